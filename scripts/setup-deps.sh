@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages GoLightly needs, and only those, skipping what is there.
+# Usage: scripts/setup-deps.sh [--solver-only] [--with-meep]
+#   --solver-only  only what the Qt-free solver and its tests need (servers, GPU nodes)
+#   --with-meep    also python3-meep, used only to cross-check and benchmark against Meep
+set -euo pipefail
+solver_only=0; with_meep=0
+for a in "$@"; do
+  case "$a" in
+    --solver-only) solver_only=1 ;;
+    --with-meep) with_meep=1 ;;
+    *) echo "setup-deps.sh: unknown option $a" >&2; exit 1 ;;
+  esac
+done
+pkgs=(build-essential cmake ninja-build pkg-config git
+      nlohmann-json3-dev catch2 libcli11-dev libeigen3-dev libhdf5-dev libpng-dev zlib1g-dev)
+if [ "$solver_only" = 0 ]; then
+  pkgs+=(qt6-base-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+         libqcustomplot-dev libgl-dev xvfb xauth
+         libocct-data-exchange-dev libocct-modeling-algorithms-dev libocct-modeling-data-dev
+         libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev)
+fi
+[ "$with_meep" = 1 ] && pkgs+=(python3-meep python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then echo "setup-deps: all ${#pkgs[@]} packages present"; exit 0; fi
+echo "setup-deps: installing ${missing[*]}"
+sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq
+$sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,68 @@
+// GoLightly: compile a Project into a Scene (scene.hpp) plus the bookkeeping the run
+// driver needs to turn engine accumulators into monitor results.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "golightly/project.hpp"
+#include "golightly/scene.hpp"
+
+namespace golightly {
+
+struct CompileOptions {
+    /// Build the normalization (reference) run: only the layers named in
+    /// run.normalization.reference_layers (plus the background); otherwise the main run:
+    /// every visible layer that is not reference_only.
+    bool reference_run = false;
+    /// Overrides run.subpixel_averaging when set.
+    std::optional<bool> subpixel_averaging;
+};
+
+/// One term of a flux: sign * 0.5 / eta0 * Re sum_k E[k] conj(H[k]) * ds_um * 1e-6,
+/// with E = dft_sets[e_set], H = dft_sets[h_set] (already co-located by the set weights).
+/// A flux monitor's spectrum is the sum of its terms (W/m per (V/m s)^2 of DFT units).
+struct FluxTerm {
+    int e_set = -1;
+    int h_set = -1;
+    double sign = 1.0;
+    double ds_um = 0.0;  ///< length each sample stands for
+};
+
+struct CompiledMonitor {
+    std::string name;
+    MonitorType type = MonitorType::Flux;
+    std::string kind;                 ///< transmission | reflection | flux | absorption | ...
+    std::vector<FluxTerm> flux_terms; ///< flux, flux_box
+    int time_probe = -1;              ///< time: index into scene.time_probes
+    /// dft_field: one DFT set per component, each sample one cell of the region
+    std::vector<int> dft_field_sets;
+    std::vector<Component> dft_field_components;
+    int region_nx = 0, region_ny = 0; ///< dft_field: the sampled region (samples row-major, x fastest)
+};
+
+struct CompiledProject {
+    Scene scene;
+    std::vector<double> spectrum_hz;  ///< run spectrum, increasing frequency... as spec: uniform in frequency
+    std::vector<CompiledMonitor> monitors;  ///< same order as project.monitors
+    /// Time after which every source is off (for the decay stop), s.
+    double sources_end_s = 0;
+    /// Steps to reach run.stop.max_time_fs (or max_steps, whichever is smaller).
+    long long max_steps = 0;
+    /// Interior area (um^2) filled by each material id after sub-pixel averaging.
+    std::map<std::string, double> material_area_um2;
+    /// Bytes the engine state needs (fields, PML psi, tables, monitors), an estimate.
+    std::size_t memory_bytes = 0;
+    /// Stability and setup warnings (human readable, one line each).
+    std::vector<std::string> warnings;
+};
+
+/// Compiles the project. Throws ProjectError (file_label, JSON path) for what validation
+/// cannot see before compiling (e.g. a mode source with no guided mode, a monitor
+/// outside the domain, a material with dispersion poles: "dispersive materials are not
+/// supported yet").
+CompiledProject compile_project(const Project& project, const std::string& file_label,
+                                const CompileOptions& options = {});
+
+}  // namespace golightly

@@ -1,0 +1,68 @@
+// GoLightly engines: step a compiled Scene on one backend.
+//
+// An engine owns the field state of one (sub)domain and advances it exactly as the
+// header comment of scene.hpp specifies, so every backend computes the same numbers
+// up to rounding. Monitors read fields only through this interface (device-side DFT and
+// probe accumulation on the GPU), never cell by cell.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "golightly/scene.hpp"
+
+namespace golightly {
+
+class Engine {
+public:
+    virtual ~Engine() = default;
+
+    /// "cpu" or "cuda".
+    virtual std::string backend() const = 0;
+    /// Human-readable device: CPU model and thread count, or the GPU name.
+    virtual std::string device() const = 0;
+    virtual Precision precision() const = 0;
+
+    /// Advances n_steps time steps (scene.hpp: "One time step"). Does not block on the
+    /// GUI; on CUDA it may return before the device has finished (the next call that
+    /// reads anything synchronizes).
+    virtual void step(int n_steps) = 0;
+    /// Steps completed so far.
+    virtual std::int64_t steps_done() const = 0;
+
+    /// Electromagnetic energy per unit length in z, J/m:
+    ///   0.5 * eps0 * dx^2 * sum_cells (eps_r E^2 + H~^2)    (H~ = eta0 H)
+    /// over all cells, E at the current step, H at the last half step.
+    virtual double field_energy() = 0;
+    /// False when any field value is NaN or Inf.
+    virtual bool fields_finite() = 0;
+
+    /// Copies one component (nx*ny values, index j*nx+i) to the host.
+    /// Throws std::invalid_argument for a component the polarization lacks.
+    virtual void get_field(Component c, std::vector<double>& out) = 0;
+    /// Overwrites one component (tests: random initial fields).
+    virtual void set_field(Component c, const std::vector<double>& values) = 0;
+
+    /// The DFT accumulators of scene.dft_sets[set]: samples x frequencies, row-major
+    /// [k * n_freq + f] (scene.hpp, DftSet).
+    virtual std::vector<std::complex<double>> dft(int set) = 0;
+    /// All values recorded by scene.time_probes[probe] since the start, one per step.
+    virtual std::vector<double> time_samples(int probe) = 0;
+};
+
+/// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores.
+/// Throws RunError on allocation failure (OutOfMemoryError with the sizes).
+std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision, int threads = 0);
+
+/// True when the CUDA backend was compiled in and a CUDA device is present.
+bool cuda_available();
+/// A one-line description of the CUDA device (or why none is usable).
+std::string cuda_device_description();
+/// CUDA backend. Throws RunError when CUDA was not compiled in or no device is present,
+/// OutOfMemoryError (bytes needed and available) when the grid does not fit.
+std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision);
+
+}  // namespace golightly

@@ -1,0 +1,68 @@
+// GoLightly geometry compile: shapes -> outlines -> exact per-cell coverage -> averaged
+// permittivity on each Yee component's sample points.
+//
+// Units: um. Arrays: row-major, x fastest, index j * nx + i.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "golightly/project.hpp"
+
+namespace golightly {
+
+/// Sample points (i, j) at (x0_um + i*dx_um, y0_um + j*dx_um). Each sample's averaging
+/// window is the dx_um x dx_um square centred on it.
+struct SampleGrid {
+    int nx = 0, ny = 0;
+    double x0_um = 0, y0_um = 0;
+    double dx_um = 0;
+};
+
+/// Closed polygons (rings of vertices, implicit closing edge). A shape's filled region is
+/// the nonzero-winding union of its rings with their orientation: outer boundaries CCW,
+/// holes CW (e.g. a ring = outer circle CCW + inner circle CW).
+using Outline = std::vector<std::vector<Vec2>>;
+
+/// The outline of a vector shape (rectangle, polygon, ellipse, ring, path), curves
+/// discretized so that the sagitta error is below tolerance_um. Throws ProjectError-free
+/// std::invalid_argument for raster and step shapes (they have no outline here).
+Outline shape_outline(const Shape& shape, double tolerance_um);
+
+/// Layers that take part in a run, in drawing order: the main run takes every visible
+/// layer that is not reference_only; the reference run only the layers named in
+/// run.normalization.reference_layers. A layer whose z range excludes domain.slice_z is
+/// left out (2D).
+std::vector<const Layer*> select_layers(const Project& project, bool reference_run);
+
+/// Fraction of each sample window covered by each material, layers composited in order
+/// (a later layer's coverage c replaces that fraction of what lies below: f <- f (1 - c)).
+/// The background material fills what no layer covers. Exact for polygons (analytic
+/// area), to the discretization tolerance for curves, area-weighted for rasters.
+struct Coverage {
+    std::vector<std::string> material_ids;       ///< background first
+    std::vector<std::vector<float>> fraction;    ///< [material][j*nx+i], sums to 1 per sample
+};
+Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool reference_run);
+
+/// Averaged medium seen by a field component at each sample point.
+struct AveragedMedium {
+    std::vector<double> eps_r;  ///< relative permittivity (epsilon_inf of the materials)
+    std::vector<double> sigma;  ///< conductivity, S/m
+};
+
+/// The permittivity for one E component (Ez for TMz; Ex or Ey for TEz) on `grid`.
+/// subpixel = true: for a field parallel to the local interface the mean of eps, for a
+/// field normal to it the inverse mean of 1/eps, mixed by the projection of the field
+/// direction on the interface normal (Farjadpour et al., Opt. Lett. 31, 2972 (2006),
+/// eq. 1, diagonal entry), the normal taken from the coverage gradient. Ez in 2D is
+/// always parallel: plain mean. subpixel = false: staircase (the material covering the
+/// sample point).
+AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Component e_component,
+                              bool subpixel, bool reference_run);
+
+/// Decodes a raster shape's PNG into coverage values in [0, 1], row 0 = top (max y).
+/// Throws std::runtime_error when the data is not a PNG of width_px x height_px.
+std::vector<float> decode_raster_coverage(const Shape& raster);
+
+}  // namespace golightly

@@ -1,0 +1,286 @@
+// GoLightly project model: the in-memory form of a `.glproj` file
+// (../shared/spec/project-format.md, format version 1).
+//
+// Qt-free. The editor edits this model through undo commands; the run driver compiles
+// it into a Scene (scene.hpp). Every struct keeps the JSON members it does not know in
+// `extra`, so a load-modify-save cycle loses nothing a newer version wrote.
+//
+// Units: lengths in micrometres (um), pole angular frequencies in rad/s, conductivity in
+// S/m, times in femtoseconds (fs), wavelengths are vacuum wavelengths in um.
+// Coordinates: origin at the lower-left corner of the interior domain, x right, y up.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace golightly {
+
+using Json = nlohmann::ordered_json;
+
+struct Vec2 {
+    double x = 0, y = 0;
+    bool operator==(const Vec2&) const = default;
+};
+
+// ---------------------------------------------------------------- materials
+
+enum class PoleKind { Drude, Lorentz };
+
+/// One susceptibility pole: omega_p^2 / (omega_0^2 - w^2 - i w gamma), omega_0 = 0 for Drude.
+/// All in rad/s (B-CALM, Wahl et al., PIER 138 (2013), eq. 1).
+struct Pole {
+    PoleKind kind = PoleKind::Lorentz;
+    double omega_p = 0;  ///< plasma frequency, rad/s
+    double omega_0 = 0;  ///< resonance frequency, rad/s (0 for Drude)
+    double gamma = 0;    ///< damping rate, rad/s
+    Json extra = Json::object();
+    bool operator==(const Pole&) const = default;
+};
+
+struct Material {
+    std::string id;
+    std::string name;
+    double epsilon_inf = 1.0;
+    double mu_r = 1.0;
+    double conductivity = 0.0;  ///< S/m
+    std::vector<Pole> poles;
+    std::string color;  ///< "#rrggbb", may be empty
+    Json extra = Json::object();
+    bool operator==(const Material&) const = default;
+};
+
+// ---------------------------------------------------------------- shapes
+
+enum class ShapeType { Rectangle, Polygon, Ellipse, Ring, Path, Raster, Step };
+
+/// One shape. A flat struct: which fields matter depends on `type` (see the spec's table).
+struct Shape {
+    ShapeType type = ShapeType::Rectangle;
+    // rectangle
+    Vec2 min, max;
+    double rotation_deg = 0;  ///< rectangle, ellipse: rotation about the centre, CCW
+    // polygon, path
+    std::vector<Vec2> points;
+    // ellipse, ring
+    Vec2 center;
+    Vec2 radii;  ///< ellipse semi-axes (rx, ry)
+    double inner_radius = 0, outer_radius = 0;
+    // path
+    double width = 0;
+    std::optional<double> bend_radius;  ///< centre-line radius of the arc at each corner
+    // raster: painted coverage, 8-bit grey PNG (0 empty .. 255 full), row 0 = top (max y)
+    Vec2 origin;             ///< lower-left corner of the raster, um
+    double pixel_size = 0;   ///< um
+    int width_px = 0, height_px = 0;
+    std::string png_base64;
+    // step: embedded CAD
+    std::string file_name;
+    std::string data_base64;
+    double scale = 1.0;
+    std::array<double, 3> rotate_deg{0, 0, 0};
+    std::array<double, 3> translate{0, 0, 0};
+
+    Json extra = Json::object();
+    bool operator==(const Shape&) const = default;
+};
+
+struct Layer {
+    std::string name;
+    std::string material;  ///< material id
+    bool visible = true;
+    bool locked = false;
+    std::optional<std::array<double, 2>> z;  ///< extrusion range um; absent = whole domain
+    bool reference_only = false;
+    std::vector<Shape> shapes;
+    Json extra = Json::object();
+    bool operator==(const Layer&) const = default;
+};
+
+// ---------------------------------------------------------------- sources
+
+enum class WaveformType { GaussianPulse, Cw };
+
+struct Waveform {
+    WaveformType type = WaveformType::GaussianPulse;
+    double wavelength_center = 1.55;  ///< gaussian_pulse, um
+    double wavelength_span = 0.4;     ///< gaussian_pulse: full width at 1/e of the peak spectral amplitude, um
+    double wavelength = 1.55;         ///< cw, um
+    double ramp_periods = 5;          ///< cw: smooth turn-on length, in periods
+    Json extra = Json::object();
+    bool operator==(const Waveform&) const = default;
+};
+
+enum class SourceType { Point, Line, Region, Plane };
+enum class SourceProfile { Uniform, Gaussian, Mode };
+
+/// Field component names (also used by monitors and frames).
+enum class Component { Ex, Ey, Ez, Hx, Hy, Hz };
+
+struct Source {
+    std::string name;
+    SourceType type = SourceType::Point;
+    Vec2 at;                   ///< point
+    Vec2 from, to;             ///< line
+    std::optional<Shape> shape;  ///< region
+    Component component = Component::Ez;
+    SourceProfile profile = SourceProfile::Uniform;
+    double waist = 1.0;        ///< gaussian profile, um (1/e amplitude radius)
+    int mode_index = 0;
+    std::string direction = "+x";  ///< one-way injection direction for mode sources
+    double amplitude = 1.0;
+    double phase_deg = 0.0;
+    Waveform waveform;
+    Json extra = Json::object();
+    bool operator==(const Source&) const = default;
+};
+
+// ---------------------------------------------------------------- monitors
+
+enum class MonitorType { Flux, FluxBox, Time, DftField };
+enum class Reduce { Value, Mean, Rms, SumSquares };
+
+struct Monitor {
+    std::string name;
+    MonitorType type = MonitorType::Flux;
+    // flux: a line from..to; direction "+x".."-y": positive flux direction
+    Vec2 from, to;
+    std::string direction = "+x";
+    std::string kind = "flux";  ///< flux: transmission|reflection|flux; flux_box: absorption|scattering|flux
+    // flux_box, dft_field (optional region)
+    std::optional<Vec2> min, max;
+    // time
+    std::optional<Vec2> at;
+    std::optional<Shape> shape;
+    Component component = Component::Ez;
+    Reduce reduce = Reduce::Value;
+    // dft_field
+    std::vector<double> wavelengths;     ///< um
+    std::vector<Component> components;
+    Json extra = Json::object();
+    bool operator==(const Monitor&) const = default;
+};
+
+// ---------------------------------------------------------------- domain and run
+
+enum class BoundaryKind { Pml, Periodic, Pec, Pmc, Mur };
+enum class Polarization { TMz, TEz };
+
+struct PmlSettings {
+    int cells = 16;
+    double grading_order = 3;
+    double target_reflection = 1e-8;
+    Json extra = Json::object();
+    bool operator==(const PmlSettings&) const = default;
+};
+
+struct Domain {
+    int dimensions = 2;
+    std::array<double, 3> size{0, 0, 0};  ///< interior size, um
+    double cell_size = 0;                 ///< um
+    Polarization polarization = Polarization::TMz;
+    double slice_z = 0;
+    std::array<BoundaryKind, 3> boundaries{BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
+    PmlSettings pml;
+    std::string background = "air";
+    Json extra = Json::object();
+    bool operator==(const Domain&) const = default;
+};
+
+struct Spectrum {
+    double wavelength_min = 1.3, wavelength_max = 1.8;  ///< um
+    int points = 101;
+    Json extra = Json::object();
+    bool operator==(const Spectrum&) const = default;
+};
+
+struct StopCriteria {
+    double decay_db = 40;
+    double max_time_fs = 10000;
+    std::optional<long long> max_steps;
+    std::optional<std::string> monitor;  ///< decay measured on this time monitor instead of the energy
+    Json extra = Json::object();
+    bool operator==(const StopCriteria&) const = default;
+};
+
+struct Normalization {
+    bool enabled = false;
+    std::vector<std::string> reference_layers;
+    std::optional<std::string> incident_monitor;
+    Json extra = Json::object();
+    bool operator==(const Normalization&) const = default;
+};
+
+enum class Precision { Float32, Float64 };
+enum class BackendChoice { Auto, Cuda, Cpu };
+
+struct Frames {
+    int every_steps = 20;
+    Component component = Component::Ez;
+    Json extra = Json::object();
+    bool operator==(const Frames&) const = default;
+};
+
+struct RunSettings {
+    Spectrum spectrum;
+    double courant = 0.5;
+    StopCriteria stop;
+    Normalization normalization;
+    bool subpixel_averaging = true;
+    Precision precision = Precision::Float32;
+    BackendChoice backend = BackendChoice::Auto;
+    Frames frames;
+    Json extra = Json::object();
+    bool operator==(const RunSettings&) const = default;
+};
+
+struct Project {
+    std::string name;
+    Domain domain;
+    std::vector<Material> materials;  ///< as in the file; "air" is implicit if absent
+    std::vector<Layer> layers;
+    std::vector<Source> sources;
+    std::vector<Monitor> monitors;
+    RunSettings run;
+    Json extra = Json::object();
+    bool operator==(const Project&) const = default;
+
+    /// The material with this id, including the implicit "air" (eps 1); nullptr if unknown.
+    const Material* find_material(const std::string& id) const;
+};
+
+// ---------------------------------------------------------------- I/O
+
+/// Parses a project from JSON text. `file_label` names the file in error messages.
+/// Fills defaults for absent optional fields and validates (validate_project below).
+/// Throws ProjectError naming the file and the JSON path of the offending field.
+Project parse_project(const std::string& text, const std::string& file_label);
+
+/// Reads and parses a `.glproj` file. Throws ProjectError (unreadable file, bad JSON, invalid).
+Project load_project(const std::filesystem::path& file);
+
+/// The JSON document of a project (known fields, then the kept unknown ones).
+Json project_to_json(const Project& project);
+
+/// Writes the project atomically: a temporary file in the same folder, flushed, then
+/// renamed over `file`. Throws std::runtime_error naming the file on I/O failure;
+/// the old file is untouched then.
+void save_project(const Project& project, const std::filesystem::path& file);
+
+/// Checks ranges and cross-references (material ids, monitor names, Courant limit
+/// 1/sqrt(dimensions), finite coordinates, ...). Throws ProjectError with the JSON path.
+void validate_project(const Project& project, const std::string& file_label);
+
+// Names as written in the file format ("TMz", "pml", "Ez", ...), both ways.
+std::string to_string(Component c);
+std::string to_string(Polarization p);
+std::string to_string(BoundaryKind b);
+std::string to_string(Precision p);
+std::string to_string(BackendChoice b);
+std::string to_string(ShapeType t);
+
+}  // namespace golightly

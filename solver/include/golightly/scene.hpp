@@ -1,0 +1,190 @@
+// GoLightly compiled scene: everything an engine needs to step one 2D Yee grid, with
+// no reference to the project file. Built by compile_scene() (run.hpp) from a Project;
+// tests may also build one by hand.
+//
+// ----------------------------------------------------------------------------------
+// Grid and index order
+//   nx * ny Yee cells in total, PML cells included. Every field array is row-major with
+//   x fastest: flat index = j * nx + i, i in [0, nx), j in [0, ny).
+//   Positions in index units (multiply by dx; physical x_um = (pos - pml_lo[0]) * dx_um):
+//     TMz:  Ez (i, j)       Hx (i, j+1/2)     Hy (i+1/2, j)
+//     TEz:  Hz (i+1/2, j+1/2)   Ex (i+1/2, j)   Ey (i, j+1/2)
+//   "e positions" along an axis are the integer ones, "h positions" the half-integer ones.
+//
+// Normalized fields: E in V/m and H~ = eta0 * H (V/m). With the Courant number
+// S = c0 * dt / dx the updates are (Taflove & Hagness 3rd ed. eqs. 3.xx with CPML of
+// Roden & Gedney, Microw. Opt. Tech. Lett. 27, 334 (2000), eqs. 7-8):
+//   TMz
+//     Hx(i,j) -= S * [ (Ez(i,j+1) - Ez(i,j)) * inv_kappa_h_y[j] + psi_hx_y ]
+//     Hy(i,j) += S * [ (Ez(i+1,j) - Ez(i,j)) * inv_kappa_h_x[i] + psi_hy_x ]
+//     Ez(i,j)  = ca * Ez + cb * [ (Hy(i,j) - Hy(i-1,j)) * inv_kappa_e_x[i] + psi_ez_x
+//                               - (Hx(i,j) - Hx(i,j-1)) * inv_kappa_e_y[j] - psi_ez_y ]
+//   TEz
+//     Hz(i,j) -= S * [ (Ey(i+1,j) - Ey(i,j)) * inv_kappa_h_x[i] + psi_hz_x
+//                    - (Ex(i,j+1) - Ex(i,j)) * inv_kappa_h_y[j] - psi_hz_y ]
+//     Ex(i,j)  = ca * Ex + cb * [ (Hz(i,j) - Hz(i,j-1)) * inv_kappa_e_y[j] + psi_ex_y ]
+//     Ey(i,j)  = ca * Ey - cb * [ (Hz(i,j) - Hz(i-1,j)) * inv_kappa_e_x[i] + psi_ey_x ]
+//   each psi is updated before use from the same difference D it corrects:
+//     psi = b[pos] * psi + c[pos] * D      (b, c of the axis of the derivative and the
+//                                           position kind, e or h, of the updated field)
+//   psi exists only inside the PML slabs: positions [0, pml_lo) and [n - pml_hi, n)
+//   along that axis; outside them b = c = 0 and inv_kappa = 1, so the plain update holds.
+//   ca, cb come from the coefficient table (material_index, below) and include S/eps_r
+//   and the conductivity: cb = (S/eps_r) / (1 + sigma dt / (2 eps0 eps_r)),
+//   ca = (1 - sigma dt / (2 eps0 eps_r)) / (1 + sigma dt / (2 eps0 eps_r)).
+//
+// Outer boundary per axis (fields beyond the array are zero unless said otherwise):
+//   pml      the PML slabs above, terminated by the zero fields beyond the array.
+//   periodic the index wraps: the neighbour of i = nx-1 is i = 0 and of i = 0 is nx-1
+//            (period nx cells); same along y.
+//   pec      walls at e positions 0 and n: the tangential E on the e position 0 (TMz: Ez
+//            on i = 0 for x; TEz: Ey on i = 0 for x, Ex on j = 0 for y) is held at 0, and
+//            the zero beyond the array is the wall at n.
+//   pmc      walls at h positions -1/2 and n-1/2: the tangential H at h position n-1/2
+//            (TMz: Hy on i = nx-1, Hx on j = ny-1; TEz: Hz on i = nx-1 / j = ny-1) is held
+//            at 0, and the zero beyond the array is the wall at -1/2.
+//   mur      first-order Mur (Mur 1981) on the tangential E of the outermost e positions:
+//            E(0)^{n+1} = E(1)^n + (S-1)/(S+1) * (E(1)^{n+1} - E(0)^n), likewise at n-1.
+//
+// One time step, n -> n+1 (t_n = n * dt), in this order:
+//   1. H update from E^n; then the H sources at t = n*dt; then pmc zeroing.
+//   2. E update from H^{n+1/2}; then the E sources at t = (n+1/2)*dt; then pec zeroing
+//      and Mur.
+//   3. DFT sets accumulate: E components sampled at t = (n+1)*dt, H components at
+//      t = (n+1/2)*dt. Time probes record one value per step at those same times.
+//   A source adds F[cell] += weight * waveform.value(t - delay_s).
+// ----------------------------------------------------------------------------------
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "golightly/project.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly {
+
+/// E-update coefficients of one material-table entry (see the header comment).
+struct EUpdateCoeffs {
+    double ca = 1.0;     ///< E^n multiplier (1 for lossless)
+    double cb = 0.5;     ///< curl multiplier: (S / eps_r) / (1 + sigma dt / (2 eps0 eps_r))
+    double eps_r = 1.0;  ///< the averaged relative permittivity (energy, frames)
+    double sigma = 0.0;  ///< conductivity, S/m
+};
+
+/// CPML profile along one axis (Roden & Gedney 2000). Arrays of length n (cells along
+/// the axis): index i holds the value at e position i and at h position i+1/2.
+struct CpmlAxis {
+    std::vector<double> b_e, c_e, inv_kappa_e;
+    std::vector<double> b_h, c_h, inv_kappa_h;
+};
+
+/// Time dependence of a source: value(t) with t in seconds.
+/// gaussian_pulse: amplitude * exp(-((t - t0)/tau)^2 / 2) * cos(omega * (t - t0) + phase)
+/// cw:             amplitude * ramp(t) * sin(omega * t + phase), ramp a smooth 0 -> 1
+///                 turn-on over ramp_s (raised cosine).
+struct CompiledWaveform {
+    WaveformType type = WaveformType::GaussianPulse;
+    double omega = 0;      ///< carrier angular frequency, rad/s
+    double t0_s = 0;       ///< pulse centre, s
+    double tau_s = 0;      ///< pulse 1/e^(1/2) half-width, s
+    double ramp_s = 0;     ///< cw turn-on time, s
+    double amplitude = 1;
+    double phase_rad = 0;
+    /// Time after which the source is off (pulse: t0 + 6 tau; cw: never, +inf).
+    double end_time_s() const {
+        return type == WaveformType::GaussianPulse ? t0_s + 6.0 * tau_s : INFINITY;
+    }
+    double value(double t) const {
+        if (type == WaveformType::GaussianPulse) {
+            const double u = (t - t0_s) / tau_s;
+            if (std::abs(u) > 12.0) return 0.0;
+            return amplitude * std::exp(-0.5 * u * u) * std::cos(omega * (t - t0_s) + phase_rad);
+        }
+        if (t <= 0) return 0.0;
+        const double r = (t >= ramp_s || ramp_s <= 0) ? 1.0
+                                                       : 0.5 * (1.0 - std::cos(units::pi * t / ramp_s));
+        return amplitude * r * std::sin(omega * t + phase_rad);
+    }
+};
+
+/// A source as the engine applies it: F[cells[k]] += weights[k] * waveform.value(t - delay_s)
+/// on one component. Electric currents act on E components, magnetic currents on H.
+struct SourceTerm {
+    Component component = Component::Ez;
+    std::vector<std::int32_t> cells;  ///< flat indices j*nx+i
+    std::vector<double> weights;      ///< same length as cells
+    CompiledWaveform waveform;
+    double delay_s = 0;
+};
+
+/// A set of DFT samples of one component. Sample k is
+///   w0[k] * F[cell0[k]] + (cell1[k] >= 0 ? w1[k] * F[cell1[k]] : 0)
+/// (two cells so H can be averaged onto E positions). The engine accumulates, for each
+/// sample k and frequency f of `frequencies_hz`,
+///   X[k][f] = sum_n sample_k(t_n) * exp(+i 2 pi f t_n) * dt        (V/m * s)
+/// with t_n the sample time of the component (step order above).
+struct DftSet {
+    Component component = Component::Ez;
+    std::vector<std::int32_t> cell0, cell1;
+    std::vector<double> w0, w1;
+    std::vector<double> frequencies_hz;
+};
+
+/// A time probe: one value per step from the weighted cells of one component:
+///   value: sum w F;  mean: sum w F / sum w;  rms: sqrt(sum w F^2 / sum w);
+///   sum_squares: sum w F^2.
+struct TimeProbe {
+    Component component = Component::Ez;
+    std::vector<std::int32_t> cells;
+    std::vector<double> weights;
+    Reduce reduce = Reduce::Value;
+};
+
+struct Scene {
+    Polarization polarization = Polarization::TMz;
+    int nx = 0, ny = 0;              ///< total cells, PML included
+    double dx_um = 0;                ///< Yee cell edge, um
+    double dt_s = 0;                 ///< time step, s
+    double courant = 0.5;            ///< S = c0 dt / dx
+    BoundaryKind boundary[2] = {BoundaryKind::Pml, BoundaryKind::Pml};  ///< x, y
+    int pml_lo[2] = {0, 0}, pml_hi[2] = {0, 0};  ///< PML cells per side (x, y)
+    CpmlAxis cpml[2];                ///< x, y profiles (identity where no PML)
+
+    /// Material table and, per E component, the table index of every cell (nx*ny).
+    /// TMz uses material_index[2] (Ez); TEz uses [0] (Ex) and [1] (Ey). Unused: empty.
+    std::vector<EUpdateCoeffs> table;
+    std::vector<std::uint16_t> material_index[3];
+
+    std::vector<SourceTerm> sources;
+    std::vector<DftSet> dft_sets;
+    std::vector<TimeProbe> time_probes;
+
+    std::size_t cells() const { return std::size_t(nx) * std::size_t(ny); }
+    /// Physical position (um) of index-unit position p along axis a.
+    double position_um(int axis, double p) const { return (p - pml_lo[axis]) * dx_um; }
+};
+
+/// The E component(s) of a polarization: TMz -> {Ez}; TEz -> {Ex, Ey}.
+std::vector<Component> electric_components(Polarization p);
+/// The H component(s): TMz -> {Hx, Hy}; TEz -> {Hz}.
+std::vector<Component> magnetic_components(Polarization p);
+/// Yee offset (index units) of a component: e.g. Hx -> (0, 0.5), Hz -> (0.5, 0.5).
+Vec2 yee_offset(Component c);
+
+/// Builds the coefficient table and index maps from per-cell eps_r and sigma (S/m) of
+/// each E component, merging equal entries. Throws RunError if more than 65535 distinct
+/// entries remain after rounding eps_r to 1e-7 relative.
+void build_material_table(Scene& scene, const std::vector<std::vector<double>>& eps_r_per_component,
+                          const std::vector<std::vector<double>>& sigma_per_component);
+
+/// Fills scene.cpml[axis] for the given PML thicknesses (Roden & Gedney 2000 with
+/// polynomial grading of order m: sigma = sigma_max (d/L)^m, kappa = 1 + (kappa_max - 1)
+/// (d/L)^m, alpha = alpha_max (1 - d/L); sigma_max from the target normal-incidence
+/// reflection R: sigma_max = -(m+1) ln(R) / (2 eta0 L)). Requires nx, ny, dx_um, dt_s.
+void build_cpml(Scene& scene, double grading_order, double target_reflection,
+                double kappa_max = 1.0, double alpha_max_s_per_m = 0.0);
+
+}  // namespace golightly

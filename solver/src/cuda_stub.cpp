@@ -1,0 +1,13 @@
+// Used when the CUDA backend is not compiled in (no nvcc at configure time).
+#include "golightly/engine.hpp"
+#include "golightly/errors.hpp"
+
+namespace golightly {
+
+bool cuda_available() { return false; }
+std::string cuda_device_description() { return "CUDA support not compiled in"; }
+std::unique_ptr<Engine> make_cuda_engine(const Scene&, Precision) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
+
+}  // namespace golightly
