@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "golightly/image_io.hpp"
 #include "golightly/scene.hpp"
 
 namespace golightly {
@@ -51,6 +52,18 @@ public:
     virtual std::vector<std::complex<double>> dft(int set) = 0;
     /// All values recorded by scene.time_probes[probe] since the start, one per step.
     virtual std::vector<double> time_samples(int probe) = 0;
+
+    /// A colour-mapped, downsampled frame of one component for the viewport: the grid is
+    /// box-averaged by an integer factor so that the frame fits max_width x max_height,
+    /// then mapped with diverging_rgb (colormap.hpp) of value / scale. RGBA8, rows top
+    /// (max y) first, alpha 255. On CUDA the frame is made on the device and only the
+    /// small image crosses to the host.
+    struct FrameRequest {
+        Component component = Component::Ez;
+        int max_width = 1024, max_height = 1024;
+        double scale = 0;  ///< colour-scale half range; <= 0: auto (max |value| of the frame)
+    };
+    virtual Image8 frame(const FrameRequest& request) = 0;
 };
 
 /// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores.
