@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages GoLightly needs, and only those, skipping what is there.
 # Usage: scripts/setup-deps.sh [--solver-only] [--with-meep]
-#   --solver-only  only what the Qt-free solver and its tests need (servers, GPU nodes)
+#   --solver-only  only what the Qt-free solver and its tests need (servers, GPU nodes);
+#                  also the default while the tree has no GUI sources yet (app/*.cpp)
 #   --with-meep    also python3-meep, used only to cross-check and benchmark against Meep
 set -euo pipefail
 solver_only=0; with_meep=0
+cd "$(dirname "$0")/.."
+compgen -G "app/*.cpp" >/dev/null || solver_only=1
 for a in "$@"; do
   case "$a" in
     --solver-only) solver_only=1 ;;
@@ -20,7 +23,7 @@ if [ "$solver_only" = 0 ]; then
          libocct-data-exchange-dev libocct-modeling-algorithms-dev libocct-modeling-data-dev
          libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev)
 fi
-[ "$with_meep" = 1 ] && pkgs+=(python3-meep python3-numpy)
+[ "$with_meep" = 1 ] && pkgs+=(python3-meep python3-numpy python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,45 @@
+#!/usr/bin/python3
+"""The `golightly-cli bench --dims 2` problem in MIT Meep, for a side-by-side speed comparison.
+
+Same grid: NX x NY Yee cells in total, PML of PML cells on every side (inside the total, as
+in golightly-cli bench), TMz (Ez, Hx, Hy), Courant number 0.5, one line source, two flux
+monitors with 101 frequencies, STEPS time steps, one process. Prints one JSON object with
+cells_per_s (cell updates per second of the stepping loop, initialisation excluded).
+
+Usage: /usr/bin/python3 scripts/bench-meep.py [--size 2048,2048] [--steps 200] [--pml 16]
+Needs Debian's python3-meep (scripts/setup-deps.sh --with-meep); it is not a dependency
+of GoLightly.
+"""
+import argparse
+import json
+import time
+
+import meep as mp
+
+ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+ap.add_argument("--size", default="2048,2048")
+ap.add_argument("--steps", type=int, default=200)
+ap.add_argument("--pml", type=int, default=16)
+args = ap.parse_args()
+nx, ny = (int(v) for v in args.size.split(","))
+
+mp.verbosity(0)
+# resolution 1: one Meep unit per cell; Meep's default Courant number is 0.5.
+cell = mp.Vector3(nx, ny, 0)
+fcen, df = 0.05, 0.04   # 20 cells per wavelength at the centre, in Meep units (c = 1)
+src = [mp.Source(mp.GaussianSource(fcen, fwidth=df), component=mp.Ez,
+                 center=mp.Vector3(-nx / 2 + args.pml + 8, 0), size=mp.Vector3(0, ny - 2 * args.pml))]
+sim = mp.Simulation(cell_size=cell, resolution=1, boundary_layers=[mp.PML(args.pml)], sources=src,
+                    force_complex_fields=False)
+span = mp.Vector3(0, ny - 2 * args.pml)
+sim.add_flux(fcen, df, 101, mp.FluxRegion(center=mp.Vector3(-nx / 2 + args.pml + 4, 0), size=span))
+sim.add_flux(fcen, df, 101, mp.FluxRegion(center=mp.Vector3(nx / 2 - args.pml - 4, 0), size=span))
+sim.init_sim()
+sim.run(until=5 * 0.5)  # warm-up: 5 steps
+t0 = time.perf_counter()
+steps0 = sim.meep_time() / sim.fields.dt
+sim.run(until=args.steps * 0.5)
+wall = time.perf_counter() - t0
+steps = round(sim.meep_time() / sim.fields.dt - steps0)
+print(json.dumps({"backend": "meep", "version": mp.__version__, "dims": 2, "size": [nx, ny],
+                  "steps": steps, "wall_s": wall, "cells_per_s": nx * ny * steps / wall}))

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12), builds, and runs the bundled example.
+# With a display and the IDE built, it opens the IDE on the example; without a display
+# (or before the IDE exists) it runs the example headless with golightly-cli and writes
+# the results next to it (examples/quickstart_results/ unless --out is given).
+# Usage: scripts/run-example.sh [PROJECT] [golightly-cli run options...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+project=${1:-examples/quickstart.glproj}
+shift || true
+bash scripts/setup-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j"$(nproc)"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/app/golightly ]; then
+  exec build/app/golightly "$project"
+fi
+echo "run-example: no display (or no IDE build): running $project headless with golightly-cli" >&2
+build/solver/golightly-cli run "$project" "$@"
+out="${project%.glproj}_results"
+echo "run-example: results in $out (spectra.csv, summary.json, monitors/, fields/)" >&2
