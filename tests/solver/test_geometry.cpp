@@ -198,6 +198,9 @@ TEST_CASE("single-cell coverage is exact", "[geometry]") {
         CHECK(cr[1 * 5 + 3] == 1.0);
         CHECK(cr[1 * 5 + 4] == 1.0);
         CHECK(cr[1 * 5 + 2] == 0.0);
+        // Far-away vertices: a huge triangle whose inside covers the whole grid.
+        const Shape huge = polygon({{-1e15, -1e15}, {1e15, -1e15}, {0.0, 1e15}});
+        for (double c : outline_coverage({shape_outline(huge, 1e-5)}, g)) CHECK(c == 1.0);
     }
     SECTION("overlapping outlines add and clamp") {
         const Shape a = rectangle({0.2, 0.1}, {0.26, 0.2});
