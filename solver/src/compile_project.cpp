@@ -467,7 +467,6 @@ void Compiler::add_one_way(const Source& src, const std::string& path, int norma
                            const CompiledWaveform& wf) {
     (void)src;
     const TangentialPair tp = tangential_pair(sc().polarization, normal);
-    const int tan_axis = 1 - normal;
     long kh = s > 0 ? long(k_s) - 1 : long(k_s);
     if (!periodic(normal) && (kh < 0 || kh >= N_[normal]))
         throw ProjectError(file_, path, "a one-way source needs one cell of room behind it");
@@ -496,7 +495,6 @@ void Compiler::add_one_way(const Source& src, const std::string& path, int norma
             ht.weights.push_back(wh);
         }
     }
-    (void)tan_axis;
     if (!et.cells.empty()) sc().sources.push_back(std::move(et));
     for (auto& [d, ht] : h_terms) sc().sources.push_back(std::move(ht));
 }
@@ -507,13 +505,10 @@ void Compiler::compile_source(std::size_t si) {
     const Polarization pol = sc().polarization;
     const CompiledWaveform wf = compile_waveform(src, path);
     const double S = sc().courant;
-    const double wl_um = src.waveform.type == WaveformType::GaussianPulse ? src.waveform.wavelength_center
-                                                                          : src.waveform.wavelength;
     const double omega = wf.omega;
     const double dt = sc().dt_s;
     // Numerical vacuum wavenumber of the Yee scheme at the carrier: k0~ = 2/(c dt) sin(w dt/2).
     const double k0_num_per_um = 2.0 / (c0 * dt) * std::sin(omega * dt / 2) * units::um;
-    (void)wl_um;
 
     const std::size_t first_term = sc().sources.size();
     if (!in_polarization(src.component, pol) && src.profile != SourceProfile::Mode)
