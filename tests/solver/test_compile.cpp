@@ -297,3 +297,50 @@ TEST_CASE("compile: +x and -x flux monitors at one place give opposite spectra",
         CHECK(b[f] == Approx(-a[f]).epsilon(1e-12));
     }
 }
+
+TEST_CASE("compile: warnings for coarse cells and sources in the PML; one-way line direction", "[compile]") {
+    Project p = base_project(2.0, 1.0, 0.05);
+    Material si;
+    si.id = "si";
+    si.epsilon_inf = 12.0;
+    p.materials = {si};
+    Layer l;
+    l.name = "si";
+    l.material = "si";
+    Shape r;
+    r.type = ShapeType::Rectangle;
+    r.min = {0.5, 0.4};
+    r.max = {1.5, 0.6};
+    l.shapes = {r};
+    p.layers = {l};
+    Source s;
+    s.type = SourceType::Point;
+    s.at = {-0.1, 0.5};  // in the left PML (10 cells of 0.05 um)
+    p.sources = {s};
+    const CompiledProject cp = compile_project(p, "t.glproj");
+    bool coarse = false, pml = false;
+    for (const std::string& w : cp.warnings) {
+        coarse |= w.find("cells per wavelength") != std::string::npos;
+        pml |= w.find("inside the PML") != std::string::npos;
+    }
+    CHECK(coarse);  // 1.4 um / 3.46 / 0.05 um = 8 cells per wavelength
+    CHECK(pml);
+
+    // A uniform line with a `direction` along the line is rejected; normal to it is one-way
+    // (an E term and an H term), without it two-way (E only).
+    Project q = base_project(2.0, 1.0, 0.02);
+    Source line;
+    line.type = SourceType::Line;
+    line.from = {1.0, 0.2};
+    line.to = {1.0, 0.8};
+    q.sources = {line};
+    CHECK(compile_project(q, "t.glproj").scene.sources.size() == 1u);
+    q.sources[0].extra["direction"] = "-x";
+    const CompiledProject c2 = compile_project(q, "t.glproj");
+    REQUIRE(c2.scene.sources.size() == 2u);
+    CHECK(c2.scene.sources[0].component == Component::Ez);
+    CHECK(c2.scene.sources[1].component == Component::Hy);
+    CHECK(c2.scene.sources[1].delay_s > 0);
+    q.sources[0].extra["direction"] = "+y";
+    CHECK(error_path(q) == "sources[0].direction");
+}
