@@ -551,6 +551,8 @@ void Compiler::compile_source(std::size_t si) {
         case SourceType::Plane: {
             check_point(src.from, path + ".from", "source '" + src.name + "'");
             check_point(src.to, path + ".to", "source '" + src.name + "'");
+            if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))
+                throw ProjectError(file_, path + ".waist", "must be > 0");
             const bool along_y = std::abs(src.from.x - src.to.x) <= 1e-9 * std::max(1.0, L_[0]);
             const bool along_x = std::abs(src.from.y - src.to.y) <= 1e-9 * std::max(1.0, L_[1]);
             // Mode sources: `direction`. Uniform/gaussian lines: one-way only when the file
