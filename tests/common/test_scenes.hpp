@@ -101,8 +101,8 @@ inline Scene make_periodic_slab(int nx, int ny, Polarization p, int j0, int j1, 
     return make_scene(s);
 }
 
-/// Random materials: eps_r uniform in [1, eps_max], conductivity uniform in [0, sigma_max]
-/// (S/m) per cell and component, seeded; boundaries and PML as given.
+/// Random materials: eps_r in [1, eps_max] (256 levels), conductivity in [0, sigma_max]
+/// (S/m, 16 levels) per cell and component, seeded; boundaries and PML as given.
 inline Scene make_random_material_scene(int nx, int ny, Polarization p, unsigned seed,
                                         BoundaryKind bx = BoundaryKind::Pml, BoundaryKind by = BoundaryKind::Pml,
                                         int pml_cells = 8, double eps_max = 12.0, double sigma_max = 2e4) {
@@ -110,12 +110,13 @@ inline Scene make_random_material_scene(int nx, int ny, Polarization p, unsigned
     s.nx = nx; s.ny = ny; s.polarization = p; s.pml_cells = pml_cells;
     s.boundary_x = bx; s.boundary_y = by;
     auto rng = std::make_shared<std::mt19937>(seed);
+    // 256 eps levels x 16 sigma levels: at most 4096 table entries whatever the grid size
     s.eps_r = [rng, eps_max](Component, int, int) {
-        return 1.0 + (eps_max - 1.0) * std::uniform_real_distribution<double>(0, 1)(*rng);
+        return 1.0 + (eps_max - 1.0) * std::uniform_int_distribution<int>(0, 255)(*rng) / 255.0;
     };
     auto rng2 = std::make_shared<std::mt19937>(seed + 7919);
     s.sigma_s_per_m = [rng2, sigma_max](Component, int, int) {
-        return sigma_max * std::uniform_real_distribution<double>(0, 1)(*rng2);
+        return sigma_max * std::uniform_int_distribution<int>(0, 15)(*rng2) / 15.0;
     };
     return make_scene(s);
 }
