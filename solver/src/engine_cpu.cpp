@@ -235,8 +235,7 @@ public:
                 throw RunError(std::string("CPU engine: DFT set on ") + component_name(d.component) +
                                ", which this polarization lacks");
             const std::size_t k = d.cell0.size();
-            if (d.w0.size() != k || (!d.cell1.empty() && d.cell1.size() != k) ||
-                (!d.w1.empty() && d.w1.size() != k))
+            if (d.w0.size() != k || (!d.cell1.empty() && (d.cell1.size() != k || d.w1.size() != k)))
                 throw RunError("CPU engine: DFT set arrays differ in length");
             check_cells(d.cell0, "DFT");
             for (auto c : d.cell1)
