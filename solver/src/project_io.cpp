@@ -168,7 +168,16 @@ struct DomBuilder {
     bool number_float(Json::number_float_t v, const Json::string_t&) { add(Json(v)); return true; }
     bool string(Json::string_t& v) { add(Json(std::move(v))); return true; }
     bool binary(Json::binary_t& v) { add(Json(std::move(v))); return true; }
+    static constexpr std::size_t kMaxDepth = 256;
+    /// Refuses absurd nesting (the readers and the validator recurse over the document).
+    bool too_deep() {
+        if (stack.size() < kMaxDepth) return false;
+        failed = true;
+        error_what = "] the document is nested more than " + std::to_string(kMaxDepth) + " levels deep";
+        return true;
+    }
     bool start_object(std::size_t) {
+        if (too_deep()) return false;
         stack.push_back(add(Json::object()));
         keys.emplace_back();
         return true;
@@ -176,6 +185,7 @@ struct DomBuilder {
     bool key(Json::string_t& k) { keys.back() = k; return true; }
     bool end_object() { stack.pop_back(); keys.pop_back(); return true; }
     bool start_array(std::size_t) {
+        if (too_deep()) return false;
         stack.push_back(add(Json::array()));
         keys.emplace_back();
         return true;
