@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <limits>
 
 #include "golightly/colormap.hpp"
@@ -334,4 +335,71 @@ TEST_CASE("CPU engine: PEC and PMC walls equal mirror-symmetric periodic domains
                     CHECK(max_abs_diff(vb, vq) < 1e-12 * max_abs(vb));
                 }
             }
+}
+
+// The fused single-sweep step (row blocks per thread, one barrier) must give the same
+// numbers as the plain two-pass step, for any thread count (block edges, periodic wrap
+// across the first and last block, sources, every boundary kind).
+TEST_CASE("CPU engine: fused sweep equals the two-pass step for 1..3 threads", "[physics][engine]") {
+    struct Case { Polarization pol; BoundaryKind bx, by; };
+    const Case cases[] = {{Polarization::TMz, BoundaryKind::Pml, BoundaryKind::Periodic},
+                          {Polarization::TEz, BoundaryKind::Periodic, BoundaryKind::Pml},
+                          {Polarization::TMz, BoundaryKind::Mur, BoundaryKind::Pec},
+                          {Polarization::TEz, BoundaryKind::Pmc, BoundaryKind::Mur}};
+    for (const Case& cs : cases) {
+        Scene s = make_random_material_scene(190, 181, cs.pol, 3, cs.bx, cs.by, 10);  // > 32768 cells: threaded
+        const double f0 = units::c0 / (20 * s.dx_um * units::um);
+        for (Component c : all_components(cs.pol)) add_point_source(s, c, 60, 90, gaussian_pulse(f0, 1.0 / f0, 3.0));
+        setenv("GOLIGHTLY_CPU_UNFUSED", "1", 1);
+        auto ref = make_cpu_engine(s, Precision::Float64, 1);
+        unsetenv("GOLIGHTLY_CPU_UNFUSED");
+        randomize_fields(*ref, s, 9);
+        ref->step(30);
+        for (int threads : {1, 2, 3}) {
+            auto e = make_cpu_engine(s, Precision::Float64, threads);
+            randomize_fields(*e, s, 9);
+            e->step(30);
+            for (Component c : all_components(cs.pol)) {
+                std::vector<double> a, b;
+                e->get_field(c, a);
+                ref->get_field(c, b);
+                INFO("pol " << int(cs.pol) << " boundaries " << int(cs.bx) << "," << int(cs.by) << " threads "
+                            << threads << " component " << int(c));
+                CHECK(max_abs_diff(a, b) <= 1e-13 * max_abs(b));
+            }
+        }
+    }
+}
+
+// The engine against ReferenceYee (test_scenes.hpp), a cell-by-cell transcription of the
+// scene.hpp equations: random fields and lossy random materials, uneven PML on the four
+// sides, every boundary kind, sources on E and H.
+TEST_CASE("CPU engine matches the plain transcription of scene.hpp", "[physics][engine]") {
+    struct Case { BoundaryKind bx, by; };
+    const Case cases[] = {{BoundaryKind::Pml, BoundaryKind::Pml}, {BoundaryKind::Periodic, BoundaryKind::Pml},
+                          {BoundaryKind::Pec, BoundaryKind::Mur}, {BoundaryKind::Mur, BoundaryKind::Pmc},
+                          {BoundaryKind::Pmc, BoundaryKind::Periodic}};
+    for (auto pol : {Polarization::TMz, Polarization::TEz})
+        for (const Case& cs : cases) {
+            Scene s = make_random_material_scene(41, 36, pol, 5, cs.bx, cs.by, 0);
+            // uneven PML thicknesses on the PML axes
+            if (cs.bx == BoundaryKind::Pml) { s.pml_lo[0] = 5; s.pml_hi[0] = 7; }
+            if (cs.by == BoundaryKind::Pml) { s.pml_lo[1] = 6; s.pml_hi[1] = 4; }
+            build_cpml(s, 3, 1e-6, 2.0);  // kappa_max 2 exercises inv_kappa
+            const double f0 = units::c0 / (15 * s.dx_um * units::um);
+            for (Component c : all_components(pol)) add_point_source(s, c, 3, 33, gaussian_pulse(f0, 1.0 / f0, 2.0));
+            auto e = make_cpu_engine(s, Precision::Float64, 2);
+            ReferenceYee ref(s);
+            randomize_fields(*e, s, 13);
+            for (Component c : all_components(pol)) e->get_field(c, ref.field(c));
+            e->step(40);
+            ref.step(40);
+            for (Component c : all_components(pol)) {
+                std::vector<double> a;
+                e->get_field(c, a);
+                INFO("pol " << int(pol) << " boundaries " << int(cs.bx) << "," << int(cs.by) << " component " << int(c));
+                CHECK(max_abs(a) > 1e-2);
+                CHECK(max_abs_diff(a, ref.field(c)) <= 1e-12 * max_abs(a));
+            }
+        }
 }
