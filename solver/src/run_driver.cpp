@@ -285,13 +285,60 @@ double monitor_length_um(const Monitor& m) {
 
 RunResult run_project(const Project& project, const std::string& file_label, const RunOptions& options) {
     const auto t_call = Clock::now();
-    RunResult result;
-    result.precision = options.precision.value_or(project.run.precision);
-    const BackendChoice backend_choice = options.backend.value_or(project.run.backend);
-
     CompileOptions main_opts;
     main_opts.reference_run = false;
     const CompiledProject main = compile_project(project, file_label, main_opts);
+    std::optional<CompiledProject> ref;
+    const int incident = incident_monitor_index(project, file_label);
+    if (incident >= 0) {
+        CompileOptions ref_opts;
+        ref_opts.reference_run = true;
+        ref = compile_project(project, file_label, ref_opts);
+    }
+    const Precision precision = options.precision.value_or(project.run.precision);
+    BackendChoice backend = options.backend.value_or(project.run.backend);
+    std::vector<std::string> fallback_warnings;
+    EngineFactory factory = [&](const Scene& scene, const std::string&) {
+        auto engine = make_engine(scene, backend, precision, options.threads, fallback_warnings);
+        // After a fall-back keep the same backend for the next phase.
+        backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
+        return engine;
+    };
+    RunResult result = run_compiled(project, main, ref ? &*ref : nullptr, options, factory);
+    result.warnings.insert(result.warnings.end(), fallback_warnings.begin(), fallback_warnings.end());
+    result.wall_s = seconds_since(t_call);
+    return result;
+}
+
+int incident_monitor_index(const Project& project, const std::string& file_label) {
+    const auto& norm = project.run.normalization;
+    if (!norm.enabled) return -1;
+    bool has_flux = false;
+    for (const auto& m : project.monitors)
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) has_flux = true;
+    if (!has_flux) return -1;
+    int incident = -1;
+    if (norm.incident_monitor) {
+        for (std::size_t k = 0; k < project.monitors.size(); ++k)
+            if (project.monitors[k].name == *norm.incident_monitor) incident = int(k);
+        if (incident < 0 || project.monitors[incident].type != MonitorType::Flux)
+            throw ProjectError(file_label, "run.normalization.incident_monitor",
+                               "'" + *norm.incident_monitor + "' is not a flux monitor");
+        return incident;
+    }
+    for (const char* want : {"reflection", "transmission"})
+        for (std::size_t k = 0; k < project.monitors.size(); ++k)
+            if (project.monitors[k].type == MonitorType::Flux && project.monitors[k].kind == want) return int(k);
+    throw ProjectError(file_label, "run.normalization",
+                       "normalization needs a reflection or transmission flux monitor "
+                       "(or run.normalization.incident_monitor)");
+}
+
+RunResult run_compiled(const Project& project, const CompiledProject& main, const CompiledProject* reference,
+                       const RunOptions& options, const EngineFactory& factory) {
+    const auto t_call = Clock::now();
+    RunResult result;
+    result.precision = options.precision.value_or(project.run.precision);
     const Scene& scene = main.scene;
     result.warnings = main.warnings;
     result.cells = std::int64_t(scene.cells());
@@ -308,46 +355,17 @@ RunResult run_project(const Project& project, const std::string& file_label, con
         limit_is_max_steps = true;
     }
 
-    // Which monitors need the reference run?
-    bool has_flux = false;
-    for (const auto& m : main.monitors)
-        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) has_flux = true;
     const auto& norm = project.run.normalization;
-    const bool normalize = norm.enabled && has_flux;
-    if (norm.enabled && !has_flux)
+    const int incident = incident_monitor_index(project, "");
+    const bool normalize = incident >= 0 && reference != nullptr;
+    if (norm.enabled && incident < 0)
         result.warnings.push_back("normalization is enabled but the project has no flux monitor: skipped");
+    else if (norm.enabled && !normalize)
+        result.warnings.push_back("normalization is enabled but no reference run was compiled: skipped");
+    if (normalize) result.incident_monitor = project.monitors[incident].name;
 
-    int incident = -1;  // index into project.monitors / main.monitors
-    if (normalize) {
-        if (norm.incident_monitor) {
-            for (std::size_t k = 0; k < project.monitors.size(); ++k)
-                if (project.monitors[k].name == *norm.incident_monitor) incident = int(k);
-            if (incident < 0 || project.monitors[incident].type != MonitorType::Flux)
-                throw ProjectError(file_label, "run.normalization.incident_monitor",
-                                   "'" + *norm.incident_monitor + "' is not a flux monitor");
-        } else {
-            for (const char* want : {"reflection", "transmission"}) {
-                for (std::size_t k = 0; k < project.monitors.size() && incident < 0; ++k)
-                    if (project.monitors[k].type == MonitorType::Flux && project.monitors[k].kind == want)
-                        incident = int(k);
-                if (incident >= 0) break;
-            }
-            if (incident < 0)
-                throw ProjectError(file_label, "run.normalization",
-                                   "normalization needs a reflection or transmission flux monitor "
-                                   "(or run.normalization.incident_monitor)");
-        }
-        result.incident_monitor = project.monitors[incident].name;
-    }
-
-    std::string engine_backend_used;
-    BackendChoice effective_backend = backend_choice;
-    auto build_engine = [&](const Scene& s) {
-        std::vector<std::string> w;
-        auto engine = make_engine(s, effective_backend, result.precision, options.threads, w);
-        for (auto& line : w) result.warnings.push_back(line);
-        // After a fall-back keep the same backend for the next phase.
-        effective_backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
+    auto build_engine = [&](const Scene& s, const std::string& phase) {
+        auto engine = factory(s, phase);
         result.backend = engine->backend();
         result.device = engine->device();
         return engine;
@@ -357,13 +375,11 @@ RunResult run_project(const Project& project, const std::string& file_label, con
     std::map<int, cvec> ref_sets;  // reference DFT samples (reflection / scattering monitors)
     std::vector<double> p_inc;
     if (normalize) {
-        CompileOptions ref_opts;
-        ref_opts.reference_run = true;
-        const CompiledProject ref = compile_project(project, file_label, ref_opts);
+        const CompiledProject& ref = *reference;
         if (ref.scene.nx != scene.nx || ref.scene.ny != scene.ny || ref.monitors.size() != main.monitors.size() ||
             ref.scene.dft_sets.size() != scene.dft_sets.size())
             throw RunError("the reference run's grid or monitors differ from the main run's");
-        auto engine = build_engine(ref.scene);
+        auto engine = build_engine(ref.scene, "reference");
         const PhaseOutcome o = run_phase(*engine, ref, project, options, "reference", limit, limit_is_max_steps, false);
         result.reference_steps = o.steps;
         result.reference_wall_s = o.step_wall_s;
@@ -400,7 +416,7 @@ RunResult run_project(const Project& project, const std::string& file_label, con
     }
 
     // ------------------------------------------------------------ main run
-    auto engine = build_engine(scene);
+    auto engine = build_engine(scene, "main");
     const PhaseOutcome o = run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true);
     result.stop_reason = o.reason;
     result.steps = o.steps;

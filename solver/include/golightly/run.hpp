@@ -159,6 +159,23 @@ struct RunResult {
 /// Throws ProjectError (compile), RunError / OutOfMemoryError (engine creation, device errors).
 RunResult run_project(const Project& project, const std::string& file_label, const RunOptions& options = {});
 
+struct CompiledProject;
+
+/// Makes the engine of one phase ("reference" or "main") for a compiled scene.
+using EngineFactory = std::function<std::unique_ptr<Engine>(const Scene& scene, const std::string& phase)>;
+
+/// run_project() after compiling: runs `reference` (when not null and normalization
+/// applies) and `main` on engines from `factory`, with the same stop, divergence and
+/// normalization logic. Lets tests drive the run logic with a scripted engine.
+/// RunResult::wall_s covers this call only.
+RunResult run_compiled(const Project& project, const CompiledProject& main, const CompiledProject* reference,
+                       const RunOptions& options, const EngineFactory& factory);
+
+/// Index in project.monitors of the monitor that gives P_inc, or -1 when normalization
+/// does not apply (disabled, or no flux / flux_box monitor). Throws ProjectError naming
+/// run.normalization(.incident_monitor) when no suitable monitor exists.
+int incident_monitor_index(const Project& project, const std::string& file_label);
+
 /// Picks the engine for a backend choice as run_project does (auto: CUDA if available,
 /// falling back to the CPU on OutOfMemoryError; a line is appended to `warnings` then).
 std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
