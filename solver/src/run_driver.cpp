@@ -139,9 +139,12 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     const std::int64_t window_steps =
         std::max<std::int64_t>(1, std::int64_t(std::ceil(2.0 * longest_wl_um * units::um / units::c0 / dt_s)));
 
-    int chunk = 50;
+    // Checks (energy, finiteness, cancel, progress) every kCheckSteps steps; frames at
+    // multiples of run.frames.every_steps in between.
+    constexpr std::int64_t kCheckSteps = 50;
     const int every = std::max(1, project.run.frames.every_steps);
-    if (send_frames && options.frame) chunk = std::clamp(every, 1, 1000);
+    const bool frames_on = send_frames && bool(options.frame);
+    std::int64_t next_check = kCheckSteps;
 
     const double decay_factor = std::pow(10.0, -stop.decay_db / (stop_probe >= 0 ? 20.0 : 10.0));
     double peak = 0;
@@ -171,10 +174,17 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
             out.reason = limit_is_max_steps ? StopReason::MaxSteps : StopReason::MaxTime;
             break;
         }
-        const int n = int(std::min<std::int64_t>(chunk, limit_steps - done));
-        engine.step(n);
+        std::int64_t target = std::min(next_check, limit_steps);
+        if (frames_on) target = std::min(target, next_frame);
+        engine.step(int(std::max<std::int64_t>(1, target - done)));
         const std::int64_t now_steps = engine.steps_done();
         const double t_s = double(now_steps) * dt_s;
+        if (frames_on && now_steps >= next_frame) {
+            options.frame(engine.frame(frame_request), now_steps, t_s / units::fs);
+            while (next_frame <= now_steps) next_frame += every;
+        }
+        if (now_steps < next_check && now_steps < limit_steps) continue;
+        while (next_check <= now_steps) next_check += kCheckSteps;
 
         // Level: energy or probe envelope.
         double level = engine.field_energy();
@@ -194,11 +204,6 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
         peak = std::max(peak, level);
         const double ratio = peak > 0 ? level / peak : 0.0;
         const double db = ratio > 0 ? -(stop_probe >= 0 ? 20.0 : 10.0) * std::log10(ratio) : 999.0;
-
-        if (send_frames && options.frame && now_steps >= next_frame) {
-            options.frame(engine.frame(frame_request), now_steps, t_s / units::fs);
-            while (next_frame <= now_steps) next_frame += every;
-        }
 
         const double wall = seconds_since(t0);
         if (options.progress) {
