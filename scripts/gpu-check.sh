@@ -49,15 +49,14 @@ fi
 
 if [ $SANITIZE = 1 ]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  echo "== compute-sanitizer memcheck (subset)"
-  $CS --tool memcheck --leak-check full --error-exitcode 99 $T "CUDA engine matches the reference stepper: TMz float32" \
-     "CUDA graph replays equal directly launched steps bit for bit" > "$LOG/memcheck.log" 2>&1
-  r=$?; tail -4 "$LOG/memcheck.log"; summary+=("memcheck: rc=$r, $(grep -E 'ERROR SUMMARY' "$LOG/memcheck.log" | tail -1)")
-  $CS --tool memcheck --error-exitcode 99 $T "CUDA engine matches the reference stepper: TEz float64" > "$LOG/memcheck2.log" 2>&1
-  r=$?; summary+=("memcheck TEz f64: rc=$r, $(grep -E 'ERROR SUMMARY' "$LOG/memcheck2.log" | tail -1)")
-  echo "== compute-sanitizer racecheck (subset)"
-  $CS --tool racecheck --error-exitcode 99 $T "CUDA engine matches the reference stepper: TEz float32" > "$LOG/racecheck.log" 2>&1
-  r=$?; tail -3 "$LOG/racecheck.log"; summary+=("racecheck: rc=$r, $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$LOG/racecheck.log" | tail -1)")
+  echo "== compute-sanitizer memcheck (subset: [sanitize] = TMz/TEz float32 cases + graph test; [sanitize64])"
+  $CS --tool memcheck --leak-check full --error-exitcode 99 $T "[sanitize]" > "$LOG/memcheck.log" 2>&1
+  r=$?; tail -4 "$LOG/memcheck.log"; summary+=("memcheck [sanitize]: rc=$r, $(grep -E 'test cases|No tests' "$LOG/memcheck.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck.log" | tail -1)")
+  $CS --tool memcheck --error-exitcode 99 $T "[sanitize64]" > "$LOG/memcheck2.log" 2>&1
+  r=$?; summary+=("memcheck [sanitize64]: rc=$r, $(grep -E 'test cases|No tests' "$LOG/memcheck2.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck2.log" | tail -1)")
+  echo "== compute-sanitizer racecheck (subset [sanitize])"
+  $CS --tool racecheck --error-exitcode 99 $T "[sanitize]" > "$LOG/racecheck.log" 2>&1
+  r=$?; tail -3 "$LOG/racecheck.log"; summary+=("racecheck [sanitize]: rc=$r, $(grep -E 'test cases|No tests' "$LOG/racecheck.log" | tail -1), $(grep -E 'RACECHECK SUMMARY' "$LOG/racecheck.log" | tail -1)")
 fi
 
 echo "== benchmarks"

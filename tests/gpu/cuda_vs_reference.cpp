@@ -151,9 +151,9 @@ template <class V> double rel_diff(const V& a, const V& ref) {
     return std::sqrt(num / den);
 }
 
-void compare_run(Polarization pol, Precision prec, const Boundaries& b, unsigned seed) {
+void compare_run(Polarization pol, Precision prec, const Boundaries& b, unsigned seed, int nx = 257, int ny = 131,
+                 int steps = 100) {
     std::mt19937 rng(seed);
-    const int nx = 257, ny = 131;
     const Scene s = random_scene(pol, nx, ny, b, rng);
     auto eng = make_cuda_engine(s, prec);
     test::ReferenceStepper ref(s);
@@ -164,8 +164,7 @@ void compare_run(Polarization pol, Precision prec, const Boundaries& b, unsigned
         eng->set_field(c, v);
         ref.field(c) = v;
     }
-    const int steps = 100;
-    eng->step(steps);  // 3 graph replays of 32 steps + 4 directly launched steps
+    eng->step(steps);  // 100: 3 graph replays of 32 steps + 4 directly launched steps
     for (int n = 0; n < steps; ++n) ref.step();
     REQUIRE(eng->steps_done() == steps);
 
@@ -219,22 +218,37 @@ const Boundaries kBoundaryCases[] = {
     {BoundaryKind::Pml, BoundaryKind::Pml, 10, 6, 12, 3},
 };
 
+// Widths 257 (scalar kernels) and 256 (16-byte vectorized kernels, 1 row per thread).
+void compare_all(Polarization pol, Precision prec, unsigned seed) {
+    for (int nx : {257, 256})
+        for (int k = 0; k < 6; ++k) {
+            INFO("nx " << nx << " boundary case " << k);
+            compare_run(pol, prec, kBoundaryCases[k], seed + 10 * k + nx, nx, 131);
+        }
+}
+
 }  // namespace
 
-TEST_CASE("CUDA engine matches the reference stepper: TMz float32", "[gpu][cuda]") {
-    for (int k = 0; k < 6; ++k) { INFO("boundary case " << k); compare_run(Polarization::TMz, Precision::Float32, kBoundaryCases[k], 11 + k); }
+TEST_CASE("CUDA engine matches the reference stepper: TMz float32", "[gpu][cuda][sanitize]") {
+    compare_all(Polarization::TMz, Precision::Float32, 11);
 }
-TEST_CASE("CUDA engine matches the reference stepper: TEz float32", "[gpu][cuda]") {
-    for (int k = 0; k < 6; ++k) { INFO("boundary case " << k); compare_run(Polarization::TEz, Precision::Float32, kBoundaryCases[k], 21 + k); }
+TEST_CASE("CUDA engine matches the reference stepper: TEz float32", "[gpu][cuda][sanitize]") {
+    compare_all(Polarization::TEz, Precision::Float32, 21);
 }
 TEST_CASE("CUDA engine matches the reference stepper: TMz float64", "[gpu][cuda]") {
-    for (int k = 0; k < 6; ++k) { INFO("boundary case " << k); compare_run(Polarization::TMz, Precision::Float64, kBoundaryCases[k], 31 + k); }
+    compare_all(Polarization::TMz, Precision::Float64, 31);
 }
-TEST_CASE("CUDA engine matches the reference stepper: TEz float64", "[gpu][cuda]") {
-    for (int k = 0; k < 6; ++k) { INFO("boundary case " << k); compare_run(Polarization::TEz, Precision::Float64, kBoundaryCases[k], 41 + k); }
+TEST_CASE("CUDA engine matches the reference stepper: TEz float64", "[gpu][cuda][sanitize64]") {
+    compare_all(Polarization::TEz, Precision::Float64, 41);
+}
+TEST_CASE("CUDA engine matches the reference stepper on a large grid (4 rows per thread)", "[gpu][cuda][large]") {
+    // 2048 x 2048 = 4 Mi cells: the vectorized kernels with 4 rows per thread.
+    compare_run(Polarization::TMz, Precision::Float32, kBoundaryCases[5], 51, 2048, 2048, 40);
+    compare_run(Polarization::TEz, Precision::Float32, kBoundaryCases[1], 52, 2048, 2048, 40);
+    compare_run(Polarization::TEz, Precision::Float64, kBoundaryCases[0], 53, 2048, 2050, 40);
 }
 
-TEST_CASE("CUDA graph replays equal directly launched steps bit for bit", "[gpu][cuda]") {
+TEST_CASE("CUDA graph replays equal directly launched steps bit for bit", "[gpu][cuda][sanitize]") {
     std::mt19937 rng(5);
     const Scene s = random_scene(Polarization::TMz, 200, 97, kBoundaryCases[5], rng);
     auto a = make_cuda_engine(s, Precision::Float32);
