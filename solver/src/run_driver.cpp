@@ -212,7 +212,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
             p.step = now_steps;
             p.max_steps = limit_steps;
             p.time_fs = t_s / units::fs;
-            p.energy_db = std::min(db, 999.0);
+            p.energy_db = std::max(0.0, std::min(db, 999.0));
             p.steps_per_s = wall > 0 ? double(now_steps) / wall : 0;
             p.mcells_per_s = p.steps_per_s * cells / 1e6;
             double eta = p.steps_per_s > 0 ? double(limit_steps - now_steps) / p.steps_per_s : -1;
@@ -404,13 +404,26 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
         const double total = std::accumulate(p_inc.begin(), p_inc.end(), 0.0);
         if (total < 0)
             for (double& v : p_inc) v = -v;  // monitor direction against the incident wave
-        for (double v : p_inc)
-            if (!(v > 0)) {
-                result.warnings.push_back("the incident flux at '" + result.incident_monitor +
-                                          "' is zero or changes sign inside the spectrum: normalized values "
-                                          "there are meaningless (does the source cover the spectrum?)");
-                break;
-            }
+        bool sign_ok = true;
+        for (double v : p_inc) sign_ok = sign_ok && v > 0;
+        // Compare with the largest flux any flux monitor sees in the reference run: an
+        // incident monitor behind a one-way source sees almost nothing.
+        double largest = 0, incident_peak = 0;
+        for (double v : p_inc) incident_peak = std::max(incident_peak, std::abs(v));
+        for (const auto& m : ref.monitors) {
+            if (m.type != MonitorType::Flux) continue;
+            std::map<int, cvec> sets;
+            fetch_sets(*engine, m, sets);
+            for (double v : flux_spectrum(ref.scene, m, nf, sets, nullptr)) largest = std::max(largest, std::abs(v));
+        }
+        if (!sign_ok)
+            result.warnings.push_back("the incident flux at '" + result.incident_monitor +
+                                      "' is zero or changes sign inside the spectrum: normalized values "
+                                      "there are meaningless (does the source cover the spectrum?)");
+        else if (incident_peak < 1e-3 * largest)
+            result.warnings.push_back("the incident monitor '" + result.incident_monitor + "' sees less than 0.1% of the "
+                                      "flux other monitors see in the normalization run: is it behind a one-way "
+                                      "source? Place it between the source and the device");
         for (std::size_t k = 0; k < ref.monitors.size(); ++k) {
             const auto& m = ref.monitors[k];
             const bool need = (m.type == MonitorType::Flux && m.kind == "reflection") ||
