@@ -291,3 +291,25 @@ TEST_CASE("cli: an unstable run exits 3 and still writes its results", "[cli]") 
     CHECK(fs::exists(out / "spectra.csv"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("cli: --backend cuda without a usable device exits 3 with a summary", "[cli]") {
+    const CliResult v = run_cli("--version");
+    const bool has_device = v.out.find("CUDA device: none") == std::string::npos;
+    const fs::path dir = scratch_dir("cuda");
+    const fs::path project = write_small_project(dir);
+    const fs::path out = dir / "results";
+    const CliResult r = run_cli("run " + shell_quote(project.string()) + " --backend cuda --max-steps 100 --out " +
+                                shell_quote(out.string()));
+    INFO(r.err);
+    const auto s = nlohmann::json::parse(read_file(out / "summary.json"));
+    if (has_device) {
+        CHECK(r.exit_code == 0);
+        CHECK(s["backend"] == "cuda");
+    } else {
+        CHECK(r.exit_code == 3);
+        CHECK(r.err.find("CUDA") != std::string::npos);
+        CHECK(s["stop_reason"] == "failed");
+        CHECK(s["error"].get<std::string>().find("CUDA") != std::string::npos);
+    }
+    fs::remove_all(dir);
+}
