@@ -13,9 +13,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <complex>
 #include <cstdio>
 
 #include "golightly/run.hpp"
+#include "golightly/units.hpp"
 
 using namespace golightly;
 
@@ -134,4 +136,58 @@ TEST_CASE("fresnel: TMz normal incidence on eps 4 and eps 9", "[physics][fresnel
 TEST_CASE("fresnel: TEz normal incidence on eps 4 and eps 9", "[physics][fresnel]") {
     check_fresnel(Polarization::TEz, 4.0);
     check_fresnel(Polarization::TEz, 9.0);
+}
+
+TEST_CASE("lossy slab: R, T (Airy formulas) and the flux_box absorption cross-section", "[physics][fresnel]") {
+    // A 0.3 um slab of eps_inf 4 with conductivity sigma in vacuum, TMz, normal incidence.
+    // eps(w) = 4 + i sigma / (eps0 w) (exp(-i w t)); n = sqrt(eps), Im n > 0.
+    // Airy (Born & Wolf sec. 1.6.4): r12 = (1-n)/(1+n), r23 = -r12, t12 t23 = 4n/(1+n)^2,
+    //   r = (r12 + r23 e^{2i d}) / (1 + r12 r23 e^{2i d}),  t = t12 t23 e^{i d} / (1 + r12 r23 e^{2i d}),
+    //   d = k0 n L.  R = |r|^2, T = |t|^2, A = 1 - R - T.
+    // The absorption box spans 0.03 um of the 0.05 um period: cross-section = A * 0.03 um.
+    const double sigma = 5000.0;  // S/m: Im eps = 0.5 at 1.4 um
+    const double thickness = 0.3;
+    Project p = fresnel_project(Polarization::TMz, 4.0);
+    p.materials[0].conductivity = sigma;
+    p.layers[0].shapes[0].max = {1.505 + thickness, 5 * kDx};
+    Monitor box;
+    box.name = "A";
+    box.type = MonitorType::FluxBox;
+    box.kind = "absorption";
+    box.min = Vec2{1.4, 0.01};
+    box.max = Vec2{1.9, 0.04};
+    p.monitors.push_back(box);
+    p.monitors[1].from.x = p.monitors[1].to.x = 2.3;  // T monitor in vacuum behind the slab
+    RunOptions opts;
+    opts.backend = BackendChoice::Cpu;
+    opts.threads = 2;
+    const RunResult res = run_project(p, "lossy_slab", opts);
+    REQUIRE(res.normalized);
+    REQUIRE(res.spectra.size() == 3);
+    double max_dr = 0, max_dt = 0, max_da = 0;
+    for (std::size_t f = 0; f < res.frequency_hz.size(); ++f) {
+        const double w = 2 * units::pi * res.frequency_hz[f];
+        const std::complex<double> eps(4.0, sigma / (units::eps0 * w));
+        const std::complex<double> n = std::sqrt(eps);
+        const std::complex<double> i(0, 1);
+        const std::complex<double> r12 = (1.0 - n) / (1.0 + n), r23 = -r12;
+        const std::complex<double> ph = std::exp(i * (w / units::c0) * n * (thickness * units::um));
+        const std::complex<double> den = 1.0 + r12 * r23 * ph * ph;
+        const double R = std::norm((r12 + r23 * ph * ph) / den);
+        const double T = std::norm(4.0 * n / ((1.0 + n) * (1.0 + n)) * ph / den);
+        const double A = 1 - R - T;
+        const double R_fd = res.spectra[0].normalized[f], T_fd = res.spectra[1].normalized[f];
+        const double sigma_abs = res.spectra[2].normalized[f];
+        INFO("f = " << res.frequency_hz[f] * 1e-12 << " THz: R " << R_fd << " vs " << R << ", T " << T_fd << " vs " << T
+                    << ", A*0.03 " << sigma_abs << " vs " << A * 0.03);
+        CHECK(R_fd == Approx(R).margin(0.01));
+        CHECK(T_fd == Approx(T).margin(0.01));
+        CHECK(A > 0.1);  // the loss matters
+        CHECK(sigma_abs == Approx(A * 0.03).margin(0.01 * 0.03));
+        CHECK(sigma_abs == Approx((1 - R_fd - T_fd) * 0.03).margin(0.003 * 0.03));
+        max_dr = std::max(max_dr, std::abs(R_fd - R));
+        max_dt = std::max(max_dt, std::abs(T_fd - T));
+        max_da = std::max(max_da, std::abs(sigma_abs / 0.03 - A));
+    }
+    std::printf("lossy slab: max|R-R_airy| %.2e, max|T-T_airy| %.2e, max|A_box-A| %.2e\n", max_dr, max_dt, max_da);
 }

@@ -293,3 +293,28 @@ TEST_CASE("run driver: normalized R, T and absorption cross-section from plane-w
         CHECK(r.spectra[0].flux[f] == Approx(raw_r));
     }
 }
+
+TEST_CASE("run driver: decay measured on a time monitor's envelope", "[driver]") {
+    Project p = bare_project();
+    p.run.stop.monitor = "probe";
+    p.run.stop.decay_db = 20;  // amplitude: factor 0.1
+    // envelope window: two periods of 6 um = 41 steps of 1 fs
+    p.run.spectrum.wavelength_min = p.run.spectrum.wavelength_max = 6.0;
+    CompiledProject c = bare_compiled();
+    CompiledMonitor m;
+    m.name = "probe";
+    m.type = MonitorType::Time;
+    m.time_probe = 0;
+    c.monitors.push_back(m);
+    c.scene.time_probes.resize(1);
+    const RunResult r = run_scripted(p, c, {}, [](ScriptedEngine& e) {
+        e.energy_of = [](std::int64_t) { return 1.0; };  // the energy alone never decays
+        for (int n = 0; n < 1000; ++n) e.probe.push_back(std::sin(2 * units::pi * n / 20.0) * std::exp(-n / 100.0));
+    });
+    // max |value| over steps n-41..n falls below 0.1 between n = 250 and n = 300
+    CHECK(r.stop_reason == StopReason::Decay);
+    CHECK(r.steps == 300);
+    REQUIRE(r.time_series.size() == 1);
+    CHECK(r.time_series[0].values.size() == 300);
+    CHECK(r.time_series[0].time_fs[0] == Approx(1.0));  // Ez sample of step 0 at t = dt
+}
