@@ -31,12 +31,13 @@
 using cpu::RowArgs;
 using cpu::RowOp;
 
-template <typename Real, int SX, int SY, bool IS_E, bool PX, bool PY, bool LOSSY>
+template <typename Real, int SX, int SY, bool IS_E, bool PX, bool PY, bool LOSSY, bool UNI>
 void row_kernel(const RowArgs<Real>& a) {
     const int n = a.n;
     Real* __restrict f = a.f;
     const Real* __restrict ca = a.ca;
     const Real* __restrict cb = a.cb;
+    const Real ca_s = a.ca_s, cb_s = a.cb_s;
     const Real courant = a.courant;
     const Real* __restrict xu = a.xu;
     const Real* __restrict xl = a.xl;
@@ -82,45 +83,52 @@ void row_kernel(const RowArgs<Real>& a) {
             }
         }
         if constexpr (IS_E) {
-            if constexpr (LOSSY) f[k] = ca[k] * f[k] + cb[k] * t;
-            else f[k] = f[k] + cb[k] * t;
+            Real cbk, cak = 1;
+            if constexpr (UNI) { cbk = cb_s; cak = ca_s; }
+            else { cbk = cb[k]; if constexpr (LOSSY) cak = ca[k]; }
+            if constexpr (LOSSY) f[k] = cak * f[k] + cbk * t;
+            else f[k] = f[k] + cbk * t;
         } else {
             f[k] = f[k] + courant * t;
         }
     }
 }
 
+template <typename Real, int SX, int SY, bool IS_E, int FL>
+void row_kernel_flags(const RowArgs<Real>& a) {
+    row_kernel<Real, SX, SY, IS_E, (FL & cpu::PX) != 0, (FL & cpu::PY) != 0, IS_E && (FL & cpu::LOSSY) != 0,
+               IS_E && (FL & cpu::UNIFORM) != 0>(a);
+}
+
+template <typename Real, int SX, int SY, bool IS_E, int... FL>
+constexpr std::array<void (*)(const RowArgs<Real>&), sizeof...(FL)> kernel_table(std::integer_sequence<int, FL...>) {
+    return {&row_kernel_flags<Real, SX, SY, IS_E, FL>...};
+}
+
+/// Runs the kernel variant for `flags` (cpu::RowFlags); H ignores LOSSY and UNIFORM.
 template <typename Real, int SX, int SY, bool IS_E>
-void run_row(const RowArgs<Real>& a, bool px, bool py, bool lossy) {
+void run_row(const RowArgs<Real>& a, int flags) {
     if (a.n <= 0) return;
-    if (lossy && IS_E) {
-        if (px) { if (py) row_kernel<Real, SX, SY, IS_E, true, true, true>(a);
-                  else    row_kernel<Real, SX, SY, IS_E, true, false, true>(a); }
-        else    { if (py) row_kernel<Real, SX, SY, IS_E, false, true, true>(a);
-                  else    row_kernel<Real, SX, SY, IS_E, false, false, true>(a); }
+    if constexpr (IS_E) {
+        static constexpr auto table = kernel_table<Real, SX, SY, true>(std::make_integer_sequence<int, 16>());
+        table[flags & 15](a);
     } else {
-        if (px) { if (py) row_kernel<Real, SX, SY, IS_E, true, true, false>(a);
-                  else    row_kernel<Real, SX, SY, IS_E, true, false, false>(a); }
-        else    { if (py) row_kernel<Real, SX, SY, IS_E, false, true, false>(a);
-                  else    row_kernel<Real, SX, SY, IS_E, false, false, false>(a); }
+        static constexpr auto table = kernel_table<Real, SX, SY, false>(std::make_integer_sequence<int, 4>());
+        table[flags & 3](a);
     }
 }
 
 template <typename Real>
-void run_op(RowOp op, const RowArgs<Real>& a, bool px, bool py, bool lossy) {
+void run_op(RowOp op, const RowArgs<Real>& a, int flags) {
     switch (op) {
-        case RowOp::Hx: run_row<Real, 0, -1, false>(a, px, py, lossy); break;
-        case RowOp::Hy: run_row<Real, 1, 0, false>(a, px, py, lossy); break;
-        case RowOp::Ez: run_row<Real, 1, -1, true>(a, px, py, lossy); break;
-        case RowOp::Hz: run_row<Real, -1, 1, false>(a, px, py, lossy); break;
-        case RowOp::Ex: run_row<Real, 0, 1, true>(a, px, py, lossy); break;
-        case RowOp::Ey: run_row<Real, -1, 0, true>(a, px, py, lossy); break;
+        case RowOp::Hx: run_row<Real, 0, -1, false>(a, flags); break;
+        case RowOp::Hy: run_row<Real, 1, 0, false>(a, flags); break;
+        case RowOp::Ez: run_row<Real, 1, -1, true>(a, flags); break;
+        case RowOp::Hz: run_row<Real, -1, 1, false>(a, flags); break;
+        case RowOp::Ex: run_row<Real, 0, 1, true>(a, flags); break;
+        case RowOp::Ey: run_row<Real, -1, 0, true>(a, flags); break;
     }
 }
 
-inline void run_op_f(RowOp op, const RowArgs<float>& a, bool px, bool py, bool lossy) {
-    run_op<float>(op, a, px, py, lossy);
-}
-inline void run_op_d(RowOp op, const RowArgs<double>& a, bool px, bool py, bool lossy) {
-    run_op<double>(op, a, px, py, lossy);
-}
+inline void run_op_f(RowOp op, const RowArgs<float>& a, int flags) { run_op<float>(op, a, flags); }
+inline void run_op_d(RowOp op, const RowArgs<double>& a, int flags) { run_op<double>(op, a, flags); }

@@ -13,6 +13,7 @@
 // E update, i = nx-1 for H); each segment runs one branch-free, vectorizable kernel
 // (cpu_kernels.inl), compiled twice: baseline x86-64 and AVX2+FMA, chosen at run time.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <complex>
@@ -26,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <omp.h>
@@ -214,6 +216,7 @@ public:
             psi_y_[ci(Component::Ex)].assign(py_size, Real(0));
         }
         make_segments();
+        build_uniform_map();
 
         // Validate sources and monitors.
         auto check_cells = [&](const std::vector<std::int32_t>& cells, const char* what) {
@@ -455,6 +458,42 @@ private:
         a.psix = psi_x_[ci(owner)].data() + std::size_t(j) * wx_ + slab_index(0, i0);
     }
 
+    /// Segments of the E update of component c: Ex (no x derivative) has one, the full row.
+    std::size_t e_segments(int c) const { return c == ci(Component::Ex) ? 1 : seg_e_.size(); }
+
+    /// Marks, per row and E segment, whether ca and cb are one value there, so the kernel
+    /// takes scalars and skips the coefficient arrays (vacuum / cladding rows: TMz float32
+    /// then moves 24 B per cell instead of 28).
+    void build_uniform_map() {
+        for (Component comp : electric_components(sc_.polarization)) {
+            const int c = ci(comp);
+            const std::size_t ns = e_segments(c);
+            uniform_[c].assign(std::size_t(ny_) * ns, 0);
+            for (int j = 0; j < ny_; ++j)
+                for (std::size_t si = 0; si < ns; ++si) {
+                    const int i0 = ns == 1 && c == ci(Component::Ex) ? 0 : seg_e_[si].i0;
+                    const int i1 = ns == 1 && c == ci(Component::Ex) ? nx_ : seg_e_[si].i1;
+                    const std::size_t row = std::size_t(j) * nx_;
+                    bool uni = true;
+                    for (int i = i0 + 1; i < i1 && uni; ++i) {
+                        uni = cb_[c][row + i] == cb_[c][row + i0];
+                        if (lossy_[c]) uni = uni && ca_[c][row + i] == ca_[c][row + i0];
+                    }
+                    uniform_[c][std::size_t(j) * ns + si] = uni;
+                }
+        }
+    }
+    /// The LOSSY / UNIFORM flags of an E segment; fills the scalars when uniform.
+    int e_coeff_flags(RowArgs<Real>& a, int c, int j, std::size_t si, std::size_t first_cell) const {
+        int fl = lossy_[c] ? cpu::LOSSY : 0;
+        if (uniform_[c][std::size_t(j) * e_segments(c) + si]) {
+            fl |= cpu::UNIFORM;
+            a.cb_s = cb_[c][first_cell];
+            a.ca_s = lossy_[c] ? ca_[c][first_cell] : Real(1);
+        }
+        return fl;
+    }
+
     /// H update of row j (scene.hpp step 1, before sources).
     void h_row(int j) {
         const std::size_t row = std::size_t(j) * nx_;
@@ -469,7 +508,7 @@ private:
                 a.yu = row_above(Component::Ez, j);
                 a.yl = F(Component::Ez) + row;
                 if (py) set_py(a, Component::Hx, j, false, 0);
-                run_op_(RowOp::Hx, a, false, py, false);
+                run_op_(RowOp::Hx, a, py ? cpu::PY : 0);
             }
             const Real* ez = F(Component::Ez) + row;
             for (const Segment& s : seg_h_) {  // Hy += S [ (Ez(i+1,j) - Ez(i,j)) / kappa_h_x + psi_hy_x ]
@@ -481,7 +520,7 @@ private:
                 a.xu = s.edge ? &nb : ez + s.i0 + 1;
                 a.xl = ez + s.i0;
                 if (s.px) set_px(a, Component::Hy, j, false, s.i0);
-                run_op_(RowOp::Hy, a, s.px, false, false);
+                run_op_(RowOp::Hy, a, s.px ? cpu::PX : 0);
             }
         } else {
             const Real* ey = F(Component::Ey) + row;
@@ -500,7 +539,7 @@ private:
                 a.yl = ex + s.i0;
                 if (s.px) set_px(a, Component::Hz, j, false, s.i0);
                 if (py) set_py(a, Component::Hz, j, false, s.i0);
-                run_op_(RowOp::Hz, a, s.px, py, false);
+                run_op_(RowOp::Hz, a, (s.px ? cpu::PX : 0) | (py ? cpu::PY : 0));
             }
         }
     }
@@ -514,8 +553,9 @@ private:
             const Real* hy = F(Component::Hy) + row;
             const Real* hx = F(Component::Hx) + row;
             const Real* hx_dn = row_below(Component::Hx, j);
-            for (const Segment& s : seg_e_) {
+            for (std::size_t si = 0; si < seg_e_.size(); ++si) {
                 // Ez = ca Ez + cb [ (Hy(i)-Hy(i-1))/kx + psi_x - (Hx(j)-Hx(j-1))/ky - psi_y ]
+                const Segment& s = seg_e_[si];
                 RowArgs<Real> a;
                 Real nb = periodic_x() ? hy[nx_ - 1] : Real(0);
                 a.n = s.i1 - s.i0;
@@ -528,7 +568,7 @@ private:
                 a.yl = hx_dn + s.i0;
                 if (s.px) set_px(a, Component::Ez, j, true, s.i0);
                 if (py) set_py(a, Component::Ez, j, true, s.i0);
-                run_op_(RowOp::Ez, a, s.px, py, lossy_[c]);
+                run_op_(RowOp::Ez, a, (s.px ? cpu::PX : 0) | (py ? cpu::PY : 0) | e_coeff_flags(a, c, j, si, row + s.i0));
             }
         } else {
             const Real* hz = F(Component::Hz) + row;
@@ -542,10 +582,11 @@ private:
                 a.yu = hz;
                 a.yl = row_below(Component::Hz, j);
                 if (py) set_py(a, Component::Ex, j, true, 0);
-                run_op_(RowOp::Ex, a, false, py, lossy_[c]);
+                run_op_(RowOp::Ex, a, (py ? cpu::PY : 0) | e_coeff_flags(a, c, j, 0, row));
             }
             const int c = ci(Component::Ey);
-            for (const Segment& s : seg_e_) {  // Ey = ca Ey - cb [ (Hz(i)-Hz(i-1))/kx + psi_ey_x ]
+            for (std::size_t si = 0; si < seg_e_.size(); ++si) {  // Ey = ca Ey - cb [ (Hz(i)-Hz(i-1))/kx + psi_ey_x ]
+                const Segment& s = seg_e_[si];
                 RowArgs<Real> a;
                 Real nb = periodic_x() ? hz[nx_ - 1] : Real(0);
                 a.n = s.i1 - s.i0;
@@ -555,7 +596,7 @@ private:
                 a.xu = hz + s.i0;
                 a.xl = s.edge ? &nb : hz + s.i0 - 1;
                 if (s.px) set_px(a, Component::Ey, j, true, s.i0);
-                run_op_(RowOp::Ey, a, s.px, false, lossy_[c]);
+                run_op_(RowOp::Ey, a, (s.px ? cpu::PX : 0) | e_coeff_flags(a, c, j, si, row + s.i0));
             }
         }
     }
@@ -802,7 +843,7 @@ private:
     std::vector<std::size_t> h_src_row_, e_src_row_;
     std::vector<double> src_value_;
     std::int64_t steps_ = 0;
-    void (*run_op_)(RowOp, const RowArgs<Real>&, bool, bool, bool) = nullptr;
+    void (*run_op_)(RowOp, const RowArgs<Real>&, int) = nullptr;
     bool has_[6] = {false, false, false, false, false, false};
     std::vector<Real> field_[6];
     std::vector<Real> cb_[3], ca_[3];
@@ -815,6 +856,7 @@ private:
     int wx_ = 0, wy_ = 0;
     std::vector<Real> psi_x_[6], psi_y_[6];
     std::vector<Segment> seg_e_, seg_h_;
+    std::vector<std::uint8_t> uniform_[3];
     std::vector<Real> zero_row_;
     std::vector<Real> mur_x_, mur_y_;
     std::vector<std::vector<std::complex<double>>> dft_;
