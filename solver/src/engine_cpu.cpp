@@ -128,6 +128,30 @@ bool cpu_has_avx2() {
 #endif
 }
 
+/// A per-cell array whose first element sits `skew` x 64 bytes into its allocation. Large
+/// allocations come page aligned, so without a skew every field, coefficient array and
+/// psi stream would start at the same address modulo 4 KiB, and the loads of one stream
+/// would falsely alias the stores of another (4K aliasing).
+template <typename Real>
+class SkewedArray {
+public:
+    void assign(std::size_t n, Real v, int skew) {
+        off_ = std::size_t(skew) * 64 / sizeof(Real);
+        buf_.assign(n + off_, v);
+        n_ = n;
+    }
+    void resize(std::size_t n, int skew) { assign(n, Real(0), skew); }
+    Real* data() { return buf_.data() + off_; }
+    const Real* data() const { return buf_.data() + off_; }
+    Real& operator[](std::size_t k) { return buf_[off_ + k]; }
+    const Real& operator[](std::size_t k) const { return buf_[off_ + k]; }
+    std::size_t size() const { return n_; }
+
+private:
+    std::vector<Real> buf_;
+    std::size_t off_ = 0, n_ = 0;
+};
+
 /// A run of cells [i0, i1) of a row that is either wholly inside an x PML slab or
 /// wholly outside, and that either is the boundary cell (edge) or not.
 struct Segment {
@@ -162,7 +186,7 @@ public:
         for (Component c : electric_components(sc_.polarization)) has_[ci(c)] = true;
         for (Component c : magnetic_components(sc_.polarization)) has_[ci(c)] = true;
         for (int c = 0; c < 6; ++c)
-            if (has_[c]) field_[c].assign(n, Real(0));
+            if (has_[c]) field_[c].assign(n, Real(0), c);
         zero_row_.assign(std::size_t(nx_), Real(0));
 
         // Coefficients per cell, from the material table.
@@ -175,8 +199,8 @@ public:
                                " must hold nx*ny entries");
             bool lossy = false;
             for (const auto& e : sc_.table) lossy |= e.ca != 1.0;
-            cb_[ci(c)].resize(n);
-            if (lossy) ca_[ci(c)].resize(n);
+            cb_[ci(c)].resize(n, 6 + ci(c));
+            if (lossy) ca_[ci(c)].resize(n, 9 + ci(c));
             lossy_[ci(c)] = lossy;
             for (std::size_t k = 0; k < n; ++k) {
                 const std::uint16_t m = idx[k];
@@ -845,8 +869,8 @@ private:
     std::int64_t steps_ = 0;
     void (*run_op_)(RowOp, const RowArgs<Real>&, int) = nullptr;
     bool has_[6] = {false, false, false, false, false, false};
-    std::vector<Real> field_[6];
-    std::vector<Real> cb_[3], ca_[3];
+    SkewedArray<Real> field_[6];
+    SkewedArray<Real> cb_[3], ca_[3];
     bool lossy_[3] = {false, false, false};
     std::vector<double> eps_table_;
     struct Profile {
