@@ -14,20 +14,23 @@
 // The branches below are all `if constexpr`: the loop body is branch-free and the
 // pointers are restrict, so GCC vectorizes it.
 //
-// Memory traffic per cell (Real = 4 B float / 8 B double; R = sizeof(Real)), counting
-// every array stream once (the shifted neighbour XU/XL of the same array and the row
-// pair YU/YL of the same array hit cache, rows of 2048 cells fit in L1/L2):
-//   TMz Hx (Y only):        read Ez, Hx; write Hx                      3R   (12 B float)
-//   TMz Hy (X only):        read Ez, Hy; write Hy                      3R   (12 B)
-//   TMz Ez (X, Y, E):       read Hy, Hx, Ez, cb; write Ez              5R   (20 B)
-//                           (+R for ca when lossy)
-//   TEz Hz (X, Y):          read Ey, Ex, Hz; write Hz                  4R   (16 B)
-//   TEz Ex (Y, E), Ey (X,E) read Hz, F, cb; write F                    4R each (16 B)
-//   inside PML slabs add: read/write psi (2R) and the 1D profile arrays (cached).
-// So one TMz step moves ~11R = 44 B per cell in float32 (plus the second read of Ez in
-// the Hy pass, which comes from cache when the Hx and Hy rows are processed back to back).
+// Memory traffic per cell update (R = sizeof(Real): 4 B float, 8 B double), counting each
+// array stream once: the shifted neighbour XU/XL of the same array and the row pairs
+// YU/YL come from L1/L2 (rows of a few thousand cells fit), and the engine's fused sweep
+// (engine_cpu.cpp, one_step) runs H of row j right before E of row j, so the second read
+// of a row just written or read is a cache hit.
+//   TMz Hx (Y only):        read Ez(j+1), Hx; write Hx                 3R
+//   TMz Hy (X only):        read Hy; write Hy (Ez row cached)          2R
+//   TMz Ez (X, Y, E):       read Ez, cb; write Ez (Hx, Hy cached)      3R  (2R if UNIFORM)
+//      -> TMz step: read Ez, Hx, Hy, cb + write Ez, Hx, Hy = 7R = 28 B float32
+//         (24 B where a row segment has one material), 56 B / 48 B float64
+//   TEz Hz (X, Y):          read Ey, Ex(j+1), Hz; write Hz             4R
+//   TEz Ex (Y, E), Ey (X,E) read F, cb; write F (Hz cached)            3R each (2R UNIFORM)
+//      -> TEz step: 8R = 32 B float32 (24 B uniform)
+//   lossy: +R per E component for ca (not in UNIFORM segments).
+//   inside PML slabs: + read/write psi (2R) per psi; the 1D profiles are cached.
+// The two-pass step (GOLIGHTLY_CPU_UNFUSED=1) streams every field twice: ~40 B TMz float32.
 
-/// SX, SY in {-1, 0, +1}: sign of the x / y term, 0 when the component has none.
 using cpu::RowArgs;
 using cpu::RowOp;
 

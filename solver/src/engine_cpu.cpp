@@ -12,6 +12,10 @@
 // edges and at the boundary cell whose neighbour lies beyond the array (i = 0 for the
 // E update, i = nx-1 for H); each segment runs one branch-free, vectorizable kernel
 // (cpu_kernels.inl), compiled twice: baseline x86-64 and AVX2+FMA, chosen at run time.
+//
+// Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
+// GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step. On a machine shared with other
+// busy processes, OMP_WAIT_POLICY=passive keeps the per-step barrier from spinning.
 #include <algorithm>
 #include <array>
 #include <atomic>
