@@ -184,7 +184,11 @@ void build_material_table(Scene& scene, const std::vector<std::vector<double>>& 
 /// polynomial grading of order m: sigma = sigma_max (d/L)^m, kappa = 1 + (kappa_max - 1)
 /// (d/L)^m, alpha = alpha_max (1 - d/L); sigma_max from the target normal-incidence
 /// reflection R: sigma_max = -(m+1) ln(R) / (2 eta0 L)). Requires nx, ny, dx_um, dt_s.
+/// Depth is measured from the interior edge (e position pml_lo, resp. n - pml_hi); h
+/// positions lie half a cell deeper (low side) / shallower... see scene.cpp. alpha_max < 0
+/// (the default) selects the grid-scaled alpha_max = eps0 c0 / (100 dx). Throws RunError
+/// for PML cells exceeding the grid or parameters out of range.
 void build_cpml(Scene& scene, double grading_order, double target_reflection,
-                double kappa_max = 1.0, double alpha_max_s_per_m = 0.0);
+                double kappa_max = 1.0, double alpha_max_s_per_m = -1.0);
 
 }  // namespace golightly
