@@ -845,6 +845,10 @@ class CudaEngine final : public Engine {
 public:
     CudaEngine(const Scene& scene, Precision precision) : sc_(scene), precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2) throw RunError("CUDA engine: the grid needs at least 2 x 2 cells");
+        // Rows go to blockIdx.y (at most 65535 blocks of 4 rows).
+        if (sc_.ny > 4 * 65535)
+            throw RunError("CUDA engine: at most " + std::to_string(4 * 65535) + " cells along y (got " +
+                           std::to_string(sc_.ny) + "); rotate the domain so that the long axis is x");
         CUDA_CHECK(cudaGetDevice(&device_));
         check_memory();
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -1291,7 +1295,7 @@ private:
         const dim3 blk(kBlockX);
         if (sc_.nx % W == 0) {
             const int cols = sc_.nx / W;
-            if (sc_.cells() >= (std::size_t(1) << 22)) {
+            if (sc_.cells() >= (std::size_t(1) << 22) || sc_.ny > 65535) {
                 const dim3 grd((cols + kBlockX - 1) / kBlockX, (sc_.ny + 3) / 4);
                 if (tmz) { if (electric) tmz_e_update_vec<T, 4><<<grd, blk, 0, stream_>>>(grid_); else tmz_h_update_vec<T, 4><<<grd, blk, 0, stream_>>>(grid_); }
                 else { if (electric) tez_e_update_vec<T, 4><<<grd, blk, 0, stream_>>>(grid_); else tez_h_update_vec<T, 4><<<grd, blk, 0, stream_>>>(grid_); }
