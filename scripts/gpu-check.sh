@@ -12,9 +12,10 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1
+SANITIZE=1; TESTS=1; NCU=0
 for a in "$@"; do
   case $a in
+    --ncu) NCU=1 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -51,12 +52,22 @@ if [ $SANITIZE = 1 ]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   echo "== compute-sanitizer memcheck (subset: [sanitize] = TMz/TEz float32 cases + graph test; [sanitize64])"
   $CS --tool memcheck --leak-check full --error-exitcode 99 $T "[sanitize]" > "$LOG/memcheck.log" 2>&1
-  r=$?; tail -4 "$LOG/memcheck.log"; summary+=("memcheck [sanitize]: rc=$r, $(grep -E 'test cases|No tests' "$LOG/memcheck.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck.log" | tail -1)")
+  r=$?; tail -4 "$LOG/memcheck.log"; summary+=("memcheck [sanitize]: rc=$r, $(grep -E 'test case|No tests' "$LOG/memcheck.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck.log" | tail -1)")
   $CS --tool memcheck --error-exitcode 99 $T "[sanitize64]" > "$LOG/memcheck2.log" 2>&1
-  r=$?; summary+=("memcheck [sanitize64]: rc=$r, $(grep -E 'test cases|No tests' "$LOG/memcheck2.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck2.log" | tail -1)")
+  r=$?; summary+=("memcheck [sanitize64]: rc=$r, $(grep -E 'test case|No tests' "$LOG/memcheck2.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck2.log" | tail -1)")
   echo "== compute-sanitizer racecheck (subset [sanitize])"
   $CS --tool racecheck --error-exitcode 99 $T "[sanitize]" > "$LOG/racecheck.log" 2>&1
-  r=$?; tail -3 "$LOG/racecheck.log"; summary+=("racecheck [sanitize]: rc=$r, $(grep -E 'test cases|No tests' "$LOG/racecheck.log" | tail -1), $(grep -E 'RACECHECK SUMMARY' "$LOG/racecheck.log" | tail -1)")
+  r=$?; tail -3 "$LOG/racecheck.log"; summary+=("racecheck [sanitize]: rc=$r, $(grep -E 'test case|No tests' "$LOG/racecheck.log" | tail -1), $(grep -E 'RACECHECK SUMMARY' "$LOG/racecheck.log" | tail -1)")
+fi
+
+if [ $NCU = 1 ]; then
+  # DRAM bytes per cell of the bulk kernels (checks the bytes model of cuda_engine.cu).
+  echo "== ncu: DRAM bytes of the bulk kernels, 8192x8192 float32 (67108864 cells)"
+  for pol in TMz TEz; do
+    ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+        -k regex:update_vec -c 2 $T --bench 8192 8192 1 float32 $pol > "$LOG/ncu_$pol.log" 2>&1 || true
+    grep -E "update_vec|dram__bytes|gpu__time" "$LOG/ncu_$pol.log" | sed -E 's/ +/ /g' | cut -c1-150
+  done
 fi
 
 echo "== benchmarks"

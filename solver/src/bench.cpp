@@ -17,36 +17,6 @@ namespace golightly {
 
 namespace {
 
-/// CPML profile of Roden & Gedney 2000 (eqs. 7-8 with cubic grading, kappa_max = 1):
-/// sigma(d) = sigma_max (d/L)^3, alpha(d) = alpha_max (1 - d/L),
-/// b = exp(-(sigma + alpha) dt / eps0), c = sigma / (sigma + alpha) (b - 1),
-/// sigma_max = -(m+1) ln(R) / (2 eta0 L), d the depth (m) into the layer.
-void bench_cpml(Scene& s, int axis, int cells) {
-    const int n = axis == 0 ? s.nx : s.ny;
-    CpmlAxis& a = s.cpml[axis];
-    a.b_e.assign(n, 0); a.c_e.assign(n, 0); a.inv_kappa_e.assign(n, 1);
-    a.b_h.assign(n, 0); a.c_h.assign(n, 0); a.inv_kappa_h.assign(n, 1);
-    const double dx = s.dx_um * 1e-6, L = cells * dx, m = 3, R = 1e-6;
-    const double sigma_max = -(m + 1) * std::log(R) / (2 * units::eta0 * L);
-    const double alpha_max = 0.05 * units::eps0 * 2 * units::pi * 193e12;
-    auto fill = [&](double depth_cells, double& b, double& c) {
-        const double d = std::clamp(depth_cells / cells, 0.0, 1.0);
-        const double sg = sigma_max * d * d * d, al = alpha_max * (1 - d);
-        b = std::exp(-(sg + al) * s.dt_s / units::eps0);
-        c = (sg + al) > 0 ? sg / (sg + al) * (b - 1) : 0;
-    };
-    for (int i = 0; i < n; ++i) {
-        if (i < cells) {
-            fill(cells - i, a.b_e[i], a.c_e[i]);
-            fill(cells - i - 0.5, a.b_h[i], a.c_h[i]);
-        } else if (i >= n - cells) {
-            fill(i - (n - cells - 1), a.b_e[i], a.c_e[i]);
-            fill(i + 0.5 - (n - cells - 1), a.b_h[i], a.c_h[i]);
-        }
-    }
-    s.pml_lo[axis] = s.pml_hi[axis] = cells;
-}
-
 std::uint32_t hash2(std::uint32_t i, std::uint32_t j) {
     std::uint32_t h = i * 0x9E3779B1u ^ (j * 0x85EBCA77u + 0x165667B1u);
     h ^= h >> 15; h *= 0x2C1B3C6Du; h ^= h >> 12; h *= 0x297A2D39u; h ^= h >> 15;
@@ -88,8 +58,8 @@ Scene make_bench_scene(int nx, int ny, Polarization pol) {
     s.courant = 0.5;
     s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
     s.boundary[0] = s.boundary[1] = BoundaryKind::Pml;
-    bench_cpml(s, 0, kPml);
-    bench_cpml(s, 1, kPml);
+    s.pml_lo[0] = s.pml_hi[0] = s.pml_lo[1] = s.pml_hi[1] = kPml;
+    build_cpml(s, 3.0, 1e-6);
     // Material table: vacuum, three dielectrics, one lossy entry (Taflove & Hagness eq. 3.31).
     const double eps_list[5] = {1.0, 2.1, 4.0, 12.0, 2.1};
     const double sigma_list[5] = {0, 0, 0, 0, 100.0};

@@ -26,8 +26,8 @@
 //   Derivation: eps0 eps_r dE/dt = curl H - J gives E += -(dt / (eps0 eps_r)) J =
 //   -cb eta0 dx J (cb = S / eps_r); a sheet current K radiates E = -eta0 K / 2 each side.
 //
-// One-way sources (profile "mode", and uniform/gaussian lines whose `direction` is
-// normal to the line): a total-field/scattered-field plane at the E nodes of the line
+// One-way sources (profile "mode", and uniform/gaussian lines that give a `direction`,
+// which must be normal to the line; without one, a line radiates both ways): a total-field/scattered-field plane at the E nodes of the line
 // (Taflove & Hagness 3rd ed. sec. 5.6, 1D TF/SF): with the incident field e_inc, h_inc
 // (tangential E and H~ of the mode, e.g. Ez and Hy for TMz along x) and s = +-1 the
 // direction along the normal axis,
@@ -341,18 +341,7 @@ void Compiler::compile_medium() {
     build_cpml(s, project_.domain.pml.grading_order, project_.domain.pml.target_reflection);
 
     // Interior area per material: coverage on the interior cell grid.
-    SampleGrid cg;
-    cg.nx = n_int_[0];
-    cg.ny = n_int_[1];
-    cg.x0_um = 0.5 * dx_;
-    cg.y0_um = 0.5 * dx_;
-    cg.dx_um = dx_;
-    const Coverage cov = compute_coverage(project_, cg, reference);
-    for (std::size_t m = 0; m < cov.material_ids.size(); ++m) {
-        double sum = 0;
-        for (float f : cov.fraction[m]) sum += f;
-        out_.material_area_um2[cov.material_ids[m]] += sum * dx_ * dx_;
-    }
+    out_.material_area_um2 = material_areas_um2(project_, dx_, reference);
 }
 
 // ----------------------------------------------------------------------------- spectrum
@@ -478,7 +467,6 @@ void Compiler::add_one_way(const Source& src, const std::string& path, int norma
                            const CompiledWaveform& wf) {
     (void)src;
     const TangentialPair tp = tangential_pair(sc().polarization, normal);
-    const int tan_axis = 1 - normal;
     long kh = s > 0 ? long(k_s) - 1 : long(k_s);
     if (!periodic(normal) && (kh < 0 || kh >= N_[normal]))
         throw ProjectError(file_, path, "a one-way source needs one cell of room behind it");
@@ -507,7 +495,6 @@ void Compiler::add_one_way(const Source& src, const std::string& path, int norma
             ht.weights.push_back(wh);
         }
     }
-    (void)tan_axis;
     if (!et.cells.empty()) sc().sources.push_back(std::move(et));
     for (auto& [d, ht] : h_terms) sc().sources.push_back(std::move(ht));
 }
@@ -518,13 +505,10 @@ void Compiler::compile_source(std::size_t si) {
     const Polarization pol = sc().polarization;
     const CompiledWaveform wf = compile_waveform(src, path);
     const double S = sc().courant;
-    const double wl_um = src.waveform.type == WaveformType::GaussianPulse ? src.waveform.wavelength_center
-                                                                          : src.waveform.wavelength;
     const double omega = wf.omega;
     const double dt = sc().dt_s;
     // Numerical vacuum wavenumber of the Yee scheme at the carrier: k0~ = 2/(c dt) sin(w dt/2).
     const double k0_num_per_um = 2.0 / (c0 * dt) * std::sin(omega * dt / 2) * units::um;
-    (void)wl_um;
 
     const std::size_t first_term = sc().sources.size();
     if (!in_polarization(src.component, pol) && src.profile != SourceProfile::Mode)
@@ -567,9 +551,20 @@ void Compiler::compile_source(std::size_t si) {
         case SourceType::Plane: {
             check_point(src.from, path + ".from", "source '" + src.name + "'");
             check_point(src.to, path + ".to", "source '" + src.name + "'");
+            if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))
+                throw ProjectError(file_, path + ".waist", "must be > 0");
             const bool along_y = std::abs(src.from.x - src.to.x) <= 1e-9 * std::max(1.0, L_[0]);
             const bool along_x = std::abs(src.from.y - src.to.y) <= 1e-9 * std::max(1.0, L_[1]);
-            const auto [dir_axis, s] = parse_direction(src.direction);
+            // Mode sources: `direction`. Uniform/gaussian lines: one-way only when the file
+            // gives a `direction` (the reader keeps it in `extra` for those profiles).
+            std::string direction = src.direction;
+            if (src.profile != SourceProfile::Mode) {
+                const auto it = src.extra.find("direction");
+                direction = (it != src.extra.end() && it->is_string()) ? it->get<std::string>() : "";
+                if (!direction.empty() && parse_direction(direction).first < 0)
+                    throw ProjectError(file_, path + ".direction", "must be one of +x, -x, +y, -y");
+            }
+            const auto [dir_axis, s] = parse_direction(direction);
             if (src.profile == SourceProfile::Mode) {
                 if (!along_x && !along_y)
                     throw ProjectError(file_, path + ".to", "a mode source needs an axis-aligned line");
@@ -607,6 +602,10 @@ void Compiler::compile_source(std::size_t si) {
             const double a = axis_of(src.from, tan), b = axis_of(src.to, tan);
             const double centre = 0.5 * (a + b);
             const double x_n = axis_of(src.from, normal);
+            if (src.profile != SourceProfile::Mode && dir_axis >= 0 && dir_axis != normal)
+                throw ProjectError(file_, path + ".direction",
+                                   "a one-way line source's direction must be normal to its line (" +
+                                       std::string(normal == 0 ? "+x or -x" : "+y or -y") + ")");
             const bool one_way = src.profile == SourceProfile::Mode || (dir_axis == normal && s != 0);
             if (src.profile == SourceProfile::Mode && dir_axis != normal)
                 throw ProjectError(file_, path + ".direction",

@@ -52,8 +52,9 @@ void AreaAccumulator::add_edge(double u0, double v0, double u1, double v1) {
     }
     if (v1 <= 0 || v0 >= grid_.ny) return;
     const double dudv = (u1 - u0) / (v1 - v0);
-    const int j_lo = std::max(0, int(std::floor(v0)));
-    const int j_hi = std::min(grid_.ny - 1, int(std::ceil(v1)) - 1);
+    // (clamped in floating point first: far-away vertices must not overflow an int)
+    const int j_lo = int(std::floor(std::max(v0, 0.0)));
+    const int j_hi = int(std::ceil(std::min(v1, double(grid_.ny)))) - 1;
     for (int j = j_lo; j <= j_hi; ++j) {
         const double va = std::max(v0, double(j)), vb = std::min(v1, double(j + 1));
         if (vb <= va) continue;
@@ -80,8 +81,10 @@ void AreaAccumulator::deposit(int j, double u_lo, double u_hi, double dv) {
         row.emplace_back(k + 1, dvp * (u_mid - k));
     };
     const double width = u_hi - u_lo;
-    int k_lo = int(std::floor(u_lo));
-    if (width == 0 || int(std::floor(u_hi)) == k_lo || (u_hi == std::floor(u_hi) && int(u_hi) - 1 == k_lo)) {
+    // Column indices from clamped abscissae (no int overflow for far-away vertices).
+    const double fl_lo = std::floor(std::max(u_lo, -1.0)), fl_hi = std::floor(std::min(u_hi, nx + 1.0));
+    int k_lo = int(fl_lo);
+    if (width == 0 || fl_hi == fl_lo || (u_hi == fl_hi && fl_hi - 1 == fl_lo)) {
         put(k_lo, 0.5 * (u_lo + u_hi), dv);
         return;
     }
@@ -149,17 +152,22 @@ RasterResampler::RasterResampler(const Shape& raster, const SampleGrid& grid) : 
                     coverage_bottom_up_.data() + std::size_t(r) * width_px_);
     const double dx = grid.dx_um;
     // Sample windows overlapping the raster: window i spans x0 + (i - 1/2) dx .. + dx.
-    auto first_window = [&](double lo, double x0) { return int(std::floor((lo - x0) / dx + 0.5)); };
-    auto end_window = [&](double hi, double x0) { return int(std::ceil((hi - x0) / dx + 0.5)); };
-    i0_ = std::clamp(first_window(origin_x_, grid.x0_um), 0, grid.nx);
-    i1_ = std::clamp(end_window(origin_x_ + width_px_ * pixel_, grid.x0_um), i0_, grid.nx);
-    j0_ = std::clamp(first_window(origin_y_, grid.y0_um), 0, grid.ny);
-    j1_ = std::clamp(end_window(origin_y_ + height_px_ * pixel_, grid.y0_um), j0_, grid.ny);
+    // (clamped in floating point before the int conversion)
+    auto first_window = [&](double lo, double x0, int n) {
+        return int(std::clamp(std::floor((lo - x0) / dx + 0.5), 0.0, double(n)));
+    };
+    auto end_window = [&](double hi, double x0, int n) {
+        return int(std::clamp(std::ceil((hi - x0) / dx + 0.5), 0.0, double(n)));
+    };
+    i0_ = first_window(origin_x_, grid.x0_um, grid.nx);
+    i1_ = std::max(i0_, end_window(origin_x_ + width_px_ * pixel_, grid.x0_um, grid.nx));
+    j0_ = first_window(origin_y_, grid.y0_um, grid.ny);
+    j1_ = std::max(j0_, end_window(origin_y_ + height_px_ * pixel_, grid.y0_um, grid.ny));
     x_start_.push_back(0);
     for (int i = i0_; i < i1_; ++i) {
         const double wlo = grid.x0_um + (i - 0.5) * dx, whi = wlo + dx;
-        const int p_lo = std::max(0, int(std::floor((wlo - origin_x_) / pixel_)));
-        const int p_hi = std::min(width_px_ - 1, int(std::floor((whi - origin_x_) / pixel_)));
+        const int p_lo = int(std::clamp(std::floor((wlo - origin_x_) / pixel_), 0.0, double(width_px_)));
+        const int p_hi = int(std::clamp(std::floor((whi - origin_x_) / pixel_), -1.0, double(width_px_ - 1)));
         for (int p = p_lo; p <= p_hi; ++p) {
             const double plo = origin_x_ + p * pixel_, phi = plo + pixel_;
             const double overlap = std::min(whi, phi) - std::max(wlo, plo);
@@ -176,8 +184,8 @@ std::pair<int, int> RasterResampler::add_row(int j, double* out) const {
     if (j < j0_ || j >= j1_ || i0_ >= i1_) return {0, 0};
     const double dx = grid_.dx_um;
     const double wlo = grid_.y0_um + (j - 0.5) * dx, whi = wlo + dx;
-    const int r_lo = std::max(0, int(std::floor((wlo - origin_y_) / pixel_)));
-    const int r_hi = std::min(height_px_ - 1, int(std::floor((whi - origin_y_) / pixel_)));
+    const int r_lo = int(std::clamp(std::floor((wlo - origin_y_) / pixel_), 0.0, double(height_px_)));
+    const int r_hi = int(std::clamp(std::floor((whi - origin_y_) / pixel_), -1.0, double(height_px_ - 1)));
     for (int r = r_lo; r <= r_hi; ++r) {
         const double plo = origin_y_ + r * pixel_, phi = plo + pixel_;
         const double wy = (std::min(whi, phi) - std::max(wlo, plo)) / dx;

@@ -168,7 +168,16 @@ struct DomBuilder {
     bool number_float(Json::number_float_t v, const Json::string_t&) { add(Json(v)); return true; }
     bool string(Json::string_t& v) { add(Json(std::move(v))); return true; }
     bool binary(Json::binary_t& v) { add(Json(std::move(v))); return true; }
+    static constexpr std::size_t kMaxDepth = 256;
+    /// Refuses absurd nesting (the readers and the validator recurse over the document).
+    bool too_deep() {
+        if (stack.size() < kMaxDepth) return false;
+        failed = true;
+        error_what = "the document is nested more than " + std::to_string(kMaxDepth) + " levels deep";
+        return true;
+    }
     bool start_object(std::size_t) {
+        if (too_deep()) return false;
         stack.push_back(add(Json::object()));
         keys.emplace_back();
         return true;
@@ -176,6 +185,7 @@ struct DomBuilder {
     bool key(Json::string_t& k) { keys.back() = k; return true; }
     bool end_object() { stack.pop_back(); keys.pop_back(); return true; }
     bool start_array(std::size_t) {
+        if (too_deep()) return false;
         stack.push_back(add(Json::array()));
         keys.emplace_back();
         return true;
@@ -999,7 +1009,8 @@ Project parse_project(const std::string& text, const std::string& file_label) {
         }
         // builder.error_what: "[json.exception.parse_error.101] parse error at line L, column C: ..."
         std::string what = builder.error_what.empty() ? std::string("parse error") : builder.error_what;
-        if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+        if (what.rfind("[json.exception.", 0) == 0)
+            if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
         throw ProjectError(file_label, "", "not valid JSON: " + what);
     }
     Project p = parse_document(builder.root, file_label);

@@ -28,7 +28,7 @@ std::vector<std::vector<double>> run_point_source(Polarization pol, int interior
     const int o = pml + margin;
     add_point_source(s, c, o + interior / 2 - 3, o + interior / 2 + 2, gaussian_pulse(f0, 3.0 / (2 * units::pi * f0)));
     for (auto p : probes) add_point_probe(s, c, o + p.i, o + p.j);
-    auto e = make_cpu_engine(s, Precision::Float64, 2);
+    auto e = make_cpu_engine(s, Precision::Float64, 1);
     e->step(steps);
     std::vector<std::vector<double>> out;
     for (std::size_t k = 0; k < probes.size(); ++k) out.push_back(e->time_samples(int(k)));

@@ -137,6 +137,18 @@ TEST_CASE("coverage sums to the exact area of curved and straight shapes", "[geo
         const int i = int((3.507 + 0.1 - 0.025) / 0.05), j = int((0.521 - 0.1 - 0.025) / 0.05);
         CHECK(cov[std::size_t(j) * g.nx + i] == 0.0);
     }
+    SECTION("S-bend and 45-degree bend paths") {
+        Shape s;
+        s.type = ShapeType::Path;
+        s.width = 0.3;
+        s.bend_radius = 0.5;
+        s.points = {{0.5, 0.5}, {2.0, 0.5}, {2.0, 2.0}, {3.5, 2.0}};  // left turn, then right turn
+        CHECK(covered_area(s, g) == Approx(0.3 * (1.0 + 0.5 + 1.0 + kPi / 2)).epsilon(1e-4));
+        s.bend_radius = 1.0;
+        s.points = {{0.5, 0.5}, {2.0, 0.5}, {3.5, 2.0}};
+        const double t = std::tan(kPi / 8);  // tangent length R tan(turn / 2)
+        CHECK(covered_area(s, g) == Approx(0.3 * ((1.5 - t) + (1.5 * std::sqrt(2.0) - t) + kPi / 4)).epsilon(1e-4));
+    }
     SECTION("paths without bend radius (miter joins)") {
         Shape s;
         s.type = ShapeType::Path;
@@ -198,6 +210,9 @@ TEST_CASE("single-cell coverage is exact", "[geometry]") {
         CHECK(cr[1 * 5 + 3] == 1.0);
         CHECK(cr[1 * 5 + 4] == 1.0);
         CHECK(cr[1 * 5 + 2] == 0.0);
+        // Far-away vertices: a huge triangle whose inside covers the whole grid.
+        const Shape huge = polygon({{-1e15, -1e15}, {1e15, -1e15}, {0.0, 1e15}});
+        for (double c : outline_coverage({shape_outline(huge, 1e-5)}, g)) CHECK(c == 1.0);
     }
     SECTION("overlapping outlines add and clamp") {
         const Shape a = rectangle({0.2, 0.1}, {0.26, 0.2});

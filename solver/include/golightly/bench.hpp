@@ -54,7 +54,8 @@ BenchReport run_bench(const BenchOptions& options);
 std::string bench_report_json(const BenchReport& report);
 
 /// Device-to-device copy bandwidth of the CUDA device, GB/s (1e9 B/s), counting bytes read
-/// plus bytes written, for a copy of `bytes` bytes (median of 20 runs, 16-byte accesses).
+/// plus bytes written, for a copy of `bytes` bytes: the better of a 16-byte-access copy
+/// kernel and cudaMemcpy device-to-device, each the median of 20 runs.
 /// Throws RunError when CUDA is not compiled in or no device is present.
 double cuda_copy_bandwidth_gbs(std::size_t bytes);
 /// The bytes-per-cell-update model of a CUDA engine (cuda_engine.cu header comment):
