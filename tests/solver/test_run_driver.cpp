@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "golightly/compile.hpp"
 #include "golightly/run.hpp"
@@ -317,4 +319,33 @@ TEST_CASE("run driver: decay measured on a time monitor's envelope", "[driver]")
     REQUIRE(r.time_series.size() == 1);
     CHECK(r.time_series[0].values.size() == 300);
     CHECK(r.time_series[0].time_fs[0] == Approx(1.0));  // Ez sample of step 0 at t = dt
+}
+
+TEST_CASE("run driver: pause holds the run until released; cancel ends a paused run", "[driver]") {
+    const Project p = bare_project();
+    const CompiledProject c = bare_compiled();
+    auto constant = [](ScriptedEngine& e) { e.energy_of = [](std::int64_t) { return 5.0; }; };
+    std::atomic<bool> pause{true}, cancel{false};
+    RunOptions o;
+    o.pause = &pause;
+    o.cancel = &cancel;
+    std::thread release([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        pause = false;
+    });
+    RunResult r = run_scripted(p, c, o, constant);
+    release.join();
+    CHECK(r.stop_reason == StopReason::MaxTime);
+    CHECK(r.steps == 1000);
+    CHECK(r.wall_s >= 0.14);
+
+    pause = true;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        cancel = true;
+    });
+    r = run_scripted(p, c, o, constant);
+    stopper.join();
+    CHECK(r.stop_reason == StopReason::Cancelled);
+    CHECK(r.steps == 0);
 }
