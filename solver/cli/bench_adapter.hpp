@@ -1,5 +1,5 @@
 // golightly-cli: the one place that calls the benchmark (golightly/bench.hpp, written on
-// the `cuda` branch). Until that lands, the adapter reports that bench is unavailable.
+// the `cuda` branch).
 #pragma once
 
 #include <string>

@@ -212,7 +212,7 @@ int cmd_check(const std::string& project_path, bool json) {
         Json w = Json::array();
         for (const auto& line : c.warnings) w.push_back(line);
         j["warnings"] = w;
-        std::printf("%s\n", j.dump(2).c_str());
+        std::printf("%s\n", j.dump().c_str());
         return kExitOk;
     }
     std::printf("%s: %s\n", project_path.c_str(), project.name.c_str());
@@ -232,7 +232,7 @@ int cmd_check(const std::string& project_path, bool json) {
 int cmd_bench(const cli::BenchRequest& req, bool json) {
     const Json r = cli::run_bench_adapter(req);
     if (json) {
-        std::printf("%s\n", r.dump(2).c_str());
+        std::printf("%s\n", r.dump().c_str());
         return kExitOk;
     }
     auto num = [&](const char* k) { return r.contains(k) && r[k].is_number() ? r[k].get<double>() : 0.0; };

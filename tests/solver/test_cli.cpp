@@ -313,3 +313,19 @@ TEST_CASE("cli: --backend cuda without a usable device exits 3 with a summary", 
     }
     fs::remove_all(dir);
 }
+
+TEST_CASE("cli: bench --json prints the object of cli.md; unsupported options exit 3", "[cli]") {
+    const CliResult r = run_cli("bench --backend cpu --size 64,48 --steps 10 --json");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char* key : {"backend", "device", "dims", "size", "steps", "precision", "cells_per_s",
+                            "bytes_per_cell_update", "bandwidth_gbs", "copy_bandwidth_gbs", "fraction_of_copy"})
+        CHECK(j.contains(key));
+    CHECK(j["backend"] == "cpu");
+    CHECK(j["size"] == nlohmann::json::array({64, 48}));
+    CHECK(j["steps"].get<int>() == 10);
+    CHECK(j["cells_per_s"].get<double>() > 0);
+    CHECK(run_cli("bench --backend cpu --poles 2").exit_code == 3);
+    CHECK(run_cli("bench --backend cpu --dims 3").exit_code == 3);
+}
