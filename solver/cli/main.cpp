@@ -72,7 +72,7 @@ public:
             const int filled = int(frac * width + 0.5);
             std::string bar(std::size_t(std::clamp(filled, 0, width)), '#');
             bar.resize(width, '.');
-            std::fprintf(stderr, "\r%-9s [%s] %3.0f%%  step %lld/%lld  %.1f fs  -%.1f dB  %.1f Mcells/s  ETA %s   ",
+            std::fprintf(stderr, "\r%-9s [%s] %3.0f%%  step %lld/%lld  %.1f fs  %.1f dB down  %.1f Mcells/s  ETA %s   ",
                          p.phase.c_str(), bar.c_str(), 100 * frac, (long long)p.step, (long long)p.max_steps,
                          p.time_fs, p.energy_db, p.mcells_per_s, format_seconds(p.eta_s).c_str());
             std::fflush(stderr);
