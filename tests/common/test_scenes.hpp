@@ -190,3 +190,130 @@ inline double max_abs(const std::vector<double>& a) {
 }
 
 }  // namespace golightly::test
+
+namespace golightly::test {
+
+/// A deliberately plain, cell-by-cell double-precision stepper written straight from the
+/// scene.hpp header comment (update equations, CPML psi with b = c = 0 outside the slabs,
+/// boundary kinds, step order). Slow; for checking engines on small grids. Supports
+/// sources; no DFT sets or probes.
+class ReferenceYee {
+public:
+    explicit ReferenceYee(const Scene& s) : s_(s) {
+        for (auto& f : f_) f.assign(s.cells(), 0.0);
+        for (auto& p : psi_) p.assign(s.cells(), 0.0);
+    }
+    std::vector<double>& field(Component c) { return f_[int(c)]; }
+    std::int64_t steps_done() const { return n_; }
+
+    void step(int n_steps) {
+        for (int k = 0; k < n_steps; ++k) one_step();
+    }
+
+private:
+    enum Psi { HxY, HyX, EzX, EzY, HzX, HzY, ExY, EyX, NPsi };
+    double get(Component c, int i, int j) const {
+        if (i < 0 || i >= s_.nx) {
+            if (s_.boundary[0] != BoundaryKind::Periodic) return 0.0;
+            i = (i + s_.nx) % s_.nx;
+        }
+        if (j < 0 || j >= s_.ny) {
+            if (s_.boundary[1] != BoundaryKind::Periodic) return 0.0;
+            j = (j + s_.ny) % s_.ny;
+        }
+        return f_[int(c)][std::size_t(j) * s_.nx + i];
+    }
+    double& at(Component c, int i, int j) { return f_[int(c)][std::size_t(j) * s_.nx + i]; }
+    double& psi(Psi p, int i, int j) { return psi_[p][std::size_t(j) * s_.nx + i]; }
+    const EUpdateCoeffs& co(Component c, int i, int j) const {
+        return s_.table[s_.material_index[int(c)][std::size_t(j) * s_.nx + i]];
+    }
+    /// d * inv_kappa + psi, psi updated first: axis 0/1, e or h position kind, index.
+    double cpml_term(Psi p, int i, int j, int axis, bool e_pos, double d) {
+        const CpmlAxis& ax = s_.cpml[axis];
+        const int q = axis == 0 ? i : j;
+        const double b = e_pos ? ax.b_e[q] : ax.b_h[q], c = e_pos ? ax.c_e[q] : ax.c_h[q];
+        const double ik = e_pos ? ax.inv_kappa_e[q] : ax.inv_kappa_h[q];
+        double& ps = psi(p, i, j);
+        ps = b * ps + c * d;
+        return d * ik + ps;
+    }
+    void sources(bool electric, double t) {
+        for (const auto& src : s_.sources) {
+            const bool e = src.component == Component::Ex || src.component == Component::Ey ||
+                           src.component == Component::Ez;
+            if (e != electric) continue;
+            const double v = src.waveform.value(t - src.delay_s);
+            for (std::size_t k = 0; k < src.cells.size(); ++k) f_[int(src.component)][src.cells[k]] += src.weights[k] * v;
+        }
+    }
+    void one_step() {
+        const int nx = s_.nx, ny = s_.ny;
+        const double S = s_.courant, dt = s_.dt_s, tn = double(n_) * dt;
+        const bool tm = s_.polarization == Polarization::TMz;
+        using C = Component;
+        // 1. H
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                if (tm) {
+                    at(C::Hx, i, j) -= S * cpml_term(HxY, i, j, 1, false, get(C::Ez, i, j + 1) - get(C::Ez, i, j));
+                    at(C::Hy, i, j) += S * cpml_term(HyX, i, j, 0, false, get(C::Ez, i + 1, j) - get(C::Ez, i, j));
+                } else {
+                    const double x = cpml_term(HzX, i, j, 0, false, get(C::Ey, i + 1, j) - get(C::Ey, i, j));
+                    const double y = cpml_term(HzY, i, j, 1, false, get(C::Ex, i, j + 1) - get(C::Ex, i, j));
+                    at(C::Hz, i, j) -= S * (x - y);
+                }
+            }
+        sources(false, tn);
+        const C th[2] = {tm ? C::Hy : C::Hz, tm ? C::Hx : C::Hz};
+        const C te[2] = {tm ? C::Ez : C::Ey, tm ? C::Ez : C::Ex};
+        if (s_.boundary[0] == BoundaryKind::Pmc)
+            for (int j = 0; j < ny; ++j) at(th[0], nx - 1, j) = 0;
+        if (s_.boundary[1] == BoundaryKind::Pmc)
+            for (int i = 0; i < nx; ++i) at(th[1], i, ny - 1) = 0;
+        // 2. E
+        const std::vector<double> e_old_x = f_[int(te[0])], e_old_y = f_[int(te[1])];
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                if (tm) {
+                    const auto& m = co(C::Ez, i, j);
+                    const double x = cpml_term(EzX, i, j, 0, true, get(C::Hy, i, j) - get(C::Hy, i - 1, j));
+                    const double y = cpml_term(EzY, i, j, 1, true, get(C::Hx, i, j) - get(C::Hx, i, j - 1));
+                    at(C::Ez, i, j) = m.ca * at(C::Ez, i, j) + m.cb * (x - y);
+                } else {
+                    const auto& mx = co(C::Ex, i, j);
+                    const auto& my = co(C::Ey, i, j);
+                    const double y = cpml_term(ExY, i, j, 1, true, get(C::Hz, i, j) - get(C::Hz, i, j - 1));
+                    const double x = cpml_term(EyX, i, j, 0, true, get(C::Hz, i, j) - get(C::Hz, i - 1, j));
+                    at(C::Ex, i, j) = mx.ca * at(C::Ex, i, j) + mx.cb * y;
+                    at(C::Ey, i, j) = my.ca * at(C::Ey, i, j) - my.cb * x;
+                }
+            }
+        sources(true, tn + 0.5 * dt);
+        if (s_.boundary[0] == BoundaryKind::Pec)
+            for (int j = 0; j < ny; ++j) at(te[0], 0, j) = 0;
+        if (s_.boundary[1] == BoundaryKind::Pec)
+            for (int i = 0; i < nx; ++i) at(te[1], i, 0) = 0;
+        const double k = (S - 1) / (S + 1);
+        if (s_.boundary[0] == BoundaryKind::Mur)
+            for (int j = 0; j < ny; ++j) {
+                auto old = [&](int i) { return e_old_x[std::size_t(j) * nx + i]; };
+                at(te[0], 0, j) = old(1) + k * (at(te[0], 1, j) - old(0));
+                at(te[0], nx - 1, j) = old(nx - 2) + k * (at(te[0], nx - 2, j) - old(nx - 1));
+            }
+        if (s_.boundary[1] == BoundaryKind::Mur)
+            for (int i = 0; i < nx; ++i) {
+                auto old = [&](int j) { return e_old_y[std::size_t(j) * nx + i]; };
+                at(te[1], i, 0) = old(1) + k * (at(te[1], i, 1) - old(0));
+                at(te[1], i, ny - 1) = old(ny - 2) + k * (at(te[1], i, ny - 2) - old(ny - 1));
+            }
+        ++n_;
+    }
+
+    Scene s_;
+    std::vector<double> f_[6];
+    std::vector<double> psi_[NPsi];
+    std::int64_t n_ = 0;
+};
+
+}  // namespace golightly::test
