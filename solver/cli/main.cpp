@@ -1,3 +1,362 @@
-// golightly-cli: placeholder until the run driver lands.
+// golightly-cli: the headless runner (spec/cli.md).
+//
+//   golightly-cli run PROJECT [--out DIR] [--backend auto|cpu|cuda] [--precision float32|float64]
+//                             [--threads N] [--max-steps N]
+//   golightly-cli check PROJECT [--json]
+//   golightly-cli bench [--backend cpu|cuda] [--dims 2] [--size NX,NY] [--steps N]
+//                       [--precision ..] [--poles P] [--json]
+//   golightly-cli --version
+//
+// Exit codes: 0 success; 1 usage; 2 invalid project; 3 run failed (results so far written).
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
-int main() { std::puts("golightly-cli: not implemented yet"); return 1; }
+#include <filesystem>
+#include <iostream>
+#include <new>
+#include <sstream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "bench_adapter.hpp"
+#include "golightly/compile.hpp"
+#include "golightly/engine.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/project.hpp"
+#include "golightly/results.hpp"
+#include "golightly/run.hpp"
+#include "golightly/version_info.hpp"
+
+namespace fs = std::filesystem;
+using namespace golightly;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitUsage = 1, kExitProject = 2, kExitRun = 3;
+
+std::atomic<bool> g_cancel{false};
+extern "C" void on_sigint(int) { g_cancel.store(true); }
+
+std::string format_seconds(double s) {
+    if (s < 0 || !std::isfinite(s)) return "?";
+    char buf[32];
+    if (s < 60) std::snprintf(buf, sizeof buf, "%.0f s", s);
+    else if (s < 3600) std::snprintf(buf, sizeof buf, "%d min %02d s", int(s) / 60, int(s) % 60);
+    else std::snprintf(buf, sizeof buf, "%d h %02d min", int(s) / 3600, (int(s) % 3600) / 60);
+    return buf;
+}
+
+/// Progress on stderr: a one-line bar redrawn in place on a terminal, otherwise a line
+/// at each tenth of the step limit (and at most every 30 s otherwise).
+class ProgressPrinter {
+public:
+    ProgressPrinter() : tty_(isatty(STDERR_FILENO) == 1) {}
+    void operator()(const ProgressInfo& p) {
+        const auto now = std::chrono::steady_clock::now();
+        const double frac = p.max_steps > 0 ? double(p.step) / double(p.max_steps) : 0.0;
+        if (p.phase != phase_) {
+            finish_line();
+            phase_ = p.phase;
+            next_tenth_ = 1;
+            last_plain_ = now;
+            if (!tty_) std::fprintf(stderr, "%s run: up to %lld steps\n", p.phase.c_str(), (long long)p.max_steps);
+        }
+        if (tty_) {
+            if (now - last_draw_ < std::chrono::milliseconds(100)) return;
+            last_draw_ = now;
+            const int width = 24;
+            const int filled = int(frac * width + 0.5);
+            std::string bar(std::size_t(std::clamp(filled, 0, width)), '#');
+            bar.resize(width, '.');
+            std::fprintf(stderr, "\r%-9s [%s] %3.0f%%  step %lld/%lld  %.1f fs  %.1f dB down  %.1f Mcells/s  ETA %s   ",
+                         p.phase.c_str(), bar.c_str(), 100 * frac, (long long)p.step, (long long)p.max_steps,
+                         p.time_fs, p.energy_db, p.mcells_per_s, format_seconds(p.eta_s).c_str());
+            std::fflush(stderr);
+            dirty_ = true;
+        } else {
+            const bool tenth = frac * 10 >= next_tenth_;
+            const bool late = now - last_plain_ > std::chrono::seconds(30);
+            if (!tenth && !late) return;
+            while (frac * 10 >= next_tenth_) ++next_tenth_;
+            last_plain_ = now;
+            std::fprintf(stderr, "%s: step %lld/%lld, %.1f fs, %.1f dB below peak, %.1f Mcells/s, ETA %s\n",
+                         p.phase.c_str(), (long long)p.step, (long long)p.max_steps, p.time_fs, p.energy_db,
+                         p.mcells_per_s, format_seconds(p.eta_s).c_str());
+        }
+    }
+    void finish_line() {
+        if (dirty_) std::fputc('\n', stderr);
+        dirty_ = false;
+    }
+
+private:
+    bool tty_;
+    bool dirty_ = false;
+    std::string phase_;
+    int next_tenth_ = 1;
+    std::chrono::steady_clock::time_point last_draw_{}, last_plain_{};
+};
+
+int report_project_error(const ProjectError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitProject;
+}
+
+std::optional<Precision> parse_precision(const std::string& s) {
+    if (s == "float32") return Precision::Float32;
+    if (s == "float64") return Precision::Float64;
+    return std::nullopt;
+}
+
+// ------------------------------------------------------------------ run
+struct RunArgs {
+    std::string project;
+    std::string out;
+    std::string backend;
+    std::string precision;
+    int threads = 0;
+    long long max_steps = -1;
+};
+
+int cmd_run(const RunArgs& a) {
+    const fs::path file(a.project);
+    const std::string label = a.project;
+    Project project = load_project(file);  // ProjectError -> 2 (caller)
+
+    fs::path out = a.out.empty() ? file.parent_path() / (file.stem().string() + "_results") : fs::path(a.out);
+    RunOptions opts;
+    if (a.backend == "auto") opts.backend = BackendChoice::Auto;
+    if (a.backend == "cpu") opts.backend = BackendChoice::Cpu;
+    if (a.backend == "cuda") opts.backend = BackendChoice::Cuda;
+    if (!a.precision.empty()) opts.precision = parse_precision(a.precision);
+    opts.threads = a.threads;
+    if (a.max_steps >= 0) opts.max_steps = a.max_steps;
+    opts.cancel = &g_cancel;
+    ProgressPrinter printer;
+    opts.progress = [&printer](const ProgressInfo& p) { printer(p); };
+    std::signal(SIGINT, on_sigint);
+
+    RunResult result;
+    try {
+        result = run_project(project, label, opts);
+    } catch (const ProjectError&) {
+        printer.finish_line();
+        throw;
+    } catch (const std::bad_alloc&) {
+        printer.finish_line();
+        const std::string msg = "out of host memory";
+        std::fprintf(stderr, "error: %s: run failed: %s\n", label.c_str(), msg.c_str());
+        try { write_failure_summary(out, project, msg, {}); } catch (...) {}
+        return kExitRun;
+    } catch (const std::exception& e) {
+        printer.finish_line();
+        std::fprintf(stderr, "error: %s: run failed: %s\n", label.c_str(), e.what());
+        try { write_failure_summary(out, project, e.what(), {}); } catch (...) {}
+        return kExitRun;
+    }
+    printer.finish_line();
+
+    std::vector<std::string> writer_warnings;
+    try {
+        writer_warnings = write_results(out, project, result);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s: cannot write the results: %s\n", out.string().c_str(), e.what());
+        return kExitRun;
+    }
+    for (const auto& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    for (const auto& w : writer_warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+
+    std::printf("%s: %s after %lld steps (%.1f fs), %.1f s wall, %.1f Mcells/s on %s (%s, %s)\n", label.c_str(),
+                to_string(result.stop_reason).c_str(), (long long)result.steps, result.time_fs, result.wall_s,
+                result.mcells_per_s, result.backend.c_str(), result.device.c_str(),
+                to_string(result.precision).c_str());
+    std::printf("results: %s\n", out.string().c_str());
+    if (result.stop_reason == StopReason::Diverged) {
+        if (result.divergence) {
+            const auto& d = *result.divergence;
+            std::fprintf(stderr,
+                         "error: %s: the fields diverged in the %s run at step %lld (%.2f fs) near x = %.4g um, "
+                         "y = %.4g um (%s, cell %d,%d); check the Courant number and the materials\n",
+                         label.c_str(), d.phase.c_str(), (long long)d.step, d.time_fs, d.x_um, d.y_um,
+                         to_string(d.component).c_str(), d.i, d.j);
+        } else {
+            std::fprintf(stderr, "error: %s: the fields diverged\n", label.c_str());
+        }
+        return kExitRun;
+    }
+    if (result.stop_reason == StopReason::Cancelled) {
+        std::fprintf(stderr, "error: %s: run cancelled (interrupted); partial results written\n", label.c_str());
+        return kExitRun;
+    }
+    return kExitOk;
+}
+
+// ------------------------------------------------------------------ check
+int cmd_check(const std::string& project_path, bool json) {
+    const Project project = load_project(fs::path(project_path));
+    const CompiledProject c = compile_project(project, project_path);
+    const Scene& s = c.scene;
+    if (json) {
+        Json j = Json::object();
+        j["cells"] = {s.nx, s.ny, 1};
+        j["dt_fs"] = s.dt_s / 1e-15;
+        j["courant"] = s.courant;
+        Json mats = Json::object();
+        for (const auto& [id, area] : c.material_area_um2) mats[id] = {{"area_um2", area}};
+        j["materials"] = mats;
+        j["memory_bytes"] = c.memory_bytes;
+        Json w = Json::array();
+        for (const auto& line : c.warnings) w.push_back(line);
+        j["warnings"] = w;
+        std::printf("%s\n", j.dump().c_str());
+        return kExitOk;
+    }
+    std::printf("%s: %s\n", project_path.c_str(), project.name.c_str());
+    std::printf("grid: %d x %d Yee cells (PML included: x %d+%d, y %d+%d), cell %.6g um, %s\n", s.nx, s.ny,
+                s.pml_lo[0], s.pml_hi[0], s.pml_lo[1], s.pml_hi[1], s.dx_um, to_string(s.polarization).c_str());
+    std::printf("dt: %.6g fs, Courant number %.4g\n", s.dt_s / 1e-15, s.courant);
+    std::printf("steps to the stop limit: %lld (%.6g fs)\n", (long long)c.max_steps, double(c.max_steps) * s.dt_s / 1e-15);
+    std::printf("memory estimate: %.1f MiB\n", double(c.memory_bytes) / (1024.0 * 1024.0));
+    std::printf("materials (area after sub-pixel averaging):\n");
+    for (const auto& [id, area] : c.material_area_um2) std::printf("  %-16s %.6g um^2\n", id.c_str(), area);
+    if (c.warnings.empty()) std::printf("no warnings\n");
+    for (const auto& line : c.warnings) std::printf("warning: %s\n", line.c_str());
+    return kExitOk;
+}
+
+// ------------------------------------------------------------------ bench
+int cmd_bench(const cli::BenchRequest& req, bool json) {
+    const Json r = cli::run_bench_adapter(req);
+    if (json) {
+        std::printf("%s\n", r.dump().c_str());
+        return kExitOk;
+    }
+    auto num = [&](const char* k) { return r.contains(k) && r[k].is_number() ? r[k].get<double>() : 0.0; };
+    std::printf("backend %s (%s), %dD, %s\n", r.value("backend", "").c_str(), r.value("device", "").c_str(),
+                r.value("dims", 2), r.value("precision", "").c_str());
+    std::printf("cell updates per second:  %.4g\n", num("cells_per_s"));
+    std::printf("bytes per cell update:    %.4g\n", num("bytes_per_cell_update"));
+    std::printf("achieved bandwidth:       %.4g GB/s\n", num("bandwidth_gbs"));
+    std::printf("copy kernel bandwidth:    %.4g GB/s\n", num("copy_bandwidth_gbs"));
+    std::printf("fraction of copy:         %.3f\n", num("fraction_of_copy"));
+    return kExitOk;
+}
+
+bool parse_size(const std::string& text, int& nx, int& ny) {
+    int a = 0, b = 0;
+    char comma = 0;
+    std::istringstream in(text);
+    if (!(in >> a >> comma >> b) || comma != ',' || a <= 0 || b <= 0) return false;
+    in >> std::ws;
+    if (!in.eof()) return false;
+    nx = a;
+    ny = b;
+    return true;
+}
+
+int real_main(int argc, char** argv) {
+    CLI::App app{"golightly-cli: the headless GoLightly FDTD runner"};
+    app.name("golightly-cli");
+    bool version = false;
+    app.add_flag("--version", version, "Print the version and CUDA status, then exit");
+    app.require_subcommand(0, 1);
+
+    RunArgs run_args;
+    CLI::App* run = app.add_subcommand("run", "Run a project (and its normalization run) and write the results");
+    run->add_option("PROJECT", run_args.project, "Project file (.glproj)")->required();
+    run->add_option("--out", run_args.out, "Results folder (default: <project stem>_results next to the project)");
+    run->add_option("--backend", run_args.backend, "Backend: auto, cpu or cuda (default: the project's run.backend)")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    run->add_option("--precision", run_args.precision, "float32 or float64 (default: the project's run.precision)")
+        ->check(CLI::IsMember({"float32", "float64"}));
+    run->add_option("--threads", run_args.threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    run->add_option("--max-steps", run_args.max_steps, "Stop after at most N steps")->check(CLI::NonNegativeNumber);
+
+    std::string check_project;
+    bool check_json = false;
+    CLI::App* check = app.add_subcommand("check", "Validate and compile a project without running it");
+    check->add_option("PROJECT", check_project, "Project file (.glproj)")->required();
+    check->add_flag("--json", check_json, "Print one JSON object");
+
+    cli::BenchRequest bench_req;
+    std::string bench_backend, bench_size = "4096,4096", bench_precision = "float32";
+    bool bench_json = false;
+    CLI::App* bench = app.add_subcommand("bench", "Time the update loop on a synthetic domain with CPML on every face");
+    bench->add_option("--backend", bench_backend, "cpu or cuda (default: cuda when available)")
+        ->check(CLI::IsMember({"cpu", "cuda"}));
+    bench->add_option("--dims", bench_req.dims, "2 (3 is not supported yet)")->check(CLI::IsMember({2, 3}));
+    bench->add_option("--size", bench_size, "NX,NY cells (default 4096,4096)");
+    bench->add_option("--steps", bench_req.steps, "Time steps to time (default 200)")->check(CLI::PositiveNumber);
+    bench->add_option("--precision", bench_precision, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));
+    bench->add_option("--poles", bench_req.poles, "Dispersion poles per cell (0)")->check(CLI::NonNegativeNumber);
+    bench->add_flag("--json", bench_json, "Print one JSON object");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);  // prints help (rc 0) or the error and usage
+        return rc == 0 ? kExitOk : kExitUsage;
+    }
+
+    if (version) {
+        std::printf("%s\n", version_banner("golightly-cli").c_str());
+        std::printf("CUDA device: %s\n", cuda_available() ? cuda_device_description().c_str()
+                                                          : ("none (" + cuda_device_description() + ")").c_str());
+        return kExitOk;
+    }
+
+    try {
+        if (*run) return cmd_run(run_args);
+        if (*check) return cmd_check(check_project, check_json);
+        if (*bench) {
+            if (!parse_size(bench_size, bench_req.nx, bench_req.ny)) {
+                std::fprintf(stderr, "error: --size: expected NX,NY with positive integers, got '%s'\n",
+                             bench_size.c_str());
+                return kExitUsage;
+            }
+            if (bench_req.dims != 2) {
+                std::fprintf(stderr, "error: bench: --dims 3 is not supported yet\n");
+                return kExitRun;
+            }
+            if (bench_req.poles > 0) {
+                std::fprintf(stderr, "error: bench: --poles > 0 (dispersive materials) is not supported yet\n");
+                return kExitRun;
+            }
+            bench_req.backend = !bench_backend.empty() ? bench_backend : (cuda_available() ? "cuda" : "cpu");
+            bench_req.precision = *parse_precision(bench_precision);
+            return cmd_bench(bench_req, bench_json);
+        }
+    } catch (const ProjectError& e) {
+        return report_project_error(e);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "error: out of host memory\n");
+        return kExitRun;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitRun;
+    }
+    std::fprintf(stderr, "%s", app.help().c_str());
+    std::fprintf(stderr, "error: a command is required (run, check or bench)\n");
+    return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return real_main(argc, argv);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "error: out of host memory\n");
+        return kExitRun;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitRun;
+    } catch (...) {
+        std::fprintf(stderr, "error: unknown failure\n");
+        return kExitRun;
+    }
+}

@@ -10,6 +10,7 @@ struct RowArgs {
     Real* f = nullptr;                 // updated component, cell k of the segment
     const Real* ca = nullptr;          // E only, lossy
     const Real* cb = nullptr;          // E only
+    Real ca_s = 1, cb_s = 0;           // E only, UNIFORM: the segment's single ca, cb
     Real courant = 0;                  // H only
     const Real* xu = nullptr;          // x difference XU - XL
     const Real* xl = nullptr;
@@ -32,7 +33,12 @@ struct RowArgs {
 ///   TEz Ey  = ca Ey - cb [X]
 enum class RowOp { Hx, Hy, Ez, Hz, Ex, Ey };
 
-using RunOpF = void (*)(RowOp, const RowArgs<float>&, bool, bool, bool);
-using RunOpD = void (*)(RowOp, const RowArgs<double>&, bool, bool, bool);
+/// Kernel variant flags: the segment lies in an x PML slab (PX), the row in a y slab (PY),
+/// the E component has lossy cells (LOSSY), the segment's ca/cb are one value (UNIFORM:
+/// ca_s, cb_s are used and the per-cell arrays are not read).
+enum RowFlags : int { PX = 1, PY = 2, LOSSY = 4, UNIFORM = 8 };
+
+using RunOpF = void (*)(RowOp, const RowArgs<float>&, int flags);
+using RunOpD = void (*)(RowOp, const RowArgs<double>&, int flags);
 
 }  // namespace golightly::cpu

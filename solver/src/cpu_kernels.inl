@@ -14,29 +14,33 @@
 // The branches below are all `if constexpr`: the loop body is branch-free and the
 // pointers are restrict, so GCC vectorizes it.
 //
-// Memory traffic per cell (Real = 4 B float / 8 B double; R = sizeof(Real)), counting
-// every array stream once (the shifted neighbour XU/XL of the same array and the row
-// pair YU/YL of the same array hit cache, rows of 2048 cells fit in L1/L2):
-//   TMz Hx (Y only):        read Ez, Hx; write Hx                      3R   (12 B float)
-//   TMz Hy (X only):        read Ez, Hy; write Hy                      3R   (12 B)
-//   TMz Ez (X, Y, E):       read Hy, Hx, Ez, cb; write Ez              5R   (20 B)
-//                           (+R for ca when lossy)
-//   TEz Hz (X, Y):          read Ey, Ex, Hz; write Hz                  4R   (16 B)
-//   TEz Ex (Y, E), Ey (X,E) read Hz, F, cb; write F                    4R each (16 B)
-//   inside PML slabs add: read/write psi (2R) and the 1D profile arrays (cached).
-// So one TMz step moves ~11R = 44 B per cell in float32 (plus the second read of Ez in
-// the Hy pass, which comes from cache when the Hx and Hy rows are processed back to back).
+// Memory traffic per cell update (R = sizeof(Real): 4 B float, 8 B double), counting each
+// array stream once: the shifted neighbour XU/XL of the same array and the row pairs
+// YU/YL come from L1/L2 (rows of a few thousand cells fit), and the engine's fused sweep
+// (engine_cpu.cpp, one_step) runs H of row j right before E of row j, so the second read
+// of a row just written or read is a cache hit.
+//   TMz Hx (Y only):        read Ez(j+1), Hx; write Hx                 3R
+//   TMz Hy (X only):        read Hy; write Hy (Ez row cached)          2R
+//   TMz Ez (X, Y, E):       read Ez, cb; write Ez (Hx, Hy cached)      3R  (2R if UNIFORM)
+//      -> TMz step: read Ez, Hx, Hy, cb + write Ez, Hx, Hy = 7R = 28 B float32
+//         (24 B where a row segment has one material), 56 B / 48 B float64
+//   TEz Hz (X, Y):          read Ey, Ex(j+1), Hz; write Hz             4R
+//   TEz Ex (Y, E), Ey (X,E) read F, cb; write F (Hz cached)            3R each (2R UNIFORM)
+//      -> TEz step: 8R = 32 B float32 (24 B uniform)
+//   lossy: +R per E component for ca (not in UNIFORM segments).
+//   inside PML slabs: + read/write psi (2R) per psi; the 1D profiles are cached.
+// The two-pass step (GOLIGHTLY_CPU_UNFUSED=1) streams every field twice: ~40 B TMz float32.
 
-/// SX, SY in {-1, 0, +1}: sign of the x / y term, 0 when the component has none.
 using cpu::RowArgs;
 using cpu::RowOp;
 
-template <typename Real, int SX, int SY, bool IS_E, bool PX, bool PY, bool LOSSY>
+template <typename Real, int SX, int SY, bool IS_E, bool PX, bool PY, bool LOSSY, bool UNI>
 void row_kernel(const RowArgs<Real>& a) {
     const int n = a.n;
     Real* __restrict f = a.f;
     const Real* __restrict ca = a.ca;
     const Real* __restrict cb = a.cb;
+    const Real ca_s = a.ca_s, cb_s = a.cb_s;
     const Real courant = a.courant;
     const Real* __restrict xu = a.xu;
     const Real* __restrict xl = a.xl;
@@ -82,45 +86,52 @@ void row_kernel(const RowArgs<Real>& a) {
             }
         }
         if constexpr (IS_E) {
-            if constexpr (LOSSY) f[k] = ca[k] * f[k] + cb[k] * t;
-            else f[k] = f[k] + cb[k] * t;
+            Real cbk, cak = 1;
+            if constexpr (UNI) { cbk = cb_s; cak = ca_s; }
+            else { cbk = cb[k]; if constexpr (LOSSY) cak = ca[k]; }
+            if constexpr (LOSSY) f[k] = cak * f[k] + cbk * t;
+            else f[k] = f[k] + cbk * t;
         } else {
             f[k] = f[k] + courant * t;
         }
     }
 }
 
+template <typename Real, int SX, int SY, bool IS_E, int FL>
+void row_kernel_flags(const RowArgs<Real>& a) {
+    row_kernel<Real, SX, SY, IS_E, (FL & cpu::PX) != 0, (FL & cpu::PY) != 0, IS_E && (FL & cpu::LOSSY) != 0,
+               IS_E && (FL & cpu::UNIFORM) != 0>(a);
+}
+
+template <typename Real, int SX, int SY, bool IS_E, int... FL>
+constexpr std::array<void (*)(const RowArgs<Real>&), sizeof...(FL)> kernel_table(std::integer_sequence<int, FL...>) {
+    return {&row_kernel_flags<Real, SX, SY, IS_E, FL>...};
+}
+
+/// Runs the kernel variant for `flags` (cpu::RowFlags); H ignores LOSSY and UNIFORM.
 template <typename Real, int SX, int SY, bool IS_E>
-void run_row(const RowArgs<Real>& a, bool px, bool py, bool lossy) {
+void run_row(const RowArgs<Real>& a, int flags) {
     if (a.n <= 0) return;
-    if (lossy && IS_E) {
-        if (px) { if (py) row_kernel<Real, SX, SY, IS_E, true, true, true>(a);
-                  else    row_kernel<Real, SX, SY, IS_E, true, false, true>(a); }
-        else    { if (py) row_kernel<Real, SX, SY, IS_E, false, true, true>(a);
-                  else    row_kernel<Real, SX, SY, IS_E, false, false, true>(a); }
+    if constexpr (IS_E) {
+        static constexpr auto table = kernel_table<Real, SX, SY, true>(std::make_integer_sequence<int, 16>());
+        table[flags & 15](a);
     } else {
-        if (px) { if (py) row_kernel<Real, SX, SY, IS_E, true, true, false>(a);
-                  else    row_kernel<Real, SX, SY, IS_E, true, false, false>(a); }
-        else    { if (py) row_kernel<Real, SX, SY, IS_E, false, true, false>(a);
-                  else    row_kernel<Real, SX, SY, IS_E, false, false, false>(a); }
+        static constexpr auto table = kernel_table<Real, SX, SY, false>(std::make_integer_sequence<int, 4>());
+        table[flags & 3](a);
     }
 }
 
 template <typename Real>
-void run_op(RowOp op, const RowArgs<Real>& a, bool px, bool py, bool lossy) {
+void run_op(RowOp op, const RowArgs<Real>& a, int flags) {
     switch (op) {
-        case RowOp::Hx: run_row<Real, 0, -1, false>(a, px, py, lossy); break;
-        case RowOp::Hy: run_row<Real, 1, 0, false>(a, px, py, lossy); break;
-        case RowOp::Ez: run_row<Real, 1, -1, true>(a, px, py, lossy); break;
-        case RowOp::Hz: run_row<Real, -1, 1, false>(a, px, py, lossy); break;
-        case RowOp::Ex: run_row<Real, 0, 1, true>(a, px, py, lossy); break;
-        case RowOp::Ey: run_row<Real, -1, 0, true>(a, px, py, lossy); break;
+        case RowOp::Hx: run_row<Real, 0, -1, false>(a, flags); break;
+        case RowOp::Hy: run_row<Real, 1, 0, false>(a, flags); break;
+        case RowOp::Ez: run_row<Real, 1, -1, true>(a, flags); break;
+        case RowOp::Hz: run_row<Real, -1, 1, false>(a, flags); break;
+        case RowOp::Ex: run_row<Real, 0, 1, true>(a, flags); break;
+        case RowOp::Ey: run_row<Real, -1, 0, true>(a, flags); break;
     }
 }
 
-inline void run_op_f(RowOp op, const RowArgs<float>& a, bool px, bool py, bool lossy) {
-    run_op<float>(op, a, px, py, lossy);
-}
-inline void run_op_d(RowOp op, const RowArgs<double>& a, bool px, bool py, bool lossy) {
-    run_op<double>(op, a, px, py, lossy);
-}
+inline void run_op_f(RowOp op, const RowArgs<float>& a, int flags) { run_op<float>(op, a, flags); }
+inline void run_op_d(RowOp op, const RowArgs<double>& a, int flags) { run_op<double>(op, a, flags); }

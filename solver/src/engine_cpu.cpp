@@ -12,7 +12,12 @@
 // edges and at the boundary cell whose neighbour lies beyond the array (i = 0 for the
 // E update, i = nx-1 for H); each segment runs one branch-free, vectorizable kernel
 // (cpu_kernels.inl), compiled twice: baseline x86-64 and AVX2+FMA, chosen at run time.
+//
+// Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
+// GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step. On a machine shared with other
+// busy processes, OMP_WAIT_POLICY=passive keeps the per-step barrier from spinning.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <complex>
@@ -26,6 +31,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <omp.h>
@@ -126,6 +132,30 @@ bool cpu_has_avx2() {
 #endif
 }
 
+/// A per-cell array whose first element sits `skew` x 64 bytes into its allocation. Large
+/// allocations come page aligned, so without a skew every field, coefficient array and
+/// psi stream would start at the same address modulo 4 KiB, and the loads of one stream
+/// would falsely alias the stores of another (4K aliasing).
+template <typename Real>
+class SkewedArray {
+public:
+    void assign(std::size_t n, Real v, int skew) {
+        off_ = std::size_t(skew) * 64 / sizeof(Real);
+        buf_.assign(n + off_, v);
+        n_ = n;
+    }
+    void resize(std::size_t n, int skew) { assign(n, Real(0), skew); }
+    Real* data() { return buf_.data() + off_; }
+    const Real* data() const { return buf_.data() + off_; }
+    Real& operator[](std::size_t k) { return buf_[off_ + k]; }
+    const Real& operator[](std::size_t k) const { return buf_[off_ + k]; }
+    std::size_t size() const { return n_; }
+
+private:
+    std::vector<Real> buf_;
+    std::size_t off_ = 0, n_ = 0;
+};
+
 /// A run of cells [i0, i1) of a row that is either wholly inside an x PML slab or
 /// wholly outside, and that either is the boundary cell (edge) or not.
 struct Segment {
@@ -160,7 +190,7 @@ public:
         for (Component c : electric_components(sc_.polarization)) has_[ci(c)] = true;
         for (Component c : magnetic_components(sc_.polarization)) has_[ci(c)] = true;
         for (int c = 0; c < 6; ++c)
-            if (has_[c]) field_[c].assign(n, Real(0));
+            if (has_[c]) field_[c].assign(n, Real(0), c);
         zero_row_.assign(std::size_t(nx_), Real(0));
 
         // Coefficients per cell, from the material table.
@@ -173,8 +203,8 @@ public:
                                " must hold nx*ny entries");
             bool lossy = false;
             for (const auto& e : sc_.table) lossy |= e.ca != 1.0;
-            cb_[ci(c)].resize(n);
-            if (lossy) ca_[ci(c)].resize(n);
+            cb_[ci(c)].resize(n, 6 + ci(c));
+            if (lossy) ca_[ci(c)].resize(n, 9 + ci(c));
             lossy_[ci(c)] = lossy;
             for (std::size_t k = 0; k < n; ++k) {
                 const std::uint16_t m = idx[k];
@@ -214,6 +244,7 @@ public:
             psi_y_[ci(Component::Ex)].assign(py_size, Real(0));
         }
         make_segments();
+        build_uniform_map();
 
         // Validate sources and monitors.
         auto check_cells = [&](const std::vector<std::int32_t>& cells, const char* what) {
@@ -455,6 +486,42 @@ private:
         a.psix = psi_x_[ci(owner)].data() + std::size_t(j) * wx_ + slab_index(0, i0);
     }
 
+    /// Segments of the E update of component c: Ex (no x derivative) has one, the full row.
+    std::size_t e_segments(int c) const { return c == ci(Component::Ex) ? 1 : seg_e_.size(); }
+
+    /// Marks, per row and E segment, whether ca and cb are one value there, so the kernel
+    /// takes scalars and skips the coefficient arrays (vacuum / cladding rows: TMz float32
+    /// then moves 24 B per cell instead of 28).
+    void build_uniform_map() {
+        for (Component comp : electric_components(sc_.polarization)) {
+            const int c = ci(comp);
+            const std::size_t ns = e_segments(c);
+            uniform_[c].assign(std::size_t(ny_) * ns, 0);
+            for (int j = 0; j < ny_; ++j)
+                for (std::size_t si = 0; si < ns; ++si) {
+                    const int i0 = ns == 1 && c == ci(Component::Ex) ? 0 : seg_e_[si].i0;
+                    const int i1 = ns == 1 && c == ci(Component::Ex) ? nx_ : seg_e_[si].i1;
+                    const std::size_t row = std::size_t(j) * nx_;
+                    bool uni = true;
+                    for (int i = i0 + 1; i < i1 && uni; ++i) {
+                        uni = cb_[c][row + i] == cb_[c][row + i0];
+                        if (lossy_[c]) uni = uni && ca_[c][row + i] == ca_[c][row + i0];
+                    }
+                    uniform_[c][std::size_t(j) * ns + si] = uni;
+                }
+        }
+    }
+    /// The LOSSY / UNIFORM flags of an E segment; fills the scalars when uniform.
+    int e_coeff_flags(RowArgs<Real>& a, int c, int j, std::size_t si, std::size_t first_cell) const {
+        int fl = lossy_[c] ? cpu::LOSSY : 0;
+        if (uniform_[c][std::size_t(j) * e_segments(c) + si]) {
+            fl |= cpu::UNIFORM;
+            a.cb_s = cb_[c][first_cell];
+            a.ca_s = lossy_[c] ? ca_[c][first_cell] : Real(1);
+        }
+        return fl;
+    }
+
     /// H update of row j (scene.hpp step 1, before sources).
     void h_row(int j) {
         const std::size_t row = std::size_t(j) * nx_;
@@ -469,7 +536,7 @@ private:
                 a.yu = row_above(Component::Ez, j);
                 a.yl = F(Component::Ez) + row;
                 if (py) set_py(a, Component::Hx, j, false, 0);
-                run_op_(RowOp::Hx, a, false, py, false);
+                run_op_(RowOp::Hx, a, py ? cpu::PY : 0);
             }
             const Real* ez = F(Component::Ez) + row;
             for (const Segment& s : seg_h_) {  // Hy += S [ (Ez(i+1,j) - Ez(i,j)) / kappa_h_x + psi_hy_x ]
@@ -481,7 +548,7 @@ private:
                 a.xu = s.edge ? &nb : ez + s.i0 + 1;
                 a.xl = ez + s.i0;
                 if (s.px) set_px(a, Component::Hy, j, false, s.i0);
-                run_op_(RowOp::Hy, a, s.px, false, false);
+                run_op_(RowOp::Hy, a, s.px ? cpu::PX : 0);
             }
         } else {
             const Real* ey = F(Component::Ey) + row;
@@ -500,7 +567,7 @@ private:
                 a.yl = ex + s.i0;
                 if (s.px) set_px(a, Component::Hz, j, false, s.i0);
                 if (py) set_py(a, Component::Hz, j, false, s.i0);
-                run_op_(RowOp::Hz, a, s.px, py, false);
+                run_op_(RowOp::Hz, a, (s.px ? cpu::PX : 0) | (py ? cpu::PY : 0));
             }
         }
     }
@@ -514,8 +581,9 @@ private:
             const Real* hy = F(Component::Hy) + row;
             const Real* hx = F(Component::Hx) + row;
             const Real* hx_dn = row_below(Component::Hx, j);
-            for (const Segment& s : seg_e_) {
+            for (std::size_t si = 0; si < seg_e_.size(); ++si) {
                 // Ez = ca Ez + cb [ (Hy(i)-Hy(i-1))/kx + psi_x - (Hx(j)-Hx(j-1))/ky - psi_y ]
+                const Segment& s = seg_e_[si];
                 RowArgs<Real> a;
                 Real nb = periodic_x() ? hy[nx_ - 1] : Real(0);
                 a.n = s.i1 - s.i0;
@@ -528,7 +596,7 @@ private:
                 a.yl = hx_dn + s.i0;
                 if (s.px) set_px(a, Component::Ez, j, true, s.i0);
                 if (py) set_py(a, Component::Ez, j, true, s.i0);
-                run_op_(RowOp::Ez, a, s.px, py, lossy_[c]);
+                run_op_(RowOp::Ez, a, (s.px ? cpu::PX : 0) | (py ? cpu::PY : 0) | e_coeff_flags(a, c, j, si, row + s.i0));
             }
         } else {
             const Real* hz = F(Component::Hz) + row;
@@ -542,10 +610,11 @@ private:
                 a.yu = hz;
                 a.yl = row_below(Component::Hz, j);
                 if (py) set_py(a, Component::Ex, j, true, 0);
-                run_op_(RowOp::Ex, a, false, py, lossy_[c]);
+                run_op_(RowOp::Ex, a, (py ? cpu::PY : 0) | e_coeff_flags(a, c, j, 0, row));
             }
             const int c = ci(Component::Ey);
-            for (const Segment& s : seg_e_) {  // Ey = ca Ey - cb [ (Hz(i)-Hz(i-1))/kx + psi_ey_x ]
+            for (std::size_t si = 0; si < seg_e_.size(); ++si) {  // Ey = ca Ey - cb [ (Hz(i)-Hz(i-1))/kx + psi_ey_x ]
+                const Segment& s = seg_e_[si];
                 RowArgs<Real> a;
                 Real nb = periodic_x() ? hz[nx_ - 1] : Real(0);
                 a.n = s.i1 - s.i0;
@@ -555,7 +624,7 @@ private:
                 a.xu = hz + s.i0;
                 a.xl = s.edge ? &nb : hz + s.i0 - 1;
                 if (s.px) set_px(a, Component::Ey, j, true, s.i0);
-                run_op_(RowOp::Ey, a, s.px, false, lossy_[c]);
+                run_op_(RowOp::Ey, a, (s.px ? cpu::PX : 0) | e_coeff_flags(a, c, j, si, row + s.i0));
             }
         }
     }
@@ -802,10 +871,10 @@ private:
     std::vector<std::size_t> h_src_row_, e_src_row_;
     std::vector<double> src_value_;
     std::int64_t steps_ = 0;
-    void (*run_op_)(RowOp, const RowArgs<Real>&, bool, bool, bool) = nullptr;
+    void (*run_op_)(RowOp, const RowArgs<Real>&, int) = nullptr;
     bool has_[6] = {false, false, false, false, false, false};
-    std::vector<Real> field_[6];
-    std::vector<Real> cb_[3], ca_[3];
+    SkewedArray<Real> field_[6];
+    SkewedArray<Real> cb_[3], ca_[3];
     bool lossy_[3] = {false, false, false};
     std::vector<double> eps_table_;
     struct Profile {
@@ -815,6 +884,7 @@ private:
     int wx_ = 0, wy_ = 0;
     std::vector<Real> psi_x_[6], psi_y_[6];
     std::vector<Segment> seg_e_, seg_h_;
+    std::vector<std::uint8_t> uniform_[3];
     std::vector<Real> zero_row_;
     std::vector<Real> mur_x_, mur_y_;
     std::vector<std::vector<std::complex<double>>> dft_;

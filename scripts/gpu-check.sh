@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The one GPU check: configure + build (ninja), GPU tests, compute-sanitizer memcheck and
+# racecheck on a subset of the GPU tests, the benchmarks, and a short table printed LAST.
+#
+# Usage (repository root on the GPU server):
+#   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only]
+# DEVDEPS: Debian packages unpacked by shared/device/prepare.sh (Catch2, nlohmann-json,
+# Eigen, CLI11, libpng, zlib headers and static libraries). Logs go to $OUT (if set) or
+# ./gpu-check-out.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
+LOG=${OUT:-$PWD/gpu-check-out}
+BUILD=${BUILD_DIR:-build-gpu}
+SANITIZE=1; TESTS=1; NCU=0
+for a in "$@"; do
+  case $a in
+    --ncu) NCU=1 ;;
+    --no-sanitize) SANITIZE=0 ;;
+    --bench-only) SANITIZE=0; TESTS=0 ;;
+  esac
+done
+mkdir -p "$LOG"
+LIB=$DEVDEPS/usr/lib/x86_64-linux-gnu
+summary=()
+t0=$(date +%s)
+
+echo "== device"; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1 | tee "$LOG/device.txt"
+
+echo "== configure + build"
+cmake -S . -B "$BUILD" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON \
+  -DCMAKE_PREFIX_PATH="$DEVDEPS/usr" -DCMAKE_INCLUDE_PATH="$DEVDEPS/usr/include" \
+  -DPNG_LIBRARY="$LIB/libpng16.a" -DPNG_PNG_INCLUDE_DIR="$DEVDEPS/usr/include" \
+  -DZLIB_LIBRARY="$LIB/libz.a" -DZLIB_INCLUDE_DIR="$DEVDEPS/usr/include" > "$LOG/configure.log" 2>&1 \
+  || { tail -40 "$LOG/configure.log"; echo "CONFIGURE FAILED"; exit 1; }
+if ! ninja -C "$BUILD" golightly_gpu_tests > "$LOG/build.log" 2>&1; then
+  grep -E "error|Error" "$LOG/build.log" | head -40; echo "BUILD FAILED"; exit 1
+fi
+# golightly-cli bench (driver helper) when it builds; the GPU test binary's --bench otherwise.
+ninja -C "$BUILD" golightly-cli >> "$LOG/build.log" 2>&1 || true
+echo "build ok ($(( $(date +%s) - t0 )) s)"
+T=$BUILD/tests/golightly_gpu_tests
+
+if [ $TESTS = 1 ]; then
+  echo "== GPU tests"
+  if $T --durations yes > "$LOG/gpu_tests.log" 2>&1; then r=PASS; else r="FAIL(rc=$?)"; fi
+  grep -E "passed|failed|FAILED|CHECK|REQUIRE|with expansion|^  [0-9.e+-]+ <|s: " "$LOG/gpu_tests.log" | head -60
+  summary+=("gpu tests: $r ($(tail -3 "$LOG/gpu_tests.log" | grep -E 'assertions|test cases' | tr -s ' ' | head -1))")
+fi
+
+if [ $SANITIZE = 1 ]; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  echo "== compute-sanitizer memcheck (subset: [sanitize] = TMz/TEz float32 cases + graph test; [sanitize64])"
+  $CS --tool memcheck --leak-check full --error-exitcode 99 $T "[sanitize]" > "$LOG/memcheck.log" 2>&1
+  r=$?; tail -4 "$LOG/memcheck.log"; summary+=("memcheck [sanitize]: rc=$r, $(grep -E 'test case|No tests' "$LOG/memcheck.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck.log" | tail -1)")
+  $CS --tool memcheck --error-exitcode 99 $T "[sanitize64]" > "$LOG/memcheck2.log" 2>&1
+  r=$?; summary+=("memcheck [sanitize64]: rc=$r, $(grep -E 'test case|No tests' "$LOG/memcheck2.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck2.log" | tail -1)")
+  echo "== compute-sanitizer racecheck (subset [sanitize])"
+  $CS --tool racecheck --error-exitcode 99 $T "[sanitize]" > "$LOG/racecheck.log" 2>&1
+  r=$?; tail -3 "$LOG/racecheck.log"; summary+=("racecheck [sanitize]: rc=$r, $(grep -E 'test case|No tests' "$LOG/racecheck.log" | tail -1), $(grep -E 'RACECHECK SUMMARY' "$LOG/racecheck.log" | tail -1)")
+fi
+
+if [ $NCU = 1 ]; then
+  # DRAM bytes per cell of the bulk kernels (checks the bytes model of cuda_engine.cu).
+  echo "== ncu: DRAM bytes of the bulk kernels, 8192x8192 float32 (67108864 cells)"
+  for pol in TMz TEz; do
+    ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+        -k regex:update_vec -c 2 $T --bench 8192 8192 1 float32 $pol > "$LOG/ncu_$pol.log" 2>&1 || true
+    grep -E "update_vec|dram__bytes|gpu__time" "$LOG/ncu_$pol.log" | sed -E 's/ +/ /g' | cut -c1-150
+  done
+fi
+
+echo "== benchmarks"
+: > "$LOG/bench.jsonl"
+bench() {  # nx ny steps precision polarization
+  local out
+  if [ -x "$BUILD/solver/golightly-cli" ] && "$BUILD/solver/golightly-cli" bench --help > /dev/null 2>&1 \
+     && [ "${USE_CLI_BENCH:-0}" = 1 ]; then
+    out=$("$BUILD/solver/golightly-cli" bench --backend cuda --size "$1,$2" --steps "$3" --precision "$4" --polarization "$5" --json 2>&1)
+  else
+    out=$($T --bench "$1" "$2" "$3" "$4" "$5" 2>&1)
+  fi
+  echo "$out" | tail -1 | tee -a "$LOG/bench.jsonl"
+}
+bench 8192 8192 400 float32 TMz
+bench 8192 8192 400 float32 TEz
+bench 1024 1024 20000 float32 TMz
+bench 1024 1024 20000 float32 TEz
+bench 8192 8192 200 float64 TMz
+bench 8192 8192 200 float64 TEz
+bench 4096 4096 1000 float32 TMz
+
+echo
+echo "== summary ($(( $(date +%s) - t0 )) s)"
+for s in "${summary[@]}"; do echo "$s"; done
+python3 - "$LOG/bench.jsonl" <<'PY'
+import json, sys
+print(f"{'size':>11} {'prec':>7} {'pol':>3} {'Gcell/s':>8} {'steps/s':>9} {'B/cell':>7} {'GB/s':>7} {'copy':>7} {'frac':>5}")
+dev = ''
+for line in open(sys.argv[1]):
+    try: r = json.loads(line)
+    except Exception: print('  (bench failed) ' + line.strip()[:120]); continue
+    dev = r.get('device', dev)
+    print(f"{r['size'][0]:>5}x{r['size'][1]:<5} {r['precision']:>7} {r.get('polarization','?'):>3} {r['cells_per_s']/1e9:8.2f} "
+          f"{r.get('steps_per_s', 0):9.0f} {r['bytes_per_cell_update']:7.2f} {r['bandwidth_gbs']:7.0f} {r['copy_bandwidth_gbs']:7.0f} {r['fraction_of_copy']:5.2f}")
+print('device:', dev)
+PY

@@ -1,0 +1,66 @@
+// GoLightly benchmark: times the update loop of one engine on a synthetic 2D scene and
+// relates the achieved memory traffic to a copy kernel measured in the same run
+// (golightly-cli bench, spec/cli.md).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "golightly/engine.hpp"
+#include "golightly/project.hpp"
+
+namespace golightly {
+
+struct BenchOptions {
+    std::string backend = "cuda";  ///< "cuda" or "cpu"
+    int dims = 2;                  ///< only 2 is implemented (RunError otherwise)
+    int nx = 1024, ny = 1024;      ///< total cells, CPML of 16 cells on every side included
+    int steps = 1000;              ///< timed steps (after an untimed warm-up)
+    Precision precision = Precision::Float32;
+    Polarization polarization = Polarization::TMz;
+    int threads = 0;               ///< CPU backend threads (<= 0: all cores)
+};
+
+/// The fields of the `bench --json` object of spec/cli.md.
+struct BenchReport {
+    std::string backend, device;
+    int dims = 2;
+    int nx = 0, ny = 0;
+    int steps = 0;
+    std::string precision;         ///< "float32" or "float64"
+    std::string polarization;      ///< "TMz" or "TEz" (extra field)
+    double seconds = 0;            ///< wall time of the timed steps
+    double cells_per_s = 0;        ///< cell updates per second (nx * ny * steps / seconds)
+    double steps_per_s = 0;
+    double bytes_per_cell_update = 0;  ///< bytes the implementation moves per cell and step (model)
+    double bandwidth_gbs = 0;          ///< cells_per_s * bytes_per_cell_update / 1e9
+    double copy_bandwidth_gbs = 0;     ///< copy kernel, (read + write bytes) / time / 1e9
+    double fraction_of_copy = 0;       ///< bandwidth_gbs / copy_bandwidth_gbs
+};
+
+/// The synthetic benchmark scene: vacuum with a pseudo-random map of four dielectrics
+/// (eps_r 1, 2.1, 4, 12; one lossy entry), CPML of 16 cells on every side (Roden & Gedney
+/// 2000, cubic grading, R = 1e-6), Courant number 0.5, one Ez (TMz) / Ey (TEz) line
+/// source with a Gaussian pulse at 193 THz, and two flux monitors: DFT sets of the
+/// tangential E and the (averaged) tangential H on two lines across the domain, 101
+/// frequencies each. Cell size 0.02 um.
+Scene make_bench_scene(int nx, int ny, Polarization polarization);
+
+/// Runs the benchmark. Throws RunError for an unknown backend, dims != 2, or when the
+/// backend cannot run (no CUDA device; OutOfMemoryError when the grid does not fit).
+BenchReport run_bench(const BenchOptions& options);
+
+/// The bench report as the JSON object of spec/cli.md (one line).
+std::string bench_report_json(const BenchReport& report);
+
+/// Device-to-device copy bandwidth of the CUDA device, GB/s (1e9 B/s), counting bytes read
+/// plus bytes written, for a copy of `bytes` bytes: the better of a 16-byte-access copy
+/// kernel and cudaMemcpy device-to-device, each the median of 20 runs.
+/// Throws RunError when CUDA is not compiled in or no device is present.
+double cuda_copy_bandwidth_gbs(std::size_t bytes);
+/// The bytes-per-cell-update model of a CUDA engine (cuda_engine.cu header comment):
+/// bulk kernels + CPML psi traffic + DFT accumulators, per cell and step.
+/// Throws RunError when `engine` is not a CUDA engine.
+double cuda_bytes_per_cell_update(const Engine& engine);
+
+}  // namespace golightly

@@ -1,0 +1,184 @@
+// GoLightly run driver: compiles a Project, runs the normalization (reference) run and
+// the main run on a chosen backend, applies the stop criteria (decay, max time, max
+// steps), watches for divergence and cancellation, and turns the engine's DFT
+// accumulators and time probes into monitor results (project-format.md, "run").
+//
+// Qt-free; the IDE calls run_project() on its solver thread with callbacks, the CLI on
+// its main thread.
+#pragma once
+
+#include <atomic>
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "golightly/engine.hpp"
+#include "golightly/image_io.hpp"
+#include "golightly/project.hpp"
+
+namespace golightly {
+
+/// Why a run ended (summary.json "stop_reason").
+enum class StopReason { Decay, MaxTime, MaxSteps, Diverged, Cancelled };
+/// "decay", "max_time", "max_steps", "diverged", "cancelled".
+std::string to_string(StopReason reason);
+
+/// Progress of one phase, reported after every chunk of steps.
+struct ProgressInfo {
+    std::string phase;          ///< "reference" (normalization run) or "main"
+    std::int64_t step = 0;      ///< steps done in this phase
+    std::int64_t max_steps = 0; ///< step limit of this phase (max_time_fs / max_steps)
+    double time_fs = 0;         ///< simulated time of this phase
+    double energy_db = 0;       ///< how far the field energy (or the stop monitor's envelope) is below its peak, dB (>= 0)
+    double steps_per_s = 0;
+    double mcells_per_s = 0;    ///< cell updates per second / 1e6
+    double eta_s = -1;          ///< estimated wall time left in this phase (s); < 0 unknown
+};
+
+struct RunOptions {
+    std::optional<BackendChoice> backend;  ///< overrides run.backend
+    std::optional<Precision> precision;    ///< overrides run.precision
+    int threads = 0;                       ///< CPU engine threads; <= 0: all cores
+    std::optional<long long> max_steps;    ///< overrides run.stop.max_steps (max_time_fs still applies)
+    /// Called after every chunk of steps (on the calling thread).
+    std::function<void(const ProgressInfo&)> progress;
+    /// Called every run.frames.every_steps steps of the main run with Engine::frame()
+    /// of run.frames.component (size limits from frame_request). Null: no frames.
+    std::function<void(const Image8& frame, std::int64_t step, double time_fs)> frame;
+    Engine::FrameRequest frame_request;    ///< component is taken from run.frames
+    /// Set to true (from any thread) to stop the run at the next chunk: stop_reason cancelled.
+    std::atomic<bool>* cancel = nullptr;
+    /// While true the driver sleeps between chunks (the engine state is kept).
+    std::atomic<bool>* pause = nullptr;
+};
+
+/// A flux or flux_box monitor's spectrum, one value per RunResult::frequency_hz entry.
+struct FluxSpectrumResult {
+    std::string name;
+    MonitorType type = MonitorType::Flux;
+    std::string kind;
+    /// Raw Poynting flux of the main run along the monitor's direction (flux_box: net
+    /// outward), W/m per (V/m s)^2 of DFT units (compile.hpp, FluxTerm).
+    std::vector<double> flux;
+    /// Normalized value when normalization ran: transmission / reflection / flux: ratio to
+    /// P_inc; flux_box absorption (and flux): -net outward flux / incident intensity, and
+    /// scattering: net outward scattered flux / incident intensity, cross-sections in um.
+    /// Empty when normalization did not run.
+    std::vector<double> normalized;
+};
+
+/// A time monitor's samples: values[n] at time_fs[n] (one per step).
+struct TimeSeriesResult {
+    std::string name;
+    Component component = Component::Ez;
+    std::vector<double> time_fs;
+    std::vector<double> values;
+};
+
+/// A dft_field monitor's complex field maps.
+struct DftFieldResult {
+    std::string name;
+    std::vector<double> frequency_hz;   ///< one per map
+    std::vector<double> wavelength_um;  ///< vacuum wavelengths of frequency_hz
+    std::vector<Component> components;
+    int nx = 0, ny = 0;                 ///< samples per axis of the region
+    double dx_um = 0;
+    Vec2 origin_um;                     ///< position of sample (0, 0) of the first component, um
+    /// values[c][(f * ny + j) * nx + i]: component c, frequency f, sample (i, j) (x fastest),
+    /// DFT units V/m * s (scene.hpp, DftSet).
+    std::vector<std::vector<std::complex<double>>> values;
+};
+
+/// Where the fields blew up.
+struct DivergenceInfo {
+    std::string phase;         ///< "reference" or "main"
+    std::int64_t step = 0;     ///< step count when the non-finite fields were seen
+    double time_fs = 0;
+    Component component = Component::Ez;  ///< component of the located cell
+    int i = -1, j = -1;        ///< grid cell (PML included)
+    double x_um = 0, y_um = 0; ///< its physical position (origin: interior lower-left corner)
+    std::int64_t nonfinite_values = 0;  ///< NaN/Inf values over all components
+    double max_abs_finite = 0; ///< largest finite |field| seen
+};
+
+struct RunResult {
+    StopReason stop_reason = StopReason::MaxTime;
+    std::int64_t steps = 0;      ///< main-run steps
+    double time_fs = 0;          ///< main-run simulated time
+    double wall_s = 0;           ///< wall time of the whole call (compile, reference and main run)
+    std::int64_t cells = 0;      ///< Yee cells of the grid (PML included)
+    double mcells_per_s = 0;     ///< cells * steps / (main-run stepping wall time) / 1e6
+    std::string backend;         ///< "cpu" or "cuda"
+    std::string device;
+    Precision precision = Precision::Float32;
+    std::vector<std::string> warnings;
+
+    bool normalized = false;     ///< the reference run ran to completion and spectra were normalized
+    std::int64_t reference_steps = 0;
+    double reference_wall_s = 0;
+    std::optional<StopReason> reference_stop_reason;
+    std::string incident_monitor;  ///< name of the monitor that gave P_inc (normalized runs)
+    std::vector<double> incident_flux;  ///< P_inc(f), W/m (DFT units), positive
+
+    std::vector<double> frequency_hz;   ///< run spectrum, increasing
+    std::vector<FluxSpectrumResult> spectra;  ///< flux and flux_box monitors, project order
+    std::vector<TimeSeriesResult> time_series;
+    std::vector<DftFieldResult> dft_fields;
+    Image8 final_frame;                 ///< run.frames.component at the end (RGBA); empty if none
+    std::optional<DivergenceInfo> divergence;
+};
+
+/// Runs the project: optional normalization run, then the main run.
+///
+/// Backend: auto = CUDA when cuda_available(), else CPU; an OutOfMemoryError from CUDA
+/// with auto falls back to the CPU (a warning says so). Explicit cuda without a device
+/// throws RunError.
+///
+/// Normalization (run.normalization.enabled and at least one flux/flux_box monitor): a
+/// reference run (compile_project with reference_run) with the same stop logic gives
+/// P_inc(f) = flux at the incident monitor (default: first reflection monitor, else the
+/// first transmission monitor), its sign chosen so that P_inc is positive, and the
+/// reference DFT samples of every reflection monitor and scattering flux_box. Then
+///   transmission / flux kind = flux / P_inc,
+///   reflection = flux of (E - E_ref, H - H_ref) along the monitor direction / P_inc,
+///   absorption = -net outward flux / I_inc, I_inc = P_inc / L_inc (L_inc: length of the
+///   incident monitor, um), a cross-section in um; scattering = net outward flux of the
+///   scattered fields / I_inc (Taflove & Hagness 3rd ed., sec. 5.10 / Meep's normalization).
+///
+/// Stop: the engine steps in chunks; after each, the field energy (or the envelope of
+/// run.stop.monitor's |value| over about two periods of the longest spectrum wavelength)
+/// is compared with its peak: decay when the time is past the end of every source and the
+/// level has fallen run.stop.decay_db below the peak (energy: 10 log10, monitor value:
+/// 20 log10); max_time / max_steps at the limits; diverged when a field is NaN/Inf (the
+/// run stops, nothing aborts; RunResult::divergence locates it); cancelled on *cancel.
+/// A diverged or cancelled reference run ends the whole run with that reason.
+///
+/// Throws ProjectError (compile), RunError / OutOfMemoryError (engine creation, device errors).
+RunResult run_project(const Project& project, const std::string& file_label, const RunOptions& options = {});
+
+struct CompiledProject;
+
+/// Makes the engine of one phase ("reference" or "main") for a compiled scene.
+using EngineFactory = std::function<std::unique_ptr<Engine>(const Scene& scene, const std::string& phase)>;
+
+/// run_project() after compiling: runs `reference` (when not null and normalization
+/// applies) and `main` on engines from `factory`, with the same stop, divergence and
+/// normalization logic. Lets tests drive the run logic with a scripted engine.
+/// RunResult::wall_s covers this call only.
+RunResult run_compiled(const Project& project, const CompiledProject& main, const CompiledProject* reference,
+                       const RunOptions& options, const EngineFactory& factory);
+
+/// Index in project.monitors of the monitor that gives P_inc, or -1 when normalization
+/// does not apply (disabled, or no flux / flux_box monitor). Throws ProjectError naming
+/// run.normalization(.incident_monitor) when no suitable monitor exists.
+int incident_monitor_index(const Project& project, const std::string& file_label);
+
+/// Picks the engine for a backend choice as run_project does (auto: CUDA if available,
+/// falling back to the CPU on OutOfMemoryError; a line is appended to `warnings` then).
+std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
+                                    int threads, std::vector<std::string>& warnings);
+
+}  // namespace golightly

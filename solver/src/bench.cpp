@@ -1,0 +1,198 @@
+// GoLightly benchmark (bench.hpp): synthetic scene, timed steps, copy roofline.
+#include "golightly/bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "golightly/errors.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly {
+
+namespace {
+
+std::uint32_t hash2(std::uint32_t i, std::uint32_t j) {
+    std::uint32_t h = i * 0x9E3779B1u ^ (j * 0x85EBCA77u + 0x165667B1u);
+    h ^= h >> 15; h *= 0x2C1B3C6Du; h ^= h >> 12; h *= 0x297A2D39u; h ^= h >> 15;
+    return h;
+}
+
+/// Multithreaded large-array copy: (read + write bytes) / time, GB/s (median of 9).
+double cpu_copy_bandwidth_gbs(std::size_t bytes, int threads) {
+    if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t n = bytes / sizeof(double);
+    std::vector<double> a(n, 1.0), b(n, 2.0);
+    std::vector<double> times;
+    for (int r = 0; r < 9; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; ++t)
+            pool.emplace_back([&, t] {
+                const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+                std::memcpy(b.data() + lo, a.data() + lo, (hi - lo) * sizeof(double));
+            });
+        for (auto& th : pool) th.join();
+        times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        std::swap(a, b);
+    }
+    std::sort(times.begin(), times.end());
+    return 2.0 * double(n * sizeof(double)) / times[times.size() / 2] / 1e9;
+}
+
+}  // namespace
+
+Scene make_bench_scene(int nx, int ny, Polarization pol) {
+    constexpr int kPml = 16;
+    if (nx < 2 * kPml + 8 || ny < 2 * kPml + 8)
+        throw RunError("bench: the grid must be at least " + std::to_string(2 * kPml + 8) + " cells along each axis");
+    Scene s;
+    s.polarization = pol;
+    s.nx = nx; s.ny = ny;
+    s.dx_um = 0.02;
+    s.courant = 0.5;
+    s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
+    s.boundary[0] = s.boundary[1] = BoundaryKind::Pml;
+    s.pml_lo[0] = s.pml_hi[0] = s.pml_lo[1] = s.pml_hi[1] = kPml;
+    build_cpml(s, 3.0, 1e-6);
+    // Material table: vacuum, three dielectrics, one lossy entry (Taflove & Hagness eq. 3.31).
+    const double eps_list[5] = {1.0, 2.1, 4.0, 12.0, 2.1};
+    const double sigma_list[5] = {0, 0, 0, 0, 100.0};
+    for (int k = 0; k < 5; ++k) {
+        EUpdateCoeffs e;
+        e.eps_r = eps_list[k]; e.sigma = sigma_list[k];
+        const double loss = sigma_list[k] * s.dt_s / (2 * units::eps0 * eps_list[k]);
+        e.ca = (1 - loss) / (1 + loss);
+        e.cb = (s.courant / eps_list[k]) / (1 + loss);
+        s.table.push_back(e);
+    }
+    std::vector<std::uint16_t> map(s.cells());
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            // blobs of 8x8 cells, about half of them vacuum
+            const std::uint32_t h = hash2(std::uint32_t(i / 8), std::uint32_t(j / 8)) % 10;
+            map[std::size_t(j) * nx + i] = std::uint16_t(h < 5 ? 0 : 1 + (h % 4));
+        }
+    if (pol == Polarization::TMz) {
+        s.material_index[2] = map;
+    } else {
+        s.material_index[0] = map;
+        s.material_index[1] = map;
+    }
+    // One line source across x at y = ny/4.
+    SourceTerm src;
+    src.component = pol == Polarization::TMz ? Component::Ez : Component::Ey;
+    const int js = ny / 4;
+    for (int i = kPml + 2; i < nx - kPml - 2; ++i) {
+        src.cells.push_back(js * nx + i);
+        src.weights.push_back(1.0);
+    }
+    src.waveform.type = WaveformType::GaussianPulse;
+    src.waveform.omega = 2 * units::pi * 193e12;
+    src.waveform.tau_s = 5e-15;
+    src.waveform.t0_s = 6 * src.waveform.tau_s;
+    s.sources.push_back(src);
+    // Two flux monitors (lines at y = ny/2 and 3ny/4): tangential E, and tangential H
+    // averaged onto the E positions, 101 frequencies 150..250 THz.
+    std::vector<double> freqs;
+    for (int f = 0; f <= 100; ++f) freqs.push_back(150e12 + f * 1e12);
+    for (int line : {ny / 2, 3 * ny / 4}) {
+        DftSet e, h;
+        if (pol == Polarization::TMz) {
+            e.component = Component::Ez;  // Ez (i, j);  Hx (i, j+1/2): average of j-1, j
+            h.component = Component::Hx;
+        } else {
+            e.component = Component::Ex;  // Ex (i+1/2, j); Hz (i+1/2, j+1/2): average of j-1, j
+            h.component = Component::Hz;
+        }
+        for (int i = kPml + 1; i < nx - kPml - 1; ++i) {
+            const int c = line * nx + i;
+            e.cell0.push_back(c); e.cell1.push_back(-1); e.w0.push_back(1.0); e.w1.push_back(0.0);
+            h.cell0.push_back(c); h.cell1.push_back(c - nx); h.w0.push_back(0.5); h.w1.push_back(0.5);
+        }
+        e.frequencies_hz = freqs;
+        h.frequencies_hz = freqs;
+        s.dft_sets.push_back(std::move(e));
+        s.dft_sets.push_back(std::move(h));
+    }
+    return s;
+}
+
+BenchReport run_bench(const BenchOptions& o) {
+    if (o.dims != 2) throw RunError("bench: only --dims 2 is implemented");
+    if (o.steps <= 0) throw RunError("bench: --steps must be > 0");
+    const Scene scene = make_bench_scene(o.nx, o.ny, o.polarization);
+    std::unique_ptr<Engine> engine;
+    BenchReport r;
+    if (o.backend == "cuda") {
+        engine = make_cuda_engine(scene, o.precision);
+        r.bytes_per_cell_update = cuda_bytes_per_cell_update(*engine);
+    } else if (o.backend == "cpu") {
+        engine = make_cpu_engine(scene, o.precision, o.threads);
+        // Same streaming model as the CUDA kernels (each field value read once and each
+        // updated value written once per step; material index 2 B per E component).
+        const double s = o.precision == Precision::Float64 ? 8 : 4;
+        r.bytes_per_cell_update = o.polarization == Polarization::TMz ? 9 * s + 2 : 9 * s + 4;
+    } else {
+        throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
+    }
+    // Untimed warm-up (graph capture, caches, first-touch), then the timed run. dft(0)
+    // copies one accumulator set back, which also waits for the device.
+    engine->step(std::min(o.steps, 64));
+    (void)engine->dft(0);
+    const auto t0 = std::chrono::steady_clock::now();
+    engine->step(o.steps);
+    (void)engine->dft(0);
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!engine->fields_finite()) throw RunError("bench: the fields diverged (NaN/Inf)");
+    r.backend = engine->backend();
+    r.device = engine->device();
+    r.dims = 2;
+    r.nx = o.nx; r.ny = o.ny;
+    r.steps = o.steps;
+    r.precision = o.precision == Precision::Float64 ? "float64" : "float32";
+    r.polarization = o.polarization == Polarization::TMz ? "TMz" : "TEz";
+    r.seconds = sec;
+    r.cells_per_s = double(scene.cells()) * o.steps / sec;
+    r.steps_per_s = o.steps / sec;
+    r.bandwidth_gbs = r.cells_per_s * r.bytes_per_cell_update / 1e9;
+    engine.reset();
+    r.copy_bandwidth_gbs = o.backend == "cuda" ? cuda_copy_bandwidth_gbs(std::size_t(1) << 30)
+                                               : cpu_copy_bandwidth_gbs(std::size_t(1) << 28, o.threads);
+    r.fraction_of_copy = r.bandwidth_gbs / r.copy_bandwidth_gbs;
+    return r;
+}
+
+std::string bench_report_json(const BenchReport& r) {
+    Json j;
+    j["backend"] = r.backend;
+    j["device"] = r.device;
+    j["dims"] = r.dims;
+    j["size"] = {r.nx, r.ny};
+    j["steps"] = r.steps;
+    j["precision"] = r.precision;
+    j["polarization"] = r.polarization;
+    j["cells_per_s"] = r.cells_per_s;
+    j["steps_per_s"] = r.steps_per_s;
+    j["bytes_per_cell_update"] = r.bytes_per_cell_update;
+    j["bandwidth_gbs"] = r.bandwidth_gbs;
+    j["copy_bandwidth_gbs"] = r.copy_bandwidth_gbs;
+    j["fraction_of_copy"] = r.fraction_of_copy;
+    return j.dump();
+}
+
+#ifndef GOLIGHTLY_HAVE_CUDA
+double cuda_copy_bandwidth_gbs(std::size_t) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
+double cuda_bytes_per_cell_update(const Engine&) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
+#endif
+
+}  // namespace golightly

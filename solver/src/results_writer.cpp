@@ -1,0 +1,285 @@
+// GoLightly results folder writer (results.hpp).
+#include "golightly/results.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "golightly/units.hpp"
+#include "golightly/version.hpp"
+
+#ifdef GOLIGHTLY_HAVE_HDF5
+#include <hdf5.h>
+#endif
+
+namespace golightly {
+
+namespace fs = std::filesystem;
+
+std::string sanitize_file_name(const std::string& name) {
+    std::string s = name.empty() ? std::string("unnamed") : name;
+    for (char& c : s) {
+        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '_' || c == '-';
+        if (!ok) c = '_';
+    }
+    if (s == "." || s == "..") s = "_";
+    return s;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+/// Writes `text` to `file` through a temporary file in the same folder and a rename.
+void write_text_atomic(const fs::path& file, const std::string& text) {
+    const fs::path tmp = file.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) throw std::runtime_error(file.string() + ": cannot open for writing");
+        out << text;
+        out.flush();
+        if (!out) throw std::runtime_error(file.string() + ": write failed");
+    }
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw std::runtime_error(file.string() + ": cannot rename the temporary file: " + ec.message());
+    }
+}
+
+std::string fmt(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+/// JSON number, or null for NaN / Inf (JSON has neither).
+Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"') q += '"';
+        q += c;
+    }
+    return q + "\"";
+}
+
+void write_spectra(const fs::path& dir, const RunResult& r) {
+    std::vector<std::size_t> order(r.frequency_hz.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return r.frequency_hz[a] < r.frequency_hz[b]; });
+    std::ostringstream out;
+    out << "wavelength_um,frequency_thz";
+    for (const auto& s : r.spectra) out << ',' << csv_field(s.name);
+    for (const auto& s : r.spectra) out << ',' << csv_field(s.name + "_flux");
+    out << '\n';
+    for (std::size_t idx : order) {
+        const double f = r.frequency_hz[idx];
+        out << fmt(units::hz_to_wavelength_um(f)) << ',' << fmt(f / 1e12);
+        for (const auto& s : r.spectra) {
+            const auto& v = s.normalized.empty() ? s.flux : s.normalized;
+            out << ',' << (idx < v.size() ? fmt(v[idx]) : std::string("nan"));
+        }
+        for (const auto& s : r.spectra) out << ',' << (idx < s.flux.size() ? fmt(s.flux[idx]) : std::string("nan"));
+        out << '\n';
+    }
+    write_text_atomic(dir / "spectra.csv", out.str());
+}
+
+void write_time_series(const fs::path& dir, const RunResult& r) {
+    if (r.time_series.empty()) return;
+    fs::create_directories(dir / "monitors");
+    for (const auto& ts : r.time_series) {
+        std::ostringstream out;
+        out << "time_fs," << csv_field(ts.name) << '\n';
+        for (std::size_t n = 0; n < ts.values.size(); ++n) out << fmt(ts.time_fs[n]) << ',' << fmt(ts.values[n]) << '\n';
+        write_text_atomic(dir / "monitors" / (sanitize_file_name(ts.name) + ".csv"), out.str());
+    }
+}
+
+/// |E|^2 over the monitor's components at its first wavelength, grey, max -> white.
+Image8 dft_preview(const DftFieldResult& d) {
+    Image8 img;
+    img.width = d.nx;
+    img.height = d.ny;
+    img.channels = 1;
+    const std::size_t ns = std::size_t(d.nx) * std::size_t(d.ny);
+    std::vector<double> p(ns, 0.0);
+    for (const auto& comp : d.values)
+        for (std::size_t s = 0; s < ns && s < comp.size(); ++s) p[s] += std::norm(comp[s]);
+    double mx = 0;
+    for (double v : p)
+        if (std::isfinite(v)) mx = std::max(mx, v);
+    img.pixels.resize(ns);
+    for (int j = 0; j < d.ny; ++j)
+        for (int i = 0; i < d.nx; ++i) {
+            const double v = p[std::size_t(j) * d.nx + i];
+            const double t = (mx > 0 && std::isfinite(v)) ? v / mx : 0.0;
+            img.pixels[std::size_t(d.ny - 1 - j) * d.nx + i] = std::uint8_t(std::lround(255.0 * std::clamp(t, 0.0, 1.0)));
+        }
+    return img;
+}
+
+#ifdef GOLIGHTLY_HAVE_HDF5
+void write_attr(hid_t obj, const char* name, const std::vector<double>& v) {
+    const hsize_t n = v.size();
+    const hid_t space = H5Screate_simple(1, &n, nullptr);
+    const hid_t attr = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t st = -1;
+    if (attr >= 0) {
+        st = H5Awrite(attr, H5T_NATIVE_DOUBLE, v.data());
+        H5Aclose(attr);
+    }
+    H5Sclose(space);
+    if (st < 0) throw std::runtime_error(std::string("HDF5: cannot write attribute ") + name);
+}
+
+/// fields/<name>.h5: datasets "<comp>.r"/"<comp>.i", [n_wavelengths][ny][nx] float64.
+void write_h5(const fs::path& file, const DftFieldResult& d) {
+    const fs::path tmp = file.string() + ".tmp";
+    const hid_t h5 = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (h5 < 0) throw std::runtime_error(file.string() + ": cannot create the HDF5 file");
+    bool ok = true;
+    try {
+        const hsize_t dims[3] = {hsize_t(d.frequency_hz.size()), hsize_t(d.ny), hsize_t(d.nx)};
+        const std::size_t total = std::size_t(dims[0] * dims[1] * dims[2]);
+        std::vector<double> part(total);
+        for (std::size_t c = 0; c < d.components.size() && c < d.values.size(); ++c) {
+            const std::string base = lower(to_string(d.components[c]));
+            for (int ri = 0; ri < 2; ++ri) {
+                for (std::size_t k = 0; k < total && k < d.values[c].size(); ++k)
+                    part[k] = ri == 0 ? d.values[c][k].real() : d.values[c][k].imag();
+                const std::string name = base + (ri == 0 ? ".r" : ".i");
+                const hid_t space = H5Screate_simple(3, dims, nullptr);
+                const hid_t ds = H5Dcreate2(h5, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+                herr_t st = -1;
+                if (ds >= 0) {
+                    st = H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, part.data());
+                    H5Dclose(ds);
+                }
+                H5Sclose(space);
+                if (st < 0) throw std::runtime_error(file.string() + ": cannot write dataset " + name);
+            }
+        }
+        write_attr(h5, "wavelengths_um", d.wavelength_um);
+        write_attr(h5, "frequencies_hz", d.frequency_hz);
+        write_attr(h5, "dx_um", {d.dx_um});
+        write_attr(h5, "origin", {d.origin_um.x, d.origin_um.y});
+    } catch (...) {
+        ok = false;
+        H5Fclose(h5);
+        std::error_code ec;
+        fs::remove(tmp, ec);
+        throw;
+    }
+    if (H5Fclose(h5) < 0) ok = false;
+    std::error_code ec;
+    if (ok) fs::rename(tmp, file, ec);
+    if (!ok || ec) {
+        fs::remove(tmp, ec);
+        throw std::runtime_error(file.string() + ": cannot finish the HDF5 file");
+    }
+}
+#endif
+
+Json base_summary(const Project& project) {
+    Json j = Json::object();
+    j["version"] = kVersion;
+    j["commit"] = kGitCommit;
+    j["project"] = project.name;
+    return j;
+}
+
+}  // namespace
+
+std::vector<std::string> write_results(const fs::path& dir, const Project& project, const RunResult& r,
+                                       const std::vector<std::string>& extra_warnings) {
+    std::vector<std::string> own;
+    fs::create_directories(dir);
+    write_spectra(dir, r);
+    write_time_series(dir, r);
+
+    fs::create_directories(dir / "fields");
+    for (const auto& d : r.dft_fields) {
+        const std::string stem = sanitize_file_name(d.name);
+#ifdef GOLIGHTLY_HAVE_HDF5
+        write_h5(dir / "fields" / (stem + ".h5"), d);
+#else
+        own.push_back("dft_field monitor '" + d.name + "': HDF5 support is not compiled in, no " + stem + ".h5 written");
+#endif
+        if (d.nx > 0 && d.ny > 0 && !d.frequency_hz.empty()) write_png(dir / "fields" / (stem + ".png"), dft_preview(d));
+    }
+    if (r.final_frame.width > 0 && r.final_frame.height > 0) write_png(dir / "fields" / "final_frame.png", r.final_frame);
+
+    Json j = base_summary(project);
+    j["steps"] = r.steps;
+    j["time_fs"] = jnum(r.time_fs);
+    j["wall_s"] = jnum(r.wall_s);
+    j["cells"] = r.cells;
+    j["mcells_per_s"] = jnum(r.mcells_per_s);
+    j["backend"] = r.backend;
+    j["device"] = r.device;
+    j["precision"] = to_string(r.precision);
+    j["stop_reason"] = to_string(r.stop_reason);
+    Json w = Json::array();
+    for (const auto& s : r.warnings) w.push_back(s);
+    for (const auto& s : extra_warnings) w.push_back(s);
+    for (const auto& s : own) w.push_back(s);
+    j["warnings"] = w;
+    Json n = Json::object();
+    n["enabled"] = project.run.normalization.enabled;
+    n["ran"] = r.normalized;
+    if (!r.incident_monitor.empty()) n["incident_monitor"] = r.incident_monitor;
+    if (r.reference_stop_reason) {
+        n["reference_steps"] = r.reference_steps;
+        n["reference_wall_s"] = jnum(r.reference_wall_s);
+        n["reference_stop_reason"] = to_string(*r.reference_stop_reason);
+    }
+    j["normalization"] = n;
+    if (r.divergence) {
+        const auto& d = *r.divergence;
+        j["divergence"] = {{"phase", d.phase},           {"step", d.step},
+                           {"time_fs", jnum(d.time_fs)}, {"component", to_string(d.component)},
+                           {"cell", {d.i, d.j}},         {"position_um", {jnum(d.x_um), jnum(d.y_um)}},
+                           {"nonfinite_values", d.nonfinite_values},
+                           {"max_abs_finite", jnum(d.max_abs_finite)}};
+    }
+    write_text_atomic(dir / "summary.json", j.dump(2) + "\n");
+    return own;
+}
+
+void write_failure_summary(const fs::path& dir, const Project& project, const std::string& error,
+                           const std::vector<std::string>& warnings) {
+    fs::create_directories(dir);
+    Json j = base_summary(project);
+    j["steps"] = 0;
+    j["time_fs"] = 0.0;
+    j["wall_s"] = 0.0;
+    j["cells"] = 0;
+    j["mcells_per_s"] = 0.0;
+    j["backend"] = "";
+    j["device"] = "";
+    j["precision"] = to_string(project.run.precision);
+    j["stop_reason"] = "failed";
+    j["error"] = error;
+    Json w = Json::array();
+    for (const auto& s : warnings) w.push_back(s);
+    j["warnings"] = w;
+    write_text_atomic(dir / "summary.json", j.dump(2) + "\n");
+}
+
+}  // namespace golightly

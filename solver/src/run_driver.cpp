@@ -1,0 +1,530 @@
+// GoLightly run driver (run.hpp): reference + main run, stop criteria, divergence,
+// cancellation, flux spectra and normalization.
+#include "golightly/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <thread>
+
+#include "golightly/compile.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/scene.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly {
+
+std::string to_string(StopReason reason) {
+    switch (reason) {
+        case StopReason::Decay: return "decay";
+        case StopReason::MaxTime: return "max_time";
+        case StopReason::MaxSteps: return "max_steps";
+        case StopReason::Diverged: return "diverged";
+        case StopReason::Cancelled: return "cancelled";
+    }
+    return "unknown";
+}
+
+std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
+                                    int threads, std::vector<std::string>& warnings) {
+    if (backend == BackendChoice::Cpu) return make_cpu_engine(scene, precision, threads);
+    if (backend == BackendChoice::Cuda) {
+        if (!cuda_available())
+            throw RunError("backend cuda was requested but no CUDA device is usable: " +
+                           cuda_device_description());
+        return make_cuda_engine(scene, precision);
+    }
+    // auto
+    if (!cuda_available()) return make_cpu_engine(scene, precision, threads);
+    try {
+        return make_cuda_engine(scene, precision);
+    } catch (const OutOfMemoryError& e) {
+        warnings.push_back(std::string("the grid does not fit in GPU memory (") + e.what() +
+                           "); ran on the CPU instead");
+        return make_cpu_engine(scene, precision, threads);
+    }
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using cvec = std::vector<std::complex<double>>;
+
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Outcome of stepping one compiled scene to a stop criterion.
+struct PhaseOutcome {
+    StopReason reason = StopReason::MaxTime;
+    std::int64_t steps = 0;
+    double step_wall_s = 0;  ///< wall time spent inside the stepping loop
+    std::optional<DivergenceInfo> divergence;
+};
+
+/// Finds where the fields are non-finite (centroid of the NaN/Inf values of the component
+/// with most of them) or, if all are finite, the largest |value|.
+DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::string& phase) {
+    DivergenceInfo info;
+    info.phase = phase;
+    info.step = engine.steps_done();
+    info.time_fs = double(info.step) * scene.dt_s / units::fs;
+    std::vector<Component> comps = electric_components(scene.polarization);
+    for (Component c : magnetic_components(scene.polarization)) comps.push_back(c);
+    std::int64_t best_count = 0;
+    double best_abs = -1;
+    std::vector<double> field;
+    for (Component c : comps) {
+        try {
+            engine.get_field(c, field);
+        } catch (const std::exception&) {
+            continue;
+        }
+        std::int64_t count = 0;
+        double si = 0, sj = 0;
+        for (std::size_t k = 0; k < field.size(); ++k) {
+            const double v = field[k];
+            const int i = int(k % std::size_t(scene.nx)), j = int(k / std::size_t(scene.nx));
+            if (!std::isfinite(v)) {
+                ++count;
+                si += i;
+                sj += j;
+            } else if (std::abs(v) > info.max_abs_finite) {
+                info.max_abs_finite = std::abs(v);
+                if (best_count == 0 && std::abs(v) > best_abs) {
+                    best_abs = std::abs(v);
+                    info.component = c;
+                    info.i = i;
+                    info.j = j;
+                }
+            }
+        }
+        info.nonfinite_values += count;
+        if (count > best_count) {
+            best_count = count;
+            info.component = c;
+            info.i = int(std::lround(si / double(count)));
+            info.j = int(std::lround(sj / double(count)));
+        }
+    }
+    if (info.i >= 0) {
+        const Vec2 off = yee_offset(info.component);
+        info.x_um = scene.position_um(0, info.i + off.x);
+        info.y_um = scene.position_um(1, info.j + off.y);
+    }
+    return info;
+}
+
+/// Steps `engine` until a stop criterion holds (run.hpp, run_project).
+PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Project& project,
+                       const RunOptions& options, const std::string& phase,
+                       std::int64_t limit_steps, bool limit_is_max_steps, bool send_frames) {
+    const Scene& scene = compiled.scene;
+    const double dt_s = scene.dt_s;
+    const double cells = double(scene.cells());
+    const auto& stop = project.run.stop;
+    PhaseOutcome out;
+
+    // Decay on a time monitor's envelope instead of the energy?
+    int stop_probe = -1;
+    if (stop.monitor) {
+        for (const auto& m : compiled.monitors)
+            if (m.name == *stop.monitor && m.type == MonitorType::Time) stop_probe = m.time_probe;
+    }
+    // Envelope window: about two periods of the longest spectrum wavelength.
+    const double longest_wl_um = std::max(project.run.spectrum.wavelength_max, project.run.spectrum.wavelength_min);
+    const std::int64_t window_steps =
+        std::max<std::int64_t>(1, std::int64_t(std::ceil(2.0 * longest_wl_um * units::um / units::c0 / dt_s)));
+
+    // Checks (energy, finiteness, cancel, progress) every kCheckSteps steps; frames at
+    // multiples of run.frames.every_steps in between.
+    constexpr std::int64_t kCheckSteps = 50;
+    const int every = std::max(1, project.run.frames.every_steps);
+    const bool frames_on = send_frames && bool(options.frame);
+    std::int64_t next_check = kCheckSteps;
+
+    const double decay_factor = std::pow(10.0, -stop.decay_db / (stop_probe >= 0 ? 20.0 : 10.0));
+    double peak = 0;
+    std::size_t probe_read = 0;      // samples of the stop probe already examined
+    std::vector<double> recent_abs;  // |value| of the probe over the last window_steps samples
+    Engine::FrameRequest frame_request = options.frame_request;
+    frame_request.component = project.run.frames.component;
+    std::int64_t next_frame = every;
+    const auto t0 = Clock::now();
+    double last_db = 0;
+    double db_rate_per_s = 0;  // smoothed dB/s decay rate for the ETA
+    double last_db_time = 0;
+
+    while (true) {
+        if (options.cancel && options.cancel->load()) {
+            out.reason = StopReason::Cancelled;
+            break;
+        }
+        while (options.pause && options.pause->load() && !(options.cancel && options.cancel->load()))
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (options.cancel && options.cancel->load()) {
+            out.reason = StopReason::Cancelled;
+            break;
+        }
+        const std::int64_t done = engine.steps_done();
+        if (done >= limit_steps) {
+            out.reason = limit_is_max_steps ? StopReason::MaxSteps : StopReason::MaxTime;
+            break;
+        }
+        std::int64_t target = std::min(next_check, limit_steps);
+        if (frames_on) target = std::min(target, next_frame);
+        engine.step(int(std::max<std::int64_t>(1, target - done)));
+        const std::int64_t now_steps = engine.steps_done();
+        const double t_s = double(now_steps) * dt_s;
+        if (frames_on && now_steps >= next_frame) {
+            options.frame(engine.frame(frame_request), now_steps, t_s / units::fs);
+            while (next_frame <= now_steps) next_frame += every;
+        }
+        if (now_steps < next_check && now_steps < limit_steps) continue;
+        while (next_check <= now_steps) next_check += kCheckSteps;
+
+        // Level: energy or probe envelope.
+        double level = engine.field_energy();
+        if (stop_probe >= 0 && std::isfinite(level)) {
+            const std::vector<double> samples = engine.time_samples(stop_probe);
+            for (std::size_t k = probe_read; k < samples.size(); ++k) recent_abs.push_back(std::abs(samples[k]));
+            probe_read = samples.size();
+            if (recent_abs.size() > std::size_t(window_steps))
+                recent_abs.erase(recent_abs.begin(), recent_abs.end() - window_steps);
+            level = recent_abs.empty() ? 0.0 : *std::max_element(recent_abs.begin(), recent_abs.end());
+        }
+        if (!std::isfinite(level) || !engine.fields_finite()) {
+            out.reason = StopReason::Diverged;
+            out.divergence = locate_divergence(engine, scene, phase);
+            break;
+        }
+        peak = std::max(peak, level);
+        const double ratio = peak > 0 ? level / peak : 0.0;
+        const double db = ratio > 0 ? -(stop_probe >= 0 ? 20.0 : 10.0) * std::log10(ratio) : 999.0;
+
+        const double wall = seconds_since(t0);
+        if (options.progress) {
+            ProgressInfo p;
+            p.phase = phase;
+            p.step = now_steps;
+            p.max_steps = limit_steps;
+            p.time_fs = t_s / units::fs;
+            p.energy_db = std::max(0.0, std::min(db, 999.0));
+            p.steps_per_s = wall > 0 ? double(now_steps) / wall : 0;
+            p.mcells_per_s = p.steps_per_s * cells / 1e6;
+            double eta = p.steps_per_s > 0 ? double(limit_steps - now_steps) / p.steps_per_s : -1;
+            if (t_s > compiled.sources_end_s && db < stop.decay_db) {
+                // Estimate from the recent decay rate (dB per wall second).
+                const double dtw = wall - last_db_time;
+                if (dtw > 0 && last_db_time > 0) {
+                    const double rate = (db - last_db) / dtw;
+                    db_rate_per_s = db_rate_per_s > 0 ? 0.7 * db_rate_per_s + 0.3 * rate : rate;
+                }
+                if (db_rate_per_s > 0) eta = std::min(eta, (stop.decay_db - db) / db_rate_per_s);
+            }
+            last_db = db;
+            last_db_time = wall;
+            p.eta_s = eta;
+            options.progress(p);
+        }
+        if (t_s > compiled.sources_end_s && (peak <= 0 || level <= peak * decay_factor)) {
+            out.reason = StopReason::Decay;
+            break;
+        }
+    }
+    out.steps = engine.steps_done();
+    out.step_wall_s = seconds_since(t0);
+    return out;
+}
+
+/// Fetches the DFT sets a monitor's flux terms use.
+void fetch_sets(Engine& engine, const CompiledMonitor& m, std::map<int, cvec>& sets) {
+    for (const FluxTerm& t : m.flux_terms) {
+        if (!sets.count(t.e_set)) sets[t.e_set] = engine.dft(t.e_set);
+        if (!sets.count(t.h_set)) sets[t.h_set] = engine.dft(t.h_set);
+    }
+}
+
+/// Flux spectrum of a monitor's terms (compile.hpp, FluxTerm):
+///   P(f) = sum_terms sign * 0.5 / eta0 * Re sum_k E[k][f] conj(H~[k][f]) * ds_um * 1e-6
+/// (time-averaged Poynting flux 0.5 Re(E x H*), H = H~/eta0). `sets` holds the DFT
+/// accumulators [k * n_freq + f]; `ref`, when given, is subtracted sample by sample first.
+std::vector<double> flux_spectrum(const Scene& scene, const CompiledMonitor& m, std::size_t n_freq,
+                                  const std::map<int, cvec>& sets, const std::map<int, cvec>* ref) {
+    std::vector<double> p(n_freq, 0.0);
+    for (const FluxTerm& t : m.flux_terms) {
+        const cvec& e = sets.at(t.e_set);
+        const cvec& h = sets.at(t.h_set);
+        const cvec* er = ref ? &ref->at(t.e_set) : nullptr;
+        const cvec* hr = ref ? &ref->at(t.h_set) : nullptr;
+        const std::size_t nf_e = scene.dft_sets[t.e_set].frequencies_hz.size();
+        const std::size_t nf_h = scene.dft_sets[t.h_set].frequencies_hz.size();
+        if (nf_e != n_freq || nf_h != n_freq)
+            throw RunError("monitor '" + m.name + "': DFT set frequencies do not match the run spectrum");
+        const std::size_t ns = e.size() / n_freq;
+        if (h.size() != e.size() || (er && (er->size() != e.size() || hr->size() != h.size())))
+            throw RunError("monitor '" + m.name + "': DFT sample counts differ between E and H or between the "
+                           "reference and the main run");
+        const double scale = t.sign * 0.5 / units::eta0 * t.ds_um * units::um;
+        for (std::size_t k = 0; k < ns; ++k)
+            for (std::size_t f = 0; f < n_freq; ++f) {
+                std::complex<double> ev = e[k * n_freq + f], hv = h[k * n_freq + f];
+                if (er) {
+                    ev -= (*er)[k * n_freq + f];
+                    hv -= (*hr)[k * n_freq + f];
+                }
+                p[f] += scale * (ev * std::conj(hv)).real();
+            }
+    }
+    return p;
+}
+
+double monitor_length_um(const Monitor& m) {
+    return std::hypot(m.to.x - m.from.x, m.to.y - m.from.y);
+}
+
+}  // namespace
+
+RunResult run_project(const Project& project, const std::string& file_label, const RunOptions& options) {
+    const auto t_call = Clock::now();
+    CompileOptions main_opts;
+    main_opts.reference_run = false;
+    const CompiledProject main = compile_project(project, file_label, main_opts);
+    std::optional<CompiledProject> ref;
+    const int incident = incident_monitor_index(project, file_label);
+    if (incident >= 0) {
+        CompileOptions ref_opts;
+        ref_opts.reference_run = true;
+        ref = compile_project(project, file_label, ref_opts);
+    }
+    const Precision precision = options.precision.value_or(project.run.precision);
+    BackendChoice backend = options.backend.value_or(project.run.backend);
+    std::vector<std::string> fallback_warnings;
+    EngineFactory factory = [&](const Scene& scene, const std::string&) {
+        auto engine = make_engine(scene, backend, precision, options.threads, fallback_warnings);
+        // After a fall-back keep the same backend for the next phase.
+        backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
+        return engine;
+    };
+    RunResult result = run_compiled(project, main, ref ? &*ref : nullptr, options, factory);
+    result.warnings.insert(result.warnings.end(), fallback_warnings.begin(), fallback_warnings.end());
+    result.wall_s = seconds_since(t_call);
+    return result;
+}
+
+int incident_monitor_index(const Project& project, const std::string& file_label) {
+    const auto& norm = project.run.normalization;
+    if (!norm.enabled) return -1;
+    bool has_flux = false;
+    for (const auto& m : project.monitors)
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) has_flux = true;
+    if (!has_flux) return -1;
+    int incident = -1;
+    if (norm.incident_monitor) {
+        for (std::size_t k = 0; k < project.monitors.size(); ++k)
+            if (project.monitors[k].name == *norm.incident_monitor) incident = int(k);
+        if (incident < 0 || project.monitors[incident].type != MonitorType::Flux)
+            throw ProjectError(file_label, "run.normalization.incident_monitor",
+                               "'" + *norm.incident_monitor + "' is not a flux monitor");
+        return incident;
+    }
+    for (const char* want : {"reflection", "transmission"})
+        for (std::size_t k = 0; k < project.monitors.size(); ++k)
+            if (project.monitors[k].type == MonitorType::Flux && project.monitors[k].kind == want) return int(k);
+    throw ProjectError(file_label, "run.normalization",
+                       "normalization needs a reflection or transmission flux monitor "
+                       "(or run.normalization.incident_monitor)");
+}
+
+RunResult run_compiled(const Project& project, const CompiledProject& main, const CompiledProject* reference,
+                       const RunOptions& options, const EngineFactory& factory) {
+    const auto t_call = Clock::now();
+    RunResult result;
+    result.precision = options.precision.value_or(project.run.precision);
+    const Scene& scene = main.scene;
+    result.warnings = main.warnings;
+    result.cells = std::int64_t(scene.cells());
+    result.frequency_hz = main.spectrum_hz;
+
+    // Step limits: max_time_fs always, max_steps (project or override) when given.
+    const std::int64_t time_steps =
+        std::int64_t(std::ceil(project.run.stop.max_time_fs * units::fs / scene.dt_s - 1e-9));
+    std::optional<long long> max_steps = options.max_steps ? options.max_steps : project.run.stop.max_steps;
+    std::int64_t limit = time_steps;
+    bool limit_is_max_steps = false;
+    if (max_steps && *max_steps < time_steps) {
+        limit = std::max<long long>(0, *max_steps);
+        limit_is_max_steps = true;
+    }
+
+    const auto& norm = project.run.normalization;
+    const int incident = incident_monitor_index(project, "");
+    const bool normalize = incident >= 0 && reference != nullptr;
+    if (norm.enabled && incident < 0)
+        result.warnings.push_back("normalization is enabled but the project has no flux monitor: skipped");
+    else if (norm.enabled && !normalize)
+        result.warnings.push_back("normalization is enabled but no reference run was compiled: skipped");
+    if (normalize) result.incident_monitor = project.monitors[incident].name;
+
+    auto build_engine = [&](const Scene& s, const std::string& phase) {
+        auto engine = factory(s, phase);
+        result.backend = engine->backend();
+        result.device = engine->device();
+        return engine;
+    };
+
+    // ------------------------------------------------------------ reference run
+    std::map<int, cvec> ref_sets;  // reference DFT samples (reflection / scattering monitors)
+    std::vector<double> p_inc;
+    if (normalize) {
+        const CompiledProject& ref = *reference;
+        if (ref.scene.nx != scene.nx || ref.scene.ny != scene.ny || ref.monitors.size() != main.monitors.size() ||
+            ref.scene.dft_sets.size() != scene.dft_sets.size())
+            throw RunError("the reference run's grid or monitors differ from the main run's");
+        auto engine = build_engine(ref.scene, "reference");
+        const PhaseOutcome o = run_phase(*engine, ref, project, options, "reference", limit, limit_is_max_steps, false);
+        result.reference_steps = o.steps;
+        result.reference_wall_s = o.step_wall_s;
+        result.reference_stop_reason = o.reason;
+        if (o.reason == StopReason::Diverged || o.reason == StopReason::Cancelled) {
+            result.stop_reason = o.reason;
+            result.divergence = o.divergence;
+            result.warnings.push_back("the normalization run " + to_string(o.reason) +
+                                      " after " + std::to_string(o.steps) + " steps; the main run did not run");
+            result.wall_s = seconds_since(t_call);
+            return result;
+        }
+        const std::size_t nf = ref.spectrum_hz.size();
+        std::map<int, cvec> inc_sets;
+        fetch_sets(*engine, ref.monitors[incident], inc_sets);
+        p_inc = flux_spectrum(ref.scene, ref.monitors[incident], nf, inc_sets, nullptr);
+        const double total = std::accumulate(p_inc.begin(), p_inc.end(), 0.0);
+        if (total < 0)
+            for (double& v : p_inc) v = -v;  // monitor direction against the incident wave
+        bool sign_ok = true;
+        for (double v : p_inc) sign_ok = sign_ok && v > 0;
+        // Compare with the largest flux any flux monitor sees in the reference run: an
+        // incident monitor behind a one-way source sees almost nothing.
+        double largest = 0, incident_peak = 0;
+        for (double v : p_inc) incident_peak = std::max(incident_peak, std::abs(v));
+        for (const auto& m : ref.monitors) {
+            if (m.type != MonitorType::Flux) continue;
+            std::map<int, cvec> sets;
+            fetch_sets(*engine, m, sets);
+            for (double v : flux_spectrum(ref.scene, m, nf, sets, nullptr)) largest = std::max(largest, std::abs(v));
+        }
+        if (!sign_ok)
+            result.warnings.push_back("the incident flux at '" + result.incident_monitor +
+                                      "' is zero or changes sign inside the spectrum: normalized values "
+                                      "there are meaningless (does the source cover the spectrum?)");
+        else if (incident_peak < 1e-3 * largest)
+            result.warnings.push_back("the incident monitor '" + result.incident_monitor + "' sees less than 0.1% of the "
+                                      "flux other monitors see in the normalization run: is it behind a one-way "
+                                      "source? Place it between the source and the device");
+        for (std::size_t k = 0; k < ref.monitors.size(); ++k) {
+            const auto& m = ref.monitors[k];
+            const bool need = (m.type == MonitorType::Flux && m.kind == "reflection") ||
+                              (m.type == MonitorType::FluxBox && m.kind == "scattering");
+            if (need) fetch_sets(*engine, m, ref_sets);
+        }
+        result.incident_flux = p_inc;
+    }
+
+    // ------------------------------------------------------------ main run
+    auto engine = build_engine(scene, "main");
+    const PhaseOutcome o = run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true);
+    result.stop_reason = o.reason;
+    result.steps = o.steps;
+    result.time_fs = double(o.steps) * scene.dt_s / units::fs;
+    result.divergence = o.divergence;
+    result.mcells_per_s = o.step_wall_s > 0 ? double(result.cells) * double(o.steps) / o.step_wall_s / 1e6 : 0;
+    result.normalized = normalize;
+
+    const std::size_t nf = main.spectrum_hz.size();
+    const double l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
+    for (std::size_t k = 0; k < main.monitors.size(); ++k) {
+        const CompiledMonitor& m = main.monitors[k];
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
+            FluxSpectrumResult s;
+            s.name = m.name;
+            s.type = m.type;
+            s.kind = m.kind;
+            std::map<int, cvec> sets;
+            fetch_sets(*engine, m, sets);
+            s.flux = flux_spectrum(scene, m, nf, sets, nullptr);
+            if (normalize) {
+                s.normalized.resize(nf);
+                const bool uses_ref = (m.type == MonitorType::Flux && m.kind == "reflection") ||
+                                      (m.type == MonitorType::FluxBox && m.kind == "scattering");
+                const std::vector<double> num = uses_ref ? flux_spectrum(scene, m, nf, sets, &ref_sets) : s.flux;
+                for (std::size_t f = 0; f < nf; ++f) {
+                    if (m.type == MonitorType::Flux) {
+                        s.normalized[f] = num[f] / p_inc[f];
+                    } else {
+                        // cross-section (um): flux / (P_inc / L_inc); absorption and flux
+                        // kinds count inward flux as positive.
+                        const double sign = m.kind == "scattering" ? 1.0 : -1.0;
+                        s.normalized[f] = sign * num[f] * l_inc_um / p_inc[f];
+                    }
+                }
+            }
+            result.spectra.push_back(std::move(s));
+        } else if (m.type == MonitorType::Time) {
+            TimeSeriesResult ts;
+            ts.name = m.name;
+            ts.component = scene.time_probes.at(m.time_probe).component;
+            ts.values = engine->time_samples(m.time_probe);
+            const bool electric = ts.component == Component::Ex || ts.component == Component::Ey ||
+                                  ts.component == Component::Ez;
+            ts.time_fs.resize(ts.values.size());
+            for (std::size_t n = 0; n < ts.values.size(); ++n)
+                ts.time_fs[n] = (double(n) + (electric ? 1.0 : 0.5)) * scene.dt_s / units::fs;
+            result.time_series.push_back(std::move(ts));
+        } else if (m.type == MonitorType::DftField) {
+            DftFieldResult d;
+            d.name = m.name;
+            d.nx = m.region_nx;
+            d.ny = m.region_ny;
+            d.dx_um = scene.dx_um;
+            d.components = m.dft_field_components;
+            for (std::size_t c = 0; c < m.dft_field_sets.size(); ++c) {
+                const int set = m.dft_field_sets[c];
+                const DftSet& ds = scene.dft_sets.at(set);
+                const std::size_t nfd = ds.frequencies_hz.size();
+                if (c == 0) {
+                    d.frequency_hz = ds.frequencies_hz;
+                    for (double f : d.frequency_hz) d.wavelength_um.push_back(units::hz_to_wavelength_um(f));
+                    if (!ds.cell0.empty()) {
+                        const int i0 = int(ds.cell0[0] % scene.nx), j0 = int(ds.cell0[0] / scene.nx);
+                        const Vec2 off = yee_offset(ds.component);
+                        d.origin_um = {scene.position_um(0, i0 + off.x), scene.position_um(1, j0 + off.y)};
+                    }
+                }
+                const cvec raw = engine->dft(set);
+                const std::size_t ns = std::size_t(d.nx) * std::size_t(d.ny);
+                if (raw.size() != ns * nfd)
+                    throw RunError("dft_field monitor '" + m.name + "': sample count does not match its region");
+                cvec v(raw.size());
+                for (std::size_t s = 0; s < ns; ++s)
+                    for (std::size_t f = 0; f < nfd; ++f) v[f * ns + s] = raw[s * nfd + f];
+                d.values.push_back(std::move(v));
+            }
+            result.dft_fields.push_back(std::move(d));
+        }
+    }
+
+    try {
+        Engine::FrameRequest fr = options.frame_request;
+        fr.component = project.run.frames.component;
+        result.final_frame = engine->frame(fr);
+    } catch (const std::invalid_argument& e) {
+        result.warnings.push_back(std::string("no final frame: ") + e.what());
+    }
+    result.wall_s = seconds_since(t_call);
+    return result;
+}
+
+}  // namespace golightly
