@@ -133,7 +133,7 @@ TEST_CASE("PEC cavity resonances match the analytic modes", "[physics][cavity]")
         const Component c = pol == Polarization::TMz ? Component::Ez : Component::Hz;
         add_point_source(s, c, 13, 7, w);   // off every nodal line of the tested modes
         add_point_probe(s, c, 44, 36);
-        auto e = make_cpu_engine(s, Precision::Float64, 2);
+        auto e = make_cpu_engine(s, Precision::Float64, 1);
         const int skip = int(std::ceil(w.end_time_s() / s.dt_s));
         e->step(skip + 16384);
         auto ts = e->time_samples(0);
