@@ -13,9 +13,11 @@
 // E update, i = nx-1 for H); each segment runs one branch-free, vectorizable kernel
 // (cpu_kernels.inl), compiled twice: baseline x86-64 and AVX2+FMA, chosen at run time.
 //
+// Threads: make_cpu_engine(threads > 0) uses exactly that many (at most ny); threads <= 0
+// uses all cores for grids of >= 2^18 cells and one thread below that.
+//
 // Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
-// GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step. On a machine shared with other
-// busy processes, OMP_WAIT_POLICY=passive keeps the per-step barrier from spinning.
+// GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step.
 #include <algorithm>
 #include <array>
 #include <atomic>
