@@ -7,15 +7,17 @@
 // CPML psi arrays exist only inside the slabs: x slabs as [j][kx] with kx over the
 // pml_lo + pml_hi columns, y slabs as [ky][i].
 //
-// Work split: OpenMP threads over rows (static schedule, so a thread keeps its rows
-// across steps and phases). Within a row the x range is cut into segments at the slab
+// Work split: a persistent team of threads (cpu_team.hpp) over rows; a thread keeps
+// its block of rows across steps. Within a row the x range is cut into segments at the slab
 // edges and at the boundary cell whose neighbour lies beyond the array (i = 0 for the
 // E update, i = nx-1 for H); each segment runs one branch-free, vectorizable kernel
 // (cpu_kernels.inl), compiled twice: baseline x86-64 and AVX2+FMA, chosen at run time.
 //
+// Threads: make_cpu_engine(threads > 0) uses exactly that many (at most ny); threads <= 0
+// uses all cores for grids of >= 2^18 cells and one thread below that.
+//
 // Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
-// GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step. On a machine shared with other
-// busy processes, OMP_WAIT_POLICY=passive keeps the per-step barrier from spinning.
+// GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -34,9 +36,8 @@
 #include <utility>
 #include <vector>
 
-#include <omp.h>
-
 #include "cpu_kernels.hpp"
+#include "cpu_team.hpp"
 #include "golightly/colormap.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
@@ -182,8 +183,10 @@ public:
         }
         threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
         tm_ = sc_.polarization == Polarization::TMz;
-        // Small grids run on one thread: a fork/join per phase costs more than the work.
-        parallel_ = threads_ > 1 && sc_.cells() >= 32768;
+        // With the automatic thread count, small grids run on one thread: waking the team
+        // costs more than the work. An explicit thread count is honoured.
+        parallel_ = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
+        team_ = std::make_unique<cpu::Team>(parallel_ ? std::min(threads_, ny_) : 1);
         run_op_ = KernelTable<Real>::pick(cpu_has_avx2());
         const std::size_t n = sc_.cells();
 
@@ -303,35 +306,49 @@ public:
     }
 
     double field_energy() override {
-        double sum = 0;
         const std::size_t n = sc_.cells();
-        for (int c = 0; c < 6; ++c) {
-            if (!has_[c]) continue;
-            const Real* f = field_[c].data();
-            if (is_electric(Component(c))) {
-                const std::uint16_t* idx = sc_.material_index[c].data();
-                const double* eps = eps_table_.data();
-#pragma omp parallel for num_threads(threads_) reduction(+ : sum) schedule(static) if (parallel_)
-                for (std::size_t k = 0; k < n; ++k) sum += eps[idx[k]] * double(f[k]) * double(f[k]);
-            } else {
-#pragma omp parallel for num_threads(threads_) reduction(+ : sum) schedule(static) if (parallel_)
-                for (std::size_t k = 0; k < n; ++k) sum += double(f[k]) * double(f[k]);
+        std::vector<double> part(std::size_t(team_->size()), 0.0);
+        auto job = [&](int t) {
+            long long b, e;
+            cpu::Team::split((long long)n, t, team_->size(), b, e);
+            double sum = 0;
+            for (int c = 0; c < 6; ++c) {
+                if (!has_[c]) continue;
+                const Real* f = field_[c].data();
+                if (is_electric(Component(c))) {
+                    const std::uint16_t* idx = sc_.material_index[c].data();
+                    const double* eps = eps_table_.data();
+                    for (long long k = b; k < e; ++k) sum += eps[idx[k]] * double(f[k]) * double(f[k]);
+                } else {
+                    for (long long k = b; k < e; ++k) sum += double(f[k]) * double(f[k]);
+                }
             }
-        }
+            part[t] = sum;
+        };
+        team_->run(job);
+        double sum = 0;
+        for (double p : part) sum += p;
         const double dx = sc_.dx_um * units::um;
         return 0.5 * units::eps0 * dx * dx * sum;
     }
 
     bool fields_finite() override {
         const std::size_t n = sc_.cells();
-        for (int c = 0; c < 6; ++c) {
-            if (!has_[c]) continue;
-            const Real* f = field_[c].data();
-            Real acc = 0;  // x * 0 is NaN exactly for NaN and Inf
-#pragma omp parallel for num_threads(threads_) reduction(+ : acc) schedule(static) if (parallel_)
-            for (std::size_t k = 0; k < n; ++k) acc += f[k] * Real(0);
-            if (!std::isfinite(acc)) return false;
-        }
+        std::vector<int> bad(std::size_t(team_->size()), 0);
+        auto job = [&](int t) {
+            long long b, e;
+            cpu::Team::split((long long)n, t, team_->size(), b, e);
+            for (int c = 0; c < 6; ++c) {
+                if (!has_[c]) continue;
+                const Real* f = field_[c].data();
+                Real acc = 0;  // x * 0 is NaN exactly for NaN and Inf
+                for (long long k = b; k < e; ++k) acc += f[k] * Real(0);
+                if (!std::isfinite(acc)) bad[t] = 1;
+            }
+        };
+        team_->run(job);
+        for (int v : bad)
+            if (v) return false;
         return true;
     }
 
@@ -371,8 +388,10 @@ public:
         std::vector<double> avg(std::size_t(W) * H);
         const Real* f = field_[ci(req.component)].data();
         const int nx = nx_, ny = ny_;
-#pragma omp parallel for num_threads(threads_) schedule(static)
-        for (int by = 0; by < H; ++by) {
+        auto job = [&](int t) {
+        long long b0, b1;
+        cpu::Team::split(H, t, team_->size(), b0, b1);
+        for (int by = int(b0); by < int(b1); ++by) {
             const int j0 = by * fac, j1 = std::min(ny, j0 + fac);
             for (int bx = 0; bx < W; ++bx) {
                 const int i0 = bx * fac, i1 = std::min(nx, i0 + fac);
@@ -382,6 +401,8 @@ public:
                 avg[std::size_t(by) * W + bx] = s / double((j1 - j0) * (i1 - i0));
             }
         }
+        };
+        team_->run(job);
         double scale = req.scale;
         if (!(scale > 0)) {
             scale = 0;
@@ -723,13 +744,20 @@ private:
             auto* X = dft_[s].data();
             const std::size_t nk = d.cell0.size();
             const std::complex<double>* ph = phasor_.data();
-            const long long work = (long long)nk * (long long)nf;
-#pragma omp parallel for num_threads(threads_) schedule(static) if (work > 16384)
-            for (std::size_t k = 0; k < nk; ++k) {
-                const double v = sample_dft(d, k, f);
-                std::complex<double>* x = X + k * nf;
-                for (std::size_t q = 0; q < nf; ++q) x[q] += v * ph[q];
-            }
+            auto range = [&](std::size_t b, std::size_t e) {
+                for (std::size_t k = b; k < e; ++k) {
+                    const double v = sample_dft(d, k, f);
+                    std::complex<double>* x = X + k * nf;
+                    for (std::size_t q = 0; q < nf; ++q) x[q] += v * ph[q];
+                }
+            };
+            auto job = [&](int t) {
+                long long b, e;
+                cpu::Team::split((long long)nk, t, team_->size(), b, e);
+                range(std::size_t(b), std::size_t(e));
+            };
+            if ((long long)nk * (long long)nf > 16384) team_->run(job);
+            else range(0, nk);
         }
         for (std::size_t p = 0; p < sc_.time_probes.size(); ++p) {
             const TimeProbe& tp = sc_.time_probes[p];
@@ -758,15 +786,23 @@ private:
         const double dt = sc_.dt_s;
         const double tn = double(steps_) * dt;
         // 1. H from E^n, H sources at t = n dt, PMC zeroing
-#pragma omp parallel for num_threads(threads_) schedule(static) if (parallel_)
-        for (int j = 0; j < ny_; ++j) h_row(j);
+        auto h_job = [&](int t) {
+            long long b, e;
+            cpu::Team::split(ny_, t, team_->size(), b, e);
+            for (int j = int(b); j < int(e); ++j) h_row(j);
+        };
+        team_->run(h_job);
         apply_sources(false, tn);
         for (int a = 0; a < 2; ++a)
             if (sc_.boundary[a] == BoundaryKind::Pmc) zero_line(tangential_h(a), a, (a == 0 ? nx_ : ny_) - 1);
         // 2. E from H^{n+1/2}, E sources at t = (n+1/2) dt, PEC zeroing, Mur
         save_mur();
-#pragma omp parallel for num_threads(threads_) schedule(static) if (parallel_)
-        for (int j = 0; j < ny_; ++j) e_row(j);
+        auto e_job = [&](int t) {
+            long long b, e;
+            cpu::Team::split(ny_, t, team_->size(), b, e);
+            for (int j = int(b); j < int(e); ++j) e_row(j);
+        };
+        team_->run(e_job);
         apply_sources(true, tn + 0.5 * dt);
         for (int a = 0; a < 2; ++a)
             if (sc_.boundary[a] == BoundaryKind::Pec) zero_line(tangential_e(a), a, 0);
@@ -815,18 +851,17 @@ private:
             src_value_[k] = st.waveform.value(t - st.delay_s);
         }
         save_mur();
-        const int nthreads = std::min(threads_, ny_);
-#pragma omp parallel num_threads(nthreads) if (parallel_)
-        {
-            const int tid = omp_get_thread_num(), nt = omp_get_num_threads();
+        auto sweep = [&](int tid) {
+            const int nt = team_->size();
             const int j0 = int((long long)ny_ * tid / nt), j1 = int((long long)ny_ * (tid + 1) / nt);
             if (j1 > j0) h_row_full(j1 - 1);
-#pragma omp barrier
+            team_->barrier();
             for (int j = j0; j < j1; ++j) {
                 if (j < j1 - 1) h_row_full(j);
                 e_row_full(j);
             }
-        }
+        };
+        team_->run(sweep);
         apply_mur();
         accumulate_monitors();
         ++steps_;
@@ -889,6 +924,7 @@ private:
     std::vector<Real> mur_x_, mur_y_;
     std::vector<std::vector<std::complex<double>>> dft_;
     std::vector<std::complex<double>> phasor_;
+    std::unique_ptr<cpu::Team> team_;
     std::vector<std::vector<double>> probe_;
     std::string device_;
 };
