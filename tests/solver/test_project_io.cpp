@@ -156,8 +156,8 @@ TEST_CASE("Example projects load, save and reload identically", "[project]") {
 TEST_CASE("Example projects have the geometry their description promises", "[project]") {
     const Project fresnel = load_project(kSourceDir / "examples" / "fresnel_slab.glproj");
     CHECK(fresnel.domain.boundaries[1] == BoundaryKind::Periodic);
-    CHECK(std::lround(fresnel.domain.size[0] / fresnel.domain.cell_size) == 400);
-    CHECK(std::lround(fresnel.domain.size[1] / fresnel.domain.cell_size) == 20);
+    CHECK(std::lround(fresnel.domain.size[0] / fresnel.domain.cell_size) == 800);
+    CHECK(std::lround(fresnel.domain.size[1] / fresnel.domain.cell_size) == 40);
     REQUIRE(fresnel.find_material(fresnel.layers.at(0).material));
     CHECK(fresnel.find_material(fresnel.layers.at(0).material)->epsilon_inf == 9.0);
     // The plane-wave source spans the periodic axis from boundary to boundary.
