@@ -4,6 +4,7 @@
 // Units: um. Arrays: row-major, x fastest, index j * nx + i.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,5 +65,23 @@ AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Co
 /// Decodes a raster shape's PNG into coverage values in [0, 1], row 0 = top (max y).
 /// Throws std::runtime_error when the data is not a PNG of width_px x height_px.
 std::vector<float> decode_raster_coverage(const Shape& raster);
+
+/// Exact coverage of rings on `grid`, in double precision: for every sample (i, j) the
+/// fraction of its dx x dx window covered by the nonzero-winding region of all `outlines`
+/// together (winding numbers of the outlines add, i.e. overlapping shapes sum), clamped to
+/// [0, 1]. Analytic signed-area accumulation (each edge deposits area and cover into the
+/// cells it crosses, then a prefix sum along each row, as in scanline font rasterizers);
+/// cost O(edge length in cells + cells of the grid). Index j * nx + i.
+std::vector<double> outline_coverage(const std::vector<Outline>& outlines, const SampleGrid& grid);
+
+/// Area-weighted box resampling of a raster shape onto `grid`: the fraction of each
+/// sample window covered, sum over pixels of coverage * overlap area / dx^2, in [0, 1].
+/// Throws std::runtime_error as decode_raster_coverage. Index j * nx + i.
+std::vector<double> raster_coverage(const Shape& raster, const SampleGrid& grid);
+
+/// Interior area (um^2) covered by each material (background included) for the `check`
+/// command: coverage on the interior cell grid (samples at cell centres, windows = cells,
+/// domain [0, Lx] x [0, Ly]), sum of fraction * cell area.
+std::map<std::string, double> material_areas_um2(const Project& project, double cell_um, bool reference_run);
 
 }  // namespace golightly

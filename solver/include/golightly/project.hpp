@@ -187,6 +187,7 @@ struct Domain {
     std::array<BoundaryKind, 3> boundaries{BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
     PmlSettings pml;
     std::string background = "air";
+    Json boundaries_extra = Json::object();  ///< unknown members of the `boundaries` object
     Json extra = Json::object();
     bool operator==(const Domain&) const = default;
 };
@@ -275,6 +276,11 @@ void save_project(const Project& project, const std::filesystem::path& file);
 /// 1/sqrt(dimensions), finite coordinates, ...). Throws ProjectError with the JSON path.
 void validate_project(const Project& project, const std::string& file_label);
 
+/// Checks what this build can run, beyond validity: throws ProjectError
+/// (`domain.dimensions: 3D runs are not supported yet`) for 3D projects. The editor opens
+/// such files (parse_project accepts them); the run driver and `check` call this.
+void check_runnable(const Project& project, const std::string& file_label);
+
 // Names as written in the file format ("TMz", "pml", "Ez", ...), both ways.
 std::string to_string(Component c);
 std::string to_string(Polarization p);
@@ -282,5 +288,11 @@ std::string to_string(BoundaryKind b);
 std::string to_string(Precision p);
 std::string to_string(BackendChoice b);
 std::string to_string(ShapeType t);
+std::string to_string(PoleKind k);
+std::string to_string(WaveformType t);
+std::string to_string(SourceType t);
+std::string to_string(SourceProfile p);
+std::string to_string(MonitorType t);
+std::string to_string(Reduce r);
 
 }  // namespace golightly

@@ -1,0 +1,377 @@
+// GoLightly: validation of a project model (ranges, cross-references, stability limits).
+//
+// validate_project() reports the first problem as ProjectError(file, JSON path, message);
+// the paths are those of the file format (project_to_json writes the same names), e.g.
+// `layers[2].shapes[0].radii[1]`.
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "golightly/errors.hpp"
+#include "project_io_internal.hpp"
+
+namespace golightly {
+
+using namespace detail;
+
+namespace {
+
+std::string fmt(double v) {
+    std::ostringstream o;
+    o.precision(6);
+    o << v;
+    return o.str();
+}
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+class Validator {
+public:
+    Validator(const Project& p, const std::string& file) : p_(p), file_(file) {}
+
+    void run() {
+        check_finite(project_to_json(p_), "");
+        domain();
+        materials();
+        for (std::size_t i = 0; i < p_.layers.size(); ++i) layer(p_.layers[i], index_path("layers", i));
+        for (std::size_t i = 0; i < p_.sources.size(); ++i) source(p_.sources[i], index_path("sources", i));
+        monitors();
+        run_settings();
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& path, const std::string& msg) const {
+        throw ProjectError(file_, path, msg);
+    }
+
+    /// Every number of the project, wherever it sits (model fields and kept extras).
+    void check_finite(const Json& j, const std::string& path) const {
+        if (j.is_number_float()) {
+            if (!std::isfinite(j.get<double>())) fail(path, "must be a finite number");
+        } else if (j.is_object()) {
+            for (auto it = j.begin(); it != j.end(); ++it) check_finite(*it, key_path(path, it.key()));
+        } else if (j.is_array()) {
+            for (std::size_t i = 0; i < j.size(); ++i) check_finite(j[i], index_path(path, i));
+        }
+    }
+
+    void positive(double v, const std::string& path) const {
+        if (!(v > 0)) fail(path, "must be > 0 (found " + fmt(v) + ")");
+    }
+    void non_negative(double v, const std::string& path) const {
+        if (!(v >= 0)) fail(path, "must be >= 0 (found " + fmt(v) + ")");
+    }
+
+    int dims() const { return p_.domain.dimensions; }
+
+    bool axis_used(int a) const { return a < dims(); }
+
+    /// The field components a 2D polarization has: TMz: Ez, Hx, Hy; TEz: Hz, Ex, Ey.
+    void component(Component c, const std::string& path) const {
+        if (dims() == 3) return;
+        const bool tm = p_.domain.polarization == Polarization::TMz;
+        const bool ok = tm ? (c == Component::Ez || c == Component::Hx || c == Component::Hy)
+                           : (c == Component::Hz || c == Component::Ex || c == Component::Ey);
+        if (!ok)
+            fail(path, "component " + to_string(c) + " does not exist in " + to_string(p_.domain.polarization) +
+                           " polarization (it has " + (tm ? "Ez, Hx, Hy" : "Hz, Ex, Ey") + ")");
+    }
+
+    void direction(const std::string& d, const std::string& path) const {
+        static const char* k2[] = {"+x", "-x", "+y", "-y"};
+        static const char* k3[] = {"+x", "-x", "+y", "-y", "+z", "-z"};
+        const bool three = dims() == 3;
+        for (const char* s : three ? std::vector<const char*>(k3, k3 + 6) : std::vector<const char*>(k2, k2 + 4))
+            if (d == s) return;
+        fail(path, "unknown direction " + quoted(d) + "; expected one of \"+x\", \"-x\", \"+y\", \"-y\"" +
+                       (three ? ", \"+z\", \"-z\"" : ""));
+    }
+
+    void material_id(const std::string& id, const std::string& path) const {
+        if (p_.find_material(id)) return;
+        std::string known = "\"air\"";
+        for (const auto& m : p_.materials)
+            if (m.id != "air") known += ", " + quoted(m.id);
+        fail(path, "unknown material " + quoted(id) + " (defined: " + known + ")");
+    }
+
+    void box(const Vec2& min, const Vec2& max, const std::string& min_path, const std::string& max_path) const {
+        (void)min_path;
+        if (!(max.x > min.x)) fail(index_path(max_path, 0), "must be > min x (" + fmt(min.x) + ")");
+        if (!(max.y > min.y)) fail(index_path(max_path, 1), "must be > min y (" + fmt(min.y) + ")");
+    }
+
+    // ---------------------------------------------------------------- domain
+
+    void domain() const {
+        const Domain& d = p_.domain;
+        if (d.dimensions != 2 && d.dimensions != 3)
+            fail("domain.dimensions", "must be 2 or 3 (found " + std::to_string(d.dimensions) + ")");
+        for (int a = 0; a < dims(); ++a) positive(d.size[a], index_path("domain.size", a));
+        positive(d.cell_size, "domain.cell_size");
+        for (int a = 0; a < dims(); ++a)
+            if (d.cell_size > d.size[a])
+                fail("domain.cell_size", "must not exceed the domain size along " + std::string(1, "xyz"[a]) + " (" +
+                                             fmt(d.size[a]) + " um)");
+        bool pml_used = false;
+        for (int a = 0; a < dims(); ++a) pml_used |= d.boundaries[a] == BoundaryKind::Pml;
+        if (pml_used) {
+            if (d.pml.cells < 1 || d.pml.cells > 200)
+                fail("domain.pml.cells", "must be between 1 and 200 (found " + std::to_string(d.pml.cells) + ")");
+            if (!(d.pml.grading_order > 0) || d.pml.grading_order > 20)
+                fail("domain.pml.grading_order", "must be > 0 and <= 20 (found " + fmt(d.pml.grading_order) + ")");
+            if (!(d.pml.target_reflection > 0) || !(d.pml.target_reflection < 1))
+                fail("domain.pml.target_reflection",
+                     "must be between 0 and 1, exclusive (found " + fmt(d.pml.target_reflection) + ")");
+        }
+        material_id(d.background, "domain.background");
+    }
+
+    // ---------------------------------------------------------------- materials
+
+    static bool is_hex_color(const std::string& c) {
+        if (c.size() != 7 || c[0] != '#') return false;
+        for (std::size_t i = 1; i < 7; ++i)
+            if (!std::isxdigit(static_cast<unsigned char>(c[i]))) return false;
+        return true;
+    }
+
+    void materials() const {
+        std::set<std::string> ids;
+        for (std::size_t i = 0; i < p_.materials.size(); ++i) {
+            const Material& m = p_.materials[i];
+            const std::string path = index_path("materials", i);
+            if (m.id.empty()) fail(path + ".id", "must not be empty");
+            if (!ids.insert(m.id).second) fail(path + ".id", "duplicate material id " + quoted(m.id));
+            positive(m.epsilon_inf, path + ".epsilon_inf");
+            if (m.mu_r != 1.0)
+                fail(path + ".mu_r", "magnetic materials are not supported yet (mu_r must be 1, found " +
+                                         fmt(m.mu_r) + ")");
+            non_negative(m.conductivity, path + ".conductivity");
+            for (std::size_t k = 0; k < m.poles.size(); ++k) {
+                const Pole& pole = m.poles[k];
+                const std::string pp = index_path(path + ".poles", k);
+                non_negative(pole.omega_p, pp + ".omega_p");
+                non_negative(pole.omega_0, pp + ".omega_0");
+                if (pole.kind == PoleKind::Drude && pole.omega_0 != 0)
+                    fail(pp + ".omega_0", "a drude pole has omega_0 = 0; use kind \"lorentz\" for a resonance");
+                non_negative(pole.gamma, pp + ".gamma");
+            }
+            if (!m.color.empty() && !is_hex_color(m.color))
+                fail(path + ".color", "must be a colour \"#rrggbb\" (found " + quoted(m.color) + ")");
+        }
+    }
+
+    // ---------------------------------------------------------------- shapes and layers
+
+    void shape(const Shape& s, const std::string& path) const {
+        switch (s.type) {
+            case ShapeType::Rectangle: box(s.min, s.max, path + ".min", path + ".max"); break;
+            case ShapeType::Polygon:
+                if (s.points.size() < 3)
+                    fail(path + ".points", "a polygon needs at least 3 points (found " +
+                                               std::to_string(s.points.size()) + ")");
+                break;
+            case ShapeType::Ellipse:
+                positive(s.radii.x, path + ".radii[0]");
+                positive(s.radii.y, path + ".radii[1]");
+                break;
+            case ShapeType::Ring:
+                non_negative(s.inner_radius, path + ".inner_radius");
+                positive(s.outer_radius, path + ".outer_radius");
+                if (!(s.inner_radius < s.outer_radius))
+                    fail(path + ".inner_radius", "must be < outer_radius (" + fmt(s.outer_radius) + ")");
+                break;
+            case ShapeType::Path:
+                if (s.points.size() < 2)
+                    fail(path + ".points", "a path needs at least 2 points (found " +
+                                               std::to_string(s.points.size()) + ")");
+                for (std::size_t k = 1; k < s.points.size(); ++k)
+                    if (s.points[k] == s.points[k - 1])
+                        fail(index_path(path + ".points", k), "repeats the previous point");
+                positive(s.width, path + ".width");
+                if (s.bend_radius) positive(*s.bend_radius, path + ".bend_radius");
+                break;
+            case ShapeType::Raster:
+                positive(s.pixel_size, path + ".pixel_size");
+                if (s.width_px < 1 || s.width_px > 65536)
+                    fail(path + ".width", "must be between 1 and 65536 pixels (found " + std::to_string(s.width_px) + ")");
+                if (s.height_px < 1 || s.height_px > 65536)
+                    fail(path + ".height",
+                         "must be between 1 and 65536 pixels (found " + std::to_string(s.height_px) + ")");
+                if (s.png_base64.empty()) fail(path + ".png", "must hold a base64 PNG image (found an empty string)");
+                break;
+            case ShapeType::Step:
+                if (s.data_base64.empty()) fail(path + ".data", "must hold the base64 STEP file (found an empty string)");
+                positive(s.scale, path + ".scale");
+                break;
+        }
+    }
+
+    void layer(const Layer& l, const std::string& path) const {
+        material_id(l.material, path + ".material");
+        if (l.z && !((*l.z)[1] > (*l.z)[0]))
+            fail(path + ".z[1]", "must be > z[0] (" + fmt((*l.z)[0]) + ")");
+        for (std::size_t k = 0; k < l.shapes.size(); ++k) shape(l.shapes[k], index_path(path + ".shapes", k));
+    }
+
+    // ---------------------------------------------------------------- sources
+
+    void source(const Source& s, const std::string& path) const {
+        switch (s.type) {
+            case SourceType::Point: break;
+            case SourceType::Line:
+                if (s.from == s.to) fail(path + ".to", "must differ from \"from\" (a line source needs a length)");
+                break;
+            case SourceType::Region:
+                if (!s.shape) fail(path + ".shape", "is required but missing");
+                shape(*s.shape, path + ".shape");
+                break;
+            case SourceType::Plane:
+                if (dims() != 3) fail(path + ".type", "plane sources need a 3D domain; use a line source in 2D");
+                break;
+        }
+        component(s.component, path + ".component");
+        if (s.type == SourceType::Line || s.type == SourceType::Plane) {
+            if (s.profile == SourceProfile::Gaussian) positive(s.waist, path + ".waist");
+            if (s.profile == SourceProfile::Mode) {
+                if (s.mode_index < 0) fail(path + ".mode_index", "must be >= 0 (0 is the fundamental mode)");
+                direction(s.direction, path + ".direction");
+            }
+        }
+        const Waveform& w = s.waveform;
+        const std::string wp = path + ".waveform";
+        if (w.type == WaveformType::GaussianPulse) {
+            positive(w.wavelength_center, wp + ".wavelength_center");
+            positive(w.wavelength_span, wp + ".wavelength_span");
+            if (!(w.wavelength_span < 2 * w.wavelength_center))
+                fail(wp + ".wavelength_span", "must be < 2 x wavelength_center (" + fmt(2 * w.wavelength_center) +
+                                                  " um): the pulse's shortest wavelength must stay > 0");
+        } else {
+            positive(w.wavelength, wp + ".wavelength");
+            non_negative(w.ramp_periods, wp + ".ramp_periods");
+        }
+    }
+
+    // ---------------------------------------------------------------- monitors
+
+    const Monitor* monitor_named(const std::string& name) const {
+        for (const auto& m : p_.monitors)
+            if (m.name == name) return &m;
+        return nullptr;
+    }
+
+    void monitors() const {
+        std::set<std::string> names;
+        for (std::size_t i = 0; i < p_.monitors.size(); ++i) {
+            const Monitor& m = p_.monitors[i];
+            const std::string path = index_path("monitors", i);
+            if (m.name.empty()) fail(path + ".name", "must not be empty (it names the output column/file)");
+            if (!names.insert(m.name).second) fail(path + ".name", "duplicate monitor name " + quoted(m.name));
+            switch (m.type) {
+                case MonitorType::Flux: {
+                    if (m.from == m.to) fail(path + ".to", "must differ from \"from\" (a flux line needs a length)");
+                    direction(m.direction, path + ".direction");
+                    const char axis = m.direction[1];
+                    if ((axis == 'x' && m.from.y == m.to.y) || (axis == 'y' && m.from.x == m.to.x))
+                        fail(path + ".direction", "direction " + m.direction + " is parallel to the monitor line: no flux crosses it");
+                    if (m.kind != "transmission" && m.kind != "reflection" && m.kind != "flux")
+                        fail(path + ".kind", "unknown kind " + quoted(m.kind) +
+                                                 "; expected one of \"transmission\", \"reflection\", \"flux\"");
+                    break;
+                }
+                case MonitorType::FluxBox:
+                    if (!m.min) fail(path + ".min", "is required but missing");
+                    if (!m.max) fail(path + ".max", "is required but missing");
+                    box(*m.min, *m.max, path + ".min", path + ".max");
+                    if (m.kind != "absorption" && m.kind != "scattering" && m.kind != "flux")
+                        fail(path + ".kind", "unknown kind " + quoted(m.kind) +
+                                                 "; expected one of \"absorption\", \"scattering\", \"flux\"");
+                    break;
+                case MonitorType::Time:
+                    if (m.at && m.shape) fail(path + ".shape", "give either \"at\" (a point) or \"shape\" (a region), not both");
+                    if (!m.at && !m.shape) fail(path + ".at", "is required: a time monitor needs \"at\" (a point) or \"shape\" (a region)");
+                    if (m.shape) shape(*m.shape, path + ".shape");
+                    component(m.component, path + ".component");
+                    break;
+                case MonitorType::DftField:
+                    if (m.wavelengths.empty()) fail(path + ".wavelengths", "must list at least one wavelength (um)");
+                    for (std::size_t k = 0; k < m.wavelengths.size(); ++k)
+                        positive(m.wavelengths[k], index_path(path + ".wavelengths", k));
+                    if (m.components.empty()) fail(path + ".components", "must list at least one field component");
+                    for (std::size_t k = 0; k < m.components.size(); ++k)
+                        component(m.components[k], index_path(path + ".components", k));
+                    if (m.min.has_value() != m.max.has_value())
+                        fail(path + (m.min ? ".max" : ".min"), "\"min\" and \"max\" go together (a region), or neither");
+                    if (m.min) box(*m.min, *m.max, path + ".min", path + ".max");
+                    break;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- run
+
+    void run_settings() const {
+        const RunSettings& r = p_.run;
+        positive(r.spectrum.wavelength_min, "run.spectrum.wavelength_min");
+        if (r.spectrum.points < 1)
+            fail("run.spectrum.points", "must be >= 1 (found " + std::to_string(r.spectrum.points) + ")");
+        if (r.spectrum.points == 1 ? !(r.spectrum.wavelength_max >= r.spectrum.wavelength_min)
+                                   : !(r.spectrum.wavelength_max > r.spectrum.wavelength_min))
+            fail("run.spectrum.wavelength_max", "must be > wavelength_min (" + fmt(r.spectrum.wavelength_min) + " um)");
+
+        const double limit = 1.0 / std::sqrt(static_cast<double>(dims() == 3 ? 3 : 2));
+        positive(r.courant, "run.courant");
+        if (!(r.courant < limit))
+            fail("run.courant", "must be below 1/sqrt(" + std::to_string(dims() == 3 ? 3 : 2) + ") = " + fmt(limit) +
+                                    " for a " + std::to_string(dims()) +
+                                    "D Yee grid (Courant stability limit; found " + fmt(r.courant) + ")");
+
+        positive(r.stop.decay_db, "run.stop.decay_db");
+        positive(r.stop.max_time_fs, "run.stop.max_time_fs");
+        if (r.stop.max_steps && *r.stop.max_steps < 1) fail("run.stop.max_steps", "must be >= 1");
+        if (r.stop.monitor) {
+            const Monitor* m = monitor_named(*r.stop.monitor);
+            if (!m) fail("run.stop.monitor", "unknown monitor " + quoted(*r.stop.monitor));
+            if (m->type != MonitorType::Time)
+                fail("run.stop.monitor", "monitor " + quoted(*r.stop.monitor) +
+                                             " is not a time monitor (the decay is measured on a time series)");
+        }
+
+        const Normalization& n = r.normalization;
+        for (std::size_t k = 0; k < n.reference_layers.size(); ++k) {
+            bool found = false;
+            for (const auto& l : p_.layers) found |= l.name == n.reference_layers[k];
+            if (!found)
+                fail(index_path("run.normalization.reference_layers", k),
+                     "unknown layer " + quoted(n.reference_layers[k]));
+        }
+        if (n.incident_monitor) {
+            const Monitor* m = monitor_named(*n.incident_monitor);
+            if (!m) fail("run.normalization.incident_monitor", "unknown monitor " + quoted(*n.incident_monitor));
+            if (m->type != MonitorType::Flux)
+                fail("run.normalization.incident_monitor",
+                     "monitor " + quoted(*n.incident_monitor) + " is not a flux monitor");
+        }
+
+        if (r.frames.every_steps < 1)
+            fail("run.frames.every_steps", "must be >= 1 (found " + std::to_string(r.frames.every_steps) + ")");
+        component(r.frames.component, "run.frames.component");
+    }
+
+    const Project& p_;
+    const std::string& file_;
+};
+
+}  // namespace
+
+void validate_project(const Project& project, const std::string& file_label) {
+    Validator(project, file_label).run();
+}
+
+void check_runnable(const Project& project, const std::string& file_label) {
+    if (project.domain.dimensions == 3)
+        throw ProjectError(file_label, "domain.dimensions", "3D runs are not supported yet");
+}
+
+}  // namespace golightly
