@@ -29,6 +29,9 @@
 #include "bitmap_import.hpp"
 #include "golightly/version_info.hpp"
 
+// The icons are compiled into the static editor library: pull them in explicitly.
+static void init_golightly_resources() { Q_INIT_RESOURCE(golightly); }
+
 namespace golightly::app {
 
 namespace {
@@ -50,6 +53,8 @@ QDoubleSpinBox* option_spin(double lo, double hi, double value, double step, con
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow(parent), options_(std::move(options)) {
     setObjectName(QStringLiteral("MainWindow"));
+    init_golightly_resources();
+    setWindowIcon(icon(QStringLiteral("golightly")));
     if (options_.prompts) {
         prompts_ = options_.prompts;
     } else {
