@@ -94,7 +94,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     autosaveTimer_->start();
 
     auto s = settings();
-    resize(1400, 900);
+    resize(1560, 960);
     restoreGeometry(s->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s->value(QStringLiteral("window/state")).toByteArray());
     canvas_->setGridVisible(s->value(QStringLiteral("view/grid"), true).toBool());
@@ -121,7 +121,8 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, materialsDock_);
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
     addDockWidget(Qt::RightDockWidgetArea, runDock_);
-    resizeDocks({layersDock_, propertiesDock_}, {300, 300}, Qt::Horizontal);
+    resizeDocks({layersDock_, propertiesDock_}, {330, 370}, Qt::Horizontal);
+    resizeDocks({layersDock_, materialsDock_, propertiesDock_, runDock_}, {330, 260, 250, 560}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -256,8 +257,10 @@ void MainWindow::createActions() {
         {"eraser", new BrushTool(canvas_, ts, true), tr("Eraser"), Qt::Key_X},
         {"pointSource", new SourceTool(canvas_, ts, SourceType::Point), tr("Point Source"), Qt::Key_S},
         {"lineSource", new SourceTool(canvas_, ts, SourceType::Line), tr("Line Source"), Qt::Key_L},
+        {"regionSource", new SourceTool(canvas_, ts, SourceType::Region), tr("Region Source"), Qt::Key_A},
         {"flux", new MonitorTool(canvas_, ts, MonitorType::Flux), tr("Flux Monitor"), Qt::Key_F},
         {"probe", new MonitorTool(canvas_, ts, MonitorType::Time), tr("Time Probe"), Qt::Key_T},
+        {"dftField", new MonitorTool(canvas_, ts, MonitorType::DftField), tr("DFT Field Region"), Qt::Key_D},
     };
     for (const Def& d : defs) {
         d.tool->setParent(this);
@@ -277,6 +280,7 @@ void MainWindow::createActions() {
     setTool(tools_.front());
 
     // ---- tool options
+    addToolBarBreak();
     QToolBar* opts = addToolBar(tr("Tool Options"));
     opts->setObjectName(QStringLiteral("ToolOptionsToolBar"));
     auto addOpt = [&](const QString& label, QDoubleSpinBox* spin, double* target) {

@@ -44,13 +44,13 @@ QPointF direction_vector(const std::string& dir) {
     return {1, 0};
 }
 
-void draw_label(QPainter& p, QPointF at, const QString& text, const QColor& c) {
+void draw_label(QPainter& p, QPointF at, const QString& text, const QColor& c, bool below = false) {
     QFont f = p.font();
     f.setPointSizeF(8.5);
     f.setBold(true);
     p.setFont(f);
     const QRectF r = p.fontMetrics().boundingRect(text).adjusted(-3, -1, 3, 1);
-    const QRectF box(at + QPointF(6, -r.height() - 4), r.size());
+    const QRectF box(at + QPointF(6, below ? 4 : -r.height() - 4), r.size());
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(255, 255, 255, 210));
     p.drawRoundedRect(box, 3, 3);
@@ -406,6 +406,9 @@ void Canvas::drawScene(QPainter& p, const QTransform& w2d, double s, const QRect
     // layers, in order: later layers drawn over earlier ones
     const double tol = 0.4 / s;
     const ItemRef sel = doc_->selection();
+    p.save();
+    p.setTransform(w2d);
+    p.setClipRect(scene);  // geometry continues through the PML, not beyond
     for (int l = 0; l < int(pr.layers.size()); ++l) {
         const Layer& layer = pr.layers[size_t(l)];
         if (!layer.visible) continue;
@@ -433,11 +436,12 @@ void Canvas::drawScene(QPainter& p, const QTransform& w2d, double s, const QRect
             if (shape.type == ShapeType::Step) continue;
             const QPainterPath path = shape_painter_path(shape, tol);
             QColor fill = c;
-            fill.setAlpha(layer.locked ? 140 : 200);
+            fill.setAlpha(layer.reference_only ? 45 : layer.locked ? 140 : 200);
             p.setBrush(fill);
             QPen pen(c.darker(150), 1.2);
             pen.setCosmetic(true);
             if (layer.locked) pen.setStyle(Qt::DashLine);
+            if (layer.reference_only) pen.setStyle(Qt::DashDotLine);
             p.setPen(pen);
             p.drawPath(path);
         }
@@ -451,6 +455,7 @@ void Canvas::drawScene(QPainter& p, const QTransform& w2d, double s, const QRect
             p.restore();
         }
     }
+    p.restore();
     p.setTransform(w2d);
 
     // domain border
@@ -478,6 +483,7 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
         auto m = [&](const Vec2& v) { return w2d.map(qp(v) + off); };
         const QString name = QString::fromStdString(src.name);
         QPointF labelAt;
+        bool labelBelow = false;
         if (src.type == SourceType::Point) {
             const QPointF c = m(src.at);
             p.setPen(QPen(kSourceColor, 2));
@@ -494,7 +500,8 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
                 const QPointF mid = (a + b) / 2, dv = direction_vector(src.direction);
                 draw_arrow(p, mid, mid + QPointF(dv.x(), -dv.y()) * 26, kSourceColor);
             }
-            labelAt = a.y() < b.y() ? a : b;
+            labelAt = a.y() > b.y() ? a : b;
+            labelBelow = true;
         } else if (src.type == SourceType::Region && src.shape) {
             const QPainterPath path = (QTransform::fromTranslate(off.x(), off.y()) * w2d).map(shape_painter_path(*src.shape, 0.4 / s));
             p.setPen(QPen(kSourceColor, 1.5));
@@ -502,7 +509,7 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
             p.drawPath(path);
             labelAt = path.boundingRect().topLeft();
         }
-        draw_label(p, labelAt, name, kSourceColor);
+        draw_label(p, labelAt, name, kSourceColor, labelBelow);
     }
     for (int i = 0; i < int(pr.monitors.size()); ++i) {
         const Monitor& mon = pr.monitors[size_t(i)];
@@ -510,7 +517,9 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
         auto m = [&](const Vec2& v) { return w2d.map(qp(v) + off); };
         const QString name = QString::fromStdString(mon.name);
         QPointF labelAt;
-        QColor c = mon.type == MonitorType::Time ? kTimeColor : kFluxColor;
+        QColor c = mon.type == MonitorType::Time       ? kTimeColor
+                   : mon.type == MonitorType::DftField ? QColor(150, 60, 200)
+                                                       : kFluxColor;
         if (mon.type == MonitorType::Flux) {
             const QPointF a = m(mon.from), b = m(mon.to);
             p.setPen(QPen(c, 2.5, Qt::DashLine, Qt::FlatCap));
@@ -546,27 +555,32 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
     p.restore();
 }
 
-void Canvas::drawSelection(QPainter& p, const QTransform& w2d, double s) {
-    const ItemRef sel = doc_->selection();
+QRectF Canvas::itemBounds(const ItemRef& sel) const {
     const Project& pr = doc_->project();
+    const double s = scale_;
     QRectF box;
-    if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(pr.layers.size()) &&
+    if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(pr.layers.size()) && sel.index >= 0 &&
         sel.index < int(pr.layers[size_t(sel.layer)].shapes.size())) {
         box = shape_painter_path(pr.layers[size_t(sel.layer)].shapes[size_t(sel.index)], 0.4 / s).boundingRect();
-    } else if (sel.kind == ItemRef::Kind::Source && sel.index < int(pr.sources.size())) {
+    } else if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(pr.sources.size())) {
         const Source& src = pr.sources[size_t(sel.index)];
         if (src.type == SourceType::Point) box = QRectF(qp(src.at), qp(src.at));
         else if (src.type == SourceType::Line) box = QRectF(qp(src.from), qp(src.to)).normalized();
         else if (src.shape) box = shape_painter_path(*src.shape, 0.4 / s).boundingRect();
-    } else if (sel.kind == ItemRef::Kind::Monitor && sel.index < int(pr.monitors.size())) {
+    } else if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(pr.monitors.size())) {
         const Monitor& m = pr.monitors[size_t(sel.index)];
         if (m.type == MonitorType::Flux) box = QRectF(qp(m.from), qp(m.to)).normalized();
         else if (m.at) box = QRectF(qp(*m.at), qp(*m.at));
         else if (m.shape) box = shape_painter_path(*m.shape, 0.4 / s).boundingRect();
         else if (m.min && m.max) box = QRectF(qp(*m.min), qp(*m.max)).normalized();
-    } else {
-        return;
     }
+    return box;
+}
+
+void Canvas::drawSelection(QPainter& p, const QTransform& w2d, double) {
+    const ItemRef sel = doc_->selection();
+    if (!sel.valid()) return;
+    const QRectF box = itemBounds(sel);
     p.save();
     p.setTransform(QTransform());
     const QRectF r = w2d.mapRect(box.translated(previewOffset_)).adjusted(-4, -4, 4, 4);

@@ -85,6 +85,9 @@ public:
     /// the cached image is dropped and decoded again from the document.
     void endRasterEdit(bool commit);
 
+    /// Bounding box (world um) of an item; empty when the item does not exist.
+    QRectF itemBounds(const ItemRef& item) const;
+
     /// Hit test at a world point: topmost shape of a visible unlocked layer, source or monitor.
     ItemRef hitTest(QPointF world) const;
 

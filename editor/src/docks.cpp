@@ -112,7 +112,9 @@ LayersDock::LayersDock(EditorDocument* doc, QWidget* parent) : QDockWidget(tr("L
     connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         if (updating_) return;
         const int layer = item->data(Qt::UserRole).toInt();
-        const std::string name = item->text().trimmed().toStdString();
+        QString text = item->text().trimmed();
+        if (text.endsWith(tr("(reference)"))) text = text.left(text.size() - tr("(reference)").size()).trimmed();
+        const std::string name = text.toStdString();
         const bool visible = item->checkState() == Qt::Checked;
         doc_->editLayer(layer, tr("Edit layer"), [&](Layer& l) {
             if (!name.empty()) l.name = name;
@@ -157,6 +159,7 @@ void LayersDock::refresh() {
     for (int l = int(p.layers.size()) - 1; l >= 0; --l) {
         const Layer& layer = p.layers[size_t(l)];
         QString text = qs(layer.name);
+        if (layer.reference_only) text += tr("  (reference)");
         auto* item = new QListWidgetItem(swatch(material_color(p, layer.material)), text);
         item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable | Qt::ItemIsUserCheckable |
                        Qt::ItemIsDragEnabled);

@@ -4,6 +4,7 @@
 #include <QMessageBox>
 #include <QUndoCommand>
 
+#include <cmath>
 #include <exception>
 
 namespace golightly::editor {
@@ -91,6 +92,65 @@ void translate_monitor(Monitor& m, double dx, double dy) {
     if (m.max) { m.max->x += dx; m.max->y += dy; }
     if (m.at) { m.at->x += dx; m.at->y += dy; }
     if (m.shape) translate_shape(*m.shape, dx, dy);
+}
+
+void scale_shape(Shape& s, Vec2 a, double sx, double sy) {
+    auto map = [&](Vec2& p) { p = {a.x + (p.x - a.x) * sx, a.y + (p.y - a.y) * sy}; };
+    switch (s.type) {
+    case ShapeType::Rectangle: {
+        Vec2 lo = s.min, hi = s.max;
+        map(lo);
+        map(hi);
+        s.min = {std::min(lo.x, hi.x), std::min(lo.y, hi.y)};
+        s.max = {std::max(lo.x, hi.x), std::max(lo.y, hi.y)};
+        break;
+    }
+    case ShapeType::Ellipse:
+        map(s.center);
+        s.radii = {s.radii.x * std::fabs(sx), s.radii.y * std::fabs(sy)};
+        break;
+    case ShapeType::Ring: {
+        map(s.center);
+        const double k = std::sqrt(std::fabs(sx * sy));
+        s.inner_radius *= k;
+        s.outer_radius *= k;
+        break;
+    }
+    case ShapeType::Polygon:
+    case ShapeType::Path:
+        for (auto& p : s.points) map(p);
+        break;
+    default: break;
+    }
+}
+
+void rotate_shape(Shape& s, Vec2 c, double deg) {
+    const double r = deg * M_PI / 180, cs = std::cos(r), sn = std::sin(r);
+    auto rot = [&](Vec2& p) {
+        const double x = p.x - c.x, y = p.y - c.y;
+        p = {c.x + cs * x - sn * y, c.y + sn * x + cs * y};
+    };
+    switch (s.type) {
+    case ShapeType::Rectangle: {
+        Vec2 mid{(s.min.x + s.max.x) / 2, (s.min.y + s.max.y) / 2};
+        const Vec2 half{(s.max.x - s.min.x) / 2, (s.max.y - s.min.y) / 2};
+        rot(mid);
+        s.min = {mid.x - half.x, mid.y - half.y};
+        s.max = {mid.x + half.x, mid.y + half.y};
+        s.rotation_deg = std::remainder(s.rotation_deg + deg, 360.0);
+        break;
+    }
+    case ShapeType::Ellipse:
+        rot(s.center);
+        s.rotation_deg = std::remainder(s.rotation_deg + deg, 360.0);
+        break;
+    case ShapeType::Ring: rot(s.center); break;
+    case ShapeType::Polygon:
+    case ShapeType::Path:
+        for (auto& p : s.points) rot(p);
+        break;
+    default: break;
+    }
 }
 
 Project default_project() {

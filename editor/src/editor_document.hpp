@@ -133,6 +133,13 @@ private:
 /// Shifts every coordinate of a shape by (dx, dy) um.
 void translate_shape(Shape& shape, double dx_um, double dy_um);
 void translate_source(Source& source, double dx_um, double dy_um);
+/// Scales a vector shape about `anchor` by (sx, sy): rectangle corners, polygon and path
+/// points, ellipse centre and radii, ring centre and radii (by sqrt|sx sy|). Path widths,
+/// rotations and raster / step shapes stay as they are.
+void scale_shape(Shape& shape, Vec2 anchor, double sx, double sy);
+/// Rotates a vector shape by `degrees` (CCW) about `center`: rotation_deg of rectangles and
+/// ellipses (about their own centre, which is moved), points of polygons and paths.
+void rotate_shape(Shape& shape, Vec2 center, double degrees);
 void translate_monitor(Monitor& monitor, double dx_um, double dy_um);
 
 }  // namespace golightly::editor

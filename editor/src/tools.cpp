@@ -41,15 +41,69 @@ int Tool::editableLayer() {
 
 void SelectTool::mousePress(QMouseEvent* e, QPointF w) {
     if (e->button() != Qt::LeftButton) return;
+    const ItemRef sel = doc()->selection();
+    // a corner handle of the selected shape: resize (rotate with Shift)
+    if (sel.kind == ItemRef::Kind::Shape) {
+        const Shape& s = doc()->project().layers[size_t(sel.layer)].shapes[size_t(sel.index)];
+        const QRectF box = canvas_->itemBounds(sel);
+        if (s.type != ShapeType::Raster && s.type != ShapeType::Step && !box.isEmpty()) {
+            const QRectF r = canvas_->toScreen(box).adjusted(-4, -4, 4, 4);
+            const QPointF screen = canvas_->toScreen(w);
+            const QPointF corners[4] = {r.topLeft(), r.topRight(), r.bottomLeft(), r.bottomRight()};
+            const QPointF worldCorners[4] = {QPointF(box.left(), box.bottom()), QPointF(box.right(), box.bottom()),
+                                             QPointF(box.left(), box.top()), QPointF(box.right(), box.top())};
+            for (int i = 0; i < 4; ++i) {
+                if (std::hypot(screen.x() - corners[i].x(), screen.y() - corners[i].y()) <= 7) {
+                    original_ = s;
+                    corner_ = worldCorners[i];
+                    anchor_ = worldCorners[3 - i];
+                    current_ = w;
+                    start_ = w;
+                    mode_ = (e->modifiers() & Qt::ShiftModifier) ? Mode::Rotate : Mode::Resize;
+                    if (mode_ == Mode::Rotate) {  // about the shape's own centre where it has one
+                        anchor_ = box.center();
+                        if (s.type == ShapeType::Ellipse || s.type == ShapeType::Ring) anchor_ = QPointF(s.center.x, s.center.y);
+                        if (s.type == ShapeType::Rectangle)
+                            anchor_ = QPointF((s.min.x + s.max.x) / 2, (s.min.y + s.max.y) / 2);
+                    }
+                    return;
+                }
+            }
+        }
+    }
     const ItemRef hit = canvas_->hitTest(w);
     doc()->setSelection(hit);
-    dragging_ = hit.valid();
+    mode_ = hit.valid() ? Mode::Move : Mode::None;
     start_ = w;
     offset_ = {};
 }
 
+Shape SelectTool::transformedShape() const {
+    Shape s = original_;
+    if (mode_ == Mode::Resize) {
+        const QPointF c = canvas_->snap(current_);
+        const double dx = corner_.x() - anchor_.x(), dy = corner_.y() - anchor_.y();
+        double sx = std::fabs(dx) > 1e-12 ? (c.x() - anchor_.x()) / dx : 1;
+        double sy = std::fabs(dy) > 1e-12 ? (c.y() - anchor_.y()) / dy : 1;
+        if (std::fabs(sx) < 1e-3) sx = 1e-3;
+        if (std::fabs(sy) < 1e-3) sy = 1e-3;
+        scale_shape(s, {anchor_.x(), anchor_.y()}, sx, sy);
+    } else if (mode_ == Mode::Rotate) {
+        double deg = (std::atan2(current_.y() - anchor_.y(), current_.x() - anchor_.x()) -
+                      std::atan2(start_.y() - anchor_.y(), start_.x() - anchor_.x())) * 180 / M_PI;
+        if (canvas_->snapEnabled()) deg = std::round(deg / 15) * 15;
+        rotate_shape(s, {anchor_.x(), anchor_.y()}, deg);
+    }
+    return s;
+}
+
 void SelectTool::mouseMove(QMouseEvent*, QPointF w) {
-    if (!dragging_) return;
+    if (mode_ == Mode::Resize || mode_ == Mode::Rotate) {
+        current_ = w;
+        canvas_->update();
+        return;
+    }
+    if (mode_ != Mode::Move) return;
     QPointF d = w - start_;
     if (canvas_->snapEnabled()) {
         const double g = canvas_->gridStep();
@@ -60,12 +114,38 @@ void SelectTool::mouseMove(QMouseEvent*, QPointF w) {
 }
 
 void SelectTool::mouseRelease(QMouseEvent* e, QPointF w) {
-    if (!dragging_ || e->button() != Qt::LeftButton) return;
+    if (e->button() != Qt::LeftButton) return;
+    if (mode_ == Mode::Resize || mode_ == Mode::Rotate) {
+        current_ = w;
+        const Shape s = transformedShape();
+        const bool rotate = mode_ == Mode::Rotate;
+        mode_ = Mode::None;
+        canvas_->update();
+        const ItemRef sel = doc()->selection();
+        if (sel.kind != ItemRef::Kind::Shape) return;
+        doc()->editLayer(sel.layer, rotate ? tr("Rotate shape") : tr("Resize shape"), [&](Layer& l) {
+            if (sel.index < int(l.shapes.size())) l.shapes[size_t(sel.index)] = s;
+        });
+        return;
+    }
+    if (mode_ != Mode::Move) return;
     mouseMove(e, w);
-    dragging_ = false;
+    mode_ = Mode::None;
     canvas_->setPreviewOffset({});
     doc()->translateItem(doc()->selection(), offset_.x(), offset_.y());
     offset_ = {};
+}
+
+void SelectTool::paintOverlay(QPainter& p) {
+    if (mode_ != Mode::Resize && mode_ != Mode::Rotate) return;
+    const QPainterPath path = shape_painter_path(transformedShape(), 0.5 / canvas_->pixelsPerUm());
+    QTransform t;
+    const QPointF o = canvas_->toScreen(QPointF(0, 0));
+    t.translate(o.x(), o.y());
+    t.scale(canvas_->pixelsPerUm(), -canvas_->pixelsPerUm());
+    p.setPen(QPen(kPreview, 1.5, Qt::DashLine));
+    p.setBrush(QColor(255, 140, 0, 50));
+    p.drawPath(t.map(path));
 }
 
 bool SelectTool::keyPress(QKeyEvent* e) {
@@ -87,7 +167,7 @@ bool SelectTool::keyPress(QKeyEvent* e) {
 }
 
 void SelectTool::cancel() {
-    dragging_ = false;
+    mode_ = Mode::None;
     canvas_->setPreviewOffset({});
 }
 
@@ -419,10 +499,19 @@ void SourceTool::mouseRelease(QMouseEvent* e, QPointF w) {
     canvas_->update();
     Source s;
     s.type = type_;
-    s.name = doc()->uniqueItemName(type_ == SourceType::Point ? QStringLiteral("point") : QStringLiteral("line"))
+    s.name = doc()->uniqueItemName(type_ == SourceType::Point  ? QStringLiteral("point")
+                                   : type_ == SourceType::Line ? QStringLiteral("line")
+                                                               : QStringLiteral("region"))
                  .toStdString();
     if (type_ == SourceType::Point) {
         s.at = v2(a_);
+    } else if (type_ == SourceType::Region) {
+        if (a_.x() == b_.x() || a_.y() == b_.y()) return;
+        Shape r;
+        r.type = ShapeType::Rectangle;
+        r.min = {std::min(a_.x(), b_.x()), std::min(a_.y(), b_.y())};
+        r.max = {std::max(a_.x(), b_.x()), std::max(a_.y(), b_.y())};
+        s.shape = r;
     } else {
         if (a_ == b_) return;
         s.from = v2(a_);
@@ -434,9 +523,10 @@ void SourceTool::mouseRelease(QMouseEvent* e, QPointF w) {
 }
 
 void SourceTool::paintOverlay(QPainter& p) {
-    if (!active_ || type_ != SourceType::Line) return;
-    p.setPen(QPen(kPreview, 3, Qt::DashLine));
-    p.drawLine(canvas_->toScreen(a_), canvas_->toScreen(b_));
+    if (!active_ || type_ == SourceType::Point) return;
+    p.setPen(QPen(kPreview, type_ == SourceType::Line ? 3 : 1.5, Qt::DashLine));
+    if (type_ == SourceType::Line) p.drawLine(canvas_->toScreen(a_), canvas_->toScreen(b_));
+    else p.drawRect(QRectF(canvas_->toScreen(a_), canvas_->toScreen(b_)).normalized());
 }
 
 void MonitorTool::mousePress(QMouseEvent* e, QPointF w) {
@@ -461,6 +551,14 @@ void MonitorTool::mouseRelease(QMouseEvent* e, QPointF w) {
     if (type_ == MonitorType::Time) {
         m.name = doc()->uniqueItemName(QStringLiteral("probe")).toStdString();
         m.at = v2(a_);
+    } else if (type_ == MonitorType::DftField) {
+        if (a_.x() == b_.x() || a_.y() == b_.y()) return;
+        m.name = doc()->uniqueItemName(QStringLiteral("field")).toStdString();
+        m.min = Vec2{std::min(a_.x(), b_.x()), std::min(a_.y(), b_.y())};
+        m.max = Vec2{std::max(a_.x(), b_.x()), std::max(a_.y(), b_.y())};
+        const auto& sp = doc()->project().run.spectrum;
+        m.wavelengths = {0.5 * (sp.wavelength_min + sp.wavelength_max)};
+        m.components = {doc()->project().domain.polarization == Polarization::TMz ? Component::Ez : Component::Hz};
     } else {
         if (a_ == b_) return;
         m.name = doc()->uniqueItemName(QStringLiteral("flux")).toStdString();
@@ -474,9 +572,10 @@ void MonitorTool::mouseRelease(QMouseEvent* e, QPointF w) {
 }
 
 void MonitorTool::paintOverlay(QPainter& p) {
-    if (!active_ || type_ != MonitorType::Flux) return;
-    p.setPen(QPen(kPreview, 2.5, Qt::DashLine));
-    p.drawLine(canvas_->toScreen(a_), canvas_->toScreen(b_));
+    if (!active_ || type_ == MonitorType::Time) return;
+    p.setPen(QPen(kPreview, type_ == MonitorType::Flux ? 2.5 : 1.5, Qt::DashLine));
+    if (type_ == MonitorType::Flux) p.drawLine(canvas_->toScreen(a_), canvas_->toScreen(b_));
+    else p.drawRect(QRectF(canvas_->toScreen(a_), canvas_->toScreen(b_)).normalized());
 }
 
 }  // namespace golightly::editor

@@ -60,7 +60,9 @@ protected:
     ToolSettings* settings_;
 };
 
-/// Select, move (drag; arrow keys move by one grid step), delete (Delete key).
+/// Select and move (drag; arrow keys move by one grid step). Dragging a corner handle of a
+/// selected shape resizes it about the opposite corner; Shift+drag on a handle rotates it
+/// about its centre (15-degree steps while snapping).
 class SelectTool : public Tool {
     Q_OBJECT
 public:
@@ -71,12 +73,18 @@ public:
     void mouseRelease(QMouseEvent*, QPointF) override;
     bool keyPress(QKeyEvent*) override;
     void cancel() override;
+    void paintOverlay(QPainter&) override;
     QCursor cursor() const override { return QCursor(Qt::ArrowCursor); }
 
 private:
-    bool dragging_ = false;
+    enum class Mode { None, Move, Resize, Rotate };
+    /// The shape as the current resize / rotate gesture would leave it.
+    Shape transformedShape() const;
+    Mode mode_ = Mode::None;
     QPointF start_;
     QPointF offset_;
+    QPointF anchor_, corner_, current_;
+    Shape original_;
 };
 
 /// Rectangle, ellipse (bounding box corner to corner) and ring (centre, then outer radius;
@@ -156,12 +164,14 @@ private:
     QRect dirty_;
 };
 
-/// Point source (click) or line source (drag).
+/// Point source (click), line source (drag) or region source (drag a rectangle).
 class SourceTool : public Tool {
     Q_OBJECT
 public:
     SourceTool(Canvas* c, ToolSettings* s, SourceType type) : Tool(c, s), type_(type) {}
-    QString name() const override { return type_ == SourceType::Point ? tr("Point source") : tr("Line source"); }
+    QString name() const override {
+        return type_ == SourceType::Point ? tr("Point source") : type_ == SourceType::Line ? tr("Line source") : tr("Region source");
+    }
     void mousePress(QMouseEvent*, QPointF) override;
     void mouseMove(QMouseEvent*, QPointF) override;
     void mouseRelease(QMouseEvent*, QPointF) override;
@@ -175,12 +185,15 @@ private:
 };
 
 /// Flux line monitor (drag; positive direction perpendicular to the line, to the right of
-/// the drag for vertical lines: +x, upwards for horizontal ones: +y) or time probe (click).
+/// the drag for vertical lines: +x, upwards for horizontal ones: +y), time probe (click) or
+/// DFT field region (drag a rectangle; the spectrum's centre wavelength, Ez or Hz).
 class MonitorTool : public Tool {
     Q_OBJECT
 public:
     MonitorTool(Canvas* c, ToolSettings* s, MonitorType type) : Tool(c, s), type_(type) {}
-    QString name() const override { return type_ == MonitorType::Flux ? tr("Flux monitor") : tr("Time probe"); }
+    QString name() const override {
+        return type_ == MonitorType::Flux ? tr("Flux monitor") : type_ == MonitorType::Time ? tr("Time probe") : tr("DFT field region");
+    }
     void mousePress(QMouseEvent*, QPointF) override;
     void mouseMove(QMouseEvent*, QPointF) override;
     void mouseRelease(QMouseEvent*, QPointF) override;

@@ -209,6 +209,42 @@ private Q_SLOTS:
         f.canvas.setTool(nullptr);
     }
 
+    void resizeAndRotateWithHandles() {
+        Fixture f;
+        Shape s;
+        s.type = ShapeType::Rectangle;
+        s.min = {1, 1};
+        s.max = {3, 2};
+        f.doc.addShape(0, s, QStringLiteral("add"));
+        SelectTool select(&f.canvas, &f.settings);
+        f.canvas.setTool(&select);
+        // drag the top-right handle to (4, 3): scaled about the bottom-left corner
+        const QPoint handle = f.at(3, 2) + QPoint(4, -4);
+        QVERIFY(undoRedoRoundTrip(f.doc, [&] {
+            QTest::mousePress(&f.canvas, Qt::LeftButton, Qt::NoModifier, handle);
+            QTest::mouseMove(&f.canvas, f.at(3.6, 2.7));
+            QTest::mouseRelease(&f.canvas, Qt::LeftButton, Qt::NoModifier, f.at(4, 3));
+        }));
+        QCOMPARE(f.shapes()[0].min, (Vec2{1, 1}));
+        QCOMPARE(f.shapes()[0].max, (Vec2{4, 3}));
+        // Shift+drag a handle of an ellipse by a quarter turn about its centre
+        Shape e;
+        e.type = ShapeType::Ellipse;
+        e.center = {6, 5};
+        e.radii = {1, 0.5};
+        f.doc.addShape(0, e, QStringLiteral("add"));
+        const QPointF corner = f.canvas.toWorld(f.at(7, 5.5) + QPoint(4, -4));
+        const QPointF v = corner - QPointF(6, 5);
+        const QPointF turned = QPointF(6, 5) + QPointF(-v.y(), v.x());
+        QTest::mousePress(&f.canvas, Qt::LeftButton, Qt::ShiftModifier, f.at(7, 5.5) + QPoint(4, -4));
+        QTest::mouseMove(&f.canvas, f.canvas.toScreen(turned).toPoint());
+        QTest::mouseRelease(&f.canvas, Qt::LeftButton, Qt::ShiftModifier, f.canvas.toScreen(turned).toPoint());
+        QCOMPARE(f.shapes()[1].rotation_deg, 90.0);
+        QCOMPARE(f.shapes()[1].center, (Vec2{6, 5}));
+        QCOMPARE(f.shapes()[1].radii, (Vec2{1, 0.5}));
+        f.canvas.setTool(nullptr);
+    }
+
     void snapToVertices() {
         Fixture f;
         Shape s;
@@ -270,15 +306,27 @@ private Q_SLOTS:
         MonitorTool probe(&f.canvas, &f.settings, MonitorType::Time);
         f.canvas.setTool(&probe);
         f.click(5, 4);
+        MonitorTool dft(&f.canvas, &f.settings, MonitorType::DftField);
+        f.canvas.setTool(&dft);
+        f.drag(6, 1, 9, 2.5);
+        SourceTool region(&f.canvas, &f.settings, SourceType::Region);
+        f.canvas.setTool(&region);
+        f.drag(0.5, 6, 1.5, 7.5);
         const Project& p = f.doc.project();
-        QCOMPARE(int(p.sources.size()), 2);
+        QCOMPARE(int(p.sources.size()), 3);
+        QCOMPARE(p.sources[2].type, SourceType::Region);
+        QVERIFY(p.sources[2].shape && p.sources[2].shape->min == (Vec2{0.5, 6}) && p.sources[2].shape->max == (Vec2{1.5, 7.5}));
         QCOMPARE(p.sources[0].type, SourceType::Point);
         QCOMPARE(p.sources[0].at, (Vec2{1, 4}));
         QCOMPARE(p.sources[1].type, SourceType::Line);
         QCOMPARE(p.sources[1].from, (Vec2{2, 3}));
         QCOMPARE(p.sources[1].to, (Vec2{2, 5}));
         QVERIFY(p.sources[0].name != p.sources[1].name);
-        QCOMPARE(int(p.monitors.size()), 3);
+        QCOMPARE(int(p.monitors.size()), 4);
+        QCOMPARE(p.monitors[3].type, MonitorType::DftField);
+        QVERIFY(p.monitors[3].min && *p.monitors[3].min == (Vec2{6, 1}) && *p.monitors[3].max == (Vec2{9, 2.5}));
+        QCOMPARE(int(p.monitors[3].wavelengths.size()), 1);
+        validate_project(p, "drawn");
         QCOMPARE(p.monitors[0].direction, std::string("+x"));
         QCOMPARE(p.monitors[1].direction, std::string("+y"));
         QCOMPARE(p.monitors[2].type, MonitorType::Time);

@@ -209,7 +209,8 @@ private Q_SLOTS:
         const QStringList tools{QStringLiteral("select"), QStringLiteral("rectangle"), QStringLiteral("ellipse"),
                                 QStringLiteral("polygon"), QStringLiteral("ring"), QStringLiteral("path"),
                                 QStringLiteral("brush"), QStringLiteral("eraser"), QStringLiteral("pointSource"),
-                                QStringLiteral("lineSource"), QStringLiteral("flux"), QStringLiteral("probe")};
+                                QStringLiteral("lineSource"), QStringLiteral("regionSource"), QStringLiteral("flux"),
+                                QStringLiteral("probe"), QStringLiteral("dftField")};
         QSet<QString> keys;
         for (const QString& t : tools) {
             QAction* a = w.action(QStringLiteral("tool.") + t);
@@ -223,6 +224,30 @@ private Q_SLOTS:
         QCOMPARE(keys.size(), tools.size());  // one distinct key per tool
         QCOMPARE(w.action(QStringLiteral("edit.undo"))->shortcut(), QKeySequence(QKeySequence::Undo));
         QCOMPARE(w.action(QStringLiteral("file.save"))->shortcut(), QKeySequence(QKeySequence::Save));
+        // cut / copy / paste / duplicate / delete through the Edit actions
+        Shape r;
+        r.type = ShapeType::Rectangle;
+        r.min = {1, 1};
+        r.max = {2, 2};
+        w.document()->addShape(0, r, QStringLiteral("add"));
+        w.canvas()->setView(50, QPointF(5, 4));  // grid 0.5 um
+        auto& shapes = w.document()->project().layers[0].shapes;
+        w.action(QStringLiteral("edit.copy"))->trigger();
+        w.action(QStringLiteral("edit.paste"))->trigger();
+        QCOMPARE(int(shapes.size()), 2);
+        QCOMPARE(shapes[1].min, (Vec2{1.5, 0.5}));
+        w.action(QStringLiteral("edit.cut"))->trigger();  // the pasted copy is selected
+        QCOMPARE(int(shapes.size()), 1);
+        w.action(QStringLiteral("edit.paste"))->trigger();
+        QCOMPARE(int(shapes.size()), 2);
+        w.action(QStringLiteral("edit.duplicate"))->trigger();
+        QCOMPARE(int(shapes.size()), 3);
+        w.action(QStringLiteral("edit.delete"))->trigger();
+        QCOMPARE(int(shapes.size()), 2);
+        for (int i = 0; i < 5; ++i) w.action(QStringLiteral("edit.undo"))->trigger();
+        QCOMPARE(int(shapes.size()), 1);
+        w.action(QStringLiteral("edit.undo"))->trigger();
+        QVERIFY(shapes.empty());
         // window title marks unsaved changes
         w.action(QStringLiteral("tool.rectangle"))->trigger();
         w.document()->addShape(0, Shape{}, QStringLiteral("add"));
