@@ -173,7 +173,7 @@ struct DomBuilder {
     bool too_deep() {
         if (stack.size() < kMaxDepth) return false;
         failed = true;
-        error_what = "] the document is nested more than " + std::to_string(kMaxDepth) + " levels deep";
+        error_what = "the document is nested more than " + std::to_string(kMaxDepth) + " levels deep";
         return true;
     }
     bool start_object(std::size_t) {
@@ -1009,7 +1009,8 @@ Project parse_project(const std::string& text, const std::string& file_label) {
         }
         // builder.error_what: "[json.exception.parse_error.101] parse error at line L, column C: ..."
         std::string what = builder.error_what.empty() ? std::string("parse error") : builder.error_what;
-        if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+        if (what.rfind("[json.exception.", 0) == 0)
+            if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
         throw ProjectError(file_label, "", "not valid JSON: " + what);
     }
     Project p = parse_document(builder.root, file_label);

@@ -3,6 +3,7 @@
 // validate_project() reports the first problem as ProjectError(file, JSON path, message);
 // the paths are those of the file format (project_to_json writes the same names), e.g.
 // `layers[2].shapes[0].radii[1]`.
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -78,11 +79,10 @@ private:
     }
 
     void direction(const std::string& d, const std::string& path) const {
-        static const char* k2[] = {"+x", "-x", "+y", "-y"};
-        static const char* k3[] = {"+x", "-x", "+y", "-y", "+z", "-z"};
+        static const char* kAll[] = {"+x", "-x", "+y", "-y", "+z", "-z"};
         const bool three = dims() == 3;
-        for (const char* s : three ? std::vector<const char*>(k3, k3 + 6) : std::vector<const char*>(k2, k2 + 4))
-            if (d == s) return;
+        for (std::size_t i = 0; i < (three ? 6u : 4u); ++i)
+            if (d == kAll[i]) return;
         fail(path, "unknown direction " + quoted(d) + "; expected one of \"+x\", \"-x\", \"+y\", \"-y\"" +
                        (three ? ", \"+z\", \"-z\"" : ""));
     }
@@ -95,8 +95,8 @@ private:
         fail(path, "unknown material " + quoted(id) + " (defined: " + known + ")");
     }
 
-    void box(const Vec2& min, const Vec2& max, const std::string& min_path, const std::string& max_path) const {
-        (void)min_path;
+    /// A box given by its corners: max must exceed min on both axes (reported at max[i]).
+    void box(const Vec2& min, const Vec2& max, const std::string& max_path) const {
         if (!(max.x > min.x)) fail(index_path(max_path, 0), "must be > min x (" + fmt(min.x) + ")");
         if (!(max.y > min.y)) fail(index_path(max_path, 1), "must be > min y (" + fmt(min.y) + ")");
     }
@@ -166,7 +166,7 @@ private:
 
     void shape(const Shape& s, const std::string& path) const {
         switch (s.type) {
-            case ShapeType::Rectangle: box(s.min, s.max, path + ".min", path + ".max"); break;
+            case ShapeType::Rectangle: box(s.min, s.max, path + ".max"); break;
             case ShapeType::Polygon:
                 if (s.points.size() < 3)
                     fail(path + ".points", "a polygon needs at least 3 points (found " +
@@ -283,7 +283,7 @@ private:
                 case MonitorType::FluxBox:
                     if (!m.min) fail(path + ".min", "is required but missing");
                     if (!m.max) fail(path + ".max", "is required but missing");
-                    box(*m.min, *m.max, path + ".min", path + ".max");
+                    box(*m.min, *m.max, path + ".max");
                     if (m.kind != "absorption" && m.kind != "scattering" && m.kind != "flux")
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
                                                  "; expected one of \"absorption\", \"scattering\", \"flux\"");
@@ -303,7 +303,7 @@ private:
                         component(m.components[k], index_path(path + ".components", k));
                     if (m.min.has_value() != m.max.has_value())
                         fail(path + (m.min ? ".max" : ".min"), "\"min\" and \"max\" go together (a region), or neither");
-                    if (m.min) box(*m.min, *m.max, path + ".min", path + ".max");
+                    if (m.min) box(*m.min, *m.max, path + ".max");
                     break;
             }
         }

@@ -62,6 +62,10 @@ struct CompiledProject {
 /// cannot see before compiling (e.g. a mode source with no guided mode, a monitor
 /// outside the domain, a material with dispersion poles: "dispersive materials are not
 /// supported yet").
+/// Conventions (documented in full at the top of solver/src/compile_project.cpp): a
+/// source's `amplitude` is the field amplitude a uniform line radiates in vacuum (point:
+/// per 1 um of line); mode sources and uniform/gaussian lines that give a `direction` are
+/// one-way (TF/SF plane); flux E samples carry the covered fraction of their cell in w0.
 CompiledProject compile_project(const Project& project, const std::string& file_label,
                                 const CompileOptions& options = {});
 

@@ -56,7 +56,11 @@ public:
     /// A colour-mapped, downsampled frame of one component for the viewport: the grid is
     /// box-averaged by an integer factor so that the frame fits max_width x max_height,
     /// then mapped with diverging_rgb (colormap.hpp) of value / scale. RGBA8, rows top
-    /// (max y) first, alpha 255. On CUDA the frame is made on the device and only the
+    /// (max y) first, alpha 255. The factor is f = max(1, ceil(nx / max_width),
+    /// ceil(ny / max_height)); the frame is ceil(nx / f) x ceil(ny / f) pixels, pixel
+    /// (bx, by) averaging cells i in [bx f, min(nx, bx f + f)), j likewise (the last
+    /// column/row of boxes may hold fewer cells). Values at the component's own Yee
+    /// positions; auto scale 0 (all-zero frame) maps everything to white. On CUDA the frame is made on the device and only the
     /// small image crosses to the host.
     struct FrameRequest {
         Component component = Component::Ez;

@@ -45,6 +45,9 @@
 //            at 0, and the zero beyond the array is the wall at -1/2.
 //   mur      first-order Mur (Mur 1981) on the tangential E of the outermost e positions:
 //            E(0)^{n+1} = E(1)^n + (S-1)/(S+1) * (E(1)^{n+1} - E(0)^n), likewise at n-1.
+//            Applied to the x walls first (every j), then to the y walls (every i), each
+//            reading the E^{n+1} values present at that moment (so at a corner the y wall
+//            uses the x-wall value of its neighbour).
 //
 // One time step, n -> n+1 (t_n = n * dt), in this order:
 //   1. H update from E^n; then the H sources at t = n*dt; then pmc zeroing.
@@ -184,7 +187,12 @@ void build_material_table(Scene& scene, const std::vector<std::vector<double>>& 
 /// polynomial grading of order m: sigma = sigma_max (d/L)^m, kappa = 1 + (kappa_max - 1)
 /// (d/L)^m, alpha = alpha_max (1 - d/L); sigma_max from the target normal-incidence
 /// reflection R: sigma_max = -(m+1) ln(R) / (2 eta0 L)). Requires nx, ny, dx_um, dt_s.
+/// Depth d (cells) is measured from the interior edge, e position pml_lo (low side) or
+/// n - pml_hi (high side): e position i has d = pml_lo - i resp. i - (n - pml_hi), h position
+/// i+1/2 has d = pml_lo - i - 1/2 resp. i + 1/2 - (n - pml_hi); L = that side's cells.
+/// alpha_max < 0 (the default) selects the grid-scaled alpha_max = eps0 c0 / (100 dx).
+/// Throws RunError for PML cells exceeding the grid or parameters out of range.
 void build_cpml(Scene& scene, double grading_order, double target_reflection,
-                double kappa_max = 1.0, double alpha_max_s_per_m = 0.0);
+                double kappa_max = 1.0, double alpha_max_s_per_m = -1.0);
 
 }  // namespace golightly

@@ -1,0 +1,957 @@
+// GoLightly: compile a Project into a Scene plus monitor bookkeeping (compile.hpp).
+//
+// Conventions chosen here (documented for the driver, the GUI and the tests):
+//
+// Grid. Interior cells n = round(L / cell_size) per axis; PML cells (domain.pml.cells) on
+// both sides of each "pml" axis. Physical x_um = (index position - pml_lo) * dx, so the
+// integer (e) node i = pml_lo sits at x = 0. dt = courant * dx / c0.
+//
+// Medium. Each E component is sampled at its own Yee positions (average_medium). Sample
+// windows must lie inside the interior: positions closer than dx/2 to the interior edge
+// (and all PML positions) copy the nearest inside sample along that axis, so geometry that
+// reaches the interior edge continues unchanged through the PML (spec: domain).
+//
+// Source amplitude ("weight convention"). A source is an electric current J (on an E
+// component) or a magnetic current M (on an H~ = eta0 H component) whose strength is set
+// so that `amplitude` is a field amplitude, independent of the resolution:
+//   line (sheet current K = -(2/eta0) A f(t)):  E += 2 cb A f per node (each node weighted
+//        by the fraction of its dx the line covers); an infinite uniform line radiates a
+//        plane wave E = A f(t - |x|/c) / n on both sides (vacuum: A).
+//   point (TMz: a line current I = -(2/eta0) A f * 1 um, i.e. the 1 um of a line source):
+//        E += 2 cb A (1 um / dx) f on the nearest node of the component.
+//   region (current density J = -(2/eta0) A f / 1 um times the coverage c of the shape):
+//        E += 2 cb A c (dx / 1 um) f.
+//   On a magnetic component (Hz in TEz) the same with cb -> S (H~ += 2 S A f ...): the
+//   radiated H~ = eta0 H then has amplitude A in vacuum.
+//   Derivation: eps0 eps_r dE/dt = curl H - J gives E += -(dt / (eps0 eps_r)) J =
+//   -cb eta0 dx J (cb = S / eps_r); a sheet current K radiates E = -eta0 K / 2 each side.
+//
+// One-way sources (profile "mode", and uniform/gaussian lines that give a `direction`,
+// which must be normal to the line; without one, a line radiates both ways): a total-field/scattered-field plane at the E nodes of the line
+// (Taflove & Hagness 3rd ed. sec. 5.6, 1D TF/SF): with the incident field e_inc, h_inc
+// (tangential E and H~ of the mode, e.g. Ez and Hy for TMz along x) and s = +-1 the
+// direction along the normal axis,
+//   E term on e(k_s):           weight -s sigma_e cb h_inc   (h_inc at k_s - s/2)
+//   H term on h(k_s - (s>0)):   weight -s sigma_h S  e_inc   (e_inc at k_s)
+// sigma_e / sigma_h are the signs with which the normal derivative enters the e / h update
+// (scene.hpp), h_inc = -sigma_h s n_eff e_inc (n_eff = beta~ / k0~ of the discrete mode),
+// TEz: e_inc = -sigma_e s n_eff h_inc / eps. The incident field is referenced to the
+// point half a cell upstream of the plane at the E-source time, so the E term has delay 0
+// and the H term the half-cell travel time dx / (2 v_phase) at the centre frequency.
+// Power then goes along `direction`, nothing backwards (up to the pulse's dispersion).
+//
+// Flux monitors. Tangential E on the E nodes of the line (the nearest e position along the
+// normal), H~ averaged from the two H nodes either side (DftSet cell0/cell1, 0.5 each).
+// Each E sample's weight w0 is the fraction of its dx the line covers (end nodes), so
+// FluxTerm::ds_um = dx for every sample. Sign: Sx = -Ez Hy, Sy = Ez Hx (TMz),
+// Sx = Ey Hz, Sy = -Ex Hz (TEz), times +-1 for the monitor's direction.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "golightly/compile.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/geometry.hpp"
+#include "golightly/mode_solver.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly {
+namespace {
+
+using units::c0;
+using units::pi;
+
+bool is_electric(Component c) { return c == Component::Ex || c == Component::Ey || c == Component::Ez; }
+
+std::vector<Component> e_components(Polarization p) {
+    return p == Polarization::TMz ? std::vector<Component>{Component::Ez}
+                                  : std::vector<Component>{Component::Ex, Component::Ey};
+}
+std::vector<Component> h_components(Polarization p) {
+    return p == Polarization::TMz ? std::vector<Component>{Component::Hx, Component::Hy}
+                                  : std::vector<Component>{Component::Hz};
+}
+bool in_polarization(Component c, Polarization p) {
+    for (Component x : e_components(p))
+        if (x == c) return true;
+    for (Component x : h_components(p))
+        if (x == c) return true;
+    return false;
+}
+/// Yee offset in index units (scene.hpp).
+Vec2 offset_of(Component c) {
+    switch (c) {
+        case Component::Ex: return {0.5, 0.0};
+        case Component::Ey: return {0.0, 0.5};
+        case Component::Ez: return {0.0, 0.0};
+        case Component::Hx: return {0.0, 0.5};
+        case Component::Hy: return {0.5, 0.0};
+        case Component::Hz: return {0.5, 0.5};
+    }
+    return {0, 0};
+}
+double axis_of(const Vec2& v, int a) { return a == 0 ? v.x : v.y; }
+
+std::string idx_path(const char* what, std::size_t i) {
+    return std::string(what) + "[" + std::to_string(i) + "]";
+}
+
+/// Tangential field pair of a plane normal to axis `normal` (TF/SF and flux lines).
+struct TangentialPair {
+    Component e, h;
+    double sigma_e;  ///< sign of the normal h-difference in e's update
+    double sigma_h;  ///< sign of the normal e-difference in h's update
+};
+TangentialPair tangential_pair(Polarization p, int normal) {
+    if (p == Polarization::TMz)
+        return normal == 0 ? TangentialPair{Component::Ez, Component::Hy, +1, +1}
+                           : TangentialPair{Component::Ez, Component::Hx, -1, -1};
+    return normal == 0 ? TangentialPair{Component::Ey, Component::Hz, -1, -1}
+                       : TangentialPair{Component::Ex, Component::Hz, +1, +1};
+}
+
+/// Parses "+x", "-x", "+y", "-y" -> (axis, sign); axis -1 if invalid.
+std::pair<int, int> parse_direction(const std::string& d) {
+    if (d.size() != 2 || (d[0] != '+' && d[0] != '-')) return {-1, 0};
+    const int s = d[0] == '+' ? 1 : -1;
+    if (d[1] == 'x' || d[1] == 'X') return {0, s};
+    if (d[1] == 'y' || d[1] == 'Y') return {1, s};
+    return {-1, 0};
+}
+
+std::string fmt(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+/// One node of a line: tangential grid index and covered fraction of its dx.
+struct LineNode {
+    int t = 0;
+    double frac = 0;
+    double pos_um = 0;  ///< physical tangential position
+};
+
+class Compiler {
+public:
+    Compiler(const Project& p, const std::string& file, const CompileOptions& o)
+        : project_(p), file_(file), options_(o) {}
+
+    CompiledProject run();
+
+private:
+    const Project& project_;
+    const std::string& file_;
+    const CompileOptions& options_;
+    CompiledProject out_;
+    Scene& sc() { return out_.scene; }
+    int n_int_[2] = {0, 0};
+    int N_[2] = {0, 0};
+    double L_[2] = {0, 0};
+    double dx_ = 0;
+    /// Averaged eps_r per E component (index by Component, whole grid).
+    std::vector<double> eps_[3];
+
+    // ---- grid helpers
+    bool periodic(int a) const { return project_.domain.boundaries[a] == BoundaryKind::Periodic; }
+    int pml_lo(int a) const { return out_.scene.pml_lo[a]; }
+    int pml_hi(int a) const { return out_.scene.pml_hi[a]; }
+    /// Physical position (um) of grid index k of a component with offset off along a.
+    double pos_um(int a, int k, double off) const { return (k + off - pml_lo(a)) * dx_; }
+    /// Nearest grid index of a component at physical position x (wrapped or clamped).
+    int nearest_index(int a, double x_um, double off) const {
+        long k = std::lround(x_um / dx_ + pml_lo(a) - off);
+        return wrap_or_clamp(a, k);
+    }
+    int wrap_or_clamp(int a, long k) const {
+        if (periodic(a)) {
+            k %= N_[a];
+            if (k < 0) k += N_[a];
+            return static_cast<int>(k);
+        }
+        return static_cast<int>(std::clamp<long>(k, 0, N_[a] - 1));
+    }
+    std::int32_t flat(int i, int j) const { return static_cast<std::int32_t>(j) * N_[0] + i; }
+    bool inside_domain(int a, double x_um) const {
+        const double tol = 1e-9 + 1e-9 * L_[a];
+        return x_um >= -pml_lo(a) * dx_ - tol && x_um <= L_[a] + pml_hi(a) * dx_ + tol;
+    }
+    bool inside_pml(int a, double x_um) const {
+        const double tol = 1e-9;
+        return (pml_lo(a) > 0 && x_um < -tol) || (pml_hi(a) > 0 && x_um > L_[a] + tol);
+    }
+    void check_point(const Vec2& v, const std::string& path, const std::string& what) {
+        if (!inside_domain(0, v.x) || !inside_domain(1, v.y))
+            throw ProjectError(file_, path,
+                               what + " at (" + fmt(v.x) + ", " + fmt(v.y) +
+                                   ") um lies outside the simulation domain (interior plus PML: x in [" +
+                                   fmt(-pml_lo(0) * dx_) + ", " + fmt(L_[0] + pml_hi(0) * dx_) + "], y in [" +
+                                   fmt(-pml_lo(1) * dx_) + ", " + fmt(L_[1] + pml_hi(1) * dx_) + "])");
+        if (inside_pml(0, v.x) || inside_pml(1, v.y)) pml_warned_.insert(what);
+    }
+    std::set<std::string> pml_warned_;
+
+    double cb_at(Component e, std::int32_t cell) {
+        const auto& idx = sc().material_index[static_cast<int>(e)];
+        return sc().table[idx[static_cast<std::size_t>(cell)]].cb;
+    }
+    double eps_at(Component e, int i, int j) const {
+        return eps_[static_cast<int>(e)][static_cast<std::size_t>(flat(i, j))];
+    }
+
+    /// Nodes of a component along an axis-aligned line: tangential axis t, interval [a, b]
+    /// (um), each node with the fraction of its dx window inside the interval (periodic
+    /// axes wrap).
+    std::vector<LineNode> line_nodes(int t, double a, double b, double off) const {
+        std::vector<LineNode> nodes;
+        if (a > b) std::swap(a, b);
+        for (int k = 0; k < N_[t]; ++k) {
+            const double p = pos_um(t, k, off);
+            double cover = 0;
+            const int shifts = periodic(t) ? 1 : 0;
+            for (int sh = -shifts; sh <= shifts; ++sh) {
+                const double q = p + sh * L_[t];
+                cover += std::max(0.0, std::min(q + 0.5 * dx_, b) - std::max(q - 0.5 * dx_, a));
+            }
+            const double frac = std::min(1.0, cover / dx_);
+            if (frac > 1e-9) nodes.push_back({k, frac, p});
+        }
+        if (nodes.empty() && std::abs(b - a) <= 1e-12) {  // zero length: the nearest node
+            const int k = nearest_index(t, a, off);
+            nodes.push_back({k, 1.0, pos_um(t, k, off)});
+        }
+        return nodes;
+    }
+
+    /// Coverage of a shape at the positions of a component (whole grid, index j*nx+i).
+    std::vector<double> shape_coverage(const Shape& shape, Component c, const std::string& path);
+
+    void compile_grid();
+    void compile_medium();
+    void compile_spectrum();
+    void compile_source(std::size_t i);
+    void compile_monitor(std::size_t i);
+    void finish();
+
+    CompiledWaveform compile_waveform(const Source& s, const std::string& path);
+    /// One-way (TF/SF) injection of profile e_inc/h_inc along a line.
+    void add_one_way(const Source& src, const std::string& path, int normal, int s, int k_s,
+                     const std::vector<LineNode>& nodes, const std::vector<double>& e_inc,
+                     const std::vector<double>& h_inc, const std::vector<double>& delay_h_s,
+                     const CompiledWaveform& wf);
+    int add_flux_line(const Vec2& from, const Vec2& to, int normal, int s, const std::string& path,
+                      CompiledMonitor& mon);
+};
+
+// ----------------------------------------------------------------------------- grid
+
+void Compiler::compile_grid() {
+    const Domain& d = project_.domain;
+    Scene& s = sc();
+    dx_ = d.cell_size;
+    if (!(dx_ > 0)) throw ProjectError(file_, "domain.cell_size", "must be > 0");
+    s.polarization = d.polarization;
+    s.dx_um = dx_;
+    s.courant = project_.run.courant;
+    s.dt_s = s.courant * dx_ * units::um / c0;
+    for (int a = 0; a < 2; ++a) {
+        L_[a] = d.size[a];
+        const double cells = L_[a] / dx_;
+        const long n = std::lround(cells);
+        if (n < 1)
+            throw ProjectError(file_, "domain.size", "the interior must span at least one cell along " +
+                                                         std::string(a == 0 ? "x" : "y"));
+        if (std::abs(cells - double(n)) > 1e-6 * std::max(1.0, cells))
+            out_.warnings.push_back(std::string("domain size along ") + (a == 0 ? "x" : "y") + " (" +
+                                    fmt(L_[a]) + " um) is not a multiple of the cell size " + fmt(dx_) +
+                                    " um: using " + std::to_string(n) + " cells (" + fmt(n * dx_) + " um)");
+        n_int_[a] = static_cast<int>(n);
+        L_[a] = n * dx_;  // the interior actually simulated
+        s.boundary[a] = d.boundaries[a];
+        const int p = d.boundaries[a] == BoundaryKind::Pml ? d.pml.cells : 0;
+        s.pml_lo[a] = s.pml_hi[a] = p;
+        N_[a] = n_int_[a] + 2 * p;
+    }
+    s.nx = N_[0];
+    s.ny = N_[1];
+    if (static_cast<double>(s.nx) * s.ny > 2.0e9)
+        throw ProjectError(file_, "domain.cell_size", "the grid (" + std::to_string(s.nx) + " x " +
+                                                          std::to_string(s.ny) + " cells) is too large");
+}
+
+// ----------------------------------------------------------------------------- medium
+
+void Compiler::compile_medium() {
+    Scene& s = sc();
+    const bool reference = options_.reference_run;
+    const auto layers = select_layers(project_, reference);
+    std::set<std::string> used{project_.domain.background};
+    for (const Layer* l : layers) used.insert(l->material);
+    for (std::size_t m = 0; m < project_.materials.size(); ++m) {
+        const Material& mat = project_.materials[m];
+        if (!mat.poles.empty() && used.count(mat.id))
+            throw ProjectError(file_, idx_path("materials", m) + ".poles",
+                               "dispersive materials are not supported yet (issue: dispersive materials)");
+    }
+    for (const Layer* l : layers)
+        for (const Shape& sh : l->shapes)
+            if (sh.type == ShapeType::Step) {
+                out_.warnings.push_back("layer '" + l->name + "': STEP shapes are ignored by this build");
+                break;
+            }
+
+    const bool subpixel = options_.subpixel_averaging.value_or(project_.run.subpixel_averaging);
+    std::vector<std::vector<double>> eps3(3), sig3(3);
+    for (Component c : e_components(s.polarization)) {
+        const Vec2 off = offset_of(c);
+        int k_lo[2], k_hi[2];
+        for (int a = 0; a < 2; ++a) {
+            const double o = axis_of(off, a);
+            // interior index k (position (k + o) dx) with window inside [0, L]
+            k_lo[a] = static_cast<int>(std::ceil(0.5 - o - 1e-9));
+            k_hi[a] = static_cast<int>(std::floor(n_int_[a] - 0.5 - o + 1e-9));
+            if (k_lo[a] > k_hi[a]) k_lo[a] = k_hi[a] = std::clamp(0, 0, n_int_[a] - 1);
+        }
+        SampleGrid g;
+        g.nx = k_hi[0] - k_lo[0] + 1;
+        g.ny = k_hi[1] - k_lo[1] + 1;
+        g.x0_um = (k_lo[0] + off.x) * dx_;
+        g.y0_um = (k_lo[1] + off.y) * dx_;
+        g.dx_um = dx_;
+        const AveragedMedium med = average_medium(project_, g, c, subpixel, reference);
+        std::vector<double>& e = eps3[static_cast<int>(c)];
+        std::vector<double>& sg = sig3[static_cast<int>(c)];
+        e.resize(s.cells());
+        sg.resize(s.cells());
+        for (int j = 0; j < N_[1]; ++j) {
+            const int kj = std::clamp(j - pml_lo(1), k_lo[1], k_hi[1]) - k_lo[1];
+            for (int i = 0; i < N_[0]; ++i) {
+                const int ki = std::clamp(i - pml_lo(0), k_lo[0], k_hi[0]) - k_lo[0];
+                const std::size_t src = std::size_t(kj) * g.nx + ki;
+                e[std::size_t(flat(i, j))] = med.eps_r[src];
+                sg[std::size_t(flat(i, j))] = med.sigma.empty() ? 0.0 : med.sigma[src];
+            }
+        }
+    }
+    build_material_table(s, eps3, sig3);
+    for (int c = 0; c < 3; ++c) eps_[c] = std::move(eps3[c]);
+    build_cpml(s, project_.domain.pml.grading_order, project_.domain.pml.target_reflection);
+
+    // Interior area per material: coverage on the interior cell grid.
+    out_.material_area_um2 = material_areas_um2(project_, dx_, reference);
+}
+
+// ----------------------------------------------------------------------------- spectrum
+
+void Compiler::compile_spectrum() {
+    const Spectrum& sp = project_.run.spectrum;
+    const double f_lo = units::wavelength_um_to_hz(std::max(sp.wavelength_min, sp.wavelength_max));
+    const double f_hi = units::wavelength_um_to_hz(std::min(sp.wavelength_min, sp.wavelength_max));
+    const int n = std::max(sp.points, 1);
+    out_.spectrum_hz.resize(n);
+    for (int k = 0; k < n; ++k)
+        out_.spectrum_hz[k] = n == 1 ? 0.5 * (f_lo + f_hi) : f_lo + (f_hi - f_lo) * k / (n - 1);
+}
+
+// ----------------------------------------------------------------------------- shapes
+
+std::vector<double> Compiler::shape_coverage(const Shape& shape, Component c, const std::string& path) {
+    if (shape.type == ShapeType::Step)
+        throw ProjectError(file_, path, "a STEP shape cannot be used as a source or monitor region");
+    // Bounding box of the shape, um.
+    double x0, y0, x1, y1;
+    if (shape.type == ShapeType::Raster) {
+        x0 = shape.origin.x;
+        y0 = shape.origin.y;
+        x1 = x0 + shape.width_px * shape.pixel_size;
+        y1 = y0 + shape.height_px * shape.pixel_size;
+    } else {
+        Outline o;
+        try {
+            o = shape_outline(shape, 0.05 * dx_);
+        } catch (const std::exception& e) {
+            throw ProjectError(file_, path, e.what());
+        }
+        x0 = y0 = std::numeric_limits<double>::infinity();
+        x1 = y1 = -x0;
+        for (const auto& ring : o)
+            for (const Vec2& v : ring) {
+                x0 = std::min(x0, v.x), x1 = std::max(x1, v.x);
+                y0 = std::min(y0, v.y), y1 = std::max(y1, v.y);
+            }
+        if (!std::isfinite(x0)) throw ProjectError(file_, path, "the shape is empty");
+    }
+    const Vec2 off = offset_of(c);
+    int lo[2], hi[2];
+    const double box_lo[2] = {x0, y0}, box_hi[2] = {x1, y1};
+    for (int a = 0; a < 2; ++a) {
+        const double o = axis_of(off, a);
+        lo[a] = std::max(0, static_cast<int>(std::floor(box_lo[a] / dx_ + pml_lo(a) - o)) - 1);
+        hi[a] = std::min(N_[a] - 1, static_cast<int>(std::ceil(box_hi[a] / dx_ + pml_lo(a) - o)) + 1);
+    }
+    std::vector<double> full(sc().cells(), 0.0);
+    if (lo[0] > hi[0] || lo[1] > hi[1])
+        throw ProjectError(file_, path, "the shape lies outside the simulation domain");
+    SampleGrid g;
+    g.nx = hi[0] - lo[0] + 1;
+    g.ny = hi[1] - lo[1] + 1;
+    g.x0_um = pos_um(0, lo[0], off.x);
+    g.y0_um = pos_um(1, lo[1], off.y);
+    g.dx_um = dx_;
+    Project tmp;
+    tmp.domain = project_.domain;
+    tmp.domain.background = "air";
+    Material m;
+    m.id = "__region__";
+    m.epsilon_inf = 2.0;
+    tmp.materials = {m};
+    Layer layer;
+    layer.name = "region";
+    layer.material = m.id;
+    layer.shapes = {shape};
+    tmp.layers = {layer};
+    Coverage cov;
+    try {
+        cov = compute_coverage(tmp, g, false);
+    } catch (const ProjectError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw ProjectError(file_, path, e.what());
+    }
+    std::size_t mi = cov.material_ids.size();
+    for (std::size_t k = 0; k < cov.material_ids.size(); ++k)
+        if (cov.material_ids[k] == m.id) mi = k;
+    if (mi == cov.material_ids.size()) return full;
+    for (int j = 0; j < g.ny; ++j)
+        for (int i = 0; i < g.nx; ++i)
+            full[std::size_t(flat(lo[0] + i, lo[1] + j))] = cov.fraction[mi][std::size_t(j) * g.nx + i];
+    return full;
+}
+
+// ----------------------------------------------------------------------------- sources
+
+CompiledWaveform Compiler::compile_waveform(const Source& s, const std::string& path) {
+    CompiledWaveform w;
+    const Waveform& in = s.waveform;
+    w.type = in.type;
+    w.amplitude = s.amplitude;
+    w.phase_rad = s.phase_deg * pi / 180.0;
+    if (in.type == WaveformType::GaussianPulse) {
+        const double wl = in.wavelength_center, span = in.wavelength_span;
+        if (!(wl > 0)) throw ProjectError(file_, path + ".waveform.wavelength_center", "must be > 0");
+        if (!(span > 0) || !(span < 2 * wl))
+            throw ProjectError(file_, path + ".waveform.wavelength_span",
+                               "must be > 0 and below twice the centre wavelength");
+        const double f0 = units::wavelength_um_to_hz(wl);
+        const double df = units::wavelength_um_to_hz(wl - 0.5 * span) - units::wavelength_um_to_hz(wl + 0.5 * span);
+        // exp(-u^2/2), u = t/tau, has spectral amplitude exp(-(w-w0)^2 tau^2 / 2): 1/e at
+        // |w - w0| = sqrt(2)/tau = 2 pi df / 2.
+        w.omega = 2 * pi * f0;
+        w.tau_s = 2.0 * std::sqrt(2.0) / (2 * pi * df);
+        w.t0_s = 6.0 * w.tau_s;
+    } else {
+        if (!(in.wavelength > 0)) throw ProjectError(file_, path + ".waveform.wavelength", "must be > 0");
+        const double f = units::wavelength_um_to_hz(in.wavelength);
+        w.omega = 2 * pi * f;
+        w.ramp_s = std::max(0.0, in.ramp_periods) / f;
+    }
+    return w;
+}
+
+void Compiler::add_one_way(const Source& src, const std::string& path, int normal, int s, int k_s,
+                           const std::vector<LineNode>& nodes, const std::vector<double>& e_inc,
+                           const std::vector<double>& h_inc, const std::vector<double>& delay_h_s,
+                           const CompiledWaveform& wf) {
+    (void)src;
+    const TangentialPair tp = tangential_pair(sc().polarization, normal);
+    long kh = s > 0 ? long(k_s) - 1 : long(k_s);
+    if (!periodic(normal) && (kh < 0 || kh >= N_[normal]))
+        throw ProjectError(file_, path, "a one-way source needs one cell of room behind it");
+    const int k_h = wrap_or_clamp(normal, kh);
+    SourceTerm et;
+    et.component = tp.e;
+    et.waveform = wf;
+    et.delay_s = 0;
+    std::map<double, SourceTerm> h_terms;  // by delay
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+        const int t = nodes[n].t;
+        const std::int32_t ce = normal == 0 ? flat(k_s, t) : flat(t, k_s);
+        const std::int32_t ch = normal == 0 ? flat(k_h, t) : flat(t, k_h);
+        const double we = -s * tp.sigma_e * cb_at(tp.e, ce) * h_inc[n] * nodes[n].frac;
+        const double wh = -s * tp.sigma_h * sc().courant * e_inc[n] * nodes[n].frac;
+        if (we != 0) {
+            et.cells.push_back(ce);
+            et.weights.push_back(we);
+        }
+        if (wh != 0) {
+            SourceTerm& ht = h_terms[delay_h_s[n]];
+            ht.component = tp.h;
+            ht.waveform = wf;
+            ht.delay_s = delay_h_s[n];
+            ht.cells.push_back(ch);
+            ht.weights.push_back(wh);
+        }
+    }
+    if (!et.cells.empty()) sc().sources.push_back(std::move(et));
+    for (auto& [d, ht] : h_terms) sc().sources.push_back(std::move(ht));
+}
+
+void Compiler::compile_source(std::size_t si) {
+    const Source& src = project_.sources[si];
+    const std::string path = idx_path("sources", si);
+    const Polarization pol = sc().polarization;
+    const CompiledWaveform wf = compile_waveform(src, path);
+    const double S = sc().courant;
+    const double omega = wf.omega;
+    const double dt = sc().dt_s;
+    // Numerical vacuum wavenumber of the Yee scheme at the carrier: k0~ = 2/(c dt) sin(w dt/2).
+    const double k0_num_per_um = 2.0 / (c0 * dt) * std::sin(omega * dt / 2) * units::um;
+
+    const std::size_t first_term = sc().sources.size();
+    if (!in_polarization(src.component, pol) && src.profile != SourceProfile::Mode)
+        throw ProjectError(file_, path + ".component",
+                           "component " + to_string(src.component) + " is not a field of " + to_string(pol));
+    const Component c = src.component;
+    const bool electric = is_electric(c);
+    const Vec2 off = offset_of(c);
+    auto strength = [&](std::int32_t cell) { return 2.0 * (electric ? cb_at(c, cell) : S); };
+
+    switch (src.type) {
+        case SourceType::Point: {
+            check_point(src.at, path + ".at", "source '" + src.name + "'");
+            const int i = nearest_index(0, src.at.x, off.x), j = nearest_index(1, src.at.y, off.y);
+            SourceTerm t;
+            t.component = c;
+            t.waveform = wf;
+            t.cells = {flat(i, j)};
+            t.weights = {strength(flat(i, j)) * (1.0 / dx_)};
+            sc().sources.push_back(std::move(t));
+            break;
+        }
+        case SourceType::Region: {
+            if (!src.shape) throw ProjectError(file_, path + ".shape", "a region source needs a shape");
+            const auto cov = shape_coverage(*src.shape, c, path + ".shape");
+            SourceTerm t;
+            t.component = c;
+            t.waveform = wf;
+            for (std::size_t k = 0; k < cov.size(); ++k)
+                if (cov[k] > 1e-9) {
+                    t.cells.push_back(static_cast<std::int32_t>(k));
+                    t.weights.push_back(strength(static_cast<std::int32_t>(k)) * cov[k] * dx_);
+                }
+            if (t.cells.empty())
+                throw ProjectError(file_, path + ".shape", "the region covers no grid node of " + to_string(c));
+            sc().sources.push_back(std::move(t));
+            break;
+        }
+        case SourceType::Line:
+        case SourceType::Plane: {
+            check_point(src.from, path + ".from", "source '" + src.name + "'");
+            check_point(src.to, path + ".to", "source '" + src.name + "'");
+            if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))
+                throw ProjectError(file_, path + ".waist", "must be > 0");
+            const bool along_y = std::abs(src.from.x - src.to.x) <= 1e-9 * std::max(1.0, L_[0]);
+            const bool along_x = std::abs(src.from.y - src.to.y) <= 1e-9 * std::max(1.0, L_[1]);
+            // Mode sources: `direction`. Uniform/gaussian lines: one-way only when the file
+            // gives a `direction` (the reader keeps it in `extra` for those profiles).
+            std::string direction = src.direction;
+            if (src.profile != SourceProfile::Mode) {
+                const auto it = src.extra.find("direction");
+                direction = (it != src.extra.end() && it->is_string()) ? it->get<std::string>() : "";
+                if (!direction.empty() && parse_direction(direction).first < 0)
+                    throw ProjectError(file_, path + ".direction", "must be one of +x, -x, +y, -y");
+            }
+            const auto [dir_axis, s] = parse_direction(direction);
+            if (src.profile == SourceProfile::Mode) {
+                if (!along_x && !along_y)
+                    throw ProjectError(file_, path + ".to", "a mode source needs an axis-aligned line");
+                if (along_x && along_y)
+                    throw ProjectError(file_, path + ".to", "a mode source needs a line of nonzero length");
+            }
+            if (!along_x && !along_y) {
+                // Oblique uniform/gaussian line: nearest nodes of points dx/4 apart, two-way.
+                const double len = std::hypot(src.to.x - src.from.x, src.to.y - src.from.y);
+                const int n = std::max(1, static_cast<int>(std::ceil(len / (0.25 * dx_))));
+                std::map<std::int32_t, double> acc;
+                const Vec2 mid{0.5 * (src.from.x + src.to.x), 0.5 * (src.from.y + src.to.y)};
+                for (int k = 0; k < n; ++k) {
+                    const double u = (k + 0.5) / n;
+                    const Vec2 p{src.from.x + u * (src.to.x - src.from.x), src.from.y + u * (src.to.y - src.from.y)};
+                    double prof = 1.0;
+                    if (src.profile == SourceProfile::Gaussian) {
+                        const double r = std::hypot(p.x - mid.x, p.y - mid.y) / src.waist;
+                        prof = std::exp(-r * r);
+                    }
+                    acc[flat(nearest_index(0, p.x, off.x), nearest_index(1, p.y, off.y))] += prof * len / n / dx_;
+                }
+                SourceTerm t;
+                t.component = c;
+                t.waveform = wf;
+                for (auto [cell, w] : acc) {
+                    t.cells.push_back(cell);
+                    t.weights.push_back(strength(cell) * w);
+                }
+                sc().sources.push_back(std::move(t));
+                break;
+            }
+            const int normal = along_y ? 0 : 1;  // a zero-length line counts as along y
+            const int tan = 1 - normal;
+            const double a = axis_of(src.from, tan), b = axis_of(src.to, tan);
+            const double centre = 0.5 * (a + b);
+            const double x_n = axis_of(src.from, normal);
+            if (src.profile != SourceProfile::Mode && dir_axis >= 0 && dir_axis != normal)
+                throw ProjectError(file_, path + ".direction",
+                                   "a one-way line source's direction must be normal to its line (" +
+                                       std::string(normal == 0 ? "+x or -x" : "+y or -y") + ")");
+            const bool one_way = src.profile == SourceProfile::Mode || (dir_axis == normal && s != 0);
+            if (src.profile == SourceProfile::Mode && dir_axis != normal)
+                throw ProjectError(file_, path + ".direction",
+                                   "the direction of a mode source must be normal to its line (" +
+                                       std::string(normal == 0 ? "+x or -x" : "+y or -y") + ")");
+            if (!one_way) {
+                const auto nodes = line_nodes(tan, a, b, axis_of(off, tan));
+                const int k_n = nearest_index(normal, x_n, axis_of(off, normal));
+                SourceTerm t;
+                t.component = c;
+                t.waveform = wf;
+                for (const LineNode& nd : nodes) {
+                    double prof = 1.0;
+                    if (src.profile == SourceProfile::Gaussian) {
+                        const double r = (nd.pos_um - centre) / src.waist;
+                        prof = std::exp(-r * r);
+                    }
+                    const std::int32_t cell = normal == 0 ? flat(k_n, nd.t) : flat(nd.t, k_n);
+                    t.cells.push_back(cell);
+                    t.weights.push_back(strength(cell) * prof * nd.frac);
+                }
+                if (t.cells.empty()) throw ProjectError(file_, path, "the line covers no grid node");
+                sc().sources.push_back(std::move(t));
+                break;
+            }
+            // One-way injection through a TF/SF plane at the e nodes nearest the line.
+            const TangentialPair tp = tangential_pair(pol, normal);
+            const double tan_off = axis_of(offset_of(tp.e), tan);  // same for e and h
+            const int k_s = nearest_index(normal, x_n, 0.0);
+            auto nodes = line_nodes(tan, a, b, tan_off);
+            if (src.profile == SourceProfile::Mode) {
+                // Only the nodes whose centre lies on the line take part in the mode.
+                std::vector<LineNode> kept;
+                for (const auto& nd : nodes)
+                    if (nd.frac >= 0.5 - 1e-9) kept.push_back(nd);
+                nodes = kept;
+            }
+            if (nodes.size() < (src.profile == SourceProfile::Mode ? 3u : 1u))
+                throw ProjectError(file_, path, "the line covers too few grid nodes");
+            const std::size_t n = nodes.size();
+            std::vector<double> eps_e(n), e_inc(n), h_inc(n), delay(n);
+            for (std::size_t k = 0; k < n; ++k)
+                eps_e[k] = normal == 0 ? eps_at(tp.e, k_s, nodes[k].t) : eps_at(tp.e, nodes[k].t, k_s);
+            auto half_cell_delay = [&](double n_disc) {
+                // lattice wavenumber beta = (2/dx) asin(beta~ dx/2), beta~ = n_disc k0~
+                const double arg = std::min(1.0, n_disc * k0_num_per_um * dx_ / 2);
+                const double beta = 2.0 / dx_ * std::asin(arg);  // 1/um
+                const double v = omega / (beta / units::um);
+                return 0.5 * dx_ * units::um / v;
+            };
+            if (src.profile == SourceProfile::Mode) {
+                std::vector<double> eps_mid;
+                if (pol == Polarization::TEz) {
+                    // eps of the other (longitudinal) E component between the nodes, mean of
+                    // the two columns beside the plane.
+                    const Component other = tp.e == Component::Ey ? Component::Ex : Component::Ey;
+                    const int kn0 = wrap_or_clamp(normal, long(k_s) - 1), kn1 = k_s;
+                    eps_mid.resize(n + 1);
+                    for (std::size_t k = 0; k <= n; ++k) {
+                        const long tt = k < n ? nodes[k].t : long(nodes[n - 1].t) + 1;
+                        const int t = wrap_or_clamp(tan, tt);
+                        eps_mid[k] = normal == 0 ? 0.5 * (eps_at(other, kn0, t) + eps_at(other, kn1, t))
+                                                 : 0.5 * (eps_at(other, t, kn0) + eps_at(other, t, kn1));
+                    }
+                }
+                const double wl_num_um = 2 * pi / k0_num_per_um;
+                const auto modes = solve_slab_modes(eps_e, dx_, wl_num_um, pol, src.mode_index + 1, eps_mid);
+                const double n_clad = std::sqrt(std::max(eps_e.front(), eps_e.back()));
+                if (static_cast<int>(modes.size()) <= src.mode_index ||
+                    !(modes[src.mode_index].n_eff > n_clad * (1 + 1e-9))) {
+                    std::string msg = "no guided mode " + std::to_string(src.mode_index) + " at " +
+                                      fmt(units::hz_to_wavelength_um(omega / (2 * pi))) +
+                                      " um on this line (cladding index " + fmt(n_clad);
+                    if (static_cast<int>(modes.size()) > src.mode_index)
+                        msg += ", n_eff " + fmt(modes[src.mode_index].n_eff);
+                    throw ProjectError(file_, path + ".mode_index", msg + ")");
+                }
+                const SlabMode& m = modes[src.mode_index];
+                const double ne = m.n_eff;
+                for (std::size_t k = 0; k < n; ++k) {
+                    if (pol == Polarization::TMz) {
+                        e_inc[k] = m.profile[k];
+                        h_inc[k] = -tp.sigma_h * s * ne * e_inc[k];
+                    } else {
+                        h_inc[k] = m.profile[k];
+                        e_inc[k] = -tp.sigma_e * s * ne * h_inc[k] / eps_e[k];
+                    }
+                    delay[k] = half_cell_delay(ne);
+                }
+                // TEz with an electric source component: unit peak of the tangential E.
+                if (pol == Polarization::TEz && is_electric(c)) {
+                    double mx = 0;
+                    for (double v : e_inc) mx = std::max(mx, std::abs(v));
+                    for (std::size_t k = 0; k < n; ++k) e_inc[k] /= mx, h_inc[k] /= mx;
+                }
+            } else {
+                // Plane-wave one-way line: local index n = sqrt(eps) of the e nodes.
+                if (!in_polarization(c, pol)) throw ProjectError(file_, path + ".component", "invalid component");
+                for (std::size_t k = 0; k < n; ++k) {
+                    double prof = 1.0;
+                    if (src.profile == SourceProfile::Gaussian) {
+                        const double r = (nodes[k].pos_um - centre) / src.waist;
+                        prof = std::exp(-r * r);
+                    }
+                    const double nl = std::sqrt(eps_e[k]);
+                    if (is_electric(c)) {
+                        e_inc[k] = prof;
+                        h_inc[k] = -tp.sigma_h * s * nl * prof;
+                    } else {
+                        h_inc[k] = prof;
+                        e_inc[k] = -tp.sigma_e * s * prof / nl;
+                    }
+                    delay[k] = half_cell_delay(nl);
+                }
+            }
+            add_one_way(src, path, normal, s, k_s, nodes, e_inc, h_inc, delay, wf);
+            break;
+        }
+    }
+    for (std::size_t k = first_term; k < sc().sources.size(); ++k)
+        out_.sources_end_s = std::max(out_.sources_end_s, sc().sources[k].waveform.end_time_s() +
+                                                              std::max(0.0, sc().sources[k].delay_s));
+}
+
+// ----------------------------------------------------------------------------- monitors
+
+int Compiler::add_flux_line(const Vec2& from, const Vec2& to, int normal, int s, const std::string& path,
+                            CompiledMonitor& mon) {
+    const TangentialPair tp = tangential_pair(sc().polarization, normal);
+    const int tan = 1 - normal;
+    const double tan_off = axis_of(offset_of(tp.e), tan);
+    const int k = nearest_index(normal, axis_of(from, normal), 0.0);
+    const auto nodes = line_nodes(tan, axis_of(from, tan), axis_of(to, tan), tan_off);
+    if (nodes.empty()) throw ProjectError(file_, path, "the flux line covers no grid node");
+    long km = long(k) - 1;
+    if (!periodic(normal) && km < 0)
+        throw ProjectError(file_, path, "a flux line needs one cell of room on each side (it lies on the outer edge)");
+    const int k0 = wrap_or_clamp(normal, km);
+    DftSet es, hs;
+    es.component = tp.e;
+    hs.component = tp.h;
+    es.frequencies_hz = hs.frequencies_hz = out_.spectrum_hz;
+    for (const LineNode& nd : nodes) {
+        es.cell0.push_back(normal == 0 ? flat(k, nd.t) : flat(nd.t, k));
+        es.w0.push_back(nd.frac);
+        es.cell1.push_back(-1);
+        es.w1.push_back(0.0);
+        hs.cell0.push_back(normal == 0 ? flat(k0, nd.t) : flat(nd.t, k0));
+        hs.cell1.push_back(normal == 0 ? flat(k, nd.t) : flat(nd.t, k));
+        hs.w0.push_back(0.5);
+        hs.w1.push_back(0.5);
+    }
+    FluxTerm term;
+    term.e_set = static_cast<int>(sc().dft_sets.size());
+    sc().dft_sets.push_back(std::move(es));
+    term.h_set = static_cast<int>(sc().dft_sets.size());
+    sc().dft_sets.push_back(std::move(hs));
+    // S_normal = -sigma_h e h (TMz: Sx = -Ez Hy, Sy = Ez Hx; TEz: Sx = Ey Hz, Sy = -Ex Hz).
+    term.sign = -tp.sigma_h * s;
+    term.ds_um = dx_;
+    mon.flux_terms.push_back(term);
+    return term.e_set;
+}
+
+void Compiler::compile_monitor(std::size_t mi) {
+    const Monitor& m = project_.monitors[mi];
+    const std::string path = idx_path("monitors", mi);
+    const Polarization pol = sc().polarization;
+    CompiledMonitor cm;
+    cm.name = m.name;
+    cm.type = m.type;
+    cm.kind = m.kind;
+    const std::string what = "monitor '" + m.name + "'";
+    switch (m.type) {
+        case MonitorType::Flux: {
+            check_point(m.from, path + ".from", what);
+            check_point(m.to, path + ".to", what);
+            const bool along_y = std::abs(m.from.x - m.to.x) <= 1e-9 * std::max(1.0, L_[0]);
+            const bool along_x = std::abs(m.from.y - m.to.y) <= 1e-9 * std::max(1.0, L_[1]);
+            if (along_x == along_y)
+                throw ProjectError(file_, path + ".to",
+                                   along_x ? "a flux line needs nonzero length"
+                                           : "flux lines must be axis-aligned (oblique lines are not supported)");
+            const int normal = along_y ? 0 : 1;
+            const auto [axis, s] = parse_direction(m.direction);
+            if (axis != normal)
+                throw ProjectError(file_, path + ".direction",
+                                   "must be normal to the line: " + std::string(normal == 0 ? "+x or -x" : "+y or -y"));
+            add_flux_line(m.from, m.to, normal, s, path, cm);
+            break;
+        }
+        case MonitorType::FluxBox: {
+            if (!m.min || !m.max) throw ProjectError(file_, path, "a flux_box needs min and max");
+            Vec2 lo{std::min(m.min->x, m.max->x), std::min(m.min->y, m.max->y)};
+            Vec2 hi{std::max(m.min->x, m.max->x), std::max(m.min->y, m.max->y)};
+            check_point(lo, path + ".min", what);
+            check_point(hi, path + ".max", what);
+            if (!(hi.x - lo.x > 0) || !(hi.y - lo.y > 0))
+                throw ProjectError(file_, path + ".max", "the box must have nonzero width and height");
+            add_flux_line({lo.x, lo.y}, {lo.x, hi.y}, 0, -1, path + ".min", cm);
+            add_flux_line({hi.x, lo.y}, {hi.x, hi.y}, 0, +1, path + ".max", cm);
+            add_flux_line({lo.x, lo.y}, {hi.x, lo.y}, 1, -1, path + ".min", cm);
+            add_flux_line({lo.x, hi.y}, {hi.x, hi.y}, 1, +1, path + ".max", cm);
+            break;
+        }
+        case MonitorType::Time: {
+            if (!in_polarization(m.component, pol))
+                throw ProjectError(file_, path + ".component",
+                                   "component " + to_string(m.component) + " is not a field of " + to_string(pol));
+            TimeProbe tp;
+            tp.component = m.component;
+            tp.reduce = m.reduce;
+            const Vec2 off = offset_of(m.component);
+            if (m.at) {
+                check_point(*m.at, path + ".at", what);
+                tp.cells = {flat(nearest_index(0, m.at->x, off.x), nearest_index(1, m.at->y, off.y))};
+                tp.weights = {1.0};
+            } else if (m.shape) {
+                const auto cov = shape_coverage(*m.shape, m.component, path + ".shape");
+                for (std::size_t k = 0; k < cov.size(); ++k)
+                    if (cov[k] > 1e-9) {
+                        tp.cells.push_back(static_cast<std::int32_t>(k));
+                        tp.weights.push_back(cov[k]);
+                    }
+                if (tp.cells.empty())
+                    throw ProjectError(file_, path + ".shape", "the shape covers no grid node of " + to_string(m.component));
+            } else {
+                throw ProjectError(file_, path, "a time monitor needs `at` or `shape`");
+            }
+            cm.time_probe = static_cast<int>(sc().time_probes.size());
+            sc().time_probes.push_back(std::move(tp));
+            break;
+        }
+        case MonitorType::DftField: {
+            Vec2 lo{0, 0}, hi{L_[0], L_[1]};
+            if (m.min) lo = *m.min;
+            if (m.max) hi = *m.max;
+            if (lo.x > hi.x) std::swap(lo.x, hi.x);
+            if (lo.y > hi.y) std::swap(lo.y, hi.y);
+            check_point(lo, path + ".min", what);
+            check_point(hi, path + ".max", what);
+            int i0 = static_cast<int>(std::lround(lo.x / dx_)) + pml_lo(0);
+            int i1 = static_cast<int>(std::lround(hi.x / dx_)) + pml_lo(0);
+            int j0 = static_cast<int>(std::lround(lo.y / dx_)) + pml_lo(1);
+            int j1 = static_cast<int>(std::lround(hi.y / dx_)) + pml_lo(1);
+            i0 = std::clamp(i0, 0, N_[0] - 1);
+            j0 = std::clamp(j0, 0, N_[1] - 1);
+            i1 = std::clamp(std::max(i1, i0 + 1), 1, N_[0]);
+            j1 = std::clamp(std::max(j1, j0 + 1), 1, N_[1]);
+            cm.region_nx = i1 - i0;
+            cm.region_ny = j1 - j0;
+            std::vector<double> freqs;
+            for (std::size_t k = 0; k < m.wavelengths.size(); ++k) {
+                if (!(m.wavelengths[k] > 0))
+                    throw ProjectError(file_, path + ".wavelengths[" + std::to_string(k) + "]", "must be > 0");
+                freqs.push_back(units::wavelength_um_to_hz(m.wavelengths[k]));
+            }
+            if (freqs.empty()) throw ProjectError(file_, path + ".wavelengths", "needs at least one wavelength");
+            std::vector<Component> comps = m.components.empty() ? e_components(pol) : m.components;
+            for (std::size_t k = 0; k < comps.size(); ++k) {
+                if (!in_polarization(comps[k], pol))
+                    throw ProjectError(file_, path + ".components[" + std::to_string(k) + "]",
+                                       "component " + to_string(comps[k]) + " is not a field of " + to_string(pol));
+                DftSet set;
+                set.component = comps[k];
+                set.frequencies_hz = freqs;
+                const std::size_t ns = std::size_t(cm.region_nx) * cm.region_ny;
+                set.cell0.reserve(ns);
+                for (int j = j0; j < j1; ++j)
+                    for (int i = i0; i < i1; ++i) set.cell0.push_back(flat(i, j));
+                set.w0.assign(ns, 1.0);
+                set.cell1.assign(ns, -1);
+                set.w1.assign(ns, 0.0);
+                cm.dft_field_sets.push_back(static_cast<int>(sc().dft_sets.size()));
+                cm.dft_field_components.push_back(comps[k]);
+                sc().dft_sets.push_back(std::move(set));
+            }
+            break;
+        }
+    }
+    out_.monitors.push_back(std::move(cm));
+}
+
+// ----------------------------------------------------------------------------- finish
+
+void Compiler::finish() {
+    const Scene& s = out_.scene;
+    const double dt = s.dt_s;
+    // Steps.
+    const double steps_time = project_.run.stop.max_time_fs * units::fs / dt;
+    long long steps = steps_time > 9e18 ? std::numeric_limits<long long>::max()
+                                        : static_cast<long long>(std::ceil(steps_time - 1e-9));
+    if (project_.run.stop.max_steps) steps = std::min(steps, *project_.run.stop.max_steps);
+    out_.max_steps = std::max(0LL, steps);
+
+    // Memory estimate (bytes).
+    const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
+    std::size_t mem = 3 * s.cells() * bp;                                        // fields
+    mem += e_components(s.polarization).size() * s.cells() * sizeof(std::uint16_t);  // material index
+    mem += s.table.size() * sizeof(EUpdateCoeffs);
+    for (int a = 0; a < 2; ++a) {
+        const std::size_t slab = std::size_t(s.pml_lo[a] + s.pml_hi[a]) * std::size_t(N_[1 - a]);
+        mem += 2 * slab * bp;              // two psi arrays per axis (one E, one H)
+        mem += 6 * std::size_t(N_[a]) * bp;  // profiles
+    }
+    for (const DftSet& d : s.dft_sets)
+        mem += d.cell0.size() * (d.frequencies_hz.size() * 16 + 2 * (sizeof(std::int32_t) + bp));
+    for (const TimeProbe& p : s.time_probes)
+        mem += p.cells.size() * (sizeof(std::int32_t) + bp) +
+               std::size_t(std::min<long long>(out_.max_steps, 100000000LL)) * 8;
+    for (const SourceTerm& t : s.sources) mem += t.cells.size() * (sizeof(std::int32_t) + bp);
+    out_.memory_bytes = mem;
+
+    // Resolution: cells per wavelength at the shortest wavelength in the highest index.
+    double wl_min = std::min(project_.run.spectrum.wavelength_min, project_.run.spectrum.wavelength_max);
+    for (const Source& src : project_.sources) {
+        if (src.waveform.type == WaveformType::GaussianPulse)
+            wl_min = std::min(wl_min, src.waveform.wavelength_center - 0.5 * src.waveform.wavelength_span);
+        else
+            wl_min = std::min(wl_min, src.waveform.wavelength);
+    }
+    double eps_max = 1.0;
+    for (const EUpdateCoeffs& co : s.table) eps_max = std::max(eps_max, co.eps_r);
+    const double cpw = wl_min / std::sqrt(eps_max) / dx_;
+    if (wl_min > 0 && cpw < 10)
+        out_.warnings.push_back("only " + fmt(std::round(cpw * 10) / 10) + " cells per wavelength at " + fmt(wl_min) +
+                                " um in the highest index (" + fmt(std::sqrt(eps_max)) +
+                                "): at least 10 are recommended, 20 for accurate results");
+    for (const std::string& w : pml_warned_) out_.warnings.push_back(w + " lies inside the PML");
+}
+
+CompiledProject Compiler::run() {
+    compile_grid();
+    compile_medium();
+    compile_spectrum();
+    for (std::size_t i = 0; i < project_.sources.size(); ++i) compile_source(i);
+    for (std::size_t i = 0; i < project_.monitors.size(); ++i) compile_monitor(i);
+    finish();
+    return std::move(out_);
+}
+
+}  // namespace
+
+CompiledProject compile_project(const Project& project, const std::string& file_label, const CompileOptions& options) {
+    Compiler c(project, file_label, options);
+    return c.run();
+}
+
+}  // namespace golightly

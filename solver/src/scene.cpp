@@ -1,0 +1,192 @@
+// GoLightly compiled scene helpers: component sets, Yee offsets, the E-update
+// coefficient table and the CPML profiles (scene.hpp).
+#include "golightly/scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "golightly/errors.hpp"
+
+namespace golightly {
+
+std::vector<Component> electric_components(Polarization p) {
+    if (p == Polarization::TMz) return {Component::Ez};
+    return {Component::Ex, Component::Ey};
+}
+
+std::vector<Component> magnetic_components(Polarization p) {
+    if (p == Polarization::TMz) return {Component::Hx, Component::Hy};
+    return {Component::Hz};
+}
+
+Vec2 yee_offset(Component c) {
+    switch (c) {
+        case Component::Ez: return {0.0, 0.0};
+        case Component::Hx: return {0.0, 0.5};
+        case Component::Hy: return {0.5, 0.0};
+        case Component::Hz: return {0.5, 0.5};
+        case Component::Ex: return {0.5, 0.0};
+        case Component::Ey: return {0.0, 0.5};
+    }
+    return {0.0, 0.0};
+}
+
+namespace {
+
+/// Key of a positive quantity rounded to 1e-7 relative; 0 maps to a key of its own.
+long long relative_key(double v) {
+    if (v == 0.0) return std::numeric_limits<long long>::min();
+    const double l = std::log(std::abs(v)) * 1e7;
+    const long long k = std::llround(l);
+    return v < 0 ? -k - 1 : k;  // negative values (not physical here) keep distinct keys
+}
+
+struct PairHash {
+    std::size_t operator()(const std::pair<long long, long long>& p) const noexcept {
+        return std::hash<long long>()(p.first) * 1000003u ^ std::hash<long long>()(p.second);
+    }
+};
+
+}  // namespace
+
+void build_material_table(Scene& scene, const std::vector<std::vector<double>>& eps_r_per_component,
+                          const std::vector<std::vector<double>>& sigma_per_component) {
+    // Vectors are given either in the order of electric_components(polarization) or, when
+    // three are given, indexed by component (Ex, Ey, Ez).
+    const auto comps = electric_components(scene.polarization);
+    const std::size_t n = scene.cells();
+    const double S = scene.courant;
+    const double dt = scene.dt_s;
+    scene.table.clear();
+    for (auto& m : scene.material_index) m.clear();
+
+    std::unordered_map<std::pair<long long, long long>, std::uint16_t, PairHash> lookup;
+    for (std::size_t k = 0; k < comps.size(); ++k) {
+        const int ci = static_cast<int>(comps[k]);
+        const std::size_t src = eps_r_per_component.size() == 3 ? std::size_t(ci) : k;
+        if (src >= eps_r_per_component.size() || eps_r_per_component[src].size() != n)
+            throw RunError("build_material_table: eps_r of component " + std::to_string(ci) +
+                           " must hold nx*ny = " + std::to_string(n) + " values");
+        const std::vector<double>& eps = eps_r_per_component[src];
+        const std::vector<double>* sig =
+            src < sigma_per_component.size() && !sigma_per_component[src].empty()
+                ? &sigma_per_component[src] : nullptr;
+        if (sig && sig->size() != n)
+            throw RunError("build_material_table: sigma must hold nx*ny values or be empty");
+        auto& idx = scene.material_index[ci];
+        idx.resize(n);
+        std::pair<long long, long long> last_key{0, 0};
+        std::uint16_t last_index = 0;
+        bool have_last = false;
+        for (std::size_t c = 0; c < n; ++c) {
+            const double e = eps[c];
+            const double s = sig ? (*sig)[c] : 0.0;
+            if (!(e > 0.0) || !std::isfinite(e) || !std::isfinite(s) || s < 0.0) {
+                std::ostringstream os;
+                os << "build_material_table: invalid material at cell " << c << " (eps_r " << e
+                   << ", sigma " << s << " S/m): eps_r must be > 0 and sigma >= 0";
+                throw RunError(os.str());
+            }
+            const std::pair<long long, long long> key{relative_key(e), relative_key(s)};
+            if (have_last && key == last_key) { idx[c] = last_index; continue; }
+            auto it = lookup.find(key);
+            std::uint16_t id;
+            if (it == lookup.end()) {
+                if (scene.table.size() >= 65535)
+                    throw RunError("build_material_table: more than 65535 distinct (eps_r, sigma) "
+                                   "entries after rounding eps_r to 1e-7 relative");
+                EUpdateCoeffs co;
+                const double loss = s * dt / (2.0 * units::eps0 * e);
+                co.eps_r = e;
+                co.sigma = s;
+                co.ca = (1.0 - loss) / (1.0 + loss);
+                co.cb = (S / e) / (1.0 + loss);
+                id = static_cast<std::uint16_t>(scene.table.size());
+                scene.table.push_back(co);
+                lookup.emplace(key, id);
+            } else {
+                id = it->second;
+            }
+            idx[c] = id;
+            last_key = key;
+            last_index = id;
+            have_last = true;
+        }
+    }
+}
+
+// CPML profiles. Depth d (in cells) is measured from the interior edge of the slab, which
+// lies at e position pml_lo (low side) and at e position n - pml_hi (high side):
+//   low side,  index i in [0, pml_lo):     e position i      -> d = pml_lo - i
+//                                           h position i+1/2  -> d = pml_lo - i - 1/2
+//   high side, index i in [n-pml_hi, n):   e position i      -> d = i - (n - pml_hi)
+//                                           h position i+1/2  -> d = i + 1/2 - (n - pml_hi)
+// so h positions interleave the e positions at half-cell depths on both sides, and the
+// grading is the same function of the distance from the interior on both sides.
+// L = pml cells of that side; d/L is clamped to [0, 1].
+//
+// Roden & Gedney, MOTL 27, 334 (2000), eqs. 7-8 (also Taflove & Hagness 3rd ed. 7.102-7.114):
+//   sigma(d) = sigma_max (d/L)^m,  kappa(d) = 1 + (kappa_max - 1) (d/L)^m,
+//   alpha(d) = alpha_max (1 - d/L),
+//   b = exp(-(sigma/kappa + alpha) dt / eps0),
+//   c = sigma / (sigma kappa + kappa^2 alpha) * (b - 1)   (0 where sigma = 0).
+//   sigma_max = -(m+1) ln(R) / (2 eta0 L dx).
+//
+// Defaults (scene.hpp): kappa_max = 1 (plain stretching: the point-source test in vacuum
+// reflects least with kappa_max = 1 at 8..24 cells; kappa > 1 only pays off for strongly
+// evanescent fields inside the slab). alpha_max < 0 selects the grid-scaled value
+//   alpha_max = eps0 * c0 / (dx * 100),
+// i.e. alpha/(omega eps0) = lambda / (200 pi dx) ~ 0.03..0.06 for the usual 20..40 cells
+// per wavelength: small enough not to spoil absorption at the operating band, large
+// enough to keep the CFS pole away from DC (late-time low-frequency drift).
+void build_cpml(Scene& scene, double grading_order, double target_reflection, double kappa_max,
+                double alpha_max_s_per_m) {
+    if (!(scene.dx_um > 0) || !(scene.dt_s > 0) || scene.nx <= 0 || scene.ny <= 0)
+        throw RunError("build_cpml: nx, ny, dx_um and dt_s must be set first");
+    if (!(target_reflection > 0 && target_reflection < 1))
+        throw RunError("build_cpml: target_reflection must lie in (0, 1)");
+    if (!(grading_order >= 0)) throw RunError("build_cpml: grading_order must be >= 0");
+    if (!(kappa_max >= 1)) throw RunError("build_cpml: kappa_max must be >= 1");
+    const double dx_m = scene.dx_um * units::um;
+    const double dt = scene.dt_s;
+    const double eps0 = units::eps0;
+    const double alpha_max =
+        alpha_max_s_per_m < 0 ? eps0 * units::c0 / (dx_m * 100.0) : alpha_max_s_per_m;
+    const double m = grading_order;
+
+    for (int a = 0; a < 2; ++a) {
+        const int n = a == 0 ? scene.nx : scene.ny;
+        CpmlAxis& ax = scene.cpml[a];
+        ax.b_e.assign(n, 0.0); ax.c_e.assign(n, 0.0); ax.inv_kappa_e.assign(n, 1.0);
+        ax.b_h.assign(n, 0.0); ax.c_h.assign(n, 0.0); ax.inv_kappa_h.assign(n, 1.0);
+        const int lo = scene.pml_lo[a], hi = scene.pml_hi[a];
+        if (lo < 0 || hi < 0 || lo + hi > n)
+            throw RunError("build_cpml: PML cells exceed the grid along axis " + std::to_string(a));
+
+        auto profile = [&](double d, int L, double& b, double& c, double& inv_kappa) {
+            const double u = std::clamp(d / L, 0.0, 1.0);
+            const double sigma_max = -(m + 1.0) * std::log(target_reflection) / (2.0 * units::eta0 * L * dx_m);
+            const double g = std::pow(u, m);
+            const double sigma = sigma_max * g;
+            const double kappa = 1.0 + (kappa_max - 1.0) * g;
+            const double alpha = alpha_max * (1.0 - u);
+            b = std::exp(-(sigma / kappa + alpha) * dt / eps0);
+            c = sigma > 0 ? sigma / (sigma * kappa + kappa * kappa * alpha) * (b - 1.0) : 0.0;
+            inv_kappa = 1.0 / kappa;
+        };
+        for (int i = 0; i < lo; ++i) {
+            profile(lo - i, lo, ax.b_e[i], ax.c_e[i], ax.inv_kappa_e[i]);
+            profile(lo - i - 0.5, lo, ax.b_h[i], ax.c_h[i], ax.inv_kappa_h[i]);
+        }
+        for (int i = n - hi; i < n; ++i) {
+            profile(i - (n - hi), hi, ax.b_e[i], ax.c_e[i], ax.inv_kappa_e[i]);
+            profile(i + 0.5 - (n - hi), hi, ax.b_h[i], ax.c_h[i], ax.inv_kappa_h[i]);
+        }
+    }
+}
+
+}  // namespace golightly
