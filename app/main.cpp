@@ -1,7 +1,8 @@
 // golightly: the GoLightly IDE.
 //   golightly [FILE.glproj]          open FILE
 //   golightly --version              print the version banner
-//   golightly --screenshot PNG FILE  open FILE, save a picture of the window, quit
+//   golightly --screenshot PNG FILE  open FILE, select its first shape, save a picture of
+//                                    the window, quit
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -44,6 +45,15 @@ int main(int argc, char** argv) {
     if (parser.isSet(shot)) {
         const QString out = parser.value(shot);
         QTimer::singleShot(1500, &window, [&window, out] {
+            // show the Properties dock at work: select the first shape of the topmost
+            // ordinary layer
+            const auto& layers = window.document()->project().layers;
+            for (int l = int(layers.size()) - 1; l >= 0; --l) {
+                if (!layers[size_t(l)].reference_only && !layers[size_t(l)].shapes.empty()) {
+                    window.document()->setSelection({golightly::editor::ItemRef::Kind::Shape, l, 0});
+                    break;
+                }
+            }
             window.canvas()->zoomToFit();
             QApplication::processEvents();
             const bool ok = window.grab().save(out, "PNG");

@@ -219,7 +219,12 @@ void MainWindow::createActions() {
     snap->setCheckable(true);
     view->addActions({zin, zout, fit, one});
     view->addSeparator();
-    view->addActions({grid, snap});
+    QAction* preview = make(QStringLiteral("view.structurePreview"), tr("Structure &Preview (as the solver sees it)"),
+                            {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    preview->setCheckable(true);
+    view->addActions({grid, snap, preview});
+    connect(preview, &QAction::toggled, canvas_, &Canvas::setStructurePreview);
+    connect(canvas_, &Canvas::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
     view->addSeparator();
     for (QDockWidget* d : {static_cast<QDockWidget*>(layersDock_), static_cast<QDockWidget*>(materialsDock_),
                            static_cast<QDockWidget*>(propertiesDock_), static_cast<QDockWidget*>(runDock_)})

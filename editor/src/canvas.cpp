@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "golightly/compile.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/image_io.hpp"
 #include "tools.hpp"
@@ -312,6 +313,73 @@ void Canvas::endRasterEdit(bool commit) {
     update();
 }
 
+void Canvas::setStructurePreview(bool on) {
+    preview_ = on;
+    if (on) updatePreview();
+    update();
+}
+
+void Canvas::updatePreview() {
+    const Project& pr = doc_->project();
+    if (previewOf_ && *previewOf_ == pr) return;
+    previewOf_ = pr;
+    previewImage_ = QImage();
+    previewEps_.clear();
+    previewError_.clear();
+    try {
+        const CompiledProject cp = compile_project(pr, doc_->displayName().toStdString());
+        const Scene& sc = cp.scene;
+        const int nx = sc.nx, ny = sc.ny;
+        previewNx_ = nx;
+        previewNy_ = ny;
+        previewEps_.assign(size_t(nx) * size_t(ny), 1.0);
+        const bool tm = sc.polarization == Polarization::TMz;
+        double epsMax = 1.0;
+        for (size_t k = 0; k < previewEps_.size(); ++k) {
+            double e;
+            if (tm) e = sc.table[sc.material_index[2][k]].eps_r;
+            else e = 0.5 * (sc.table[sc.material_index[0][k]].eps_r + sc.table[sc.material_index[1][k]].eps_r);
+            previewEps_[k] = e;
+            epsMax = std::max(epsMax, e);
+        }
+        previewImage_ = QImage(nx, ny, QImage::Format_RGB32);
+        const QColor lo(255, 255, 255), hi(25, 45, 110);
+        for (int j = 0; j < ny; ++j) {
+            auto* row = reinterpret_cast<QRgb*>(previewImage_.scanLine(ny - 1 - j));  // row 0 = top
+            const bool pmlY = j < sc.pml_lo[1] || j >= ny - sc.pml_hi[1];
+            for (int i = 0; i < nx; ++i) {
+                const double t = epsMax > 1 ? std::clamp((previewEps_[size_t(j) * nx + i] - 1) / (epsMax - 1), 0.0, 1.0) : 0;
+                int r = int(lo.red() + t * (hi.red() - lo.red())), g = int(lo.green() + t * (hi.green() - lo.green())),
+                    b = int(lo.blue() + t * (hi.blue() - lo.blue()));
+                if (pmlY || i < sc.pml_lo[0] || i >= nx - sc.pml_hi[0]) {  // PML: tinted
+                    r = r * 3 / 4 + 255 / 4 * 1;
+                    g = g * 3 / 4 + 140 / 4;
+                    b = b * 3 / 4;
+                }
+                row[i] = qRgb(r, g, b);
+            }
+        }
+        // Ez sample (i, j) sits at ((i - pml_lo) dx, (j - pml_lo) dx); its cell spans +-dx/2
+        const double dx = sc.dx_um;
+        previewRect_ = QRectF((-sc.pml_lo[0] - 0.5) * dx, (-sc.pml_lo[1] - 0.5) * dx, nx * dx, ny * dx);
+        Q_EMIT statusMessage(tr("Structure preview: %1 x %2 cells, eps_r up to %3").arg(nx).arg(ny).arg(epsMax, 0, 'g', 4));
+    } catch (const std::exception& e) {
+        previewError_ = QString::fromStdString(e.what());
+        Q_EMIT statusMessage(tr("Structure preview unavailable: %1").arg(previewError_));
+    }
+}
+
+double Canvas::previewEpsAt(QPointF w) {
+    if (!preview_) return std::nan("");
+    updatePreview();
+    if (previewEps_.empty()) return std::nan("");
+    const double dx = previewRect_.width() / previewNx_;
+    const int i = int(std::floor((w.x() - previewRect_.left()) / dx));
+    const int j = int(std::floor((w.y() - previewRect_.top()) / dx));
+    if (i < 0 || j < 0 || i >= previewNx_ || j >= previewNy_) return std::nan("");
+    return previewEps_[size_t(j) * size_t(previewNx_) + size_t(i)];
+}
+
 ItemRef Canvas::hitTest(QPointF w) const {
     const Project& pr = doc_->project();
     const double tol = 6.0 / scale_;
@@ -406,12 +474,24 @@ void Canvas::drawScene(QPainter& p, const QTransform& w2d, double s, const QRect
     // layers, in order: later layers drawn over earlier ones
     const double tol = 0.4 / s;
     const ItemRef sel = doc_->selection();
+    if (preview_) {
+        updatePreview();
+        if (!previewImage_.isNull()) {
+            p.setTransform(w2d);
+            p.save();
+            p.translate(previewRect_.left(), previewRect_.bottom());
+            p.scale(previewRect_.width() / previewNx_, -previewRect_.height() / previewNy_);
+            p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+            p.drawImage(QPointF(0, 0), previewImage_);
+            p.restore();
+        }
+    }
     p.save();
     p.setTransform(w2d);
     p.setClipRect(scene);  // geometry continues through the PML, not beyond
     for (int l = 0; l < int(pr.layers.size()); ++l) {
         const Layer& layer = pr.layers[size_t(l)];
-        if (!layer.visible) continue;
+        if (!layer.visible || (preview_ && !previewImage_.isNull())) continue;
         QColor c = material_color(pr, layer.material);
         for (int i = 0; i < int(layer.shapes.size()); ++i) {
             const Shape& shape = layer.shapes[size_t(i)];

@@ -91,12 +91,22 @@ public:
     /// Hit test at a world point: topmost shape of a visible unlocked layer, source or monitor.
     ItemRef hitTest(QPointF world) const;
 
+    // ---- structure preview: the compiled, sub-pixel-averaged permittivity as the solver
+    // sees it (compile_project), PML cells included and marked
+    void setStructurePreview(bool on);
+    bool structurePreview() const { return preview_; }
+    /// The previewed eps_r at a world point (nearest E sample); NaN outside or when off.
+    double previewEpsAt(QPointF worldUm);
+    /// The last compile error of the preview (empty when it compiled).
+    QString previewError() const { return previewError_; }
+
     /// Draws the whole domain (plus PML band) into `painter` (export as PNG/SVG).
     void renderScene(QPainter& painter, const QRectF& targetRect, bool withGrid);
     /// The world rectangle shown by zoomToFit (domain + PML band + margin).
     QRectF sceneRect() const;
 
 Q_SIGNALS:
+    void statusMessage(const QString& text);
     void cursorMoved(QPointF worldUm);
     void viewChanged();
 
@@ -139,6 +149,14 @@ private:
         RasterImage image;
     };
     std::optional<PendingRaster> pending_;
+    void updatePreview();
+    bool preview_ = false;
+    std::optional<Project> previewOf_;
+    QImage previewImage_;
+    std::vector<double> previewEps_;
+    int previewNx_ = 0, previewNy_ = 0;
+    QRectF previewRect_;      ///< world rectangle of the whole grid (PML included)
+    QString previewError_;
 };
 
 }  // namespace golightly::editor

@@ -338,6 +338,29 @@ private Q_SLOTS:
         f.canvas.setTool(nullptr);
     }
 
+    void structurePreview() {
+        Fixture f;
+        Shape s;
+        s.type = ShapeType::Rectangle;
+        s.min = {2.0, 2.0};
+        s.max = {6.0, 5.0};
+        f.doc.addShape(0, s, QStringLiteral("add"));  // silicon, eps 12.11
+        f.canvas.setStructurePreview(true);
+        QVERIFY2(f.canvas.previewError().isEmpty(), qPrintable(f.canvas.previewError()));
+        QCOMPARE(f.canvas.previewEpsAt(QPointF(4.0, 3.5)), 12.11);
+        QCOMPARE(f.canvas.previewEpsAt(QPointF(1.0, 1.0)), 1.0);
+        // the E sample on the rectangle's edge (x = 2.0) has half its cell covered: mean eps
+        QVERIFY(std::abs(f.canvas.previewEpsAt(QPointF(2.0, 3.5)) - (1 + 12.11) / 2) < 1e-6);
+        // PML cells are part of the preview (outside the interior)
+        QCOMPARE(f.canvas.previewEpsAt(QPointF(-0.1, 3.5)), 1.0);
+        // it follows edits
+        f.doc.undoStack()->undo();
+        QCOMPARE(f.canvas.previewEpsAt(QPointF(4.0, 3.5)), 1.0);
+        QVERIFY(!f.canvas.grab().isNull());
+        f.canvas.setStructurePreview(false);
+        QVERIFY(std::isnan(f.canvas.previewEpsAt(QPointF(4.0, 3.5))));
+    }
+
     void brushAndEraserStroke() {
         Fixture f;
         f.settings.brushSizeUm = 1.0;
