@@ -3,6 +3,7 @@
 //   golightly --version              print the version banner
 //   golightly --screenshot PNG FILE  open FILE, select its first shape, save a picture of
 //                                    the window, quit
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -32,6 +33,9 @@ int main(int argc, char** argv) {
     QCommandLineOption shot(QStringLiteral("screenshot"),
                             QApplication::translate("main", "Save a picture of the window to FILE and quit."),
                             QStringLiteral("FILE"));
+    QCommandLineOption previewOption(QStringLiteral("structure-preview"),
+                                     QApplication::translate("main", "Start with the structure preview on."));
+    parser.addOption(previewOption);
     parser.addOption(versionOption);
     parser.addOption(shot);
     parser.addPositionalArgument(QStringLiteral("project"), QApplication::translate("main", "Project file to open."));
@@ -42,9 +46,10 @@ int main(int argc, char** argv) {
     const QStringList files = parser.positionalArguments();
     if (!parser.isSet(shot)) window.offerRecovery();
     if (!files.isEmpty()) window.openFile(files.front());
+    if (parser.isSet(previewOption)) window.action(QStringLiteral("view.structurePreview"))->setChecked(true);
     if (parser.isSet(shot)) {
         const QString out = parser.value(shot);
-        QTimer::singleShot(1500, &window, [&window, out] {
+        QTimer::singleShot(1500, &window, [&window] {
             // show the Properties dock at work: select the first shape of the topmost
             // ordinary layer
             const auto& layers = window.document()->project().layers;
@@ -55,7 +60,8 @@ int main(int argc, char** argv) {
                 }
             }
             window.canvas()->zoomToFit();
-            QApplication::processEvents();
+        });
+        QTimer::singleShot(2200, &window, [&window, out] {
             const bool ok = window.grab().save(out, "PNG");
             std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(out));
             QApplication::exit(ok ? 0 : 1);

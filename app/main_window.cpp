@@ -95,6 +95,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
 
     auto s = settings();
     resize(1560, 960);
+    resizeDocks({layersDock_, propertiesDock_}, {330, 370}, Qt::Horizontal);
+    resizeDocks({layersDock_, materialsDock_, propertiesDock_, runDock_}, {420, 300, 380, 420}, Qt::Vertical);
     restoreGeometry(s->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s->value(QStringLiteral("window/state")).toByteArray());
     canvas_->setGridVisible(s->value(QStringLiteral("view/grid"), true).toBool());
@@ -121,8 +123,7 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, materialsDock_);
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
     addDockWidget(Qt::RightDockWidgetArea, runDock_);
-    resizeDocks({layersDock_, propertiesDock_}, {330, 370}, Qt::Horizontal);
-    resizeDocks({layersDock_, materialsDock_, propertiesDock_, runDock_}, {330, 260, 250, 560}, Qt::Vertical);
+
 }
 
 void MainWindow::createActions() {
