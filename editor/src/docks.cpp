@@ -295,7 +295,30 @@ MaterialsDock::MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* par
     buttons->addWidget(del);
     buttons->addStretch();
     v->addLayout(buttons);
+    polesLabel_ = new QLabel;
+    v->addWidget(polesLabel_);
+    poles_ = new QTableWidget(0, PoleColCount);
+    poles_->setHorizontalHeaderLabels({tr("Kind"), tr("omega_p (rad/s)"), tr("omega_0 (rad/s)"), tr("gamma (rad/s)")});
+    poles_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    poles_->verticalHeader()->hide();
+    poles_->setToolTip(tr("eps(w) = eps_inf + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma); omega_0 = 0 for Drude poles.\n"
+                          "Kind: type drude or lorentz."));
+    poles_->setMaximumHeight(120);
+    v->addWidget(poles_);
+    auto* poleButtons = new QHBoxLayout;
+    auto* addPoleB = new QPushButton(tr("Add pole"));
+    auto* delPoleB = new QPushButton(tr("Remove pole"));
+    poleButtons->addWidget(addPoleB);
+    poleButtons->addWidget(delPoleB);
+    poleButtons->addStretch();
+    v->addLayout(poleButtons);
     setWidget(w);
+    connect(addPoleB, &QPushButton::clicked, this, &MaterialsDock::addPole);
+    connect(delPoleB, &QPushButton::clicked, this, &MaterialsDock::removeSelectedPole);
+    connect(poles_, &QTableWidget::cellChanged, this, &MaterialsDock::poleEdited);
+    connect(table_, &QTableWidget::currentCellChanged, this, [this] {
+        if (!updating_) refreshPoles();
+    });
     connect(add, &QPushButton::clicked, this, &MaterialsDock::addMaterial);
     connect(del, &QPushButton::clicked, this, &MaterialsDock::deleteSelectedMaterial);
     connect(table_, &QTableWidget::cellChanged, this, &MaterialsDock::cellEdited);
@@ -335,6 +358,84 @@ void MaterialsDock::refresh() {
     }
     if (current >= 0 && current < table_->rowCount()) table_->setCurrentCell(current, 0);
     updating_ = false;
+    refreshPoles();
+}
+
+void MaterialsDock::refreshPoles() {
+    updating_ = true;
+    const Project& p = doc_->project();
+    const int row = table_->currentRow();
+    const bool valid = row >= 0 && row < int(p.materials.size());
+    poles_->setRowCount(0);
+    poles_->setEnabled(valid);
+    if (valid) {
+        const Material& m = p.materials[size_t(row)];
+        polesLabel_->setText(tr("Dispersion poles of \"%1\"").arg(qs(m.id)));
+        poles_->setRowCount(int(m.poles.size()));
+        for (int r = 0; r < int(m.poles.size()); ++r) {
+            const Pole& pole = m.poles[size_t(r)];
+            poles_->setItem(r, PoleKind, new QTableWidgetItem(pole.kind == golightly::PoleKind::Drude ? QStringLiteral("drude")
+                                                                                                 : QStringLiteral("lorentz")));
+            poles_->setItem(r, PoleOmegaP, new QTableWidgetItem(QString::number(pole.omega_p, 'g', 8)));
+            poles_->setItem(r, PoleOmega0, new QTableWidgetItem(QString::number(pole.omega_0, 'g', 8)));
+            poles_->setItem(r, PoleGamma, new QTableWidgetItem(QString::number(pole.gamma, 'g', 8)));
+        }
+    } else {
+        polesLabel_->setText(tr("Dispersion poles (select a material)"));
+    }
+    updating_ = false;
+}
+
+void MaterialsDock::poleEdited(int r, int col) {
+    if (updating_) return;
+    const int row = table_->currentRow();
+    const Project& p = doc_->project();
+    if (row < 0 || row >= int(p.materials.size()) || r < 0 || r >= int(p.materials[size_t(row)].poles.size())) return;
+    const QString text = poles_->item(r, col)->text().trimmed();
+    Pole pole = p.materials[size_t(row)].poles[size_t(r)];
+    bool ok = true;
+    if (col == PoleKind) {
+        if (text.compare(QStringLiteral("drude"), Qt::CaseInsensitive) == 0) {
+            pole.kind = golightly::PoleKind::Drude;
+            pole.omega_0 = 0;
+        } else if (text.compare(QStringLiteral("lorentz"), Qt::CaseInsensitive) == 0) {
+            pole.kind = golightly::PoleKind::Lorentz;
+        } else {
+            ok = false;
+        }
+    } else {
+        const double v = text.toDouble(&ok);
+        ok = ok && std::isfinite(v) && v >= 0;
+        if (ok) (col == PoleOmegaP ? pole.omega_p : col == PoleOmega0 ? pole.omega_0 : pole.gamma) = v;
+    }
+    if (!ok) {
+        prompts_->error(tr("Pole"), tr("\"%1\" is not a valid value here.").arg(text));
+        QTimer::singleShot(0, this, &MaterialsDock::refreshPoles);
+        return;
+    }
+    doc_->editProject(tr("Edit pole"), [&](Project& pr) { pr.materials[size_t(row)].poles[size_t(r)] = pole; });
+}
+
+void MaterialsDock::addPole() {
+    const int row = table_->currentRow();
+    if (row < 0 || row >= int(doc_->project().materials.size())) return;
+    Pole pole;
+    pole.kind = golightly::PoleKind::Lorentz;
+    pole.omega_p = 1e15;
+    pole.omega_0 = 2e15;
+    pole.gamma = 1e13;
+    doc_->editProject(tr("Add pole"), [&](Project& pr) { pr.materials[size_t(row)].poles.push_back(pole); });
+}
+
+void MaterialsDock::removeSelectedPole() {
+    const int row = table_->currentRow();
+    const int r = poles_->currentRow();
+    const Project& p = doc_->project();
+    if (row < 0 || row >= int(p.materials.size()) || r < 0 || r >= int(p.materials[size_t(row)].poles.size())) return;
+    doc_->editProject(tr("Remove pole"), [&](Project& pr) {
+        auto& poles = pr.materials[size_t(row)].poles;
+        poles.erase(poles.begin() + r);
+    });
 }
 
 void MaterialsDock::cellEdited(int row, int col) {

@@ -56,22 +56,32 @@ private:
 };
 
 /// Materials: list, add, delete (when unused), edit id, name, eps_inf, conductivity and
-/// colour (double-click the colour cell). Poles are shown (count) and kept.
+/// colour (double-click the colour cell); the dispersion poles of the selected material
+/// (kind drude/lorentz, omega_p, omega_0, gamma in rad/s) in a second table.
 class MaterialsDock : public QDockWidget {
     Q_OBJECT
 public:
     enum Column { ColId, ColName, ColEps, ColSigma, ColPoles, ColColor, ColCount };
+    enum PoleColumn { PoleKind, PoleOmegaP, PoleOmega0, PoleGamma, PoleColCount };
     explicit MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* parent = nullptr);
     QTableWidget* table() const { return table_; }
+    QTableWidget* polesTable() const { return poles_; }
     void addMaterial();
     void deleteSelectedMaterial();
+    /// Adds a Lorentz pole to the selected material / removes the selected pole.
+    void addPole();
+    void removeSelectedPole();
 
 private:
     void refresh();
+    void refreshPoles();
     void cellEdited(int row, int column);
+    void poleEdited(int row, int column);
     EditorDocument* doc_;
     Prompts* prompts_;
     QTableWidget* table_;
+    QTableWidget* poles_;
+    QLabel* polesLabel_;
     bool updating_ = false;
 };
 

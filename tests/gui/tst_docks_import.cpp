@@ -92,6 +92,20 @@ private Q_SLOTS:
         dock.table()->item(0, MaterialsDock::ColEps)->setText(QStringLiteral("-3"));
         QCOMPARE(prompts.errors.size(), 1);
         QVERIFY(doc.project() == before);
+        // dispersion poles of the selected material
+        dock.table()->setCurrentCell(1, 0);
+        QVERIFY(undoRedoRoundTrip(doc, [&] { dock.addPole(); }));
+        QCOMPARE(dock.polesTable()->rowCount(), 1);
+        QVERIFY(undoRedoRoundTrip(doc, [&] { dock.polesTable()->item(0, MaterialsDock::PoleGamma)->setText(QStringLiteral("3.5e14")); }));
+        QCOMPARE(doc.project().materials[1].poles[0].gamma, 3.5e14);
+        QVERIFY(undoRedoRoundTrip(doc, [&] { dock.polesTable()->item(0, MaterialsDock::PoleKind)->setText(QStringLiteral("drude")); }));
+        QCOMPARE(doc.project().materials[1].poles[0].kind, PoleKind::Drude);
+        QCOMPARE(doc.project().materials[1].poles[0].omega_0, 0.0);
+        QCOMPARE(dock.table()->item(1, MaterialsDock::ColPoles)->text(), QStringLiteral("1"));
+        dock.polesTable()->setCurrentCell(0, 0);
+        QVERIFY(undoRedoRoundTrip(doc, [&] { dock.removeSelectedPole(); }));
+        QVERIFY(doc.project().materials[1].poles.empty());
+        QCOMPARE(prompts.errors.size(), 1);
         // a material in use cannot be deleted; an unused one can
         dock.table()->setCurrentCell(0, 0);
         dock.deleteSelectedMaterial();
