@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
     golightly::app::MainWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
-    if (!parser.isSet(shot)) window.offerRecovery();
-    if (!files.isEmpty()) window.openFile(files.front());
+    const bool recovered = !parser.isSet(shot) && window.offerRecovery();
+    if (!files.isEmpty() && (!recovered || window.maybeSave())) window.openFile(files.front());
     if (parser.isSet(previewOption)) window.action(QStringLiteral("view.structurePreview"))->setChecked(true);
     if (parser.isSet(shot)) {
         const QString out = parser.value(shot);

@@ -157,7 +157,9 @@ void MainWindow::createActions() {
     file->addSeparator();
     file->addAction(quitA);
     connect(newA, &QAction::triggered, this, [this] {
-        if (maybeSave()) doc_->newProject();
+        if (!maybeSave()) return;
+        doc_->newProject();
+        removeRecoveryFile();  // nothing unsaved any more
     });
     connect(openA, &QAction::triggered, this, [this] {
         if (!maybeSave()) return;
@@ -308,13 +310,13 @@ void MainWindow::setTool(Tool* tool) {
 
 void MainWindow::updateTitle() {
     setWindowTitle(tr("%1%2 - GoLightly").arg(doc_->displayName(), doc_->isModified() ? QStringLiteral("*") : QString()));
-    setWindowModified(doc_->isModified());
 }
 
 // ---------------------------------------------------------------- files
 
 bool MainWindow::openFile(const QString& path) {
     if (!doc_->open(path, *prompts_)) return false;
+    removeRecoveryFile();  // the previous document's changes were saved or discarded
     addRecentFile(path);
     statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
     return true;
