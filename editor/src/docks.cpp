@@ -20,6 +20,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "canvas.hpp"
@@ -116,10 +117,18 @@ LayersDock::LayersDock(EditorDocument* doc, QWidget* parent) : QDockWidget(tr("L
         if (text.endsWith(tr("(reference)"))) text = text.left(text.size() - tr("(reference)").size()).trimmed();
         const std::string name = text.toStdString();
         const bool visible = item->checkState() == Qt::Checked;
-        doc_->editLayer(layer, tr("Edit layer"), [&](Layer& l) {
-            if (!name.empty()) l.name = name;
-            l.visible = visible;
-        });
+        if (layer < 0 || layer >= int(doc_->project().layers.size())) return;
+        const std::string oldName = doc_->project().layers[size_t(layer)].name;
+        if (!name.empty() && name != oldName) {  // rename: references by name follow
+            doc_->editProject(tr("Rename layer"), [&](Project& p) {
+                p.layers[size_t(layer)].name = name;
+                p.layers[size_t(layer)].visible = visible;
+                for (auto& r : p.run.normalization.reference_layers)
+                    if (r == oldName) r = name;
+            });
+            return;
+        }
+        doc_->editLayer(layer, visible ? tr("Show layer") : tr("Hide layer"), [&](Layer& l) { l.visible = visible; });
     });
     connect(list_->model(), &QAbstractItemModel::rowsMoved, this, [this] {
         if (!updating_) QTimer::singleShot(0, this, &LayersDock::applyListOrder);
@@ -747,6 +756,11 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     decay_ = make_spin(1, 300, 1, 5, tr(" dB"));
     maxTime_ = make_spin(1, 1e9, 0, 500, tr(" fs"));
     normalization_ = new QCheckBox(tr("Normalize with a reference run"));
+    referenceLayers_ = new QListWidget;
+    referenceLayers_->setMaximumHeight(80);
+    referenceLayers_->setToolTip(tr("Layers of the reference (normalization) run, e.g. the straight waveguide"));
+    incident_ = new QComboBox;
+    incident_->setToolTip(tr("Monitor that measures the incident flux (default: the first reflection, else transmission monitor)"));
     subpixel_ = new QCheckBox(tr("Sub-pixel averaging"));
     backend_ = new QComboBox;
     backend_->addItems({tr("auto"), tr("CUDA"), tr("CPU")});
@@ -768,6 +782,8 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     form->addRow(tr("Stop at decay"), decay_);
     form->addRow(tr("Max time"), maxTime_);
     form->addRow(QString(), normalization_);
+    form->addRow(tr("Reference layers"), referenceLayers_);
+    form->addRow(tr("Incident monitor"), incident_);
     form->addRow(QString(), subpixel_);
     form->addRow(tr("Backend"), backend_);
     form->addRow(tr("Precision"), precision_);
@@ -796,6 +812,20 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     combo(backend_, tr("Set backend"), [](Project& p, int i) { p.run.backend = BackendChoice(i); });
     combo(precision_, tr("Set precision"), [](Project& p, int i) { p.run.precision = Precision(i); });
     connect(normalization_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set normalization"), [on](Project& p) { p.run.normalization.enabled = on; }); });
+    connect(referenceLayers_, &QListWidget::itemChanged, this, [this] {
+        if (updating_) return;
+        std::vector<std::string> names;
+        for (int r = 0; r < referenceLayers_->count(); ++r)
+            if (referenceLayers_->item(r)->checkState() == Qt::Checked) names.push_back(referenceLayers_->item(r)->text().toStdString());
+        edit(tr("Set reference layers"), [&](Project& p) { p.run.normalization.reference_layers = names; });
+    });
+    connect(incident_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        const QString name = incident_->itemData(i).toString();
+        edit(tr("Set incident monitor"), [&](Project& p) {
+            if (name.isEmpty()) p.run.normalization.incident_monitor.reset();
+            else p.run.normalization.incident_monitor = name.toStdString();
+        });
+    });
     connect(subpixel_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set sub-pixel averaging"), [on](Project& p) { p.run.subpixel_averaging = on; }); });
     connect(doc_, &EditorDocument::changed, this, &RunSetupDock::refresh);
     refresh();
@@ -834,6 +864,22 @@ void RunSetupDock::refresh() {
     decay_->setValue(p.run.stop.decay_db);
     maxTime_->setValue(p.run.stop.max_time_fs);
     normalization_->setChecked(p.run.normalization.enabled);
+    referenceLayers_->clear();
+    for (const auto& l : p.layers) {
+        auto* item = new QListWidgetItem(qs(l.name));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        const auto& refs = p.run.normalization.reference_layers;
+        item->setCheckState(std::find(refs.begin(), refs.end(), l.name) != refs.end() ? Qt::Checked : Qt::Unchecked);
+        referenceLayers_->addItem(item);
+    }
+    referenceLayers_->setEnabled(p.run.normalization.enabled);
+    incident_->clear();
+    incident_->addItem(tr("(default)"), QString());
+    for (const auto& m : p.monitors)
+        if (m.type == MonitorType::Flux) incident_->addItem(qs(m.name), qs(m.name));
+    incident_->setCurrentIndex(
+        std::max(0, incident_->findData(qs(p.run.normalization.incident_monitor.value_or(std::string())))));
+    incident_->setEnabled(p.run.normalization.enabled);
     subpixel_->setChecked(p.run.subpixel_averaging);
     backend_->setCurrentIndex(int(p.run.backend));
     precision_->setCurrentIndex(int(p.run.precision));

@@ -121,6 +121,9 @@ public:
     /// Cells per shortest wavelength in the highest-index material: lambda_min / (n_max dx).
     static double cellsPerWavelength(const Project& p, double* nMax = nullptr);
     QLabel* resolutionLabel() const { return resolution_; }
+    /// Check list of the layers of the normalization (reference) run.
+    QListWidget* referenceLayers() const { return referenceLayers_; }
+    QComboBox* incidentMonitor() const { return incident_; }
     QDoubleSpinBox* cellSize() const { return cell_; }
 
 private:
@@ -129,7 +132,8 @@ private:
     EditorDocument* doc_;
     QDoubleSpinBox *sizeX_, *sizeY_, *cell_, *wlMin_, *wlMax_, *decay_, *maxTime_, *courant_;
     QSpinBox *pml_, *points_;
-    QComboBox *polarization_, *boundX_, *boundY_, *backend_, *precision_;
+    QComboBox *polarization_, *boundX_, *boundY_, *backend_, *precision_, *incident_;
+    QListWidget* referenceLayers_;
     QCheckBox *normalization_, *subpixel_;
     QLabel* resolution_;
     bool updating_ = false;

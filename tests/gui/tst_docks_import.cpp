@@ -126,6 +126,15 @@ private Q_SLOTS:
         QVERIFY(dock.resolutionLabel()->text().contains(QStringLiteral("18.7")));
         QVERIFY(undoRedoRoundTrip(doc, [&] { dock.cellSize()->setValue(0.04); }));
         QVERIFY(dock.resolutionLabel()->text().contains(QStringLiteral("9.3")));
+        // normalization: reference layers by name, renamed with the layer
+        doc.editProject(QStringLiteral("n"), [](Project& p) { p.run.normalization.enabled = true; });
+        QCOMPARE(dock.referenceLayers()->count(), 1);
+        QVERIFY(undoRedoRoundTrip(doc, [&] { dock.referenceLayers()->item(0)->setCheckState(Qt::Checked); }));
+        QCOMPARE(doc.project().run.normalization.reference_layers, std::vector<std::string>{"Layer 1"});
+        LayersDock layers(&doc);
+        QVERIFY(undoRedoRoundTrip(doc, [&] { layers.list()->item(0)->setText(QStringLiteral("straight")); }));
+        QCOMPARE(doc.project().run.normalization.reference_layers, std::vector<std::string>{"straight"});
+        validate_project(doc.project(), "normalization");
     }
 
     void importBitmapModel() {
