@@ -172,10 +172,12 @@ QRectF Canvas::sceneRect() const {
 
 void Canvas::zoomToFit() {
     const QRectF r = sceneRect();
-    const double margin = 24;
-    const double sx = std::max(width() - 2 * margin, 10.0) / r.width();
-    const double sy = std::max(height() - 2 * margin, 10.0) / r.height();
-    setView(std::min(sx, sy), r.center());
+    const double margin = 24, ruler = 18;
+    const double sx = std::max(width() - ruler - 2 * margin, 10.0) / r.width();
+    const double sy = std::max(height() - ruler - 2 * margin, 10.0) / r.height();
+    const double s = std::min(sx, sy);
+    // centred in the area right of and below the rulers
+    setView(s, r.center() + QPointF(-ruler / 2 / s, ruler / 2 / s));
 }
 
 void Canvas::zoomOneToOne() {
@@ -698,6 +700,64 @@ void Canvas::paintEvent(QPaintEvent*) {
         p.setRenderHint(QPainter::Antialiasing, true);
         tool_->paintOverlay(p);
     }
+    p.setTransform(QTransform());
+    drawRulers(p);
+}
+
+void Canvas::drawRulers(QPainter& p) {
+    constexpr int kRuler = 18;
+    const double g = gridStep();
+    const double major = g * 5;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+    const QColor bg(248, 248, 250, 235), fg(70, 70, 80);
+    p.fillRect(QRect(0, 0, width(), kRuler), bg);
+    p.fillRect(QRect(0, 0, kRuler, height()), bg);
+    p.setPen(QColor(170, 170, 180));
+    p.drawLine(0, kRuler, width(), kRuler);
+    p.drawLine(kRuler, 0, kRuler, height());
+    QFont f = p.font();
+    f.setPointSizeF(7.5);
+    p.setFont(f);
+    const int decimals = std::max(0, int(std::ceil(-std::log10(major) + 1e-9)));
+    auto label = [&](double v) { return QString::number(std::abs(v) < major * 1e-6 ? 0.0 : v, 'f', decimals); };
+    // x ruler
+    const double x0 = toWorld(QPointF(kRuler, 0)).x(), x1 = toWorld(QPointF(width(), 0)).x();
+    for (long long i = (long long)std::ceil(x0 / g); double(i) * g <= x1; ++i) {
+        const double x = double(i) * g;
+        const int sx = int(std::lround(toScreen(QPointF(x, 0)).x()));
+        const bool isMajor = std::fabs(std::remainder(x, major)) < g * 1e-3;
+        p.setPen(fg);
+        p.drawLine(sx, kRuler, sx, kRuler - (isMajor ? 9 : 4));
+        if (isMajor) p.drawText(QPoint(sx + 2, 9), label(x));
+    }
+    // y ruler (labels rotated)
+    const double y0 = toWorld(QPointF(0, height())).y(), y1 = toWorld(QPointF(0, kRuler)).y();
+    for (long long j = (long long)std::ceil(y0 / g); double(j) * g <= y1; ++j) {
+        const double y = double(j) * g;
+        const int sy = int(std::lround(toScreen(QPointF(0, y)).y()));
+        const bool isMajor = std::fabs(std::remainder(y, major)) < g * 1e-3;
+        p.setPen(fg);
+        p.drawLine(kRuler, sy, kRuler - (isMajor ? 9 : 4), sy);
+        if (isMajor) {
+            p.save();
+            p.translate(9, sy - 2);
+            p.rotate(-90);
+            p.drawText(QPoint(0, 0), label(y));
+            p.restore();
+        }
+    }
+    // cursor marks
+    if (std::isfinite(lastCursor_.x())) {
+        const QPointF c = toScreen(lastCursor_);
+        p.setPen(QPen(QColor(220, 60, 30), 1));
+        p.drawLine(QPointF(c.x(), 0), QPointF(c.x(), kRuler));
+        p.drawLine(QPointF(0, c.y()), QPointF(kRuler, c.y()));
+    }
+    p.fillRect(QRect(0, 0, kRuler, kRuler), QColor(236, 236, 240));
+    p.setPen(fg);
+    p.drawText(QRect(0, 0, kRuler, kRuler), Qt::AlignCenter, tr("um"));
+    p.restore();
 }
 
 void Canvas::resizeEvent(QResizeEvent*) {
@@ -725,6 +785,15 @@ void Canvas::mouseMoveEvent(QMouseEvent* e) {
         return;
     }
     const QPointF w = toWorld(e->position());
+    // repaint the old and new cursor marks on the rulers
+    if (std::isfinite(lastCursor_.x())) {
+        const QPointF o = toScreen(lastCursor_);
+        update(QRect(int(o.x()) - 1, 0, 3, 19));
+        update(QRect(0, int(o.y()) - 1, 19, 3));
+    }
+    lastCursor_ = w;
+    update(QRect(int(e->position().x()) - 1, 0, 3, 19));
+    update(QRect(0, int(e->position().y()) - 1, 19, 3));
     Q_EMIT cursorMoved(w);
     if (tool_) tool_->mouseMove(e, w);
 }

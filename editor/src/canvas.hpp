@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -128,6 +129,9 @@ private:
     void drawGrid(QPainter& p, const QTransform& w2d, double pxPerUm, const QRectF& visibleWorld);
     void drawSourcesMonitors(QPainter& p, const QTransform& w2d, double pxPerUm);
     void drawSelection(QPainter& p, const QTransform& w2d, double pxPerUm);
+    /// Rulers in um along the top and left edges, with the cursor position marked.
+    void drawRulers(QPainter& p);
+    QPointF lastCursor_{std::nan(""), std::nan("")};
     QTransform worldToScreen() const;
 
     EditorDocument* doc_;

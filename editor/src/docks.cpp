@@ -366,6 +366,7 @@ void MaterialsDock::refresh() {
         c->setToolTip(tr("Double-click to choose the colour"));
     }
     if (current >= 0 && current < table_->rowCount()) table_->setCurrentCell(current, 0);
+    else if (table_->rowCount() > 0) table_->setCurrentCell(0, 0);
     updating_ = false;
     refreshPoles();
 }
