@@ -719,8 +719,10 @@ void Canvas::drawRulers(QPainter& p) {
     QFont f = p.font();
     f.setPointSizeF(7.5);
     p.setFont(f);
-    const int decimals = std::max(0, int(std::ceil(-std::log10(major) + 1e-9)));
-    auto label = [&](double v) { return QString::number(std::abs(v) < major * 1e-6 ? 0.0 : v, 'f', decimals); };
+    auto label = [&](double v) {
+        v = std::round(v / g) * g;
+        return QString::number(std::abs(v) < g * 1e-6 ? 0.0 : v, 'g', 10);
+    };
     // x ruler
     const double x0 = toWorld(QPointF(kRuler, 0)).x(), x1 = toWorld(QPointF(width(), 0)).x();
     for (long long i = (long long)std::ceil(x0 / g); double(i) * g <= x1; ++i) {

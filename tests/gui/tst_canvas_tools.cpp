@@ -404,6 +404,8 @@ private Q_SLOTS:
         const double soft = rasterArea(f.shapes()[0]) - left;
         // integral of the smoothstep profile 1 - t^2 (3 - 2t) over the disc: 3 pi R^2 / 10
         QVERIFY2(std::abs(soft - 0.3 * M_PI * 0.25) < 0.03 * 0.3 * M_PI * 0.25, qPrintable(QString::number(soft)));
+        if (const QByteArray dir = qgetenv("GOLIGHTLY_TEST_GRAB_DIR"); !dir.isEmpty())  // for looking at it
+            f.canvas.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/brush.png"));
         f.canvas.setTool(nullptr);
     }
 
