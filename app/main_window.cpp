@@ -496,6 +496,13 @@ void MainWindow::exportImage(bool svg) {
     QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export canvas as SVG") : tr("Export canvas as PNG"),
                                                 QString(), filter);
     if (path.isEmpty()) return;
+    const QString suffix = svg ? QStringLiteral(".svg") : QStringLiteral(".png");
+    if (!path.endsWith(suffix, Qt::CaseInsensitive)) path += suffix;
+    if (exportCanvas(path)) statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+bool MainWindow::exportCanvas(const QString& path) {
+    const bool svg = path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
     const QRectF scene = canvas_->sceneRect();
     const double pxPerUm = std::clamp(1600.0 / std::max(scene.width(), scene.height()), 1.0, 400.0);
     const QSize size(int(std::ceil(scene.width() * pxPerUm)), int(std::ceil(scene.height() * pxPerUm)));
@@ -506,16 +513,44 @@ void MainWindow::exportImage(bool svg) {
         gen.setViewBox(QRect(QPoint(0, 0), size));
         gen.setTitle(QString::fromStdString(doc_->project().name));
         gen.setDescription(tr("GoLightly canvas export, %1 px per um").arg(pxPerUm));
-        QPainter p(&gen);
+        QPainter p;
+        if (!p.begin(&gen)) {
+            prompts_->error(tr("Export"), tr("Could not write %1").arg(path));
+            return false;
+        }
         canvas_->renderScene(p, QRectF(QPointF(0, 0), size), false);
-    } else {
-        QImage img(size, QImage::Format_ARGB32_Premultiplied);
-        img.fill(Qt::white);
-        QPainter p(&img);
-        canvas_->renderScene(p, QRectF(QPointF(0, 0), size), false);
-        p.end();
-        if (!img.save(path, "PNG")) prompts_->error(tr("Export"), tr("Could not write %1").arg(path));
+        return true;
     }
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    canvas_->renderScene(p, QRectF(QPointF(0, 0), size), false);
+    p.end();
+    if (!img.save(path, "PNG")) {
+        prompts_->error(tr("Export"), tr("Could not write %1").arg(path));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::importBitmapFile(const QString& path, const BitmapImportOptions& options) {
+    QImage image(path);
+    if (image.isNull()) {
+        prompts_->error(tr("Import"), tr("%1 is not a readable image.").arg(path));
+        return false;
+    }
+    if (!maybeSave()) return false;
+    try {
+        const Project p = import_bitmap_model(image, options);
+        doc_->newProject();
+        removeRecoveryFile();
+        doc_->replaceProject(p, tr("Import bitmap model"));
+        canvas_->zoomToFit();
+    } catch (const std::exception& e) {
+        prompts_->error(tr("Import"), QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
 }
 
 void MainWindow::importBitmap() {
@@ -545,19 +580,11 @@ void MainWindow::importBitmap() {
     connect(bb, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
     connect(bb, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
     if (dlg.exec() != QDialog::Accepted) return;
-    if (!maybeSave()) return;
     BitmapImportOptions o;
     o.epsMax = epsMax->value();
     o.widthUm = width->value();
     o.name = QFileInfo(path).completeBaseName().toStdString();
-    try {
-        const Project p = import_bitmap_model(image, o);
-        doc_->newProject();
-        doc_->replaceProject(p, tr("Import bitmap model"));
-        canvas_->zoomToFit();
-    } catch (const std::exception& e) {
-        prompts_->error(tr("Import"), QString::fromStdString(e.what()));
-    }
+    importBitmapFile(path, o);
 }
 
 }  // namespace golightly::app

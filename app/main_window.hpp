@@ -10,6 +10,7 @@
 #include <optional>
 #include <variant>
 
+#include "bitmap_import.hpp"
 #include "canvas.hpp"
 #include "docks.hpp"
 #include "editor_document.hpp"
@@ -57,6 +58,13 @@ public:
     bool saveFileAs(const QString& path);
     /// Asks whether to save unsaved changes; false when the user cancels.
     bool maybeSave();
+
+    /// Writes the canvas (whole domain and PML band, no grid) to `path`: SVG when it ends in
+    /// .svg, else PNG (about 1600 pixels on the long side). Errors go to the prompts.
+    bool exportCanvas(const QString& path);
+    /// Replaces the document (after the unsaved-changes prompt) with an imported bitmap
+    /// model; one undo step. Errors go to the prompts.
+    bool importBitmapFile(const QString& path, const BitmapImportOptions& options);
 
     // ---- autosave and recovery
     QString recoveryFile() const;

@@ -2,6 +2,8 @@
 // generated GoLightly bitmap model (exact source / monitor pixel counts and eps values);
 // canvas export as PNG and SVG; the main window's tool shortcuts.
 #include <QAction>
+#include <QFile>
+#include <QImage>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QListWidget>
@@ -271,6 +273,32 @@ private Q_SLOTS:
         QCOMPARE(int(shapes.size()), 1);
         w.action(QStringLiteral("edit.undo"))->trigger();
         QVERIFY(shapes.empty());
+        // export through the window: PNG and SVG files that read back
+        const QString png = dir.filePath(QStringLiteral("canvas.png")), svg = dir.filePath(QStringLiteral("canvas.svg"));
+        QVERIFY(w.exportCanvas(png));
+        QVERIFY(w.exportCanvas(svg));
+        QVERIFY(!QImage(png).isNull());
+        QVERIFY(QImage(png).width() >= 1000);
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly) && svgFile.readAll().contains("<svg"));
+        QVERIFY(!w.exportCanvas(dir.filePath(QStringLiteral("no/such/dir/x.png"))));
+        QCOMPARE(prompts.errors.size(), 1);
+        // import a bitmap model through the window: one undo step, unsaved-changes prompt
+        QImage model(20, 10, QImage::Format_RGB32);
+        model.fill(qRgb(0, 0, 0));
+        model.setPixel(3, 4, qRgb(255, 255, 0));
+        const QString bmp = dir.filePath(QStringLiteral("model.png"));
+        QVERIFY(model.save(bmp));
+        prompts.saveAnswer = Prompts::SaveChoice::Discard;
+        BitmapImportOptions bo;
+        bo.widthUm = 2;
+        QVERIFY(w.importBitmapFile(bmp, bo));
+        QCOMPARE(w.document()->project().domain.size[0], 2.0);
+        QCOMPARE(int(w.document()->project().sources.size()), 1);
+        QCOMPARE(w.document()->undoStack()->count(), 1);
+        QVERIFY(!w.importBitmapFile(dir.filePath(QStringLiteral("missing.png")), bo));
+        QCOMPARE(prompts.errors.size(), 2);
+        w.document()->undoStack()->undo();
         // window title marks unsaved changes
         w.action(QStringLiteral("tool.rectangle"))->trigger();
         w.document()->addShape(0, Shape{}, QStringLiteral("add"));
