@@ -845,7 +845,7 @@ double RunSetupDock::cellsPerWavelength(const Project& p, double* nMaxOut) {
 
 void RunSetupDock::edit(const QString& text, const std::function<void(Project&)>& f) {
     if (updating_) return;
-    doc_->editProject(text, f);
+    doc_->editProject(text, f, /*mergeable=*/true);
 }
 
 void RunSetupDock::refresh() {

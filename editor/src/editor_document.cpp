@@ -36,16 +36,25 @@ namespace {
 
 class ProjectCommand : public QUndoCommand {
 public:
-    ProjectCommand(EditorDocument* doc, Project before, Project after, const QString& text)
-        : doc_(doc), before_(std::move(before)), after_(std::move(after)) {
+    ProjectCommand(EditorDocument* doc, Project before, Project after, const QString& text, bool mergeable)
+        : doc_(doc), before_(std::move(before)), after_(std::move(after)), mergeable_(mergeable) {
         setText(text);
     }
     void redo() override { doc_->setProjectInternal(after_); }
     void undo() override { doc_->setProjectInternal(before_); }
+    int id() const override { return mergeable_ ? 1 : -1; }
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* o = dynamic_cast<const ProjectCommand*>(other);
+        if (!o || !o->mergeable_ || o->text() != text()) return false;
+        after_ = o->after_;
+        setObsolete(after_ == before_);  // back where it started: no step at all
+        return true;
+    }
 
 private:
     EditorDocument* doc_;
     Project before_, after_;
+    bool mergeable_;
 };
 
 class LayerCommand : public QUndoCommand {
@@ -224,9 +233,9 @@ void EditorDocument::fixSelection() {
     }
 }
 
-void EditorDocument::replaceProject(const Project& after, const QString& text) {
+void EditorDocument::replaceProject(const Project& after, const QString& text, bool mergeable) {
     if (after == project_) return;
-    undo_.push(new ProjectCommand(this, project_, after, text));
+    undo_.push(new ProjectCommand(this, project_, after, text, mergeable));
 }
 
 void EditorDocument::replaceLayer(int layer, const Layer& after, const QString& text) {
@@ -235,10 +244,10 @@ void EditorDocument::replaceLayer(int layer, const Layer& after, const QString& 
     undo_.push(new LayerCommand(this, layer, project_.layers[size_t(layer)], after, text));
 }
 
-void EditorDocument::editProject(const QString& text, const std::function<void(Project&)>& edit) {
+void EditorDocument::editProject(const QString& text, const std::function<void(Project&)>& edit, bool mergeable) {
     Project copy = project_;
     edit(copy);
-    replaceProject(copy, text);
+    replaceProject(copy, text, mergeable);
 }
 
 void EditorDocument::editLayer(int layer, const QString& text, const std::function<void(Layer&)>& edit) {

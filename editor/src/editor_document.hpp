@@ -69,11 +69,13 @@ public:
 
     // ---- edits: each call pushes exactly one undo step
     /// Replaces the whole project (structural edits: layers, materials, run setup...).
-    void replaceProject(const Project& after, const QString& text);
+    /// `mergeable`: consecutive mergeable edits with the same text (e.g. holding a spin
+    /// box arrow) become one undo step.
+    void replaceProject(const Project& after, const QString& text, bool mergeable = false);
     /// Replaces one layer (shape edits, brush strokes).
     void replaceLayer(int layer, const Layer& after, const QString& text);
     /// Applies `edit` to a copy of the project and pushes the result (nothing if unchanged).
-    void editProject(const QString& text, const std::function<void(Project&)>& edit);
+    void editProject(const QString& text, const std::function<void(Project&)>& edit, bool mergeable = false);
     /// Applies `edit` to a copy of one layer and pushes the result (nothing if unchanged).
     void editLayer(int layer, const QString& text, const std::function<void(Layer&)>& edit);
 

@@ -128,6 +128,14 @@ private Q_SLOTS:
         QVERIFY(dock.resolutionLabel()->text().contains(QStringLiteral("18.7")));
         QVERIFY(undoRedoRoundTrip(doc, [&] { dock.cellSize()->setValue(0.04); }));
         QVERIFY(dock.resolutionLabel()->text().contains(QStringLiteral("9.3")));
+        // holding a spin box arrow: consecutive edits of one field are one undo step
+        const int steps = doc.undoStack()->count();
+        const double before = doc.project().domain.size[0];
+        for (int i = 0; i < 5; ++i) dock.findChildren<QDoubleSpinBox*>().front()->stepUp();
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QVERIFY(doc.project().domain.size[0] > before);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.project().domain.size[0], before);
         // normalization: reference layers by name, renamed with the layer
         doc.editProject(QStringLiteral("n"), [](Project& p) { p.run.normalization.enabled = true; });
         QCOMPARE(dock.referenceLayers()->count(), 1);
