@@ -225,6 +225,7 @@ void MainWindow::createActions() {
     QAction* preview = make(QStringLiteral("view.structurePreview"), tr("Structure &Preview (as the solver sees it)"),
                             {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     preview->setCheckable(true);
+    preview->setIcon(icon(QStringLiteral("preview")));
     view->addActions({grid, snap, preview});
     connect(preview, &QAction::toggled, canvas_, &Canvas::setStructurePreview);
     connect(canvas_, &Canvas::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
@@ -246,7 +247,7 @@ void MainWindow::createActions() {
     toolBar->setObjectName(QStringLiteral("ToolsToolBar"));
     QToolBar* fileBar = addToolBar(tr("File"));
     fileBar->setObjectName(QStringLiteral("FileToolBar"));
-    fileBar->addActions({newA, openA, saveA, undoA, redoA, zin, zout, fit});
+    fileBar->addActions({newA, openA, saveA, undoA, redoA, zin, zout, fit, preview});
     struct Def {
         const char* id;
         Tool* tool;

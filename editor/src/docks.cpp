@@ -680,10 +680,20 @@ void PropertiesDock::rebuild() {
                      [this](int i) { editSource([i](Source& x) { x.profile = SourceProfile(i); }); });
             addCombo(tr("Direction"), directions, std::max<int>(0, directions.indexOf(qs(s.direction))),
                      [this, directions](int i) { editSource([&](Source& x) { x.direction = directions[i].toStdString(); }); });
+            if (s.profile == SourceProfile::Gaussian)
+                addDouble(tr("Waist"), s.waist, um, [this](double w) { editSource([w](Source& x) { x.waist = std::max(w, 1e-6); }); });
+            if (s.profile == SourceProfile::Mode) {
+                auto* spin = addDouble(tr("Mode index"), s.mode_index, QString(), [this](double m) {
+                    editSource([m](Source& x) { x.mode_index = std::max(0, int(std::lround(m))); });
+                });
+                spin->setDecimals(0);
+                spin->setRange(0, 100);
+            }
         }
         addCombo(tr("Component"), components, int(s.component),
                  [this](int i) { editSource([i](Source& x) { x.component = Component(i); }); });
         addDouble(tr("Amplitude"), s.amplitude, QString(), [this](double a) { editSource([a](Source& x) { x.amplitude = a; }); });
+        addDouble(tr("Phase"), s.phase_deg, tr(" deg"), [this](double ph) { editSource([ph](Source& x) { x.phase_deg = ph; }); });
         addCombo(tr("Waveform"), {tr("Gaussian pulse"), tr("CW")}, int(s.waveform.type),
                  [this](int i) { editSource([i](Source& x) { x.waveform.type = WaveformType(i); }); });
         if (s.waveform.type == WaveformType::GaussianPulse) {
@@ -716,6 +726,24 @@ void PropertiesDock::rebuild() {
                      [this](int i) { editMonitor([i](Monitor& x) { x.component = Component(i); }); });
         } else {
             addInfo(tr("Type"), m.type == MonitorType::FluxBox ? tr("flux box") : tr("DFT field"));
+            if (m.min && m.max) {
+                vecFields(tr("Min"), *m.min, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.min = v; }); });
+                vecFields(tr("Max"), *m.max, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.max = v; }); });
+            }
+            if (m.type == MonitorType::DftField) {
+                QStringList wl;
+                for (double w : m.wavelengths) wl << QString::number(w, 'g', 8);
+                addText(tr("Wavelengths (um)"), wl.join(QStringLiteral(", ")), [this](const QString& t) {
+                    std::vector<double> values;
+                    for (const QString& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                        bool ok = false;
+                        const double v = part.trimmed().toDouble(&ok);
+                        if (!ok || !(v > 0)) return;  // not a list of positive numbers: ignored
+                        values.push_back(v);
+                    }
+                    if (!values.empty()) editMonitor([&](Monitor& x) { x.wavelengths = values; });
+                });
+            }
         }
     } else {
         auto* hint = new QLabel(tr("Select a shape, source or monitor on the canvas to edit it here."));

@@ -66,6 +66,10 @@ private Q_SLOTS:
             dock.applyListOrder();
         }));
         QCOMPARE(doc.project().layers[2].name, bottomName);
+        // the same through the model's row move (what a drag-and-drop in the list does)
+        const std::string topName = doc.project().layers[2].name;
+        QVERIFY(dock.list()->model()->moveRow(QModelIndex(), 0, QModelIndex(), 3));
+        QTRY_COMPARE(doc.project().layers[0].name, topName);
         // material and z range
         doc.setCurrentLayer(1);
         QVERIFY(undoRedoRoundTrip(doc, [&] {
