@@ -3,7 +3,10 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
+#include <QGuiApplication>
+#include <QMimeData>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -459,35 +462,77 @@ bool MainWindow::offerRecovery() {
 
 // ---------------------------------------------------------------- clipboard
 
+namespace {
+const QString kClipboardMime = QStringLiteral("application/x-golightly-project+json");
+}
+
 void MainWindow::copySelection() {
     const ItemRef sel = doc_->selection();
     const Project& p = doc_->project();
-    if (sel.kind == ItemRef::Kind::Shape) clipboard_ = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
-    else if (sel.kind == ItemRef::Kind::Source) clipboard_ = p.sources[size_t(sel.index)];
-    else if (sel.kind == ItemRef::Kind::Monitor) clipboard_ = p.monitors[size_t(sel.index)];
+    // the item travels as a one-item project (the .glproj format), so that it can be
+    // pasted into another window or instance
+    Project clip;
+    clip.name = "clipboard";
+    clip.domain = p.domain;
+    clip.materials = p.materials;
+    if (sel.kind == ItemRef::Kind::Shape) {
+        Layer l;
+        l.name = "clipboard";
+        l.material = p.layers[size_t(sel.layer)].material;
+        l.shapes = {p.layers[size_t(sel.layer)].shapes[size_t(sel.index)]};
+        clip.layers = {l};
+        clipboard_ = l.shapes.front();
+    } else if (sel.kind == ItemRef::Kind::Source) {
+        clip.sources = {p.sources[size_t(sel.index)]};
+        clipboard_ = clip.sources.front();
+    } else if (sel.kind == ItemRef::Kind::Monitor) {
+        clip.monitors = {p.monitors[size_t(sel.index)]};
+        clipboard_ = clip.monitors.front();
+    } else {
+        return;
+    }
+    auto* mime = new QMimeData;
+    const QByteArray json = QByteArray::fromStdString(project_to_json(clip).dump(1));
+    mime->setData(kClipboardMime, json);
+    mime->setText(QString::fromUtf8(json));
+    QGuiApplication::clipboard()->setMimeData(mime);
 }
 
 void MainWindow::paste() {
+    // an item copied by any GoLightly window (system clipboard), else the last copy here
+    if (const QMimeData* mime = QGuiApplication::clipboard()->mimeData(); mime && mime->hasFormat(kClipboardMime)) {
+        try {
+            const Project clip = parse_project(mime->data(kClipboardMime).toStdString(), "clipboard");
+            if (!clip.layers.empty() && !clip.layers.front().shapes.empty()) clipboard_ = clip.layers.front().shapes.front();
+            else if (!clip.sources.empty()) clipboard_ = clip.sources.front();
+            else if (!clip.monitors.empty()) clipboard_ = clip.monitors.front();
+        } catch (const std::exception&) {
+            // not a usable item: keep the internal copy
+        }
+    }
     if (!clipboard_) return;
     const double g = canvas_->gridStep();
+    // each paste lands one grid step further down-right
+    std::visit([&](auto& item) {
+        using T = std::decay_t<decltype(item)>;
+        if constexpr (std::is_same_v<T, Shape>) translate_shape(item, g, -g);
+        else if constexpr (std::is_same_v<T, Source>) translate_source(item, g, -g);
+        else translate_monitor(item, g, -g);
+    }, *clipboard_);
     if (auto* s = std::get_if<Shape>(&*clipboard_)) {
         const int layer = doc_->currentLayer();
         if (layer < 0 || layer >= int(doc_->project().layers.size()) || doc_->project().layers[size_t(layer)].locked) return;
-        Shape copy = *s;
-        translate_shape(copy, g, -g);
-        *s = copy;  // the next paste lands a step further
-        doc_->addShape(layer, copy, tr("Paste shape"));
+        doc_->addShape(layer, *s, tr("Paste shape"));
     } else if (auto* src = std::get_if<Source>(&*clipboard_)) {
-        translate_source(*src, g, -g);
         Source copy = *src;
         copy.name = doc_->uniqueItemName(QString::fromStdString(copy.name)).toStdString();
         doc_->addSource(copy);
     } else if (auto* m = std::get_if<Monitor>(&*clipboard_)) {
-        translate_monitor(*m, g, -g);
         Monitor copy = *m;
         copy.name = doc_->uniqueItemName(QString::fromStdString(copy.name)).toStdString();
         doc_->addMonitor(copy);
     }
+    copySelection();  // the clipboard now holds the shifted copy: the next paste steps on
 }
 
 // ---------------------------------------------------------------- import / export

@@ -2,6 +2,9 @@
 // generated GoLightly bitmap model (exact source / monitor pixel counts and eps values);
 // canvas export as PNG and SVG; the main window's tool shortcuts.
 #include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMimeData>
 #include <QFile>
 #include <QImage>
 #include <QDoubleSpinBox>
@@ -275,8 +278,13 @@ private Q_SLOTS:
         QCOMPARE(shapes[1].min, (Vec2{1.5, 0.5}));
         w.action(QStringLiteral("edit.cut"))->trigger();  // the pasted copy is selected
         QCOMPARE(int(shapes.size()), 1);
+        // the cut item is on the system clipboard as a one-item project
+        QVERIFY(QGuiApplication::clipboard()->mimeData()->hasFormat(QStringLiteral("application/x-golightly-project+json")));
+        const Project clip = parse_project(QGuiApplication::clipboard()->text().toStdString(), "clipboard");
+        QCOMPARE(clip.layers.at(0).shapes.at(0).min, (Vec2{1.5, 0.5}));
         w.action(QStringLiteral("edit.paste"))->trigger();
         QCOMPARE(int(shapes.size()), 2);
+        QCOMPARE(shapes[1].min, (Vec2{2.0, 0.0}));
         w.action(QStringLiteral("edit.duplicate"))->trigger();
         QCOMPARE(int(shapes.size()), 3);
         w.action(QStringLiteral("edit.delete"))->trigger();
