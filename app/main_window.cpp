@@ -19,6 +19,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPainter>
 #include <QSaveFile>
 #include <QSettings>
@@ -290,6 +291,15 @@ void MainWindow::createActions() {
     }
     toolGroup_->actions().front()->setChecked(true);
     setTool(tools_.front());
+
+    // ---- Help
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About GoLightly"), this, [this] {
+        QMessageBox::about(this, tr("About GoLightly"),
+                           tr("<b>GoLightly</b> — a GPU FDTD IDE for photonic devices.<br>%1")
+                               .arg(QString::fromStdString(version_banner("golightly")).toHtmlEscaped()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
     // ---- tool options
     addToolBarBreak();
