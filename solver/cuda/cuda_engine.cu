@@ -847,12 +847,12 @@ class CudaEngine final : public Engine {
 public:
     CudaEngine(const Scene& scene, Precision precision) : sc_(scene), precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2) throw RunError("CUDA engine: the grid needs at least 2 x 2 cells");
+        CUDA_CHECK(cudaGetDevice(&device_));
+        check_memory();
         // Rows go to blockIdx.y (at most 65535 blocks of 4 rows).
         if (sc_.ny > 4 * 65535)
             throw RunError("CUDA engine: at most " + std::to_string(4 * 65535) + " cells along y (got " +
                            std::to_string(sc_.ny) + "); rotate the domain so that the long axis is x");
-        CUDA_CHECK(cudaGetDevice(&device_));
-        check_memory();
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         try {
             allocate();

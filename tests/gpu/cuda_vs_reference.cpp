@@ -325,6 +325,13 @@ TEST_CASE("CUDA engine reports out of memory before allocating, with the sizes",
     }
 }
 
+TEST_CASE("CUDA engine rejects grids taller than its launch geometry allows", "[gpu][cuda]") {
+    Scene s;
+    s.nx = 4; s.ny = 300000;
+    s.dx_um = 0.05; s.courant = 0.5; s.dt_s = 1e-17;
+    CHECK_THROWS_AS(make_cuda_engine(s, Precision::Float32), RunError);
+}
+
 TEST_CASE("CUDA engine rejects a component the polarization lacks", "[gpu][cuda]") {
     std::mt19937 rng(9);
     const Scene s = random_scene(Polarization::TMz, 40, 30, kBoundaryCases[2], rng);
