@@ -3,7 +3,7 @@
 # racecheck on a subset of the GPU tests, the benchmarks, and a short table printed LAST.
 #
 # Usage (repository root on the GPU server):
-#   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--ncu]
+#   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 # DEVDEPS: Debian packages unpacked by shared/device/prepare.sh (Catch2, nlohmann-json,
 # Eigen, CLI11, libpng, zlib headers and static libraries). Logs go to $OUT (if set) or
 # ./gpu-check-out.
@@ -17,6 +17,7 @@ for a in "$@"; do
   case $a in
     --ncu) NCU=1 ;;
     --tests-only) SANITIZE=0; BENCH=0 ;;
+    --no-bench) BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
