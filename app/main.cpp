@@ -13,6 +13,7 @@
 
 #include "golightly/version.hpp"
 #include "golightly/version_info.hpp"
+#include "language.hpp"
 #include "main_window.hpp"
 
 int main(int argc, char** argv) {
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("GoLightly"));
     QApplication::setApplicationName(QStringLiteral("golightly"));
     QApplication::setApplicationVersion(QString::fromLatin1(golightly::kVersion));
+    golightly::app::installTranslators(app, QStringLiteral("GoLightly"), QStringLiteral("golightly"));
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "GoLightly FDTD IDE"));
     parser.addHelpOption();

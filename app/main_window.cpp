@@ -32,6 +32,8 @@
 
 #include "bitmap_import.hpp"
 #include "golightly/version_info.hpp"
+#include "about_dialog.hpp"
+#include "language.hpp"
 
 // The icons are compiled into the static editor library: pull them in explicitly.
 static void init_golightly_resources() { Q_INIT_RESOURCE(golightly); }
@@ -237,6 +239,8 @@ void MainWindow::createActions() {
     for (QDockWidget* d : {static_cast<QDockWidget*>(layersDock_), static_cast<QDockWidget*>(materialsDock_),
                            static_cast<QDockWidget*>(propertiesDock_), static_cast<QDockWidget*>(runDock_)})
         view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    addLanguageMenu(view, this, options_.settingsOrganization, options_.settingsApplication);
     connect(zin, &QAction::triggered, this, [this] { canvas_->zoomBy(1.25, canvas_->rect().center()); });
     connect(zout, &QAction::triggered, this, [this] { canvas_->zoomBy(0.8, canvas_->rect().center()); });
     connect(fit, &QAction::triggered, canvas_, &Canvas::zoomToFit);
@@ -294,11 +298,7 @@ void MainWindow::createActions() {
 
     // ---- Help
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About GoLightly"), this, [this] {
-        QMessageBox::about(this, tr("About GoLightly"),
-                           tr("<b>GoLightly</b> — a GPU FDTD IDE for photonic devices.<br>%1")
-                               .arg(QString::fromStdString(version_banner("golightly")).toHtmlEscaped()));
-    });
+    help->addAction(tr("&About GoLightly"), this, [this] { AboutDialog(this).exec(); });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
     // ---- tool options

@@ -717,7 +717,8 @@ void PropertiesDock::rebuild() {
             addCombo(tr("Direction"), directions, std::max<int>(0, directions.indexOf(qs(m.direction))),
                      [this, directions](int i) { editMonitor([&](Monitor& x) { x.direction = directions[i].toStdString(); }); });
             const QStringList kinds{QStringLiteral("transmission"), QStringLiteral("reflection"), QStringLiteral("flux")};
-            addCombo(tr("Kind"), kinds, std::max<int>(0, kinds.indexOf(qs(m.kind))),
+            const QStringList kindLabels{tr("transmission"), tr("reflection"), tr("flux")};
+            addCombo(tr("Kind"), kindLabels, std::max<int>(0, kinds.indexOf(qs(m.kind))),
                      [this, kinds](int i) { editMonitor([&](Monitor& x) { x.kind = kinds[i].toStdString(); }); });
         } else if (m.type == MonitorType::Time) {
             addInfo(tr("Type"), tr("time probe"));

@@ -1,0 +1,32 @@
+// GoLightly IDE language: the user interface follows the system locale unless a language
+// is chosen in View > Language (stored in QSettings under "ui/language", applied at the
+// next start). Translations are the .qm files of translations/, embedded under :/i18n.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+class QCoreApplication;
+class QMenu;
+class QWidget;
+
+namespace golightly::app {
+
+/// Settings key holding the chosen language ("" or absent: follow the system locale).
+inline constexpr const char* kLanguageSettingsKey = "ui/language";
+
+/// Language codes with a translation, besides the source language "en".
+QStringList availableTranslations();
+
+/// Loads the GoLightly translation (and Qt's own, when installed) for the language stored
+/// in QSettings(organization, application), or for the system locale when none is stored.
+/// Call after the QApplication is constructed and before any window. Returns the language
+/// code that was installed ("en" when none applied).
+QString installTranslators(QCoreApplication& app, const QString& organization, const QString& application);
+
+/// Adds a "Language" submenu to `parent`: System Default, English, Deutsch, 简体中文.
+/// Choosing one stores it in QSettings(organization, application) and tells the user it
+/// applies at the next start.
+QMenu* addLanguageMenu(QMenu* parent, QWidget* window, const QString& organization, const QString& application);
+
+}  // namespace golightly::app

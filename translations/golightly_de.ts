@@ -1,0 +1,1410 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>The project &quot;%1&quot; has unsaved changes. Save them?</source>
+        <translation>Das Projekt „%1“ hat ungespeicherte Änderungen. Speichern?</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation>Ungespeicherte Arbeit wiederherstellen</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::AboutDialog</name>
+    <message>
+        <source>About GoLightly</source>
+        <translation>Über GoLightly</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;GoLightly&lt;/h2&gt;&lt;p&gt;A GPU FDTD IDE for photonic devices.&lt;/p&gt;&lt;p&gt;&lt;tt&gt;%1&lt;/tt&gt;&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;GoLightly&lt;/h2&gt;&lt;p&gt;Eine GPU-FDTD-Entwicklungsumgebung für photonische Bauelemente.&lt;/p&gt;&lt;p&gt;&lt;tt&gt;%1&lt;/tt&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source> (tests only, not shipped)</source>
+        <translation> (nur für Tests, nicht ausgeliefert)</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Library&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Bibliotheken und ihre Lizenzen&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Bibliothek&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Lizenz&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Da QCustomPlot unter der GPL v3 lizenziert ist, wird die GoLightly-IDE als Ganzes unter der GPL v3 verbreitet. Die vollständigen Lizenztexte stehen in den copyright-Dateien der Debian-Pakete (/usr/share/doc/&amp;lt;Paket&amp;gt;/copyright); die Liste steht in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::Language</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>System Default</source>
+        <translation>Systemstandard</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>The language changes when GoLightly is started again.</source>
+        <translation>Die Sprache wird beim nächsten Start von GoLightly geändert.</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::MainWindow</name>
+    <message>
+        <source>x = %1 um   y = %2 um</source>
+        <translation>x = %1 µm   y = %2 µm</translation>
+    </message>
+    <message>
+        <source>%1 px/um   grid %2 um</source>
+        <translation>%1 px/µm   Raster %2 µm</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Neu</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>Ö&amp;ffnen...</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Save &amp;As...</source>
+        <translation>Speichern &amp;unter...</translation>
+    </message>
+    <message>
+        <source>&amp;Import GoLightly Bitmap Model...</source>
+        <translation>GoLightly-Bitmap-Modell &amp;importieren...</translation>
+    </message>
+    <message>
+        <source>Export Canvas as &amp;PNG...</source>
+        <translation>Zeichenfläche als &amp;PNG exportieren...</translation>
+    </message>
+    <message>
+        <source>Export Canvas as S&amp;VG...</source>
+        <translation>Zeichenfläche als S&amp;VG exportieren...</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>Projekt öffnen</translation>
+    </message>
+    <message>
+        <source>GoLightly projects (*.glproj);;All files (*)</source>
+        <translation>GoLightly-Projekte (*.glproj);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Save project as</source>
+        <translation>Projekt speichern unter</translation>
+    </message>
+    <message>
+        <source>GoLightly projects (*.glproj)</source>
+        <translation>GoLightly-Projekte (*.glproj)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>&amp;Ausschneiden</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>E&amp;infügen</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Löschen</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate</source>
+        <translation>D&amp;uplizieren</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>Ver&amp;größern</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <source>&amp;Fit to Window</source>
+        <translation>An &amp;Fenster anpassen</translation>
+    </message>
+    <message>
+        <source>&amp;1:1 (one cell per pixel)</source>
+        <translation>&amp;1:1 (eine Zelle pro Pixel)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Grid</source>
+        <translation>&amp;Raster anzeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Snap to Grid and Vertices</source>
+        <translation>An Raster und Eckpunkten &amp;einrasten</translation>
+    </message>
+    <message>
+        <source>Structure &amp;Preview (as the solver sees it)</source>
+        <translation>Struktur&amp;vorschau (wie der Löser sie sieht)</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Werkzeuge</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>Werkzeuge</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Select / Move</source>
+        <translation>Auswählen / Verschieben</translation>
+    </message>
+    <message>
+        <source>Rectangle</source>
+        <translation>Rechteck</translation>
+    </message>
+    <message>
+        <source>Ellipse</source>
+        <translation>Ellipse</translation>
+    </message>
+    <message>
+        <source>Polygon</source>
+        <translation>Polygon</translation>
+    </message>
+    <message>
+        <source>Ring</source>
+        <translation>Ring</translation>
+    </message>
+    <message>
+        <source>Waveguide Path</source>
+        <translation>Wellenleiterpfad</translation>
+    </message>
+    <message>
+        <source>Brush</source>
+        <translation>Pinsel</translation>
+    </message>
+    <message>
+        <source>Eraser</source>
+        <translation>Radierer</translation>
+    </message>
+    <message>
+        <source>Point Source</source>
+        <translation>Punktquelle</translation>
+    </message>
+    <message>
+        <source>Line Source</source>
+        <translation>Linienquelle</translation>
+    </message>
+    <message>
+        <source>Region Source</source>
+        <translation>Flächenquelle</translation>
+    </message>
+    <message>
+        <source>Flux Monitor</source>
+        <translation>Flussmonitor</translation>
+    </message>
+    <message>
+        <source>Time Probe</source>
+        <translation>Zeitsonde</translation>
+    </message>
+    <message>
+        <source>DFT Field Region</source>
+        <translation>DFT-Feldbereich</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About GoLightly</source>
+        <translation>Ü&amp;ber GoLightly</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Über &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Tool Options</source>
+        <translation>Werkzeugoptionen</translation>
+    </message>
+    <message>
+        <source>Path width</source>
+        <translation>Pfadbreite</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source>Bend radius</source>
+        <translation>Biegeradius</translation>
+    </message>
+    <message>
+        <source>Ring inner/outer</source>
+        <translation>Ring innen/außen</translation>
+    </message>
+    <message>
+        <source>Hardness</source>
+        <translation>Härte</translation>
+    </message>
+    <message>
+        <source>Tool: %1</source>
+        <translation>Werkzeug: %1</translation>
+    </message>
+    <message>
+        <source>%1%2 - GoLightly</source>
+        <translation>%1%2 – GoLightly</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>Projekt speichern</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>Liste leeren</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>Automatisches Speichern fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>GoLightly did not shut down cleanly. Unsaved work of &quot;%1&quot; was autosaved at %2.
+
+Recover it?</source>
+        <translation>GoLightly wurde nicht ordnungsgemäß beendet. Ungespeicherte Arbeit an „%1“ wurde um %2 automatisch gesichert.
+
+Wiederherstellen?</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>Unbenannt</translation>
+    </message>
+    <message>
+        <source>Recovery failed</source>
+        <translation>Wiederherstellung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The recovery file could not be read:
+
+%1</source>
+        <translation>Die Wiederherstellungsdatei konnte nicht gelesen werden:
+
+%1</translation>
+    </message>
+    <message>
+        <source>Paste shape</source>
+        <translation>Form einfügen</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Export canvas as SVG</source>
+        <translation>Zeichenfläche als SVG exportieren</translation>
+    </message>
+    <message>
+        <source>Export canvas as PNG</source>
+        <translation>Zeichenfläche als PNG exportieren</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 exportiert</translation>
+    </message>
+    <message>
+        <source>GoLightly canvas export, %1 px per um</source>
+        <translation>GoLightly-Export der Zeichenfläche, %1 px pro µm</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>%1 konnte nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable image.</source>
+        <translation>%1 ist kein lesbares Bild.</translation>
+    </message>
+    <message>
+        <source>Import bitmap model</source>
+        <translation>Bitmap-Modell importieren</translation>
+    </message>
+    <message>
+        <source>Import GoLightly bitmap model</source>
+        <translation>GoLightly-Bitmap-Modell importieren</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.bmp *.tif *.tiff);;All files (*)</source>
+        <translation>Bilder (*.png *.bmp *.tif *.tiff);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Bitmap model</source>
+        <translation>Bitmap-Modell</translation>
+    </message>
+    <message>
+        <source>%1 um</source>
+        <translation>%1 µm</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Bild</translation>
+    </message>
+    <message>
+        <source>%1 x %2 pixels</source>
+        <translation>%1 × %2 Pixel</translation>
+    </message>
+    <message>
+        <source>eps at green = 255</source>
+        <translation>eps bei Grün = 255</translation>
+    </message>
+    <message>
+        <source>Physical width</source>
+        <translation>Physikalische Breite</translation>
+    </message>
+    <message>
+        <source>Physical height</source>
+        <translation>Physikalische Höhe</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::BrushTool</name>
+    <message>
+        <source>Erase</source>
+        <translation>Radieren</translation>
+    </message>
+    <message>
+        <source>Paint</source>
+        <translation>Malen</translation>
+    </message>
+    <message>
+        <source>Eraser</source>
+        <translation>Radierer</translation>
+    </message>
+    <message>
+        <source>Brush</source>
+        <translation>Pinsel</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::Canvas</name>
+    <message>
+        <source>Structure preview: %1 x %2 cells, eps_r up to %3</source>
+        <translation>Strukturvorschau: %1 × %2 Zellen, eps_r bis %3</translation>
+    </message>
+    <message>
+        <source>Structure preview unavailable: %1</source>
+        <translation>Strukturvorschau nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>um</source>
+        <translation>µm</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::DragShapeTool</name>
+    <message>
+        <source>Rectangle</source>
+        <translation>Rechteck</translation>
+    </message>
+    <message>
+        <source>Ellipse</source>
+        <translation>Ellipse</translation>
+    </message>
+    <message>
+        <source>Ring</source>
+        <translation>Ring</translation>
+    </message>
+    <message>
+        <source>Draw %1</source>
+        <translation>%1 zeichnen</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::EditorDocument</name>
+    <message>
+        <source>Untitled</source>
+        <translation>Unbenannt</translation>
+    </message>
+    <message>
+        <source>Add source</source>
+        <translation>Quelle hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add monitor</source>
+        <translation>Monitor hinzufügen</translation>
+    </message>
+    <message>
+        <source>Delete shape</source>
+        <translation>Form löschen</translation>
+    </message>
+    <message>
+        <source>Delete source</source>
+        <translation>Quelle löschen</translation>
+    </message>
+    <message>
+        <source>Delete monitor</source>
+        <translation>Monitor löschen</translation>
+    </message>
+    <message>
+        <source>Duplicate shape</source>
+        <translation>Form duplizieren</translation>
+    </message>
+    <message>
+        <source>Move shape</source>
+        <translation>Form verschieben</translation>
+    </message>
+    <message>
+        <source>Move source</source>
+        <translation>Quelle verschieben</translation>
+    </message>
+    <message>
+        <source>Move monitor</source>
+        <translation>Monitor verschieben</translation>
+    </message>
+    <message>
+        <source>Cannot open project</source>
+        <translation>Projekt kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>The project file could not be opened:
+
+%1
+
+The file was not changed, and this window keeps its current project.</source>
+        <translation>Die Projektdatei konnte nicht geöffnet werden:
+
+%1
+
+Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Projekt.</translation>
+    </message>
+    <message>
+        <source>Cannot save project</source>
+        <translation>Projekt kann nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>The project could not be saved:
+
+%1</source>
+        <translation>Das Projekt konnte nicht gespeichert werden:
+
+%1</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation>Ungespeicherte Arbeit wiederherstellen</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::LayersDock</name>
+    <message>
+        <source>Layers</source>
+        <translation>Ebenen</translation>
+    </message>
+    <message>
+        <source>Layers, topmost first: a layer wins where it overlaps the ones below it.
+Check box: show/hide. Double-click: rename. Drag: reorder.</source>
+        <translation>Ebenen, oberste zuerst: Eine Ebene hat Vorrang, wo sie darunterliegende überlappt.
+Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordnen.</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add a layer above the current one</source>
+        <translation>Eine Ebene über der aktuellen hinzufügen</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Delete the current layer</source>
+        <translation>Die aktuelle Ebene löschen</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>Nach oben</translation>
+    </message>
+    <message>
+        <source>Move the current layer up (drawn later, wins overlaps)</source>
+        <translation>Aktuelle Ebene nach oben verschieben (später gezeichnet, hat bei Überlappung Vorrang)</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>Nach unten</translation>
+    </message>
+    <message>
+        <source>Move the current layer down</source>
+        <translation>Aktuelle Ebene nach unten verschieben</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>Sperren</translation>
+    </message>
+    <message>
+        <source>Lock or unlock the current layer</source>
+        <translation>Aktuelle Ebene sperren oder entsperren</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>Material</translation>
+    </message>
+    <message>
+        <source>Limit z range</source>
+        <translation>z-Bereich begrenzen</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>bis</translation>
+    </message>
+    <message>
+        <source>z</source>
+        <translation>z</translation>
+    </message>
+    <message>
+        <source>Reference run only</source>
+        <translation>Nur Referenzlauf</translation>
+    </message>
+    <message>
+        <source>Left out of the main run; used by the normalization run</source>
+        <translation>Im Hauptlauf weggelassen; vom Normierungslauf verwendet</translation>
+    </message>
+    <message>
+        <source>(reference)</source>
+        <translation>(Referenz)</translation>
+    </message>
+    <message>
+        <source>Rename layer</source>
+        <translation>Ebene umbenennen</translation>
+    </message>
+    <message>
+        <source>Show layer</source>
+        <translation>Ebene einblenden</translation>
+    </message>
+    <message>
+        <source>Hide layer</source>
+        <translation>Ebene ausblenden</translation>
+    </message>
+    <message>
+        <source>Set layer material</source>
+        <translation>Ebenenmaterial festlegen</translation>
+    </message>
+    <message>
+        <source>Set layer z range</source>
+        <translation>z-Bereich der Ebene festlegen</translation>
+    </message>
+    <message>
+        <source>Set reference-only</source>
+        <translation>Nur-Referenz festlegen</translation>
+    </message>
+    <message>
+        <source>  (reference)</source>
+        <translation>  (Referenz)</translation>
+    </message>
+    <message>
+        <source>Material: %1</source>
+        <translation>Material: %1</translation>
+    </message>
+    <message>
+        <source> (locked)</source>
+        <translation> (gesperrt)</translation>
+    </message>
+    <message>
+        <source>air (eps 1)</source>
+        <translation>Luft (eps 1)</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>Ebene %1</translation>
+    </message>
+    <message>
+        <source>Add layer</source>
+        <translation>Ebene hinzufügen</translation>
+    </message>
+    <message>
+        <source>Delete layer</source>
+        <translation>Ebene löschen</translation>
+    </message>
+    <message>
+        <source>Reorder layers</source>
+        <translation>Ebenen neu anordnen</translation>
+    </message>
+    <message>
+        <source>Lock layer</source>
+        <translation>Ebene sperren</translation>
+    </message>
+    <message>
+        <source>Unlock layer</source>
+        <translation>Ebene entsperren</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::MaterialsDock</name>
+    <message>
+        <source>Materials</source>
+        <translation>Materialien</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>eps_inf</source>
+        <translation>eps_inf</translation>
+    </message>
+    <message>
+        <source>sigma (S/m)</source>
+        <translation>sigma (S/m)</translation>
+    </message>
+    <message>
+        <source>Poles</source>
+        <translation>Pole</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>Farbe</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>omega_p (rad/s)</source>
+        <translation>omega_p (rad/s)</translation>
+    </message>
+    <message>
+        <source>omega_0 (rad/s)</source>
+        <translation>omega_0 (rad/s)</translation>
+    </message>
+    <message>
+        <source>gamma (rad/s)</source>
+        <translation>gamma (rad/s)</translation>
+    </message>
+    <message>
+        <source>eps(w) = eps_inf + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma); omega_0 = 0 for Drude poles.
+Kind: type drude or lorentz.</source>
+        <translation>eps(w) = eps_inf + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma); omega_0 = 0 für Drude-Pole.
+Art: drude oder lorentz eingeben.</translation>
+    </message>
+    <message>
+        <source>Add pole</source>
+        <translation>Pol hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove pole</source>
+        <translation>Pol entfernen</translation>
+    </message>
+    <message>
+        <source>Material colour</source>
+        <translation>Materialfarbe</translation>
+    </message>
+    <message>
+        <source>Set material colour</source>
+        <translation>Materialfarbe festlegen</translation>
+    </message>
+    <message>
+        <source>Dispersion poles (kept as in the file)</source>
+        <translation>Dispersionspole (wie in der Datei beibehalten)</translation>
+    </message>
+    <message>
+        <source>Double-click to choose the colour</source>
+        <translation>Doppelklicken, um die Farbe zu wählen</translation>
+    </message>
+    <message>
+        <source>Dispersion poles of &quot;%1&quot;</source>
+        <translation>Dispersionspole von „%1“</translation>
+    </message>
+    <message>
+        <source>Dispersion poles (select a material)</source>
+        <translation>Dispersionspole (Material auswählen)</translation>
+    </message>
+    <message>
+        <source>Pole</source>
+        <translation>Pol</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid value here.</source>
+        <translation>„%1“ ist hier kein gültiger Wert.</translation>
+    </message>
+    <message>
+        <source>Edit pole</source>
+        <translation>Pol bearbeiten</translation>
+    </message>
+    <message>
+        <source>Material id</source>
+        <translation>Material-ID</translation>
+    </message>
+    <message>
+        <source>The id &quot;%1&quot; is empty or already used.</source>
+        <translation>Die ID „%1“ ist leer oder bereits vergeben.</translation>
+    </message>
+    <message>
+        <source>Rename material</source>
+        <translation>Material umbenennen</translation>
+    </message>
+    <message>
+        <source>Edit eps_inf</source>
+        <translation>eps_inf bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit conductivity</source>
+        <translation>Leitfähigkeit bearbeiten</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>Material</translation>
+    </message>
+    <message>
+        <source>New material</source>
+        <translation>Neues Material</translation>
+    </message>
+    <message>
+        <source>Add material</source>
+        <translation>Material hinzufügen</translation>
+    </message>
+    <message>
+        <source>Delete material</source>
+        <translation>Material löschen</translation>
+    </message>
+    <message>
+        <source>The material &quot;%1&quot; is used by a layer or as the background.</source>
+        <translation>Das Material „%1“ wird von einer Ebene oder als Hintergrund verwendet.</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::MonitorTool</name>
+    <message>
+        <source>Flux monitor</source>
+        <translation>Flussmonitor</translation>
+    </message>
+    <message>
+        <source>Time probe</source>
+        <translation>Zeitsonde</translation>
+    </message>
+    <message>
+        <source>DFT field region</source>
+        <translation>DFT-Feldbereich</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::PointsTool</name>
+    <message>
+        <source>Draw polygon</source>
+        <translation>Polygon zeichnen</translation>
+    </message>
+    <message>
+        <source>Draw waveguide path</source>
+        <translation>Wellenleiterpfad zeichnen</translation>
+    </message>
+    <message>
+        <source>Polygon</source>
+        <translation>Polygon</translation>
+    </message>
+    <message>
+        <source>Waveguide path</source>
+        <translation>Wellenleiterpfad</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::PropertiesDock</name>
+    <message>
+        <source>Properties</source>
+        <translation>Eigenschaften</translation>
+    </message>
+    <message>
+        <source>Edit shape</source>
+        <translation>Form bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit source</source>
+        <translation>Quelle bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit monitor</source>
+        <translation>Monitor bearbeiten</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source> x</source>
+        <translation> x</translation>
+    </message>
+    <message>
+        <source> y</source>
+        <translation> y</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Ebene</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>Min</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>Max</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>Drehung</translation>
+    </message>
+    <message>
+        <source> deg</source>
+        <translation> °</translation>
+    </message>
+    <message>
+        <source>Centre</source>
+        <translation>Mittelpunkt</translation>
+    </message>
+    <message>
+        <source>Radius x</source>
+        <translation>Radius x</translation>
+    </message>
+    <message>
+        <source>Radius y</source>
+        <translation>Radius y</translation>
+    </message>
+    <message>
+        <source>Inner radius</source>
+        <translation>Innenradius</translation>
+    </message>
+    <message>
+        <source>Outer radius</source>
+        <translation>Außenradius</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>Breite</translation>
+    </message>
+    <message>
+        <source>Bend radius</source>
+        <translation>Biegeradius</translation>
+    </message>
+    <message>
+        <source>Point %1</source>
+        <translation>Punkt %1</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>Ursprung</translation>
+    </message>
+    <message>
+        <source>Pixel size</source>
+        <translation>Pixelgröße</translation>
+    </message>
+    <message>
+        <source>Pixels</source>
+        <translation>Pixel</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>point</source>
+        <translation>Punkt</translation>
+    </message>
+    <message>
+        <source>line</source>
+        <translation>Linie</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>Bei</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>Bis</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>uniform</source>
+        <translation>gleichförmig</translation>
+    </message>
+    <message>
+        <source>gaussian</source>
+        <translation>gaußförmig</translation>
+    </message>
+    <message>
+        <source>mode</source>
+        <translation>Mode</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>Richtung</translation>
+    </message>
+    <message>
+        <source>Waist</source>
+        <translation>Strahltaille</translation>
+    </message>
+    <message>
+        <source>Mode index</source>
+        <translation>Modenindex</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>Komponente</translation>
+    </message>
+    <message>
+        <source>Amplitude</source>
+        <translation>Amplitude</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>Waveform</source>
+        <translation>Signalform</translation>
+    </message>
+    <message>
+        <source>Gaussian pulse</source>
+        <translation>Gauß-Puls</translation>
+    </message>
+    <message>
+        <source>CW</source>
+        <translation>Dauerstrich (CW)</translation>
+    </message>
+    <message>
+        <source>Centre wavelength</source>
+        <translation>Mittenwellenlänge</translation>
+    </message>
+    <message>
+        <source>Wavelength span</source>
+        <translation>Wellenlängenbereich</translation>
+    </message>
+    <message>
+        <source>Wavelength</source>
+        <translation>Wellenlänge</translation>
+    </message>
+    <message>
+        <source>flux line</source>
+        <translation>Flusslinie</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>time probe</source>
+        <translation>Zeitsonde</translation>
+    </message>
+    <message>
+        <source>flux box</source>
+        <translation>Flussbox</translation>
+    </message>
+    <message>
+        <source>DFT field</source>
+        <translation>DFT-Feld</translation>
+    </message>
+    <message>
+        <source>Wavelengths (um)</source>
+        <translation>Wellenlängen (µm)</translation>
+    </message>
+    <message>
+        <source>Select a shape, source or monitor on the canvas to edit it here.</source>
+        <translation>Wählen Sie eine Form, Quelle oder einen Monitor auf der Zeichenfläche aus, um sie hier zu bearbeiten.</translation>
+    </message>
+    <message>
+        <source>transmission</source>
+        <translation>Transmission</translation>
+    </message>
+    <message>
+        <source>reflection</source>
+        <translation>Reflexion</translation>
+    </message>
+    <message>
+        <source>flux</source>
+        <translation>Fluss</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::RunSetupDock</name>
+    <message>
+        <source>Run setup</source>
+        <translation>Simulationseinstellungen</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source>TMz (Ez, Hx, Hy)</source>
+        <translation>TMz (Ez, Hx, Hy)</translation>
+    </message>
+    <message>
+        <source>TEz (Hz, Ex, Ey)</source>
+        <translation>TEz (Hz, Ex, Ey)</translation>
+    </message>
+    <message>
+        <source>PML</source>
+        <translation>PML</translation>
+    </message>
+    <message>
+        <source>periodic</source>
+        <translation>periodisch</translation>
+    </message>
+    <message>
+        <source>PEC</source>
+        <translation>PEC</translation>
+    </message>
+    <message>
+        <source>PMC</source>
+        <translation>PMC</translation>
+    </message>
+    <message>
+        <source>Mur</source>
+        <translation>Mur</translation>
+    </message>
+    <message>
+        <source> dB</source>
+        <translation> dB</translation>
+    </message>
+    <message>
+        <source> fs</source>
+        <translation> fs</translation>
+    </message>
+    <message>
+        <source>Normalize with a reference run</source>
+        <translation>Mit einem Referenzlauf normieren</translation>
+    </message>
+    <message>
+        <source>Layers of the reference (normalization) run, e.g. the straight waveguide</source>
+        <translation>Ebenen des Referenzlaufs (Normierungslaufs), z. B. der gerade Wellenleiter</translation>
+    </message>
+    <message>
+        <source>Monitor that measures the incident flux (default: the first reflection, else transmission monitor)</source>
+        <translation>Monitor, der den einfallenden Fluss misst (Standard: der erste Reflexions-, sonst Transmissionsmonitor)</translation>
+    </message>
+    <message>
+        <source>Sub-pixel averaging</source>
+        <translation>Subpixel-Mittelung</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>automatisch</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>float64</source>
+        <translation>float64</translation>
+    </message>
+    <message>
+        <source>Domain x</source>
+        <translation>Rechengebiet x</translation>
+    </message>
+    <message>
+        <source>Domain y</source>
+        <translation>Rechengebiet y</translation>
+    </message>
+    <message>
+        <source>Cell size</source>
+        <translation>Zellgröße</translation>
+    </message>
+    <message>
+        <source>Polarization</source>
+        <translation>Polarisation</translation>
+    </message>
+    <message>
+        <source>Boundary x</source>
+        <translation>Randbedingung x</translation>
+    </message>
+    <message>
+        <source>Boundary y</source>
+        <translation>Randbedingung y</translation>
+    </message>
+    <message>
+        <source>PML cells</source>
+        <translation>PML-Zellen</translation>
+    </message>
+    <message>
+        <source>Shortest wavelength</source>
+        <translation>Kürzeste Wellenlänge</translation>
+    </message>
+    <message>
+        <source>Longest wavelength</source>
+        <translation>Längste Wellenlänge</translation>
+    </message>
+    <message>
+        <source>Spectrum points</source>
+        <translation>Spektralpunkte</translation>
+    </message>
+    <message>
+        <source>Courant number</source>
+        <translation>Courant-Zahl</translation>
+    </message>
+    <message>
+        <source>Stop at decay</source>
+        <translation>Stopp bei Abklingen</translation>
+    </message>
+    <message>
+        <source>Max time</source>
+        <translation>Maximale Zeit</translation>
+    </message>
+    <message>
+        <source>Reference layers</source>
+        <translation>Referenzebenen</translation>
+    </message>
+    <message>
+        <source>Incident monitor</source>
+        <translation>Einfallsmonitor</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>Backend</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Genauigkeit</translation>
+    </message>
+    <message>
+        <source>Set domain size</source>
+        <translation>Größe des Rechengebiets festlegen</translation>
+    </message>
+    <message>
+        <source>Set cell size</source>
+        <translation>Zellgröße festlegen</translation>
+    </message>
+    <message>
+        <source>Set spectrum</source>
+        <translation>Spektrum festlegen</translation>
+    </message>
+    <message>
+        <source>Set Courant number</source>
+        <translation>Courant-Zahl festlegen</translation>
+    </message>
+    <message>
+        <source>Set stop criterion</source>
+        <translation>Abbruchkriterium festlegen</translation>
+    </message>
+    <message>
+        <source>Set PML cells</source>
+        <translation>PML-Zellen festlegen</translation>
+    </message>
+    <message>
+        <source>Set polarization</source>
+        <translation>Polarisation festlegen</translation>
+    </message>
+    <message>
+        <source>Set boundaries</source>
+        <translation>Randbedingungen festlegen</translation>
+    </message>
+    <message>
+        <source>Set backend</source>
+        <translation>Backend festlegen</translation>
+    </message>
+    <message>
+        <source>Set precision</source>
+        <translation>Genauigkeit festlegen</translation>
+    </message>
+    <message>
+        <source>Set normalization</source>
+        <translation>Normierung festlegen</translation>
+    </message>
+    <message>
+        <source>Set reference layers</source>
+        <translation>Referenzebenen festlegen</translation>
+    </message>
+    <message>
+        <source>Set incident monitor</source>
+        <translation>Einfallsmonitor festlegen</translation>
+    </message>
+    <message>
+        <source>Set sub-pixel averaging</source>
+        <translation>Subpixel-Mittelung festlegen</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(Standard)</translation>
+    </message>
+    <message>
+        <source>%1 cells per wavelength (n = %2 at %3 um); grid %4 x %5 cells</source>
+        <translation>%1 Zellen pro Wellenlänge (n = %2 bei %3 µm); Gitter %4 × %5 Zellen</translation>
+    </message>
+    <message>
+        <source>At least 10 cells per wavelength in the densest material are recommended; 20+ for accurate phase.</source>
+        <translation>Empfohlen sind mindestens 10 Zellen pro Wellenlänge im optisch dichtesten Material; 20 und mehr für eine genaue Phase.</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::SelectTool</name>
+    <message>
+        <source>Rotate shape</source>
+        <translation>Form drehen</translation>
+    </message>
+    <message>
+        <source>Resize shape</source>
+        <translation>Formgröße ändern</translation>
+    </message>
+    <message>
+        <source>Select</source>
+        <translation>Auswählen</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::SourceTool</name>
+    <message>
+        <source>Point source</source>
+        <translation>Punktquelle</translation>
+    </message>
+    <message>
+        <source>Line source</source>
+        <translation>Linienquelle</translation>
+    </message>
+    <message>
+        <source>Region source</source>
+        <translation>Flächenquelle</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::Tool</name>
+    <message>
+        <source>Add a layer first (Layers dock).</source>
+        <translation>Fügen Sie zuerst eine Ebene hinzu (Ebenen-Fenster).</translation>
+    </message>
+    <message>
+        <source>The current layer &quot;%1&quot; is locked.</source>
+        <translation>Die aktuelle Ebene „%1“ ist gesperrt.</translation>
+    </message>
+    <message>
+        <source>The current layer &quot;%1&quot; is hidden.</source>
+        <translation>Die aktuelle Ebene „%1“ ist ausgeblendet.</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>GoLightly FDTD IDE</source>
+        <translation>GoLightly FDTD-Entwicklungsumgebung</translation>
+    </message>
+    <message>
+        <source>Print the version.</source>
+        <translation>Die Version ausgeben.</translation>
+    </message>
+    <message>
+        <source>Save a picture of the window to FILE and quit.</source>
+        <translation>Ein Bild des Fensters in DATEI speichern und beenden.</translation>
+    </message>
+    <message>
+        <source>Start with the structure preview on.</source>
+        <translation>Mit eingeschalteter Strukturvorschau starten.</translation>
+    </message>
+    <message>
+        <source>Project file to open.</source>
+        <translation>Zu öffnende Projektdatei.</translation>
+    </message>
+</context>
+</TS>

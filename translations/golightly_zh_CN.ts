@@ -1,0 +1,1410 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The project &quot;%1&quot; has unsaved changes. Save them?</source>
+        <translation>项目“%1”有未保存的更改。是否保存？</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::AboutDialog</name>
+    <message>
+        <source>About GoLightly</source>
+        <translation>关于 GoLightly</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;GoLightly&lt;/h2&gt;&lt;p&gt;A GPU FDTD IDE for photonic devices.&lt;/p&gt;&lt;p&gt;&lt;tt&gt;%1&lt;/tt&gt;&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;GoLightly&lt;/h2&gt;&lt;p&gt;面向光子器件的 GPU 时域有限差分（FDTD）集成开发环境。&lt;/p&gt;&lt;p&gt;&lt;tt&gt;%1&lt;/tt&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source> (tests only, not shipped)</source>
+        <translation>（仅用于测试，不随软件分发）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Library&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;所用库及其许可证&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;库&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;许可证&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;由于 QCustomPlot 采用 GPL v3 许可证，GoLightly 集成开发环境整体以 GPL v3 分发。许可证全文见各 Debian 软件包的 copyright 文件（/usr/share/doc/&amp;lt;软件包&amp;gt;/copyright）；列表见 /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::Language</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System Default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The language changes when GoLightly is started again.</source>
+        <translation>语言将在下次启动 GoLightly 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::MainWindow</name>
+    <message>
+        <source>x = %1 um   y = %2 um</source>
+        <translation>x = %1 µm   y = %2 µm</translation>
+    </message>
+    <message>
+        <source>%1 px/um   grid %2 um</source>
+        <translation>%1 像素/µm   网格 %2 µm</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>打开(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As...</source>
+        <translation>另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>&amp;Import GoLightly Bitmap Model...</source>
+        <translation>导入 GoLightly 位图模型(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Export Canvas as &amp;PNG...</source>
+        <translation>将画布导出为 &amp;PNG...</translation>
+    </message>
+    <message>
+        <source>Export Canvas as S&amp;VG...</source>
+        <translation>将画布导出为 S&amp;VG...</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>GoLightly projects (*.glproj);;All files (*)</source>
+        <translation>GoLightly 项目 (*.glproj);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save project as</source>
+        <translation>项目另存为</translation>
+    </message>
+    <message>
+        <source>GoLightly projects (*.glproj)</source>
+        <translation>GoLightly 项目 (*.glproj)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate</source>
+        <translation>复制副本(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit to Window</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;1:1 (one cell per pixel)</source>
+        <translation>&amp;1:1（每像素一个网格单元）</translation>
+    </message>
+    <message>
+        <source>Show &amp;Grid</source>
+        <translation>显示网格(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Snap to Grid and Vertices</source>
+        <translation>吸附到网格和顶点(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Structure &amp;Preview (as the solver sees it)</source>
+        <translation>结构预览（求解器所见）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Select / Move</source>
+        <translation>选择/移动</translation>
+    </message>
+    <message>
+        <source>Rectangle</source>
+        <translation>矩形</translation>
+    </message>
+    <message>
+        <source>Ellipse</source>
+        <translation>椭圆</translation>
+    </message>
+    <message>
+        <source>Polygon</source>
+        <translation>多边形</translation>
+    </message>
+    <message>
+        <source>Ring</source>
+        <translation>圆环</translation>
+    </message>
+    <message>
+        <source>Waveguide Path</source>
+        <translation>波导路径</translation>
+    </message>
+    <message>
+        <source>Brush</source>
+        <translation>画笔</translation>
+    </message>
+    <message>
+        <source>Eraser</source>
+        <translation>橡皮擦</translation>
+    </message>
+    <message>
+        <source>Point Source</source>
+        <translation>点光源</translation>
+    </message>
+    <message>
+        <source>Line Source</source>
+        <translation>线光源</translation>
+    </message>
+    <message>
+        <source>Region Source</source>
+        <translation>区域光源</translation>
+    </message>
+    <message>
+        <source>Flux Monitor</source>
+        <translation>通量监视器</translation>
+    </message>
+    <message>
+        <source>Time Probe</source>
+        <translation>时域探针</translation>
+    </message>
+    <message>
+        <source>DFT Field Region</source>
+        <translation>DFT 场区域</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About GoLightly</source>
+        <translation>关于 GoLightly(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Tool Options</source>
+        <translation>工具选项</translation>
+    </message>
+    <message>
+        <source>Path width</source>
+        <translation>路径宽度</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source>Bend radius</source>
+        <translation>弯曲半径</translation>
+    </message>
+    <message>
+        <source>Ring inner/outer</source>
+        <translation>圆环内/外径</translation>
+    </message>
+    <message>
+        <source>Hardness</source>
+        <translation>硬度</translation>
+    </message>
+    <message>
+        <source>Tool: %1</source>
+        <translation>工具：%1</translation>
+    </message>
+    <message>
+        <source>%1%2 - GoLightly</source>
+        <translation>%1%2 - GoLightly</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>保存项目</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>清除列表</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
+    </message>
+    <message>
+        <source>GoLightly did not shut down cleanly. Unsaved work of &quot;%1&quot; was autosaved at %2.
+
+Recover it?</source>
+        <translation>GoLightly 未正常关闭。“%1”中未保存的工作已于 %2 自动保存。
+
+是否恢复？</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Recovery failed</source>
+        <translation>恢复失败</translation>
+    </message>
+    <message>
+        <source>The recovery file could not be read:
+
+%1</source>
+        <translation>无法读取恢复文件：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Paste shape</source>
+        <translation>粘贴形状</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export canvas as SVG</source>
+        <translation>将画布导出为 SVG</translation>
+    </message>
+    <message>
+        <source>Export canvas as PNG</source>
+        <translation>将画布导出为 PNG</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>GoLightly canvas export, %1 px per um</source>
+        <translation>GoLightly 画布导出，每 µm %1 像素</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable image.</source>
+        <translation>%1 不是可读取的图像。</translation>
+    </message>
+    <message>
+        <source>Import bitmap model</source>
+        <translation>导入位图模型</translation>
+    </message>
+    <message>
+        <source>Import GoLightly bitmap model</source>
+        <translation>导入 GoLightly 位图模型</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.bmp *.tif *.tiff);;All files (*)</source>
+        <translation>图像 (*.png *.bmp *.tif *.tiff);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Bitmap model</source>
+        <translation>位图模型</translation>
+    </message>
+    <message>
+        <source>%1 um</source>
+        <translation>%1 µm</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>%1 x %2 pixels</source>
+        <translation>%1 × %2 像素</translation>
+    </message>
+    <message>
+        <source>eps at green = 255</source>
+        <translation>绿色 = 255 处的 eps</translation>
+    </message>
+    <message>
+        <source>Physical width</source>
+        <translation>物理宽度</translation>
+    </message>
+    <message>
+        <source>Physical height</source>
+        <translation>物理高度</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::BrushTool</name>
+    <message>
+        <source>Erase</source>
+        <translation>擦除</translation>
+    </message>
+    <message>
+        <source>Paint</source>
+        <translation>绘制</translation>
+    </message>
+    <message>
+        <source>Eraser</source>
+        <translation>橡皮擦</translation>
+    </message>
+    <message>
+        <source>Brush</source>
+        <translation>画笔</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::Canvas</name>
+    <message>
+        <source>Structure preview: %1 x %2 cells, eps_r up to %3</source>
+        <translation>结构预览：%1 × %2 个网格单元，eps_r 最大 %3</translation>
+    </message>
+    <message>
+        <source>Structure preview unavailable: %1</source>
+        <translation>结构预览不可用：%1</translation>
+    </message>
+    <message>
+        <source>um</source>
+        <translation>µm</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::DragShapeTool</name>
+    <message>
+        <source>Rectangle</source>
+        <translation>矩形</translation>
+    </message>
+    <message>
+        <source>Ellipse</source>
+        <translation>椭圆</translation>
+    </message>
+    <message>
+        <source>Ring</source>
+        <translation>圆环</translation>
+    </message>
+    <message>
+        <source>Draw %1</source>
+        <translation>绘制%1</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::EditorDocument</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Add source</source>
+        <translation>添加光源</translation>
+    </message>
+    <message>
+        <source>Add monitor</source>
+        <translation>添加监视器</translation>
+    </message>
+    <message>
+        <source>Delete shape</source>
+        <translation>删除形状</translation>
+    </message>
+    <message>
+        <source>Delete source</source>
+        <translation>删除光源</translation>
+    </message>
+    <message>
+        <source>Delete monitor</source>
+        <translation>删除监视器</translation>
+    </message>
+    <message>
+        <source>Duplicate shape</source>
+        <translation>复制形状</translation>
+    </message>
+    <message>
+        <source>Move shape</source>
+        <translation>移动形状</translation>
+    </message>
+    <message>
+        <source>Move source</source>
+        <translation>移动光源</translation>
+    </message>
+    <message>
+        <source>Move monitor</source>
+        <translation>移动监视器</translation>
+    </message>
+    <message>
+        <source>Cannot open project</source>
+        <translation>无法打开项目</translation>
+    </message>
+    <message>
+        <source>The project file could not be opened:
+
+%1
+
+The file was not changed, and this window keeps its current project.</source>
+        <translation>无法打开项目文件：
+
+%1
+
+文件未被修改，此窗口保留当前项目。</translation>
+    </message>
+    <message>
+        <source>Cannot save project</source>
+        <translation>无法保存项目</translation>
+    </message>
+    <message>
+        <source>The project could not be saved:
+
+%1</source>
+        <translation>无法保存项目：
+
+%1</translation>
+    </message>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::LayersDock</name>
+    <message>
+        <source>Layers</source>
+        <translation>图层</translation>
+    </message>
+    <message>
+        <source>Layers, topmost first: a layer wins where it overlaps the ones below it.
+Check box: show/hide. Double-click: rename. Drag: reorder.</source>
+        <translation>图层，最上层在前：图层与其下方图层重叠处以该图层为准。
+复选框：显示/隐藏。双击：重命名。拖动：调整顺序。</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Add a layer above the current one</source>
+        <translation>在当前图层上方添加图层</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the current layer</source>
+        <translation>删除当前图层</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move the current layer up (drawn later, wins overlaps)</source>
+        <translation>上移当前图层（后绘制，重叠处优先）</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Move the current layer down</source>
+        <translation>下移当前图层</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁定</translation>
+    </message>
+    <message>
+        <source>Lock or unlock the current layer</source>
+        <translation>锁定或解锁当前图层</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>Limit z range</source>
+        <translation>限制 z 范围</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>z</source>
+        <translation>z</translation>
+    </message>
+    <message>
+        <source>Reference run only</source>
+        <translation>仅用于参考运行</translation>
+    </message>
+    <message>
+        <source>Left out of the main run; used by the normalization run</source>
+        <translation>主运行中不包含；用于归一化运行</translation>
+    </message>
+    <message>
+        <source>(reference)</source>
+        <translation>（参考）</translation>
+    </message>
+    <message>
+        <source>Rename layer</source>
+        <translation>重命名图层</translation>
+    </message>
+    <message>
+        <source>Show layer</source>
+        <translation>显示图层</translation>
+    </message>
+    <message>
+        <source>Hide layer</source>
+        <translation>隐藏图层</translation>
+    </message>
+    <message>
+        <source>Set layer material</source>
+        <translation>设置图层材料</translation>
+    </message>
+    <message>
+        <source>Set layer z range</source>
+        <translation>设置图层 z 范围</translation>
+    </message>
+    <message>
+        <source>Set reference-only</source>
+        <translation>设为仅参考</translation>
+    </message>
+    <message>
+        <source>  (reference)</source>
+        <translation>  （参考）</translation>
+    </message>
+    <message>
+        <source>Material: %1</source>
+        <translation>材料：%1</translation>
+    </message>
+    <message>
+        <source> (locked)</source>
+        <translation>（已锁定）</translation>
+    </message>
+    <message>
+        <source>air (eps 1)</source>
+        <translation>空气 (eps 1)</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>图层 %1</translation>
+    </message>
+    <message>
+        <source>Add layer</source>
+        <translation>添加图层</translation>
+    </message>
+    <message>
+        <source>Delete layer</source>
+        <translation>删除图层</translation>
+    </message>
+    <message>
+        <source>Reorder layers</source>
+        <translation>调整图层顺序</translation>
+    </message>
+    <message>
+        <source>Lock layer</source>
+        <translation>锁定图层</translation>
+    </message>
+    <message>
+        <source>Unlock layer</source>
+        <translation>解锁图层</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::MaterialsDock</name>
+    <message>
+        <source>Materials</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>eps_inf</source>
+        <translation>eps_inf</translation>
+    </message>
+    <message>
+        <source>sigma (S/m)</source>
+        <translation>sigma (S/m)</translation>
+    </message>
+    <message>
+        <source>Poles</source>
+        <translation>极点</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>omega_p (rad/s)</source>
+        <translation>omega_p (rad/s)</translation>
+    </message>
+    <message>
+        <source>omega_0 (rad/s)</source>
+        <translation>omega_0 (rad/s)</translation>
+    </message>
+    <message>
+        <source>gamma (rad/s)</source>
+        <translation>gamma (rad/s)</translation>
+    </message>
+    <message>
+        <source>eps(w) = eps_inf + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma); omega_0 = 0 for Drude poles.
+Kind: type drude or lorentz.</source>
+        <translation>eps(w) = eps_inf + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma)；Drude 极点的 omega_0 = 0。
+类型：输入 drude 或 lorentz。</translation>
+    </message>
+    <message>
+        <source>Add pole</source>
+        <translation>添加极点</translation>
+    </message>
+    <message>
+        <source>Remove pole</source>
+        <translation>移除极点</translation>
+    </message>
+    <message>
+        <source>Material colour</source>
+        <translation>材料颜色</translation>
+    </message>
+    <message>
+        <source>Set material colour</source>
+        <translation>设置材料颜色</translation>
+    </message>
+    <message>
+        <source>Dispersion poles (kept as in the file)</source>
+        <translation>色散极点（按文件原样保留）</translation>
+    </message>
+    <message>
+        <source>Double-click to choose the colour</source>
+        <translation>双击选择颜色</translation>
+    </message>
+    <message>
+        <source>Dispersion poles of &quot;%1&quot;</source>
+        <translation>“%1”的色散极点</translation>
+    </message>
+    <message>
+        <source>Dispersion poles (select a material)</source>
+        <translation>色散极点（请选择材料）</translation>
+    </message>
+    <message>
+        <source>Pole</source>
+        <translation>极点</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid value here.</source>
+        <translation>“%1”在此处不是有效值。</translation>
+    </message>
+    <message>
+        <source>Edit pole</source>
+        <translation>编辑极点</translation>
+    </message>
+    <message>
+        <source>Material id</source>
+        <translation>材料 ID</translation>
+    </message>
+    <message>
+        <source>The id &quot;%1&quot; is empty or already used.</source>
+        <translation>ID“%1”为空或已被使用。</translation>
+    </message>
+    <message>
+        <source>Rename material</source>
+        <translation>重命名材料</translation>
+    </message>
+    <message>
+        <source>Edit eps_inf</source>
+        <translation>编辑 eps_inf</translation>
+    </message>
+    <message>
+        <source>Edit conductivity</source>
+        <translation>编辑电导率</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>New material</source>
+        <translation>新材料</translation>
+    </message>
+    <message>
+        <source>Add material</source>
+        <translation>添加材料</translation>
+    </message>
+    <message>
+        <source>Delete material</source>
+        <translation>删除材料</translation>
+    </message>
+    <message>
+        <source>The material &quot;%1&quot; is used by a layer or as the background.</source>
+        <translation>材料“%1”正被某个图层或背景使用。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::MonitorTool</name>
+    <message>
+        <source>Flux monitor</source>
+        <translation>通量监视器</translation>
+    </message>
+    <message>
+        <source>Time probe</source>
+        <translation>时域探针</translation>
+    </message>
+    <message>
+        <source>DFT field region</source>
+        <translation>DFT 场区域</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::PointsTool</name>
+    <message>
+        <source>Draw polygon</source>
+        <translation>绘制多边形</translation>
+    </message>
+    <message>
+        <source>Draw waveguide path</source>
+        <translation>绘制波导路径</translation>
+    </message>
+    <message>
+        <source>Polygon</source>
+        <translation>多边形</translation>
+    </message>
+    <message>
+        <source>Waveguide path</source>
+        <translation>波导路径</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::PropertiesDock</name>
+    <message>
+        <source>Properties</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Edit shape</source>
+        <translation>编辑形状</translation>
+    </message>
+    <message>
+        <source>Edit source</source>
+        <translation>编辑光源</translation>
+    </message>
+    <message>
+        <source>Edit monitor</source>
+        <translation>编辑监视器</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source> x</source>
+        <translation> x</translation>
+    </message>
+    <message>
+        <source> y</source>
+        <translation> y</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>图层</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>旋转</translation>
+    </message>
+    <message>
+        <source> deg</source>
+        <translation> °</translation>
+    </message>
+    <message>
+        <source>Centre</source>
+        <translation>中心</translation>
+    </message>
+    <message>
+        <source>Radius x</source>
+        <translation>x 半径</translation>
+    </message>
+    <message>
+        <source>Radius y</source>
+        <translation>y 半径</translation>
+    </message>
+    <message>
+        <source>Inner radius</source>
+        <translation>内半径</translation>
+    </message>
+    <message>
+        <source>Outer radius</source>
+        <translation>外半径</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>Bend radius</source>
+        <translation>弯曲半径</translation>
+    </message>
+    <message>
+        <source>Point %1</source>
+        <translation>点 %1</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>原点</translation>
+    </message>
+    <message>
+        <source>Pixel size</source>
+        <translation>像素尺寸</translation>
+    </message>
+    <message>
+        <source>Pixels</source>
+        <translation>像素</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>point</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <source>line</source>
+        <translation>线</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>起点</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>终点</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>uniform</source>
+        <translation>均匀</translation>
+    </message>
+    <message>
+        <source>gaussian</source>
+        <translation>高斯</translation>
+    </message>
+    <message>
+        <source>mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Waist</source>
+        <translation>束腰</translation>
+    </message>
+    <message>
+        <source>Mode index</source>
+        <translation>模式序号</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>分量</translation>
+    </message>
+    <message>
+        <source>Amplitude</source>
+        <translation>振幅</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>相位</translation>
+    </message>
+    <message>
+        <source>Waveform</source>
+        <translation>波形</translation>
+    </message>
+    <message>
+        <source>Gaussian pulse</source>
+        <translation>高斯脉冲</translation>
+    </message>
+    <message>
+        <source>CW</source>
+        <translation>连续波 (CW)</translation>
+    </message>
+    <message>
+        <source>Centre wavelength</source>
+        <translation>中心波长</translation>
+    </message>
+    <message>
+        <source>Wavelength span</source>
+        <translation>波长范围</translation>
+    </message>
+    <message>
+        <source>Wavelength</source>
+        <translation>波长</translation>
+    </message>
+    <message>
+        <source>flux line</source>
+        <translation>通量线</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>time probe</source>
+        <translation>时域探针</translation>
+    </message>
+    <message>
+        <source>flux box</source>
+        <translation>通量盒</translation>
+    </message>
+    <message>
+        <source>DFT field</source>
+        <translation>DFT 场</translation>
+    </message>
+    <message>
+        <source>Wavelengths (um)</source>
+        <translation>波长 (µm)</translation>
+    </message>
+    <message>
+        <source>Select a shape, source or monitor on the canvas to edit it here.</source>
+        <translation>在画布上选择形状、光源或监视器，即可在此编辑。</translation>
+    </message>
+    <message>
+        <source>transmission</source>
+        <translation>透射</translation>
+    </message>
+    <message>
+        <source>reflection</source>
+        <translation>反射</translation>
+    </message>
+    <message>
+        <source>flux</source>
+        <translation>通量</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::RunSetupDock</name>
+    <message>
+        <source>Run setup</source>
+        <translation>运行设置</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source>TMz (Ez, Hx, Hy)</source>
+        <translation>TMz (Ez, Hx, Hy)</translation>
+    </message>
+    <message>
+        <source>TEz (Hz, Ex, Ey)</source>
+        <translation>TEz (Hz, Ex, Ey)</translation>
+    </message>
+    <message>
+        <source>PML</source>
+        <translation>PML</translation>
+    </message>
+    <message>
+        <source>periodic</source>
+        <translation>周期</translation>
+    </message>
+    <message>
+        <source>PEC</source>
+        <translation>PEC</translation>
+    </message>
+    <message>
+        <source>PMC</source>
+        <translation>PMC</translation>
+    </message>
+    <message>
+        <source>Mur</source>
+        <translation>Mur</translation>
+    </message>
+    <message>
+        <source> dB</source>
+        <translation> dB</translation>
+    </message>
+    <message>
+        <source> fs</source>
+        <translation> fs</translation>
+    </message>
+    <message>
+        <source>Normalize with a reference run</source>
+        <translation>用参考运行进行归一化</translation>
+    </message>
+    <message>
+        <source>Layers of the reference (normalization) run, e.g. the straight waveguide</source>
+        <translation>参考（归一化）运行的图层，例如直波导</translation>
+    </message>
+    <message>
+        <source>Monitor that measures the incident flux (default: the first reflection, else transmission monitor)</source>
+        <translation>测量入射通量的监视器（默认：第一个反射监视器，否则为透射监视器）</translation>
+    </message>
+    <message>
+        <source>Sub-pixel averaging</source>
+        <translation>亚像素平均</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>float64</source>
+        <translation>float64</translation>
+    </message>
+    <message>
+        <source>Domain x</source>
+        <translation>计算域 x</translation>
+    </message>
+    <message>
+        <source>Domain y</source>
+        <translation>计算域 y</translation>
+    </message>
+    <message>
+        <source>Cell size</source>
+        <translation>网格尺寸</translation>
+    </message>
+    <message>
+        <source>Polarization</source>
+        <translation>偏振</translation>
+    </message>
+    <message>
+        <source>Boundary x</source>
+        <translation>x 边界</translation>
+    </message>
+    <message>
+        <source>Boundary y</source>
+        <translation>y 边界</translation>
+    </message>
+    <message>
+        <source>PML cells</source>
+        <translation>PML 层数</translation>
+    </message>
+    <message>
+        <source>Shortest wavelength</source>
+        <translation>最短波长</translation>
+    </message>
+    <message>
+        <source>Longest wavelength</source>
+        <translation>最长波长</translation>
+    </message>
+    <message>
+        <source>Spectrum points</source>
+        <translation>光谱点数</translation>
+    </message>
+    <message>
+        <source>Courant number</source>
+        <translation>Courant 数</translation>
+    </message>
+    <message>
+        <source>Stop at decay</source>
+        <translation>衰减至此停止</translation>
+    </message>
+    <message>
+        <source>Max time</source>
+        <translation>最长时间</translation>
+    </message>
+    <message>
+        <source>Reference layers</source>
+        <translation>参考图层</translation>
+    </message>
+    <message>
+        <source>Incident monitor</source>
+        <translation>入射监视器</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Set domain size</source>
+        <translation>设置计算域尺寸</translation>
+    </message>
+    <message>
+        <source>Set cell size</source>
+        <translation>设置网格尺寸</translation>
+    </message>
+    <message>
+        <source>Set spectrum</source>
+        <translation>设置光谱</translation>
+    </message>
+    <message>
+        <source>Set Courant number</source>
+        <translation>设置 Courant 数</translation>
+    </message>
+    <message>
+        <source>Set stop criterion</source>
+        <translation>设置停止条件</translation>
+    </message>
+    <message>
+        <source>Set PML cells</source>
+        <translation>设置 PML 层数</translation>
+    </message>
+    <message>
+        <source>Set polarization</source>
+        <translation>设置偏振</translation>
+    </message>
+    <message>
+        <source>Set boundaries</source>
+        <translation>设置边界条件</translation>
+    </message>
+    <message>
+        <source>Set backend</source>
+        <translation>设置后端</translation>
+    </message>
+    <message>
+        <source>Set precision</source>
+        <translation>设置精度</translation>
+    </message>
+    <message>
+        <source>Set normalization</source>
+        <translation>设置归一化</translation>
+    </message>
+    <message>
+        <source>Set reference layers</source>
+        <translation>设置参考图层</translation>
+    </message>
+    <message>
+        <source>Set incident monitor</source>
+        <translation>设置入射监视器</translation>
+    </message>
+    <message>
+        <source>Set sub-pixel averaging</source>
+        <translation>设置亚像素平均</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source>%1 cells per wavelength (n = %2 at %3 um); grid %4 x %5 cells</source>
+        <translation>每波长 %1 个网格单元（%3 µm 处 n = %2）；网格 %4 × %5 个单元</translation>
+    </message>
+    <message>
+        <source>At least 10 cells per wavelength in the densest material are recommended; 20+ for accurate phase.</source>
+        <translation>建议在折射率最高的材料中每波长至少 10 个网格单元；要获得准确的相位需 20 个以上。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::SelectTool</name>
+    <message>
+        <source>Rotate shape</source>
+        <translation>旋转形状</translation>
+    </message>
+    <message>
+        <source>Resize shape</source>
+        <translation>调整形状大小</translation>
+    </message>
+    <message>
+        <source>Select</source>
+        <translation>选择</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::SourceTool</name>
+    <message>
+        <source>Point source</source>
+        <translation>点光源</translation>
+    </message>
+    <message>
+        <source>Line source</source>
+        <translation>线光源</translation>
+    </message>
+    <message>
+        <source>Region source</source>
+        <translation>区域光源</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::Tool</name>
+    <message>
+        <source>Add a layer first (Layers dock).</source>
+        <translation>请先添加图层（图层面板）。</translation>
+    </message>
+    <message>
+        <source>The current layer &quot;%1&quot; is locked.</source>
+        <translation>当前图层“%1”已锁定。</translation>
+    </message>
+    <message>
+        <source>The current layer &quot;%1&quot; is hidden.</source>
+        <translation>当前图层“%1”已隐藏。</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>GoLightly FDTD IDE</source>
+        <translation>GoLightly 时域有限差分集成开发环境</translation>
+    </message>
+    <message>
+        <source>Print the version.</source>
+        <translation>输出版本信息。</translation>
+    </message>
+    <message>
+        <source>Save a picture of the window to FILE and quit.</source>
+        <translation>将窗口截图保存到 FILE 并退出。</translation>
+    </message>
+    <message>
+        <source>Start with the structure preview on.</source>
+        <translation>启动时打开结构预览。</translation>
+    </message>
+    <message>
+        <source>Project file to open.</source>
+        <translation>要打开的项目文件。</translation>
+    </message>
+</context>
+</TS>
