@@ -15,7 +15,7 @@ for a in "$@"; do
     *) echo "setup-deps.sh: unknown option $a" >&2; exit 1 ;;
   esac
 done
-pkgs=(build-essential cmake ninja-build pkg-config git
+pkgs=(build-essential cmake ninja-build pkg-config git dpkg-dev file
       nlohmann-json3-dev catch2 libcli11-dev libeigen3-dev libhdf5-dev libpng-dev zlib1g-dev)
 if [ "$solver_only" = 0 ]; then
   pkgs+=(qt6-base-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
