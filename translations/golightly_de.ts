@@ -567,7 +567,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
     </message>
     <message>
         <source>Add</source>
-        <translation>Hinzufügen</translation>
+        <translation>Neu</translation>
     </message>
     <message>
         <source>Add a layer above the current one</source>
@@ -583,7 +583,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
     </message>
     <message>
         <source>Up</source>
-        <translation>Nach oben</translation>
+        <translation>Hoch</translation>
     </message>
     <message>
         <source>Move the current layer up (drawn later, wins overlaps)</source>
@@ -591,7 +591,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
     </message>
     <message>
         <source>Down</source>
-        <translation>Nach unten</translation>
+        <translation>Runter</translation>
     </message>
     <message>
         <source>Move the current layer down</source>
@@ -1118,6 +1118,34 @@ Art: drude oder lorentz eingeben.</translation>
     <message>
         <source>flux</source>
         <translation>Fluss</translation>
+    </message>
+    <message>
+        <source>rectangle</source>
+        <translation>Rechteck</translation>
+    </message>
+    <message>
+        <source>polygon</source>
+        <translation>Polygon</translation>
+    </message>
+    <message>
+        <source>ellipse</source>
+        <translation>Ellipse</translation>
+    </message>
+    <message>
+        <source>ring</source>
+        <translation>Ring</translation>
+    </message>
+    <message>
+        <source>waveguide path</source>
+        <translation>Wellenleiterpfad</translation>
+    </message>
+    <message>
+        <source>bitmap</source>
+        <translation>Bitmap</translation>
+    </message>
+    <message>
+        <source>STEP solid</source>
+        <translation>STEP-Körper</translation>
     </message>
 </context>
 <context>

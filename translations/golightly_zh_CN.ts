@@ -1119,6 +1119,34 @@ Kind: type drude or lorentz.</source>
         <source>flux</source>
         <translation>通量</translation>
     </message>
+    <message>
+        <source>rectangle</source>
+        <translation>矩形</translation>
+    </message>
+    <message>
+        <source>polygon</source>
+        <translation>多边形</translation>
+    </message>
+    <message>
+        <source>ellipse</source>
+        <translation>椭圆</translation>
+    </message>
+    <message>
+        <source>ring</source>
+        <translation>圆环</translation>
+    </message>
+    <message>
+        <source>waveguide path</source>
+        <translation>波导路径</translation>
+    </message>
+    <message>
+        <source>bitmap</source>
+        <translation>位图</translation>
+    </message>
+    <message>
+        <source>STEP solid</source>
+        <translation>STEP 实体</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>

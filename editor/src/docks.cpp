@@ -624,7 +624,10 @@ void PropertiesDock::rebuild() {
     if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(p.layers.size()) &&
         sel.index < int(p.layers[size_t(sel.layer)].shapes.size())) {
         const Shape s = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
-        addInfo(tr("Shape"), qs(to_string(s.type)));
+        const QString shapeNames[] = {tr("rectangle"), tr("polygon"), tr("ellipse"), tr("ring"),
+                                      tr("waveguide path"), tr("bitmap"), tr("STEP solid")};
+        const auto typeIndex = size_t(s.type);
+        addInfo(tr("Shape"), typeIndex < std::size(shapeNames) ? shapeNames[typeIndex] : qs(to_string(s.type)));
         addInfo(tr("Layer"), qs(p.layers[size_t(sel.layer)].name));
         switch (s.type) {
         case ShapeType::Rectangle:
