@@ -15,6 +15,38 @@
         <source>Recover unsaved work</source>
         <translation>Ungespeicherte Arbeit wiederherstellen</translation>
     </message>
+    <message>
+        <source>The fields diverged in the %1 run at step %2 (%3 fs) near x = %4 um, y = %5 um (%6). Check the Courant number and the materials.</source>
+        <translation>Die Felder sind im Lauf „%1“ bei Schritt %2 (%3 fs) nahe x = %4 µm, y = %5 µm divergiert (%6). Prüfen Sie die Courant-Zahl und die Materialien.</translation>
+    </message>
+    <message>
+        <source>The fields diverged.</source>
+        <translation>Die Felder sind divergiert.</translation>
+    </message>
+    <message>
+        <source>Run stopped after %1 steps; partial results written.</source>
+        <translation>Lauf nach %1 Schritten angehalten; Teilergebnisse geschrieben.</translation>
+    </message>
+    <message>
+        <source>Run finished (%1) after %2 steps, %3 Mcells/s.</source>
+        <translation>Lauf beendet (%1) nach %2 Schritten, %3 MZellen/s.</translation>
+    </message>
+    <message>
+        <source>Out of memory: %1</source>
+        <translation>Speicher erschöpft: %1</translation>
+    </message>
+    <message>
+        <source>The project cannot run: %1</source>
+        <translation>Das Projekt kann nicht laufen: %1</translation>
+    </message>
+    <message>
+        <source>Out of host memory.</source>
+        <translation>Hauptspeicher erschöpft.</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::AboutDialog</name>
@@ -423,6 +455,94 @@ Wiederherstellen?</translation>
     <message>
         <source>Physical height</source>
         <translation>Physikalische Höhe</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Pause</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stopp</translation>
+    </message>
+    <message>
+        <source>Show &amp;Field View</source>
+        <translation>&amp;Feldansicht anzeigen</translation>
+    </message>
+    <message>
+        <source>Open Run &amp;Results...</source>
+        <translation>Lauf&amp;ergebnisse öffnen...</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source> Field </source>
+        <translation> Feld </translation>
+    </message>
+    <message>
+        <source>Field quantity shown while running</source>
+        <translation>Während des Laufs angezeigte Feldgröße</translation>
+    </message>
+    <message>
+        <source>Auto scale</source>
+        <translation>Automatische Skala</translation>
+    </message>
+    <message>
+        <source>Fixed colour scale: half range (symmetric)</source>
+        <translation>Feste Farbskala: halber Bereich (symmetrisch)</translation>
+    </message>
+    <message>
+        <source> Frames/s </source>
+        <translation> Bilder/s </translation>
+    </message>
+    <message>
+        <source>Frames per second sent by the solver (0: none)</source>
+        <translation>Vom Löser gesendete Bilder pro Sekunde (0: keine)</translation>
+    </message>
+    <message>
+        <source>Open run results</source>
+        <translation>Laufergebnisse öffnen</translation>
+    </message>
+    <message>
+        <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy -%7 dB%8</source>
+        <translation>%1: %2 fs, Schritt %3, Restzeit %4, %5 Schritte/s, %6 MZellen/s, Energie -%7 dB%8</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>Normierungslauf</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Hauptlauf</translation>
+    </message>
+    <message>
+        <source> (paused)</source>
+        <translation> (pausiert)</translation>
+    </message>
+    <message>
+        <source>%1 Results: %2</source>
+        <translation>%1 Ergebnisse: %2</translation>
+    </message>
+    <message>
+        <source>Run failed</source>
+        <translation>Lauf fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>A run is going already.</source>
+        <translation>Es läuft bereits ein Lauf.</translation>
+    </message>
+    <message>
+        <source>Compiling...</source>
+        <translation>Kompilieren...</translation>
     </message>
 </context>
 <context>
@@ -1413,6 +1533,168 @@ Art: drude oder lorentz eingeben.</translation>
     </message>
 </context>
 <context>
+    <name>golightly::plots::MonitorsDock</name>
+    <message>
+        <source>Monitors</source>
+        <translation>Monitore</translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation>Noch kein Lauf.</translation>
+    </message>
+    <message>
+        <source>Wavelength (um)</source>
+        <translation>Wellenlänge (µm)</translation>
+    </message>
+    <message>
+        <source>Flux (raw)</source>
+        <translation>Fluss (roh)</translation>
+    </message>
+    <message>
+        <source>Time (fs)</source>
+        <translation>Zeit (fs)</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Energy below peak (dB)</source>
+        <translation>Energie unter dem Maximum (dB)</translation>
+    </message>
+    <message>
+        <source>Spectra</source>
+        <translation>Spektren</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Energy</source>
+        <translation>Energie</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Anpassen</translation>
+    </message>
+    <message>
+        <source>Rescale the axes to the data</source>
+        <translation>Achsen an die Daten anpassen</translation>
+    </message>
+    <message>
+        <source>Export...</source>
+        <translation>Exportieren...</translation>
+    </message>
+    <message>
+        <source>Save the current plot as PNG, PDF or CSV</source>
+        <translation>Aktuelles Diagramm als PNG, PDF oder CSV speichern</translation>
+    </message>
+    <message>
+        <source>Running...</source>
+        <translation>Läuft...</translation>
+    </message>
+    <message>
+        <source>Normalized (T, R, cross-section)</source>
+        <translation>Normiert (T, R, Wirkungsquerschnitt)</translation>
+    </message>
+    <message>
+        <source>Flux (raw, W/m per DFT unit)</source>
+        <translation>Fluss (roh, W/m pro DFT-Einheit)</translation>
+    </message>
+    <message>
+        <source> - not comparable (edited)</source>
+        <translation> – nicht vergleichbar (bearbeitet)</translation>
+    </message>
+    <message>
+        <source>%1 run: step %2, %3 fs%4</source>
+        <translation>%1: Schritt %2, %3 fs%4</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>Normierungslauf</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Hauptlauf</translation>
+    </message>
+    <message>
+        <source> (spectra normalized)</source>
+        <translation> (Spektren normiert)</translation>
+    </message>
+    <message>
+        <source> (raw spectra)</source>
+        <translation> (Rohspektren)</translation>
+    </message>
+    <message>
+        <source>normalization run</source>
+        <translation>Normierungslauf</translation>
+    </message>
+    <message>
+        <source>main run</source>
+        <translation>Hauptlauf</translation>
+    </message>
+    <message>
+        <source>Finished: %1 after %2 steps (%3 fs), %4 Mcells/s on %5%6</source>
+        <translation>Beendet: %1 nach %2 Schritten (%3 fs), %4 MZellen/s auf %5%6</translation>
+    </message>
+    <message>
+        <source>; spectra not comparable (edited during the run)</source>
+        <translation>; Spektren nicht vergleichbar (während des Laufs bearbeitet)</translation>
+    </message>
+    <message>
+        <source>%1 holds no spectra.csv or summary.json</source>
+        <translation>%1 enthält weder spectra.csv noch summary.json</translation>
+    </message>
+    <message>
+        <source>Results %1: %2 after %3 steps (%4 fs), %5 Mcells/s on %6</source>
+        <translation>Ergebnisse %1: %2 nach %3 Schritten (%4 fs), %5 MZellen/s auf %6</translation>
+    </message>
+    <message>
+        <source>No results in %1</source>
+        <translation>Keine Ergebnisse in %1</translation>
+    </message>
+    <message>
+        <source>Results %1</source>
+        <translation>Ergebnisse %1</translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PDF (*.pdf);;CSV table (*.csv)</source>
+        <translation>PNG-Bild (*.png);;PDF (*.pdf);;CSV-Tabelle (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>%1 konnte nicht geschrieben werden</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::viewport::FieldView</name>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>(auto)</source>
+        <translation>(automatisch)</translation>
+    </message>
+    <message>
+        <source>(fixed)</source>
+        <translation>(fest)</translation>
+    </message>
+    <message>
+        <source>%1   t = %2 fs   step %3</source>
+        <translation>%1   t = %2 fs   Schritt %3</translation>
+    </message>
+    <message>
+        <source>No field yet: Run (F5) to start the simulation</source>
+        <translation>Noch kein Feld: Ausführen (F5) startet die Simulation</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>GoLightly FDTD IDE</source>
@@ -1433,6 +1715,10 @@ Art: drude oder lorentz eingeben.</translation>
     <message>
         <source>Project file to open.</source>
         <translation>Zu öffnende Projektdatei.</translation>
+    </message>
+    <message>
+        <source>Start a run of the project after opening it.</source>
+        <translation>Nach dem Öffnen einen Lauf des Projekts starten.</translation>
     </message>
 </context>
 </TS>

@@ -15,6 +15,38 @@
         <source>Recover unsaved work</source>
         <translation>恢复未保存的工作</translation>
     </message>
+    <message>
+        <source>The fields diverged in the %1 run at step %2 (%3 fs) near x = %4 um, y = %5 um (%6). Check the Courant number and the materials.</source>
+        <translation>“%1”运行在第 %2 步（%3 fs）于 x = %4 µm、y = %5 µm 附近发散（%6）。请检查 Courant 数和材料。</translation>
+    </message>
+    <message>
+        <source>The fields diverged.</source>
+        <translation>场发散。</translation>
+    </message>
+    <message>
+        <source>Run stopped after %1 steps; partial results written.</source>
+        <translation>运行在 %1 步后停止；已写入部分结果。</translation>
+    </message>
+    <message>
+        <source>Run finished (%1) after %2 steps, %3 Mcells/s.</source>
+        <translation>运行完成（%1），共 %2 步，%3 M单元/秒。</translation>
+    </message>
+    <message>
+        <source>Out of memory: %1</source>
+        <translation>内存不足：%1</translation>
+    </message>
+    <message>
+        <source>The project cannot run: %1</source>
+        <translation>项目无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Out of host memory.</source>
+        <translation>主机内存不足。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::AboutDialog</name>
@@ -423,6 +455,94 @@ Recover it?</source>
     <message>
         <source>Physical height</source>
         <translation>物理高度</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation>继续(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Field View</source>
+        <translation>显示场视图(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open Run &amp;Results...</source>
+        <translation>打开运行结果(&amp;R)...</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source> Field </source>
+        <translation> 场 </translation>
+    </message>
+    <message>
+        <source>Field quantity shown while running</source>
+        <translation>运行时显示的场分量</translation>
+    </message>
+    <message>
+        <source>Auto scale</source>
+        <translation>自动标度</translation>
+    </message>
+    <message>
+        <source>Fixed colour scale: half range (symmetric)</source>
+        <translation>固定色标：半幅范围（对称）</translation>
+    </message>
+    <message>
+        <source> Frames/s </source>
+        <translation> 帧/秒 </translation>
+    </message>
+    <message>
+        <source>Frames per second sent by the solver (0: none)</source>
+        <translation>求解器每秒发送的帧数（0：不发送）</translation>
+    </message>
+    <message>
+        <source>Open run results</source>
+        <translation>打开运行结果</translation>
+    </message>
+    <message>
+        <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy -%7 dB%8</source>
+        <translation>%1：%2 fs，第 %3 步，预计剩余 %4，%5 步/秒，%6 M单元/秒，能量 -%7 dB%8</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>归一化运行</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主运行</translation>
+    </message>
+    <message>
+        <source> (paused)</source>
+        <translation>（已暂停）</translation>
+    </message>
+    <message>
+        <source>%1 Results: %2</source>
+        <translation>%1 结果：%2</translation>
+    </message>
+    <message>
+        <source>Run failed</source>
+        <translation>运行失败</translation>
+    </message>
+    <message>
+        <source>A run is going already.</source>
+        <translation>已有运行正在进行。</translation>
+    </message>
+    <message>
+        <source>Compiling...</source>
+        <translation>正在编译...</translation>
     </message>
 </context>
 <context>
@@ -1413,6 +1533,168 @@ Kind: type drude or lorentz.</source>
     </message>
 </context>
 <context>
+    <name>golightly::plots::MonitorsDock</name>
+    <message>
+        <source>Monitors</source>
+        <translation>监视器</translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <source>Wavelength (um)</source>
+        <translation>波长 (µm)</translation>
+    </message>
+    <message>
+        <source>Flux (raw)</source>
+        <translation>通量（原始）</translation>
+    </message>
+    <message>
+        <source>Time (fs)</source>
+        <translation>时间 (fs)</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>场</translation>
+    </message>
+    <message>
+        <source>Energy below peak (dB)</source>
+        <translation>低于峰值的能量 (dB)</translation>
+    </message>
+    <message>
+        <source>Spectra</source>
+        <translation>光谱</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时域</translation>
+    </message>
+    <message>
+        <source>Energy</source>
+        <translation>能量</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Rescale the axes to the data</source>
+        <translation>按数据重新缩放坐标轴</translation>
+    </message>
+    <message>
+        <source>Export...</source>
+        <translation>导出...</translation>
+    </message>
+    <message>
+        <source>Save the current plot as PNG, PDF or CSV</source>
+        <translation>将当前图表保存为 PNG、PDF 或 CSV</translation>
+    </message>
+    <message>
+        <source>Running...</source>
+        <translation>正在运行...</translation>
+    </message>
+    <message>
+        <source>Normalized (T, R, cross-section)</source>
+        <translation>归一化（T、R、截面）</translation>
+    </message>
+    <message>
+        <source>Flux (raw, W/m per DFT unit)</source>
+        <translation>通量（原始，W/m 每 DFT 单位）</translation>
+    </message>
+    <message>
+        <source> - not comparable (edited)</source>
+        <translation> - 不可比较（已编辑）</translation>
+    </message>
+    <message>
+        <source>%1 run: step %2, %3 fs%4</source>
+        <translation>%1：第 %2 步，%3 fs%4</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>归一化运行</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主运行</translation>
+    </message>
+    <message>
+        <source> (spectra normalized)</source>
+        <translation>（光谱已归一化）</translation>
+    </message>
+    <message>
+        <source> (raw spectra)</source>
+        <translation>（原始光谱）</translation>
+    </message>
+    <message>
+        <source>normalization run</source>
+        <translation>归一化运行</translation>
+    </message>
+    <message>
+        <source>main run</source>
+        <translation>主运行</translation>
+    </message>
+    <message>
+        <source>Finished: %1 after %2 steps (%3 fs), %4 Mcells/s on %5%6</source>
+        <translation>完成：%1，共 %2 步（%3 fs），在 %5 上 %4 M单元/秒%6</translation>
+    </message>
+    <message>
+        <source>; spectra not comparable (edited during the run)</source>
+        <translation>；光谱不可比较（运行期间已编辑）</translation>
+    </message>
+    <message>
+        <source>%1 holds no spectra.csv or summary.json</source>
+        <translation>%1 中没有 spectra.csv 或 summary.json</translation>
+    </message>
+    <message>
+        <source>Results %1: %2 after %3 steps (%4 fs), %5 Mcells/s on %6</source>
+        <translation>结果 %1：%2，共 %3 步（%4 fs），在 %6 上 %5 M单元/秒</translation>
+    </message>
+    <message>
+        <source>No results in %1</source>
+        <translation>%1 中没有结果</translation>
+    </message>
+    <message>
+        <source>Results %1</source>
+        <translation>结果 %1</translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PDF (*.pdf);;CSV table (*.csv)</source>
+        <translation>PNG 图像 (*.png);;PDF (*.pdf);;CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::viewport::FieldView</name>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>(auto)</source>
+        <translation>（自动）</translation>
+    </message>
+    <message>
+        <source>(fixed)</source>
+        <translation>（固定）</translation>
+    </message>
+    <message>
+        <source>%1   t = %2 fs   step %3</source>
+        <translation>%1   t = %2 fs   第 %3 步</translation>
+    </message>
+    <message>
+        <source>No field yet: Run (F5) to start the simulation</source>
+        <translation>尚无场数据：按“运行”(F5) 开始仿真</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>GoLightly FDTD IDE</source>
@@ -1433,6 +1715,10 @@ Kind: type drude or lorentz.</source>
     <message>
         <source>Project file to open.</source>
         <translation>要打开的项目文件。</translation>
+    </message>
+    <message>
+        <source>Start a run of the project after opening it.</source>
+        <translation>打开项目后开始运行。</translation>
     </message>
 </context>
 </TS>
