@@ -15,7 +15,7 @@ for a in "$@"; do
     *) echo "setup-deps.sh: unknown option $a" >&2; exit 1 ;;
   esac
 done
-pkgs=(build-essential cmake ninja-build pkg-config git dpkg-dev file
+pkgs=(build-essential cmake ninja-build pkg-config git
       nlohmann-json3-dev catch2 libcli11-dev libeigen3-dev libhdf5-dev libpng-dev zlib1g-dev)
 if [ "$solver_only" = 0 ]; then
   pkgs+=(qt6-base-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
@@ -24,6 +24,7 @@ if [ "$solver_only" = 0 ]; then
          libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev)
 fi
 [ "$with_meep" = 1 ] && pkgs+=(python3-meep python3-numpy python3-matplotlib)
+pkgs+=(dpkg-dev file)  # cpack .deb: dpkg-shlibdeps and file compute the package dependencies
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
