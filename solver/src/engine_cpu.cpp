@@ -16,6 +16,19 @@
 // Threads: make_cpu_engine(threads > 0) uses exactly that many (at most ny); threads <= 0
 // uses all cores for grids of >= 2^18 cells and one thread below that.
 //
+// Dispersive cells (scene.hpp "Dispersive cells"): per E component a compact list of the
+// cells, their pole set, the correction coefficient weight * cb / S and an offset into the
+// pole state; the state holds P~^n and P~^{n-1} of each pole of each listed cell,
+// interleaved [pole][2] (slot steps & 1 is P~^n; the new value overwrites the other slot).
+// Per row of the sweep: a pre-pass over the row's dispersive cells reads E^n, advances
+// every pole and keeps dP = sum (P~^{n+1} - P~^n); the ordinary row kernel runs over the
+// whole row; a post-pass does E -= coef * dP; then the row's E sources. Non-dispersive
+// cells pay nothing. Memory traffic per dispersive cell and step (float32, N poles):
+// pre-pass cell 4 + set 2 + offset 4 + E 4 + P 8N read, P 4N + dP 4 written; post-pass
+// cell 4 + coef 4 + dP 4 read, E 4 read + 4 written: 38 + 12 N bytes (6 poles: 110 B),
+// on top of the ordinary 28 B; pole coefficients are a small shared table (cache).
+// field_energy() counts eps_inf E^2 only (no polarization energy).
+//
 // Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
 // GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step.
 #include <algorithm>
@@ -248,6 +261,7 @@ public:
         }
         make_segments();
         build_uniform_map();
+        build_dispersive();
 
         // Validate sources and monitors.
         auto check_cells = [&](const std::vector<std::int32_t>& cells, const char* what) {
@@ -430,12 +444,20 @@ public:
 
     static std::size_t bytes_needed(const Scene& s) {
         const std::size_t n = s.cells();
+        std::size_t disp = 0;
+        for (int c = 0; c < 3; ++c) {
+            const auto& d = s.dispersive[c];
+            for (std::size_t k = 0; k < d.cells.size(); ++k) {
+                const std::size_t ps = d.pole_set[k] < s.pole_sets.size() ? s.pole_sets[d.pole_set[k]].poles.size() : 0;
+                disp += 2 * ps * sizeof(Real) + 3 * sizeof(Real) + 10;
+            }
+        }
         std::size_t b = 3 * n * sizeof(Real);                                     // fields
         b += (s.polarization == Polarization::TMz ? 1 : 2) * n * 2 * sizeof(Real);  // cb, ca
         const std::size_t wx = std::size_t(s.pml_lo[0] + s.pml_hi[0]);
         const std::size_t wy = std::size_t(s.pml_lo[1] + s.pml_hi[1]);
         b += 2 * (wx * std::size_t(s.ny) + wy * std::size_t(s.nx)) * sizeof(Real);  // psi
-        return b;
+        return b + disp;
     }
 
 private:
@@ -541,6 +563,106 @@ private:
             a.ca_s = lossy_[c] ? ca_[c][first_cell] : Real(1);
         }
         return fl;
+    }
+
+    /// Dispersive state of one E component (see the file comment).
+    struct Dispersive {
+        std::vector<std::int32_t> cell;
+        std::vector<std::uint16_t> set;
+        std::vector<std::uint32_t> offset;  ///< first pole of the cell in the state
+        std::vector<Real> coef;             ///< weight * cb / S
+        std::vector<Real> dp;               ///< scratch: sum of the pole increments
+        std::vector<Real> state;            ///< [pole][2]
+        std::vector<std::size_t> row;       ///< cells of row j: [row[j], row[j+1])
+    };
+    struct PoleCoeffsR {
+        Real c1, c2, c3;
+    };
+
+    void build_dispersive() {
+        // Pole coefficient table, flattened.
+        set_first_.clear();
+        set_count_.clear();
+        coeffs_.clear();
+        for (const PoleSet& ps : sc_.pole_sets) {
+            set_first_.push_back(std::uint32_t(coeffs_.size()));
+            set_count_.push_back(std::uint32_t(ps.poles.size()));
+            for (const PoleCoeffs& c : ps.poles) coeffs_.push_back({Real(c.c1), Real(c.c2), Real(c.c3)});
+        }
+        const double S = sc_.courant;
+        for (int c = 0; c < 3; ++c) {
+            const DispersiveCells& d = sc_.dispersive[c];
+            Dispersive& D = disp_[c];
+            if (d.cells.empty()) continue;
+            if (!has_[c] || !is_electric(Component(c)))
+                throw RunError(std::string("CPU engine: dispersive cells on ") + component_name(Component(c)) +
+                               ", which is not an E component of this polarization");
+            const std::size_t m = d.cells.size();
+            if (d.pole_set.size() != m || d.weight.size() != m)
+                throw RunError("CPU engine: dispersive cell arrays differ in length");
+            D.cell.resize(m);
+            D.set.resize(m);
+            D.offset.resize(m);
+            D.coef.resize(m);
+            D.dp.assign(m, Real(0));
+            std::size_t total = 0;
+            const auto& idx = sc_.material_index[c];
+            for (std::size_t k = 0; k < m; ++k) {
+                const std::int32_t cell = d.cells[k];
+                if (cell < 0 || std::size_t(cell) >= sc_.cells())
+                    throw RunError("CPU engine: dispersive cell index outside the grid");
+                if (k > 0 && cell <= d.cells[k - 1])
+                    throw RunError("CPU engine: dispersive cells must be sorted by increasing index, without repeats");
+                if (d.pole_set[k] >= sc_.pole_sets.size())
+                    throw RunError("CPU engine: dispersive pole-set index out of range");
+                D.cell[k] = cell;
+                D.set[k] = d.pole_set[k];
+                D.offset[k] = std::uint32_t(total);
+                D.coef[k] = Real(d.weight[k] * sc_.table[idx[std::size_t(cell)]].cb / S);
+                total += set_count_[d.pole_set[k]];
+                if (total > 0xffffffffull) throw RunError("CPU engine: too many dispersive pole states");
+            }
+            D.state.assign(2 * total, Real(0));
+            D.row.assign(std::size_t(ny_) + 1, 0);
+            for (std::size_t k = 0; k < m; ++k) D.row[std::size_t(D.cell[k] / nx_) + 1]++;
+            for (int j = 0; j < ny_; ++j) D.row[j + 1] += D.row[j];
+            any_dispersive_ = true;
+        }
+    }
+
+    /// Pre-pass of row j: advances the poles from E^n (before the row's E update).
+    void dispersive_pre(int j) {
+        const int cur = int(steps_ & 1);
+        for (Component comp : electric_components(sc_.polarization)) {
+            Dispersive& D = disp_[ci(comp)];
+            if (D.cell.empty()) continue;
+            const Real* f = F(comp);
+            const std::size_t k0 = D.row[j], k1 = D.row[j + 1];
+            Real* st = D.state.data();
+            for (std::size_t k = k0; k < k1; ++k) {
+                const Real e = f[D.cell[k]];
+                const PoleCoeffsR* pc = coeffs_.data() + set_first_[D.set[k]];
+                const std::uint32_t np = set_count_[D.set[k]];
+                Real* p = st + 2 * std::size_t(D.offset[k]);
+                Real dp = 0;
+                for (std::uint32_t q = 0; q < np; ++q) {
+                    const Real pn = p[2 * q + cur], po = p[2 * q + 1 - cur];
+                    const Real nw = pc[q].c1 * pn + pc[q].c2 * po + pc[q].c3 * e;
+                    dp += nw - pn;
+                    p[2 * q + 1 - cur] = nw;
+                }
+                D.dp[k] = dp;
+            }
+        }
+    }
+    /// Post-pass of row j: E -= weight * cb / S * dP (after the ordinary row update).
+    void dispersive_post(int j) {
+        for (Component comp : electric_components(sc_.polarization)) {
+            Dispersive& D = disp_[ci(comp)];
+            if (D.cell.empty()) continue;
+            Real* f = F(comp);
+            for (std::size_t k = D.row[j]; k < D.row[j + 1]; ++k) f[D.cell[k]] -= D.coef[k] * D.dp[k];
+        }
     }
 
     /// H update of row j (scene.hpp step 1, before sources).
@@ -800,7 +922,11 @@ private:
         auto e_job = [&](int t) {
             long long b, e;
             cpu::Team::split(ny_, t, team_->size(), b, e);
-            for (int j = int(b); j < int(e); ++j) e_row(j);
+            for (int j = int(b); j < int(e); ++j) {
+                if (any_dispersive_) dispersive_pre(j);
+                e_row(j);
+                if (any_dispersive_) dispersive_post(j);
+            }
         };
         team_->run(e_job);
         apply_sources(true, tn + 0.5 * dt);
@@ -824,7 +950,9 @@ private:
     }
     /// E row j complete: update, the E sources of the row, PEC (Mur comes after the sweep).
     void e_row_full(int j) {
+        if (any_dispersive_) dispersive_pre(j);
         e_row(j);
+        if (any_dispersive_) dispersive_post(j);
         for (std::size_t k = e_src_row_[j]; k < e_src_row_[j + 1]; ++k) {
             const RowSource& r = e_src_[k];
             field_[r.component][r.cell] += Real(r.weight * src_value_[r.source]);
@@ -920,6 +1048,10 @@ private:
     std::vector<Real> psi_x_[6], psi_y_[6];
     std::vector<Segment> seg_e_, seg_h_;
     std::vector<std::uint8_t> uniform_[3];
+    Dispersive disp_[3];
+    bool any_dispersive_ = false;
+    std::vector<std::uint32_t> set_first_, set_count_;
+    std::vector<PoleCoeffsR> coeffs_;
     std::vector<Real> zero_row_;
     std::vector<Real> mur_x_, mur_y_;
     std::vector<std::vector<std::complex<double>>> dft_;

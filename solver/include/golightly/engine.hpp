@@ -78,6 +78,9 @@ std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision,
 bool cuda_available();
 /// A one-line description of the CUDA device (or why none is usable).
 std::string cuda_device_description();
+/// True when the CUDA backend implements the dispersive pass (scene.hpp "Dispersive
+/// cells"); the run driver falls back to the CPU for dispersive scenes otherwise.
+bool cuda_supports_dispersion();
 /// CUDA backend. Throws RunError when CUDA was not compiled in or no device is present,
 /// OutOfMemoryError (bytes needed and available) when the grid does not fit.
 std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision);
