@@ -293,12 +293,16 @@ TEST_CASE("dispersion: lossless Lorentz medium in a PEC cavity: energy stays bou
         auto e = make_cpu_engine(s, Precision::Float64, 1);
         random_fields(*e, s, 11);
         double first = 0, last = 0;
+        bool grew = false;  // overflow or a factor 1e3 above the first steps
         for (int n = 0; n < 20000; ++n) {
             e->step(1);
             const double en = e->field_energy();
             if (n < 2000) first = std::max(first, en);
             if (n >= 18000) last = std::max(last, en);
-            if (!std::isfinite(en)) break;
+            if (!std::isfinite(en) || (n >= 2000 && en > 1e3 * first)) {
+                grew = true;
+                break;
+            }
         }
         std::printf("cavity %s: amplification %.9f, max energy first 2000 steps %.4e, last 2000 %.4e\n",
                     m->id.c_str(), g, first, last);
@@ -307,11 +311,12 @@ TEST_CASE("dispersion: lossless Lorentz medium in a PEC cavity: energy stays bou
         if (m == &lor) {
             CHECK(g < 1.0 + 1e-6);
             CHECK(e->fields_finite());
+            CHECK(!grew);
             CHECK(last < 1.5 * first);
             CHECK(!warned);
         } else {
             CHECK(g > 1.01);
-            CHECK(!(e->fields_finite() && last < 10 * first));  // overflowed or grew
+            CHECK(grew);
             CHECK(warned);
         }
     }
