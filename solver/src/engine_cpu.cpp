@@ -16,17 +16,18 @@
 // Threads: make_cpu_engine(threads > 0) uses exactly that many (at most ny); threads <= 0
 // uses all cores for grids of >= 2^18 cells and one thread below that.
 //
-// Dispersive cells (scene.hpp "Dispersive cells"): per E component a compact list of the
-// cells, their pole set, the correction coefficient weight * cb / S and an offset into the
-// pole state; the state holds P~^n and P~^{n-1} of each pole of each listed cell,
-// interleaved [pole][2] (slot steps & 1 is P~^n; the new value overwrites the other slot).
-// Per row of the sweep: a pre-pass over the row's dispersive cells reads E^n, advances
-// every pole and keeps dP = sum (P~^{n+1} - P~^n); the ordinary row kernel runs over the
-// whole row; a post-pass does E -= coef * dP; then the row's E sources. Non-dispersive
-// cells pay nothing. Memory traffic per dispersive cell and step (float32, N poles):
-// pre-pass cell 4 + set 2 + offset 4 + E 4 + P 8N read, P 4N + dP 4 written; post-pass
-// cell 4 + coef 4 + dP 4 read, E 4 read + 4 written: 38 + 12 N bytes (6 poles: 110 B),
-// on top of the ordinary 28 B; pole coefficients are a small shared table (cache).
+// Dispersive cells (scene.hpp "Dispersive cells"): per E component the compact list is
+// cut into runs of consecutive cells of one row with one pole set (Run); per cell only
+// the correction coefficient weight * cb / S and a scratch dP; the pole state P~^n and
+// P~^{n-1} lives in two arrays (state[steps & 1] holds P~^n, P~^{n+1} overwrites the
+// other), pole-major within each run so the updates vectorize over cells.
+// Per row of the sweep: a pre-pass over the row's runs reads E^n, advances every pole and
+// keeps dP = sum (P~^{n+1} - P~^n); the ordinary row kernel runs over the whole row; a
+// post-pass does E -= coef * dP; then the row's E sources. Non-dispersive cells pay
+// nothing. Memory traffic per dispersive cell and step (float32, N poles): P 8N read +
+// 4N written, coef 4 read, dP 4 written + 4 read (L1), E 4 read twice + 4 written (the
+// row is in cache from the ordinary update): 12 N + 12 bytes from memory (6 poles: 84 B)
+// on top of the ordinary 28 B; pole coefficients and runs are small tables.
 // field_energy() counts eps_inf E^2 only (no polarization energy).
 //
 // Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
@@ -449,7 +450,7 @@ public:
             const auto& d = s.dispersive[c];
             for (std::size_t k = 0; k < d.cells.size(); ++k) {
                 const std::size_t ps = d.pole_set[k] < s.pole_sets.size() ? s.pole_sets[d.pole_set[k]].poles.size() : 0;
-                disp += 2 * ps * sizeof(Real) + 3 * sizeof(Real) + 10;
+                disp += 2 * ps * sizeof(Real) + 2 * sizeof(Real);
             }
         }
         std::size_t b = 3 * n * sizeof(Real);                                     // fields
@@ -565,22 +566,30 @@ private:
         return fl;
     }
 
-    /// Dispersive state of one E component (see the file comment).
+    /// Dispersive state of one E component (see the file comment). The compact list is
+    /// cut into runs: maximal sequences of consecutive cells of one row with one pole set.
+    /// A run of length L and np poles owns np * L state values per time level, pole-major
+    /// (P~_q of its k-th cell at state0 + q * L + k), so the pole update streams
+    /// contiguous arrays and vectorizes over the cells of the run.
+    struct Run {
+        std::int32_t cell0 = 0;   ///< flat index of the first cell
+        std::uint32_t len = 0;    ///< cells
+        std::uint32_t set = 0;    ///< pole set
+        std::size_t k0 = 0;       ///< index of the first cell in the per-cell arrays
+        std::size_t state0 = 0;   ///< first state value
+    };
     struct Dispersive {
-        std::vector<std::int32_t> cell;
-        std::vector<std::uint16_t> set;
-        std::vector<std::uint32_t> offset;  ///< first pole of the cell in the state
-        std::vector<Real> coef;             ///< weight * cb / S
-        std::vector<Real> dp;               ///< scratch: sum of the pole increments
-        std::vector<Real> state;            ///< [pole][2]
-        std::vector<std::size_t> row;       ///< cells of row j: [row[j], row[j+1])
+        std::vector<Run> runs;
+        std::vector<std::size_t> row_runs;  ///< runs of row j: [row_runs[j], row_runs[j+1])
+        std::vector<Real> coef;             ///< per cell: weight * cb / S
+        std::vector<Real> dp;               ///< per cell scratch: sum of the pole increments
+        std::vector<Real> state[2];         ///< state[steps & 1] holds P~^n
     };
     struct PoleCoeffsR {
         Real c1, c2, c3;
     };
 
     void build_dispersive() {
-        // Pole coefficient table, flattened.
         set_first_.clear();
         set_count_.clear();
         coeffs_.clear();
@@ -600,13 +609,10 @@ private:
             const std::size_t m = d.cells.size();
             if (d.pole_set.size() != m || d.weight.size() != m)
                 throw RunError("CPU engine: dispersive cell arrays differ in length");
-            D.cell.resize(m);
-            D.set.resize(m);
-            D.offset.resize(m);
             D.coef.resize(m);
             D.dp.assign(m, Real(0));
-            std::size_t total = 0;
             const auto& idx = sc_.material_index[c];
+            std::size_t total = 0;
             for (std::size_t k = 0; k < m; ++k) {
                 const std::int32_t cell = d.cells[k];
                 if (cell < 0 || std::size_t(cell) >= sc_.cells())
@@ -615,53 +621,76 @@ private:
                     throw RunError("CPU engine: dispersive cells must be sorted by increasing index, without repeats");
                 if (d.pole_set[k] >= sc_.pole_sets.size())
                     throw RunError("CPU engine: dispersive pole-set index out of range");
-                D.cell[k] = cell;
-                D.set[k] = d.pole_set[k];
-                D.offset[k] = std::uint32_t(total);
                 D.coef[k] = Real(d.weight[k] * sc_.table[idx[std::size_t(cell)]].cb / S);
-                total += set_count_[d.pole_set[k]];
-                if (total > 0xffffffffull) throw RunError("CPU engine: too many dispersive pole states");
+                const bool extend = !D.runs.empty() && D.runs.back().set == d.pole_set[k] &&
+                                    cell == d.cells[k - 1] + 1 && cell / nx_ == d.cells[k - 1] / nx_;
+                if (extend) {
+                    D.runs.back().len++;
+                } else {
+                    if (!D.runs.empty()) total += std::size_t(D.runs.back().len) * set_count_[D.runs.back().set];
+                    Run r;
+                    r.cell0 = cell;
+                    r.len = 1;
+                    r.set = d.pole_set[k];
+                    r.k0 = k;
+                    r.state0 = total;
+                    D.runs.push_back(r);
+                }
             }
-            D.state.assign(2 * total, Real(0));
-            D.row.assign(std::size_t(ny_) + 1, 0);
-            for (std::size_t k = 0; k < m; ++k) D.row[std::size_t(D.cell[k] / nx_) + 1]++;
-            for (int j = 0; j < ny_; ++j) D.row[j + 1] += D.row[j];
+            total += std::size_t(D.runs.back().len) * set_count_[D.runs.back().set];
+            D.state[0].assign(total, Real(0));
+            D.state[1].assign(total, Real(0));
+            D.row_runs.assign(std::size_t(ny_) + 1, 0);
+            for (const Run& r : D.runs) D.row_runs[std::size_t(r.cell0 / nx_) + 1]++;
+            for (int j = 0; j < ny_; ++j) D.row_runs[j + 1] += D.row_runs[j];
             any_dispersive_ = true;
+            disp_components_.push_back(c);
         }
     }
 
-    /// Pre-pass of row j: advances the poles from E^n (before the row's E update).
+    /// Pre-pass of row j: advances the poles from E^n (before the row's E update):
+    /// P~^{n+1} = c1 P~^n + c2 P~^{n-1} + c3 E^n into the P~^{n-1} slot, dp = sum of
+    /// P~^{n+1} - P~^n per cell.
     void dispersive_pre(int j) {
         const int cur = int(steps_ & 1);
-        for (Component comp : electric_components(sc_.polarization)) {
-            Dispersive& D = disp_[ci(comp)];
-            if (D.cell.empty()) continue;
-            const Real* f = F(comp);
-            const std::size_t k0 = D.row[j], k1 = D.row[j + 1];
-            Real* st = D.state.data();
-            for (std::size_t k = k0; k < k1; ++k) {
-                const Real e = f[D.cell[k]];
-                const PoleCoeffsR* pc = coeffs_.data() + set_first_[D.set[k]];
-                const std::uint32_t np = set_count_[D.set[k]];
-                Real* p = st + 2 * std::size_t(D.offset[k]);
-                Real dp = 0;
+        for (int c : disp_components_) {
+            Dispersive& D = disp_[c];
+            const Real* f = field_[c].data();
+            const Real* scur = D.state[cur].data();
+            Real* sold = D.state[1 - cur].data();
+            for (std::size_t r = D.row_runs[j]; r < D.row_runs[j + 1]; ++r) {
+                const Run& run = D.runs[r];
+                const std::size_t L = run.len;
+                const Real* __restrict e = f + run.cell0;
+                Real* __restrict dp = D.dp.data() + run.k0;
+                const PoleCoeffsR* pc = coeffs_.data() + set_first_[run.set];
+                const std::uint32_t np = set_count_[run.set];
+                for (std::size_t k = 0; k < L; ++k) dp[k] = 0;
                 for (std::uint32_t q = 0; q < np; ++q) {
-                    const Real pn = p[2 * q + cur], po = p[2 * q + 1 - cur];
-                    const Real nw = pc[q].c1 * pn + pc[q].c2 * po + pc[q].c3 * e;
-                    dp += nw - pn;
-                    p[2 * q + 1 - cur] = nw;
+                    const Real c1 = pc[q].c1, c2 = pc[q].c2, c3 = pc[q].c3;
+                    const Real* __restrict pn = scur + run.state0 + q * L;
+                    Real* __restrict po = sold + run.state0 + q * L;
+                    for (std::size_t k = 0; k < L; ++k) {
+                        const Real nw = c1 * pn[k] + c2 * po[k] + c3 * e[k];
+                        dp[k] += nw - pn[k];
+                        po[k] = nw;
+                    }
                 }
-                D.dp[k] = dp;
             }
         }
     }
     /// Post-pass of row j: E -= weight * cb / S * dP (after the ordinary row update).
     void dispersive_post(int j) {
-        for (Component comp : electric_components(sc_.polarization)) {
-            Dispersive& D = disp_[ci(comp)];
-            if (D.cell.empty()) continue;
-            Real* f = F(comp);
-            for (std::size_t k = D.row[j]; k < D.row[j + 1]; ++k) f[D.cell[k]] -= D.coef[k] * D.dp[k];
+        for (int c : disp_components_) {
+            Dispersive& D = disp_[c];
+            Real* f = field_[c].data();
+            for (std::size_t r = D.row_runs[j]; r < D.row_runs[j + 1]; ++r) {
+                const Run& run = D.runs[r];
+                Real* __restrict e = f + run.cell0;
+                const Real* __restrict dp = D.dp.data() + run.k0;
+                const Real* __restrict co = D.coef.data() + run.k0;
+                for (std::size_t k = 0; k < run.len; ++k) e[k] -= co[k] * dp[k];
+            }
         }
     }
 
@@ -1050,6 +1079,7 @@ private:
     std::vector<std::uint8_t> uniform_[3];
     Dispersive disp_[3];
     bool any_dispersive_ = false;
+    std::vector<int> disp_components_;
     std::vector<std::uint32_t> set_first_, set_count_;
     std::vector<PoleCoeffsR> coeffs_;
     std::vector<Real> zero_row_;

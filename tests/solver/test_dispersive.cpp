@@ -5,6 +5,7 @@
 // half-spaces against Fresnel with n = sqrt(eps(w)), compile warnings, material library.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -559,4 +560,47 @@ TEST_CASE("material library: bundled materials with sources, personal library me
     CHECK(lib[0].material.name == "my gold");
     CHECK(lib[0].personal);
     CHECK(lib.back().material.id == "polymer");
+}
+
+// ------------------------------------------------------------------------------ benchmark
+
+TEST_CASE("dispersion: CPU throughput with 0, 10 and 100 % gold cells (2048^2 TMz, float32)", "[.bench][dispersive]") {
+    // Hidden (run with "[.bench]"): Mcells/s of whole steps (all cells counted once).
+    // Gold in the columns i < fraction * nx of every row (each thread gets its share).
+    const Material au = library_material("au");
+    const int n = 2048;
+    for (double fraction : {0.0, 0.1, 1.0}) {
+        Scene s;
+        s.polarization = Polarization::TMz;
+        s.nx = s.ny = n;
+        s.dx_um = 0.01;
+        s.courant = 0.5;
+        s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
+        s.boundary[0] = s.boundary[1] = BoundaryKind::Periodic;
+        build_material_table(s, {{}, {}, std::vector<double>(s.cells(), 1.0)},
+                             {{}, {}, std::vector<double>(s.cells(), 0.0)});
+        PoleSet ps;
+        for (const Pole& p : au.poles) ps.poles.push_back(pole_coefficients(p, s.dt_s));
+        s.pole_sets.push_back(ps);
+        const int ng = int(fraction * n);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < ng; ++i) {
+                s.dispersive[2].cells.push_back(j * n + i);
+                s.dispersive[2].pole_set.push_back(0);
+                s.dispersive[2].weight.push_back(1.0);
+            }
+        auto e = make_cpu_engine(s, Precision::Float32, 2);
+        random_fields(*e, s, 1);
+        e->step(3);
+        const int steps = 20;  // best of 5 (the machine is shared)
+        double sec = 1e30;
+        for (int rep = 0; rep < 5; ++rep) {
+            const auto t0 = std::chrono::steady_clock::now();
+            e->step(steps);
+            sec = std::min(sec, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::printf("2048^2 TMz float32, 2 threads, %3.0f %% gold (6 poles): %.1f Mcells/s\n", fraction * 100,
+                    double(s.cells()) * steps / sec * 1e-6);
+        CHECK(e->fields_finite());
+    }
 }
