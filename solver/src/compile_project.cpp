@@ -520,7 +520,8 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
                                     (g1 <= 1.0 + 1e-6 ? " at a boundary cell (averaged epsilon_inf " + fmt(e_cells) + ")"
                                                       : "") +
                                     "; reduce the Courant number or the cell size (sum omega_p^2 dt^2 + 8 S^2 "
-                                    "must stay below about 4 epsilon_inf)");
+                                    "must stay below about 4 epsilon_inf), or drop poles far above the "
+                                    "spectrum (e.g. UV resonances of a metal fit)");
     }
 }
 
