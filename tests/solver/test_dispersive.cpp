@@ -604,3 +604,28 @@ TEST_CASE("dispersion: CPU throughput with 0, 10 and 100 % gold cells (2048^2 TM
         CHECK(e->fields_finite());
     }
 }
+
+TEST_CASE("golightly-cli materials lists the library (text and --json)", "[dispersive][cli]") {
+    auto run = [](const std::string& args) {
+        std::string out;
+        FILE* p = ::popen((std::string(GOLIGHTLY_CLI_PATH) + " " + args + " 2>&1").c_str(), "r");
+        REQUIRE(p != nullptr);
+        char buf[4096];
+        std::size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+        const int rc = ::pclose(p);
+        return std::make_pair(rc, out);
+    };
+    const auto [rc, text] = run("materials");
+    CHECK(rc == 0);
+    CHECK(text.find("Gold (Rakic 1998") != std::string::npos);
+    CHECK(text.find("Rakic et al., Appl. Opt. 37, 5271 (1998)") != std::string::npos);
+    const auto [rcj, js] = run("materials --json");
+    CHECK(rcj == 0);
+    const Json j = Json::parse(js);
+    REQUIRE(j["materials"].is_array());
+    CHECK(j["materials"].size() >= 10);
+    CHECK(j["materials"][0]["id"] == "au");
+    CHECK(j["materials"][0]["poles"].size() == 6);
+    CHECK(!j["materials"][0]["source"].get<std::string>().empty());
+}
