@@ -629,3 +629,38 @@ TEST_CASE("golightly-cli materials lists the library (text and --json)", "[dispe
     CHECK(j["materials"][0]["poles"].size() == 6);
     CHECK(!j["materials"][0]["source"].get<std::string>().empty());
 }
+
+TEST_CASE("dispersion: a cell mixing two dispersive materials gets the weighted union of their poles",
+          "[dispersive][physics]") {
+    const Material au = library_material("au");
+    const Material ag = library_material("ag");
+    Project p = box_project(Polarization::TMz, 24, 0.01, ag, &au, 0.077);
+    p.run.subpixel_averaging = true;
+    const CompiledProject c = compile_project(p, "au_in_ag");
+    const Scene& s = c.scene;
+    REQUIRE(s.dispersive[2].cells.size() == s.cells());  // every cell has silver or gold
+    int mixed = 0;
+    const double w = omega_of_um(0.7);
+    for (std::size_t k = 0; k < s.cells(); ++k) {
+        const PoleSet& ps = s.pole_sets[s.dispersive[2].pole_set[k]];
+        if (ps.poles.size() != 12) continue;
+        ++mixed;
+        CHECK(s.dispersive[2].weight[k] == 1.0);
+        // Silver (background, first in the coverage) then gold; fractions from the c3 ratios.
+        const double f_ag = ps.poles[0].c3 / pole_coefficients(ag.poles[0], s.dt_s).c3;
+        const double f = ps.poles[6].c3 / pole_coefficients(au.poles[0], s.dt_s).c3;
+        REQUIRE(f > 0.0);
+        REQUIRE(f < 1.0);
+        CHECK(f + f_ag == Approx(1.0).margin(1e-6));
+        const cd chi = discrete_epsilon(0.0, 0.0, ps, 1.0, w, s.dt_s);
+        const cd expect = f * (analytic_epsilon(au, w) - 1.0) + (1 - f) * (analytic_epsilon(ag, w) - 1.0);
+        CHECK(std::abs(chi - expect) < 2e-3 * std::abs(expect));
+    }
+    CHECK(mixed > 10);
+    auto e = make_cpu_engine(s, Precision::Float32, 2);
+    random_fields(*e, s, 9);
+    const double e0 = e->field_energy();
+    e->step(5000);
+    CHECK(e->fields_finite());
+    CHECK(e->field_energy() < e0);
+}
