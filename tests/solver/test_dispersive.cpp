@@ -564,7 +564,7 @@ TEST_CASE("material library: bundled materials with sources, personal library me
 
 // ------------------------------------------------------------------------------ benchmark
 
-TEST_CASE("dispersion: CPU throughput with 0, 10 and 100 % gold cells (2048^2 TMz, float32)", "[.bench][dispersive]") {
+TEST_CASE("dispersion: CPU throughput with 0, 10 and 100 % gold cells (2048^2 TMz, float32)", "[.bench]") {
     // Hidden (run with "[.bench]"): Mcells/s of whole steps (all cells counted once).
     // Gold in the columns i < fraction * nx of every row (each thread gets its share).
     const Material au = library_material("au");
