@@ -3,7 +3,7 @@
 # racecheck on a subset of the GPU tests, the benchmarks, and a short table printed LAST.
 #
 # Usage (repository root on the GPU server):
-#   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only]
+#   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 # DEVDEPS: Debian packages unpacked by shared/device/prepare.sh (Catch2, nlohmann-json,
 # Eigen, CLI11, libpng, zlib headers and static libraries). Logs go to $OUT (if set) or
 # ./gpu-check-out.
@@ -12,10 +12,12 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1; NCU=0
+SANITIZE=1; TESTS=1; NCU=0; BENCH=1
 for a in "$@"; do
   case $a in
     --ncu) NCU=1 ;;
+    --tests-only) SANITIZE=0; BENCH=0 ;;
+    --no-bench) BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -82,13 +84,15 @@ bench() {  # nx ny steps precision polarization
   fi
   echo "$out" | tail -1 | tee -a "$LOG/bench.jsonl"
 }
-bench 8192 8192 400 float32 TMz
-bench 8192 8192 400 float32 TEz
-bench 1024 1024 20000 float32 TMz
-bench 1024 1024 20000 float32 TEz
-bench 8192 8192 200 float64 TMz
-bench 8192 8192 200 float64 TEz
-bench 4096 4096 1000 float32 TMz
+if [ $BENCH = 1 ]; then
+  bench 8192 8192 400 float32 TMz
+  bench 8192 8192 400 float32 TEz
+  bench 1024 1024 20000 float32 TMz
+  bench 1024 1024 20000 float32 TEz
+  bench 8192 8192 200 float64 TMz
+  bench 8192 8192 200 float64 TEz
+  bench 4096 4096 1000 float32 TMz
+fi
 
 echo
 echo "== summary ($(( $(date +%s) - t0 )) s)"

@@ -23,7 +23,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "bench_adapter.hpp"
+#include "golightly/bench.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
@@ -263,20 +263,19 @@ int cmd_materials(bool json) {
 }
 
 // ------------------------------------------------------------------ bench
-int cmd_bench(const cli::BenchRequest& req, bool json) {
-    const Json r = cli::run_bench_adapter(req);
+int cmd_bench(const BenchOptions& options, bool json) {
+    const BenchReport r = run_bench(options);
     if (json) {
-        std::printf("%s\n", r.dump().c_str());
+        std::printf("%s\n", bench_report_json(r).c_str());
         return kExitOk;
     }
-    auto num = [&](const char* k) { return r.contains(k) && r[k].is_number() ? r[k].get<double>() : 0.0; };
-    std::printf("backend %s (%s), %dD, %s\n", r.value("backend", "").c_str(), r.value("device", "").c_str(),
-                r.value("dims", 2), r.value("precision", "").c_str());
-    std::printf("cell updates per second:  %.4g\n", num("cells_per_s"));
-    std::printf("bytes per cell update:    %.4g\n", num("bytes_per_cell_update"));
-    std::printf("achieved bandwidth:       %.4g GB/s\n", num("bandwidth_gbs"));
-    std::printf("copy kernel bandwidth:    %.4g GB/s\n", num("copy_bandwidth_gbs"));
-    std::printf("fraction of copy:         %.3f\n", num("fraction_of_copy"));
+    std::printf("backend %s (%s), %dD %s, %d x %d cells, %d steps, %s\n", r.backend.c_str(), r.device.c_str(),
+                r.dims, r.polarization.c_str(), r.nx, r.ny, r.steps, r.precision.c_str());
+    std::printf("cell updates per second:  %.4g (%.4g steps/s)\n", r.cells_per_s, r.steps_per_s);
+    std::printf("bytes per cell update:    %.4g\n", r.bytes_per_cell_update);
+    std::printf("achieved bandwidth:       %.4g GB/s\n", r.bandwidth_gbs);
+    std::printf("copy kernel bandwidth:    %.4g GB/s\n", r.copy_bandwidth_gbs);
+    std::printf("fraction of copy:         %.3f\n", r.fraction_of_copy);
     return kExitOk;
 }
 
@@ -320,8 +319,11 @@ int real_main(int argc, char** argv) {
     CLI::App* materials = app.add_subcommand("materials", "List the material library (bundled and personal)");
     materials->add_flag("--json", materials_json, "Print one JSON object");
 
-    cli::BenchRequest bench_req;
-    std::string bench_backend, bench_size = "4096,4096", bench_precision = "float32";
+    BenchOptions bench_req;
+    bench_req.nx = bench_req.ny = 4096;
+    bench_req.steps = 200;
+    int bench_poles = 0;
+    std::string bench_backend, bench_size = "4096,4096", bench_precision = "float32", bench_polarization = "TMz";
     bool bench_json = false;
     CLI::App* bench = app.add_subcommand("bench", "Time the update loop on a synthetic domain with CPML on every face");
     bench->add_option("--backend", bench_backend, "cpu or cuda (default: cuda when available)")
@@ -330,7 +332,9 @@ int real_main(int argc, char** argv) {
     bench->add_option("--size", bench_size, "NX,NY cells (default 4096,4096)");
     bench->add_option("--steps", bench_req.steps, "Time steps to time (default 200)")->check(CLI::PositiveNumber);
     bench->add_option("--precision", bench_precision, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));
-    bench->add_option("--poles", bench_req.poles, "Dispersion poles per cell (0)")->check(CLI::NonNegativeNumber);
+    bench->add_option("--polarization", bench_polarization, "TMz or TEz (default TMz)")->check(CLI::IsMember({"TMz", "TEz"}));
+    bench->add_option("--threads", bench_req.threads, "CPU backend threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    bench->add_option("--poles", bench_poles, "Dispersion poles per cell (0)")->check(CLI::NonNegativeNumber);
     bench->add_flag("--json", bench_json, "Print one JSON object");
 
     try {
@@ -361,12 +365,10 @@ int real_main(int argc, char** argv) {
                 std::fprintf(stderr, "error: bench: --dims 3 is not supported yet\n");
                 return kExitRun;
             }
-            if (bench_req.poles > 0) {
-                std::fprintf(stderr, "error: bench: --poles > 0 (dispersive materials) is not supported yet\n");
-                return kExitRun;
-            }
+            bench_req.poles = bench_poles;
             bench_req.backend = !bench_backend.empty() ? bench_backend : (cuda_available() ? "cuda" : "cpu");
             bench_req.precision = *parse_precision(bench_precision);
+            bench_req.polarization = bench_polarization == "TEz" ? Polarization::TEz : Polarization::TMz;
             return cmd_bench(bench_req, bench_json);
         }
     } catch (const ProjectError& e) {

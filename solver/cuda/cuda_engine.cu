@@ -847,12 +847,12 @@ class CudaEngine final : public Engine {
 public:
     CudaEngine(const Scene& scene, Precision precision) : sc_(scene), precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2) throw RunError("CUDA engine: the grid needs at least 2 x 2 cells");
+        CUDA_CHECK(cudaGetDevice(&device_));
+        check_memory();
         // Rows go to blockIdx.y (at most 65535 blocks of 4 rows).
         if (sc_.ny > 4 * 65535)
             throw RunError("CUDA engine: at most " + std::to_string(4 * 65535) + " cells along y (got " +
                            std::to_string(sc_.ny) + "); rotate the domain so that the long axis is x");
-        CUDA_CHECK(cudaGetDevice(&device_));
-        check_memory();
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         try {
             allocate();
@@ -1100,7 +1100,7 @@ private:
                 const SourceTerm& src = sc_.sources[q];
                 if (int(is_magnetic(src.component)) != h) continue;
                 const int slot = field_slot(sc_.polarization, src.component);
-                if (slot < 0) continue;  // component absent in this polarization: no effect
+                if (slot < 0) throw RunError("CUDA engine: a source on a component this polarization lacks");
                 if (src.cells.size() != src.weights.size()) throw RunError("CUDA engine: source cells/weights differ in length");
                 for (std::size_t k = 0; k < src.cells.size(); ++k) {
                     const int c = src.cells[k];
@@ -1159,7 +1159,9 @@ private:
         std::vector<std::size_t> off_k, off_f;
         dft_total_ = 0;
         for (const auto& s : sc_.dft_sets) {
-            if (s.cell1.size() != s.cell0.size() || s.w0.size() != s.cell0.size() || s.w1.size() != s.cell0.size())
+            // cell1 / w1 may be empty: single-cell samples.
+            const bool two = !s.cell1.empty();
+            if (s.w0.size() != s.cell0.size() || (two && (s.cell1.size() != s.cell0.size() || s.w1.size() != s.cell0.size())))
                 throw RunError("CUDA engine: DFT set arrays differ in length");
             if (field_slot(sc_.polarization, s.component) < 0)
                 throw RunError("CUDA engine: DFT set of a component the polarization lacks");
@@ -1167,9 +1169,10 @@ private:
             off_f.push_back(fr.size());
             dft_offset_.push_back(dft_total_);
             for (std::size_t k = 0; k < s.cell0.size(); ++k) {
-                if (s.cell0[k] < 0 || std::size_t(s.cell0[k]) >= sc_.cells() || std::size_t(std::max(0, s.cell1[k])) >= sc_.cells())
+                const std::int32_t second = two ? s.cell1[k] : -1;
+                if (s.cell0[k] < 0 || std::size_t(s.cell0[k]) >= sc_.cells() || std::size_t(std::max(0, second)) >= sc_.cells())
                     throw RunError("CUDA engine: DFT sample cell out of range");
-                c0.push_back(s.cell0[k]); c1.push_back(s.cell1[k]); w0.push_back(s.w0[k]); w1.push_back(s.w1[k]);
+                c0.push_back(s.cell0[k]); c1.push_back(second); w0.push_back(s.w0[k]); w1.push_back(two ? s.w1[k] : 0.0);
             }
             fr.insert(fr.end(), s.frequencies_hz.begin(), s.frequencies_hz.end());
             dft_total_ += s.cell0.size() * s.frequencies_hz.size();

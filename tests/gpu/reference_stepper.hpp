@@ -121,7 +121,7 @@ public:
             const double t = (double(n_) + (h ? 0.5 : 1.0)) * s.dt_s;
             for (std::size_t kk = 0; kk < d.cell0.size(); ++kk) {
                 double v = d.w0[kk] * f[d.cell0[kk]];
-                if (d.cell1[kk] >= 0) v += d.w1[kk] * f[d.cell1[kk]];
+                if (!d.cell1.empty() && d.cell1[kk] >= 0) v += d.w1[kk] * f[d.cell1[kk]];
                 for (std::size_t fi = 0; fi < d.frequencies_hz.size(); ++fi)
                     dft_[q][kk * d.frequencies_hz.size() + fi] +=
                         v * std::polar(1.0, 2 * units::pi * d.frequencies_hz[fi] * t) * s.dt_s;

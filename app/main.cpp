@@ -1,0 +1,71 @@
+// golightly: the GoLightly IDE.
+//   golightly [FILE.glproj]          open FILE
+//   golightly --version              print the version banner
+//   golightly --screenshot PNG FILE  open FILE, select its first shape, save a picture of
+//                                    the window, quit
+#include <QAction>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+
+#include "golightly/version.hpp"
+#include "golightly/version_info.hpp"
+#include "main_window.hpp"
+
+int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--version") == 0) {  // no display needed
+            std::printf("%s\n", golightly::version_banner("golightly").c_str());
+            return 0;
+        }
+    }
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("GoLightly"));
+    QApplication::setApplicationName(QStringLiteral("golightly"));
+    QApplication::setApplicationVersion(QString::fromLatin1(golightly::kVersion));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "GoLightly FDTD IDE"));
+    parser.addHelpOption();
+    QCommandLineOption versionOption(QStringLiteral("version"), QApplication::translate("main", "Print the version."));
+    QCommandLineOption shot(QStringLiteral("screenshot"),
+                            QApplication::translate("main", "Save a picture of the window to FILE and quit."),
+                            QStringLiteral("FILE"));
+    QCommandLineOption previewOption(QStringLiteral("structure-preview"),
+                                     QApplication::translate("main", "Start with the structure preview on."));
+    parser.addOption(previewOption);
+    parser.addOption(versionOption);
+    parser.addOption(shot);
+    parser.addPositionalArgument(QStringLiteral("project"), QApplication::translate("main", "Project file to open."));
+    parser.process(app);
+
+    golightly::app::MainWindow window;
+    window.show();
+    const QStringList files = parser.positionalArguments();
+    const bool recovered = !parser.isSet(shot) && window.offerRecovery();
+    if (!files.isEmpty() && (!recovered || window.maybeSave())) window.openFile(files.front());
+    if (parser.isSet(previewOption)) window.action(QStringLiteral("view.structurePreview"))->setChecked(true);
+    if (parser.isSet(shot)) {
+        const QString out = parser.value(shot);
+        QTimer::singleShot(1500, &window, [&window] {
+            // show the Properties dock at work: select the first shape of the topmost
+            // ordinary layer
+            const auto& layers = window.document()->project().layers;
+            for (int l = int(layers.size()) - 1; l >= 0; --l) {
+                if (!layers[size_t(l)].reference_only && !layers[size_t(l)].shapes.empty()) {
+                    window.document()->setSelection({golightly::editor::ItemRef::Kind::Shape, l, 0});
+                    break;
+                }
+            }
+            window.canvas()->zoomToFit();
+        });
+        QTimer::singleShot(2200, &window, [&window, out] {
+            const bool ok = window.grab().save(out, "PNG");
+            std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(out));
+            QApplication::exit(ok ? 0 : 1);
+        });
+    }
+    return app.exec();
+}

@@ -1,0 +1,646 @@
+#include "main_window.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QGuiApplication>
+#include <QMimeData>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QSvgGenerator>
+#include <QTimer>
+#include <QToolBar>
+#include <QUndoStack>
+
+#include "bitmap_import.hpp"
+#include "golightly/version_info.hpp"
+
+// The icons are compiled into the static editor library: pull them in explicitly.
+static void init_golightly_resources() { Q_INIT_RESOURCE(golightly); }
+
+namespace golightly::app {
+
+namespace {
+constexpr int kMaxRecent = 8;
+
+QIcon icon(const QString& name) { return QIcon(QStringLiteral(":/icons/%1.svg").arg(name)); }
+
+QDoubleSpinBox* option_spin(double lo, double hi, double value, double step, const QString& suffix, int decimals = 3) {
+    auto* s = new QDoubleSpinBox;
+    s->setRange(lo, hi);
+    s->setDecimals(decimals);
+    s->setSingleStep(step);
+    s->setValue(value);
+    s->setSuffix(suffix);
+    s->setKeyboardTracking(false);
+    return s;
+}
+}  // namespace
+
+MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow(parent), options_(std::move(options)) {
+    setObjectName(QStringLiteral("MainWindow"));
+    init_golightly_resources();
+    setWindowIcon(icon(QStringLiteral("golightly")));
+    if (options_.prompts) {
+        prompts_ = options_.prompts;
+    } else {
+        ownPrompts_ = std::make_unique<MessageBoxPrompts>(this);
+        prompts_ = ownPrompts_.get();
+    }
+    if (options_.recoveryDir.isEmpty())
+        options_.recoveryDir =
+            QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/recovery");
+    doc_ = new EditorDocument(this);
+    canvas_ = new Canvas(doc_, this);
+    setCentralWidget(canvas_);
+    createDocks();
+    createActions();
+
+    cursorLabel_ = new QLabel;
+    cursorLabel_->setMinimumWidth(230);
+    zoomLabel_ = new QLabel;
+    statusBar()->addPermanentWidget(cursorLabel_);
+    statusBar()->addPermanentWidget(zoomLabel_);
+    connect(canvas_, &Canvas::cursorMoved, this, [this](QPointF w) {
+        cursorLabel_->setText(tr("x = %1 um   y = %2 um").arg(w.x(), 0, 'f', 3).arg(w.y(), 0, 'f', 3));
+    });
+    auto updateZoom = [this] {
+        zoomLabel_->setText(tr("%1 px/um   grid %2 um").arg(canvas_->pixelsPerUm(), 0, 'g', 4).arg(canvas_->gridStep()));
+    };
+    connect(canvas_, &Canvas::viewChanged, this, updateZoom);
+    updateZoom();
+
+    connect(doc_, &EditorDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &EditorDocument::filePathChanged, this, &MainWindow::updateTitle);
+    updateTitle();
+
+    autosaveTimer_ = new QTimer(this);
+    autosaveTimer_->setInterval(options_.autosaveIntervalMs);
+    connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosaveNow);
+    autosaveTimer_->start();
+
+    auto s = settings();
+    resize(1560, 960);
+    resizeDocks({layersDock_, propertiesDock_}, {330, 370}, Qt::Horizontal);
+    resizeDocks({layersDock_, materialsDock_, propertiesDock_, runDock_}, {420, 300, 380, 420}, Qt::Vertical);
+    restoreGeometry(s->value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s->value(QStringLiteral("window/state")).toByteArray());
+    canvas_->setGridVisible(s->value(QStringLiteral("view/grid"), true).toBool());
+    canvas_->setSnapEnabled(s->value(QStringLiteral("view/snap"), true).toBool());
+    action(QStringLiteral("view.grid"))->setChecked(canvas_->gridVisible());
+    action(QStringLiteral("view.snap"))->setChecked(canvas_->snapEnabled());
+    rebuildRecentMenu();
+}
+
+MainWindow::~MainWindow() { canvas_->setTool(nullptr); }
+
+std::unique_ptr<QSettings> MainWindow::settings() const {
+    return std::make_unique<QSettings>(options_.settingsOrganization, options_.settingsApplication);
+}
+
+QAction* MainWindow::action(const QString& name) const { return findChild<QAction*>(name); }
+
+void MainWindow::createDocks() {
+    layersDock_ = new LayersDock(doc_, this);
+    materialsDock_ = new MaterialsDock(doc_, prompts_, this);
+    propertiesDock_ = new PropertiesDock(doc_, this);
+    runDock_ = new RunSetupDock(doc_, this);
+    addDockWidget(Qt::LeftDockWidgetArea, layersDock_);
+    addDockWidget(Qt::LeftDockWidgetArea, materialsDock_);
+    addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
+    addDockWidget(Qt::RightDockWidgetArea, runDock_);
+
+}
+
+void MainWindow::createActions() {
+    auto make = [this](const QString& name, const QString& text, const QString& iconName, QKeySequence key = {}) {
+        auto* a = new QAction(text, this);
+        a->setObjectName(name);
+        if (!iconName.isEmpty()) a->setIcon(icon(iconName));
+        if (!key.isEmpty()) a->setShortcut(key);
+        return a;
+    };
+
+    // ---- File
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newA = make(QStringLiteral("file.new"), tr("&New"), QStringLiteral("new"), QKeySequence::New);
+    QAction* openA = make(QStringLiteral("file.open"), tr("&Open..."), QStringLiteral("open"), QKeySequence::Open);
+    QAction* saveA = make(QStringLiteral("file.save"), tr("&Save"), QStringLiteral("save"), QKeySequence::Save);
+    QAction* saveAsA = make(QStringLiteral("file.saveAs"), tr("Save &As..."), {}, QKeySequence::SaveAs);
+    QAction* importA = make(QStringLiteral("file.importBitmap"), tr("&Import GoLightly Bitmap Model..."), {});
+    QAction* exportPng = make(QStringLiteral("file.exportPng"), tr("Export Canvas as &PNG..."), {});
+    QAction* exportSvg = make(QStringLiteral("file.exportSvg"), tr("Export Canvas as S&VG..."), {});
+    QAction* quitA = make(QStringLiteral("file.quit"), tr("&Quit"), {}, QKeySequence::Quit);
+    file->addAction(newA);
+    file->addAction(openA);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(saveA);
+    file->addAction(saveAsA);
+    file->addSeparator();
+    file->addAction(importA);
+    file->addAction(exportPng);
+    file->addAction(exportSvg);
+    file->addSeparator();
+    file->addAction(quitA);
+    connect(newA, &QAction::triggered, this, [this] {
+        if (!maybeSave()) return;
+        doc_->newProject();
+        removeRecoveryFile();  // nothing unsaved any more
+    });
+    connect(openA, &QAction::triggered, this, [this] {
+        if (!maybeSave()) return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QFileInfo(doc_->filePath()).path(),
+                                                          tr("GoLightly projects (*.glproj);;All files (*)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    connect(saveA, &QAction::triggered, this, &MainWindow::saveFile);
+    connect(saveAsA, &QAction::triggered, this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), doc_->filePath(),
+                                                    tr("GoLightly projects (*.glproj)"));
+        if (path.isEmpty()) return;
+        if (!path.endsWith(QStringLiteral(".glproj"))) path += QStringLiteral(".glproj");
+        saveFileAs(path);
+    });
+    connect(importA, &QAction::triggered, this, &MainWindow::importBitmap);
+    connect(exportPng, &QAction::triggered, this, [this] { exportImage(false); });
+    connect(exportSvg, &QAction::triggered, this, [this] { exportImage(true); });
+    connect(quitA, &QAction::triggered, this, &QWidget::close);
+
+    // ---- Edit
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undoA = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undoA->setObjectName(QStringLiteral("edit.undo"));
+    undoA->setShortcut(QKeySequence::Undo);
+    undoA->setIcon(icon(QStringLiteral("undo")));
+    QAction* redoA = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redoA->setObjectName(QStringLiteral("edit.redo"));
+    redoA->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Y), QKeySequence::Redo});
+    redoA->setIcon(icon(QStringLiteral("redo")));
+    QAction* cutA = make(QStringLiteral("edit.cut"), tr("Cu&t"), {}, QKeySequence::Cut);
+    QAction* copyA = make(QStringLiteral("edit.copy"), tr("&Copy"), {}, QKeySequence::Copy);
+    QAction* pasteA = make(QStringLiteral("edit.paste"), tr("&Paste"), {}, QKeySequence::Paste);
+    QAction* deleteA = make(QStringLiteral("edit.delete"), tr("&Delete"), {}, QKeySequence::Delete);
+    QAction* dupA = make(QStringLiteral("edit.duplicate"), tr("D&uplicate"), {}, QKeySequence(Qt::CTRL | Qt::Key_D));
+    edit->addActions({undoA, redoA});
+    edit->addSeparator();
+    edit->addActions({cutA, copyA, pasteA, deleteA, dupA});
+    connect(copyA, &QAction::triggered, this, &MainWindow::copySelection);
+    connect(cutA, &QAction::triggered, this, [this] {
+        copySelection();
+        doc_->removeItem(doc_->selection());
+    });
+    connect(pasteA, &QAction::triggered, this, &MainWindow::paste);
+    connect(deleteA, &QAction::triggered, this, [this] { doc_->removeItem(doc_->selection()); });
+    connect(dupA, &QAction::triggered, this, [this] {
+        const double g = canvas_->gridStep();
+        doc_->duplicateItem(doc_->selection(), g, -g);
+    });
+
+    // ---- View
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* zin = make(QStringLiteral("view.zoomIn"), tr("Zoom &In"), QStringLiteral("zoom-in"), QKeySequence::ZoomIn);
+    QAction* zout = make(QStringLiteral("view.zoomOut"), tr("Zoom &Out"), QStringLiteral("zoom-out"), QKeySequence::ZoomOut);
+    QAction* fit = make(QStringLiteral("view.fit"), tr("&Fit to Window"), QStringLiteral("zoom-fit"), QKeySequence(Qt::CTRL | Qt::Key_0));
+    QAction* one = make(QStringLiteral("view.oneToOne"), tr("&1:1 (one cell per pixel)"), {}, QKeySequence(Qt::CTRL | Qt::Key_1));
+    QAction* grid = make(QStringLiteral("view.grid"), tr("Show &Grid"), {}, QKeySequence(Qt::CTRL | Qt::Key_G));
+    grid->setCheckable(true);
+    QAction* snap = make(QStringLiteral("view.snap"), tr("&Snap to Grid and Vertices"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    snap->setCheckable(true);
+    view->addActions({zin, zout, fit, one});
+    view->addSeparator();
+    QAction* preview = make(QStringLiteral("view.structurePreview"), tr("Structure &Preview (as the solver sees it)"),
+                            {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    preview->setCheckable(true);
+    preview->setIcon(icon(QStringLiteral("preview")));
+    view->addActions({grid, snap, preview});
+    connect(preview, &QAction::toggled, canvas_, &Canvas::setStructurePreview);
+    connect(canvas_, &Canvas::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+    view->addSeparator();
+    for (QDockWidget* d : {static_cast<QDockWidget*>(layersDock_), static_cast<QDockWidget*>(materialsDock_),
+                           static_cast<QDockWidget*>(propertiesDock_), static_cast<QDockWidget*>(runDock_)})
+        view->addAction(d->toggleViewAction());
+    connect(zin, &QAction::triggered, this, [this] { canvas_->zoomBy(1.25, canvas_->rect().center()); });
+    connect(zout, &QAction::triggered, this, [this] { canvas_->zoomBy(0.8, canvas_->rect().center()); });
+    connect(fit, &QAction::triggered, canvas_, &Canvas::zoomToFit);
+    connect(one, &QAction::triggered, canvas_, &Canvas::zoomOneToOne);
+    connect(grid, &QAction::toggled, canvas_, &Canvas::setGridVisible);
+    connect(snap, &QAction::toggled, canvas_, &Canvas::setSnapEnabled);
+
+    // ---- Tools (one key each)
+    QMenu* toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    toolGroup_ = new QActionGroup(this);
+    QToolBar* toolBar = addToolBar(tr("Tools"));
+    toolBar->setObjectName(QStringLiteral("ToolsToolBar"));
+    QToolBar* fileBar = addToolBar(tr("File"));
+    fileBar->setObjectName(QStringLiteral("FileToolBar"));
+    fileBar->addActions({newA, openA, saveA, undoA, redoA, zin, zout, fit, preview});
+    struct Def {
+        const char* id;
+        Tool* tool;
+        QString text;
+        Qt::Key key;
+    };
+    ToolSettings* ts = &toolSettings_;
+    const std::vector<Def> defs{
+        {"select", new SelectTool(canvas_, ts), tr("Select / Move"), Qt::Key_V},
+        {"rectangle", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Rectangle), tr("Rectangle"), Qt::Key_R},
+        {"ellipse", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Ellipse), tr("Ellipse"), Qt::Key_E},
+        {"polygon", new PointsTool(canvas_, ts, PointsTool::Kind::Polygon), tr("Polygon"), Qt::Key_P},
+        {"ring", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Ring), tr("Ring"), Qt::Key_O},
+        {"path", new PointsTool(canvas_, ts, PointsTool::Kind::Path), tr("Waveguide Path"), Qt::Key_W},
+        {"brush", new BrushTool(canvas_, ts, false), tr("Brush"), Qt::Key_B},
+        {"eraser", new BrushTool(canvas_, ts, true), tr("Eraser"), Qt::Key_X},
+        {"pointSource", new SourceTool(canvas_, ts, SourceType::Point), tr("Point Source"), Qt::Key_S},
+        {"lineSource", new SourceTool(canvas_, ts, SourceType::Line), tr("Line Source"), Qt::Key_L},
+        {"regionSource", new SourceTool(canvas_, ts, SourceType::Region), tr("Region Source"), Qt::Key_A},
+        {"flux", new MonitorTool(canvas_, ts, MonitorType::Flux), tr("Flux Monitor"), Qt::Key_F},
+        {"probe", new MonitorTool(canvas_, ts, MonitorType::Time), tr("Time Probe"), Qt::Key_T},
+        {"dftField", new MonitorTool(canvas_, ts, MonitorType::DftField), tr("DFT Field Region"), Qt::Key_D},
+    };
+    for (const Def& d : defs) {
+        d.tool->setParent(this);
+        tools_.push_back(d.tool);
+        const QString id = QString::fromLatin1(d.id);
+        QAction* a = make(QStringLiteral("tool.") + id, d.text, id, QKeySequence(d.key));
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(d.text, QKeySequence(d.key).toString()));
+        a->setCheckable(true);
+        toolGroup_->addAction(a);
+        toolsMenu->addAction(a);
+        toolBar->addAction(a);
+        Tool* tool = d.tool;
+        connect(a, &QAction::triggered, this, [this, tool] { setTool(tool); });
+        connect(tool, &Tool::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    }
+    toolGroup_->actions().front()->setChecked(true);
+    setTool(tools_.front());
+
+    // ---- Help
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About GoLightly"), this, [this] {
+        QMessageBox::about(this, tr("About GoLightly"),
+                           tr("<b>GoLightly</b> — a GPU FDTD IDE for photonic devices.<br>%1")
+                               .arg(QString::fromStdString(version_banner("golightly")).toHtmlEscaped()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    // ---- tool options
+    addToolBarBreak();
+    QToolBar* opts = addToolBar(tr("Tool Options"));
+    opts->setObjectName(QStringLiteral("ToolOptionsToolBar"));
+    auto addOpt = [&](const QString& label, QDoubleSpinBox* spin, double* target) {
+        opts->addWidget(new QLabel(QStringLiteral(" %1 ").arg(label)));
+        opts->addWidget(spin);
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [target](double v) { *target = v; });
+    };
+    addOpt(tr("Path width"), option_spin(0.001, 100, ts->pathWidthUm, 0.05, tr(" um")), &ts->pathWidthUm);
+    addOpt(tr("Bend radius"), option_spin(0, 1000, ts->bendRadiusUm, 0.5, tr(" um")), &ts->bendRadiusUm);
+    addOpt(tr("Ring inner/outer"), option_spin(0, 0.99, ts->ringInnerRatio, 0.05, QString(), 2), &ts->ringInnerRatio);
+    addOpt(tr("Brush"), option_spin(0.001, 100, ts->brushSizeUm, 0.1, tr(" um")), &ts->brushSizeUm);
+    addOpt(tr("Hardness"), option_spin(0, 1, ts->brushHardness, 0.1, QString(), 2), &ts->brushHardness);
+}
+
+void MainWindow::setTool(Tool* tool) {
+    canvas_->setTool(tool);
+    statusBar()->showMessage(tr("Tool: %1").arg(tool->name()), 3000);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(tr("%1%2 - GoLightly").arg(doc_->displayName(), doc_->isModified() ? QStringLiteral("*") : QString()));
+}
+
+// ---------------------------------------------------------------- files
+
+bool MainWindow::openFile(const QString& path) {
+    if (!doc_->open(path, *prompts_)) return false;
+    removeRecoveryFile();  // the previous document's changes were saved or discarded
+    addRecentFile(path);
+    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+    return true;
+}
+
+bool MainWindow::saveFile() {
+    if (doc_->filePath().isEmpty()) {
+        QString path = QFileDialog::getSaveFileName(this, tr("Save project"), QString(), tr("GoLightly projects (*.glproj)"));
+        if (path.isEmpty()) return false;
+        if (!path.endsWith(QStringLiteral(".glproj"))) path += QStringLiteral(".glproj");
+        return saveFileAs(path);
+    }
+    if (!doc_->save(*prompts_)) return false;
+    removeRecoveryFile();
+    addRecentFile(doc_->filePath());
+    statusBar()->showMessage(tr("Saved %1").arg(doc_->filePath()), 4000);
+    return true;
+}
+
+bool MainWindow::saveFileAs(const QString& path) {
+    if (!doc_->saveAs(path, *prompts_)) return false;
+    removeRecoveryFile();
+    addRecentFile(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!doc_->isModified()) return true;
+    switch (prompts_->askSaveChanges(doc_->displayName())) {
+    case Prompts::SaveChoice::Save: return saveFile();
+    case Prompts::SaveChoice::Discard: return true;
+    case Prompts::SaveChoice::Cancel: return false;
+    }
+    return false;
+}
+
+QStringList MainWindow::recentFiles() const { return settings()->value(QStringLiteral("recentFiles")).toStringList(); }
+
+void MainWindow::addRecentFile(const QString& path) {
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    QStringList list = recentFiles();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > kMaxRecent) list.removeLast();
+    settings()->setValue(QStringLiteral("recentFiles"), list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList list = recentFiles();
+    for (int i = 0; i < list.size(); ++i) {
+        const QString path = list[i];
+        QAction* a = recentMenu_->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            if (maybeSave()) openFile(path);
+        });
+    }
+    recentMenu_->setEnabled(!list.isEmpty());
+    if (!list.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear List"), this, [this] {
+            settings()->remove(QStringLiteral("recentFiles"));
+            rebuildRecentMenu();
+        });
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!maybeSave()) {
+        e->ignore();
+        return;
+    }
+    auto s = settings();
+    s->setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s->setValue(QStringLiteral("window/state"), saveState());
+    s->setValue(QStringLiteral("view/grid"), canvas_->gridVisible());
+    s->setValue(QStringLiteral("view/snap"), canvas_->snapEnabled());
+    removeRecoveryFile();  // a clean exit leaves nothing to recover
+    e->accept();
+}
+
+// ---------------------------------------------------------------- autosave and recovery
+
+QString MainWindow::recoveryFile() const { return options_.recoveryDir + QStringLiteral("/recovery.glproj"); }
+
+bool MainWindow::autosaveNow() {
+    if (!doc_->isModified()) return false;
+    QDir().mkpath(options_.recoveryDir);
+    try {
+        save_project(doc_->project(), std::filesystem::path(recoveryFile().toStdString()));
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())), 8000);
+        return false;
+    }
+    QSaveFile info(options_.recoveryDir + QStringLiteral("/recovery.json"));
+    if (info.open(QIODevice::WriteOnly)) {
+        QJsonObject o;
+        o[QStringLiteral("original")] = doc_->filePath();
+        info.write(QJsonDocument(o).toJson());
+        info.commit();
+    }
+    return true;
+}
+
+void MainWindow::removeRecoveryFile() {
+    QFile::remove(recoveryFile());
+    QFile::remove(options_.recoveryDir + QStringLiteral("/recovery.json"));
+}
+
+bool MainWindow::offerRecovery() {
+    const QString file = recoveryFile();
+    if (!QFileInfo::exists(file)) return false;
+    QString original;
+    QFile info(options_.recoveryDir + QStringLiteral("/recovery.json"));
+    if (info.open(QIODevice::ReadOnly))
+        original = QJsonDocument::fromJson(info.readAll()).object().value(QStringLiteral("original")).toString();
+    const QString when = QFileInfo(file).lastModified().toString(Qt::ISODate);
+    const QString text =
+        tr("GoLightly did not shut down cleanly. Unsaved work of \"%1\" was autosaved at %2.\n\nRecover it?")
+            .arg(original.isEmpty() ? tr("Untitled") : QFileInfo(original).fileName(), when);
+    if (!prompts_->askRecover(text)) {
+        removeRecoveryFile();
+        return false;
+    }
+    Project recovered;
+    try {
+        recovered = load_project(std::filesystem::path(file.toStdString()));
+    } catch (const std::exception& e) {
+        prompts_->error(tr("Recovery failed"), tr("The recovery file could not be read:\n\n%1")
+                                                   .arg(QString::fromStdString(e.what())));
+        return false;
+    }
+    doc_->adoptRecovered(recovered, original);
+    return true;
+}
+
+// ---------------------------------------------------------------- clipboard
+
+namespace {
+const QString kClipboardMime = QStringLiteral("application/x-golightly-project+json");
+}
+
+void MainWindow::copySelection() {
+    const ItemRef sel = doc_->selection();
+    const Project& p = doc_->project();
+    // the item travels as a one-item project (the .glproj format), so that it can be
+    // pasted into another window or instance
+    Project clip;
+    clip.name = "clipboard";
+    clip.domain = p.domain;
+    clip.materials = p.materials;
+    if (sel.kind == ItemRef::Kind::Shape) {
+        Layer l;
+        l.name = "clipboard";
+        l.material = p.layers[size_t(sel.layer)].material;
+        l.shapes = {p.layers[size_t(sel.layer)].shapes[size_t(sel.index)]};
+        clip.layers = {l};
+        clipboard_ = l.shapes.front();
+    } else if (sel.kind == ItemRef::Kind::Source) {
+        clip.sources = {p.sources[size_t(sel.index)]};
+        clipboard_ = clip.sources.front();
+    } else if (sel.kind == ItemRef::Kind::Monitor) {
+        clip.monitors = {p.monitors[size_t(sel.index)]};
+        clipboard_ = clip.monitors.front();
+    } else {
+        return;
+    }
+    auto* mime = new QMimeData;
+    const QByteArray json = QByteArray::fromStdString(project_to_json(clip).dump(1));
+    mime->setData(kClipboardMime, json);
+    mime->setText(QString::fromUtf8(json));
+    QGuiApplication::clipboard()->setMimeData(mime);
+}
+
+void MainWindow::paste() {
+    // an item copied by any GoLightly window (system clipboard), else the last copy here
+    if (const QMimeData* mime = QGuiApplication::clipboard()->mimeData(); mime && mime->hasFormat(kClipboardMime)) {
+        try {
+            const Project clip = parse_project(mime->data(kClipboardMime).toStdString(), "clipboard");
+            if (!clip.layers.empty() && !clip.layers.front().shapes.empty()) clipboard_ = clip.layers.front().shapes.front();
+            else if (!clip.sources.empty()) clipboard_ = clip.sources.front();
+            else if (!clip.monitors.empty()) clipboard_ = clip.monitors.front();
+        } catch (const std::exception&) {
+            // not a usable item: keep the internal copy
+        }
+    }
+    if (!clipboard_) return;
+    const double g = canvas_->gridStep();
+    // each paste lands one grid step further down-right
+    std::visit([&](auto& item) {
+        using T = std::decay_t<decltype(item)>;
+        if constexpr (std::is_same_v<T, Shape>) translate_shape(item, g, -g);
+        else if constexpr (std::is_same_v<T, Source>) translate_source(item, g, -g);
+        else translate_monitor(item, g, -g);
+    }, *clipboard_);
+    if (auto* s = std::get_if<Shape>(&*clipboard_)) {
+        const int layer = doc_->currentLayer();
+        if (layer < 0 || layer >= int(doc_->project().layers.size()) || doc_->project().layers[size_t(layer)].locked) return;
+        doc_->addShape(layer, *s, tr("Paste shape"));
+    } else if (auto* src = std::get_if<Source>(&*clipboard_)) {
+        Source copy = *src;
+        copy.name = doc_->uniqueItemName(QString::fromStdString(copy.name)).toStdString();
+        doc_->addSource(copy);
+    } else if (auto* m = std::get_if<Monitor>(&*clipboard_)) {
+        Monitor copy = *m;
+        copy.name = doc_->uniqueItemName(QString::fromStdString(copy.name)).toStdString();
+        doc_->addMonitor(copy);
+    }
+    copySelection();  // the clipboard now holds the shifted copy: the next paste steps on
+}
+
+// ---------------------------------------------------------------- import / export
+
+void MainWindow::exportImage(bool svg) {
+    const QString filter = svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)");
+    QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export canvas as SVG") : tr("Export canvas as PNG"),
+                                                QString(), filter);
+    if (path.isEmpty()) return;
+    const QString suffix = svg ? QStringLiteral(".svg") : QStringLiteral(".png");
+    if (!path.endsWith(suffix, Qt::CaseInsensitive)) path += suffix;
+    if (exportCanvas(path)) statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+bool MainWindow::exportCanvas(const QString& path) {
+    const bool svg = path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+    const QRectF scene = canvas_->sceneRect();
+    const double pxPerUm = std::clamp(1600.0 / std::max(scene.width(), scene.height()), 1.0, 400.0);
+    const QSize size(int(std::ceil(scene.width() * pxPerUm)), int(std::ceil(scene.height() * pxPerUm)));
+    if (svg) {
+        QSvgGenerator gen;
+        gen.setFileName(path);
+        gen.setSize(size);
+        gen.setViewBox(QRect(QPoint(0, 0), size));
+        gen.setTitle(QString::fromStdString(doc_->project().name));
+        gen.setDescription(tr("GoLightly canvas export, %1 px per um").arg(pxPerUm));
+        QPainter p;
+        if (!p.begin(&gen)) {
+            prompts_->error(tr("Export"), tr("Could not write %1").arg(path));
+            return false;
+        }
+        canvas_->renderScene(p, QRectF(QPointF(0, 0), size), false);
+        return true;
+    }
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    canvas_->renderScene(p, QRectF(QPointF(0, 0), size), false);
+    p.end();
+    if (!img.save(path, "PNG")) {
+        prompts_->error(tr("Export"), tr("Could not write %1").arg(path));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::importBitmapFile(const QString& path, const BitmapImportOptions& options) {
+    QImage image(path);
+    if (image.isNull()) {
+        prompts_->error(tr("Import"), tr("%1 is not a readable image.").arg(path));
+        return false;
+    }
+    if (!maybeSave()) return false;
+    try {
+        const Project p = import_bitmap_model(image, options);
+        doc_->newProject();
+        removeRecoveryFile();
+        doc_->replaceProject(p, tr("Import bitmap model"));
+        canvas_->zoomToFit();
+    } catch (const std::exception& e) {
+        prompts_->error(tr("Import"), QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::importBitmap() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import GoLightly bitmap model"), QString(),
+                                                      tr("Images (*.png *.bmp *.tif *.tiff);;All files (*)"));
+    if (path.isEmpty()) return;
+    QImage image(path);
+    if (image.isNull()) {
+        prompts_->error(tr("Import"), tr("%1 is not a readable image.").arg(path));
+        return;
+    }
+    QDialog dlg(this);
+    dlg.setWindowTitle(tr("Bitmap model"));
+    auto* form = new QFormLayout(&dlg);
+    auto* epsMax = option_spin(1, 1000, 12.11, 0.1, QString(), 4);
+    auto* width = option_spin(0.001, 1e5, image.width() * 0.02, 0.1, tr(" um"), 4);
+    auto* height = new QLabel;
+    auto updateH = [&] { height->setText(tr("%1 um").arg(width->value() * image.height() / image.width())); };
+    connect(width, &QDoubleSpinBox::valueChanged, &dlg, updateH);
+    updateH();
+    form->addRow(tr("Image"), new QLabel(tr("%1 x %2 pixels").arg(image.width()).arg(image.height())));
+    form->addRow(tr("eps at green = 255"), epsMax);
+    form->addRow(tr("Physical width"), width);
+    form->addRow(tr("Physical height"), height);
+    auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(bb);
+    connect(bb, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
+    connect(bb, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    if (dlg.exec() != QDialog::Accepted) return;
+    BitmapImportOptions o;
+    o.epsMax = epsMax->value();
+    o.widthUm = width->value();
+    o.name = QFileInfo(path).completeBaseName().toStdString();
+    importBitmapFile(path, o);
+}
+
+}  // namespace golightly::app

@@ -1,0 +1,166 @@
+// GoLightly editor: the canvas that shows the project in world coordinates (um, y up):
+// the domain and its PML band, a grid, every layer's shapes (outlines from
+// golightly::shape_outline), painted rasters, sources and monitors with their names, the
+// selection and the active tool's preview. Zoom with the wheel (about the cursor), fit,
+// 1:1 (one simulation cell per screen pixel); pan with the middle button or space+drag.
+#pragma once
+
+#include <QHash>
+#include <QImage>
+#include <QPainterPath>
+#include <QPointer>
+#include <QWidget>
+
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "editor_document.hpp"
+
+namespace golightly::editor {
+
+class Tool;
+
+/// The filled region of a vector shape as a QPainterPath in world um (winding fill);
+/// empty for raster and step shapes. `tolerance_um` bounds the curve discretization.
+QPainterPath shape_painter_path(const Shape& shape, double tolerance_um);
+/// A material's colour ("#rrggbb"), or a stable colour derived from its id.
+QColor material_color(const Project& project, const std::string& material_id);
+
+/// A raster layer shape decoded for painting: coverage (Grayscale8, row 0 = top) and the
+/// colourized display image (ARGB32 premultiplied, alpha = coverage).
+struct RasterImage {
+    std::string png_base64;  ///< the data the images were decoded from
+    QImage coverage;
+    QImage display;
+    QRgb color = 0;
+    /// Recomputes `display` from `coverage` inside `rect` (pixel coordinates).
+    void refreshDisplay(const QRect& rect);
+};
+
+class Canvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit Canvas(EditorDocument* document, QWidget* parent = nullptr);
+    ~Canvas() override;
+
+    EditorDocument* document() const { return doc_; }
+
+    // ---- view transform
+    double pixelsPerUm() const { return scale_; }
+    QPointF viewCenter() const { return center_; }
+    void setView(double pixelsPerUm, QPointF centerUm);
+    QPointF toWorld(QPointF screen) const;
+    QPointF toScreen(QPointF world) const;
+    QRectF toScreen(const QRectF& worldRect) const;
+    void zoomBy(double factor, QPointF anchorScreen);
+    void zoomToFit();
+    void zoomOneToOne();
+
+    // ---- grid and snapping
+    bool gridVisible() const { return gridVisible_; }
+    void setGridVisible(bool on);
+    bool snapEnabled() const { return snap_; }
+    void setSnapEnabled(bool on) { snap_ = on; }
+    /// The displayed grid step in um (1, 2 or 5 times a power of ten, >= 16 pixels).
+    double gridStep() const;
+    /// Snaps a world point to the nearest shape vertex within 8 pixels, else to the grid
+    /// (when snapping is on). Otherwise returns the point unchanged.
+    QPointF snap(QPointF world) const;
+
+    // ---- tools
+    void setTool(Tool* tool);
+    Tool* tool() const { return tool_; }
+    /// A drag preview: the selected item is drawn shifted by this offset (um).
+    void setPreviewOffset(QPointF offsetUm);
+
+    /// The decoded raster of shape `shapeIndex` of `layer` (created/decoded on demand).
+    RasterImage* rasterImage(int layer, int shapeIndex);
+
+    /// Raster painting (BrushTool): starts editing raster `shapeIndex` of `layer`; when
+    /// `newShape` is given the raster does not exist yet and is held here until committed.
+    void beginRasterEdit(int layer, int shapeIndex, const Shape* newShape);
+    /// The raster being painted (the pending new one, or the cached existing one).
+    RasterImage* pendingRaster(int layer, int shapeIndex);
+    /// Ends painting: commit = the document is about to receive the new data; otherwise
+    /// the cached image is dropped and decoded again from the document.
+    void endRasterEdit(bool commit);
+
+    /// Bounding box (world um) of an item; empty when the item does not exist.
+    QRectF itemBounds(const ItemRef& item) const;
+
+    /// Hit test at a world point: topmost shape of a visible unlocked layer, source or monitor.
+    ItemRef hitTest(QPointF world) const;
+
+    // ---- structure preview: the compiled, sub-pixel-averaged permittivity as the solver
+    // sees it (compile_project), PML cells included and marked
+    void setStructurePreview(bool on);
+    bool structurePreview() const { return preview_; }
+    /// The previewed eps_r at a world point (nearest E sample); NaN outside or when off.
+    double previewEpsAt(QPointF worldUm);
+    /// The last compile error of the preview (empty when it compiled).
+    QString previewError() const { return previewError_; }
+
+    /// Draws the whole domain (plus PML band) into `painter` (export as PNG/SVG).
+    void renderScene(QPainter& painter, const QRectF& targetRect, bool withGrid);
+    /// The world rectangle shown by zoomToFit (domain + PML band + margin).
+    QRectF sceneRect() const;
+
+Q_SIGNALS:
+    void statusMessage(const QString& text);
+    void cursorMoved(QPointF worldUm);
+    void viewChanged();
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void mouseDoubleClickEvent(QMouseEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    void keyReleaseEvent(QKeyEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+
+private:
+    /// Draws everything; `w2d` maps world um to device pixels, `pxPerUm` its scale.
+    void drawScene(QPainter& p, const QTransform& w2d, double pxPerUm, const QRectF& visibleWorld,
+                   bool withGrid, bool withSelection);
+    void drawGrid(QPainter& p, const QTransform& w2d, double pxPerUm, const QRectF& visibleWorld);
+    void drawSourcesMonitors(QPainter& p, const QTransform& w2d, double pxPerUm);
+    void drawSelection(QPainter& p, const QTransform& w2d, double pxPerUm);
+    /// Rulers in um along the top and left edges, with the cursor position marked.
+    void drawRulers(QPainter& p);
+    QPointF lastCursor_{std::nan(""), std::nan("")};
+    QTransform worldToScreen() const;
+
+    EditorDocument* doc_;
+    Tool* tool_ = nullptr;
+    double scale_ = 50;  ///< pixels per um
+    QPointF center_{5, 4};
+    bool gridVisible_ = true;
+    bool snap_ = true;
+    bool fittedOnce_ = false;
+    bool panning_ = false;
+    bool spaceDown_ = false;
+    QPoint lastPan_;
+    QPointF previewOffset_;
+    std::map<std::pair<int, int>, RasterImage> rasters_;
+    struct PendingRaster {
+        int layer = -1, index = -1;
+        bool isNew = false;
+        Shape shape;
+        RasterImage image;
+    };
+    std::optional<PendingRaster> pending_;
+    void updatePreview();
+    bool preview_ = false;
+    std::optional<Project> previewOf_;
+    QImage previewImage_;
+    std::vector<double> previewEps_;
+    int previewNx_ = 0, previewNy_ = 0;
+    QRectF previewRect_;      ///< world rectangle of the whole grid (PML included)
+    QString previewError_;
+};
+
+}  // namespace golightly::editor

@@ -1,0 +1,930 @@
+#include "docks.hpp"
+
+#include <QAbstractItemModel>
+#include <QCheckBox>
+#include <QColorDialog>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPainter>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "canvas.hpp"
+
+namespace golightly::editor {
+
+namespace {
+
+QDoubleSpinBox* make_spin(double lo, double hi, int decimals, double step, const QString& suffix) {
+    auto* s = new QDoubleSpinBox;
+    s->setRange(lo, hi);
+    s->setDecimals(decimals);
+    s->setSingleStep(step);
+    s->setSuffix(suffix);
+    s->setKeyboardTracking(false);
+    s->setAccelerated(true);
+    return s;
+}
+
+QIcon swatch(const QColor& c) {
+    QPixmap pm(14, 14);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    p.setPen(c.darker(160));
+    p.setBrush(c);
+    p.drawRoundedRect(QRectF(0.5, 0.5, 13, 13), 2, 2);
+    return QIcon(pm);
+}
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+// ---------------------------------------------------------------- layers
+
+LayersDock::LayersDock(EditorDocument* doc, QWidget* parent) : QDockWidget(tr("Layers"), parent), doc_(doc) {
+    setObjectName(QStringLiteral("LayersDock"));
+    auto* w = new QWidget;
+    auto* v = new QVBoxLayout(w);
+    v->setContentsMargins(4, 4, 4, 4);
+    list_ = new QListWidget;
+    list_->setDragDropMode(QAbstractItemView::InternalMove);
+    list_->setDefaultDropAction(Qt::MoveAction);
+    list_->setToolTip(tr("Layers, topmost first: a layer wins where it overlaps the ones below it.\n"
+                         "Check box: show/hide. Double-click: rename. Drag: reorder."));
+    v->addWidget(list_);
+
+    auto* buttons = new QHBoxLayout;
+    auto mk = [&](const QString& text, const QString& tip) {
+        auto* b = new QPushButton(text);
+        b->setToolTip(tip);
+        b->setMaximumWidth(56);
+        buttons->addWidget(b);
+        return b;
+    };
+    QPushButton* add = mk(tr("Add"), tr("Add a layer above the current one"));
+    QPushButton* del = mk(tr("Delete"), tr("Delete the current layer"));
+    QPushButton* up = mk(tr("Up"), tr("Move the current layer up (drawn later, wins overlaps)"));
+    QPushButton* down = mk(tr("Down"), tr("Move the current layer down"));
+    lock_ = mk(tr("Lock"), tr("Lock or unlock the current layer"));
+    lock_->setCheckable(true);
+    v->addLayout(buttons);
+
+    auto* form = new QFormLayout;
+    material_ = new QComboBox;
+    form->addRow(tr("Material"), material_);
+    zEnabled_ = new QCheckBox(tr("Limit z range"));
+    form->addRow(QString(), zEnabled_);
+    auto* zRow = new QHBoxLayout;
+    zMin_ = make_spin(-1e4, 1e4, 3, 0.01, tr(" um"));
+    zMax_ = make_spin(-1e4, 1e4, 3, 0.01, tr(" um"));
+    zRow->addWidget(zMin_);
+    zRow->addWidget(new QLabel(tr("to")));
+    zRow->addWidget(zMax_);
+    form->addRow(tr("z"), zRow);
+    referenceOnly_ = new QCheckBox(tr("Reference run only"));
+    referenceOnly_->setToolTip(tr("Left out of the main run; used by the normalization run"));
+    form->addRow(QString(), referenceOnly_);
+    v->addLayout(form);
+    setWidget(w);
+
+    connect(add, &QPushButton::clicked, this, &LayersDock::addLayer);
+    connect(del, &QPushButton::clicked, this, &LayersDock::deleteCurrentLayer);
+    connect(up, &QPushButton::clicked, this, [this] { moveCurrentLayer(+1); });
+    connect(down, &QPushButton::clicked, this, [this] { moveCurrentLayer(-1); });
+    connect(lock_, &QPushButton::clicked, this, &LayersDock::toggleLock);
+    connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (!updating_ && row >= 0) doc_->setCurrentLayer(layerForRow(row));
+    });
+    connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        if (updating_) return;
+        const int layer = item->data(Qt::UserRole).toInt();
+        QString text = item->text().trimmed();
+        if (text.endsWith(tr("(reference)"))) text = text.left(text.size() - tr("(reference)").size()).trimmed();
+        const std::string name = text.toStdString();
+        const bool visible = item->checkState() == Qt::Checked;
+        if (layer < 0 || layer >= int(doc_->project().layers.size())) return;
+        const std::string oldName = doc_->project().layers[size_t(layer)].name;
+        if (!name.empty() && name != oldName) {  // rename: references by name follow
+            doc_->editProject(tr("Rename layer"), [&](Project& p) {
+                p.layers[size_t(layer)].name = name;
+                p.layers[size_t(layer)].visible = visible;
+                for (auto& r : p.run.normalization.reference_layers)
+                    if (r == oldName) r = name;
+            });
+            return;
+        }
+        doc_->editLayer(layer, visible ? tr("Show layer") : tr("Hide layer"), [&](Layer& l) { l.visible = visible; });
+    });
+    connect(list_->model(), &QAbstractItemModel::rowsMoved, this, [this] {
+        if (!updating_) QTimer::singleShot(0, this, &LayersDock::applyListOrder);
+    });
+    connect(material_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        const std::string id = material_->itemData(i).toString().toStdString();
+        doc_->editLayer(doc_->currentLayer(), tr("Set layer material"), [&](Layer& l) { l.material = id; });
+    });
+    auto applyZ = [this] {
+        if (updating_) return;
+        const bool on = zEnabled_->isChecked();
+        const std::array<double, 2> z{zMin_->value(), zMax_->value()};
+        doc_->editLayer(doc_->currentLayer(), tr("Set layer z range"), [&](Layer& l) {
+            if (on) l.z = z;
+            else l.z.reset();
+        });
+    };
+    connect(zEnabled_, &QCheckBox::toggled, this, applyZ);
+    connect(zMin_, &QDoubleSpinBox::valueChanged, this, applyZ);
+    connect(zMax_, &QDoubleSpinBox::valueChanged, this, applyZ);
+    connect(referenceOnly_, &QCheckBox::toggled, this, [this](bool on) {
+        if (updating_) return;
+        doc_->editLayer(doc_->currentLayer(), tr("Set reference-only"), [&](Layer& l) { l.reference_only = on; });
+    });
+    connect(doc_, &EditorDocument::changed, this, &LayersDock::refresh);
+    connect(doc_, &EditorDocument::currentLayerChanged, this, &LayersDock::refresh);
+    refresh();
+}
+
+int LayersDock::layerForRow(int row) const { return int(doc_->project().layers.size()) - 1 - row; }
+int LayersDock::rowForLayer(int layer) const { return int(doc_->project().layers.size()) - 1 - layer; }
+
+void LayersDock::refresh() {
+    updating_ = true;
+    const Project& p = doc_->project();
+    list_->clear();
+    for (int l = int(p.layers.size()) - 1; l >= 0; --l) {
+        const Layer& layer = p.layers[size_t(l)];
+        QString text = qs(layer.name);
+        if (layer.reference_only) text += tr("  (reference)");
+        auto* item = new QListWidgetItem(swatch(material_color(p, layer.material)), text);
+        item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable | Qt::ItemIsUserCheckable |
+                       Qt::ItemIsDragEnabled);
+        item->setCheckState(layer.visible ? Qt::Checked : Qt::Unchecked);
+        item->setData(Qt::UserRole, l);
+        QString tip = tr("Material: %1").arg(qs(layer.material));
+        if (layer.locked) {
+            QFont f = item->font();
+            f.setItalic(true);
+            item->setFont(f);
+            item->setForeground(QColor(110, 110, 110));
+            tip += tr(" (locked)");
+        }
+        item->setToolTip(tip);
+        list_->addItem(item);
+    }
+    if (doc_->currentLayer() >= 0) list_->setCurrentRow(rowForLayer(doc_->currentLayer()));
+    material_->clear();
+    material_->addItem(swatch(material_color(p, "air")), tr("air (eps 1)"), QStringLiteral("air"));
+    for (const auto& m : p.materials) {
+        if (m.id == "air") continue;
+        material_->addItem(swatch(material_color(p, m.id)),
+                           QStringLiteral("%1 (%2)").arg(qs(m.id), qs(m.name)), qs(m.id));
+    }
+    updating_ = false;
+    refreshDetails();
+}
+
+void LayersDock::refreshDetails() {
+    updating_ = true;
+    const Project& p = doc_->project();
+    const int l = doc_->currentLayer();
+    const bool valid = l >= 0 && l < int(p.layers.size());
+    material_->setEnabled(valid);
+    zEnabled_->setEnabled(valid);
+    referenceOnly_->setEnabled(valid);
+    lock_->setEnabled(valid);
+    if (valid) {
+        const Layer& layer = p.layers[size_t(l)];
+        material_->setCurrentIndex(std::max(0, material_->findData(qs(layer.material))));
+        zEnabled_->setChecked(layer.z.has_value());
+        zMin_->setValue(layer.z ? (*layer.z)[0] : 0.0);
+        zMax_->setValue(layer.z ? (*layer.z)[1] : 0.22);
+        referenceOnly_->setChecked(layer.reference_only);
+        lock_->setChecked(layer.locked);
+    }
+    zMin_->setEnabled(valid && zEnabled_->isChecked());
+    zMax_->setEnabled(valid && zEnabled_->isChecked());
+    updating_ = false;
+}
+
+void LayersDock::addLayer() {
+    const Project& p = doc_->project();
+    const int at = doc_->currentLayer() + 1;
+    Layer layer;
+    for (int n = int(p.layers.size()) + 1;; ++n) {
+        const std::string name = tr("Layer %1").arg(n).toStdString();
+        bool used = false;
+        for (const auto& l : p.layers) used |= l.name == name;
+        if (!used) { layer.name = name; break; }
+    }
+    layer.material = p.materials.empty() ? "air" : p.materials.front().id;
+    if (doc_->currentLayer() >= 0 && doc_->currentLayer() < int(p.layers.size()))
+        layer.material = p.layers[size_t(doc_->currentLayer())].material;
+    doc_->editProject(tr("Add layer"), [&](Project& pr) {
+        pr.layers.insert(pr.layers.begin() + std::clamp(at, 0, int(pr.layers.size())), layer);
+    });
+    doc_->setCurrentLayer(std::clamp(at, 0, int(doc_->project().layers.size()) - 1));
+}
+
+void LayersDock::deleteCurrentLayer() {
+    const int l = doc_->currentLayer();
+    if (l < 0 || l >= int(doc_->project().layers.size())) return;
+    doc_->setSelection({});
+    doc_->editProject(tr("Delete layer"), [&](Project& pr) { pr.layers.erase(pr.layers.begin() + l); });
+}
+
+void LayersDock::moveCurrentLayer(int delta) {
+    const int l = doc_->currentLayer();
+    const int to = l + delta;
+    if (l < 0 || to < 0 || to >= int(doc_->project().layers.size())) return;
+    doc_->setSelection({});
+    doc_->editProject(tr("Reorder layers"), [&](Project& pr) { std::swap(pr.layers[size_t(l)], pr.layers[size_t(to)]); });
+    doc_->setCurrentLayer(to);
+}
+
+void LayersDock::toggleLock() {
+    const int l = doc_->currentLayer();
+    if (l < 0 || l >= int(doc_->project().layers.size())) return;
+    const bool locked = !doc_->project().layers[size_t(l)].locked;
+    if (locked && doc_->selection().kind == ItemRef::Kind::Shape && doc_->selection().layer == l) doc_->setSelection({});
+    doc_->editLayer(l, locked ? tr("Lock layer") : tr("Unlock layer"), [&](Layer& layer) { layer.locked = locked; });
+}
+
+void LayersDock::applyListOrder() {
+    const Project& p = doc_->project();
+    const int n = list_->count();
+    if (n != int(p.layers.size())) return;
+    std::vector<Layer> order;  // project order = reversed list order
+    int newCurrent = doc_->currentLayer();
+    for (int row = n - 1; row >= 0; --row) {
+        const int old = list_->item(row)->data(Qt::UserRole).toInt();
+        if (old < 0 || old >= n) return;
+        if (old == doc_->currentLayer()) newCurrent = int(order.size());
+        order.push_back(p.layers[size_t(old)]);
+    }
+    doc_->setSelection({});
+    doc_->editProject(tr("Reorder layers"), [&](Project& pr) { pr.layers = order; });
+    doc_->setCurrentLayer(newCurrent);
+    refresh();
+}
+
+// ---------------------------------------------------------------- materials
+
+MaterialsDock::MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* parent)
+    : QDockWidget(tr("Materials"), parent), doc_(doc), prompts_(prompts) {
+    setObjectName(QStringLiteral("MaterialsDock"));
+    auto* w = new QWidget;
+    auto* v = new QVBoxLayout(w);
+    v->setContentsMargins(4, 4, 4, 4);
+    table_ = new QTableWidget(0, ColCount);
+    table_->setHorizontalHeaderLabels({tr("ID"), tr("Name"), tr("eps_inf"), tr("sigma (S/m)"), tr("Poles"), tr("Colour")});
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->hide();
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    v->addWidget(table_);
+    auto* buttons = new QHBoxLayout;
+    auto* add = new QPushButton(tr("Add"));
+    auto* del = new QPushButton(tr("Delete"));
+    buttons->addWidget(add);
+    buttons->addWidget(del);
+    buttons->addStretch();
+    v->addLayout(buttons);
+    polesLabel_ = new QLabel;
+    v->addWidget(polesLabel_);
+    poles_ = new QTableWidget(0, PoleColCount);
+    poles_->setHorizontalHeaderLabels({tr("Kind"), tr("omega_p (rad/s)"), tr("omega_0 (rad/s)"), tr("gamma (rad/s)")});
+    poles_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    poles_->verticalHeader()->hide();
+    poles_->setToolTip(tr("eps(w) = eps_inf + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma); omega_0 = 0 for Drude poles.\n"
+                          "Kind: type drude or lorentz."));
+    poles_->setMaximumHeight(120);
+    v->addWidget(poles_);
+    auto* poleButtons = new QHBoxLayout;
+    auto* addPoleB = new QPushButton(tr("Add pole"));
+    auto* delPoleB = new QPushButton(tr("Remove pole"));
+    poleButtons->addWidget(addPoleB);
+    poleButtons->addWidget(delPoleB);
+    poleButtons->addStretch();
+    v->addLayout(poleButtons);
+    setWidget(w);
+    connect(addPoleB, &QPushButton::clicked, this, &MaterialsDock::addPole);
+    connect(delPoleB, &QPushButton::clicked, this, &MaterialsDock::removeSelectedPole);
+    connect(poles_, &QTableWidget::cellChanged, this, &MaterialsDock::poleEdited);
+    connect(table_, &QTableWidget::currentCellChanged, this, [this] {
+        if (!updating_) refreshPoles();
+    });
+    connect(add, &QPushButton::clicked, this, &MaterialsDock::addMaterial);
+    connect(del, &QPushButton::clicked, this, &MaterialsDock::deleteSelectedMaterial);
+    connect(table_, &QTableWidget::cellChanged, this, &MaterialsDock::cellEdited);
+    connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int col) {
+        if (col != ColColor || row < 0 || row >= int(doc_->project().materials.size())) return;
+        const QColor start = material_color(doc_->project(), doc_->project().materials[size_t(row)].id);
+        const QColor c = QColorDialog::getColor(start, this, tr("Material colour"));
+        if (!c.isValid()) return;
+        doc_->editProject(tr("Set material colour"),
+                          [&](Project& p) { p.materials[size_t(row)].color = c.name().toStdString(); });
+    });
+    connect(doc_, &EditorDocument::changed, this, &MaterialsDock::refresh);
+    refresh();
+}
+
+void MaterialsDock::refresh() {
+    updating_ = true;
+    const Project& p = doc_->project();
+    const int current = table_->currentRow();
+    table_->setRowCount(int(p.materials.size()));
+    for (int r = 0; r < int(p.materials.size()); ++r) {
+        const Material& m = p.materials[size_t(r)];
+        auto set = [&](int col, const QString& text, bool editable) {
+            auto* item = new QTableWidgetItem(text);
+            if (!editable) item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+            table_->setItem(r, col, item);
+            return item;
+        };
+        set(ColId, qs(m.id), true);
+        set(ColName, qs(m.name), true);
+        set(ColEps, QString::number(m.epsilon_inf, 'g', 8), true);
+        set(ColSigma, QString::number(m.conductivity, 'g', 8), true);
+        set(ColPoles, QString::number(m.poles.size()), false)->setToolTip(tr("Dispersion poles (kept as in the file)"));
+        auto* c = set(ColColor, qs(m.color), false);
+        c->setIcon(swatch(material_color(p, m.id)));
+        c->setToolTip(tr("Double-click to choose the colour"));
+    }
+    if (current >= 0 && current < table_->rowCount()) table_->setCurrentCell(current, 0);
+    else if (table_->rowCount() > 0) table_->setCurrentCell(0, 0);
+    updating_ = false;
+    refreshPoles();
+}
+
+void MaterialsDock::refreshPoles() {
+    updating_ = true;
+    const Project& p = doc_->project();
+    const int row = table_->currentRow();
+    const bool valid = row >= 0 && row < int(p.materials.size());
+    poles_->setRowCount(0);
+    poles_->setEnabled(valid);
+    if (valid) {
+        const Material& m = p.materials[size_t(row)];
+        polesLabel_->setText(tr("Dispersion poles of \"%1\"").arg(qs(m.id)));
+        poles_->setRowCount(int(m.poles.size()));
+        for (int r = 0; r < int(m.poles.size()); ++r) {
+            const Pole& pole = m.poles[size_t(r)];
+            poles_->setItem(r, PoleKind, new QTableWidgetItem(pole.kind == golightly::PoleKind::Drude ? QStringLiteral("drude")
+                                                                                                 : QStringLiteral("lorentz")));
+            poles_->setItem(r, PoleOmegaP, new QTableWidgetItem(QString::number(pole.omega_p, 'g', 8)));
+            poles_->setItem(r, PoleOmega0, new QTableWidgetItem(QString::number(pole.omega_0, 'g', 8)));
+            poles_->setItem(r, PoleGamma, new QTableWidgetItem(QString::number(pole.gamma, 'g', 8)));
+        }
+    } else {
+        polesLabel_->setText(tr("Dispersion poles (select a material)"));
+    }
+    updating_ = false;
+}
+
+void MaterialsDock::poleEdited(int r, int col) {
+    if (updating_) return;
+    const int row = table_->currentRow();
+    const Project& p = doc_->project();
+    if (row < 0 || row >= int(p.materials.size()) || r < 0 || r >= int(p.materials[size_t(row)].poles.size())) return;
+    const QString text = poles_->item(r, col)->text().trimmed();
+    Pole pole = p.materials[size_t(row)].poles[size_t(r)];
+    bool ok = true;
+    if (col == PoleKind) {
+        if (text.compare(QStringLiteral("drude"), Qt::CaseInsensitive) == 0) {
+            pole.kind = golightly::PoleKind::Drude;
+            pole.omega_0 = 0;
+        } else if (text.compare(QStringLiteral("lorentz"), Qt::CaseInsensitive) == 0) {
+            pole.kind = golightly::PoleKind::Lorentz;
+        } else {
+            ok = false;
+        }
+    } else {
+        const double v = text.toDouble(&ok);
+        ok = ok && std::isfinite(v) && v >= 0;
+        if (ok) (col == PoleOmegaP ? pole.omega_p : col == PoleOmega0 ? pole.omega_0 : pole.gamma) = v;
+    }
+    if (!ok) {
+        prompts_->error(tr("Pole"), tr("\"%1\" is not a valid value here.").arg(text));
+        QTimer::singleShot(0, this, &MaterialsDock::refreshPoles);
+        return;
+    }
+    doc_->editProject(tr("Edit pole"), [&](Project& pr) { pr.materials[size_t(row)].poles[size_t(r)] = pole; });
+}
+
+void MaterialsDock::addPole() {
+    const int row = table_->currentRow();
+    if (row < 0 || row >= int(doc_->project().materials.size())) return;
+    Pole pole;
+    pole.kind = golightly::PoleKind::Lorentz;
+    pole.omega_p = 1e15;
+    pole.omega_0 = 2e15;
+    pole.gamma = 1e13;
+    doc_->editProject(tr("Add pole"), [&](Project& pr) { pr.materials[size_t(row)].poles.push_back(pole); });
+}
+
+void MaterialsDock::removeSelectedPole() {
+    const int row = table_->currentRow();
+    const int r = poles_->currentRow();
+    const Project& p = doc_->project();
+    if (row < 0 || row >= int(p.materials.size()) || r < 0 || r >= int(p.materials[size_t(row)].poles.size())) return;
+    doc_->editProject(tr("Remove pole"), [&](Project& pr) {
+        auto& poles = pr.materials[size_t(row)].poles;
+        poles.erase(poles.begin() + r);
+    });
+}
+
+void MaterialsDock::cellEdited(int row, int col) {
+    if (updating_) return;
+    const Project& p = doc_->project();
+    if (row < 0 || row >= int(p.materials.size())) return;
+    const QString text = table_->item(row, col)->text().trimmed();
+    const std::string oldId = p.materials[size_t(row)].id;
+    bool ok = true;
+    switch (col) {
+    case ColId: {
+        const std::string id = text.toStdString();
+        bool clash = id.empty() || id == "air";
+        for (int i = 0; i < int(p.materials.size()); ++i) clash |= (i != row && p.materials[size_t(i)].id == id);
+        if (clash) {
+            prompts_->error(tr("Material id"), tr("The id \"%1\" is empty or already used.").arg(text));
+            refresh();
+            return;
+        }
+        // rename the references too
+        doc_->editProject(tr("Rename material"), [&](Project& pr) {
+            pr.materials[size_t(row)].id = id;
+            for (auto& l : pr.layers)
+                if (l.material == oldId) l.material = id;
+            if (pr.domain.background == oldId) pr.domain.background = id;
+        });
+        return;
+    }
+    case ColName:
+        doc_->editProject(tr("Rename material"), [&](Project& pr) { pr.materials[size_t(row)].name = text.toStdString(); });
+        return;
+    case ColEps: {
+        const double v = text.toDouble(&ok);
+        if (!ok || !(v >= 1e-6) || !std::isfinite(v)) break;
+        doc_->editProject(tr("Edit eps_inf"), [&](Project& pr) { pr.materials[size_t(row)].epsilon_inf = v; });
+        return;
+    }
+    case ColSigma: {
+        const double v = text.toDouble(&ok);
+        if (!ok || !(v >= 0) || !std::isfinite(v)) break;
+        doc_->editProject(tr("Edit conductivity"), [&](Project& pr) { pr.materials[size_t(row)].conductivity = v; });
+        return;
+    }
+    default: return;
+    }
+    prompts_->error(tr("Material"), tr("\"%1\" is not a valid value here.").arg(text));
+    QTimer::singleShot(0, this, &MaterialsDock::refresh);
+}
+
+void MaterialsDock::addMaterial() {
+    const Project& p = doc_->project();
+    Material m;
+    for (int n = 1;; ++n) {
+        const std::string id = "material" + std::to_string(n);
+        bool used = false;
+        for (const auto& x : p.materials) used |= x.id == id;
+        if (!used) { m.id = id; break; }
+    }
+    m.name = tr("New material").toStdString();
+    m.epsilon_inf = 2.25;
+    m.color = QColor::fromHsv(int(p.materials.size() * 67 % 360), 150, 210).name().toStdString();
+    doc_->editProject(tr("Add material"), [&](Project& pr) { pr.materials.push_back(m); });
+    table_->setCurrentCell(table_->rowCount() - 1, 0);
+}
+
+void MaterialsDock::deleteSelectedMaterial() {
+    const int row = table_->currentRow();
+    const Project& p = doc_->project();
+    if (row < 0 || row >= int(p.materials.size())) return;
+    const std::string id = p.materials[size_t(row)].id;
+    bool used = p.domain.background == id;
+    for (const auto& l : p.layers) used |= l.material == id;
+    if (used) {
+        prompts_->error(tr("Delete material"),
+                        tr("The material \"%1\" is used by a layer or as the background.").arg(qs(id)));
+        return;
+    }
+    doc_->editProject(tr("Delete material"), [&](Project& pr) { pr.materials.erase(pr.materials.begin() + row); });
+}
+
+// ---------------------------------------------------------------- properties
+
+PropertiesDock::PropertiesDock(EditorDocument* doc, QWidget* parent) : QDockWidget(tr("Properties"), parent), doc_(doc) {
+    setObjectName(QStringLiteral("PropertiesDock"));
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    body_ = new QWidget;
+    form_ = new QFormLayout(body_);
+    scroll->setWidget(body_);
+    setWidget(scroll);
+    connect(doc_, &EditorDocument::selectionChanged, this, &PropertiesDock::scheduleRebuild);
+    connect(doc_, &EditorDocument::changed, this, &PropertiesDock::scheduleRebuild);
+    rebuild();
+}
+
+void PropertiesDock::scheduleRebuild() {
+    if (pending_) return;
+    pending_ = true;
+    QTimer::singleShot(0, this, &PropertiesDock::rebuild);
+}
+
+QWidget* PropertiesDock::field(const QString& label) const {
+    for (int r = 0; r < form_->rowCount(); ++r) {
+        auto* l = form_->itemAt(r, QFormLayout::LabelRole);
+        auto* f = form_->itemAt(r, QFormLayout::FieldRole);
+        if (l && f && l->widget() && qobject_cast<QLabel*>(l->widget()) &&
+            qobject_cast<QLabel*>(l->widget())->text() == label)
+            return f->widget();
+    }
+    return nullptr;
+}
+
+QDoubleSpinBox* PropertiesDock::addDouble(const QString& label, double value, const QString& suffix,
+                                          std::function<void(double)> apply) {
+    auto* s = make_spin(-1e6, 1e6, 4, 0.05, suffix);
+    s->setValue(value);
+    connect(s, &QDoubleSpinBox::editingFinished, this, [s, apply] { apply(s->value()); });
+    form_->addRow(label, s);
+    return s;
+}
+
+void PropertiesDock::addText(const QString& label, const QString& value, std::function<void(const QString&)> apply) {
+    auto* e = new QLineEdit(value);
+    connect(e, &QLineEdit::editingFinished, this, [e, apply] { apply(e->text()); });
+    form_->addRow(label, e);
+}
+
+void PropertiesDock::addCombo(const QString& label, const QStringList& items, int current,
+                              std::function<void(int)> apply) {
+    auto* c = new QComboBox;
+    c->addItems(items);
+    c->setCurrentIndex(current);
+    connect(c, qOverload<int>(&QComboBox::activated), this, [apply](int i) { apply(i); });
+    form_->addRow(label, c);
+}
+
+void PropertiesDock::addInfo(const QString& label, const QString& text) { form_->addRow(label, new QLabel(text)); }
+
+void PropertiesDock::editShape(const std::function<void(Shape&)>& f) {
+    const ItemRef sel = doc_->selection();
+    if (sel.kind != ItemRef::Kind::Shape) return;
+    doc_->editLayer(sel.layer, tr("Edit shape"), [&](Layer& l) {
+        if (sel.index < int(l.shapes.size())) f(l.shapes[size_t(sel.index)]);
+    });
+}
+
+void PropertiesDock::editSource(const std::function<void(Source&)>& f) {
+    const ItemRef sel = doc_->selection();
+    if (sel.kind != ItemRef::Kind::Source) return;
+    doc_->editProject(tr("Edit source"), [&](Project& p) {
+        if (sel.index < int(p.sources.size())) f(p.sources[size_t(sel.index)]);
+    });
+}
+
+void PropertiesDock::editMonitor(const std::function<void(Monitor&)>& f) {
+    const ItemRef sel = doc_->selection();
+    if (sel.kind != ItemRef::Kind::Monitor) return;
+    doc_->editProject(tr("Edit monitor"), [&](Project& p) {
+        if (sel.index < int(p.monitors.size())) f(p.monitors[size_t(sel.index)]);
+    });
+}
+
+void PropertiesDock::rebuild() {
+    pending_ = false;
+    while (form_->rowCount() > 0) form_->removeRow(0);
+    const ItemRef sel = doc_->selection();
+    const Project& p = doc_->project();
+    const QString um = tr(" um");
+    const QStringList directions{QStringLiteral("+x"), QStringLiteral("-x"), QStringLiteral("+y"), QStringLiteral("-y")};
+    const QStringList components{QStringLiteral("Ex"), QStringLiteral("Ey"), QStringLiteral("Ez"),
+                                 QStringLiteral("Hx"), QStringLiteral("Hy"), QStringLiteral("Hz")};
+    auto vecFields = [&](const QString& name, Vec2 v, std::function<void(Vec2)> apply) {
+        addDouble(name + tr(" x"), v.x, um, [v, apply](double x) { apply({x, v.y}); });
+        addDouble(name + tr(" y"), v.y, um, [v, apply](double y) { apply({v.x, y}); });
+    };
+    if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(p.layers.size()) &&
+        sel.index < int(p.layers[size_t(sel.layer)].shapes.size())) {
+        const Shape s = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
+        addInfo(tr("Shape"), qs(to_string(s.type)));
+        addInfo(tr("Layer"), qs(p.layers[size_t(sel.layer)].name));
+        switch (s.type) {
+        case ShapeType::Rectangle:
+            vecFields(tr("Min"), s.min, [this](Vec2 v) { editShape([v](Shape& x) { x.min = v; }); });
+            vecFields(tr("Max"), s.max, [this](Vec2 v) { editShape([v](Shape& x) { x.max = v; }); });
+            addDouble(tr("Rotation"), s.rotation_deg, tr(" deg"), [this](double d) { editShape([d](Shape& x) { x.rotation_deg = d; }); });
+            break;
+        case ShapeType::Ellipse:
+            vecFields(tr("Centre"), s.center, [this](Vec2 v) { editShape([v](Shape& x) { x.center = v; }); });
+            addDouble(tr("Radius x"), s.radii.x, um, [this](double r) { editShape([r](Shape& x) { x.radii.x = std::max(r, 1e-6); }); });
+            addDouble(tr("Radius y"), s.radii.y, um, [this](double r) { editShape([r](Shape& x) { x.radii.y = std::max(r, 1e-6); }); });
+            addDouble(tr("Rotation"), s.rotation_deg, tr(" deg"), [this](double d) { editShape([d](Shape& x) { x.rotation_deg = d; }); });
+            break;
+        case ShapeType::Ring:
+            vecFields(tr("Centre"), s.center, [this](Vec2 v) { editShape([v](Shape& x) { x.center = v; }); });
+            addDouble(tr("Inner radius"), s.inner_radius, um, [this](double r) { editShape([r](Shape& x) { x.inner_radius = std::clamp(r, 0.0, x.outer_radius); }); });
+            addDouble(tr("Outer radius"), s.outer_radius, um, [this](double r) { editShape([r](Shape& x) { x.outer_radius = std::max(r, x.inner_radius); }); });
+            break;
+        case ShapeType::Path:
+            addDouble(tr("Width"), s.width, um, [this](double w) { editShape([w](Shape& x) { x.width = std::max(w, 1e-6); }); });
+            addDouble(tr("Bend radius"), s.bend_radius.value_or(0), um, [this](double r) {
+                editShape([r](Shape& x) {
+                    if (r > 0) x.bend_radius = r;
+                    else x.bend_radius.reset();
+                });
+            });
+            [[fallthrough]];
+        case ShapeType::Polygon:
+            for (int i = 0; i < int(s.points.size()); ++i)
+                vecFields(tr("Point %1").arg(i + 1), s.points[size_t(i)],
+                          [this, i](Vec2 v) { editShape([v, i](Shape& x) { if (i < int(x.points.size())) x.points[size_t(i)] = v; }); });
+            break;
+        case ShapeType::Raster:
+            vecFields(tr("Origin"), s.origin, [this](Vec2 v) { editShape([v](Shape& x) { x.origin = v; }); });
+            addInfo(tr("Pixel size"), QStringLiteral("%1 um").arg(s.pixel_size));
+            addInfo(tr("Pixels"), QStringLiteral("%1 x %2").arg(s.width_px).arg(s.height_px));
+            break;
+        case ShapeType::Step:
+            addInfo(tr("File"), qs(s.file_name));
+            break;
+        }
+    } else if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(p.sources.size())) {
+        const Source s = p.sources[size_t(sel.index)];
+        addText(tr("Name"), qs(s.name), [this](const QString& t) {
+            if (!t.trimmed().isEmpty()) editSource([t](Source& x) { x.name = t.trimmed().toStdString(); });
+        });
+        addInfo(tr("Type"), s.type == SourceType::Point ? tr("point") : s.type == SourceType::Line ? tr("line") : tr("region"));
+        if (s.type == SourceType::Point) vecFields(tr("At"), s.at, [this](Vec2 v) { editSource([v](Source& x) { x.at = v; }); });
+        if (s.type == SourceType::Line) {
+            vecFields(tr("From"), s.from, [this](Vec2 v) { editSource([v](Source& x) { x.from = v; }); });
+            vecFields(tr("To"), s.to, [this](Vec2 v) { editSource([v](Source& x) { x.to = v; }); });
+            addCombo(tr("Profile"), {tr("uniform"), tr("gaussian"), tr("mode")}, int(s.profile),
+                     [this](int i) { editSource([i](Source& x) { x.profile = SourceProfile(i); }); });
+            addCombo(tr("Direction"), directions, std::max<int>(0, directions.indexOf(qs(s.direction))),
+                     [this, directions](int i) { editSource([&](Source& x) { x.direction = directions[i].toStdString(); }); });
+            if (s.profile == SourceProfile::Gaussian)
+                addDouble(tr("Waist"), s.waist, um, [this](double w) { editSource([w](Source& x) { x.waist = std::max(w, 1e-6); }); });
+            if (s.profile == SourceProfile::Mode) {
+                auto* spin = addDouble(tr("Mode index"), s.mode_index, QString(), [this](double m) {
+                    editSource([m](Source& x) { x.mode_index = std::max(0, int(std::lround(m))); });
+                });
+                spin->setDecimals(0);
+                spin->setRange(0, 100);
+            }
+        }
+        addCombo(tr("Component"), components, int(s.component),
+                 [this](int i) { editSource([i](Source& x) { x.component = Component(i); }); });
+        addDouble(tr("Amplitude"), s.amplitude, QString(), [this](double a) { editSource([a](Source& x) { x.amplitude = a; }); });
+        addDouble(tr("Phase"), s.phase_deg, tr(" deg"), [this](double ph) { editSource([ph](Source& x) { x.phase_deg = ph; }); });
+        addCombo(tr("Waveform"), {tr("Gaussian pulse"), tr("CW")}, int(s.waveform.type),
+                 [this](int i) { editSource([i](Source& x) { x.waveform.type = WaveformType(i); }); });
+        if (s.waveform.type == WaveformType::GaussianPulse) {
+            addDouble(tr("Centre wavelength"), s.waveform.wavelength_center, um,
+                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength_center = w; }); });
+            addDouble(tr("Wavelength span"), s.waveform.wavelength_span, um,
+                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength_span = w; }); });
+        } else {
+            addDouble(tr("Wavelength"), s.waveform.wavelength, um,
+                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength = w; }); });
+        }
+    } else if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(p.monitors.size())) {
+        const Monitor m = p.monitors[size_t(sel.index)];
+        addText(tr("Name"), qs(m.name), [this](const QString& t) {
+            if (!t.trimmed().isEmpty()) editMonitor([t](Monitor& x) { x.name = t.trimmed().toStdString(); });
+        });
+        if (m.type == MonitorType::Flux) {
+            addInfo(tr("Type"), tr("flux line"));
+            vecFields(tr("From"), m.from, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.from = v; }); });
+            vecFields(tr("To"), m.to, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.to = v; }); });
+            addCombo(tr("Direction"), directions, std::max<int>(0, directions.indexOf(qs(m.direction))),
+                     [this, directions](int i) { editMonitor([&](Monitor& x) { x.direction = directions[i].toStdString(); }); });
+            const QStringList kinds{QStringLiteral("transmission"), QStringLiteral("reflection"), QStringLiteral("flux")};
+            addCombo(tr("Kind"), kinds, std::max<int>(0, kinds.indexOf(qs(m.kind))),
+                     [this, kinds](int i) { editMonitor([&](Monitor& x) { x.kind = kinds[i].toStdString(); }); });
+        } else if (m.type == MonitorType::Time) {
+            addInfo(tr("Type"), tr("time probe"));
+            if (m.at) vecFields(tr("At"), *m.at, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.at = v; }); });
+            addCombo(tr("Component"), components, int(m.component),
+                     [this](int i) { editMonitor([i](Monitor& x) { x.component = Component(i); }); });
+        } else {
+            addInfo(tr("Type"), m.type == MonitorType::FluxBox ? tr("flux box") : tr("DFT field"));
+            if (m.min && m.max) {
+                vecFields(tr("Min"), *m.min, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.min = v; }); });
+                vecFields(tr("Max"), *m.max, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.max = v; }); });
+            }
+            if (m.type == MonitorType::DftField) {
+                QStringList wl;
+                for (double w : m.wavelengths) wl << QString::number(w, 'g', 8);
+                addText(tr("Wavelengths (um)"), wl.join(QStringLiteral(", ")), [this](const QString& t) {
+                    std::vector<double> values;
+                    for (const QString& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                        bool ok = false;
+                        const double v = part.trimmed().toDouble(&ok);
+                        if (!ok || !(v > 0)) return;  // not a list of positive numbers: ignored
+                        values.push_back(v);
+                    }
+                    if (!values.empty()) editMonitor([&](Monitor& x) { x.wavelengths = values; });
+                });
+            }
+        }
+    } else {
+        auto* hint = new QLabel(tr("Select a shape, source or monitor on the canvas to edit it here."));
+        hint->setWordWrap(true);
+        form_->addRow(hint);
+    }
+}
+
+// ---------------------------------------------------------------- run setup
+
+RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(tr("Run setup"), parent), doc_(doc) {
+    setObjectName(QStringLiteral("RunSetupDock"));
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    auto* body = new QWidget;
+    auto* form = new QFormLayout(body);
+    const QString um = tr(" um");
+    sizeX_ = make_spin(0.01, 1e5, 3, 0.5, um);
+    sizeY_ = make_spin(0.01, 1e5, 3, 0.5, um);
+    cell_ = make_spin(0.0001, 10, 4, 0.005, um);
+    resolution_ = new QLabel;
+    resolution_->setWordWrap(true);
+    polarization_ = new QComboBox;
+    polarization_->addItems({tr("TMz (Ez, Hx, Hy)"), tr("TEz (Hz, Ex, Ey)")});
+    const QStringList bounds{tr("PML"), tr("periodic"), tr("PEC"), tr("PMC"), tr("Mur")};
+    boundX_ = new QComboBox;
+    boundX_->addItems(bounds);
+    boundY_ = new QComboBox;
+    boundY_->addItems(bounds);
+    pml_ = new QSpinBox;
+    pml_->setRange(1, 200);
+    pml_->setKeyboardTracking(false);
+    wlMin_ = make_spin(0.01, 1000, 4, 0.05, um);
+    wlMax_ = make_spin(0.01, 1000, 4, 0.05, um);
+    points_ = new QSpinBox;
+    points_->setRange(1, 100000);
+    points_->setKeyboardTracking(false);
+    courant_ = make_spin(0.01, 0.99, 3, 0.05, QString());
+    decay_ = make_spin(1, 300, 1, 5, tr(" dB"));
+    maxTime_ = make_spin(1, 1e9, 0, 500, tr(" fs"));
+    normalization_ = new QCheckBox(tr("Normalize with a reference run"));
+    referenceLayers_ = new QListWidget;
+    referenceLayers_->setMaximumHeight(80);
+    referenceLayers_->setToolTip(tr("Layers of the reference (normalization) run, e.g. the straight waveguide"));
+    incident_ = new QComboBox;
+    incident_->setToolTip(tr("Monitor that measures the incident flux (default: the first reflection, else transmission monitor)"));
+    subpixel_ = new QCheckBox(tr("Sub-pixel averaging"));
+    backend_ = new QComboBox;
+    backend_->addItems({tr("auto"), tr("CUDA"), tr("CPU")});
+    precision_ = new QComboBox;
+    precision_->addItems({tr("float32"), tr("float64")});
+
+    form->addRow(tr("Domain x"), sizeX_);
+    form->addRow(tr("Domain y"), sizeY_);
+    form->addRow(tr("Cell size"), cell_);
+    form->addRow(QString(), resolution_);
+    form->addRow(tr("Polarization"), polarization_);
+    form->addRow(tr("Boundary x"), boundX_);
+    form->addRow(tr("Boundary y"), boundY_);
+    form->addRow(tr("PML cells"), pml_);
+    form->addRow(tr("Shortest wavelength"), wlMin_);
+    form->addRow(tr("Longest wavelength"), wlMax_);
+    form->addRow(tr("Spectrum points"), points_);
+    form->addRow(tr("Courant number"), courant_);
+    form->addRow(tr("Stop at decay"), decay_);
+    form->addRow(tr("Max time"), maxTime_);
+    form->addRow(QString(), normalization_);
+    form->addRow(tr("Reference layers"), referenceLayers_);
+    form->addRow(tr("Incident monitor"), incident_);
+    form->addRow(QString(), subpixel_);
+    form->addRow(tr("Backend"), backend_);
+    form->addRow(tr("Precision"), precision_);
+    scroll->setWidget(body);
+    setWidget(scroll);
+
+    auto dbl = [this](QDoubleSpinBox* s, const QString& text, std::function<void(Project&, double)> f) {
+        connect(s, &QDoubleSpinBox::valueChanged, this, [this, text, f](double v) { edit(text, [&](Project& p) { f(p, v); }); });
+    };
+    dbl(sizeX_, tr("Set domain size"), [](Project& p, double v) { p.domain.size[0] = v; });
+    dbl(sizeY_, tr("Set domain size"), [](Project& p, double v) { p.domain.size[1] = v; });
+    dbl(cell_, tr("Set cell size"), [](Project& p, double v) { p.domain.cell_size = v; });
+    dbl(wlMin_, tr("Set spectrum"), [](Project& p, double v) { p.run.spectrum.wavelength_min = v; });
+    dbl(wlMax_, tr("Set spectrum"), [](Project& p, double v) { p.run.spectrum.wavelength_max = v; });
+    dbl(courant_, tr("Set Courant number"), [](Project& p, double v) { p.run.courant = v; });
+    dbl(decay_, tr("Set stop criterion"), [](Project& p, double v) { p.run.stop.decay_db = v; });
+    dbl(maxTime_, tr("Set stop criterion"), [](Project& p, double v) { p.run.stop.max_time_fs = v; });
+    connect(pml_, &QSpinBox::valueChanged, this, [this](int v) { edit(tr("Set PML cells"), [v](Project& p) { p.domain.pml.cells = v; }); });
+    connect(points_, &QSpinBox::valueChanged, this, [this](int v) { edit(tr("Set spectrum"), [v](Project& p) { p.run.spectrum.points = v; }); });
+    auto combo = [this](QComboBox* c, const QString& text, std::function<void(Project&, int)> f) {
+        connect(c, qOverload<int>(&QComboBox::activated), this, [this, text, f](int i) { edit(text, [&](Project& p) { f(p, i); }); });
+    };
+    combo(polarization_, tr("Set polarization"), [](Project& p, int i) { p.domain.polarization = Polarization(i); });
+    combo(boundX_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[0] = BoundaryKind(i); });
+    combo(boundY_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[1] = BoundaryKind(i); });
+    combo(backend_, tr("Set backend"), [](Project& p, int i) { p.run.backend = BackendChoice(i); });
+    combo(precision_, tr("Set precision"), [](Project& p, int i) { p.run.precision = Precision(i); });
+    connect(normalization_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set normalization"), [on](Project& p) { p.run.normalization.enabled = on; }); });
+    connect(referenceLayers_, &QListWidget::itemChanged, this, [this] {
+        if (updating_) return;
+        std::vector<std::string> names;
+        for (int r = 0; r < referenceLayers_->count(); ++r)
+            if (referenceLayers_->item(r)->checkState() == Qt::Checked) names.push_back(referenceLayers_->item(r)->text().toStdString());
+        edit(tr("Set reference layers"), [&](Project& p) { p.run.normalization.reference_layers = names; });
+    });
+    connect(incident_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        const QString name = incident_->itemData(i).toString();
+        edit(tr("Set incident monitor"), [&](Project& p) {
+            if (name.isEmpty()) p.run.normalization.incident_monitor.reset();
+            else p.run.normalization.incident_monitor = name.toStdString();
+        });
+    });
+    connect(subpixel_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set sub-pixel averaging"), [on](Project& p) { p.run.subpixel_averaging = on; }); });
+    connect(doc_, &EditorDocument::changed, this, &RunSetupDock::refresh);
+    refresh();
+}
+
+double RunSetupDock::cellsPerWavelength(const Project& p, double* nMaxOut) {
+    double epsMax = 1.0;
+    if (const Material* bg = p.find_material(p.domain.background)) epsMax = std::max(epsMax, bg->epsilon_inf);
+    for (const auto& l : p.layers)
+        if (const Material* m = p.find_material(l.material)) epsMax = std::max(epsMax, m->epsilon_inf);
+    const double nMax = std::sqrt(epsMax);
+    if (nMaxOut) *nMaxOut = nMax;
+    if (p.domain.cell_size <= 0) return 0;
+    return p.run.spectrum.wavelength_min / (nMax * p.domain.cell_size);
+}
+
+void RunSetupDock::edit(const QString& text, const std::function<void(Project&)>& f) {
+    if (updating_) return;
+    doc_->editProject(text, f, /*mergeable=*/true);
+}
+
+void RunSetupDock::refresh() {
+    updating_ = true;
+    const Project& p = doc_->project();
+    sizeX_->setValue(p.domain.size[0]);
+    sizeY_->setValue(p.domain.size[1]);
+    cell_->setValue(p.domain.cell_size);
+    polarization_->setCurrentIndex(int(p.domain.polarization));
+    boundX_->setCurrentIndex(int(p.domain.boundaries[0]));
+    boundY_->setCurrentIndex(int(p.domain.boundaries[1]));
+    pml_->setValue(p.domain.pml.cells);
+    wlMin_->setValue(p.run.spectrum.wavelength_min);
+    wlMax_->setValue(p.run.spectrum.wavelength_max);
+    points_->setValue(p.run.spectrum.points);
+    courant_->setValue(p.run.courant);
+    decay_->setValue(p.run.stop.decay_db);
+    maxTime_->setValue(p.run.stop.max_time_fs);
+    normalization_->setChecked(p.run.normalization.enabled);
+    referenceLayers_->clear();
+    for (const auto& l : p.layers) {
+        auto* item = new QListWidgetItem(qs(l.name));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        const auto& refs = p.run.normalization.reference_layers;
+        item->setCheckState(std::find(refs.begin(), refs.end(), l.name) != refs.end() ? Qt::Checked : Qt::Unchecked);
+        referenceLayers_->addItem(item);
+    }
+    referenceLayers_->setEnabled(p.run.normalization.enabled);
+    incident_->clear();
+    incident_->addItem(tr("(default)"), QString());
+    for (const auto& m : p.monitors)
+        if (m.type == MonitorType::Flux) incident_->addItem(qs(m.name), qs(m.name));
+    incident_->setCurrentIndex(
+        std::max(0, incident_->findData(qs(p.run.normalization.incident_monitor.value_or(std::string())))));
+    incident_->setEnabled(p.run.normalization.enabled);
+    subpixel_->setChecked(p.run.subpixel_averaging);
+    backend_->setCurrentIndex(int(p.run.backend));
+    precision_->setCurrentIndex(int(p.run.precision));
+    double nMax = 1;
+    const double cpw = cellsPerWavelength(p, &nMax);
+    const long long nx = p.domain.cell_size > 0 ? (long long)std::ceil(p.domain.size[0] / p.domain.cell_size) : 0;
+    const long long ny = p.domain.cell_size > 0 ? (long long)std::ceil(p.domain.size[1] / p.domain.cell_size) : 0;
+    resolution_->setText(tr("%1 cells per wavelength (n = %2 at %3 um); grid %4 x %5 cells")
+                             .arg(cpw, 0, 'f', 1)
+                             .arg(nMax, 0, 'f', 3)
+                             .arg(p.run.spectrum.wavelength_min)
+                             .arg(nx)
+                             .arg(ny));
+    resolution_->setStyleSheet(cpw < 10 ? QStringLiteral("color: #c0392b;") : QStringLiteral("color: #2e7d32;"));
+    resolution_->setToolTip(tr("At least 10 cells per wavelength in the densest material are recommended; 20+ for accurate phase."));
+    updating_ = false;
+}
+
+}  // namespace golightly::editor

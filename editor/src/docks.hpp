@@ -1,0 +1,142 @@
+// GoLightly editor: the dock widgets. Every change made in a dock is one undoable
+// EditorDocument edit; the docks refresh themselves from the document's signals.
+#pragma once
+
+#include <QDockWidget>
+#include <QPointer>
+
+#include <functional>
+
+#include "editor_document.hpp"
+
+class QListWidget;
+class QTableWidget;
+class QComboBox;
+class QCheckBox;
+class QDoubleSpinBox;
+class QSpinBox;
+class QPushButton;
+class QLabel;
+class QFormLayout;
+class QWidget;
+
+namespace golightly::editor {
+
+/// Layers: add, delete, rename (double-click), reorder (drag or the arrow buttons),
+/// show/hide (check box), lock; the current layer's material, z range and reference-only
+/// flag. The list shows the topmost layer (last in the project, wins overlaps) first.
+class LayersDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit LayersDock(EditorDocument* doc, QWidget* parent = nullptr);
+    QListWidget* list() const { return list_; }
+    /// Row in the list <-> layer index.
+    int layerForRow(int row) const;
+    int rowForLayer(int layer) const;
+
+    void addLayer();
+    void deleteCurrentLayer();
+    void moveCurrentLayer(int delta);  ///< +1 = up (towards the top, later in the project)
+    void toggleLock();
+    /// Applies the order shown in the list (after a drag) to the project.
+    void applyListOrder();
+
+private:
+    void refresh();
+    void refreshDetails();
+    EditorDocument* doc_;
+    QListWidget* list_;
+    QComboBox* material_;
+    QCheckBox* zEnabled_;
+    QDoubleSpinBox* zMin_;
+    QDoubleSpinBox* zMax_;
+    QCheckBox* referenceOnly_;
+    QPushButton* lock_;
+    bool updating_ = false;
+};
+
+/// Materials: list, add, delete (when unused), edit id, name, eps_inf, conductivity and
+/// colour (double-click the colour cell); the dispersion poles of the selected material
+/// (kind drude/lorentz, omega_p, omega_0, gamma in rad/s) in a second table.
+class MaterialsDock : public QDockWidget {
+    Q_OBJECT
+public:
+    enum Column { ColId, ColName, ColEps, ColSigma, ColPoles, ColColor, ColCount };
+    enum PoleColumn { PoleKind, PoleOmegaP, PoleOmega0, PoleGamma, PoleColCount };
+    explicit MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* parent = nullptr);
+    QTableWidget* table() const { return table_; }
+    QTableWidget* polesTable() const { return poles_; }
+    void addMaterial();
+    void deleteSelectedMaterial();
+    /// Adds a Lorentz pole to the selected material / removes the selected pole.
+    void addPole();
+    void removeSelectedPole();
+
+private:
+    void refresh();
+    void refreshPoles();
+    void cellEdited(int row, int column);
+    void poleEdited(int row, int column);
+    EditorDocument* doc_;
+    Prompts* prompts_;
+    QTableWidget* table_;
+    QTableWidget* poles_;
+    QLabel* polesLabel_;
+    bool updating_ = false;
+};
+
+/// Properties: numeric editing of the selected shape, source or monitor.
+class PropertiesDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit PropertiesDock(EditorDocument* doc, QWidget* parent = nullptr);
+    /// The editor of a field by its label (for tests); nullptr if absent.
+    QWidget* field(const QString& label) const;
+    /// Rebuilds now (normally deferred to the event loop).
+    void rebuild();
+
+private:
+    void scheduleRebuild();
+    QDoubleSpinBox* addDouble(const QString& label, double value, const QString& suffix,
+                              std::function<void(double)> apply);
+    void addText(const QString& label, const QString& value, std::function<void(const QString&)> apply);
+    void addCombo(const QString& label, const QStringList& items, int current, std::function<void(int)> apply);
+    void addInfo(const QString& label, const QString& text);
+    void editShape(const std::function<void(Shape&)>& f);
+    void editSource(const std::function<void(Source&)>& f);
+    void editMonitor(const std::function<void(Monitor&)>& f);
+    EditorDocument* doc_;
+    QWidget* body_ = nullptr;
+    QFormLayout* form_ = nullptr;
+    bool pending_ = false;
+};
+
+/// Run setup: domain size, cell size (with cells per wavelength for the highest index and
+/// the shortest wavelength), polarization, boundaries, PML cells, spectrum, stop criteria,
+/// normalization, backend and precision.
+class RunSetupDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit RunSetupDock(EditorDocument* doc, QWidget* parent = nullptr);
+    /// Cells per shortest wavelength in the highest-index material: lambda_min / (n_max dx).
+    static double cellsPerWavelength(const Project& p, double* nMax = nullptr);
+    QLabel* resolutionLabel() const { return resolution_; }
+    /// Check list of the layers of the normalization (reference) run.
+    QListWidget* referenceLayers() const { return referenceLayers_; }
+    QComboBox* incidentMonitor() const { return incident_; }
+    QDoubleSpinBox* cellSize() const { return cell_; }
+
+private:
+    void refresh();
+    void edit(const QString& text, const std::function<void(Project&)>& f);
+    EditorDocument* doc_;
+    QDoubleSpinBox *sizeX_, *sizeY_, *cell_, *wlMin_, *wlMax_, *decay_, *maxTime_, *courant_;
+    QSpinBox *pml_, *points_;
+    QComboBox *polarization_, *boundX_, *boundY_, *backend_, *precision_, *incident_;
+    QListWidget* referenceLayers_;
+    QCheckBox *normalization_, *subpixel_;
+    QLabel* resolution_;
+    bool updating_ = false;
+};
+
+}  // namespace golightly::editor

@@ -1,0 +1,60 @@
+// Shared helpers of the GUI tests.
+#pragma once
+
+#include <QTest>
+#include <QUndoStack>
+
+#include <functional>
+
+#include "editor_document.hpp"
+
+namespace golightly::test {
+
+/// Prompts answered by the test: records errors, answers questions as configured.
+struct StubPrompts : golightly::editor::Prompts {
+    QStringList errors;
+    SaveChoice saveAnswer = SaveChoice::Discard;
+    bool recoverAnswer = true;
+    int saveAsked = 0, recoverAsked = 0;
+    QString recoverText;
+    void error(const QString& title, const QString& text) override { errors << title + QStringLiteral(": ") + text; }
+    SaveChoice askSaveChanges(const QString&) override {
+        ++saveAsked;
+        return saveAnswer;
+    }
+    bool askRecover(const QString& text) override {
+        ++recoverAsked;
+        recoverText = text;
+        return recoverAnswer;
+    }
+};
+
+/// Runs `edit`, checks it made exactly one undo step that changed the project, then that
+/// undo gives back the identical project and redo the identical edited one.
+inline bool undoRedoRoundTrip(golightly::editor::EditorDocument& doc, const std::function<void()>& edit) {
+    const golightly::Project before = doc.project();
+    const int count = doc.undoStack()->count();
+    edit();
+    const golightly::Project after = doc.project();
+    if (doc.undoStack()->count() != count + 1) {
+        qWarning("expected one undo step, got %d", doc.undoStack()->count() - count);
+        return false;
+    }
+    if (after == before) {
+        qWarning("the edit did not change the project");
+        return false;
+    }
+    doc.undoStack()->undo();
+    if (!(doc.project() == before)) {
+        qWarning("undo did not restore the identical project");
+        return false;
+    }
+    doc.undoStack()->redo();
+    if (!(doc.project() == after)) {
+        qWarning("redo did not restore the identical edited project");
+        return false;
+    }
+    return true;
+}
+
+}  // namespace golightly::test
