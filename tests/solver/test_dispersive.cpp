@@ -664,3 +664,34 @@ TEST_CASE("dispersion: a cell mixing two dispersive materials gets the weighted 
     CHECK(e->fields_finite());
     CHECK(e->field_energy() < e0);
 }
+
+TEST_CASE("dispersion: fused sweep equals the two-pass step with gold, 1..3 threads", "[dispersive][physics]") {
+    Material bg;
+    bg.id = "glass";
+    bg.epsilon_inf = 2.1;
+    const Material au = library_material("au");
+    for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
+        const Scene s = compile_project(box_project(pol, 40, 0.01, bg, &au, 0.12), "fused").scene;
+        ::setenv("GOLIGHTLY_CPU_UNFUSED", "1", 1);
+        auto ref = make_cpu_engine(s, Precision::Float64, 1);
+        ::unsetenv("GOLIGHTLY_CPU_UNFUSED");
+        random_fields(*ref, s, 21);
+        ref->step(200);
+        for (int threads = 1; threads <= 3; ++threads) {
+            auto e = make_cpu_engine(s, Precision::Float64, threads);
+            random_fields(*e, s, 21);
+            e->step(200);
+            for (Component c : electric_components(pol)) {
+                std::vector<double> a, b;
+                e->get_field(c, a);
+                ref->get_field(c, b);
+                double d = 0, m = 0;
+                for (std::size_t k = 0; k < a.size(); ++k) {
+                    d = std::max(d, std::abs(a[k] - b[k]));
+                    m = std::max(m, std::abs(b[k]));
+                }
+                CHECK(d <= 1e-13 * m);
+            }
+        }
+    }
+}

@@ -36,7 +36,8 @@ public:
 
     /// Electromagnetic energy per unit length in z, J/m:
     ///   0.5 * eps0 * dx^2 * sum_cells (eps_r E^2 + H~^2)    (H~ = eta0 H)
-    /// over all cells, E at the current step, H at the last half step.
+    /// over all cells, E at the current step, H at the last half step. In dispersive cells
+    /// eps_r is the table's eps_inf; the energy held by the polarizations is not included.
     virtual double field_energy() = 0;
     /// False when any field value is NaN or Inf.
     virtual bool fields_finite() = 0;
