@@ -296,12 +296,6 @@ void Compiler::compile_medium() {
             throw ProjectError(file_, idx_path("materials", m) + ".poles",
                                "dispersive materials are not supported yet (issue: dispersive materials)");
     }
-    for (const Layer* l : layers)
-        for (const Shape& sh : l->shapes)
-            if (sh.type == ShapeType::Step) {
-                out_.warnings.push_back("layer '" + l->name + "': STEP shapes are ignored by this build");
-                break;
-            }
 
     const bool subpixel = options_.subpixel_averaging.value_or(project_.run.subpixel_averaging);
     std::vector<std::vector<double>> eps3(3), sig3(3);
