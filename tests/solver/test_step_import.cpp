@@ -27,7 +27,16 @@
 #include <Message.hxx>
 #include <Message_Messenger.hxx>
 #include <Message_Printer.hxx>
+#include <Interface_Static.hxx>
+#include <Quantity_Color.hxx>
+#include <STEPCAFControl_Writer.hxx>
 #include <STEPControl_Writer.hxx>
+#include <TDataStd_Name.hxx>
+#include <TDocStd_Document.hxx>
+#include <XCAFApp_Application.hxx>
+#include <XCAFDoc_ColorTool.hxx>
+#include <XCAFDoc_DocumentTool.hxx>
+#include <XCAFDoc_ShapeTool.hxx>
 #include <gp_Ax2.hxx>
 #include <gp_Pln.hxx>
 #endif
@@ -242,7 +251,86 @@ TEST_CASE("STEP import errors: not STEP, truncated, no solids", "[step]") {
     CHECK(step_shape_bytes(ok) == good);
 }
 
+namespace {
+
+/// The example part (examples/step_ring.step): an all-pass ring filter, two named and
+/// coloured solids written through XCAF in micrometres. Ring: centre (4, 3.6), radii
+/// 1.6 / 2.0; bus: x in [-1, 9], y in [1.05, 1.45]; both z in [-0.11, 0.11] um.
+void write_example_ring(const fs::path& file) {
+    // OCCT 7.6's writer labels the file with write.step.unit without converting the
+    // coordinates: build directly in um.
+    const double mm = 1.0;
+    const double zc = -0.11, h = 0.22;
+    const TopoDS_Shape outer =
+        BRepPrimAPI_MakeCylinder(gp_Ax2(gp_Pnt(4.0 * mm, 3.6 * mm, zc * mm), gp_Dir(0, 0, 1)), 2.0 * mm, h * mm).Shape();
+    const TopoDS_Shape inner =
+        BRepPrimAPI_MakeCylinder(gp_Ax2(gp_Pnt(4.0 * mm, 3.6 * mm, (zc - 0.1) * mm), gp_Dir(0, 0, 1)), 1.6 * mm,
+                                 (h + 0.2) * mm)
+            .Shape();
+    const TopoDS_Shape ring = BRepAlgoAPI_Cut(outer, inner).Shape();
+    const TopoDS_Shape bus = BRepPrimAPI_MakeBox(gp_Pnt(-1.0 * mm, 1.05 * mm, zc * mm), 10.0 * mm, 0.4 * mm, h * mm).Shape();
+    Handle(TDocStd_Document) doc;
+    XCAFApp_Application::GetApplication()->NewDocument("MDTV-XCAF", doc);
+    Handle(XCAFDoc_ShapeTool) st = XCAFDoc_DocumentTool::ShapeTool(doc->Main());
+    Handle(XCAFDoc_ColorTool) ct = XCAFDoc_DocumentTool::ColorTool(doc->Main());
+    const TDF_Label lr = st->AddShape(ring, false);
+    TDataStd_Name::Set(lr, "ring");
+    ct->SetColor(lr, Quantity_Color(0.8, 0.2, 0.1, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
+    const TDF_Label lb = st->AddShape(bus, false);
+    TDataStd_Name::Set(lb, "bus");
+    ct->SetColor(lb, Quantity_Color(0.1, 0.3, 0.8, Quantity_TOC_sRGB), XCAFDoc_ColorSurf);
+    STEPCAFControl_Writer w;  // (initializes the STEP controller's defaults first)
+    Interface_Static::SetCVal("write.step.unit", "UM");
+    REQUIRE(w.Transfer(doc, STEPControl_AsIs));
+    REQUIRE(w.Write(file.string().c_str()) == IFSelect_RetDone);
+    Interface_Static::SetCVal("write.step.unit", "MM");
+}
+
+}  // namespace
+
+// Regenerates examples/step_ring.step (hidden: run with [.generate]).
+TEST_CASE("generate the example STEP file", "[.generate]") {
+    write_example_ring(fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "step_ring.step");
+}
+
+TEST_CASE("names, colours and micrometre units survive an XCAF round trip", "[step]") {
+    TempDir tmp;
+    write_example_ring(tmp.path / "ring.step");
+    const StepModel m = read_step(read_bytes(tmp.path / "ring.step"), "ring.step");
+    REQUIRE(m.solids.size() == 2);
+    CHECK(m.length_unit == "um");
+    CHECK(m.unit_um == Approx(1.0));
+    CHECK(m.solids[0].name == "ring");
+    CHECK(m.solids[1].name == "bus");
+    CHECK(m.solids[0].has_color);
+    CHECK(m.solids[0].color_rgb[0] == Approx(0.8).margin(0.01));
+    CHECK(m.solids[1].color_rgb[2] == Approx(0.8).margin(0.01));
+    CHECK(m.solids[1].bbox_min[0] == Approx(-1.0).margin(1e-3));  // (Bnd_Box adds the tolerance)
+    CHECK(m.solids[1].bbox_max[0] == Approx(9.0).margin(1e-3));
+    CHECK(m.solids[0].volume == Approx(kPi * (4.0 - 2.56) * 0.22).epsilon(1e-6));
+    // per-solid selection
+    Shape sh = shape_from_bytes(read_bytes(tmp.path / "ring.step"), "ring.step", 1.0);
+    CHECK(total_area(step_section_solids(sh, 0.0, 1e-5, {0}).size() == 1 ? std::vector<Outline>{step_section_solids(sh, 0.0, 1e-5, {0})[0].outline} : std::vector<Outline>{}) ==
+          Approx(kPi * (4.0 - 2.56)).epsilon(1e-4));
+    sh.extra["solids"] = Json::array({1});
+    CHECK(total_area(step_section(sh, 0.0, 1e-5)) == Approx(4.0).epsilon(1e-9));
+}
+
 #endif  // GOLIGHTLY_HAVE_OCCT
+
+TEST_CASE("the example project embeds a STEP ring filter and compiles", "[step]") {
+    const fs::path file = fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "step_import.glproj";
+    const Project p = load_project(file);
+    REQUIRE(p.layers.size() >= 1);
+    REQUIRE(p.layers[0].shapes.at(0).type == ShapeType::Step);
+    if (!step_import_available()) {
+        WARN("this build has no STEP support: compile not checked");
+        return;
+    }
+    // ring + bus section areas at slice_z = 0 (the bus inside the interior: x in [0, 8])
+    const auto areas = material_areas_um2(p, p.domain.cell_size, false);
+    CHECK(areas.at("si_eff") == Approx(kPi * (4.0 - 2.56) + 8.0 * 0.4).epsilon(1e-4));
+}
 
 TEST_CASE("the shared STEP files import and give sections", "[step]") {
     if (!step_import_available()) {

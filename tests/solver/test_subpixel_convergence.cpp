@@ -10,6 +10,9 @@
 #include <complex>
 #include <cstdio>
 #include <numbers>
+#include <random>
+#include <string>
+#include <cstdlib>
 
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
@@ -28,13 +31,13 @@ struct DiscSetup {
     Vec2 centre{1.0, 1.0};
 };
 
-Project disc_project(const DiscSetup& d, double dx_um, double lambda_um) {
+Project disc_project(const DiscSetup& d, double dx_um, double lambda_um, Polarization pol) {
     Project p;
     p.name = "disc";
     p.domain.dimensions = 2;
     p.domain.size = {d.box_um, d.box_um, 0.0};
     p.domain.cell_size = dx_um;
-    p.domain.polarization = Polarization::TMz;
+    p.domain.polarization = pol;
     p.domain.boundaries = {BoundaryKind::Pec, BoundaryKind::Pec, BoundaryKind::Pec};
     Material m;
     m.id = "core";
@@ -53,7 +56,7 @@ Project disc_project(const DiscSetup& d, double dx_um, double lambda_um) {
     src.name = "kick";
     src.type = SourceType::Point;
     src.at = {d.centre.x + 0.13 * d.radius_um, d.centre.y + 0.07 * d.radius_um};
-    src.component = Component::Ez;
+    src.component = pol == Polarization::TMz ? Component::Ez : Component::Hz;
     src.waveform.type = WaveformType::GaussianPulse;
     src.waveform.wavelength_center = lambda_um;
     src.waveform.wavelength_span = 0.5 * lambda_um;
@@ -62,7 +65,7 @@ Project disc_project(const DiscSetup& d, double dx_um, double lambda_um) {
     t.name = "probe";
     t.type = MonitorType::Time;
     t.at = Vec2{d.centre.x - 0.21 * d.radius_um, d.centre.y + 0.11 * d.radius_um};
-    t.component = Component::Ez;
+    t.component = src.component;
     p.monitors.push_back(t);
     p.run.courant = 0.5;
     p.run.precision = Precision::Float64;
@@ -108,8 +111,8 @@ double find_peak(const std::vector<double>& x, double dt, double lo, double hi, 
 
 /// Runs the disc at cell size dx and returns the probe record after the source and dt.
 std::vector<double> run_disc(const DiscSetup& d, double dx, double lambda_um, bool subpixel, double periods,
-                             double& dt_s) {
-    const Project p = disc_project(d, dx, lambda_um);
+                             double& dt_s, Polarization pol = Polarization::TMz) {
+    const Project p = disc_project(d, dx, lambda_um, pol);
     CompileOptions o;
     o.subpixel_averaging = subpixel;
     const CompiledProject cp = compile_project(p, "disc", o);
@@ -120,7 +123,12 @@ std::vector<double> run_disc(const DiscSetup& d, double dx, double lambda_um, bo
     const int n = int(std::ceil(periods * period_s / dt_s));
     e->step(skip + n);
     auto ts = e->time_samples(cp.monitors[0].time_probe);
-    return std::vector<double>(ts.end() - n, ts.end());
+    std::vector<double> x(ts.end() - n, ts.end());
+    double mean = 0;
+    for (double v : x) mean += v;
+    mean /= double(x.size());
+    for (double& v : x) v -= mean;  // TEz: static Hz
+    return x;
 }
 
 /// Least-squares fit of err = C h^p in log space: returns p.
@@ -214,4 +222,41 @@ TEST_CASE("sub-pixel averaging converges at second order, staircasing at first (
     CHECK(p_stair <= 1.3);
     // and averaging is the more accurate at every resolution
     for (std::size_t k = 0; k < h.size(); ++k) CHECK(avg_err_mean[k] < stair_err_mean[k]);
+}
+
+// Exploration (hidden): GL_POL=TEz|TMz GL_N="8,10,..." GL_CENTRES=k GL_PERIODS=p
+TEST_CASE("sub-pixel convergence exploration", "[.explore]") {
+    auto env = [](const char* k, const char* def) { const char* v = std::getenv(k); return std::string(v ? v : def); };
+    const Polarization pol = env("GL_POL", "TMz") == "TEz" ? Polarization::TEz : Polarization::TMz;
+    std::vector<int> Ns;
+    {
+        std::string s = env("GL_N", "8,10,12,14,16,20");
+        std::size_t a = 0;
+        while (a < s.size()) { std::size_t b = s.find(',', a); if (b == std::string::npos) b = s.size(); Ns.push_back(std::stoi(s.substr(a, b - a))); a = b + 1; }
+    }
+    const int nc = std::stoi(env("GL_CENTRES", "3"));
+    const double periods = std::stod(env("GL_PERIODS", "40"));
+    DiscSetup d;
+    d.eps = std::stod(env("GL_EPS", "12"));
+    d.box_um = std::stod(env("GL_BOX", "2"));
+    d.centre = {0.5 * d.box_um + 0.0123, 0.5 * d.box_um - 0.0129};
+    double lambda = std::stod(env("GL_LAMBDA", "8.0")), dt;
+    const auto x0 = run_disc(d, d.radius_um / 16, lambda, true, periods, dt, pol);
+    const double fg = units::c0 / (lambda * units::um);
+    const double fm = find_peak(x0, dt, 0.6 * fg, 1.6 * fg, 2000);
+    std::printf("mode lambda0 %.4f\n", units::c0 / fm / units::um);
+    std::mt19937 rng(5);
+    for (int c = 0; c < nc; ++c) {
+        d.centre = {0.5 * d.box_um + 0.05 * (std::uniform_real_distribution<double>(-1, 1)(rng)),
+                    0.5 * d.box_um + 0.05 * (std::uniform_real_distribution<double>(-1, 1)(rng))};
+        for (int n : Ns) {
+            double fa = 0, fs = 0;
+            for (bool sub : {true, false}) {
+                const auto x = run_disc(d, d.radius_um / n, lambda, sub, periods, dt, pol);
+                (sub ? fa : fs) = find_peak(x, dt, 0.85 * fm, 1.15 * fm, 400);
+            }
+            std::printf("C %d N %d avg %.10e stair %.10e\n", c, n, fa, fs);
+            std::fflush(stdout);
+        }
+    }
 }
