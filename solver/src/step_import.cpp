@@ -134,6 +134,7 @@ std::vector<StepSolidSection> step_section_solids(const Shape& s, double, double
     no_occt(s.file_name);
 }
 std::array<double, 6> step_bounds_um(const Shape& s) { no_occt(s.file_name); }
+std::vector<StepSolidSection> step_import_sections(const Shape& s, double, double) { no_occt(s.file_name); }
 
 #else  // GOLIGHTLY_HAVE_OCCT
 
@@ -610,6 +611,35 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
     bound_cache(g_sections, 64);
     g_sections[key] = out;
     return out;
+}
+
+std::vector<StepSolidSection> step_import_sections(const Shape& step_shape, double z_um, double tolerance_um) {
+    auto sections = step_section_solids(step_shape, z_um, tolerance_um);
+    auto pf = placed(step_shape);
+    std::vector<int> wanted;
+    if (step_shape.extra.is_object() && step_shape.extra.contains("solids") && step_shape.extra["solids"].is_array())
+        for (const auto& v : step_shape.extra["solids"])
+            if (v.is_number_integer()) wanted.push_back(v.get<int>());
+    if (wanted.empty())
+        for (int k = 0; k < int(pf->solids.size()); ++k) wanted.push_back(k);
+    std::string missing;
+    int n_missing = 0;
+    for (int k : wanted) {
+        bool hit = false;
+        for (const auto& s : sections) hit = hit || s.solid == k;
+        if (hit) continue;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, " (z %g .. %g um)", pf->bounds[k][2], pf->bounds[k][5]);
+        missing += (n_missing++ ? ", '" : "'") + pf->file->model.solids[k].name + "'" + buf;
+    }
+    if (n_missing > 0) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, " not cross the slice plane z = %g um", z_um);
+        throw std::runtime_error("'" + step_shape.file_name + "': " + (n_missing > 1 ? "solids " : "solid ") + missing +
+                                 (n_missing > 1 ? " do" : " does") + buf +
+                                 "; move the part (translate z), change domain.slice_z or leave those solids out");
+    }
+    return sections;
 }
 
 #endif  // GOLIGHTLY_HAVE_OCCT

@@ -314,6 +314,15 @@ TEST_CASE("names, colours and micrometre units survive an XCAF round trip", "[st
           Approx(kPi * (4.0 - 2.56)).epsilon(1e-4));
     sh.extra["solids"] = Json::array({1});
     CHECK(total_area(step_section(sh, 0.0, 1e-5)) == Approx(4.0).epsilon(1e-9));
+    // the import check names the solids the plane misses
+    sh.extra.erase("solids");
+    sh.translate = {0.0, 0.0, 0.0};
+    CHECK(step_import_sections(sh, 0.05, 1e-4).size() == 2);
+    Shape lifted = sh;
+    lifted.rotate_deg = {0.0, 90.0, 0.0};  // on its side, (x, y, z) -> (z, y, -x): ring z -6 .. -2, bus -9 .. 1
+    CHECK(step_import_sections(lifted, -4.0, 1e-4).size() == 2);
+    CHECK_THROWS_WITH(step_import_sections(lifted, -7.0, 1e-4),
+                      Catch::Contains("solid 'ring'") && Catch::Contains("does not cross the slice plane z = -7 um"));
 }
 
 #endif  // GOLIGHTLY_HAVE_OCCT

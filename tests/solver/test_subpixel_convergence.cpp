@@ -1,7 +1,8 @@
 // Sub-pixel averaging convergence (Farjadpour et al., Opt. Lett. 31, 2972 (2006)): the
 // resonance frequency of a dielectric disc in a PEC box (TMz), through the whole chain
-// (project -> compile_project -> CPU engine), at several resolutions. With averaging the
-// error falls at second order; with a staircased grid at first order.
+// (project -> compile_project -> CPU engine), at many resolutions. With averaging the
+// error envelope falls at second order; with a staircased grid at about order 1.5 (the
+// lattice-point count error of a circle; first order needs edges along the grid axes).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,9 +11,7 @@
 #include <complex>
 #include <cstdio>
 #include <numbers>
-#include <random>
 #include <string>
-#include <cstdlib>
 
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
@@ -184,66 +183,81 @@ double envelope_order(const std::vector<std::pair<double, double>>& env) {
 
 }  // namespace
 
-// The lowest TMz mode (monopole, lambda0 ~ 8 um) of an eps = 12 disc of radius 0.5 um,
-// centred off-grid at (1.0123, 0.9829) in a 2 x 2 um PEC box, on M x M grids (M cells
-// across the box, M/4 cells per radius). Ez is parallel to the disc's boundary, so the
-// sub-pixel average is the plain mean of eps (Farjadpour et al. 2006). As M changes the
-// grid cuts the circle differently, so the error of one grid is erratic: the orders are
-// fitted (least squares in log-log) to the upper envelope of |error| over bins of
-// resolution. Reference: the mean of three fine averaged grids (M = 80, 96, 112).
-TEST_CASE("sub-pixel averaging converges at second order, staircasing at first (TMz disc)", "[physics][subpixel]") {
+// The lowest TMz mode (monopole) of an eps = 12 disc of radius R = 0.5 um in a 1.4 x 1.4
+// um PEC box, on M x M grids (M cells across the box), for three off-grid disc centres.
+// Ez is parallel to the disc's boundary, so the sub-pixel average is the plain mean of eps
+// (Farjadpour et al., Opt. Lett. 31, 2972 (2006)). As M changes the grid cuts the circle
+// differently, so the error of a single grid is erratic (as in 1D, where it is
+// h^p g(offset of the interface in its cell)): the orders are fitted (least squares in
+// log-log) to the upper envelope of |error| over bins of resolution, pooled over the
+// centres. Reference per centre: the mean of three fine averaged grids.
+TEST_CASE("sub-pixel averaging converges at second order, staircasing slower (TMz disc)", "[physics][subpixel]") {
     const auto t0 = std::chrono::steady_clock::now();
-    DiscSetup d;
-    d.centre = {1.0123, 0.9829};
     const double periods = 32;
-    double dt;
-    // locate the mode (broad scan on an averaged 64 x 64 grid)
-    double lambda = 8.0;
-    const double fg = units::c0 / (lambda * units::um);
-    const auto x64 = run_disc(d, d.box_um / 64, lambda, true, periods, dt);
-    const double f_mode = find_peak(x64, dt, 0.6 * fg, 1.6 * fg, 2000);
-    REQUIRE(f_mode > 0);
-    lambda = units::c0 / f_mode / units::um;
-    auto frequency = [&](int m, bool sub) {
-        const auto x = run_disc(d, d.box_um / m, lambda, sub, periods, dt);  // (sets dt)
-        const double f = find_peak(x, dt, 0.85 * f_mode, 1.15 * f_mode, 400);
-        REQUIRE(f > 0);
-        return f;
-    };
-    // reference
-    std::vector<double> f_ref;
-    for (int m : {80, 96, 112}) f_ref.push_back(frequency(m, true));
-    const double f0 = (f_ref[0] + f_ref[1] + f_ref[2]) / 3;
-    const double ref_spread = (*std::max_element(f_ref.begin(), f_ref.end()) - *std::min_element(f_ref.begin(), f_ref.end())) / f0;
-    std::printf("[subpixel] disc mode: lambda0 = %.4f um, reference f0 = %.9e Hz (spread of M = 80, 96, 112: %.1e)\n",
-                lambda, f0, ref_spread);
-    CHECK(ref_spread < 1e-5);
-
+    const std::vector<Vec2> centres = {{0.7123, 0.6829}, {0.6712, 0.7234}, {0.7277, 0.7061}};
+    DiscSetup d;
+    d.box_um = 1.4;
+    const double cells_per_radius_per_m = d.radius_um / d.box_um;  // R/dx = M R / L
     std::vector<double> n_avg, e_avg, n_st, e_st;
-    for (int m = 16; m <= 96; m += (m < 40 ? 2 : m < 64 ? 4 : 8)) {
-        const double n = m / 4.0;  // cells per radius
-        if (m <= 40) {
-            n_avg.push_back(n);
-            e_avg.push_back((frequency(m, true) - f0) / f0);
+    for (const Vec2& c : centres) {
+        d.centre = c;
+        double dt;
+        // locate the mode: broad scan on an averaged 48 x 48 grid
+        double lambda = 6.0;
+        const double fg = units::c0 / (lambda * units::um);
+        const auto x48 = run_disc(d, d.box_um / 48, lambda, true, periods, dt);
+        const double f_mode = find_peak(x48, dt, 0.5 * fg, 1.5 * fg, 2000);
+        REQUIRE(f_mode > 0);
+        lambda = units::c0 / f_mode / units::um;
+        auto frequency = [&](int m, bool sub) {
+            const auto x = run_disc(d, d.box_um / m, lambda, sub, periods, dt);  // (sets dt)
+            const double f = find_peak(x, dt, 0.85 * f_mode, 1.15 * f_mode, 400);
+            REQUIRE(f > 0);
+            return f;
+        };
+        std::vector<double> f_ref;
+        for (int m : {56, 64, 72}) f_ref.push_back(frequency(m, true));
+        const double f0 = (f_ref[0] + f_ref[1] + f_ref[2]) / 3;
+        const double spread =
+            (*std::max_element(f_ref.begin(), f_ref.end()) - *std::min_element(f_ref.begin(), f_ref.end())) / f0;
+        std::printf("[subpixel] centre (%.4f, %.4f): lambda0 = %.4f um, reference f0 = %.9e Hz (spread %.1e)\n", c.x,
+                    c.y, lambda, f0, spread);
+        CHECK(spread < 5e-5);
+        for (int m = 11; m <= 45; m += (m < 30 ? 1 : 2)) {
+            const double n = m * cells_per_radius_per_m;
+            char avg[32] = "-";
+            if (n <= 8.01) {
+                n_avg.push_back(n);
+                e_avg.push_back((frequency(m, true) - f0) / f0);
+                std::snprintf(avg, sizeof avg, "%+.2e", e_avg.back());
+            }
+            if (n < 4) continue;
+            n_st.push_back(n);
+            e_st.push_back((frequency(m, false) - f0) / f0);
+            std::printf("[subpixel]   R/dx = %5.2f: relative error averaged %9s, staircase %+.2e\n", n, avg, e_st.back());
         }
-        n_st.push_back(n);
-        e_st.push_back((frequency(m, false) - f0) / f0);
-        char avg[32] = "-";
-        if (m <= 40) std::snprintf(avg, sizeof avg, "%+.2e", e_avg.back());
-        std::printf("[subpixel] R/dx = %5.2f: relative error averaged %9s, staircase %+.2e\n", n, avg, e_st.back());
     }
-    const std::vector<double> edges = {4, 5, 6.5, 8.5, 10.5, 14.5, 24.5};
-    const auto env_avg = envelope(n_avg, e_avg, edges, d.radius_um);
-    const auto env_st = envelope(n_st, e_st, edges, d.radius_um);
+    // Averaged errors fall towards the references' own level (~1e-5) beyond R/dx ~ 10: the
+    // fit uses R/dx 4..8, where they stay far above it.
+    const auto env_avg = envelope(n_avg, e_avg, {3.9, 5, 6, 7, 8.01}, d.radius_um);
+    const auto env_st = envelope(n_st, e_st, {3.9, 5, 6.5, 8.5, 11, 13.5, 16.2}, d.radius_um);
     const double p_avg = envelope_order(env_avg), p_st = envelope_order(env_st);
-    for (std::size_t b = 0; b < env_st.size(); ++b)
-        std::printf("[subpixel] bin %zu: h = %.4f um, max |error| averaged %.2e, staircase %.2e\n", b, env_st[b].first,
-                    b < env_avg.size() ? env_avg[b].second : 0.0, env_st[b].second);
+    for (const auto& [h, e] : env_avg) std::printf("[subpixel] averaged envelope: h = %.4f um, max |error| %.2e\n", h, e);
+    for (const auto& [h, e] : env_st) std::printf("[subpixel] staircase envelope: h = %.4f um, max |error| %.2e\n", h, e);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("[subpixel] fitted orders (envelope): averaged %.2f (R/dx 4..10), staircase %.2f (R/dx 4..24); %.1f s\n",
-                p_avg, p_st, secs);
+    std::printf("[subpixel] fitted orders (envelope, %zu centres): averaged %.2f (R/dx 4..8), staircase %.2f (R/dx 4..16); %.1f s\n",
+                centres.size(), p_avg, p_st, secs);
+    // Averaged: second order. Staircase: for Ez (parallel to the boundary) the staircase
+    // error is the lattice-point count error of the disc, which for a circle does not
+    // scale as h but as about h^1.5 (Kendall, Q. J. Math. 19, 1 (1948): the count's
+    // variance over random offsets grows as the radius in cells), erratically; measured
+    // 1.2..1.5 over single centres. So the staircase bound is 1.5, not 1.3.
     CHECK(p_avg >= 1.8);
-    CHECK(p_st <= 1.3);
-    // and averaging is far more accurate at every resolution it was run at
-    for (std::size_t b = 0; b < env_avg.size(); ++b) CHECK(env_avg[b].second * 5 < env_st[b].second);
+    CHECK(p_st <= 1.5);
+    CHECK(p_avg - p_st >= 0.4);
+    // and averaging is far more accurate wherever both ran (same bins)
+    const auto env_st_same = envelope(n_st, e_st, {3.9, 5, 6, 7, 8.01}, d.radius_um);
+    REQUIRE(env_st_same.size() == env_avg.size());
+    for (std::size_t b = 0; b < env_avg.size(); ++b) CHECK(env_avg[b].second * 5 < env_st_same[b].second);
 }
+

@@ -83,6 +83,12 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
 /// z_um and the z range the solids span.
 std::vector<Outline> step_section(const Shape& step_shape, double z_um, double tolerance_um);
 
+/// The import check of the editor (issue: "a solid that does not cross the slice plane
+/// gives a clear message"): throws std::runtime_error naming every selected solid (as in
+/// step_section_solids) that the plane z = z_um misses, with its z range in um; returns
+/// the sections otherwise.
+std::vector<StepSolidSection> step_import_sections(const Shape& step_shape, double z_um, double tolerance_um);
+
 /// Bounds (um) of the placed solids of a `step` shape: {xmin, ymin, zmin, xmax, ymax, zmax}.
 std::array<double, 6> step_bounds_um(const Shape& step_shape);
 
