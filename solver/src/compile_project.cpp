@@ -945,7 +945,12 @@ CompiledProject Compiler::run() {
 
 CompiledProject compile_project(const Project& project, const std::string& file_label, const CompileOptions& options) {
     Compiler c(project, file_label, options);
-    return c.run();
+    try {
+        return c.run();
+    } catch (const ProjectError& e) {  // geometry (compute_coverage) does not know the file
+        if (!e.file().empty()) throw;
+        throw ProjectError(file_label, e.json_path(), e.message());
+    }
 }
 
 }  // namespace golightly

@@ -398,6 +398,9 @@ struct PlacedFile {
 };
 
 std::mutex g_cache_mutex;
+// OCCT work (reading, placing, cutting) runs one at a time: the XCAF application and
+// the translators' static parameters are process-wide.
+std::recursive_mutex g_occt_mutex;
 std::map<std::string, std::shared_ptr<const ParsedFile>> g_files;       // by data key
 std::map<std::string, std::shared_ptr<const PlacedFile>> g_placed;      // by data + placement
 std::map<std::string, std::vector<StepSolidSection>> g_sections;        // by all inputs
@@ -425,6 +428,7 @@ std::shared_ptr<const ParsedFile> parsed(const Shape& s) {
         auto it = g_files.find(key);
         if (it != g_files.end()) return it->second;
     }
+    std::lock_guard<std::recursive_mutex> occt(g_occt_mutex);
     auto pf = std::make_shared<const ParsedFile>(parse_step(step_shape_bytes(s), s.file_name, {}));
     std::lock_guard<std::mutex> lock(g_cache_mutex);
     bound_cache(g_files, 8);
@@ -444,6 +448,7 @@ std::shared_ptr<const PlacedFile> placed(const Shape& s) {
         auto it = g_placed.find(key);
         if (it != g_placed.end()) return it->second;
     }
+    std::lock_guard<std::recursive_mutex> occt(g_occt_mutex);
     auto pf = parsed(s);
     auto out = std::make_shared<PlacedFile>();
     out->file = pf;
@@ -528,7 +533,15 @@ std::vector<Vec2> discretize_wire(const TopoDS_Wire& wire, const TopoDS_Face& fa
 }  // namespace
 
 StepModel read_step(const std::vector<std::uint8_t>& bytes, const std::string& file_label, const StepProgress& progress) {
-    return parse_step(bytes, file_label, progress).model;
+    std::lock_guard<std::recursive_mutex> occt(g_occt_mutex);
+    auto pf = std::make_shared<const ParsedFile>(parse_step(bytes, file_label, progress));
+    // keep it: the step shape made from these bytes is sectioned next (make_step_shape)
+    Shape probe;
+    probe.data_base64 = base64_encode(bytes);
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    bound_cache(g_files, 8);
+    g_files[data_key(probe)] = pf;
+    return pf->model;
 }
 
 std::array<double, 6> step_bounds_um(const Shape& step_shape) {
@@ -562,6 +575,7 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
         auto it = g_sections.find(key);
         if (it != g_sections.end()) return it->second;
     }
+    std::lock_guard<std::recursive_mutex> occt(g_occt_mutex);
     auto pf = placed(step_shape);
     const int n = int(pf->solids.size());
     if (solids.empty())
