@@ -319,12 +319,6 @@ void Compiler::compile_medium() {
                                                                        fmt(project_.run.courant) + " is below it)"));
         }
     }
-    for (const Layer* l : layers)
-        for (const Shape& sh : l->shapes)
-            if (sh.type == ShapeType::Step) {
-                out_.warnings.push_back("layer '" + l->name + "': STEP shapes are ignored by this build");
-                break;
-            }
 
     const bool subpixel = options_.subpixel_averaging.value_or(project_.run.subpixel_averaging);
     std::vector<std::vector<double>> eps3(3), sig3(3);
@@ -1135,7 +1129,12 @@ CompiledProject Compiler::run() {
 
 CompiledProject compile_project(const Project& project, const std::string& file_label, const CompileOptions& options) {
     Compiler c(project, file_label, options);
-    return c.run();
+    try {
+        return c.run();
+    } catch (const ProjectError& e) {  // geometry (compute_coverage) does not know the file
+        if (!e.file().empty()) throw;
+        throw ProjectError(file_label, e.json_path(), e.message());
+    }
 }
 
 }  // namespace golightly
