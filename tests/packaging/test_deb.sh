@@ -37,6 +37,7 @@ if grep -q '^/usr/bin/golightly$' "$tmp/contents" || [ -f "$build/app/golightly"
   for s in 16 22 24 32 48 64 128 256; do need+=(/usr/share/icons/hicolor/${s}x${s}/apps/golightly.png); done
 fi
 [ -f "$src/resources/materials/library.json" ] && need+=(/usr/share/golightly/materials/library.json)
+[ -f "$src/examples/step_ring.step" ] && need+=(/usr/share/golightly/examples/step_ring.step)
 for f in "${need[@]}"; do grep -qx "$f" "$tmp/contents" || fail "package lacks $f"; done
 echo "all ${#need[@]} expected files present ($(wc -l <"$tmp/contents") entries)"
 
@@ -70,6 +71,15 @@ echo "ran in $(( $(date +%s) - start )) s"
 [ -s out/summary.json ] || fail "no summary.json"
 head -c 400 out/summary.json; echo
 head -3 out/spectra.csv
+# Fresnel at eps = 9: R = 0.25, T = 0.75 (first spectrum row)
+awk -F, 'NR == 2 { ok = ($3 > 0.23 && $3 < 0.27 && $4 > 0.73 && $4 < 0.77) } END { exit ok ? 0 : 1 }' out/spectra.csv \
+  || fail "spectra.csv: R, T not near 0.25, 0.75"
+if [ -f "$src/resources/materials/library.json" ]; then
+  echo "== golightly-cli materials (installed library)"
+  /usr/bin/golightly-cli materials >"$tmp/materials.log" 2>&1 || { cat "$tmp/materials.log"; fail "golightly-cli materials failed"; }
+  head -3 "$tmp/materials.log"
+  grep -q /usr/share/golightly/materials/library.json "$tmp/materials.log" || fail "golightly-cli does not find the installed material library"
+fi
 
 echo "== apt-get remove"
 apt-get remove -y -qq golightly >/dev/null
