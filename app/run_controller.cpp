@@ -90,8 +90,15 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 opts.frame_min_interval_s = 1.0 / settings.framesPerSecond;
                 const int maxSize = settings.maxFrameSize;
                 auto scratch = std::make_shared<std::vector<double>>();
-                opts.frame_hook = [this, scene, maxSize, scratch](Engine& engine, std::int64_t, double) {
+                // Budget: frames may take at most 5 % of the solver thread's time; on big grids
+                // (get_field copies the whole component) the rate drops below the chosen one.
+                auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
+                auto lastCost = std::make_shared<double>(0.0);
+                opts.frame_hook = [this, scene, maxSize, scratch, lastEnd, lastCost](Engine& engine, std::int64_t,
+                                                                                   double) {
                     const auto t0 = std::chrono::steady_clock::now();
+                    if (*lastCost > 0 && std::chrono::duration<double>(t0 - *lastEnd).count() < 19.0 * *lastCost)
+                        return;
                     try {
                         auto q = viewport::FieldQuantity(quantity_.load());
                         auto fr = std::make_shared<viewport::FieldFrame>(
@@ -100,9 +107,9 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                     } catch (const std::invalid_argument&) {
                         // the polarization lacks the component: no frame
                     }
-                    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now() - t0)
-                                    .count();
+                    *lastEnd = std::chrono::steady_clock::now();
+                    *lastCost = std::chrono::duration<double>(*lastEnd - t0).count();
+                    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(*lastEnd - t0).count();
                 };
             }
             auto result = std::make_shared<RunResult>(run_project(project, label, opts));
