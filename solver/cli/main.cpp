@@ -5,6 +5,7 @@
 //   golightly-cli check PROJECT [--json]
 //   golightly-cli bench [--backend cpu|cuda] [--dims 2] [--size NX,NY] [--steps N]
 //                       [--precision ..] [--poles P] [--json]
+//   golightly-cli materials [--json]
 //   golightly-cli --version
 //
 // Exit codes: 0 success; 1 usage; 2 invalid project; 3 run failed (results so far written).
@@ -26,6 +27,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/material_library.hpp"
 #include "golightly/project.hpp"
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
@@ -228,6 +230,38 @@ int cmd_check(const std::string& project_path, bool json) {
     return kExitOk;
 }
 
+// ------------------------------------------------------------------ materials
+/// Lists the material library (bundled + personal, material_library.hpp). --json: one
+/// object {"bundled": path, "personal": path, "materials": [MATERIAL + "source",
+/// "personal", ...]}.
+int cmd_materials(bool json) {
+    const auto lib = material_library();
+    if (json) {
+        Json j = Json::object();
+        j["bundled"] = bundled_material_library_path().string();
+        j["personal"] = personal_material_library_path().string();
+        Json list = Json::array();
+        for (const LibraryMaterial& lm : lib) {
+            Json m = material_to_json(lm.material);
+            m["source"] = lm.source;
+            m["personal"] = lm.personal;
+            list.push_back(m);
+        }
+        j["materials"] = list;
+        std::printf("%s\n", j.dump().c_str());
+        return kExitOk;
+    }
+    std::printf("bundled library: %s\npersonal library: %s\n", bundled_material_library_path().string().c_str(),
+                personal_material_library_path().string().c_str());
+    for (const LibraryMaterial& lm : lib) {
+        const Material& m = lm.material;
+        std::printf("%-8s %-46s eps_inf %-8.6g %zu pole%s%s\n", m.id.c_str(), m.name.c_str(), m.epsilon_inf,
+                    m.poles.size(), m.poles.size() == 1 ? "" : "s", lm.personal ? "  [personal]" : "");
+        if (!lm.source.empty()) std::printf("         source: %s\n", lm.source.c_str());
+    }
+    return kExitOk;
+}
+
 // ------------------------------------------------------------------ bench
 int cmd_bench(const BenchOptions& options, bool json) {
     const BenchReport r = run_bench(options);
@@ -281,6 +315,10 @@ int real_main(int argc, char** argv) {
     check->add_option("PROJECT", check_project, "Project file (.glproj)")->required();
     check->add_flag("--json", check_json, "Print one JSON object");
 
+    bool materials_json = false;
+    CLI::App* materials = app.add_subcommand("materials", "List the material library (bundled and personal)");
+    materials->add_flag("--json", materials_json, "Print one JSON object");
+
     BenchOptions bench_req;
     bench_req.nx = bench_req.ny = 4096;
     bench_req.steps = 200;
@@ -316,6 +354,7 @@ int real_main(int argc, char** argv) {
     try {
         if (*run) return cmd_run(run_args);
         if (*check) return cmd_check(check_project, check_json);
+        if (*materials) return cmd_materials(materials_json);
         if (*bench) {
             if (!parse_size(bench_size, bench_req.nx, bench_req.ny)) {
                 std::fprintf(stderr, "error: --size: expected NX,NY with positive integers, got '%s'\n",
@@ -326,10 +365,7 @@ int real_main(int argc, char** argv) {
                 std::fprintf(stderr, "error: bench: --dims 3 is not supported yet\n");
                 return kExitRun;
             }
-            if (bench_poles > 0) {
-                std::fprintf(stderr, "error: bench: --poles > 0 (dispersive materials) is not supported yet\n");
-                return kExitRun;
-            }
+            bench_req.poles = bench_poles;
             bench_req.backend = !bench_backend.empty() ? bench_backend : (cuda_available() ? "cuda" : "cpu");
             bench_req.precision = *parse_precision(bench_precision);
             bench_req.polarization = bench_polarization == "TEz" ? Polarization::TEz : Polarization::TMz;
@@ -345,7 +381,7 @@ int real_main(int argc, char** argv) {
         return kExitRun;
     }
     std::fprintf(stderr, "%s", app.help().c_str());
-    std::fprintf(stderr, "error: a command is required (run, check or bench)\n");
+    std::fprintf(stderr, "error: a command is required (run, check, materials or bench)\n");
     return kExitUsage;
 }
 

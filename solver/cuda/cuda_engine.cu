@@ -1441,8 +1441,13 @@ std::string cuda_device_description() {
     return os.str();
 }
 
+bool cuda_supports_dispersion() { return false; }
+
 std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision) {
     if (!cuda_available()) throw RunError("CUDA backend: " + cuda_device_description());
+    if (scene.is_dispersive())
+        throw RunError("CUDA backend: dispersive (Lorentz/Drude) materials are not supported on the GPU yet; "
+                       "use the CPU backend");
     if (precision == Precision::Float64) return std::make_unique<CudaEngine<double>>(scene, precision);
     return std::make_unique<CudaEngine<float>>(scene, precision);
 }

@@ -1,5 +1,6 @@
 // GoLightly benchmark (bench.hpp): synthetic scene, timed steps, copy roofline.
 #include "golightly/bench.hpp"
+#include "golightly/dispersion.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -47,7 +48,7 @@ double cpu_copy_bandwidth_gbs(std::size_t bytes, int threads) {
 
 }  // namespace
 
-Scene make_bench_scene(int nx, int ny, Polarization pol) {
+Scene make_bench_scene(int nx, int ny, Polarization pol, int poles) {
     constexpr int kPml = 16;
     if (nx < 2 * kPml + 8 || ny < 2 * kPml + 8)
         throw RunError("bench: the grid must be at least " + std::to_string(2 * kPml + 8) + " cells along each axis");
@@ -83,6 +84,26 @@ Scene make_bench_scene(int nx, int ny, Polarization pol) {
     } else {
         s.material_index[0] = map;
         s.material_index[1] = map;
+    }
+    // Dispersion: every cell, `poles` weak Lorentz poles (resonances 100, 150, ... THz).
+    if (poles > 0) {
+        PoleSet ps;
+        for (int q = 0; q < poles; ++q) {
+            Pole p;
+            p.kind = PoleKind::Lorentz;
+            p.omega_0 = 2 * units::pi * (100e12 + 50e12 * q);
+            p.omega_p = 0.5 * p.omega_0;
+            p.gamma = 0.05 * p.omega_0;
+            ps.poles.push_back(pole_coefficients(p, s.dt_s));
+        }
+        s.pole_sets.push_back(ps);
+        for (Component c : electric_components(pol)) {
+            DispersiveCells& d = s.dispersive[static_cast<int>(c)];
+            d.cells.resize(s.cells());
+            for (std::size_t k = 0; k < s.cells(); ++k) d.cells[k] = std::int32_t(k);
+            d.pole_set.assign(s.cells(), 0);
+            d.weight.assign(s.cells(), 1.0);
+        }
     }
     // One line source across x at y = ny/4.
     SourceTerm src;
@@ -126,7 +147,10 @@ Scene make_bench_scene(int nx, int ny, Polarization pol) {
 BenchReport run_bench(const BenchOptions& o) {
     if (o.dims != 2) throw RunError("bench: only --dims 2 is implemented");
     if (o.steps <= 0) throw RunError("bench: --steps must be > 0");
-    const Scene scene = make_bench_scene(o.nx, o.ny, o.polarization);
+    if (o.poles < 0) throw RunError("bench: --poles must be >= 0");
+    if (o.poles > 0 && o.backend == "cuda" && !cuda_supports_dispersion())
+        throw RunError("bench: the CUDA backend of this build does not support dispersive poles yet (use --backend cpu)");
+    const Scene scene = make_bench_scene(o.nx, o.ny, o.polarization, o.poles);
     std::unique_ptr<Engine> engine;
     BenchReport r;
     if (o.backend == "cuda") {
@@ -144,6 +168,9 @@ BenchReport run_bench(const BenchOptions& o) {
         for (const auto& e : scene.table) lossy |= e.ca != 1.0;
         const double e_components = o.polarization == Polarization::TMz ? 1 : 2;
         r.bytes_per_cell_update = 6 * s + e_components * s * (lossy ? 2 : 1);
+        // Dispersive pass (engine_cpu.cpp): per E component and pole P~ read at two levels
+        // and written once, plus the per-cell coefficient and the dP scratch (write + read).
+        if (o.poles > 0) r.bytes_per_cell_update += e_components * s * (3.0 * o.poles + 3.0);
     } else {
         throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
     }

@@ -11,6 +11,21 @@
 // (and all PML positions) copy the nearest inside sample along that axis, so geometry that
 // reaches the interior edge continues unchanged through the PML (spec: domain).
 //
+// Dispersive materials (scene.hpp "Dispersive cells"). The table entry of every cell is
+// the averaged (eps_inf, sigma) of average_medium; the poles come on top. With sub-pixel
+// averaging a cell covered by fractions f_q of materials q gets the susceptibility
+// sum_q f_q chi_q(w) (each pole's wp^2 weighted by its material's fraction: the
+// arithmetic mean of eps that Ez in 2D sees exactly; for TEz the eps_inf part follows the
+// Farjadpour mixing of average_medium while the poles keep the arithmetic weights). One
+// dispersive material in the cell: its own pole set, weight f; several: a pole set of the
+// union with c3 scaled by each f, weight 1. Without averaging (staircase) the material
+// with the largest fraction takes the whole cell (weight 1). Slivers with f < 1e-7 are
+// dropped. Checks (warnings): per used dispersive material the amplification factor of the
+// discrete update (dispersion.hpp) with its eps_inf and with eps_inf lowered to the
+// smallest averaged eps_inf of its cells; omega_0 dt >= 2 (unstable) or > 1 (poorly
+// resolved); eps_inf < 1 with the Courant limit sqrt(eps_inf / 2) it implies; dispersive
+// cells inside the PML.
+//
 // Source amplitude ("weight convention"). A source is an electric current J (on an E
 // component) or a magnetic current M (on an H~ = eta0 H component) whose strength is set
 // so that `amplitude` is a field amplitude, independent of the resolution:
@@ -53,6 +68,7 @@
 #include <sstream>
 
 #include "golightly/compile.hpp"
+#include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/mode_solver.hpp"
@@ -66,32 +82,12 @@ using units::pi;
 
 bool is_electric(Component c) { return c == Component::Ex || c == Component::Ey || c == Component::Ez; }
 
-std::vector<Component> e_components(Polarization p) {
-    return p == Polarization::TMz ? std::vector<Component>{Component::Ez}
-                                  : std::vector<Component>{Component::Ex, Component::Ey};
-}
-std::vector<Component> h_components(Polarization p) {
-    return p == Polarization::TMz ? std::vector<Component>{Component::Hx, Component::Hy}
-                                  : std::vector<Component>{Component::Hz};
-}
 bool in_polarization(Component c, Polarization p) {
-    for (Component x : e_components(p))
+    for (Component x : electric_components(p))
         if (x == c) return true;
-    for (Component x : h_components(p))
+    for (Component x : magnetic_components(p))
         if (x == c) return true;
     return false;
-}
-/// Yee offset in index units (scene.hpp).
-Vec2 offset_of(Component c) {
-    switch (c) {
-        case Component::Ex: return {0.5, 0.0};
-        case Component::Ey: return {0.0, 0.5};
-        case Component::Ez: return {0.0, 0.0};
-        case Component::Hx: return {0.0, 0.5};
-        case Component::Hy: return {0.5, 0.0};
-        case Component::Hz: return {0.5, 0.5};
-    }
-    return {0, 0};
 }
 double axis_of(const Vec2& v, int a) { return a == 0 ? v.x : v.y; }
 
@@ -231,6 +227,7 @@ private:
 
     void compile_grid();
     void compile_medium();
+    void compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel);
     void compile_spectrum();
     void compile_source(std::size_t i);
     void compile_monitor(std::size_t i);
@@ -292,21 +289,21 @@ void Compiler::compile_medium() {
     for (const Layer* l : layers) used.insert(l->material);
     for (std::size_t m = 0; m < project_.materials.size(); ++m) {
         const Material& mat = project_.materials[m];
-        if (!mat.poles.empty() && used.count(mat.id))
-            throw ProjectError(file_, idx_path("materials", m) + ".poles",
-                               "dispersive materials are not supported yet (issue: dispersive materials)");
+        if (used.count(mat.id) && mat.epsilon_inf < 1.0) {
+            const double smax = std::sqrt(std::max(0.0, mat.epsilon_inf) / 2.0);
+            out_.warnings.push_back("material '" + mat.id + "': epsilon_inf = " + fmt(mat.epsilon_inf) +
+                                    " < 1 lowers the 2D Courant limit to sqrt(epsilon_inf / 2) = " + fmt(smax) +
+                                    (project_.run.courant > smax ? ": the Courant number " + fmt(project_.run.courant) +
+                                                                       " is UNSTABLE there"
+                                                                 : " (the Courant number " +
+                                                                       fmt(project_.run.courant) + " is below it)"));
+        }
     }
-    for (const Layer* l : layers)
-        for (const Shape& sh : l->shapes)
-            if (sh.type == ShapeType::Step) {
-                out_.warnings.push_back("layer '" + l->name + "': STEP shapes are ignored by this build");
-                break;
-            }
 
     const bool subpixel = options_.subpixel_averaging.value_or(project_.run.subpixel_averaging);
     std::vector<std::vector<double>> eps3(3), sig3(3);
-    for (Component c : e_components(s.polarization)) {
-        const Vec2 off = offset_of(c);
+    for (Component c : electric_components(s.polarization)) {
+        const Vec2 off = yee_offset(c);
         int k_lo[2], k_hi[2];
         for (int a = 0; a < 2; ++a) {
             const double o = axis_of(off, a);
@@ -338,10 +335,168 @@ void Compiler::compile_medium() {
     }
     build_material_table(s, eps3, sig3);
     for (int c = 0; c < 3; ++c) eps_[c] = std::move(eps3[c]);
+    compile_dispersion(layers, subpixel);
     build_cpml(s, project_.domain.pml.grading_order, project_.domain.pml.target_reflection);
 
     // Interior area per material: coverage on the interior cell grid.
     out_.material_area_um2 = material_areas_um2(project_, dx_, reference);
+}
+
+// ----------------------------------------------------------------------------- dispersion
+
+void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel) {
+    Scene& s = sc();
+    std::set<std::string> used{project_.domain.background};
+    for (const Layer* l : layers) used.insert(l->material);
+    bool any = false;
+    for (const std::string& id : used) {
+        const Material* m = project_.find_material(id);
+        if (m && !m->poles.empty()) any = true;
+    }
+    if (!any) return;
+    const double dt = s.dt_s;
+
+    // Pure pole sets per dispersive material id; mixtures keyed by their coefficients.
+    std::map<std::string, std::uint16_t> pure_set;
+    std::map<std::vector<double>, std::uint16_t> mixed_set;
+    auto add_set = [&](PoleSet ps) -> std::uint16_t {
+        if (s.pole_sets.size() >= 65535)
+            throw RunError("too many distinct dispersive mixtures (more than 65535 pole sets)");
+        s.pole_sets.push_back(std::move(ps));
+        return static_cast<std::uint16_t>(s.pole_sets.size() - 1);
+    };
+    auto material_set = [&](const Material& m) {
+        auto it = pure_set.find(m.id);
+        if (it != pure_set.end()) return it->second;
+        PoleSet ps;
+        for (const Pole& p : m.poles) ps.poles.push_back(pole_coefficients(p, dt));
+        return pure_set[m.id] = add_set(std::move(ps));
+    };
+    std::map<std::string, double> min_eps_inf;  // smallest averaged eps_inf per material's cells
+    std::set<std::string> in_pml;
+
+    for (Component c : electric_components(s.polarization)) {
+        const int ic = static_cast<int>(c);
+        const Vec2 off = yee_offset(c);
+        int k_lo[2], k_hi[2];
+        for (int a = 0; a < 2; ++a) {  // as compile_medium
+            const double o = axis_of(off, a);
+            k_lo[a] = static_cast<int>(std::ceil(0.5 - o - 1e-9));
+            k_hi[a] = static_cast<int>(std::floor(n_int_[a] - 0.5 - o + 1e-9));
+            if (k_lo[a] > k_hi[a]) k_lo[a] = k_hi[a] = std::clamp(0, 0, n_int_[a] - 1);
+        }
+        SampleGrid g;
+        g.nx = k_hi[0] - k_lo[0] + 1;
+        g.ny = k_hi[1] - k_lo[1] + 1;
+        g.x0_um = (k_lo[0] + off.x) * dx_;
+        g.y0_um = (k_lo[1] + off.y) * dx_;
+        g.dx_um = dx_;
+        const Coverage cov = compute_coverage(project_, g, options_.reference_run);
+        const std::size_t nm = cov.material_ids.size();
+        std::vector<const Material*> mats(nm);
+        for (std::size_t q = 0; q < nm; ++q) mats[q] = project_.find_material(cov.material_ids[q]);
+        // Per sample: pole set and weight (-1: none).
+        const std::size_t ns = std::size_t(g.nx) * g.ny;
+        std::vector<int> set_of(ns, -1);
+        std::vector<double> w_of(ns, 0.0);
+        std::vector<std::string> mat_of(ns);
+        for (std::size_t k = 0; k < ns; ++k) {
+            if (!subpixel) {
+                std::size_t best = 0;
+                for (std::size_t q = 1; q < nm; ++q)
+                    if (cov.fraction[q][k] > cov.fraction[best][k]) best = q;
+                if (mats[best] && !mats[best]->poles.empty()) {
+                    set_of[k] = material_set(*mats[best]);
+                    w_of[k] = 1.0;
+                    mat_of[k] = mats[best]->id;
+                }
+                continue;
+            }
+            int n_disp = 0;
+            std::size_t last = 0;
+            for (std::size_t q = 0; q < nm; ++q)
+                if (mats[q] && !mats[q]->poles.empty() && cov.fraction[q][k] >= 1e-7) {
+                    ++n_disp;
+                    last = q;
+                }
+            if (n_disp == 0) continue;
+            if (n_disp == 1) {
+                set_of[k] = material_set(*mats[last]);
+                w_of[k] = std::min(1.0, double(cov.fraction[last][k]));
+                mat_of[k] = mats[last]->id;
+                continue;
+            }
+            PoleSet ps;
+            std::vector<double> key;
+            for (std::size_t q = 0; q < nm; ++q) {
+                if (!mats[q] || mats[q]->poles.empty() || cov.fraction[q][k] < 1e-7) continue;
+                for (const Pole& p : mats[q]->poles) {
+                    ps.poles.push_back(pole_coefficients(p, dt, cov.fraction[q][k]));
+                    key.insert(key.end(), {ps.poles.back().c1, ps.poles.back().c2, ps.poles.back().c3});
+                }
+                mat_of[k] += (mat_of[k].empty() ? "" : "+") + mats[q]->id;
+            }
+            auto it = mixed_set.find(key);
+            set_of[k] = it != mixed_set.end() ? it->second : (mixed_set[key] = add_set(std::move(ps)));
+            w_of[k] = 1.0;
+        }
+        // Whole grid, PML copies the nearest interior sample (as compile_medium).
+        DispersiveCells& d = s.dispersive[ic];
+        for (int j = 0; j < N_[1]; ++j) {
+            const int kj = std::clamp(j - pml_lo(1), k_lo[1], k_hi[1]) - k_lo[1];
+            for (int i = 0; i < N_[0]; ++i) {
+                const int ki = std::clamp(i - pml_lo(0), k_lo[0], k_hi[0]) - k_lo[0];
+                const std::size_t src = std::size_t(kj) * g.nx + ki;
+                if (set_of[src] < 0) continue;
+                const std::int32_t cell = flat(i, j);
+                d.cells.push_back(cell);
+                d.pole_set.push_back(static_cast<std::uint16_t>(set_of[src]));
+                d.weight.push_back(w_of[src]);
+                const double e = eps_[ic][std::size_t(cell)];
+                auto mit = min_eps_inf.find(mat_of[src]);
+                if (mit == min_eps_inf.end()) min_eps_inf[mat_of[src]] = e;
+                else mit->second = std::min(mit->second, e);
+                const bool pml = (s.pml_lo[0] + s.pml_hi[0] > 0 && (i < pml_lo(0) || i >= N_[0] - pml_hi(0))) ||
+                                 (s.pml_lo[1] + s.pml_hi[1] > 0 && (j < pml_lo(1) || j >= N_[1] - pml_hi(1)));
+                if (pml) in_pml.insert(mat_of[src]);
+            }
+        }
+    }
+
+    // Warnings.
+    for (const std::string& id : in_pml)
+        out_.warnings.push_back("dispersive material '" + id +
+                                "' reaches into the PML: the CPML is not designed for dispersive media "
+                                "(expect weaker absorption or reflections there; check the results)");
+    for (const auto& [id, set] : pure_set) {
+        const Material* m = project_.find_material(id);
+        for (std::size_t q = 0; q < m->poles.size(); ++q) {
+            const Pole& p = m->poles[q];
+            const double w0dt = (p.kind == PoleKind::Drude ? 0.0 : p.omega_0) * dt;
+            if (w0dt >= 2.0)
+                out_.warnings.push_back("material '" + id + "' pole " + std::to_string(q) + ": omega_0 dt = " +
+                                        fmt(w0dt) + " >= 2: the pole update is UNSTABLE; reduce the cell size "
+                                        "or the Courant number");
+            else if (w0dt > 1.0)
+                out_.warnings.push_back("material '" + id + "' pole " + std::to_string(q) + ": omega_0 dt = " +
+                                        fmt(w0dt) + " > 1: the resonance is poorly resolved in time");
+        }
+        const double e_cells = min_eps_inf.count(id) ? min_eps_inf[id] : m->epsilon_inf;
+        const double g1 = amplification_factor(m->epsilon_inf, m->conductivity, s.pole_sets[set], 1.0,
+                                               s.courant, 2, dt);
+        const double g2 = e_cells < m->epsilon_inf
+                              ? amplification_factor(e_cells, 0.0, s.pole_sets[set], 1.0, s.courant, 2, dt)
+                              : g1;
+        if (g1 > 1.0 + 1e-6 || g2 > 1.0 + 1e-6)
+            out_.warnings.push_back("dispersive material '" + id + "' is UNSTABLE at dt = " + fmt(dt / units::fs) +
+                                    " fs (Courant " + fmt(s.courant) + "): amplification " +
+                                    fmt(std::max(g1, g2)) + " per step" +
+                                    (g1 <= 1.0 + 1e-6 ? " at a boundary cell (averaged epsilon_inf " + fmt(e_cells) + ")"
+                                                      : "") +
+                                    "; reduce the Courant number or the cell size (sum omega_p^2 dt^2 + 8 S^2 "
+                                    "must stay below about 4 epsilon_inf), or drop poles far above the "
+                                    "spectrum (e.g. UV resonances of a metal fit)");
+    }
 }
 
 // ----------------------------------------------------------------------------- spectrum
@@ -384,7 +539,7 @@ std::vector<double> Compiler::shape_coverage(const Shape& shape, Component c, co
             }
         if (!std::isfinite(x0)) throw ProjectError(file_, path, "the shape is empty");
     }
-    const Vec2 off = offset_of(c);
+    const Vec2 off = yee_offset(c);
     int lo[2], hi[2];
     const double box_lo[2] = {x0, y0}, box_hi[2] = {x1, y1};
     for (int a = 0; a < 2; ++a) {
@@ -516,7 +671,7 @@ void Compiler::compile_source(std::size_t si) {
                            "component " + to_string(src.component) + " is not a field of " + to_string(pol));
     const Component c = src.component;
     const bool electric = is_electric(c);
-    const Vec2 off = offset_of(c);
+    const Vec2 off = yee_offset(c);
     auto strength = [&](std::int32_t cell) { return 2.0 * (electric ? cb_at(c, cell) : S); };
 
     switch (src.type) {
@@ -633,7 +788,7 @@ void Compiler::compile_source(std::size_t si) {
             }
             // One-way injection through a TF/SF plane at the e nodes nearest the line.
             const TangentialPair tp = tangential_pair(pol, normal);
-            const double tan_off = axis_of(offset_of(tp.e), tan);  // same for e and h
+            const double tan_off = axis_of(yee_offset(tp.e), tan);  // same for e and h
             const int k_s = nearest_index(normal, x_n, 0.0);
             auto nodes = line_nodes(tan, a, b, tan_off);
             if (src.profile == SourceProfile::Mode) {
@@ -736,7 +891,7 @@ int Compiler::add_flux_line(const Vec2& from, const Vec2& to, int normal, int s,
                             CompiledMonitor& mon) {
     const TangentialPair tp = tangential_pair(sc().polarization, normal);
     const int tan = 1 - normal;
-    const double tan_off = axis_of(offset_of(tp.e), tan);
+    const double tan_off = axis_of(yee_offset(tp.e), tan);
     const int k = nearest_index(normal, axis_of(from, normal), 0.0);
     const auto nodes = line_nodes(tan, axis_of(from, tan), axis_of(to, tan), tan_off);
     if (nodes.empty()) throw ProjectError(file_, path, "the flux line covers no grid node");
@@ -818,7 +973,7 @@ void Compiler::compile_monitor(std::size_t mi) {
             TimeProbe tp;
             tp.component = m.component;
             tp.reduce = m.reduce;
-            const Vec2 off = offset_of(m.component);
+            const Vec2 off = yee_offset(m.component);
             if (m.at) {
                 check_point(*m.at, path + ".at", what);
                 tp.cells = {flat(nearest_index(0, m.at->x, off.x), nearest_index(1, m.at->y, off.y))};
@@ -864,7 +1019,7 @@ void Compiler::compile_monitor(std::size_t mi) {
                 freqs.push_back(units::wavelength_um_to_hz(m.wavelengths[k]));
             }
             if (freqs.empty()) throw ProjectError(file_, path + ".wavelengths", "needs at least one wavelength");
-            std::vector<Component> comps = m.components.empty() ? e_components(pol) : m.components;
+            std::vector<Component> comps = m.components.empty() ? electric_components(pol) : m.components;
             for (std::size_t k = 0; k < comps.size(); ++k) {
                 if (!in_polarization(comps[k], pol))
                     throw ProjectError(file_, path + ".components[" + std::to_string(k) + "]",
@@ -904,7 +1059,7 @@ void Compiler::finish() {
     // Memory estimate (bytes).
     const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
     std::size_t mem = 3 * s.cells() * bp;                                        // fields
-    mem += e_components(s.polarization).size() * s.cells() * sizeof(std::uint16_t);  // material index
+    mem += electric_components(s.polarization).size() * s.cells() * sizeof(std::uint16_t);  // material index
     mem += s.table.size() * sizeof(EUpdateCoeffs);
     for (int a = 0; a < 2; ++a) {
         const std::size_t slab = std::size_t(s.pml_lo[a] + s.pml_hi[a]) * std::size_t(N_[1 - a]);
@@ -917,6 +1072,9 @@ void Compiler::finish() {
         mem += p.cells.size() * (sizeof(std::int32_t) + bp) +
                std::size_t(std::min<long long>(out_.max_steps, 100000000LL)) * 8;
     for (const SourceTerm& t : s.sources) mem += t.cells.size() * (sizeof(std::int32_t) + bp);
+    for (const DispersiveCells& d : s.dispersive)  // pole state (2 per pole) + list + scratch
+        for (std::size_t k = 0; k < d.cells.size(); ++k)
+            mem += 2 * s.pole_sets[d.pole_set[k]].poles.size() * bp + 10 + 2 * bp;
     out_.memory_bytes = mem;
 
     // Resolution: cells per wavelength at the shortest wavelength in the highest index.
@@ -951,7 +1109,12 @@ CompiledProject Compiler::run() {
 
 CompiledProject compile_project(const Project& project, const std::string& file_label, const CompileOptions& options) {
     Compiler c(project, file_label, options);
-    return c.run();
+    try {
+        return c.run();
+    } catch (const ProjectError& e) {  // geometry (compute_coverage) does not know the file
+        if (!e.file().empty()) throw;
+        throw ProjectError(file_label, e.json_path(), e.message());
+    }
 }
 
 }  // namespace golightly

@@ -6,6 +6,7 @@
 
 #include "geometry_internal.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/step_import.hpp"
 
 namespace golightly {
 
@@ -85,7 +86,14 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
             const Shape& shape = layer->shapes[s];
             const std::string path = layer_path(project, layer) + ".shapes[" + std::to_string(s) + "]";
             try {
-                if (shape.type == ShapeType::Step) continue;  // STEP: not yet (compile warns)
+                if (shape.type == ShapeType::Step) {
+                    // the solids' section at slice_z; curved edges to 1e-3 of a cell
+                    // (sections are cached, so the E components' grids share them)
+                    for (const Outline& o : step_section(shape, project.domain.slice_z, 1e-3 * grid.dx_um))
+                        acc.add_outline(o);
+                    any_vector = true;
+                    continue;
+                }
                 if (shape.type == ShapeType::Raster) {
                     rasters.emplace_back(shape, grid);
                 } else {

@@ -1113,6 +1113,11 @@ void save_project(const Project& project, const std::filesystem::path& file) {
     }
 }
 
+Material material_from_json(const Json& j, const std::string& json_path, const std::string& file_label) {
+    return parse_material(j, json_path, file_label);
+}
+Json material_to_json(const Material& m) { return material_json(m); }
+
 const Material* Project::find_material(const std::string& id) const {
     for (const auto& m : materials)
         if (m.id == id) return &m;

@@ -35,10 +35,17 @@ std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, P
         if (!cuda_available())
             throw RunError("backend cuda was requested but no CUDA device is usable: " +
                            cuda_device_description());
+        if (scene.is_dispersive() && !cuda_supports_dispersion())
+            throw RunError("backend cuda was requested but this build's CUDA backend does not support "
+                           "dispersive materials yet: use backend cpu or auto");
         return make_cuda_engine(scene, precision);
     }
     // auto
     if (!cuda_available()) return make_cpu_engine(scene, precision, threads);
+    if (scene.is_dispersive() && !cuda_supports_dispersion()) {
+        warnings.push_back("the CUDA backend does not support dispersive materials yet: ran on the CPU instead");
+        return make_cpu_engine(scene, precision, threads);
+    }
     try {
         return make_cuda_engine(scene, precision);
     } catch (const OutOfMemoryError& e) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/image_io.hpp"
 
@@ -388,13 +389,20 @@ TEST_CASE("averaged permittivity: arithmetic, harmonic and uniform cells", "[geo
     CHECK(expected < m * 0.9);  // distinct from the plain mean
 }
 
-TEST_CASE("step shapes are skipped; bad shapes raise errors", "[geometry]") {
+TEST_CASE("a step shape without valid data and bad shapes raise errors", "[geometry]") {
     Project p = base_project(1.0, 1.0, 0.1);
     Shape step;
     step.type = ShapeType::Step;
+    step.file_name = "part.step";
+    step.data_base64 = "SVNPLTEwMzAzLTIx";  // "ISO-10303-21": truncated
     p.layers.push_back(layer("cad", "b", {step}));
-    const Coverage cov = compute_coverage(p, grid_over(1.0, 1.0, 0.1), false);
-    CHECK(fraction_of(cov, "b") == nullptr);
+    try {
+        compute_coverage(p, grid_over(1.0, 1.0, 0.1), false);
+        FAIL("no error for a truncated STEP file");
+    } catch (const ProjectError& e) {
+        CHECK(e.json_path() == "layers[0].shapes[0]");
+        CHECK(std::string(e.what()).find("part.step") != std::string::npos);
+    }
     CHECK_THROWS_AS(shape_outline(step, 1e-5), std::invalid_argument);
     Shape bad_path;
     bad_path.type = ShapeType::Path;

@@ -121,7 +121,8 @@ std::string dumped(const Project& p) { return project_to_json(p).dump(2) + "\n";
 }  // namespace
 
 TEST_CASE("Example projects load, save and reload identically", "[project]") {
-    const std::vector<std::string> names = {"quickstart", "fresnel_slab", "waveguide_bend", "ring_resonator"};
+    const std::vector<std::string> names = {"quickstart", "fresnel_slab", "waveguide_bend", "ring_resonator",
+                                            "gold_grating"};
     TempDir tmp;
     for (const auto& name : names) {
         INFO(name);

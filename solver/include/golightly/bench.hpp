@@ -19,6 +19,7 @@ struct BenchOptions {
     Precision precision = Precision::Float32;
     Polarization polarization = Polarization::TMz;
     int threads = 0;               ///< CPU backend threads (<= 0: all cores)
+    int poles = 0;                 ///< Lorentz poles on every cell (dispersive pass; 0: none)
 };
 
 /// The fields of the `bench --json` object of spec/cli.md.
@@ -43,8 +44,9 @@ struct BenchReport {
 /// 2000, cubic grading, R = 1e-6), Courant number 0.5, one Ez (TMz) / Ey (TEz) line
 /// source with a Gaussian pulse at 193 THz, and two flux monitors: DFT sets of the
 /// tangential E and the (averaged) tangential H on two lines across the domain, 101
-/// frequencies each. Cell size 0.02 um.
-Scene make_bench_scene(int nx, int ny, Polarization polarization);
+/// frequencies each. Cell size 0.02 um. poles > 0: every cell of every E component is
+/// dispersive with `poles` Lorentz poles (one pole set; scene.hpp "Dispersive cells").
+Scene make_bench_scene(int nx, int ny, Polarization polarization, int poles = 0);
 
 /// Runs the benchmark. Throws RunError for an unknown backend, dims != 2, or when the
 /// backend cannot run (no CUDA device; OutOfMemoryError when the grid does not fit).

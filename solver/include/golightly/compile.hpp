@@ -60,8 +60,8 @@ struct CompiledProject {
 
 /// Compiles the project. Throws ProjectError (file_label, JSON path) for what validation
 /// cannot see before compiling (e.g. a mode source with no guided mode, a monitor
-/// outside the domain, a material with dispersion poles: "dispersive materials are not
-/// supported yet").
+/// outside the domain). Dispersive materials fill Scene::dispersive / pole_sets (mixing
+/// rules and stability warnings: top of compile_project.cpp).
 /// Conventions (documented in full at the top of solver/src/compile_project.cpp): a
 /// source's `amplitude` is the field amplitude a uniform line radiates in vacuum (point:
 /// per 1 um of line); mode sources and uniform/gaussian lines that give a `direction` are

@@ -36,7 +36,8 @@ public:
 
     /// Electromagnetic energy per unit length in z, J/m:
     ///   0.5 * eps0 * dx^2 * sum_cells (eps_r E^2 + H~^2)    (H~ = eta0 H)
-    /// over all cells, E at the current step, H at the last half step.
+    /// over all cells, E at the current step, H at the last half step. In dispersive cells
+    /// eps_r is the table's eps_inf; the energy held by the polarizations is not included.
     virtual double field_energy() = 0;
     /// False when any field value is NaN or Inf.
     virtual bool fields_finite() = 0;
@@ -78,6 +79,9 @@ std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision,
 bool cuda_available();
 /// A one-line description of the CUDA device (or why none is usable).
 std::string cuda_device_description();
+/// True when the CUDA backend implements the dispersive pass (scene.hpp "Dispersive
+/// cells"); the run driver falls back to the CPU for dispersive scenes otherwise.
+bool cuda_supports_dispersion();
 /// CUDA backend. Throws RunError when CUDA was not compiled in or no device is present,
 /// OutOfMemoryError (bytes needed and available) when the grid does not fit.
 std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision);

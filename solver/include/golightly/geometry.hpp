@@ -39,7 +39,9 @@ std::vector<const Layer*> select_layers(const Project& project, bool reference_r
 /// Fraction of each sample window covered by each material, layers composited in order
 /// (a later layer's coverage c replaces that fraction of what lies below: f <- f (1 - c)).
 /// The background material fills what no layer covers. Exact for polygons (analytic
-/// area), to the discretization tolerance for curves, area-weighted for rasters.
+/// area), to the discretization tolerance for curves, area-weighted for rasters; `step`
+/// shapes contribute their solids' sections at domain.slice_z (step_import.hpp; curved
+/// edges to 1e-3 of a cell). Errors: ProjectError naming layers[i].shapes[k].
 struct Coverage {
     std::vector<std::string> material_ids;       ///< background first
     std::vector<std::vector<float>> fraction;    ///< [material][j*nx+i], sums to 1 per sample

@@ -272,6 +272,13 @@ Json project_to_json(const Project& project);
 /// the old file is untouched then.
 void save_project(const Project& project, const std::filesystem::path& file);
 
+/// One material object of the file format ("materials" entries), parsed and checked as in
+/// parse_project (unknown keys go to `extra`). json_path names the object in errors.
+/// Throws ProjectError. Used by the material library (material_library.hpp).
+Material material_from_json(const Json& j, const std::string& json_path, const std::string& file_label);
+/// The file-format object of a material (as save_project writes it).
+Json material_to_json(const Material& m);
+
 /// Checks ranges and cross-references (material ids, monitor names, Courant limit
 /// 1/sqrt(dimensions), finite coordinates, ...). Throws ProjectError with the JSON path.
 void validate_project(const Project& project, const std::string& file_label);

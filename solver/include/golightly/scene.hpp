@@ -56,6 +56,38 @@
 //   3. DFT sets accumulate: E components sampled at t = (n+1)*dt, H components at
 //      t = (n+1/2)*dt. Time probes record one value per step at those same times.
 //   A source adds F[cell] += weight * waveform.value(t - delay_s).
+//
+// Dispersive cells (Scene::dispersive, Scene::pole_sets; empty for non-dispersive scenes)
+//   Medium eps(w) = eps_inf + i sigma/(eps0 w) + sum_m wp_m^2 / (w0_m^2 - w^2 - i w g_m)
+//   (B-CALM, Wahl et al., PIER 138 (2013), eq. 1; time convention exp(-i w t)).
+//   D-formulation with the polarizations P_m (units of E: P_m / eps0) at integer steps, as
+//   in Meep (Oskooi et al., Comput. Phys. Commun. 181, 687 (2010)) and Taflove & Hagness
+//   3rd ed. sec. 9.4: the pole ODE  P'' + g P' + w0^2 P = wp^2 E  in central differences
+//   at step n gives
+//     P_m^{n+1} = c1 P_m^n + c2 P_m^{n-1} + c3 E^n,
+//     c1 = (2 - w0^2 dt^2) / (1 + g dt/2),  c2 = -(1 - g dt/2) / (1 + g dt/2),
+//     c3 = wp^2 dt^2 / (1 + g dt/2)                         (PoleCoeffs, per pole set),
+//   and D = eps_inf E + sum P with eps0 dD/dt = curl H - sigma E (sigma semi-implicit):
+//     E^{n+1} = [ (eps_inf - s/2) E^n + S curl H~^{n+1/2} - sum_m (P_m^{n+1} - P_m^n) ]
+//               / (eps_inf + s/2),      s = sigma dt / eps0.
+//   The material-table entry of a dispersive cell is the ordinary one of (eps_inf, sigma),
+//   so the ordinary E update gives the first two terms exactly; an engine runs it over the
+//   whole grid and then, for each listed cell k of E component c (cell = cells[k]):
+//     E^n   = the value of E at the cell before this step's E update (after the previous
+//             step's sources, pec zeroing and Mur);
+//     dP    = sum_m [ P~_m^{n+1} - P~_m^n ],  P~_m^{n+1} = c1 P~_m^n + c2 P~_m^{n-1} + c3 E^n
+//             over the poles of pole_sets[pole_set[k]];
+//     E[cell] = E_ordinary[cell] - weight[k] * (cb / S) * dP
+//   with cb the cell's table coefficient (cb / S = 1 / (eps_inf + s/2)). P~ = P / weight is
+//   the polarization of the pure material: a cell covered by a fraction f of one
+//   dispersive material has weight f (its susceptibility is f chi(w), i.e. each wp^2
+//   weighted by f); a cell mixing several dispersive materials gets a pole set of the
+//   union of their poles with c3 scaled by each fraction, and weight 1. P~ starts at 0.
+//   This E correction is part of step 2, before the E sources, pec zeroing and Mur.
+//   The discrete susceptibility is exactly
+//     chi_d(w) = wp^2 / (w0^2 - W^2 - i g W'),  W = (2/dt) sin(w dt/2), W' = sin(w dt)/dt
+//   (dispersion.hpp: discrete_epsilon), i.e. chi(w) + O((w dt)^2).
+//   Stability: per pole |c1| < 1 - c2 (w0 dt < 2); with the grid, see dispersion.hpp.
 // ----------------------------------------------------------------------------------
 #pragma once
 
@@ -146,6 +178,24 @@ struct TimeProbe {
     Reduce reduce = Reduce::Value;
 };
 
+/// ADE coefficients of one pole (header comment: P^{n+1} = c1 P^n + c2 P^{n-1} + c3 E^n).
+struct PoleCoeffs {
+    double c1 = 2.0, c2 = -1.0, c3 = 0.0;
+};
+
+/// The poles of one dispersive medium (or mixture), any count.
+struct PoleSet {
+    std::vector<PoleCoeffs> poles;
+};
+
+/// Compact list of the dispersive cells of one E component, sorted by increasing flat
+/// index (j*nx+i); three arrays of one length.
+struct DispersiveCells {
+    std::vector<std::int32_t> cells;      ///< flat index j*nx+i
+    std::vector<std::uint16_t> pole_set;  ///< index into Scene::pole_sets
+    std::vector<double> weight;           ///< susceptibility weight (covered fraction), (0, 1]
+};
+
 struct Scene {
     Polarization polarization = Polarization::TMz;
     int nx = 0, ny = 0;              ///< total cells, PML included
@@ -160,6 +210,14 @@ struct Scene {
     /// TMz uses material_index[2] (Ez); TEz uses [0] (Ex) and [1] (Ey). Unused: empty.
     std::vector<EUpdateCoeffs> table;
     std::vector<std::uint16_t> material_index[3];
+
+    /// Dispersive cells per E component (same index as material_index) and the pole-set
+    /// table; empty when the scene has no dispersive material (header comment).
+    std::vector<PoleSet> pole_sets;
+    DispersiveCells dispersive[3];
+    bool is_dispersive() const {
+        return !dispersive[0].cells.empty() || !dispersive[1].cells.empty() || !dispersive[2].cells.empty();
+    }
 
     std::vector<SourceTerm> sources;
     std::vector<DftSet> dft_sets;
