@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
     if (parser.isSet(runOption) && parser.isSet(shot)) {  // README picture of a run in progress
         const QString out = parser.value(shot);
         QTimer::singleShot(800, &window, [&window, out] {
-            window.runScreenshot(out, 110.0, [out](bool ok) {
+            window.runScreenshot(out, 140.0, [out](bool ok) {
                 std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(out));
                 QApplication::exit(ok ? 0 : 1);
             });

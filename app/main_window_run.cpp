@@ -138,8 +138,9 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     runProgress_->setMaximumWidth(220);
     runProgress_->setRange(0, 1000);
     runProgress_->setVisible(false);
-    statusBar()->addWidget(runLabel_, 1);
-    statusBar()->addWidget(runProgress_);
+    // permanent (left of the cursor read-out): temporary status messages do not hide them
+    statusBar()->insertPermanentWidget(0, runLabel_, 1);
+    statusBar()->insertPermanentWidget(1, runProgress_);
 
     connect(runA, &QAction::triggered, this, [this] { startRun(); });
     connect(pauseA, &QAction::triggered, run_, &RunController::pause);
@@ -160,7 +161,7 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     connect(run_, &RunController::progress, this, [this](const ProgressInfo& p) {
         const double frac = p.max_steps > 0 ? double(p.step) / double(p.max_steps) : 0;
         runProgress_->setValue(int(1000 * std::clamp(frac, 0.0, 1.0)));
-        runLabel_->setText(tr("%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy -%7 dB%8")
+        runLabel_->setText(tr("%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8")
                                .arg(p.phase == "reference" ? tr("Normalization") : tr("Main"))
                                .arg(p.time_fs, 0, 'f', 1)
                                .arg(p.step)
@@ -170,7 +171,13 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
                                .arg(p.energy_db, 0, 'f', 1)
                                .arg(run_->isPaused() ? tr(" (paused)") : QString()));
     });
-    connect(run_, &RunController::pausedChanged, this, [this](bool) { updateRunActions(); });
+    connect(run_, &RunController::pausedChanged, this, [this](bool paused) {
+        updateRunActions();
+        const QString suffix = tr(" (paused)");
+        QString t = runLabel_->text();
+        if (paused && !t.endsWith(suffix)) runLabel_->setText(t + suffix);
+        if (!paused && t.endsWith(suffix)) runLabel_->setText(t.chopped(suffix.size()));
+    });
     connect(run_, &RunController::finished, this, [this](bool ok, const QString& message) {
         runProgress_->setVisible(false);
         if (auto r = run_->lastResult()) monitorsDock_->setFinal(*r);
@@ -245,12 +252,9 @@ bool MainWindow::openResults(const QString& dir) {
 
 void MainWindow::runScreenshot(const QString& path, double atTimeFs, std::function<void(bool)> done) {
     auto taken = std::make_shared<bool>(false);
-    auto conn = std::make_shared<QMetaObject::Connection>();
-    *conn = connect(run_, &RunController::progress, this, [=, this](const ProgressInfo& p) {
-        if (*taken || p.phase != "main" || p.time_fs < atTimeFs) return;
+    connect(run_, &RunController::pausedChanged, this, [=, this](bool paused) {
+        if (*taken || !paused) return;
         *taken = true;
-        disconnect(*conn);
-        run_->pause();
         // let the last frame and the live plots arrive, then take the picture
         QTimer::singleShot(900, this, [=, this] {
             const bool ok = grab().save(path, "PNG");
@@ -264,7 +268,10 @@ void MainWindow::runScreenshot(const QString& path, double atTimeFs, std::functi
             done(false);
         }
     });
-    if (!startRun()) done(false);
+    SolverSettings s;
+    s.framesPerSecond = fpsSpin_->value();
+    s.pauseAtMainTimeFs = atTimeFs;
+    if (!startRun(&s)) done(false);
 }
 
 }  // namespace golightly::app

@@ -39,6 +39,7 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
     if (thread_) return false;
     cancel_ = false;
     pause_ = false;
+    pauseReported_ = false;
     steps_ = 0;
     frameNs_ = 0;
     frames_.clear();
@@ -67,8 +68,13 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
             opts.threads = settings.threads;
             opts.cancel = &cancel_;
             opts.pause = &pause_;
-            opts.progress = [this, box](const ProgressInfo& p) {
+            opts.progress = [this, box, pauseAt = settings.pauseAtMainTimeFs,
+                             pausedOnce = false](const ProgressInfo& p) mutable {
                 steps_.store(p.step);
+                if (pauseAt >= 0 && !pausedOnce && p.phase == "main" && p.time_fs >= pauseAt) {
+                    pausedOnce = true;
+                    pause_ = true;  // the driver holds before its next chunk
+                }
                 std::lock_guard<std::mutex> lock(box->mutex);
                 box->progress = p;
                 box->phase = p.phase;
@@ -84,8 +90,15 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 opts.frame_min_interval_s = 1.0 / settings.framesPerSecond;
                 const int maxSize = settings.maxFrameSize;
                 auto scratch = std::make_shared<std::vector<double>>();
-                opts.frame_hook = [this, scene, maxSize, scratch](Engine& engine, std::int64_t, double) {
+                // Budget: frames may take at most 5 % of the solver thread's time; on big grids
+                // (get_field copies the whole component) the rate drops below the chosen one.
+                auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
+                auto lastCost = std::make_shared<double>(0.0);
+                opts.frame_hook = [this, scene, maxSize, scratch, lastEnd, lastCost](Engine& engine, std::int64_t,
+                                                                                   double) {
                     const auto t0 = std::chrono::steady_clock::now();
+                    if (*lastCost > 0 && std::chrono::duration<double>(t0 - *lastEnd).count() < 19.0 * *lastCost)
+                        return;
                     try {
                         auto q = viewport::FieldQuantity(quantity_.load());
                         auto fr = std::make_shared<viewport::FieldFrame>(
@@ -94,9 +107,9 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                     } catch (const std::invalid_argument&) {
                         // the polarization lacks the component: no frame
                     }
-                    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now() - t0)
-                                    .count();
+                    *lastEnd = std::chrono::steady_clock::now();
+                    *lastCost = std::chrono::duration<double>(*lastEnd - t0).count();
+                    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(*lastEnd - t0).count();
                 };
             }
             auto result = std::make_shared<RunResult>(run_project(project, label, opts));
@@ -158,19 +171,24 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
 void RunController::pause() {
     if (!thread_ || pause_.load()) return;
     pause_ = true;
+    pauseReported_ = true;
     Q_EMIT pausedChanged(true);
 }
 
 void RunController::resume() {
     if (!pause_.load()) return;
     pause_ = false;
+    pauseReported_ = false;
     Q_EMIT pausedChanged(false);
 }
 
 void RunController::stop() {
     if (!thread_) return;
     cancel_ = true;
-    if (pause_.exchange(false)) Q_EMIT pausedChanged(false);
+    if (pause_.exchange(false)) {
+        pauseReported_ = false;
+        Q_EMIT pausedChanged(false);
+    }
 }
 
 bool RunController::stopAndWait(int ms) {
@@ -191,6 +209,10 @@ void RunController::drain() {
         energy.swap(box_->energy);
         live.swap(box_->live);
         structure.swap(box_->structure);
+    }
+    if (pause_.load() != pauseReported_) {  // the solver paused itself (pauseAtMainTimeFs)
+        pauseReported_ = pause_.load();
+        Q_EMIT pausedChanged(pauseReported_);
     }
     if (structure) Q_EMIT structureReady(*structure);
     for (const EnergyPoint& e : energy) Q_EMIT this->energy(e);
@@ -213,7 +235,10 @@ void RunController::onThreadFinished() {
         ok = box_->ok;
         msg = box_->message;
     }
-    if (pause_.exchange(false)) Q_EMIT pausedChanged(false);
+    if (pause_.exchange(false) || pauseReported_) {
+        pauseReported_ = false;
+        Q_EMIT pausedChanged(false);
+    }
     Q_EMIT finished(ok, msg);
 }
 

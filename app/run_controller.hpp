@@ -32,6 +32,9 @@ struct SolverSettings {
     double framesPerSecond = 30;           ///< <= 0: no frames
     int maxFrameSize = 512;                ///< frames are box-averaged to at most this many samples a side
     std::int64_t liveEverySteps = 200;     ///< live spectra / time series every this many steps
+    /// When >= 0 the solver pauses itself once the main run reaches this simulated time
+    /// (demos, screenshots of a run in progress).
+    double pauseAtMainTimeFs = -1;
 };
 
 /// Energy decay sample (dB below the peak) of one phase.
@@ -98,6 +101,7 @@ private:
     viewport::MailboxFrameSource frames_;
     QString resultsDir_;
     std::uint64_t framesAtStart_ = 0;
+    bool pauseReported_ = false;
 
     struct Mailbox {
         std::mutex mutex;

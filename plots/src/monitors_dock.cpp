@@ -162,7 +162,7 @@ void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std:
         if (!s.kind.empty() && normalized) name += QStringLiteral(" (%1)").arg(QString::fromStdString(s.kind));
         graphNamed(spectra_, name)->setData(keys, values);  // sorts by key
     }
-    spectra_->yAxis->setLabel(normalized ? tr("Normalized (T, R, cross-section)") : tr("Flux (raw, W/m per DFT unit)"));
+    spectra_->yAxis->setLabel(normalized ? tr("T, R (normalized)") : tr("Flux (raw)"));
     if (!comparable_) spectra_->yAxis->setLabel(spectra_->yAxis->label() + tr(" - not comparable (edited)"));
     markDirty(spectra_);
 }
@@ -268,7 +268,7 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
             QVector<double> k(cols[0].begin(), cols[0].end()), v(cols[std::size_t(c)].begin(), cols[std::size_t(c)].end());
             graphNamed(spectra_, name)->setData(k, v);
         }
-        spectra_->yAxis->setLabel(normalized ? tr("Normalized (T, R, cross-section)") : tr("Flux (raw, W/m per DFT unit)"));
+        spectra_->yAxis->setLabel(normalized ? tr("T, R (normalized)") : tr("Flux (raw)"));
         spectra_->rescaleAxes();
         spectra_->replot();
         any = true;

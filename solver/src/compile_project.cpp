@@ -82,32 +82,12 @@ using units::pi;
 
 bool is_electric(Component c) { return c == Component::Ex || c == Component::Ey || c == Component::Ez; }
 
-std::vector<Component> e_components(Polarization p) {
-    return p == Polarization::TMz ? std::vector<Component>{Component::Ez}
-                                  : std::vector<Component>{Component::Ex, Component::Ey};
-}
-std::vector<Component> h_components(Polarization p) {
-    return p == Polarization::TMz ? std::vector<Component>{Component::Hx, Component::Hy}
-                                  : std::vector<Component>{Component::Hz};
-}
 bool in_polarization(Component c, Polarization p) {
-    for (Component x : e_components(p))
+    for (Component x : electric_components(p))
         if (x == c) return true;
-    for (Component x : h_components(p))
+    for (Component x : magnetic_components(p))
         if (x == c) return true;
     return false;
-}
-/// Yee offset in index units (scene.hpp).
-Vec2 offset_of(Component c) {
-    switch (c) {
-        case Component::Ex: return {0.5, 0.0};
-        case Component::Ey: return {0.0, 0.5};
-        case Component::Ez: return {0.0, 0.0};
-        case Component::Hx: return {0.0, 0.5};
-        case Component::Hy: return {0.5, 0.0};
-        case Component::Hz: return {0.5, 0.5};
-    }
-    return {0, 0};
 }
 double axis_of(const Vec2& v, int a) { return a == 0 ? v.x : v.y; }
 
@@ -322,8 +302,8 @@ void Compiler::compile_medium() {
 
     const bool subpixel = options_.subpixel_averaging.value_or(project_.run.subpixel_averaging);
     std::vector<std::vector<double>> eps3(3), sig3(3);
-    for (Component c : e_components(s.polarization)) {
-        const Vec2 off = offset_of(c);
+    for (Component c : electric_components(s.polarization)) {
+        const Vec2 off = yee_offset(c);
         int k_lo[2], k_hi[2];
         for (int a = 0; a < 2; ++a) {
             const double o = axis_of(off, a);
@@ -395,9 +375,9 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
     std::map<std::string, double> min_eps_inf;  // smallest averaged eps_inf per material's cells
     std::set<std::string> in_pml;
 
-    for (Component c : e_components(s.polarization)) {
+    for (Component c : electric_components(s.polarization)) {
         const int ic = static_cast<int>(c);
-        const Vec2 off = offset_of(c);
+        const Vec2 off = yee_offset(c);
         int k_lo[2], k_hi[2];
         for (int a = 0; a < 2; ++a) {  // as compile_medium
             const double o = axis_of(off, a);
@@ -559,7 +539,7 @@ std::vector<double> Compiler::shape_coverage(const Shape& shape, Component c, co
             }
         if (!std::isfinite(x0)) throw ProjectError(file_, path, "the shape is empty");
     }
-    const Vec2 off = offset_of(c);
+    const Vec2 off = yee_offset(c);
     int lo[2], hi[2];
     const double box_lo[2] = {x0, y0}, box_hi[2] = {x1, y1};
     for (int a = 0; a < 2; ++a) {
@@ -691,7 +671,7 @@ void Compiler::compile_source(std::size_t si) {
                            "component " + to_string(src.component) + " is not a field of " + to_string(pol));
     const Component c = src.component;
     const bool electric = is_electric(c);
-    const Vec2 off = offset_of(c);
+    const Vec2 off = yee_offset(c);
     auto strength = [&](std::int32_t cell) { return 2.0 * (electric ? cb_at(c, cell) : S); };
 
     switch (src.type) {
@@ -808,7 +788,7 @@ void Compiler::compile_source(std::size_t si) {
             }
             // One-way injection through a TF/SF plane at the e nodes nearest the line.
             const TangentialPair tp = tangential_pair(pol, normal);
-            const double tan_off = axis_of(offset_of(tp.e), tan);  // same for e and h
+            const double tan_off = axis_of(yee_offset(tp.e), tan);  // same for e and h
             const int k_s = nearest_index(normal, x_n, 0.0);
             auto nodes = line_nodes(tan, a, b, tan_off);
             if (src.profile == SourceProfile::Mode) {
@@ -911,7 +891,7 @@ int Compiler::add_flux_line(const Vec2& from, const Vec2& to, int normal, int s,
                             CompiledMonitor& mon) {
     const TangentialPair tp = tangential_pair(sc().polarization, normal);
     const int tan = 1 - normal;
-    const double tan_off = axis_of(offset_of(tp.e), tan);
+    const double tan_off = axis_of(yee_offset(tp.e), tan);
     const int k = nearest_index(normal, axis_of(from, normal), 0.0);
     const auto nodes = line_nodes(tan, axis_of(from, tan), axis_of(to, tan), tan_off);
     if (nodes.empty()) throw ProjectError(file_, path, "the flux line covers no grid node");
@@ -993,7 +973,7 @@ void Compiler::compile_monitor(std::size_t mi) {
             TimeProbe tp;
             tp.component = m.component;
             tp.reduce = m.reduce;
-            const Vec2 off = offset_of(m.component);
+            const Vec2 off = yee_offset(m.component);
             if (m.at) {
                 check_point(*m.at, path + ".at", what);
                 tp.cells = {flat(nearest_index(0, m.at->x, off.x), nearest_index(1, m.at->y, off.y))};
@@ -1039,7 +1019,7 @@ void Compiler::compile_monitor(std::size_t mi) {
                 freqs.push_back(units::wavelength_um_to_hz(m.wavelengths[k]));
             }
             if (freqs.empty()) throw ProjectError(file_, path + ".wavelengths", "needs at least one wavelength");
-            std::vector<Component> comps = m.components.empty() ? e_components(pol) : m.components;
+            std::vector<Component> comps = m.components.empty() ? electric_components(pol) : m.components;
             for (std::size_t k = 0; k < comps.size(); ++k) {
                 if (!in_polarization(comps[k], pol))
                     throw ProjectError(file_, path + ".components[" + std::to_string(k) + "]",
@@ -1079,7 +1059,7 @@ void Compiler::finish() {
     // Memory estimate (bytes).
     const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
     std::size_t mem = 3 * s.cells() * bp;                                        // fields
-    mem += e_components(s.polarization).size() * s.cells() * sizeof(std::uint16_t);  // material index
+    mem += electric_components(s.polarization).size() * s.cells() * sizeof(std::uint16_t);  // material index
     mem += s.table.size() * sizeof(EUpdateCoeffs);
     for (int a = 0; a < 2; ++a) {
         const std::size_t slab = std::size_t(s.pml_lo[a] + s.pml_hi[a]) * std::size_t(N_[1 - a]);

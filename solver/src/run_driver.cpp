@@ -163,7 +163,8 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     const bool frames_on = send_frames && (bool(options.frame) || bool(options.frame_hook));
     std::int64_t next_check = kCheckSteps;
     std::int64_t next_live = options.live ? std::max<std::int64_t>(1, options.live_every_steps) : -1;
-    auto last_frame_time = Clock::now() - std::chrono::hours(1);
+    auto last_frame_time = Clock::now();
+    bool frame_sent = false;  // the first frame is never held back
 
     const double decay_factor = std::pow(10.0, -stop.decay_db / (stop_probe >= 0 ? 20.0 : 10.0));
     double peak = 0;
@@ -200,9 +201,10 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
         const double t_s = double(now_steps) * dt_s;
         if (frames_on && now_steps >= next_frame) {
             const auto now = Clock::now();
-            if (options.frame_min_interval_s <= 0 ||
+            if (!frame_sent || options.frame_min_interval_s <= 0 ||
                 std::chrono::duration<double>(now - last_frame_time).count() >= options.frame_min_interval_s) {
                 last_frame_time = now;
+                frame_sent = true;
                 if (options.frame) options.frame(engine.frame(frame_request), now_steps, t_s / units::fs);
                 if (options.frame_hook) options.frame_hook(engine, now_steps, t_s / units::fs);
             }

@@ -7,7 +7,9 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QApplication>
 #include <QJsonDocument>
+#include <QWheelEvent>
 #include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
@@ -23,6 +25,9 @@
 #include <cmath>
 
 #include "field_view.hpp"
+#include "frame_source.hpp"
+#include "golightly/compile.hpp"
+#include "golightly/engine.hpp"
 #include "golightly/project.hpp"
 #include "gui_test_util.hpp"
 #include "main_window.hpp"
@@ -94,6 +99,81 @@ private Q_SLOTS:
     void cleanup() {
         if (w_) QVERIFY(w_->runController()->stopAndWait(5000));
         QTest::qWait(50);  // the finished signal
+    }
+
+    /// make_field_frame: box averages, |E|^2, world rectangle; the mailbox keeps the latest.
+    void fieldFrameDownsampling() {
+        const CompiledProject cp = compile_project(load_project(kExample.toStdString()), "quickstart");
+        const Scene& sc = cp.scene;
+        auto engine = make_cpu_engine(sc, Precision::Float64, 1);
+        std::vector<double> ez(sc.cells());
+        for (int j = 0; j < sc.ny; ++j)
+            for (int i = 0; i < sc.nx; ++i) ez[std::size_t(j) * sc.nx + i] = i + 1000.0 * j;
+        engine->set_field(Component::Ez, ez);
+        std::vector<double> scratch;
+        const auto fr = viewport::make_field_frame(*engine, sc, viewport::FieldQuantity::Ez, 40, 40, scratch);
+        const int f = (sc.nx + 39) / 40;
+        QCOMPARE(fr.factor, std::max(f, (sc.ny + 39) / 40));
+        QCOMPARE(fr.width, (sc.nx + fr.factor - 1) / fr.factor);
+        QVERIFY(fr.width <= 40 && fr.height <= 40);
+        // an interior box: mean of i in [F bx, F bx + F) is F bx + (F - 1) / 2
+        const int F = fr.factor, bx = 3, by = 5;
+        QCOMPARE(double(fr.values[std::size_t(by) * fr.width + bx]),
+                 double(float((F * bx + (F - 1) / 2.0) + 1000.0 * (F * by + (F - 1) / 2.0))));
+        // the last column averages only the cells that exist
+        const int lx = fr.width - 1, i0 = lx * F, n = sc.nx - i0;
+        QCOMPARE(double(fr.values[std::size_t(by) * fr.width + lx]),
+                 double(float((i0 + (n - 1) / 2.0) + 1000.0 * (F * by + (F - 1) / 2.0))));
+        QVERIFY(fr.signed_values);
+        QCOMPARE(double(fr.x0_um), (-sc.pml_lo[0] - 0.5) * sc.dx_um);
+        QVERIFY(std::abs(fr.width_um - fr.width * F * sc.dx_um) < 1e-12);
+        const auto e2 = viewport::make_field_frame(*engine, sc, viewport::FieldQuantity::E2, 40, 40, scratch);
+        QVERIFY(!e2.signed_values);
+        double mean_sq = 0;
+        for (int j = F * by; j < F * by + F; ++j)
+            for (int i = F * bx; i < F * bx + F; ++i) mean_sq += ez[std::size_t(j) * sc.nx + i] * ez[std::size_t(j) * sc.nx + i];
+        mean_sq /= F * F;
+        QVERIFY(std::abs(e2.values[std::size_t(by) * e2.width + bx] / mean_sq - 1) < 1e-6);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 viewport::make_field_frame(*engine, sc, viewport::FieldQuantity::Hz, 40, 40, scratch));
+
+        viewport::MailboxFrameSource box;
+        std::uint64_t serial = 0;
+        QVERIFY(!box.takeLatest(serial));
+        box.publish(std::make_shared<viewport::FieldFrame>(fr));
+        box.publish(std::make_shared<viewport::FieldFrame>(e2));  // latest wins
+        auto got = box.takeLatest(serial);
+        QVERIFY(got && got->quantity == viewport::FieldQuantity::E2);
+        QVERIFY(!box.takeLatest(serial));  // nothing newer
+        // the view draws it (raster path here) with a symmetric auto scale
+        viewport::FieldView view;
+        view.resize(400, 300);
+        view.showFrame(std::make_shared<viewport::FieldFrame>(fr));
+        QCOMPARE(view.scale(), double(fr.max_abs));
+        view.setAutoScale(false);
+        view.setFixedScale(2.5);
+        QCOMPARE(view.scale(), 2.5);
+        QVERIFY(!view.renderToImage(QSize(400, 300)).isNull());
+    }
+
+    /// Zoom and pan stay registered between the editor canvas and the field view.
+    void viewRegisteredWithCanvas() {
+        app::MainWindow& w = *w_;
+        w.showFieldView(true);
+        QVERIFY(w.fieldView()->isVisible());
+        QCOMPARE(w.fieldView()->size(), w.canvas()->size());  // same place in the window
+        w.canvas()->setView(37, QPointF(1.5, 2));
+        QCOMPARE(w.fieldView()->pixelsPerUm(), 37.0);
+        QCOMPARE(w.fieldView()->toScreen(QPointF(0.25, 3)), w.canvas()->toScreen(QPointF(0.25, 3)));
+        const QPointF anchor(100, 80);
+        QWheelEvent wheel(anchor, w.fieldView()->mapToGlobal(anchor), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(w.fieldView(), &wheel);
+        QVERIFY(w.fieldView()->pixelsPerUm() > 37.0);
+        QCOMPARE(w.canvas()->pixelsPerUm(), w.fieldView()->pixelsPerUm());
+        QCOMPARE(w.fieldView()->toScreen(QPointF(0.25, 3)), w.canvas()->toScreen(QPointF(0.25, 3)));
+        w.showFieldView(false);
+        QVERIFY(w.canvas()->isVisible());
     }
 
     /// The example through the GUI path; the results folder equals golightly-cli's.

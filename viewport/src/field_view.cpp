@@ -302,7 +302,7 @@ void FieldView::paintScene(QPainter& p, QSize size) {
             } else if (s.type == SourceType::Line || s.type == SourceType::Plane) {
                 const QPointF a = w2s.map(QPointF(s.from.x, s.from.y)), b = w2s.map(QPointF(s.to.x, s.to.y));
                 p.drawLine(a, b);
-                label(b, QString::fromStdString(s.name), srcColor);
+                label(a.y() > b.y() ? a + QPointF(0, 14) : b + QPointF(0, 14), QString::fromStdString(s.name), srcColor);
             }
         }
         for (const Monitor& m : project_->monitors) {
