@@ -513,10 +513,6 @@ Wiederherstellen?</translation>
         <translation>Laufergebnisse öffnen</translation>
     </message>
     <message>
-        <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy -%7 dB%8</source>
-        <translation>%1: %2 fs, Schritt %3, Restzeit %4, %5 Schritte/s, %6 MZellen/s, Energie -%7 dB%8</translation>
-    </message>
-    <message>
         <source>Normalization</source>
         <translation>Normierungslauf</translation>
     </message>
@@ -543,6 +539,10 @@ Wiederherstellen?</translation>
     <message>
         <source>Compiling...</source>
         <translation>Kompilieren...</translation>
+    </message>
+    <message>
+        <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8</source>
+        <translation>%1: %2 fs, Schritt %3, Restzeit %4, %5 Schritte/s, %6 MZellen/s, Energie %7 dB unter dem Maximum%8</translation>
     </message>
 </context>
 <context>
@@ -1595,14 +1595,6 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Läuft...</translation>
     </message>
     <message>
-        <source>Normalized (T, R, cross-section)</source>
-        <translation>Normiert (T, R, Wirkungsquerschnitt)</translation>
-    </message>
-    <message>
-        <source>Flux (raw, W/m per DFT unit)</source>
-        <translation>Fluss (roh, W/m pro DFT-Einheit)</translation>
-    </message>
-    <message>
         <source> - not comparable (edited)</source>
         <translation> – nicht vergleichbar (bearbeitet)</translation>
     </message>
@@ -1669,6 +1661,10 @@ Art: drude oder lorentz eingeben.</translation>
     <message>
         <source>Could not write %1</source>
         <translation>%1 konnte nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>T, R (normalized)</source>
+        <translation>T, R (normiert)</translation>
     </message>
 </context>
 <context>

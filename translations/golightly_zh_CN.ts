@@ -513,10 +513,6 @@ Recover it?</source>
         <translation>打开运行结果</translation>
     </message>
     <message>
-        <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy -%7 dB%8</source>
-        <translation>%1：%2 fs，第 %3 步，预计剩余 %4，%5 步/秒，%6 M单元/秒，能量 -%7 dB%8</translation>
-    </message>
-    <message>
         <source>Normalization</source>
         <translation>归一化运行</translation>
     </message>
@@ -543,6 +539,10 @@ Recover it?</source>
     <message>
         <source>Compiling...</source>
         <translation>正在编译...</translation>
+    </message>
+    <message>
+        <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8</source>
+        <translation>%1：%2 fs，第 %3 步，预计剩余 %4，%5 步/秒，%6 M单元/秒，能量低于峰值 %7 dB%8</translation>
     </message>
 </context>
 <context>
@@ -1595,14 +1595,6 @@ Kind: type drude or lorentz.</source>
         <translation>正在运行...</translation>
     </message>
     <message>
-        <source>Normalized (T, R, cross-section)</source>
-        <translation>归一化（T、R、截面）</translation>
-    </message>
-    <message>
-        <source>Flux (raw, W/m per DFT unit)</source>
-        <translation>通量（原始，W/m 每 DFT 单位）</translation>
-    </message>
-    <message>
         <source> - not comparable (edited)</source>
         <translation> - 不可比较（已编辑）</translation>
     </message>
@@ -1669,6 +1661,10 @@ Kind: type drude or lorentz.</source>
     <message>
         <source>Could not write %1</source>
         <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>T, R (normalized)</source>
+        <translation>T、R（归一化）</translation>
     </message>
 </context>
 <context>
