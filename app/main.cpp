@@ -1,6 +1,7 @@
 // golightly: the GoLightly IDE.
 //   golightly [FILE.glproj]          open FILE
 //   golightly --version              print the version banner
+//   golightly --run FILE             open FILE and start a run
 //   golightly --screenshot PNG FILE  open FILE, select its first shape, save a picture of
 //                                    the window, quit
 #include <QAction>
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
                             QStringLiteral("FILE"));
     QCommandLineOption previewOption(QStringLiteral("structure-preview"),
                                      QApplication::translate("main", "Start with the structure preview on."));
+    QCommandLineOption runOption(QStringLiteral("run"), QApplication::translate("main", "Start a run of the project after opening it."));
+    parser.addOption(runOption);
     parser.addOption(previewOption);
     parser.addOption(versionOption);
     parser.addOption(shot);
@@ -47,7 +50,18 @@ int main(int argc, char** argv) {
     const bool recovered = !parser.isSet(shot) && window.offerRecovery();
     if (!files.isEmpty() && (!recovered || window.maybeSave())) window.openFile(files.front());
     if (parser.isSet(previewOption)) window.action(QStringLiteral("view.structurePreview"))->setChecked(true);
-    if (parser.isSet(shot)) {
+    if (parser.isSet(runOption) && parser.isSet(shot)) {  // README picture of a run in progress
+        const QString out = parser.value(shot);
+        QTimer::singleShot(800, &window, [&window, out] {
+            window.runScreenshot(out, 140.0, [out](bool ok) {
+                std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(out));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        });
+    } else if (parser.isSet(runOption)) {
+        QTimer::singleShot(300, &window, [&window] { window.startRun(); });
+    }
+    if (parser.isSet(shot) && !parser.isSet(runOption)) {
         const QString out = parser.value(shot);
         QTimer::singleShot(1500, &window, [&window] {
             // show the Properties dock at work: select the first shape of the topmost

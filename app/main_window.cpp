@@ -110,7 +110,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     rebuildRecentMenu();
 }
 
-MainWindow::~MainWindow() { canvas_->setTool(nullptr); }
+MainWindow::~MainWindow() { canvas_->setTool(nullptr); }  // the RunController (a child) stops its run
 
 std::unique_ptr<QSettings> MainWindow::settings() const {
     return std::make_unique<QSettings>(options_.settingsOrganization, options_.settingsApplication);
@@ -291,6 +291,8 @@ void MainWindow::createActions() {
     }
     toolGroup_->actions().front()->setChecked(true);
     setTool(tools_.front());
+
+    createRunUi(file);  // Run menu and tool bar, field view, Monitors dock (main_window_run.cpp)
 
     // ---- Help
     QMenu* help = menuBar()->addMenu(tr("&Help"));

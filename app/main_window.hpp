@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -16,16 +17,26 @@
 #include "editor_document.hpp"
 #include "tools.hpp"
 
+namespace golightly::viewport { class FieldView; }
+namespace golightly::plots { class MonitorsDock; }
+
 class QAction;
 class QActionGroup;
 class QLabel;
 class QMenu;
 class QTimer;
 class QSettings;
+class QStackedWidget;
+class QProgressBar;
+class QComboBox;
+class QCheckBox;
+class QDoubleSpinBox;
 
 namespace golightly::app {
 
 using namespace golightly::editor;
+class RunController;
+struct SolverSettings;
 
 /// Where the main window keeps settings and recovery files (tests use their own).
 struct MainWindowOptions {
@@ -75,6 +86,25 @@ public:
     bool offerRecovery();
     void removeRecoveryFile();
 
+    // ---- running (main_window_run.cpp)
+    RunController* runController() const { return run_; }
+    viewport::FieldView* fieldView() const { return fieldView_; }
+    plots::MonitorsDock* monitorsDock() const { return monitorsDock_; }
+    /// Runs a snapshot of the document (Run action). False (with a message) when a run is
+    /// going or the project cannot start. `settings` null: the GUI's settings.
+    bool startRun(const SolverSettings* settings = nullptr);
+    /// The results folder of the document: <project stem>_results next to the project
+    /// (as golightly-cli run), or a temporary folder for an unsaved project.
+    QString resultsDirectory() const;
+    /// Shows the field view (true) or the editor canvas (false) in the centre.
+    void showFieldView(bool on);
+    /// Reopens a results folder in the Monitors dock.
+    bool openResults(const QString& dir);
+    /// Screenshot of a run in progress (README): starts a run, pauses it once the main run
+    /// has reached `atTimeFs`, saves the window to `path` (PNG), stops the run and calls
+    /// `done(ok)`.
+    void runScreenshot(const QString& path, double atTimeFs, std::function<void(bool)> done);
+
 protected:
     void closeEvent(QCloseEvent*) override;
 
@@ -90,6 +120,8 @@ private:
     void copySelection();
     void paste();
     std::unique_ptr<QSettings> settings() const;
+    void createRunUi(QMenu* fileMenu);
+    void updateRunActions();
 
     MainWindowOptions options_;
     std::unique_ptr<Prompts> ownPrompts_;
@@ -108,6 +140,15 @@ private:
     QLabel* zoomLabel_ = nullptr;
     QTimer* autosaveTimer_ = nullptr;
     std::optional<std::variant<Shape, Source, Monitor>> clipboard_;
+    // running
+    RunController* run_ = nullptr;
+    viewport::FieldView* fieldView_ = nullptr;
+    plots::MonitorsDock* monitorsDock_ = nullptr;
+    QStackedWidget* centralStack_ = nullptr;
+    QProgressBar* runProgress_ = nullptr;
+    QLabel* runLabel_ = nullptr;
+    QComboBox* quantityCombo_ = nullptr;
+    QDoubleSpinBox* fpsSpin_ = nullptr;
 };
 
 }  // namespace golightly::app

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12), builds, and runs the bundled example.
-# With a display and the IDE built, it opens the IDE on the example; without a display
+# With a display and the IDE built, it opens the IDE on the example and starts a run
+# (golightly --run); without a display
 # (or before the IDE exists) it runs the example headless with golightly-cli and writes
 # the results next to it (examples/quickstart_results/ unless --out is given).
 # Usage: scripts/run-example.sh [PROJECT] [golightly-cli run options...]
@@ -12,7 +13,7 @@ bash scripts/setup-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/app/golightly ]; then
-  exec build/app/golightly "$project"
+  exec build/app/golightly --run "$project"
 fi
 echo "run-example: no display (or no IDE build): running $project headless with golightly-cli" >&2
 build/solver/golightly-cli run "$project" "$@"

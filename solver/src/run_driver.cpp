@@ -125,10 +125,20 @@ DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::
     return info;
 }
 
+/// What RunOptions::live needs to normalize the main run's spectra (null: raw only).
+struct LiveContext {
+    const std::vector<double>* p_inc = nullptr;
+    const std::map<int, std::vector<std::complex<double>>>* ref_sets = nullptr;
+    double l_inc_um = 0;
+};
+void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
+                  const std::string& phase, const LiveContext* ctx);
+
 /// Steps `engine` until a stop criterion holds (run.hpp, run_project).
 PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Project& project,
                        const RunOptions& options, const std::string& phase,
-                       std::int64_t limit_steps, bool limit_is_max_steps, bool send_frames) {
+                       std::int64_t limit_steps, bool limit_is_max_steps, bool send_frames,
+                       const LiveContext* live_ctx = nullptr) {
     const Scene& scene = compiled.scene;
     const double dt_s = scene.dt_s;
     const double cells = double(scene.cells());
@@ -150,8 +160,11 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     // multiples of run.frames.every_steps in between.
     constexpr std::int64_t kCheckSteps = 50;
     const int every = std::max(1, project.run.frames.every_steps);
-    const bool frames_on = send_frames && bool(options.frame);
+    const bool frames_on = send_frames && (bool(options.frame) || bool(options.frame_hook));
     std::int64_t next_check = kCheckSteps;
+    std::int64_t next_live = options.live ? std::max<std::int64_t>(1, options.live_every_steps) : -1;
+    auto last_frame_time = Clock::now();
+    bool frame_sent = false;  // the first frame is never held back
 
     const double decay_factor = std::pow(10.0, -stop.decay_db / (stop_probe >= 0 ? 20.0 : 10.0));
     double peak = 0;
@@ -187,7 +200,14 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
         const std::int64_t now_steps = engine.steps_done();
         const double t_s = double(now_steps) * dt_s;
         if (frames_on && now_steps >= next_frame) {
-            options.frame(engine.frame(frame_request), now_steps, t_s / units::fs);
+            const auto now = Clock::now();
+            if (!frame_sent || options.frame_min_interval_s <= 0 ||
+                std::chrono::duration<double>(now - last_frame_time).count() >= options.frame_min_interval_s) {
+                last_frame_time = now;
+                frame_sent = true;
+                if (options.frame) options.frame(engine.frame(frame_request), now_steps, t_s / units::fs);
+                if (options.frame_hook) options.frame_hook(engine, now_steps, t_s / units::fs);
+            }
             while (next_frame <= now_steps) next_frame += every;
         }
         if (now_steps < next_check && now_steps < limit_steps) continue;
@@ -236,6 +256,10 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
             last_db_time = wall;
             p.eta_s = eta;
             options.progress(p);
+        }
+        if (next_live > 0 && now_steps >= next_live) {
+            publish_live(engine, compiled, options, phase, live_ctx);
+            while (next_live <= now_steps) next_live += std::max<std::int64_t>(1, options.live_every_steps);
         }
         if (t_s > compiled.sources_end_s && (peak <= 0 || level <= peak * decay_factor)) {
             out.reason = StopReason::Decay;
@@ -287,6 +311,53 @@ std::vector<double> flux_spectrum(const Scene& scene, const CompiledMonitor& m, 
             }
     }
     return p;
+}
+
+void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
+                  const std::string& phase, const LiveContext* ctx) {
+    const Scene& scene = compiled.scene;
+    LiveMonitors live;
+    live.phase = phase;
+    live.step = engine.steps_done();
+    live.time_fs = double(live.step) * scene.dt_s / units::fs;
+    live.frequency_hz = compiled.spectrum_hz;
+    const std::size_t nf = compiled.spectrum_hz.size();
+    live.normalized = ctx && ctx->p_inc && ctx->p_inc->size() == nf;
+    for (const CompiledMonitor& m : compiled.monitors) {
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
+            FluxSpectrumResult s;
+            s.name = m.name;
+            s.type = m.type;
+            s.kind = m.kind;
+            std::map<int, cvec> sets;
+            fetch_sets(engine, m, sets);
+            s.flux = flux_spectrum(scene, m, nf, sets, nullptr);
+            if (live.normalized) {  // as run_compiled does at the end of the main run
+                const auto& p_inc = *ctx->p_inc;
+                const bool uses_ref = ctx->ref_sets && ((m.type == MonitorType::Flux && m.kind == "reflection") ||
+                                                        (m.type == MonitorType::FluxBox && m.kind == "scattering"));
+                const std::vector<double> num = uses_ref ? flux_spectrum(scene, m, nf, sets, ctx->ref_sets) : s.flux;
+                s.normalized.resize(nf);
+                for (std::size_t f = 0; f < nf; ++f) {
+                    if (m.type == MonitorType::Flux) s.normalized[f] = num[f] / p_inc[f];
+                    else s.normalized[f] = (m.kind == "scattering" ? 1.0 : -1.0) * num[f] * ctx->l_inc_um / p_inc[f];
+                }
+            }
+            live.spectra.push_back(std::move(s));
+        } else if (m.type == MonitorType::Time) {
+            TimeSeriesResult ts;
+            ts.name = m.name;
+            ts.component = scene.time_probes.at(m.time_probe).component;
+            ts.values = engine.time_samples(m.time_probe);
+            const bool electric = ts.component == Component::Ex || ts.component == Component::Ey ||
+                                  ts.component == Component::Ez;
+            ts.time_fs.resize(ts.values.size());
+            for (std::size_t n = 0; n < ts.values.size(); ++n)
+                ts.time_fs[n] = (double(n) + (electric ? 1.0 : 0.5)) * scene.dt_s / units::fs;
+            live.time_series.push_back(std::move(ts));
+        }
+    }
+    options.live(live);
 }
 
 double monitor_length_um(const Monitor& m) {
@@ -442,7 +513,10 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
 
     // ------------------------------------------------------------ main run
     auto engine = build_engine(scene, "main");
-    const PhaseOutcome o = run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true);
+    const double live_l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
+    const LiveContext live_ctx{normalize ? &p_inc : nullptr, normalize ? &ref_sets : nullptr, live_l_inc_um};
+    const PhaseOutcome o =
+        run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true, &live_ctx);
     result.stop_reason = o.reason;
     result.steps = o.steps;
     result.time_fs = double(o.steps) * scene.dt_s / units::fs;

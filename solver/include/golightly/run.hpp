@@ -38,6 +38,8 @@ struct ProgressInfo {
     double eta_s = -1;          ///< estimated wall time left in this phase (s); < 0 unknown
 };
 
+struct LiveMonitors;
+
 struct RunOptions {
     std::optional<BackendChoice> backend;  ///< overrides run.backend
     std::optional<Precision> precision;    ///< overrides run.precision
@@ -53,6 +55,21 @@ struct RunOptions {
     std::atomic<bool>* cancel = nullptr;
     /// While true the driver sleeps between chunks (the engine state is kept).
     std::atomic<bool>* pause = nullptr;
+
+    // ---- IDE additions (all optional; the callbacks run on the calling thread and must
+    // only copy what they need: the solver never waits for a GUI)
+    /// Called at the same points as `frame` (every run.frames.every_steps steps of the main
+    /// run, subject to frame_min_interval_s) with the engine itself, so that a viewport can
+    /// read the fields it needs (Engine::get_field) and downsample them. Null: not called.
+    std::function<void(Engine& engine, std::int64_t step, double time_fs)> frame_hook;
+    /// Frames (frame and frame_hook) closer than this in wall time to the previous one are
+    /// skipped and not computed (e.g. 1/30 s for 30 frames/s). <= 0: every frame.
+    double frame_min_interval_s = 0;
+    /// Called about every live_every_steps steps of both phases (at the driver's check
+    /// points) with the monitors' values so far: spectra from the DFTs accumulated so far
+    /// (normalized in the main run when the reference run has completed) and time series.
+    std::function<void(const LiveMonitors&)> live;
+    std::int64_t live_every_steps = 200;
 };
 
 /// A flux or flux_box monitor's spectrum, one value per RunResult::frequency_hz entry.
@@ -102,6 +119,17 @@ struct DivergenceInfo {
     double x_um = 0, y_um = 0; ///< its physical position (origin: interior lower-left corner)
     std::int64_t nonfinite_values = 0;  ///< NaN/Inf values over all components
     double max_abs_finite = 0; ///< largest finite |field| seen
+};
+
+/// Intermediate monitor values (RunOptions::live).
+struct LiveMonitors {
+    std::string phase;                        ///< "reference" or "main"
+    std::int64_t step = 0;                    ///< steps done in this phase
+    double time_fs = 0;
+    bool normalized = false;                  ///< spectra[].normalized is filled
+    std::vector<double> frequency_hz;         ///< run spectrum, increasing
+    std::vector<FluxSpectrumResult> spectra;  ///< flux and flux_box monitors, project order
+    std::vector<TimeSeriesResult> time_series;
 };
 
 struct RunResult {

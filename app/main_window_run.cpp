@@ -1,0 +1,277 @@
+// MainWindow: running from the IDE (issue 5): Run / Pause / Resume / Stop, the field
+// view in the centre, the Monitors dock, the progress bar in the status bar.
+#include <QAction>
+#include <algorithm>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolBar>
+
+#include "field_view.hpp"
+#include "main_window.hpp"
+#include "monitors_dock.hpp"
+#include "run_controller.hpp"
+
+namespace golightly::app {
+
+namespace {
+QString formatEta(double s) {
+    if (s < 0) return QStringLiteral("?");
+    if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
+    if (s < 3600) return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
+    return QStringLiteral("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
+}
+}  // namespace
+
+void MainWindow::createRunUi(QMenu* fileMenu) {
+    run_ = new RunController(this);
+
+    // ---- centre: the canvas or the field view, registered in world coordinates
+    fieldView_ = new viewport::FieldView;
+    QWidget* canvas = takeCentralWidget();
+    centralStack_ = new QStackedWidget;
+    centralStack_->addWidget(canvas);
+    centralStack_->addWidget(fieldView_);
+    setCentralWidget(centralStack_);
+    connect(canvas_, &Canvas::viewChanged, this,
+            [this] { fieldView_->setView(canvas_->pixelsPerUm(), canvas_->viewCenter()); });
+    connect(fieldView_, &viewport::FieldView::viewChanged, this,
+            [this](double s, QPointF c) { canvas_->setView(s, c); });
+    connect(fieldView_, &viewport::FieldView::cursorMoved, canvas_, &Canvas::cursorMoved);
+    fieldView_->setFrameSource(run_->frameSource());
+
+    // ---- Monitors dock
+    monitorsDock_ = new plots::MonitorsDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, monitorsDock_);
+
+    // ---- actions
+    auto make = [this](const QString& name, const QString& text, QKeySequence key) {
+        auto* a = new QAction(text, this);
+        a->setObjectName(name);
+        a->setShortcut(key);
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(QString(text).remove(QLatin1Char('&')), key.toString()));
+        return a;
+    };
+    QAction* runA = make(QStringLiteral("run.start"), tr("&Run"), QKeySequence(Qt::Key_F5));
+    QAction* pauseA = make(QStringLiteral("run.pause"), tr("&Pause"), QKeySequence(Qt::Key_F6));
+    QAction* resumeA = make(QStringLiteral("run.resume"), tr("Res&ume"), QKeySequence(Qt::Key_F7));
+    QAction* stopA = make(QStringLiteral("run.stop"), tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    runA->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    pauseA->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    resumeA->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+    stopA->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    QAction* fieldA = make(QStringLiteral("view.field"), tr("Show &Field View"), QKeySequence(Qt::Key_F8));
+    fieldA->setCheckable(true);
+    QAction* resultsA = new QAction(tr("Open Run &Results..."), this);
+    resultsA->setObjectName(QStringLiteral("file.openResults"));
+
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    runMenu->addActions({runA, pauseA, resumeA, stopA});
+    runMenu->addSeparator();
+    runMenu->addAction(fieldA);
+    runMenu->addAction(monitorsDock_->toggleViewAction());
+    fileMenu->insertAction(fileMenu->actions().value(3), resultsA);
+
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("RunToolBar"));
+    bar->addActions({runA, pauseA, resumeA, stopA, fieldA});
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Field ")));
+    quantityCombo_ = new QComboBox;
+    quantityCombo_->setObjectName(QStringLiteral("run.quantity"));
+    using viewport::FieldQuantity;
+    for (FieldQuantity q : {FieldQuantity::Ez, FieldQuantity::Hx, FieldQuantity::Hy, FieldQuantity::Hz,
+                            FieldQuantity::Ex, FieldQuantity::Ey, FieldQuantity::E2})
+        quantityCombo_->addItem(QString::fromStdString(viewport::to_string(q)), int(q));
+    quantityCombo_->setToolTip(tr("Field quantity shown while running"));
+    bar->addWidget(quantityCombo_);
+    auto* autoScale = new QCheckBox(tr("Auto scale"));
+    autoScale->setObjectName(QStringLiteral("run.autoScale"));
+    autoScale->setChecked(true);
+    auto* scaleSpin = new QDoubleSpinBox;
+    scaleSpin->setObjectName(QStringLiteral("run.scale"));
+    scaleSpin->setRange(1e-9, 1e9);
+    scaleSpin->setDecimals(4);
+    scaleSpin->setValue(1.0);
+    scaleSpin->setEnabled(false);
+    scaleSpin->setToolTip(tr("Fixed colour scale: half range (symmetric)"));
+    bar->addWidget(autoScale);
+    bar->addWidget(scaleSpin);
+    bar->addWidget(new QLabel(tr(" Frames/s ")));
+    fpsSpin_ = new QDoubleSpinBox;
+    fpsSpin_->setObjectName(QStringLiteral("run.fps"));
+    fpsSpin_->setRange(0, 120);
+    fpsSpin_->setDecimals(0);
+    fpsSpin_->setValue(30);
+    fpsSpin_->setToolTip(tr("Frames per second sent by the solver (0: none)"));
+    bar->addWidget(fpsSpin_);
+    connect(autoScale, &QCheckBox::toggled, this, [this, scaleSpin](bool on) {
+        scaleSpin->setEnabled(!on);
+        fieldView_->setAutoScale(on);
+        if (!on) fieldView_->setFixedScale(scaleSpin->value());
+    });
+    connect(scaleSpin, &QDoubleSpinBox::valueChanged, fieldView_, &viewport::FieldView::setFixedScale);
+    connect(quantityCombo_, &QComboBox::currentIndexChanged, this, [this] {
+        run_->setQuantity(viewport::FieldQuantity(quantityCombo_->currentData().toInt()));
+    });
+    connect(fpsSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (v > 0) fieldView_->setFramesPerSecond(v);
+    });
+
+    // ---- status bar: progress
+    runLabel_ = new QLabel;
+    runLabel_->setObjectName(QStringLiteral("run.status"));
+    runProgress_ = new QProgressBar;
+    runProgress_->setObjectName(QStringLiteral("run.progress"));
+    runProgress_->setMaximumWidth(220);
+    runProgress_->setRange(0, 1000);
+    runProgress_->setVisible(false);
+    // permanent (left of the cursor read-out): temporary status messages do not hide them
+    statusBar()->insertPermanentWidget(0, runLabel_, 1);
+    statusBar()->insertPermanentWidget(1, runProgress_);
+
+    connect(runA, &QAction::triggered, this, [this] { startRun(); });
+    connect(pauseA, &QAction::triggered, run_, &RunController::pause);
+    connect(resumeA, &QAction::triggered, run_, &RunController::resume);
+    connect(stopA, &QAction::triggered, run_, &RunController::stop);
+    connect(fieldA, &QAction::toggled, this, &MainWindow::showFieldView);
+    connect(resultsA, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open run results"), resultsDirectory());
+        if (!dir.isEmpty()) openResults(dir);
+    });
+
+    connect(run_, &RunController::structureReady, fieldView_, &viewport::FieldView::setStructure);
+    connect(run_, &RunController::energy, this, [this](const EnergyPoint& e) {
+        monitorsDock_->addEnergyPoint(e.phase, e.timeFs, e.db);
+    });
+    connect(run_, &RunController::liveMonitors, this,
+            [this](std::shared_ptr<const LiveMonitors> live) { monitorsDock_->setLive(*live); });
+    connect(run_, &RunController::progress, this, [this](const ProgressInfo& p) {
+        const double frac = p.max_steps > 0 ? double(p.step) / double(p.max_steps) : 0;
+        runProgress_->setValue(int(1000 * std::clamp(frac, 0.0, 1.0)));
+        runLabel_->setText(tr("%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8")
+                               .arg(p.phase == "reference" ? tr("Normalization") : tr("Main"))
+                               .arg(p.time_fs, 0, 'f', 1)
+                               .arg(p.step)
+                               .arg(formatEta(p.eta_s))
+                               .arg(p.steps_per_s, 0, 'f', 0)
+                               .arg(p.mcells_per_s, 0, 'f', 1)
+                               .arg(p.energy_db, 0, 'f', 1)
+                               .arg(run_->isPaused() ? tr(" (paused)") : QString()));
+    });
+    connect(run_, &RunController::pausedChanged, this, [this](bool paused) {
+        updateRunActions();
+        const QString suffix = tr(" (paused)");
+        QString t = runLabel_->text();
+        if (paused && !t.endsWith(suffix)) runLabel_->setText(t + suffix);
+        if (!paused && t.endsWith(suffix)) runLabel_->setText(t.chopped(suffix.size()));
+    });
+    connect(run_, &RunController::finished, this, [this](bool ok, const QString& message) {
+        runProgress_->setVisible(false);
+        if (auto r = run_->lastResult()) monitorsDock_->setFinal(*r);
+        runLabel_->setText(ok ? tr("%1 Results: %2").arg(message, QDir::toNativeSeparators(run_->resultsDir()))
+                              : message);
+        updateRunActions();
+        const bool bad = !ok || (run_->lastResult() && run_->lastResult()->stop_reason == StopReason::Diverged);
+        if (bad) prompts_->error(tr("Run failed"), message);
+    });
+    updateRunActions();
+}
+
+void MainWindow::updateRunActions() {
+    const bool running = run_->isRunning();
+    const bool paused = run_->isPaused();
+    action(QStringLiteral("run.start"))->setEnabled(!running);
+    action(QStringLiteral("run.pause"))->setEnabled(running && !paused);
+    action(QStringLiteral("run.resume"))->setEnabled(running && paused);
+    action(QStringLiteral("run.stop"))->setEnabled(running);
+}
+
+QString MainWindow::resultsDirectory() const {
+    const QString path = doc_->filePath();
+    if (path.isEmpty())
+        return QStandardPaths::writableLocation(QStandardPaths::TempLocation) + QStringLiteral("/golightly_untitled_results");
+    const QFileInfo fi(path);
+    return fi.absoluteDir().filePath(fi.completeBaseName() + QStringLiteral("_results"));
+}
+
+bool MainWindow::startRun(const SolverSettings* settings) {
+    if (run_->isRunning()) {
+        statusBar()->showMessage(tr("A run is going already."), 4000);
+        return false;
+    }
+    SolverSettings s = settings ? *settings : SolverSettings{};
+    if (!settings) s.framesPerSecond = fpsSpin_->value();
+    const Project snapshot = doc_->project();  // immutable copy: the editor stays free
+    monitorsDock_->clear();
+    fieldView_->clearFrames();
+    fieldView_->setProject(snapshot);
+    fieldView_->setView(canvas_->pixelsPerUm(), canvas_->viewCenter());
+    const QString label = doc_->filePath().isEmpty() ? doc_->displayName() : doc_->filePath();
+    if (!run_->start(snapshot, label, resultsDirectory(), s)) return false;
+    // the field view shows the quantity chosen in the tool bar when the polarization has it
+    const auto def = viewport::default_quantity(snapshot.domain.polarization);
+    const int idx = quantityCombo_->findData(int(def));
+    if (quantityCombo_->currentIndex() != idx) quantityCombo_->setCurrentIndex(idx);
+    else run_->setQuantity(def);
+    runProgress_->setValue(0);
+    runProgress_->setVisible(true);
+    runLabel_->setText(tr("Compiling..."));
+    action(QStringLiteral("view.field"))->setChecked(true);
+    updateRunActions();
+    return true;
+}
+
+void MainWindow::showFieldView(bool on) {
+    centralStack_->setCurrentIndex(on ? 1 : 0);
+    if (QAction* a = action(QStringLiteral("view.field")); a && a->isChecked() != on) a->setChecked(on);
+}
+
+bool MainWindow::openResults(const QString& dir) {
+    QString error;
+    if (!monitorsDock_->loadResults(dir, &error)) {
+        prompts_->error(tr("Open run results"), error);
+        return false;
+    }
+    monitorsDock_->show();
+    monitorsDock_->raise();
+    return true;
+}
+
+void MainWindow::runScreenshot(const QString& path, double atTimeFs, std::function<void(bool)> done) {
+    auto taken = std::make_shared<bool>(false);
+    connect(run_, &RunController::pausedChanged, this, [=, this](bool paused) {
+        if (*taken || !paused) return;
+        *taken = true;
+        // let the last frame and the live plots arrive, then take the picture
+        QTimer::singleShot(900, this, [=, this] {
+            const bool ok = grab().save(path, "PNG");
+            run_->stopAndWait(5000);
+            done(ok);
+        });
+    });
+    connect(run_, &RunController::finished, this, [=] {
+        if (!*taken) {
+            *taken = true;
+            done(false);
+        }
+    });
+    SolverSettings s;
+    s.framesPerSecond = fpsSpin_->value();
+    s.pauseAtMainTimeFs = atTimeFs;
+    if (!startRun(&s)) done(false);
+}
+
+}  // namespace golightly::app

@@ -1,0 +1,125 @@
+// GoLightly IDE: runs a project in a solver thread (QThread).
+//
+// start() takes an immutable snapshot of the project; the thread compiles it (the
+// structure image for the viewport), calls run_project() with callbacks that only copy
+// into latest-wins mailboxes (field frames: viewport::MailboxFrameSource; progress, energy
+// samples and live monitor values: a mutex-guarded slot), and writes the results folder
+// (the same files as `golightly-cli run`). The GUI thread drains the mailboxes on a timer
+// and never waits for the solver; the solver never waits for the GUI.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "field_view.hpp"
+#include "frame_source.hpp"
+#include "golightly/project.hpp"
+#include "golightly/run.hpp"
+
+namespace golightly::app {
+
+struct SolverSettings {
+    std::optional<BackendChoice> backend;  ///< overrides run.backend
+    int threads = 0;                       ///< CPU threads; <= 0 all cores
+    double framesPerSecond = 30;           ///< <= 0: no frames
+    int maxFrameSize = 512;                ///< frames are box-averaged to at most this many samples a side
+    std::int64_t liveEverySteps = 200;     ///< live spectra / time series every this many steps
+    /// When >= 0 the solver pauses itself once the main run reaches this simulated time
+    /// (demos, screenshots of a run in progress).
+    double pauseAtMainTimeFs = -1;
+};
+
+/// Energy decay sample (dB below the peak) of one phase.
+struct EnergyPoint {
+    QString phase;
+    double timeFs = 0;
+    double db = 0;
+};
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    /// Stops a running run and waits for the thread.
+    ~RunController() override;
+
+    /// Starts a run of `snapshot` (copied). Results go to `resultsDir` (created). False
+    /// when a run is going already.
+    bool start(const Project& snapshot, const QString& projectLabel, const QString& resultsDir,
+               const SolverSettings& settings = {});
+    bool isRunning() const { return thread_ != nullptr; }
+    bool isPaused() const { return pause_.load(); }
+    void pause();
+    void resume();
+    /// Asks the run to stop at its next chunk (the results so far are written).
+    void stop();
+    /// Stops and waits for the thread (at most `ms`); true when it ended.
+    bool stopAndWait(int ms = 5000);
+
+    /// The quantity the frames show (may change during a run).
+    void setQuantity(viewport::FieldQuantity q) { quantity_.store(int(q)); }
+    viewport::MailboxFrameSource* frameSource() { return &frames_; }
+    /// Steps done in the current phase (updated at the solver's check points).
+    std::int64_t stepsDone() const { return steps_.load(); }
+    QString currentPhase() const;
+    QString resultsDir() const { return resultsDir_; }
+    std::shared_ptr<const RunResult> lastResult() const { return result_; }
+    /// Solver-thread time spent making and publishing frames, s (cost of the frames).
+    double frameSeconds() const { return frameNs_.load() * 1e-9; }
+    /// Frames the current (or last) run published.
+    std::uint64_t framesPublished() const { return frames_.published() - framesAtStart_; }
+
+Q_SIGNALS:
+    void started();
+    void structureReady(const golightly::viewport::StructureImage& structure);
+    void progress(const golightly::ProgressInfo& info);
+    void energy(const golightly::app::EnergyPoint& point);
+    void liveMonitors(std::shared_ptr<const golightly::LiveMonitors> live);
+    /// The run ended: ok = results written (also after Stop or divergence; `message`
+    /// says what happened); !ok = it failed (compile, out of memory, device error).
+    void finished(bool ok, const QString& message);
+    void pausedChanged(bool paused);
+
+private:
+    void drain();
+    void onThreadFinished();
+
+    QThread* thread_ = nullptr;
+    QTimer drainTimer_;
+    std::atomic<bool> cancel_{false}, pause_{false};
+    std::atomic<int> quantity_{int(viewport::FieldQuantity::Ez)};
+    std::atomic<std::int64_t> steps_{0};
+    std::atomic<std::int64_t> frameNs_{0};
+    viewport::MailboxFrameSource frames_;
+    QString resultsDir_;
+    std::uint64_t framesAtStart_ = 0;
+    bool pauseReported_ = false;
+
+    struct Mailbox {
+        std::mutex mutex;
+        std::optional<ProgressInfo> progress;
+        std::vector<EnergyPoint> energy;
+        std::shared_ptr<const LiveMonitors> live;
+        std::optional<viewport::StructureImage> structure;
+        std::string phase;
+        // set by the thread when it ends
+        std::shared_ptr<const RunResult> result;
+        bool ok = false;
+        QString message;
+    };
+    std::shared_ptr<Mailbox> box_;
+    std::shared_ptr<const RunResult> result_;
+};
+
+}  // namespace golightly::app
+
+Q_DECLARE_METATYPE(golightly::ProgressInfo)
+Q_DECLARE_METATYPE(golightly::app::EnergyPoint)

@@ -1,0 +1,324 @@
+#include "monitors_dock.hpp"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTabWidget>
+#include <QTextStream>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "qcustomplot_include.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace golightly::plots {
+
+namespace {
+const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
+                           QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
+
+QCPGraph* graphNamed(QCustomPlot* plot, const QString& name) {
+    for (int g = 0; g < plot->graphCount(); ++g)
+        if (plot->graph(g)->name() == name) return plot->graph(g);
+    QCPGraph* gr = plot->addGraph();
+    gr->setName(name);
+    gr->setPen(QPen(kPalette[(plot->graphCount() - 1) % 8], 1.8));
+    return gr;
+}
+
+/// Value of a graph at key x (nearest point), NaN if empty.
+double valueAt(QCPGraph* g, double x) {
+    auto data = g->data();
+    if (data->isEmpty()) return std::nan("");
+    auto it = data->findBegin(x, false);
+    if (it == data->constEnd()) it = data->constEnd() - 1;
+    auto best = it;
+    if (it != data->constBegin()) {
+        auto prev = it - 1;
+        if (std::abs(prev->key - x) < std::abs(it->key - x)) best = prev;
+    }
+    return best->value;
+}
+}  // namespace
+
+MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent) {
+    setObjectName(QStringLiteral("MonitorsDock"));
+    auto* w = new QWidget;
+    auto* v = new QVBoxLayout(w);
+    v->setContentsMargins(4, 4, 4, 4);
+    summary_ = new QLabel(tr("No run yet."));
+    summary_->setWordWrap(true);
+    v->addWidget(summary_);
+    tabs_ = new QTabWidget;
+    spectra_ = makePlot(tr("Wavelength (um)"), tr("Flux (raw)"));
+    time_ = makePlot(tr("Time (fs)"), tr("Field"));
+    energy_ = makePlot(tr("Time (fs)"), tr("Energy below peak (dB)"));
+    energy_->yAxis->setRangeReversed(true);  // decay goes down
+    tabs_->addTab(spectra_, tr("Spectra"));
+    tabs_->addTab(time_, tr("Time"));
+    tabs_->addTab(energy_, tr("Energy"));
+    v->addWidget(tabs_, 1);
+    auto* row = new QHBoxLayout;
+    readout_ = new QLabel;
+    readout_->setObjectName(QStringLiteral("cursorReadout"));
+    row->addWidget(readout_, 1);
+    auto* fit = new QPushButton(tr("Fit"));
+    fit->setToolTip(tr("Rescale the axes to the data"));
+    connect(fit, &QPushButton::clicked, this, [this] {
+        auto* p = qobject_cast<QCustomPlot*>(tabs_->currentWidget());
+        if (!p) return;
+        p->rescaleAxes();
+        p->replot();
+    });
+    auto* exp = new QPushButton(tr("Export..."));
+    exp->setToolTip(tr("Save the current plot as PNG, PDF or CSV"));
+    connect(exp, &QPushButton::clicked, this, &MonitorsDock::exportDialog);
+    row->addWidget(fit);
+    row->addWidget(exp);
+    v->addLayout(row);
+    setWidget(w);
+    replotTimer_ = new QTimer(this);
+    replotTimer_->setInterval(150);
+    replotTimer_->setSingleShot(true);
+    connect(replotTimer_, &QTimer::timeout, this, &MonitorsDock::replotDirty);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] { replotDirty(); });
+}
+
+void MonitorsDock::markDirty(QCustomPlot* plot) {
+    dirty_[plot == spectra_ ? 0 : plot == time_ ? 1 : 2] = true;
+    if (!replotTimer_->isActive()) replotTimer_->start();
+}
+
+void MonitorsDock::replotDirty() {
+    QCustomPlot* plots[3] = {spectra_, time_, energy_};
+    for (int k = 0; k < 3; ++k) {
+        if (!dirty_[k] || !plots[k]->isVisible()) continue;  // hidden tabs replot when shown
+        dirty_[k] = false;
+        plots[k]->rescaleAxes();
+        plots[k]->replot();
+    }
+}
+
+QCustomPlot* MonitorsDock::makePlot(const QString& xLabel, const QString& yLabel) {
+    auto* p = new QCustomPlot;
+    p->setMinimumSize(260, 180);
+    p->xAxis->setLabel(xLabel);
+    p->yAxis->setLabel(yLabel);
+    p->legend->setVisible(true);
+    QFont lf = p->legend->font();
+    lf.setPointSizeF(8);
+    p->legend->setFont(lf);
+    p->legend->setBrush(QColor(255, 255, 255, 200));
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
+    p->setNoAntialiasingOnDrag(true);
+    connect(p, &QCustomPlot::mouseMove, this, [this, p](QMouseEvent* e) {
+        updateCursor(p, p->xAxis->pixelToCoord(e->position().x()));
+    });
+    return p;
+}
+
+void MonitorsDock::updateCursor(QCustomPlot* plot, double x) {
+    QStringList parts{QStringLiteral("%1 = %2").arg(plot->xAxis->label()).arg(x, 0, 'g', 5)};
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        const double y = valueAt(plot->graph(g), x);
+        if (std::isfinite(y)) parts << QStringLiteral("%1: %2").arg(plot->graph(g)->name()).arg(y, 0, 'g', 5);
+    }
+    readout_->setText(parts.join(QStringLiteral("   ")));
+}
+
+void MonitorsDock::clear() {
+    for (QCustomPlot* p : {spectra_, time_, energy_}) {
+        p->clearGraphs();
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+    comparable_ = true;
+    normalizedShown_ = false;
+    summary_->setText(tr("Running..."));
+    readout_->clear();
+}
+
+void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std::vector<FluxSpectrumResult>& spectra,
+                              bool normalized) {
+    if (normalized != normalizedShown_) spectra_->clearGraphs();
+    normalizedShown_ = normalized;
+    const double c0 = 299792458.0;
+    for (const FluxSpectrumResult& s : spectra) {
+        const std::vector<double>& y = normalized && !s.normalized.empty() ? s.normalized : s.flux;
+        QVector<double> keys, values;
+        for (std::size_t f = 0; f < frequencyHz.size() && f < y.size(); ++f) {
+            keys.push_back(c0 / frequencyHz[f] * 1e6);
+            values.push_back(y[f]);
+        }
+        QString name = QString::fromStdString(s.name);
+        if (!s.kind.empty() && normalized) name += QStringLiteral(" (%1)").arg(QString::fromStdString(s.kind));
+        graphNamed(spectra_, name)->setData(keys, values);  // sorts by key
+    }
+    spectra_->yAxis->setLabel(normalized ? tr("T, R (normalized)") : tr("Flux (raw)"));
+    if (!comparable_) spectra_->yAxis->setLabel(spectra_->yAxis->label() + tr(" - not comparable (edited)"));
+    markDirty(spectra_);
+}
+
+void MonitorsDock::setTimeSeries(const std::vector<TimeSeriesResult>& series) {
+    for (const TimeSeriesResult& ts : series) {
+        QVector<double> keys(ts.time_fs.begin(), ts.time_fs.end()), values(ts.values.begin(), ts.values.end());
+        graphNamed(time_, QString::fromStdString(ts.name))->setData(keys, values, true);
+    }
+    markDirty(time_);
+}
+
+void MonitorsDock::setLive(const LiveMonitors& live) {
+    setSpectra(live.frequency_hz, live.spectra, live.normalized);
+    setTimeSeries(live.time_series);
+    summary_->setText(tr("%1 run: step %2, %3 fs%4")
+                          .arg(live.phase == "reference" ? tr("Normalization") : tr("Main"))
+                          .arg(live.step)
+                          .arg(live.time_fs, 0, 'f', 1)
+                          .arg(live.normalized ? tr(" (spectra normalized)") : tr(" (raw spectra)")));
+}
+
+void MonitorsDock::addEnergyPoint(const QString& phase, double timeFs, double db) {
+    QCPGraph* g = graphNamed(energy_, phase == QStringLiteral("reference") ? tr("normalization run") : tr("main run"));
+    g->addData(timeFs, std::min(db, 200.0));
+    markDirty(energy_);
+}
+
+void MonitorsDock::setFinal(const RunResult& r) {
+    setSpectra(r.frequency_hz, r.spectra, r.normalized);
+    setTimeSeries(r.time_series);
+    summary_->setText(tr("Finished: %1 after %2 steps (%3 fs), %4 Mcells/s on %5%6")
+                          .arg(QString::fromStdString(to_string(r.stop_reason)))
+                          .arg(r.steps)
+                          .arg(r.time_fs, 0, 'f', 1)
+                          .arg(r.mcells_per_s, 0, 'f', 1)
+                          .arg(QString::fromStdString(r.backend))
+                          .arg(comparable_ ? QString() : tr("; spectra not comparable (edited during the run)")));
+}
+
+void MonitorsDock::setSpectraComparable(bool comparable) {
+    comparable_ = comparable;
+    if (!comparable) spectra_->yAxis->setLabel(spectra_->yAxis->label() + tr(" - not comparable (edited)"));
+    spectra_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString MonitorsDock::summaryText() const { return summary_->text(); }
+
+int MonitorsDock::pointCount(const QCustomPlot* plot) {
+    int n = 0;
+    for (int g = 0; g < plot->graphCount(); ++g) n += plot->graph(g)->dataCount();
+    return n;
+}
+
+namespace {
+bool readCsv(const QString& path, QStringList& header, std::vector<std::vector<double>>& columns) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return false;
+    QTextStream in(&f);
+    header = in.readLine().split(QLatin1Char(','));
+    columns.assign(std::size_t(header.size()), {});
+    while (!in.atEnd()) {
+        const QString line = in.readLine();
+        if (line.trimmed().isEmpty()) continue;
+        const QStringList cells = line.split(QLatin1Char(','));
+        for (int c = 0; c < header.size(); ++c)
+            columns[std::size_t(c)].push_back(c < cells.size() ? cells[c].toDouble() : std::nan(""));
+    }
+    return true;
+}
+}  // namespace
+
+bool MonitorsDock::loadResults(const QString& dir, QString* error) {
+    const QDir d(dir);
+    if (!d.exists(QStringLiteral("spectra.csv")) && !d.exists(QStringLiteral("summary.json"))) {
+        if (error) *error = tr("%1 holds no spectra.csv or summary.json").arg(dir);
+        return false;  // what is shown stays
+    }
+    clear();
+    QStringList header;
+    std::vector<std::vector<double>> cols;
+    bool any = false;
+    bool normalized = false;
+    QString text;
+    QFile sf(d.filePath(QStringLiteral("summary.json")));
+    if (sf.open(QIODevice::ReadOnly)) {
+        const QJsonObject j = QJsonDocument::fromJson(sf.readAll()).object();
+        normalized = j.value(QStringLiteral("normalization")).toObject().value(QStringLiteral("ran")).toBool();
+        text = tr("Results %1: %2 after %3 steps (%4 fs), %5 Mcells/s on %6")
+                   .arg(QDir::toNativeSeparators(dir), j.value(QStringLiteral("stop_reason")).toString())
+                   .arg(j.value(QStringLiteral("steps")).toInteger())
+                   .arg(j.value(QStringLiteral("time_fs")).toDouble(), 0, 'f', 1)
+                   .arg(j.value(QStringLiteral("mcells_per_s")).toDouble(), 0, 'f', 1)
+                   .arg(j.value(QStringLiteral("backend")).toString());
+        any = true;
+    }
+    if (readCsv(d.filePath(QStringLiteral("spectra.csv")), header, cols) && header.size() >= 2) {
+        // wavelength_um, frequency_thz, <monitor>..., <monitor>_flux...
+        normalizedShown_ = normalized;
+        for (int c = 2; c < header.size(); ++c) {
+            const QString name = header[c];
+            if (name.endsWith(QStringLiteral("_flux")) && header.contains(name.chopped(5))) continue;
+            QVector<double> k(cols[0].begin(), cols[0].end()), v(cols[std::size_t(c)].begin(), cols[std::size_t(c)].end());
+            graphNamed(spectra_, name)->setData(k, v);
+        }
+        spectra_->yAxis->setLabel(normalized ? tr("T, R (normalized)") : tr("Flux (raw)"));
+        spectra_->rescaleAxes();
+        spectra_->replot();
+        any = true;
+    }
+    const QDir md(d.filePath(QStringLiteral("monitors")));
+    for (const QString& file : md.entryList({QStringLiteral("*.csv")}, QDir::Files, QDir::Name)) {
+        if (!readCsv(md.filePath(file), header, cols) || header.size() < 2) continue;
+        QVector<double> k(cols[0].begin(), cols[0].end()), v(cols[1].begin(), cols[1].end());
+        graphNamed(time_, header[1])->setData(k, v, true);
+    }
+    time_->rescaleAxes();
+    time_->replot();
+    if (!any) {
+        if (error) *error = tr("%1 holds no spectra.csv or summary.json").arg(dir);
+        summary_->setText(tr("No results in %1").arg(dir));
+        return false;
+    }
+    summary_->setText(text.isEmpty() ? tr("Results %1").arg(dir) : text);
+    return true;
+}
+
+bool MonitorsDock::exportCurrent(const QString& path) {
+    auto* p = qobject_cast<QCustomPlot*>(tabs_->currentWidget());
+    return p && exportPlot(p, path);
+}
+
+bool MonitorsDock::exportPlot(QCustomPlot* plot, const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QStringLiteral("png")) return plot->savePng(path, 1200, 800);
+    if (suffix == QStringLiteral("pdf")) return plot->savePdf(path, 1200, 800);
+    // CSV: key and value of every graph, one block per graph (graphs may have different keys)
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) return false;
+    QTextStream out(&f);
+    out << "curve," << plot->xAxis->label().replace(QLatin1Char(','), QLatin1Char(';')) << ","
+        << plot->yAxis->label().replace(QLatin1Char(','), QLatin1Char(';')) << "\n";
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        const QString name = plot->graph(g)->name().replace(QLatin1Char(','), QLatin1Char(';'));
+        for (auto it = plot->graph(g)->data()->constBegin(); it != plot->graph(g)->data()->constEnd(); ++it)
+            out << name << "," << QString::number(it->key, 'g', 10) << "," << QString::number(it->value, 'g', 10) << "\n";
+    }
+    out.flush();
+    return f.commit();
+}
+
+void MonitorsDock::exportDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(),
+                                                      tr("PNG image (*.png);;PDF (*.pdf);;CSV table (*.csv)"));
+    if (path.isEmpty()) return;
+    if (!exportCurrent(path)) summary_->setText(tr("Could not write %1").arg(path));
+}
+
+}  // namespace golightly::plots

@@ -1,0 +1,73 @@
+// GoLightly plots: the Monitors dock. Spectra of flux monitors (normalized once the
+// reference run is done, raw before), time series of time monitors, and the energy decay,
+// each a QCustomPlot with pan/zoom, legend, a linked cursor readout and PNG/PDF/CSV export.
+#pragma once
+
+#include <QDockWidget>
+#include <QString>
+
+#include <memory>
+
+#include "golightly/run.hpp"
+
+class QCustomPlot;
+class QLabel;
+class QTabWidget;
+class QTimer;
+
+namespace golightly::plots {
+
+class MonitorsDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit MonitorsDock(QWidget* parent = nullptr);
+
+    /// Forgets everything (a new run starts).
+    void clear();
+    /// Live monitor values of a running phase (replaces the curves).
+    void setLive(const LiveMonitors& live);
+    /// One energy sample: `db` below the peak (>= 0) at `timeFs` of `phase`.
+    void addEnergyPoint(const QString& phase, double timeFs, double db);
+    /// The final values of a run.
+    void setFinal(const RunResult& result);
+    /// Marks the spectra as not comparable (live edit during a run).
+    void setSpectraComparable(bool comparable);
+    /// Reads a results folder (spectra.csv, monitors/*.csv, summary.json). False (and
+    /// `error`) when spectra.csv and summary.json are both missing or unreadable.
+    bool loadResults(const QString& dir, QString* error = nullptr);
+
+    QCustomPlot* spectraPlot() const { return spectra_; }
+    QCustomPlot* timePlot() const { return time_; }
+    QCustomPlot* energyPlot() const { return energy_; }
+    QTabWidget* tabs() const { return tabs_; }
+    /// Points over all curves of a plot.
+    static int pointCount(const QCustomPlot* plot);
+    /// The summary line shown above the plots (stop reason, steps, Mcells/s).
+    QString summaryText() const;
+
+    /// Exports the plot of the current tab: .png, .pdf or .csv by the file's suffix.
+    bool exportCurrent(const QString& path);
+    static bool exportPlot(QCustomPlot* plot, const QString& path);
+
+private:
+    QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel);
+    void setSpectra(const std::vector<double>& frequencyHz, const std::vector<FluxSpectrumResult>& spectra,
+                    bool normalized);
+    void setTimeSeries(const std::vector<TimeSeriesResult>& series);
+    void exportDialog();
+    void updateCursor(QCustomPlot* plot, double x);
+    /// Schedules a rescale and replot (at most every 150 ms, visible plots only).
+    void markDirty(QCustomPlot* plot);
+    void replotDirty();
+
+    QTabWidget* tabs_;
+    QCustomPlot *spectra_, *time_, *energy_;
+    QLabel* summary_;
+    QLabel* readout_;
+    QTimer* replotTimer_;
+    bool dirty_[3] = {false, false, false};
+    bool comparable_ = true;
+    bool normalizedShown_ = false;
+};
+
+}  // namespace golightly::plots

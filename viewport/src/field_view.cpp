@@ -1,0 +1,365 @@
+#include "field_view.hpp"
+
+#include <QGuiApplication>
+#include <QMouseEvent>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLWidget>
+#include <QVBoxLayout>
+#include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "golightly/colormap.hpp"
+
+namespace golightly::viewport {
+
+StructureImage make_structure_image(const Scene& sc) {
+    StructureImage s;
+    const int nx = sc.nx, ny = sc.ny;
+    std::vector<double> eps(std::size_t(nx) * std::size_t(ny), 1.0);
+    const bool tm = sc.polarization == Polarization::TMz;
+    double epsMax = 1.0;
+    for (std::size_t k = 0; k < eps.size(); ++k) {
+        double e = 1.0;
+        if (tm && !sc.material_index[2].empty()) e = sc.table[sc.material_index[2][k]].eps_r;
+        else if (!tm && !sc.material_index[0].empty() && !sc.material_index[1].empty())
+            e = 0.5 * (sc.table[sc.material_index[0][k]].eps_r + sc.table[sc.material_index[1][k]].eps_r);
+        eps[k] = e;
+        epsMax = std::max(epsMax, e);
+    }
+    s.epsMax = epsMax;
+    s.image = QImage(nx, ny, QImage::Format_RGB32);
+    for (int j = 0; j < ny; ++j) {
+        auto* row = reinterpret_cast<QRgb*>(s.image.scanLine(ny - 1 - j));
+        for (int i = 0; i < nx; ++i) {
+            const double t = epsMax > 1 ? std::clamp((eps[std::size_t(j) * nx + i] - 1) / (epsMax - 1), 0.0, 1.0) : 0;
+            // white (air) .. dark grey (highest eps): the field's colours stay readable on top
+            const int g = int(235 - 150 * t);
+            row[i] = qRgb(g, g, g + int(10 * t));
+        }
+    }
+    const double dx = sc.dx_um;
+    s.worldRect = QRectF((-sc.pml_lo[0] - 0.5) * dx, (-sc.pml_lo[1] - 0.5) * dx, nx * dx, ny * dx);
+    s.interiorRect = QRectF(-0.5 * dx, -0.5 * dx, (nx - sc.pml_lo[0] - sc.pml_hi[0]) * dx,
+                            (ny - sc.pml_lo[1] - sc.pml_hi[1]) * dx);
+    return s;
+}
+
+namespace {
+/// GL surface: QPainter on a QOpenGLWidget uses the OpenGL paint engine, which uploads the
+/// frame image as a texture (the host upload path).
+class GlSurface : public QOpenGLWidget {
+public:
+    explicit GlSurface(FieldView* view) : QOpenGLWidget(view), view_(view) {}
+    void paintGL() override {
+        QPainter p(this);
+        view_->paintScene(p, size());
+    }
+
+private:
+    FieldView* view_;
+};
+
+class RasterSurface : public QWidget {
+public:
+    explicit RasterSurface(FieldView* view) : QWidget(view), view_(view) { setAttribute(Qt::WA_OpaquePaintEvent); }
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        view_->paintScene(p, size());
+    }
+
+private:
+    FieldView* view_;
+};
+
+bool openGLUsable() {
+    const QString platform = QGuiApplication::platformName();
+    if (platform == QStringLiteral("offscreen") || platform == QStringLiteral("minimal") || qEnvironmentVariableIsSet("GOLIGHTLY_NO_GL"))
+        return false;
+    QOpenGLContext ctx;
+    if (!ctx.create()) return false;
+    QOffscreenSurface surface;
+    surface.create();
+    const bool ok = ctx.makeCurrent(&surface);
+    if (ok) ctx.doneCurrent();
+    return ok;
+}
+}  // namespace
+
+FieldView::FieldView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("FieldView"));
+    openGL_ = openGLUsable();
+    surface_ = openGL_ ? static_cast<QWidget*>(new GlSurface(this)) : static_cast<QWidget*>(new RasterSurface(this));
+    surface_->setMouseTracking(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(surface_);
+    setMouseTracking(true);
+    setMinimumSize(200, 150);
+    connect(&pollTimer_, &QTimer::timeout, this, &FieldView::poll);
+    setFramesPerSecond(30);
+}
+
+FieldView::~FieldView() = default;
+
+void FieldView::setFrameSource(FrameSource* source) {
+    source_ = source;
+    serial_ = 0;
+    if (source_) pollTimer_.start();
+    else pollTimer_.stop();
+}
+
+void FieldView::setFramesPerSecond(double fps) {
+    fps_ = std::clamp(fps, 0.5, 120.0);
+    pollTimer_.setInterval(int(std::lround(1000.0 / fps_)));
+}
+
+void FieldView::setProject(const Project& project) {
+    project_ = project;
+    refresh();
+}
+
+void FieldView::setStructure(const StructureImage& structure) {
+    structure_ = structure;
+    if (!fitted_ && !structure_.worldRect.isEmpty()) zoomToFit();
+    refresh();
+}
+
+void FieldView::poll() {
+    if (!source_) return;
+    if (auto f = source_->takeLatest(serial_)) showFrame(std::move(f));
+}
+
+void FieldView::showFrame(std::shared_ptr<const FieldFrame> frame) {
+    frame_ = std::move(frame);
+    ++framesShown_;
+    rebuildFieldImage();
+    refresh();
+    if (frame_) Q_EMIT frameShown(frame_->step, frame_->time_fs);
+}
+
+void FieldView::clearFrames() {
+    frame_.reset();
+    fieldImage_ = QImage();
+    framesShown_ = 0;
+    serial_ = 0;
+    refresh();
+}
+
+void FieldView::setAutoScale(bool on) {
+    autoScale_ = on;
+    rebuildFieldImage();
+    refresh();
+}
+
+void FieldView::setFixedScale(double halfRange) {
+    fixedScale_ = halfRange > 0 ? halfRange : 1;
+    rebuildFieldImage();
+    refresh();
+}
+
+double FieldView::scale() const {
+    if (!autoScale_) return fixedScale_;
+    return frame_ && frame_->max_abs > 0 ? double(frame_->max_abs) : 1.0;
+}
+
+void FieldView::rebuildFieldImage() {
+    if (!frame_ || frame_->width <= 0 || frame_->height <= 0) {
+        fieldImage_ = QImage();
+        return;
+    }
+    const FieldFrame& f = *frame_;
+    const float inv = float(1.0 / scale());
+    fieldImage_ = QImage(f.width, f.height, QImage::Format_ARGB32_Premultiplied);
+    for (int j = 0; j < f.height; ++j) {
+        auto* row = reinterpret_cast<QRgb*>(fieldImage_.scanLine(f.height - 1 - j));
+        const float* v = f.values.data() + std::size_t(j) * std::size_t(f.width);
+        for (int i = 0; i < f.width; ++i) {
+            // |E|^2 uses the upper (white..red) half of the diverging map
+            const float t = f.signed_values ? v[i] * inv : std::min(1.f, v[i] * inv);
+            std::uint8_t r, g, b;
+            diverging_rgb(t, r, g, b);
+            // weak field shows the structure through it
+            const float a = std::clamp(0.3f + 1.4f * std::abs(t), 0.f, 0.92f);
+            row[i] = qPremultiply(qRgba(r, g, b, int(a * 255.f)));
+        }
+    }
+}
+
+// ---------------------------------------------------------------- view transform
+
+void FieldView::setView(double pixelsPerUm, QPointF centerUm) {
+    if (!(pixelsPerUm > 0)) return;
+    fitted_ = true;
+    scale_ = std::clamp(pixelsPerUm, 1e-3, 1e6);
+    center_ = centerUm;
+    refresh();
+}
+
+QTransform FieldView::worldToScreen(QSize size) const {
+    QTransform t;
+    t.translate(size.width() / 2.0, size.height() / 2.0);
+    t.scale(scale_, -scale_);
+    t.translate(-center_.x(), -center_.y());
+    return t;
+}
+
+QPointF FieldView::toWorld(QPointF s) const { return worldToScreen(size()).inverted().map(s); }
+QPointF FieldView::toScreen(QPointF w) const { return worldToScreen(size()).map(w); }
+
+void FieldView::zoomToFit() {
+    QRectF r = structure_.worldRect;
+    if (r.isEmpty() && project_) r = QRectF(0, 0, project_->domain.size[0], project_->domain.size[1]);
+    if (r.isEmpty()) return;
+    const double margin = 48;  // room for the colour bar
+    const double s = std::min((width() - 2 * margin - 40) / r.width(), (height() - 2 * margin) / r.height());
+    scale_ = std::max(1e-3, s);
+    center_ = r.center() + QPointF(40 / 2.0 / scale_, 0);
+    fitted_ = true;
+    refresh();
+    Q_EMIT viewChanged(scale_, center_);
+}
+
+void FieldView::wheelEvent(QWheelEvent* e) {
+    const double factor = std::pow(1.0015, e->angleDelta().y());
+    const QPointF anchor = e->position();
+    const QPointF before = toWorld(anchor);
+    scale_ = std::clamp(scale_ * factor, 1e-3, 1e6);
+    const QPointF after = toWorld(anchor);
+    center_ += before - after;
+    refresh();
+    Q_EMIT viewChanged(scale_, center_);
+}
+
+void FieldView::mousePressEvent(QMouseEvent* e) {
+    panning_ = true;
+    lastPan_ = e->position().toPoint();
+}
+
+void FieldView::mouseMoveEvent(QMouseEvent* e) {
+    Q_EMIT cursorMoved(toWorld(e->position()));
+    if (!panning_) return;
+    const QPoint d = e->position().toPoint() - lastPan_;
+    lastPan_ = e->position().toPoint();
+    center_ -= QPointF(d.x() / scale_, -d.y() / scale_);
+    refresh();
+    Q_EMIT viewChanged(scale_, center_);
+}
+
+void FieldView::mouseReleaseEvent(QMouseEvent*) { panning_ = false; }
+
+// ---------------------------------------------------------------- painting
+
+void FieldView::refresh() { surface_->update(); }
+
+QImage FieldView::renderToImage(QSize size) {
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&img);
+    paintScene(p, size);
+    return img;
+}
+
+void FieldView::paintScene(QPainter& p, QSize size) {
+    p.fillRect(QRect(QPoint(0, 0), size), QColor(60, 63, 68));
+    if (!fitted_ && !structure_.worldRect.isEmpty()) zoomToFit();
+    const QTransform w2s = worldToScreen(size);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    if (!structure_.image.isNull()) p.drawImage(w2s.mapRect(structure_.worldRect), structure_.image);
+    if (!fieldImage_.isNull() && frame_) {
+        const QRectF wr(frame_->x0_um, frame_->y0_um, frame_->width_um, frame_->height_um);
+        p.setRenderHint(QPainter::SmoothPixmapTransform, true);
+        p.drawImage(w2s.mapRect(wr), fieldImage_);
+    }
+    // PML boundary
+    if (!structure_.interiorRect.isEmpty()) {
+        p.setPen(QPen(QColor(150, 90, 20), 1.5, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(w2s.mapRect(structure_.interiorRect));
+        p.setPen(QPen(QColor(90, 90, 90), 1));
+        p.drawRect(w2s.mapRect(structure_.worldRect));
+    }
+    // sources and monitors
+    if (project_) {
+        QFont font = p.font();
+        font.setPointSizeF(8.5);
+        p.setFont(font);
+        auto label = [&](QPointF at, const QString& text, QColor c) {
+            p.setPen(c);
+            p.drawText(at + QPointF(4, -4), text);
+        };
+        const QColor srcColor(230, 120, 0), monColor(0, 150, 60);
+        for (const Source& s : project_->sources) {
+            p.setPen(QPen(srcColor, 2.5));
+            if (s.type == SourceType::Point) {
+                const QPointF c = w2s.map(QPointF(s.at.x, s.at.y));
+                p.drawEllipse(c, 4, 4);
+                label(c, QString::fromStdString(s.name), srcColor);
+            } else if (s.type == SourceType::Line || s.type == SourceType::Plane) {
+                const QPointF a = w2s.map(QPointF(s.from.x, s.from.y)), b = w2s.map(QPointF(s.to.x, s.to.y));
+                p.drawLine(a, b);
+                label(a.y() > b.y() ? a + QPointF(0, 14) : b + QPointF(0, 14), QString::fromStdString(s.name), srcColor);
+            }
+        }
+        for (const Monitor& m : project_->monitors) {
+            p.setPen(QPen(monColor, 2));
+            p.setBrush(Qt::NoBrush);
+            if (m.type == MonitorType::Flux) {
+                const QPointF a = w2s.map(QPointF(m.from.x, m.from.y)), b = w2s.map(QPointF(m.to.x, m.to.y));
+                p.drawLine(a, b);
+                label(b, QString::fromStdString(m.name), monColor);
+            } else if ((m.type == MonitorType::FluxBox || m.type == MonitorType::DftField) && m.min && m.max) {
+                const QRectF r = w2s.mapRect(QRectF(QPointF(m.min->x, m.min->y), QPointF(m.max->x, m.max->y)).normalized());
+                p.drawRect(r);
+                label(r.topRight(), QString::fromStdString(m.name), monColor);
+            } else if (m.type == MonitorType::Time && m.at) {
+                const QPointF c = w2s.map(QPointF(m.at->x, m.at->y));
+                p.drawLine(c - QPointF(5, 5), c + QPointF(5, 5));
+                p.drawLine(c - QPointF(5, -5), c + QPointF(5, -5));
+                label(c, QString::fromStdString(m.name), monColor);
+            }
+        }
+    }
+    // colour bar
+    const int barW = 16, barH = std::max(60, size.height() - 80);
+    const QRect bar(size.width() - barW - 56, 40, barW, barH);
+    const bool signedValues = !frame_ || frame_->signed_values;
+    for (int y = 0; y < barH; ++y) {
+        const float t = 1.f - float(y) / float(barH - 1);  // 1 at the top
+        const float v = signedValues ? 2.f * t - 1.f : t;
+        std::uint8_t r, g, b;
+        diverging_rgb(v, r, g, b);
+        p.setPen(QColor(r, g, b));
+        p.drawLine(bar.left(), bar.top() + y, bar.right(), bar.top() + y);
+    }
+    p.setPen(QColor(230, 230, 230));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(bar);
+    const double s = scale();
+    QFont f = p.font();
+    f.setPointSizeF(8.5);
+    p.setFont(f);
+    p.drawText(QPointF(bar.right() + 4, bar.top() + 8), QString::number(s, 'g', 3));
+    p.drawText(QPointF(bar.right() + 4, bar.center().y() + 4), signedValues ? QStringLiteral("0") : QString::number(s / 2, 'g', 3));
+    p.drawText(QPointF(bar.right() + 4, bar.bottom()), signedValues ? QString::number(-s, 'g', 3) : QStringLiteral("0"));
+    const QString qname = frame_ ? QString::fromStdString(to_string(frame_->quantity)) : QString();
+    p.drawText(QPointF(bar.left() - 4, bar.top() - 10),
+               tr("%1 %2").arg(qname, autoScale_ ? tr("(auto)") : tr("(fixed)")));
+    // time stamp
+    if (frame_) {
+        p.setPen(QColor(240, 240, 240));
+        p.drawText(QPointF(10, 20), tr("%1   t = %2 fs   step %3")
+                                        .arg(qname)
+                                        .arg(frame_->time_fs, 0, 'f', 1)
+                                        .arg(frame_->step));
+    } else {
+        p.setPen(QColor(220, 220, 220));
+        p.drawText(QPointF(10, 20), tr("No field yet: Run (F5) to start the simulation"));
+    }
+}
+
+}  // namespace golightly::viewport

@@ -1,0 +1,82 @@
+// GoLightly viewport: field frames and where the viewport gets them from.
+//
+// Host upload path (implemented): on the solver thread, make_field_frame() reads one
+// quantity with Engine::get_field, box-averages it to at most max_width x max_height
+// samples and publishes it to a MailboxFrameSource (a mutex-guarded latest-wins slot: the
+// solver never waits for the GUI, older frames are dropped). The FieldView polls the source
+// on a timer, colour-maps the frame and uploads it as a texture.
+//
+// TODO(cuda-gl-interop): a CudaGlFrameSource (kind() == FrameSourceKind::GlInterop) would
+// register the view's pixel buffer with cudaGraphicsGLRegisterBuffer and let the CUDA
+// engine write the colour-mapped frame into it directly (no host copy). The seam is the
+// FrameSource interface below; nothing implements it yet.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "golightly/engine.hpp"
+#include "golightly/scene.hpp"
+
+namespace golightly::viewport {
+
+/// What the viewport shows: a field component or |E|^2 (sum of the squared E components).
+enum class FieldQuantity { Ex, Ey, Ez, Hx, Hy, Hz, E2 };
+/// "Ex" .. "Hz", "|E|^2".
+std::string to_string(FieldQuantity q);
+/// The default quantity of a polarization: TMz -> Ez, TEz -> Hz.
+FieldQuantity default_quantity(Polarization p);
+
+/// A downsampled field map. values[j * width + i], row j = 0 at the bottom (min y), x
+/// fastest; sample (i, j) is the mean of a factor x factor box of Yee cells. The map covers
+/// the world rectangle [x0_um, x0_um + width_um] x [y0_um, y0_um + height_um] (um, y up,
+/// the editor's coordinates: origin at the interior lower-left corner).
+struct FieldFrame {
+    FieldQuantity quantity = FieldQuantity::Ez;
+    int width = 0, height = 0, factor = 1;
+    double x0_um = 0, y0_um = 0, width_um = 0, height_um = 0;
+    std::vector<float> values;
+    bool signed_values = true;  ///< false for |E|^2 (>= 0)
+    float max_abs = 0;          ///< largest |value| of the frame
+    std::int64_t step = 0;
+    double time_fs = 0;
+};
+
+/// Reads `q` from the engine (solver thread) and box-averages it so that the frame fits
+/// max_width x max_height: factor f = max(1, ceil(nx / max_width), ceil(ny / max_height)).
+/// Throws std::invalid_argument when the polarization lacks the component.
+FieldFrame make_field_frame(Engine& engine, const Scene& scene, FieldQuantity q, int max_width, int max_height,
+                            std::vector<double>& scratch);
+
+enum class FrameSourceKind { HostUpload, GlInterop };
+
+/// Where a FieldView takes its frames from.
+class FrameSource {
+public:
+    virtual ~FrameSource() = default;
+    virtual FrameSourceKind kind() const = 0;
+    /// The newest frame when it is newer than `serial` (which is then updated), else null.
+    virtual std::shared_ptr<const FieldFrame> takeLatest(std::uint64_t& serial) = 0;
+};
+
+/// Host upload path: a latest-wins slot, safe to publish from any thread.
+class MailboxFrameSource : public FrameSource {
+public:
+    FrameSourceKind kind() const override { return FrameSourceKind::HostUpload; }
+    void publish(std::shared_ptr<const FieldFrame> frame);
+    std::shared_ptr<const FieldFrame> takeLatest(std::uint64_t& serial) override;
+    void clear();
+    /// Frames published so far.
+    std::uint64_t published() const { return serial_.load(); }
+
+private:
+    std::mutex mutex_;
+    std::shared_ptr<const FieldFrame> frame_;
+    std::atomic<std::uint64_t> serial_{0};
+};
+
+}  // namespace golightly::viewport
