@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -988,6 +989,10 @@ private:
     void check_memory() {
         std::size_t free_b = 0, total_b = 0;
         CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        // GOLIGHTLY_CUDA_MEMORY_LIMIT_BYTES caps what this engine may use (a GPU shared with
+        // other work; the out-of-memory fall-back test).
+        if (const char* cap = std::getenv("GOLIGHTLY_CUDA_MEMORY_LIMIT_BYTES"))
+            free_b = std::min<std::size_t>(free_b, std::strtoull(cap, nullptr, 10));
         const std::size_t need = planned_bytes();
         if (need + (64u << 20) > free_b) {
             std::ostringstream os;
