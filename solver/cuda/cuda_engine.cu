@@ -723,6 +723,56 @@ __global__ void __launch_bounds__(kMonitorThreads) monitors(MonitorArgs<T> a, co
 __global__ void advance_step(long long* d_step, int steps) { *d_step += steps; }
 
 // ---------------------------------------------------------------------------------------
+// Dispersive cells (scene.hpp, "Dispersive cells"): one thread per listed cell of one E
+// component. disp_advance runs before the E bulk update and reads E^n:
+//   P~_q^{n+1} = c1 P~_q^n + c2 P~_q^{n-1} + c3 E^n,  dP = sum_q (P~_q^{n+1} - P~_q^n);
+// disp_correct runs after it, before the E sources: E -= coef * dP, coef = weight cb / S.
+// State is pole-major (P[q * n + k]) so each pole's loads coalesce across the warp.
+// Traffic per dispersive cell and step (s = sizeof(T), N poles): advance reads cell index,
+// pole-set id, E, and 2N s state, writes 2N s state and dP; correct reads index, coef, dP, E
+// and writes E: (4N + 5) s + 10 B (6 poles, float32: 126 B), on top of the bulk update.
+template <class T> struct DispDev {
+    T* E;
+    const int* cells;
+    const std::uint16_t* set;
+    const T* coef;
+    const int* set_first;   // first pole of each pole set in coeffs
+    const int* set_count;   // poles of each pole set
+    const T* coeffs;        // c1, c2, c3 per pole
+    T* P;                   // P~^n,     max_poles x n (pole-major)
+    T* P_old;               // P~^{n-1}, same layout
+    T* dP;                  // n
+    int n, max_poles;
+};
+
+template <class T>
+__global__ void disp_advance(DispDev<T> d) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= d.n) return;
+    const T e = d.E[d.cells[k]];
+    const int s = d.set[k];
+    const int first = d.set_first[s], np = d.set_count[s];
+    T dp = T(0);
+    for (int q = 0; q < np; ++q) {
+        const T c1 = d.coeffs[3 * (first + q)], c2 = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
+        const std::size_t at = std::size_t(q) * d.n + k;
+        const T pn = d.P[at], po = d.P_old[at];
+        const T nw = c1 * pn + c2 * po + c3 * e;
+        dp += nw - pn;
+        d.P_old[at] = pn;
+        d.P[at] = nw;
+    }
+    d.dP[k] = dp;
+}
+
+template <class T>
+__global__ void disp_correct(DispDev<T> d) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= d.n) return;
+    d.E[d.cells[k]] -= d.coef[k] * d.dP[k];
+}
+
+// ---------------------------------------------------------------------------------------
 // Reductions: energy (sum eps_r E^2 + H^2) and finiteness.
 template <class T>
 __global__ void energy_kernel(DevGrid<T> g, const double* eps_table, int tez, double* out, int* nonfinite) {
@@ -983,6 +1033,11 @@ private:
         for (const auto& s : sc_.dft_sets) dft += s.cell0.size() * s.frequencies_hz.size();
         b += dft * sizeof(double2);
         b += sc_.table.size() * (sizeof(Coef2<T>) + sizeof(double));
+        std::size_t max_poles = 0, pole_total = 0;
+        for (const auto& ps : sc_.pole_sets) { max_poles = std::max(max_poles, ps.poles.size()); pole_total += ps.poles.size(); }
+        for (const auto& d : sc_.dispersive)
+            b += d.cells.size() * (sizeof(int) + sizeof(std::uint16_t) + (2 + 2 * max_poles) * sizeof(T));
+        b += pole_total * 3 * sizeof(T) + sc_.pole_sets.size() * 2 * sizeof(int);
         return b;
     }
 
@@ -1087,7 +1142,79 @@ private:
         setup_sources();
         setup_mur();
         setup_monitors();
+        setup_dispersive();
         CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    /// Uploads the compact dispersive-cell lists (scene.hpp) of each E component.
+    void setup_dispersive() {
+        const Scene& s = sc_;
+        if (!s.is_dispersive()) return;
+        std::vector<int> first, count;
+        std::vector<T> coeffs;
+        int max_poles = 0;
+        for (const PoleSet& ps : s.pole_sets) {
+            first.push_back(int(coeffs.size() / 3));
+            count.push_back(int(ps.poles.size()));
+            max_poles = std::max(max_poles, int(ps.poles.size()));
+            for (const PoleCoeffs& c : ps.poles) { coeffs.push_back(T(c.c1)); coeffs.push_back(T(c.c2)); coeffs.push_back(T(c.c3)); }
+        }
+        upload(pole_first_, first, stream_);
+        upload(pole_count_, count, stream_);
+        upload(pole_coeffs_, coeffs, stream_);
+        const bool tmz = s.polarization == Polarization::TMz;
+        for (int c = 0; c < 3; ++c) {
+            const DispersiveCells& d = s.dispersive[c];
+            if (d.cells.empty()) continue;
+            const Component comp = Component(c);
+            const int slot = field_slot(s.polarization, comp);
+            if (slot < 0 || (tmz ? comp != Component::Ez : comp == Component::Ez))
+                throw RunError("CUDA engine: dispersive cells on a component the polarization lacks");
+            const std::size_t n = d.cells.size();
+            if (d.pole_set.size() != n || d.weight.size() != n)
+                throw RunError("CUDA engine: dispersive cell arrays differ in length");
+            const auto& map = s.material_index[c];
+            std::vector<T> coef(n);
+            for (std::size_t k = 0; k < n; ++k) {
+                if (d.cells[k] < 0 || std::size_t(d.cells[k]) >= s.cells())
+                    throw RunError("CUDA engine: dispersive cell index outside the grid");
+                if (d.pole_set[k] >= s.pole_sets.size()) throw RunError("CUDA engine: dispersive pole-set index out of range");
+                coef[k] = T(d.weight[k] * s.table[map[d.cells[k]]].cb / s.courant);
+            }
+            DispBufs& B = disp_[c];
+            upload(B.cells, d.cells, stream_);
+            upload(B.set, d.pole_set, stream_);
+            upload(B.coef, coef, stream_);
+            const std::size_t state = std::max<std::size_t>(1, n * std::size_t(max_poles)) * sizeof(T);
+            B.P.alloc(state);
+            B.P_old.alloc(state);
+            B.dP.alloc(n * sizeof(T));
+            CUDA_CHECK(cudaMemsetAsync(B.P.template as<void>(), 0, state, stream_));
+            CUDA_CHECK(cudaMemsetAsync(B.P_old.template as<void>(), 0, state, stream_));
+            DispDev<T> a{};
+            a.E = fields_[slot].template as<T>();
+            a.cells = B.cells.template as<int>();
+            a.set = B.set.template as<std::uint16_t>();
+            a.coef = B.coef.template as<T>();
+            a.set_first = pole_first_.template as<int>();
+            a.set_count = pole_count_.template as<int>();
+            a.coeffs = pole_coeffs_.template as<T>();
+            a.P = B.P.template as<T>();
+            a.P_old = B.P_old.template as<T>();
+            a.dP = B.dP.template as<T>();
+            a.n = int(n);
+            a.max_poles = max_poles;
+            disp_args_.push_back(a);
+        }
+    }
+
+    void launch_dispersive(bool correct) {
+        for (const DispDev<T>& a : disp_args_) {
+            const int blocks = (a.n + 255) / 256;
+            if (correct) disp_correct<T><<<blocks, 256, 0, stream_>>>(a);
+            else disp_advance<T><<<blocks, 256, 0, stream_>>>(a);
+            CUDA_CHECK_LAUNCH();
+        }
     }
 
     void setup_sources() {
@@ -1270,7 +1397,9 @@ private:
                 CUDA_CHECK_LAUNCH();
                 off += 2 * std::size_t(w.len);
             }
+            launch_dispersive(false);  // poles advance from E^n
             launch_bulk(true);
+            launch_dispersive(true);   // E -= weight cb / S dP, before the E sources
             launch_sources(0, k);
             off = 0;
             for (const auto& w : mur_walls_) {
@@ -1415,6 +1544,10 @@ private:
     double host_energy_ = 0;
     bool host_nonfinite_ = false;
     DevBuf frame_buf_;
+    struct DispBufs { DevBuf cells, set, coef, P, P_old, dP; };
+    DispBufs disp_[3];                     // per E component (Scene::dispersive index)
+    DevBuf pole_first_, pole_count_, pole_coeffs_;
+    std::vector<DispDev<T>> disp_args_;
 };
 
 }  // namespace
@@ -1446,13 +1579,10 @@ std::string cuda_device_description() {
     return os.str();
 }
 
-bool cuda_supports_dispersion() { return false; }
+bool cuda_supports_dispersion() { return true; }
 
 std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision) {
     if (!cuda_available()) throw RunError("CUDA backend: " + cuda_device_description());
-    if (scene.is_dispersive())
-        throw RunError("CUDA backend: dispersive (Lorentz/Drude) materials are not supported on the GPU yet; "
-                       "use the CPU backend");
     if (precision == Precision::Float64) return std::make_unique<CudaEngine<double>>(scene, precision);
     return std::make_unique<CudaEngine<float>>(scene, precision);
 }
