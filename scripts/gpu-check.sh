@@ -74,8 +74,8 @@ fi
 
 if [ $TESTS = 1 ]; then
   # Issue requirement: every example's spectra from the CUDA backend match the CPU
-  # backend's within 1e-4 (same precision). Dispersive examples run on the CPU either way
-  # until the CUDA backend supports poles; STEP examples need OpenCASCADE (absent here).
+  # backend's within 1e-4 (same precision). Dispersive examples compare too (the CUDA
+  # backend has the ADE pass); STEP examples need OpenCASCADE (absent on the GPU server).
   echo "== examples: CUDA vs CPU spectra"
   CLI=$BUILD/solver/golightly-cli
   for ex in examples/*.glproj; do
