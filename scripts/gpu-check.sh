@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one GPU check: configure + build (ninja), GPU tests, compute-sanitizer memcheck and
-# racecheck on a subset of the GPU tests, the benchmarks, and a short table printed LAST.
+# racecheck on a subset of the GPU tests ([sanitize]: the bulk, graph, dispersive and out-of-memory cases), the benchmarks, and a short table printed LAST.
 #
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
@@ -107,11 +107,11 @@ PY
 fi
 echo "== benchmarks"
 : > "$LOG/bench.jsonl"
-bench() {  # nx ny steps precision polarization
+bench() {  # nx ny steps precision polarization [extra golightly-cli bench options]
   local out
   if [ -x "$BUILD/solver/golightly-cli" ] && "$BUILD/solver/golightly-cli" bench --help > /dev/null 2>&1 \
      && [ "${USE_CLI_BENCH:-1}" = 1 ]; then
-    out=$("$BUILD/solver/golightly-cli" bench --backend cuda --size "$1,$2" --steps "$3" --precision "$4" --polarization "$5" --json 2>&1)
+    out=$("$BUILD/solver/golightly-cli" bench --backend cuda --size "$1,$2" --steps "$3" --precision "$4" --polarization "$5" "${@:6}" --json 2>&1)
   else
     out=$($T --bench "$1" "$2" "$3" "$4" "$5" 2>&1)
   fi
@@ -125,6 +125,11 @@ if [ $BENCH = 1 ]; then
   bench 8192 8192 200 float64 TMz
   bench 8192 8192 200 float64 TEz
   bench 4096 4096 1000 float32 TMz
+  # Dispersion (issue 6): 0 %, 10 %, 100 % of the cells Rakic gold (6 poles), 8192^2.
+  for frac in 0 0.1 1; do
+    bench 8192 8192 200 float32 TMz --dispersive-material Au --dispersive-fraction $frac
+  done
+  bench 8192 8192 200 float32 TEz --dispersive-material Au --dispersive-fraction 0.1
 fi
 
 echo
@@ -132,13 +137,14 @@ echo "== summary ($(( $(date +%s) - t0 )) s)"
 for s in "${summary[@]}"; do echo "$s"; done
 python3 - "$LOG/bench.jsonl" <<'PY'
 import json, sys
-print(f"{'size':>11} {'prec':>7} {'pol':>3} {'Gcell/s':>8} {'steps/s':>9} {'B/cell':>7} {'GB/s':>7} {'copy':>7} {'frac':>5}")
+print(f"{'size':>11} {'prec':>7} {'pol':>3} {'disp':>7} {'Gcell/s':>8} {'steps/s':>9} {'B/cell':>7} {'GB/s':>7} {'copy':>7} {'frac':>5}")
 dev = ''
 for line in open(sys.argv[1]):
     try: r = json.loads(line)
     except Exception: print('  (bench failed) ' + line.strip()[:120]); continue
     dev = r.get('device', dev)
-    print(f"{r['size'][0]:>5}x{r['size'][1]:<5} {r['precision']:>7} {r.get('polarization','?'):>3} {r['cells_per_s']/1e9:8.2f} "
+    print(f"{r['size'][0]:>5}x{r['size'][1]:<5} {r['precision']:>7} {r.get('polarization','?'):>3} "
+          f"{(r.get('dispersive_material', 'poles') + ' ' + format(r['dispersive_cell_fraction'], '.0%')) if r.get('poles') else '-':>7} {r['cells_per_s']/1e9:8.2f} "
           f"{r.get('steps_per_s', 0):9.0f} {r['bytes_per_cell_update']:7.2f} {r['bandwidth_gbs']:7.0f} {r['copy_bandwidth_gbs']:7.0f} {r['fraction_of_copy']:5.2f}")
 print('device:', dev)
 PY

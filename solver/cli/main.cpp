@@ -271,6 +271,10 @@ int cmd_bench(const BenchOptions& options, bool json) {
     }
     std::printf("backend %s (%s), %dD %s, %d x %d cells, %d steps, %s\n", r.backend.c_str(), r.device.c_str(),
                 r.dims, r.polarization.c_str(), r.nx, r.ny, r.steps, r.precision.c_str());
+    if (r.poles > 0)
+        std::printf("dispersive:               %s, %d poles, %.3g of the E sites, dx %.4g um\n",
+                    r.dispersive_material.empty() ? "synthetic Lorentz" : r.dispersive_material.c_str(), r.poles,
+                    r.dispersive_cell_fraction, r.dx_um);
     std::printf("cell updates per second:  %.4g (%.4g steps/s)\n", r.cells_per_s, r.steps_per_s);
     std::printf("bytes per cell update:    %.4g\n", r.bytes_per_cell_update);
     std::printf("achieved bandwidth:       %.4g GB/s\n", r.bandwidth_gbs);
@@ -334,7 +338,12 @@ int real_main(int argc, char** argv) {
     bench->add_option("--precision", bench_precision, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));
     bench->add_option("--polarization", bench_polarization, "TMz or TEz (default TMz)")->check(CLI::IsMember({"TMz", "TEz"}));
     bench->add_option("--threads", bench_req.threads, "CPU backend threads (0: all cores)")->check(CLI::NonNegativeNumber);
-    bench->add_option("--poles", bench_poles, "Dispersion poles per cell (0)")->check(CLI::NonNegativeNumber);
+    bench->add_option("--poles", bench_poles, "Synthetic Lorentz poles per dispersive cell (0)")->check(CLI::NonNegativeNumber);
+    bench->add_option("--dispersive-material", bench_req.dispersive_material,
+                      "Library material (e.g. Au) filling the dispersive cells, instead of --poles");
+    bench->add_option("--dispersive-fraction", bench_req.dispersive_fraction,
+                      "Fraction of the cells (8x8 blobs) that are dispersive (default 1)")
+        ->check(CLI::Range(0.0, 1.0));
     bench->add_flag("--json", bench_json, "Print one JSON object");
 
     try {

@@ -1013,6 +1013,11 @@ public:
         const double psi_cells = double(psi_x_len_) * 2 + double(psi_y_len_) * 2;  // psi values updated per step
         double extra = psi_cells * 2 * s;
         extra += double(dft_total_) * 32.0;
+        // Dispersive pass (disp_advance + disp_correct, traffic comment there): per listed
+        // cell (4 N + 5) s + 10 bytes for its pole set's N poles.
+        for (const DispersiveCells& d : sc_.dispersive)
+            for (std::size_t k = 0; k < d.cells.size(); ++k)
+                extra += (4.0 * double(sc_.pole_sets[d.pole_set[k]].poles.size()) + 5.0) * s + 10.0;
         return bulk + extra / cells;
     }
 

@@ -1,12 +1,15 @@
 // GoLightly benchmark (bench.hpp): synthetic scene, timed steps, copy roofline.
 #include "golightly/bench.hpp"
 #include "golightly/dispersion.hpp"
+#include "golightly/material_library.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -49,6 +52,11 @@ double cpu_copy_bandwidth_gbs(std::size_t bytes, int threads) {
 }  // namespace
 
 Scene make_bench_scene(int nx, int ny, Polarization pol, int poles) {
+    return make_bench_scene(nx, ny, pol, poles, 1.0, nullptr);
+}
+
+Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fraction, const Material* material) {
+    if (!(fraction >= 0.0 && fraction <= 1.0)) throw RunError("bench: the dispersive fraction must lie in [0, 1]");
     constexpr int kPml = 16;
     if (nx < 2 * kPml + 8 || ny < 2 * kPml + 8)
         throw RunError("bench: the grid must be at least " + std::to_string(2 * kPml + 8) + " cells along each axis");
@@ -58,13 +66,32 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles) {
     s.dx_um = 0.02;
     s.courant = 0.5;
     s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
+    // A library material: shrink the cell until its explicit update is stable with margin.
+    PoleSet material_poles;
+    auto fill_material_poles = [&] {
+        material_poles.poles.clear();
+        for (const Pole& p : material->poles) material_poles.poles.push_back(pole_coefficients(p, s.dt_s));
+    };
+    if (material) {
+        for (int tries = 0; tries < 60; ++tries) {
+            fill_material_poles();
+            double wp2 = 0;
+            for (const Pole& p : material->poles) wp2 += p.omega_p * p.omega_p;
+            const bool margin = wp2 * s.dt_s * s.dt_s + 8 * s.courant * s.courant < 0.8 * 4 * material->epsilon_inf;
+            if (margin && amplification_factor(material->epsilon_inf, material->conductivity, material_poles, 1.0,
+                                               s.courant, 2, s.dt_s) <= 1.0 + 1e-6)
+                break;
+            s.dx_um *= 0.9;
+            s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
+        }
+    }
     s.boundary[0] = s.boundary[1] = BoundaryKind::Pml;
     s.pml_lo[0] = s.pml_hi[0] = s.pml_lo[1] = s.pml_hi[1] = kPml;
     build_cpml(s, 3.0, 1e-6);
     // Material table: vacuum, three dielectrics, one lossy entry (Taflove & Hagness eq. 3.31).
-    const double eps_list[5] = {1.0, 2.1, 4.0, 12.0, 2.1};
-    const double sigma_list[5] = {0, 0, 0, 0, 100.0};
-    for (int k = 0; k < 5; ++k) {
+    const double eps_list[6] = {1.0, 2.1, 4.0, 12.0, 2.1, material ? material->epsilon_inf : 1.0};
+    const double sigma_list[6] = {0, 0, 0, 0, 100.0, material ? material->conductivity : 0.0};
+    for (int k = 0; k < (material ? 6 : 5); ++k) {
         EUpdateCoeffs e;
         e.eps_r = eps_list[k]; e.sigma = sigma_list[k];
         const double loss = sigma_list[k] * s.dt_s / (2 * units::eps0 * eps_list[k]);
@@ -79,30 +106,48 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles) {
             const std::uint32_t h = hash2(std::uint32_t(i / 8), std::uint32_t(j / 8)) % 10;
             map[std::size_t(j) * nx + i] = std::uint16_t(h < 5 ? 0 : 1 + (h % 4));
         }
+    // Dispersive blobs: a blob is dispersive when its second hash falls below the fraction.
+    const bool dispersive = material != nullptr || poles > 0;
+    std::vector<std::int32_t> disp_cells;
+    if (dispersive) {
+        const std::uint32_t threshold = std::uint32_t(std::llround(fraction * 4294967295.0));
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                const std::uint32_t h = hash2(std::uint32_t(i / 8) ^ 0x9e3779b9u, std::uint32_t(j / 8) + 0x7f4a7c15u);
+                if (fraction >= 1.0 || (fraction > 0.0 && h <= threshold)) {
+                    disp_cells.push_back(std::int32_t(std::size_t(j) * nx + i));
+                    if (material) map[std::size_t(j) * nx + i] = 5;
+                }
+            }
+    }
     if (pol == Polarization::TMz) {
         s.material_index[2] = map;
     } else {
         s.material_index[0] = map;
         s.material_index[1] = map;
     }
-    // Dispersion: every cell, `poles` weak Lorentz poles (resonances 100, 150, ... THz).
-    if (poles > 0) {
+    // Dispersion: the material's poles, or `poles` weak synthetic Lorentz poles (resonances
+    // 100, 150, ... THz), on the dispersive cells of every E component.
+    if (dispersive) {
         PoleSet ps;
-        for (int q = 0; q < poles; ++q) {
-            Pole p;
-            p.kind = PoleKind::Lorentz;
-            p.omega_0 = 2 * units::pi * (100e12 + 50e12 * q);
-            p.omega_p = 0.5 * p.omega_0;
-            p.gamma = 0.05 * p.omega_0;
-            ps.poles.push_back(pole_coefficients(p, s.dt_s));
+        if (material) {
+            ps = material_poles;
+        } else {
+            for (int q = 0; q < poles; ++q) {
+                Pole p;
+                p.kind = PoleKind::Lorentz;
+                p.omega_0 = 2 * units::pi * (100e12 + 50e12 * q);
+                p.omega_p = 0.5 * p.omega_0;
+                p.gamma = 0.05 * p.omega_0;
+                ps.poles.push_back(pole_coefficients(p, s.dt_s));
+            }
         }
         s.pole_sets.push_back(ps);
         for (Component c : electric_components(pol)) {
             DispersiveCells& d = s.dispersive[static_cast<int>(c)];
-            d.cells.resize(s.cells());
-            for (std::size_t k = 0; k < s.cells(); ++k) d.cells[k] = std::int32_t(k);
-            d.pole_set.assign(s.cells(), 0);
-            d.weight.assign(s.cells(), 1.0);
+            d.cells = disp_cells;
+            d.pole_set.assign(disp_cells.size(), 0);
+            d.weight.assign(disp_cells.size(), 1.0);
         }
     }
     // One line source across x at y = ny/4.
@@ -150,7 +195,25 @@ BenchReport run_bench(const BenchOptions& o) {
     if (o.poles < 0) throw RunError("bench: --poles must be >= 0");
     if (o.poles > 0 && o.backend == "cuda" && !cuda_supports_dispersion())
         throw RunError("bench: the CUDA backend of this build does not support dispersive poles yet (use --backend cpu)");
-    const Scene scene = make_bench_scene(o.nx, o.ny, o.polarization, o.poles);
+    std::optional<Material> material;
+    if (!o.dispersive_material.empty()) {
+        auto lower = [](std::string t) {
+            for (char& ch : t) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+            return t;
+        };
+        for (const LibraryMaterial& lm : material_library())  // ids compare case-insensitively
+            if (lower(lm.material.id) == lower(o.dispersive_material)) material = lm.material;
+        if (!material) throw RunError("bench: no material '" + o.dispersive_material + "' in the material library (see golightly-cli materials)");
+        if (material->poles.empty())
+            throw RunError("bench: material '" + o.dispersive_material + "' has no dispersion poles");
+        if (o.poles > 0)
+            throw RunError("bench: give either --poles or --dispersive-material, not both");
+    }
+    const Scene scene =
+        make_bench_scene(o.nx, o.ny, o.polarization, o.poles, o.dispersive_fraction, material ? &*material : nullptr);
+    std::size_t dispersive_cells = 0;
+    for (const DispersiveCells& d : scene.dispersive) dispersive_cells += d.cells.size();
+    const int n_poles = scene.pole_sets.empty() ? 0 : int(scene.pole_sets[0].poles.size());
     std::unique_ptr<Engine> engine;
     BenchReport r;
     if (o.backend == "cuda") {
@@ -170,7 +233,7 @@ BenchReport run_bench(const BenchOptions& o) {
         r.bytes_per_cell_update = 6 * s + e_components * s * (lossy ? 2 : 1);
         // Dispersive pass (engine_cpu.cpp): per E component and pole P~ read at two levels
         // and written once, plus the per-cell coefficient and the dP scratch (write + read).
-        if (o.poles > 0) r.bytes_per_cell_update += e_components * s * (3.0 * o.poles + 3.0);
+        r.bytes_per_cell_update += double(dispersive_cells) / double(scene.cells()) * s * (3.0 * n_poles + 3.0);
     } else {
         throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
     }
@@ -190,6 +253,11 @@ BenchReport run_bench(const BenchOptions& o) {
     r.steps = o.steps;
     r.precision = o.precision == Precision::Float64 ? "float64" : "float32";
     r.polarization = o.polarization == Polarization::TMz ? "TMz" : "TEz";
+    r.dx_um = scene.dx_um;
+    r.poles = n_poles;
+    r.dispersive_material = o.dispersive_material;
+    r.dispersive_cell_fraction =
+        double(dispersive_cells) / double(scene.cells()) / double(o.polarization == Polarization::TMz ? 1 : 2);
     r.seconds = sec;
     r.cells_per_s = double(scene.cells()) * o.steps / sec;
     r.steps_per_s = o.steps / sec;
@@ -216,6 +284,12 @@ std::string bench_report_json(const BenchReport& r) {
     j["bandwidth_gbs"] = r.bandwidth_gbs;
     j["copy_bandwidth_gbs"] = r.copy_bandwidth_gbs;
     j["fraction_of_copy"] = r.fraction_of_copy;
+    if (r.poles > 0) {
+        j["poles"] = r.poles;
+        if (!r.dispersive_material.empty()) j["dispersive_material"] = r.dispersive_material;
+        j["dispersive_cell_fraction"] = r.dispersive_cell_fraction;
+        j["dx_um"] = r.dx_um;
+    }
     return j.dump();
 }
 

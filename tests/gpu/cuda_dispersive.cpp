@@ -71,7 +71,7 @@ void compare(Polarization pol, Precision prec, double tol) {
 
 }  // namespace
 
-TEST_CASE("CUDA dispersive cells match the CPU engine (gold, 6 poles)", "[dispersive]") {
+TEST_CASE("CUDA dispersive cells match the CPU engine (gold, 6 poles)", "[dispersive][sanitize]") {
     compare(Polarization::TEz, Precision::Float32, 1e-4);
     compare(Polarization::TMz, Precision::Float32, 1e-4);
     compare(Polarization::TEz, Precision::Float64, 1e-10);

@@ -368,7 +368,7 @@ TEST_CASE("CUDA graph replays equal directly launched steps bit for bit", "[gpu]
     CHECK(a->time_samples(0).size() == 130);
 }
 
-TEST_CASE("CUDA engine reports out of memory before allocating, with the sizes", "[gpu][cuda]") {
+TEST_CASE("CUDA engine reports out of memory before allocating, with the sizes", "[gpu][cuda][sanitize]") {
     Scene s;
     s.nx = 300000; s.ny = 300000;  // 9e10 cells: terabytes
     s.dx_um = 0.05; s.courant = 0.5; s.dt_s = 1e-17;

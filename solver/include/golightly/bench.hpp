@@ -19,7 +19,13 @@ struct BenchOptions {
     Precision precision = Precision::Float32;
     Polarization polarization = Polarization::TMz;
     int threads = 0;               ///< CPU backend threads (<= 0: all cores)
-    int poles = 0;                 ///< Lorentz poles on every cell (dispersive pass; 0: none)
+    int poles = 0;                 ///< synthetic Lorentz poles per dispersive cell (0: none)
+    /// A material of the library (material_library.hpp), e.g. "Au" (Rakic 1998, 6 poles),
+    /// filling the dispersive cells instead of the synthetic poles ("": synthetic).
+    std::string dispersive_material;
+    /// Fraction of the cells that are dispersive, in [0, 1], as 8 x 8 blobs (default 1:
+    /// every cell). Applies when poles > 0 or dispersive_material is set.
+    double dispersive_fraction = 1.0;
 };
 
 /// The fields of the `bench --json` object of spec/cli.md.
@@ -37,6 +43,10 @@ struct BenchReport {
     double bandwidth_gbs = 0;          ///< cells_per_s * bytes_per_cell_update / 1e9
     double copy_bandwidth_gbs = 0;     ///< copy kernel, (read + write bytes) / time / 1e9
     double fraction_of_copy = 0;       ///< bandwidth_gbs / copy_bandwidth_gbs
+    double dx_um = 0;                  ///< cell size (extra field; smaller for stiff pole sets)
+    int poles = 0;                     ///< poles per dispersive cell (extra field)
+    std::string dispersive_material;   ///< library id or "" (extra field)
+    double dispersive_cell_fraction = 0;  ///< fraction of E sites that are dispersive (extra field)
 };
 
 /// The synthetic benchmark scene: vacuum with a pseudo-random map of four dielectrics
@@ -47,6 +57,15 @@ struct BenchReport {
 /// frequencies each. Cell size 0.02 um. poles > 0: every cell of every E component is
 /// dispersive with `poles` Lorentz poles (one pole set; scene.hpp "Dispersive cells").
 Scene make_bench_scene(int nx, int ny, Polarization polarization, int poles = 0);
+
+/// The benchmark scene with dispersive blobs: a fraction `dispersive_fraction` of the 8 x 8
+/// cell blobs (pseudo-random, the same pattern for every run) is filled with `material`
+/// (its eps_inf, conductivity and poles), or with `poles` synthetic weak Lorentz poles when
+/// material is null. The cell size is 0.02 um, or smaller when the material's poles need it
+/// for a stable explicit update (sum_m omega_p,m^2 dt^2 + 8 S^2 < 3.2 eps_inf, a 20 % margin
+/// on the bound of scene.hpp). Throws RunError for a fraction outside [0, 1].
+Scene make_bench_scene(int nx, int ny, Polarization polarization, int poles, double dispersive_fraction,
+                       const Material* material);
 
 /// Runs the benchmark. Throws RunError for an unknown backend, dims != 2, or when the
 /// backend cannot run (no CUDA device; OutOfMemoryError when the grid does not fit).
