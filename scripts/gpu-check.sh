@@ -29,8 +29,25 @@ t0=$(date +%s)
 
 echo "== device"; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1 | tee "$LOG/device.txt"
 
+# OpenGL for the CUDA-OpenGL interop check (tests/gl_interop): the GPU server has the NVIDIA
+# driver's EGL/GL but no loaders or headers. Carry .gl/ (made once on a machine with apt,
+# see docs/performance.md): runtime loaders unpack into / (the device README's way), the
+# -dev packages (headers only) into $GLROOT.
+GLROOT=${GLROOT:-/tmp/golightly-glroot}
+GL_ARGS=()
+if ls .gl/*.deb > /dev/null 2>&1; then
+  mkdir -p "$GLROOT"
+  for f in .gl/*.deb; do
+    case $f in *-dev_*) dpkg -x "$f" "$GLROOT" ;; *) dpkg -x "$f" / ;; esac
+  done
+  ldconfig 2>/dev/null || true
+  GL_ARGS=(-DGOLIGHTLY_GL_INCLUDE_DIR="$GLROOT/usr/include" -DGOLIGHTLY_EGL_INCLUDE_DIR="$GLROOT/usr/include")
+  export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json}
+  [ -f "$__EGL_VENDOR_LIBRARY_FILENAMES" ] || unset __EGL_VENDOR_LIBRARY_FILENAMES
+fi
+
 echo "== configure + build"
-cmake -S . -B "$BUILD" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON \
+cmake -S . -B "$BUILD" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON "${GL_ARGS[@]}" \
   -DCMAKE_PREFIX_PATH="$DEVDEPS/usr" -DCMAKE_INCLUDE_PATH="$DEVDEPS/usr/include" \
   -DPNG_LIBRARY="$LIB/libpng16.a" -DPNG_PNG_INCLUDE_DIR="$DEVDEPS/usr/include" \
   -DZLIB_LIBRARY="$LIB/libz.a" -DZLIB_INCLUDE_DIR="$DEVDEPS/usr/include" > "$LOG/configure.log" 2>&1 \
@@ -40,6 +57,7 @@ if ! ninja -C "$BUILD" golightly_gpu_tests > "$LOG/build.log" 2>&1; then
 fi
 # golightly-cli bench (driver helper) when it builds; the GPU test binary's --bench otherwise.
 ninja -C "$BUILD" golightly-cli >> "$LOG/build.log" 2>&1 || true
+ninja -C "$BUILD" golightly_gl_interop_check >> "$LOG/build.log" 2>&1 || true
 echo "build ok ($(( $(date +%s) - t0 )) s)"
 T=$BUILD/tests/golightly_gpu_tests
 
@@ -48,6 +66,20 @@ if [ $TESTS = 1 ]; then
   if $T --durations yes > "$LOG/gpu_tests.log" 2>&1; then r=PASS; else r="FAIL(rc=$?)"; fi
   grep -E "passed|failed|FAILED|CHECK|REQUIRE|with expansion|^  [0-9.e+-]+ <|s: " "$LOG/gpu_tests.log" | head -60
   summary+=("gpu tests: $r ($(tail -3 "$LOG/gpu_tests.log" | grep -E 'assertions|test cases' | tr -s ' ' | head -1))")
+fi
+
+if [ $TESTS = 1 ] || [ "${INTEROP:-0}" = 1 ]; then
+  echo "== CUDA-OpenGL interop through headless EGL (frames 1024^2 max, 30 frames/s)"
+  G=$BUILD/tests/golightly_gl_interop_check
+  if [ -x "$G" ]; then
+    for n in 2048 8192; do
+      "$G" $n $([ $n = 8192 ] && echo 3000 || echo 20000) 30 > "$LOG/gl_interop_$n.log" 2>&1; r=$?
+      cat "$LOG/gl_interop_$n.log"
+      summary+=("gl interop ${n}^2: rc=$r ($(grep -E 'PASSED|FAILED|SKIPPED' "$LOG/gl_interop_$n.log" | tail -1))")
+    done
+  else
+    summary+=("gl interop: not built (no .gl/ carried: no GL/EGL headers)")
+  fi
 fi
 
 if [ $SANITIZE = 1 ]; then

@@ -794,7 +794,8 @@ __global__ void energy_kernel(DevGrid<T> g, const double* eps_table, int tez, do
 
 // Frames: pixel (px, py) of a w x h frame averages cells [px f, min(px f + f, nx)) x
 // [py f, min(py f + f, ny)); output row r shows py = h-1-r (top = max y).
-template <class T>
+// squared: the mean of F^2 (|E|^2 sums of sample_field).
+template <class T, bool squared = false>
 __global__ void frame_average(const T* F, int nx, int ny, int factor, int w, int h, float* out, unsigned* max_bits) {
     const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
     if (px >= w || py >= h) return;
@@ -802,7 +803,10 @@ __global__ void frame_average(const T* F, int nx, int ny, int factor, int w, int
     const int i1 = min(i0 + factor, nx), j1 = min(j0 + factor, ny);
     double s = 0;
     for (int j = j0; j < j1; ++j)
-        for (int i = i0; i < i1; ++i) s += double(F[std::size_t(j) * nx + i]);
+        for (int i = i0; i < i1; ++i) {
+            const double v = double(F[std::size_t(j) * nx + i]);
+            s += squared ? v * v : v;
+        }
     const float v = float(s / double((i1 - i0) * (j1 - j0)));
     out[std::size_t(py) * w + px] = v;
     const float a = fabsf(v);
@@ -982,27 +986,52 @@ public:
     }
 
     Image8 frame(const FrameRequest& req) override {
-        const int slot = checked_slot(req.component);
-        const int mw = std::max(1, req.max_width), mh = std::max(1, req.max_height);
-        const int factor = std::max({1, (sc_.nx + mw - 1) / mw, (sc_.ny + mh - 1) / mh});
-        const int w = (sc_.nx + factor - 1) / factor, h = (sc_.ny + factor - 1) / factor;
-        const std::size_t need = std::size_t(w) * h * (sizeof(float) + 4) + 16;
-        if (frame_buf_.bytes() < need) frame_buf_.alloc(need);
-        unsigned* max_bits = frame_buf_.template as<unsigned>();
-        float* avg = reinterpret_cast<float*>(frame_buf_.template as<char>() + 16);
-        std::uint8_t* rgba = reinterpret_cast<std::uint8_t*>(avg + std::size_t(w) * h);
-        CUDA_CHECK(cudaMemsetAsync(max_bits, 0, sizeof(unsigned), stream_));
-        const dim3 blk(32, 8), grd((w + 31) / 32, (h + 7) / 8);
-        frame_average<T><<<grd, blk, 0, stream_>>>(fields_[slot].template as<T>(), sc_.nx, sc_.ny, factor, w, h, avg, max_bits);
-        CUDA_CHECK_LAUNCH();
-        frame_colour<<<grd, blk, 0, stream_>>>(avg, w, h, max_bits, float(req.scale), rgba);
-        CUDA_CHECK_LAUNCH();
+        int w = 0, h = 0;
+        const std::uint8_t* rgba = render_frame(req, nullptr, 0, w, h);
         Image8 img;
         img.width = w; img.height = h; img.channels = 4;
         img.pixels.resize(std::size_t(w) * h * 4);
         CUDA_CHECK(cudaMemcpyAsync(img.pixels.data(), rgba, img.pixels.size(), cudaMemcpyDeviceToHost, stream_));
         CUDA_CHECK(cudaStreamSynchronize(stream_));
         return img;
+    }
+
+    bool frame_to_device(const FrameRequest& req, void* device_rgba, std::size_t capacity, int& width,
+                         int& height) override {
+        const int f = frame_factor(sc_.nx, sc_.ny, req.max_width, req.max_height);
+        width = (sc_.nx + f - 1) / f;
+        height = (sc_.ny + f - 1) / f;
+        if (!device_rgba || capacity < std::size_t(width) * height * 4) return false;
+        render_frame(req, static_cast<std::uint8_t*>(device_rgba), capacity, width, height);
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return true;
+    }
+
+    // Box averages on the device: w*h floats (a few KB to MB) cross to the host, never the grid.
+    FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
+        const int slot = checked_slot(c);
+        FieldSamples out;
+        const int f = frame_factor(sc_.nx, sc_.ny, max_width, max_height);
+        out.factor = f;
+        out.width = (sc_.nx + f - 1) / f;
+        out.height = (sc_.ny + f - 1) / f;
+        const std::size_t n = std::size_t(out.width) * out.height;
+        const std::size_t need = n * sizeof(float) + 16;
+        if (frame_buf_.bytes() < need) frame_buf_.alloc(need);
+        unsigned* max_bits = frame_buf_.template as<unsigned>();
+        float* avg = reinterpret_cast<float*>(frame_buf_.template as<char>() + 16);
+        const dim3 blk(32, 8), grd((out.width + 31) / 32, (out.height + 7) / 8);
+        if (squared)
+            frame_average<T, true><<<grd, blk, 0, stream_>>>(fields_[slot].template as<T>(), sc_.nx, sc_.ny, f,
+                                                             out.width, out.height, avg, max_bits);
+        else
+            frame_average<T, false><<<grd, blk, 0, stream_>>>(fields_[slot].template as<T>(), sc_.nx, sc_.ny, f,
+                                                              out.width, out.height, avg, max_bits);
+        CUDA_CHECK_LAUNCH();
+        out.values.resize(n);
+        CUDA_CHECK(cudaMemcpyAsync(out.values.data(), avg, n * sizeof(float), cudaMemcpyDeviceToHost, stream_));
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return out;
     }
 
     /// Bytes moved per cell update by the kernels of one step (model in the file header).
@@ -1022,6 +1051,29 @@ public:
     }
 
 private:
+    /// Averages and colour-maps one component into `dst` (a device buffer of capacity
+    /// bytes) or, when dst is null, into the engine's frame buffer; returns the RGBA8
+    /// pointer (rows top first). Asynchronous on stream_.
+    const std::uint8_t* render_frame(const FrameRequest& req, std::uint8_t* dst, std::size_t capacity, int& w, int& h) {
+        const int slot = checked_slot(req.component);
+        const int factor = frame_factor(sc_.nx, sc_.ny, req.max_width, req.max_height);
+        w = (sc_.nx + factor - 1) / factor;
+        h = (sc_.ny + factor - 1) / factor;
+        const std::size_t need = std::size_t(w) * h * (sizeof(float) + (dst ? 0 : 4)) + 16;
+        if (frame_buf_.bytes() < need) frame_buf_.alloc(need);
+        unsigned* max_bits = frame_buf_.template as<unsigned>();
+        float* avg = reinterpret_cast<float*>(frame_buf_.template as<char>() + 16);
+        std::uint8_t* rgba = dst ? dst : reinterpret_cast<std::uint8_t*>(avg + std::size_t(w) * h);
+        (void)capacity;
+        CUDA_CHECK(cudaMemsetAsync(max_bits, 0, sizeof(unsigned), stream_));
+        const dim3 blk(32, 8), grd((w + 31) / 32, (h + 7) / 8);
+        frame_average<T><<<grd, blk, 0, stream_>>>(fields_[slot].template as<T>(), sc_.nx, sc_.ny, factor, w, h, avg, max_bits);
+        CUDA_CHECK_LAUNCH();
+        frame_colour<<<grd, blk, 0, stream_>>>(avg, w, h, max_bits, float(req.scale), rgba);
+        CUDA_CHECK_LAUNCH();
+        return rgba;
+    }
+
     int checked_slot(Component c) const {
         const int slot = field_slot(sc_.polarization, c);
         if (slot < 0) throw std::invalid_argument("component not present in this polarization");

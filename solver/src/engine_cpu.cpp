@@ -395,6 +395,42 @@ public:
         return probe_[probe];
     }
 
+    FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
+        require(c);
+        FieldSamples out;
+        const int fac = frame_factor(nx_, ny_, max_width, max_height);
+        out.factor = fac;
+        out.width = (nx_ + fac - 1) / fac;
+        out.height = (ny_ + fac - 1) / fac;
+        out.values.assign(std::size_t(out.width) * out.height, 0.f);
+        const Real* f = field_[ci(c)].data();
+        const int nx = nx_, ny = ny_, W = out.width, H = out.height;
+        float* dst = out.values.data();
+        // Box rows split over the team; each box row sums its rows into a double scratch.
+        auto job = [&](int t) {
+            long long b0, b1;
+            cpu::Team::split(H, t, team_->size(), b0, b1);
+            std::vector<double> acc(static_cast<std::size_t>(W), 0.0);
+            for (int by = int(b0); by < int(b1); ++by) {
+                std::fill(acc.begin(), acc.end(), 0.0);
+                const int j0 = by * fac, j1 = std::min(ny, j0 + fac);
+                for (int j = j0; j < j1; ++j) {
+                    const Real* row = f + std::size_t(j) * nx;
+                    if (squared)
+                        for (int i = 0; i < nx; ++i) acc[std::size_t(i / fac)] += double(row[i]) * double(row[i]);
+                    else
+                        for (int i = 0; i < nx; ++i) acc[std::size_t(i / fac)] += double(row[i]);
+                }
+                for (int bx = 0; bx < W; ++bx) {
+                    const int cw = std::min(nx, bx * fac + fac) - bx * fac;
+                    dst[std::size_t(by) * W + bx] = float(acc[std::size_t(bx)] / double(cw * (j1 - j0)));
+                }
+            }
+        };
+        team_->run(job);
+        return out;
+    }
+
     Image8 frame(const FrameRequest& req) override {
         require(req.component);
         const int maxw = std::max(1, req.max_width), maxh = std::max(1, req.max_height);

@@ -234,6 +234,40 @@ TEST_CASE("CPU engine: frames are downsampled, oriented and colour mapped", "[en
     CHECK_THROWS_AS(e->frame(Engine::FrameRequest{Component::Hz, 10, 10, 0}), std::invalid_argument);
 }
 
+// sample_field: the viewport's host path averages in the engine; it must equal the box
+// mean of get_field (and of its square), with frame()'s factor, rows bottom first.
+TEST_CASE("CPU engine: sample_field equals the box mean of get_field", "[engine]") {
+    SceneSpec spec;
+    spec.nx = 301; spec.ny = 197; spec.polarization = Polarization::TEz;
+    spec.boundary_x = spec.boundary_y = BoundaryKind::Periodic;
+    Scene s = make_scene(spec);
+    for (int threads : {1, 2}) {
+        auto e = make_cpu_engine(s, Precision::Float64, threads);
+        std::vector<double> v(s.cells());
+        for (std::size_t k = 0; k < v.size(); ++k) v[k] = std::sin(0.37 * double(k % 301)) - 0.01 * double(k / 301);
+        e->set_field(Component::Ey, v);
+        for (bool squared : {false, true}) {
+            const auto fs = e->sample_field(Component::Ey, 100, 100, squared);
+            CHECK(fs.factor == 4);               // max(ceil(301/100), ceil(197/100)) = 4
+            CHECK(fs.width == 76);               // ceil(301 / 4)
+            CHECK(fs.height == 50);              // ceil(197 / 4)
+            REQUIRE(fs.values.size() == std::size_t(76 * 50));
+            double worst = 0;
+            for (int by = 0; by < fs.height; ++by)
+                for (int bx = 0; bx < fs.width; ++bx) {
+                    double sum = 0;
+                    int count = 0;
+                    for (int j = by * 4; j < std::min(197, by * 4 + 4); ++j)
+                        for (int i = bx * 4; i < std::min(301, bx * 4 + 4); ++i, ++count)
+                            sum += squared ? v[j * 301 + i] * v[j * 301 + i] : v[j * 301 + i];
+                    worst = std::max(worst, std::abs(sum / count - double(fs.values[std::size_t(by) * fs.width + bx])));
+                }
+            CHECK(worst < 1e-6);  // float output of a double mean
+        }
+        CHECK_THROWS_AS(e->sample_field(Component::Ez, 10, 10), std::invalid_argument);
+    }
+}
+
 // Periodic boundaries: the update on a torus commutes with cyclic shifts, so a shifted
 // initial state gives the shifted result (fails if any wrap neighbour is wrong).
 TEST_CASE("CPU engine: periodic boundaries commute with cyclic shifts", "[physics][boundary]") {

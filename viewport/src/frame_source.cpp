@@ -39,27 +39,22 @@ FieldFrame make_field_frame(Engine& engine, const Scene& scene, FieldQuantity q,
     } else {
         comps = {Component(int(q))};  // FieldQuantity Ex..Hz has Component's order
     }
+    // The engine averages where its fields live (CPU threads in place, CUDA on the device):
+    // only width x height floats per component cross to this thread.
+    (void)scratch;
     std::vector<double> acc(fr.values.size(), 0.0);
     for (Component c : comps) {
-        engine.get_field(c, scratch);
-        for (int j = 0; j < ny; ++j) {
-            const double* row = scratch.data() + std::size_t(j) * std::size_t(nx);
-            double* out = acc.data() + std::size_t(j / f) * std::size_t(fr.width);
-            if (fr.signed_values)
-                for (int i = 0; i < nx; ++i) out[i / f] += row[i];
-            else
-                for (int i = 0; i < nx; ++i) out[i / f] += row[i] * row[i];
-        }
+        const Engine::FieldSamples s = engine.sample_field(c, max_width, max_height, !fr.signed_values);
+        if (s.width != fr.width || s.height != fr.height || s.values.size() != acc.size())
+            throw std::logic_error("make_field_frame: the engine's samples do not match the frame size");
+        for (std::size_t k = 0; k < acc.size(); ++k) acc[k] += double(s.values[k]);
     }
     float mx = 0;
-    for (int by = 0; by < fr.height; ++by)
-        for (int bx = 0; bx < fr.width; ++bx) {
-            const int cw = std::min(nx, bx * f + f) - bx * f, ch = std::min(ny, by * f + f) - by * f;
-            const std::size_t k = std::size_t(by) * std::size_t(fr.width) + std::size_t(bx);
-            const float v = float(acc[k] / double(cw * ch));
-            fr.values[k] = v;
-            mx = std::max(mx, std::abs(v));
-        }
+    for (std::size_t k = 0; k < acc.size(); ++k) {
+        const float v = float(acc[k]);
+        fr.values[k] = v;
+        mx = std::max(mx, std::abs(v));
+    }
     fr.max_abs = mx;
     // Cell (i, j) spans [i - pml_lo - 1/2, i - pml_lo + 1/2] dx (as the editor's structure preview).
     fr.x0_um = (-scene.pml_lo[0] - 0.5) * scene.dx_um;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -69,7 +70,36 @@ public:
         double scale = 0;  ///< colour-scale half range; <= 0: auto (max |value| of the frame)
     };
     virtual Image8 frame(const FrameRequest& request) = 0;
+
+    /// Box-averaged samples of one component for a viewport that colour-maps itself: the
+    /// same factor and boxes as frame(), values[by * width + bx] with row by = 0 at the
+    /// bottom (min y), each the mean of value (squared = false) or of value^2 (squared =
+    /// true, for |E|^2 sums) over its box, as float. Only width * height floats leave the
+    /// engine: the CPU engine averages in place with its threads, the CUDA engine on the
+    /// device. Throws std::invalid_argument for a component the polarization lacks,
+    /// std::logic_error from engines that do not implement it (test doubles).
+    struct FieldSamples {
+        int width = 0, height = 0, factor = 1;
+        std::vector<float> values;
+    };
+    virtual FieldSamples sample_field(Component component, int max_width, int max_height, bool squared = false);
+
+    /// The frame() image rendered into device memory, for CUDA-OpenGL interop
+    /// (gl_interop.hpp): writes width * height * 4 RGBA8 bytes (layout as frame()) to
+    /// `device_rgba` (a CUDA device pointer of capacity_bytes) and waits for the engine's
+    /// stream. Sets width and height in every case. Returns false and writes nothing when
+    /// the engine has no device memory (CPU) or capacity_bytes is too small.
+    virtual bool frame_to_device(const FrameRequest& request, void* device_rgba, std::size_t capacity_bytes,
+                                 int& width, int& height) {
+        (void)request, (void)device_rgba, (void)capacity_bytes;
+        width = height = 0;
+        return false;
+    }
 };
+
+/// The frame factor of Engine::frame / sample_field: f = max(1, ceil(nx / max_width),
+/// ceil(ny / max_height)) (max_* clamped to >= 1).
+int frame_factor(int nx, int ny, int max_width, int max_height);
 
 /// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores.
 /// Throws RunError on allocation failure (OutOfMemoryError with the sizes).
