@@ -16,7 +16,10 @@
 #include <EGL/eglext.h>
 #include <GL/gl.h>
 #include <GL/glext.h>
+#include <cuda_runtime.h>
 #include <dlfcn.h>
+
+#include <algorithm>
 
 #include <chrono>
 #include <cstdio>
@@ -188,15 +191,18 @@ int main(int argc, char** argv) {
     std::vector<std::uint8_t> upload(bytes);
     auto run_mode = [&](int mode) {  // 0 none, 1 interop, 2 host frame(), 3 host sample_field
         const double interval = 1.0 / fps;
+        // As the IDE's solver thread: steps in batches of about 2 ms of device work, waiting
+        // for each batch (so a frame shows the state of its step, not one queued far ahead),
+        // a frame whenever 1/fps has passed. ms/frame times the frame work alone.
         (void)engine->dft(0);  // sync
         const auto t0 = Clock::now();
         auto last = t0;
         int done = 0, frames = 0;
         double frame_s = 0;
-        const int batch = 4;
         while (done < steps_per_mode) {
             engine->step(batch);
             done += batch;
+            cudaDeviceSynchronize();
             if (mode != 0 && seconds_since(last) >= interval) {
                 const auto f0 = Clock::now();
                 if (mode == 1) {
@@ -224,7 +230,18 @@ int main(int argc, char** argv) {
     const char* names[4] = {"no frames", "interop frames (device -> PBO -> texture)",
                             "host frames (Engine::frame, glTexSubImage2D from host)",
                             "host samples (Engine::sample_field, w*h floats to host)"};
+    // batch: about 2 ms of device work (from a timed probe), at least 1 step
+    int batch = 1;
+    {
+        (void)engine->dft(0);
+        const auto p0 = Clock::now();
+        engine->step(64);
+        (void)engine->dft(0);
+        const double per_step = seconds_since(p0) / 64;
+        batch = std::max(1, int(2e-3 / per_step));
+    }
     double base = 0;
+    std::printf("batches of %d steps; ", batch);
     std::printf("cost at %d x %d cells float32 TMz, frames %d x %d, target %.0f frames/s, %d steps per mode:\n", n, n,
                 w, h, fps, steps_per_mode);
     for (int mode = 0; mode < 4; ++mode) {
