@@ -189,6 +189,7 @@ int main(int argc, char** argv) {
 
     // ---- cost: throughput with no frames, interop frames, host frames at `fps`
     std::vector<std::uint8_t> upload(bytes);
+    int batch = 1;
     auto run_mode = [&](int mode) {  // 0 none, 1 interop, 2 host frame(), 3 host sample_field
         const double interval = 1.0 / fps;
         // As the IDE's solver thread: steps in batches of about 2 ms of device work, waiting
@@ -231,7 +232,6 @@ int main(int argc, char** argv) {
                             "host frames (Engine::frame, glTexSubImage2D from host)",
                             "host samples (Engine::sample_field, w*h floats to host)"};
     // batch: about 2 ms of device work (from a timed probe), at least 1 step
-    int batch = 1;
     {
         (void)engine->dft(0);
         const auto p0 = Clock::now();
