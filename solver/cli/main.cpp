@@ -276,6 +276,9 @@ int cmd_bench(const BenchOptions& options, bool json) {
                     r.dispersive_material.empty() ? "synthetic Lorentz" : r.dispersive_material.c_str(), r.poles,
                     r.dispersive_cell_fraction, r.dx_um);
     std::printf("cell updates per second:  %.4g (%.4g steps/s)\n", r.cells_per_s, r.steps_per_s);
+    if (r.frames_per_s > 0)
+        std::printf("frames:                   %.1f per s, %.3f ms each, %.1f %% of the run\n", r.frames_per_s,
+                    r.frame_ms, 100 * r.frame_time_fraction);
     std::printf("bytes per cell update:    %.4g\n", r.bytes_per_cell_update);
     std::printf("achieved bandwidth:       %.4g GB/s\n", r.bandwidth_gbs);
     std::printf("copy kernel bandwidth:    %.4g GB/s\n", r.copy_bandwidth_gbs);
@@ -344,6 +347,11 @@ int real_main(int argc, char** argv) {
     bench->add_option("--dispersive-fraction", bench_req.dispersive_fraction,
                       "Fraction of the cells (8x8 blobs) that are dispersive (default 1)")
         ->check(CLI::Range(0.0, 1.0));
+    bench->add_option("--frames", bench_req.frames_per_s,
+                      "Publish viewport frames (sample_field) at this rate during the timed steps, as the IDE does (0: none)")
+        ->check(CLI::NonNegativeNumber);
+    bench->add_option("--frame-size", bench_req.frame_size, "Frame samples per side (default 512)")
+        ->check(CLI::PositiveNumber);
     bench->add_flag("--json", bench_json, "Print one JSON object");
 
     try {

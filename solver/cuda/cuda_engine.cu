@@ -996,6 +996,8 @@ public:
         return img;
     }
 
+    void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
     bool frame_to_device(const FrameRequest& req, void* device_rgba, std::size_t capacity, int& width,
                          int& height) override {
         const int f = frame_factor(sc_.nx, sc_.ny, req.max_width, req.max_height);

@@ -406,24 +406,29 @@ public:
         const Real* f = field_[ci(c)].data();
         const int nx = nx_, ny = ny_, W = out.width, H = out.height;
         float* dst = out.values.data();
-        // Box rows split over the team; each box row sums its rows into a double scratch.
+        // Box rows split over the team. Each grid row is added into a row accumulator of
+        // the engine's precision (a whole-row, vectorizable sweep: the pass is bound by
+        // reading the component once), then the row's boxes are summed once per box row.
         auto job = [&](int t) {
             long long b0, b1;
             cpu::Team::split(H, t, team_->size(), b0, b1);
-            std::vector<double> acc(static_cast<std::size_t>(W), 0.0);
+            std::vector<Real> acc(static_cast<std::size_t>(nx), Real(0));
             for (int by = int(b0); by < int(b1); ++by) {
-                std::fill(acc.begin(), acc.end(), 0.0);
+                std::fill(acc.begin(), acc.end(), Real(0));
                 const int j0 = by * fac, j1 = std::min(ny, j0 + fac);
+                Real* __restrict a = acc.data();
                 for (int j = j0; j < j1; ++j) {
-                    const Real* row = f + std::size_t(j) * nx;
+                    const Real* __restrict row = f + std::size_t(j) * nx;
                     if (squared)
-                        for (int i = 0; i < nx; ++i) acc[std::size_t(i / fac)] += double(row[i]) * double(row[i]);
+                        for (int i = 0; i < nx; ++i) a[i] += row[i] * row[i];
                     else
-                        for (int i = 0; i < nx; ++i) acc[std::size_t(i / fac)] += double(row[i]);
+                        for (int i = 0; i < nx; ++i) a[i] += row[i];
                 }
                 for (int bx = 0; bx < W; ++bx) {
-                    const int cw = std::min(nx, bx * fac + fac) - bx * fac;
-                    dst[std::size_t(by) * W + bx] = float(acc[std::size_t(bx)] / double(cw * (j1 - j0)));
+                    const int i0 = bx * fac, i1 = std::min(nx, i0 + fac);
+                    double sum = 0;
+                    for (int i = i0; i < i1; ++i) sum += double(a[i]);
+                    dst[std::size_t(by) * W + bx] = float(sum / double((i1 - i0) * (j1 - j0)));
                 }
             }
         };

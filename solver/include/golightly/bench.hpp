@@ -26,6 +26,12 @@ struct BenchOptions {
     /// Fraction of the cells that are dispersive, in [0, 1], as 8 x 8 blobs (default 1:
     /// every cell). Applies when poles > 0 or dispersive_material is set.
     double dispersive_fraction = 1.0;
+    /// > 0: during the timed steps, publish a viewport frame (Engine::sample_field of the
+    /// E component, at most frame_size samples a side) whenever 1/frames_per_s s of wall
+    /// time have passed, stepping in batches of about 2 ms with a wait after each, as the
+    /// IDE's solver thread does; the report then gives the frame rate and cost.
+    double frames_per_s = 0;
+    int frame_size = 512;
 };
 
 /// The fields of the `bench --json` object of spec/cli.md.
@@ -47,6 +53,9 @@ struct BenchReport {
     int poles = 0;                     ///< poles per dispersive cell (extra field)
     std::string dispersive_material;   ///< library id or "" (extra field)
     double dispersive_cell_fraction = 0;  ///< fraction of E sites that are dispersive (extra field)
+    double frames_per_s = 0;           ///< frames published per second of the timed run (extra field)
+    double frame_ms = 0;               ///< mean wall time per frame, ms (extra field)
+    double frame_time_fraction = 0;    ///< share of the timed run spent making frames (extra field)
 };
 
 /// The synthetic benchmark scene: vacuum with a pseudo-random map of four dielectrics

@@ -34,6 +34,9 @@ public:
     virtual void step(int n_steps) = 0;
     /// Steps completed so far.
     virtual std::int64_t steps_done() const = 0;
+    /// Waits until the work queued by step() has finished (CUDA: the engine's stream; the
+    /// CPU engine steps synchronously, so this returns at once).
+    virtual void synchronize() {}
 
     /// Electromagnetic energy per unit length in z, J/m:
     ///   0.5 * eps0 * dx^2 * sum_cells (eps_r E^2 + H~^2)    (H~ = eta0 H)
