@@ -121,8 +121,10 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         scaleSpin->setEnabled(!on);
         fieldView_->setAutoScale(on);
         if (!on) fieldView_->setFixedScale(scaleSpin->value());
+        run_->setFrameScale(fieldView_->requestedScale());
     });
     connect(scaleSpin, &QDoubleSpinBox::valueChanged, fieldView_, &viewport::FieldView::setFixedScale);
+    connect(scaleSpin, &QDoubleSpinBox::valueChanged, this, [this] { run_->setFrameScale(fieldView_->requestedScale()); });
     connect(quantityCombo_, &QComboBox::currentIndexChanged, this, [this] {
         run_->setQuantity(viewport::FieldQuantity(quantityCombo_->currentData().toInt()));
     });
@@ -220,7 +222,13 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     fieldView_->setProject(snapshot);
     fieldView_->setView(canvas_->pixelsPerUm(), canvas_->viewCenter());
     const QString label = doc_->filePath().isEmpty() ? doc_->displayName() : doc_->filePath();
+    // CUDA-OpenGL interop when the field view's GL context is on the CUDA device
+    if (!s.interop) s.interop = fieldView_->interopExchange();
+    if (s.interop) s.interop->set_enabled(true);
+    run_->setFrameScale(fieldView_->requestedScale());
     if (!run_->start(snapshot, label, resultsDirectory(), s)) return false;
+    if (!fieldView_->interopStatus().isEmpty())
+        statusBar()->showMessage(tr("Field frames: %1").arg(fieldView_->interopStatus()), 6000);
     // the field view shows the quantity chosen in the tool bar when the polarization has it
     const auto def = viewport::default_quantity(snapshot.domain.polarization);
     const int idx = quantityCombo_->findData(int(def));

@@ -42,6 +42,7 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
     pauseReported_ = false;
     steps_ = 0;
     frameNs_ = 0;
+    interopFrames_ = 0;
     frames_.clear();
     framesAtStart_ = frames_.published();
     resultsDir_ = resultsDir;
@@ -94,16 +95,43 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 // (get_field copies the whole component) the rate drops below the chosen one.
                 auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
                 auto lastCost = std::make_shared<double>(0.0);
-                opts.frame_hook = [this, scene, maxSize, scratch, lastEnd, lastCost](Engine& engine, std::int64_t,
-                                                                                   double) {
+                auto interop = settings.interop;
+                opts.frame_hook = [this, scene, maxSize, scratch, lastEnd, lastCost, interop](Engine& engine, std::int64_t,
+                                                                                            double) {
                     const auto t0 = std::chrono::steady_clock::now();
                     if (*lastCost > 0 && std::chrono::duration<double>(t0 - *lastEnd).count() < 19.0 * *lastCost)
                         return;
                     try {
                         auto q = viewport::FieldQuantity(quantity_.load());
-                        auto fr = std::make_shared<viewport::FieldFrame>(
-                            viewport::make_field_frame(engine, *scene, q, maxSize, maxSize, *scratch));
-                        frames_.publish(std::move(fr));
+                        bool done = false;
+                        // CUDA-OpenGL interop: the device renders the colour-mapped frame into
+                        // the view's exchange; only the frame's geometry goes through the mailbox.
+                        if (interop && interop->enabled() && q != viewport::FieldQuantity::E2 &&
+                            engine.backend() == "cuda") {
+                            try {
+                                Engine::FrameRequest req;
+                                req.component = Component(int(q));
+                                req.max_width = req.max_height = maxSize;
+                                req.scale = frameScale_.load();
+                                req.viewport_alpha = true;
+                                if (interop->publish(engine, req)) {
+                                    auto fr = std::make_shared<viewport::FieldFrame>(
+                                        viewport::field_frame_geometry(engine, *scene, q, maxSize, maxSize));
+                                    fr->on_device = true;
+                                    fr->scale = req.scale;
+                                    frames_.publish(std::move(fr));
+                                    ++interopFrames_;
+                                    done = true;
+                                }
+                            } catch (const RunError&) {
+                                interop->set_enabled(false);  // host frames from now on
+                            }
+                        }
+                        if (!done) {
+                            auto fr = std::make_shared<viewport::FieldFrame>(
+                                viewport::make_field_frame(engine, *scene, q, maxSize, maxSize, *scratch));
+                            frames_.publish(std::move(fr));
+                        }
                     } catch (const std::invalid_argument&) {
                         // the polarization lacks the component: no frame
                     }

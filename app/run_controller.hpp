@@ -22,6 +22,7 @@
 #include "field_view.hpp"
 #include "frame_source.hpp"
 #include "golightly/project.hpp"
+#include "golightly/gl_interop.hpp"
 #include "golightly/run.hpp"
 
 namespace golightly::app {
@@ -35,6 +36,9 @@ struct SolverSettings {
     /// When >= 0 the solver pauses itself once the main run reaches this simulated time
     /// (demos, screenshots of a run in progress).
     double pauseAtMainTimeFs = -1;
+    /// The field view's CUDA-OpenGL interop exchange (null: host frames only). Used when the
+    /// run's engine is a CUDA engine and the quantity is a single component.
+    std::shared_ptr<CudaGlFrameExchange> interop;
 };
 
 /// Energy decay sample (dB below the peak) of one phase.
@@ -66,6 +70,10 @@ public:
 
     /// The quantity the frames show (may change during a run).
     void setQuantity(viewport::FieldQuantity q) { quantity_.store(int(q)); }
+    /// The colour scale of device-rendered (interop) frames, 0 = auto (may change during a run).
+    void setFrameScale(double halfRange) { frameScale_.store(halfRange > 0 ? halfRange : 0.0); }
+    /// Frames published through the interop path since start().
+    std::uint64_t interopFramesPublished() const { return interopFrames_.load(); }
     viewport::MailboxFrameSource* frameSource() { return &frames_; }
     /// Steps done in the current phase (updated at the solver's check points).
     std::int64_t stepsDone() const { return steps_.load(); }
@@ -96,6 +104,8 @@ private:
     QTimer drainTimer_;
     std::atomic<bool> cancel_{false}, pause_{false};
     std::atomic<int> quantity_{int(viewport::FieldQuantity::Ez)};
+    std::atomic<double> frameScale_{0.0};
+    std::atomic<std::uint64_t> interopFrames_{0};
     std::atomic<std::int64_t> steps_{0};
     std::atomic<std::int64_t> frameNs_{0};
     viewport::MailboxFrameSource frames_;

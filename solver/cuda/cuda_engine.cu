@@ -814,7 +814,7 @@ __global__ void frame_average(const T* F, int nx, int ny, int factor, int w, int
 }
 
 __global__ void frame_colour(const float* in, int w, int h, const unsigned* max_bits, float scale_in,
-                             std::uint8_t* rgba) {
+                             std::uint8_t* rgba, bool viewport_alpha) {
     const int px = blockIdx.x * blockDim.x + threadIdx.x, py = blockIdx.y * blockDim.y + threadIdx.y;
     if (px >= w || py >= h) return;
     float scale = scale_in;
@@ -828,7 +828,7 @@ __global__ void frame_colour(const float* in, int w, int h, const unsigned* max_
     std::uint8_t r, g, b;
     diverging_rgb(v * inv, r, g, b);
     std::uint8_t* o = rgba + (std::size_t(h - 1 - py) * w + px) * 4;
-    o[0] = r; o[1] = g; o[2] = b; o[3] = 255;
+    o[0] = r; o[1] = g; o[2] = b; o[3] = viewport_alpha ? viewport_alpha_byte(v * inv) : std::uint8_t(255);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1071,7 +1071,7 @@ private:
         const dim3 blk(32, 8), grd((w + 31) / 32, (h + 7) / 8);
         frame_average<T><<<grd, blk, 0, stream_>>>(fields_[slot].template as<T>(), sc_.nx, sc_.ny, factor, w, h, avg, max_bits);
         CUDA_CHECK_LAUNCH();
-        frame_colour<<<grd, blk, 0, stream_>>>(avg, w, h, max_bits, float(req.scale), rgba);
+        frame_colour<<<grd, blk, 0, stream_>>>(avg, w, h, max_bits, float(req.scale), rgba, req.viewport_alpha);
         CUDA_CHECK_LAUNCH();
         return rgba;
     }

@@ -478,7 +478,7 @@ public:
                 double v = avg[std::size_t(by) * W + bx];
                 if (!std::isfinite(v)) v = 0;
                 diverging_rgb(float(v) * inv, row[4 * bx], row[4 * bx + 1], row[4 * bx + 2]);
-                row[4 * bx + 3] = 255;
+                row[4 * bx + 3] = req.viewport_alpha ? viewport_alpha_byte(float(v) * inv) : std::uint8_t(255);
             }
         }
         return img;

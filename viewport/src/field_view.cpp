@@ -3,7 +3,10 @@
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOffscreenSurface>
+#include <QOpenGLBuffer>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QOpenGLTextureBlitter>
 #include <QOpenGLWidget>
 #include <QVBoxLayout>
 #include <QPainter>
@@ -51,17 +54,126 @@ StructureImage make_structure_image(const Scene& sc) {
 
 namespace {
 /// GL surface: QPainter on a QOpenGLWidget uses the OpenGL paint engine, which uploads the
-/// frame image as a texture (the host upload path).
+/// frame image as a texture (the host upload path). When the context runs on a CUDA device
+/// (CUDA-OpenGL interop, gl_interop.hpp) it also owns the pixel buffer object and texture
+/// that device frames (FieldFrame::on_device) are copied into and blits them, between the
+/// structure and the outlines, with QOpenGLTextureBlitter.
 class GlSurface : public QOpenGLWidget {
 public:
     explicit GlSurface(FieldView* view) : QOpenGLWidget(view), view_(view) {}
+    ~GlSurface() override {
+        if (!initialized_) return;
+        makeCurrent();
+        if (auto ex = view_->interopExchange()) {
+            try { ex->unregister_gl_buffer(); } catch (const std::exception&) {}
+        }
+        view_->setInterop(nullptr, view_->interopStatus());
+        if (texture_) context()->functions()->glDeleteTextures(1, &texture_);
+        if (pbo_.isCreated()) pbo_.destroy();
+        if (blitter_.isCreated()) blitter_.destroy();
+        doneCurrent();
+    }
+
+protected:
+    void initializeGL() override {
+        initialized_ = true;
+        if (!cuda_gl_interop_compiled()) {
+            view_->setInterop(nullptr, FieldView::tr("host frame upload (this build has no CUDA-OpenGL interop)"));
+            return;
+        }
+        std::string why;
+        if (!cuda_gl_context_on_cuda_device(&why)) {
+            view_->setInterop(nullptr, FieldView::tr("host frame upload (%1)").arg(QString::fromStdString(why)));
+            return;
+        }
+        try {
+            auto ex = std::make_shared<CudaGlFrameExchange>();
+            view_->setInterop(std::move(ex), FieldView::tr("CUDA-OpenGL interop (%1)").arg(QString::fromStdString(why)));
+            view_->deviceFramePainter = [this](QPainter& p, const QRectF& target) { drawDeviceFrame(p, target); };
+        } catch (const std::exception& e) {
+            view_->setInterop(nullptr, FieldView::tr("host frame upload (%1)").arg(QString::fromUtf8(e.what())));
+        }
+    }
     void paintGL() override {
         QPainter p(this);
         view_->paintScene(p, size());
     }
 
 private:
+    // Copies the newest device frame into the PBO and the texture (GPU to GPU), then draws
+    // the texture into `target` (widget pixels) with straight-alpha blending.
+    void drawDeviceFrame(QPainter& p, const QRectF& target) {
+        auto ex = view_->interopExchange();
+        if (!ex) return;
+        p.beginNativePainting();
+        QOpenGLFunctions* f = context()->functions();
+        try {
+            if (!pbo_.isCreated()) {
+                pbo_ = QOpenGLBuffer(QOpenGLBuffer::PixelUnpackBuffer);
+                pbo_.setUsagePattern(QOpenGLBuffer::StreamDraw);
+                pbo_.create();
+            }
+            int w = 0, h = 0;
+            pbo_.bind();
+            bool copied = ex->copy_to_gl_buffer(pbo_.bufferId(), std::size_t(std::max(0, pbo_.size())), w, h, serial_);
+            if (!copied && w > 0 && h > 0 && std::size_t(std::max(0, pbo_.size())) < std::size_t(w) * h * 4) {
+                pbo_.allocate(w * h * 4);  // grow, then copy again
+                copied = ex->copy_to_gl_buffer(pbo_.bufferId(), std::size_t(pbo_.size()), w, h, serial_);
+            }
+            if (copied) {
+                if (!texture_) {
+                    f->glGenTextures(1, &texture_);
+                    f->glBindTexture(GL_TEXTURE_2D, texture_);
+                    f->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+                    f->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+                    f->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+                    f->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+                }
+                f->glBindTexture(GL_TEXTURE_2D, texture_);
+                f->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+                if (w != texW_ || h != texH_) {
+                    f->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+                    texW_ = w, texH_ = h;
+                }
+                // source = the bound pixel unpack buffer: stays on the GPU
+                f->glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+                view_->countInteropFrame();
+            }
+            pbo_.release();
+            if (texture_) {
+                if (!blitter_.isCreated()) blitter_.create();
+                const qreal dpr = devicePixelRatioF();
+                const QRect viewport(0, 0, int(width() * dpr), int(height() * dpr));
+                const QRect dst = QRectF(target.x() * dpr, target.y() * dpr, target.width() * dpr, target.height() * dpr)
+                                      .toAlignedRect();
+                f->glViewport(0, 0, viewport.width(), viewport.height());
+                f->glEnable(GL_BLEND);
+                f->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+                blitter_.bind();
+                blitter_.blit(texture_, QOpenGLTextureBlitter::targetTransform(dst, viewport),
+                              QOpenGLTextureBlitter::OriginTopLeft);
+                blitter_.release();
+            }
+        } catch (const std::exception& e) {
+            // interop failed (driver, context moved to another GPU): the solver goes back to
+            // host frames (the exchange is off), the view drops it after this paint
+            ex->set_enabled(false);
+            qWarning("GoLightly viewport: CUDA-OpenGL interop failed, using host frames: %s", e.what());
+            const QString status = FieldView::tr("host frame upload (interop failed: %1)").arg(QString::fromUtf8(e.what()));
+            QPointer<FieldView> view(view_);
+            QMetaObject::invokeMethod(view_, [view, status] { if (view) view->setInterop(nullptr, status); },
+                                      Qt::QueuedConnection);
+        }
+        p.endNativePainting();
+    }
+
     FieldView* view_;
+    bool initialized_ = false;
+    QOpenGLBuffer pbo_;
+    QOpenGLTextureBlitter blitter_;
+    GLuint texture_ = 0;
+    int texW_ = 0, texH_ = 0;
+    std::uint64_t serial_ = 0;
 };
 
 class RasterSurface : public QWidget {
@@ -142,10 +254,17 @@ void FieldView::showFrame(std::shared_ptr<const FieldFrame> frame) {
     if (frame_) Q_EMIT frameShown(frame_->step, frame_->time_fs);
 }
 
+void FieldView::setInterop(std::shared_ptr<CudaGlFrameExchange> exchange, const QString& status) {
+    interop_ = std::move(exchange);
+    interopStatus_ = status;
+    if (!interop_) deviceFramePainter = nullptr;
+}
+
 void FieldView::clearFrames() {
     frame_.reset();
     fieldImage_ = QImage();
     framesShown_ = 0;
+    interopFramesShown_ = 0;
     serial_ = 0;
     refresh();
 }
@@ -168,7 +287,7 @@ double FieldView::scale() const {
 }
 
 void FieldView::rebuildFieldImage() {
-    if (!frame_ || frame_->width <= 0 || frame_->height <= 0) {
+    if (!frame_ || frame_->width <= 0 || frame_->height <= 0 || frame_->on_device) {
         fieldImage_ = QImage();
         return;
     }
@@ -184,8 +303,7 @@ void FieldView::rebuildFieldImage() {
             std::uint8_t r, g, b;
             diverging_rgb(t, r, g, b);
             // weak field shows the structure through it
-            const float a = std::clamp(0.3f + 1.4f * std::abs(t), 0.f, 0.92f);
-            row[i] = qPremultiply(qRgba(r, g, b, int(a * 255.f)));
+            row[i] = qPremultiply(qRgba(r, g, b, viewport_alpha_byte(t)));  // colormap.hpp
         }
     }
 }
@@ -270,7 +388,10 @@ void FieldView::paintScene(QPainter& p, QSize size) {
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     if (!structure_.image.isNull()) p.drawImage(w2s.mapRect(structure_.worldRect), structure_.image);
-    if (!fieldImage_.isNull() && frame_) {
+    if (frame_ && frame_->on_device && deviceFramePainter) {
+        const QRectF wr(frame_->x0_um, frame_->y0_um, frame_->width_um, frame_->height_um);
+        deviceFramePainter(p, w2s.mapRect(wr));
+    } else if (!fieldImage_.isNull() && frame_) {
         const QRectF wr(frame_->x0_um, frame_->y0_um, frame_->width_um, frame_->height_um);
         p.setRenderHint(QPainter::SmoothPixmapTransform, true);
         p.drawImage(w2s.mapRect(wr), fieldImage_);

@@ -12,10 +12,12 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
 #include "frame_source.hpp"
+#include "golightly/gl_interop.hpp"
 #include "golightly/project.hpp"
 
 namespace golightly::viewport {
@@ -73,6 +75,24 @@ public:
     /// True when the drawing surface is a QOpenGLWidget.
     bool usesOpenGL() const { return openGL_; }
 
+    // ---- CUDA-OpenGL interop (gl_interop.hpp, frame_source.hpp)
+    /// The exchange through which a CUDA engine can hand frames to this view without a
+    /// host copy; null unless the view's OpenGL context runs on a CUDA device (decided when
+    /// the GL surface initializes) and interop has not failed since.
+    std::shared_ptr<CudaGlFrameExchange> interopExchange() const { return interop_; }
+    /// Why interop is or is not in use (for the status bar and the log).
+    QString interopStatus() const { return interopStatus_; }
+    /// The colour scale the solver should colour device frames with (0: auto).
+    double requestedScale() const { return autoScale_ ? 0.0 : fixedScale_; }
+    /// Frames shown through the interop path since the last clearFrames().
+    int interopFramesShown() const { return interopFramesShown_; }
+    /// Internal (the GL surface): sets the exchange and the status; a null exchange after a
+    /// failure turns interop off for this view.
+    void setInterop(std::shared_ptr<CudaGlFrameExchange> exchange, const QString& status);
+    /// Internal (the GL surface): draws on_device frames in the current native GL context.
+    std::function<void(QPainter&, const QRectF&)> deviceFramePainter;
+    void countInteropFrame() { ++interopFramesShown_; }
+
 Q_SIGNALS:
     /// The user zoomed or panned (so the canvas can follow).
     void viewChanged(double pixelsPerUm, QPointF centerUm);
@@ -102,6 +122,9 @@ private:
     std::shared_ptr<const FieldFrame> frame_;
     QImage fieldImage_;
     int framesShown_ = 0;
+    int interopFramesShown_ = 0;
+    std::shared_ptr<CudaGlFrameExchange> interop_;
+    QString interopStatus_;
     bool autoScale_ = true;
     double fixedScale_ = 1;
     double scale_ = 50;

@@ -21,24 +21,31 @@ std::string to_string(FieldQuantity q) {
 
 FieldQuantity default_quantity(Polarization p) { return p == Polarization::TMz ? FieldQuantity::Ez : FieldQuantity::Hz; }
 
-FieldFrame make_field_frame(Engine& engine, const Scene& scene, FieldQuantity q, int max_width, int max_height,
-                            std::vector<double>& scratch) {
-    const int nx = scene.nx, ny = scene.ny;
+FieldFrame field_frame_geometry(const Engine& engine, const Scene& scene, FieldQuantity q, int max_width,
+                                int max_height) {
     FieldFrame fr;
     fr.quantity = q;
-    const int f = std::max({1, (nx + std::max(1, max_width) - 1) / std::max(1, max_width),
-                            (ny + std::max(1, max_height) - 1) / std::max(1, max_height)});
+    const int f = frame_factor(scene.nx, scene.ny, max_width, max_height);
     fr.factor = f;
-    fr.width = (nx + f - 1) / f;
-    fr.height = (ny + f - 1) / f;
+    fr.width = (scene.nx + f - 1) / f;
+    fr.height = (scene.ny + f - 1) / f;
+    fr.signed_values = q != FieldQuantity::E2;
+    fr.x0_um = (-scene.pml_lo[0] - 0.5) * scene.dx_um;
+    fr.y0_um = (-scene.pml_lo[1] - 0.5) * scene.dx_um;
+    fr.width_um = double(fr.width * f) * scene.dx_um;
+    fr.height_um = double(fr.height * f) * scene.dx_um;
+    fr.step = engine.steps_done();
+    fr.time_fs = double(fr.step) * scene.dt_s * 1e15;
+    return fr;
+}
+
+FieldFrame make_field_frame(Engine& engine, const Scene& scene, FieldQuantity q, int max_width, int max_height,
+                            std::vector<double>& scratch) {
+    FieldFrame fr = field_frame_geometry(engine, scene, q, max_width, max_height);
     fr.values.assign(std::size_t(fr.width) * std::size_t(fr.height), 0.f);
     std::vector<Component> comps;
-    if (q == FieldQuantity::E2) {
-        comps = electric_components(scene.polarization);
-        fr.signed_values = false;
-    } else {
-        comps = {Component(int(q))};  // FieldQuantity Ex..Hz has Component's order
-    }
+    if (q == FieldQuantity::E2) comps = electric_components(scene.polarization);
+    else comps = {Component(int(q))};  // FieldQuantity Ex..Hz has Component's order
     // The engine averages where its fields live (CPU threads in place, CUDA on the device):
     // only width x height floats per component cross to this thread.
     (void)scratch;
@@ -56,13 +63,6 @@ FieldFrame make_field_frame(Engine& engine, const Scene& scene, FieldQuantity q,
         mx = std::max(mx, std::abs(v));
     }
     fr.max_abs = mx;
-    // Cell (i, j) spans [i - pml_lo - 1/2, i - pml_lo + 1/2] dx (as the editor's structure preview).
-    fr.x0_um = (-scene.pml_lo[0] - 0.5) * scene.dx_um;
-    fr.y0_um = (-scene.pml_lo[1] - 0.5) * scene.dx_um;
-    fr.width_um = double(fr.width * f) * scene.dx_um;
-    fr.height_um = double(fr.height * f) * scene.dx_um;
-    fr.step = engine.steps_done();
-    fr.time_fs = double(fr.step) * scene.dt_s * 1e15;
     return fr;
 }
 

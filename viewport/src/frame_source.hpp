@@ -1,15 +1,17 @@
 // GoLightly viewport: field frames and where the viewport gets them from.
 //
-// Host upload path (implemented): on the solver thread, make_field_frame() reads one
-// quantity with Engine::get_field, box-averages it to at most max_width x max_height
-// samples and publishes it to a MailboxFrameSource (a mutex-guarded latest-wins slot: the
-// solver never waits for the GUI, older frames are dropped). The FieldView polls the source
-// on a timer, colour-maps the frame and uploads it as a texture.
+// Host upload path: on the solver thread, make_field_frame() box-averages one quantity
+// with Engine::sample_field (the CPU engine in place with its threads, the CUDA engine on
+// the device: only the small map crosses to the host) and publishes it to a
+// MailboxFrameSource (a mutex-guarded latest-wins slot: the solver never waits for the GUI,
+// older frames are dropped). The FieldView polls the source on a timer, colour-maps the
+// frame and uploads it as a texture.
 //
-// TODO(cuda-gl-interop): a CudaGlFrameSource (kind() == FrameSourceKind::GlInterop) would
-// register the view's pixel buffer with cudaGraphicsGLRegisterBuffer and let the CUDA
-// engine write the colour-mapped frame into it directly (no host copy). The seam is the
-// FrameSource interface below; nothing implements it yet.
+// CUDA-OpenGL interop path (gl_interop.hpp): with the CUDA backend and a FieldView whose
+// OpenGL context runs on the CUDA device, the solver thread renders the colour-mapped frame
+// on the device into the view's CudaGlFrameExchange and publishes a FieldFrame with
+// on_device = true and no values (geometry, step and time only); the view then copies the
+// pixels device-to-device into its pixel buffer object and texture, with no host copy.
 #pragma once
 
 #include <atomic>
@@ -44,7 +46,15 @@ struct FieldFrame {
     float max_abs = 0;          ///< largest |value| of the frame
     std::int64_t step = 0;
     double time_fs = 0;
+    /// The pixels are in the view's CudaGlFrameExchange (interop path), not in `values`.
+    bool on_device = false;
+    double scale = 0;           ///< on_device: the colour scale the device used (0: auto)
 };
+
+/// The geometry, step and time of the frame make_field_frame would make, without values
+/// (the interop path's FieldFrame; on_device is left false for the caller to set).
+FieldFrame field_frame_geometry(const Engine& engine, const Scene& scene, FieldQuantity q, int max_width,
+                                int max_height);
 
 /// Reads `q` from the engine (solver thread) and box-averages it so that the frame fits
 /// max_width x max_height: factor f = max(1, ceil(nx / max_width), ceil(ny / max_height)).

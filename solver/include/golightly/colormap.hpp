@@ -29,4 +29,12 @@ GOLIGHTLY_HD inline void diverging_rgb(float v, std::uint8_t& r, std::uint8_t& g
     b = static_cast<std::uint8_t>(cb * 255.f + 0.5f);
 }
 
+/// The field view's opacity over the structure for a scaled value t = value / scale: weak
+/// field lets the structure show through, alpha = clamp(0.3 + 1.4 |t|, 0, 0.92), as a byte.
+GOLIGHTLY_HD inline std::uint8_t viewport_alpha_byte(float t) {
+    float a = 0.3f + 1.4f * (t < 0.f ? -t : t);
+    a = a > 0.92f ? 0.92f : a;
+    return static_cast<std::uint8_t>(a * 255.f);
+}
+
 }  // namespace golightly

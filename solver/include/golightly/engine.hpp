@@ -71,6 +71,9 @@ public:
         Component component = Component::Ez;
         int max_width = 1024, max_height = 1024;
         double scale = 0;  ///< colour-scale half range; <= 0: auto (max |value| of the frame)
+        /// false: alpha 255. true: the viewport's blend over the structure, alpha =
+        /// 255 * clamp(0.3 + 1.4 |value / scale|, 0, 0.92) (straight, not premultiplied).
+        bool viewport_alpha = false;
     };
     virtual Image8 frame(const FrameRequest& request) = 0;
 

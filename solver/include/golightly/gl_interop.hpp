@@ -19,6 +19,7 @@
 // on the CUDA device (cudaGLGetDevices finds none: Mesa, a remote display).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -59,6 +60,11 @@ public:
     bool copy_to_gl_buffer(unsigned gl_buffer, std::size_t buffer_bytes, int& width, int& height,
                            std::uint64_t& serial);
 
+    /// The GL side turns the exchange off after a failure; the solver side then publishes
+    /// host frames instead (thread-safe).
+    void set_enabled(bool on) { enabled_.store(on); }
+    bool enabled() const { return enabled_.load(); }
+
     /// Drops the CUDA registration of the GL buffer (GL thread, context current; also done
     /// by the destructor, which must then run with the context current).
     void unregister_gl_buffer();
@@ -66,6 +72,7 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    std::atomic<bool> enabled_{true};
 };
 
 }  // namespace golightly
