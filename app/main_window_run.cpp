@@ -12,6 +12,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -77,9 +78,18 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     QAction* resultsA = new QAction(tr("Open Run &Results..."), this);
     resultsA->setObjectName(QStringLiteral("file.openResults"));
 
+    // Live edit: while a run is going, edits of the structure reach the solver.
+    QAction* liveA = new QAction(tr("&Live Edit"), this);
+    liveA->setObjectName(QStringLiteral("run.liveEdit"));
+    liveA->setCheckable(true);
+    liveA->setChecked(settings()->value(QStringLiteral("run/liveEdit"), false).toBool());
+    liveA->setToolTip(tr("Live edit: while a run is going, painting or moving shapes updates the solver's "
+                         "materials and the wave responds (the spectra are then not comparable)"));
+
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addActions({runA, pauseA, resumeA, stopA});
     runMenu->addSeparator();
+    runMenu->addAction(liveA);
     runMenu->addAction(fieldA);
     runMenu->addAction(monitorsDock_->toggleViewAction());
     fileMenu->insertAction(fileMenu->actions().value(3), resultsA);
@@ -87,6 +97,13 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     QToolBar* bar = addToolBar(tr("Run"));
     bar->setObjectName(QStringLiteral("RunToolBar"));
     bar->addActions({runA, pauseA, resumeA, stopA, fieldA});
+    auto* liveBox = new QCheckBox(tr("Live edit"));
+    liveBox->setObjectName(QStringLiteral("run.liveEditBox"));
+    liveBox->setToolTip(liveA->toolTip());
+    liveBox->setChecked(liveA->isChecked());
+    connect(liveBox, &QCheckBox::toggled, liveA, &QAction::setChecked);
+    connect(liveA, &QAction::toggled, liveBox, &QCheckBox::setChecked);
+    bar->addWidget(liveBox);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Field ")));
     quantityCombo_ = new QComboBox;
@@ -152,6 +169,26 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     connect(resultsA, &QAction::triggered, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open run results"), resultsDirectory());
         if (!dir.isEmpty()) openResults(dir);
+    });
+
+    // ---- live edit: every document change during a run goes to the solver (compiled off
+    // the GUI thread, latest wins); off: the run keeps its snapshot.
+    connect(liveA, &QAction::toggled, this, [this](bool on) {
+        settings()->setValue(QStringLiteral("run/liveEdit"), on);
+        if (on && run_->isRunning()) run_->submitLiveEdit(doc_->project());  // edits made while off
+    });
+    connect(doc_, &EditorDocument::changed, this, [this, liveA] {
+        if (liveA->isChecked() && run_->isRunning()) run_->submitLiveEdit(doc_->project());
+    });
+    connect(run_, &RunController::liveEditApplied, this, [this](double ms, bool changed, int edits) {
+        if (!changed) return;
+        monitorsDock_->setSpectraComparable(false);
+        fieldView_->setProject(doc_->project());
+        statusBar()->showMessage(tr("Live edit %1 applied to the run %2 ms after the edit").arg(edits).arg(ms, 0, 'f', 0),
+                                 3000);
+    });
+    connect(run_, &RunController::liveEditRefused, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Live edit not applied: %1").arg(message), 8000);
     });
 
     connect(run_, &RunController::structureReady, fieldView_, &viewport::FieldView::setStructure);

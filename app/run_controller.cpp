@@ -3,6 +3,8 @@
 #include <QDir>
 
 #include <chrono>
+#include <condition_variable>
+#include <thread>
 #include <filesystem>
 
 #include "golightly/compile.hpp"
@@ -10,6 +12,73 @@
 #include "golightly/results.hpp"
 
 namespace golightly::app {
+
+using SteadyClock = std::chrono::steady_clock;
+
+/// Live-edit compile worker of one run: one std::thread that compiles the latest submitted
+/// project (compile_project, main run) and the structure image, then leaves the scene in a
+/// latest-wins slot the solver polls. Never touches Qt objects.
+struct RunController::LiveEditWorker {
+    std::string label;
+    std::mutex mutex;
+    std::condition_variable wake;
+    bool quit = false;
+    // waiting to be compiled
+    std::optional<Project> pending;
+    SteadyClock::time_point pendingSubmitted;
+    // compiled, waiting for the solver
+    struct Ready {
+        std::shared_ptr<const Scene> scene;
+        SteadyClock::time_point submitted;
+        double compileMs = 0;
+        std::shared_ptr<viewport::StructureImage> structure;
+    };
+    std::optional<Ready> ready;
+    // taken by the solver, waiting for its outcome (solver thread only)
+    std::optional<Ready> inFlight;
+    std::thread thread;
+
+    void run(std::shared_ptr<Mailbox> box) {
+        std::unique_lock<std::mutex> lock(mutex);
+        while (true) {
+            wake.wait(lock, [&] { return quit || pending.has_value(); });
+            if (quit) return;
+            Project project = std::move(*pending);
+            pending.reset();
+            const auto submitted = pendingSubmitted;
+            lock.unlock();
+            const auto t0 = SteadyClock::now();
+            Ready r;
+            r.submitted = submitted;
+            QString error;
+            try {
+                auto scene = std::make_shared<Scene>(compile_project(project, label).scene);
+                r.structure = std::make_shared<viewport::StructureImage>(viewport::make_structure_image(*scene));
+                r.scene = std::move(scene);
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            r.compileMs = std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
+            if (!error.isEmpty()) {
+                std::lock_guard<std::mutex> b(box->mutex);
+                RunController::LiveEditReport rep;
+                rep.message = error;
+                rep.compileMs = r.compileMs;
+                box->liveEdits.push_back(rep);
+            }
+            lock.lock();
+            if (r.scene) ready = std::move(r);
+        }
+    }
+    /// Solver thread: the latest compiled scene, or null.
+    std::shared_ptr<const Scene> take() {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!ready) return nullptr;
+        inFlight = std::move(ready);
+        ready.reset();
+        return inFlight->scene;
+    }
+};
 
 RunController::RunController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<golightly::ProgressInfo>();
@@ -26,6 +95,29 @@ RunController::~RunController() {
         delete thread_;
         thread_ = nullptr;
     }
+    stopLiveWorker();
+}
+
+void RunController::stopLiveWorker() {
+    if (!live_) return;
+    {
+        std::lock_guard<std::mutex> lock(live_->mutex);
+        live_->quit = true;
+    }
+    live_->wake.notify_all();
+    if (live_->thread.joinable()) live_->thread.join();
+    live_.reset();
+}
+
+bool RunController::submitLiveEdit(const Project& edited) {
+    if (!thread_ || !live_) return false;
+    {
+        std::lock_guard<std::mutex> lock(live_->mutex);
+        live_->pending = edited;
+        live_->pendingSubmitted = SteadyClock::now();
+    }
+    live_->wake.notify_one();
+    return true;
 }
 
 QString RunController::currentPhase() const {
@@ -52,8 +144,14 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
 
     auto box = box_;
     const std::string label = projectLabel.toStdString();
+    stopLiveWorker();
+    liveEdits_ = 0;
+    live_ = std::make_shared<LiveEditWorker>();
+    live_->label = label;
+    live_->thread = std::thread([w = live_.get(), box] { w->run(box); });
+    auto live = live_;
     const std::filesystem::path out = resultsDir.toStdString();
-    thread_ = QThread::create([this, box, project = snapshot, label, out, settings] {
+    thread_ = QThread::create([this, box, live, project = snapshot, label, out, settings] {
         std::shared_ptr<Scene> scene;
         try {
             // The structure under the field (the run compiles again inside run_project).
@@ -80,6 +178,25 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 box->progress = p;
                 box->phase = p.phase;
                 box->energy.push_back({QString::fromStdString(p.phase), p.time_fs, p.energy_db});
+            };
+            // Live edit: the solver polls the worker's slot before each chunk of steps.
+            opts.poll_material_update = [live] { return live->take(); };
+            opts.material_update_done = [live, box](const MaterialUpdateOutcome& o) {
+                LiveEditReport rep;
+                rep.applied = o.applied;
+                rep.changed = o.changed;
+                rep.message = QString::fromStdString(o.message);
+                std::shared_ptr<viewport::StructureImage> structure;
+                if (live->inFlight) {
+                    rep.latencyMs =
+                        std::chrono::duration<double, std::milli>(SteadyClock::now() - live->inFlight->submitted).count();
+                    rep.compileMs = live->inFlight->compileMs;
+                    structure = live->inFlight->structure;
+                    live->inFlight.reset();
+                }
+                std::lock_guard<std::mutex> lock(box->mutex);
+                box->liveEdits.push_back(rep);
+                if (o.applied && o.changed && structure) box->structure = *structure;
             };
             opts.live_every_steps = settings.liveEverySteps;
             opts.live = [box](const LiveMonitors& live) {
@@ -147,11 +264,14 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
             if (result->stop_reason == StopReason::Diverged) {
                 if (result->divergence) {
                     const auto& d = *result->divergence;
-                    msg = QObject::tr("The fields diverged in the %1 run at step %2 (%3 fs) near x = %4 um, "
-                                      "y = %5 um (%6). Check the Courant number and the materials.")
+                    msg = QObject::tr("The fields diverged in the %1 run at step %2 (%3 fs), starting in cell "
+                                      "(%4, %5) near x = %6 um, y = %7 um (%8). Check the Courant number and the "
+                                      "materials (epsilon_inf below 1 lowers the Courant limit).")
                               .arg(QString::fromStdString(d.phase))
                               .arg(d.step)
                               .arg(d.time_fs, 0, 'f', 2)
+                              .arg(d.i)
+                              .arg(d.j)
                               .arg(d.x_um, 0, 'g', 4)
                               .arg(d.y_um, 0, 'g', 4)
                               .arg(QString::fromStdString(to_string(d.component)));
@@ -231,8 +351,10 @@ void RunController::drain() {
     std::vector<EnergyPoint> energy;
     std::shared_ptr<const LiveMonitors> live;
     std::optional<viewport::StructureImage> structure;
+    std::vector<LiveEditReport> liveEdits;
     {
         std::lock_guard<std::mutex> lock(box_->mutex);
+        liveEdits.swap(box_->liveEdits);
         p.swap(box_->progress);
         energy.swap(box_->energy);
         live.swap(box_->live);
@@ -246,6 +368,14 @@ void RunController::drain() {
     for (const EnergyPoint& e : energy) Q_EMIT this->energy(e);
     if (p) Q_EMIT progress(*p);
     if (live) Q_EMIT liveMonitors(live);
+    for (const LiveEditReport& r : liveEdits) {
+        if (r.applied) {
+            if (r.changed) ++liveEdits_;
+            Q_EMIT liveEditApplied(r.latencyMs, r.changed, liveEdits_);
+        } else {
+            Q_EMIT liveEditRefused(r.message);
+        }
+    }
 }
 
 void RunController::onThreadFinished() {
@@ -253,6 +383,7 @@ void RunController::onThreadFinished() {
     thread_->wait();
     delete thread_;
     thread_ = nullptr;
+    stopLiveWorker();
     drain();
     drainTimer_.stop();
     bool ok;

@@ -85,6 +85,33 @@ public:
     /// Frames the current (or last) run published.
     std::uint64_t framesPublished() const { return frames_.published() - framesAtStart_; }
 
+    /// Live edit (issue 5): while a run is going, compiles `edited` (the document after an
+    /// edit) on a worker thread, never the GUI thread, and hands the scene to the solver,
+    /// which applies it to the main run before its next chunk of steps
+    /// (RunOptions::poll_material_update, Engine::update_materials). Latest wins: an edit
+    /// submitted while an older one compiles replaces any that waits. The latency from
+    /// this call to the solver applying the scene is reported by liveEditApplied. False
+    /// when no run is going.
+    bool submitLiveEdit(const Project& edited);
+    /// Live edits applied to the current (or last) run that changed its materials.
+    int liveEditsApplied() const { return liveEdits_; }
+
+    /// A submitted live edit reached the solver. `latencyMs`: wall time from
+    /// submitLiveEdit() to the engine running on the new materials; `changed`: the
+    /// materials differ (false e.g. when only a monitor moved); `edits`: applied so far.
+    struct LiveEditReport {
+        double latencyMs = 0;
+        double compileMs = 0;
+        bool applied = false;
+        bool changed = false;
+        QString message;  ///< why it was refused or did not compile
+    };
+Q_SIGNALS:
+    void liveEditApplied(double latencyMs, bool changed, int edits);
+    /// A live edit could not be applied (the grid changed, dispersive cells changed, or the
+    /// edited project does not compile); the run goes on with the previous materials.
+    void liveEditRefused(const QString& message);
+
 Q_SIGNALS:
     void started();
     void structureReady(const golightly::viewport::StructureImage& structure);
@@ -119,6 +146,7 @@ private:
         std::vector<EnergyPoint> energy;
         std::shared_ptr<const LiveMonitors> live;
         std::optional<viewport::StructureImage> structure;
+        std::vector<LiveEditReport> liveEdits;
         std::string phase;
         // set by the thread when it ends
         std::shared_ptr<const RunResult> result;
@@ -127,6 +155,12 @@ private:
     };
     std::shared_ptr<Mailbox> box_;
     std::shared_ptr<const RunResult> result_;
+
+    /// The live-edit compile worker of one run (run_controller.cpp).
+    struct LiveEditWorker;
+    std::shared_ptr<LiveEditWorker> live_;
+    int liveEdits_ = 0;
+    void stopLiveWorker();
 };
 
 }  // namespace golightly::app

@@ -16,10 +16,6 @@
         <translation>Ungespeicherte Arbeit wiederherstellen</translation>
     </message>
     <message>
-        <source>The fields diverged in the %1 run at step %2 (%3 fs) near x = %4 um, y = %5 um (%6). Check the Courant number and the materials.</source>
-        <translation>Die Felder sind im Lauf „%1“ bei Schritt %2 (%3 fs) nahe x = %4 µm, y = %5 µm divergiert (%6). Prüfen Sie die Courant-Zahl und die Materialien.</translation>
-    </message>
-    <message>
         <source>The fields diverged.</source>
         <translation>Die Felder sind divergiert.</translation>
     </message>
@@ -46,6 +42,10 @@
     <message>
         <source>The run failed: %1</source>
         <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 um, y = %7 um (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
+        <translation>Die Felder sind im %1-Lauf bei Schritt %2 (%3 fs) divergiert, beginnend in Zelle (%4, %5) nahe x = %6 um, y = %7 um (%8). Prüfen Sie die Courant-Zahl und die Materialien (epsilon_inf unter 1 senkt die Courant-Grenze).</translation>
     </message>
 </context>
 <context>
@@ -543,6 +543,26 @@ Wiederherstellen?</translation>
     <message>
         <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8</source>
         <translation>%1: %2 fs, Schritt %3, Restzeit %4, %5 Schritte/s, %6 MZellen/s, Energie %7 dB unter dem Maximum%8</translation>
+    </message>
+    <message>
+        <source>&amp;Live Edit</source>
+        <translation>&amp;Live-Bearbeitung</translation>
+    </message>
+    <message>
+        <source>Live edit: while a run is going, painting or moving shapes updates the solver&apos;s materials and the wave responds (the spectra are then not comparable)</source>
+        <translation>Live-Bearbeitung: Während ein Lauf läuft, aktualisiert das Malen oder Verschieben von Formen die Materialien des Lösers und die Welle reagiert (die Spektren sind dann nicht vergleichbar)</translation>
+    </message>
+    <message>
+        <source>Live edit</source>
+        <translation>Live-Bearbeitung</translation>
+    </message>
+    <message>
+        <source>Live edit %1 applied to the run %2 ms after the edit</source>
+        <translation>Live-Bearbeitung %1 wurde %2 ms nach der Änderung auf den Lauf angewendet</translation>
+    </message>
+    <message>
+        <source>Live edit not applied: %1</source>
+        <translation>Live-Bearbeitung nicht angewendet: %1</translation>
     </message>
 </context>
 <context>

@@ -16,10 +16,6 @@
         <translation>恢复未保存的工作</translation>
     </message>
     <message>
-        <source>The fields diverged in the %1 run at step %2 (%3 fs) near x = %4 um, y = %5 um (%6). Check the Courant number and the materials.</source>
-        <translation>“%1”运行在第 %2 步（%3 fs）于 x = %4 µm、y = %5 µm 附近发散（%6）。请检查 Courant 数和材料。</translation>
-    </message>
-    <message>
         <source>The fields diverged.</source>
         <translation>场发散。</translation>
     </message>
@@ -46,6 +42,10 @@
     <message>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 um, y = %7 um (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
+        <translation>场在 %1 运行的第 %2 步（%3 fs）发散，起始于单元 (%4, %5)，靠近 x = %6 um, y = %7 um（%8）。请检查 Courant 数和材料（epsilon_inf 小于 1 会降低 Courant 极限）。</translation>
     </message>
 </context>
 <context>
@@ -543,6 +543,26 @@ Recover it?</source>
     <message>
         <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8</source>
         <translation>%1：%2 fs，第 %3 步，预计剩余 %4，%5 步/秒，%6 M单元/秒，能量低于峰值 %7 dB%8</translation>
+    </message>
+    <message>
+        <source>&amp;Live Edit</source>
+        <translation>实时编辑(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Live edit: while a run is going, painting or moving shapes updates the solver&apos;s materials and the wave responds (the spectra are then not comparable)</source>
+        <translation>实时编辑：运行期间绘制或移动形状会更新求解器的材料，波随之响应（此时频谱不可比较）</translation>
+    </message>
+    <message>
+        <source>Live edit</source>
+        <translation>实时编辑</translation>
+    </message>
+    <message>
+        <source>Live edit %1 applied to the run %2 ms after the edit</source>
+        <translation>实时编辑 %1 已在编辑后 %2 ms 应用于运行</translation>
+    </message>
+    <message>
+        <source>Live edit not applied: %1</source>
+        <translation>实时编辑未应用：%1</translation>
     </message>
 </context>
 <context>

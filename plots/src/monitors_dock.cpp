@@ -182,7 +182,8 @@ void MonitorsDock::setLive(const LiveMonitors& live) {
                           .arg(live.phase == "reference" ? tr("Normalization") : tr("Main"))
                           .arg(live.step)
                           .arg(live.time_fs, 0, 'f', 1)
-                          .arg(live.normalized ? tr(" (spectra normalized)") : tr(" (raw spectra)")));
+                          .arg(live.normalized ? tr(" (spectra normalized)") : tr(" (raw spectra)")) +
+                      (comparable_ ? QString() : tr("; spectra not comparable (edited during the run)")));
 }
 
 void MonitorsDock::addEnergyPoint(const QString& phase, double timeFs, double db) {
@@ -204,8 +205,15 @@ void MonitorsDock::setFinal(const RunResult& r) {
 }
 
 void MonitorsDock::setSpectraComparable(bool comparable) {
+    const QString mark = tr(" - not comparable (edited)");
+    const QString note = tr("; spectra not comparable (edited during the run)");
+    QString label = spectra_->yAxis->label();
+    if (label.endsWith(mark)) label.chop(mark.size());
+    spectra_->yAxis->setLabel(comparable ? label : label + mark);
+    QString text = summary_->text();
+    if (text.endsWith(note)) text.chop(note.size());
+    summary_->setText(comparable ? text : text + note);
     comparable_ = comparable;
-    if (!comparable) spectra_->yAxis->setLabel(spectra_->yAxis->label() + tr(" - not comparable (edited)"));
     spectra_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -257,6 +265,8 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
                    .arg(j.value(QStringLiteral("time_fs")).toDouble(), 0, 'f', 1)
                    .arg(j.value(QStringLiteral("mcells_per_s")).toDouble(), 0, 'f', 1)
                    .arg(j.value(QStringLiteral("backend")).toString());
+        if (j.value(QStringLiteral("live_edits")).toInt() > 0)
+            text += tr("; spectra not comparable (edited during the run)");
         any = true;
     }
     if (readCsv(d.filePath(QStringLiteral("spectra.csv")), header, cols) && header.size() >= 2) {
@@ -268,7 +278,10 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
             QVector<double> k(cols[0].begin(), cols[0].end()), v(cols[std::size_t(c)].begin(), cols[std::size_t(c)].end());
             graphNamed(spectra_, name)->setData(k, v);
         }
-        spectra_->yAxis->setLabel(normalized ? tr("T, R (normalized)") : tr("Flux (raw)"));
+        spectra_->yAxis->setLabel((normalized ? tr("T, R (normalized)") : tr("Flux (raw)")) +
+                                  (text.endsWith(tr("; spectra not comparable (edited during the run)"))
+                                       ? tr(" - not comparable (edited)")
+                                       : QString()));
         spectra_->rescaleAxes();
         spectra_->replot();
         any = true;

@@ -1205,6 +1205,54 @@ private:
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
+    /// Live edit (engine.hpp, update_materials): copies the edited uint16 material map(s),
+    /// the coefficient table and the energy's eps table to the device on the engine's
+    /// stream, ordered after the steps already enqueued and before the next ones. The map
+    /// buffers keep their size and address; a table that outgrows its buffer is
+    /// reallocated, and then the captured step graph (which holds the table's address) is
+    /// rebuilt. Unchanged dispersive cells get their coefficient weight * cb / S anew.
+    void update_materials(const Scene& edited) override {
+        check_material_update(sc_, edited);
+        const bool tmz = sc_.polarization == Polarization::TMz;
+        // Host staging copies must outlive the asynchronous copies: synchronize at the end.
+        std::vector<Coef2<T>> tab;
+        std::vector<double> eps;
+        for (const auto& e : edited.table) { tab.push_back({T(e.ca), T(e.cb)}); eps.push_back(e.eps_r); }
+        const int ia = tmz ? 2 : 0;
+        CUDA_CHECK(cudaMemcpyAsync(mat_a_.template as<void>(), edited.material_index[ia].data(),
+                                   sc_.cells() * sizeof(std::uint16_t), cudaMemcpyHostToDevice, stream_));
+        if (!tmz)
+            CUDA_CHECK(cudaMemcpyAsync(mat_b_.template as<void>(), edited.material_index[1].data(),
+                                       sc_.cells() * sizeof(std::uint16_t), cudaMemcpyHostToDevice, stream_));
+        if (tab.size() * sizeof(Coef2<T>) > table_.bytes() || eps.size() * sizeof(double) > eps_.bytes()) {
+            CUDA_CHECK(cudaStreamSynchronize(stream_));  // the old table may still be read
+            upload(table_, tab, stream_);
+            upload(eps_, eps, stream_);
+            grid_.table = table_.template as<Coef2<T>>();
+            destroy_graph();  // rebuilt with the new address on the next step()
+        } else {
+            CUDA_CHECK(cudaMemcpyAsync(table_.template as<void>(), tab.data(), tab.size() * sizeof(Coef2<T>),
+                                       cudaMemcpyHostToDevice, stream_));
+            CUDA_CHECK(cudaMemcpyAsync(eps_.template as<void>(), eps.data(), eps.size() * sizeof(double),
+                                       cudaMemcpyHostToDevice, stream_));
+        }
+        std::vector<std::vector<T>> coefs(3);
+        for (int c = 0; c < 3; ++c) {
+            const DispersiveCells& d = sc_.dispersive[c];
+            if (d.cells.empty()) continue;
+            const auto& map = edited.material_index[c];
+            coefs[c].resize(d.cells.size());
+            for (std::size_t k = 0; k < d.cells.size(); ++k)
+                coefs[c][k] = T(d.weight[k] * edited.table[map[d.cells[k]]].cb / sc_.courant);
+            CUDA_CHECK(cudaMemcpyAsync(disp_[c].coef.template as<void>(), coefs[c].data(), coefs[c].size() * sizeof(T),
+                                       cudaMemcpyHostToDevice, stream_));
+        }
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        sc_.table = edited.table;
+        for (int c = 0; c < 3; ++c)
+            if (!sc_.material_index[c].empty()) sc_.material_index[c] = edited.material_index[c];
+    }
+
     /// Uploads the compact dispersive-cell lists (scene.hpp) of each E component.
     void setup_dispersive() {
         const Scene& s = sc_;

@@ -484,6 +484,50 @@ public:
         return img;
     }
 
+    /// Live edit (engine.hpp, update_materials): the material table and index maps of
+    /// `edited` replace the running ones; the per-cell ca / cb arrays, the uniform-row map,
+    /// the energy's eps table and the dispersive correction coefficients follow. Fields,
+    /// psi, pole state, DFTs and probes stay. Throws std::invalid_argument (engine
+    /// untouched) when check_material_update() refuses the scene.
+    void update_materials(const Scene& edited) override {
+        check_material_update(sc_, edited);
+        const std::size_t n = sc_.cells();
+        bool lossy = false;
+        for (const auto& e : edited.table) lossy |= e.ca != 1.0;
+        // Build the new arrays first, so that an allocation failure leaves the engine as it was.
+        SkewedArray<Real> cb[3], ca[3];
+        for (Component comp : electric_components(sc_.polarization)) {
+            const int c = ci(comp);
+            const auto& idx = edited.material_index[c];
+            cb[c].resize(n, 6 + c);
+            if (lossy) ca[c].resize(n, 9 + c);
+            for (std::size_t k = 0; k < n; ++k) {
+                const EUpdateCoeffs& m = edited.table[idx[k]];
+                cb[c][k] = Real(m.cb);
+                if (lossy) ca[c][k] = Real(m.ca);
+            }
+        }
+        sc_.table = edited.table;
+        for (Component comp : electric_components(sc_.polarization)) {
+            const int c = ci(comp);
+            sc_.material_index[c] = edited.material_index[c];
+            cb_[c] = std::move(cb[c]);
+            ca_[c] = std::move(ca[c]);
+            lossy_[c] = lossy;
+        }
+        eps_table_.resize(sc_.table.size());
+        for (std::size_t t = 0; t < sc_.table.size(); ++t) eps_table_[t] = sc_.table[t].eps_r;
+        build_uniform_map();
+        // Dispersive cells are unchanged (checked); their coefficient follows the new cb.
+        const double S = sc_.courant;
+        for (int c : disp_components_) {
+            const DispersiveCells& d = sc_.dispersive[c];
+            const auto& idx = sc_.material_index[c];
+            for (std::size_t k = 0; k < d.cells.size(); ++k)
+                disp_[c].coef[k] = Real(d.weight[k] * sc_.table[idx[std::size_t(d.cells[k])]].cb / S);
+        }
+    }
+
     static std::size_t bytes_needed(const Scene& s) {
         const std::size_t n = s.cells();
         std::size_t disp = 0;
@@ -1135,6 +1179,23 @@ private:
 }  // namespace
 
 std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision, int threads) {
+    // Refuse before allocating when the state cannot fit: with Linux overcommit a too-large
+    // allocation may succeed and the process be killed later instead of a bad_alloc.
+    // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES caps the memory counted as available (tests).
+    {
+        const std::size_t need = precision == Precision::Float32 ? CpuEngine<float>::bytes_needed(scene)
+                                                                 : CpuEngine<double>::bytes_needed(scene);
+        std::size_t avail = available_memory_bytes();
+        if (const char* cap = std::getenv("GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES"))
+            avail = std::min<std::size_t>(avail ? avail : SIZE_MAX, std::strtoull(cap, nullptr, 10));
+        if (avail > 0 && need > avail) {
+            std::ostringstream os;
+            os << "CPU engine: out of host memory for a " << scene.nx << " x " << scene.ny << " grid: the fields, "
+               << "coefficients and PML need " << need << " bytes (" << need / (1024 * 1024) << " MiB) but only "
+               << avail << " bytes (" << avail / (1024 * 1024) << " MiB) are available (MemAvailable)";
+            throw OutOfMemoryError(os.str(), need, avail);
+        }
+    }
     try {
         if (precision == Precision::Float32) return std::make_unique<CpuEngine<float>>(scene, threads);
         return std::make_unique<CpuEngine<double>>(scene, threads);

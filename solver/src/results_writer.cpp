@@ -250,6 +250,10 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
         n["reference_stop_reason"] = to_string(*r.reference_stop_reason);
     }
     j["normalization"] = n;
+    // GoLightly extension (live edit, issue 5): edits applied to the running main run.
+    j["live_edits"] = r.live_edits;
+    if (r.live_edits > 0)
+        j["live_edit_note"] = "spectra not comparable: the structure was edited during the run";
     if (r.divergence) {
         const auto& d = *r.divergence;
         j["divergence"] = {{"phase", d.phase},           {"step", d.step},

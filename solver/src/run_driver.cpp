@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
+#include <stdexcept>
 #include <numeric>
 #include <thread>
 
@@ -70,7 +72,38 @@ struct PhaseOutcome {
     std::int64_t steps = 0;
     double step_wall_s = 0;  ///< wall time spent inside the stepping loop
     std::optional<DivergenceInfo> divergence;
+    int live_edits = 0;                    ///< applied live edits that changed the materials
+    std::vector<std::string> live_refusals;  ///< messages of refused live edits
 };
+
+/// Live edit: applies a scene waiting in RunOptions::poll_material_update (engine.hpp,
+/// Engine::update_materials) and reports the outcome.
+void apply_live_edit(Engine& engine, const Scene& compiled_scene, const RunOptions& options,
+                     std::shared_ptr<const Scene>& current, PhaseOutcome& out) {
+    std::shared_ptr<const Scene> edited = options.poll_material_update();
+    if (!edited) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    MaterialUpdateOutcome o;
+    o.step = engine.steps_done();
+    o.time_fs = double(o.step) * compiled_scene.dt_s / units::fs;
+    const Scene& now = current ? *current : compiled_scene;
+    try {
+        check_material_update(now, *edited);
+        o.changed = !same_materials(now, *edited);
+        if (o.changed) engine.update_materials(*edited);
+        o.applied = true;
+        current = edited;
+        if (o.changed) ++out.live_edits;
+    } catch (const std::invalid_argument& e) {
+        o.message = e.what();
+    } catch (const RunError& e) {
+        o.message = e.what();
+    }
+    if (!o.applied && (out.live_refusals.empty() || out.live_refusals.back() != o.message))
+        out.live_refusals.push_back(o.message);
+    o.apply_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (options.material_update_done) options.material_update_done(o);
+}
 
 /// Finds where the fields are non-finite (centroid of the NaN/Inf values of the component
 /// with most of them) or, if all are finite, the largest |value|.
@@ -138,7 +171,7 @@ void publish_live(Engine& engine, const CompiledProject& compiled, const RunOpti
 PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Project& project,
                        const RunOptions& options, const std::string& phase,
                        std::int64_t limit_steps, bool limit_is_max_steps, bool send_frames,
-                       const LiveContext* live_ctx = nullptr) {
+                       const LiveContext* live_ctx = nullptr, bool live_edit = false) {
     const Scene& scene = compiled.scene;
     const double dt_s = scene.dt_s;
     const double cells = double(scene.cells());
@@ -177,6 +210,8 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     double last_db = 0;
     double db_rate_per_s = 0;  // smoothed dB/s decay rate for the ETA
     double last_db_time = 0;
+    const bool edits_on = live_edit && bool(options.poll_material_update);
+    std::shared_ptr<const Scene> edited_scene;  // the materials the engine runs on, when edited
 
     while (true) {
         if (options.cancel && options.cancel->load()) {
@@ -194,6 +229,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
             out.reason = limit_is_max_steps ? StopReason::MaxSteps : StopReason::MaxTime;
             break;
         }
+        if (edits_on) apply_live_edit(engine, scene, options, edited_scene, out);
         std::int64_t target = std::min(next_check, limit_steps);
         if (frames_on) target = std::min(target, next_frame);
         engine.step(int(std::max<std::int64_t>(1, target - done)));
@@ -516,8 +552,14 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     const double live_l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
     const LiveContext live_ctx{normalize ? &p_inc : nullptr, normalize ? &ref_sets : nullptr, live_l_inc_um};
     const PhaseOutcome o =
-        run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true, &live_ctx);
+        run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true, &live_ctx, true);
     result.stop_reason = o.reason;
+    result.live_edits = o.live_edits;
+    if (o.live_edits > 0)
+        result.warnings.push_back("the structure was edited " + std::to_string(o.live_edits) +
+                                  " time(s) during the main run (live edit): the spectra mix structures and are "
+                                  "not comparable with a run of either project");
+    for (const std::string& m : o.live_refusals) result.warnings.push_back("a live edit was not applied: " + m);
     result.steps = o.steps;
     result.time_fs = double(o.steps) * scene.dt_s / units::fs;
     result.divergence = o.divergence;

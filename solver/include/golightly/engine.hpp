@@ -101,11 +101,45 @@ public:
         width = height = 0;
         return false;
     }
+
+    /// Live edit (IDE, issue 5): replaces the per-cell material data of the running grid
+    /// with that of `edited`, a scene compiled from the edited project on the same grid;
+    /// the fields, CPML psi, pole state, DFT accumulators, probes and the step count are
+    /// kept, and the next step() uses the new materials. Call it between step() calls
+    /// only (never concurrently with other calls on the engine).
+    ///
+    /// What may change: Scene::table and Scene::material_index (the non-dispersive eps_r
+    /// and sigma of any cell, PML cells included: a structure moved across the PML is
+    /// absorbed there as it would be from the start). What must not change (checked by
+    /// check_material_update(), std::invalid_argument otherwise, the engine untouched):
+    /// the grid (polarization, nx, ny, dx_um, dt_s, courant, boundaries, PML cells:
+    /// "restart the run"), and the dispersive cells and pole sets (Scene::dispersive,
+    /// Scene::pole_sets: refused, since the polarization state of new cells would start
+    /// mid-run; the coefficient weight * cb / S of unchanged dispersive cells follows the
+    /// new table). Sources, DFT sets and time probes of `edited` are ignored: the running
+    /// ones stay (monitor spectra of an edited run mix two structures).
+    ///
+    /// CPU: refills the per-cell ca / cb arrays (and the uniform-row map). CUDA: copies
+    /// the uint16 material index map(s) and the coefficient table to the device between
+    /// step batches (the captured step graph is rebuilt when the table outgrows its buffer).
+    /// The default implementation throws RunError (backend without live edit).
+    virtual void update_materials(const Scene& edited);
 };
 
 /// The frame factor of Engine::frame / sample_field: f = max(1, ceil(nx / max_width),
 /// ceil(ny / max_height)) (max_* clamped to >= 1).
 int frame_factor(int nx, int ny, int max_width, int max_height);
+
+/// Checks that `edited` may replace the material data of an engine running `running`
+/// (Engine::update_materials). Throws std::invalid_argument with a message that starts
+/// with "live edit: " and ends in what to do: a changed grid ("restart the run"), changed
+/// dispersive cells or pole sets, material maps of the wrong size or indices beyond the
+/// table.
+void check_material_update(const Scene& running, const Scene& edited);
+
+/// True when `a` and `b` give every E cell the same table entry values (ca, cb, eps_r,
+/// sigma): an edit that leaves the materials as they are (moving a monitor).
+bool same_materials(const Scene& a, const Scene& b);
 
 /// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores.
 /// Throws RunError on allocation failure (OutOfMemoryError with the sizes).

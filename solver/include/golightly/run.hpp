@@ -11,6 +11,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ struct ProgressInfo {
 };
 
 struct LiveMonitors;
+struct MaterialUpdateOutcome;
 
 struct RunOptions {
     std::optional<BackendChoice> backend;  ///< overrides run.backend
@@ -70,6 +72,26 @@ struct RunOptions {
     /// (normalized in the main run when the reference run has completed) and time series.
     std::function<void(const LiveMonitors&)> live;
     std::int64_t live_every_steps = 200;
+
+    /// Live edit (IDE, issue 5; Engine::update_materials): polled before every chunk of
+    /// steps of the main run (not the reference run), on the calling thread. Returns a
+    /// scene compiled from the edited project (compile_project, main run) to apply, or
+    /// null when there is none; the function must not block (a latest-wins mailbox). An
+    /// edit waiting when the main run starts is applied before its first step. Null: the
+    /// run keeps its snapshot.
+    std::function<std::shared_ptr<const Scene>()> poll_material_update;
+    /// Called after each polled scene with what became of it (on the calling thread).
+    std::function<void(const MaterialUpdateOutcome&)> material_update_done;
+};
+
+/// What the run did with one live-edited scene (RunOptions::poll_material_update).
+struct MaterialUpdateOutcome {
+    bool applied = false;       ///< the engine runs on the edited materials now
+    bool changed = false;       ///< the materials differ from the previous ones (counts as a live edit)
+    std::string message;        ///< why it was refused (check_material_update), empty when applied
+    std::int64_t step = 0;      ///< main-run step at which it was applied
+    double time_fs = 0;
+    double apply_ms = 0;        ///< wall time of the checks and Engine::update_materials
 };
 
 /// A flux or flux_box monitor's spectrum, one value per RunResult::frequency_hz entry.
@@ -157,6 +179,10 @@ struct RunResult {
     std::vector<DftFieldResult> dft_fields;
     Image8 final_frame;                 ///< run.frames.component at the end (RGBA); empty if none
     std::optional<DivergenceInfo> divergence;
+    /// Live edits applied to the main run that changed its materials
+    /// (RunOptions::poll_material_update; summary.json "live_edits"). When > 0 the spectra
+    /// mix structures and are not comparable with a run of either project.
+    int live_edits = 0;
 };
 
 /// Runs the project: optional normalization run, then the main run.

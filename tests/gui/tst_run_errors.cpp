@@ -1,0 +1,176 @@
+// Run errors through the GUI path (issue 5): a divergence (a project whose check passes:
+// epsilon_inf = 0.05 < 1 only warns, but breaks the Courant limit sqrt(eps/2) there) and
+// an out-of-memory (the CPU engine's memory check, capped with
+// GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES) stop the run with a clear message (the divergence says
+// where and when it started), the GUI stays usable (another run starts and finishes), and
+// the document is unchanged and not marked modified.
+#include <QAction>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "golightly/project.hpp"
+#include "gui_test_util.hpp"
+#include "main_window.hpp"
+#include "run_controller.hpp"
+
+using namespace golightly;
+using golightly::test::StubPrompts;
+
+namespace {
+
+const QString kExample = QStringLiteral(GOLIGHTLY_SOURCE_DIR "/examples/quickstart.glproj");
+
+QJsonObject readJson(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+Project shortExample() {
+    Project p = load_project(kExample.toStdString());
+    p.run.normalization.enabled = false;
+    p.run.stop.max_time_fs = 200;
+    return p;
+}
+
+}  // namespace
+
+class TestRunErrors : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    StubPrompts prompts_;
+    std::unique_ptr<app::MainWindow> w_;
+
+    app::MainWindowOptions options() {
+        app::MainWindowOptions o;
+        o.settingsOrganization = QStringLiteral("GoLightlyTest-errors-%1").arg(QCoreApplication::applicationPid());
+        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
+        o.prompts = &prompts_;
+        return o;
+    }
+
+    QString write(const Project& p, const QString& name) {
+        const QString path = dir_.filePath(name);
+        save_project(p, path.toStdString());
+        return path;
+    }
+
+    /// After an error: the GUI can start another run of the example, which finishes.
+    void anotherRunWorks() {
+        app::MainWindow& w = *w_;
+        QVERIFY(w.openFile(write(shortExample(), QStringLiteral("ok.glproj"))));
+        QVERIFY(w.action(QStringLiteral("run.start"))->isEnabled());
+        app::SolverSettings s;
+        s.threads = 1;
+        s.backend = BackendChoice::Cpu;
+        QSignalSpy finished(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
+        QVERIFY(prompts_.errors.isEmpty());
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        w_ = std::make_unique<app::MainWindow>(options());
+        w_->resize(1000, 700);
+        w_->show();
+    }
+    void cleanupTestCase() { w_.reset(); }
+    void cleanup() {
+        if (w_) QVERIFY(w_->runController()->stopAndWait(5000));
+        qunsetenv("GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES");
+        QTest::qWait(50);
+    }
+
+    void divergence() {
+        app::MainWindow& w = *w_;
+        Project p = shortExample();
+        Material m;
+        m.id = "unstable";
+        m.name = "epsilon_inf below 1";
+        m.epsilon_inf = 0.05;  // 2D Courant limit sqrt(0.05 / 2) = 0.16 < 0.5
+        p.materials.push_back(m);
+        Layer l;
+        l.name = "unstable";
+        l.material = "unstable";
+        Shape s;
+        s.type = ShapeType::Rectangle;
+        s.min = {1.8, 1.8};
+        s.max = {2.4, 2.4};
+        l.shapes.push_back(s);
+        p.layers.push_back(l);
+        try {
+            validate_project(p, "diverge");  // the check passes (compile only warns)
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        QVERIFY(w.openFile(write(p, QStringLiteral("diverge.glproj"))));
+        const Project before = w.document()->project();
+        QVERIFY(!w.document()->isModified());
+        app::SolverSettings st;
+        st.threads = 1;
+        st.backend = BackendChoice::Cpu;
+        QSignalSpy finished(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&st));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        const QString msg = finished.front().at(1).toString();
+        qInfo("divergence message: %s", qPrintable(msg));
+        QVERIFY(msg.contains(QStringLiteral("diverged")));
+        QVERIFY(msg.contains(QStringLiteral("step")));
+        QVERIFY(msg.contains(QStringLiteral("fs")));
+        QVERIFY(msg.contains(QStringLiteral("cell (")));
+        QVERIFY(msg.contains(QStringLiteral("x = ")));
+        const auto r = w.runController()->lastResult();
+        QVERIFY(r);
+        QCOMPARE(r->stop_reason, StopReason::Diverged);
+        QVERIFY(r->divergence);
+        // it started inside the unstable block (cells of the block, PML offset 16, 0.04 um)
+        QVERIFY2(r->divergence->x_um > 1.6 && r->divergence->x_um < 2.6 && r->divergence->y_um > 1.6 &&
+                     r->divergence->y_um < 2.6,
+                 qPrintable(QStringLiteral("%1, %2").arg(r->divergence->x_um).arg(r->divergence->y_um)));
+        QCOMPARE(prompts_.errors.size(), 1);
+        QVERIFY(prompts_.errors.front().contains(QStringLiteral("diverged")));
+        prompts_.errors.clear();
+        QCOMPARE(readJson(w.resultsDirectory() + QStringLiteral("/summary.json")).value(QStringLiteral("stop_reason")).toString(),
+                 QStringLiteral("diverged"));
+        QVERIFY(w.document()->project() == before);
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(!w.runController()->isRunning());
+        anotherRunWorks();
+    }
+
+    void outOfMemory() {
+        app::MainWindow& w = *w_;
+        QVERIFY(w.openFile(write(shortExample(), QStringLiteral("oom.glproj"))));
+        const Project before = w.document()->project();
+        qputenv("GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES", "100000");  // the example needs about 0.4 MB
+        app::SolverSettings st;
+        st.threads = 1;
+        st.backend = BackendChoice::Cpu;
+        QSignalSpy finished(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&st));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+        QVERIFY(!finished.front().at(0).toBool());
+        const QString msg = finished.front().at(1).toString();
+        qInfo("out-of-memory message: %s", qPrintable(msg));
+        QVERIFY(msg.contains(QStringLiteral("Out of memory")));
+        QVERIFY(msg.contains(QStringLiteral("bytes")));
+        QVERIFY(msg.contains(QStringLiteral("100000")));  // what is available
+        QCOMPARE(prompts_.errors.size(), 1);
+        prompts_.errors.clear();
+        QVERIFY(w.document()->project() == before);
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(!w.runController()->isRunning());
+        qunsetenv("GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES");
+        anotherRunWorks();
+    }
+};
+
+QTEST_MAIN(TestRunErrors)
+#include "tst_run_errors.moc"
