@@ -306,7 +306,6 @@ MaterialsDock::MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* par
     auto* libB = new QPushButton(tr("Add from library..."));
     buttons->addWidget(add);
     buttons->addWidget(del);
-    buttons->addWidget(editB);
     buttons->addWidget(libB);
     buttons->addStretch();
     v->addLayout(buttons);
@@ -325,6 +324,7 @@ MaterialsDock::MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* par
     auto* delPoleB = new QPushButton(tr("Remove pole"));
     poleButtons->addWidget(addPoleB);
     poleButtons->addWidget(delPoleB);
+    poleButtons->addWidget(editB);
     poleButtons->addStretch();
     v->addLayout(poleButtons);
     setWidget(w);

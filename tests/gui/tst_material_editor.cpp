@@ -287,6 +287,9 @@ private Q_SLOTS:
         doc.adoptRecovered(goldProject(), QString());
         StubPrompts prompts;
         MaterialsDock dock(&doc, &prompts);
+        dock.resize(dock.sizeHint());
+        dock.show();
+        saveShot(&dock, "materials-dock.png");  // a look at the dock's buttons (not in the docs)
         dock.table()->setCurrentCell(0, 0);
         MaterialEditorDialog* ed = dock.editSelectedMaterial();
         QVERIFY(ed);

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "golightly/errors.hpp"
 #include "golightly/material_library.hpp"
@@ -190,4 +192,43 @@ TEST_CASE("pole fit: too few samples for the parameters is an error", "[pole_fit
     o.wavelength_min_um = 0.9;
     o.wavelength_max_um = 0.8;
     CHECK_THROWS_AS(fit_poles(s, o), ProjectError);
+}
+
+TEST_CASE("pole fit: golightly-cli materials fit", "[pole_fit][cli]") {
+    const Material au = library_au();
+    const auto dir = std::filesystem::temp_directory_path() / ("golightly_fit_cli_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream f(dir / "au.csv");
+        f << "wl,n,k\n";
+        for (const auto& s : sample_model(au.epsilon_inf, au.poles, 0.35, 1.2, 60))
+            f << s.wavelength_um << ',' << s.n << ',' << s.k << '\n';
+        std::ofstream bad(dir / "bad.csv");
+        bad << "wl,n,k\n0.5,1,0\n0.6,x,0\n";
+    }
+    auto run = [&](const std::string& args, std::string& out) {
+        const auto o = dir / "out.txt";
+        const std::string cmd = std::string("'") + GOLIGHTLY_CLI_PATH + "' materials fit " + args + " >'" + o.string() +
+                                "' 2>&1 </dev/null";
+        const int status = std::system(cmd.c_str());
+        std::ifstream in(o);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        out = ss.str();
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    std::string out;
+    REQUIRE(run("'" + (dir / "au.csv").string() + "' --poles 4 --band 0.4:1.0 --id au4 --json", out) == 0);
+    const Json j = Json::parse(out);
+    const Material m = material_from_json(j, "", "cli output");
+    CHECK(m.id == "au4");
+    CHECK(m.poles.size() == 4);
+    CHECK(m.poles[0].kind == PoleKind::Drude);
+    CHECK(j["fit"]["rms_relative_error"].get<double>() < 5e-3);
+    CHECK(j["fit"]["band_um"][0].get<double>() == 0.4);
+    CHECK(j["fit"]["samples"].get<int>() > 30);
+    CHECK(run("'" + (dir / "au.csv").string() + "' --band 1.0:0.4", out) == 1);
+    CHECK(run("'" + (dir / "bad.csv").string() + "'", out) == 2);
+    CHECK(out.find("line 3") != std::string::npos);
+    std::filesystem::remove_all(dir);
 }
