@@ -139,7 +139,8 @@ MaterialEditorDialog::MaterialEditorDialog(EditorDocument* doc, Prompts* prompts
     setObjectName(QStringLiteral("MaterialEditorDialog"));
     setAttribute(Qt::WA_DeleteOnClose, false);
     resize(900, 560);
-    auto* top = new QHBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
     auto* left = new QWidget;
     auto* v = new QVBoxLayout(left);
     v->setContentsMargins(0, 0, 0, 0);
@@ -179,10 +180,8 @@ MaterialEditorDialog::MaterialEditorDialog(EditorDocument* doc, Prompts* prompts
     v->addLayout(pb);
     auto* lb = new QHBoxLayout;
     auto* saveB = new QPushButton(tr("Save to personal library"));
-    auto* closeB = new QPushButton(tr("Close"));
     lb->addWidget(saveB);
     lb->addStretch();
-    lb->addWidget(closeB);
     v->addLayout(lb);
 
     auto* right = new QWidget;
@@ -208,6 +207,13 @@ MaterialEditorDialog::MaterialEditorDialog(EditorDocument* doc, Prompts* prompts
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     top->addWidget(split);
+    content_ = split;
+    outer->addLayout(top, 1);
+    auto* closeRow = new QHBoxLayout;
+    auto* closeB = new QPushButton(tr("Close"));
+    closeRow->addStretch();
+    closeRow->addWidget(closeB);
+    outer->addLayout(closeRow);
 
     connect(addB, &QPushButton::clicked, this, &MaterialEditorDialog::addPole);
     connect(delB, &QPushButton::clicked, this, &MaterialEditorDialog::removeSelectedPole);
@@ -221,8 +227,24 @@ MaterialEditorDialog::MaterialEditorDialog(EditorDocument* doc, Prompts* prompts
             [this](int i) { setUnit(FrequencyUnit(unitCombo_->itemData(i).toInt())); });
     connect(modeCombo_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setPlotMode(i == 1 ? MaterialPlotMode::RefractiveIndex : MaterialPlotMode::Epsilon); });
-    connect(doc_, &EditorDocument::changed, this, &MaterialEditorDialog::refresh);
+    if (const Material* m = material()) trackedId_ = m->id;
+    connect(doc_, &EditorDocument::changed, this, [this] {
+        trackMaterial();
+        refresh();
+    });
     refresh();
+}
+
+void MaterialEditorDialog::trackMaterial() {
+    const auto& ms = doc_->project().materials;
+    if (index_ >= 0 && index_ < int(ms.size()) && ms[size_t(index_)].id == trackedId_) return;
+    for (int i = 0; i < int(ms.size()); ++i)
+        if (ms[size_t(i)].id == trackedId_) {
+            index_ = i;  // moved: another material was added or removed before it
+            return;
+        }
+    if (index_ >= 0 && index_ < int(ms.size())) trackedId_ = ms[size_t(index_)].id;  // renamed
+    else index_ = -1;  // removed
 }
 
 const Material* MaterialEditorDialog::material() const {
@@ -253,7 +275,7 @@ void MaterialEditorDialog::setPlotMode(MaterialPlotMode mode) {
 void MaterialEditorDialog::refresh() {
     updating_ = true;
     const Material* m = material();
-    setEnabled(m != nullptr);
+    content_->setEnabled(m != nullptr);
     if (!m) {
         setWindowTitle(tr("Material (removed)"));
         poles_->setRowCount(0);

@@ -9,6 +9,7 @@
 #include <QDialog>
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -66,7 +67,7 @@ public:
     MaterialEditorDialog(EditorDocument* doc, Prompts* prompts, int materialIndex, QWidget* parent = nullptr);
 
     int materialIndex() const { return index_; }
-    /// The edited material (nullptr when the index is no longer valid, e.g. after undo).
+    /// The edited material (nullptr when it no longer exists, e.g. after undoing its addition).
     const Material* material() const;
 
     FrequencyUnit unit() const { return unit_; }
@@ -97,9 +98,13 @@ private:
     void refreshPlot();
     void commitField(QLineEdit* edit);
     void poleEdited(int row, int column);
+    /// Keeps index_ on the same material when others are added or removed (by id), and
+    /// follows renames (the id at index_ changes, nothing else has the old id).
+    void trackMaterial();
     EditorDocument* doc_;
     Prompts* prompts_;
     int index_;
+    std::string trackedId_;
     FrequencyUnit unit_ = FrequencyUnit::RadPerSecond;
     MaterialPlotMode mode_ = MaterialPlotMode::Epsilon;
     QLineEdit *id_, *name_, *epsInf_, *sigma_;
@@ -107,6 +112,7 @@ private:
     QTableWidget* poles_;
     QCustomPlot* plot_;
     QLabel* bandLabel_;
+    QWidget* content_;  ///< everything but the Close button: disabled when the material is gone
     bool updating_ = false;
 };
 

@@ -125,6 +125,17 @@ private Q_SLOTS:
         // undo in the document updates the editor
         doc.undoStack()->undo();
         QCOMPARE(ed.idEdit()->text(), QStringLiteral("au"));
+        // the editor stays on its material when one before it goes away
+        doc.editProject(QStringLiteral("insert"), [](Project& p) {
+            Material m;
+            m.id = "first";
+            p.materials.insert(p.materials.begin(), m);
+        });
+        QCOMPARE(ed.materialIndex(), 1);
+        QCOMPARE(ed.idEdit()->text(), QStringLiteral("au"));
+        doc.undoStack()->undo();
+        QCOMPARE(ed.materialIndex(), 0);
+        QCOMPARE(ed.material()->id, std::string("au"));
     }
 
     void plotFollowsTheTable() {
