@@ -232,3 +232,37 @@ TEST_CASE("pole fit: golightly-cli materials fit", "[pole_fit][cli]") {
     CHECK(out.find("line 3") != std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("material library: save_to_personal_material_library adds and replaces", "[pole_fit][material_library]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("golightly_personal_" + std::to_string(::getpid()));
+    const char* old = std::getenv("XDG_DATA_HOME");
+    const std::string saved = old ? old : "";
+    ::setenv("XDG_DATA_HOME", dir.string().c_str(), 1);
+    Material m = library_au();
+    m.id = "mygold";
+    m.epsilon_inf = 1.7;
+    const auto file = save_to_personal_material_library(m, "fitted by me");
+    CHECK(file == dir / "golightly" / "materials.json");
+    Material glass;
+    glass.id = "glass";
+    glass.epsilon_inf = 2.25;
+    save_to_personal_material_library(glass, "");
+    m.epsilon_inf = 1.9;  // replaces, keeps the order
+    save_to_personal_material_library(m, "fitted again");
+    const auto lib = load_material_library(file);
+    REQUIRE(lib.size() == 2);
+    CHECK(lib[0].material.id == "mygold");
+    CHECK(lib[0].material.epsilon_inf == 1.9);
+    CHECK(lib[0].source == "fitted again");
+    CHECK(lib[0].material.poles == m.poles);
+    CHECK(lib[1].material.id == "glass");
+    bool found = false;
+    for (const auto& x : material_library()) found |= x.personal && x.material.id == "glass";
+    CHECK(found);
+    // a broken personal file is reported, not overwritten
+    { std::ofstream(file) << "{not json"; }
+    CHECK_THROWS_AS(save_to_personal_material_library(glass, ""), ProjectError);
+    if (old) ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
+    else ::unsetenv("XDG_DATA_HOME");
+    std::filesystem::remove_all(dir);
+}
