@@ -47,6 +47,54 @@
         <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 um, y = %7 um (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
         <translation>Die Felder sind im %1-Lauf bei Schritt %2 (%3 fs) divergiert, beginnend in Zelle (%4, %5) nahe x = %6 um, y = %7 um (%8). Prüfen Sie die Courant-Zahl und die Materialien (epsilon_inf unter 1 senkt die Courant-Grenze).</translation>
     </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Re eps</source>
+        <translation>Re eps</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>Im eps</source>
+        <translation>Im eps</translation>
+    </message>
+    <message>
+        <source>n (data)</source>
+        <translation>n (Daten)</translation>
+    </message>
+    <message>
+        <source>Re eps (data)</source>
+        <translation>Re eps (Daten)</translation>
+    </message>
+    <message>
+        <source>k (data)</source>
+        <translation>k (Daten)</translation>
+    </message>
+    <message>
+        <source>Im eps (data)</source>
+        <translation>Im eps (Daten)</translation>
+    </message>
+    <message>
+        <source>Wavelength (um)</source>
+        <translation>Wellenlänge (µm)</translation>
+    </message>
+    <message>
+        <source>n, k</source>
+        <translation>n, k</translation>
+    </message>
+    <message>
+        <source>eps</source>
+        <translation>eps</translation>
+    </message>
+    <message>
+        <source>Add material from library</source>
+        <translation>Material aus der Bibliothek hinzufügen</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::AboutDialog</name>
@@ -564,6 +612,10 @@ Wiederherstellen?</translation>
         <source>Live edit not applied: %1</source>
         <translation>Live-Bearbeitung nicht angewendet: %1</translation>
     </message>
+    <message>
+        <source>Field frames: %1</source>
+        <translation>Feldbilder: %1</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::BrushTool</name>
@@ -843,6 +895,184 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
     </message>
 </context>
 <context>
+    <name>golightly::editor::MaterialEditorDialog</name>
+    <message>
+        <source>High-frequency permittivity eps_inf (&gt;= 1 keeps the vacuum Courant limit)</source>
+        <translation>Hochfrequenz-Permittivität eps_inf (&gt;= 1 erhält die Courant-Grenze des Vakuums)</translation>
+    </message>
+    <message>
+        <source>Static conductivity: adds i sigma / (eps0 w) to eps</source>
+        <translation>Statische Leitfähigkeit: addiert i sigma / (eps0 w) zu eps</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>eps_inf</source>
+        <translation>eps_inf</translation>
+    </message>
+    <message>
+        <source>Conductivity (S/m)</source>
+        <translation>Leitfähigkeit (S/m)</translation>
+    </message>
+    <message>
+        <source>rad/s</source>
+        <translation>rad/s</translation>
+    </message>
+    <message>
+        <source>eV (hbar omega)</source>
+        <translation>eV (hbar omega)</translation>
+    </message>
+    <message>
+        <source>THz (omega / 2 pi)</source>
+        <translation>THz (omega / 2 pi)</translation>
+    </message>
+    <message>
+        <source>Display unit of the pole frequencies; the project stores rad/s</source>
+        <translation>Anzeigeeinheit der Polfrequenzen; das Projekt speichert rad/s</translation>
+    </message>
+    <message>
+        <source>Frequency unit</source>
+        <translation>Frequenzeinheit</translation>
+    </message>
+    <message>
+        <source>Poles: eps(w) = eps_inf + i sigma/(eps0 w) + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma)</source>
+        <translation>Pole: eps(w) = eps_inf + i sigma/(eps0 w) + Summe omega_p^2 / (omega_0^2 - w^2 - i w gamma)</translation>
+    </message>
+    <message>
+        <source>Kind: drude (omega_0 = 0) or lorentz. Frequencies in the selected unit.</source>
+        <translation>Art: drude (omega_0 = 0) oder lorentz. Frequenzen in der gewählten Einheit.</translation>
+    </message>
+    <message>
+        <source>Add pole</source>
+        <translation>Pol hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove pole</source>
+        <translation>Pol entfernen</translation>
+    </message>
+    <message>
+        <source>Fit to data...</source>
+        <translation>An Daten anpassen...</translation>
+    </message>
+    <message>
+        <source>Save to personal library</source>
+        <translation>In persönliche Bibliothek speichern</translation>
+    </message>
+    <message>
+        <source>Re eps, Im eps</source>
+        <translation>Re eps, Im eps</translation>
+    </message>
+    <message>
+        <source>n, k</source>
+        <translation>n, k</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>Diagramm</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Material (removed)</source>
+        <translation>Material (entfernt)</translation>
+    </message>
+    <message>
+        <source>Material &quot;%1&quot;</source>
+        <translation>Material „%1“</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>omega_p (%1)</source>
+        <translation>omega_p (%1)</translation>
+    </message>
+    <message>
+        <source>omega_0 (%1)</source>
+        <translation>omega_0 (%1)</translation>
+    </message>
+    <message>
+        <source>gamma (%1)</source>
+        <translation>gamma (%1)</translation>
+    </message>
+    <message>
+        <source>%1 - %2 um</source>
+        <translation>%1 – %2 µm</translation>
+    </message>
+    <message>
+        <source>Material id</source>
+        <translation>Material-ID</translation>
+    </message>
+    <message>
+        <source>The id &quot;%1&quot; is empty or already used.</source>
+        <translation>Die ID „%1“ ist leer oder bereits vergeben.</translation>
+    </message>
+    <message>
+        <source>Rename material</source>
+        <translation>Material umbenennen</translation>
+    </message>
+    <message>
+        <source>Edit eps_inf</source>
+        <translation>eps_inf bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit conductivity</source>
+        <translation>Leitfähigkeit bearbeiten</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>Material</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid value here.</source>
+        <translation>„%1“ ist hier kein gültiger Wert.</translation>
+    </message>
+    <message>
+        <source>Pole</source>
+        <translation>Pol</translation>
+    </message>
+    <message>
+        <source>Edit pole</source>
+        <translation>Pol bearbeiten</translation>
+    </message>
+    <message>
+        <source>Fit poles</source>
+        <translation>Pole anpassen</translation>
+    </message>
+    <message>
+        <source>Personal library</source>
+        <translation>Persönliche Bibliothek</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::MaterialLibraryDialog</name>
+    <message>
+        <source>Add material from library</source>
+        <translation>Material aus der Bibliothek hinzufügen</translation>
+    </message>
+    <message>
+        <source>(personal)</source>
+        <translation>(persönlich)</translation>
+    </message>
+    <message>
+        <source>%1 poles. Source: %2</source>
+        <translation>%1 Pole. Quelle: %2</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>nicht angegeben</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::MaterialsDock</name>
     <message>
         <source>Materials</source>
@@ -919,10 +1149,6 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Materialfarbe festlegen</translation>
     </message>
     <message>
-        <source>Dispersion poles (kept as in the file)</source>
-        <translation>Dispersionspole (wie in der Datei beibehalten)</translation>
-    </message>
-    <message>
         <source>Double-click to choose the colour</source>
         <translation>Doppelklicken, um die Farbe zu wählen</translation>
     </message>
@@ -986,6 +1212,26 @@ Art: drude oder lorentz eingeben.</translation>
         <source>The material &quot;%1&quot; is used by a layer or as the background.</source>
         <translation>Das Material „%1“ wird von einer Ebene oder als Hintergrund verwendet.</translation>
     </message>
+    <message>
+        <source>Edit...</source>
+        <translation>Bearbeiten...</translation>
+    </message>
+    <message>
+        <source>Material editor: poles in rad/s, eV or THz, plot of eps, fit to measured n,k</source>
+        <translation>Materialeditor: Pole in rad/s, eV oder THz, Diagramm von eps, Anpassung an gemessene n,k</translation>
+    </message>
+    <message>
+        <source>Add from library...</source>
+        <translation>Aus Bibliothek hinzufügen...</translation>
+    </message>
+    <message>
+        <source>Dispersion poles: double-click to open the material editor</source>
+        <translation>Dispersionspole: Doppelklick öffnet den Materialeditor</translation>
+    </message>
+    <message>
+        <source>Material library</source>
+        <translation>Materialbibliothek</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::MonitorTool</name>
@@ -1019,6 +1265,121 @@ Art: drude oder lorentz eingeben.</translation>
     <message>
         <source>Waveguide path</source>
         <translation>Wellenleiterpfad</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::PoleFitDialog</name>
+    <message>
+        <source>Fit poles to measured data</source>
+        <translation>Pole an Messdaten anpassen</translation>
+    </message>
+    <message>
+        <source>Import CSV...</source>
+        <translation>CSV importieren...</translation>
+    </message>
+    <message>
+        <source>refractiveindex.info export: wavelength (um), n, k; one table or an n block and a k block</source>
+        <translation>refractiveindex.info-Export: Wellenlänge (µm), n, k; eine Tabelle oder ein n-Block und ein k-Block</translation>
+    </message>
+    <message>
+        <source>No data</source>
+        <translation>Keine Daten</translation>
+    </message>
+    <message>
+        <source>One Drude pole (metals)</source>
+        <translation>Ein Drude-Pol (Metalle)</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source>Re eps, Im eps</source>
+        <translation>Re eps, Im eps</translation>
+    </message>
+    <message>
+        <source>n, k</source>
+        <translation>n, k</translation>
+    </message>
+    <message>
+        <source>Poles</source>
+        <translation>Pole</translation>
+    </message>
+    <message>
+        <source>Band from</source>
+        <translation>Band von</translation>
+    </message>
+    <message>
+        <source>Band to</source>
+        <translation>Band bis</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>Diagramm</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Anpassen</translation>
+    </message>
+    <message>
+        <source>Replace eps_inf and the poles of the material with the fit</source>
+        <translation>eps_inf und die Pole des Materials durch die Anpassung ersetzen</translation>
+    </message>
+    <message>
+        <source>Import optical constants</source>
+        <translation>Optische Konstanten importieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt);;All files (*)</source>
+        <translation>CSV-Dateien (*.csv *.txt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read the data: %1</source>
+        <translation>Die Daten können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 points, %3 - %4 um%5</source>
+        <translation>%1: %2 Punkte, %3 – %4 µm%5</translation>
+    </message>
+    <message>
+        <source> (no k: lossless)</source>
+        <translation> (kein k: verlustfrei)</translation>
+    </message>
+    <message>
+        <source>Choose the poles and the band, then Fit.</source>
+        <translation>Pole und Band wählen, dann Anpassen.</translation>
+    </message>
+    <message>
+        <source>Fitting...</source>
+        <translation>Anpassung läuft...</translation>
+    </message>
+    <message>
+        <source>The fit failed: %1</source>
+        <translation>Die Anpassung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>eps_inf = %1, %2 poles, %3 points.
+RMS relative error of eps: %4 (max %5).
+RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2).</source>
+        <translation>eps_inf = %1, %2 Pole, %3 Punkte.
+RMS des relativen Fehlers von eps: %4 (max. %5).
+RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
+    </message>
+    <message>
+        <source>n (fit)</source>
+        <translation>n (Anpassung)</translation>
+    </message>
+    <message>
+        <source>Re eps (fit)</source>
+        <translation>Re eps (Anpassung)</translation>
+    </message>
+    <message>
+        <source>k (fit)</source>
+        <translation>k (Anpassung)</translation>
+    </message>
+    <message>
+        <source>Im eps (fit)</source>
+        <translation>Im eps (Anpassung)</translation>
     </message>
 </context>
 <context>
@@ -1708,6 +2069,22 @@ Art: drude oder lorentz eingeben.</translation>
     <message>
         <source>No field yet: Run (F5) to start the simulation</source>
         <translation>Noch kein Feld: Ausführen (F5) startet die Simulation</translation>
+    </message>
+    <message>
+        <source>host frame upload (this build has no CUDA-OpenGL interop)</source>
+        <translation>Bildübertragung über den Host (dieser Build hat keine CUDA-OpenGL-Interop)</translation>
+    </message>
+    <message>
+        <source>host frame upload (%1)</source>
+        <translation>Bildübertragung über den Host (%1)</translation>
+    </message>
+    <message>
+        <source>CUDA-OpenGL interop (%1)</source>
+        <translation>CUDA-OpenGL-Interop (%1)</translation>
+    </message>
+    <message>
+        <source>host frame upload (interop failed: %1)</source>
+        <translation>Bildübertragung über den Host (Interop fehlgeschlagen: %1)</translation>
     </message>
 </context>
 <context>

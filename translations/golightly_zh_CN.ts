@@ -47,6 +47,54 @@
         <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 um, y = %7 um (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
         <translation>场在 %1 运行的第 %2 步（%3 fs）发散，起始于单元 (%4, %5)，靠近 x = %6 um, y = %7 um（%8）。请检查 Courant 数和材料（epsilon_inf 小于 1 会降低 Courant 极限）。</translation>
     </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Re eps</source>
+        <translation>Re eps</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>Im eps</source>
+        <translation>Im eps</translation>
+    </message>
+    <message>
+        <source>n (data)</source>
+        <translation>n（数据）</translation>
+    </message>
+    <message>
+        <source>Re eps (data)</source>
+        <translation>Re eps（数据）</translation>
+    </message>
+    <message>
+        <source>k (data)</source>
+        <translation>k（数据）</translation>
+    </message>
+    <message>
+        <source>Im eps (data)</source>
+        <translation>Im eps（数据）</translation>
+    </message>
+    <message>
+        <source>Wavelength (um)</source>
+        <translation>波长 (µm)</translation>
+    </message>
+    <message>
+        <source>n, k</source>
+        <translation>n, k</translation>
+    </message>
+    <message>
+        <source>eps</source>
+        <translation>eps</translation>
+    </message>
+    <message>
+        <source>Add material from library</source>
+        <translation>从材料库添加材料</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::AboutDialog</name>
@@ -564,6 +612,10 @@ Recover it?</source>
         <source>Live edit not applied: %1</source>
         <translation>实时编辑未应用：%1</translation>
     </message>
+    <message>
+        <source>Field frames: %1</source>
+        <translation>场图像：%1</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::BrushTool</name>
@@ -843,6 +895,184 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
     </message>
 </context>
 <context>
+    <name>golightly::editor::MaterialEditorDialog</name>
+    <message>
+        <source>High-frequency permittivity eps_inf (&gt;= 1 keeps the vacuum Courant limit)</source>
+        <translation>高频介电常数 eps_inf（&gt;= 1 时真空 Courant 极限仍然有效）</translation>
+    </message>
+    <message>
+        <source>Static conductivity: adds i sigma / (eps0 w) to eps</source>
+        <translation>静态电导率：在 eps 上加 i sigma / (eps0 w)</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>eps_inf</source>
+        <translation>eps_inf</translation>
+    </message>
+    <message>
+        <source>Conductivity (S/m)</source>
+        <translation>电导率 (S/m)</translation>
+    </message>
+    <message>
+        <source>rad/s</source>
+        <translation>rad/s</translation>
+    </message>
+    <message>
+        <source>eV (hbar omega)</source>
+        <translation>eV (hbar omega)</translation>
+    </message>
+    <message>
+        <source>THz (omega / 2 pi)</source>
+        <translation>THz (omega / 2 pi)</translation>
+    </message>
+    <message>
+        <source>Display unit of the pole frequencies; the project stores rad/s</source>
+        <translation>极点频率的显示单位；项目中以 rad/s 存储</translation>
+    </message>
+    <message>
+        <source>Frequency unit</source>
+        <translation>频率单位</translation>
+    </message>
+    <message>
+        <source>Poles: eps(w) = eps_inf + i sigma/(eps0 w) + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma)</source>
+        <translation>极点：eps(w) = eps_inf + i sigma/(eps0 w) + sum omega_p^2 / (omega_0^2 - w^2 - i w gamma)</translation>
+    </message>
+    <message>
+        <source>Kind: drude (omega_0 = 0) or lorentz. Frequencies in the selected unit.</source>
+        <translation>类型：drude（omega_0 = 0）或 lorentz。频率使用所选单位。</translation>
+    </message>
+    <message>
+        <source>Add pole</source>
+        <translation>添加极点</translation>
+    </message>
+    <message>
+        <source>Remove pole</source>
+        <translation>删除极点</translation>
+    </message>
+    <message>
+        <source>Fit to data...</source>
+        <translation>拟合数据...</translation>
+    </message>
+    <message>
+        <source>Save to personal library</source>
+        <translation>保存到个人材料库</translation>
+    </message>
+    <message>
+        <source>Re eps, Im eps</source>
+        <translation>Re eps, Im eps</translation>
+    </message>
+    <message>
+        <source>n, k</source>
+        <translation>n, k</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Material (removed)</source>
+        <translation>材料（已删除）</translation>
+    </message>
+    <message>
+        <source>Material &quot;%1&quot;</source>
+        <translation>材料“%1”</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>omega_p (%1)</source>
+        <translation>omega_p (%1)</translation>
+    </message>
+    <message>
+        <source>omega_0 (%1)</source>
+        <translation>omega_0 (%1)</translation>
+    </message>
+    <message>
+        <source>gamma (%1)</source>
+        <translation>gamma (%1)</translation>
+    </message>
+    <message>
+        <source>%1 - %2 um</source>
+        <translation>%1 - %2 µm</translation>
+    </message>
+    <message>
+        <source>Material id</source>
+        <translation>材料 ID</translation>
+    </message>
+    <message>
+        <source>The id &quot;%1&quot; is empty or already used.</source>
+        <translation>ID“%1”为空或已被使用。</translation>
+    </message>
+    <message>
+        <source>Rename material</source>
+        <translation>重命名材料</translation>
+    </message>
+    <message>
+        <source>Edit eps_inf</source>
+        <translation>编辑 eps_inf</translation>
+    </message>
+    <message>
+        <source>Edit conductivity</source>
+        <translation>编辑电导率</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid value here.</source>
+        <translation>“%1”在此处不是有效值。</translation>
+    </message>
+    <message>
+        <source>Pole</source>
+        <translation>极点</translation>
+    </message>
+    <message>
+        <source>Edit pole</source>
+        <translation>编辑极点</translation>
+    </message>
+    <message>
+        <source>Fit poles</source>
+        <translation>拟合极点</translation>
+    </message>
+    <message>
+        <source>Personal library</source>
+        <translation>个人材料库</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::MaterialLibraryDialog</name>
+    <message>
+        <source>Add material from library</source>
+        <translation>从材料库添加材料</translation>
+    </message>
+    <message>
+        <source>(personal)</source>
+        <translation>（个人）</translation>
+    </message>
+    <message>
+        <source>%1 poles. Source: %2</source>
+        <translation>%1 个极点。来源：%2</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>未给出</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::MaterialsDock</name>
     <message>
         <source>Materials</source>
@@ -919,10 +1149,6 @@ Kind: type drude or lorentz.</source>
         <translation>设置材料颜色</translation>
     </message>
     <message>
-        <source>Dispersion poles (kept as in the file)</source>
-        <translation>色散极点（按文件原样保留）</translation>
-    </message>
-    <message>
         <source>Double-click to choose the colour</source>
         <translation>双击选择颜色</translation>
     </message>
@@ -986,6 +1212,26 @@ Kind: type drude or lorentz.</source>
         <source>The material &quot;%1&quot; is used by a layer or as the background.</source>
         <translation>材料“%1”正被某个图层或背景使用。</translation>
     </message>
+    <message>
+        <source>Edit...</source>
+        <translation>编辑...</translation>
+    </message>
+    <message>
+        <source>Material editor: poles in rad/s, eV or THz, plot of eps, fit to measured n,k</source>
+        <translation>材料编辑器：极点以 rad/s、eV 或 THz 表示，eps 曲线，拟合实测 n,k</translation>
+    </message>
+    <message>
+        <source>Add from library...</source>
+        <translation>从材料库添加...</translation>
+    </message>
+    <message>
+        <source>Dispersion poles: double-click to open the material editor</source>
+        <translation>色散极点：双击打开材料编辑器</translation>
+    </message>
+    <message>
+        <source>Material library</source>
+        <translation>材料库</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::MonitorTool</name>
@@ -1019,6 +1265,121 @@ Kind: type drude or lorentz.</source>
     <message>
         <source>Waveguide path</source>
         <translation>波导路径</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::PoleFitDialog</name>
+    <message>
+        <source>Fit poles to measured data</source>
+        <translation>将极点拟合到测量数据</translation>
+    </message>
+    <message>
+        <source>Import CSV...</source>
+        <translation>导入 CSV...</translation>
+    </message>
+    <message>
+        <source>refractiveindex.info export: wavelength (um), n, k; one table or an n block and a k block</source>
+        <translation>refractiveindex.info 导出：波长 (µm)、n、k；单个表格或一个 n 块加一个 k 块</translation>
+    </message>
+    <message>
+        <source>No data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>One Drude pole (metals)</source>
+        <translation>一个 Drude 极点（金属）</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> µm</translation>
+    </message>
+    <message>
+        <source>Re eps, Im eps</source>
+        <translation>Re eps, Im eps</translation>
+    </message>
+    <message>
+        <source>n, k</source>
+        <translation>n, k</translation>
+    </message>
+    <message>
+        <source>Poles</source>
+        <translation>极点</translation>
+    </message>
+    <message>
+        <source>Band from</source>
+        <translation>波段从</translation>
+    </message>
+    <message>
+        <source>Band to</source>
+        <translation>波段到</translation>
+    </message>
+    <message>
+        <source>Plot</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>拟合</translation>
+    </message>
+    <message>
+        <source>Replace eps_inf and the poles of the material with the fit</source>
+        <translation>用拟合结果替换材料的 eps_inf 和极点</translation>
+    </message>
+    <message>
+        <source>Import optical constants</source>
+        <translation>导入光学常数</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt);;All files (*)</source>
+        <translation>CSV 文件 (*.csv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read the data: %1</source>
+        <translation>无法读取数据：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 points, %3 - %4 um%5</source>
+        <translation>%1：%2 个点，%3 - %4 µm%5</translation>
+    </message>
+    <message>
+        <source> (no k: lossless)</source>
+        <translation>（无 k：无损耗）</translation>
+    </message>
+    <message>
+        <source>Choose the poles and the band, then Fit.</source>
+        <translation>选择极点数和波段，然后点击拟合。</translation>
+    </message>
+    <message>
+        <source>Fitting...</source>
+        <translation>正在拟合...</translation>
+    </message>
+    <message>
+        <source>The fit failed: %1</source>
+        <translation>拟合失败：%1</translation>
+    </message>
+    <message>
+        <source>eps_inf = %1, %2 poles, %3 points.
+RMS relative error of eps: %4 (max %5).
+RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2).</source>
+        <translation>eps_inf = %1，%2 个极点，%3 个点。
+eps 的相对误差 RMS：%4（最大 %5）。
+RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
+    </message>
+    <message>
+        <source>n (fit)</source>
+        <translation>n（拟合）</translation>
+    </message>
+    <message>
+        <source>Re eps (fit)</source>
+        <translation>Re eps（拟合）</translation>
+    </message>
+    <message>
+        <source>k (fit)</source>
+        <translation>k（拟合）</translation>
+    </message>
+    <message>
+        <source>Im eps (fit)</source>
+        <translation>Im eps（拟合）</translation>
     </message>
 </context>
 <context>
@@ -1708,6 +2069,22 @@ Kind: type drude or lorentz.</source>
     <message>
         <source>No field yet: Run (F5) to start the simulation</source>
         <translation>尚无场数据：按“运行”(F5) 开始仿真</translation>
+    </message>
+    <message>
+        <source>host frame upload (this build has no CUDA-OpenGL interop)</source>
+        <translation>经主机上传图像（此版本不含 CUDA-OpenGL 互操作）</translation>
+    </message>
+    <message>
+        <source>host frame upload (%1)</source>
+        <translation>经主机上传图像（%1）</translation>
+    </message>
+    <message>
+        <source>CUDA-OpenGL interop (%1)</source>
+        <translation>CUDA-OpenGL 互操作（%1）</translation>
+    </message>
+    <message>
+        <source>host frame upload (interop failed: %1)</source>
+        <translation>经主机上传图像（互操作失败：%1）</translation>
     </message>
 </context>
 <context>

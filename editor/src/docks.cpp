@@ -24,6 +24,7 @@
 #include <cmath>
 
 #include "canvas.hpp"
+#include "material_editor.hpp"
 
 namespace golightly::editor {
 
@@ -300,8 +301,12 @@ MaterialsDock::MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* par
     auto* buttons = new QHBoxLayout;
     auto* add = new QPushButton(tr("Add"));
     auto* del = new QPushButton(tr("Delete"));
+    auto* editB = new QPushButton(tr("Edit..."));
+    editB->setToolTip(tr("Material editor: poles in rad/s, eV or THz, plot of eps, fit to measured n,k"));
+    auto* libB = new QPushButton(tr("Add from library..."));
     buttons->addWidget(add);
     buttons->addWidget(del);
+    buttons->addWidget(libB);
     buttons->addStretch();
     v->addLayout(buttons);
     polesLabel_ = new QLabel;
@@ -319,6 +324,7 @@ MaterialsDock::MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* par
     auto* delPoleB = new QPushButton(tr("Remove pole"));
     poleButtons->addWidget(addPoleB);
     poleButtons->addWidget(delPoleB);
+    poleButtons->addWidget(editB);
     poleButtons->addStretch();
     v->addLayout(poleButtons);
     setWidget(w);
@@ -331,7 +337,13 @@ MaterialsDock::MaterialsDock(EditorDocument* doc, Prompts* prompts, QWidget* par
     connect(add, &QPushButton::clicked, this, &MaterialsDock::addMaterial);
     connect(del, &QPushButton::clicked, this, &MaterialsDock::deleteSelectedMaterial);
     connect(table_, &QTableWidget::cellChanged, this, &MaterialsDock::cellEdited);
+    connect(editB, &QPushButton::clicked, this, &MaterialsDock::editSelectedMaterial);
+    connect(libB, &QPushButton::clicked, this, &MaterialsDock::addFromLibrary);
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int col) {
+        if (col == ColPoles && row >= 0 && row < int(doc_->project().materials.size())) {
+            editSelectedMaterial();
+            return;
+        }
         if (col != ColColor || row < 0 || row >= int(doc_->project().materials.size())) return;
         const QColor start = material_color(doc_->project(), doc_->project().materials[size_t(row)].id);
         const QColor c = QColorDialog::getColor(start, this, tr("Material colour"));
@@ -360,7 +372,7 @@ void MaterialsDock::refresh() {
         set(ColName, qs(m.name), true);
         set(ColEps, QString::number(m.epsilon_inf, 'g', 8), true);
         set(ColSigma, QString::number(m.conductivity, 'g', 8), true);
-        set(ColPoles, QString::number(m.poles.size()), false)->setToolTip(tr("Dispersion poles (kept as in the file)"));
+        set(ColPoles, QString::number(m.poles.size()), false)->setToolTip(tr("Dispersion poles: double-click to open the material editor"));
         auto* c = set(ColColor, qs(m.color), false);
         c->setIcon(swatch(material_color(p, m.id)));
         c->setToolTip(tr("Double-click to choose the colour"));
@@ -509,6 +521,34 @@ void MaterialsDock::addMaterial() {
     m.color = QColor::fromHsv(int(p.materials.size() * 67 % 360), 150, 210).name().toStdString();
     doc_->editProject(tr("Add material"), [&](Project& pr) { pr.materials.push_back(m); });
     table_->setCurrentCell(table_->rowCount() - 1, 0);
+}
+
+MaterialEditorDialog* MaterialsDock::editSelectedMaterial() {
+    const int row = table_->currentRow();
+    if (row < 0 || row >= int(doc_->project().materials.size())) return nullptr;
+    if (editor_ && editor_->materialIndex() != row) {
+        editor_->close();
+        editor_->deleteLater();
+        editor_ = nullptr;
+    }
+    if (!editor_) editor_ = new MaterialEditorDialog(doc_, prompts_, row, this);
+    editor_->show();
+    editor_->raise();
+    editor_->activateWindow();
+    return editor_;
+}
+
+void MaterialsDock::addFromLibrary() {
+    MaterialLibraryDialog dialog(this);
+    if (!dialog.error().isEmpty()) {
+        prompts_->error(tr("Material library"), dialog.error());
+        return;
+    }
+    if (dialog.exec() != QDialog::Accepted) return;
+    if (const auto lm = dialog.selected()) {
+        const int row = add_library_material(doc_, lm->material);
+        table_->setCurrentCell(row, 0);
+    }
 }
 
 void MaterialsDock::deleteSelectedMaterial() {

@@ -22,6 +22,8 @@ class QWidget;
 
 namespace golightly::editor {
 
+class MaterialEditorDialog;
+
 /// Layers: add, delete, rename (double-click), reorder (drag or the arrow buttons),
 /// show/hide (check box), lock; the current layer's material, z range and reference-only
 /// flag. The list shows the topmost layer (last in the project, wins overlaps) first.
@@ -71,6 +73,11 @@ public:
     /// Adds a Lorentz pole to the selected material / removes the selected pole.
     void addPole();
     void removeSelectedPole();
+    /// Opens the material editor (material_editor.hpp) on the selected material; returns it
+    /// (nullptr when none is selected). One editor per dock; it follows the selection.
+    MaterialEditorDialog* editSelectedMaterial();
+    /// Opens the library picker and adds the chosen material (one undo step).
+    void addFromLibrary();
 
 private:
     void refresh();
@@ -82,6 +89,7 @@ private:
     QTableWidget* table_;
     QTableWidget* poles_;
     QLabel* polesLabel_;
+    MaterialEditorDialog* editor_ = nullptr;
     bool updating_ = false;
 };
 

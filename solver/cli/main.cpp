@@ -6,6 +6,7 @@
 //   golightly-cli bench [--backend cpu|cuda] [--dims 2] [--size NX,NY] [--steps N]
 //                       [--precision ..] [--poles P] [--json]
 //   golightly-cli materials [--json]
+//   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
 //   golightly-cli --version
 //
 // Exit codes: 0 success; 1 usage; 2 invalid project; 3 run failed (results so far written).
@@ -28,6 +29,7 @@
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/material_library.hpp"
+#include "golightly/pole_fit.hpp"
 #include "golightly/project.hpp"
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
@@ -262,6 +264,63 @@ int cmd_materials(bool json) {
     return kExitOk;
 }
 
+// ------------------------------------------------------------------ materials fit
+struct FitArgs {
+    std::string file, band, id = "fitted", name;
+    int poles = 4;
+    bool no_drude = false;
+    bool json = false;
+};
+
+/// Fits a passive pole model to a refractiveindex.info CSV (pole_fit.hpp) and prints the
+/// material: --json one project-format material object plus "fit": {"rms_relative_error",
+/// "max_relative_error", "samples", "band_um"}; else a summary and the material JSON.
+int cmd_materials_fit(const FitArgs& a) {
+    PoleFitOptions o;
+    o.poles = a.poles;
+    o.drude = !a.no_drude;
+    if (!a.band.empty()) {
+        const auto colon = a.band.find(':');
+        double lo = 0, hi = 0;
+        bool ok = colon != std::string::npos;
+        if (ok) {
+            try {
+                size_t p1 = 0, p2 = 0;
+                lo = std::stod(a.band.substr(0, colon), &p1);
+                hi = std::stod(a.band.substr(colon + 1), &p2);
+                ok = p1 == colon && p2 == a.band.size() - colon - 1 && lo > 0 && hi > lo;
+            } catch (...) {
+                ok = false;
+            }
+        }
+        if (!ok) {
+            std::fprintf(stderr, "error: --band: expected LO:HI in um with 0 < LO < HI, got '%s'\n", a.band.c_str());
+            return kExitUsage;
+        }
+        o.wavelength_min_um = lo;
+        o.wavelength_max_um = hi;
+    }
+    const OpticalData data = read_refractive_index_csv(a.file);
+    const PoleFitResult fit = fit_poles(data.samples, o);
+    const std::string name = a.name.empty() ? "fit of " + std::filesystem::path(a.file).filename().string() : a.name;
+    Json m = material_to_json(material_from_fit(fit, a.id, name));
+    Json info = Json::object();
+    info["rms_relative_error"] = fit.rms_relative_error;
+    info["max_relative_error"] = fit.max_relative_error;
+    info["samples"] = fit.samples_used;
+    info["band_um"] = Json::array({o.wavelength_max_um > 0 ? o.wavelength_min_um : data.samples.front().wavelength_um,
+                                   o.wavelength_max_um > 0 ? o.wavelength_max_um : data.samples.back().wavelength_um});
+    m["fit"] = info;
+    if (a.json) {
+        std::printf("%s\n", m.dump().c_str());
+        return kExitOk;
+    }
+    std::printf("%d samples, eps_inf %.6g, %zu poles; relative error of eps: RMS %.3g, max %.3g\n", fit.samples_used,
+                fit.epsilon_inf, fit.poles.size(), fit.rms_relative_error, fit.max_relative_error);
+    std::printf("%s\n", m.dump(1).c_str());
+    return kExitOk;
+}
+
 // ------------------------------------------------------------------ bench
 int cmd_bench(const BenchOptions& options, bool json) {
     const BenchReport r = run_bench(options);
@@ -325,6 +384,16 @@ int real_main(int argc, char** argv) {
     bool materials_json = false;
     CLI::App* materials = app.add_subcommand("materials", "List the material library (bundled and personal)");
     materials->add_flag("--json", materials_json, "Print one JSON object");
+    materials->require_subcommand(0, 1);
+    FitArgs fit_args;
+    CLI::App* fit = materials->add_subcommand("fit", "Fit a passive Lorentz/Drude pole model to a refractiveindex.info CSV (wl um, n, k)");
+    fit->add_option("FILE", fit_args.file, "CSV file: wl,n,k rows, or a wl,n block and a wl,k block")->required();
+    fit->add_option("--poles", fit_args.poles, "Number of poles, Drude included (default 4)")->check(CLI::Range(1, 12));
+    fit->add_flag("--no-drude", fit_args.no_drude, "Lorentz poles only (dielectrics)");
+    fit->add_option("--band", fit_args.band, "Wavelength band LO:HI in um (default: all the data)");
+    fit->add_option("--id", fit_args.id, "Material id (default fitted)");
+    fit->add_option("--name", fit_args.name, "Material name");
+    fit->add_flag("--json", fit_args.json, "Print one JSON object");
 
     BenchOptions bench_req;
     bench_req.nx = bench_req.ny = 4096;
@@ -371,6 +440,7 @@ int real_main(int argc, char** argv) {
     try {
         if (*run) return cmd_run(run_args);
         if (*check) return cmd_check(check_project, check_json);
+        if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);
         if (*bench) {
             if (!parse_size(bench_size, bench_req.nx, bench_req.ny)) {

@@ -41,4 +41,12 @@ std::filesystem::path personal_material_library_path();
 /// bundled library throws ProjectError. Errors in either file throw ProjectError.
 std::vector<LibraryMaterial> material_library();
 
+/// Adds `material` (with `source` as its "source" string; "" writes none) to the personal
+/// library file (personal_material_library_path()), replacing a material with the same id
+/// and keeping the others and every other key of the file; creates the file and its
+/// folders when absent. Written atomically (temporary file, then rename). Returns the file.
+/// Throws ProjectError when there is no personal library path, the existing file is not a
+/// library, or it cannot be written.
+std::filesystem::path save_to_personal_material_library(const Material& material, const std::string& source);
+
 }  // namespace golightly
