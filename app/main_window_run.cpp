@@ -281,6 +281,11 @@ bool MainWindow::startRun(const SolverSettings* settings) {
 
 void MainWindow::showFieldView(bool on) {
     centralStack_->setCurrentIndex(on ? 1 : 0);
+    // QStackedLayout lays out only the current page: give both pages the stack's rectangle
+    // now, so that the canvas and the field view (registered through the same view
+    // transform, which depends on the widget size) have the same size whichever is shown.
+    const QRect r = centralStack_->contentsRect();
+    for (int k = 0; k < centralStack_->count(); ++k) centralStack_->widget(k)->setGeometry(r);
     if (QAction* a = action(QStringLiteral("view.field")); a && a->isChecked() != on) a->setChecked(on);
 }
 
