@@ -678,7 +678,8 @@ bool StepImportDialog::importIntoDocument() {
                     m.epsilon_inf = 2.25;
                     const int first = groups[layer].front();
                     const StepSolid& s = model_.solids[size_t(first)];
-                    if (s.has_color) m.color = solid_color(s).name().toStdString();
+                    // the file's colour, unless it is too light to see on the canvas
+                    if (s.has_color && solid_color(s).lightnessF() < 0.8) m.color = solid_color(s).name().toStdString();
                     pr.materials.push_back(m);
                     materialAdded = true;
                 }

@@ -125,6 +125,8 @@ public:
     QString solidMaterial(int solid) const;
     /// The default name of the new layer (the file's base name, made unique).
     QString newLayerName() const { return newLayer_; }
+    /// The id of the material the import can create (eps 2.25, the first solid's colour unless it is very light).
+    QString newMaterialId() const { return newMaterialId_; }
     /// Section area (um^2) of each solid at domain.slice_z for the current placement;
     /// 0 for a solid the plane misses.
     std::vector<double> sectionAreas() const { return areas_; }

@@ -369,6 +369,51 @@ private Q_SLOTS:
         QCOMPARE(doc.undoStack()->count(), count);
     }
 
+    /// README screenshots (only when GOLIGHTLY_SCREENSHOT_DIR is set): the dialog with a
+    /// shared STEP file loaded, and the main window after the import.
+    void screenshots() {
+        REQUIRE_OCCT();
+        const QByteArray out = qgetenv("GOLIGHTLY_SCREENSHOT_DIR");
+        if (out.isEmpty()) QSKIP("set GOLIGHTLY_SCREENSHOT_DIR to write the screenshots");
+        const QString file = stepFile(QStringLiteral("Crystal_SMD_4P_2520.step"));
+        QTemporaryDir dir;
+        StubPrompts prompts;
+        app::MainWindowOptions o;
+        o.settingsOrganization = QStringLiteral("GoLightlyTest-%1").arg(QCoreApplication::applicationPid());
+        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
+        o.prompts = &prompts;
+        app::MainWindow w(o);
+        w.resize(1400, 860);
+        w.show();
+        StepImportDialog* dlg = w.openStepImport(file);
+        QVERIFY(dlg->waitForLoaded());
+        dlg->findChild<QPushButton*>(QStringLiteral("stepFit"))->click();
+        // the slice plane through the pads (file z -0.6 mm), the pads on their own layer
+        const auto& m = dlg->model();
+        StepPlacement pl = dlg->placement();
+        pl.translate[2] = w.document()->project().domain.slice_z - pl.scale * -0.6;
+        dlg->setPlacement(pl);
+        dlg->updateSections();
+        for (int k = 1; k < int(m.solids.size()); ++k)
+            if (dlg->sectionAreas()[size_t(k)] > 0) {
+                dlg->setSolidLayer(k, QStringLiteral("pads"));
+                dlg->setSolidMaterial(k, QStringLiteral("si"));
+            } else {
+                dlg->setSolidIncluded(k, false);
+            }
+        dlg->setSolidMaterial(0, dlg->newMaterialId());
+        dlg->updateSections();
+        dlg->resize(1150, 560);
+        dlg->solidsTable()->setFocus();
+        QTest::qWait(50);
+        QVERIFY(dlg->grab().save(QString::fromLocal8Bit(out) + QStringLiteral("/step-import.png")));
+        dlg->accept();
+        QVERIFY2(prompts.errors.isEmpty(), qPrintable(prompts.errors.join(QLatin1Char('\n'))));
+        w.canvas()->zoomToFit();
+        QTest::qWait(50);
+        QVERIFY(w.grab().save(QString::fromLocal8Bit(out) + QStringLiteral("/step-import-canvas.png")));
+    }
+
     void largestFileTiming() {
         REQUIRE_OCCT();
         // the largest file of the shared folder, through the dialog's path (read in the
