@@ -544,6 +544,38 @@ Wiederherstellen?</translation>
         <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8</source>
         <translation>%1: %2 fs, Schritt %3, Restzeit %4, %5 Schritte/s, %6 MZellen/s, Energie %7 dB unter dem Maximum%8</translation>
     </message>
+    <message>
+        <source>Import S&amp;TEP...</source>
+        <translation>S&amp;TEP importieren...</translation>
+    </message>
+    <message>
+        <source>Re-import STEP of the Selected Part...</source>
+        <translation>STEP des ausgewählten Teils neu importieren...</translation>
+    </message>
+    <message>
+        <source>Import STEP</source>
+        <translation>STEP importieren</translation>
+    </message>
+    <message>
+        <source>STEP files (*.step *.stp *.STEP *.STP);;All files (*)</source>
+        <translation>STEP-Dateien (*.step *.stp *.STEP *.STP);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Re-import STEP</source>
+        <translation>STEP neu importieren</translation>
+    </message>
+    <message>
+        <source>Select an imported STEP part first.</source>
+        <translation>Wählen Sie zuerst ein importiertes STEP-Teil aus.</translation>
+    </message>
+    <message>
+        <source>Reading %1...</source>
+        <translation>%1 wird gelesen...</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::BrushTool</name>
@@ -1267,6 +1299,38 @@ Art: drude oder lorentz eingeben.</translation>
         <source>STEP solid</source>
         <translation>STEP-Körper</translation>
     </message>
+    <message>
+        <source>Solids</source>
+        <translation>Körper</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>Unit scale</source>
+        <translation>Einheitenmaßstab</translation>
+    </message>
+    <message>
+        <source> um/unit</source>
+        <translation> um/Einheit</translation>
+    </message>
+    <message>
+        <source>Translate %1</source>
+        <translation>Verschiebung %1</translation>
+    </message>
+    <message>
+        <source>Rotate %1</source>
+        <translation>Drehung %1</translation>
+    </message>
+    <message>
+        <source>Re-import...</source>
+        <translation>Neu importieren...</translation>
+    </message>
+    <message>
+        <source>Replace the embedded STEP file, keeping placement, layers and materials</source>
+        <translation>Die eingebettete STEP-Datei ersetzen; Platzierung, Ebenen und Materialien bleiben erhalten</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>
@@ -1515,6 +1579,240 @@ Art: drude oder lorentz eingeben.</translation>
     <message>
         <source>Region source</source>
         <translation>Flächenquelle</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::StepFileReader</name>
+    <message>
+        <source>Reading %1 was cancelled.</source>
+        <translation>Das Lesen von %1 wurde abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Cannot import the STEP file %1:
+%2</source>
+        <translation>Die STEP-Datei %1 kann nicht importiert werden:
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::StepImportDialog</name>
+    <message>
+        <source>Section at z = %1 um</source>
+        <translation>Schnitt bei z = %1 um</translation>
+    </message>
+    <message>
+        <source>Import STEP</source>
+        <translation>STEP importieren</translation>
+    </message>
+    <message>
+        <source>Reading... %p%</source>
+        <translation>Lesen... %p%</translation>
+    </message>
+    <message>
+        <source>Cancel reading</source>
+        <translation>Lesen abbrechen</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>Platzierung</translation>
+    </message>
+    <message>
+        <source>File unit</source>
+        <translation>Dateieinheit</translation>
+    </message>
+    <message>
+        <source> um per unit</source>
+        <translation> um pro Einheit</translation>
+    </message>
+    <message>
+        <source>Length of one file unit in um (the file&apos;s own unit is proposed: mm = 1000)</source>
+        <translation>Länge einer Dateieinheit in um (vorgeschlagen wird die Einheit der Datei: mm = 1000)</translation>
+    </message>
+    <message>
+        <source>Unit scale</source>
+        <translation>Einheitenmaßstab</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> um</translation>
+    </message>
+    <message>
+        <source> deg</source>
+        <translation> Grad</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>Verschiebung</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>Drehung</translation>
+    </message>
+    <message>
+        <source>Centre in domain</source>
+        <translation>Im Gebiet zentrieren</translation>
+    </message>
+    <message>
+        <source>Centre the part in x and y in the domain and put the slice plane through the middle of its z range</source>
+        <translation>Das Teil in x und y im Gebiet zentrieren und die Schnittebene durch die Mitte seines z-Bereichs legen</translation>
+    </message>
+    <message>
+        <source>Fit into domain</source>
+        <translation>In das Gebiet einpassen</translation>
+    </message>
+    <message>
+        <source>Choose the scale so that the part spans 80 % of the domain, then centre it</source>
+        <translation>Den Maßstab so wählen, dass das Teil 80 % des Gebiets einnimmt, dann zentrieren</translation>
+    </message>
+    <message>
+        <source>Solid</source>
+        <translation>Körper</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>Farbe</translation>
+    </message>
+    <message>
+        <source>Size (um)</source>
+        <translation>Größe (um)</translation>
+    </message>
+    <message>
+        <source>Section area (um²)</source>
+        <translation>Schnittfläche (um²)</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Ebene</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>Material</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>reading</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>transferring</source>
+        <translation>Übertragen</translation>
+    </message>
+    <message>
+        <source>solids</source>
+        <translation>Körper</translation>
+    </message>
+    <message>
+        <source>Reading (%1)... %p%</source>
+        <translation>Lesen (%1)... %p%</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>Datei: %1</translation>
+    </message>
+    <message>
+        <source>Reading the file...</source>
+        <translation>Die Datei wird gelesen...</translation>
+    </message>
+    <message>
+        <source>STEP import</source>
+        <translation>STEP-Import</translation>
+    </message>
+    <message>
+        <source>%1 (1 unit = %2 um)</source>
+        <translation>%1 (1 Einheit = %2 um)</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>nicht angegeben</translation>
+    </message>
+    <message>
+        <source>Include this solid</source>
+        <translation>Diesen Körper einschließen</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>An existing layer, or type the name of a new one</source>
+        <translation>Eine vorhandene Ebene, oder den Namen einer neuen eingeben</translation>
+    </message>
+    <message>
+        <source>new: %1 (eps 2.25)</source>
+        <translation>neu: %1 (eps 2,25)</translation>
+    </message>
+    <message>
+        <source>The material of a new layer (an existing layer keeps its own)</source>
+        <translation>Das Material einer neuen Ebene (eine vorhandene Ebene behält ihres)</translation>
+    </message>
+    <message>
+        <source>misses the slice plane</source>
+        <translation>verfehlt die Schnittebene</translation>
+    </message>
+    <message>
+        <source>Cannot cut the solids: %1</source>
+        <translation>Die Körper können nicht geschnitten werden: %1</translation>
+    </message>
+    <message>
+        <source>No solid is included.</source>
+        <translation>Kein Körper ist eingeschlossen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n chosen solid(s) do not cross the slice plane z = %1 um: %2. Move the part (translation z), change the slice plane or leave them out.</source>
+        <translation>
+            <numerusform>%n gewählter Körper schneidet die Schnittebene z = %1 um nicht: %2. Verschieben Sie das Teil (Verschiebung z), ändern Sie die Schnittebene oder lassen Sie ihn weg.</numerusform>
+            <numerusform>%n gewählte Körper schneiden die Schnittebene z = %1 um nicht: %2. Verschieben Sie das Teil (Verschiebung z), ändern Sie die Schnittebene oder lassen Sie sie weg.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n solid(s) cross the slice plane z = %1 um.</source>
+        <translation>
+            <numerusform>%n Körper schneidet die Schnittebene z = %1 um.</numerusform>
+            <numerusform>%n Körper schneiden die Schnittebene z = %1 um.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No STEP file is loaded.</source>
+        <translation>Keine STEP-Datei ist geladen.</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: the solids on the new layer &quot;%2&quot; have different materials (%3, %4); a layer has one material.</source>
+        <translation>%1 kann nicht importiert werden: Die Körper auf der neuen Ebene „%2“ haben verschiedene Materialien (%3, %4); eine Ebene hat ein Material.</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: no solid is included.</source>
+        <translation>%1 kann nicht importiert werden: Kein Körper ist eingeschlossen.</translation>
+    </message>
+    <message>
+        <source>Cannot import %1:
+%2</source>
+        <translation>%1 kann nicht importiert werden:
+%2</translation>
+    </message>
+    <message>
+        <source>Import STEP %1</source>
+        <translation>STEP %1 importieren</translation>
+    </message>
+    <message>
+        <source>Re-import STEP</source>
+        <translation>STEP neu importieren</translation>
+    </message>
+    <message>
+        <source>Select an imported STEP part to re-import.</source>
+        <translation>Wählen Sie ein importiertes STEP-Teil zum Neuimportieren aus.</translation>
+    </message>
+    <message>
+        <source>Cannot re-import %1:
+%2</source>
+        <translation>%1 kann nicht neu importiert werden:
+%2</translation>
+    </message>
+    <message>
+        <source>Re-import STEP %1</source>
+        <translation>STEP %1 neu importieren</translation>
     </message>
 </context>
 <context>

@@ -544,6 +544,38 @@ Recover it?</source>
         <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8</source>
         <translation>%1：%2 fs，第 %3 步，预计剩余 %4，%5 步/秒，%6 M单元/秒，能量低于峰值 %7 dB%8</translation>
     </message>
+    <message>
+        <source>Import S&amp;TEP...</source>
+        <translation>导入 S&amp;TEP...</translation>
+    </message>
+    <message>
+        <source>Re-import STEP of the Selected Part...</source>
+        <translation>重新导入所选部件的 STEP...</translation>
+    </message>
+    <message>
+        <source>Import STEP</source>
+        <translation>导入 STEP</translation>
+    </message>
+    <message>
+        <source>STEP files (*.step *.stp *.STEP *.STP);;All files (*)</source>
+        <translation>STEP 文件 (*.step *.stp *.STEP *.STP);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Re-import STEP</source>
+        <translation>重新导入 STEP</translation>
+    </message>
+    <message>
+        <source>Select an imported STEP part first.</source>
+        <translation>请先选择一个已导入的 STEP 部件。</translation>
+    </message>
+    <message>
+        <source>Reading %1...</source>
+        <translation>正在读取 %1...</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::BrushTool</name>
@@ -1267,6 +1299,38 @@ Kind: type drude or lorentz.</source>
         <source>STEP solid</source>
         <translation>STEP 实体</translation>
     </message>
+    <message>
+        <source>Solids</source>
+        <translation>实体</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Unit scale</source>
+        <translation>单位比例</translation>
+    </message>
+    <message>
+        <source> um/unit</source>
+        <translation> um/单位</translation>
+    </message>
+    <message>
+        <source>Translate %1</source>
+        <translation>平移 %1</translation>
+    </message>
+    <message>
+        <source>Rotate %1</source>
+        <translation>旋转 %1</translation>
+    </message>
+    <message>
+        <source>Re-import...</source>
+        <translation>重新导入...</translation>
+    </message>
+    <message>
+        <source>Replace the embedded STEP file, keeping placement, layers and materials</source>
+        <translation>替换嵌入的 STEP 文件，保留位置、图层和材料</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>
@@ -1515,6 +1579,238 @@ Kind: type drude or lorentz.</source>
     <message>
         <source>Region source</source>
         <translation>区域光源</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::StepFileReader</name>
+    <message>
+        <source>Reading %1 was cancelled.</source>
+        <translation>已取消读取 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot import the STEP file %1:
+%2</source>
+        <translation>无法导入 STEP 文件 %1：
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::StepImportDialog</name>
+    <message>
+        <source>Section at z = %1 um</source>
+        <translation>z = %1 um 处的截面</translation>
+    </message>
+    <message>
+        <source>Import STEP</source>
+        <translation>导入 STEP</translation>
+    </message>
+    <message>
+        <source>Reading... %p%</source>
+        <translation>正在读取... %p%</translation>
+    </message>
+    <message>
+        <source>Cancel reading</source>
+        <translation>取消读取</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>放置</translation>
+    </message>
+    <message>
+        <source>File unit</source>
+        <translation>文件单位</translation>
+    </message>
+    <message>
+        <source> um per unit</source>
+        <translation> um/单位</translation>
+    </message>
+    <message>
+        <source>Length of one file unit in um (the file&apos;s own unit is proposed: mm = 1000)</source>
+        <translation>一个文件单位的长度（um）（建议使用文件自身的单位：mm = 1000）</translation>
+    </message>
+    <message>
+        <source>Unit scale</source>
+        <translation>单位比例</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> um</translation>
+    </message>
+    <message>
+        <source> deg</source>
+        <translation> 度</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>旋转</translation>
+    </message>
+    <message>
+        <source>Centre in domain</source>
+        <translation>在区域中居中</translation>
+    </message>
+    <message>
+        <source>Centre the part in x and y in the domain and put the slice plane through the middle of its z range</source>
+        <translation>将部件在 x 和 y 方向居中于区域内，并使切片平面穿过其 z 范围的中部</translation>
+    </message>
+    <message>
+        <source>Fit into domain</source>
+        <translation>适配到区域</translation>
+    </message>
+    <message>
+        <source>Choose the scale so that the part spans 80 % of the domain, then centre it</source>
+        <translation>选择比例使部件占区域的 80%，然后居中</translation>
+    </message>
+    <message>
+        <source>Solid</source>
+        <translation>实体</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <source>Size (um)</source>
+        <translation>尺寸 (um)</translation>
+    </message>
+    <message>
+        <source>Section area (um²)</source>
+        <translation>截面面积 (um²)</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>图层</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>reading</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <source>transferring</source>
+        <translation>转换</translation>
+    </message>
+    <message>
+        <source>solids</source>
+        <translation>实体</translation>
+    </message>
+    <message>
+        <source>Reading (%1)... %p%</source>
+        <translation>正在读取（%1）... %p%</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>Reading the file...</source>
+        <translation>正在读取文件...</translation>
+    </message>
+    <message>
+        <source>STEP import</source>
+        <translation>STEP 导入</translation>
+    </message>
+    <message>
+        <source>%1 (1 unit = %2 um)</source>
+        <translation>%1（1 单位 = %2 um）</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>未给出</translation>
+    </message>
+    <message>
+        <source>Include this solid</source>
+        <translation>包含此实体</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>An existing layer, or type the name of a new one</source>
+        <translation>现有图层，或输入新图层的名称</translation>
+    </message>
+    <message>
+        <source>new: %1 (eps 2.25)</source>
+        <translation>新建：%1（eps 2.25）</translation>
+    </message>
+    <message>
+        <source>The material of a new layer (an existing layer keeps its own)</source>
+        <translation>新图层的材料（现有图层保留其自身材料）</translation>
+    </message>
+    <message>
+        <source>misses the slice plane</source>
+        <translation>未与切片平面相交</translation>
+    </message>
+    <message>
+        <source>Cannot cut the solids: %1</source>
+        <translation>无法切割实体：%1</translation>
+    </message>
+    <message>
+        <source>No solid is included.</source>
+        <translation>未包含任何实体。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n chosen solid(s) do not cross the slice plane z = %1 um: %2. Move the part (translation z), change the slice plane or leave them out.</source>
+        <translation>
+            <numerusform>%n 个所选实体未与切片平面 z = %1 um 相交：%2。请移动部件（平移 z）、更改切片平面或将其排除。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n solid(s) cross the slice plane z = %1 um.</source>
+        <translation>
+            <numerusform>%n 个实体与切片平面 z = %1 um 相交。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No STEP file is loaded.</source>
+        <translation>未加载 STEP 文件。</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: the solids on the new layer &quot;%2&quot; have different materials (%3, %4); a layer has one material.</source>
+        <translation>无法导入 %1：新图层“%2”上的实体材料不同（%3、%4）；一个图层只有一种材料。</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: no solid is included.</source>
+        <translation>无法导入 %1：未包含任何实体。</translation>
+    </message>
+    <message>
+        <source>Cannot import %1:
+%2</source>
+        <translation>无法导入 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>Import STEP %1</source>
+        <translation>导入 STEP %1</translation>
+    </message>
+    <message>
+        <source>Re-import STEP</source>
+        <translation>重新导入 STEP</translation>
+    </message>
+    <message>
+        <source>Select an imported STEP part to re-import.</source>
+        <translation>请选择要重新导入的已导入 STEP 部件。</translation>
+    </message>
+    <message>
+        <source>Cannot re-import %1:
+%2</source>
+        <translation>无法重新导入 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>Re-import STEP %1</source>
+        <translation>重新导入 STEP %1</translation>
     </message>
 </context>
 <context>
