@@ -789,9 +789,19 @@ bool reimport_step(EditorDocument* doc, const ItemRef& item, const QString& path
         }
     Shape& target = after.layers[size_t(item.layer)].shapes[size_t(item.index)];
     if (!anyAll) {
+        // solids the old file did not have join `item` when the slice plane cuts them;
+        // solids the old file had but no shape used stay left out
+        const std::set<std::string> oldKeySet(oldKeys.begin(), oldKeys.end());
         std::vector<int> extra;
-        for (int k = 0; k < int(newKeys.size()); ++k)
-            if (!used.count(k)) extra.push_back(k);
+        for (int k = 0; k < int(newKeys.size()); ++k) {
+            if (used.count(k) || oldKeySet.count(newKeys[size_t(k)])) continue;
+            try {
+                Shape probe = target;
+                probe.solids = {k};
+                if (!step_section_solids(probe, after.domain.slice_z, section_tolerance(probe)).empty()) extra.push_back(k);
+            } catch (const std::exception&) {
+            }
+        }
         if (target.solids == std::vector<int>{-1}) target.solids.clear();
         if (!extra.empty()) {
             target.solids.insert(target.solids.end(), extra.begin(), extra.end());

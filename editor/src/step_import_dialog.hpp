@@ -186,7 +186,8 @@ private:
 /// `reader` (already finished) or, when `reader` is null, read now from `path`. Placement,
 /// layers and materials stay; solid selections are mapped by name (the k-th solid named N
 /// in the old file -> the k-th named N in the new one); a shape none of whose solids is in
-/// the new file is removed; new solids no shape had join the shape `item`. ONE undo step;
+/// the new file is removed; solids the old file did not have join the shape `item` when the
+/// slice plane cuts them (solids it had but no shape used stay out). ONE undo step;
 /// false (message to `prompts`, project unchanged) on read errors or when a kept solid
 /// does not cross the slice plane.
 bool reimport_step(EditorDocument* doc, const ItemRef& item, const QString& path, Prompts& prompts,

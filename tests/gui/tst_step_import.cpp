@@ -11,6 +11,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
@@ -314,6 +315,25 @@ private Q_SLOTS:
         // the section follows the rotation: a bounds check at the rotated position
         const QRectF box = canvas.itemBounds(item);
         QVERIFY(!box.isEmpty());
+        // rotate with the mouse: drag a corner handle a quarter turn about the box centre
+        {
+            const QRectF b = canvas.itemBounds(item);
+            const QPointF c = b.center();
+            const QRectF r = canvas.toScreen(b).adjusted(-4, -4, 4, 4);
+            const QPoint handle = r.topRight().toPoint();
+            const QPointF hw = canvas.toWorld(QPointF(handle));
+            // the handle turned by +90 degrees about c (CCW, world y up)
+            const QPointF turned(c.x() - (hw.y() - c.y()), c.y() + (hw.x() - c.x()));
+            const Shape beforeRot = doc.project().layers[size_t(item.layer)].shapes[size_t(item.index)];
+            QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] {
+                QTest::mousePress(&canvas, Qt::LeftButton, Qt::NoModifier, handle);
+                QTest::mouseMove(&canvas, canvas.toScreen(turned).toPoint());
+                QTest::mouseRelease(&canvas, Qt::LeftButton, Qt::NoModifier, canvas.toScreen(turned).toPoint());
+            }));
+            const Shape afterRot = doc.project().layers[size_t(item.layer)].shapes[size_t(item.index)];
+            const double turnedDeg = std::remainder(afterRot.rotate_deg[2] - beforeRot.rotate_deg[2], 360.0);
+            QVERIFY2(std::abs(turnedDeg - 90) < 1e-6, qPrintable(QString::number(turnedDeg)));
+        }
         // delete
         QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] { doc.removeItem(item); }));
     }
@@ -422,6 +442,79 @@ private Q_SLOTS:
         w.canvas()->zoomToFit();
         QTest::qWait(50);
         QVERIFY(w.grab().save(QString::fromLocal8Bit(out) + QStringLiteral("/step-import-canvas.png")));
+    }
+
+    void cancelWhileReading() {
+        REQUIRE_OCCT();
+        QDir d(sharedStepDir());
+        const QFileInfoList files = d.entryInfoList({QStringLiteral("*.step"), QStringLiteral("*.stp")}, QDir::Files, QDir::Size);
+        const QString file = files.isEmpty() ? stepFile(QStringLiteral("x")) : files.front().absoluteFilePath();
+        EditorDocument doc;
+        StubPrompts prompts;
+        StepImportDialog dlg(&doc, &prompts);
+        QSignalSpy loaded(&dlg, &StepImportDialog::loaded);
+        dlg.loadFile(file);
+        QVERIFY(dlg.isLoading());
+        dlg.reject();  // Cancel: stops the reader at its next progress report
+        QVERIFY(loaded.wait(60000) || loaded.count() == 1);
+        QCOMPARE(loaded.count(), 1);
+        // a read that finished before the cancel landed loads; otherwise nothing is shown
+        if (!loaded.at(0).at(0).toBool()) QVERIFY2(prompts.errors.isEmpty(), qPrintable(prompts.errors.join(QLatin1Char('\n'))));
+        QVERIFY(!dlg.isLoading());
+        QCOMPARE(doc.undoStack()->count(), 0);
+    }
+
+    void reimportKeepsPerLayerSelections() {
+        REQUIRE_OCCT();
+        const QString file = sharedStepDir() + QStringLiteral("/Crystal_SMD_4P_2520.step");
+        if (!QFileInfo::exists(file)) QSKIP("no shared STEP files");
+        QTemporaryDir dir;
+        EditorDocument doc;
+        StubPrompts prompts;
+        StepImportDialog dlg(&doc, &prompts);
+        QVERIFY(load(dlg, file));
+        const auto& m = dlg.model();
+        StepPlacement pl = default_step_placement(m, doc.project(), 1.0);
+        pl.translate[2] = doc.project().domain.slice_z + 0.6;  // file z = -0.6: the body and two pads
+        dlg.setPlacement(pl);
+        dlg.updateSections();
+        std::vector<int> crossing;
+        for (int k = 0; k < int(m.solids.size()); ++k) {
+            dlg.setSolidIncluded(k, dlg.sectionAreas()[size_t(k)] > 0);
+            if (dlg.sectionAreas()[size_t(k)] > 0) crossing.push_back(k);
+        }
+        QVERIFY(crossing.size() >= 2);
+        for (size_t k = 1; k < crossing.size(); ++k) dlg.setSolidLayer(crossing[k], QStringLiteral("pads"));
+        QVERIFY(dlg.importIntoDocument());
+        const Project imported = doc.project();
+        ItemRef body = firstStepShape(imported);
+        const QString changed = dir.filePath(QStringLiteral("crystal_v2.step"));
+        {
+            QFile src(file);
+            QVERIFY(src.open(QIODevice::ReadOnly));
+            QByteArray all = src.readAll();
+            all.replace("DATA;", "DATA;\n/* revision 2 */");
+            QFile f(changed);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(all);
+        }
+        QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] {
+            QVERIFY2(reimport_step(&doc, body, changed, prompts), qPrintable(prompts.errors.join(QLatin1Char('\n'))));
+        }));
+        // both shapes (body layer, pads layer) got the new data and kept their solids
+        int n = 0;
+        for (size_t l = 0; l < imported.layers.size(); ++l)
+            for (size_t i = 0; i < imported.layers[l].shapes.size(); ++i) {
+                const Shape& a = imported.layers[l].shapes[i];
+                if (a.type != ShapeType::Step) continue;
+                const Shape& b = doc.project().layers[l].shapes[i];
+                QCOMPARE(b.file_name, std::string("crystal_v2.step"));
+                QVERIFY(b.data_base64 != a.data_base64);
+                QCOMPARE(b.solids, a.solids);
+                QCOMPARE(b.translate, a.translate);
+                ++n;
+            }
+        QCOMPARE(n, 2);
     }
 
     void largestFileTiming() {
