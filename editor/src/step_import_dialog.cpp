@@ -600,7 +600,8 @@ void StepImportDialog::updateSections() {
     preview_->included.clear();
     for (int k = 0; k < n; ++k) {
         const StepSolid& s = model_.solids[size_t(k)];
-        preview_->colors.push_back(s.has_color ? solid_color(s) : QColor(110, 130, 200));
+        // the file's colour, unless it is too light to see on the preview's background
+        preview_->colors.push_back(s.has_color && solid_color(s).lightnessF() < 0.8 ? solid_color(s) : QColor(110, 130, 200));
         preview_->included.push_back(solidIncluded(k));
     }
     preview_->update();
