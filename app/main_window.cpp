@@ -78,6 +78,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     setCentralWidget(canvas_);
     setAcceptDrops(true);
     connect(canvas_, &Canvas::stepFileDropped, this, [this](const QString& path) { openStepImport(path); });
+    connect(canvas_, &Canvas::reimportStepRequested, this, &MainWindow::reimportStep);
     createDocks();
     createActions();
 

@@ -1,6 +1,8 @@
 #include "canvas.hpp"
 
+#include <QContextMenuEvent>
 #include <QDragEnterEvent>
+#include <QMenu>
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QKeyEvent>
@@ -197,6 +199,20 @@ Canvas::~Canvas() = default;
 
 void Canvas::dragEnterEvent(QDragEnterEvent* e) {
     if (e->mimeData()->hasUrls() && !step_file_from_urls(e->mimeData()->urls()).isEmpty()) e->acceptProposedAction();
+}
+
+void Canvas::contextMenuEvent(QContextMenuEvent* e) {
+    const ItemRef hit = hitTest(toWorld(QPointF(e->pos())));
+    const Project& pr = doc_->project();
+    if (hit.kind != ItemRef::Kind::Shape || pr.layers[size_t(hit.layer)].shapes[size_t(hit.index)].type != ShapeType::Step)
+        return;
+    doc_->setSelection(hit);
+    QMenu menu(this);
+    QAction* reimport = menu.addAction(tr("Re-import STEP..."));
+    QAction* remove = menu.addAction(tr("Delete"));
+    QAction* chosen = menu.exec(e->globalPos());
+    if (chosen == reimport) Q_EMIT reimportStepRequested(hit);
+    else if (chosen == remove) doc_->removeItem(hit);
 }
 
 void Canvas::dropEvent(QDropEvent* e) {

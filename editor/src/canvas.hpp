@@ -124,6 +124,8 @@ Q_SIGNALS:
     void viewChanged();
     /// A .step / .stp file was dropped on the canvas (the main window opens the import).
     void stepFileDropped(const QString& path);
+    /// "Re-import STEP..." was chosen in the context menu of a step shape.
+    void reimportStepRequested(const golightly::editor::ItemRef& item);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -137,6 +139,8 @@ protected:
     void resizeEvent(QResizeEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
+    /// On a step shape: Re-import STEP... and Delete.
+    void contextMenuEvent(QContextMenuEvent*) override;
 
 private:
     /// Draws everything; `w2d` maps world um to device pixels, `pxPerUm` its scale.
