@@ -610,6 +610,14 @@ Wiederherstellen?</translation>
         <source>um</source>
         <translation>µm</translation>
     </message>
+    <message>
+        <source>Re-import STEP...</source>
+        <translation>STEP neu importieren...</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::DragShapeTool</name>

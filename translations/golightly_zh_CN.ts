@@ -610,6 +610,14 @@ Recover it?</source>
         <source>um</source>
         <translation>µm</translation>
     </message>
+    <message>
+        <source>Re-import STEP...</source>
+        <translation>重新导入 STEP...</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::DragShapeTool</name>
