@@ -15,6 +15,9 @@
 #include <QFormLayout>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QProgressDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -73,6 +76,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     doc_ = new EditorDocument(this);
     canvas_ = new Canvas(doc_, this);
     setCentralWidget(canvas_);
+    setAcceptDrops(true);
+    connect(canvas_, &Canvas::stepFileDropped, this, [this](const QString& path) { openStepImport(path); });
+    connect(canvas_, &Canvas::reimportStepRequested, this, &MainWindow::reimportStep);
     createDocks();
     createActions();
 
@@ -128,6 +134,7 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, layersDock_);
     addDockWidget(Qt::LeftDockWidgetArea, materialsDock_);
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
+    connect(propertiesDock_, &PropertiesDock::reimportStepRequested, this, &MainWindow::reimportStep);
     addDockWidget(Qt::RightDockWidgetArea, runDock_);
 
 }
@@ -148,6 +155,9 @@ void MainWindow::createActions() {
     QAction* saveA = make(QStringLiteral("file.save"), tr("&Save"), QStringLiteral("save"), QKeySequence::Save);
     QAction* saveAsA = make(QStringLiteral("file.saveAs"), tr("Save &As..."), {}, QKeySequence::SaveAs);
     QAction* importA = make(QStringLiteral("file.importBitmap"), tr("&Import GoLightly Bitmap Model..."), {});
+    QAction* importStepA = make(QStringLiteral("file.importStep"), tr("Import S&TEP..."), {},
+                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    QAction* reimportStepA = make(QStringLiteral("file.reimportStep"), tr("Re-import STEP of the Selected Part..."), {});
     QAction* exportPng = make(QStringLiteral("file.exportPng"), tr("Export Canvas as &PNG..."), {});
     QAction* exportSvg = make(QStringLiteral("file.exportSvg"), tr("Export Canvas as S&VG..."), {});
     QAction* quitA = make(QStringLiteral("file.quit"), tr("&Quit"), {}, QKeySequence::Quit);
@@ -158,6 +168,8 @@ void MainWindow::createActions() {
     file->addAction(saveAsA);
     file->addSeparator();
     file->addAction(importA);
+    file->addAction(importStepA);
+    file->addAction(reimportStepA);
     file->addAction(exportPng);
     file->addAction(exportSvg);
     file->addSeparator();
@@ -182,6 +194,12 @@ void MainWindow::createActions() {
         saveFileAs(path);
     });
     connect(importA, &QAction::triggered, this, &MainWindow::importBitmap);
+    connect(importStepA, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import STEP"), QFileInfo(doc_->filePath()).path(),
+                                                          tr("STEP files (*.step *.stp *.STEP *.STP);;All files (*)"));
+        if (!path.isEmpty()) openStepImport(path);
+    });
+    connect(reimportStepA, &QAction::triggered, this, [this] { reimportStep(doc_->selection()); });
     connect(exportPng, &QAction::triggered, this, [this] { exportImage(false); });
     connect(exportSvg, &QAction::triggered, this, [this] { exportImage(true); });
     connect(quitA, &QAction::triggered, this, &QWidget::close);
@@ -609,6 +627,52 @@ bool MainWindow::importBitmapFile(const QString& path, const BitmapImportOptions
         return false;
     }
     return true;
+}
+
+StepImportDialog* MainWindow::openStepImport(const QString& path) {
+    if (stepDialog_) stepDialog_->close();
+    auto* dlg = new StepImportDialog(doc_, prompts_, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    stepDialog_ = dlg;
+    dlg->loadFile(path);
+    dlg->open();
+    return dlg;
+}
+
+void MainWindow::reimportStep(const ItemRef& item) {
+    const Project& p = doc_->project();
+    if (item.kind != ItemRef::Kind::Shape || item.layer < 0 || item.layer >= int(p.layers.size()) || item.index < 0 ||
+        item.index >= int(p.layers[size_t(item.layer)].shapes.size()) ||
+        p.layers[size_t(item.layer)].shapes[size_t(item.index)].type != ShapeType::Step) {
+        prompts_->error(tr("Re-import STEP"), tr("Select an imported STEP part first."));
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(this, tr("Re-import STEP"), QFileInfo(doc_->filePath()).path(),
+                                                      tr("STEP files (*.step *.stp *.STEP *.STP);;All files (*)"));
+    if (path.isEmpty()) return;
+    auto* reader = new StepFileReader(this);
+    auto* progress = new QProgressDialog(tr("Reading %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, this);
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(300);
+    connect(reader, &StepFileReader::progress, progress, [progress](double f, const QString&) { progress->setValue(int(1000 * f)); });
+    connect(progress, &QProgressDialog::canceled, reader, &StepFileReader::cancel);
+    connect(reader, &StepFileReader::finished, this, [this, reader, progress, item, path](bool) {
+        progress->deleteLater();
+        if (!reader->cancelled()) reimport_step(doc_, item, path, *prompts_, reader);
+        reader->deleteLater();
+    });
+    reader->start(path);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls() && !step_file_from_urls(e->mimeData()->urls()).isEmpty()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QString path = e->mimeData()->hasUrls() ? step_file_from_urls(e->mimeData()->urls()) : QString();
+    if (path.isEmpty()) return;
+    e->acceptProposedAction();
+    openStepImport(path);
 }
 
 void MainWindow::importBitmap() {

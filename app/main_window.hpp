@@ -15,6 +15,7 @@
 #include "canvas.hpp"
 #include "docks.hpp"
 #include "editor_document.hpp"
+#include "step_import_dialog.hpp"
 #include "tools.hpp"
 
 namespace golightly::viewport { class FieldView; }
@@ -76,6 +77,14 @@ public:
     /// Replaces the document (after the unsaved-changes prompt) with an imported bitmap
     /// model; one undo step. Errors go to the prompts.
     bool importBitmapFile(const QString& path, const BitmapImportOptions& options);
+    /// Opens the STEP import dialog (window-modal, not blocking) reading `path`; File >
+    /// Import STEP and a .step/.stp file dropped on the window or the canvas come here.
+    StepImportDialog* openStepImport(const QString& path);
+    /// The open STEP import dialog, if any.
+    StepImportDialog* stepImportDialog() const { return stepDialog_; }
+    /// Asks for a STEP file and re-imports the step shape `item` from it (reimport_step),
+    /// reading it with a progress dialog.
+    void reimportStep(const ItemRef& item);
 
     // ---- autosave and recovery
     QString recoveryFile() const;
@@ -107,6 +116,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent*) override;
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dropEvent(QDropEvent*) override;
 
 private:
     void createActions();
@@ -149,6 +160,7 @@ private:
     QLabel* runLabel_ = nullptr;
     QComboBox* quantityCombo_ = nullptr;
     QDoubleSpinBox* fpsSpin_ = nullptr;
+    QPointer<StepImportDialog> stepDialog_;
 };
 
 }  // namespace golightly::app

@@ -1,4 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
+<?xml version='1.0' encoding='utf-8'?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
@@ -8,7 +8,7 @@
         <translation>Ungespeicherte Änderungen</translation>
     </message>
     <message>
-        <source>The project &quot;%1&quot; has unsaved changes. Save them?</source>
+        <source>The project "%1" has unsaved changes. Save them?</source>
         <translation>Das Projekt „%1“ hat ungespeicherte Änderungen. Speichern?</translation>
     </message>
     <message>
@@ -111,8 +111,8 @@
         <translation> (nur für Tests, nicht ausgeliefert)</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Library&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Bibliotheken und ihre Lizenzen&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Bibliothek&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Lizenz&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Da QCustomPlot unter der GPL v3 lizenziert ist, wird die GoLightly-IDE als Ganzes unter der GPL v3 verbreitet. Die vollständigen Lizenztexte stehen in den copyright-Dateien der Debian-Pakete (/usr/share/doc/&amp;lt;Paket&amp;gt;/copyright); die Liste steht in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</translation>
+        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing="4"&gt;&lt;tr&gt;&lt;th align="left"&gt;Library&lt;/th&gt;&lt;th align="left"&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Bibliotheken und ihre Lizenzen&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing="4"&gt;&lt;tr&gt;&lt;th align="left"&gt;Bibliothek&lt;/th&gt;&lt;th align="left"&gt;Lizenz&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Da QCustomPlot unter der GPL v3 lizenziert ist, wird die GoLightly-IDE als Ganzes unter der GPL v3 verbreitet. Die vollständigen Lizenztexte stehen in den copyright-Dateien der Debian-Pakete (/usr/share/doc/&amp;lt;Paket&amp;gt;/copyright); die Liste steht in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -397,7 +397,7 @@
         <translation>Automatisches Speichern fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>GoLightly did not shut down cleanly. Unsaved work of &quot;%1&quot; was autosaved at %2.
+        <source>GoLightly did not shut down cleanly. Unsaved work of "%1" was autosaved at %2.
 
 Recover it?</source>
         <translation>GoLightly wurde nicht ordnungsgemäß beendet. Ungespeicherte Arbeit an „%1“ wurde um %2 automatisch gesichert.
@@ -597,7 +597,7 @@ Wiederherstellen?</translation>
         <translation>&amp;Live-Bearbeitung</translation>
     </message>
     <message>
-        <source>Live edit: while a run is going, painting or moving shapes updates the solver&apos;s materials and the wave responds (the spectra are then not comparable)</source>
+        <source>Live edit: while a run is going, painting or moving shapes updates the solver's materials and the wave responds (the spectra are then not comparable)</source>
         <translation>Live-Bearbeitung: Während ein Lauf läuft, aktualisiert das Malen oder Verschieben von Formen die Materialien des Lösers und die Welle reagiert (die Spektren sind dann nicht vergleichbar)</translation>
     </message>
     <message>
@@ -615,6 +615,38 @@ Wiederherstellen?</translation>
     <message>
         <source>Field frames: %1</source>
         <translation>Feldbilder: %1</translation>
+    </message>
+    <message>
+        <source>Import S&amp;TEP...</source>
+        <translation>S&amp;TEP importieren...</translation>
+    </message>
+    <message>
+        <source>Re-import STEP of the Selected Part...</source>
+        <translation>STEP des ausgewählten Teils neu importieren...</translation>
+    </message>
+    <message>
+        <source>Import STEP</source>
+        <translation>STEP importieren</translation>
+    </message>
+    <message>
+        <source>STEP files (*.step *.stp *.STEP *.STP);;All files (*)</source>
+        <translation>STEP-Dateien (*.step *.stp *.STEP *.STP);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Re-import STEP</source>
+        <translation>STEP neu importieren</translation>
+    </message>
+    <message>
+        <source>Select an imported STEP part first.</source>
+        <translation>Wählen Sie zuerst ein importiertes STEP-Teil aus.</translation>
+    </message>
+    <message>
+        <source>Reading %1...</source>
+        <translation>%1 wird gelesen...</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
 </context>
 <context>
@@ -649,6 +681,14 @@ Wiederherstellen?</translation>
     <message>
         <source>um</source>
         <translation>µm</translation>
+    </message>
+    <message>
+        <source>Re-import STEP...</source>
+        <translation>STEP neu importieren...</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
     </message>
 </context>
 <context>
@@ -985,7 +1025,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
         <translation>Material (entfernt)</translation>
     </message>
     <message>
-        <source>Material &quot;%1&quot;</source>
+        <source>Material "%1"</source>
         <translation>Material „%1“</translation>
     </message>
     <message>
@@ -1013,7 +1053,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
         <translation>Material-ID</translation>
     </message>
     <message>
-        <source>The id &quot;%1&quot; is empty or already used.</source>
+        <source>The id "%1" is empty or already used.</source>
         <translation>Die ID „%1“ ist leer oder bereits vergeben.</translation>
     </message>
     <message>
@@ -1033,7 +1073,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
         <translation>Material</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a valid value here.</source>
+        <source>"%1" is not a valid value here.</source>
         <translation>„%1“ ist hier kein gültiger Wert.</translation>
     </message>
     <message>
@@ -1153,7 +1193,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Doppelklicken, um die Farbe zu wählen</translation>
     </message>
     <message>
-        <source>Dispersion poles of &quot;%1&quot;</source>
+        <source>Dispersion poles of "%1"</source>
         <translation>Dispersionspole von „%1“</translation>
     </message>
     <message>
@@ -1165,7 +1205,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Pol</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a valid value here.</source>
+        <source>"%1" is not a valid value here.</source>
         <translation>„%1“ ist hier kein gültiger Wert.</translation>
     </message>
     <message>
@@ -1177,7 +1217,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Material-ID</translation>
     </message>
     <message>
-        <source>The id &quot;%1&quot; is empty or already used.</source>
+        <source>The id "%1" is empty or already used.</source>
         <translation>Die ID „%1“ ist leer oder bereits vergeben.</translation>
     </message>
     <message>
@@ -1209,7 +1249,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Material löschen</translation>
     </message>
     <message>
-        <source>The material &quot;%1&quot; is used by a layer or as the background.</source>
+        <source>The material "%1" is used by a layer or as the background.</source>
         <translation>Das Material „%1“ wird von einer Ebene oder als Hintergrund verwendet.</translation>
     </message>
     <message>
@@ -1648,6 +1688,38 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>STEP solid</source>
         <translation>STEP-Körper</translation>
     </message>
+    <message>
+        <source>Solids</source>
+        <translation>Körper</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>Unit scale</source>
+        <translation>Einheitenmaßstab</translation>
+    </message>
+    <message>
+        <source> um/unit</source>
+        <translation> um/Einheit</translation>
+    </message>
+    <message>
+        <source>Translate %1</source>
+        <translation>Verschiebung %1</translation>
+    </message>
+    <message>
+        <source>Rotate %1</source>
+        <translation>Drehung %1</translation>
+    </message>
+    <message>
+        <source>Re-import...</source>
+        <translation>Neu importieren...</translation>
+    </message>
+    <message>
+        <source>Replace the embedded STEP file, keeping placement, layers and materials</source>
+        <translation>Die eingebettete STEP-Datei ersetzen; Platzierung, Ebenen und Materialien bleiben erhalten</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>
@@ -1899,17 +1971,251 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     </message>
 </context>
 <context>
+    <name>golightly::editor::StepFileReader</name>
+    <message>
+        <source>Reading %1 was cancelled.</source>
+        <translation>Das Lesen von %1 wurde abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Cannot import the STEP file %1:
+%2</source>
+        <translation>Die STEP-Datei %1 kann nicht importiert werden:
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::StepImportDialog</name>
+    <message>
+        <source>Section at z = %1 um</source>
+        <translation>Schnitt bei z = %1 um</translation>
+    </message>
+    <message>
+        <source>Import STEP</source>
+        <translation>STEP importieren</translation>
+    </message>
+    <message>
+        <source>Reading... %p%</source>
+        <translation>Lesen... %p%</translation>
+    </message>
+    <message>
+        <source>Cancel reading</source>
+        <translation>Lesen abbrechen</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>Platzierung</translation>
+    </message>
+    <message>
+        <source>File unit</source>
+        <translation>Dateieinheit</translation>
+    </message>
+    <message>
+        <source> um per unit</source>
+        <translation> um pro Einheit</translation>
+    </message>
+    <message>
+        <source>Length of one file unit in um (the file's own unit is proposed: mm = 1000)</source>
+        <translation>Länge einer Dateieinheit in um (vorgeschlagen wird die Einheit der Datei: mm = 1000)</translation>
+    </message>
+    <message>
+        <source>Unit scale</source>
+        <translation>Einheitenmaßstab</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> um</translation>
+    </message>
+    <message>
+        <source> deg</source>
+        <translation> Grad</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>Verschiebung</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>Drehung</translation>
+    </message>
+    <message>
+        <source>Centre in domain</source>
+        <translation>Im Gebiet zentrieren</translation>
+    </message>
+    <message>
+        <source>Centre the part in x and y in the domain and put the slice plane through the middle of its z range</source>
+        <translation>Das Teil in x und y im Gebiet zentrieren und die Schnittebene durch die Mitte seines z-Bereichs legen</translation>
+    </message>
+    <message>
+        <source>Fit into domain</source>
+        <translation>In das Gebiet einpassen</translation>
+    </message>
+    <message>
+        <source>Choose the scale so that the part spans 80 % of the domain, then centre it</source>
+        <translation>Den Maßstab so wählen, dass das Teil 80 % des Gebiets einnimmt, dann zentrieren</translation>
+    </message>
+    <message>
+        <source>Solid</source>
+        <translation>Körper</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>Farbe</translation>
+    </message>
+    <message>
+        <source>Size (um)</source>
+        <translation>Größe (um)</translation>
+    </message>
+    <message>
+        <source>Section area (um²)</source>
+        <translation>Schnittfläche (um²)</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Ebene</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>Material</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>reading</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>transferring</source>
+        <translation>Übertragen</translation>
+    </message>
+    <message>
+        <source>solids</source>
+        <translation>Körper</translation>
+    </message>
+    <message>
+        <source>Reading (%1)... %p%</source>
+        <translation>Lesen (%1)... %p%</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>Datei: %1</translation>
+    </message>
+    <message>
+        <source>Reading the file...</source>
+        <translation>Die Datei wird gelesen...</translation>
+    </message>
+    <message>
+        <source>STEP import</source>
+        <translation>STEP-Import</translation>
+    </message>
+    <message>
+        <source>%1 (1 unit = %2 um)</source>
+        <translation>%1 (1 Einheit = %2 um)</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>nicht angegeben</translation>
+    </message>
+    <message>
+        <source>Include this solid</source>
+        <translation>Diesen Körper einschließen</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>An existing layer, or type the name of a new one</source>
+        <translation>Eine vorhandene Ebene, oder den Namen einer neuen eingeben</translation>
+    </message>
+    <message>
+        <source>new: %1 (eps 2.25)</source>
+        <translation>neu: %1 (eps 2,25)</translation>
+    </message>
+    <message>
+        <source>The material of a new layer (an existing layer keeps its own)</source>
+        <translation>Das Material einer neuen Ebene (eine vorhandene Ebene behält ihres)</translation>
+    </message>
+    <message>
+        <source>misses the slice plane</source>
+        <translation>verfehlt die Schnittebene</translation>
+    </message>
+    <message>
+        <source>Cannot cut the solids: %1</source>
+        <translation>Die Körper können nicht geschnitten werden: %1</translation>
+    </message>
+    <message>
+        <source>No solid is included.</source>
+        <translation>Kein Körper ist eingeschlossen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n chosen solid(s) do not cross the slice plane z = %1 um: %2. Move the part (translation z), change the slice plane or leave them out.</source>
+        <translation>
+            <numerusform>%n gewählter Körper schneidet die Schnittebene z = %1 um nicht: %2. Verschieben Sie das Teil (Verschiebung z), ändern Sie die Schnittebene oder lassen Sie ihn weg.</numerusform>
+            <numerusform>%n gewählte Körper schneiden die Schnittebene z = %1 um nicht: %2. Verschieben Sie das Teil (Verschiebung z), ändern Sie die Schnittebene oder lassen Sie sie weg.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n solid(s) cross the slice plane z = %1 um.</source>
+        <translation>
+            <numerusform>%n Körper schneidet die Schnittebene z = %1 um.</numerusform>
+            <numerusform>%n Körper schneiden die Schnittebene z = %1 um.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No STEP file is loaded.</source>
+        <translation>Keine STEP-Datei ist geladen.</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: the solids on the new layer "%2" have different materials (%3, %4); a layer has one material.</source>
+        <translation>%1 kann nicht importiert werden: Die Körper auf der neuen Ebene „%2“ haben verschiedene Materialien (%3, %4); eine Ebene hat ein Material.</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: no solid is included.</source>
+        <translation>%1 kann nicht importiert werden: Kein Körper ist eingeschlossen.</translation>
+    </message>
+    <message>
+        <source>Cannot import %1:
+%2</source>
+        <translation>%1 kann nicht importiert werden:
+%2</translation>
+    </message>
+    <message>
+        <source>Import STEP %1</source>
+        <translation>STEP %1 importieren</translation>
+    </message>
+    <message>
+        <source>Re-import STEP</source>
+        <translation>STEP neu importieren</translation>
+    </message>
+    <message>
+        <source>Select an imported STEP part to re-import.</source>
+        <translation>Wählen Sie ein importiertes STEP-Teil zum Neuimportieren aus.</translation>
+    </message>
+    <message>
+        <source>Cannot re-import %1:
+%2</source>
+        <translation>%1 kann nicht neu importiert werden:
+%2</translation>
+    </message>
+    <message>
+        <source>Re-import STEP %1</source>
+        <translation>STEP %1 neu importieren</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::Tool</name>
     <message>
         <source>Add a layer first (Layers dock).</source>
         <translation>Fügen Sie zuerst eine Ebene hinzu (Ebenen-Fenster).</translation>
     </message>
     <message>
-        <source>The current layer &quot;%1&quot; is locked.</source>
+        <source>The current layer "%1" is locked.</source>
         <translation>Die aktuelle Ebene „%1“ ist gesperrt.</translation>
     </message>
     <message>
-        <source>The current layer &quot;%1&quot; is hidden.</source>
+        <source>The current layer "%1" is hidden.</source>
         <translation>Die aktuelle Ebene „%1“ ist ausgeblendet.</translation>
     </message>
 </context>

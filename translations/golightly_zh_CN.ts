@@ -1,4 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
+<?xml version='1.0' encoding='utf-8'?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
@@ -8,7 +8,7 @@
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <source>The project &quot;%1&quot; has unsaved changes. Save them?</source>
+        <source>The project "%1" has unsaved changes. Save them?</source>
         <translation>项目“%1”有未保存的更改。是否保存？</translation>
     </message>
     <message>
@@ -111,8 +111,8 @@
         <translation>（仅用于测试，不随软件分发）</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Library&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;所用库及其许可证&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;库&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;许可证&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;由于 QCustomPlot 采用 GPL v3 许可证，GoLightly 集成开发环境整体以 GPL v3 分发。许可证全文见各 Debian 软件包的 copyright 文件（/usr/share/doc/&amp;lt;软件包&amp;gt;/copyright）；列表见 /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing="4"&gt;&lt;tr&gt;&lt;th align="left"&gt;Library&lt;/th&gt;&lt;th align="left"&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;所用库及其许可证&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing="4"&gt;&lt;tr&gt;&lt;th align="left"&gt;库&lt;/th&gt;&lt;th align="left"&gt;许可证&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;由于 QCustomPlot 采用 GPL v3 许可证，GoLightly 集成开发环境整体以 GPL v3 分发。许可证全文见各 Debian 软件包的 copyright 文件（/usr/share/doc/&amp;lt;软件包&amp;gt;/copyright）；列表见 /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -397,7 +397,7 @@
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <source>GoLightly did not shut down cleanly. Unsaved work of &quot;%1&quot; was autosaved at %2.
+        <source>GoLightly did not shut down cleanly. Unsaved work of "%1" was autosaved at %2.
 
 Recover it?</source>
         <translation>GoLightly 未正常关闭。“%1”中未保存的工作已于 %2 自动保存。
@@ -597,7 +597,7 @@ Recover it?</source>
         <translation>实时编辑(&amp;L)</translation>
     </message>
     <message>
-        <source>Live edit: while a run is going, painting or moving shapes updates the solver&apos;s materials and the wave responds (the spectra are then not comparable)</source>
+        <source>Live edit: while a run is going, painting or moving shapes updates the solver's materials and the wave responds (the spectra are then not comparable)</source>
         <translation>实时编辑：运行期间绘制或移动形状会更新求解器的材料，波随之响应（此时频谱不可比较）</translation>
     </message>
     <message>
@@ -615,6 +615,38 @@ Recover it?</source>
     <message>
         <source>Field frames: %1</source>
         <translation>场图像：%1</translation>
+    </message>
+    <message>
+        <source>Import S&amp;TEP...</source>
+        <translation>导入 S&amp;TEP...</translation>
+    </message>
+    <message>
+        <source>Re-import STEP of the Selected Part...</source>
+        <translation>重新导入所选部件的 STEP...</translation>
+    </message>
+    <message>
+        <source>Import STEP</source>
+        <translation>导入 STEP</translation>
+    </message>
+    <message>
+        <source>STEP files (*.step *.stp *.STEP *.STP);;All files (*)</source>
+        <translation>STEP 文件 (*.step *.stp *.STEP *.STP);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Re-import STEP</source>
+        <translation>重新导入 STEP</translation>
+    </message>
+    <message>
+        <source>Select an imported STEP part first.</source>
+        <translation>请先选择一个已导入的 STEP 部件。</translation>
+    </message>
+    <message>
+        <source>Reading %1...</source>
+        <translation>正在读取 %1...</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -649,6 +681,14 @@ Recover it?</source>
     <message>
         <source>um</source>
         <translation>µm</translation>
+    </message>
+    <message>
+        <source>Re-import STEP...</source>
+        <translation>重新导入 STEP...</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
     </message>
 </context>
 <context>
@@ -985,7 +1025,7 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
         <translation>材料（已删除）</translation>
     </message>
     <message>
-        <source>Material &quot;%1&quot;</source>
+        <source>Material "%1"</source>
         <translation>材料“%1”</translation>
     </message>
     <message>
@@ -1013,7 +1053,7 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
         <translation>材料 ID</translation>
     </message>
     <message>
-        <source>The id &quot;%1&quot; is empty or already used.</source>
+        <source>The id "%1" is empty or already used.</source>
         <translation>ID“%1”为空或已被使用。</translation>
     </message>
     <message>
@@ -1033,7 +1073,7 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
         <translation>材料</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a valid value here.</source>
+        <source>"%1" is not a valid value here.</source>
         <translation>“%1”在此处不是有效值。</translation>
     </message>
     <message>
@@ -1153,7 +1193,7 @@ Kind: type drude or lorentz.</source>
         <translation>双击选择颜色</translation>
     </message>
     <message>
-        <source>Dispersion poles of &quot;%1&quot;</source>
+        <source>Dispersion poles of "%1"</source>
         <translation>“%1”的色散极点</translation>
     </message>
     <message>
@@ -1165,7 +1205,7 @@ Kind: type drude or lorentz.</source>
         <translation>极点</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a valid value here.</source>
+        <source>"%1" is not a valid value here.</source>
         <translation>“%1”在此处不是有效值。</translation>
     </message>
     <message>
@@ -1177,7 +1217,7 @@ Kind: type drude or lorentz.</source>
         <translation>材料 ID</translation>
     </message>
     <message>
-        <source>The id &quot;%1&quot; is empty or already used.</source>
+        <source>The id "%1" is empty or already used.</source>
         <translation>ID“%1”为空或已被使用。</translation>
     </message>
     <message>
@@ -1209,7 +1249,7 @@ Kind: type drude or lorentz.</source>
         <translation>删除材料</translation>
     </message>
     <message>
-        <source>The material &quot;%1&quot; is used by a layer or as the background.</source>
+        <source>The material "%1" is used by a layer or as the background.</source>
         <translation>材料“%1”正被某个图层或背景使用。</translation>
     </message>
     <message>
@@ -1648,6 +1688,38 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>STEP solid</source>
         <translation>STEP 实体</translation>
     </message>
+    <message>
+        <source>Solids</source>
+        <translation>实体</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Unit scale</source>
+        <translation>单位比例</translation>
+    </message>
+    <message>
+        <source> um/unit</source>
+        <translation> um/单位</translation>
+    </message>
+    <message>
+        <source>Translate %1</source>
+        <translation>平移 %1</translation>
+    </message>
+    <message>
+        <source>Rotate %1</source>
+        <translation>旋转 %1</translation>
+    </message>
+    <message>
+        <source>Re-import...</source>
+        <translation>重新导入...</translation>
+    </message>
+    <message>
+        <source>Replace the embedded STEP file, keeping placement, layers and materials</source>
+        <translation>替换嵌入的 STEP 文件，保留位置、图层和材料</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>
@@ -1899,17 +1971,249 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     </message>
 </context>
 <context>
+    <name>golightly::editor::StepFileReader</name>
+    <message>
+        <source>Reading %1 was cancelled.</source>
+        <translation>已取消读取 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot import the STEP file %1:
+%2</source>
+        <translation>无法导入 STEP 文件 %1：
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::StepImportDialog</name>
+    <message>
+        <source>Section at z = %1 um</source>
+        <translation>z = %1 um 处的截面</translation>
+    </message>
+    <message>
+        <source>Import STEP</source>
+        <translation>导入 STEP</translation>
+    </message>
+    <message>
+        <source>Reading... %p%</source>
+        <translation>正在读取... %p%</translation>
+    </message>
+    <message>
+        <source>Cancel reading</source>
+        <translation>取消读取</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>放置</translation>
+    </message>
+    <message>
+        <source>File unit</source>
+        <translation>文件单位</translation>
+    </message>
+    <message>
+        <source> um per unit</source>
+        <translation> um/单位</translation>
+    </message>
+    <message>
+        <source>Length of one file unit in um (the file's own unit is proposed: mm = 1000)</source>
+        <translation>一个文件单位的长度（um）（建议使用文件自身的单位：mm = 1000）</translation>
+    </message>
+    <message>
+        <source>Unit scale</source>
+        <translation>单位比例</translation>
+    </message>
+    <message>
+        <source> um</source>
+        <translation> um</translation>
+    </message>
+    <message>
+        <source> deg</source>
+        <translation> 度</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>旋转</translation>
+    </message>
+    <message>
+        <source>Centre in domain</source>
+        <translation>在区域中居中</translation>
+    </message>
+    <message>
+        <source>Centre the part in x and y in the domain and put the slice plane through the middle of its z range</source>
+        <translation>将部件在 x 和 y 方向居中于区域内，并使切片平面穿过其 z 范围的中部</translation>
+    </message>
+    <message>
+        <source>Fit into domain</source>
+        <translation>适配到区域</translation>
+    </message>
+    <message>
+        <source>Choose the scale so that the part spans 80 % of the domain, then centre it</source>
+        <translation>选择比例使部件占区域的 80%，然后居中</translation>
+    </message>
+    <message>
+        <source>Solid</source>
+        <translation>实体</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <source>Size (um)</source>
+        <translation>尺寸 (um)</translation>
+    </message>
+    <message>
+        <source>Section area (um²)</source>
+        <translation>截面面积 (um²)</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>图层</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>reading</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <source>transferring</source>
+        <translation>转换</translation>
+    </message>
+    <message>
+        <source>solids</source>
+        <translation>实体</translation>
+    </message>
+    <message>
+        <source>Reading (%1)... %p%</source>
+        <translation>正在读取（%1）... %p%</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>Reading the file...</source>
+        <translation>正在读取文件...</translation>
+    </message>
+    <message>
+        <source>STEP import</source>
+        <translation>STEP 导入</translation>
+    </message>
+    <message>
+        <source>%1 (1 unit = %2 um)</source>
+        <translation>%1（1 单位 = %2 um）</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>未给出</translation>
+    </message>
+    <message>
+        <source>Include this solid</source>
+        <translation>包含此实体</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>An existing layer, or type the name of a new one</source>
+        <translation>现有图层，或输入新图层的名称</translation>
+    </message>
+    <message>
+        <source>new: %1 (eps 2.25)</source>
+        <translation>新建：%1（eps 2.25）</translation>
+    </message>
+    <message>
+        <source>The material of a new layer (an existing layer keeps its own)</source>
+        <translation>新图层的材料（现有图层保留其自身材料）</translation>
+    </message>
+    <message>
+        <source>misses the slice plane</source>
+        <translation>未与切片平面相交</translation>
+    </message>
+    <message>
+        <source>Cannot cut the solids: %1</source>
+        <translation>无法切割实体：%1</translation>
+    </message>
+    <message>
+        <source>No solid is included.</source>
+        <translation>未包含任何实体。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n chosen solid(s) do not cross the slice plane z = %1 um: %2. Move the part (translation z), change the slice plane or leave them out.</source>
+        <translation>
+            <numerusform>%n 个所选实体未与切片平面 z = %1 um 相交：%2。请移动部件（平移 z）、更改切片平面或将其排除。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n solid(s) cross the slice plane z = %1 um.</source>
+        <translation>
+            <numerusform>%n 个实体与切片平面 z = %1 um 相交。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No STEP file is loaded.</source>
+        <translation>未加载 STEP 文件。</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: the solids on the new layer "%2" have different materials (%3, %4); a layer has one material.</source>
+        <translation>无法导入 %1：新图层“%2”上的实体材料不同（%3、%4）；一个图层只有一种材料。</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: no solid is included.</source>
+        <translation>无法导入 %1：未包含任何实体。</translation>
+    </message>
+    <message>
+        <source>Cannot import %1:
+%2</source>
+        <translation>无法导入 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>Import STEP %1</source>
+        <translation>导入 STEP %1</translation>
+    </message>
+    <message>
+        <source>Re-import STEP</source>
+        <translation>重新导入 STEP</translation>
+    </message>
+    <message>
+        <source>Select an imported STEP part to re-import.</source>
+        <translation>请选择要重新导入的已导入 STEP 部件。</translation>
+    </message>
+    <message>
+        <source>Cannot re-import %1:
+%2</source>
+        <translation>无法重新导入 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>Re-import STEP %1</source>
+        <translation>重新导入 STEP %1</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::Tool</name>
     <message>
         <source>Add a layer first (Layers dock).</source>
         <translation>请先添加图层（图层面板）。</translation>
     </message>
     <message>
-        <source>The current layer &quot;%1&quot; is locked.</source>
+        <source>The current layer "%1" is locked.</source>
         <translation>当前图层“%1”已锁定。</translation>
     </message>
     <message>
-        <source>The current layer &quot;%1&quot; is hidden.</source>
+        <source>The current layer "%1" is hidden.</source>
         <translation>当前图层“%1”已隐藏。</translation>
     </message>
 </context>

@@ -1,16 +1,25 @@
 #include "canvas.hpp"
 
+#include <QContextMenuEvent>
+#include <QDragEnterEvent>
+#include <QMenu>
+#include <QDropEvent>
+#include <QFileInfo>
 #include <QKeyEvent>
+#include <QMimeData>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <mutex>
 
 #include "golightly/compile.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/image_io.hpp"
+#include "golightly/step_import.hpp"
 #include "tools.hpp"
 
 namespace golightly::editor {
@@ -63,10 +72,70 @@ void draw_label(QPainter& p, QPointF at, const QString& text, const QColor& c, b
 
 // ---------------------------------------------------------------- helpers
 
-QPainterPath shape_painter_path(const Shape& shape, double tolerance_um) {
+QString step_file_from_urls(const QList<QUrl>& urls) {
+    for (const QUrl& u : urls) {
+        if (!u.isLocalFile()) continue;
+        const QString suffix = QFileInfo(u.toLocalFile()).suffix().toLower();
+        if (suffix == QLatin1String("step") || suffix == QLatin1String("stp")) return u.toLocalFile();
+    }
+    return {};
+}
+
+QPainterPath step_painter_path(const Shape& shape, double slice_z_um, bool* crosses) {
+    struct Entry {
+        QPainterPath path;
+        bool crosses = false;
+    };
+    static std::mutex mutex;
+    static std::map<std::string, Entry> cache;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%zu:%zu|%.17g|%.17g,%.17g,%.17g|%.17g,%.17g,%.17g|z%.17g|",
+                  std::hash<std::string>{}(shape.data_base64), shape.data_base64.size(), shape.scale, shape.rotate_deg[0],
+                  shape.rotate_deg[1], shape.rotate_deg[2], shape.translate[0], shape.translate[1], shape.translate[2],
+                  slice_z_um);
+    std::string key = buf;
+    for (int k : shape.solids) key += std::to_string(k) + ",";
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = cache.find(key);
+        if (it != cache.end()) {
+            if (crosses) *crosses = it->second.crosses;
+            return it->second.path;
+        }
+    }
+    Entry e;
+    e.path.setFillRule(Qt::WindingFill);
+    try {
+        const std::array<double, 6> b = step_bounds_um(shape);
+        const double extent = std::max({b[3] - b[0], b[4] - b[1], 1e-6});
+        for (const StepSolidSection& sec : step_section_solids(shape, slice_z_um, 2e-4 * extent)) {
+            for (const auto& ring : sec.outline) {
+                if (ring.size() < 2) continue;
+                QPolygonF poly;
+                poly.reserve(int(ring.size()) + 1);
+                for (const auto& v : ring) poly << QPointF(v.x, v.y);
+                poly << poly.front();
+                e.path.addPolygon(poly);
+                e.path.closeSubpath();
+            }
+        }
+        e.crosses = !e.path.isEmpty();
+        if (!e.crosses) e.path.addRect(QRectF(QPointF(b[0], b[1]), QPointF(b[3], b[4])).normalized());
+    } catch (const std::exception&) {
+        e = Entry{};
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    if (cache.size() > 64) cache.clear();
+    cache[key] = e;
+    if (crosses) *crosses = e.crosses;
+    return e.path;
+}
+
+QPainterPath shape_painter_path(const Shape& shape, double tolerance_um, double slice_z_um) {
+    if (shape.type == ShapeType::Step) return step_painter_path(shape, slice_z_um);
     QPainterPath path;
     path.setFillRule(Qt::WindingFill);
-    if (shape.type == ShapeType::Raster || shape.type == ShapeType::Step) {
+    if (shape.type == ShapeType::Raster) {
         if (shape.type == ShapeType::Raster)
             path.addRect(QRectF(shape.origin.x, shape.origin.y, shape.width_px * shape.pixel_size,
                                 shape.height_px * shape.pixel_size));
@@ -120,12 +189,38 @@ Canvas::Canvas(EditorDocument* document, QWidget* parent) : QWidget(parent), doc
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(200, 150);
+    setAcceptDrops(true);
     connect(doc_, &EditorDocument::changed, this, qOverload<>(&QWidget::update));
     connect(doc_, &EditorDocument::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(doc_, &EditorDocument::filePathChanged, this, [this] { zoomToFit(); });
 }
 
 Canvas::~Canvas() = default;
+
+void Canvas::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls() && !step_file_from_urls(e->mimeData()->urls()).isEmpty()) e->acceptProposedAction();
+}
+
+void Canvas::contextMenuEvent(QContextMenuEvent* e) {
+    const ItemRef hit = hitTest(toWorld(QPointF(e->pos())));
+    const Project& pr = doc_->project();
+    if (hit.kind != ItemRef::Kind::Shape || pr.layers[size_t(hit.layer)].shapes[size_t(hit.index)].type != ShapeType::Step)
+        return;
+    doc_->setSelection(hit);
+    QMenu menu(this);
+    QAction* reimport = menu.addAction(tr("Re-import STEP..."));
+    QAction* remove = menu.addAction(tr("Delete"));
+    QAction* chosen = menu.exec(e->globalPos());
+    if (chosen == reimport) Q_EMIT reimportStepRequested(hit);
+    else if (chosen == remove) doc_->removeItem(hit);
+}
+
+void Canvas::dropEvent(QDropEvent* e) {
+    const QString path = e->mimeData()->hasUrls() ? step_file_from_urls(e->mimeData()->urls()) : QString();
+    if (path.isEmpty()) return;
+    e->acceptProposedAction();
+    Q_EMIT stepFileDropped(path);
+}
 
 void Canvas::setView(double pixelsPerUm, QPointF centerUm) {
     scale_ = std::clamp(pixelsPerUm, 1e-3, 1e6);
@@ -413,7 +508,7 @@ ItemRef Canvas::hitTest(QPointF w) const {
         for (int i = int(layer.shapes.size()) - 1; i >= 0; --i) {
             const Shape& s = layer.shapes[size_t(i)];
             if (s.type == ShapeType::Raster) continue;  // painted coverage is edited with the brush
-            if (shape_painter_path(s, 0.5 / scale_).contains(w)) return {ItemRef::Kind::Shape, l, i};
+            if (shape_painter_path(s, 0.5 / scale_, pr.domain.slice_z).contains(w)) return {ItemRef::Kind::Shape, l, i};
         }
     }
     return {};
@@ -515,15 +610,18 @@ void Canvas::drawScene(QPainter& p, const QTransform& w2d, double s, const QRect
                 p.restore();
                 continue;
             }
-            if (shape.type == ShapeType::Step) continue;
-            const QPainterPath path = shape_painter_path(shape, tol);
+            bool crosses = true;
+            const QPainterPath path = shape.type == ShapeType::Step ? step_painter_path(shape, pr.domain.slice_z, &crosses)
+                                                                    : shape_painter_path(shape, tol);
             QColor fill = c;
             fill.setAlpha(layer.reference_only ? 45 : layer.locked ? 140 : 200);
+            if (!crosses) fill.setAlpha(0);  // a step part the slice plane misses: its dashed x-y bounds
             p.setBrush(fill);
             QPen pen(c.darker(150), 1.2);
             pen.setCosmetic(true);
             if (layer.locked) pen.setStyle(Qt::DashLine);
             if (layer.reference_only) pen.setStyle(Qt::DashDotLine);
+            if (!crosses) pen.setStyle(Qt::DotLine);
             p.setPen(pen);
             p.drawPath(path);
         }
@@ -643,7 +741,8 @@ QRectF Canvas::itemBounds(const ItemRef& sel) const {
     QRectF box;
     if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(pr.layers.size()) && sel.index >= 0 &&
         sel.index < int(pr.layers[size_t(sel.layer)].shapes.size())) {
-        box = shape_painter_path(pr.layers[size_t(sel.layer)].shapes[size_t(sel.index)], 0.4 / s).boundingRect();
+        box = shape_painter_path(pr.layers[size_t(sel.layer)].shapes[size_t(sel.index)], 0.4 / s, pr.domain.slice_z)
+                  .boundingRect();
     } else if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(pr.sources.size())) {
         const Source& src = pr.sources[size_t(sel.index)];
         if (src.type == SourceType::Point) box = QRectF(qp(src.at), qp(src.at));

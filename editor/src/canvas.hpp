@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QPainterPath>
 #include <QPointer>
+#include <QUrl>
 #include <QWidget>
 
 #include <cmath>
@@ -21,9 +22,20 @@ namespace golightly::editor {
 
 class Tool;
 
+/// The first local .step / .stp file among `urls`, or an empty string.
+QString step_file_from_urls(const QList<QUrl>& urls);
+
 /// The filled region of a vector shape as a QPainterPath in world um (winding fill);
-/// empty for raster and step shapes. `tolerance_um` bounds the curve discretization.
-QPainterPath shape_painter_path(const Shape& shape, double tolerance_um);
+/// empty for raster shapes. `tolerance_um` bounds the curve discretization. Step shapes:
+/// step_painter_path at `slice_z_um` (domain.slice_z).
+QPainterPath shape_painter_path(const Shape& shape, double tolerance_um, double slice_z_um = 0.0);
+/// The section of a step shape's selected solids by the plane z = slice_z_um as a
+/// QPainterPath (world um, winding fill); curved edges to 2e-4 of the part's x-y extent.
+/// `crosses` (optional) tells whether any selected solid crosses the plane; when none
+/// does the path is the x-y bounding rectangle of the placed solids, so the shape stays
+/// visible and selectable. Empty when the data cannot be read. Cached per (data,
+/// placement, solids, z); OpenCASCADE work happens on the first call only.
+QPainterPath step_painter_path(const Shape& shape, double slice_z_um, bool* crosses = nullptr);
 /// A material's colour ("#rrggbb"), or a stable colour derived from its id.
 QColor material_color(const Project& project, const std::string& material_id);
 
@@ -110,6 +122,10 @@ Q_SIGNALS:
     void statusMessage(const QString& text);
     void cursorMoved(QPointF worldUm);
     void viewChanged();
+    /// A .step / .stp file was dropped on the canvas (the main window opens the import).
+    void stepFileDropped(const QString& path);
+    /// "Re-import STEP..." was chosen in the context menu of a step shape.
+    void reimportStepRequested(const golightly::editor::ItemRef& item);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -121,6 +137,10 @@ protected:
     void keyPressEvent(QKeyEvent*) override;
     void keyReleaseEvent(QKeyEvent*) override;
     void resizeEvent(QResizeEvent*) override;
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dropEvent(QDropEvent*) override;
+    /// On a step shape: Re-import STEP... and Delete.
+    void contextMenuEvent(QContextMenuEvent*) override;
 
 private:
     /// Draws everything; `w2d` maps world um to device pixels, `pxPerUm` its scale.

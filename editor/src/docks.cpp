@@ -705,9 +705,28 @@ void PropertiesDock::rebuild() {
             addInfo(tr("Pixel size"), QStringLiteral("%1 um").arg(s.pixel_size));
             addInfo(tr("Pixels"), QStringLiteral("%1 x %2").arg(s.width_px).arg(s.height_px));
             break;
-        case ShapeType::Step:
+        case ShapeType::Step: {
             addInfo(tr("File"), qs(s.file_name));
+            addInfo(tr("Solids"), s.solids.empty() ? tr("all") : QString::number(s.solids.size()));
+            auto* scale = addDouble(tr("Unit scale"), s.scale, tr(" um/unit"), [this](double v) {
+                if (v > 0) editShape([v](Shape& x) { x.scale = v; });
+            });
+            scale->setRange(1e-6, 1e9);
+            scale->setDecimals(6);
+            const char* axes[3] = {"x", "y", "z"};
+            for (int a = 0; a < 3; ++a)
+                addDouble(tr("Translate %1").arg(QLatin1String(axes[a])), s.translate[size_t(a)], um,
+                          [this, a](double v) { editShape([v, a](Shape& x) { x.translate[size_t(a)] = v; }); });
+            for (int a = 0; a < 3; ++a)
+                addDouble(tr("Rotate %1").arg(QLatin1String(axes[a])), s.rotate_deg[size_t(a)], tr(" deg"),
+                          [this, a](double v) { editShape([v, a](Shape& x) { x.rotate_deg[size_t(a)] = v; }); });
+            auto* reimport = new QPushButton(tr("Re-import..."));
+            reimport->setObjectName(QStringLiteral("stepReimport"));
+            reimport->setToolTip(tr("Replace the embedded STEP file, keeping placement, layers and materials"));
+            connect(reimport, &QPushButton::clicked, this, [this, sel] { Q_EMIT reimportStepRequested(sel); });
+            form_->addRow(QString(), reimport);
             break;
+        }
         }
     } else if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(p.sources.size())) {
         const Source s = p.sources[size_t(sel.index)];

@@ -103,6 +103,10 @@ public:
     /// Rebuilds now (normally deferred to the event loop).
     void rebuild();
 
+Q_SIGNALS:
+    /// "Re-import..." of a selected step shape was clicked (the main window asks for the file).
+    void reimportStepRequested(const golightly::editor::ItemRef& item);
+
 private:
     void scheduleRebuild();
     QDoubleSpinBox* addDouble(const QString& label, double value, const QString& suffix,

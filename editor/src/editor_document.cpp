@@ -158,6 +158,15 @@ void rotate_shape(Shape& s, Vec2 c, double deg) {
     case ShapeType::Path:
         for (auto& p : s.points) rot(p);
         break;
+    case ShapeType::Step: {
+        // p -> R_d (R_z(rz) R_y R_x (scale p) + t - c) + c: rz grows by d, (tx, ty) turns about c
+        Vec2 t{s.translate[0], s.translate[1]};
+        rot(t);
+        s.translate[0] = t.x;
+        s.translate[1] = t.y;
+        s.rotate_deg[2] = std::remainder(s.rotate_deg[2] + deg, 360.0);
+        break;
+    }
     default: break;
     }
 }

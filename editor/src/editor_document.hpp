@@ -140,7 +140,8 @@ void translate_source(Source& source, double dx_um, double dy_um);
 /// rotations and raster / step shapes stay as they are.
 void scale_shape(Shape& shape, Vec2 anchor, double sx, double sy);
 /// Rotates a vector shape by `degrees` (CCW) about `center`: rotation_deg of rectangles and
-/// ellipses (about their own centre, which is moved), points of polygons and paths.
+/// ellipses (about their own centre, which is moved), points of polygons and paths; a step
+/// shape's rotate_deg[2] (about z) and translate (x, y turned about `center`).
 void rotate_shape(Shape& shape, Vec2 center, double degrees);
 void translate_monitor(Monitor& monitor, double dx_um, double dy_um);
 

@@ -46,7 +46,7 @@ void SelectTool::mousePress(QMouseEvent* e, QPointF w) {
     if (sel.kind == ItemRef::Kind::Shape) {
         const Shape& s = doc()->project().layers[size_t(sel.layer)].shapes[size_t(sel.index)];
         const QRectF box = canvas_->itemBounds(sel);
-        if (s.type != ShapeType::Raster && s.type != ShapeType::Step && !box.isEmpty()) {
+        if (s.type != ShapeType::Raster && !box.isEmpty()) {
             const QRectF r = canvas_->toScreen(box).adjusted(-4, -4, 4, 4);
             const QPointF screen = canvas_->toScreen(w);
             const QPointF corners[4] = {r.topLeft(), r.topRight(), r.bottomLeft(), r.bottomRight()};
@@ -59,7 +59,8 @@ void SelectTool::mousePress(QMouseEvent* e, QPointF w) {
                     anchor_ = worldCorners[3 - i];
                     current_ = w;
                     start_ = w;
-                    mode_ = (e->modifiers() & Qt::ShiftModifier) ? Mode::Rotate : Mode::Resize;
+                    // a STEP part is placed, not reshaped: its handles always rotate it
+                    mode_ = (e->modifiers() & Qt::ShiftModifier) || s.type == ShapeType::Step ? Mode::Rotate : Mode::Resize;
                     if (mode_ == Mode::Rotate) {  // about the shape's own centre where it has one
                         anchor_ = box.center();
                         if (s.type == ShapeType::Ellipse || s.type == ShapeType::Ring) anchor_ = QPointF(s.center.x, s.center.y);
@@ -89,10 +90,7 @@ Shape SelectTool::transformedShape() const {
         if (std::fabs(sy) < 1e-3) sy = 1e-3;
         scale_shape(s, {anchor_.x(), anchor_.y()}, sx, sy);
     } else if (mode_ == Mode::Rotate) {
-        double deg = (std::atan2(current_.y() - anchor_.y(), current_.x() - anchor_.x()) -
-                      std::atan2(start_.y() - anchor_.y(), start_.x() - anchor_.x())) * 180 / M_PI;
-        if (canvas_->snapEnabled()) deg = std::round(deg / 15) * 15;
-        rotate_shape(s, {anchor_.x(), anchor_.y()}, deg);
+        rotate_shape(s, {anchor_.x(), anchor_.y()}, rotationDeg());
     }
     return s;
 }
@@ -136,9 +134,26 @@ void SelectTool::mouseRelease(QMouseEvent* e, QPointF w) {
     offset_ = {};
 }
 
+double SelectTool::rotationDeg() const {
+    double deg = (std::atan2(current_.y() - anchor_.y(), current_.x() - anchor_.x()) -
+                  std::atan2(start_.y() - anchor_.y(), start_.x() - anchor_.x())) * 180 / M_PI;
+    if (canvas_->snapEnabled()) deg = std::round(deg / 15) * 15;
+    return deg;
+}
+
 void SelectTool::paintOverlay(QPainter& p) {
     if (mode_ != Mode::Resize && mode_ != Mode::Rotate) return;
-    const QPainterPath path = shape_painter_path(transformedShape(), 0.5 / canvas_->pixelsPerUm());
+    QPainterPath path;
+    if (original_.type == ShapeType::Step) {
+        // the section turns with the part (rotation about z): no new cut while dragging
+        QTransform r;
+        r.translate(anchor_.x(), anchor_.y());
+        r.rotate(rotationDeg());
+        r.translate(-anchor_.x(), -anchor_.y());
+        path = r.map(step_painter_path(original_, doc()->project().domain.slice_z));
+    } else {
+        path = shape_painter_path(transformedShape(), 0.5 / canvas_->pixelsPerUm());
+    }
     QTransform t;
     const QPointF o = canvas_->toScreen(QPointF(0, 0));
     t.translate(o.x(), o.y());

@@ -62,7 +62,8 @@ protected:
 
 /// Select and move (drag; arrow keys move by one grid step). Dragging a corner handle of a
 /// selected shape resizes it about the opposite corner; Shift+drag on a handle rotates it
-/// about its centre (15-degree steps while snapping).
+/// about its centre (15-degree steps while snapping). A step (STEP import) shape's handles
+/// always rotate it (about z, through rotate_deg[2] and translate).
 class SelectTool : public Tool {
     Q_OBJECT
 public:
@@ -80,6 +81,8 @@ private:
     enum class Mode { None, Move, Resize, Rotate };
     /// The shape as the current resize / rotate gesture would leave it.
     Shape transformedShape() const;
+    /// The rotation (degrees, CCW) of the current rotate gesture.
+    double rotationDeg() const;
     Mode mode_ = Mode::None;
     QPointF start_;
     QPointF offset_;

@@ -454,6 +454,12 @@ Shape parse_shape(const Json& j, const std::string& path, const std::string& fil
             s.scale = r.number("scale", 1.0);
             s.rotate_deg = r.array3("rotate_deg", {0, 0, 0});
             s.translate = r.array3("translate", {0, 0, 0});
+            if (const Json* sj = r.find("solids")) {
+                if (!sj->is_array()) r.conv().fail(r.path("solids"), "must be an array of solid indices");
+                for (std::size_t k = 0; k < sj->size(); ++k)
+                    s.solids.push_back(static_cast<int>(
+                        r.conv().integer((*sj)[k], r.path("solids") + "[" + std::to_string(k) + "]", 0, 1000000000)));
+            }
             break;
     }
     s.extra = r.extras();
@@ -799,6 +805,7 @@ Json shape_json(const Shape& s) {
             j["scale"] = s.scale;
             j["rotate_deg"] = array3_json(s.rotate_deg);
             j["translate"] = array3_json(s.translate);
+            if (!s.solids.empty()) j["solids"] = s.solids;
             break;
     }
     append_extra(j, s.extra);

@@ -204,6 +204,10 @@ private:
             case ShapeType::Step:
                 if (s.data_base64.empty()) fail(path + ".data", "must hold the base64 STEP file (found an empty string)");
                 positive(s.scale, path + ".scale");
+                for (std::size_t k = 0; k < s.solids.size(); ++k)
+                    if (s.solids[k] < 0)
+                        fail(path + ".solids[" + std::to_string(k) + "]",
+                             "must be a solid index >= 0 (found " + std::to_string(s.solids[k]) + ")");
                 break;
         }
     }

@@ -134,6 +134,7 @@ std::vector<StepSolidSection> step_section_solids(const Shape& s, double, double
     no_occt(s.file_name);
 }
 std::array<double, 6> step_bounds_um(const Shape& s) { no_occt(s.file_name); }
+StepModel step_shape_model(const Shape& s) { no_occt(s.file_name); }
 std::vector<StepSolidSection> step_import_sections(const Shape& s, double, double) { no_occt(s.file_name); }
 
 #else  // GOLIGHTLY_HAVE_OCCT
@@ -544,6 +545,11 @@ StepModel read_step(const std::vector<std::uint8_t>& bytes, const std::string& f
     return pf->model;
 }
 
+StepModel step_shape_model(const Shape& step_shape) {
+    std::lock_guard<std::recursive_mutex> occt(g_occt_mutex);
+    return parsed(step_shape)->model;
+}
+
 std::array<double, 6> step_bounds_um(const Shape& step_shape) {
     auto pf = placed(step_shape);
     std::array<double, 6> b{0, 0, 0, 0, 0, 0};
@@ -559,6 +565,7 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
                                                   const std::vector<int>& solids_in) {
     if (!(tolerance_um > 0)) throw std::invalid_argument("step_section: tolerance must be > 0");
     std::vector<int> solids = solids_in;
+    if (solids.empty()) solids = step_shape.solids;
     if (solids.empty() && step_shape.extra.is_object() && step_shape.extra.contains("solids") &&
         step_shape.extra["solids"].is_array())
         for (const auto& v : step_shape.extra["solids"])
@@ -630,8 +637,8 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
 std::vector<StepSolidSection> step_import_sections(const Shape& step_shape, double z_um, double tolerance_um) {
     auto sections = step_section_solids(step_shape, z_um, tolerance_um);
     auto pf = placed(step_shape);
-    std::vector<int> wanted;
-    if (step_shape.extra.is_object() && step_shape.extra.contains("solids") && step_shape.extra["solids"].is_array())
+    std::vector<int> wanted = step_shape.solids;
+    if (wanted.empty() && step_shape.extra.is_object() && step_shape.extra.contains("solids") && step_shape.extra["solids"].is_array())
         for (const auto& v : step_shape.extra["solids"])
             if (v.is_number_integer()) wanted.push_back(v.get<int>());
     if (wanted.empty())

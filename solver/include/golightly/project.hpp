@@ -84,6 +84,9 @@ struct Shape {
     double scale = 1.0;
     std::array<double, 3> rotate_deg{0, 0, 0};
     std::array<double, 3> translate{0, 0, 0};
+    /// step (GoLightly 0.1, additive): indices of the file's solids (read_step order) this
+    /// shape places on its layer; empty = all solids. JSON key `solids`.
+    std::vector<int> solids;
 
     Json extra = Json::object();
     bool operator==(const Shape&) const = default;

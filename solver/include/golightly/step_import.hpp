@@ -71,7 +71,7 @@ struct StepSolidSection {
 /// Sections of the (placed) solids of a `step` shape by the plane z = z_um, curved edges
 /// discretized to a chordal deviation below tolerance_um. Only the solids listed in
 /// `solids` (indices into read_step's solids) when it is not empty; otherwise those in
-/// shape.extra["solids"] when present, else all. Solids the plane misses are absent from
+/// shape.solids when not empty (or shape.extra["solids"], as older builds kept it), else all. Solids the plane misses are absent from
 /// the result. Results are cached per (data, placement, solids, z, tolerance), the
 /// parsed file per (data, placement). Throws std::runtime_error as read_step, and when
 /// the placement is invalid (scale <= 0, non-finite values).
@@ -88,6 +88,10 @@ std::vector<Outline> step_section(const Shape& step_shape, double z_um, double t
 /// step_section_solids) that the plane z = z_um misses, with its z range in um; returns
 /// the sections otherwise.
 std::vector<StepSolidSection> step_import_sections(const Shape& step_shape, double z_um, double tolerance_um);
+
+/// What the embedded file of a `step` shape holds (read_step's model; the file is parsed
+/// once and cached by its data, as for step_section_solids). Throws as read_step.
+StepModel step_shape_model(const Shape& step_shape);
 
 /// Bounds (um) of the placed solids of a `step` shape: {xmin, ymin, zmin, xmax, ymax, zmax}.
 std::array<double, 6> step_bounds_um(const Shape& step_shape);

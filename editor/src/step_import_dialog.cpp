@@ -1,0 +1,836 @@
+#include "step_import_dialog.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "canvas.hpp"
+#include "golightly/image_io.hpp"
+
+namespace golightly::editor {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QColor solid_color(const StepSolid& s) {
+    return QColor::fromRgbF(float(std::clamp(s.color_rgb[0], 0.0, 1.0)), float(std::clamp(s.color_rgb[1], 0.0, 1.0)),
+                            float(std::clamp(s.color_rgb[2], 0.0, 1.0)));
+}
+
+/// Chordal tolerance for the dialog's and the canvas's sections: 2e-4 of the x-y extent.
+double section_tolerance(const Shape& shape) {
+    const std::array<double, 6> b = step_bounds_um(shape);
+    return 2e-4 * std::max({b[3] - b[0], b[4] - b[1], 1e-6});
+}
+
+QString fmt_um(double v) { return QString::number(v, 'g', 5); }
+
+/// Tolerance used to check sections on OK / re-import (as the canvas draws them).
+std::vector<StepSolidSection> checked_sections(const Shape& shape, double slice_z) {
+    return step_import_sections(shape, slice_z, section_tolerance(shape));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- reader
+
+StepFileReader::StepFileReader(QObject* parent) : QObject(parent) {}
+
+StepFileReader::~StepFileReader() {
+    if (thread_) {
+        cancel_ = true;
+        thread_->wait();
+        delete thread_;
+    }
+}
+
+void StepFileReader::start(const QString& path) {
+    if (running_) return;
+    path_ = path;
+    ok_ = cancelled_ = false;
+    error_.clear();
+    workerError_.clear();
+    workerCancelled_ = false;
+    model_ = StepModel{};
+    bytes_.clear();
+    cancel_ = false;
+    running_ = true;
+    timer_.start();
+    const std::string label = QFileInfo(path).fileName().toStdString();
+    thread_ = QThread::create([this, path, label] {
+        try {
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly)) throw std::runtime_error("cannot open the file (" + f.errorString().toStdString() + ")");
+            const QByteArray data = f.readAll();
+            if (data.isEmpty()) throw std::runtime_error("the file is empty");
+            bytes_.assign(reinterpret_cast<const std::uint8_t*>(data.constData()),
+                          reinterpret_cast<const std::uint8_t*>(data.constData()) + data.size());
+            model_ = read_step(bytes_, label, [this](double fraction, const std::string& stage) {
+                const QString st = qs(stage);
+                QMetaObject::invokeMethod(
+                    this, [this, fraction, st] { Q_EMIT progress(fraction, st); }, Qt::QueuedConnection);
+                return !cancel_.load();
+            });
+            if (model_.solids.empty()) throw std::runtime_error("'" + label + "' holds no solid");
+        } catch (const std::exception& e) {
+            workerError_ = e.what();
+            workerCancelled_ = cancel_.load();
+        }
+    });
+    connect(thread_, &QThread::finished, this, &StepFileReader::done, Qt::QueuedConnection);
+    thread_->start();
+}
+
+void StepFileReader::done() {
+    if (!thread_) return;
+    thread_->wait();
+    delete thread_;
+    thread_ = nullptr;
+    running_ = false;
+    seconds_ = timer_.elapsed() / 1000.0;
+    ok_ = workerError_.empty();
+    cancelled_ = !ok_ && workerCancelled_;
+    if (!ok_)
+        error_ = cancelled_ ? tr("Reading %1 was cancelled.").arg(QDir::toNativeSeparators(path_))
+                            : tr("Cannot import the STEP file %1:\n%2").arg(QDir::toNativeSeparators(path_), qs(workerError_));
+    Q_EMIT finished(ok_);
+}
+
+void StepFileReader::cancel() { cancel_ = true; }
+
+bool StepFileReader::waitForFinished(int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (running_ && t.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (running_) QThread::msleep(2);
+    }
+    return !running_;
+}
+
+// ---------------------------------------------------------------- placement
+
+StepPlacement default_step_placement(const StepModel& model, const Project& project, double scale) {
+    StepPlacement p;
+    p.scale = scale;
+    const auto& d = project.domain;
+    const double cx = 0.5 * (model.bbox_min[0] + model.bbox_max[0]);
+    const double cy = 0.5 * (model.bbox_min[1] + model.bbox_max[1]);
+    const double cz = 0.5 * (model.bbox_min[2] + model.bbox_max[2]);
+    p.translate = {0.5 * d.size[0] - scale * cx, 0.5 * d.size[1] - scale * cy, d.slice_z - scale * cz};
+    return p;
+}
+
+// ---------------------------------------------------------------- preview
+
+/// The domain and the sections of the solids at slice_z: included ones filled in their
+/// file colour, left-out ones dashed.
+class StepSectionPreview : public QWidget {
+public:
+    explicit StepSectionPreview(QWidget* parent) : QWidget(parent) { setMinimumSize(260, 220); }
+    QRectF domain;
+    double sliceZ = 0;
+    std::vector<QPainterPath> paths;
+    std::vector<QColor> colors;
+    std::vector<bool> included;
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        p.fillRect(rect(), QColor(250, 250, 252));
+        p.setRenderHint(QPainter::Antialiasing, true);
+        QRectF world = domain;
+        for (const auto& path : paths)
+            if (!path.isEmpty()) world = world.united(path.boundingRect());
+        if (world.width() <= 0 || world.height() <= 0) return;
+        const QRectF target = QRectF(rect()).adjusted(10, 24, -10, -10);
+        const double s = std::min(target.width() / world.width(), target.height() / world.height());
+        QTransform t;
+        t.translate(target.center().x(), target.center().y());
+        t.scale(s, -s);
+        t.translate(-world.center().x(), -world.center().y());
+        p.setPen(QPen(QColor(40, 40, 40), 1.2));
+        p.setBrush(QColor(235, 240, 245));
+        p.drawRect(t.mapRect(domain));
+        for (size_t k = 0; k < paths.size(); ++k) {
+            if (paths[k].isEmpty()) continue;
+            const QColor c = k < colors.size() ? colors[k] : QColor(120, 120, 200);
+            const bool on = k < included.size() && included[k];
+            QColor fill = c;
+            fill.setAlpha(on ? 170 : 0);
+            p.setBrush(fill);
+            p.setPen(QPen(on ? c.darker(160) : QColor(130, 130, 130), 1.0, on ? Qt::SolidLine : Qt::DashLine));
+            p.drawPath(t.map(paths[k]));
+        }
+        p.setPen(QColor(60, 60, 60));
+        p.drawText(QRectF(rect()).adjusted(8, 4, -8, 0), Qt::AlignTop | Qt::AlignLeft,
+                   StepImportDialog::tr("Section at z = %1 um").arg(fmt_um(sliceZ)));
+    }
+};
+
+// ---------------------------------------------------------------- dialog
+
+StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidget* parent)
+    : QDialog(parent), doc_(doc), prompts_(prompts), reader_(new StepFileReader(this)) {
+    setWindowTitle(tr("Import STEP"));
+    setObjectName(QStringLiteral("stepImportDialog"));
+    auto* top = new QVBoxLayout(this);
+    fileLabel_ = new QLabel(this);
+    fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    top->addWidget(fileLabel_);
+    auto* progressRow = new QHBoxLayout;
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setFormat(tr("Reading... %p%"));
+    cancelRead_ = new QPushButton(tr("Cancel reading"), this);
+    progressRow->addWidget(progress_, 1);
+    progressRow->addWidget(cancelRead_);
+    top->addLayout(progressRow);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* left = new QWidget(split);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+
+    auto* placementBox = new QGroupBox(tr("Placement"), left);
+    auto* form = new QFormLayout(placementBox);
+    unitLabel_ = new QLabel(placementBox);
+    form->addRow(tr("File unit"), unitLabel_);
+    auto spin = [&](double lo, double hi, int decimals, const QString& suffix) {
+        auto* s = new QDoubleSpinBox(placementBox);
+        s->setRange(lo, hi);
+        s->setDecimals(decimals);
+        s->setSuffix(suffix);
+        s->setKeyboardTracking(false);
+        connect(s, &QDoubleSpinBox::valueChanged, this, [this] {
+            if (!updating_) scheduleSections();
+        });
+        return s;
+    };
+    scale_ = spin(1e-9, 1e12, 6, tr(" um per unit"));
+    scale_->setToolTip(tr("Length of one file unit in um (the file's own unit is proposed: mm = 1000)"));
+    form->addRow(tr("Unit scale"), scale_);
+    const char* axes[3] = {"x", "y", "z"};
+    auto* trRow = new QHBoxLayout;
+    auto* rotRow = new QHBoxLayout;
+    for (int a = 0; a < 3; ++a) {
+        translate_[size_t(a)] = spin(-1e12, 1e12, 4, tr(" um"));
+        translate_[size_t(a)]->setPrefix(QStringLiteral("%1 ").arg(QLatin1String(axes[a])));
+        trRow->addWidget(translate_[size_t(a)]);
+        rotate_[size_t(a)] = spin(-360, 360, 3, tr(" deg"));
+        rotate_[size_t(a)]->setPrefix(QStringLiteral("%1 ").arg(QLatin1String(axes[a])));
+        rotRow->addWidget(rotate_[size_t(a)]);
+    }
+    form->addRow(tr("Translation"), trRow);
+    form->addRow(tr("Rotation"), rotRow);
+    auto* centre = new QPushButton(tr("Centre in domain"), placementBox);
+    centre->setToolTip(tr("Centre the part in x and y in the domain and put the slice plane through the middle of its z range"));
+    auto* fit = new QPushButton(tr("Fit into domain"), placementBox);
+    fit->setObjectName(QStringLiteral("stepFit"));
+    fit->setToolTip(tr("Choose the scale so that the part spans 80 % of the domain, then centre it"));
+    auto* buttonRow = new QHBoxLayout;
+    buttonRow->addWidget(centre);
+    buttonRow->addWidget(fit);
+    form->addRow(QString(), buttonRow);
+    connect(fit, &QPushButton::clicked, this, [this, centre] {
+        if (!loaded_) return;
+        const double w = model_.bbox_max[0] - model_.bbox_min[0], h = model_.bbox_max[1] - model_.bbox_min[1];
+        const auto& d = doc_->project().domain;
+        const double s = 0.8 * std::min(d.size[0] / std::max(w, 1e-12), d.size[1] / std::max(h, 1e-12));
+        if (!(s > 0) || !std::isfinite(s)) return;
+        updating_ = true;
+        scale_->setValue(s);
+        updating_ = false;
+        centre->click();
+    });
+    connect(centre, &QPushButton::clicked, this, [this] {
+        if (!loaded_) return;
+        try {
+            Shape s = baseShape();
+            s.translate = {0, 0, 0};
+            const auto b = step_bounds_um(s);
+            const auto& d = doc_->project().domain;
+            updating_ = true;
+            translate_[0]->setValue(0.5 * d.size[0] - 0.5 * (b[0] + b[3]));
+            translate_[1]->setValue(0.5 * d.size[1] - 0.5 * (b[1] + b[4]));
+            translate_[2]->setValue(d.slice_z - 0.5 * (b[2] + b[5]));
+            updating_ = false;
+            updateSections();
+        } catch (const std::exception&) {
+            updating_ = false;
+        }
+    });
+    leftLayout->addWidget(placementBox);
+
+    table_ = new QTableWidget(0, ColCount, left);
+    table_->setHorizontalHeaderLabels({tr("Solid"), tr("Colour"), tr("Size (um)"), tr("Section area (um²)"), tr("Layer"),
+                                       tr("Material")});
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->setVisible(false);
+    table_->setSelectionMode(QAbstractItemView::NoSelection);
+    connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* it) {
+        if (!updating_ && it->column() == ColName) updateSections();
+    });
+    leftLayout->addWidget(table_, 1);
+    status_ = new QLabel(left);
+    status_->setWordWrap(true);
+    status_->setObjectName(QStringLiteral("stepImportStatus"));
+    leftLayout->addWidget(status_);
+    preview_ = new StepSectionPreview(split);
+    split->addWidget(left);
+    split->addWidget(preview_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    top->addWidget(split, 1);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    okButton_ = buttons->button(QDialogButtonBox::Ok);
+    okButton_->setText(tr("Import"));
+    okButton_->setEnabled(false);
+    connect(buttons, &QDialogButtonBox::accepted, this, &StepImportDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &StepImportDialog::reject);
+    top->addWidget(buttons);
+
+    sectionTimer_ = new QTimer(this);
+    sectionTimer_->setSingleShot(true);
+    sectionTimer_->setInterval(250);
+    connect(sectionTimer_, &QTimer::timeout, this, &StepImportDialog::updateSections);
+    connect(reader_, &StepFileReader::progress, this, [this](double f, const QString& stage) {
+        progress_->setValue(int(std::lround(1000 * std::clamp(f, 0.0, 1.0))));
+        const QString st = stage == QLatin1String("reading")        ? tr("reading")
+                           : stage == QLatin1String("transferring") ? tr("transferring")
+                           : stage == QLatin1String("solids")       ? tr("solids")
+                                                                    : stage;
+        progress_->setFormat(tr("Reading (%1)... %p%").arg(st));
+    });
+    connect(reader_, &StepFileReader::finished, this, &StepImportDialog::readerFinished);
+    connect(cancelRead_, &QPushButton::clicked, reader_, &StepFileReader::cancel);
+    resize(1000, 560);
+}
+
+StepImportDialog::~StepImportDialog() = default;
+
+bool StepImportDialog::isLoading() const { return reader_->isRunning(); }
+double StepImportDialog::readSeconds() const { return reader_->seconds(); }
+
+void StepImportDialog::loadFile(const QString& path) {
+    path_ = path;
+    loaded_ = false;
+    okButton_->setEnabled(false);
+    fileLabel_->setText(tr("File: %1").arg(QDir::toNativeSeparators(path)));
+    progress_->setValue(0);
+    progress_->setVisible(true);
+    cancelRead_->setVisible(true);
+    status_->setText(tr("Reading the file..."));
+    loadTimer_.start();
+    reader_->start(path);
+}
+
+bool StepImportDialog::waitForLoaded(int timeoutMs) {
+    reader_->waitForFinished(timeoutMs);
+    QCoreApplication::processEvents();
+    return loaded_;
+}
+
+void StepImportDialog::readerFinished(bool ok) {
+    progress_->setVisible(false);
+    cancelRead_->setVisible(false);
+    if (!ok) {
+        if (!reader_->cancelled() && prompts_) prompts_->error(tr("Import STEP"), reader_->error());
+        Q_EMIT loaded(false);
+        QDialog::reject();
+        return;
+    }
+    model_ = reader_->model();
+    dataBase64_ = base64_encode(reader_->bytes());
+    const QString base = QFileInfo(path_).completeBaseName();
+    // the new layer and material: named after the file, unique
+    const Project& p = doc_->project();
+    auto layerExists = [&](const QString& n) {
+        return std::any_of(p.layers.begin(), p.layers.end(), [&](const Layer& l) { return qs(l.name) == n; });
+    };
+    newLayer_ = base.isEmpty() ? tr("STEP import") : base;
+    for (int k = 2; layerExists(newLayer_); ++k) newLayer_ = QStringLiteral("%1 %2").arg(base).arg(k);
+    QString id = base.toLower();
+    for (QChar& c : id)
+        if (!c.isLetterOrNumber()) c = QLatin1Char('_');
+    if (id.isEmpty()) id = QStringLiteral("step");
+    newMaterialId_ = id;
+    for (int k = 2; p.find_material(newMaterialId_.toStdString()); ++k) newMaterialId_ = QStringLiteral("%1_%2").arg(id).arg(k);
+
+    unitLabel_->setText(tr("%1 (1 unit = %2 um)")
+                            .arg(model_.length_unit.empty() ? tr("not given") : qs(model_.length_unit))
+                            .arg(model_.unit_um, 0, 'g', 8));
+    updating_ = true;
+    setPlacement(default_step_placement(model_, p, model_.unit_um));
+    updating_ = false;
+    fillTable();
+    loaded_ = true;
+    okButton_->setEnabled(true);
+    updateSections();
+    loadSeconds_ = loadTimer_.elapsed() / 1000.0;
+    Q_EMIT loaded(true);
+}
+
+void StepImportDialog::fillTable() {
+    updating_ = true;
+    const Project& p = doc_->project();
+    const int n = int(model_.solids.size());
+    table_->setRowCount(n);
+    QString defaultMaterial = newMaterialId_;
+    for (const Material& m : p.materials)
+        if (m.id != p.domain.background) {
+            defaultMaterial = qs(m.id);
+            break;
+        }
+    for (int k = 0; k < n; ++k) {
+        const StepSolid& s = model_.solids[size_t(k)];
+        auto* name = new QTableWidgetItem(qs(s.name));
+        name->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        name->setCheckState(Qt::Checked);
+        name->setToolTip(tr("Include this solid"));
+        table_->setItem(k, ColName, name);
+        auto* color = new QTableWidgetItem(s.has_color ? solid_color(s).name() : tr("none"));
+        color->setFlags(Qt::ItemIsEnabled);
+        if (s.has_color) color->setBackground(solid_color(s));
+        table_->setItem(k, ColColor, color);
+        for (int c : {int(ColBounds), int(ColArea)}) {
+            auto* it = new QTableWidgetItem;
+            it->setFlags(Qt::ItemIsEnabled);
+            table_->setItem(k, c, it);
+        }
+        auto* layer = new QComboBox(table_);
+        layer->setEditable(true);
+        layer->addItem(newLayer_);
+        for (const Layer& l : p.layers) layer->addItem(qs(l.name));
+        layer->setCurrentIndex(0);
+        layer->setToolTip(tr("An existing layer, or type the name of a new one"));
+        table_->setCellWidget(k, ColLayer, layer);
+        auto* material = new QComboBox(table_);
+        for (const Material& m : p.materials)
+            material->addItem(m.name.empty() || m.name == m.id ? qs(m.id) : QStringLiteral("%1 (%2)").arg(qs(m.id), qs(m.name)),
+                              qs(m.id));
+        material->addItem(tr("new: %1 (eps 2.25)").arg(newMaterialId_), newMaterialId_);
+        material->setCurrentIndex(std::max(0, material->findData(defaultMaterial)));
+        material->setToolTip(tr("The material of a new layer (an existing layer keeps its own)"));
+        table_->setCellWidget(k, ColMaterial, material);
+        auto syncMaterial = [this, layer, material] {
+            // an existing layer has its material: show it, fixed
+            const Project& pr = doc_->project();
+            const QString name = layer->currentText().trimmed();
+            const Layer* hit = nullptr;
+            for (const Layer& l : pr.layers)
+                if (qs(l.name) == name) hit = &l;
+            if (hit) {
+                const int i = material->findData(qs(hit->material));
+                if (i >= 0) material->setCurrentIndex(i);
+            }
+            material->setEnabled(!hit);
+        };
+        connect(layer, &QComboBox::currentTextChanged, this, syncMaterial);
+        syncMaterial();
+    }
+    updating_ = false;
+}
+
+void StepImportDialog::setPlacement(const StepPlacement& pl) {
+    const bool was = updating_;
+    updating_ = true;
+    scale_->setValue(pl.scale);
+    for (int a = 0; a < 3; ++a) {
+        translate_[size_t(a)]->setValue(pl.translate[size_t(a)]);
+        rotate_[size_t(a)]->setValue(pl.rotate_deg[size_t(a)]);
+    }
+    updating_ = was;
+    if (!updating_ && loaded_) updateSections();
+}
+
+StepPlacement StepImportDialog::placement() const {
+    StepPlacement pl;
+    pl.scale = scale_->value();
+    for (int a = 0; a < 3; ++a) {
+        pl.translate[size_t(a)] = translate_[size_t(a)]->value();
+        pl.rotate_deg[size_t(a)] = rotate_[size_t(a)]->value();
+    }
+    return pl;
+}
+
+void StepImportDialog::setSolidIncluded(int solid, bool on) {
+    if (auto* it = table_->item(solid, ColName)) it->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+}
+
+bool StepImportDialog::solidIncluded(int solid) const {
+    auto* it = table_->item(solid, ColName);
+    return it && it->checkState() == Qt::Checked;
+}
+
+void StepImportDialog::setSolidLayer(int solid, const QString& name) {
+    if (auto* c = qobject_cast<QComboBox*>(table_->cellWidget(solid, ColLayer))) c->setCurrentText(name);
+}
+
+QString StepImportDialog::solidLayer(int solid) const {
+    auto* c = qobject_cast<QComboBox*>(table_->cellWidget(solid, ColLayer));
+    const QString t = c ? c->currentText().trimmed() : QString();
+    return t.isEmpty() ? newLayer_ : t;
+}
+
+void StepImportDialog::setSolidMaterial(int solid, const QString& id) {
+    if (auto* c = qobject_cast<QComboBox*>(table_->cellWidget(solid, ColMaterial))) {
+        const int i = c->findData(id);
+        if (i >= 0) c->setCurrentIndex(i);
+    }
+}
+
+QString StepImportDialog::solidMaterial(int solid) const {
+    auto* c = qobject_cast<QComboBox*>(table_->cellWidget(solid, ColMaterial));
+    return c ? c->currentData().toString() : QString();
+}
+
+QString StepImportDialog::statusText() const { return status_->text(); }
+
+Shape StepImportDialog::baseShape() const {
+    Shape s;
+    s.type = ShapeType::Step;
+    s.file_name = QFileInfo(path_).fileName().toStdString();
+    s.data_base64 = dataBase64_;
+    const StepPlacement pl = placement();
+    s.scale = pl.scale;
+    s.rotate_deg = pl.rotate_deg;
+    s.translate = pl.translate;
+    return s;
+}
+
+void StepImportDialog::scheduleSections() {
+    if (loaded_) sectionTimer_->start();
+}
+
+void StepImportDialog::updateSections() {
+    sectionTimer_->stop();
+    if (!loaded_) return;
+    const int n = int(model_.solids.size());
+    const double z = doc_->project().domain.slice_z;
+    areas_.assign(size_t(n), 0.0);
+    sections_.assign(size_t(n), QPainterPath());
+    QString error;
+    const Shape all = baseShape();
+    try {
+        for (const StepSolidSection& sec : step_section_solids(all, z, section_tolerance(all))) {
+            if (sec.solid < 0 || sec.solid >= n) continue;
+            areas_[size_t(sec.solid)] = sec.area_um2;
+            QPainterPath& path = sections_[size_t(sec.solid)];
+            path.setFillRule(Qt::WindingFill);
+            for (const auto& ring : sec.outline) {
+                QPolygonF poly;
+                for (const auto& v : ring) poly << QPointF(v.x, v.y);
+                if (!poly.isEmpty()) poly << poly.front();
+                path.addPolygon(poly);
+                path.closeSubpath();
+            }
+        }
+    } catch (const std::exception& e) {
+        error = qs(e.what());
+    }
+    const double sc = scale_->value();
+    QStringList missing;
+    int included = 0, crossing = 0;
+    updating_ = true;
+    for (int k = 0; k < n; ++k) {
+        const StepSolid& s = model_.solids[size_t(k)];
+        table_->item(k, ColBounds)
+            ->setText(QStringLiteral("%1 x %2 x %3")
+                          .arg(fmt_um(sc * (s.bbox_max[0] - s.bbox_min[0])), fmt_um(sc * (s.bbox_max[1] - s.bbox_min[1])),
+                               fmt_um(sc * (s.bbox_max[2] - s.bbox_min[2]))));
+        QTableWidgetItem* area = table_->item(k, ColArea);
+        if (areas_[size_t(k)] > 0 || !sections_[size_t(k)].isEmpty()) {
+            area->setText(fmt_um(areas_[size_t(k)]));
+            area->setForeground(QBrush());
+        } else {
+            area->setText(tr("misses the slice plane"));
+            area->setForeground(QColor(180, 30, 30));
+        }
+        if (solidIncluded(k)) {
+            ++included;
+            if (sections_[size_t(k)].isEmpty()) missing << qs(s.name);
+            else ++crossing;
+        }
+    }
+    updating_ = false;
+    QString text;
+    if (!error.isEmpty()) text = tr("Cannot cut the solids: %1").arg(error);
+    else if (included == 0) text = tr("No solid is included.");
+    else if (!missing.isEmpty())
+        text = tr("%n chosen solid(s) do not cross the slice plane z = %1 um: %2. Move the part (translation z), "
+                  "change the slice plane or leave them out.", "", int(missing.size()))
+                   .arg(fmt_um(z), missing.join(QStringLiteral(", ")));
+    else
+        text = tr("%n solid(s) cross the slice plane z = %1 um.", "", crossing).arg(fmt_um(z));
+    status_->setText(text);
+    status_->setStyleSheet(error.isEmpty() && missing.isEmpty() && included > 0 ? QString()
+                                                                                  : QStringLiteral("color: #b41e1e;"));
+    const auto& d = doc_->project().domain;
+    preview_->domain = QRectF(0, 0, d.size[0], d.size[1]);
+    preview_->sliceZ = z;
+    preview_->paths = sections_;
+    preview_->colors.clear();
+    preview_->included.clear();
+    for (int k = 0; k < n; ++k) {
+        const StepSolid& s = model_.solids[size_t(k)];
+        // the file's colour, unless it is too light to see on the preview's background
+        preview_->colors.push_back(s.has_color && solid_color(s).lightnessF() < 0.8 ? solid_color(s) : QColor(110, 130, 200));
+        preview_->included.push_back(solidIncluded(k));
+    }
+    preview_->update();
+}
+
+bool StepImportDialog::importIntoDocument() {
+    const QString title = tr("Import STEP");
+    const QString file = QDir::toNativeSeparators(path_);
+    if (!loaded_) {
+        if (prompts_) prompts_->error(title, tr("No STEP file is loaded."));
+        return false;
+    }
+    const Project& p = doc_->project();
+    // group the included solids by target layer, in first-use order
+    std::vector<QString> layerOrder;
+    std::map<QString, std::vector<int>> groups;
+    std::map<QString, QString> materialOf;
+    const int n = int(model_.solids.size());
+    for (int k = 0; k < n; ++k) {
+        if (!solidIncluded(k)) continue;
+        const QString layer = solidLayer(k);
+        if (!groups.count(layer)) layerOrder.push_back(layer);
+        groups[layer].push_back(k);
+        const QString m = solidMaterial(k);
+        auto it = materialOf.find(layer);
+        if (it == materialOf.end()) materialOf[layer] = m;
+        else if (it->second != m) {
+            bool existing = false;
+            for (const Layer& l : p.layers) existing = existing || qs(l.name) == layer;
+            if (!existing) {
+                if (prompts_)
+                    prompts_->error(title, tr("Cannot import %1: the solids on the new layer \"%2\" have different "
+                                              "materials (%3, %4); a layer has one material.")
+                                               .arg(file, layer, it->second, m));
+                return false;
+            }
+        }
+    }
+    if (layerOrder.empty()) {
+        if (prompts_) prompts_->error(title, tr("Cannot import %1: no solid is included.").arg(file));
+        return false;
+    }
+    const Shape base = baseShape();
+    std::vector<std::pair<QString, Shape>> shapes;
+    for (const QString& layer : layerOrder) {
+        Shape s = base;
+        const auto& g = groups[layer];
+        if (!(layerOrder.size() == 1 && int(g.size()) == n)) s.solids = g;  // empty = all solids
+        try {
+            checked_sections(s, p.domain.slice_z);
+        } catch (const std::exception& e) {
+            if (prompts_) prompts_->error(title, tr("Cannot import %1:\n%2").arg(file, qs(e.what())));
+            return false;
+        }
+        shapes.emplace_back(layer, std::move(s));
+    }
+    int firstLayer = -1;
+    doc_->editProject(tr("Import STEP %1").arg(QFileInfo(path_).fileName()), [&](Project& pr) {
+        bool materialAdded = false;
+        for (auto& [layer, shape] : shapes) {
+            int li = -1;
+            for (int l = 0; l < int(pr.layers.size()); ++l)
+                if (qs(pr.layers[size_t(l)].name) == layer) {
+                    li = l;
+                    break;
+                }
+            if (li < 0) {
+                Layer nl;
+                nl.name = layer.toStdString();
+                nl.material = materialOf[layer].toStdString();
+                if (materialOf[layer] == newMaterialId_ && !pr.find_material(nl.material) && !materialAdded) {
+                    Material m;
+                    m.id = nl.material;
+                    m.name = QFileInfo(path_).completeBaseName().toStdString();
+                    m.epsilon_inf = 2.25;
+                    const int first = groups[layer].front();
+                    const StepSolid& s = model_.solids[size_t(first)];
+                    // the file's colour, unless it is too light to see on the canvas
+                    if (s.has_color && solid_color(s).lightnessF() < 0.8) m.color = solid_color(s).name().toStdString();
+                    pr.materials.push_back(m);
+                    materialAdded = true;
+                }
+                pr.layers.push_back(nl);
+                li = int(pr.layers.size()) - 1;
+            }
+            pr.layers[size_t(li)].shapes.push_back(shape);
+            if (firstLayer < 0) firstLayer = li;
+        }
+    });
+    if (firstLayer >= 0) {
+        doc_->setCurrentLayer(firstLayer);
+        doc_->setSelection({ItemRef::Kind::Shape, firstLayer, int(doc_->project().layers[size_t(firstLayer)].shapes.size()) - 1});
+    }
+    return true;
+}
+
+void StepImportDialog::accept() {
+    if (importIntoDocument()) QDialog::accept();
+}
+
+void StepImportDialog::reject() {
+    if (reader_->isRunning()) reader_->cancel();
+    QDialog::reject();
+}
+
+// ---------------------------------------------------------------- re-import
+
+bool reimport_step(EditorDocument* doc, const ItemRef& item, const QString& path, Prompts& prompts,
+                   const StepFileReader* reader) {
+    const QString title = QCoreApplication::translate("golightly::editor::StepImportDialog", "Re-import STEP");
+    const QString file = QDir::toNativeSeparators(path);
+    const Project& p = doc->project();
+    if (item.kind != ItemRef::Kind::Shape || item.layer < 0 || item.layer >= int(p.layers.size()) || item.index < 0 ||
+        item.index >= int(p.layers[size_t(item.layer)].shapes.size()) ||
+        p.layers[size_t(item.layer)].shapes[size_t(item.index)].type != ShapeType::Step) {
+        prompts.error(title, QCoreApplication::translate("golightly::editor::StepImportDialog",
+                                                         "Select an imported STEP part to re-import."));
+        return false;
+    }
+    const Shape& selected = p.layers[size_t(item.layer)].shapes[size_t(item.index)];
+    StepModel newModel, oldModel;
+    std::vector<std::uint8_t> bytes;
+    if (reader) {
+        if (!reader->ok()) {
+            prompts.error(title, reader->error());
+            return false;
+        }
+        newModel = reader->model();
+        bytes = reader->bytes();
+    } else {
+        StepFileReader r;
+        r.start(path);
+        r.waitForFinished();
+        if (!r.ok()) {
+            prompts.error(title, r.error());
+            return false;
+        }
+        newModel = r.model();
+        bytes = r.bytes();
+    }
+    try {
+        oldModel = step_shape_model(selected);
+    } catch (const std::exception&) {
+        // the embedded data is broken: map nothing, every solid of the new file joins `item`
+    }
+    auto keys = [](const StepModel& m) {
+        std::vector<std::string> out;
+        std::map<std::string, int> count;
+        for (const StepSolid& s : m.solids) out.push_back(s.name + "#" + std::to_string(count[s.name]++));
+        return out;
+    };
+    const std::vector<std::string> oldKeys = keys(oldModel), newKeys = keys(newModel);
+    std::map<std::string, int> newIndex;
+    for (int k = 0; k < int(newKeys.size()); ++k) newIndex[newKeys[size_t(k)]] = k;
+
+    Project after = p;
+    const std::string oldData = selected.data_base64;
+    const std::string newData = base64_encode(bytes);
+    const std::string newName = QFileInfo(path).fileName().toStdString();
+    std::set<int> used;
+    bool anyAll = false;
+    struct Ref {
+        int layer, index;
+    };
+    std::vector<Ref> siblings;
+    for (int l = 0; l < int(after.layers.size()); ++l)
+        for (int i = 0; i < int(after.layers[size_t(l)].shapes.size()); ++i) {
+            Shape& s = after.layers[size_t(l)].shapes[size_t(i)];
+            if (s.type != ShapeType::Step || s.data_base64 != oldData) continue;
+            siblings.push_back({l, i});
+            if (s.solids.empty()) {
+                anyAll = true;
+            } else {
+                std::vector<int> mapped;
+                for (int k : s.solids)
+                    if (k >= 0 && k < int(oldKeys.size())) {
+                        auto it = newIndex.find(oldKeys[size_t(k)]);
+                        if (it != newIndex.end()) mapped.push_back(it->second);
+                    }
+                s.solids = mapped;
+                for (int k : mapped) used.insert(k);
+                if (mapped.empty()) s.solids = {-1};  // marks "nothing left" (removed below unless it is `item`)
+            }
+            s.data_base64 = newData;
+            s.file_name = newName;
+        }
+    Shape& target = after.layers[size_t(item.layer)].shapes[size_t(item.index)];
+    if (!anyAll) {
+        // solids the old file did not have join `item` when the slice plane cuts them;
+        // solids the old file had but no shape used stay left out
+        const std::set<std::string> oldKeySet(oldKeys.begin(), oldKeys.end());
+        std::vector<int> extra;
+        for (int k = 0; k < int(newKeys.size()); ++k) {
+            if (used.count(k) || oldKeySet.count(newKeys[size_t(k)])) continue;
+            try {
+                Shape probe = target;
+                probe.solids = {k};
+                if (!step_section_solids(probe, after.domain.slice_z, section_tolerance(probe)).empty()) extra.push_back(k);
+            } catch (const std::exception&) {
+            }
+        }
+        if (target.solids == std::vector<int>{-1}) target.solids.clear();
+        if (!extra.empty()) {
+            target.solids.insert(target.solids.end(), extra.begin(), extra.end());
+            std::sort(target.solids.begin(), target.solids.end());
+        }
+        if (target.solids.empty()) target.solids = {-1};
+        if (int(target.solids.size()) == int(newKeys.size()) && siblings.size() == 1) target.solids.clear();
+    }
+    // drop the shapes none of whose solids is left (from the back, indices stay valid)
+    for (auto it = siblings.rbegin(); it != siblings.rend(); ++it) {
+        auto& shapes = after.layers[size_t(it->layer)].shapes;
+        if (shapes[size_t(it->index)].solids == std::vector<int>{-1}) shapes.erase(shapes.begin() + it->index);
+    }
+    for (const Layer& l : after.layers)
+        for (const Shape& s : l.shapes) {
+            if (s.type != ShapeType::Step || s.data_base64 != newData) continue;
+            try {
+                checked_sections(s, after.domain.slice_z);
+            } catch (const std::exception& e) {
+                prompts.error(title, QCoreApplication::translate("golightly::editor::StepImportDialog",
+                                                                 "Cannot re-import %1:\n%2")
+                                         .arg(file, qs(e.what())));
+                return false;
+            }
+        }
+    doc->replaceProject(after, QCoreApplication::translate("golightly::editor::StepImportDialog", "Re-import STEP %1")
+                                   .arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+}  // namespace golightly::editor
