@@ -11,6 +11,9 @@
 // (and all PML positions) copy the nearest inside sample along that axis, so geometry that
 // reaches the interior edge continues unchanged through the PML (spec: domain).
 //
+// Sub-pixel tensor (TEz, scene.hpp "Anisotropic cells"): the off-diagonal entries of
+// average_medium become Scene::anisotropic; rules and damping above compile_anisotropic.
+//
 // Dispersive materials (scene.hpp "Dispersive cells"). The table entry of every cell is
 // the averaged (eps_inf, sigma) of average_medium; the poles come on top. With sub-pixel
 // averaging a cell covered by fractions f_q of materials q gets the susceptibility

@@ -54,7 +54,7 @@ Project tensor_project() {
     Source src;
     src.name = "kick";
     src.type = SourceType::Point;
-    src.position = {0.93, 1.12};
+    src.at = {0.93, 1.12};
     src.component = Component::Hz;
     src.waveform.type = WaveformType::GaussianPulse;
     src.waveform.wavelength_center = 1.5;
@@ -63,9 +63,11 @@ Project tensor_project() {
     Monitor m;
     m.name = "probe";
     m.type = MonitorType::Time;
-    m.shape.type = ShapeType::Ellipse;
-    m.shape.center = {1.0, 1.1};
-    m.shape.radii = {0.2, 0.2};
+    Shape probe;
+    probe.type = ShapeType::Ellipse;
+    probe.center = {1.0, 1.1};
+    probe.radii = {0.2, 0.2};
+    m.shape = probe;
     m.component = Component::Ex;
     m.reduce = Reduce::Mean;
     p.monitors.push_back(m);

