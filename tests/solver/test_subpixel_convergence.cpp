@@ -336,6 +336,61 @@ TEST_CASE("TEz sub-pixel tensor: off-diagonal entries follow the disc's normal",
     CHECK(worst < 0.05);
 }
 
+// Composited layers: a later air rectangle covers the left part of the disc. Its edge
+// x = xe crosses the disc: there the windows see a flat vertical interface (normal x:
+// Ex normal, Ey parallel, no off-diagonal entry), and the disc's edge under the
+// rectangle is gone (uniform air windows).
+TEST_CASE("TEz sub-pixel tensor: a later layer's edge replaces what it covers", "[physics][subpixel]") {
+    DiscSetup d;
+    d.centre = {1.0123, 0.9871};
+    const double dx = d.radius_um / 20, xe = 1.0063;
+    Project p = disc_project(d, dx, 3.0, Polarization::TEz);
+    Layer cover;
+    cover.name = "cover";
+    cover.material = "air";
+    Shape r;
+    r.type = ShapeType::Rectangle;
+    r.min = {-1.0, -1.0};
+    r.max = {xe, 3.0};
+    cover.shapes.push_back(r);
+    p.layers.push_back(cover);
+    for (Component c : {Component::Ex, Component::Ey}) {
+        SampleGrid g;
+        g.nx = g.ny = int(d.box_um / dx);
+        g.dx_um = dx;
+        g.x0_um = c == Component::Ex ? 0.5 * dx : 0.0;
+        g.y0_um = c == Component::Ex ? 0.0 : 0.5 * dx;
+        const AveragedMedium m = average_medium(p, g, c, true, false);
+        const Coverage cov = compute_coverage(p, g, false);
+        const std::size_t core = std::size_t(std::find(cov.material_ids.begin(), cov.material_ids.end(), "core") -
+                                             cov.material_ids.begin());
+        REQUIRE(core < cov.material_ids.size());
+        int on_edge = 0, covered = 0;
+        for (int j = 0; j < g.ny; ++j)
+            for (int i = 0; i < g.nx; ++i) {
+                const std::size_t k = std::size_t(j) * g.nx + i;
+                const double x = g.x0_um + i * dx, y = g.y0_um + j * dx;
+                const double f = cov.fraction[core][k];
+                if (std::abs(x - xe) < 0.5 * dx && std::abs(y - d.centre.y) < 0.8 * d.radius_um) {
+                    ++on_edge;  // cut by the rectangle's edge only (deep inside the disc)
+                    REQUIRE(f > 0.01);
+                    REQUIRE(f < 0.99);
+                    const double a = f / d.eps + (1 - f), b = 1.0 / (f * d.eps + (1 - f));
+                    CHECK(std::abs(m.inv_eps_offdiag[k]) < 1e-4 * (a - b));
+                    CHECK(m.eps_r[k] == Approx(c == Component::Ex ? 1.0 / a : 1.0 / b).epsilon(1e-5));
+                }
+                if (x < xe - dx && std::hypot(x - d.centre.x, y - d.centre.y) > d.radius_um - dx &&
+                    std::hypot(x - d.centre.x, y - d.centre.y) < d.radius_um + dx) {
+                    ++covered;  // the disc's edge under the rectangle: plain air
+                    CHECK(m.eps_r[k] == 1.0);
+                    CHECK(m.inv_eps_offdiag[k] == 0.0);
+                }
+            }
+        CHECK(on_edge > 20);
+        CHECK(covered > 20);
+    }
+}
+
 // Long-run stability of the symmetrized tensor coupling: an eps = 12 disc in a PEC box,
 // random initial Ex, Ey, Hz, float64, 2e4 steps at Courant 0.5. Leapfrog with E = K D and K
 // symmetric positive definite conserves a discrete energy; an indefinite or unsymmetric K
