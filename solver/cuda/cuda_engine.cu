@@ -17,6 +17,8 @@
 //   4. e_update      E from H^{n+1/2} (material table, CPML psi, pec zeroing)
 //   5. e_sources     E sources at t = (n+1/2) dt (cells on pec walls dropped)
 //   6. mur_apply     Mur (1981) first order on the outermost e lines (only with Mur)
+//   6b. aniso_delta, aniso_couple: TEz tensor coupling (only with Scene::anisotropic;
+//       aniso_save of E^n runs before e_update)
 //   7. monitors      DFT accumulation (gathers only the sample cells) + time probes
 //   (8. advance      d_step += steps, once per launched run of steps)
 //
@@ -773,6 +775,53 @@ __global__ void disp_correct(DispDev<T> d) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Anisotropic cells (scene.hpp, "Anisotropic cells"; TEz sub-pixel tensor): one thread per
+// listed site of Ex (k < n[0]) or Ey (k - n[0]). aniso_save keeps E^n before the E update;
+// after the whole E half step aniso_delta turns it into dE = E - E^n, and aniso_couple adds
+// sum_m w[4k+m] dE(other component, nb[4k+m]). Three small kernels over the lists only.
+template <class T> struct AnisoDev {
+    T* E[2];
+    const int* cells[2];
+    const int* nb[2];   // 4 per site, -1: none
+    const T* w[2];      // 4 per site
+    T* d[2];            // per site: E^n, then dE
+    int n[2];
+};
+
+template <class T>
+__global__ void aniso_save(AnisoDev<T> a) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int c = k < a.n[0] ? 0 : 1;
+    if (c == 1) k -= a.n[0];
+    if (k >= a.n[c]) return;
+    a.d[c][k] = a.E[c][a.cells[c][k]];
+}
+
+template <class T>
+__global__ void aniso_delta(AnisoDev<T> a) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int c = k < a.n[0] ? 0 : 1;
+    if (c == 1) k -= a.n[0];
+    if (k >= a.n[c]) return;
+    a.d[c][k] = a.E[c][a.cells[c][k]] - a.d[c][k];
+}
+
+template <class T>
+__global__ void aniso_couple(AnisoDev<T> a) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int c = k < a.n[0] ? 0 : 1;
+    if (c == 1) k -= a.n[0];
+    if (k >= a.n[c]) return;
+    const T* de = a.d[1 - c];
+    T s = T(0);
+    for (int m = 0; m < 4; ++m) {
+        const int b = a.nb[c][4 * k + m];
+        if (b >= 0) s += a.w[c][4 * k + m] * de[b];
+    }
+    a.E[c][a.cells[c][k]] += s;
+}
+
+// ---------------------------------------------------------------------------------------
 // Reductions: energy (sum eps_r E^2 + H^2) and finiteness.
 template <class T>
 __global__ void energy_kernel(DevGrid<T> g, const double* eps_table, int tez, double* out, int* nonfinite) {
@@ -1097,6 +1146,8 @@ private:
         for (const auto& d : sc_.dispersive)
             b += d.cells.size() * (sizeof(int) + sizeof(std::uint16_t) + (2 + 2 * max_poles) * sizeof(T));
         b += pole_total * 3 * sizeof(T) + sc_.pole_sets.size() * 2 * sizeof(int);
+        for (int c = 0; c < 2; ++c)  // anisotropic: cell, 4 neighbours, 4 weights, scratch
+            b += sc_.anisotropic.cells[c].size() * (5 * sizeof(int) + 5 * sizeof(T));
         return b;
     }
 
@@ -1202,6 +1253,7 @@ private:
         setup_mur();
         setup_monitors();
         setup_dispersive();
+        setup_anisotropic();
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
@@ -1251,6 +1303,60 @@ private:
         sc_.table = edited.table;
         for (int c = 0; c < 3; ++c)
             if (!sc_.material_index[c].empty()) sc_.material_index[c] = edited.material_index[c];
+        // TEz sub-pixel tensor couplings follow the edited interfaces (their per-step state
+        // is transient, so the lists can be replaced between steps); the captured graph
+        // holds the old list's arguments.
+        if (!same_anisotropic(sc_.anisotropic, edited.anisotropic)) {
+            sc_.anisotropic = edited.anisotropic;
+            aniso_args_ = AnisoDev<T>{};
+            any_aniso_ = false;
+            setup_anisotropic();
+            CUDA_CHECK(cudaStreamSynchronize(stream_));
+            destroy_graph();
+        }
+    }
+
+    /// Uploads Scene::anisotropic (scene.hpp "Anisotropic cells").
+    void setup_anisotropic() {
+        const AnisotropicCells& an = sc_.anisotropic;
+        if (an.empty()) return;
+        if (sc_.polarization != Polarization::TEz) throw RunError("CUDA engine: anisotropic cells need the TEz polarization");
+        const Component comp[2] = {Component::Ex, Component::Ey};
+        for (int c = 0; c < 2; ++c) {
+            const std::size_t m = an.cells[c].size();
+            if (an.neighbour[c].size() != 4 * m || an.weight[c].size() != 4 * m)
+                throw RunError("CUDA engine: anisotropic neighbour/weight arrays must hold 4 entries per cell");
+            for (std::size_t k = 0; k < m; ++k)
+                if (an.cells[c][k] < 0 || std::size_t(an.cells[c][k]) >= sc_.cells())
+                    throw RunError("CUDA engine: anisotropic cell index outside the grid");
+            for (std::int32_t b : an.neighbour[c])
+                if (b >= 0 && std::size_t(b) >= an.cells[1 - c].size())
+                    throw RunError("CUDA engine: anisotropic neighbour index out of range");
+            std::vector<T> w(an.weight[c].begin(), an.weight[c].end());
+            AnisoBufs& B = aniso_[c];
+            upload(B.cells, an.cells[c], stream_);
+            upload(B.nb, an.neighbour[c], stream_);
+            upload(B.w, w, stream_);
+            B.d.alloc(std::max<std::size_t>(1, m) * sizeof(T));
+            aniso_args_.E[c] = fields_[field_slot(sc_.polarization, comp[c])].template as<T>();
+            aniso_args_.cells[c] = B.cells.template as<int>();
+            aniso_args_.nb[c] = B.nb.template as<int>();
+            aniso_args_.w[c] = B.w.template as<T>();
+            aniso_args_.d[c] = B.d.template as<T>();
+            aniso_args_.n[c] = int(m);
+        }
+        any_aniso_ = true;
+    }
+
+    /// kind 0: save E^n, 1: dE = E - E^n, 2: couple.
+    void launch_anisotropic(int kind) {
+        if (!any_aniso_) return;
+        const int total = aniso_args_.n[0] + aniso_args_.n[1];
+        const int blocks = (total + 255) / 256;
+        if (kind == 0) aniso_save<T><<<blocks, 256, 0, stream_>>>(aniso_args_);
+        else if (kind == 1) aniso_delta<T><<<blocks, 256, 0, stream_>>>(aniso_args_);
+        else aniso_couple<T><<<blocks, 256, 0, stream_>>>(aniso_args_);
+        CUDA_CHECK_LAUNCH();
     }
 
     /// Uploads the compact dispersive-cell lists (scene.hpp) of each E component.
@@ -1505,6 +1611,7 @@ private:
                 off += 2 * std::size_t(w.len);
             }
             launch_dispersive(false);  // poles advance from E^n
+            launch_anisotropic(0);     // E^n of the tensor-coupled sites
             launch_bulk(true);
             launch_dispersive(true);   // E -= weight cb / S dP, before the E sources
             launch_sources(0, k);
@@ -1514,6 +1621,8 @@ private:
                 CUDA_CHECK_LAUNCH();
                 off += 2 * std::size_t(w.len);
             }
+            launch_anisotropic(1);  // dE at every listed site, then the couplings
+            launch_anisotropic(2);
             const int nblocks = n_dft_blocks_ + int(sc_.time_probes.size());
             if (nblocks > 0) {
                 MonitorArgs<T> a{};
@@ -1655,6 +1764,10 @@ private:
     DispBufs disp_[3];                     // per E component (Scene::dispersive index)
     DevBuf pole_first_, pole_count_, pole_coeffs_;
     std::vector<DispDev<T>> disp_args_;
+    struct AnisoBufs { DevBuf cells, nb, w, d; };
+    AnisoBufs aniso_[2];                   // Ex, Ey (Scene::anisotropic index)
+    AnisoDev<T> aniso_args_{};
+    bool any_aniso_ = false;
 };
 
 }  // namespace

@@ -11,6 +11,9 @@
 // (and all PML positions) copy the nearest inside sample along that axis, so geometry that
 // reaches the interior edge continues unchanged through the PML (spec: domain).
 //
+// Sub-pixel tensor (TEz, scene.hpp "Anisotropic cells"): the off-diagonal entries of
+// average_medium become Scene::anisotropic; rules and damping above compile_anisotropic.
+//
 // Dispersive materials (scene.hpp "Dispersive cells"). The table entry of every cell is
 // the averaged (eps_inf, sigma) of average_medium; the poles come on top. With sub-pixel
 // averaging a cell covered by fractions f_q of materials q gets the susceptibility
@@ -189,6 +192,7 @@ private:
         if (inside_pml(0, v.x) || inside_pml(1, v.y)) pml_warned_.insert(what);
     }
     std::set<std::string> pml_warned_;
+    std::size_t anisotropic_damped_ = 0;
 
     double cb_at(Component e, std::int32_t cell) {
         const auto& idx = sc().material_index[static_cast<int>(e)];
@@ -228,6 +232,7 @@ private:
     void compile_grid();
     void compile_medium();
     void compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel);
+    void compile_anisotropic(const std::vector<double> (&offdiag)[2]);
     void compile_spectrum();
     void compile_source(std::size_t i);
     void compile_monitor(std::size_t i);
@@ -302,6 +307,7 @@ void Compiler::compile_medium() {
 
     const bool subpixel = options_.subpixel_averaging.value_or(project_.run.subpixel_averaging);
     std::vector<std::vector<double>> eps3(3), sig3(3);
+    std::vector<double> offdiag[2];  // TEz: (eps^-1)_xy at the Ex / Ey sites (whole grid)
     for (Component c : electric_components(s.polarization)) {
         const Vec2 off = yee_offset(c);
         int k_lo[2], k_hi[2];
@@ -323,6 +329,8 @@ void Compiler::compile_medium() {
         std::vector<double>& sg = sig3[static_cast<int>(c)];
         e.resize(s.cells());
         sg.resize(s.cells());
+        const bool has_off = !med.inv_eps_offdiag.empty() && static_cast<int>(c) < 2;
+        if (has_off) offdiag[static_cast<int>(c)].assign(s.cells(), 0.0);
         for (int j = 0; j < N_[1]; ++j) {
             const int kj = std::clamp(j - pml_lo(1), k_lo[1], k_hi[1]) - k_lo[1];
             for (int i = 0; i < N_[0]; ++i) {
@@ -330,16 +338,141 @@ void Compiler::compile_medium() {
                 const std::size_t src = std::size_t(kj) * g.nx + ki;
                 e[std::size_t(flat(i, j))] = med.eps_r[src];
                 sg[std::size_t(flat(i, j))] = med.sigma.empty() ? 0.0 : med.sigma[src];
+                if (has_off) offdiag[static_cast<int>(c)][std::size_t(flat(i, j))] = med.inv_eps_offdiag[src];
             }
         }
     }
     build_material_table(s, eps3, sig3);
     for (int c = 0; c < 3; ++c) eps_[c] = std::move(eps3[c]);
     compile_dispersion(layers, subpixel);
+    if (s.polarization == Polarization::TEz && !offdiag[0].empty() && !offdiag[1].empty())
+        compile_anisotropic(offdiag);
     build_cpml(s, project_.domain.pml.grading_order, project_.domain.pml.target_reflection);
 
     // Interior area per material: coverage on the interior cell grid.
     out_.material_area_um2 = material_areas_um2(project_, dx_, reference);
+}
+
+// ----------------------------------------------------------------------------- anisotropic
+
+// TEz off-diagonal coupling (scene.hpp "Anisotropic cells"). A site is eligible when it
+// lies outside the PML slabs and off the outermost lines of non-periodic axes (pec, Mur),
+// is not dispersive and not conductive (table ca == 1): other sites keep the diagonal
+// entry only (ixy taken as 0, and no coupling to them). Eligible sites with |ixy| >
+// 1e-6 ixx seed the couplings K(p,q) = (ixy(p) + ixy(q)) / 8 between eligible pairs.
+// Damping for positive definiteness: with R(p) = sum_q |K(p,q)| and d(p) = ixx(p) (table
+// 1 / eps_r), s(p) = min(1, 0.95 d(p) / R(p)) and K(p,q) *= min(s(p), s(q)); then every
+// row of the symmetric operator is strictly diagonally dominant, so it is positive
+// definite (Gershgorin). For a smooth interface in eps = 12 the damping never acts (|ixy|
+// <= ixx there); it guards very high contrast and crowded corners.
+void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
+    Scene& s = sc();
+    const std::size_t n = s.cells();
+    const int nx = N_[0], ny = N_[1];
+    std::vector<std::uint8_t> eligible[2];
+    for (int c = 0; c < 2; ++c) {
+        eligible[c].assign(n, 1);
+        for (std::int32_t cell : s.dispersive[c].cells) eligible[c][std::size_t(cell)] = 0;
+    }
+    auto in_slab = [&](int a, int k) { return k < s.pml_lo[a] || k >= N_[a] - s.pml_hi[a]; };
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const bool edge = (!periodic(0) && (i == 0 || i == nx - 1)) || (!periodic(1) && (j == 0 || j == ny - 1));
+            const bool bad_pos = edge || in_slab(0, i) || in_slab(1, j);
+            const std::size_t k = std::size_t(flat(i, j));
+            for (int c = 0; c < 2; ++c) {
+                const EUpdateCoeffs& t = s.table[s.material_index[c][k]];
+                if (bad_pos || t.ca != 1.0 || t.sigma != 0.0) eligible[c][k] = 0;
+            }
+        }
+    auto inv_diag = [&](int c, std::size_t k) { return 1.0 / s.table[s.material_index[c][k]].eps_r; };
+    auto ixy = [&](int c, std::size_t k) {
+        if (!eligible[c][k]) return 0.0;
+        const double v = offdiag[c][k];
+        return std::abs(v) > 1e-6 * inv_diag(c, k) ? v : 0.0;
+    };
+    auto wrap = [&](int a, int k) {
+        const int na = N_[a];
+        if (k >= 0 && k < na) return k;
+        return periodic(a) ? (k + na) % na : -1;
+    };
+    // the 4 other-component neighbours of site (i, j) of component c (flat index or -1)
+    auto neighbours = [&](int c, int i, int j, std::int32_t out[4]) {
+        static const int dex[4][2] = {{0, -1}, {1, -1}, {0, 0}, {1, 0}};   // Ex(i,j) -> Ey
+        static const int dey[4][2] = {{-1, 0}, {0, 0}, {-1, 1}, {0, 1}};   // Ey(i,j) -> Ex
+        for (int m = 0; m < 4; ++m) {
+            const int* d = c == 0 ? dex[m] : dey[m];
+            const int a = wrap(0, i + d[0]), b = wrap(1, j + d[1]);
+            out[m] = (a < 0 || b < 0) ? -1 : flat(a, b);
+        }
+    };
+    // Couplings K(p, q) per Ex site p (4 each), before damping.
+    std::vector<double> K(4 * n, 0.0);
+    std::vector<double> row_sum[2] = {std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)};
+    bool any = false;
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const std::size_t p = std::size_t(flat(i, j));
+            if (!eligible[0][p]) continue;
+            std::int32_t nb[4];
+            neighbours(0, i, j, nb);
+            for (int m = 0; m < 4; ++m) {
+                if (nb[m] < 0 || !eligible[1][std::size_t(nb[m])]) continue;
+                const double k = (ixy(0, p) + ixy(1, std::size_t(nb[m]))) / 8.0;
+                if (k == 0.0) continue;
+                K[4 * p + m] = k;
+                row_sum[0][p] += std::abs(k);
+                row_sum[1][std::size_t(nb[m])] += std::abs(k);
+                any = true;
+            }
+        }
+    if (!any) return;
+    auto damping = [&](int c, std::size_t k) {
+        const double r = row_sum[c][k];
+        return r > 0 ? std::min(1.0, 0.95 * inv_diag(c, k) / r) : 1.0;
+    };
+    std::size_t damped = 0;
+    AnisotropicCells& an = s.anisotropic;
+    std::vector<std::int32_t> list_index[2] = {std::vector<std::int32_t>(n, -1), std::vector<std::int32_t>(n, -1)};
+    for (int c = 0; c < 2; ++c)
+        for (std::size_t k = 0; k < n; ++k)
+            if (row_sum[c][k] > 0) {
+                list_index[c][k] = static_cast<std::int32_t>(an.cells[c].size());
+                an.cells[c].push_back(static_cast<std::int32_t>(k));
+            }
+    for (int c = 0; c < 2; ++c) {
+        an.neighbour[c].assign(4 * an.cells[c].size(), -1);
+        an.weight[c].assign(4 * an.cells[c].size(), 0.0);
+    }
+    // Fill both sides of each coupling: Ex p's slot m is q = nb[m]; q's slot for p is the
+    // mirrored offset (Ex(i,j) is Ey(i',j')'s neighbour m' with i' = i + dx, j' = j + dy).
+    static const int mirror[4] = {3, 2, 1, 0};  // Ey(i,j-1) sees Ex(i,j) as its slot 3, ...
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const std::size_t p = std::size_t(flat(i, j));
+            if (row_sum[0][p] == 0) continue;
+            std::int32_t nb[4];
+            neighbours(0, i, j, nb);
+            const std::int32_t lp = list_index[0][p];
+            for (int m = 0; m < 4; ++m) {
+                const double k0 = K[4 * p + m];
+                if (k0 == 0.0) continue;
+                const std::size_t q = std::size_t(nb[m]);
+                const double sd = std::min(damping(0, p), damping(1, q));
+                if (sd < 1.0) ++damped;
+                const double k = k0 * sd;
+                const std::int32_t lq = list_index[1][q];
+                an.neighbour[0][4 * std::size_t(lp) + m] = lq;
+                an.weight[0][4 * std::size_t(lp) + m] = k * s.table[s.material_index[1][q]].eps_r;
+                an.neighbour[1][4 * std::size_t(lq) + mirror[m]] = lp;
+                an.weight[1][4 * std::size_t(lq) + mirror[m]] = k * s.table[s.material_index[0][p]].eps_r;
+            }
+        }
+    anisotropic_damped_ = damped;
+    if (damped > 0)
+        out_.warnings.push_back("sub-pixel averaging: " + std::to_string(damped) +
+                                " off-diagonal (TEz tensor) couplings damped to keep the update stable "
+                                "(high permittivity contrast at oblique interfaces)");
 }
 
 // ----------------------------------------------------------------------------- dispersion
@@ -1075,6 +1208,8 @@ void Compiler::finish() {
     for (const DispersiveCells& d : s.dispersive)  // pole state (2 per pole) + list + scratch
         for (std::size_t k = 0; k < d.cells.size(); ++k)
             mem += 2 * s.pole_sets[d.pole_set[k]].poles.size() * bp + 10 + 2 * bp;
+    for (int c = 0; c < 2; ++c)  // anisotropic list: cell, 4 neighbours + weights, 2 scratch
+        mem += s.anisotropic.cells[c].size() * (sizeof(std::int32_t) * 5 + 4 * bp + 2 * bp);
     out_.memory_bytes = mem;
 
     // Resolution: cells per wavelength at the shortest wavelength in the highest index.

@@ -30,6 +30,13 @@
 // on top of the ordinary 28 B; pole coefficients and runs are small tables.
 // field_energy() counts eps_inf E^2 only (no polarization energy).
 //
+// Anisotropic cells (scene.hpp "Anisotropic cells", TEz sub-pixel tensor): E^n of the
+// listed sites is saved before the step's sweep; after the whole step 2 (sources, pec,
+// Mur) one serial pass forms dE = E - E^n per listed site, then adds the couplings
+// sum weight * dE(neighbour). The lists hold only cut cells at oblique interfaces (a few
+// per cell of perimeter), so the pass costs nothing next to the sweep; scenes without
+// them skip it.
+//
 // Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
 // GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step.
 #include <algorithm>
@@ -263,6 +270,7 @@ public:
         make_segments();
         build_uniform_map();
         build_dispersive();
+        build_anisotropic();
 
         // Validate sources and monitors.
         auto check_cells = [&](const std::vector<std::int32_t>& cells, const char* what) {
@@ -515,6 +523,13 @@ public:
             ca_[c] = std::move(ca[c]);
             lossy_[c] = lossy;
         }
+        // TEz sub-pixel tensor couplings follow the edited interfaces (their state lives
+        // within one step only).
+        if (!same_anisotropic(sc_.anisotropic, edited.anisotropic)) {
+            sc_.anisotropic = edited.anisotropic;
+            any_anisotropic_ = false;
+            build_anisotropic();
+        }
         eps_table_.resize(sc_.table.size());
         for (std::size_t t = 0; t < sc_.table.size(); ++t) eps_table_[t] = sc_.table[t].eps_r;
         build_uniform_map();
@@ -543,7 +558,9 @@ public:
         const std::size_t wx = std::size_t(s.pml_lo[0] + s.pml_hi[0]);
         const std::size_t wy = std::size_t(s.pml_lo[1] + s.pml_hi[1]);
         b += 2 * (wx * std::size_t(s.ny) + wy * std::size_t(s.nx)) * sizeof(Real);  // psi
-        return b + disp;
+        std::size_t an = 0;
+        for (int c = 0; c < 2; ++c) an += s.anisotropic.cells[c].size() * (4 * sizeof(Real) + sizeof(Real));
+        return b + disp + an;
     }
 
 private:
@@ -730,6 +747,64 @@ private:
             for (int j = 0; j < ny_; ++j) D.row_runs[j + 1] += D.row_runs[j];
             any_dispersive_ = true;
             disp_components_.push_back(c);
+        }
+    }
+
+    /// Validates and converts Scene::anisotropic (scene.hpp "Anisotropic cells").
+    void build_anisotropic() {
+        const AnisotropicCells& a = sc_.anisotropic;
+        if (a.empty()) return;
+        if (tm_) throw RunError("CPU engine: anisotropic cells need the TEz polarization");
+        for (int c = 0; c < 2; ++c) {
+            const std::size_t m = a.cells[c].size();
+            if (a.neighbour[c].size() != 4 * m || a.weight[c].size() != 4 * m)
+                throw RunError("CPU engine: anisotropic neighbour/weight arrays must hold 4 entries per cell");
+            for (std::size_t k = 0; k < m; ++k) {
+                if (a.cells[c][k] < 0 || std::size_t(a.cells[c][k]) >= sc_.cells())
+                    throw RunError("CPU engine: anisotropic cell index outside the grid");
+                for (int q = 0; q < 4; ++q) {
+                    const std::int32_t nb = a.neighbour[c][4 * k + q];
+                    if (nb >= 0 && std::size_t(nb) >= a.cells[1 - c].size())
+                        throw RunError("CPU engine: anisotropic neighbour index out of range");
+                }
+            }
+            an_weight_[c].resize(4 * m);
+            for (std::size_t k = 0; k < 4 * m; ++k) an_weight_[c][k] = Real(a.weight[c][k]);
+            an_old_[c].assign(m, Real(0));
+        }
+        any_anisotropic_ = true;
+    }
+    /// E^n of the listed sites (before the step's E update).
+    void anisotropic_save() {
+        for (int c = 0; c < 2; ++c) {
+            const Real* f = field_[c].data();
+            const auto& cells = sc_.anisotropic.cells[c];
+            Real* o = an_old_[c].data();
+            for (std::size_t k = 0; k < cells.size(); ++k) o[k] = f[cells[k]];
+        }
+    }
+    /// End of step 2: dE = E - E^n for every listed site, then E += sum weight * dE(nb).
+    void anisotropic_apply() {
+        for (int c = 0; c < 2; ++c) {
+            const Real* f = field_[c].data();
+            const auto& cells = sc_.anisotropic.cells[c];
+            Real* o = an_old_[c].data();
+            for (std::size_t k = 0; k < cells.size(); ++k) o[k] = f[cells[k]] - o[k];  // now dE
+        }
+        for (int c = 0; c < 2; ++c) {
+            Real* f = field_[c].data();
+            const auto& cells = sc_.anisotropic.cells[c];
+            const auto& nb = sc_.anisotropic.neighbour[c];
+            const Real* w = an_weight_[c].data();
+            const Real* de = an_old_[1 - c].data();
+            for (std::size_t k = 0; k < cells.size(); ++k) {
+                Real s = 0;
+                for (int q = 0; q < 4; ++q) {
+                    const std::int32_t b = nb[4 * k + q];
+                    if (b >= 0) s += w[4 * k + q] * de[b];
+                }
+                f[cells[k]] += s;
+            }
         }
     }
 
@@ -1032,6 +1107,7 @@ private:
         for (int a = 0; a < 2; ++a)
             if (sc_.boundary[a] == BoundaryKind::Pmc) zero_line(tangential_h(a), a, (a == 0 ? nx_ : ny_) - 1);
         // 2. E from H^{n+1/2}, E sources at t = (n+1/2) dt, PEC zeroing, Mur
+        if (any_anisotropic_) anisotropic_save();
         save_mur();
         auto e_job = [&](int t) {
             long long b, e;
@@ -1047,6 +1123,7 @@ private:
         for (int a = 0; a < 2; ++a)
             if (sc_.boundary[a] == BoundaryKind::Pec) zero_line(tangential_e(a), a, 0);
         apply_mur();
+        if (any_anisotropic_) anisotropic_apply();
         // 3. monitors
         accumulate_monitors();
         ++steps_;
@@ -1092,6 +1169,7 @@ private:
             const double t = is_electric(st.component) ? tn + 0.5 * dt : tn;
             src_value_[k] = st.waveform.value(t - st.delay_s);
         }
+        if (any_anisotropic_) anisotropic_save();
         save_mur();
         auto sweep = [&](int tid) {
             const int nt = team_->size();
@@ -1105,6 +1183,7 @@ private:
         };
         team_->run(sweep);
         apply_mur();
+        if (any_anisotropic_) anisotropic_apply();
         accumulate_monitors();
         ++steps_;
     }
@@ -1165,6 +1244,9 @@ private:
     Dispersive disp_[3];
     bool any_dispersive_ = false;
     std::vector<int> disp_components_;
+    bool any_anisotropic_ = false;
+    std::vector<Real> an_weight_[2];  ///< Scene::anisotropic weights in Real
+    std::vector<Real> an_old_[2];     ///< per listed site: E^n, then dE
     std::vector<std::uint32_t> set_first_, set_count_;
     std::vector<PoleCoeffsR> coeffs_;
     std::vector<Real> zero_row_;

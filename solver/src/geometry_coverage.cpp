@@ -23,7 +23,8 @@ namespace detail {
 
 double coverage_tolerance_um(double dx_um) { return std::min(1e-5, 1e-4 * dx_um); }
 
-AreaAccumulator::AreaAccumulator(const SampleGrid& grid) : grid_(grid), rows_(std::max(grid.ny, 0)) {
+AreaAccumulator::AreaAccumulator(const SampleGrid& grid)
+    : grid_(grid), rows_(std::max(grid.ny, 0)), normals_(std::max(grid.ny, 0)) {
     if (!(grid.dx_um > 0) || grid.nx < 0 || grid.ny < 0) throw std::invalid_argument("SampleGrid: bad size");
 }
 
@@ -42,7 +43,21 @@ void AreaAccumulator::add_outline(const Outline& outline) {
 }
 
 void AreaAccumulator::add_edge(double u0, double v0, double u1, double v1) {
-    if (v0 == v1 || !std::isfinite(u0) || !std::isfinite(u1) || !std::isfinite(v0) || !std::isfinite(v1)) return;
+    if (!std::isfinite(u0) || !std::isfinite(u1) || !std::isfinite(v0) || !std::isfinite(v1)) return;
+    if (v0 == v1) {
+        // No area, but an interface: its normal goes to the cells of row floor(v) it spans.
+        const int j = int(std::floor(std::clamp(v0, -1.0, double(grid_.ny))));
+        if (j < 0 || j >= grid_.ny || v0 < 0) return;
+        const double lo = std::max(std::min(u0, u1), 0.0), hi = std::min(std::max(u0, u1), double(grid_.nx));
+        if (!(hi > lo)) return;
+        // tangent (u1 - u0, 0): left normal (0, u1 - u0), spread over the cells crossed
+        const double s = u1 > u0 ? 1.0 : -1.0;
+        for (int k = int(std::floor(lo)); k < grid_.nx && k < hi; ++k) {
+            const double len = std::min(hi, double(k + 1)) - std::max(lo, double(k));
+            if (len > 0) normals_[j].push_back({k, 0.0, s * len});
+        }
+        return;
+    }
     // Walk upwards; an upward edge deposits negative area (CCW interior positive).
     double sign = -1.0;
     if (v0 > v1) {
@@ -61,13 +76,16 @@ void AreaAccumulator::add_edge(double u0, double v0, double u1, double v1) {
         const double ua = va == v0 ? u0 : u0 + (va - v0) * dudv;
         const double ub = vb == v1 ? u1 : u0 + (vb - v0) * dudv;
         const double dv = sign * (vb - va);
-        deposit(j, std::min(ua, ub), std::max(ua, ub), dv);
+        // The piece's tangent in the outline's own direction is -sign * (ub - ua, vb - va);
+        // grad chi integrates to its left normal (-t_v, t_u) (interior on the left).
+        const double tu = -sign * (ub - ua), tv = -sign * (vb - va);
+        deposit(j, std::min(ua, ub), std::max(ua, ub), dv, -tv, tu);
     }
 }
 
 // Deposits a straight piece within row j spanning abscissae [u_lo, u_hi] and signed v
 // extent dv (distributed along u in proportion, the piece being straight).
-void AreaAccumulator::deposit(int j, double u_lo, double u_hi, double dv) {
+void AreaAccumulator::deposit(int j, double u_lo, double u_hi, double dv, double gx, double gy) {
     auto& row = rows_[j];
     const int nx = grid_.nx;
     if (u_lo >= nx) return;  // right of the grid: affects no sample
@@ -79,6 +97,8 @@ void AreaAccumulator::deposit(int j, double u_lo, double u_hi, double dv) {
         if (k >= nx) return;
         row.emplace_back(k, dvp * (k + 1 - u_mid));
         row.emplace_back(k + 1, dvp * (u_mid - k));
+        const double phi = dv != 0 ? dvp / dv : 1.0;  // the share of the piece in cell k
+        normals_[j].push_back({k, phi * gx, phi * gy});
     };
     const double width = u_hi - u_lo;
     // Column indices from clamped abscissae (no int overflow for far-away vertices).
@@ -102,6 +122,13 @@ void AreaAccumulator::deposit(int j, double u_lo, double u_hi, double dv) {
         const double u_next = std::min(u_stop, double(k + 1));
         if (u_next > u) put(k, 0.5 * (u + u_next), dv * (u_next - u) / width);
         u = u_next;
+    }
+}
+
+void AreaAccumulator::add_row_normals(int j, double* gx, double* gy) const {
+    for (const NormalPiece& p : normals_[j]) {
+        gx[p.k] += p.gx;
+        gy[p.k] += p.gy;
     }
 }
 

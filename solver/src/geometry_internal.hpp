@@ -21,12 +21,24 @@ public:
     /// Coverage of row j: out[i] = clamp(|prefix sum|, 0, 1) for i in [lo, hi); zero outside
     /// (out is not written there). Returns {lo, hi}. scratch must hold nx + 2 doubles.
     std::pair<int, int> row_coverage(int j, double* out, double* scratch) const;
+    /// Interface normals of row j: adds into gx[i], gy[i] (cell units) the window integral
+    /// of grad chi of the region, i.e. the sum over the outline pieces inside window (i, j)
+    /// of -(outward unit normal) * length / dx (divergence theorem; pieces lying exactly on
+    /// a window edge go to one side). Winding numbers add, as for the coverage, so edges
+    /// hidden inside overlapping shapes of one accumulator count too. Pieces left or right
+    /// of the grid are dropped.
+    void add_row_normals(int j, double* gx, double* gy) const;
 
 private:
     void add_edge(double u0, double v0, double u1, double v1);
-    void deposit(int j, double u_lo, double u_hi, double dv);
+    void deposit(int j, double u_lo, double u_hi, double dv, double gx, double gy);
     SampleGrid grid_;
     std::vector<std::vector<std::pair<int, double>>> rows_;
+    struct NormalPiece {
+        int k;
+        double gx, gy;
+    };
+    std::vector<std::vector<NormalPiece>> normals_;  ///< per row, sparse
 };
 
 /// Area-weighted box resampling of a raster shape onto sample windows, row by row.
@@ -49,6 +61,14 @@ private:
     std::vector<int> x_pixel_;
     std::vector<double> x_weight_;  ///< overlap length / dx
 };
+
+/// compute_coverage, plus (when normal_x and normal_y are given) per sample the window
+/// integral of grad eps_inf in cell units (index j * nx + i), the interface normal up to
+/// length and sign: exact from the outline pieces for vector and step shapes, central
+/// differences of the layer coverage for layers holding a raster; layers composited as
+/// the fractions are (comment in geometry_medium.cpp).
+Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, bool reference_run,
+                               std::vector<float>* normal_x, std::vector<float>* normal_y);
 
 /// Curve discretization tolerance used for coverage on a grid of cell dx_um.
 double coverage_tolerance_um(double dx_um);

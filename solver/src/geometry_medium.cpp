@@ -53,6 +53,13 @@ std::vector<const Layer*> select_layers(const Project& project, bool reference_r
 }
 
 Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool reference_run) {
+    return detail::coverage_with_normals(project, grid, reference_run, nullptr, nullptr);
+}
+
+namespace detail {
+
+Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, bool reference_run,
+                               std::vector<float>* normal_x, std::vector<float>* normal_y) {
     if (!(grid.dx_um > 0) || grid.nx <= 0 || grid.ny <= 0)
         throw std::invalid_argument("compute_coverage: empty sample grid");
     const std::size_t n = std::size_t(grid.nx) * grid.ny;
@@ -69,6 +76,22 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
 
     const double tol = detail::coverage_tolerance_um(grid.dx_um);
     std::vector<double> row(grid.nx + 2, 0.0), scratch(grid.nx + 2, 0.0);
+    // Interface normals (optional): g = window integral of grad eps_inf, composited as the
+    // fractions are (eps = eps_below (1 - chi) + eps_L chi, so grad eps = (1 - chi)
+    // grad eps_below + (eps_L - eps_below) grad chi, products taken as window means):
+    //   g <- (1 - c) g + (eps_L - <eps>_below) G_L,
+    // G_L the window integral of grad chi_L in cell units: exact from the outline pieces
+    // for vector and step shapes (AreaAccumulator::add_row_normals), central differences of
+    // the layer's coverage for a layer holding a raster.
+    const bool normals = normal_x && normal_y;
+    std::vector<double> eps_of{lookup_material(project, project.domain.background)->epsilon_inf};
+    std::vector<double> gx_row, gy_row, layer_cov;
+    if (normals) {
+        normal_x->assign(n, 0.0f);
+        normal_y->assign(n, 0.0f);
+        gx_row.assign(grid.nx + 2, 0.0);
+        gy_row.assign(grid.nx + 2, 0.0);
+    }
 
     for (const Layer* layer : layers) {
         if (!lookup_material(project, layer->material))
@@ -78,7 +101,9 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
         if (m == int(ids.size())) {
             ids.push_back(layer->material);
             frac.emplace_back();
+            eps_of.push_back(lookup_material(project, layer->material)->epsilon_inf);
         }
+        const double eps_layer = eps_of[m];
         detail::AreaAccumulator acc(grid);
         std::vector<detail::RasterResampler> rasters;
         bool any_vector = false;
@@ -107,6 +132,21 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
             }
         }
         if (!any_vector && rasters.empty()) continue;
+        // A layer holding a raster: its whole coverage first, for the gradient.
+        const bool raster_gradient = normals && !rasters.empty();
+        if (raster_gradient) {
+            layer_cov.assign(n, 0.0);
+            for (int j = 0; j < grid.ny; ++j) {
+                double* lc = layer_cov.data() + std::size_t(j) * grid.nx;
+                if (!acc.row_empty(j)) acc.row_coverage(j, lc, scratch.data());
+                for (const auto& r : rasters)
+                    if (j >= r.j_begin() && j < r.j_end()) r.add_row(j, lc);
+                for (int i = 0; i < grid.nx; ++i) lc[i] = std::clamp(lc[i], 0.0, 1.0);
+            }
+        }
+        auto layer_cov_at = [&](int i, int j) {
+            return layer_cov[std::size_t(std::clamp(j, 0, grid.ny - 1)) * grid.nx + std::clamp(i, 0, grid.nx - 1)];
+        };
 
         for (int j = 0; j < grid.ny; ++j) {
             int lo = grid.nx, hi = 0;
@@ -125,12 +165,29 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
                 frac[m].assign(n, 0.0f);
                 allocated.push_back(m);
             }
+            if (normals && !raster_gradient) acc.add_row_normals(j, gx_row.data(), gy_row.data());
             float* fm = frac[m].data() + std::size_t(j) * grid.nx;
             for (int i = rlo; i < rhi; ++i) {
                 const double c = std::min(1.0, row[i]);
                 row[i] = 0.0;  // leave the row buffer zeroed for the next row
-                if (!(c > 0)) continue;
                 const std::size_t idx = std::size_t(j) * grid.nx + i;
+                if (normals) {
+                    double gxl = gx_row[i], gyl = gy_row[i];
+                    if (raster_gradient) {
+                        const double sx = (i == 0 || i == grid.nx - 1) ? 1.0 : 0.5;
+                        const double sy = (j == 0 || j == grid.ny - 1) ? 1.0 : 0.5;
+                        gxl = grid.nx > 1 ? sx * (layer_cov_at(i + 1, j) - layer_cov_at(i - 1, j)) : 0.0;
+                        gyl = grid.ny > 1 ? sy * (layer_cov_at(i, j + 1) - layer_cov_at(i, j - 1)) : 0.0;
+                    }
+                    if (gxl != 0.0 || gyl != 0.0 || c > 0) {
+                        double below = 0;
+                        for (int q : allocated) below += frac[q][idx] * eps_of[q];
+                        const double w = eps_layer - below, keep = 1.0 - std::max(c, 0.0);
+                        (*normal_x)[idx] = float(keep * (*normal_x)[idx] + w * gxl);
+                        (*normal_y)[idx] = float(keep * (*normal_y)[idx] + w * gyl);
+                    }
+                }
+                if (!(c > 0)) continue;
                 if (c >= 1.0) {
                     for (int q : allocated) frac[q][idx] = 0.0f;
                     fm[i] = 1.0f;
@@ -139,6 +196,10 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
                     for (int q : allocated) frac[q][idx] *= keep;
                     fm[i] += float(c);
                 }
+            }
+            if (normals) {
+                std::fill(gx_row.begin(), gx_row.end(), 0.0);
+                std::fill(gy_row.begin(), gy_row.end(), 0.0);
             }
         }
     }
@@ -152,9 +213,14 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
     return out;
 }
 
+}  // namespace detail
+
 AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Component e_component,
                               bool subpixel, bool reference_run) {
-    Coverage cov = compute_coverage(project, grid, reference_run);
+    const bool te = e_component == Component::Ex || e_component == Component::Ey;
+    std::vector<float> gnx, gny;
+    Coverage cov = (subpixel && te) ? detail::coverage_with_normals(project, grid, reference_run, &gnx, &gny)
+                                    : compute_coverage(project, grid, reference_run);
     const std::size_t nm = cov.material_ids.size();
     std::vector<double> eps(nm), sig(nm);
     for (std::size_t q = 0; q < nm; ++q) {
@@ -179,63 +245,44 @@ AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Co
         }
         return out;
     }
+    if (te) out.inv_eps_offdiag.assign(n, 0.0);
 
-    // Arithmetic mean <eps>, mean of 1/eps and conductivity, row by row.
-    auto mean_row = [&](int j, std::vector<double>& mean) {
-        for (int i = 0; i < nx; ++i) {
-            const std::size_t idx = std::size_t(j) * nx + i;
-            double s = 0;
-            for (std::size_t q = 0; q < nm; ++q) s += cov.fraction[q][idx] * eps[q];
-            mean[i] = s;
+    for (std::size_t idx = 0; idx < n; ++idx) {
+        double mean = 0, inv_sum = 0, sigma = 0;
+        int uniform = -1;
+        for (std::size_t q = 0; q < nm; ++q) {
+            const double f = cov.fraction[q][idx];
+            if (f == 1.0) uniform = int(q);
+            mean += f * eps[q];
+            inv_sum += f / eps[q];
+            sigma += f * sig[q];
         }
-    };
-    const bool te = e_component == Component::Ex || e_component == Component::Ey;
-    std::vector<double> prev(nx), cur(nx), next(nx);
-    mean_row(0, cur);
-    if (ny > 1) mean_row(1, next);
-    for (int j = 0; j < ny; ++j) {
-        for (int i = 0; i < nx; ++i) {
-            const std::size_t idx = std::size_t(j) * nx + i;
-            double inv_sum = 0, sigma = 0;
-            int uniform = -1;
-            for (std::size_t q = 0; q < nm; ++q) {
-                const double f = cov.fraction[q][idx];
-                if (f == 1.0) uniform = int(q);
-                inv_sum += f / eps[q];
-                sigma += f * sig[q];
-            }
-            if (uniform >= 0) {  // one material: exactly its values
-                out.eps_r[idx] = eps[uniform];
-                out.sigma[idx] = sig[uniform];
-                continue;
-            }
-            out.sigma[idx] = sigma;
-            const double mean = cur[i];
-            if (!te) {
-                out.eps_r[idx] = mean;  // field parallel to every interface in 2D
-                continue;
-            }
-            // Interface normal ~ gradient of <eps> (central differences, one-sided at the
-            // grid edges), Farjadpour et al., Opt. Lett. 31, 2972 (2006), eq. 1:
-            // 1/eps_eff = p <1/eps> + (1 - p) / <eps>, p = (n . d)^2.
-            const double gx = i == 0 ? (nx > 1 ? cur[1] - cur[0] : 0.0)
-                              : i == nx - 1 ? cur[i] - cur[i - 1]
-                                            : 0.5 * (cur[i + 1] - cur[i - 1]);
-            const double gy = j == 0 ? (ny > 1 ? next[i] - cur[i] : 0.0)
-                              : j == ny - 1 ? cur[i] - prev[i]
-                                            : 0.5 * (next[i] - prev[i]);
-            const double g2 = gx * gx + gy * gy;
-            if (!(g2 > 1e-18 * mean * mean)) {
-                out.eps_r[idx] = mean;
-                continue;
-            }
-            const double gd = e_component == Component::Ex ? gx : gy;
-            const double p = gd * gd / g2;
-            out.eps_r[idx] = 1.0 / (p * inv_sum + (1.0 - p) / mean);
+        if (uniform >= 0) {  // one material: exactly its values
+            out.eps_r[idx] = eps[uniform];
+            out.sigma[idx] = sig[uniform];
+            continue;
         }
-        std::swap(prev, cur);
-        std::swap(cur, next);
-        if (j + 2 < ny) mean_row(j + 2, next);
+        out.sigma[idx] = sigma;
+        if (!te) {
+            out.eps_r[idx] = mean;  // field parallel to every interface in 2D
+            continue;
+        }
+        // Farjadpour et al., Opt. Lett. 31, 2972 (2006), eq. 1: with n the interface normal
+        // and P = n n^T, eps^-1 = P <1/eps> + (1 - P) <eps>^-1, i.e.
+        //   ixx = nx^2 a + (1 - nx^2) b,  iyy = ny^2 a + (1 - ny^2) b,  ixy = nx ny (a - b),
+        // a = <1/eps>, b = 1/<eps>. n: the window integral of grad eps (exact geometry for
+        // vector/step shapes, coverage gradient for rasters; coverage_with_normals).
+        const double gx = gnx[idx], gy = gny[idx];
+        const double g2 = gx * gx + gy * gy;
+        if (!(g2 > 1e-18 * mean * mean)) {  // no resolvable normal (e.g. cancelling edges)
+            out.eps_r[idx] = mean;
+            continue;
+        }
+        const double a = inv_sum, b = 1.0 / mean;
+        const double gd = e_component == Component::Ex ? gx : gy;
+        const double p = gd * gd / g2;
+        out.eps_r[idx] = 1.0 / (p * a + (1.0 - p) * b);
+        out.inv_eps_offdiag[idx] = gx * gy / g2 * (a - b);
     }
     return out;
 }

@@ -77,8 +77,15 @@ void check_material_update(const Scene& running, const Scene& edited) {
             "dispersive ones is applied live)");
 }
 
+bool same_anisotropic(const AnisotropicCells& a, const AnisotropicCells& b) {
+    for (int c = 0; c < 2; ++c)
+        if (a.cells[c] != b.cells[c] || a.neighbour[c] != b.neighbour[c] || a.weight[c] != b.weight[c]) return false;
+    return true;
+}
+
 bool same_materials(const Scene& a, const Scene& b) {
     if (a.polarization != b.polarization || a.cells() != b.cells()) return false;
+    if (!same_anisotropic(a.anisotropic, b.anisotropic)) return false;
     for (Component comp : electric_components(a.polarization)) {
         const auto& ia = a.material_index[int(comp)];
         const auto& ib = b.material_index[int(comp)];

@@ -110,7 +110,8 @@ public:
     ///
     /// What may change: Scene::table and Scene::material_index (the non-dispersive eps_r
     /// and sigma of any cell, PML cells included: a structure moved across the PML is
-    /// absorbed there as it would be from the start). What must not change (checked by
+    /// absorbed there as it would be from the start), and Scene::anisotropic (the TEz
+    /// tensor couplings move with the interfaces; their state lives within one step). What must not change (checked by
     /// check_material_update(), std::invalid_argument otherwise, the engine untouched):
     /// the grid (polarization, nx, ny, dx_um, dt_s, courant, boundaries, PML cells:
     /// "restart the run"), and the dispersive cells and pole sets (Scene::dispersive,
@@ -138,8 +139,13 @@ int frame_factor(int nx, int ny, int max_width, int max_height);
 void check_material_update(const Scene& running, const Scene& edited);
 
 /// True when `a` and `b` give every E cell the same table entry values (ca, cb, eps_r,
-/// sigma): an edit that leaves the materials as they are (moving a monitor).
+/// sigma) and the same TEz tensor couplings (Scene::anisotropic): an edit that leaves the
+/// materials as they are (moving a monitor).
 bool same_materials(const Scene& a, const Scene& b);
+
+/// True when two coupling lists (scene.hpp "Anisotropic cells") are identical. Live edits
+/// replace the running list with the edited scene's when they differ.
+bool same_anisotropic(const AnisotropicCells& a, const AnisotropicCells& b);
 
 /// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores.
 /// Throws RunError on allocation failure (OutOfMemoryError with the sizes).

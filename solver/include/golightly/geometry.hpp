@@ -52,15 +52,22 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
 struct AveragedMedium {
     std::vector<double> eps_r;  ///< relative permittivity (epsilon_inf of the materials)
     std::vector<double> sigma;  ///< conductivity, S/m
+    /// TEz with subpixel = true only (else empty): the off-diagonal entry of the inverse
+    /// permittivity tensor, (eps^-1)_xy = nx ny (<1/eps> - 1/<eps>), at each sample (0 in
+    /// uniform windows). eps_r holds 1 / (eps^-1)_dd, d the component's own axis.
+    std::vector<double> inv_eps_offdiag;
 };
 
 /// The permittivity for one E component (Ez for TMz; Ex or Ey for TEz) on `grid`.
-/// subpixel = true: for a field parallel to the local interface the mean of eps, for a
-/// field normal to it the inverse mean of 1/eps, mixed by the projection of the field
-/// direction on the interface normal (Farjadpour et al., Opt. Lett. 31, 2972 (2006),
-/// eq. 1, diagonal entry), the normal taken from the coverage gradient. Ez in 2D is
-/// always parallel: plain mean. subpixel = false: staircase (the material covering the
-/// sample point).
+/// subpixel = true: the inverse tensor of Farjadpour et al., Opt. Lett. 31, 2972 (2006),
+/// eq. 1, eps^-1 = P <1/eps> + (1 - P) / <eps>, P = n n^T (window means of the materials'
+/// epsilon_inf); eps_r = 1 / its diagonal entry for the component, inv_eps_offdiag its xy
+/// entry (TEz). The normal n: the window integral of grad eps, exact from the outlines of
+/// vector shapes and step sections (sum over the outline pieces inside the window of
+/// normal * length, layers composited: a later layer's coverage c scales what lies below
+/// by 1 - c), from the coverage gradient (central differences) for layers holding a
+/// raster. Ez in 2D is always parallel: plain mean. Uniform windows: the material's
+/// values exactly. subpixel = false: staircase (the material with the largest fraction).
 AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Component e_component,
                               bool subpixel, bool reference_run);
 

@@ -88,6 +88,37 @@
 //     chi_d(w) = wp^2 / (w0^2 - W^2 - i g W'),  W = (2/dt) sin(w dt/2), W' = sin(w dt)/dt
 //   (dispersion.hpp: discrete_epsilon), i.e. chi(w) + O((w dt)^2).
 //   Stability: per pole |c1| < 1 - c2 (w0 dt < 2); with the grid, see dispersion.hpp.
+//
+// Anisotropic cells (TEz only; Scene::anisotropic, empty otherwise)
+//   Sub-pixel averaging gives each E site the inverse permittivity tensor of Farjadpour et
+//   al., Opt. Lett. 31, 2972 (2006), eq. 1. Its diagonal entry is the site's table entry
+//   (eps_r = 1 / (eps^-1)_dd); the off-diagonal entry couples Ex and Ey through D (units of
+//   E: D~ = D / eps0, so E = eps^-1 D~), discretized as in Meep (Oskooi et al., Opt. Lett.
+//   34, 2778 (2009)) with the four nearest sites of the other component, symmetrized:
+//     Ex(p) = ixx(p) Dx(p) + sum_q K(p,q) Dy(q),  Ey(q) = iyy(q) Dy(q) + sum_p K(p,q) Dx(p),
+//     K(p,q) = s_pq (ixy(p) + ixy(q)) / 8   (q one of the 4 nearest other-component sites
+//   of p, ixy the off-diagonal entry at each site; K = 0 when p or q is not eligible, see
+//   below; s_pq in (0, 1] a damping that only acts where the row sum of |K| would exceed
+//   0.95 of the diagonal, top of compile_project.cpp). K is symmetric and diagonally
+//   dominant, so E = K D~ is positive definite and the leapfrog conserves a discrete
+//   energy; for smoothly varying tensors K's spectrum stays within that of the local
+//   tensors (eigenvalues <1/eps> and 1/<eps>, <= 1 for eps >= 1), so the Courant limit is
+//   the usual one (tested: 2e4 steps at S = 0.5, eps 12). The quadratic form D~.K D~
+//   equals that of Meep's unsymmetric avg4 form, so accuracy is the same to first order.
+//   Listed sites (AnisotropicCells) are those with any nonzero K; their neighbours through
+//   K are listed too. Since K is constant, E^{n+1} - E^n = K (D~^{n+1} - D~^n), so no D~
+//   is stored; the ordinary update (ca = 1, cb = S ixx) gives E_ord = E^n + ixx dDx, and
+//   at the END of step 2 (after the E sources, pec zeroing and Mur) an engine applies,
+//   for each component c in {Ex, Ey} and each listed site k (cell = cells[c][k]):
+//     dE[c][k]  = E[cell] - E^n[cell]      (E^n: the value at the start of step 2, i.e.
+//                                           after the previous step; saved by the engine)
+//   then, once every dE is known (both components),
+//     E[cell]  += sum_{m<4, nb = neighbour[c][4k+m] >= 0} weight[c][4k+m] * dE[1-c][nb]
+//   with weight = K(p,q) * eps_r(q) (the table eps_r of the neighbour, so that
+//   eps_r(q) dE = dD~(q)). A source on a listed site thus injects D~ = eps_r * its E
+//   increment. Listed sites lie outside the PML slabs, off the outermost lines of
+//   non-periodic axes (so pec and Mur never touch them), and are neither dispersive nor
+//   conductive (those cells keep the diagonal entry only).
 // ----------------------------------------------------------------------------------
 #pragma once
 
@@ -196,6 +227,21 @@ struct DispersiveCells {
     std::vector<double> weight;           ///< susceptibility weight (covered fraction), (0, 1]
 };
 
+/// Off-diagonal inverse-permittivity coupling of TEz E sites (header comment
+/// "Anisotropic cells"). Index 0: Ex sites, 1: Ey sites.
+struct AnisotropicCells {
+    /// listed sites, flat index j*nx+i, sorted by increasing index
+    std::vector<std::int32_t> cells[2];
+    /// 4 per listed site k (entries 4k..4k+3): index into cells[1-c] of a coupled site of
+    /// the other component, or -1; neighbour order for Ex(i,j): Ey(i,j-1), Ey(i+1,j-1),
+    /// Ey(i,j), Ey(i+1,j); for Ey(i,j): Ex(i-1,j), Ex(i,j), Ex(i-1,j+1), Ex(i,j+1)
+    /// (indices wrap on periodic axes)
+    std::vector<std::int32_t> neighbour[2];
+    /// 4 per listed site: K(p,q) * eps_r(q), dimensionless
+    std::vector<double> weight[2];
+    bool empty() const { return cells[0].empty() && cells[1].empty(); }
+};
+
 struct Scene {
     Polarization polarization = Polarization::TMz;
     int nx = 0, ny = 0;              ///< total cells, PML included
@@ -218,6 +264,11 @@ struct Scene {
     bool is_dispersive() const {
         return !dispersive[0].cells.empty() || !dispersive[1].cells.empty() || !dispersive[2].cells.empty();
     }
+
+    /// TEz off-diagonal coupling (header comment); empty without sub-pixel averaging, for
+    /// TMz and when no cut cell has an oblique interface.
+    AnisotropicCells anisotropic;
+    bool is_anisotropic() const { return !anisotropic.empty(); }
 
     std::vector<SourceTerm> sources;
     std::vector<DftSet> dft_sets;
