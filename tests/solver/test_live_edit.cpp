@@ -216,7 +216,6 @@ TEST_CASE("live edit: TEz tensor couplings follow a moved shape", "[live_edit][e
     Scene mixed = b.scene;
     mixed.anisotropic = a.scene.anisotropic;
     auto wrong = make_cpu_engine(mixed, Precision::Float64, 1);
-    randomize(*wrong, Polarization::TEz, 11);  // placeholder state, overwritten below
     auto start = make_cpu_engine(a.scene, Precision::Float64, 1);
     randomize(*start, Polarization::TEz, 11);
     start->step(40);
