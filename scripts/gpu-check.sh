@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one GPU check: configure + build (ninja), GPU tests, compute-sanitizer memcheck and
-# racecheck on a subset of the GPU tests ([sanitize]: the bulk, graph, dispersive and out-of-memory cases), the benchmarks, and a short table printed LAST.
+# racecheck on a subset of the GPU tests ([sanitize]: the bulk, graph, dispersive, tensor-coupling, live-edit, frame and out-of-memory cases), the benchmarks, and a short table printed LAST.
 #
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]

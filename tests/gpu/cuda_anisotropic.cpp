@@ -127,7 +127,7 @@ void compare(Precision prec, double tol) {
 
 }  // namespace
 
-TEST_CASE("CUDA TEz sub-pixel tensor coupling matches the CPU engine", "[gpu][cuda][subpixel]") {
+TEST_CASE("CUDA TEz sub-pixel tensor coupling matches the CPU engine", "[gpu][cuda][subpixel][sanitize]") {
     compare(Precision::Float32, 1e-4);
     compare(Precision::Float64, 1e-10);
 }

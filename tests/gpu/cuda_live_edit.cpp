@@ -74,7 +74,7 @@ double max_diff(Engine& a, Engine& b, Polarization pol) {
 
 }  // namespace
 
-TEST_CASE("CUDA live edit: updated engine equals one built with the edited materials", "[cuda][live_edit]") {
+TEST_CASE("CUDA live edit: updated engine equals one built with the edited materials", "[cuda][live_edit][sanitize]") {
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
         for (Precision prec : {Precision::Float64, Precision::Float32}) {
             INFO(to_string(pol) << " " << to_string(prec));
