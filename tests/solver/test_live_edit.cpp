@@ -76,10 +76,9 @@ std::vector<Component> components(Polarization pol) {
     return c;
 }
 
-void randomize(Engine& e, Polarization pol, unsigned seed) {
+void randomize(Engine& e, Polarization pol, unsigned seed, std::size_t n = 48 * 40) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> u(-1, 1);
-    const std::size_t n = 48 * 40;
     for (Component c : components(pol)) {
         std::vector<double> v(n);
         for (double& x : v) x = u(rng);
@@ -203,7 +202,7 @@ TEST_CASE("live edit: TEz tensor couplings follow a moved shape", "[live_edit][e
     REQUIRE(!same_anisotropic(a.scene.anisotropic, b.scene.anisotropic));
     REQUIRE(!same_materials(a.scene, b.scene));
     auto edited = make_cpu_engine(a.scene, Precision::Float64, 1);
-    randomize(*edited, Polarization::TEz, 11);
+    randomize(*edited, Polarization::TEz, 11, a.scene.cells());
     edited->step(40);
     auto fresh = make_cpu_engine(b.scene, Precision::Float64, 1);
     copy_fields(*edited, *fresh, Polarization::TEz);
@@ -217,7 +216,7 @@ TEST_CASE("live edit: TEz tensor couplings follow a moved shape", "[live_edit][e
     mixed.anisotropic = a.scene.anisotropic;
     auto wrong = make_cpu_engine(mixed, Precision::Float64, 1);
     auto start = make_cpu_engine(a.scene, Precision::Float64, 1);
-    randomize(*start, Polarization::TEz, 11);
+    randomize(*start, Polarization::TEz, 11, a.scene.cells());
     start->step(40);
     copy_fields(*start, *wrong, Polarization::TEz);
     wrong->step(80);
