@@ -14,6 +14,7 @@
 #include "golightly/engine.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
+#include "test_scenes.hpp"
 
 using namespace golightly;
 
@@ -21,28 +22,19 @@ namespace {
 
 template <class F>
 Scene make_scene(Polarization pol, F eps_sigma) {
-    Scene s;
-    s.polarization = pol;
-    s.nx = 96;
-    s.ny = 80;
-    s.dx_um = 0.04;
-    s.courant = 0.5;
-    s.dt_s = s.courant * s.dx_um * units::um / units::c0;
-    s.pml_lo[0] = s.pml_hi[0] = s.pml_lo[1] = s.pml_hi[1] = 10;
-    build_cpml(s, 3.0, 1e-8);
-    std::vector<std::vector<double>> eps(3), sig(3);
-    for (Component c : electric_components(pol)) {
-        eps[int(c)].resize(s.cells());
-        sig[int(c)].resize(s.cells());
-        for (int j = 0; j < s.ny; ++j)
-            for (int i = 0; i < s.nx; ++i) {
-                const auto [e, g] = eps_sigma(i, j);
-                eps[int(c)][std::size_t(j) * s.nx + i] = e;
-                sig[int(c)][std::size_t(j) * s.nx + i] = g;
-            }
-    }
-    build_material_table(s, eps, sig);
-    return s;
+    // the shared builder (tests/common/test_scenes.hpp) with eps / sigma from eps_sigma(i, j)
+    test::SceneSpec spec;
+    spec.polarization = pol;
+    spec.nx = 96;
+    spec.ny = 80;
+    spec.dx_um = 0.04;
+    spec.courant = 0.5;
+    spec.pml_cells = 10;
+    spec.pml_grading_order = 3.0;
+    spec.pml_target_reflection = 1e-8;
+    spec.eps_r = [&](Component, int i, int j) { return eps_sigma(i, j).first; };
+    spec.sigma_s_per_m = [&](Component, int i, int j) { return eps_sigma(i, j).second; };
+    return test::make_scene(spec);
 }
 
 std::vector<Component> components(Polarization pol) {

@@ -14,6 +14,7 @@
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
+#include "test_scenes.hpp"
 
 using namespace golightly;
 
@@ -47,27 +48,17 @@ Project edited_quickstart(double sigma_s_per_m = 0) {
 /// A periodic grid (no PML, no psi) with materials from a per-cell eps / sigma function.
 template <class F>
 Scene periodic_scene(Polarization pol, F eps_sigma) {
-    Scene s;
-    s.polarization = pol;
-    s.nx = 48;
-    s.ny = 40;
-    s.dx_um = 0.04;
-    s.courant = 0.5;
-    s.dt_s = s.courant * s.dx_um * units::um / units::c0;
-    s.boundary[0] = s.boundary[1] = BoundaryKind::Periodic;
-    std::vector<std::vector<double>> eps(3), sig(3);
-    for (Component c : electric_components(pol)) {
-        eps[int(c)].resize(s.cells());
-        sig[int(c)].resize(s.cells());
-        for (int j = 0; j < s.ny; ++j)
-            for (int i = 0; i < s.nx; ++i) {
-                const auto [e, g] = eps_sigma(i, j);
-                eps[int(c)][std::size_t(j) * s.nx + i] = e;
-                sig[int(c)][std::size_t(j) * s.nx + i] = g;
-            }
-    }
-    build_material_table(s, eps, sig);
-    return s;
+    // the shared builder (tests/common/test_scenes.hpp) with eps / sigma from eps_sigma(i, j)
+    test::SceneSpec spec;
+    spec.polarization = pol;
+    spec.nx = 48;
+    spec.ny = 40;
+    spec.dx_um = 0.04;
+    spec.courant = 0.5;
+    spec.boundary_x = spec.boundary_y = BoundaryKind::Periodic;
+    spec.eps_r = [&](Component, int i, int j) { return eps_sigma(i, j).first; };
+    spec.sigma_s_per_m = [&](Component, int i, int j) { return eps_sigma(i, j).second; };
+    return test::make_scene(spec);
 }
 
 std::vector<Component> components(Polarization pol) {
