@@ -18,14 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "golightly/types.hpp"
+
 namespace golightly {
 
 using Json = nlohmann::ordered_json;
-
-struct Vec2 {
-    double x = 0, y = 0;
-    bool operator==(const Vec2&) const = default;
-};
 
 // ---------------------------------------------------------------- materials
 
@@ -106,8 +103,6 @@ struct Layer {
 
 // ---------------------------------------------------------------- sources
 
-enum class WaveformType { GaussianPulse, Cw };
-
 struct Waveform {
     WaveformType type = WaveformType::GaussianPulse;
     double wavelength_center = 1.55;  ///< gaussian_pulse, um
@@ -120,9 +115,6 @@ struct Waveform {
 
 enum class SourceType { Point, Line, Region, Plane };
 enum class SourceProfile { Uniform, Gaussian, Mode };
-
-/// Field component names (also used by monitors and frames).
-enum class Component { Ex, Ey, Ez, Hx, Hy, Hz };
 
 struct Source {
     std::string name;
@@ -145,7 +137,6 @@ struct Source {
 // ---------------------------------------------------------------- monitors
 
 enum class MonitorType { Flux, FluxBox, Time, DftField };
-enum class Reduce { Value, Mean, Rms, SumSquares };
 
 struct Monitor {
     std::string name;
@@ -169,9 +160,6 @@ struct Monitor {
 };
 
 // ---------------------------------------------------------------- domain and run
-
-enum class BoundaryKind { Pml, Periodic, Pec, Pmc, Mur };
-enum class Polarization { TMz, TEz };
 
 struct PmlSettings {
     int cells = 16;
@@ -219,7 +207,6 @@ struct Normalization {
     bool operator==(const Normalization&) const = default;
 };
 
-enum class Precision { Float32, Float64 };
 enum class BackendChoice { Auto, Cuda, Cpu };
 
 struct Frames {

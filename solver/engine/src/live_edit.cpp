@@ -62,12 +62,12 @@ void check_material_update(const Scene& running, const Scene& edited) {
     for (Component comp : electric_components(edited.polarization)) {
         const auto& idx = edited.material_index[int(comp)];
         if (idx.size() != edited.cells())
-            throw std::invalid_argument("live edit: the edited material map of " + to_string(comp) + " has " +
+            throw std::invalid_argument("live edit: the edited material map of " + std::string(component_name(comp)) + " has " +
                                         std::to_string(idx.size()) + " entries, not nx*ny = " +
                                         std::to_string(edited.cells()));
         for (std::uint16_t m : idx)
             if (m >= edited.table.size())
-                throw std::invalid_argument("live edit: a material index of " + to_string(comp) +
+                throw std::invalid_argument("live edit: a material index of " + std::string(component_name(comp)) +
                                             " lies beyond the coefficient table");
     }
     if (!same_poles(running, edited))

@@ -46,7 +46,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
-#include "golightly/bench.hpp"
+#include "golightly/scene.hpp"
 #include "golightly/colormap.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
@@ -1086,7 +1086,7 @@ public:
     }
 
     /// Bytes moved per cell update by the kernels of one step (model in the file header).
-    double bytes_per_cell_update() const {
+    double bytes_per_cell_update() const override {
         const double s = sizeof(T);
         const double cells = double(sc_.cells());
         double bulk = sc_.polarization == Polarization::TMz ? (5 * s) + (4 * s + 2) : (4 * s) + (5 * s + 4);
@@ -1805,12 +1805,6 @@ std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision
     if (!cuda_available()) throw RunError("CUDA backend: " + cuda_device_description());
     if (precision == Precision::Float64) return std::make_unique<CudaEngine<double>>(scene, precision);
     return std::make_unique<CudaEngine<float>>(scene, precision);
-}
-
-double cuda_bytes_per_cell_update(const Engine& engine) {
-    if (auto* e = dynamic_cast<const CudaEngine<float>*>(&engine)) return e->bytes_per_cell_update();
-    if (auto* e = dynamic_cast<const CudaEngine<double>*>(&engine)) return e->bytes_per_cell_update();
-    throw RunError("cuda_bytes_per_cell_update: not a CUDA engine");
 }
 
 double cuda_copy_bandwidth_gbs(std::size_t bytes) {

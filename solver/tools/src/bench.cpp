@@ -218,25 +218,12 @@ BenchReport run_bench(const BenchOptions& o) {
     BenchReport r;
     if (o.backend == "cuda") {
         engine = make_cuda_engine(scene, o.precision);
-        r.bytes_per_cell_update = cuda_bytes_per_cell_update(*engine);
     } else if (o.backend == "cpu") {
         engine = make_cpu_engine(scene, o.precision, o.threads);
-        // The CPU engine's fused single sweep (engine_cpu.cpp, one_step): each field value
-        // read once and written once per step (TMz Ez, Hx, Hy; TEz Ex, Ey, Hz: 6 values),
-        // plus the per-cell cb of each E component, and ca too when a material is lossy (the
-        // bench scene has one). Rows of one material skip the coefficient streams, so this
-        // is an upper bound for the bench's blob pattern.
-        const double s = o.precision == Precision::Float64 ? 8 : 4;
-        bool lossy = false;
-        for (const auto& e : scene.table) lossy |= e.ca != 1.0;
-        const double e_components = o.polarization == Polarization::TMz ? 1 : 2;
-        r.bytes_per_cell_update = 6 * s + e_components * s * (lossy ? 2 : 1);
-        // Dispersive pass (engine_cpu.cpp): per E component and pole P~ read at two levels
-        // and written once, plus the per-cell coefficient and the dP scratch (write + read).
-        r.bytes_per_cell_update += double(dispersive_cells) / double(scene.cells()) * s * (3.0 * n_poles + 3.0);
     } else {
         throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
     }
+    r.bytes_per_cell_update = engine->bytes_per_cell_update();
     // Untimed warm-up (graph capture, caches, first-touch), then the timed run. dft(0)
     // copies one accumulator set back, which also waits for the device.
     engine->step(std::min(o.steps, 64));
@@ -331,14 +318,5 @@ std::string bench_report_json(const BenchReport& r) {
     }
     return j.dump();
 }
-
-#ifndef GOLIGHTLY_HAVE_CUDA
-double cuda_copy_bandwidth_gbs(std::size_t) {
-    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
-}
-double cuda_bytes_per_cell_update(const Engine&) {
-    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
-}
-#endif
 
 }  // namespace golightly

@@ -83,14 +83,5 @@ BenchReport run_bench(const BenchOptions& options);
 /// The bench report as the JSON object of spec/cli.md (one line).
 std::string bench_report_json(const BenchReport& report);
 
-/// Device-to-device copy bandwidth of the CUDA device, GB/s (1e9 B/s), counting bytes read
-/// plus bytes written, for a copy of `bytes` bytes: the better of a 16-byte-access copy
-/// kernel and cudaMemcpy device-to-device, each the median of 20 runs.
-/// Throws RunError when CUDA is not compiled in or no device is present.
-double cuda_copy_bandwidth_gbs(std::size_t bytes);
-/// The bytes-per-cell-update model of a CUDA engine (cuda_engine.cu header comment):
-/// bulk kernels + CPML psi traffic + DFT accumulators, per cell and step.
-/// Throws RunError when `engine` is not a CUDA engine.
-double cuda_bytes_per_cell_update(const Engine& engine);
 
 }  // namespace golightly

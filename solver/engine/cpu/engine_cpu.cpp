@@ -86,12 +86,6 @@ using cpu::RowArgs;
 using cpu::RowOp;
 
 constexpr int ci(Component c) { return static_cast<int>(c); }
-bool is_electric(Component c) { return c == Component::Ex || c == Component::Ey || c == Component::Ez; }
-
-const char* component_name(Component c) {
-    static const char* names[] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
-    return names[ci(c)];
-}
 
 std::string cpu_model_name() {
     std::ifstream in("/proc/cpuinfo");
@@ -323,6 +317,23 @@ public:
         return sizeof(Real) == 4 ? Precision::Float32 : Precision::Float64;
     }
     std::int64_t steps_done() const override { return steps_; }
+
+    /// Traffic model of the fused single sweep (one_step): each field value read once and
+    /// written once per step (TMz Ez, Hx, Hy; TEz Ex, Ey, Hz: 6 values), plus the per-cell
+    /// cb of each E component, and ca too when a material is lossy. Rows of one material
+    /// skip the coefficient streams, so this is an upper bound for mixed rows. Dispersive
+    /// pass (header comment): per listed cell and pole P~ read at two levels and written
+    /// once, plus the cell's coefficient and the dP scratch (write + read): (3 N + 3) R.
+    double bytes_per_cell_update() const override {
+        const double s = sizeof(Real);
+        const auto e_components = electric_components(sc_.polarization);
+        double bytes = 6 * s;
+        for (Component c : e_components) bytes += s * (lossy_[ci(c)] ? 2 : 1);
+        double dispersive = 0;
+        for (const DispersiveCells& d : sc_.dispersive)
+            for (std::uint16_t set : d.pole_set) dispersive += s * (3.0 * double(sc_.pole_sets[set].poles.size()) + 3.0);
+        return bytes + dispersive / double(sc_.cells());
+    }
 
     void step(int n_steps) override {
         for (int s = 0; s < n_steps; ++s) one_step();

@@ -127,7 +127,7 @@
 #include <string>
 #include <vector>
 
-#include "golightly/project.hpp"
+#include "golightly/types.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {

@@ -83,7 +83,6 @@ namespace {
 using units::c0;
 using units::pi;
 
-bool is_electric(Component c) { return c == Component::Ex || c == Component::Ey || c == Component::Ez; }
 
 bool in_polarization(Component c, Polarization p) {
     for (Component x : electric_components(p))

@@ -10,5 +10,8 @@ std::string cuda_device_description() { return "CUDA support not compiled in"; }
 std::unique_ptr<Engine> make_cuda_engine(const Scene&, Precision) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }
+double cuda_copy_bandwidth_gbs(std::size_t) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
 
 }  // namespace golightly

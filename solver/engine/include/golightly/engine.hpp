@@ -38,6 +38,13 @@ public:
     /// CPU engine steps synchronously, so this returns at once).
     virtual void synchronize() {}
 
+    /// The engine's memory-traffic model: bytes moved through memory per cell and step by
+    /// all the kernels of step() for this scene (bulk update, CPML psi, dispersive and
+    /// tensor passes, DFT accumulators), averaged over the grid's cells. Each kernel states
+    /// its share in a comment beside it; bench divides achieved cell updates by this to
+    /// give bandwidth. Engines without a model (test doubles) throw std::logic_error.
+    virtual double bytes_per_cell_update() const;
+
     /// Electromagnetic energy per unit length in z, J/m:
     ///   0.5 * eps0 * dx^2 * sum_cells (eps_r E^2 + H~^2)    (H~ = eta0 H)
     /// over all cells, E at the current step, H at the last half step. In dispersive cells
@@ -161,5 +168,10 @@ bool cuda_supports_dispersion();
 /// CUDA backend. Throws RunError when CUDA was not compiled in or no device is present,
 /// OutOfMemoryError (bytes needed and available) when the grid does not fit.
 std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision);
+/// Device-to-device copy bandwidth of the CUDA device, GB/s (1e9 B/s), counting bytes read
+/// plus bytes written, for a copy of `bytes` bytes: the better of a 16-byte-access copy
+/// kernel and cudaMemcpy device-to-device, each the median of 20 runs (bench's yardstick).
+/// Throws RunError when CUDA is not compiled in or no device is present.
+double cuda_copy_bandwidth_gbs(std::size_t bytes);
 
 }  // namespace golightly
