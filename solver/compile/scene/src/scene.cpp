@@ -35,6 +35,18 @@ Vec2 yee_offset(Component c) {
     return {0.0, 0.0};
 }
 
+Grid Scene::grid() const {
+    Grid g;
+    g.n = {nx, ny, 1};
+    g.dx_um = dx_um;
+    for (int a = 0; a < 2; ++a) {
+        g.boundary[a] = boundary[a];
+        g.pml_lo[a] = pml_lo[a];
+        g.pml_hi[a] = pml_hi[a];
+    }
+    return g;
+}
+
 namespace {
 
 /// Key of a positive quantity rounded to 1e-7 relative; 0 maps to a key of its own.

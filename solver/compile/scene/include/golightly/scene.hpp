@@ -127,6 +127,7 @@
 #include <string>
 #include <vector>
 
+#include "golightly/grid.hpp"
 #include "golightly/types.hpp"
 #include "golightly/units.hpp"
 
@@ -275,6 +276,9 @@ struct Scene {
     std::vector<TimeProbe> time_probes;
 
     std::size_t cells() const { return std::size_t(nx) * std::size_t(ny); }
+    /// The grid of this 2D scene as a Grid of any dimension (grid.hpp): n = {nx, ny, 1},
+    /// z periodic, the same boundaries and PML cells on x and y.
+    Grid grid() const;
     /// Physical position (um) of index-unit position p along axis a.
     double position_um(int axis, double p) const { return (p - pml_lo[axis]) * dx_um; }
 };
