@@ -16,26 +16,12 @@
 // Threads: make_cpu_engine(threads > 0) uses exactly that many (at most ny); threads <= 0
 // uses all cores for grids of >= 2^18 cells and one thread below that.
 //
-// Dispersive cells (scene.hpp "Dispersive cells"): per E component the compact list is
-// cut into runs of consecutive cells of one row with one pole set (Run); per cell only
-// the correction coefficient weight * cb / S and a scratch dP; the pole state P~^n and
-// P~^{n-1} lives in two arrays (state[steps & 1] holds P~^n, P~^{n+1} overwrites the
-// other), pole-major within each run so the updates vectorize over cells.
-// Per row of the sweep: a pre-pass over the row's runs reads E^n, advances every pole and
-// keeps dP = sum (P~^{n+1} - P~^n); the ordinary row kernel runs over the whole row; a
-// post-pass does E -= coef * dP; then the row's E sources. Non-dispersive cells pay
-// nothing. Memory traffic per dispersive cell and step (float32, N poles): P 8N read +
-// 4N written, coef 4 read, dP 4 written + 4 read (L1), E 4 read twice + 4 written (the
-// row is in cache from the ordinary update): 12 N + 12 bytes from memory (6 poles: 84 B)
-// on top of the ordinary 28 B; pole coefficients and runs are small tables.
-// field_energy() counts eps_inf E^2 only (no polarization energy).
-//
-// Anisotropic cells (scene.hpp "Anisotropic cells", TEz sub-pixel tensor): E^n of the
-// listed sites is saved before the step's sweep; after the whole step 2 (sources, pec,
-// Mur) one serial pass forms dE = E - E^n per listed site, then adds the couplings
-// sum weight * dE(neighbour). The lists hold only cut cells at oblique interfaces (a few
-// per cell of perimeter), so the pass costs nothing next to the sweep; scenes without
-// them skip it.
+// Everything of the step beyond the bulk update (dispersion, sources, PEC / PMC / Mur
+// walls, the TEz tensor couplings, DFT sets and time probes) is an extension
+// (cpu_extensions.hpp) that owns its data and plugs into the phases of the step; the
+// sweep calls the row phases of the extensions for each row it updates. The bulk row
+// kernels carry the CPML psi updates (fused for bandwidth). field_energy() counts
+// eps_inf E^2 only (no polarization energy).
 //
 // Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
 // GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step.
@@ -57,6 +43,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu_extensions.hpp"
 #include "cpu_kernels.hpp"
 #include "cpu_team.hpp"
 #include "golightly/colormap.hpp"
@@ -193,8 +180,6 @@ public:
             const int n = a == 0 ? nx_ : ny_;
             if (plo_[a] < 0 || phi_[a] < 0 || plo_[a] + phi_[a] > n)
                 throw RunError("CPU engine: PML cells exceed the grid");
-            if (sc_.boundary[a] == BoundaryKind::Mur && n < 2)
-                throw RunError("CPU engine: a Mur boundary needs at least 2 cells along its axis");
         }
         threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
         tm_ = sc_.polarization == Polarization::TMz;
@@ -263,50 +248,9 @@ public:
         }
         make_segments();
         build_uniform_map();
-        build_dispersive();
-        build_anisotropic();
-
-        // Validate sources and monitors.
-        auto check_cells = [&](const std::vector<std::int32_t>& cells, const char* what) {
-            for (auto c : cells)
-                if (c < 0 || std::size_t(c) >= n)
-                    throw RunError(std::string("CPU engine: ") + what + " cell index " + std::to_string(c) +
-                                   " outside the grid");
-        };
-        for (const auto& s : sc_.sources) {
-            if (!has_[ci(s.component)])
-                throw RunError(std::string("CPU engine: source on ") + component_name(s.component) +
-                               ", which this polarization lacks");
-            if (s.cells.size() != s.weights.size())
-                throw RunError("CPU engine: source cells and weights differ in length");
-            check_cells(s.cells, "source");
-        }
-        for (const auto& d : sc_.dft_sets) {
-            if (!has_[ci(d.component)])
-                throw RunError(std::string("CPU engine: DFT set on ") + component_name(d.component) +
-                               ", which this polarization lacks");
-            const std::size_t k = d.cell0.size();
-            if (d.w0.size() != k || (!d.cell1.empty() && (d.cell1.size() != k || d.w1.size() != k)))
-                throw RunError("CPU engine: DFT set arrays differ in length");
-            check_cells(d.cell0, "DFT");
-            for (auto c : d.cell1)
-                if (c >= 0 && std::size_t(c) >= n) throw RunError("CPU engine: DFT cell1 outside the grid");
-            dft_.emplace_back(k * d.frequencies_hz.size(), std::complex<double>(0, 0));
-        }
-        for (const auto& p : sc_.time_probes) {
-            if (!has_[ci(p.component)])
-                throw RunError(std::string("CPU engine: time probe on ") + component_name(p.component) +
-                               ", which this polarization lacks");
-            if (p.cells.size() != p.weights.size())
-                throw RunError("CPU engine: probe cells and weights differ in length");
-            check_cells(p.cells, "probe");
-            probe_.emplace_back();
-        }
-        build_row_sources();
+        // Dispersion, sources, walls, tensor couplings, monitors (validated there).
+        build_extensions();
         if (const char* env = std::getenv("GOLIGHTLY_CPU_UNFUSED")) two_pass_ = std::string(env) == "1";
-        // Mur scratch: old values of the two outermost lines at each end.
-        mur_x_.assign(4 * std::size_t(ny_), Real(0));
-        mur_y_.assign(4 * std::size_t(nx_), Real(0));
         device_ = cpu_model_name() + ", " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") +
                   (run_op_ == KernelTable<Real>::pick(false) ? "" : ", AVX2");
     }
@@ -321,18 +265,14 @@ public:
     /// Traffic model of the fused single sweep (one_step): each field value read once and
     /// written once per step (TMz Ez, Hx, Hy; TEz Ex, Ey, Hz: 6 values), plus the per-cell
     /// cb of each E component, and ca too when a material is lossy. Rows of one material
-    /// skip the coefficient streams, so this is an upper bound for mixed rows. Dispersive
-    /// pass (header comment): per listed cell and pole P~ read at two levels and written
-    /// once, plus the cell's coefficient and the dP scratch (write + read): (3 N + 3) R.
+    /// skip the coefficient streams, so this is an upper bound for mixed rows. Then each
+    /// extension's own passes (cpu_extensions.hpp: dispersion, sources, tensor couplings,
+    /// DFT accumulators and probes), spread over the cells.
     double bytes_per_cell_update() const override {
         const double s = sizeof(Real);
-        const auto e_components = electric_components(sc_.polarization);
         double bytes = 6 * s;
-        for (Component c : e_components) bytes += s * (lossy_[ci(c)] ? 2 : 1);
-        double dispersive = 0;
-        for (const DispersiveCells& d : sc_.dispersive)
-            for (std::uint16_t set : d.pole_set) dispersive += s * (3.0 * double(sc_.pole_sets[set].poles.size()) + 3.0);
-        return bytes + dispersive / double(sc_.cells());
+        for (Component c : electric_components(sc_.polarization)) bytes += s * (lossy_[ci(c)] ? 2 : 1);
+        return bytes + ext_.bytes_per_step() / double(sc_.cells());
     }
 
     void step(int n_steps) override {
@@ -403,16 +343,9 @@ public:
         for (std::size_t k = 0; k < f.size(); ++k) f[k] = Real(values[k]);
     }
 
-    std::vector<std::complex<double>> dft(int set) override {
-        if (set < 0 || set >= int(dft_.size())) throw std::out_of_range("dft: no DFT set " + std::to_string(set));
-        return dft_[set];
-    }
+    std::vector<std::complex<double>> dft(int set) override { return monitors_->dft(set); }
 
-    std::vector<double> time_samples(int probe) override {
-        if (probe < 0 || probe >= int(probe_.size()))
-            throw std::out_of_range("time_samples: no time probe " + std::to_string(probe));
-        return probe_[probe];
-    }
+    std::vector<double> time_samples(int probe) override { return monitors_->time_samples(probe); }
 
     FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
         require(c);
@@ -536,22 +469,19 @@ public:
         }
         // TEz sub-pixel tensor couplings follow the edited interfaces (their state lives
         // within one step only).
-        if (!same_anisotropic(sc_.anisotropic, edited.anisotropic)) {
-            sc_.anisotropic = edited.anisotropic;
-            any_anisotropic_ = false;
-            build_anisotropic();
-        }
+        if (!same_anisotropic(sc_.anisotropic, edited.anisotropic)) sc_.anisotropic = edited.anisotropic;
         eps_table_.resize(sc_.table.size());
         for (std::size_t t = 0; t < sc_.table.size(); ++t) eps_table_[t] = sc_.table[t].eps_r;
         build_uniform_map();
         // Dispersive cells are unchanged (checked); their coefficient follows the new cb.
-        const double S = sc_.courant;
-        for (int c : disp_components_) {
-            const DispersiveCells& d = sc_.dispersive[c];
-            const auto& idx = sc_.material_index[c];
-            for (std::size_t k = 0; k < d.cells.size(); ++k)
-                disp_[c].coef[k] = Real(d.weight[k] * sc_.table[idx[std::size_t(d.cells[k])]].cb / S);
+        // The extension set was built for this scene: a tensor coupling list that was
+        // empty at the start gets its extension now.
+        if (!sc_.anisotropic.empty() && !has_tensor_) {
+            auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
+            has_tensor_ = true;
+            ext_.add(std::move(tensor));
         }
+        ext_.materials_changed(sc_);
     }
 
     static std::size_t bytes_needed(const Scene& s) {
@@ -679,192 +609,6 @@ private:
         return fl;
     }
 
-    /// Dispersive state of one E component (see the file comment). The compact list is
-    /// cut into runs: maximal sequences of consecutive cells of one row with one pole set.
-    /// A run of length L and np poles owns np * L state values per time level, pole-major
-    /// (P~_q of its k-th cell at state0 + q * L + k), so the pole update streams
-    /// contiguous arrays and vectorizes over the cells of the run.
-    struct Run {
-        std::int32_t cell0 = 0;   ///< flat index of the first cell
-        std::uint32_t len = 0;    ///< cells
-        std::uint32_t set = 0;    ///< pole set
-        std::size_t k0 = 0;       ///< index of the first cell in the per-cell arrays
-        std::size_t state0 = 0;   ///< first state value
-    };
-    struct Dispersive {
-        std::vector<Run> runs;
-        std::vector<std::size_t> row_runs;  ///< runs of row j: [row_runs[j], row_runs[j+1])
-        std::vector<Real> coef;             ///< per cell: weight * cb / S
-        std::vector<Real> dp;               ///< per cell scratch: sum of the pole increments
-        std::vector<Real> state[2];         ///< state[steps & 1] holds P~^n
-    };
-    struct PoleCoeffsR {
-        Real c1, c2, c3;
-    };
-
-    void build_dispersive() {
-        set_first_.clear();
-        set_count_.clear();
-        coeffs_.clear();
-        for (const PoleSet& ps : sc_.pole_sets) {
-            set_first_.push_back(std::uint32_t(coeffs_.size()));
-            set_count_.push_back(std::uint32_t(ps.poles.size()));
-            for (const PoleCoeffs& c : ps.poles) coeffs_.push_back({Real(c.c1), Real(c.c2), Real(c.c3)});
-        }
-        const double S = sc_.courant;
-        for (int c = 0; c < 3; ++c) {
-            const DispersiveCells& d = sc_.dispersive[c];
-            Dispersive& D = disp_[c];
-            if (d.cells.empty()) continue;
-            if (!has_[c] || !is_electric(Component(c)))
-                throw RunError(std::string("CPU engine: dispersive cells on ") + component_name(Component(c)) +
-                               ", which is not an E component of this polarization");
-            const std::size_t m = d.cells.size();
-            if (d.pole_set.size() != m || d.weight.size() != m)
-                throw RunError("CPU engine: dispersive cell arrays differ in length");
-            D.coef.resize(m);
-            D.dp.assign(m, Real(0));
-            const auto& idx = sc_.material_index[c];
-            std::size_t total = 0;
-            for (std::size_t k = 0; k < m; ++k) {
-                const std::int32_t cell = d.cells[k];
-                if (cell < 0 || std::size_t(cell) >= sc_.cells())
-                    throw RunError("CPU engine: dispersive cell index outside the grid");
-                if (k > 0 && cell <= d.cells[k - 1])
-                    throw RunError("CPU engine: dispersive cells must be sorted by increasing index, without repeats");
-                if (d.pole_set[k] >= sc_.pole_sets.size())
-                    throw RunError("CPU engine: dispersive pole-set index out of range");
-                D.coef[k] = Real(d.weight[k] * sc_.table[idx[std::size_t(cell)]].cb / S);
-                const bool extend = !D.runs.empty() && D.runs.back().set == d.pole_set[k] &&
-                                    cell == d.cells[k - 1] + 1 && cell / nx_ == d.cells[k - 1] / nx_;
-                if (extend) {
-                    D.runs.back().len++;
-                } else {
-                    if (!D.runs.empty()) total += std::size_t(D.runs.back().len) * set_count_[D.runs.back().set];
-                    Run r;
-                    r.cell0 = cell;
-                    r.len = 1;
-                    r.set = d.pole_set[k];
-                    r.k0 = k;
-                    r.state0 = total;
-                    D.runs.push_back(r);
-                }
-            }
-            total += std::size_t(D.runs.back().len) * set_count_[D.runs.back().set];
-            D.state[0].assign(total, Real(0));
-            D.state[1].assign(total, Real(0));
-            D.row_runs.assign(std::size_t(ny_) + 1, 0);
-            for (const Run& r : D.runs) D.row_runs[std::size_t(r.cell0 / nx_) + 1]++;
-            for (int j = 0; j < ny_; ++j) D.row_runs[j + 1] += D.row_runs[j];
-            any_dispersive_ = true;
-            disp_components_.push_back(c);
-        }
-    }
-
-    /// Validates and converts Scene::anisotropic (scene.hpp "Anisotropic cells").
-    void build_anisotropic() {
-        const AnisotropicCells& a = sc_.anisotropic;
-        if (a.empty()) return;
-        if (tm_) throw RunError("CPU engine: anisotropic cells need the TEz polarization");
-        for (int c = 0; c < 2; ++c) {
-            const std::size_t m = a.cells[c].size();
-            if (a.neighbour[c].size() != 4 * m || a.weight[c].size() != 4 * m)
-                throw RunError("CPU engine: anisotropic neighbour/weight arrays must hold 4 entries per cell");
-            for (std::size_t k = 0; k < m; ++k) {
-                if (a.cells[c][k] < 0 || std::size_t(a.cells[c][k]) >= sc_.cells())
-                    throw RunError("CPU engine: anisotropic cell index outside the grid");
-                for (int q = 0; q < 4; ++q) {
-                    const std::int32_t nb = a.neighbour[c][4 * k + q];
-                    if (nb >= 0 && std::size_t(nb) >= a.cells[1 - c].size())
-                        throw RunError("CPU engine: anisotropic neighbour index out of range");
-                }
-            }
-            an_weight_[c].resize(4 * m);
-            for (std::size_t k = 0; k < 4 * m; ++k) an_weight_[c][k] = Real(a.weight[c][k]);
-            an_old_[c].assign(m, Real(0));
-        }
-        any_anisotropic_ = true;
-    }
-    /// E^n of the listed sites (before the step's E update).
-    void anisotropic_save() {
-        for (int c = 0; c < 2; ++c) {
-            const Real* f = field_[c].data();
-            const auto& cells = sc_.anisotropic.cells[c];
-            Real* o = an_old_[c].data();
-            for (std::size_t k = 0; k < cells.size(); ++k) o[k] = f[cells[k]];
-        }
-    }
-    /// End of step 2: dE = E - E^n for every listed site, then E += sum weight * dE(nb).
-    void anisotropic_apply() {
-        for (int c = 0; c < 2; ++c) {
-            const Real* f = field_[c].data();
-            const auto& cells = sc_.anisotropic.cells[c];
-            Real* o = an_old_[c].data();
-            for (std::size_t k = 0; k < cells.size(); ++k) o[k] = f[cells[k]] - o[k];  // now dE
-        }
-        for (int c = 0; c < 2; ++c) {
-            Real* f = field_[c].data();
-            const auto& cells = sc_.anisotropic.cells[c];
-            const auto& nb = sc_.anisotropic.neighbour[c];
-            const Real* w = an_weight_[c].data();
-            const Real* de = an_old_[1 - c].data();
-            for (std::size_t k = 0; k < cells.size(); ++k) {
-                Real s = 0;
-                for (int q = 0; q < 4; ++q) {
-                    const std::int32_t b = nb[4 * k + q];
-                    if (b >= 0) s += w[4 * k + q] * de[b];
-                }
-                f[cells[k]] += s;
-            }
-        }
-    }
-
-    /// Pre-pass of row j: advances the poles from E^n (before the row's E update):
-    /// P~^{n+1} = c1 P~^n + c2 P~^{n-1} + c3 E^n into the P~^{n-1} slot, dp = sum of
-    /// P~^{n+1} - P~^n per cell.
-    void dispersive_pre(int j) {
-        const int cur = int(steps_ & 1);
-        for (int c : disp_components_) {
-            Dispersive& D = disp_[c];
-            const Real* f = field_[c].data();
-            const Real* scur = D.state[cur].data();
-            Real* sold = D.state[1 - cur].data();
-            for (std::size_t r = D.row_runs[j]; r < D.row_runs[j + 1]; ++r) {
-                const Run& run = D.runs[r];
-                const std::size_t L = run.len;
-                const Real* __restrict e = f + run.cell0;
-                Real* __restrict dp = D.dp.data() + run.k0;
-                const PoleCoeffsR* pc = coeffs_.data() + set_first_[run.set];
-                const std::uint32_t np = set_count_[run.set];
-                for (std::size_t k = 0; k < L; ++k) dp[k] = 0;
-                for (std::uint32_t q = 0; q < np; ++q) {
-                    const Real c1 = pc[q].c1, c2 = pc[q].c2, c3 = pc[q].c3;
-                    const Real* __restrict pn = scur + run.state0 + q * L;
-                    Real* __restrict po = sold + run.state0 + q * L;
-                    for (std::size_t k = 0; k < L; ++k) {
-                        const Real nw = c1 * pn[k] + c2 * po[k] + c3 * e[k];
-                        dp[k] += nw - pn[k];
-                        po[k] = nw;
-                    }
-                }
-            }
-        }
-    }
-    /// Post-pass of row j: E -= weight * cb / S * dP (after the ordinary row update).
-    void dispersive_post(int j) {
-        for (int c : disp_components_) {
-            Dispersive& D = disp_[c];
-            Real* f = field_[c].data();
-            for (std::size_t r = D.row_runs[j]; r < D.row_runs[j + 1]; ++r) {
-                const Run& run = D.runs[r];
-                Real* __restrict e = f + run.cell0;
-                const Real* __restrict dp = D.dp.data() + run.k0;
-                const Real* __restrict co = D.coef.data() + run.k0;
-                for (std::size_t k = 0; k < run.len; ++k) e[k] -= co[k] * dp[k];
-            }
-        }
-    }
-
     /// H update of row j (scene.hpp step 1, before sources).
     void h_row(int j) {
         const std::size_t row = std::size_t(j) * nx_;
@@ -972,261 +716,103 @@ private:
         }
     }
 
-    void apply_sources(bool electric, double t) {
-        for (const auto& s : sc_.sources) {
-            if (is_electric(s.component) != electric) continue;
-            const double v = s.waveform.value(t - s.delay_s);
-            if (v == 0.0) continue;
-            Real* f = F(s.component);
-            for (std::size_t k = 0; k < s.cells.size(); ++k) f[s.cells[k]] += Real(s.weights[k] * v);
-        }
+    /// The step context handed to the extensions (field pointers are stable).
+    cpu::StepContext<Real> context() {
+        cpu::StepContext<Real> c;
+        for (int k = 0; k < 6; ++k) c.field[k] = has_[k] ? field_[k].data() : nullptr;
+        c.nx = nx_;
+        c.ny = ny_;
+        c.scene = &sc_;
+        c.team = team_.get();
+        c.step = steps_;
+        return c;
     }
 
-    /// Zeroes column i (axis 0) or row i (axis 1) of component c.
-    void zero_line(Component c, int axis, int i) {
-        Real* f = F(c);
-        if (axis == 0)
-            for (int j = 0; j < ny_; ++j) f[std::size_t(j) * nx_ + i] = 0;
-        else
-            std::fill(f + std::size_t(i) * nx_, f + std::size_t(i + 1) * nx_, Real(0));
+    /// H row j complete: update, then the extensions' after-H-row phase (H sources, PMC).
+    void h_row_full(const cpu::StepContext<Real>& ctx, int j) {
+        h_row(j);
+        ext_.after_h_row(ctx, j);
     }
-
-    /// The E component tangential to the walls normal to `axis` (PEC / Mur).
-    Component tangential_e(int axis) const {
-        if (tm_) return Component::Ez;
-        return axis == 0 ? Component::Ey : Component::Ex;
-    }
-    /// The H component tangential to the walls normal to `axis` (PMC).
-    Component tangential_h(int axis) const {
-        if (!tm_) return Component::Hz;
-        return axis == 0 ? Component::Hy : Component::Hx;
-    }
-
-    void save_mur() {
-        for (int a = 0; a < 2; ++a) {
-            if (sc_.boundary[a] != BoundaryKind::Mur) continue;
-            const Real* f = F(tangential_e(a));
-            if (a == 0) {
-                for (int j = 0; j < ny_; ++j) {
-                    const Real* r = f + std::size_t(j) * nx_;
-                    mur_x_[4 * j + 0] = r[0];
-                    mur_x_[4 * j + 1] = r[1];
-                    mur_x_[4 * j + 2] = r[nx_ - 1];
-                    mur_x_[4 * j + 3] = r[nx_ - 2];
-                }
-            } else {
-                std::copy(f, f + nx_, mur_y_.begin());
-                std::copy(f + nx_, f + 2 * std::size_t(nx_), mur_y_.begin() + nx_);
-                std::copy(f + std::size_t(ny_ - 1) * nx_, f + std::size_t(ny_) * nx_, mur_y_.begin() + 2 * nx_);
-                std::copy(f + std::size_t(ny_ - 2) * nx_, f + std::size_t(ny_ - 1) * nx_, mur_y_.begin() + 3 * nx_);
-            }
-        }
-    }
-
-    void apply_mur() {
-        const Real k = Real((sc_.courant - 1.0) / (sc_.courant + 1.0));
-        for (int a = 0; a < 2; ++a) {
-            if (sc_.boundary[a] != BoundaryKind::Mur) continue;
-            Real* f = F(tangential_e(a));
-            if (a == 0) {
-                for (int j = 0; j < ny_; ++j) {
-                    Real* r = f + std::size_t(j) * nx_;
-                    r[0] = mur_x_[4 * j + 1] + k * (r[1] - mur_x_[4 * j + 0]);
-                    r[nx_ - 1] = mur_x_[4 * j + 3] + k * (r[nx_ - 2] - mur_x_[4 * j + 2]);
-                }
-            } else {
-                Real* r0 = f;
-                const Real* r1 = f + nx_;
-                Real* rn = f + std::size_t(ny_ - 1) * nx_;
-                const Real* rn2 = f + std::size_t(ny_ - 2) * nx_;
-                for (int i = 0; i < nx_; ++i) {
-                    r0[i] = mur_y_[nx_ + i] + k * (r1[i] - mur_y_[i]);
-                    rn[i] = mur_y_[3 * nx_ + i] + k * (rn2[i] - mur_y_[2 * nx_ + i]);
-                }
-            }
-        }
-    }
-
-    double sample_dft(const DftSet& d, std::size_t k, const Real* f) const {
-        double v = d.w0[k] * double(f[d.cell0[k]]);
-        if (!d.cell1.empty() && d.cell1[k] >= 0) v += d.w1[k] * double(f[d.cell1[k]]);
-        return v;
-    }
-
-    void accumulate_monitors() {
-        const double dt = sc_.dt_s;
-        const double n = double(steps_);  // step being completed: n -> n+1
-        for (std::size_t s = 0; s < sc_.dft_sets.size(); ++s) {
-            const DftSet& d = sc_.dft_sets[s];
-            const double t = is_electric(d.component) ? (n + 1.0) * dt : (n + 0.5) * dt;
-            const std::size_t nf = d.frequencies_hz.size();
-            phasor_.resize(nf);
-            for (std::size_t q = 0; q < nf; ++q) phasor_[q] = std::polar(dt, 2.0 * units::pi * d.frequencies_hz[q] * t);
-            const Real* f = F(d.component);
-            auto* X = dft_[s].data();
-            const std::size_t nk = d.cell0.size();
-            const std::complex<double>* ph = phasor_.data();
-            auto range = [&](std::size_t b, std::size_t e) {
-                for (std::size_t k = b; k < e; ++k) {
-                    const double v = sample_dft(d, k, f);
-                    std::complex<double>* x = X + k * nf;
-                    for (std::size_t q = 0; q < nf; ++q) x[q] += v * ph[q];
-                }
-            };
-            auto job = [&](int t) {
-                long long b, e;
-                cpu::Team::split((long long)nk, t, team_->size(), b, e);
-                range(std::size_t(b), std::size_t(e));
-            };
-            if ((long long)nk * (long long)nf > 16384) team_->run(job);
-            else range(0, nk);
-        }
-        for (std::size_t p = 0; p < sc_.time_probes.size(); ++p) {
-            const TimeProbe& tp = sc_.time_probes[p];
-            const Real* f = F(tp.component);
-            double sw = 0, sf = 0, sf2 = 0;
-            for (std::size_t k = 0; k < tp.cells.size(); ++k) {
-                const double v = double(f[tp.cells[k]]);
-                sw += tp.weights[k];
-                sf += tp.weights[k] * v;
-                sf2 += tp.weights[k] * v * v;
-            }
-            double out = 0;
-            switch (tp.reduce) {
-                case Reduce::Value: out = sf; break;
-                case Reduce::Mean: out = sw != 0 ? sf / sw : 0; break;
-                case Reduce::Rms: out = sw != 0 ? std::sqrt(std::max(0.0, sf2 / sw)) : 0; break;
-                case Reduce::SumSquares: out = sf2; break;
-            }
-            probe_[p].push_back(out);
-        }
+    /// E row j complete: the extensions' before-E-row phase (dispersion pre-pass), the
+    /// update, then the after-E-row phase (dispersive correction, E sources, PEC).
+    void e_row_full(const cpu::StepContext<Real>& ctx, int j) {
+        ext_.before_e_row(ctx, j);
+        e_row(j);
+        ext_.after_e_row(ctx, j);
     }
 
     /// Two-pass step (all H rows, then all E rows): the plain reading of scene.hpp, kept
     /// as the reference for the fused sweep (GOLIGHTLY_CPU_UNFUSED=1 selects it).
     void one_step_two_pass() {
-        const double dt = sc_.dt_s;
-        const double tn = double(steps_) * dt;
-        // 1. H from E^n, H sources at t = n dt, PMC zeroing
+        const cpu::StepContext<Real> ctx = context();
+        ext_.before_step(ctx);
+        // 1. H from E^n, then H sources at t = n dt and PMC zeroing (per row)
         auto h_job = [&](int t) {
             long long b, e;
             cpu::Team::split(ny_, t, team_->size(), b, e);
-            for (int j = int(b); j < int(e); ++j) h_row(j);
+            for (int j = int(b); j < int(e); ++j) h_row_full(ctx, j);
         };
         team_->run(h_job);
-        apply_sources(false, tn);
-        for (int a = 0; a < 2; ++a)
-            if (sc_.boundary[a] == BoundaryKind::Pmc) zero_line(tangential_h(a), a, (a == 0 ? nx_ : ny_) - 1);
-        // 2. E from H^{n+1/2}, E sources at t = (n+1/2) dt, PEC zeroing, Mur
-        if (any_anisotropic_) anisotropic_save();
-        save_mur();
+        // 2. E from H^{n+1/2}, dispersion, E sources at t = (n+1/2) dt, PEC (per row), Mur,
+        //    tensor couplings
+        ext_.before_e(ctx);
         auto e_job = [&](int t) {
             long long b, e;
             cpu::Team::split(ny_, t, team_->size(), b, e);
-            for (int j = int(b); j < int(e); ++j) {
-                if (any_dispersive_) dispersive_pre(j);
-                e_row(j);
-                if (any_dispersive_) dispersive_post(j);
-            }
+            for (int j = int(b); j < int(e); ++j) e_row_full(ctx, j);
         };
         team_->run(e_job);
-        apply_sources(true, tn + 0.5 * dt);
-        for (int a = 0; a < 2; ++a)
-            if (sc_.boundary[a] == BoundaryKind::Pec) zero_line(tangential_e(a), a, 0);
-        apply_mur();
-        if (any_anisotropic_) anisotropic_apply();
+        ext_.after_e(ctx);
         // 3. monitors
-        accumulate_monitors();
+        ext_.after_step(ctx);
         ++steps_;
-    }
-
-    /// H row j complete: update, the H sources of the row (values in src_value_), PMC.
-    void h_row_full(int j) {
-        h_row(j);
-        for (std::size_t k = h_src_row_[j]; k < h_src_row_[j + 1]; ++k) {
-            const RowSource& r = h_src_[k];
-            field_[r.component][r.cell] += Real(r.weight * src_value_[r.source]);
-        }
-        if (sc_.boundary[0] == BoundaryKind::Pmc) F(tangential_h(0))[std::size_t(j) * nx_ + nx_ - 1] = 0;
-        if (sc_.boundary[1] == BoundaryKind::Pmc && j == ny_ - 1) zero_line(tangential_h(1), 1, j);
-    }
-    /// E row j complete: update, the E sources of the row, PEC (Mur comes after the sweep).
-    void e_row_full(int j) {
-        if (any_dispersive_) dispersive_pre(j);
-        e_row(j);
-        if (any_dispersive_) dispersive_post(j);
-        for (std::size_t k = e_src_row_[j]; k < e_src_row_[j + 1]; ++k) {
-            const RowSource& r = e_src_[k];
-            field_[r.component][r.cell] += Real(r.weight * src_value_[r.source]);
-        }
-        if (sc_.boundary[0] == BoundaryKind::Pec) F(tangential_e(0))[std::size_t(j) * nx_] = 0;
-        if (sc_.boundary[1] == BoundaryKind::Pec && j == 0) zero_line(tangential_e(1), 1, 0);
     }
 
     /// One step as a single sweep over rows per thread (same numbers as the two-pass
-    /// step up to the order of source additions on a shared cell). Thread t owns rows
-    /// [j0, j1). H of row j needs E rows j, j+1 at step n; E of row j needs H rows j, j-1
-    /// at n+1/2. So each thread first updates H of its last row (whose E row j1 belongs
-    /// to the next thread and is still at step n), then, after one barrier, sweeps
-    /// j = j0.. doing H(j) (except the last row) then E(j). Each cell's fields stream
-    /// through memory once per step instead of twice: TMz float32 moves
+    /// step). Thread t owns rows [j0, j1). H of row j needs E rows j, j+1 at step n; E of
+    /// row j needs H rows j, j-1 at n+1/2. So each thread first updates H of its last row
+    /// (whose E row j1 belongs to the next thread and is still at step n), then, after one
+    /// barrier, sweeps j = j0.. doing H(j) (except the last row) then E(j). Each cell's
+    /// fields stream through memory once per step instead of twice: TMz float32 moves
     /// read Ez, Hx, Hy, cb + write Ez, Hx, Hy = 28 B per cell (two-pass: ~40 B).
     void one_step() {
         if (two_pass_) { one_step_two_pass(); return; }
-        const double dt = sc_.dt_s;
-        const double tn = double(steps_) * dt;
-        for (std::size_t k = 0; k < sc_.sources.size(); ++k) {
-            const SourceTerm& st = sc_.sources[k];
-            const double t = is_electric(st.component) ? tn + 0.5 * dt : tn;
-            src_value_[k] = st.waveform.value(t - st.delay_s);
-        }
-        if (any_anisotropic_) anisotropic_save();
-        save_mur();
+        const cpu::StepContext<Real> ctx = context();
+        ext_.before_step(ctx);
+        ext_.before_e(ctx);  // saves E^n (Mur, tensor couplings): no E row is updated yet
         auto sweep = [&](int tid) {
             const int nt = team_->size();
             const int j0 = int((long long)ny_ * tid / nt), j1 = int((long long)ny_ * (tid + 1) / nt);
-            if (j1 > j0) h_row_full(j1 - 1);
+            if (j1 > j0) h_row_full(ctx, j1 - 1);
             team_->barrier();
             for (int j = j0; j < j1; ++j) {
-                if (j < j1 - 1) h_row_full(j);
-                e_row_full(j);
+                if (j < j1 - 1) h_row_full(ctx, j);
+                e_row_full(ctx, j);
             }
         };
         team_->run(sweep);
-        apply_mur();
-        if (any_anisotropic_) anisotropic_apply();
-        accumulate_monitors();
+        ext_.after_e(ctx);
+        ext_.after_step(ctx);
         ++steps_;
     }
 
-    /// A source cell filed under its row.
-    struct RowSource {
-        std::int32_t cell;
-        int component;
-        int source;
-        double weight;
-    };
-    void build_row_sources() {
-        std::vector<RowSource> h, e;
-        for (std::size_t k = 0; k < sc_.sources.size(); ++k) {
-            const SourceTerm& st = sc_.sources[k];
-            for (std::size_t q = 0; q < st.cells.size(); ++q) {
-                RowSource r{st.cells[q], ci(st.component), int(k), st.weights[q]};
-                (is_electric(st.component) ? e : h).push_back(r);
-            }
+    /// The extensions of this scene (cpu_extensions.hpp), in scene.hpp's order within
+    /// each phase: dispersion, sources, walls, tensor couplings, monitors.
+    void build_extensions() {
+        auto disp = std::make_unique<cpu::Dispersion<Real>>(sc_, has_);
+        if (!disp->empty()) ext_.add(std::move(disp));
+        auto src = std::make_unique<cpu::Sources<Real>>(sc_, has_);
+        if (!src->empty()) ext_.add(std::move(src));
+        auto walls = std::make_unique<cpu::Walls<Real>>(sc_);
+        if (!walls->empty()) ext_.add(std::move(walls));
+        auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
+        if (!tensor->empty()) {
+            has_tensor_ = true;
+            ext_.add(std::move(tensor));
         }
-        auto file = [&](std::vector<RowSource>& v, std::vector<RowSource>& out, std::vector<std::size_t>& rows) {
-            std::stable_sort(v.begin(), v.end(), [&](const RowSource& a, const RowSource& b) {
-                return a.cell / nx_ < b.cell / nx_;
-            });
-            out = v;
-            rows.assign(std::size_t(ny_) + 1, 0);
-            for (const auto& r : out) rows[std::size_t(r.cell / nx_) + 1]++;
-            for (int j = 0; j < ny_; ++j) rows[j + 1] += rows[j];
-        };
-        file(h, h_src_, h_src_row_);
-        file(e, e_src_, e_src_row_);
-        src_value_.assign(sc_.sources.size(), 0.0);
+        auto mon = std::make_unique<cpu::Monitors<Real>>(sc_, has_);
+        monitors_ = mon.get();
+        ext_.add(std::move(mon));
     }
 
     Scene sc_;
@@ -1234,9 +820,6 @@ private:
     bool tm_ = true;
     bool parallel_ = false;
     bool two_pass_ = false;
-    std::vector<RowSource> h_src_, e_src_;
-    std::vector<std::size_t> h_src_row_, e_src_row_;
-    std::vector<double> src_value_;
     std::int64_t steps_ = 0;
     void (*run_op_)(RowOp, const RowArgs<Real>&, int) = nullptr;
     bool has_[6] = {false, false, false, false, false, false};
@@ -1252,20 +835,11 @@ private:
     std::vector<Real> psi_x_[6], psi_y_[6];
     std::vector<Segment> seg_e_, seg_h_;
     std::vector<std::uint8_t> uniform_[3];
-    Dispersive disp_[3];
-    bool any_dispersive_ = false;
-    std::vector<int> disp_components_;
-    bool any_anisotropic_ = false;
-    std::vector<Real> an_weight_[2];  ///< Scene::anisotropic weights in Real
-    std::vector<Real> an_old_[2];     ///< per listed site: E^n, then dE
-    std::vector<std::uint32_t> set_first_, set_count_;
-    std::vector<PoleCoeffsR> coeffs_;
     std::vector<Real> zero_row_;
-    std::vector<Real> mur_x_, mur_y_;
-    std::vector<std::vector<std::complex<double>>> dft_;
-    std::vector<std::complex<double>> phasor_;
     std::unique_ptr<cpu::Team> team_;
-    std::vector<std::vector<double>> probe_;
+    cpu::ExtensionSet<Real> ext_;        ///< cpu_extensions.hpp
+    cpu::Monitors<Real>* monitors_ = nullptr;  ///< the monitors extension (owned by ext_)
+    bool has_tensor_ = false;            ///< a TensorCouplings extension is in ext_
     std::string device_;
 };
 

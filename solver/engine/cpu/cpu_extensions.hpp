@@ -1,0 +1,654 @@
+// GoLightly CPU engine extensions: the features of the time step that are not the bulk
+// Yee update, each owning its data and plugged into named phases of the step
+// (scene.hpp "One time step"). The bulk update (with its CPML, fused into the row kernels
+// for bandwidth) stays in engine_cpu.cpp; everything here works on flat cell indices and
+// rows of nx cells, so a 3D engine (rows of x over j and k) reuses it as it is.
+//
+// Phases, in the order of one step n -> n+1 (the engine calls each phase on every
+// extension that declares it, in the order the extensions were added):
+//   before_step  once, on the engine thread: step n begins (source waveform values)
+//   after_h_row  per row j, on the thread sweeping that row, after its H update
+//                (H sources, then PMC walls)
+//   before_e     once, before the E sweep (save E^n: Mur, tensor couplings)
+//   before_e_row per row j, before its E update (dispersion: advance the poles from E^n)
+//   after_e_row  per row j, after its E update (dispersion correction, E sources, PEC)
+//   after_e      once, after the E sweep (Mur, then the tensor couplings)
+//   after_step   once (DFT sets and time probes sample the completed step)
+// Row phases run concurrently for different rows: an extension touches only the cells of
+// the row it is called for. The order in which the engine adds extensions is
+// dispersion, sources, walls, tensor couplings, monitors: this gives scene.hpp's order
+// within each phase (dispersive correction before the E sources, sources before the PEC
+// and PMC zeroing, Mur before the tensor couplings).
+//
+// Traffic: each extension states the bytes its passes move per step (bytes_per_step),
+// which the engine adds to the bulk model in Engine::bytes_per_cell_update.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cpu_team.hpp"
+#include "golightly/engine.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/scene.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly::cpu {
+
+/// Phase bits of Extension::phases().
+enum Phase : unsigned {
+    BeforeStep = 1u << 0,
+    AfterHRow = 1u << 1,
+    BeforeE = 1u << 2,
+    BeforeERow = 1u << 3,
+    AfterERow = 1u << 4,
+    AfterE = 1u << 5,
+    AfterStep = 1u << 6,
+};
+
+/// What an extension sees of the engine: the field arrays by component (index
+/// Component; null where the polarization lacks one; flat index j * nx + i), the grid
+/// rows, the scene, the thread team, and the step in progress (n of n -> n+1).
+template <typename Real>
+struct StepContext {
+    Real* field[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+    int nx = 0, ny = 0;
+    const Scene* scene = nullptr;
+    Team* team = nullptr;
+    std::int64_t step = 0;
+    Real* F(Component c) const { return field[int(c)]; }
+};
+
+template <typename Real>
+class Extension {
+public:
+    virtual ~Extension() = default;
+    /// The Phase bits this extension implements.
+    virtual unsigned phases() const = 0;
+    virtual void before_step(const StepContext<Real>&) {}
+    virtual void after_h_row(const StepContext<Real>&, int /*j*/) {}
+    virtual void before_e(const StepContext<Real>&) {}
+    virtual void before_e_row(const StepContext<Real>&, int /*j*/) {}
+    virtual void after_e_row(const StepContext<Real>&, int /*j*/) {}
+    virtual void after_e(const StepContext<Real>&) {}
+    virtual void after_step(const StepContext<Real>&) {}
+    /// Bytes this extension's passes move through memory per step (traffic model).
+    virtual double bytes_per_step() const { return 0; }
+    /// Live edit: the scene's material table and index maps (and tensor couplings) were
+    /// replaced (Engine::update_materials); coefficients derived from them follow.
+    virtual void materials_changed(const Scene&) {}
+};
+
+// ------------------------------------------------------------------------ dispersion
+
+/// Multi-pole Lorentz/Drude ADE on the listed dispersive cells (scene.hpp "Dispersive
+/// cells"; B-CALM, Wahl et al. 2013, eqs. 2-4). Per E component the compact list is cut
+/// into runs: maximal sequences of consecutive cells of one row with one pole set. A run
+/// of length L and np poles owns np * L state values per time level, pole-major (P~_q of
+/// its k-th cell at state0 + q * L + k), so the pole update streams contiguous arrays and
+/// vectorizes over the cells of the run; state[steps & 1] holds P~^n, P~^{n+1}
+/// overwrites the other level. Per cell only the correction coefficient weight * cb / S
+/// and a scratch dP.
+/// Traffic per dispersive cell and step (N poles, R = sizeof(Real)): P~ read at two
+/// levels and written once (3 N R), the coefficient read, dP written and read (3 R): E is
+/// in cache from the row's ordinary update. Float32, 6 poles: 84 B on top of the bulk.
+template <typename Real>
+class Dispersion final : public Extension<Real> {
+public:
+    Dispersion(const Scene& sc, const bool (&has)[6]) {
+        for (const PoleSet& ps : sc.pole_sets) {
+            set_first_.push_back(std::uint32_t(coeffs_.size()));
+            set_count_.push_back(std::uint32_t(ps.poles.size()));
+            for (const PoleCoeffs& c : ps.poles) coeffs_.push_back({Real(c.c1), Real(c.c2), Real(c.c3)});
+        }
+        const int nx = sc.nx, ny = sc.ny;
+        for (int c = 0; c < 3; ++c) {
+            const DispersiveCells& d = sc.dispersive[c];
+            PerComponent D;
+            if (d.cells.empty()) continue;
+            if (!has[c] || !is_electric(Component(c)))
+                throw RunError(std::string("CPU engine: dispersive cells on ") + component_name(Component(c)) +
+                               ", which is not an E component of this polarization");
+            const std::size_t m = d.cells.size();
+            if (d.pole_set.size() != m || d.weight.size() != m)
+                throw RunError("CPU engine: dispersive cell arrays differ in length");
+            D.comp = c;
+            D.dp.assign(m, Real(0));
+            std::size_t total = 0;
+            for (std::size_t k = 0; k < m; ++k) {
+                const std::int32_t cell = d.cells[k];
+                if (cell < 0 || std::size_t(cell) >= sc.cells())
+                    throw RunError("CPU engine: dispersive cell index outside the grid");
+                if (k > 0 && cell <= d.cells[k - 1])
+                    throw RunError("CPU engine: dispersive cells must be sorted by increasing index, without repeats");
+                if (d.pole_set[k] >= sc.pole_sets.size())
+                    throw RunError("CPU engine: dispersive pole-set index out of range");
+                const bool extend = !D.runs.empty() && D.runs.back().set == d.pole_set[k] &&
+                                    cell == d.cells[k - 1] + 1 && cell / nx == d.cells[k - 1] / nx;
+                if (extend) {
+                    D.runs.back().len++;
+                } else {
+                    if (!D.runs.empty()) total += std::size_t(D.runs.back().len) * set_count_[D.runs.back().set];
+                    Run r;
+                    r.cell0 = cell;
+                    r.len = 1;
+                    r.set = d.pole_set[k];
+                    r.k0 = k;
+                    r.state0 = total;
+                    D.runs.push_back(r);
+                }
+                bytes_ += (3.0 * double(set_count_[d.pole_set[k]]) + 3.0) * sizeof(Real);
+            }
+            total += std::size_t(D.runs.back().len) * set_count_[D.runs.back().set];
+            D.state[0].assign(total, Real(0));
+            D.state[1].assign(total, Real(0));
+            D.row_runs.assign(std::size_t(ny) + 1, 0);
+            for (const Run& r : D.runs) D.row_runs[std::size_t(r.cell0 / nx) + 1]++;
+            for (int j = 0; j < ny; ++j) D.row_runs[j + 1] += D.row_runs[j];
+            comps_.push_back(std::move(D));
+        }
+        materials_changed(sc);
+    }
+    bool empty() const { return comps_.empty(); }
+    unsigned phases() const override { return BeforeERow | AfterERow; }
+    double bytes_per_step() const override { return bytes_; }
+
+    /// The correction coefficient weight * cb / S follows the (edited) table.
+    void materials_changed(const Scene& sc) override {
+        const double S = sc.courant;
+        for (PerComponent& D : comps_) {
+            const DispersiveCells& d = sc.dispersive[D.comp];
+            const auto& idx = sc.material_index[D.comp];
+            D.coef.resize(d.cells.size());
+            for (std::size_t k = 0; k < d.cells.size(); ++k)
+                D.coef[k] = Real(d.weight[k] * sc.table[idx[std::size_t(d.cells[k])]].cb / S);
+        }
+    }
+
+    /// Pre-pass of row j: advances the poles from E^n (before the row's E update):
+    /// P~^{n+1} = c1 P~^n + c2 P~^{n-1} + c3 E^n into the P~^{n-1} slot, dp = sum of
+    /// P~^{n+1} - P~^n per cell.
+    void before_e_row(const StepContext<Real>& ctx, int j) override {
+        const int cur = int(ctx.step & 1);
+        for (PerComponent& D : comps_) {
+            const Real* f = ctx.field[D.comp];
+            const Real* scur = D.state[cur].data();
+            Real* sold = D.state[1 - cur].data();
+            for (std::size_t r = D.row_runs[j]; r < D.row_runs[j + 1]; ++r) {
+                const Run& run = D.runs[r];
+                const std::size_t L = run.len;
+                const Real* __restrict e = f + run.cell0;
+                Real* __restrict dp = D.dp.data() + run.k0;
+                const Coeffs* pc = coeffs_.data() + set_first_[run.set];
+                const std::uint32_t np = set_count_[run.set];
+                for (std::size_t k = 0; k < L; ++k) dp[k] = 0;
+                for (std::uint32_t q = 0; q < np; ++q) {
+                    const Real c1 = pc[q].c1, c2 = pc[q].c2, c3 = pc[q].c3;
+                    const Real* __restrict pn = scur + run.state0 + q * L;
+                    Real* __restrict po = sold + run.state0 + q * L;
+                    for (std::size_t k = 0; k < L; ++k) {
+                        const Real nw = c1 * pn[k] + c2 * po[k] + c3 * e[k];
+                        dp[k] += nw - pn[k];
+                        po[k] = nw;
+                    }
+                }
+            }
+        }
+    }
+    /// Post-pass of row j: E -= weight * cb / S * dP (after the ordinary row update).
+    void after_e_row(const StepContext<Real>& ctx, int j) override {
+        for (PerComponent& D : comps_) {
+            Real* f = ctx.field[D.comp];
+            for (std::size_t r = D.row_runs[j]; r < D.row_runs[j + 1]; ++r) {
+                const Run& run = D.runs[r];
+                Real* __restrict e = f + run.cell0;
+                const Real* __restrict dp = D.dp.data() + run.k0;
+                const Real* __restrict co = D.coef.data() + run.k0;
+                for (std::size_t k = 0; k < run.len; ++k) e[k] -= co[k] * dp[k];
+            }
+        }
+    }
+
+private:
+    struct Coeffs {
+        Real c1, c2, c3;
+    };
+    struct Run {
+        std::int32_t cell0 = 0;   ///< flat index of the first cell
+        std::uint32_t len = 0;    ///< cells
+        std::uint32_t set = 0;    ///< pole set
+        std::size_t k0 = 0;       ///< index of the first cell in the per-cell arrays
+        std::size_t state0 = 0;   ///< first state value
+    };
+    struct PerComponent {
+        int comp = 0;
+        std::vector<Run> runs;
+        std::vector<std::size_t> row_runs;  ///< runs of row j: [row_runs[j], row_runs[j+1])
+        std::vector<Real> coef;             ///< per cell: weight * cb / S
+        std::vector<Real> dp;               ///< per cell scratch: sum of the pole increments
+        std::vector<Real> state[2];         ///< state[steps & 1] holds P~^n
+    };
+    std::vector<PerComponent> comps_;
+    std::vector<std::uint32_t> set_first_, set_count_;
+    std::vector<Coeffs> coeffs_;
+    double bytes_ = 0;
+};
+
+// ------------------------------------------------------------------------ sources
+
+/// Sources (scene.hpp SourceTerm): F[cell] += weight * waveform.value(t - delay) on one
+/// component, H sources at t = n dt, E sources at t = (n + 1/2) dt. The waveform values
+/// are computed once per step; the source cells are filed under their rows so that each
+/// row adds its own during the sweep. Traffic: one read-modify-write of each source cell.
+template <typename Real>
+class Sources final : public Extension<Real> {
+public:
+    Sources(const Scene& sc, const bool (&has)[6]) : nx_(sc.nx), ny_(sc.ny) {
+        std::vector<RowSource> h, e;
+        for (std::size_t k = 0; k < sc.sources.size(); ++k) {
+            const SourceTerm& st = sc.sources[k];
+            if (!has[int(st.component)])
+                throw RunError(std::string("CPU engine: source on ") + component_name(st.component) +
+                               ", which this polarization lacks");
+            if (st.cells.size() != st.weights.size())
+                throw RunError("CPU engine: source cells and weights differ in length");
+            for (auto c : st.cells)
+                if (c < 0 || std::size_t(c) >= sc.cells())
+                    throw RunError("CPU engine: source cell index " + std::to_string(c) + " outside the grid");
+            for (std::size_t q = 0; q < st.cells.size(); ++q) {
+                RowSource r{st.cells[q], int(st.component), int(k), st.weights[q]};
+                (is_electric(st.component) ? e : h).push_back(r);
+            }
+        }
+        cells_ = h.size() + e.size();
+        file(h, h_src_, h_src_row_);
+        file(e, e_src_, e_src_row_);
+        value_.assign(sc.sources.size(), 0.0);
+    }
+    bool empty() const { return cells_ == 0; }
+    unsigned phases() const override { return BeforeStep | AfterHRow | AfterERow; }
+    double bytes_per_step() const override { return 2.0 * sizeof(Real) * double(cells_); }
+
+    void before_step(const StepContext<Real>& ctx) override {
+        const double dt = ctx.scene->dt_s;
+        const double tn = double(ctx.step) * dt;
+        for (std::size_t k = 0; k < ctx.scene->sources.size(); ++k) {
+            const SourceTerm& st = ctx.scene->sources[k];
+            const double t = is_electric(st.component) ? tn + 0.5 * dt : tn;
+            value_[k] = st.waveform.value(t - st.delay_s);
+        }
+    }
+    void after_h_row(const StepContext<Real>& ctx, int j) override { add_row(ctx, h_src_, h_src_row_, j); }
+    void after_e_row(const StepContext<Real>& ctx, int j) override { add_row(ctx, e_src_, e_src_row_, j); }
+
+private:
+    /// A source cell filed under its row.
+    struct RowSource {
+        std::int32_t cell;
+        int component;
+        int source;
+        double weight;
+    };
+    void file(std::vector<RowSource>& v, std::vector<RowSource>& out, std::vector<std::size_t>& rows) {
+        std::stable_sort(v.begin(), v.end(),
+                         [&](const RowSource& a, const RowSource& b) { return a.cell / nx_ < b.cell / nx_; });
+        out = v;
+        rows.assign(std::size_t(ny_) + 1, 0);
+        for (const auto& r : out) rows[std::size_t(r.cell / nx_) + 1]++;
+        for (int j = 0; j < ny_; ++j) rows[j + 1] += rows[j];
+    }
+    void add_row(const StepContext<Real>& ctx, const std::vector<RowSource>& src, const std::vector<std::size_t>& rows,
+                 int j) {
+        for (std::size_t k = rows[j]; k < rows[j + 1]; ++k) {
+            const RowSource& r = src[k];
+            ctx.field[r.component][r.cell] += Real(r.weight * value_[r.source]);
+        }
+    }
+    int nx_ = 0, ny_ = 0;
+    std::size_t cells_ = 0;
+    std::vector<RowSource> h_src_, e_src_;
+    std::vector<std::size_t> h_src_row_, e_src_row_;
+    std::vector<double> value_;
+};
+
+// ------------------------------------------------------------------------ walls
+
+/// The E component tangential to the walls normal to `axis` (PEC / Mur) of a 2D grid.
+inline Component tangential_e(Polarization p, int axis) {
+    if (p == Polarization::TMz) return Component::Ez;
+    return axis == 0 ? Component::Ey : Component::Ex;
+}
+/// The H component tangential to the walls normal to `axis` (PMC) of a 2D grid.
+inline Component tangential_h(Polarization p, int axis) {
+    if (p == Polarization::TEz) return Component::Hz;
+    return axis == 0 ? Component::Hy : Component::Hx;
+}
+
+/// PEC, PMC and first-order Mur walls (scene.hpp "Outer boundary"): PMC zeroes the
+/// tangential H at h position n - 1/2 after the H update and sources; PEC zeroes the
+/// tangential E at e position 0 after the E update and sources; Mur saves the two
+/// outermost lines of the tangential E before the E sweep and sets the outermost ones
+/// after it, x walls first. Traffic: a few lines per step, nothing next to the sweep.
+template <typename Real>
+class Walls final : public Extension<Real> {
+public:
+    explicit Walls(const Scene& sc) : pol_(sc.polarization), nx_(sc.nx), ny_(sc.ny), courant_(sc.courant) {
+        for (int a = 0; a < 2; ++a) {
+            kind_[a] = sc.boundary[a];
+            if (kind_[a] == BoundaryKind::Mur && (a == 0 ? nx_ : ny_) < 2)
+                throw RunError("CPU engine: a Mur boundary needs at least 2 cells along its axis");
+        }
+        // Mur scratch: old values of the two outermost lines at each end.
+        if (kind_[0] == BoundaryKind::Mur) mur_x_.assign(4 * std::size_t(ny_), Real(0));
+        if (kind_[1] == BoundaryKind::Mur) mur_y_.assign(4 * std::size_t(nx_), Real(0));
+    }
+    bool empty() const {
+        for (BoundaryKind k : kind_)
+            if (k == BoundaryKind::Pec || k == BoundaryKind::Pmc || k == BoundaryKind::Mur) return false;
+        return true;
+    }
+    unsigned phases() const override { return AfterHRow | BeforeE | AfterERow | AfterE; }
+
+    void after_h_row(const StepContext<Real>& ctx, int j) override {
+        if (kind_[0] == BoundaryKind::Pmc) ctx.F(tangential_h(pol_, 0))[std::size_t(j) * nx_ + nx_ - 1] = 0;
+        if (kind_[1] == BoundaryKind::Pmc && j == ny_ - 1) zero_row(ctx.F(tangential_h(pol_, 1)), j);
+    }
+    void after_e_row(const StepContext<Real>& ctx, int j) override {
+        if (kind_[0] == BoundaryKind::Pec) ctx.F(tangential_e(pol_, 0))[std::size_t(j) * nx_] = 0;
+        if (kind_[1] == BoundaryKind::Pec && j == 0) zero_row(ctx.F(tangential_e(pol_, 1)), 0);
+    }
+    /// Mur: the old values of the two outermost lines at each end.
+    void before_e(const StepContext<Real>& ctx) override {
+        for (int a = 0; a < 2; ++a) {
+            if (kind_[a] != BoundaryKind::Mur) continue;
+            const Real* f = ctx.F(tangential_e(pol_, a));
+            if (a == 0) {
+                for (int j = 0; j < ny_; ++j) {
+                    const Real* r = f + std::size_t(j) * nx_;
+                    mur_x_[4 * j + 0] = r[0];
+                    mur_x_[4 * j + 1] = r[1];
+                    mur_x_[4 * j + 2] = r[nx_ - 1];
+                    mur_x_[4 * j + 3] = r[nx_ - 2];
+                }
+            } else {
+                std::copy(f, f + nx_, mur_y_.begin());
+                std::copy(f + nx_, f + 2 * std::size_t(nx_), mur_y_.begin() + nx_);
+                std::copy(f + std::size_t(ny_ - 1) * nx_, f + std::size_t(ny_) * nx_, mur_y_.begin() + 2 * nx_);
+                std::copy(f + std::size_t(ny_ - 2) * nx_, f + std::size_t(ny_ - 1) * nx_, mur_y_.begin() + 3 * nx_);
+            }
+        }
+    }
+    /// Mur (Mur 1981): E(0)^{n+1} = E(1)^n + (S-1)/(S+1) (E(1)^{n+1} - E(0)^n), likewise at n-1.
+    void after_e(const StepContext<Real>& ctx) override {
+        const Real k = Real((courant_ - 1.0) / (courant_ + 1.0));
+        for (int a = 0; a < 2; ++a) {
+            if (kind_[a] != BoundaryKind::Mur) continue;
+            Real* f = ctx.F(tangential_e(pol_, a));
+            if (a == 0) {
+                for (int j = 0; j < ny_; ++j) {
+                    Real* r = f + std::size_t(j) * nx_;
+                    r[0] = mur_x_[4 * j + 1] + k * (r[1] - mur_x_[4 * j + 0]);
+                    r[nx_ - 1] = mur_x_[4 * j + 3] + k * (r[nx_ - 2] - mur_x_[4 * j + 2]);
+                }
+            } else {
+                Real* r0 = f;
+                const Real* r1 = f + nx_;
+                Real* rn = f + std::size_t(ny_ - 1) * nx_;
+                const Real* rn2 = f + std::size_t(ny_ - 2) * nx_;
+                for (int i = 0; i < nx_; ++i) {
+                    r0[i] = mur_y_[nx_ + i] + k * (r1[i] - mur_y_[i]);
+                    rn[i] = mur_y_[3 * nx_ + i] + k * (rn2[i] - mur_y_[2 * nx_ + i]);
+                }
+            }
+        }
+    }
+
+private:
+    void zero_row(Real* f, int j) const { std::fill(f + std::size_t(j) * nx_, f + std::size_t(j + 1) * nx_, Real(0)); }
+    Polarization pol_;
+    int nx_, ny_;
+    double courant_;
+    BoundaryKind kind_[2] = {BoundaryKind::Pml, BoundaryKind::Pml};
+    std::vector<Real> mur_x_, mur_y_;
+};
+
+// ------------------------------------------------------------------------ tensor couplings
+
+/// TEz sub-pixel tensor couplings (scene.hpp "Anisotropic cells"; Farjadpour et al. 2006,
+/// symmetrized Meep coupling): E^n of the listed sites is saved before the E sweep; after
+/// the whole step 2 (sources, PEC, Mur) one serial pass forms dE = E - E^n per listed site,
+/// then adds sum weight * dE(neighbour). The lists hold only cut cells at oblique
+/// interfaces, so the pass costs nothing next to the sweep. Traffic per listed site and
+/// step: E read twice and written once, 4 weights, the saved E^n written and read twice.
+template <typename Real>
+class TensorCouplings final : public Extension<Real> {
+public:
+    explicit TensorCouplings(const Scene& sc) { materials_changed(sc); }
+    bool empty() const { return sites_ == 0; }
+    unsigned phases() const override { return BeforeE | AfterE; }
+    double bytes_per_step() const override { return double(sites_) * 10.0 * sizeof(Real); }
+
+    /// Validates and converts Scene::anisotropic (the couplings move with live edits).
+    void materials_changed(const Scene& sc) override {
+        const AnisotropicCells& a = sc.anisotropic;
+        sites_ = 0;
+        for (int c = 0; c < 2; ++c) cells_[c].clear(), neighbour_[c].clear(), weight_[c].clear(), old_[c].clear();
+        if (a.empty()) return;
+        if (sc.polarization != Polarization::TEz) throw RunError("CPU engine: anisotropic cells need the TEz polarization");
+        for (int c = 0; c < 2; ++c) {
+            const std::size_t m = a.cells[c].size();
+            if (a.neighbour[c].size() != 4 * m || a.weight[c].size() != 4 * m)
+                throw RunError("CPU engine: anisotropic neighbour/weight arrays must hold 4 entries per cell");
+            for (std::size_t k = 0; k < m; ++k) {
+                if (a.cells[c][k] < 0 || std::size_t(a.cells[c][k]) >= sc.cells())
+                    throw RunError("CPU engine: anisotropic cell index outside the grid");
+                for (int q = 0; q < 4; ++q) {
+                    const std::int32_t nb = a.neighbour[c][4 * k + q];
+                    if (nb >= 0 && std::size_t(nb) >= a.cells[1 - c].size())
+                        throw RunError("CPU engine: anisotropic neighbour index out of range");
+                }
+            }
+        }
+        for (int c = 0; c < 2; ++c) {
+            const std::size_t m = a.cells[c].size();
+            cells_[c] = a.cells[c];
+            neighbour_[c] = a.neighbour[c];
+            weight_[c].resize(4 * m);
+            for (std::size_t k = 0; k < 4 * m; ++k) weight_[c][k] = Real(a.weight[c][k]);
+            old_[c].assign(m, Real(0));
+            sites_ += m;
+        }
+    }
+    /// E^n of the listed sites (before the step's E update).
+    void before_e(const StepContext<Real>& ctx) override {
+        for (int c = 0; c < 2; ++c) {
+            const Real* f = ctx.field[c];
+            Real* o = old_[c].data();
+            for (std::size_t k = 0; k < cells_[c].size(); ++k) o[k] = f[cells_[c][k]];
+        }
+    }
+    /// End of step 2: dE = E - E^n for every listed site, then E += sum weight * dE(nb).
+    void after_e(const StepContext<Real>& ctx) override {
+        for (int c = 0; c < 2; ++c) {
+            const Real* f = ctx.field[c];
+            Real* o = old_[c].data();
+            for (std::size_t k = 0; k < cells_[c].size(); ++k) o[k] = f[cells_[c][k]] - o[k];  // now dE
+        }
+        for (int c = 0; c < 2; ++c) {
+            Real* f = ctx.field[c];
+            const Real* w = weight_[c].data();
+            const Real* de = old_[1 - c].data();
+            for (std::size_t k = 0; k < cells_[c].size(); ++k) {
+                Real s = 0;
+                for (int q = 0; q < 4; ++q) {
+                    const std::int32_t b = neighbour_[c][4 * k + q];
+                    if (b >= 0) s += w[4 * k + q] * de[b];
+                }
+                f[cells_[c][k]] += s;
+            }
+        }
+    }
+
+private:
+    std::size_t sites_ = 0;
+    std::vector<std::int32_t> cells_[2], neighbour_[2];
+    std::vector<Real> weight_[2];  ///< Scene::anisotropic weights in Real
+    std::vector<Real> old_[2];     ///< per listed site: E^n, then dE
+};
+
+// ------------------------------------------------------------------------ monitors
+
+/// DFT sets and time probes (scene.hpp DftSet, TimeProbe): after each step, every DFT
+/// sample k accumulates X[k][f] += sample * exp(+i 2 pi f t) dt at the component's sample
+/// time (E at (n+1) dt, H at (n+1/2) dt), split over the team when large; every probe
+/// appends one reduced value. Traffic per DFT sample and step: its one or two field
+/// values and the accumulators read and written (32 B per frequency, in double).
+template <typename Real>
+class Monitors final : public Extension<Real> {
+public:
+    Monitors(const Scene& sc, const bool (&has)[6]) {
+        const std::size_t n = sc.cells();
+        for (const auto& d : sc.dft_sets) {
+            if (!has[int(d.component)])
+                throw RunError(std::string("CPU engine: DFT set on ") + component_name(d.component) +
+                               ", which this polarization lacks");
+            const std::size_t k = d.cell0.size();
+            if (d.w0.size() != k || (!d.cell1.empty() && (d.cell1.size() != k || d.w1.size() != k)))
+                throw RunError("CPU engine: DFT set arrays differ in length");
+            for (auto c : d.cell0)
+                if (c < 0 || std::size_t(c) >= n)
+                    throw RunError("CPU engine: DFT cell index " + std::to_string(c) + " outside the grid");
+            for (auto c : d.cell1)
+                if (c >= 0 && std::size_t(c) >= n) throw RunError("CPU engine: DFT cell1 outside the grid");
+            dft_.emplace_back(k * d.frequencies_hz.size(), std::complex<double>(0, 0));
+            bytes_ += double(k) * (2.0 * sizeof(Real) + 32.0 * double(d.frequencies_hz.size()));
+        }
+        for (const auto& p : sc.time_probes) {
+            if (!has[int(p.component)])
+                throw RunError(std::string("CPU engine: time probe on ") + component_name(p.component) +
+                               ", which this polarization lacks");
+            if (p.cells.size() != p.weights.size())
+                throw RunError("CPU engine: probe cells and weights differ in length");
+            for (auto c : p.cells)
+                if (c < 0 || std::size_t(c) >= n)
+                    throw RunError("CPU engine: probe cell index " + std::to_string(c) + " outside the grid");
+            probe_.emplace_back();
+            bytes_ += double(p.cells.size()) * sizeof(Real);
+        }
+    }
+    unsigned phases() const override { return AfterStep; }
+    double bytes_per_step() const override { return bytes_; }
+
+    const std::vector<std::complex<double>>& dft(int set) const {
+        if (set < 0 || set >= int(dft_.size())) throw std::out_of_range("dft: no DFT set " + std::to_string(set));
+        return dft_[set];
+    }
+    const std::vector<double>& time_samples(int probe) const {
+        if (probe < 0 || probe >= int(probe_.size()))
+            throw std::out_of_range("time_samples: no time probe " + std::to_string(probe));
+        return probe_[probe];
+    }
+
+    void after_step(const StepContext<Real>& ctx) override {
+        const Scene& sc = *ctx.scene;
+        const double dt = sc.dt_s;
+        const double n = double(ctx.step);  // step being completed: n -> n+1
+        for (std::size_t s = 0; s < sc.dft_sets.size(); ++s) {
+            const DftSet& d = sc.dft_sets[s];
+            const double t = is_electric(d.component) ? (n + 1.0) * dt : (n + 0.5) * dt;
+            const std::size_t nf = d.frequencies_hz.size();
+            phasor_.resize(nf);
+            for (std::size_t q = 0; q < nf; ++q) phasor_[q] = std::polar(dt, 2.0 * units::pi * d.frequencies_hz[q] * t);
+            const Real* f = ctx.F(d.component);
+            auto* X = dft_[s].data();
+            const std::size_t nk = d.cell0.size();
+            const std::complex<double>* ph = phasor_.data();
+            auto range = [&](std::size_t b, std::size_t e) {
+                for (std::size_t k = b; k < e; ++k) {
+                    double v = d.w0[k] * double(f[d.cell0[k]]);
+                    if (!d.cell1.empty() && d.cell1[k] >= 0) v += d.w1[k] * double(f[d.cell1[k]]);
+                    std::complex<double>* x = X + k * nf;
+                    for (std::size_t q = 0; q < nf; ++q) x[q] += v * ph[q];
+                }
+            };
+            auto job = [&](int t) {
+                long long b, e;
+                Team::split((long long)nk, t, ctx.team->size(), b, e);
+                range(std::size_t(b), std::size_t(e));
+            };
+            if ((long long)nk * (long long)nf > 16384) ctx.team->run(job);
+            else range(0, nk);
+        }
+        for (std::size_t p = 0; p < sc.time_probes.size(); ++p) {
+            const TimeProbe& tp = sc.time_probes[p];
+            const Real* f = ctx.F(tp.component);
+            double sw = 0, sf = 0, sf2 = 0;
+            for (std::size_t k = 0; k < tp.cells.size(); ++k) {
+                const double v = double(f[tp.cells[k]]);
+                sw += tp.weights[k];
+                sf += tp.weights[k] * v;
+                sf2 += tp.weights[k] * v * v;
+            }
+            double out = 0;
+            switch (tp.reduce) {
+                case Reduce::Value: out = sf; break;
+                case Reduce::Mean: out = sw != 0 ? sf / sw : 0; break;
+                case Reduce::Rms: out = sw != 0 ? std::sqrt(std::max(0.0, sf2 / sw)) : 0; break;
+                case Reduce::SumSquares: out = sf2; break;
+            }
+            probe_[p].push_back(out);
+        }
+    }
+
+private:
+    std::vector<std::vector<std::complex<double>>> dft_;
+    std::vector<std::vector<double>> probe_;
+    std::vector<std::complex<double>> phasor_;
+    double bytes_ = 0;
+};
+
+// ------------------------------------------------------------------------ the set
+
+/// The extensions of one engine and, per phase, the ones that act in it (empty ones are
+/// never added, so a scene without dispersion pays nothing for it).
+template <typename Real>
+class ExtensionSet {
+public:
+    void add(std::unique_ptr<Extension<Real>> e) {
+        Extension<Real>* p = e.get();
+        all_.push_back(std::move(e));
+        const unsigned ph = p->phases();
+        if (ph & BeforeStep) before_step_.push_back(p);
+        if (ph & AfterHRow) after_h_row_.push_back(p);
+        if (ph & BeforeE) before_e_.push_back(p);
+        if (ph & BeforeERow) before_e_row_.push_back(p);
+        if (ph & AfterERow) after_e_row_.push_back(p);
+        if (ph & AfterE) after_e_.push_back(p);
+        if (ph & AfterStep) after_step_.push_back(p);
+    }
+    void before_step(const StepContext<Real>& c) { for (auto* e : before_step_) e->before_step(c); }
+    void after_h_row(const StepContext<Real>& c, int j) { for (auto* e : after_h_row_) e->after_h_row(c, j); }
+    void before_e(const StepContext<Real>& c) { for (auto* e : before_e_) e->before_e(c); }
+    void before_e_row(const StepContext<Real>& c, int j) { for (auto* e : before_e_row_) e->before_e_row(c, j); }
+    void after_e_row(const StepContext<Real>& c, int j) { for (auto* e : after_e_row_) e->after_e_row(c, j); }
+    void after_e(const StepContext<Real>& c) { for (auto* e : after_e_) e->after_e(c); }
+    void after_step(const StepContext<Real>& c) { for (auto* e : after_step_) e->after_step(c); }
+    void materials_changed(const Scene& s) { for (auto& e : all_) e->materials_changed(s); }
+    double bytes_per_step() const {
+        double b = 0;
+        for (const auto& e : all_) b += e->bytes_per_step();
+        return b;
+    }
+
+private:
+    std::vector<std::unique_ptr<Extension<Real>>> all_;
+    std::vector<Extension<Real>*> before_step_, after_h_row_, before_e_, before_e_row_, after_e_row_, after_e_,
+        after_step_;
+};
+
+}  // namespace golightly::cpu
