@@ -170,7 +170,7 @@ struct Segment {
 template <typename Real>
 class CpuEngine final : public Engine {
 public:
-    CpuEngine(const Scene& scene, int threads) : sc_(scene) {
+    CpuEngine(SceneView scene, int threads) : scene_(std::move(scene)), materials_(scene_), sc_(*scene_) {
         nx_ = sc_.nx;
         ny_ = sc_.ny;
         if (nx_ <= 0 || ny_ <= 0) throw RunError("CPU engine: the scene has no cells (nx, ny must be > 0)");
@@ -290,7 +290,7 @@ public:
                 if (!has_[c]) continue;
                 const Real* f = field_[c].data();
                 if (is_electric(Component(c))) {
-                    const std::uint16_t* idx = sc_.material_index[c].data();
+                    const std::uint16_t* idx = materials_->material_index[c].data();
                     const double* eps = eps_table_.data();
                     for (long long k = b; k < e; ++k) sum += eps[idx[k]] * double(f[k]) * double(f[k]);
                 } else {
@@ -441,7 +441,8 @@ public:
     /// the energy's eps table and the dispersive correction coefficients follow. Fields,
     /// psi, pole state, DFTs and probes stay. Throws std::invalid_argument (engine
     /// untouched) when check_material_update() refuses the scene.
-    void update_materials(const Scene& edited) override {
+    void update_materials(SceneView edited_view) override {
+        const Scene& edited = *edited_view;
         check_material_update(sc_, edited);
         const std::size_t n = sc_.cells();
         bool lossy = false;
@@ -459,29 +460,26 @@ public:
                 if (lossy) ca[c][k] = Real(m.ca);
             }
         }
-        sc_.table = edited.table;
+        materials_ = std::move(edited_view);  // the engine's view of the materials from now on
         for (Component comp : electric_components(sc_.polarization)) {
             const int c = ci(comp);
-            sc_.material_index[c] = edited.material_index[c];
             cb_[c] = std::move(cb[c]);
             ca_[c] = std::move(ca[c]);
             lossy_[c] = lossy;
         }
-        // TEz sub-pixel tensor couplings follow the edited interfaces (their state lives
-        // within one step only).
-        if (!same_anisotropic(sc_.anisotropic, edited.anisotropic)) sc_.anisotropic = edited.anisotropic;
-        eps_table_.resize(sc_.table.size());
-        for (std::size_t t = 0; t < sc_.table.size(); ++t) eps_table_[t] = sc_.table[t].eps_r;
+        eps_table_.resize(edited.table.size());
+        for (std::size_t t = 0; t < edited.table.size(); ++t) eps_table_[t] = edited.table[t].eps_r;
         build_uniform_map();
         // Dispersive cells are unchanged (checked); their coefficient follows the new cb.
-        // The extension set was built for this scene: a tensor coupling list that was
-        // empty at the start gets its extension now.
-        if (!sc_.anisotropic.empty() && !has_tensor_) {
-            auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
+        // TEz sub-pixel tensor couplings follow the edited interfaces (their state lives
+        // within one step only). The extension set was built for the first scene: a tensor
+        // coupling list that was empty then gets its extension now.
+        if (!edited.anisotropic.empty() && !has_tensor_) {
+            auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(edited);
             has_tensor_ = true;
             ext_.add(std::move(tensor));
         }
-        ext_.materials_changed(sc_);
+        ext_.materials_changed(edited);
     }
 
     static std::size_t bytes_needed(const Scene& s) {
@@ -815,7 +813,9 @@ private:
         ext_.add(std::move(mon));
     }
 
-    Scene sc_;
+    SceneView scene_;      ///< the compiled scene (grid, sources, monitors, dispersive cells)
+    SceneView materials_;  ///< the current materials (table, index maps, tensor couplings): scene_ until a live edit
+    const Scene& sc_;      ///< *scene_
     int nx_ = 0, ny_ = 0, threads_ = 1;
     bool tm_ = true;
     bool parallel_ = false;
@@ -845,7 +845,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision, int threads) {
+std::unique_ptr<Engine> make_cpu_engine(SceneView view, Precision precision, int threads) {
+    const Scene& scene = *view;
     // Refuse before allocating when the state cannot fit: with Linux overcommit a too-large
     // allocation may succeed and the process be killed later instead of a bad_alloc.
     // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES caps the memory counted as available (tests).
@@ -864,8 +865,8 @@ std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision,
         }
     }
     try {
-        if (precision == Precision::Float32) return std::make_unique<CpuEngine<float>>(scene, threads);
-        return std::make_unique<CpuEngine<double>>(scene, threads);
+        if (precision == Precision::Float32) return std::make_unique<CpuEngine<float>>(view, threads);
+        return std::make_unique<CpuEngine<double>>(view, threads);
     } catch (const std::bad_alloc&) {
         const std::size_t need = precision == Precision::Float32 ? CpuEngine<float>::bytes_needed(scene)
                                                                  : CpuEngine<double>::bytes_needed(scene);

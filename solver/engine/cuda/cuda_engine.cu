@@ -1263,7 +1263,8 @@ private:
     /// buffers keep their size and address; a table that outgrows its buffer is
     /// reallocated, and then the captured step graph (which holds the table's address) is
     /// rebuilt. Unchanged dispersive cells get their coefficient weight * cb / S anew.
-    void update_materials(const Scene& edited) override {
+    void update_materials(SceneView edited_view) override {
+        const Scene& edited = *edited_view;
         check_material_update(sc_, edited);
         const bool tmz = sc_.polarization == Polarization::TMz;
         // Host staging copies must outlive the asynchronous copies: synchronize at the end.
@@ -1801,10 +1802,10 @@ std::string cuda_device_description() {
 
 bool cuda_supports_dispersion() { return true; }
 
-std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision) {
+std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision) {
     if (!cuda_available()) throw RunError("CUDA backend: " + cuda_device_description());
-    if (precision == Precision::Float64) return std::make_unique<CudaEngine<double>>(scene, precision);
-    return std::make_unique<CudaEngine<float>>(scene, precision);
+    if (precision == Precision::Float64) return std::make_unique<CudaEngine<double>>(*scene, precision);
+    return std::make_unique<CudaEngine<float>>(*scene, precision);
 }
 
 double cuda_copy_bandwidth_gbs(std::size_t bytes) {

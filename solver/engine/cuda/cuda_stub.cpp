@@ -7,7 +7,7 @@ namespace golightly {
 bool cuda_available() { return false; }
 bool cuda_supports_dispersion() { return false; }
 std::string cuda_device_description() { return "CUDA support not compiled in"; }
-std::unique_ptr<Engine> make_cuda_engine(const Scene&, Precision) {
+std::unique_ptr<Engine> make_cuda_engine(SceneView, Precision) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }
 double cuda_copy_bandwidth_gbs(std::size_t) {

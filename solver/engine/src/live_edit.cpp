@@ -42,7 +42,7 @@ bool same_poles(const Scene& a, const Scene& b) {
 
 }  // namespace
 
-void Engine::update_materials(const Scene&) {
+void Engine::update_materials(SceneView) {
     throw RunError("the " + backend() + " engine does not support live edits");
 }
 

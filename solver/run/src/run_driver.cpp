@@ -30,21 +30,22 @@ std::string to_string(StopReason reason) {
     return "unknown";
 }
 
-std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
+std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
                                     int threads, std::vector<std::string>& warnings) {
+    const SceneView scene = view_of(compiled);  // engines view the compiled scene, no copy
     if (backend == BackendChoice::Cpu) return make_cpu_engine(scene, precision, threads);
     if (backend == BackendChoice::Cuda) {
         if (!cuda_available())
             throw RunError("backend cuda was requested but no CUDA device is usable: " +
                            cuda_device_description());
-        if (scene.is_dispersive() && !cuda_supports_dispersion())
+        if (compiled.is_dispersive() && !cuda_supports_dispersion())
             throw RunError("backend cuda was requested but this build's CUDA backend does not support "
                            "dispersive materials yet: use backend cpu or auto");
         return make_cuda_engine(scene, precision);
     }
     // auto
     if (!cuda_available()) return make_cpu_engine(scene, precision, threads);
-    if (scene.is_dispersive() && !cuda_supports_dispersion()) {
+    if (compiled.is_dispersive() && !cuda_supports_dispersion()) {
         warnings.push_back("the CUDA backend does not support dispersive materials yet: ran on the CPU instead");
         return make_cpu_engine(scene, precision, threads);
     }
@@ -90,7 +91,7 @@ void apply_live_edit(Engine& engine, const Scene& compiled_scene, const RunOptio
     try {
         check_material_update(now, *edited);
         o.changed = !same_materials(now, *edited);
-        if (o.changed) engine.update_materials(*edited);
+        if (o.changed) engine.update_materials(edited);  // the engine keeps this view
         o.applied = true;
         current = edited;
         if (o.changed) ++out.live_edits;

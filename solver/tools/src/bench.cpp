@@ -217,9 +217,9 @@ BenchReport run_bench(const BenchOptions& o) {
     std::unique_ptr<Engine> engine;
     BenchReport r;
     if (o.backend == "cuda") {
-        engine = make_cuda_engine(scene, o.precision);
+        engine = make_cuda_engine(view_of(scene), o.precision);
     } else if (o.backend == "cpu") {
-        engine = make_cpu_engine(scene, o.precision, o.threads);
+        engine = make_cpu_engine(view_of(scene), o.precision, o.threads);
     } else {
         throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
     }

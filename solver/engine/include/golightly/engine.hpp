@@ -18,6 +18,15 @@
 
 namespace golightly {
 
+/// The compiled scene an engine steps, held read-only. Engines keep this view, never a
+/// copy, of the scene's per-cell maps: the compiled scene is the one full-grid host copy
+/// (at 1024^3 one copy of six uint16 index maps is 12 GB). view_of() makes a non-owning
+/// view of a scene that outlives the engine (the run driver's compiled project).
+using SceneView = std::shared_ptr<const Scene>;
+/// A non-owning SceneView of `scene`: the caller keeps the scene alive while any engine
+/// made from the view exists.
+inline SceneView view_of(const Scene& scene) { return SceneView(std::shared_ptr<const Scene>(), &scene); }
+
 class Engine {
 public:
     virtual ~Engine() = default;
@@ -130,8 +139,11 @@ public:
     /// CPU: refills the per-cell ca / cb arrays (and the uniform-row map). CUDA: copies
     /// the uint16 material index map(s) and the coefficient table to the device between
     /// step batches (the captured step graph is rebuilt when the table outgrows its buffer).
+    /// The engine keeps `edited` as its view of the materials from then on (no copy).
     /// The default implementation throws RunError (backend without live edit).
-    virtual void update_materials(const Scene& edited);
+    virtual void update_materials(SceneView edited);
+    /// update_materials() of a copy of `edited` (tests and callers that own no SceneView).
+    void update_materials(const Scene& edited) { update_materials(std::make_shared<const Scene>(edited)); }
 };
 
 /// The frame factor of Engine::frame / sample_field: f = max(1, ceil(nx / max_width),
@@ -154,9 +166,14 @@ bool same_materials(const Scene& a, const Scene& b);
 /// replace the running list with the edited scene's when they differ.
 bool same_anisotropic(const AnisotropicCells& a, const AnisotropicCells& b);
 
-/// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores.
+/// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores. The
+/// engine keeps the view (grid, sources, monitors, the initial materials).
 /// Throws RunError on allocation failure (OutOfMemoryError with the sizes).
-std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision, int threads = 0);
+std::unique_ptr<Engine> make_cpu_engine(SceneView scene, Precision precision, int threads = 0);
+/// make_cpu_engine() of a copy of `scene` (tests, temporaries).
+inline std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision, int threads = 0) {
+    return make_cpu_engine(std::make_shared<const Scene>(scene), precision, threads);
+}
 
 /// True when the CUDA backend was compiled in and a CUDA device is present.
 bool cuda_available();
@@ -167,7 +184,11 @@ std::string cuda_device_description();
 bool cuda_supports_dispersion();
 /// CUDA backend. Throws RunError when CUDA was not compiled in or no device is present,
 /// OutOfMemoryError (bytes needed and available) when the grid does not fit.
-std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision);
+std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision);
+/// make_cuda_engine() of a copy of `scene` (tests, temporaries).
+inline std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision) {
+    return make_cuda_engine(std::make_shared<const Scene>(scene), precision);
+}
 /// Device-to-device copy bandwidth of the CUDA device, GB/s (1e9 B/s), counting bytes read
 /// plus bytes written, for a copy of `bytes` bytes: the better of a 16-byte-access copy
 /// kernel and cudaMemcpy device-to-device, each the median of 20 runs (bench's yardstick).

@@ -232,6 +232,7 @@ int incident_monitor_index(const Project& project, const std::string& file_label
 
 /// Picks the engine for a backend choice as run_project does (auto: CUDA if available,
 /// falling back to the CPU on OutOfMemoryError; a line is appended to `warnings` then).
+/// The engine views `scene` (engine.hpp SceneView): the scene must outlive it.
 std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
                                     int threads, std::vector<std::string>& warnings);
 
