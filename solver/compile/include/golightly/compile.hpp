@@ -62,7 +62,7 @@ struct CompiledProject {
 /// cannot see before compiling (e.g. a mode source with no guided mode, a monitor
 /// outside the domain). Dispersive materials fill Scene::dispersive / pole_sets (mixing
 /// rules and stability warnings: top of compile_project.cpp).
-/// Conventions (documented in full at the top of solver/src/compile_project.cpp): a
+/// Conventions (documented in full at the top of solver/compile/src/compile_project.cpp): a
 /// source's `amplitude` is the field amplitude a uniform line radiates in vacuum (point:
 /// per 1 um of line); mode sources and uniform/gaussian lines that give a `direction` are
 /// one-way (TF/SF plane); flux E samples carry the covered fraction of their cell in w0.
