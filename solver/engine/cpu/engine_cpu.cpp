@@ -739,27 +739,28 @@ private:
         ext_.after_e_row(ctx, j);
     }
 
+    /// Runs row(j) for every row, the rows split in blocks over the team.
+    template <class RowFn>
+    void for_rows(const RowFn& row) {
+        auto job = [&](int t) {
+            long long b, e;
+            cpu::Team::split(ny_, t, team_->size(), b, e);
+            for (int j = int(b); j < int(e); ++j) row(j);
+        };
+        team_->run(job);
+    }
+
     /// Two-pass step (all H rows, then all E rows): the plain reading of scene.hpp, kept
     /// as the reference for the fused sweep (GOLIGHTLY_CPU_UNFUSED=1 selects it).
     void one_step_two_pass() {
         const cpu::StepContext<Real> ctx = context();
         ext_.before_step(ctx);
         // 1. H from E^n, then H sources at t = n dt and PMC zeroing (per row)
-        auto h_job = [&](int t) {
-            long long b, e;
-            cpu::Team::split(ny_, t, team_->size(), b, e);
-            for (int j = int(b); j < int(e); ++j) h_row_full(ctx, j);
-        };
-        team_->run(h_job);
+        for_rows([&](int j) { h_row_full(ctx, j); });
         // 2. E from H^{n+1/2}, dispersion, E sources at t = (n+1/2) dt, PEC (per row), Mur,
         //    tensor couplings
         ext_.before_e(ctx);
-        auto e_job = [&](int t) {
-            long long b, e;
-            cpu::Team::split(ny_, t, team_->size(), b, e);
-            for (int j = int(b); j < int(e); ++j) e_row_full(ctx, j);
-        };
-        team_->run(e_job);
+        for_rows([&](int j) { e_row_full(ctx, j); });
         ext_.after_e(ctx);
         // 3. monitors
         ext_.after_step(ctx);
