@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Before/after in one GPU-server run: builds an earlier tree (BASE_SRC) and this tree with
+# the same flags, then
+#   1. interleaves `golightly-cli bench` runs of the two builds (A B A B A B) on CUDA and on
+#      the CPU and prints the median cell-update rate of each with the copy bandwidth
+#      measured in the same run, and the ratio new / old;
+#   2. runs every example with both builds on both backends and compares the spectra and
+#      monitor CSVs byte for byte (identical is the expectation of a refactoring).
+# The new tree's build is left in $BUILD_DIR (default build-gpu), where scripts/gpu-check.sh
+# finds it, so `gpu-compare.sh && gpu-check.sh --tests-only` builds once.
+#
+# Usage (repository root on the GPU server):
+#   DEVDEPS=.devdeps BASE_SRC=/path/to/old/tree bash scripts/gpu-compare.sh [--reps N]
+# BASE_SRC can be made from a commit with `git archive COMMIT | tar -x -C DIR`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
+LOG=${OUT:-$PWD/gpu-check-out}
+BUILD=${BUILD_DIR:-build-gpu}
+BASE_BUILD=${BASE_BUILD_DIR:-build-gpu-base}
+REPS=3
+[ "${1:-}" = "--reps" ] && REPS=$2
+[ -n "${BASE_SRC:-}" ] && [ -d "$BASE_SRC" ] || { echo "BASE_SRC: no such tree"; exit 1; }
+mkdir -p "$LOG"
+LIB=$DEVDEPS/usr/lib/x86_64-linux-gnu
+t0=$(date +%s)
+configure() {  # src build
+  cmake -S "$1" -B "$2" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON \
+    -DCMAKE_PREFIX_PATH="$DEVDEPS/usr" -DCMAKE_INCLUDE_PATH="$DEVDEPS/usr/include" \
+    -DPNG_LIBRARY="$LIB/libpng16.a" -DPNG_PNG_INCLUDE_DIR="$DEVDEPS/usr/include" \
+    -DZLIB_LIBRARY="$LIB/libz.a" -DZLIB_INCLUDE_DIR="$DEVDEPS/usr/include"
+}
+echo "== build old ($BASE_SRC) and new, in parallel"
+( configure "$BASE_SRC" "$BASE_BUILD" && ninja -C "$BASE_BUILD" golightly-cli ) > "$LOG/build_base.log" 2>&1 &
+pid=$!
+( configure . "$BUILD" && ninja -C "$BUILD" golightly-cli golightly_gpu_tests ) > "$LOG/build_new.log" 2>&1
+rc_new=$?
+wait $pid; rc_old=$?
+echo "build: old rc=$rc_old new rc=$rc_new ($(( $(date +%s) - t0 )) s)"
+[ $rc_old = 0 ] && [ $rc_new = 0 ] || { tail -30 "$LOG/build_base.log" "$LOG/build_new.log"; exit 1; }
+OLD=$BASE_BUILD/solver/golightly-cli
+NEW=$BUILD/solver/golightly-cli
+
+echo "== bench, interleaved old/new, $REPS rounds"
+: > "$LOG/compare.jsonl"
+cases=(
+  "cuda 8192,8192 400 float32 TMz"
+  "cuda 8192,8192 400 float32 TEz"
+  "cuda 1024,1024 20000 float32 TMz"
+  "cuda 8192,8192 200 float64 TMz"
+  "cuda 8192,8192 200 float32 TMz --dispersive-material Au --dispersive-fraction 0.1"
+  "cpu 2048,2048 100 float32 TMz"
+  "cpu 2048,2048 100 float32 TEz"
+  "cpu 2048,2048 50 float32 TMz --dispersive-material Au --dispersive-fraction 0.1"
+)
+for r in $(seq "$REPS"); do
+  for c in "${cases[@]}"; do
+    set -- $c
+    for which in old new; do
+      bin=$OLD; [ $which = new ] && bin=$NEW
+      out=$("$bin" bench --backend "$1" --size "$2" --steps "$3" --precision "$4" --polarization "$5" "${@:6}" --json 2>&1 | tail -1)
+      echo "{\"which\": \"$which\", \"case\": \"$c\", \"r\": $out}" >> "$LOG/compare.jsonl"
+    done
+  done
+done
+python3 - "$LOG/compare.jsonl" <<'PY'
+import json, sys, statistics as st
+rows = {}
+for line in open(sys.argv[1]):
+    try: d = json.loads(line)
+    except Exception: print("  (unparsed) " + line[:140].strip()); continue
+    rows.setdefault(d["case"], {}).setdefault(d["which"], []).append(d["r"])
+print(f"{'case':<72} {'old Gcell/s':>11} {'new Gcell/s':>11} {'new/old':>7} {'copy GB/s':>9} {'frac new':>8}")
+dev = ""
+for case, w in rows.items():
+    o = [r["cells_per_s"] for r in w.get("old", [])]; n = [r["cells_per_s"] for r in w.get("new", [])]
+    if not o or not n: continue
+    mo, mn = st.median(o), st.median(n)
+    last = w["new"][-1]; dev = last.get("device", dev)
+    print(f"{case:<72} {mo/1e9:11.3f} {mn/1e9:11.3f} {mn/mo:7.3f} {last['copy_bandwidth_gbs']:9.0f} {last['fraction_of_copy']:8.2f}")
+print("device:", dev)
+PY
+
+echo "== examples: old vs new spectra, byte for byte"
+for ex in examples/*.glproj; do
+  name=$(basename "$ex" .glproj)
+  "$NEW" check "$ex" > /dev/null 2>&1 || { echo "example $name: skipped (check fails here, e.g. no OpenCASCADE)"; continue; }
+  for be in cuda cpu; do
+    "$OLD" run "$ex" --backend $be --out "$LOG/cmp_old_${be}_$name" > /dev/null 2>&1; a=$?
+    "$NEW" run "$ex" --backend $be --out "$LOG/cmp_new_${be}_$name" > /dev/null 2>&1; b=$?
+    same=0; differ=0
+    for f in $(cd "$LOG/cmp_old_${be}_$name" && find . -name '*.csv'); do
+      if cmp -s "$LOG/cmp_old_${be}_$name/$f" "$LOG/cmp_new_${be}_$name/$f"; then same=$((same+1)); else differ=$((differ+1)); fi
+    done
+    echo "example $name ($be): rc old $a new $b, CSVs identical $same, different $differ"
+  done
+done
+echo "gpu-compare done ($(( $(date +%s) - t0 )) s)"
