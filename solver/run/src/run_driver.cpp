@@ -158,20 +158,21 @@ DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::
     return info;
 }
 
-/// What RunOptions::live needs to normalize the main run's spectra (null: raw only).
-struct LiveContext {
-    const std::vector<double>* p_inc = nullptr;
+/// What normalizes the main run's flux spectra (from the reference run; null: raw only).
+struct SpectrumNormalization {
+    const std::vector<double>* p_inc = nullptr;  ///< incident flux P_inc(f), W/m (> 0 where meaningful)
+    /// Reference-run DFT sets subtracted from reflection and scattering monitors (may be null).
     const std::map<int, std::vector<std::complex<double>>>* ref_sets = nullptr;
-    double l_inc_um = 0;
+    double l_inc_um = 0;  ///< length of the incident monitor, um (flux_box cross-sections)
 };
 void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
-                  const std::string& phase, const LiveContext* ctx);
+                  const std::string& phase, const SpectrumNormalization* norm);
 
 /// Steps `engine` until a stop criterion holds (run.hpp, run_project).
 PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Project& project,
                        const RunOptions& options, const std::string& phase,
                        std::int64_t limit_steps, bool limit_is_max_steps, bool send_frames,
-                       const LiveContext* live_ctx = nullptr, bool live_edit = false) {
+                       const SpectrumNormalization* live_norm = nullptr, bool live_edit = false) {
     const Scene& scene = compiled.scene;
     const double dt_s = scene.dt_s;
     const double cells = double(scene.cells());
@@ -294,7 +295,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
             options.progress(p);
         }
         if (next_live > 0 && now_steps >= next_live) {
-            publish_live(engine, compiled, options, phase, live_ctx);
+            publish_live(engine, compiled, options, phase, live_norm);
             while (next_live <= now_steps) next_live += std::max<std::int64_t>(1, options.live_every_steps);
         }
         if (t_s > compiled.sources_end_s && (peak <= 0 || level <= peak * decay_factor)) {
@@ -349,8 +350,64 @@ std::vector<double> flux_spectrum(const Scene& scene, const CompiledMonitor& m, 
     return p;
 }
 
+/// True for the monitors whose normalized value subtracts the reference run's fields
+/// (flux "reflection", flux_box "scattering").
+bool uses_reference_fields(const CompiledMonitor& m) {
+    return (m.type == MonitorType::Flux && m.kind == "reflection") ||
+           (m.type == MonitorType::FluxBox && m.kind == "scattering");
+}
+
+/// The spectrum of a flux or flux_box monitor from the DFTs the engine holds now: the raw
+/// flux (W/m, flux_spectrum) and, when `norm` is given, the normalized values
+/// (FluxSpectrumResult::normalized): flux monitors num / P_inc (dimensionless), flux boxes
+/// the cross-section sign * num * L_inc / P_inc (um; +1 for scattering, -1 for absorption
+/// and flux, which count inward flux as positive). num is the flux of the fields minus the
+/// reference run's (norm->ref_sets) for reflection and scattering monitors, else the raw
+/// flux. `n_freq` is the run spectrum's length. Throws RunError (flux_spectrum).
+FluxSpectrumResult flux_spectrum_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
+                                        std::size_t n_freq, const SpectrumNormalization* norm) {
+    FluxSpectrumResult s;
+    s.name = m.name;
+    s.type = m.type;
+    s.kind = m.kind;
+    std::map<int, cvec> sets;
+    fetch_sets(engine, m, sets);
+    s.flux = flux_spectrum(scene, m, n_freq, sets, nullptr);
+    if (!norm) return s;
+    const std::vector<double>& p_inc = *norm->p_inc;
+    const bool uses_ref = norm->ref_sets && uses_reference_fields(m);
+    const std::vector<double> num = uses_ref ? flux_spectrum(scene, m, n_freq, sets, norm->ref_sets) : s.flux;
+    s.normalized.resize(n_freq);
+    for (std::size_t f = 0; f < n_freq; ++f) {
+        if (m.type == MonitorType::Flux) {
+            s.normalized[f] = num[f] / p_inc[f];
+        } else {
+            // cross-section (um): flux / (P_inc / L_inc); absorption and flux kinds count
+            // inward flux as positive.
+            const double sign = m.kind == "scattering" ? 1.0 : -1.0;
+            s.normalized[f] = sign * num[f] * norm->l_inc_um / p_inc[f];
+        }
+    }
+    return s;
+}
+
+/// A time monitor's samples so far with their times (fs): E components are sampled at
+/// (n + 1) dt, H components at (n + 1/2) dt (scene.hpp, step order).
+TimeSeriesResult time_series_result(Engine& engine, const Scene& scene, const CompiledMonitor& m) {
+    TimeSeriesResult ts;
+    ts.name = m.name;
+    ts.component = scene.time_probes.at(m.time_probe).component;
+    ts.values = engine.time_samples(m.time_probe);
+    const bool electric = ts.component == Component::Ex || ts.component == Component::Ey ||
+                          ts.component == Component::Ez;
+    ts.time_fs.resize(ts.values.size());
+    for (std::size_t n = 0; n < ts.values.size(); ++n)
+        ts.time_fs[n] = (double(n) + (electric ? 1.0 : 0.5)) * scene.dt_s / units::fs;
+    return ts;
+}
+
 void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
-                  const std::string& phase, const LiveContext* ctx) {
+                  const std::string& phase, const SpectrumNormalization* norm) {
     const Scene& scene = compiled.scene;
     LiveMonitors live;
     live.phase = phase;
@@ -358,40 +415,12 @@ void publish_live(Engine& engine, const CompiledProject& compiled, const RunOpti
     live.time_fs = double(live.step) * scene.dt_s / units::fs;
     live.frequency_hz = compiled.spectrum_hz;
     const std::size_t nf = compiled.spectrum_hz.size();
-    live.normalized = ctx && ctx->p_inc && ctx->p_inc->size() == nf;
+    live.normalized = norm && norm->p_inc && norm->p_inc->size() == nf;
     for (const CompiledMonitor& m : compiled.monitors) {
-        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
-            FluxSpectrumResult s;
-            s.name = m.name;
-            s.type = m.type;
-            s.kind = m.kind;
-            std::map<int, cvec> sets;
-            fetch_sets(engine, m, sets);
-            s.flux = flux_spectrum(scene, m, nf, sets, nullptr);
-            if (live.normalized) {  // as run_compiled does at the end of the main run
-                const auto& p_inc = *ctx->p_inc;
-                const bool uses_ref = ctx->ref_sets && ((m.type == MonitorType::Flux && m.kind == "reflection") ||
-                                                        (m.type == MonitorType::FluxBox && m.kind == "scattering"));
-                const std::vector<double> num = uses_ref ? flux_spectrum(scene, m, nf, sets, ctx->ref_sets) : s.flux;
-                s.normalized.resize(nf);
-                for (std::size_t f = 0; f < nf; ++f) {
-                    if (m.type == MonitorType::Flux) s.normalized[f] = num[f] / p_inc[f];
-                    else s.normalized[f] = (m.kind == "scattering" ? 1.0 : -1.0) * num[f] * ctx->l_inc_um / p_inc[f];
-                }
-            }
-            live.spectra.push_back(std::move(s));
-        } else if (m.type == MonitorType::Time) {
-            TimeSeriesResult ts;
-            ts.name = m.name;
-            ts.component = scene.time_probes.at(m.time_probe).component;
-            ts.values = engine.time_samples(m.time_probe);
-            const bool electric = ts.component == Component::Ex || ts.component == Component::Ey ||
-                                  ts.component == Component::Ez;
-            ts.time_fs.resize(ts.values.size());
-            for (std::size_t n = 0; n < ts.values.size(); ++n)
-                ts.time_fs[n] = (double(n) + (electric ? 1.0 : 0.5)) * scene.dt_s / units::fs;
-            live.time_series.push_back(std::move(ts));
-        }
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox)
+            live.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, live.normalized ? norm : nullptr));
+        else if (m.type == MonitorType::Time)
+            live.time_series.push_back(time_series_result(engine, scene, m));
     }
     options.live(live);
 }
@@ -538,21 +567,17 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
             result.warnings.push_back("the incident monitor '" + result.incident_monitor + "' sees less than 0.1% of the "
                                       "flux other monitors see in the normalization run: is it behind a one-way "
                                       "source? Place it between the source and the device");
-        for (std::size_t k = 0; k < ref.monitors.size(); ++k) {
-            const auto& m = ref.monitors[k];
-            const bool need = (m.type == MonitorType::Flux && m.kind == "reflection") ||
-                              (m.type == MonitorType::FluxBox && m.kind == "scattering");
-            if (need) fetch_sets(*engine, m, ref_sets);
-        }
+        for (const CompiledMonitor& m : ref.monitors)
+            if (uses_reference_fields(m)) fetch_sets(*engine, m, ref_sets);
         result.incident_flux = p_inc;
     }
 
     // ------------------------------------------------------------ main run
     auto engine = build_engine(scene, "main");
-    const double live_l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
-    const LiveContext live_ctx{normalize ? &p_inc : nullptr, normalize ? &ref_sets : nullptr, live_l_inc_um};
+    const double l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
+    const SpectrumNormalization spectrum_norm{normalize ? &p_inc : nullptr, normalize ? &ref_sets : nullptr, l_inc_um};
     const PhaseOutcome o =
-        run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true, &live_ctx, true);
+        run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true, &spectrum_norm, true);
     result.stop_reason = o.reason;
     result.live_edits = o.live_edits;
     if (o.live_edits > 0)
@@ -567,45 +592,13 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     result.normalized = normalize;
 
     const std::size_t nf = main.spectrum_hz.size();
-    const double l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
     for (std::size_t k = 0; k < main.monitors.size(); ++k) {
         const CompiledMonitor& m = main.monitors[k];
         if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
-            FluxSpectrumResult s;
-            s.name = m.name;
-            s.type = m.type;
-            s.kind = m.kind;
-            std::map<int, cvec> sets;
-            fetch_sets(*engine, m, sets);
-            s.flux = flux_spectrum(scene, m, nf, sets, nullptr);
-            if (normalize) {
-                s.normalized.resize(nf);
-                const bool uses_ref = (m.type == MonitorType::Flux && m.kind == "reflection") ||
-                                      (m.type == MonitorType::FluxBox && m.kind == "scattering");
-                const std::vector<double> num = uses_ref ? flux_spectrum(scene, m, nf, sets, &ref_sets) : s.flux;
-                for (std::size_t f = 0; f < nf; ++f) {
-                    if (m.type == MonitorType::Flux) {
-                        s.normalized[f] = num[f] / p_inc[f];
-                    } else {
-                        // cross-section (um): flux / (P_inc / L_inc); absorption and flux
-                        // kinds count inward flux as positive.
-                        const double sign = m.kind == "scattering" ? 1.0 : -1.0;
-                        s.normalized[f] = sign * num[f] * l_inc_um / p_inc[f];
-                    }
-                }
-            }
-            result.spectra.push_back(std::move(s));
+            result.spectra.push_back(
+                flux_spectrum_result(*engine, scene, m, nf, normalize ? &spectrum_norm : nullptr));
         } else if (m.type == MonitorType::Time) {
-            TimeSeriesResult ts;
-            ts.name = m.name;
-            ts.component = scene.time_probes.at(m.time_probe).component;
-            ts.values = engine->time_samples(m.time_probe);
-            const bool electric = ts.component == Component::Ex || ts.component == Component::Ey ||
-                                  ts.component == Component::Ez;
-            ts.time_fs.resize(ts.values.size());
-            for (std::size_t n = 0; n < ts.values.size(); ++n)
-                ts.time_fs[n] = (double(n) + (electric ? 1.0 : 0.5)) * scene.dt_s / units::fs;
-            result.time_series.push_back(std::move(ts));
+            result.time_series.push_back(time_series_result(*engine, scene, m));
         } else if (m.type == MonitorType::DftField) {
             DftFieldResult d;
             d.name = m.name;
