@@ -228,6 +228,53 @@ private:
     /// Coverage of a shape at the positions of a component (whole grid, index j*nx+i).
     std::vector<double> shape_coverage(const Shape& shape, Component c, const std::string& path);
 
+    /// The material ids the run uses: the background and the material of every layer in
+    /// `layers` (select_layers).
+    std::set<std::string> used_material_ids(const std::vector<const Layer*>& layers) const {
+        std::set<std::string> used{project_.domain.background};
+        for (const Layer* l : layers) used.insert(l->material);
+        return used;
+    }
+
+    /// The interior samples of an E component (top of file, "Medium"): per axis the
+    /// interior indices k_lo..k_hi whose positions (k + Yee offset) dx have their dx window
+    /// inside the interior [0, L] (the single index 0 when none has), as a SampleGrid (um).
+    struct InteriorSamples {
+        int k_lo[2] = {0, 0}, k_hi[2] = {0, 0};
+        SampleGrid grid;
+    };
+    InteriorSamples interior_samples(Component c) const {
+        const Vec2 off = yee_offset(c);
+        InteriorSamples is;
+        for (int a = 0; a < 2; ++a) {
+            const double o = axis_of(off, a);
+            // interior index k (position (k + o) dx) with window inside [0, L]
+            is.k_lo[a] = static_cast<int>(std::ceil(0.5 - o - 1e-9));
+            is.k_hi[a] = static_cast<int>(std::floor(n_int_[a] - 0.5 - o + 1e-9));
+            if (is.k_lo[a] > is.k_hi[a]) is.k_lo[a] = is.k_hi[a] = std::clamp(0, 0, n_int_[a] - 1);
+        }
+        is.grid.nx = is.k_hi[0] - is.k_lo[0] + 1;
+        is.grid.ny = is.k_hi[1] - is.k_lo[1] + 1;
+        is.grid.x0_um = (is.k_lo[0] + off.x) * dx_;
+        is.grid.y0_um = (is.k_lo[1] + off.y) * dx_;
+        is.grid.dx_um = dx_;
+        return is;
+    }
+    /// Calls f(i, j, sample) for every grid cell, j outer and i inner (increasing flat
+    /// index), with `sample` the index (row-major in is.grid) of the interior sample the
+    /// cell takes: its own inside, the nearest inside one along each axis elsewhere (PML
+    /// and edge cells continue the interior's medium).
+    template <class F>
+    void for_each_cell_sample(const InteriorSamples& is, F&& f) const {
+        for (int j = 0; j < N_[1]; ++j) {
+            const int kj = std::clamp(j - pml_lo(1), is.k_lo[1], is.k_hi[1]) - is.k_lo[1];
+            for (int i = 0; i < N_[0]; ++i) {
+                const int ki = std::clamp(i - pml_lo(0), is.k_lo[0], is.k_hi[0]) - is.k_lo[0];
+                f(i, j, std::size_t(kj) * is.grid.nx + ki);
+            }
+        }
+    }
+
     void compile_grid();
     void compile_medium();
     void compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel);
@@ -289,8 +336,7 @@ void Compiler::compile_medium() {
     Scene& s = sc();
     const bool reference = options_.reference_run;
     const auto layers = select_layers(project_, reference);
-    std::set<std::string> used{project_.domain.background};
-    for (const Layer* l : layers) used.insert(l->material);
+    const std::set<std::string> used = used_material_ids(layers);
     for (std::size_t m = 0; m < project_.materials.size(); ++m) {
         const Material& mat = project_.materials[m];
         if (used.count(mat.id) && mat.epsilon_inf < 1.0) {
@@ -308,38 +354,19 @@ void Compiler::compile_medium() {
     std::vector<std::vector<double>> eps3(3), sig3(3);
     std::vector<double> offdiag[2];  // TEz: (eps^-1)_xy at the Ex / Ey sites (whole grid)
     for (Component c : electric_components(s.polarization)) {
-        const Vec2 off = yee_offset(c);
-        int k_lo[2], k_hi[2];
-        for (int a = 0; a < 2; ++a) {
-            const double o = axis_of(off, a);
-            // interior index k (position (k + o) dx) with window inside [0, L]
-            k_lo[a] = static_cast<int>(std::ceil(0.5 - o - 1e-9));
-            k_hi[a] = static_cast<int>(std::floor(n_int_[a] - 0.5 - o + 1e-9));
-            if (k_lo[a] > k_hi[a]) k_lo[a] = k_hi[a] = std::clamp(0, 0, n_int_[a] - 1);
-        }
-        SampleGrid g;
-        g.nx = k_hi[0] - k_lo[0] + 1;
-        g.ny = k_hi[1] - k_lo[1] + 1;
-        g.x0_um = (k_lo[0] + off.x) * dx_;
-        g.y0_um = (k_lo[1] + off.y) * dx_;
-        g.dx_um = dx_;
-        const AveragedMedium med = average_medium(project_, g, c, subpixel, reference);
+        const InteriorSamples is = interior_samples(c);
+        const AveragedMedium med = average_medium(project_, is.grid, c, subpixel, reference);
         std::vector<double>& e = eps3[static_cast<int>(c)];
         std::vector<double>& sg = sig3[static_cast<int>(c)];
         e.resize(s.cells());
         sg.resize(s.cells());
         const bool has_off = !med.inv_eps_offdiag.empty() && static_cast<int>(c) < 2;
         if (has_off) offdiag[static_cast<int>(c)].assign(s.cells(), 0.0);
-        for (int j = 0; j < N_[1]; ++j) {
-            const int kj = std::clamp(j - pml_lo(1), k_lo[1], k_hi[1]) - k_lo[1];
-            for (int i = 0; i < N_[0]; ++i) {
-                const int ki = std::clamp(i - pml_lo(0), k_lo[0], k_hi[0]) - k_lo[0];
-                const std::size_t src = std::size_t(kj) * g.nx + ki;
-                e[std::size_t(flat(i, j))] = med.eps_r[src];
-                sg[std::size_t(flat(i, j))] = med.sigma.empty() ? 0.0 : med.sigma[src];
-                if (has_off) offdiag[static_cast<int>(c)][std::size_t(flat(i, j))] = med.inv_eps_offdiag[src];
-            }
-        }
+        for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
+            e[std::size_t(flat(i, j))] = med.eps_r[src];
+            sg[std::size_t(flat(i, j))] = med.sigma.empty() ? 0.0 : med.sigma[src];
+            if (has_off) offdiag[static_cast<int>(c)][std::size_t(flat(i, j))] = med.inv_eps_offdiag[src];
+        });
     }
     build_material_table(s, eps3, sig3);
     for (int c = 0; c < 3; ++c) eps_[c] = std::move(eps3[c]);
@@ -478,10 +505,8 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
 
 void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel) {
     Scene& s = sc();
-    std::set<std::string> used{project_.domain.background};
-    for (const Layer* l : layers) used.insert(l->material);
     bool any = false;
-    for (const std::string& id : used) {
+    for (const std::string& id : used_material_ids(layers)) {
         const Material* m = project_.find_material(id);
         if (m && !m->poles.empty()) any = true;
     }
@@ -509,20 +534,8 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
 
     for (Component c : electric_components(s.polarization)) {
         const int ic = static_cast<int>(c);
-        const Vec2 off = yee_offset(c);
-        int k_lo[2], k_hi[2];
-        for (int a = 0; a < 2; ++a) {  // as compile_medium
-            const double o = axis_of(off, a);
-            k_lo[a] = static_cast<int>(std::ceil(0.5 - o - 1e-9));
-            k_hi[a] = static_cast<int>(std::floor(n_int_[a] - 0.5 - o + 1e-9));
-            if (k_lo[a] > k_hi[a]) k_lo[a] = k_hi[a] = std::clamp(0, 0, n_int_[a] - 1);
-        }
-        SampleGrid g;
-        g.nx = k_hi[0] - k_lo[0] + 1;
-        g.ny = k_hi[1] - k_lo[1] + 1;
-        g.x0_um = (k_lo[0] + off.x) * dx_;
-        g.y0_um = (k_lo[1] + off.y) * dx_;
-        g.dx_um = dx_;
+        const InteriorSamples is = interior_samples(c);  // the samples compile_medium averaged
+        const SampleGrid& g = is.grid;
         const Coverage cov = compute_coverage(project_, g, options_.reference_run);
         const std::size_t nm = cov.material_ids.size();
         std::vector<const Material*> mats(nm);
@@ -574,25 +587,20 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
         }
         // Whole grid, PML copies the nearest interior sample (as compile_medium).
         DispersiveCells& d = s.dispersive[ic];
-        for (int j = 0; j < N_[1]; ++j) {
-            const int kj = std::clamp(j - pml_lo(1), k_lo[1], k_hi[1]) - k_lo[1];
-            for (int i = 0; i < N_[0]; ++i) {
-                const int ki = std::clamp(i - pml_lo(0), k_lo[0], k_hi[0]) - k_lo[0];
-                const std::size_t src = std::size_t(kj) * g.nx + ki;
-                if (set_of[src] < 0) continue;
-                const std::int32_t cell = flat(i, j);
-                d.cells.push_back(cell);
-                d.pole_set.push_back(static_cast<std::uint16_t>(set_of[src]));
-                d.weight.push_back(w_of[src]);
-                const double e = eps_[ic][std::size_t(cell)];
-                auto mit = min_eps_inf.find(mat_of[src]);
-                if (mit == min_eps_inf.end()) min_eps_inf[mat_of[src]] = e;
-                else mit->second = std::min(mit->second, e);
-                const bool pml = (s.pml_lo[0] + s.pml_hi[0] > 0 && (i < pml_lo(0) || i >= N_[0] - pml_hi(0))) ||
-                                 (s.pml_lo[1] + s.pml_hi[1] > 0 && (j < pml_lo(1) || j >= N_[1] - pml_hi(1)));
-                if (pml) in_pml.insert(mat_of[src]);
-            }
-        }
+        for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
+            if (set_of[src] < 0) return;
+            const std::int32_t cell = flat(i, j);
+            d.cells.push_back(cell);
+            d.pole_set.push_back(static_cast<std::uint16_t>(set_of[src]));
+            d.weight.push_back(w_of[src]);
+            const double e = eps_[ic][std::size_t(cell)];
+            auto mit = min_eps_inf.find(mat_of[src]);
+            if (mit == min_eps_inf.end()) min_eps_inf[mat_of[src]] = e;
+            else mit->second = std::min(mit->second, e);
+            const bool pml = (s.pml_lo[0] + s.pml_hi[0] > 0 && (i < pml_lo(0) || i >= N_[0] - pml_hi(0))) ||
+                             (s.pml_lo[1] + s.pml_hi[1] > 0 && (j < pml_lo(1) || j >= N_[1] - pml_hi(1)));
+            if (pml) in_pml.insert(mat_of[src]);
+        });
     }
 
     // Warnings.
