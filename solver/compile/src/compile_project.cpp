@@ -1196,28 +1196,10 @@ void Compiler::finish() {
     if (project_.run.stop.max_steps) steps = std::min(steps, *project_.run.stop.max_steps);
     out_.max_steps = std::max(0LL, steps);
 
-    // Memory estimate (bytes).
-    const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
-    std::size_t mem = 3 * s.cells() * bp;                                        // fields
-    mem += electric_components(s.polarization).size() * s.cells() * sizeof(std::uint16_t);  // material index
-    mem += s.table.size() * sizeof(EUpdateCoeffs);
-    for (int a = 0; a < 2; ++a) {
-        const std::size_t slab = std::size_t(s.pml_lo[a] + s.pml_hi[a]) * std::size_t(N_[1 - a]);
-        mem += 2 * slab * bp;              // two psi arrays per axis (one E, one H)
-        mem += 6 * std::size_t(N_[a]) * bp;  // profiles
-    }
-    for (const DftSet& d : s.dft_sets)
-        mem += d.cell0.size() * (d.frequencies_hz.size() * 16 + 2 * (sizeof(std::int32_t) + bp));
-    for (const TimeProbe& p : s.time_probes)
-        mem += p.cells.size() * (sizeof(std::int32_t) + bp) +
-               std::size_t(std::min<long long>(out_.max_steps, 100000000LL)) * 8;
-    for (const SourceTerm& t : s.sources) mem += t.cells.size() * (sizeof(std::int32_t) + bp);
-    for (const DispersiveCells& d : s.dispersive)  // pole state (2 per pole) + list + scratch
-        for (std::size_t k = 0; k < d.cells.size(); ++k)
-            mem += 2 * s.pole_sets[d.pole_set[k]].poles.size() * bp + 10 + 2 * bp;
-    for (int c = 0; c < 2; ++c)  // anisotropic list: cell, 4 neighbours + weights, 2 scratch
-        mem += s.anisotropic.cells[c].size() * (sizeof(std::int32_t) * 5 + 4 * bp + 2 * bp);
-    out_.memory_bytes = mem;
+    // Memory estimate (bytes): the engines' model, with the time probes' history for the
+    // whole run (at most 1e8 steps counted).
+    out_.memory_bytes =
+        engine_state_bytes(s, project_.run.precision, std::min<long long>(out_.max_steps, 100000000LL));
 
     // Resolution: cells per wavelength at the shortest wavelength in the highest index.
     double wl_min = std::min(project_.run.spectrum.wavelength_min, project_.run.spectrum.wavelength_max);
