@@ -83,7 +83,12 @@ TEST_CASE("compile: grid size, PML placement, time step", "[compile]") {
     Project q = base_project(2.013, 1.0, 0.02);
     const CompiledProject cq = compile_project(q, "t.glproj");
     CHECK(cq.scene.nx == 101 + 20);
-    CHECK_FALSE(cq.warnings.empty());
+    REQUIRE_FALSE(cq.warnings.empty());
+    // the grid's warning (the first one) names the axis, the size asked for, the cell and
+    // what is simulated instead: round(2.013 / 0.02) = 101 cells = 2.02 um
+    CHECK_THAT(cq.warnings.front(), Catch::Contains("domain size along x (2.013 um)") &&
+                                        Catch::Contains("not a multiple of the cell size 0.02 um") &&
+                                        Catch::Contains("using 101 cells (2.02 um)"));
 }
 
 TEST_CASE("compile: permittivity on the Yee positions, continued through the PML", "[compile]") {

@@ -228,6 +228,53 @@ private:
     /// Coverage of a shape at the positions of a component (whole grid, index j*nx+i).
     std::vector<double> shape_coverage(const Shape& shape, Component c, const std::string& path);
 
+    /// The material ids the run uses: the background and the material of every layer in
+    /// `layers` (select_layers).
+    std::set<std::string> used_material_ids(const std::vector<const Layer*>& layers) const {
+        std::set<std::string> used{project_.domain.background};
+        for (const Layer* l : layers) used.insert(l->material);
+        return used;
+    }
+
+    /// The interior samples of an E component (top of file, "Medium"): per axis the
+    /// interior indices k_lo..k_hi whose positions (k + Yee offset) dx have their dx window
+    /// inside the interior [0, L] (the single index 0 when none has), as a SampleGrid (um).
+    struct InteriorSamples {
+        int k_lo[2] = {0, 0}, k_hi[2] = {0, 0};
+        SampleGrid grid;
+    };
+    InteriorSamples interior_samples(Component c) const {
+        const Vec2 off = yee_offset(c);
+        InteriorSamples is;
+        for (int a = 0; a < 2; ++a) {
+            const double o = axis_of(off, a);
+            // interior index k (position (k + o) dx) with window inside [0, L]
+            is.k_lo[a] = static_cast<int>(std::ceil(0.5 - o - 1e-9));
+            is.k_hi[a] = static_cast<int>(std::floor(n_int_[a] - 0.5 - o + 1e-9));
+            if (is.k_lo[a] > is.k_hi[a]) is.k_lo[a] = is.k_hi[a] = std::clamp(0, 0, n_int_[a] - 1);
+        }
+        is.grid.nx = is.k_hi[0] - is.k_lo[0] + 1;
+        is.grid.ny = is.k_hi[1] - is.k_lo[1] + 1;
+        is.grid.x0_um = (is.k_lo[0] + off.x) * dx_;
+        is.grid.y0_um = (is.k_lo[1] + off.y) * dx_;
+        is.grid.dx_um = dx_;
+        return is;
+    }
+    /// Calls f(i, j, sample) for every grid cell, j outer and i inner (increasing flat
+    /// index), with `sample` the index (row-major in is.grid) of the interior sample the
+    /// cell takes: its own inside, the nearest inside one along each axis elsewhere (PML
+    /// and edge cells continue the interior's medium).
+    template <class F>
+    void for_each_cell_sample(const InteriorSamples& is, F&& f) const {
+        for (int j = 0; j < N_[1]; ++j) {
+            const int kj = std::clamp(j - pml_lo(1), is.k_lo[1], is.k_hi[1]) - is.k_lo[1];
+            for (int i = 0; i < N_[0]; ++i) {
+                const int ki = std::clamp(i - pml_lo(0), is.k_lo[0], is.k_hi[0]) - is.k_lo[0];
+                f(i, j, std::size_t(kj) * is.grid.nx + ki);
+            }
+        }
+    }
+
     void compile_grid();
     void compile_medium();
     void compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel);
@@ -237,7 +284,68 @@ private:
     void compile_monitor(std::size_t i);
     void finish();
 
+    // ---- source phases (compile_source: waveform -> cells and weights by source type)
+    /// The waveform of a source (CompiledWaveform: omega in rad/s, times in s). Throws
+    /// ProjectError for a centre wavelength or span out of range.
     CompiledWaveform compile_waveform(const Source& s, const std::string& path);
+    /// Numerical vacuum wavenumber of the Yee scheme at angular frequency omega (rad/s):
+    /// k0~ = 2/(c dt) sin(omega dt/2), in 1/um.
+    double numerical_k0_per_um(double omega) const;
+    /// Travel time (s) of a wave of discrete index n_disc over half a cell at omega (rad/s):
+    /// 0.5 dx / v_phase with the lattice wavenumber beta = (2/dx) asin(n_disc k0~ dx/2).
+    double half_cell_delay_s(double n_disc, double omega) const;
+    /// Weight per unit of field amplitude of a current on `c` at `cell` (top of file,
+    /// "Source amplitude"): 2 cb (electric) or 2 S (magnetic), before the geometric factor.
+    double source_strength(Component c, std::int32_t cell);
+    /// Point source: the nearest node of the component, weight strength / dx (dx in um:
+    /// the 1 um line current). Throws ProjectError when `at` lies outside the domain.
+    void add_point_source(const Source& src, const std::string& path, const CompiledWaveform& wf);
+    /// Region source: every node the shape covers, weight strength * coverage * dx (um).
+    /// Throws ProjectError for a missing shape or one covering no node.
+    void add_region_source(const Source& src, const std::string& path, const CompiledWaveform& wf);
+    /// The `direction` of a line source: a mode source's own; for uniform/gaussian lines the
+    /// optional one kept in `extra` ("" when absent). Throws ProjectError when invalid.
+    std::string source_direction(const Source& src, const std::string& path) const;
+    /// An axis-aligned source line: normal axis, tangential axis, tangential interval
+    /// [a, b] and its centre (um), position along the normal (um).
+    struct SourceLine {
+        int normal = 0, tan = 1;
+        double a = 0, b = 0, centre = 0, x_n = 0;
+    };
+    /// Line and plane sources: checks the end points, waist and direction, then hands the
+    /// line to the oblique, two-way or one-way (TF/SF) step. Throws ProjectError.
+    void add_line_source(const Source& src, const std::string& path, const CompiledWaveform& wf);
+    /// Oblique uniform/gaussian line (two-way): the nearest node of points dx/4 apart,
+    /// each with its share len / n / dx of the line (gaussian: times exp(-(r/waist)^2)).
+    void add_oblique_line_source(const Source& src, const CompiledWaveform& wf);
+    /// Axis-aligned two-way line: the nodes of the component nearest the line, weighted by
+    /// the fraction of their dx the line covers (and the gaussian profile).
+    void add_two_way_line_source(const Source& src, const std::string& path, const SourceLine& line,
+                                 const CompiledWaveform& wf);
+    /// Incident fields of a one-way source on the TF/SF nodes: tangential e_inc and h_inc
+    /// (field units, unit peak of the source component) and the H terms' delays (s).
+    struct OneWayProfile {
+        explicit OneWayProfile(std::size_t nodes) : e_inc(nodes), h_inc(nodes), delay_h_s(nodes) {}
+        std::vector<double> e_inc, h_inc, delay_h_s;
+    };
+    /// One-way line (mode or plane wave, direction s = +-1 along the normal): the TF/SF
+    /// plane at the e nodes nearest the line. Throws ProjectError for too few nodes.
+    void add_one_way_line_source(const Source& src, const std::string& path, const SourceLine& line, int s,
+                                 const CompiledWaveform& wf);
+    /// Mode profile on the TF/SF nodes: the guided mode src.mode_index of the slab
+    /// eps_e (the e nodes' eps_r along the line) at the numerical wavelength of omega
+    /// (rad/s); h_inc from e_inc with n_eff (top of file). Throws ProjectError when the line
+    /// guides no such mode.
+    OneWayProfile mode_profile(const Source& src, const std::string& path, double omega, const SourceLine& line,
+                               int s, int k_s, const std::vector<LineNode>& nodes,
+                               const std::vector<double>& eps_e) const;
+    /// Plane-wave profile on the TF/SF nodes: uniform or gaussian, with the local index
+    /// sqrt(eps_e) of each node relating e_inc and h_inc.
+    OneWayProfile plane_wave_profile(const Source& src, const std::string& path, double omega, const SourceLine& line,
+                                     int s, const std::vector<LineNode>& nodes,
+                                     const std::vector<double>& eps_e) const;
+    /// Moves CompiledProject::sources_end_s (s) past the end of every term from first_term on.
+    void note_sources_end(std::size_t first_term);
     /// One-way (TF/SF) injection of profile e_inc/h_inc along a line.
     void add_one_way(const Source& src, const std::string& path, int normal, int s, int k_s,
                      const std::vector<LineNode>& nodes, const std::vector<double>& e_inc,
@@ -289,8 +397,7 @@ void Compiler::compile_medium() {
     Scene& s = sc();
     const bool reference = options_.reference_run;
     const auto layers = select_layers(project_, reference);
-    std::set<std::string> used{project_.domain.background};
-    for (const Layer* l : layers) used.insert(l->material);
+    const std::set<std::string> used = used_material_ids(layers);
     for (std::size_t m = 0; m < project_.materials.size(); ++m) {
         const Material& mat = project_.materials[m];
         if (used.count(mat.id) && mat.epsilon_inf < 1.0) {
@@ -308,38 +415,19 @@ void Compiler::compile_medium() {
     std::vector<std::vector<double>> eps3(3), sig3(3);
     std::vector<double> offdiag[2];  // TEz: (eps^-1)_xy at the Ex / Ey sites (whole grid)
     for (Component c : electric_components(s.polarization)) {
-        const Vec2 off = yee_offset(c);
-        int k_lo[2], k_hi[2];
-        for (int a = 0; a < 2; ++a) {
-            const double o = axis_of(off, a);
-            // interior index k (position (k + o) dx) with window inside [0, L]
-            k_lo[a] = static_cast<int>(std::ceil(0.5 - o - 1e-9));
-            k_hi[a] = static_cast<int>(std::floor(n_int_[a] - 0.5 - o + 1e-9));
-            if (k_lo[a] > k_hi[a]) k_lo[a] = k_hi[a] = std::clamp(0, 0, n_int_[a] - 1);
-        }
-        SampleGrid g;
-        g.nx = k_hi[0] - k_lo[0] + 1;
-        g.ny = k_hi[1] - k_lo[1] + 1;
-        g.x0_um = (k_lo[0] + off.x) * dx_;
-        g.y0_um = (k_lo[1] + off.y) * dx_;
-        g.dx_um = dx_;
-        const AveragedMedium med = average_medium(project_, g, c, subpixel, reference);
+        const InteriorSamples is = interior_samples(c);
+        const AveragedMedium med = average_medium(project_, is.grid, c, subpixel, reference);
         std::vector<double>& e = eps3[static_cast<int>(c)];
         std::vector<double>& sg = sig3[static_cast<int>(c)];
         e.resize(s.cells());
         sg.resize(s.cells());
         const bool has_off = !med.inv_eps_offdiag.empty() && static_cast<int>(c) < 2;
         if (has_off) offdiag[static_cast<int>(c)].assign(s.cells(), 0.0);
-        for (int j = 0; j < N_[1]; ++j) {
-            const int kj = std::clamp(j - pml_lo(1), k_lo[1], k_hi[1]) - k_lo[1];
-            for (int i = 0; i < N_[0]; ++i) {
-                const int ki = std::clamp(i - pml_lo(0), k_lo[0], k_hi[0]) - k_lo[0];
-                const std::size_t src = std::size_t(kj) * g.nx + ki;
-                e[std::size_t(flat(i, j))] = med.eps_r[src];
-                sg[std::size_t(flat(i, j))] = med.sigma.empty() ? 0.0 : med.sigma[src];
-                if (has_off) offdiag[static_cast<int>(c)][std::size_t(flat(i, j))] = med.inv_eps_offdiag[src];
-            }
-        }
+        for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
+            e[std::size_t(flat(i, j))] = med.eps_r[src];
+            sg[std::size_t(flat(i, j))] = med.sigma.empty() ? 0.0 : med.sigma[src];
+            if (has_off) offdiag[static_cast<int>(c)][std::size_t(flat(i, j))] = med.inv_eps_offdiag[src];
+        });
     }
     build_material_table(s, eps3, sig3);
     for (int c = 0; c < 3; ++c) eps_[c] = std::move(eps3[c]);
@@ -478,10 +566,8 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
 
 void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel) {
     Scene& s = sc();
-    std::set<std::string> used{project_.domain.background};
-    for (const Layer* l : layers) used.insert(l->material);
     bool any = false;
-    for (const std::string& id : used) {
+    for (const std::string& id : used_material_ids(layers)) {
         const Material* m = project_.find_material(id);
         if (m && !m->poles.empty()) any = true;
     }
@@ -509,20 +595,8 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
 
     for (Component c : electric_components(s.polarization)) {
         const int ic = static_cast<int>(c);
-        const Vec2 off = yee_offset(c);
-        int k_lo[2], k_hi[2];
-        for (int a = 0; a < 2; ++a) {  // as compile_medium
-            const double o = axis_of(off, a);
-            k_lo[a] = static_cast<int>(std::ceil(0.5 - o - 1e-9));
-            k_hi[a] = static_cast<int>(std::floor(n_int_[a] - 0.5 - o + 1e-9));
-            if (k_lo[a] > k_hi[a]) k_lo[a] = k_hi[a] = std::clamp(0, 0, n_int_[a] - 1);
-        }
-        SampleGrid g;
-        g.nx = k_hi[0] - k_lo[0] + 1;
-        g.ny = k_hi[1] - k_lo[1] + 1;
-        g.x0_um = (k_lo[0] + off.x) * dx_;
-        g.y0_um = (k_lo[1] + off.y) * dx_;
-        g.dx_um = dx_;
+        const InteriorSamples is = interior_samples(c);  // the samples compile_medium averaged
+        const SampleGrid& g = is.grid;
         const Coverage cov = compute_coverage(project_, g, options_.reference_run);
         const std::size_t nm = cov.material_ids.size();
         std::vector<const Material*> mats(nm);
@@ -574,25 +648,20 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
         }
         // Whole grid, PML copies the nearest interior sample (as compile_medium).
         DispersiveCells& d = s.dispersive[ic];
-        for (int j = 0; j < N_[1]; ++j) {
-            const int kj = std::clamp(j - pml_lo(1), k_lo[1], k_hi[1]) - k_lo[1];
-            for (int i = 0; i < N_[0]; ++i) {
-                const int ki = std::clamp(i - pml_lo(0), k_lo[0], k_hi[0]) - k_lo[0];
-                const std::size_t src = std::size_t(kj) * g.nx + ki;
-                if (set_of[src] < 0) continue;
-                const std::int32_t cell = flat(i, j);
-                d.cells.push_back(cell);
-                d.pole_set.push_back(static_cast<std::uint16_t>(set_of[src]));
-                d.weight.push_back(w_of[src]);
-                const double e = eps_[ic][std::size_t(cell)];
-                auto mit = min_eps_inf.find(mat_of[src]);
-                if (mit == min_eps_inf.end()) min_eps_inf[mat_of[src]] = e;
-                else mit->second = std::min(mit->second, e);
-                const bool pml = (s.pml_lo[0] + s.pml_hi[0] > 0 && (i < pml_lo(0) || i >= N_[0] - pml_hi(0))) ||
-                                 (s.pml_lo[1] + s.pml_hi[1] > 0 && (j < pml_lo(1) || j >= N_[1] - pml_hi(1)));
-                if (pml) in_pml.insert(mat_of[src]);
-            }
-        }
+        for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
+            if (set_of[src] < 0) return;
+            const std::int32_t cell = flat(i, j);
+            d.cells.push_back(cell);
+            d.pole_set.push_back(static_cast<std::uint16_t>(set_of[src]));
+            d.weight.push_back(w_of[src]);
+            const double e = eps_[ic][std::size_t(cell)];
+            auto mit = min_eps_inf.find(mat_of[src]);
+            if (mit == min_eps_inf.end()) min_eps_inf[mat_of[src]] = e;
+            else mit->second = std::min(mit->second, e);
+            const bool pml = (s.pml_lo[0] + s.pml_hi[0] > 0 && (i < pml_lo(0) || i >= N_[0] - pml_hi(0))) ||
+                             (s.pml_lo[1] + s.pml_hi[1] > 0 && (j < pml_lo(1) || j >= N_[1] - pml_hi(1)));
+            if (pml) in_pml.insert(mat_of[src]);
+        });
     }
 
     // Warnings.
@@ -786,235 +855,276 @@ void Compiler::add_one_way(const Source& src, const std::string& path, int norma
     for (auto& [d, ht] : h_terms) sc().sources.push_back(std::move(ht));
 }
 
+double Compiler::numerical_k0_per_um(double omega) const {
+    const double dt = out_.scene.dt_s;
+    return 2.0 / (c0 * dt) * std::sin(omega * dt / 2) * units::um;
+}
+
+double Compiler::half_cell_delay_s(double n_disc, double omega) const {
+    // lattice wavenumber beta = (2/dx) asin(beta~ dx/2), beta~ = n_disc k0~
+    const double arg = std::min(1.0, n_disc * numerical_k0_per_um(omega) * dx_ / 2);
+    const double beta = 2.0 / dx_ * std::asin(arg);  // 1/um
+    const double v = omega / (beta / units::um);
+    return 0.5 * dx_ * units::um / v;
+}
+
+double Compiler::source_strength(Component c, std::int32_t cell) {
+    return 2.0 * (is_electric(c) ? cb_at(c, cell) : sc().courant);
+}
+
+void Compiler::add_point_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
+    const Component c = src.component;
+    const Vec2 off = yee_offset(c);
+    check_point(src.at, path + ".at", "source '" + src.name + "'");
+    const int i = nearest_index(0, src.at.x, off.x), j = nearest_index(1, src.at.y, off.y);
+    SourceTerm t;
+    t.component = c;
+    t.waveform = wf;
+    t.cells = {flat(i, j)};
+    t.weights = {source_strength(c, flat(i, j)) * (1.0 / dx_)};
+    sc().sources.push_back(std::move(t));
+}
+
+void Compiler::add_region_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
+    const Component c = src.component;
+    if (!src.shape) throw ProjectError(file_, path + ".shape", "a region source needs a shape");
+    const auto cov = shape_coverage(*src.shape, c, path + ".shape");
+    SourceTerm t;
+    t.component = c;
+    t.waveform = wf;
+    for (std::size_t k = 0; k < cov.size(); ++k)
+        if (cov[k] > 1e-9) {
+            t.cells.push_back(static_cast<std::int32_t>(k));
+            t.weights.push_back(source_strength(c, static_cast<std::int32_t>(k)) * cov[k] * dx_);
+        }
+    if (t.cells.empty())
+        throw ProjectError(file_, path + ".shape", "the region covers no grid node of " + to_string(c));
+    sc().sources.push_back(std::move(t));
+}
+
+std::string Compiler::source_direction(const Source& src, const std::string& path) const {
+    if (src.profile == SourceProfile::Mode) return src.direction;
+    const auto it = src.extra.find("direction");
+    const std::string direction = (it != src.extra.end() && it->is_string()) ? it->get<std::string>() : "";
+    if (!direction.empty() && parse_direction(direction).first < 0)
+        throw ProjectError(file_, path + ".direction", "must be one of +x, -x, +y, -y");
+    return direction;
+}
+
+void Compiler::add_oblique_line_source(const Source& src, const CompiledWaveform& wf) {
+    const Component c = src.component;
+    const Vec2 off = yee_offset(c);
+    const double len = std::hypot(src.to.x - src.from.x, src.to.y - src.from.y);
+    const int n = std::max(1, static_cast<int>(std::ceil(len / (0.25 * dx_))));
+    std::map<std::int32_t, double> acc;
+    const Vec2 mid{0.5 * (src.from.x + src.to.x), 0.5 * (src.from.y + src.to.y)};
+    for (int k = 0; k < n; ++k) {
+        const double u = (k + 0.5) / n;
+        const Vec2 p{src.from.x + u * (src.to.x - src.from.x), src.from.y + u * (src.to.y - src.from.y)};
+        double prof = 1.0;
+        if (src.profile == SourceProfile::Gaussian) {
+            const double r = std::hypot(p.x - mid.x, p.y - mid.y) / src.waist;
+            prof = std::exp(-r * r);
+        }
+        acc[flat(nearest_index(0, p.x, off.x), nearest_index(1, p.y, off.y))] += prof * len / n / dx_;
+    }
+    SourceTerm t;
+    t.component = c;
+    t.waveform = wf;
+    for (auto [cell, w] : acc) {
+        t.cells.push_back(cell);
+        t.weights.push_back(source_strength(c, cell) * w);
+    }
+    sc().sources.push_back(std::move(t));
+}
+
+void Compiler::add_two_way_line_source(const Source& src, const std::string& path, const SourceLine& line,
+                                       const CompiledWaveform& wf) {
+    const Component c = src.component;
+    const Vec2 off = yee_offset(c);
+    const auto nodes = line_nodes(line.tan, line.a, line.b, axis_of(off, line.tan));
+    const int k_n = nearest_index(line.normal, line.x_n, axis_of(off, line.normal));
+    SourceTerm t;
+    t.component = c;
+    t.waveform = wf;
+    for (const LineNode& nd : nodes) {
+        double prof = 1.0;
+        if (src.profile == SourceProfile::Gaussian) {
+            const double r = (nd.pos_um - line.centre) / src.waist;
+            prof = std::exp(-r * r);
+        }
+        const std::int32_t cell = line.normal == 0 ? flat(k_n, nd.t) : flat(nd.t, k_n);
+        t.cells.push_back(cell);
+        t.weights.push_back(source_strength(c, cell) * prof * nd.frac);
+    }
+    if (t.cells.empty()) throw ProjectError(file_, path, "the line covers no grid node");
+    sc().sources.push_back(std::move(t));
+}
+
+Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::string& path, double omega,
+                                               const SourceLine& line, int s, int k_s,
+                                               const std::vector<LineNode>& nodes,
+                                               const std::vector<double>& eps_e) const {
+    const Polarization pol = out_.scene.polarization;
+    const TangentialPair tp = tangential_pair(pol, line.normal);
+    const std::size_t n = nodes.size();
+    std::vector<double> eps_mid;
+    if (pol == Polarization::TEz) {
+        // eps of the other (longitudinal) E component between the nodes, mean of
+        // the two columns beside the plane.
+        const Component other = tp.e == Component::Ey ? Component::Ex : Component::Ey;
+        const int kn0 = wrap_or_clamp(line.normal, long(k_s) - 1), kn1 = k_s;
+        eps_mid.resize(n + 1);
+        for (std::size_t k = 0; k <= n; ++k) {
+            const long tt = k < n ? nodes[k].t : long(nodes[n - 1].t) + 1;
+            const int t = wrap_or_clamp(line.tan, tt);
+            eps_mid[k] = line.normal == 0 ? 0.5 * (eps_at(other, kn0, t) + eps_at(other, kn1, t))
+                                          : 0.5 * (eps_at(other, t, kn0) + eps_at(other, t, kn1));
+        }
+    }
+    const double wl_num_um = 2 * pi / numerical_k0_per_um(omega);
+    const auto modes = solve_slab_modes(eps_e, dx_, wl_num_um, pol, src.mode_index + 1, eps_mid);
+    const double n_clad = std::sqrt(std::max(eps_e.front(), eps_e.back()));
+    if (static_cast<int>(modes.size()) <= src.mode_index || !(modes[src.mode_index].n_eff > n_clad * (1 + 1e-9))) {
+        std::string msg = "no guided mode " + std::to_string(src.mode_index) + " at " +
+                          fmt(units::hz_to_wavelength_um(omega / (2 * pi))) + " um on this line (cladding index " +
+                          fmt(n_clad);
+        if (static_cast<int>(modes.size()) > src.mode_index) msg += ", n_eff " + fmt(modes[src.mode_index].n_eff);
+        throw ProjectError(file_, path + ".mode_index", msg + ")");
+    }
+    const SlabMode& m = modes[src.mode_index];
+    const double ne = m.n_eff;
+    OneWayProfile p(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (pol == Polarization::TMz) {
+            p.e_inc[k] = m.profile[k];
+            p.h_inc[k] = -tp.sigma_h * s * ne * p.e_inc[k];
+        } else {
+            p.h_inc[k] = m.profile[k];
+            p.e_inc[k] = -tp.sigma_e * s * ne * p.h_inc[k] / eps_e[k];
+        }
+        p.delay_h_s[k] = half_cell_delay_s(ne, omega);
+    }
+    // TEz with an electric source component: unit peak of the tangential E.
+    if (pol == Polarization::TEz && is_electric(src.component)) {
+        double mx = 0;
+        for (double v : p.e_inc) mx = std::max(mx, std::abs(v));
+        for (std::size_t k = 0; k < n; ++k) p.e_inc[k] /= mx, p.h_inc[k] /= mx;
+    }
+    return p;
+}
+
+Compiler::OneWayProfile Compiler::plane_wave_profile(const Source& src, const std::string& path, double omega,
+                                                     const SourceLine& line, int s,
+                                                     const std::vector<LineNode>& nodes,
+                                                     const std::vector<double>& eps_e) const {
+    const Polarization pol = out_.scene.polarization;
+    const TangentialPair tp = tangential_pair(pol, line.normal);
+    const Component c = src.component;
+    // Plane-wave one-way line: local index n = sqrt(eps) of the e nodes.
+    if (!in_polarization(c, pol)) throw ProjectError(file_, path + ".component", "invalid component");
+    const std::size_t n = nodes.size();
+    OneWayProfile p(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        double prof = 1.0;
+        if (src.profile == SourceProfile::Gaussian) {
+            const double r = (nodes[k].pos_um - line.centre) / src.waist;
+            prof = std::exp(-r * r);
+        }
+        const double nl = std::sqrt(eps_e[k]);
+        if (is_electric(c)) {
+            p.e_inc[k] = prof;
+            p.h_inc[k] = -tp.sigma_h * s * nl * prof;
+        } else {
+            p.h_inc[k] = prof;
+            p.e_inc[k] = -tp.sigma_e * s * prof / nl;
+        }
+        p.delay_h_s[k] = half_cell_delay_s(nl, omega);
+    }
+    return p;
+}
+
+void Compiler::add_one_way_line_source(const Source& src, const std::string& path, const SourceLine& line, int s,
+                                       const CompiledWaveform& wf) {
+    // One-way injection through a TF/SF plane at the e nodes nearest the line.
+    const TangentialPair tp = tangential_pair(sc().polarization, line.normal);
+    const double tan_off = axis_of(yee_offset(tp.e), line.tan);  // same for e and h
+    const int k_s = nearest_index(line.normal, line.x_n, 0.0);
+    auto nodes = line_nodes(line.tan, line.a, line.b, tan_off);
+    const bool mode = src.profile == SourceProfile::Mode;
+    if (mode) {
+        // Only the nodes whose centre lies on the line take part in the mode.
+        std::vector<LineNode> kept;
+        for (const auto& nd : nodes)
+            if (nd.frac >= 0.5 - 1e-9) kept.push_back(nd);
+        nodes = kept;
+    }
+    if (nodes.size() < (mode ? 3u : 1u)) throw ProjectError(file_, path, "the line covers too few grid nodes");
+    std::vector<double> eps_e(nodes.size());
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+        eps_e[k] = line.normal == 0 ? eps_at(tp.e, k_s, nodes[k].t) : eps_at(tp.e, nodes[k].t, k_s);
+    const OneWayProfile p = mode ? mode_profile(src, path, wf.omega, line, s, k_s, nodes, eps_e)
+                                 : plane_wave_profile(src, path, wf.omega, line, s, nodes, eps_e);
+    add_one_way(src, path, line.normal, s, k_s, nodes, p.e_inc, p.h_inc, p.delay_h_s, wf);
+}
+
+void Compiler::add_line_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
+    check_point(src.from, path + ".from", "source '" + src.name + "'");
+    check_point(src.to, path + ".to", "source '" + src.name + "'");
+    if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))
+        throw ProjectError(file_, path + ".waist", "must be > 0");
+    const bool along_y = std::abs(src.from.x - src.to.x) <= 1e-9 * std::max(1.0, L_[0]);
+    const bool along_x = std::abs(src.from.y - src.to.y) <= 1e-9 * std::max(1.0, L_[1]);
+    const auto [dir_axis, s] = parse_direction(source_direction(src, path));
+    if (src.profile == SourceProfile::Mode) {
+        if (!along_x && !along_y) throw ProjectError(file_, path + ".to", "a mode source needs an axis-aligned line");
+        if (along_x && along_y) throw ProjectError(file_, path + ".to", "a mode source needs a line of nonzero length");
+    }
+    if (!along_x && !along_y) {  // oblique uniform/gaussian line: two-way
+        add_oblique_line_source(src, wf);
+        return;
+    }
+    SourceLine line;
+    line.normal = along_y ? 0 : 1;  // a zero-length line counts as along y
+    line.tan = 1 - line.normal;
+    line.a = axis_of(src.from, line.tan);
+    line.b = axis_of(src.to, line.tan);
+    line.centre = 0.5 * (line.a + line.b);
+    line.x_n = axis_of(src.from, line.normal);
+    const std::string normal_dirs = line.normal == 0 ? "+x or -x" : "+y or -y";
+    if (src.profile != SourceProfile::Mode && dir_axis >= 0 && dir_axis != line.normal)
+        throw ProjectError(file_, path + ".direction",
+                           "a one-way line source's direction must be normal to its line (" + normal_dirs + ")");
+    const bool one_way = src.profile == SourceProfile::Mode || (dir_axis == line.normal && s != 0);
+    if (src.profile == SourceProfile::Mode && dir_axis != line.normal)
+        throw ProjectError(file_, path + ".direction",
+                           "the direction of a mode source must be normal to its line (" + normal_dirs + ")");
+    if (one_way) add_one_way_line_source(src, path, line, s, wf);
+    else add_two_way_line_source(src, path, line, wf);
+}
+
+void Compiler::note_sources_end(std::size_t first_term) {
+    for (std::size_t k = first_term; k < sc().sources.size(); ++k)
+        out_.sources_end_s = std::max(out_.sources_end_s, sc().sources[k].waveform.end_time_s() +
+                                                              std::max(0.0, sc().sources[k].delay_s));
+}
+
 void Compiler::compile_source(std::size_t si) {
     const Source& src = project_.sources[si];
     const std::string path = idx_path("sources", si);
     const Polarization pol = sc().polarization;
     const CompiledWaveform wf = compile_waveform(src, path);
-    const double S = sc().courant;
-    const double omega = wf.omega;
-    const double dt = sc().dt_s;
-    // Numerical vacuum wavenumber of the Yee scheme at the carrier: k0~ = 2/(c dt) sin(w dt/2).
-    const double k0_num_per_um = 2.0 / (c0 * dt) * std::sin(omega * dt / 2) * units::um;
-
     const std::size_t first_term = sc().sources.size();
     if (!in_polarization(src.component, pol) && src.profile != SourceProfile::Mode)
         throw ProjectError(file_, path + ".component",
                            "component " + to_string(src.component) + " is not a field of " + to_string(pol));
-    const Component c = src.component;
-    const bool electric = is_electric(c);
-    const Vec2 off = yee_offset(c);
-    auto strength = [&](std::int32_t cell) { return 2.0 * (electric ? cb_at(c, cell) : S); };
-
     switch (src.type) {
-        case SourceType::Point: {
-            check_point(src.at, path + ".at", "source '" + src.name + "'");
-            const int i = nearest_index(0, src.at.x, off.x), j = nearest_index(1, src.at.y, off.y);
-            SourceTerm t;
-            t.component = c;
-            t.waveform = wf;
-            t.cells = {flat(i, j)};
-            t.weights = {strength(flat(i, j)) * (1.0 / dx_)};
-            sc().sources.push_back(std::move(t));
-            break;
-        }
-        case SourceType::Region: {
-            if (!src.shape) throw ProjectError(file_, path + ".shape", "a region source needs a shape");
-            const auto cov = shape_coverage(*src.shape, c, path + ".shape");
-            SourceTerm t;
-            t.component = c;
-            t.waveform = wf;
-            for (std::size_t k = 0; k < cov.size(); ++k)
-                if (cov[k] > 1e-9) {
-                    t.cells.push_back(static_cast<std::int32_t>(k));
-                    t.weights.push_back(strength(static_cast<std::int32_t>(k)) * cov[k] * dx_);
-                }
-            if (t.cells.empty())
-                throw ProjectError(file_, path + ".shape", "the region covers no grid node of " + to_string(c));
-            sc().sources.push_back(std::move(t));
-            break;
-        }
+        case SourceType::Point: add_point_source(src, path, wf); break;
+        case SourceType::Region: add_region_source(src, path, wf); break;
         case SourceType::Line:
-        case SourceType::Plane: {
-            check_point(src.from, path + ".from", "source '" + src.name + "'");
-            check_point(src.to, path + ".to", "source '" + src.name + "'");
-            if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))
-                throw ProjectError(file_, path + ".waist", "must be > 0");
-            const bool along_y = std::abs(src.from.x - src.to.x) <= 1e-9 * std::max(1.0, L_[0]);
-            const bool along_x = std::abs(src.from.y - src.to.y) <= 1e-9 * std::max(1.0, L_[1]);
-            // Mode sources: `direction`. Uniform/gaussian lines: one-way only when the file
-            // gives a `direction` (the reader keeps it in `extra` for those profiles).
-            std::string direction = src.direction;
-            if (src.profile != SourceProfile::Mode) {
-                const auto it = src.extra.find("direction");
-                direction = (it != src.extra.end() && it->is_string()) ? it->get<std::string>() : "";
-                if (!direction.empty() && parse_direction(direction).first < 0)
-                    throw ProjectError(file_, path + ".direction", "must be one of +x, -x, +y, -y");
-            }
-            const auto [dir_axis, s] = parse_direction(direction);
-            if (src.profile == SourceProfile::Mode) {
-                if (!along_x && !along_y)
-                    throw ProjectError(file_, path + ".to", "a mode source needs an axis-aligned line");
-                if (along_x && along_y)
-                    throw ProjectError(file_, path + ".to", "a mode source needs a line of nonzero length");
-            }
-            if (!along_x && !along_y) {
-                // Oblique uniform/gaussian line: nearest nodes of points dx/4 apart, two-way.
-                const double len = std::hypot(src.to.x - src.from.x, src.to.y - src.from.y);
-                const int n = std::max(1, static_cast<int>(std::ceil(len / (0.25 * dx_))));
-                std::map<std::int32_t, double> acc;
-                const Vec2 mid{0.5 * (src.from.x + src.to.x), 0.5 * (src.from.y + src.to.y)};
-                for (int k = 0; k < n; ++k) {
-                    const double u = (k + 0.5) / n;
-                    const Vec2 p{src.from.x + u * (src.to.x - src.from.x), src.from.y + u * (src.to.y - src.from.y)};
-                    double prof = 1.0;
-                    if (src.profile == SourceProfile::Gaussian) {
-                        const double r = std::hypot(p.x - mid.x, p.y - mid.y) / src.waist;
-                        prof = std::exp(-r * r);
-                    }
-                    acc[flat(nearest_index(0, p.x, off.x), nearest_index(1, p.y, off.y))] += prof * len / n / dx_;
-                }
-                SourceTerm t;
-                t.component = c;
-                t.waveform = wf;
-                for (auto [cell, w] : acc) {
-                    t.cells.push_back(cell);
-                    t.weights.push_back(strength(cell) * w);
-                }
-                sc().sources.push_back(std::move(t));
-                break;
-            }
-            const int normal = along_y ? 0 : 1;  // a zero-length line counts as along y
-            const int tan = 1 - normal;
-            const double a = axis_of(src.from, tan), b = axis_of(src.to, tan);
-            const double centre = 0.5 * (a + b);
-            const double x_n = axis_of(src.from, normal);
-            if (src.profile != SourceProfile::Mode && dir_axis >= 0 && dir_axis != normal)
-                throw ProjectError(file_, path + ".direction",
-                                   "a one-way line source's direction must be normal to its line (" +
-                                       std::string(normal == 0 ? "+x or -x" : "+y or -y") + ")");
-            const bool one_way = src.profile == SourceProfile::Mode || (dir_axis == normal && s != 0);
-            if (src.profile == SourceProfile::Mode && dir_axis != normal)
-                throw ProjectError(file_, path + ".direction",
-                                   "the direction of a mode source must be normal to its line (" +
-                                       std::string(normal == 0 ? "+x or -x" : "+y or -y") + ")");
-            if (!one_way) {
-                const auto nodes = line_nodes(tan, a, b, axis_of(off, tan));
-                const int k_n = nearest_index(normal, x_n, axis_of(off, normal));
-                SourceTerm t;
-                t.component = c;
-                t.waveform = wf;
-                for (const LineNode& nd : nodes) {
-                    double prof = 1.0;
-                    if (src.profile == SourceProfile::Gaussian) {
-                        const double r = (nd.pos_um - centre) / src.waist;
-                        prof = std::exp(-r * r);
-                    }
-                    const std::int32_t cell = normal == 0 ? flat(k_n, nd.t) : flat(nd.t, k_n);
-                    t.cells.push_back(cell);
-                    t.weights.push_back(strength(cell) * prof * nd.frac);
-                }
-                if (t.cells.empty()) throw ProjectError(file_, path, "the line covers no grid node");
-                sc().sources.push_back(std::move(t));
-                break;
-            }
-            // One-way injection through a TF/SF plane at the e nodes nearest the line.
-            const TangentialPair tp = tangential_pair(pol, normal);
-            const double tan_off = axis_of(yee_offset(tp.e), tan);  // same for e and h
-            const int k_s = nearest_index(normal, x_n, 0.0);
-            auto nodes = line_nodes(tan, a, b, tan_off);
-            if (src.profile == SourceProfile::Mode) {
-                // Only the nodes whose centre lies on the line take part in the mode.
-                std::vector<LineNode> kept;
-                for (const auto& nd : nodes)
-                    if (nd.frac >= 0.5 - 1e-9) kept.push_back(nd);
-                nodes = kept;
-            }
-            if (nodes.size() < (src.profile == SourceProfile::Mode ? 3u : 1u))
-                throw ProjectError(file_, path, "the line covers too few grid nodes");
-            const std::size_t n = nodes.size();
-            std::vector<double> eps_e(n), e_inc(n), h_inc(n), delay(n);
-            for (std::size_t k = 0; k < n; ++k)
-                eps_e[k] = normal == 0 ? eps_at(tp.e, k_s, nodes[k].t) : eps_at(tp.e, nodes[k].t, k_s);
-            auto half_cell_delay = [&](double n_disc) {
-                // lattice wavenumber beta = (2/dx) asin(beta~ dx/2), beta~ = n_disc k0~
-                const double arg = std::min(1.0, n_disc * k0_num_per_um * dx_ / 2);
-                const double beta = 2.0 / dx_ * std::asin(arg);  // 1/um
-                const double v = omega / (beta / units::um);
-                return 0.5 * dx_ * units::um / v;
-            };
-            if (src.profile == SourceProfile::Mode) {
-                std::vector<double> eps_mid;
-                if (pol == Polarization::TEz) {
-                    // eps of the other (longitudinal) E component between the nodes, mean of
-                    // the two columns beside the plane.
-                    const Component other = tp.e == Component::Ey ? Component::Ex : Component::Ey;
-                    const int kn0 = wrap_or_clamp(normal, long(k_s) - 1), kn1 = k_s;
-                    eps_mid.resize(n + 1);
-                    for (std::size_t k = 0; k <= n; ++k) {
-                        const long tt = k < n ? nodes[k].t : long(nodes[n - 1].t) + 1;
-                        const int t = wrap_or_clamp(tan, tt);
-                        eps_mid[k] = normal == 0 ? 0.5 * (eps_at(other, kn0, t) + eps_at(other, kn1, t))
-                                                 : 0.5 * (eps_at(other, t, kn0) + eps_at(other, t, kn1));
-                    }
-                }
-                const double wl_num_um = 2 * pi / k0_num_per_um;
-                const auto modes = solve_slab_modes(eps_e, dx_, wl_num_um, pol, src.mode_index + 1, eps_mid);
-                const double n_clad = std::sqrt(std::max(eps_e.front(), eps_e.back()));
-                if (static_cast<int>(modes.size()) <= src.mode_index ||
-                    !(modes[src.mode_index].n_eff > n_clad * (1 + 1e-9))) {
-                    std::string msg = "no guided mode " + std::to_string(src.mode_index) + " at " +
-                                      fmt(units::hz_to_wavelength_um(omega / (2 * pi))) +
-                                      " um on this line (cladding index " + fmt(n_clad);
-                    if (static_cast<int>(modes.size()) > src.mode_index)
-                        msg += ", n_eff " + fmt(modes[src.mode_index].n_eff);
-                    throw ProjectError(file_, path + ".mode_index", msg + ")");
-                }
-                const SlabMode& m = modes[src.mode_index];
-                const double ne = m.n_eff;
-                for (std::size_t k = 0; k < n; ++k) {
-                    if (pol == Polarization::TMz) {
-                        e_inc[k] = m.profile[k];
-                        h_inc[k] = -tp.sigma_h * s * ne * e_inc[k];
-                    } else {
-                        h_inc[k] = m.profile[k];
-                        e_inc[k] = -tp.sigma_e * s * ne * h_inc[k] / eps_e[k];
-                    }
-                    delay[k] = half_cell_delay(ne);
-                }
-                // TEz with an electric source component: unit peak of the tangential E.
-                if (pol == Polarization::TEz && is_electric(c)) {
-                    double mx = 0;
-                    for (double v : e_inc) mx = std::max(mx, std::abs(v));
-                    for (std::size_t k = 0; k < n; ++k) e_inc[k] /= mx, h_inc[k] /= mx;
-                }
-            } else {
-                // Plane-wave one-way line: local index n = sqrt(eps) of the e nodes.
-                if (!in_polarization(c, pol)) throw ProjectError(file_, path + ".component", "invalid component");
-                for (std::size_t k = 0; k < n; ++k) {
-                    double prof = 1.0;
-                    if (src.profile == SourceProfile::Gaussian) {
-                        const double r = (nodes[k].pos_um - centre) / src.waist;
-                        prof = std::exp(-r * r);
-                    }
-                    const double nl = std::sqrt(eps_e[k]);
-                    if (is_electric(c)) {
-                        e_inc[k] = prof;
-                        h_inc[k] = -tp.sigma_h * s * nl * prof;
-                    } else {
-                        h_inc[k] = prof;
-                        e_inc[k] = -tp.sigma_e * s * prof / nl;
-                    }
-                    delay[k] = half_cell_delay(nl);
-                }
-            }
-            add_one_way(src, path, normal, s, k_s, nodes, e_inc, h_inc, delay, wf);
-            break;
-        }
+        case SourceType::Plane: add_line_source(src, path, wf); break;
     }
-    for (std::size_t k = first_term; k < sc().sources.size(); ++k)
-        out_.sources_end_s = std::max(out_.sources_end_s, sc().sources[k].waveform.end_time_s() +
-                                                              std::max(0.0, sc().sources[k].delay_s));
+    note_sources_end(first_term);
 }
 
 // ----------------------------------------------------------------------------- monitors
@@ -1188,28 +1298,10 @@ void Compiler::finish() {
     if (project_.run.stop.max_steps) steps = std::min(steps, *project_.run.stop.max_steps);
     out_.max_steps = std::max(0LL, steps);
 
-    // Memory estimate (bytes).
-    const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
-    std::size_t mem = 3 * s.cells() * bp;                                        // fields
-    mem += electric_components(s.polarization).size() * s.cells() * sizeof(std::uint16_t);  // material index
-    mem += s.table.size() * sizeof(EUpdateCoeffs);
-    for (int a = 0; a < 2; ++a) {
-        const std::size_t slab = std::size_t(s.pml_lo[a] + s.pml_hi[a]) * std::size_t(N_[1 - a]);
-        mem += 2 * slab * bp;              // two psi arrays per axis (one E, one H)
-        mem += 6 * std::size_t(N_[a]) * bp;  // profiles
-    }
-    for (const DftSet& d : s.dft_sets)
-        mem += d.cell0.size() * (d.frequencies_hz.size() * 16 + 2 * (sizeof(std::int32_t) + bp));
-    for (const TimeProbe& p : s.time_probes)
-        mem += p.cells.size() * (sizeof(std::int32_t) + bp) +
-               std::size_t(std::min<long long>(out_.max_steps, 100000000LL)) * 8;
-    for (const SourceTerm& t : s.sources) mem += t.cells.size() * (sizeof(std::int32_t) + bp);
-    for (const DispersiveCells& d : s.dispersive)  // pole state (2 per pole) + list + scratch
-        for (std::size_t k = 0; k < d.cells.size(); ++k)
-            mem += 2 * s.pole_sets[d.pole_set[k]].poles.size() * bp + 10 + 2 * bp;
-    for (int c = 0; c < 2; ++c)  // anisotropic list: cell, 4 neighbours + weights, 2 scratch
-        mem += s.anisotropic.cells[c].size() * (sizeof(std::int32_t) * 5 + 4 * bp + 2 * bp);
-    out_.memory_bytes = mem;
+    // Memory estimate (bytes): the engines' model, with the time probes' history for the
+    // whole run (at most 1e8 steps counted).
+    out_.memory_bytes =
+        engine_state_bytes(s, project_.run.precision, std::min<long long>(out_.max_steps, 100000000LL));
 
     // Resolution: cells per wavelength at the shortest wavelength in the highest index.
     double wl_min = std::min(project_.run.spectrum.wavelength_min, project_.run.spectrum.wavelength_max);

@@ -482,26 +482,6 @@ public:
         ext_.materials_changed(edited);
     }
 
-    static std::size_t bytes_needed(const Scene& s) {
-        const std::size_t n = s.cells();
-        std::size_t disp = 0;
-        for (int c = 0; c < 3; ++c) {
-            const auto& d = s.dispersive[c];
-            for (std::size_t k = 0; k < d.cells.size(); ++k) {
-                const std::size_t ps = d.pole_set[k] < s.pole_sets.size() ? s.pole_sets[d.pole_set[k]].poles.size() : 0;
-                disp += 2 * ps * sizeof(Real) + 2 * sizeof(Real);
-            }
-        }
-        std::size_t b = 3 * n * sizeof(Real);                                     // fields
-        b += (s.polarization == Polarization::TMz ? 1 : 2) * n * 2 * sizeof(Real);  // cb, ca
-        const std::size_t wx = std::size_t(s.pml_lo[0] + s.pml_hi[0]);
-        const std::size_t wy = std::size_t(s.pml_lo[1] + s.pml_hi[1]);
-        b += 2 * (wx * std::size_t(s.ny) + wy * std::size_t(s.nx)) * sizeof(Real);  // psi
-        std::size_t an = 0;
-        for (int c = 0; c < 2; ++c) an += s.anisotropic.cells[c].size() * (4 * sizeof(Real) + sizeof(Real));
-        return b + disp + an;
-    }
-
 private:
     void require(Component c) const {
         if (!has_[ci(c)])
@@ -852,8 +832,7 @@ std::unique_ptr<Engine> make_cpu_engine(SceneView view, Precision precision, int
     // allocation may succeed and the process be killed later instead of a bad_alloc.
     // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES caps the memory counted as available (tests).
     {
-        const std::size_t need = precision == Precision::Float32 ? CpuEngine<float>::bytes_needed(scene)
-                                                                 : CpuEngine<double>::bytes_needed(scene);
+        const std::size_t need = engine_state_bytes(scene, precision);
         std::size_t avail = available_memory_bytes();
         if (const char* cap = std::getenv("GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES"))
             avail = std::min<std::size_t>(avail ? avail : SIZE_MAX, std::strtoull(cap, nullptr, 10));
@@ -869,8 +848,7 @@ std::unique_ptr<Engine> make_cpu_engine(SceneView view, Precision precision, int
         if (precision == Precision::Float32) return std::make_unique<CpuEngine<float>>(view, threads);
         return std::make_unique<CpuEngine<double>>(view, threads);
     } catch (const std::bad_alloc&) {
-        const std::size_t need = precision == Precision::Float32 ? CpuEngine<float>::bytes_needed(scene)
-                                                                 : CpuEngine<double>::bytes_needed(scene);
+        const std::size_t need = engine_state_bytes(scene, precision);
         const std::size_t avail = available_memory_bytes();
         std::ostringstream os;
         os << "CPU engine: out of host memory for a " << scene.nx << " x " << scene.ny << " grid: needs about "

@@ -1132,23 +1132,7 @@ private:
     }
 
     std::size_t planned_bytes() const {
-        const std::size_t cells = sc_.cells();
-        const int wx = sc_.pml_lo[0] + sc_.pml_hi[0], wy = sc_.pml_lo[1] + sc_.pml_hi[1];
-        std::size_t b = 3 * cells * sizeof(T);
-        b += (sc_.polarization == Polarization::TMz ? 1 : 2) * cells * sizeof(std::uint16_t);
-        b += 2 * (std::size_t(wx) * sc_.ny + std::size_t(wy) * sc_.nx) * sizeof(T);
-        std::size_t dft = 0;
-        for (const auto& s : sc_.dft_sets) dft += s.cell0.size() * s.frequencies_hz.size();
-        b += dft * sizeof(double2);
-        b += sc_.table.size() * (sizeof(Coef2<T>) + sizeof(double));
-        std::size_t max_poles = 0, pole_total = 0;
-        for (const auto& ps : sc_.pole_sets) { max_poles = std::max(max_poles, ps.poles.size()); pole_total += ps.poles.size(); }
-        for (const auto& d : sc_.dispersive)
-            b += d.cells.size() * (sizeof(int) + sizeof(std::uint16_t) + (2 + 2 * max_poles) * sizeof(T));
-        b += pole_total * 3 * sizeof(T) + sc_.pole_sets.size() * 2 * sizeof(int);
-        for (int c = 0; c < 2; ++c)  // anisotropic: cell, 4 neighbours, 4 weights, scratch
-            b += sc_.anisotropic.cells[c].size() * (5 * sizeof(int) + 5 * sizeof(T));
-        return b;
+        return engine_state_bytes(sc_, sizeof(T) == 4 ? Precision::Float32 : Precision::Float64);
     }
 
     void check_memory() {

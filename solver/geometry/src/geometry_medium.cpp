@@ -12,19 +12,6 @@ namespace golightly {
 
 namespace {
 
-/// Material by id, "air" implicit (eps 1) when not listed. nullptr if unknown.
-const Material* lookup_material(const Project& project, const std::string& id) {
-    for (const Material& m : project.materials)
-        if (m.id == id) return &m;
-    static const Material air = [] {
-        Material m;
-        m.id = "air";
-        m.name = "Air";
-        return m;
-    }();
-    return id == "air" ? &air : nullptr;
-}
-
 std::string layer_path(const Project& project, const Layer* layer) {
     return "layers[" + std::to_string(layer - project.layers.data()) + "]";
 }
@@ -65,7 +52,7 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
     const std::size_t n = std::size_t(grid.nx) * grid.ny;
     const std::vector<const Layer*> layers = select_layers(project, reference_run);
 
-    if (!lookup_material(project, project.domain.background))
+    if (!project.find_material(project.domain.background))
         throw ProjectError("", "domain.background", "unknown material id '" + project.domain.background + "'");
 
     // All candidate materials, background first; arrays allocated when first covered.
@@ -84,7 +71,7 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
     // for vector and step shapes (AreaAccumulator::add_row_normals), central differences of
     // the layer's coverage for a layer holding a raster.
     const bool normals = normal_x && normal_y;
-    std::vector<double> eps_of{lookup_material(project, project.domain.background)->epsilon_inf};
+    std::vector<double> eps_of{project.find_material(project.domain.background)->epsilon_inf};
     std::vector<double> gx_row, gy_row, layer_cov;
     if (normals) {
         normal_x->assign(n, 0.0f);
@@ -94,14 +81,14 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
     }
 
     for (const Layer* layer : layers) {
-        if (!lookup_material(project, layer->material))
+        if (!project.find_material(layer->material))
             throw ProjectError("", layer_path(project, layer) + ".material",
                                "unknown material id '" + layer->material + "'");
         int m = int(std::find(ids.begin(), ids.end(), layer->material) - ids.begin());
         if (m == int(ids.size())) {
             ids.push_back(layer->material);
             frac.emplace_back();
-            eps_of.push_back(lookup_material(project, layer->material)->epsilon_inf);
+            eps_of.push_back(project.find_material(layer->material)->epsilon_inf);
         }
         const double eps_layer = eps_of[m];
         detail::AreaAccumulator acc(grid);
@@ -224,7 +211,7 @@ AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Co
     const std::size_t nm = cov.material_ids.size();
     std::vector<double> eps(nm), sig(nm);
     for (std::size_t q = 0; q < nm; ++q) {
-        const Material* mat = lookup_material(project, cov.material_ids[q]);
+        const Material* mat = project.find_material(cov.material_ids[q]);
         eps[q] = mat->epsilon_inf;
         sig[q] = mat->conductivity;
     }

@@ -159,36 +159,140 @@ DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::
     return info;
 }
 
-/// What RunOptions::live needs to normalize the main run's spectra (null: raw only).
-struct LiveContext {
-    const std::vector<double>* p_inc = nullptr;
+/// What normalizes the main run's flux spectra (from the reference run; null: raw only).
+struct SpectrumNormalization {
+    const std::vector<double>* p_inc = nullptr;  ///< incident flux P_inc(f), W/m (> 0 where meaningful)
+    /// Reference-run DFT sets subtracted from reflection and scattering monitors (may be null).
     const std::map<int, std::vector<std::complex<double>>>* ref_sets = nullptr;
-    double l_inc_um = 0;
+    double l_inc_um = 0;  ///< length of the incident monitor, um (flux_box cross-sections)
 };
 void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
-                  const std::string& phase, const LiveContext* ctx);
+                  const std::string& phase, const SpectrumNormalization* norm);
 
-/// Steps `engine` until a stop criterion holds (run.hpp, run_project).
+/// The level the decay stop watches (run.stop): the field energy, or, when run.stop.monitor
+/// names a time monitor, the envelope of its samples (max |value| over about two periods
+/// of the longest spectrum wavelength), and how far it has fallen below its peak.
+class DecayLevel {
+public:
+    DecayLevel(const CompiledProject& compiled, const Project& project) {
+        const auto& stop = project.run.stop;
+        if (stop.monitor) {
+            for (const auto& m : compiled.monitors)
+                if (m.name == *stop.monitor && m.type == MonitorType::Time) stop_probe_ = m.time_probe;
+        }
+        // Envelope window: about two periods of the longest spectrum wavelength.
+        const double longest_wl_um = std::max(project.run.spectrum.wavelength_max, project.run.spectrum.wavelength_min);
+        window_steps_ = std::max<std::int64_t>(
+            1, std::int64_t(std::ceil(2.0 * longest_wl_um * units::um / units::c0 / compiled.scene.dt_s)));
+        decay_factor_ = std::pow(10.0, -stop.decay_db / db_per_decade());
+    }
+
+    /// The current level: field energy (J/m, Engine::field_energy) or the probe envelope
+    /// (field units); non-finite when the fields diverged.
+    double measure(Engine& engine) {
+        double level = engine.field_energy();
+        if (stop_probe_ >= 0 && std::isfinite(level)) {
+            const std::vector<double> samples = engine.time_samples(stop_probe_);
+            for (std::size_t k = probe_read_; k < samples.size(); ++k) recent_abs_.push_back(std::abs(samples[k]));
+            probe_read_ = samples.size();
+            if (recent_abs_.size() > std::size_t(window_steps_))
+                recent_abs_.erase(recent_abs_.begin(), recent_abs_.end() - window_steps_);
+            level = recent_abs_.empty() ? 0.0 : *std::max_element(recent_abs_.begin(), recent_abs_.end());
+        }
+        return level;
+    }
+
+    /// Takes a finite level into the peak and returns how far it lies below the peak, dB
+    /// (10 log10 for the energy, 20 log10 for a field envelope; 999 when zero).
+    double db_below_peak(double level) {
+        peak_ = std::max(peak_, level);
+        const double ratio = peak_ > 0 ? level / peak_ : 0.0;
+        return ratio > 0 ? -db_per_decade() * std::log10(ratio) : 999.0;
+    }
+
+    /// True when `level` has fallen run.stop.decay_db below the peak (or nothing ever rose).
+    bool decayed(double level) const { return peak_ <= 0 || level <= peak_ * decay_factor_; }
+
+private:
+    double db_per_decade() const { return stop_probe_ >= 0 ? 20.0 : 10.0; }
+
+    int stop_probe_ = -1;            // time probe of run.stop.monitor, -1: the energy
+    std::int64_t window_steps_ = 1;  // envelope window
+    double decay_factor_ = 0;        // level / peak at which the run has decayed
+    double peak_ = 0;
+    std::size_t probe_read_ = 0;      // samples of the stop probe already examined
+    std::vector<double> recent_abs_;  // |value| of the probe over the last window_steps samples
+};
+
+/// RunOptions::progress reports of one phase, with the ETA from the step rate and, once
+/// the sources are off and the level is decaying, from the smoothed decay rate (dB per
+/// wall second).
+class ProgressReporter {
+public:
+    ProgressReporter(const CompiledProject& compiled, const Project& project, const RunOptions& options,
+                     const std::string& phase, std::int64_t limit_steps)
+        : options_(options), phase_(phase), limit_steps_(limit_steps), cells_(double(compiled.scene.cells())),
+          sources_end_s_(compiled.sources_end_s), decay_db_(project.run.stop.decay_db) {}
+
+    /// Reports step `now_steps` at simulated time t_s (s), `db` below the peak, `wall` s
+    /// after the phase started. No-op without RunOptions::progress.
+    void report(std::int64_t now_steps, double t_s, double db, double wall) {
+        if (!options_.progress) return;
+        ProgressInfo p;
+        p.phase = phase_;
+        p.step = now_steps;
+        p.max_steps = limit_steps_;
+        p.time_fs = t_s / units::fs;
+        p.energy_db = std::max(0.0, std::min(db, 999.0));
+        p.steps_per_s = wall > 0 ? double(now_steps) / wall : 0;
+        p.mcells_per_s = p.steps_per_s * cells_ / 1e6;
+        double eta = p.steps_per_s > 0 ? double(limit_steps_ - now_steps) / p.steps_per_s : -1;
+        if (t_s > sources_end_s_ && db < decay_db_) {
+            // Estimate from the recent decay rate (dB per wall second).
+            const double dtw = wall - last_db_time_;
+            if (dtw > 0 && last_db_time_ > 0) {
+                const double rate = (db - last_db_) / dtw;
+                db_rate_per_s_ = db_rate_per_s_ > 0 ? 0.7 * db_rate_per_s_ + 0.3 * rate : rate;
+            }
+            if (db_rate_per_s_ > 0) eta = std::min(eta, (decay_db_ - db) / db_rate_per_s_);
+        }
+        last_db_ = db;
+        last_db_time_ = wall;
+        p.eta_s = eta;
+        options_.progress(p);
+    }
+
+private:
+    const RunOptions& options_;
+    const std::string& phase_;
+    std::int64_t limit_steps_;
+    double cells_, sources_end_s_, decay_db_;
+    double last_db_ = 0;
+    double db_rate_per_s_ = 0;  // smoothed dB/s decay rate for the ETA
+    double last_db_time_ = 0;
+};
+
+/// True when RunOptions::cancel is set; waits (50 ms sleeps) while RunOptions::pause is
+/// set and the run is not cancelled.
+bool cancelled_after_pause(const RunOptions& options) {
+    if (options.cancel && options.cancel->load()) return true;
+    while (options.pause && options.pause->load() && !(options.cancel && options.cancel->load()))
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return options.cancel && options.cancel->load();
+}
+
+/// Steps `engine` until a stop criterion holds (run.hpp, run_project): chunks of steps up
+/// to the next check (every 50 steps) or frame; at each check the stop level
+/// (DecayLevel), divergence, progress and live monitors.
 PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Project& project,
                        const RunOptions& options, const std::string& phase,
                        std::int64_t limit_steps, bool limit_is_max_steps, bool send_frames,
-                       const LiveContext* live_ctx = nullptr, bool live_edit = false) {
+                       const SpectrumNormalization* live_norm = nullptr, bool live_edit = false) {
     const Scene& scene = compiled.scene;
     const double dt_s = scene.dt_s;
-    const double cells = double(scene.cells());
-    const auto& stop = project.run.stop;
     PhaseOutcome out;
-
-    // Decay on a time monitor's envelope instead of the energy?
-    int stop_probe = -1;
-    if (stop.monitor) {
-        for (const auto& m : compiled.monitors)
-            if (m.name == *stop.monitor && m.type == MonitorType::Time) stop_probe = m.time_probe;
-    }
-    // Envelope window: about two periods of the longest spectrum wavelength.
-    const double longest_wl_um = std::max(project.run.spectrum.wavelength_max, project.run.spectrum.wavelength_min);
-    const std::int64_t window_steps =
-        std::max<std::int64_t>(1, std::int64_t(std::ceil(2.0 * longest_wl_um * units::um / units::c0 / dt_s)));
+    DecayLevel decay(compiled, project);
+    ProgressReporter progress(compiled, project, options, phase, limit_steps);
 
     // Checks (energy, finiteness, cancel, progress) every kCheckSteps steps; frames at
     // multiples of run.frames.every_steps in between.
@@ -199,29 +303,15 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     std::int64_t next_live = options.live ? std::max<std::int64_t>(1, options.live_every_steps) : -1;
     auto last_frame_time = Clock::now();
     bool frame_sent = false;  // the first frame is never held back
-
-    const double decay_factor = std::pow(10.0, -stop.decay_db / (stop_probe >= 0 ? 20.0 : 10.0));
-    double peak = 0;
-    std::size_t probe_read = 0;      // samples of the stop probe already examined
-    std::vector<double> recent_abs;  // |value| of the probe over the last window_steps samples
     Engine::FrameRequest frame_request = options.frame_request;
     frame_request.component = project.run.frames.component;
     std::int64_t next_frame = every;
     const auto t0 = Clock::now();
-    double last_db = 0;
-    double db_rate_per_s = 0;  // smoothed dB/s decay rate for the ETA
-    double last_db_time = 0;
     const bool edits_on = live_edit && bool(options.poll_material_update);
     std::shared_ptr<const Scene> edited_scene;  // the materials the engine runs on, when edited
 
     while (true) {
-        if (options.cancel && options.cancel->load()) {
-            out.reason = StopReason::Cancelled;
-            break;
-        }
-        while (options.pause && options.pause->load() && !(options.cancel && options.cancel->load()))
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        if (options.cancel && options.cancel->load()) {
+        if (cancelled_after_pause(options)) {
             out.reason = StopReason::Cancelled;
             break;
         }
@@ -250,55 +340,19 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
         if (now_steps < next_check && now_steps < limit_steps) continue;
         while (next_check <= now_steps) next_check += kCheckSteps;
 
-        // Level: energy or probe envelope.
-        double level = engine.field_energy();
-        if (stop_probe >= 0 && std::isfinite(level)) {
-            const std::vector<double> samples = engine.time_samples(stop_probe);
-            for (std::size_t k = probe_read; k < samples.size(); ++k) recent_abs.push_back(std::abs(samples[k]));
-            probe_read = samples.size();
-            if (recent_abs.size() > std::size_t(window_steps))
-                recent_abs.erase(recent_abs.begin(), recent_abs.end() - window_steps);
-            level = recent_abs.empty() ? 0.0 : *std::max_element(recent_abs.begin(), recent_abs.end());
-        }
+        const double level = decay.measure(engine);
         if (!std::isfinite(level) || !engine.fields_finite()) {
             out.reason = StopReason::Diverged;
             out.divergence = locate_divergence(engine, scene, phase);
             break;
         }
-        peak = std::max(peak, level);
-        const double ratio = peak > 0 ? level / peak : 0.0;
-        const double db = ratio > 0 ? -(stop_probe >= 0 ? 20.0 : 10.0) * std::log10(ratio) : 999.0;
-
-        const double wall = seconds_since(t0);
-        if (options.progress) {
-            ProgressInfo p;
-            p.phase = phase;
-            p.step = now_steps;
-            p.max_steps = limit_steps;
-            p.time_fs = t_s / units::fs;
-            p.energy_db = std::max(0.0, std::min(db, 999.0));
-            p.steps_per_s = wall > 0 ? double(now_steps) / wall : 0;
-            p.mcells_per_s = p.steps_per_s * cells / 1e6;
-            double eta = p.steps_per_s > 0 ? double(limit_steps - now_steps) / p.steps_per_s : -1;
-            if (t_s > compiled.sources_end_s && db < stop.decay_db) {
-                // Estimate from the recent decay rate (dB per wall second).
-                const double dtw = wall - last_db_time;
-                if (dtw > 0 && last_db_time > 0) {
-                    const double rate = (db - last_db) / dtw;
-                    db_rate_per_s = db_rate_per_s > 0 ? 0.7 * db_rate_per_s + 0.3 * rate : rate;
-                }
-                if (db_rate_per_s > 0) eta = std::min(eta, (stop.decay_db - db) / db_rate_per_s);
-            }
-            last_db = db;
-            last_db_time = wall;
-            p.eta_s = eta;
-            options.progress(p);
-        }
+        const double db = decay.db_below_peak(level);
+        progress.report(now_steps, t_s, db, seconds_since(t0));
         if (next_live > 0 && now_steps >= next_live) {
-            publish_live(engine, compiled, options, phase, live_ctx);
+            publish_live(engine, compiled, options, phase, live_norm);
             while (next_live <= now_steps) next_live += std::max<std::int64_t>(1, options.live_every_steps);
         }
-        if (t_s > compiled.sources_end_s && (peak <= 0 || level <= peak * decay_factor)) {
+        if (t_s > compiled.sources_end_s && decay.decayed(level)) {
             out.reason = StopReason::Decay;
             break;
         }
@@ -350,8 +404,64 @@ std::vector<double> flux_spectrum(const Scene& scene, const CompiledMonitor& m, 
     return p;
 }
 
+/// True for the monitors whose normalized value subtracts the reference run's fields
+/// (flux "reflection", flux_box "scattering").
+bool uses_reference_fields(const CompiledMonitor& m) {
+    return (m.type == MonitorType::Flux && m.kind == "reflection") ||
+           (m.type == MonitorType::FluxBox && m.kind == "scattering");
+}
+
+/// The spectrum of a flux or flux_box monitor from the DFTs the engine holds now: the raw
+/// flux (W/m, flux_spectrum) and, when `norm` is given, the normalized values
+/// (FluxSpectrumResult::normalized): flux monitors num / P_inc (dimensionless), flux boxes
+/// the cross-section sign * num * L_inc / P_inc (um; +1 for scattering, -1 for absorption
+/// and flux, which count inward flux as positive). num is the flux of the fields minus the
+/// reference run's (norm->ref_sets) for reflection and scattering monitors, else the raw
+/// flux. `n_freq` is the run spectrum's length. Throws RunError (flux_spectrum).
+FluxSpectrumResult flux_spectrum_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
+                                        std::size_t n_freq, const SpectrumNormalization* norm) {
+    FluxSpectrumResult s;
+    s.name = m.name;
+    s.type = m.type;
+    s.kind = m.kind;
+    std::map<int, cvec> sets;
+    fetch_sets(engine, m, sets);
+    s.flux = flux_spectrum(scene, m, n_freq, sets, nullptr);
+    if (!norm) return s;
+    const std::vector<double>& p_inc = *norm->p_inc;
+    const bool uses_ref = norm->ref_sets && uses_reference_fields(m);
+    const std::vector<double> num = uses_ref ? flux_spectrum(scene, m, n_freq, sets, norm->ref_sets) : s.flux;
+    s.normalized.resize(n_freq);
+    for (std::size_t f = 0; f < n_freq; ++f) {
+        if (m.type == MonitorType::Flux) {
+            s.normalized[f] = num[f] / p_inc[f];
+        } else {
+            // cross-section (um): flux / (P_inc / L_inc); absorption and flux kinds count
+            // inward flux as positive.
+            const double sign = m.kind == "scattering" ? 1.0 : -1.0;
+            s.normalized[f] = sign * num[f] * norm->l_inc_um / p_inc[f];
+        }
+    }
+    return s;
+}
+
+/// A time monitor's samples so far with their times (fs): E components are sampled at
+/// (n + 1) dt, H components at (n + 1/2) dt (scene.hpp, step order).
+TimeSeriesResult time_series_result(Engine& engine, const Scene& scene, const CompiledMonitor& m) {
+    TimeSeriesResult ts;
+    ts.name = m.name;
+    ts.component = scene.time_probes.at(m.time_probe).component;
+    ts.values = engine.time_samples(m.time_probe);
+    const bool electric = ts.component == Component::Ex || ts.component == Component::Ey ||
+                          ts.component == Component::Ez;
+    ts.time_fs.resize(ts.values.size());
+    for (std::size_t n = 0; n < ts.values.size(); ++n)
+        ts.time_fs[n] = (double(n) + (electric ? 1.0 : 0.5)) * scene.dt_s / units::fs;
+    return ts;
+}
+
 void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
-                  const std::string& phase, const LiveContext* ctx) {
+                  const std::string& phase, const SpectrumNormalization* norm) {
     const Scene& scene = compiled.scene;
     LiveMonitors live;
     live.phase = phase;
@@ -359,40 +469,12 @@ void publish_live(Engine& engine, const CompiledProject& compiled, const RunOpti
     live.time_fs = double(live.step) * scene.dt_s / units::fs;
     live.frequency_hz = compiled.spectrum_hz;
     const std::size_t nf = compiled.spectrum_hz.size();
-    live.normalized = ctx && ctx->p_inc && ctx->p_inc->size() == nf;
+    live.normalized = norm && norm->p_inc && norm->p_inc->size() == nf;
     for (const CompiledMonitor& m : compiled.monitors) {
-        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
-            FluxSpectrumResult s;
-            s.name = m.name;
-            s.type = m.type;
-            s.kind = m.kind;
-            std::map<int, cvec> sets;
-            fetch_sets(engine, m, sets);
-            s.flux = flux_spectrum(scene, m, nf, sets, nullptr);
-            if (live.normalized) {  // as run_compiled does at the end of the main run
-                const auto& p_inc = *ctx->p_inc;
-                const bool uses_ref = ctx->ref_sets && ((m.type == MonitorType::Flux && m.kind == "reflection") ||
-                                                        (m.type == MonitorType::FluxBox && m.kind == "scattering"));
-                const std::vector<double> num = uses_ref ? flux_spectrum(scene, m, nf, sets, ctx->ref_sets) : s.flux;
-                s.normalized.resize(nf);
-                for (std::size_t f = 0; f < nf; ++f) {
-                    if (m.type == MonitorType::Flux) s.normalized[f] = num[f] / p_inc[f];
-                    else s.normalized[f] = (m.kind == "scattering" ? 1.0 : -1.0) * num[f] * ctx->l_inc_um / p_inc[f];
-                }
-            }
-            live.spectra.push_back(std::move(s));
-        } else if (m.type == MonitorType::Time) {
-            TimeSeriesResult ts;
-            ts.name = m.name;
-            ts.component = scene.time_probes.at(m.time_probe).component;
-            ts.values = engine.time_samples(m.time_probe);
-            const bool electric = ts.component == Component::Ex || ts.component == Component::Ey ||
-                                  ts.component == Component::Ez;
-            ts.time_fs.resize(ts.values.size());
-            for (std::size_t n = 0; n < ts.values.size(); ++n)
-                ts.time_fs[n] = (double(n) + (electric ? 1.0 : 0.5)) * scene.dt_s / units::fs;
-            live.time_series.push_back(std::move(ts));
-        }
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox)
+            live.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, live.normalized ? norm : nullptr));
+        else if (m.type == MonitorType::Time)
+            live.time_series.push_back(time_series_result(engine, scene, m));
     }
     options.live(live);
 }
@@ -454,6 +536,176 @@ int incident_monitor_index(const Project& project, const std::string& file_label
                        "(or run.normalization.incident_monitor)");
 }
 
+namespace {
+
+/// A phase's step limit: max_time_fs always, max_steps (project or RunOptions override)
+/// when given and smaller.
+struct StepLimit {
+    std::int64_t steps = 0;
+    bool is_max_steps = false;  ///< reaching it stops with max_steps (else max_time)
+};
+
+/// The step limit of both phases at time step dt_s (s).
+StepLimit step_limit(const Project& project, const RunOptions& options, double dt_s) {
+    const std::int64_t time_steps = std::int64_t(std::ceil(project.run.stop.max_time_fs * units::fs / dt_s - 1e-9));
+    std::optional<long long> max_steps = options.max_steps ? options.max_steps : project.run.stop.max_steps;
+    StepLimit limit{time_steps, false};
+    if (max_steps && *max_steps < time_steps) {
+        limit.steps = std::max<long long>(0, *max_steps);
+        limit.is_max_steps = true;
+    }
+    return limit;
+}
+
+/// The incident flux P_inc(f) (W/m) at the reference run's incident monitor, made
+/// positive along the incident wave (its sign flipped when its sum is negative). Adds a
+/// warning to `result` when it is zero or changes sign inside the spectrum, or when it is
+/// below 0.1% of the largest flux any flux monitor sees (an incident monitor behind a
+/// one-way source). Throws RunError (flux_spectrum).
+std::vector<double> incident_flux(Engine& engine, const CompiledProject& ref, int incident, RunResult& result) {
+    const std::size_t nf = ref.spectrum_hz.size();
+    std::map<int, cvec> inc_sets;
+    fetch_sets(engine, ref.monitors[incident], inc_sets);
+    std::vector<double> p_inc = flux_spectrum(ref.scene, ref.monitors[incident], nf, inc_sets, nullptr);
+    const double total = std::accumulate(p_inc.begin(), p_inc.end(), 0.0);
+    if (total < 0)
+        for (double& v : p_inc) v = -v;  // monitor direction against the incident wave
+    bool sign_ok = true;
+    for (double v : p_inc) sign_ok = sign_ok && v > 0;
+    // Compare with the largest flux any flux monitor sees in the reference run: an
+    // incident monitor behind a one-way source sees almost nothing.
+    double largest = 0, incident_peak = 0;
+    for (double v : p_inc) incident_peak = std::max(incident_peak, std::abs(v));
+    for (const auto& m : ref.monitors) {
+        if (m.type != MonitorType::Flux) continue;
+        std::map<int, cvec> sets;
+        fetch_sets(engine, m, sets);
+        for (double v : flux_spectrum(ref.scene, m, nf, sets, nullptr)) largest = std::max(largest, std::abs(v));
+    }
+    if (!sign_ok)
+        result.warnings.push_back("the incident flux at '" + result.incident_monitor +
+                                  "' is zero or changes sign inside the spectrum: normalized values "
+                                  "there are meaningless (does the source cover the spectrum?)");
+    else if (incident_peak < 1e-3 * largest)
+        result.warnings.push_back("the incident monitor '" + result.incident_monitor + "' sees less than 0.1% of the "
+                                  "flux other monitors see in the normalization run: is it behind a one-way "
+                                  "source? Place it between the source and the device");
+    return p_inc;
+}
+
+/// What the reference (normalization) run leaves for the main run.
+struct ReferenceFields {
+    std::vector<double> p_inc;    ///< incident flux, W/m (incident_flux)
+    std::map<int, cvec> ref_sets; ///< DFT sets of the reflection and scattering monitors
+};
+
+/// Runs the reference phase on `engine` and fills `out`; records its steps, wall time and
+/// stop reason in `result`. Returns false when it diverged or was cancelled (then
+/// result's stop reason, divergence and a warning say so and the main run must not run).
+/// Throws RunError (flux_spectrum).
+bool run_reference(Engine& engine, const CompiledProject& ref, int incident, const Project& project,
+                   const RunOptions& options, const StepLimit& limit, RunResult& result, ReferenceFields& out) {
+    const PhaseOutcome o =
+        run_phase(engine, ref, project, options, "reference", limit.steps, limit.is_max_steps, false);
+    result.reference_steps = o.steps;
+    result.reference_wall_s = o.step_wall_s;
+    result.reference_stop_reason = o.reason;
+    if (o.reason == StopReason::Diverged || o.reason == StopReason::Cancelled) {
+        result.stop_reason = o.reason;
+        result.divergence = o.divergence;
+        result.warnings.push_back("the normalization run " + to_string(o.reason) + " after " +
+                                  std::to_string(o.steps) + " steps; the main run did not run");
+        return false;
+    }
+    out.p_inc = incident_flux(engine, ref, incident, result);
+    for (const CompiledMonitor& m : ref.monitors)
+        if (uses_reference_fields(m)) fetch_sets(engine, m, out.ref_sets);
+    result.incident_flux = out.p_inc;
+    return true;
+}
+
+/// Records the main phase's outcome in `result`: stop reason, steps, simulated time (fs),
+/// divergence, throughput (Mcells/s over the stepping wall time) and the live-edit
+/// warnings.
+void record_main_phase(const PhaseOutcome& o, const Scene& scene, RunResult& result) {
+    result.stop_reason = o.reason;
+    result.live_edits = o.live_edits;
+    if (o.live_edits > 0)
+        result.warnings.push_back("the structure was edited " + std::to_string(o.live_edits) +
+                                  " time(s) during the main run (live edit): the spectra mix structures and are "
+                                  "not comparable with a run of either project");
+    for (const std::string& m : o.live_refusals) result.warnings.push_back("a live edit was not applied: " + m);
+    result.steps = o.steps;
+    result.time_fs = double(o.steps) * scene.dt_s / units::fs;
+    result.divergence = o.divergence;
+    result.mcells_per_s = o.step_wall_s > 0 ? double(result.cells) * double(o.steps) / o.step_wall_s / 1e6 : 0;
+}
+
+/// A dft_field monitor's complex field maps (DftFieldResult: values[c][f * nx*ny + s],
+/// origin of sample 0 in um, wavelengths in um). Throws RunError when the engine's sample
+/// count does not match the monitor's region.
+DftFieldResult dft_field_result(Engine& engine, const Scene& scene, const CompiledMonitor& m) {
+    DftFieldResult d;
+    d.name = m.name;
+    d.nx = m.region_nx;
+    d.ny = m.region_ny;
+    d.dx_um = scene.dx_um;
+    d.components = m.dft_field_components;
+    for (std::size_t c = 0; c < m.dft_field_sets.size(); ++c) {
+        const int set = m.dft_field_sets[c];
+        const DftSet& ds = scene.dft_sets.at(set);
+        const std::size_t nfd = ds.frequencies_hz.size();
+        if (c == 0) {
+            d.frequency_hz = ds.frequencies_hz;
+            for (double f : d.frequency_hz) d.wavelength_um.push_back(units::hz_to_wavelength_um(f));
+            if (!ds.cell0.empty()) {
+                const int i0 = int(ds.cell0[0] % scene.nx), j0 = int(ds.cell0[0] / scene.nx);
+                const Vec2 off = yee_offset(ds.component);
+                d.origin_um = {scene.position_um(0, i0 + off.x), scene.position_um(1, j0 + off.y)};
+            }
+        }
+        const cvec raw = engine.dft(set);
+        const std::size_t ns = std::size_t(d.nx) * std::size_t(d.ny);
+        if (raw.size() != ns * nfd)
+            throw RunError("dft_field monitor '" + m.name + "': sample count does not match its region");
+        cvec v(raw.size());
+        for (std::size_t s = 0; s < ns; ++s)
+            for (std::size_t f = 0; f < nfd; ++f) v[f * ns + s] = raw[s * nfd + f];
+        d.values.push_back(std::move(v));
+    }
+    return d;
+}
+
+/// Turns every monitor of the main run into its result (spectra normalized with `norm`
+/// when given, time series, dft_field maps), in the order of main.monitors.
+void gather_monitors(Engine& engine, const CompiledProject& main, const SpectrumNormalization* norm,
+                     RunResult& result) {
+    const Scene& scene = main.scene;
+    const std::size_t nf = main.spectrum_hz.size();
+    for (const CompiledMonitor& m : main.monitors) {
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox)
+            result.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, norm));
+        else if (m.type == MonitorType::Time)
+            result.time_series.push_back(time_series_result(engine, scene, m));
+        else if (m.type == MonitorType::DftField)
+            result.dft_fields.push_back(dft_field_result(engine, scene, m));
+    }
+}
+
+/// The final frame of run.frames.component; a warning instead when the engine cannot
+/// draw it (std::invalid_argument).
+void take_final_frame(Engine& engine, const Project& project, const RunOptions& options, RunResult& result) {
+    try {
+        Engine::FrameRequest fr = options.frame_request;
+        fr.component = project.run.frames.component;
+        result.final_frame = engine.frame(fr);
+    } catch (const std::invalid_argument& e) {
+        result.warnings.push_back(std::string("no final frame: ") + e.what());
+    }
+}
+
+}  // namespace
+
 RunResult run_compiled(const Project& project, const CompiledProject& main, const CompiledProject* reference,
                        const RunOptions& options, const EngineFactory& factory) {
     const auto t_call = Clock::now();
@@ -463,17 +715,7 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     result.warnings = main.warnings;
     result.cells = std::int64_t(scene.cells());
     result.frequency_hz = main.spectrum_hz;
-
-    // Step limits: max_time_fs always, max_steps (project or override) when given.
-    const std::int64_t time_steps =
-        std::int64_t(std::ceil(project.run.stop.max_time_fs * units::fs / scene.dt_s - 1e-9));
-    std::optional<long long> max_steps = options.max_steps ? options.max_steps : project.run.stop.max_steps;
-    std::int64_t limit = time_steps;
-    bool limit_is_max_steps = false;
-    if (max_steps && *max_steps < time_steps) {
-        limit = std::max<long long>(0, *max_steps);
-        limit_is_max_steps = true;
-    }
+    const StepLimit limit = step_limit(project, options, scene.dt_s);
 
     const auto& norm = project.run.normalization;
     const int incident = incident_monitor_index(project, "");
@@ -491,162 +733,29 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
         return engine;
     };
 
-    // ------------------------------------------------------------ reference run
-    std::map<int, cvec> ref_sets;  // reference DFT samples (reflection / scattering monitors)
-    std::vector<double> p_inc;
+    ReferenceFields ref_fields;
     if (normalize) {
         const CompiledProject& ref = *reference;
         if (ref.scene.nx != scene.nx || ref.scene.ny != scene.ny || ref.monitors.size() != main.monitors.size() ||
             ref.scene.dft_sets.size() != scene.dft_sets.size())
             throw RunError("the reference run's grid or monitors differ from the main run's");
         auto engine = build_engine(ref.scene, "reference");
-        const PhaseOutcome o = run_phase(*engine, ref, project, options, "reference", limit, limit_is_max_steps, false);
-        result.reference_steps = o.steps;
-        result.reference_wall_s = o.step_wall_s;
-        result.reference_stop_reason = o.reason;
-        if (o.reason == StopReason::Diverged || o.reason == StopReason::Cancelled) {
-            result.stop_reason = o.reason;
-            result.divergence = o.divergence;
-            result.warnings.push_back("the normalization run " + to_string(o.reason) +
-                                      " after " + std::to_string(o.steps) + " steps; the main run did not run");
+        if (!run_reference(*engine, ref, incident, project, options, limit, result, ref_fields)) {
             result.wall_s = seconds_since(t_call);
             return result;
         }
-        const std::size_t nf = ref.spectrum_hz.size();
-        std::map<int, cvec> inc_sets;
-        fetch_sets(*engine, ref.monitors[incident], inc_sets);
-        p_inc = flux_spectrum(ref.scene, ref.monitors[incident], nf, inc_sets, nullptr);
-        const double total = std::accumulate(p_inc.begin(), p_inc.end(), 0.0);
-        if (total < 0)
-            for (double& v : p_inc) v = -v;  // monitor direction against the incident wave
-        bool sign_ok = true;
-        for (double v : p_inc) sign_ok = sign_ok && v > 0;
-        // Compare with the largest flux any flux monitor sees in the reference run: an
-        // incident monitor behind a one-way source sees almost nothing.
-        double largest = 0, incident_peak = 0;
-        for (double v : p_inc) incident_peak = std::max(incident_peak, std::abs(v));
-        for (const auto& m : ref.monitors) {
-            if (m.type != MonitorType::Flux) continue;
-            std::map<int, cvec> sets;
-            fetch_sets(*engine, m, sets);
-            for (double v : flux_spectrum(ref.scene, m, nf, sets, nullptr)) largest = std::max(largest, std::abs(v));
-        }
-        if (!sign_ok)
-            result.warnings.push_back("the incident flux at '" + result.incident_monitor +
-                                      "' is zero or changes sign inside the spectrum: normalized values "
-                                      "there are meaningless (does the source cover the spectrum?)");
-        else if (incident_peak < 1e-3 * largest)
-            result.warnings.push_back("the incident monitor '" + result.incident_monitor + "' sees less than 0.1% of the "
-                                      "flux other monitors see in the normalization run: is it behind a one-way "
-                                      "source? Place it between the source and the device");
-        for (std::size_t k = 0; k < ref.monitors.size(); ++k) {
-            const auto& m = ref.monitors[k];
-            const bool need = (m.type == MonitorType::Flux && m.kind == "reflection") ||
-                              (m.type == MonitorType::FluxBox && m.kind == "scattering");
-            if (need) fetch_sets(*engine, m, ref_sets);
-        }
-        result.incident_flux = p_inc;
     }
 
-    // ------------------------------------------------------------ main run
     auto engine = build_engine(scene, "main");
-    const double live_l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
-    const LiveContext live_ctx{normalize ? &p_inc : nullptr, normalize ? &ref_sets : nullptr, live_l_inc_um};
-    const PhaseOutcome o =
-        run_phase(*engine, main, project, options, "main", limit, limit_is_max_steps, true, &live_ctx, true);
-    result.stop_reason = o.reason;
-    result.live_edits = o.live_edits;
-    if (o.live_edits > 0)
-        result.warnings.push_back("the structure was edited " + std::to_string(o.live_edits) +
-                                  " time(s) during the main run (live edit): the spectra mix structures and are "
-                                  "not comparable with a run of either project");
-    for (const std::string& m : o.live_refusals) result.warnings.push_back("a live edit was not applied: " + m);
-    result.steps = o.steps;
-    result.time_fs = double(o.steps) * scene.dt_s / units::fs;
-    result.divergence = o.divergence;
-    result.mcells_per_s = o.step_wall_s > 0 ? double(result.cells) * double(o.steps) / o.step_wall_s / 1e6 : 0;
-    result.normalized = normalize;
-
-    const std::size_t nf = main.spectrum_hz.size();
     const double l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
-    for (std::size_t k = 0; k < main.monitors.size(); ++k) {
-        const CompiledMonitor& m = main.monitors[k];
-        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
-            FluxSpectrumResult s;
-            s.name = m.name;
-            s.type = m.type;
-            s.kind = m.kind;
-            std::map<int, cvec> sets;
-            fetch_sets(*engine, m, sets);
-            s.flux = flux_spectrum(scene, m, nf, sets, nullptr);
-            if (normalize) {
-                s.normalized.resize(nf);
-                const bool uses_ref = (m.type == MonitorType::Flux && m.kind == "reflection") ||
-                                      (m.type == MonitorType::FluxBox && m.kind == "scattering");
-                const std::vector<double> num = uses_ref ? flux_spectrum(scene, m, nf, sets, &ref_sets) : s.flux;
-                for (std::size_t f = 0; f < nf; ++f) {
-                    if (m.type == MonitorType::Flux) {
-                        s.normalized[f] = num[f] / p_inc[f];
-                    } else {
-                        // cross-section (um): flux / (P_inc / L_inc); absorption and flux
-                        // kinds count inward flux as positive.
-                        const double sign = m.kind == "scattering" ? 1.0 : -1.0;
-                        s.normalized[f] = sign * num[f] * l_inc_um / p_inc[f];
-                    }
-                }
-            }
-            result.spectra.push_back(std::move(s));
-        } else if (m.type == MonitorType::Time) {
-            TimeSeriesResult ts;
-            ts.name = m.name;
-            ts.component = scene.time_probes.at(m.time_probe).component;
-            ts.values = engine->time_samples(m.time_probe);
-            const bool electric = ts.component == Component::Ex || ts.component == Component::Ey ||
-                                  ts.component == Component::Ez;
-            ts.time_fs.resize(ts.values.size());
-            for (std::size_t n = 0; n < ts.values.size(); ++n)
-                ts.time_fs[n] = (double(n) + (electric ? 1.0 : 0.5)) * scene.dt_s / units::fs;
-            result.time_series.push_back(std::move(ts));
-        } else if (m.type == MonitorType::DftField) {
-            DftFieldResult d;
-            d.name = m.name;
-            d.nx = m.region_nx;
-            d.ny = m.region_ny;
-            d.dx_um = scene.dx_um;
-            d.components = m.dft_field_components;
-            for (std::size_t c = 0; c < m.dft_field_sets.size(); ++c) {
-                const int set = m.dft_field_sets[c];
-                const DftSet& ds = scene.dft_sets.at(set);
-                const std::size_t nfd = ds.frequencies_hz.size();
-                if (c == 0) {
-                    d.frequency_hz = ds.frequencies_hz;
-                    for (double f : d.frequency_hz) d.wavelength_um.push_back(units::hz_to_wavelength_um(f));
-                    if (!ds.cell0.empty()) {
-                        const int i0 = int(ds.cell0[0] % scene.nx), j0 = int(ds.cell0[0] / scene.nx);
-                        const Vec2 off = yee_offset(ds.component);
-                        d.origin_um = {scene.position_um(0, i0 + off.x), scene.position_um(1, j0 + off.y)};
-                    }
-                }
-                const cvec raw = engine->dft(set);
-                const std::size_t ns = std::size_t(d.nx) * std::size_t(d.ny);
-                if (raw.size() != ns * nfd)
-                    throw RunError("dft_field monitor '" + m.name + "': sample count does not match its region");
-                cvec v(raw.size());
-                for (std::size_t s = 0; s < ns; ++s)
-                    for (std::size_t f = 0; f < nfd; ++f) v[f * ns + s] = raw[s * nfd + f];
-                d.values.push_back(std::move(v));
-            }
-            result.dft_fields.push_back(std::move(d));
-        }
-    }
-
-    try {
-        Engine::FrameRequest fr = options.frame_request;
-        fr.component = project.run.frames.component;
-        result.final_frame = engine->frame(fr);
-    } catch (const std::invalid_argument& e) {
-        result.warnings.push_back(std::string("no final frame: ") + e.what());
-    }
+    const SpectrumNormalization spectrum_norm{normalize ? &ref_fields.p_inc : nullptr,
+                                              normalize ? &ref_fields.ref_sets : nullptr, l_inc_um};
+    const PhaseOutcome o = run_phase(*engine, main, project, options, "main", limit.steps, limit.is_max_steps, true,
+                                     &spectrum_norm, true);
+    record_main_phase(o, scene, result);
+    result.normalized = normalize;
+    gather_monitors(*engine, main, normalize ? &spectrum_norm : nullptr, result);
+    take_final_frame(*engine, project, options, result);
     result.wall_s = seconds_since(t_call);
     return result;
 }

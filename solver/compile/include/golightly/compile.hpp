@@ -52,7 +52,8 @@ struct CompiledProject {
     long long max_steps = 0;
     /// Interior area (um^2) filled by each material id after sub-pixel averaging.
     std::map<std::string, double> material_area_um2;
-    /// Bytes the engine state needs (fields, PML psi, tables, monitors), an estimate.
+    /// Bytes the engine state needs, an upper bound for both backends (engine_state_bytes,
+    /// scene.hpp, with the time probes recording max_steps samples).
     std::size_t memory_bytes = 0;
     /// Stability and setup warnings (human readable, one line each).
     std::vector<std::string> warnings;

@@ -131,6 +131,33 @@ void build_material_table(Scene& scene, const std::vector<std::vector<double>>& 
     }
 }
 
+std::size_t engine_state_bytes(const Scene& s, Precision precision, long long recorded_steps) {
+    const std::size_t R = precision == Precision::Float32 ? 4 : 8;
+    const std::size_t index = sizeof(std::int32_t), weight = sizeof(double);
+    const std::size_t n = s.cells();
+    std::size_t b = 3 * n * R;                                                           // fields
+    b += electric_components(s.polarization).size() * n * (sizeof(std::uint16_t) + 2 * R);  // index, ca, cb
+    b += s.table.size() * (sizeof(EUpdateCoeffs) + 2 * R + sizeof(double));
+    const std::size_t wx = std::size_t(s.pml_lo[0] + s.pml_hi[0]), wy = std::size_t(s.pml_lo[1] + s.pml_hi[1]);
+    b += 2 * (wx * std::size_t(s.ny) + wy * std::size_t(s.nx)) * R;  // psi
+    b += 6 * (std::size_t(s.nx) + std::size_t(s.ny)) * R;             // CPML profiles
+    for (const DftSet& d : s.dft_sets)
+        b += d.cell0.size() * (2 * (index + weight) + d.frequencies_hz.size() * 2 * sizeof(double));
+    for (const TimeProbe& p : s.time_probes)
+        b += p.cells.size() * (index + weight) + std::size_t(std::max(0LL, recorded_steps)) * sizeof(double);
+    for (const SourceTerm& t : s.sources) b += t.cells.size() * (index + weight);
+    std::size_t max_poles = 0, pole_total = 0;
+    for (const PoleSet& ps : s.pole_sets) {
+        max_poles = std::max(max_poles, ps.poles.size());
+        pole_total += ps.poles.size();
+    }
+    for (const DispersiveCells& d : s.dispersive)
+        b += d.cells.size() * (index + sizeof(std::uint16_t) + weight + (2 + 2 * max_poles) * R);
+    b += pole_total * 3 * (sizeof(double) + R) + s.pole_sets.size() * 2 * sizeof(std::int32_t);
+    for (int c = 0; c < 2; ++c) b += s.anisotropic.cells[c].size() * (5 * index + 4 * weight + 5 * R);
+    return b;
+}
+
 // CPML profiles. Depth d (in cells) is measured from the interior edge of the slab, which
 // lies at e position pml_lo (low side) and at e position n - pml_hi (high side):
 //   low side,  index i in [0, pml_lo):     e position i      -> d = pml_lo - i

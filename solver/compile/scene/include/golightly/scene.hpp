@@ -290,6 +290,30 @@ std::vector<Component> magnetic_components(Polarization p);
 /// Yee offset (index units) of a component: e.g. Hx -> (0, 0.5), Hz -> (0.5, 0.5).
 Vec2 yee_offset(Component c);
 
+/// Memory (bytes) an engine needs for the run state of `scene` at `precision` (R = 4
+/// bytes per real in float32, 8 in float64): the one estimate with which the CPU and CUDA
+/// engines refuse a grid before allocating it (OutOfMemoryError) and that the compiler
+/// reports (CompiledProject::memory_bytes, `golightly-cli check`). Each item counts the
+/// larger of the two backends' layouts, so it is an upper bound for both:
+///   fields           3 R per cell
+///   materials        per cell and E component: the uint16 table index (scene copy, CUDA
+///                    map) and the CPU's per-cell ca, cb (2 R); per table entry its
+///                    EUpdateCoeffs, the device (ca, cb) pair and eps_r
+///   CPML             psi: 2 R per PML cell-row of each axis (one E, one H array);
+///                    profiles: 6 R per cell along each axis
+///   DFT sets         per sample two cell indices and two weights, and one complex double
+///                    accumulator per frequency
+///   time probes      per cell its index and weight; 8 bytes per recorded step
+///                    (`recorded_steps`: the run length when known, else 0)
+///   sources          per cell its index and weight
+///   dispersive cells per cell its index, pole-set index and weight, and (2 + 2 P) R of
+///                    polarization state and scratch, P the largest pole count of any set;
+///                    per pole its coefficients (double and R); per set two offsets
+///   anisotropic      per listed site its cell, 4 neighbours and 4 weights (double), and
+///                    5 R of engine weights and scratch
+/// Reads only the array sizes (a scene with nx * ny set and no per-cell arrays is fine).
+std::size_t engine_state_bytes(const Scene& scene, Precision precision, long long recorded_steps = 0);
+
 /// Builds the coefficient table and index maps from per-cell eps_r and sigma (S/m) of
 /// each E component, merging equal entries. Throws RunError if more than 65535 distinct
 /// entries remain after rounding eps_r to 1e-7 relative.
