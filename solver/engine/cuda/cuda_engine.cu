@@ -59,7 +59,6 @@
 
 #include "cuda_check.cuh"
 #include "golightly/scene.hpp"
-#include "golightly/colormap.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 
@@ -76,7 +75,6 @@ namespace golightly {
 namespace {
 
 using cuda::Bulk;
-using cuda::DevBuf;
 using cuda::DevGrid;
 using cuda::Dispersion;
 using cuda::Frames;
