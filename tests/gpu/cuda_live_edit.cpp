@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "golightly/engine.hpp"
-#include "golightly/project.hpp"
+#include "golightly/project.hpp"  // to_string(Polarization), to_string(Precision)
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
 #include "test_scenes.hpp"

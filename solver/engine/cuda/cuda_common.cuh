@@ -1,0 +1,116 @@
+// GoLightly CUDA backend, shared pieces of the one translation unit cuda_engine.cu (which
+// #includes every cuda_*.cuh, so no relocatable device code is needed): the device-side
+// grid description handed to the bulk kernels (DevGrid), device buffers (DevBuf, upload),
+// the field-slot convention, the per-launch step context of the extensions (StepLaunch)
+// and a block reduction used by the monitors and the energy.
+//
+// Field slots: TMz f0 = Ez, f1 = Hx, f2 = Hy; TEz f0 = Hz, f1 = Ex, f2 = Ey. Every field
+// array holds nx*ny values of T, index j*nx+i (scene.hpp "Grid and index order").
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "golightly/scene.hpp"
+
+namespace golightly::cuda {
+namespace {
+
+template <class T> struct Coef2 { T ca, cb; };
+
+/// Everything the bulk kernels need, passed by value.
+template <class T> struct DevGrid {
+    int nx, ny;
+    int lo_x, hi_x, lo_y, hi_y;
+    int periodic_x, periodic_y, pec_x, pec_y, pmc_x, pmc_y;
+    T S;
+    // TMz: f0 = Ez, f1 = Hx, f2 = Hy.   TEz: f0 = Hz, f1 = Ex, f2 = Ey.
+    T* f0; T* f1; T* f2;
+    const std::uint16_t* mat_a;  // TMz: Ez; TEz: Ex
+    const std::uint16_t* mat_b;  // TEz: Ey
+    const Coef2<T>* table;
+    const T *be_x, *ce_x, *ike_x, *bh_x, *ch_x, *ikh_x;  // length nx
+    const T *be_y, *ce_y, *ike_y, *bh_y, *ch_y, *ikh_y;  // length ny
+    T* psiH_x; T* psiH_y; T* psiE_x; T* psiE_y;
+};
+
+/// What a phase method of an extension needs to enqueue its kernels for step k of a run
+/// of steps: the engine's stream and the device step counter (the step in progress is
+/// *d_step + k; d_step advances once per run, see advance_step).
+struct StepLaunch {
+    cudaStream_t stream;
+    const long long* d_step;
+    int k;
+};
+
+/// Field array of slot 0..2 (f0, f1, f2) of the grid.
+template <class T> T* field_of(const DevGrid<T>& g, int slot) { return slot == 0 ? g.f0 : slot == 1 ? g.f1 : g.f2; }
+
+/// A device buffer freed on destruction.
+class DevBuf {
+public:
+    DevBuf() = default;
+    DevBuf(const DevBuf&) = delete;
+    DevBuf& operator=(const DevBuf&) = delete;
+    ~DevBuf() { if (p_) cudaFree(p_); }
+    void alloc(std::size_t bytes) {
+        if (p_) { CUDA_CHECK(cudaFree(p_)); p_ = nullptr; }
+        bytes_ = bytes;
+        if (bytes) CUDA_CHECK(cudaMalloc(&p_, bytes));
+    }
+    template <class U> U* as() const { return static_cast<U*>(p_); }
+    void swap(DevBuf& o) noexcept { std::swap(p_, o.p_); std::swap(bytes_, o.bytes_); }
+    std::size_t bytes() const { return bytes_; }
+private:
+    void* p_ = nullptr;
+    std::size_t bytes_ = 0;
+};
+
+template <class U> void upload(DevBuf& b, const std::vector<U>& v, cudaStream_t s) {
+    b.alloc(v.size() * sizeof(U));
+    if (!v.empty()) CUDA_CHECK(cudaMemcpyAsync(b.template as<void>(), v.data(), v.size() * sizeof(U), cudaMemcpyHostToDevice, s));
+}
+
+std::string device_name(int dev) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return "unknown CUDA device";
+    return prop.name;
+}
+
+int field_slot(Polarization pol, Component c) {
+    if (pol == Polarization::TMz) {
+        if (c == Component::Ez) return 0;
+        if (c == Component::Hx) return 1;
+        if (c == Component::Hy) return 2;
+    } else {
+        if (c == Component::Hz) return 0;
+        if (c == Component::Ex) return 1;
+        if (c == Component::Ey) return 2;
+    }
+    return -1;
+}
+
+bool is_magnetic(Component c) { return c == Component::Hx || c == Component::Hy || c == Component::Hz; }
+
+/// Block-wide sum of one double per thread (warp shuffles, then one value per warp).
+__device__ double block_sum(double v, double* scratch) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads();
+    if (lane == 0) scratch[warp] = v;
+    __syncthreads();
+    double s = 0;
+    if (threadIdx.x == 0)
+        for (int w = 0; w < int(blockDim.x + 31) / 32; ++w) s += scratch[w];
+    return s;  // valid in thread 0
+}
+
+}  // namespace
+}  // namespace golightly::cuda

@@ -1,0 +1,186 @@
+// GoLightly CUDA backend: dispersive cells (scene.hpp "Dispersive cells", multi-pole
+// Lorentz/Drude ADE). Dispersion<T> owns the per-component cell lists, the pole-set
+// coefficients and the pole state; phase before_e advances the poles from E^n, phase
+// after_e (right after the E bulk update, before the E sources) applies the correction.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "cuda_common.cuh"
+
+namespace golightly::cuda {
+namespace {
+
+// Dispersive cells (scene.hpp, "Dispersive cells"): one thread per listed cell of one E
+// component. disp_advance runs before the E bulk update and reads E^n:
+//   P~_q^{n+1} = c1 P~_q^n + c2 P~_q^{n-1} + c3 E^n,  dP = sum_q (P~_q^{n+1} - P~_q^n);
+// disp_correct runs after it, before the E sources: E -= coef * dP, coef = weight cb / S.
+// State is pole-major (P[q * n + k]) so each pole's loads coalesce across the warp.
+// Traffic per dispersive cell and step (s = sizeof(T), N poles): advance reads cell index,
+// pole-set id, E, and 2N s state, writes 2N s state and dP; correct reads index, coef, dP, E
+// and writes E: (4N + 5) s + 10 B (6 poles, float32: 126 B), on top of the bulk update.
+template <class T> struct DispDev {
+    T* E;
+    const int* cells;
+    const std::uint16_t* set;
+    const T* coef;
+    const int* set_first;   // first pole of each pole set in coeffs
+    const int* set_count;   // poles of each pole set
+    const T* coeffs;        // c1, c2, c3 per pole
+    T* P;                   // P~^n,     max_poles x n (pole-major)
+    T* P_old;               // P~^{n-1}, same layout
+    T* dP;                  // n
+    int n, max_poles;
+};
+
+// Traffic per cell (N poles of its set): reads cell index (4 B), pole-set id (2 B), E and
+// 2N s of state, writes 2N s of state and dP: (4N + 2) s + 6 B.
+template <class T>
+__global__ void disp_advance(DispDev<T> d) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= d.n) return;
+    const T e = d.E[d.cells[k]];
+    const int s = d.set[k];
+    const int first = d.set_first[s], np = d.set_count[s];
+    T dp = T(0);
+    for (int q = 0; q < np; ++q) {
+        const T c1 = d.coeffs[3 * (first + q)], c2 = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
+        const std::size_t at = std::size_t(q) * d.n + k;
+        const T pn = d.P[at], po = d.P_old[at];
+        const T nw = c1 * pn + c2 * po + c3 * e;
+        dp += nw - pn;
+        d.P_old[at] = pn;
+        d.P[at] = nw;
+    }
+    d.dP[k] = dp;
+}
+
+// Traffic per cell: reads cell index (4 B), coef and dP, read-modify-write of E: 4 s + 4 B.
+template <class T>
+__global__ void disp_correct(DispDev<T> d) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= d.n) return;
+    d.E[d.cells[k]] -= d.coef[k] * d.dP[k];
+}
+
+/// The dispersive cells of the E components of a scene (empty for non-dispersive ones).
+template <class T>
+class Dispersion {
+public:
+    /// Uploads the compact dispersive-cell lists (scene.hpp) of each E component.
+    void setup(const Scene& s, const DevGrid<T>& grid, cudaStream_t stream) {
+        courant_ = s.courant;
+        if (!s.is_dispersive()) return;
+        std::vector<int> first, count;
+        std::vector<T> coeffs;
+        int max_poles = 0;
+        for (const PoleSet& ps : s.pole_sets) {
+            first.push_back(int(coeffs.size() / 3));
+            count.push_back(int(ps.poles.size()));
+            max_poles = std::max(max_poles, int(ps.poles.size()));
+            for (const PoleCoeffs& c : ps.poles) { coeffs.push_back(T(c.c1)); coeffs.push_back(T(c.c2)); coeffs.push_back(T(c.c3)); }
+        }
+        upload(pole_first_, first, stream);
+        upload(pole_count_, count, stream);
+        upload(pole_coeffs_, coeffs, stream);
+        const bool tmz = s.polarization == Polarization::TMz;
+        for (int c = 0; c < 3; ++c) {
+            const DispersiveCells& d = s.dispersive[c];
+            if (d.cells.empty()) continue;
+            const Component comp = Component(c);
+            const int slot = field_slot(s.polarization, comp);
+            if (slot < 0 || (tmz ? comp != Component::Ez : comp == Component::Ez))
+                throw RunError("CUDA engine: dispersive cells on a component the polarization lacks");
+            const std::size_t n = d.cells.size();
+            if (d.pole_set.size() != n || d.weight.size() != n)
+                throw RunError("CUDA engine: dispersive cell arrays differ in length");
+            const auto& map = s.material_index[c];
+            std::vector<T> coef(n);
+            for (std::size_t k = 0; k < n; ++k) {
+                if (d.cells[k] < 0 || std::size_t(d.cells[k]) >= s.cells())
+                    throw RunError("CUDA engine: dispersive cell index outside the grid");
+                if (d.pole_set[k] >= s.pole_sets.size()) throw RunError("CUDA engine: dispersive pole-set index out of range");
+                coef[k] = T(d.weight[k] * s.table[map[d.cells[k]]].cb / s.courant);
+                // Traffic model (file comment above the kernels): (4 N + 5) s + 10 bytes per
+                // cell for its pole set's N poles.
+                bytes_ += (4.0 * double(s.pole_sets[d.pole_set[k]].poles.size()) + 5.0) * double(sizeof(T)) + 10.0;
+            }
+            DispBufs& B = disp_[c];
+            upload(B.cells, d.cells, stream);
+            upload(B.set, d.pole_set, stream);
+            upload(B.coef, coef, stream);
+            const std::size_t state = std::max<std::size_t>(1, n * std::size_t(max_poles)) * sizeof(T);
+            B.P.alloc(state);
+            B.P_old.alloc(state);
+            B.dP.alloc(n * sizeof(T));
+            CUDA_CHECK(cudaMemsetAsync(B.P.template as<void>(), 0, state, stream));
+            CUDA_CHECK(cudaMemsetAsync(B.P_old.template as<void>(), 0, state, stream));
+            DispDev<T> a{};
+            a.E = field_of(grid, slot);
+            a.cells = B.cells.template as<int>();
+            a.set = B.set.template as<std::uint16_t>();
+            a.coef = B.coef.template as<T>();
+            a.set_first = pole_first_.template as<int>();
+            a.set_count = pole_count_.template as<int>();
+            a.coeffs = pole_coeffs_.template as<T>();
+            a.P = B.P.template as<T>();
+            a.P_old = B.P_old.template as<T>();
+            a.dP = B.dP.template as<T>();
+            a.n = int(n);
+            a.max_poles = max_poles;
+            disp_args_.push_back(a);
+            cells_[c] = d.cells;
+            weight_[c] = d.weight;
+        }
+    }
+
+    /// Phase before_e: the poles advance from E^n.
+    void before_e(cudaStream_t stream) const { launch(false, stream); }
+    /// Phase after_e, first: E -= weight cb / S dP, before the E sources.
+    void after_e(cudaStream_t stream) const { launch(true, stream); }
+
+    double bytes_per_step() const { return bytes_; }
+
+    /// Live edit: unchanged dispersive cells (the lists cannot change live,
+    /// check_material_update) get their coefficient weight * cb / S from the edited map
+    /// and table, copied on `stream` (host staging kept here until the next edit).
+    void materials_changed(const Scene& edited, cudaStream_t stream) {
+        for (int c = 0; c < 3; ++c) {
+            const std::vector<std::int32_t>& cells = cells_[c];
+            if (cells.empty()) continue;
+            const auto& map = edited.material_index[c];
+            std::vector<T>& coef = coef_staging_[c];
+            coef.resize(cells.size());
+            for (std::size_t k = 0; k < cells.size(); ++k)
+                coef[k] = T(weight_[c][k] * edited.table[map[cells[k]]].cb / courant_);
+            CUDA_CHECK(cudaMemcpyAsync(disp_[c].coef.template as<void>(), coef.data(), coef.size() * sizeof(T),
+                                       cudaMemcpyHostToDevice, stream));
+        }
+    }
+
+private:
+    void launch(bool correct, cudaStream_t stream) const {
+        for (const DispDev<T>& a : disp_args_) {
+            const int blocks = (a.n + 255) / 256;
+            if (correct) disp_correct<T><<<blocks, 256, 0, stream>>>(a);
+            else disp_advance<T><<<blocks, 256, 0, stream>>>(a);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+
+    struct DispBufs { DevBuf cells, set, coef, P, P_old, dP; };
+    DispBufs disp_[3];                     // per E component (Scene::dispersive index)
+    DevBuf pole_first_, pole_count_, pole_coeffs_;
+    std::vector<DispDev<T>> disp_args_;
+    std::vector<std::int32_t> cells_[3];   // host copies of the lists (live edit)
+    std::vector<double> weight_[3];
+    std::vector<T> coef_staging_[3];
+    double courant_ = 1;
+    double bytes_ = 0;
+};
+
+}  // namespace
+}  // namespace golightly::cuda
