@@ -345,7 +345,7 @@ TEST_CASE("CPU engine: PEC and PMC walls equal mirror-symmetric periodic domains
                 spec.boundary_x = spec.boundary_y = BoundaryKind::Periodic;
                 Scene torus = make_scene(spec);
                 const Component c = pol == Polarization::TMz ? Component::Ez : Component::Hz;
-                const Vec2 off = yee_offset(c);
+                const Vec3 off = yee_offset(c);
                 const double f0 = units::c0 / (12 * box.dx_um * units::um);
                 const auto w = gaussian_pulse(f0, 0.6 / f0);
                 const int i0 = 9, j0 = 6;

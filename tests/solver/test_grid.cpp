@@ -36,17 +36,24 @@ TEST_CASE("grid: flat index is x fastest, then y, then z, in 64 bits", "[grid]")
     CHECK(g.flat(69999, 49999, 2) == g.cells() - 1);
 }
 
-TEST_CASE("grid: 3D Yee offsets project onto the 2D ones", "[grid]") {
-    for (Component c : {Component::Ex, Component::Ey, Component::Ez, Component::Hx, Component::Hy, Component::Hz}) {
-        const Vec3 o3 = yee_offset3(c);
-        const Vec2 o2 = yee_offset(c);
-        CHECK(o3.x == o2.x);
-        CHECK(o3.y == o2.y);
-        // E components sit on cell edges (one half offset), H on faces (two half offsets).
-        const int halves = int(2 * o3.x) + int(2 * o3.y) + int(2 * o3.z);
-        CHECK(halves == (is_electric(c) ? 1 : 2));
+TEST_CASE("grid: Yee offsets in 3D, whose x, y parts are the 2D positions", "[grid]") {
+    // scene.hpp "Grid and index order": TMz Ez (i, j), Hx (i, j+1/2), Hy (i+1/2, j);
+    // TEz Hz (i+1/2, j+1/2), Ex (i+1/2, j), Ey (i, j+1/2).
+    const struct { Component c; Vec2 xy; double z; } table[] = {
+        {Component::Ez, {0.0, 0.0}, 0.5}, {Component::Hx, {0.0, 0.5}, 0.5}, {Component::Hy, {0.5, 0.0}, 0.5},
+        {Component::Hz, {0.5, 0.5}, 0.0}, {Component::Ex, {0.5, 0.0}, 0.0}, {Component::Ey, {0.0, 0.5}, 0.0},
+    };
+    for (const auto& row : table) {
+        const Vec3 o = yee_offset(row.c);
+        INFO(component_name(row.c));
+        CHECK(o.x == row.xy.x);
+        CHECK(o.y == row.xy.y);
+        CHECK(o.z == row.z);
+        // E components sit on cell edges (one half offset), H on faces (two half offsets) ...
+        const int halves = int(2 * o.x) + int(2 * o.y) + int(2 * o.z);
+        CHECK(halves == (is_electric(row.c) ? 1 : 2));
         // ... along their own axis for E, across it for H.
-        CHECK(o3[component_axis(c)] == (is_electric(c) ? 0.5 : 0.0));
+        CHECK(o[component_axis(row.c)] == (is_electric(row.c) ? 0.5 : 0.0));
     }
 }
 

@@ -92,6 +92,7 @@ bool in_polarization(Component c, Polarization p) {
     return false;
 }
 double axis_of(const Vec2& v, int a) { return a == 0 ? v.x : v.y; }
+double axis_of(const Vec3& v, int a) { return v[a]; }
 
 std::string idx_path(const char* what, std::size_t i) {
     return std::string(what) + "[" + std::to_string(i) + "]";
@@ -157,22 +158,14 @@ private:
     bool periodic(int a) const { return project_.domain.boundaries[a] == BoundaryKind::Periodic; }
     int pml_lo(int a) const { return out_.scene.pml_lo[a]; }
     int pml_hi(int a) const { return out_.scene.pml_hi[a]; }
+    /// The scene's grid (grid.hpp), set by compile_grid(): the node queries below are its.
+    Grid grid_;
     /// Physical position (um) of grid index k of a component with offset off along a.
-    double pos_um(int a, int k, double off) const { return (k + off - pml_lo(a)) * dx_; }
+    double pos_um(int a, int k, double off) const { return grid_.position_um(a, k, off); }
     /// Nearest grid index of a component at physical position x (wrapped or clamped).
-    int nearest_index(int a, double x_um, double off) const {
-        long k = std::lround(x_um / dx_ + pml_lo(a) - off);
-        return wrap_or_clamp(a, k);
-    }
-    int wrap_or_clamp(int a, long k) const {
-        if (periodic(a)) {
-            k %= N_[a];
-            if (k < 0) k += N_[a];
-            return static_cast<int>(k);
-        }
-        return static_cast<int>(std::clamp<long>(k, 0, N_[a] - 1));
-    }
-    std::int32_t flat(int i, int j) const { return static_cast<std::int32_t>(j) * N_[0] + i; }
+    int nearest_index(int a, double x_um, double off) const { return int(grid_.nearest_index(a, x_um, off)); }
+    int wrap_or_clamp(int a, long k) const { return int(grid_.wrap_or_clamp(a, k)); }
+    std::int32_t flat(int i, int j) const { return static_cast<std::int32_t>(grid_.flat(i, j)); }
     bool inside_domain(int a, double x_um) const {
         const double tol = 1e-9 + 1e-9 * L_[a];
         return x_um >= -pml_lo(a) * dx_ - tol && x_um <= L_[a] + pml_hi(a) * dx_ + tol;
@@ -206,22 +199,7 @@ private:
     /// axes wrap).
     std::vector<LineNode> line_nodes(int t, double a, double b, double off) const {
         std::vector<LineNode> nodes;
-        if (a > b) std::swap(a, b);
-        for (int k = 0; k < N_[t]; ++k) {
-            const double p = pos_um(t, k, off);
-            double cover = 0;
-            const int shifts = periodic(t) ? 1 : 0;
-            for (int sh = -shifts; sh <= shifts; ++sh) {
-                const double q = p + sh * L_[t];
-                cover += std::max(0.0, std::min(q + 0.5 * dx_, b) - std::max(q - 0.5 * dx_, a));
-            }
-            const double frac = std::min(1.0, cover / dx_);
-            if (frac > 1e-9) nodes.push_back({k, frac, p});
-        }
-        if (nodes.empty() && std::abs(b - a) <= 1e-12) {  // zero length: the nearest node
-            const int k = nearest_index(t, a, off);
-            nodes.push_back({k, 1.0, pos_um(t, k, off)});
-        }
+        for (const AxisNode& n : grid_.axis_nodes(t, a, b, off)) nodes.push_back({int(n.index), n.frac, n.pos_um});
         return nodes;
     }
 
@@ -244,7 +222,7 @@ private:
         SampleGrid grid;
     };
     InteriorSamples interior_samples(Component c) const {
-        const Vec2 off = yee_offset(c);
+        const Vec3 off = yee_offset(c);
         InteriorSamples is;
         for (int a = 0; a < 2; ++a) {
             const double o = axis_of(off, a);
@@ -386,6 +364,7 @@ void Compiler::compile_grid() {
     }
     s.nx = N_[0];
     s.ny = N_[1];
+    grid_ = s.grid();
     if (static_cast<double>(s.nx) * s.ny > 2.0e9)
         throw ProjectError(file_, "domain.cell_size", "the grid (" + std::to_string(s.nx) + " x " +
                                                           std::to_string(s.ny) + " cells) is too large");
@@ -740,7 +719,7 @@ std::vector<double> Compiler::shape_coverage(const Shape& shape, Component c, co
             }
         if (!std::isfinite(x0)) throw ProjectError(file_, path, "the shape is empty");
     }
-    const Vec2 off = yee_offset(c);
+    const Vec3 off = yee_offset(c);
     int lo[2], hi[2];
     const double box_lo[2] = {x0, y0}, box_hi[2] = {x1, y1};
     for (int a = 0; a < 2; ++a) {
@@ -874,7 +853,7 @@ double Compiler::source_strength(Component c, std::int32_t cell) {
 
 void Compiler::add_point_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
     const Component c = src.component;
-    const Vec2 off = yee_offset(c);
+    const Vec3 off = yee_offset(c);
     check_point(src.at, path + ".at", "source '" + src.name + "'");
     const int i = nearest_index(0, src.at.x, off.x), j = nearest_index(1, src.at.y, off.y);
     SourceTerm t;
@@ -913,7 +892,7 @@ std::string Compiler::source_direction(const Source& src, const std::string& pat
 
 void Compiler::add_oblique_line_source(const Source& src, const CompiledWaveform& wf) {
     const Component c = src.component;
-    const Vec2 off = yee_offset(c);
+    const Vec3 off = yee_offset(c);
     const double len = std::hypot(src.to.x - src.from.x, src.to.y - src.from.y);
     const int n = std::max(1, static_cast<int>(std::ceil(len / (0.25 * dx_))));
     std::map<std::int32_t, double> acc;
@@ -941,7 +920,7 @@ void Compiler::add_oblique_line_source(const Source& src, const CompiledWaveform
 void Compiler::add_two_way_line_source(const Source& src, const std::string& path, const SourceLine& line,
                                        const CompiledWaveform& wf) {
     const Component c = src.component;
-    const Vec2 off = yee_offset(c);
+    const Vec3 off = yee_offset(c);
     const auto nodes = line_nodes(line.tan, line.a, line.b, axis_of(off, line.tan));
     const int k_n = nearest_index(line.normal, line.x_n, axis_of(off, line.normal));
     SourceTerm t;
@@ -1215,7 +1194,7 @@ void Compiler::compile_monitor(std::size_t mi) {
             TimeProbe tp;
             tp.component = m.component;
             tp.reduce = m.reduce;
-            const Vec2 off = yee_offset(m.component);
+            const Vec3 off = yee_offset(m.component);
             if (m.at) {
                 check_point(*m.at, path + ".at", what);
                 tp.cells = {flat(nearest_index(0, m.at->x, off.x), nearest_index(1, m.at->y, off.y))};

@@ -152,7 +152,7 @@ DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::
         }
     }
     if (info.i >= 0) {
-        const Vec2 off = yee_offset(info.component);
+        const Vec3 off = yee_offset(info.component);
         info.x_um = scene.position_um(0, info.i + off.x);
         info.y_um = scene.position_um(1, info.j + off.y);
     }
@@ -660,7 +660,7 @@ DftFieldResult dft_field_result(Engine& engine, const Scene& scene, const Compil
             for (double f : d.frequency_hz) d.wavelength_um.push_back(units::hz_to_wavelength_um(f));
             if (!ds.cell0.empty()) {
                 const int i0 = int(ds.cell0[0] % scene.nx), j0 = int(ds.cell0[0] / scene.nx);
-                const Vec2 off = yee_offset(ds.component);
+                const Vec3 off = yee_offset(ds.component);
                 d.origin_um = {scene.position_um(0, i0 + off.x), scene.position_um(1, j0 + off.y)};
             }
         }

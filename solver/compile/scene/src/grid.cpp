@@ -7,7 +7,7 @@
 
 namespace golightly {
 
-Vec3 yee_offset3(Component c) {
+Vec3 yee_offset(Component c) {
     switch (c) {
         case Component::Ex: return {0.5, 0.0, 0.0};
         case Component::Ey: return {0.0, 0.5, 0.0};
@@ -55,7 +55,7 @@ std::vector<AxisNode> Grid::axis_nodes(int axis, double a, double b, double offs
 }
 
 std::vector<BoxNode> Grid::box_nodes(const Box3& box, Component c) const {
-    const Vec3 off = yee_offset3(c);
+    const Vec3 off = yee_offset(c);
     std::vector<AxisNode> axes[3];
     for (int a = 0; a < 3; ++a) {
         if (a >= dimensions()) {

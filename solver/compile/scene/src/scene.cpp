@@ -23,18 +23,6 @@ std::vector<Component> magnetic_components(Polarization p) {
     return {Component::Hz};
 }
 
-Vec2 yee_offset(Component c) {
-    switch (c) {
-        case Component::Ez: return {0.0, 0.0};
-        case Component::Hx: return {0.0, 0.5};
-        case Component::Hy: return {0.5, 0.0};
-        case Component::Hz: return {0.5, 0.5};
-        case Component::Ex: return {0.5, 0.0};
-        case Component::Ey: return {0.0, 0.5};
-    }
-    return {0.0, 0.0};
-}
-
 Grid Scene::grid() const {
     Grid g;
     g.n = {nx, ny, 1};

@@ -11,7 +11,7 @@
 //
 // Index order and positions (scene.hpp "Grid and index order", extended to z):
 //   flat index = (k * n[1] + j) * n[0] + i, x fastest; 64-bit (CellIndex).
-//   A component c at node (i, j, k) sits at index-unit position (i, j, k) + yee_offset3(c);
+//   A component c at node (i, j, k) sits at index-unit position (i, j, k) + yee_offset(c);
 //   physical position x_um = (p - pml_lo[axis]) * dx_um (origin at the interior's lower
 //   corner, as in the project file).
 #pragma once
@@ -24,11 +24,12 @@
 
 namespace golightly {
 
-/// Yee offsets of the six components in a 3D cell (index units; Taflove & Hagness 3rd ed.
-/// fig. 3.1): Ex (1/2, 0, 0), Ey (0, 1/2, 0), Ez (0, 0, 1/2), Hx (0, 1/2, 1/2),
-/// Hy (1/2, 0, 1/2), Hz (1/2, 1/2, 0). The x, y parts are those of the 2D components
-/// (scene.hpp yee_offset).
-Vec3 yee_offset3(Component c);
+/// Yee offset (index units) of a component in its cell (Taflove & Hagness 3rd ed. fig.
+/// 3.1): Ex (1/2, 0, 0), Ey (0, 1/2, 0), Ez (0, 0, 1/2), Hx (0, 1/2, 1/2), Hy (1/2, 0, 1/2),
+/// Hz (1/2, 1/2, 0). A 2D grid uses the x, y parts (scene.hpp "Grid and index order":
+/// TMz Ez (i, j), Hx (i, j+1/2), Hy (i+1/2, j); TEz Hz (i+1/2, j+1/2), Ex (i+1/2, j),
+/// Ey (i, j+1/2)).
+Vec3 yee_offset(Component c);
 
 /// One node of an axis: its grid index, the fraction of its dx window inside the queried
 /// interval (0, 1], and its physical position (um).

@@ -287,8 +287,6 @@ struct Scene {
 std::vector<Component> electric_components(Polarization p);
 /// The H component(s): TMz -> {Hx, Hy}; TEz -> {Hz}.
 std::vector<Component> magnetic_components(Polarization p);
-/// Yee offset (index units) of a component: e.g. Hx -> (0, 0.5), Hz -> (0.5, 0.5).
-Vec2 yee_offset(Component c);
 
 /// Memory (bytes) an engine needs for the run state of `scene` at `precision` (R = 4
 /// bytes per real in float32, 8 in float64): the one estimate with which the CPU and CUDA
