@@ -100,7 +100,7 @@ Shape make_step_shape(const std::filesystem::path& file, double scale, const std
     try {
         text = read_regular_file(file, limits::kMaxStepBytes);
     } catch (const FileReadError& e) {
-        throw std::runtime_error(file.string() + ": " + e.what());
+        throw std::runtime_error(file.string() + ": cannot open the file (" + e.what() + ")");
     }
     const std::vector<std::uint8_t> bytes(text.begin(), text.end());
     if (!(scale > 0) || !std::isfinite(scale)) throw std::runtime_error("STEP scale must be a finite number > 0");
