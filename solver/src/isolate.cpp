@@ -91,7 +91,7 @@ std::string run_isolated(const std::function<std::string()>& job, const Isolatio
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw IsolatedJobError(what + ": cannot create a pipe for the worker process: " + std::strerror(errno));
-    const std::uint64_t vm_at_fork = statm_bytes(::getpid(), 0);
+    [[maybe_unused]] const std::uint64_t vm_at_fork = statm_bytes(::getpid(), 0);
     const std::uint64_t rss_at_fork = statm_bytes(::getpid(), 1);
     std::fflush(stdout);
     std::fflush(stderr);

@@ -39,6 +39,23 @@ using namespace golightly;
 
 namespace {
 
+/// Timing assertions hold in optimized builds without sanitizers (ASan+UBSan are 10x slower).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kOptimizedBuild = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kOptimizedBuild = false;
+#elif defined(NDEBUG)
+constexpr bool kOptimizedBuild = true;
+#else
+constexpr bool kOptimizedBuild = false;
+#endif
+#elif defined(NDEBUG)
+constexpr bool kOptimizedBuild = true;
+#else
+constexpr bool kOptimizedBuild = false;
+#endif
+
 struct Cli {
     int exit_code = -1;
     std::string out, err;
@@ -186,10 +203,12 @@ TEST_CASE("isolation: a crash, a stack overflow, runaway memory and a hang end a
     });
     CHECK(stack.find("crashed") != std::string::npos);
 
+    lim.seconds = 60;  // the memory limit must stop it, not the clock
     const std::string memory = error_of([]() -> std::string {
         std::vector<std::vector<char>> hog;
         for (;;) hog.emplace_back(std::size_t(32) << 20, 'x');  // touched: resident
     });
+    lim.seconds = 2;
     INFO(memory);
     CHECK((memory.find("memory limit of 256 MiB") != std::string::npos ||
            memory.find("ran out of memory") != std::string::npos));
@@ -490,9 +509,7 @@ TEST_CASE("materials fit: 50,000 rows fit in linear time; errors name the file",
     const Json j = Json::parse(r.out);
     CHECK(j["fit"]["samples"] == 50000);
     INFO("fit of 50,000 rows: " << r.seconds << " s");
-#ifdef NDEBUG
-    CHECK(r.seconds < 20);
-#endif
+    if (kOptimizedBuild) CHECK(r.seconds < 20);  // 4 s on 2 cores (it was 68 s: 1.35 ms per row)
 
     // too few samples for the poles: exit 2 naming the file
     const fs::path small = dir.path / "two_rows.csv";
