@@ -141,6 +141,10 @@ std::string run_isolated(const std::function<std::string()>& job, const Isolatio
     }
     // ------------------------------------------------------------------------- parent
     ::close(fds[1]);
+    // The child's own resident set at its start (what fork copied; with sanitizers far
+    // less than this process's): the memory limit applies to its growth from there.
+    std::uint64_t rss_base = statm_bytes(pid, 1);
+    if (rss_base == 0) rss_base = rss_at_fork;
     const auto t0 = std::chrono::steady_clock::now();
     std::string buf;
     enum class Stop { None, Time, Memory, Cancelled, Output } stopped = Stop::None;
@@ -159,7 +163,7 @@ std::string run_isolated(const std::function<std::string()>& job, const Isolatio
         if (stopped == Stop::None) {
             const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             if (t > lim.seconds) stopped = Stop::Time;
-            else if (statm_bytes(pid, 1) > rss_at_fork + lim.memory_bytes) stopped = Stop::Memory;
+            else if (statm_bytes(pid, 1) > rss_base + lim.memory_bytes) stopped = Stop::Memory;
             else if (keep_going && !keep_going()) stopped = Stop::Cancelled;
         }
         if (stopped != Stop::None) {
