@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -556,7 +557,7 @@ TEST_CASE("messages: quoted input is capped, never the whole payload", "[hardeni
     CHECK(r.err.size() < 4096);
 
     Json m = base_project();
-    m[huge] = {{huge, 1e999}};                         // a 2 MiB key on the path of a bad number
+    m[huge] = {{huge, std::numeric_limits<double>::infinity()}};                       // a 2 MiB key on the path of a bad number
     std::string text = m.dump();
     const auto pos = text.find("1e999");
     if (pos == std::string::npos) {  // nlohmann writes inf as null: put the literal in
