@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages GoLightly needs, and only those, skipping what is there.
-# Usage: scripts/setup-deps.sh [--solver-only] [--with-meep]
+# Usage: scripts/setup-deps.sh [--solver-only] [--with-meep] [--with-sanitizers]
 #   --solver-only  only what the Qt-free solver and its tests need (servers, GPU nodes);
 #                  also the default while the tree has no GUI sources yet (app/*.cpp)
 #   --with-meep    also python3-meep, used only to cross-check and benchmark against Meep
+#   --with-sanitizers  also clang and its runtimes (ASan, UBSan, libFuzzer) for
+#                  scripts/sanitize-fuzz.sh (CI runs it)
 set -euo pipefail
-solver_only=0; with_meep=0
+solver_only=0; with_meep=0; with_san=0
 cd "$(dirname "$0")/.."
 compgen -G "app/*.cpp" >/dev/null || solver_only=1
 for a in "$@"; do
   case "$a" in
     --solver-only) solver_only=1 ;;
     --with-meep) with_meep=1 ;;
+    --with-sanitizers) with_san=1 ;;
     *) echo "setup-deps.sh: unknown option $a" >&2; exit 1 ;;
   esac
 done
@@ -25,6 +28,7 @@ if [ "$solver_only" = 0 ]; then
          libqcustomplot-dev qt6-svg-dev libgl-dev xvfb xauth)
 fi
 [ "$with_meep" = 1 ] && pkgs+=(python3-meep python3-numpy python3-matplotlib)
+[ "$with_san" = 1 ] && pkgs+=(clang libclang-rt-14-dev)
 pkgs+=(dpkg-dev file)  # cpack .deb: dpkg-shlibdeps and file compute the package dependencies
 missing=()
 for p in "${pkgs[@]}"; do

@@ -28,6 +28,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/limits.hpp"
 #include "golightly/material_library.hpp"
 #include "golightly/pole_fit.hpp"
 #include "golightly/project.hpp"
@@ -110,6 +111,9 @@ int report_project_error(const ProjectError& e) {
     return kExitProject;
 }
 
+/// A message for stderr, at most limits::kMaxMessageChars (never a whole payload).
+std::string capped(const std::string& s) { return limits::cap_text(s, limits::kMaxMessageChars); }
+
 std::optional<Precision> parse_precision(const std::string& s) {
     if (s == "float32") return Precision::Float32;
     if (s == "float64") return Precision::Float64;
@@ -158,8 +162,8 @@ int cmd_run(const RunArgs& a) {
         return kExitRun;
     } catch (const std::exception& e) {
         printer.finish_line();
-        std::fprintf(stderr, "error: %s: run failed: %s\n", label.c_str(), e.what());
-        try { write_failure_summary(out, project, e.what(), {}); } catch (...) {}
+        std::fprintf(stderr, "error: %s: run failed: %s\n", label.c_str(), capped(e.what()).c_str());
+        try { write_failure_summary(out, project, capped(e.what()), {}); } catch (...) {}
         return kExitRun;
     }
     printer.finish_line();
@@ -168,7 +172,7 @@ int cmd_run(const RunArgs& a) {
     try {
         writer_warnings = write_results(out, project, result);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s: cannot write the results: %s\n", out.string().c_str(), e.what());
+        std::fprintf(stderr, "error: %s: cannot write the results: %s\n", out.string().c_str(), capped(e.what()).c_str());
         return kExitRun;
     }
     for (const auto& w : result.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
@@ -203,6 +207,13 @@ int cmd_run(const RunArgs& a) {
 int cmd_check(const std::string& project_path, bool json) {
     const Project project = load_project(fs::path(project_path));
     const CompiledProject c = compile_project(project, project_path);
+    // `run` also compiles the normalization run (the reference layers, reference-only ones
+    // included): check covers every layer that run compiles.
+    if (incident_monitor_index(project, project_path) >= 0) {
+        CompileOptions ref;
+        ref.reference_run = true;
+        compile_project(project, project_path, ref);
+    }
     const Scene& s = c.scene;
     if (json) {
         Json j = Json::object();
@@ -294,14 +305,20 @@ int cmd_materials_fit(const FitArgs& a) {
             }
         }
         if (!ok) {
-            std::fprintf(stderr, "error: --band: expected LO:HI in um with 0 < LO < HI, got '%s'\n", a.band.c_str());
+            std::fprintf(stderr, "error: --band: expected LO:HI in um with 0 < LO < HI, got '%s'\n",
+                         limits::cap_text(a.band).c_str());
             return kExitUsage;
         }
         o.wavelength_min_um = lo;
         o.wavelength_max_um = hi;
     }
-    const OpticalData data = read_refractive_index_csv(a.file);
-    const PoleFitResult fit = fit_poles(data.samples, o);
+    const OpticalData data = read_refractive_index_csv(a.file);  // ProjectError(file, "line N") -> 2
+    PoleFitResult fit;
+    try {
+        fit = fit_poles(data.samples, o);
+    } catch (const ProjectError& e) {  // fit_poles does not know the file: name it
+        throw ProjectError(a.file, e.json_path(), e.message());
+    }
     const std::string name = a.name.empty() ? "fit of " + std::filesystem::path(a.file).filename().string() : a.name;
     Json m = material_to_json(material_from_fit(fit, a.id, name));
     Json info = Json::object();
@@ -445,7 +462,7 @@ int real_main(int argc, char** argv) {
         if (*bench) {
             if (!parse_size(bench_size, bench_req.nx, bench_req.ny)) {
                 std::fprintf(stderr, "error: --size: expected NX,NY with positive integers, got '%s'\n",
-                             bench_size.c_str());
+                             limits::cap_text(bench_size).c_str());
                 return kExitUsage;
             }
             if (bench_req.dims != 2) {
@@ -464,7 +481,7 @@ int real_main(int argc, char** argv) {
         std::fprintf(stderr, "error: out of host memory\n");
         return kExitRun;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
+        std::fprintf(stderr, "error: %s\n", capped(e.what()).c_str());
         return kExitRun;
     }
     std::fprintf(stderr, "%s", app.help().c_str());
@@ -481,7 +498,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "error: out of host memory\n");
         return kExitRun;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
+        std::fprintf(stderr, "error: %s\n", capped(e.what()).c_str());
         return kExitRun;
     } catch (...) {
         std::fprintf(stderr, "error: unknown failure\n");

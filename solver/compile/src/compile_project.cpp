@@ -74,6 +74,7 @@
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
+#include "golightly/limits.hpp"
 #include "golightly/mode_solver.hpp"
 #include "golightly/units.hpp"
 
@@ -347,6 +348,10 @@ void Compiler::compile_grid() {
     for (int a = 0; a < 2; ++a) {
         L_[a] = d.size[a];
         const double cells = L_[a] / dx_;
+        if (!(cells <= limits::kMaxCellsPerAxis))  // before lround: no overflow into a wrong grid
+            throw ProjectError(file_, "domain.cell_size", "gives " + fmt(cells) + " cells along " +
+                                                              std::string(a == 0 ? "x" : "y") + ", more than the limit of " +
+                                                              fmt(limits::kMaxCellsPerAxis));
         const long n = std::lround(cells);
         if (n < 1)
             throw ProjectError(file_, "domain.size", "the interior must span at least one cell along " +
@@ -368,6 +373,15 @@ void Compiler::compile_grid() {
     if (static_cast<double>(s.nx) * s.ny > 2.0e9)
         throw ProjectError(file_, "domain.cell_size", "the grid (" + std::to_string(s.nx) + " x " +
                                                           std::to_string(s.ny) + " cells) is too large");
+    // Refuse before compiling the medium (which allocates per cell) what the machine cannot
+    // hold: fields, material maps and the compiler's per-cell scratch.
+    const double bp = project_.run.precision == Precision::Float32 ? 4 : 8;
+    const double need = double(s.cells()) * (3 * bp + 4 + 16);
+    if (const double host = double(limits::host_memory_bytes()); host > 0 && need > host)
+        throw ProjectError(file_, "domain.cell_size",
+                           "the grid of " + std::to_string(s.nx) + " x " + std::to_string(s.ny) + " cells needs about " +
+                               limits::format_bytes(need) + ", more than this machine's memory (" +
+                               limits::format_bytes(host) + "); use larger cells or a smaller domain");
 }
 
 // ----------------------------------------------------------------------------- medium
@@ -1241,6 +1255,18 @@ void Compiler::compile_monitor(std::size_t mi) {
             }
             if (freqs.empty()) throw ProjectError(file_, path + ".wavelengths", "needs at least one wavelength");
             std::vector<Component> comps = m.components.empty() ? electric_components(pol) : m.components;
+            {  // the region's samples and accumulators, before allocating them
+                const double need = double(cm.region_nx) * cm.region_ny * double(comps.size()) *
+                                    (24.0 + 16.0 * double(freqs.size()));
+                const double host = double(limits::host_memory_bytes());
+                if (host > 0 && need > host)
+                    throw ProjectError(file_, path + ".wavelengths",
+                                       "the DFT field maps (" + std::to_string(cm.region_nx) + " x " +
+                                           std::to_string(cm.region_ny) + " cells, " + std::to_string(comps.size()) +
+                                           " components, " + std::to_string(freqs.size()) + " wavelengths) need about " +
+                                           limits::format_bytes(need) + ", more than this machine's memory (" +
+                                           limits::format_bytes(host) + ")");
+            }
             for (std::size_t k = 0; k < comps.size(); ++k) {
                 if (!in_polarization(comps[k], pol))
                     throw ProjectError(file_, path + ".components[" + std::to_string(k) + "]",
@@ -1281,6 +1307,39 @@ void Compiler::finish() {
     // whole run (at most 1e8 steps counted).
     out_.memory_bytes =
         engine_state_bytes(s, project_.run.precision, std::min<long long>(out_.max_steps, 100000000LL));
+    const std::size_t mem = out_.memory_bytes;
+    const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
+    if (const double host = double(limits::host_memory_bytes()); host > 0 && double(mem) > host) {
+        // Name the field behind the largest part of the estimate.
+        std::string field = "domain.cell_size", part = "the grid";
+        double largest = 3.0 * double(s.cells()) * double(bp);
+        auto set_bytes = [&](int k) {
+            const DftSet& d = s.dft_sets[std::size_t(k)];
+            return double(d.cell0.size()) * (double(d.frequencies_hz.size()) * 16 + 2 * (4 + double(bp)));
+        };
+        for (std::size_t i = 0; i < out_.monitors.size(); ++i) {
+            const CompiledMonitor& cm = out_.monitors[i];
+            double b = 0;
+            for (const FluxTerm& t : cm.flux_terms) b += set_bytes(t.e_set) + set_bytes(t.h_set);
+            for (int k : cm.dft_field_sets) b += set_bytes(k);
+            if (b > largest) {
+                largest = b;
+                field = cm.type == MonitorType::DftField ? "monitors[" + std::to_string(i) + "].wavelengths"
+                                                          : std::string("run.spectrum.points");
+                part = "the DFT accumulators of monitor '" + limits::cap_text(cm.name) + "'";
+            }
+        }
+        const double probes = double(s.time_probes.size()) * double(std::min<long long>(out_.max_steps, 100000000LL)) * 8;
+        if (probes > largest) {
+            largest = probes;
+            field = "run.stop.max_time_fs";
+            part = "the time series of the time monitors";
+        }
+        throw ProjectError(file_, field,
+                           "the run needs about " + limits::format_bytes(double(mem)) + " (" + part + ": " +
+                               limits::format_bytes(largest) + "), more than this machine's memory (" +
+                               limits::format_bytes(host) + ")");
+    }
 
     // Resolution: cells per wavelength at the shortest wavelength in the highest index.
     double wl_min = std::min(project_.run.spectrum.wavelength_min, project_.run.spectrum.wavelength_max);

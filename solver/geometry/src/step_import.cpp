@@ -18,6 +18,10 @@
 #include <stdexcept>
 
 #include "golightly/image_io.hpp"
+#include "golightly/isolate.hpp"
+#include "golightly/limits.hpp"
+#include "golightly/safe_read.hpp"
+#include "step_isolation.hpp"
 
 #ifdef GOLIGHTLY_HAVE_OCCT
 
@@ -25,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <chrono>
 #include <sstream>
 
 #include <BRepAdaptor_Curve.hxx>
@@ -36,6 +41,10 @@
 #include <BRepGProp.hxx>
 #include <BRepTools.hxx>
 #include <BRepTools_WireExplorer.hxx>
+#include <BinTools.hxx>
+#include <BRep_Builder.hxx>
+#include <TopoDS_Compound.hxx>
+#include <TopoDS_Iterator.hxx>
 #include <BRep_Tool.hxx>
 #include <Bnd_Box.hxx>
 #include <GCPnts_QuasiUniformDeflection.hxx>
@@ -87,10 +96,13 @@ std::vector<std::uint8_t> step_shape_bytes(const Shape& step_shape) {
 
 Shape make_step_shape(const std::filesystem::path& file, double scale, const std::array<double, 3>& rotate_deg,
                       const std::array<double, 3>& translate, const StepProgress& progress) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error(file.string() + ": cannot open the file");
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw std::runtime_error(file.string() + ": read error");
+    std::string text;
+    try {
+        text = read_regular_file(file, limits::kMaxStepBytes);
+    } catch (const FileReadError& e) {
+        throw std::runtime_error(file.string() + ": cannot open the file (" + e.what() + ")");
+    }
+    const std::vector<std::uint8_t> bytes(text.begin(), text.end());
     if (!(scale > 0) || !std::isfinite(scale)) throw std::runtime_error("STEP scale must be a finite number > 0");
     read_step(bytes, file.filename().string(), progress);  // throws when it does not import
     Shape s;
@@ -238,7 +250,8 @@ std::vector<TopoDS_Shape> solids_of(const TopoDS_Shape& s) {
     return out;
 }
 
-ParsedFile parse_step(const std::vector<std::uint8_t>& bytes, const std::string& label, const StepProgress& progress) {
+/// The translation itself (OCCT's STEP reader): runs in a child process (parse_step).
+ParsedFile parse_step_here(const std::vector<std::uint8_t>& bytes, const std::string& label, const StepProgress& progress) {
     auto report = [&](double f, const char* stage) {
         if (progress && !progress(f, stage)) throw std::runtime_error(label + ": STEP import cancelled");
     };
@@ -385,6 +398,149 @@ ParsedFile parse_step(const std::vector<std::uint8_t>& bytes, const std::string&
         }
     } catch (const Standard_Failure& f) {
         throw std::runtime_error(label + ": OpenCASCADE failed to read the STEP file (" + occt_message(f) + ")");
+    }
+    report(1.0, "solids");
+    return pf;
+}
+
+// ------------------------------------------------------------------ isolation
+
+/// A ParsedFile as bytes: the model as JSON, a NUL, the solids as one OCCT binary BRep
+/// compound (exact doubles, solids in order).
+std::string encode_parsed(const ParsedFile& pf) {
+    Json j = Json::object();
+    j["unit_mm"] = pf.unit_mm;
+    j["length_unit"] = pf.model.length_unit;
+    j["unit_um"] = pf.model.unit_um;
+    j["bbox"] = {pf.model.bbox_min[0], pf.model.bbox_min[1], pf.model.bbox_min[2],
+                 pf.model.bbox_max[0], pf.model.bbox_max[1], pf.model.bbox_max[2]};
+    Json solids = Json::array();
+    for (const StepSolid& s : pf.model.solids)
+        solids.push_back({{"name", limits::cap_text(s.name, 200)}, {"has_color", s.has_color}, {"rgb", s.color_rgb},
+                          {"bbox", {s.bbox_min[0], s.bbox_min[1], s.bbox_min[2], s.bbox_max[0], s.bbox_max[1], s.bbox_max[2]}},
+                          {"volume", s.volume}});
+    j["solids"] = solids;
+    BRep_Builder b;
+    TopoDS_Compound c;
+    b.MakeCompound(c);
+    for (const Solid3& s3 : pf.solids) b.Add(c, s3.shape);
+    std::ostringstream os(std::ios::binary);
+    BinTools::Write(c, os, Standard_False, Standard_False, BinTools_FormatVersion_CURRENT);
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace) + std::string(1, '\0') + os.str();
+}
+
+ParsedFile decode_parsed(const std::string& blob, const std::string& label) {
+    const auto nul = blob.find('\0');
+    if (nul == std::string::npos) throw std::runtime_error(label + ": the STEP worker returned no result");
+    const Json j = Json::parse(blob.substr(0, nul));
+    ParsedFile pf;
+    pf.unit_mm = j.at("unit_mm").get<double>();
+    pf.model.length_unit = j.at("length_unit").get<std::string>();
+    pf.model.unit_um = j.at("unit_um").get<double>();
+    for (int a = 0; a < 3; ++a) {
+        pf.model.bbox_min[a] = j.at("bbox").at(a).get<double>();
+        pf.model.bbox_max[a] = j.at("bbox").at(a + 3).get<double>();
+    }
+    std::istringstream is(blob.substr(nul + 1), std::ios::binary);
+    TopoDS_Shape c;
+    BinTools::Read(c, is);
+    std::vector<TopoDS_Shape> shapes;
+    for (TopoDS_Iterator it(c); it.More(); it.Next()) shapes.push_back(it.Value());
+    const Json& solids = j.at("solids");
+    if (shapes.size() != solids.size()) throw std::runtime_error(label + ": the STEP worker returned an inconsistent result");
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+        const Json& sj = solids[k];
+        Solid3 s3;
+        s3.shape = shapes[k];
+        s3.info.name = sj.at("name").get<std::string>();
+        s3.info.has_color = sj.at("has_color").get<bool>();
+        for (int a = 0; a < 3; ++a) {
+            s3.info.color_rgb[a] = sj.at("rgb").at(a).get<double>();
+            s3.info.bbox_min[a] = sj.at("bbox").at(a).get<double>();
+            s3.info.bbox_max[a] = sj.at("bbox").at(a + 3).get<double>();
+        }
+        s3.info.volume = sj.at("volume").get<double>();
+        pf.model.solids.push_back(s3.info);
+        pf.solids.push_back(std::move(s3));
+    }
+    return pf;
+}
+
+std::string encode_sections(const std::vector<StepSolidSection>& secs) {
+    Json j = Json::array();
+    for (const StepSolidSection& s : secs) {
+        Json rings = Json::array();
+        for (const auto& ring : s.outline) {
+            Json r = Json::array();
+            for (const Vec2& p : ring) {
+                r.push_back(p.x);
+                r.push_back(p.y);
+            }
+            rings.push_back(std::move(r));
+        }
+        j.push_back({{"solid", s.solid}, {"area", s.area_um2}, {"rings", std::move(rings)}});
+    }
+    return j.dump();
+}
+
+std::vector<StepSolidSection> decode_sections(const std::string& text) {
+    std::vector<StepSolidSection> out;
+    for (const Json& sj : Json::parse(text)) {
+        StepSolidSection s;
+        s.solid = sj.at("solid").get<int>();
+        s.area_um2 = sj.at("area").get<double>();
+        for (const Json& r : sj.at("rings")) {
+            std::vector<Vec2> ring;
+            ring.reserve(r.size() / 2);
+            for (std::size_t k = 0; k + 1 < r.size(); k += 2) ring.push_back({r[k].get<double>(), r[k + 1].get<double>()});
+            s.outline.push_back(std::move(ring));
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+/// Reads a STEP file: checks what can be checked here (step_isolation.hpp), then
+/// translates it in a child process with memory and time limits (isolate.hpp) and takes
+/// over the solids as an OCCT BRep. A translator that crashes, loops or allocates without
+/// bound makes the file invalid, not the process dead.
+ParsedFile parse_step(const std::vector<std::uint8_t>& bytes, const std::string& label, const StepProgress& progress) {
+    auto report = [&](double f, const char* stage) {
+        if (progress && !progress(f, stage)) throw std::runtime_error(label + ": STEP import cancelled");
+    };
+    precheck_step_data(bytes, label);
+    report(0.0, "reading");
+    const auto t0 = std::chrono::steady_clock::now();
+    double last = 0.0;
+    const auto keep_going = [&]() {
+        if (!progress) return true;
+        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double f = 0.05 + 0.8 * (1.0 - std::exp(-t / 4.0));  // no true fraction from the child
+        if (f < last + 0.01) return true;
+        last = f;
+        return progress(f, "transferring");
+    };
+    std::string blob;
+    try {
+        blob = run_isolated([&] { return encode_parsed(parse_step_here(bytes, label, {})); }, step_isolation_limits(),
+                            label + ": the STEP translator (OpenCASCADE)", keep_going);
+    } catch (const IsolatedJobError& e) {
+        if (!e.died) {
+            const std::string w = e.what();
+            if (w.size() >= 9 && w.compare(w.size() - 9, 9, "cancelled") == 0)
+                throw std::runtime_error(label + ": STEP import cancelled");
+            throw std::runtime_error(w);
+        }
+        throw std::runtime_error(std::string(e.what()) + ": the file is malformed or uses data it cannot translate");
+    }
+    report(0.9, "solids");
+    ParsedFile pf;
+    try {
+        pf = decode_parsed(blob, label);
+    } catch (const Standard_Failure& f) {
+        throw std::runtime_error(label + ": cannot take over the translated solids (" + occt_message(f) + ")");
+    } catch (const Json::exception& e) {
+        throw std::runtime_error(label + ": the STEP worker returned a bad result (" + e.what() + ")");
     }
     report(1.0, "solids");
     return pf;
@@ -587,6 +743,9 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
     const int n = int(pf->solids.size());
     if (solids.empty())
         for (int k = 0; k < n; ++k) solids.push_back(k);
+    // The Boolean section runs in a child process (isolate.hpp), as the translation does:
+    // OCCT's algorithms on hostile geometry may crash or run away.
+    const auto section_here = [&]() {
     std::vector<StepSolidSection> out;
     try {
         for (int k : solids) {
@@ -596,6 +755,9 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
             const auto& b = pf->bounds[k];
             if (z_um < b[2] || z_um > b[5]) continue;
             const double pad = 1.0 + 0.1 * std::max(b[3] - b[0], b[4] - b[1]);
+            // A chordal tolerance far below the solid's size (cell_size 1e-12 um with a mm
+            // part) would discretize its curves into billions of points.
+            const double tol = std::max(tolerance_um, 1e-6 * std::max({b[3] - b[0], b[4] - b[1], b[5] - b[2]}));
             const gp_Pln plane(gp_Pnt(0, 0, z_um), gp_Dir(0, 0, 1));
             // plane parameters (u, v) = (x, y) for this placement of the plane
             BRepBuilderAPI_MakeFace mf(plane, b[0] - pad, b[3] + pad, b[1] - pad, b[4] + pad);
@@ -614,7 +776,7 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
                 const TopoDS_Wire outer = BRepTools::OuterWire(f);
                 for (TopExp_Explorer wx(f, TopAbs_WIRE); wx.More(); wx.Next()) {
                     const TopoDS_Wire& w = TopoDS::Wire(wx.Current());
-                    std::vector<Vec2> ring = discretize_wire(w, f, tolerance_um);
+                    std::vector<Vec2> ring = discretize_wire(w, f, tol);
                     if (ring.size() < 3) continue;
                     const double a = ring_area(ring);
                     const bool is_outer = w.IsSame(outer);
@@ -627,6 +789,17 @@ std::vector<StepSolidSection> step_section_solids(const Shape& step_shape, doubl
     } catch (const Standard_Failure& f) {
         throw std::runtime_error("'" + step_shape.file_name + "': OpenCASCADE failed to cut the solids at z = " +
                                  std::to_string(z_um) + " um (" + occt_message(f) + ")");
+    }
+    return out;
+    };
+    std::vector<StepSolidSection> out;
+    try {
+        out = decode_sections(run_isolated([&] { return encode_sections(section_here()); }, step_isolation_limits(),
+                                           "'" + limits::cap_text(step_shape.file_name) + "': the STEP section (OpenCASCADE)"));
+    } catch (const IsolatedJobError& e) {
+        if (!e.died) throw std::runtime_error(e.what());
+        throw std::runtime_error(std::string(e.what()) + " at z = " + std::to_string(z_um) +
+                                 " um: the solids are malformed or cannot be cut");
     }
     std::lock_guard<std::mutex> lock(g_cache_mutex);
     bound_cache(g_sections, 64);

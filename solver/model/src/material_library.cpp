@@ -8,6 +8,8 @@
 #include <system_error>
 
 #include "golightly/errors.hpp"
+#include "golightly/limits.hpp"
+#include "golightly/safe_read.hpp"
 
 #ifndef GOLIGHTLY_SOURCE_RESOURCES
 #define GOLIGHTLY_SOURCE_RESOURCES ""
@@ -17,13 +19,15 @@ namespace golightly {
 
 std::vector<LibraryMaterial> load_material_library(const std::filesystem::path& file) {
     const std::string label = file.string();
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ProjectError(label, "", "cannot read the material library file");
-    std::stringstream ss;
-    ss << in.rdbuf();
+    std::string text;
+    try {  // regular files only, at most limits::kMaxLibraryFileBytes
+        text = read_regular_file(file, limits::kMaxLibraryFileBytes);
+    } catch (const FileReadError& e) {
+        throw ProjectError(label, "", std::string("cannot read the material library file: ") + e.what());
+    }
     Json j;
     try {
-        j = Json::parse(ss.str());
+        j = Json::parse(text);
     } catch (const std::exception& e) {
         throw ProjectError(label, "", std::string("not valid JSON: ") + e.what());
     }

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "golightly/errors.hpp"
+#include "golightly/limits.hpp"
+#include "golightly/safe_read.hpp"
 
 namespace golightly {
 
@@ -306,7 +308,7 @@ struct Conv {
             if (s == e.name) return e.value;
         std::string allowed;
         for (std::size_t i = 0; i < N; ++i) allowed += std::string(i ? ", " : "") + "\"" + table[i].name + "\"";
-        fail(path, "unknown value \"" + s + "\"; expected one of " + allowed);
+        fail(path, "unknown value \"" + limits::cap_text(s) + "\"; expected one of " + allowed);
     }
 };
 
@@ -1027,18 +1029,16 @@ Project parse_project(const std::string& text, const std::string& file_label) {
 
 Project load_project(const std::filesystem::path& file) {
     const std::string label = file.string();
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        const int err = errno;
+    std::string text;
+    try {  // regular files only, at most limits::kMaxProjectFileBytes (a FIFO or /dev/zero is refused)
+        text = read_regular_file(file, limits::kMaxProjectFileBytes);
+    } catch (const FileReadError& e) {
         std::error_code ec;
         if (std::filesystem::is_directory(file, ec))
             throw ProjectError(label, "", "cannot read the project: it is a directory");
-        throw ProjectError(label, "", std::string("cannot read the project: ") + std::strerror(err ? err : ENOENT));
+        throw ProjectError(label, "", std::string("cannot read the project: ") + e.what());
     }
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad()) throw ProjectError(label, "", "cannot read the project: read error");
-    return parse_project(buf.str(), label);
+    return parse_project(text, label);
 }
 
 Json project_to_json(const Project& project) {

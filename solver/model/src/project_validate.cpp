@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "golightly/errors.hpp"
+#include "golightly/limits.hpp"
 #include "project_io_internal.hpp"
 
 namespace golightly {
@@ -24,7 +25,7 @@ std::string fmt(double v) {
     return o.str();
 }
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string quoted(const std::string& s) { return "\"" + limits::cap_text(s) + "\""; }
 
 class Validator {
 public:
@@ -61,6 +62,22 @@ private:
     }
     void non_negative(double v, const std::string& path) const {
         if (!(v >= 0)) fail(path, "must be >= 0 (found " + fmt(v) + ")");
+    }
+
+    /// A coordinate or length of the geometry: |v| <= limits::kMaxCoordinateUm (docs/spec, "Limits").
+    void bounded(double v, const std::string& path) const {
+        if (!(std::abs(v) <= limits::kMaxCoordinateUm))
+            fail(path, "must be within +-" + fmt(limits::kMaxCoordinateUm) + " um (found " + fmt(v) + ")");
+    }
+    void bounded(const Vec2& v, const std::string& path) const {
+        bounded(v.x, index_path(path, 0));
+        bounded(v.y, index_path(path, 1));
+    }
+    void bounded_points(const std::vector<Vec2>& pts, const std::string& path) const {
+        if (pts.size() > limits::kMaxPoints)
+            fail(path, "has " + std::to_string(pts.size()) + " points, more than the limit of " +
+                           std::to_string(limits::kMaxPoints));
+        for (std::size_t k = 0; k < pts.size(); ++k) bounded(pts[k], index_path(path, k));
     }
 
     int dims() const { return p_.domain.dimensions; }
@@ -109,6 +126,22 @@ private:
             fail("domain.dimensions", "must be 2 or 3 (found " + std::to_string(d.dimensions) + ")");
         for (int a = 0; a < dims(); ++a) positive(d.size[a], index_path("domain.size", a));
         positive(d.cell_size, "domain.cell_size");
+        for (int a = 0; a < dims(); ++a) bounded(d.size[a], index_path("domain.size", a));
+        bounded(d.slice_z, "domain.slice_z");
+        {  // cells before anything is allocated (integer overflow, runaway memory)
+            double total = 1;
+            for (int a = 0; a < dims(); ++a) {
+                const double n = d.size[a] / d.cell_size;
+                if (!(n <= limits::kMaxCellsPerAxis))
+                    fail("domain.cell_size", "gives " + fmt(n) + " cells along " + std::string(1, "xyz"[a]) +
+                                                 ", more than the limit of " + fmt(limits::kMaxCellsPerAxis) +
+                                                 " (domain.size[" + std::to_string(a) + "] = " + fmt(d.size[a]) + " um)");
+                total *= n;
+            }
+            if (!(total <= limits::kMaxCells))
+                fail("domain.cell_size", "gives " + fmt(total) + " cells, more than the limit of " +
+                                             fmt(limits::kMaxCells) + " (make the cells larger or the domain smaller)");
+        }
         for (int a = 0; a < dims(); ++a)
             if (d.cell_size > d.size[a])
                 fail("domain.cell_size", "must not exceed the domain size along " + std::string(1, "xyz"[a]) + " (" +
@@ -138,6 +171,7 @@ private:
 
     void materials() const {
         std::set<std::string> ids;
+        std::size_t total_poles = 0;
         for (std::size_t i = 0; i < p_.materials.size(); ++i) {
             const Material& m = p_.materials[i];
             const std::string path = index_path("materials", i);
@@ -148,6 +182,14 @@ private:
                 fail(path + ".mu_r", "magnetic materials are not supported yet (mu_r must be 1, found " +
                                          fmt(m.mu_r) + ")");
             non_negative(m.conductivity, path + ".conductivity");
+            if (m.poles.size() > std::size_t(limits::kMaxPolesPerMaterial))
+                fail(path + ".poles", "has " + std::to_string(m.poles.size()) + " poles, more than the limit of " +
+                                          std::to_string(limits::kMaxPolesPerMaterial) + " per material");
+            total_poles += m.poles.size();
+            if (total_poles > std::size_t(limits::kMaxPolesPerProject))
+                fail(path + ".poles", "brings the project to " + std::to_string(total_poles) +
+                                          " poles, more than the limit of " +
+                                          std::to_string(limits::kMaxPolesPerProject) + " for all materials together");
             for (std::size_t k = 0; k < m.poles.size(); ++k) {
                 const Pole& pole = m.poles[k];
                 const std::string pp = index_path(path + ".poles", k);
@@ -166,23 +208,35 @@ private:
 
     void shape(const Shape& s, const std::string& path) const {
         switch (s.type) {
-            case ShapeType::Rectangle: box(s.min, s.max, path + ".max"); break;
+            case ShapeType::Rectangle:
+                bounded(s.min, path + ".min");
+                bounded(s.max, path + ".max");
+                box(s.min, s.max, path + ".max");
+                break;
             case ShapeType::Polygon:
+                bounded_points(s.points, path + ".points");
                 if (s.points.size() < 3)
                     fail(path + ".points", "a polygon needs at least 3 points (found " +
                                                std::to_string(s.points.size()) + ")");
                 break;
             case ShapeType::Ellipse:
+                bounded(s.center, path + ".center");
+                bounded(s.radii, path + ".radii");
                 positive(s.radii.x, path + ".radii[0]");
                 positive(s.radii.y, path + ".radii[1]");
                 break;
             case ShapeType::Ring:
+                bounded(s.center, path + ".center");
+                bounded(s.outer_radius, path + ".outer_radius");
                 non_negative(s.inner_radius, path + ".inner_radius");
                 positive(s.outer_radius, path + ".outer_radius");
                 if (!(s.inner_radius < s.outer_radius))
                     fail(path + ".inner_radius", "must be < outer_radius (" + fmt(s.outer_radius) + ")");
                 break;
             case ShapeType::Path:
+                bounded_points(s.points, path + ".points");
+                bounded(s.width, path + ".width");
+                if (s.bend_radius) bounded(*s.bend_radius, path + ".bend_radius");
                 if (s.points.size() < 2)
                     fail(path + ".points", "a path needs at least 2 points (found " +
                                                std::to_string(s.points.size()) + ")");
@@ -200,10 +254,24 @@ private:
                     fail(path + ".height",
                          "must be between 1 and 65536 pixels (found " + std::to_string(s.height_px) + ")");
                 if (s.png_base64.empty()) fail(path + ".png", "must hold a base64 PNG image (found an empty string)");
+                bounded(s.origin, path + ".origin");
+                bounded(s.pixel_size, path + ".pixel_size");
+                if (std::uint64_t(s.width_px) * std::uint64_t(s.height_px) > limits::kMaxPngPixels)
+                    fail(path + ".width", "the image has " + std::to_string(std::uint64_t(s.width_px) * std::uint64_t(s.height_px)) +
+                                              " pixels, more than the limit of " + std::to_string(limits::kMaxPngPixels));
                 break;
             case ShapeType::Step:
                 if (s.data_base64.empty()) fail(path + ".data", "must hold the base64 STEP file (found an empty string)");
+                if (s.data_base64.size() / 4 * 3 > limits::kMaxStepBytes)
+                    fail(path + ".data", "the embedded STEP file is about " +
+                                             limits::format_bytes(double(s.data_base64.size() / 4 * 3)) +
+                                             ", larger than the limit of " + limits::format_bytes(double(limits::kMaxStepBytes)));
                 positive(s.scale, path + ".scale");
+                if (!(s.scale <= 1e12)) fail(path + ".scale", "must be <= 1e12 (found " + fmt(s.scale) + ")");
+                for (int a = 0; a < 3; ++a) {
+                    bounded(s.translate[a], index_path(path + ".translate", a));
+                    if (!(std::abs(s.rotate_deg[a]) <= 1e6)) fail(index_path(path + ".rotate_deg", a), "must be within +-1e6 degrees");
+                }
                 for (std::size_t k = 0; k < s.solids.size(); ++k)
                     if (s.solids[k] < 0)
                         fail(path + ".solids[" + std::to_string(k) + "]",
@@ -222,6 +290,10 @@ private:
     // ---------------------------------------------------------------- sources
 
     void source(const Source& s, const std::string& path) const {
+        bounded(s.at, path + ".at");
+        bounded(s.from, path + ".from");
+        bounded(s.to, path + ".to");
+        bounded(s.waist, path + ".waist");
         switch (s.type) {
             case SourceType::Point: break;
             case SourceType::Line:
@@ -272,6 +344,11 @@ private:
             const std::string path = index_path("monitors", i);
             if (m.name.empty()) fail(path + ".name", "must not be empty (it names the output column/file)");
             if (!names.insert(m.name).second) fail(path + ".name", "duplicate monitor name " + quoted(m.name));
+            bounded(m.from, path + ".from");
+            bounded(m.to, path + ".to");
+            if (m.min) bounded(*m.min, path + ".min");
+            if (m.max) bounded(*m.max, path + ".max");
+            if (m.at) bounded(*m.at, path + ".at");
             switch (m.type) {
                 case MonitorType::Flux: {
                     if (m.from == m.to) fail(path + ".to", "must differ from \"from\" (a flux line needs a length)");
@@ -300,6 +377,10 @@ private:
                     break;
                 case MonitorType::DftField:
                     if (m.wavelengths.empty()) fail(path + ".wavelengths", "must list at least one wavelength (um)");
+                    if (m.wavelengths.size() > std::size_t(limits::kMaxDftWavelengths))
+                        fail(path + ".wavelengths", "lists " + std::to_string(m.wavelengths.size()) +
+                                                        " wavelengths, more than the limit of " +
+                                                        std::to_string(limits::kMaxDftWavelengths));
                     for (std::size_t k = 0; k < m.wavelengths.size(); ++k)
                         positive(m.wavelengths[k], index_path(path + ".wavelengths", k));
                     if (m.components.empty()) fail(path + ".components", "must list at least one field component");
@@ -320,6 +401,9 @@ private:
         positive(r.spectrum.wavelength_min, "run.spectrum.wavelength_min");
         if (r.spectrum.points < 1)
             fail("run.spectrum.points", "must be >= 1 (found " + std::to_string(r.spectrum.points) + ")");
+        if (r.spectrum.points > limits::kMaxSpectrumPoints)
+            fail("run.spectrum.points", "must be at most " + std::to_string(limits::kMaxSpectrumPoints) + " (found " +
+                                            std::to_string(r.spectrum.points) + ")");
         if (r.spectrum.points == 1 ? !(r.spectrum.wavelength_max >= r.spectrum.wavelength_min)
                                    : !(r.spectrum.wavelength_max > r.spectrum.wavelength_min))
             fail("run.spectrum.wavelength_max", "must be > wavelength_min (" + fmt(r.spectrum.wavelength_min) + " um)");

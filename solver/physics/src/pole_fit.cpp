@@ -14,6 +14,8 @@
 
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/limits.hpp"
+#include "golightly/safe_read.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -100,11 +102,11 @@ OpticalData parse_refractive_index_csv(const std::string& text, const std::strin
             b.columns = int(fields.size());
             for (int c = 0; c < int(fields.size()); ++c) {
                 const Col kind = column_kind(fields[size_t(c)]);
-                if (c == 0 && kind != Col::Wl) fail("expected a header \"wl,n[,k]\" or \"wl,k\", got \"" + t + "\"");
+                if (c == 0 && kind != Col::Wl) fail("expected a header \"wl,n[,k]\" or \"wl,k\", got \"" + limits::cap_text(t) + "\"");
                 if (kind == Col::N) b.n_col = c;
                 if (kind == Col::K) b.k_col = c;
             }
-            if (b.n_col < 0 && b.k_col < 0) fail("the header \"" + t + "\" names neither an n nor a k column");
+            if (b.n_col < 0 && b.k_col < 0) fail("the header \"" + limits::cap_text(t) + "\" names neither an n nor a k column");
             blocks.push_back(b);
             continue;
         }
@@ -122,7 +124,7 @@ OpticalData parse_refractive_index_csv(const std::string& text, const std::strin
         std::array<double, 3> row{0, std::nan(""), std::nan("")};
         std::vector<double> values(fields.size());
         for (size_t c = 0; c < fields.size(); ++c)
-            if (!parse_number(fields[c], values[c])) fail("\"" + fields[c] + "\" is not a number");
+            if (!parse_number(fields[c], values[c])) fail("\"" + limits::cap_text(fields[c]) + "\" is not a number");
         row[0] = values[0];
         if (!(row[0] > 0)) fail("the wavelength must be > 0 um");
         if (b.n_col >= 0) row[1] = values[size_t(b.n_col)];
@@ -171,11 +173,13 @@ OpticalData parse_refractive_index_csv(const std::string& text, const std::strin
 }
 
 OpticalData read_refractive_index_csv(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ProjectError(file.string(), "", "cannot open the file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse_refractive_index_csv(ss.str(), file.string());
+    std::string text;
+    try {  // regular files only, at most limits::kMaxCsvFileBytes
+        text = read_regular_file(file, limits::kMaxCsvFileBytes);
+    } catch (const FileReadError& e) {
+        throw ProjectError(file.string(), "", std::string("cannot read the file: ") + e.what());
+    }
+    return parse_refractive_index_csv(text, file.string());
 }
 
 std::complex<double> epsilon_from_nk(double n, double k) {
@@ -335,16 +339,35 @@ PoleFitResult fit_poles(const std::vector<OpticalSample>& samples, const PoleFit
     if (2 * n < np)
         throw ProjectError(label, "", "only " + std::to_string(n) + " samples in the band for " + std::to_string(np) +
                                           " parameters: choose fewer poles or a wider band");
+    // Tens of thousands of samples add nothing to a fit of at most 36 parameters but time
+    // (each Levenberg-Marquardt step is linear in the samples): the fit uses at most
+    // kMaxFitSamples of them, evenly spread in order; the errors are reported over all.
+    constexpr int kMaxFitSamples = 1000;
+    const std::vector<cd> eps_all = pr.eps;
+    const std::vector<double> inv_all = pr.inv;
+    std::vector<double> omegas_fit = omegas;
+    if (n > kMaxFitSamples) {
+        omegas_fit.clear();
+        pr.eps.clear();
+        pr.inv.clear();
+        for (int k = 0; k < kMaxFitSamples; ++k) {
+            const std::size_t i = std::size_t(std::llround(double(k) * (n - 1) / (kMaxFitSamples - 1)));
+            omegas_fit.push_back(omegas[i]);
+            pr.eps.push_back(eps_all[i]);
+            pr.inv.push_back(inv_all[i]);
+        }
+    }
+    const int nfit = int(omegas_fit.size());
     const double wmin = *std::min_element(omegas.begin(), omegas.end());
     const double wmax = *std::max_element(omegas.begin(), omegas.end());
     const double scale = std::sqrt(wmin * wmax);
-    for (double o : omegas) pr.w.push_back(o / scale);
+    for (double o : omegas_fit) pr.w.push_back(o / scale);
     const double lo = wmin / scale, hi = std::max(wmax / scale, lo * 1.0001);
 
     // data statistics for the initial guesses
     double mean_abs = 0, drude_p = 0;
     int drude_n = 0;
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < nfit; ++i) {
         mean_abs += std::abs(pr.eps[size_t(i)]);
         const double est = (1.0 - pr.eps[size_t(i)].real()) * pr.w[size_t(i)] * pr.w[size_t(i)];
         if (est > 0) {
@@ -352,7 +375,7 @@ PoleFitResult fit_poles(const std::vector<OpticalSample>& samples, const PoleFit
             ++drude_n;
         }
     }
-    mean_abs /= n;
+    mean_abs /= nfit;
     drude_p = drude_n > 0 ? drude_p / drude_n : 0.1 * lo * lo;
     const int nl = options.poles - (options.drude ? 1 : 0);
 
@@ -417,7 +440,7 @@ PoleFitResult fit_poles(const std::vector<OpticalSample>& samples, const PoleFit
     double sum = 0, mx = 0;
     for (int i = 0; i < n; ++i) {
         const cd e = model_epsilon(result.epsilon_inf, 0.0, result.poles, omegas[size_t(i)]);
-        const double rel = std::abs(e - pr.eps[size_t(i)]) * pr.inv[size_t(i)];
+        const double rel = std::abs(e - eps_all[size_t(i)]) * inv_all[size_t(i)];
         sum += rel * rel;
         mx = std::max(mx, rel);
     }

@@ -47,7 +47,12 @@ void write_text_atomic(const fs::path& file, const std::string& text) {
         if (!out) throw std::runtime_error(file.string() + ": cannot open for writing");
         out << text;
         out.flush();
-        if (!out) throw std::runtime_error(file.string() + ": write failed");
+        if (!out) {  // disk full: leave no torn temporary file behind
+            out.close();
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            throw std::runtime_error(file.string() + ": write failed (disk full?)");
+        }
     }
     std::error_code ec;
     fs::rename(tmp, file, ec);

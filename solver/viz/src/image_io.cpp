@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "golightly/limits.hpp"
+
 namespace golightly {
 
 // ---------------------------------------------------------------- base64
@@ -152,6 +154,9 @@ Image8 decode_png(const std::vector<std::uint8_t>& png_bytes) {
         throw std::runtime_error(std::string("PNG: ") + message);
     }
     png_set_read_fn(png, &state, png_read_from_memory);
+    // libpng refuses larger images and ancillary chunks (decompression bombs) itself.
+    png_set_user_limits(png, 65536, 65536);
+    png_set_chunk_malloc_max(png, 8u << 20);
     png_read_info(png, info);
     const png_uint_32 width = png_get_image_width(png, info);
     const png_uint_32 height = png_get_image_height(png, info);
@@ -168,7 +173,8 @@ Image8 decode_png(const std::vector<std::uint8_t>& png_bytes) {
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     const int channels = png_get_channels(png, info);
-    if (width == 0 || height == 0 || std::uint64_t(width) * height > (std::uint64_t(1) << 31) ||
+    bool too_many = std::uint64_t(width) * height > limits::kMaxPngPixels;  // before allocating
+    if (too_many || width == 0 || height == 0 || std::uint64_t(width) * height > (std::uint64_t(1) << 31) ||
         (channels != 1 && channels != 3 && channels != 4) || png_get_rowbytes(png, info) != std::size_t(width) * channels) {
         too_large = true;
     } else {
@@ -182,6 +188,9 @@ Image8 decode_png(const std::vector<std::uint8_t>& png_bytes) {
         png_read_end(png, nullptr);
     }
     png_destroy_read_struct(&png, &info, nullptr);
+    if (too_many)
+        throw std::runtime_error("PNG: the image is " + std::to_string(width) + " x " + std::to_string(height) +
+                                 " pixels, more than the limit of " + std::to_string(limits::kMaxPngPixels) + " pixels");
     if (too_large) throw std::runtime_error("PNG: unsupported size or pixel layout");
     return image;
 }

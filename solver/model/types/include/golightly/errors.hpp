@@ -7,12 +7,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "golightly/limits.hpp"
+
 namespace golightly {
 
 /// An invalid project: bad JSON, a missing or out-of-range field, an unknown material
 /// id, an unstable Courant number, a truncated file. golightly-cli exits with code 2.
 /// what() reads "FILE: JSON_PATH: MESSAGE", e.g.
-/// "ring.glproj: domain.cell_size: must be > 0".
+/// "ring.glproj: domain.cell_size: must be > 0". what() is capped: the file name and the
+/// path at limits::kMaxQuotedChars * 2 bytes each, the whole at limits::kMaxMessageChars.
 class ProjectError : public std::runtime_error {
 public:
     ProjectError(std::string file, std::string json_path, std::string message)
@@ -27,9 +30,9 @@ public:
 
 private:
     static std::string compose(const std::string& f, const std::string& p, const std::string& m) {
-        std::string s = f.empty() ? std::string("<project>") : f;
-        if (!p.empty()) s += ": " + p;
-        return s + ": " + m;
+        std::string s = f.empty() ? std::string("<project>") : limits::cap_text(f, 2 * limits::kMaxQuotedChars);
+        if (!p.empty()) s += ": " + limits::cap_text(p, 2 * limits::kMaxQuotedChars);
+        return limits::cap_text(s + ": " + m, limits::kMaxMessageChars);
     }
     std::string file_, json_path_, message_;
 };

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Issue 19: AddressSanitizer + UndefinedBehaviorSanitizer build (clang) of the solver, its
+# tests and the libFuzzer targets of fuzz/; runs the solver tests under the sanitizers,
+# then each fuzz target from its seed corpus with a fixed seed and a time budget. Fails
+# on any sanitizer report, test failure, crash, input slower than 10 s or allocation
+# over 2 GB. scripts/test.sh calls it after the ordinary build (CI).
+# Usage: scripts/sanitize-fuzz.sh [--no-tests] [--no-fuzz] [--fuzz-seconds N] [--build DIR]
+#   GOLIGHTLY_FUZZ_SECONDS (default 45) is the budget per target (4 targets).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+run_tests=1; run_fuzz=1; fuzz_seconds=${GOLIGHTLY_FUZZ_SECONDS:-45}; build=build-asan
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-tests) run_tests=0 ;;
+    --no-fuzz) run_fuzz=0 ;;
+    --fuzz-seconds) fuzz_seconds=$2; shift ;;
+    --build) build=$2; shift ;;
+    *) echo "sanitize-fuzz.sh: unknown option $1" >&2; exit 1 ;;
+  esac
+  shift
+done
+jobs=$(nproc)
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# fuzzer-no-link: the coverage instrumentation libFuzzer needs, in the library too.
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGOLIGHTLY_GUI=OFF -DGOLIGHTLY_CUDA=OFF -DGOLIGHTLY_FUZZ=ON "${launcher[@]}" \
+  -DCMAKE_CXX_FLAGS="$san -fsanitize=fuzzer-no-link" -DCMAKE_C_FLAGS="$san" \
+  -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
+t0=$(date +%s)
+cmake --build "$build" -j"$jobs" --target golightly_solver_tests golightly-cli fuzz_project fuzz_step fuzz_csv fuzz_png
+echo "sanitize-fuzz: build $(( $(date +%s) - t0 )) s"
+# Leaks are not checked: OpenCASCADE and the caches keep process-lifetime objects.
+export ASAN_OPTIONS=detect_leaks=0:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+if [ "$run_tests" = 1 ]; then
+  t0=$(date +%s)
+  # The whole solver suite (CLI end-to-end tests run the sanitized golightly-cli too).
+  "$build/tests/golightly_solver_tests" --order decl
+  echo "sanitize-fuzz: solver tests under ASan+UBSan $(( $(date +%s) - t0 )) s"
+fi
+
+if [ "$run_fuzz" = 1 ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  for t in project step csv png; do
+    mkdir -p "$work/$t/corpus" "$work/$t/seed" "$work/$t/artifacts"
+    cp -r fuzz/corpus/"$t"/. "$work/$t/seed/" 2>/dev/null || true
+    case $t in
+      project) cp examples/*.glproj tests/data/invalid/*.glproj "$work/$t/seed/" ;;
+      step) cp examples/*.step "$work/$t/seed/" ;;
+    esac
+    t0=$(date +%s)
+    if ! "$build/fuzz/fuzz_$t" -seed=1 -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
+         -malloc_limit_mb=2048 -max_len=262144 -print_final_stats=1 -artifact_prefix="$work/$t/artifacts/" \
+         "$work/$t/corpus" "$work/$t/seed" >"$work/$t/log" 2>&1; then
+      tail -n 60 "$work/$t/log"
+      for a in "$work/$t/artifacts"/*; do
+        [ -e "$a" ] || continue
+        mkdir -p fuzz-artifacts && cp "$a" fuzz-artifacts/
+        echo "sanitize-fuzz: fuzz_$t failed; the input is kept in fuzz-artifacts/$(basename "$a")"
+      done
+      exit 1
+    fi
+    echo "sanitize-fuzz: fuzz_$t $(( $(date +%s) - t0 )) s: $(grep -E 'stat::number_of_executed_units' "$work/$t/log" | awk '{print $2}') inputs, no crash"
+  done
+fi
