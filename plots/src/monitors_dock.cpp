@@ -57,10 +57,32 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     v->setContentsMargins(4, 4, 4, 4);
     summary_ = new QLabel(tr("No run yet."));
     summary_->setWordWrap(true);
+    summary_->setObjectName(QStringLiteral("monitorsSummary"));
     v->addWidget(summary_);
+    // one-click normalization (raw fluxes are meaningless numbers, ~1e-38)
+    offer_ = new QWidget;
+    offer_->setObjectName(QStringLiteral("normalizationOffer"));
+    offer_->setAutoFillBackground(true);
+    QPalette pal = offer_->palette();
+    pal.setColor(QPalette::Window, QColor(255, 244, 214));
+    pal.setColor(QPalette::WindowText, QColor(60, 45, 0));
+    offer_->setPalette(pal);
+    auto* offerRow = new QHBoxLayout(offer_);
+    offerRow->setContentsMargins(6, 3, 6, 3);
+    auto* offerText = new QLabel(tr("These are raw fluxes (normalization is off). Normalize to get transmission and "
+                                    "reflection between 0 and 1."));
+    offerText->setWordWrap(true);
+    auto* offerButton = new QPushButton(tr("Normalize"));
+    offerButton->setObjectName(QStringLiteral("normalizeButton"));
+    offerButton->setToolTip(tr("Turn on the normalization (reference) run in one step; applies from the next run"));
+    connect(offerButton, &QPushButton::clicked, this, &MonitorsDock::normalizationRequested);
+    offerRow->addWidget(offerText, 1);
+    offerRow->addWidget(offerButton);
+    offer_->setVisible(false);
+    v->addWidget(offer_);
     tabs_ = new QTabWidget;
-    spectra_ = makePlot(tr("Wavelength (um)"), tr("Flux (raw)"));
-    time_ = makePlot(tr("Time (fs)"), tr("Field"));
+    spectra_ = makePlot(tr("Wavelength (µm)"), tr("Flux (raw)"));
+    time_ = makePlot(tr("Time (fs)"), tr("Field at the probe (V/m, A/m)"));
     energy_ = makePlot(tr("Time (fs)"), tr("Energy below peak (dB)"));
     energy_->yAxis->setRangeReversed(true);  // decay goes down
     tabs_->addTab(spectra_, tr("Spectra"));
@@ -117,7 +139,16 @@ QCustomPlot* MonitorsDock::makePlot(const QString& xLabel, const QString& yLabel
     QFont lf = p->legend->font();
     lf.setPointSizeF(8);
     p->legend->setFont(lf);
-    p->legend->setBrush(QColor(255, 255, 255, 200));
+    p->legend->setBrush(QColor(255, 255, 255));
+    // the legend sits in its own row under the axes, never over the curves
+    auto* legendRow = new QCPLayoutGrid;
+    p->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 3));
+    p->axisRect()->insetLayout()->take(p->legend);
+    legendRow->addElement(0, 0, p->legend);
+    p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    p->legend->setWrap(4);
+    p->plotLayout()->setRowStretchFactor(1, 0.001);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     p->setNoAntialiasingOnDrag(true);
     connect(p, &QCustomPlot::mouseMove, this, [this, p](QMouseEvent* e) {
@@ -145,6 +176,16 @@ void MonitorsDock::clear() {
     summary_->setText(tr("Running..."));
     readout_->clear();
 }
+
+void MonitorsDock::reset(const QString& summary) {
+    clear();
+    setNormalizationOffer(false);
+    spectra_->yAxis->setLabel(tr("Flux (raw)"));
+    summary_->setText(summary.isEmpty() ? tr("No run yet.") : summary);
+}
+
+void MonitorsDock::setNormalizationOffer(bool show) { offer_->setVisible(show); }
+bool MonitorsDock::normalizationOffered() const { return !offer_->isHidden(); }
 
 void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std::vector<FluxSpectrumResult>& spectra,
                               bool normalized) {
@@ -218,6 +259,8 @@ void MonitorsDock::setSpectraComparable(bool comparable) {
 }
 
 QString MonitorsDock::summaryText() const { return summary_->text(); }
+
+void MonitorsDock::setSummaryPrefix(const QString& prefix) { summary_->setText(prefix + summary_->text()); }
 
 int MonitorsDock::pointCount(const QCustomPlot* plot) {
     int n = 0;
