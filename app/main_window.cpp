@@ -186,6 +186,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
 }
 
 void MainWindow::applyDefaultLayout() {
+    // the side docks run the full height; the Monitors dock sits under the canvas only
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     for (QDockWidget* d : {static_cast<QDockWidget*>(layersDock_), static_cast<QDockWidget*>(materialsDock_),
                            static_cast<QDockWidget*>(propertiesDock_), static_cast<QDockWidget*>(runDock_),
                            static_cast<QDockWidget*>(monitorsDock_)}) {
@@ -198,9 +201,9 @@ void MainWindow::applyDefaultLayout() {
     tabifyDockWidget(propertiesDock_, runDock_);
     propertiesDock_->raise();
     addDockWidget(Qt::BottomDockWidgetArea, monitorsDock_);
-    resizeDocks({layersDock_, propertiesDock_}, {320, 360}, Qt::Horizontal);
-    resizeDocks({layersDock_, materialsDock_}, {380, 320}, Qt::Vertical);
-    resizeDocks({monitorsDock_}, {280}, Qt::Vertical);
+    resizeDocks({layersDock_, propertiesDock_}, {360, 370}, Qt::Horizontal);
+    resizeDocks({layersDock_, materialsDock_}, {420, 420}, Qt::Vertical);
+    resizeDocks({monitorsDock_}, {290}, Qt::Vertical);
 }
 
 void MainWindow::resetLayout() {
@@ -233,7 +236,7 @@ bool MainWindow::eventFilter(QObject* o, QEvent* e) {
 MainWindow* MainWindow::recreate() {
     auto* w = new MainWindow(options_);
     w->restoreGeometry(saveGeometry());
-    w->restoreState(saveState());
+    w->restoreState(startPageShown() ? stateBeforeStartPage_ : saveState());
     const QString path = doc_->filePath();
     if (doc_->isModified()) w->doc_->adoptRecovered(doc_->project(), path);  // unsaved: still unsaved
     else if (!path.isEmpty()) w->openFile(path);
@@ -493,6 +496,11 @@ void MainWindow::setTool(Tool* tool) {
 
 void MainWindow::showStartPage() {
     startPage_->setRecentFiles(recentFiles());
+    if (!startPageShown()) {
+        // the start page has the whole window; the docks come back when it is left
+        stateBeforeStartPage_ = saveState();
+        for (QDockWidget* d : findChildren<QDockWidget*>()) d->hide();
+    }
     centralStack_->setCurrentIndex(2);
     if (QAction* a = action(QStringLiteral("view.field")); a && a->isChecked()) {
         const QSignalBlocker block(a);
@@ -643,7 +651,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     }
     auto s = settings();
     s->setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s->setValue(QStringLiteral("window/state"), saveState());
+    s->setValue(QStringLiteral("window/state"), startPageShown() ? stateBeforeStartPage_ : saveState());
     s->setValue(QStringLiteral("view/grid"), canvas_->gridVisible());
     s->setValue(QStringLiteral("view/snap"), canvas_->snapEnabled());
     removeRecoveryFile();  // a clean exit leaves nothing to recover

@@ -170,6 +170,7 @@ public:
 private:
     void applyDefaultLayout();
     QByteArray defaultState_;
+    QByteArray stateBeforeStartPage_;
 
     MainWindowOptions options_;
     std::unique_ptr<Prompts> ownPrompts_;

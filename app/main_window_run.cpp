@@ -183,7 +183,8 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     runLabel_->setObjectName(QStringLiteral("run.status"));
     runProgress_ = new QProgressBar;
     runProgress_->setObjectName(QStringLiteral("run.progress"));
-    runProgress_->setMaximumWidth(220);
+    runProgress_->setMaximumWidth(240);
+    runProgress_->setMinimumWidth(200);  // room for "Reference run 100%"
     runProgress_->setRange(0, 1000);
     runProgress_->setVisible(false);
     // permanent (left of the cursor read-out): temporary status messages do not hide them
@@ -240,7 +241,9 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         runProgress_->setFormat(QStringLiteral("%1 %p%").arg(phase));
         runProgress_->setToolTip(e.ruleText);
         fieldView_->setPhaseLabel(reference ? tr("Reference run (normalization)") : tr("Main run"));
-        const QString eta = e.etaS < 0 ? QStringLiteral("?") : (e.etaIsUpperBound ? tr("at most %1") : QStringLiteral("%1")).arg(formatEta(e.etaS));
+        const QString eta = e.etaS < 0 ? QStringLiteral("?")
+                            : (e.etaIsUpperBound && e.etaS >= 1) ? tr("at most %1").arg(formatEta(e.etaS))
+                                                                 : formatEta(e.etaS);
         runLabel_->setText(tr("%1: %2 fs, step %3; %4; ETA %5; %6 Mcells/s%7")
                                .arg(phase)
                                .arg(p.time_fs, 0, 'f', 1)
@@ -367,7 +370,9 @@ void MainWindow::resetRunView() {
 }
 
 void MainWindow::showFieldView(bool on) {
+    const bool leavingStartPage = centralStack_->currentWidget() == startPage_;
     centralStack_->setCurrentIndex(on ? 1 : 0);
+    if (leavingStartPage) restoreState(stateBeforeStartPage_);  // the docks again
     // QStackedLayout lays out only the current page: give both pages the stack's rectangle
     // now, so that the canvas and the field view (registered through the same view
     // transform, which depends on the widget size) have the same size whichever is shown.

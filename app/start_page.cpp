@@ -130,6 +130,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     v->addWidget(new QLabel(tr("<h3>Examples</h3>")));
     examplesGrid_ = new QGridLayout;
     examplesGrid_->setSpacing(12);
+    examplesGrid_->setColumnStretch(3, 1);  // the pictures stay together at the left
     v->addLayout(examplesGrid_);
     const QString dir = examplesDirectory();
     if (!dir.isEmpty()) {

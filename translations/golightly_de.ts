@@ -2474,8 +2474,8 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Größe (µm)</translation>
     </message>
     <message>
-        <source>Section area (um²)</source>
-        <translation>Schnittfläche (um²)</translation>
+        <source>Section area (µm²)</source>
+        <translation>Schnittfläche (µm²)</translation>
     </message>
     <message>
         <source>Layer</source>
@@ -2698,28 +2698,12 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation> – nicht vergleichbar (bearbeitet)</translation>
     </message>
     <message>
-        <source>%1 run: step %2, %3 fs%4</source>
-        <translation>%1: Schritt %2, %3 fs%4</translation>
-    </message>
-    <message>
-        <source>Normalization</source>
-        <translation>Normierungslauf</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>Hauptlauf</translation>
-    </message>
-    <message>
         <source> (spectra normalized)</source>
         <translation> (Spektren normiert)</translation>
     </message>
     <message>
         <source> (raw spectra)</source>
         <translation> (Rohspektren)</translation>
-    </message>
-    <message>
-        <source>normalization run</source>
-        <translation>Normierungslauf</translation>
     </message>
     <message>
         <source>main run</source>
@@ -2780,6 +2764,22 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Field at the probe (V/m, A/m)</source>
         <translation>Feld an der Sonde (V/m, A/m)</translation>
+    </message>
+    <message>
+        <source>%1: step %2, %3 fs%4</source>
+        <translation>%1: Schritt %2, %3 fs%4</translation>
+    </message>
+    <message>
+        <source>Reference run</source>
+        <translation>Referenzlauf</translation>
+    </message>
+    <message>
+        <source>Main run</source>
+        <translation>Hauptlauf</translation>
+    </message>
+    <message>
+        <source>reference run</source>
+        <translation>Referenzlauf</translation>
     </message>
 </context>
 <context>

@@ -2470,8 +2470,8 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>尺寸 (µm)</translation>
     </message>
     <message>
-        <source>Section area (um²)</source>
-        <translation>截面面积 (um²)</translation>
+        <source>Section area (µm²)</source>
+        <translation>截面面积 (µm²)</translation>
     </message>
     <message>
         <source>Layer</source>
@@ -2692,28 +2692,12 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation> - 不可比较（已编辑）</translation>
     </message>
     <message>
-        <source>%1 run: step %2, %3 fs%4</source>
-        <translation>%1：第 %2 步，%3 fs%4</translation>
-    </message>
-    <message>
-        <source>Normalization</source>
-        <translation>归一化运行</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>主运行</translation>
-    </message>
-    <message>
         <source> (spectra normalized)</source>
         <translation>（光谱已归一化）</translation>
     </message>
     <message>
         <source> (raw spectra)</source>
         <translation>（原始光谱）</translation>
-    </message>
-    <message>
-        <source>normalization run</source>
-        <translation>归一化运行</translation>
     </message>
     <message>
         <source>main run</source>
@@ -2774,6 +2758,22 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Field at the probe (V/m, A/m)</source>
         <translation>探针处的场 (V/m, A/m)</translation>
+    </message>
+    <message>
+        <source>%1: step %2, %3 fs%4</source>
+        <translation>%1：第 %2 步，%3 fs%4</translation>
+    </message>
+    <message>
+        <source>Reference run</source>
+        <translation>参考运行</translation>
+    </message>
+    <message>
+        <source>Main run</source>
+        <translation>主运行</translation>
+    </message>
+    <message>
+        <source>reference run</source>
+        <translation>参考运行</translation>
     </message>
 </context>
 <context>

@@ -301,7 +301,7 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
     leftLayout->addWidget(placementBox);
 
     table_ = new QTableWidget(0, ColCount, left);
-    table_->setHorizontalHeaderLabels({tr("Solid"), tr("Colour"), tr("Size (µm)"), tr("Section area (um²)"), tr("Layer"),
+    table_->setHorizontalHeaderLabels({tr("Solid"), tr("Colour"), tr("Size (µm)"), tr("Section area (µm²)"), tr("Layer"),
                                        tr("Material")});
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);

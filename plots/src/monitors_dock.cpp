@@ -31,6 +31,7 @@ QCPGraph* graphNamed(QCustomPlot* plot, const QString& name) {
         if (plot->graph(g)->name() == name) return plot->graph(g);
     QCPGraph* gr = plot->addGraph();
     gr->setName(name);
+    plot->legend->setVisible(true);
     gr->setPen(QPen(kPalette[(plot->graphCount() - 1) % 8], 1.8));
     return gr;
 }
@@ -149,12 +150,20 @@ QCustomPlot* MonitorsDock::makePlot(const QString& xLabel, const QString& yLabel
     p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     p->legend->setWrap(4);
     p->plotLayout()->setRowStretchFactor(1, 0.001);
+    p->legend->setVisible(false);  // shown with the first curve (an empty legend upsets the layout)
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     p->setNoAntialiasingOnDrag(true);
+    p->installEventFilter(this);  // re-layout when shown or resized (showEvent below)
     connect(p, &QCustomPlot::mouseMove, this, [this, p](QMouseEvent* e) {
         updateCursor(p, p->xAxis->pixelToCoord(e->position().x()));
     });
     return p;
+}
+
+bool MonitorsDock::eventFilter(QObject* o, QEvent* e) {
+    if (e->type() == QEvent::Show || e->type() == QEvent::Resize)
+        if (auto* plot = qobject_cast<QCustomPlot*>(o)) plot->replot(QCustomPlot::rpQueuedReplot);  // no stale picture
+    return QDockWidget::eventFilter(o, e);
 }
 
 void MonitorsDock::updateCursor(QCustomPlot* plot, double x) {
@@ -169,6 +178,7 @@ void MonitorsDock::updateCursor(QCustomPlot* plot, double x) {
 void MonitorsDock::clear() {
     for (QCustomPlot* p : {spectra_, time_, energy_}) {
         p->clearGraphs();
+        p->legend->setVisible(false);
         p->replot(QCustomPlot::rpQueuedReplot);
     }
     comparable_ = true;
@@ -179,6 +189,10 @@ void MonitorsDock::clear() {
 
 void MonitorsDock::reset(const QString& summary) {
     clear();
+    for (QCustomPlot* p : {spectra_, time_, energy_}) {
+        p->rescaleAxes();
+        p->replot();  // now: a hidden or resized plot shows no stale picture
+    }
     setNormalizationOffer(false);
     spectra_->yAxis->setLabel(tr("Flux (raw)"));
     summary_->setText(summary.isEmpty() ? tr("No run yet.") : summary);
@@ -219,8 +233,8 @@ void MonitorsDock::setTimeSeries(const std::vector<TimeSeriesResult>& series) {
 void MonitorsDock::setLive(const LiveMonitors& live) {
     setSpectra(live.frequency_hz, live.spectra, live.normalized);
     setTimeSeries(live.time_series);
-    summary_->setText(tr("%1 run: step %2, %3 fs%4")
-                          .arg(live.phase == "reference" ? tr("Normalization") : tr("Main"))
+    summary_->setText(tr("%1: step %2, %3 fs%4")
+                          .arg(live.phase == "reference" ? tr("Reference run") : tr("Main run"))
                           .arg(live.step)
                           .arg(live.time_fs, 0, 'f', 1)
                           .arg(live.normalized ? tr(" (spectra normalized)") : tr(" (raw spectra)")) +
@@ -228,7 +242,7 @@ void MonitorsDock::setLive(const LiveMonitors& live) {
 }
 
 void MonitorsDock::addEnergyPoint(const QString& phase, double timeFs, double db) {
-    QCPGraph* g = graphNamed(energy_, phase == QStringLiteral("reference") ? tr("normalization run") : tr("main run"));
+    QCPGraph* g = graphNamed(energy_, phase == QStringLiteral("reference") ? tr("reference run") : tr("main run"));
     g->addData(timeFs, std::min(db, 200.0));
     markDirty(energy_);
 }

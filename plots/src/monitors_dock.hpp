@@ -63,6 +63,9 @@ public:
     bool exportCurrent(const QString& path);
     static bool exportPlot(QCustomPlot* plot, const QString& path);
 
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override;
+
 private:
     QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel);
     void setSpectra(const std::vector<double>& frequencyHz, const std::vector<FluxSpectrumResult>& spectra,

@@ -132,6 +132,7 @@ private Q_SLOTS:
                                      w.fieldView()->framesShown() > 0 &&
                                      statusText(w).startsWith(QStringLiteral("Reference run")),
                                  60000);
+        w.runController()->pause();  // hold it in the reference run while we look
         QVERIFY2(w.fieldView()->phaseLabel().contains(QStringLiteral("Reference run")), qPrintable(w.fieldView()->phaseLabel()));
         QVERIFY2(progressBar(w)->format().startsWith(QStringLiteral("Reference run")), qPrintable(progressBar(w)->format()));
         QVERIFY(progressBar(w)->isVisible());
@@ -140,6 +141,8 @@ private Q_SLOTS:
         const QImage shown = w.fieldView()->renderToImage(QSize(900, 600));
         QVERIFY(!shown.isNull());
         shot(QStringLiteral("reference-run-field"), shown);
+        QTest::qWait(300);
+        QVERIFY2(w.monitorsDock()->summaryText().startsWith(QStringLiteral("Reference run")), qPrintable(w.monitorsDock()->summaryText()));
         shot(QStringLiteral("reference-run-window"), &w);
 
         // 1: opening another project stops the run and clears what belonged to it
@@ -204,7 +207,9 @@ private Q_SLOTS:
             QCOMPARE(doc->project().layers[0].shapes[size_t(sel.index)].width, 0.5);  // not applied
             QCOMPARE(doc->undoStack()->count(), undoCount);
         }
-        shot(QStringLiteral("invalid-width"), w.propertiesDock());
+        w.resize(1300, 800);
+        QTest::qWait(150);
+        shot(QStringLiteral("invalid-width"), &w);
         // it stays red after a rebuild of the dock (e.g. another edit elsewhere)
         w.propertiesDock()->rebuild();
         QVERIFY(w.propertiesDock()->field(QStringLiteral("Width"))->property("invalid").toBool());
@@ -351,6 +356,7 @@ private Q_SLOTS:
         w.show();
         w.showStartPage();
         QVERIFY(w.startPageShown());
+        QVERIFY(!w.layersDock()->isVisible());  // the start page has the whole window
         const QStringList examples = w.startPage()->examples();
         QVERIFY2(examples.size() >= 5, qPrintable(examples.join(',')));
         QVERIFY(examples.front().endsWith(QStringLiteral("quickstart.glproj")));
@@ -367,6 +373,7 @@ private Q_SLOTS:
         const QString quick = copyExample(QStringLiteral("quickstart.glproj"), QStringLiteral("recent.glproj"));
         QVERIFY(w.openFile(quick));
         QVERIFY(!w.startPageShown());
+        QVERIFY(w.layersDock()->isVisible());  // the docks are back
         w.showStartPage();
         bool listed = false;
         for (QLabel* l : w.startPage()->findChildren<QLabel*>(QStringLiteral("recentFile"))) listed |= l->text().contains(QStringLiteral("recent.glproj"));
@@ -504,7 +511,7 @@ private Q_SLOTS:
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QTest::qWait(50);
+        QTest::qWait(200);
         shot(QStringLiteral("layout-1600x1000"), &w);
         // the canvas keeps most of the window; every dock has room to work in
         QVERIFY2(w.canvas()->width() >= 700 && w.canvas()->height() >= 450,
@@ -549,6 +556,7 @@ private Q_SLOTS:
         QVERIFY2(hint->text().contains(QStringLiteral("Click the next point")), qPrintable(hint->text()));
         QTest::mouseClick(c, Qt::LeftButton, Qt::NoModifier, c->toScreen(QPointF(6, 2)).toPoint());
         QVERIFY2(hint->text().contains(QStringLiteral("double-click, Enter or right-click finishes")), qPrintable(hint->text()));
+        QTest::qWait(100);
         shot(QStringLiteral("path-hint"), &w);
         QTest::keyClick(c, Qt::Key_Escape);
         QVERIFY(hint->text().contains(QStringLiteral("first point")));
