@@ -145,6 +145,9 @@ QCustomPlot* MonitorsDock::makePlot(const QString& xLabel, const QString& yLabel
     auto* legendRow = new QCPLayoutGrid;
     p->plotLayout()->addElement(1, 0, legendRow);
     legendRow->setMargins(QMargins(5, 0, 5, 3));
+    // an empty grid's maximum width hint is ~0, which would squeeze the axes above it into a
+    // sliver: give the row an explicit (large) maximum instead
+    legendRow->setMaximumSize(100000, 100000);
     p->axisRect()->insetLayout()->take(p->legend);
     legendRow->addElement(0, 0, p->legend);
     p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);

@@ -732,6 +732,11 @@ private Q_SLOTS:
         dock.resize(700, 420);
         dock.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        QTest::qWait(200);
+        // empty (no run yet): the axes fill the plot, no shrunken picture
+        shot(QStringLiteral("empty-plot"), &dock);
+        QVERIFY2(dock.spectraPlot()->axisRect()->rect().width() > dock.spectraPlot()->width() / 2,
+                 qPrintable(QStringLiteral("axes %1 px wide in a %2 px plot").arg(dock.spectraPlot()->axisRect()->rect().width()).arg(dock.spectraPlot()->width())));
         RunResult r;
         r.normalized = true;
         r.frequency_hz = {2.0e14, 2.2e14, 2.4e14};
