@@ -217,6 +217,22 @@ MainWindow::~MainWindow() {
 }
 
 bool MainWindow::eventFilter(QObject* o, QEvent* e) {
+    // A letter in a number field (spin box) can never be typed there: let it be the tool
+    // key it is (V, R, E, ...) instead of vanishing in the field's validator (issue 20).
+    if (e->type() == QEvent::ShortcutOverride) {
+        auto* ke = static_cast<QKeyEvent*>(e);
+        auto* w = qobject_cast<QWidget*>(o);
+        const bool letter = ke->key() >= Qt::Key_A && ke->key() <= Qt::Key_Z &&
+                            (ke->modifiers() & ~(Qt::KeypadModifier | Qt::ShiftModifier)) == Qt::NoModifier;
+        if (letter && w && w->window() == this &&
+            (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSpinBox*>(w->parentWidget()))) {
+            for (QAction* a : toolGroup_->actions())
+                if (a->shortcut() == QKeySequence(ke->key())) {
+                    e->ignore();  // not overridden: the shortcut fires
+                    return true;
+                }
+        }
+    }
     // Esc in a dock (not in a popup or dialog) returns the focus to the canvas, where the
     // tool keys and the tools' own keys work
     if (e->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(e)->key() == Qt::Key_Escape &&

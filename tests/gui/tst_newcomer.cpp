@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -568,16 +569,29 @@ private Q_SLOTS:
         w.materialsDock()->table()->setFocus();
         QTest::keyClick(w.materialsDock()->table(), Qt::Key_E);
         QVERIFY(w.action(QStringLiteral("tool.ellipse"))->isChecked());
-        // typing in a field still types (and Esc gives the canvas the keys back)
+        // in a number field a letter cannot be typed: it is the tool key (it used to vanish)
         w.runSetupDock()->raise();
         QDoubleSpinBox* cell = w.runSetupDock()->cellSize();
         cell->setFocus();
-        QTest::keyClick(cell, Qt::Key_W);
-        QVERIFY(w.action(QStringLiteral("tool.ellipse"))->isChecked());
-        QTest::keyClick(cell, Qt::Key_Escape);
-        QVERIFY(c->hasFocus());
-        QTest::keyClick(c, Qt::Key_W);
+        QVERIFY(cell->hasFocus());
+        const QString cellText = cell->text();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
         QVERIFY(w.action(QStringLiteral("tool.path"))->isChecked());
+        QCOMPARE(cell->text(), cellText);
+        // digits still go into the number field, and a text field still takes letters
+        auto* text = new QLineEdit;
+        w.statusBar()->addWidget(text);
+        text->show();
+        text->setFocus();
+        QTest::keyClick(text, Qt::Key_R);
+        QCOMPARE(text->text(), QStringLiteral("r"));
+        QVERIFY(w.action(QStringLiteral("tool.path"))->isChecked());
+        // Esc in a dock gives the canvas the keys back
+        cell->setFocus();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QVERIFY(c->hasFocus());
+        QTest::keyClick(c, Qt::Key_E);
+        QVERIFY(w.action(QStringLiteral("tool.ellipse"))->isChecked());
     }
 
     // ---- 11: the STEP dialog: keyboard order, the slice plane, numbers without float noise
