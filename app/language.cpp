@@ -22,11 +22,17 @@ QStringList availableTranslations() {
 }
 
 QString installTranslators(QCoreApplication& app, const QString& organization, const QString& application) {
+    // the translators of an earlier call go (a language chosen while running)
+    for (QTranslator* old : app.findChildren<QTranslator*>(QStringLiteral("golightlyTranslator"), Qt::FindDirectChildrenOnly)) {
+        QCoreApplication::removeTranslator(old);
+        delete old;
+    }
     const QString chosen = QSettings(organization, application).value(QLatin1String(kLanguageSettingsKey)).toString();
     const QLocale locale = chosen.isEmpty() ? QLocale::system() : QLocale(chosen);
-    if (!chosen.isEmpty()) QLocale::setDefault(locale);
+    QLocale::setDefault(locale);
     if (chosen == QLatin1String("en")) return QStringLiteral("en");
     auto* mine = new QTranslator(&app);
+    mine->setObjectName(QStringLiteral("golightlyTranslator"));
     if (!mine->load(locale, QStringLiteral("golightly"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
         delete mine;
         return QStringLiteral("en");
@@ -34,6 +40,7 @@ QString installTranslators(QCoreApplication& app, const QString& organization, c
     QCoreApplication::installTranslator(mine);
     // Qt's own strings (standard dialogs, buttons) when qt6-translations-l10n is installed.
     auto* qt = new QTranslator(&app);
+    qt->setObjectName(QStringLiteral("golightlyTranslator"));
     if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(qt);
@@ -42,7 +49,8 @@ QString installTranslators(QCoreApplication& app, const QString& organization, c
     return QFileInfo(mine->filePath()).completeBaseName().mid(10);
 }
 
-QMenu* addLanguageMenu(QMenu* parent, QWidget* window, const QString& organization, const QString& application) {
+QMenu* addLanguageMenu(QMenu* parent, QWidget* window, const QString& organization, const QString& application,
+                       std::function<void()> changed) {
     QMenu* menu = parent->addMenu(QCoreApplication::translate("golightly::app::Language", "&Language"));
     menu->setObjectName(QStringLiteral("view.language"));
     auto* group = new QActionGroup(menu);
@@ -65,8 +73,13 @@ QMenu* addLanguageMenu(QMenu* parent, QWidget* window, const QString& organizati
         if (!name.isEmpty()) name[0] = name[0].toUpper();
         add(code, name.isEmpty() ? code : name);
     }
-    QObject::connect(group, &QActionGroup::triggered, window, [window, organization, application](QAction* a) {
+    QObject::connect(group, &QActionGroup::triggered, window, [window, organization, application, changed](QAction* a) {
         QSettings(organization, application).setValue(QLatin1String(kLanguageSettingsKey), a->data().toString());
+        if (changed) {
+            installTranslators(*QCoreApplication::instance(), organization, application);
+            changed();
+            return;
+        }
         QMessageBox::information(window, QCoreApplication::translate("golightly::app::Language", "Language"),
                                  QCoreApplication::translate("golightly::app::Language",
                                                              "The language changes when GoLightly is started again."));

@@ -1,5 +1,5 @@
 // golightly: the GoLightly IDE.
-//   golightly [FILE.glproj]          open FILE
+//   golightly [FILE.glproj]          open FILE (without one: the start page)
 //   golightly --version              print the version banner
 //   golightly --run FILE             open FILE and start a run
 //   golightly --screenshot PNG FILE  open FILE, select its first shape, save a picture of
@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 #include <cstring>
 
 #include "golightly/version.hpp"
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
     QCommandLineOption previewOption(QStringLiteral("structure-preview"),
                                      QApplication::translate("main", "Start with the structure preview on."));
     QCommandLineOption runOption(QStringLiteral("run"), QApplication::translate("main", "Start a run of the project after opening it."));
+    QCommandLineOption phaseOption(QStringLiteral("screenshot-phase"),
+                                   QApplication::translate("main", "With --run --screenshot: picture of PHASE (main or reference)."),
+                                   QStringLiteral("PHASE"), QStringLiteral("main"));
+    parser.addOption(phaseOption);
     parser.addOption(runOption);
     parser.addOption(previewOption);
     parser.addOption(versionOption);
@@ -46,19 +51,34 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("project"), QApplication::translate("main", "Project file to open."));
     parser.process(app);
 
-    golightly::app::MainWindow window;
+    // View > Language rebuilds the window in the new language (MainWindow::recreate)
+    auto* first = new golightly::app::MainWindow;
+    first->setAttribute(Qt::WA_DeleteOnClose);
+    std::function<void(golightly::app::MainWindow*)> watch = [&watch](golightly::app::MainWindow* w) {
+        QObject::connect(w, &golightly::app::MainWindow::languageChanged, w, [w, &watch] {
+            golightly::app::MainWindow* next = w->recreate();
+            next->setAttribute(Qt::WA_DeleteOnClose);
+            watch(next);
+            next->show();
+            w->deleteLater();
+        });
+    };
+    watch(first);
+    golightly::app::MainWindow& window = *first;
     window.show();
     const QStringList files = parser.positionalArguments();
     const bool recovered = !parser.isSet(shot) && window.offerRecovery();
     if (!files.isEmpty() && (!recovered || window.maybeSave())) window.openFile(files.front());
+    if (files.isEmpty() && !recovered) window.showStartPage();  // welcome: new, examples, recent, guide
     if (parser.isSet(previewOption)) window.action(QStringLiteral("view.structurePreview"))->setChecked(true);
     if (parser.isSet(runOption) && parser.isSet(shot)) {  // README picture of a run in progress
         const QString out = parser.value(shot);
-        QTimer::singleShot(800, &window, [&window, out] {
-            window.runScreenshot(out, 140.0, [out](bool ok) {
+        const QString phase = parser.value(phaseOption);
+        QTimer::singleShot(800, &window, [&window, out, phase] {
+            window.runScreenshot(out, phase == QLatin1String("reference") ? 60.0 : 140.0, [out](bool ok) {
                 std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(out));
                 QApplication::exit(ok ? 0 : 1);
-            });
+            }, phase);
         });
     } else if (parser.isSet(runOption)) {
         QTimer::singleShot(300, &window, [&window] { window.startRun(); });

@@ -5,6 +5,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDockWidget>
+#include <QKeyEvent>
 #include <QGuiApplication>
 #include <QMimeData>
 #include <QDir>
@@ -21,6 +23,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
@@ -32,10 +35,27 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+#include <QAbstractScrollArea>
+#include <QAbstractSpinBox>
+#include <QScrollBar>
+#include <QComboBox>
+#include <QDesktopServices>
+#include <QHeaderView>
+#include <QScreen>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include "bitmap_import.hpp"
 #include "golightly/version_info.hpp"
 #include "about_dialog.hpp"
+#include "start_page.hpp"
+#include "number_spin_box.hpp"
+#include "run_controller.hpp"
+#include "field_view.hpp"
+#include "monitors_dock.hpp"
 #include "language.hpp"
 
 // The icons are compiled into the static editor library: pull them in explicitly.
@@ -49,7 +69,7 @@ constexpr int kMaxRecent = 8;
 QIcon icon(const QString& name) { return QIcon(QStringLiteral(":/icons/%1.svg").arg(name)); }
 
 QDoubleSpinBox* option_spin(double lo, double hi, double value, double step, const QString& suffix, int decimals = 3) {
-    auto* s = new QDoubleSpinBox;
+    auto* s = new NumberSpinBox;
     s->setRange(lo, hi);
     s->setDecimals(decimals);
     s->setSingleStep(step);
@@ -58,12 +78,52 @@ QDoubleSpinBox* option_spin(double lo, double hi, double value, double step, con
     s->setKeyboardTracking(false);
     return s;
 }
+/// The mouse wheel changes spin boxes, combo boxes and sliders only when they have the
+/// focus: otherwise it scrolls the dock they sit in (issue 20). Installed once on the
+/// application.
+class WheelGuard : public QObject {
+public:
+    using QObject::QObject;
+    bool forwarding_ = false;
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (e->type() != QEvent::Wheel && e->type() != QEvent::Polish) return false;
+        auto* w = qobject_cast<QWidget*>(o);
+        if (!w || qobject_cast<QScrollBar*>(w) ||  // scroll bars do scroll
+            !(qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSlider*>(w)))
+            return false;
+        if (e->type() == QEvent::Polish) {
+            if (w->focusPolicy() == Qt::WheelFocus) w->setFocusPolicy(Qt::StrongFocus);  // the wheel gives no focus
+            return false;
+        }
+        if (w->hasFocus() || forwarding_) return false;
+        // not for this field: the scroll area around it (a dock's form) scrolls instead
+        for (QWidget* p = w->parentWidget(); p; p = p->parentWidget()) {
+            auto* area = qobject_cast<QAbstractScrollArea*>(p);
+            if (!area || !area->viewport()) continue;
+            const auto* we = static_cast<QWheelEvent*>(e);
+            const QPointF pos = area->viewport()->mapFromGlobal(we->globalPosition());
+            QWheelEvent forwarded(pos, we->globalPosition(), we->pixelDelta(), we->angleDelta(), we->buttons(),
+                                  we->modifiers(), we->phase(), we->inverted(), we->source());
+            forwarding_ = true;
+            QCoreApplication::sendEvent(area->viewport(), &forwarded);
+            forwarding_ = false;
+            break;
+        }
+        return true;  // the field itself keeps its value
+    }
+};
 }  // namespace
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow(parent), options_(std::move(options)) {
     setObjectName(QStringLiteral("MainWindow"));
     init_golightly_resources();
     setWindowIcon(icon(QStringLiteral("golightly")));
+    if (qApp) qApp->installEventFilter(this);  // Esc in a dock gives the canvas the keys back (eventFilter)
+    if (qApp && !qApp->findChild<QObject*>(QStringLiteral("golightlyWheelGuard"))) {
+        auto* guard = new WheelGuard(qApp);
+        guard->setObjectName(QStringLiteral("golightlyWheelGuard"));
+        qApp->installEventFilter(guard);
+    }
     if (options_.prompts) {
         prompts_ = options_.prompts;
     } else {
@@ -85,13 +145,18 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     cursorLabel_ = new QLabel;
     cursorLabel_->setMinimumWidth(230);
     zoomLabel_ = new QLabel;
+    toolHint_ = new QLabel;
+    toolHint_->setObjectName(QStringLiteral("toolHint"));
+    toolHint_->setStyleSheet(QStringLiteral("QLabel { color: #1d4f91; }"));
+    statusBar()->addWidget(toolHint_, 1);
     statusBar()->addPermanentWidget(cursorLabel_);
     statusBar()->addPermanentWidget(zoomLabel_);
+    toolHint_->setText(canvas_->tool() ? canvas_->tool()->hint() : QString());
     connect(canvas_, &Canvas::cursorMoved, this, [this](QPointF w) {
-        cursorLabel_->setText(tr("x = %1 um   y = %2 um").arg(w.x(), 0, 'f', 3).arg(w.y(), 0, 'f', 3));
+        cursorLabel_->setText(tr("x = %1 µm   y = %2 µm").arg(w.x(), 0, 'f', 3).arg(w.y(), 0, 'f', 3));
     });
     auto updateZoom = [this] {
-        zoomLabel_->setText(tr("%1 px/um   grid %2 um").arg(canvas_->pixelsPerUm(), 0, 'g', 4).arg(canvas_->gridStep()));
+        zoomLabel_->setText(tr("%1 px/µm   grid %2 µm").arg(canvas_->pixelsPerUm(), 0, 'g', 4).arg(canvas_->gridStep(), 0, 'g', 6));
     };
     connect(canvas_, &Canvas::viewChanged, this, updateZoom);
     updateZoom();
@@ -106,9 +171,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     autosaveTimer_->start();
 
     auto s = settings();
+    // default layout (issue 20: roomy at 1600 x 1000): Layers over Materials at the left,
+    // Properties and Run setup as tabs at the right, the Monitors dock under the canvas
     resize(1560, 960);
-    resizeDocks({layersDock_, propertiesDock_}, {330, 370}, Qt::Horizontal);
-    resizeDocks({layersDock_, materialsDock_, propertiesDock_, runDock_}, {420, 300, 380, 420}, Qt::Vertical);
+    applyDefaultLayout();
+    defaultState_ = saveState();
     restoreGeometry(s->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s->value(QStringLiteral("window/state")).toByteArray());
     canvas_->setGridVisible(s->value(QStringLiteral("view/grid"), true).toBool());
@@ -118,7 +185,82 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     rebuildRecentMenu();
 }
 
-MainWindow::~MainWindow() { canvas_->setTool(nullptr); }  // the RunController (a child) stops its run
+void MainWindow::applyDefaultLayout() {
+    // the side docks run the full height; the Monitors dock sits under the canvas only
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    for (QDockWidget* d : {static_cast<QDockWidget*>(layersDock_), static_cast<QDockWidget*>(materialsDock_),
+                           static_cast<QDockWidget*>(propertiesDock_), static_cast<QDockWidget*>(runDock_),
+                           static_cast<QDockWidget*>(monitorsDock_)}) {
+        d->setFloating(false);
+        d->show();
+    }
+    addDockWidget(Qt::LeftDockWidgetArea, layersDock_);
+    splitDockWidget(layersDock_, materialsDock_, Qt::Vertical);
+    addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
+    tabifyDockWidget(propertiesDock_, runDock_);
+    propertiesDock_->raise();
+    addDockWidget(Qt::BottomDockWidgetArea, monitorsDock_);
+    resizeDocks({layersDock_, propertiesDock_}, {360, 370}, Qt::Horizontal);
+    resizeDocks({layersDock_, materialsDock_}, {420, 420}, Qt::Vertical);
+    resizeDocks({monitorsDock_}, {290}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout() {
+    applyDefaultLayout();
+    restoreState(defaultState_);
+}
+
+MainWindow::~MainWindow() {
+    if (qApp) qApp->removeEventFilter(this);
+    canvas_->setTool(nullptr);
+}
+
+bool MainWindow::eventFilter(QObject* o, QEvent* e) {
+    // A letter in a number field (spin box) can never be typed there: let it be the tool
+    // key it is (V, R, E, ...) instead of vanishing in the field's validator (issue 20).
+    if (e->type() == QEvent::ShortcutOverride) {
+        auto* ke = static_cast<QKeyEvent*>(e);
+        auto* w = qobject_cast<QWidget*>(o);
+        const bool letter = ke->key() >= Qt::Key_A && ke->key() <= Qt::Key_Z &&
+                            (ke->modifiers() & ~(Qt::KeypadModifier | Qt::ShiftModifier)) == Qt::NoModifier;
+        if (letter && w && w->window() == this &&
+            (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSpinBox*>(w->parentWidget()))) {
+            for (QAction* a : toolGroup_->actions())
+                if (a->shortcut() == QKeySequence(ke->key())) {
+                    e->ignore();  // not overridden: the shortcut fires
+                    return true;
+                }
+        }
+    }
+    // Esc in a dock (not in a popup or dialog) returns the focus to the canvas, where the
+    // tool keys and the tools' own keys work
+    if (e->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(e)->key() == Qt::Key_Escape &&
+        static_cast<QKeyEvent*>(e)->modifiers() == Qt::NoModifier) {
+        auto* w = qobject_cast<QWidget*>(o);
+        if (w && w->window() == this && w != canvas_) {
+            for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+                if (qobject_cast<QDockWidget*>(p)) {
+                    canvas_->setFocus(Qt::ShortcutFocusReason);
+                    return true;
+                }
+        }
+    }
+    return QMainWindow::eventFilter(o, e);
+}
+
+MainWindow* MainWindow::recreate() {
+    auto* w = new MainWindow(options_);
+    w->restoreGeometry(saveGeometry());
+    w->restoreState(startPageShown() ? stateBeforeStartPage_ : saveState());
+    const QString path = doc_->filePath();
+    if (doc_->isModified()) w->doc_->adoptRecovered(doc_->project(), path);  // unsaved: still unsaved
+    else if (!path.isEmpty()) w->openFile(path);
+    w->canvas_->setView(canvas_->pixelsPerUm(), canvas_->viewCenter());
+    if (startPageShown()) w->showStartPage();
+    autosaveTimer_->stop();
+    return w;
+}  // the RunController (a child) stops its run
 
 std::unique_ptr<QSettings> MainWindow::settings() const {
     return std::make_unique<QSettings>(options_.settingsOrganization, options_.settingsApplication);
@@ -178,6 +320,8 @@ void MainWindow::createActions() {
         if (!maybeSave()) return;
         doc_->newProject();
         removeRecoveryFile();  // nothing unsaved any more
+        resetRunView();
+        canvas_->zoomToFit();
     });
     connect(openA, &QAction::triggered, this, [this] {
         if (!maybeSave()) return;
@@ -257,8 +401,18 @@ void MainWindow::createActions() {
     for (QDockWidget* d : {static_cast<QDockWidget*>(layersDock_), static_cast<QDockWidget*>(materialsDock_),
                            static_cast<QDockWidget*>(propertiesDock_), static_cast<QDockWidget*>(runDock_)})
         view->addAction(d->toggleViewAction());
+    QAction* resetLayoutA = make(QStringLiteral("view.resetLayout"), tr("&Reset Layout"), {});
+    view->addAction(resetLayoutA);
+    connect(resetLayoutA, &QAction::triggered, this, &MainWindow::resetLayout);
     view->addSeparator();
-    addLanguageMenu(view, this, options_.settingsOrganization, options_.settingsApplication);
+    addLanguageMenu(view, this, options_.settingsOrganization, options_.settingsApplication, [this] {
+        if (run_ && run_->isRunning()) {
+            statusBar()->showMessage(tr("The language changes when the run ends (or is stopped)."), 8000);
+            connect(run_, &RunController::finished, this, [this] { Q_EMIT languageChanged(); }, Qt::SingleShotConnection);
+            return;
+        }
+        Q_EMIT languageChanged();
+    });
     connect(zin, &QAction::triggered, this, [this] { canvas_->zoomBy(1.25, canvas_->rect().center()); });
     connect(zout, &QAction::triggered, this, [this] { canvas_->zoomBy(0.8, canvas_->rect().center()); });
     connect(fit, &QAction::triggered, canvas_, &Canvas::zoomToFit);
@@ -310,6 +464,9 @@ void MainWindow::createActions() {
         Tool* tool = d.tool;
         connect(a, &QAction::triggered, this, [this, tool] { setTool(tool); });
         connect(tool, &Tool::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+        connect(tool, &Tool::hintChanged, this, [this, tool] {
+            if (canvas_->tool() == tool && toolHint_) toolHint_->setText(tool->hint());
+        });
     }
     toolGroup_->actions().front()->setChecked(true);
     setTool(tools_.front());
@@ -318,8 +475,18 @@ void MainWindow::createActions() {
 
     // ---- Help
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About GoLightly"), this, [this] { AboutDialog(this).exec(); });
+    QAction* guideA = make(QStringLiteral("help.guide"), tr("&User Guide"), {}, QKeySequence::HelpContents);
+    QAction* keysA = make(QStringLiteral("help.shortcuts"), tr("&Keyboard Shortcuts"), {}, QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    QAction* startA = make(QStringLiteral("help.startPage"), tr("&Start Page"), {});
+    QAction* aboutA = make(QStringLiteral("help.about"), tr("&About GoLightly"), {});
+    help->addActions({guideA, keysA, startA});
+    help->addSeparator();
+    help->addAction(aboutA);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    connect(guideA, &QAction::triggered, this, &MainWindow::openUserGuide);
+    connect(keysA, &QAction::triggered, this, [this] { showShortcuts(); });
+    connect(startA, &QAction::triggered, this, &MainWindow::showStartPage);
+    connect(aboutA, &QAction::triggered, this, [this] { AboutDialog(this).exec(); });
 
     // ---- tool options
     addToolBarBreak();
@@ -330,16 +497,85 @@ void MainWindow::createActions() {
         opts->addWidget(spin);
         connect(spin, &QDoubleSpinBox::valueChanged, this, [target](double v) { *target = v; });
     };
-    addOpt(tr("Path width"), option_spin(0.001, 100, ts->pathWidthUm, 0.05, tr(" um")), &ts->pathWidthUm);
-    addOpt(tr("Bend radius"), option_spin(0, 1000, ts->bendRadiusUm, 0.5, tr(" um")), &ts->bendRadiusUm);
+    addOpt(tr("Path width"), option_spin(0.001, 100, ts->pathWidthUm, 0.05, tr(" µm")), &ts->pathWidthUm);
+    addOpt(tr("Bend radius"), option_spin(0, 1000, ts->bendRadiusUm, 0.5, tr(" µm")), &ts->bendRadiusUm);
     addOpt(tr("Ring inner/outer"), option_spin(0, 0.99, ts->ringInnerRatio, 0.05, QString(), 2), &ts->ringInnerRatio);
-    addOpt(tr("Brush"), option_spin(0.001, 100, ts->brushSizeUm, 0.1, tr(" um")), &ts->brushSizeUm);
+    addOpt(tr("Brush"), option_spin(0.001, 100, ts->brushSizeUm, 0.1, tr(" µm")), &ts->brushSizeUm);
     addOpt(tr("Hardness"), option_spin(0, 1, ts->brushHardness, 0.1, QString(), 2), &ts->brushHardness);
 }
 
 void MainWindow::setTool(Tool* tool) {
     canvas_->setTool(tool);
     statusBar()->showMessage(tr("Tool: %1").arg(tool->name()), 3000);
+    if (toolHint_) toolHint_->setText(tool->hint());
+}
+
+void MainWindow::showStartPage() {
+    startPage_->setRecentFiles(recentFiles());
+    if (!startPageShown()) {
+        // the start page has the whole window; the docks come back when it is left
+        stateBeforeStartPage_ = saveState();
+        for (QDockWidget* d : findChildren<QDockWidget*>()) d->hide();
+    }
+    centralStack_->setCurrentIndex(2);
+    if (QAction* a = action(QStringLiteral("view.field")); a && a->isChecked()) {
+        const QSignalBlocker block(a);
+        a->setChecked(false);
+    }
+}
+
+bool MainWindow::startPageShown() const { return centralStack_->currentWidget() == startPage_; }
+
+QUrl MainWindow::userGuideUrl() const {
+    const QString path = userGuidePath();
+    return path.isEmpty() ? QUrl(QStringLiteral("https://github.com/golightly/golightly/blob/main/docs/user-guide.md"))
+                          : QUrl::fromLocalFile(path);
+}
+
+void MainWindow::openUserGuide() {
+    if (!QDesktopServices::openUrl(userGuideUrl()))
+        prompts_->error(tr("User Guide"), tr("Could not open %1").arg(userGuideUrl().toString()));
+}
+
+QList<QPair<QString, QString>> MainWindow::shortcutList() const {
+    QList<QPair<QString, QString>> out;
+    QSet<QString> seen;
+    for (QAction* a : findChildren<QAction*>()) {
+        if (a->shortcut().isEmpty() || a->objectName().isEmpty() || seen.contains(a->objectName())) continue;
+        seen.insert(a->objectName());
+        QStringList keys;
+        for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
+        out.append({QString(a->text()).remove(QLatin1Char('&')), keys.join(QStringLiteral(", "))});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first.localeAwareCompare(b.first) < 0; });
+    return out;
+}
+
+void MainWindow::showShortcuts() {
+    auto* dlg = new QDialog(this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->setObjectName(QStringLiteral("shortcutsDialog"));
+    dlg->setWindowTitle(tr("Keyboard Shortcuts"));
+    auto* v = new QVBoxLayout(dlg);
+    const auto list = shortcutList();
+    auto* table = new QTableWidget(int(list.size()), 2, dlg);
+    table->setHorizontalHeaderLabels({tr("Command"), tr("Keys")});
+    table->verticalHeader()->setVisible(false);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    for (int r = 0; r < list.size(); ++r) {
+        table->setItem(r, 0, new QTableWidgetItem(list[r].first));
+        table->setItem(r, 1, new QTableWidgetItem(list[r].second));
+    }
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->resizeColumnsToContents();
+    v->addWidget(table);
+    v->addWidget(new QLabel(tr("Tool keys work wherever the focus is, except while typing in a field; "
+                               "Esc in a dock returns to the canvas. Space + drag or the middle button pans.")));
+    auto* bb = new QDialogButtonBox(QDialogButtonBox::Close, dlg);
+    connect(bb, &QDialogButtonBox::rejected, dlg, &QDialog::reject);
+    v->addWidget(bb);
+    dlg->resize(520, 600);
+    dlg->show();
 }
 
 void MainWindow::updateTitle() {
@@ -349,8 +585,11 @@ void MainWindow::updateTitle() {
 // ---------------------------------------------------------------- files
 
 bool MainWindow::openFile(const QString& path) {
+    if (run_ && run_->isRunning()) run_->stopAndWait(10000);  // the run belongs to the previous project
     if (!doc_->open(path, *prompts_)) return false;
     removeRecoveryFile();  // the previous document's changes were saved or discarded
+    resetRunView();
+    canvas_->zoomToFit();
     addRecentFile(path);
     statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
     return true;
@@ -428,7 +667,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     }
     auto s = settings();
     s->setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s->setValue(QStringLiteral("window/state"), saveState());
+    s->setValue(QStringLiteral("window/state"), startPageShown() ? stateBeforeStartPage_ : saveState());
     s->setValue(QStringLiteral("view/grid"), canvas_->gridVisible());
     s->setValue(QStringLiteral("view/snap"), canvas_->snapEnabled());
     removeRecoveryFile();  // a clean exit leaves nothing to recover
@@ -470,7 +709,7 @@ bool MainWindow::offerRecovery() {
     QFile info(options_.recoveryDir + QStringLiteral("/recovery.json"));
     if (info.open(QIODevice::ReadOnly))
         original = QJsonDocument::fromJson(info.readAll()).object().value(QStringLiteral("original")).toString();
-    const QString when = QFileInfo(file).lastModified().toString(Qt::ISODate);
+    const QString when = QLocale().toString(QFileInfo(file).lastModified(), QLocale::LongFormat);
     const QString text =
         tr("GoLightly did not shut down cleanly. Unsaved work of \"%1\" was autosaved at %2.\n\nRecover it?")
             .arg(original.isEmpty() ? tr("Untitled") : QFileInfo(original).fileName(), when);
@@ -487,6 +726,7 @@ bool MainWindow::offerRecovery() {
         return false;
     }
     doc_->adoptRecovered(recovered, original);
+    resetRunView();
     return true;
 }
 
@@ -588,7 +828,7 @@ bool MainWindow::exportCanvas(const QString& path) {
         gen.setSize(size);
         gen.setViewBox(QRect(QPoint(0, 0), size));
         gen.setTitle(QString::fromStdString(doc_->project().name));
-        gen.setDescription(tr("GoLightly canvas export, %1 px per um").arg(pxPerUm));
+        gen.setDescription(tr("GoLightly canvas export, %1 px per µm").arg(pxPerUm));
         QPainter p;
         if (!p.begin(&gen)) {
             prompts_->error(tr("Export"), tr("Could not write %1").arg(path));
@@ -621,6 +861,7 @@ bool MainWindow::importBitmapFile(const QString& path, const BitmapImportOptions
         doc_->newProject();
         removeRecoveryFile();
         doc_->replaceProject(p, tr("Import bitmap model"));
+        resetRunView();
         canvas_->zoomToFit();
     } catch (const std::exception& e) {
         prompts_->error(tr("Import"), QString::fromStdString(e.what()));
@@ -688,9 +929,9 @@ void MainWindow::importBitmap() {
     dlg.setWindowTitle(tr("Bitmap model"));
     auto* form = new QFormLayout(&dlg);
     auto* epsMax = option_spin(1, 1000, 12.11, 0.1, QString(), 4);
-    auto* width = option_spin(0.001, 1e5, image.width() * 0.02, 0.1, tr(" um"), 4);
+    auto* width = option_spin(0.001, 1e5, image.width() * 0.02, 0.1, tr(" µm"), 4);
     auto* height = new QLabel;
-    auto updateH = [&] { height->setText(tr("%1 um").arg(width->value() * image.height() / image.width())); };
+    auto updateH = [&] { height->setText(tr("%1 µm").arg(width->value() * image.height() / image.width(), 0, 'g', 6)); };
     connect(width, &QDoubleSpinBox::valueChanged, &dlg, updateH);
     updateH();
     form->addRow(tr("Image"), new QLabel(tr("%1 x %2 pixels").arg(image.width()).arg(image.height())));

@@ -5,6 +5,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QUrl>
 
 #include <functional>
 #include <memory>
@@ -37,6 +38,7 @@ namespace golightly::app {
 
 using namespace golightly::editor;
 class RunController;
+class StartPage;
 struct SolverSettings;
 
 /// Where the main window keeps settings and recovery files (tests use their own).
@@ -53,6 +55,16 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
+    /// A new window built in the current language (after View > Language) holding this
+    /// window's project (file, unsaved changes: marked modified), layout and view; the
+    /// caller shows it and deletes this one (main.cpp does on languageChanged()).
+    MainWindow* recreate();
+
+Q_SIGNALS:
+    /// A language was chosen and its translators installed: rebuild the window (recreate()).
+    void languageChanged();
+
+public:
 
     EditorDocument* document() const { return doc_; }
     Canvas* canvas() const { return canvas_; }
@@ -112,9 +124,11 @@ public:
     /// Screenshot of a run in progress (README): starts a run, pauses it once the main run
     /// has reached `atTimeFs`, saves the window to `path` (PNG), stops the run and calls
     /// `done(ok)`.
-    void runScreenshot(const QString& path, double atTimeFs, std::function<void(bool)> done);
+    void runScreenshot(const QString& path, double atTimeFs, std::function<void(bool)> done,
+                       const QString& phase = QStringLiteral("main"));
 
 protected:
+    bool eventFilter(QObject* o, QEvent* e) override;
     void closeEvent(QCloseEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
@@ -133,6 +147,30 @@ private:
     std::unique_ptr<QSettings> settings() const;
     void createRunUi(QMenu* fileMenu);
     void updateRunActions();
+    /// A run did not start: the status bar and the Monitors dock say why, nothing shows "Running...".
+    void setRunIdle(const QString& message);
+public:
+    /// Another project was opened or created: stops a run of the previous one, clears the
+    /// field view, the plots and the run status; shows the new project's saved results
+    /// (labelled "Saved results of ...") when its results folder has them.
+    void resetRunView();
+
+    // ---- help and the start page
+    /// Shows the start page in the centre (new project, examples, recent files, guide).
+    void showStartPage();
+    bool startPageShown() const;
+    StartPage* startPage() const { return startPage_; }
+    QUrl userGuideUrl() const;
+    void openUserGuide();
+    /// (command, keys) of every action with a shortcut, sorted by command.
+    QList<QPair<QString, QString>> shortcutList() const;
+    void showShortcuts();
+    /// Puts the docks back where they start (View > Reset Layout).
+    void resetLayout();
+private:
+    void applyDefaultLayout();
+    QByteArray defaultState_;
+    QByteArray stateBeforeStartPage_;
 
     MainWindowOptions options_;
     std::unique_ptr<Prompts> ownPrompts_;
@@ -161,6 +199,8 @@ private:
     QComboBox* quantityCombo_ = nullptr;
     QDoubleSpinBox* fpsSpin_ = nullptr;
     QPointer<StepImportDialog> stepDialog_;
+    StartPage* startPage_ = nullptr;
+    QLabel* toolHint_ = nullptr;
 };
 
 }  // namespace golightly::app

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
+#include <QLocale>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -23,13 +25,18 @@
 #include "field_view.hpp"
 #include "main_window.hpp"
 #include "monitors_dock.hpp"
+#include "run_checks.hpp"
 #include "run_controller.hpp"
+#include "start_page.hpp"
+
+#include <QMouseEvent>
 
 namespace golightly::app {
 
 namespace {
 QString formatEta(double s) {
     if (s < 0) return QStringLiteral("?");
+    if (s < 1) return QStringLiteral("< 1 s");
     if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
     if (s < 3600) return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
     return QStringLiteral("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
@@ -45,7 +52,29 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     centralStack_ = new QStackedWidget;
     centralStack_->addWidget(canvas);
     centralStack_->addWidget(fieldView_);
+    startPage_ = new StartPage;
+    centralStack_->addWidget(startPage_);  // index 2
     setCentralWidget(centralStack_);
+    connect(startPage_, &StartPage::newProjectRequested, this, [this] { action(QStringLiteral("file.new"))->trigger(); showFieldView(false); });
+    connect(startPage_, &StartPage::openRequested, this, [this] { action(QStringLiteral("file.open"))->trigger(); });
+    connect(startPage_, &StartPage::openFileRequested, this, [this](const QString& path) {
+        if (maybeSave()) openFile(path);
+    });
+    connect(startPage_, &StartPage::userGuideRequested, this, &MainWindow::openUserGuide);
+    // Live edit: with a drawing tool, the left button paints or draws on the field view as on
+    // the canvas (same world coordinates); the middle button pans.
+    fieldView_->editHandler = [this](QMouseEvent* e, QPointF world) {
+        QAction* live = action(QStringLiteral("run.liveEdit"));
+        Tool* tool = canvas_->tool();
+        if (!live || !live->isChecked() || !tool || tool == tools_.front()) return false;  // Select: pan
+        switch (e->type()) {
+        case QEvent::MouseButtonPress: tool->mousePress(e, world); break;
+        case QEvent::MouseMove: tool->mouseMove(e, world); break;
+        case QEvent::MouseButtonRelease: tool->mouseRelease(e, world); break;
+        default: return false;
+        }
+        return true;
+    };
     connect(canvas_, &Canvas::viewChanged, this,
             [this] { fieldView_->setView(canvas_->pixelsPerUm(), canvas_->viewCenter()); });
     connect(fieldView_, &viewport::FieldView::viewChanged, this,
@@ -154,7 +183,8 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     runLabel_->setObjectName(QStringLiteral("run.status"));
     runProgress_ = new QProgressBar;
     runProgress_->setObjectName(QStringLiteral("run.progress"));
-    runProgress_->setMaximumWidth(220);
+    runProgress_->setMaximumWidth(240);
+    runProgress_->setMinimumWidth(200);  // room for "Reference run 100%"
     runProgress_->setRange(0, 1000);
     runProgress_->setVisible(false);
     // permanent (left of the cursor read-out): temporary status messages do not hide them
@@ -191,6 +221,11 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         statusBar()->showMessage(tr("Live edit not applied: %1").arg(message), 8000);
     });
 
+    connect(monitorsDock_, &plots::MonitorsDock::normalizationRequested, this, [this] {
+        const QString what = set_up_normalization(doc_);
+        monitorsDock_->setNormalizationOffer(false);
+        statusBar()->showMessage(what, 10000);
+    });
     connect(run_, &RunController::structureReady, fieldView_, &viewport::FieldView::setStructure);
     connect(run_, &RunController::energy, this, [this](const EnergyPoint& e) {
         monitorsDock_->addEnergyPoint(e.phase, e.timeFs, e.db);
@@ -198,16 +233,24 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     connect(run_, &RunController::liveMonitors, this,
             [this](std::shared_ptr<const LiveMonitors> live) { monitorsDock_->setLive(*live); });
     connect(run_, &RunController::progress, this, [this](const ProgressInfo& p) {
-        const double frac = p.max_steps > 0 ? double(p.step) / double(p.max_steps) : 0;
-        runProgress_->setValue(int(1000 * std::clamp(frac, 0.0, 1.0)));
-        runLabel_->setText(tr("%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8")
-                               .arg(p.phase == "reference" ? tr("Normalization") : tr("Main"))
+        // progress of this phase from the stop rule expected to end it (run_progress.hpp)
+        const ProgressEstimate e = run_->estimate();
+        const bool reference = p.phase == "reference";
+        const QString phase = reference ? tr("Reference run") : tr("Main run");
+        runProgress_->setValue(int(1000 * std::clamp(e.fraction, 0.0, 1.0)));
+        runProgress_->setFormat(QStringLiteral("%1 %p%").arg(phase));
+        runProgress_->setToolTip(e.ruleText);
+        fieldView_->setPhaseLabel(reference ? tr("Reference run (normalization)") : tr("Main run"));
+        const QString eta = e.etaS < 0 ? QStringLiteral("?")
+                            : (e.etaIsUpperBound && e.etaS >= 1) ? tr("at most %1").arg(formatEta(e.etaS))
+                                                                 : formatEta(e.etaS);
+        runLabel_->setText(tr("%1: %2 fs, step %3; %4; ETA %5; %6 Mcells/s%7")
+                               .arg(phase)
                                .arg(p.time_fs, 0, 'f', 1)
                                .arg(p.step)
-                               .arg(formatEta(p.eta_s))
-                               .arg(p.steps_per_s, 0, 'f', 0)
+                               .arg(e.ruleText)
+                               .arg(eta)
                                .arg(p.mcells_per_s, 0, 'f', 1)
-                               .arg(p.energy_db, 0, 'f', 1)
                                .arg(run_->isPaused() ? tr(" (paused)") : QString()));
     });
     connect(run_, &RunController::pausedChanged, this, [this](bool paused) {
@@ -219,7 +262,10 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     });
     connect(run_, &RunController::finished, this, [this](bool ok, const QString& message) {
         runProgress_->setVisible(false);
+        fieldView_->setPhaseLabel(QString());
         if (auto r = run_->lastResult()) monitorsDock_->setFinal(*r);
+        else monitorsDock_->reset(message);  // a failed run: why, never "Running..."
+        monitorsDock_->setNormalizationOffer(offers_normalization(doc_->project()));
         runLabel_->setText(ok ? tr("%1 Results: %2").arg(message, QDir::toNativeSeparators(run_->resultsDir()))
                               : message);
         updateRunActions();
@@ -251,10 +297,21 @@ bool MainWindow::startRun(const SolverSettings* settings) {
         statusBar()->showMessage(tr("A run is going already."), 4000);
         return false;
     }
+    // problems first, all of them, in the user's words; the run dock stays idle
+    QStringList problems = propertiesDock_->problems();
+    problems << run_problems(doc_->project());
+    if (!problems.isEmpty()) {
+        const QString list = QStringLiteral("\u2022 ") + problems.join(QStringLiteral("\n\u2022 "));
+        setRunIdle(tr("Not started: %n problem(s) to fix.", "", int(problems.size())));
+        prompts_->error(tr("Cannot run"), tr("The run cannot start until these are fixed:\n\n%1").arg(list));
+        return false;
+    }
     SolverSettings s = settings ? *settings : SolverSettings{};
     if (!settings) s.framesPerSecond = fpsSpin_->value();
     const Project snapshot = doc_->project();  // immutable copy: the editor stays free
+    for (const QString& w : setup_warnings(snapshot)) statusBar()->showMessage(w, 12000);
     monitorsDock_->clear();
+    monitorsDock_->setNormalizationOffer(offers_normalization(snapshot));
     fieldView_->clearFrames();
     fieldView_->setProject(snapshot);
     fieldView_->setView(canvas_->pixelsPerUm(), canvas_->viewCenter());
@@ -263,7 +320,10 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     if (!s.interop) s.interop = fieldView_->interopExchange();
     if (s.interop) s.interop->set_enabled(true);
     run_->setFrameScale(fieldView_->requestedScale());
-    if (!run_->start(snapshot, label, resultsDirectory(), s)) return false;
+    if (!run_->start(snapshot, label, resultsDirectory(), s)) {
+        setRunIdle(tr("The run could not start."));
+        return false;
+    }
     if (!fieldView_->interopStatus().isEmpty())
         statusBar()->showMessage(tr("Field frames: %1").arg(fieldView_->interopStatus()), 6000);
     // the field view shows the quantity chosen in the tool bar when the polarization has it
@@ -272,6 +332,7 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     if (quantityCombo_->currentIndex() != idx) quantityCombo_->setCurrentIndex(idx);
     else run_->setQuantity(def);
     runProgress_->setValue(0);
+    runProgress_->setFormat(tr("Compiling..."));
     runProgress_->setVisible(true);
     runLabel_->setText(tr("Compiling..."));
     action(QStringLiteral("view.field"))->setChecked(true);
@@ -279,8 +340,39 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     return true;
 }
 
+void MainWindow::setRunIdle(const QString& message) {
+    runProgress_->setVisible(false);
+    runLabel_->setText(message);
+    fieldView_->setPhaseLabel(QString());
+    monitorsDock_->reset(message.isEmpty() ? QString() : message);
+    updateRunActions();
+}
+
+void MainWindow::resetRunView() {
+    if (run_->isRunning()) run_->stopAndWait(10000);  // the run belongs to the previous project
+    fieldView_->reset();
+    fieldView_->setProject(doc_->project());
+    runProgress_->setVisible(false);
+    runLabel_->clear();
+    showFieldView(false);
+    monitorsDock_->reset();
+    // the project's saved results, if it has any, labelled as such
+    const QString dir = resultsDirectory();
+    if (!doc_->filePath().isEmpty() && QFileInfo::exists(dir + QStringLiteral("/summary.json"))) {
+        if (monitorsDock_->loadResults(dir)) {
+            const QDateTime when = QFileInfo(dir + QStringLiteral("/summary.json")).lastModified();
+            monitorsDock_->setSummaryPrefix(tr("Saved results of %1 (%2). ")
+                                                .arg(QFileInfo(doc_->filePath()).fileName(),
+                                                     QLocale().toString(when, QLocale::ShortFormat)));
+        }
+    }
+    updateRunActions();
+}
+
 void MainWindow::showFieldView(bool on) {
+    const bool leavingStartPage = centralStack_->currentWidget() == startPage_;
     centralStack_->setCurrentIndex(on ? 1 : 0);
+    if (leavingStartPage) restoreState(stateBeforeStartPage_);  // the docks again
     // QStackedLayout lays out only the current page: give both pages the stack's rectangle
     // now, so that the canvas and the field view (registered through the same view
     // transform, which depends on the widget size) have the same size whichever is shown.
@@ -300,7 +392,7 @@ bool MainWindow::openResults(const QString& dir) {
     return true;
 }
 
-void MainWindow::runScreenshot(const QString& path, double atTimeFs, std::function<void(bool)> done) {
+void MainWindow::runScreenshot(const QString& path, double atTimeFs, std::function<void(bool)> done, const QString& phase) {
     auto taken = std::make_shared<bool>(false);
     connect(run_, &RunController::pausedChanged, this, [=, this](bool paused) {
         if (*taken || !paused) return;
@@ -321,6 +413,7 @@ void MainWindow::runScreenshot(const QString& path, double atTimeFs, std::functi
     SolverSettings s;
     s.framesPerSecond = fpsSpin_->value();
     s.pauseAtMainTimeFs = atTimeFs;
+    s.pausePhase = phase.toStdString();
     if (!startRun(&s)) done(false);
 }
 

@@ -10,6 +10,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/results.hpp"
+#include "golightly/units.hpp"
 
 namespace golightly::app {
 
@@ -140,6 +141,10 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
     resultsDir_ = resultsDir;
     result_.reset();
     box_ = std::make_shared<Mailbox>();
+    estimate_ = {};
+    estimatePhase_.clear();
+    plan_ = {};
+    wallClock_.start();
     quantity_.store(int(viewport::default_quantity(snapshot.domain.polarization)));
 
     auto box = box_;
@@ -152,25 +157,125 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
     auto live = live_;
     const std::filesystem::path out = resultsDir.toStdString();
     thread_ = QThread::create([this, box, live, project = snapshot, label, out, settings] {
-        std::shared_ptr<Scene> scene;
         try {
-            // The structure under the field (the run compiles again inside run_project).
-            CompiledProject cp = compile_project(project, label);
-            scene = std::make_shared<Scene>(std::move(cp.scene));
-            auto img = viewport::make_structure_image(*scene);
+            // Compile both phases here (as run_project does), so that the engine of each
+            // phase is known: the reference run's field is shown live too (issue 20).
+            const auto tCall = SteadyClock::now();
+            CompileOptions mainOpts;
+            mainOpts.reference_run = false;
+            CompiledProject main = compile_project(project, label, mainOpts);
+            std::optional<CompiledProject> ref;
+            if (incident_monitor_index(project, label) >= 0) {
+                CompileOptions refOpts;
+                refOpts.reference_run = true;
+                ref = compile_project(project, label, refOpts);
+            }
             {
+                StopPlan plan;
+                plan.sourcesEndFs = main.sources_end_s / units::fs;
+                plan.decayDb = project.run.stop.decay_db;
+                plan.probeDecay = project.run.stop.monitor.has_value();
+                plan.maxTimeFs = project.run.stop.max_time_fs;
+                const double timeSteps = std::ceil(project.run.stop.max_time_fs * units::fs / main.scene.dt_s - 1e-9);
+                plan.limitIsMaxSteps = project.run.stop.max_steps && double(*project.run.stop.max_steps) < timeSteps;
+                std::lock_guard<std::mutex> lock(box->mutex);
+                box->plan = plan;
+            }
+            // the engine and scene of the phase being stepped (solver thread only)
+            Engine* currentEngine = nullptr;
+            const Scene* currentScene = nullptr;
+            BackendChoice backend = settings.backend.value_or(project.run.backend);
+            const Precision precision = project.run.precision;
+            std::vector<std::string> fallbackWarnings;
+            EngineFactory factory = [&](const Scene& sc, const std::string& phase) {
+                auto engine = make_engine(sc, backend, precision, settings.threads, fallbackWarnings);
+                backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
+                currentEngine = engine.get();
+                currentScene = &sc;
+                auto img = viewport::make_structure_image(sc);  // the structure this phase runs on
                 std::lock_guard<std::mutex> lock(box->mutex);
                 box->structure = std::move(img);
-            }
+                box->phase = phase;
+                return engine;
+            };
             RunOptions opts;
             opts.backend = settings.backend;
             opts.threads = settings.threads;
             opts.cancel = &cancel_;
             opts.pause = &pause_;
-            opts.progress = [this, box, pauseAt = settings.pauseAtMainTimeFs,
-                             pausedOnce = false](const ProgressInfo& p) mutable {
+            // frames (both phases): at most the chosen rate and 5 % of the solver thread's time
+            std::function<void(Engine&, const Scene&)> publishFrame;
+            if (settings.framesPerSecond > 0) {
+                const int maxSize = settings.maxFrameSize;
+                auto scratch = std::make_shared<std::vector<double>>();
+                // Budget: frames may take at most 5 % of the solver thread's time; on big grids
+                // (get_field copies the whole component) the rate drops below the chosen one.
+                auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
+                auto lastCost = std::make_shared<double>(0.0);
+                auto interop = settings.interop;
+                publishFrame = [this, maxSize, scratch, lastEnd, lastCost, interop](Engine& engine, const Scene& sc) {
+                    const auto t0 = std::chrono::steady_clock::now();
+                    if (*lastCost > 0 && std::chrono::duration<double>(t0 - *lastEnd).count() < 19.0 * *lastCost)
+                        return;
+                    try {
+                        auto q = viewport::FieldQuantity(quantity_.load());
+                        bool done = false;
+                        // CUDA-OpenGL interop: the device renders the colour-mapped frame into
+                        // the view's exchange; only the frame's geometry goes through the mailbox.
+                        if (interop && interop->enabled() && q != viewport::FieldQuantity::E2 &&
+                            engine.backend() == "cuda") {
+                            try {
+                                Engine::FrameRequest req;
+                                req.component = Component(int(q));
+                                req.max_width = req.max_height = maxSize;
+                                req.scale = frameScale_.load();
+                                req.viewport_alpha = true;
+                                if (interop->publish(engine, req)) {
+                                    auto fr = std::make_shared<viewport::FieldFrame>(
+                                        viewport::field_frame_geometry(engine, sc, q, maxSize, maxSize));
+                                    fr->on_device = true;
+                                    fr->scale = req.scale;
+                                    frames_.publish(std::move(fr));
+                                    ++interopFrames_;
+                                    done = true;
+                                }
+                            } catch (const RunError&) {
+                                interop->set_enabled(false);  // host frames from now on
+                            }
+                        }
+                        if (!done) {
+                            auto fr = std::make_shared<viewport::FieldFrame>(
+                                viewport::make_field_frame(engine, sc, q, maxSize, maxSize, *scratch));
+                            frames_.publish(std::move(fr));
+                        }
+                    } catch (const std::invalid_argument&) {
+                        // the polarization lacks the component: no frame
+                    }
+                    *lastEnd = std::chrono::steady_clock::now();
+                    *lastCost = std::chrono::duration<double>(*lastEnd - t0).count();
+                    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(*lastEnd - t0).count();
+                };
+                opts.frame_min_interval_s = 1.0 / settings.framesPerSecond;
+                opts.frame_hook = [&publishFrame, &currentScene](Engine& engine, std::int64_t, double) {
+                    if (currentScene) publishFrame(engine, *currentScene);
+                };
+            }
+            // The driver sends frames of the main run only; the reference run's frames are
+            // taken here, at its progress check points (every 50 steps), at the same rate.
+            auto lastRefFrame = SteadyClock::now() - std::chrono::hours(1);
+            const double frameInterval = settings.framesPerSecond > 0 ? 1.0 / settings.framesPerSecond : 0.0;
+            opts.progress = [this, box, pauseAt = settings.pauseAtMainTimeFs, pausePhase = settings.pausePhase,
+                             pausedOnce = false, &publishFrame,
+                             &currentEngine, &currentScene, &lastRefFrame, frameInterval](const ProgressInfo& p) mutable {
                 steps_.store(p.step);
-                if (pauseAt >= 0 && !pausedOnce && p.phase == "main" && p.time_fs >= pauseAt) {
+                if (p.phase == "reference" && publishFrame && currentEngine && currentScene) {
+                    const auto now = SteadyClock::now();
+                    if (std::chrono::duration<double>(now - lastRefFrame).count() >= frameInterval) {
+                        lastRefFrame = now;
+                        publishFrame(*currentEngine, *currentScene);
+                    }
+                }
+                if (pauseAt >= 0 && !pausedOnce && p.phase == pausePhase && p.time_fs >= pauseAt) {
                     pausedOnce = true;
                     pause_ = true;  // the driver holds before its next chunk
                 }
@@ -204,60 +309,9 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 std::lock_guard<std::mutex> lock(box->mutex);
                 box->live = std::move(copy);
             };
-            if (settings.framesPerSecond > 0) {
-                opts.frame_min_interval_s = 1.0 / settings.framesPerSecond;
-                const int maxSize = settings.maxFrameSize;
-                auto scratch = std::make_shared<std::vector<double>>();
-                // Budget: frames may take at most 5 % of the solver thread's time; on big grids
-                // (get_field copies the whole component) the rate drops below the chosen one.
-                auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
-                auto lastCost = std::make_shared<double>(0.0);
-                auto interop = settings.interop;
-                opts.frame_hook = [this, scene, maxSize, scratch, lastEnd, lastCost, interop](Engine& engine, std::int64_t,
-                                                                                            double) {
-                    const auto t0 = std::chrono::steady_clock::now();
-                    if (*lastCost > 0 && std::chrono::duration<double>(t0 - *lastEnd).count() < 19.0 * *lastCost)
-                        return;
-                    try {
-                        auto q = viewport::FieldQuantity(quantity_.load());
-                        bool done = false;
-                        // CUDA-OpenGL interop: the device renders the colour-mapped frame into
-                        // the view's exchange; only the frame's geometry goes through the mailbox.
-                        if (interop && interop->enabled() && q != viewport::FieldQuantity::E2 &&
-                            engine.backend() == "cuda") {
-                            try {
-                                Engine::FrameRequest req;
-                                req.component = Component(int(q));
-                                req.max_width = req.max_height = maxSize;
-                                req.scale = frameScale_.load();
-                                req.viewport_alpha = true;
-                                if (interop->publish(engine, req)) {
-                                    auto fr = std::make_shared<viewport::FieldFrame>(
-                                        viewport::field_frame_geometry(engine, *scene, q, maxSize, maxSize));
-                                    fr->on_device = true;
-                                    fr->scale = req.scale;
-                                    frames_.publish(std::move(fr));
-                                    ++interopFrames_;
-                                    done = true;
-                                }
-                            } catch (const RunError&) {
-                                interop->set_enabled(false);  // host frames from now on
-                            }
-                        }
-                        if (!done) {
-                            auto fr = std::make_shared<viewport::FieldFrame>(
-                                viewport::make_field_frame(engine, *scene, q, maxSize, maxSize, *scratch));
-                            frames_.publish(std::move(fr));
-                        }
-                    } catch (const std::invalid_argument&) {
-                        // the polarization lacks the component: no frame
-                    }
-                    *lastEnd = std::chrono::steady_clock::now();
-                    *lastCost = std::chrono::duration<double>(*lastEnd - t0).count();
-                    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(*lastEnd - t0).count();
-                };
-            }
-            auto result = std::make_shared<RunResult>(run_project(project, label, opts));
+            auto result = std::make_shared<RunResult>(run_compiled(project, main, ref ? &*ref : nullptr, opts, factory));
+            result->warnings.insert(result->warnings.end(), fallbackWarnings.begin(), fallbackWarnings.end());
+            result->wall_s = std::chrono::duration<double>(SteadyClock::now() - tCall).count();
             std::vector<std::string> writerWarnings = write_results(out, project, *result);
             result->warnings.insert(result->warnings.end(), writerWarnings.begin(), writerWarnings.end());
             QString msg;
@@ -265,7 +319,7 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 if (result->divergence) {
                     const auto& d = *result->divergence;
                     msg = QObject::tr("The fields diverged in the %1 run at step %2 (%3 fs), starting in cell "
-                                      "(%4, %5) near x = %6 um, y = %7 um (%8). Check the Courant number and the "
+                                      "(%4, %5) near x = %6 µm, y = %7 µm (%8). Check the Courant number and the "
                                       "materials (epsilon_inf below 1 lowers the Courant limit).")
                               .arg(QString::fromStdString(d.phase))
                               .arg(d.step)
@@ -342,7 +396,9 @@ void RunController::stop() {
 bool RunController::stopAndWait(int ms) {
     if (!thread_) return true;
     stop();
-    return thread_->wait(QDeadlineTimer(ms));
+    if (!thread_->wait(QDeadlineTimer(ms))) return false;
+    onThreadFinished();  // at once: isRunning() is false and finished() was emitted when this returns
+    return true;
 }
 
 void RunController::drain() {
@@ -359,6 +415,10 @@ void RunController::drain() {
         energy.swap(box_->energy);
         live.swap(box_->live);
         structure.swap(box_->structure);
+        if (box_->plan) {
+            plan_ = *box_->plan;
+            box_->plan.reset();
+        }
     }
     if (pause_.load() != pauseReported_) {  // the solver paused itself (pauseAtMainTimeFs)
         pauseReported_ = pause_.load();
@@ -366,7 +426,14 @@ void RunController::drain() {
     }
     if (structure) Q_EMIT structureReady(*structure);
     for (const EnergyPoint& e : energy) Q_EMIT this->energy(e);
-    if (p) Q_EMIT progress(*p);
+    if (p) {
+        if (QString::fromStdString(p->phase) != estimatePhase_) {  // a new phase: its own progress
+            estimatePhase_ = QString::fromStdString(p->phase);
+            model_.reset(plan_);
+        }
+        estimate_ = model_.update(*p, wallClock_.elapsed() * 1e-3);
+        Q_EMIT progress(*p);
+    }
     if (live) Q_EMIT liveMonitors(live);
     for (const LiveEditReport& r : liveEdits) {
         if (r.applied) {

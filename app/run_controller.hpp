@@ -24,6 +24,9 @@
 #include "golightly/project.hpp"
 #include "golightly/gl_interop.hpp"
 #include "golightly/run.hpp"
+#include "run_progress.hpp"
+
+#include <QElapsedTimer>
 
 namespace golightly::app {
 
@@ -36,6 +39,9 @@ struct SolverSettings {
     /// When >= 0 the solver pauses itself once the main run reaches this simulated time
     /// (demos, screenshots of a run in progress).
     double pauseAtMainTimeFs = -1;
+    /// The phase pauseAtMainTimeFs applies to ("main", or "reference" for a picture of the
+    /// normalization run).
+    std::string pausePhase = "main";
     /// The field view's CUDA-OpenGL interop exchange (null: host frames only). Used when the
     /// run's engine is a CUDA engine and the quantity is a single component.
     std::shared_ptr<CudaGlFrameExchange> interop;
@@ -65,7 +71,8 @@ public:
     void resume();
     /// Asks the run to stop at its next chunk (the results so far are written).
     void stop();
-    /// Stops and waits for the thread (at most `ms`); true when it ended.
+    /// Stops and waits for the thread (at most `ms`); true when it ended (then finished()
+    /// has been emitted and isRunning() is false).
     bool stopAndWait(int ms = 5000);
 
     /// The quantity the frames show (may change during a run).
@@ -78,6 +85,9 @@ public:
     /// Steps done in the current phase (updated at the solver's check points).
     std::int64_t stepsDone() const { return steps_.load(); }
     QString currentPhase() const;
+    /// Progress of the current phase from the stop rule expected to end it (run_progress.hpp);
+    /// updated before each progress() signal.
+    ProgressEstimate estimate() const { return estimate_; }
     QString resultsDir() const { return resultsDir_; }
     std::shared_ptr<const RunResult> lastResult() const { return result_; }
     /// Solver-thread time spent making and publishing frames, s (cost of the frames).
@@ -146,6 +156,7 @@ private:
         std::vector<EnergyPoint> energy;
         std::shared_ptr<const LiveMonitors> live;
         std::optional<viewport::StructureImage> structure;
+        std::optional<StopPlan> plan;
         std::vector<LiveEditReport> liveEdits;
         std::string phase;
         // set by the thread when it ends
@@ -155,6 +166,11 @@ private:
     };
     std::shared_ptr<Mailbox> box_;
     std::shared_ptr<const RunResult> result_;
+    StopPlan plan_;
+    ProgressModel model_;
+    ProgressEstimate estimate_;
+    QString estimatePhase_;
+    QElapsedTimer wallClock_;
 
     /// The live-edit compile worker of one run (run_controller.cpp).
     struct LiveEditWorker;

@@ -3,7 +3,8 @@
 # With a display and the IDE built, it opens the IDE on the example and starts a run
 # (golightly --run); without a display
 # (or before the IDE exists) it runs the example headless with golightly-cli and writes
-# the results next to it (examples/quickstart_results/ unless --out is given).
+# the results outside the source tree's examples: results/<name>/ (git-ignored) unless
+# --out is given, so that running it leaves the working tree clean.
 # Usage: scripts/run-example.sh [PROJECT] [golightly-cli run options...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,14 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/app/golightly ]; then
   exec build/app/golightly --run "$project"
 fi
 echo "run-example: no display (or no IDE build): running $project headless with golightly-cli" >&2
-build/solver/golightly-cli run "$project" "$@"
-out="${project%.glproj}_results"
+out="results/$(basename "${project%.glproj}")"
+for arg in "$@"; do
+  if [ "$arg" = "--out" ] || [ "${arg#--out=}" != "$arg" ]; then out=""; fi
+done
+if [ -n "$out" ]; then
+  build/solver/golightly-cli run "$project" --out "$out" "$@"
+else
+  build/solver/golightly-cli run "$project" "$@"
+  out="(the --out folder)"
+fi
 echo "run-example: results in $out (spectra.csv, summary.json, monitors/, fields/)" >&2

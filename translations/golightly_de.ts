@@ -1,4 +1,4 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
@@ -8,7 +8,7 @@
         <translation>Ungespeicherte Änderungen</translation>
     </message>
     <message>
-        <source>The project "%1" has unsaved changes. Save them?</source>
+        <source>The project &quot;%1&quot; has unsaved changes. Save them?</source>
         <translation>Das Projekt „%1“ hat ungespeicherte Änderungen. Speichern?</translation>
     </message>
     <message>
@@ -44,8 +44,8 @@
         <translation>Der Lauf ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 um, y = %7 um (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
-        <translation>Die Felder sind im %1-Lauf bei Schritt %2 (%3 fs) divergiert, beginnend in Zelle (%4, %5) nahe x = %6 um, y = %7 um (%8). Prüfen Sie die Courant-Zahl und die Materialien (epsilon_inf unter 1 senkt die Courant-Grenze).</translation>
+        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 µm, y = %7 µm (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
+        <translation>Die Felder sind im %1-Lauf bei Schritt %2 (%3 fs) divergiert, beginnend in Zelle (%4, %5) nahe x = %6 µm, y = %7 µm (%8). Prüfen Sie die Courant-Zahl und die Materialien (epsilon_inf unter 1 senkt die Courant-Grenze).</translation>
     </message>
     <message>
         <source>n</source>
@@ -80,7 +80,7 @@
         <translation>Im eps (Daten)</translation>
     </message>
     <message>
-        <source>Wavelength (um)</source>
+        <source>Wavelength (µm)</source>
         <translation>Wellenlänge (µm)</translation>
     </message>
     <message>
@@ -94,6 +94,89 @@
     <message>
         <source>Add material from library</source>
         <translation>Material aus der Bibliothek hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>Save All</source>
+        <translation>Alle speichern</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Yes</source>
+        <translation>&amp;Ja</translation>
+    </message>
+    <message>
+        <source>Yes to &amp;All</source>
+        <translation>Ja für &amp;alle</translation>
+    </message>
+    <message>
+        <source>&amp;No</source>
+        <translation>&amp;Nein</translation>
+    </message>
+    <message>
+        <source>N&amp;o to All</source>
+        <translation>N&amp;ein für alle</translation>
+    </message>
+    <message>
+        <source>Abort</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>Ignorieren</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>Hilfe</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Restore Defaults</source>
+        <translation>Standardwerte wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Close without Saving</source>
+        <translation>Schließen ohne zu speichern</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Save</source>
+        <translation>Nicht speichern</translation>
     </message>
 </context>
 <context>
@@ -111,8 +194,8 @@
         <translation> (nur für Tests, nicht ausgeliefert)</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing="4"&gt;&lt;tr&gt;&lt;th align="left"&gt;Library&lt;/th&gt;&lt;th align="left"&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Bibliotheken und ihre Lizenzen&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing="4"&gt;&lt;tr&gt;&lt;th align="left"&gt;Bibliothek&lt;/th&gt;&lt;th align="left"&gt;Lizenz&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Da QCustomPlot unter der GPL v3 lizenziert ist, wird die GoLightly-IDE als Ganzes unter der GPL v3 verbreitet. Die vollständigen Lizenztexte stehen in den copyright-Dateien der Debian-Pakete (/usr/share/doc/&amp;lt;Paket&amp;gt;/copyright); die Liste steht in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</translation>
+        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Library&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Bibliotheken und ihre Lizenzen&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Bibliothek&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Lizenz&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Da QCustomPlot unter der GPL v3 lizenziert ist, wird die GoLightly-IDE als Ganzes unter der GPL v3 verbreitet. Die vollständigen Lizenztexte stehen in den copyright-Dateien der Debian-Pakete (/usr/share/doc/&amp;lt;Paket&amp;gt;/copyright); die Liste steht in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -137,11 +220,11 @@
 <context>
     <name>golightly::app::MainWindow</name>
     <message>
-        <source>x = %1 um   y = %2 um</source>
+        <source>x = %1 µm   y = %2 µm</source>
         <translation>x = %1 µm   y = %2 µm</translation>
     </message>
     <message>
-        <source>%1 px/um   grid %2 um</source>
+        <source>%1 px/µm   grid %2 µm</source>
         <translation>%1 px/µm   Raster %2 µm</translation>
     </message>
     <message>
@@ -353,7 +436,7 @@
         <translation>Pfadbreite</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -397,7 +480,7 @@
         <translation>Automatisches Speichern fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>GoLightly did not shut down cleanly. Unsaved work of "%1" was autosaved at %2.
+        <source>GoLightly did not shut down cleanly. Unsaved work of &quot;%1&quot; was autosaved at %2.
 
 Recover it?</source>
         <translation>GoLightly wurde nicht ordnungsgemäß beendet. Ungespeicherte Arbeit an „%1“ wurde um %2 automatisch gesichert.
@@ -445,7 +528,7 @@ Wiederherstellen?</translation>
         <translation>%1 exportiert</translation>
     </message>
     <message>
-        <source>GoLightly canvas export, %1 px per um</source>
+        <source>GoLightly canvas export, %1 px per µm</source>
         <translation>GoLightly-Export der Zeichenfläche, %1 px pro µm</translation>
     </message>
     <message>
@@ -481,7 +564,7 @@ Wiederherstellen?</translation>
         <translation>Bitmap-Modell</translation>
     </message>
     <message>
-        <source>%1 um</source>
+        <source>%1 µm</source>
         <translation>%1 µm</translation>
     </message>
     <message>
@@ -561,14 +644,6 @@ Wiederherstellen?</translation>
         <translation>Laufergebnisse öffnen</translation>
     </message>
     <message>
-        <source>Normalization</source>
-        <translation>Normierungslauf</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>Hauptlauf</translation>
-    </message>
-    <message>
         <source> (paused)</source>
         <translation> (pausiert)</translation>
     </message>
@@ -589,15 +664,11 @@ Wiederherstellen?</translation>
         <translation>Kompilieren...</translation>
     </message>
     <message>
-        <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8</source>
-        <translation>%1: %2 fs, Schritt %3, Restzeit %4, %5 Schritte/s, %6 MZellen/s, Energie %7 dB unter dem Maximum%8</translation>
-    </message>
-    <message>
         <source>&amp;Live Edit</source>
         <translation>&amp;Live-Bearbeitung</translation>
     </message>
     <message>
-        <source>Live edit: while a run is going, painting or moving shapes updates the solver's materials and the wave responds (the spectra are then not comparable)</source>
+        <source>Live edit: while a run is going, painting or moving shapes updates the solver&apos;s materials and the wave responds (the spectra are then not comparable)</source>
         <translation>Live-Bearbeitung: Während ein Lauf läuft, aktualisiert das Malen oder Verschieben von Formen die Materialien des Lösers und die Welle reagiert (die Spektren sind dann nicht vergleichbar)</translation>
     </message>
     <message>
@@ -648,6 +719,191 @@ Wiederherstellen?</translation>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>Anordnung &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>The language changes when the run ends (or is stopped).</source>
+        <translation>Die Sprache wechselt, wenn der Lauf endet (oder angehalten wird).</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>&amp;Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>&amp;Start Page</source>
+        <translation>&amp;Startseite</translation>
+    </message>
+    <message>
+        <source>User Guide</source>
+        <translation>Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>Could not open %1</source>
+        <translation>%1 konnte nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+    <message>
+        <source>Tool keys work wherever the focus is, except while typing in a field; Esc in a dock returns to the canvas. Space + drag or the middle button pans.</source>
+        <translation>Werkzeugtasten wirken überall, außer beim Tippen in einem Feld; Esc in einem Dock gibt die Tasten der Zeichenfläche zurück. Leertaste + Ziehen oder die mittlere Maustaste verschiebt die Ansicht.</translation>
+    </message>
+    <message>
+        <source>Reference run</source>
+        <translation>Referenzlauf</translation>
+    </message>
+    <message>
+        <source>Main run</source>
+        <translation>Hauptlauf</translation>
+    </message>
+    <message>
+        <source>Reference run (normalization)</source>
+        <translation>Referenzlauf (Normierung)</translation>
+    </message>
+    <message>
+        <source>at most %1</source>
+        <translation>höchstens %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 fs, step %3; %4; ETA %5; %6 Mcells/s%7</source>
+        <translation>%1: %2 fs, Schritt %3; %4; Restzeit %5; %6 MZellen/s%7</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not started: %n problem(s) to fix.</source>
+        <translation>
+            <numerusform>Nicht gestartet: %n Problem zu beheben.</numerusform>
+            <numerusform>Nicht gestartet: %n Probleme zu beheben.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot run</source>
+        <translation>Lauf nicht möglich</translation>
+    </message>
+    <message>
+        <source>The run cannot start until these are fixed:
+
+%1</source>
+        <translation>Der Lauf kann erst beginnen, wenn dies behoben ist:
+
+%1</translation>
+    </message>
+    <message>
+        <source>The run could not start.</source>
+        <translation>Der Lauf konnte nicht beginnen.</translation>
+    </message>
+    <message>
+        <source>Saved results of %1 (%2). </source>
+        <translation>Gespeicherte Ergebnisse von %1 (%2). </translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::ProgressModel</name>
+    <message>
+        <source>stops at the step limit (%1 steps)</source>
+        <translation>endet an der Schrittgrenze (%1 Schritte)</translation>
+    </message>
+    <message>
+        <source>stops at the time limit (%1 fs)</source>
+        <translation>endet an der Zeitgrenze (%1 fs)</translation>
+    </message>
+    <message>
+        <source>the probe&apos;s decay</source>
+        <translation>Abklingen der Sonde</translation>
+    </message>
+    <message>
+        <source>energy decay</source>
+        <translation>Energieabfall</translation>
+    </message>
+    <message>
+        <source>stops at %1 dB %2 (now %3 dB)</source>
+        <translation>endet bei %1 dB %2 (jetzt %3 dB)</translation>
+    </message>
+    <message>
+        <source>stops at %1 dB %2 after the sources end (%3 fs)</source>
+        <translation>endet bei %1 dB %2, nachdem die Quellen enden (%3 fs)</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::StartPage</name>
+    <message>
+        <source>Quick start: a waveguide bend</source>
+        <translation>Schnellstart: eine Wellenleiterbiegung</translation>
+    </message>
+    <message>
+        <source>Fresnel slab (R = 0.25)</source>
+        <translation>Fresnel-Platte (R = 0,25)</translation>
+    </message>
+    <message>
+        <source>90-degree waveguide bend</source>
+        <translation>90-Grad-Wellenleiterbiegung</translation>
+    </message>
+    <message>
+        <source>Ring resonator</source>
+        <translation>Ringresonator</translation>
+    </message>
+    <message>
+        <source>Gold slit grating</source>
+        <translation>Goldspaltgitter</translation>
+    </message>
+    <message>
+        <source>STEP import: ring filter</source>
+        <translation>STEP-Import: Ringfilter</translation>
+    </message>
+    <message>
+        <source>&lt;h1&gt;Welcome to GoLightly&lt;/h1&gt;&lt;p&gt;Draw a photonic device on layers, press &lt;b&gt;Run (F5)&lt;/b&gt; and watch the light travel through it while the transmission and reflection spectra fill in.&lt;/p&gt;</source>
+        <translation>&lt;h1&gt;Willkommen bei GoLightly&lt;/h1&gt;&lt;p&gt;Zeichnen Sie ein photonisches Bauteil auf Ebenen, drücken Sie &lt;b&gt;Ausführen (F5)&lt;/b&gt; und sehen Sie zu, wie das Licht hindurchläuft, während sich die Transmissions- und Reflexionsspektren füllen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>New Project</source>
+        <translation>Neues Projekt</translation>
+    </message>
+    <message>
+        <source>A new project: a 10 x 8 µm domain with silicon and silica (Ctrl+N)</source>
+        <translation>Ein neues Projekt: ein Rechengebiet von 10 x 8 µm mit Silizium und Siliziumdioxid (Strg+N)</translation>
+    </message>
+    <message>
+        <source>Open Project...</source>
+        <translation>Projekt öffnen...</translation>
+    </message>
+    <message>
+        <source>User Guide</source>
+        <translation>Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>The first steps, the tools and the run, explained (F1)</source>
+        <translation>Die ersten Schritte, die Werkzeuge und der Lauf, erklärt (F1)</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Examples&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Beispiele&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>The examples folder was not found.</source>
+        <translation>Der Beispielordner wurde nicht gefunden.</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Recent projects&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Zuletzt verwendete Projekte&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>No recent projects yet.</source>
+        <translation>Noch keine zuletzt verwendeten Projekte.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::BrushTool</name>
@@ -667,6 +923,14 @@ Wiederherstellen?</translation>
         <source>Brush</source>
         <translation>Pinsel</translation>
     </message>
+    <message>
+        <source>Drag to erase painted material (size and hardness in the tool options)</source>
+        <translation>Ziehen, um gemaltes Material zu radieren (Größe und Härte in den Werkzeugoptionen)</translation>
+    </message>
+    <message>
+        <source>Drag to paint the current layer&apos;s material (size and hardness in the tool options)</source>
+        <translation>Ziehen, um das Material der aktuellen Ebene zu malen (Größe und Härte in den Werkzeugoptionen)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::Canvas</name>
@@ -679,7 +943,7 @@ Wiederherstellen?</translation>
         <translation>Strukturvorschau nicht verfügbar: %1</translation>
     </message>
     <message>
-        <source>um</source>
+        <source>µm</source>
         <translation>µm</translation>
     </message>
     <message>
@@ -708,6 +972,10 @@ Wiederherstellen?</translation>
     <message>
         <source>Draw %1</source>
         <translation>%1 zeichnen</translation>
+    </message>
+    <message>
+        <source>Drag from corner to corner to draw; the current layer&apos;s material fills it</source>
+        <translation>Von Ecke zu Ecke ziehen, um zu zeichnen; das Material der aktuellen Ebene füllt die Form</translation>
     </message>
 </context>
 <context>
@@ -846,7 +1114,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
         <translation>z-Bereich begrenzen</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -1025,7 +1293,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
         <translation>Material (entfernt)</translation>
     </message>
     <message>
-        <source>Material "%1"</source>
+        <source>Material &quot;%1&quot;</source>
         <translation>Material „%1“</translation>
     </message>
     <message>
@@ -1045,7 +1313,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
         <translation>gamma (%1)</translation>
     </message>
     <message>
-        <source>%1 - %2 um</source>
+        <source>%1 - %2 µm</source>
         <translation>%1 – %2 µm</translation>
     </message>
     <message>
@@ -1053,7 +1321,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
         <translation>Material-ID</translation>
     </message>
     <message>
-        <source>The id "%1" is empty or already used.</source>
+        <source>The id &quot;%1&quot; is empty or already used.</source>
         <translation>Die ID „%1“ ist leer oder bereits vergeben.</translation>
     </message>
     <message>
@@ -1073,7 +1341,7 @@ Kontrollkästchen: ein-/ausblenden. Doppelklick: umbenennen. Ziehen: neu anordne
         <translation>Material</translation>
     </message>
     <message>
-        <source>"%1" is not a valid value here.</source>
+        <source>&quot;%1&quot; is not a valid value here.</source>
         <translation>„%1“ ist hier kein gültiger Wert.</translation>
     </message>
     <message>
@@ -1193,7 +1461,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Doppelklicken, um die Farbe zu wählen</translation>
     </message>
     <message>
-        <source>Dispersion poles of "%1"</source>
+        <source>Dispersion poles of &quot;%1&quot;</source>
         <translation>Dispersionspole von „%1“</translation>
     </message>
     <message>
@@ -1205,7 +1473,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Pol</translation>
     </message>
     <message>
-        <source>"%1" is not a valid value here.</source>
+        <source>&quot;%1&quot; is not a valid value here.</source>
         <translation>„%1“ ist hier kein gültiger Wert.</translation>
     </message>
     <message>
@@ -1217,7 +1485,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Material-ID</translation>
     </message>
     <message>
-        <source>The id "%1" is empty or already used.</source>
+        <source>The id &quot;%1&quot; is empty or already used.</source>
         <translation>Die ID „%1“ ist leer oder bereits vergeben.</translation>
     </message>
     <message>
@@ -1249,7 +1517,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Material löschen</translation>
     </message>
     <message>
-        <source>The material "%1" is used by a layer or as the background.</source>
+        <source>The material &quot;%1&quot; is used by a layer or as the background.</source>
         <translation>Das Material „%1“ wird von einer Ebene oder als Hintergrund verwendet.</translation>
     </message>
     <message>
@@ -1271,6 +1539,18 @@ Art: drude oder lorentz eingeben.</translation>
     <message>
         <source>Material library</source>
         <translation>Materialbibliothek</translation>
+    </message>
+    <message>
+        <source>The project already has a material &quot;%1&quot;. Id of the new copy:</source>
+        <translation>Das Projekt hat bereits ein Material „%1“. ID der neuen Kopie:</translation>
+    </message>
+    <message>
+        <source>The id must not be empty. Id of the new copy:</source>
+        <translation>Die ID darf nicht leer sein. ID der neuen Kopie:</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is taken too. Id of the new copy:</source>
+        <translation>„%1“ ist ebenfalls vergeben. ID der neuen Kopie:</translation>
     </message>
 </context>
 <context>
@@ -1306,6 +1586,39 @@ Art: drude oder lorentz eingeben.</translation>
         <source>Waveguide path</source>
         <translation>Wellenleiterpfad</translation>
     </message>
+    <message>
+        <source>Waveguide path: click to place the first point (width and bend radius in the tool options)</source>
+        <translation>Wellenleiterpfad: klicken, um den ersten Punkt zu setzen (Breite und Biegeradius in den Werkzeugoptionen)</translation>
+    </message>
+    <message>
+        <source>Polygon: click to place the first corner</source>
+        <translation>Polygon: klicken, um die erste Ecke zu setzen</translation>
+    </message>
+    <message>
+        <source>Click the next point; Backspace removes the last one, Esc cancels</source>
+        <translation>Den nächsten Punkt klicken; Rücktaste entfernt den letzten, Esc bricht ab</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n corner(s) placed: click the next one; Backspace removes the last one, Esc cancels</source>
+        <translation>
+            <numerusform>%n Ecke gesetzt: die nächste klicken; Rücktaste entfernt die letzte, Esc bricht ab</numerusform>
+            <numerusform>%n Ecken gesetzt: die nächste klicken; Rücktaste entfernt die letzte, Esc bricht ab</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s): click to go on; double-click, Enter or right-click finishes; Backspace removes the last point, Esc cancels</source>
+        <translation>
+            <numerusform>%n Punkt: klicken, um fortzufahren; Doppelklick, Eingabe oder Rechtsklick beendet; Rücktaste entfernt den letzten Punkt, Esc bricht ab</numerusform>
+            <numerusform>%n Punkte: klicken, um fortzufahren; Doppelklick, Eingabe oder Rechtsklick beendet; Rücktaste entfernt den letzten Punkt, Esc bricht ab</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n corner(s): click to go on; double-click, Enter or right-click closes the polygon; Backspace removes the last corner, Esc cancels</source>
+        <translation>
+            <numerusform>%n Ecke: klicken, um fortzufahren; Doppelklick, Eingabe oder Rechtsklick schließt das Polygon; Rücktaste entfernt die letzte Ecke, Esc bricht ab</numerusform>
+            <numerusform>%n Ecken: klicken, um fortzufahren; Doppelklick, Eingabe oder Rechtsklick schließt das Polygon; Rücktaste entfernt die letzte Ecke, Esc bricht ab</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::PoleFitDialog</name>
@@ -1318,7 +1631,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>CSV importieren...</translation>
     </message>
     <message>
-        <source>refractiveindex.info export: wavelength (um), n, k; one table or an n block and a k block</source>
+        <source>refractiveindex.info export: wavelength (µm), n, k; one table or an n block and a k block</source>
         <translation>refractiveindex.info-Export: Wellenlänge (µm), n, k; eine Tabelle oder ein n-Block und ein k-Block</translation>
     </message>
     <message>
@@ -1330,7 +1643,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Ein Drude-Pol (Metalle)</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -1378,7 +1691,7 @@ Art: drude oder lorentz eingeben.</translation>
         <translation>Die Daten können nicht gelesen werden: %1</translation>
     </message>
     <message>
-        <source>%1: %2 points, %3 - %4 um%5</source>
+        <source>%1: %2 points, %3 - %4 µm%5</source>
         <translation>%1: %2 Punkte, %3 – %4 µm%5</translation>
     </message>
     <message>
@@ -1441,7 +1754,7 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Monitor bearbeiten</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -1641,7 +1954,7 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>DFT-Feld</translation>
     </message>
     <message>
-        <source>Wavelengths (um)</source>
+        <source>Wavelengths (µm)</source>
         <translation>Wellenlängen (µm)</translation>
     </message>
     <message>
@@ -1701,8 +2014,8 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Einheitenmaßstab</translation>
     </message>
     <message>
-        <source> um/unit</source>
-        <translation> um/Einheit</translation>
+        <source> µm/unit</source>
+        <translation> µm/Einheit</translation>
     </message>
     <message>
         <source>Translate %1</source>
@@ -1720,6 +2033,97 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>Replace the embedded STEP file, keeping placement, layers and materials</source>
         <translation>Die eingebettete STEP-Datei ersetzen; Platzierung, Ebenen und Materialien bleiben erhalten</translation>
     </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>Nicht übernommen: %1</translation>
+    </message>
+    <message>
+        <source>no field &quot;%1&quot;</source>
+        <translation>kein Feld „%1“</translation>
+    </message>
+    <message>
+        <source>%1: %2: %3 (entered %4)</source>
+        <translation>%1: %2: %3 (eingegeben %4)</translation>
+    </message>
+    <message>
+        <source>must be greater than 0</source>
+        <translation>muss größer als 0 sein</translation>
+    </message>
+    <message>
+        <source>%1 in layer &quot;%2&quot;</source>
+        <translation>%1 in Ebene „%2“</translation>
+    </message>
+    <message>
+        <source>must be 0 or more</source>
+        <translation>muss 0 oder größer sein</translation>
+    </message>
+    <message>
+        <source>must be less than the outer radius (%1)</source>
+        <translation>muss kleiner als der Außenradius (%1) sein</translation>
+    </message>
+    <message>
+        <source>must be greater than the inner radius (%1)</source>
+        <translation>muss größer als der Innenradius (%1) sein</translation>
+    </message>
+    <message>
+        <source>must be 0 (sharp corners) or more</source>
+        <translation>muss 0 (scharfe Ecken) oder größer sein</translation>
+    </message>
+    <message>
+        <source>source &quot;%1&quot;</source>
+        <translation>Quelle „%1“</translation>
+    </message>
+    <message>
+        <source>must be less than twice the centre wavelength (%1)</source>
+        <translation>muss kleiner als die doppelte Mittenwellenlänge (%1) sein</translation>
+    </message>
+    <message>
+        <source>monitor &quot;%1&quot;</source>
+        <translation>Monitor „%1“</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::RunChecks</name>
+    <message>
+        <source>layer &quot;%1&quot;</source>
+        <translation>Ebene „%1“</translation>
+    </message>
+    <message>
+        <source>shape %1</source>
+        <translation>Form %1</translation>
+    </message>
+    <message>
+        <source>source &quot;%1&quot;</source>
+        <translation>Quelle „%1“</translation>
+    </message>
+    <message>
+        <source>monitor &quot;%1&quot;</source>
+        <translation>Monitor „%1“</translation>
+    </message>
+    <message>
+        <source>material &quot;%1&quot;</source>
+        <translation>Material „%1“</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>The reflection monitor &quot;%1&quot; is behind the source &quot;%2&quot; (which sends its wave towards %3): it sees the source&apos;s backward wave instead of the light reflected by the device. Move it between the source and the device.</source>
+        <translation>Der Reflexionsmonitor „%1“ liegt hinter der Quelle „%2“ (die ihre Welle in Richtung %3 sendet): Er misst die rückwärts laufende Welle der Quelle statt des vom Bauteil reflektierten Lichts. Legen Sie ihn zwischen Quelle und Bauteil.</translation>
+    </message>
+    <message>
+        <source>Set up normalization</source>
+        <translation>Normierung einrichten</translation>
+    </message>
+    <message>
+        <source>Normalization on: the reference run has the source in the empty background; spectra are shown as T and R from the next run.</source>
+        <translation>Normierung an: Der Referenzlauf hat die Quelle im leeren Hintergrund; ab dem nächsten Lauf zeigen die Spektren T und R.</translation>
+    </message>
+    <message>
+        <source>Normalization on: the reference run uses the layers %1; spectra are shown as T and R from the next run.</source>
+        <translation>Normierung an: Der Referenzlauf verwendet die Ebenen %1; ab dem nächsten Lauf zeigen die Spektren T und R.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>
@@ -1728,7 +2132,7 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Simulationseinstellungen</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -1932,7 +2336,7 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>(Standard)</translation>
     </message>
     <message>
-        <source>%1 cells per wavelength (n = %2 at %3 um); grid %4 x %5 cells</source>
+        <source>%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 cells</source>
         <translation>%1 Zellen pro Wellenlänge (n = %2 bei %3 µm); Gitter %4 × %5 Zellen</translation>
     </message>
     <message>
@@ -1953,6 +2357,10 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Select</source>
         <translation>Auswählen</translation>
+    </message>
+    <message>
+        <source>Click to select; drag to move; drag a corner handle to resize, Shift+drag it to rotate; Del deletes, Ctrl+D duplicates</source>
+        <translation>Klicken zum Auswählen; Ziehen zum Verschieben; einen Eckgriff ziehen zum Skalieren, mit Umschalt zum Drehen; Entf löscht, Strg+D dupliziert</translation>
     </message>
 </context>
 <context>
@@ -1986,8 +2394,8 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
 <context>
     <name>golightly::editor::StepImportDialog</name>
     <message>
-        <source>Section at z = %1 um</source>
-        <translation>Schnitt bei z = %1 um</translation>
+        <source>Section at z = %1 µm</source>
+        <translation>Schnitt bei z = %1 µm</translation>
     </message>
     <message>
         <source>Import STEP</source>
@@ -2010,20 +2418,20 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Dateieinheit</translation>
     </message>
     <message>
-        <source> um per unit</source>
-        <translation> um pro Einheit</translation>
+        <source> µm per unit</source>
+        <translation> µm pro Einheit</translation>
     </message>
     <message>
-        <source>Length of one file unit in um (the file's own unit is proposed: mm = 1000)</source>
-        <translation>Länge einer Dateieinheit in um (vorgeschlagen wird die Einheit der Datei: mm = 1000)</translation>
+        <source>Length of one file unit in µm (the file&apos;s own unit is proposed: mm = 1000)</source>
+        <translation>Länge einer Dateieinheit in µm (vorgeschlagen wird die Einheit der Datei: mm = 1000)</translation>
     </message>
     <message>
         <source>Unit scale</source>
         <translation>Einheitenmaßstab</translation>
     </message>
     <message>
-        <source> um</source>
-        <translation> um</translation>
+        <source> µm</source>
+        <translation> µm</translation>
     </message>
     <message>
         <source> deg</source>
@@ -2062,12 +2470,12 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Farbe</translation>
     </message>
     <message>
-        <source>Size (um)</source>
-        <translation>Größe (um)</translation>
+        <source>Size (µm)</source>
+        <translation>Größe (µm)</translation>
     </message>
     <message>
-        <source>Section area (um²)</source>
-        <translation>Schnittfläche (um²)</translation>
+        <source>Section area (µm²)</source>
+        <translation>Schnittfläche (µm²)</translation>
     </message>
     <message>
         <source>Layer</source>
@@ -2110,8 +2518,8 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>STEP-Import</translation>
     </message>
     <message>
-        <source>%1 (1 unit = %2 um)</source>
-        <translation>%1 (1 Einheit = %2 um)</translation>
+        <source>%1 (1 unit = %2 µm)</source>
+        <translation>%1 (1 Einheit = %2 µm)</translation>
     </message>
     <message>
         <source>not given</source>
@@ -2150,17 +2558,17 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Kein Körper ist eingeschlossen.</translation>
     </message>
     <message numerus="yes">
-        <source>%n chosen solid(s) do not cross the slice plane z = %1 um: %2. Move the part (translation z), change the slice plane or leave them out.</source>
+        <source>%n chosen solid(s) do not cross the slice plane z = %1 µm: %2. Move the part (translation z), change the slice plane or leave them out.</source>
         <translation>
-            <numerusform>%n gewählter Körper schneidet die Schnittebene z = %1 um nicht: %2. Verschieben Sie das Teil (Verschiebung z), ändern Sie die Schnittebene oder lassen Sie ihn weg.</numerusform>
-            <numerusform>%n gewählte Körper schneiden die Schnittebene z = %1 um nicht: %2. Verschieben Sie das Teil (Verschiebung z), ändern Sie die Schnittebene oder lassen Sie sie weg.</numerusform>
+            <numerusform>%n gewählter Körper schneidet die Schnittebene z = %1 µm nicht: %2. Verschieben Sie das Teil (Verschiebung z), ändern Sie die Schnittebene oder lassen Sie ihn weg.</numerusform>
+            <numerusform>%n gewählte Körper schneiden die Schnittebene z = %1 µm nicht: %2. Verschieben Sie das Teil (Verschiebung z), ändern Sie die Schnittebene oder lassen Sie sie weg.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n solid(s) cross the slice plane z = %1 um.</source>
+        <source>%n solid(s) cross the slice plane z = %1 µm.</source>
         <translation>
-            <numerusform>%n Körper schneidet die Schnittebene z = %1 um.</numerusform>
-            <numerusform>%n Körper schneiden die Schnittebene z = %1 um.</numerusform>
+            <numerusform>%n Körper schneidet die Schnittebene z = %1 µm.</numerusform>
+            <numerusform>%n Körper schneiden die Schnittebene z = %1 µm.</numerusform>
         </translation>
     </message>
     <message>
@@ -2168,7 +2576,7 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Keine STEP-Datei ist geladen.</translation>
     </message>
     <message>
-        <source>Cannot import %1: the solids on the new layer "%2" have different materials (%3, %4); a layer has one material.</source>
+        <source>Cannot import %1: the solids on the new layer &quot;%2&quot; have different materials (%3, %4); a layer has one material.</source>
         <translation>%1 kann nicht importiert werden: Die Körper auf der neuen Ebene „%2“ haben verschiedene Materialien (%3, %4); eine Ebene hat ein Material.</translation>
     </message>
     <message>
@@ -2203,6 +2611,14 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>Re-import STEP %1</source>
         <translation>STEP %1 neu importieren</translation>
     </message>
+    <message>
+        <source>Height of the slice plane: the 2D simulation uses the section of the solids at this z (the project&apos;s slice plane, changed on Import)</source>
+        <translation>Höhe der Schnittebene: Die 2D-Simulation verwendet den Schnitt der Körper bei diesem z (die Schnittebene des Projekts, beim Import geändert)</translation>
+    </message>
+    <message>
+        <source>Slice plane z</source>
+        <translation>Schnittebene z</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::Tool</name>
@@ -2211,11 +2627,11 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Fügen Sie zuerst eine Ebene hinzu (Ebenen-Fenster).</translation>
     </message>
     <message>
-        <source>The current layer "%1" is locked.</source>
+        <source>The current layer &quot;%1&quot; is locked.</source>
         <translation>Die aktuelle Ebene „%1“ ist gesperrt.</translation>
     </message>
     <message>
-        <source>The current layer "%1" is hidden.</source>
+        <source>The current layer &quot;%1&quot; is hidden.</source>
         <translation>Die aktuelle Ebene „%1“ ist ausgeblendet.</translation>
     </message>
 </context>
@@ -2230,7 +2646,7 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Noch kein Lauf.</translation>
     </message>
     <message>
-        <source>Wavelength (um)</source>
+        <source>Wavelength (µm)</source>
         <translation>Wellenlänge (µm)</translation>
     </message>
     <message>
@@ -2240,10 +2656,6 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Time (fs)</source>
         <translation>Zeit (fs)</translation>
-    </message>
-    <message>
-        <source>Field</source>
-        <translation>Feld</translation>
     </message>
     <message>
         <source>Energy below peak (dB)</source>
@@ -2286,28 +2698,12 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation> – nicht vergleichbar (bearbeitet)</translation>
     </message>
     <message>
-        <source>%1 run: step %2, %3 fs%4</source>
-        <translation>%1: Schritt %2, %3 fs%4</translation>
-    </message>
-    <message>
-        <source>Normalization</source>
-        <translation>Normierungslauf</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>Hauptlauf</translation>
-    </message>
-    <message>
         <source> (spectra normalized)</source>
         <translation> (Spektren normiert)</translation>
     </message>
     <message>
         <source> (raw spectra)</source>
         <translation> (Rohspektren)</translation>
-    </message>
-    <message>
-        <source>normalization run</source>
-        <translation>Normierungslauf</translation>
     </message>
     <message>
         <source>main run</source>
@@ -2353,6 +2749,38 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>T, R (normalized)</source>
         <translation>T, R (normiert)</translation>
     </message>
+    <message>
+        <source>These are raw fluxes (normalization is off). Normalize to get transmission and reflection between 0 and 1.</source>
+        <translation>Dies sind Rohflüsse (Normierung ist aus). Normieren Sie, um Transmission und Reflexion zwischen 0 und 1 zu erhalten.</translation>
+    </message>
+    <message>
+        <source>Normalize</source>
+        <translation>Normieren</translation>
+    </message>
+    <message>
+        <source>Turn on the normalization (reference) run in one step; applies from the next run</source>
+        <translation>Den Normierungslauf (Referenzlauf) in einem Schritt einschalten; gilt ab dem nächsten Lauf</translation>
+    </message>
+    <message>
+        <source>Field at the probe (V/m, A/m)</source>
+        <translation>Feld an der Sonde (V/m, A/m)</translation>
+    </message>
+    <message>
+        <source>%1: step %2, %3 fs%4</source>
+        <translation>%1: Schritt %2, %3 fs%4</translation>
+    </message>
+    <message>
+        <source>Reference run</source>
+        <translation>Referenzlauf</translation>
+    </message>
+    <message>
+        <source>Main run</source>
+        <translation>Hauptlauf</translation>
+    </message>
+    <message>
+        <source>reference run</source>
+        <translation>Referenzlauf</translation>
+    </message>
 </context>
 <context>
     <name>golightly::viewport::FieldView</name>
@@ -2392,6 +2820,10 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>host frame upload (interop failed: %1)</source>
         <translation>Bildübertragung über den Host (Interop fehlgeschlagen: %1)</translation>
     </message>
+    <message>
+        <source>%1: waiting for the first field...</source>
+        <translation>%1: warte auf das erste Feld...</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2418,6 +2850,10 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Start a run of the project after opening it.</source>
         <translation>Nach dem Öffnen einen Lauf des Projekts starten.</translation>
+    </message>
+    <message>
+        <source>With --run --screenshot: picture of PHASE (main or reference).</source>
+        <translation>Mit --run --screenshot: Bild von PHASE (main oder reference).</translation>
     </message>
 </context>
 </TS>

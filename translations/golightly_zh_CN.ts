@@ -1,4 +1,4 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
@@ -8,7 +8,7 @@
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <source>The project "%1" has unsaved changes. Save them?</source>
+        <source>The project &quot;%1&quot; has unsaved changes. Save them?</source>
         <translation>项目“%1”有未保存的更改。是否保存？</translation>
     </message>
     <message>
@@ -44,8 +44,8 @@
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 um, y = %7 um (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
-        <translation>场在 %1 运行的第 %2 步（%3 fs）发散，起始于单元 (%4, %5)，靠近 x = %6 um, y = %7 um（%8）。请检查 Courant 数和材料（epsilon_inf 小于 1 会降低 Courant 极限）。</translation>
+        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 µm, y = %7 µm (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
+        <translation>场在 %1 运行的第 %2 步（%3 fs）发散，起始于单元 (%4, %5)，靠近 x = %6 µm, y = %7 µm（%8）。请检查 Courant 数和材料（epsilon_inf 小于 1 会降低 Courant 极限）。</translation>
     </message>
     <message>
         <source>n</source>
@@ -80,7 +80,7 @@
         <translation>Im eps（数据）</translation>
     </message>
     <message>
-        <source>Wavelength (um)</source>
+        <source>Wavelength (µm)</source>
         <translation>波长 (µm)</translation>
     </message>
     <message>
@@ -94,6 +94,89 @@
     <message>
         <source>Add material from library</source>
         <translation>从材料库添加材料</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save All</source>
+        <translation>全部保存</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>&amp;Yes</source>
+        <translation>是(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Yes to &amp;All</source>
+        <translation>全部是(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;No</source>
+        <translation>否(&amp;N)</translation>
+    </message>
+    <message>
+        <source>N&amp;o to All</source>
+        <translation>全部否(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Abort</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Restore Defaults</source>
+        <translation>恢复默认值</translation>
+    </message>
+    <message>
+        <source>Close without Saving</source>
+        <translation>关闭而不保存</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Save</source>
+        <translation>不保存</translation>
     </message>
 </context>
 <context>
@@ -111,8 +194,8 @@
         <translation>（仅用于测试，不随软件分发）</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing="4"&gt;&lt;tr&gt;&lt;th align="left"&gt;Library&lt;/th&gt;&lt;th align="left"&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;所用库及其许可证&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing="4"&gt;&lt;tr&gt;&lt;th align="left"&gt;库&lt;/th&gt;&lt;th align="left"&gt;许可证&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;由于 QCustomPlot 采用 GPL v3 许可证，GoLightly 集成开发环境整体以 GPL v3 分发。许可证全文见各 Debian 软件包的 copyright 文件（/usr/share/doc/&amp;lt;软件包&amp;gt;/copyright）；列表见 /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;&lt;b&gt;Libraries and their licences&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;Library&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;Licence&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;Because QCustomPlot is licensed under the GPL v3, the GoLightly IDE as a whole is distributed under the GPL v3. The full texts are in the copyright files of the Debian packages (/usr/share/doc/&amp;lt;package&amp;gt;/copyright); the list is in /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;所用库及其许可证&lt;/b&gt;&lt;/p&gt;&lt;table cellspacing=&quot;4&quot;&gt;&lt;tr&gt;&lt;th align=&quot;left&quot;&gt;库&lt;/th&gt;&lt;th align=&quot;left&quot;&gt;许可证&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;&lt;p&gt;由于 QCustomPlot 采用 GPL v3 许可证，GoLightly 集成开发环境整体以 GPL v3 分发。许可证全文见各 Debian 软件包的 copyright 文件（/usr/share/doc/&amp;lt;软件包&amp;gt;/copyright）；列表见 /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -137,11 +220,11 @@
 <context>
     <name>golightly::app::MainWindow</name>
     <message>
-        <source>x = %1 um   y = %2 um</source>
+        <source>x = %1 µm   y = %2 µm</source>
         <translation>x = %1 µm   y = %2 µm</translation>
     </message>
     <message>
-        <source>%1 px/um   grid %2 um</source>
+        <source>%1 px/µm   grid %2 µm</source>
         <translation>%1 像素/µm   网格 %2 µm</translation>
     </message>
     <message>
@@ -353,7 +436,7 @@
         <translation>路径宽度</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -397,7 +480,7 @@
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <source>GoLightly did not shut down cleanly. Unsaved work of "%1" was autosaved at %2.
+        <source>GoLightly did not shut down cleanly. Unsaved work of &quot;%1&quot; was autosaved at %2.
 
 Recover it?</source>
         <translation>GoLightly 未正常关闭。“%1”中未保存的工作已于 %2 自动保存。
@@ -445,7 +528,7 @@ Recover it?</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <source>GoLightly canvas export, %1 px per um</source>
+        <source>GoLightly canvas export, %1 px per µm</source>
         <translation>GoLightly 画布导出，每 µm %1 像素</translation>
     </message>
     <message>
@@ -481,7 +564,7 @@ Recover it?</source>
         <translation>位图模型</translation>
     </message>
     <message>
-        <source>%1 um</source>
+        <source>%1 µm</source>
         <translation>%1 µm</translation>
     </message>
     <message>
@@ -561,14 +644,6 @@ Recover it?</source>
         <translation>打开运行结果</translation>
     </message>
     <message>
-        <source>Normalization</source>
-        <translation>归一化运行</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>主运行</translation>
-    </message>
-    <message>
         <source> (paused)</source>
         <translation>（已暂停）</translation>
     </message>
@@ -589,15 +664,11 @@ Recover it?</source>
         <translation>正在编译...</translation>
     </message>
     <message>
-        <source>%1 run: %2 fs, step %3, ETA %4, %5 steps/s, %6 Mcells/s, energy %7 dB below peak%8</source>
-        <translation>%1：%2 fs，第 %3 步，预计剩余 %4，%5 步/秒，%6 M单元/秒，能量低于峰值 %7 dB%8</translation>
-    </message>
-    <message>
         <source>&amp;Live Edit</source>
         <translation>实时编辑(&amp;L)</translation>
     </message>
     <message>
-        <source>Live edit: while a run is going, painting or moving shapes updates the solver's materials and the wave responds (the spectra are then not comparable)</source>
+        <source>Live edit: while a run is going, painting or moving shapes updates the solver&apos;s materials and the wave responds (the spectra are then not comparable)</source>
         <translation>实时编辑：运行期间绘制或移动形状会更新求解器的材料，波随之响应（此时频谱不可比较）</translation>
     </message>
     <message>
@@ -648,6 +719,190 @@ Recover it?</source>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The language changes when the run ends (or is stopped).</source>
+        <translation>运行结束（或停止）后切换语言。</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Start Page</source>
+        <translation>起始页(&amp;S)</translation>
+    </message>
+    <message>
+        <source>User Guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <source>Could not open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Tool keys work wherever the focus is, except while typing in a field; Esc in a dock returns to the canvas. Space + drag or the middle button pans.</source>
+        <translation>工具快捷键在任何位置都有效（在输入框中输入时除外）；在停靠窗口中按 Esc 返回画布。按住空格拖动或按鼠标中键可平移视图。</translation>
+    </message>
+    <message>
+        <source>Reference run</source>
+        <translation>参考运行</translation>
+    </message>
+    <message>
+        <source>Main run</source>
+        <translation>主运行</translation>
+    </message>
+    <message>
+        <source>Reference run (normalization)</source>
+        <translation>参考运行（归一化）</translation>
+    </message>
+    <message>
+        <source>at most %1</source>
+        <translation>最多 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 fs, step %3; %4; ETA %5; %6 Mcells/s%7</source>
+        <translation>%1：%2 fs，第 %3 步；%4；剩余 %5；%6 百万网格单元/秒%7</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not started: %n problem(s) to fix.</source>
+        <translation>
+            <numerusform>未开始：需修复 %n 个问题。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot run</source>
+        <translation>无法运行</translation>
+    </message>
+    <message>
+        <source>The run cannot start until these are fixed:
+
+%1</source>
+        <translation>修复以下问题后才能开始运行：
+
+%1</translation>
+    </message>
+    <message>
+        <source>The run could not start.</source>
+        <translation>运行无法开始。</translation>
+    </message>
+    <message>
+        <source>Saved results of %1 (%2). </source>
+        <translation>%1 的已保存结果（%2）。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::ProgressModel</name>
+    <message>
+        <source>stops at the step limit (%1 steps)</source>
+        <translation>在步数上限（%1 步）处停止</translation>
+    </message>
+    <message>
+        <source>stops at the time limit (%1 fs)</source>
+        <translation>在时间上限（%1 fs）处停止</translation>
+    </message>
+    <message>
+        <source>the probe&apos;s decay</source>
+        <translation>探针信号衰减</translation>
+    </message>
+    <message>
+        <source>energy decay</source>
+        <translation>能量衰减</translation>
+    </message>
+    <message>
+        <source>stops at %1 dB %2 (now %3 dB)</source>
+        <translation>在 %1 dB %2 处停止（当前 %3 dB）</translation>
+    </message>
+    <message>
+        <source>stops at %1 dB %2 after the sources end (%3 fs)</source>
+        <translation>光源结束（%3 fs）后在 %1 dB %2 处停止</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::StartPage</name>
+    <message>
+        <source>Quick start: a waveguide bend</source>
+        <translation>快速入门：波导弯曲</translation>
+    </message>
+    <message>
+        <source>Fresnel slab (R = 0.25)</source>
+        <translation>菲涅耳平板（R = 0.25）</translation>
+    </message>
+    <message>
+        <source>90-degree waveguide bend</source>
+        <translation>90 度波导弯曲</translation>
+    </message>
+    <message>
+        <source>Ring resonator</source>
+        <translation>环形谐振器</translation>
+    </message>
+    <message>
+        <source>Gold slit grating</source>
+        <translation>金狭缝光栅</translation>
+    </message>
+    <message>
+        <source>STEP import: ring filter</source>
+        <translation>STEP 导入：环形滤波器</translation>
+    </message>
+    <message>
+        <source>&lt;h1&gt;Welcome to GoLightly&lt;/h1&gt;&lt;p&gt;Draw a photonic device on layers, press &lt;b&gt;Run (F5)&lt;/b&gt; and watch the light travel through it while the transmission and reflection spectra fill in.&lt;/p&gt;</source>
+        <translation>&lt;h1&gt;欢迎使用 GoLightly&lt;/h1&gt;&lt;p&gt;在图层上绘制光子器件，按 &lt;b&gt;运行 (F5)&lt;/b&gt;，观察光在其中传播，同时透射谱和反射谱逐步生成。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>New Project</source>
+        <translation>新建项目</translation>
+    </message>
+    <message>
+        <source>A new project: a 10 x 8 µm domain with silicon and silica (Ctrl+N)</source>
+        <translation>新项目：10 x 8 µm 计算区域，含硅和二氧化硅 (Ctrl+N)</translation>
+    </message>
+    <message>
+        <source>Open Project...</source>
+        <translation>打开项目...</translation>
+    </message>
+    <message>
+        <source>User Guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <source>The first steps, the tools and the run, explained (F1)</source>
+        <translation>入门步骤、工具和运行说明 (F1)</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Examples&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;示例&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>The examples folder was not found.</source>
+        <translation>未找到示例文件夹。</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Recent projects&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;最近的项目&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>No recent projects yet.</source>
+        <translation>暂无最近的项目。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::BrushTool</name>
@@ -667,6 +922,14 @@ Recover it?</source>
         <source>Brush</source>
         <translation>画笔</translation>
     </message>
+    <message>
+        <source>Drag to erase painted material (size and hardness in the tool options)</source>
+        <translation>拖动以擦除绘制的材料（大小和硬度见工具选项）</translation>
+    </message>
+    <message>
+        <source>Drag to paint the current layer&apos;s material (size and hardness in the tool options)</source>
+        <translation>拖动以绘制当前图层的材料（大小和硬度见工具选项）</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::Canvas</name>
@@ -679,7 +942,7 @@ Recover it?</source>
         <translation>结构预览不可用：%1</translation>
     </message>
     <message>
-        <source>um</source>
+        <source>µm</source>
         <translation>µm</translation>
     </message>
     <message>
@@ -708,6 +971,10 @@ Recover it?</source>
     <message>
         <source>Draw %1</source>
         <translation>绘制%1</translation>
+    </message>
+    <message>
+        <source>Drag from corner to corner to draw; the current layer&apos;s material fills it</source>
+        <translation>从一角拖到对角进行绘制；以当前图层的材料填充</translation>
     </message>
 </context>
 <context>
@@ -846,7 +1113,7 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
         <translation>限制 z 范围</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -1025,7 +1292,7 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
         <translation>材料（已删除）</translation>
     </message>
     <message>
-        <source>Material "%1"</source>
+        <source>Material &quot;%1&quot;</source>
         <translation>材料“%1”</translation>
     </message>
     <message>
@@ -1045,7 +1312,7 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
         <translation>gamma (%1)</translation>
     </message>
     <message>
-        <source>%1 - %2 um</source>
+        <source>%1 - %2 µm</source>
         <translation>%1 - %2 µm</translation>
     </message>
     <message>
@@ -1053,7 +1320,7 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
         <translation>材料 ID</translation>
     </message>
     <message>
-        <source>The id "%1" is empty or already used.</source>
+        <source>The id &quot;%1&quot; is empty or already used.</source>
         <translation>ID“%1”为空或已被使用。</translation>
     </message>
     <message>
@@ -1073,7 +1340,7 @@ Check box: show/hide. Double-click: rename. Drag: reorder.</source>
         <translation>材料</translation>
     </message>
     <message>
-        <source>"%1" is not a valid value here.</source>
+        <source>&quot;%1&quot; is not a valid value here.</source>
         <translation>“%1”在此处不是有效值。</translation>
     </message>
     <message>
@@ -1193,7 +1460,7 @@ Kind: type drude or lorentz.</source>
         <translation>双击选择颜色</translation>
     </message>
     <message>
-        <source>Dispersion poles of "%1"</source>
+        <source>Dispersion poles of &quot;%1&quot;</source>
         <translation>“%1”的色散极点</translation>
     </message>
     <message>
@@ -1205,7 +1472,7 @@ Kind: type drude or lorentz.</source>
         <translation>极点</translation>
     </message>
     <message>
-        <source>"%1" is not a valid value here.</source>
+        <source>&quot;%1&quot; is not a valid value here.</source>
         <translation>“%1”在此处不是有效值。</translation>
     </message>
     <message>
@@ -1217,7 +1484,7 @@ Kind: type drude or lorentz.</source>
         <translation>材料 ID</translation>
     </message>
     <message>
-        <source>The id "%1" is empty or already used.</source>
+        <source>The id &quot;%1&quot; is empty or already used.</source>
         <translation>ID“%1”为空或已被使用。</translation>
     </message>
     <message>
@@ -1249,7 +1516,7 @@ Kind: type drude or lorentz.</source>
         <translation>删除材料</translation>
     </message>
     <message>
-        <source>The material "%1" is used by a layer or as the background.</source>
+        <source>The material &quot;%1&quot; is used by a layer or as the background.</source>
         <translation>材料“%1”正被某个图层或背景使用。</translation>
     </message>
     <message>
@@ -1271,6 +1538,18 @@ Kind: type drude or lorentz.</source>
     <message>
         <source>Material library</source>
         <translation>材料库</translation>
+    </message>
+    <message>
+        <source>The project already has a material &quot;%1&quot;. Id of the new copy:</source>
+        <translation>项目中已有材料“%1”。新副本的 ID：</translation>
+    </message>
+    <message>
+        <source>The id must not be empty. Id of the new copy:</source>
+        <translation>ID 不能为空。新副本的 ID：</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is taken too. Id of the new copy:</source>
+        <translation>“%1”也已被使用。新副本的 ID：</translation>
     </message>
 </context>
 <context>
@@ -1306,6 +1585,36 @@ Kind: type drude or lorentz.</source>
         <source>Waveguide path</source>
         <translation>波导路径</translation>
     </message>
+    <message>
+        <source>Waveguide path: click to place the first point (width and bend radius in the tool options)</source>
+        <translation>波导路径：单击放置第一个点（宽度和弯曲半径见工具选项）</translation>
+    </message>
+    <message>
+        <source>Polygon: click to place the first corner</source>
+        <translation>多边形：单击放置第一个顶点</translation>
+    </message>
+    <message>
+        <source>Click the next point; Backspace removes the last one, Esc cancels</source>
+        <translation>单击下一个点；Backspace 删除上一个点，Esc 取消</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n corner(s) placed: click the next one; Backspace removes the last one, Esc cancels</source>
+        <translation>
+            <numerusform>已放置 %n 个顶点：单击下一个；Backspace 删除上一个，Esc 取消</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n point(s): click to go on; double-click, Enter or right-click finishes; Backspace removes the last point, Esc cancels</source>
+        <translation>
+            <numerusform>%n 个点：单击继续；双击、Enter 或右键单击完成；Backspace 删除上一个点，Esc 取消</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n corner(s): click to go on; double-click, Enter or right-click closes the polygon; Backspace removes the last corner, Esc cancels</source>
+        <translation>
+            <numerusform>%n 个顶点：单击继续；双击、Enter 或右键单击闭合多边形；Backspace 删除上一个顶点，Esc 取消</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::PoleFitDialog</name>
@@ -1318,7 +1627,7 @@ Kind: type drude or lorentz.</source>
         <translation>导入 CSV...</translation>
     </message>
     <message>
-        <source>refractiveindex.info export: wavelength (um), n, k; one table or an n block and a k block</source>
+        <source>refractiveindex.info export: wavelength (µm), n, k; one table or an n block and a k block</source>
         <translation>refractiveindex.info 导出：波长 (µm)、n、k；单个表格或一个 n 块加一个 k 块</translation>
     </message>
     <message>
@@ -1330,7 +1639,7 @@ Kind: type drude or lorentz.</source>
         <translation>一个 Drude 极点（金属）</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -1378,7 +1687,7 @@ Kind: type drude or lorentz.</source>
         <translation>无法读取数据：%1</translation>
     </message>
     <message>
-        <source>%1: %2 points, %3 - %4 um%5</source>
+        <source>%1: %2 points, %3 - %4 µm%5</source>
         <translation>%1：%2 个点，%3 - %4 µm%5</translation>
     </message>
     <message>
@@ -1441,7 +1750,7 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>编辑监视器</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -1641,7 +1950,7 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>DFT 场</translation>
     </message>
     <message>
-        <source>Wavelengths (um)</source>
+        <source>Wavelengths (µm)</source>
         <translation>波长 (µm)</translation>
     </message>
     <message>
@@ -1701,8 +2010,8 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>单位比例</translation>
     </message>
     <message>
-        <source> um/unit</source>
-        <translation> um/单位</translation>
+        <source> µm/unit</source>
+        <translation> µm/单位</translation>
     </message>
     <message>
         <source>Translate %1</source>
@@ -1720,6 +2029,97 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>Replace the embedded STEP file, keeping placement, layers and materials</source>
         <translation>替换嵌入的 STEP 文件，保留位置、图层和材料</translation>
     </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>未应用：%1</translation>
+    </message>
+    <message>
+        <source>no field &quot;%1&quot;</source>
+        <translation>没有字段“%1”</translation>
+    </message>
+    <message>
+        <source>%1: %2: %3 (entered %4)</source>
+        <translation>%1：%2：%3（输入值 %4）</translation>
+    </message>
+    <message>
+        <source>must be greater than 0</source>
+        <translation>必须大于 0</translation>
+    </message>
+    <message>
+        <source>%1 in layer &quot;%2&quot;</source>
+        <translation>图层“%2”中的%1</translation>
+    </message>
+    <message>
+        <source>must be 0 or more</source>
+        <translation>必须大于或等于 0</translation>
+    </message>
+    <message>
+        <source>must be less than the outer radius (%1)</source>
+        <translation>必须小于外半径（%1）</translation>
+    </message>
+    <message>
+        <source>must be greater than the inner radius (%1)</source>
+        <translation>必须大于内半径（%1）</translation>
+    </message>
+    <message>
+        <source>must be 0 (sharp corners) or more</source>
+        <translation>必须大于或等于 0（0 为尖角）</translation>
+    </message>
+    <message>
+        <source>source &quot;%1&quot;</source>
+        <translation>光源“%1”</translation>
+    </message>
+    <message>
+        <source>must be less than twice the centre wavelength (%1)</source>
+        <translation>必须小于中心波长的两倍（%1）</translation>
+    </message>
+    <message>
+        <source>monitor &quot;%1&quot;</source>
+        <translation>监视器“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::RunChecks</name>
+    <message>
+        <source>layer &quot;%1&quot;</source>
+        <translation>图层“%1”</translation>
+    </message>
+    <message>
+        <source>shape %1</source>
+        <translation>形状 %1</translation>
+    </message>
+    <message>
+        <source>source &quot;%1&quot;</source>
+        <translation>光源“%1”</translation>
+    </message>
+    <message>
+        <source>monitor &quot;%1&quot;</source>
+        <translation>监视器“%1”</translation>
+    </message>
+    <message>
+        <source>material &quot;%1&quot;</source>
+        <translation>材料“%1”</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The reflection monitor &quot;%1&quot; is behind the source &quot;%2&quot; (which sends its wave towards %3): it sees the source&apos;s backward wave instead of the light reflected by the device. Move it between the source and the device.</source>
+        <translation>反射监视器“%1”位于光源“%2”（向 %3 方向发射）的后方：它测到的是光源向后发出的波，而不是器件反射的光。请将其移到光源和器件之间。</translation>
+    </message>
+    <message>
+        <source>Set up normalization</source>
+        <translation>设置归一化</translation>
+    </message>
+    <message>
+        <source>Normalization on: the reference run has the source in the empty background; spectra are shown as T and R from the next run.</source>
+        <translation>归一化已开启：参考运行中光源位于空背景中；从下一次运行起光谱显示为 T 和 R。</translation>
+    </message>
+    <message>
+        <source>Normalization on: the reference run uses the layers %1; spectra are shown as T and R from the next run.</source>
+        <translation>归一化已开启：参考运行使用图层 %1；从下一次运行起光谱显示为 T 和 R。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>
@@ -1728,7 +2128,7 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>运行设置</translation>
     </message>
     <message>
-        <source> um</source>
+        <source> µm</source>
         <translation> µm</translation>
     </message>
     <message>
@@ -1932,7 +2332,7 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>（默认）</translation>
     </message>
     <message>
-        <source>%1 cells per wavelength (n = %2 at %3 um); grid %4 x %5 cells</source>
+        <source>%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 cells</source>
         <translation>每波长 %1 个网格单元（%3 µm 处 n = %2）；网格 %4 × %5 个单元</translation>
     </message>
     <message>
@@ -1953,6 +2353,10 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Select</source>
         <translation>选择</translation>
+    </message>
+    <message>
+        <source>Click to select; drag to move; drag a corner handle to resize, Shift+drag it to rotate; Del deletes, Ctrl+D duplicates</source>
+        <translation>单击选择；拖动移动；拖动角点手柄调整大小，按住 Shift 拖动旋转；Del 删除，Ctrl+D 复制</translation>
     </message>
 </context>
 <context>
@@ -1986,8 +2390,8 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
 <context>
     <name>golightly::editor::StepImportDialog</name>
     <message>
-        <source>Section at z = %1 um</source>
-        <translation>z = %1 um 处的截面</translation>
+        <source>Section at z = %1 µm</source>
+        <translation>z = %1 µm 处的截面</translation>
     </message>
     <message>
         <source>Import STEP</source>
@@ -2010,20 +2414,20 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>文件单位</translation>
     </message>
     <message>
-        <source> um per unit</source>
-        <translation> um/单位</translation>
+        <source> µm per unit</source>
+        <translation> µm/单位</translation>
     </message>
     <message>
-        <source>Length of one file unit in um (the file's own unit is proposed: mm = 1000)</source>
-        <translation>一个文件单位的长度（um）（建议使用文件自身的单位：mm = 1000）</translation>
+        <source>Length of one file unit in µm (the file&apos;s own unit is proposed: mm = 1000)</source>
+        <translation>一个文件单位的长度（µm）（建议使用文件自身的单位：mm = 1000）</translation>
     </message>
     <message>
         <source>Unit scale</source>
         <translation>单位比例</translation>
     </message>
     <message>
-        <source> um</source>
-        <translation> um</translation>
+        <source> µm</source>
+        <translation> µm</translation>
     </message>
     <message>
         <source> deg</source>
@@ -2062,12 +2466,12 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>颜色</translation>
     </message>
     <message>
-        <source>Size (um)</source>
-        <translation>尺寸 (um)</translation>
+        <source>Size (µm)</source>
+        <translation>尺寸 (µm)</translation>
     </message>
     <message>
-        <source>Section area (um²)</source>
-        <translation>截面面积 (um²)</translation>
+        <source>Section area (µm²)</source>
+        <translation>截面面积 (µm²)</translation>
     </message>
     <message>
         <source>Layer</source>
@@ -2110,8 +2514,8 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>STEP 导入</translation>
     </message>
     <message>
-        <source>%1 (1 unit = %2 um)</source>
-        <translation>%1（1 单位 = %2 um）</translation>
+        <source>%1 (1 unit = %2 µm)</source>
+        <translation>%1（1 单位 = %2 µm）</translation>
     </message>
     <message>
         <source>not given</source>
@@ -2150,15 +2554,15 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>未包含任何实体。</translation>
     </message>
     <message numerus="yes">
-        <source>%n chosen solid(s) do not cross the slice plane z = %1 um: %2. Move the part (translation z), change the slice plane or leave them out.</source>
+        <source>%n chosen solid(s) do not cross the slice plane z = %1 µm: %2. Move the part (translation z), change the slice plane or leave them out.</source>
         <translation>
-            <numerusform>%n 个所选实体未与切片平面 z = %1 um 相交：%2。请移动部件（平移 z）、更改切片平面或将其排除。</numerusform>
+            <numerusform>%n 个所选实体未与切片平面 z = %1 µm 相交：%2。请移动部件（平移 z）、更改切片平面或将其排除。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n solid(s) cross the slice plane z = %1 um.</source>
+        <source>%n solid(s) cross the slice plane z = %1 µm.</source>
         <translation>
-            <numerusform>%n 个实体与切片平面 z = %1 um 相交。</numerusform>
+            <numerusform>%n 个实体与切片平面 z = %1 µm 相交。</numerusform>
         </translation>
     </message>
     <message>
@@ -2166,7 +2570,7 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>未加载 STEP 文件。</translation>
     </message>
     <message>
-        <source>Cannot import %1: the solids on the new layer "%2" have different materials (%3, %4); a layer has one material.</source>
+        <source>Cannot import %1: the solids on the new layer &quot;%2&quot; have different materials (%3, %4); a layer has one material.</source>
         <translation>无法导入 %1：新图层“%2”上的实体材料不同（%3、%4）；一个图层只有一种材料。</translation>
     </message>
     <message>
@@ -2201,6 +2605,14 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>Re-import STEP %1</source>
         <translation>重新导入 STEP %1</translation>
     </message>
+    <message>
+        <source>Height of the slice plane: the 2D simulation uses the section of the solids at this z (the project&apos;s slice plane, changed on Import)</source>
+        <translation>切片平面高度：二维仿真使用实体在该 z 处的截面（项目的切片平面，导入时更改）</translation>
+    </message>
+    <message>
+        <source>Slice plane z</source>
+        <translation>切片平面 z</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::Tool</name>
@@ -2209,11 +2621,11 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>请先添加图层（图层面板）。</translation>
     </message>
     <message>
-        <source>The current layer "%1" is locked.</source>
+        <source>The current layer &quot;%1&quot; is locked.</source>
         <translation>当前图层“%1”已锁定。</translation>
     </message>
     <message>
-        <source>The current layer "%1" is hidden.</source>
+        <source>The current layer &quot;%1&quot; is hidden.</source>
         <translation>当前图层“%1”已隐藏。</translation>
     </message>
 </context>
@@ -2228,7 +2640,7 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <source>Wavelength (um)</source>
+        <source>Wavelength (µm)</source>
         <translation>波长 (µm)</translation>
     </message>
     <message>
@@ -2238,10 +2650,6 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Time (fs)</source>
         <translation>时间 (fs)</translation>
-    </message>
-    <message>
-        <source>Field</source>
-        <translation>场</translation>
     </message>
     <message>
         <source>Energy below peak (dB)</source>
@@ -2284,28 +2692,12 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation> - 不可比较（已编辑）</translation>
     </message>
     <message>
-        <source>%1 run: step %2, %3 fs%4</source>
-        <translation>%1：第 %2 步，%3 fs%4</translation>
-    </message>
-    <message>
-        <source>Normalization</source>
-        <translation>归一化运行</translation>
-    </message>
-    <message>
-        <source>Main</source>
-        <translation>主运行</translation>
-    </message>
-    <message>
         <source> (spectra normalized)</source>
         <translation>（光谱已归一化）</translation>
     </message>
     <message>
         <source> (raw spectra)</source>
         <translation>（原始光谱）</translation>
-    </message>
-    <message>
-        <source>normalization run</source>
-        <translation>归一化运行</translation>
     </message>
     <message>
         <source>main run</source>
@@ -2351,6 +2743,38 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>T, R (normalized)</source>
         <translation>T、R（归一化）</translation>
     </message>
+    <message>
+        <source>These are raw fluxes (normalization is off). Normalize to get transmission and reflection between 0 and 1.</source>
+        <translation>这些是原始通量（归一化已关闭）。归一化后可得到 0 到 1 之间的透射率和反射率。</translation>
+    </message>
+    <message>
+        <source>Normalize</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Turn on the normalization (reference) run in one step; applies from the next run</source>
+        <translation>一步开启归一化（参考）运行；从下一次运行起生效</translation>
+    </message>
+    <message>
+        <source>Field at the probe (V/m, A/m)</source>
+        <translation>探针处的场 (V/m, A/m)</translation>
+    </message>
+    <message>
+        <source>%1: step %2, %3 fs%4</source>
+        <translation>%1：第 %2 步，%3 fs%4</translation>
+    </message>
+    <message>
+        <source>Reference run</source>
+        <translation>参考运行</translation>
+    </message>
+    <message>
+        <source>Main run</source>
+        <translation>主运行</translation>
+    </message>
+    <message>
+        <source>reference run</source>
+        <translation>参考运行</translation>
+    </message>
 </context>
 <context>
     <name>golightly::viewport::FieldView</name>
@@ -2390,6 +2814,10 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>host frame upload (interop failed: %1)</source>
         <translation>经主机上传图像（互操作失败：%1）</translation>
     </message>
+    <message>
+        <source>%1: waiting for the first field...</source>
+        <translation>%1：正在等待第一帧场...</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2416,6 +2844,10 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Start a run of the project after opening it.</source>
         <translation>打开项目后开始运行。</translation>
+    </message>
+    <message>
+        <source>With --run --screenshot: picture of PHASE (main or reference).</source>
+        <translation>与 --run --screenshot 一起使用：PHASE 阶段的截图（main 或 reference）。</translation>
     </message>
 </context>
 </TS>

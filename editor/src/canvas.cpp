@@ -857,7 +857,7 @@ void Canvas::drawRulers(QPainter& p) {
     }
     p.fillRect(QRect(0, 0, kRuler, kRuler), QColor(236, 236, 240));
     p.setPen(fg);
-    p.drawText(QRect(0, 0, kRuler, kRuler), Qt::AlignCenter, tr("um"));
+    p.drawText(QRect(0, 0, kRuler, kRuler), Qt::AlignCenter, tr("µm"));
     p.restore();
 }
 

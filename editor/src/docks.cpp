@@ -25,13 +25,15 @@
 
 #include "canvas.hpp"
 #include "material_editor.hpp"
+#include "number_spin_box.hpp"
+#include "run_checks.hpp"
 
 namespace golightly::editor {
 
 namespace {
 
 QDoubleSpinBox* make_spin(double lo, double hi, int decimals, double step, const QString& suffix) {
-    auto* s = new QDoubleSpinBox;
+    auto* s = new NumberSpinBox;
     s->setRange(lo, hi);
     s->setDecimals(decimals);
     s->setSingleStep(step);
@@ -91,8 +93,8 @@ LayersDock::LayersDock(EditorDocument* doc, QWidget* parent) : QDockWidget(tr("L
     zEnabled_ = new QCheckBox(tr("Limit z range"));
     form->addRow(QString(), zEnabled_);
     auto* zRow = new QHBoxLayout;
-    zMin_ = make_spin(-1e4, 1e4, 3, 0.01, tr(" um"));
-    zMax_ = make_spin(-1e4, 1e4, 3, 0.01, tr(" um"));
+    zMin_ = make_spin(-1e4, 1e4, 3, 0.01, tr(" µm"));
+    zMax_ = make_spin(-1e4, 1e4, 3, 0.01, tr(" µm"));
     zRow->addWidget(zMin_);
     zRow->addWidget(new QLabel(tr("to")));
     zRow->addWidget(zMax_);
@@ -545,10 +547,39 @@ void MaterialsDock::addFromLibrary() {
         return;
     }
     if (dialog.exec() != QDialog::Accepted) return;
-    if (const auto lm = dialog.selected()) {
-        const int row = add_library_material(doc_, lm->material);
-        table_->setCurrentCell(row, 0);
+    if (const auto lm = dialog.selected()) addLibraryMaterial(lm->material);
+}
+
+int MaterialsDock::addLibraryMaterial(const Material& material) {
+    Material m = material;
+    auto used = [this](const QString& id) {
+        if (id == QLatin1String("air")) return true;
+        return doc_->project().find_material(id.toStdString()) != nullptr;
+    };
+    QString id = qs(m.id);
+    if (used(id)) {  // a second copy: the user names it (no silent "_2")
+        QString proposal = id;
+        for (int n = 2; used(proposal); ++n) proposal = QStringLiteral("%1_%2").arg(id).arg(n);
+        QString question = tr("The project already has a material \"%1\". Id of the new copy:").arg(id);
+        bool named = false;
+        for (int attempt = 0; attempt < 5 && !named; ++attempt) {
+            const std::optional<QString> answer = prompts_->askText(tr("Add material"), question, proposal);
+            if (!answer) return -1;
+            const QString name = answer->trimmed();
+            if (!name.isEmpty() && !used(name) && !name.contains(QLatin1Char('"'))) {
+                id = name;
+                named = true;
+                break;
+            }
+            question = name.isEmpty() ? tr("The id must not be empty. Id of the new copy:")
+                                      : tr("\"%1\" is taken too. Id of the new copy:").arg(name);
+        }
+        if (!named) return -1;
     }
+    m.id = id.toStdString();
+    const int row = add_library_material(doc_, m);
+    table_->setCurrentCell(row, 0);
+    return row;
 }
 
 void MaterialsDock::deleteSelectedMaterial() {
@@ -599,12 +630,65 @@ QWidget* PropertiesDock::field(const QString& label) const {
 }
 
 QDoubleSpinBox* PropertiesDock::addDouble(const QString& label, double value, const QString& suffix,
-                                          std::function<void(double)> apply) {
+                                          std::function<void(double)> apply, std::function<QString(double)> rule) {
     auto* s = make_spin(-1e6, 1e6, 4, 0.05, suffix);
     s->setValue(value);
-    connect(s, &QDoubleSpinBox::editingFinished, this, [s, apply] { apply(s->value()); });
+    s->setProperty("fieldLabel", label);
+    s->setProperty("defaultToolTip", s->toolTip());
+    auto enter = [this, s, apply, rule, label] {
+        const double v = s->value();
+        const QString broken = rule ? rule(v) : QString();
+        invalid_.erase(std::remove_if(invalid_.begin(), invalid_.end(), [&](const Invalid& i) { return i.label == label; }),
+                       invalid_.end());
+        if (!broken.isEmpty()) {
+            invalid_.push_back({label, v, broken});
+            invalidItem_ = doc_->selection();
+            markInvalid(s, broken);
+            return;
+        }
+        markInvalid(s, QString());
+        apply(v);
+    };
+    connect(s, &QDoubleSpinBox::editingFinished, this, enter);
     form_->addRow(label, s);
+    // an entry rejected before this rebuild stays visible (red) with the value typed
+    if (doc_->selection() == invalidItem_)
+        for (const Invalid& i : invalid_)
+            if (i.label == label) {
+                const QSignalBlocker block(s);
+                s->setValue(i.value);
+                markInvalid(s, i.rule);
+            }
     return s;
+}
+
+void PropertiesDock::markInvalid(QDoubleSpinBox* s, const QString& rule) {
+    s->setProperty("invalid", !rule.isEmpty());
+    if (rule.isEmpty()) {
+        s->setStyleSheet(QString());
+        s->setToolTip(s->property("defaultToolTip").toString());
+    } else {
+        s->setStyleSheet(QStringLiteral("QDoubleSpinBox { background: #ffd9d9; color: #8a0000; border: 1px solid #d00000; }"));
+        s->setToolTip(tr("Not applied: %1").arg(rule));
+    }
+}
+
+QString PropertiesDock::enterValue(const QString& label, double value) {
+    auto* s = qobject_cast<QDoubleSpinBox*>(field(label));
+    if (!s) return tr("no field \"%1\"").arg(label);
+    s->setValue(value);
+    Q_EMIT s->editingFinished();
+    for (const Invalid& i : invalid_)
+        if (i.label == label) return i.rule;
+    return {};
+}
+
+QStringList PropertiesDock::problems() const {
+    QStringList out;
+    if (!(doc_->selection() == invalidItem_)) return out;
+    for (const Invalid& i : invalid_)
+        out << tr("%1: %2: %3 (entered %4)").arg(itemTitle_, i.label, i.rule, QString::number(i.value, 'g', 6));
+    return out;
 }
 
 void PropertiesDock::addText(const QString& label, const QString& value, std::function<void(const QString&)> apply) {
@@ -653,7 +737,15 @@ void PropertiesDock::rebuild() {
     while (form_->rowCount() > 0) form_->removeRow(0);
     const ItemRef sel = doc_->selection();
     const Project& p = doc_->project();
-    const QString um = tr(" um");
+    if (!(sel == invalidItem_)) {  // the rejected entries of another item were never applied
+        invalid_.clear();
+        invalidItem_ = sel;
+    }
+    itemTitle_.clear();
+    // the rules of the numeric fields (the same as the project format's, validate_project)
+    auto positive = [](double v) { return v > 0 ? QString() : tr("must be greater than 0"); };
+
+    const QString um = tr(" µm");
     const QStringList directions{QStringLiteral("+x"), QStringLiteral("-x"), QStringLiteral("+y"), QStringLiteral("-y")};
     const QStringList components{QStringLiteral("Ex"), QStringLiteral("Ey"), QStringLiteral("Ez"),
                                  QStringLiteral("Hx"), QStringLiteral("Hy"), QStringLiteral("Hz")};
@@ -668,6 +760,8 @@ void PropertiesDock::rebuild() {
                                       tr("waveguide path"), tr("bitmap"), tr("STEP solid")};
         const auto typeIndex = size_t(s.type);
         addInfo(tr("Shape"), typeIndex < std::size(shapeNames) ? shapeNames[typeIndex] : qs(to_string(s.type)));
+        itemTitle_ = tr("%1 in layer \"%2\"").arg(typeIndex < std::size(shapeNames) ? shapeNames[typeIndex] : qs(to_string(s.type)),
+                                                   qs(p.layers[size_t(sel.layer)].name));
         addInfo(tr("Layer"), qs(p.layers[size_t(sel.layer)].name));
         switch (s.type) {
         case ShapeType::Rectangle:
@@ -677,23 +771,31 @@ void PropertiesDock::rebuild() {
             break;
         case ShapeType::Ellipse:
             vecFields(tr("Centre"), s.center, [this](Vec2 v) { editShape([v](Shape& x) { x.center = v; }); });
-            addDouble(tr("Radius x"), s.radii.x, um, [this](double r) { editShape([r](Shape& x) { x.radii.x = std::max(r, 1e-6); }); });
-            addDouble(tr("Radius y"), s.radii.y, um, [this](double r) { editShape([r](Shape& x) { x.radii.y = std::max(r, 1e-6); }); });
+            addDouble(tr("Radius x"), s.radii.x, um, [this](double r) { editShape([r](Shape& x) { x.radii.x = r; }); }, positive);
+            addDouble(tr("Radius y"), s.radii.y, um, [this](double r) { editShape([r](Shape& x) { x.radii.y = r; }); }, positive);
             addDouble(tr("Rotation"), s.rotation_deg, tr(" deg"), [this](double d) { editShape([d](Shape& x) { x.rotation_deg = d; }); });
             break;
         case ShapeType::Ring:
             vecFields(tr("Centre"), s.center, [this](Vec2 v) { editShape([v](Shape& x) { x.center = v; }); });
-            addDouble(tr("Inner radius"), s.inner_radius, um, [this](double r) { editShape([r](Shape& x) { x.inner_radius = std::clamp(r, 0.0, x.outer_radius); }); });
-            addDouble(tr("Outer radius"), s.outer_radius, um, [this](double r) { editShape([r](Shape& x) { x.outer_radius = std::max(r, x.inner_radius); }); });
+            addDouble(tr("Inner radius"), s.inner_radius, um, [this](double r) { editShape([r](Shape& x) { x.inner_radius = r; }); },
+                      [outer = s.outer_radius](double r) {
+                          if (!(r >= 0)) return tr("must be 0 or more");
+                          return r < outer ? QString() : tr("must be less than the outer radius (%1)").arg(outer, 0, 'g', 6);
+                      });
+            addDouble(tr("Outer radius"), s.outer_radius, um, [this](double r) { editShape([r](Shape& x) { x.outer_radius = r; }); },
+                      [inner = s.inner_radius](double r) {
+                          if (!(r > 0)) return tr("must be greater than 0");
+                          return r > inner ? QString() : tr("must be greater than the inner radius (%1)").arg(inner, 0, 'g', 6);
+                      });
             break;
         case ShapeType::Path:
-            addDouble(tr("Width"), s.width, um, [this](double w) { editShape([w](Shape& x) { x.width = std::max(w, 1e-6); }); });
+            addDouble(tr("Width"), s.width, um, [this](double w) { editShape([w](Shape& x) { x.width = w; }); }, positive);
             addDouble(tr("Bend radius"), s.bend_radius.value_or(0), um, [this](double r) {
                 editShape([r](Shape& x) {
                     if (r > 0) x.bend_radius = r;
                     else x.bend_radius.reset();
                 });
-            });
+            }, [](double r) { return r >= 0 ? QString() : tr("must be 0 (sharp corners) or more"); });
             [[fallthrough]];
         case ShapeType::Polygon:
             for (int i = 0; i < int(s.points.size()); ++i)
@@ -702,15 +804,15 @@ void PropertiesDock::rebuild() {
             break;
         case ShapeType::Raster:
             vecFields(tr("Origin"), s.origin, [this](Vec2 v) { editShape([v](Shape& x) { x.origin = v; }); });
-            addInfo(tr("Pixel size"), QStringLiteral("%1 um").arg(s.pixel_size));
+            addInfo(tr("Pixel size"), QStringLiteral("%1 µm").arg(s.pixel_size, 0, 'g', 6));
             addInfo(tr("Pixels"), QStringLiteral("%1 x %2").arg(s.width_px).arg(s.height_px));
             break;
         case ShapeType::Step: {
             addInfo(tr("File"), qs(s.file_name));
             addInfo(tr("Solids"), s.solids.empty() ? tr("all") : QString::number(s.solids.size()));
-            auto* scale = addDouble(tr("Unit scale"), s.scale, tr(" um/unit"), [this](double v) {
-                if (v > 0) editShape([v](Shape& x) { x.scale = v; });
-            });
+            auto* scale = addDouble(tr("Unit scale"), s.scale, tr(" µm/unit"), [this](double v) {
+                editShape([v](Shape& x) { x.scale = v; });
+            }, positive);
             scale->setRange(1e-6, 1e9);
             scale->setDecimals(6);
             const char* axes[3] = {"x", "y", "z"};
@@ -730,6 +832,7 @@ void PropertiesDock::rebuild() {
         }
     } else if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(p.sources.size())) {
         const Source s = p.sources[size_t(sel.index)];
+        itemTitle_ = tr("source \"%1\"").arg(qs(s.name));
         addText(tr("Name"), qs(s.name), [this](const QString& t) {
             if (!t.trimmed().isEmpty()) editSource([t](Source& x) { x.name = t.trimmed().toStdString(); });
         });
@@ -743,7 +846,7 @@ void PropertiesDock::rebuild() {
             addCombo(tr("Direction"), directions, std::max<int>(0, directions.indexOf(qs(s.direction))),
                      [this, directions](int i) { editSource([&](Source& x) { x.direction = directions[i].toStdString(); }); });
             if (s.profile == SourceProfile::Gaussian)
-                addDouble(tr("Waist"), s.waist, um, [this](double w) { editSource([w](Source& x) { x.waist = std::max(w, 1e-6); }); });
+                addDouble(tr("Waist"), s.waist, um, [this](double w) { editSource([w](Source& x) { x.waist = w; }); }, positive);
             if (s.profile == SourceProfile::Mode) {
                 auto* spin = addDouble(tr("Mode index"), s.mode_index, QString(), [this](double m) {
                     editSource([m](Source& x) { x.mode_index = std::max(0, int(std::lround(m))); });
@@ -760,15 +863,21 @@ void PropertiesDock::rebuild() {
                  [this](int i) { editSource([i](Source& x) { x.waveform.type = WaveformType(i); }); });
         if (s.waveform.type == WaveformType::GaussianPulse) {
             addDouble(tr("Centre wavelength"), s.waveform.wavelength_center, um,
-                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength_center = w; }); });
+                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength_center = w; }); }, positive);
             addDouble(tr("Wavelength span"), s.waveform.wavelength_span, um,
-                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength_span = w; }); });
+                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength_span = w; }); },
+                      [center = s.waveform.wavelength_center](double w) {
+                          if (!(w > 0)) return tr("must be greater than 0");
+                          return w < 2 * center ? QString()
+                                                : tr("must be less than twice the centre wavelength (%1)").arg(2 * center, 0, 'g', 6);
+                      });
         } else {
             addDouble(tr("Wavelength"), s.waveform.wavelength, um,
-                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength = w; }); });
+                      [this](double w) { editSource([w](Source& x) { x.waveform.wavelength = w; }); }, positive);
         }
     } else if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(p.monitors.size())) {
         const Monitor m = p.monitors[size_t(sel.index)];
+        itemTitle_ = tr("monitor \"%1\"").arg(qs(m.name));
         addText(tr("Name"), qs(m.name), [this](const QString& t) {
             if (!t.trimmed().isEmpty()) editMonitor([t](Monitor& x) { x.name = t.trimmed().toStdString(); });
         });
@@ -796,7 +905,7 @@ void PropertiesDock::rebuild() {
             if (m.type == MonitorType::DftField) {
                 QStringList wl;
                 for (double w : m.wavelengths) wl << QString::number(w, 'g', 8);
-                addText(tr("Wavelengths (um)"), wl.join(QStringLiteral(", ")), [this](const QString& t) {
+                addText(tr("Wavelengths (µm)"), wl.join(QStringLiteral(", ")), [this](const QString& t) {
                     std::vector<double> values;
                     for (const QString& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
                         bool ok = false;
@@ -823,7 +932,7 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     scroll->setWidgetResizable(true);
     auto* body = new QWidget;
     auto* form = new QFormLayout(body);
-    const QString um = tr(" um");
+    const QString um = tr(" µm");
     sizeX_ = make_spin(0.01, 1e5, 3, 0.5, um);
     sizeY_ = make_spin(0.01, 1e5, 3, 0.5, um);
     cell_ = make_spin(0.0001, 10, 4, 0.005, um);
@@ -876,6 +985,13 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     form->addRow(QString(), normalization_);
     form->addRow(tr("Reference layers"), referenceLayers_);
     form->addRow(tr("Incident monitor"), incident_);
+    // set-up mistakes that spoil the results (run_checks.hpp), e.g. a reflection monitor behind the source
+    warnings_ = new QLabel;
+    warnings_->setObjectName(QStringLiteral("runWarnings"));
+    warnings_->setWordWrap(true);
+    warnings_->setStyleSheet(QStringLiteral("QLabel { color: #9a4a00; }"));
+    warnings_->setVisible(false);
+    form->addRow(warnings_);
     form->addRow(QString(), subpixel_);
     form->addRow(tr("Backend"), backend_);
     form->addRow(tr("Precision"), precision_);
@@ -942,6 +1058,9 @@ void RunSetupDock::edit(const QString& text, const std::function<void(Project&)>
 void RunSetupDock::refresh() {
     updating_ = true;
     const Project& p = doc_->project();
+    const QStringList warnings = setup_warnings(p);
+    warnings_->setText(warnings.isEmpty() ? QString() : QStringLiteral("\u26a0 ") + warnings.join(QStringLiteral("\n\u26a0 ")));
+    warnings_->setVisible(!warnings.isEmpty());
     sizeX_->setValue(p.domain.size[0]);
     sizeY_->setValue(p.domain.size[1]);
     cell_->setValue(p.domain.cell_size);
@@ -979,7 +1098,7 @@ void RunSetupDock::refresh() {
     const double cpw = cellsPerWavelength(p, &nMax);
     const long long nx = p.domain.cell_size > 0 ? (long long)std::ceil(p.domain.size[0] / p.domain.cell_size) : 0;
     const long long ny = p.domain.cell_size > 0 ? (long long)std::ceil(p.domain.size[1] / p.domain.cell_size) : 0;
-    resolution_->setText(tr("%1 cells per wavelength (n = %2 at %3 um); grid %4 x %5 cells")
+    resolution_->setText(tr("%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 cells")
                              .arg(cpw, 0, 'f', 1)
                              .arg(nMax, 0, 'f', 3)
                              .arg(p.run.spectrum.wavelength_min)

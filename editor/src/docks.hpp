@@ -78,6 +78,9 @@ public:
     MaterialEditorDialog* editSelectedMaterial();
     /// Opens the library picker and adds the chosen material (one undo step).
     void addFromLibrary();
+    /// Adds a copy of `material`; when its id is taken, asks for another one
+    /// (Prompts::askText; cancel: nothing added). Returns the row, or -1.
+    int addLibraryMaterial(const Material& material);
 
 private:
     void refresh();
@@ -102,6 +105,14 @@ public:
     QWidget* field(const QString& label) const;
     /// Rebuilds now (normally deferred to the event loop).
     void rebuild();
+    /// Entries that break a rule (shown red, with the rule as tool tip, and not applied to
+    /// the project): "<item>: <field>: <rule> (entered <value>)". Run refuses to start
+    /// while there are any.
+    QStringList problems() const;
+    /// A value entered in a numeric field: checked against the field's rule; applied
+    /// (one undo step) when valid, else marked red. Returns the rule it breaks, or empty.
+    /// (What editingFinished does; tests call it directly.)
+    QString enterValue(const QString& label, double value);
 
 Q_SIGNALS:
     /// "Re-import..." of a selected step shape was clicked (the main window asks for the file).
@@ -109,8 +120,10 @@ Q_SIGNALS:
 
 private:
     void scheduleRebuild();
+    /// `rule` returns the rule a value breaks (empty: valid).
     QDoubleSpinBox* addDouble(const QString& label, double value, const QString& suffix,
-                              std::function<void(double)> apply);
+                              std::function<void(double)> apply, std::function<QString(double)> rule = {});
+    void markInvalid(QDoubleSpinBox* spin, const QString& rule);
     void addText(const QString& label, const QString& value, std::function<void(const QString&)> apply);
     void addCombo(const QString& label, const QStringList& items, int current, std::function<void(int)> apply);
     void addInfo(const QString& label, const QString& text);
@@ -121,6 +134,15 @@ private:
     QWidget* body_ = nullptr;
     QFormLayout* form_ = nullptr;
     bool pending_ = false;
+    struct Invalid {
+        QString label;
+        double value = 0;
+        QString rule;
+    };
+    /// Rejected entries of the selected item (cleared when the selection changes).
+    std::vector<Invalid> invalid_;
+    ItemRef invalidItem_;
+    QString itemTitle_;
 };
 
 /// Run setup: domain size, cell size (with cells per wavelength for the highest index and
@@ -148,6 +170,7 @@ private:
     QListWidget* referenceLayers_;
     QCheckBox *normalization_, *subpixel_;
     QLabel* resolution_;
+    QLabel* warnings_ = nullptr;
     bool updating_ = false;
 };
 

@@ -1,6 +1,8 @@
 #include "editor_document.hpp"
 
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QUndoCommand>
 
@@ -28,6 +30,13 @@ Prompts::SaveChoice MessageBoxPrompts::askSaveChanges(const QString& documentNam
 bool MessageBoxPrompts::askRecover(const QString& text) {
     return QMessageBox::question(parent_, QObject::tr("Recover unsaved work"), text,
                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+}
+
+std::optional<QString> MessageBoxPrompts::askText(const QString& title, const QString& label, const QString& proposal) {
+    bool ok = false;
+    const QString text = QInputDialog::getText(parent_, title, label, QLineEdit::Normal, proposal, &ok);
+    if (!ok) return std::nullopt;
+    return text;
 }
 
 // ---------------------------------------------------------------- undo commands

@@ -36,6 +36,13 @@ public:
     virtual void error(const QString& title, const QString& text) = 0;
     virtual SaveChoice askSaveChanges(const QString& documentName) = 0;
     virtual bool askRecover(const QString& text) = 0;
+    /// Asks for a line of text (e.g. the name of a material); nullopt when cancelled.
+    /// Default: `proposal` unchanged.
+    virtual std::optional<QString> askText(const QString& title, const QString& label, const QString& proposal) {
+        Q_UNUSED(title);
+        Q_UNUSED(label);
+        return proposal;
+    }
 };
 
 /// Prompts through QMessageBox, parented to `parent`.
@@ -45,6 +52,7 @@ public:
     void error(const QString& title, const QString& text) override;
     SaveChoice askSaveChanges(const QString& documentName) override;
     bool askRecover(const QString& text) override;
+    std::optional<QString> askText(const QString& title, const QString& label, const QString& proposal) override;
 
 private:
     QWidget* parent_;

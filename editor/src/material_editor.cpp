@@ -121,7 +121,7 @@ void plot_material(QCustomPlot* plot, double epsilon_inf, double sigma_s_per_m, 
         plot->graph(2)->addToLegend();
         plot->graph(3)->addToLegend();
     }
-    plot->xAxis->setLabel(QObject::tr("Wavelength (um)"));
+    plot->xAxis->setLabel(QObject::tr("Wavelength (µm)"));
     plot->yAxis->setLabel(nk ? QObject::tr("n, k") : QObject::tr("eps"));
     plot->legend->setVisible(true);
     plot->rescaleAxes();
@@ -314,7 +314,7 @@ void MaterialEditorDialog::refreshPlot() {
     const Material* m = material();
     if (!m) return;
     const auto [lo, hi] = material_plot_band_um(doc_->project());
-    bandLabel_->setText(tr("%1 - %2 um").arg(lo, 0, 'g', 4).arg(hi, 0, 'g', 4));
+    bandLabel_->setText(tr("%1 - %2 µm").arg(lo, 0, 'g', 4).arg(hi, 0, 'g', 4));
     plot_material(plot_, m->epsilon_inf, m->conductivity, m->poles, lo, hi, mode_);
 }
 

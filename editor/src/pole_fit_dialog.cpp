@@ -28,7 +28,7 @@ PoleFitDialog::PoleFitDialog(double lo_um, double hi_um, QWidget* parent) : QDia
     auto* top = new QHBoxLayout(this);
     auto* left = new QVBoxLayout;
     auto* browseB = new QPushButton(tr("Import CSV..."));
-    browseB->setToolTip(tr("refractiveindex.info export: wavelength (um), n, k; one table or an n block and a k block"));
+    browseB->setToolTip(tr("refractiveindex.info export: wavelength (µm), n, k; one table or an n block and a k block"));
     file_ = new QLabel(tr("No data"));
     file_->setWordWrap(true);
     left->addWidget(browseB);
@@ -45,7 +45,7 @@ PoleFitDialog::PoleFitDialog(double lo_um, double hi_um, QWidget* parent) : QDia
         s->setRange(0.01, 1000);
         s->setDecimals(3);
         s->setSingleStep(0.05);
-        s->setSuffix(tr(" um"));
+        s->setSuffix(tr(" µm"));
     }
     lo_->setValue(lo_um);
     hi_->setValue(hi_um);
@@ -109,7 +109,7 @@ bool PoleFitDialog::loadCsv(const QString& path) {
     }
     fileName_ = QFileInfo(path).fileName();
     const double lo = data_.samples.front().wavelength_um, hi = data_.samples.back().wavelength_um;
-    file_->setText(tr("%1: %2 points, %3 - %4 um%5")
+    file_->setText(tr("%1: %2 points, %3 - %4 µm%5")
                        .arg(fileName_)
                        .arg(data_.samples.size())
                        .arg(lo, 0, 'g', 4)

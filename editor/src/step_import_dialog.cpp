@@ -1,5 +1,7 @@
 #include "step_import_dialog.hpp"
 
+#include "number_spin_box.hpp"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -188,7 +190,7 @@ protected:
         }
         p.setPen(QColor(60, 60, 60));
         p.drawText(QRectF(rect()).adjusted(8, 4, -8, 0), Qt::AlignTop | Qt::AlignLeft,
-                   StepImportDialog::tr("Section at z = %1 um").arg(fmt_um(sliceZ)));
+                   StepImportDialog::tr("Section at z = %1 µm").arg(fmt_um(sliceZ)));
     }
 };
 
@@ -221,7 +223,7 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
     unitLabel_ = new QLabel(placementBox);
     form->addRow(tr("File unit"), unitLabel_);
     auto spin = [&](double lo, double hi, int decimals, const QString& suffix) {
-        auto* s = new QDoubleSpinBox(placementBox);
+        auto* s = new NumberSpinBox(placementBox);
         s->setRange(lo, hi);
         s->setDecimals(decimals);
         s->setSuffix(suffix);
@@ -231,14 +233,14 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
         });
         return s;
     };
-    scale_ = spin(1e-9, 1e12, 6, tr(" um per unit"));
-    scale_->setToolTip(tr("Length of one file unit in um (the file's own unit is proposed: mm = 1000)"));
+    scale_ = spin(1e-9, 1e12, 6, tr(" µm per unit"));
+    scale_->setToolTip(tr("Length of one file unit in µm (the file's own unit is proposed: mm = 1000)"));
     form->addRow(tr("Unit scale"), scale_);
     const char* axes[3] = {"x", "y", "z"};
     auto* trRow = new QHBoxLayout;
     auto* rotRow = new QHBoxLayout;
     for (int a = 0; a < 3; ++a) {
-        translate_[size_t(a)] = spin(-1e12, 1e12, 4, tr(" um"));
+        translate_[size_t(a)] = spin(-1e12, 1e12, 4, tr(" µm"));
         translate_[size_t(a)]->setPrefix(QStringLiteral("%1 ").arg(QLatin1String(axes[a])));
         trRow->addWidget(translate_[size_t(a)]);
         rotate_[size_t(a)] = spin(-360, 360, 3, tr(" deg"));
@@ -247,9 +249,21 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
     }
     form->addRow(tr("Translation"), trRow);
     form->addRow(tr("Rotation"), rotRow);
+    // the 2D cut: where the solids are sliced (the project's domain.slice_z, set on Import)
+    sliceZ_ = spin(-1e12, 1e12, 4, tr(" µm"));
+    sliceZ_->setObjectName(QStringLiteral("stepSliceZ"));
+    sliceZ_->setToolTip(tr("Height of the slice plane: the 2D simulation uses the section of the solids at this z "
+                           "(the project's slice plane, changed on Import)"));
+    {
+        const QSignalBlocker block(sliceZ_);
+        sliceZ_->setValue(doc_->project().domain.slice_z);
+    }
+    form->addRow(tr("Slice plane z"), sliceZ_);
     auto* centre = new QPushButton(tr("Centre in domain"), placementBox);
+    centreButton_ = centre;
     centre->setToolTip(tr("Centre the part in x and y in the domain and put the slice plane through the middle of its z range"));
     auto* fit = new QPushButton(tr("Fit into domain"), placementBox);
+    fitButton_ = fit;
     fit->setObjectName(QStringLiteral("stepFit"));
     fit->setToolTip(tr("Choose the scale so that the part spans 80 % of the domain, then centre it"));
     auto* buttonRow = new QHBoxLayout;
@@ -277,7 +291,7 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
             updating_ = true;
             translate_[0]->setValue(0.5 * d.size[0] - 0.5 * (b[0] + b[3]));
             translate_[1]->setValue(0.5 * d.size[1] - 0.5 * (b[1] + b[4]));
-            translate_[2]->setValue(d.slice_z - 0.5 * (b[2] + b[5]));
+            translate_[2]->setValue(sliceZ() - 0.5 * (b[2] + b[5]));
             updating_ = false;
             updateSections();
         } catch (const std::exception&) {
@@ -287,7 +301,7 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
     leftLayout->addWidget(placementBox);
 
     table_ = new QTableWidget(0, ColCount, left);
-    table_->setHorizontalHeaderLabels({tr("Solid"), tr("Colour"), tr("Size (um)"), tr("Section area (um²)"), tr("Layer"),
+    table_->setHorizontalHeaderLabels({tr("Solid"), tr("Colour"), tr("Size (µm)"), tr("Section area (µm²)"), tr("Layer"),
                                        tr("Material")});
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
@@ -312,6 +326,10 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
     okButton_ = buttons->button(QDialogButtonBox::Ok);
     okButton_->setText(tr("Import"));
     okButton_->setEnabled(false);
+    // keyboard order: placement top to bottom (x, y, z before the rotations), the table, the buttons
+    QWidget* order[] = {scale_, translate_[0], translate_[1], translate_[2], rotate_[0], rotate_[1], rotate_[2],
+                        sliceZ_, centreButton_, fitButton_, table_, okButton_, buttons->button(QDialogButtonBox::Cancel)};
+    for (size_t k = 1; k < std::size(order); ++k) setTabOrder(order[k - 1], order[k]);
     connect(buttons, &QDialogButtonBox::accepted, this, &StepImportDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &StepImportDialog::reject);
     top->addWidget(buttons);
@@ -334,6 +352,8 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
 }
 
 StepImportDialog::~StepImportDialog() = default;
+
+double StepImportDialog::sliceZ() const { return sliceZ_ ? sliceZ_->value() : doc_->project().domain.slice_z; }
 
 bool StepImportDialog::isLoading() const { return reader_->isRunning(); }
 double StepImportDialog::readSeconds() const { return reader_->seconds(); }
@@ -383,7 +403,7 @@ void StepImportDialog::readerFinished(bool ok) {
     newMaterialId_ = id;
     for (int k = 2; p.find_material(newMaterialId_.toStdString()); ++k) newMaterialId_ = QStringLiteral("%1_%2").arg(id).arg(k);
 
-    unitLabel_->setText(tr("%1 (1 unit = %2 um)")
+    unitLabel_->setText(tr("%1 (1 unit = %2 µm)")
                             .arg(model_.length_unit.empty() ? tr("not given") : qs(model_.length_unit))
                             .arg(model_.unit_um, 0, 'g', 8));
     updating_ = true;
@@ -533,7 +553,7 @@ void StepImportDialog::updateSections() {
     sectionTimer_->stop();
     if (!loaded_) return;
     const int n = int(model_.solids.size());
-    const double z = doc_->project().domain.slice_z;
+    const double z = sliceZ();
     areas_.assign(size_t(n), 0.0);
     sections_.assign(size_t(n), QPainterPath());
     QString error;
@@ -584,11 +604,11 @@ void StepImportDialog::updateSections() {
     if (!error.isEmpty()) text = tr("Cannot cut the solids: %1").arg(error);
     else if (included == 0) text = tr("No solid is included.");
     else if (!missing.isEmpty())
-        text = tr("%n chosen solid(s) do not cross the slice plane z = %1 um: %2. Move the part (translation z), "
+        text = tr("%n chosen solid(s) do not cross the slice plane z = %1 µm: %2. Move the part (translation z), "
                   "change the slice plane or leave them out.", "", int(missing.size()))
                    .arg(fmt_um(z), missing.join(QStringLiteral(", ")));
     else
-        text = tr("%n solid(s) cross the slice plane z = %1 um.", "", crossing).arg(fmt_um(z));
+        text = tr("%n solid(s) cross the slice plane z = %1 µm.", "", crossing).arg(fmt_um(z));
     status_->setText(text);
     status_->setStyleSheet(error.isEmpty() && missing.isEmpty() && included > 0 ? QString()
                                                                                   : QStringLiteral("color: #b41e1e;"));
@@ -651,7 +671,7 @@ bool StepImportDialog::importIntoDocument() {
         const auto& g = groups[layer];
         if (!(layerOrder.size() == 1 && int(g.size()) == n)) s.solids = g;  // empty = all solids
         try {
-            checked_sections(s, p.domain.slice_z);
+            checked_sections(s, sliceZ());
         } catch (const std::exception& e) {
             if (prompts_) prompts_->error(title, tr("Cannot import %1:\n%2").arg(file, qs(e.what())));
             return false;
@@ -659,7 +679,9 @@ bool StepImportDialog::importIntoDocument() {
         shapes.emplace_back(layer, std::move(s));
     }
     int firstLayer = -1;
+    const double sliceZValue = sliceZ();
     doc_->editProject(tr("Import STEP %1").arg(QFileInfo(path_).fileName()), [&](Project& pr) {
+        pr.domain.slice_z = sliceZValue;
         bool materialAdded = false;
         for (auto& [layer, shape] : shapes) {
             int li = -1;

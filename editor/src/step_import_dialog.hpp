@@ -111,6 +111,9 @@ public:
     // ---- choices (also the widgets' state, for tests)
     QTableWidget* solidsTable() const { return table_; }
     QDoubleSpinBox* scaleSpin() const { return scale_; }
+    /// The slice plane (domain.slice_z) the sections are cut at; Import stores it in the project.
+    QDoubleSpinBox* sliceZSpin() const { return sliceZ_; }
+    double sliceZ() const;
     QDoubleSpinBox* translateSpin(int axis) const { return translate_[size_t(axis)]; }
     QDoubleSpinBox* rotateSpin(int axis) const { return rotate_[size_t(axis)]; }
     void setPlacement(const StepPlacement& p);
@@ -174,6 +177,9 @@ private:
     QDoubleSpinBox* scale_;
     std::array<QDoubleSpinBox*, 3> translate_{};
     std::array<QDoubleSpinBox*, 3> rotate_{};
+    QDoubleSpinBox* sliceZ_ = nullptr;
+    QPushButton* centreButton_ = nullptr;
+    QPushButton* fitButton_ = nullptr;
     QLabel* status_;
     class StepSectionPreview* preview_;
     class QTimer* sectionTimer_;

@@ -262,6 +262,22 @@ void DragShapeTool::paintOverlay(QPainter& p) {
 
 // ---------------------------------------------------------------- polygon, path
 
+QString PointsTool::hint() const {
+    const bool path = kind_ == Kind::Path;
+    if (points_.empty())
+        return path ? tr("Waveguide path: click to place the first point (width and bend radius in the tool options)")
+                    : tr("Polygon: click to place the first corner");
+    const size_t needed = path ? 2 : 3;
+    if (points_.size() < needed)
+        return path ? tr("Click the next point; Backspace removes the last one, Esc cancels")
+                    : tr("%n corner(s) placed: click the next one; Backspace removes the last one, Esc cancels", "",
+                         int(points_.size()));
+    return path ? tr("%n point(s): click to go on; double-click, Enter or right-click finishes; Backspace removes the "
+                     "last point, Esc cancels", "", int(points_.size()))
+                : tr("%n corner(s): click to go on; double-click, Enter or right-click closes the polygon; Backspace "
+                     "removes the last corner, Esc cancels", "", int(points_.size()));
+}
+
 void PointsTool::mousePress(QMouseEvent* e, QPointF w) {
     if (e->button() == Qt::RightButton) {
         finish();
@@ -273,6 +289,7 @@ void PointsTool::mousePress(QMouseEvent* e, QPointF w) {
     points_.push_back(p);
     hover_ = p;
     canvas_->update();
+    Q_EMIT hintChanged();
 }
 
 void PointsTool::mouseMove(QMouseEvent*, QPointF w) {
@@ -294,6 +311,7 @@ bool PointsTool::keyPress(QKeyEvent* e) {
     case Qt::Key_Backspace:
         if (!points_.empty()) points_.pop_back();
         canvas_->update();
+        Q_EMIT hintChanged();
         return true;
     default: return false;
     }
@@ -302,12 +320,14 @@ bool PointsTool::keyPress(QKeyEvent* e) {
 void PointsTool::cancel() {
     points_.clear();
     canvas_->update();
+    Q_EMIT hintChanged();
 }
 
 void PointsTool::finish() {
     std::vector<QPointF> pts = std::move(points_);
     points_.clear();
     canvas_->update();
+    Q_EMIT hintChanged();
     const size_t needed = kind_ == Kind::Polygon ? 3 : 2;
     if (pts.size() < needed) return;
     const int layer = editableLayer();

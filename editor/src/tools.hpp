@@ -47,10 +47,14 @@ public:
     virtual void paintOverlay(QPainter&) {}
     virtual void cancel() {}
     virtual QCursor cursor() const { return QCursor(Qt::CrossCursor); }
+    /// How to use the tool now (shown in the status bar while it is active).
+    virtual QString hint() const { return {}; }
 
 Q_SIGNALS:
     /// A message for the status bar (e.g. "the current layer is locked").
     void message(const QString& text);
+    /// hint() changed (e.g. a path got a point).
+    void hintChanged();
 
 protected:
     EditorDocument* doc() const;
@@ -76,6 +80,9 @@ public:
     void cancel() override;
     void paintOverlay(QPainter&) override;
     QCursor cursor() const override { return QCursor(Qt::ArrowCursor); }
+    QString hint() const override {
+        return tr("Click to select; drag to move; drag a corner handle to resize, Shift+drag it to rotate; Del deletes, Ctrl+D duplicates");
+    }
 
 private:
     enum class Mode { None, Move, Resize, Rotate };
@@ -103,6 +110,7 @@ public:
     void mouseRelease(QMouseEvent*, QPointF) override;
     void paintOverlay(QPainter&) override;
     void cancel() override { active_ = false; }
+    QString hint() const override { return tr("Drag from corner to corner to draw; the current layer's material fills it"); }
     /// The shape for a drag from a to b (um).
     Shape shapeFor(QPointF a, QPointF b) const;
 
@@ -127,6 +135,8 @@ public:
     void paintOverlay(QPainter&) override;
     void cancel() override;
     void finish();
+    QString hint() const override;
+    int pointCount() const { return int(points_.size()); }
 
 private:
     Kind kind_;
@@ -152,6 +162,10 @@ public:
     /// Coverage of a brush dab at distance r from its centre, radius R, hardness h:
     /// 1 inside h*R, a smoothstep down to 0 at R.
     static double dabProfile(double r, double R, double hardness);
+    QString hint() const override {
+        return erase_ ? tr("Drag to erase painted material (size and hardness in the tool options)")
+                      : tr("Drag to paint the current layer's material (size and hardness in the tool options)");
+    }
 
 private:
     void dab(QPointF world);

@@ -31,6 +31,7 @@ QCPGraph* graphNamed(QCustomPlot* plot, const QString& name) {
         if (plot->graph(g)->name() == name) return plot->graph(g);
     QCPGraph* gr = plot->addGraph();
     gr->setName(name);
+    plot->legend->setVisible(true);
     gr->setPen(QPen(kPalette[(plot->graphCount() - 1) % 8], 1.8));
     return gr;
 }
@@ -57,10 +58,32 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     v->setContentsMargins(4, 4, 4, 4);
     summary_ = new QLabel(tr("No run yet."));
     summary_->setWordWrap(true);
+    summary_->setObjectName(QStringLiteral("monitorsSummary"));
     v->addWidget(summary_);
+    // one-click normalization (raw fluxes are meaningless numbers, ~1e-38)
+    offer_ = new QWidget;
+    offer_->setObjectName(QStringLiteral("normalizationOffer"));
+    offer_->setAutoFillBackground(true);
+    QPalette pal = offer_->palette();
+    pal.setColor(QPalette::Window, QColor(255, 244, 214));
+    pal.setColor(QPalette::WindowText, QColor(60, 45, 0));
+    offer_->setPalette(pal);
+    auto* offerRow = new QHBoxLayout(offer_);
+    offerRow->setContentsMargins(6, 3, 6, 3);
+    auto* offerText = new QLabel(tr("These are raw fluxes (normalization is off). Normalize to get transmission and "
+                                    "reflection between 0 and 1."));
+    offerText->setWordWrap(true);
+    auto* offerButton = new QPushButton(tr("Normalize"));
+    offerButton->setObjectName(QStringLiteral("normalizeButton"));
+    offerButton->setToolTip(tr("Turn on the normalization (reference) run in one step; applies from the next run"));
+    connect(offerButton, &QPushButton::clicked, this, &MonitorsDock::normalizationRequested);
+    offerRow->addWidget(offerText, 1);
+    offerRow->addWidget(offerButton);
+    offer_->setVisible(false);
+    v->addWidget(offer_);
     tabs_ = new QTabWidget;
-    spectra_ = makePlot(tr("Wavelength (um)"), tr("Flux (raw)"));
-    time_ = makePlot(tr("Time (fs)"), tr("Field"));
+    spectra_ = makePlot(tr("Wavelength (µm)"), tr("Flux (raw)"));
+    time_ = makePlot(tr("Time (fs)"), tr("Field at the probe (V/m, A/m)"));
     energy_ = makePlot(tr("Time (fs)"), tr("Energy below peak (dB)"));
     energy_->yAxis->setRangeReversed(true);  // decay goes down
     tabs_->addTab(spectra_, tr("Spectra"));
@@ -117,13 +140,33 @@ QCustomPlot* MonitorsDock::makePlot(const QString& xLabel, const QString& yLabel
     QFont lf = p->legend->font();
     lf.setPointSizeF(8);
     p->legend->setFont(lf);
-    p->legend->setBrush(QColor(255, 255, 255, 200));
+    p->legend->setBrush(QColor(255, 255, 255));
+    // the legend sits in its own row under the axes, never over the curves
+    auto* legendRow = new QCPLayoutGrid;
+    p->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 3));
+    // an empty grid's maximum width hint is ~0, which would squeeze the axes above it into a
+    // sliver: give the row an explicit (large) maximum instead
+    legendRow->setMaximumSize(100000, 100000);
+    p->axisRect()->insetLayout()->take(p->legend);
+    legendRow->addElement(0, 0, p->legend);
+    p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    p->legend->setWrap(4);
+    p->plotLayout()->setRowStretchFactor(1, 0.001);
+    p->legend->setVisible(false);  // shown with the first curve (an empty legend upsets the layout)
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     p->setNoAntialiasingOnDrag(true);
+    p->installEventFilter(this);  // re-layout when shown or resized (showEvent below)
     connect(p, &QCustomPlot::mouseMove, this, [this, p](QMouseEvent* e) {
         updateCursor(p, p->xAxis->pixelToCoord(e->position().x()));
     });
     return p;
+}
+
+bool MonitorsDock::eventFilter(QObject* o, QEvent* e) {
+    if (e->type() == QEvent::Show || e->type() == QEvent::Resize)
+        if (auto* plot = qobject_cast<QCustomPlot*>(o)) plot->replot(QCustomPlot::rpQueuedReplot);  // no stale picture
+    return QDockWidget::eventFilter(o, e);
 }
 
 void MonitorsDock::updateCursor(QCustomPlot* plot, double x) {
@@ -138,6 +181,7 @@ void MonitorsDock::updateCursor(QCustomPlot* plot, double x) {
 void MonitorsDock::clear() {
     for (QCustomPlot* p : {spectra_, time_, energy_}) {
         p->clearGraphs();
+        p->legend->setVisible(false);
         p->replot(QCustomPlot::rpQueuedReplot);
     }
     comparable_ = true;
@@ -145,6 +189,20 @@ void MonitorsDock::clear() {
     summary_->setText(tr("Running..."));
     readout_->clear();
 }
+
+void MonitorsDock::reset(const QString& summary) {
+    clear();
+    for (QCustomPlot* p : {spectra_, time_, energy_}) {
+        p->rescaleAxes();
+        p->replot();  // now: a hidden or resized plot shows no stale picture
+    }
+    setNormalizationOffer(false);
+    spectra_->yAxis->setLabel(tr("Flux (raw)"));
+    summary_->setText(summary.isEmpty() ? tr("No run yet.") : summary);
+}
+
+void MonitorsDock::setNormalizationOffer(bool show) { offer_->setVisible(show); }
+bool MonitorsDock::normalizationOffered() const { return !offer_->isHidden(); }
 
 void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std::vector<FluxSpectrumResult>& spectra,
                               bool normalized) {
@@ -178,8 +236,8 @@ void MonitorsDock::setTimeSeries(const std::vector<TimeSeriesResult>& series) {
 void MonitorsDock::setLive(const LiveMonitors& live) {
     setSpectra(live.frequency_hz, live.spectra, live.normalized);
     setTimeSeries(live.time_series);
-    summary_->setText(tr("%1 run: step %2, %3 fs%4")
-                          .arg(live.phase == "reference" ? tr("Normalization") : tr("Main"))
+    summary_->setText(tr("%1: step %2, %3 fs%4")
+                          .arg(live.phase == "reference" ? tr("Reference run") : tr("Main run"))
                           .arg(live.step)
                           .arg(live.time_fs, 0, 'f', 1)
                           .arg(live.normalized ? tr(" (spectra normalized)") : tr(" (raw spectra)")) +
@@ -187,7 +245,7 @@ void MonitorsDock::setLive(const LiveMonitors& live) {
 }
 
 void MonitorsDock::addEnergyPoint(const QString& phase, double timeFs, double db) {
-    QCPGraph* g = graphNamed(energy_, phase == QStringLiteral("reference") ? tr("normalization run") : tr("main run"));
+    QCPGraph* g = graphNamed(energy_, phase == QStringLiteral("reference") ? tr("reference run") : tr("main run"));
     g->addData(timeFs, std::min(db, 200.0));
     markDirty(energy_);
 }
@@ -218,6 +276,8 @@ void MonitorsDock::setSpectraComparable(bool comparable) {
 }
 
 QString MonitorsDock::summaryText() const { return summary_->text(); }
+
+void MonitorsDock::setSummaryPrefix(const QString& prefix) { summary_->setText(prefix + summary_->text()); }
 
 int MonitorsDock::pointCount(const QCustomPlot* plot) {
     int n = 0;

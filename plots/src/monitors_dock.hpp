@@ -22,8 +22,15 @@ class MonitorsDock : public QDockWidget {
 public:
     explicit MonitorsDock(QWidget* parent = nullptr);
 
-    /// Forgets everything (a new run starts).
+    /// Forgets everything (a new run starts): "Running...".
     void clear();
+    /// Forgets everything and shows `summary` (default "No run yet."): another project was
+    /// opened or created, or a run could not start.
+    void reset(const QString& summary = QString());
+    /// Shows (or hides) the offer to normalize the spectra (raw fluxes of a project with
+    /// transmission / reflection monitors and normalization off).
+    void setNormalizationOffer(bool show);
+    bool normalizationOffered() const;
     /// Live monitor values of a running phase (replaces the curves).
     void setLive(const LiveMonitors& live);
     /// One energy sample: `db` below the peak (>= 0) at `timeFs` of `phase`.
@@ -36,6 +43,11 @@ public:
     /// `error`) when spectra.csv and summary.json are both missing or unreadable.
     bool loadResults(const QString& dir, QString* error = nullptr);
 
+Q_SIGNALS:
+    /// "Normalize" was clicked in the offer.
+    void normalizationRequested();
+
+public:
     QCustomPlot* spectraPlot() const { return spectra_; }
     QCustomPlot* timePlot() const { return time_; }
     QCustomPlot* energyPlot() const { return energy_; }
@@ -44,10 +56,15 @@ public:
     static int pointCount(const QCustomPlot* plot);
     /// The summary line shown above the plots (stop reason, steps, Mcells/s).
     QString summaryText() const;
+    /// Puts `prefix` in front of the summary line (e.g. "Saved results of x.glproj (date). ").
+    void setSummaryPrefix(const QString& prefix);
 
     /// Exports the plot of the current tab: .png, .pdf or .csv by the file's suffix.
     bool exportCurrent(const QString& path);
     static bool exportPlot(QCustomPlot* plot, const QString& path);
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override;
 
 private:
     QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel);
@@ -63,6 +80,7 @@ private:
     QTabWidget* tabs_;
     QCustomPlot *spectra_, *time_, *energy_;
     QLabel* summary_;
+    QWidget* offer_ = nullptr;
     QLabel* readout_;
     QTimer* replotTimer_;
     bool dirty_[3] = {false, false, false};

@@ -203,7 +203,9 @@ private Q_SLOTS:
         QVERIFY(!dialog.applyButton()->isEnabled());
         QSignalSpy done(&dialog, &PoleFitDialog::fitFinished);
         dialog.startFit();
-        QVERIFY(dialog.fitting() || done.count() == 1);
+        // (no check of fitting() here: a one-pole fit can end in the worker before the
+        // check while its finished signal still waits in the event loop, which made this
+        // test flaky on a loaded machine)
         QVERIFY(done.wait(20000) || done.count() == 1);
         QVERIFY(dialog.result().has_value());
         QVERIFY(dialog.result()->rms_relative_error < 1e-3);

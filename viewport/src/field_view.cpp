@@ -269,6 +269,21 @@ void FieldView::clearFrames() {
     refresh();
 }
 
+void FieldView::reset() {
+    clearFrames();
+    structure_ = StructureImage();
+    project_.reset();
+    phaseLabel_.clear();
+    fitted_ = false;
+    refresh();
+}
+
+void FieldView::setPhaseLabel(const QString& label) {
+    if (label == phaseLabel_) return;
+    phaseLabel_ = label;
+    refresh();
+}
+
 void FieldView::setAutoScale(bool on) {
     autoScale_ = on;
     rebuildFieldImage();
@@ -333,10 +348,10 @@ void FieldView::zoomToFit() {
     QRectF r = structure_.worldRect;
     if (r.isEmpty() && project_) r = QRectF(0, 0, project_->domain.size[0], project_->domain.size[1]);
     if (r.isEmpty()) return;
-    const double margin = 48;  // room for the colour bar
-    const double s = std::min((width() - 2 * margin - 40) / r.width(), (height() - 2 * margin) / r.height());
+    const double margin = 36;  // the colour bar has its own strip (kBarStrip) at the right
+    const double s = std::min((width() - 2 * margin - kBarStrip) / r.width(), (height() - 2 * margin) / r.height());
     scale_ = std::max(1e-3, s);
-    center_ = r.center() + QPointF(40 / 2.0 / scale_, 0);
+    center_ = r.center() + QPointF(kBarStrip / 2.0 / scale_, 0);
     fitted_ = true;
     refresh();
     Q_EMIT viewChanged(scale_, center_);
@@ -354,12 +369,20 @@ void FieldView::wheelEvent(QWheelEvent* e) {
 }
 
 void FieldView::mousePressEvent(QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton && editHandler && editHandler(e, toWorld(e->position()))) {
+        editing_ = true;  // live edit: the press paints; middle button still pans
+        return;
+    }
     panning_ = true;
     lastPan_ = e->position().toPoint();
 }
 
 void FieldView::mouseMoveEvent(QMouseEvent* e) {
     Q_EMIT cursorMoved(toWorld(e->position()));
+    if (editing_ || (!panning_ && editHandler)) {
+        if (editHandler) editHandler(e, toWorld(e->position()));
+        return;
+    }
     if (!panning_) return;
     const QPoint d = e->position().toPoint() - lastPan_;
     lastPan_ = e->position().toPoint();
@@ -368,7 +391,14 @@ void FieldView::mouseMoveEvent(QMouseEvent* e) {
     Q_EMIT viewChanged(scale_, center_);
 }
 
-void FieldView::mouseReleaseEvent(QMouseEvent*) { panning_ = false; }
+void FieldView::mouseReleaseEvent(QMouseEvent* e) {
+    if (editing_) {
+        editing_ = false;
+        if (editHandler) editHandler(e, toWorld(e->position()));
+        return;
+    }
+    panning_ = false;
+}
 
 // ---------------------------------------------------------------- painting
 
@@ -381,39 +411,75 @@ QImage FieldView::renderToImage(QSize size) {
     return img;
 }
 
+namespace {
+/// Draws the part of `image` (covering world rectangle `world`) that falls inside `clip`
+/// (screen): only the visible source pixels are scaled, so that a deep zoom never asks the
+/// paint engine for a target millions of pixels wide.
+void draw_clipped(QPainter& p, const QTransform& w2s, const QRectF& world, const QImage& image, const QRectF& clip) {
+    if (image.isNull() || world.isEmpty()) return;
+    const QRectF target = w2s.mapRect(world);
+    const QRectF visible = target.intersected(clip);
+    if (visible.isEmpty()) return;
+    const double sx = image.width() / target.width(), sy = image.height() / target.height();
+    QRectF source((visible.left() - target.left()) * sx, (visible.top() - target.top()) * sy, visible.width() * sx,
+                  visible.height() * sy);
+    // whole source pixels, and the target grown to match, so that cells stay registered
+    const QRect src = source.toAlignedRect().intersected(image.rect());
+    const QRectF tgt(target.left() + src.left() / sx, target.top() + src.top() / sy, src.width() / sx, src.height() / sy);
+    p.drawImage(tgt, image, src);
+}
+
+/// Text with a dark outline: readable over any field colour.
+void outlined_text(QPainter& p, QPointF at, const QString& text, const QColor& color) {
+    p.setPen(QColor(0, 0, 0, 200));
+    for (const QPointF d : {QPointF(-1, 0), QPointF(1, 0), QPointF(0, -1), QPointF(0, 1)}) p.drawText(at + d, text);
+    p.setPen(color);
+    p.drawText(at, text);
+}
+}  // namespace
+
 void FieldView::paintScene(QPainter& p, QSize size) {
     p.fillRect(QRect(QPoint(0, 0), size), QColor(60, 63, 68));
     if (!fitted_ && !structure_.worldRect.isEmpty()) zoomToFit();
     const QTransform w2s = worldToScreen(size);
+    // the domain is drawn left of the colour-bar strip, never under it
+    const QRectF domainClip(0, 0, std::max(0, size.width() - kBarStrip), size.height());
+    p.save();
+    p.setClipRect(domainClip);
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    if (!structure_.image.isNull()) p.drawImage(w2s.mapRect(structure_.worldRect), structure_.image);
+    draw_clipped(p, w2s, structure_.worldRect, structure_.image, domainClip);
     if (frame_ && frame_->on_device && deviceFramePainter) {
         const QRectF wr(frame_->x0_um, frame_->y0_um, frame_->width_um, frame_->height_um);
         deviceFramePainter(p, w2s.mapRect(wr));
     } else if (!fieldImage_.isNull() && frame_) {
         const QRectF wr(frame_->x0_um, frame_->y0_um, frame_->width_um, frame_->height_um);
         p.setRenderHint(QPainter::SmoothPixmapTransform, true);
-        p.drawImage(w2s.mapRect(wr), fieldImage_);
+        draw_clipped(p, w2s, wr, fieldImage_, domainClip);
     }
     // PML boundary
     if (!structure_.interiorRect.isEmpty()) {
         p.setPen(QPen(QColor(150, 90, 20), 1.5, Qt::DashLine));
         p.setBrush(Qt::NoBrush);
-        p.drawRect(w2s.mapRect(structure_.interiorRect));
+        p.drawRect(w2s.mapRect(structure_.interiorRect).intersected(domainClip.adjusted(-4, -4, 4, 4)));
         p.setPen(QPen(QColor(90, 90, 90), 1));
-        p.drawRect(w2s.mapRect(structure_.worldRect));
+        p.drawRect(w2s.mapRect(structure_.worldRect).intersected(domainClip.adjusted(-4, -4, 4, 4)));
     }
+    // overlay text: a fixed pixel size whatever the zoom, outlined for contrast
+    QFont font = p.font();
+    font.setPixelSize(12);
+    p.setFont(font);
     // sources and monitors
     if (project_) {
-        QFont font = p.font();
-        font.setPointSizeF(8.5);
-        p.setFont(font);
-        auto label = [&](QPointF at, const QString& text, QColor c) {
-            p.setPen(c);
-            p.drawText(at + QPointF(4, -4), text);
+        auto label = [&](QPointF at, const QString& text, QColor c) { outlined_text(p, at + QPointF(4, -4), text, c); };
+        const QColor srcColor(255, 150, 40), monColor(60, 220, 110);
+        auto clampLine = [&](QPointF& a, QPointF& b) {
+            // keep far-off end points within reach of the paint engine at deep zoom
+            const QRectF box = domainClip.adjusted(-1e4, -1e4, 1e4, 1e4);
+            auto c = [&](QPointF& q) { q = QPointF(std::clamp(q.x(), box.left(), box.right()), std::clamp(q.y(), box.top(), box.bottom())); };
+            c(a);
+            c(b);
         };
-        const QColor srcColor(230, 120, 0), monColor(0, 150, 60);
         for (const Source& s : project_->sources) {
             p.setPen(QPen(srcColor, 2.5));
             if (s.type == SourceType::Point) {
@@ -421,7 +487,8 @@ void FieldView::paintScene(QPainter& p, QSize size) {
                 p.drawEllipse(c, 4, 4);
                 label(c, QString::fromStdString(s.name), srcColor);
             } else if (s.type == SourceType::Line || s.type == SourceType::Plane) {
-                const QPointF a = w2s.map(QPointF(s.from.x, s.from.y)), b = w2s.map(QPointF(s.to.x, s.to.y));
+                QPointF a = w2s.map(QPointF(s.from.x, s.from.y)), b = w2s.map(QPointF(s.to.x, s.to.y));
+                clampLine(a, b);
                 p.drawLine(a, b);
                 label(a.y() > b.y() ? a + QPointF(0, 14) : b + QPointF(0, 14), QString::fromStdString(s.name), srcColor);
             }
@@ -430,11 +497,13 @@ void FieldView::paintScene(QPainter& p, QSize size) {
             p.setPen(QPen(monColor, 2));
             p.setBrush(Qt::NoBrush);
             if (m.type == MonitorType::Flux) {
-                const QPointF a = w2s.map(QPointF(m.from.x, m.from.y)), b = w2s.map(QPointF(m.to.x, m.to.y));
+                QPointF a = w2s.map(QPointF(m.from.x, m.from.y)), b = w2s.map(QPointF(m.to.x, m.to.y));
+                clampLine(a, b);
                 p.drawLine(a, b);
                 label(b, QString::fromStdString(m.name), monColor);
             } else if ((m.type == MonitorType::FluxBox || m.type == MonitorType::DftField) && m.min && m.max) {
-                const QRectF r = w2s.mapRect(QRectF(QPointF(m.min->x, m.min->y), QPointF(m.max->x, m.max->y)).normalized());
+                const QRectF r = w2s.mapRect(QRectF(QPointF(m.min->x, m.min->y), QPointF(m.max->x, m.max->y)).normalized())
+                                     .intersected(domainClip.adjusted(-1e4, -1e4, 1e4, 1e4));
                 p.drawRect(r);
                 label(r.topRight(), QString::fromStdString(m.name), monColor);
             } else if (m.type == MonitorType::Time && m.at) {
@@ -445,9 +514,16 @@ void FieldView::paintScene(QPainter& p, QSize size) {
             }
         }
     }
-    // colour bar
-    const int barW = 16, barH = std::max(60, size.height() - 80);
-    const QRect bar(size.width() - barW - 56, 40, barW, barH);
+    p.restore();
+    p.setFont(font);
+
+    // colour bar in its own strip at the right edge
+    const QRect strip(size.width() - kBarStrip, 0, kBarStrip, size.height());
+    p.fillRect(strip, QColor(38, 40, 44));
+    p.setPen(QColor(80, 82, 88));
+    p.drawLine(strip.topLeft(), strip.bottomLeft());
+    const int barW = 16, barH = std::max(60, size.height() - 90);
+    const QRect bar(strip.left() + 14, 44, barW, barH);
     const bool signedValues = !frame_ || frame_->signed_values;
     for (int y = 0; y < barH; ++y) {
         const float t = 1.f - float(y) / float(barH - 1);  // 1 at the top
@@ -461,26 +537,27 @@ void FieldView::paintScene(QPainter& p, QSize size) {
     p.setBrush(Qt::NoBrush);
     p.drawRect(bar);
     const double s = scale();
-    QFont f = p.font();
-    f.setPointSizeF(8.5);
-    p.setFont(f);
-    p.drawText(QPointF(bar.right() + 4, bar.top() + 8), QString::number(s, 'g', 3));
-    p.drawText(QPointF(bar.right() + 4, bar.center().y() + 4), signedValues ? QStringLiteral("0") : QString::number(s / 2, 'g', 3));
-    p.drawText(QPointF(bar.right() + 4, bar.bottom()), signedValues ? QString::number(-s, 'g', 3) : QStringLiteral("0"));
+    p.drawText(QPointF(bar.right() + 5, bar.top() + 9), QString::number(s, 'g', 3));
+    p.drawText(QPointF(bar.right() + 5, bar.center().y() + 5), signedValues ? QStringLiteral("0") : QString::number(s / 2, 'g', 3));
+    p.drawText(QPointF(bar.right() + 5, bar.bottom()), signedValues ? QString::number(-s, 'g', 3) : QStringLiteral("0"));
     const QString qname = frame_ ? QString::fromStdString(to_string(frame_->quantity)) : QString();
-    p.drawText(QPointF(bar.left() - 4, bar.top() - 10),
-               tr("%1 %2").arg(qname, autoScale_ ? tr("(auto)") : tr("(fixed)")));
-    // time stamp
+    p.drawText(QRect(strip.left() + 4, 8, kBarStrip - 8, 30), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+               tr("%1 %2").arg(qname, autoScale_ ? tr("(auto)") : tr("(fixed)")).trimmed());
+    // time stamp (and the phase) on a dark plate at the top left
+    QString text;
     if (frame_) {
-        p.setPen(QColor(240, 240, 240));
-        p.drawText(QPointF(10, 20), tr("%1   t = %2 fs   step %3")
-                                        .arg(qname)
-                                        .arg(frame_->time_fs, 0, 'f', 1)
-                                        .arg(frame_->step));
+        text = tr("%1   t = %2 fs   step %3").arg(qname).arg(frame_->time_fs, 0, 'f', 1).arg(frame_->step);
+        if (!phaseLabel_.isEmpty()) text = phaseLabel_ + QStringLiteral(":   ") + text;
     } else {
-        p.setPen(QColor(220, 220, 220));
-        p.drawText(QPointF(10, 20), tr("No field yet: Run (F5) to start the simulation"));
+        text = phaseLabel_.isEmpty() ? tr("No field yet: Run (F5) to start the simulation")
+                                     : tr("%1: waiting for the first field...").arg(phaseLabel_);
     }
+    const QRect plate = p.fontMetrics().boundingRect(text).adjusted(-8, -5, 8, 5).translated(14, 22);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(20, 22, 26, 215));
+    p.drawRoundedRect(plate, 4, 4);
+    p.setPen(QColor(245, 245, 245));
+    p.drawText(QPointF(14, 22), text);
 }
 
 }  // namespace golightly::viewport

@@ -52,7 +52,20 @@ public:
     /// Frames shown since the last clearFrames().
     int framesShown() const { return framesShown_; }
     void clearFrames();
+    /// Forgets the frames, the structure and the project (another project was opened):
+    /// the view shows "No field yet" and fits the next structure.
+    void reset();
+    /// Names the phase the frames come from ("reference run", "main run"), shown above the field.
+    void setPhaseLabel(const QString& label);
+    QString phaseLabel() const { return phaseLabel_; }
 
+    /// Width of the strip at the right edge that holds the colour bar (px): the field and
+    /// the structure are never drawn under it.
+    static constexpr int kBarStrip = 96;
+    /// Editing in the field view (live edit): when set and it returns true for a mouse
+    /// press (left button), that press and its moves and release go to it instead of
+    /// panning. `type` is QEvent::MouseButtonPress/MouseMove/MouseButtonRelease.
+    std::function<bool(QMouseEvent* event, QPointF worldUm)> editHandler;
     /// Colour scale: auto (max |value| of each frame) or a fixed half range.
     void setAutoScale(bool on);
     void setFixedScale(double halfRange);
@@ -131,7 +144,9 @@ private:
     QPointF center_{2, 2};
     bool fitted_ = false;
     bool panning_ = false;
+    bool editing_ = false;
     QPoint lastPan_;
+    QString phaseLabel_;
 };
 
 }  // namespace golightly::viewport

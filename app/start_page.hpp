@@ -1,0 +1,44 @@
+// GoLightly IDE: the start page (issue 20) shown in the centre when GoLightly starts
+// without a project: new project, the bundled examples with pictures, recent files, the
+// user guide.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+class QGridLayout;
+class QVBoxLayout;
+
+namespace golightly::app {
+
+/// The folder of the bundled examples (GOLIGHTLY_EXAMPLES, the install's
+/// share/golightly/examples, the source tree), or empty.
+QString examplesDirectory();
+/// The user guide (docs/user-guide.md of the install or the source tree), or empty.
+QString userGuidePath();
+
+class StartPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit StartPage(QWidget* parent = nullptr);
+    /// Lists `recent` (absolute paths; missing files are left out).
+    void setRecentFiles(const QStringList& recent);
+    /// The example files shown (absolute paths), in order.
+    QStringList examples() const { return examples_; }
+    /// A picture of an example project (its canvas as the editor draws it).
+    static QImage renderExample(const QString& path, QSize size);
+
+Q_SIGNALS:
+    void newProjectRequested();
+    void openRequested();
+    void openFileRequested(const QString& path);
+    void userGuideRequested();
+
+private:
+    QStringList examples_;
+    QVBoxLayout* recentLayout_ = nullptr;
+    QGridLayout* examplesGrid_ = nullptr;
+};
+
+}  // namespace golightly::app

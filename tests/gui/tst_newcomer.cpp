@@ -1,0 +1,808 @@
+// Issue 20: the IDE as a newcomer meets it. One test per item of the first-hour
+// walkthrough, each asserting the behaviour the user sees: a fresh view after File > Open,
+// the reference run shown live with its own progress, validation at entry, readable field
+// overlays at any zoom, progress from the stop rule, the start page and Help menu,
+// one-click normalization, wheel only with focus, the default layout and material copies,
+// tool hints and keys, the STEP dialog, painting on the field view, translated buttons and
+// a live language switch, the plot legend, and pristine examples.
+#include <QAbstractScrollArea>
+#include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QTranslator>
+#include <QUndoStack>
+#include <QWheelEvent>
+#include <QtTest/qtestspontaneevent.h>
+
+#include "qcustomplot_include.hpp"
+
+#include <cmath>
+
+#include "docks.hpp"
+#include "field_view.hpp"
+#include "golightly/colormap.hpp"
+#include "golightly/compile.hpp"
+#include "golightly/project.hpp"
+#include "gui_test_util.hpp"
+#include "language.hpp"
+#include "main_window.hpp"
+#include "monitors_dock.hpp"
+#include "number_spin_box.hpp"
+#include "run_checks.hpp"
+#include "run_controller.hpp"
+#include "run_progress.hpp"
+#include "start_page.hpp"
+#include "step_import_dialog.hpp"
+#include "tools.hpp"
+
+using namespace golightly;
+using namespace golightly::editor;
+using golightly::test::StubPrompts;
+
+namespace {
+
+const QString kExamples = QStringLiteral(GOLIGHTLY_SOURCE_DIR "/examples");
+
+/// Prompts that also answer askText.
+struct NamingPrompts : StubPrompts {
+    QStringList answers;  ///< given in order; none left: cancel
+    QStringList asked;
+    std::optional<QString> askText(const QString&, const QString& label, const QString& proposal) override {
+        asked << label + QStringLiteral(" [") + proposal + QStringLiteral("]");
+        if (answers.isEmpty()) return std::nullopt;
+        return answers.takeFirst();
+    }
+};
+
+QString statusText(app::MainWindow& w) { return w.findChild<QLabel*>(QStringLiteral("run.status"))->text(); }
+QProgressBar* progressBar(app::MainWindow& w) { return w.findChild<QProgressBar*>(QStringLiteral("run.progress")); }
+
+/// With GOLIGHTLY_TEST_SHOTS=DIR set, saves a picture for checking by eye.
+void shot(const QString& name, const QImage& image) {
+    const QString dir = qEnvironmentVariable("GOLIGHTLY_TEST_SHOTS");
+    if (!dir.isEmpty()) image.save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+void shot(const QString& name, QWidget* w) { shot(name, w->grab().toImage()); }
+
+int luminance(QRgb c) { return (qRed(c) * 30 + qGreen(c) * 59 + qBlue(c) * 11) / 100; }
+
+}  // namespace
+
+class TestNewcomer : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    StubPrompts prompts_;
+
+    app::MainWindowOptions options(Prompts* prompts = nullptr) {
+        app::MainWindowOptions o;
+        o.settingsOrganization = QStringLiteral("GoLightlyTest-newcomer-%1").arg(QCoreApplication::applicationPid());
+        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
+        o.prompts = prompts ? prompts : &prompts_;
+        return o;
+    }
+    QString copyExample(const QString& name, const QString& as = {}) {
+        const QString to = dir_.filePath(as.isEmpty() ? name : as);
+        QFile::remove(to);
+        if (!QFile::copy(kExamples + QLatin1Char('/') + name, to)) return {};
+        QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+        return to;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+    }
+
+    // ---- 2 and 1: the reference run is shown live, labelled, with its own progress; File >
+    // Open then clears the run's field, plots and status
+    void referenceRunLiveThenOpenClears() {
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString quick = copyExample(QStringLiteral("quickstart.glproj"));
+        QVERIFY(w.openFile(quick));
+        QVERIFY(w.document()->project().run.normalization.enabled);
+        QVERIFY(w.startRun());
+        // frames arrive while the reference (normalization) run is going
+        QTRY_VERIFY_WITH_TIMEOUT(w.runController()->currentPhase() == QStringLiteral("reference") &&
+                                     w.fieldView()->framesShown() > 0 &&
+                                     statusText(w).startsWith(QStringLiteral("Reference run")),
+                                 60000);
+        w.runController()->pause();  // hold it in the reference run while we look
+        QVERIFY2(w.fieldView()->phaseLabel().contains(QStringLiteral("Reference run")), qPrintable(w.fieldView()->phaseLabel()));
+        QVERIFY2(progressBar(w)->format().startsWith(QStringLiteral("Reference run")), qPrintable(progressBar(w)->format()));
+        QVERIFY(progressBar(w)->isVisible());
+        // the status names the stop rule (the example stops on its energy decay)
+        QVERIFY2(statusText(w).contains(QStringLiteral("dB energy decay")), qPrintable(statusText(w)));
+        const QImage shown = w.fieldView()->renderToImage(QSize(900, 600));
+        QVERIFY(!shown.isNull());
+        shot(QStringLiteral("reference-run-field"), shown);
+        QTest::qWait(300);
+        QVERIFY2(w.monitorsDock()->summaryText().startsWith(QStringLiteral("Reference run")), qPrintable(w.monitorsDock()->summaryText()));
+        shot(QStringLiteral("reference-run-window"), &w);
+
+        // 1: opening another project stops the run and clears what belonged to it
+        const QString slab = copyExample(QStringLiteral("fresnel_slab.glproj"));
+        QVERIFY(w.openFile(slab));
+        QVERIFY(!w.runController()->isRunning());
+        QVERIFY(!w.fieldView()->currentFrame());
+        QCOMPARE(w.fieldView()->framesShown(), 0);
+        QCOMPARE(plots::MonitorsDock::pointCount(w.monitorsDock()->energyPlot()), 0);
+        QCOMPARE(plots::MonitorsDock::pointCount(w.monitorsDock()->spectraPlot()), 0);
+        QCOMPARE(w.monitorsDock()->summaryText(), QStringLiteral("No run yet."));
+        QVERIFY2(statusText(w).isEmpty(), qPrintable(statusText(w)));
+        shot(QStringLiteral("after-open"), &w);
+        QVERIFY(!progressBar(w)->isVisible());
+        QVERIFY(!w.action(QStringLiteral("view.field"))->isChecked());  // back to the editor canvas
+        QVERIFY(w.action(QStringLiteral("run.start"))->isEnabled());
+
+        // a project with saved results shows them, labelled as the saved results
+        const QString saved = copyExample(QStringLiteral("fresnel_slab.glproj"), QStringLiteral("saved.glproj"));
+        QDir(dir_.path()).mkpath(QStringLiteral("saved_results"));
+        {
+            QFile csv(dir_.filePath(QStringLiteral("saved_results/spectra.csv")));
+            QVERIFY(csv.open(QIODevice::WriteOnly));
+            csv.write("wavelength_um,frequency_thz,T,T_flux\n1.0,299.8,0.75,1e-38\n1.1,272.5,0.74,1e-38\n");
+            QFile sum(dir_.filePath(QStringLiteral("saved_results/summary.json")));
+            QVERIFY(sum.open(QIODevice::WriteOnly));
+            sum.write(R"({"stop_reason":"decay","steps":100,"time_fs":10,"mcells_per_s":5,"backend":"cpu","normalization":{"ran":true}})");
+        }
+        QVERIFY(w.openFile(saved));
+        QVERIFY2(w.monitorsDock()->summaryText().startsWith(QStringLiteral("Saved results of saved.glproj")),
+                 qPrintable(w.monitorsDock()->summaryText()));
+        QCOMPARE(plots::MonitorsDock::pointCount(w.monitorsDock()->spectraPlot()), 2);
+        shot(QStringLiteral("saved-results"), &w);
+        // File > New clears them again
+        w.action(QStringLiteral("file.new"))->trigger();
+        QCOMPARE(plots::MonitorsDock::pointCount(w.monitorsDock()->spectraPlot()), 0);
+        QCOMPARE(w.monitorsDock()->summaryText(), QStringLiteral("No run yet."));
+    }
+
+    // ---- 3: invalid entries are red with the rule, are not applied, and block Run with the list
+    void invalidEntriesAreRedAndBlockRun() {
+        StubPrompts prompts;
+        app::MainWindow w(options(&prompts));
+        w.show();
+        EditorDocument* doc = w.document();
+        Shape path;
+        path.type = ShapeType::Path;
+        path.points = {{1, 4}, {8, 4}};
+        path.width = 0.5;
+        doc->addShape(0, path, QStringLiteral("path"));
+        doc->setSelection({ItemRef::Kind::Shape, 0, int(doc->project().layers[0].shapes.size()) - 1});
+        w.propertiesDock()->rebuild();
+        const ItemRef sel = doc->selection();
+        const int undoCount = doc->undoStack()->count();
+        for (double bad : {0.0, -2.0}) {
+            const QString rule = w.propertiesDock()->enterValue(QStringLiteral("Width"), bad);
+            QVERIFY2(rule.contains(QStringLiteral("greater than 0")), qPrintable(rule));
+            auto* field = w.propertiesDock()->field(QStringLiteral("Width"));
+            QVERIFY(field->property("invalid").toBool());
+            QVERIFY2(field->toolTip().contains(QStringLiteral("must be greater than 0")), qPrintable(field->toolTip()));
+            QVERIFY(!field->styleSheet().isEmpty());  // red
+            QCOMPARE(doc->project().layers[0].shapes[size_t(sel.index)].width, 0.5);  // not applied
+            QCOMPARE(doc->undoStack()->count(), undoCount);
+        }
+        w.resize(1300, 800);
+        QTest::qWait(150);
+        shot(QStringLiteral("invalid-width"), &w);
+        // it stays red after a rebuild of the dock (e.g. another edit elsewhere)
+        w.propertiesDock()->rebuild();
+        QVERIFY(w.propertiesDock()->field(QStringLiteral("Width"))->property("invalid").toBool());
+        // Run refuses with the list of problems; nothing says "Running..."
+        QVERIFY(!w.startRun());
+        QVERIFY(!w.runController()->isRunning());
+        QVERIFY(!prompts.errors.isEmpty());
+        QVERIFY2(prompts.errors.last().contains(QStringLiteral("Width: must be greater than 0 (entered -2)")),
+                 qPrintable(prompts.errors.last()));
+        QVERIFY2(!w.monitorsDock()->summaryText().contains(QStringLiteral("Running")), qPrintable(w.monitorsDock()->summaryText()));
+        QVERIFY2(statusText(w).startsWith(QStringLiteral("Not started")), qPrintable(statusText(w)));
+        QVERIFY(w.action(QStringLiteral("run.start"))->isEnabled());
+        // a valid value clears the mark and is applied (one undo step)
+        QVERIFY(w.propertiesDock()->enterValue(QStringLiteral("Width"), 0.4).isEmpty());
+        QVERIFY(!w.propertiesDock()->field(QStringLiteral("Width"))->property("invalid").toBool());
+        QCOMPARE(doc->project().layers[0].shapes[size_t(sel.index)].width, 0.4);
+        QVERIFY(w.propertiesDock()->problems().isEmpty());
+        // a problem outside the inspector (made by a file or a script) is listed by item, too
+        doc->editProject(QStringLiteral("bad span"), [](Project& p) {
+            Source s;
+            s.name = "src";
+            s.type = SourceType::Line;
+            s.from = {1, 1};
+            s.to = {1, 7};
+            s.waveform.wavelength_center = 1.0;
+            s.waveform.wavelength_span = 3.0;
+            p.sources.push_back(s);
+        });
+        const QStringList problems = run_problems(doc->project());
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.front().startsWith(QStringLiteral("source \"src\": wavelength_span")), qPrintable(problems.front()));
+        QVERIFY(!w.startRun());
+        QVERIFY2(prompts.errors.last().contains(QStringLiteral("source \"src\"")), qPrintable(prompts.errors.last()));
+        QVERIFY(!w.monitorsDock()->summaryText().contains(QStringLiteral("Running")));
+    }
+
+    // ---- 4: overlays keep their size and contrast at any zoom and stay outside the domain
+    void fieldOverlaysReadableAtAnyZoom() {
+        viewport::FieldView view;
+        view.resize(800, 500);
+        const Project p = load_project((kExamples + QStringLiteral("/quickstart.glproj")).toStdString());
+        const CompiledProject cp = compile_project(p, "quickstart");
+        view.setProject(p);
+        view.setStructure(viewport::make_structure_image(cp.scene));
+        auto frame = std::make_shared<viewport::FieldFrame>();
+        frame->width = frame->height = 32;
+        frame->values.assign(32 * 32, 0.f);  // zero field: white-ish and see-through
+        frame->max_abs = 1;
+        frame->x0_um = 0;
+        frame->y0_um = 0;
+        frame->width_um = frame->height_um = 4;
+        frame->time_fs = 12.5;
+        frame->step = 100;
+        view.showFrame(frame);
+        const QSize size(800, 500);
+        const int stripX = size.width() - viewport::FieldView::kBarStrip;
+        std::vector<QImage> images;
+        for (double zoom : {0.0, 3000.0}) {
+            if (zoom > 0) view.setView(zoom, QPointF(2, 2));  // deep inside the domain
+            else view.zoomToFit();
+            images.push_back(view.renderToImage(size));
+            shot(QStringLiteral("field-zoom-%1").arg(zoom), images.back());
+        }
+        std::uint8_t r, g, b;
+        golightly::diverging_rgb(0.f, r, g, b);
+        for (const QImage& img : images) {
+            // the strip is the strip, not the domain, at every zoom
+            QCOMPARE(QColor(img.pixel(size.width() - 6, size.height() - 6)), QColor(38, 40, 44));
+            QCOMPARE(QColor(img.pixel(stripX + 2, size.height() / 2)), QColor(38, 40, 44));
+            // the colour bar's middle is the colour of 0
+            QCOMPARE(QColor(img.pixel(stripX + 22, 44 + (size.height() - 90) / 2)), QColor(r, g, b));
+            // the time stamp sits on a dark plate, readable over a white field
+            QVERIFY2(luminance(img.pixel(9, 14)) < 60, "no dark plate behind the time stamp");
+        }
+        // the numbers of the colour bar have the same pixels at both zooms (fixed size)
+        const QRect numbers(stripX + 36, 30, viewport::FieldView::kBarStrip - 36, size.height() - 60);
+        QCOMPARE(images[0].copy(numbers), images[1].copy(numbers));
+        int bright = 0;
+        for (int y = numbers.top(); y <= numbers.bottom(); ++y)
+            for (int x = numbers.left(); x <= numbers.right(); ++x) bright += luminance(images[1].pixel(x, y)) > 150;
+        QVERIFY2(bright > 20, "the colour-bar numbers are not drawn");
+        // the text of the time stamp is there at the deep zoom
+        int text = 0;
+        for (int y = 8; y < 28; ++y)
+            for (int x = 14; x < 200; ++x) text += luminance(images[1].pixel(x, y)) > 200;
+        QVERIFY2(text > 30, "the time stamp vanished when zoomed");
+    }
+
+    // ---- 5: progress and ETA from the stop rule that ends the run
+    void progressFollowsTheStopRule() {
+        app::ProgressModel m;
+        app::StopPlan plan;
+        plan.sourcesEndFs = 100;
+        plan.decayDb = 30;
+        plan.maxTimeFs = 6000;
+        m.reset(plan);
+        ProgressInfo p;
+        p.phase = "main";
+        p.max_steps = 100000;
+        p.steps_per_s = 50;  // the time limit is 33 min away
+        double wall = 0;
+        app::ProgressEstimate e;
+        // before the sources end: the decay rule is armed, the ETA is an upper bound
+        p.step = 1000;
+        p.time_fs = 50;
+        p.energy_db = 0;
+        e = m.update(p, wall);
+        QCOMPARE(e.rule, app::ProgressEstimate::Rule::Decay);
+        QVERIFY(e.fraction > 0 && e.fraction <= 0.1);
+        QVERIFY(e.etaIsUpperBound);
+        QVERIFY2(e.ruleText.contains(QStringLiteral("after the sources end")), qPrintable(e.ruleText));
+        // the energy decays 1 dB per wall second after the sources end
+        for (int k = 0; k <= 27; ++k) {
+            wall = 10 + k;
+            p.step = 3000 + 50 * k;
+            p.time_fs = 150 + 2 * k;
+            p.energy_db = k;
+            e = m.update(p, wall);
+        }
+        QCOMPARE(e.rule, app::ProgressEstimate::Rule::Decay);
+        // 27 of 30 dB: about 93 % although only 4 % of the time limit is used
+        QVERIFY2(e.fraction > 0.9 && e.fraction < 0.95, qPrintable(QString::number(e.fraction)));
+        QVERIFY2(std::abs(e.etaS - 3.0) < 0.3, qPrintable(QString::number(e.etaS)));  // not 31 min
+        QVERIFY(!e.etaIsUpperBound);
+        QVERIFY2(e.ruleText.contains(QStringLiteral("30 dB energy decay (now 27.0 dB)")), qPrintable(e.ruleText));
+        // a dip in the level does not move the bar back
+        p.energy_db = 20;
+        QVERIFY(m.update(p, wall + 0.5).fraction >= e.fraction);
+        // a run without a decay rule reports the time limit
+        plan.decayDb = 0;
+        m.reset(plan);
+        p.step = 25000;
+        e = m.update(p, 1);
+        QCOMPARE(e.rule, app::ProgressEstimate::Rule::Limit);
+        QCOMPARE(e.fraction, 0.25);
+        QVERIFY2(e.ruleText.contains(QStringLiteral("time limit (6000 fs)")), qPrintable(e.ruleText));
+        QCOMPARE(e.etaS, 1500.0);
+    }
+
+    // ---- 6: start page and Help menu
+    void startPageAndHelpMenu() {
+        app::MainWindow w(options());
+        w.resize(1300, 850);
+        w.show();
+        w.showStartPage();
+        QVERIFY(w.startPageShown());
+        QVERIFY(!w.layersDock()->isVisible());  // the start page has the whole window
+        const QStringList examples = w.startPage()->examples();
+        QVERIFY2(examples.size() >= 5, qPrintable(examples.join(',')));
+        QVERIFY(examples.front().endsWith(QStringLiteral("quickstart.glproj")));
+        // every example has a picture that is not blank
+        const QImage pic = app::StartPage::renderExample(examples.front(), QSize(200, 130));
+        QSet<QRgb> colours;
+        for (int y = 0; y < pic.height(); y += 3)
+            for (int x = 0; x < pic.width(); x += 3) colours.insert(pic.pixel(x, y));
+        QVERIFY2(colours.size() > 3, "the example picture is blank");
+        QTRY_VERIFY(!w.startPage()->findChild<QToolButton*>(QStringLiteral("example.quickstart"))->icon().isNull());
+        QTest::qWait(400);  // all the pictures
+        shot(QStringLiteral("start-page"), &w);
+        // recent files are listed
+        const QString quick = copyExample(QStringLiteral("quickstart.glproj"), QStringLiteral("recent.glproj"));
+        QVERIFY(w.openFile(quick));
+        QVERIFY(!w.startPageShown());
+        QVERIFY(w.layersDock()->isVisible());  // the docks are back
+        w.showStartPage();
+        bool listed = false;
+        for (QLabel* l : w.startPage()->findChildren<QLabel*>(QStringLiteral("recentFile"))) listed |= l->text().contains(QStringLiteral("recent.glproj"));
+        QVERIFY(listed);
+        // "New Project" leaves the start page for the canvas with a new project
+        w.startPage()->findChild<QPushButton*>(QStringLiteral("startNew"))->click();
+        QVERIFY(!w.startPageShown());
+        QVERIFY(w.document()->filePath().isEmpty());
+        // Help: the user guide exists and opens with F1; shortcuts and About
+        QCOMPARE(w.action(QStringLiteral("help.guide"))->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        QVERIFY(w.userGuideUrl().isLocalFile());
+        QVERIFY2(QFileInfo::exists(w.userGuideUrl().toLocalFile()), qPrintable(w.userGuideUrl().toString()));
+        const auto keys = w.shortcutList();
+        auto keyOf = [&](const QString& command) {
+            for (const auto& k : keys)
+                if (k.first == command) return k.second;
+            return QString();
+        };
+        QCOMPARE(keyOf(QStringLiteral("Rectangle")), QStringLiteral("R"));
+        QCOMPARE(keyOf(QStringLiteral("Run")), QStringLiteral("F5"));
+        QCOMPARE(keyOf(QStringLiteral("Waveguide Path")), QStringLiteral("W"));
+        w.showShortcuts();
+        auto* dlg = w.findChild<QDialog*>(QStringLiteral("shortcutsDialog"));
+        QVERIFY(dlg);
+        QCOMPARE(dlg->findChild<QTableWidget*>()->rowCount(), int(keys.size()));
+        dlg->close();
+        QVERIFY(w.action(QStringLiteral("help.about")));
+    }
+
+    // ---- 7: one-click normalization; a reflection monitor behind the source is flagged
+    void normalizationInOneClickAndBackwardMonitor() {
+        app::MainWindow w(options());
+        w.show();
+        EditorDocument* doc = w.document();
+        doc->editProject(QStringLiteral("setup"), [](Project& p) {
+            p.run.normalization = {};
+            Layer ref;
+            ref.name = "reference";
+            ref.material = p.layers.front().material;
+            ref.reference_only = true;
+            p.layers.push_back(ref);
+            Source s;
+            s.name = "src";
+            s.type = SourceType::Line;
+            s.from = {2, 1};
+            s.to = {2, 7};
+            s.direction = "+x";
+            p.sources = {s};
+            Monitor t;
+            t.name = "T";
+            t.type = MonitorType::Flux;
+            t.from = {8, 1};
+            t.to = {8, 7};
+            t.kind = "transmission";
+            Monitor r = t;
+            r.name = "R";
+            r.kind = "reflection";
+            r.direction = "-x";
+            r.from = {1, 1};  // behind the source
+            r.to = {1, 7};
+            p.monitors = {t, r};
+        });
+        QVERIFY(offers_normalization(doc->project()));
+        QStringList warnings = setup_warnings(doc->project());
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY2(warnings.front().contains(QStringLiteral("\"R\" is behind the source \"src\"")), qPrintable(warnings.front()));
+        auto* label = w.runSetupDock()->findChild<QLabel*>(QStringLiteral("runWarnings"));
+        QVERIFY(label && !label->isHidden());
+        QVERIFY(label->text().contains(QStringLiteral("\"R\" is behind")));
+        w.runSetupDock()->raise();
+        shot(QStringLiteral("backward-monitor-warning"), w.runSetupDock());
+        // between the source and the device: no warning
+        doc->editProject(QStringLiteral("move"), [](Project& p) {
+            p.monitors[1].from.x = 3;
+            p.monitors[1].to.x = 3;
+        });
+        QVERIFY(setup_warnings(doc->project()).isEmpty());
+        QVERIFY(label->isHidden());
+        // the offer in the Monitors dock turns normalization on in one undo step
+        w.monitorsDock()->setNormalizationOffer(true);
+        QVERIFY(w.monitorsDock()->normalizationOffered());
+        shot(QStringLiteral("normalize-offer"), w.monitorsDock());
+        const int count = doc->undoStack()->count();
+        w.monitorsDock()->findChild<QPushButton*>(QStringLiteral("normalizeButton"))->click();
+        QVERIFY(doc->project().run.normalization.enabled);
+        QCOMPARE(doc->project().run.normalization.reference_layers, std::vector<std::string>{"reference"});
+        QCOMPARE(doc->undoStack()->count(), count + 1);
+        QVERIFY(!w.monitorsDock()->normalizationOffered());
+        QVERIFY(!offers_normalization(doc->project()));
+        QVERIFY(incident_monitor_index(doc->project(), "") >= 0);  // the solver accepts it
+        doc->undoStack()->undo();
+        QVERIFY(!doc->project().run.normalization.enabled);
+    }
+
+    // ---- 8: the wheel scrolls the dock; it changes a spin box only when it has the focus
+    void wheelOnlyWithFocus() {
+        app::MainWindow w(options());
+        w.resize(1100, 560);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.runSetupDock()->raise();  // a tab behind Properties by default
+        QTest::qWait(20);
+        QDoubleSpinBox* cell = w.runSetupDock()->cellSize();
+        auto* scroll = qobject_cast<QScrollArea*>(w.runSetupDock()->widget());
+        QVERIFY(scroll);
+        QVERIFY(cell->focusPolicy() != Qt::WheelFocus);
+        scroll->verticalScrollBar()->setValue(0);
+        const double before = cell->value();
+        const QPoint at = cell->rect().center();
+        // as from the mouse (a spontaneous event: only those travel on to the parents)
+        auto wheel = [&](int dy) {
+            QWheelEvent e(QPointF(at), cell->mapToGlobal(QPointF(at)), QPoint(), QPoint(0, dy), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QSpontaneKeyEvent::setSpontaneous(&e);
+            qApp->notify(cell, &e);
+        };
+        wheel(-120);
+        QCOMPARE(cell->value(), before);
+        QVERIFY(!cell->hasFocus());
+        QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);  // the dock scrolled instead
+        cell->setFocus();
+        QVERIFY(cell->hasFocus());
+        wheel(120);
+        QVERIFY(cell->value() > before);
+    }
+
+    // ---- 9: the default layout at 1600 x 1000 and a named copy of a material
+    void defaultLayoutAndMaterialCopy() {
+        NamingPrompts prompts;
+        app::MainWindowOptions o = options(&prompts);
+        o.settingsApplication = QStringLiteral("golightly-layout");  // nothing saved: the default layout
+        app::MainWindow w(o);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(200);
+        shot(QStringLiteral("layout-1600x1000"), &w);
+        // the canvas keeps most of the window; every dock has room to work in
+        QVERIFY2(w.canvas()->width() >= 700 && w.canvas()->height() >= 450,
+                 qPrintable(QStringLiteral("%1 x %2").arg(w.canvas()->width()).arg(w.canvas()->height())));
+        for (QDockWidget* d : {static_cast<QDockWidget*>(w.layersDock()), static_cast<QDockWidget*>(w.materialsDock()),
+                               static_cast<QDockWidget*>(w.propertiesDock()), static_cast<QDockWidget*>(w.runSetupDock()),
+                               static_cast<QDockWidget*>(w.monitorsDock())}) {
+            if (d->visibleRegion().isEmpty()) continue;  // a tab behind another one
+            QVERIFY2(d->width() >= 280 && d->height() >= 200,
+                     qPrintable(QStringLiteral("%1: %2 x %3").arg(d->windowTitle()).arg(d->width()).arg(d->height())));
+        }
+        // a material that is already there: the copy gets the name the user gives
+        Material sio2;
+        sio2.id = w.document()->project().materials.front().id;
+        sio2.epsilon_inf = 2.1;
+        const int before = int(w.document()->project().materials.size());
+        prompts.answers = {sio2.id.c_str(), QStringLiteral("oxide_thermal")};  // a taken id first: asked again
+        const int row = w.materialsDock()->addLibraryMaterial(sio2);
+        QCOMPARE(prompts.asked.size(), 2);
+        QVERIFY2(prompts.asked.front().contains(QStringLiteral("already has a material")), qPrintable(prompts.asked.front()));
+        QVERIFY(row >= 0);
+        QCOMPARE(w.document()->project().materials[size_t(row)].id, std::string("oxide_thermal"));
+        // cancel: nothing is added
+        prompts.answers.clear();
+        QCOMPARE(w.materialsDock()->addLibraryMaterial(sio2), -1);
+        QCOMPARE(int(w.document()->project().materials.size()), before + 1);
+    }
+
+    // ---- 10: the path tool explains itself; tool keys work while a dock has the focus
+    void pathHintsAndToolKeysFromDocks() {
+        app::MainWindow w(options());
+        w.resize(1200, 800);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto* hint = w.findChild<QLabel*>(QStringLiteral("toolHint"));
+        QVERIFY(hint);
+        w.action(QStringLiteral("tool.path"))->trigger();
+        QVERIFY2(hint->text().contains(QStringLiteral("click to place the first point")), qPrintable(hint->text()));
+        Canvas* c = w.canvas();
+        QTest::mouseClick(c, Qt::LeftButton, Qt::NoModifier, c->toScreen(QPointF(2, 2)).toPoint());
+        QVERIFY2(hint->text().contains(QStringLiteral("Click the next point")), qPrintable(hint->text()));
+        QTest::mouseClick(c, Qt::LeftButton, Qt::NoModifier, c->toScreen(QPointF(6, 2)).toPoint());
+        QVERIFY2(hint->text().contains(QStringLiteral("double-click, Enter or right-click finishes")), qPrintable(hint->text()));
+        QTest::qWait(100);
+        shot(QStringLiteral("path-hint"), &w);
+        QTest::keyClick(c, Qt::Key_Escape);
+        QVERIFY(hint->text().contains(QStringLiteral("first point")));
+        // tool keys from the Layers list and the Materials table
+        w.layersDock()->list()->setFocus();
+        QVERIFY(w.layersDock()->list()->hasFocus());
+        QTest::keyClick(w.layersDock()->list(), Qt::Key_R);
+        QVERIFY(w.action(QStringLiteral("tool.rectangle"))->isChecked());
+        w.materialsDock()->table()->setFocus();
+        QTest::keyClick(w.materialsDock()->table(), Qt::Key_E);
+        QVERIFY(w.action(QStringLiteral("tool.ellipse"))->isChecked());
+        // in a number field a letter cannot be typed: it is the tool key (it used to vanish)
+        w.runSetupDock()->raise();
+        QDoubleSpinBox* cell = w.runSetupDock()->cellSize();
+        cell->setFocus();
+        QVERIFY(cell->hasFocus());
+        const QString cellText = cell->text();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+        QVERIFY(w.action(QStringLiteral("tool.path"))->isChecked());
+        QCOMPARE(cell->text(), cellText);
+        // digits still go into the number field, and a text field still takes letters
+        auto* text = new QLineEdit;
+        w.statusBar()->addWidget(text);
+        text->show();
+        text->setFocus();
+        QTest::keyClick(text, Qt::Key_R);
+        QCOMPARE(text->text(), QStringLiteral("r"));
+        QVERIFY(w.action(QStringLiteral("tool.path"))->isChecked());
+        // Esc in a dock gives the canvas the keys back
+        cell->setFocus();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QVERIFY(c->hasFocus());
+        QTest::keyClick(c, Qt::Key_E);
+        QVERIFY(w.action(QStringLiteral("tool.ellipse"))->isChecked());
+    }
+
+    // ---- 11: the STEP dialog: keyboard order, the slice plane, numbers without float noise
+    void stepDialogOrderSliceAndNumbers() {
+        QCOMPARE(trimmed_number(0.1 + 0.2, 6, QLocale::c()), QStringLiteral("0.3"));
+        QCOMPARE(trimmed_number(1000.0, 6, QLocale::c()), QStringLiteral("1000"));
+        QCOMPARE(trimmed_number(-2.5, 4, QLocale::c()), QStringLiteral("-2.5"));
+        if (!step_import_available()) QSKIP("this build has no STEP support (no OCCT)");
+        StubPrompts prompts;
+        EditorDocument doc;
+        StepImportDialog dlg(&doc, &prompts);
+        dlg.loadFile(kExamples + QStringLiteral("/step_ring.step"));
+        QVERIFY(dlg.waitForLoaded(120000));
+        // x, y, z translation, then the rotations, then the slice plane
+        auto next = [](QWidget* w) {  // the next widget Tab goes to (not w's own line edit)
+            QWidget* n = w->nextInFocusChain();
+            while (n && n != w && (w->isAncestorOf(n) || n->focusPolicy() == Qt::NoFocus)) n = n->nextInFocusChain();
+            return n;
+        };
+        QCOMPARE(next(dlg.translateSpin(0)), static_cast<QWidget*>(dlg.translateSpin(1)));
+        QCOMPARE(next(dlg.scaleSpin()), static_cast<QWidget*>(dlg.translateSpin(0)));
+        QCOMPARE(next(dlg.translateSpin(1)), static_cast<QWidget*>(dlg.translateSpin(2)));
+        QCOMPARE(next(dlg.translateSpin(2)), static_cast<QWidget*>(dlg.rotateSpin(0)));
+        QCOMPARE(next(dlg.rotateSpin(2)), static_cast<QWidget*>(dlg.sliceZSpin()));
+        // float noise is not shown
+        dlg.scaleSpin()->setValue(0.1 + 0.2);
+        QCOMPARE(dlg.scaleSpin()->cleanText(), QLocale().toString(0.3));
+        dlg.scaleSpin()->setValue(1.0);
+        // the slice plane: shown, and stored in the project by the import (one undo step)
+        QCOMPARE(dlg.sliceZSpin()->value(), doc.project().domain.slice_z);
+        dlg.sliceZSpin()->setValue(0.05);
+        const auto areas = dlg.sectionAreas();
+        for (int k = 0; k < int(areas.size()); ++k) dlg.setSolidIncluded(k, true);
+        const int count = doc.undoStack()->count();
+        dlg.show();
+        QTest::qWait(300);
+        shot(QStringLiteral("step-dialog"), &dlg);
+        QVERIFY(dlg.importIntoDocument());
+        QCOMPARE(doc.project().domain.slice_z, 0.05);
+        QCOMPARE(doc.undoStack()->count(), count + 1);
+    }
+
+    // ---- 12: with live edit, the brush paints on the field view instead of panning
+    void paintingOnTheFieldView() {
+        app::MainWindow w(options());
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(copyExample(QStringLiteral("quickstart.glproj"))));
+        w.showFieldView(true);
+        viewport::FieldView* fv = w.fieldView();
+        fv->setView(w.canvas()->pixelsPerUm(), w.canvas()->viewCenter());
+        w.action(QStringLiteral("tool.brush"))->trigger();
+        auto shapesCount = [&] {
+            int n = 0;
+            for (const auto& l : w.document()->project().layers) n += int(l.shapes.size());
+            return n;
+        };
+        auto stroke = [&] {
+            const QPoint a = fv->toScreen(QPointF(1.0, 1.0)).toPoint(), b = fv->toScreen(QPointF(1.6, 1.2)).toPoint();
+            QTest::mousePress(fv, Qt::LeftButton, Qt::NoModifier, a);
+            QTest::mouseMove(fv, (a + b) / 2);
+            QTest::mouseMove(fv, b);
+            QTest::mouseRelease(fv, Qt::LeftButton, Qt::NoModifier, b);
+        };
+        // live edit off: a drag pans the view
+        w.action(QStringLiteral("run.liveEdit"))->setChecked(false);
+        const int before = shapesCount();
+        const QPointF c0 = fv->viewCenter();
+        stroke();
+        QCOMPARE(shapesCount(), before);
+        QVERIFY(fv->viewCenter() != c0);
+        // live edit on: the same drag paints, the view stays
+        w.action(QStringLiteral("run.liveEdit"))->setChecked(true);
+        const QPointF c1 = fv->viewCenter();
+        const int undo = w.document()->undoStack()->count();
+        stroke();
+        QCOMPARE(fv->viewCenter(), c1);
+        QVERIFY(w.document()->undoStack()->count() > undo);
+        QCOMPARE(shapesCount(), before + 1);  // a painted raster
+        shot(QStringLiteral("painted-on-field-view"), fv->renderToImage(QSize(900, 600)));
+        w.action(QStringLiteral("run.liveEdit"))->setChecked(false);
+    }
+
+    // ---- 13: translated buttons, local timestamps, the language changes at once
+    void buttonsTimestampsAndLanguage() {
+        QTranslator de;
+        QVERIFY(de.load(QLocale(QStringLiteral("de")), QStringLiteral("golightly"), QStringLiteral("_"), QStringLiteral(":/i18n")));
+        QCoreApplication::installTranslator(&de);
+        QMessageBox box(QMessageBox::Question, QStringLiteral("t"), QStringLiteral("q"), QMessageBox::Yes | QMessageBox::No);
+        const QString yes = box.button(QMessageBox::Yes)->text(), no = box.button(QMessageBox::No)->text();
+        QDialogButtonBox bb(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+        const QString cancel = bb.button(QDialogButtonBox::Cancel)->text();
+        QCoreApplication::removeTranslator(&de);
+        QCOMPARE(yes, QStringLiteral("&Ja"));
+        QCOMPARE(no, QStringLiteral("&Nein"));
+        QCOMPARE(cancel, QStringLiteral("Abbrechen"));
+
+        // the recovery question shows the time in the user's format, not ISO 8601
+        StubPrompts prompts;
+        {
+            app::MainWindow w(options(&prompts));
+            w.document()->editProject(QStringLiteral("edit"), [](Project& p) { p.name = "changed"; });
+            QVERIFY(w.autosaveNow());
+        }
+        {
+            prompts.recoverAnswer = false;
+            app::MainWindow w(options(&prompts));
+            QVERIFY(!w.offerRecovery());
+            QVERIFY(!prompts.recoverText.isEmpty());
+            QVERIFY2(!prompts.recoverText.contains(QRegularExpression(QStringLiteral("\\d{4}-\\d\\d-\\d\\dT\\d\\d"))),
+                     qPrintable(prompts.recoverText));
+            QVERIFY(prompts.recoverText.contains(QLocale().toString(QDate::currentDate(), QLocale::LongFormat).left(3)) ||
+                    prompts.recoverText.contains(QString::number(QDate::currentDate().year())));
+        }
+
+        // View > Language: the window is rebuilt in the new language at once, project kept
+        app::MainWindowOptions o = options(&prompts);
+        o.settingsApplication = QStringLiteral("golightly-lang-live");
+        auto* w = new app::MainWindow(o);
+        w->document()->editProject(QStringLiteral("edit"), [](Project& p) { p.name = "keep me"; });
+        QSignalSpy changed(w, &app::MainWindow::languageChanged);
+        w->findChild<QAction*>(QStringLiteral("view.language.de"))->trigger();
+        QCOMPARE(changed.count(), 1);
+        std::unique_ptr<app::MainWindow> next(w->recreate());
+        delete w;
+        QStringList titles;
+        for (QAction* a : next->menuBar()->actions()) titles << a->text();
+        QVERIFY2(titles.contains(QStringLiteral("&Datei")), qPrintable(titles.join('|')));
+        next->resize(1300, 800);
+        next->show();
+        QTest::qWait(50);
+        shot(QStringLiteral("german-live"), next.get());
+        QCOMPARE(next->document()->project().name, std::string("keep me"));
+        QVERIFY(next->document()->isModified());
+        // and back to English
+        next->findChild<QAction*>(QStringLiteral("view.language.en"))->trigger();
+        std::unique_ptr<app::MainWindow> back(next->recreate());
+        titles.clear();
+        for (QAction* a : back->menuBar()->actions()) titles << a->text();
+        QVERIFY2(titles.contains(QStringLiteral("&File")), qPrintable(titles.join('|')));
+        QSettings(o.settingsOrganization, o.settingsApplication).remove(QLatin1String(app::kLanguageSettingsKey));
+        app::installTranslators(*QCoreApplication::instance(), o.settingsOrganization, o.settingsApplication);
+        // lengths are in µm in the docks
+        QVERIFY2(back->runSetupDock()->cellSize()->suffix().contains(QStringLiteral("µm")),
+                 qPrintable(back->runSetupDock()->cellSize()->suffix()));
+    }
+
+    // ---- 14: the legend does not cover the curves; the time axes carry their unit
+    void legendBesideTheCurves() {
+        plots::MonitorsDock dock;
+        dock.resize(700, 420);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        QTest::qWait(200);
+        // empty (no run yet): the axes fill the plot, no shrunken picture
+        shot(QStringLiteral("empty-plot"), &dock);
+        QVERIFY2(dock.spectraPlot()->axisRect()->rect().width() > dock.spectraPlot()->width() / 2,
+                 qPrintable(QStringLiteral("axes %1 px wide in a %2 px plot").arg(dock.spectraPlot()->axisRect()->rect().width()).arg(dock.spectraPlot()->width())));
+        RunResult r;
+        r.normalized = true;
+        r.frequency_hz = {2.0e14, 2.2e14, 2.4e14};
+        for (const char* name : {"T", "R", "A", "T2", "R2"}) {
+            FluxSpectrumResult s;
+            s.name = name;
+            s.kind = "transmission";
+            s.flux = {1, 2, 3};
+            s.normalized = {0.1, 0.5, 0.9};
+            r.spectra.push_back(s);
+        }
+        dock.setFinal(r);
+        QCustomPlot* plot = dock.spectraPlot();
+        plot->replot();
+        int items = 0;
+        for (int k = 0; k < plot->legend->itemCount(); ++k) items += plot->legend->item(k) != nullptr;
+        QCOMPARE(items, 5);
+        QVERIFY(plot->legend->visible());
+        const QRect legend = plot->legend->outerRect();
+        const QRect axes = plot->axisRect()->rect();
+        QVERIFY2(!legend.intersects(axes), qPrintable(QStringLiteral("legend %1,%2 %3x%4 axes %5,%6 %7x%8")
+                                                           .arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height())
+                                                           .arg(axes.x()).arg(axes.y()).arg(axes.width()).arg(axes.height())));
+        QVERIFY(axes.height() > 150);
+        shot(QStringLiteral("legend"), &dock);
+        QVERIFY(dock.timePlot()->xAxis->label().contains(QStringLiteral("(fs)")));
+        QVERIFY(dock.energyPlot()->xAxis->label().contains(QStringLiteral("(fs)")));
+        QVERIFY(dock.timePlot()->yAxis->label().contains(QStringLiteral("V/m")));
+    }
+
+    // ---- 15: running the examples leaves the source tree clean
+    void examplesStayPristine() {
+        const QString src = QStringLiteral(GOLIGHTLY_SOURCE_DIR);
+        if (!QFileInfo::exists(src + QStringLiteral("/.git"))) QSKIP("not a git checkout");
+        QProcess git;
+        git.start(QStringLiteral("git"), {QStringLiteral("-C"), src, QStringLiteral("ls-files"), QStringLiteral("examples")});
+        if (!git.waitForFinished(20000) || git.exitCode() != 0) QSKIP("git is not usable here");
+        const QString tracked = QString::fromUtf8(git.readAllStandardOutput());
+        QVERIFY2(!tracked.contains(QStringLiteral("_results/")), qPrintable(tracked));
+        // what the IDE (<stem>_results next to the project) and run-example.sh (results/) write is ignored
+        for (const QString& path : {QStringLiteral("examples/quickstart_results/summary.json"),
+                                    QStringLiteral("examples/ring_resonator_results/spectra.csv"),
+                                    QStringLiteral("results/quickstart/summary.json")}) {
+            git.start(QStringLiteral("git"), {QStringLiteral("-C"), src, QStringLiteral("check-ignore"), QStringLiteral("-q"), path});
+            QVERIFY(git.waitForFinished(20000));
+            QVERIFY2(git.exitCode() == 0, qPrintable(path + QStringLiteral(" is not ignored")));
+        }
+        QFile script(src + QStringLiteral("/scripts/run-example.sh"));
+        QVERIFY(script.open(QIODevice::ReadOnly));
+        QVERIFY(script.readAll().contains("--out \"$out\""));
+    }
+};
+
+QTEST_MAIN(TestNewcomer)
+#include "tst_newcomer.moc"
