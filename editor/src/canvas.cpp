@@ -429,16 +429,8 @@ void Canvas::updatePreview() {
         const int nx = sc.nx, ny = sc.ny;
         previewNx_ = nx;
         previewNy_ = ny;
-        previewEps_.assign(size_t(nx) * size_t(ny), 1.0);
-        const bool tm = sc.polarization == Polarization::TMz;
         double epsMax = 1.0;
-        for (size_t k = 0; k < previewEps_.size(); ++k) {
-            double e;
-            if (tm) e = sc.table[sc.material_index[2][k]].eps_r;
-            else e = 0.5 * (sc.table[sc.material_index[0][k]].eps_r + sc.table[sc.material_index[1][k]].eps_r);
-            previewEps_[k] = e;
-            epsMax = std::max(epsMax, e);
-        }
+        previewEps_ = permittivity_picture(sc, &epsMax);
         previewImage_ = QImage(nx, ny, QImage::Format_RGB32);
         const QColor lo(255, 255, 255), hi(25, 45, 110);
         for (int j = 0; j < ny; ++j) {

@@ -477,13 +477,7 @@ int real_main(int argc, char** argv) {
         }
     } catch (const ProjectError& e) {
         return report_project_error(e);
-    } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "error: out of host memory\n");
-        return kExitRun;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s\n", capped(e.what()).c_str());
-        return kExitRun;
-    }
+    }  // any other failure: main() reports it (exit 3)
     std::fprintf(stderr, "%s", app.help().c_str());
     std::fprintf(stderr, "error: a command is required (run, check, materials or bench)\n");
     return kExitUsage;

@@ -1,6 +1,8 @@
 // Shared helpers of the GUI tests.
 #pragma once
 
+#include <QImage>
+#include <QSet>
 #include <QTest>
 #include <QUndoStack>
 
@@ -9,6 +11,18 @@
 #include "editor_document.hpp"
 
 namespace golightly::test {
+
+/// Distinct colours in an image, counted up to `cap`: a blank or uniform picture has one,
+/// a picture that draws shapes, outlines and text has several.
+inline int distinctColours(const QImage& image, int cap = 64) {
+    const QImage img = image.convertToFormat(QImage::Format_RGB32);
+    QSet<QRgb> seen;
+    for (int y = 0; y < img.height() && seen.size() < cap; ++y) {
+        const auto* row = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+        for (int x = 0; x < img.width() && seen.size() < cap; ++x) seen.insert(row[x]);
+    }
+    return int(seen.size());
+}
 
 /// Prompts answered by the test: records errors, answers questions as configured.
 struct StubPrompts : golightly::editor::Prompts {

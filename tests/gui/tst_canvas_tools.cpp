@@ -334,7 +334,11 @@ private Q_SLOTS:
         // hit test finds them; everything is drawn without trouble
         QCOMPARE(f.canvas.hitTest(QPointF(8, 4)), (ItemRef{ItemRef::Kind::Monitor, -1, 0}));
         QCOMPARE(f.canvas.hitTest(QPointF(2, 4)), (ItemRef{ItemRef::Kind::Source, -1, 1}));
-        QVERIFY(!f.canvas.grab().isNull());
+        const QImage drawn = f.canvas.grab().toImage();
+        QVERIFY(golightly::test::distinctColours(drawn) >= 3);
+        f.doc.undoStack()->setIndex(0);  // without the sources and monitors the picture differs
+        QVERIFY(f.canvas.grab().toImage() != drawn);
+        f.doc.undoStack()->setIndex(f.doc.undoStack()->count());
         f.canvas.setTool(nullptr);
     }
 
@@ -353,10 +357,14 @@ private Q_SLOTS:
         QVERIFY(std::abs(f.canvas.previewEpsAt(QPointF(2.0, 3.5)) - (1 + 12.11) / 2) < 1e-6);
         // PML cells are part of the preview (outside the interior)
         QCOMPARE(f.canvas.previewEpsAt(QPointF(-0.1, 3.5)), 1.0);
+        const QImage with = f.canvas.grab().toImage();
         // it follows edits
         f.doc.undoStack()->undo();
         QCOMPARE(f.canvas.previewEpsAt(QPointF(4.0, 3.5)), 1.0);
-        QVERIFY(!f.canvas.grab().isNull());
+        const QImage without = f.canvas.grab().toImage();
+        // the eps 12 block is drawn darker than the vacuum that replaces it
+        const QPoint inside = f.canvas.toScreen(QPointF(4.0, 3.5)).toPoint();
+        QVERIFY(QColor(with.pixel(inside)).lightness() + 40 < QColor(without.pixel(inside)).lightness());
         f.canvas.setStructurePreview(false);
         QVERIFY(std::isnan(f.canvas.previewEpsAt(QPointF(4.0, 3.5))));
     }

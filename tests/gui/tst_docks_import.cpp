@@ -199,7 +199,15 @@ private Q_SLOTS:
         doc.replaceProject(p, QStringLiteral("import"));
         Canvas canvas(&doc);
         canvas.resize(400, 300);
-        QVERIFY(!canvas.grab().isNull());
+        const QImage imported = canvas.grab().toImage();
+        QVERIFY(golightly::test::distinctColours(imported) >= 3);
+        // the same domain without the painted layer, source and monitors draws differently
+        Project empty = p;
+        empty.layers[0].shapes.clear();
+        empty.sources.clear();
+        empty.monitors.clear();
+        doc.replaceProject(empty, QStringLiteral("empty"));
+        QVERIFY(canvas.grab().toImage() != imported);
     }
 
     void exportPngSvg() {

@@ -150,10 +150,14 @@ private Q_SLOTS:
         view.resize(400, 300);
         view.showFrame(std::make_shared<viewport::FieldFrame>(fr));
         QCOMPARE(view.scale(), double(fr.max_abs));
+        const QImage autoScaled = view.renderToImage(QSize(400, 300));
+        QVERIFY(golightly::test::distinctColours(autoScaled) >= 3);  // the field's colours, not a blank
         view.setAutoScale(false);
         view.setFixedScale(2.5);
         QCOMPARE(view.scale(), 2.5);
-        QVERIFY(!view.renderToImage(QSize(400, 300)).isNull());
+        // another colour scale, another picture (unless the frame's peak is 2.5 itself)
+        QVERIFY(double(fr.max_abs) != 2.5);
+        QVERIFY(view.renderToImage(QSize(400, 300)) != autoScaled);
     }
 
     /// Zoom and pan stay registered between the editor canvas and the field view.

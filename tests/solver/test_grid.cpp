@@ -162,3 +162,29 @@ TEST_CASE("grid: the nodes of a 2D line equal the compiler's flux-line samples",
         CHECK(nodes[k].weight == e.w0[k]);
     }
 }
+
+TEST_CASE("permittivity_picture: Ez's entry in TMz, the mean of Ex and Ey in TEz", "[grid]") {
+    Scene sc;
+    sc.nx = 3;
+    sc.ny = 2;
+    sc.table = {EUpdateCoeffs{}, EUpdateCoeffs{}, EUpdateCoeffs{}};
+    sc.table[0].eps_r = 1.0;
+    sc.table[1].eps_r = 4.0;
+    sc.table[2].eps_r = 12.0;
+    sc.polarization = Polarization::TMz;
+    sc.material_index[2] = {0, 1, 2, 2, 1, 0};
+    double top = 0;
+    const auto tm = permittivity_picture(sc, &top);
+    CHECK(tm == std::vector<double>{1, 4, 12, 12, 4, 1});
+    CHECK(top == 12.0);
+    sc.polarization = Polarization::TEz;
+    sc.material_index[2].clear();
+    sc.material_index[0] = {0, 1, 2, 0, 0, 0};
+    sc.material_index[1] = {1, 1, 1, 2, 0, 0};
+    const auto te = permittivity_picture(sc, &top);
+    CHECK(te == std::vector<double>{2.5, 4, 8, 6.5, 1, 1});
+    CHECK(top == 8.0);
+    sc.material_index[1].clear();  // a map missing: vacuum, eps_max at least 1
+    CHECK(permittivity_picture(sc, &top) == std::vector<double>(6, 1.0));
+    CHECK(top == 1.0);
+}

@@ -23,17 +23,8 @@ namespace golightly::viewport {
 StructureImage make_structure_image(const Scene& sc) {
     StructureImage s;
     const int nx = sc.nx, ny = sc.ny;
-    std::vector<double> eps(std::size_t(nx) * std::size_t(ny), 1.0);
-    const bool tm = sc.polarization == Polarization::TMz;
     double epsMax = 1.0;
-    for (std::size_t k = 0; k < eps.size(); ++k) {
-        double e = 1.0;
-        if (tm && !sc.material_index[2].empty()) e = sc.table[sc.material_index[2][k]].eps_r;
-        else if (!tm && !sc.material_index[0].empty() && !sc.material_index[1].empty())
-            e = 0.5 * (sc.table[sc.material_index[0][k]].eps_r + sc.table[sc.material_index[1][k]].eps_r);
-        eps[k] = e;
-        epsMax = std::max(epsMax, e);
-    }
+    const std::vector<double> eps = permittivity_picture(sc, &epsMax);
     s.epsMax = epsMax;
     s.image = QImage(nx, ny, QImage::Format_RGB32);
     for (int j = 0; j < ny; ++j) {

@@ -23,6 +23,22 @@ std::vector<Component> magnetic_components(Polarization p) {
     return {Component::Hz};
 }
 
+std::vector<double> permittivity_picture(const Scene& sc, double* eps_max) {
+    std::vector<double> eps(sc.cells(), 1.0);
+    const bool tm = sc.polarization == Polarization::TMz;
+    double top = 1.0;
+    for (std::size_t k = 0; k < eps.size(); ++k) {
+        double e = 1.0;
+        if (tm && !sc.material_index[2].empty()) e = sc.table[sc.material_index[2][k]].eps_r;
+        else if (!tm && !sc.material_index[0].empty() && !sc.material_index[1].empty())
+            e = 0.5 * (sc.table[sc.material_index[0][k]].eps_r + sc.table[sc.material_index[1][k]].eps_r);
+        eps[k] = e;
+        top = std::max(top, e);
+    }
+    if (eps_max) *eps_max = top;
+    return eps;
+}
+
 Grid Scene::grid() const {
     Grid g;
     g.n = {nx, ny, 1};

@@ -312,6 +312,12 @@ std::vector<Component> magnetic_components(Polarization p);
 /// Reads only the array sizes (a scene with nx * ny set and no per-cell arrays is fine).
 std::size_t engine_state_bytes(const Scene& scene, Precision precision, long long recorded_steps = 0);
 
+/// The relative permittivity of every cell for pictures of the structure (the editor's
+/// preview, the field view's background): nx*ny values, index j*nx+i; the table eps_r of
+/// Ez in TMz, the mean of the Ex and Ey entries in TEz, 1 where a map is missing.
+/// `eps_max` (optional) receives the largest value, at least 1.
+std::vector<double> permittivity_picture(const Scene& scene, double* eps_max = nullptr);
+
 /// Builds the coefficient table and index maps from per-cell eps_r and sigma (S/m) of
 /// each E component, merging equal entries. Throws RunError if more than 65535 distinct
 /// entries remain after rounding eps_r to 1e-7 relative.
