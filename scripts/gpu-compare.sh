@@ -49,9 +49,9 @@ cases=(
   "cuda 1024,1024 20000 float32 TMz"
   "cuda 8192,8192 200 float64 TMz"
   "cuda 8192,8192 200 float32 TMz --dispersive-material Au --dispersive-fraction 0.1"
-  "cpu 2048,2048 100 float32 TMz"
-  "cpu 2048,2048 100 float32 TEz"
-  "cpu 2048,2048 50 float32 TMz --dispersive-material Au --dispersive-fraction 0.1"
+  "cpu 4096,4096 100 float32 TMz"
+  "cpu 4096,4096 100 float32 TEz"
+  "cpu 4096,4096 40 float32 TMz --dispersive-material Au --dispersive-fraction 0.1"
 )
 for r in $(seq "$REPS"); do
   for c in "${cases[@]}"; do

@@ -30,6 +30,8 @@
 #include <set>
 
 #include "canvas.hpp"
+#include "golightly/limits.hpp"
+#include "golightly/safe_read.hpp"
 #include "golightly/image_io.hpp"
 
 namespace golightly::editor {
@@ -85,12 +87,17 @@ void StepFileReader::start(const QString& path) {
     const std::string label = QFileInfo(path).fileName().toStdString();
     thread_ = QThread::create([this, path, label] {
         try {
-            QFile f(path);
-            if (!f.open(QIODevice::ReadOnly)) throw std::runtime_error("cannot open the file (" + f.errorString().toStdString() + ")");
-            const QByteArray data = f.readAll();
-            if (data.isEmpty()) throw std::runtime_error("the file is empty");
-            bytes_.assign(reinterpret_cast<const std::uint8_t*>(data.constData()),
-                          reinterpret_cast<const std::uint8_t*>(data.constData()) + data.size());
+            // Regular files only, at most the STEP size limit: a FIFO or /dev/zero chosen in
+            // the file dialog must neither block this thread nor exhaust memory (issue 19).
+            std::string data;
+            try {
+                data = read_regular_file(path.toStdString(), limits::kMaxStepBytes);
+            } catch (const FileReadError& e) {
+                throw std::runtime_error(std::string("cannot read the file: ") + e.what());
+            }
+            if (data.empty()) throw std::runtime_error("the file is empty");
+            bytes_.assign(reinterpret_cast<const std::uint8_t*>(data.data()),
+                          reinterpret_cast<const std::uint8_t*>(data.data()) + data.size());
             model_ = read_step(bytes_, label, [this](double fraction, const std::string& stage) {
                 const QString st = qs(stage);
                 QMetaObject::invokeMethod(

@@ -13,7 +13,10 @@
 #include <QTableWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QElapsedTimer>
 #include <QTest>
+
+#include <sys/stat.h>
 #include <QUrl>
 
 #include <cmath>
@@ -251,7 +254,12 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(all.left(all.size() / 2));
         }
-        for (const QString& path : {fake, truncated, dir.filePath(QStringLiteral("missing.step"))}) {
+        // a FIFO named .step (issue 19): refused at once instead of blocking the reader
+        const QString fifo = dir.filePath(QStringLiteral("pipe.step"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QElapsedTimer fifoTimer;
+        fifoTimer.start();
+        for (const QString& path : {fake, truncated, dir.filePath(QStringLiteral("missing.step")), fifo}) {
             StubPrompts prompts;
             StepImportDialog dlg(&doc, &prompts);
             QVERIFY(!load(dlg, path));
@@ -261,6 +269,7 @@ private Q_SLOTS:
             QVERIFY(doc.project() == before);
             QCOMPARE(doc.undoStack()->count(), 0);
         }
+        QVERIFY2(fifoTimer.elapsed() < 60000, "a FIFO must not block the STEP reader");
         // a part whose solid misses the slice plane
         StubPrompts prompts;
         StepImportDialog dlg(&doc, &prompts);

@@ -574,3 +574,43 @@ TEST_CASE("messages: quoted input is capped, never the whole payload", "[hardeni
     CHECK(limits::cap_text(std::string(300, 'x'), 120).size() < 150);
     CHECK(limits::cap_text("short") == "short");
 }
+
+TEST_CASE("paths: a project names no file to read; a step shape's file_name is only a label", "[hardening][files]") {
+    // The STEP data of a project is embedded (data_base64); file_name labels messages and is
+    // never opened. A project whose step shape names a readable STEP file on this machine
+    // (absolute, and by a path escaping the project's folder) but embeds no data is refused
+    // for the missing data, and the named file is not read.
+    Project p = load_project(fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "step_import.glproj");
+    Shape* step = nullptr;
+    for (Layer& l : p.layers)
+        for (Shape& s : l.shapes)
+            if (s.type == ShapeType::Step) step = &s;
+    REQUIRE(step);
+    const std::string real = (fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "step_ring.step").string();
+    REQUIRE(fs::is_regular_file(real));
+    for (const std::string& name : {real, std::string("../../examples/step_ring.step")}) {
+        step->file_name = name;
+        step->data_base64.clear();
+        try {
+            validate_project(p, "paths.glproj");
+            (void)compile_project(p, "paths.glproj");
+            FAIL("a step shape without embedded data was accepted (file_name " << name << ")");
+        } catch (const ProjectError& e) {
+            INFO(e.what());
+            CHECK(e.json_path().find("shapes[") != std::string::npos);
+            CHECK(std::string(e.what()).find("data") != std::string::npos);
+        }
+    }
+    // With the data embedded, file_name is a label: a name that exists nowhere compiles the same.
+    if (!step_import_available()) {
+        WARN("no OpenCASCADE in this build: the compile half skipped");
+        return;
+    }
+    Project q = load_project(fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "step_import.glproj");
+    for (Layer& l : q.layers)
+        for (Shape& s : l.shapes)
+            if (s.type == ShapeType::Step) s.file_name = "/nonexistent/../../etc/never_opened.step";
+    const CompiledProject a = compile_project(load_project(fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "step_import.glproj"), "a");
+    const CompiledProject b = compile_project(q, "b");
+    CHECK(a.scene.material_index[2] == b.scene.material_index[2]);
+}
