@@ -24,36 +24,18 @@
 #include <thread>
 
 #include "golightly/project.hpp"
+#include "test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace golightly;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-struct Scratch {
-    fs::path path;
-    explicit Scratch(const std::string& tag) {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("golightly_fault_" + tag + "_" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+using test::quote;
+using test::slurp;
+/// A scratch directory of this file's tests (test_files.hpp).
+struct Scratch : test::Scratch {
+    explicit Scratch(const std::string& tag) : test::Scratch("fault", tag) {}
 };
 
 /// A small TMz run (0.3 s) with a time probe and a DFT field map (an HDF5 file of a few KiB).

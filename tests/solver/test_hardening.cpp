@@ -32,6 +32,7 @@
 #include "golightly/limits.hpp"
 #include "golightly/pole_fit.hpp"
 #include "golightly/project.hpp"
+#include "test_files.hpp"
 #include "golightly/safe_read.hpp"
 #include "golightly/step_import.hpp"
 
@@ -63,30 +64,11 @@ struct Cli {
     double seconds = 0;
 };
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-struct Scratch {
-    fs::path path;
-    explicit Scratch(const std::string& tag) {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("golightly_harden_" + tag + "_" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+using test::quote;
+using test::slurp;
+/// A scratch directory of this file's tests (test_files.hpp).
+struct Scratch : test::Scratch {
+    explicit Scratch(const std::string& tag) : test::Scratch("harden", tag) {}
 };
 
 /// golightly-cli with `args`, a 60 s limit (timeout(1)), stdin closed; exit_code is -1
