@@ -41,9 +41,9 @@ std::vector<double> permittivity_picture(const Scene& sc, double* eps_max) {
 
 Grid Scene::grid() const {
     Grid g;
-    g.n = {nx, ny, 1};
+    g.n = {nx, ny, dimensions == 3 ? nz : 1};
     g.dx_um = dx_um;
-    for (int a = 0; a < 2; ++a) {
+    for (int a = 0; a < (dimensions == 3 ? 3 : 2); ++a) {
         g.boundary[a] = boundary[a];
         g.pml_lo[a] = pml_lo[a];
         g.pml_hi[a] = pml_hi[a];

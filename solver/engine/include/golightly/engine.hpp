@@ -106,6 +106,10 @@ public:
     };
     virtual FieldSamples sample_field(Component component, int max_width, int max_height, bool squared = false);
 
+    /// 3D scenes: the plane frame() and sample_field() show from now on (scene.hpp
+    /// FrameSlice; "3D scenes" for the image axes). The default (and 2D engines) ignore it.
+    virtual void set_frame_slice(const FrameSlice& slice) { (void)slice; }
+
     /// The frame() image rendered into device memory, for CUDA-OpenGL interop
     /// (gl_interop.hpp): writes width * height * 4 RGBA8 bytes (layout as frame()) to
     /// `device_rgba` (a CUDA device pointer of capacity_bytes) and waits for the engine's

@@ -93,4 +93,35 @@ std::vector<double> raster_coverage(const Shape& raster, const SampleGrid& grid)
 /// domain [0, Lx] x [0, Ly]), sum of fraction * cell area.
 std::map<std::string, double> material_areas_um2(const Project& project, double cell_um, bool reference_run);
 
+// ---------------------------------------------------------------- 3D (spec "3D projects")
+
+/// 3D sample points (i, j, k) at (x0_um + i dx_um, y0_um + j dx_um, z0_um + k dx_um); each
+/// sample's averaging window is the dx_um cube centred on it. Arrays over a SampleGrid3
+/// are indexed (k * ny + j) * nx + i (x fastest).
+struct SampleGrid3 {
+    int nx = 0, ny = 0, nz = 0;
+    double x0_um = 0, y0_um = 0, z0_um = 0;
+    double dx_um = 0;
+};
+
+/// compute_coverage in 3D: the fraction of each sample cube covered by each material,
+/// layers composited in order as in 2D. Layers extrude their 2D shapes over their z range
+/// (whole domain when absent) with `sidewall_angle_deg` (each edge moved inward by
+/// (z - z0) tan(angle)); `sphere` and `box` shapes and `step` solids carry their own z.
+/// Errors: ProjectError naming layers[i].shapes[k].
+Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bool reference_run);
+
+/// average_medium in 3D for one E component (Ex, Ey or Ez) sampled on `grid` (the
+/// caller places the grid at that component's Yee positions). subpixel = true: eps_r = 1 /
+/// (eps^-1)_dd, the diagonal entry of the inverse tensor of Farjadpour et al. (2006) eq. 1
+/// for the component's axis d, with the interface normal n of the sample cube (the cube
+/// integral of grad eps_inf); inv_eps_offdiag stays empty. subpixel = false: staircase.
+AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid, Component e_component,
+                                 bool subpixel, bool reference_run);
+
+/// Interior volume (um^3) filled by each material (background included) for `check`:
+/// coverage on the interior cell grid (samples at cell centres, windows = cells, domain
+/// [0, Lx] x [0, Ly] x [0, Lz]), sum of fraction * dx^3.
+std::map<std::string, double> material_volumes_um3(const Project& project, double cell_um, bool reference_run);
+
 }  // namespace golightly

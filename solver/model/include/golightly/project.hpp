@@ -53,7 +53,9 @@ struct Material {
 
 // ---------------------------------------------------------------- shapes
 
-enum class ShapeType { Rectangle, Polygon, Ellipse, Ring, Path, Raster, Step };
+/// Sphere and Box (GoLightly 0.2, spec "3D projects") are solids with their own z; in 2D
+/// they are cut at domain.slice_z (a disc, a rectangle).
+enum class ShapeType { Rectangle, Polygon, Ellipse, Ring, Path, Raster, Step, Sphere, Box };
 
 /// One shape. A flat struct: which fields matter depends on `type` (see the spec's table).
 struct Shape {
@@ -84,6 +86,11 @@ struct Shape {
     /// step (GoLightly 0.1, additive): indices of the file's solids (read_step order) this
     /// shape places on its layer; empty = all solids. JSON key `solids`.
     std::vector<int> solids;
+    // sphere (3D shape): JSON `center [x,y,z]`, `radius`
+    Vec3 center_3d;
+    double radius = 0;
+    // box (3D shape): JSON `min [x,y,z]`, `max [x,y,z]`
+    Vec3 box_min, box_max;
 
     Json extra = Json::object();
     bool operator==(const Shape&) const = default;
@@ -96,6 +103,9 @@ struct Layer {
     bool locked = false;
     std::optional<std::array<double, 2>> z;  ///< extrusion range um; absent = whole domain
     bool reference_only = false;
+    /// Sidewall angle (degrees, spec "3D projects"): > 0 makes each extruded 2D shape
+    /// shrink with height, every edge moving inward by (z - z0) tan(angle); 0 = vertical.
+    double sidewall_angle_deg = 0;
     std::vector<Shape> shapes;
     Json extra = Json::object();
     bool operator==(const Layer&) const = default;
@@ -113,20 +123,23 @@ struct Waveform {
     bool operator==(const Waveform&) const = default;
 };
 
-enum class SourceType { Point, Line, Region, Plane };
+enum class SourceType { Point, Line, Region, Plane, Tfsf };
 enum class SourceProfile { Uniform, Gaussian, Mode };
 
 struct Source {
     std::string name;
     SourceType type = SourceType::Point;
     Vec2 at;                   ///< point
+    std::optional<double> at_z;  ///< point: the third entry of `at` (3D; ignored in 2D)
     Vec2 from, to;             ///< line
+    Vec3 center, size;         ///< plane (3D): JSON `center`, `size` (exactly one zero entry)
+    Vec3 box_min, box_max;     ///< tfsf: JSON `min`, `max` (2D: z entries absent, 0)
     std::optional<Shape> shape;  ///< region
     Component component = Component::Ez;
     SourceProfile profile = SourceProfile::Uniform;
     double waist = 1.0;        ///< gaussian profile, um (1/e amplitude radius)
     int mode_index = 0;
-    std::string direction = "+x";  ///< one-way injection direction for mode sources
+    std::string direction = "+x";  ///< one-way injection direction (line/plane), propagation (tfsf)
     double amplitude = 1.0;
     double phase_deg = 0.0;
     Waveform waveform;
@@ -143,12 +156,15 @@ struct Monitor {
     MonitorType type = MonitorType::Flux;
     // flux: a line from..to; direction "+x".."-y": positive flux direction
     Vec2 from, to;
+    Vec3 center, size;  ///< flux on a plane (3D): JSON `center`, `size` (one zero entry)
     std::string direction = "+x";
     std::string kind = "flux";  ///< flux: transmission|reflection|flux; flux_box: absorption|scattering|flux
     // flux_box, dft_field (optional region)
     std::optional<Vec2> min, max;
+    std::optional<double> min_z, max_z;  ///< third entries of `min` / `max` (3D)
     // time
     std::optional<Vec2> at;
+    std::optional<double> at_z;  ///< third entry of `at` (3D)
     std::optional<Shape> shape;
     Component component = Component::Ez;
     Reduce reduce = Reduce::Value;
@@ -212,6 +228,10 @@ enum class BackendChoice { Auto, Cuda, Cpu };
 struct Frames {
     int every_steps = 20;
     Component component = Component::Ez;
+    /// 3D (spec "3D projects"): the slice shown, "xy", "xz" or "yz", at `position` um along
+    /// the plane's normal (absent: the domain centre).
+    std::string plane = "xy";
+    std::optional<double> position;
     Json extra = Json::object();
     bool operator==(const Frames&) const = default;
 };

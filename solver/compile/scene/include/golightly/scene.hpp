@@ -119,9 +119,42 @@
 //   increment. Listed sites lie outside the PML slabs, off the outermost lines of
 //   non-periodic axes (so pec and Mur never touch them), and are neither dispersive nor
 //   conductive (those cells keep the diagonal entry only).
+//
+// 3D scenes (dimensions = 3)
+//   nx * ny * nz cells, all six components, flat index (k * ny + j) * nx + i (x fastest,
+//   then y, then z), stored as int32 in the sparse lists below (the compiler refuses a
+//   3D grid of more than 2^31 - 1 cells). Yee positions (grid.hpp yee_offset):
+//     Ex (i+1/2, j, k)  Ey (i, j+1/2, k)  Ez (i, j, k+1/2)
+//     Hx (i, j+1/2, k+1/2)  Hy (i+1/2, j, k+1/2)  Hz (i+1/2, j+1/2, k)
+//   so with nz = 1 and z periodic the updates reduce to TMz (Ez, Hx, Hy) and TEz (Hz, Ex,
+//   Ey) at once. Updates (Taflove & Hagness 3rd ed. eqs. 3.19-3.20, normalized as above,
+//   d_a f = f(.. +1 along a) - f(..) for H, f(..) - f(.. -1 along a) for E, each divided
+//   by the kappa of its axis and corrected by its CPML psi exactly as in 2D):
+//     Hx -= S [ d_y Ez - d_z Ey ]    Hy -= S [ d_z Ex - d_x Ez ]    Hz -= S [ d_x Ey - d_y Ex ]
+//     Ex = ca Ex + cb [ d_y Hz - d_z Hy ]   Ey = ca Ey + cb [ d_z Hx - d_x Hz ]
+//     Ez = ca Ez + cb [ d_x Hy - d_y Hx ]
+//   material_index[c] holds all three E maps (nx*ny*nz each); the dispersive cells of each
+//   E component follow the 2D formulation unchanged; `anisotropic` is empty (3D sub-pixel
+//   averaging gives each E component the diagonal entry of the Farjadpour tensor). The
+//   outer boundary kinds apply per axis as in 2D, to the components tangential to each
+//   face; cpml[2] is the z profile. The step order, sources, DFT sets and time probes are
+//   those of 2D with 3D flat indices. field_energy() is then in J (a volume integral,
+//   dx^3). frame() and sample_field() show the plane FrameSlice (Engine::set_frame_slice)
+//   with the plane's first in-plane axis (x for xy and xz, y for yz) as image columns.
+//
+// TF/SF (Scene::tfsf, 2D and 3D; Taflove & Hagness 3rd ed. sec. 5.8-5.9)
+//   A 1D auxiliary grid along `axis` carries E_inc and H~_inc with the main grid's S,
+//   stepped in lock-step with the main grid (its E and H at the same times as the main
+//   grid's), fed at its start by the waveform, terminated at its far end by a matched
+//   absorber. On every face of the total-field box the engine adds the incident field to
+//   the update of each tangential field component whose curl stencil straddles the face
+//   (H just outside, E on the face), so the field inside is total and outside scattered.
+//   The incident field is zero at the start; in an empty domain the field outside the box
+//   stays below 1e-4 of the incident power.
 // ----------------------------------------------------------------------------------
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -243,15 +276,44 @@ struct AnisotropicCells {
     bool empty() const { return cells[0].empty() && cells[1].empty(); }
 };
 
+/// Total-field / scattered-field plane wave (header comment "3D scenes", TF/SF). The
+/// total-field region is the set of integer index positions lo[a] <= p <= hi[a] on every
+/// axis a (in 2D lo[2] = hi[2] = 0); outside it the engine holds the scattered field.
+/// The incident wave travels along `axis` in the direction `sign` (+1 / -1) with its E
+/// along component_axis(e_component) (normal to `axis`), E_inc at the injection plane =
+/// waveform.value(t - delay_s) (V/m); it is propagated on a 1D auxiliary grid with the
+/// main grid's dx, dt and Courant number so that it follows the grid's own dispersion.
+struct TfsfSource {
+    std::array<std::int64_t, 3> lo{0, 0, 0}, hi{0, 0, 0};  ///< TF region, inclusive integer positions
+    int axis = 0;                                          ///< propagation axis 0..2
+    int sign = +1;                                         ///< +1: towards +axis
+    Component e_component = Component::Ez;                 ///< E polarization
+    CompiledWaveform waveform;
+    double delay_s = 0;
+};
+
+/// Which slice of a 3D grid frames and field samples show (Engine::frame,
+/// Engine::sample_field): the plane normal to `normal_axis` at node index `index`
+/// (clamped to the grid). Ignored in 2D.
+struct FrameSlice {
+    int normal_axis = 2;
+    std::int64_t index = 0;
+};
+
 struct Scene {
-    Polarization polarization = Polarization::TMz;
+    /// 2: one cell along z (nz = 1), the polarization picks the components (header
+    /// comment). 3: all six components on nx * ny * nz cells (header comment "3D scenes").
+    int dimensions = 2;
+    Polarization polarization = Polarization::TMz;  ///< 2D only
     int nx = 0, ny = 0;              ///< total cells, PML included
+    int nz = 1;                      ///< total cells along z, PML included (1 in 2D)
     double dx_um = 0;                ///< Yee cell edge, um
     double dt_s = 0;                 ///< time step, s
     double courant = 0.5;            ///< S = c0 dt / dx
-    BoundaryKind boundary[2] = {BoundaryKind::Pml, BoundaryKind::Pml};  ///< x, y
-    int pml_lo[2] = {0, 0}, pml_hi[2] = {0, 0};  ///< PML cells per side (x, y)
-    CpmlAxis cpml[2];                ///< x, y profiles (identity where no PML)
+    /// x, y, z; z is unused in 2D (periodic with period 1).
+    BoundaryKind boundary[3] = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Periodic};
+    int pml_lo[3] = {0, 0, 0}, pml_hi[3] = {0, 0, 0};  ///< PML cells per side (x, y, z)
+    CpmlAxis cpml[3];                ///< x, y, z profiles (identity where no PML; z only in 3D)
 
     /// Material table and, per E component, the table index of every cell (nx*ny).
     /// TMz uses material_index[2] (Ez); TEz uses [0] (Ex) and [1] (Ey). Unused: empty.
@@ -272,12 +334,14 @@ struct Scene {
     bool is_anisotropic() const { return !anisotropic.empty(); }
 
     std::vector<SourceTerm> sources;
+    std::vector<TfsfSource> tfsf;    ///< TF/SF plane waves (2D and 3D)
     std::vector<DftSet> dft_sets;
     std::vector<TimeProbe> time_probes;
 
-    std::size_t cells() const { return std::size_t(nx) * std::size_t(ny); }
-    /// The grid of this 2D scene as a Grid of any dimension (grid.hpp): n = {nx, ny, 1},
-    /// z periodic, the same boundaries and PML cells on x and y.
+    /// nx * ny * nz.
+    std::size_t cells() const { return std::size_t(nx) * std::size_t(ny) * std::size_t(nz); }
+    /// The grid as a Grid of any dimension (grid.hpp): n = {nx, ny, nz}, the same
+    /// boundaries and PML cells (2D: nz = 1, z periodic).
     Grid grid() const;
     /// Physical position (um) of index-unit position p along axis a.
     double position_um(int axis, double p) const { return (p - pml_lo[axis]) * dx_um; }
