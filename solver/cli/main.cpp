@@ -3,7 +3,7 @@
 //   golightly-cli run PROJECT [--out DIR] [--backend auto|cpu|cuda] [--precision float32|float64]
 //                             [--threads N] [--max-steps N]
 //   golightly-cli check PROJECT [--json]
-//   golightly-cli bench [--backend cpu|cuda] [--dims 2] [--size NX,NY] [--steps N]
+//   golightly-cli bench [--backend cpu|cuda] [--dims 2|3] [--size NX,NY[,NZ]] [--steps N]
 //                       [--precision ..] [--poles P] [--json]
 //   golightly-cli materials [--json]
 //   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
@@ -345,8 +345,12 @@ int cmd_bench(const BenchOptions& options, bool json) {
         std::printf("%s\n", bench_report_json(r).c_str());
         return kExitOk;
     }
-    std::printf("backend %s (%s), %dD %s, %d x %d cells, %d steps, %s\n", r.backend.c_str(), r.device.c_str(),
-                r.dims, r.polarization.c_str(), r.nx, r.ny, r.steps, r.precision.c_str());
+    if (r.dims == 3)
+        std::printf("backend %s (%s), 3D, %d x %d x %d cells, %d steps, %s\n", r.backend.c_str(), r.device.c_str(),
+                    r.nx, r.ny, r.nz, r.steps, r.precision.c_str());
+    else
+        std::printf("backend %s (%s), %dD %s, %d x %d cells, %d steps, %s\n", r.backend.c_str(), r.device.c_str(),
+                    r.dims, r.polarization.c_str(), r.nx, r.ny, r.steps, r.precision.c_str());
     if (r.poles > 0)
         std::printf("dispersive:               %s, %d poles, %.3g of the E sites, dx %.4g um\n",
                     r.dispersive_material.empty() ? "synthetic Lorentz" : r.dispersive_material.c_str(), r.poles,
@@ -362,15 +366,24 @@ int cmd_bench(const BenchOptions& options, bool json) {
     return kExitOk;
 }
 
-bool parse_size(const std::string& text, int& nx, int& ny) {
-    int a = 0, b = 0;
+/// NX,NY or NX,NY,NZ (positive integers); nz is left alone when absent.
+bool parse_size(const std::string& text, int& nx, int& ny, int* nz = nullptr, bool* has_nz = nullptr) {
+    int a = 0, b = 0, c = 0;
     char comma = 0;
     std::istringstream in(text);
     if (!(in >> a >> comma >> b) || comma != ',' || a <= 0 || b <= 0) return false;
     in >> std::ws;
+    bool third = false;
+    if (!in.eof() && nz) {
+        if (!(in >> comma >> c) || comma != ',' || c <= 0) return false;
+        in >> std::ws;
+        third = true;
+    }
     if (!in.eof()) return false;
     nx = a;
     ny = b;
+    if (third) *nz = c;
+    if (has_nz) *has_nz = third;
     return true;
 }
 
@@ -421,8 +434,8 @@ int real_main(int argc, char** argv) {
     CLI::App* bench = app.add_subcommand("bench", "Time the update loop on a synthetic domain with CPML on every face");
     bench->add_option("--backend", bench_backend, "cpu or cuda (default: cuda when available)")
         ->check(CLI::IsMember({"cpu", "cuda"}));
-    bench->add_option("--dims", bench_req.dims, "2 (3 is not supported yet)")->check(CLI::IsMember({2, 3}));
-    bench->add_option("--size", bench_size, "NX,NY cells (default 4096,4096)");
+    bench->add_option("--dims", bench_req.dims, "2 or 3 (3: CPU backend)")->check(CLI::IsMember({2, 3}));
+    bench->add_option("--size", bench_size, "NX,NY cells (default 4096,4096); 3D: NX,NY,NZ (default 128,128,128)");
     bench->add_option("--steps", bench_req.steps, "Time steps to time (default 200)")->check(CLI::PositiveNumber);
     bench->add_option("--precision", bench_precision, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));
     bench->add_option("--polarization", bench_polarization, "TMz or TEz (default TMz)")->check(CLI::IsMember({"TMz", "TEz"}));
@@ -460,14 +473,14 @@ int real_main(int argc, char** argv) {
         if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);
         if (*bench) {
-            if (!parse_size(bench_size, bench_req.nx, bench_req.ny)) {
-                std::fprintf(stderr, "error: --size: expected NX,NY with positive integers, got '%s'\n",
-                             limits::cap_text(bench_size).c_str());
+            const bool three = bench_req.dims == 3;
+            if (three && bench->count("--size") == 0) bench_size = "128,128,128";
+            bool has_nz = false;
+            if (!parse_size(bench_size, bench_req.nx, bench_req.ny, three ? &bench_req.nz : nullptr, &has_nz) ||
+                (three && !has_nz)) {
+                std::fprintf(stderr, "error: --size: expected %s with positive integers, got '%s'\n",
+                             three ? "NX,NY,NZ" : "NX,NY", limits::cap_text(bench_size).c_str());
                 return kExitUsage;
-            }
-            if (bench_req.dims != 2) {
-                std::fprintf(stderr, "error: bench: --dims 3 is not supported yet\n");
-                return kExitRun;
             }
             bench_req.poles = bench_poles;
             bench_req.backend = !bench_backend.empty() ? bench_backend : (cuda_available() ? "cuda" : "cpu");
