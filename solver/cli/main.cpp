@@ -18,9 +18,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <new>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -28,6 +30,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/geometry.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/material_library.hpp"
 #include "golightly/pole_fit.hpp"
@@ -134,6 +137,13 @@ int cmd_run(const RunArgs& a) {
     const fs::path file(a.project);
     const std::string label = a.project;
     Project project = load_project(file);  // ProjectError -> 2 (caller)
+    {  // what this build cannot run (3D limits), with the command line's backend applied
+        Project as_run = project;
+        if (a.backend == "auto") as_run.run.backend = BackendChoice::Auto;
+        if (a.backend == "cpu") as_run.run.backend = BackendChoice::Cpu;
+        if (a.backend == "cuda") as_run.run.backend = BackendChoice::Cuda;
+        check_runnable(as_run, label);  // ProjectError -> 2
+    }
 
     fs::path out = a.out.empty() ? file.parent_path() / (file.stem().string() + "_results") : fs::path(a.out);
     RunOptions opts;
@@ -204,8 +214,12 @@ int cmd_run(const RunArgs& a) {
 }
 
 // ------------------------------------------------------------------ check
+/// Validates, refuses what this build cannot run (check_runnable), compiles (and the
+/// normalization run's scene) and prints the grid, time step, step limit, memory estimate,
+/// material areas (2D, um^2) or volumes (3D, um^3) and warnings. --json: spec/cli.md.
 int cmd_check(const std::string& project_path, bool json) {
     const Project project = load_project(fs::path(project_path));
+    check_runnable(project, project_path);
     const CompiledProject c = compile_project(project, project_path);
     // `run` also compiles the normalization run (the reference layers, reference-only ones
     // included): check covers every layer that run compiles.
@@ -215,31 +229,60 @@ int cmd_check(const std::string& project_path, bool json) {
         compile_project(project, project_path, ref);
     }
     const Scene& s = c.scene;
+    const bool three_d = project.domain.dimensions == 3;
+    std::vector<std::string> warnings = c.warnings;
+    // 3D: volume (um^3) per material on the interior cell grid (geometry.hpp).
+    std::map<std::string, double> volumes;
+    if (three_d) {
+        try {
+            volumes = material_volumes_um3(project, s.dx_um, false);
+        } catch (const ProjectError&) {
+            throw;
+        } catch (const std::exception& e) {
+            warnings.push_back("material volumes not computed: " + capped(e.what()));
+        }
+    }
     if (json) {
         Json j = Json::object();
-        j["cells"] = {s.nx, s.ny, 1};
+        j["dimensions"] = project.domain.dimensions;
+        j["cells"] = {s.nx, s.ny, s.nz};
         j["dt_fs"] = s.dt_s / 1e-15;
         j["courant"] = s.courant;
         Json mats = Json::object();
-        for (const auto& [id, area] : c.material_area_um2) mats[id] = {{"area_um2", area}};
+        if (three_d) {
+            for (const auto& [id, volume] : volumes) mats[id] = {{"volume_um3", volume}};
+        } else {
+            for (const auto& [id, area] : c.material_area_um2) mats[id] = {{"area_um2", area}};
+        }
         j["materials"] = mats;
         j["memory_bytes"] = c.memory_bytes;
         Json w = Json::array();
-        for (const auto& line : c.warnings) w.push_back(line);
+        for (const auto& line : warnings) w.push_back(line);
         j["warnings"] = w;
         std::printf("%s\n", j.dump().c_str());
         return kExitOk;
     }
     std::printf("%s: %s\n", project_path.c_str(), project.name.c_str());
-    std::printf("grid: %d x %d Yee cells (PML included: x %d+%d, y %d+%d), cell %.6g um, %s\n", s.nx, s.ny,
-                s.pml_lo[0], s.pml_hi[0], s.pml_lo[1], s.pml_hi[1], s.dx_um, to_string(s.polarization).c_str());
+    if (three_d) {
+        std::printf("grid: %d x %d x %d Yee cells = %zu cells (PML included: x %d+%d, y %d+%d, z %d+%d), cell %.6g um, 3D\n",
+                    s.nx, s.ny, s.nz, s.cells(), s.pml_lo[0], s.pml_hi[0], s.pml_lo[1], s.pml_hi[1], s.pml_lo[2],
+                    s.pml_hi[2], s.dx_um);
+    } else {
+        std::printf("grid: %d x %d Yee cells (PML included: x %d+%d, y %d+%d), cell %.6g um, %s\n", s.nx, s.ny,
+                    s.pml_lo[0], s.pml_hi[0], s.pml_lo[1], s.pml_hi[1], s.dx_um, to_string(s.polarization).c_str());
+    }
     std::printf("dt: %.6g fs, Courant number %.4g\n", s.dt_s / 1e-15, s.courant);
     std::printf("steps to the stop limit: %lld (%.6g fs)\n", (long long)c.max_steps, double(c.max_steps) * s.dt_s / 1e-15);
     std::printf("memory estimate: %.1f MiB\n", double(c.memory_bytes) / (1024.0 * 1024.0));
-    std::printf("materials (area after sub-pixel averaging):\n");
-    for (const auto& [id, area] : c.material_area_um2) std::printf("  %-16s %.6g um^2\n", id.c_str(), area);
-    if (c.warnings.empty()) std::printf("no warnings\n");
-    for (const auto& line : c.warnings) std::printf("warning: %s\n", line.c_str());
+    if (three_d) {
+        std::printf("materials (volume after sub-pixel averaging):\n");
+        for (const auto& [id, volume] : volumes) std::printf("  %-16s %.6g um^3\n", id.c_str(), volume);
+    } else {
+        std::printf("materials (area after sub-pixel averaging):\n");
+        for (const auto& [id, area] : c.material_area_um2) std::printf("  %-16s %.6g um^2\n", id.c_str(), area);
+    }
+    if (warnings.empty()) std::printf("no warnings\n");
+    for (const auto& line : warnings) std::printf("warning: %s\n", line.c_str());
     return kExitOk;
 }
 
