@@ -1,0 +1,200 @@
+// TF/SF cross-sections (run.hpp tfsf_incident_intensity, FluxSpectrumResult::normalized):
+// - the Mie series of the tests (mie_series.hpp) against their Rayleigh limits;
+// - an empty 3D TF/SF box: scattering and absorption cross-sections ~0, and the plane-wave
+//   power through a plane inside the box equals I_inc times its area (times the flux
+//   plane's lattice factor cos(k~ dx/2));
+// - 2D: a dielectric cylinder (TMz) against the cylinder Mie series;
+// - 3D [slow]: a dielectric sphere against the Mie series at two resolutions.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "golightly/compile.hpp"
+#include "golightly/run.hpp"
+#include "mie_series.hpp"
+#include "test_3d_projects.hpp"
+
+using namespace golightly;
+using namespace golightly::test3d;
+
+TEST_CASE("Mie series: Rayleigh limits of the sphere and the cylinder", "[mie3d][mie2d]") {
+    const double m = 2.0, x = 0.01;
+    const double ratio = (m * m - 1) / (m * m + 2);
+    CHECK(mie::sphere_qsca(x, m) == Approx(8.0 / 3.0 * std::pow(x, 4) * ratio * ratio).epsilon(1e-3));
+    CHECK(mie::cylinder_qsca_tm(x, m) ==
+          Approx(units::pi * units::pi * std::pow(x, 3) * (m * m - 1) * (m * m - 1) / 8).epsilon(1e-3));
+    // large spheres: extinction paradox, Q_sca -> 2 (lossless), here within the ripple
+    CHECK(mie::sphere_qsca(200.0, 1.33) == Approx(2.0).margin(0.1));
+    CHECK(mie::cylinder_qsca_tm(200.0, 1.33) == Approx(2.0).margin(0.1));
+}
+
+TEST_CASE("3D TF/SF in an empty domain: zero cross-sections, plane-wave power = I_inc * area", "[tfsf3d][3d]") {
+    const double dx = 0.05, wl_min = 0.8, wl_max = 1.6;
+    Project p = vacuum_project(1.6, 1.6, 1.6, dx, 10, wl_min, wl_max, 5);
+    p.sources.push_back(tfsf("pw", {0.4, 0.4, 0.4}, {1.2, 1.2, 1.2}, "+x", Component::Ey, pulse_for(wl_min, wl_max)));
+    p.monitors.push_back(flux_box("sca", {0.25, 0.25, 0.25}, {1.35, 1.35, 1.35}, "scattering"));
+    p.monitors.push_back(flux_box("abs", {0.55, 0.55, 0.55}, {1.05, 1.05, 1.05}, "absorption"));
+    // a plane inside the total-field box, normal to the propagation, 0.4 x 0.4 um
+    p.monitors.push_back(flux_plane("through", {0.8, 0.8, 0.8}, {0, 0.4, 0.4}, "+x"));
+    const RunResult r = run_project(p, "tfsf3d.glproj");
+    REQUIRE(r.spectra.size() == 3);
+    CHECK(r.dimensions == 3);
+    CHECK(r.tfsf_cross_sections);
+    CHECK(r.backend == "cpu");
+    const CompiledProject cp = compile_project(p, "tfsf3d.glproj");
+    const auto i_inc = tfsf_incident_intensity(cp.scene, r.frequency_hz, r.steps);
+    const double face = 0.8 * 0.8;  // um^2, the TF box's cross-section
+    for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
+        const double sca = r.spectra[0].normalized[f], absn = r.spectra[1].normalized[f];
+        const double through = r.spectra[2].flux[f] / (i_inc[f] * 0.4 * 0.4 * units::um * units::um);
+        std::printf("tfsf3d: wl %.3f um  sigma_sca %.3e um^2 (%.2e of the box face)  sigma_abs %.3e um^2  "
+                    "P_plane / (I_inc A) %.5f\n",
+                    units::hz_to_wavelength_um(r.frequency_hz[f]), sca, sca / face, absn, through);
+        CHECK(std::abs(sca) < 1e-4 * face);
+        CHECK(std::abs(absn) < 1e-3 * face);
+        // the flux plane measures |E|^2 cos(k~ dx/2) / (2 eta0) (test_3d_projects.hpp)
+        CHECK(through == Approx(half_cell_cos(r.frequency_hz[f], dx, 0.5)).margin(0.002));
+        CHECK(r.spectra[2].normalized.empty());  // flux planes are not normalized without a reference run
+    }
+}
+
+namespace {
+
+/// 2D TMz: a dielectric cylinder (index n, radius a) in a TF/SF box; returns the scattering
+/// cross-section per unit length (um) at each wavelength and the wavelengths.
+RunResult run_cylinder(double dx, double a, double n, double wl_min, double wl_max, int points) {
+    Project p;
+    p.name = "cylinder";
+    p.domain.dimensions = 2;
+    p.domain.polarization = Polarization::TMz;
+    const double L = 2 * a + 1.0;
+    p.domain.size = {L, L, 0};
+    p.domain.cell_size = dx;
+    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Periodic};
+    p.domain.pml.cells = 16;
+    Material glass;
+    glass.id = "glass";
+    glass.epsilon_inf = n * n;
+    p.materials.push_back(glass);
+    Layer layer;
+    layer.name = "cylinder";
+    layer.material = "glass";
+    Shape disc;
+    disc.type = ShapeType::Ellipse;
+    disc.center = {L / 2, L / 2};
+    disc.radii = {a, a};
+    layer.shapes.push_back(disc);
+    p.layers.push_back(layer);
+    const double c = L / 2;
+    p.sources.push_back(tfsf("pw", {c - a - 0.2, c - a - 0.2, 0}, {c + a + 0.2, c + a + 0.2, 0}, "+x", Component::Ez,
+                             pulse_for(wl_min, wl_max)));
+    Monitor m;
+    m.name = "sca";
+    m.type = MonitorType::FluxBox;
+    m.kind = "scattering";
+    m.min = Vec2{c - a - 0.35, c - a - 0.35};
+    m.max = Vec2{c + a + 0.35, c + a + 0.35};
+    p.monitors.push_back(m);
+    p.run.courant = 0.5;
+    p.run.precision = Precision::Float64;
+    p.run.backend = BackendChoice::Auto;
+    p.run.spectrum.wavelength_min = wl_min;
+    p.run.spectrum.wavelength_max = wl_max;
+    p.run.spectrum.points = points;
+    p.run.stop.decay_db = 60;
+    p.run.stop.max_time_fs = 2000;
+    return run_project(p, "cylinder.glproj");
+}
+
+}  // namespace
+
+TEST_CASE("2D TF/SF: dielectric cylinder (TMz) scattering width vs the Mie series", "[mie2d][tfsf]") {
+    const double a = 0.4, n = 2.0;
+    const RunResult r = run_cylinder(0.01, a, n, 0.6, 1.5, 7);
+    REQUIRE(r.spectra.size() == 1);
+    REQUIRE(r.spectra[0].normalized.size() == r.frequency_hz.size());
+    CHECK(r.backend == "cpu");
+    double worst = 0;
+    for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
+        const double wl = units::hz_to_wavelength_um(r.frequency_hz[f]);
+        const double x = 2 * units::pi * a / wl;
+        const double exact = mie::cylinder_qsca_tm(x, n) * 2 * a;
+        const double got = r.spectra[0].normalized[f];
+        std::printf("mie2d: wl %.3f um  x %.3f  sigma %.5f um  Mie %.5f um  error %+.3f %%\n", wl, x, got, exact,
+                    100 * (got / exact - 1));
+        worst = std::max(worst, std::abs(got / exact - 1));
+    }
+    CHECK(worst < 0.01);
+}
+
+namespace {
+
+struct SphereRun {
+    std::vector<double> wavelength_um, sigma, exact;
+    double wall_s = 0;
+    long long steps = 0, cells = 0;
+};
+
+/// 3D: a dielectric sphere (index n, radius a) in a TF/SF box, scattering box around it.
+SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max, int points) {
+    const double L = 2 * a + 0.5;
+    const double c = L / 2;
+    Project p = vacuum_project(L, L, L, dx, 10, wl_min, wl_max, points);
+    p.run.precision = Precision::Float32;
+    p.run.stop.decay_db = 40;
+    p.run.stop.max_time_fs = 300;
+    Material glass;
+    glass.id = "glass";
+    glass.epsilon_inf = n * n;
+    p.materials.push_back(glass);
+    Layer layer;
+    layer.name = "sphere";
+    layer.material = "glass";
+    Shape s;
+    s.type = ShapeType::Sphere;
+    s.center_3d = {c, c, c};
+    s.radius = a;
+    layer.shapes.push_back(s);
+    p.layers.push_back(layer);
+    const double tf = a + 0.1, sc = a + 0.175;
+    p.sources.push_back(tfsf("pw", {c - tf, c - tf, c - tf}, {c + tf, c + tf, c + tf}, "+z", Component::Ex,
+                             pulse_for(wl_min, wl_max)));
+    p.monitors.push_back(flux_box("sca", {c - sc, c - sc, c - sc}, {c + sc, c + sc, c + sc}, "scattering"));
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunResult r = run_project(p, "sphere.glproj");
+    SphereRun out;
+    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.steps = r.steps;
+    out.cells = r.cells;
+    REQUIRE(r.spectra.size() == 1);
+    REQUIRE(r.spectra[0].normalized.size() == r.frequency_hz.size());
+    for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
+        const double wl = units::hz_to_wavelength_um(r.frequency_hz[f]);
+        out.wavelength_um.push_back(wl);
+        out.sigma.push_back(r.spectra[0].normalized[f]);
+        out.exact.push_back(mie::sphere_qsca(2 * units::pi * a / wl, n) * units::pi * a * a);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("3D TF/SF: dielectric sphere scattering cross-section vs the Mie series at two resolutions",
+          "[mie3d][slow][3d]") {
+    const double a = 0.5, n = 2.0;
+    const SphereRun coarse = run_sphere(0.04, a, n, 0.4, 1.0, 7);
+    const SphereRun fine = run_sphere(0.025, a, n, 0.4, 1.0, 7);
+    std::printf("mie3d: dx 0.04: %lld cells, %lld steps, %.1f s; dx 0.025: %lld cells, %lld steps, %.1f s\n",
+                coarse.cells, coarse.steps, coarse.wall_s, fine.cells, fine.steps, fine.wall_s);
+    for (std::size_t f = 0; f < fine.wavelength_um.size(); ++f) {
+        const double e1 = coarse.sigma[f] / coarse.exact[f] - 1, e2 = fine.sigma[f] / fine.exact[f] - 1;
+        const double order = std::log(std::abs(e1) / std::abs(e2)) / std::log(0.04 / 0.025);
+        std::printf("mie3d: wl %.3f um  x %.3f  Mie %.5f um^2  dx 0.04: %.5f (%+.2f %%)  dx 0.025: %.5f (%+.2f %%)  "
+                    "order %.2f\n",
+                    fine.wavelength_um[f], 2 * units::pi * a / fine.wavelength_um[f], fine.exact[f], coarse.sigma[f],
+                    100 * e1, fine.sigma[f], 100 * e2, order);
+        if (fine.wavelength_um[f] >= 0.66) CHECK(std::abs(e2) < 0.02);
+    }
+}
