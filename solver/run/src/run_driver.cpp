@@ -831,7 +831,14 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     }
 
     auto engine = build_engine(scene, "main");
-    const double l_inc_um = normalize ? main.monitors[std::size_t(incident)].extent_um : 0.0;
+    // length (2D) or area (3D) of the incident monitor: the compiled extent, else (scenes
+    // compiled elsewhere) the project line's length
+    double l_inc_um = 0.0;
+    if (normalize) {
+        const Monitor& mi = project.monitors[std::size_t(incident)];
+        l_inc_um = main.monitors[std::size_t(incident)].extent_um;
+        if (!(l_inc_um > 0)) l_inc_um = std::hypot(mi.to.x - mi.from.x, mi.to.y - mi.from.y);
+    }
     const SpectrumNormalization spectrum_norm{normalize ? &ref_fields.p_inc : nullptr,
                                               normalize ? &ref_fields.ref_sets : nullptr, l_inc_um};
     const PhaseOutcome o = run_phase(*engine, main, project, options, "main", limit.steps, limit.is_max_steps, true,
