@@ -7,6 +7,10 @@
 #include <filesystem>
 #include <fstream>
 
+#ifdef GOLIGHTLY_TEST_HDF5
+#include <hdf5.h>
+#endif
+
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
@@ -187,6 +191,31 @@ TEST_CASE("compile 3D: a uniform sheet across a periodic cell radiates a plane w
     const Json j = Json::parse(in);
     CHECK(j["dimensions"] == 3);
     CHECK(j["cells"] == 4 * 4 * 64);
+#ifdef GOLIGHTLY_TEST_HDF5
+    {  // fields/field.h5: ey.r of shape [n_wl][nz][ny][nx] = [1][4][4][4], origin x, y, z
+        const hid_t h5 = H5Fopen((dir / "fields" / "field.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        REQUIRE(h5 >= 0);
+        const hid_t ds = H5Dopen2(h5, "ey.r", H5P_DEFAULT);
+        REQUIRE(ds >= 0);
+        const hid_t space = H5Dget_space(ds);
+        hsize_t dims[4] = {0, 0, 0, 0};
+        CHECK(H5Sget_simple_extent_ndims(space) == 4);
+        H5Sget_simple_extent_dims(space, dims, nullptr);
+        CHECK(dims[0] == 1);
+        CHECK(dims[1] == 4);
+        CHECK(dims[2] == 4);
+        CHECK(dims[3] == 4);
+        H5Sclose(space);
+        H5Dclose(ds);
+        const hid_t at = H5Aopen(h5, "origin", H5P_DEFAULT);
+        REQUIRE(at >= 0);
+        const hid_t as = H5Aget_space(at);
+        CHECK(H5Sget_simple_extent_npoints(as) == 3);
+        H5Sclose(as);
+        H5Aclose(at);
+        H5Fclose(h5);
+    }
+#endif
     std::filesystem::remove_all(dir);
 }
 
@@ -288,6 +317,8 @@ TEST_CASE("run driver: 3D scenes run on the CPU, an explicit cuda backend is ref
     std::vector<std::string> warnings;
     auto e = make_engine(c.scene, BackendChoice::Auto, Precision::Float32, 1, warnings);
     CHECK(e->backend() == "cpu");
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].find("3D runs use the CPU") != std::string::npos);
     try {
         make_engine(c.scene, BackendChoice::Cuda, Precision::Float32, 1, warnings);
         FAIL("cuda accepted a 3D scene");

@@ -77,14 +77,13 @@ std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend
     const SceneView scene = view_of(compiled);  // engines view the compiled scene, no copy
     if (backend == BackendChoice::Cpu) return make_cpu_engine(scene, precision, threads);
     // What only the CPU engine runs: 3D scenes and TF/SF sources.
-    const char* cpu_only = compiled.dimensions == 3 ? "3D runs" : !compiled.tfsf.empty() ? "tfsf sources" : nullptr;
+    const char* cpu_only = compiled.dimensions == 3 ? "3D runs" : !compiled.tfsf.empty() ? "runs with tfsf sources" : nullptr;
     if (cpu_only && backend == BackendChoice::Cuda)
         throw RunError(std::string("backend cuda was requested but the CUDA backend does not support ") + cpu_only +
                        " yet: use backend cpu or auto (golightly-cli run --backend cpu)");
     if (cpu_only) {
-        if (cuda_available())
-            warnings.push_back(std::string("the CUDA backend does not support ") + cpu_only +
-                               " yet: ran on the CPU instead");
+        warnings.push_back(std::string("backend auto: ") + cpu_only +
+                           " use the CPU (the CUDA backend does not support them yet)");
         return make_cpu_engine(scene, precision, threads);
     }
     if (backend == BackendChoice::Cuda) {
