@@ -279,6 +279,15 @@ TEST_CASE("compile 3D: tfsf box, flux planes and boxes, time points, dft volumes
     CHECK(s.dft_sets[c.monitors[3].dft_field_sets[0]].cell0.size() == 20u * 16u * 12u);
     CHECK(c.frame_slice.normal_axis == 1);
     CHECK(c.frame_slice.index == 6 + 8);
+    CHECK(c.warnings.empty());
+    // a scattering box inside the total-field box: warned
+    p.monitors[0].min = Vec2{0.3, 0.3};
+    {
+        const CompiledProject w = compile_project(p, "t.glproj");
+        REQUIRE(w.warnings.size() == 1);
+        CHECK(w.warnings[0].find("does not enclose the tfsf total-field box") != std::string::npos);
+    }
+    p.monitors[0].min = Vec2{0.1, 0.1};
     // refusals
     p.sources[0].box_max = {0.8, 0.6, 0.58};  // z: no cell of room before the PML
     CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].max", "one cell of room"));

@@ -80,6 +80,7 @@ public:
         for (std::size_t i = 0; i < project_.sources.size(); ++i) compile_source(i);
         for (std::size_t i = 0; i < project_.monitors.size(); ++i) compile_monitor(i);
         compile_frames();
+        warn_tfsf_flux_boxes(project_, out_);
         finish_compile(project_, file_, out_);
         for (const std::string& w : pml_warned_) out_.warnings.push_back(w + " lies inside the PML");
         return std::move(out_);

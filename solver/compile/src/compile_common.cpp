@@ -131,6 +131,36 @@ TfsfSource compile_tfsf(const Project& project, const Source& src, const std::st
 }
 
 
+void warn_tfsf_flux_boxes(const Project& project, CompiledProject& out) {
+    const Scene& sc = out.scene;
+    if (sc.tfsf.empty()) return;
+    const int dims = sc.dimensions == 3 ? 3 : 2;
+    const TfsfSource& t = sc.tfsf.front();
+    for (std::size_t i = 0; i < project.monitors.size(); ++i) {
+        const Monitor& m = project.monitors[i];
+        if (m.type != MonitorType::FluxBox || !m.min || !m.max) continue;
+        if (m.kind != "scattering" && m.kind != "absorption") continue;
+        const double lo3[3] = {std::min(m.min->x, m.max->x), std::min(m.min->y, m.max->y),
+                               std::min(m.min_z.value_or(0), m.max_z.value_or(0))};
+        const double hi3[3] = {std::max(m.min->x, m.max->x), std::max(m.min->y, m.max->y),
+                               std::max(m.min_z.value_or(0), m.max_z.value_or(0))};
+        bool outside = true, inside = true;
+        for (int a = 0; a < dims; ++a) {
+            if (t.lo[a] <= 0 && t.hi[a] >= (a == 0 ? sc.nx : a == 1 ? sc.ny : sc.nz) - 1) continue;  // spanned
+            const double tlo = double(t.lo[a] - sc.pml_lo[a]) * sc.dx_um, thi = double(t.hi[a] - sc.pml_lo[a]) * sc.dx_um;
+            const double tol = 0.25 * sc.dx_um;
+            outside = outside && lo3[a] < tlo - tol && hi3[a] > thi + tol;
+            inside = inside && lo3[a] > tlo + tol && hi3[a] < thi - tol;
+        }
+        if (m.kind == "scattering" && !outside)
+            out.warnings.push_back("flux_box '" + m.name + "' (scattering) does not enclose the tfsf total-field box: "
+                                   "its faces must lie in the scattered-field region outside it");
+        if (m.kind == "absorption" && !inside)
+            out.warnings.push_back("flux_box '" + m.name + "' (absorption) is not inside the tfsf total-field box: "
+                                   "it must lie in the total-field region");
+    }
+}
+
 void finish_compile(const Project& project_, const std::string& file_, CompiledProject& out_) {
     const Scene& s = out_.scene;
     const double dx_ = s.dx_um;

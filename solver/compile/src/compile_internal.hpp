@@ -46,6 +46,12 @@ TfsfSource compile_tfsf(const Project& project, const Source& src, const std::st
 /// wavelength in the highest index).
 void finish_compile(const Project& project, const std::string& file, CompiledProject& out);
 
+/// Warnings for flux boxes that do not sit where their kind needs them when the project has
+/// a tfsf source: a `scattering` box must enclose the total-field box (its faces in the
+/// scattered-field region), an `absorption` box must lie inside it (total field). Boxes in
+/// um; 2D compares x and y, 3D x, y and z (axes the tfsf box spans periodically skipped).
+void warn_tfsf_flux_boxes(const Project& project, CompiledProject& out);
+
 /// compile_project() for domain.dimensions == 3 (compile_3d.cpp).
 CompiledProject compile_project_3d(const Project& project, const std::string& file, const CompileOptions& options);
 

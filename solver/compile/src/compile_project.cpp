@@ -1254,6 +1254,7 @@ void Compiler::compile_monitor(std::size_t mi) {
 // ----------------------------------------------------------------------------- finish
 
 void Compiler::finish() {
+    detail::warn_tfsf_flux_boxes(project_, out_);
     detail::finish_compile(project_, file_, out_);
     for (const std::string& w : pml_warned_) out_.warnings.push_back(w + " lies inside the PML");
 }
