@@ -217,6 +217,22 @@ TEST_CASE("compile 3D: a uniform sheet across a periodic cell radiates a plane w
     }
 #endif
     std::filesystem::remove_all(dir);
+    // normalization with a reference run (3D grids compared with nz): the empty domain
+    // transmits everything; the incident monitor's area normalizes flux boxes
+    p.monitors[0].kind = "transmission";
+    p.monitors.pop_back();
+    p.monitors.push_back(flux_box("box", {0.0, 0.0, 1.0}, {0.2, 0.2, 1.2}, "absorption"));
+    p.run.normalization.enabled = true;
+    const RunResult rn = run_project(p, "t.glproj");
+    REQUIRE(rn.normalized);
+    CHECK(rn.incident_monitor == "up");
+    CHECK(rn.reference_stop_reason.has_value());
+    REQUIRE(rn.spectra.size() == 3);
+    for (std::size_t f = 0; f < rn.frequency_hz.size(); ++f) {
+        CHECK(rn.spectra[0].normalized[f] == Approx(1.0).margin(1e-9));
+        // the plane wave crosses the box: no net flux, cross-section ~0 (um^2)
+        CHECK(std::abs(rn.spectra[2].normalized[f]) < 1e-4 * 0.04);
+    }
 }
 
 TEST_CASE("compile 3D: tfsf box, flux planes and boxes, time points, dft volumes, frames", "[compile3d][3d]") {
