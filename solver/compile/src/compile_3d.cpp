@@ -197,7 +197,8 @@ void Compiler3D::compile_grid() {
     s.nz = N[2];
     grid_ = s.grid();
     // Refuse before the per-cell allocations: fields (6 R), three uint16 maps, and the
-    // compiler's per-cell scratch (eps and sigma doubles of three components).
+    // compiler's per-cell scratch (eps and sigma doubles of three components; sigma only
+    // where some material conducts).
     const double bp = project_.run.precision == Precision::Float32 ? 4 : 8;
     const double need = total * (6 * bp + 6 + 48);
     if (const double host = double(limits::host_memory_bytes()); host > 0 && need > host)
@@ -240,9 +241,9 @@ void Compiler3D::compile_medium() {
     std::vector<std::vector<double>> eps3(3), sig3(3);
     for (int ic = 0; ic < 3; ++ic) {
         const Component c = static_cast<Component>(ic);
-        if (uniform) {
+        if (uniform) {  // (sigma maps stay empty when zero: build_material_table reads them as 0)
             eps3[ic].assign(ncell, bg->epsilon_inf);
-            sig3[ic].assign(ncell, bg->conductivity);
+            if (bg->conductivity != 0) sig3[ic].assign(ncell, bg->conductivity);
             continue;
         }
         // Interior samples whose dx cube lies inside [0, L] per axis (top of file).
@@ -269,7 +270,7 @@ void Compiler3D::compile_medium() {
         std::vector<double>& e = eps3[ic];
         std::vector<double>& sg = sig3[ic];
         e.resize(ncell);
-        sg.resize(ncell);
+        if (!med.sigma.empty()) sg.resize(ncell);
         auto sample = [&](int a, std::int64_t idx) {
             return std::clamp<std::int64_t>(idx - grid_.pml_lo[a], k_lo[a], k_hi[a]) - k_lo[a];
         };
@@ -282,7 +283,7 @@ void Compiler3D::compile_medium() {
                 for (std::int64_t i = 0; i < s.nx; ++i) {
                     const std::size_t src = srow + std::size_t(sample(0, i));
                     e[row + std::size_t(i)] = med.eps_r[src];
-                    sg[row + std::size_t(i)] = med.sigma.empty() ? 0.0 : med.sigma[src];
+                    if (!sg.empty()) sg[row + std::size_t(i)] = med.sigma[src];
                 }
             }
         }
