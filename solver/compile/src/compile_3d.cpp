@@ -46,7 +46,12 @@
 // k - 1/2 and k + 1/2 (DftSet cell0/cell1, 0.5 each); each E sample carries its covered
 // fraction of the dx square in w0 and ds = dx^2 (FluxTerm::ds_dims = 2: flux in W).
 // flux_box: the six faces (Grid::box_faces) with outward directions. Cross-sections (run.hpp)
-// are in um^2.
+// are in um^2. The average of H~ across the plane makes a plane wave of amplitude E0
+// crossing it along the normal measure |E0|^2 cos(k~ dx/2) / (2 eta0) per unit area (k~ the
+// lattice wavenumber; 0.2 % below |E0|^2 / (2 eta0) at 20 cells per wavelength), and a
+// uniform sheet of amplitude A radiates E0 = A / cos(k~ dx/2) (both tested in
+// test_compile3d.cpp and test_mie3d.cpp); tfsf cross-sections divide by the exact
+// I_inc = |E_inc|^2 / (2 eta0), so they carry this second-order factor.
 //
 // dft_field: the nodes nearest the region min..max (per axis at least one node), samples x
 // fastest, then y, then z (CompiledMonitor region_nx/ny/nz); components default Ex, Ey, Ez.
