@@ -48,7 +48,7 @@
 // flux_box: the six faces (Grid::box_faces) with outward directions. Cross-sections (run.hpp)
 // are in um^2. The average of H~ across the plane makes a plane wave of amplitude E0
 // crossing it along the normal measure |E0|^2 cos(k~ dx/2) / (2 eta0) per unit area (k~ the
-// lattice wavenumber; 0.2 % below |E0|^2 / (2 eta0) at 20 cells per wavelength), and a
+// lattice wavenumber; 1.2 % below |E0|^2 / (2 eta0) at 20 cells per wavelength), and a
 // uniform sheet of amplitude A radiates E0 = A / cos(k~ dx/2) (both tested in
 // test_compile3d.cpp and test_mie3d.cpp); tfsf cross-sections divide by the exact
 // I_inc = |E_inc|^2 / (2 eta0), so they carry this second-order factor.
