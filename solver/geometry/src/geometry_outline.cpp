@@ -213,11 +213,17 @@ Outline solid_section_outline(const Shape& shape, double z_um, double tolerance_
         const double dz = z_um - shape.center_3d.z;
         const double r2 = shape.radius * shape.radius - dz * dz;
         if (!(r2 > 0)) return {};
-        Shape disc;
-        disc.type = ShapeType::Ellipse;
-        disc.center = {shape.center_3d.x, shape.center_3d.y};
-        disc.radii = {std::sqrt(r2), std::sqrt(r2)};
-        return shape_outline(disc, tolerance_um);
+        // A regular n-gon of circumradius R has area (n/2) R^2 sin(2 pi / n): R chosen so that
+        // it equals pi rho^2, so the section areas (and the sphere's volume) are exact.
+        const double rho = std::sqrt(r2);
+        const int n = std::max(8, arc_segments(rho, 2 * kPi, tolerance_um));
+        const double R = rho * std::sqrt(2 * kPi / (n * std::sin(2 * kPi / n)));
+        std::vector<Vec2> ring(n);
+        for (int k = 0; k < n; ++k) {
+            const double t = 2 * kPi * k / n;
+            ring[k] = {shape.center_3d.x + R * std::cos(t), shape.center_3d.y + R * std::sin(t)};
+        }
+        return {std::move(ring)};
     }
     if (shape.type == ShapeType::Box) {
         const double z0 = std::min(shape.box_min.z, shape.box_max.z), z1 = std::max(shape.box_min.z, shape.box_max.z);
