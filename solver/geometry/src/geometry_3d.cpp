@@ -171,10 +171,18 @@ public:
         }
         const double dx = grid_.dx_um;
         const double za = grid_.z0_um + (k - 0.5) * dx, zb = grid_.z0_um + (k + 0.5) * dx;
+        // g_z: the face means of eps, just inside the cube where a section jumps at a face;
+        // the bottom face first (it is the face the previous cube ended with)
+        const double delta = 1e-9 * dx;
+        auto near_break = [&](double z) {
+            auto it = std::lower_bound(breaks_.begin(), breaks_.end(), z - delta);
+            return it != breaks_.end() && *it <= z + delta;
+        };
+        std::vector<double> eps_bot;
+        if (normals_) eps_bot = eps_mean(*section_at(near_break(za) ? za + delta : za, k, w));
         std::vector<double> cuts{za};
-        const double eps = 1e-9 * dx;  // a break within rounding of a face is at the face
-        for (double b : breaks_)
-            if (b > za + eps && b < zb - eps) cuts.push_back(b);
+        for (double b : breaks_)  // a break within rounding of a face is at the face
+            if (b > za + delta && b < zb - delta) cuts.push_back(b);
         cuts.push_back(zb);
         const bool single = cuts.size() == 2;
         for (std::size_t p = 0; p + 1 < cuts.size(); ++p) {
@@ -220,16 +228,7 @@ public:
             }
         }
         if (normals_) {
-            // g_z: the face means of eps; just inside the cube where a section jumps at a face
-            const double delta = 1e-9 * dx;
-            auto near_break = [&](double z) {
-                auto it = std::lower_bound(breaks_.begin(), breaks_.end(), z - delta);
-                return it != breaks_.end() && *it <= z + delta;
-            };
-            const double z_bot = near_break(za) ? za + delta : za, z_top = near_break(zb) ? zb - delta : zb;
-            const std::shared_ptr<Section> bot = section_at(z_bot, k, w);
-            const std::vector<double> eps_bot = eps_mean(*bot);
-            const std::shared_ptr<Section> top = section_at(z_top, k, w);
+            const std::shared_ptr<Section> top = section_at(near_break(zb) ? zb - delta : zb, k, w);
             const std::vector<double>& eps_top = eps_mean(*top);
             for (std::size_t i = 0; i < n2; ++i) out.gz[i] = eps_top[i] - eps_bot[i];
         }
