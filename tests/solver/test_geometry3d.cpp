@@ -495,3 +495,34 @@ TEST_CASE("material volumes add up to the domain volume", "[geometry3d]") {
     CHECK(vols.at("a") > cap);
     CHECK(vols.at("a") < cap + 2.3 * 0.5 * 0.42 + 0.5 * 1.6 * 0.42);
 }
+
+TEST_CASE("3D: overlapping solids of one layer count once; 2D cuts of sidewalls; errors name the shape", "[geometry3d]") {
+    // two spheres of radius r, centres d apart, in one layer: the union's volume is
+    // 2 V - lens, lens = pi (4 r + d) (2 r - d)^2 / 12
+    const double r = 0.4, d = 0.5;
+    Project p = project_3d(2, 2, 2, 0.1);
+    p.layers = {layer("pair", "a", {sphere({0.73, 1.02, 0.98}, r), sphere({0.73 + d, 1.02, 0.98}, r)})};
+    const auto vols = material_volumes_um3(p, 0.1, false);
+    const double lens = kPi * (4 * r + d) * (2 * r - d) * (2 * r - d) / 12;
+    // (the lens area is not polynomial in z: z quadrature error, plus the discs' chords)
+    CHECK(vols.at("a") == Approx(2 * 4.0 / 3.0 * kPi * r * r * r - lens).epsilon(1e-5));
+
+    // 2D: a sidewall layer cut at slice_z is its outline shrunk by (slice_z - z0) tan(angle)
+    Project p2 = project_2d(3, 3, 0.01);
+    Layer wg = layer("wg", "a", {rectangle({0.5, 0.5}, {2.5, 1.5})});
+    wg.z = std::array<double, 2>{0.2, 1.2};
+    wg.sidewall_angle_deg = 30;
+    p2.layers = {wg};
+    p2.domain.slice_z = 0.7;
+    const double sh = 0.5 * std::tan(kPi / 6);
+    const Coverage c2 = compute_coverage(p2, grid_2d(3, 3, 0.01), false);
+    CHECK(sum_of(fraction_of(c2, "a")) * 1e-4 == Approx((2 - 2 * sh) * (1 - 2 * sh)).epsilon(1e-6));
+
+    // errors: the layer and shape are named
+    Project bad = project_3d(1, 1, 1, 0.1);
+    bad.layers = {layer("ok", "a", {box({0, 0, 0}, {1, 1, 1})}), layer("ball", "b", {box({0, 0, 0}, {1, 1, 1}), sphere({0.5, 0.5, 0.5}, 0.0)})};
+    CHECK_THROWS_WITH(compute_coverage_3d(bad, grid_3d(1, 1, 1, 0.1), false), Catch::Contains("layers[1].shapes[1]"));
+    bad.layers[1].shapes.pop_back();
+    bad.layers[1].material = "nope";
+    CHECK_THROWS_WITH(material_volumes_um3(bad, 0.1, false), Catch::Contains("layers[1].material"));
+}
