@@ -121,7 +121,7 @@ struct SampleGrid3 {
 /// Gauss-Legendre (sqrt-substitution at sphere poles). Volumes are exact for boxes,
 /// vertical extrusions, spheres and sidewall prisms (section areas polynomial in z); a
 /// single cut cube of a curved object to the quadrature error of its kinked z profile
-/// (< 3e-2, typically 1e-4). `step` solids: their BRepMesh triangle mesh (step_mesh,
+/// (< 3e-2 next to sphere poles, about 4e-4 on average). `step` solids: their BRepMesh triangle mesh (step_mesh,
 /// chordal deflection 2 % of a cell), sectioned per z. A z-invariant stack gives exactly
 /// compute_coverage's fractions on every k. Runs on all hardware threads (split in k).
 /// Returns fraction[material][(k * ny + j) * nx + i] (float). Memory: 4 bytes per sample
