@@ -4,7 +4,8 @@
 //   power through a plane inside the box equals I_inc times its area (times the flux
 //   plane's lattice factor cos(k~ dx/2));
 // - 2D: a dielectric cylinder (TMz) against the cylinder Mie series;
-// - 3D [slow]: a dielectric sphere against the Mie series at two resolutions.
+// - 3D [slow]: a dielectric sphere (project shape) against the Mie series at two
+//   resolutions, and against a sphere averaged by the test itself.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -198,9 +199,11 @@ struct SphereRun {
 };
 
 /// 3D: a dielectric sphere (index n, radius a) in a TF/SF box (propagation +z, E along x),
-/// scattering box around it; float32.
-SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max, int points,
-                     double max_time_fs = 300) {
+/// scattering box around it; float32. via_project: the sphere is a `sphere` shape of the
+/// project (compile_3d.cpp, average_medium_3d) and run_project runs it; else put_sphere
+/// writes it into the compiled vacuum scene.
+SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max, int points, double max_time_fs,
+                     bool via_project) {
     const double L = 2 * a + 0.5;  // 0.25 um to the PML (0.5 um and 16 PML cells change sigma by < 1e-3 at dx 0.04)
     const double c = L / 2;
     Project p = vacuum_project(L, L, L, dx, 10, wl_min, wl_max, points);
@@ -215,11 +218,29 @@ SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max
     const double ab = a + 0.05;
     p.monitors.push_back(flux_box("abs", {c - ab, c - ab, c - ab}, {c + ab, c + ab, c + ab}, "absorption"));
     const auto t0 = std::chrono::steady_clock::now();
-    CompiledProject cp = compile_project(p, "sphere.glproj");
-    put_sphere(cp.scene, {c, c, c}, a, n);
-    const RunResult r = run_compiled(p, cp, nullptr, {}, [](const Scene& s, const std::string&) {
-        return make_cpu_engine(s, Precision::Float32);
-    });
+    RunResult r;
+    if (via_project) {
+        Material glass;
+        glass.id = "glass";
+        glass.epsilon_inf = n * n;
+        p.materials.push_back(glass);
+        Layer layer;
+        layer.name = "sphere";
+        layer.material = "glass";
+        Shape sphere;
+        sphere.type = ShapeType::Sphere;
+        sphere.center_3d = {c, c, c};
+        sphere.radius = a;
+        layer.shapes.push_back(sphere);
+        p.layers.push_back(layer);
+        r = run_project(p, "sphere.glproj");
+    } else {
+        CompiledProject cp = compile_project(p, "sphere.glproj");
+        put_sphere(cp.scene, {c, c, c}, a, n);
+        r = run_compiled(p, cp, nullptr, {}, [](const Scene& s, const std::string&) {
+            return make_cpu_engine(s, Precision::Float32);
+        });
+    }
     SphereRun out;
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.steps = r.steps;
@@ -240,15 +261,18 @@ SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max
 
 TEST_CASE("3D TF/SF: dielectric sphere scattering cross-section vs the Mie series at two resolutions",
           "[mie3d][slow][3d]") {
-    // n = 2, a = 0.5 um (x = 3.1 .. 7.9 over 0.4 .. 1.0 um), 200 fs (300 fs changes sigma by
-    // < 0.1 %). Pass: within 2 % of the Mie series at dx = 0.0125 um, or, at a narrow
-    // resonance (sigma changing by more than 2 % over 0.3 % of wavelength), within 2 % of the
-    // series at a wavelength shifted by at most 0.3 % (the resonance position converges at
-    // second order too). On 2 cores: about 25 s + 150 s.
+    // n = 2, a = 0.5 um (x = 3.1 .. 7.9 over 0.4 .. 1.0 um), a `sphere` shape of the project,
+    // 200 fs (300 fs changes sigma by < 0.1 %). Pass: within 2 % of the Mie series at
+    // dx = 0.0125 um, or, at a narrow resonance (sigma changing by more than 2 % over 0.3 %
+    // of wavelength), within 2 % of the series at a wavelength shifted by at most 0.3 % (the
+    // resonance position converges at second order too). Also at dx1 the project's sphere
+    // (average_medium_3d) against the test's own sub-pixel sphere (put_sphere): within 0.5 %.
+    // On 2 cores: about 3 x 25 s + 160 s.
     const double a = 0.5, n = 2.0;
     const double dx1 = 0.025, dx2 = 0.0125;
-    const SphereRun coarse = run_sphere(dx1, a, n, 0.4, 1.0, 7, 200);
-    const SphereRun fine = run_sphere(dx2, a, n, 0.4, 1.0, 7, 200);
+    const SphereRun coarse = run_sphere(dx1, a, n, 0.4, 1.0, 7, 200, true);
+    const SphereRun fine = run_sphere(dx2, a, n, 0.4, 1.0, 7, 200, true);
+    const SphereRun own = run_sphere(dx1, a, n, 0.4, 1.0, 7, 200, false);
     std::printf("mie3d: dx %.4f: %lld cells, %lld steps, %.1f s; dx %.4f: %lld cells, %lld steps, %.1f s\n", dx1,
                 coarse.cells, coarse.steps, coarse.wall_s, dx2, fine.cells, fine.steps, fine.wall_s);
     double rms1 = 0, rms2 = 0;
@@ -273,6 +297,9 @@ TEST_CASE("3D TF/SF: dielectric sphere scattering cross-section vs the Mie serie
                     wl, 2 * units::pi * a / wl, fine.exact[f], dx1, coarse.sigma[f], 100 * e1, dx2, fine.sigma[f],
                     100 * e2, 100 * e_shift, resonant ? ", narrow resonance" : "", order);
         CHECK((resonant ? e_shift : std::abs(e2)) < 0.02);
+        std::printf("mie3d: wl %.3f um  dx %.4f project sphere / own sub-pixel sphere - 1: %+.3f %%\n", wl, dx1,
+                    100 * (coarse.sigma[f] / own.sigma[f] - 1));
+        CHECK(coarse.sigma[f] == Approx(own.sigma[f]).epsilon(0.005));
         std::printf("mie3d: wl %.3f um  sigma_abs / sigma_sca (lossless sphere): dx %.4f: %+.2e  dx %.4f: %+.2e\n", wl,
                     dx1, coarse.sigma_abs[f] / coarse.sigma[f], dx2, fine.sigma_abs[f] / fine.sigma[f]);
         // off the narrow resonances ~0; on them the sphere still holds energy when the 200 fs
