@@ -351,6 +351,10 @@ TEST_CASE("box: exact volume fractions of partial cells; later layers override",
     const Coverage c2 = compute_coverage(p2, grid_2d(2, 2, 0.01), false);
     CHECK(sum_of(fraction_of(c2, "b")) * 1e-4 == Approx(kPi * (0.09 - 0.04)).epsilon(1e-6));
     CHECK(sum_of(fraction_of(c2, "a")) * 1e-4 == Approx((hi.x - lo.x) * (hi.y - lo.y)).epsilon(1e-6));
+    CHECK(shape_outline_at(box(lo, hi), 1.0, 1e-5).size() == 1);
+    CHECK(shape_outline_at(box(lo, hi), 2.0, 1e-5).empty());
+    CHECK(shape_outline_at(sphere({1, 1, 1}, 0.5), 1.6, 1e-5).empty());
+    CHECK_THROWS_AS(shape_outline(sphere({1, 1, 1}, 0.5), 1e-5), std::invalid_argument);
     p2.domain.slice_z = 0.2;  // below the box, through neither
     const Coverage c3 = compute_coverage(p2, grid_2d(2, 2, 0.1), false);
     CHECK(c3.material_ids.size() == 1);

@@ -30,6 +30,12 @@ using Outline = std::vector<std::vector<Vec2>>;
 /// std::invalid_argument for raster and step shapes (they have no outline here).
 Outline shape_outline(const Shape& shape, double tolerance_um);
 
+/// The cut of a shape by the plane z = z_um: shape_outline for 2D shapes (z ignored), the
+/// area-exact disc polygon of a sphere (empty when the plane misses it), the rectangle of a
+/// box (empty outside [min z, max z]). For drawing a 2D slice (editor) and 2D coverage.
+/// Throws std::invalid_argument as shape_outline (raster, step; sphere radius <= 0).
+Outline shape_outline_at(const Shape& shape, double z_um, double tolerance_um);
+
 /// Layers that take part in a run, in drawing order: the main run takes every visible
 /// layer that is not reference_only; the reference run only the layers named in
 /// run.normalization.reference_layers. A layer whose z range excludes domain.slice_z is
