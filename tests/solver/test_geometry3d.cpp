@@ -530,3 +530,32 @@ TEST_CASE("3D: overlapping solids of one layer count once; 2D cuts of sidewalls;
     bad.layers[1].material = "nope";
     CHECK_THROWS_WITH(material_volumes_um3(bad, 0.1, false), Catch::Contains("layers[1].material"));
 }
+
+TEST_CASE("3D averaging: a 45 degree sidewall tilts the normal half way to z", "[geometry3d]") {
+    const double dx = 0.1;
+    Project p = project_3d(2, 1, 1, dx);
+    Layer wg = layer("wg", "b", {rectangle({0.52, -1.0}, {5.0, 2.0})});
+    wg.z = std::array<double, 2>{0.0, 1.0};
+    wg.sidewall_angle_deg = 45;  // the left wall at x = 0.52 + z
+    p.layers = {wg};
+    const SampleGrid3 g = grid_3d(2, 1, 1, dx);
+    const std::size_t idx = (std::size_t(5) * g.ny + 5) * g.nx + 10;  // window x [1.0, 1.1], z [0.5, 0.6]
+    const double f = fraction_of(compute_coverage_3d(p, g, false), "b")[idx];
+    REQUIRE(f > 0.1);
+    REQUIRE(f < 0.9);
+    const double ex = average_medium_3d(p, g, Component::Ex, true, false).eps_r[idx];
+    const double ey = average_medium_3d(p, g, Component::Ey, true, false).eps_r[idx];
+    const double ez = average_medium_3d(p, g, Component::Ez, true, false).eps_r[idx];
+    // n = (-1, 0, 1)/sqrt(2): Ex and Ez see half the harmonic and half the arithmetic
+    // inverse; Ey is parallel to the wall (arithmetic mean)
+    const double a = f / 9.0 + (1 - f), b = 1.0 / (9.0 * f + (1 - f));
+    // (g_z is exact; g_x is the z quadrature of the 2D normals, a step in z where the
+    // wall leaves the window through its side: a few % here)
+    const double harmonic = 1.0 / a, arithmetic = 1.0 / b, half = 1.0 / (0.5 * a + 0.5 * b);
+    std::printf("[geometry3d] 45 degree wall, f = %.4f: Ex %.4f, Ez %.4f, expected %.4f (harmonic %.4f, arithmetic %.4f)\n",
+                f, ex, ez, half, harmonic, arithmetic);
+    CHECK(ex == Approx(half).epsilon(5e-2));
+    CHECK(ez == Approx(half).epsilon(5e-2));
+    CHECK(std::abs(ex - ez) < 0.1 * (arithmetic - harmonic));
+    CHECK(ey == Approx(9.0 * f + (1 - f)).epsilon(1e-9));
+}

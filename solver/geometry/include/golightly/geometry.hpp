@@ -142,7 +142,10 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
 /// integral of grad eps_inf); inv_eps_offdiag stays empty. subpixel = false: staircase.
 /// The normal in cell units: x, y the z-means of the 2D section normals (exact outline
 /// pieces, as average_medium), z exactly <eps>(top face) - <eps>(bottom face) (window means
-/// of the composited sections). Uniform cubes: the material's values. Ez where the normal
+/// of the composited sections); x, y exact for vertical walls, while for slanted walls
+/// (sidewalls, curved solids) they are a z quadrature of a quantity with steps where an
+/// interface leaves the window through a side (a few % on the weight n_d^2 in such
+/// cubes; test_geometry3d.cpp, 45 degree wall). Uniform cubes: the material's values. Ez where the normal
 /// has no z part: the plain mean (the 2D rule), so a z-invariant stack gives average_medium's
 /// Ex, Ey (TEz) and Ez (TMz) values bit for bit on every k. Arrays indexed (k * ny + j) * nx
 /// + i. Errors: as compute_coverage_3d; std::invalid_argument for a component not Ex/Ey/Ez.
