@@ -42,6 +42,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -513,23 +514,25 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
     const Builder3 b(project, grid, reference_run, false);
     const auto& mi = b.materials();
     const std::size_t n2 = std::size_t(grid.nx) * grid.ny, n3 = n2 * std::size_t(grid.nz);
+    // a material's array is allocated when some layer k first holds it
     std::vector<std::vector<float>> frac(mi.ids.size());
-    std::vector<char> used(mi.ids.size(), 0);
-    used[0] = 1;
-    for (auto& f : frac) f.assign(n3, 0.0f);
-    std::vector<std::vector<char>> used_k(mi.ids.size(), std::vector<char>(grid.nz, 0));
+    frac[0].assign(n3, 0.0f);
+    std::mutex alloc;
     for_each_slab(b, grid.nz, [&](int k, const Builder3::Slab& s) {
         for (std::size_t q = 0; q < s.frac.size(); ++q) {
             if (s.frac[q].empty()) continue;
-            used_k[q][k] = 1;
-            float* dst = frac[q].data() + std::size_t(k) * n2;
+            float* dst;
+            {
+                std::lock_guard<std::mutex> lock(alloc);
+                if (frac[q].empty()) frac[q].assign(n3, 0.0f);
+                dst = frac[q].data() + std::size_t(k) * n2;
+            }
             for (std::size_t i = 0; i < n2; ++i) dst[i] = float(s.frac[q][i]);
         }
     });
     Coverage out;
     for (std::size_t q = 0; q < mi.ids.size(); ++q) {
-        const bool any = q == 0 || std::find(used_k[q].begin(), used_k[q].end(), 1) != used_k[q].end();
-        if (!any) continue;
+        if (frac[q].empty()) continue;
         out.material_ids.push_back(mi.ids[q]);
         out.fraction.push_back(std::move(frac[q]));
     }
