@@ -549,13 +549,15 @@ TEST_CASE("3D averaging: a 45 degree sidewall tilts the normal half way to z", "
     // n = (-1, 0, 1)/sqrt(2): Ex and Ez see half the harmonic and half the arithmetic
     // inverse; Ey is parallel to the wall (arithmetic mean)
     const double a = f / 9.0 + (1 - f), b = 1.0 / (9.0 * f + (1 - f));
-    // (g_z is exact; g_x is the z quadrature of the 2D normals, a step in z where the
-    // wall leaves the window through its side: a few % here)
+    // (g_z is exact; g_x is the z quadrature of the 2D normals, which step where the wall
+    // leaves the window through its side: that z is a break of the quadrature, so exact)
     const double harmonic = 1.0 / a, arithmetic = 1.0 / b, half = 1.0 / (0.5 * a + 0.5 * b);
     std::printf("[geometry3d] 45 degree wall, f = %.4f: Ex %.4f, Ez %.4f, expected %.4f (harmonic %.4f, arithmetic %.4f)\n",
                 f, ex, ez, half, harmonic, arithmetic);
-    CHECK(ex == Approx(half).epsilon(5e-2));
-    CHECK(ez == Approx(half).epsilon(5e-2));
-    CHECK(std::abs(ex - ez) < 0.1 * (arithmetic - harmonic));
+    CHECK(ex == Approx(half).epsilon(1e-6));
+    CHECK(ez == Approx(half).epsilon(1e-6));
+    // covered part of the xz window [1.0, 1.1] x [0.5, 0.6]: x > 0.52 + z, a right
+    // triangle with legs 0.08
+    CHECK(f == Approx(0.08 * 0.08 / 2 / 0.01).epsilon(1e-6));
     CHECK(ey == Approx(9.0 * f + (1 - f)).epsilon(1e-9));
 }

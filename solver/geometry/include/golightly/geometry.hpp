@@ -123,7 +123,7 @@ struct SampleGrid3 {
 /// Method (geometry_3d.cpp): f(cube) = (1/dx) integral over the cube's z of the 2D
 /// fractions of the z-section (compute_coverage's exact areas and layer rules), the z
 /// range split where a section jumps (layer limits, box faces, sphere poles, solid
-/// limits); one evaluation where every section is constant, else 2 x 4-point
+/// limits, sidewall edges parallel to x or y passing a window side); one evaluation where every section is constant, else 2 x 4-point
 /// Gauss-Legendre (sqrt-substitution at sphere poles). Volumes are exact for boxes,
 /// vertical extrusions, spheres and sidewall prisms (section areas polynomial in z); a
 /// single cut cube of a curved object to the quadrature error of its kinked z profile
@@ -142,10 +142,11 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
 /// integral of grad eps_inf); inv_eps_offdiag stays empty. subpixel = false: staircase.
 /// The normal in cell units: x, y the z-means of the 2D section normals (exact outline
 /// pieces, as average_medium), z exactly <eps>(top face) - <eps>(bottom face) (window means
-/// of the composited sections); x, y exact for vertical walls, while for slanted walls
-/// (sidewalls, curved solids) they are a z quadrature of a quantity with steps where an
-/// interface leaves the window through a side (a few % on the weight n_d^2 in such
-/// cubes; test_geometry3d.cpp, 45 degree wall). Uniform cubes: the material's values. Ez where the normal
+/// of the composited sections); x, y the z quadrature of the 2D normals: exact for
+/// vertical walls and for sidewall edges parallel to x or y (the z where such an edge
+/// passes a window side, and the 2D normal steps, are breaks of the quadrature), to the
+/// quadrature error of a kinked profile for other slanted or curved interfaces (STEP
+/// facets parallel to an axis may step inside a piece). Uniform cubes: the material's values. Ez where the normal
 /// has no z part: the plain mean (the 2D rule), so a z-invariant stack gives average_medium's
 /// Ex, Ey (TEz) and Ez (TMz) values bit for bit on every k. Arrays indexed (k * ny + j) * nx
 /// + i. Errors: as compute_coverage_3d; std::invalid_argument for a component not Ex/Ey/Ez.
