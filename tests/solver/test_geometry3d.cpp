@@ -351,6 +351,10 @@ TEST_CASE("box: exact volume fractions of partial cells; later layers override",
     const Coverage c2 = compute_coverage(p2, grid_2d(2, 2, 0.01), false);
     CHECK(sum_of(fraction_of(c2, "b")) * 1e-4 == Approx(kPi * (0.09 - 0.04)).epsilon(1e-6));
     CHECK(sum_of(fraction_of(c2, "a")) * 1e-4 == Approx((hi.x - lo.x) * (hi.y - lo.y)).epsilon(1e-6));
+    CHECK(shape_outline_at(box(lo, hi), 1.0, 1e-5).size() == 1);
+    CHECK(shape_outline_at(box(lo, hi), 2.0, 1e-5).empty());
+    CHECK(shape_outline_at(sphere({1, 1, 1}, 0.5), 1.6, 1e-5).empty());
+    CHECK_THROWS_AS(shape_outline(sphere({1, 1, 1}, 0.5), 1e-5), std::invalid_argument);
     p2.domain.slice_z = 0.2;  // below the box, through neither
     const Coverage c3 = compute_coverage(p2, grid_2d(2, 2, 0.1), false);
     CHECK(c3.material_ids.size() == 1);
@@ -525,4 +529,35 @@ TEST_CASE("3D: overlapping solids of one layer count once; 2D cuts of sidewalls;
     bad.layers[1].shapes.pop_back();
     bad.layers[1].material = "nope";
     CHECK_THROWS_WITH(material_volumes_um3(bad, 0.1, false), Catch::Contains("layers[1].material"));
+}
+
+TEST_CASE("3D averaging: a 45 degree sidewall tilts the normal half way to z", "[geometry3d]") {
+    const double dx = 0.1;
+    Project p = project_3d(2, 1, 1, dx);
+    Layer wg = layer("wg", "b", {rectangle({0.52, -1.0}, {5.0, 2.0})});
+    wg.z = std::array<double, 2>{0.0, 1.0};
+    wg.sidewall_angle_deg = 45;  // the left wall at x = 0.52 + z
+    p.layers = {wg};
+    const SampleGrid3 g = grid_3d(2, 1, 1, dx);
+    const std::size_t idx = (std::size_t(5) * g.ny + 5) * g.nx + 10;  // window x [1.0, 1.1], z [0.5, 0.6]
+    const double f = fraction_of(compute_coverage_3d(p, g, false), "b")[idx];
+    REQUIRE(f > 0.1);
+    REQUIRE(f < 0.9);
+    const double ex = average_medium_3d(p, g, Component::Ex, true, false).eps_r[idx];
+    const double ey = average_medium_3d(p, g, Component::Ey, true, false).eps_r[idx];
+    const double ez = average_medium_3d(p, g, Component::Ez, true, false).eps_r[idx];
+    // n = (-1, 0, 1)/sqrt(2): Ex and Ez see half the harmonic and half the arithmetic
+    // inverse; Ey is parallel to the wall (arithmetic mean)
+    const double a = f / 9.0 + (1 - f), b = 1.0 / (9.0 * f + (1 - f));
+    // (g_z is exact; g_x is the z quadrature of the 2D normals, which step where the wall
+    // leaves the window through its side: that z is a break of the quadrature, so exact)
+    const double harmonic = 1.0 / a, arithmetic = 1.0 / b, half = 1.0 / (0.5 * a + 0.5 * b);
+    std::printf("[geometry3d] 45 degree wall, f = %.4f: Ex %.4f, Ez %.4f, expected %.4f (harmonic %.4f, arithmetic %.4f)\n",
+                f, ex, ez, half, harmonic, arithmetic);
+    CHECK(ex == Approx(half).epsilon(1e-6));
+    CHECK(ez == Approx(half).epsilon(1e-6));
+    // covered part of the xz window [1.0, 1.1] x [0.5, 0.6]: x > 0.52 + z, a right
+    // triangle with legs 0.08
+    CHECK(f == Approx(0.08 * 0.08 / 2 / 0.01).epsilon(1e-6));
+    CHECK(ey == Approx(9.0 * f + (1 - f)).epsilon(1e-9));
 }

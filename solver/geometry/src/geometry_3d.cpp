@@ -7,7 +7,8 @@
 // window, layers composited by detail::Compositor):
 //     f_m(cube) = (1 / dx) integral_za^zb f_m^2D(z) dz.
 // The window [za, zb] is split at every z where a section jumps (layer z limits, box faces,
-// sphere poles, STEP solid limits). On a piece where every object present has a constant
+// sphere poles, STEP solid limits, and where a sidewall edge parallel to x or y passes a
+// window side, which makes that window's 2D normal step). On a piece where every object present has a constant
 // section (vertical extrusions, boxes, rasters) one evaluation is exact; elsewhere
 // (spheres, sidewalls, STEP meshes) 4-point Gauss-Legendre (Abramowitz & Stegun 25.4.30)
 // integrates the section. A sphere's or a sidewall trapezoid's section area is a
@@ -42,6 +43,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -140,8 +142,10 @@ public:
             }
         }
         for (const Layer3& L : layers_)
-            for (const Object3& o : L.objects)
+            for (const Object3& o : L.objects) {
                 if (o.kind == Object3::Sphere) poles_.push_back(o.zlo), poles_.push_back(o.zhi);
+                if (o.kind == Object3::Extruded && o.tan_angle != 0) add_wall_breaks(o);
+            }
         std::sort(poles_.begin(), poles_.end());
         std::sort(breaks_.begin(), breaks_.end());
         breaks_.erase(std::unique(breaks_.begin(), breaks_.end()), breaks_.end());
@@ -315,6 +319,41 @@ private:
             const double khi = std::floor((hi + margin - grid_.z0_um) / dx + 0.5);
             const int k0 = int(std::max(klo, 0.0)), k1 = int(std::min(khi, double(grid_.nz - 1)));
             for (int k = k0; k <= k1; ++k) m.buckets[k].push_back(t);
+        }
+    }
+
+    /// A sidewall edge parallel to x or y sweeps across the sample windows' sides: where
+    /// it passes one, a window's 2D normal jumps (the whole piece leaves at once), so those
+    /// z are breaks too (about tan(angle) per cube layer and edge).
+    void add_wall_breaks(const Object3& o) {
+        const double dx = grid_.dx_um;
+        const double z_lo = std::max(o.zlo, grid_.z0_um - 0.5 * dx), z_hi = std::min(o.zhi, grid_.z0_um + (grid_.nz - 0.5) * dx);
+        if (!(z_hi > z_lo)) return;
+        for (const auto& ring : o.base) {
+            const std::size_t n = ring.size();
+            for (std::size_t k = 0; k < n; ++k) {
+                const Vec2 a = ring[k], b = ring[(k + 1) % n];
+                const double ex = b.x - a.x, ey = b.y - a.y, len = std::hypot(ex, ey);
+                if (!(len > 0)) continue;
+                int axis;  // the coordinate that moves
+                if (std::abs(ey) <= 1e-12 * len) axis = 1;
+                else if (std::abs(ex) <= 1e-12 * len) axis = 0;
+                else continue;
+                // left normal (-ey, ex)/len: the edge moves by d along it
+                const double nrm = axis == 0 ? -ey / len : ex / len;
+                const double pos0 = axis == 0 ? a.x : a.y;
+                const double origin = axis == 0 ? grid_.x0_um : grid_.y0_um;
+                const int count = axis == 0 ? grid_.nx : grid_.ny;
+                // pos(z) = pos0 + nrm (z - z_ref) tan; window sides at origin + (m - 1/2) dx
+                const double p_a = pos0 + nrm * (z_lo - o.z_ref) * o.tan_angle;
+                const double p_b = pos0 + nrm * (z_hi - o.z_ref) * o.tan_angle;
+                const double m_lo = std::ceil((std::min(p_a, p_b) - origin) / dx + 0.5);
+                const double m_hi = std::floor((std::max(p_a, p_b) - origin) / dx + 0.5);
+                for (double m = std::max(m_lo, 0.0); m <= std::min(m_hi, double(count)); m += 1.0) {
+                    const double side = origin + (m - 0.5) * dx;
+                    breaks_.push_back(o.z_ref + (side - pos0) / (nrm * o.tan_angle));
+                }
+            }
         }
     }
 
@@ -513,23 +552,25 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
     const Builder3 b(project, grid, reference_run, false);
     const auto& mi = b.materials();
     const std::size_t n2 = std::size_t(grid.nx) * grid.ny, n3 = n2 * std::size_t(grid.nz);
+    // a material's array is allocated when some layer k first holds it
     std::vector<std::vector<float>> frac(mi.ids.size());
-    std::vector<char> used(mi.ids.size(), 0);
-    used[0] = 1;
-    for (auto& f : frac) f.assign(n3, 0.0f);
-    std::vector<std::vector<char>> used_k(mi.ids.size(), std::vector<char>(grid.nz, 0));
+    frac[0].assign(n3, 0.0f);
+    std::mutex alloc;
     for_each_slab(b, grid.nz, [&](int k, const Builder3::Slab& s) {
         for (std::size_t q = 0; q < s.frac.size(); ++q) {
             if (s.frac[q].empty()) continue;
-            used_k[q][k] = 1;
-            float* dst = frac[q].data() + std::size_t(k) * n2;
+            float* dst;
+            {
+                std::lock_guard<std::mutex> lock(alloc);
+                if (frac[q].empty()) frac[q].assign(n3, 0.0f);
+                dst = frac[q].data() + std::size_t(k) * n2;
+            }
             for (std::size_t i = 0; i < n2; ++i) dst[i] = float(s.frac[q][i]);
         }
     });
     Coverage out;
     for (std::size_t q = 0; q < mi.ids.size(); ++q) {
-        const bool any = q == 0 || std::find(used_k[q].begin(), used_k[q].end(), 1) != used_k[q].end();
-        if (!any) continue;
+        if (frac[q].empty()) continue;
         out.material_ids.push_back(mi.ids[q]);
         out.fraction.push_back(std::move(frac[q]));
     }

@@ -170,6 +170,14 @@ Outline shape_outline(const Shape& shape, double tolerance_um) {
     return out;
 }
 
+Outline shape_outline_at(const Shape& shape, double z_um, double tolerance_um) {
+    if (shape.type == ShapeType::Sphere || shape.type == ShapeType::Box) {
+        if (!(tolerance_um > 0)) throw std::invalid_argument("shape_outline: tolerance must be > 0");
+        return detail::solid_section_outline(shape, z_um, tolerance_um);
+    }
+    return shape_outline(shape, tolerance_um);
+}
+
 namespace detail {
 
 Outline offset_outline(const Outline& outline, double d_um) {

@@ -30,6 +30,12 @@ using Outline = std::vector<std::vector<Vec2>>;
 /// std::invalid_argument for raster and step shapes (they have no outline here).
 Outline shape_outline(const Shape& shape, double tolerance_um);
 
+/// The cut of a shape by the plane z = z_um: shape_outline for 2D shapes (z ignored), the
+/// area-exact disc polygon of a sphere (empty when the plane misses it), the rectangle of a
+/// box (empty outside [min z, max z]). For drawing a 2D slice (editor) and 2D coverage.
+/// Throws std::invalid_argument as shape_outline (raster, step; sphere radius <= 0).
+Outline shape_outline_at(const Shape& shape, double z_um, double tolerance_um);
+
 /// Layers that take part in a run, in drawing order: the main run takes every visible
 /// layer that is not reference_only; the reference run only the layers named in
 /// run.normalization.reference_layers. A layer whose z range excludes domain.slice_z is
@@ -117,7 +123,7 @@ struct SampleGrid3 {
 /// Method (geometry_3d.cpp): f(cube) = (1/dx) integral over the cube's z of the 2D
 /// fractions of the z-section (compute_coverage's exact areas and layer rules), the z
 /// range split where a section jumps (layer limits, box faces, sphere poles, solid
-/// limits); one evaluation where every section is constant, else 2 x 4-point
+/// limits, sidewall edges parallel to x or y passing a window side); one evaluation where every section is constant, else 2 x 4-point
 /// Gauss-Legendre (sqrt-substitution at sphere poles). Volumes are exact for boxes,
 /// vertical extrusions, spheres and sidewall prisms (section areas polynomial in z); a
 /// single cut cube of a curved object to the quadrature error of its kinked z profile
@@ -136,7 +142,11 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
 /// integral of grad eps_inf); inv_eps_offdiag stays empty. subpixel = false: staircase.
 /// The normal in cell units: x, y the z-means of the 2D section normals (exact outline
 /// pieces, as average_medium), z exactly <eps>(top face) - <eps>(bottom face) (window means
-/// of the composited sections). Uniform cubes: the material's values. Ez where the normal
+/// of the composited sections); x, y the z quadrature of the 2D normals: exact for
+/// vertical walls and for sidewall edges parallel to x or y (the z where such an edge
+/// passes a window side, and the 2D normal steps, are breaks of the quadrature), to the
+/// quadrature error of a kinked profile for other slanted or curved interfaces (STEP
+/// facets parallel to an axis may step inside a piece). Uniform cubes: the material's values. Ez where the normal
 /// has no z part: the plain mean (the 2D rule), so a z-invariant stack gives average_medium's
 /// Ex, Ey (TEz) and Ez (TMz) values bit for bit on every k. Arrays indexed (k * ny + j) * nx
 /// + i. Errors: as compute_coverage_3d; std::invalid_argument for a component not Ex/Ey/Ez.
