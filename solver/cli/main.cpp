@@ -3,7 +3,7 @@
 //   golightly-cli run PROJECT [--out DIR] [--backend auto|cpu|cuda] [--precision float32|float64]
 //                             [--threads N] [--max-steps N]
 //   golightly-cli check PROJECT [--json]
-//   golightly-cli bench [--backend cpu|cuda] [--dims 2] [--size NX,NY] [--steps N]
+//   golightly-cli bench [--backend cpu|cuda] [--dims 2|3] [--size NX,NY[,NZ]] [--steps N]
 //                       [--precision ..] [--poles P] [--json]
 //   golightly-cli materials [--json]
 //   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
@@ -18,9 +18,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <new>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -28,6 +30,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/geometry.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/material_library.hpp"
 #include "golightly/pole_fit.hpp"
@@ -134,6 +137,13 @@ int cmd_run(const RunArgs& a) {
     const fs::path file(a.project);
     const std::string label = a.project;
     Project project = load_project(file);  // ProjectError -> 2 (caller)
+    {  // what this build cannot run (3D limits), with the command line's backend applied
+        Project as_run = project;
+        if (a.backend == "auto") as_run.run.backend = BackendChoice::Auto;
+        if (a.backend == "cpu") as_run.run.backend = BackendChoice::Cpu;
+        if (a.backend == "cuda") as_run.run.backend = BackendChoice::Cuda;
+        check_runnable(as_run, label);  // ProjectError -> 2
+    }
 
     fs::path out = a.out.empty() ? file.parent_path() / (file.stem().string() + "_results") : fs::path(a.out);
     RunOptions opts;
@@ -204,8 +214,12 @@ int cmd_run(const RunArgs& a) {
 }
 
 // ------------------------------------------------------------------ check
+/// Validates, refuses what this build cannot run (check_runnable), compiles (and the
+/// normalization run's scene) and prints the grid, time step, step limit, memory estimate,
+/// material areas (2D, um^2) or volumes (3D, um^3) and warnings. --json: spec/cli.md.
 int cmd_check(const std::string& project_path, bool json) {
     const Project project = load_project(fs::path(project_path));
+    check_runnable(project, project_path);
     const CompiledProject c = compile_project(project, project_path);
     // `run` also compiles the normalization run (the reference layers, reference-only ones
     // included): check covers every layer that run compiles.
@@ -215,31 +229,60 @@ int cmd_check(const std::string& project_path, bool json) {
         compile_project(project, project_path, ref);
     }
     const Scene& s = c.scene;
+    const bool three_d = project.domain.dimensions == 3;
+    std::vector<std::string> warnings = c.warnings;
+    // 3D: volume (um^3) per material on the interior cell grid (geometry.hpp).
+    std::map<std::string, double> volumes;
+    if (three_d) {
+        try {
+            volumes = material_volumes_um3(project, s.dx_um, false);
+        } catch (const ProjectError&) {
+            throw;
+        } catch (const std::exception& e) {
+            warnings.push_back("material volumes not computed: " + capped(e.what()));
+        }
+    }
     if (json) {
         Json j = Json::object();
-        j["cells"] = {s.nx, s.ny, 1};
+        j["dimensions"] = project.domain.dimensions;
+        j["cells"] = {s.nx, s.ny, s.nz};
         j["dt_fs"] = s.dt_s / 1e-15;
         j["courant"] = s.courant;
         Json mats = Json::object();
-        for (const auto& [id, area] : c.material_area_um2) mats[id] = {{"area_um2", area}};
+        if (three_d) {
+            for (const auto& [id, volume] : volumes) mats[id] = {{"volume_um3", volume}};
+        } else {
+            for (const auto& [id, area] : c.material_area_um2) mats[id] = {{"area_um2", area}};
+        }
         j["materials"] = mats;
         j["memory_bytes"] = c.memory_bytes;
         Json w = Json::array();
-        for (const auto& line : c.warnings) w.push_back(line);
+        for (const auto& line : warnings) w.push_back(line);
         j["warnings"] = w;
         std::printf("%s\n", j.dump().c_str());
         return kExitOk;
     }
     std::printf("%s: %s\n", project_path.c_str(), project.name.c_str());
-    std::printf("grid: %d x %d Yee cells (PML included: x %d+%d, y %d+%d), cell %.6g um, %s\n", s.nx, s.ny,
-                s.pml_lo[0], s.pml_hi[0], s.pml_lo[1], s.pml_hi[1], s.dx_um, to_string(s.polarization).c_str());
+    if (three_d) {
+        std::printf("grid: %d x %d x %d Yee cells = %zu cells (PML included: x %d+%d, y %d+%d, z %d+%d), cell %.6g um, 3D\n",
+                    s.nx, s.ny, s.nz, s.cells(), s.pml_lo[0], s.pml_hi[0], s.pml_lo[1], s.pml_hi[1], s.pml_lo[2],
+                    s.pml_hi[2], s.dx_um);
+    } else {
+        std::printf("grid: %d x %d Yee cells (PML included: x %d+%d, y %d+%d), cell %.6g um, %s\n", s.nx, s.ny,
+                    s.pml_lo[0], s.pml_hi[0], s.pml_lo[1], s.pml_hi[1], s.dx_um, to_string(s.polarization).c_str());
+    }
     std::printf("dt: %.6g fs, Courant number %.4g\n", s.dt_s / 1e-15, s.courant);
     std::printf("steps to the stop limit: %lld (%.6g fs)\n", (long long)c.max_steps, double(c.max_steps) * s.dt_s / 1e-15);
     std::printf("memory estimate: %.1f MiB\n", double(c.memory_bytes) / (1024.0 * 1024.0));
-    std::printf("materials (area after sub-pixel averaging):\n");
-    for (const auto& [id, area] : c.material_area_um2) std::printf("  %-16s %.6g um^2\n", id.c_str(), area);
-    if (c.warnings.empty()) std::printf("no warnings\n");
-    for (const auto& line : c.warnings) std::printf("warning: %s\n", line.c_str());
+    if (three_d) {
+        std::printf("materials (volume after sub-pixel averaging):\n");
+        for (const auto& [id, volume] : volumes) std::printf("  %-16s %.6g um^3\n", id.c_str(), volume);
+    } else {
+        std::printf("materials (area after sub-pixel averaging):\n");
+        for (const auto& [id, area] : c.material_area_um2) std::printf("  %-16s %.6g um^2\n", id.c_str(), area);
+    }
+    if (warnings.empty()) std::printf("no warnings\n");
+    for (const auto& line : warnings) std::printf("warning: %s\n", line.c_str());
     return kExitOk;
 }
 
@@ -345,8 +388,12 @@ int cmd_bench(const BenchOptions& options, bool json) {
         std::printf("%s\n", bench_report_json(r).c_str());
         return kExitOk;
     }
-    std::printf("backend %s (%s), %dD %s, %d x %d cells, %d steps, %s\n", r.backend.c_str(), r.device.c_str(),
-                r.dims, r.polarization.c_str(), r.nx, r.ny, r.steps, r.precision.c_str());
+    if (r.dims == 3)
+        std::printf("backend %s (%s), 3D, %d x %d x %d cells, %d steps, %s\n", r.backend.c_str(), r.device.c_str(),
+                    r.nx, r.ny, r.nz, r.steps, r.precision.c_str());
+    else
+        std::printf("backend %s (%s), %dD %s, %d x %d cells, %d steps, %s\n", r.backend.c_str(), r.device.c_str(),
+                    r.dims, r.polarization.c_str(), r.nx, r.ny, r.steps, r.precision.c_str());
     if (r.poles > 0)
         std::printf("dispersive:               %s, %d poles, %.3g of the E sites, dx %.4g um\n",
                     r.dispersive_material.empty() ? "synthetic Lorentz" : r.dispersive_material.c_str(), r.poles,
@@ -362,15 +409,24 @@ int cmd_bench(const BenchOptions& options, bool json) {
     return kExitOk;
 }
 
-bool parse_size(const std::string& text, int& nx, int& ny) {
-    int a = 0, b = 0;
+/// NX,NY or NX,NY,NZ (positive integers); nz is left alone when absent.
+bool parse_size(const std::string& text, int& nx, int& ny, int* nz = nullptr, bool* has_nz = nullptr) {
+    int a = 0, b = 0, c = 0;
     char comma = 0;
     std::istringstream in(text);
     if (!(in >> a >> comma >> b) || comma != ',' || a <= 0 || b <= 0) return false;
     in >> std::ws;
+    bool third = false;
+    if (!in.eof() && nz) {
+        if (!(in >> comma >> c) || comma != ',' || c <= 0) return false;
+        in >> std::ws;
+        third = true;
+    }
     if (!in.eof()) return false;
     nx = a;
     ny = b;
+    if (third) *nz = c;
+    if (has_nz) *has_nz = third;
     return true;
 }
 
@@ -421,8 +477,8 @@ int real_main(int argc, char** argv) {
     CLI::App* bench = app.add_subcommand("bench", "Time the update loop on a synthetic domain with CPML on every face");
     bench->add_option("--backend", bench_backend, "cpu or cuda (default: cuda when available)")
         ->check(CLI::IsMember({"cpu", "cuda"}));
-    bench->add_option("--dims", bench_req.dims, "2 (3 is not supported yet)")->check(CLI::IsMember({2, 3}));
-    bench->add_option("--size", bench_size, "NX,NY cells (default 4096,4096)");
+    bench->add_option("--dims", bench_req.dims, "2 or 3 (3: CPU backend)")->check(CLI::IsMember({2, 3}));
+    bench->add_option("--size", bench_size, "NX,NY cells (default 4096,4096); 3D: NX,NY,NZ (default 128,128,128)");
     bench->add_option("--steps", bench_req.steps, "Time steps to time (default 200)")->check(CLI::PositiveNumber);
     bench->add_option("--precision", bench_precision, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));
     bench->add_option("--polarization", bench_polarization, "TMz or TEz (default TMz)")->check(CLI::IsMember({"TMz", "TEz"}));
@@ -460,14 +516,14 @@ int real_main(int argc, char** argv) {
         if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);
         if (*bench) {
-            if (!parse_size(bench_size, bench_req.nx, bench_req.ny)) {
-                std::fprintf(stderr, "error: --size: expected NX,NY with positive integers, got '%s'\n",
-                             limits::cap_text(bench_size).c_str());
+            const bool three = bench_req.dims == 3;
+            if (three && bench->count("--size") == 0) bench_size = "128,128,128";
+            bool has_nz = false;
+            if (!parse_size(bench_size, bench_req.nx, bench_req.ny, three ? &bench_req.nz : nullptr, &has_nz) ||
+                (three && !has_nz)) {
+                std::fprintf(stderr, "error: --size: expected %s with positive integers, got '%s'\n",
+                             three ? "NX,NY,NZ" : "NX,NY", limits::cap_text(bench_size).c_str());
                 return kExitUsage;
-            }
-            if (bench_req.dims != 2) {
-                std::fprintf(stderr, "error: bench: --dims 3 is not supported yet\n");
-                return kExitRun;
             }
             bench_req.poles = bench_poles;
             bench_req.backend = !bench_backend.empty() ? bench_backend : (cuda_available() ? "cuda" : "cpu");

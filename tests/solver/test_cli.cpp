@@ -332,5 +332,14 @@ TEST_CASE("cli: bench --json prints the object of cli.md; unsupported options ex
     REQUIRE(rp.exit_code == 0);
     const auto jp = nlohmann::json::parse(rp.out);
     CHECK(jp["bytes_per_cell_update"].get<double>() > j["bytes_per_cell_update"].get<double>());
-    CHECK(run_cli("bench --backend cpu --dims 3").exit_code == 3);
+    // 3D (CPU): size [nx, ny, nz]; the CUDA backend refuses 3D (exit 3); a 2D size is a usage error.
+    const CliResult r3 = run_cli("bench --backend cpu --dims 3 --size 48,44,40 --steps 4 --json");
+    INFO(r3.err);
+    REQUIRE(r3.exit_code == 0);
+    const auto j3 = nlohmann::json::parse(r3.out);
+    CHECK(j3["dims"].get<int>() == 3);
+    CHECK(j3["size"] == nlohmann::json::array({48, 44, 40}));
+    CHECK(j3["bytes_per_cell_update"].get<double>() >= 12 * 4);
+    CHECK(run_cli("bench --backend cuda --dims 3 --size 48,48,48 --steps 4").exit_code == 3);
+    CHECK(run_cli("bench --backend cpu --dims 3 --size 48,48").exit_code == 1);
 }

@@ -274,21 +274,7 @@ TEST_CASE("A rich project round-trips: every shape, pole, source and monitor kin
     CHECK(q == p);
     CHECK(dumped(q) == first);
 
-    // A 3D project opens (the editor must show it) but is not runnable yet.
-    Json doc3 = base_doc();
-    doc3["domain"]["dimensions"] = 3;
-    doc3["domain"]["size"] = Json::array({4.0, 3.0, 2.0});
-    doc3["monitors"][0]["direction"] = "+z";
-    const Project p3 = parse_project(doc3.dump(), "3d.glproj");
-    CHECK(p3.domain.dimensions == 3);
-    CHECK(parse_project(dumped(p3), "3d.glproj") == p3);
-    try {
-        check_runnable(p3, "3d.glproj");
-        FAIL("check_runnable accepted a 3D project");
-    } catch (const ProjectError& e) {
-        CHECK(e.json_path() == "domain.dimensions");
-        CHECK(e.message() == "3D runs are not supported yet");
-    }
+    // 3D projects (spec "3D projects"): tests/solver/test_project_3d.cpp.
 }
 
 TEST_CASE("Unknown members at every level survive load and save", "[project]") {
@@ -436,7 +422,7 @@ TEST_CASE("Invalid values give ProjectError with a precise JSON path", "[project
         {"raster pixel", [](Json& d) { d["layers"][0]["shapes"][5]["pixel_size"] = -0.1; }, "layers[0].shapes[5].pixel_size", "> 0"},
         {"raster fractional", [](Json& d) { d["layers"][0]["shapes"][5]["height"] = 2.5; }, "layers[0].shapes[5].height", "integer"},
         {"source type", [](Json& d) { d["sources"][0]["type"] = "beam"; }, "sources[0].type", "unknown value"},
-        {"plane source in 2D", [](Json& d) { d["sources"][0]["type"] = "plane"; }, "sources[0].type", "3D"},
+        {"plane source without center", [](Json& d) { d["sources"][0]["type"] = "plane"; }, "sources[0].center", "required"},
         {"region shape", [](Json& d) { d["sources"][2]["shape"]["radii"][0] = 0.0; }, "sources[2].shape.radii[0]", "> 0"},
         {"region missing shape", [](Json& d) { d["sources"][2].erase("shape"); }, "sources[2].shape", "required"},
         {"gaussian waist", [](Json& d) { d["sources"][3]["waist"] = 0.0; }, "sources[3].waist", "> 0"},
@@ -487,7 +473,10 @@ TEST_CASE("Invalid values give ProjectError with a precise JSON path", "[project
         {"frames component", [](Json& d) { d["run"]["frames"] = {{"component", "Hz"}}; }, "run.frames.component", "TMz"},
         {"frames steps", [](Json& d) { d["run"]["frames"] = {{"every_steps", 0}}; }, "run.frames.every_steps", ">= 1"},
         {"layers type", [](Json& d) { d["layers"] = {{"name", "x"}}; }, "layers", "array"},
-        {"3D courant", [](Json& d) { d["domain"]["dimensions"] = 3; d["domain"]["size"][2] = 1.0; d["run"]["courant"] = 0.6; }, "run.courant", "1/sqrt(3)"},
+        {"3D courant", [](Json& d) {
+             d["domain"]["dimensions"] = 3; d["domain"]["size"][2] = 1.0; d["run"]["courant"] = 0.6;
+             d["sources"] = Json::array(); d["monitors"] = Json::array(); d["run"].erase("normalization"); d["run"].erase("stop");
+         }, "run.courant", "1/sqrt(3)"},
         {"3D zero Lz", [](Json& d) { d["domain"]["dimensions"] = 3; }, "domain.size[2]", "> 0"},
     };
     // The base document itself is valid.

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <numbers>
 
 #include "golightly/errors.hpp"
@@ -406,4 +407,132 @@ TEST_CASE("the shared STEP files import and give sections", "[step]") {
         if (!kSanitizedBuild) CHECK(t_read + t_cut < 10.0);  // ASan+UBSan (scripts/sanitize-fuzz.sh) are slower
 #endif
     }
+}
+
+// ---------------------------------------------------------------- STEP solids in 3D
+
+namespace {
+
+Project step_project_3d(const Shape& sh, double margin_um, double cells_across, double& dx) {
+    const auto b = step_bounds_um(sh);
+    Project p;
+    p.domain.dimensions = 3;
+    Material a;
+    a.id = "a";
+    a.name = "a";
+    a.epsilon_inf = 4.0;
+    p.materials = {a};
+    const double size = std::max({b[3] - b[0], b[4] - b[1], b[5] - b[2]});
+    dx = size / cells_across;
+    p.domain.size = {b[3] - b[0] + 2 * margin_um, b[4] - b[1] + 2 * margin_um, b[5] - b[2] + 2 * margin_um};
+    Shape placed = sh;
+    for (int ax = 0; ax < 3; ++ax) placed.translate[ax] += margin_um - b[ax];  // the part inside [0, L]
+    Layer l;
+    l.name = "part";
+    l.material = "a";
+    l.shapes = {placed};
+    p.layers = {l};
+    return p;
+}
+
+}  // namespace
+
+#ifdef GOLIGHTLY_HAVE_OCCT
+TEST_CASE("STEP solids in 3D: volume fractions of a tube and a sphere match the analytic volumes", "[step][geometry3d]") {
+    TempDir tmp;
+    const TopoDS_Shape outer = BRepPrimAPI_MakeCylinder(gp_Ax2(gp_Pnt(0, 0, -1), gp_Dir(0, 0, 1)), 2.0, 2.0).Shape();
+    const TopoDS_Shape inner = BRepPrimAPI_MakeCylinder(gp_Ax2(gp_Pnt(0, 0, -2), gp_Dir(0, 0, 1)), 1.2, 4.0).Shape();
+    const TopoDS_Shape tube = BRepAlgoAPI_Cut(outer, inner).Shape();
+    const TopoDS_Shape sph = BRepPrimAPI_MakeSphere(gp_Pnt(0, 0, 0), 2.0).Shape();
+    struct Case { const char* name; TopoDS_Shape s; double volume; };
+    for (const Case& c : {Case{"tube", tube, kPi * (4.0 - 1.44) * 2.0}, Case{"sphere", sph, 4.0 / 3.0 * kPi * 8.0}}) {
+        const auto bytes = write_step(c.s, tmp.path / (std::string(c.name) + ".step"));
+        const Shape sh = shape_from_bytes(bytes, c.name, 1.0);  // mm -> um 1:1
+        double dx = 0;
+        const Project p = step_project_3d(sh, 0.37, 40, dx);
+        const auto vols = material_volumes_um3(p, dx, false);
+        const auto mesh = step_mesh(p.layers[0].shapes[0], 0.02 * dx);
+        REQUIRE(mesh->solids.size() == 1);
+        std::printf("[step3d] %s: dx %.3f um, volume fractions %.6f um^3, mesh %.6f, analytic %.6f (rel %.1e)\n", c.name,
+                    dx, vols.at("a"), mesh->solids[0].volume_um3, c.volume, vols.at("a") / c.volume - 1);
+        // the mesh is inscribed (chordal deflection 2 % of a cell): it loses about
+        // deflection * area; the fractions integrate that mesh's sections
+        CHECK(vols.at("a") == Approx(c.volume).epsilon(2e-3));
+        CHECK(vols.at("a") == Approx(mesh->solids[0].volume_um3).epsilon(1e-4));
+        double cells = 1;  // the interior cell grid of material_volumes_um3
+        for (int ax = 0; ax < 3; ++ax) cells *= std::max(1.0, double(std::lround(p.domain.size[ax] / dx)));
+        CHECK(vols.at("a") + vols.at("air") == Approx(cells * dx * dx * dx).epsilon(1e-9));
+    }
+}
+#endif
+
+TEST_CASE("the shared STEP files in 3D: volume fractions match OpenCASCADE's volumes", "[step][geometry3d]") {
+    if (!step_import_available()) {
+        WARN("this build has no STEP support: skipped");
+        return;
+    }
+    const char* env = std::getenv("GOLIGHTLY_SHARED_DIR");
+    const fs::path dir = (env && *env ? fs::path(env) : fs::path(GOLIGHTLY_SOURCE_DIR) / ".." / "shared") / "data" / "step";
+    if (!fs::is_directory(dir)) {
+        WARN("no shared STEP files at " << dir.string() << ": skipped");
+        return;
+    }
+    for (const char* name : {"unit_sphere.stp", "screw.step", "Crystal_SMD_4P_2520.step"}) {
+        const auto bytes = read_bytes(dir / name);
+        const StepModel m = read_step(bytes, name);
+        const Shape sh = shape_from_bytes(bytes, name, m.unit_um);
+        double gprop = 0;  // GProp volumes, file units^3 -> um^3
+        for (const StepSolid& s : m.solids) gprop += s.volume * std::pow(m.unit_um, 3);
+        double dx = 0;
+        const Project p = step_project_3d(sh, 0.0, 60, dx);
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto vols = material_volumes_um3(p, dx, false);
+        const double t = seconds_since(t0);
+        double mesh_vol = 0;
+        for (const auto& s : step_mesh(p.layers[0].shapes[0], 0.02 * dx)->solids) mesh_vol += s.volume_um3;
+        std::printf("[step3d] %s: %zu solids, 60 cells across (dx %.4g um): fractions %.6g um^3, mesh %.6g, GProp %.6g "
+                    "(rel %.1e) in %.2f s\n",
+                    name, m.solids.size(), dx, vols.at("a"), mesh_vol, gprop, vols.at("a") / gprop - 1, t);
+        CHECK(vols.at("a") == Approx(gprop).epsilon(5e-3));
+        CHECK(vols.at("a") == Approx(mesh_vol).epsilon(1e-3));
+    }
+}
+
+TEST_CASE("STEP 3D coverage of a large assembly (timing)", "[.][bench]") {
+    const char* env = std::getenv("GOLIGHTLY_SHARED_DIR");
+    const fs::path dir = (env && *env ? fs::path(env) : fs::path(GOLIGHTLY_SOURCE_DIR) / ".." / "shared") / "data" / "step";
+    const char* name = std::getenv("GOLIGHTLY_BENCH_STEP") ? std::getenv("GOLIGHTLY_BENCH_STEP") : "linkrods.step";
+    const int cells = std::getenv("GOLIGHTLY_BENCH_CELLS") ? std::atoi(std::getenv("GOLIGHTLY_BENCH_CELLS")) : 400;
+    const auto bytes = read_bytes(dir / name);
+    const StepModel m = read_step(bytes, name);
+    const Shape sh = shape_from_bytes(bytes, name, m.unit_um);
+    double gprop = 0;
+    for (const StepSolid& s : m.solids) gprop += s.volume * std::pow(m.unit_um, 3);
+    double dx = 0;
+    Project p = step_project_3d(sh, 0.0, cells, dx);
+    for (int ax = 0; ax < 3; ++ax) p.domain.size[ax] = cells * dx;  // a cells^3 grid over the part
+    auto t0 = std::chrono::steady_clock::now();
+    const auto mesh = step_mesh(p.layers[0].shapes[0], 0.02 * dx);
+    const double t_mesh = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    SampleGrid3 g;
+    g.nx = g.ny = g.nz = cells;
+    g.dx_um = dx;
+    g.x0_um = g.y0_um = g.z0_um = 0.5 * dx;
+    const Coverage cov = compute_coverage_3d(p, g, false);
+    const double t_cov = seconds_since(t0);
+    std::map<std::string, double> vols;
+    for (std::size_t q = 0; q < cov.material_ids.size(); ++q) {
+        double sum = 0;
+        for (float f : cov.fraction[q]) sum += f;
+        vols[cov.material_ids[q]] = sum * dx * dx * dx;
+    }
+    t0 = std::chrono::steady_clock::now();
+    const AveragedMedium med = average_medium_3d(p, g, Component::Ex, true, false);
+    const double t_avg = seconds_since(t0);
+    std::printf("[step3d] subpixel medium for Ex on the same grid: %.2f s (%zu samples)\n", t_avg, med.eps_r.size());
+    std::printf("[step3d] %s: %zu solids, %zu triangles, grid %d cells across (%.0f x %.0f x %.0f): mesh %.2f s, "
+                "coverage %.2f s; volume %.6g um^3 vs GProp %.6g (rel %.1e)\n",
+                name, m.solids.size(), mesh->triangles.size(), cells, p.domain.size[0] / dx, p.domain.size[1] / dx,
+                p.domain.size[2] / dx, t_mesh, t_cov, vols.at("a"), gprop, vols.at("a") / gprop - 1);
 }

@@ -71,6 +71,7 @@
 #include <sstream>
 
 #include "golightly/compile.hpp"
+#include "compile_internal.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
@@ -95,9 +96,8 @@ bool in_polarization(Component c, Polarization p) {
 double axis_of(const Vec2& v, int a) { return a == 0 ? v.x : v.y; }
 double axis_of(const Vec3& v, int a) { return v[a]; }
 
-std::string idx_path(const char* what, std::size_t i) {
-    return std::string(what) + "[" + std::to_string(i) + "]";
-}
+using detail::fmt;
+using detail::idx_path;
 
 /// Tangential field pair of a plane normal to axis `normal` (TF/SF and flux lines).
 struct TangentialPair {
@@ -113,20 +113,7 @@ TangentialPair tangential_pair(Polarization p, int normal) {
                        : TangentialPair{Component::Ex, Component::Hz, +1, +1};
 }
 
-/// Parses "+x", "-x", "+y", "-y" -> (axis, sign); axis -1 if invalid.
-std::pair<int, int> parse_direction(const std::string& d) {
-    if (d.size() != 2 || (d[0] != '+' && d[0] != '-')) return {-1, 0};
-    const int s = d[0] == '+' ? 1 : -1;
-    if (d[1] == 'x' || d[1] == 'X') return {0, s};
-    if (d[1] == 'y' || d[1] == 'Y') return {1, s};
-    return {-1, 0};
-}
-
-std::string fmt(double v) {
-    std::ostringstream os;
-    os << v;
-    return os.str();
-}
+std::pair<int, int> parse_direction(const std::string& d) { return detail::parse_direction(d, false); }
 
 /// One node of a line: tangential grid index and covered fraction of its dx.
 struct LineNode {
@@ -695,15 +682,7 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
 
 // ----------------------------------------------------------------------------- spectrum
 
-void Compiler::compile_spectrum() {
-    const Spectrum& sp = project_.run.spectrum;
-    const double f_lo = units::wavelength_um_to_hz(std::max(sp.wavelength_min, sp.wavelength_max));
-    const double f_hi = units::wavelength_um_to_hz(std::min(sp.wavelength_min, sp.wavelength_max));
-    const int n = std::max(sp.points, 1);
-    out_.spectrum_hz.resize(n);
-    for (int k = 0; k < n; ++k)
-        out_.spectrum_hz[k] = n == 1 ? 0.5 * (f_lo + f_hi) : f_lo + (f_hi - f_lo) * k / (n - 1);
-}
+void Compiler::compile_spectrum() { out_.spectrum_hz = detail::compile_spectrum(project_); }
 
 // ----------------------------------------------------------------------------- shapes
 
@@ -783,31 +762,7 @@ std::vector<double> Compiler::shape_coverage(const Shape& shape, Component c, co
 // ----------------------------------------------------------------------------- sources
 
 CompiledWaveform Compiler::compile_waveform(const Source& s, const std::string& path) {
-    CompiledWaveform w;
-    const Waveform& in = s.waveform;
-    w.type = in.type;
-    w.amplitude = s.amplitude;
-    w.phase_rad = s.phase_deg * pi / 180.0;
-    if (in.type == WaveformType::GaussianPulse) {
-        const double wl = in.wavelength_center, span = in.wavelength_span;
-        if (!(wl > 0)) throw ProjectError(file_, path + ".waveform.wavelength_center", "must be > 0");
-        if (!(span > 0) || !(span < 2 * wl))
-            throw ProjectError(file_, path + ".waveform.wavelength_span",
-                               "must be > 0 and below twice the centre wavelength");
-        const double f0 = units::wavelength_um_to_hz(wl);
-        const double df = units::wavelength_um_to_hz(wl - 0.5 * span) - units::wavelength_um_to_hz(wl + 0.5 * span);
-        // exp(-u^2/2), u = t/tau, has spectral amplitude exp(-(w-w0)^2 tau^2 / 2): 1/e at
-        // |w - w0| = sqrt(2)/tau = 2 pi df / 2.
-        w.omega = 2 * pi * f0;
-        w.tau_s = 2.0 * std::sqrt(2.0) / (2 * pi * df);
-        w.t0_s = 6.0 * w.tau_s;
-    } else {
-        if (!(in.wavelength > 0)) throw ProjectError(file_, path + ".waveform.wavelength", "must be > 0");
-        const double f = units::wavelength_um_to_hz(in.wavelength);
-        w.omega = 2 * pi * f;
-        w.ramp_s = std::max(0.0, in.ramp_periods) / f;
-    }
-    return w;
+    return detail::compile_waveform(s, path, file_);
 }
 
 void Compiler::add_one_way(const Source& src, const std::string& path, int normal, int s, int k_s,
@@ -1116,6 +1071,10 @@ void Compiler::compile_source(std::size_t si) {
         case SourceType::Region: add_region_source(src, path, wf); break;
         case SourceType::Line:
         case SourceType::Plane: add_line_source(src, path, wf); break;
+        case SourceType::Tfsf:
+            sc().tfsf.push_back(detail::compile_tfsf(project_, src, path, file_, sc(), grid_, wf));
+            out_.sources_end_s = std::max(out_.sources_end_s, wf.end_time_s());
+            break;
     }
     note_sources_end(first_term);
 }
@@ -1185,6 +1144,7 @@ void Compiler::compile_monitor(std::size_t mi) {
                 throw ProjectError(file_, path + ".direction",
                                    "must be normal to the line: " + std::string(normal == 0 ? "+x or -x" : "+y or -y"));
             add_flux_line(m.from, m.to, normal, s, path, cm);
+            cm.extent_um = std::hypot(m.to.x - m.from.x, m.to.y - m.from.y);
             break;
         }
         case MonitorType::FluxBox: {
@@ -1294,68 +1254,8 @@ void Compiler::compile_monitor(std::size_t mi) {
 // ----------------------------------------------------------------------------- finish
 
 void Compiler::finish() {
-    const Scene& s = out_.scene;
-    const double dt = s.dt_s;
-    // Steps.
-    const double steps_time = project_.run.stop.max_time_fs * units::fs / dt;
-    long long steps = steps_time > 9e18 ? std::numeric_limits<long long>::max()
-                                        : static_cast<long long>(std::ceil(steps_time - 1e-9));
-    if (project_.run.stop.max_steps) steps = std::min(steps, *project_.run.stop.max_steps);
-    out_.max_steps = std::max(0LL, steps);
-
-    // Memory estimate (bytes): the engines' model, with the time probes' history for the
-    // whole run (at most 1e8 steps counted).
-    out_.memory_bytes =
-        engine_state_bytes(s, project_.run.precision, std::min<long long>(out_.max_steps, 100000000LL));
-    const std::size_t mem = out_.memory_bytes;
-    const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
-    if (const double host = double(limits::host_memory_bytes()); host > 0 && double(mem) > host) {
-        // Name the field behind the largest part of the estimate.
-        std::string field = "domain.cell_size", part = "the grid";
-        double largest = 3.0 * double(s.cells()) * double(bp);
-        auto set_bytes = [&](int k) {
-            const DftSet& d = s.dft_sets[std::size_t(k)];
-            return double(d.cell0.size()) * (double(d.frequencies_hz.size()) * 16 + 2 * (4 + double(bp)));
-        };
-        for (std::size_t i = 0; i < out_.monitors.size(); ++i) {
-            const CompiledMonitor& cm = out_.monitors[i];
-            double b = 0;
-            for (const FluxTerm& t : cm.flux_terms) b += set_bytes(t.e_set) + set_bytes(t.h_set);
-            for (int k : cm.dft_field_sets) b += set_bytes(k);
-            if (b > largest) {
-                largest = b;
-                field = cm.type == MonitorType::DftField ? "monitors[" + std::to_string(i) + "].wavelengths"
-                                                          : std::string("run.spectrum.points");
-                part = "the DFT accumulators of monitor '" + limits::cap_text(cm.name) + "'";
-            }
-        }
-        const double probes = double(s.time_probes.size()) * double(std::min<long long>(out_.max_steps, 100000000LL)) * 8;
-        if (probes > largest) {
-            largest = probes;
-            field = "run.stop.max_time_fs";
-            part = "the time series of the time monitors";
-        }
-        throw ProjectError(file_, field,
-                           "the run needs about " + limits::format_bytes(double(mem)) + " (" + part + ": " +
-                               limits::format_bytes(largest) + "), more than this machine's memory (" +
-                               limits::format_bytes(host) + ")");
-    }
-
-    // Resolution: cells per wavelength at the shortest wavelength in the highest index.
-    double wl_min = std::min(project_.run.spectrum.wavelength_min, project_.run.spectrum.wavelength_max);
-    for (const Source& src : project_.sources) {
-        if (src.waveform.type == WaveformType::GaussianPulse)
-            wl_min = std::min(wl_min, src.waveform.wavelength_center - 0.5 * src.waveform.wavelength_span);
-        else
-            wl_min = std::min(wl_min, src.waveform.wavelength);
-    }
-    double eps_max = 1.0;
-    for (const EUpdateCoeffs& co : s.table) eps_max = std::max(eps_max, co.eps_r);
-    const double cpw = wl_min / std::sqrt(eps_max) / dx_;
-    if (wl_min > 0 && cpw < 10)
-        out_.warnings.push_back("only " + fmt(std::round(cpw * 10) / 10) + " cells per wavelength at " + fmt(wl_min) +
-                                " um in the highest index (" + fmt(std::sqrt(eps_max)) +
-                                "): at least 10 are recommended, 20 for accurate results");
+    detail::warn_tfsf_flux_boxes(project_, out_);
+    detail::finish_compile(project_, file_, out_);
     for (const std::string& w : pml_warned_) out_.warnings.push_back(w + " lies inside the PML");
 }
 
@@ -1374,6 +1274,7 @@ CompiledProject Compiler::run() {
 CompiledProject compile_project(const Project& project, const std::string& file_label, const CompileOptions& options) {
     Compiler c(project, file_label, options);
     try {
+        if (project.domain.dimensions == 3) return detail::compile_project_3d(project, file_label, options);
         return c.run();
     } catch (const ProjectError& e) {  // geometry (compute_coverage) does not know the file
         if (!e.file().empty()) throw;

@@ -14,6 +14,8 @@
 //   after_e_row  per row j, after its E update (dispersion correction, E sources, PEC)
 //   after_e      once, after the E sweep (Mur, then the tensor couplings)
 //   after_step   once (DFT sets and time probes sample the completed step)
+// A 3D engine calls the row phases with the row index r = k * ny + j of its x rows
+// (grid_rows, StepContext::ny = ny * nz), so the extensions run unchanged.
 // Row phases run concurrently for different rows: an extension touches only the cells of
 // the row it is called for. The order in which the engine adds extensions is
 // dispersion, sources, walls, tensor couplings, monitors: this gives scene.hpp's order
@@ -50,6 +52,10 @@ enum Phase : unsigned {
     AfterE = 1u << 5,
     AfterStep = 1u << 6,
 };
+
+/// Rows of nx cells of the grid: ny in 2D, ny * nz in 3D (row r = k * ny + j holds the
+/// cells r * nx + i). The row phases take this row index.
+inline int grid_rows(const Scene& sc) { return sc.dimensions == 3 ? sc.ny * sc.nz : sc.ny; }
 
 /// What an extension sees of the engine: the field arrays by component (index
 /// Component; null where the polarization lacks one; flat index j * nx + i), the grid
@@ -106,7 +112,7 @@ public:
             set_count_.push_back(std::uint32_t(ps.poles.size()));
             for (const PoleCoeffs& c : ps.poles) coeffs_.push_back({Real(c.c1), Real(c.c2), Real(c.c3)});
         }
-        const int nx = sc.nx, ny = sc.ny;
+        const int nx = sc.nx, ny = grid_rows(sc);
         for (int c = 0; c < 3; ++c) {
             const DispersiveCells& d = sc.dispersive[c];
             PerComponent D;
@@ -248,7 +254,7 @@ private:
 template <typename Real>
 class Sources final : public Extension<Real> {
 public:
-    Sources(const Scene& sc, const bool (&has)[6]) : nx_(sc.nx), ny_(sc.ny) {
+    Sources(const Scene& sc, const bool (&has)[6]) : nx_(sc.nx), ny_(grid_rows(sc)) {
         std::vector<RowSource> h, e;
         for (std::size_t k = 0; k < sc.sources.size(); ++k) {
             const SourceTerm& st = sc.sources[k];

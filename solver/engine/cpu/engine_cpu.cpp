@@ -45,7 +45,10 @@
 
 #include "cpu_extensions.hpp"
 #include "cpu_kernels.hpp"
+#include "cpu_common.hpp"
+#include "cpu_kernels3d.hpp"
 #include "cpu_team.hpp"
+#include "cpu_tfsf.hpp"
 #include "golightly/colormap.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
@@ -71,35 +74,12 @@ namespace {
 
 using cpu::RowArgs;
 using cpu::RowOp;
+using cpu::available_memory_bytes;
+using cpu::cpu_has_avx2;
+using cpu::cpu_model_name;
+using cpu::SkewedArray;
 
 constexpr int ci(Component c) { return static_cast<int>(c); }
-
-std::string cpu_model_name() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("model name", 0) == 0) {
-            auto p = line.find(':');
-            if (p != std::string::npos) {
-                std::string s = line.substr(p + 1);
-                s.erase(0, s.find_first_not_of(" \t"));
-                return s;
-            }
-        }
-    }
-    return "CPU";
-}
-
-std::size_t available_memory_bytes() {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    std::size_t value;
-    std::string unit;
-    while (in >> key >> value >> unit) {
-        if (key == "MemAvailable:") return value * 1024;
-    }
-    return 0;
-}
 
 template <typename Real>
 struct KernelTable;
@@ -122,41 +102,6 @@ struct KernelTable<double> {
         (void)avx2;
         return &cpu_generic::run_op_d;
     }
-};
-
-bool cpu_has_avx2() {
-    const char* env = std::getenv("GOLIGHTLY_CPU_KERNELS");
-    if (env && std::string(env) == "generic") return false;
-#ifdef GOLIGHTLY_CPU_AVX2
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return false;
-#endif
-}
-
-/// A per-cell array whose first element sits `skew` x 64 bytes into its allocation. Large
-/// allocations come page aligned, so without a skew every field, coefficient array and
-/// psi stream would start at the same address modulo 4 KiB, and the loads of one stream
-/// would falsely alias the stores of another (4K aliasing).
-template <typename Real>
-class SkewedArray {
-public:
-    void assign(std::size_t n, Real v, int skew) {
-        off_ = std::size_t(skew) * 64 / sizeof(Real);
-        buf_.assign(n + off_, v);
-        n_ = n;
-    }
-    void resize(std::size_t n, int skew) { assign(n, Real(0), skew); }
-    Real* data() { return buf_.data() + off_; }
-    const Real* data() const { return buf_.data() + off_; }
-    Real& operator[](std::size_t k) { return buf_[off_ + k]; }
-    const Real& operator[](std::size_t k) const { return buf_[off_ + k]; }
-    std::size_t size() const { return n_; }
-
-private:
-    std::vector<Real> buf_;
-    std::size_t off_ = 0, n_ = 0;
 };
 
 /// A run of cells [i0, i1) of a row that is either wholly inside an x PML slab or
@@ -775,13 +720,15 @@ private:
         ++steps_;
     }
 
-    /// The extensions of this scene (cpu_extensions.hpp), in scene.hpp's order within
-    /// each phase: dispersion, sources, walls, tensor couplings, monitors.
+    /// The extensions of this scene (cpu_extensions.hpp, cpu_tfsf.hpp), in scene.hpp's order
+    /// within each phase: dispersion, sources, TF/SF, walls, tensor couplings, monitors.
     void build_extensions() {
         auto disp = std::make_unique<cpu::Dispersion<Real>>(sc_, has_);
         if (!disp->empty()) ext_.add(std::move(disp));
         auto src = std::make_unique<cpu::Sources<Real>>(sc_, has_);
         if (!src->empty()) ext_.add(std::move(src));
+        auto tfsf = std::make_unique<cpu::Tfsf<Real>>(sc_, has_);
+        if (!tfsf->empty()) ext_.add(std::move(tfsf));
         auto walls = std::make_unique<cpu::Walls<Real>>(sc_);
         if (!walls->empty()) ext_.add(std::move(walls));
         auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
@@ -845,6 +792,7 @@ std::unique_ptr<Engine> make_cpu_engine(SceneView view, Precision precision, int
         }
     }
     try {
+        if (scene.dimensions == 3) return make_cpu_engine3d(view, precision, threads);
         if (precision == Precision::Float32) return std::make_unique<CpuEngine<float>>(view, threads);
         return std::make_unique<CpuEngine<double>>(view, threads);
     } catch (const std::bad_alloc&) {

@@ -163,6 +163,168 @@ std::pair<int, int> AreaAccumulator::row_coverage(int j, double* out, double* sc
     return {lo, nx};
 }
 
+// ---------------------------------------------------------------- union of a layer's shapes
+
+UnionBuilder::UnionBuilder(const SampleGrid& grid) : grid_(grid), rows_(std::max(grid.ny, 0)) {
+    if (!(grid.dx_um > 0) || grid.nx < 0 || grid.ny < 0) throw std::invalid_argument("SampleGrid: bad size");
+}
+
+void UnionBuilder::add_outline(const Outline& outline, int group) {
+    for (const auto& ring : outline) {
+        const std::size_t n = ring.size();
+        if (n < 2) continue;
+        for (std::size_t k = 0; k < n; ++k) add_segment(ring[k], ring[(k + 1) % n], group);
+    }
+}
+
+void UnionBuilder::add_segment(Vec2 a, Vec2 b, int group) {
+    const double inv_dx = 1.0 / grid_.dx_um;
+    add_edge((a.x - grid_.x0_um) * inv_dx + 0.5, (a.y - grid_.y0_um) * inv_dx + 0.5, (b.x - grid_.x0_um) * inv_dx + 0.5,
+             (b.y - grid_.y0_um) * inv_dx + 0.5, group);
+}
+
+void UnionBuilder::add_edge(double u0, double v0, double u1, double v1, int group) {
+    if (!std::isfinite(u0) || !std::isfinite(u1) || !std::isfinite(v0) || !std::isfinite(v1)) return;
+    if (v0 == v1) {  // horizontal: kept in row floor(v) for its normal (AreaAccumulator's rule)
+        if (v0 < 0 || v0 >= grid_.ny) return;
+        rows_[int(std::floor(v0))].push_back({u0, v0, u1, v1, group});
+        empty_ = false;
+        return;
+    }
+    const double vlo = std::min(v0, v1), vhi = std::max(v0, v1);
+    if (vhi <= 0 || vlo >= grid_.ny) return;
+    const double dudv = (u1 - u0) / (v1 - v0);
+    const int j_lo = int(std::floor(std::max(vlo, 0.0)));
+    const int j_hi = int(std::ceil(std::min(vhi, double(grid_.ny)))) - 1;
+    for (int j = j_lo; j <= j_hi; ++j) {
+        const double va = std::max(vlo, double(j)), vb = std::min(vhi, double(j + 1));
+        if (vb <= va) continue;
+        const double ua = va == v0 ? u0 : va == v1 ? u1 : u0 + (va - v0) * dudv;
+        const double ub = vb == v0 ? u0 : vb == v1 ? u1 : u0 + (vb - v0) * dudv;
+        // keep the edge's direction
+        if (v1 > v0) rows_[j].push_back({ua, va, ub, vb, group});
+        else rows_[j].push_back({ub, vb, ua, va, group});
+        empty_ = false;
+    }
+}
+
+void UnionBuilder::deposit(AreaAccumulator& acc) const {
+    struct Range {
+        double lo, hi;
+        int group;
+    };
+    std::vector<Range> ranges;
+    for (int j = 0; j < grid_.ny; ++j) {
+        const auto& pieces = rows_[j];
+        if (pieces.empty()) continue;
+        // Do two groups overlap in this row? A group's region within the row lies between
+        // its leftmost and rightmost pieces there.
+        ranges.clear();
+        for (const Piece& p : pieces) {
+            const double lo = std::min(p.u0, p.u1), hi = std::max(p.u0, p.u1);
+            auto it = std::find_if(ranges.begin(), ranges.end(), [&](const Range& r) { return r.group == p.group; });
+            if (it == ranges.end()) ranges.push_back({lo, hi, p.group});
+            else it->lo = std::min(it->lo, lo), it->hi = std::max(it->hi, hi);
+        }
+        bool overlap = false;
+        if (ranges.size() > 1) {
+            std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.lo < b.lo; });
+            double reach = ranges[0].hi;
+            for (std::size_t k = 1; k < ranges.size() && !overlap; ++k) {
+                overlap = ranges[k].lo < reach;
+                reach = std::max(reach, ranges[k].hi);
+            }
+        }
+        if (!overlap) {
+            for (const Piece& p : pieces) acc.add_edge(p.u0, p.v0, p.u1, p.v1);
+        } else {
+            deposit_union_row(j, pieces, acc);
+        }
+    }
+}
+
+void UnionBuilder::deposit_union_row(int j, const std::vector<Piece>& pieces, AreaAccumulator& acc) const {
+    // Non-horizontal pieces, stored bottom to top with their winding step (crossing a
+    // downward edge left to right enters a CCW region: +1).
+    struct Up {
+        double ulo, vlo, uhi, vhi;
+        int delta;
+    };
+    std::vector<Up> up;
+    std::vector<double> events{double(j), double(j + 1)};
+    for (const Piece& p : pieces) {
+        if (p.v0 == p.v1) {
+            // horizontal edges on the row's lower limit keep their normal; inside the row the
+            // strips' horizontal sides replace them
+            if (p.v0 == double(j)) acc.add_edge(p.u0, p.v0, p.u1, p.v1);
+            continue;
+        }
+        if (p.v0 < p.v1) up.push_back({p.u0, p.v0, p.u1, p.v1, -1});
+        else up.push_back({p.u1, p.v1, p.u0, p.v0, +1});
+        events.push_back(up.back().vlo);
+        events.push_back(up.back().vhi);
+    }
+    auto u_at = [](const Up& e, double v) {
+        if (v == e.vlo) return e.ulo;
+        if (v == e.vhi) return e.uhi;
+        return e.ulo + (v - e.vlo) * (e.uhi - e.ulo) / (e.vhi - e.vlo);
+    };
+    // Crossings of two pieces: sweep in u over the pieces' abscissa ranges.
+    std::vector<int> order(up.size());
+    for (std::size_t k = 0; k < up.size(); ++k) order[k] = int(k);
+    auto umin = [&](int k) { return std::min(up[k].ulo, up[k].uhi); };
+    auto umax = [&](int k) { return std::max(up[k].ulo, up[k].uhi); };
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return umin(a) < umin(b); });
+    for (std::size_t a = 0; a < order.size(); ++a) {
+        const Up& ea = up[order[a]];
+        const double ea_hi = umax(order[a]);
+        for (std::size_t b = a + 1; b < order.size() && umin(order[b]) <= ea_hi; ++b) {
+            const Up& eb = up[order[b]];
+            const double lo = std::max(ea.vlo, eb.vlo), hi = std::min(ea.vhi, eb.vhi);
+            if (!(hi > lo)) continue;
+            const double d_lo = u_at(ea, lo) - u_at(eb, lo), d_hi = u_at(ea, hi) - u_at(eb, hi);
+            if ((d_lo < 0 && d_hi > 0) || (d_lo > 0 && d_hi < 0)) {
+                const double v = lo + (hi - lo) * d_lo / (d_lo - d_hi);
+                if (v > lo && v < hi) events.push_back(v);
+            }
+        }
+    }
+    std::sort(events.begin(), events.end());
+    events.erase(std::unique(events.begin(), events.end()), events.end());
+    struct Active {
+        double ua, ub, key;
+        int delta;
+    };
+    std::vector<Active> act;
+    for (std::size_t s = 0; s + 1 < events.size(); ++s) {
+        const double va = events[s], vb = events[s + 1];
+        if (va < double(j) || vb > double(j + 1) || !(vb > va)) continue;
+        act.clear();
+        for (const Up& e : up)
+            if (e.vlo <= va && e.vhi >= vb) {
+                const double ua = u_at(e, va), ub = u_at(e, vb);
+                act.push_back({ua, ub, ua + ub, e.delta});
+            }
+        if (act.empty()) continue;
+        std::sort(act.begin(), act.end(), [](const Active& a, const Active& b) { return a.key < b.key; });
+        int w = 0;
+        const Active* left = nullptr;
+        for (const Active& e : act) {
+            const int w_next = w + e.delta;
+            if (w == 0 && w_next != 0) left = &e;
+            if (w != 0 && w_next == 0 && left) {
+                // trapezoid between left and e, CCW
+                acc.add_edge(left->ub, vb, left->ua, va);  // left side, downward
+                acc.add_edge(e.ua, va, e.ub, vb);          // right side, upward
+                if (va > double(j)) acc.add_edge(left->ua, va, e.ua, va);  // bottom, +u
+                if (vb < double(j + 1)) acc.add_edge(e.ub, vb, left->ub, vb);  // top, -u
+                left = nullptr;
+            }
+            w = w_next;
+        }
+    }
+}
+
 // ---------------------------------------------------------------- rasters
 
 RasterResampler::RasterResampler(const Shape& raster, const SampleGrid& grid) : grid_(grid) {

@@ -28,9 +28,10 @@ public:
     /// hidden inside overlapping shapes of one accumulator count too. Pieces left or right
     /// of the grid are dropped.
     void add_row_normals(int j, double* gx, double* gy) const;
+    /// One directed edge in cell coordinates (u, v) (add_outline's edges; winding numbers add).
+    void add_edge(double u0, double v0, double u1, double v1);
 
 private:
-    void add_edge(double u0, double v0, double u1, double v1);
     void deposit(int j, double u_lo, double u_hi, double dv, double gx, double gy);
     SampleGrid grid_;
     std::vector<std::vector<std::pair<int, double>>> rows_;
@@ -39,6 +40,40 @@ private:
         double gx, gy;
     };
     std::vector<std::vector<NormalPiece>> normals_;  ///< per row, sparse
+};
+
+/// The region of one layer: the nonzero-winding union of its shapes. Each shape (or STEP
+/// solid section) is a "group" whose own winding number is 0 or 1 (simple rings, holes CW);
+/// two shapes of one layer that overlap must count once, not twice (a partial cell covered
+/// by both gets the area of their union). Edges are kept per sample row (cell coordinates
+/// as AreaAccumulator); deposit() passes the rows where no two groups overlap straight to the
+/// accumulator, and in the other rows replaces the edges by the boundary of the union:
+/// the row is cut into horizontal strips at every vertex and every crossing of two edges,
+/// inside a strip the edges are ordered by abscissa and swept, and the stretches of nonzero
+/// winding become trapezoids (left side downward, right side upward, horizontal sides at
+/// inner strip limits), deposited as outline edges. Exact up to rounding; cost per union
+/// row O(m log m + strips * m), m its edge pieces.
+class UnionBuilder {
+public:
+    explicit UnionBuilder(const SampleGrid& grid);
+    /// Adds every ring of `outline` (um) as part of `group`.
+    void add_outline(const Outline& outline, int group);
+    /// Adds one directed edge a -> b (um; interior on its left) as part of `group`.
+    void add_segment(Vec2 a, Vec2 b, int group);
+    /// Deposits the union into `acc` (which has the same grid).
+    void deposit(AreaAccumulator& acc) const;
+    bool empty() const { return empty_; }
+
+private:
+    struct Piece {
+        double u0, v0, u1, v1;  ///< directed, cell coordinates, within one row
+        int group;
+    };
+    void add_edge(double u0, double v0, double u1, double v1, int group);
+    void deposit_union_row(int j, const std::vector<Piece>& pieces, AreaAccumulator& acc) const;
+    SampleGrid grid_;
+    std::vector<std::vector<Piece>> rows_;
+    bool empty_ = true;
 };
 
 /// Area-weighted box resampling of a raster shape onto sample windows, row by row.
@@ -69,6 +104,53 @@ private:
 /// the fractions are (comment in geometry_medium.cpp).
 Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, bool reference_run,
                                std::vector<float>* normal_x, std::vector<float>* normal_y);
+
+/// Layer compositing of one 2D section (the rules of compute_coverage): material m's
+/// fraction array frac[m] (index j * nx + i, empty until the material covers something;
+/// frac[0] the background, all ones at the start); a layer's coverage c replaces that
+/// share of what lies below, f <- f (1 - c). With normals: per sample the window integral
+/// of grad eps_inf in cell units, composited as g <- (1 - c) g + (eps_L - <eps>_below) G_L
+/// (comment in geometry_medium.cpp).
+class Compositor {
+public:
+    /// eps_of: epsilon_inf per material index (background first).
+    Compositor(const SampleGrid& grid, std::vector<double> eps_of, bool normals);
+    /// Composites one layer of material m: its outline region (acc, already deposited) and
+    /// its rasters (added to the outline coverage, clamped to 1).
+    void add_layer(int m, const AreaAccumulator& acc, const std::vector<RasterResampler>& rasters);
+    std::vector<std::vector<float>> frac;
+    std::vector<float> normal_x, normal_y;  ///< empty without normals
+
+private:
+    SampleGrid grid_;
+    std::vector<double> eps_of_;
+    std::vector<int> allocated_;
+    bool normals_;
+    std::vector<double> row_, scratch_, gx_row_, gy_row_, layer_cov_;
+};
+
+/// The materials a run's layers use: ids (background first, then in order of first use)
+/// and epsilon_inf. Throws ProjectError naming domain.background or layers[i].material.
+struct MaterialIndex {
+    std::vector<std::string> ids;
+    std::vector<double> eps;
+    std::vector<int> layer_material;  ///< per selected layer: index into ids
+};
+MaterialIndex index_materials(const Project& project, const std::vector<const Layer*>& layers);
+
+/// "layers[i]" for a selected layer.
+std::string layer_path(const Project& project, const Layer* layer);
+
+/// Ring offset for sidewalls: every edge of every ring moved by d (um) towards the filled
+/// side (d < 0: away from it), vertices at the intersections of adjacent offset edges
+/// (miter joins). Rings whose signed area changes sign or vanishes (d beyond the inradius)
+/// are dropped. Exact for convex rings; for concave rings exact while no edge collapses.
+Outline offset_outline(const Outline& outline, double d_um);
+
+/// The cut at z_um of a layer's shape with 3D meaning: sphere -> disc, box -> rectangle
+/// (empty outline when the plane misses it); the layer's sidewall offset for extruded 2D
+/// shapes is applied by the caller (offset_outline).
+Outline solid_section_outline(const Shape& shape, double z_um, double tolerance_um);
 
 /// Curve discretization tolerance used for coverage on a grid of cell dx_um.
 double coverage_tolerance_um(double dx_um);

@@ -3,20 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <cmath>
 
 #include "geometry_internal.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/step_import.hpp"
 
 namespace golightly {
-
-namespace {
-
-std::string layer_path(const Project& project, const Layer* layer) {
-    return "layers[" + std::to_string(layer - project.layers.data()) + "]";
-}
-
-}  // namespace
 
 std::vector<const Layer*> select_layers(const Project& project, bool reference_run) {
     std::vector<const Layer*> out;
@@ -45,55 +38,146 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
 
 namespace detail {
 
+std::string layer_path(const Project& project, const Layer* layer) {
+    return "layers[" + std::to_string(layer - project.layers.data()) + "]";
+}
+
+MaterialIndex index_materials(const Project& project, const std::vector<const Layer*>& layers) {
+    const Material* bg = project.find_material(project.domain.background);
+    if (!bg) throw ProjectError("", "domain.background", "unknown material id '" + project.domain.background + "'");
+    MaterialIndex mi;
+    mi.ids.push_back(project.domain.background);
+    mi.eps.push_back(bg->epsilon_inf);
+    for (const Layer* layer : layers) {
+        const Material* mat = project.find_material(layer->material);
+        if (!mat)
+            throw ProjectError("", layer_path(project, layer) + ".material", "unknown material id '" + layer->material + "'");
+        int m = int(std::find(mi.ids.begin(), mi.ids.end(), layer->material) - mi.ids.begin());
+        if (m == int(mi.ids.size())) {
+            mi.ids.push_back(layer->material);
+            mi.eps.push_back(mat->epsilon_inf);
+        }
+        mi.layer_material.push_back(m);
+    }
+    return mi;
+}
+
+Compositor::Compositor(const SampleGrid& grid, std::vector<double> eps_of, bool normals)
+    : grid_(grid), eps_of_(std::move(eps_of)), normals_(normals) {
+    const std::size_t n = std::size_t(grid.nx) * grid.ny;
+    frac.resize(eps_of_.size());
+    frac[0].assign(n, 1.0f);
+    allocated_.push_back(0);
+    row_.assign(grid.nx + 2, 0.0);
+    scratch_.assign(grid.nx + 2, 0.0);
+    if (normals_) {
+        normal_x.assign(n, 0.0f);
+        normal_y.assign(n, 0.0f);
+        gx_row_.assign(grid.nx + 2, 0.0);
+        gy_row_.assign(grid.nx + 2, 0.0);
+    }
+}
+
+// Interface normals (optional): g = window integral of grad eps_inf, composited as the
+// fractions are (eps = eps_below (1 - chi) + eps_L chi, so grad eps = (1 - chi)
+// grad eps_below + (eps_L - eps_below) grad chi, products taken as window means):
+//   g <- (1 - c) g + (eps_L - <eps>_below) G_L,
+// G_L the window integral of grad chi_L in cell units: exact from the outline pieces
+// for vector and step shapes (AreaAccumulator::add_row_normals), central differences of
+// the layer's coverage for a layer holding a raster.
+void Compositor::add_layer(int m, const AreaAccumulator& acc, const std::vector<RasterResampler>& rasters) {
+    const SampleGrid& grid = grid_;
+    const std::size_t n = std::size_t(grid.nx) * grid.ny;
+    const double eps_layer = eps_of_[m];
+    std::vector<double>& row = row_;
+    // A layer holding a raster: its whole coverage first, for the gradient.
+    const bool raster_gradient = normals_ && !rasters.empty();
+    if (raster_gradient) {
+        layer_cov_.assign(n, 0.0);
+        for (int j = 0; j < grid.ny; ++j) {
+            double* lc = layer_cov_.data() + std::size_t(j) * grid.nx;
+            if (!acc.row_empty(j)) acc.row_coverage(j, lc, scratch_.data());
+            for (const auto& r : rasters)
+                if (j >= r.j_begin() && j < r.j_end()) r.add_row(j, lc);
+            for (int i = 0; i < grid.nx; ++i) lc[i] = std::clamp(lc[i], 0.0, 1.0);
+        }
+    }
+    auto layer_cov_at = [&](int i, int j) {
+        return layer_cov_[std::size_t(std::clamp(j, 0, grid.ny - 1)) * grid.nx + std::clamp(i, 0, grid.nx - 1)];
+    };
+
+    for (int j = 0; j < grid.ny; ++j) {
+        int lo = grid.nx, hi = 0;
+        if (!acc.row_empty(j)) {
+            const auto [a, b] = acc.row_coverage(j, row.data(), scratch_.data());
+            if (a < b) lo = std::min(lo, a), hi = std::max(hi, b);
+        }
+        int rlo = lo, rhi = hi;
+        for (const auto& r : rasters) {
+            if (j < r.j_begin() || j >= r.j_end()) continue;
+            const auto [a, b] = r.add_row(j, row.data());  // adds into the row
+            if (a < b) rlo = std::min(rlo, a), rhi = std::max(rhi, b);
+        }
+        if (rlo >= rhi) continue;
+        if (frac[m].empty()) {
+            frac[m].assign(n, 0.0f);
+            allocated_.push_back(m);
+        }
+        if (normals_ && !raster_gradient) acc.add_row_normals(j, gx_row_.data(), gy_row_.data());
+        float* fm = frac[m].data() + std::size_t(j) * grid.nx;
+        for (int i = rlo; i < rhi; ++i) {
+            const double c = std::min(1.0, row[i]);
+            row[i] = 0.0;  // leave the row buffer zeroed for the next row
+            const std::size_t idx = std::size_t(j) * grid.nx + i;
+            if (normals_) {
+                double gxl = gx_row_[i], gyl = gy_row_[i];
+                if (raster_gradient) {
+                    const double sx = (i == 0 || i == grid.nx - 1) ? 1.0 : 0.5;
+                    const double sy = (j == 0 || j == grid.ny - 1) ? 1.0 : 0.5;
+                    gxl = grid.nx > 1 ? sx * (layer_cov_at(i + 1, j) - layer_cov_at(i - 1, j)) : 0.0;
+                    gyl = grid.ny > 1 ? sy * (layer_cov_at(i, j + 1) - layer_cov_at(i, j - 1)) : 0.0;
+                }
+                if (gxl != 0.0 || gyl != 0.0 || c > 0) {
+                    double below = 0;
+                    for (int q : allocated_) below += frac[q][idx] * eps_of_[q];
+                    const double w = eps_layer - below, keep = 1.0 - std::max(c, 0.0);
+                    normal_x[idx] = float(keep * normal_x[idx] + w * gxl);
+                    normal_y[idx] = float(keep * normal_y[idx] + w * gyl);
+                }
+            }
+            if (!(c > 0)) continue;
+            if (c >= 1.0) {
+                for (int q : allocated_) frac[q][idx] = 0.0f;
+                fm[i] = 1.0f;
+            } else {
+                const float keep = float(1.0 - c);
+                for (int q : allocated_) frac[q][idx] *= keep;
+                fm[i] += float(c);
+            }
+        }
+        if (normals_) {
+            std::fill(gx_row_.begin(), gx_row_.end(), 0.0);
+            std::fill(gy_row_.begin(), gy_row_.end(), 0.0);
+        }
+    }
+}
+
 Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, bool reference_run,
                                std::vector<float>* normal_x, std::vector<float>* normal_y) {
     if (!(grid.dx_um > 0) || grid.nx <= 0 || grid.ny <= 0)
         throw std::invalid_argument("compute_coverage: empty sample grid");
-    const std::size_t n = std::size_t(grid.nx) * grid.ny;
     const std::vector<const Layer*> layers = select_layers(project, reference_run);
-
-    if (!project.find_material(project.domain.background))
-        throw ProjectError("", "domain.background", "unknown material id '" + project.domain.background + "'");
-
-    // All candidate materials, background first; arrays allocated when first covered.
-    std::vector<std::string> ids{project.domain.background};
-    std::vector<std::vector<float>> frac(1);
-    frac[0].assign(n, 1.0f);
-    std::vector<int> allocated{0};  // indices into ids with an array
-
-    const double tol = detail::coverage_tolerance_um(grid.dx_um);
-    std::vector<double> row(grid.nx + 2, 0.0), scratch(grid.nx + 2, 0.0);
-    // Interface normals (optional): g = window integral of grad eps_inf, composited as the
-    // fractions are (eps = eps_below (1 - chi) + eps_L chi, so grad eps = (1 - chi)
-    // grad eps_below + (eps_L - eps_below) grad chi, products taken as window means):
-    //   g <- (1 - c) g + (eps_L - <eps>_below) G_L,
-    // G_L the window integral of grad chi_L in cell units: exact from the outline pieces
-    // for vector and step shapes (AreaAccumulator::add_row_normals), central differences of
-    // the layer's coverage for a layer holding a raster.
+    const MaterialIndex mi = index_materials(project, layers);
     const bool normals = normal_x && normal_y;
-    std::vector<double> eps_of{project.find_material(project.domain.background)->epsilon_inf};
-    std::vector<double> gx_row, gy_row, layer_cov;
-    if (normals) {
-        normal_x->assign(n, 0.0f);
-        normal_y->assign(n, 0.0f);
-        gx_row.assign(grid.nx + 2, 0.0);
-        gy_row.assign(grid.nx + 2, 0.0);
-    }
+    Compositor comp(grid, mi.eps, normals);
+    const double tol = detail::coverage_tolerance_um(grid.dx_um);
+    const double z = project.domain.slice_z;
 
-    for (const Layer* layer : layers) {
-        if (!project.find_material(layer->material))
-            throw ProjectError("", layer_path(project, layer) + ".material",
-                               "unknown material id '" + layer->material + "'");
-        int m = int(std::find(ids.begin(), ids.end(), layer->material) - ids.begin());
-        if (m == int(ids.size())) {
-            ids.push_back(layer->material);
-            frac.emplace_back();
-            eps_of.push_back(project.find_material(layer->material)->epsilon_inf);
-        }
-        const double eps_layer = eps_of[m];
-        detail::AreaAccumulator acc(grid);
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        const Layer* layer = layers[l];
+        detail::UnionBuilder uni(grid);
         std::vector<detail::RasterResampler> rasters;
-        bool any_vector = false;
+        int group = 0;
         for (std::size_t s = 0; s < layer->shapes.size(); ++s) {
             const Shape& shape = layer->shapes[s];
             const std::string path = layer_path(project, layer) + ".shapes[" + std::to_string(s) + "]";
@@ -101,16 +185,19 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
                 if (shape.type == ShapeType::Step) {
                     // the solids' section at slice_z; curved edges to 1e-3 of a cell
                     // (sections are cached, so the E components' grids share them)
-                    for (const Outline& o : step_section(shape, project.domain.slice_z, 1e-3 * grid.dx_um))
-                        acc.add_outline(o);
-                    any_vector = true;
-                    continue;
-                }
-                if (shape.type == ShapeType::Raster) {
+                    for (const Outline& o : step_section(shape, z, 1e-3 * grid.dx_um)) uni.add_outline(o, group++);
+                } else if (shape.type == ShapeType::Raster) {
                     rasters.emplace_back(shape, grid);
+                } else if (shape.type == ShapeType::Sphere || shape.type == ShapeType::Box) {
+                    uni.add_outline(solid_section_outline(shape, z, tol), group++);
                 } else {
-                    acc.add_outline(shape_outline(shape, tol));
-                    any_vector = true;
+                    Outline o = shape_outline(shape, tol);
+                    // a sidewall cut at slice_z (reference plane: the layer's lower z)
+                    if (layer->sidewall_angle_deg != 0 && layer->z) {
+                        const double z0 = std::min((*layer->z)[0], (*layer->z)[1]);
+                        o = offset_outline(o, (z - z0) * std::tan(layer->sidewall_angle_deg * M_PI / 180.0));
+                    }
+                    uni.add_outline(o, group++);
                 }
             } catch (const ProjectError&) {
                 throw;
@@ -118,84 +205,21 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
                 throw ProjectError("", path, e.what());
             }
         }
-        if (!any_vector && rasters.empty()) continue;
-        // A layer holding a raster: its whole coverage first, for the gradient.
-        const bool raster_gradient = normals && !rasters.empty();
-        if (raster_gradient) {
-            layer_cov.assign(n, 0.0);
-            for (int j = 0; j < grid.ny; ++j) {
-                double* lc = layer_cov.data() + std::size_t(j) * grid.nx;
-                if (!acc.row_empty(j)) acc.row_coverage(j, lc, scratch.data());
-                for (const auto& r : rasters)
-                    if (j >= r.j_begin() && j < r.j_end()) r.add_row(j, lc);
-                for (int i = 0; i < grid.nx; ++i) lc[i] = std::clamp(lc[i], 0.0, 1.0);
-            }
-        }
-        auto layer_cov_at = [&](int i, int j) {
-            return layer_cov[std::size_t(std::clamp(j, 0, grid.ny - 1)) * grid.nx + std::clamp(i, 0, grid.nx - 1)];
-        };
-
-        for (int j = 0; j < grid.ny; ++j) {
-            int lo = grid.nx, hi = 0;
-            if (!acc.row_empty(j)) {
-                const auto [a, b] = acc.row_coverage(j, row.data(), scratch.data());
-                if (a < b) lo = std::min(lo, a), hi = std::max(hi, b);
-            }
-            int rlo = lo, rhi = hi;
-            for (const auto& r : rasters) {
-                if (j < r.j_begin() || j >= r.j_end()) continue;
-                const auto [a, b] = r.add_row(j, row.data());  // adds into the row
-                if (a < b) rlo = std::min(rlo, a), rhi = std::max(rhi, b);
-            }
-            if (rlo >= rhi) continue;
-            if (frac[m].empty()) {
-                frac[m].assign(n, 0.0f);
-                allocated.push_back(m);
-            }
-            if (normals && !raster_gradient) acc.add_row_normals(j, gx_row.data(), gy_row.data());
-            float* fm = frac[m].data() + std::size_t(j) * grid.nx;
-            for (int i = rlo; i < rhi; ++i) {
-                const double c = std::min(1.0, row[i]);
-                row[i] = 0.0;  // leave the row buffer zeroed for the next row
-                const std::size_t idx = std::size_t(j) * grid.nx + i;
-                if (normals) {
-                    double gxl = gx_row[i], gyl = gy_row[i];
-                    if (raster_gradient) {
-                        const double sx = (i == 0 || i == grid.nx - 1) ? 1.0 : 0.5;
-                        const double sy = (j == 0 || j == grid.ny - 1) ? 1.0 : 0.5;
-                        gxl = grid.nx > 1 ? sx * (layer_cov_at(i + 1, j) - layer_cov_at(i - 1, j)) : 0.0;
-                        gyl = grid.ny > 1 ? sy * (layer_cov_at(i, j + 1) - layer_cov_at(i, j - 1)) : 0.0;
-                    }
-                    if (gxl != 0.0 || gyl != 0.0 || c > 0) {
-                        double below = 0;
-                        for (int q : allocated) below += frac[q][idx] * eps_of[q];
-                        const double w = eps_layer - below, keep = 1.0 - std::max(c, 0.0);
-                        (*normal_x)[idx] = float(keep * (*normal_x)[idx] + w * gxl);
-                        (*normal_y)[idx] = float(keep * (*normal_y)[idx] + w * gyl);
-                    }
-                }
-                if (!(c > 0)) continue;
-                if (c >= 1.0) {
-                    for (int q : allocated) frac[q][idx] = 0.0f;
-                    fm[i] = 1.0f;
-                } else {
-                    const float keep = float(1.0 - c);
-                    for (int q : allocated) frac[q][idx] *= keep;
-                    fm[i] += float(c);
-                }
-            }
-            if (normals) {
-                std::fill(gx_row.begin(), gx_row.end(), 0.0);
-                std::fill(gy_row.begin(), gy_row.end(), 0.0);
-            }
-        }
+        if (uni.empty() && rasters.empty()) continue;
+        detail::AreaAccumulator acc(grid);
+        uni.deposit(acc);
+        comp.add_layer(mi.layer_material[l], acc, rasters);
     }
 
     Coverage out;
-    for (std::size_t q = 0; q < ids.size(); ++q) {
-        if (q != 0 && frac[q].empty()) continue;  // never covered anything
-        out.material_ids.push_back(ids[q]);
-        out.fraction.push_back(std::move(frac[q]));
+    for (std::size_t q = 0; q < mi.ids.size(); ++q) {
+        if (q != 0 && comp.frac[q].empty()) continue;  // never covered anything
+        out.material_ids.push_back(mi.ids[q]);
+        out.fraction.push_back(std::move(comp.frac[q]));
+    }
+    if (normals) {
+        *normal_x = std::move(comp.normal_x);
+        *normal_y = std::move(comp.normal_y);
     }
     return out;
 }

@@ -7,7 +7,7 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "golightly/geometry.hpp"
+#include "geometry_internal.hpp"
 
 namespace golightly {
 
@@ -158,6 +158,9 @@ Outline shape_outline(const Shape& shape, double tolerance_um) {
             throw std::invalid_argument("raster shapes have no outline");
         case ShapeType::Step:
             throw std::invalid_argument("step shapes have no outline");
+        case ShapeType::Sphere:
+        case ShapeType::Box:
+            throw std::invalid_argument(to_string(shape.type) + " shapes are solids: they have a section at each z, no outline");
     }
     // Orientation: filled region positive (outer CCW, holes CW).
     double area = 0;
@@ -166,5 +169,81 @@ Outline shape_outline(const Shape& shape, double tolerance_um) {
         for (auto& ring : out) std::reverse(ring.begin(), ring.end());
     return out;
 }
+
+Outline shape_outline_at(const Shape& shape, double z_um, double tolerance_um) {
+    if (shape.type == ShapeType::Sphere || shape.type == ShapeType::Box) {
+        if (!(tolerance_um > 0)) throw std::invalid_argument("shape_outline: tolerance must be > 0");
+        return detail::solid_section_outline(shape, z_um, tolerance_um);
+    }
+    return shape_outline(shape, tolerance_um);
+}
+
+namespace detail {
+
+Outline offset_outline(const Outline& outline, double d_um) {
+    if (d_um == 0) return outline;
+    Outline out;
+    for (const auto& ring_in : outline) {
+        std::vector<Vec2> ring;
+        for (const Vec2& q : ring_in)
+            if (ring.empty() || norm(q - ring.back()) > 1e-12) ring.push_back(q);
+        while (ring.size() > 1 && norm(ring.back() - ring.front()) <= 1e-12) ring.pop_back();
+        const std::size_t n = ring.size();
+        if (n < 3) continue;
+        const double a0 = signed_area(ring);
+        if (a0 == 0) continue;
+        std::vector<Vec2> dir(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            const Vec2 e = ring[(k + 1) % n] - ring[k];
+            dir[k] = (1.0 / norm(e)) * e;
+        }
+        // The filled side is on the left of every ring (outer CCW, holes CW): moving an
+        // edge towards it is a shift by +d along its left normal.
+        std::vector<Vec2> moved;
+        moved.reserve(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            const Vec2 n0 = left_normal(dir[(k + n - 1) % n]), n1 = left_normal(dir[k]);
+            const double denom = 1.0 + dot(n0, n1);
+            if (denom < 1e-9) continue;  // a spike folding back on itself: no miter point
+            moved.push_back(ring[k] + (d_um / denom) * (n0 + n1));
+        }
+        if (moved.size() < 3) continue;
+        const double a1 = signed_area(moved);
+        if (!(a1 * a0 > 0) || std::abs(a1) < 1e-12 * std::abs(a0)) continue;  // collapsed or inverted
+        out.push_back(std::move(moved));
+    }
+    return out;
+}
+
+Outline solid_section_outline(const Shape& shape, double z_um, double tolerance_um) {
+    if (shape.type == ShapeType::Sphere) {
+        if (!(shape.radius > 0)) throw std::invalid_argument("sphere radius must be > 0");
+        const double dz = z_um - shape.center_3d.z;
+        const double r2 = shape.radius * shape.radius - dz * dz;
+        if (!(r2 > 0)) return {};
+        // A regular n-gon of circumradius R has area (n/2) R^2 sin(2 pi / n): R chosen so that
+        // it equals pi rho^2, so the section areas (and the sphere's volume) are exact.
+        const double rho = std::sqrt(r2);
+        const int n = std::max(8, arc_segments(rho, 2 * kPi, tolerance_um));
+        const double R = rho * std::sqrt(2 * kPi / (n * std::sin(2 * kPi / n)));
+        std::vector<Vec2> ring(n);
+        for (int k = 0; k < n; ++k) {
+            const double t = 2 * kPi * k / n;
+            ring[k] = {shape.center_3d.x + R * std::cos(t), shape.center_3d.y + R * std::sin(t)};
+        }
+        return {std::move(ring)};
+    }
+    if (shape.type == ShapeType::Box) {
+        const double z0 = std::min(shape.box_min.z, shape.box_max.z), z1 = std::max(shape.box_min.z, shape.box_max.z);
+        if (z_um < z0 || z_um > z1) return {};
+        const double x0 = std::min(shape.box_min.x, shape.box_max.x), x1 = std::max(shape.box_min.x, shape.box_max.x);
+        const double y0 = std::min(shape.box_min.y, shape.box_max.y), y1 = std::max(shape.box_min.y, shape.box_max.y);
+        if (!(x1 > x0) || !(y1 > y0) || !(z1 > z0)) return {};
+        return {{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}};
+    }
+    throw std::invalid_argument("solid_section_outline: not a sphere or box");
+}
+
+}  // namespace detail
 
 }  // namespace golightly

@@ -16,6 +16,8 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -45,19 +47,21 @@ const EnumEntry<Precision> kPrecisions[2] = {{Precision::Float32, "float32"},
                                              {Precision::Float64, "float64"}};
 const EnumEntry<BackendChoice> kBackends[3] = {
     {BackendChoice::Auto, "auto"}, {BackendChoice::Cuda, "cuda"}, {BackendChoice::Cpu, "cpu"}};
-const EnumEntry<ShapeType> kShapeTypes[7] = {
+const EnumEntry<ShapeType> kShapeTypes[9] = {
     {ShapeType::Rectangle, "rectangle"}, {ShapeType::Polygon, "polygon"},
     {ShapeType::Ellipse, "ellipse"},     {ShapeType::Ring, "ring"},
     {ShapeType::Path, "path"},           {ShapeType::Raster, "raster"},
-    {ShapeType::Step, "step"}};
+    {ShapeType::Step, "step"},           {ShapeType::Sphere, "sphere"},
+    {ShapeType::Box, "box"}};
 const EnumEntry<PoleKind> kPoleKinds[2] = {{PoleKind::Drude, "drude"},
                                            {PoleKind::Lorentz, "lorentz"}};
 const EnumEntry<WaveformType> kWaveformTypes[2] = {{WaveformType::GaussianPulse, "gaussian_pulse"},
                                                    {WaveformType::Cw, "cw"}};
-const EnumEntry<SourceType> kSourceTypes[4] = {{SourceType::Point, "point"},
+const EnumEntry<SourceType> kSourceTypes[5] = {{SourceType::Point, "point"},
                                                {SourceType::Line, "line"},
                                                {SourceType::Region, "region"},
-                                               {SourceType::Plane, "plane"}};
+                                               {SourceType::Plane, "plane"},
+                                               {SourceType::Tfsf, "tfsf"}};
 const EnumEntry<SourceProfile> kProfiles[3] = {{SourceProfile::Uniform, "uniform"},
                                                {SourceProfile::Gaussian, "gaussian"},
                                                {SourceProfile::Mode, "mode"}};
@@ -81,6 +85,24 @@ std::string index_path(const std::string& base, std::size_t i) {
 
 Component default_component(Polarization p) {
     return p == Polarization::TEz ? Component::Hz : Component::Ez;
+}
+
+Component default_tfsf_component(int dimensions, Polarization p, const std::string& direction) {
+    const bool along_z = direction.size() == 2 && direction[1] == 'z';
+    if (dimensions == 3) return along_z ? Component::Ex : Component::Ez;
+    if (p == Polarization::TMz) return Component::Ez;
+    const bool along_y = direction.size() == 2 && direction[1] == 'y';
+    return along_y ? Component::Ex : Component::Ey;
+}
+
+int plane_normal_axis(const Vec3& size) {
+    int zeros = 0, axis = -1;
+    for (int a = 0; a < 3; ++a)
+        if (size[a] == 0) {
+            ++zeros;
+            axis = a;
+        }
+    return zeros == 1 ? axis : -1;
 }
 
 }  // namespace detail
@@ -293,6 +315,21 @@ struct Conv {
                 number(j[2], index_path(path, 2))};
     }
 
+    Vec3 vec3(const Json& j, const std::string& path) const {
+        const auto a = array3(j, path);
+        return {a[0], a[1], a[2]};
+    }
+
+    /// A point [x, y] or [x, y, z] (3D objects read in 2D too); the z entry when given.
+    std::pair<Vec2, std::optional<double>> point23(const Json& j, const std::string& path) const {
+        if (!j.is_array() || j.size() < 2 || j.size() > 3)
+            fail(path, "must be a point [x, y] or [x, y, z] of numbers (found " +
+                           (j.is_array() ? "an array of " + std::to_string(j.size()) + " elements" : describe(j)) + ")");
+        const Vec2 xy{number(j[0], index_path(path, 0)), number(j[1], index_path(path, 1))};
+        if (j.size() == 2) return {xy, std::nullopt};
+        return {xy, number(j[2], index_path(path, 2))};
+    }
+
     std::vector<Vec2> points(const Json& j, const std::string& path) const {
         array(j, path);
         std::vector<Vec2> out;
@@ -380,6 +417,17 @@ public:
         return v ? c_.array3(*v, path(key)) : def;
     }
     std::vector<Vec2> points(std::string_view key) { return c_.points(require(key), path(key)); }
+    Vec3 vec3(std::string_view key) { return c_.vec3(require(key), path(key)); }
+    std::pair<Vec2, std::optional<double>> point23(std::string_view key) {
+        return c_.point23(require(key), path(key));
+    }
+    /// An optional [x, y] or [x, y, z] member: (absent, absent) when missing.
+    std::pair<std::optional<Vec2>, std::optional<double>> optional_point23(std::string_view key) {
+        const Json* v = find(key);
+        if (!v) return {std::nullopt, std::nullopt};
+        auto [xy, z] = c_.point23(*v, path(key));
+        return {xy, z};
+    }
 
     template <class E, std::size_t N>
     E enumeration(const EnumEntry<E> (&table)[N], std::string_view key, E def) {
@@ -463,6 +511,14 @@ Shape parse_shape(const Json& j, const std::string& path, const std::string& fil
                         r.conv().integer((*sj)[k], r.path("solids") + "[" + std::to_string(k) + "]", 0, 1000000000)));
             }
             break;
+        case ShapeType::Sphere:
+            s.center_3d = r.vec3("center");
+            s.radius = r.number("radius");
+            break;
+        case ShapeType::Box:
+            s.box_min = r.vec3("min");
+            s.box_max = r.vec3("max");
+            break;
     }
     s.extra = r.extras();
     return s;
@@ -514,6 +570,7 @@ Layer parse_layer(const Json& j, const std::string& path, const std::string& fil
         const Vec2 zz = r.conv().vec2(*z, r.path("z"));
         l.z = std::array<double, 2>{zz.x, zz.y};
     }
+    l.sidewall_angle_deg = r.number("sidewall_angle_deg", 0.0);
     l.reference_only = r.boolean("reference_only", false);
     if (const Json* shapes = r.find("shapes")) {
         r.conv().array(*shapes, r.path("shapes"));
@@ -539,13 +596,15 @@ Waveform parse_waveform(const Json& j, const std::string& path, const std::strin
     return w;
 }
 
-Source parse_source(const Json& j, const std::string& path, const std::string& file, Polarization pol) {
+Source parse_source(const Json& j, const std::string& path, const std::string& file, const Domain& domain) {
+    const Polarization pol = domain.polarization;
     ObjectReader r(j, path, file);
     Source s;
     s.name = r.string("name", "");
     s.type = r.enumeration(kSourceTypes, "type");
+    Component default_comp = default_component(pol);
     switch (s.type) {
-        case SourceType::Point: s.at = r.vec2("at"); break;
+        case SourceType::Point: std::tie(s.at, s.at_z) = r.point23("at"); break;
         case SourceType::Line:
             s.from = r.vec2("from");
             s.to = r.vec2("to");
@@ -553,9 +612,22 @@ Source parse_source(const Json& j, const std::string& path, const std::string& f
         case SourceType::Region:
             s.shape = parse_shape(r.require("shape"), r.path("shape"), file);
             break;
-        case SourceType::Plane: break;  // 3D: `center`, `size` are kept in extra (not modelled yet)
+        case SourceType::Plane:
+            s.center = r.vec3("center");
+            s.size = r.vec3("size");
+            break;
+        case SourceType::Tfsf: {
+            // min/max: [x, y] or [x, y, z] (z entries 0 when absent: a 2D box).
+            const auto [lo, lo_z] = r.point23("min");
+            const auto [hi, hi_z] = r.point23("max");
+            s.box_min = {lo.x, lo.y, lo_z.value_or(0.0)};
+            s.box_max = {hi.x, hi.y, hi_z.value_or(0.0)};
+            s.direction = r.string("direction", "+x");
+            default_comp = default_tfsf_component(domain.dimensions, pol, s.direction);
+            break;
+        }
     }
-    s.component = r.enumeration(kComponents, "component", default_component(pol));
+    s.component = r.enumeration(kComponents, "component", default_comp);
     if (s.type == SourceType::Line || s.type == SourceType::Plane) {
         s.profile = r.enumeration(kProfiles, "profile", SourceProfile::Uniform);
         if (s.profile == SourceProfile::Gaussian) s.waist = r.number("waist", s.waist);
@@ -574,25 +646,33 @@ Source parse_source(const Json& j, const std::string& path, const std::string& f
     return s;
 }
 
-Monitor parse_monitor(const Json& j, const std::string& path, const std::string& file, Polarization pol) {
+Monitor parse_monitor(const Json& j, const std::string& path, const std::string& file, const Domain& domain) {
+    const Polarization pol = domain.polarization;
     ObjectReader r(j, path, file);
     Monitor m;
     m.name = r.string("name");
     m.type = r.enumeration(kMonitorTypes, "type");
     switch (m.type) {
         case MonitorType::Flux:
-            m.from = r.vec2("from");
-            m.to = r.vec2("to");
+            // A plane (`center`, `size`: 3D, read in 2D too) or a 2D line (`from`, `to`); the
+            // validator says which one the domain needs.
+            if (r.find("center") || r.find("size")) {
+                m.center = r.vec3("center");
+                m.size = r.vec3("size");
+            } else {
+                m.from = r.vec2("from");
+                m.to = r.vec2("to");
+            }
             m.direction = r.string("direction", "+x");
             m.kind = r.string("kind", "flux");
             break;
         case MonitorType::FluxBox:
-            m.min = r.vec2("min");
-            m.max = r.vec2("max");
+            std::tie(m.min, m.min_z) = r.point23("min");
+            std::tie(m.max, m.max_z) = r.point23("max");
             m.kind = r.string("kind", "flux");
             break;
         case MonitorType::Time:
-            m.at = r.optional_vec2("at");
+            std::tie(m.at, m.at_z) = r.optional_point23("at");
             if (const Json* shape = r.find("shape")) m.shape = parse_shape(*shape, r.path("shape"), file);
             m.component = r.enumeration(kComponents, "component", default_component(pol));
             m.reduce = r.enumeration(kReduces, "reduce", Reduce::Value);
@@ -609,8 +689,8 @@ Monitor parse_monitor(const Json& j, const std::string& path, const std::string&
             } else {
                 m.components = {default_component(pol)};
             }
-            m.min = r.optional_vec2("min");
-            m.max = r.optional_vec2("max");
+            std::tie(m.min, m.min_z) = r.optional_point23("min");
+            std::tie(m.max, m.max_z) = r.optional_point23("max");
             break;
         }
     }
@@ -687,6 +767,8 @@ RunSettings parse_run(const Json& j, const std::string& path, const std::string&
     with_object(r, "frames", file, [&](ObjectReader& f) {
         run.frames.every_steps = f.integer("every_steps", run.frames.every_steps);
         run.frames.component = f.enumeration(kComponents, "component", default_component(pol));
+        run.frames.plane = f.string("plane", "xy");
+        run.frames.position = f.optional_number("position");
         run.frames.extra = f.extras();
     });
     run.extra = r.extras();
@@ -735,10 +817,10 @@ Project parse_document(const Json& doc, const std::string& file) {
         return parse_layer(j, path, file);
     });
     p.sources = parse_list<Source>(r, "sources", [&](const Json& j, const std::string& path) {
-        return parse_source(j, path, file, pol);
+        return parse_source(j, path, file, p.domain);
     });
     p.monitors = parse_list<Monitor>(r, "monitors", [&](const Json& j, const std::string& path) {
-        return parse_monitor(j, path, file, pol);
+        return parse_monitor(j, path, file, p.domain);
     });
     if (const Json* run = r.find("run"))
         p.run = parse_run(*run, "run", file, pol);
@@ -753,6 +835,13 @@ Project parse_document(const Json& doc, const std::string& file) {
 Json vec2_json(const Vec2& v) { return Json::array({v.x, v.y}); }
 
 Json array3_json(const std::array<double, 3>& a) { return Json::array({a[0], a[1], a[2]}); }
+
+Json vec3_json(const Vec3& v) { return Json::array({v.x, v.y, v.z}); }
+
+/// [x, y] or, with a z entry, [x, y, z].
+Json point23_json(const Vec2& v, const std::optional<double>& z) {
+    return z ? Json::array({v.x, v.y, *z}) : vec2_json(v);
+}
 
 /// Appends the kept unknown members after the known ones (a known member wins on a clash).
 void append_extra(Json& j, const Json& extra) {
@@ -809,6 +898,14 @@ Json shape_json(const Shape& s) {
             j["translate"] = array3_json(s.translate);
             if (!s.solids.empty()) j["solids"] = s.solids;
             break;
+        case ShapeType::Sphere:
+            j["center"] = vec3_json(s.center_3d);
+            j["radius"] = s.radius;
+            break;
+        case ShapeType::Box:
+            j["min"] = vec3_json(s.box_min);
+            j["max"] = vec3_json(s.box_max);
+            break;
     }
     append_extra(j, s.extra);
     return j;
@@ -844,6 +941,7 @@ Json layer_json(const Layer& l) {
     j["visible"] = l.visible;
     j["locked"] = l.locked;
     if (l.z) j["z"] = Json::array({(*l.z)[0], (*l.z)[1]});
+    if (l.sidewall_angle_deg != 0) j["sidewall_angle_deg"] = l.sidewall_angle_deg;
     j["reference_only"] = l.reference_only;
     Json shapes = Json::array();
     for (const auto& s : l.shapes) shapes.push_back(shape_json(s));
@@ -871,7 +969,7 @@ Json source_json(const Source& s) {
     j["name"] = s.name;
     j["type"] = to_string(s.type);
     switch (s.type) {
-        case SourceType::Point: j["at"] = vec2_json(s.at); break;
+        case SourceType::Point: j["at"] = point23_json(s.at, s.at_z); break;
         case SourceType::Line:
             j["from"] = vec2_json(s.from);
             j["to"] = vec2_json(s.to);
@@ -879,7 +977,15 @@ Json source_json(const Source& s) {
         case SourceType::Region:
             j["shape"] = s.shape ? shape_json(*s.shape) : Json::object();
             break;
-        case SourceType::Plane: break;
+        case SourceType::Plane:
+            j["center"] = vec3_json(s.center);
+            j["size"] = vec3_json(s.size);
+            break;
+        case SourceType::Tfsf:
+            j["min"] = vec3_json(s.box_min);
+            j["max"] = vec3_json(s.box_max);
+            j["direction"] = s.direction;
+            break;
     }
     j["component"] = to_string(s.component);
     if (s.type == SourceType::Line || s.type == SourceType::Plane) {
@@ -903,18 +1009,23 @@ Json monitor_json(const Monitor& m) {
     j["type"] = to_string(m.type);
     switch (m.type) {
         case MonitorType::Flux:
-            j["from"] = vec2_json(m.from);
-            j["to"] = vec2_json(m.to);
+            if (m.size != Vec3{}) {  // a plane (a valid plane has a nonzero extent)
+                j["center"] = vec3_json(m.center);
+                j["size"] = vec3_json(m.size);
+            } else {
+                j["from"] = vec2_json(m.from);
+                j["to"] = vec2_json(m.to);
+            }
             j["direction"] = m.direction;
             j["kind"] = m.kind;
             break;
         case MonitorType::FluxBox:
-            j["min"] = vec2_json(m.min.value_or(Vec2{}));
-            j["max"] = vec2_json(m.max.value_or(Vec2{}));
+            j["min"] = point23_json(m.min.value_or(Vec2{}), m.min_z);
+            j["max"] = point23_json(m.max.value_or(Vec2{}), m.max_z);
             j["kind"] = m.kind;
             break;
         case MonitorType::Time:
-            if (m.at) j["at"] = vec2_json(*m.at);
+            if (m.at) j["at"] = point23_json(*m.at, m.at_z);
             if (m.shape) j["shape"] = shape_json(*m.shape);
             j["component"] = to_string(m.component);
             j["reduce"] = to_string(m.reduce);
@@ -926,8 +1037,8 @@ Json monitor_json(const Monitor& m) {
             Json comps = Json::array();
             for (Component c : m.components) comps.push_back(to_string(c));
             j["components"] = comps;
-            if (m.min) j["min"] = vec2_json(*m.min);
-            if (m.max) j["max"] = vec2_json(*m.max);
+            if (m.min) j["min"] = point23_json(*m.min, m.min_z);
+            if (m.max) j["max"] = point23_json(*m.max, m.max_z);
             break;
         }
     }
@@ -959,7 +1070,7 @@ Json domain_json(const Domain& d) {
     return j;
 }
 
-Json run_json(const RunSettings& r) {
+Json run_json(const RunSettings& r, int dimensions) {
     Json j = Json::object();
     Json spectrum = Json::object();
     spectrum["wavelength_min"] = r.spectrum.wavelength_min;
@@ -987,6 +1098,8 @@ Json run_json(const RunSettings& r) {
     Json frames = Json::object();
     frames["every_steps"] = r.frames.every_steps;
     frames["component"] = to_string(r.frames.component);
+    if (dimensions == 3 || r.frames.plane != "xy") frames["plane"] = r.frames.plane;
+    if (r.frames.position) frames["position"] = *r.frames.position;
     append_extra(frames, r.frames.extra);
     j["frames"] = frames;
     append_extra(j, r.extra);
@@ -1059,7 +1172,7 @@ Json project_to_json(const Project& project) {
     Json monitors = Json::array();
     for (const auto& m : project.monitors) monitors.push_back(monitor_json(m));
     j["monitors"] = monitors;
-    j["run"] = run_json(project.run);
+    j["run"] = run_json(project.run, project.domain.dimensions);
     append_extra(j, project.extra);
     return j;
 }

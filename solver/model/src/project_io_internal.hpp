@@ -21,10 +21,10 @@ extern const EnumEntry<Polarization> kPolarizations[2];
 extern const EnumEntry<BoundaryKind> kBoundaries[5];
 extern const EnumEntry<Precision> kPrecisions[2];
 extern const EnumEntry<BackendChoice> kBackends[3];
-extern const EnumEntry<ShapeType> kShapeTypes[7];
+extern const EnumEntry<ShapeType> kShapeTypes[9];
 extern const EnumEntry<PoleKind> kPoleKinds[2];
 extern const EnumEntry<WaveformType> kWaveformTypes[2];
-extern const EnumEntry<SourceType> kSourceTypes[4];
+extern const EnumEntry<SourceType> kSourceTypes[5];
 extern const EnumEntry<SourceProfile> kProfiles[3];
 extern const EnumEntry<MonitorType> kMonitorTypes[4];
 extern const EnumEntry<Reduce> kReduces[4];
@@ -45,5 +45,13 @@ std::string index_path(const std::string& base, std::size_t i);
 /// The field component a polarization's sources, probes and frames default to:
 /// Ez for TMz, Hz for TEz.
 Component default_component(Polarization p);
+
+/// The E polarization a `tfsf` source defaults to: 3D: Ez (Ex for a wave along z);
+/// 2D TMz: Ez; 2D TEz: the in-plane E axis normal to `direction` (Ey along x, Ex along y).
+Component default_tfsf_component(int dimensions, Polarization p, const std::string& direction);
+
+/// The normal axis (0 x, 1 y, 2 z) of a plane given by its `size` with exactly one zero
+/// entry; -1 when the number of zero entries is not one.
+int plane_normal_axis(const Vec3& size);
 
 }  // namespace golightly::detail

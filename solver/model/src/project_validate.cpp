@@ -118,6 +118,63 @@ private:
         if (!(max.y > min.y)) fail(index_path(max_path, 1), "must be > min y (" + fmt(min.y) + ")");
     }
 
+    void bounded(const Vec3& v, const std::string& path) const {
+        for (int a = 0; a < 3; ++a) bounded(v[a], index_path(path, a));
+    }
+
+    static std::string vec3_text(const Vec3& v) {
+        return "[" + fmt(v.x) + ", " + fmt(v.y) + ", " + fmt(v.z) + "]";
+    }
+
+    /// A 3D box: max must exceed min on every axis (reported at max[i]).
+    void box3(const Vec3& min, const Vec3& max, const std::string& max_path) const {
+        for (int a = 0; a < 3; ++a)
+            if (!(max[a] > min[a]))
+                fail(index_path(max_path, a), std::string("must be > min ") + "xyz"[a] + " (" + fmt(min[a]) + ")");
+    }
+
+    /// The `size` of a plane (a flux plane, a plane source): entries >= 0, exactly one of
+    /// them zero (the normal axis). Returns the normal axis.
+    int plane_size(const Vec3& size, const std::string& path, const char* what) const {
+        bounded(size, path);
+        for (int a = 0; a < 3; ++a) non_negative(size[a], index_path(path, a));
+        const int axis = plane_normal_axis(size);
+        if (axis < 0)
+            fail(path, std::string("a ") + what + " needs exactly one zero entry (the plane's normal axis; found " +
+                           vec3_text(size) + ")");
+        return axis;
+    }
+
+    /// `direction` (already a valid direction) must be along the normal `axis` of a plane.
+    void along_normal(const std::string& d, int axis, const Vec3& size, const std::string& path,
+                      const std::string& what) const {
+        if (d[1] == "xyz"[axis]) return;
+        const std::string n(1, "xyz"[axis]);
+        fail(path, "direction " + d + " is parallel to the " + what + " of size " + vec3_text(size) +
+                       "; it must be normal to it (+" + n + " or -" + n + ")");
+    }
+
+    /// The third entry of a point or box corner, required in 3D.
+    void needs_z(const std::optional<double>& z, const std::string& path, const char* what) const {
+        if (dims() == 3 && !z) fail(path, std::string("a 3D domain needs ") + what + " [x, y, z] (found [x, y])");
+        if (z) bounded(*z, index_path(path, 2));
+    }
+
+    /// An E polarization normal to the propagation axis `axis` (tfsf, plane sources).
+    void e_polarization(Component c, int axis, const std::string& path, const std::string& what) const {
+        const bool is_e = c == Component::Ex || c == Component::Ey || c == Component::Ez;
+        const int c_axis = c == Component::Ex ? 0 : c == Component::Ey ? 1 : 2;
+        if (is_e && c_axis != axis) return;
+        std::string allowed;
+        const bool tm = p_.domain.polarization == Polarization::TMz;
+        for (int a = 0; a < 3; ++a) {
+            const bool exists = dims() == 3 || (tm ? a == 2 : a < 2);  // 2D: the polarization's E components
+            if (a != axis && exists) allowed += std::string(allowed.empty() ? "" : " or ") + "E" + "xyz"[a];
+        }
+        fail(path, "the E polarization of " + what + " must be an E component normal to " +
+                       std::string(1, "xyz"[axis]) + " (" + allowed + "; found " + to_string(c) + ")");
+    }
+
     // ---------------------------------------------------------------- domain
 
     void domain() const {
@@ -277,6 +334,16 @@ private:
                         fail(path + ".solids[" + std::to_string(k) + "]",
                              "must be a solid index >= 0 (found " + std::to_string(s.solids[k]) + ")");
                 break;
+            case ShapeType::Sphere:
+                bounded(s.center_3d, path + ".center");
+                bounded(s.radius, path + ".radius");
+                positive(s.radius, path + ".radius");
+                break;
+            case ShapeType::Box:
+                bounded(s.box_min, path + ".min");
+                bounded(s.box_max, path + ".max");
+                box3(s.box_min, s.box_max, path + ".max");
+                break;
         }
     }
 
@@ -284,6 +351,14 @@ private:
         material_id(l.material, path + ".material");
         if (l.z && !((*l.z)[1] > (*l.z)[0]))
             fail(path + ".z[1]", "must be > z[0] (" + fmt((*l.z)[0]) + ")");
+        if (l.z) {
+            bounded((*l.z)[0], path + ".z[0]");
+            bounded((*l.z)[1], path + ".z[1]");
+        }
+        if (!(std::abs(l.sidewall_angle_deg) < 90))
+            fail(path + ".sidewall_angle_deg",
+                 "must be between -90 and 90 degrees, exclusive (0 = vertical walls; found " +
+                     fmt(l.sidewall_angle_deg) + ")");
         for (std::size_t k = 0; k < l.shapes.size(); ++k) shape(l.shapes[k], index_path(path + ".shapes", k));
     }
 
@@ -294,9 +369,12 @@ private:
         bounded(s.from, path + ".from");
         bounded(s.to, path + ".to");
         bounded(s.waist, path + ".waist");
+        int plane_axis = -1;
         switch (s.type) {
-            case SourceType::Point: break;
+            case SourceType::Point: needs_z(s.at_z, path + ".at", "a point"); break;
             case SourceType::Line:
+                if (dims() == 3)
+                    fail(path + ".type", "a line source needs a 2D domain; in 3D use a plane source (center, size)");
                 if (s.from == s.to) fail(path + ".to", "must differ from \"from\" (a line source needs a length)");
                 break;
             case SourceType::Region:
@@ -304,8 +382,22 @@ private:
                 shape(*s.shape, path + ".shape");
                 break;
             case SourceType::Plane:
-                if (dims() != 3) fail(path + ".type", "plane sources need a 3D domain; use a line source in 2D");
+                bounded(s.center, path + ".center");
+                plane_axis = plane_size(s.size, path + ".size", "plane source");
                 break;
+            case SourceType::Tfsf: {
+                bounded(s.box_min, path + ".min");
+                bounded(s.box_max, path + ".max");
+                if (dims() == 3) {
+                    box3(s.box_min, s.box_max, path + ".max");
+                } else {
+                    box(Vec2{s.box_min.x, s.box_min.y}, Vec2{s.box_max.x, s.box_max.y}, path + ".max");
+                }
+                direction(s.direction, path + ".direction");
+                const int axis = s.direction[1] - 'x';
+                e_polarization(s.component, axis, path + ".component", "a tfsf wave along " + s.direction);
+                break;
+            }
         }
         component(s.component, path + ".component");
         if (s.type == SourceType::Line || s.type == SourceType::Plane) {
@@ -314,6 +406,22 @@ private:
                 if (s.mode_index < 0) fail(path + ".mode_index", "must be >= 0 (0 is the fundamental mode)");
                 direction(s.direction, path + ".direction");
             }
+        }
+        if (s.type == SourceType::Plane) {
+            // One-way injection: `direction` (mode: its own; uniform/gaussian: optional).
+            if (s.profile != SourceProfile::Mode) {
+                const auto it = s.extra.find("direction");
+                if (it != s.extra.end()) {
+                    if (!it->is_string())
+                        fail(path + ".direction", "must be a direction string such as \"+x\"");
+                    direction(it->get<std::string>(), path + ".direction");
+                }
+            }
+            const std::string d = one_way_direction(s);
+            if (!d.empty()) along_normal(d, plane_axis, s.size, path + ".direction", "plane source");
+            if (s.profile != SourceProfile::Mode && dims() == 3)
+                e_polarization(s.component, plane_axis, path + ".component",
+                               "a plane source normal to " + std::string(1, "xyz"[plane_axis]));
         }
         const Waveform& w = s.waveform;
         const std::string wp = path + ".waveform";
@@ -351,11 +459,22 @@ private:
             if (m.at) bounded(*m.at, path + ".at");
             switch (m.type) {
                 case MonitorType::Flux: {
-                    if (m.from == m.to) fail(path + ".to", "must differ from \"from\" (a flux line needs a length)");
-                    direction(m.direction, path + ".direction");
-                    const char axis = m.direction[1];
-                    if ((axis == 'x' && m.from.y == m.to.y) || (axis == 'y' && m.from.x == m.to.x))
-                        fail(path + ".direction", "direction " + m.direction + " is parallel to the monitor line: no flux crosses it");
+                    const bool plane = m.size != Vec3{};
+                    if (dims() == 3 && !plane)
+                        fail(path + ".size", "a flux monitor in a 3D domain is a plane: give \"center\" and \"size\" "
+                                             "[sx, sy, sz] with exactly one zero entry (\"from\"/\"to\" give a 2D line)");
+                    if (plane) {
+                        bounded(m.center, path + ".center");
+                        const int axis = plane_size(m.size, path + ".size", "flux plane");
+                        direction(m.direction, path + ".direction");
+                        along_normal(m.direction, axis, m.size, path + ".direction", "monitor plane");
+                    } else {
+                        if (m.from == m.to) fail(path + ".to", "must differ from \"from\" (a flux line needs a length)");
+                        direction(m.direction, path + ".direction");
+                        const char axis = m.direction[1];
+                        if ((axis == 'x' && m.from.y == m.to.y) || (axis == 'y' && m.from.x == m.to.x))
+                            fail(path + ".direction", "direction " + m.direction + " is parallel to the monitor line: no flux crosses it");
+                    }
                     if (m.kind != "transmission" && m.kind != "reflection" && m.kind != "flux")
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
                                                  "; expected one of \"transmission\", \"reflection\", \"flux\"");
@@ -364,7 +483,11 @@ private:
                 case MonitorType::FluxBox:
                     if (!m.min) fail(path + ".min", "is required but missing");
                     if (!m.max) fail(path + ".max", "is required but missing");
+                    needs_z(m.min_z, path + ".min", "a box corner");
+                    needs_z(m.max_z, path + ".max", "a box corner");
                     box(*m.min, *m.max, path + ".max");
+                    if (dims() == 3 && !(*m.max_z > *m.min_z))
+                        fail(path + ".max[2]", "must be > min z (" + fmt(*m.min_z) + ")");
                     if (m.kind != "absorption" && m.kind != "scattering" && m.kind != "flux")
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
                                                  "; expected one of \"absorption\", \"scattering\", \"flux\"");
@@ -372,6 +495,7 @@ private:
                 case MonitorType::Time:
                     if (m.at && m.shape) fail(path + ".shape", "give either \"at\" (a point) or \"shape\" (a region), not both");
                     if (!m.at && !m.shape) fail(path + ".at", "is required: a time monitor needs \"at\" (a point) or \"shape\" (a region)");
+                    if (m.at) needs_z(m.at_z, path + ".at", "a point");
                     if (m.shape) shape(*m.shape, path + ".shape");
                     component(m.component, path + ".component");
                     break;
@@ -388,7 +512,24 @@ private:
                         component(m.components[k], index_path(path + ".components", k));
                     if (m.min.has_value() != m.max.has_value())
                         fail(path + (m.min ? ".max" : ".min"), "\"min\" and \"max\" go together (a region), or neither");
-                    if (m.min) box(*m.min, *m.max, path + ".max");
+                    if (m.min && dims() == 3) {
+                        // A volume or a plane: max >= min on every axis, at most one flat axis.
+                        needs_z(m.min_z, path + ".min", "a box corner");
+                        needs_z(m.max_z, path + ".max", "a box corner");
+                        const Vec3 lo{m.min->x, m.min->y, *m.min_z}, hi{m.max->x, m.max->y, *m.max_z};
+                        int flat = 0;
+                        for (int a = 0; a < 3; ++a) {
+                            if (!(hi[a] >= lo[a]))
+                                fail(index_path(path + ".max", a),
+                                     std::string("must be >= min ") + "xyz"[a] + " (" + fmt(lo[a]) + ")");
+                            flat += hi[a] == lo[a];
+                        }
+                        if (flat > 1)
+                            fail(path + ".max", "the region must be a volume or a plane (at most one of its extents "
+                                                "zero; found " + vec3_text(Vec3{hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}) + ")");
+                    } else if (m.min) {
+                        box(*m.min, *m.max, path + ".max");
+                    }
                     break;
             }
         }
@@ -445,6 +586,9 @@ private:
         if (r.frames.every_steps < 1)
             fail("run.frames.every_steps", "must be >= 1 (found " + std::to_string(r.frames.every_steps) + ")");
         component(r.frames.component, "run.frames.component");
+        if (r.frames.plane != "xy" && r.frames.plane != "xz" && r.frames.plane != "yz")
+            fail("run.frames.plane", "unknown plane " + quoted(r.frames.plane) + "; expected one of \"xy\", \"xz\", \"yz\"");
+        if (r.frames.position) bounded(*r.frames.position, "run.frames.position");
     }
 
     const Project& p_;
@@ -458,8 +602,43 @@ void validate_project(const Project& project, const std::string& file_label) {
 }
 
 void check_runnable(const Project& project, const std::string& file_label) {
-    if (project.domain.dimensions == 3)
-        throw ProjectError(file_label, "domain.dimensions", "3D runs are not supported yet");
+    // Everything the 3D CPU path cannot run yet, in one place: delete a check here when
+    // the compiler/engines gain the feature (and its line in project.hpp and the user guide).
+    if (project.domain.dimensions != 3) return;
+    auto refuse = [&](const std::string& path, const std::string& msg) {
+        throw ProjectError(file_label, path, msg);
+    };
+    if (project.run.backend == BackendChoice::Cuda)
+        refuse("run.backend", "3D runs are not supported by the CUDA backend yet: use the CPU backend "
+                              "(\"backend\": \"cpu\" or \"auto\", or golightly-cli run --backend cpu)");
+    for (std::size_t i = 0; i < project.sources.size(); ++i) {
+        const Source& s = project.sources[i];
+        const std::string path = index_path("sources", i);
+        if (s.type == SourceType::Region)
+            refuse(path + ".type", "region sources are not supported in 3D yet (use a point, plane or tfsf source)");
+        if ((s.type == SourceType::Plane || s.type == SourceType::Line) && s.profile == SourceProfile::Mode)
+            refuse(path + ".profile", "mode sources are not supported in 3D yet (use a uniform or gaussian plane "
+                                      "source, or a tfsf source)");
+        if (s.type == SourceType::Plane && !one_way_direction(s).empty())
+            refuse(path + ".direction", "one-way plane sources are not supported in 3D yet: remove \"direction\" "
+                                        "for a source that radiates both ways, or use a tfsf source");
+    }
+    std::set<std::string> used{project.domain.background};
+    for (const Layer& l : project.layers) used.insert(l.material);
+    for (std::size_t i = 0; i < project.materials.size(); ++i) {
+        const Material& m = project.materials[i];
+        if (!m.poles.empty() && used.count(m.id))
+            refuse(index_path("materials", i) + ".poles",
+                   "dispersive materials (Lorentz/Drude poles) are not supported in 3D yet (material " + quoted(m.id) +
+                       "; use a constant epsilon_inf, with conductivity for loss)");
+    }
+}
+
+std::string one_way_direction(const Source& source) {
+    if (source.type != SourceType::Line && source.type != SourceType::Plane) return "";
+    if (source.profile == SourceProfile::Mode) return source.direction;
+    const auto it = source.extra.find("direction");
+    return (it != source.extra.end() && it->is_string()) ? it->get<std::string>() : "";
 }
 
 }  // namespace golightly

@@ -116,16 +116,18 @@ void write_time_series(const fs::path& dir, const RunResult& r) {
     }
 }
 
-/// |E|^2 over the monitor's components at its first wavelength, grey, max -> white.
+/// |E|^2 over the monitor's components at its first wavelength, grey, max -> white; 3D:
+/// the middle z slice of the region.
 Image8 dft_preview(const DftFieldResult& d) {
     Image8 img;
     img.width = d.nx;
     img.height = d.ny;
     img.channels = 1;
     const std::size_t ns = std::size_t(d.nx) * std::size_t(d.ny);
+    const std::size_t first = std::size_t(std::max(d.nz, 1) / 2) * ns;  // middle slice of wavelength 0
     std::vector<double> p(ns, 0.0);
     for (const auto& comp : d.values)
-        for (std::size_t s = 0; s < ns && s < comp.size(); ++s) p[s] += std::norm(comp[s]);
+        for (std::size_t s = 0; s < ns && first + s < comp.size(); ++s) p[s] += std::norm(comp[first + s]);
     double mx = 0;
     for (double v : p)
         if (std::isfinite(v)) mx = std::max(mx, v);
@@ -153,15 +155,20 @@ void write_attr(hid_t obj, const char* name, const std::vector<double>& v) {
     if (st < 0) throw std::runtime_error(std::string("HDF5: cannot write attribute ") + name);
 }
 
-/// fields/<name>.h5: datasets "<comp>.r"/"<comp>.i", [n_wavelengths][ny][nx] float64.
+/// fields/<name>.h5: datasets "<comp>.r"/"<comp>.i", [n_wavelengths][ny][nx] float64 (2D)
+/// or [n_wavelengths][nz][ny][nx] (3D: nz > 1 or a 3D run's plane).
 void write_h5(const fs::path& file, const DftFieldResult& d) {
     const fs::path tmp = file.string() + ".tmp";
     const hid_t h5 = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (h5 < 0) throw std::runtime_error(file.string() + ": cannot create the HDF5 file");
     bool ok = true;
     try {
-        const hsize_t dims[3] = {hsize_t(d.frequency_hz.size()), hsize_t(d.ny), hsize_t(d.nx)};
-        const std::size_t total = std::size_t(dims[0] * dims[1] * dims[2]);
+        const bool three = d.dimensions == 3;
+        const hsize_t dims3[3] = {hsize_t(d.frequency_hz.size()), hsize_t(d.ny), hsize_t(d.nx)};
+        const hsize_t dims4[4] = {hsize_t(d.frequency_hz.size()), hsize_t(d.nz), hsize_t(d.ny), hsize_t(d.nx)};
+        const int rank = three ? 4 : 3;
+        const hsize_t* dims = three ? dims4 : dims3;
+        const std::size_t total = std::size_t(dims[0] * dims[1] * dims[2] * (three ? dims[3] : 1));
         std::vector<double> part(total);
         for (std::size_t c = 0; c < d.components.size() && c < d.values.size(); ++c) {
             const std::string base = lower(to_string(d.components[c]));
@@ -169,7 +176,7 @@ void write_h5(const fs::path& file, const DftFieldResult& d) {
                 for (std::size_t k = 0; k < total && k < d.values[c].size(); ++k)
                     part[k] = ri == 0 ? d.values[c][k].real() : d.values[c][k].imag();
                 const std::string name = base + (ri == 0 ? ".r" : ".i");
-                const hid_t space = H5Screate_simple(3, dims, nullptr);
+                const hid_t space = H5Screate_simple(rank, dims, nullptr);
                 const hid_t ds = H5Dcreate2(h5, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
                 herr_t st = -1;
                 if (ds >= 0) {
@@ -183,7 +190,8 @@ void write_h5(const fs::path& file, const DftFieldResult& d) {
         write_attr(h5, "wavelengths_um", d.wavelength_um);
         write_attr(h5, "frequencies_hz", d.frequency_hz);
         write_attr(h5, "dx_um", {d.dx_um});
-        write_attr(h5, "origin", {d.origin_um.x, d.origin_um.y});
+        if (three) write_attr(h5, "origin", {d.origin_um.x, d.origin_um.y, d.origin_z_um});
+        else write_attr(h5, "origin", {d.origin_um.x, d.origin_um.y});
     } catch (...) {
         ok = false;
         H5Fclose(h5);
@@ -235,6 +243,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     j["time_fs"] = jnum(r.time_fs);
     j["wall_s"] = jnum(r.wall_s);
     j["cells"] = r.cells;
+    j["dimensions"] = r.dimensions;
     j["mcells_per_s"] = jnum(r.mcells_per_s);
     j["backend"] = r.backend;
     j["device"] = r.device;
@@ -248,6 +257,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     Json n = Json::object();
     n["enabled"] = project.run.normalization.enabled;
     n["ran"] = r.normalized;
+    if (r.tfsf_cross_sections) n["tfsf_cross_sections"] = true;
     if (!r.incident_monitor.empty()) n["incident_monitor"] = r.incident_monitor;
     if (r.reference_stop_reason) {
         n["reference_steps"] = r.reference_steps;
@@ -263,7 +273,9 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
         const auto& d = *r.divergence;
         j["divergence"] = {{"phase", d.phase},           {"step", d.step},
                            {"time_fs", jnum(d.time_fs)}, {"component", to_string(d.component)},
-                           {"cell", {d.i, d.j}},         {"position_um", {jnum(d.x_um), jnum(d.y_um)}},
+                           {"cell", r.dimensions == 3 ? Json{d.i, d.j, d.k} : Json{d.i, d.j}},
+                           {"position_um", r.dimensions == 3 ? Json{jnum(d.x_um), jnum(d.y_um), jnum(d.z_um)}
+                                                             : Json{jnum(d.x_um), jnum(d.y_um)}},
                            {"nonfinite_values", d.nonfinite_values},
                            {"max_abs_finite", jnum(d.max_abs_finite)}};
     }

@@ -30,10 +30,62 @@ std::string to_string(StopReason reason) {
     return "unknown";
 }
 
+std::vector<std::complex<double>> waveform_dft(const CompiledWaveform& w, double delay_s, double dt_s,
+                                               double time_offset, const std::vector<double>& frequencies_hz,
+                                               std::int64_t steps) {
+    std::vector<std::complex<double>> x(frequencies_hz.size());
+    // A pulse is zero beyond 12 tau (CompiledWaveform::value): stop there.
+    if (w.type == WaveformType::GaussianPulse) {
+        const double t_end = delay_s + w.t0_s + 12.0 * w.tau_s;
+        steps = std::min<std::int64_t>(steps, std::int64_t(std::ceil(t_end / dt_s - time_offset)) + 1);
+    }
+    std::vector<std::complex<double>> rot(frequencies_hz.size()), ph(frequencies_hz.size());
+    for (std::size_t f = 0; f < frequencies_hz.size(); ++f) {
+        const double w_dt = 2 * units::pi * frequencies_hz[f] * dt_s;
+        rot[f] = std::polar(1.0, w_dt);
+        ph[f] = std::polar(1.0, w_dt * time_offset);
+    }
+    for (std::int64_t n = 0; n < steps; ++n) {
+        const double v = w.value((double(n) + time_offset) * dt_s - delay_s) * dt_s;
+        for (std::size_t f = 0; f < x.size(); ++f) {
+            x[f] += v * ph[f];
+            ph[f] *= rot[f];
+        }
+        if ((n & 1023) == 1023)  // keep the phasors on the unit circle
+            for (std::size_t f = 0; f < x.size(); ++f)
+                ph[f] = std::polar(1.0, 2 * units::pi * frequencies_hz[f] * dt_s * (double(n + 1) + time_offset));
+    }
+    return x;
+}
+
+std::vector<double> tfsf_incident_intensity(const Scene& scene, const std::vector<double>& frequencies_hz,
+                                            std::int64_t steps) {
+    if (scene.tfsf.empty()) throw RunError("tfsf_incident_intensity: the scene has no tfsf source");
+    const TfsfSource& t = scene.tfsf.front();
+    const auto e_inc = waveform_dft(t.waveform, t.delay_s, scene.dt_s, 1.0, frequencies_hz, steps);
+    double eps = 1.0;
+    const auto& map = scene.material_index[static_cast<int>(t.e_component)];
+    const std::size_t corner = std::size_t((t.lo[2] * scene.ny + t.lo[1]) * scene.nx + t.lo[0]);
+    if (corner < map.size()) eps = scene.table.at(map[corner]).eps_r;
+    std::vector<double> out(frequencies_hz.size());
+    for (std::size_t f = 0; f < out.size(); ++f) out[f] = std::sqrt(eps) * std::norm(e_inc[f]) / (2 * units::eta0);
+    return out;
+}
+
 std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
                                     int threads, std::vector<std::string>& warnings) {
     const SceneView scene = view_of(compiled);  // engines view the compiled scene, no copy
     if (backend == BackendChoice::Cpu) return make_cpu_engine(scene, precision, threads);
+    // What only the CPU engine runs: 3D scenes and TF/SF sources.
+    const char* cpu_only = compiled.dimensions == 3 ? "3D runs" : !compiled.tfsf.empty() ? "runs with tfsf sources" : nullptr;
+    if (cpu_only && backend == BackendChoice::Cuda)
+        throw RunError(std::string("backend cuda was requested but the CUDA backend does not support ") + cpu_only +
+                       " yet: use backend cpu or auto (golightly-cli run --backend cpu)");
+    if (cpu_only) {
+        warnings.push_back(std::string("backend auto: ") + cpu_only +
+                           " use the CPU (the CUDA backend does not support them yet)");
+        return make_cpu_engine(scene, precision, threads);
+    }
     if (backend == BackendChoice::Cuda) {
         if (!cuda_available())
             throw RunError("backend cuda was requested but no CUDA device is usable: " +
@@ -115,6 +167,7 @@ DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::
     info.time_fs = double(info.step) * scene.dt_s / units::fs;
     std::vector<Component> comps = electric_components(scene.polarization);
     for (Component c : magnetic_components(scene.polarization)) comps.push_back(c);
+    if (scene.dimensions == 3) comps = {Component::Ex, Component::Ey, Component::Ez, Component::Hx, Component::Hy, Component::Hz};
     std::int64_t best_count = 0;
     double best_abs = -1;
     std::vector<double> field;
@@ -125,14 +178,16 @@ DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::
             continue;
         }
         std::int64_t count = 0;
-        double si = 0, sj = 0;
+        double si = 0, sj = 0, sk = 0;
         for (std::size_t k = 0; k < field.size(); ++k) {
             const double v = field[k];
-            const int i = int(k % std::size_t(scene.nx)), j = int(k / std::size_t(scene.nx));
+            const int i = int(k % std::size_t(scene.nx)), j = int((k / std::size_t(scene.nx)) % std::size_t(scene.ny));
+            const int kz = int(k / (std::size_t(scene.nx) * std::size_t(scene.ny)));
             if (!std::isfinite(v)) {
                 ++count;
                 si += i;
                 sj += j;
+                sk += kz;
             } else if (std::abs(v) > info.max_abs_finite) {
                 info.max_abs_finite = std::abs(v);
                 if (best_count == 0 && std::abs(v) > best_abs) {
@@ -140,6 +195,7 @@ DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::
                     info.component = c;
                     info.i = i;
                     info.j = j;
+                    info.k = kz;
                 }
             }
         }
@@ -149,12 +205,14 @@ DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::
             info.component = c;
             info.i = int(std::lround(si / double(count)));
             info.j = int(std::lround(sj / double(count)));
+            info.k = int(std::lround(sk / double(count)));
         }
     }
     if (info.i >= 0) {
         const Vec3 off = yee_offset(info.component);
         info.x_um = scene.position_um(0, info.i + off.x);
         info.y_um = scene.position_um(1, info.j + off.y);
+        if (scene.dimensions == 3) info.z_um = scene.position_um(2, info.k + off.z);
     }
     return info;
 }
@@ -164,7 +222,7 @@ struct SpectrumNormalization {
     const std::vector<double>* p_inc = nullptr;  ///< incident flux P_inc(f), W/m (> 0 where meaningful)
     /// Reference-run DFT sets subtracted from reflection and scattering monitors (may be null).
     const std::map<int, std::vector<std::complex<double>>>* ref_sets = nullptr;
-    double l_inc_um = 0;  ///< length of the incident monitor, um (flux_box cross-sections)
+    double l_inc_um = 0;  ///< length (2D, um) or area (3D, um^2) of the incident monitor (flux_box cross-sections)
 };
 void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
                   const std::string& phase, const SpectrumNormalization* norm);
@@ -371,8 +429,8 @@ void fetch_sets(Engine& engine, const CompiledMonitor& m, std::map<int, cvec>& s
 }
 
 /// Flux spectrum of a monitor's terms (compile.hpp, FluxTerm):
-///   P(f) = sum_terms sign * 0.5 / eta0 * Re sum_k E[k][f] conj(H~[k][f]) * ds_um * 1e-6
-/// (time-averaged Poynting flux 0.5 Re(E x H*), H = H~/eta0). `sets` holds the DFT
+///   P(f) = sum_terms sign * 0.5 / eta0 * Re sum_k E[k][f] conj(H~[k][f]) * ds_um * (1e-6)^ds_dims
+/// (time-averaged Poynting flux 0.5 Re(E x H*), H = H~/eta0; W/m in 2D, W in 3D). `sets` holds the DFT
 /// accumulators [k * n_freq + f]; `ref`, when given, is subtracted sample by sample first.
 std::vector<double> flux_spectrum(const Scene& scene, const CompiledMonitor& m, std::size_t n_freq,
                                   const std::map<int, cvec>& sets, const std::map<int, cvec>* ref) {
@@ -390,7 +448,7 @@ std::vector<double> flux_spectrum(const Scene& scene, const CompiledMonitor& m, 
         if (h.size() != e.size() || (er && (er->size() != e.size() || hr->size() != h.size())))
             throw RunError("monitor '" + m.name + "': DFT sample counts differ between E and H or between the "
                            "reference and the main run");
-        const double scale = t.sign * 0.5 / units::eta0 * t.ds_um * units::um;
+        const double scale = t.sign * 0.5 / units::eta0 * t.ds_um * std::pow(units::um, t.ds_dims);
         for (std::size_t k = 0; k < ns; ++k)
             for (std::size_t f = 0; f < n_freq; ++f) {
                 std::complex<double> ev = e[k * n_freq + f], hv = h[k * n_freq + f];
@@ -412,12 +470,18 @@ bool uses_reference_fields(const CompiledMonitor& m) {
 }
 
 /// The spectrum of a flux or flux_box monitor from the DFTs the engine holds now: the raw
-/// flux (W/m, flux_spectrum) and, when `norm` is given, the normalized values
-/// (FluxSpectrumResult::normalized): flux monitors num / P_inc (dimensionless), flux boxes
-/// the cross-section sign * num * L_inc / P_inc (um; +1 for scattering, -1 for absorption
-/// and flux, which count inward flux as positive). num is the flux of the fields minus the
-/// reference run's (norm->ref_sets) for reflection and scattering monitors, else the raw
-/// flux. `n_freq` is the run spectrum's length. Throws RunError (flux_spectrum).
+/// flux (W/m in 2D, W in 3D; flux_spectrum) and the normalized values
+/// (FluxSpectrumResult::normalized):
+/// - flux_box with a tfsf source in the scene (no reference run needed): the cross-section
+///   sign * P / I_inc (um in 2D, um^2 in 3D), I_inc the TF/SF wave's intensity over the
+///   steps done so far (tfsf_incident_intensity), P the raw net outward flux (outside the
+///   TF box that is the scattered field's, inside the total field's);
+/// - otherwise, when `norm` is given: flux monitors num / P_inc (dimensionless), flux boxes
+///   the cross-section sign * num * L_inc / P_inc (L_inc the incident monitor's length or
+///   area); num is the flux of the fields minus the reference run's (norm->ref_sets) for
+///   reflection and scattering monitors, else the raw flux.
+/// sign: +1 for scattering, -1 for absorption and flux (which count inward flux as
+/// positive). `n_freq` is the run spectrum's length. Throws RunError (flux_spectrum).
 FluxSpectrumResult flux_spectrum_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
                                         std::size_t n_freq, const SpectrumNormalization* norm) {
     FluxSpectrumResult s;
@@ -427,6 +491,16 @@ FluxSpectrumResult flux_spectrum_result(Engine& engine, const Scene& scene, cons
     std::map<int, cvec> sets;
     fetch_sets(engine, m, sets);
     s.flux = flux_spectrum(scene, m, n_freq, sets, nullptr);
+    const double sign = m.kind == "scattering" ? 1.0 : -1.0;
+    if (m.type == MonitorType::FluxBox && !scene.tfsf.empty()) {
+        const std::vector<double>& freqs = scene.dft_sets.at(m.flux_terms.at(0).e_set).frequencies_hz;
+        const std::vector<double> i_inc = tfsf_incident_intensity(scene, freqs, engine.steps_done());
+        // W / (W/m^2) = m^2 (3D), (W/m) / (W/m^2) = m (2D); to um^2 / um
+        const double to_um = scene.dimensions == 3 ? 1.0 / (units::um * units::um) : 1.0 / units::um;
+        s.normalized.resize(n_freq);
+        for (std::size_t f = 0; f < n_freq; ++f) s.normalized[f] = sign * s.flux[f] / i_inc[f] * to_um;
+        return s;
+    }
     if (!norm) return s;
     const std::vector<double>& p_inc = *norm->p_inc;
     const bool uses_ref = norm->ref_sets && uses_reference_fields(m);
@@ -436,9 +510,7 @@ FluxSpectrumResult flux_spectrum_result(Engine& engine, const Scene& scene, cons
         if (m.type == MonitorType::Flux) {
             s.normalized[f] = num[f] / p_inc[f];
         } else {
-            // cross-section (um): flux / (P_inc / L_inc); absorption and flux kinds count
-            // inward flux as positive.
-            const double sign = m.kind == "scattering" ? 1.0 : -1.0;
+            // cross-section (um, um^2): flux / (P_inc / L_inc)
             s.normalized[f] = sign * num[f] * norm->l_inc_um / p_inc[f];
         }
     }
@@ -479,10 +551,6 @@ void publish_live(Engine& engine, const CompiledProject& compiled, const RunOpti
     options.live(live);
 }
 
-double monitor_length_um(const Monitor& m) {
-    return std::hypot(m.to.x - m.from.x, m.to.y - m.from.y);
-}
-
 }  // namespace
 
 RunResult run_project(const Project& project, const std::string& file_label, const RunOptions& options) {
@@ -515,10 +583,16 @@ RunResult run_project(const Project& project, const std::string& file_label, con
 int incident_monitor_index(const Project& project, const std::string& file_label) {
     const auto& norm = project.run.normalization;
     if (!norm.enabled) return -1;
-    bool has_flux = false;
-    for (const auto& m : project.monitors)
+    bool has_flux = false, has_plane = false, has_tfsf = false;
+    for (const auto& m : project.monitors) {
         if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) has_flux = true;
+        if (m.type == MonitorType::Flux) has_plane = true;
+    }
+    for (const auto& s : project.sources) has_tfsf = has_tfsf || s.type == SourceType::Tfsf;
     if (!has_flux) return -1;
+    // A tfsf source normalizes the flux boxes by its own intensity: no reference run unless
+    // flux monitors need one.
+    if (has_tfsf && !has_plane && !norm.incident_monitor) return -1;
     int incident = -1;
     if (norm.incident_monitor) {
         for (std::size_t k = 0; k < project.monitors.size(); ++k)
@@ -649,6 +723,8 @@ DftFieldResult dft_field_result(Engine& engine, const Scene& scene, const Compil
     d.name = m.name;
     d.nx = m.region_nx;
     d.ny = m.region_ny;
+    d.nz = m.region_nz;
+    d.dimensions = scene.dimensions;
     d.dx_um = scene.dx_um;
     d.components = m.dft_field_components;
     for (std::size_t c = 0; c < m.dft_field_sets.size(); ++c) {
@@ -659,13 +735,16 @@ DftFieldResult dft_field_result(Engine& engine, const Scene& scene, const Compil
             d.frequency_hz = ds.frequencies_hz;
             for (double f : d.frequency_hz) d.wavelength_um.push_back(units::hz_to_wavelength_um(f));
             if (!ds.cell0.empty()) {
-                const int i0 = int(ds.cell0[0] % scene.nx), j0 = int(ds.cell0[0] / scene.nx);
+                const std::int64_t c0 = ds.cell0[0];
+                const int i0 = int(c0 % scene.nx), j0 = int((c0 / scene.nx) % scene.ny);
+                const int k0 = int(c0 / (std::int64_t(scene.nx) * scene.ny));
                 const Vec3 off = yee_offset(ds.component);
                 d.origin_um = {scene.position_um(0, i0 + off.x), scene.position_um(1, j0 + off.y)};
+                d.origin_z_um = scene.dimensions == 3 ? scene.position_um(2, k0 + off.z) : 0.0;
             }
         }
         const cvec raw = engine.dft(set);
-        const std::size_t ns = std::size_t(d.nx) * std::size_t(d.ny);
+        const std::size_t ns = std::size_t(d.nx) * std::size_t(d.ny) * std::size_t(d.nz);
         if (raw.size() != ns * nfd)
             throw RunError("dft_field monitor '" + m.name + "': sample count does not match its region");
         cvec v(raw.size());
@@ -714,13 +793,15 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     const Scene& scene = main.scene;
     result.warnings = main.warnings;
     result.cells = std::int64_t(scene.cells());
+    result.dimensions = scene.dimensions;
+    result.tfsf_cross_sections = !scene.tfsf.empty();
     result.frequency_hz = main.spectrum_hz;
     const StepLimit limit = step_limit(project, options, scene.dt_s);
 
     const auto& norm = project.run.normalization;
     const int incident = incident_monitor_index(project, "");
     const bool normalize = incident >= 0 && reference != nullptr;
-    if (norm.enabled && incident < 0)
+    if (norm.enabled && incident < 0 && scene.tfsf.empty())
         result.warnings.push_back("normalization is enabled but the project has no flux monitor: skipped");
     else if (norm.enabled && !normalize)
         result.warnings.push_back("normalization is enabled but no reference run was compiled: skipped");
@@ -728,6 +809,7 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
 
     auto build_engine = [&](const Scene& s, const std::string& phase) {
         auto engine = factory(s, phase);
+        if (s.dimensions == 3) engine->set_frame_slice(main.frame_slice);
         result.backend = engine->backend();
         result.device = engine->device();
         return engine;
@@ -736,7 +818,8 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     ReferenceFields ref_fields;
     if (normalize) {
         const CompiledProject& ref = *reference;
-        if (ref.scene.nx != scene.nx || ref.scene.ny != scene.ny || ref.monitors.size() != main.monitors.size() ||
+        if (ref.scene.nx != scene.nx || ref.scene.ny != scene.ny || ref.scene.nz != scene.nz ||
+            ref.monitors.size() != main.monitors.size() ||
             ref.scene.dft_sets.size() != scene.dft_sets.size())
             throw RunError("the reference run's grid or monitors differ from the main run's");
         auto engine = build_engine(ref.scene, "reference");
@@ -747,7 +830,14 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     }
 
     auto engine = build_engine(scene, "main");
-    const double l_inc_um = normalize ? monitor_length_um(project.monitors[incident]) : 0.0;
+    // length (2D) or area (3D) of the incident monitor: the compiled extent, else (scenes
+    // compiled elsewhere) the project line's length
+    double l_inc_um = 0.0;
+    if (normalize) {
+        const Monitor& mi = project.monitors[std::size_t(incident)];
+        l_inc_um = main.monitors[std::size_t(incident)].extent_um;
+        if (!(l_inc_um > 0)) l_inc_um = std::hypot(mi.to.x - mi.from.x, mi.to.y - mi.from.y);
+    }
     const SpectrumNormalization spectrum_norm{normalize ? &ref_fields.p_inc : nullptr,
                                               normalize ? &ref_fields.ref_sets : nullptr, l_inc_um};
     const PhaseOutcome o = run_phase(*engine, main, project, options, "main", limit.steps, limit.is_max_steps, true,

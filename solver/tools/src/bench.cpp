@@ -189,8 +189,97 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
     return s;
 }
 
+Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
+    constexpr int kPml = 16;
+    if (nx < 2 * kPml + 8 || ny < 2 * kPml + 8 || nz < 2 * kPml + 8)
+        throw RunError("bench: a 3D grid must be at least " + std::to_string(2 * kPml + 8) + " cells along each axis");
+    Scene s;
+    s.dimensions = 3;
+    s.nx = nx; s.ny = ny; s.nz = nz;
+    s.dx_um = 0.02;
+    s.courant = 0.5;
+    s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
+    for (int a = 0; a < 3; ++a) {
+        s.boundary[a] = BoundaryKind::Pml;
+        s.pml_lo[a] = s.pml_hi[a] = kPml;
+    }
+    build_cpml(s, 3.0, 1e-6);
+    const double eps_list[5] = {1.0, 2.1, 4.0, 12.0, 2.1};
+    const double sigma_list[5] = {0, 0, 0, 0, 100.0};
+    for (int k = 0; k < 5; ++k) {
+        EUpdateCoeffs e;
+        e.eps_r = eps_list[k]; e.sigma = sigma_list[k];
+        const double loss = sigma_list[k] * s.dt_s / (2 * units::eps0 * eps_list[k]);
+        e.ca = (1 - loss) / (1 + loss);
+        e.cb = (s.courant / eps_list[k]) / (1 + loss);
+        s.table.push_back(e);
+    }
+    std::vector<std::uint16_t> map(s.cells());
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                // blobs of 8x8x8 cells, about half of them vacuum
+                const std::uint32_t h = hash2(std::uint32_t(i / 8) + 0x1000u * std::uint32_t(k / 8), std::uint32_t(j / 8)) % 10;
+                map[(std::size_t(k) * ny + j) * nx + i] = std::uint16_t(h < 5 ? 0 : 1 + (h % 4));
+            }
+    for (int c = 0; c < 3; ++c) s.material_index[c] = map;
+    if (poles > 0) {
+        PoleSet ps;
+        for (int q = 0; q < poles; ++q) {
+            Pole p;
+            p.kind = PoleKind::Lorentz;
+            p.omega_0 = 2 * units::pi * (100e12 + 50e12 * q);
+            p.omega_p = 0.5 * p.omega_0;
+            p.gamma = 0.05 * p.omega_0;
+            ps.poles.push_back(pole_coefficients(p, s.dt_s));
+        }
+        s.pole_sets.push_back(ps);
+        for (int c = 0; c < 3; ++c) {
+            DispersiveCells& d = s.dispersive[c];
+            d.cells.resize(s.cells());
+            for (std::size_t q = 0; q < s.cells(); ++q) d.cells[q] = std::int32_t(q);
+            d.pole_set.assign(s.cells(), 0);
+            d.weight.assign(s.cells(), 1.0);
+        }
+    }
+    // One Ey plane source across x and z at y = ny / 4.
+    SourceTerm src;
+    src.component = Component::Ey;
+    const int js = ny / 4;
+    for (int k = kPml + 2; k < nz - kPml - 2; ++k)
+        for (int i = kPml + 2; i < nx - kPml - 2; ++i) {
+            src.cells.push_back(std::int32_t((std::size_t(k) * ny + js) * nx + i));
+            src.weights.push_back(1.0);
+        }
+    src.waveform.type = WaveformType::GaussianPulse;
+    src.waveform.omega = 2 * units::pi * 193e12;
+    src.waveform.tau_s = 5e-15;
+    src.waveform.t0_s = 6 * src.waveform.tau_s;
+    s.sources.push_back(src);
+    // One flux plane at y = ny / 2: Ex (i+1/2, j, k) and Hz (i+1/2, j+1/2, k) averaged over j-1, j.
+    std::vector<double> freqs;
+    for (int f = 0; f <= 100; ++f) freqs.push_back(150e12 + f * 1e12);
+    DftSet e, h;
+    e.component = Component::Ex;
+    h.component = Component::Hz;
+    const int line = ny / 2;
+    for (int k = kPml + 1; k < nz - kPml - 1; ++k)
+        for (int i = kPml + 1; i < nx - kPml - 1; ++i) {
+            const std::int32_t c = std::int32_t((std::size_t(k) * ny + line) * nx + i);
+            e.cell0.push_back(c); e.cell1.push_back(-1); e.w0.push_back(1.0); e.w1.push_back(0.0);
+            h.cell0.push_back(c); h.cell1.push_back(c - nx); h.w0.push_back(0.5); h.w1.push_back(0.5);
+        }
+    e.frequencies_hz = freqs;
+    h.frequencies_hz = freqs;
+    s.dft_sets.push_back(std::move(e));
+    s.dft_sets.push_back(std::move(h));
+    return s;
+}
+
 BenchReport run_bench(const BenchOptions& o) {
-    if (o.dims != 2) throw RunError("bench: only --dims 2 is implemented");
+    if (o.dims != 2 && o.dims != 3) throw RunError("bench: --dims must be 2 or 3");
+    if (o.dims == 3 && !o.dispersive_material.empty())
+        throw RunError("bench: --dispersive-material is 2D only (use --poles with --dims 3)");
     if (o.steps <= 0) throw RunError("bench: --steps must be > 0");
     if (o.poles < 0) throw RunError("bench: --poles must be >= 0");
     if (o.poles > 0 && o.backend == "cuda" && !cuda_supports_dispersion())
@@ -209,8 +298,13 @@ BenchReport run_bench(const BenchOptions& o) {
         if (o.poles > 0)
             throw RunError("bench: give either --poles or --dispersive-material, not both");
     }
-    const Scene scene =
-        make_bench_scene(o.nx, o.ny, o.polarization, o.poles, o.dispersive_fraction, material ? &*material : nullptr);
+    // 3D: the fused sweep moves, per cell and step, the six fields read and written (12 R),
+    // cb of Ex, Ey, Ez (3 R; rows of one material skip it, ca too where lossy), plus the
+    // CPML psi inside the slabs; the E neighbour rows (j+1), (k+1) and the H rows (j-1),
+    // (k-1) come from cache (cpu_kernels3d.inl). Engine::bytes_per_cell_update states it.
+    const Scene scene = o.dims == 3 ? make_bench_scene3(o.nx, o.ny, o.nz, o.poles)
+                                    : make_bench_scene(o.nx, o.ny, o.polarization, o.poles, o.dispersive_fraction,
+                                                       material ? &*material : nullptr);
     std::size_t dispersive_cells = 0;
     for (const DispersiveCells& d : scene.dispersive) dispersive_cells += d.cells.size();
     const int n_poles = scene.pole_sets.empty() ? 0 : int(scene.pole_sets[0].poles.size());
@@ -244,7 +338,7 @@ BenchReport run_bench(const BenchOptions& o) {
         engine->step(16);
         engine->synchronize();
         const int batch = std::max(1, int(2e-3 / (since(p0) / 16)));
-        const Component c = o.polarization == Polarization::TMz ? Component::Ez : Component::Ey;
+        const Component c = o.dims == 3 || o.polarization == Polarization::TEz ? Component::Ey : Component::Ez;
         const auto t0 = Clock::now();
         auto last = t0;
         for (int done = 0; done < o.steps;) {
@@ -266,11 +360,12 @@ BenchReport run_bench(const BenchOptions& o) {
     if (!engine->fields_finite()) throw RunError("bench: the fields diverged (NaN/Inf)");
     r.backend = engine->backend();
     r.device = engine->device();
-    r.dims = 2;
+    r.dims = o.dims;
     r.nx = o.nx; r.ny = o.ny;
+    r.nz = o.dims == 3 ? o.nz : 1;
     r.steps = o.steps;
     r.precision = o.precision == Precision::Float64 ? "float64" : "float32";
-    r.polarization = o.polarization == Polarization::TMz ? "TMz" : "TEz";
+    r.polarization = o.dims == 3 ? "3D" : o.polarization == Polarization::TMz ? "TMz" : "TEz";
     r.dx_um = scene.dx_um;
     r.poles = n_poles;
     r.dispersive_material = o.dispersive_material;
@@ -278,7 +373,8 @@ BenchReport run_bench(const BenchOptions& o) {
     r.frame_ms = frames ? 1e3 * frame_s / frames : 0.0;
     r.frame_time_fraction = frame_s / sec;
     r.dispersive_cell_fraction =
-        double(dispersive_cells) / double(scene.cells()) / double(o.polarization == Polarization::TMz ? 1 : 2);
+        double(dispersive_cells) / double(scene.cells()) /
+        double(o.dims == 3 ? 3 : o.polarization == Polarization::TMz ? 1 : 2);
     r.seconds = sec;
     r.cells_per_s = double(scene.cells()) * o.steps / sec;
     r.steps_per_s = o.steps / sec;
@@ -295,7 +391,8 @@ std::string bench_report_json(const BenchReport& r) {
     j["backend"] = r.backend;
     j["device"] = r.device;
     j["dims"] = r.dims;
-    j["size"] = {r.nx, r.ny};
+    if (r.dims == 3) j["size"] = {r.nx, r.ny, r.nz};
+    else j["size"] = {r.nx, r.ny};
     j["steps"] = r.steps;
     j["precision"] = r.precision;
     j["polarization"] = r.polarization;

@@ -20,14 +20,16 @@ struct CompileOptions {
     std::optional<bool> subpixel_averaging;
 };
 
-/// One term of a flux: sign * 0.5 / eta0 * Re sum_k E[k] conj(H[k]) * ds_um * 1e-6,
+/// One term of a flux: sign * 0.5 / eta0 * Re sum_k E[k] conj(H[k]) * ds_um * (1e-6)^ds_dims,
 /// with E = dft_sets[e_set], H = dft_sets[h_set] (already co-located by the set weights).
-/// A flux monitor's spectrum is the sum of its terms (W/m per (V/m s)^2 of DFT units).
+/// A flux monitor's spectrum is the sum of its terms: W/m per (V/m s)^2 of DFT units in
+/// 2D (ds_dims = 1, per metre along z), W per (V/m s)^2 in 3D (ds_dims = 2).
 struct FluxTerm {
     int e_set = -1;
     int h_set = -1;
     double sign = 1.0;
-    double ds_um = 0.0;  ///< length each sample stands for
+    double ds_um = 0.0;  ///< length (2D, um) or area (3D, um^2) each sample stands for
+    int ds_dims = 1;     ///< 1: ds_um is a length (2D); 2: an area (3D)
 };
 
 struct CompiledMonitor {
@@ -39,7 +41,11 @@ struct CompiledMonitor {
     /// dft_field: one DFT set per component, each sample one cell of the region
     std::vector<int> dft_field_sets;
     std::vector<Component> dft_field_components;
-    int region_nx = 0, region_ny = 0; ///< dft_field: the sampled region (samples row-major, x fastest)
+    /// dft_field: the sampled region (samples x fastest, then y, then z; region_nz = 1 in 2D)
+    int region_nx = 0, region_ny = 0, region_nz = 1;
+    /// flux: the monitor's length (2D, um) or area (3D, um^2), the I_inc = P_inc / extent
+    /// of flux_box cross-sections when it is the incident monitor
+    double extent_um = 0;
 };
 
 struct CompiledProject {
@@ -50,11 +56,15 @@ struct CompiledProject {
     double sources_end_s = 0;
     /// Steps to reach run.stop.max_time_fs (or max_steps, whichever is smaller).
     long long max_steps = 0;
-    /// Interior area (um^2) filled by each material id after sub-pixel averaging.
+    /// Interior area (um^2) filled by each material id after sub-pixel averaging (2D; empty
+    /// in 3D, where `golightly-cli check` reports material_volumes_um3).
     std::map<std::string, double> material_area_um2;
     /// Bytes the engine state needs, an upper bound for both backends (engine_state_bytes,
     /// scene.hpp, with the time probes recording max_steps samples).
     std::size_t memory_bytes = 0;
+    /// 3D: the slice frames show (run.frames.plane / position: the normal axis and the
+    /// nearest node index along it, PML included); 2D: the default, unused.
+    FrameSlice frame_slice;
     /// Stability and setup warnings (human readable, one line each).
     std::vector<std::string> warnings;
 };
@@ -67,6 +77,10 @@ struct CompiledProject {
 /// source's `amplitude` is the field amplitude a uniform line radiates in vacuum (point:
 /// per 1 um of line); mode sources and uniform/gaussian lines that give a `direction` are
 /// one-way (TF/SF plane); flux E samples carry the covered fraction of their cell in w0.
+/// A `tfsf` source (2D and 3D) fills Scene::tfsf. 3D projects (domain.dimensions = 3) are
+/// compiled by compile_3d.cpp (its top comment: point dipole current convention, plane
+/// sheets, flux planes and boxes, dft_field volumes, frame slice); 3D refuses one-way and
+/// mode plane sources, region sources and dispersive materials (ProjectError).
 CompiledProject compile_project(const Project& project, const std::string& file_label,
                                 const CompileOptions& options = {});
 

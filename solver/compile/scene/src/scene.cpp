@@ -73,7 +73,8 @@ void build_material_table(Scene& scene, const std::vector<std::vector<double>>& 
                           const std::vector<std::vector<double>>& sigma_per_component) {
     // Vectors are given either in the order of electric_components(polarization) or, when
     // three are given, indexed by component (Ex, Ey, Ez).
-    const auto comps = electric_components(scene.polarization);
+    const auto comps = scene.dimensions == 3 ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez}
+                                             : electric_components(scene.polarization);
     const std::size_t n = scene.cells();
     const double S = scene.courant;
     const double dt = scene.dt_s;
@@ -139,17 +140,39 @@ std::size_t engine_state_bytes(const Scene& s, Precision precision, long long re
     const std::size_t R = precision == Precision::Float32 ? 4 : 8;
     const std::size_t index = sizeof(std::int32_t), weight = sizeof(double);
     const std::size_t n = s.cells();
-    std::size_t b = 3 * n * R;                                                           // fields
-    b += electric_components(s.polarization).size() * n * (sizeof(std::uint16_t) + 2 * R);  // index, ca, cb
+    const bool three = s.dimensions == 3;
+    const std::size_t n_e = three ? 3 : electric_components(s.polarization).size();
+    std::size_t b = (three ? 6 : 3) * n * R;                                              // fields
+    b += n_e * n * (sizeof(std::uint16_t) + 2 * R);                                     // index, ca, cb
     b += s.table.size() * (sizeof(EUpdateCoeffs) + 2 * R + sizeof(double));
+    const std::size_t nx = std::size_t(s.nx), ny = std::size_t(s.ny), nz = three ? std::size_t(s.nz) : 1;
     const std::size_t wx = std::size_t(s.pml_lo[0] + s.pml_hi[0]), wy = std::size_t(s.pml_lo[1] + s.pml_hi[1]);
-    b += 2 * (wx * std::size_t(s.ny) + wy * std::size_t(s.nx)) * R;  // psi
-    b += 6 * (std::size_t(s.nx) + std::size_t(s.ny)) * R;             // CPML profiles
+    if (three) {
+        // 3D: per axis four psi arrays (two E and two H components differentiate along it)
+        const std::size_t wz = std::size_t(s.pml_lo[2] + s.pml_hi[2]);
+        b += 4 * (wx * ny * nz + wy * nx * nz + wz * nx * ny) * R;  // psi
+        b += 6 * (nx + ny + nz) * R;                                 // CPML profiles
+    } else {
+        b += 2 * (wx * ny + wy * nx) * R;  // psi
+        b += 6 * (nx + ny) * R;            // CPML profiles
+    }
     for (const DftSet& d : s.dft_sets)
         b += d.cell0.size() * (2 * (index + weight) + d.frequencies_hz.size() * 2 * sizeof(double));
     for (const TimeProbe& p : s.time_probes)
         b += p.cells.size() * (index + weight) + std::size_t(std::max(0LL, recorded_steps)) * sizeof(double);
     for (const SourceTerm& t : s.sources) b += t.cells.size() * (index + weight);
+    // TF/SF: the 1D auxiliary line (E, H, saved E and the absorber coefficients, double, with
+    // margins and a 64-cell absorber) and one correction (64-bit cell, aux index, kind,
+    // coefficient) per face node and component: at most 4 per node of the box surface.
+    for (const TfsfSource& t : s.tfsf) {
+        const std::size_t len = std::size_t(std::max<std::int64_t>(0, t.hi[t.axis % 3] - t.lo[t.axis % 3])) + 80;
+        b += len * 8 * sizeof(double);
+        std::size_t ext[3];
+        for (int a = 0; a < 3; ++a) ext[a] = std::size_t(std::max<std::int64_t>(0, t.hi[a] - t.lo[a])) + 3;
+        if (!three) ext[2] = 1;
+        const std::size_t surface = 2 * (ext[0] * ext[1] + ext[1] * ext[2] + ext[0] * ext[2]);
+        b += 4 * surface * (sizeof(std::int64_t) + 2 * sizeof(std::int32_t) + 2 * sizeof(double));
+    }
     std::size_t max_poles = 0, pole_total = 0;
     for (const PoleSet& ps : s.pole_sets) {
         max_poles = std::max(max_poles, ps.poles.size());
@@ -188,8 +211,9 @@ std::size_t engine_state_bytes(const Scene& s, Precision precision, long long re
 // enough to keep the CFS pole away from DC (late-time low-frequency drift).
 void build_cpml(Scene& scene, double grading_order, double target_reflection, double kappa_max,
                 double alpha_max_s_per_m) {
-    if (!(scene.dx_um > 0) || !(scene.dt_s > 0) || scene.nx <= 0 || scene.ny <= 0)
-        throw RunError("build_cpml: nx, ny, dx_um and dt_s must be set first");
+    if (!(scene.dx_um > 0) || !(scene.dt_s > 0) || scene.nx <= 0 || scene.ny <= 0 ||
+        (scene.dimensions == 3 && scene.nz <= 0))
+        throw RunError("build_cpml: nx, ny, (3D: nz,) dx_um and dt_s must be set first");
     if (!(target_reflection > 0 && target_reflection < 1))
         throw RunError("build_cpml: target_reflection must lie in (0, 1)");
     if (!(grading_order >= 0)) throw RunError("build_cpml: grading_order must be >= 0");
@@ -201,8 +225,10 @@ void build_cpml(Scene& scene, double grading_order, double target_reflection, do
         alpha_max_s_per_m < 0 ? eps0 * units::c0 / (dx_m * 100.0) : alpha_max_s_per_m;
     const double m = grading_order;
 
-    for (int a = 0; a < 2; ++a) {
-        const int n = a == 0 ? scene.nx : scene.ny;
+    // 2D: x and y (z is the periodic axis of one cell); 3D: x, y and z alike.
+    const int axes = scene.dimensions == 3 ? 3 : 2;
+    for (int a = 0; a < axes; ++a) {
+        const int n = a == 0 ? scene.nx : a == 1 ? scene.ny : scene.nz;
         CpmlAxis& ax = scene.cpml[a];
         ax.b_e.assign(n, 0.0); ax.c_e.assign(n, 0.0); ax.inv_kappa_e.assign(n, 1.0);
         ax.b_h.assign(n, 0.0); ax.c_h.assign(n, 0.0); ax.inv_kappa_h.assign(n, 1.0);

@@ -30,6 +30,12 @@ using Outline = std::vector<std::vector<Vec2>>;
 /// std::invalid_argument for raster and step shapes (they have no outline here).
 Outline shape_outline(const Shape& shape, double tolerance_um);
 
+/// The cut of a shape by the plane z = z_um: shape_outline for 2D shapes (z ignored), the
+/// area-exact disc polygon of a sphere (empty when the plane misses it), the rectangle of a
+/// box (empty outside [min z, max z]). For drawing a 2D slice (editor) and 2D coverage.
+/// Throws std::invalid_argument as shape_outline (raster, step; sphere radius <= 0).
+Outline shape_outline_at(const Shape& shape, double z_um, double tolerance_um);
+
 /// Layers that take part in a run, in drawing order: the main run takes every visible
 /// layer that is not reference_only; the reference run only the layers named in
 /// run.normalization.reference_layers. A layer whose z range excludes domain.slice_z is
@@ -38,10 +44,14 @@ std::vector<const Layer*> select_layers(const Project& project, bool reference_r
 
 /// Fraction of each sample window covered by each material, layers composited in order
 /// (a later layer's coverage c replaces that fraction of what lies below: f <- f (1 - c)).
-/// The background material fills what no layer covers. Exact for polygons (analytic
-/// area), to the discretization tolerance for curves, area-weighted for rasters; `step`
-/// shapes contribute their solids' sections at domain.slice_z (step_import.hpp; curved
-/// edges to 1e-3 of a cell). Errors: ProjectError naming layers[i].shapes[k].
+/// A layer's region is the union of its shapes (overlapping shapes of one layer count
+/// once; rasters add to it, clamped to 1). The background material fills what no layer
+/// covers. Exact for polygons (analytic area), to the discretization tolerance for curves,
+/// area-weighted for rasters; `step` shapes contribute their solids' sections at
+/// domain.slice_z (step_import.hpp; curved edges to 1e-3 of a cell); `sphere` and `box`
+/// their cuts at slice_z (an area-exact disc polygon, a rectangle); a layer with
+/// `sidewall_angle_deg` and a z range its outlines moved inward by (slice_z - z0)
+/// tan(angle). Errors: ProjectError naming layers[i].shapes[k].
 struct Coverage {
     std::vector<std::string> material_ids;       ///< background first
     std::vector<std::vector<float>> fraction;    ///< [material][j*nx+i], sums to 1 per sample
@@ -106,9 +116,23 @@ struct SampleGrid3 {
 
 /// compute_coverage in 3D: the fraction of each sample cube covered by each material,
 /// layers composited in order as in 2D. Layers extrude their 2D shapes over their z range
-/// (whole domain when absent) with `sidewall_angle_deg` (each edge moved inward by
-/// (z - z0) tan(angle)); `sphere` and `box` shapes and `step` solids carry their own z.
-/// Errors: ProjectError naming layers[i].shapes[k].
+/// (unbounded when absent) with `sidewall_angle_deg` (each edge moved inward by
+/// (z - z0) tan(angle), z0 the lower end of the layer's z, 0 when absent; miter joins,
+/// rings that collapse vanish; rasters stay vertical); `sphere` and `box` shapes and `step`
+/// solids carry their own z and ignore the layer's range.
+/// Method (geometry_3d.cpp): f(cube) = (1/dx) integral over the cube's z of the 2D
+/// fractions of the z-section (compute_coverage's exact areas and layer rules), the z
+/// range split where a section jumps (layer limits, box faces, sphere poles, solid
+/// limits, sidewall edges parallel to x or y passing a window side); one evaluation where every section is constant, else 2 x 4-point
+/// Gauss-Legendre (sqrt-substitution at sphere poles). Volumes are exact for boxes,
+/// vertical extrusions, spheres and sidewall prisms (section areas polynomial in z); a
+/// single cut cube of a curved object to the quadrature error of its kinked z profile
+/// (< 3e-2 next to sphere poles, about 4e-4 on average). `step` solids: their BRepMesh triangle mesh (step_mesh,
+/// chordal deflection 2 % of a cell), sectioned per z. A z-invariant stack gives exactly
+/// compute_coverage's fractions on every k. Runs on all hardware threads (split in k).
+/// Returns fraction[material][(k * ny + j) * nx + i] (float). Memory: 4 bytes per sample
+/// per material present. Errors: ProjectError naming layers[i].shapes[k] (bad sphere,
+/// STEP errors) or layers[i].material; std::invalid_argument for an empty grid.
 Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bool reference_run);
 
 /// average_medium in 3D for one E component (Ex, Ey or Ez) sampled on `grid` (the
@@ -116,6 +140,16 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
 /// (eps^-1)_dd, the diagonal entry of the inverse tensor of Farjadpour et al. (2006) eq. 1
 /// for the component's axis d, with the interface normal n of the sample cube (the cube
 /// integral of grad eps_inf); inv_eps_offdiag stays empty. subpixel = false: staircase.
+/// The normal in cell units: x, y the z-means of the 2D section normals (exact outline
+/// pieces, as average_medium), z exactly <eps>(top face) - <eps>(bottom face) (window means
+/// of the composited sections); x, y the z quadrature of the 2D normals: exact for
+/// vertical walls and for sidewall edges parallel to x or y (the z where such an edge
+/// passes a window side, and the 2D normal steps, are breaks of the quadrature), to the
+/// quadrature error of a kinked profile for other slanted or curved interfaces (STEP
+/// facets parallel to an axis may step inside a piece). Uniform cubes: the material's values. Ez where the normal
+/// has no z part: the plain mean (the 2D rule), so a z-invariant stack gives average_medium's
+/// Ex, Ey (TEz) and Ez (TMz) values bit for bit on every k. Arrays indexed (k * ny + j) * nx
+/// + i. Errors: as compute_coverage_3d; std::invalid_argument for a component not Ex/Ey/Ez.
 AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid, Component e_component,
                                  bool subpixel, bool reference_run);
 

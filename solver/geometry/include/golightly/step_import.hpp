@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,28 @@ std::vector<Outline> step_section(const Shape& step_shape, double z_um, double t
 /// step_section_solids) that the plane z = z_um misses, with its z range in um; returns
 /// the sections otherwise.
 std::vector<StepSolidSection> step_import_sections(const Shape& step_shape, double z_um, double tolerance_um);
+
+/// A closed triangle mesh of the placed solids of a `step` shape, for 3D coverage
+/// (geometry_3d.cpp sections it by planes z = const).
+struct StepMesh {
+    std::vector<Vec3> vertices;                 ///< um (placed)
+    std::vector<std::array<int, 3>> triangles;  ///< indices into vertices, CCW seen from outside
+    struct Solid {
+        int solid = -1;                  ///< index into StepModel::solids
+        int first = 0, count = 0;        ///< its triangles: triangles[first .. first + count)
+        std::array<double, 6> bounds{};  ///< {xmin, ymin, zmin, xmax, ymax, zmax} of its vertices, um
+        double volume_um3 = 0;           ///< enclosed volume of its triangles (divergence theorem)
+    };
+    std::vector<Solid> solids;  ///< the selected solids (as step_section_solids selects them)
+};
+
+/// Tessellates the placed solids of a `step` shape (OpenCASCADE BRepMesh_IncrementalMesh,
+/// linear deflection deflection_um, angular deflection 0.35 rad) in a child process
+/// (isolate.hpp, step_isolation_limits()). Faces keep their orientation, so every solid's
+/// triangles face outward (a solid whose mesh encloses a negative volume is flipped).
+/// Cached per (data, placement, solids, deflection). Throws std::runtime_error as read_step,
+/// when a face has no triangulation, and when the deflection is not > 0.
+std::shared_ptr<const StepMesh> step_mesh(const Shape& step_shape, double deflection_um);
 
 /// What the embedded file of a `step` shape holds (read_step's model; the file is parsed
 /// once and cached by its data, as for step_section_solids). Throws as read_step.

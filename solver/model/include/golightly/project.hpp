@@ -293,10 +293,24 @@ Json material_to_json(const Material& m);
 /// 1/sqrt(dimensions), finite coordinates, ...). Throws ProjectError with the JSON path.
 void validate_project(const Project& project, const std::string& file_label);
 
-/// Checks what this build can run, beyond validity: throws ProjectError
-/// (`domain.dimensions: 3D runs are not supported yet`) for 3D projects. The editor opens
-/// such files (parse_project accepts them); the run driver and `check` call this.
+/// Checks what this build can run, beyond validity: throws ProjectError naming the field
+/// for the first feature the 3D CPU path cannot run yet. The list (one place, so that it
+/// shrinks as the compiler and engines learn; docs/user-guide.md "3D" repeats it):
+///   3D with `run.backend` "cuda" (run.backend: use the CPU backend),
+///   3D `mode` profiles (sources[i].profile), 3D `region` sources (sources[i].type),
+///   3D one-way plane sources: uniform/gaussian with a `direction` (sources[i].direction),
+///   3D dispersive materials: a material with poles used by a layer or as the background
+///   (materials[i].poles).
+/// TF/SF sources run in 2D and 3D. 2D projects pass. The editor opens every valid file
+/// (parse_project accepts them); `golightly-cli run` and `check` and the IDE's run
+/// checks call this.
 void check_runnable(const Project& project, const std::string& file_label);
+
+/// The direction ("+x" .. "-z") a line or plane source injects one way along, or "" for a
+/// two-way source: a `mode` profile's `direction`; for `uniform` and `gaussian` profiles
+/// the optional `direction` member (GoLightly 0.1, additive), which the reader keeps in
+/// `Source::extra` (absent there = two-way). "" for point, region and tfsf sources.
+std::string one_way_direction(const Source& source);
 
 // Names as written in the file format ("TMz", "pml", "Ez", ...), both ways.
 std::string to_string(Component c);

@@ -16,12 +16,13 @@ namespace golightly {
 ///                        value when normalization ran, else the raw flux again
 ///   monitors/<name>.csv  time_fs,<name> per time monitor
 ///   fields/<name>.h5     per dft_field monitor (when HDF5 is compiled in): datasets "ez.r",
-///                        "ez.i" (component lower-case) of shape [n_wavelengths][ny][nx],
-///                        attributes wavelengths_um, dx_um, origin (um)
+///                        "ez.i" (component lower-case) of shape [n_wavelengths][ny][nx]
+///                        (3D runs: [n_wavelengths][nz][ny][nx]), attributes
+///                        wavelengths_um, dx_um, origin (um; x, y, z in 3D)
 ///   fields/<name>.png    preview: |E|^2 (sum over the monitor's components) at its first
 ///                        wavelength, grey, rows top (max y) first
 ///   fields/final_frame.png
-///   summary.json         steps, time_fs, wall_s, cells, mcells_per_s, backend, device,
+///   summary.json         steps, time_fs, wall_s, cells (nx*ny*nz), dimensions, mcells_per_s, backend, device,
 ///                        precision, stop_reason, warnings, plus version, project, normalization,
 ///                        reference run and divergence details
 /// Files are written to a temporary name and renamed. `extra_warnings` go into

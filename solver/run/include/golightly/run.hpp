@@ -102,10 +102,13 @@ struct FluxSpectrumResult {
     /// Raw Poynting flux of the main run along the monitor's direction (flux_box: net
     /// outward), W/m per (V/m s)^2 of DFT units (compile.hpp, FluxTerm).
     std::vector<double> flux;
-    /// Normalized value when normalization ran: transmission / reflection / flux: ratio to
-    /// P_inc; flux_box absorption (and flux): -net outward flux / incident intensity, and
-    /// scattering: net outward scattered flux / incident intensity, cross-sections in um.
-    /// Empty when normalization did not run.
+    /// Normalized value: flux monitors (when the normalization run ran): transmission /
+    /// reflection / flux: ratio to P_inc. flux_box (with a tfsf source always, else when
+    /// the normalization run ran): cross-sections sigma(lambda) = P(lambda) / I_inc in um
+    /// (2D, per unit length along z) or um^2 (3D): absorption (and flux): -net outward flux,
+    /// scattering: net outward scattered flux; I_inc = n |E_inc(f)|^2 / (2 eta0) of the
+    /// tfsf wave (tfsf_incident_intensity) or P_inc / (incident monitor length or area).
+    /// Empty when neither applies.
     std::vector<double> normalized;
 };
 
@@ -124,10 +127,13 @@ struct DftFieldResult {
     std::vector<double> wavelength_um;  ///< vacuum wavelengths of frequency_hz
     std::vector<Component> components;
     int nx = 0, ny = 0;                 ///< samples per axis of the region
+    int nz = 1;                         ///< 3D: samples along z (1 in 2D)
+    int dimensions = 2;                 ///< of the run (3: HDF5 datasets [n_wl][nz][ny][nx])
     double dx_um = 0;
     Vec2 origin_um;                     ///< position of sample (0, 0) of the first component, um
-    /// values[c][(f * ny + j) * nx + i]: component c, frequency f, sample (i, j) (x fastest),
-    /// DFT units V/m * s (scene.hpp, DftSet).
+    double origin_z_um = 0;             ///< 3D: z of sample (0, 0, 0), um
+    /// values[c][((f * nz + k) * ny + j) * nx + i]: component c, frequency f, sample (i, j, k)
+    /// (x fastest; k = 0 in 2D), DFT units V/m * s (scene.hpp, DftSet).
     std::vector<std::vector<std::complex<double>>> values;
 };
 
@@ -138,7 +144,9 @@ struct DivergenceInfo {
     double time_fs = 0;
     Component component = Component::Ez;  ///< component of the located cell
     int i = -1, j = -1;        ///< grid cell (PML included)
+    int k = 0;                 ///< 3D: its z index
     double x_um = 0, y_um = 0; ///< its physical position (origin: interior lower-left corner)
+    double z_um = 0;           ///< 3D: its z
     std::int64_t nonfinite_values = 0;  ///< NaN/Inf values over all components
     double max_abs_finite = 0; ///< largest finite |field| seen
 };
@@ -159,7 +167,10 @@ struct RunResult {
     std::int64_t steps = 0;      ///< main-run steps
     double time_fs = 0;          ///< main-run simulated time
     double wall_s = 0;           ///< wall time of the whole call (compile, reference and main run)
-    std::int64_t cells = 0;      ///< Yee cells of the grid (PML included)
+    std::int64_t cells = 0;      ///< Yee cells of the grid (PML included): nx * ny * nz
+    int dimensions = 2;          ///< 2 or 3 (summary.json "dimensions")
+    /// flux_box spectra are cross-sections normalized by the tfsf wave's intensity
+    bool tfsf_cross_sections = false;
     double mcells_per_s = 0;     ///< cells * steps / (main-run stepping wall time) / 1e6
     std::string backend;         ///< "cpu" or "cuda"
     std::string device;
@@ -191,6 +202,10 @@ struct RunResult {
 /// with auto falls back to the CPU (a warning says so). Explicit cuda without a device
 /// throws RunError.
 ///
+/// With a tfsf source (2D and 3D) flux_box monitors are cross-sections normalized by the
+/// TF/SF wave's intensity (FluxSpectrumResult::normalized), whatever run.normalization
+/// says; no reference run is needed for them.
+///
 /// Normalization (run.normalization.enabled and at least one flux/flux_box monitor): a
 /// reference run (compile_project with reference_run) with the same stop logic gives
 /// P_inc(f) = flux at the incident monitor (default: first reflection monitor, else the
@@ -199,7 +214,8 @@ struct RunResult {
 ///   transmission / flux kind = flux / P_inc,
 ///   reflection = flux of (E - E_ref, H - H_ref) along the monitor direction / P_inc,
 ///   absorption = -net outward flux / I_inc, I_inc = P_inc / L_inc (L_inc: length of the
-///   incident monitor, um), a cross-section in um; scattering = net outward flux of the
+///   incident monitor, um, or its area in 3D, um^2), a cross-section in um (um^2 in 3D);
+///   scattering = net outward flux of the
 ///   scattered fields / I_inc (Taflove & Hagness 3rd ed., sec. 5.10 / Meep's normalization).
 ///
 /// Stop: the engine steps in chunks; after each, the field energy (or the envelope of
@@ -230,8 +246,29 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
 /// run.normalization(.incident_monitor) when no suitable monitor exists.
 int incident_monitor_index(const Project& project, const std::string& file_label);
 
+/// DFT of a source waveform as the engine's DFT sets accumulate it (scene.hpp DftSet):
+///   X(f) = sum_{n=0}^{steps-1} w.value(t_n - delay_s) exp(+i 2 pi f t_n) dt_s,
+///   t_n = (n + time_offset) dt_s
+/// (time_offset 1: E samples, and the TF/SF injection value; 1/2: H samples and the E
+/// sources' times). Units: waveform units * s. A pulse's sum stops where value() is 0.
+std::vector<std::complex<double>> waveform_dft(const CompiledWaveform& w, double delay_s, double dt_s,
+                                               double time_offset, const std::vector<double>& frequencies_hz,
+                                               std::int64_t steps);
+
+/// Incident intensity of the scene's first TF/SF wave at each frequency (Hz), over the
+/// first `steps` steps: I_inc(f) = n |E_inc(f)|^2 / (2 eta0), E_inc(f) = waveform_dft of
+/// the injected E_inc (held at t = (n+1) dt, scene.hpp "TF/SF"; the 1D line is lossless,
+/// so |E_inc(f)| is the same at the box), n = sqrt(eps_r) of e_component's table entry at
+/// the box's lo corner (the background). Units: W/m^2 per (V/m s)^2 of DFT units. A
+/// cross-section is sigma(f) = P(f) / I_inc(f): m^2 for a 3D flux P in W, m for a 2D flux
+/// in W/m. Throws RunError when the scene has no tfsf source.
+std::vector<double> tfsf_incident_intensity(const Scene& scene, const std::vector<double>& frequencies_hz,
+                                            std::int64_t steps);
+
 /// Picks the engine for a backend choice as run_project does (auto: CUDA if available,
 /// falling back to the CPU on OutOfMemoryError; a line is appended to `warnings` then).
+/// 3D scenes and scenes with tfsf sources run on the CPU: auto picks it and says so in a
+/// warning line, cuda throws RunError.
 /// The engine views `scene` (engine.hpp SceneView): the scene must outlive it.
 std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
                                     int threads, std::vector<std::string>& warnings);

@@ -1,4 +1,4 @@
-// GoLightly benchmark: times the update loop of one engine on a synthetic 2D scene and
+// GoLightly benchmark: times the update loop of one engine on a synthetic 2D or 3D scene and
 // relates the achieved memory traffic to a copy kernel measured in the same run
 // (golightly-cli bench, spec/cli.md).
 #pragma once
@@ -13,8 +13,9 @@ namespace golightly {
 
 struct BenchOptions {
     std::string backend = "cuda";  ///< "cuda" or "cpu"
-    int dims = 2;                  ///< only 2 is implemented (RunError otherwise)
+    int dims = 2;                  ///< 2, or 3 (CPU backend: the CUDA engine refuses 3D)
     int nx = 1024, ny = 1024;      ///< total cells, CPML of 16 cells on every side included
+    int nz = 128;                  ///< total cells along z (dims = 3 only)
     int steps = 1000;              ///< timed steps (after an untimed warm-up)
     Precision precision = Precision::Float32;
     Polarization polarization = Polarization::TMz;
@@ -39,6 +40,7 @@ struct BenchReport {
     std::string backend, device;
     int dims = 2;
     int nx = 0, ny = 0;
+    int nz = 1;                    ///< 3D only ("size" is [nx, ny, nz] then)
     int steps = 0;
     std::string precision;         ///< "float32" or "float64"
     std::string polarization;      ///< "TMz" or "TEz" (extra field)
@@ -76,7 +78,16 @@ Scene make_bench_scene(int nx, int ny, Polarization polarization, int poles = 0)
 Scene make_bench_scene(int nx, int ny, Polarization polarization, int poles, double dispersive_fraction,
                        const Material* material);
 
-/// Runs the benchmark. Throws RunError for an unknown backend, dims != 2, or when the
+/// The 3D benchmark scene: nx * ny * nz cells (16 CPML cells on every face included, cubic
+/// grading, R = 1e-6), vacuum with pseudo-random 8 x 8 x 8 blobs of the same four dielectrics
+/// and one lossy entry (the same map for Ex, Ey, Ez), Courant number 0.5, one Ey plane
+/// source across x and z at y = ny / 4 (Gaussian pulse at 193 THz), and one flux plane at
+/// y = ny / 2: DFT sets of Ex and of Hz averaged onto Ex's positions, 101 frequencies.
+/// Cell size 0.02 um. poles > 0: every E cell gets `poles` weak synthetic Lorentz poles.
+/// Throws RunError for fewer than 40 cells along an axis.
+Scene make_bench_scene3(int nx, int ny, int nz, int poles = 0);
+
+/// Runs the benchmark. Throws RunError for an unknown backend, dims not 2 or 3, or when the
 /// backend cannot run (no CUDA device; OutOfMemoryError when the grid does not fit).
 BenchReport run_bench(const BenchOptions& options);
 

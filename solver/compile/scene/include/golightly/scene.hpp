@@ -142,7 +142,8 @@
 //   dx^3). frame() and sample_field() show the plane FrameSlice (Engine::set_frame_slice)
 //   with the plane's first in-plane axis (x for xy and xz, y for yz) as image columns.
 //
-// TF/SF (Scene::tfsf, 2D and 3D; Taflove & Hagness 3rd ed. sec. 5.8-5.9)
+// TF/SF (Scene::tfsf, 2D and 3D; Taflove & Hagness 3rd ed. sec. 5.8-5.10; Schneider,
+// "Understanding the FDTD method", sec. 3.10-3.12, 5.9, 9.4)
 //   A 1D auxiliary grid along `axis` carries E_inc and H~_inc with the main grid's S,
 //   stepped in lock-step with the main grid (its E and H at the same times as the main
 //   grid's), fed at its start by the waveform, terminated at its far end by a matched
@@ -151,6 +152,32 @@
 //   (H just outside, E on the face), so the field inside is total and outside scattered.
 //   The incident field is zero at the start; in an empty domain the field outside the box
 //   stays below 1e-4 of the incident power.
+//   Exact convention (CPU engine, engine/cpu/cpu_tfsf.hpp):
+//   - Regions: a node of any component is total-field when its Yee position p (index
+//     units, grid.hpp yee_offset) has lo[a] <= p[a] <= hi[a] on every axis a (2D: x, y);
+//     so E tangential to a face lies on it and is total, the H half a cell outside is
+//     scattered. An axis that is periodic and spanned completely (lo <= 0, hi >= n-1) is
+//     no boundary (a plane wave in a periodic cell); not allowed for `axis`.
+//   - Corrections: for each update of F at node q whose difference along d reads G at node
+//     q' with q, q' on different sides: F += coef * s_d * c' * (q total ? +1 : -1) *
+//     G_inc(q'), coef = S (H) or the cell's cb (E), s_d the sign of the d term of F (the
+//     update equations above), c' = +1 / -1 for the upper / lower node of the difference.
+//     Only E_inc along e_component and H~_inc along the third axis are nonzero. They are
+//     added after the H sources (H, with E_inc^n) and after the E sources (E, with
+//     H_inc^{n+1/2}), before the PMC / PEC zeroing.
+//   - Incident line: E_inc(p) at axis positions p, H~_inc(p + 1/2), updated as the main
+//     grid's fields that vary along `axis` only (same S, signs, and the ca, cb of
+//     e_component's table entry at the box's lo corner: the background), so its dispersion
+//     is the grid's on axis and the fields cancel outside the box to rounding (~1e-31 of
+//     the incident energy in float64, ~1e-14 in float32). The injection node is 3 cells
+//     before the box (p = lo[axis] - 3 for sign +1, hi[axis] + 3 for sign -1), held at
+//     E_inc = waveform.value(t - delay_s) at t = (n+1) dt; the line runs 3 cells past the
+//     box into a 48-cell matched absorber (equal electric and magnetic loss, cubic grading)
+//     ended by E = 0. The plane wave reaches the box face after ~3 dx / c.
+//   - Requirements: the box with one cell of margin lies inside the grid and outside the
+//     PML slabs on every axis that is not spanned periodically; e_component is an E
+//     component normal to `axis` present in the (2D) polarization. Engines throw RunError
+//     naming tfsf[k] otherwise. The CUDA engine refuses TF/SF (RunError: CPU backend).
 // ----------------------------------------------------------------------------------
 #pragma once
 
@@ -283,6 +310,8 @@ struct AnisotropicCells {
 /// along component_axis(e_component) (normal to `axis`), E_inc at the injection plane =
 /// waveform.value(t - delay_s) (V/m); it is propagated on a 1D auxiliary grid with the
 /// main grid's dx, dt and Courant number so that it follows the grid's own dispersion.
+/// The injection node lies 3 cells before the box (axis position lo[axis] - 3 for sign
+/// +1, hi[axis] + 3 for sign -1); header comment "TF/SF" for the exact convention.
 struct TfsfSource {
     std::array<std::int64_t, 3> lo{0, 0, 0}, hi{0, 0, 0};  ///< TF region, inclusive integer positions
     int axis = 0;                                          ///< propagation axis 0..2
@@ -357,17 +386,21 @@ std::vector<Component> magnetic_components(Polarization p);
 /// engines refuse a grid before allocating it (OutOfMemoryError) and that the compiler
 /// reports (CompiledProject::memory_bytes, `golightly-cli check`). Each item counts the
 /// larger of the two backends' layouts, so it is an upper bound for both:
-///   fields           3 R per cell
-///   materials        per cell and E component: the uint16 table index (scene copy, CUDA
+///   fields           3 R per cell (3D: 6 R)
+///   materials        per cell and E component (3D: three): the uint16 table index (scene copy, CUDA
 ///                    map) and the CPU's per-cell ca, cb (2 R); per table entry its
 ///                    EUpdateCoeffs, the device (ca, cb) pair and eps_r
-///   CPML             psi: 2 R per PML cell-row of each axis (one E, one H array);
+///   CPML             psi: 2 R per PML cell-row of each axis (one E, one H array); 3D: 4 R
+///                    per cell of each axis's slabs (two E, two H arrays);
 ///                    profiles: 6 R per cell along each axis
 ///   DFT sets         per sample two cell indices and two weights, and one complex double
 ///                    accumulator per frequency
 ///   time probes      per cell its index and weight; 8 bytes per recorded step
 ///                    (`recorded_steps`: the run length when known, else 0)
 ///   sources          per cell its index and weight
+///   TF/SF            per source its 1D line (8 doubles per cell, box length + 80) and 4
+///                    corrections (cell, indices, coefficients: 32 B) per node of the box
+///                    surface grown by 3 cells
 ///   dispersive cells per cell its index, pole-set index and weight, and (2 + 2 P) R of
 ///                    polarization state and scratch, P the largest pole count of any set;
 ///                    per pole its coefficients (double and R); per set two offsets
@@ -383,7 +416,8 @@ std::size_t engine_state_bytes(const Scene& scene, Precision precision, long lon
 std::vector<double> permittivity_picture(const Scene& scene, double* eps_max = nullptr);
 
 /// Builds the coefficient table and index maps from per-cell eps_r and sigma (S/m) of
-/// each E component, merging equal entries. Throws RunError if more than 65535 distinct
+/// each E component, merging equal entries. 2D: the components of the polarization; 3D
+/// (dimensions = 3): Ex, Ey, Ez, nx*ny*nz values each (three vectors, by component). Throws RunError if more than 65535 distinct
 /// entries remain after rounding eps_r to 1e-7 relative.
 void build_material_table(Scene& scene, const std::vector<std::vector<double>>& eps_r_per_component,
                           const std::vector<std::vector<double>>& sigma_per_component);
@@ -391,7 +425,8 @@ void build_material_table(Scene& scene, const std::vector<std::vector<double>>& 
 /// Fills scene.cpml[axis] for the given PML thicknesses (Roden & Gedney 2000 with
 /// polynomial grading of order m: sigma = sigma_max (d/L)^m, kappa = 1 + (kappa_max - 1)
 /// (d/L)^m, alpha = alpha_max (1 - d/L); sigma_max from the target normal-incidence
-/// reflection R: sigma_max = -(m+1) ln(R) / (2 eta0 L)). Requires nx, ny, dx_um, dt_s.
+/// reflection R: sigma_max = -(m+1) ln(R) / (2 eta0 L)). Requires nx, ny, dx_um, dt_s (and
+/// nz in 3D). Fills x and y; in 3D (dimensions = 3) z as well.
 /// Depth d (cells) is measured from the interior edge, e position pml_lo (low side) or
 /// n - pml_hi (high side): e position i has d = pml_lo - i resp. i - (n - pml_hi), h position
 /// i+1/2 has d = pml_lo - i - 1/2 resp. i + 1/2 - (n - pml_hi); L = that side's cells.

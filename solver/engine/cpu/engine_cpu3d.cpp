@@ -1,0 +1,690 @@
+// GoLightly CPU engine, 3D: the six-component Yee update of scene.hpp "3D scenes" (CPML on
+// every face, periodic / PEC / PMC faces, sources, TF/SF plane waves, dispersive cells, DFT
+// sets, time probes) in float or double.
+//
+// Layout: one array per component, flat index (k * ny + j) * nx + i (x fastest, 64-bit
+// arithmetic); per E component a per-cell cb array (and ca when some material is lossy)
+// expanded from the material table, and per x row a flag saying the row has one material
+// (then the kernel takes scalars and reads no coefficient array). CPML psi arrays exist only
+// inside the slabs, one per (component, derivative axis) pair: x slabs as [k][j][wx], y
+// slabs as [k][wy][i], z slabs as [wz][j][i] (wx = pml_lo[0] + pml_hi[0] etc.).
+//
+// Work: rows of x (j, k); each row update is one branch-free kernel per component and x
+// segment (cpu_kernels3d.inl; segments cut at the slab edges and at the boundary cell whose
+// neighbour lies beyond the array), compiled twice (baseline x86-64 and AVX2+FMA).
+// The fused sweep (one_step) runs, per z-slab, H then E of each row, so each cell's fields
+// pass through memory once per step; the team of threads (cpu_team.hpp) splits the slabs.
+//
+// Extensions (cpu_extensions.hpp: dispersion, sources, TF/SF, monitors) see the grid as
+// ny * nz rows of nx cells (row r = k * ny + j); the PEC / PMC faces are applied here after
+// the row phases (scene.hpp order: sources, then the wall zeroing). Mur faces and TEz
+// tensor couplings have no 3D form: RunError.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <new>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cpu_common.hpp"
+#include "cpu_extensions.hpp"
+#include "cpu_kernels3d.hpp"
+#include "cpu_team.hpp"
+#include "cpu_tfsf.hpp"
+#include "golightly/colormap.hpp"
+#include "golightly/engine.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GOLIGHTLY_CPU3D_AVX2 1
+namespace cpu3d_avx2 {
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#include "cpu_kernels3d.inl"
+#pragma GCC pop_options
+}  // namespace cpu3d_avx2
+#endif
+
+namespace cpu3d_generic {
+#include "cpu_kernels3d.inl"
+}  // namespace cpu3d_generic
+
+namespace {
+
+using cpu::RowArgs3;
+using cpu::SkewedArray;
+
+template <typename Real>
+struct Kernel3;
+template <>
+struct Kernel3<float> {
+    static cpu::RunOp3F pick(bool avx2) {
+#ifdef GOLIGHTLY_CPU3D_AVX2
+        if (avx2) return &cpu3d_avx2::run_op3_f;
+#endif
+        (void)avx2;
+        return &cpu3d_generic::run_op3_f;
+    }
+};
+template <>
+struct Kernel3<double> {
+    static cpu::RunOp3D pick(bool avx2) {
+#ifdef GOLIGHTLY_CPU3D_AVX2
+        if (avx2) return &cpu3d_avx2::run_op3_d;
+#endif
+        (void)avx2;
+        return &cpu3d_generic::run_op3_d;
+    }
+};
+
+using Stencil = cpu::CurlStencil;
+constexpr const auto& kStencil = cpu::kCurl;  // cpu_tfsf.hpp: signs and components of each curl
+
+struct Segment {
+    int i0 = 0, i1 = 0;
+    bool px = false;
+    bool edge = false;
+};
+
+template <typename Real>
+class CpuEngine3D final : public Engine {
+public:
+    CpuEngine3D(SceneView scene, int threads) : scene_(std::move(scene)), materials_(scene_), sc_(*scene_) {
+        n_[0] = sc_.nx;
+        n_[1] = sc_.ny;
+        n_[2] = sc_.nz;
+        nx_ = n_[0];
+        ny_ = n_[1];
+        nz_ = n_[2];
+        if (nx_ <= 0 || ny_ <= 0 || nz_ <= 0)
+            throw RunError("CPU engine (3D): the scene has no cells (nx, ny, nz must be > 0)");
+        if (sc_.cells() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+            throw RunError("CPU engine (3D): more than 2^31 - 1 cells (the sparse lists hold 32-bit indices)");
+        for (int a = 0; a < 3; ++a) {
+            plo_[a] = sc_.pml_lo[a];
+            phi_[a] = sc_.pml_hi[a];
+            if (plo_[a] < 0 || phi_[a] < 0 || plo_[a] + phi_[a] > n_[a])
+                throw RunError("CPU engine (3D): PML cells exceed the grid along " + std::string(1, "xyz"[a]));
+            if (sc_.boundary[a] == BoundaryKind::Mur)
+                throw RunError(std::string("CPU engine (3D): the ") + "xyz"[a] +
+                               " boundary is 'mur', which has no 3D form: use pml, pec, pmc or periodic");
+            w_[a] = plo_[a] + phi_[a];
+        }
+        if (sc_.is_anisotropic())
+            throw RunError("CPU engine (3D): Scene::anisotropic must be empty in 3D (tensor couplings are TEz only)");
+        threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+        const bool parallel = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
+        team_ = std::make_unique<cpu::Team>(parallel ? int(std::min<long long>(threads_, (long long)ny_ * nz_)) : 1);
+        run_op_ = Kernel3<Real>::pick(cpu::cpu_has_avx2());
+        const std::size_t n = sc_.cells();
+        for (int c = 0; c < 6; ++c) field_[c].assign(n, Real(0), c);
+        zero_row_.assign(std::size_t(nx_) + 1, Real(0));
+
+        eps_table_.resize(sc_.table.size());
+        for (std::size_t t = 0; t < sc_.table.size(); ++t) eps_table_[t] = sc_.table[t].eps_r;
+        for (int c = 0; c < 3; ++c)
+            if (sc_.material_index[c].size() != n)
+                throw RunError(std::string("CPU engine (3D): material_index of ") + component_name(Component(c)) +
+                               " must hold nx*ny*nz = " + std::to_string(n) + " entries, has " +
+                               std::to_string(sc_.material_index[c].size()));
+        fill_coefficients(sc_, cb_, ca_, lossy_);
+        build_uniform_map();
+
+        for (int a = 0; a < 3; ++a) {
+            const CpmlAxis& ax = sc_.cpml[a];
+            const int na = n_[a];
+            auto conv = [&](const std::vector<double>& v, double dflt) {
+                std::vector<Real> r(static_cast<std::size_t>(na), static_cast<Real>(dflt));
+                if (v.size() == std::size_t(na))
+                    for (int i = 0; i < na; ++i) r[i] = Real(v[i]);
+                return r;
+            };
+            if (w_[a] > 0 && (ax.b_e.size() != std::size_t(na) || ax.b_h.size() != std::size_t(na)))
+                throw RunError(std::string("CPU engine (3D): the ") + "xyz"[a] +
+                               " axis has PML cells but no CPML profile (Scene::cpml, build_cpml)");
+            prof_[a].be = conv(ax.b_e, 0); prof_[a].ce = conv(ax.c_e, 0); prof_[a].ike = conv(ax.inv_kappa_e, 1);
+            prof_[a].bh = conv(ax.b_h, 0); prof_[a].ch = conv(ax.c_h, 0); prof_[a].ikh = conv(ax.inv_kappa_h, 1);
+        }
+        const std::size_t slab_cells[3] = {std::size_t(w_[0]) * ny_ * nz_, std::size_t(w_[1]) * nx_ * nz_,
+                                           std::size_t(w_[2]) * nx_ * ny_};
+        for (int c = 0; c < 6; ++c)
+            for (int d = 0; d < 3; ++d)
+                if (kStencil[c].s[d] != 0 && w_[d] > 0) psi_[c][d].assign(slab_cells[d], Real(0));
+        slice_.normal_axis = 2;  // default frame plane: xy through the middle of z
+        slice_.index = nz_ / 2;
+        make_segments();
+        bool has[6] = {true, true, true, true, true, true};
+        build_extensions(has);
+        if (const char* env = std::getenv("GOLIGHTLY_CPU_UNFUSED")) two_pass_ = std::string(env) == "1";
+        device_ = cpu::cpu_model_name() + ", " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") +
+                  (run_op_ == Kernel3<Real>::pick(false) ? "" : ", AVX2");
+    }
+
+    std::string backend() const override { return "cpu"; }
+    std::string device() const override { return device_; }
+    Precision precision() const override { return sizeof(Real) == 4 ? Precision::Float32 : Precision::Float64; }
+    std::int64_t steps_done() const override { return steps_; }
+
+    /// Traffic model of the fused sweep (cpu_kernels3d.inl): the six fields read once and
+    /// written once (12 R), cb of the three E components (3 R) and ca when lossy (3 R); rows
+    /// of one material skip the coefficient streams, so this is an upper bound. CPML psi
+    /// traffic (2 R per psi inside the slabs) is spread over the grid. Then each extension's
+    /// own passes.
+    double bytes_per_cell_update() const override {
+        const double s = sizeof(Real);
+        double bytes = 12 * s;
+        for (int c = 0; c < 3; ++c) bytes += s * (lossy_[c] ? 2 : 1);
+        double psi = 0;
+        for (int c = 0; c < 6; ++c)
+            for (int d = 0; d < 3; ++d) psi += double(psi_[c][d].size());
+        bytes += 2 * s * psi / double(sc_.cells());
+        return bytes + ext_.bytes_per_step() / double(sc_.cells());
+    }
+
+    void step(int n_steps) override {
+        for (int s = 0; s < n_steps; ++s) one_step();
+    }
+
+    /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
+    double field_energy() override {
+        const std::size_t n = sc_.cells();
+        std::vector<double> part(std::size_t(team_->size()), 0.0);
+        auto job = [&](int t) {
+            long long b, e;
+            cpu::Team::split((long long)n, t, team_->size(), b, e);
+            double sum = 0;
+            for (int c = 0; c < 6; ++c) {
+                const Real* f = field_[c].data();
+                if (c < 3) {
+                    const std::uint16_t* idx = materials_->material_index[c].data();
+                    const double* eps = eps_table_.data();
+                    for (long long k = b; k < e; ++k) sum += eps[idx[k]] * double(f[k]) * double(f[k]);
+                } else {
+                    for (long long k = b; k < e; ++k) sum += double(f[k]) * double(f[k]);
+                }
+            }
+            part[t] = sum;
+        };
+        team_->run(job);
+        double sum = 0;
+        for (double p : part) sum += p;
+        const double dx = sc_.dx_um * units::um;
+        return 0.5 * units::eps0 * dx * dx * dx * sum;
+    }
+
+    bool fields_finite() override {
+        const std::size_t n = sc_.cells();
+        std::vector<int> bad(std::size_t(team_->size()), 0);
+        auto job = [&](int t) {
+            long long b, e;
+            cpu::Team::split((long long)n, t, team_->size(), b, e);
+            for (int c = 0; c < 6; ++c) {
+                const Real* f = field_[c].data();
+                Real acc = 0;  // x * 0 is NaN exactly for NaN and Inf
+                for (long long k = b; k < e; ++k) acc += f[k] * Real(0);
+                if (!std::isfinite(acc)) bad[t] = 1;
+            }
+        };
+        team_->run(job);
+        for (int v : bad)
+            if (v) return false;
+        return true;
+    }
+
+    void get_field(Component c, std::vector<double>& out) override {
+        const auto& f = field_[int(c)];
+        out.resize(f.size());
+        for (std::size_t k = 0; k < f.size(); ++k) out[k] = double(f[k]);
+    }
+
+    void set_field(Component c, const std::vector<double>& values) override {
+        auto& f = field_[int(c)];
+        if (values.size() != f.size())
+            throw std::invalid_argument(std::string("set_field: ") + component_name(c) + " needs nx*ny*nz = " +
+                                        std::to_string(f.size()) + " values, got " + std::to_string(values.size()));
+        for (std::size_t k = 0; k < f.size(); ++k) f[k] = Real(values[k]);
+    }
+
+    std::vector<std::complex<double>> dft(int set) override { return monitors_->dft(set); }
+    std::vector<double> time_samples(int probe) override { return monitors_->time_samples(probe); }
+
+    void set_frame_slice(const FrameSlice& slice) override {
+        if (slice.normal_axis < 0 || slice.normal_axis > 2)
+            throw std::invalid_argument("set_frame_slice: normal_axis must be 0, 1 or 2, got " +
+                                        std::to_string(slice.normal_axis));
+        slice_ = slice;
+        slice_.index = std::clamp<std::int64_t>(slice.index, 0, n_[slice.normal_axis] - 1);
+    }
+
+    /// The plane of the frame slice: columns along the first in-plane axis (x for xy and
+    /// xz, y for yz), rows along the second; boxes as in 2D (engine.hpp).
+    FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
+        int W0 = 0, H0 = 0;
+        const std::vector<Real> plane = slice_plane(c, W0, H0);
+        FieldSamples out;
+        const int fac = frame_factor(W0, H0, max_width, max_height);
+        out.factor = fac;
+        out.width = (W0 + fac - 1) / fac;
+        out.height = (H0 + fac - 1) / fac;
+        out.values.assign(std::size_t(out.width) * out.height, 0.f);
+        for (int by = 0; by < out.height; ++by)
+            for (int bx = 0; bx < out.width; ++bx) {
+                const int i0 = bx * fac, i1 = std::min(W0, i0 + fac), j0 = by * fac, j1 = std::min(H0, j0 + fac);
+                double s = 0;
+                for (int j = j0; j < j1; ++j)
+                    for (int i = i0; i < i1; ++i) {
+                        const double v = double(plane[std::size_t(j) * W0 + i]);
+                        s += squared ? v * v : v;
+                    }
+                out.values[std::size_t(by) * out.width + bx] = float(s / double((i1 - i0) * (j1 - j0)));
+            }
+        return out;
+    }
+
+    Image8 frame(const FrameRequest& req) override {
+        const FieldSamples s = sample_field(req.component, req.max_width, req.max_height, false);
+        const int W = s.width, H = s.height;
+        double scale = req.scale;
+        if (!(scale > 0)) {
+            scale = 0;
+            for (float v : s.values)
+                if (std::isfinite(v)) scale = std::max(scale, double(std::abs(v)));
+            if (!(scale > 0)) scale = 1;
+        }
+        Image8 img;
+        img.width = W;
+        img.height = H;
+        img.channels = 4;
+        img.pixels.resize(std::size_t(W) * H * 4);
+        const float inv = float(1.0 / scale);
+        for (int by = 0; by < H; ++by) {
+            std::uint8_t* row = img.pixels.data() + std::size_t(H - 1 - by) * W * 4;
+            for (int bx = 0; bx < W; ++bx) {
+                float v = s.values[std::size_t(by) * W + bx];
+                if (!std::isfinite(v)) v = 0;
+                diverging_rgb(v * inv, row[4 * bx], row[4 * bx + 1], row[4 * bx + 2]);
+                row[4 * bx + 3] = req.viewport_alpha ? viewport_alpha_byte(v * inv) : std::uint8_t(255);
+            }
+        }
+        return img;
+    }
+
+    /// Live edit (engine.hpp): the table and the three index maps of `edited` replace the
+    /// running ones; fields, psi, pole state, DFTs and probes stay.
+    void update_materials(SceneView edited_view) override {
+        const Scene& edited = *edited_view;
+        if (edited.dimensions != 3 || edited.nz != sc_.nz || edited.boundary[2] != sc_.boundary[2] ||
+            edited.pml_lo[2] != sc_.pml_lo[2] || edited.pml_hi[2] != sc_.pml_hi[2])
+            throw std::invalid_argument("live edit: the edit changes the z extent, z boundary or z PML of the 3D grid: "
+                                        "restart the run");
+        check_material_update(sc_, edited);
+        for (int c = 0; c < 3; ++c)
+            if (edited.material_index[c].size() != sc_.cells())
+                throw std::invalid_argument(std::string("live edit: material_index of ") +
+                                            component_name(Component(c)) + " must hold nx*ny*nz entries");
+        SkewedArray<Real> cb[3], ca[3];
+        bool lossy[3];
+        fill_coefficients(edited, cb, ca, lossy);
+        materials_ = std::move(edited_view);
+        for (int c = 0; c < 3; ++c) {
+            cb_[c] = std::move(cb[c]);
+            ca_[c] = std::move(ca[c]);
+            lossy_[c] = lossy[c];
+        }
+        eps_table_.resize(edited.table.size());
+        for (std::size_t t = 0; t < edited.table.size(); ++t) eps_table_[t] = edited.table[t].eps_r;
+        build_uniform_map();
+        ext_.materials_changed(edited);
+    }
+
+private:
+    /// Per-cell cb (and ca when a table entry is lossy) of the three E components.
+    void fill_coefficients(const Scene& s, SkewedArray<Real> (&cb)[3], SkewedArray<Real> (&ca)[3],
+                           bool (&lossy)[3]) const {
+        const std::size_t n = sc_.cells();
+        bool any_lossy = false;
+        for (const auto& e : s.table) any_lossy |= e.ca != 1.0;
+        for (int c = 0; c < 3; ++c) {
+            const auto& idx = s.material_index[c];
+            cb[c].resize(n, 6 + c);
+            if (any_lossy) ca[c].resize(n, 9 + c);
+            lossy[c] = any_lossy;
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::uint16_t m = idx[k];
+                if (m >= s.table.size())
+                    throw RunError(std::string("CPU engine (3D): material index of ") + component_name(Component(c)) +
+                                   " at cell " + std::to_string(k) + " is beyond the table");
+                cb[c][k] = Real(s.table[m].cb);
+                if (any_lossy) ca[c][k] = Real(s.table[m].ca);
+            }
+        }
+    }
+
+    /// Per row and E component: whether ca and cb are one value along the row.
+    void build_uniform_map() {
+        const std::size_t rows = std::size_t(ny_) * nz_;
+        for (int c = 0; c < 3; ++c) {
+            uniform_[c].assign(rows, 0);
+            for (std::size_t r = 0; r < rows; ++r) {
+                const std::size_t row = r * nx_;
+                bool uni = true;
+                for (int i = 1; i < nx_ && uni; ++i) {
+                    uni = cb_[c][row + i] == cb_[c][row];
+                    if (lossy_[c]) uni = uni && ca_[c][row + i] == ca_[c][row];
+                }
+                uniform_[c][r] = uni;
+            }
+        }
+    }
+
+    std::vector<Real> slice_plane(Component c, int& W, int& H) const {
+        const int a = slice_.normal_axis;
+        const std::int64_t p = slice_.index;
+        const int u = a == 0 ? 1 : 0, v = a == 2 ? 1 : 2;
+        W = n_[u];
+        H = n_[v];
+        std::vector<Real> out(std::size_t(W) * H);
+        const Real* f = field_[int(c)].data();
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                std::int64_t idx[3];
+                idx[a] = p;
+                idx[u] = x;
+                idx[v] = y;
+                out[std::size_t(y) * W + x] = f[(std::size_t(idx[2]) * ny_ + std::size_t(idx[1])) * nx_ + idx[0]];
+            }
+        return out;
+    }
+
+    bool in_slab(int axis, int i) const { return i < plo_[axis] || i >= n_[axis] - phi_[axis]; }
+    int slab_index(int axis, int i) const { return i < plo_[axis] ? i : plo_[axis] + i - (n_[axis] - phi_[axis]); }
+
+    void make_segments() {
+        auto build = [&](std::vector<int> cuts, bool edge_left) {
+            cuts.push_back(0);
+            cuts.push_back(nx_);
+            std::sort(cuts.begin(), cuts.end());
+            cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+            std::vector<Segment> segs;
+            for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+                const int a = cuts[k], b = cuts[k + 1];
+                if (a < 0 || b > nx_ || a >= b) continue;
+                Segment s;
+                s.i0 = a;
+                s.i1 = b;
+                s.px = in_slab(0, a);
+                s.edge = edge_left ? a == 0 : b == nx_;
+                segs.push_back(s);
+            }
+            return segs;
+        };
+        seg_e_ = build({1, plo_[0], nx_ - phi_[0]}, true);
+        seg_h_ = build({nx_ - 1, plo_[0], nx_ - phi_[0]}, false);
+    }
+
+    /// Row (j, k) of component c, wrapped on periodic axes; the zero row beyond the array.
+    const Real* nb_row(int c, int j, int k) const {
+        if (j < 0 || j >= ny_) {
+            if (sc_.boundary[1] != BoundaryKind::Periodic) return zero_row_.data();
+            j = (j + ny_) % ny_;
+        }
+        if (k < 0 || k >= nz_) {
+            if (sc_.boundary[2] != BoundaryKind::Periodic) return zero_row_.data();
+            k = (k + nz_) % nz_;
+        }
+        return field_[c].data() + (std::size_t(k) * ny_ + j) * nx_;
+    }
+
+    /// Updates component c on row (j, k) (scene.hpp "3D scenes"; before sources and walls).
+    void update_row(int c, int j, int k) {
+        const Stencil& st = kStencil[c];
+        const bool is_e = c < 3;
+        const std::size_t r = std::size_t(k) * ny_ + j, row = r * nx_;
+        RowArgs3<Real> a;
+        a.courant = Real(sc_.courant);
+        int fl = 0;
+        if (st.s[1] != 0) {
+            const int g = st.g[1];
+            a.yu = is_e ? field_[g].data() + row : nb_row(g, j + 1, k);
+            a.yl = is_e ? nb_row(g, j - 1, k) : field_[g].data() + row;
+            if (in_slab(1, j)) {
+                fl |= cpu::PY3;
+                const auto& p = prof_[1];
+                a.iky = is_e ? p.ike[j] : p.ikh[j];
+                a.by = is_e ? p.be[j] : p.bh[j];
+                a.cy = is_e ? p.ce[j] : p.ch[j];
+                a.psiy = psi_[c][1].data() + (std::size_t(k) * w_[1] + slab_index(1, j)) * nx_;
+            }
+        }
+        if (st.s[2] != 0) {
+            const int g = st.g[2];
+            a.zu = is_e ? field_[g].data() + row : nb_row(g, j, k + 1);
+            a.zl = is_e ? nb_row(g, j, k - 1) : field_[g].data() + row;
+            if (in_slab(2, k)) {
+                fl |= cpu::PZ3;
+                const auto& p = prof_[2];
+                a.ikz = is_e ? p.ike[k] : p.ikh[k];
+                a.bz = is_e ? p.be[k] : p.bh[k];
+                a.cz = is_e ? p.ce[k] : p.ch[k];
+                a.psiz = psi_[c][2].data() + (std::size_t(slab_index(2, k)) * ny_ + j) * nx_;
+            }
+        }
+        if (is_e) {
+            if (lossy_[c]) fl |= cpu::LOSSY3;
+            if (uniform_[c][r]) {
+                fl |= cpu::UNIFORM3;
+                a.cb_s = cb_[c][row];
+                a.ca_s = lossy_[c] ? ca_[c][row] : Real(1);
+            } else {
+                a.cb = cb_[c].data() + row;
+                if (lossy_[c]) a.ca = ca_[c].data() + row;
+            }
+        }
+        Real* f = field_[c].data() + row;
+        if (st.s[0] == 0) {
+            a.n = nx_;
+            a.f = f;
+            run_op_(c, a, fl);
+            return;
+        }
+        const Real* g = field_[st.g[0]].data() + row;
+        const bool periodic_x = sc_.boundary[0] == BoundaryKind::Periodic;
+        const std::vector<Segment>& segs = is_e ? seg_e_ : seg_h_;
+        for (const Segment& s : segs) {
+            RowArgs3<Real> b = a;
+            const int i0 = s.i0;
+            b.n = s.i1 - i0;
+            b.f = f + i0;
+            if (b.cb) b.cb += i0;
+            if (b.ca) b.ca += i0;
+            if (b.yu) b.yu += i0, b.yl += i0;
+            if (b.zu) b.zu += i0, b.zl += i0;
+            if (b.psiy) b.psiy += i0;
+            if (b.psiz) b.psiz += i0;
+            Real nb;
+            if (is_e) {  // G(i) - G(i-1); G(-1) wraps or is 0
+                nb = periodic_x ? g[nx_ - 1] : Real(0);
+                b.xu = g + i0;
+                b.xl = s.edge ? &nb : g + i0 - 1;
+            } else {     // G(i+1) - G(i); G(nx) wraps or is 0
+                nb = periodic_x ? g[0] : Real(0);
+                b.xu = s.edge ? &nb : g + i0 + 1;
+                b.xl = g + i0;
+            }
+            int sf = fl;
+            if (s.px) {
+                sf |= cpu::PX3;
+                const auto& p = prof_[0];
+                b.ikx = (is_e ? p.ike : p.ikh).data() + i0;
+                b.bx = (is_e ? p.be : p.bh).data() + i0;
+                b.cx = (is_e ? p.ce : p.ch).data() + i0;
+                b.psix = psi_[c][0].data() + r * w_[0] + slab_index(0, i0);
+            }
+            run_op_(c, b, sf);
+        }
+    }
+
+    cpu::StepContext<Real> context() {
+        cpu::StepContext<Real> c;
+        for (int k = 0; k < 6; ++k) c.field[k] = field_[k].data();
+        c.nx = nx_;
+        c.ny = ny_ * nz_;  // rows r = k * ny + j (cpu_extensions.hpp grid_rows)
+        c.scene = &sc_;
+        c.team = team_.get();
+        c.step = steps_;
+        return c;
+    }
+
+    void zero_row(int c, std::size_t r) {
+        Real* f = field_[c].data() + r * nx_;
+        std::fill(f, f + nx_, Real(0));
+    }
+
+    /// H of row (j, k): update, then the after-H-row phase (H sources, TF/SF), then PMC:
+    /// tangential H at h position n - 1/2 (x: Hy, Hz at i = nx-1; y: Hx, Hz at j = ny-1;
+    /// z: Hx, Hy at k = nz-1).
+    void h_row_full(const cpu::StepContext<Real>& ctx, int j, int k) {
+        for (int c = 3; c < 6; ++c) update_row(c, j, k);
+        const std::size_t r = std::size_t(k) * ny_ + j;
+        ext_.after_h_row(ctx, int(r));
+        if (sc_.boundary[0] == BoundaryKind::Pmc) {
+            field_[4][r * nx_ + nx_ - 1] = 0;
+            field_[5][r * nx_ + nx_ - 1] = 0;
+        }
+        if (sc_.boundary[1] == BoundaryKind::Pmc && j == ny_ - 1) zero_row(3, r), zero_row(5, r);
+        if (sc_.boundary[2] == BoundaryKind::Pmc && k == nz_ - 1) zero_row(3, r), zero_row(4, r);
+    }
+    /// E of row (j, k): the before-E-row phase (dispersion), the update, the after-E-row
+    /// phase (dispersive correction, E sources, TF/SF), then PEC: tangential E at e position
+    /// 0 (x: Ey, Ez at i = 0; y: Ex, Ez at j = 0; z: Ex, Ey at k = 0).
+    void e_row_full(const cpu::StepContext<Real>& ctx, int j, int k) {
+        const std::size_t r = std::size_t(k) * ny_ + j;
+        ext_.before_e_row(ctx, int(r));
+        for (int c = 0; c < 3; ++c) update_row(c, j, k);
+        ext_.after_e_row(ctx, int(r));
+        if (sc_.boundary[0] == BoundaryKind::Pec) {
+            field_[1][r * nx_] = 0;
+            field_[2][r * nx_] = 0;
+        }
+        if (sc_.boundary[1] == BoundaryKind::Pec && j == 0) zero_row(0, r), zero_row(2, r);
+        if (sc_.boundary[2] == BoundaryKind::Pec && k == 0) zero_row(0, r), zero_row(1, r);
+    }
+
+    /// Two passes over all rows (H, then E), rows split over the team: the plain reading of
+    /// scene.hpp, used when there are fewer z-slabs than threads and as the reference of the
+    /// fused sweep (GOLIGHTLY_CPU_UNFUSED=1).
+    void one_step_two_pass() {
+        const cpu::StepContext<Real> ctx = context();
+        ext_.before_step(ctx);
+        const long long rows = (long long)ny_ * nz_;
+        auto h_pass = [&](int t) {
+            long long b, e;
+            cpu::Team::split(rows, t, team_->size(), b, e);
+            for (long long r = b; r < e; ++r) h_row_full(ctx, int(r % ny_), int(r / ny_));
+        };
+        team_->run(h_pass);
+        ext_.before_e(ctx);
+        auto e_pass = [&](int t) {
+            long long b, e;
+            cpu::Team::split(rows, t, team_->size(), b, e);
+            for (long long r = b; r < e; ++r) e_row_full(ctx, int(r % ny_), int(r / ny_));
+        };
+        team_->run(e_pass);
+        ext_.after_e(ctx);
+        ext_.after_step(ctx);
+        ++steps_;
+    }
+
+    /// One step as a single sweep per thread over its z-slabs [k0, k1) (same numbers as the
+    /// two-pass step). H(j, k) needs E at (j, k), (j+1, k), (j, k+1) at step n; E(j, k) needs
+    /// H at (j, k), (j-1, k), (j, k-1) at n+1/2. Each thread first updates H of its whole last
+    /// slab (its E neighbours k1 belong to the next thread and are still at step n; with z
+    /// periodic the last slab's k+1 is slab 0, likewise untouched before the barrier); after
+    /// one barrier it sweeps its slabs in order, and within slab k first H of row ny-1 (its
+    /// y-periodic neighbour is row 0, still at step n), then j = 0.. with H(j) before E(j).
+    void one_step() {
+        if (two_pass_ || nz_ < team_->size()) { one_step_two_pass(); return; }
+        const cpu::StepContext<Real> ctx = context();
+        ext_.before_step(ctx);
+        ext_.before_e(ctx);
+        auto sweep = [&](int tid) {
+            const int nt = team_->size();
+            const int k0 = int((long long)nz_ * tid / nt), k1 = int((long long)nz_ * (tid + 1) / nt);
+            if (k1 > k0)
+                for (int j = 0; j < ny_; ++j) h_row_full(ctx, j, k1 - 1);
+            team_->barrier();
+            for (int k = k0; k < k1; ++k) {
+                const bool h_done = k == k1 - 1;
+                if (!h_done) h_row_full(ctx, ny_ - 1, k);
+                for (int j = 0; j < ny_; ++j) {
+                    if (!h_done && j < ny_ - 1) h_row_full(ctx, j, k);
+                    e_row_full(ctx, j, k);
+                }
+            }
+        };
+        team_->run(sweep);
+        ext_.after_e(ctx);
+        ext_.after_step(ctx);
+        ++steps_;
+    }
+
+    void build_extensions(const bool (&has)[6]) {
+        auto disp = std::make_unique<cpu::Dispersion<Real>>(sc_, has);
+        if (!disp->empty()) ext_.add(std::move(disp));
+        auto src = std::make_unique<cpu::Sources<Real>>(sc_, has);
+        if (!src->empty()) ext_.add(std::move(src));
+        auto tfsf = std::make_unique<cpu::Tfsf<Real>>(sc_, has);
+        if (!tfsf->empty()) ext_.add(std::move(tfsf));
+        auto mon = std::make_unique<cpu::Monitors<Real>>(sc_, has);
+        monitors_ = mon.get();
+        ext_.add(std::move(mon));
+    }
+
+    SceneView scene_;
+    SceneView materials_;
+    const Scene& sc_;
+    int n_[3] = {0, 0, 0};
+    int nx_ = 0, ny_ = 0, nz_ = 0, threads_ = 1;
+    bool two_pass_ = false;
+    std::int64_t steps_ = 0;
+    void (*run_op_)(int, const RowArgs3<Real>&, int) = nullptr;
+    SkewedArray<Real> field_[6];
+    SkewedArray<Real> cb_[3], ca_[3];
+    bool lossy_[3] = {false, false, false};
+    std::vector<std::uint8_t> uniform_[3];
+    std::vector<double> eps_table_;
+    struct Profile {
+        std::vector<Real> be, ce, ike, bh, ch, ikh;
+    } prof_[3];
+    int plo_[3] = {0, 0, 0}, phi_[3] = {0, 0, 0}, w_[3] = {0, 0, 0};
+    std::vector<Real> psi_[6][3];
+    std::vector<Segment> seg_e_, seg_h_;
+    std::vector<Real> zero_row_;
+    FrameSlice slice_;
+    std::unique_ptr<cpu::Team> team_;
+    cpu::ExtensionSet<Real> ext_;
+    cpu::Monitors<Real>* monitors_ = nullptr;
+    std::string device_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cpu_engine3d(SceneView view, Precision precision, int threads) {
+    if (precision == Precision::Float32) return std::make_unique<CpuEngine3D<float>>(std::move(view), threads);
+    return std::make_unique<CpuEngine3D<double>>(std::move(view), threads);
+}
+
+}  // namespace golightly

@@ -1,0 +1,82 @@
+// Mie series for the tests (test_mie3d.cpp): the cross-sections of a homogeneous sphere
+// (relative index m, complex for absorbing spheres) and of an infinite circular cylinder
+// (real m) lit by a plane wave in a background of index 1.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <vector>
+
+namespace golightly::mie {
+
+/// Efficiencies of a sphere (sigma / (pi a^2)).
+struct SphereEfficiencies {
+    double sca = 0, ext = 0;
+    double abs() const { return ext - sca; }
+};
+
+/// Scattering and extinction efficiencies of a sphere of size parameter x = k a and complex
+/// relative index m (Im m >= 0 absorbs, exp(-i w t)). Bohren & Huffman, "Absorption and
+/// Scattering of Light by Small Particles" (1983): coefficients a_n, b_n in the form of
+/// eq. 4.88 with the logarithmic derivative D_n(mx) = psi_n'(mx) / psi_n(mx) (downward
+/// recurrence, eq. 4.89), the Riccati-Bessel functions psi_n(x) = x j_n(x) and
+/// xi_n(x) = psi_n(x) - i chi_n(x), chi_n = -x y_n(x) (upward recurrence), and
+///   Q_sca = (2 / x^2) sum_n (2n + 1) (|a_n|^2 + |b_n|^2)            (eq. 4.61)
+///   Q_ext = (2 / x^2) sum_n (2n + 1) Re(a_n + b_n)                  (eq. 4.62)
+/// summed to n_stop = x + 4 x^(1/3) + 2 (B&H appendix A).
+inline SphereEfficiencies sphere_efficiencies(double x, std::complex<double> m) {
+    using cd = std::complex<double>;
+    const int nstop = int(std::ceil(x + 4.0 * std::cbrt(x) + 2.0));
+    const cd mx = m * x;
+    const int nmx = int(std::max<double>(nstop, std::abs(mx))) + 16;
+    std::vector<cd> D(std::size_t(nmx) + 1, cd(0.0));
+    for (int n = nmx; n >= 1; --n) D[std::size_t(n - 1)] = double(n) / mx - 1.0 / (D[std::size_t(n)] + double(n) / mx);
+    double psi_m1 = std::cos(x), psi_0 = std::sin(x);   // psi_{-1}, psi_0
+    double chi_m1 = -std::sin(x), chi_0 = std::cos(x);  // chi_{-1}, chi_0
+    SphereEfficiencies q;
+    for (int n = 1; n <= nstop; ++n) {
+        const double psi = (2.0 * n - 1.0) / x * psi_0 - psi_m1;
+        const double chi = (2.0 * n - 1.0) / x * chi_0 - chi_m1;
+        const cd xi(psi, -chi), xi_prev(psi_0, -chi_0);
+        const cd da = D[std::size_t(n)] / m + double(n) / x;
+        const cd db = m * D[std::size_t(n)] + double(n) / x;
+        const cd an = (da * psi - psi_0) / (da * xi - xi_prev);
+        const cd bn = (db * psi - psi_0) / (db * xi - xi_prev);
+        q.sca += (2.0 * n + 1.0) * (std::norm(an) + std::norm(bn));
+        q.ext += (2.0 * n + 1.0) * (an + bn).real();
+        psi_m1 = psi_0, psi_0 = psi;
+        chi_m1 = chi_0, chi_0 = chi;
+    }
+    q.sca *= 2.0 / (x * x);
+    q.ext *= 2.0 / (x * x);
+    return q;
+}
+
+/// Scattering efficiency Q_sca = sigma_sca / (pi a^2) of a lossless sphere (real m).
+inline double sphere_qsca(double x, double m) { return sphere_efficiencies(x, m).sca; }
+
+/// Scattering efficiency per unit length Q_sca = sigma_sca / (2 a) of an infinite circular
+/// cylinder (size parameter x = k a, relative index m real) at normal incidence with E
+/// parallel to the axis (TMz: Ez). Bohren & Huffman eqs. 8.30 (case I, b_n) and 8.32:
+///   b_n = [J_n(mx) J_n'(x) - m J_n'(mx) J_n(x)] / [J_n(mx) H_n'(x) - m J_n'(mx) H_n(x)],
+///   Q_sca = (2 / x) [|b_0|^2 + 2 sum_{n >= 1} |b_n|^2],  H_n = J_n + i Y_n.
+inline double cylinder_qsca_tm(double x, double m) {
+    const int nstop = int(std::ceil(x + 4.0 * std::cbrt(x) + 2.0));
+    const double mx = m * x;
+    auto J = [](int n, double z) { return std::cyl_bessel_j(double(n), z); };
+    auto Y = [](int n, double z) { return std::cyl_neumann(double(n), z); };
+    // derivative of order n from orders n-1 and n+1 (J_{-1} = -J_1)
+    auto dJ = [&](int n, double z) { return n == 0 ? -J(1, z) : 0.5 * (J(n - 1, z) - J(n + 1, z)); };
+    auto dY = [&](int n, double z) { return n == 0 ? -Y(1, z) : 0.5 * (Y(n - 1, z) - Y(n + 1, z)); };
+    double q = 0;
+    for (int n = 0; n <= nstop; ++n) {
+        const std::complex<double> H(J(n, x), Y(n, x)), dH(dJ(n, x), dY(n, x));
+        const std::complex<double> b = (J(n, mx) * dJ(n, x) - m * dJ(n, mx) * J(n, x)) /
+                                       (J(n, mx) * dH - m * dJ(n, mx) * H);
+        q += (n == 0 ? 1.0 : 2.0) * std::norm(b);
+    }
+    return 2.0 / x * q;
+}
+
+}  // namespace golightly::mie
