@@ -32,6 +32,7 @@
 #include "golightly/limits.hpp"
 #include "golightly/pole_fit.hpp"
 #include "golightly/project.hpp"
+#include "test_3d_projects.hpp"
 #include "test_files.hpp"
 #include "golightly/safe_read.hpp"
 #include "golightly/step_import.hpp"
@@ -595,4 +596,35 @@ TEST_CASE("paths: a project names no file to read; a step shape's file_name is o
     const CompiledProject a = compile_project(load_project(fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "step_import.glproj"), "a");
     const CompiledProject b = compile_project(q, "b");
     CHECK(a.scene.material_index[2] == b.scene.material_index[2]);
+}
+
+TEST_CASE("3D: a STEP part placed wholly outside the domain is an error naming the shape", "[hardening][step][3d]") {
+    if (!step_import_available()) {
+        WARN("no OpenCASCADE in this build: skipped");
+        return;
+    }
+    Project p = test3d::vacuum_project(2.0, 2.0, 1.0, 0.1, 4, 1.4, 1.7, 3);
+    Shape s;
+    s.type = ShapeType::Step;
+    s.file_name = "ring.step";
+    s.data_base64 = base64_encode(bytes_of(example_step()));
+    Layer layer;
+    layer.name = "part";
+    layer.material = p.domain.background;
+    layer.shapes.push_back(s);
+    p.layers.push_back(layer);
+    const auto b = step_bounds_um(p.layers[0].shapes[0]);
+    // placed so that it touches the domain: compiles
+    p.layers[0].shapes[0].translate = {-b[0], -b[1], -b[2]};
+    CHECK_NOTHROW(compile_project(p, "outside.glproj"));
+    // moved 5 um above the top face: refused, naming the shape and the extent
+    p.layers[0].shapes[0].translate = {-b[0], -b[1], 6.0 - b[2]};
+    try {
+        compile_project(p, "outside.glproj");
+        FAIL("a STEP part above the domain compiled");
+    } catch (const ProjectError& e) {
+        CHECK(e.file() == "outside.glproj");
+        CHECK(e.json_path() == "layers[0].shapes[0]");
+        CHECK(e.message().find("lies wholly outside the domain interior") != std::string::npos);
+    }
 }

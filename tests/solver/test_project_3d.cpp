@@ -425,7 +425,7 @@ TEST_CASE("Each file of tests/data/invalid3d gives its message naming the field"
             CHECK(e.message().find(cols[2]) != std::string::npos);
         }
     }
-    CHECK(count == 10);
+    CHECK(count == 12);
     // The base of the fixtures is valid (each fixture differs from it in one field).
     CHECK_NOTHROW(load_project(dir / "valid_base.glproj"));
 }

@@ -59,6 +59,7 @@
 // position (default: the domain centre) -> CompiledProject::frame_slice (nearest node).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -66,6 +67,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/limits.hpp"
+#include "golightly/step_import.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly::detail {
@@ -561,6 +563,25 @@ void Compiler3D::compile_frames() {
 CompiledProject compile_project_3d(const Project& project, const std::string& file, const CompileOptions& options) {
     if (project.domain.dimensions != 3)
         throw ProjectError(file, "domain.dimensions", "compile_project_3d needs a 3D project");
+    // A STEP part placed wholly outside the domain interior would vanish from the run
+    // without a word (project_validate.cpp checks the other shapes; this one needs the file).
+    const auto& L = project.domain.size;
+    for (std::size_t i = 0; i < project.layers.size(); ++i)
+        for (std::size_t k = 0; k < project.layers[i].shapes.size(); ++k) {
+            const Shape& s = project.layers[i].shapes[k];
+            if (s.type != ShapeType::Step) continue;
+            const std::array<double, 6> b = step_bounds_um(s);
+            bool outside = false;
+            for (int a = 0; a < 3; ++a) outside |= b[3 + a] < 0 || b[a] > L[a];
+            if (outside) {
+                char msg[320];
+                std::snprintf(msg, sizeof msg,
+                              "the STEP part lies wholly outside the domain interior [0, %g] x [0, %g] x [0, %g] um "
+                              "(its placed extent is [%g, %g] x [%g, %g] x [%g, %g] um): check scale and translate",
+                              L[0], L[1], L[2], b[0], b[3], b[1], b[4], b[2], b[5]);
+                throw ProjectError(file, "layers[" + std::to_string(i) + "].shapes[" + std::to_string(k) + "]", msg);
+            }
+        }
     Compiler3D c(project, file, options);
     return c.run();
 }

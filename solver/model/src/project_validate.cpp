@@ -3,6 +3,7 @@
 // validate_project() reports the first problem as ProjectError(file, JSON path, message);
 // the paths are those of the file format (project_to_json writes the same names), e.g.
 // `layers[2].shapes[0].radii[1]`.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <set>
@@ -360,6 +361,88 @@ private:
                  "must be between -90 and 90 degrees, exclusive (0 = vertical walls; found " +
                      fmt(l.sidewall_angle_deg) + ")");
         for (std::size_t k = 0; k < l.shapes.size(); ++k) shape(l.shapes[k], index_path(path + ".shapes", k));
+        if (dims() == 3) inside_domain_3d(l, path);
+    }
+
+    /// 3D only: a layer whose z range, or a shape whose bounding box, lies wholly outside
+    /// the domain interior [0, size] (um; closed, so touching counts as inside) is an error:
+    /// it would vanish from the run without a word. Partly outside is fine (geometry runs on
+    /// through the PML). STEP shapes are checked by the compiler (their extent needs the file).
+    void inside_domain_3d(const Layer& l, const std::string& path) const {
+        const auto& L = p_.domain.size;
+        auto outside = [&](const std::array<double, 3>& lo, const std::array<double, 3>& hi) {
+            for (int a = 0; a < 3; ++a)
+                if (hi[a] < 0 || lo[a] > L[a]) return true;
+            return false;
+        };
+        const std::string domain = "the domain interior [0, " + fmt(L[0]) + "] x [0, " + fmt(L[1]) + "] x [0, " +
+                                   fmt(L[2]) + "] um";
+        if (l.z && ((*l.z)[1] < 0 || (*l.z)[0] > L[2]))
+            fail(path + ".z", "the layer's z range [" + fmt((*l.z)[0]) + ", " + fmt((*l.z)[1]) +
+                                  "] um lies wholly outside " + domain);
+        const double z0 = l.z ? (*l.z)[0] : 0, z1 = l.z ? (*l.z)[1] : L[2];
+        for (std::size_t k = 0; k < l.shapes.size(); ++k) {
+            const Shape& s = l.shapes[k];
+            // a bounding box (um) of the shape, generous where the exact one needs geometry
+            double x0 = 0, y0 = 0, x1 = 0, y1 = 0, r = 0;
+            std::array<double, 3> lo{0, 0, z0}, hi{0, 0, z1};
+            auto points = [&](const std::vector<Vec2>& pts, double pad) {
+                if (pts.empty()) return false;
+                x0 = x1 = pts[0].x;
+                y0 = y1 = pts[0].y;
+                for (const Vec2& q : pts) {
+                    x0 = std::min(x0, q.x), x1 = std::max(x1, q.x);
+                    y0 = std::min(y0, q.y), y1 = std::max(y1, q.y);
+                }
+                x0 -= pad, y0 -= pad, x1 += pad, y1 += pad;
+                return true;
+            };
+            switch (s.type) {
+                case ShapeType::Rectangle: {
+                    const double cx = 0.5 * (s.min.x + s.max.x), cy = 0.5 * (s.min.y + s.max.y);
+                    r = 0.5 * std::hypot(s.max.x - s.min.x, s.max.y - s.min.y);
+                    x0 = cx - r, x1 = cx + r, y0 = cy - r, y1 = cy + r;
+                    break;
+                }
+                case ShapeType::Ellipse:
+                    r = std::max(s.radii.x, s.radii.y);
+                    x0 = s.center.x - r, x1 = s.center.x + r, y0 = s.center.y - r, y1 = s.center.y + r;
+                    break;
+                case ShapeType::Ring:
+                    r = s.outer_radius;
+                    x0 = s.center.x - r, x1 = s.center.x + r, y0 = s.center.y - r, y1 = s.center.y + r;
+                    break;
+                case ShapeType::Polygon:
+                    if (!points(s.points, 0)) continue;
+                    break;
+                case ShapeType::Path:
+                    if (!points(s.points, s.width + s.bend_radius.value_or(0))) continue;
+                    break;
+                case ShapeType::Raster:
+                    x0 = s.origin.x, y0 = s.origin.y;
+                    x1 = x0 + s.width_px * s.pixel_size, y1 = y0 + s.height_px * s.pixel_size;
+                    break;
+                case ShapeType::Step: continue;
+                case ShapeType::Sphere:
+                    lo = {s.center_3d.x - s.radius, s.center_3d.y - s.radius, s.center_3d.z - s.radius};
+                    hi = {s.center_3d.x + s.radius, s.center_3d.y + s.radius, s.center_3d.z + s.radius};
+                    break;
+                case ShapeType::Box:
+                    lo = {s.box_min.x, s.box_min.y, s.box_min.z};
+                    hi = {s.box_max.x, s.box_max.y, s.box_max.z};
+                    break;
+            }
+            if (s.type != ShapeType::Sphere && s.type != ShapeType::Box) {
+                // extruded: a sloped sidewall widens the base by at most |tan(angle)| * height
+                const double pad = std::abs(std::tan(l.sidewall_angle_deg * 3.14159265358979323846 / 180)) * (z1 - z0);
+                lo = {x0 - pad, y0 - pad, z0};
+                hi = {x1 + pad, y1 + pad, z1};
+            }
+            if (outside(lo, hi))
+                fail(index_path(path + ".shapes", k),
+                     "the shape lies wholly outside " + domain + " (its extent is [" + fmt(lo[0]) + ", " + fmt(hi[0]) +
+                         "] x [" + fmt(lo[1]) + ", " + fmt(hi[1]) + "] x [" + fmt(lo[2]) + ", " + fmt(hi[2]) + "] um)");
+        }
     }
 
     // ---------------------------------------------------------------- sources
