@@ -111,8 +111,10 @@ TEST_CASE("compile 3D: plane sheet sources and what 3D refuses", "[compile3d][3d
     p.sources[0].component = Component::Ez;
     CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].component", "in the plane"));
     p.sources[0].component = Component::Ex;
-    p.sources[0].extra["direction"] = "+z";
-    CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].direction", "one-way"));
+    p.sources[0].extra["direction"] = "+z";  // one-way: an E and an H sheet (test_oneway3d.cpp)
+    CHECK(compile_project(p, "t.glproj").scene.sources.size() == 2);
+    p.sources[0].extra["direction"] = "+y";
+    CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].direction", "normal to its plane"));
     p.sources[0].extra = Json::object();
     p.sources[0].profile = SourceProfile::Mode;
     CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].profile", "mode sources"));

@@ -34,8 +34,19 @@
 // covered fraction of its dx square (Grid::box_nodes) and by exp(-(r / waist)^2) for the
 // gaussian profile (r: in-plane distance from the centre): E += 2 cb A frac f, so an
 // infinite uniform sheet radiates plane waves of amplitude A / n both ways (2D lines
-// alike). The component must lie in the plane (tangential). One-way (`direction`) and mode
-// plane sources are refused in 3D (use a tfsf source); `line` and `region` sources too.
+// alike). The component must lie in the plane (tangential). Mode plane sources are refused
+// in 3D (use a tfsf source); `line` and `region` sources too.
+//
+// One-way plane sources (uniform/gaussian with a `direction` normal to the plane): the
+// TF/SF sheet pair of the 2D one-way line (compile_project.cpp "One-way sources", shared
+// code in compile_common.cpp) lifted to planes: an E sheet on the source component E_t at
+// the e nodes nearest the plane (weight -s sigma cb h_inc frac) and an H~ sheet on the
+// third axis's H~_u at the h position half a cell behind (weight -s sigma S e_inc frac,
+// delayed by the half-cell travel time of the grid's dispersion at the centre frequency),
+// sigma = +1 when normal = t + 1 (cyclic), -1 when normal = t + 2 (the signs of the normal
+// differences in the 3D curl, scene.hpp "3D scenes"); e_inc = A prof, h_inc = -sigma s n
+// e_inc with n = sqrt(eps_r) of the E node. A uniform one-way sheet across a periodic cell
+// launches the grid's plane wave of amplitude A one way (tests/solver/test_oneway3d.cpp).
 //
 // TF/SF. compile_tfsf (compile_common.cpp): the box min/max to the nearest e positions.
 //
@@ -159,6 +170,14 @@ private:
     void compile_frames();
     void add_point_source(const Source& src, const std::string& path, const CompiledWaveform& wf);
     void add_plane_source(const Source& src, const std::string& path, const CompiledWaveform& wf);
+    /// One-way plane (uniform/gaussian with a `direction` along the normal, s = +-1): the
+    /// TF/SF sheet pair of compile_project.cpp "One-way sources" on the e nodes of the
+    /// source component nearest the plane and the H~ partner half a cell behind
+    /// (tangential_pair_3d), incident fields with the local index sqrt(eps_r) of each E
+    /// node. Throws ProjectError (path.center) without a cell of room behind the plane.
+    template <class Profile>
+    void add_one_way_plane(const Source& src, const std::string& path, const Box3& box, int normal, int s,
+                           const Profile& profile, const CompiledWaveform& wf);
     void add_flux_plane(const Box3& plane, int normal, int s, const std::string& path, CompiledMonitor& cm);
 };
 
@@ -322,10 +341,6 @@ void Compiler3D::add_plane_source(const Source& src, const std::string& path, co
         throw ProjectError(file_, path + ".profile",
                            "mode sources are not supported in 3D yet (use a uniform or gaussian plane source, or a "
                            "tfsf source)");
-    if (!one_way_direction(src).empty())
-        throw ProjectError(file_, path + ".direction",
-                           "one-way plane sources are not supported in 3D yet: remove \"direction\" for a source that "
-                           "radiates both ways, or use a tfsf source");
     if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))
         throw ProjectError(file_, path + ".waist", "must be > 0");
     Box3 box;
@@ -337,20 +352,30 @@ void Compiler3D::add_plane_source(const Source& src, const std::string& path, co
                            "the component " + to_string(c) + " is normal to the plane (size " + kAxis[normal] +
                                " = 0): a plane source's component must lie in the plane");
     const Vec3 off = yee_offset(c);
+    auto profile = [&](const BoxNode& nd) {
+        if (src.profile != SourceProfile::Gaussian) return 1.0;
+        double r2 = 0;
+        for (int a = 0; a < 3; ++a) {
+            if (a == normal) continue;
+            const double d = grid_.position_um(a, nd.ijk[a], off[a]) - src.center[a];
+            r2 += d * d;
+        }
+        return std::exp(-r2 / (src.waist * src.waist));
+    };
+    if (const std::string dir = one_way_direction(src); !dir.empty()) {
+        const auto [axis, s] = parse_direction(dir, true);
+        if (axis != normal)
+            throw ProjectError(file_, path + ".direction",
+                               "a one-way plane source's direction must be normal to its plane (+" +
+                                   std::string(kAxis[normal]) + " or -" + kAxis[normal] + "), got \"" + dir + "\"");
+        add_one_way_plane(src, path, box, normal, s, profile, wf);
+        return;
+    }
     SourceTerm t;
     t.component = c;
     t.waveform = wf;
     for (const BoxNode& nd : grid_.box_nodes(box, c)) {
-        double prof = 1.0;
-        if (src.profile == SourceProfile::Gaussian) {
-            double r2 = 0;
-            for (int a = 0; a < 3; ++a) {
-                if (a == normal) continue;
-                const double d = grid_.position_um(a, nd.ijk[a], off[a]) - src.center[a];
-                r2 += d * d;
-            }
-            prof = std::exp(-r2 / (src.waist * src.waist));
-        }
+        const double prof = profile(nd);
         const std::int32_t cell = static_cast<std::int32_t>(nd.cell);
         const double w = strength(c, cell) * nd.weight * prof;
         if (w == 0.0) continue;
@@ -359,6 +384,34 @@ void Compiler3D::add_plane_source(const Source& src, const std::string& path, co
     }
     if (t.cells.empty()) throw ProjectError(file_, path + ".size", "the plane covers no grid node");
     sc().sources.push_back(std::move(t));
+}
+
+template <class Profile>
+void Compiler3D::add_one_way_plane(const Source& src, const std::string& path, const Box3& box, int normal, int s,
+                                   const Profile& profile, const CompiledWaveform& wf) {
+    const TangentialPair tp = tangential_pair_3d(normal, src.component);
+    const auto& idx = sc().material_index[static_cast<int>(tp.e)];
+    std::vector<OneWayNode> nodes;
+    for (const BoxNode& nd : grid_.box_nodes(box, tp.e)) {
+        const std::int64_t k_s = nd.ijk[normal];  // e position: tp.e is tangential
+        const std::int64_t kh = s > 0 ? k_s - 1 : k_s;
+        if (!grid_.periodic(normal) && (kh < 0 || kh >= grid_.n[normal]))
+            throw ProjectError(file_, path + ".center",
+                               "a one-way plane source needs one cell of room behind it along " +
+                                   std::string(kAxis[normal]) + " (it lies on the outer edge)");
+        std::array<std::int64_t, 3> h = nd.ijk;
+        h[normal] = grid_.wrap_or_clamp(normal, kh);
+        OneWayNode on;
+        on.e_cell = static_cast<std::int32_t>(nd.cell);
+        on.h_cell = flat(h);
+        on.frac = nd.weight;
+        const double n_local = std::sqrt(sc().table[idx[std::size_t(nd.cell)]].eps_r);
+        plane_wave_incident(true, profile(nd), n_local, tp, s, on.e_inc, on.h_inc);
+        on.delay_h_s = half_cell_delay_s(n_local, wf.omega, dx_, sc().dt_s);
+        nodes.push_back(on);
+    }
+    if (nodes.empty()) throw ProjectError(file_, path + ".size", "the plane covers no grid node");
+    add_one_way_terms(sc(), tp, s, nodes, wf);
 }
 
 void Compiler3D::compile_source(std::size_t si) {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "compile_internal.hpp"
@@ -29,6 +30,65 @@ std::pair<int, int> parse_direction(const std::string& d, bool allow_z) {
     if (d[1] == 'y' || d[1] == 'Y') return {1, s};
     if (allow_z && (d[1] == 'z' || d[1] == 'Z')) return {2, s};
     return {-1, 0};
+}
+
+double numerical_k0_per_um(double omega, double dt_s) {
+    return 2.0 / (c0 * dt_s) * std::sin(omega * dt_s / 2) * units::um;
+}
+
+double half_cell_delay_s(double n_disc, double omega, double dx_um, double dt_s) {
+    // lattice wavenumber beta = (2/dx) asin(beta~ dx/2), beta~ = n_disc k0~
+    const double arg = std::min(1.0, n_disc * numerical_k0_per_um(omega, dt_s) * dx_um / 2);
+    const double beta = 2.0 / dx_um * std::asin(arg);  // 1/um
+    const double v = omega / (beta / units::um);
+    return 0.5 * dx_um * units::um / v;
+}
+
+TangentialPair tangential_pair_3d(int normal, Component e) {
+    const int t = component_axis(e);
+    const int u = 3 - normal - t;  // the third axis: H~_u pairs with E_t
+    const double sigma = normal == (t + 1) % 3 ? +1.0 : -1.0;
+    return TangentialPair{e, static_cast<Component>(3 + u), sigma, sigma};
+}
+
+void plane_wave_incident(bool electric_source, double prof, double n_local, const TangentialPair& tp, int s,
+                         double& e_inc, double& h_inc) {
+    if (electric_source) {
+        e_inc = prof;
+        h_inc = -tp.sigma_h * s * n_local * prof;
+    } else {
+        h_inc = prof;
+        e_inc = -tp.sigma_e * s * prof / n_local;
+    }
+}
+
+void add_one_way_terms(Scene& scene, const TangentialPair& tp, int s, const std::vector<OneWayNode>& nodes,
+                       const CompiledWaveform& wf) {
+    SourceTerm et;
+    et.component = tp.e;
+    et.waveform = wf;
+    et.delay_s = 0;
+    std::map<double, SourceTerm> h_terms;  // by delay
+    const auto& idx = scene.material_index[static_cast<int>(tp.e)];
+    for (const OneWayNode& nd : nodes) {
+        const double cb = scene.table[idx[static_cast<std::size_t>(nd.e_cell)]].cb;
+        const double we = -s * tp.sigma_e * cb * nd.h_inc * nd.frac;
+        const double wh = -s * tp.sigma_h * scene.courant * nd.e_inc * nd.frac;
+        if (we != 0) {
+            et.cells.push_back(nd.e_cell);
+            et.weights.push_back(we);
+        }
+        if (wh != 0) {
+            SourceTerm& ht = h_terms[nd.delay_h_s];
+            ht.component = tp.h;
+            ht.waveform = wf;
+            ht.delay_s = nd.delay_h_s;
+            ht.cells.push_back(nd.h_cell);
+            ht.weights.push_back(wh);
+        }
+    }
+    if (!et.cells.empty()) scene.sources.push_back(std::move(et));
+    for (auto& [d, ht] : h_terms) scene.sources.push_back(std::move(ht));
 }
 
 CompiledWaveform compile_waveform(const Source& s, const std::string& path, const std::string& file_) {

@@ -2,6 +2,7 @@
 // compiler (compile_3d.cpp). Not installed; only the compile target sees it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,59 @@ std::vector<double> compile_spectrum(const Project& project);
 /// Throws ProjectError naming sources[i].min / .max / .direction / .component.
 TfsfSource compile_tfsf(const Project& project, const Source& src, const std::string& path,
                         const std::string& file, const Scene& scene, const Grid& grid, const CompiledWaveform& wf);
+
+/// Numerical vacuum wavenumber of the Yee scheme at angular frequency omega (rad/s):
+/// k0~ = 2/(c0 dt) sin(omega dt/2), in 1/um (Taflove & Hagness 3rd ed. eq. 4.12 with the
+/// time difference only; the space part is half_cell_delay_s's asin).
+double numerical_k0_per_um(double omega, double dt_s);
+
+/// Travel time (s) of a plane wave of discrete index n_disc along a grid axis over half a
+/// cell at omega (rad/s): 0.5 dx / v_phase with the lattice wavenumber
+/// beta = (2/dx) asin(n_disc k0~ dx/2) (Taflove & Hagness 3rd ed. eq. 4.12, normal
+/// incidence). dx in um, dt in s.
+double half_cell_delay_s(double n_disc, double omega, double dx_um, double dt_s);
+
+/// Tangential field pair of a plane normal to an axis (one-way sources, 2D flux lines):
+/// the E component e, its H~ partner h (the third axis's component: the in-plane H~ whose
+/// normal derivative enters e's update), sigma_e the sign of the normal h-difference in e's
+/// update and sigma_h that of the normal e-difference in h's update (scene.hpp updates).
+struct TangentialPair {
+    Component e, h;
+    double sigma_e;
+    double sigma_h;
+};
+
+/// The pair of the in-plane E component `e` on a plane normal to `normal` in 3D (scene.hpp
+/// "3D scenes": the H partner is the component of the third axis; sigma = +1 when
+/// normal = e's axis + 1 (cyclic), -1 when normal = e's axis + 2). Precondition: e electric
+/// and not along `normal`.
+TangentialPair tangential_pair_3d(int normal, Component e);
+
+/// Incident fields of a one-way plane-wave sheet at one node (field units per unit source
+/// amplitude): the source component carries the profile value `prof`, its partner follows
+/// from the local index n_local (e_inc = prof, h_inc = -sigma_h s n e_inc for an electric
+/// source component; h_inc = prof, e_inc = -sigma_e s h_inc / n for a magnetic one); s = +-1
+/// the direction along the normal (top of compile_project.cpp, "One-way sources").
+void plane_wave_incident(bool electric_source, double prof, double n_local, const TangentialPair& tp, int s,
+                         double& e_inc, double& h_inc);
+
+/// One node of a one-way (TF/SF) sheet pair: the E node of tp.e on the source plane
+/// (e position k_s along the normal), its H partner node of tp.h half a cell behind
+/// (h position k_s - s/2, index k_s - 1 for s = +1, k_s for s = -1; same tangential
+/// indices), the covered fraction of the node's dx (2D) or dx^2 (3D), the incident fields
+/// and the H term's delay (s).
+struct OneWayNode {
+    std::int32_t e_cell = 0, h_cell = 0;
+    double frac = 0;
+    double e_inc = 0, h_inc = 0, delay_h_s = 0;
+};
+
+/// One-way injection (2D and 3D; top of compile_project.cpp, "One-way sources"; Taflove &
+/// Hagness 3rd ed. sec. 5.6): appends to scene.sources one E term on tp.e (weight
+/// -s sigma_e cb h_inc frac, cb of the node's table entry, delay 0) and H terms on tp.h
+/// (weight -s sigma_h S e_inc frac), one per distinct delay. Zero weights are skipped.
+void add_one_way_terms(Scene& scene, const TangentialPair& tp, int s, const std::vector<OneWayNode>& nodes,
+                       const CompiledWaveform& wf);
 
 /// The end of compiling, shared by 2D and 3D: the step limit (run.stop), the memory
 /// estimate (engine_state_bytes; ProjectError naming the largest part when it exceeds the

@@ -57,6 +57,9 @@
 // point half a cell upstream of the plane at the E-source time, so the E term has delay 0
 // and the H term the half-cell travel time dx / (2 v_phase) at the centre frequency.
 // Power then goes along `direction`, nothing backwards (up to the pulse's dispersion).
+// The sheet pair, the plane-wave incident fields and the delay are built by
+// compile_common.cpp (add_one_way_terms, plane_wave_incident, half_cell_delay_s), shared
+// with the 3D one-way plane source (compile_3d.cpp).
 //
 // Flux monitors. Tangential E on the E nodes of the line (the nearest e position along the
 // normal), H~ averaged from the two H nodes either side (DftSet cell0/cell1, 0.5 each).
@@ -99,12 +102,9 @@ double axis_of(const Vec3& v, int a) { return v[a]; }
 using detail::fmt;
 using detail::idx_path;
 
-/// Tangential field pair of a plane normal to axis `normal` (TF/SF and flux lines).
-struct TangentialPair {
-    Component e, h;
-    double sigma_e;  ///< sign of the normal h-difference in e's update
-    double sigma_h;  ///< sign of the normal e-difference in h's update
-};
+/// Tangential field pair of a line normal to axis `normal` (one-way sources and flux
+/// lines; compile_internal.hpp).
+using detail::TangentialPair;
 TangentialPair tangential_pair(Polarization p, int normal) {
     if (p == Polarization::TMz)
         return normal == 0 ? TangentialPair{Component::Ez, Component::Hy, +1, +1}
@@ -775,45 +775,25 @@ void Compiler::add_one_way(const Source& src, const std::string& path, int norma
     if (!periodic(normal) && (kh < 0 || kh >= N_[normal]))
         throw ProjectError(file_, path, "a one-way source needs one cell of room behind it");
     const int k_h = wrap_or_clamp(normal, kh);
-    SourceTerm et;
-    et.component = tp.e;
-    et.waveform = wf;
-    et.delay_s = 0;
-    std::map<double, SourceTerm> h_terms;  // by delay
+    std::vector<detail::OneWayNode> on(nodes.size());
     for (std::size_t n = 0; n < nodes.size(); ++n) {
         const int t = nodes[n].t;
-        const std::int32_t ce = normal == 0 ? flat(k_s, t) : flat(t, k_s);
-        const std::int32_t ch = normal == 0 ? flat(k_h, t) : flat(t, k_h);
-        const double we = -s * tp.sigma_e * cb_at(tp.e, ce) * h_inc[n] * nodes[n].frac;
-        const double wh = -s * tp.sigma_h * sc().courant * e_inc[n] * nodes[n].frac;
-        if (we != 0) {
-            et.cells.push_back(ce);
-            et.weights.push_back(we);
-        }
-        if (wh != 0) {
-            SourceTerm& ht = h_terms[delay_h_s[n]];
-            ht.component = tp.h;
-            ht.waveform = wf;
-            ht.delay_s = delay_h_s[n];
-            ht.cells.push_back(ch);
-            ht.weights.push_back(wh);
-        }
+        on[n].e_cell = normal == 0 ? flat(k_s, t) : flat(t, k_s);
+        on[n].h_cell = normal == 0 ? flat(k_h, t) : flat(t, k_h);
+        on[n].frac = nodes[n].frac;
+        on[n].e_inc = e_inc[n];
+        on[n].h_inc = h_inc[n];
+        on[n].delay_h_s = delay_h_s[n];
     }
-    if (!et.cells.empty()) sc().sources.push_back(std::move(et));
-    for (auto& [d, ht] : h_terms) sc().sources.push_back(std::move(ht));
+    detail::add_one_way_terms(sc(), tp, s, on, wf);
 }
 
 double Compiler::numerical_k0_per_um(double omega) const {
-    const double dt = out_.scene.dt_s;
-    return 2.0 / (c0 * dt) * std::sin(omega * dt / 2) * units::um;
+    return detail::numerical_k0_per_um(omega, out_.scene.dt_s);
 }
 
 double Compiler::half_cell_delay_s(double n_disc, double omega) const {
-    // lattice wavenumber beta = (2/dx) asin(beta~ dx/2), beta~ = n_disc k0~
-    const double arg = std::min(1.0, n_disc * numerical_k0_per_um(omega) * dx_ / 2);
-    const double beta = 2.0 / dx_ * std::asin(arg);  // 1/um
-    const double v = omega / (beta / units::um);
-    return 0.5 * dx_ * units::um / v;
+    return detail::half_cell_delay_s(n_disc, omega, dx_, out_.scene.dt_s);
 }
 
 double Compiler::source_strength(Component c, std::int32_t cell) {
@@ -980,13 +960,7 @@ Compiler::OneWayProfile Compiler::plane_wave_profile(const Source& src, const st
             prof = std::exp(-r * r);
         }
         const double nl = std::sqrt(eps_e[k]);
-        if (is_electric(c)) {
-            p.e_inc[k] = prof;
-            p.h_inc[k] = -tp.sigma_h * s * nl * prof;
-        } else {
-            p.h_inc[k] = prof;
-            p.e_inc[k] = -tp.sigma_e * s * prof / nl;
-        }
+        detail::plane_wave_incident(is_electric(c), prof, nl, tp, s, p.e_inc[k], p.h_inc[k]);
         p.delay_h_s[k] = half_cell_delay_s(nl, omega);
     }
     return p;

@@ -9,7 +9,7 @@
 //   before_step  once, on the engine thread: step n begins (source waveform values)
 //   after_h_row  per row j, on the thread sweeping that row, after its H update
 //                (H sources, then PMC walls)
-//   before_e     once, before the E sweep (save E^n: Mur, tensor couplings)
+//   before_e     once, before the E sweep (save E^n: Mur faces, tensor couplings)
 //   before_e_row per row j, before its E update (dispersion: advance the poles from E^n)
 //   after_e_row  per row j, after its E update (dispersion correction, E sources, PEC)
 //   after_e      once, after the E sweep (Mur, then the tensor couplings)
@@ -18,7 +18,7 @@
 // (grid_rows, StepContext::ny = ny * nz), so the extensions run unchanged.
 // Row phases run concurrently for different rows: an extension touches only the cells of
 // the row it is called for. The order in which the engine adds extensions is
-// dispersion, sources, walls, tensor couplings, monitors: this gives scene.hpp's order
+// dispersion, sources, TF/SF, walls, Mur faces, tensor couplings, monitors: this gives scene.hpp's order
 // within each phase (dispersive correction before the E sources, sources before the PEC
 // and PMC zeroing, Mur before the tensor couplings).
 //
@@ -335,30 +335,22 @@ inline Component tangential_h(Polarization p, int axis) {
     return axis == 0 ? Component::Hy : Component::Hx;
 }
 
-/// PEC, PMC and first-order Mur walls (scene.hpp "Outer boundary"): PMC zeroes the
-/// tangential H at h position n - 1/2 after the H update and sources; PEC zeroes the
-/// tangential E at e position 0 after the E update and sources; Mur saves the two
-/// outermost lines of the tangential E before the E sweep and sets the outermost ones
-/// after it, x walls first. Traffic: a few lines per step, nothing next to the sweep.
+/// PEC and PMC walls of a 2D grid (scene.hpp "Outer boundary"): PMC zeroes the tangential
+/// H at h position n - 1/2 after the H update and sources; PEC zeroes the tangential E at
+/// e position 0 after the E update and sources. (Mur: MurFaces; the 3D engine zeroes its
+/// PEC / PMC faces itself.) Traffic: a few lines per step, nothing next to the sweep.
 template <typename Real>
 class Walls final : public Extension<Real> {
 public:
-    explicit Walls(const Scene& sc) : pol_(sc.polarization), nx_(sc.nx), ny_(sc.ny), courant_(sc.courant) {
-        for (int a = 0; a < 2; ++a) {
-            kind_[a] = sc.boundary[a];
-            if (kind_[a] == BoundaryKind::Mur && (a == 0 ? nx_ : ny_) < 2)
-                throw RunError("CPU engine: a Mur boundary needs at least 2 cells along its axis");
-        }
-        // Mur scratch: old values of the two outermost lines at each end.
-        if (kind_[0] == BoundaryKind::Mur) mur_x_.assign(4 * std::size_t(ny_), Real(0));
-        if (kind_[1] == BoundaryKind::Mur) mur_y_.assign(4 * std::size_t(nx_), Real(0));
+    explicit Walls(const Scene& sc) : pol_(sc.polarization), nx_(sc.nx), ny_(sc.ny) {
+        for (int a = 0; a < 2; ++a) kind_[a] = sc.boundary[a];
     }
     bool empty() const {
         for (BoundaryKind k : kind_)
-            if (k == BoundaryKind::Pec || k == BoundaryKind::Pmc || k == BoundaryKind::Mur) return false;
+            if (k == BoundaryKind::Pec || k == BoundaryKind::Pmc) return false;
         return true;
     }
-    unsigned phases() const override { return AfterHRow | BeforeE | AfterERow | AfterE; }
+    unsigned phases() const override { return AfterHRow | AfterERow; }
 
     void after_h_row(const StepContext<Real>& ctx, int j) override {
         if (kind_[0] == BoundaryKind::Pmc) ctx.F(tangential_h(pol_, 0))[std::size_t(j) * nx_ + nx_ - 1] = 0;
@@ -368,59 +360,101 @@ public:
         if (kind_[0] == BoundaryKind::Pec) ctx.F(tangential_e(pol_, 0))[std::size_t(j) * nx_] = 0;
         if (kind_[1] == BoundaryKind::Pec && j == 0) zero_row(ctx.F(tangential_e(pol_, 1)), 0);
     }
-    /// Mur: the old values of the two outermost lines at each end.
-    void before_e(const StepContext<Real>& ctx) override {
-        for (int a = 0; a < 2; ++a) {
-            if (kind_[a] != BoundaryKind::Mur) continue;
-            const Real* f = ctx.F(tangential_e(pol_, a));
-            if (a == 0) {
-                for (int j = 0; j < ny_; ++j) {
-                    const Real* r = f + std::size_t(j) * nx_;
-                    mur_x_[4 * j + 0] = r[0];
-                    mur_x_[4 * j + 1] = r[1];
-                    mur_x_[4 * j + 2] = r[nx_ - 1];
-                    mur_x_[4 * j + 3] = r[nx_ - 2];
-                }
-            } else {
-                std::copy(f, f + nx_, mur_y_.begin());
-                std::copy(f + nx_, f + 2 * std::size_t(nx_), mur_y_.begin() + nx_);
-                std::copy(f + std::size_t(ny_ - 1) * nx_, f + std::size_t(ny_) * nx_, mur_y_.begin() + 2 * nx_);
-                std::copy(f + std::size_t(ny_ - 2) * nx_, f + std::size_t(ny_ - 1) * nx_, mur_y_.begin() + 3 * nx_);
-            }
-        }
-    }
-    /// Mur (Mur 1981): E(0)^{n+1} = E(1)^n + (S-1)/(S+1) (E(1)^{n+1} - E(0)^n), likewise at n-1.
-    void after_e(const StepContext<Real>& ctx) override {
-        const Real k = Real((courant_ - 1.0) / (courant_ + 1.0));
-        for (int a = 0; a < 2; ++a) {
-            if (kind_[a] != BoundaryKind::Mur) continue;
-            Real* f = ctx.F(tangential_e(pol_, a));
-            if (a == 0) {
-                for (int j = 0; j < ny_; ++j) {
-                    Real* r = f + std::size_t(j) * nx_;
-                    r[0] = mur_x_[4 * j + 1] + k * (r[1] - mur_x_[4 * j + 0]);
-                    r[nx_ - 1] = mur_x_[4 * j + 3] + k * (r[nx_ - 2] - mur_x_[4 * j + 2]);
-                }
-            } else {
-                Real* r0 = f;
-                const Real* r1 = f + nx_;
-                Real* rn = f + std::size_t(ny_ - 1) * nx_;
-                const Real* rn2 = f + std::size_t(ny_ - 2) * nx_;
-                for (int i = 0; i < nx_; ++i) {
-                    r0[i] = mur_y_[nx_ + i] + k * (r1[i] - mur_y_[i]);
-                    rn[i] = mur_y_[3 * nx_ + i] + k * (rn2[i] - mur_y_[2 * nx_ + i]);
-                }
-            }
-        }
-    }
 
 private:
     void zero_row(Real* f, int j) const { std::fill(f + std::size_t(j) * nx_, f + std::size_t(j + 1) * nx_, Real(0)); }
     Polarization pol_;
     int nx_, ny_;
-    double courant_;
     BoundaryKind kind_[2] = {BoundaryKind::Pml, BoundaryKind::Pml};
-    std::vector<Real> mur_x_, mur_y_;
+};
+
+/// First-order Mur absorbing faces (Mur, IEEE Trans. EMC 23, 377 (1981), eq. 9 at normal
+/// incidence; scene.hpp "Outer boundary ... mur"), 2D and 3D. On each `mur` axis a the E
+/// components tangential to its faces (2D: tangential_e(polarization, a); 3D: the two E
+/// components other than a) obey, on the outermost e planes 0 and n-1 of the axis,
+///   E(0)^{n+1} = E(1)^n + (S-1)/(S+1) (E(1)^{n+1} - E(0)^n),   likewise at n-1 with n-2.
+/// before_e saves E^n of the planes 0, 1, n-2, n-1 (before the E sweep); after_e (after
+/// the sweep, its sources, TF/SF and PEC zeroing) sets planes 0 and n-1, axes in the order
+/// x, y, z, each reading the E^{n+1} values present at that moment (at an edge the later
+/// axis uses the earlier axis's value of its neighbour). A plane of axis a is the set of
+/// cells with index p along a, walked with the flat strides 1, nx, nx ny (x fastest).
+/// Throws RunError when a Mur axis has fewer than 2 cells. Traffic: 4 saved planes per
+/// face component, small next to the sweep.
+template <typename Real>
+class MurFaces final : public Extension<Real> {
+public:
+    explicit MurFaces(const Scene& sc) : k_(Real((sc.courant - 1.0) / (sc.courant + 1.0))) {
+        const int dims = sc.dimensions == 3 ? 3 : 2;
+        const std::int64_t n[3] = {sc.nx, sc.ny, dims == 3 ? sc.nz : 1};
+        const std::int64_t stride[3] = {1, n[0], n[0] * n[1]};
+        for (int a = 0; a < dims; ++a) {
+            if (sc.boundary[a] != BoundaryKind::Mur) continue;
+            if (n[a] < 2)
+                throw RunError(std::string("CPU engine: a Mur boundary needs at least 2 cells along its axis (") +
+                               "xyz"[a] + ")");
+            std::vector<Component> comps;
+            if (dims == 3) comps = {Component((a + 1) % 3), Component((a + 2) % 3)};
+            else comps = {tangential_e(sc.polarization, a)};
+            const int b = a == 0 ? 1 : 0, c = a == 2 ? 1 : 2;  // the in-plane axes, b < c
+            for (Component comp : comps) {
+                Face f;
+                f.component = comp;
+                f.nb = n[b];
+                f.nc = n[c];
+                f.sb = stride[b];
+                f.sc = stride[c];
+                f.sa = stride[a];
+                f.last = (n[a] - 1) * stride[a];
+                f.saved.assign(4 * std::size_t(f.nb * f.nc), Real(0));
+                faces_.push_back(std::move(f));
+            }
+        }
+    }
+    bool empty() const { return faces_.empty(); }
+    unsigned phases() const override { return BeforeE | AfterE; }
+    double bytes_per_step() const override {
+        double b = 0;
+        for (const Face& f : faces_) b += double(f.saved.size()) * 3 * sizeof(Real);
+        return b;
+    }
+
+    /// E^n of planes 0, 1, n-1, n-2 of each face component (saved[4 m + 0..3], m the
+    /// in-plane cell).
+    void before_e(const StepContext<Real>& ctx) override {
+        for (Face& f : faces_) {
+            const Real* e = ctx.F(f.component);
+            Real* sv = f.saved.data();
+            for (std::int64_t ic = 0; ic < f.nc; ++ic)
+                for (std::int64_t ib = 0; ib < f.nb; ++ib, sv += 4) {
+                    const std::int64_t q = ib * f.sb + ic * f.sc;
+                    sv[0] = e[q];
+                    sv[1] = e[q + f.sa];
+                    sv[2] = e[q + f.last];
+                    sv[3] = e[q + f.last - f.sa];
+                }
+        }
+    }
+    void after_e(const StepContext<Real>& ctx) override {
+        for (Face& f : faces_) {
+            Real* e = ctx.F(f.component);
+            const Real* sv = f.saved.data();
+            for (std::int64_t ic = 0; ic < f.nc; ++ic)
+                for (std::int64_t ib = 0; ib < f.nb; ++ib, sv += 4) {
+                    const std::int64_t q = ib * f.sb + ic * f.sc;
+                    e[q] = sv[1] + k_ * (e[q + f.sa] - sv[0]);
+                    e[q + f.last] = sv[3] + k_ * (e[q + f.last - f.sa] - sv[2]);
+                }
+        }
+    }
+
+private:
+    struct Face {
+        Component component = Component::Ez;
+        std::int64_t nb = 0, nc = 0, sb = 0, sc = 0, sa = 0, last = 0;
+        std::vector<Real> saved;
+    };
+    Real k_;
+    std::vector<Face> faces_;
 };
 
 // ------------------------------------------------------------------------ tensor couplings

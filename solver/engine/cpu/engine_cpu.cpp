@@ -721,7 +721,8 @@ private:
     }
 
     /// The extensions of this scene (cpu_extensions.hpp, cpu_tfsf.hpp), in scene.hpp's order
-    /// within each phase: dispersion, sources, TF/SF, walls, tensor couplings, monitors.
+    /// within each phase: dispersion, sources, TF/SF, walls, Mur faces, tensor couplings,
+    /// monitors.
     void build_extensions() {
         auto disp = std::make_unique<cpu::Dispersion<Real>>(sc_, has_);
         if (!disp->empty()) ext_.add(std::move(disp));
@@ -731,6 +732,8 @@ private:
         if (!tfsf->empty()) ext_.add(std::move(tfsf));
         auto walls = std::make_unique<cpu::Walls<Real>>(sc_);
         if (!walls->empty()) ext_.add(std::move(walls));
+        auto mur = std::make_unique<cpu::MurFaces<Real>>(sc_);
+        if (!mur->empty()) ext_.add(std::move(mur));
         auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
         if (!tensor->empty()) {
             has_tensor_ = true;

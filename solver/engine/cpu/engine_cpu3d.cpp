@@ -1,5 +1,5 @@
 // GoLightly CPU engine, 3D: the six-component Yee update of scene.hpp "3D scenes" (CPML on
-// every face, periodic / PEC / PMC faces, sources, TF/SF plane waves, dispersive cells, DFT
+// every face, periodic / PEC / PMC / Mur faces, sources, TF/SF plane waves, dispersive cells, DFT
 // sets, time probes) in float or double.
 //
 // Layout: one array per component, flat index (k * ny + j) * nx + i (x fastest, 64-bit
@@ -17,8 +17,9 @@
 //
 // Extensions (cpu_extensions.hpp: dispersion, sources, TF/SF, monitors) see the grid as
 // ny * nz rows of nx cells (row r = k * ny + j); the PEC / PMC faces are applied here after
-// the row phases (scene.hpp order: sources, then the wall zeroing). Mur faces and TEz
-// tensor couplings have no 3D form: RunError.
+// the row phases (scene.hpp order: sources, then the wall zeroing); the first-order Mur
+// faces (cpu_extensions.hpp MurFaces, shared with 2D) follow the whole E sweep. TEz tensor
+// couplings have no 3D form: RunError.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -118,9 +119,6 @@ public:
             phi_[a] = sc_.pml_hi[a];
             if (plo_[a] < 0 || phi_[a] < 0 || plo_[a] + phi_[a] > n_[a])
                 throw RunError("CPU engine (3D): PML cells exceed the grid along " + std::string(1, "xyz"[a]));
-            if (sc_.boundary[a] == BoundaryKind::Mur)
-                throw RunError(std::string("CPU engine (3D): the ") + "xyz"[a] +
-                               " boundary is 'mur', which has no 3D form: use pml, pec, pmc or periodic");
             w_[a] = plo_[a] + phi_[a];
         }
         if (sc_.is_anisotropic())
@@ -648,6 +646,8 @@ private:
         if (!src->empty()) ext_.add(std::move(src));
         auto tfsf = std::make_unique<cpu::Tfsf<Real>>(sc_, has);
         if (!tfsf->empty()) ext_.add(std::move(tfsf));
+        auto mur = std::make_unique<cpu::MurFaces<Real>>(sc_);
+        if (!mur->empty()) ext_.add(std::move(mur));
         auto mon = std::make_unique<cpu::Monitors<Real>>(sc_, has);
         monitors_ = mon.get();
         ext_.add(std::move(mon));

@@ -702,9 +702,6 @@ void check_runnable(const Project& project, const std::string& file_label) {
         if ((s.type == SourceType::Plane || s.type == SourceType::Line) && s.profile == SourceProfile::Mode)
             refuse(path + ".profile", "mode sources are not supported in 3D yet (use a uniform or gaussian plane "
                                       "source, or a tfsf source)");
-        if (s.type == SourceType::Plane && !one_way_direction(s).empty())
-            refuse(path + ".direction", "one-way plane sources are not supported in 3D yet: remove \"direction\" "
-                                        "for a source that radiates both ways, or use a tfsf source");
     }
     std::set<std::string> used{project.domain.background};
     for (const Layer& l : project.layers) used.insert(l.material);

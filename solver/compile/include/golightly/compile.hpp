@@ -79,8 +79,8 @@ struct CompiledProject {
 /// one-way (TF/SF plane); flux E samples carry the covered fraction of their cell in w0.
 /// A `tfsf` source (2D and 3D) fills Scene::tfsf. 3D projects (domain.dimensions = 3) are
 /// compiled by compile_3d.cpp (its top comment: point dipole current convention, plane
-/// sheets, flux planes and boxes, dft_field volumes, frame slice); 3D refuses one-way and
-/// mode plane sources, region sources and dispersive materials (ProjectError).
+/// sheets, one-way plane sources, flux planes and boxes, dft_field volumes, frame slice);
+/// 3D refuses mode plane sources, region sources and dispersive materials (ProjectError).
 CompiledProject compile_project(const Project& project, const std::string& file_label,
                                 const CompileOptions& options = {});
 

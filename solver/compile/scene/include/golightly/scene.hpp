@@ -137,7 +137,13 @@
 //   E component follow the 2D formulation unchanged; `anisotropic` is empty (3D sub-pixel
 //   averaging gives each E component the diagonal entry of the Farjadpour tensor). The
 //   outer boundary kinds apply per axis as in 2D, to the components tangential to each
-//   face; cpml[2] is the z profile. The step order, sources, DFT sets and time probes are
+//   face (pec: Ey, Ez on i = 0 for x, Ex, Ez on j = 0, Ex, Ey on k = 0; pmc: Hy, Hz on
+//   i = nx-1, Hx, Hz on j = ny-1, Hx, Hy on k = nz-1); cpml[2] is the z profile. mur: the
+//   2D formula on both tangential E components of each face, E(0)^{n+1} = E(1)^n +
+//   (S-1)/(S+1) (E(1)^{n+1} - E(0)^n) on the e plane 0 of the axis (likewise n-1 with
+//   n-2), applied after the PEC zeroing, the x faces first, then y, then z, each reading
+//   the E^{n+1} values present at that moment (Mur 1981 is itself 3D; first order, so
+//   normal incidence only is absorbed well). The step order, sources, DFT sets and time probes are
 //   those of 2D with 3D flat indices. field_energy() is then in J (a volume integral,
 //   dx^3). frame() and sample_field() show the plane FrameSlice (Engine::set_frame_slice)
 //   with the plane's first in-plane axis (x for xy and xz, y for yz) as image columns.
