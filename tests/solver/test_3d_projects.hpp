@@ -112,4 +112,35 @@ inline Monitor flux_plane(const std::string& name, const Vec3& center, const Vec
     return m;
 }
 
+/// The TF/SF sphere of the 3D cross-section tests (test_mie3d.cpp "absorbing sphere",
+/// test_dispersive3d.cpp): a sphere of `material` (radius a, um) at the centre of a vacuum
+/// cube of side 2a + 0.5 um (cells dx, 10 PML cells), float32, 40 dB decay, max 200 fs; a
+/// tfsf box a + 0.1 um around the centre (propagation +y, E along z, pulse_for the band),
+/// monitors: 0 a scattering flux box at a + 0.175 um (outside the tfsf box), 1 an
+/// absorption flux box at a + 0.05 um (inside it).
+inline Project tfsf_sphere_project(const Material& material, double a, double dx, double wl_min, double wl_max,
+                                   int points) {
+    const double L = 2 * a + 0.5, c = L / 2;
+    Project p = vacuum_project(L, L, L, dx, 10, wl_min, wl_max, points);
+    p.run.precision = Precision::Float32;
+    p.run.stop.decay_db = 40;
+    p.run.stop.max_time_fs = 200;
+    p.materials.push_back(material);
+    Layer layer;
+    layer.name = "sphere";
+    layer.material = material.id;
+    Shape s;
+    s.type = ShapeType::Sphere;
+    s.center_3d = {c, c, c};
+    s.radius = a;
+    layer.shapes.push_back(s);
+    p.layers.push_back(layer);
+    const double tf = a + 0.1, sc = a + 0.175, ab = a + 0.05;
+    p.sources.push_back(
+        tfsf("pw", {c - tf, c - tf, c - tf}, {c + tf, c + tf, c + tf}, "+y", Component::Ez, pulse_for(wl_min, wl_max)));
+    p.monitors.push_back(flux_box("sca", {c - sc, c - sc, c - sc}, {c + sc, c + sc, c + sc}, "scattering"));
+    p.monitors.push_back(flux_box("abs", {c - ab, c - ab, c - ab}, {c + ab, c + ab, c + ab}, "absorption"));
+    return p;
+}
+
 }  // namespace golightly::test3d

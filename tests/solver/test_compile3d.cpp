@@ -123,13 +123,6 @@ TEST_CASE("compile 3D: plane sheet sources and what 3D refuses", "[compile3d][3d
     CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].size", "exactly one zero"));
     p.sources[0].type = SourceType::Region;
     CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].type", "region"));
-    p.sources.clear();
-    Material drude;
-    drude.id = "metal";
-    drude.poles.push_back(Pole{PoleKind::Drude, 1e16, 0, 1e14});
-    p.materials.push_back(drude);
-    p.domain.background = "metal";
-    CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "materials[0].poles", "dispersive"));
 }
 
 TEST_CASE("compile 3D: a uniform sheet across a periodic cell radiates a plane wave of amplitude A",

@@ -13,8 +13,19 @@
 // sub-pixel averaging, else staircase); positions whose dx cube leaves the interior (and
 // all PML cells) copy the nearest inside sample along each axis, so structures reaching
 // the interior edge continue through the PML. A project without layers (or whose run uses
-// none) is the uniform background and skips the geometry. Dispersive materials are refused
-// in 3D (materials[i].poles).
+// none) is the uniform background and skips the geometry.
+//
+// Dispersive materials (scene.hpp "Dispersive cells"): as in 2D (top of
+// compile_project.cpp, DispersionBuilder in compile_common.cpp). The table entry of every
+// cell is the averaged (eps_inf, sigma) of average_medium_3d; each E component's samples
+// get their pole set and weight from the covered fractions of compute_coverage_3d (one
+// dispersive material: its pole set, weight = its fraction; several: the union of their
+// poles with c3 scaled by each fraction, weight 1; staircase: the material of the largest
+// fraction, weight 1), PML cells copying the nearest interior sample. So the
+// susceptibility of a cut cell is sum_q f_q chi_q(w) (the poles keep the arithmetic
+// weights while eps_inf follows the Farjadpour mixing). Checks (warnings): the
+// amplification factor of the discrete update on the 3D grid (dispersion.hpp, dimensions
+// 3) per dispersive material, omega_0 dt, dispersive cells in the PML.
 //
 // Point source (electric or magnetic dipole current). A 3D `point` source is the current
 // element of 1 um^3 of a region source, i.e. (2D: 1 um of a line source)
@@ -163,8 +174,43 @@ private:
         return normal;
     }
 
+    /// The interior samples of an E component (top of file, "Medium"): per axis the
+    /// interior indices k_lo..k_hi whose positions (k + Yee offset) dx have their dx cube
+    /// inside the interior [0, L] (the single index 0 when none has, or for every axis when
+    /// `single`), as a SampleGrid3 (um).
+    struct InteriorSamples {
+        std::int64_t k_lo[3] = {0, 0, 0}, k_hi[3] = {0, 0, 0};
+        SampleGrid3 grid;
+    };
+    InteriorSamples interior_samples(Component c, bool single) const;
+    /// Calls f(i, j, k, cell, sample) for every grid cell in increasing flat index, with
+    /// `sample` the index ((k * ny + j) * nx + i in is.grid) of the interior sample the cell
+    /// takes: its own inside, the nearest inside one along each axis elsewhere (PML and
+    /// edge cells continue the interior's medium).
+    template <class F>
+    void for_each_cell_sample(const InteriorSamples& is, F&& f) const {
+        const Scene& s = out_.scene;
+        auto sample = [&](int a, std::int64_t idx) {
+            return std::clamp<std::int64_t>(idx - grid_.pml_lo[a], is.k_lo[a], is.k_hi[a]) - is.k_lo[a];
+        };
+        for (std::int64_t k = 0; k < s.nz; ++k) {
+            const std::int64_t kk = sample(2, k);
+            for (std::int64_t j = 0; j < s.ny; ++j) {
+                const std::int64_t kj = sample(1, j);
+                const std::size_t row = std::size_t(flat(0, j, k));
+                const std::size_t srow = (std::size_t(kk) * std::size_t(is.grid.ny) + std::size_t(kj)) *
+                                         std::size_t(is.grid.nx);
+                for (std::int64_t i = 0; i < s.nx; ++i)
+                    f(i, j, k, row + std::size_t(i), srow + std::size_t(sample(0, i)));
+            }
+        }
+    }
+
     void compile_grid();
     void compile_medium();
+    /// Scene::pole_sets and dispersive[Ex..Ez] (DispersionBuilder, top of file "Medium");
+    /// eps3: the averaged eps_inf per component (whole grid).
+    void compile_dispersion(bool uniform, bool subpixel, const std::vector<std::vector<double>>& eps3);
     void compile_source(std::size_t i);
     void compile_monitor(std::size_t i);
     void compile_frames();
@@ -237,6 +283,24 @@ void Compiler3D::compile_grid() {
 
 // ----------------------------------------------------------------------------- medium
 
+Compiler3D::InteriorSamples Compiler3D::interior_samples(Component c, bool uniform) const {
+    InteriorSamples is;
+    const Vec3 off = yee_offset(c);
+    for (int a = 0; a < 3; ++a) {
+        is.k_lo[a] = static_cast<std::int64_t>(std::ceil(0.5 - off[a] - 1e-9));
+        is.k_hi[a] = static_cast<std::int64_t>(std::floor(double(n_int_[a]) - 0.5 - off[a] + 1e-9));
+        if (uniform || is.k_lo[a] > is.k_hi[a]) is.k_lo[a] = is.k_hi[a] = 0;
+    }
+    is.grid.nx = int(is.k_hi[0] - is.k_lo[0] + 1);
+    is.grid.ny = int(is.k_hi[1] - is.k_lo[1] + 1);
+    is.grid.nz = int(is.k_hi[2] - is.k_lo[2] + 1);
+    is.grid.x0_um = (double(is.k_lo[0]) + off.x) * dx_;
+    is.grid.y0_um = (double(is.k_lo[1]) + off.y) * dx_;
+    is.grid.z0_um = (double(is.k_lo[2]) + off.z) * dx_;
+    is.grid.dx_um = dx_;
+    return is;
+}
+
 void Compiler3D::compile_medium() {
     Scene& s = sc();
     const bool reference = options_.reference_run;
@@ -246,10 +310,6 @@ void Compiler3D::compile_medium() {
     for (std::size_t m = 0; m < project_.materials.size(); ++m) {
         const Material& mat = project_.materials[m];
         if (!used.count(mat.id)) continue;
-        if (!mat.poles.empty())
-            throw ProjectError(file_, idx_path("materials", m) + ".poles",
-                               "dispersive materials (Lorentz/Drude poles) are not supported in 3D yet (material '" +
-                                   mat.id + "'; use a constant epsilon_inf, with conductivity for loss)");
         if (mat.epsilon_inf < 1.0) {
             const double smax = std::sqrt(std::max(0.0, mat.epsilon_inf) / 3.0);
             out_.warnings.push_back("material '" + mat.id + "': epsilon_inf = " + fmt(mat.epsilon_inf) +
@@ -272,22 +332,8 @@ void Compiler3D::compile_medium() {
             if (bg->conductivity != 0) sig3[ic].assign(ncell, bg->conductivity);
             continue;
         }
-        // Interior samples whose dx cube lies inside [0, L] per axis (top of file).
-        const Vec3 off = yee_offset(c);
-        std::int64_t k_lo[3], k_hi[3];
-        for (int a = 0; a < 3; ++a) {
-            k_lo[a] = static_cast<std::int64_t>(std::ceil(0.5 - off[a] - 1e-9));
-            k_hi[a] = static_cast<std::int64_t>(std::floor(double(n_int_[a]) - 0.5 - off[a] + 1e-9));
-            if (k_lo[a] > k_hi[a]) k_lo[a] = k_hi[a] = 0;
-        }
-        SampleGrid3 g;
-        g.nx = int(k_hi[0] - k_lo[0] + 1);
-        g.ny = int(k_hi[1] - k_lo[1] + 1);
-        g.nz = int(k_hi[2] - k_lo[2] + 1);
-        g.x0_um = (double(k_lo[0]) + off.x) * dx_;
-        g.y0_um = (double(k_lo[1]) + off.y) * dx_;
-        g.z0_um = (double(k_lo[2]) + off.z) * dx_;
-        g.dx_um = dx_;
+        const InteriorSamples is = interior_samples(c, false);
+        const SampleGrid3& g = is.grid;
         const AveragedMedium med = average_medium_3d(project_, g, c, subpixel, reference);
         const std::size_t ns = std::size_t(g.nx) * std::size_t(g.ny) * std::size_t(g.nz);
         if (med.eps_r.size() != ns || (!med.sigma.empty() && med.sigma.size() != ns))
@@ -297,25 +343,45 @@ void Compiler3D::compile_medium() {
         std::vector<double>& sg = sig3[ic];
         e.resize(ncell);
         if (!med.sigma.empty()) sg.resize(ncell);
-        auto sample = [&](int a, std::int64_t idx) {
-            return std::clamp<std::int64_t>(idx - grid_.pml_lo[a], k_lo[a], k_hi[a]) - k_lo[a];
-        };
-        for (std::int64_t k = 0; k < s.nz; ++k) {
-            const std::int64_t kk = sample(2, k);
-            for (std::int64_t j = 0; j < s.ny; ++j) {
-                const std::int64_t kj = sample(1, j);
-                const std::size_t row = std::size_t(flat(0, j, k));
-                const std::size_t srow = (std::size_t(kk) * g.ny + std::size_t(kj)) * g.nx;
-                for (std::int64_t i = 0; i < s.nx; ++i) {
-                    const std::size_t src = srow + std::size_t(sample(0, i));
-                    e[row + std::size_t(i)] = med.eps_r[src];
-                    if (!sg.empty()) sg[row + std::size_t(i)] = med.sigma[src];
-                }
-            }
-        }
+        for_each_cell_sample(is, [&](std::int64_t, std::int64_t, std::int64_t, std::size_t cell, std::size_t src) {
+            e[cell] = med.eps_r[src];
+            if (!sg.empty()) sg[cell] = med.sigma[src];
+        });
     }
     build_material_table(s, eps3, sig3);
+    sig3.clear();
+    if (any_dispersive(project_, used)) compile_dispersion(uniform, subpixel, eps3);
     build_cpml(s, project_.domain.pml.grading_order, project_.domain.pml.target_reflection);
+}
+
+// ----------------------------------------------------------------------------- dispersion
+
+void Compiler3D::compile_dispersion(bool uniform, bool subpixel, const std::vector<std::vector<double>>& eps3) {
+    Scene& s = sc();
+    DispersionBuilder builder(project_, s, subpixel);
+    for (int ic = 0; ic < 3; ++ic) {
+        const Component c = static_cast<Component>(ic);
+        // The samples compile_medium averaged; a uniform medium: one sample, the background.
+        const InteriorSamples is = interior_samples(c, uniform);
+        Coverage cov;
+        if (uniform) {
+            cov.material_ids = {project_.domain.background};
+            cov.fraction = {{1.0f}};
+        } else {
+            cov = compute_coverage_3d(project_, is.grid, options_.reference_run);
+        }
+        const auto sets = builder.classify(cov);
+        cov = Coverage{};
+        for_each_cell_sample(is, [&](std::int64_t i, std::int64_t j, std::int64_t k, std::size_t cell, std::size_t src) {
+            if (sets.set[src] < 0) return;
+            const std::int64_t ijk[3] = {i, j, k};
+            bool pml = false;
+            for (int a = 0; a < 3; ++a)
+                pml = pml || ijk[a] < s.pml_lo[a] || ijk[a] >= std::int64_t(grid_.n[a]) - s.pml_hi[a];
+            builder.add_cell(ic, static_cast<std::int32_t>(cell), sets, src, eps3[ic][cell], pml);
+        });
+    }
+    builder.add_warnings(out_.warnings, 3);
 }
 
 // ----------------------------------------------------------------------------- sources

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "compile_internal.hpp"
+#include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/units.hpp"
@@ -285,6 +286,137 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
         out_.warnings.push_back("only " + fmt(std::round(cpw * 10) / 10) + " cells per wavelength at " + fmt(wl_min) +
                                 " um in the highest index (" + fmt(std::sqrt(eps_max)) +
                                 "): at least 10 are recommended, 20 for accurate results");
+}
+
+// ----------------------------------------------------------------------------- dispersion
+
+bool any_dispersive(const Project& project, const std::set<std::string>& used) {
+    for (const std::string& id : used) {
+        const Material* m = project.find_material(id);
+        if (m && !m->poles.empty()) return true;
+    }
+    return false;
+}
+
+std::uint16_t DispersionBuilder::add_set(PoleSet ps) {
+    if (scene_.pole_sets.size() >= 65535)
+        throw RunError("too many distinct dispersive mixtures (more than 65535 pole sets)");
+    scene_.pole_sets.push_back(std::move(ps));
+    return static_cast<std::uint16_t>(scene_.pole_sets.size() - 1);
+}
+
+std::uint16_t DispersionBuilder::material_set(const Material& m) {
+    auto it = pure_set_.find(m.id);
+    if (it != pure_set_.end()) return it->second;
+    PoleSet ps;
+    for (const Pole& p : m.poles) ps.poles.push_back(pole_coefficients(p, scene_.dt_s));
+    return pure_set_[m.id] = add_set(std::move(ps));
+}
+
+int DispersionBuilder::label(const std::string& l) {
+    auto it = label_of_.find(l);
+    if (it != label_of_.end()) return it->second;
+    labels_.push_back(l);
+    min_eps_inf_.push_back(std::numeric_limits<double>::infinity());
+    return label_of_[l] = static_cast<int>(labels_.size() - 1);
+}
+
+DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov) {
+    const double dt = scene_.dt_s;
+    const std::size_t nm = cov.material_ids.size();
+    std::vector<const Material*> mats(nm);
+    for (std::size_t q = 0; q < nm; ++q) mats[q] = project_.find_material(cov.material_ids[q]);
+    auto dispersive = [&](std::size_t q) { return mats[q] && !mats[q]->poles.empty(); };
+    const std::size_t ns = nm ? cov.fraction[0].size() : 0;
+    SampleSets out;
+    out.set.assign(ns, -1);
+    out.weight.assign(ns, 0.0);
+    out.label.assign(ns, -1);
+    bool any = false;
+    for (std::size_t q = 0; q < nm; ++q) any = any || dispersive(q);
+    if (!any) return out;
+    for (std::size_t k = 0; k < ns; ++k) {
+        if (!subpixel_) {
+            std::size_t best = 0;
+            for (std::size_t q = 1; q < nm; ++q)
+                if (cov.fraction[q][k] > cov.fraction[best][k]) best = q;
+            if (dispersive(best)) {
+                out.set[k] = material_set(*mats[best]);
+                out.weight[k] = 1.0;
+                out.label[k] = label(mats[best]->id);
+            }
+            continue;
+        }
+        int n_disp = 0;
+        std::size_t last = 0;
+        for (std::size_t q = 0; q < nm; ++q)
+            if (dispersive(q) && cov.fraction[q][k] >= 1e-7) {
+                ++n_disp;
+                last = q;
+            }
+        if (n_disp == 0) continue;
+        if (n_disp == 1) {
+            out.set[k] = material_set(*mats[last]);
+            out.weight[k] = std::min(1.0, double(cov.fraction[last][k]));
+            out.label[k] = label(mats[last]->id);
+            continue;
+        }
+        PoleSet ps;
+        std::vector<double> key;
+        std::string lab;
+        for (std::size_t q = 0; q < nm; ++q) {
+            if (!dispersive(q) || cov.fraction[q][k] < 1e-7) continue;
+            for (const Pole& p : mats[q]->poles) {
+                ps.poles.push_back(pole_coefficients(p, dt, cov.fraction[q][k]));
+                key.insert(key.end(), {ps.poles.back().c1, ps.poles.back().c2, ps.poles.back().c3});
+            }
+            lab += (lab.empty() ? "" : "+") + mats[q]->id;
+        }
+        auto it = mixed_set_.find(key);
+        out.set[k] = it != mixed_set_.end() ? it->second : (mixed_set_[key] = add_set(std::move(ps)));
+        out.weight[k] = 1.0;
+        out.label[k] = label(lab);
+    }
+    return out;
+}
+
+void DispersionBuilder::add_warnings(std::vector<std::string>& warnings, int dimensions) const {
+    for (int lab : in_pml_)
+        warnings.push_back("dispersive material '" + labels_[std::size_t(lab)] +
+                           "' reaches into the PML: the CPML is not designed for dispersive media "
+                           "(expect weaker absorption or reflections there; check the results)");
+    const double dt = scene_.dt_s, S = scene_.courant;
+    for (const auto& [id, set] : pure_set_) {
+        const Material* m = project_.find_material(id);
+        for (std::size_t q = 0; q < m->poles.size(); ++q) {
+            const Pole& p = m->poles[q];
+            const double w0dt = (p.kind == PoleKind::Drude ? 0.0 : p.omega_0) * dt;
+            if (w0dt >= 2.0)
+                warnings.push_back("material '" + id + "' pole " + std::to_string(q) + ": omega_0 dt = " + fmt(w0dt) +
+                                   " >= 2: the pole update is UNSTABLE; reduce the cell size or the Courant number");
+            else if (w0dt > 1.0)
+                warnings.push_back("material '" + id + "' pole " + std::to_string(q) + ": omega_0 dt = " + fmt(w0dt) +
+                                   " > 1: the resonance is poorly resolved in time");
+        }
+        const auto lit = label_of_.find(id);
+        const double e_cells =
+            lit != label_of_.end() ? std::min(m->epsilon_inf, min_eps_inf_[std::size_t(lit->second)]) : m->epsilon_inf;
+        const double g1 =
+            amplification_factor(m->epsilon_inf, m->conductivity, scene_.pole_sets[set], 1.0, S, dimensions, dt);
+        const double g2 = e_cells < m->epsilon_inf
+                              ? amplification_factor(e_cells, 0.0, scene_.pole_sets[set], 1.0, S, dimensions, dt)
+                              : g1;
+        if (g1 > 1.0 + 1e-6 || g2 > 1.0 + 1e-6)
+            warnings.push_back("dispersive material '" + id + "' is UNSTABLE at dt = " + fmt(dt / units::fs) +
+                               " fs (Courant " + fmt(S) + ", " + std::to_string(dimensions) +
+                               "D): amplification " + fmt(std::max(g1, g2)) + " per step" +
+                               (g1 <= 1.0 + 1e-6 ? " at a boundary cell (averaged epsilon_inf " + fmt(e_cells) + ")"
+                                                 : "") +
+                               "; reduce the Courant number or the cell size (sum omega_p^2 dt^2 + " +
+                               std::to_string(4 * dimensions) +
+                               " S^2 must stay below about 4 epsilon_inf), or drop poles far above the "
+                               "spectrum (e.g. UV resonances of a metal fit)");
+    }
 }
 
 }  // namespace golightly::detail

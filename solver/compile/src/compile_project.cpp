@@ -546,138 +546,21 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
 
 void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel) {
     Scene& s = sc();
-    bool any = false;
-    for (const std::string& id : used_material_ids(layers)) {
-        const Material* m = project_.find_material(id);
-        if (m && !m->poles.empty()) any = true;
-    }
-    if (!any) return;
-    const double dt = s.dt_s;
-
-    // Pure pole sets per dispersive material id; mixtures keyed by their coefficients.
-    std::map<std::string, std::uint16_t> pure_set;
-    std::map<std::vector<double>, std::uint16_t> mixed_set;
-    auto add_set = [&](PoleSet ps) -> std::uint16_t {
-        if (s.pole_sets.size() >= 65535)
-            throw RunError("too many distinct dispersive mixtures (more than 65535 pole sets)");
-        s.pole_sets.push_back(std::move(ps));
-        return static_cast<std::uint16_t>(s.pole_sets.size() - 1);
-    };
-    auto material_set = [&](const Material& m) {
-        auto it = pure_set.find(m.id);
-        if (it != pure_set.end()) return it->second;
-        PoleSet ps;
-        for (const Pole& p : m.poles) ps.poles.push_back(pole_coefficients(p, dt));
-        return pure_set[m.id] = add_set(std::move(ps));
-    };
-    std::map<std::string, double> min_eps_inf;  // smallest averaged eps_inf per material's cells
-    std::set<std::string> in_pml;
-
+    if (!detail::any_dispersive(project_, used_material_ids(layers))) return;
+    detail::DispersionBuilder builder(project_, s, subpixel);
     for (Component c : electric_components(s.polarization)) {
         const int ic = static_cast<int>(c);
         const InteriorSamples is = interior_samples(c);  // the samples compile_medium averaged
-        const SampleGrid& g = is.grid;
-        const Coverage cov = compute_coverage(project_, g, options_.reference_run);
-        const std::size_t nm = cov.material_ids.size();
-        std::vector<const Material*> mats(nm);
-        for (std::size_t q = 0; q < nm; ++q) mats[q] = project_.find_material(cov.material_ids[q]);
-        // Per sample: pole set and weight (-1: none).
-        const std::size_t ns = std::size_t(g.nx) * g.ny;
-        std::vector<int> set_of(ns, -1);
-        std::vector<double> w_of(ns, 0.0);
-        std::vector<std::string> mat_of(ns);
-        for (std::size_t k = 0; k < ns; ++k) {
-            if (!subpixel) {
-                std::size_t best = 0;
-                for (std::size_t q = 1; q < nm; ++q)
-                    if (cov.fraction[q][k] > cov.fraction[best][k]) best = q;
-                if (mats[best] && !mats[best]->poles.empty()) {
-                    set_of[k] = material_set(*mats[best]);
-                    w_of[k] = 1.0;
-                    mat_of[k] = mats[best]->id;
-                }
-                continue;
-            }
-            int n_disp = 0;
-            std::size_t last = 0;
-            for (std::size_t q = 0; q < nm; ++q)
-                if (mats[q] && !mats[q]->poles.empty() && cov.fraction[q][k] >= 1e-7) {
-                    ++n_disp;
-                    last = q;
-                }
-            if (n_disp == 0) continue;
-            if (n_disp == 1) {
-                set_of[k] = material_set(*mats[last]);
-                w_of[k] = std::min(1.0, double(cov.fraction[last][k]));
-                mat_of[k] = mats[last]->id;
-                continue;
-            }
-            PoleSet ps;
-            std::vector<double> key;
-            for (std::size_t q = 0; q < nm; ++q) {
-                if (!mats[q] || mats[q]->poles.empty() || cov.fraction[q][k] < 1e-7) continue;
-                for (const Pole& p : mats[q]->poles) {
-                    ps.poles.push_back(pole_coefficients(p, dt, cov.fraction[q][k]));
-                    key.insert(key.end(), {ps.poles.back().c1, ps.poles.back().c2, ps.poles.back().c3});
-                }
-                mat_of[k] += (mat_of[k].empty() ? "" : "+") + mats[q]->id;
-            }
-            auto it = mixed_set.find(key);
-            set_of[k] = it != mixed_set.end() ? it->second : (mixed_set[key] = add_set(std::move(ps)));
-            w_of[k] = 1.0;
-        }
+        const auto sets = builder.classify(compute_coverage(project_, is.grid, options_.reference_run));
         // Whole grid, PML copies the nearest interior sample (as compile_medium).
-        DispersiveCells& d = s.dispersive[ic];
         for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
-            if (set_of[src] < 0) return;
             const std::int32_t cell = flat(i, j);
-            d.cells.push_back(cell);
-            d.pole_set.push_back(static_cast<std::uint16_t>(set_of[src]));
-            d.weight.push_back(w_of[src]);
-            const double e = eps_[ic][std::size_t(cell)];
-            auto mit = min_eps_inf.find(mat_of[src]);
-            if (mit == min_eps_inf.end()) min_eps_inf[mat_of[src]] = e;
-            else mit->second = std::min(mit->second, e);
             const bool pml = (s.pml_lo[0] + s.pml_hi[0] > 0 && (i < pml_lo(0) || i >= N_[0] - pml_hi(0))) ||
                              (s.pml_lo[1] + s.pml_hi[1] > 0 && (j < pml_lo(1) || j >= N_[1] - pml_hi(1)));
-            if (pml) in_pml.insert(mat_of[src]);
+            builder.add_cell(ic, cell, sets, src, eps_[ic][std::size_t(cell)], pml);
         });
     }
-
-    // Warnings.
-    for (const std::string& id : in_pml)
-        out_.warnings.push_back("dispersive material '" + id +
-                                "' reaches into the PML: the CPML is not designed for dispersive media "
-                                "(expect weaker absorption or reflections there; check the results)");
-    for (const auto& [id, set] : pure_set) {
-        const Material* m = project_.find_material(id);
-        for (std::size_t q = 0; q < m->poles.size(); ++q) {
-            const Pole& p = m->poles[q];
-            const double w0dt = (p.kind == PoleKind::Drude ? 0.0 : p.omega_0) * dt;
-            if (w0dt >= 2.0)
-                out_.warnings.push_back("material '" + id + "' pole " + std::to_string(q) + ": omega_0 dt = " +
-                                        fmt(w0dt) + " >= 2: the pole update is UNSTABLE; reduce the cell size "
-                                        "or the Courant number");
-            else if (w0dt > 1.0)
-                out_.warnings.push_back("material '" + id + "' pole " + std::to_string(q) + ": omega_0 dt = " +
-                                        fmt(w0dt) + " > 1: the resonance is poorly resolved in time");
-        }
-        const double e_cells = min_eps_inf.count(id) ? min_eps_inf[id] : m->epsilon_inf;
-        const double g1 = amplification_factor(m->epsilon_inf, m->conductivity, s.pole_sets[set], 1.0,
-                                               s.courant, 2, dt);
-        const double g2 = e_cells < m->epsilon_inf
-                              ? amplification_factor(e_cells, 0.0, s.pole_sets[set], 1.0, s.courant, 2, dt)
-                              : g1;
-        if (g1 > 1.0 + 1e-6 || g2 > 1.0 + 1e-6)
-            out_.warnings.push_back("dispersive material '" + id + "' is UNSTABLE at dt = " + fmt(dt / units::fs) +
-                                    " fs (Courant " + fmt(s.courant) + "): amplification " +
-                                    fmt(std::max(g1, g2)) + " per step" +
-                                    (g1 <= 1.0 + 1e-6 ? " at a boundary cell (averaged epsilon_inf " + fmt(e_cells) + ")"
-                                                      : "") +
-                                    "; reduce the Courant number or the cell size (sum omega_p^2 dt^2 + 8 S^2 "
-                                    "must stay below about 4 epsilon_inf), or drop poles far above the "
-                                    "spectrum (e.g. UV resonances of a metal fit)");
-    }
+    builder.add_warnings(out_.warnings, 2);
 }
 
 // ----------------------------------------------------------------------------- spectrum

@@ -703,15 +703,6 @@ void check_runnable(const Project& project, const std::string& file_label) {
             refuse(path + ".profile", "mode sources are not supported in 3D yet (use a uniform or gaussian plane "
                                       "source, or a tfsf source)");
     }
-    std::set<std::string> used{project.domain.background};
-    for (const Layer& l : project.layers) used.insert(l.material);
-    for (std::size_t i = 0; i < project.materials.size(); ++i) {
-        const Material& m = project.materials[i];
-        if (!m.poles.empty() && used.count(m.id))
-            refuse(index_path("materials", i) + ".poles",
-                   "dispersive materials (Lorentz/Drude poles) are not supported in 3D yet (material " + quoted(m.id) +
-                       "; use a constant epsilon_inf, with conductivity for loss)");
-    }
 }
 
 std::string one_way_direction(const Source& source) {

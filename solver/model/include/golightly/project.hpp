@@ -297,11 +297,9 @@ void validate_project(const Project& project, const std::string& file_label);
 /// for the first feature the 3D CPU path cannot run yet. The list (one place, so that it
 /// shrinks as the compiler and engines learn; docs/user-guide.md "3D" repeats it):
 ///   3D with `run.backend` "cuda" (run.backend: use the CPU backend),
-///   3D `mode` profiles (sources[i].profile), 3D `region` sources (sources[i].type),
-///   3D dispersive materials: a material with poles used by a layer or as the background
-///   (materials[i].poles).
-/// TF/SF sources and one-way plane sources (uniform/gaussian with a `direction`) run in
-/// 2D and 3D, as do `mur` boundaries. 2D projects pass. The editor opens every valid file
+///   3D `mode` profiles (sources[i].profile), 3D `region` sources (sources[i].type).
+/// TF/SF sources, one-way plane sources (uniform/gaussian with a `direction`), dispersive
+/// materials and `mur` boundaries run in 2D and 3D. 2D projects pass. The editor opens every valid file
 /// (parse_project accepts them); `golightly-cli run` and `check` and the IDE's run
 /// checks call this.
 void check_runnable(const Project& project, const std::string& file_label);
