@@ -5,8 +5,8 @@
 //
 // Grid. Interior cells n = round(L / cell_size) along x, y, z; domain.pml.cells PML cells
 // on both faces of each "pml" axis; physical x_um = (index position - pml_lo) * dx (grid.hpp).
-// dt = courant * dx / c0 (the model checks courant < 1/sqrt(3)). At most 2^31 - 1 cells
-// (the scene's sparse lists hold int32 indices).
+// dt = courant * dx / c0 (the model checks courant < 1/sqrt(3)). Cell indices are 64-bit
+// (CellIndex); the grid is bounded by the memory check, not by the index width.
 //
 // Medium. Each E component (Ex, Ey, Ez) is averaged at its own Yee positions by
 // average_medium_3d (geometry.hpp: the diagonal entry of the Farjadpour tensor with
@@ -105,10 +105,8 @@ private:
     std::set<std::string> pml_warned_;
 
     Scene& sc() { return out_.scene; }
-    std::int32_t flat(std::int64_t i, std::int64_t j, std::int64_t k) const {
-        return static_cast<std::int32_t>(grid_.flat(i, j, k));
-    }
-    std::int32_t flat(const std::array<std::int64_t, 3>& ijk) const { return flat(ijk[0], ijk[1], ijk[2]); }
+    CellIndex flat(std::int64_t i, std::int64_t j, std::int64_t k) const { return grid_.flat(i, j, k); }
+    CellIndex flat(const std::array<std::int64_t, 3>& ijk) const { return flat(ijk[0], ijk[1], ijk[2]); }
 
     /// Throws ProjectError (path) when point p (um) lies outside interior plus PML; notes
     /// `what` for the "inside the PML" warning.
@@ -131,12 +129,12 @@ private:
         check_point(b.lo, path_lo, what);
         check_point(b.hi, path_hi, what);
     }
-    double cb_at(Component e, std::int32_t cell) {
+    double cb_at(Component e, CellIndex cell) {
         return sc().table[sc().material_index[static_cast<int>(e)][static_cast<std::size_t>(cell)]].cb;
     }
     /// 2 cb (electric, the cell's table entry) or 2 S (magnetic): the weight per unit field
     /// amplitude of a sheet current (top of file).
-    double strength(Component c, std::int32_t cell) { return 2.0 * (is_electric(c) ? cb_at(c, cell) : sc().courant); }
+    double strength(Component c, CellIndex cell) { return 2.0 * (is_electric(c) ? cb_at(c, cell) : sc().courant); }
     /// Box of a plane given by centre and size (exactly one zero entry); returns the normal
     /// axis. Throws ProjectError (path.size) otherwise.
     int plane_box(const Vec3& center, const Vec3& size, const std::string& path, Box3& box) const {
@@ -194,11 +192,6 @@ void Compiler3D::compile_grid() {
         N[a] = static_cast<int>(std::min<long long>(n + 2LL * p, std::numeric_limits<int>::max()));
     }
     const double total = double(N[0]) * double(N[1]) * double(N[2]);
-    if (total > double(std::numeric_limits<std::int32_t>::max()))
-        throw ProjectError(file_, "domain.cell_size",
-                           "the 3D grid (" + std::to_string(N[0]) + " x " + std::to_string(N[1]) + " x " +
-                               std::to_string(N[2]) + " cells, PML included) has more than 2^31 - 1 cells; "
-                               "use larger cells or a smaller domain");
     s.nx = N[0];
     s.ny = N[1];
     s.nz = N[2];
@@ -307,8 +300,8 @@ void Compiler3D::add_point_source(const Source& src, const std::string& path, co
     check_point(at, path + ".at", "source '" + src.name + "'");
     const Component c = src.component;
     const Vec3 off = yee_offset(c);
-    const std::int32_t cell = flat(grid_.nearest_index(0, at.x, off.x), grid_.nearest_index(1, at.y, off.y),
-                                   grid_.nearest_index(2, at.z, off.z));
+    const CellIndex cell = flat(grid_.nearest_index(0, at.x, off.x), grid_.nearest_index(1, at.y, off.y),
+                                grid_.nearest_index(2, at.z, off.z));
     SourceTerm t;
     t.component = c;
     t.waveform = wf;
@@ -351,7 +344,7 @@ void Compiler3D::add_plane_source(const Source& src, const std::string& path, co
             }
             prof = std::exp(-r2 / (src.waist * src.waist));
         }
-        const std::int32_t cell = static_cast<std::int32_t>(nd.cell);
+        const CellIndex cell = nd.cell;
         const double w = strength(c, cell) * nd.weight * prof;
         if (w == 0.0) continue;
         t.cells.push_back(cell);
@@ -408,12 +401,12 @@ void Compiler3D::add_flux_plane(const Box3& plane, int normal, int s, const std:
                                    "a flux plane needs one cell of room on each side (it lies on the outer edge)");
             std::array<std::int64_t, 3> below = nd.ijk;
             below[normal] = grid_.wrap_or_clamp(normal, k - 1);
-            es.cell0.push_back(static_cast<std::int32_t>(nd.cell));
+            es.cell0.push_back(nd.cell);
             es.w0.push_back(nd.weight);
             es.cell1.push_back(-1);
             es.w1.push_back(0.0);
             hs.cell0.push_back(flat(below));
-            hs.cell1.push_back(static_cast<std::int32_t>(nd.cell));
+            hs.cell1.push_back(nd.cell);
             hs.w0.push_back(0.5);
             hs.w1.push_back(0.5);
         }
@@ -512,7 +505,7 @@ void Compiler3D::compile_monitor(std::size_t mi) {
                 m.components.empty() ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez} : m.components;
             const std::size_t ns = std::size_t(cm.region_nx) * std::size_t(cm.region_ny) * std::size_t(cm.region_nz);
             {
-                const double need = double(ns) * double(comps.size()) * (24.0 + 16.0 * double(freqs.size()));
+                const double need = double(ns) * double(comps.size()) * (32.0 + 16.0 * double(freqs.size()));
                 const double host = double(limits::host_memory_bytes());
                 if (host > 0 && need > host)
                     throw ProjectError(file_, path + ".wavelengths",

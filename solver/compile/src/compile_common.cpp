@@ -184,7 +184,7 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
         double largest = 3.0 * double(s.cells()) * double(bp);
         auto set_bytes = [&](int k) {
             const DftSet& d = s.dft_sets[std::size_t(k)];
-            return double(d.cell0.size()) * (double(d.frequencies_hz.size()) * 16 + 2 * (4 + double(bp)));
+            return double(d.cell0.size()) * (double(d.frequencies_hz.size()) * 16 + 2 * (double(sizeof(CellIndex)) + double(bp)));
         };
         for (std::size_t i = 0; i < out_.monitors.size(); ++i) {
             const CompiledMonitor& cm = out_.monitors[i];

@@ -153,7 +153,7 @@ private:
     /// Nearest grid index of a component at physical position x (wrapped or clamped).
     int nearest_index(int a, double x_um, double off) const { return int(grid_.nearest_index(a, x_um, off)); }
     int wrap_or_clamp(int a, long k) const { return int(grid_.wrap_or_clamp(a, k)); }
-    std::int32_t flat(int i, int j) const { return static_cast<std::int32_t>(grid_.flat(i, j)); }
+    CellIndex flat(int i, int j) const { return grid_.flat(i, j); }
     bool inside_domain(int a, double x_um) const {
         const double tol = 1e-9 + 1e-9 * L_[a];
         return x_um >= -pml_lo(a) * dx_ - tol && x_um <= L_[a] + pml_hi(a) * dx_ + tol;
@@ -174,7 +174,7 @@ private:
     std::set<std::string> pml_warned_;
     std::size_t anisotropic_damped_ = 0;
 
-    double cb_at(Component e, std::int32_t cell) {
+    double cb_at(Component e, CellIndex cell) {
         const auto& idx = sc().material_index[static_cast<int>(e)];
         return sc().table[idx[static_cast<std::size_t>(cell)]].cb;
     }
@@ -262,7 +262,7 @@ private:
     double half_cell_delay_s(double n_disc, double omega) const;
     /// Weight per unit of field amplitude of a current on `c` at `cell` (top of file,
     /// "Source amplitude"): 2 cb (electric) or 2 S (magnetic), before the geometric factor.
-    double source_strength(Component c, std::int32_t cell);
+    double source_strength(Component c, CellIndex cell);
     /// Point source: the nearest node of the component, weight strength / dx (dx in um:
     /// the 1 um line current). Throws ProjectError when `at` lies outside the domain.
     void add_point_source(const Source& src, const std::string& path, const CompiledWaveform& wf);
@@ -439,7 +439,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
     std::vector<std::uint8_t> eligible[2];
     for (int c = 0; c < 2; ++c) {
         eligible[c].assign(n, 1);
-        for (std::int32_t cell : s.dispersive[c].cells) eligible[c][std::size_t(cell)] = 0;
+        for (CellIndex cell : s.dispersive[c].cells) eligible[c][std::size_t(cell)] = 0;
     }
     auto in_slab = [&](int a, int k) { return k < s.pml_lo[a] || k >= N_[a] - s.pml_hi[a]; };
     for (int j = 0; j < ny; ++j)
@@ -464,7 +464,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
         return periodic(a) ? (k + na) % na : -1;
     };
     // the 4 other-component neighbours of site (i, j) of component c (flat index or -1)
-    auto neighbours = [&](int c, int i, int j, std::int32_t out[4]) {
+    auto neighbours = [&](int c, int i, int j, CellIndex out[4]) {
         static const int dex[4][2] = {{0, -1}, {1, -1}, {0, 0}, {1, 0}};   // Ex(i,j) -> Ey
         static const int dey[4][2] = {{-1, 0}, {0, 0}, {-1, 1}, {0, 1}};   // Ey(i,j) -> Ex
         for (int m = 0; m < 4; ++m) {
@@ -481,7 +481,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
         for (int i = 0; i < nx; ++i) {
             const std::size_t p = std::size_t(flat(i, j));
             if (!eligible[0][p]) continue;
-            std::int32_t nb[4];
+            CellIndex nb[4];
             neighbours(0, i, j, nb);
             for (int m = 0; m < 4; ++m) {
                 if (nb[m] < 0 || !eligible[1][std::size_t(nb[m])]) continue;
@@ -505,7 +505,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
         for (std::size_t k = 0; k < n; ++k)
             if (row_sum[c][k] > 0) {
                 list_index[c][k] = static_cast<std::int32_t>(an.cells[c].size());
-                an.cells[c].push_back(static_cast<std::int32_t>(k));
+                an.cells[c].push_back(static_cast<CellIndex>(k));
             }
     for (int c = 0; c < 2; ++c) {
         an.neighbour[c].assign(4 * an.cells[c].size(), -1);
@@ -518,7 +518,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
         for (int i = 0; i < nx; ++i) {
             const std::size_t p = std::size_t(flat(i, j));
             if (row_sum[0][p] == 0) continue;
-            std::int32_t nb[4];
+            CellIndex nb[4];
             neighbours(0, i, j, nb);
             const std::int32_t lp = list_index[0][p];
             for (int m = 0; m < 4; ++m) {
@@ -630,7 +630,7 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
         DispersiveCells& d = s.dispersive[ic];
         for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
             if (set_of[src] < 0) return;
-            const std::int32_t cell = flat(i, j);
+            const CellIndex cell = flat(i, j);
             d.cells.push_back(cell);
             d.pole_set.push_back(static_cast<std::uint16_t>(set_of[src]));
             d.weight.push_back(w_of[src]);
@@ -782,8 +782,8 @@ void Compiler::add_one_way(const Source& src, const std::string& path, int norma
     std::map<double, SourceTerm> h_terms;  // by delay
     for (std::size_t n = 0; n < nodes.size(); ++n) {
         const int t = nodes[n].t;
-        const std::int32_t ce = normal == 0 ? flat(k_s, t) : flat(t, k_s);
-        const std::int32_t ch = normal == 0 ? flat(k_h, t) : flat(t, k_h);
+        const CellIndex ce = normal == 0 ? flat(k_s, t) : flat(t, k_s);
+        const CellIndex ch = normal == 0 ? flat(k_h, t) : flat(t, k_h);
         const double we = -s * tp.sigma_e * cb_at(tp.e, ce) * h_inc[n] * nodes[n].frac;
         const double wh = -s * tp.sigma_h * sc().courant * e_inc[n] * nodes[n].frac;
         if (we != 0) {
@@ -816,7 +816,7 @@ double Compiler::half_cell_delay_s(double n_disc, double omega) const {
     return 0.5 * dx_ * units::um / v;
 }
 
-double Compiler::source_strength(Component c, std::int32_t cell) {
+double Compiler::source_strength(Component c, CellIndex cell) {
     return 2.0 * (is_electric(c) ? cb_at(c, cell) : sc().courant);
 }
 
@@ -842,8 +842,8 @@ void Compiler::add_region_source(const Source& src, const std::string& path, con
     t.waveform = wf;
     for (std::size_t k = 0; k < cov.size(); ++k)
         if (cov[k] > 1e-9) {
-            t.cells.push_back(static_cast<std::int32_t>(k));
-            t.weights.push_back(source_strength(c, static_cast<std::int32_t>(k)) * cov[k] * dx_);
+            t.cells.push_back(static_cast<CellIndex>(k));
+            t.weights.push_back(source_strength(c, static_cast<CellIndex>(k)) * cov[k] * dx_);
         }
     if (t.cells.empty())
         throw ProjectError(file_, path + ".shape", "the region covers no grid node of " + to_string(c));
@@ -864,7 +864,7 @@ void Compiler::add_oblique_line_source(const Source& src, const CompiledWaveform
     const Vec3 off = yee_offset(c);
     const double len = std::hypot(src.to.x - src.from.x, src.to.y - src.from.y);
     const int n = std::max(1, static_cast<int>(std::ceil(len / (0.25 * dx_))));
-    std::map<std::int32_t, double> acc;
+    std::map<CellIndex, double> acc;
     const Vec2 mid{0.5 * (src.from.x + src.to.x), 0.5 * (src.from.y + src.to.y)};
     for (int k = 0; k < n; ++k) {
         const double u = (k + 0.5) / n;
@@ -901,7 +901,7 @@ void Compiler::add_two_way_line_source(const Source& src, const std::string& pat
             const double r = (nd.pos_um - line.centre) / src.waist;
             prof = std::exp(-r * r);
         }
-        const std::int32_t cell = line.normal == 0 ? flat(k_n, nd.t) : flat(nd.t, k_n);
+        const CellIndex cell = line.normal == 0 ? flat(k_n, nd.t) : flat(nd.t, k_n);
         t.cells.push_back(cell);
         t.weights.push_back(source_strength(c, cell) * prof * nd.frac);
     }
@@ -1177,7 +1177,7 @@ void Compiler::compile_monitor(std::size_t mi) {
                 const auto cov = shape_coverage(*m.shape, m.component, path + ".shape");
                 for (std::size_t k = 0; k < cov.size(); ++k)
                     if (cov[k] > 1e-9) {
-                        tp.cells.push_back(static_cast<std::int32_t>(k));
+                        tp.cells.push_back(static_cast<CellIndex>(k));
                         tp.weights.push_back(cov[k]);
                     }
                 if (tp.cells.empty())
@@ -1217,7 +1217,7 @@ void Compiler::compile_monitor(std::size_t mi) {
             std::vector<Component> comps = m.components.empty() ? electric_components(pol) : m.components;
             {  // the region's samples and accumulators, before allocating them
                 const double need = double(cm.region_nx) * cm.region_ny * double(comps.size()) *
-                                    (24.0 + 16.0 * double(freqs.size()));
+                                    (32.0 + 16.0 * double(freqs.size()));
                 const double host = double(limits::host_memory_bytes());
                 if (host > 0 && need > host)
                     throw ProjectError(file_, path + ".wavelengths",

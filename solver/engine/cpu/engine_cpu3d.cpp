@@ -111,8 +111,6 @@ public:
         nz_ = n_[2];
         if (nx_ <= 0 || ny_ <= 0 || nz_ <= 0)
             throw RunError("CPU engine (3D): the scene has no cells (nx, ny, nz must be > 0)");
-        if (sc_.cells() > std::size_t(std::numeric_limits<std::int32_t>::max()))
-            throw RunError("CPU engine (3D): more than 2^31 - 1 cells (the sparse lists hold 32-bit indices)");
         for (int a = 0; a < 3; ++a) {
             plo_[a] = sc_.pml_lo[a];
             phi_[a] = sc_.pml_hi[a];

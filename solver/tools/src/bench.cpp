@@ -108,14 +108,14 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
         }
     // Dispersive blobs: a blob is dispersive when its second hash falls below the fraction.
     const bool dispersive = material != nullptr || poles > 0;
-    std::vector<std::int32_t> disp_cells;
+    std::vector<CellIndex> disp_cells;
     if (dispersive) {
         const std::uint32_t threshold = std::uint32_t(std::llround(fraction * 4294967295.0));
         for (int j = 0; j < ny; ++j)
             for (int i = 0; i < nx; ++i) {
                 const std::uint32_t h = hash2(std::uint32_t(i / 8) ^ 0x9e3779b9u, std::uint32_t(j / 8) + 0x7f4a7c15u);
                 if (fraction >= 1.0 || (fraction > 0.0 && h <= threshold)) {
-                    disp_cells.push_back(std::int32_t(std::size_t(j) * nx + i));
+                    disp_cells.push_back(CellIndex(std::size_t(j) * nx + i));
                     if (material) map[std::size_t(j) * nx + i] = 5;
                 }
             }
@@ -237,7 +237,7 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
         for (int c = 0; c < 3; ++c) {
             DispersiveCells& d = s.dispersive[c];
             d.cells.resize(s.cells());
-            for (std::size_t q = 0; q < s.cells(); ++q) d.cells[q] = std::int32_t(q);
+            for (std::size_t q = 0; q < s.cells(); ++q) d.cells[q] = CellIndex(q);
             d.pole_set.assign(s.cells(), 0);
             d.weight.assign(s.cells(), 1.0);
         }
@@ -248,7 +248,7 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
     const int js = ny / 4;
     for (int k = kPml + 2; k < nz - kPml - 2; ++k)
         for (int i = kPml + 2; i < nx - kPml - 2; ++i) {
-            src.cells.push_back(std::int32_t((std::size_t(k) * ny + js) * nx + i));
+            src.cells.push_back(CellIndex((std::size_t(k) * ny + js) * nx + i));
             src.weights.push_back(1.0);
         }
     src.waveform.type = WaveformType::GaussianPulse;
@@ -265,7 +265,7 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
     const int line = ny / 2;
     for (int k = kPml + 1; k < nz - kPml - 1; ++k)
         for (int i = kPml + 1; i < nx - kPml - 1; ++i) {
-            const std::int32_t c = std::int32_t((std::size_t(k) * ny + line) * nx + i);
+            const CellIndex c = CellIndex((std::size_t(k) * ny + line) * nx + i);
             e.cell0.push_back(c); e.cell1.push_back(-1); e.w0.push_back(1.0); e.w1.push_back(0.0);
             h.cell0.push_back(c); h.cell1.push_back(c - nx); h.w0.push_back(0.5); h.w1.push_back(0.5);
         }
