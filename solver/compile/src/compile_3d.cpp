@@ -401,14 +401,7 @@ void Compiler3D::add_flux_plane(const Box3& plane, int normal, int s, const std:
                                    "a flux plane needs one cell of room on each side (it lies on the outer edge)");
             std::array<std::int64_t, 3> below = nd.ijk;
             below[normal] = grid_.wrap_or_clamp(normal, k - 1);
-            es.cell0.push_back(nd.cell);
-            es.w0.push_back(nd.weight);
-            es.cell1.push_back(-1);
-            es.w1.push_back(0.0);
-            hs.cell0.push_back(flat(below));
-            hs.cell1.push_back(nd.cell);
-            hs.w0.push_back(0.5);
-            hs.w1.push_back(0.5);
+            detail::add_flux_sample(es, hs, nd.cell, nd.weight, flat(below), nd.cell);
         }
         FluxTerm term;
         term.e_set = static_cast<int>(sc().dft_sets.size());
@@ -494,13 +487,7 @@ void Compiler3D::compile_monitor(std::size_t mi) {
             cm.region_nx = int(i1[0] - i0[0]);
             cm.region_ny = int(i1[1] - i0[1]);
             cm.region_nz = int(i1[2] - i0[2]);
-            std::vector<double> freqs;
-            for (std::size_t k = 0; k < m.wavelengths.size(); ++k) {
-                if (!(m.wavelengths[k] > 0))
-                    throw ProjectError(file_, path + ".wavelengths[" + std::to_string(k) + "]", "must be > 0");
-                freqs.push_back(units::wavelength_um_to_hz(m.wavelengths[k]));
-            }
-            if (freqs.empty()) throw ProjectError(file_, path + ".wavelengths", "needs at least one wavelength");
+            const std::vector<double> freqs = detail::dft_field_frequencies(m, path, file_);
             const std::vector<Component> comps =
                 m.components.empty() ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez} : m.components;
             const std::size_t ns = std::size_t(cm.region_nx) * std::size_t(cm.region_ny) * std::size_t(cm.region_nz);
@@ -517,19 +504,10 @@ void Compiler3D::compile_monitor(std::size_t mi) {
                                            limits::format_bytes(host) + ")");
             }
             for (std::size_t k = 0; k < comps.size(); ++k) {
-                DftSet set;
-                set.component = comps[k];
-                set.frequencies_hz = freqs;
-                set.cell0.reserve(ns);
-                for (std::int64_t z = i0[2]; z < i1[2]; ++z)
-                    for (std::int64_t y = i0[1]; y < i1[1]; ++y)
-                        for (std::int64_t x = i0[0]; x < i1[0]; ++x) set.cell0.push_back(flat(x, y, z));
-                set.w0.assign(ns, 1.0);
-                set.cell1.assign(ns, -1);
-                set.w1.assign(ns, 0.0);
+                const CellBox box{{i0[0], i0[1], i0[2]}, {i1[0], i1[1], i1[2]}};
                 cm.dft_field_sets.push_back(static_cast<int>(sc().dft_sets.size()));
                 cm.dft_field_components.push_back(comps[k]);
-                sc().dft_sets.push_back(std::move(set));
+                sc().dft_sets.push_back(detail::box_dft_set(grid_, box, comps[k], freqs));
             }
             break;
         }

@@ -1098,14 +1098,8 @@ int Compiler::add_flux_line(const Vec2& from, const Vec2& to, int normal, int s,
     hs.component = tp.h;
     es.frequencies_hz = hs.frequencies_hz = out_.spectrum_hz;
     for (const LineNode& nd : nodes) {
-        es.cell0.push_back(normal == 0 ? flat(k, nd.t) : flat(nd.t, k));
-        es.w0.push_back(nd.frac);
-        es.cell1.push_back(-1);
-        es.w1.push_back(0.0);
-        hs.cell0.push_back(normal == 0 ? flat(k0, nd.t) : flat(nd.t, k0));
-        hs.cell1.push_back(normal == 0 ? flat(k, nd.t) : flat(nd.t, k));
-        hs.w0.push_back(0.5);
-        hs.w1.push_back(0.5);
+        const CellIndex cell = normal == 0 ? flat(k, nd.t) : flat(nd.t, k);
+        detail::add_flux_sample(es, hs, cell, nd.frac, normal == 0 ? flat(k0, nd.t) : flat(nd.t, k0), cell);
     }
     FluxTerm term;
     term.e_set = static_cast<int>(sc().dft_sets.size());
@@ -1207,13 +1201,7 @@ void Compiler::compile_monitor(std::size_t mi) {
             j1 = std::clamp(std::max(j1, j0 + 1), 1, N_[1]);
             cm.region_nx = i1 - i0;
             cm.region_ny = j1 - j0;
-            std::vector<double> freqs;
-            for (std::size_t k = 0; k < m.wavelengths.size(); ++k) {
-                if (!(m.wavelengths[k] > 0))
-                    throw ProjectError(file_, path + ".wavelengths[" + std::to_string(k) + "]", "must be > 0");
-                freqs.push_back(units::wavelength_um_to_hz(m.wavelengths[k]));
-            }
-            if (freqs.empty()) throw ProjectError(file_, path + ".wavelengths", "needs at least one wavelength");
+            const std::vector<double> freqs = detail::dft_field_frequencies(m, path, file_);
             std::vector<Component> comps = m.components.empty() ? electric_components(pol) : m.components;
             {  // the region's samples and accumulators, before allocating them
                 const double need = double(cm.region_nx) * cm.region_ny * double(comps.size()) *
@@ -1231,19 +1219,9 @@ void Compiler::compile_monitor(std::size_t mi) {
                 if (!in_polarization(comps[k], pol))
                     throw ProjectError(file_, path + ".components[" + std::to_string(k) + "]",
                                        "component " + to_string(comps[k]) + " is not a field of " + to_string(pol));
-                DftSet set;
-                set.component = comps[k];
-                set.frequencies_hz = freqs;
-                const std::size_t ns = std::size_t(cm.region_nx) * cm.region_ny;
-                set.cell0.reserve(ns);
-                for (int j = j0; j < j1; ++j)
-                    for (int i = i0; i < i1; ++i) set.cell0.push_back(flat(i, j));
-                set.w0.assign(ns, 1.0);
-                set.cell1.assign(ns, -1);
-                set.w1.assign(ns, 0.0);
                 cm.dft_field_sets.push_back(static_cast<int>(sc().dft_sets.size()));
                 cm.dft_field_components.push_back(comps[k]);
-                sc().dft_sets.push_back(std::move(set));
+                sc().dft_sets.push_back(detail::box_dft_set(grid_, CellBox{{i0, j0, 0}, {i1, j1, 1}}, comps[k], freqs));
             }
             break;
         }
