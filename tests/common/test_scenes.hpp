@@ -122,7 +122,7 @@ inline Scene make_random_material_scene(int nx, int ny, Polarization p, unsigned
 }
 
 /// Flat index of cell (i, j).
-inline std::int32_t cell(const Scene& s, int i, int j) { return std::int32_t(j * s.nx + i); }
+inline CellIndex cell(const Scene& s, int i, int j) { return CellIndex(j) * s.nx + i; }
 
 /// A gaussian-pulse waveform with carrier f0 (Hz) and 1/e^(1/2) half-width tau_s (s),
 /// centred at t0 = 6 tau (so it starts from ~1e-8 of its peak).

@@ -30,11 +30,11 @@ struct Boundaries {
 
 bool magnetic(Component c) { return c == Component::Hx || c == Component::Hy || c == Component::Hz; }
 
-std::vector<std::int32_t> distinct_cells(std::mt19937& rng, int count, int cells) {
-    std::set<std::int32_t> s;
+std::vector<CellIndex> distinct_cells(std::mt19937& rng, int count, int cells) {
+    std::set<CellIndex> s;
     std::uniform_int_distribution<int> u(0, cells - 1);
     while (int(s.size()) < count) s.insert(u(rng));
-    std::vector<std::int32_t> v(s.begin(), s.end());
+    std::vector<CellIndex> v(s.begin(), s.end());
     std::shuffle(v.begin(), v.end(), rng);
     return v;
 }

@@ -71,10 +71,10 @@ TEST_CASE("compile 3D: point dipole weight 2 cb (1 um / dx)^2 on the nearest nod
     const Grid g = s.grid();
     REQUIRE(s.sources.size() == 2);
     // Ez at (i, j, k + 1/2): x = 0.5 -> i = 10, y = 0.4 -> j = 8, z = 0.325 -> k = 6
-    CHECK(s.sources[0].cells == std::vector<std::int32_t>{std::int32_t(g.flat(16, 14, 12))});
+    CHECK(s.sources[0].cells == std::vector<CellIndex>{g.flat(16, 14, 12)});
     CHECK(s.sources[0].weights[0] == Approx(2 * 0.5 / (0.05 * 0.05)));
     // Hx at (i, j + 1/2, k + 1/2)
-    CHECK(s.sources[1].cells == std::vector<std::int32_t>{std::int32_t(g.flat(16, 14, 12))});
+    CHECK(s.sources[1].cells == std::vector<CellIndex>{g.flat(16, 14, 12)});
     CHECK(s.sources[1].component == Component::Hx);
     CHECK(s.sources[1].weights[0] == Approx(2 * 0.5 / (0.05 * 0.05)));
     CHECK(c.sources_end_s > 0);

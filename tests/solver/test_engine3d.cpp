@@ -347,12 +347,12 @@ TEST_CASE("3D engine is invariant under the cyclic permutation of axes x -> y ->
         pc.c3 = w0 * w0 * dt * dt / (1 + g * dt / 2);
         for (Scene* sc : {&sa, &sb}) sc->pole_sets.push_back(PoleSet{{pc}});
         for (int c = 0; c < 3; ++c) {
-            std::vector<std::int32_t> ca, cbv;
+            std::vector<CellIndex> ca, cbv;
             for (int k = 4; k < 9; ++k)
                 for (int j = 5; j < 9; ++j)
                     for (int i = 8; i < 12; ++i) {
                         ca.push_back(cell3(sa, i, j, k));
-                        cbv.push_back(std::int32_t(to_b(i, j, k)));
+                        cbv.push_back(CellIndex(to_b(i, j, k)));
                     }
             std::sort(cbv.begin(), cbv.end());
             const int c_b = (c + rot) % 3;

@@ -51,8 +51,8 @@ inline Scene make3(const Spec3& p) {
 }
 
 /// Flat index (k ny + j) nx + i.
-inline std::int32_t cell3(const Scene& s, int i, int j, int k) {
-    return std::int32_t((std::int64_t(k) * s.ny + j) * s.nx + i);
+inline CellIndex cell3(const Scene& s, int i, int j, int k) {
+    return (CellIndex(k) * s.ny + j) * s.nx + i;
 }
 
 /// n values uniform in [-1, 1) from seed.

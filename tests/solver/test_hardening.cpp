@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -422,6 +423,32 @@ TEST_CASE("sizes: the memory estimate refuses what the machine cannot hold, nami
         CHECK(pe.json_path() == "run.stop.max_time_fs");
     }
     ::unsetenv("GOLIGHTLY_HOST_MEMORY_BYTES");
+}
+
+TEST_CASE("sizes: a 3D grid of more than 2^31 cells meets only the memory check (64-bit cell indices)",
+          "[hardening][limits][compile3d][3d]") {
+    // 1259^3 interior cells (below the project limit of 2e9) plus 16 PML cells on every
+    // face: 1291^3 = 2 151 685 171 cells, more than 2^31 - 1 = 2 147 483 647. The scene's
+    // cell lists are 64-bit, so the compiler refuses the grid only for its memory (capped
+    // here at 1 GB), not for the width of an index.
+    const Project p = test3d::vacuum_project(12.59, 12.59, 12.59, 0.01, 16, 0.8, 1.2, 3);
+    ::setenv("GOLIGHTLY_HOST_MEMORY_BYTES", "1000000000", 1);
+    std::string path, message;
+    try {
+        compile_project(p, "t.glproj");
+    } catch (const ProjectError& e) {
+        path = e.json_path();
+        message = e.message();
+    } catch (...) {
+        ::unsetenv("GOLIGHTLY_HOST_MEMORY_BYTES");
+        throw;
+    }
+    ::unsetenv("GOLIGHTLY_HOST_MEMORY_BYTES");
+    std::printf("3D grid of 1291^3 cells: %s: %s\n", path.c_str(), message.c_str());
+    CHECK(path == "domain.cell_size");
+    CHECK(message.find("1291 x 1291 x 1291 cells needs about") != std::string::npos);
+    CHECK(message.find("more than this machine's memory") != std::string::npos);
+    CHECK(message.find("2^31") == std::string::npos);
 }
 
 TEST_CASE("sizes: a 200 MB project file is refused by its size, not read", "[hardening][limits][files]") {

@@ -143,7 +143,7 @@ TEST_CASE("TF/SF 3D: an empty total-field box leaks nothing; the incident pulse 
         for (auto p : {p1, p2}) {
             TimeProbe pr;
             pr.component = c.e;
-            pr.cells = {std::int32_t((std::int64_t(p[2]) * s.ny + p[1]) * s.nx + p[0])};
+            pr.cells = {(CellIndex(p[2]) * s.ny + p[1]) * s.nx + p[0]};
             pr.weights = {1.0};
             s.time_probes.push_back(pr);
         }

@@ -5,8 +5,8 @@
 //
 // Grid. Interior cells n = round(L / cell_size) along x, y, z; domain.pml.cells PML cells
 // on both faces of each "pml" axis; physical x_um = (index position - pml_lo) * dx (grid.hpp).
-// dt = courant * dx / c0 (the model checks courant < 1/sqrt(3)). At most 2^31 - 1 cells
-// (the scene's sparse lists hold int32 indices).
+// dt = courant * dx / c0 (the model checks courant < 1/sqrt(3)). Cell indices are 64-bit
+// (CellIndex); the grid is bounded by the memory check, not by the index width.
 //
 // Medium. Each E component (Ex, Ey, Ez) is averaged at its own Yee positions by
 // average_medium_3d (geometry.hpp: the diagonal entry of the Farjadpour tensor with
@@ -127,10 +127,8 @@ private:
     std::set<std::string> pml_warned_;
 
     Scene& sc() { return out_.scene; }
-    std::int32_t flat(std::int64_t i, std::int64_t j, std::int64_t k) const {
-        return static_cast<std::int32_t>(grid_.flat(i, j, k));
-    }
-    std::int32_t flat(const std::array<std::int64_t, 3>& ijk) const { return flat(ijk[0], ijk[1], ijk[2]); }
+    CellIndex flat(std::int64_t i, std::int64_t j, std::int64_t k) const { return grid_.flat(i, j, k); }
+    CellIndex flat(const std::array<std::int64_t, 3>& ijk) const { return flat(ijk[0], ijk[1], ijk[2]); }
 
     /// Throws ProjectError (path) when point p (um) lies outside interior plus PML; notes
     /// `what` for the "inside the PML" warning.
@@ -153,12 +151,12 @@ private:
         check_point(b.lo, path_lo, what);
         check_point(b.hi, path_hi, what);
     }
-    double cb_at(Component e, std::int32_t cell) {
+    double cb_at(Component e, CellIndex cell) {
         return sc().table[sc().material_index[static_cast<int>(e)][static_cast<std::size_t>(cell)]].cb;
     }
     /// 2 cb (electric, the cell's table entry) or 2 S (magnetic): the weight per unit field
     /// amplitude of a sheet current (top of file).
-    double strength(Component c, std::int32_t cell) { return 2.0 * (is_electric(c) ? cb_at(c, cell) : sc().courant); }
+    double strength(Component c, CellIndex cell) { return 2.0 * (is_electric(c) ? cb_at(c, cell) : sc().courant); }
     /// Box of a plane given by centre and size (exactly one zero entry); returns the normal
     /// axis. Throws ProjectError (path.size) otherwise.
     int plane_box(const Vec3& center, const Vec3& size, const std::string& path, Box3& box) const {
@@ -259,11 +257,6 @@ void Compiler3D::compile_grid() {
         N[a] = static_cast<int>(std::min<long long>(n + 2LL * p, std::numeric_limits<int>::max()));
     }
     const double total = double(N[0]) * double(N[1]) * double(N[2]);
-    if (total > double(std::numeric_limits<std::int32_t>::max()))
-        throw ProjectError(file_, "domain.cell_size",
-                           "the 3D grid (" + std::to_string(N[0]) + " x " + std::to_string(N[1]) + " x " +
-                               std::to_string(N[2]) + " cells, PML included) has more than 2^31 - 1 cells; "
-                               "use larger cells or a smaller domain");
     s.nx = N[0];
     s.ny = N[1];
     s.nz = N[2];
@@ -378,7 +371,7 @@ void Compiler3D::compile_dispersion(bool uniform, bool subpixel, const std::vect
             bool pml = false;
             for (int a = 0; a < 3; ++a)
                 pml = pml || ijk[a] < s.pml_lo[a] || ijk[a] >= std::int64_t(grid_.n[a]) - s.pml_hi[a];
-            builder.add_cell(ic, static_cast<std::int32_t>(cell), sets, src, eps3[ic][cell], pml);
+            builder.add_cell(ic, CellIndex(cell), sets, src, eps3[ic][cell], pml);
         });
     }
     builder.add_warnings(out_.warnings, 3);
@@ -392,8 +385,8 @@ void Compiler3D::add_point_source(const Source& src, const std::string& path, co
     check_point(at, path + ".at", "source '" + src.name + "'");
     const Component c = src.component;
     const Vec3 off = yee_offset(c);
-    const std::int32_t cell = flat(grid_.nearest_index(0, at.x, off.x), grid_.nearest_index(1, at.y, off.y),
-                                   grid_.nearest_index(2, at.z, off.z));
+    const CellIndex cell = flat(grid_.nearest_index(0, at.x, off.x), grid_.nearest_index(1, at.y, off.y),
+                                grid_.nearest_index(2, at.z, off.z));
     SourceTerm t;
     t.component = c;
     t.waveform = wf;
@@ -442,7 +435,7 @@ void Compiler3D::add_plane_source(const Source& src, const std::string& path, co
     t.waveform = wf;
     for (const BoxNode& nd : grid_.box_nodes(box, c)) {
         const double prof = profile(nd);
-        const std::int32_t cell = static_cast<std::int32_t>(nd.cell);
+        const CellIndex cell = nd.cell;
         const double w = strength(c, cell) * nd.weight * prof;
         if (w == 0.0) continue;
         t.cells.push_back(cell);
@@ -468,7 +461,7 @@ void Compiler3D::add_one_way_plane(const Source& src, const std::string& path, c
         std::array<std::int64_t, 3> h = nd.ijk;
         h[normal] = grid_.wrap_or_clamp(normal, kh);
         OneWayNode on;
-        on.e_cell = static_cast<std::int32_t>(nd.cell);
+        on.e_cell = nd.cell;
         on.h_cell = flat(h);
         on.frac = nd.weight;
         const double n_local = std::sqrt(sc().table[idx[std::size_t(nd.cell)]].eps_r);
@@ -527,14 +520,7 @@ void Compiler3D::add_flux_plane(const Box3& plane, int normal, int s, const std:
                                    "a flux plane needs one cell of room on each side (it lies on the outer edge)");
             std::array<std::int64_t, 3> below = nd.ijk;
             below[normal] = grid_.wrap_or_clamp(normal, k - 1);
-            es.cell0.push_back(static_cast<std::int32_t>(nd.cell));
-            es.w0.push_back(nd.weight);
-            es.cell1.push_back(-1);
-            es.w1.push_back(0.0);
-            hs.cell0.push_back(flat(below));
-            hs.cell1.push_back(static_cast<std::int32_t>(nd.cell));
-            hs.w0.push_back(0.5);
-            hs.w1.push_back(0.5);
+            detail::add_flux_sample(es, hs, nd.cell, nd.weight, flat(below), nd.cell);
         }
         FluxTerm term;
         term.e_set = static_cast<int>(sc().dft_sets.size());
@@ -620,18 +606,12 @@ void Compiler3D::compile_monitor(std::size_t mi) {
             cm.region_nx = int(i1[0] - i0[0]);
             cm.region_ny = int(i1[1] - i0[1]);
             cm.region_nz = int(i1[2] - i0[2]);
-            std::vector<double> freqs;
-            for (std::size_t k = 0; k < m.wavelengths.size(); ++k) {
-                if (!(m.wavelengths[k] > 0))
-                    throw ProjectError(file_, path + ".wavelengths[" + std::to_string(k) + "]", "must be > 0");
-                freqs.push_back(units::wavelength_um_to_hz(m.wavelengths[k]));
-            }
-            if (freqs.empty()) throw ProjectError(file_, path + ".wavelengths", "needs at least one wavelength");
+            const std::vector<double> freqs = detail::dft_field_frequencies(m, path, file_);
             const std::vector<Component> comps =
                 m.components.empty() ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez} : m.components;
             const std::size_t ns = std::size_t(cm.region_nx) * std::size_t(cm.region_ny) * std::size_t(cm.region_nz);
             {
-                const double need = double(ns) * double(comps.size()) * (24.0 + 16.0 * double(freqs.size()));
+                const double need = double(ns) * double(comps.size()) * (32.0 + 16.0 * double(freqs.size()));
                 const double host = double(limits::host_memory_bytes());
                 if (host > 0 && need > host)
                     throw ProjectError(file_, path + ".wavelengths",
@@ -643,19 +623,10 @@ void Compiler3D::compile_monitor(std::size_t mi) {
                                            limits::format_bytes(host) + ")");
             }
             for (std::size_t k = 0; k < comps.size(); ++k) {
-                DftSet set;
-                set.component = comps[k];
-                set.frequencies_hz = freqs;
-                set.cell0.reserve(ns);
-                for (std::int64_t z = i0[2]; z < i1[2]; ++z)
-                    for (std::int64_t y = i0[1]; y < i1[1]; ++y)
-                        for (std::int64_t x = i0[0]; x < i1[0]; ++x) set.cell0.push_back(flat(x, y, z));
-                set.w0.assign(ns, 1.0);
-                set.cell1.assign(ns, -1);
-                set.w1.assign(ns, 0.0);
+                const CellBox box{{i0[0], i0[1], i0[2]}, {i1[0], i1[1], i1[2]}};
                 cm.dft_field_sets.push_back(static_cast<int>(sc().dft_sets.size()));
                 cm.dft_field_components.push_back(comps[k]);
-                sc().dft_sets.push_back(std::move(set));
+                sc().dft_sets.push_back(detail::box_dft_set(grid_, box, comps[k], freqs));
             }
             break;
         }

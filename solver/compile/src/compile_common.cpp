@@ -130,6 +130,43 @@ std::vector<double> compile_spectrum(const Project& project) {
     return out;
 }
 
+std::vector<double> dft_field_frequencies(const Monitor& m, const std::string& path, const std::string& file) {
+    std::vector<double> freqs;
+    for (std::size_t k = 0; k < m.wavelengths.size(); ++k) {
+        if (!(m.wavelengths[k] > 0))
+            throw ProjectError(file, path + ".wavelengths[" + std::to_string(k) + "]", "must be > 0");
+        freqs.push_back(units::wavelength_um_to_hz(m.wavelengths[k]));
+    }
+    if (freqs.empty()) throw ProjectError(file, path + ".wavelengths", "needs at least one wavelength");
+    return freqs;
+}
+
+DftSet box_dft_set(const Grid& grid, const CellBox& box, Component c, const std::vector<double>& frequencies_hz) {
+    DftSet set;
+    set.component = c;
+    set.frequencies_hz = frequencies_hz;
+    const std::size_t ns = std::size_t(box.cells());
+    set.cell0.reserve(ns);
+    for (std::int64_t z = box.lo[2]; z < box.hi[2]; ++z)
+        for (std::int64_t y = box.lo[1]; y < box.hi[1]; ++y)
+            for (std::int64_t x = box.lo[0]; x < box.hi[0]; ++x) set.cell0.push_back(grid.flat(x, y, z));
+    set.w0.assign(ns, 1.0);
+    set.cell1.assign(ns, -1);
+    set.w1.assign(ns, 0.0);
+    return set;
+}
+
+void add_flux_sample(DftSet& es, DftSet& hs, CellIndex e_cell, double w, CellIndex h_lo, CellIndex h_hi) {
+    es.cell0.push_back(e_cell);
+    es.w0.push_back(w);
+    es.cell1.push_back(-1);
+    es.w1.push_back(0.0);
+    hs.cell0.push_back(h_lo);
+    hs.cell1.push_back(h_hi);
+    hs.w0.push_back(0.5);
+    hs.w1.push_back(0.5);
+}
+
 TfsfSource compile_tfsf(const Project& project, const Source& src, const std::string& path, const std::string& file,
                         const Scene& scene, const Grid& grid, const CompiledWaveform& wf) {
     const int dims = scene.dimensions == 3 ? 3 : 2;
@@ -245,7 +282,7 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
         double largest = 3.0 * double(s.cells()) * double(bp);
         auto set_bytes = [&](int k) {
             const DftSet& d = s.dft_sets[std::size_t(k)];
-            return double(d.cell0.size()) * (double(d.frequencies_hz.size()) * 16 + 2 * (4 + double(bp)));
+            return double(d.cell0.size()) * (double(d.frequencies_hz.size()) * 16 + 2 * (double(sizeof(CellIndex)) + double(bp)));
         };
         for (std::size_t i = 0; i < out_.monitors.size(); ++i) {
             const CompiledMonitor& cm = out_.monitors[i];

@@ -35,6 +35,21 @@ CompiledWaveform compile_waveform(const Source& s, const std::string& path, cons
 /// increasing.
 std::vector<double> compile_spectrum(const Project& project);
 
+/// The frequencies (Hz) of a dft_field monitor's wavelengths (um), in their order. Throws
+/// ProjectError naming path.wavelengths[k] for a wavelength <= 0, path.wavelengths when
+/// there is none.
+std::vector<double> dft_field_frequencies(const Monitor& m, const std::string& path, const std::string& file);
+
+/// The DftSet of a dft_field monitor's component c: one sample per node of `box` (cells,
+/// half-open; 2D: k in [0, 1)), in flat-index order of `grid` (x fastest), weight 1 and no
+/// second cell; frequencies in Hz.
+DftSet box_dft_set(const Grid& grid, const CellBox& box, Component c, const std::vector<double>& frequencies_hz);
+
+/// One sample of a flux line (2D) or plane (3D): the tangential E at `e_cell` with weight
+/// `w` (the node's covered fraction) into `es`, and H~ averaged (0.5 each) over `h_lo` and
+/// `h_hi`, the h positions either side of the E node along the normal, into `hs`.
+void add_flux_sample(DftSet& es, DftSet& hs, CellIndex e_cell, double w, CellIndex h_lo, CellIndex h_hi);
+
 /// TF/SF source (2D and 3D; scene.hpp "TF/SF"): box min/max (um; z ignored in 2D) to the
 /// inclusive integer positions of the total-field region (nearest e positions), direction
 /// (+x .. -z, propagation) and the E polarization `component` (normal to the direction; in
@@ -85,7 +100,7 @@ void plane_wave_incident(bool electric_source, double prof, double n_local, cons
 /// indices), the covered fraction of the node's dx (2D) or dx^2 (3D), the incident fields
 /// and the H term's delay (s).
 struct OneWayNode {
-    std::int32_t e_cell = 0, h_cell = 0;
+    CellIndex e_cell = 0, h_cell = 0;
     double frac = 0;
     double e_inc = 0, h_inc = 0, delay_h_s = 0;
 };
@@ -143,7 +158,7 @@ public:
     /// `sample` of `sets` (nothing when that sample is not dispersive); eps_inf_cell is
     /// the cell's averaged (table) eps_inf (for the stability check), in_pml whether the
     /// cell lies in a PML slab (for the PML warning).
-    void add_cell(int component, std::int32_t cell, const SampleSets& sets, std::size_t sample, double eps_inf_cell,
+    void add_cell(int component, CellIndex cell, const SampleSets& sets, std::size_t sample, double eps_inf_cell,
                   bool in_pml) {
         const int set = sets.set[sample];
         if (set < 0) return;

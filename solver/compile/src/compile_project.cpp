@@ -153,7 +153,7 @@ private:
     /// Nearest grid index of a component at physical position x (wrapped or clamped).
     int nearest_index(int a, double x_um, double off) const { return int(grid_.nearest_index(a, x_um, off)); }
     int wrap_or_clamp(int a, long k) const { return int(grid_.wrap_or_clamp(a, k)); }
-    std::int32_t flat(int i, int j) const { return static_cast<std::int32_t>(grid_.flat(i, j)); }
+    CellIndex flat(int i, int j) const { return grid_.flat(i, j); }
     bool inside_domain(int a, double x_um) const {
         const double tol = 1e-9 + 1e-9 * L_[a];
         return x_um >= -pml_lo(a) * dx_ - tol && x_um <= L_[a] + pml_hi(a) * dx_ + tol;
@@ -174,7 +174,7 @@ private:
     std::set<std::string> pml_warned_;
     std::size_t anisotropic_damped_ = 0;
 
-    double cb_at(Component e, std::int32_t cell) {
+    double cb_at(Component e, CellIndex cell) {
         const auto& idx = sc().material_index[static_cast<int>(e)];
         return sc().table[idx[static_cast<std::size_t>(cell)]].cb;
     }
@@ -262,7 +262,7 @@ private:
     double half_cell_delay_s(double n_disc, double omega) const;
     /// Weight per unit of field amplitude of a current on `c` at `cell` (top of file,
     /// "Source amplitude"): 2 cb (electric) or 2 S (magnetic), before the geometric factor.
-    double source_strength(Component c, std::int32_t cell);
+    double source_strength(Component c, CellIndex cell);
     /// Point source: the nearest node of the component, weight strength / dx (dx in um:
     /// the 1 um line current). Throws ProjectError when `at` lies outside the domain.
     void add_point_source(const Source& src, const std::string& path, const CompiledWaveform& wf);
@@ -439,7 +439,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
     std::vector<std::uint8_t> eligible[2];
     for (int c = 0; c < 2; ++c) {
         eligible[c].assign(n, 1);
-        for (std::int32_t cell : s.dispersive[c].cells) eligible[c][std::size_t(cell)] = 0;
+        for (CellIndex cell : s.dispersive[c].cells) eligible[c][std::size_t(cell)] = 0;
     }
     auto in_slab = [&](int a, int k) { return k < s.pml_lo[a] || k >= N_[a] - s.pml_hi[a]; };
     for (int j = 0; j < ny; ++j)
@@ -464,7 +464,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
         return periodic(a) ? (k + na) % na : -1;
     };
     // the 4 other-component neighbours of site (i, j) of component c (flat index or -1)
-    auto neighbours = [&](int c, int i, int j, std::int32_t out[4]) {
+    auto neighbours = [&](int c, int i, int j, CellIndex out[4]) {
         static const int dex[4][2] = {{0, -1}, {1, -1}, {0, 0}, {1, 0}};   // Ex(i,j) -> Ey
         static const int dey[4][2] = {{-1, 0}, {0, 0}, {-1, 1}, {0, 1}};   // Ey(i,j) -> Ex
         for (int m = 0; m < 4; ++m) {
@@ -481,7 +481,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
         for (int i = 0; i < nx; ++i) {
             const std::size_t p = std::size_t(flat(i, j));
             if (!eligible[0][p]) continue;
-            std::int32_t nb[4];
+            CellIndex nb[4];
             neighbours(0, i, j, nb);
             for (int m = 0; m < 4; ++m) {
                 if (nb[m] < 0 || !eligible[1][std::size_t(nb[m])]) continue;
@@ -505,7 +505,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
         for (std::size_t k = 0; k < n; ++k)
             if (row_sum[c][k] > 0) {
                 list_index[c][k] = static_cast<std::int32_t>(an.cells[c].size());
-                an.cells[c].push_back(static_cast<std::int32_t>(k));
+                an.cells[c].push_back(static_cast<CellIndex>(k));
             }
     for (int c = 0; c < 2; ++c) {
         an.neighbour[c].assign(4 * an.cells[c].size(), -1);
@@ -518,7 +518,7 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
         for (int i = 0; i < nx; ++i) {
             const std::size_t p = std::size_t(flat(i, j));
             if (row_sum[0][p] == 0) continue;
-            std::int32_t nb[4];
+            CellIndex nb[4];
             neighbours(0, i, j, nb);
             const std::int32_t lp = list_index[0][p];
             for (int m = 0; m < 4; ++m) {
@@ -554,7 +554,7 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
         const auto sets = builder.classify(compute_coverage(project_, is.grid, options_.reference_run));
         // Whole grid, PML copies the nearest interior sample (as compile_medium).
         for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
-            const std::int32_t cell = flat(i, j);
+            const CellIndex cell = flat(i, j);
             const bool pml = (s.pml_lo[0] + s.pml_hi[0] > 0 && (i < pml_lo(0) || i >= N_[0] - pml_hi(0))) ||
                              (s.pml_lo[1] + s.pml_hi[1] > 0 && (j < pml_lo(1) || j >= N_[1] - pml_hi(1)));
             builder.add_cell(ic, cell, sets, src, eps_[ic][std::size_t(cell)], pml);
@@ -679,7 +679,7 @@ double Compiler::half_cell_delay_s(double n_disc, double omega) const {
     return detail::half_cell_delay_s(n_disc, omega, dx_, out_.scene.dt_s);
 }
 
-double Compiler::source_strength(Component c, std::int32_t cell) {
+double Compiler::source_strength(Component c, CellIndex cell) {
     return 2.0 * (is_electric(c) ? cb_at(c, cell) : sc().courant);
 }
 
@@ -705,8 +705,8 @@ void Compiler::add_region_source(const Source& src, const std::string& path, con
     t.waveform = wf;
     for (std::size_t k = 0; k < cov.size(); ++k)
         if (cov[k] > 1e-9) {
-            t.cells.push_back(static_cast<std::int32_t>(k));
-            t.weights.push_back(source_strength(c, static_cast<std::int32_t>(k)) * cov[k] * dx_);
+            t.cells.push_back(static_cast<CellIndex>(k));
+            t.weights.push_back(source_strength(c, static_cast<CellIndex>(k)) * cov[k] * dx_);
         }
     if (t.cells.empty())
         throw ProjectError(file_, path + ".shape", "the region covers no grid node of " + to_string(c));
@@ -727,7 +727,7 @@ void Compiler::add_oblique_line_source(const Source& src, const CompiledWaveform
     const Vec3 off = yee_offset(c);
     const double len = std::hypot(src.to.x - src.from.x, src.to.y - src.from.y);
     const int n = std::max(1, static_cast<int>(std::ceil(len / (0.25 * dx_))));
-    std::map<std::int32_t, double> acc;
+    std::map<CellIndex, double> acc;
     const Vec2 mid{0.5 * (src.from.x + src.to.x), 0.5 * (src.from.y + src.to.y)};
     for (int k = 0; k < n; ++k) {
         const double u = (k + 0.5) / n;
@@ -764,7 +764,7 @@ void Compiler::add_two_way_line_source(const Source& src, const std::string& pat
             const double r = (nd.pos_um - line.centre) / src.waist;
             prof = std::exp(-r * r);
         }
-        const std::int32_t cell = line.normal == 0 ? flat(k_n, nd.t) : flat(nd.t, k_n);
+        const CellIndex cell = line.normal == 0 ? flat(k_n, nd.t) : flat(nd.t, k_n);
         t.cells.push_back(cell);
         t.weights.push_back(source_strength(c, cell) * prof * nd.frac);
     }
@@ -955,14 +955,8 @@ int Compiler::add_flux_line(const Vec2& from, const Vec2& to, int normal, int s,
     hs.component = tp.h;
     es.frequencies_hz = hs.frequencies_hz = out_.spectrum_hz;
     for (const LineNode& nd : nodes) {
-        es.cell0.push_back(normal == 0 ? flat(k, nd.t) : flat(nd.t, k));
-        es.w0.push_back(nd.frac);
-        es.cell1.push_back(-1);
-        es.w1.push_back(0.0);
-        hs.cell0.push_back(normal == 0 ? flat(k0, nd.t) : flat(nd.t, k0));
-        hs.cell1.push_back(normal == 0 ? flat(k, nd.t) : flat(nd.t, k));
-        hs.w0.push_back(0.5);
-        hs.w1.push_back(0.5);
+        const CellIndex cell = normal == 0 ? flat(k, nd.t) : flat(nd.t, k);
+        detail::add_flux_sample(es, hs, cell, nd.frac, normal == 0 ? flat(k0, nd.t) : flat(nd.t, k0), cell);
     }
     FluxTerm term;
     term.e_set = static_cast<int>(sc().dft_sets.size());
@@ -1034,7 +1028,7 @@ void Compiler::compile_monitor(std::size_t mi) {
                 const auto cov = shape_coverage(*m.shape, m.component, path + ".shape");
                 for (std::size_t k = 0; k < cov.size(); ++k)
                     if (cov[k] > 1e-9) {
-                        tp.cells.push_back(static_cast<std::int32_t>(k));
+                        tp.cells.push_back(static_cast<CellIndex>(k));
                         tp.weights.push_back(cov[k]);
                     }
                 if (tp.cells.empty())
@@ -1064,17 +1058,11 @@ void Compiler::compile_monitor(std::size_t mi) {
             j1 = std::clamp(std::max(j1, j0 + 1), 1, N_[1]);
             cm.region_nx = i1 - i0;
             cm.region_ny = j1 - j0;
-            std::vector<double> freqs;
-            for (std::size_t k = 0; k < m.wavelengths.size(); ++k) {
-                if (!(m.wavelengths[k] > 0))
-                    throw ProjectError(file_, path + ".wavelengths[" + std::to_string(k) + "]", "must be > 0");
-                freqs.push_back(units::wavelength_um_to_hz(m.wavelengths[k]));
-            }
-            if (freqs.empty()) throw ProjectError(file_, path + ".wavelengths", "needs at least one wavelength");
+            const std::vector<double> freqs = detail::dft_field_frequencies(m, path, file_);
             std::vector<Component> comps = m.components.empty() ? electric_components(pol) : m.components;
             {  // the region's samples and accumulators, before allocating them
                 const double need = double(cm.region_nx) * cm.region_ny * double(comps.size()) *
-                                    (24.0 + 16.0 * double(freqs.size()));
+                                    (32.0 + 16.0 * double(freqs.size()));
                 const double host = double(limits::host_memory_bytes());
                 if (host > 0 && need > host)
                     throw ProjectError(file_, path + ".wavelengths",
@@ -1088,19 +1076,9 @@ void Compiler::compile_monitor(std::size_t mi) {
                 if (!in_polarization(comps[k], pol))
                     throw ProjectError(file_, path + ".components[" + std::to_string(k) + "]",
                                        "component " + to_string(comps[k]) + " is not a field of " + to_string(pol));
-                DftSet set;
-                set.component = comps[k];
-                set.frequencies_hz = freqs;
-                const std::size_t ns = std::size_t(cm.region_nx) * cm.region_ny;
-                set.cell0.reserve(ns);
-                for (int j = j0; j < j1; ++j)
-                    for (int i = i0; i < i1; ++i) set.cell0.push_back(flat(i, j));
-                set.w0.assign(ns, 1.0);
-                set.cell1.assign(ns, -1);
-                set.w1.assign(ns, 0.0);
                 cm.dft_field_sets.push_back(static_cast<int>(sc().dft_sets.size()));
                 cm.dft_field_components.push_back(comps[k]);
-                sc().dft_sets.push_back(std::move(set));
+                sc().dft_sets.push_back(detail::box_dft_set(grid_, CellBox{{i0, j0, 0}, {i1, j1, 1}}, comps[k], freqs));
             }
             break;
         }

@@ -1,12 +1,20 @@
 // GoLightly CPU engine: helpers shared by the 2D and 3D engines (CPU model name, available
-// memory, the AVX2 check, skewed per-cell arrays). Private to the solver library.
+// memory, the AVX2 check, row segments, skewed per-cell arrays). Private to the solver library.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include "cpu_team.hpp"
+#include "golightly/colormap.hpp"
+#include "golightly/image_io.hpp"
 
 namespace golightly::cpu {
 
@@ -47,6 +55,118 @@ inline bool cpu_has_avx2() {
 #else
     return false;
 #endif
+}
+
+/// A run of cells [i0, i1) of a row that is either wholly inside an x PML slab or
+/// wholly outside (px), and that either is the boundary cell (edge) or not.
+struct Segment {
+    int i0 = 0, i1 = 0;
+    bool px = false;
+    bool edge = false;
+};
+
+/// The segments of a row of nx cells with x PML slabs [0, plo) and [nx - phi, nx), cut at
+/// 0, nx and `cuts` (entries outside [0, nx] and empty runs are dropped), in increasing i.
+/// `edge` marks the segment that starts at i = 0 (edge_left: the E updates, whose left
+/// neighbour of i = 0 lies beyond the array) or ends at nx (the H updates' right one).
+inline std::vector<Segment> row_segments(std::vector<int> cuts, int nx, int plo, int phi, bool edge_left) {
+    cuts.push_back(0);
+    cuts.push_back(nx);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    std::vector<Segment> segs;
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+        const int a = cuts[k], b = cuts[k + 1];
+        if (a < 0 || b > nx || a >= b) continue;
+        Segment s;
+        s.i0 = a;
+        s.i1 = b;
+        s.px = a < plo || a >= nx - phi;
+        s.edge = edge_left ? a == 0 : b == nx;
+        segs.push_back(s);
+    }
+    return segs;
+}
+
+/// sum over the components c with f[c] != nullptr and the cells k < n of w f[c][k]^2, with
+/// w = eps[idx[c][k]] (the table eps_r) for the E components c < 3 and 1 for H, in double:
+/// the field energy (scene.hpp field_energy) divided by eps0 dV / 2. Split over the team
+/// in a fixed order (per thread, components in order), so the sum is reproducible.
+template <typename Real>
+double weighted_sum_squares(Team& team, const std::array<const Real*, 6>& f, const std::vector<std::uint16_t> (&idx)[3],
+                            const double* eps, std::size_t n) {
+    std::vector<double> part(std::size_t(team.size()), 0.0);
+    auto job = [&](int t) {
+        long long b, e;
+        Team::split((long long)n, t, team.size(), b, e);
+        double sum = 0;
+        for (int c = 0; c < 6; ++c) {
+            if (!f[c]) continue;
+            const Real* fc = f[c];
+            if (c < 3) {
+                const std::uint16_t* ic = idx[c].data();
+                for (long long k = b; k < e; ++k) sum += eps[ic[k]] * double(fc[k]) * double(fc[k]);
+            } else {
+                for (long long k = b; k < e; ++k) sum += double(fc[k]) * double(fc[k]);
+            }
+        }
+        part[t] = sum;
+    };
+    team.run(job);
+    double sum = 0;
+    for (double p : part) sum += p;
+    return sum;
+}
+
+/// True when every value of the arrays f[c] != nullptr (n values each) is finite.
+template <typename Real>
+bool all_finite(Team& team, const std::array<const Real*, 6>& f, std::size_t n) {
+    std::vector<int> bad(std::size_t(team.size()), 0);
+    auto job = [&](int t) {
+        long long b, e;
+        Team::split((long long)n, t, team.size(), b, e);
+        for (int c = 0; c < 6; ++c) {
+            if (!f[c]) continue;
+            const Real* fc = f[c];
+            Real acc = 0;  // x * 0 is NaN exactly for NaN and Inf
+            for (long long k = b; k < e; ++k) acc += fc[k] * Real(0);
+            if (!std::isfinite(acc)) bad[t] = 1;
+        }
+    };
+    team.run(job);
+    for (int v : bad)
+        if (v) return false;
+    return true;
+}
+
+/// The RGBA frame of W x H field values (row-major, row 0 at the bottom of the picture) in
+/// the diverging colour map (colormap.hpp) of value / scale; scale <= 0 (or NaN) picks the
+/// largest finite |value| (1 for an all-zero field); non-finite values show as 0. Alpha is
+/// viewport_alpha_byte when `viewport_alpha`, else opaque. (Engine::frame.)
+template <typename V>
+Image8 diverging_frame(const std::vector<V>& values, int W, int H, double scale, bool viewport_alpha) {
+    if (!(scale > 0)) {
+        scale = 0;
+        for (V v : values)
+            if (std::isfinite(v)) scale = std::max(scale, double(std::abs(v)));
+        if (!(scale > 0)) scale = 1;
+    }
+    Image8 img;
+    img.width = W;
+    img.height = H;
+    img.channels = 4;
+    img.pixels.resize(std::size_t(W) * H * 4);
+    const float inv = float(1.0 / scale);
+    for (int by = 0; by < H; ++by) {
+        std::uint8_t* row = img.pixels.data() + std::size_t(H - 1 - by) * W * 4;
+        for (int bx = 0; bx < W; ++bx) {
+            V v = values[std::size_t(by) * W + bx];
+            if (!std::isfinite(v)) v = 0;
+            diverging_rgb(float(v) * inv, row[4 * bx], row[4 * bx + 1], row[4 * bx + 2]);
+            row[4 * bx + 3] = viewport_alpha ? viewport_alpha_byte(float(v) * inv) : std::uint8_t(255);
+        }
+    }
+    return img;
 }
 
 /// A per-cell array whose first element sits `skew` x 64 bytes into its allocation. Large

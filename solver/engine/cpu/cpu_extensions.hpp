@@ -127,7 +127,7 @@ public:
             D.dp.assign(m, Real(0));
             std::size_t total = 0;
             for (std::size_t k = 0; k < m; ++k) {
-                const std::int32_t cell = d.cells[k];
+                const CellIndex cell = d.cells[k];
                 if (cell < 0 || std::size_t(cell) >= sc.cells())
                     throw RunError("CPU engine: dispersive cell index outside the grid");
                 if (k > 0 && cell <= d.cells[k - 1])
@@ -225,7 +225,7 @@ private:
         Real c1, c2, c3;
     };
     struct Run {
-        std::int32_t cell0 = 0;   ///< flat index of the first cell
+        CellIndex cell0 = 0;      ///< flat index of the first cell
         std::uint32_t len = 0;    ///< cells
         std::uint32_t set = 0;    ///< pole set
         std::size_t k0 = 0;       ///< index of the first cell in the per-cell arrays
@@ -295,7 +295,7 @@ public:
 private:
     /// A source cell filed under its row.
     struct RowSource {
-        std::int32_t cell;
+        CellIndex cell;
         int component;
         int source;
         double weight;
@@ -536,7 +536,8 @@ public:
 
 private:
     std::size_t sites_ = 0;
-    std::vector<std::int32_t> cells_[2], neighbour_[2];
+    std::vector<CellIndex> cells_[2];
+    std::vector<std::int32_t> neighbour_[2];
     std::vector<Real> weight_[2];  ///< Scene::anisotropic weights in Real
     std::vector<Real> old_[2];     ///< per listed site: E^n, then dE
 };

@@ -285,7 +285,7 @@ private:
         std::vector<double> ea, eb, ha, hb;
     };
     struct Corr {
-        std::int64_t cell = 0;
+        CellIndex cell = 0;
         int component = 0;
         std::int32_t line = 0;
         double sign = 0;

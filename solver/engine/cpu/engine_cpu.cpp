@@ -104,13 +104,7 @@ struct KernelTable<double> {
     }
 };
 
-/// A run of cells [i0, i1) of a row that is either wholly inside an x PML slab or
-/// wholly outside, and that either is the boundary cell (edge) or not.
-struct Segment {
-    int i0 = 0, i1 = 0;
-    bool px = false;
-    bool edge = false;
-};
+using cpu::Segment;
 
 template <typename Real>
 class CpuEngine final : public Engine {
@@ -225,50 +219,19 @@ public:
     }
 
     double field_energy() override {
-        const std::size_t n = sc_.cells();
-        std::vector<double> part(std::size_t(team_->size()), 0.0);
-        auto job = [&](int t) {
-            long long b, e;
-            cpu::Team::split((long long)n, t, team_->size(), b, e);
-            double sum = 0;
-            for (int c = 0; c < 6; ++c) {
-                if (!has_[c]) continue;
-                const Real* f = field_[c].data();
-                if (is_electric(Component(c))) {
-                    const std::uint16_t* idx = materials_->material_index[c].data();
-                    const double* eps = eps_table_.data();
-                    for (long long k = b; k < e; ++k) sum += eps[idx[k]] * double(f[k]) * double(f[k]);
-                } else {
-                    for (long long k = b; k < e; ++k) sum += double(f[k]) * double(f[k]);
-                }
-            }
-            part[t] = sum;
-        };
-        team_->run(job);
-        double sum = 0;
-        for (double p : part) sum += p;
         const double dx = sc_.dx_um * units::um;
+        const double sum = cpu::weighted_sum_squares(*team_, present_fields(), materials_->material_index,
+                                                     eps_table_.data(), sc_.cells());
         return 0.5 * units::eps0 * dx * dx * sum;
     }
 
-    bool fields_finite() override {
-        const std::size_t n = sc_.cells();
-        std::vector<int> bad(std::size_t(team_->size()), 0);
-        auto job = [&](int t) {
-            long long b, e;
-            cpu::Team::split((long long)n, t, team_->size(), b, e);
-            for (int c = 0; c < 6; ++c) {
-                if (!has_[c]) continue;
-                const Real* f = field_[c].data();
-                Real acc = 0;  // x * 0 is NaN exactly for NaN and Inf
-                for (long long k = b; k < e; ++k) acc += f[k] * Real(0);
-                if (!std::isfinite(acc)) bad[t] = 1;
-            }
-        };
-        team_->run(job);
-        for (int v : bad)
-            if (v) return false;
-        return true;
+    bool fields_finite() override { return cpu::all_finite(*team_, present_fields(), sc_.cells()); }
+
+    /// The field arrays by Component, nullptr where the polarization lacks the component.
+    std::array<const Real*, 6> present_fields() const {
+        std::array<const Real*, 6> f{};
+        for (int c = 0; c < 6; ++c) f[c] = has_[c] ? field_[c].data() : nullptr;
+        return f;
     }
 
     void get_field(Component c, std::vector<double>& out) override {
@@ -356,29 +319,7 @@ public:
         }
         };
         team_->run(job);
-        double scale = req.scale;
-        if (!(scale > 0)) {
-            scale = 0;
-            for (double v : avg)
-                if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
-            if (!(scale > 0)) scale = 1;
-        }
-        Image8 img;
-        img.width = W;
-        img.height = H;
-        img.channels = 4;
-        img.pixels.resize(std::size_t(W) * H * 4);
-        const float inv = float(1.0 / scale);
-        for (int by = 0; by < H; ++by) {
-            std::uint8_t* row = img.pixels.data() + std::size_t(H - 1 - by) * W * 4;
-            for (int bx = 0; bx < W; ++bx) {
-                double v = avg[std::size_t(by) * W + bx];
-                if (!std::isfinite(v)) v = 0;
-                diverging_rgb(float(v) * inv, row[4 * bx], row[4 * bx + 1], row[4 * bx + 2]);
-                row[4 * bx + 3] = req.viewport_alpha ? viewport_alpha_byte(float(v) * inv) : std::uint8_t(255);
-            }
-        }
-        return img;
+        return cpu::diverging_frame(avg, W, H, req.scale, req.viewport_alpha);
     }
 
     /// Live edit (engine.hpp, update_materials): the material table and index maps of
@@ -444,26 +385,8 @@ private:
     }
 
     void make_segments() {
-        auto build = [&](std::vector<int> cuts, bool edge_left) {
-            cuts.push_back(0);
-            cuts.push_back(nx_);
-            std::sort(cuts.begin(), cuts.end());
-            cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-            std::vector<Segment> segs;
-            for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
-                const int a = cuts[k], b = cuts[k + 1];
-                if (a < 0 || b > nx_ || a >= b) continue;
-                Segment s;
-                s.i0 = a;
-                s.i1 = b;
-                s.px = in_slab(0, a);
-                s.edge = edge_left ? a == 0 : b == nx_;
-                segs.push_back(s);
-            }
-            return segs;
-        };
-        seg_e_ = build({1, plo_[0], nx_ - phi_[0]}, true);
-        seg_h_ = build({nx_ - 1, plo_[0], nx_ - phi_[0]}, false);
+        seg_e_ = cpu::row_segments({1, plo_[0], nx_ - phi_[0]}, nx_, plo_[0], phi_[0], true);
+        seg_h_ = cpu::row_segments({nx_ - 1, plo_[0], nx_ - phi_[0]}, nx_, plo_[0], phi_[0], false);
     }
 
     Real* F(Component c) { return field_[ci(c)].data(); }

@@ -94,11 +94,7 @@ struct Kernel3<double> {
 using Stencil = cpu::CurlStencil;
 constexpr const auto& kStencil = cpu::kCurl;  // cpu_tfsf.hpp: signs and components of each curl
 
-struct Segment {
-    int i0 = 0, i1 = 0;
-    bool px = false;
-    bool edge = false;
-};
+using cpu::Segment;
 
 template <typename Real>
 class CpuEngine3D final : public Engine {
@@ -112,8 +108,6 @@ public:
         nz_ = n_[2];
         if (nx_ <= 0 || ny_ <= 0 || nz_ <= 0)
             throw RunError("CPU engine (3D): the scene has no cells (nx, ny, nz must be > 0)");
-        if (sc_.cells() > std::size_t(std::numeric_limits<std::int32_t>::max()))
-            throw RunError("CPU engine (3D): more than 2^31 - 1 cells (the sparse lists hold 32-bit indices)");
         for (int a = 0; a < 3; ++a) {
             plo_[a] = sc_.pml_lo[a];
             phi_[a] = sc_.pml_hi[a];
@@ -198,48 +192,19 @@ public:
 
     /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
     double field_energy() override {
-        const std::size_t n = sc_.cells();
-        std::vector<double> part(std::size_t(team_->size()), 0.0);
-        auto job = [&](int t) {
-            long long b, e;
-            cpu::Team::split((long long)n, t, team_->size(), b, e);
-            double sum = 0;
-            for (int c = 0; c < 6; ++c) {
-                const Real* f = field_[c].data();
-                if (c < 3) {
-                    const std::uint16_t* idx = materials_->material_index[c].data();
-                    const double* eps = eps_table_.data();
-                    for (long long k = b; k < e; ++k) sum += eps[idx[k]] * double(f[k]) * double(f[k]);
-                } else {
-                    for (long long k = b; k < e; ++k) sum += double(f[k]) * double(f[k]);
-                }
-            }
-            part[t] = sum;
-        };
-        team_->run(job);
-        double sum = 0;
-        for (double p : part) sum += p;
         const double dx = sc_.dx_um * units::um;
+        const double sum =
+            cpu::weighted_sum_squares(*team_, all_fields(), materials_->material_index, eps_table_.data(), sc_.cells());
         return 0.5 * units::eps0 * dx * dx * dx * sum;
     }
 
-    bool fields_finite() override {
-        const std::size_t n = sc_.cells();
-        std::vector<int> bad(std::size_t(team_->size()), 0);
-        auto job = [&](int t) {
-            long long b, e;
-            cpu::Team::split((long long)n, t, team_->size(), b, e);
-            for (int c = 0; c < 6; ++c) {
-                const Real* f = field_[c].data();
-                Real acc = 0;  // x * 0 is NaN exactly for NaN and Inf
-                for (long long k = b; k < e; ++k) acc += f[k] * Real(0);
-                if (!std::isfinite(acc)) bad[t] = 1;
-            }
-        };
-        team_->run(job);
-        for (int v : bad)
-            if (v) return false;
-        return true;
+    bool fields_finite() override { return cpu::all_finite(*team_, all_fields(), sc_.cells()); }
+
+    /// The six field arrays by Component.
+    std::array<const Real*, 6> all_fields() const {
+        std::array<const Real*, 6> f{};
+        for (int c = 0; c < 6; ++c) f[c] = field_[c].data();
+        return f;
     }
 
     void get_field(Component c, std::vector<double>& out) override {
@@ -294,30 +259,7 @@ public:
 
     Image8 frame(const FrameRequest& req) override {
         const FieldSamples s = sample_field(req.component, req.max_width, req.max_height, false);
-        const int W = s.width, H = s.height;
-        double scale = req.scale;
-        if (!(scale > 0)) {
-            scale = 0;
-            for (float v : s.values)
-                if (std::isfinite(v)) scale = std::max(scale, double(std::abs(v)));
-            if (!(scale > 0)) scale = 1;
-        }
-        Image8 img;
-        img.width = W;
-        img.height = H;
-        img.channels = 4;
-        img.pixels.resize(std::size_t(W) * H * 4);
-        const float inv = float(1.0 / scale);
-        for (int by = 0; by < H; ++by) {
-            std::uint8_t* row = img.pixels.data() + std::size_t(H - 1 - by) * W * 4;
-            for (int bx = 0; bx < W; ++bx) {
-                float v = s.values[std::size_t(by) * W + bx];
-                if (!std::isfinite(v)) v = 0;
-                diverging_rgb(v * inv, row[4 * bx], row[4 * bx + 1], row[4 * bx + 2]);
-                row[4 * bx + 3] = req.viewport_alpha ? viewport_alpha_byte(v * inv) : std::uint8_t(255);
-            }
-        }
-        return img;
+        return cpu::diverging_frame(s.values, s.width, s.height, req.scale, req.viewport_alpha);
     }
 
     /// Live edit (engine.hpp): the table and the three index maps of `edited` replace the
@@ -411,26 +353,8 @@ private:
     int slab_index(int axis, int i) const { return i < plo_[axis] ? i : plo_[axis] + i - (n_[axis] - phi_[axis]); }
 
     void make_segments() {
-        auto build = [&](std::vector<int> cuts, bool edge_left) {
-            cuts.push_back(0);
-            cuts.push_back(nx_);
-            std::sort(cuts.begin(), cuts.end());
-            cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-            std::vector<Segment> segs;
-            for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
-                const int a = cuts[k], b = cuts[k + 1];
-                if (a < 0 || b > nx_ || a >= b) continue;
-                Segment s;
-                s.i0 = a;
-                s.i1 = b;
-                s.px = in_slab(0, a);
-                s.edge = edge_left ? a == 0 : b == nx_;
-                segs.push_back(s);
-            }
-            return segs;
-        };
-        seg_e_ = build({1, plo_[0], nx_ - phi_[0]}, true);
-        seg_h_ = build({nx_ - 1, plo_[0], nx_ - phi_[0]}, false);
+        seg_e_ = cpu::row_segments({1, plo_[0], nx_ - phi_[0]}, nx_, plo_[0], phi_[0], true);
+        seg_h_ = cpu::row_segments({nx_ - 1, plo_[0], nx_ - phi_[0]}, nx_, plo_[0], phi_[0], false);
     }
 
     /// Row (j, k) of component c, wrapped on periodic axes; the zero row beyond the array.

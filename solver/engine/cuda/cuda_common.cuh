@@ -78,6 +78,19 @@ template <class U> void upload(DevBuf& b, const std::vector<U>& v, cudaStream_t 
     if (!v.empty()) CUDA_CHECK(cudaMemcpyAsync(b.template as<void>(), v.data(), v.size() * sizeof(U), cudaMemcpyHostToDevice, s));
 }
 
+/// Largest grid (cells) of the CUDA engine: the device cell lists hold int32 flat indices
+/// (half the index traffic of the scene's 64-bit CellIndex), so CudaEngine refuses a grid
+/// of more than 2^31 - 1 cells (RunError) and every valid flat index fits.
+constexpr std::size_t kMaxDeviceCells = 2147483647;
+
+/// A scene cell list re-indexed to the device's int32: entries already checked to lie in
+/// the grid (< kMaxDeviceCells), or -1 where the list allows it (DftSet::cell1).
+std::vector<std::int32_t> device_cells(const std::vector<CellIndex>& v) {
+    std::vector<std::int32_t> out(v.size());
+    for (std::size_t k = 0; k < v.size(); ++k) out[k] = static_cast<std::int32_t>(v[k]);
+    return out;
+}
+
 std::string device_name(int dev) {
     cudaDeviceProp prop{};
     if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return "unknown CUDA device";

@@ -109,7 +109,7 @@ public:
                 bytes_ += (4.0 * double(s.pole_sets[d.pole_set[k]].poles.size()) + 5.0) * double(sizeof(T)) + 10.0;
             }
             DispBufs& B = disp_[c];
-            upload(B.cells, d.cells, stream);
+            upload(B.cells, device_cells(d.cells), stream);
             upload(B.set, d.pole_set, stream);
             upload(B.coef, coef, stream);
             const std::size_t state = std::max<std::size_t>(1, n * std::size_t(max_poles)) * sizeof(T);
@@ -149,7 +149,7 @@ public:
     /// and table, copied on `stream` (host staging kept here until the next edit).
     void materials_changed(const Scene& edited, cudaStream_t stream) {
         for (int c = 0; c < 3; ++c) {
-            const std::vector<std::int32_t>& cells = cells_[c];
+            const std::vector<CellIndex>& cells = cells_[c];
             if (cells.empty()) continue;
             const auto& map = edited.material_index[c];
             std::vector<T>& coef = coef_staging_[c];
@@ -175,7 +175,7 @@ private:
     DispBufs disp_[3];                     // per E component (Scene::dispersive index)
     DevBuf pole_first_, pole_count_, pole_coeffs_;
     std::vector<DispDev<T>> disp_args_;
-    std::vector<std::int32_t> cells_[3];   // host copies of the lists (live edit)
+    std::vector<CellIndex> cells_[3];      // host copies of the lists (live edit)
     std::vector<double> weight_[3];
     std::vector<T> coef_staging_[3];
     double courant_ = 1;

@@ -132,10 +132,10 @@ public:
             dft_offset_.push_back(dft_total_);
             dft_size_.push_back(s.cell0.size() * s.frequencies_hz.size());
             for (std::size_t k = 0; k < s.cell0.size(); ++k) {
-                const std::int32_t second = two ? s.cell1[k] : -1;
-                if (s.cell0[k] < 0 || std::size_t(s.cell0[k]) >= sc.cells() || std::size_t(std::max(0, second)) >= sc.cells())
+                const CellIndex second = two ? s.cell1[k] : -1;
+                if (s.cell0[k] < 0 || std::size_t(s.cell0[k]) >= sc.cells() || std::size_t(std::max<CellIndex>(0, second)) >= sc.cells())
                     throw RunError("CUDA engine: DFT sample cell out of range");
-                c0.push_back(s.cell0[k]); c1.push_back(second); w0.push_back(s.w0[k]); w1.push_back(two ? s.w1[k] : 0.0);
+                c0.push_back(int(s.cell0[k])); c1.push_back(int(second)); w0.push_back(s.w0[k]); w1.push_back(two ? s.w1[k] : 0.0);
             }
             fr.insert(fr.end(), s.frequencies_hz.begin(), s.frequencies_hz.end());
             dft_total_ += s.cell0.size() * s.frequencies_hz.size();
@@ -176,7 +176,7 @@ public:
             off.push_back(pc.size());
             for (std::size_t k = 0; k < p.cells.size(); ++k) {
                 if (p.cells[k] < 0 || std::size_t(p.cells[k]) >= sc.cells()) throw RunError("CUDA engine: probe cell out of range");
-                pc.push_back(p.cells[k]); pw.push_back(p.weights[k]);
+                pc.push_back(int(p.cells[k])); pw.push_back(p.weights[k]);
             }
         }
         upload(probe_cells_, pc, stream); upload(probe_w_, pw, stream);

@@ -78,10 +78,10 @@ public:
                 if (slot < 0) throw RunError("CUDA engine: a source on a component this polarization lacks");
                 if (src.cells.size() != src.weights.size()) throw RunError("CUDA engine: source cells/weights differ in length");
                 for (std::size_t k = 0; k < src.cells.size(); ++k) {
-                    const int c = src.cells[k];
+                    const CellIndex c = src.cells[k];
                     if (c < 0 || std::size_t(c) >= sc.cells()) throw RunError("CUDA engine: source cell out of range");
-                    if (zeroed_cell(sc, src.component, c)) continue;  // zeroing after the source wins
-                    cell.push_back(c); field.push_back(slot); source.push_back(int(q)); weight.push_back(src.weights[k]);
+                    if (zeroed_cell(sc, src.component, int(c))) continue;  // zeroing after the source wins
+                    cell.push_back(int(c)); field.push_back(slot); source.push_back(int(q)); weight.push_back(src.weights[k]);
                 }
             }
             SrcSet& ss = src_[h];

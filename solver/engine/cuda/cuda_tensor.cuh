@@ -87,7 +87,7 @@ public:
                     throw RunError("CUDA engine: anisotropic neighbour index out of range");
             std::vector<T> w(an.weight[c].begin(), an.weight[c].end());
             AnisoBufs& B = aniso_[c];
-            upload(B.cells, an.cells[c], stream);
+            upload(B.cells, device_cells(an.cells[c]), stream);
             upload(B.nb, an.neighbour[c], stream);
             upload(B.w, w, stream);
             B.d.alloc(std::max<std::size_t>(1, m) * sizeof(T));

@@ -49,6 +49,63 @@ double cpu_copy_bandwidth_gbs(std::size_t bytes, int threads) {
     return 2.0 * double(n * sizeof(double)) / times[times.size() / 2] / 1e9;
 }
 
+/// Material-table entry of relative permittivity eps_r and conductivity sigma (S/m) for
+/// the scene's Courant number and time step (scene.hpp ca, cb; Taflove & Hagness eq. 3.31).
+EUpdateCoeffs table_entry(const Scene& s, double eps_r, double sigma) {
+    EUpdateCoeffs e;
+    e.eps_r = eps_r; e.sigma = sigma;
+    const double loss = sigma * s.dt_s / (2 * units::eps0 * eps_r);
+    e.ca = (1 - loss) / (1 + loss);
+    e.cb = (s.courant / eps_r) / (1 + loss);
+    return e;
+}
+
+/// `poles` weak synthetic Lorentz poles (resonances 100, 150, ... THz, omega_p = omega_0 / 2,
+/// gamma = omega_0 / 20) as ADE coefficients for the time step dt_s.
+PoleSet synthetic_poles(int poles, double dt_s) {
+    PoleSet ps;
+    for (int q = 0; q < poles; ++q) {
+        Pole p;
+        p.kind = PoleKind::Lorentz;
+        p.omega_0 = 2 * units::pi * (100e12 + 50e12 * q);
+        p.omega_p = 0.5 * p.omega_0;
+        p.gamma = 0.05 * p.omega_0;
+        ps.poles.push_back(pole_coefficients(p, dt_s));
+    }
+    return ps;
+}
+
+/// The bench source's waveform: a 193 THz gaussian pulse, tau = 5 fs, t0 = 6 tau.
+CompiledWaveform bench_pulse() {
+    CompiledWaveform w;
+    w.type = WaveformType::GaussianPulse;
+    w.omega = 2 * units::pi * 193e12;
+    w.tau_s = 5e-15;
+    w.t0_s = 6 * w.tau_s;
+    return w;
+}
+
+/// One flux sample at cell c: E at c, H~ averaged over c and the cell one row below (c - nx).
+void add_flux_sample(DftSet& e, DftSet& h, CellIndex c, int nx) {
+    e.cell0.push_back(c); e.cell1.push_back(-1); e.w0.push_back(1.0); e.w1.push_back(0.0);
+    h.cell0.push_back(c); h.cell1.push_back(c - nx); h.w0.push_back(0.5); h.w1.push_back(0.5);
+}
+
+/// Gives the E and H sets of a flux line (plane) their frequencies and appends them.
+void add_flux_sets(Scene& s, DftSet& e, DftSet& h, const std::vector<double>& freqs) {
+    e.frequencies_hz = freqs;
+    h.frequencies_hz = freqs;
+    s.dft_sets.push_back(std::move(e));
+    s.dft_sets.push_back(std::move(h));
+}
+
+/// The flux monitors' 101 frequencies, 150..250 THz.
+std::vector<double> bench_frequencies() {
+    std::vector<double> freqs;
+    for (int f = 0; f <= 100; ++f) freqs.push_back(150e12 + f * 1e12);
+    return freqs;
+}
+
 }  // namespace
 
 Scene make_bench_scene(int nx, int ny, Polarization pol, int poles) {
@@ -91,14 +148,7 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
     // Material table: vacuum, three dielectrics, one lossy entry (Taflove & Hagness eq. 3.31).
     const double eps_list[6] = {1.0, 2.1, 4.0, 12.0, 2.1, material ? material->epsilon_inf : 1.0};
     const double sigma_list[6] = {0, 0, 0, 0, 100.0, material ? material->conductivity : 0.0};
-    for (int k = 0; k < (material ? 6 : 5); ++k) {
-        EUpdateCoeffs e;
-        e.eps_r = eps_list[k]; e.sigma = sigma_list[k];
-        const double loss = sigma_list[k] * s.dt_s / (2 * units::eps0 * eps_list[k]);
-        e.ca = (1 - loss) / (1 + loss);
-        e.cb = (s.courant / eps_list[k]) / (1 + loss);
-        s.table.push_back(e);
-    }
+    for (int k = 0; k < (material ? 6 : 5); ++k) s.table.push_back(table_entry(s, eps_list[k], sigma_list[k]));
     std::vector<std::uint16_t> map(s.cells());
     for (int j = 0; j < ny; ++j)
         for (int i = 0; i < nx; ++i) {
@@ -108,14 +158,14 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
         }
     // Dispersive blobs: a blob is dispersive when its second hash falls below the fraction.
     const bool dispersive = material != nullptr || poles > 0;
-    std::vector<std::int32_t> disp_cells;
+    std::vector<CellIndex> disp_cells;
     if (dispersive) {
         const std::uint32_t threshold = std::uint32_t(std::llround(fraction * 4294967295.0));
         for (int j = 0; j < ny; ++j)
             for (int i = 0; i < nx; ++i) {
                 const std::uint32_t h = hash2(std::uint32_t(i / 8) ^ 0x9e3779b9u, std::uint32_t(j / 8) + 0x7f4a7c15u);
                 if (fraction >= 1.0 || (fraction > 0.0 && h <= threshold)) {
-                    disp_cells.push_back(std::int32_t(std::size_t(j) * nx + i));
+                    disp_cells.push_back(CellIndex(std::size_t(j) * nx + i));
                     if (material) map[std::size_t(j) * nx + i] = 5;
                 }
             }
@@ -129,20 +179,7 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
     // Dispersion: the material's poles, or `poles` weak synthetic Lorentz poles (resonances
     // 100, 150, ... THz), on the dispersive cells of every E component.
     if (dispersive) {
-        PoleSet ps;
-        if (material) {
-            ps = material_poles;
-        } else {
-            for (int q = 0; q < poles; ++q) {
-                Pole p;
-                p.kind = PoleKind::Lorentz;
-                p.omega_0 = 2 * units::pi * (100e12 + 50e12 * q);
-                p.omega_p = 0.5 * p.omega_0;
-                p.gamma = 0.05 * p.omega_0;
-                ps.poles.push_back(pole_coefficients(p, s.dt_s));
-            }
-        }
-        s.pole_sets.push_back(ps);
+        s.pole_sets.push_back(material ? material_poles : synthetic_poles(poles, s.dt_s));
         for (Component c : electric_components(pol)) {
             DispersiveCells& d = s.dispersive[static_cast<int>(c)];
             d.cells = disp_cells;
@@ -158,15 +195,11 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
         src.cells.push_back(js * nx + i);
         src.weights.push_back(1.0);
     }
-    src.waveform.type = WaveformType::GaussianPulse;
-    src.waveform.omega = 2 * units::pi * 193e12;
-    src.waveform.tau_s = 5e-15;
-    src.waveform.t0_s = 6 * src.waveform.tau_s;
+    src.waveform = bench_pulse();
     s.sources.push_back(src);
     // Two flux monitors (lines at y = ny/2 and 3ny/4): tangential E, and tangential H
     // averaged onto the E positions, 101 frequencies 150..250 THz.
-    std::vector<double> freqs;
-    for (int f = 0; f <= 100; ++f) freqs.push_back(150e12 + f * 1e12);
+    const std::vector<double> freqs = bench_frequencies();
     for (int line : {ny / 2, 3 * ny / 4}) {
         DftSet e, h;
         if (pol == Polarization::TMz) {
@@ -176,15 +209,8 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
             e.component = Component::Ex;  // Ex (i+1/2, j); Hz (i+1/2, j+1/2): average of j-1, j
             h.component = Component::Hz;
         }
-        for (int i = kPml + 1; i < nx - kPml - 1; ++i) {
-            const int c = line * nx + i;
-            e.cell0.push_back(c); e.cell1.push_back(-1); e.w0.push_back(1.0); e.w1.push_back(0.0);
-            h.cell0.push_back(c); h.cell1.push_back(c - nx); h.w0.push_back(0.5); h.w1.push_back(0.5);
-        }
-        e.frequencies_hz = freqs;
-        h.frequencies_hz = freqs;
-        s.dft_sets.push_back(std::move(e));
-        s.dft_sets.push_back(std::move(h));
+        for (int i = kPml + 1; i < nx - kPml - 1; ++i) add_flux_sample(e, h, line * nx + i, nx);
+        add_flux_sets(s, e, h, freqs);
     }
     return s;
 }
@@ -206,14 +232,7 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
     build_cpml(s, 3.0, 1e-6);
     const double eps_list[5] = {1.0, 2.1, 4.0, 12.0, 2.1};
     const double sigma_list[5] = {0, 0, 0, 0, 100.0};
-    for (int k = 0; k < 5; ++k) {
-        EUpdateCoeffs e;
-        e.eps_r = eps_list[k]; e.sigma = sigma_list[k];
-        const double loss = sigma_list[k] * s.dt_s / (2 * units::eps0 * eps_list[k]);
-        e.ca = (1 - loss) / (1 + loss);
-        e.cb = (s.courant / eps_list[k]) / (1 + loss);
-        s.table.push_back(e);
-    }
+    for (int k = 0; k < 5; ++k) s.table.push_back(table_entry(s, eps_list[k], sigma_list[k]));
     std::vector<std::uint16_t> map(s.cells());
     for (int k = 0; k < nz; ++k)
         for (int j = 0; j < ny; ++j)
@@ -224,20 +243,11 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
             }
     for (int c = 0; c < 3; ++c) s.material_index[c] = map;
     if (poles > 0) {
-        PoleSet ps;
-        for (int q = 0; q < poles; ++q) {
-            Pole p;
-            p.kind = PoleKind::Lorentz;
-            p.omega_0 = 2 * units::pi * (100e12 + 50e12 * q);
-            p.omega_p = 0.5 * p.omega_0;
-            p.gamma = 0.05 * p.omega_0;
-            ps.poles.push_back(pole_coefficients(p, s.dt_s));
-        }
-        s.pole_sets.push_back(ps);
+        s.pole_sets.push_back(synthetic_poles(poles, s.dt_s));
         for (int c = 0; c < 3; ++c) {
             DispersiveCells& d = s.dispersive[c];
             d.cells.resize(s.cells());
-            for (std::size_t q = 0; q < s.cells(); ++q) d.cells[q] = std::int32_t(q);
+            for (std::size_t q = 0; q < s.cells(); ++q) d.cells[q] = CellIndex(q);
             d.pole_set.assign(s.cells(), 0);
             d.weight.assign(s.cells(), 1.0);
         }
@@ -248,31 +258,21 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
     const int js = ny / 4;
     for (int k = kPml + 2; k < nz - kPml - 2; ++k)
         for (int i = kPml + 2; i < nx - kPml - 2; ++i) {
-            src.cells.push_back(std::int32_t((std::size_t(k) * ny + js) * nx + i));
+            src.cells.push_back(CellIndex((std::size_t(k) * ny + js) * nx + i));
             src.weights.push_back(1.0);
         }
-    src.waveform.type = WaveformType::GaussianPulse;
-    src.waveform.omega = 2 * units::pi * 193e12;
-    src.waveform.tau_s = 5e-15;
-    src.waveform.t0_s = 6 * src.waveform.tau_s;
+    src.waveform = bench_pulse();
     s.sources.push_back(src);
     // One flux plane at y = ny / 2: Ex (i+1/2, j, k) and Hz (i+1/2, j+1/2, k) averaged over j-1, j.
-    std::vector<double> freqs;
-    for (int f = 0; f <= 100; ++f) freqs.push_back(150e12 + f * 1e12);
+    const std::vector<double> freqs = bench_frequencies();
     DftSet e, h;
     e.component = Component::Ex;
     h.component = Component::Hz;
     const int line = ny / 2;
     for (int k = kPml + 1; k < nz - kPml - 1; ++k)
-        for (int i = kPml + 1; i < nx - kPml - 1; ++i) {
-            const std::int32_t c = std::int32_t((std::size_t(k) * ny + line) * nx + i);
-            e.cell0.push_back(c); e.cell1.push_back(-1); e.w0.push_back(1.0); e.w1.push_back(0.0);
-            h.cell0.push_back(c); h.cell1.push_back(c - nx); h.w0.push_back(0.5); h.w1.push_back(0.5);
-        }
-    e.frequencies_hz = freqs;
-    h.frequencies_hz = freqs;
-    s.dft_sets.push_back(std::move(e));
-    s.dft_sets.push_back(std::move(h));
+        for (int i = kPml + 1; i < nx - kPml - 1; ++i)
+            add_flux_sample(e, h, CellIndex((std::size_t(k) * ny + line) * nx + i), nx);
+    add_flux_sets(s, e, h, freqs);
     return s;
 }
 

@@ -138,7 +138,7 @@ void build_material_table(Scene& scene, const std::vector<std::vector<double>>& 
 
 std::size_t engine_state_bytes(const Scene& s, Precision precision, long long recorded_steps) {
     const std::size_t R = precision == Precision::Float32 ? 4 : 8;
-    const std::size_t index = sizeof(std::int32_t), weight = sizeof(double);
+    const std::size_t index = sizeof(CellIndex), weight = sizeof(double);
     const std::size_t n = s.cells();
     const bool three = s.dimensions == 3;
     const std::size_t n_e = three ? 3 : electric_components(s.polarization).size();

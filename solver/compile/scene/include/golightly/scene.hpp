@@ -122,8 +122,9 @@
 //
 // 3D scenes (dimensions = 3)
 //   nx * ny * nz cells, all six components, flat index (k * ny + j) * nx + i (x fastest,
-//   then y, then z), stored as int32 in the sparse lists below (the compiler refuses a
-//   3D grid of more than 2^31 - 1 cells). Yee positions (grid.hpp yee_offset):
+//   then y, then z), stored as 64-bit CellIndex in the sparse lists below (2D and 3D; the
+//   CUDA engine re-indexes them to int32 on upload and refuses more than 2^31 - 1 cells).
+//   Yee positions (grid.hpp yee_offset):
 //     Ex (i+1/2, j, k)  Ey (i, j+1/2, k)  Ez (i, j, k+1/2)
 //     Hx (i, j+1/2, k+1/2)  Hy (i+1/2, j, k+1/2)  Hz (i+1/2, j+1/2, k)
 //   so with nz = 1 and z periodic the updates reduce to TMz (Ez, Hx, Hy) and TEz (Hz, Ex,
@@ -247,7 +248,7 @@ struct CompiledWaveform {
 /// on one component. Electric currents act on E components, magnetic currents on H.
 struct SourceTerm {
     Component component = Component::Ez;
-    std::vector<std::int32_t> cells;  ///< flat indices j*nx+i
+    std::vector<CellIndex> cells;     ///< flat indices j*nx+i
     std::vector<double> weights;      ///< same length as cells
     CompiledWaveform waveform;
     double delay_s = 0;
@@ -261,7 +262,7 @@ struct SourceTerm {
 /// with t_n the sample time of the component (step order above).
 struct DftSet {
     Component component = Component::Ez;
-    std::vector<std::int32_t> cell0, cell1;
+    std::vector<CellIndex> cell0, cell1;
     std::vector<double> w0, w1;
     std::vector<double> frequencies_hz;
 };
@@ -271,7 +272,7 @@ struct DftSet {
 ///   sum_squares: sum w F^2.
 struct TimeProbe {
     Component component = Component::Ez;
-    std::vector<std::int32_t> cells;
+    std::vector<CellIndex> cells;
     std::vector<double> weights;
     Reduce reduce = Reduce::Value;
 };
@@ -289,7 +290,7 @@ struct PoleSet {
 /// Compact list of the dispersive cells of one E component, sorted by increasing flat
 /// index (j*nx+i); three arrays of one length.
 struct DispersiveCells {
-    std::vector<std::int32_t> cells;      ///< flat index j*nx+i
+    std::vector<CellIndex> cells;         ///< flat index j*nx+i
     std::vector<std::uint16_t> pole_set;  ///< index into Scene::pole_sets
     std::vector<double> weight;           ///< susceptibility weight (covered fraction), (0, 1]
 };
@@ -298,7 +299,7 @@ struct DispersiveCells {
 /// "Anisotropic cells"). Index 0: Ex sites, 1: Ey sites.
 struct AnisotropicCells {
     /// listed sites, flat index j*nx+i, sorted by increasing index
-    std::vector<std::int32_t> cells[2];
+    std::vector<CellIndex> cells[2];
     /// 4 per listed site k (entries 4k..4k+3): index into cells[1-c] of a coupled site of
     /// the other component, or -1; neighbour order for Ex(i,j): Ey(i,j-1), Ey(i+1,j-1),
     /// Ey(i,j), Ey(i+1,j); for Ey(i,j): Ex(i-1,j), Ex(i,j), Ex(i-1,j+1), Ex(i,j+1)
