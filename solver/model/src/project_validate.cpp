@@ -691,9 +691,13 @@ void check_runnable(const Project& project, const std::string& file_label) {
     auto refuse = [&](const std::string& path, const std::string& msg) {
         throw ProjectError(file_label, path, msg);
     };
+    // The 3D CUDA engine (cuda_engine3d.cu) runs everything below except TF/SF sources.
     if (project.run.backend == BackendChoice::Cuda)
-        refuse("run.backend", "3D runs are not supported by the CUDA backend yet: use the CPU backend "
-                              "(\"backend\": \"cpu\" or \"auto\", or golightly-cli run --backend cpu)");
+        for (std::size_t i = 0; i < project.sources.size(); ++i)
+            if (project.sources[i].type == SourceType::Tfsf)
+                refuse("run.backend", "3D runs with tfsf sources (" + index_path("sources", i) +
+                                          ") are not supported by the CUDA backend yet: use the CPU backend "
+                                          "(\"backend\": \"cpu\" or \"auto\", or golightly-cli run --backend cpu)");
     for (std::size_t i = 0; i < project.sources.size(); ++i) {
         const Source& s = project.sources[i];
         const std::string path = index_path("sources", i);

@@ -296,7 +296,8 @@ void validate_project(const Project& project, const std::string& file_label);
 /// Checks what this build can run, beyond validity: throws ProjectError naming the field
 /// for the first feature the 3D CPU path cannot run yet. The list (one place, so that it
 /// shrinks as the compiler and engines learn; docs/user-guide.md "3D" repeats it):
-///   3D with `run.backend` "cuda" (run.backend: use the CPU backend),
+///   3D tfsf sources with `run.backend` "cuda" (run.backend: use the CPU backend; the 3D
+///   CUDA engine runs the rest),
 ///   3D `mode` profiles (sources[i].profile), 3D `region` sources (sources[i].type),
 ///   3D one-way plane sources: uniform/gaussian with a `direction` (sources[i].direction),
 ///   3D dispersive materials: a material with poles used by a layer or as the background
