@@ -277,7 +277,10 @@ public:
         chunks_ = (sc.nz + g_.k_chunk - 1) / g_.k_chunk;
     }
 
-    /// Uploads the three uint16 maps and the (ca, cb) table (setup).
+    /// Uploads the three uint16 maps and the (ca, cb) table (setup and live edits; all
+    /// maps are checked before anything is copied, so a refused edit leaves the device as
+    /// it was). The buffers are allocated anew: a captured graph holding their addresses
+    /// must be rebuilt afterwards. Synchronizes `stream`.
     void upload_materials(const Scene& sc, cudaStream_t stream) {
         const std::size_t n = sc.cells();
         if (sc.table.empty()) throw RunError("CUDA engine (3D): the scene has no material table");
@@ -290,6 +293,10 @@ public:
                 if (m[q] >= sc.table.size())
                     throw RunError(std::string("CUDA engine (3D): material index of ") + component_name(Component(c)) +
                                    " at cell " + std::to_string(q) + " is beyond the table");
+        }
+        CUDA_CHECK(cudaStreamSynchronize(stream));  // no kernel of earlier steps still reads the old buffers
+        for (int c = 0; c < 3; ++c) {
+            const auto& m = sc.material_index[c];
             upload(mat_[c], m, stream);
             g_.mat[c] = mat_[c].template as<std::uint16_t>();
         }

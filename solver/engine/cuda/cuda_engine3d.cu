@@ -14,7 +14,7 @@
 //                        of the FrameSlice copied out by slice_plane3 first
 // Not supported here (RunError naming the CPU backend): TF/SF plane waves (Scene::tfsf), Mur
 // faces (no 3D form on any backend), tensor couplings (2D TEz only). Live edits
-// (update_materials) are refused (Engine default) for now.
+// (update_materials) copy the edited maps and table to the device between step batches.
 //
 // One time step (n -> n+1), in scene.hpp's order, as a fixed kernel sequence on the
 // engine's stream (no host synchronization inside step(); kGraphSteps steps replayed from a
@@ -113,7 +113,8 @@ __global__ void slice_plane3(const T* F, int nx, int ny, int nz, int a, long lon
 template <class T>
 class CudaEngine3D final : public Engine {
 public:
-    CudaEngine3D(SceneView scene, Precision precision) : scene_(std::move(scene)), sc_(*scene_), precision_(precision) {
+    CudaEngine3D(SceneView scene, Precision precision)
+        : scene_(std::move(scene)), materials_(scene_), sc_(*scene_), precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2 || sc_.nz < 1)
             throw RunError("CUDA engine (3D): the grid needs at least 2 x 2 x 1 cells");
         if (sc_.cells() > std::size_t(std::numeric_limits<std::int32_t>::max()))
@@ -253,6 +254,29 @@ public:
         return true;
     }
 
+    /// Live edit (engine.hpp): the three uint16 maps, the (ca, cb) table and the energy's
+    /// eps table of `edited` replace the running ones (new device buffers, so the captured
+    /// step graph is rebuilt on the next step()); unchanged dispersive cells get weight cb / S
+    /// anew. Fields, psi, pole state, DFTs and probes stay. Throws std::invalid_argument
+    /// (engine untouched) for a changed grid or dispersive cells, as the CPU engine.
+    void update_materials(SceneView edited_view) override {
+        const Scene& edited = *edited_view;
+        if (edited.dimensions != 3 || edited.nz != sc_.nz || edited.boundary[2] != sc_.boundary[2] ||
+            edited.pml_lo[2] != sc_.pml_lo[2] || edited.pml_hi[2] != sc_.pml_hi[2])
+            throw std::invalid_argument("live edit: the edit changes the z extent, z boundary or z PML of the 3D grid: "
+                                        "restart the run");
+        check_material_update(sc_, edited);
+        for (int c = 0; c < 3; ++c)
+            if (edited.material_index[c].size() != sc_.cells())
+                throw std::invalid_argument(std::string("live edit: material_index of ") +
+                                            component_name(Component(c)) + " must hold nx*ny*nz entries");
+        destroy_graph();
+        bulk_.upload_materials(edited, stream_);
+        dispersion_.materials_changed(edited, stream_);
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        materials_ = std::move(edited_view);  // the engine's view of the materials from now on
+    }
+
 private:
     void plane_size(int& W, int& H) const {
         const int n[3] = {sc_.nx, sc_.ny, sc_.nz};
@@ -352,6 +376,7 @@ private:
     }
 
     SceneView scene_;
+    SceneView materials_;  ///< the materials on the device: scene_ until a live edit
     const Scene& sc_;
     Precision precision_;
     int device_ = 0;
