@@ -162,6 +162,12 @@ if [ $BENCH = 1 ]; then
     bench 8192 8192 200 float32 TMz --dispersive-material Au --dispersive-fraction $frac
   done
   bench 8192 8192 200 float32 TEz --dispersive-material Au --dispersive-fraction 0.1
+  # 3D (issue 15): 16-cell CPML on all faces, a plane source and a DFT flux plane.
+  for cfg in "256 1000 float32" "512 400 float32" "512 200 float64"; do
+    set -- $cfg
+    "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "$1,$1,$1" --steps "$2" --precision "$3" --json 2>&1 \
+      | tail -1 | tee -a "$LOG/bench.jsonl"
+  done
 fi
 
 echo

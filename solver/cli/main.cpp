@@ -477,7 +477,7 @@ int real_main(int argc, char** argv) {
     CLI::App* bench = app.add_subcommand("bench", "Time the update loop on a synthetic domain with CPML on every face");
     bench->add_option("--backend", bench_backend, "cpu or cuda (default: cuda when available)")
         ->check(CLI::IsMember({"cpu", "cuda"}));
-    bench->add_option("--dims", bench_req.dims, "2 or 3 (3: CPU backend)")->check(CLI::IsMember({2, 3}));
+    bench->add_option("--dims", bench_req.dims, "2 or 3 (3D: CPU or CUDA backend)")->check(CLI::IsMember({2, 3}));
     bench->add_option("--size", bench_size, "NX,NY cells (default 4096,4096); 3D: NX,NY,NZ (default 128,128,128)");
     bench->add_option("--steps", bench_req.steps, "Time steps to time (default 200)")->check(CLI::PositiveNumber);
     bench->add_option("--precision", bench_precision, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));

@@ -331,18 +331,35 @@ TEST_CASE("compile 2D: a tfsf source fills Scene::tfsf", "[compile3d][tfsf]") {
     CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].component", "not a field of TEz"));
 }
 
-TEST_CASE("run driver: 3D scenes run on the CPU, an explicit cuda backend is refused", "[compile3d][3d]") {
+TEST_CASE("run driver: 3D scenes run on CUDA where a device is present; 3D TF/SF stays on the CPU",
+          "[compile3d][3d]") {
     Project p = small_project();
     const CompiledProject c = compile_project(p, "t.glproj");
     std::vector<std::string> warnings;
     auto e = make_engine(c.scene, BackendChoice::Auto, Precision::Float32, 1, warnings);
+    CHECK(e->backend() == (cuda_available() ? "cuda" : "cpu"));
+    CHECK(warnings.empty());
+    if (cuda_available()) {
+        CHECK(make_engine(c.scene, BackendChoice::Cuda, Precision::Float32, 1, warnings)->backend() == "cuda");
+    } else {
+        CHECK_THROWS_AS(make_engine(c.scene, BackendChoice::Cuda, Precision::Float32, 1, warnings), RunError);
+    }
+    // A TF/SF source: auto runs on the CPU with a warning, an explicit cuda is refused.
+    Scene t = c.scene;
+    TfsfSource box;  // a valid box outside the 6-cell PML, +x, Ez
+    box.lo = {10, 10, 10};
+    box.hi = {20, 18, 16};
+    box.e_component = Component::Ez;
+    box.waveform = c.scene.sources.empty() ? CompiledWaveform{} : c.scene.sources[0].waveform;
+    t.tfsf.push_back(box);
+    e = make_engine(t, BackendChoice::Auto, Precision::Float32, 1, warnings);
     CHECK(e->backend() == "cpu");
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].find("3D runs use the CPU") != std::string::npos);
+    CHECK(warnings[0].find("3D runs with tfsf sources use the CPU") != std::string::npos);
     try {
-        make_engine(c.scene, BackendChoice::Cuda, Precision::Float32, 1, warnings);
-        FAIL("cuda accepted a 3D scene");
+        make_engine(t, BackendChoice::Cuda, Precision::Float32, 1, warnings);
+        FAIL("cuda accepted a 3D TF/SF scene");
     } catch (const RunError& err) {
-        CHECK(std::string(err.what()).find("3D runs") != std::string::npos);
+        CHECK(std::string(err.what()).find("3D runs with tfsf sources") != std::string::npos);
     }
 }

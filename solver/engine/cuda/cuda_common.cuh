@@ -110,6 +110,16 @@ int field_slot(Polarization pol, Component c) {
     return -1;
 }
 
+/// The field arrays the extensions (sources, dispersion, monitors) read and write, by
+/// slot: 2D slots 0..2 are f0, f1, f2 of DevGrid (field_slot above), 3D slots 0..5 the six
+/// components in Component order (Ex, Ey, Ez, Hx, Hy, Hz), each nx*ny*nz values of T at
+/// the flat index (k * ny + j) * nx + i (scene.hpp "3D scenes").
+template <class T> struct FieldArrays { T* f[6]; };
+template <class T> FieldArrays<T> fields_of(const DevGrid<T>& g) { return {{g.f0, g.f1, g.f2, nullptr, nullptr, nullptr}}; }
+/// Slot of component c in the scene's FieldArrays, -1 when absent: 2D
+/// field_slot(polarization, c), 3D int(c).
+int field_slot(const Scene& sc, Component c) { return sc.dimensions == 3 ? int(c) : field_slot(sc.polarization, c); }
+
 bool is_magnetic(Component c) { return c == Component::Hx || c == Component::Hy || c == Component::Hz; }
 
 /// Block-wide sum of one double per thread (warp shuffles, then one value per warp).

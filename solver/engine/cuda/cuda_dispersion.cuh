@@ -71,7 +71,9 @@ template <class T>
 class Dispersion {
 public:
     /// Uploads the compact dispersive-cell lists (scene.hpp) of each E component.
-    void setup(const Scene& s, const DevGrid<T>& grid, cudaStream_t stream) {
+    void setup(const Scene& s, const DevGrid<T>& grid, cudaStream_t stream) { setup(s, fields_of(grid), stream); }
+    /// The same for any grid (2D or 3D): `fields` by slot (FieldArrays).
+    void setup(const Scene& s, const FieldArrays<T>& fields, cudaStream_t stream) {
         courant_ = s.courant;
         if (!s.is_dispersive()) return;
         std::vector<int> first, count;
@@ -91,8 +93,8 @@ public:
             const DispersiveCells& d = s.dispersive[c];
             if (d.cells.empty()) continue;
             const Component comp = Component(c);
-            const int slot = field_slot(s.polarization, comp);
-            if (slot < 0 || (tmz ? comp != Component::Ez : comp == Component::Ez))
+            const int slot = field_slot(s, comp);
+            if (slot < 0 || (s.dimensions != 3 && (tmz ? comp != Component::Ez : comp == Component::Ez)))
                 throw RunError("CUDA engine: dispersive cells on a component the polarization lacks");
             const std::size_t n = d.cells.size();
             if (d.pole_set.size() != n || d.weight.size() != n)
@@ -119,7 +121,7 @@ public:
             CUDA_CHECK(cudaMemsetAsync(B.P.template as<void>(), 0, state, stream));
             CUDA_CHECK(cudaMemsetAsync(B.P_old.template as<void>(), 0, state, stream));
             DispDev<T> a{};
-            a.E = field_of(grid, slot);
+            a.E = fields.f[slot];
             a.cells = B.cells.template as<int>();
             a.set = B.set.template as<std::uint16_t>();
             a.coef = B.coef.template as<T>();

@@ -419,11 +419,14 @@ std::string cuda_device_description() {
 
 bool cuda_supports_dispersion() { return true; }
 
+std::unique_ptr<Engine> make_cuda_engine3d(SceneView scene, Precision precision);  // cuda_engine3d.cu
+
 std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision) {
-    // 3D grids and TF/SF plane waves run on the CPU engine only (issue 14): refuse clearly.
-    if (scene->dimensions == 3)
-        throw RunError("CUDA backend: 3D runs need the CPU backend (the CUDA engine steps 2D grids only; "
-                       "use --backend cpu / run.backend \"cpu\")");
+    if (scene->dimensions == 3) {  // the 3D engine (cuda_engine3d.cu); TF/SF is refused there
+        if (!cuda_available()) throw RunError("CUDA backend: " + cuda_device_description());
+        return make_cuda_engine3d(std::move(scene), precision);
+    }
+    // TF/SF plane waves run on the CPU engine only (issue 14): refuse clearly.
     if (!scene->tfsf.empty())
         throw RunError("CUDA backend: TF/SF plane-wave sources need the CPU backend (the CUDA engine has no TF/SF "
                        "extension yet; use --backend cpu / run.backend \"cpu\")");

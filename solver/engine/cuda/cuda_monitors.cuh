@@ -27,7 +27,7 @@ constexpr int kMonitorThreads = 128;
 // chunk (coalesced over f). Traffic: the sample cells (2 gathers) + 32 B per accumulator.
 // Probe blocks: one probe per block, a block reduction of sum w F and sum w F^2.
 template <class T> struct DftSetDev {
-    int field;        // 0..2
+    int field;        // slot of FieldArrays (cuda_common.cuh)
     int is_h;         // sample time (n+1/2) dt instead of (n+1) dt
     int n_samples, n_freq;
     const int* cell0; const int* cell1;
@@ -44,7 +44,7 @@ struct ProbeDev {
 };
 
 template <class T> struct MonitorArgs {
-    T* f[3];
+    T* f[6];
     const DftSetDev<T>* sets;
     const DftBlock* blocks;
     int n_dft_blocks;
@@ -111,8 +111,10 @@ __global__ void __launch_bounds__(kMonitorThreads) monitors(MonitorArgs<T> a, co
 template <class T>
 class Monitors {
 public:
-    void setup(const Scene& sc, const DevGrid<T>& grid, cudaStream_t stream) {
-        f_[0] = grid.f0; f_[1] = grid.f1; f_[2] = grid.f2;
+    void setup(const Scene& sc, const DevGrid<T>& grid, cudaStream_t stream) { setup(sc, fields_of(grid), stream); }
+    /// The same for any grid (2D or 3D): `fields` by slot (FieldArrays).
+    void setup(const Scene& sc, const FieldArrays<T>& fields, cudaStream_t stream) {
+        for (int q = 0; q < 6; ++q) f_[q] = fields.f[q];
         dt_ = sc.dt_s;
         n_probes_ = int(sc.time_probes.size());
         // DFT sets.
@@ -125,7 +127,7 @@ public:
             const bool two = !s.cell1.empty();
             if (s.w0.size() != s.cell0.size() || (two && (s.cell1.size() != s.cell0.size() || s.w1.size() != s.cell0.size())))
                 throw RunError("CUDA engine: DFT set arrays differ in length");
-            if (field_slot(sc.polarization, s.component) < 0)
+            if (field_slot(sc, s.component) < 0)
                 throw RunError("CUDA engine: DFT set of a component the polarization lacks");
             off_k.push_back(c0.size());
             off_f.push_back(fr.size());
@@ -149,7 +151,7 @@ public:
         for (std::size_t q = 0; q < sc.dft_sets.size(); ++q) {
             const auto& s = sc.dft_sets[q];
             DftSetDev<T> d{};
-            d.field = field_slot(sc.polarization, s.component);
+            d.field = field_slot(sc, s.component);
             d.is_h = is_magnetic(s.component);
             d.n_samples = int(s.cell0.size());
             d.n_freq = int(s.frequencies_hz.size());
@@ -171,7 +173,7 @@ public:
         std::vector<std::size_t> off;
         for (const auto& p : sc.time_probes) {
             if (p.cells.size() != p.weights.size()) throw RunError("CUDA engine: probe cells/weights differ in length");
-            if (field_slot(sc.polarization, p.component) < 0)
+            if (field_slot(sc, p.component) < 0)
                 throw RunError("CUDA engine: time probe of a component the polarization lacks");
             off.push_back(pc.size());
             for (std::size_t k = 0; k < p.cells.size(); ++k) {
@@ -183,7 +185,7 @@ public:
         for (std::size_t q = 0; q < sc.time_probes.size(); ++q) {
             const auto& p = sc.time_probes[q];
             ProbeDev d{};
-            d.field = field_slot(sc.polarization, p.component);
+            d.field = field_slot(sc, p.component);
             d.n_cells = int(p.cells.size());
             d.reduce = p.reduce == Reduce::Value ? 0 : p.reduce == Reduce::Mean ? 1 : p.reduce == Reduce::Rms ? 2 : 3;
             d.weight_sum = 0;
@@ -228,7 +230,7 @@ public:
         const int nblocks = n_dft_blocks_ + n_probes_;
         if (nblocks > 0) {
             MonitorArgs<T> a{};
-            a.f[0] = f_[0]; a.f[1] = f_[1]; a.f[2] = f_[2];
+            for (int q = 0; q < 6; ++q) a.f[q] = f_[q];
             a.sets = dft_sets_.template as<DftSetDev<T>>();
             a.blocks = dft_blocks_.template as<DftBlock>();
             a.n_dft_blocks = n_dft_blocks_;
@@ -269,7 +271,7 @@ public:
     }
 
 private:
-    T* f_[3] = {nullptr, nullptr, nullptr};
+    T* f_[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     double dt_ = 0;
     int n_probes_ = 0;
     DevBuf dft_c0_, dft_c1_, dft_w0_, dft_w1_, dft_f_, dft_acc_, dft_sets_, dft_blocks_;

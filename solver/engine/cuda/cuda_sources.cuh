@@ -37,10 +37,10 @@ template <class T> struct SourceBatch {
     int count;
     const int* cell;
     const double* weight;
-    const int* field;   // 0, 1, 2: f0, f1, f2 of DevGrid
+    const int* field;   // slot of FieldArrays (cuda_common.cuh): 0..2 in 2D, 0..5 in 3D
     const int* source;  // index into waveforms
     const DevWaveform* waveforms;
-    T* f[3];
+    T* f[6];
     double half;        // 0 for H sources (t = n dt), 0.5 for E sources
     double dt;
 };
@@ -60,7 +60,9 @@ __global__ void apply_sources(SourceBatch<T> b, const long long* d_step, int ste
 template <class T>
 class Sources {
 public:
-    void setup(const Scene& sc, const DevGrid<T>& grid, cudaStream_t stream) {
+    void setup(const Scene& sc, const DevGrid<T>& grid, cudaStream_t stream) { setup(sc, fields_of(grid), stream); }
+    /// The same for any grid (2D or 3D): `fields` by slot (FieldArrays).
+    void setup(const Scene& sc, const FieldArrays<T>& fields, cudaStream_t stream) {
         std::vector<DevWaveform> wf;
         for (const auto& src : sc.sources) {
             const auto& w = src.waveform;
@@ -74,7 +76,7 @@ public:
             for (std::size_t q = 0; q < sc.sources.size(); ++q) {
                 const SourceTerm& src = sc.sources[q];
                 if (int(is_magnetic(src.component)) != h) continue;
-                const int slot = field_slot(sc.polarization, src.component);
+                const int slot = field_slot(sc, src.component);
                 if (slot < 0) throw RunError("CUDA engine: a source on a component this polarization lacks");
                 if (src.cells.size() != src.weights.size()) throw RunError("CUDA engine: source cells/weights differ in length");
                 for (std::size_t k = 0; k < src.cells.size(); ++k) {
@@ -89,7 +91,7 @@ public:
             upload(ss.cell, cell, stream); upload(ss.field, field, stream);
             upload(ss.source, source, stream); upload(ss.weight, weight, stream);
         }
-        f_[0] = grid.f0; f_[1] = grid.f1; f_[2] = grid.f2;
+        for (int q = 0; q < 6; ++q) f_[q] = fields.f[q];
         dt_ = sc.dt_s;
     }
 
@@ -111,7 +113,7 @@ private:
         b.cell = ss.cell.template as<int>(); b.weight = ss.weight.template as<double>();
         b.field = ss.field.template as<int>(); b.source = ss.source.template as<int>();
         b.waveforms = waveforms_.template as<DevWaveform>();
-        b.f[0] = f_[0]; b.f[1] = f_[1]; b.f[2] = f_[2];
+        for (int q = 0; q < 6; ++q) b.f[q] = f_[q];
         b.half = magnetic ? 0.0 : 0.5;
         b.dt = dt_;
         apply_sources<T><<<(ss.count + 127) / 128, 128, 0, l.stream>>>(b, l.d_step, l.k);
@@ -124,7 +126,7 @@ private:
     };
     DevBuf waveforms_;
     SrcSet src_[2];
-    T* f_[3] = {nullptr, nullptr, nullptr};
+    T* f_[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     double dt_ = 0;
 };
 

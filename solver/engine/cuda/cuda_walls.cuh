@@ -16,7 +16,22 @@ namespace golightly::cuda {
 namespace {
 
 /// True where pec/pmc zeroing holds component c of `cell` at 0 after the sources.
+/// 3D (scene.hpp "3D scenes"): PEC holds the E tangential to a face on its e position 0
+/// (x: Ey, Ez at i = 0; y: Ex, Ez at j = 0; z: Ex, Ey at k = 0), PMC the tangential H on
+/// the h position n-1/2 (x: Hy, Hz at i = nx-1; y: Hx, Hz at j = ny-1; z: Hx, Hy at k = nz-1).
 bool zeroed_cell(const Scene& sc, Component c, int cell) {
+    if (sc.dimensions == 3) {
+        const std::int64_t row = cell / sc.nx;
+        const int p[3] = {int(cell % sc.nx), int(row % sc.ny), int(row / sc.ny)};
+        const int n[3] = {sc.nx, sc.ny, sc.nz};
+        const int ci = int(c) % 3;
+        for (int a = 0; a < 3; ++a) {
+            if (a == ci) continue;  // only the components tangential to the faces normal to a
+            if (!is_magnetic(c) && sc.boundary[a] == BoundaryKind::Pec && p[a] == 0) return true;
+            if (is_magnetic(c) && sc.boundary[a] == BoundaryKind::Pmc && p[a] == n[a] - 1) return true;
+        }
+        return false;
+    }
     const int i = cell % sc.nx, j = cell / sc.nx;
     const bool pec_x = sc.boundary[0] == BoundaryKind::Pec, pec_y = sc.boundary[1] == BoundaryKind::Pec;
     const bool pmc_x = sc.boundary[0] == BoundaryKind::Pmc, pmc_y = sc.boundary[1] == BoundaryKind::Pmc;

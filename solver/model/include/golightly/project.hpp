@@ -296,10 +296,11 @@ void validate_project(const Project& project, const std::string& file_label);
 /// Checks what this build can run, beyond validity: throws ProjectError naming the field
 /// for the first feature the 3D CPU path cannot run yet. The list (one place, so that it
 /// shrinks as the compiler and engines learn; docs/user-guide.md "3D" repeats it):
-///   3D with `run.backend` "cuda" (run.backend: use the CPU backend),
+///   3D tfsf sources or `mur` faces with `run.backend` "cuda" (run.backend: use the CPU
+///   backend; the 3D CUDA engine runs the rest),
 ///   3D `mode` profiles (sources[i].profile), 3D `region` sources (sources[i].type).
 /// TF/SF sources, one-way plane sources (uniform/gaussian with a `direction`), dispersive
-/// materials and `mur` boundaries run in 2D and 3D. 2D projects pass. The editor opens every valid file
+/// materials and `mur` boundaries run in 2D and 3D on the CPU. 2D projects pass. The editor opens every valid file
 /// (parse_project accepts them); `golightly-cli run` and `check` and the IDE's run
 /// checks call this.
 void check_runnable(const Project& project, const std::string& file_label);

@@ -1,0 +1,407 @@
+// GoLightly CUDA backend, 3D: steps a 3D Scene (scene.hpp "3D scenes") on one GPU exactly as
+// the CPU engine (engine_cpu3d.cpp) does, in float or double. Made by make_cuda_engine()
+// (cuda_engine.cu) when scene.dimensions == 3.
+//
+// One translation unit, like cuda_engine.cu: it #includes cuda_bulk3d.cuh (the six-component
+// bulk update, CPML psi in the slabs, PEC/PMC/periodic faces) and the dimension-agnostic
+// extensions of the 2D engine, which see the grid through FieldArrays (cuda_common.cuh; 3D
+// slots = Component order) and flat cell indices:
+//   cuda_sources.cuh     Sources<T>: H and E source batches (cells held at 0 by PEC/PMC
+//                        zeroing dropped, cuda_walls.cuh zeroed_cell)
+//   cuda_dispersion.cuh  Dispersion<T>: multi-pole ADE on the listed dispersive cells
+//   cuda_monitors.cuh    Monitors<T>: DFT sets and time probes
+//   cuda_frames.cuh      Frames<T>: box averages / colour map of a 2D plane, here the plane
+//                        of the FrameSlice copied out by slice_plane3 first
+// Not supported here (RunError naming the CPU backend): TF/SF plane waves (Scene::tfsf), Mur
+// faces (no 3D form on any backend), tensor couplings (2D TEz only). Live edits
+// (update_materials) copy the edited maps and table to the device between step batches.
+//
+// One time step (n -> n+1), in scene.hpp's order, as a fixed kernel sequence on the
+// engine's stream (no host synchronization inside step(); kGraphSteps steps replayed from a
+// CUDA graph):
+//   1. bulk.update_h        H from E^n (CPML psi, pmc zeroing fused)
+//      sources.after_h      H sources at t = n dt
+//   2. dispersion.before_e  poles advance from E^n
+//      bulk.update_e        E from H^{n+1/2} (table, CPML psi, pec zeroing fused)
+//      dispersion.after_e   E -= weight cb / S dP
+//      sources.after_e      E sources at t = (n+1/2) dt
+//   3. monitors.after_step  DFT sets + time probes
+//
+// Traffic model: bytes_per_cell_update() = the bulk kernels' 18 s + 6 B per cell
+// (cuda_bulk3d.cuh) + (CPML psi traffic + the extensions' bytes_per_step()) / cells.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "golightly/engine.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/scene.hpp"
+#include "golightly/units.hpp"
+
+#include "cuda_common.cuh"
+#include "cuda_bulk3d.cuh"
+#include "cuda_walls.cuh"
+#include "cuda_sources.cuh"
+#include "cuda_dispersion.cuh"
+#include "cuda_monitors.cuh"
+#include "cuda_frames.cuh"
+
+namespace golightly {
+namespace {
+
+using cuda::Bulk3;
+using cuda::DevBuf;
+using cuda::Dispersion;
+using cuda::Frames;
+using cuda::Monitors;
+using cuda::Sources;
+using cuda::StepLaunch;
+
+constexpr int kGraphSteps3 = 32;  // steps captured per CUDA graph
+
+__global__ void advance_step3(long long* d_step, int steps) { *d_step += steps; }
+
+// Energy and finiteness: sum over cells of eps_r(mat_c) E_c^2 + H_c^2 (double), and a flag
+// for any NaN/Inf. Traffic per cell: six fields and three uint16 indices, read once.
+template <class T>
+__global__ void energy3(cuda::DevGrid3<T> g, const double* eps, double* out, int* nonfinite) {
+    __shared__ double scratch[32];
+    const std::size_t cells = std::size_t(g.n[0]) * g.n[1] * g.n[2];
+    double s = 0;
+    int bad = 0;
+    for (std::size_t id = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; id < cells;
+         id += std::size_t(gridDim.x) * blockDim.x) {
+        for (int c = 0; c < 3; ++c) {
+            const double e = g.E[c][id], h = g.H[c][id];
+            if (!isfinite(e) || !isfinite(h)) bad = 1;
+            s += eps[g.mat[c][id]] * e * e + h * h;
+        }
+    }
+    if (bad) atomicOr(nonfinite, 1);
+    s = cuda::block_sum(s, scratch);
+    if (threadIdx.x == 0) atomicAdd(out, s);
+}
+
+// The plane of the frame slice: out[y * W + x] = F at idx[a] = p, idx[u] = x, idx[v] = y
+// (u the first, v the second in-plane axis; engine_cpu3d.cpp slice_plane). Traffic: one
+// gather of W * H values of F, W * H values written.
+template <class T>
+__global__ void slice_plane3(const T* F, int nx, int ny, int nz, int a, long long p, int W, int H, T* out) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= W || y >= H) return;
+    const int u = a == 0 ? 1 : 0, v = a == 2 ? 1 : 2;
+    long long idx[3];
+    idx[a] = p;
+    idx[u] = x;
+    idx[v] = y;
+    (void)nz;
+    out[std::size_t(y) * W + x] = F[(std::size_t(idx[2]) * ny + std::size_t(idx[1])) * nx + std::size_t(idx[0])];
+}
+
+template <class T>
+class CudaEngine3D final : public Engine {
+public:
+    CudaEngine3D(SceneView scene, Precision precision)
+        : scene_(std::move(scene)), materials_(scene_), sc_(*scene_), precision_(precision) {
+        if (sc_.nx < 2 || sc_.ny < 2 || sc_.nz < 1)
+            throw RunError("CUDA engine (3D): the grid needs at least 2 x 2 x 1 cells");
+        if (sc_.cells() > std::size_t(std::numeric_limits<std::int32_t>::max()))
+            throw RunError("CUDA engine (3D): more than 2^31 - 1 cells (the sparse lists hold 32-bit indices)");
+        if (!sc_.tfsf.empty())
+            throw RunError("CUDA backend (3D): TF/SF plane-wave sources need the CPU backend (the 3D CUDA engine has "
+                           "no TF/SF extension yet; use --backend cpu / run.backend \"cpu\")");
+        if (sc_.is_anisotropic())
+            throw RunError("CUDA engine (3D): Scene::anisotropic must be empty in 3D (tensor couplings are TEz only)");
+        for (int a = 0; a < 3; ++a)
+            if (sc_.boundary[a] == BoundaryKind::Mur)
+                throw RunError(std::string("CUDA engine (3D): the ") + "xyz"[a] +
+                               " boundary is 'mur', which has no 3D form: use pml, pec, pmc or periodic");
+        if (sc_.ny > 8 * 65535)
+            throw RunError("CUDA engine (3D): at most " + std::to_string(8 * 65535) + " cells along y");
+        CUDA_CHECK(cudaGetDevice(&device_));
+        check_memory();
+        int sms = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+        try {
+            bulk_.setup(sc_, stream_, sms);
+            CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
+            CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
+            CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
+            const cuda::FieldArrays<T> f = bulk_.fields();
+            sources_.setup(sc_, f, stream_);
+            monitors_.setup(sc_, f, stream_);
+            dispersion_.setup(sc_, f, stream_);
+            CUDA_CHECK(cudaStreamSynchronize(stream_));
+        } catch (...) {
+            release();
+            throw;
+        }
+        slice_.normal_axis = 2;  // default frame plane: xy through the middle of z (as the CPU engine)
+        slice_.index = sc_.nz / 2;
+    }
+    ~CudaEngine3D() override { release(); }
+
+    std::string backend() const override { return "cuda"; }
+    std::string device() const override { return cuda::device_name(device_); }
+    Precision precision() const override { return precision_; }
+    std::int64_t steps_done() const override { return steps_done_; }
+
+    void step(int n_steps) override {
+        if (n_steps <= 0) return;
+        if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
+        int left = n_steps;
+        if (left >= kGraphSteps3) {
+            if (!graph_exec_) build_graph();
+            while (left >= kGraphSteps3) {
+                CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream_));
+                left -= kGraphSteps3;
+            }
+        }
+        if (left > 0) enqueue_steps(left);
+        steps_done_ += n_steps;
+    }
+    void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    /// Bulk model (18 s + 6 B per cell, cuda_bulk3d.cuh) + (CPML psi + extensions) / cells.
+    double bytes_per_cell_update() const override {
+        const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + dispersion_.bytes_per_step() +
+                             monitors_.bytes_per_step();
+        return bulk_.bytes_per_cell() + extra / double(sc_.cells());
+    }
+
+    /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
+    double field_energy() override {
+        reduce();
+        const double dx = sc_.dx_um * units::um;
+        return 0.5 * units::eps0 * dx * dx * dx * host_energy_;
+    }
+    bool fields_finite() override {
+        reduce();
+        return !host_nonfinite_;
+    }
+
+    void get_field(Component c, std::vector<double>& out) override {
+        std::vector<T> tmp(sc_.cells());
+        CUDA_CHECK(cudaMemcpyAsync(tmp.data(), bulk_.field(c), tmp.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        out.assign(tmp.begin(), tmp.end());
+    }
+    void set_field(Component c, const std::vector<double>& values) override {
+        if (values.size() != sc_.cells())
+            throw std::invalid_argument(std::string("set_field: ") + component_name(c) + " needs nx*ny*nz = " +
+                                        std::to_string(sc_.cells()) + " values, got " + std::to_string(values.size()));
+        std::vector<T> tmp(values.begin(), values.end());
+        CUDA_CHECK(cudaMemcpyAsync(bulk_.field(c), tmp.data(), tmp.size() * sizeof(T), cudaMemcpyHostToDevice, stream_));
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    std::vector<std::complex<double>> dft(int set) override { return monitors_.dft(set, stream_); }
+    std::vector<double> time_samples(int probe) override { return monitors_.time_samples(probe, steps_done_, stream_); }
+
+    void set_frame_slice(const FrameSlice& slice) override {
+        if (slice.normal_axis < 0 || slice.normal_axis > 2)
+            throw std::invalid_argument("set_frame_slice: normal_axis must be 0, 1 or 2, got " +
+                                        std::to_string(slice.normal_axis));
+        const int n[3] = {sc_.nx, sc_.ny, sc_.nz};
+        slice_ = slice;
+        slice_.index = std::clamp<std::int64_t>(slice.index, 0, n[slice.normal_axis] - 1);
+    }
+
+    /// The plane of the frame slice, columns along its first in-plane axis (x for xy and
+    /// xz, y for yz): copied into a plane buffer on the device, then box-averaged there.
+    FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
+        int W = 0, H = 0;
+        const T* plane = extract(c, W, H);
+        return frames_.sample(plane, W, H, max_width, max_height, squared, stream_);
+    }
+
+    Image8 frame(const FrameRequest& req) override {
+        int W = 0, H = 0, w = 0, h = 0;
+        const T* plane = extract(req.component, W, H);
+        const std::uint8_t* rgba = frames_.render(plane, W, H, req, nullptr, w, h, stream_);
+        Image8 img;
+        img.width = w; img.height = h; img.channels = 4;
+        img.pixels.resize(std::size_t(w) * h * 4);
+        CUDA_CHECK(cudaMemcpyAsync(img.pixels.data(), rgba, img.pixels.size(), cudaMemcpyDeviceToHost, stream_));
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return img;
+    }
+
+    bool frame_to_device(const FrameRequest& req, void* device_rgba, std::size_t capacity, int& width,
+                         int& height) override {
+        int W = 0, H = 0;
+        plane_size(W, H);
+        const int f = frame_factor(W, H, req.max_width, req.max_height);
+        width = (W + f - 1) / f;
+        height = (H + f - 1) / f;
+        if (!device_rgba || capacity < std::size_t(width) * height * 4) return false;
+        const T* plane = extract(req.component, W, H);
+        frames_.render(plane, W, H, req, static_cast<std::uint8_t*>(device_rgba), width, height, stream_);
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return true;
+    }
+
+    /// Live edit (engine.hpp): the three uint16 maps, the (ca, cb) table and the energy's
+    /// eps table of `edited` replace the running ones (new device buffers, so the captured
+    /// step graph is rebuilt on the next step()); unchanged dispersive cells get weight cb / S
+    /// anew. Fields, psi, pole state, DFTs and probes stay. Throws std::invalid_argument
+    /// (engine untouched) for a changed grid or dispersive cells, as the CPU engine.
+    void update_materials(SceneView edited_view) override {
+        const Scene& edited = *edited_view;
+        if (edited.dimensions != 3 || edited.nz != sc_.nz || edited.boundary[2] != sc_.boundary[2] ||
+            edited.pml_lo[2] != sc_.pml_lo[2] || edited.pml_hi[2] != sc_.pml_hi[2])
+            throw std::invalid_argument("live edit: the edit changes the z extent, z boundary or z PML of the 3D grid: "
+                                        "restart the run");
+        check_material_update(sc_, edited);
+        for (int c = 0; c < 3; ++c)
+            if (edited.material_index[c].size() != sc_.cells())
+                throw std::invalid_argument(std::string("live edit: material_index of ") +
+                                            component_name(Component(c)) + " must hold nx*ny*nz entries");
+        destroy_graph();
+        bulk_.upload_materials(edited, stream_);
+        dispersion_.materials_changed(edited, stream_);
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        materials_ = std::move(edited_view);  // the engine's view of the materials from now on
+    }
+
+private:
+    void plane_size(int& W, int& H) const {
+        const int n[3] = {sc_.nx, sc_.ny, sc_.nz};
+        const int a = slice_.normal_axis;
+        W = n[a == 0 ? 1 : 0];
+        H = n[a == 2 ? 1 : 2];
+    }
+
+    /// Copies the slice plane of component c into plane_ (asynchronous on stream_).
+    const T* extract(Component c, int& W, int& H) {
+        plane_size(W, H);
+        const std::size_t need = std::size_t(W) * H * sizeof(T);
+        if (plane_.bytes() < need) plane_.alloc(need);
+        const dim3 blk(32, 8), grd(unsigned((W + 31) / 32), unsigned((H + 7) / 8));
+        slice_plane3<T><<<grd, blk, 0, stream_>>>(bulk_.field(c), sc_.nx, sc_.ny, sc_.nz, slice_.normal_axis, slice_.index,
+                                                  W, H, plane_.template as<T>());
+        CUDA_CHECK_LAUNCH();
+        return plane_.template as<T>();
+    }
+
+    void check_memory() {
+        std::size_t free_b = 0, total_b = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (const char* cap = std::getenv("GOLIGHTLY_CUDA_MEMORY_LIMIT_BYTES"))
+            free_b = std::min<std::size_t>(free_b, std::strtoull(cap, nullptr, 10));
+        const std::size_t need = engine_state_bytes(sc_, sizeof(T) == 4 ? Precision::Float32 : Precision::Float64);
+        if (need + (64u << 20) > free_b) {
+            std::ostringstream os;
+            os << "CUDA engine (3D): the grid state needs " << need << " bytes (" << need / double(1 << 20)
+               << " MiB) but only " << free_b << " bytes (" << free_b / double(1 << 20) << " MiB) are free on "
+               << cuda::device_name(device_);
+            throw OutOfMemoryError(os.str(), need, free_b);
+        }
+    }
+
+    /// Enqueues `steps` time steps on stream_ (also inside graph capture), file header order.
+    void enqueue_steps(int steps) {
+        for (int k = 0; k < steps; ++k) {
+            const StepLaunch at{stream_, d_step_, k};
+            bulk_.update_h(stream_);
+            sources_.after_h(at);
+            dispersion_.before_e(stream_);
+            bulk_.update_e(stream_);
+            dispersion_.after_e(stream_);
+            sources_.after_e(at);
+            monitors_.after_step(at);
+        }
+        advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
+        CUDA_CHECK_LAUNCH();
+    }
+
+    void build_graph() {
+        destroy_graph();
+        cudaGraph_t graph = nullptr;
+        CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+        try {
+            enqueue_steps(kGraphSteps3);
+        } catch (...) {
+            cudaStreamEndCapture(stream_, &graph);
+            if (graph) cudaGraphDestroy(graph);
+            throw;
+        }
+        CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+        const cudaError_t e = cudaGraphInstantiate(&graph_exec_, graph, 0);
+        cudaGraphDestroy(graph);
+        CUDA_CHECK(e);
+    }
+    void destroy_graph() {
+        if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+        graph_exec_ = nullptr;
+    }
+
+    void reduce() {
+        CUDA_CHECK(cudaMemsetAsync(d_reduce_, 0, 2 * sizeof(double), stream_));
+        int* flag = reinterpret_cast<int*>(d_reduce_ + 1);
+        const int blocks = int(std::min<std::size_t>(4096, (sc_.cells() + 255) / 256));
+        energy3<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), d_reduce_, flag);
+        CUDA_CHECK_LAUNCH();
+        double h[2];
+        CUDA_CHECK(cudaMemcpyAsync(h, d_reduce_, sizeof(h), cudaMemcpyDeviceToHost, stream_));
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        host_energy_ = h[0];
+        int f;
+        std::memcpy(&f, &h[1], sizeof(int));
+        host_nonfinite_ = f != 0;
+    }
+
+    void release() {
+        if (stream_) cudaStreamSynchronize(stream_);
+        destroy_graph();
+        if (d_step_) cudaFree(d_step_);
+        if (d_reduce_) cudaFree(d_reduce_);
+        d_step_ = nullptr;
+        d_reduce_ = nullptr;
+        if (stream_) cudaStreamDestroy(stream_);
+        stream_ = nullptr;
+    }
+
+    SceneView scene_;
+    SceneView materials_;  ///< the materials on the device: scene_ until a live edit
+    const Scene& sc_;
+    Precision precision_;
+    int device_ = 0;
+    cudaStream_t stream_ = nullptr;
+    cudaGraphExec_t graph_exec_ = nullptr;
+    std::int64_t steps_done_ = 0;
+    long long* d_step_ = nullptr;
+    double* d_reduce_ = nullptr;
+    double host_energy_ = 0;
+    bool host_nonfinite_ = false;
+    FrameSlice slice_;
+    Bulk3<T> bulk_;
+    Sources<T> sources_;
+    Dispersion<T> dispersion_;
+    Monitors<T> monitors_;
+    Frames<T> frames_;
+    DevBuf plane_;
+};
+
+}  // namespace
+
+/// The 3D CUDA engine (cuda_engine.cu's make_cuda_engine calls it for dimensions == 3).
+std::unique_ptr<Engine> make_cuda_engine3d(SceneView scene, Precision precision) {
+    if (precision == Precision::Float64) return std::make_unique<CudaEngine3D<double>>(std::move(scene), precision);
+    return std::make_unique<CudaEngine3D<float>>(std::move(scene), precision);
+}
+
+}  // namespace golightly

@@ -1,0 +1,349 @@
+// 3D CUDA engine (cuda_engine3d.cu) against the 3D CPU engine, the oracle (scene.hpp "3D
+// scenes"): random scenes (random initial fields in all six components, random dielectric
+// and conductive materials per E component, CPML with random physical grading / kappa /
+// alpha and unequal slab widths on some axes, periodic / PEC / PMC on the others, E and H
+// point sources, DFT sets, time probes of every reduction, two-pole dispersive cells) give
+// the same fields, DFT accumulators, probe samples, energy and slice samples after 100 steps
+// on both backends. nx a multiple of 32 and odd. The GPU outputs are poisoned (NaN) before
+// they are read, and the fields must have moved away from the initial ones, so a no-op or
+// a missing copy fails.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "golightly/engine.hpp"
+#include "golightly/errors.hpp"
+#include "test_scenes.hpp"
+
+using namespace golightly;
+using namespace golightly::test;
+
+namespace {
+
+std::int32_t at3(const Scene& s, int i, int j, int k) { return std::int32_t((std::int64_t(k) * s.ny + j) * s.nx + i); }
+
+struct Case3 {
+    int nx, ny, nz;
+    BoundaryKind b[3];
+    int pml_lo[3], pml_hi[3];
+    unsigned seed;
+    bool dispersive = true;
+};
+
+/// A random 3D scene (file comment). PML axes get pml_lo / pml_hi cells; the CPML grading,
+/// kappa_max and alpha_max are drawn at random (build_cpml).
+Scene random_scene(const Case3& c) {
+    std::mt19937 rng(c.seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    Scene s;
+    s.dimensions = 3;
+    s.nx = c.nx; s.ny = c.ny; s.nz = c.nz;
+    s.dx_um = 0.02;
+    s.courant = 0.5;
+    s.dt_s = s.courant * s.dx_um * units::um / units::c0;
+    for (int a = 0; a < 3; ++a) {
+        s.boundary[a] = c.b[a];
+        s.pml_lo[a] = c.b[a] == BoundaryKind::Pml ? c.pml_lo[a] : 0;
+        s.pml_hi[a] = c.b[a] == BoundaryKind::Pml ? c.pml_hi[a] : 0;
+    }
+    // Materials: eps_r from 8 values, sigma from 4 (0 on half the cells), per E component.
+    const double eps_list[8] = {1.0, 1.0, 1.44, 2.1, 3.5, 6.0, 9.0, 12.0};
+    const double sig_list[4] = {0.0, 0.0, 2e3, 4e4};
+    std::vector<std::vector<double>> eps(3, std::vector<double>(s.cells())), sig(3, std::vector<double>(s.cells()));
+    for (int comp = 0; comp < 3; ++comp)
+        for (std::size_t q = 0; q < s.cells(); ++q) {
+            eps[comp][q] = eps_list[rng() % 8];
+            sig[comp][q] = sig_list[rng() % 4];
+        }
+    build_material_table(s, eps, sig);
+    build_cpml(s, 2.0 + 2.0 * u(rng), 1e-6 * (0.1 + u(rng)), 1.0 + 4.0 * u(rng), 2e8 * u(rng));
+    // Point sources on E and H components (some on the outer lines, where PEC/PMC zeroing wins).
+    const CompiledWaveform w = gaussian_pulse(200e12, 3e-15);
+    for (int q = 0; q < 6; ++q) {
+        SourceTerm t;
+        t.component = Component(q);
+        for (int m = 0; m < 3; ++m) {
+            const int i = m == 0 ? 0 : int(rng() % c.nx), j = m == 1 ? c.ny - 1 : int(rng() % c.ny), k = int(rng() % c.nz);
+            t.cells.push_back(at3(s, i, j, k));
+            t.weights.push_back(0.5 + u(rng));
+        }
+        t.waveform = w;
+        t.waveform.t0_s = 2e-15 * q;  // different times
+        s.sources.push_back(t);
+    }
+    // DFT sets: Ex single cells, Hz averaged over two cells (as flux planes do), Ey, Hx.
+    const std::vector<double> freqs = {150e12, 190e12, 230e12, 300e12, 420e12};
+    for (Component comp : {Component::Ex, Component::Hz, Component::Ey, Component::Hx}) {
+        DftSet d;
+        d.component = comp;
+        const int j = c.ny / 2;
+        for (int k = 1; k < c.nz - 1; k += 2)
+            for (int i = 0; i < c.nx; i += 3) {
+                d.cell0.push_back(at3(s, i, j, k));
+                d.w0.push_back(comp == Component::Hz ? 0.5 : 1.0);
+                d.cell1.push_back(comp == Component::Hz ? at3(s, i, j - 1, k) : -1);
+                d.w1.push_back(comp == Component::Hz ? 0.5 : 0.0);
+            }
+        d.frequencies_hz = freqs;
+        s.dft_sets.push_back(std::move(d));
+    }
+    // Time probes: one per reduction, on different components.
+    const Reduce reds[4] = {Reduce::Value, Reduce::Mean, Reduce::Rms, Reduce::SumSquares};
+    for (int r = 0; r < 4; ++r) {
+        TimeProbe p;
+        p.component = Component((r * 2 + 1) % 6);
+        for (int m = 0; m < (r == 0 ? 1 : 40); ++m) {
+            p.cells.push_back(at3(s, int(rng() % c.nx), int(rng() % c.ny), int(rng() % c.nz)));
+            p.weights.push_back(r == 0 ? 1.0 : 0.2 + u(rng));
+        }
+        p.reduce = reds[r];
+        s.time_probes.push_back(std::move(p));
+    }
+    if (c.dispersive) {
+        // Two Lorentz poles (scene.hpp "Dispersive cells") on random interior cells (off the
+        // outer lines, where PEC zeroing would follow the correction).
+        PoleSet ps;
+        for (double f0 : {180e12, 320e12}) {
+            const double dt = s.dt_s, w0 = 2 * units::pi * f0, wp = 0.8 * w0, g = 0.05 * w0;
+            PoleCoeffs pc;
+            pc.c1 = (2 - w0 * w0 * dt * dt) / (1 + g * dt / 2);
+            pc.c2 = -(1 - g * dt / 2) / (1 + g * dt / 2);
+            pc.c3 = wp * wp * dt * dt / (1 + g * dt / 2);
+            ps.poles.push_back(pc);
+        }
+        s.pole_sets.push_back(ps);
+        s.pole_sets.push_back(PoleSet{{ps.poles[0]}});
+        for (int comp = 0; comp < 3; ++comp) {
+            std::vector<std::int32_t> cells;
+            for (int m = 0; m < 200; ++m)
+                cells.push_back(at3(s, 1 + int(rng() % (c.nx - 2)), 1 + int(rng() % (c.ny - 2)), 1 + int(rng() % (c.nz - 2))));
+            std::sort(cells.begin(), cells.end());
+            cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+            DispersiveCells& d = s.dispersive[comp];
+            for (std::int32_t cell : cells) {
+                d.cells.push_back(cell);
+                d.pole_set.push_back(std::uint16_t(rng() % 2));
+                d.weight.push_back(0.3 + 0.7 * u(rng));
+            }
+        }
+    }
+    return s;
+}
+
+std::vector<double> random_vector(std::size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<double> v(n);
+    for (double& x : v) x = u(rng);
+    return v;
+}
+
+double rel_l2(const std::vector<double>& a, const std::vector<double>& b, bool& finite) {
+    double num = 0, den = 0;
+    for (std::size_t q = 0; q < a.size(); ++q) {
+        if (!std::isfinite(b[q])) finite = false;
+        num += (a[q] - b[q]) * (a[q] - b[q]);
+        den += a[q] * a[q];
+    }
+    return std::sqrt(num / std::max(den, 1e-300));
+}
+
+const char* kind_name(BoundaryKind k) {
+    switch (k) {
+        case BoundaryKind::Pml: return "pml";
+        case BoundaryKind::Periodic: return "periodic";
+        case BoundaryKind::Pec: return "pec";
+        case BoundaryKind::Pmc: return "pmc";
+        default: return "other";
+    }
+}
+
+/// Runs the case on both backends and checks every output against the CPU (tol relative).
+void compare(const Case3& c, Precision prec, double tol) {
+    const Scene s = random_scene(c);
+    auto cpu = make_cpu_engine(s, prec, 1);
+    auto gpu = make_cuda_engine(s, prec);
+    REQUIRE(gpu->backend() == "cuda");
+    std::vector<std::vector<double>> init(6);
+    for (int q = 0; q < 6; ++q) {
+        init[q] = random_vector(s.cells(), c.seed * 10 + q);
+        cpu->set_field(Component(q), init[q]);
+        gpu->set_field(Component(q), init[q]);
+    }
+    const int steps = 100;
+    cpu->step(37);  // a run shorter than one graph, then graphs and a remainder
+    gpu->step(37);
+    cpu->step(steps - 37);
+    gpu->step(steps - 37);
+    double worst = 0, moved = 1e300;
+    for (int q = 0; q < 6; ++q) {
+        std::vector<double> a, b(s.cells(), std::numeric_limits<double>::quiet_NaN());
+        cpu->get_field(Component(q), a);
+        gpu->get_field(Component(q), b);
+        REQUIRE(b.size() == s.cells());
+        bool finite = true;
+        const double r = rel_l2(a, b, finite);
+        bool f2 = true;
+        moved = std::min(moved, rel_l2(a, init[q], f2));
+        worst = std::max(worst, r);
+        INFO(component_name(Component(q)) << " rel L2 diff " << r);
+        CHECK(finite);
+        CHECK(r < tol);
+    }
+    double dft_worst = 0;
+    for (std::size_t set = 0; set < s.dft_sets.size(); ++set) {
+        const auto x = cpu->dft(int(set)), y = gpu->dft(int(set));
+        REQUIRE(x.size() == y.size());
+        double num = 0, den = 0;
+        for (std::size_t q = 0; q < x.size(); ++q) { num += std::norm(x[q] - y[q]); den += std::norm(x[q]); }
+        REQUIRE(den > 0);
+        dft_worst = std::max(dft_worst, std::sqrt(num / den));
+    }
+    CHECK(dft_worst < tol);
+    double probe_worst = 0;
+    for (std::size_t p = 0; p < s.time_probes.size(); ++p) {
+        const auto x = cpu->time_samples(int(p)), y = gpu->time_samples(int(p));
+        REQUIRE(x.size() == std::size_t(steps));
+        REQUIRE(y.size() == x.size());
+        bool finite = true;
+        probe_worst = std::max(probe_worst, rel_l2(x, y, finite));
+        CHECK(finite);
+    }
+    CHECK(probe_worst < tol);
+    const double ea = cpu->field_energy(), eb = gpu->field_energy();
+    CHECK(ea > 0);
+    CHECK(std::abs(ea - eb) / ea < tol);
+    CHECK(gpu->fields_finite());
+    // Slice samples: an xz plane and a yz plane, both backends the same boxes.
+    double slice_worst = 0;
+    for (FrameSlice sl : {FrameSlice{1, c.ny / 3}, FrameSlice{0, c.nx - 1}, FrameSlice{2, 0}}) {
+        cpu->set_frame_slice(sl);
+        gpu->set_frame_slice(sl);
+        for (bool squared : {false, true}) {
+            const auto x = cpu->sample_field(Component::Hy, 16, 16, squared), y = gpu->sample_field(Component::Hy, 16, 16, squared);
+            REQUIRE(x.width == y.width);
+            REQUIRE(x.height == y.height);
+            REQUIRE(x.factor == y.factor);
+            std::vector<double> xa(x.values.begin(), x.values.end()), ya(y.values.begin(), y.values.end());
+            bool finite = true;
+            slice_worst = std::max(slice_worst, rel_l2(xa, ya, finite));
+        }
+        const Image8 fa = cpu->frame({Component::Ez, 24, 24, 0, false}), fb = gpu->frame({Component::Ez, 24, 24, 0, false});
+        CHECK(fa.width == fb.width);
+        CHECK(fa.height == fb.height);
+    }
+    CHECK(slice_worst < std::max(tol, 2e-6));  // the samples are float on both backends
+    CHECK(moved > 1e-2);  // the fields really evolved
+    std::printf("cuda3d %dx%dx%d %s/%s/%s pml %d+%d,%d+%d,%d+%d %s: fields %.3g, dft %.3g, probes %.3g, energy %.3g, "
+                "slices %.3g (tol %.0e)\n",
+                c.nx, c.ny, c.nz, kind_name(c.b[0]), kind_name(c.b[1]), kind_name(c.b[2]), s.pml_lo[0], s.pml_hi[0],
+                s.pml_lo[1], s.pml_hi[1], s.pml_lo[2], s.pml_hi[2], prec == Precision::Float32 ? "float32" : "float64",
+                worst, dft_worst, probe_worst, std::abs(ea - eb) / ea, slice_worst, tol);
+}
+
+const BoundaryKind PML = BoundaryKind::Pml, PER = BoundaryKind::Periodic, PEC = BoundaryKind::Pec, PMC = BoundaryKind::Pmc;
+
+const Case3 kCases[] = {
+    {32, 20, 18, {PML, PER, PEC}, {5, 0, 0}, {7, 0, 0}, 11},
+    {33, 17, 21, {PMC, PML, PER}, {0, 4, 0}, {0, 6, 0}, 12},
+    {64, 24, 20, {PER, PEC, PML}, {0, 0, 6}, {0, 0, 5}, 13},
+    {31, 19, 23, {PML, PML, PML}, {5, 6, 4}, {6, 4, 5}, 14},
+    {33, 18, 17, {PEC, PMC, PMC}, {0, 0, 0}, {0, 0, 0}, 15},
+};
+
+}  // namespace
+
+TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32, 100 steps)", "[cuda3d][sanitize]") {
+    compare(kCases[0], Precision::Float32, 1e-5);
+    compare(kCases[1], Precision::Float32, 1e-5);
+}
+
+TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32 and float64, all boundary mixes)",
+          "[cuda3d]") {
+    for (const Case3& c : kCases) {
+        compare(c, Precision::Float32, 1e-5);
+        compare(c, Precision::Float64, 1e-11);
+    }
+}
+
+TEST_CASE("CUDA 3D engine: a live edit of the materials mid-run gives the CPU engine's fields", "[cuda3d]") {
+    for (Precision prec : {Precision::Float32, Precision::Float64}) {
+        const Case3& c = kCases[3];
+        const Scene s = random_scene(c);
+        // The edit: every E component's map re-drawn (another seed), table rebuilt; the
+        // dispersive cells and pole sets stay (check_material_update).
+        Case3 c2 = c;
+        c2.seed = 99;
+        Scene e = random_scene(c2);
+        e.dispersive[0] = s.dispersive[0]; e.dispersive[1] = s.dispersive[1]; e.dispersive[2] = s.dispersive[2];
+        e.pole_sets = s.pole_sets;
+        e.sources = s.sources; e.dft_sets = s.dft_sets; e.time_probes = s.time_probes;
+        auto cpu = make_cpu_engine(s, prec, 1);
+        auto gpu = make_cuda_engine(s, prec);
+        for (int q = 0; q < 6; ++q) {
+            const auto v = random_vector(s.cells(), 500 + q);
+            cpu->set_field(Component(q), v);
+            gpu->set_field(Component(q), v);
+        }
+        cpu->step(40);
+        gpu->step(40);
+        cpu->update_materials(e);
+        gpu->update_materials(e);
+        cpu->step(60);
+        gpu->step(60);
+        double worst = 0;
+        for (int q = 0; q < 6; ++q) {
+            std::vector<double> a, b(s.cells(), std::numeric_limits<double>::quiet_NaN());
+            cpu->get_field(Component(q), a);
+            gpu->get_field(Component(q), b);
+            bool finite = true;
+            worst = std::max(worst, rel_l2(a, b, finite));
+            CHECK(finite);
+        }
+        // The edit mattered: without it the CPU fields differ by far more than the tolerance.
+        auto ref = make_cpu_engine(s, prec, 1);
+        for (int q = 0; q < 6; ++q) ref->set_field(Component(q), random_vector(s.cells(), 500 + q));
+        ref->step(100);
+        std::vector<double> a, r;
+        cpu->get_field(Component::Ez, a);
+        ref->get_field(Component::Ez, r);
+        bool finite = true;
+        const double effect = rel_l2(a, r, finite);
+        const double tol = prec == Precision::Float32 ? 1e-5 : 1e-11;
+        std::printf("cuda3d live edit %s: fields %.3g (tol %.0e), effect of the edit %.3g\n",
+                    prec == Precision::Float32 ? "float32" : "float64", worst, tol, effect);
+        CHECK(worst < tol);
+        CHECK(effect > 1e-2);
+    }
+}
+
+TEST_CASE("CUDA 3D engine refuses TF/SF and Mur clearly; traffic model", "[cuda3d]") {
+    Scene s = random_scene(kCases[0]);
+    Scene t = s;
+    TfsfSource src;
+    src.lo = {8, 4, 4};
+    src.hi = {20, 14, 12};
+    t.tfsf.push_back(src);
+    try {
+        (void)make_cuda_engine(t, Precision::Float32);
+        FAIL("TF/SF accepted");
+    } catch (const RunError& e) {
+        CHECK(std::string(e.what()).find("CPU backend") != std::string::npos);
+    }
+    Scene m = s;
+    m.boundary[2] = BoundaryKind::Mur;
+    CHECK_THROWS_AS(make_cuda_engine(m, Precision::Float32), RunError);
+    // Bulk model 18 s + 6 B, plus psi and extension traffic on top.
+    const auto e32 = make_cuda_engine(s, Precision::Float32), e64 = make_cuda_engine(s, Precision::Float64);
+    std::printf("cuda3d traffic model: %.2f B/cell float32, %.2f B/cell float64\n", e32->bytes_per_cell_update(),
+                e64->bytes_per_cell_update());
+    CHECK(e32->bytes_per_cell_update() > 78.0);
+    CHECK(e64->bytes_per_cell_update() > 150.0);
+}
