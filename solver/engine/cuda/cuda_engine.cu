@@ -116,12 +116,12 @@ public:
     CudaEngine(SceneView scene, Precision precision)
         : scene_(std::move(scene)), materials_(scene_), sc_(*scene_), precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2) throw RunError("CUDA engine: the grid needs at least 2 x 2 cells");
+        CUDA_CHECK(cudaGetDevice(&device_));
+        check_memory();  // first: a grid too large for the device gets the bytes needed and free
         if (sc_.cells() > cuda::kMaxDeviceCells)
             throw RunError("CUDA engine: the grid has " + std::to_string(sc_.cells()) +
                            " cells, more than the 2^31 - 1 its 32-bit device cell lists can address; "
                            "use larger cells or the CPU backend");
-        CUDA_CHECK(cudaGetDevice(&device_));
-        check_memory();
         // Rows go to blockIdx.y (at most 65535 blocks of 4 rows).
         if (sc_.ny > 4 * 65535)
             throw RunError("CUDA engine: at most " + std::to_string(4 * 65535) + " cells along y (got " +

@@ -13,7 +13,7 @@
 //   cuda_frames.cuh      Frames<T>: box averages / colour map of a 2D plane, here the plane
 //                        of the FrameSlice copied out by slice_plane3 first
 // Not supported here (RunError naming the CPU backend): TF/SF plane waves (Scene::tfsf), Mur
-// faces (no 3D form on any backend), tensor couplings (2D TEz only). Live edits
+// faces (the CPU engine has them: cpu_extensions.hpp MurFaces), tensor couplings (2D TEz only). Live edits
 // (update_materials) copy the edited maps and table to the device between step batches.
 //
 // One time step (n -> n+1), in scene.hpp's order, as a fixed kernel sequence on the
@@ -117,8 +117,6 @@ public:
         : scene_(std::move(scene)), materials_(scene_), sc_(*scene_), precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2 || sc_.nz < 1)
             throw RunError("CUDA engine (3D): the grid needs at least 2 x 2 x 1 cells");
-        if (sc_.cells() > std::size_t(std::numeric_limits<std::int32_t>::max()))
-            throw RunError("CUDA engine (3D): more than 2^31 - 1 cells (the sparse lists hold 32-bit indices)");
         if (!sc_.tfsf.empty())
             throw RunError("CUDA backend (3D): TF/SF plane-wave sources need the CPU backend (the 3D CUDA engine has "
                            "no TF/SF extension yet; use --backend cpu / run.backend \"cpu\")");
@@ -127,11 +125,16 @@ public:
         for (int a = 0; a < 3; ++a)
             if (sc_.boundary[a] == BoundaryKind::Mur)
                 throw RunError(std::string("CUDA engine (3D): the ") + "xyz"[a] +
-                               " boundary is 'mur', which has no 3D form: use pml, pec, pmc or periodic");
+                               " boundary is 'mur', which the 3D CUDA engine does not support yet: use the CPU "
+                               "backend, or pml, pec, pmc or periodic");
         if (sc_.ny > 8 * 65535)
             throw RunError("CUDA engine (3D): at most " + std::to_string(8 * 65535) + " cells along y");
         CUDA_CHECK(cudaGetDevice(&device_));
-        check_memory();
+        check_memory();  // first: a grid too large for the device gets the bytes needed and free
+        if (sc_.cells() > cuda::kMaxDeviceCells)
+            throw RunError("CUDA engine (3D): the grid has " + std::to_string(sc_.cells()) +
+                           " cells, more than the 2^31 - 1 its 32-bit device cell lists can address; "
+                           "use larger cells or the CPU backend");
         int sms = 0;
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
