@@ -215,8 +215,9 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
     return s;
 }
 
-Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
+Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction) {
     constexpr int kPml = 16;
+    if (!(fraction >= 0.0 && fraction <= 1.0)) throw RunError("bench: the dispersive fraction must lie in [0, 1]");
     if (nx < 2 * kPml + 8 || ny < 2 * kPml + 8 || nz < 2 * kPml + 8)
         throw RunError("bench: a 3D grid must be at least " + std::to_string(2 * kPml + 8) + " cells along each axis");
     Scene s;
@@ -243,13 +244,24 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles) {
             }
     for (int c = 0; c < 3; ++c) s.material_index[c] = map;
     if (poles > 0) {
+        // Dispersive blobs of 8x8x8 cells: a blob is dispersive when its second hash falls
+        // below the fraction (as the 2D bench scene); all cells at fraction 1.
+        const std::uint32_t threshold = std::uint32_t(std::llround(fraction * 4294967295.0));
+        std::vector<CellIndex> cells;
+        for (int k = 0; k < nz; ++k)
+            for (int j = 0; j < ny; ++j)
+                for (int i = 0; i < nx; ++i) {
+                    const std::uint32_t h = hash2((std::uint32_t(i / 8) + 0x1000u * std::uint32_t(k / 8)) ^ 0x9e3779b9u,
+                                                  std::uint32_t(j / 8) + 0x7f4a7c15u);
+                    if (fraction >= 1.0 || (fraction > 0.0 && h <= threshold))
+                        cells.push_back(CellIndex((std::size_t(k) * ny + j) * nx + i));
+                }
         s.pole_sets.push_back(synthetic_poles(poles, s.dt_s));
         for (int c = 0; c < 3; ++c) {
             DispersiveCells& d = s.dispersive[c];
-            d.cells.resize(s.cells());
-            for (std::size_t q = 0; q < s.cells(); ++q) d.cells[q] = CellIndex(q);
-            d.pole_set.assign(s.cells(), 0);
-            d.weight.assign(s.cells(), 1.0);
+            d.cells = cells;
+            d.pole_set.assign(cells.size(), 0);
+            d.weight.assign(cells.size(), 1.0);
         }
     }
     // One Ey plane source across x and z at y = ny / 4.
@@ -302,7 +314,7 @@ BenchReport run_bench(const BenchOptions& o) {
     // cb of Ex, Ey, Ez (3 R; rows of one material skip it, ca too where lossy), plus the
     // CPML psi inside the slabs; the E neighbour rows (j+1), (k+1) and the H rows (j-1),
     // (k-1) come from cache (cpu_kernels3d.inl). Engine::bytes_per_cell_update states it.
-    const Scene scene = o.dims == 3 ? make_bench_scene3(o.nx, o.ny, o.nz, o.poles)
+    const Scene scene = o.dims == 3 ? make_bench_scene3(o.nx, o.ny, o.nz, o.poles, o.dispersive_fraction)
                                     : make_bench_scene(o.nx, o.ny, o.polarization, o.poles, o.dispersive_fraction,
                                                        material ? &*material : nullptr);
     std::size_t dispersive_cells = 0;

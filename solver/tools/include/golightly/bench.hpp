@@ -83,9 +83,10 @@ Scene make_bench_scene(int nx, int ny, Polarization polarization, int poles, dou
 /// and one lossy entry (the same map for Ex, Ey, Ez), Courant number 0.5, one Ey plane
 /// source across x and z at y = ny / 4 (Gaussian pulse at 193 THz), and one flux plane at
 /// y = ny / 2: DFT sets of Ex and of Hz averaged onto Ex's positions, 101 frequencies.
-/// Cell size 0.02 um. poles > 0: every E cell gets `poles` weak synthetic Lorentz poles.
-/// Throws RunError for fewer than 40 cells along an axis.
-Scene make_bench_scene3(int nx, int ny, int nz, int poles = 0);
+/// Cell size 0.02 um. poles > 0: the E cells of a `fraction` (in [0, 1]) of 8 x 8 x 8 blobs
+/// get `poles` weak synthetic Lorentz poles (every cell at fraction 1).
+/// Throws RunError for fewer than 40 cells along an axis or a fraction outside [0, 1].
+Scene make_bench_scene3(int nx, int ny, int nz, int poles = 0, double fraction = 1.0);
 
 /// Runs the benchmark. Throws RunError for an unknown backend, dims not 2 or 3, or when the
 /// backend cannot run (no CUDA device; OutOfMemoryError when the grid does not fit).
