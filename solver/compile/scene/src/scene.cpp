@@ -53,10 +53,11 @@ Grid Scene::grid() const {
 
 namespace {
 
-/// Key of a positive quantity rounded to 1e-7 relative; 0 maps to a key of its own.
-long long relative_key(double v) {
+/// Key of a positive quantity rounded to 1 / per_unit relative (per_unit 1e7: 1e-7); 0 maps
+/// to a key of its own.
+long long relative_key(double v, double per_unit) {
     if (v == 0.0) return std::numeric_limits<long long>::min();
-    const double l = std::log(std::abs(v)) * 1e7;
+    const double l = std::log(std::abs(v)) * per_unit;
     const long long k = std::llround(l);
     return v < 0 ? -k - 1 : k;  // negative values (not physical here) keep distinct keys
 }
@@ -69,18 +70,18 @@ struct PairHash {
 
 }  // namespace
 
-void build_material_table(Scene& scene, const std::vector<std::vector<double>>& eps_r_per_component,
-                          const std::vector<std::vector<double>>& sigma_per_component) {
-    // Vectors are given either in the order of electric_components(polarization) or, when
-    // three are given, indexed by component (Ex, Ey, Ez).
-    const auto comps = scene.dimensions == 3 ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez}
-                                             : electric_components(scene.polarization);
+namespace {
+
+/// One attempt of build_material_table at the given rounding; false when more than 65535
+/// entries would be needed (the scene is then left half filled: the caller retries).
+bool fill_material_table(Scene& scene, const std::vector<Component>& comps,
+                         const std::vector<std::vector<double>>& eps_r_per_component,
+                         const std::vector<std::vector<double>>& sigma_per_component, double per_unit) {
     const std::size_t n = scene.cells();
     const double S = scene.courant;
     const double dt = scene.dt_s;
     scene.table.clear();
     for (auto& m : scene.material_index) m.clear();
-
     std::unordered_map<std::pair<long long, long long>, std::uint16_t, PairHash> lookup;
     for (std::size_t k = 0; k < comps.size(); ++k) {
         const int ci = static_cast<int>(comps[k]);
@@ -108,14 +109,12 @@ void build_material_table(Scene& scene, const std::vector<std::vector<double>>& 
                    << ", sigma " << s << " S/m): eps_r must be > 0 and sigma >= 0";
                 throw RunError(os.str());
             }
-            const std::pair<long long, long long> key{relative_key(e), relative_key(s)};
+            const std::pair<long long, long long> key{relative_key(e, per_unit), relative_key(s, per_unit)};
             if (have_last && key == last_key) { idx[c] = last_index; continue; }
             auto it = lookup.find(key);
             std::uint16_t id;
             if (it == lookup.end()) {
-                if (scene.table.size() >= 65535)
-                    throw RunError("build_material_table: more than 65535 distinct (eps_r, sigma) "
-                                   "entries after rounding eps_r to 1e-7 relative");
+                if (scene.table.size() >= 65535) return false;
                 EUpdateCoeffs co;
                 const double loss = s * dt / (2.0 * units::eps0 * e);
                 co.eps_r = e;
@@ -133,6 +132,28 @@ void build_material_table(Scene& scene, const std::vector<std::vector<double>>& 
             last_index = id;
             have_last = true;
         }
+    }
+    return true;
+}
+
+}  // namespace
+
+void build_material_table(Scene& scene, const std::vector<std::vector<double>>& eps_r_per_component,
+                          const std::vector<std::vector<double>>& sigma_per_component) {
+    // Vectors are given either in the order of electric_components(polarization) or, when
+    // three are given, indexed by component (Ex, Ey, Ez).
+    const auto comps = scene.dimensions == 3 ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez}
+                                             : electric_components(scene.polarization);
+    // Equal entries merge after rounding eps_r and sigma to 1e-7 relative; when that leaves
+    // more than 65535 entries (sub-pixel averaging of large 3D grids gives a near-continuum
+    // of eps_r), the table is rebuilt with 1e-6, 1e-5, then 1e-4 relative rounding, far below
+    // the discretization error of the averaging (an entry keeps the first value of its bin).
+    const double per_unit_levels[4] = {1e7, 1e6, 1e5, 1e4};
+    for (int level = 0;; ++level) {
+        if (fill_material_table(scene, comps, eps_r_per_component, sigma_per_component, per_unit_levels[level])) return;
+        if (level == 3)
+            throw RunError("build_material_table: more than 65535 distinct (eps_r, sigma) entries even after "
+                           "rounding eps_r and sigma to 1e-4 relative");
     }
 }
 

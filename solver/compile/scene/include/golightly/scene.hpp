@@ -424,8 +424,11 @@ std::vector<double> permittivity_picture(const Scene& scene, double* eps_max = n
 
 /// Builds the coefficient table and index maps from per-cell eps_r and sigma (S/m) of
 /// each E component, merging equal entries. 2D: the components of the polarization; 3D
-/// (dimensions = 3): Ex, Ey, Ez, nx*ny*nz values each (three vectors, by component). Throws RunError if more than 65535 distinct
-/// entries remain after rounding eps_r to 1e-7 relative.
+/// (dimensions = 3): Ex, Ey, Ez, nx*ny*nz values each (three vectors, by component).
+/// Entries equal after rounding eps_r and sigma to 1e-7 relative share one table entry;
+/// when more than 65535 remain (sub-pixel averaging of a large 3D grid), the rounding
+/// coarsens to 1e-6, 1e-5, then 1e-4 relative. Throws RunError for an invalid value (eps_r
+/// <= 0, sigma < 0, not finite) and when 1e-4 still leaves more than 65535 entries.
 void build_material_table(Scene& scene, const std::vector<std::vector<double>>& eps_r_per_component,
                           const std::vector<std::vector<double>>& sigma_per_component);
 
