@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
@@ -514,4 +516,51 @@ TEST_CASE("material table: more than 65535 distinct averaged eps_r (a large sub-
     double cb_err = 0;
     for (const auto& t : s.table) cb_err = std::max(cb_err, std::abs(t.cb * t.eps_r / s.courant - 1));
     CHECK(cb_err < 1e-14);
+}
+
+TEST_CASE("3D CPU engine: a live edit of the materials equals an engine built with them; a changed z grid or map "
+          "size is refused", "[engine3d][live_edit]") {
+    Spec3 p;
+    p.nx = 20; p.ny = 16; p.nz = 14;
+    p.pml = 4;
+    const Scene a = make3(p);
+    Spec3 q = p;
+    q.eps = [](int, int i, int j, int k) { return (i > 6 && i < 12 && j > 5 && k > 4 && k < 10) ? 6.0 : 1.0; };
+    const Scene b = make3(q);
+    auto edited = make_cpu_engine(a, Precision::Float64, 2);
+    auto fresh = make_cpu_engine(b, Precision::Float64, 2);
+    for (int c = 0; c < 6; ++c) {
+        const auto v = random_vector(a.cells(), 90 + c);
+        edited->set_field(Component(c), v);
+        fresh->set_field(Component(c), v);
+    }
+    edited->update_materials(b);
+    edited->step(30);
+    fresh->step(30);
+    for (int c = 0; c < 6; ++c) {
+        std::vector<double> fe, ff;
+        edited->get_field(Component(c), fe);
+        fresh->get_field(Component(c), ff);
+        INFO(component_name(Component(c)));
+        REQUIRE(max_abs(ff) > 0.1);
+        CHECK(max_abs_diff(fe, ff) == 0.0);
+    }
+    Spec3 r = q;
+    r.nz = 15;  // another z extent
+    try {
+        edited->update_materials(make3(r));
+        FAIL("a changed nz was accepted");
+    } catch (const std::invalid_argument& e) {
+        CHECK(std::string(e.what()).find("20 x 16 x 15 cells") != std::string::npos);
+        CHECK(std::string(e.what()).find("restart the run") != std::string::npos);
+    }
+    Scene short_map = b;
+    short_map.material_index[1].pop_back();
+    try {
+        edited->update_materials(short_map);
+        FAIL("a short Ey map was accepted");
+    } catch (const std::invalid_argument& e) {
+        CHECK(std::string(e.what()).find("Ey") != std::string::npos);
+        CHECK(std::string(e.what()).find("nx*ny*nz") != std::string::npos);
+    }
 }

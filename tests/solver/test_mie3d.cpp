@@ -206,7 +206,11 @@ SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max
                      bool via_project) {
     const double L = 2 * a + 0.5;  // 0.25 um to the PML (0.5 um and 16 PML cells change sigma by < 1e-3 at dx 0.04)
     const double c = L / 2;
-    Project p = vacuum_project(L, L, L, dx, 10, wl_min, wl_max, points);
+    // A PML of constant physical thickness (0.25 um: 10 cells at dx 0.025, 20 at 0.0125), so
+    // that a convergence study refines the scatterer, not the absorber's reflection too (a
+    // fixed 10 cells put a floor of ~1 % under the long-wavelength end at dx 0.01).
+    const int pml = std::max(10, int(std::lround(0.25 / dx)));
+    Project p = vacuum_project(L, L, L, dx, pml, wl_min, wl_max, points);
     p.run.precision = Precision::Float32;
     p.run.stop.decay_db = 40;
     p.run.stop.max_time_fs = max_time_fs;
@@ -322,6 +326,18 @@ TEST_CASE("3D TF/SF: dielectric sphere (eps 4, r = 0.3 um) scattering cross-sect
     // 10 PML cells (0.1 um, a tenth of the longest wavelength) the long-wavelength end gets
     // worse (+1.2 % at 1 um): finer grids need a thicker PML. On 2 cores about 4 minutes.
     check_sphere_vs_mie(0.3, 2.0, 0.025, 0.0125, false, 1.2);
+}
+
+TEST_CASE("3D TF/SF: dielectric sphere (eps 4, r = 0.3 um) vs the Mie series at dx 0.0125 / 0.00625 um (a "
+          "convergence study: 17 M cells, minutes on 16 cores)", "[.][mie3d_fine]") {
+    // Not in CI (hidden): the issue's case on grids where the whole band, 0.4 um included,
+    // holds at least 32 cells per wavelength inside the sphere at the finer dx. Seen (16
+    // threads of a Xeon, 420 s for the fine grid): within 2 % over 0.4-1.0 um at dx 0.00625
+    // (+1.06 % at 0.4 um; +2.05 % at the narrow resonance near 0.444 um, 0.01 % with a
+    // 0.3 % wavelength shift); rms 2.64 % -> 1.11 %, order 1.25: the errors at 0.67-0.8 um
+    // (+1.46 -> +1.00 %, +0.77 -> +0.44 %) fall slower than dx^2, a floor of another origin
+    // (not found yet; the r = 0.5 um sphere converges at order 2.1).
+    check_sphere_vs_mie(0.3, 2.0, 0.0125, 0.00625, false, 1.1);
 }
 
 TEST_CASE("3D TF/SF: dielectric sphere (eps 4, r = 0.5 um) scattering cross-section vs the Mie series at two "

@@ -264,15 +264,7 @@ public:
     /// (engine untouched) for a changed grid or dispersive cells, as the CPU engine.
     void update_materials(SceneView edited_view) override {
         const Scene& edited = *edited_view;
-        if (edited.dimensions != 3 || edited.nz != sc_.nz || edited.boundary[2] != sc_.boundary[2] ||
-            edited.pml_lo[2] != sc_.pml_lo[2] || edited.pml_hi[2] != sc_.pml_hi[2])
-            throw std::invalid_argument("live edit: the edit changes the z extent, z boundary or z PML of the 3D grid: "
-                                        "restart the run");
-        check_material_update(sc_, edited);
-        for (int c = 0; c < 3; ++c)
-            if (edited.material_index[c].size() != sc_.cells())
-                throw std::invalid_argument(std::string("live edit: material_index of ") +
-                                            component_name(Component(c)) + " must hold nx*ny*nz entries");
+        check_material_update(sc_, edited);  // grid (z included), map sizes, indices, poles
         destroy_graph();
         bulk_.upload_materials(edited, stream_);
         dispersion_.materials_changed(edited, stream_);

@@ -17,11 +17,24 @@ bool close(double a, double b) { return a == b || std::abs(a - b) <= 1e-12 * std
 
 std::string grid_text(const Scene& s) {
     std::ostringstream os;
+    if (s.dimensions == 3) {
+        os << s.nx << " x " << s.ny << " x " << s.nz << " cells of " << s.dx_um << " um, dt " << s.dt_s << " s, PML "
+           << s.pml_lo[0] << "/" << s.pml_hi[0] << " x " << s.pml_lo[1] << "/" << s.pml_hi[1] << " x " << s.pml_lo[2]
+           << "/" << s.pml_hi[2];
+        return os.str();
+    }
     os << s.nx << " x " << s.ny << " cells of " << s.dx_um << " um, dt " << s.dt_s << " s, "
        << (s.polarization == Polarization::TMz ? "TMz" : "TEz") << ", PML " << s.pml_lo[0] << "/" << s.pml_hi[0]
        << " x " << s.pml_lo[1] << "/" << s.pml_hi[1];
     return os.str();
 }
+
+/// The E components with material maps: the polarization's in 2D, Ex, Ey, Ez in 3D.
+std::vector<Component> mapped_components(const Scene& s) {
+    return s.dimensions == 3 ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez}
+                             : electric_components(s.polarization);
+}
+
 
 bool same_poles(const Scene& a, const Scene& b) {
     if (a.pole_sets.size() != b.pole_sets.size()) return false;
@@ -47,10 +60,12 @@ void Engine::update_materials(SceneView) {
 }
 
 void check_material_update(const Scene& running, const Scene& edited) {
-    bool same_grid = running.polarization == edited.polarization && running.nx == edited.nx &&
+    const bool three = running.dimensions == 3;
+    bool same_grid = running.dimensions == edited.dimensions && running.nz == edited.nz &&
+                     (three || running.polarization == edited.polarization) && running.nx == edited.nx &&
                      running.ny == edited.ny && close(running.dx_um, edited.dx_um) &&
                      close(running.dt_s, edited.dt_s) && close(running.courant, edited.courant);
-    for (int a = 0; a < 2; ++a)
+    for (int a = 0; a < (three ? 3 : 2); ++a)
         same_grid = same_grid && running.boundary[a] == edited.boundary[a] && running.pml_lo[a] == edited.pml_lo[a] &&
                     running.pml_hi[a] == edited.pml_hi[a];
     if (!same_grid)
@@ -59,12 +74,12 @@ void check_material_update(const Scene& running, const Scene& edited) {
                                     "); domain, cell size, polarization, boundaries and PML cannot change during a "
                                     "run: restart the run");
     if (edited.table.empty()) throw std::invalid_argument("live edit: the edited scene has no material table");
-    for (Component comp : electric_components(edited.polarization)) {
+    for (Component comp : mapped_components(edited)) {
         const auto& idx = edited.material_index[int(comp)];
         if (idx.size() != edited.cells())
             throw std::invalid_argument("live edit: the edited material map of " + std::string(component_name(comp)) + " has " +
-                                        std::to_string(idx.size()) + " entries, not nx*ny = " +
-                                        std::to_string(edited.cells()));
+                                        std::to_string(idx.size()) + " entries, not " +
+                                        (three ? "nx*ny*nz = " : "nx*ny = ") + std::to_string(edited.cells()));
         for (std::uint16_t m : idx)
             if (m >= edited.table.size())
                 throw std::invalid_argument("live edit: a material index of " + std::string(component_name(comp)) +
@@ -84,9 +99,11 @@ bool same_anisotropic(const AnisotropicCells& a, const AnisotropicCells& b) {
 }
 
 bool same_materials(const Scene& a, const Scene& b) {
-    if (a.polarization != b.polarization || a.cells() != b.cells()) return false;
+    if (a.dimensions != b.dimensions || (a.dimensions != 3 && a.polarization != b.polarization) ||
+        a.cells() != b.cells())
+        return false;
     if (!same_anisotropic(a.anisotropic, b.anisotropic)) return false;
-    for (Component comp : electric_components(a.polarization)) {
+    for (Component comp : mapped_components(a)) {
         const auto& ia = a.material_index[int(comp)];
         const auto& ib = b.material_index[int(comp)];
         if (ia.size() != ib.size()) return false;

@@ -156,9 +156,10 @@ int frame_factor(int nx, int ny, int max_width, int max_height);
 
 /// Checks that `edited` may replace the material data of an engine running `running`
 /// (Engine::update_materials). Throws std::invalid_argument with a message that starts
-/// with "live edit: " and ends in what to do: a changed grid ("restart the run"), changed
-/// dispersive cells or pole sets, material maps of the wrong size or indices beyond the
-/// table.
+/// with "live edit: " and ends in what to do: a changed grid ("restart the run"; in 3D the
+/// z extent, boundary and PML too), changed dispersive cells or pole sets, material maps of
+/// the wrong size (the polarization's components in 2D, Ex, Ey, Ez in 3D) or indices
+/// beyond the table.
 void check_material_update(const Scene& running, const Scene& edited);
 
 /// True when `a` and `b` give every E cell the same table entry values (ca, cb, eps_r,
