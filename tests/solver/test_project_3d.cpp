@@ -531,11 +531,15 @@ TEST_CASE("3D examples load, are runnable, and are written exactly as GoLightly 
         CHECK(p.run.backend == BackendChoice::Cpu);
         CHECK_NOTHROW(check_runnable(p, file.string()));
         CHECK(dumped(p) == read_text(file));
-        for (const Source& s : p.sources) CHECK(one_way_direction(s).empty());  // two-way or tfsf
     }
+    // the strip: a taper with sloped sidewalls fed by a one-way gaussian plane source, its
+    // normalization a straight reference-only strip
     const Project strip = load_project(kSourceDir / "examples" / "strip_waveguide_3d.glproj");
     CHECK(strip.sources.at(0).type == SourceType::Plane);
     CHECK(strip.sources.at(0).profile == SourceProfile::Gaussian);
+    CHECK(one_way_direction(strip.sources.at(0)) == "+x");
+    CHECK(strip.layers.at(1).sidewall_angle_deg == 10.0);
+    CHECK(strip.layers.at(2).reference_only);
     CHECK(strip.run.frames.plane == "xy");
     const Project sphere = load_project(kSourceDir / "examples" / "sphere_scattering_3d.glproj");
     CHECK(sphere.sources.at(0).type == SourceType::Tfsf);
