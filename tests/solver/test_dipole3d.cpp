@@ -76,7 +76,7 @@ DipoleRun run_dipole(double dx, Component c, Vec3 at = {0.64, 0.64, 0.66}, Vec3 
 }  // namespace
 
 TEST_CASE("3D dipole in vacuum: radiated power vs the analytic dipole power, second order in dx",
-          "[dipole3d][3d]") {
+          "[dipole3d][3d][slow]") {
     // 0.8-1.25 um: 12.5-19.5 cells per wavelength at dx 0.064, 25-39 at dx 0.032
     const DipoleRun coarse = run_dipole(0.064, Component::Ez);
     const DipoleRun fine = run_dipole(0.032, Component::Ez);

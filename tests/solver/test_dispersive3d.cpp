@@ -187,7 +187,7 @@ TEST_CASE("3D dispersion: Drude + Lorentz slab in a periodic cell, R and T vs th
 }
 
 TEST_CASE("3D dispersion: Drude + Lorentz slab at a fine grid vs the continuous Airy formula",
-          "[dispersive][3d][physics]") {
+          "[dispersive][3d][physics][slow]") {
     // Same slab at dx = 0.005 um (>= 50 cells per wavelength in the slab): against the
     // analytic eps(w) and the continuum Fresnel/Airy formula. Measured: max |dR| 7.9e-4,
     // |dT| 8.7e-4 (second order: at dx = 0.02 the lattice formula differs by 2.6e-2);
@@ -215,7 +215,7 @@ TEST_CASE("3D dispersion: Drude + Lorentz slab at a fine grid vs the continuous 
 }
 
 TEST_CASE("3D dispersion: Drude + Lorentz sphere in a TF/SF wave, cross-sections vs the Mie series",
-          "[dispersive][3d][mie3d][physics]") {
+          "[dispersive][3d][mie3d][physics][slow]") {
     // a = 0.3 um, dx = 0.015 um, 0.5 - 1.0 um: m from 2.02 + 0.09i to 1.01 + 0.46i.
     // The absorption box (total field) and the scattering box (scattered field) against
     // Q_abs = Q_ext - Q_sca and Q_sca of the complex-index series with the analytic eps(w).

@@ -465,7 +465,7 @@ TEST_CASE("3D lossless cavity conserves the discrete Yee energy to rounding (PEC
 }
 
 TEST_CASE("3D CPML reflection falls with the thickness (6, 10, 16 cells) at a face, an edge and a corner",
-          "[engine3d][physics][cpml]") {
+          "[engine3d][physics][cpml][slow]") {
     // Same probes as the 16-cell test above. The default (16 cells) must be far below
     // -60 dB; each thinner layer reflects more, at every probe.
     const int interior = 20, steps = 190, margin = 44;
