@@ -354,30 +354,11 @@ TEST_CASE("3D TF/SF: absorbing sphere (conductivity) absorption and scattering v
     // Measured (0.5-1.0 um): sigma_abs within 1.4 %, sigma_sca within 1.2 % (dx 0.03: abs
     // +2.8..+6.6 %, dx 0.02: abs +0.3..+2.7 %: second order). About 11 s on 2 cores.
     const double a = 0.3, eps_inf = 4.0, sigma = 1e4, dx = 0.015;
-    const double L = 2 * a + 0.5, c = L / 2;
-    Project p = vacuum_project(L, L, L, dx, 10, 0.5, 1.0, 6);
-    p.run.precision = Precision::Float32;
-    p.run.stop.decay_db = 40;
-    p.run.stop.max_time_fs = 200;
     Material m;
     m.id = "lossy";
     m.epsilon_inf = eps_inf;
     m.conductivity = sigma;
-    p.materials.push_back(m);
-    Layer layer;
-    layer.name = "sphere";
-    layer.material = "lossy";
-    Shape s;
-    s.type = ShapeType::Sphere;
-    s.center_3d = {c, c, c};
-    s.radius = a;
-    layer.shapes.push_back(s);
-    p.layers.push_back(layer);
-    const double tf = a + 0.1, sc = a + 0.175, ab = a + 0.05;
-    p.sources.push_back(tfsf("pw", {c - tf, c - tf, c - tf}, {c + tf, c + tf, c + tf}, "+y", Component::Ez,
-                             pulse_for(0.5, 1.0)));
-    p.monitors.push_back(flux_box("sca", {c - sc, c - sc, c - sc}, {c + sc, c + sc, c + sc}, "scattering"));
-    p.monitors.push_back(flux_box("abs", {c - ab, c - ab, c - ab}, {c + ab, c + ab, c + ab}, "absorption"));
+    const Project p = tfsf_sphere_project(m, a, dx, 0.5, 1.0, 6);
     const auto t0 = std::chrono::steady_clock::now();
     const RunResult r = run_project(p, "lossy.glproj");
     std::printf("lossy sphere: %lld cells, %lld steps (%s), %.1f s\n", (long long)r.cells, (long long)r.steps,
