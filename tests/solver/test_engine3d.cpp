@@ -46,14 +46,7 @@ TEST_CASE("3D engine with nz = 1 and periodic z reduces to TMz and TEz (CPML x, 
             s3.dispersive[c].weight.push_back(0.7);
         }
     const CompiledWaveform w = gaussian_pulse(150e12, 4e-15);
-    for (Component c : {Component::Ez, Component::Hz, Component::Ex}) {
-        SourceTerm t;
-        t.component = c;
-        t.cells = {cell3(s3, 15, 7, 0)};
-        t.weights = {1.0};
-        t.waveform = w;
-        s3.sources.push_back(t);
-    }
+    add_point_sources(s3, {Component::Ez, Component::Hz, Component::Ex}, cell3(s3, 15, 7, 0), w);
     for (Component c : {Component::Ez, Component::Hy, Component::Ey}) {
         TimeProbe pr;
         pr.component = c;

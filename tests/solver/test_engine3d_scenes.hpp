@@ -3,6 +3,8 @@
 // index of a cell and random initial fields. Header-only, namespace golightly::test.
 #pragma once
 
+#include <initializer_list>
+
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -48,6 +50,19 @@ inline Scene make3(const Spec3& p) {
     build_material_table(s, eps, sig);
     build_cpml(s, 3.0, 1e-8);
     return s;
+}
+
+/// One unit-weight point source of `waveform` on `cell` for each of `components`.
+inline void add_point_sources(Scene& s, std::initializer_list<Component> components, CellIndex cell,
+                              const CompiledWaveform& waveform) {
+    for (Component c : components) {
+        SourceTerm t;
+        t.component = c;
+        t.cells = {cell};
+        t.weights = {1.0};
+        t.waveform = waveform;
+        s.sources.push_back(t);
+    }
 }
 
 /// Flat index (k ny + j) nx + i.

@@ -27,14 +27,7 @@ TEST_CASE("3D Mur: nz = 1 with periodic z and Mur on x and y reproduces the 2D T
     p.eps = [&](int c, int i, int j, int) { return eps_of(c, i, j); };
     Scene s3 = make3(p);
     const CompiledWaveform w = gaussian_pulse(150e12, 4e-15);
-    for (Component c : {Component::Ez, Component::Hz, Component::Ey}) {
-        SourceTerm t;
-        t.component = c;
-        t.cells = {cell3(s3, 9, 6, 0)};
-        t.weights = {1.0};
-        t.waveform = w;
-        s3.sources.push_back(t);
-    }
+    add_point_sources(s3, {Component::Ez, Component::Hz, Component::Ey}, cell3(s3, 9, 6, 0), w);
     auto e3 = make_cpu_engine(s3, Precision::Float64, 1);
     const std::size_t n = s3.cells();
     for (int c = 0; c < 6; ++c) e3->set_field(Component(c), random_vector(n, 20 + c));
