@@ -10,7 +10,8 @@
 //
 // Medium. Each E component (Ex, Ey, Ez) is averaged at its own Yee positions by
 // average_medium_3d (geometry.hpp: the diagonal entry of the Farjadpour tensor with
-// sub-pixel averaging, else staircase); positions whose dx cube leaves the interior (and
+// sub-pixel averaging, else staircase; its off-diagonal entries become the tensor couplings
+// of Scene::anisotropic, build_tensor_couplings in compile_common.cpp, as in 2D TEz); positions whose dx cube leaves the interior (and
 // all PML cells) copy the nearest inside sample along each axis, so structures reaching
 // the interior edge continue through the PML. A project without layers (or whose run uses
 // none) is the uniform background and skips the geometry.
@@ -318,6 +319,7 @@ void Compiler3D::compile_medium() {
     const bool subpixel = options_.subpixel_averaging.value_or(project_.run.subpixel_averaging);
     const std::size_t ncell = s.cells();
     std::vector<std::vector<double>> eps3(3), sig3(3);
+    std::vector<TensorSeed> seeds[3];  // off-diagonal inverse-tensor entries (sub-pixel averaging)
     for (int ic = 0; ic < 3; ++ic) {
         const Component c = static_cast<Component>(ic);
         if (uniform) {  // (sigma maps stay empty when zero: build_material_table reads them as 0)
@@ -340,10 +342,27 @@ void Compiler3D::compile_medium() {
             e[cell] = med.eps_r[src];
             if (!sg.empty()) sg[cell] = med.sigma[src];
         });
+        // each sample's own cell (samples lie inside the interior: index = sample + k_lo + pml_lo)
+        const std::size_t gx = std::size_t(g.nx), gxy = gx * std::size_t(g.ny);
+        seeds[ic].reserve(med.inv_eps_offdiag_3d.size());
+        for (const AveragedMedium::OffDiagonal3& od : med.inv_eps_offdiag_3d) {
+            const std::int64_t si = std::int64_t(od.sample % gx), sj = std::int64_t((od.sample / gx) % std::size_t(g.ny)),
+                               sk = std::int64_t(od.sample / gxy);
+            TensorSeed t;
+            t.cell = flat(si + is.k_lo[0] + grid_.pml_lo[0], sj + is.k_lo[1] + grid_.pml_lo[1],
+                          sk + is.k_lo[2] + grid_.pml_lo[2]);
+            t.off[0] = od.off[0];
+            t.off[1] = od.off[1];
+            seeds[ic].push_back(t);
+        }
     }
     build_material_table(s, eps3, sig3);
     sig3.clear();
     if (any_dispersive(project_, used)) compile_dispersion(uniform, subpixel, eps3);
+    if (const std::size_t damped = build_tensor_couplings(s, seeds); damped > 0)
+        out_.warnings.push_back("sub-pixel averaging: " + std::to_string(damped) +
+                                " off-diagonal (tensor) couplings damped to keep the update stable (high "
+                                "permittivity contrast at oblique interfaces)");
     build_cpml(s, project_.domain.pml.grading_order, project_.domain.pml.target_reflection);
 }
 

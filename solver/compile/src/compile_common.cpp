@@ -457,3 +457,172 @@ void DispersionBuilder::add_warnings(std::vector<std::string>& warnings, int dim
 }
 
 }  // namespace golightly::detail
+
+// ----------------------------------------------------------------------------- tensor couplings
+
+namespace golightly::detail {
+
+std::size_t build_tensor_couplings(Scene& s, std::vector<TensorSeed> (&seeds)[3]) {
+    const int dims = s.dimensions == 3 ? 3 : 2;
+    const int ncomp = dims == 3 ? 3 : 2, groups = dims == 3 ? 2 : 1, slots = anisotropic_slots(dims);
+    const std::int64_t n[3] = {s.nx, s.ny, dims == 3 ? s.nz : 1};
+    const Grid grid = s.grid();
+    auto periodic = [&](int a) { return s.boundary[a] == BoundaryKind::Periodic; };
+    auto inv_diag = [&](int c, CellIndex cell) { return 1.0 / s.table[s.material_index[c][std::size_t(cell)]].eps_r; };
+    auto ijk_of = [&](CellIndex cell, std::int64_t (&x)[3]) {
+        x[0] = cell % n[0];
+        x[1] = (cell / n[0]) % n[1];
+        x[2] = cell / (n[0] * n[1]);
+    };
+    std::vector<CellIndex> dispersive[3];
+    for (int c = 0; c < ncomp; ++c) {
+        dispersive[c] = s.dispersive[c].cells;
+        std::sort(dispersive[c].begin(), dispersive[c].end());
+    }
+    auto eligible = [&](int c, CellIndex cell) {
+        std::int64_t x[3];
+        ijk_of(cell, x);
+        for (int a = 0; a < dims; ++a) {
+            if (x[a] < s.pml_lo[a] || x[a] >= n[a] - s.pml_hi[a]) return false;
+            if (!periodic(a) && (x[a] == 0 || x[a] == n[a] - 1)) return false;
+        }
+        const EUpdateCoeffs& t = s.table[s.material_index[c][std::size_t(cell)]];
+        if (t.ca != 1.0 || t.sigma != 0.0) return false;
+        return !std::binary_search(dispersive[c].begin(), dispersive[c].end(), cell);
+    };
+    // the site of component b = anisotropic_partner(a, g) in slot m of a site of component
+    // a at x (flat index, or -1 beyond a non-periodic edge)
+    auto neighbour = [&](int a, int g, const std::int64_t (&x)[3], int m) -> CellIndex {
+        const int b = anisotropic_partner(a, g, dims);
+        const int hi = std::max(a, b), lo = std::min(a, b);
+        const int bit_hi = m >> 1, bit_lo = m & 1;
+        std::int64_t y[3] = {x[0], x[1], x[2]};
+        auto offset = [&](int axis, int bit) { return axis == a ? bit : bit - 1; };  // a: {0,+1}; b: {-1,0}
+        y[hi] += offset(hi, bit_hi);
+        y[lo] += offset(lo, bit_lo);
+        for (int ax : {lo, hi}) {
+            if (y[ax] >= 0 && y[ax] < n[ax]) continue;
+            if (!periodic(ax)) return -1;
+            y[ax] = (y[ax] + n[ax]) % n[ax];
+        }
+        return grid.flat(y[0], y[1], y[2]);
+    };
+    // eligible seeds with a resolvable entry, sorted
+    for (int c = 0; c < ncomp; ++c) {
+        auto& v = seeds[c];
+        v.erase(std::remove_if(v.begin(), v.end(),
+                               [&](const TensorSeed& t) {
+                                   const double d = 1e-6 * inv_diag(c, t.cell);
+                                   bool any = false;
+                                   for (int g = 0; g < groups; ++g) any = any || std::abs(t.off[g]) > d;
+                                   return !any || !eligible(c, t.cell);
+                               }),
+                v.end());
+        for (auto& t : v)
+            for (int g = 0; g < groups; ++g)
+                if (!(std::abs(t.off[g]) > 1e-6 * inv_diag(c, t.cell))) t.off[g] = 0.0;
+        std::sort(v.begin(), v.end(), [](const TensorSeed& x, const TensorSeed& y) { return x.cell < y.cell; });
+    }
+    for (int c = ncomp; c < 3; ++c) seeds[c].clear();
+    // candidate sites: the seeds and the eligible neighbours of other components' seeds
+    std::vector<CellIndex> cand[3];
+    for (int c = 0; c < ncomp; ++c)
+        for (const TensorSeed& t : seeds[c]) cand[c].push_back(t.cell);
+    for (int a = 0; a < ncomp; ++a)
+        for (const TensorSeed& t : seeds[a]) {
+            std::int64_t x[3];
+            ijk_of(t.cell, x);
+            for (int g = 0; g < groups; ++g) {
+                const int b = anisotropic_partner(a, g, dims);
+                for (int m = 0; m < 4; ++m) {
+                    const CellIndex q = neighbour(a, g, x, m);
+                    if (q >= 0 && eligible(b, q)) cand[b].push_back(q);
+                }
+            }
+        }
+    for (int c = 0; c < ncomp; ++c) {
+        std::sort(cand[c].begin(), cand[c].end());
+        cand[c].erase(std::unique(cand[c].begin(), cand[c].end()), cand[c].end());
+    }
+    auto find = [](const std::vector<CellIndex>& v, CellIndex cell) -> std::int64_t {
+        const auto it = std::lower_bound(v.begin(), v.end(), cell);
+        return it != v.end() && *it == cell ? std::int64_t(it - v.begin()) : -1;
+    };
+    auto off = [&](int c, CellIndex cell, int g) {
+        const auto it = std::lower_bound(seeds[c].begin(), seeds[c].end(), cell,
+                                         [](const TensorSeed& t, CellIndex v) { return t.cell < v; });
+        return it != seeds[c].end() && it->cell == cell ? it->off[g] : 0.0;
+    };
+    // couplings of each pair a < b, seen from a's sites: (site of a, slot 4g+m, site of b, K)
+    struct Coupling {
+        std::int64_t p;
+        int slot;
+        std::int64_t q;
+        double k;
+    };
+    std::vector<Coupling> pairs[3];  // by a
+    std::vector<double> row_sum[3];
+    for (int c = 0; c < ncomp; ++c) row_sum[c].assign(cand[c].size(), 0.0);
+    for (int a = 0; a < ncomp; ++a)
+        for (int g = 0; g < groups; ++g) {
+            const int b = anisotropic_partner(a, g, dims);
+            if (b < a) continue;
+            const int gb = anisotropic_group(b, a, dims);
+            for (std::size_t lp = 0; lp < cand[a].size(); ++lp) {
+                std::int64_t x[3];
+                ijk_of(cand[a][lp], x);
+                const double op = off(a, cand[a][lp], g);
+                for (int m = 0; m < 4; ++m) {
+                    const CellIndex q = neighbour(a, g, x, m);
+                    if (q < 0) continue;
+                    const std::int64_t lq = find(cand[b], q);
+                    if (lq < 0) continue;
+                    const double k = (op + off(b, q, gb)) / 8.0;
+                    if (k == 0.0) continue;
+                    pairs[a].push_back({std::int64_t(lp), 4 * g + m, lq, k});
+                    row_sum[a][lp] += std::abs(k);
+                    row_sum[b][std::size_t(lq)] += std::abs(k);
+                }
+            }
+        }
+    AnisotropicCells& an = s.anisotropic;
+    an = AnisotropicCells{};
+    // list the candidates with a coupling; renumber
+    std::vector<std::int32_t> list_index[3];
+    for (int c = 0; c < ncomp; ++c) {
+        list_index[c].assign(cand[c].size(), -1);
+        for (std::size_t k = 0; k < cand[c].size(); ++k)
+            if (row_sum[c][k] > 0) {
+                if (an.cells[c].size() >= std::size_t(std::numeric_limits<std::int32_t>::max()))
+                    throw RunError("sub-pixel tensor: more than 2^31 - 1 coupled sites of one component");
+                list_index[c][k] = static_cast<std::int32_t>(an.cells[c].size());
+                an.cells[c].push_back(cand[c][k]);
+            }
+        an.neighbour[c].assign(std::size_t(slots) * an.cells[c].size(), -1);
+        an.weight[c].assign(std::size_t(slots) * an.cells[c].size(), 0.0);
+    }
+    auto damping = [&](int c, std::size_t k) {
+        const double r = row_sum[c][k];
+        return r > 0 ? std::min(1.0, 0.95 * inv_diag(c, cand[c][k]) / r) : 1.0;
+    };
+    std::size_t damped = 0;
+    for (int a = 0; a < ncomp; ++a)
+        for (const Coupling& cp : pairs[a]) {
+            const int g = cp.slot / 4, m = cp.slot % 4;
+            const int b = anisotropic_partner(a, g, dims), gb = anisotropic_group(b, a, dims);
+            const double sd = std::min(damping(a, std::size_t(cp.p)), damping(b, std::size_t(cp.q)));
+            if (sd < 1.0) ++damped;
+            const double k = cp.k * sd;
+            const std::size_t lp = std::size_t(list_index[a][std::size_t(cp.p)]);
+            const std::size_t lq = std::size_t(list_index[b][std::size_t(cp.q)]);
+            const CellIndex p_cell = cand[a][std::size_t(cp.p)], q_cell = cand[b][std::size_t(cp.q)];
+            an.neighbour[a][slots * lp + std::size_t(cp.slot)] = std::int32_t(lq);
+            an.weight[a][slots * lp + std::size_t(cp.slot)] = k * s.table[s.material_index[b][std::size_t(q_cell)]].eps_r;
+            const std::size_t mirror = std::size_t(4 * gb + 3 - m);
+            an.neighbour[b][slots * lq + mirror] = std::int32_t(lp);
+            an.weight[b][slots * lq + mirror] = k * s.table[s.material_index[a][std::size_t(p_cell)]].eps_r;
+        }
+    return damped;
+}
+
+}  // namespace golightly::detail

@@ -112,6 +112,32 @@ struct OneWayNode {
 void add_one_way_terms(Scene& scene, const TangentialPair& tp, int s, const std::vector<OneWayNode>& nodes,
                        const CompiledWaveform& wf);
 
+/// One E site whose sub-pixel inverse permittivity tensor has a nonzero off-diagonal entry
+/// in its row: its flat cell index and (eps^-1)_{a,b} for the partner component b of each
+/// slot group g (scene.hpp anisotropic_partner; 2D TEz: off[0] = (eps^-1)_xy, off[1]
+/// unused).
+struct TensorSeed {
+    CellIndex cell = 0;
+    double off[2] = {0, 0};
+};
+
+/// Scene::anisotropic from the seeds of each E component (2D TEz: seeds[0], seeds[1]; 3D:
+/// all three), shared by the 2D and 3D compilers (top of compile_project.cpp, "Sub-pixel
+/// tensor"). A site is eligible when it lies outside the PML slabs and off the outermost
+/// lines of non-periodic axes (pec, Mur), is not dispersive and not conductive (table ca ==
+/// 1, sigma == 0); other sites keep the diagonal entry only (their off-diagonal entries
+/// taken as 0, and no coupling to them). Eligible seeds with |off| > 1e-6 (eps^-1)_aa couple
+/// each pair of eligible sites p (component a), q (component b) that are nearest neighbours
+/// (AnisotropicCells slot order) with K(p,q) = (off_ab(p) + off_ba(q)) / 8, the symmetrized
+/// avg4 form of Meep (Oskooi et al., Opt. Lett. 34, 2778 (2009)). Damping for positive
+/// definiteness: with R(p) = sum_q |K(p,q)| and d(p) = (eps^-1)_aa(p) (table 1 / eps_r),
+/// s(p) = min(1, 0.95 d(p) / R(p)) and K(p,q) *= min(s(p), s(q)), so every row of the
+/// symmetric operator is strictly diagonally dominant (Gershgorin). Needs the scene's grid,
+/// boundaries, pml_lo/hi, material table and maps and dispersive lists. Sorts the seeds.
+/// Memory: O(seeds + listed sites), never per grid cell. Returns the number of damped
+/// couplings.
+std::size_t build_tensor_couplings(Scene& scene, std::vector<TensorSeed> (&seeds)[3]);
+
 /// The end of compiling, shared by 2D and 3D: the step limit (run.stop), the memory
 /// estimate (engine_state_bytes; ProjectError naming the largest part when it exceeds the
 /// machine's memory) and the resolution warning (cells per wavelength at the shortest

@@ -12,7 +12,8 @@
 // reaches the interior edge continues unchanged through the PML (spec: domain).
 //
 // Sub-pixel tensor (TEz, scene.hpp "Anisotropic cells"): the off-diagonal entries of
-// average_medium become Scene::anisotropic; rules and damping above compile_anisotropic.
+// average_medium become Scene::anisotropic; rules and damping at build_tensor_couplings
+// (compile_internal.hpp, shared with 3D).
 //
 // Dispersive materials (scene.hpp "Dispersive cells"). The table entry of every cell is
 // the averaged (eps_inf, sigma) of average_medium; the poles come on top. With sub-pixel
@@ -105,6 +106,8 @@ using detail::idx_path;
 /// Tangential field pair of a line normal to axis `normal` (one-way sources and flux
 /// lines; compile_internal.hpp).
 using detail::TangentialPair;
+using detail::TensorSeed;
+using detail::build_tensor_couplings;
 TangentialPair tangential_pair(Polarization p, int normal) {
     if (p == Polarization::TMz)
         return normal == 0 ? TangentialPair{Component::Ez, Component::Hy, +1, +1}
@@ -422,119 +425,22 @@ void Compiler::compile_medium() {
 
 // ----------------------------------------------------------------------------- anisotropic
 
-// TEz off-diagonal coupling (scene.hpp "Anisotropic cells"). A site is eligible when it
-// lies outside the PML slabs and off the outermost lines of non-periodic axes (pec, Mur),
-// is not dispersive and not conductive (table ca == 1): other sites keep the diagonal
-// entry only (ixy taken as 0, and no coupling to them). Eligible sites with |ixy| >
-// 1e-6 ixx seed the couplings K(p,q) = (ixy(p) + ixy(q)) / 8 between eligible pairs.
-// Damping for positive definiteness: with R(p) = sum_q |K(p,q)| and d(p) = ixx(p) (table
-// 1 / eps_r), s(p) = min(1, 0.95 d(p) / R(p)) and K(p,q) *= min(s(p), s(q)); then every
-// row of the symmetric operator is strictly diagonally dominant, so it is positive
-// definite (Gershgorin). For a smooth interface in eps = 12 the damping never acts (|ixy|
-// <= ixx there); it guards very high contrast and crowded corners.
+// TEz off-diagonal coupling (scene.hpp "Anisotropic cells"): the seeds are the Ex and Ey
+// sites with a nonzero (eps^-1)_xy; build_tensor_couplings (compile_common.cpp) applies the
+// eligibility rules, the symmetrized couplings and the damping. For a smooth interface in
+// eps = 12 the damping never acts (|ixy| <= ixx there); it guards very high contrast and
+// crowded corners.
 void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
-    Scene& s = sc();
-    const std::size_t n = s.cells();
-    const int nx = N_[0], ny = N_[1];
-    std::vector<std::uint8_t> eligible[2];
-    for (int c = 0; c < 2; ++c) {
-        eligible[c].assign(n, 1);
-        for (CellIndex cell : s.dispersive[c].cells) eligible[c][std::size_t(cell)] = 0;
-    }
-    auto in_slab = [&](int a, int k) { return k < s.pml_lo[a] || k >= N_[a] - s.pml_hi[a]; };
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            const bool edge = (!periodic(0) && (i == 0 || i == nx - 1)) || (!periodic(1) && (j == 0 || j == ny - 1));
-            const bool bad_pos = edge || in_slab(0, i) || in_slab(1, j);
-            const std::size_t k = std::size_t(flat(i, j));
-            for (int c = 0; c < 2; ++c) {
-                const EUpdateCoeffs& t = s.table[s.material_index[c][k]];
-                if (bad_pos || t.ca != 1.0 || t.sigma != 0.0) eligible[c][k] = 0;
-            }
-        }
-    auto inv_diag = [&](int c, std::size_t k) { return 1.0 / s.table[s.material_index[c][k]].eps_r; };
-    auto ixy = [&](int c, std::size_t k) {
-        if (!eligible[c][k]) return 0.0;
-        const double v = offdiag[c][k];
-        return std::abs(v) > 1e-6 * inv_diag(c, k) ? v : 0.0;
-    };
-    auto wrap = [&](int a, int k) {
-        const int na = N_[a];
-        if (k >= 0 && k < na) return k;
-        return periodic(a) ? (k + na) % na : -1;
-    };
-    // the 4 other-component neighbours of site (i, j) of component c (flat index or -1)
-    auto neighbours = [&](int c, int i, int j, CellIndex out[4]) {
-        static const int dex[4][2] = {{0, -1}, {1, -1}, {0, 0}, {1, 0}};   // Ex(i,j) -> Ey
-        static const int dey[4][2] = {{-1, 0}, {0, 0}, {-1, 1}, {0, 1}};   // Ey(i,j) -> Ex
-        for (int m = 0; m < 4; ++m) {
-            const int* d = c == 0 ? dex[m] : dey[m];
-            const int a = wrap(0, i + d[0]), b = wrap(1, j + d[1]);
-            out[m] = (a < 0 || b < 0) ? -1 : flat(a, b);
-        }
-    };
-    // Couplings K(p, q) per Ex site p (4 each), before damping.
-    std::vector<double> K(4 * n, 0.0);
-    std::vector<double> row_sum[2] = {std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)};
-    bool any = false;
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            const std::size_t p = std::size_t(flat(i, j));
-            if (!eligible[0][p]) continue;
-            CellIndex nb[4];
-            neighbours(0, i, j, nb);
-            for (int m = 0; m < 4; ++m) {
-                if (nb[m] < 0 || !eligible[1][std::size_t(nb[m])]) continue;
-                const double k = (ixy(0, p) + ixy(1, std::size_t(nb[m]))) / 8.0;
-                if (k == 0.0) continue;
-                K[4 * p + m] = k;
-                row_sum[0][p] += std::abs(k);
-                row_sum[1][std::size_t(nb[m])] += std::abs(k);
-                any = true;
-            }
-        }
-    if (!any) return;
-    auto damping = [&](int c, std::size_t k) {
-        const double r = row_sum[c][k];
-        return r > 0 ? std::min(1.0, 0.95 * inv_diag(c, k) / r) : 1.0;
-    };
-    std::size_t damped = 0;
-    AnisotropicCells& an = s.anisotropic;
-    std::vector<std::int32_t> list_index[2] = {std::vector<std::int32_t>(n, -1), std::vector<std::int32_t>(n, -1)};
+    std::vector<TensorSeed> seeds[3];
     for (int c = 0; c < 2; ++c)
-        for (std::size_t k = 0; k < n; ++k)
-            if (row_sum[c][k] > 0) {
-                list_index[c][k] = static_cast<std::int32_t>(an.cells[c].size());
-                an.cells[c].push_back(static_cast<CellIndex>(k));
+        for (std::size_t k = 0; k < offdiag[c].size(); ++k)
+            if (offdiag[c][k] != 0.0) {
+                TensorSeed t;
+                t.cell = CellIndex(k);
+                t.off[0] = offdiag[c][k];
+                seeds[c].push_back(t);
             }
-    for (int c = 0; c < 2; ++c) {
-        an.neighbour[c].assign(4 * an.cells[c].size(), -1);
-        an.weight[c].assign(4 * an.cells[c].size(), 0.0);
-    }
-    // Fill both sides of each coupling: Ex p's slot m is q = nb[m]; q's slot for p is the
-    // mirrored offset (Ex(i,j) is Ey(i',j')'s neighbour m' with i' = i + dx, j' = j + dy).
-    static const int mirror[4] = {3, 2, 1, 0};  // Ey(i,j-1) sees Ex(i,j) as its slot 3, ...
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            const std::size_t p = std::size_t(flat(i, j));
-            if (row_sum[0][p] == 0) continue;
-            CellIndex nb[4];
-            neighbours(0, i, j, nb);
-            const std::int32_t lp = list_index[0][p];
-            for (int m = 0; m < 4; ++m) {
-                const double k0 = K[4 * p + m];
-                if (k0 == 0.0) continue;
-                const std::size_t q = std::size_t(nb[m]);
-                const double sd = std::min(damping(0, p), damping(1, q));
-                if (sd < 1.0) ++damped;
-                const double k = k0 * sd;
-                const std::int32_t lq = list_index[1][q];
-                an.neighbour[0][4 * std::size_t(lp) + m] = lq;
-                an.weight[0][4 * std::size_t(lp) + m] = k * s.table[s.material_index[1][q]].eps_r;
-                an.neighbour[1][4 * std::size_t(lq) + mirror[m]] = lp;
-                an.weight[1][4 * std::size_t(lq) + mirror[m]] = k * s.table[s.material_index[0][p]].eps_r;
-            }
-        }
+    const std::size_t damped = build_tensor_couplings(sc(), seeds);
     anisotropic_damped_ = damped;
     if (damped > 0)
         out_.warnings.push_back("sub-pixel averaging: " + std::to_string(damped) +

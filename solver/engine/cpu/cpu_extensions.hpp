@@ -459,54 +459,62 @@ private:
 
 // ------------------------------------------------------------------------ tensor couplings
 
-/// TEz sub-pixel tensor couplings (scene.hpp "Anisotropic cells"; Farjadpour et al. 2006,
-/// symmetrized Meep coupling): E^n of the listed sites is saved before the E sweep; after
-/// the whole step 2 (sources, PEC, Mur) one serial pass forms dE = E - E^n per listed site,
-/// then adds sum weight * dE(neighbour). The lists hold only cut cells at oblique
-/// interfaces, so the pass costs nothing next to the sweep. Traffic per listed site and
-/// step: E read twice and written once, 4 weights, the saved E^n written and read twice.
+/// Sub-pixel tensor couplings (scene.hpp "Anisotropic cells": TEz Ex/Ey in 2D, Ex/Ey/Ez
+/// in 3D; Farjadpour et al. 2006, symmetrized Meep coupling): E^n of the listed sites is
+/// saved before the E sweep; after the whole step 2 (sources, PEC, Mur) one serial pass
+/// forms dE = E - E^n per listed site, then adds sum weight * dE(neighbour). The lists hold
+/// only cut cells at oblique interfaces, so the pass costs little next to the sweep.
+/// Traffic per listed site and step: E read twice and written once, S = 4 (2D) or 8 (3D)
+/// weights and S neighbour dE reads (mostly cached), the saved E^n written and read twice:
+/// (6 + S) reals.
 template <typename Real>
 class TensorCouplings final : public Extension<Real> {
 public:
     explicit TensorCouplings(const Scene& sc) { materials_changed(sc); }
     bool empty() const { return sites_ == 0; }
     unsigned phases() const override { return BeforeE | AfterE; }
-    double bytes_per_step() const override { return double(sites_) * 10.0 * sizeof(Real); }
+    double bytes_per_step() const override { return double(sites_) * (6.0 + slots_) * sizeof(Real); }
 
     /// Validates and converts Scene::anisotropic (the couplings move with live edits).
     void materials_changed(const Scene& sc) override {
         const AnisotropicCells& a = sc.anisotropic;
         sites_ = 0;
-        for (int c = 0; c < 2; ++c) cells_[c].clear(), neighbour_[c].clear(), weight_[c].clear(), old_[c].clear();
+        for (int c = 0; c < 3; ++c) cells_[c].clear(), neighbour_[c].clear(), weight_[c].clear(), old_[c].clear();
         if (a.empty()) return;
-        if (sc.polarization != Polarization::TEz) throw RunError("CPU engine: anisotropic cells need the TEz polarization");
-        for (int c = 0; c < 2; ++c) {
-            const std::size_t m = a.cells[c].size();
-            if (a.neighbour[c].size() != 4 * m || a.weight[c].size() != 4 * m)
-                throw RunError("CPU engine: anisotropic neighbour/weight arrays must hold 4 entries per cell");
+        dims_ = sc.dimensions == 3 ? 3 : 2;
+        ncomp_ = dims_ == 3 ? 3 : 2;
+        slots_ = anisotropic_slots(dims_);
+        if (dims_ == 2 && sc.polarization != Polarization::TEz)
+            throw RunError("CPU engine: anisotropic cells need the TEz polarization");
+        if (dims_ == 2 && !a.cells[2].empty()) throw RunError("CPU engine: a 2D scene lists anisotropic Ez sites");
+        for (int c = 0; c < ncomp_; ++c) {
+            const std::size_t m = a.cells[c].size(), S = std::size_t(slots_);
+            if (a.neighbour[c].size() != S * m || a.weight[c].size() != S * m)
+                throw RunError("CPU engine: anisotropic neighbour/weight arrays must hold " + std::to_string(S) +
+                               " entries per cell");
             for (std::size_t k = 0; k < m; ++k) {
                 if (a.cells[c][k] < 0 || std::size_t(a.cells[c][k]) >= sc.cells())
                     throw RunError("CPU engine: anisotropic cell index outside the grid");
-                for (int q = 0; q < 4; ++q) {
-                    const std::int32_t nb = a.neighbour[c][4 * k + q];
-                    if (nb >= 0 && std::size_t(nb) >= a.cells[1 - c].size())
+                for (int q = 0; q < slots_; ++q) {
+                    const std::int32_t nb = a.neighbour[c][S * k + std::size_t(q)];
+                    if (nb >= 0 && std::size_t(nb) >= a.cells[anisotropic_partner(c, q / 4, dims_)].size())
                         throw RunError("CPU engine: anisotropic neighbour index out of range");
                 }
             }
         }
-        for (int c = 0; c < 2; ++c) {
-            const std::size_t m = a.cells[c].size();
+        for (int c = 0; c < ncomp_; ++c) {
+            const std::size_t m = a.cells[c].size(), S = std::size_t(slots_);
             cells_[c] = a.cells[c];
             neighbour_[c] = a.neighbour[c];
-            weight_[c].resize(4 * m);
-            for (std::size_t k = 0; k < 4 * m; ++k) weight_[c][k] = Real(a.weight[c][k]);
+            weight_[c].resize(S * m);
+            for (std::size_t k = 0; k < S * m; ++k) weight_[c][k] = Real(a.weight[c][k]);
             old_[c].assign(m, Real(0));
             sites_ += m;
         }
     }
     /// E^n of the listed sites (before the step's E update).
     void before_e(const StepContext<Real>& ctx) override {
-        for (int c = 0; c < 2; ++c) {
+        for (int c = 0; c < ncomp_; ++c) {
             const Real* f = ctx.field[c];
             Real* o = old_[c].data();
             for (std::size_t k = 0; k < cells_[c].size(); ++k) o[k] = f[cells_[c][k]];
@@ -514,20 +522,22 @@ public:
     }
     /// End of step 2: dE = E - E^n for every listed site, then E += sum weight * dE(nb).
     void after_e(const StepContext<Real>& ctx) override {
-        for (int c = 0; c < 2; ++c) {
+        for (int c = 0; c < ncomp_; ++c) {
             const Real* f = ctx.field[c];
             Real* o = old_[c].data();
             for (std::size_t k = 0; k < cells_[c].size(); ++k) o[k] = f[cells_[c][k]] - o[k];  // now dE
         }
-        for (int c = 0; c < 2; ++c) {
+        const std::size_t S = std::size_t(slots_);
+        for (int c = 0; c < ncomp_; ++c) {
             Real* f = ctx.field[c];
             const Real* w = weight_[c].data();
-            const Real* de = old_[1 - c].data();
+            const Real* de[2] = {old_[anisotropic_partner(c, 0, dims_)].data(),
+                                 dims_ == 3 ? old_[anisotropic_partner(c, 1, dims_)].data() : nullptr};
             for (std::size_t k = 0; k < cells_[c].size(); ++k) {
                 Real s = 0;
-                for (int q = 0; q < 4; ++q) {
-                    const std::int32_t b = neighbour_[c][4 * k + q];
-                    if (b >= 0) s += w[4 * k + q] * de[b];
+                for (std::size_t q = 0; q < S; ++q) {
+                    const std::int32_t b = neighbour_[c][S * k + q];
+                    if (b >= 0) s += w[S * k + q] * de[q / 4][b];
                 }
                 f[cells_[c][k]] += s;
             }
@@ -536,10 +546,11 @@ public:
 
 private:
     std::size_t sites_ = 0;
-    std::vector<CellIndex> cells_[2];
-    std::vector<std::int32_t> neighbour_[2];
-    std::vector<Real> weight_[2];  ///< Scene::anisotropic weights in Real
-    std::vector<Real> old_[2];     ///< per listed site: E^n, then dE
+    int dims_ = 2, ncomp_ = 2, slots_ = 4;
+    std::vector<CellIndex> cells_[3];
+    std::vector<std::int32_t> neighbour_[3];
+    std::vector<Real> weight_[3];  ///< Scene::anisotropic weights in Real
+    std::vector<Real> old_[3];     ///< per listed site: E^n, then dE
 };
 
 // ------------------------------------------------------------------------ monitors

@@ -1,6 +1,6 @@
-// GoLightly CUDA backend: TEz tensor couplings (scene.hpp "Anisotropic cells", the
-// off-diagonal inverse-permittivity entries of sub-pixel averaging). TensorCouplings<T>
-// owns the site lists of Ex and Ey; phase before_e saves E^n of the listed sites, phase
+// GoLightly CUDA backend: sub-pixel tensor couplings (scene.hpp "Anisotropic cells", the
+// off-diagonal inverse-permittivity entries of sub-pixel averaging; TEz in 2D, all three E
+// components in 3D). TensorCouplings<T> owns the site lists; phase before_e saves E^n of the listed sites, phase
 // after_e (at the end of the E half step: after the E sources and Mur) forms dE and adds
 // the couplings.
 #pragma once
@@ -14,26 +14,36 @@
 namespace golightly::cuda {
 namespace {
 
-// Anisotropic cells (scene.hpp, "Anisotropic cells"; TEz sub-pixel tensor): one thread per
-// listed site of Ex (k < n[0]) or Ey (k - n[0]). aniso_save keeps E^n before the E update;
-// after the whole E half step aniso_delta turns it into dE = E - E^n, and aniso_couple adds
-// sum_m w[4k+m] dE(other component, nb[4k+m]). Three small kernels over the lists only.
+// Anisotropic cells (scene.hpp, "Anisotropic cells"; sub-pixel tensor): one thread per
+// listed site of Ex (k < n[0]), Ey (next n[1]) or, in 3D, Ez (next n[2]). aniso_save keeps
+// E^n before the E update; after the whole E half step aniso_delta turns it into dE = E - E^n,
+// and aniso_couple adds sum_s w[S k + s] dE(partner(c, s / 4), nb[S k + s]), S = slots (4 in
+// 2D, 8 in 3D). Three small kernels over the lists only.
 template <class T> struct AnisoDev {
-    T* E[2];
-    const int* cells[2];
-    const int* nb[2];   // 4 per site, -1: none
-    const T* w[2];      // 4 per site
-    T* d[2];            // per site: E^n, then dE
-    int n[2];
+    T* E[3];
+    const int* cells[3];
+    const int* nb[3];   // S per site, -1: none
+    const T* w[3];      // S per site
+    T* d[3];            // per site: E^n, then dE
+    int n[3];
+    int slots;          // S
+    int partner[3][2];  // component of slot group g of component c (scene.hpp anisotropic_partner)
 };
+
+__device__ inline int aniso_component(const int (&n)[3], int& k) {
+    if (k < n[0]) return 0;
+    k -= n[0];
+    if (k < n[1]) return 1;
+    k -= n[1];
+    return k < n[2] ? 2 : -1;
+}
 
 // Traffic per site: cell index (4 B), read E, write d: 2 s + 4 B.
 template <class T>
 __global__ void aniso_save(AnisoDev<T> a) {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
-    const int c = k < a.n[0] ? 0 : 1;
-    if (c == 1) k -= a.n[0];
-    if (k >= a.n[c]) return;
+    const int c = aniso_component(a.n, k);
+    if (c < 0) return;
     a.d[c][k] = a.E[c][a.cells[c][k]];
 }
 
@@ -41,62 +51,74 @@ __global__ void aniso_save(AnisoDev<T> a) {
 template <class T>
 __global__ void aniso_delta(AnisoDev<T> a) {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
-    const int c = k < a.n[0] ? 0 : 1;
-    if (c == 1) k -= a.n[0];
-    if (k >= a.n[c]) return;
+    const int c = aniso_component(a.n, k);
+    if (c < 0) return;
     a.d[c][k] = a.E[c][a.cells[c][k]] - a.d[c][k];
 }
 
-// Traffic per site: cell index (4 B), 4 neighbours (16 B), 4 weights and the 4 dE they
-// name (8 s, dE gathers mostly from L2), read-modify-write of E (2 s): 10 s + 20 B.
+// Traffic per site: cell index (4 B), S neighbours (4 S B), S weights and the S dE they
+// name (2 S s, dE gathers mostly from L2), read-modify-write of E (2 s): (2 S + 2) s +
+// (4 S + 4) B.
 template <class T>
 __global__ void aniso_couple(AnisoDev<T> a) {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
-    const int c = k < a.n[0] ? 0 : 1;
-    if (c == 1) k -= a.n[0];
-    if (k >= a.n[c]) return;
-    const T* de = a.d[1 - c];
+    const int c = aniso_component(a.n, k);
+    if (c < 0) return;
+    const int S = a.slots;
     T s = T(0);
-    for (int m = 0; m < 4; ++m) {
-        const int b = a.nb[c][4 * k + m];
-        if (b >= 0) s += a.w[c][4 * k + m] * de[b];
+    for (int m = 0; m < S; ++m) {
+        const int b = a.nb[c][S * k + m];
+        if (b >= 0) s += a.w[c][S * k + m] * a.d[a.partner[c][m >> 2]][b];
     }
     a.E[c][a.cells[c][k]] += s;
 }
 
-/// The tensor-coupled Ex and Ey sites of a TEz scene (empty otherwise).
+/// The tensor-coupled E sites of a scene (TEz Ex/Ey in 2D, Ex/Ey/Ez in 3D; empty otherwise).
 template <class T>
 class TensorCouplings {
 public:
-    /// Uploads Scene::anisotropic (scene.hpp "Anisotropic cells").
-    void setup(const Scene& sc, const DevGrid<T>& grid, cudaStream_t stream) {
+    /// Uploads Scene::anisotropic (scene.hpp "Anisotropic cells"); f: the scene's fields
+    /// (cuda_common.cuh FieldArrays, slots field_slot(sc, c)).
+    void setup(const Scene& sc, const FieldArrays<T>& f, cudaStream_t stream) {
         an_ = sc.anisotropic;
         const AnisotropicCells& an = an_;
         if (an.empty()) return;
-        if (sc.polarization != Polarization::TEz) throw RunError("CUDA engine: anisotropic cells need the TEz polarization");
-        const Component comp[2] = {Component::Ex, Component::Ey};
-        for (int c = 0; c < 2; ++c) {
+        const int dims = sc.dimensions == 3 ? 3 : 2, ncomp = dims == 3 ? 3 : 2;
+        const std::size_t S = std::size_t(anisotropic_slots(dims));
+        if (dims == 2 && sc.polarization != Polarization::TEz)
+            throw RunError("CUDA engine: anisotropic cells need the TEz polarization");
+        if (dims == 2 && !an.cells[2].empty()) throw RunError("CUDA engine: a 2D scene lists anisotropic Ez sites");
+        const Component comp[3] = {Component::Ex, Component::Ey, Component::Ez};
+        aniso_args_.slots = int(S);
+        for (int c = 0; c < ncomp; ++c)
+            for (int g = 0; g < 2; ++g) aniso_args_.partner[c][g] = anisotropic_partner(c, dims == 3 ? g : 0, dims);
+        for (int c = 0; c < ncomp; ++c) {
             const std::size_t m = an.cells[c].size();
-            if (an.neighbour[c].size() != 4 * m || an.weight[c].size() != 4 * m)
-                throw RunError("CUDA engine: anisotropic neighbour/weight arrays must hold 4 entries per cell");
+            if (an.neighbour[c].size() != S * m || an.weight[c].size() != S * m)
+                throw RunError("CUDA engine: anisotropic neighbour/weight arrays must hold " + std::to_string(S) +
+                               " entries per cell");
             for (std::size_t k = 0; k < m; ++k)
                 if (an.cells[c][k] < 0 || std::size_t(an.cells[c][k]) >= sc.cells())
                     throw RunError("CUDA engine: anisotropic cell index outside the grid");
-            for (std::int32_t b : an.neighbour[c])
-                if (b >= 0 && std::size_t(b) >= an.cells[1 - c].size())
+            for (std::size_t q = 0; q < an.neighbour[c].size(); ++q) {
+                const std::int32_t b = an.neighbour[c][q];
+                const int p = anisotropic_partner(c, int(q % S) / 4, dims);
+                if (b >= 0 && std::size_t(b) >= an.cells[p].size())
                     throw RunError("CUDA engine: anisotropic neighbour index out of range");
+            }
             std::vector<T> w(an.weight[c].begin(), an.weight[c].end());
             AnisoBufs& B = aniso_[c];
             upload(B.cells, device_cells(an.cells[c]), stream);
             upload(B.nb, an.neighbour[c], stream);
             upload(B.w, w, stream);
             B.d.alloc(std::max<std::size_t>(1, m) * sizeof(T));
-            aniso_args_.E[c] = field_of(grid, field_slot(sc.polarization, comp[c]));
+            aniso_args_.E[c] = f.f[field_slot(sc, comp[c])];
             aniso_args_.cells[c] = B.cells.template as<int>();
             aniso_args_.nb[c] = B.nb.template as<int>();
             aniso_args_.w[c] = B.w.template as<T>();
             aniso_args_.d[c] = B.d.template as<T>();
             aniso_args_.n[c] = int(m);
+            sites_ += m;
         }
         any_aniso_ = true;
     }
@@ -109,18 +131,21 @@ public:
         launch(2, stream);
     }
 
-    /// Not in the traffic model (as before the split into extensions): 15 s + 28 B per
-    /// site and step (the three kernels above).
-    double bytes_per_step() const { return 0; }
+    /// The three kernels above: (2 S + 7) s + (4 S + 12) B per listed site and step.
+    double bytes_per_step() const {
+        const double S = aniso_args_.slots;
+        return double(sites_) * ((2 * S + 7) * sizeof(T) + 4 * S + 12);
+    }
 
     /// Live edit: the couplings follow the edited interfaces (their per-step state is
     /// transient, so the lists can be replaced between steps). Synchronizes `stream`.
     /// Returns true when the lists changed (the captured graph holds their arguments).
-    bool materials_changed(const Scene& edited, const DevGrid<T>& grid, cudaStream_t stream) {
+    bool materials_changed(const Scene& edited, const FieldArrays<T>& f, cudaStream_t stream) {
         if (same_anisotropic(an_, edited.anisotropic)) return false;
         aniso_args_ = AnisoDev<T>{};
         any_aniso_ = false;
-        setup(edited, grid, stream);
+        sites_ = 0;
+        setup(edited, f, stream);
         CUDA_CHECK(cudaStreamSynchronize(stream));
         return true;
     }
@@ -129,7 +154,7 @@ private:
     /// kind 0: save E^n, 1: dE = E - E^n, 2: couple.
     void launch(int kind, cudaStream_t stream) const {
         if (!any_aniso_) return;
-        const int total = aniso_args_.n[0] + aniso_args_.n[1];
+        const int total = aniso_args_.n[0] + aniso_args_.n[1] + aniso_args_.n[2];
         const int blocks = (total + 255) / 256;
         if (kind == 0) aniso_save<T><<<blocks, 256, 0, stream>>>(aniso_args_);
         else if (kind == 1) aniso_delta<T><<<blocks, 256, 0, stream>>>(aniso_args_);
@@ -138,7 +163,8 @@ private:
     }
 
     struct AnisoBufs { DevBuf cells, nb, w, d; };
-    AnisoBufs aniso_[2];                   // Ex, Ey (Scene::anisotropic index)
+    AnisoBufs aniso_[3];                   // Ex, Ey, Ez (Scene::anisotropic index)
+    std::size_t sites_ = 0;
     AnisoDev<T> aniso_args_{};
     bool any_aniso_ = false;
     AnisotropicCells an_;                  // the lists in use (live edit compares)

@@ -93,7 +93,7 @@ void check_material_update(const Scene& running, const Scene& edited) {
 }
 
 bool same_anisotropic(const AnisotropicCells& a, const AnisotropicCells& b) {
-    for (int c = 0; c < 2; ++c)
+    for (int c = 0; c < 3; ++c)
         if (a.cells[c] != b.cells[c] || a.neighbour[c] != b.neighbour[c] || a.weight[c] != b.weight[c]) return false;
     return true;
 }

@@ -594,6 +594,9 @@ AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid
     AveragedMedium out;
     out.eps_r.assign(n3, 0.0);
     out.sigma.assign(n3, 0.0);
+    const int d = e_component == Component::Ex ? 0 : e_component == Component::Ey ? 1 : 2;
+    const int e1 = d == 0 ? 1 : 0, e2 = d == 2 ? 1 : 2;  // the other axes, lower first
+    std::vector<std::vector<AveragedMedium::OffDiagonal3>> off_per_k(subpixel ? std::size_t(grid.nz) : 0);
     for_each_slab(b, grid.nz, [&](int k, const Builder3::Slab& s) {
         double* er = out.eps_r.data() + std::size_t(k) * n2;
         double* sg = out.sigma.data() + std::size_t(k) * n2;
@@ -642,8 +645,26 @@ AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid
             const double a = inv_sum, bb = 1.0 / mean;
             const double p = gd * gd / g2;
             er[i] = 1.0 / (p * a + (1.0 - p) * bb);
+            const double g[3] = {gx, gy, gz};
+            const double o1 = gd * g[e1] / g2 * (a - bb), o2 = gd * g[e2] / g2 * (a - bb);
+            if (o1 != 0.0 || o2 != 0.0) {
+                AveragedMedium::OffDiagonal3 od;
+                od.sample = std::size_t(k) * n2 + i;
+                od.off[0] = o1;
+                od.off[1] = o2;
+                off_per_k[std::size_t(k)].push_back(od);
+            }
         }
     });
+    if (subpixel) {
+        std::size_t total = 0;
+        for (const auto& v : off_per_k) total += v.size();
+        out.inv_eps_offdiag_3d.reserve(total);
+        for (auto& v : off_per_k) {
+            out.inv_eps_offdiag_3d.insert(out.inv_eps_offdiag_3d.end(), v.begin(), v.end());
+            std::vector<AveragedMedium::OffDiagonal3>().swap(v);
+        }
+    }
     return out;
 }
 

@@ -202,7 +202,9 @@ std::size_t engine_state_bytes(const Scene& s, Precision precision, long long re
     for (const DispersiveCells& d : s.dispersive)
         b += d.cells.size() * (index + sizeof(std::uint16_t) + weight + (2 + 2 * max_poles) * R);
     b += pole_total * 3 * (sizeof(double) + R) + s.pole_sets.size() * 2 * sizeof(std::int32_t);
-    for (int c = 0; c < 2; ++c) b += s.anisotropic.cells[c].size() * (5 * index + 4 * weight + 5 * R);
+    const std::size_t slots = std::size_t(anisotropic_slots(s.dimensions));
+    for (int c = 0; c < 3; ++c)
+        b += s.anisotropic.cells[c].size() * ((1 + slots) * index + slots * weight + (1 + slots) * R);
     return b;
 }
 

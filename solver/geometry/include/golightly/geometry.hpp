@@ -66,6 +66,17 @@ struct AveragedMedium {
     /// permittivity tensor, (eps^-1)_xy = nx ny (<1/eps> - 1/<eps>), at each sample (0 in
     /// uniform windows). eps_r holds 1 / (eps^-1)_dd, d the component's own axis.
     std::vector<double> inv_eps_offdiag;
+    /// One sample of a 3D medium whose tensor row has a nonzero off-diagonal entry.
+    struct OffDiagonal3 {
+        std::size_t sample = 0;  ///< index (k * ny + j) * nx + i on the SampleGrid3
+        /// (eps^-1)_{d,e} for e the lower, then the higher of the two axes other than the
+        /// component's axis d: n_d n_e (<1/eps> - 1/<eps>)
+        double off[2] = {0, 0};
+    };
+    /// 3D with subpixel = true only (else empty): the samples with a nonzero off-diagonal
+    /// entry in the component's row, sorted by sample index (cut cubes at interfaces
+    /// oblique to the component's axis; uniform cubes have none).
+    std::vector<OffDiagonal3> inv_eps_offdiag_3d;
 };
 
 /// The permittivity for one E component (Ez for TMz; Ex or Ey for TEz) on `grid`.
@@ -139,7 +150,9 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
 /// caller places the grid at that component's Yee positions). subpixel = true: eps_r = 1 /
 /// (eps^-1)_dd, the diagonal entry of the inverse tensor of Farjadpour et al. (2006) eq. 1
 /// for the component's axis d, with the interface normal n of the sample cube (the cube
-/// integral of grad eps_inf); inv_eps_offdiag stays empty. subpixel = false: staircase.
+/// integral of grad eps_inf), and the row's off-diagonal entries n_d n_e (<1/eps> - 1/<eps>)
+/// in inv_eps_offdiag_3d where they are nonzero (inv_eps_offdiag stays empty). subpixel =
+/// false: staircase.
 /// The normal in cell units: x, y the z-means of the 2D section normals (exact outline
 /// pieces, as average_medium), z exactly <eps>(top face) - <eps>(bottom face) (window means
 /// of the composited sections); x, y the z quadrature of the 2D normals: exact for

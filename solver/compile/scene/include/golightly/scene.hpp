@@ -89,7 +89,7 @@
 //   (dispersion.hpp: discrete_epsilon), i.e. chi(w) + O((w dt)^2).
 //   Stability: per pole |c1| < 1 - c2 (w0 dt < 2); with the grid, see dispersion.hpp.
 //
-// Anisotropic cells (TEz only; Scene::anisotropic, empty otherwise)
+// Anisotropic cells (TEz in 2D, every 3D scene; Scene::anisotropic, empty otherwise)
 //   Sub-pixel averaging gives each E site the inverse permittivity tensor of Farjadpour et
 //   al., Opt. Lett. 31, 2972 (2006), eq. 1. Its diagonal entry is the site's table entry
 //   (eps_r = 1 / (eps^-1)_dd); the off-diagonal entry couples Ex and Ey through D (units of
@@ -114,6 +114,12 @@
 //                                           after the previous step; saved by the engine)
 //   then, once every dE is known (both components),
 //     E[cell]  += sum_{m<4, nb = neighbour[c][4k+m] >= 0} weight[c][4k+m] * dE[1-c][nb]
+//   In 3D all three components are coupled, pairwise as above: the Ex-Ey pair through the
+//   xy entries, Ex-Ez through xz, Ey-Ez through yz, each pair's four nearest sites (for
+//   Ex(i,j,k) and Ez: Ez(i,j,k-1), Ez(i+1,j,k-1), Ez(i,j,k), Ez(i+1,j,k)); every listed
+//   site has 8 slots, 4 per other component (AnisotropicCells), and
+//     E[cell]  += sum_{s<8, nb = neighbour[c][8k+s] >= 0} weight[c][8k+s] * dE[partner(c, s/4)][nb]
+//   with the same eligibility and damping (compile_internal.hpp build_tensor_couplings).
 //   with weight = K(p,q) * eps_r(q) (the table eps_r of the neighbour, so that
 //   eps_r(q) dE = dD~(q)). A source on a listed site thus injects D~ = eps_r * its E
 //   increment. Listed sites lie outside the PML slabs, off the outermost lines of
@@ -135,8 +141,9 @@
 //     Ex = ca Ex + cb [ d_y Hz - d_z Hy ]   Ey = ca Ey + cb [ d_z Hx - d_x Hz ]
 //     Ez = ca Ez + cb [ d_x Hy - d_y Hx ]
 //   material_index[c] holds all three E maps (nx*ny*nz each); the dispersive cells of each
-//   E component follow the 2D formulation unchanged; `anisotropic` is empty (3D sub-pixel
-//   averaging gives each E component the diagonal entry of the Farjadpour tensor). The
+//   E component follow the 2D formulation unchanged; sub-pixel averaging gives each E
+//   component the diagonal entry of the Farjadpour tensor in the table and the off-diagonal
+//   entries as the couplings of `anisotropic` ("Anisotropic cells", 8 slots per site). The
 //   outer boundary kinds apply per axis as in 2D, to the components tangential to each
 //   face (pec: Ey, Ez on i = 0 for x, Ex, Ez on j = 0, Ex, Ey on k = 0; pmc: Hy, Hz on
 //   i = nx-1, Hx, Hz on j = ny-1, Hx, Hy on k = nz-1); cpml[2] is the z profile. mur: the
@@ -295,20 +302,40 @@ struct DispersiveCells {
     std::vector<double> weight;           ///< susceptibility weight (covered fraction), (0, 1]
 };
 
-/// Off-diagonal inverse-permittivity coupling of TEz E sites (header comment
-/// "Anisotropic cells"). Index 0: Ex sites, 1: Ey sites.
+/// Off-diagonal inverse-permittivity coupling of E sites (header comment "Anisotropic
+/// cells"): TEz in 2D (Ex, Ey), all three E components in 3D. Index c: the sites of
+/// component c (Ex 0, Ey 1, Ez 2; cells[2] empty in 2D).
 struct AnisotropicCells {
-    /// listed sites, flat index j*nx+i, sorted by increasing index
-    std::vector<CellIndex> cells[2];
-    /// 4 per listed site k (entries 4k..4k+3): index into cells[1-c] of a coupled site of
-    /// the other component, or -1; neighbour order for Ex(i,j): Ey(i,j-1), Ey(i+1,j-1),
-    /// Ey(i,j), Ey(i+1,j); for Ey(i,j): Ex(i-1,j), Ex(i,j), Ex(i-1,j+1), Ex(i,j+1)
-    /// (indices wrap on periodic axes)
-    std::vector<std::int32_t> neighbour[2];
-    /// 4 per listed site: K(p,q) * eps_r(q), dimensionless
-    std::vector<double> weight[2];
-    bool empty() const { return cells[0].empty() && cells[1].empty(); }
+    /// listed sites of each component, flat index (k*ny+j)*nx+i (2D: j*nx+i), sorted by
+    /// increasing index
+    std::vector<CellIndex> cells[3];
+    /// anisotropic_slots(dimensions) per listed site k (entries S*k .. S*k+S-1): index into
+    /// cells[c'] of a coupled site of another component c' = anisotropic_partner(c, g, dim)
+    /// for slot 4g+m (g = 0 in 2D; 0, 1 in 3D: the lower, then the higher other axis), or
+    /// -1. With a = c's axis and b = c''s axis, the 4 slots m of group g are the nearest c'
+    /// sites at index offsets o_a in {0, +1} and o_b in {-1, 0} (all other offsets 0),
+    /// m = 2 * (bit of the higher axis) + (bit of the lower axis), bit 0 for the first
+    /// listed offset. 2D: for Ex(i,j): Ey(i,j-1), Ey(i+1,j-1), Ey(i,j), Ey(i+1,j); for Ey(i,j):
+    /// Ex(i-1,j), Ex(i,j), Ex(i-1,j+1), Ex(i,j+1). Indices wrap on periodic axes; the slot of
+    /// the partner's view of the same pair is 3 - m in its own group for c.
+    std::vector<std::int32_t> neighbour[3];
+    /// one per slot: K(p,q) * eps_r(q), dimensionless
+    std::vector<double> weight[3];
+    bool empty() const { return cells[0].empty() && cells[1].empty() && cells[2].empty(); }
 };
+
+/// Slots per listed site in AnisotropicCells: 4 in 2D (the one other TEz component), 8 in
+/// 3D (4 for each of the two other components).
+constexpr int anisotropic_slots(int dimensions) { return dimensions == 3 ? 8 : 4; }
+/// The component coupled through group g of component c's slots: 2D (TEz) 1 - c; 3D the
+/// g-th (0: lower, 1: higher) of the two axes other than c.
+constexpr int anisotropic_partner(int c, int g, int dimensions) {
+    return dimensions == 3 ? (g < c ? g : g + 1) : 1 - c;
+}
+/// The group of c's slots that couples to component p (inverse of anisotropic_partner).
+constexpr int anisotropic_group(int c, int p, int dimensions) {
+    return dimensions == 3 ? (p < c ? p : p - 1) : 0;
+}
 
 /// Total-field / scattered-field plane wave (header comment "3D scenes", TF/SF). The
 /// total-field region is the set of integer index positions lo[a] <= p <= hi[a] on every
@@ -411,8 +438,8 @@ std::vector<Component> magnetic_components(Polarization p);
 ///   dispersive cells per cell its index, pole-set index and weight, and (2 + 2 P) R of
 ///                    polarization state and scratch, P the largest pole count of any set;
 ///                    per pole its coefficients (double and R); per set two offsets
-///   anisotropic      per listed site its cell, 4 neighbours and 4 weights (double), and
-///                    5 R of engine weights and scratch
+///   anisotropic      per listed site its cell, S neighbours and S weights (double), and
+///                    1 + S R of engine weights and scratch (S = 4 in 2D, 8 in 3D)
 /// Reads only the array sizes (a scene with nx * ny set and no per-cell arrays is fine).
 std::size_t engine_state_bytes(const Scene& scene, Precision precision, long long recorded_steps = 0);
 
