@@ -2,7 +2,8 @@
 // scenes"): random scenes (random initial fields in all six components, random dielectric
 // and conductive materials per E component, CPML with random physical grading / kappa /
 // alpha and unequal slab widths on some axes, periodic / PEC / PMC on the others, E and H
-// point sources, DFT sets, time probes of every reduction, two-pole dispersive cells) give
+// point sources, DFT sets, time probes of every reduction, two-pole dispersive cells, tensor
+// couplings of all three E components) give
 // the same fields, DFT accumulators, probe samples, energy and slice samples after 100 steps
 // on both backends. nx a multiple of 32 and odd. The GPU outputs are poisoned (NaN) before
 // they are read, and the fields must have moved away from the initial ones, so a no-op or
@@ -35,6 +36,7 @@ struct Case3 {
     int pml_lo[3], pml_hi[3];
     unsigned seed;
     bool dispersive = true;
+    bool tensor = true;  ///< random sub-pixel tensor couplings (scene.hpp "Anisotropic cells", 8 slots)
 };
 
 /// A random 3D scene (file comment). PML axes get pml_lo / pml_hi cells; the CPML grading,
@@ -132,6 +134,29 @@ Scene random_scene(const Case3& c) {
                 d.pole_set.push_back(std::uint16_t(rng() % 2));
                 d.weight.push_back(0.3 + 0.7 * u(rng));
             }
+        }
+    }
+    if (c.tensor) {
+        // Tensor couplings: ~150 random interior sites per E component, every slot naming a
+        // random site of its partner component (or none) with a small random weight; the
+        // engines need no geometric consistency to agree.
+        std::vector<CellIndex> sites[3];
+        for (int comp = 0; comp < 3; ++comp) {
+            for (int m = 0; m < 150; ++m)
+                sites[comp].push_back(at3(s, 1 + int(rng() % (c.nx - 2)), 1 + int(rng() % (c.ny - 2)), 1 + int(rng() % (c.nz - 2))));
+            std::sort(sites[comp].begin(), sites[comp].end());
+            sites[comp].erase(std::unique(sites[comp].begin(), sites[comp].end()), sites[comp].end());
+        }
+        AnisotropicCells& an = s.anisotropic;
+        for (int comp = 0; comp < 3; ++comp) {
+            an.cells[comp] = sites[comp];
+            for (std::size_t k = 0; k < sites[comp].size(); ++k)
+                for (int slot = 0; slot < 8; ++slot) {
+                    const int partner = anisotropic_partner(comp, slot / 4, 3);
+                    const bool none = rng() % 5 == 0;
+                    an.neighbour[comp].push_back(none ? -1 : std::int32_t(rng() % sites[partner].size()));
+                    an.weight[comp].push_back(0.06 * (u(rng) - 0.5));
+                }
         }
     }
     return s;
@@ -324,18 +349,19 @@ TEST_CASE("CUDA 3D engine: a live edit of the materials mid-run gives the CPU en
     }
 }
 
-TEST_CASE("CUDA 3D engine refuses TF/SF and Mur clearly; traffic model", "[cuda3d]") {
+TEST_CASE("CUDA 3D engine refuses a TF/SF box in the PML and Mur clearly; traffic model", "[cuda3d]") {
     Scene s = random_scene(kCases[0]);
     Scene t = s;
     TfsfSource src;
-    src.lo = {8, 4, 4};
+    src.lo = {3, 4, 4};  // x PML: 5 cells
     src.hi = {20, 14, 12};
     t.tfsf.push_back(src);
     try {
         (void)make_cuda_engine(t, Precision::Float32);
-        FAIL("TF/SF accepted");
+        FAIL("a TF/SF box in the PML accepted");
     } catch (const RunError& e) {
-        CHECK(std::string(e.what()).find("CPU backend") != std::string::npos);
+        CHECK(std::string(e.what()).find("tfsf[0]") != std::string::npos);
+        CHECK(std::string(e.what()).find("outside the PML") != std::string::npos);
     }
     Scene m = s;
     m.boundary[2] = BoundaryKind::Mur;
@@ -346,4 +372,86 @@ TEST_CASE("CUDA 3D engine refuses TF/SF and Mur clearly; traffic model", "[cuda3
                 e64->bytes_per_cell_update());
     CHECK(e32->bytes_per_cell_update() > 78.0);
     CHECK(e64->bytes_per_cell_update() > 150.0);
+}
+
+namespace {
+/// CPU and CUDA engines on `s` (zero initial fields), `steps` steps: the largest relative L2
+/// difference over the given components (GPU outputs poisoned first), and the CPU fields'
+/// largest L2 norm (the wave really entered).
+std::pair<double, double> tfsf_cpu_vs_cuda(const Scene& s, Precision prec, int steps, const std::vector<Component>& comps) {
+    auto cpu = make_cpu_engine(s, prec, 1);
+    auto gpu = make_cuda_engine(s, prec);
+    cpu->step(steps);
+    gpu->step(steps);
+    double worst = 0, norm = 0;
+    for (Component c : comps) {
+        std::vector<double> a, b(s.cells(), std::numeric_limits<double>::quiet_NaN());
+        cpu->get_field(c, a);
+        gpu->get_field(c, b);
+        bool finite = true;
+        worst = std::max(worst, rel_l2(a, b, finite));
+        CHECK(finite);
+        double n2 = 0;
+        for (double v : a) n2 += v * v;
+        norm = std::max(norm, std::sqrt(n2));
+    }
+    return {worst, norm};
+}
+}  // namespace
+
+// TF/SF on the CUDA engines (cuda_tfsf.cuh, the CPU engine's plan): 3D random scenes with two
+// boxes (+z with Ex, -x with Ey; edges and corners of both), and 2D TMz / TEz scenes.
+TEST_CASE("CUDA engines run TF/SF plane waves as the CPU engines (3D and 2D, float32 and float64)",
+          "[cuda3d][tfsf][sanitize]") {
+    const CompiledWaveform w = gaussian_pulse(250e12, 2.5e-15);
+    for (Precision prec : {Precision::Float32, Precision::Float64}) {
+        const double tol = prec == Precision::Float32 ? 1e-5 : 1e-11;
+        Scene s = random_scene(kCases[3]);  // 31 x 19 x 23, PML on every face
+        TfsfSource a;
+        a.lo = {8, 8, 7};
+        a.hi = {20, 12, 14};
+        a.axis = 2;
+        a.sign = +1;
+        a.e_component = Component::Ex;
+        a.waveform = w;
+        TfsfSource b = a;
+        b.lo = {9, 7, 6};
+        b.hi = {22, 13, 16};
+        b.axis = 0;
+        b.sign = -1;
+        b.e_component = Component::Ey;
+        b.delay_s = 1e-15;
+        s.tfsf = {a, b};
+        const auto [d3, n3] = tfsf_cpu_vs_cuda(s, prec, 120, {Component::Ex, Component::Ey, Component::Ez, Component::Hx,
+                                                              Component::Hy, Component::Hz});
+        std::printf("cuda tfsf 3D %s: fields %.3g (tol %.0e), norm %.3g\n",
+                    prec == Precision::Float32 ? "float32" : "float64", d3, tol, n3);
+        CHECK(d3 < tol);
+        CHECK(n3 > 1e-3);
+        for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
+            SceneSpec sp;
+            sp.nx = 64;
+            sp.ny = 48;
+            sp.polarization = pol;
+            sp.pml_cells = 8;
+            sp.eps_r = [](Component c, int i, int j) { return (i - 30) * (i - 30) + (j - 24) * (j - 24) < 40 ? 3.0 + int(c) : 1.0; };
+            Scene t = make_scene(sp);
+            TfsfSource src;
+            src.lo = {15, 12, 0};
+            src.hi = {45, 35, 0};
+            src.axis = 0;
+            src.sign = +1;
+            src.e_component = pol == Polarization::TMz ? Component::Ez : Component::Ey;
+            src.waveform = w;
+            t.tfsf = {src};
+            const std::vector<Component> comps = pol == Polarization::TMz
+                                                     ? std::vector<Component>{Component::Ez, Component::Hx, Component::Hy}
+                                                     : std::vector<Component>{Component::Ex, Component::Ey, Component::Hz};
+            const auto [d2, n2] = tfsf_cpu_vs_cuda(t, prec, 300, comps);
+            std::printf("cuda tfsf 2D %s %s: fields %.3g (tol %.0e), norm %.3g\n", pol == Polarization::TMz ? "TMz" : "TEz",
+                        prec == Precision::Float32 ? "float32" : "float64", d2, tol, n2);
+            CHECK(d2 < tol);
+            CHECK(n2 > 1e-3);
+        }
+    }
 }

@@ -331,7 +331,7 @@ TEST_CASE("compile 2D: a tfsf source fills Scene::tfsf", "[compile3d][tfsf]") {
     CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].component", "not a field of TEz"));
 }
 
-TEST_CASE("run driver: 3D scenes run on CUDA where a device is present; 3D TF/SF stays on the CPU",
+TEST_CASE("run driver: 3D scenes (TF/SF included) run on CUDA where a device is present; 3D Mur stays on the CPU",
           "[compile3d][3d]") {
     Project p = small_project();
     const CompiledProject c = compile_project(p, "t.glproj");
@@ -344,7 +344,7 @@ TEST_CASE("run driver: 3D scenes run on CUDA where a device is present; 3D TF/SF
     } else {
         CHECK_THROWS_AS(make_engine(c.scene, BackendChoice::Cuda, Precision::Float32, 1, warnings), RunError);
     }
-    // A TF/SF source: auto runs on the CPU with a warning, an explicit cuda is refused.
+    // A TF/SF source runs where the rest does (the CUDA engines have the TF/SF extension).
     Scene t = c.scene;
     TfsfSource box;  // a valid box outside the 6-cell PML, +x, Ez
     box.lo = {10, 10, 10};
@@ -353,13 +353,21 @@ TEST_CASE("run driver: 3D scenes run on CUDA where a device is present; 3D TF/SF
     box.waveform = c.scene.sources.empty() ? CompiledWaveform{} : c.scene.sources[0].waveform;
     t.tfsf.push_back(box);
     e = make_engine(t, BackendChoice::Auto, Precision::Float32, 1, warnings);
+    CHECK(e->backend() == (cuda_available() ? "cuda" : "cpu"));
+    CHECK(warnings.empty());
+    // Mur faces in 3D: auto runs on the CPU with a warning, an explicit cuda is refused.
+    Scene m = c.scene;
+    m.boundary[2] = BoundaryKind::Mur;
+    m.pml_lo[2] = m.pml_hi[2] = 0;
+    build_cpml(m, 3.0, 1e-8);
+    e = make_engine(m, BackendChoice::Auto, Precision::Float32, 1, warnings);
     CHECK(e->backend() == "cpu");
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].find("3D runs with tfsf sources use the CPU") != std::string::npos);
+    CHECK(warnings[0].find("3D runs with mur boundaries use the CPU") != std::string::npos);
     try {
-        make_engine(t, BackendChoice::Cuda, Precision::Float32, 1, warnings);
-        FAIL("cuda accepted a 3D TF/SF scene");
+        make_engine(m, BackendChoice::Cuda, Precision::Float32, 1, warnings);
+        FAIL("cuda accepted a 3D Mur scene");
     } catch (const RunError& err) {
-        CHECK(std::string(err.what()).find("3D runs with tfsf sources") != std::string::npos);
+        CHECK(std::string(err.what()).find("3D runs with mur boundaries") != std::string::npos);
     }
 }

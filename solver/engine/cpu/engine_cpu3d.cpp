@@ -91,8 +91,8 @@ struct Kernel3<double> {
     }
 };
 
-using Stencil = cpu::CurlStencil;
-constexpr const auto& kStencil = cpu::kCurl;  // cpu_tfsf.hpp: signs and components of each curl
+using Stencil = CurlStencil;
+constexpr const auto& kStencil = kCurl;  // tfsf_plan.hpp: signs and components of each curl
 
 using cpu::Segment;
 
@@ -115,8 +115,6 @@ public:
                 throw RunError("CPU engine (3D): PML cells exceed the grid along " + std::string(1, "xyz"[a]));
             w_[a] = plo_[a] + phi_[a];
         }
-        if (sc_.is_anisotropic())
-            throw RunError("CPU engine (3D): Scene::anisotropic must be empty in 3D (tensor couplings are TEz only)");
         threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
         const bool parallel = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
         team_ = std::make_unique<cpu::Team>(parallel ? int(std::min<long long>(threads_, (long long)ny_ * nz_)) : 1);
@@ -279,6 +277,12 @@ public:
         eps_table_.resize(edited.table.size());
         for (std::size_t t = 0; t < edited.table.size(); ++t) eps_table_[t] = edited.table[t].eps_r;
         build_uniform_map();
+        // Sub-pixel tensor couplings follow the edited interfaces (their state lives within
+        // one step only); a list that was empty at the start gets its extension now.
+        if (!edited.anisotropic.empty() && !has_tensor_) {
+            has_tensor_ = true;
+            ext_.add(std::make_unique<cpu::TensorCouplings<Real>>(edited));
+        }
         ext_.materials_changed(edited);
     }
 
@@ -564,6 +568,11 @@ private:
         if (!tfsf->empty()) ext_.add(std::move(tfsf));
         auto mur = std::make_unique<cpu::MurFaces<Real>>(sc_);
         if (!mur->empty()) ext_.add(std::move(mur));
+        auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
+        if (!tensor->empty()) {
+            has_tensor_ = true;
+            ext_.add(std::move(tensor));
+        }
         auto mon = std::make_unique<cpu::Monitors<Real>>(sc_, has);
         monitors_ = mon.get();
         ext_.add(std::move(mon));
@@ -592,6 +601,7 @@ private:
     FrameSlice slice_;
     std::unique_ptr<cpu::Team> team_;
     cpu::ExtensionSet<Real> ext_;
+    bool has_tensor_ = false;  ///< a TensorCouplings extension is in ext_
     cpu::Monitors<Real>* monitors_ = nullptr;
     std::string device_;
 };

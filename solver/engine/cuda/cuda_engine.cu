@@ -11,6 +11,7 @@
 //   cuda_walls.cuh       Walls<T>: Mur walls (PEC/PMC zeroing is fused into the bulk)
 //   cuda_dispersion.cuh  Dispersion<T>: multi-pole ADE on the listed dispersive cells
 //   cuda_tensor.cuh      TensorCouplings<T>: TEz off-diagonal sub-pixel couplings
+//   cuda_tfsf.cuh        Tfsf<T>: TF/SF plane waves (the CPU engine's plan, tfsf_plan.hpp)
 //   cuda_monitors.cuh    Monitors<T>: DFT sets and time probes
 //   cuda_frames.cuh      energy reduction, Frames<T> (box averages, colour map)
 // Each extension (sources, walls, dispersion, tensor couplings, monitors) owns its device
@@ -25,14 +26,17 @@
 // on the device (d_step), the source waveforms are evaluated on the device, and runs of
 // kGraphSteps steps are replayed from a CUDA graph so small grids are not bound by launch
 // latency. In scene.hpp's order:
+//   0. tfsf.before_step     tfsf_lines_step: the TF/SF incident lines from n to n+1
 //   1. bulk.update_h        H from E^n (CPML psi, pmc zeroing fused)
 //      sources.after_h      H sources at t = n dt (cells on pmc walls dropped: zeroing wins)
+//      tfsf.after_h         tfsf_correct: TF/SF H corrections with E_inc^n
 //   2. walls.before_e       mur_save: E^n on the two outermost e lines per Mur wall
 //      dispersion.before_e  disp_advance: the poles advance from E^n
 //      tensor.before_e      aniso_save: E^n of the coupled sites
 //      bulk.update_e        E from H^{n+1/2} (material table, CPML psi, pec zeroing fused)
 //      dispersion.after_e   disp_correct: E -= weight cb / S dP, before the E sources
 //      sources.after_e      E sources at t = (n+1/2) dt (cells on pec walls dropped)
+//      tfsf.after_e         tfsf_correct: TF/SF E corrections with H~_inc^{n+1/2}
 //      walls.after_e        mur_apply: Mur (1981) first order on the outermost e lines
 //      tensor.after_e       aniso_delta, aniso_couple: TEz tensor coupling
 //   3. monitors.after_step  DFT accumulation (gathers only the sample cells) + time probes
@@ -68,6 +72,7 @@
 #include "cuda_sources.cuh"
 #include "cuda_dispersion.cuh"
 #include "cuda_tensor.cuh"
+#include "cuda_tfsf.cuh"
 #include "cuda_monitors.cuh"
 #include "cuda_frames.cuh"
 
@@ -220,7 +225,8 @@ public:
     double bytes_per_cell_update() const override {
         const double cells = double(sc_.cells());
         const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + walls_.bytes_per_step() +
-                             dispersion_.bytes_per_step() + tensor_.bytes_per_step() + monitors_.bytes_per_step();
+                             dispersion_.bytes_per_step() + tensor_.bytes_per_step() + tfsf_.bytes_per_step() +
+                             monitors_.bytes_per_step();
         return bulk_.bytes_per_cell() + extra / cells;
     }
 
@@ -271,7 +277,8 @@ private:
         walls_.setup(sc_, g);
         monitors_.setup(sc_, g, stream_);
         dispersion_.setup(sc_, g, stream_);
-        tensor_.setup(sc_, g, stream_);
+        tensor_.setup(sc_, cuda::fields_of(g), stream_);
+        tfsf_.setup(sc_, cuda::fields_of(g), stream_);
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
@@ -290,7 +297,8 @@ private:
         if (table_moved) destroy_graph();  // rebuilt with the new address on the next step()
         dispersion_.materials_changed(edited, stream_);
         CUDA_CHECK(cudaStreamSynchronize(stream_));
-        if (tensor_.materials_changed(edited, bulk_.grid(), stream_))
+        tfsf_.materials_changed(edited, stream_);  // E corrections carry cb (rewritten in place)
+        if (tensor_.materials_changed(edited, cuda::fields_of(bulk_.grid()), stream_))
             destroy_graph();  // the captured graph holds the old lists' arguments
         materials_ = std::move(edited_view);  // the engine's view of the materials from now on
     }
@@ -300,9 +308,11 @@ private:
     void enqueue_steps(int steps) {
         for (int k = 0; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
+            tfsf_.before_step(at);  // the TF/SF incident lines from n to n+1
             // 1. H half step.
             bulk_.update_h(stream_);
             sources_.after_h(at);
+            tfsf_.after_h(stream_);
             // 2. E half step.
             walls_.before_e(stream_);
             dispersion_.before_e(stream_);
@@ -310,6 +320,7 @@ private:
             bulk_.update_e(stream_);
             dispersion_.after_e(stream_);
             sources_.after_e(at);
+            tfsf_.after_e(stream_);
             walls_.after_e(stream_);
             tensor_.after_e(stream_);
             // 3. Monitors sample the completed step.
@@ -384,6 +395,7 @@ private:
     Walls<T> walls_;
     Dispersion<T> dispersion_;
     TensorCouplings<T> tensor_;
+    cuda::Tfsf<T> tfsf_;
     Monitors<T> monitors_;
     Frames<T> frames_;
 };
@@ -422,14 +434,10 @@ bool cuda_supports_dispersion() { return true; }
 std::unique_ptr<Engine> make_cuda_engine3d(SceneView scene, Precision precision);  // cuda_engine3d.cu
 
 std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision) {
-    if (scene->dimensions == 3) {  // the 3D engine (cuda_engine3d.cu); TF/SF is refused there
+    if (scene->dimensions == 3) {  // the 3D engine (cuda_engine3d.cu)
         if (!cuda_available()) throw RunError("CUDA backend: " + cuda_device_description());
         return make_cuda_engine3d(std::move(scene), precision);
     }
-    // TF/SF plane waves run on the CPU engine only (issue 14): refuse clearly.
-    if (!scene->tfsf.empty())
-        throw RunError("CUDA backend: TF/SF plane-wave sources need the CPU backend (the CUDA engine has no TF/SF "
-                       "extension yet; use --backend cpu / run.backend \"cpu\")");
     if (!cuda_available()) throw RunError("CUDA backend: " + cuda_device_description());
     if (precision == Precision::Float64) return std::make_unique<CudaEngine<double>>(std::move(scene), precision);
     return std::make_unique<CudaEngine<float>>(std::move(scene), precision);

@@ -12,19 +12,26 @@
 //   cuda_monitors.cuh    Monitors<T>: DFT sets and time probes
 //   cuda_frames.cuh      Frames<T>: box averages / colour map of a 2D plane, here the plane
 //                        of the FrameSlice copied out by slice_plane3 first
-// Not supported here (RunError naming the CPU backend): TF/SF plane waves (Scene::tfsf), Mur
-// faces (the CPU engine has them: cpu_extensions.hpp MurFaces), tensor couplings (2D TEz only). Live edits
+//   cuda_tensor.cuh      TensorCouplings<T>: sub-pixel tensor couplings of Ex, Ey, Ez
+//   cuda_tfsf.cuh        Tfsf<T>: TF/SF plane waves (the CPU engine's plan, tfsf_plan.hpp)
+// Not supported here (RunError naming the CPU backend): Mur faces (the CPU engine has them:
+// cpu_extensions.hpp MurFaces). Live edits
 // (update_materials) copy the edited maps and table to the device between step batches.
 //
 // One time step (n -> n+1), in scene.hpp's order, as a fixed kernel sequence on the
 // engine's stream (no host synchronization inside step(); kGraphSteps steps replayed from a
 // CUDA graph):
+//   0. tfsf.before_step     the TF/SF incident lines from n to n+1
 //   1. bulk.update_h        H from E^n (CPML psi, pmc zeroing fused)
 //      sources.after_h      H sources at t = n dt
+//      tfsf.after_h         TF/SF H corrections (E_inc^n)
 //   2. dispersion.before_e  poles advance from E^n
+//      tensor.before_e      E^n of the tensor-coupled sites
 //      bulk.update_e        E from H^{n+1/2} (table, CPML psi, pec zeroing fused)
 //      dispersion.after_e   E -= weight cb / S dP
 //      sources.after_e      E sources at t = (n+1/2) dt
+//      tfsf.after_e         TF/SF E corrections (H~_inc^{n+1/2})
+//      tensor.after_e       E += K dD~ of the coupled sites
 //   3. monitors.after_step  DFT sets + time probes
 //
 // Traffic model: bytes_per_cell_update() = the bulk kernels' 18 s + 6 B per cell
@@ -55,6 +62,8 @@
 #include "cuda_walls.cuh"
 #include "cuda_sources.cuh"
 #include "cuda_dispersion.cuh"
+#include "cuda_tensor.cuh"
+#include "cuda_tfsf.cuh"
 #include "cuda_monitors.cuh"
 #include "cuda_frames.cuh"
 
@@ -117,11 +126,6 @@ public:
         : scene_(std::move(scene)), materials_(scene_), sc_(*scene_), precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2 || sc_.nz < 1)
             throw RunError("CUDA engine (3D): the grid needs at least 2 x 2 x 1 cells");
-        if (!sc_.tfsf.empty())
-            throw RunError("CUDA backend (3D): TF/SF plane-wave sources need the CPU backend (the 3D CUDA engine has "
-                           "no TF/SF extension yet; use --backend cpu / run.backend \"cpu\")");
-        if (sc_.is_anisotropic())
-            throw RunError("CUDA engine (3D): Scene::anisotropic must be empty in 3D (tensor couplings are TEz only)");
         for (int a = 0; a < 3; ++a)
             if (sc_.boundary[a] == BoundaryKind::Mur)
                 throw RunError(std::string("CUDA engine (3D): the ") + "xyz"[a] +
@@ -147,6 +151,8 @@ public:
             sources_.setup(sc_, f, stream_);
             monitors_.setup(sc_, f, stream_);
             dispersion_.setup(sc_, f, stream_);
+            tensor_.setup(sc_, f, stream_);
+            tfsf_.setup(sc_, f, stream_);
             CUDA_CHECK(cudaStreamSynchronize(stream_));
         } catch (...) {
             release();
@@ -181,7 +187,7 @@ public:
     /// Bulk model (18 s + 6 B per cell, cuda_bulk3d.cuh) + (CPML psi + extensions) / cells.
     double bytes_per_cell_update() const override {
         const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + dispersion_.bytes_per_step() +
-                             monitors_.bytes_per_step();
+                             tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
         return bulk_.bytes_per_cell() + extra / double(sc_.cells());
     }
 
@@ -269,6 +275,8 @@ public:
         bulk_.upload_materials(edited, stream_);
         dispersion_.materials_changed(edited, stream_);
         CUDA_CHECK(cudaStreamSynchronize(stream_));
+        tensor_.materials_changed(edited, bulk_.fields(), stream_);  // (the graph is rebuilt anyway)
+        tfsf_.materials_changed(edited, stream_);  // E corrections carry cb
         materials_ = std::move(edited_view);  // the engine's view of the materials from now on
     }
 
@@ -311,12 +319,17 @@ private:
     void enqueue_steps(int steps) {
         for (int k = 0; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
+            tfsf_.before_step(at);
             bulk_.update_h(stream_);
             sources_.after_h(at);
+            tfsf_.after_h(stream_);
             dispersion_.before_e(stream_);
+            tensor_.before_e(stream_);
             bulk_.update_e(stream_);
             dispersion_.after_e(stream_);
             sources_.after_e(at);
+            tfsf_.after_e(stream_);
+            tensor_.after_e(stream_);
             monitors_.after_step(at);
         }
         advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
@@ -386,6 +399,8 @@ private:
     Bulk3<T> bulk_;
     Sources<T> sources_;
     Dispersion<T> dispersion_;
+    cuda::TensorCouplings<T> tensor_;
+    cuda::Tfsf<T> tfsf_;
     Monitors<T> monitors_;
     Frames<T> frames_;
     DevBuf plane_;

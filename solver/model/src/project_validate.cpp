@@ -691,14 +691,8 @@ void check_runnable(const Project& project, const std::string& file_label) {
     auto refuse = [&](const std::string& path, const std::string& msg) {
         throw ProjectError(file_label, path, msg);
     };
-    // The 3D CUDA engine (cuda_engine3d.cu) runs everything below except TF/SF sources and
-    // Mur faces.
+    // The 3D CUDA engine (cuda_engine3d.cu) runs everything below except Mur faces.
     if (project.run.backend == BackendChoice::Cuda) {
-        for (std::size_t i = 0; i < project.sources.size(); ++i)
-            if (project.sources[i].type == SourceType::Tfsf)
-                refuse("run.backend", "3D runs with tfsf sources (" + index_path("sources", i) +
-                                          ") are not supported by the CUDA backend yet: use the CPU backend "
-                                          "(\"backend\": \"cpu\" or \"auto\", or golightly-cli run --backend cpu)");
         for (int a = 0; a < 3; ++a)
             if (project.domain.boundaries[a] == BoundaryKind::Mur)
                 refuse("run.backend", std::string("3D runs with a 'mur' boundary (domain.boundaries.") + "xyz"[a] +

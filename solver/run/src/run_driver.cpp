@@ -76,14 +76,10 @@ std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend
                                     int threads, std::vector<std::string>& warnings) {
     const SceneView scene = view_of(compiled);  // engines view the compiled scene, no copy
     if (backend == BackendChoice::Cpu) return make_cpu_engine(scene, precision, threads);
-    // What only the CPU engine runs: TF/SF sources (2D and 3D; the CUDA engines of both
-    // dimensions have no TF/SF extension yet) and 3D Mur faces.
+    // What only the CPU engine runs: 3D Mur faces.
     bool mur3d = false;
     for (int a = 0; a < 3; ++a) mur3d = mur3d || (compiled.dimensions == 3 && compiled.boundary[a] == BoundaryKind::Mur);
-    const char* cpu_only = !compiled.tfsf.empty() ? (compiled.dimensions == 3 ? "3D runs with tfsf sources"
-                                                                               : "runs with tfsf sources")
-                           : mur3d ? "3D runs with mur boundaries"
-                                   : nullptr;
+    const char* cpu_only = mur3d ? "3D runs with mur boundaries" : nullptr;
     if (cpu_only && backend == BackendChoice::Cuda)
         throw RunError(std::string("backend cuda was requested but the CUDA backend does not support ") + cpu_only +
                        " yet: use backend cpu or auto (golightly-cli run --backend cpu)");

@@ -296,8 +296,8 @@ void validate_project(const Project& project, const std::string& file_label);
 /// Checks what this build can run, beyond validity: throws ProjectError naming the field
 /// for the first feature the 3D CPU path cannot run yet. The list (one place, so that it
 /// shrinks as the compiler and engines learn; docs/user-guide.md "3D" repeats it):
-///   3D tfsf sources or `mur` faces with `run.backend` "cuda" (run.backend: use the CPU
-///   backend; the 3D CUDA engine runs the rest),
+///   3D `mur` faces with `run.backend` "cuda" (run.backend: use the CPU backend; the 3D
+///   CUDA engine runs the rest, TF/SF included),
 ///   3D `mode` profiles (sources[i].profile), 3D `region` sources (sources[i].type).
 /// TF/SF sources, one-way plane sources (uniform/gaussian with a `direction`), dispersive
 /// materials and `mur` boundaries run in 2D and 3D on the CPU. 2D projects pass. The editor opens every valid file

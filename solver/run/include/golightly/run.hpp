@@ -267,8 +267,8 @@ std::vector<double> tfsf_incident_intensity(const Scene& scene, const std::vecto
 
 /// Picks the engine for a backend choice as run_project does (auto: CUDA if available,
 /// falling back to the CPU on OutOfMemoryError; a line is appended to `warnings` then).
-/// 3D scenes and scenes with tfsf sources run on the CPU: auto picks it and says so in a
-/// warning line, cuda throws RunError.
+/// 3D scenes with Mur faces run on the CPU: auto picks it and says so in a warning line,
+/// cuda throws RunError.
 /// The engine views `scene` (engine.hpp SceneView): the scene must outlive it.
 std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
                                     int threads, std::vector<std::string>& warnings);
