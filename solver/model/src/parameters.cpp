@@ -120,7 +120,10 @@ double evaluate_expression(const std::string& text, const std::vector<std::pair<
                                                        : "parameters: " + limits::cap_text(known)) +
                                         ")");
         }
-        throw std::invalid_argument(limits::cap_text(e.GetMsg(), limits::kMaxMessageChars / 2));
+        std::string msg = limits::cap_text(e.GetMsg(), limits::kMaxMessageChars / 2);
+        if (e.GetPos() >= 0 && msg.find("position") == std::string::npos)
+            msg += " (at character " + std::to_string(e.GetPos() + 1) + ")";
+        throw std::invalid_argument(msg);
     }
     if (std::isinf(value)) throw std::invalid_argument("division by zero or overflow: the value is infinite");
     if (std::isnan(value))
@@ -160,6 +163,7 @@ namespace detail {
 
 struct ExpressionScope::State {
     std::string file;
+    bool enabled = false;  ///< the project has a `parameters` member: strings are expressions
     std::vector<Parameter> parameters;
     std::vector<std::pair<std::string, double>> variables;
     std::vector<FieldExpression> expressions;
@@ -184,6 +188,7 @@ ExpressionScope::ExpressionScope(const Json* parameters, const std::string& file
     const ParameterOverrides* overrides = g_pending_overrides;
     g_pending_overrides = nullptr;  // for this scope only (not for nested parses)
     state_->file = file;
+    state_->enabled = parameters != nullptr;
     try {
         if (parameters) {
             if (!parameters->is_object())
@@ -211,7 +216,7 @@ ExpressionScope::ExpressionScope(const Json* parameters, const std::string& file
                 state_->parameters.push_back(std::move(prm));
             }
         }
-        if (overrides) {
+        if (overrides && !overrides->empty()) {
             for (const auto& [name, text] : *overrides) {
                 Parameter* target = nullptr;
                 for (auto& prm : state_->parameters)
@@ -264,6 +269,10 @@ void ExpressionScope::finish(Project& project) {
 std::optional<double> field_expression(const Json& j, const std::string& path, const std::string& file,
                                        bool integer) {
     if (!j.is_string() || !g_scope) return std::nullopt;
+    if (!g_scope->enabled)  // a project without `parameters` keeps the strict number fields of format 1
+        throw ProjectError(file, path, std::string(integer ? "must be an integer" : "must be a number") +
+                                           " (found a string; expression strings need a top-level \"parameters\" "
+                                           "object, e.g. \"parameters\": {})");
     const std::string& text = j.get_ref<const std::string&>();
     double v = 0;
     try {

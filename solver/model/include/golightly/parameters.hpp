@@ -3,7 +3,9 @@
 //
 // A project may declare `"parameters": {"w": 0.45, "t": "220 nm", "d": "1.55 / (4 * n)"}`;
 // every numeric field of the project may then hold a JSON string instead of a number: an
-// expression over the parameters, e.g. `"size": ["L", "w + 2 * gap", 0]`. Expressions
+// expression over the parameters, e.g. `"size": ["L", "w + 2 * gap", 0]`. Without a
+// `parameters` member (even an empty one) a string in a numeric field stays an error, as
+// in format 1 before parameters. Expressions
 // are evaluated by muparser (a math-expression parser: numbers, + - * / ^, parentheses,
 // the functions sin cos tan asin acos atan sinh cosh tanh sqrt exp ln log log2 log10 abs
 // sign rint min max sum avg and the ternary `a > b ? x : y`; no assignment to
