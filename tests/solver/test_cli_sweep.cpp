@@ -83,6 +83,16 @@ TEST_CASE("cli: --param overrides for check; sweep writes sweep.csv and resumes"
     CHECK(again.out.find("sweep: 2 designs: 0 run, 2 reused, 0 failed") != std::string::npos);
     CHECK(slurp(dir.path / "sw" / "sweep.csv").find(",reused\n") != std::string::npos);
 
+    // Two "devices": each design a child `golightly-cli run --param ...` (CUDA_VISIBLE_DEVICES
+    // 0 or 1; the project runs on the CPU): the same values as in process.
+    const std::string out2 = quote((dir.path / "sw2").string());
+    const Cli two = cli(dir.path, "sweep " + p + " --param d=0.2:0.4:2 --at 1.55,1.4 --threads 1 --devices 2 --out " + out2);
+    INFO(two.out << two.err);
+    REQUIRE(two.code == 0);
+    std::string csv2 = slurp(dir.path / "sw2" / "sweep.csv");
+    CHECK(csv2 == csv);
+    CHECK(slurp(dir.path / "sw2" / "design_0001" / "run.log").find("results: ") != std::string::npos);
+
     const Cli outside = cli(dir.path, "sweep " + p + " --param d=0.2:0.4:2 --at 2.5 --out " + out);
     CHECK(outside.code == 1);
     CHECK(outside.err.find("outside the run's spectrum") != std::string::npos);
