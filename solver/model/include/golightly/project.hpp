@@ -258,7 +258,7 @@ struct Project {
     std::vector<Source> sources;
     std::vector<Monitor> monitors;
     RunSettings run;
-    /// `parameters` (GoLightly 0.2, parameters.hpp), file order; and the numeric fields
+    /// `parameters` (GoLightly 0.3, parameters.hpp), file order; and the numeric fields
     /// given as expression strings over them (their text beside the evaluated value).
     std::vector<Parameter> parameters;
     std::vector<FieldExpression> expressions;
