@@ -113,7 +113,7 @@ TEST_CASE("parameters: errors name the file, the JSON path and the expression's 
         CHECK(s.find(part) != std::string::npos);
     };
     const std::string unknown = error_of(with_field(R"({"w": 1})", R"("w / q")"));
-    contains(unknown, "p.glproj: domain.cell_size: the expression \"w / q\": unknown parameter \"q\"");
+    contains(unknown, "p.glproj: domain.cell_size: the expression \"w / q\": unknown parameter \"q\" (defined here: w)");
     contains(error_of(with_field(R"({"w": 1})", R"("w / 0")")), "domain.cell_size: the expression \"w / 0\": division by zero");
     contains(error_of(with_field(R"({"w": -1})", R"X("sqrt(w)")X")), "the value is not a number");
     contains(error_of(with_field(R"({"w": 1})", R"("w * (2")")), "domain.cell_size: the expression \"w * (2\"");
@@ -121,7 +121,7 @@ TEST_CASE("parameters: errors name the file, the JSON path and the expression's 
     contains(error_of(with_field(R"({"2w": 1})", "0.1")), "parameters.2w: invalid parameter name");
     contains(error_of(with_field(R"({"nm": 1})", "0.1")), "parameters.nm: invalid parameter name");
     contains(error_of(with_field(R"({"w": true})", "0.1")), "parameters.w: must be a number or an expression string");
-    contains(error_of(with_field(R"({"a": "b + 1", "b": 1})", "0.1")), "parameters.a: the expression \"b + 1\": unknown parameter \"b\"");
+    contains(error_of(with_field(R"({"a": "b + 1", "b": 1})", "0.1")), "parameters.a: the expression \"b + 1\": unknown parameter \"b\" (no parameter is defined here)");
     contains(error_of(with_field(R"({"w": 1})", "0.1"), {{"q", "2"}}), "parameters.q: is not a parameter of the project (it has: w)");
     // An integer field must get an integer.
     const std::string pts = error_of(R"({"format": "golightly-project", "version": 1, "parameters": {"N": 2.5},

@@ -116,8 +116,8 @@ double evaluate_expression(const std::string& text, const std::vector<std::pair<
             std::string known;
             for (const auto& [name, v] : variables) known += (known.empty() ? "" : ", ") + name;
             throw std::invalid_argument("unknown parameter \"" + token + "\" (" +
-                                        (known.empty() ? std::string("the project defines no parameters")
-                                                       : "parameters: " + limits::cap_text(known)) +
+                                        (known.empty() ? std::string("no parameter is defined here")
+                                                       : "defined here: " + limits::cap_text(known)) +
                                         ")");
         }
         std::string msg = limits::cap_text(e.GetMsg(), limits::kMaxMessageChars / 2);
