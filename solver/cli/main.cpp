@@ -7,6 +7,8 @@
 //                       [--precision ..] [--poles P] [--json]
 //   golightly-cli materials [--json]
 //   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
+//   golightly-cli sweep PROJECT --param NAME=LO:HI:N ... / optimize PROJECT --objective EXPR --param NAME=LO..HI ...
+//                       (cmd_sweep.cpp)
 //   golightly-cli --version
 //
 // Exit codes: 0 success; 1 usage; 2 invalid project; 3 run failed (results so far written).
@@ -38,6 +40,7 @@
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
 #include "golightly/version_info.hpp"
+#include "cmd_sweep.hpp"
 
 namespace fs = std::filesystem;
 using namespace golightly;
@@ -131,12 +134,13 @@ struct RunArgs {
     std::string precision;
     int threads = 0;
     long long max_steps = -1;
+    std::vector<std::string> params;  ///< --param NAME=VALUE (parameters.hpp)
 };
 
 int cmd_run(const RunArgs& a) {
     const fs::path file(a.project);
     const std::string label = a.project;
-    Project project = load_project(file);  // ProjectError -> 2 (caller)
+    Project project = load_project_with(file, parse_parameter_assignments(a.params));  // ProjectError -> 2 (caller)
     {  // what this build cannot run (3D limits), with the command line's backend applied
         Project as_run = project;
         if (a.backend == "auto") as_run.run.backend = BackendChoice::Auto;
@@ -217,8 +221,8 @@ int cmd_run(const RunArgs& a) {
 /// Validates, refuses what this build cannot run (check_runnable), compiles (and the
 /// normalization run's scene) and prints the grid, time step, step limit, memory estimate,
 /// material areas (2D, um^2) or volumes (3D, um^3) and warnings. --json: spec/cli.md.
-int cmd_check(const std::string& project_path, bool json) {
-    const Project project = load_project(fs::path(project_path));
+int cmd_check(const std::string& project_path, bool json, const std::vector<std::string>& params) {
+    const Project project = load_project_with(fs::path(project_path), parse_parameter_assignments(params));
     check_runnable(project, project_path);
     const CompiledProject c = compile_project(project, project_path);
     // `run` also compiles the normalization run (the reference layers, reference-only ones
@@ -447,12 +451,19 @@ int real_main(int argc, char** argv) {
         ->check(CLI::IsMember({"float32", "float64"}));
     run->add_option("--threads", run_args.threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
     run->add_option("--max-steps", run_args.max_steps, "Stop after at most N steps")->check(CLI::NonNegativeNumber);
+    run->add_option("--param", run_args.params, "NAME=VALUE: override a project parameter (repeatable)")
+        ->check(cli::parameter_assignment_check());
 
     std::string check_project;
     bool check_json = false;
     CLI::App* check = app.add_subcommand("check", "Validate and compile a project without running it");
     check->add_option("PROJECT", check_project, "Project file (.glproj)")->required();
     check->add_flag("--json", check_json, "Print one JSON object");
+    std::vector<std::string> check_params;
+    check->add_option("--param", check_params, "NAME=VALUE: override a project parameter (repeatable)")
+        ->check(cli::parameter_assignment_check());
+    cli::SweepCommands sweep_commands;
+    cli::add_sweep_commands(app, sweep_commands);
 
     bool materials_json = false;
     CLI::App* materials = app.add_subcommand("materials", "List the material library (bundled and personal)");
@@ -512,7 +523,8 @@ int real_main(int argc, char** argv) {
 
     try {
         if (*run) return cmd_run(run_args);
-        if (*check) return cmd_check(check_project, check_json);
+        if (*check) return cmd_check(check_project, check_json, check_params);
+        if (const int rc = cli::run_sweep_commands(sweep_commands); rc >= 0) return rc;
         if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);
         if (*bench) {
@@ -535,7 +547,7 @@ int real_main(int argc, char** argv) {
         return report_project_error(e);
     }  // any other failure: main() reports it (exit 3)
     std::fprintf(stderr, "%s", app.help().c_str());
-    std::fprintf(stderr, "error: a command is required (run, check, materials or bench)\n");
+    std::fprintf(stderr, "error: a command is required (run, check, sweep, optimize, materials or bench)\n");
     return kExitUsage;
 }
 

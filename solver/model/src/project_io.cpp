@@ -7,6 +7,7 @@
 // members only when set), so load -> save -> load gives an equal Project and a second save
 // is byte-identical to the first.
 #include "project_io_internal.hpp"
+#include "project_expressions_internal.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -257,6 +258,7 @@ struct Conv {
     }
 
     double number(const Json& j, const std::string& path) const {
+        if (const auto e = field_expression(j, path, file)) return *e;  // an expression string (parameters.hpp)
         if (!j.is_number()) fail(path, "must be a number (found " + describe(j) + ")");
         const double v = j.get<double>();
         if (!std::isfinite(v)) fail(path, "must be a finite number");
@@ -265,7 +267,9 @@ struct Conv {
 
     long long integer(const Json& j, const std::string& path, long long lo, long long hi) const {
         long long v = 0;
-        if (j.is_number_integer()) {
+        if (const auto e = field_expression(j, path, file, true)) {  // an expression string (parameters.hpp)
+            v = static_cast<long long>(*e);
+        } else if (j.is_number_integer()) {
             v = j.get<long long>();
         } else if (j.is_number_unsigned()) {
             const auto u = j.get<unsigned long long>();
@@ -806,6 +810,7 @@ Project parse_document(const Json& doc, const std::string& file) {
         if (version < 1)
             r.conv().fail("version", "unsupported format version " + std::to_string(version) + " (expected 1)");
     }
+    ExpressionScope expressions(r.find("parameters"), file);  // parameters first: fields may use them
     Project p;
     p.name = r.string("name", "");
     p.domain = parse_domain(r.require("domain"), "domain", file);
@@ -827,6 +832,7 @@ Project parse_document(const Json& doc, const std::string& file) {
     else
         p.run = parse_run(Json::object(), "run", file, pol);
     p.extra = r.extras();
+    expressions.finish(p);
     return p;
 }
 
@@ -1159,6 +1165,7 @@ Json project_to_json(const Project& project) {
     j["format"] = kFormatName;
     j["version"] = kFormatVersion;
     j["name"] = project.name;
+    if (!project.parameters.empty()) j["parameters"] = parameters_json(project.parameters);
     j["domain"] = domain_json(project.domain);
     Json materials = Json::array();
     for (const auto& m : project.materials) materials.push_back(material_json(m));
@@ -1174,6 +1181,7 @@ Json project_to_json(const Project& project) {
     j["monitors"] = monitors;
     j["run"] = run_json(project.run, project.domain.dimensions);
     append_extra(j, project.extra);
+    restore_expressions(j, project.expressions);  // expression strings back where the model keeps them
     return j;
 }
 

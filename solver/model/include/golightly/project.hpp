@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "golightly/types.hpp"
+#include "golightly/parameters.hpp"
 
 namespace golightly {
 
@@ -257,6 +258,10 @@ struct Project {
     std::vector<Source> sources;
     std::vector<Monitor> monitors;
     RunSettings run;
+    /// `parameters` (GoLightly 0.3, parameters.hpp), file order; and the numeric fields
+    /// given as expression strings over them (their text beside the evaluated value).
+    std::vector<Parameter> parameters;
+    std::vector<FieldExpression> expressions;
     Json extra = Json::object();
     bool operator==(const Project&) const = default;
 

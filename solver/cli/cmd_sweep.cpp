@@ -1,0 +1,254 @@
+// golightly-cli sweep / optimize (spec/cli.md): parameter sweeps over a grid of designs and
+// derivative-free optimization (sweep.hpp).
+#include "cmd_sweep.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "golightly/errors.hpp"
+#include "golightly/limits.hpp"
+#include "golightly/parameters.hpp"
+#include "golightly/project.hpp"
+#include "golightly/run.hpp"
+#include "golightly/sweep.hpp"
+
+extern char** environ;
+
+namespace golightly::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitUsage = 1, kExitRun = 3;
+
+std::atomic<bool> g_sweep_cancel{false};
+extern "C" void on_sweep_sigint(int) { g_sweep_cancel.store(true); }
+
+RunOptions run_options(const SweepCommands& c) {
+    RunOptions o;
+    if (c.backend == "auto") o.backend = BackendChoice::Auto;
+    if (c.backend == "cpu") o.backend = BackendChoice::Cpu;
+    if (c.backend == "cuda") o.backend = BackendChoice::Cuda;
+    if (c.precision == "float32") o.precision = Precision::Float32;
+    if (c.precision == "float64") o.precision = Precision::Float64;
+    o.threads = c.threads;
+    if (c.max_steps >= 0) o.max_steps = c.max_steps;
+    o.cancel = &g_sweep_cancel;
+    return o;
+}
+
+/// Several devices: each design runs as a child `golightly-cli run PROJECT --param NAME=VALUE
+/// ... --out DIR` that
+/// sees one GPU (CUDA_VISIBLE_DEVICES = the worker index); its output goes to DIR/run.log.
+DesignRunner child_process_runner(const SweepCommands& c) {
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    return [self, c](const Project&, const std::string& label, const ParameterOverrides& overrides, const fs::path& dir,
+                     int worker) {
+        std::vector<std::string> args = {self, "run", label, "--out", dir.string()};
+        for (const auto& [name, value] : overrides) args.insert(args.end(), {"--param", name + "=" + value});
+        if (!c.backend.empty()) args.insert(args.end(), {"--backend", c.backend});
+        if (!c.precision.empty()) args.insert(args.end(), {"--precision", c.precision});
+        if (c.threads > 0) args.insert(args.end(), {"--threads", std::to_string(c.threads)});
+        if (c.max_steps >= 0) args.insert(args.end(), {"--max-steps", std::to_string(c.max_steps)});
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        std::vector<std::string> env_strings;
+        for (char** e = environ; *e; ++e)
+            if (std::string(*e).rfind("CUDA_VISIBLE_DEVICES=", 0) != 0) env_strings.emplace_back(*e);
+        env_strings.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(worker));
+        std::vector<char*> envp;
+        for (auto& e : env_strings) envp.push_back(e.data());
+        envp.push_back(nullptr);
+        const std::string log = (dir / "run.log").string();
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+        pid_t pid = 0;
+        const int rc = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), envp.data());
+        posix_spawn_file_actions_destroy(&actions);
+        if (rc != 0) throw RunError("cannot start golightly-cli run for " + label);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0) {
+            if (errno != EINTR) throw RunError("lost the child run of " + label);
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            throw RunError("golightly-cli run exited with code " +
+                           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + " (see " + log + ")");
+    };
+}
+
+std::vector<double> parse_at(const std::string& s) {
+    std::vector<double> out;
+    if (s.empty()) return out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const auto comma = s.find(',', start);
+        const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::size_t used = 0;
+        double v = 0;
+        try {
+            v = std::stod(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != item.size() || !(v > 0) || !std::isfinite(v))
+            throw std::invalid_argument("--at: \"" + limits::cap_text(item) + "\" is not a positive wavelength in um");
+        out.push_back(v);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+fs::path default_out(const std::string& project, const std::string& suffix) {
+    const fs::path file(project);
+    return file.parent_path() / (file.stem().string() + suffix);
+}
+
+int cmd_sweep(const SweepCommands& c) {
+    std::vector<SweepParameter> params;
+    SweepOptions o;
+    try {
+        for (const auto& p : c.params) params.push_back(parse_sweep_parameter(p));
+        o.at_um = parse_at(c.at);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitUsage;
+    }
+    const Project project = load_project(fs::path(c.project));
+    check_runnable(project, c.project);
+    o.out = c.out.empty() ? default_out(c.project, "_sweep") : fs::path(c.out);
+    o.workers = std::max(1, c.devices);
+    o.runner = o.workers > 1 ? child_process_runner(c) : in_process_runner(run_options(c));
+    o.log = [](const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    };
+    o.cancel = &g_sweep_cancel;
+    std::signal(SIGINT, on_sweep_sigint);
+    SweepReport r;
+    try {
+        r = run_sweep(project, c.project, params, o);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitUsage;
+    }
+    std::printf("sweep: %zu designs: %zu run, %zu reused, %zu failed%s\n", r.designs, r.ran, r.skipped, r.failed,
+                r.cancelled ? ", the rest not run (interrupted: run the same command again to resume)" : "");
+    std::printf("results: %s\n", (o.out / "sweep.csv").string().c_str());
+    return r.failed > 0 || r.cancelled ? kExitRun : kExitOk;
+}
+
+int cmd_optimize(const SweepCommands& c) {
+    std::vector<BoundParameter> params;
+    try {
+        for (const auto& p : c.params) params.push_back(parse_bound_parameter(p));
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitUsage;
+    }
+    const Project project = load_project(fs::path(c.project));
+    check_runnable(project, c.project);
+    OptimizeOptions o;
+    o.out = c.out.empty() ? default_out(c.project, "_optimize") : fs::path(c.out);
+    o.objective = c.objective;
+    o.minimize = c.minimize;
+    o.max_evals = c.max_evals;
+    o.algorithm = c.algorithm;
+    o.xtol = c.xtol;
+    o.runner = in_process_runner(run_options(c));
+    o.log = [](const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    };
+    o.cancel = &g_sweep_cancel;
+    std::signal(SIGINT, on_sweep_sigint);
+    OptimizeReport r;
+    try {
+        r = run_optimize(project, c.project, params, o);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitUsage;
+    }
+    std::string best;
+    for (std::size_t i = 0; i < r.names.size(); ++i) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "%s%s=%.6g (tolerance %.3g)", i ? ", " : "", r.names[i].c_str(), r.best[i],
+                      r.xtol[i]);
+        best += buf;
+    }
+    std::printf("best: %s; objective %s = %.6g at evaluation %d of %d (%s, %s)\n", best.c_str(), c.objective.c_str(),
+                r.best_objective, r.best_evaluation + 1, r.evaluations, r.algorithm.c_str(), r.stop.c_str());
+    std::printf("best design: %s\n", r.best_project.string().c_str());
+    return g_sweep_cancel.load() ? kExitRun : kExitOk;
+}
+
+}  // namespace
+
+CLI::Validator parameter_assignment_check() {
+    return CLI::Validator(
+        [](std::string& s) -> std::string {
+            try {
+                parse_parameter_assignments({s});
+                return {};
+            } catch (const std::exception& e) {
+                return e.what();
+            }
+        },
+        "NAME=VALUE");
+}
+
+void add_sweep_commands(CLI::App& app, SweepCommands& c) {
+    auto common = [&c](CLI::App* cmd) {
+        cmd->add_option("PROJECT", c.project, "Project file (.glproj) with a `parameters` section")->required();
+        cmd->add_option("--backend", c.backend, "Backend of every run: auto, cpu or cuda (default: run.backend)")
+            ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+        cmd->add_option("--precision", c.precision, "float32 or float64 (default: run.precision)")
+            ->check(CLI::IsMember({"float32", "float64"}));
+        cmd->add_option("--threads", c.threads, "CPU threads per run (0: all cores)")->check(CLI::NonNegativeNumber);
+        cmd->add_option("--max-steps", c.max_steps, "Stop every run after at most N steps")->check(CLI::NonNegativeNumber);
+    };
+    c.sweep = app.add_subcommand("sweep", "Run a grid of designs over the project's parameters (resumable); writes sweep.csv");
+    common(c.sweep);
+    c.sweep->add_option("--param", c.params, "NAME=LO:HI:N (N values, LO and HI included) or NAME=V1,V2,...; repeat for a grid")
+        ->required();
+    c.sweep->add_option("--out", c.out, "Output folder (default: <project stem>_sweep next to the project)");
+    c.sweep->add_option("--at", c.at, "Wavelengths (um), comma-separated, where each monitor is reported (default: the spectrum's centre)");
+    c.sweep->add_option("--devices", c.devices, "Designs run at the same time, one per CUDA device 0..N-1 (default 1)")
+        ->check(CLI::Range(1, 64));
+
+    c.optimize = app.add_subcommand("optimize", "Derivative-free optimization of the project's parameters (NLopt)");
+    common(c.optimize);
+    c.optimize->add_option("--objective", c.objective, "Expression over monitors at wavelengths (um), e.g. \"T(1.55)\"")
+        ->required();
+    c.optimize->add_option("--param", c.params, "NAME=LO..HI bounds of an optimized parameter; repeat for several")
+        ->required();
+    c.optimize->add_flag("--minimize", c.minimize, "Minimize the objective (default: maximize)");
+    c.optimize->add_option("--max-evals", c.max_evals, "At most N runs (default 40)")->check(CLI::PositiveNumber);
+    c.optimize->add_option("--algorithm", c.algorithm, "bobyqa (default), cobyla, neldermead, sbplx, direct, crs2, esch, isres")
+        ->check(CLI::IsMember(optimize_algorithms()));
+    c.optimize->add_option("--xtol", c.xtol, "Stop when a step changes every parameter by less than this (default: 1e-3 of its range)")
+        ->check(CLI::NonNegativeNumber);
+    c.optimize->add_option("--out", c.out, "Output folder (default: <project stem>_optimize next to the project)");
+}
+
+int run_sweep_commands(const SweepCommands& c) {
+    if (c.sweep && *c.sweep) return cmd_sweep(c);
+    if (c.optimize && *c.optimize) return cmd_optimize(c);
+    return -1;
+}
+
+}  // namespace golightly::cli

@@ -1,0 +1,464 @@
+// GoLightly: parameter sweeps (sweep.hpp): the design grid, the device queue, the
+// per-design folders, resuming, and sweep.csv.
+#include "golightly/sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "golightly/errors.hpp"
+#include "golightly/limits.hpp"
+#include "golightly/parameters.hpp"
+#include "golightly/results.hpp"
+#include "golightly/safe_read.hpp"
+#include "sweep_internal.hpp"
+
+namespace golightly {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kMaxDesigns = 100000;
+
+double parse_double(const std::string& s, const std::string& arg) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(s, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || s.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(v))
+        throw std::invalid_argument("--param " + limits::cap_text(arg) + ": \"" + limits::cap_text(s) +
+                                    "\" is not a number");
+    return v;
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& arg) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("--param " + limits::cap_text(arg) + ": expected NAME=...");
+    std::string name = arg.substr(0, eq);
+    if (!valid_parameter_name(name))
+        throw std::invalid_argument("--param " + limits::cap_text(arg) + ": \"" + limits::cap_text(name) +
+                                    "\" is not a valid parameter name");
+    return {name, arg.substr(eq + 1)};
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (true) {
+        const auto pos = s.find(sep, start);
+        out.push_back(s.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
+        if (pos == std::string::npos) break;
+        start = pos + 1;
+    }
+    return out;
+}
+
+/// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
+std::vector<std::string> csv_split(const std::string& line) {
+    std::vector<std::string> out;
+    std::string cur;
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                cur += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cur += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            out.push_back(cur);
+            cur.clear();
+        } else if (c != '\r') {
+            cur += c;
+        }
+    }
+    out.push_back(cur);
+    return out;
+}
+
+std::string stop_reason_of(const fs::path& summary) {
+    try {
+        const std::string text = read_regular_file(summary, 16u << 20);
+        const Json j = Json::parse(text);
+        return j.value("stop_reason", std::string());
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"') q += '"';
+        q += c == '\n' || c == '\r' ? ' ' : c;
+    }
+    return q + "\"";
+}
+
+std::string csv_number(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+void write_file_atomic(const fs::path& file, const std::string& text) {
+    const fs::path tmp = file.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) throw std::runtime_error(file.string() + ": cannot open for writing");
+        out << text;
+        out.flush();
+        if (!out) {
+            out.close();
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            throw std::runtime_error(file.string() + ": write failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec) throw std::runtime_error(file.string() + ": cannot rename the temporary file: " + ec.message());
+}
+
+std::string design_text(const Project& design) { return project_to_json(design).dump(2) + "\n"; }
+
+std::string folder_name(const std::string& prefix, std::size_t index, std::size_t count) {
+    int digits = 4;
+    for (std::size_t n = 10000; n < count; n *= 10) ++digits;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s_%0*zu", prefix.c_str(), digits, index);
+    return buf;
+}
+
+bool prepare_design_folder(const fs::path& dir, const Project& design) {
+    if (design_complete(dir, design)) return true;
+    fs::create_directories(dir);
+    std::error_code ec;
+    fs::remove(dir / "summary.json", ec);  // a stale summary must not mark this design complete
+    write_file_atomic(dir / "design.glproj", design_text(design));
+    return false;
+}
+
+ParameterOverrides overrides_of(const std::vector<std::string>& names, const std::vector<double>& values) {
+    ParameterOverrides o;
+    for (std::size_t i = 0; i < names.size(); ++i) o.emplace_back(names[i], parameter_text(values[i]));
+    return o;
+}
+
+}  // namespace detail
+
+SweepParameter parse_sweep_parameter(const std::string& arg) {
+    auto [name, spec] = split_assignment(arg);
+    SweepParameter p;
+    p.name = name;
+    if (spec.find(':') != std::string::npos) {
+        const auto parts = split(spec, ':');
+        if (parts.size() != 3)
+            throw std::invalid_argument("--param " + limits::cap_text(arg) + ": expected NAME=LO:HI:N");
+        const double lo = parse_double(parts[0], arg), hi = parse_double(parts[1], arg);
+        const double n = parse_double(parts[2], arg);
+        if (n < 1 || n != std::floor(n) || n > double(kMaxDesigns))
+            throw std::invalid_argument("--param " + limits::cap_text(arg) + ": N must be an integer from 1 to " +
+                                        std::to_string(kMaxDesigns));
+        const auto count = static_cast<std::size_t>(n);
+        for (std::size_t i = 0; i < count; ++i)
+            p.values.push_back(count == 1 ? lo : lo + (hi - lo) * double(i) / double(count - 1));
+        if (count > 1) p.values.back() = hi;
+    } else {
+        for (const auto& v : split(spec, ',')) p.values.push_back(parse_double(v, arg));
+    }
+    return p;
+}
+
+BoundParameter parse_bound_parameter(const std::string& arg) {
+    auto [name, spec] = split_assignment(arg);
+    const auto dots = spec.find("..");
+    if (dots == std::string::npos) throw std::invalid_argument("--param " + limits::cap_text(arg) + ": expected NAME=LO..HI");
+    BoundParameter b;
+    b.name = name;
+    b.lo = parse_double(spec.substr(0, dots), arg);
+    b.hi = parse_double(spec.substr(dots + 2), arg);
+    if (!(b.lo < b.hi)) throw std::invalid_argument("--param " + limits::cap_text(arg) + ": LO must be below HI");
+    return b;
+}
+
+std::vector<std::vector<double>> sweep_grid(const std::vector<SweepParameter>& parameters) {
+    std::size_t count = 1;
+    for (const auto& p : parameters) {
+        if (p.values.empty()) throw std::invalid_argument("parameter " + p.name + " has no values");
+        count *= p.values.size();
+        if (count > kMaxDesigns)
+            throw std::invalid_argument("the sweep has more than " + std::to_string(kMaxDesigns) + " designs");
+    }
+    std::vector<std::vector<double>> designs;
+    if (parameters.empty()) return designs;
+    designs.reserve(count);
+    for (std::size_t d = 0; d < count; ++d) {
+        std::vector<double> row(parameters.size());
+        std::size_t rest = d;
+        for (std::size_t p = parameters.size(); p-- > 0;) {  // last parameter fastest
+            row[p] = parameters[p].values[rest % parameters[p].values.size()];
+            rest /= parameters[p].values.size();
+        }
+        designs.push_back(std::move(row));
+    }
+    return designs;
+}
+
+void run_job_queue(std::size_t jobs, int workers, const std::function<void(std::size_t job, int worker)>& run_job,
+                   const std::atomic<bool>* cancel) {
+    workers = std::max(1, workers);
+    std::mutex mutex;
+    std::size_t next = 0;
+    std::exception_ptr error;
+    auto worker_loop = [&](int w) {
+        while (true) {
+            std::size_t job = 0;
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (error || next >= jobs || (cancel && cancel->load())) return;
+                job = next++;
+            }
+            try {
+                run_job(job, w);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (!error) error = std::current_exception();
+                return;
+            }
+        }
+    };
+    if (workers == 1) {
+        worker_loop(0);
+    } else {
+        std::vector<std::thread> threads;
+        for (int w = 0; w < workers; ++w) threads.emplace_back(worker_loop, w);
+        for (auto& t : threads) t.join();
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+DesignRunner in_process_runner(const RunOptions& options) {
+    return [options](const Project& design, const std::string& label, const ParameterOverrides&, const fs::path& dir,
+                     int) {
+        RunResult result;
+        try {
+            result = run_project(design, label, options);
+        } catch (const ProjectError&) {
+            throw;
+        } catch (const std::exception& e) {
+            try {
+                write_failure_summary(dir, design, e.what(), {});
+            } catch (...) {
+            }
+            throw;
+        }
+        write_results(dir, design, result);
+        if (result.stop_reason == StopReason::Diverged) throw RunError("the fields diverged");
+        if (result.stop_reason == StopReason::Cancelled) throw RunError("cancelled");
+    };
+}
+
+double SpectraTable::at(const std::string& name, double wl) const {
+    std::size_t m = 0;
+    while (m < monitors.size() && monitors[m] != name) ++m;
+    if (m == monitors.size()) throw std::invalid_argument("no flux or flux_box monitor named \"" + limits::cap_text(name) + "\"");
+    const auto& v = values[m];
+    const std::size_t n = wavelength_um.size();
+    if (n == 0) throw std::invalid_argument("the spectrum is empty");
+    double lo = wavelength_um[0], hi = wavelength_um[0];
+    for (double w : wavelength_um) {
+        lo = std::min(lo, w);
+        hi = std::max(hi, w);
+    }
+    const double eps = 1e-9 * hi;
+    if (wl < lo - eps || wl > hi + eps) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%g um is outside the run's spectrum (%g to %g um)", wl, lo, hi);
+        throw std::invalid_argument(buf);
+    }
+    if (n == 1) return v[0];
+    // Rows are in increasing frequency: wavelengths decrease; find the bracketing pair.
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        const double a = wavelength_um[i], b = wavelength_um[i + 1];
+        if ((wl <= a + eps && wl >= b - eps) || (wl >= a - eps && wl <= b + eps)) {
+            if (a == b) return v[i];
+            const double t = std::clamp((wl - a) / (b - a), 0.0, 1.0);
+            return v[i] + t * (v[i + 1] - v[i]);
+        }
+    }
+    return v[n - 1];
+}
+
+SpectraTable read_spectra_csv(const fs::path& file) {
+    std::string text;
+    try {
+        text = read_regular_file(file, limits::kMaxProjectFileBytes);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(file.string() + ": " + e.what());
+    }
+    std::istringstream in(text);
+    std::string line;
+    if (!std::getline(in, line)) throw std::runtime_error(file.string() + ": empty");
+    const auto header = csv_split(line);
+    if (header.size() < 2 || header[0] != "wavelength_um" || (header.size() - 2) % 2 != 0)
+        throw std::runtime_error(file.string() + ": not a GoLightly spectra.csv (header)");
+    SpectraTable t;
+    const std::size_t m = (header.size() - 2) / 2;
+    t.monitors.assign(header.begin() + 2, header.begin() + 2 + std::ptrdiff_t(m));
+    t.values.resize(m);
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        const auto cells = csv_split(line);
+        if (cells.size() != header.size()) throw std::runtime_error(file.string() + ": a row has the wrong number of columns");
+        auto num = [&](const std::string& s) {
+            if (s == "nan") return std::nan("");
+            try {
+                return std::stod(s);
+            } catch (const std::exception&) {
+                throw std::runtime_error(file.string() + ": \"" + limits::cap_text(s) + "\" is not a number");
+            }
+        };
+        t.wavelength_um.push_back(num(cells[0]));
+        for (std::size_t k = 0; k < m; ++k) t.values[k].push_back(num(cells[2 + k]));
+    }
+    return t;
+}
+
+bool design_complete(const fs::path& dir, const Project& design) {
+    std::error_code ec;
+    if (!fs::is_regular_file(dir / "summary.json", ec) || !fs::is_regular_file(dir / "spectra.csv", ec)) return false;
+    const std::string reason = stop_reason_of(dir / "summary.json");
+    if (reason != "decay" && reason != "max_time" && reason != "max_steps") return false;
+    try {
+        return read_regular_file(dir / "design.glproj", limits::kMaxProjectFileBytes) == detail::design_text(design);
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+SweepReport run_sweep(const Project& project, const std::string& label, const std::vector<SweepParameter>& parameters,
+                      const SweepOptions& options) {
+    if (parameters.empty()) throw std::invalid_argument("a sweep needs at least one --param NAME=LO:HI:N");
+    const auto designs = sweep_grid(parameters);
+    std::vector<std::string> names;
+    for (const auto& p : parameters) names.push_back(p.name);
+
+    std::vector<double> at = options.at_um;
+    if (at.empty()) at.push_back(0.5 * (project.run.spectrum.wavelength_min + project.run.spectrum.wavelength_max));
+    std::vector<std::string> monitors;
+    for (const auto& m : project.monitors)
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) monitors.push_back(m.name);
+
+    // Every design is built (and validated) before any runs: a bad value fails at once.
+    std::vector<Project> projects;
+    projects.reserve(designs.size());
+    for (const auto& d : designs) projects.push_back(with_parameters(project, detail::overrides_of(names, d), label));
+
+    SweepReport report;
+    report.designs = designs.size();
+    report.columns.push_back("design");
+    for (const auto& n : names) report.columns.push_back(n);
+    for (const auto& m : monitors)
+        for (double w : at) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%g", w);
+            report.columns.push_back(m + "@" + buf);
+        }
+    report.columns.push_back("status");
+    const std::size_t nvalues = monitors.size() * at.size();
+    report.rows.assign(designs.size(), std::vector<double>());
+    std::vector<std::string> status(designs.size());
+
+    fs::create_directories(options.out);
+    const DesignRunner runner = options.runner ? options.runner : in_process_runner({});
+    std::mutex mutex;
+
+    auto write_csv = [&]() {  // under `mutex`
+        std::ostringstream out;
+        for (std::size_t c = 0; c < report.columns.size(); ++c)
+            out << (c ? "," : "") << detail::csv_field(report.columns[c]);
+        out << '\n';
+        for (std::size_t d = 0; d < designs.size(); ++d) {
+            if (status[d].empty()) continue;
+            out << d;
+            for (double v : designs[d]) out << ',' << detail::csv_number(v);
+            for (double v : report.rows[d]) out << ',' << detail::csv_number(v);
+            out << ',' << detail::csv_field(status[d]) << '\n';
+        }
+        detail::write_file_atomic(options.out / "sweep.csv", out.str());
+    };
+
+    auto values_of = [&](const fs::path& dir) {
+        const SpectraTable t = read_spectra_csv(dir / "spectra.csv");
+        std::vector<double> v;
+        for (const auto& m : monitors)
+            for (double w : at) v.push_back(t.at(m, w));
+        return v;
+    };
+
+    run_job_queue(
+        designs.size(), options.workers,
+        [&](std::size_t d, int worker) {
+            const fs::path dir = options.out / detail::folder_name("design", d, designs.size());
+            const bool reused = detail::prepare_design_folder(dir, projects[d]);
+            std::string st = reused ? "reused" : "ok";
+            std::vector<double> values(nvalues, std::nan(""));
+            try {
+                if (!reused) runner(projects[d], label, detail::overrides_of(names, designs[d]), dir, worker);
+                values = values_of(dir);
+            } catch (const std::invalid_argument&) {
+                throw;  // a wavelength outside the spectrum: the same for every design
+            } catch (const std::exception& e) {
+                st = "failed: " + limits::cap_text(e.what(), 300);
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            report.rows[d] = values;
+            status[d] = st;
+            if (reused) ++report.skipped;
+            else if (st == "ok") ++report.ran;
+            else ++report.failed;
+            write_csv();
+            if (options.log) {
+                std::string line = "design " + std::to_string(d + 1) + "/" + std::to_string(designs.size()) + ":";
+                for (std::size_t p = 0; p < names.size(); ++p) line += " " + names[p] + "=" + detail::csv_number(designs[d][p]);
+                for (std::size_t k = 0; k < nvalues; ++k)
+                    line += " " + report.columns[1 + names.size() + k] + "=" + detail::csv_number(values[k]);
+                line += " (" + st + ")";
+                options.log(line);
+            }
+        },
+        options.cancel);
+    for (std::size_t d = 0; d < designs.size(); ++d)
+        if (status[d].empty()) {
+            report.cancelled = true;
+            report.rows[d].assign(nvalues, std::nan(""));
+        }
+    return report;
+}
+
+}  // namespace golightly
