@@ -1,5 +1,6 @@
 #include "dimensions.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace golightly::editor {
@@ -73,6 +74,23 @@ bool plane_footprint(const Vec3& c, const Vec3& sz, Vec2& a, Vec2& b) {
     a = {c.x - 0.5 * sz.x, c.y - 0.5 * sz.y};
     b = {c.x + 0.5 * sz.x, c.y + 0.5 * sz.y};
     return sz.x == 0 || sz.y == 0;
+}
+
+bool solids_only(const Layer& l, std::array<double, 2>& range) {
+    if (l.shapes.empty()) return false;
+    range = {1e300, -1e300};
+    for (const Shape& s : l.shapes) {
+        if (s.type == ShapeType::Sphere) {
+            range[0] = std::min(range[0], s.center_3d.z - s.radius);
+            range[1] = std::max(range[1], s.center_3d.z + s.radius);
+        } else if (s.type == ShapeType::Box) {
+            range[0] = std::min(range[0], s.box_min.z);
+            range[1] = std::max(range[1], s.box_max.z);
+        } else {
+            return false;
+        }
+    }
+    return true;
 }
 
 Project to_3d(const Project& in, double depth) {

@@ -46,4 +46,9 @@ bool plane_footprint(const Vec3& center, const Vec3& size, Vec2& a, Vec2& b);
 /// The z range [z0, z1] a layer occupies: its `z`, else the whole domain [0, Lz].
 std::array<double, 2> layer_z_range(const Project& project, const Layer& layer);
 
+/// True when every shape of the layer is a sphere or a box (3D solids carry their own z
+/// and ignore the layer's range); then `range` gets their z extent. False for an empty
+/// layer or one with 2D or STEP shapes.
+bool solids_only(const Layer& layer, std::array<double, 2>& range);
+
 }  // namespace golightly::editor

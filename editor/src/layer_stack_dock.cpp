@@ -8,6 +8,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -36,6 +37,8 @@ LayerStackDiagram::LayerStackDiagram(EditorDocument* doc, QWidget* parent) : QWi
 std::array<double, 2> LayerStackDiagram::zRange(int layer) const {
     if (drag_ && drag_->layer == layer) return drag_->now;
     const Project& p = doc_->project();
+    std::array<double, 2> solids;
+    if (solids_only(p.layers[size_t(layer)], solids)) return solids;  // spheres, boxes: their own z
     return layer_z_range(p, p.layers[size_t(layer)]);
 }
 
@@ -127,12 +130,14 @@ void LayerStackDiagram::paintEvent(QPaintEvent*) {
         band.closeSubpath();
         QColor c = material_color(p, L.material);
         if (!L.visible) c.setAlpha(90);
+        std::array<double, 2> solidRange;
+        const bool solids = solids_only(L, solidRange);
         g.setPen(QPen(lane.layer == doc_->currentLayer() ? QColor(20, 90, 200) : c.darker(170),
                       lane.layer == doc_->currentLayer() ? 2.5 : 1));
-        g.setBrush(L.reference_only ? QBrush(c, Qt::BDiagPattern) : QBrush(c));
+        g.setBrush(L.reference_only ? QBrush(c, Qt::BDiagPattern) : solids ? QBrush(c, Qt::Dense4Pattern) : QBrush(c));
         g.drawPath(band);
         g.setPen(palette().text().color());
-        const QString label = qs(L.name) + (L.z ? QString() : tr(" (all z)"));
+        const QString label = qs(L.name) + (solids ? tr(" (solids)") : L.z ? QString() : tr(" (all z)"));
         g.drawText(QRectF(lane.rect.left() + 2, std::min(y1, y0) - 14, lane.rect.width() - 4, 12),
                    Qt::AlignHCenter | Qt::AlignBottom, g.fontMetrics().elidedText(label, Qt::ElideRight, int(lane.rect.width() - 4)));
     }
@@ -154,7 +159,10 @@ void LayerStackDiagram::mousePressEvent(QMouseEvent* e) {
         const double y0 = yAt(z[0]), y1 = yAt(z[1]);
         doc_->setCurrentLayer(lane.layer);
         if (pos.y() > y0 + kEdgePx || pos.y() < y1 - kEdgePx) return;  // outside the band: select only
-        if (doc_->project().layers[size_t(lane.layer)].locked) return;
+        std::array<double, 2> solids;
+        if (doc_->project().layers[size_t(lane.layer)].locked ||
+            solids_only(doc_->project().layers[size_t(lane.layer)], solids))
+            return;  // locked, or spheres / boxes with their own z (edited in Properties)
         Drag d;
         d.layer = lane.layer;
         d.which = std::abs(pos.y() - y1) <= kEdgePx ? 1 : std::abs(pos.y() - y0) <= kEdgePx ? 0 : 2;
@@ -317,7 +325,13 @@ void LayerStackDock::refresh() {
         QTableWidgetItem* name = cell(r, ColName);
         name->setText(qs(L.name));
         name->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-        auto* combo = new QComboBox;
+        // the row's material combo is kept and refilled (a replaced index widget lingers,
+        // visible at the table's top left, until its deferred deletion)
+        auto* combo = qobject_cast<QComboBox*>(table_->cellWidget(r, ColMaterial));
+        const bool fresh = combo == nullptr;
+        if (fresh) combo = new QComboBox;
+        const QSignalBlocker block(combo);
+        combo->clear();
         combo->addItem(tr("air"), QStringLiteral("air"));
         for (const auto& m : p.materials)
             if (m.id != "air") combo->addItem(qs(m.id), qs(m.id));
@@ -327,16 +341,23 @@ void LayerStackDock::refresh() {
             combo->setItemIcon(k, QIcon(pm));
         }
         combo->setCurrentIndex(std::max(0, combo->findData(qs(L.material))));
-        connect(combo, qOverload<int>(&QComboBox::activated), this, [this, r, combo](int i) {
-            setLayerMaterial(r, combo->itemData(i).toString().toStdString());
-        });
-        table_->setCellWidget(r, ColMaterial, combo);
+        if (fresh) {
+            connect(combo, qOverload<int>(&QComboBox::activated), this, [this, r, combo](int i) {
+                setLayerMaterial(r, combo->itemData(i).toString().toStdString());
+            });
+            table_->setCellWidget(r, ColMaterial, combo);
+        }
+        std::array<double, 2> solidRange;
+        const bool solids = solids_only(L, solidRange);
         for (int c : {ColZ0, ColZ1}) {
             QTableWidgetItem* item = cell(r, c);
-            item->setText(QString::number(z[c == ColZ0 ? 0 : 1], 'g', 6));
-            item->setForeground(L.z ? palette().text().color() : QColor(120, 120, 120));
-            item->setToolTip(L.z ? QString()
-                                 : tr("No z range: the layer spans the whole domain in z; type a value to set one"));
+            item->setText(QString::number((solids ? solidRange : z)[c == ColZ0 ? 0 : 1], 'g', 6));
+            item->setForeground(L.z && !solids ? palette().text().color() : QColor(120, 120, 120));
+            item->setFlags(solids ? Qt::ItemIsSelectable | Qt::ItemIsEnabled
+                                  : Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable);
+            item->setToolTip(solids ? tr("Spheres and boxes carry their own z (Properties dock); the layer's range does not apply")
+                             : L.z  ? QString()
+                                    : tr("No z range: the layer spans the whole domain in z; type a value to set one"));
         }
         cell(r, ColAngle)->setText(QString::number(L.sidewall_angle_deg, 'g', 6));
     }

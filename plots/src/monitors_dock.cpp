@@ -246,7 +246,11 @@ void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std:
     spectra_->yAxis->setLabel(normalized ? tr("T, R (normalized)") : tr("Flux (raw)"));
     if (!comparable_) spectra_->yAxis->setLabel(spectra_->yAxis->label() + tr(" - not comparable (edited)"));
     markDirty(spectra_);
-    if (anyCross) markDirty(cross_);
+    if (anyCross) {
+        markDirty(cross_);
+        // only cross-sections (a scattering run): show them rather than an empty spectra plot
+        if (spectra_->graphCount() == 0 && tabs_->currentWidget() == spectra_) tabs_->setCurrentWidget(cross_);
+    }
 }
 
 void MonitorsDock::setTimeSeries(const std::vector<TimeSeriesResult>& series) {

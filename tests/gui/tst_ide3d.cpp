@@ -38,6 +38,8 @@
 #include "run_controller.hpp"
 #include "structure_mesh.hpp"
 #include "structure_view_3d.hpp"
+#include "step_import_dialog.hpp"
+#include "golightly/step_import.hpp"
 
 using namespace golightly;
 using golightly::test::StubPrompts;
@@ -259,8 +261,11 @@ private Q_SLOTS:
         QVERIFY(w.openFile(copyExample(QStringLiteral("strip_waveguide_3d.glproj"))));
         editor::EditorDocument& doc = *w.document();
         editor::LayerStackDock* ls = w.layerStackDock();
+        ls->setFloating(true);  // room for the diagram, whatever the window's layout
+        ls->resize(460, 620);
         ls->show();
         ls->raise();
+        QTest::qWait(50);
         QTableWidget* t = ls->table();
         QCOMPARE(t->rowCount(), 3);
         QCOMPARE(t->item(1, editor::LayerStackDock::ColZ0)->text(), QStringLiteral("0.6"));
@@ -285,7 +290,7 @@ private Q_SLOTS:
 
         // drag the top edge of the "taper" layer (index 2 now) up in the diagram
         editor::LayerStackDiagram* dg = ls->diagram();
-        dg->resize(320, 260);
+        QVERIFY(dg->height() > 150);
         const int layer = 2;
         const auto zBefore = *doc.project().layers[size_t(layer)].z;
         const QPoint top = dg->pointFor(layer, 1);
@@ -304,9 +309,18 @@ private Q_SLOTS:
         QVERIFY(std::abs(zAfter[1] - expected) < 1e-9);
         QVERIFY(zAfter[1] > zBefore[1]);
         QCOMPARE(zAfter[0], zBefore[0]);
+        // one visible material combo per row, in its row (no stale one at the top left)
+        int visibleCombos = 0;
+        for (QComboBox* cb : t->viewport()->findChildren<QComboBox*>())
+            if (cb->isVisible()) {
+                ++visibleCombos;
+                QVERIFY(cb->x() > 0);
+            }
+        QCOMPARE(visibleCombos, t->rowCount());
         saveShot(ls, QStringLiteral("layer_stack_dock.png"));
         doc.undoStack()->undo();
         QVERIFY(doc.project() == beforeDrag);
+        ls->setFloating(false);
     }
 
     /// The 3D tools: sphere, box, TF/SF box and flux box drawn on the canvas; z from the
@@ -465,6 +479,46 @@ private Q_SLOTS:
         QTest::qWait(100);
         saveShot(v, QStringLiteral("view3d_strip.png"));
         saveShot(w.structure3dDock(), QStringLiteral("view3d_dock.png"));
+    }
+
+    /// STEP import into a 3D project: the part is centred in z in the domain (not at
+    /// slice_z), the import leaves slice_z alone, and the 3D view meshes the solid.
+    void stepImportIn3d() {
+        if (!step_import_available()) QSKIP("this build has no STEP support (no OCCT)");
+        editor::EditorDocument doc;
+        doc.replaceProject(small_3d_project(), QStringLiteral("3D"));
+        StubPrompts prompts;
+        editor::StepImportDialog dlg(&doc, &prompts);
+        dlg.loadFile(kSource + QStringLiteral("/examples/step_ring.step"));
+        QVERIFY(dlg.waitForLoaded(120000));
+        const auto& m = dlg.model();
+        const double across = std::max(m.bbox_max[0] - m.bbox_min[0], m.bbox_max[1] - m.bbox_min[1]);
+        const editor::StepPlacement pl = editor::default_step_placement(m, doc.project(), 0.5 / across);
+        const double zMid = pl.translate[2] + pl.scale * 0.5 * (m.bbox_min[2] + m.bbox_max[2]);
+        std::printf("STEP in 3D: part z centre %.4f um (domain z centre %.4f um)\n", zMid, 0.5 * doc.project().domain.size[2]);
+        QVERIFY(std::abs(zMid - 0.48) < 1e-9);
+        QCOMPARE(dlg.sliceZSpin()->value(), 0.48);
+        dlg.setPlacement(pl);
+        for (int k = 0; k < int(m.solids.size()); ++k) dlg.setSolidIncluded(k, true);
+        const double sliceBefore = doc.project().domain.slice_z;
+        QVERIFY(undoRedoRoundTrip(doc, [&] { QVERIFY(dlg.importIntoDocument()); }));
+        QCOMPARE(doc.project().domain.slice_z, sliceBefore);
+        int stepLayer = -1;
+        for (int l = 0; l < int(doc.project().layers.size()); ++l)
+            for (const auto& sh : doc.project().layers[size_t(l)].shapes)
+                if (sh.type == ShapeType::Step) stepLayer = l;
+        QVERIFY(stepLayer >= 0);
+        validate_project(doc.project(), "STEP in 3D");
+        const viewport::StructureMesh mesh = viewport::build_structure_mesh(doc.project());
+        QVERIFY2(mesh.warnings.empty(), mesh.warnings.empty() ? "" : mesh.warnings.front().c_str());
+        double zlo = 1e9, zhi = -1e9;
+        for (const auto& pk : mesh.picks)
+            if (pk.kind == 1 && pk.layer == stepLayer) {
+                zlo = pk.bounds.lo.z;
+                zhi = pk.bounds.hi.z;
+            }
+        std::printf("STEP solid meshed over z %.4f .. %.4f um\n", zlo, zhi);
+        QVERIFY(zlo < 0.48 && zhi > 0.48);
     }
 
     /// Examples menu: the two 3D examples are there and open.

@@ -181,6 +181,10 @@ void StructureView3D::paintRaster(QPainter& p, QSize size) {
 }
 
 void StructureView3D::setProject(const Project& project) {
+    // another domain (another project, or a resized one): the camera frames it again
+    if (!haveProject_ || project.domain.size != project_.domain.size || project.domain.pml.cells != project_.domain.pml.cells ||
+        project.domain.cell_size != project_.domain.cell_size)
+        cameraSet_ = false;
     project_ = project;
     haveProject_ = true;
     rebuild();
