@@ -521,6 +521,49 @@ private Q_SLOTS:
         QVERIFY(zlo < 0.48 && zhi > 0.48);
     }
 
+    /// The field view of a 3D run outlines sources and monitors where they cut the slice:
+    /// the strip's plane source (normal to x) is a line in the xy and in the xz slice.
+    void fieldViewOutlines3d() {
+        const Project p = load_project((kSource + QStringLiteral("/examples/strip_waveguide_3d.glproj")).toStdString());
+        viewport::FieldView view;
+        view.resize(700, 450);
+        view.setProject(p);
+        auto frame = [&](int normal) {
+            auto fr = std::make_shared<viewport::FieldFrame>();
+            fr->three_d = true;
+            fr->slice_normal = normal;
+            fr->width = fr->height = 4;
+            fr->x0_um = -0.5;
+            fr->y0_um = -0.5;
+            fr->width_um = fr->height_um = 4;
+            fr->values.assign(16, 0.f);
+            return fr;
+        };
+        auto orangeNear = [&](const QImage& img, QPointF at) {
+            int n = 0;
+            for (int dy = -3; dy <= 3; ++dy)
+                for (int dx = -3; dx <= 3; ++dx) {
+                    const QPoint q = at.toPoint() + QPoint(dx, dy);
+                    if (!img.rect().contains(q)) continue;
+                    const QColor c = img.pixelColor(q);
+                    n += c.red() > 230 && c.green() > 120 && c.green() < 180 && c.blue() < 90;
+                }
+            return n;
+        };
+        view.setView(120, QPointF(1.5, 1.0));
+        view.showFrame(frame(2));
+        const QImage xy = view.renderToImage(QSize(700, 450));
+        const int xyHits = orangeNear(xy, view.toScreen(QPointF(0.5, 1.0)));
+        view.showFrame(frame(1));  // xz: the plane spans z 0.11 .. 1.31 at x = 0.5
+        const QImage xz = view.renderToImage(QSize(700, 450));
+        const int xzHits = orangeNear(xz, view.toScreen(QPointF(0.5, 0.71)));
+        const int offHits = orangeNear(xz, view.toScreen(QPointF(1.5, 0.71)));
+        std::printf("plane source outline pixels: xy %d, xz %d, away from it %d\n", xyHits, xzHits, offHits);
+        QVERIFY(xyHits >= 3);
+        QVERIFY(xzHits >= 3);
+        QCOMPARE(offHits, 0);
+    }
+
     /// Examples menu: the two 3D examples are there and open.
     void examplesMenu() {
         app::MainWindow& w = *w_;

@@ -522,7 +522,14 @@ void FieldView::paintScene(QPainter& p, QSize size) {
         auto drawBox = [&](const QRectF& world, const QString& name, QColor c, Qt::PenStyle style) {
             p.setPen(QPen(c, 2, style));
             p.setBrush(Qt::NoBrush);
-            const QRectF r = w2s.mapRect(world).intersected(domainClip.adjusted(-1e4, -1e4, 1e4, 1e4));
+            // (a plane seen edge-on is a line: a zero-width rectangle, which intersected()
+            // would drop, so clamp its corners instead)
+            const QRectF box = domainClip.adjusted(-1e4, -1e4, 1e4, 1e4);
+            const QRectF m = w2s.mapRect(world);
+            auto clampPt = [&](QPointF q) {
+                return QPointF(std::clamp(q.x(), box.left(), box.right()), std::clamp(q.y(), box.top(), box.bottom()));
+            };
+            const QRectF r(clampPt(m.topLeft()), clampPt(m.bottomRight()));
             if (r.width() < 1 || r.height() < 1) p.drawLine(r.topLeft(), r.bottomRight());
             else p.drawRect(r);
             outlined_text(p, r.topRight() + QPointF(4, -4), name, c);
