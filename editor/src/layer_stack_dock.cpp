@@ -32,6 +32,7 @@ LayerStackDiagram::LayerStackDiagram(EditorDocument* doc, QWidget* parent) : QWi
     setMouseTracking(true);
     connect(doc_, &EditorDocument::changed, this, [this] { update(); });
     connect(doc_, &EditorDocument::currentLayerChanged, this, [this] { update(); });
+    connect(doc_, &EditorDocument::selectionChanged, this, [this] { update(); });
 }
 
 std::array<double, 2> LayerStackDiagram::zRange(int layer) const {
@@ -40,6 +41,33 @@ std::array<double, 2> LayerStackDiagram::zRange(int layer) const {
     std::array<double, 2> solids;
     if (solids_only(p.layers[size_t(layer)], solids)) return solids;  // spheres, boxes: their own z
     return layer_z_range(p, p.layers[size_t(layer)]);
+}
+
+std::optional<std::array<double, 2>> LayerStackDiagram::selectedZ() const {
+    const Project& p = doc_->project();
+    const ItemRef sel = doc_->selection();
+    if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(p.layers.size()) && sel.index >= 0 &&
+        sel.index < int(p.layers[size_t(sel.layer)].shapes.size())) {
+        const Shape& s = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
+        if (s.type == ShapeType::Sphere) return std::array<double, 2>{s.center_3d.z - s.radius, s.center_3d.z + s.radius};
+        if (s.type == ShapeType::Box) return std::array<double, 2>{s.box_min.z, s.box_max.z};
+        return std::nullopt;  // 2D shapes: the layer's band shows their z
+    }
+    if (p.domain.dimensions != 3) return std::nullopt;
+    if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(p.sources.size())) {
+        const Source& s = p.sources[size_t(sel.index)];
+        if (s.type == SourceType::Point && s.at_z) return std::array<double, 2>{*s.at_z, *s.at_z};
+        if (s.type == SourceType::Plane) return std::array<double, 2>{s.center.z - s.size.z / 2, s.center.z + s.size.z / 2};
+        if (s.type == SourceType::Tfsf) return std::array<double, 2>{s.box_min.z, s.box_max.z};
+    }
+    if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(p.monitors.size())) {
+        const Monitor& m = p.monitors[size_t(sel.index)];
+        if (m.type == MonitorType::Flux && m.size != Vec3{})
+            return std::array<double, 2>{m.center.z - m.size.z / 2, m.center.z + m.size.z / 2};
+        if (m.min_z && m.max_z) return std::array<double, 2>{*m.min_z, *m.max_z};
+        if (m.at_z) return std::array<double, 2>{*m.at_z, *m.at_z};
+    }
+    return std::nullopt;
 }
 
 double LayerStackDiagram::snapStep() const {
@@ -142,6 +170,21 @@ void LayerStackDiagram::paintEvent(QPaintEvent*) {
                    Qt::AlignHCenter | Qt::AlignBottom, g.fontMetrics().elidedText(label, Qt::ElideRight, int(lane.rect.width() - 4)));
     }
     if (p.layers.empty()) g.drawText(plot_, Qt::AlignCenter, tr("No layers"));
+    // side view of the selected item's z extent (a solid, a plane, a box, a point): a
+    // bracket beside the z axis
+    if (const auto z = selectedZ()) {
+        const double ya = yAt((*z)[0]), yb = yAt((*z)[1]), x = plot_.left() + 3;
+        g.setPen(QPen(QColor(20, 90, 200), 2));
+        if (std::abs(ya - yb) < 2) {
+            g.drawLine(QPointF(x - 3, ya), QPointF(x + 5, ya));
+        } else {
+            g.drawLine(QPointF(x, ya), QPointF(x, yb));
+            g.drawLine(QPointF(x, ya), QPointF(x + 5, ya));
+            g.drawLine(QPointF(x, yb), QPointF(x + 5, yb));
+        }
+        g.drawText(QRectF(x + 7, std::min(ya, yb) - 1, 200, 12), Qt::AlignLeft | Qt::AlignTop,
+                   tr("selection z %1 .. %2").arg((*z)[0], 0, 'g', 4).arg((*z)[1], 0, 'g', 4));
+    }
     if (drag_) {
         g.setPen(QColor(20, 90, 200));
         g.drawText(QRectF(plot_.left() + 4, plot_.top() + 2, plot_.width() - 8, 14), Qt::AlignRight,

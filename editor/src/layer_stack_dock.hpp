@@ -22,7 +22,8 @@ namespace golightly::editor {
 /// each layer a band (a trapezoid when its sidewall angle is not 0) in its own lane, left
 /// to right in project order (so overlapping layers stay visible). Dragging a band's top
 /// or bottom edge changes z1 or z0, dragging its body moves both; the release makes one
-/// undo step ("Set layer z range"). A click selects the layer (current layer).
+/// undo step ("Set layer z range"). A click selects the layer (current layer). The selected
+/// item's own z extent (solids, 3D sources and monitors) is a bracket beside the z axis.
 class LayerStackDiagram : public QWidget {
     Q_OBJECT
 public:
@@ -36,6 +37,9 @@ public:
     double yAt(double z) const;
     /// Snap step of drags (um): a cell, else 1 nm.
     double snapStep() const;
+    /// The z extent of the selected item when it has its own (a sphere, a box; in 3D a
+    /// plane, a TF/SF or flux box, a point): drawn as a bracket beside the z axis.
+    std::optional<std::array<double, 2>> selectedZ() const;
 
 protected:
     void paintEvent(QPaintEvent*) override;

@@ -351,6 +351,9 @@ private Q_SLOTS:
         w.propertiesDock()->rebuild();
         QVERIFY(undoRedoRoundTrip(doc, [&] { QVERIFY(w.propertiesDock()->enterValue(QStringLiteral("Centre z"), 0.5).isEmpty()); }));
         QCOMPARE(doc.project().layers[1].shapes.back().center_3d.z, 0.5);
+        // the layer stack's side view shows the selected sphere's z extent
+        const auto sz = w.layerStackDock()->diagram()->selectedZ();
+        QVERIFY(sz && std::abs((*sz)[0] - (0.5 - sphere.radius)) < 1e-12 && std::abs((*sz)[1] - (0.5 + sphere.radius)) < 1e-12);
         QVERIFY(!w.propertiesDock()->enterValue(QStringLiteral("Radius"), -1).isEmpty());  // refused, marked red
 
         w.action(QStringLiteral("tool.box"))->trigger();
