@@ -22,6 +22,9 @@ using SteadyClock = std::chrono::steady_clock;
 /// latest-wins slot the solver polls. Never touches Qt objects.
 struct RunController::LiveEditWorker {
     std::string label;
+    /// 3D: the slice the frames show (set by the solver thread), for the structure image
+    std::atomic<int> sliceNormal{2};
+    std::atomic<std::int64_t> sliceIndex{0};
     std::mutex mutex;
     std::condition_variable wake;
     bool quit = false;
@@ -55,7 +58,8 @@ struct RunController::LiveEditWorker {
             QString error;
             try {
                 auto scene = std::make_shared<Scene>(compile_project(project, label).scene);
-                r.structure = std::make_shared<viewport::StructureImage>(viewport::make_structure_image(*scene));
+                const FrameSlice slice{sliceNormal.load(), sliceIndex.load()};
+                r.structure = std::make_shared<viewport::StructureImage>(viewport::make_structure_image(*scene, slice));
                 r.scene = std::move(scene);
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
@@ -196,6 +200,8 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
             auto sliceSeen = std::make_shared<std::uint64_t>(sliceSerial_.load());
             if (main.scene.dimensions == 3 && sliceSet_.load())
                 *slice = viewport::slice_at(main.scene, sliceNormal_.load(), slicePosition_.load());
+            live->sliceNormal = slice->normal_axis;
+            live->sliceIndex = slice->index;
             // the engine and scene of the phase being stepped (solver thread only)
             Engine* currentEngine = nullptr;
             const Scene* currentScene = nullptr;
@@ -229,7 +235,7 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
                 auto lastCost = std::make_shared<double>(0.0);
                 auto interop = settings.interop;
-                publishFrame = [this, box, maxSize, scratch, lastEnd, lastCost, interop, slice,
+                publishFrame = [this, box, live, maxSize, scratch, lastEnd, lastCost, interop, slice,
                                 sliceSeen](Engine& engine, const Scene& sc) {
                     // 3D: a slice changed from the GUI since the last frame is applied now
                     // (between steps, on this thread), with a structure image of its plane
@@ -237,6 +243,8 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                         *sliceSeen = sliceSerial_.load();
                         *slice = viewport::slice_at(sc, sliceNormal_.load(), slicePosition_.load());
                         engine.set_frame_slice(*slice);
+                        live->sliceNormal = slice->normal_axis;
+                        live->sliceIndex = slice->index;
                         auto img = viewport::make_structure_image(sc, *slice);
                         std::lock_guard<std::mutex> lock(box->mutex);
                         box->structure = std::move(img);
