@@ -879,13 +879,29 @@ void PropertiesDock::rebuild() {
                      [this, directions3](int i) { editSource([&](Source& x) { x.direction = directions3[i].toStdString(); }); });
         }
         if (s.type == SourceType::Line || s.type == SourceType::Plane) {
-            vecFields(tr("From"), s.from, [this](Vec2 v) { editSource([v](Source& x) { x.from = v; }); });
-            vecFields(tr("To"), s.to, [this](Vec2 v) { editSource([v](Source& x) { x.to = v; }); });
+            if (s.type == SourceType::Line) {
+                vecFields(tr("From"), s.from, [this](Vec2 v) { editSource([v](Source& x) { x.from = v; }); });
+                vecFields(tr("To"), s.to, [this](Vec2 v) { editSource([v](Source& x) { x.to = v; }); });
+            }
             addCombo(tr("Profile"), {tr("uniform"), tr("gaussian"), tr("mode")}, int(s.profile),
                      [this](int i) { editSource([i](Source& x) { x.profile = SourceProfile(i); }); });
             const QStringList dirs = s.type == SourceType::Plane ? directions3 : directions;
-            addCombo(tr("Direction"), dirs, std::max<int>(0, dirs.indexOf(qs(s.direction))),
-                     [this, dirs](int i) { editSource([&](Source& x) { x.direction = dirs[i].toStdString(); }); });
+            if (s.profile == SourceProfile::Mode) {
+                addCombo(tr("Direction"), dirs, std::max<int>(0, dirs.indexOf(qs(s.direction))),
+                         [this, dirs](int i) { editSource([&](Source& x) { x.direction = dirs[i].toStdString(); }); });
+            } else {
+                // uniform / gaussian: two-way, or one-way along `direction` (kept in extra,
+                // project.hpp one_way_direction)
+                QStringList items{tr("two-way")};
+                items << dirs;
+                const int cur = std::max<int>(0, int(items.indexOf(qs(one_way_direction(s)))));
+                addCombo(tr("Direction"), items, cur, [this, dirs](int i) {
+                    editSource([&](Source& x) {
+                        if (i <= 0) x.extra.erase("direction");
+                        else x.extra["direction"] = dirs[i - 1].toStdString();
+                    });
+                });
+            }
             if (s.profile == SourceProfile::Gaussian)
                 addDouble(tr("Waist"), s.waist, um, [this](double w) { editSource([w](Source& x) { x.waist = w; }); }, positive);
             if (s.profile == SourceProfile::Mode) {
@@ -987,6 +1003,11 @@ void PropertiesDock::rebuild() {
         hint->setWordWrap(true);
         form_->addRow(hint);
     }
+    // Rows added while the dock is hidden (a tab behind Run setup, say) would stay hidden
+    // when it is shown: QLayout only schedules the show of a new child when its parent is
+    // visible. Mark them shown: they appear with the dock.
+    for (QWidget* c : body_->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (c->isHidden()) c->show();
 }
 
 // ---------------------------------------------------------------- run setup

@@ -183,6 +183,10 @@ private Q_SLOTS:
         QVERIFY(rd->sizeZ()->isEnabled() && rd->boundaryZ()->isEnabled());
         QCOMPARE(rd->framesPlane()->currentText(), QStringLiteral("xy"));
         QCOMPARE(rd->framesPosition()->value(), 0.71);
+        rd->show();
+        rd->raise();
+        QTest::qWait(50);
+        saveShot(rd, QStringLiteral("run_setup_3d.png"));
         // the plane source "launch" (x = 0.5) is hit in the editor at its footprint (after
         // the "top view" DFT region, which covers it, is deleted: one undo step)
         for (int i = 0; i < int(p.monitors.size()); ++i)
@@ -195,17 +199,33 @@ private Q_SLOTS:
         w.propertiesDock()->rebuild();
         QVERIFY(w.propertiesDock()->field(QStringLiteral("Centre z")));
         QVERIFY(w.propertiesDock()->field(QStringLiteral("Size z")));
+        w.propertiesDock()->raise();
+        QTest::qWait(50);
+        QVERIFY(!w.propertiesDock()->field(QStringLiteral("From x")));  // a plane has no 2D line
+        // the one-way direction of a gaussian plane source: "+x" (in extra), then two-way
+        auto* dir = qobject_cast<QComboBox*>(w.propertiesDock()->field(QStringLiteral("Direction")));
+        QVERIFY(dir);
+        QCOMPARE(dir->currentText(), QStringLiteral("+x"));
+        QVERIFY(undoRedoRoundTrip(*w.document(), [&] {
+            dir->setCurrentIndex(0);
+            Q_EMIT dir->activated(0);
+        }));
+        QCOMPARE(one_way_direction(w.document()->project().sources[size_t(hit.index)]), std::string());
+        w.propertiesDock()->rebuild();
+        // the fields were made while the dock was a hidden tab: they show with it
+        QTRY_VERIFY(w.propertiesDock()->field(QStringLiteral("Centre z"))->isVisible());
+        saveShot(w.propertiesDock(), QStringLiteral("properties_plane_source.png"));
         QVERIFY(undoRedoRoundTrip(*w.document(), [&] {
             QVERIFY(w.propertiesDock()->enterValue(QStringLiteral("Size z"), 1.0).isEmpty());
         }));
         QCOMPARE(w.document()->project().sources[size_t(hit.index)].size.z, 1.0);
-        w.document()->undoStack()->undo();
-        QCOMPARE(w.document()->project().sources[size_t(hit.index)].size.z, 1.2);
         // the flux plane "out" (x = 2.5) likewise
         const ItemRef out = w.canvas()->hitTest(QPointF(2.5, 1.3));
         QCOMPARE(int(out.kind), int(ItemRef::Kind::Monitor));
         QCOMPARE(p.monitors[size_t(out.index)].name, std::string("out"));
-        w.document()->undoStack()->undo();
+        // undo all: the file as opened
+        while (w.document()->undoStack()->canUndo()) w.document()->undoStack()->undo();
+        QVERIFY(w.document()->project() == load_project(path.toStdString()));
         QCOMPARE(w.document()->project().monitors.size(), size_t(4));
     }
 
