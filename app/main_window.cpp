@@ -141,6 +141,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     connect(canvas_, &Canvas::reimportStepRequested, this, &MainWindow::reimportStep);
     createDocks();
     createActions();
+    create3dUi();  // layer stack, 3D view, slice bar, 3D tools, Examples (main_window_3d.cpp)
 
     cursorLabel_ = new QLabel;
     cursorLabel_->setMinimumWidth(230);
@@ -204,6 +205,7 @@ void MainWindow::applyDefaultLayout() {
     resizeDocks({layersDock_, propertiesDock_}, {360, 370}, Qt::Horizontal);
     resizeDocks({layersDock_, materialsDock_}, {420, 420}, Qt::Vertical);
     resizeDocks({monitorsDock_}, {290}, Qt::Vertical);
+    if (layerStackDock_) apply3dLayout();
 }
 
 void MainWindow::resetLayout() {

@@ -15,11 +15,12 @@
 #include "bitmap_import.hpp"
 #include "canvas.hpp"
 #include "docks.hpp"
+#include "layer_stack_dock.hpp"
 #include "editor_document.hpp"
 #include "step_import_dialog.hpp"
 #include "tools.hpp"
 
-namespace golightly::viewport { class FieldView; }
+namespace golightly::viewport { class FieldView; class StructureView3D; }
 namespace golightly::plots { class MonitorsDock; }
 
 class QAction;
@@ -33,6 +34,8 @@ class QProgressBar;
 class QComboBox;
 class QCheckBox;
 class QDoubleSpinBox;
+class QDockWidget;
+class QToolBar;
 
 namespace golightly::app {
 
@@ -73,6 +76,14 @@ public:
     MaterialsDock* materialsDock() const { return materialsDock_; }
     PropertiesDock* propertiesDock() const { return propertiesDock_; }
     RunSetupDock* runSetupDock() const { return runDock_; }
+    // ---- 3D (issue 16, main_window_3d.cpp)
+    LayerStackDock* layerStackDock() const { return layerStackDock_; }
+    QDockWidget* structure3dDock() const { return structure3dDock_; }
+    viewport::StructureView3D* structureView3d() const { return structureView3d_; }
+    /// The live slice of a 3D run (Run tool bar): plane 0 = xy, 1 = xz, 2 = yz; position um.
+    /// While a run is going it moves the field view's slice without restarting; otherwise it
+    /// sets run.frames (one undo step).
+    void setSlice(int planeIndex, double positionUm);
     /// The action of a tool by its object name ("tool.rectangle", ...), or any action by name.
     QAction* action(const QString& objectName) const;
     QStringList recentFiles() const;
@@ -169,6 +180,16 @@ public:
     void resetLayout();
 private:
     void applyDefaultLayout();
+    void create3dUi();
+    void apply3dLayout();
+    void sync3dUi();
+    LayerStackDock* layerStackDock_ = nullptr;
+    QDockWidget* structure3dDock_ = nullptr;
+    viewport::StructureView3D* structureView3d_ = nullptr;
+    QComboBox* slicePlane_ = nullptr;
+    QDoubleSpinBox* slicePosition_ = nullptr;
+    QToolBar* sliceBar_ = nullptr;
+    bool syncing3d_ = false;
     QByteArray defaultState_;
     QByteArray stateBeforeStartPage_;
 

@@ -327,7 +327,8 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     if (!fieldView_->interopStatus().isEmpty())
         statusBar()->showMessage(tr("Field frames: %1").arg(fieldView_->interopStatus()), 6000);
     // the field view shows the quantity chosen in the tool bar when the polarization has it
-    const auto def = viewport::default_quantity(snapshot.domain.polarization);
+    const auto def = snapshot.domain.dimensions == 3 ? viewport::FieldQuantity(int(snapshot.run.frames.component))
+                                                     : viewport::default_quantity(snapshot.domain.polarization);
     const int idx = quantityCombo_->findData(int(def));
     if (quantityCombo_->currentIndex() != idx) quantityCombo_->setCurrentIndex(idx);
     else run_->setQuantity(def);

@@ -2,6 +2,7 @@
 
 #include <QDir>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <thread>
@@ -21,6 +22,9 @@ using SteadyClock = std::chrono::steady_clock;
 /// latest-wins slot the solver polls. Never touches Qt objects.
 struct RunController::LiveEditWorker {
     std::string label;
+    /// 3D: the slice the frames show (set by the solver thread), for the structure image
+    std::atomic<int> sliceNormal{2};
+    std::atomic<std::int64_t> sliceIndex{0};
     std::mutex mutex;
     std::condition_variable wake;
     bool quit = false;
@@ -54,7 +58,8 @@ struct RunController::LiveEditWorker {
             QString error;
             try {
                 auto scene = std::make_shared<Scene>(compile_project(project, label).scene);
-                r.structure = std::make_shared<viewport::StructureImage>(viewport::make_structure_image(*scene));
+                const FrameSlice slice{sliceNormal.load(), sliceIndex.load()};
+                r.structure = std::make_shared<viewport::StructureImage>(viewport::make_structure_image(*scene, slice));
                 r.scene = std::move(scene);
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
@@ -110,6 +115,13 @@ void RunController::stopLiveWorker() {
     live_.reset();
 }
 
+void RunController::setFrameSlice(int normalAxis, double positionUm) {
+    sliceNormal_.store(std::clamp(normalAxis, 0, 2));
+    slicePosition_.store(positionUm);
+    sliceSet_.store(true);
+    ++sliceSerial_;
+}
+
 bool RunController::submitLiveEdit(const Project& edited) {
     if (!thread_ || !live_) return false;
     {
@@ -146,6 +158,7 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
     plan_ = {};
     wallClock_.start();
     quantity_.store(int(viewport::default_quantity(snapshot.domain.polarization)));
+    if (snapshot.domain.dimensions == 3) quantity_.store(int(snapshot.run.frames.component));  // Ex..Hz
 
     auto box = box_;
     const std::string label = projectLabel.toStdString();
@@ -181,6 +194,14 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 std::lock_guard<std::mutex> lock(box->mutex);
                 box->plan = plan;
             }
+            // 3D: the slice the frames show (solver thread only): the one set from the GUI
+            // (setFrameSlice), else run.frames' (CompiledProject::frame_slice)
+            auto slice = std::make_shared<FrameSlice>(main.frame_slice);
+            auto sliceSeen = std::make_shared<std::uint64_t>(sliceSerial_.load());
+            if (main.scene.dimensions == 3 && sliceSet_.load())
+                *slice = viewport::slice_at(main.scene, sliceNormal_.load(), slicePosition_.load());
+            live->sliceNormal = slice->normal_axis;
+            live->sliceIndex = slice->index;
             // the engine and scene of the phase being stepped (solver thread only)
             Engine* currentEngine = nullptr;
             const Scene* currentScene = nullptr;
@@ -192,7 +213,8 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
                 currentEngine = engine.get();
                 currentScene = &sc;
-                auto img = viewport::make_structure_image(sc);  // the structure this phase runs on
+                if (sc.dimensions == 3) engine->set_frame_slice(*slice);  // (the driver sets run.frames')
+                auto img = viewport::make_structure_image(sc, *slice);  // the structure this phase runs on
                 std::lock_guard<std::mutex> lock(box->mutex);
                 box->structure = std::move(img);
                 box->phase = phase;
@@ -213,7 +235,21 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                 auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
                 auto lastCost = std::make_shared<double>(0.0);
                 auto interop = settings.interop;
-                publishFrame = [this, maxSize, scratch, lastEnd, lastCost, interop](Engine& engine, const Scene& sc) {
+                publishFrame = [this, box, live, maxSize, scratch, lastEnd, lastCost, interop, slice,
+                                sliceSeen](Engine& engine, const Scene& sc) {
+                    // 3D: a slice changed from the GUI since the last frame is applied now
+                    // (between steps, on this thread), with a structure image of its plane
+                    if (sc.dimensions == 3 && sliceSerial_.load() != *sliceSeen) {
+                        *sliceSeen = sliceSerial_.load();
+                        *slice = viewport::slice_at(sc, sliceNormal_.load(), slicePosition_.load());
+                        engine.set_frame_slice(*slice);
+                        live->sliceNormal = slice->normal_axis;
+                        live->sliceIndex = slice->index;
+                        auto img = viewport::make_structure_image(sc, *slice);
+                        std::lock_guard<std::mutex> lock(box->mutex);
+                        box->structure = std::move(img);
+                        *lastCost = 0;  // show the new plane now
+                    }
                     const auto t0 = std::chrono::steady_clock::now();
                     if (*lastCost > 0 && std::chrono::duration<double>(t0 - *lastEnd).count() < 19.0 * *lastCost)
                         return;
@@ -232,7 +268,7 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                                 req.viewport_alpha = true;
                                 if (interop->publish(engine, req)) {
                                     auto fr = std::make_shared<viewport::FieldFrame>(
-                                        viewport::field_frame_geometry(engine, sc, q, maxSize, maxSize));
+                                        viewport::field_frame_geometry(engine, sc, q, maxSize, maxSize, *slice));
                                     fr->on_device = true;
                                     fr->scale = req.scale;
                                     frames_.publish(std::move(fr));
@@ -245,7 +281,7 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
                         }
                         if (!done) {
                             auto fr = std::make_shared<viewport::FieldFrame>(
-                                viewport::make_field_frame(engine, sc, q, maxSize, maxSize, *scratch));
+                                viewport::make_field_frame(engine, sc, q, maxSize, maxSize, *scratch, *slice));
                             frames_.publish(std::move(fr));
                         }
                     } catch (const std::invalid_argument&) {

@@ -77,6 +77,13 @@ public:
 
     /// The quantity the frames show (may change during a run).
     void setQuantity(viewport::FieldQuantity q) { quantity_.store(int(q)); }
+    /// 3D runs: the slice the frames show, normal to `normalAxis` (0 = yz, 1 = xz, 2 = xy)
+    /// at `positionUm` along it (interior coordinates). May change during a run: the solver
+    /// thread applies it (Engine::set_frame_slice) before its next frame, and a structure
+    /// image of the new plane follows. Before start() it overrides run.frames.plane/position.
+    void setFrameSlice(int normalAxis, double positionUm);
+    /// Clears a slice set with setFrameSlice: the next run starts at run.frames'.
+    void clearFrameSlice() { sliceSet_.store(false); }
     /// The colour scale of device-rendered (interop) frames, 0 = auto (may change during a run).
     void setFrameScale(double halfRange) { frameScale_.store(halfRange > 0 ? halfRange : 0.0); }
     /// Frames published through the interop path since start().
@@ -142,6 +149,10 @@ private:
     std::atomic<bool> cancel_{false}, pause_{false};
     std::atomic<int> quantity_{int(viewport::FieldQuantity::Ez)};
     std::atomic<double> frameScale_{0.0};
+    std::atomic<int> sliceNormal_{2};
+    std::atomic<double> slicePosition_{0.0};
+    std::atomic<bool> sliceSet_{false};
+    std::atomic<std::uint64_t> sliceSerial_{0};
     std::atomic<std::uint64_t> interopFrames_{0};
     std::atomic<std::int64_t> steps_{0};
     std::atomic<std::int64_t> frameNs_{0};

@@ -1,4 +1,5 @@
 #include "canvas.hpp"
+#include "dimensions.hpp"
 
 #include <QContextMenuEvent>
 #include <QDragEnterEvent>
@@ -135,6 +136,16 @@ QPainterPath shape_painter_path(const Shape& shape, double tolerance_um, double 
     if (shape.type == ShapeType::Step) return step_painter_path(shape, slice_z_um);
     QPainterPath path;
     path.setFillRule(Qt::WindingFill);
+    // 3D solids in the xy editor: their footprints (the sphere's equator, the box's xy rectangle)
+    if (shape.type == ShapeType::Sphere) {
+        if (shape.radius > 0)
+            path.addEllipse(QPointF(shape.center_3d.x, shape.center_3d.y), shape.radius, shape.radius);
+        return path;
+    }
+    if (shape.type == ShapeType::Box) {
+        path.addRect(QRectF(QPointF(shape.box_min.x, shape.box_min.y), QPointF(shape.box_max.x, shape.box_max.y)).normalized());
+        return path;
+    }
     if (shape.type == ShapeType::Raster) {
         if (shape.type == ShapeType::Raster)
             path.addRect(QRectF(shape.origin.x, shape.origin.y, shape.width_px * shape.pixel_size,
@@ -481,6 +492,13 @@ ItemRef Canvas::hitTest(QPointF w) const {
     };
     for (int i = int(pr.monitors.size()) - 1; i >= 0; --i) {
         const Monitor& m = pr.monitors[size_t(i)];
+        if (m.type == MonitorType::Flux && m.size != Vec3{}) {  // a plane (3D): its footprint
+            Vec2 a, b;
+            if (plane_footprint(m.center, m.size, a, b) ? nearSegment(a, b)
+                                                          : QRectF(qp(a), qp(b)).normalized().adjusted(-tol, -tol, tol, tol).contains(w))
+                return {ItemRef::Kind::Monitor, -1, i};
+            continue;
+        }
         if (m.type == MonitorType::Flux && nearSegment(m.from, m.to)) return {ItemRef::Kind::Monitor, -1, i};
         if (m.type == MonitorType::Time && m.at && nearSegment(*m.at, *m.at)) return {ItemRef::Kind::Monitor, -1, i};
         if ((m.type == MonitorType::FluxBox || m.type == MonitorType::DftField) && m.min && m.max &&
@@ -491,6 +509,17 @@ ItemRef Canvas::hitTest(QPointF w) const {
         const Source& s = pr.sources[size_t(i)];
         if (s.type == SourceType::Point && nearSegment(s.at, s.at)) return {ItemRef::Kind::Source, -1, i};
         if (s.type == SourceType::Line && nearSegment(s.from, s.to)) return {ItemRef::Kind::Source, -1, i};
+        if (s.type == SourceType::Plane) {
+            Vec2 a, b;
+            if (plane_footprint(s.center, s.size, a, b) ? nearSegment(a, b)
+                                                          : QRectF(qp(a), qp(b)).normalized().adjusted(-tol, -tol, tol, tol).contains(w))
+                return {ItemRef::Kind::Source, -1, i};
+        }
+        if (s.type == SourceType::Tfsf) {  // the box's edges (its inside stays free for the structure)
+            const QRectF r = QRectF(QPointF(s.box_min.x, s.box_min.y), QPointF(s.box_max.x, s.box_max.y)).normalized();
+            if (r.adjusted(-tol, -tol, tol, tol).contains(w) && !r.adjusted(tol, tol, -tol, -tol).contains(w))
+                return {ItemRef::Kind::Source, -1, i};
+        }
         if (s.type == SourceType::Region && s.shape && shape_painter_path(*s.shape, 0.5 / scale_).contains(w))
             return {ItemRef::Kind::Source, -1, i};
     }
@@ -674,6 +703,36 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
             }
             labelAt = a.y() > b.y() ? a : b;
             labelBelow = true;
+        } else if (src.type == SourceType::Plane) {  // 3D: the footprint, z extent in the inspector
+            Vec2 fa, fb;
+            if (plane_footprint(src.center, src.size, fa, fb)) {
+                const QPointF a = m(fa), b = m(fb);
+                p.setPen(QPen(kSourceColor, 3, Qt::SolidLine, Qt::RoundCap));
+                p.drawLine(a, b);
+                labelAt = a.y() > b.y() ? a : b;
+                labelBelow = true;
+            } else {
+                const QRectF r = QRectF(m(fa), m(fb)).normalized();
+                p.setPen(QPen(kSourceColor, 2));
+                p.setBrush(QBrush(kSourceColor, Qt::Dense6Pattern));
+                p.drawRect(r);
+                labelAt = r.topLeft();
+            }
+            const std::string dir = one_way_direction(src);
+            if (!dir.empty() && dir[1] != 'z') {
+                const QPointF mid = (m(fa) + m(fb)) / 2, dv = direction_vector(dir);
+                draw_arrow(p, mid, mid + QPointF(dv.x(), -dv.y()) * 26, kSourceColor);
+            }
+        } else if (src.type == SourceType::Tfsf) {
+            const QRectF r = QRectF(m({src.box_min.x, src.box_min.y}), m({src.box_max.x, src.box_max.y})).normalized();
+            p.setPen(QPen(kSourceColor, 2, Qt::DashDotLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(r);
+            if (src.direction.size() == 2 && src.direction[1] != 'z') {
+                const QPointF dv = direction_vector(src.direction);
+                draw_arrow(p, r.center(), r.center() + QPointF(dv.x(), -dv.y()) * 26, kSourceColor);
+            }
+            labelAt = r.topLeft();
         } else if (src.type == SourceType::Region && src.shape) {
             const QPainterPath path = (QTransform::fromTranslate(off.x(), off.y()) * w2d).map(shape_painter_path(*src.shape, 0.4 / s));
             p.setPen(QPen(kSourceColor, 1.5));
@@ -692,8 +751,16 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
         QColor c = mon.type == MonitorType::Time       ? kTimeColor
                    : mon.type == MonitorType::DftField ? QColor(150, 60, 200)
                                                        : kFluxColor;
-        if (mon.type == MonitorType::Flux) {
-            const QPointF a = m(mon.from), b = m(mon.to);
+        Vec2 flA = mon.from, flB = mon.to;
+        const bool xyPlane = mon.type == MonitorType::Flux && mon.size != Vec3{} && !plane_footprint(mon.center, mon.size, flA, flB);
+        if (xyPlane) {  // a flux plane normal to z: its rectangle
+            const QRectF r = QRectF(m(flA), m(flB)).normalized();
+            p.setPen(QPen(c, 2.5, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(r);
+            labelAt = r.topLeft();
+        } else if (mon.type == MonitorType::Flux) {
+            const QPointF a = m(flA), b = m(flB);
             p.setPen(QPen(c, 2.5, Qt::DashLine, Qt::FlatCap));
             p.drawLine(a, b);
             const QPointF mid = (a + b) / 2, dv = direction_vector(mon.direction);
@@ -739,10 +806,20 @@ QRectF Canvas::itemBounds(const ItemRef& sel) const {
         const Source& src = pr.sources[size_t(sel.index)];
         if (src.type == SourceType::Point) box = QRectF(qp(src.at), qp(src.at));
         else if (src.type == SourceType::Line) box = QRectF(qp(src.from), qp(src.to)).normalized();
+        else if (src.type == SourceType::Plane) {
+            Vec2 a, b;
+            plane_footprint(src.center, src.size, a, b);
+            box = QRectF(qp(a), qp(b)).normalized();
+        } else if (src.type == SourceType::Tfsf)
+            box = QRectF(QPointF(src.box_min.x, src.box_min.y), QPointF(src.box_max.x, src.box_max.y)).normalized();
         else if (src.shape) box = shape_painter_path(*src.shape, 0.4 / s).boundingRect();
     } else if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(pr.monitors.size())) {
         const Monitor& m = pr.monitors[size_t(sel.index)];
-        if (m.type == MonitorType::Flux) box = QRectF(qp(m.from), qp(m.to)).normalized();
+        if (m.type == MonitorType::Flux && m.size != Vec3{}) {
+            Vec2 a, b;
+            plane_footprint(m.center, m.size, a, b);
+            box = QRectF(qp(a), qp(b)).normalized();
+        } else if (m.type == MonitorType::Flux) box = QRectF(qp(m.from), qp(m.to)).normalized();
         else if (m.at) box = QRectF(qp(*m.at), qp(*m.at));
         else if (m.shape) box = shape_painter_path(*m.shape, 0.4 / s).boundingRect();
         else if (m.min && m.max) box = QRectF(qp(*m.min), qp(*m.max)).normalized();

@@ -1,4 +1,5 @@
 #include "docks.hpp"
+#include "dimensions.hpp"
 
 #include <QAbstractItemModel>
 #include <QCheckBox>
@@ -753,11 +754,28 @@ void PropertiesDock::rebuild() {
         addDouble(name + tr(" x"), v.x, um, [v, apply](double x) { apply({x, v.y}); });
         addDouble(name + tr(" y"), v.y, um, [v, apply](double y) { apply({v.x, y}); });
     };
+    // 3D (issue 16): x, y, z of a point, a centre, a size or a box corner
+    auto vec3Fields = [&](const QString& name, Vec3 v, std::function<void(Vec3)> apply,
+                          std::function<QString(double)> rule = {}) {
+        const char* axes[3] = {" x", " y", " z"};
+        for (int a = 0; a < 3; ++a)
+            addDouble(name + tr(axes[a]), v[a], um, [v, a, apply](double x) {
+                Vec3 w = v;
+                w[a] = x;
+                apply(w);
+            }, rule);
+    };
+    const bool three = p.domain.dimensions == 3;
+    const QStringList directions3{QStringLiteral("+x"), QStringLiteral("-x"), QStringLiteral("+y"),
+                                  QStringLiteral("-y"), QStringLiteral("+z"), QStringLiteral("-z")};
+    auto zField = [&](const QString& name, double z, std::function<void(double)> apply) {
+        addDouble(name + tr(" z"), z, um, std::move(apply));
+    };
     if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(p.layers.size()) &&
         sel.index < int(p.layers[size_t(sel.layer)].shapes.size())) {
         const Shape s = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
         const QString shapeNames[] = {tr("rectangle"), tr("polygon"), tr("ellipse"), tr("ring"),
-                                      tr("waveguide path"), tr("bitmap"), tr("STEP solid")};
+                                      tr("waveguide path"), tr("bitmap"), tr("STEP solid"), tr("sphere"), tr("box")};
         const auto typeIndex = size_t(s.type);
         addInfo(tr("Shape"), typeIndex < std::size(shapeNames) ? shapeNames[typeIndex] : qs(to_string(s.type)));
         itemTitle_ = tr("%1 in layer \"%2\"").arg(typeIndex < std::size(shapeNames) ? shapeNames[typeIndex] : qs(to_string(s.type)),
@@ -807,6 +825,14 @@ void PropertiesDock::rebuild() {
             addInfo(tr("Pixel size"), QStringLiteral("%1 µm").arg(s.pixel_size, 0, 'g', 6));
             addInfo(tr("Pixels"), QStringLiteral("%1 x %2").arg(s.width_px).arg(s.height_px));
             break;
+        case ShapeType::Sphere:
+            vec3Fields(tr("Centre"), s.center_3d, [this](Vec3 v) { editShape([v](Shape& x) { x.center_3d = v; }); });
+            addDouble(tr("Radius"), s.radius, um, [this](double r) { editShape([r](Shape& x) { x.radius = r; }); }, positive);
+            break;
+        case ShapeType::Box:
+            vec3Fields(tr("Min"), s.box_min, [this](Vec3 v) { editShape([v](Shape& x) { x.box_min = v; }); });
+            vec3Fields(tr("Max"), s.box_max, [this](Vec3 v) { editShape([v](Shape& x) { x.box_max = v; }); });
+            break;
         case ShapeType::Step: {
             addInfo(tr("File"), qs(s.file_name));
             addInfo(tr("Solids"), s.solids.empty() ? tr("all") : QString::number(s.solids.size()));
@@ -836,15 +862,46 @@ void PropertiesDock::rebuild() {
         addText(tr("Name"), qs(s.name), [this](const QString& t) {
             if (!t.trimmed().isEmpty()) editSource([t](Source& x) { x.name = t.trimmed().toStdString(); });
         });
-        addInfo(tr("Type"), s.type == SourceType::Point ? tr("point") : s.type == SourceType::Line ? tr("line") : tr("region"));
+        const QString sourceTypes[] = {tr("point"), tr("line"), tr("region"), tr("plane"), tr("TF/SF box")};
+        addInfo(tr("Type"), sourceTypes[std::clamp(int(s.type), 0, 4)]);
         if (s.type == SourceType::Point) vecFields(tr("At"), s.at, [this](Vec2 v) { editSource([v](Source& x) { x.at = v; }); });
-        if (s.type == SourceType::Line) {
-            vecFields(tr("From"), s.from, [this](Vec2 v) { editSource([v](Source& x) { x.from = v; }); });
-            vecFields(tr("To"), s.to, [this](Vec2 v) { editSource([v](Source& x) { x.to = v; }); });
+        if (s.type == SourceType::Point && three)
+            zField(tr("At"), s.at_z.value_or(0), [this](double z) { editSource([z](Source& x) { x.at_z = z; }); });
+        if (s.type == SourceType::Plane) {
+            vec3Fields(tr("Centre"), s.center, [this](Vec3 v) { editSource([v](Source& x) { x.center = v; }); });
+            vec3Fields(tr("Size"), s.size, [this](Vec3 v) { editSource([v](Source& x) { x.size = v; }); },
+                       [](double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); });
+        }
+        if (s.type == SourceType::Tfsf) {
+            vec3Fields(tr("Min"), s.box_min, [this](Vec3 v) { editSource([v](Source& x) { x.box_min = v; }); });
+            vec3Fields(tr("Max"), s.box_max, [this](Vec3 v) { editSource([v](Source& x) { x.box_max = v; }); });
+            addCombo(tr("Direction"), directions3, std::max<int>(0, directions3.indexOf(qs(s.direction))),
+                     [this, directions3](int i) { editSource([&](Source& x) { x.direction = directions3[i].toStdString(); }); });
+        }
+        if (s.type == SourceType::Line || s.type == SourceType::Plane) {
+            if (s.type == SourceType::Line) {
+                vecFields(tr("From"), s.from, [this](Vec2 v) { editSource([v](Source& x) { x.from = v; }); });
+                vecFields(tr("To"), s.to, [this](Vec2 v) { editSource([v](Source& x) { x.to = v; }); });
+            }
             addCombo(tr("Profile"), {tr("uniform"), tr("gaussian"), tr("mode")}, int(s.profile),
                      [this](int i) { editSource([i](Source& x) { x.profile = SourceProfile(i); }); });
-            addCombo(tr("Direction"), directions, std::max<int>(0, directions.indexOf(qs(s.direction))),
-                     [this, directions](int i) { editSource([&](Source& x) { x.direction = directions[i].toStdString(); }); });
+            const QStringList dirs = s.type == SourceType::Plane ? directions3 : directions;
+            if (s.profile == SourceProfile::Mode) {
+                addCombo(tr("Direction"), dirs, std::max<int>(0, dirs.indexOf(qs(s.direction))),
+                         [this, dirs](int i) { editSource([&](Source& x) { x.direction = dirs[i].toStdString(); }); });
+            } else {
+                // uniform / gaussian: two-way, or one-way along `direction` (kept in extra,
+                // project.hpp one_way_direction)
+                QStringList items{tr("two-way")};
+                items << dirs;
+                const int cur = std::max<int>(0, int(items.indexOf(qs(one_way_direction(s)))));
+                addCombo(tr("Direction"), items, cur, [this, dirs](int i) {
+                    editSource([&](Source& x) {
+                        if (i <= 0) x.extra.erase("direction");
+                        else x.extra["direction"] = dirs[i - 1].toStdString();
+                    });
+                });
+            }
             if (s.profile == SourceProfile::Gaussian)
                 addDouble(tr("Waist"), s.waist, um, [this](double w) { editSource([w](Source& x) { x.waist = w; }); }, positive);
             if (s.profile == SourceProfile::Mode) {
@@ -881,7 +938,18 @@ void PropertiesDock::rebuild() {
         addText(tr("Name"), qs(m.name), [this](const QString& t) {
             if (!t.trimmed().isEmpty()) editMonitor([t](Monitor& x) { x.name = t.trimmed().toStdString(); });
         });
-        if (m.type == MonitorType::Flux) {
+        if (m.type == MonitorType::Flux && m.size != Vec3{}) {
+            addInfo(tr("Type"), tr("flux plane"));
+            vec3Fields(tr("Centre"), m.center, [this](Vec3 v) { editMonitor([v](Monitor& x) { x.center = v; }); });
+            vec3Fields(tr("Size"), m.size, [this](Vec3 v) { editMonitor([v](Monitor& x) { x.size = v; }); },
+                       [](double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); });
+            addCombo(tr("Direction"), directions3, std::max<int>(0, directions3.indexOf(qs(m.direction))),
+                     [this, directions3](int i) { editMonitor([&](Monitor& x) { x.direction = directions3[i].toStdString(); }); });
+            const QStringList kinds{QStringLiteral("transmission"), QStringLiteral("reflection"), QStringLiteral("flux")};
+            const QStringList kindLabels{tr("transmission"), tr("reflection"), tr("flux")};
+            addCombo(tr("Kind"), kindLabels, std::max<int>(0, kinds.indexOf(qs(m.kind))),
+                     [this, kinds](int i) { editMonitor([&](Monitor& x) { x.kind = kinds[i].toStdString(); }); });
+        } else if (m.type == MonitorType::Flux) {
             addInfo(tr("Type"), tr("flux line"));
             vecFields(tr("From"), m.from, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.from = v; }); });
             vecFields(tr("To"), m.to, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.to = v; }); });
@@ -894,6 +962,8 @@ void PropertiesDock::rebuild() {
         } else if (m.type == MonitorType::Time) {
             addInfo(tr("Type"), tr("time probe"));
             if (m.at) vecFields(tr("At"), *m.at, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.at = v; }); });
+            if (m.at && three)
+                zField(tr("At"), m.at_z.value_or(0), [this](double z) { editMonitor([z](Monitor& x) { x.at_z = z; }); });
             addCombo(tr("Component"), components, int(m.component),
                      [this](int i) { editMonitor([i](Monitor& x) { x.component = Component(i); }); });
         } else {
@@ -901,6 +971,17 @@ void PropertiesDock::rebuild() {
             if (m.min && m.max) {
                 vecFields(tr("Min"), *m.min, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.min = v; }); });
                 vecFields(tr("Max"), *m.max, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.max = v; }); });
+                if (three) {
+                    zField(tr("Min"), m.min_z.value_or(0), [this](double z) { editMonitor([z](Monitor& x) { x.min_z = z; }); });
+                    zField(tr("Max"), m.max_z.value_or(0), [this](double z) { editMonitor([z](Monitor& x) { x.max_z = z; }); });
+                }
+            }
+            if (m.type == MonitorType::FluxBox) {
+                const QStringList kinds{QStringLiteral("flux"), QStringLiteral("absorption"), QStringLiteral("scattering")};
+                const QStringList kindLabels{tr("flux (net outward)"), tr("absorption cross-section"),
+                                             tr("scattering cross-section")};
+                addCombo(tr("Kind"), kindLabels, std::max<int>(0, kinds.indexOf(qs(m.kind))),
+                         [this, kinds](int i) { editMonitor([&](Monitor& x) { x.kind = kinds[i].toStdString(); }); });
             }
             if (m.type == MonitorType::DftField) {
                 QStringList wl;
@@ -922,6 +1003,11 @@ void PropertiesDock::rebuild() {
         hint->setWordWrap(true);
         form_->addRow(hint);
     }
+    // Rows added while the dock is hidden (a tab behind Run setup, say) would stay hidden
+    // when it is shown: QLayout only schedules the show of a new child when its parent is
+    // visible. Mark them shown: they appear with the dock.
+    for (QWidget* c : body_->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (c->isHidden()) c->show();
 }
 
 // ---------------------------------------------------------------- run setup
@@ -968,13 +1054,37 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     precision_ = new QComboBox;
     precision_->addItems({tr("float32"), tr("float64")});
 
+    // 3D (issue 16): the dimensions switch, the z size and boundary, the live slice
+    dims_ = new QComboBox;
+    dims_->setObjectName(QStringLiteral("runSetup.dimensions"));
+    dims_->addItems({tr("2D"), tr("3D")});
+    dims_->setToolTip(tr("2D (one cell in z, TMz or TEz) or 3D (all six field components); switching keeps "
+                         "the drawing: layers become extrusions over their z range"));
+    sizeZ_ = make_spin(0.01, 1e5, 3, 0.5, um);
+    sizeZ_->setObjectName(QStringLiteral("runSetup.sizeZ"));
+    boundZ_ = new QComboBox;
+    boundZ_->setObjectName(QStringLiteral("runSetup.boundaryZ"));
+    boundZ_->addItems(bounds);
+    framesPlane_ = new QComboBox;
+    framesPlane_->setObjectName(QStringLiteral("runSetup.framesPlane"));
+    framesPlane_->addItems({QStringLiteral("xy"), QStringLiteral("xz"), QStringLiteral("yz")});
+    framesPlane_->setToolTip(tr("The slice of the 3D grid the field view shows when a run starts "
+                                "(changeable while running in the Run tool bar)"));
+    framesPos_ = make_spin(-1e5, 1e5, 3, 0.05, um);
+    framesPos_->setObjectName(QStringLiteral("runSetup.framesPosition"));
+    framesPos_->setToolTip(tr("Position of the slice along its normal"));
+    form->addRow(tr("Dimensions"), dims_);
     form->addRow(tr("Domain x"), sizeX_);
     form->addRow(tr("Domain y"), sizeY_);
+    form->addRow(tr("Domain z"), sizeZ_);
     form->addRow(tr("Cell size"), cell_);
     form->addRow(QString(), resolution_);
     form->addRow(tr("Polarization"), polarization_);
     form->addRow(tr("Boundary x"), boundX_);
     form->addRow(tr("Boundary y"), boundY_);
+    form->addRow(tr("Boundary z"), boundZ_);
+    form->addRow(tr("Slice plane"), framesPlane_);
+    form->addRow(tr("Slice position"), framesPos_);
     form->addRow(tr("PML cells"), pml_);
     form->addRow(tr("Shortest wavelength"), wlMin_);
     form->addRow(tr("Longest wavelength"), wlMax_);
@@ -1017,6 +1127,14 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     combo(polarization_, tr("Set polarization"), [](Project& p, int i) { p.domain.polarization = Polarization(i); });
     combo(boundX_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[0] = BoundaryKind(i); });
     combo(boundY_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[1] = BoundaryKind(i); });
+    combo(boundZ_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[2] = BoundaryKind(i); });
+    dbl(sizeZ_, tr("Set domain size"), [](Project& p, double v) { p.domain.size[2] = v; });
+    connect(dims_, qOverload<int>(&QComboBox::activated), this, [this](int i) { setDimensions(i == 1 ? 3 : 2); });
+    combo(framesPlane_, tr("Set slice"), [](Project& p, int i) {
+        static const char* planes[3] = {"xy", "xz", "yz"};
+        p.run.frames.plane = planes[std::clamp(i, 0, 2)];
+    });
+    dbl(framesPos_, tr("Set slice"), [](Project& p, double v) { p.run.frames.position = v; });
     combo(backend_, tr("Set backend"), [](Project& p, int i) { p.run.backend = BackendChoice(i); });
     combo(precision_, tr("Set precision"), [](Project& p, int i) { p.run.precision = Precision(i); });
     connect(normalization_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set normalization"), [on](Project& p) { p.run.normalization.enabled = on; }); });
@@ -1037,6 +1155,12 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     connect(subpixel_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set sub-pixel averaging"), [on](Project& p) { p.run.subpixel_averaging = on; }); });
     connect(doc_, &EditorDocument::changed, this, &RunSetupDock::refresh);
     refresh();
+}
+
+void RunSetupDock::setDimensions(int dims) {
+    if (updating_ || dims == doc_->project().domain.dimensions) return;
+    const Project after = dims == 3 ? to_3d(doc_->project()) : to_2d(doc_->project());
+    doc_->replaceProject(after, dims == 3 ? tr("Switch to 3D") : tr("Switch to 2D"));
 }
 
 double RunSetupDock::cellsPerWavelength(const Project& p, double* nMaxOut) {
@@ -1065,6 +1189,20 @@ void RunSetupDock::refresh() {
     sizeY_->setValue(p.domain.size[1]);
     cell_->setValue(p.domain.cell_size);
     polarization_->setCurrentIndex(int(p.domain.polarization));
+    const bool three = p.domain.dimensions == 3;
+    dims_->setCurrentIndex(three ? 1 : 0);
+    polarization_->setEnabled(!three);  // 3D runs all six components
+    sizeZ_->setValue(p.domain.size[2] > 0 ? p.domain.size[2] : kDefault3dDepthUm);
+    sizeZ_->setEnabled(three);
+    boundZ_->setCurrentIndex(int(p.domain.boundaries[2]));
+    boundZ_->setEnabled(three);
+    framesPlane_->setCurrentIndex(std::max(0, framesPlane_->findText(qs(p.run.frames.plane))));
+    framesPlane_->setEnabled(three);
+    {
+        const int normal = p.run.frames.plane == "yz" ? 0 : p.run.frames.plane == "xz" ? 1 : 2;
+        framesPos_->setValue(p.run.frames.position.value_or(0.5 * p.domain.size[size_t(normal)]));
+    }
+    framesPos_->setEnabled(three);
     boundX_->setCurrentIndex(int(p.domain.boundaries[0]));
     boundY_->setCurrentIndex(int(p.domain.boundaries[1]));
     pml_->setValue(p.domain.pml.cells);
@@ -1098,12 +1236,20 @@ void RunSetupDock::refresh() {
     const double cpw = cellsPerWavelength(p, &nMax);
     const long long nx = p.domain.cell_size > 0 ? (long long)std::ceil(p.domain.size[0] / p.domain.cell_size) : 0;
     const long long ny = p.domain.cell_size > 0 ? (long long)std::ceil(p.domain.size[1] / p.domain.cell_size) : 0;
-    resolution_->setText(tr("%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 cells")
-                             .arg(cpw, 0, 'f', 1)
-                             .arg(nMax, 0, 'f', 3)
-                             .arg(p.run.spectrum.wavelength_min)
-                             .arg(nx)
-                             .arg(ny));
+    const long long nz = p.domain.cell_size > 0 ? (long long)std::ceil(p.domain.size[2] / p.domain.cell_size) : 0;
+    resolution_->setText(three ? tr("%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 x %6 cells")
+                                     .arg(cpw, 0, 'f', 1)
+                                     .arg(nMax, 0, 'f', 3)
+                                     .arg(p.run.spectrum.wavelength_min)
+                                     .arg(nx)
+                                     .arg(ny)
+                                     .arg(nz)
+                               : tr("%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 cells")
+                                     .arg(cpw, 0, 'f', 1)
+                                     .arg(nMax, 0, 'f', 3)
+                                     .arg(p.run.spectrum.wavelength_min)
+                                     .arg(nx)
+                                     .arg(ny));
     resolution_->setStyleSheet(cpw < 10 ? QStringLiteral("color: #c0392b;") : QStringLiteral("color: #2e7d32;"));
     resolution_->setToolTip(tr("At least 10 cells per wavelength in the densest material are recommended; 20+ for accurate phase."));
     updating_ = false;

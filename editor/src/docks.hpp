@@ -159,11 +159,22 @@ public:
     QListWidget* referenceLayers() const { return referenceLayers_; }
     QComboBox* incidentMonitor() const { return incident_; }
     QDoubleSpinBox* cellSize() const { return cell_; }
+    /// 2D / 3D switch (issue 16): index 0 = 2D, 1 = 3D; one undo step (dimensions.hpp).
+    QComboBox* dimensions() const { return dims_; }
+    QDoubleSpinBox* sizeZ() const { return sizeZ_; }
+    QComboBox* boundaryZ() const { return boundZ_; }
+    /// run.frames (3D): the slice plane (xy, xz, yz) and its position along the normal.
+    QComboBox* framesPlane() const { return framesPlane_; }
+    QDoubleSpinBox* framesPosition() const { return framesPos_; }
+    /// Switches the project to `dims` (2 or 3) in one undo step (to_3d / to_2d).
+    void setDimensions(int dims);
 
 private:
     void refresh();
     void edit(const QString& text, const std::function<void(Project&)>& f);
     EditorDocument* doc_;
+    QComboBox *dims_ = nullptr, *boundZ_ = nullptr, *framesPlane_ = nullptr;
+    QDoubleSpinBox *sizeZ_ = nullptr, *framesPos_ = nullptr;
     QDoubleSpinBox *sizeX_, *sizeY_, *cell_, *wlMin_, *wlMax_, *decay_, *maxTime_, *courant_;
     QSpinBox *pml_, *points_;
     QComboBox *polarization_, *boundX_, *boundY_, *backend_, *precision_, *incident_;

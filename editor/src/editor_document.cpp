@@ -1,5 +1,7 @@
 #include "editor_document.hpp"
 
+#include "dimensions.hpp"
+
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLineEdit>
@@ -94,18 +96,29 @@ void translate_shape(Shape& s, double dx, double dy) {
     mv(s.origin);
     s.translate[0] += s.type == ShapeType::Step ? dx : 0;
     s.translate[1] += s.type == ShapeType::Step ? dy : 0;
+    // 3D solids
+    s.center_3d.x += dx;
+    s.center_3d.y += dy;
+    s.box_min.x += dx;
+    s.box_min.y += dy;
+    s.box_max.x += dx;
+    s.box_max.y += dy;
 }
 
 void translate_source(Source& s, double dx, double dy) {
     s.at.x += dx; s.at.y += dy;
     s.from.x += dx; s.from.y += dy;
     s.to.x += dx; s.to.y += dy;
+    s.center.x += dx; s.center.y += dy;    // plane (3D)
+    s.box_min.x += dx; s.box_min.y += dy;  // tfsf
+    s.box_max.x += dx; s.box_max.y += dy;
     if (s.shape) translate_shape(*s.shape, dx, dy);
 }
 
 void translate_monitor(Monitor& m, double dx, double dy) {
     m.from.x += dx; m.from.y += dy;
     m.to.x += dx; m.to.y += dy;
+    m.center.x += dx; m.center.y += dy;  // flux plane (3D)
     if (m.min) { m.min->x += dx; m.min->y += dy; }
     if (m.max) { m.max->x += dx; m.max->y += dy; }
     if (m.at) { m.at->x += dx; m.at->y += dy; }
@@ -282,12 +295,18 @@ void EditorDocument::addShape(int layer, const Shape& shape, const QString& text
 }
 
 void EditorDocument::addSource(const Source& source) {
-    editProject(tr("Add source"), [&](Project& p) { p.sources.push_back(source); });
+    editProject(tr("Add source"), [&](Project& p) {
+        p.sources.push_back(source);
+        if (p.domain.dimensions == 3) source_to_3d(p.sources.back(), p.domain.size[2]);
+    });
     setSelection({ItemRef::Kind::Source, -1, int(project_.sources.size()) - 1});
 }
 
 void EditorDocument::addMonitor(const Monitor& monitor) {
-    editProject(tr("Add monitor"), [&](Project& p) { p.monitors.push_back(monitor); });
+    editProject(tr("Add monitor"), [&](Project& p) {
+        p.monitors.push_back(monitor);
+        if (p.domain.dimensions == 3) monitor_to_3d(p.monitors.back(), p.domain.size[2]);
+    });
     setSelection({ItemRef::Kind::Monitor, -1, int(project_.monitors.size()) - 1});
 }
 

@@ -150,7 +150,9 @@ StepPlacement default_step_placement(const StepModel& model, const Project& proj
     const double cx = 0.5 * (model.bbox_min[0] + model.bbox_max[0]);
     const double cy = 0.5 * (model.bbox_min[1] + model.bbox_max[1]);
     const double cz = 0.5 * (model.bbox_min[2] + model.bbox_max[2]);
-    p.translate = {0.5 * d.size[0] - scale * cx, 0.5 * d.size[1] - scale * cy, d.slice_z - scale * cz};
+    // 3D (issue 16): the part's z centre at the domain's z centre (slice_z is a 2D notion)
+    const double zc = d.dimensions == 3 ? 0.5 * d.size[2] : d.slice_z;
+    p.translate = {0.5 * d.size[0] - scale * cx, 0.5 * d.size[1] - scale * cy, zc - scale * cz};
     return p;
 }
 
@@ -261,11 +263,16 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
     sliceZ_->setObjectName(QStringLiteral("stepSliceZ"));
     sliceZ_->setToolTip(tr("Height of the slice plane: the 2D simulation uses the section of the solids at this z "
                            "(the project's slice plane, changed on Import)"));
+    const bool three = doc_->project().domain.dimensions == 3;
     {
         const QSignalBlocker block(sliceZ_);
-        sliceZ_->setValue(doc_->project().domain.slice_z);
+        sliceZ_->setValue(three ? 0.5 * doc_->project().domain.size[2] : doc_->project().domain.slice_z);
     }
-    form->addRow(tr("Slice plane z"), sliceZ_);
+    if (three)  // 3D: the solids are placed in z by Translation z; the plane only previews a section
+        sliceZ_->setToolTip(tr("3D project: the solids keep their 3D shape, placed in z by the translation's z; "
+                               "this plane only chooses the section shown here (and \"Centre in domain\" puts the "
+                               "part's middle on it)"));
+    form->addRow(three ? tr("Section z (preview)") : tr("Slice plane z"), sliceZ_);
     auto* centre = new QPushButton(tr("Centre in domain"), placementBox);
     centreButton_ = centre;
     centre->setToolTip(tr("Centre the part in x and y in the domain and put the slice plane through the middle of its z range"));
@@ -678,7 +685,8 @@ bool StepImportDialog::importIntoDocument() {
         const auto& g = groups[layer];
         if (!(layerOrder.size() == 1 && int(g.size()) == n)) s.solids = g;  // empty = all solids
         try {
-            checked_sections(s, sliceZ());
+            if (doc_->project().domain.dimensions == 3) step_bounds_um(s);  // 3D: placed anywhere in z
+            else checked_sections(s, sliceZ());
         } catch (const std::exception& e) {
             if (prompts_) prompts_->error(title, tr("Cannot import %1:\n%2").arg(file, qs(e.what())));
             return false;
@@ -688,7 +696,7 @@ bool StepImportDialog::importIntoDocument() {
     int firstLayer = -1;
     const double sliceZValue = sliceZ();
     doc_->editProject(tr("Import STEP %1").arg(QFileInfo(path_).fileName()), [&](Project& pr) {
-        pr.domain.slice_z = sliceZValue;
+        if (pr.domain.dimensions != 3) pr.domain.slice_z = sliceZValue;  // ignored in 3D
         bool materialAdded = false;
         for (auto& [layer, shape] : shapes) {
             int li = -1;

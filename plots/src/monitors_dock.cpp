@@ -89,6 +89,9 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     tabs_->addTab(spectra_, tr("Spectra"));
     tabs_->addTab(time_, tr("Time"));
     tabs_->addTab(energy_, tr("Energy"));
+    cross_ = makePlot(tr("Wavelength (µm)"), tr("Cross-section (µm²)"));
+    cross_->setObjectName(QStringLiteral("crossSectionPlot"));
+    tabs_->addTab(cross_, tr("Cross-sections"));
     v->addWidget(tabs_, 1);
     auto* row = new QHBoxLayout;
     readout_ = new QLabel;
@@ -117,13 +120,13 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
 }
 
 void MonitorsDock::markDirty(QCustomPlot* plot) {
-    dirty_[plot == spectra_ ? 0 : plot == time_ ? 1 : 2] = true;
+    dirty_[plot == spectra_ ? 0 : plot == time_ ? 1 : plot == energy_ ? 2 : 3] = true;
     if (!replotTimer_->isActive()) replotTimer_->start();
 }
 
 void MonitorsDock::replotDirty() {
-    QCustomPlot* plots[3] = {spectra_, time_, energy_};
-    for (int k = 0; k < 3; ++k) {
+    QCustomPlot* plots[4] = {spectra_, time_, energy_, cross_};
+    for (int k = 0; k < 4; ++k) {
         if (!dirty_[k] || !plots[k]->isVisible()) continue;  // hidden tabs replot when shown
         dirty_[k] = false;
         plots[k]->rescaleAxes();
@@ -178,8 +181,14 @@ void MonitorsDock::updateCursor(QCustomPlot* plot, double x) {
     readout_->setText(parts.join(QStringLiteral("   ")));
 }
 
+void MonitorsDock::setDimensions(int dims) {
+    dims_ = dims;
+    cross_->yAxis->setLabel(dims == 3 ? tr("Cross-section (µm²)") : tr("Cross-section per length (µm)"));
+    markDirty(cross_);
+}
+
 void MonitorsDock::clear() {
-    for (QCustomPlot* p : {spectra_, time_, energy_}) {
+    for (QCustomPlot* p : {spectra_, time_, energy_, cross_}) {
         p->clearGraphs();
         p->legend->setVisible(false);
         p->replot(QCustomPlot::rpQueuedReplot);
@@ -192,7 +201,7 @@ void MonitorsDock::clear() {
 
 void MonitorsDock::reset(const QString& summary) {
     clear();
-    for (QCustomPlot* p : {spectra_, time_, energy_}) {
+    for (QCustomPlot* p : {spectra_, time_, energy_, cross_}) {
         p->rescaleAxes();
         p->replot();  // now: a hidden or resized plot shows no stale picture
     }
@@ -209,7 +218,21 @@ void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std:
     if (normalized != normalizedShown_) spectra_->clearGraphs();
     normalizedShown_ = normalized;
     const double c0 = 299792458.0;
+    bool anyCross = false;
     for (const FluxSpectrumResult& s : spectra) {
+        // flux boxes with cross-sections (a TF/SF run, or a normalized one): their own plot
+        if (s.type == MonitorType::FluxBox && !s.normalized.empty()) {
+            QVector<double> keys, values;
+            for (std::size_t f = 0; f < frequencyHz.size() && f < s.normalized.size(); ++f) {
+                keys.push_back(c0 / frequencyHz[f] * 1e6);
+                values.push_back(s.normalized[f]);
+            }
+            QString name = QString::fromStdString(s.name);
+            if (!s.kind.empty()) name += QStringLiteral(" (%1)").arg(QString::fromStdString(s.kind));
+            graphNamed(cross_, name)->setData(keys, values);
+            anyCross = true;
+            continue;
+        }
         const std::vector<double>& y = normalized && !s.normalized.empty() ? s.normalized : s.flux;
         QVector<double> keys, values;
         for (std::size_t f = 0; f < frequencyHz.size() && f < y.size(); ++f) {
@@ -223,6 +246,11 @@ void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std:
     spectra_->yAxis->setLabel(normalized ? tr("T, R (normalized)") : tr("Flux (raw)"));
     if (!comparable_) spectra_->yAxis->setLabel(spectra_->yAxis->label() + tr(" - not comparable (edited)"));
     markDirty(spectra_);
+    if (anyCross) {
+        markDirty(cross_);
+        // only cross-sections (a scattering run): show them rather than an empty spectra plot
+        if (spectra_->graphCount() == 0 && tabs_->currentWidget() == spectra_) tabs_->setCurrentWidget(cross_);
+    }
 }
 
 void MonitorsDock::setTimeSeries(const std::vector<TimeSeriesResult>& series) {

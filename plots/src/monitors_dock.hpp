@@ -51,6 +51,11 @@ public:
     QCustomPlot* spectraPlot() const { return spectra_; }
     QCustomPlot* timePlot() const { return time_; }
     QCustomPlot* energyPlot() const { return energy_; }
+    /// Cross-sections of flux_box monitors (absorption, scattering, net flux: sigma(lambda)
+    /// in um^2 in 3D, um in 2D), live during a TF/SF run or a normalized run (issue 16).
+    QCustomPlot* crossSectionPlot() const { return cross_; }
+    /// 2 or 3: the unit of the cross-section axis (um or um^2). Default 3.
+    void setDimensions(int dims);
     QTabWidget* tabs() const { return tabs_; }
     /// Points over all curves of a plot.
     static int pointCount(const QCustomPlot* plot);
@@ -78,12 +83,13 @@ private:
     void replotDirty();
 
     QTabWidget* tabs_;
-    QCustomPlot *spectra_, *time_, *energy_;
+    QCustomPlot *spectra_, *time_, *energy_, *cross_ = nullptr;
+    int dims_ = 3;
     QLabel* summary_;
     QWidget* offer_ = nullptr;
     QLabel* readout_;
     QTimer* replotTimer_;
-    bool dirty_[3] = {false, false, false};
+    bool dirty_[4] = {false, false, false, false};
     bool comparable_ = true;
     bool normalizedShown_ = false;
 };

@@ -20,7 +20,54 @@
 
 namespace golightly::viewport {
 
-StructureImage make_structure_image(const Scene& sc) {
+namespace {
+/// The 3D structure picture: mean eps_r of the three E maps on the slice plane.
+StructureImage structure_image_3d(const Scene& sc, const FrameSlice& slice) {
+    StructureImage s;
+    const auto [ax, ay] = slice_axes(slice.normal_axis);
+    const int n[3] = {sc.nx, sc.ny, sc.nz};
+    const int W = n[ax], H = n[ay], na = std::clamp(slice.normal_axis, 0, 2);
+    const std::int64_t k0 = std::clamp<std::int64_t>(slice.index, 0, n[na] - 1);
+    std::vector<double> eps(std::size_t(W) * std::size_t(H), 1.0);
+    double epsMax = 1.0;
+    for (int r = 0; r < H; ++r)
+        for (int c = 0; c < W; ++c) {
+            std::int64_t ijk[3];
+            ijk[ax] = c;
+            ijk[ay] = r;
+            ijk[na] = k0;
+            const std::size_t flat = std::size_t((ijk[2] * sc.ny + ijk[1]) * sc.nx + ijk[0]);
+            double e = 0;
+            int used = 0;
+            for (int m = 0; m < 3; ++m)
+                if (flat < sc.material_index[m].size()) {
+                    e += sc.table[sc.material_index[m][flat]].eps_r;
+                    ++used;
+                }
+            e = used ? e / used : 1.0;
+            eps[std::size_t(r) * W + c] = e;
+            epsMax = std::max(epsMax, e);
+        }
+    s.epsMax = epsMax;
+    s.image = QImage(W, H, QImage::Format_RGB32);
+    for (int r = 0; r < H; ++r) {
+        auto* row = reinterpret_cast<QRgb*>(s.image.scanLine(H - 1 - r));
+        for (int c = 0; c < W; ++c) {
+            const double t = epsMax > 1 ? std::clamp((eps[std::size_t(r) * W + c] - 1) / (epsMax - 1), 0.0, 1.0) : 0;
+            const int g = int(235 - 150 * t);
+            row[c] = qRgb(g, g, g + int(10 * t));
+        }
+    }
+    const double dx = sc.dx_um;
+    s.worldRect = QRectF((-sc.pml_lo[ax] - 0.5) * dx, (-sc.pml_lo[ay] - 0.5) * dx, W * dx, H * dx);
+    s.interiorRect = QRectF(-0.5 * dx, -0.5 * dx, (W - sc.pml_lo[ax] - sc.pml_hi[ax]) * dx,
+                            (H - sc.pml_lo[ay] - sc.pml_hi[ay]) * dx);
+    return s;
+}
+}  // namespace
+
+StructureImage make_structure_image(const Scene& sc, const FrameSlice& slice) {
+    if (sc.dimensions == 3) return structure_image_3d(sc, slice);
     StructureImage s;
     const int nx = sc.nx, ny = sc.ny;
     double epsMax = 1.0;
@@ -227,8 +274,10 @@ void FieldView::setProject(const Project& project) {
 }
 
 void FieldView::setStructure(const StructureImage& structure) {
+    // another plane of a 3D grid (another world rectangle): fit it again
+    const bool otherRect = !structure_.worldRect.isEmpty() && structure.worldRect != structure_.worldRect;
     structure_ = structure;
-    if (!fitted_ && !structure_.worldRect.isEmpty()) zoomToFit();
+    if ((!fitted_ || otherRect) && !structure_.worldRect.isEmpty()) zoomToFit();
     refresh();
 }
 
@@ -461,7 +510,67 @@ void FieldView::paintScene(QPainter& p, QSize size) {
     font.setPixelSize(12);
     p.setFont(font);
     // sources and monitors
-    if (project_) {
+    if (project_ && project_->domain.dimensions == 3) {
+        // 3D: every source and monitor as its box (a plane: a line or a rectangle; a point:
+        // a dot) projected on the slice's in-plane axes (frame_source.hpp slice_axes)
+        const auto [ax, ay] = slice_axes(frame_ ? frame_->slice_normal : 2);
+        auto pt = [&](double x, double y, double z) {
+            const double v[3] = {x, y, z};
+            return QPointF(v[ax], v[ay]);
+        };
+        auto boxRect = [&](Vec3 lo, Vec3 hi) { return QRectF(pt(lo.x, lo.y, lo.z), pt(hi.x, hi.y, hi.z)).normalized(); };
+        auto drawBox = [&](const QRectF& world, const QString& name, QColor c, Qt::PenStyle style) {
+            p.setPen(QPen(c, 2, style));
+            p.setBrush(Qt::NoBrush);
+            // (a plane seen edge-on is a line: a zero-width rectangle, which intersected()
+            // would drop, so clamp its corners instead)
+            const QRectF box = domainClip.adjusted(-1e4, -1e4, 1e4, 1e4);
+            const QRectF m = w2s.mapRect(world);
+            auto clampPt = [&](QPointF q) {
+                return QPointF(std::clamp(q.x(), box.left(), box.right()), std::clamp(q.y(), box.top(), box.bottom()));
+            };
+            const QRectF r(clampPt(m.topLeft()), clampPt(m.bottomRight()));
+            if (r.width() < 1 || r.height() < 1) p.drawLine(r.topLeft(), r.bottomRight());
+            else p.drawRect(r);
+            outlined_text(p, r.topRight() + QPointF(4, -4), name, c);
+        };
+        auto drawPoint = [&](QPointF world, const QString& name, QColor c, bool cross) {
+            p.setPen(QPen(c, 2.5));
+            p.setBrush(Qt::NoBrush);
+            const QPointF q = w2s.map(world);
+            if (cross) {
+                p.drawLine(q - QPointF(5, 5), q + QPointF(5, 5));
+                p.drawLine(q - QPointF(5, -5), q + QPointF(5, -5));
+            } else {
+                p.drawEllipse(q, 4, 4);
+            }
+            outlined_text(p, q + QPointF(4, -4), name, c);
+        };
+        const QColor srcColor(255, 150, 40), monColor(60, 220, 110);
+        for (const Source& s : project_->sources) {
+            const QString name = QString::fromStdString(s.name);
+            if (s.type == SourceType::Point)
+                drawPoint(pt(s.at.x, s.at.y, s.at_z.value_or(0)), name + QStringLiteral(" (") + QString::fromStdString(golightly::to_string(s.component)) + QStringLiteral(")"), srcColor, false);
+            else if (s.type == SourceType::Plane)
+                drawBox(boxRect({s.center.x - s.size.x / 2, s.center.y - s.size.y / 2, s.center.z - s.size.z / 2},
+                                {s.center.x + s.size.x / 2, s.center.y + s.size.y / 2, s.center.z + s.size.z / 2}),
+                        name, srcColor, Qt::SolidLine);
+            else if (s.type == SourceType::Tfsf)
+                drawBox(boxRect(s.box_min, s.box_max), name, srcColor, Qt::DashLine);
+        }
+        for (const Monitor& m : project_->monitors) {
+            const QString name = QString::fromStdString(m.name);
+            if (m.type == MonitorType::Flux)
+                drawBox(boxRect({m.center.x - m.size.x / 2, m.center.y - m.size.y / 2, m.center.z - m.size.z / 2},
+                                {m.center.x + m.size.x / 2, m.center.y + m.size.y / 2, m.center.z + m.size.z / 2}),
+                        name, monColor, Qt::SolidLine);
+            else if ((m.type == MonitorType::FluxBox || m.type == MonitorType::DftField) && m.min && m.max)
+                drawBox(boxRect({m.min->x, m.min->y, m.min_z.value_or(0)}, {m.max->x, m.max->y, m.max_z.value_or(0)}), name,
+                        monColor, m.type == MonitorType::FluxBox ? Qt::SolidLine : Qt::DotLine);
+            else if (m.type == MonitorType::Time && m.at)
+                drawPoint(pt(m.at->x, m.at->y, m.at_z.value_or(0)), name, monColor, true);
+        }
+    } else if (project_) {
         auto label = [&](QPointF at, const QString& text, QColor c) { outlined_text(p, at + QPointF(4, -4), text, c); };
         const QColor srcColor(255, 150, 40), monColor(60, 220, 110);
         auto clampLine = [&](QPointF& a, QPointF& b) {
@@ -538,6 +647,13 @@ void FieldView::paintScene(QPainter& p, QSize size) {
     QString text;
     if (frame_) {
         text = tr("%1   t = %2 fs   step %3").arg(qname).arg(frame_->time_fs, 0, 'f', 1).arg(frame_->step);
+        if (frame_->three_d) {
+            static const char* planes[3] = {"yz", "xz", "xy"};
+            text += tr("   slice %1 at %2 = %3 µm")
+                        .arg(QLatin1String(planes[std::clamp(frame_->slice_normal, 0, 2)]))
+                        .arg(QChar("xyz"[std::clamp(frame_->slice_normal, 0, 2)]))
+                        .arg(frame_->slice_position_um, 0, 'f', 3);
+        }
         if (!phaseLabel_.isEmpty()) text = phaseLabel_ + QStringLiteral(":   ") + text;
     } else {
         text = phaseLabel_.isEmpty() ? tr("No field yet: Run (F5) to start the simulation")

@@ -31,7 +31,9 @@ struct StructureImage {
     double epsMax = 1;
 };
 /// Builds the structure image of a compiled scene (TMz: eps at Ez; TEz: mean of Ex, Ey).
-StructureImage make_structure_image(const Scene& scene);
+/// 3D scenes: the plane `slice` (mean eps of the Ex, Ey, Ez maps), axes as FieldFrame's
+/// (frame_source.hpp slice_axes).
+StructureImage make_structure_image(const Scene& scene, const FrameSlice& slice = {});
 
 class FieldView : public QWidget {
     Q_OBJECT

@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golightly/engine.hpp"
@@ -49,18 +50,37 @@ struct FieldFrame {
     /// The pixels are in the view's CudaGlFrameExchange (interop path), not in `values`.
     bool on_device = false;
     double scale = 0;           ///< on_device: the colour scale the device used (0: auto)
+    /// 3D runs: the slice shown (scene.hpp FrameSlice): normal axis 2 = xy (columns x, rows
+    /// y), 1 = xz (columns x, rows z), 0 = yz (columns y, rows z); x0_um / y0_um and the
+    /// extents are then along those two axes. 2D: 2.
+    int slice_normal = 2;
+    double slice_position_um = 0;  ///< 3D: the slice's position along its normal, um
+    bool three_d = false;          ///< the frame is a slice of a 3D grid
 };
+
+/// The in-plane axes of a slice normal to `normal_axis` (0, 1, 2): {columns, rows}:
+/// xy -> {0, 1}, xz -> {0, 2}, yz -> {1, 2}.
+std::pair<int, int> slice_axes(int normal_axis);
+/// The node index along `slice.normal_axis` nearest to `position_um` (interior
+/// coordinates, as Grid::nearest_index with offset 0), clamped to the grid.
+FrameSlice slice_at(const Scene& scene, int normal_axis, double position_um);
+/// The position (um) of a slice's node along its normal.
+double slice_position_um(const Scene& scene, const FrameSlice& slice);
 
 /// The geometry, step and time of the frame make_field_frame would make, without values
 /// (the interop path's FieldFrame; on_device is left false for the caller to set).
+/// `slice`: 3D scenes only, the plane the engine samples (Engine::set_frame_slice must have
+/// been given the same slice); ignored in 2D.
 FieldFrame field_frame_geometry(const Engine& engine, const Scene& scene, FieldQuantity q, int max_width,
-                                int max_height);
+                                int max_height, const FrameSlice& slice = {});
 
 /// Reads `q` from the engine (solver thread) and box-averages it so that the frame fits
 /// max_width x max_height: factor f = max(1, ceil(nx / max_width), ceil(ny / max_height)).
 /// Throws std::invalid_argument when the polarization lacks the component.
+/// 3D scenes: the plane `slice` (set on the engine beforehand with set_frame_slice); |E|^2
+/// sums Ex, Ey and Ez.
 FieldFrame make_field_frame(Engine& engine, const Scene& scene, FieldQuantity q, int max_width, int max_height,
-                            std::vector<double>& scratch);
+                            std::vector<double>& scratch, const FrameSlice& slice = {});
 
 enum class FrameSourceKind { HostUpload, GlInterop };
 

@@ -1,0 +1,429 @@
+#include "layer_stack_dock.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "canvas.hpp"
+#include "dimensions.hpp"
+
+namespace golightly::editor {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+constexpr double kEdgePx = 6;  ///< grab distance of a band's edge
+}  // namespace
+
+// ---------------------------------------------------------------- diagram
+
+LayerStackDiagram::LayerStackDiagram(EditorDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+    setObjectName(QStringLiteral("layerStackDiagram"));
+    setMouseTracking(true);
+    connect(doc_, &EditorDocument::changed, this, [this] { update(); });
+    connect(doc_, &EditorDocument::currentLayerChanged, this, [this] { update(); });
+    connect(doc_, &EditorDocument::selectionChanged, this, [this] { update(); });
+}
+
+std::array<double, 2> LayerStackDiagram::zRange(int layer) const {
+    if (drag_ && drag_->layer == layer) return drag_->now;
+    const Project& p = doc_->project();
+    std::array<double, 2> solids;
+    if (solids_only(p.layers[size_t(layer)], solids)) return solids;  // spheres, boxes: their own z
+    return layer_z_range(p, p.layers[size_t(layer)]);
+}
+
+std::optional<std::array<double, 2>> LayerStackDiagram::selectedZ() const {
+    const Project& p = doc_->project();
+    const ItemRef sel = doc_->selection();
+    if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(p.layers.size()) && sel.index >= 0 &&
+        sel.index < int(p.layers[size_t(sel.layer)].shapes.size())) {
+        const Shape& s = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
+        if (s.type == ShapeType::Sphere) return std::array<double, 2>{s.center_3d.z - s.radius, s.center_3d.z + s.radius};
+        if (s.type == ShapeType::Box) return std::array<double, 2>{s.box_min.z, s.box_max.z};
+        return std::nullopt;  // 2D shapes: the layer's band shows their z
+    }
+    if (p.domain.dimensions != 3) return std::nullopt;
+    if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(p.sources.size())) {
+        const Source& s = p.sources[size_t(sel.index)];
+        if (s.type == SourceType::Point && s.at_z) return std::array<double, 2>{*s.at_z, *s.at_z};
+        if (s.type == SourceType::Plane) return std::array<double, 2>{s.center.z - s.size.z / 2, s.center.z + s.size.z / 2};
+        if (s.type == SourceType::Tfsf) return std::array<double, 2>{s.box_min.z, s.box_max.z};
+    }
+    if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(p.monitors.size())) {
+        const Monitor& m = p.monitors[size_t(sel.index)];
+        if (m.type == MonitorType::Flux && m.size != Vec3{})
+            return std::array<double, 2>{m.center.z - m.size.z / 2, m.center.z + m.size.z / 2};
+        if (m.min_z && m.max_z) return std::array<double, 2>{*m.min_z, *m.max_z};
+        if (m.at_z) return std::array<double, 2>{*m.at_z, *m.at_z};
+    }
+    return std::nullopt;
+}
+
+double LayerStackDiagram::snapStep() const {
+    const double dx = doc_->project().domain.cell_size;
+    return dx > 0 ? dx : 0.001;
+}
+
+void LayerStackDiagram::layout() {
+    const Project& p = doc_->project();
+    const double lz = p.domain.size[2] > 0 ? p.domain.size[2] : 1.0;
+    zLo_ = 0;
+    zHi_ = lz;
+    for (size_t l = 0; l < p.layers.size(); ++l) {
+        const auto z = zRange(int(l));
+        zLo_ = std::min(zLo_, z[0]);
+        zHi_ = std::max(zHi_, z[1]);
+    }
+    const double pad = 0.05 * (zHi_ - zLo_);
+    zLo_ -= pad;
+    zHi_ += pad;
+    plot_ = QRectF(52, 10, std::max(40.0, width() - 62.0), std::max(40.0, height() - 24.0));
+    lanes_.clear();
+    const int n = int(p.layers.size());
+    const double w = n > 0 ? plot_.width() / n : plot_.width();
+    for (int l = 0; l < n; ++l) lanes_.push_back({l, QRectF(plot_.left() + l * w, plot_.top(), w, plot_.height())});
+}
+
+double LayerStackDiagram::yAt(double z) const {
+    return plot_.bottom() - (z - zLo_) / (zHi_ - zLo_) * plot_.height();
+}
+
+double LayerStackDiagram::zAt(double y) const {
+    return zLo_ + (plot_.bottom() - y) / plot_.height() * (zHi_ - zLo_);
+}
+
+QPoint LayerStackDiagram::pointFor(int layer, int which) const {
+    const_cast<LayerStackDiagram*>(this)->layout();
+    if (layer < 0 || layer >= int(lanes_.size())) return {};
+    const auto z = zRange(layer);
+    const double zz = which == 0 ? z[0] : which == 1 ? z[1] : 0.5 * (z[0] + z[1]);
+    return QPointF(lanes_[size_t(layer)].rect.center().x(), yAt(zz)).toPoint();
+}
+
+void LayerStackDiagram::paintEvent(QPaintEvent*) {
+    layout();
+    const Project& p = doc_->project();
+    QPainter g(this);
+    g.setRenderHint(QPainter::Antialiasing);
+    g.fillRect(rect(), palette().base());
+    // background material and the domain [0, Lz]
+    const QColor bg = material_color(p, p.domain.background);
+    g.fillRect(plot_, bg.lighter(170));
+    g.setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+    g.setBrush(Qt::NoBrush);
+    g.drawRect(QRectF(plot_.left(), yAt(p.domain.size[2]), plot_.width(), yAt(0) - yAt(p.domain.size[2])));
+    // z axis ticks
+    g.setPen(palette().text().color());
+    QFont f = font();
+    f.setPixelSize(10);
+    g.setFont(f);
+    const double span = zHi_ - zLo_;
+    double step = std::pow(10.0, std::floor(std::log10(span / 4)));
+    if (span / step > 8) step *= 2;
+    if (span / step > 8) step *= 2.5;
+    for (double z = std::ceil(zLo_ / step) * step; z <= zHi_; z += step) {
+        const double y = yAt(z);
+        g.drawLine(QPointF(plot_.left() - 4, y), QPointF(plot_.left(), y));
+        g.drawText(QRectF(0, y - 7, plot_.left() - 6, 14), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(std::abs(z) < 1e-12 ? 0.0 : z, 'g', 4));
+    }
+    g.drawText(QRectF(0, 0, plot_.left() - 6, 12), Qt::AlignRight | Qt::AlignTop, tr("z µm"));
+    // the layers
+    for (const Lane& lane : lanes_) {
+        const Layer& L = p.layers[size_t(lane.layer)];
+        const auto z = zRange(lane.layer);
+        const double y0 = yAt(z[0]), y1 = yAt(z[1]);
+        const double margin = std::min(10.0, lane.rect.width() * 0.15);
+        const double left = lane.rect.left() + margin, right = lane.rect.right() - margin;
+        // sidewall: each edge moves inward by (z - z0) tan(angle), on the z scale
+        const double pxPerUm = plot_.height() / (zHi_ - zLo_);
+        double inset = (z[1] - z[0]) * std::tan(L.sidewall_angle_deg * M_PI / 180) * pxPerUm;
+        inset = std::clamp(inset, -margin, 0.45 * (right - left));
+        QPainterPath band;
+        band.moveTo(left, y0);
+        band.lineTo(right, y0);
+        band.lineTo(right - inset, y1);
+        band.lineTo(left + inset, y1);
+        band.closeSubpath();
+        QColor c = material_color(p, L.material);
+        if (!L.visible) c.setAlpha(90);
+        std::array<double, 2> solidRange;
+        const bool solids = solids_only(L, solidRange);
+        g.setPen(QPen(lane.layer == doc_->currentLayer() ? QColor(20, 90, 200) : c.darker(170),
+                      lane.layer == doc_->currentLayer() ? 2.5 : 1));
+        g.setBrush(L.reference_only ? QBrush(c, Qt::BDiagPattern) : solids ? QBrush(c, Qt::Dense4Pattern) : QBrush(c));
+        g.drawPath(band);
+        g.setPen(palette().text().color());
+        const QString label = qs(L.name) + (solids ? tr(" (solids)") : L.z ? QString() : tr(" (all z)"));
+        g.drawText(QRectF(lane.rect.left() + 2, std::min(y1, y0) - 14, lane.rect.width() - 4, 12),
+                   Qt::AlignHCenter | Qt::AlignBottom, g.fontMetrics().elidedText(label, Qt::ElideRight, int(lane.rect.width() - 4)));
+    }
+    if (p.layers.empty()) g.drawText(plot_, Qt::AlignCenter, tr("No layers"));
+    // side view of the selected item's z extent (a solid, a plane, a box, a point): a
+    // bracket beside the z axis
+    if (const auto z = selectedZ()) {
+        const double ya = yAt((*z)[0]), yb = yAt((*z)[1]), x = plot_.left() + 3;
+        g.setPen(QPen(QColor(20, 90, 200), 2));
+        if (std::abs(ya - yb) < 2) {
+            g.drawLine(QPointF(x - 3, ya), QPointF(x + 5, ya));
+        } else {
+            g.drawLine(QPointF(x, ya), QPointF(x, yb));
+            g.drawLine(QPointF(x, ya), QPointF(x + 5, ya));
+            g.drawLine(QPointF(x, yb), QPointF(x + 5, yb));
+        }
+        g.drawText(QRectF(x + 7, std::min(ya, yb) - 1, 200, 12), Qt::AlignLeft | Qt::AlignTop,
+                   tr("selection z %1 .. %2").arg((*z)[0], 0, 'g', 4).arg((*z)[1], 0, 'g', 4));
+    }
+    if (drag_) {
+        g.setPen(QColor(20, 90, 200));
+        g.drawText(QRectF(plot_.left() + 4, plot_.top() + 2, plot_.width() - 8, 14), Qt::AlignRight,
+                   tr("z %1 .. %2 µm").arg(drag_->now[0], 0, 'f', 3).arg(drag_->now[1], 0, 'f', 3));
+    }
+}
+
+void LayerStackDiagram::mousePressEvent(QMouseEvent* e) {
+    layout();
+    if (e->button() != Qt::LeftButton) return;
+    const QPointF pos = e->position();
+    for (const Lane& lane : lanes_) {
+        if (!lane.rect.contains(pos)) continue;
+        const auto z = zRange(lane.layer);
+        const double y0 = yAt(z[0]), y1 = yAt(z[1]);
+        doc_->setCurrentLayer(lane.layer);
+        if (pos.y() > y0 + kEdgePx || pos.y() < y1 - kEdgePx) return;  // outside the band: select only
+        std::array<double, 2> solids;
+        if (doc_->project().layers[size_t(lane.layer)].locked ||
+            solids_only(doc_->project().layers[size_t(lane.layer)], solids))
+            return;  // locked, or spheres / boxes with their own z (edited in Properties)
+        Drag d;
+        d.layer = lane.layer;
+        d.which = std::abs(pos.y() - y1) <= kEdgePx ? 1 : std::abs(pos.y() - y0) <= kEdgePx ? 0 : 2;
+        d.startZ = zAt(pos.y());
+        d.original = d.now = z;
+        drag_ = d;
+        update();
+        return;
+    }
+}
+
+void LayerStackDiagram::mouseMoveEvent(QMouseEvent* e) {
+    if (!drag_) {
+        // the cursor tells what a press would do
+        layout();
+        Qt::CursorShape shape = Qt::ArrowCursor;
+        for (const Lane& lane : lanes_) {
+            if (!lane.rect.contains(e->position())) continue;
+            const auto z = zRange(lane.layer);
+            const double y = e->position().y(), y0 = yAt(z[0]), y1 = yAt(z[1]);
+            if (std::abs(y - y0) <= kEdgePx || std::abs(y - y1) <= kEdgePx) shape = Qt::SizeVerCursor;
+            else if (y < y0 && y > y1) shape = Qt::OpenHandCursor;
+        }
+        setCursor(shape);
+        return;
+    }
+    const double step = snapStep();
+    const double dz = std::round((zAt(e->position().y()) - drag_->startZ) / step) * step;
+    auto z = drag_->original;
+    if (drag_->which == 2) {
+        z[0] += dz;
+        z[1] += dz;
+    } else if (drag_->which == 1) {
+        z[1] = std::max(z[0] + step, z[1] + dz);
+    } else {
+        z[0] = std::min(z[1] - step, z[0] + dz);
+    }
+    drag_->now = z;
+    update();
+}
+
+void LayerStackDiagram::mouseReleaseEvent(QMouseEvent* e) {
+    if (!drag_ || e->button() != Qt::LeftButton) return;
+    const Drag d = *drag_;
+    drag_.reset();
+    if (d.now != d.original)
+        doc_->editLayer(d.layer, tr("Set layer z range"), [&](Layer& l) { l.z = d.now; });
+    update();
+}
+
+// ---------------------------------------------------------------- dock
+
+LayerStackDock::LayerStackDock(EditorDocument* doc, QWidget* parent)
+    : QDockWidget(tr("Layer stack"), parent), doc_(doc) {
+    setObjectName(QStringLiteral("LayerStackDock"));
+    auto* w = new QWidget;
+    auto* v = new QVBoxLayout(w);
+    v->setContentsMargins(4, 4, 4, 4);
+    diagram_ = new LayerStackDiagram(doc_);
+    diagram_->setToolTip(tr("Cross-section of the layer stack (z to scale). Drag a layer's top or bottom edge "
+                            "to change its z range, its body to move it."));
+    v->addWidget(diagram_, 3);
+    table_ = new QTableWidget(0, ColCount);
+    table_->setObjectName(QStringLiteral("layerStackTable"));
+    table_->setHorizontalHeaderLabels({tr("Layer"), tr("Material"), tr("z0 (µm)"), tr("z1 (µm)"), tr("Sidewall (°)")});
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    v->addWidget(table_, 2);
+    auto* row = new QHBoxLayout;
+    auto* addBg = new QPushButton(tr("Add background layer"));
+    addBg->setObjectName(QStringLiteral("layerStack.addBackground"));
+    addBg->setToolTip(tr("A substrate or cladding: the current layer's material over the whole xy domain, "
+                         "from z = 0 to half the domain height (edit z0, z1 below)"));
+    row->addWidget(addBg);
+    row->addStretch(1);
+    v->addLayout(row);
+    note_ = new QLabel;
+    note_->setWordWrap(true);
+    note_->setStyleSheet(QStringLiteral("QLabel { color: #666; }"));
+    v->addWidget(note_);
+    setWidget(w);
+
+    connect(table_, &QTableWidget::cellChanged, this, &LayerStackDock::cellEdited);
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int r) {
+        if (!updating_ && r >= 0) doc_->setCurrentLayer(r);
+    });
+    connect(addBg, &QPushButton::clicked, this, [this] {
+        const Project& p = doc_->project();
+        std::string mat = p.materials.empty() ? std::string("air") : p.materials.front().id;
+        if (doc_->currentLayer() >= 0 && doc_->currentLayer() < int(p.layers.size()))
+            mat = p.layers[size_t(doc_->currentLayer())].material;
+        const double lz = p.domain.size[2] > 0 ? p.domain.size[2] : 1.0;
+        addBackgroundLayer(mat, 0.0, 0.5 * lz);
+    });
+    connect(doc_, &EditorDocument::changed, this, &LayerStackDock::refresh);
+    connect(doc_, &EditorDocument::currentLayerChanged, this, &LayerStackDock::refresh);
+    refresh();
+}
+
+bool LayerStackDock::setLayerZ(int layer, double z0, double z1) {
+    if (layer < 0 || layer >= int(doc_->project().layers.size()) || !(z1 > z0)) return false;
+    doc_->editLayer(layer, tr("Set layer z range"), [&](Layer& l) { l.z = std::array<double, 2>{z0, z1}; });
+    return true;
+}
+
+bool LayerStackDock::setSidewallAngle(int layer, double degrees) {
+    if (layer < 0 || layer >= int(doc_->project().layers.size()) || !(std::abs(degrees) < 90)) return false;
+    doc_->editLayer(layer, tr("Set sidewall angle"), [&](Layer& l) { l.sidewall_angle_deg = degrees; });
+    return true;
+}
+
+void LayerStackDock::setLayerMaterial(int layer, const std::string& id) {
+    doc_->editLayer(layer, tr("Set layer material"), [&](Layer& l) { l.material = id; });
+}
+
+int LayerStackDock::addBackgroundLayer(const std::string& materialId, double z0, double z1) {
+    const Project& p = doc_->project();
+    const double pml = p.domain.pml.cells * p.domain.cell_size + p.domain.cell_size;
+    Layer l;
+    int n = 1;
+    auto taken = [&](const std::string& name) {
+        for (const auto& x : p.layers)
+            if (x.name == name) return true;
+        return false;
+    };
+    do l.name = tr("background %1").arg(n++).toStdString();
+    while (taken(l.name));
+    l.material = materialId;
+    l.z = std::array<double, 2>{z0, std::max(z1, z0 + p.domain.cell_size)};
+    Shape r;
+    r.type = ShapeType::Rectangle;
+    r.min = {-pml, -pml};
+    r.max = {p.domain.size[0] + pml, p.domain.size[1] + pml};
+    l.shapes.push_back(r);
+    // first in the project: drawn first, the structure's layers win where they overlap it
+    doc_->editProject(tr("Add background layer"), [&](Project& q) { q.layers.insert(q.layers.begin(), l); });
+    doc_->setCurrentLayer(0);
+    return 0;
+}
+
+void LayerStackDock::refresh() {
+    updating_ = true;
+    const Project& p = doc_->project();
+    table_->setRowCount(int(p.layers.size()));
+    // items are updated in place (refresh may run inside the table's own cellChanged)
+    auto cell = [this](int r, int c) {
+        QTableWidgetItem* it = table_->item(r, c);
+        if (!it) {
+            it = new QTableWidgetItem;
+            table_->setItem(r, c, it);
+        }
+        return it;
+    };
+    for (int r = 0; r < int(p.layers.size()); ++r) {
+        const Layer& L = p.layers[size_t(r)];
+        const auto z = layer_z_range(p, L);
+        QTableWidgetItem* name = cell(r, ColName);
+        name->setText(qs(L.name));
+        name->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+        // the row's material combo is kept and refilled (a replaced index widget lingers,
+        // visible at the table's top left, until its deferred deletion)
+        auto* combo = qobject_cast<QComboBox*>(table_->cellWidget(r, ColMaterial));
+        const bool fresh = combo == nullptr;
+        if (fresh) combo = new QComboBox;
+        const QSignalBlocker block(combo);
+        combo->clear();
+        combo->addItem(tr("air"), QStringLiteral("air"));
+        for (const auto& m : p.materials)
+            if (m.id != "air") combo->addItem(qs(m.id), qs(m.id));
+        for (int k = 0; k < combo->count(); ++k) {
+            QPixmap pm(12, 12);
+            pm.fill(material_color(p, combo->itemData(k).toString().toStdString()));
+            combo->setItemIcon(k, QIcon(pm));
+        }
+        combo->setCurrentIndex(std::max(0, combo->findData(qs(L.material))));
+        if (fresh) {
+            connect(combo, qOverload<int>(&QComboBox::activated), this, [this, r, combo](int i) {
+                setLayerMaterial(r, combo->itemData(i).toString().toStdString());
+            });
+            table_->setCellWidget(r, ColMaterial, combo);
+        }
+        std::array<double, 2> solidRange;
+        const bool solids = solids_only(L, solidRange);
+        for (int c : {ColZ0, ColZ1}) {
+            QTableWidgetItem* item = cell(r, c);
+            item->setText(QString::number((solids ? solidRange : z)[c == ColZ0 ? 0 : 1], 'g', 6));
+            item->setForeground(L.z && !solids ? palette().text().color() : QColor(120, 120, 120));
+            item->setFlags(solids ? Qt::ItemIsSelectable | Qt::ItemIsEnabled
+                                  : Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable);
+            item->setToolTip(solids ? tr("Spheres and boxes carry their own z (Properties dock); the layer's range does not apply")
+                             : L.z  ? QString()
+                                    : tr("No z range: the layer spans the whole domain in z; type a value to set one"));
+        }
+        cell(r, ColAngle)->setText(QString::number(L.sidewall_angle_deg, 'g', 6));
+    }
+    if (doc_->currentLayer() >= 0 && doc_->currentLayer() < table_->rowCount())
+        table_->setCurrentCell(doc_->currentLayer(), std::max(0, table_->currentColumn()));
+    note_->setText(p.domain.dimensions == 3
+                       ? tr("3D: the layers are extruded over [z0, z1]; a positive sidewall angle narrows them upwards.")
+                       : tr("2D project: z ranges apply when you switch to 3D (Run setup > Dimensions)."));
+    updating_ = false;
+}
+
+void LayerStackDock::cellEdited(int row, int column) {
+    if (updating_) return;
+    const Project& p = doc_->project();
+    if (row < 0 || row >= int(p.layers.size())) return;
+    bool ok = false;
+    const double v = table_->item(row, column)->text().toDouble(&ok);
+    auto z = layer_z_range(p, p.layers[size_t(row)]);
+    bool applied = false;
+    if (ok && column == ColZ0) applied = setLayerZ(row, v, z[1]);
+    else if (ok && column == ColZ1) applied = setLayerZ(row, z[0], v);
+    else if (ok && column == ColAngle) applied = setSidewallAngle(row, v);
+    if (!applied) QMetaObject::invokeMethod(this, &LayerStackDock::refresh, Qt::QueuedConnection);  // show the model again
+}
+
+}  // namespace golightly::editor

@@ -1,0 +1,98 @@
+// GoLightly editor: the layer stack dock (issue 16): per layer its material, z0, z1 and
+// sidewall angle, in a table and as a cross-section diagram (z to scale, the materials'
+// colours, sloped sidewalls) whose layer edges can be dragged. Every change is one
+// undoable EditorDocument edit; undo gives back the project as it was.
+#pragma once
+
+#include <QDockWidget>
+#include <QWidget>
+
+#include <array>
+#include <optional>
+
+#include "editor_document.hpp"
+
+class QTableWidget;
+class QLabel;
+class QPushButton;
+
+namespace golightly::editor {
+
+/// The cross-section diagram: the z axis upwards, the domain [0, Lz] as a dashed frame,
+/// each layer a band (a trapezoid when its sidewall angle is not 0) in its own lane, left
+/// to right in project order (so overlapping layers stay visible). Dragging a band's top
+/// or bottom edge changes z1 or z0, dragging its body moves both; the release makes one
+/// undo step ("Set layer z range"). A click selects the layer (current layer). The selected
+/// item's own z extent (solids, 3D sources and monitors) is a bracket beside the z axis.
+class LayerStackDiagram : public QWidget {
+    Q_OBJECT
+public:
+    explicit LayerStackDiagram(EditorDocument* doc, QWidget* parent = nullptr);
+    QSize sizeHint() const override { return {300, 240}; }
+    QSize minimumSizeHint() const override { return {160, 140}; }
+    /// Widget point of a layer's edge: which 0 = bottom (z0), 1 = top (z1), 2 = middle.
+    QPoint pointFor(int layer, int which) const;
+    /// z (um) at widget y, and back.
+    double zAt(double y) const;
+    double yAt(double z) const;
+    /// Snap step of drags (um): a cell, else 1 nm.
+    double snapStep() const;
+    /// The z extent of the selected item when it has its own (a sphere, a box; in 3D a
+    /// plane, a TF/SF or flux box, a point): drawn as a bracket beside the z axis.
+    std::optional<std::array<double, 2>> selectedZ() const;
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+
+private:
+    struct Lane {
+        int layer;
+        QRectF rect;  ///< the lane's column (full height)
+    };
+    void layout();
+    std::array<double, 2> zRange(int layer) const;  ///< with the drag preview
+    EditorDocument* doc_;
+    double zLo_ = 0, zHi_ = 1;  ///< shown z range
+    QRectF plot_;
+    std::vector<Lane> lanes_;
+    struct Drag {
+        int layer = -1;
+        int which = 2;
+        double startZ = 0;
+        std::array<double, 2> original{0, 0}, now{0, 0};
+    };
+    std::optional<Drag> drag_;
+};
+
+class LayerStackDock : public QDockWidget {
+    Q_OBJECT
+public:
+    enum Column { ColName, ColMaterial, ColZ0, ColZ1, ColAngle, ColCount };
+    explicit LayerStackDock(EditorDocument* doc, QWidget* parent = nullptr);
+    QTableWidget* table() const { return table_; }
+    LayerStackDiagram* diagram() const { return diagram_; }
+
+    /// One undo step each ("Set layer z range", "Set sidewall angle", "Set layer material").
+    /// z1 must be > z0 (else nothing happens and false is returned).
+    bool setLayerZ(int layer, double z0, double z1);
+    bool setSidewallAngle(int layer, double degrees);
+    void setLayerMaterial(int layer, const std::string& materialId);
+    /// Adds a background (substrate or cladding) layer: one rectangle that covers the whole
+    /// xy domain, PML included, extruded over [z0, z1], of `materialId`; the format needs no
+    /// extra member for it (a layer like any other). Returns its layer index.
+    int addBackgroundLayer(const std::string& materialId, double z0, double z1);
+
+private:
+    void refresh();
+    void cellEdited(int row, int column);
+    EditorDocument* doc_;
+    LayerStackDiagram* diagram_;
+    QTableWidget* table_;
+    QLabel* note_;
+    bool updating_ = false;
+};
+
+}  // namespace golightly::editor
