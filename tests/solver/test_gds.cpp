@@ -425,6 +425,15 @@ TEST_CASE("GDS: malformed streams give a clear error, never a crash", "[gds][har
         return std::string("no error");
     };
     CHECK(path_of(p) == "layers[1].shapes[0].data");
+    {  // a database unit of 0.5 m: the vertices lie beyond the spec's +-1e6 um
+        auto b = good;
+        const std::size_t units = records(b, 0x03).at(0);
+        const std::uint8_t half[8] = {0x40, 0x80, 0, 0, 0, 0, 0, 0};  // 0.5 as a GDSII real
+        std::copy(half, half + 8, b.begin() + std::ptrdiff_t(units + 12));
+        REQUIRE(gds::read(b).metres_per_db == 0.5);
+        p.layers[1].shapes[0].data_base64 = base64_encode(b);
+        CHECK(path_of(p) == "layers[1].shapes[0].data");
+    }
     p.layers[1].shapes[0] = gds_shape("TOP", {9, 0});  // missing layer
     CHECK(path_of(p) == "layers[1].shapes[0].layer");
     p.layers[1].shapes[0].gds_cell = "NOPE";  // unknown cell

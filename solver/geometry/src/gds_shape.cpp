@@ -15,6 +15,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/image_io.hpp"
+#include "golightly/limits.hpp"
 
 namespace golightly {
 
@@ -139,11 +140,22 @@ gds::Geometry gds_shape_geometry(const Shape& shape) {
     const auto geo = geometry_of(shape);
     gds::Geometry out = *geo;
     const Place P(shape);
-    if (P.identity()) return out;
+    // the spec's coordinate bound (limits.hpp): a huge database unit or magnification
+    // must not reach the coverage's cell arithmetic
+    const auto place = [&](Vec2& v) {
+        if (!P.identity()) v = P(v);
+        if (!(std::abs(v.x) <= limits::kMaxCoordinateUm) || !(std::abs(v.y) <= limits::kMaxCoordinateUm))
+            throw gds::GdsError(label(shape) + ": a vertex at (" + std::to_string(v.x) + ", " + std::to_string(v.y) +
+                                    ") um lies beyond +-1e6 um (check the file's database unit and magnifications)",
+                                "data");
+    };
     for (auto& poly : out.polygons)
-        for (Vec2& v : poly) v = P(v);
-    for (auto& path : out.paths)
-        for (Vec2& v : path.points) v = P(v);
+        for (Vec2& v : poly) place(v);
+    for (auto& path : out.paths) {
+        for (Vec2& v : path.points) place(v);
+        if (!(path.width <= limits::kMaxCoordinateUm))
+            throw gds::GdsError(label(shape) + ": a path is wider than 1e6 um", "data");
+    }
     return out;
 }
 
