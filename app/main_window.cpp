@@ -1,4 +1,5 @@
 #include "main_window.hpp"
+#include "gds_import_dialog.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -302,6 +303,8 @@ void MainWindow::createActions() {
     QAction* importStepA = make(QStringLiteral("file.importStep"), tr("Import S&TEP..."), {},
                                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
     QAction* reimportStepA = make(QStringLiteral("file.reimportStep"), tr("Re-import STEP of the Selected Part..."), {});
+    QAction* importGdsA = make(QStringLiteral("file.importGds"), tr("Import &GDS..."), {});
+    QAction* exportGdsA = make(QStringLiteral("file.exportGds"), tr("&Export GDS..."), {});
     QAction* exportPng = make(QStringLiteral("file.exportPng"), tr("Export Canvas as &PNG..."), {});
     QAction* exportSvg = make(QStringLiteral("file.exportSvg"), tr("Export Canvas as S&VG..."), {});
     QAction* quitA = make(QStringLiteral("file.quit"), tr("&Quit"), {}, QKeySequence::Quit);
@@ -314,6 +317,8 @@ void MainWindow::createActions() {
     file->addAction(importA);
     file->addAction(importStepA);
     file->addAction(reimportStepA);
+    file->addAction(importGdsA);
+    file->addAction(exportGdsA);
     file->addAction(exportPng);
     file->addAction(exportSvg);
     file->addSeparator();
@@ -346,6 +351,26 @@ void MainWindow::createActions() {
         if (!path.isEmpty()) openStepImport(path);
     });
     connect(reimportStepA, &QAction::triggered, this, [this] { reimportStep(doc_->selection()); });
+    connect(importGdsA, &QAction::triggered, this, [this] {  // gds_import_dialog.hpp
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import GDS"), QFileInfo(doc_->filePath()).path(),
+                                                          tr("GDSII files (*.gds *.gds2 *.gdsii *.GDS);;All files (*)"));
+        if (path.isEmpty()) return;
+        auto* dlg = new editor::GdsImportDialog(doc_, prompts_, this);
+        dlg->setAttribute(Qt::WA_DeleteOnClose);
+        if (dlg->loadFile(path)) dlg->open();
+        else dlg->deleteLater();
+    });
+    connect(exportGdsA, &QAction::triggered, this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Export GDS"), QFileInfo(doc_->filePath()).path(),
+                                                    tr("GDSII files (*.gds)"));
+        if (path.isEmpty()) return;
+        if (!path.endsWith(QStringLiteral(".gds"), Qt::CaseInsensitive)) path += QStringLiteral(".gds");
+        const auto cell = prompts_->askText(tr("Export GDS"), tr("Cell name"), QStringLiteral("TOP"));
+        if (!cell || cell->trimmed().isEmpty()) return;
+        QStringList warnings;
+        if (editor::export_gds_file(doc_->project(), path, cell->trimmed(), *prompts_, &warnings))
+            statusBar()->showMessage(tr("Wrote %1").arg(path) + (warnings.isEmpty() ? QString() : QStringLiteral(" (") + warnings.join(QStringLiteral("; ")) + QStringLiteral(")")), 8000);
+    });
     connect(exportPng, &QAction::triggered, this, [this] { exportImage(false); });
     connect(exportSvg, &QAction::triggered, this, [this] { exportImage(true); });
     connect(quitA, &QAction::triggered, this, &QWidget::close);

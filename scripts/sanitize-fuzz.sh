@@ -29,7 +29,7 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithD
   -DCMAKE_CXX_FLAGS="$san -fsanitize=fuzzer-no-link" -DCMAKE_C_FLAGS="$san" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
 t0=$(date +%s)
-cmake --build "$build" -j"$jobs" --target golightly_solver_tests golightly-cli fuzz_project fuzz_step fuzz_csv fuzz_png
+cmake --build "$build" -j"$jobs" --target golightly_solver_tests golightly-cli fuzz_project fuzz_step fuzz_csv fuzz_png fuzz_gds
 echo "sanitize-fuzz: build $(( $(date +%s) - t0 )) s"
 # Leaks are not checked: OpenCASCADE and the caches keep process-lifetime objects.
 export ASAN_OPTIONS=detect_leaks=0:strict_string_checks=1:detect_stack_use_after_return=1
@@ -49,7 +49,7 @@ fi
 if [ "$run_fuzz" = 1 ]; then
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  for t in project step csv png; do
+  for t in project step csv png gds; do
     mkdir -p "$work/$t/corpus" "$work/$t/seed" "$work/$t/artifacts"
     cp -r fuzz/corpus/"$t"/. "$work/$t/seed/" 2>/dev/null || true
     case $t in

@@ -810,6 +810,38 @@ Wiederherstellen?</translation>
         <source>Saved results of %1 (%2). </source>
         <translation>Gespeicherte Ergebnisse von %1 (%2). </translation>
     </message>
+    <message>
+        <source>Import &amp;GDS...</source>
+        <translation>&amp;GDS importieren...</translation>
+    </message>
+    <message>
+        <source>&amp;Export GDS...</source>
+        <translation>GDS &amp;exportieren...</translation>
+    </message>
+    <message>
+        <source>Import GDS</source>
+        <translation>GDS importieren</translation>
+    </message>
+    <message>
+        <source>GDSII files (*.gds *.gds2 *.gdsii *.GDS);;All files (*)</source>
+        <translation>GDSII-Dateien (*.gds *.gds2 *.gdsii *.GDS);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Export GDS</source>
+        <translation>GDS exportieren</translation>
+    </message>
+    <message>
+        <source>GDSII files (*.gds)</source>
+        <translation>GDSII-Dateien (*.gds)</translation>
+    </message>
+    <message>
+        <source>Cell name</source>
+        <translation>Name der Zelle</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
@@ -2081,6 +2113,18 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>monitor &quot;%1&quot;</source>
         <translation>Monitor „%1“</translation>
     </message>
+    <message>
+        <source>Cell</source>
+        <translation>Zelle</translation>
+    </message>
+    <message>
+        <source>(top cell)</source>
+        <translation>(oberste Zelle)</translation>
+    </message>
+    <message>
+        <source>GDS layer</source>
+        <translation>GDS-Lage</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -2854,6 +2898,109 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>With --run --screenshot: picture of PHASE (main or reference).</source>
         <translation>Mit --run --screenshot: Bild von PHASE (main oder reference).</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::GdsImportDialog</name>
+    <message>
+        <source>No polygons on the ticked layers</source>
+        <translation>Keine Polygone auf den gewählten Lagen</translation>
+    </message>
+    <message>
+        <source>%1 polygons, %2 x %3 µm</source>
+        <translation>%1 Polygone, %2 x %3 µm</translation>
+    </message>
+    <message>
+        <source>Import GDS</source>
+        <translation>GDS importieren</translation>
+    </message>
+    <message>
+        <source>Cell</source>
+        <translation>Zelle</translation>
+    </message>
+    <message>
+        <source>Layer map...</source>
+        <translation>Lagenzuordnung...</translation>
+    </message>
+    <message>
+        <source>Name the layers from a KLayout .lyp or a gdsfactory YAML layer map</source>
+        <translation>Lagen nach einer KLayout-.lyp- oder gdsfactory-YAML-Lagenzuordnung benennen</translation>
+    </message>
+    <message>
+        <source>Layer/datatype</source>
+        <translation>Lage/Datentyp</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>Elemente</translation>
+    </message>
+    <message>
+        <source>New layer</source>
+        <translation>Neue Ebene</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>Material</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>Layer map</source>
+        <translation>Lagenzuordnung</translation>
+    </message>
+    <message>
+        <source>Layer maps (*.lyp *.yaml *.yml);;All files (*)</source>
+        <translation>Lagenzuordnungen (*.lyp *.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1.</source>
+        <translation>%1 kann nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2: too large to embed in a project.</source>
+        <translation>%1 ist größer als %2: zu groß, um es in ein Projekt einzubetten.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 holds no cell.</source>
+        <translation>%1 enthält keine Zelle.</translation>
+    </message>
+    <message>
+        <source>%1: %2 cells, database unit %3 nm</source>
+        <translation>%1: %2 Zellen, Datenbankeinheit %3 nm</translation>
+    </message>
+    <message>
+        <source>GDS %1</source>
+        <translation>GDS %1</translation>
+    </message>
+    <message>
+        <source>No GDS file is loaded.</source>
+        <translation>Keine GDS-Datei geladen.</translation>
+    </message>
+    <message>
+        <source>Layer %1 needs a name and a material.</source>
+        <translation>Lage %1 braucht einen Namen und ein Material.</translation>
+    </message>
+    <message>
+        <source>Tick at least one layer.</source>
+        <translation>Mindestens eine Lage auswählen.</translation>
+    </message>
+    <message>
+        <source>Import GDS %1</source>
+        <translation>GDS %1 importieren</translation>
+    </message>
+    <message>
+        <source>Export GDS</source>
+        <translation>GDS exportieren</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
 </context>
 </TS>

@@ -809,6 +809,38 @@ Recover it?</source>
         <source>Saved results of %1 (%2). </source>
         <translation>%1 的已保存结果（%2）。</translation>
     </message>
+    <message>
+        <source>Import &amp;GDS...</source>
+        <translation>导入 &amp;GDS...</translation>
+    </message>
+    <message>
+        <source>&amp;Export GDS...</source>
+        <translation>导出 GDS(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>Import GDS</source>
+        <translation>导入 GDS</translation>
+    </message>
+    <message>
+        <source>GDSII files (*.gds *.gds2 *.gdsii *.GDS);;All files (*)</source>
+        <translation>GDSII 文件 (*.gds *.gds2 *.gdsii *.GDS);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export GDS</source>
+        <translation>导出 GDS</translation>
+    </message>
+    <message>
+        <source>GDSII files (*.gds)</source>
+        <translation>GDSII 文件 (*.gds)</translation>
+    </message>
+    <message>
+        <source>Cell name</source>
+        <translation>单元名称</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
@@ -2077,6 +2109,18 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>monitor &quot;%1&quot;</source>
         <translation>监视器“%1”</translation>
     </message>
+    <message>
+        <source>Cell</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>(top cell)</source>
+        <translation>（顶层单元）</translation>
+    </message>
+    <message>
+        <source>GDS layer</source>
+        <translation>GDS 图层</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -2848,6 +2892,109 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>With --run --screenshot: picture of PHASE (main or reference).</source>
         <translation>与 --run --screenshot 一起使用：PHASE 阶段的截图（main 或 reference）。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::GdsImportDialog</name>
+    <message>
+        <source>No polygons on the ticked layers</source>
+        <translation>所选图层上没有多边形</translation>
+    </message>
+    <message>
+        <source>%1 polygons, %2 x %3 µm</source>
+        <translation>%1 个多边形，%2 x %3 µm</translation>
+    </message>
+    <message>
+        <source>Import GDS</source>
+        <translation>导入 GDS</translation>
+    </message>
+    <message>
+        <source>Cell</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>Layer map...</source>
+        <translation>图层映射...</translation>
+    </message>
+    <message>
+        <source>Name the layers from a KLayout .lyp or a gdsfactory YAML layer map</source>
+        <translation>按 KLayout .lyp 或 gdsfactory YAML 图层映射命名图层</translation>
+    </message>
+    <message>
+        <source>Layer/datatype</source>
+        <translation>图层/数据类型</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>元素</translation>
+    </message>
+    <message>
+        <source>New layer</source>
+        <translation>新图层</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Layer map</source>
+        <translation>图层映射</translation>
+    </message>
+    <message>
+        <source>Layer maps (*.lyp *.yaml *.yml);;All files (*)</source>
+        <translation>图层映射 (*.lyp *.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1.</source>
+        <translation>无法读取 %1。</translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2: too large to embed in a project.</source>
+        <translation>%1 大于 %2：太大，无法嵌入项目。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 holds no cell.</source>
+        <translation>%1 不含任何单元。</translation>
+    </message>
+    <message>
+        <source>%1: %2 cells, database unit %3 nm</source>
+        <translation>%1：%2 个单元，数据库单位 %3 nm</translation>
+    </message>
+    <message>
+        <source>GDS %1</source>
+        <translation>GDS %1</translation>
+    </message>
+    <message>
+        <source>No GDS file is loaded.</source>
+        <translation>未加载 GDS 文件。</translation>
+    </message>
+    <message>
+        <source>Layer %1 needs a name and a material.</source>
+        <translation>图层 %1 需要名称和材料。</translation>
+    </message>
+    <message>
+        <source>Tick at least one layer.</source>
+        <translation>请至少勾选一个图层。</translation>
+    </message>
+    <message>
+        <source>Import GDS %1</source>
+        <translation>导入 GDS %1</translation>
+    </message>
+    <message>
+        <source>Export GDS</source>
+        <translation>导出 GDS</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
     </message>
 </context>
 </TS>

@@ -833,6 +833,17 @@ void PropertiesDock::rebuild() {
             vec3Fields(tr("Min"), s.box_min, [this](Vec3 v) { editShape([v](Shape& x) { x.box_min = v; }); });
             vec3Fields(tr("Max"), s.box_max, [this](Vec3 v) { editShape([v](Shape& x) { x.box_max = v; }); });
             break;
+        case ShapeType::Gds: {  // gds_import_dialog.hpp
+            addInfo(tr("File"), qs(s.file_name));
+            addInfo(tr("Cell"), s.gds_cell.empty() ? tr("(top cell)") : qs(s.gds_cell));
+            addInfo(tr("GDS layer"), QStringLiteral("%1/%2").arg(s.gds_layer[0]).arg(s.gds_layer[1]));
+            for (int a = 0; a < 2; ++a)
+                addDouble(tr("Translate %1").arg(QLatin1String(a ? "y" : "x")), s.translate[size_t(a)], um,
+                          [this, a](double v) { editShape([v, a](Shape& x) { x.translate[size_t(a)] = v; }); });
+            addDouble(tr("Rotation"), s.rotation_deg, tr(" deg"),
+                      [this](double v) { editShape([v](Shape& x) { x.rotation_deg = v; }); });
+            break;
+        }
         case ShapeType::Step: {
             addInfo(tr("File"), qs(s.file_name));
             addInfo(tr("Solids"), s.solids.empty() ? tr("all") : QString::number(s.solids.size()));

@@ -94,8 +94,8 @@ void translate_shape(Shape& s, double dx, double dy) {
     for (auto& p : s.points) mv(p);
     mv(s.center);
     mv(s.origin);
-    s.translate[0] += s.type == ShapeType::Step ? dx : 0;
-    s.translate[1] += s.type == ShapeType::Step ? dy : 0;
+    s.translate[0] += s.type == ShapeType::Step || s.type == ShapeType::Gds ? dx : 0;
+    s.translate[1] += s.type == ShapeType::Step || s.type == ShapeType::Gds ? dy : 0;
     // 3D solids
     s.center_3d.x += dx;
     s.center_3d.y += dy;
@@ -187,6 +187,14 @@ void rotate_shape(Shape& s, Vec2 c, double deg) {
         s.translate[0] = t.x;
         s.translate[1] = t.y;
         s.rotate_deg[2] = std::remainder(s.rotate_deg[2] + deg, 360.0);
+        break;
+    }
+    case ShapeType::Gds: {  // p -> R_d (R(rotate_deg) p + t - c) + c
+        Vec2 t{s.translate[0], s.translate[1]};
+        rot(t);
+        s.translate[0] = t.x;
+        s.translate[1] = t.y;
+        s.rotation_deg = std::remainder(s.rotation_deg + deg, 360.0);
         break;
     }
     default: break;

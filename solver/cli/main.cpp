@@ -9,6 +9,7 @@
 //   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
 //   golightly-cli sweep PROJECT --param NAME=LO:HI:N ... / optimize PROJECT --objective EXPR --param NAME=LO..HI ...
 //                       (cmd_sweep.cpp)
+//   golightly-cli export-gds PROJECT --out FILE.gds [--cell NAME]   (cmd_gds.cpp)
 //   golightly-cli --version
 //
 // Exit codes: 0 success; 1 usage; 2 invalid project; 3 run failed (results so far written).
@@ -28,6 +29,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cmd_gds.hpp"
 #include "golightly/bench.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
@@ -507,6 +509,9 @@ int real_main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     bench->add_flag("--json", bench_json, "Print one JSON object");
 
+    cli::ExportGdsCommand export_gds_cmd;  // export-gds (cmd_gds.cpp)
+    cli::add_export_gds_command(app, export_gds_cmd);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -527,6 +532,7 @@ int real_main(int argc, char** argv) {
         if (const int rc = cli::run_sweep_commands(sweep_commands); rc >= 0) return rc;
         if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);
+        if (*export_gds_cmd.sub) return cli::run_export_gds(export_gds_cmd);
         if (*bench) {
             const bool three = bench_req.dims == 3;
             if (three && bench->count("--size") == 0) bench_size = "128,128,128";

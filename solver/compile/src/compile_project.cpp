@@ -78,6 +78,7 @@
 #include "compile_internal.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/gds.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/mode_solver.hpp"
@@ -1014,6 +1015,7 @@ CompiledProject Compiler::run() {
 
 CompiledProject compile_project(const Project& project, const std::string& file_label, const CompileOptions& options) {
     Compiler c(project, file_label, options);
+    check_gds_shapes(project, file_label);  // embedded GDSII files: errors name layers[i].shapes[k].data
     try {
         if (project.domain.dimensions == 3) return detail::compile_project_3d(project, file_label, options);
         return c.run();

@@ -290,6 +290,21 @@ private:
                 }
                 return;
             }
+            case ShapeType::Gds:  // one extruded object per GDSII element (they may overlap)
+                for (auto& ring : shape_outline(shape, tol_)) {
+                    Object3 g;
+                    g.shape = &shape;
+                    g.kind = Object3::Extruded;
+                    g.base = Outline{std::move(ring)};
+                    g.zlo = L.zlo;
+                    g.zhi = L.zhi;
+                    g.z_ref = z_ref;
+                    g.tan_angle = tan_a;
+                    g.varies = tan_a != 0;
+                    g.group = group++;
+                    L.objects.push_back(std::move(g));
+                }
+                return;
             default:
                 o.kind = Object3::Extruded;
                 o.base = shape_outline(shape, tol_);

@@ -197,7 +197,11 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
                         const double z0 = std::min((*layer->z)[0], (*layer->z)[1]);
                         o = offset_outline(o, (z - z0) * std::tan(layer->sidewall_angle_deg * M_PI / 180.0));
                     }
-                    uni.add_outline(o, group++);
+                    if (shape.type == ShapeType::Gds) {  // one group per GDSII element: they may overlap
+                        for (auto& ring : o) uni.add_outline(Outline{std::move(ring)}, group++);
+                    } else {
+                        uni.add_outline(o, group++);
+                    }
                 }
             } catch (const ProjectError&) {
                 throw;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "geometry_internal.hpp"
+#include "golightly/gds.hpp"
 
 namespace golightly {
 
@@ -158,6 +159,8 @@ Outline shape_outline(const Shape& shape, double tolerance_um) {
             throw std::invalid_argument("raster shapes have no outline");
         case ShapeType::Step:
             throw std::invalid_argument("step shapes have no outline");
+        case ShapeType::Gds:
+            return gds_shape_polygons(shape);  // one CCW ring per GDSII element (gds.hpp)
         case ShapeType::Sphere:
         case ShapeType::Box:
             throw std::invalid_argument(to_string(shape.type) + " shapes are solids: they have a section at each z, no outline");

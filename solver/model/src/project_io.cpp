@@ -48,12 +48,12 @@ const EnumEntry<Precision> kPrecisions[2] = {{Precision::Float32, "float32"},
                                              {Precision::Float64, "float64"}};
 const EnumEntry<BackendChoice> kBackends[3] = {
     {BackendChoice::Auto, "auto"}, {BackendChoice::Cuda, "cuda"}, {BackendChoice::Cpu, "cpu"}};
-const EnumEntry<ShapeType> kShapeTypes[9] = {
+const EnumEntry<ShapeType> kShapeTypes[10] = {
     {ShapeType::Rectangle, "rectangle"}, {ShapeType::Polygon, "polygon"},
     {ShapeType::Ellipse, "ellipse"},     {ShapeType::Ring, "ring"},
     {ShapeType::Path, "path"},           {ShapeType::Raster, "raster"},
     {ShapeType::Step, "step"},           {ShapeType::Sphere, "sphere"},
-    {ShapeType::Box, "box"}};
+    {ShapeType::Box, "box"},             {ShapeType::Gds, "gds"}};
 const EnumEntry<PoleKind> kPoleKinds[2] = {{PoleKind::Drude, "drude"},
                                            {PoleKind::Lorentz, "lorentz"}};
 const EnumEntry<WaveformType> kWaveformTypes[2] = {{WaveformType::GaussianPulse, "gaussian_pulse"},
@@ -467,6 +467,15 @@ void with_object(ObjectReader& parent, std::string_view key, const std::string& 
     fn(r);
 }
 
+/// A GDSII [layer, datatype] pair (each 0..65535; GDSII stores them as 16-bit integers).
+std::array<int, 2> gds_layer_pair(ObjectReader& r, std::string_view key) {
+    const Json& v = r.require(key);
+    const std::string p = r.path(key);
+    if (!v.is_array() || v.size() != 2)
+        r.conv().fail(p, "must be [layer, datatype], two integers (found " + describe(v) + ")");
+    return {int(r.conv().integer(v[0], index_path(p, 0), 0, 65535)), int(r.conv().integer(v[1], index_path(p, 1), 0, 65535))};
+}
+
 Shape parse_shape(const Json& j, const std::string& path, const std::string& file) {
     ObjectReader r(j, path, file);
     Shape s;
@@ -523,6 +532,18 @@ Shape parse_shape(const Json& j, const std::string& path, const std::string& fil
             s.box_min = r.vec3("min");
             s.box_max = r.vec3("max");
             break;
+        case ShapeType::Gds: {
+            s.file_name = r.string("file_name", "");
+            s.data_base64 = r.string("data");
+            s.gds_cell = r.string("cell", "");
+            // layer: [layer, datatype]; absent = the layer's gds_layer (parse_layer), -1 here
+            s.gds_layer = {-1, -1};
+            if (r.find("layer")) s.gds_layer = gds_layer_pair(r, "layer");
+            const Vec2 t = r.optional_vec2("translate").value_or(Vec2{0, 0});
+            s.translate = {t.x, t.y, 0};
+            s.rotation_deg = r.number("rotate_deg", 0.0);
+            break;
+        }
     }
     s.extra = r.extras();
     return s;
@@ -576,10 +597,19 @@ Layer parse_layer(const Json& j, const std::string& path, const std::string& fil
     }
     l.sidewall_angle_deg = r.number("sidewall_angle_deg", 0.0);
     l.reference_only = r.boolean("reference_only", false);
+    if (r.find("gds_layer")) l.gds_layer = gds_layer_pair(r, "gds_layer");
     if (const Json* shapes = r.find("shapes")) {
         r.conv().array(*shapes, r.path("shapes"));
-        for (std::size_t i = 0; i < shapes->size(); ++i)
+        for (std::size_t i = 0; i < shapes->size(); ++i) {
             l.shapes.push_back(parse_shape((*shapes)[i], index_path(r.path("shapes"), i), file));
+            Shape& s = l.shapes.back();
+            if (s.type == ShapeType::Gds && s.gds_layer[0] < 0) {  // `layer` absent: the layer's gds_layer
+                if (!l.gds_layer)
+                    r.conv().fail(index_path(r.path("shapes"), i) + ".layer",
+                                  "is required (a gds shape needs [layer, datatype], or its layer a gds_layer)");
+                s.gds_layer = *l.gds_layer;
+            }
+        }
     }
     l.extra = r.extras();
     return l;
@@ -912,6 +942,14 @@ Json shape_json(const Shape& s) {
             j["min"] = vec3_json(s.box_min);
             j["max"] = vec3_json(s.box_max);
             break;
+        case ShapeType::Gds:
+            j["file_name"] = s.file_name;
+            j["data"] = s.data_base64;
+            if (!s.gds_cell.empty()) j["cell"] = s.gds_cell;
+            j["layer"] = Json::array({s.gds_layer[0], s.gds_layer[1]});
+            if (s.translate[0] != 0 || s.translate[1] != 0) j["translate"] = Json::array({s.translate[0], s.translate[1]});
+            if (s.rotation_deg != 0) j["rotate_deg"] = s.rotation_deg;
+            break;
     }
     append_extra(j, s.extra);
     return j;
@@ -949,6 +987,7 @@ Json layer_json(const Layer& l) {
     if (l.z) j["z"] = Json::array({(*l.z)[0], (*l.z)[1]});
     if (l.sidewall_angle_deg != 0) j["sidewall_angle_deg"] = l.sidewall_angle_deg;
     j["reference_only"] = l.reference_only;
+    if (l.gds_layer) j["gds_layer"] = Json::array({(*l.gds_layer)[0], (*l.gds_layer)[1]});
     Json shapes = Json::array();
     for (const auto& s : l.shapes) shapes.push_back(shape_json(s));
     j["shapes"] = shapes;

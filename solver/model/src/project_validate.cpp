@@ -345,6 +345,17 @@ private:
                 bounded(s.box_max, path + ".max");
                 box3(s.box_min, s.box_max, path + ".max");
                 break;
+            case ShapeType::Gds:
+                // the stream itself is read (and its errors reported) by the geometry (gds.hpp)
+                if (s.data_base64.empty()) fail(path + ".data", "must hold the base64 GDSII stream (found an empty string)");
+                if (s.data_base64.size() / 4 * 3 > limits::kMaxStepBytes)
+                    fail(path + ".data", "the embedded GDSII file is about " +
+                                             limits::format_bytes(double(s.data_base64.size() / 4 * 3)) +
+                                             ", larger than the limit of " + limits::format_bytes(double(limits::kMaxStepBytes)));
+                bounded(s.translate[0], path + ".translate[0]");
+                bounded(s.translate[1], path + ".translate[1]");
+                if (!(std::abs(s.rotation_deg) <= 1e6)) fail(path + ".rotate_deg", "must be within +-1e6 degrees");
+                break;
         }
     }
 
@@ -422,7 +433,8 @@ private:
                     x0 = s.origin.x, y0 = s.origin.y;
                     x1 = x0 + s.width_px * s.pixel_size, y1 = y0 + s.height_px * s.pixel_size;
                     break;
-                case ShapeType::Step: continue;
+                case ShapeType::Step:
+                case ShapeType::Gds: continue;
                 case ShapeType::Sphere:
                     lo = {s.center_3d.x - s.radius, s.center_3d.y - s.radius, s.center_3d.z - s.radius};
                     hi = {s.center_3d.x + s.radius, s.center_3d.y + s.radius, s.center_3d.z + s.radius};

@@ -56,7 +56,9 @@ struct Material {
 
 /// Sphere and Box (GoLightly 0.2, spec "3D projects") are solids with their own z; in 2D
 /// they are cut at domain.slice_z (a disc, a rectangle).
-enum class ShapeType { Rectangle, Polygon, Ellipse, Ring, Path, Raster, Step, Sphere, Box };
+/// Gds (GoLightly 0.3, spec "GDSII layouts"): the polygons, boxes and paths of one
+/// layer/datatype of one cell of an embedded GDSII stream, references flattened.
+enum class ShapeType { Rectangle, Polygon, Ellipse, Ring, Path, Raster, Step, Sphere, Box, Gds };
 
 /// One shape. A flat struct: which fields matter depends on `type` (see the spec's table).
 struct Shape {
@@ -87,6 +89,12 @@ struct Shape {
     /// step (GoLightly 0.1, additive): indices of the file's solids (read_step order) this
     /// shape places on its layer; empty = all solids. JSON key `solids`.
     std::vector<int> solids;
+    // gds (GoLightly 0.3): file_name and data_base64 as step (the GDSII stream); JSON `cell`
+    // (empty = the only top cell), `layer` [layer, datatype] (absent: the layer's
+    // gds_layer), `translate` [x, y] (translate[0..1] here) and `rotate_deg` (a number,
+    // kept in rotation_deg): each point p of the cell maps to R(rotate_deg) p + translate.
+    std::string gds_cell;
+    std::array<int, 2> gds_layer{0, 0};
     // sphere (3D shape): JSON `center [x,y,z]`, `radius`
     Vec3 center_3d;
     double radius = 0;
@@ -107,6 +115,9 @@ struct Layer {
     /// Sidewall angle (degrees, spec "3D projects"): > 0 makes each extruded 2D shape
     /// shrink with height, every edge moving inward by (z - z0) tan(angle); 0 = vertical.
     double sidewall_angle_deg = 0;
+    /// GDSII layer/datatype of this layer (GoLightly 0.3, JSON `gds_layer`): where a GDS
+    /// export writes its shapes, and the default `layer` of its `gds` shapes.
+    std::optional<std::array<int, 2>> gds_layer;
     std::vector<Shape> shapes;
     Json extra = Json::object();
     bool operator==(const Layer&) const = default;

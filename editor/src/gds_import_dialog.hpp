@@ -1,0 +1,91 @@
+// GoLightly editor: GDSII import and export (issue 22, IDE half). File > Import GDS opens
+// GdsImportDialog: the file is read (gds::read), its cells are listed (top cells first),
+// the chosen cell's layer/datatype pairs fill a table (element count after flattening, a
+// name, from a layer map (.lyp / YAML) when one is loaded, and a material), a preview draws
+// the flattened polygons of the ticked layers, and Import adds one GoLightly layer per
+// ticked GDS layer, each with `gds_layer` and one `gds` shape embedding the file: ONE undo
+// step. File > Export GDS writes the project through export_gds (gds.hpp), as
+// `golightly-cli export-gds` does.
+#pragma once
+
+#include <QDialog>
+#include <QString>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "editor_document.hpp"
+#include "golightly/gds.hpp"
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace golightly::editor {
+
+class GdsImportDialog : public QDialog {
+    Q_OBJECT
+public:
+    enum Column { ColLayer, ColElements, ColName, ColMaterial, ColCount };
+    GdsImportDialog(EditorDocument* doc, Prompts* prompts, QWidget* parent = nullptr);
+    ~GdsImportDialog() override;
+
+    /// Reads `path`; false (message to the prompts, naming the file) when it is not a
+    /// readable GDSII stream.
+    bool loadFile(const QString& path);
+    bool isLoaded() const { return lib_ != nullptr; }
+    QString filePath() const { return path_; }
+
+    /// Reads a layer map (KLayout .lyp or gdsfactory YAML) and names the table's layers
+    /// from it; false (message to the prompts) on errors.
+    bool loadLayerMap(const QString& path);
+
+    // ---- choices (also the widgets' state, for tests)
+    QComboBox* cellCombo() const { return cell_; }
+    QTableWidget* layersTable() const { return table_; }
+    QString cell() const;
+    void setCell(const QString& name);
+    /// The table's rows: the cell's [layer, datatype] pairs, sorted.
+    std::vector<std::array<int, 2>> layers() const { return layers_; }
+    void setLayerIncluded(std::array<int, 2> layer, bool on);
+    bool layerIncluded(std::array<int, 2> layer) const;
+    void setLayerName(std::array<int, 2> layer, const QString& name);
+    QString layerName(std::array<int, 2> layer) const;
+    /// An existing material id.
+    void setLayerMaterial(std::array<int, 2> layer, const QString& materialId);
+    QString layerMaterial(std::array<int, 2> layer) const;
+    /// Polygons (boundaries, boxes and path outlines) the preview draws now.
+    int previewPolygons() const;
+
+    /// Adds a layer per ticked GDS layer: ONE undo step; false (message to the prompts,
+    /// project unchanged) when nothing is loaded or ticked, or a name is empty.
+    bool importIntoDocument();
+
+public Q_SLOTS:
+    void accept() override;
+
+private:
+    int rowOf(std::array<int, 2> layer) const;
+    void fillLayers();
+    void updatePreview();
+    EditorDocument* doc_;
+    Prompts* prompts_;
+    QString path_;
+    std::string dataBase64_;
+    std::shared_ptr<const gds::Library> lib_;
+    std::vector<std::array<int, 2>> layers_;
+    std::vector<gds::LayerName> names_;
+    QComboBox* cell_;
+    QTableWidget* table_;
+    QLabel* fileLabel_;
+    class GdsPreview* preview_;
+};
+
+/// Writes the project as a GDSII file (export_gds, cell `cell`); errors and warnings go to
+/// the prompts (a warning is reported through error() titled "Export GDS" only when the
+/// file was not written). Returns true when the file was written.
+bool export_gds_file(const Project& project, const QString& path, const QString& cell, Prompts& prompts,
+                     QStringList* warnings = nullptr);
+
+}  // namespace golightly::editor

@@ -1,0 +1,191 @@
+// GoLightly: GDSII stream layouts (spec/project-format.md, "GDSII layouts").
+//
+// An own reader and writer of the GDSII stream format (Calma GDSII Stream Format Manual,
+// release 6.0, 1987: records of a 2-byte length, a record type and a data type byte, then
+// big-endian 2/4-byte integers, 8-byte excess-64 base-16 reals or ASCII strings). Why not
+// libGDSII (the reader Meep uses): it flattens by layer only (datatypes merged), gives the
+// cells' union with no choice of cell, skips BOX elements, ignores path end types and
+// builds path outlines without miter joins, drops the rotation, magnification and
+// reflection of AREF elements, reads only from a file name, and calls exit() on a
+// reference to an unknown cell; it has no writer. The record format is small; this file
+// reads what the issue needs and refuses everything malformed with a message.
+//
+// Units: database units (the file's integers) on input; um everywhere else (the UNITS
+// record's metres per database unit times 1e6). Transformations of SREF/AREF elements
+// (GDSII manual, "STRANS"): a point p of the referenced cell maps to
+//     origin + R(angle) * mag * F p,   F = diag(1, -1) when reflected about x (applied first),
+// and an AREF's instance (c, r) sits at origin + c (P1 - P0) / columns + r (P2 - P0) / rows,
+// P0..P2 its three XY points (the lattice vectors are given in the parent's coordinates).
+// ABSMAG / ABSANGLE: the magnification / angle is not combined with the parent's.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "golightly/geometry.hpp"
+#include "golightly/project.hpp"
+
+namespace golightly::gds {
+
+/// What the GDS functions throw: a std::runtime_error whose `field` names the member of a
+/// `gds` shape at fault: "data" (the stream), "cell" or "layer".
+struct GdsError : std::runtime_error {
+    GdsError(const std::string& what, std::string field_name) : std::runtime_error(what), field(std::move(field_name)) {}
+    std::string field;
+};
+
+/// A path element after flattening: centre line in um, its full width (um), GDSII
+/// PATHTYPE (0 flush, 1 round, 2 square ends extended by width/2, 4 custom extensions)
+/// and the extensions of pathtype 4 (um, along the end segments; may be negative).
+struct Path {
+    std::vector<Vec2> points;
+    double width = 0;
+    int pathtype = 0;
+    double begin_extension = 0, end_extension = 0;
+    bool operator==(const Path&) const = default;
+};
+
+/// The flattened content of one layer/datatype of one cell, um.
+struct Geometry {
+    std::vector<std::vector<Vec2>> polygons;  ///< boundaries and boxes, open rings (no repeated closing vertex)
+    std::vector<Path> paths;
+};
+
+/// One element of a cell, as stored (database units).
+struct Element {
+    enum Kind { Boundary, PathEl, Box, Sref, Aref } kind = Boundary;
+    int layer = 0, datatype = 0;  ///< datatype: BOXTYPE for boxes
+    std::vector<std::array<std::int32_t, 2>> xy;
+    std::int32_t width = 0;       ///< paths; < 0: absolute width (not magnified)
+    int pathtype = 0;
+    std::int32_t bgnextn = 0, endextn = 0;
+    std::string sname;            ///< references
+    int columns = 1, rows = 1;    ///< AREF
+    bool reflect = false, absmag = false, absangle = false;
+    double mag = 1, angle_deg = 0;
+};
+
+struct Cell {
+    std::string name;
+    std::vector<Element> elements;
+};
+
+/// A GDSII library as read.
+struct Library {
+    std::string name;
+    double user_units_per_db = 1e-3;  ///< UNITS[0]
+    double metres_per_db = 1e-9;      ///< UNITS[1]
+    std::vector<Cell> cells;
+    double um_per_db() const { return metres_per_db * 1e6; }
+};
+
+/// Reads a GDSII stream from memory. Throws std::runtime_error naming what is wrong and
+/// the byte offset: not a GDSII stream (no HEADER), truncated, a record length below 4,
+/// odd or past the end, a record where it does not belong, a data type not matching the
+/// record, invalid UNITS, COLROW out of 1..32767, an XY record with too few points, a
+/// reference to a cell the library lacks, a cell defined twice. Limits: 64 MiB of data.
+Library read(const std::vector<std::uint8_t>& bytes);
+
+/// Cells no other cell references, in file order.
+std::vector<std::string> top_cells(const Library& lib);
+
+/// The [layer, datatype] pairs holding boundaries, paths or boxes in `cell` or the cells
+/// it references (directly or not), sorted. Throws std::runtime_error for an unknown cell.
+std::vector<std::array<int, 2>> cell_layers(const Library& lib, const std::string& cell);
+
+/// The boundaries, boxes and paths of layer/datatype `layer` in `cell`, references and
+/// arrays flattened with their transformations, in um. Throws std::runtime_error for an
+/// unknown cell, a reference cycle, references nested deeper than 64, or a result of more
+/// than `max_vertices` vertices (default 20 million; counted before anything is expanded,
+/// so a huge AREF is refused at once).
+Geometry flatten(const Library& lib, const std::string& cell, std::array<int, 2> layer, double max_vertices = 2e7);
+
+/// The filled outline of a path (um): one simple ring, CCW, miter joins (the offset lines'
+/// intersections), the ends as PATHTYPE says: flush, extended by begin/end extension
+/// (pathtype 2: width/2 each), or round: half discs of 256 chords whose vertex radius is
+/// set so the cap's area is exactly pi w^2 / 8 (the chord endpoints at the path's edges).
+/// Throws std::invalid_argument for fewer than two distinct points, width <= 0, or a
+/// 180-degree reversal.
+std::vector<Vec2> path_polygon(const Path& path);
+
+/// One layer/datatype's content for write().
+struct WriteLayer {
+    int layer = 0, datatype = 0;
+    std::vector<std::vector<Vec2>> polygons;  ///< um, open rings
+    std::vector<Path> paths;                  ///< um
+};
+
+/// A GDSII stream of one cell `cell` holding `layers`, database unit 1 nm, user unit 1 um
+/// (UNITS 1e-3, 1e-9). Coordinates are rounded to the nearest nm. Throws
+/// std::runtime_error when a coordinate exceeds the 32-bit range (+-2147 um), a polygon
+/// has more than 8190 vertices or a path more than 8191 points (the XY record's limit), or
+/// the cell name is empty.
+std::vector<std::uint8_t> write(const std::string& cell, const std::vector<WriteLayer>& layers);
+
+/// One entry of a layer map: a name for a GDSII layer/datatype.
+struct LayerName {
+    std::string name;
+    int layer = 0, datatype = 0;
+    bool operator==(const LayerName&) const = default;
+};
+
+/// Reads a layer map naming GDSII layers: a KLayout layer-properties file (`.lyp`, XML:
+/// each <properties> with <name> and <source> "layer/datatype[@view]", or a name of the
+/// form "NAME (l/d)"), or gdsfactory's YAML convention (one "NAME: [layer, datatype]",
+/// "NAME: layer/datatype" or "NAME: (layer, datatype)" per line; other lines skipped).
+/// Throws std::runtime_error when the file cannot be read or names nothing.
+std::vector<LayerName> read_layer_map(const std::filesystem::path& file);
+
+}  // namespace golightly::gds
+
+namespace golightly {
+
+/// The placed polygons of a `gds` shape (um): every boundary, box and path (its outline,
+/// gds::path_polygon) of the shape's layer/datatype in its cell, flattened, mapped by
+/// R(rotation_deg) p + translate, each an open ring oriented CCW (one ring per GDSII
+/// element: they may overlap; coverage takes their union). Cached per (data, cell, layer,
+/// placement). Throws std::runtime_error as gds::read / gds::flatten (the message names
+/// the embedded file), and when the shape names no cell and the file has several top cells.
+Outline gds_shape_polygons(const Shape& gds_shape);
+
+/// The flattened geometry of a `gds` shape with its placement applied (um), paths kept as
+/// paths (for export). Errors as gds_shape_polygons.
+gds::Geometry gds_shape_geometry(const Shape& gds_shape);
+
+/// A `gds` shape embedding `file` (base64), cell `cell` ("" = the only top cell), layer
+/// `layer`. Reads the file to check it. Throws std::runtime_error as gds::read, for an
+/// unknown cell, or when the file cannot be read.
+Shape make_gds_shape(const std::filesystem::path& file, const std::string& cell, std::array<int, 2> layer);
+
+/// The result of export_gds.
+struct GdsExport {
+    std::vector<std::uint8_t> bytes;    ///< the GDSII stream
+    std::vector<std::string> warnings;  ///< e.g. STEP shapes left out
+    int polygons = 0, paths = 0;        ///< elements written
+};
+
+/// Writes every layer's shapes into one GDSII cell `cell` (spec "GDSII layouts"), each
+/// layer on its `gds_layer` (absent: layer = its position in the layer list + 1,
+/// datatype 0, with a warning): rectangles, polygons, ellipses and rings as polygons
+/// (ellipses and rings discretized to a sagitta below 1e-3 of domain.cell_size; a ring's
+/// hole joined to its outside by a zero-width cut, GDSII having no holes); paths as GDSII
+/// paths (flush ends) when they have no bend_radius, else their outline; `gds` shapes as
+/// their flattened boundaries and paths; painted rasters traced at the cell resolution
+/// (the raster's coverage on the grid of domain.cell_size, windows covered at least half,
+/// as rectangles: runs of a row merged with equal runs of the rows above); spheres and
+/// boxes as their cut at domain.slice_z; `step` shapes are left out with a warning.
+/// Throws ProjectError (file_label, "layers[i].shapes[k]") when a shape cannot be written
+/// (gds::write's limits, unreadable embedded GDS).
+GdsExport export_gds(const Project& project, const std::string& cell, const std::string& file_label);
+
+/// Reads every `gds` shape of the project once (gds_shape_polygons), so that a malformed
+/// or mismatched embedded file is reported before a run: ProjectError(file_label,
+/// "layers[i].shapes[k].data" / ".cell" / ".layer", message naming the embedded file).
+/// compile_project and compile_project_3d call it.
+void check_gds_shapes(const Project& project, const std::string& file_label);
+
+}  // namespace golightly

@@ -1,0 +1,406 @@
+// GoLightly: `gds` shapes (embedded GDSII streams) as polygons, the project's GDSII export,
+// and layer maps (gds.hpp).
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <numbers>
+#include <regex>
+#include <sstream>
+
+#include "golightly/errors.hpp"
+#include "golightly/gds.hpp"
+#include "golightly/image_io.hpp"
+#include "golightly/limits.hpp"
+
+namespace golightly {
+
+namespace {
+
+std::string label(const Shape& s) { return "GDS file '" + (s.file_name.empty() ? std::string("(embedded)") : s.file_name) + "'"; }
+
+/// Parsed libraries per embedded data (hash and size of the base64 text), most recent first.
+struct LibEntry {
+    std::size_t hash = 0, size = 0;
+    std::shared_ptr<const gds::Library> lib;
+};
+std::mutex g_mutex;
+std::list<LibEntry> g_libs;
+struct GeoEntry {
+    std::size_t hash = 0, size = 0;
+    std::string cell;
+    std::array<int, 2> layer{0, 0};
+    std::shared_ptr<const gds::Geometry> geo;  ///< unplaced
+};
+std::list<GeoEntry> g_geos;
+
+std::shared_ptr<const gds::Library> library_of(const Shape& s) {
+    const std::size_t h = std::hash<std::string>{}(s.data_base64), n = s.data_base64.size();
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        for (auto it = g_libs.begin(); it != g_libs.end(); ++it)
+            if (it->hash == h && it->size == n) {
+                g_libs.splice(g_libs.begin(), g_libs, it);
+                return g_libs.front().lib;
+            }
+    }
+    std::vector<std::uint8_t> bytes;
+    try {
+        bytes = base64_decode(s.data_base64);
+    } catch (const std::exception& e) {
+        throw gds::GdsError(label(s) + ": the embedded data is not base64: " + e.what(), "data");
+    }
+    std::shared_ptr<const gds::Library> lib;
+    try {
+        lib = std::make_shared<const gds::Library>(gds::read(bytes));
+    } catch (const gds::GdsError& e) {
+        throw gds::GdsError(label(s) + ": " + e.what(), e.field);
+    }
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_libs.push_front({h, n, lib});
+    if (g_libs.size() > 8) g_libs.pop_back();
+    return lib;
+}
+
+/// The cell a shape names, or the file's only top cell.
+std::string cell_of(const Shape& s, const gds::Library& lib) {
+    if (!s.gds_cell.empty()) return s.gds_cell;
+    const auto tops = gds::top_cells(lib);
+    if (tops.size() == 1) return tops[0];
+    std::string names;
+    for (std::size_t k = 0; k < tops.size() && k < 10; ++k) names += (k ? ", " : "") + tops[k];
+    throw gds::GdsError(label(s) + ": the file has " + std::to_string(tops.size()) + " top cells (" + names +
+                            "): name one in `cell`",
+                        "cell");
+}
+
+std::shared_ptr<const gds::Geometry> geometry_of(const Shape& s) {
+    const std::size_t h = std::hash<std::string>{}(s.data_base64), n = s.data_base64.size();
+    {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        for (auto it = g_geos.begin(); it != g_geos.end(); ++it)
+            if (it->hash == h && it->size == n && it->cell == s.gds_cell && it->layer == s.gds_layer) {
+                g_geos.splice(g_geos.begin(), g_geos, it);
+                return g_geos.front().geo;
+            }
+    }
+    const auto lib = library_of(s);
+    const std::string cell = cell_of(s, *lib);
+    std::shared_ptr<const gds::Geometry> geo;
+    try {
+        geo = std::make_shared<const gds::Geometry>(gds::flatten(*lib, cell, s.gds_layer));
+    } catch (const gds::GdsError& e) {
+        throw gds::GdsError(label(s) + ": " + e.what(), e.field);
+    }
+    if (geo->polygons.empty() && geo->paths.empty()) {
+        std::string have;
+        const auto layers = gds::cell_layers(*lib, cell);
+        for (std::size_t k = 0; k < layers.size() && k < 20; ++k)
+            have += (k ? ", " : "") + std::to_string(layers[k][0]) + "/" + std::to_string(layers[k][1]);
+        throw gds::GdsError(label(s) + ": cell '" + cell + "' has nothing on layer " + std::to_string(s.gds_layer[0]) + "/" +
+                                std::to_string(s.gds_layer[1]) + " (it has " + (have.empty() ? "no layers" : have) + ")",
+                            "layer");
+    }
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_geos.push_front({h, n, s.gds_cell, s.gds_layer, geo});
+    if (g_geos.size() > 32) g_geos.pop_back();
+    return geo;
+}
+
+/// p -> R(rotation_deg) p + translate
+struct Place {
+    double c = 1, s = 0, tx = 0, ty = 0;
+    explicit Place(const Shape& sh) : tx(sh.translate[0]), ty(sh.translate[1]) {
+        const double r = std::fmod(sh.rotation_deg, 360.0), q = r < 0 ? r + 360 : r;
+        if (q == 90) c = 0, s = 1;
+        else if (q == 180) c = -1, s = 0;
+        else if (q == 270) c = 0, s = -1;
+        else if (q != 0) c = std::cos(sh.rotation_deg * std::numbers::pi / 180), s = std::sin(sh.rotation_deg * std::numbers::pi / 180);
+    }
+    bool identity() const { return c == 1 && s == 0 && tx == 0 && ty == 0; }
+    Vec2 operator()(Vec2 p) const { return {tx + c * p.x - s * p.y, ty + s * p.x + c * p.y}; }
+};
+
+double signed_area(const std::vector<Vec2>& r) {
+    double a = 0;
+    for (std::size_t k = 0; k < r.size(); ++k) {
+        const Vec2 p = r[k], q = r[(k + 1) % r.size()];
+        a += p.x * q.y - p.y * q.x;
+    }
+    return 0.5 * a;
+}
+
+}  // namespace
+
+gds::Geometry gds_shape_geometry(const Shape& shape) {
+    const auto geo = geometry_of(shape);
+    gds::Geometry out = *geo;
+    const Place P(shape);
+    // the spec's coordinate bound (limits.hpp): a huge database unit or magnification
+    // must not reach the coverage's cell arithmetic
+    const auto place = [&](Vec2& v) {
+        if (!P.identity()) v = P(v);
+        if (!(std::abs(v.x) <= limits::kMaxCoordinateUm) || !(std::abs(v.y) <= limits::kMaxCoordinateUm))
+            throw gds::GdsError(label(shape) + ": a vertex at (" + std::to_string(v.x) + ", " + std::to_string(v.y) +
+                                    ") um lies beyond +-1e6 um (check the file's database unit and magnifications)",
+                                "data");
+    };
+    for (auto& poly : out.polygons)
+        for (Vec2& v : poly) place(v);
+    for (auto& path : out.paths) {
+        for (Vec2& v : path.points) place(v);
+        if (!(path.width <= limits::kMaxCoordinateUm))
+            throw gds::GdsError(label(shape) + ": a path is wider than 1e6 um", "data");
+    }
+    return out;
+}
+
+Outline gds_shape_polygons(const Shape& shape) {
+    const gds::Geometry g = gds_shape_geometry(shape);
+    Outline out;
+    out.reserve(g.polygons.size() + g.paths.size());
+    for (const auto& poly : g.polygons) {
+        std::vector<Vec2> ring = poly;
+        const double a = signed_area(ring);
+        if (a == 0) continue;  // degenerate: no area
+        if (a < 0) std::reverse(ring.begin(), ring.end());
+        out.push_back(std::move(ring));
+    }
+    for (const auto& path : g.paths) {
+        if (!(path.width > 0)) continue;  // zero-width paths have no area
+        try {
+            out.push_back(gds::path_polygon(path));
+        } catch (const std::invalid_argument& e) {
+            throw gds::GdsError(label(shape) + ": a path " + e.what(), "data");
+        }
+    }
+    return out;
+}
+
+Shape make_gds_shape(const std::filesystem::path& file, const std::string& cell, std::array<int, 2> layer) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + file.string());
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Shape s;
+    s.type = ShapeType::Gds;
+    s.file_name = file.filename().string();
+    s.data_base64 = base64_encode(bytes);
+    s.gds_cell = cell;
+    s.gds_layer = layer;
+    const auto lib = library_of(s);
+    (void)gds::cell_layers(*lib, cell_of(s, *lib));  // the cell exists
+    return s;
+}
+
+void check_gds_shapes(const Project& project, const std::string& file_label) {
+    for (std::size_t i = 0; i < project.layers.size(); ++i)
+        for (std::size_t k = 0; k < project.layers[i].shapes.size(); ++k) {
+            const Shape& s = project.layers[i].shapes[k];
+            if (s.type != ShapeType::Gds) continue;
+            const std::string path = "layers[" + std::to_string(i) + "].shapes[" + std::to_string(k) + "]";
+            try {
+                (void)gds_shape_polygons(s);
+            } catch (const gds::GdsError& e) {
+                throw ProjectError(file_label, path + "." + e.field, e.what());
+            } catch (const std::exception& e) {
+                throw ProjectError(file_label, path + ".data", label(s) + ": " + e.what());
+            }
+        }
+}
+
+// ----------------------------------------------------------------------------- export
+
+namespace {
+
+/// Outer rings (area > 0) with their holes (area < 0) joined in by a zero-width cut from
+/// the hole's vertex nearest to a vertex of the outer ring that contains it (the outer
+/// ring of largest area when none does).
+std::vector<std::vector<Vec2>> keyhole(const Outline& o) {
+    std::vector<std::vector<Vec2>> outers, holes;
+    for (const auto& r : o) {
+        if (r.size() < 3) continue;
+        (signed_area(r) >= 0 ? outers : holes).push_back(r);
+    }
+    if (outers.empty()) return {};
+    for (auto& h : holes) {
+        std::size_t best_o = 0, best_i = 0, best_j = 0;
+        double best = std::numeric_limits<double>::infinity();
+        for (std::size_t oi = 0; oi < outers.size(); ++oi)
+            for (std::size_t i = 0; i < outers[oi].size(); ++i)
+                for (std::size_t j = 0; j < h.size(); ++j) {
+                    const double d = std::hypot(outers[oi][i].x - h[j].x, outers[oi][i].y - h[j].y);
+                    if (d < best) best = d, best_o = oi, best_i = i, best_j = j;
+                }
+        auto& out = outers[best_o];
+        std::vector<Vec2> merged(out.begin(), out.begin() + std::ptrdiff_t(best_i) + 1);
+        for (std::size_t k = 0; k <= h.size(); ++k) merged.push_back(h[(best_j + k) % h.size()]);
+        merged.insert(merged.end(), out.begin() + std::ptrdiff_t(best_i), out.end());
+        out = std::move(merged);
+    }
+    return outers;
+}
+
+/// A raster's coverage on the cell grid, covered windows (>= 1/2) as rectangles.
+std::vector<std::vector<Vec2>> trace_raster(const Shape& r, double dx) {
+    const double w = r.width_px * r.pixel_size, h = r.height_px * r.pixel_size;
+    SampleGrid g;
+    g.dx_um = dx;
+    g.nx = std::max(1, int(std::ceil(w / dx - 1e-9)));
+    g.ny = std::max(1, int(std::ceil(h / dx - 1e-9)));
+    g.x0_um = r.origin.x + 0.5 * dx;
+    g.y0_um = r.origin.y + 0.5 * dx;
+    const std::vector<double> cov = raster_coverage(r, g);
+    std::vector<std::vector<Vec2>> out;
+    // open rectangles: run [i0, i1) -> first row
+    std::map<std::pair<int, int>, int> open;
+    const auto close = [&](std::pair<int, int> run, int j0, int j1) {
+        const double x0 = r.origin.x + run.first * dx, x1 = r.origin.x + run.second * dx;
+        const double y0 = r.origin.y + j0 * dx, y1 = r.origin.y + j1 * dx;
+        out.push_back({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
+    };
+    for (int j = 0; j <= g.ny; ++j) {
+        std::map<std::pair<int, int>, int> next;
+        if (j < g.ny) {
+            for (int i = 0; i < g.nx;) {
+                if (cov[std::size_t(j) * g.nx + i] < 0.5) { ++i; continue; }
+                int e = i;
+                while (e < g.nx && cov[std::size_t(j) * g.nx + e] >= 0.5) ++e;
+                const auto run = std::make_pair(i, e);
+                auto it = open.find(run);
+                next[run] = it == open.end() ? j : it->second;
+                i = e;
+            }
+        }
+        for (const auto& [run, j0] : open)
+            if (!next.count(run)) close(run, j0, j);
+        open = std::move(next);
+    }
+    return out;
+}
+
+}  // namespace
+
+GdsExport export_gds(const Project& project, const std::string& cell, const std::string& file_label) {
+    GdsExport ex;
+    std::vector<gds::WriteLayer> layers;
+    const double dx = project.domain.cell_size;
+    const double tol = std::max(1e-3 * dx, 1e-6);
+    std::string defaulted;
+    for (std::size_t i = 0; i < project.layers.size(); ++i) {
+        const Layer& L = project.layers[i];
+        gds::WriteLayer W;
+        if (L.gds_layer) {
+            W.layer = (*L.gds_layer)[0], W.datatype = (*L.gds_layer)[1];
+        } else {
+            W.layer = int(i) + 1;
+            defaulted += (defaulted.empty() ? "" : ", ") + ("'" + L.name + "' -> " + std::to_string(i + 1) + "/0");
+        }
+        for (std::size_t k = 0; k < L.shapes.size(); ++k) {
+            const Shape& s = L.shapes[k];
+            const std::string path = "layers[" + std::to_string(i) + "].shapes[" + std::to_string(k) + "]";
+            try {
+                switch (s.type) {
+                    case ShapeType::Path:
+                        if (!s.bend_radius || !(*s.bend_radius > 0)) {
+                            W.paths.push_back({s.points, s.width, 0, 0, 0});
+                            break;
+                        }
+                        [[fallthrough]];
+                    case ShapeType::Rectangle:
+                    case ShapeType::Polygon:
+                    case ShapeType::Ellipse:
+                    case ShapeType::Ring:
+                        for (auto& r : keyhole(shape_outline(s, tol))) W.polygons.push_back(std::move(r));
+                        break;
+                    case ShapeType::Sphere:
+                    case ShapeType::Box:
+                        for (auto& r : keyhole(shape_outline_at(s, project.domain.slice_z, tol))) W.polygons.push_back(std::move(r));
+                        break;
+                    case ShapeType::Gds: {
+                        gds::Geometry g = gds_shape_geometry(s);
+                        for (auto& r : g.polygons) W.polygons.push_back(std::move(r));
+                        for (auto& p : g.paths) W.paths.push_back(std::move(p));
+                        break;
+                    }
+                    case ShapeType::Raster:
+                        for (auto& r : trace_raster(s, dx)) W.polygons.push_back(std::move(r));
+                        break;
+                    case ShapeType::Step:
+                        ex.warnings.push_back(path + ": a STEP shape has no GDSII form; left out");
+                        break;
+                }
+            } catch (const gds::GdsError& e) {
+                throw ProjectError(file_label, path + "." + e.field, e.what());
+            } catch (const std::exception& e) {
+                throw ProjectError(file_label, path, e.what());
+            }
+        }
+        ex.polygons += int(W.polygons.size());
+        ex.paths += int(W.paths.size());
+        layers.push_back(std::move(W));
+    }
+    if (!defaulted.empty()) ex.warnings.push_back("layers without gds_layer written by position: " + defaulted);
+    try {
+        ex.bytes = gds::write(cell, layers);
+    } catch (const std::exception& e) {
+        throw ProjectError(file_label, "layers", e.what());
+    }
+    return ex;
+}
+
+// ----------------------------------------------------------------------------- layer maps
+
+std::vector<gds::LayerName> gds::read_layer_map(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) throw std::runtime_error("cannot read the layer map " + file.string());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    std::vector<LayerName> out;
+    const auto num = [](const std::string& digits) { return digits.size() > 6 ? -1 : std::stoi(digits); };
+    const auto add = [&](std::string name, int l, int d) {
+        while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+        while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) name.erase(name.begin());
+        if (name.size() >= 2 && (name.front() == '"' || name.front() == '\'') && name.back() == name.front())
+            name = name.substr(1, name.size() - 2);
+        if (l < 0 || l > 65535 || d < 0 || d > 65535) return;
+        out.push_back({name, l, d});
+    };
+    if (text.find("<layer-properties") != std::string::npos || text.find("<properties>") != std::string::npos) {
+        // KLayout .lyp: <properties> ... <name>N</name> ... <source>l/d@1</source> ... </properties>
+        static const std::regex props(R"(<properties>([\s\S]*?)</properties>)");
+        static const std::regex name_re(R"(<name>([^<]*)</name>)");
+        static const std::regex src_re(R"(<source>\s*(\d+)\s*/\s*(\d+)[^<]*</source>)");
+        static const std::regex name_ld(R"(^(.*?)\s*\((\d+)\s*/\s*(\d+)\)\s*$)");
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), props); it != std::sregex_iterator(); ++it) {
+            const std::string body = (*it)[1];
+            std::smatch nm, sm, nl;
+            std::string name;
+            if (std::regex_search(body, nm, name_re)) name = nm[1];
+            if (std::regex_search(body, sm, src_re)) {
+                if (std::regex_match(name, nl, name_ld)) name = nl[1];
+                add(name.empty() ? sm[1].str() + "/" + sm[2].str() : name, num(sm[1]), num(sm[2]));
+            } else if (std::regex_match(name, nl, name_ld)) {
+                add(nl[1], num(nl[2]), num(nl[3]));
+            }
+        }
+    } else {
+        // YAML (gdsfactory): NAME: [l, d] | NAME: (l, d) | NAME: l/d, at any indentation
+        static const std::regex yaml(R"(^\s*([A-Za-z_][\w .\-]*?|"[^"]*"|'[^']*')\s*:\s*[\[(]?\s*(\d+)\s*[,/]\s*(\d+)\s*[\])]?\s*(#.*)?$)");
+        std::istringstream lines(text);
+        std::string line;
+        while (std::getline(lines, line)) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            std::smatch m;
+            if (std::regex_match(line, m, yaml)) add(m[1], num(m[2]), num(m[3]));
+        }
+    }
+    if (out.empty()) throw std::runtime_error("the layer map " + file.string() + " names no layer (expected a KLayout .lyp or NAME: [layer, datatype] lines)");
+    return out;
+}
+
+}  // namespace golightly

@@ -1,0 +1,639 @@
+// GDSII layouts (spec "GDSII layouts"): import of files written by an independent tool
+// (gdspy; tests/data/gds/make_fixtures.py wrote layout.gds and its figures layout.json),
+// the round trip import -> export -> import, `gds` shapes in 2D and 3D coverage, layer
+// maps, the project format, malformed streams, and golightly-cli export-gds.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "golightly/compile.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/gds.hpp"
+#include "golightly/geometry.hpp"
+#include "golightly/image_io.hpp"
+#include "golightly/project.hpp"
+
+namespace fs = std::filesystem;
+using namespace golightly;
+
+namespace {
+
+fs::path data_dir() { return fs::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "gds"; }
+
+std::vector<std::uint8_t> read_bytes(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    REQUIRE(in);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+nlohmann::json figures() {
+    std::ifstream in(data_dir() / "layout.json");
+    REQUIRE(in);
+    return nlohmann::json::parse(in);
+}
+
+double ring_area(const std::vector<Vec2>& r) {
+    double a = 0;
+    for (std::size_t k = 0; k < r.size(); ++k) {
+        const Vec2 p = r[k], q = r[(k + 1) % r.size()];
+        a += p.x * q.y - p.y * q.x;
+    }
+    return 0.5 * a;
+}
+
+/// Polygons of a flattened geometry: boundaries and path outlines.
+std::vector<std::vector<Vec2>> polygons_of(const gds::Geometry& g) {
+    std::vector<std::vector<Vec2>> out = g.polygons;
+    for (const auto& p : g.paths) out.push_back(gds::path_polygon(p));
+    return out;
+}
+
+std::array<int, 2> parse_key(const std::string& key) {
+    const auto slash = key.find('/');
+    return {std::stoi(key.substr(0, slash)), std::stoi(key.substr(slash + 1))};
+}
+
+Material material(const std::string& id, double eps) {
+    Material m;
+    m.id = id;
+    m.name = id;
+    m.epsilon_inf = eps;
+    return m;
+}
+
+Project base_project(double lx, double ly, double lz, double dx, int dims) {
+    Project p;
+    p.name = "gds test";
+    p.domain.dimensions = dims;
+    p.domain.size = {lx, ly, lz};
+    p.domain.cell_size = dx;
+    p.materials = {material("air", 1.0), material("si", 12.0), material("sin", 4.0)};
+    return p;
+}
+
+Shape gds_shape(const std::string& cell, std::array<int, 2> layer, Vec2 translate = {0, 0}) {
+    Shape s = make_gds_shape(data_dir() / "layout.gds", cell, layer);
+    s.translate = {translate.x, translate.y, 0};
+    return s;
+}
+
+/// The vertices of two flattened geometries agree within tol (um), element by element.
+double max_vertex_deviation(const gds::Geometry& a, const gds::Geometry& b) {
+    REQUIRE(a.polygons.size() == b.polygons.size());
+    REQUIRE(a.paths.size() == b.paths.size());
+    double dev = 0;
+    for (std::size_t k = 0; k < a.polygons.size(); ++k) {
+        REQUIRE(a.polygons[k].size() == b.polygons[k].size());
+        for (std::size_t v = 0; v < a.polygons[k].size(); ++v)
+            dev = std::max({dev, std::abs(a.polygons[k][v].x - b.polygons[k][v].x),
+                            std::abs(a.polygons[k][v].y - b.polygons[k][v].y)});
+    }
+    for (std::size_t k = 0; k < a.paths.size(); ++k) {
+        REQUIRE(a.paths[k].points.size() == b.paths[k].points.size());
+        CHECK(a.paths[k].pathtype == b.paths[k].pathtype);
+        dev = std::max({dev, std::abs(a.paths[k].width - b.paths[k].width),
+                        std::abs(a.paths[k].begin_extension - b.paths[k].begin_extension),
+                        std::abs(a.paths[k].end_extension - b.paths[k].end_extension)});
+        for (std::size_t v = 0; v < a.paths[k].points.size(); ++v)
+            dev = std::max({dev, std::abs(a.paths[k].points[v].x - b.paths[k].points[v].x),
+                            std::abs(a.paths[k].points[v].y - b.paths[k].points[v].y)});
+    }
+    return dev;
+}
+
+/// Big-endian u16 at byte `at`.
+void put16(std::vector<std::uint8_t>& b, std::size_t at, unsigned v) {
+    b[at] = std::uint8_t(v >> 8);
+    b[at + 1] = std::uint8_t(v & 0xFF);
+}
+
+/// Byte offsets of every record of type `rt` in a well-formed stream.
+std::vector<std::size_t> records(const std::vector<std::uint8_t>& b, std::uint8_t rt) {
+    std::vector<std::size_t> out;
+    for (std::size_t pos = 0; pos + 4 <= b.size();) {
+        const std::size_t len = (std::size_t(b[pos]) << 8) | b[pos + 1];
+        if (b[pos + 2] == rt) out.push_back(pos);
+        if (b[pos + 2] == 0x04 || len < 4) break;
+        pos += len;
+    }
+    return out;
+}
+
+std::string gds_error(const std::vector<std::uint8_t>& bytes) {
+    try {
+        const gds::Library lib = gds::read(bytes);
+        for (const std::string& c : gds::top_cells(lib))
+            for (const auto& l : gds::cell_layers(lib, c)) (void)polygons_of(gds::flatten(lib, c, l));
+    } catch (const std::exception& e) {  // GdsError; std::invalid_argument from a degenerate path
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("GDS import: areas and bounding boxes match gdspy's own figures", "[gds]") {
+    const nlohmann::json fig = figures();
+    const gds::Library lib = gds::read(read_bytes(data_dir() / "layout.gds"));
+    CHECK(lib.um_per_db() == Approx(1e-3).epsilon(1e-12));
+    const auto tops = gds::top_cells(lib);
+    REQUIRE(tops == std::vector<std::string>{"TOP"});
+    double worst_area = 0, worst_bbox = 0;
+    int checked = 0;
+    for (const auto& [cell, layers] : fig["cells"].items()) {
+        // the layer/datatype pairs found agree with the tool's
+        std::vector<std::array<int, 2>> expected;
+        for (const auto& [key, _] : layers.items()) expected.push_back(parse_key(key));
+        std::sort(expected.begin(), expected.end());
+        CHECK(gds::cell_layers(lib, cell) == expected);
+        for (const auto& [key, f] : layers.items()) {
+            const gds::Geometry g = gds::flatten(lib, cell, parse_key(key));
+            const auto polys = polygons_of(g);
+            double area = 0, x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+            for (const auto& r : polys) {
+                area += std::abs(ring_area(r));
+                for (const Vec2& v : r) x0 = std::min(x0, v.x), y0 = std::min(y0, v.y), x1 = std::max(x1, v.x), y1 = std::max(y1, v.y);
+            }
+            const double ref_area = f["area"].get<double>();
+            const auto& bb = f["bbox"];
+            const double diag = std::hypot(bb[1][0].get<double>() - bb[0][0].get<double>(), bb[1][1].get<double>() - bb[0][1].get<double>());
+            const double area_err = std::abs(area - ref_area) / ref_area;
+            const double bbox_err = std::max({std::abs(x0 - bb[0][0].get<double>()), std::abs(y0 - bb[0][1].get<double>()),
+                                              std::abs(x1 - bb[1][0].get<double>()), std::abs(y1 - bb[1][1].get<double>())}) / diag;
+            std::printf("gds %-5s %-4s (%-7s): %2zu elements, area %.9f (ref %.9f, rel err %.2e), bbox err %.2e of the diagonal\n",
+                        cell.c_str(), key.c_str(), f["source"].get<std::string>().c_str(), polys.size(), area, ref_area,
+                        area_err, bbox_err);
+            CHECK(int(polys.size()) == f["count"].get<int>());
+            CHECK(area_err < 1e-6);
+            CHECK(bbox_err < 1e-6);
+            worst_area = std::max(worst_area, area_err);
+            worst_bbox = std::max(worst_bbox, bbox_err);
+            ++checked;
+        }
+    }
+    std::printf("gds import: %d cell/layer figures, worst area error %.2e, worst bbox error %.2e (relative)\n", checked,
+                worst_area, worst_bbox);
+    CHECK(checked >= 16);
+}
+
+TEST_CASE("GDS import: path end types and joins", "[gds]") {
+    gds::Path p;
+    p.points = {{0, 0}, {4, 0}, {4, 3}};
+    p.width = 0.5;
+    const double L = 7, w = 0.5;
+    p.pathtype = 0;
+    CHECK(ring_area(gds::path_polygon(p)) == Approx(w * L).epsilon(1e-14));
+    p.pathtype = 2;  // square ends: w/2 added at each end
+    CHECK(ring_area(gds::path_polygon(p)) == Approx(w * (L + w)).epsilon(1e-14));
+    p.pathtype = 4;
+    p.begin_extension = 0.3, p.end_extension = -0.1;
+    CHECK(ring_area(gds::path_polygon(p)) == Approx(w * (L + 0.2)).epsilon(1e-14));
+    p.pathtype = 1;  // round: half discs of exact area
+    const double round_area = ring_area(gds::path_polygon(p));
+    std::printf("round-ended path: area %.15f, exact %.15f\n", round_area, w * L + std::acos(-1.0) * w * w / 4);
+    CHECK(round_area == Approx(w * L + std::acos(-1.0) * w * w / 4).epsilon(1e-13));
+    p.points = {{0, 0}, {1, 0}, {0, 0}};
+    CHECK_THROWS_AS(gds::path_polygon(p), std::invalid_argument);
+}
+
+TEST_CASE("GDS round trip: import -> export -> import keeps every vertex", "[gds]") {
+    const gds::Library lib = gds::read(read_bytes(data_dir() / "layout.gds"));
+    std::vector<gds::WriteLayer> layers;
+    std::vector<gds::Geometry> first;
+    for (const auto& l : gds::cell_layers(lib, "TOP")) {
+        first.push_back(gds::flatten(lib, "TOP", l));
+        layers.push_back({l[0], l[1], first.back().polygons, first.back().paths});
+    }
+    const auto bytes = gds::write("ROUNDTRIP", layers);
+    const gds::Library back = gds::read(bytes);
+    REQUIRE(gds::top_cells(back) == std::vector<std::string>{"ROUNDTRIP"});
+    REQUIRE(gds::cell_layers(back, "ROUNDTRIP") == gds::cell_layers(lib, "TOP"));
+    double dev = 0;
+    std::size_t vertices = 0;
+    std::vector<gds::WriteLayer> again;
+    for (std::size_t k = 0; k < layers.size(); ++k) {
+        const gds::Geometry g = gds::flatten(back, "ROUNDTRIP", {layers[k].layer, layers[k].datatype});
+        dev = std::max(dev, max_vertex_deviation(first[k], g));
+        for (const auto& r : g.polygons) vertices += r.size();
+        for (const auto& p : g.paths) vertices += p.points.size();
+        again.push_back({layers[k].layer, layers[k].datatype, g.polygons, g.paths});
+    }
+    std::printf("gds round trip: %zu vertices, largest deviation %.3e um (the 1 nm database grid: at most 5e-4)\n", vertices, dev);
+    CHECK(dev <= 0.5e-3 + 1e-9);  // rotated references land off the nm grid: rounded once
+    CHECK(vertices > 100);
+    // A second trip changes nothing: the stream is reproduced byte for byte.
+    CHECK(gds::write("ROUNDTRIP", again) == bytes);
+}
+
+TEST_CASE("GDS shapes: the project's coverage takes the flattened polygons, in 2D and 3D", "[gds][3d]") {
+    const nlohmann::json fig = figures();
+    const double ref = fig["cells"]["TOP"]["1/0"]["area"].get<double>();  // 52.375
+    {  // 2D: exact areas through the polygon coverage (TOP spans x 10..41.5, y -20.4..14.6)
+        Project p = base_project(50, 40, 0, 0.1, 2);
+        Layer l;
+        l.name = "wg";
+        l.material = "si";
+        l.gds_layer = std::array<int, 2>{1, 0};
+        l.shapes = {gds_shape("TOP", {1, 0}, {0, 22})};
+        p.layers = {l};
+        const auto areas = material_areas_um2(p, 0.1, false);
+        std::printf("gds 2D coverage: si area %.9f um^2, gdspy %.9f (rel err %.2e)\n", areas.at("si"), ref,
+                    std::abs(areas.at("si") - ref) / ref);
+        CHECK(areas.at("si") == Approx(ref).epsilon(1e-9));
+        // a placement: rotated by 90 degrees about the origin, moved back into the domain
+        p.layers[0].shapes[0].rotation_deg = 90;
+        p.layers[0].shapes[0].translate = {25, -5, 0};
+        CHECK(material_areas_um2(p, 0.1, false).at("si") == Approx(ref).epsilon(1e-9));
+    }
+    {  // 3D: extruded over the layer's z range; a second layer from the same file
+        Project p = base_project(50, 40, 1.0, 0.25, 3);
+        Layer a;
+        a.name = "wg";
+        a.material = "si";
+        a.z = std::array<double, 2>{0.2, 0.42};
+        a.shapes = {gds_shape("TOP", {1, 0}, {0, 22})};
+        Layer b = a;
+        b.name = "tri";
+        b.material = "sin";
+        b.z = std::array<double, 2>{0.5, 0.83};
+        b.shapes = {gds_shape("TOP", {1, 5}, {0, 22})};
+        p.layers = {a, b};
+        const auto vol = material_volumes_um3(p, 0.25, false);
+        const double ref5 = fig["cells"]["TOP"]["1/5"]["area"].get<double>();
+        std::printf("gds 3D coverage: si %.9f um^3 (expected %.9f), sin %.9f um^3 (expected %.9f)\n", vol.at("si"),
+                    ref * 0.22, vol.at("sin"), ref5 * 0.33);
+        CHECK(vol.at("si") == Approx(ref * 0.22).epsilon(1e-6));
+        CHECK(vol.at("sin") == Approx(ref5 * 0.33).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("GDS shapes: overlapping elements of one shape count once", "[gds]") {
+    // two overlapping squares on one layer: the union's area, not the sum
+    gds::WriteLayer w{7, 0, {{{0, 0}, {2, 0}, {2, 2}, {0, 2}}, {{1, 1}, {3, 1}, {3, 3}, {1, 3}}}, {}};
+    const auto bytes = gds::write("OV", {w});
+    Shape s;
+    s.type = ShapeType::Gds;
+    s.file_name = "overlap.gds";
+    s.data_base64 = base64_encode(bytes);
+    s.gds_layer = {7, 0};
+    s.translate = {0.55, 0.45, 0};
+    Project p = base_project(4, 4, 0, 0.1, 2);
+    Layer l;
+    l.name = "ov";
+    l.material = "si";
+    l.shapes = {s};
+    p.layers = {l};
+    const double a = material_areas_um2(p, 0.1, false).at("si");
+    std::printf("overlapping GDS squares: area %.12f (union 7)\n", a);
+    CHECK(a == Approx(7.0).epsilon(1e-12));
+}
+
+TEST_CASE("GDS: the project format keeps gds shapes and gds_layer", "[gds][project]") {
+    const std::string b64 = base64_encode(read_bytes(data_dir() / "layout.gds"));
+    const std::string text = R"({"format": "golightly-project", "version": 1, "name": "g",
+      "domain": {"size": [50, 40, 0], "cell_size": 0.1},
+      "materials": [{"id": "si", "epsilon_inf": 12}],
+      "layers": [{"name": "wg", "material": "si", "gds_layer": [1, 0],
+                  "shapes": [{"type": "gds", "file_name": "layout.gds", "data": ")" + b64 + R"(", "cell": "TOP",
+                              "translate": [0, 22], "rotate_deg": 0}]},
+                 {"name": "tri", "material": "si", "gds_layer": [1, 5],
+                  "shapes": [{"type": "gds", "file_name": "layout.gds", "data": ")" + b64 + R"(", "layer": [1, 5]}]}],
+      "sources": [], "monitors": [], "run": {}})";
+    const Project p = parse_project(text, "g.glproj");
+    REQUIRE(p.layers[0].shapes[0].type == ShapeType::Gds);
+    CHECK(p.layers[0].shapes[0].gds_layer == std::array<int, 2>{1, 0});  // from the layer's gds_layer
+    CHECK(p.layers[0].shapes[0].gds_cell == "TOP");
+    CHECK(p.layers[0].shapes[0].translate[1] == 22);
+    CHECK(p.layers[1].gds_layer == std::array<int, 2>{1, 5});
+    const Project again = parse_project(project_to_json(p).dump(), "again.glproj");
+    CHECK(again.layers == p.layers);
+    check_gds_shapes(p, "g.glproj");  // no error
+
+    // without `layer` and without the layer's gds_layer: the path names the shape's layer
+    nlohmann::json j = project_to_json(p);
+    j["layers"][0].erase("gds_layer");
+    j["layers"][0]["shapes"][0].erase("layer");
+    try {
+        (void)parse_project(j.dump(), "g.glproj");
+        FAIL("no error");
+    } catch (const ProjectError& e) {
+        CHECK(e.json_path() == "layers[0].shapes[0].layer");
+    }
+    // bad layer numbers
+    j = project_to_json(p);
+    j["layers"][1]["shapes"][0]["layer"] = {1, 70000};
+    CHECK_THROWS_WITH(parse_project(j.dump(), "g.glproj"), Catch::Contains("layers[1].shapes[0].layer[1]"));
+}
+
+TEST_CASE("GDS: malformed streams give a clear error, never a crash", "[gds][hardening]") {
+    const std::vector<std::uint8_t> good = read_bytes(data_dir() / "layout.gds");
+    REQUIRE(gds_error(good).empty());
+
+    // every truncation
+    int truncated = 0;
+    for (std::size_t n = 0; n < good.size(); ++n) {
+        const std::string e = gds_error({good.begin(), good.begin() + std::ptrdiff_t(n)});
+        CHECK(!e.empty());
+        truncated += e.find("truncated") != std::string::npos || e.find("empty") != std::string::npos;
+    }
+    std::printf("gds: %zu truncations refused (%d say 'truncated')\n", good.size(), truncated);
+
+    // bad record lengths: below 4, odd, past the end
+    const std::size_t xy = records(good, 0x10).at(0);
+    for (unsigned len : {0u, 2u, 7u, 65534u}) {
+        auto b = good;
+        put16(b, xy, len);
+        const std::string e = gds_error(b);
+        INFO(e);
+        CHECK(e.find("at byte") != std::string::npos);
+    }
+    // not GDSII at all
+    CHECK(gds_error({'I', 'S', 'O', '-', '1', '0', '3', '0', '3'}).find("HEADER") != std::string::npos);
+
+    // a reference to a cell the file lacks
+    {
+        auto b = good;
+        const std::size_t sname = records(b, 0x12).at(0);
+        b[sname + 4] = 'Q';  // "LEAF" -> "QEAF"
+        CHECK(gds_error(b).find("does not define") != std::string::npos);
+    }
+    // huge counts: an AREF of 32767 x 32767 instances is refused before it is expanded
+    {
+        auto b = good;
+        const std::size_t colrow = records(b, 0x13).at(0);
+        put16(b, colrow + 4, 32767);
+        put16(b, colrow + 6, 32767);
+        const std::string e = gds_error(b);
+        INFO(e);
+        CHECK(e.find("limit of 20 million") != std::string::npos);
+    }
+    // a reference cycle: A -> B -> A
+    {
+        auto a = gds::write("A", {});
+        // rebuild by hand: two cells referencing each other
+        std::vector<std::uint8_t> b(a.begin(), a.end() - 8);  // drop ENDSTR, ENDLIB
+        const auto rec = [&](std::uint8_t rt, std::uint8_t dt, std::vector<std::uint8_t> data) {
+            const std::size_t len = data.size() + 4;
+            b.push_back(std::uint8_t(len >> 8)), b.push_back(std::uint8_t(len)), b.push_back(rt), b.push_back(dt);
+            b.insert(b.end(), data.begin(), data.end());
+        };
+        rec(0x0A, 0, {}), rec(0x12, 6, {'B', 0}), rec(0x10, 3, {0, 0, 0, 0, 0, 0, 0, 0}), rec(0x11, 0, {});
+        rec(0x07, 0, {});
+        rec(0x05, 2, std::vector<std::uint8_t>(24, 0)), rec(0x06, 6, {'B', 0});
+        rec(0x0A, 0, {}), rec(0x12, 6, {'A', 0}), rec(0x10, 3, {0, 0, 0, 0, 0, 0, 0, 0}), rec(0x11, 0, {});
+        rec(0x07, 0, {}), rec(0x04, 0, {});
+        const gds::Library lib = gds::read(b);
+        CHECK(gds::top_cells(lib).empty());
+        CHECK_THROWS_WITH(gds::flatten(lib, "A", {1, 0}), Catch::Contains("cycle"));
+    }
+    // random byte corruption: an error or a result, never a crash
+    std::mt19937 rng(22);
+    int refused = 0;
+    for (int trial = 0; trial < 2000; ++trial) {
+        auto b = good;
+        for (int k = 0; k < 3; ++k) b[rng() % b.size()] = std::uint8_t(rng());
+        refused += !gds_error(b).empty();
+    }
+    std::printf("gds: 2000 corrupted streams, %d refused with a message, the rest read\n", refused);
+
+    // through a project: the JSON path of the shape's member, and the file's name
+    Project p = base_project(50, 40, 0, 0.1, 2);
+    Layer l;
+    l.name = "wg";
+    l.material = "si";
+    l.shapes = {gds_shape("TOP", {1, 0})};
+    p.layers = {l, l};
+    p.layers[1].shapes[0].data_base64 = base64_encode(std::vector<std::uint8_t>(good.begin(), good.begin() + 500));
+    const auto path_of = [&](const Project& q) {
+        try {
+            check_gds_shapes(q, "bad.glproj");
+        } catch (const ProjectError& e) {
+            CHECK(e.file() == "bad.glproj");
+            CHECK(std::string(e.what()).find("layout.gds") != std::string::npos);
+            return e.json_path();
+        }
+        return std::string("no error");
+    };
+    CHECK(path_of(p) == "layers[1].shapes[0].data");
+    {  // a database unit of 0.5 m: the vertices lie beyond the spec's +-1e6 um
+        auto b = good;
+        const std::size_t units = records(b, 0x03).at(0);
+        const std::uint8_t half[8] = {0x40, 0x80, 0, 0, 0, 0, 0, 0};  // 0.5 as a GDSII real
+        std::copy(half, half + 8, b.begin() + std::ptrdiff_t(units + 12));
+        REQUIRE(gds::read(b).metres_per_db == 0.5);
+        p.layers[1].shapes[0].data_base64 = base64_encode(b);
+        CHECK(path_of(p) == "layers[1].shapes[0].data");
+    }
+    p.layers[1].shapes[0] = gds_shape("TOP", {9, 0});  // missing layer
+    CHECK(path_of(p) == "layers[1].shapes[0].layer");
+    p.layers[1].shapes[0].gds_cell = "NOPE";  // unknown cell
+    CHECK(path_of(p) == "layers[1].shapes[0].cell");
+    p.layers[1].shapes[0].data_base64 = base64_encode(read_bytes(data_dir() / "two_tops.gds"));  // which top cell?
+    p.layers[1].shapes[0].gds_cell = "";
+    p.layers[1].shapes[0].gds_layer = {1, 0};
+    CHECK(path_of(p) == "layers[1].shapes[0].cell");
+    p.layers[1].shapes[0].gds_cell = "B";
+    CHECK(path_of(p) == "no error");
+    CHECK_THROWS_AS(make_gds_shape(data_dir() / "layout.gds", "NOPE", {1, 0}), gds::GdsError);
+}
+
+TEST_CASE("GDS export: every layer's shapes on its gds_layer, read back", "[gds]") {
+    Project p = base_project(20, 20, 0, 0.05, 2);
+    Layer a;
+    a.name = "shapes";
+    a.material = "si";
+    a.gds_layer = std::array<int, 2>{10, 2};
+    Shape rect;
+    rect.type = ShapeType::Rectangle;
+    rect.min = {1, 1}, rect.max = {3, 2};
+    Shape poly;
+    poly.type = ShapeType::Polygon;
+    poly.points = {{5, 5}, {7.125, 5}, {6, 6.5}};
+    Shape path;
+    path.type = ShapeType::Path;
+    path.points = {{1, 10}, {8, 10}, {8, 15}};
+    path.width = 0.45;
+    Shape ring;
+    ring.type = ShapeType::Ring;
+    ring.center = {14, 14};
+    ring.inner_radius = 1;
+    ring.outer_radius = 2;
+    a.shapes = {rect, poly, path, ring};
+    Layer g;  // a gds shape, and no gds_layer: written by position (layer 2)
+    g.name = "from gds";
+    g.material = "sin";
+    g.shapes = {gds_shape("PATHS", {2, 2})};
+    Layer r;  // a painted raster: 8 x 4 pixels of 0.1 um, the left half painted
+    r.name = "painted";
+    r.material = "si";
+    r.gds_layer = std::array<int, 2>{11, 0};
+    Shape ras;
+    ras.type = ShapeType::Raster;
+    ras.origin = {10, 1};
+    ras.pixel_size = 0.1;
+    ras.width_px = 8, ras.height_px = 4;
+    Image8 img;
+    img.width = 8, img.height = 4, img.channels = 1;
+    img.pixels.assign(32, 0);
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) img.pixels[std::size_t(j * 8 + i)] = 255;
+    ras.png_base64 = base64_encode(encode_png(img));
+    r.shapes = {ras};
+    p.layers = {a, g, r};
+
+    const GdsExport ex = export_gds(p, "EXPORT", "e.glproj");
+    CHECK(ex.polygons == 4);  // rectangle, polygon, ring (keyhole), 1 raster rectangle
+    CHECK(ex.paths == 2);
+    REQUIRE(ex.warnings.size() == 1);
+    CHECK(ex.warnings[0].find("'from gds' -> 2/0") != std::string::npos);
+    const gds::Library lib = gds::read(ex.bytes);
+    CHECK(gds::cell_layers(lib, "EXPORT") == std::vector<std::array<int, 2>>{{2, 0}, {10, 2}, {11, 0}});
+    const gds::Geometry s = gds::flatten(lib, "EXPORT", {10, 2});
+    REQUIRE(s.polygons.size() == 3);
+    const auto same = [](const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t k = 0; k < a.size(); ++k)
+            if (std::abs(a[k].x - b[k].x) > 1e-12 || std::abs(a[k].y - b[k].y) > 1e-12) return false;
+        return true;
+    };
+    CHECK(same(s.polygons[1], poly.points));  // on the nm grid: kept (to the double rounding of the unit)
+    REQUIRE(s.paths.size() == 1);
+    CHECK(same(s.paths[0].points, path.points));
+    CHECK(s.paths[0].width == Approx(0.45).epsilon(1e-12));
+    const double ring_exact = std::abs(ring_area(shape_outline(ring, 1e-3 * 0.05)[0])) -
+                              std::abs(ring_area(shape_outline(ring, 1e-3 * 0.05)[1]));
+    // vertices rounded to the nm: the area moves by at most perimeter * 0.5 nm * sqrt(2)
+    const double bound = 2 * std::acos(-1.0) * (1 + 2) * 0.5e-3 * std::sqrt(2.0);
+    std::printf("exported ring (keyhole polygon): area %.9f, outline %.9f (difference %.2e, nm-rounding bound %.2e)\n",
+                ring_area(s.polygons[2]), ring_exact, std::abs(ring_area(s.polygons[2]) - ring_exact), bound);
+    CHECK(std::abs(ring_area(s.polygons[2]) - ring_exact) < bound);
+    CHECK(s.polygons[2].size() == shape_outline(ring, 1e-3 * 0.05)[0].size() + shape_outline(ring, 1e-3 * 0.05)[1].size() + 2);
+    const gds::Geometry gg = gds::flatten(lib, "EXPORT", {2, 0});
+    REQUIRE(gg.paths.size() == 1);
+    CHECK(gg.paths[0].pathtype == 4);
+    CHECK(gg.paths[0].begin_extension == Approx(0.3).epsilon(1e-12));
+    const gds::Geometry rr = gds::flatten(lib, "EXPORT", {11, 0});
+    REQUIRE(rr.polygons.size() == 1);
+    std::printf("traced raster: %zu rectangle, area %.6f um^2 (painted 0.4 x 0.4)\n", rr.polygons.size(), ring_area(rr.polygons[0]));
+    CHECK(std::abs(ring_area(rr.polygons[0])) == Approx(0.16).epsilon(1e-9));
+}
+
+TEST_CASE("GDS layer maps: KLayout .lyp and gdsfactory YAML name layers", "[gds]") {
+    const fs::path dir = fs::temp_directory_path() / ("golightly_gds_map_" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir);
+    {
+        std::ofstream f(dir / "tech.lyp");
+        f << R"(<?xml version="1.0" encoding="utf-8"?>
+<layer-properties>
+ <properties><frame-color>#ff0000</frame-color><name>WG</name><source>1/0@1</source></properties>
+ <properties><name>SLAB (3/0)</name><source>3/0@1</source></properties>
+ <properties><source>41/0@1</source></properties>
+</layer-properties>
+)";
+    }
+    {
+        std::ofstream f(dir / "layers.yaml");
+        f << "# gdsfactory layer map\nlayers:\n  WG: [1, 0]\n  SLAB150: [2, 0]\n  M1: 41/0\n  HEATER: (47, 0)  # heater\n  note: text\n";
+    }
+    const auto lyp = gds::read_layer_map(dir / "tech.lyp");
+    CHECK(lyp == std::vector<gds::LayerName>{{"WG", 1, 0}, {"SLAB", 3, 0}, {"41/0", 41, 0}});
+    const auto yaml = gds::read_layer_map(dir / "layers.yaml");
+    CHECK(yaml == std::vector<gds::LayerName>{{"WG", 1, 0}, {"SLAB150", 2, 0}, {"M1", 41, 0}, {"HEATER", 47, 0}});
+    {
+        std::ofstream f(dir / "empty.yaml");
+        f << "nothing: here\n";
+    }
+    CHECK_THROWS_WITH(gds::read_layer_map(dir / "empty.yaml"), Catch::Contains("names no layer"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("golightly-cli export-gds writes the layers; bad projects exit 2", "[gds][cli]") {
+    const fs::path dir = fs::temp_directory_path() / ("golightly_gds_cli_" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir);
+    Project p = base_project(50, 40, 0, 0.1, 2);
+    Layer l;
+    l.name = "wg";
+    l.material = "si";
+    l.gds_layer = std::array<int, 2>{1, 0};
+    l.shapes = {gds_shape("TOP", {1, 0}, {0, 22})};
+    p.layers = {l};
+    save_project(p, dir / "good.glproj");
+    const auto run = [&](const std::string& args) {
+        const std::string cmd = std::string("'") + GOLIGHTLY_CLI_PATH + "' " + args + " >'" + (dir / "out.txt").string() +
+                                "' 2>'" + (dir / "err.txt").string() + "' </dev/null";
+        const int status = std::system(cmd.c_str());
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    const auto text = [&](const char* name) {
+        std::ifstream in(dir / name);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    };
+    const fs::path out = dir / "out.gds";
+    CHECK(run("export-gds '" + (dir / "good.glproj").string() + "' --out '" + out.string() + "' --cell CHIP") == 0);
+    INFO(text("out.txt") << text("err.txt"));
+    CHECK(text("out.txt").find("cell CHIP, 14 polygons, 0 paths") != std::string::npos);
+    const gds::Library lib = gds::read(read_bytes(out));
+    const gds::Geometry g = gds::flatten(lib, "CHIP", {1, 0});
+    const gds::Geometry want = gds_shape_geometry(p.layers[0].shapes[0]);
+    const double dev = max_vertex_deviation(want, g);
+    std::printf("export-gds: %zu polygons read back, largest vertex deviation %.3e um\n", g.polygons.size(), dev);
+    CHECK(dev <= 0.5e-3 + 1e-9);
+
+    // an embedded file cut short: exit 2, the message names the file and the JSON path
+    p.layers[0].shapes[0].data_base64 = p.layers[0].shapes[0].data_base64.substr(0, 400);
+    save_project(p, dir / "bad.glproj");
+    CHECK(run("export-gds '" + (dir / "bad.glproj").string() + "' --out '" + (dir / "bad.gds").string() + "'") == 2);
+    CHECK(text("err.txt").find("layers[0].shapes[0].data") != std::string::npos);
+    CHECK(text("err.txt").find("bad.glproj") != std::string::npos);
+    CHECK(!fs::exists(dir / "bad.gds"));
+    CHECK(run("check '" + (dir / "bad.glproj").string() + "'") == 2);
+    CHECK(text("err.txt").find("layers[0].shapes[0].data") != std::string::npos);
+    CHECK(run("export-gds '" + (dir / "good.glproj").string() + "'") == 1);  // --out is required
+    fs::remove_all(dir);
+}
+
+TEST_CASE("GDS: the hardening corpus (tests/data/hardening/gds_*.gds) names file, path and cause", "[gds][hardening]") {
+    const fs::path dir = fs::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "hardening";
+    const struct {
+        const char* file;
+        const char* field;
+        const char* says;
+    } cases[] = {{"gds_truncated.gds", "data", "truncated"},
+                 {"gds_bad_record_length.gds", "data", "bad record length 2"},
+                 {"gds_huge_aref.gds", "cell", "more than the limit of 20 million"},
+                 {"gds_unknown_cell.gds", "data", "does not define"}};
+    for (const auto& c : cases) {
+        Project p = base_project(50, 40, 0, 0.1, 2);
+        Layer l;
+        l.name = "wg";
+        l.material = "si";
+        Shape s;
+        s.type = ShapeType::Gds;
+        s.file_name = c.file;
+        s.data_base64 = base64_encode(read_bytes(dir / c.file));
+        s.gds_layer = {1, 0};
+        l.shapes = {s};
+        p.layers = {l};
+        try {
+            check_gds_shapes(p, "h.glproj");
+            FAIL(c.file << ": no error");
+        } catch (const ProjectError& e) {
+            std::printf("%s -> %s\n", c.file, e.what());
+            CHECK(e.json_path() == std::string("layers[0].shapes[0].") + c.field);
+            CHECK(std::string(e.what()).find(c.file) != std::string::npos);
+            CHECK(std::string(e.what()).find(c.says) != std::string::npos);
+        }
+    }
+}
