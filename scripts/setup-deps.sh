@@ -22,7 +22,8 @@ done
 pkgs=(build-essential cmake ninja-build pkg-config git
       nlohmann-json3-dev catch2 libcli11-dev libeigen3-dev libhdf5-dev libpng-dev zlib1g-dev
       libocct-data-exchange-dev libocct-modeling-algorithms-dev libocct-modeling-data-dev
-      libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev)
+      libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev
+      libspectra-dev)
 if [ "$solver_only" = 0 ]; then
   pkgs+=(qt6-base-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
          libqcustomplot-dev qt6-svg-dev libgl-dev xvfb xauth)
