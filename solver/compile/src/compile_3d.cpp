@@ -89,6 +89,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/limits.hpp"
+#include "golightly/mode_plane.hpp"
 #include "golightly/step_import.hpp"
 #include "golightly/units.hpp"
 
@@ -553,6 +554,9 @@ void Compiler3D::compile_monitor(std::size_t mi) {
                                    std::string("must be normal to the plane: +") + kAxis[normal] + " or -" + kAxis[normal]);
             add_flux_plane(box, normal, s, path, cm);
             cm.extent_um = m.size[(normal + 1) % 3] * m.size[(normal + 2) % 3];
+            if (m.kind == "mode")
+                cm.mode_plan = std::make_shared<const ModeMonitorPlan>(compile_mode_monitor(
+                    project_, sc(), m, out_.spectrum_hz, options_.reference_run, path, file_));
             break;
         }
         case MonitorType::FluxBox: {

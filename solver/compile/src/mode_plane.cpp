@@ -1,10 +1,12 @@
 // GoLightly: a 3D project's cross-section on a plane for the mode solver (mode_plane.hpp).
 #include "golightly/mode_plane.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
+#include "golightly/units.hpp"
 
 namespace golightly {
 
@@ -70,6 +72,159 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
             }
     }
     return cs;
+}
+
+}  // namespace golightly
+
+// ------------------------------------------------------------------ mode monitors
+
+namespace golightly {
+
+ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
+                                     const std::vector<double>& spectrum_hz, bool reference_run,
+                                     const std::string& json_path, const std::string& file_label) {
+    if (!have_mode_solver_2d())
+        throw ProjectError(file_label, json_path + ".kind",
+                           "mode monitors need the 2D mode solver, which this build lacks (no Spectra)");
+    ModeMonitorPlan plan;
+    plan.cs = sample_cross_section(project, monitor.center, monitor.size, reference_run, json_path, file_label);
+    const CrossSection& cs = plan.cs;
+    plan.sign = (!monitor.direction.empty() && monitor.direction[0] == '-') ? -1 : 1;
+    plan.mode_indices = {0};
+    if (monitor.extra.contains("modes")) {
+        const Json& jm = monitor.extra["modes"];
+        if (!jm.is_array() || jm.empty())
+            throw ProjectError(file_label, json_path + ".modes", "must be a non-empty list of mode indices");
+        plan.mode_indices.clear();
+        for (std::size_t k = 0; k < jm.size(); ++k) {
+            if (!jm[k].is_number_integer() || jm[k].get<long long>() < 0 || jm[k].get<long long>() > 99)
+                throw ProjectError(file_label, json_path + ".modes[" + std::to_string(k) + "]",
+                                   "must be a mode index in 0..99");
+            plan.mode_indices.push_back(jm[k].get<int>());
+        }
+    }
+    int num_modes = 0;
+    for (int m : plan.mode_indices) num_modes = std::max(num_modes, m + 1);
+    plan.frequencies_hz = spectrum_hz;
+
+    // DFT sets on the cross-section nodes.
+    const Grid g = scene.grid();
+    const int ax[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+    auto cell = [&](int d_u, int d_v, int d_w) {
+        std::int64_t idx[3] = {0, 0, 0};
+        idx[ax[0]] = d_u + g.pml_lo[ax[0]];
+        idx[ax[1]] = d_v + g.pml_lo[ax[1]];
+        idx[ax[2]] = d_w + g.pml_lo[ax[2]];
+        for (int a = 0; a < 3; ++a)
+            if (idx[a] < 0 || idx[a] >= g.n[a])
+                throw ProjectError(file_label, json_path + ".center",
+                                   "the mode monitor's plane (with a cell of room below it) leaves the grid");
+        return g.flat(idx[0], idx[1], idx[2]);
+    };
+    const int first_u = cs.grid.boundary_u == ModeBoundary::pec ? 1 : 0;
+    const int first_v = cs.grid.boundary_v == ModeBoundary::pec ? 1 : 0;
+    const Component e_of[3] = {Component::Ex, Component::Ey, Component::Ez};
+    const Component h_of[3] = {Component::Hx, Component::Hy, Component::Hz};
+    for (int d = 0; d < 2; ++d) {
+        DftSet es, hs;
+        es.component = e_of[ax[d]];
+        hs.component = h_of[ax[d]];
+        es.frequencies_hz = hs.frequencies_hz = spectrum_hz;
+        // E_u: (h, n): grid index along u = i0_u + i (its Yee offset is the half); along v
+        // the integer node i0_v + first_v + j. E_v: (n, h) likewise.
+        const auto se = mode_component_shape_e(cs.grid, d);
+        for (int j = 0; j < se[1]; ++j)
+            for (int i = 0; i < se[0]; ++i) {
+                const int iu = cs.i0_u + i + (d == 0 ? 0 : first_u);
+                const int iv = cs.i0_v + j + (d == 1 ? 0 : first_v);
+                es.cell0.push_back(cell(iu, iv, cs.i_w));
+                es.w0.push_back(1.0);
+                es.cell1.push_back(-1);
+                es.w1.push_back(0.0);
+            }
+        // H_u at (n, h) of the cross-section and w +- 1/2: grid k = i_w (above), i_w - 1.
+        const auto sh = mode_component_shape_h(cs.grid, d);
+        for (int j = 0; j < sh[1]; ++j)
+            for (int i = 0; i < sh[0]; ++i) {
+                const int iu = cs.i0_u + i + (d == 0 ? first_u : 0);
+                const int iv = cs.i0_v + j + (d == 1 ? first_v : 0);
+                hs.cell0.push_back(cell(iu, iv, cs.i_w - 1));
+                hs.cell1.push_back(cell(iu, iv, cs.i_w));
+                hs.w0.push_back(0.5);
+                hs.w1.push_back(0.5);
+            }
+        plan.set_e[d] = static_cast<int>(scene.dft_sets.size());
+        scene.dft_sets.push_back(std::move(es));
+        plan.set_h[d] = static_cast<int>(scene.dft_sets.size());
+        scene.dft_sets.push_back(std::move(hs));
+    }
+
+    // Modes at every frequency, at the Yee scheme's numerical k0.
+    ModeSolveOptions o;
+    o.num_modes = num_modes;
+    for (double f : spectrum_hz) {
+        const double w = 2 * M_PI * f;
+        const double k0_num = 2.0 / (units::c0 * scene.dt_s) * std::sin(0.5 * w * scene.dt_s);  // 1/m
+        const double wl_um = 2 * M_PI / k0_num / units::um;
+        std::vector<VectorMode> solved;
+        try {
+            solved = solve_modes_2d(cs.grid, cs.medium, wl_um, o);
+        } catch (const std::exception& e) {
+            throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
+        }
+        std::vector<VectorMode> picked;
+        for (int m : plan.mode_indices) picked.push_back(m < int(solved.size()) ? solved[std::size_t(m)] : VectorMode{});
+        plan.modes.push_back(std::move(picked));
+    }
+    return plan;
+}
+
+std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
+                                            const std::vector<std::complex<double>>* const sets[4]) {
+    const std::size_t nf = plan.frequencies_hz.size();
+    const auto& g = plan.cs.grid;
+    const std::size_t n_eu = std::size_t(mode_component_shape_e(g, 0)[0]) * std::size_t(mode_component_shape_e(g, 0)[1]);
+    const std::size_t n_ev = std::size_t(mode_component_shape_e(g, 1)[0]) * std::size_t(mode_component_shape_e(g, 1)[1]);
+    // H_u has E_v's shape, H_v E_u's
+    if (sets[0]->size() != n_eu * nf || sets[1]->size() != n_ev * nf || sets[2]->size() != n_ev * nf ||
+        sets[3]->size() != n_eu * nf)
+        throw std::invalid_argument("mode_amplitudes: DFT set sizes do not match the cross-section");
+    const double dA = g.dx_um * g.dx_um;
+    std::vector<ModeAmplitudes> out;
+    for (std::size_t m = 0; m < plan.mode_indices.size(); ++m) {
+        ModeAmplitudes a;
+        a.mode_index = plan.mode_indices[m];
+        a.fwd.assign(nf, 0.0);
+        a.bwd.assign(nf, 0.0);
+        a.n_eff.assign(nf, 0.0);
+        for (std::size_t f = 0; f < nf; ++f) {
+            const VectorMode& vm = plan.modes[f][m];
+            if (vm.e[0].size() != n_eu) continue;  // no such mode at this frequency
+            a.n_eff[f] = vm.n_eff;
+            const double half = 0.5 * vm.beta_per_um * g.dx_um;
+            const double c = std::sqrt(std::max(1.0 - half * half, 1e-12));
+            std::complex<double> j1 = 0, j2 = 0;
+            // (E x h*)_w = E_u h_v* - E_v h_u*; (e* x H)_w = e_u* H_v - e_v* H_u
+            for (std::size_t k = 0; k < n_eu; ++k) {
+                const std::complex<double> E = (*sets[0])[k * nf + f], H = (*sets[3])[k * nf + f];
+                j1 += E * std::conj(vm.h[1][k]);
+                j2 += std::conj(vm.e[0][k]) * H;
+            }
+            for (std::size_t k = 0; k < n_ev; ++k) {
+                const std::complex<double> E = (*sets[1])[k * nf + f], H = (*sets[2])[k * nf + f];
+                j1 -= E * std::conj(vm.h[0][k]);
+                j2 -= std::conj(vm.e[1][k]) * H;
+            }
+            j1 *= dA;
+            j2 *= dA;
+            const double scale = std::sqrt(c * 1e-12 / units::eta0) / (4 * c);
+            const std::complex<double> ap = (c * j1 + j2) * scale, am = (c * j1 - j2) * scale;
+            a.fwd[f] = plan.sign > 0 ? ap : am;
+            a.bwd[f] = plan.sign > 0 ? am : ap;
+        }
+        out.push_back(std::move(a));
+    }
+    return out;
 }
 
 }  // namespace golightly

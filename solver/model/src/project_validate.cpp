@@ -558,9 +558,11 @@ private:
                         if ((axis == 'x' && m.from.y == m.to.y) || (axis == 'y' && m.from.x == m.to.x))
                             fail(path + ".direction", "direction " + m.direction + " is parallel to the monitor line: no flux crosses it");
                     }
-                    if (m.kind != "transmission" && m.kind != "reflection" && m.kind != "flux")
+                    if (m.kind != "transmission" && m.kind != "reflection" && m.kind != "flux" &&
+                        !(m.kind == "mode" && plane))  // mode: spec "Mode sources and monitors" (3D planes)
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
-                                                 "; expected one of \"transmission\", \"reflection\", \"flux\"");
+                                                 "; expected one of \"transmission\", \"reflection\", \"flux\"" +
+                                                 (plane ? ", \"mode\"" : ""));
                     break;
                 }
                 case MonitorType::FluxBox:

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct FluxTerm {
     int ds_dims = 1;     ///< 1: ds_um is a length (2D); 2: an area (3D)
 };
 
+struct ModeMonitorPlan;  // mode_plane.hpp
+
 struct CompiledMonitor {
     std::string name;
     MonitorType type = MonitorType::Flux;
@@ -46,6 +49,9 @@ struct CompiledMonitor {
     /// flux: the monitor's length (2D, um) or area (3D, um^2), the I_inc = P_inc / extent
     /// of flux_box cross-sections when it is the incident monitor
     double extent_um = 0;
+    /// flux monitors with kind "mode" (3D): the cross-section, its modes per frequency and
+    /// the DFT sets of the tangential fields (mode_plane.hpp); null otherwise
+    std::shared_ptr<const ModeMonitorPlan> mode_plan;
 };
 
 struct CompiledProject {

@@ -3,10 +3,12 @@
 // same sub-pixel averaged permittivity as the FDTD run.
 #pragma once
 
+#include <complex>
 #include <vector>
 
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
+#include "golightly/scene.hpp"
 
 namespace golightly {
 
@@ -40,5 +42,58 @@ struct CrossSection {
 CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
                                   const std::string& json_path, const std::string& file_label,
                                   ModeBoundary boundary = ModeBoundary::pec);
+
+/// A mode monitor (a 3D `flux` monitor with `kind: "mode"`, spec "Mode sources and
+/// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
+/// solved at every spectrum frequency.
+struct ModeMonitorPlan {
+    CrossSection cs;
+    int sign = 1;                    ///< the monitor's direction along axis_w (+1 / -1): "fwd"
+    std::vector<int> mode_indices;   ///< the monitor's `modes` (0 = highest n_eff)
+    /// DFT sets (Scene::dft_sets indices) of E_u, E_v (on the plane's E nodes, weight 1) and
+    /// H~_u, H~_v (averaged from the h nodes half a cell either side), samples in the mode
+    /// solver's node order (mode_component_shape_e/_h of cs.grid, u fastest).
+    int set_e[2] = {-1, -1}, set_h[2] = {-1, -1};
+    std::vector<double> frequencies_hz;
+    /// modes[f][m]: mode mode_indices[m] at frequency f, solved at the Yee scheme's
+    /// numerical vacuum wavenumber k0~ = (2 / (c0 dt)) sin(omega dt / 2) (the frequency
+    /// the discrete time derivative sees), so that the solved profile is the FDTD grid's
+    /// own mode; n_eff 0 (empty fields) where the cross-section has fewer modes.
+    std::vector<std::vector<VectorMode>> modes;
+};
+
+/// Plans a mode monitor of a 3D project: samples the cross-section of `monitor`'s plane
+/// (sample_cross_section, PEC window walls), solves its modes at every frequency of
+/// `spectrum_hz` (solve_modes_2d, num_modes = max(modes) + 1, the Yee dispersion above)
+/// and appends the four DFT sets to scene.dft_sets. The plane is the nearest E node
+/// plane; it needs a cell of room on the low side (the H~ average). The monitor's
+/// `modes` (JSON list of mode indices, default [0]) is read from Monitor::extra.
+/// Throws ProjectError (json_path) for a bad `modes` list, a plane at the grid's edge, or
+/// a build without the 2D mode solver.
+ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
+                                     const std::vector<double>& spectrum_hz, bool reference_run,
+                                     const std::string& json_path, const std::string& file_label);
+
+/// Forward / backward amplitudes of one mode at every frequency.
+struct ModeAmplitudes {
+    int mode_index = 0;
+    std::vector<std::complex<double>> fwd, bwd;  ///< [f]
+    std::vector<double> n_eff;                   ///< [f]
+};
+
+/// Mode expansion of the DFT'd fields on a mode monitor's plane (`sets[s]`: the engine's
+/// DFT of set_e[0], set_e[1], set_h[0], set_h[1], layout [sample * n_freq + f]). With the
+/// mode's fields e, h (power-normalized: (1/2) sum (e x h~*)_w dA = 1, mode_solver2d.hpp)
+/// and the FDTD's E, H~ (H~ the average of the two h nodes, which multiplies a discrete
+/// mode's H by c = cos(beta_l dx / 2) = sqrt(1 - (beta dx / 2)^2), beta_l the lattice
+/// wavenumber (2/dx) asin(beta dx / 2)), the decomposition E_t = (a+ + a-) e_t,
+/// H~_t = c (a+ - a-) h_t (the standard forward/backward projection, e.g. Meep's
+/// get_eigenmode_coefficients; Snyder & Love, Optical Waveguide Theory, ch. 31) gives
+///   a+- = (c J1 +- J2) / (4 c),  J1 = sum (E x h*)_w dA,  J2 = sum (e* x H~)_w dA,
+/// scaled by sqrt(c * 1e-12 / eta0) so that |a|^2 is the mode's power in the units of
+/// the flux columns (W per (V/m s)^2, as the flux monitor measures it on the same grid).
+/// "fwd" is along the monitor's direction. Throws std::invalid_argument on size mismatch.
+std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
+                                            const std::vector<std::complex<double>>* const sets[4]);
 
 }  // namespace golightly
