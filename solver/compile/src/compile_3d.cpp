@@ -397,10 +397,10 @@ void Compiler3D::add_point_source(const Source& src, const std::string& path, co
 }
 
 void Compiler3D::add_plane_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
-    if (src.profile == SourceProfile::Mode)
-        throw ProjectError(file_, path + ".profile",
-                           "mode sources are not supported in 3D yet (use a uniform or gaussian plane source, or a "
-                           "tfsf source)");
+    if (src.profile == SourceProfile::Mode) {  // mode_plane.hpp
+        add_mode_plane_source(project_, sc(), src, wf, options_.reference_run, path, file_);
+        return;
+    }
     if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))
         throw ProjectError(file_, path + ".waist", "must be > 0");
     Box3 box;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compile_internal.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/units.hpp"
@@ -225,6 +226,98 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
         out.push_back(std::move(a));
     }
     return out;
+}
+
+}  // namespace golightly
+
+// ------------------------------------------------------------------ mode sources
+
+namespace golightly {
+
+double add_mode_plane_source(const Project& project, Scene& scene, const Source& src, const CompiledWaveform& wf,
+                             bool reference_run, const std::string& json_path, const std::string& file_label) {
+    if (!have_mode_solver_2d())
+        throw ProjectError(file_label, json_path + ".profile",
+                           "mode sources in 3D need the 2D mode solver, which this build lacks (no Spectra)");
+    const CrossSection cs = sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label);
+    const auto [axis, s] = detail::parse_direction(src.direction, true);
+    if (axis != cs.axis_w)
+        throw ProjectError(file_label, json_path + ".direction",
+                           std::string("must be normal to the plane: +") + "xyz"[cs.axis_w] + " or -" + "xyz"[cs.axis_w]);
+    if (src.mode_index < 0) throw ProjectError(file_label, json_path + ".mode_index", "must be >= 0");
+    ModeSolveOptions o;
+    o.num_modes = src.mode_index + 1;
+    if (auto it = src.extra.find("mode_solver"); it != src.extra.end() && it->is_object()) {
+        if (it->contains("num_modes")) {
+            const Json& n = (*it)["num_modes"];
+            if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > 100)
+                throw ProjectError(file_label, json_path + ".mode_solver.num_modes", "must be an integer in 1..100");
+            o.num_modes = std::max(o.num_modes, n.get<int>());
+        }
+        if (it->contains("target_neff")) {
+            const Json& t = (*it)["target_neff"];
+            if (!t.is_number() || !(t.get<double>() > 0))
+                throw ProjectError(file_label, json_path + ".mode_solver.target_neff", "must be a number > 0");
+            o.target_neff = t.get<double>();
+        }
+    }
+    const double k0n = detail::numerical_k0_per_um(wf.omega, scene.dt_s);
+    std::vector<VectorMode> modes;
+    try {
+        modes = solve_modes_2d(cs.grid, cs.medium, 2 * M_PI / k0n, o);
+    } catch (const std::exception& e) {
+        throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
+    }
+    if (src.mode_index >= static_cast<int>(modes.size()))
+        throw ProjectError(file_label, json_path + ".mode_index",
+                           "the cross-section has " + std::to_string(modes.size()) + " mode(s) near the target index; " +
+                               "mode " + std::to_string(src.mode_index) + " was asked for");
+    const VectorMode& m = modes[std::size_t(src.mode_index)];
+    const Grid g = scene.grid();
+    const int ax[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+    const int first_u = cs.grid.boundary_u == ModeBoundary::pec ? 1 : 0;
+    const int first_v = cs.grid.boundary_v == ModeBoundary::pec ? 1 : 0;
+    const Component e_of[3] = {Component::Ex, Component::Ey, Component::Ez};
+    const int kh = s > 0 ? cs.i_w - 1 : cs.i_w;  // h position k_s - s/2
+    auto flat_of = [&](int iu, int iv, int iw) {
+        std::int64_t idx[3] = {0, 0, 0};
+        idx[ax[0]] = iu + g.pml_lo[ax[0]];
+        idx[ax[1]] = iv + g.pml_lo[ax[1]];
+        idx[ax[2]] = iw + g.pml_lo[ax[2]];
+        for (int a = 0; a < 3; ++a)
+            if (idx[a] < 0 || idx[a] >= g.n[a])
+                throw ProjectError(file_label, json_path + ".center",
+                                   "the mode source's plane (with a cell of room behind it) leaves the grid");
+        return g.flat(idx[0], idx[1], idx[2]);
+    };
+    double emax = 0;
+    for (int d = 0; d < 2; ++d)
+        for (const auto& x : m.e[d]) emax = std::max(emax, std::abs(x));
+    const double delay = detail::half_cell_delay_s(m.n_eff, wf.omega, cs.grid.dx_um, scene.dt_s);
+    for (int d = 0; d < 2; ++d) {
+        const detail::TangentialPair tp = detail::tangential_pair_3d(cs.axis_w, e_of[ax[d]]);
+        const auto& hpart = m.h[1 - d];  // E_u pairs with H~_v, E_v with H~_u (same node shapes)
+        const auto se = mode_component_shape_e(cs.grid, d);
+        std::vector<detail::OneWayNode> nodes;
+        for (int j = 0; j < se[1]; ++j)
+            for (int i = 0; i < se[0]; ++i) {
+                const std::size_t k = std::size_t(j) * std::size_t(se[0]) + std::size_t(i);
+                const double e = m.e[d][k].real(), h = hpart[k].real();
+                if (std::abs(e) < 1e-7 * emax && std::abs(h) < 1e-7 * emax) continue;
+                const int iu = cs.i0_u + i + (d == 0 ? 0 : first_u);
+                const int iv = cs.i0_v + j + (d == 1 ? 0 : first_v);
+                detail::OneWayNode on;
+                on.e_cell = flat_of(iu, iv, cs.i_w);
+                on.h_cell = flat_of(iu, iv, kh);
+                on.frac = 1.0;
+                on.e_inc = src.amplitude * e;
+                on.h_inc = s * src.amplitude * h;
+                on.delay_h_s = delay;
+                nodes.push_back(on);
+            }
+        if (!nodes.empty()) detail::add_one_way_terms(scene, tp, s, nodes, wf);
+    }
+    return m.n_eff;
 }
 
 }  // namespace golightly

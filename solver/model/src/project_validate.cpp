@@ -712,9 +712,8 @@ void check_runnable(const Project& project, const std::string& file_label) {
         const std::string path = index_path("sources", i);
         if (s.type == SourceType::Region)
             refuse(path + ".type", "region sources are not supported in 3D yet (use a point, plane or tfsf source)");
-        if ((s.type == SourceType::Plane || s.type == SourceType::Line) && s.profile == SourceProfile::Mode)
-            refuse(path + ".profile", "mode sources are not supported in 3D yet (use a uniform or gaussian plane "
-                                      "source, or a tfsf source)");
+        if (s.type == SourceType::Line && s.profile == SourceProfile::Mode)
+            refuse(path + ".type", "line sources are 2D: a 3D mode source is a plane (center, size)");
     }
 }
 

@@ -74,6 +74,25 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
                                      const std::vector<double>& spectrum_hz, bool reference_run,
                                      const std::string& json_path, const std::string& file_label);
 
+/// A 3D `plane` source with `profile: "mode"` (spec "Mode sources and monitors"): the
+/// eigenmode `mode_index` of the plane's cross-section (sample_cross_section, PEC window;
+/// optional `mode_solver: {"num_modes", "target_neff"}` from Source::extra), solved at the
+/// Yee scheme's numerical k0 of the waveform's carrier, injected one way along
+/// `direction` (s = +-1 along the normal) by the TF/SF sheet pair of the one-way plane
+/// sources (compile_internal.hpp add_one_way_terms, Taflove & Hagness 3rd ed. sec. 5.6),
+/// once per tangential E component: E_u sheet with its H~_v partner and E_v with H~_u,
+/// half a cell behind; incident fields e_inc = A e_t (the mode's E at the E node), h_inc =
+/// s A h_t (the mode's H~ at the h node: the semi-discrete relation h = Q e / beta holds
+/// between an E node and the h node half a cell away on the grid, whose phase is the
+/// delay of half a cell at the lattice wavenumber (2/dx) asin(beta dx/2)). A = the
+/// source's `amplitude`; with the mode normalized to (1/2) sum (e x h~*)_w dA = 1 um^2
+/// the launched mode carries A^2 |F(omega)|^2 1e-12 / eta0 W (F the waveform's DFT).
+/// Appends to scene.sources; returns the mode's n_eff. Throws ProjectError (json_path:
+/// .direction not along the normal, .mode_index beyond the modes found, the plane without
+/// a cell of room behind it, no 2D mode solver in this build).
+double add_mode_plane_source(const Project& project, Scene& scene, const Source& source, const CompiledWaveform& wf,
+                             bool reference_run, const std::string& json_path, const std::string& file_label);
+
 /// Forward / backward amplitudes of one mode at every frequency.
 struct ModeAmplitudes {
     int mode_index = 0;
