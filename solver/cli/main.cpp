@@ -6,6 +6,7 @@
 //   golightly-cli bench [--backend cpu|cuda] [--dims 2|3] [--size NX,NY[,NZ]] [--steps N]
 //                       [--precision ..] [--poles P] [--json]
 //   golightly-cli materials [--json]
+//   golightly-cli sparams PROJECT [--out DIR] [--backend ..] [--threads N]   (cmd_sparams.cpp)
 //   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
 //   golightly-cli --version
 //
@@ -26,6 +27,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cmd_sparams.hpp"
 #include "golightly/bench.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
@@ -496,6 +498,8 @@ int real_main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     bench->add_flag("--json", bench_json, "Print one JSON object");
 
+    golightly::cli::SparamsCommand* sparams_cmd = golightly::cli::add_sparams_command(app);  // cmd_sparams.cpp
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -513,6 +517,7 @@ int real_main(int argc, char** argv) {
     try {
         if (*run) return cmd_run(run_args);
         if (*check) return cmd_check(check_project, check_json);
+        if (*sparams_cmd->sub) return golightly::cli::run_sparams_command(*sparams_cmd);
         if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);
         if (*bench) {

@@ -45,8 +45,11 @@
 // covered fraction of its dx square (Grid::box_nodes) and by exp(-(r / waist)^2) for the
 // gaussian profile (r: in-plane distance from the centre): E += 2 cb A frac f, so an
 // infinite uniform sheet radiates plane waves of amplitude A / n both ways (2D lines
-// alike). The component must lie in the plane (tangential). Mode plane sources are refused
-// in 3D (use a tfsf source); `line` and `region` sources too.
+// alike). The component must lie in the plane (tangential). Mode plane sources (GoLightly
+// 0.3): the cross-section's full-vector eigenmode injected one way (mode_plane.hpp
+// add_mode_plane_source: the same TF/SF sheet pair, with the mode's own E and H~);
+// `line` and `region` sources are refused. Mode monitors (flux planes with kind "mode"):
+// mode_plane.hpp compile_mode_monitor, four more DFT sets on the cross-section nodes.
 //
 // One-way plane sources (uniform/gaussian with a `direction` normal to the plane): the
 // TF/SF sheet pair of the 2D one-way line (compile_project.cpp "One-way sources", shared

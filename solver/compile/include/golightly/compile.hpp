@@ -86,7 +86,8 @@ struct CompiledProject {
 /// A `tfsf` source (2D and 3D) fills Scene::tfsf. 3D projects (domain.dimensions = 3) are
 /// compiled by compile_3d.cpp (its top comment: point dipole current convention, plane
 /// sheets, one-way plane sources, flux planes and boxes, dft_field volumes, frame slice);
-/// 3D refuses mode plane sources, region sources and dispersive materials (ProjectError).
+/// 3D refuses region and line sources (ProjectError); its mode plane sources and mode
+/// monitors use the cross-section mode solver (mode_plane.hpp).
 CompiledProject compile_project(const Project& project, const std::string& file_label,
                                 const CompileOptions& options = {});
 

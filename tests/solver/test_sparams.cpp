@@ -1,0 +1,139 @@
+// Ports and S-parameters (sparams.hpp, spec "Ports and S-parameters"): a straight 500 x
+// 220 nm Si strip between two ports: |S21| > 0.99, |S11| < 1e-3, S12 = S21 (reciprocity),
+// the phase of S21 the lattice wavenumber times the port distance; the Touchstone and CSV
+// files; port errors name their JSON path.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "golightly/errors.hpp"
+#include "golightly/mode_solver2d.hpp"
+#include "golightly/sparams.hpp"
+#include "golightly/units.hpp"
+#include "test_3d_projects.hpp"
+
+using namespace golightly;
+using namespace golightly::test3d;
+
+namespace {
+
+Project straight_strip(double dx) {
+    Project p = vacuum_project(4.0, 2.0, 1.6, dx, 8, 1.5, 1.6, 3);
+    p.domain.background = "sio2";
+    Material ox;
+    ox.id = "sio2";
+    ox.epsilon_inf = 1.444 * 1.444;
+    Material si;
+    si.id = "si";
+    si.epsilon_inf = 3.476 * 3.476;
+    p.materials = {ox, si};
+    Layer l;
+    l.name = "core";
+    l.material = "si";
+    Shape b;
+    b.type = ShapeType::Box;
+    b.box_min = {-1.0, 0.75, 0.70};
+    b.box_max = {5.0, 1.25, 0.92};
+    l.shapes.push_back(b);
+    p.layers.push_back(l);
+    p.run.stop.decay_db = 40;
+    p.run.stop.max_time_fs = 600;
+    p.extra["ports"] = Json::parse(R"([
+        {"name": "in", "center": [0.8, 1.0, 0.8], "size": [0, 2.0, 1.6], "direction": "+x", "modes": [0]},
+        {"name": "out", "center": [3.2, 1.0, 0.8], "size": [0, 2.0, 1.6], "direction": "-x"}])");
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("S-parameters: a straight strip waveguide between two ports", "[sparams][3d]") {
+    if (!have_mode_solver_2d()) {
+        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
+        return;
+    }
+    const double dx = 0.04;
+    const Project p = straight_strip(dx);
+    RunOptions o;
+    o.threads = 2;
+    const SParameters s = run_sparameters(p, "straight.glproj", o);
+    REQUIRE(s.labels.size() == 2);
+    CHECK(s.labels[0] == "in:0");
+    CHECK(s.labels[1] == "out:0");
+    REQUIRE(s.runs.size() == 2);
+    for (const auto& w : s.warnings) std::printf("warning: %s\n", w.c_str());
+    const double dt = p.run.courant * dx * units::um / units::c0;
+    for (std::size_t f = 0; f < s.frequency_hz.size(); ++f) {
+        const auto s11 = s.s[0][0][f], s21 = s.s[1][0][f], s12 = s.s[0][1][f], s22 = s.s[1][1][f];
+        // S21 phase: the lattice wavenumber over the 2.4 um between the port planes
+        const double n_eff = s.runs[0].mode_coefficients[0].n_eff[f];
+        const double w = 2 * M_PI * s.frequency_hz[f];
+        const double k0n = 2.0 / (units::c0 * dt) * std::sin(0.5 * w * dt) * units::um;
+        const double beta_l = 2.0 / dx * std::asin(0.5 * n_eff * k0n * dx);
+        const double dphi = std::arg(s21 * std::polar(1.0, -beta_l * 2.4));
+        std::printf("wl %.4f: |S11| %.2e |S21| %.5f |S12| %.5f |S22| %.2e | |S21-S12| %.2e | S21 phase - beta_l L %+.2e "
+                    "rad\n",
+                    units::hz_to_wavelength_um(s.frequency_hz[f]), std::abs(s11), std::abs(s21), std::abs(s12),
+                    std::abs(s22), std::abs(s21 - s12), dphi);
+        CHECK(std::abs(s21) > 0.99);
+        CHECK(std::abs(s21) < 1.01);
+        CHECK(std::abs(s11) < 1e-3);
+        CHECK(std::abs(s22) < 1e-3);
+        CHECK(std::abs(s21 - s12) < 1e-2);
+        CHECK(std::abs(dphi) < 1e-2);
+    }
+    CHECK(s.warnings.empty());
+
+    const auto dir = std::filesystem::temp_directory_path() / "golightly_sparams_test";
+    std::filesystem::create_directories(dir);
+    write_touchstone(dir / "sparams.s2p", s);
+    write_sparams_csv(dir / "sparams.csv", s);
+    std::ifstream ts(dir / "sparams.s2p");
+    std::string line;
+    int data = 0;
+    bool option = false;
+    while (std::getline(ts, line)) {
+        if (line.rfind("# Hz S RI R 50", 0) == 0) option = true;
+        if (line.empty() || line[0] == '!' || line[0] == '#') continue;
+        std::istringstream ls(line);
+        double fr, v[8];
+        ls >> fr;
+        for (double& x : v) ls >> x;
+        REQUIRE(!ls.fail());
+        CHECK(fr == Approx(s.frequency_hz[std::size_t(data)]).epsilon(1e-9));
+        CHECK(v[2] == Approx(s.s[1][0][std::size_t(data)].real()).margin(1e-9));  // S21 second, as Touchstone 1.1 orders 2-ports
+        ++data;
+    }
+    CHECK(option);
+    CHECK(data == 3);
+    std::ifstream csv(dir / "sparams.csv");
+    std::getline(csv, line);
+    CHECK(line == "wavelength_um,frequency_thz,S11_re,S11_im,S12_re,S12_im,S21_re,S21_im,S22_re,S22_im");
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("S-parameters: port errors name their JSON path", "[sparams]") {
+    Project p = straight_strip(0.04);
+    p.extra["ports"][1]["direction"] = "+y";
+    try {
+        parse_ports(p, "straight.glproj");
+        FAIL("no error");
+    } catch (const ProjectError& e) {
+        CHECK(e.json_path() == "ports[1].direction");
+    }
+    p.extra["ports"][1]["direction"] = "-x";
+    p.extra["ports"][0]["size"] = Json::array({0, 0, 1.6});
+    try {
+        parse_ports(p, "straight.glproj");
+        FAIL("no error");
+    } catch (const ProjectError& e) {
+        CHECK(e.json_path() == "ports[0].size");
+    }
+    p.extra.erase("ports");
+    CHECK_THROWS_AS(parse_ports(p, "straight.glproj"), ProjectError);
+}
