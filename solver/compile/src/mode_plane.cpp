@@ -81,6 +81,21 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
 
 namespace golightly {
 
+std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path, const std::string& file_label) {
+    std::vector<int> out = {0};
+    if (!extra.contains("modes")) return out;
+    const Json& jm = extra["modes"];
+    if (!jm.is_array() || jm.empty())
+        throw ProjectError(file_label, json_path + ".modes", "must be a non-empty list of mode indices");
+    out.clear();
+    for (std::size_t k = 0; k < jm.size(); ++k) {
+        if (!jm[k].is_number_integer() || jm[k].get<long long>() < 0 || jm[k].get<long long>() > 99)
+            throw ProjectError(file_label, json_path + ".modes[" + std::to_string(k) + "]", "must be a mode index in 0..99");
+        out.push_back(jm[k].get<int>());
+    }
+    return out;
+}
+
 ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
                                      const std::vector<double>& spectrum_hz, bool reference_run,
                                      const std::string& json_path, const std::string& file_label) {
@@ -91,19 +106,9 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
     plan.cs = sample_cross_section(project, monitor.center, monitor.size, reference_run, json_path, file_label);
     const CrossSection& cs = plan.cs;
     plan.sign = (!monitor.direction.empty() && monitor.direction[0] == '-') ? -1 : 1;
-    plan.mode_indices = {0};
-    if (monitor.extra.contains("modes")) {
-        const Json& jm = monitor.extra["modes"];
-        if (!jm.is_array() || jm.empty())
-            throw ProjectError(file_label, json_path + ".modes", "must be a non-empty list of mode indices");
-        plan.mode_indices.clear();
-        for (std::size_t k = 0; k < jm.size(); ++k) {
-            if (!jm[k].is_number_integer() || jm[k].get<long long>() < 0 || jm[k].get<long long>() > 99)
-                throw ProjectError(file_label, json_path + ".modes[" + std::to_string(k) + "]",
-                                   "must be a mode index in 0..99");
-            plan.mode_indices.push_back(jm[k].get<int>());
-        }
-    }
+    plan.mode_indices = parse_mode_list(monitor.extra, json_path, file_label);
+    plan.dx_um = project.domain.cell_size;
+    plan.dt_s = scene.dt_s;
     int num_modes = 0;
     for (int m : plan.mode_indices) num_modes = std::max(num_modes, m + 1);
     plan.frequencies_hz = spectrum_hz;
@@ -183,6 +188,47 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
 std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
                                             const std::vector<std::complex<double>>* const sets[4]) {
     const std::size_t nf = plan.frequencies_hz.size();
+    if (plan.dims == 2) {
+        const std::size_t nn = sets[0]->size() / std::max<std::size_t>(nf, 1);
+        if (sets[0]->size() != nn * nf || sets[2]->size() != nn * nf)
+            throw std::invalid_argument("mode_amplitudes: DFT set sizes do not match the line");
+        std::vector<ModeAmplitudes> out;
+        for (std::size_t m = 0; m < plan.mode_indices.size(); ++m) {
+            ModeAmplitudes a;
+            a.mode_index = plan.mode_indices[m];
+            a.fwd.assign(nf, 0.0);
+            a.bwd.assign(nf, 0.0);
+            a.n_eff.assign(nf, 0.0);
+            for (std::size_t f = 0; f < nf; ++f) {
+                const auto& e = plan.line_e[f][m];
+                const auto& h = plan.line_h[f][m];
+                if (e.size() != nn || h.size() != nn) continue;
+                const double ne = plan.line_neff[f][m];
+                a.n_eff[f] = ne;
+                const double w = 2 * M_PI * plan.frequencies_hz[f];
+                const double k0n = 2.0 / (units::c0 * plan.dt_s) * std::sin(0.5 * w * plan.dt_s) * units::um;
+                const double half = 0.5 * ne * k0n * plan.dx_um;
+                const double c = std::sqrt(std::max(1.0 - half * half, 1e-12));
+                std::complex<double> j1 = 0, j2 = 0;
+                double nrm = 0;
+                for (std::size_t k = 0; k < nn; ++k) {
+                    j1 += (*sets[0])[k * nf + f] * h[k];
+                    j2 += e[k] * (*sets[2])[k * nf + f];
+                    nrm += e[k] * h[k];
+                }
+                const double sg = plan.line_flux_sign * plan.dx_um;
+                j1 *= sg;
+                j2 *= sg;
+                nrm *= sg;
+                if (!(nrm > 0)) continue;
+                const double scale = std::sqrt(0.5 * c * nrm * 1e-6 / units::eta0) / (2 * nrm);
+                a.fwd[f] = (j1 + j2 / c) * scale;
+                a.bwd[f] = (j1 - j2 / c) * scale;
+            }
+            out.push_back(std::move(a));
+        }
+        return out;
+    }
     const auto& g = plan.cs.grid;
     const std::size_t n_eu = std::size_t(mode_component_shape_e(g, 0)[0]) * std::size_t(mode_component_shape_e(g, 0)[1]);
     const std::size_t n_ev = std::size_t(mode_component_shape_e(g, 1)[0]) * std::size_t(mode_component_shape_e(g, 1)[1]);

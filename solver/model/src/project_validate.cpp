@@ -559,10 +559,10 @@ private:
                             fail(path + ".direction", "direction " + m.direction + " is parallel to the monitor line: no flux crosses it");
                     }
                     if (m.kind != "transmission" && m.kind != "reflection" && m.kind != "flux" &&
-                        !(m.kind == "mode" && plane))  // mode: spec "Mode sources and monitors" (3D planes)
+                        m.kind != "mode")  // mode: spec "Mode sources and monitors"
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
-                                                 "; expected one of \"transmission\", \"reflection\", \"flux\"" +
-                                                 (plane ? ", \"mode\"" : ""));
+                                                 "; expected one of \"transmission\", \"reflection\", \"flux\", "
+                                                 "\"mode\"");
                     break;
                 }
                 case MonitorType::FluxBox:

@@ -767,8 +767,9 @@ DftFieldResult dft_field_result(Engine& engine, const Scene& scene, const Compil
 std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, const CompiledMonitor& m,
                                                              const std::vector<double>* p_inc) {
     const ModeMonitorPlan& plan = *m.mode_plan;
-    const cvec eu = engine.dft(plan.set_e[0]), ev = engine.dft(plan.set_e[1]);
-    const cvec hu = engine.dft(plan.set_h[0]), hv = engine.dft(plan.set_h[1]);
+    auto fetch = [&engine](int set) { return set >= 0 ? engine.dft(set) : cvec{}; };
+    const cvec eu = fetch(plan.set_e[0]), ev = fetch(plan.set_e[1]);
+    const cvec hu = fetch(plan.set_h[0]), hv = fetch(plan.set_h[1]);
     const cvec* const sets[4] = {&eu, &ev, &hu, &hv};
     std::vector<ModeCoefficientsResult> out;
     for (ModeAmplitudes& a : mode_amplitudes(plan, sets)) {

@@ -47,6 +47,10 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
 /// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
 /// solved at every spectrum frequency.
 struct ModeMonitorPlan {
+    /// 3: a plane of a 3D project (cs, modes); 2: a line of a 2D project (line_*: the 1D
+    /// slab modes of mode_solver.hpp on the line's nodes, set_e[0] / set_h[0] the
+    /// tangential pair of the polarization, DFT samples in node order)
+    int dims = 3;
     CrossSection cs;
     int sign = 1;                    ///< the monitor's direction along axis_w (+1 / -1): "fwd"
     std::vector<int> mode_indices;   ///< the monitor's `modes` (0 = highest n_eff)
@@ -60,7 +64,19 @@ struct ModeMonitorPlan {
     /// the discrete time derivative sees), so that the solved profile is the FDTD grid's
     /// own mode; n_eff 0 (empty fields) where the cross-section has fewer modes.
     std::vector<std::vector<VectorMode>> modes;
+    // ---- 2D lines
+    double dx_um = 0, dt_s = 0;
+    /// flux sign of the line's tangential pair: P = line_flux_sign 0.5/eta0 Re sum E H~* ds
+    double line_flux_sign = 1;
+    /// [f][m][node]: the mode's tangential E and H~ for propagation along the monitor's
+    /// direction (empty where the line guides no such mode); line_neff[f][m] (0 there)
+    std::vector<std::vector<std::vector<double>>> line_e, line_h;
+    std::vector<std::vector<double>> line_neff;
 };
+
+/// The `modes` member of a mode monitor (a JSON list of mode indices 0..99; default [0])
+/// from Monitor::extra. Throws ProjectError (json_path + ".modes[k]").
+std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path, const std::string& file_label);
 
 /// Plans a mode monitor of a 3D project: samples the cross-section of `monitor`'s plane
 /// (sample_cross_section, PEC window walls), solves its modes at every frequency of
@@ -111,7 +127,10 @@ struct ModeAmplitudes {
 ///   a+- = (c J1 +- J2) / (4 c),  J1 = sum (E x h*)_w dA,  J2 = sum (e* x H~)_w dA,
 /// scaled by sqrt(c * 1e-12 / eta0) so that |a|^2 is the mode's power in the units of
 /// the flux columns (W per (V/m s)^2, as the flux monitor measures it on the same grid).
-/// "fwd" is along the monitor's direction. Throws std::invalid_argument on size mismatch.
+/// "fwd" is along the monitor's direction. 2D lines (dims 2): the same projection with
+/// the slab mode's tangential pair e, h on the line's nodes, N = sign sum e h ds and
+/// a+- = (J1 +- J2 / c) / (2 N) scaled by sqrt(0.5 c N 1e-6 / eta0) (W/m per (V/m s)^2);
+/// sets[1], sets[3] unused. Throws std::invalid_argument on size mismatch.
 std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
                                             const std::vector<std::complex<double>>* const sets[4]);
 
