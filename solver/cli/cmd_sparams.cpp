@@ -36,13 +36,23 @@ int run_sparams_command(const SparamsCommand& c) {
     const fs::path out = c.out.empty() ? file.parent_path() / (file.stem().string() + "_sparams") : fs::path(c.out);
     RunOptions opts;
     opts.threads = c.threads;
+    return run_sparams_project(project, c.project, out, opts);
+}
+
+bool sparameters_requested(const Project& project) {
+    const auto it = project.run.extra.find("sparameters");
+    return it != project.run.extra.end() && it->is_boolean() && it->get<bool>();
+}
+
+int run_sparams_project(const Project& project, const std::string& label, const fs::path& out,
+                        const RunOptions& opts) {
     SParameters s;
     try {
-        s = run_sparameters(project, c.project, opts);
+        s = run_sparameters(project, label, opts);
     } catch (const ProjectError&) {
         throw;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s: S-parameter run failed: %s\n", c.project.c_str(), e.what());
+        std::fprintf(stderr, "error: %s: S-parameter run failed: %s\n", label.c_str(), e.what());
         return 3;
     }
     try {
@@ -50,7 +60,7 @@ int run_sparams_command(const SparamsCommand& c) {
         const fs::path snp = out / ("sparams.s" + std::to_string(s.labels.size()) + "p");
         write_touchstone(snp, s);
         write_sparams_csv(out / "sparams.csv", s);
-        std::printf("%s: %zu port-modes, %zu runs; wrote %s and %s\n", c.project.c_str(), s.labels.size(), s.runs.size(),
+        std::printf("%s: %zu port-modes, %zu runs; wrote %s and %s\n", label.c_str(), s.labels.size(), s.runs.size(),
                     snp.string().c_str(), (out / "sparams.csv").string().c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s: cannot write the S-parameters: %s\n", out.string().c_str(), e.what());

@@ -159,6 +159,8 @@ int cmd_run(const RunArgs& a) {
     ProgressPrinter printer;
     opts.progress = [&printer](const ProgressInfo& p) { printer(p); };
     std::signal(SIGINT, on_sigint);
+    if (golightly::cli::sparameters_requested(project))  // run.sparameters: cmd_sparams.cpp
+        return golightly::cli::run_sparams_project(project, label, out, opts);
 
     RunResult result;
     try {
