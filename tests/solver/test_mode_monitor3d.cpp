@@ -145,7 +145,20 @@ TEST_CASE("mode source 3D: the strip's TE0 injected one way", "[modes3d][3d]") {
     REQUIRE(r.mode_coefficients.size() == 2);
     REQUIRE(r.spectra.size() == 2);
     const ModeCoefficientsResult &t0 = r.mode_coefficients[0], &t1 = r.mode_coefficients[1];
+    // launched power: amplitude^2 |F|^2 1e-12 / eta0 (mode_plane.hpp), as the monitor sees it
+    // (times c = cos(beta_l dx/2), the H~ average of a flux plane)
+    const CompiledProject cp = compile_project(p, "strip.glproj");
+    const auto F = waveform_dft(cp.scene.sources[0].waveform, 0, cp.scene.dt_s, 0.5, r.frequency_hz, r.steps);
     for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
+        {
+            const double w = 2 * M_PI * r.frequency_hz[f];
+            const double k0n = 2.0 / (units::c0 * cp.scene.dt_s) * std::sin(0.5 * w * cp.scene.dt_s) * units::um;
+            const double half = 0.5 * t0.n_eff[f] * k0n * dx;
+            const double expect = std::norm(F[f]) * 1e-12 / units::eta0 * std::sqrt(1 - half * half);
+            std::printf("wl %.4f: TE0 fwd power / (A^2 |F|^2 c 1e-12 / eta0) %.5f\n",
+                        units::hz_to_wavelength_um(r.frequency_hz[f]), std::norm(t0.fwd[f]) / expect);
+            CHECK(std::abs(std::norm(t0.fwd[f]) / expect - 1) < 5e-3);
+        }
         const double wl = units::hz_to_wavelength_um(r.frequency_hz[f]);
         const double flux_t = r.spectra[0].flux[f], flux_back = r.spectra[1].flux[f];
         const double p0 = std::norm(t0.fwd[f]);

@@ -216,9 +216,9 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
     const double ntarget = options.target_neff > 0 ? options.target_neff : nmax;
     const double sigma = k0 * k0 * ntarget * ntarget;
 
-    const int want = std::min(options.num_modes, std::max(n - 2, 1));
-    const int ncv = std::min(n, std::max(2 * want + 1, 20));
     if (n < 3) throw std::invalid_argument("solve_modes_2d: cross-section too small for the eigen-solver (< 3 unknowns)");
+    const int want = std::min(options.num_modes, n - 2);  // Spectra: nev < n - 1
+    const int ncv = std::min(n, std::max(2 * want + 1, 20));
     Spectra::SparseGenRealShiftSolve<double> op(A);
     Spectra::GenEigsRealShiftSolver<Spectra::SparseGenRealShiftSolve<double>> eigs(op, want, ncv, sigma);
     eigs.init();
