@@ -197,3 +197,64 @@ TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "
         CHECK(std::abs(s.s[0][1][f] - s.s[1][0][f]) < 0.02);
     }
 }
+
+// 2D ports (lines; the 1D slab modes of the `mode` line source): a straight slab (eps 12,
+// 0.3 um, TMz and TEz) between two ports.
+TEST_CASE("S-parameters: a straight 2D slab between two line ports", "[sparams]") {
+    for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
+        const double dx = 0.02;
+        Project p;
+        p.name = "slab2d";
+        p.domain.size = {4.0, 3.0, 0};
+        p.domain.cell_size = dx;
+        p.domain.polarization = pol;
+        p.domain.pml.cells = 12;
+        Material si;
+        si.id = "si";
+        si.epsilon_inf = 12.0;
+        p.materials = {si};
+        Layer wg;
+        wg.name = "wg";
+        wg.material = "si";
+        Shape r;
+        r.type = ShapeType::Rectangle;
+        r.min = {-1.0, 1.35};
+        r.max = {5.0, 1.65};
+        wg.shapes = {r};
+        p.layers = {wg};
+        p.run.spectrum.wavelength_min = 1.45;
+        p.run.spectrum.wavelength_max = 1.65;
+        p.run.spectrum.points = 3;
+        p.run.precision = Precision::Float64;
+        p.run.backend = BackendChoice::Cpu;
+        p.run.stop.decay_db = 50;
+        p.run.stop.max_time_fs = 1000;
+        p.run.frames.component = pol == Polarization::TMz ? Component::Ez : Component::Hz;
+        p.extra["ports"] = Json::parse(R"([
+            {"name": "a", "center": [0.8, 1.5], "size": [0, 2.4], "direction": "+x"},
+            {"name": "b", "center": [3.2, 1.5], "size": [0, 2.4], "direction": "-x"}])");
+        RunOptions o;
+        o.threads = 2;
+        const SParameters s = run_sparameters(p, "slab2d.glproj", o);
+        REQUIRE(s.labels.size() == 2);
+        for (const auto& w : s.warnings) std::printf("warning: %s\n", w.c_str());
+        const double dt = p.run.courant * dx * units::um / units::c0;
+        for (std::size_t f = 0; f < s.frequency_hz.size(); ++f) {
+            const auto s11 = s.s[0][0][f], s21 = s.s[1][0][f], s12 = s.s[0][1][f];
+            const double n_eff = s.runs[0].mode_coefficients[0].n_eff[f];
+            const double w = 2 * M_PI * s.frequency_hz[f];
+            const double k0n = 2.0 / (units::c0 * dt) * std::sin(0.5 * w * dt) * units::um;
+            const double beta_l = 2.0 / dx * std::asin(0.5 * n_eff * k0n * dx);
+            const double dphi = std::arg(s21 * std::polar(1.0, -beta_l * 2.4));
+            std::printf("2D %s wl %.4f: |S11| %.2e |S21| %.5f |S21-S12| %.2e | S21 phase - beta_l L %+.2e rad\n",
+                        pol == Polarization::TMz ? "TMz" : "TEz", units::hz_to_wavelength_um(s.frequency_hz[f]),
+                        std::abs(s11), std::abs(s21), std::abs(s21 - s12), dphi);
+            CHECK(std::abs(s21) > 0.99);
+            CHECK(std::abs(s21) < 1.01);
+            CHECK(std::abs(s11) < 1e-3);
+            CHECK(std::abs(s21 - s12) < 1e-2);
+            CHECK(std::abs(dphi) < 1e-2);
+        }
+        CHECK(s.warnings.empty());
+    }
+}

@@ -1014,8 +1014,11 @@ void Compiler::add_mode_line_monitor(const Monitor& m, const std::string& path, 
     sc().dft_sets.push_back(std::move(es));
     plan->set_h[0] = static_cast<int>(sc().dft_sets.size());
     sc().dft_sets.push_back(std::move(hs));
-    // S_normal = -sigma_h e h (add_flux_line)
-    plan->line_flux_sign = -tp.sigma_h * s;
+    // S_normal = -sigma_h e h (add_flux_line), along +normal: the modes are taken for
+    // propagation along +normal (mode_profile with s = +1, so that a line's forward and
+    // backward modes share E_t and differ in the sign of H~_t, as in 3D); "fwd" / "bwd"
+    // are swapped for a monitor pointing along -normal (mode_amplitudes)
+    plan->line_flux_sign = -tp.sigma_h;
     SourceLine line;
     line.normal = normal;
     line.tan = tan;
@@ -1031,7 +1034,7 @@ void Compiler::add_mode_line_monitor(const Monitor& m, const std::string& path, 
         for (int mi : plan->mode_indices) {
             fake.mode_index = mi;
             try {
-                const OneWayProfile p = mode_profile(fake, path, 2 * pi * f, line, s, k, nodes, eps_e);
+                const OneWayProfile p = mode_profile(fake, path, 2 * pi * f, line, +1, k, nodes, eps_e);
                 es_f.push_back(p.e_inc);
                 hs_f.push_back(p.h_inc);
                 ne_f.push_back(p.n_eff);

@@ -222,8 +222,9 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
                 nrm *= sg;
                 if (!(nrm > 0)) continue;
                 const double scale = std::sqrt(0.5 * c * nrm * 1e-6 / units::eta0) / (2 * nrm);
-                a.fwd[f] = (j1 + j2 / c) * scale;
-                a.bwd[f] = (j1 - j2 / c) * scale;
+                const std::complex<double> ap = (j1 + j2 / c) * scale, am = (j1 - j2 / c) * scale;
+                a.fwd[f] = plan.sign > 0 ? ap : am;
+                a.bwd[f] = plan.sign > 0 ? am : ap;
             }
             out.push_back(std::move(a));
         }

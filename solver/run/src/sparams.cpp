@@ -17,10 +17,12 @@ namespace {
 
 std::string ix(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
-Vec3 vec3_of(const Json& j, const std::string& path, const std::string& file) {
-    if (!j.is_array() || j.size() != 3 || !j[0].is_number() || !j[1].is_number() || !j[2].is_number())
-        throw ProjectError(file, path, "must be a list of 3 numbers [x, y, z] (um)");
-    const Vec3 v{j[0].get<double>(), j[1].get<double>(), j[2].get<double>()};
+// [x, y, z] (3D) or [x, y] (2D: z = 0; a third entry is ignored)
+Vec3 vec3_of(const Json& j, const std::string& path, const std::string& file, int dims) {
+    const bool ok = j.is_array() && (j.size() == 3 || (dims == 2 && j.size() == 2)) && j[0].is_number() &&
+                    j[1].is_number() && (j.size() == 2 || j[2].is_number());
+    if (!ok) throw ProjectError(file, path, dims == 3 ? "must be a list of 3 numbers [x, y, z] (um)" : "must be a list of 2 numbers [x, y] (um)");
+    const Vec3 v{j[0].get<double>(), j[1].get<double>(), (dims == 3 && j.size() == 3) ? j[2].get<double>() : 0.0};
     for (int a = 0; a < 3; ++a)
         if (!std::isfinite(v[a])) throw ProjectError(file, path, "must be finite");
     return v;
@@ -38,8 +40,7 @@ std::vector<Port> parse_ports(const Project& project, const std::string& file) {
     const auto it = project.extra.find("ports");
     if (it == project.extra.end()) throw ProjectError(file, "ports", "the project has no ports (S-parameters need at least one)");
     if (!it->is_array() || it->empty()) throw ProjectError(file, "ports", "must be a non-empty list of ports");
-    if (project.domain.dimensions != 3)
-        throw ProjectError(file, "ports", "ports need a 3D project (the cross-section mode solver); 2D ports are not supported yet");
+    const int dims = project.domain.dimensions == 3 ? 3 : 2;
     std::vector<Port> ports;
     std::set<std::string> names;
     for (std::size_t i = 0; i < it->size(); ++i) {
@@ -53,12 +54,14 @@ std::vector<Port> parse_ports(const Project& project, const std::string& file) {
         if (!names.insert(p.name).second) throw ProjectError(file, path + ".name", "duplicate port name \"" + p.name + "\"");
         if (!jp.contains("center")) throw ProjectError(file, path + ".center", "is required but missing");
         if (!jp.contains("size")) throw ProjectError(file, path + ".size", "is required but missing");
-        p.center = vec3_of(jp["center"], path + ".center", file);
-        p.size = vec3_of(jp["size"], path + ".size", file);
+        p.center = vec3_of(jp["center"], path + ".center", file, dims);
+        p.size = vec3_of(jp["size"], path + ".size", file, dims);
         int zeros = 0, normal = -1;
-        for (int a = 0; a < 3; ++a)
+        for (int a = 0; a < dims; ++a)
             if (p.size[a] == 0) ++zeros, normal = a;
-        if (zeros != 1) throw ProjectError(file, path + ".size", "a port is a plane: exactly one zero entry");
+        if (zeros != 1)
+            throw ProjectError(file, path + ".size", dims == 3 ? "a port is a plane: exactly one zero entry"
+                                                               : "a 2D port is a line: exactly one zero entry of [sx, sy]");
         if (!jp.contains("direction") || !jp["direction"].is_string())
             throw ProjectError(file, path + ".direction", "is required: \"+x\" .. \"-z\", pointing into the device");
         p.direction = jp["direction"].get<std::string>();
@@ -120,14 +123,24 @@ SParameters run_sparameters(const Project& project, const std::string& file, con
         q.monitors.clear();
         q.run.normalization.enabled = false;
         const Port& pj = ports[std::size_t(pm[j].port)];
+        const bool two_d = project.domain.dimensions != 3;
+        // 2D: the port's line from center - size/2 to center + size/2
+        auto line_ends = [](const Port& port, Vec2& from, Vec2& to) {
+            from = {port.center.x - 0.5 * port.size.x, port.center.y - 0.5 * port.size.y};
+            to = {port.center.x + 0.5 * port.size.x, port.center.y + 0.5 * port.size.y};
+        };
         Source s;
         s.name = "port " + pj.name;
-        s.type = SourceType::Plane;
+        s.type = two_d ? SourceType::Line : SourceType::Plane;
         s.profile = SourceProfile::Mode;
         s.mode_index = pm[j].mode;
         s.direction = pj.direction;
         s.center = pj.center;
         s.size = pj.size;
+        if (two_d) {
+            line_ends(pj, s.from, s.to);
+            s.component = project.domain.polarization == Polarization::TMz ? Component::Ez : Component::Hz;
+        }
         s.amplitude = 1.0;
         s.waveform = wf;
         q.sources.push_back(s);
@@ -141,6 +154,13 @@ SParameters run_sparameters(const Project& project, const std::string& file, con
             m.center[axis] += (ports[p].direction[0] == '+' ? 1 : -1) * offset_cells * dx;
             m.size = ports[p].size;
             m.direction = ports[p].direction;
+            if (two_d) {
+                Port shifted = ports[p];
+                shifted.center = m.center;
+                line_ends(shifted, m.from, m.to);
+                m.center = {};
+                m.size = {};
+            }
             m.extra["modes"] = Json(ports[p].modes);
             q.monitors.push_back(m);
         }

@@ -68,8 +68,8 @@ struct ModeMonitorPlan {
     double dx_um = 0, dt_s = 0;
     /// flux sign of the line's tangential pair: P = line_flux_sign 0.5/eta0 Re sum E H~* ds
     double line_flux_sign = 1;
-    /// [f][m][node]: the mode's tangential E and H~ for propagation along the monitor's
-    /// direction (empty where the line guides no such mode); line_neff[f][m] (0 there)
+    /// [f][m][node]: the mode's tangential E and H~ for propagation along +normal (empty
+    /// where the line guides no such mode); line_neff[f][m] (0 there)
     std::vector<std::vector<std::vector<double>>> line_e, line_h;
     std::vector<std::vector<double>> line_neff;
 };

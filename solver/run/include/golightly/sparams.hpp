@@ -14,8 +14,10 @@
 namespace golightly {
 
 /// One port of the top-level `ports` list: a plane across a waveguide (center, size with
-/// one zero entry), `direction` along its normal pointing into the device, the mode
-/// indices it carries (`modes`, default [0]).
+/// one zero entry; in 2D projects a line: center [x, y], size [sx, sy] with one zero),
+/// `direction` along its normal pointing into the device, the mode indices it carries
+/// (`modes`, default [0]). 3D ports use the cross-section mode solver, 2D ports the 1D
+/// slab solver of the `mode` line source.
 struct Port {
     std::string name;
     Vec3 center, size;
@@ -24,8 +26,8 @@ struct Port {
 };
 
 /// Reads project.extra["ports"]. Throws ProjectError (file_label, "ports[i].field") for a
-/// missing or malformed entry, a 2D project (ports need the 3D cross-section solver), a
-/// direction not along the plane's normal, fewer than one port, or a duplicate name.
+/// missing or malformed entry, a direction not along the plane's normal, fewer than one
+/// port, or a duplicate name.
 std::vector<Port> parse_ports(const Project& project, const std::string& file_label);
 
 /// The scattering matrix over the run spectrum. Port-modes are numbered in port order,
@@ -41,7 +43,7 @@ struct SParameters {
 };
 
 /// Runs one simulation per port-mode j (the project's sources replaced by a mode source
-/// (mode_plane.hpp add_mode_plane_source) on port j's plane, launching mode m_j along the
+/// (3D: mode_plane.hpp add_mode_plane_source; 2D: a `mode` line source) on port j's plane, launching mode m_j along the
 /// port's direction; the waveform of the project's first source, else a gaussian pulse
 /// covering the spectrum; normalization off) with a mode monitor 2 cells inside every
 /// port (along its direction, clear of the source's TF/SF sheets). Then
