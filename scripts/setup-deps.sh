@@ -24,12 +24,12 @@ pkgs=(build-essential cmake ninja-build pkg-config git
       nlohmann-json3-dev catch2 libcli11-dev libeigen3-dev libhdf5-dev libpng-dev zlib1g-dev
       libocct-data-exchange-dev libocct-modeling-algorithms-dev libocct-modeling-data-dev
       libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev
-      libmuparser-dev libnlopt-cxx-dev)
+      libmuparser-dev libnlopt-cxx-dev libspectra-dev)
 if [ "$solver_only" = 0 ]; then
   pkgs+=(qt6-base-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
          libqcustomplot-dev qt6-svg-dev libgl-dev xvfb xauth)
 fi
-[ "$with_meep" = 1 ] && pkgs+=(python3-meep python3-numpy python3-matplotlib)
+[ "$with_meep" = 1 ] && pkgs+=(python3-meep python3-numpy python3-matplotlib python3-h5py)
 [ "$with_san" = 1 ] && pkgs+=(clang libclang-rt-14-dev)
 pkgs+=(dpkg-dev file)  # cpack .deb: dpkg-shlibdeps and file compute the package dependencies
 missing=()

@@ -449,13 +449,11 @@ TEST_CASE("check_runnable refuses exactly its list in 3D and accepts TF/SF in 2D
         CHECK(e.json_path() == "run.backend");
         CHECK(e.message().find("use the CPU backend") != std::string::npos);
     }
-    SECTION("3D mode source") {
+    SECTION("3D mode plane source: runnable (GoLightly 0.3, test_mode_monitor3d.cpp)") {
         Json d = doc3d();
         d["sources"][2]["profile"] = "mode";
         d["sources"][2]["direction"] = "+x";
-        const ProjectError e = refusal_of(d);
-        CHECK(e.json_path() == "sources[2].profile");
-        CHECK(e.message().find("mode sources are not supported in 3D yet") != std::string::npos);
+        require_runnable(d);
     }
     SECTION("3D region source") {
         Json d = doc3d();

@@ -46,8 +46,11 @@
 // covered fraction of its dx square (Grid::box_nodes) and by exp(-(r / waist)^2) for the
 // gaussian profile (r: in-plane distance from the centre): E += 2 cb A frac f, so an
 // infinite uniform sheet radiates plane waves of amplitude A / n both ways (2D lines
-// alike). The component must lie in the plane (tangential). Mode plane sources are refused
-// in 3D (use a tfsf source); `line` and `region` sources too.
+// alike). The component must lie in the plane (tangential). Mode plane sources (GoLightly
+// 0.3): the cross-section's full-vector eigenmode injected one way (mode_plane.hpp
+// add_mode_plane_source: the same TF/SF sheet pair, with the mode's own E and H~);
+// `line` and `region` sources are refused. Mode monitors (flux planes with kind "mode"):
+// mode_plane.hpp compile_mode_monitor, four more DFT sets on the cross-section nodes.
 //
 // One-way plane sources (uniform/gaussian with a `direction` normal to the plane): the
 // TF/SF sheet pair of the 2D one-way line (compile_project.cpp "One-way sources", shared
@@ -90,6 +93,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/limits.hpp"
+#include "golightly/mode_plane.hpp"
 #include "golightly/step_import.hpp"
 #include "golightly/units.hpp"
 
@@ -415,10 +419,10 @@ void Compiler3D::add_point_source(const Source& src, const std::string& path, co
 }
 
 void Compiler3D::add_plane_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
-    if (src.profile == SourceProfile::Mode)
-        throw ProjectError(file_, path + ".profile",
-                           "mode sources are not supported in 3D yet (use a uniform or gaussian plane source, or a "
-                           "tfsf source)");
+    if (src.profile == SourceProfile::Mode) {  // mode_plane.hpp
+        add_mode_plane_source(project_, sc(), src, wf, options_.reference_run, path, file_);
+        return;
+    }
     if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))
         throw ProjectError(file_, path + ".waist", "must be > 0");
     Box3 box;
@@ -572,6 +576,9 @@ void Compiler3D::compile_monitor(std::size_t mi) {
                                    std::string("must be normal to the plane: +") + kAxis[normal] + " or -" + kAxis[normal]);
             add_flux_plane(box, normal, s, path, cm);
             cm.extent_um = m.size[(normal + 1) % 3] * m.size[(normal + 2) % 3];
+            if (m.kind == "mode")
+                cm.mode_plan = std::make_shared<const ModeMonitorPlan>(compile_mode_monitor(
+                    project_, sc(), m, out_.spectrum_hz, options_.reference_run, path, file_));
             break;
         }
         case MonitorType::FluxBox: {

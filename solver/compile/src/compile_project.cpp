@@ -76,6 +76,7 @@
 
 #include "golightly/compile.hpp"
 #include "compile_internal.hpp"
+#include "golightly/mode_plane.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/gds.hpp"
@@ -297,6 +298,7 @@ private:
     struct OneWayProfile {
         explicit OneWayProfile(std::size_t nodes) : e_inc(nodes), h_inc(nodes), delay_h_s(nodes) {}
         std::vector<double> e_inc, h_inc, delay_h_s;
+        double n_eff = 0;  ///< mode profiles: the mode's effective index
     };
     /// One-way line (mode or plane wave, direction s = +-1 along the normal): the TF/SF
     /// plane at the e nodes nearest the line. Throws ProjectError for too few nodes.
@@ -323,6 +325,11 @@ private:
                      const CompiledWaveform& wf);
     int add_flux_line(const Vec2& from, const Vec2& to, int normal, int s, const std::string& path,
                       CompiledMonitor& mon);
+    /// Mode monitor on a flux line (kind "mode", mode_plane.hpp ModeMonitorPlan with dims
+    /// 2): DFT sets of the tangential pair on the nodes whose centre lies on the line
+    /// (weight 1; H~ averaged across the line), and the slab modes (mode_profile, i.e.
+    /// solve_slab_modes at the numerical k0) of every listed mode at every frequency.
+    void add_mode_line_monitor(const Monitor& m, const std::string& path, int normal, int s, CompiledMonitor& cm);
 };
 
 // ----------------------------------------------------------------------------- grid
@@ -713,6 +720,7 @@ Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::str
     const SlabMode& m = modes[src.mode_index];
     const double ne = m.n_eff;
     OneWayProfile p(n);
+    p.n_eff = ne;
     for (std::size_t k = 0; k < n; ++k) {
         if (pol == Polarization::TMz) {
             p.e_inc[k] = m.profile[k];
@@ -877,6 +885,79 @@ int Compiler::add_flux_line(const Vec2& from, const Vec2& to, int normal, int s,
     return term.e_set;
 }
 
+void Compiler::add_mode_line_monitor(const Monitor& m, const std::string& path, int normal, int s,
+                                     CompiledMonitor& cm) {
+    auto plan = std::make_shared<ModeMonitorPlan>();
+    plan->dims = 2;
+    plan->sign = s;
+    plan->frequencies_hz = out_.spectrum_hz;
+    plan->dx_um = dx_;
+    plan->dt_s = sc().dt_s;
+    plan->mode_indices = parse_mode_list(m.extra, path, file_);
+    const TangentialPair tp = tangential_pair(sc().polarization, normal);
+    const int tan = 1 - normal;
+    const double tan_off = axis_of(yee_offset(tp.e), tan);
+    const int k = nearest_index(normal, axis_of(m.from, normal), 0.0);
+    std::vector<LineNode> nodes;
+    for (const LineNode& nd : line_nodes(tan, axis_of(m.from, tan), axis_of(m.to, tan), tan_off))
+        if (nd.frac >= 0.5 - 1e-9) nodes.push_back(nd);
+    if (nodes.size() < 3) throw ProjectError(file_, path, "the mode monitor's line covers too few grid nodes");
+    const long km = long(k) - 1;
+    if (!periodic(normal) && km < 0)
+        throw ProjectError(file_, path, "a mode monitor needs one cell of room on each side (it lies on the outer edge)");
+    const int k0 = wrap_or_clamp(normal, km);
+    DftSet es, hs;
+    es.component = tp.e;
+    hs.component = tp.h;
+    es.frequencies_hz = hs.frequencies_hz = out_.spectrum_hz;
+    std::vector<double> eps_e(nodes.size());
+    for (std::size_t q = 0; q < nodes.size(); ++q) {
+        const LineNode& nd = nodes[q];
+        const CellIndex cell = normal == 0 ? flat(k, nd.t) : flat(nd.t, k);
+        detail::add_flux_sample(es, hs, cell, 1.0, normal == 0 ? flat(k0, nd.t) : flat(nd.t, k0), cell);
+        eps_e[q] = normal == 0 ? eps_at(tp.e, k, nd.t) : eps_at(tp.e, nd.t, k);
+    }
+    plan->set_e[0] = static_cast<int>(sc().dft_sets.size());
+    sc().dft_sets.push_back(std::move(es));
+    plan->set_h[0] = static_cast<int>(sc().dft_sets.size());
+    sc().dft_sets.push_back(std::move(hs));
+    // S_normal = -sigma_h e h (add_flux_line), along +normal: the modes are taken for
+    // propagation along +normal (mode_profile with s = +1, so that a line's forward and
+    // backward modes share E_t and differ in the sign of H~_t, as in 3D); "fwd" / "bwd"
+    // are swapped for a monitor pointing along -normal (mode_amplitudes)
+    plan->line_flux_sign = -tp.sigma_h;
+    SourceLine line;
+    line.normal = normal;
+    line.tan = tan;
+    line.a = axis_of(m.from, tan);
+    line.b = axis_of(m.to, tan);
+    line.centre = 0.5 * (line.a + line.b);
+    line.x_n = axis_of(m.from, normal);
+    Source fake;
+    fake.component = sc().polarization == Polarization::TMz ? Component::Ez : Component::Hz;
+    for (double f : out_.spectrum_hz) {
+        std::vector<std::vector<double>> es_f, hs_f;
+        std::vector<double> ne_f;
+        for (int mi : plan->mode_indices) {
+            fake.mode_index = mi;
+            try {
+                const OneWayProfile p = mode_profile(fake, path, 2 * pi * f, line, +1, k, nodes, eps_e);
+                es_f.push_back(p.e_inc);
+                hs_f.push_back(p.h_inc);
+                ne_f.push_back(p.n_eff);
+            } catch (const ProjectError&) {  // no such guided mode at this frequency
+                es_f.emplace_back();
+                hs_f.emplace_back();
+                ne_f.push_back(0.0);
+            }
+        }
+        plan->line_e.push_back(std::move(es_f));
+        plan->line_h.push_back(std::move(hs_f));
+        plan->line_neff.push_back(std::move(ne_f));
+    }
+    cm.mode_plan = std::move(plan);
+}
+
 void Compiler::compile_monitor(std::size_t mi) {
     const Monitor& m = project_.monitors[mi];
     const std::string path = idx_path("monitors", mi);
@@ -903,6 +984,7 @@ void Compiler::compile_monitor(std::size_t mi) {
                                    "must be normal to the line: " + std::string(normal == 0 ? "+x or -x" : "+y or -y"));
             add_flux_line(m.from, m.to, normal, s, path, cm);
             cm.extent_um = std::hypot(m.to.x - m.from.x, m.to.y - m.from.y);
+            if (m.kind == "mode") add_mode_line_monitor(m, path, normal, s, cm);
             break;
         }
         case MonitorType::FluxBox: {

@@ -570,9 +570,11 @@ private:
                         if ((axis == 'x' && m.from.y == m.to.y) || (axis == 'y' && m.from.x == m.to.x))
                             fail(path + ".direction", "direction " + m.direction + " is parallel to the monitor line: no flux crosses it");
                     }
-                    if (m.kind != "transmission" && m.kind != "reflection" && m.kind != "flux")
+                    if (m.kind != "transmission" && m.kind != "reflection" && m.kind != "flux" &&
+                        m.kind != "mode")  // mode: spec "Mode sources and monitors"
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
-                                                 "; expected one of \"transmission\", \"reflection\", \"flux\"");
+                                                 "; expected one of \"transmission\", \"reflection\", \"flux\", "
+                                                 "\"mode\"");
                     break;
                 }
                 case MonitorType::FluxBox:
@@ -716,9 +718,8 @@ void check_runnable(const Project& project, const std::string& file_label) {
         const std::string path = index_path("sources", i);
         if (s.type == SourceType::Region)
             refuse(path + ".type", "region sources are not supported in 3D yet (use a point, plane or tfsf source)");
-        if ((s.type == SourceType::Plane || s.type == SourceType::Line) && s.profile == SourceProfile::Mode)
-            refuse(path + ".profile", "mode sources are not supported in 3D yet (use a uniform or gaussian plane "
-                                      "source, or a tfsf source)");
+        if (s.type == SourceType::Line && s.profile == SourceProfile::Mode)
+            refuse(path + ".type", "line sources are 2D: a 3D mode source is a plane (center, size)");
     }
 }
 

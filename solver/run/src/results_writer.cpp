@@ -91,6 +91,10 @@ void write_spectra(const fs::path& dir, const RunResult& r) {
     out << "wavelength_um,frequency_thz";
     for (const auto& s : r.spectra) out << ',' << csv_field(s.name);
     for (const auto& s : r.spectra) out << ',' << csv_field(s.name + "_flux");
+    for (const auto& m : r.mode_coefficients) {  // spec "Mode sources and monitors"
+        const std::string p = m.name + "_m" + std::to_string(m.mode_index);
+        for (const char* c : {"_fwd_re", "_fwd_im", "_bwd_re", "_bwd_im", "_neff"}) out << ',' << csv_field(p + c);
+    }
     out << '\n';
     for (std::size_t idx : order) {
         const double f = r.frequency_hz[idx];
@@ -100,6 +104,14 @@ void write_spectra(const fs::path& dir, const RunResult& r) {
             out << ',' << (idx < v.size() ? fmt(v[idx]) : std::string("nan"));
         }
         for (const auto& s : r.spectra) out << ',' << (idx < s.flux.size() ? fmt(s.flux[idx]) : std::string("nan"));
+        for (const auto& m : r.mode_coefficients) {
+            if (idx >= m.fwd.size()) {
+                out << ",nan,nan,nan,nan,nan";
+                continue;
+            }
+            out << ',' << fmt(m.fwd[idx].real()) << ',' << fmt(m.fwd[idx].imag()) << ',' << fmt(m.bwd[idx].real()) << ','
+                << fmt(m.bwd[idx].imag()) << ',' << fmt(m.n_eff[idx]);
+        }
         out << '\n';
     }
     write_text_atomic(dir / "spectra.csv", out.str());

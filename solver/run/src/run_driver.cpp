@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "golightly/compile.hpp"
+#include "golightly/mode_plane.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
@@ -757,6 +758,34 @@ DftFieldResult dft_field_result(Engine& engine, const Scene& scene, const Compil
     return d;
 }
 
+/// A mode monitor's amplitudes (mode_plane.hpp mode_amplitudes), divided by sqrt(P_inc(f))
+/// when `p_inc` is given.
+std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, const CompiledMonitor& m,
+                                                             const std::vector<double>* p_inc) {
+    const ModeMonitorPlan& plan = *m.mode_plan;
+    auto fetch = [&engine](int set) { return set >= 0 ? engine.dft(set) : cvec{}; };
+    const cvec eu = fetch(plan.set_e[0]), ev = fetch(plan.set_e[1]);
+    const cvec hu = fetch(plan.set_h[0]), hv = fetch(plan.set_h[1]);
+    const cvec* const sets[4] = {&eu, &ev, &hu, &hv};
+    std::vector<ModeCoefficientsResult> out;
+    for (ModeAmplitudes& a : mode_amplitudes(plan, sets)) {
+        ModeCoefficientsResult r;
+        r.name = m.name;
+        r.mode_index = a.mode_index;
+        r.fwd = std::move(a.fwd);
+        r.bwd = std::move(a.bwd);
+        r.n_eff = std::move(a.n_eff);
+        if (p_inc)
+            for (std::size_t f = 0; f < r.fwd.size() && f < p_inc->size(); ++f) {
+                const double s = (*p_inc)[f] > 0 ? 1.0 / std::sqrt((*p_inc)[f]) : 0.0;
+                r.fwd[f] *= s;
+                r.bwd[f] *= s;
+            }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 /// Turns every monitor of the main run into its result (spectra normalized with `norm`
 /// when given, time series, dft_field maps), in the order of main.monitors.
 void gather_monitors(Engine& engine, const CompiledProject& main, const SpectrumNormalization* norm,
@@ -764,6 +793,9 @@ void gather_monitors(Engine& engine, const CompiledProject& main, const Spectrum
     const Scene& scene = main.scene;
     const std::size_t nf = main.spectrum_hz.size();
     for (const CompiledMonitor& m : main.monitors) {
+        if (m.mode_plan)
+            for (ModeCoefficientsResult& mc : mode_coefficients_result(engine, m, norm ? norm->p_inc : nullptr))
+                result.mode_coefficients.push_back(std::move(mc));
         if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox)
             result.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, norm));
         else if (m.type == MonitorType::Time)

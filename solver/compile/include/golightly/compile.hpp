@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct FluxTerm {
     int ds_dims = 1;     ///< 1: ds_um is a length (2D); 2: an area (3D)
 };
 
+struct ModeMonitorPlan;  // mode_plane.hpp
+
 struct CompiledMonitor {
     std::string name;
     MonitorType type = MonitorType::Flux;
@@ -46,6 +49,9 @@ struct CompiledMonitor {
     /// flux: the monitor's length (2D, um) or area (3D, um^2), the I_inc = P_inc / extent
     /// of flux_box cross-sections when it is the incident monitor
     double extent_um = 0;
+    /// flux monitors with kind "mode" (3D): the cross-section, its modes per frequency and
+    /// the DFT sets of the tangential fields (mode_plane.hpp); null otherwise
+    std::shared_ptr<const ModeMonitorPlan> mode_plan;
 };
 
 struct CompiledProject {
@@ -80,7 +86,8 @@ struct CompiledProject {
 /// A `tfsf` source (2D and 3D) fills Scene::tfsf. 3D projects (domain.dimensions = 3) are
 /// compiled by compile_3d.cpp (its top comment: point dipole current convention, plane
 /// sheets, one-way plane sources, flux planes and boxes, dft_field volumes, frame slice);
-/// 3D refuses mode plane sources, region sources and dispersive materials (ProjectError).
+/// 3D refuses region and line sources (ProjectError); its mode plane sources and mode
+/// monitors use the cross-section mode solver (mode_plane.hpp).
 CompiledProject compile_project(const Project& project, const std::string& file_label,
                                 const CompileOptions& options = {});
 

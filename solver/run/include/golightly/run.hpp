@@ -112,6 +112,19 @@ struct FluxSpectrumResult {
     std::vector<double> normalized;
 };
 
+/// One mode of a mode monitor (a 3D flux monitor with kind "mode"; mode_plane.hpp,
+/// mode_amplitudes): forward (along the monitor's direction) and backward complex
+/// amplitudes per RunResult::frequency_hz entry, |a|^2 = the power in the mode (W per
+/// (V/m s)^2 of DFT units), or, when the normalization run ran, divided by sqrt(P_inc)
+/// so that |a|^2 is the power relative to the incident power; n_eff of the mode at each
+/// frequency (0 where the cross-section has no such mode).
+struct ModeCoefficientsResult {
+    std::string name;  ///< the monitor's
+    int mode_index = 0;
+    std::vector<std::complex<double>> fwd, bwd;
+    std::vector<double> n_eff;
+};
+
 /// A time monitor's samples: values[n] at time_fs[n] (one per step).
 struct TimeSeriesResult {
     std::string name;
@@ -188,6 +201,8 @@ struct RunResult {
     std::vector<FluxSpectrumResult> spectra;  ///< flux and flux_box monitors, project order
     std::vector<TimeSeriesResult> time_series;
     std::vector<DftFieldResult> dft_fields;
+    /// mode monitors, project order, one entry per monitor and listed mode
+    std::vector<ModeCoefficientsResult> mode_coefficients;
     Image8 final_frame;                 ///< run.frames.component at the end (RGBA); empty if none
     std::optional<DivergenceInfo> divergence;
     /// Live edits applied to the main run that changed its materials

@@ -1,0 +1,137 @@
+// GoLightly: the cross-section of a 3D project on a plane (a mode source's, mode monitor's
+// or port's plane), sampled for the full-vector mode solver (mode_solver2d.hpp) with the
+// same sub-pixel averaged permittivity as the FDTD run.
+#pragma once
+
+#include <complex>
+#include <vector>
+
+#include "golightly/mode_solver2d.hpp"
+#include "golightly/project.hpp"
+#include "golightly/scene.hpp"
+
+namespace golightly {
+
+/// A plane's cross-section on the project's Yee grid. Local axes (u, v, w) are a cyclic
+/// permutation of (x, y, z) with w the plane's normal: normal x -> (y, z, x), normal y ->
+/// (z, x, y), normal z -> (x, y, z), so (u, v, w) is right-handed and the mode's E_u is the
+/// FDTD's E along axis_u at the same Yee nodes.
+struct CrossSection {
+    ModeGrid2D grid;      ///< the window, in cells of domain.cell_size
+    ModeMedium2D medium;  ///< eps at the E_u, E_v, E_w nodes (mode_solver2d.hpp shapes)
+    int axis_u = 0, axis_v = 1, axis_w = 2;
+    /// Project coordinates (um) of the window's corner (u = 0, v = 0) along axis_u,
+    /// axis_v, and the plane's position along axis_w (an integer node of the grid: the
+    /// E_u, E_v nodes; E_w is sampled half a cell further, at its own Yee node).
+    double u0_um = 0, v0_um = 0, w_um = 0;
+    /// Grid index (interior numbering, node 0 at the domain's lower corner) of the window
+    /// corner along axis_u, axis_v, and of the plane along axis_w.
+    int i0_u = 0, i0_v = 0, i_w = 0;
+};
+
+/// Samples the cross-section of a 3D project (domain.dimensions 3) on the plane `center`,
+/// `size` (um; exactly one entry of size is 0: the normal). The window is snapped to the
+/// grid: corner at the nearest node of (center - size/2), N = round(size / dx) cells per
+/// axis (at least 2), the plane at the nearest node of center along the normal.
+/// Permittivity: average_medium_3d (geometry.hpp, the FDTD's sub-pixel averaging when
+/// run.subpixel_averaging, else staircase) of the main run's layers (reference_run false)
+/// or the reference run's, for E_u, E_v at the plane's nodes and E_w half a cell above.
+/// Window walls: `boundary` on both axes (PEC by default: a guided mode must have decayed
+/// at the window's edge). Throws ProjectError (json_path) for a 2D project, a size without
+/// exactly one zero entry, or a window of fewer than 2 cells along an axis.
+CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
+                                  const std::string& json_path, const std::string& file_label,
+                                  ModeBoundary boundary = ModeBoundary::pec);
+
+/// A mode monitor (a 3D `flux` monitor with `kind: "mode"`, spec "Mode sources and
+/// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
+/// solved at every spectrum frequency.
+struct ModeMonitorPlan {
+    /// 3: a plane of a 3D project (cs, modes); 2: a line of a 2D project (line_*: the 1D
+    /// slab modes of mode_solver.hpp on the line's nodes, set_e[0] / set_h[0] the
+    /// tangential pair of the polarization, DFT samples in node order)
+    int dims = 3;
+    CrossSection cs;
+    int sign = 1;                    ///< the monitor's direction along axis_w (+1 / -1): "fwd"
+    std::vector<int> mode_indices;   ///< the monitor's `modes` (0 = highest n_eff)
+    /// DFT sets (Scene::dft_sets indices) of E_u, E_v (on the plane's E nodes, weight 1) and
+    /// H~_u, H~_v (averaged from the h nodes half a cell either side), samples in the mode
+    /// solver's node order (mode_component_shape_e/_h of cs.grid, u fastest).
+    int set_e[2] = {-1, -1}, set_h[2] = {-1, -1};
+    std::vector<double> frequencies_hz;
+    /// modes[f][m]: mode mode_indices[m] at frequency f, solved at the Yee scheme's
+    /// numerical vacuum wavenumber k0~ = (2 / (c0 dt)) sin(omega dt / 2) (the frequency
+    /// the discrete time derivative sees), so that the solved profile is the FDTD grid's
+    /// own mode; n_eff 0 (empty fields) where the cross-section has fewer modes.
+    std::vector<std::vector<VectorMode>> modes;
+    // ---- 2D lines
+    double dx_um = 0, dt_s = 0;
+    /// flux sign of the line's tangential pair: P = line_flux_sign 0.5/eta0 Re sum E H~* ds
+    double line_flux_sign = 1;
+    /// [f][m][node]: the mode's tangential E and H~ for propagation along +normal (empty
+    /// where the line guides no such mode); line_neff[f][m] (0 there)
+    std::vector<std::vector<std::vector<double>>> line_e, line_h;
+    std::vector<std::vector<double>> line_neff;
+};
+
+/// The `modes` member of a mode monitor (a JSON list of mode indices 0..99; default [0])
+/// from Monitor::extra. Throws ProjectError (json_path + ".modes[k]").
+std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path, const std::string& file_label);
+
+/// Plans a mode monitor of a 3D project: samples the cross-section of `monitor`'s plane
+/// (sample_cross_section, PEC window walls), solves its modes at every frequency of
+/// `spectrum_hz` (solve_modes_2d, num_modes = max(modes) + 1, the Yee dispersion above)
+/// and appends the four DFT sets to scene.dft_sets. The plane is the nearest E node
+/// plane; it needs a cell of room on the low side (the H~ average). The monitor's
+/// `modes` (JSON list of mode indices, default [0]) is read from Monitor::extra.
+/// Throws ProjectError (json_path) for a bad `modes` list, a plane at the grid's edge, or
+/// a build without the 2D mode solver.
+ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
+                                     const std::vector<double>& spectrum_hz, bool reference_run,
+                                     const std::string& json_path, const std::string& file_label);
+
+/// A 3D `plane` source with `profile: "mode"` (spec "Mode sources and monitors"): the
+/// eigenmode `mode_index` of the plane's cross-section (sample_cross_section, PEC window;
+/// optional `mode_solver: {"num_modes", "target_neff"}` from Source::extra), solved at the
+/// Yee scheme's numerical k0 of the waveform's carrier, injected one way along
+/// `direction` (s = +-1 along the normal) by the TF/SF sheet pair of the one-way plane
+/// sources (compile_internal.hpp add_one_way_terms, Taflove & Hagness 3rd ed. sec. 5.6),
+/// once per tangential E component: E_u sheet with its H~_v partner and E_v with H~_u,
+/// half a cell behind; incident fields e_inc = A e_t (the mode's E at the E node), h_inc =
+/// s A h_t (the mode's H~ at the h node: the semi-discrete relation h = Q e / beta holds
+/// between an E node and the h node half a cell away on the grid, whose phase is the
+/// delay of half a cell at the lattice wavenumber (2/dx) asin(beta dx/2)). A = the
+/// source's `amplitude`; with the mode normalized to (1/2) sum (e x h~*)_w dA = 1 um^2
+/// the launched mode carries A^2 |F(omega)|^2 1e-12 / eta0 W (F the waveform's DFT).
+/// Appends to scene.sources; returns the mode's n_eff. Throws ProjectError (json_path:
+/// .direction not along the normal, .mode_index beyond the modes found, the plane without
+/// a cell of room behind it, no 2D mode solver in this build).
+double add_mode_plane_source(const Project& project, Scene& scene, const Source& source, const CompiledWaveform& wf,
+                             bool reference_run, const std::string& json_path, const std::string& file_label);
+
+/// Forward / backward amplitudes of one mode at every frequency.
+struct ModeAmplitudes {
+    int mode_index = 0;
+    std::vector<std::complex<double>> fwd, bwd;  ///< [f]
+    std::vector<double> n_eff;                   ///< [f]
+};
+
+/// Mode expansion of the DFT'd fields on a mode monitor's plane (`sets[s]`: the engine's
+/// DFT of set_e[0], set_e[1], set_h[0], set_h[1], layout [sample * n_freq + f]). With the
+/// mode's fields e, h (power-normalized: (1/2) sum (e x h~*)_w dA = 1, mode_solver2d.hpp)
+/// and the FDTD's E, H~ (H~ the average of the two h nodes, which multiplies a discrete
+/// mode's H by c = cos(beta_l dx / 2) = sqrt(1 - (beta dx / 2)^2), beta_l the lattice
+/// wavenumber (2/dx) asin(beta dx / 2)), the decomposition E_t = (a+ + a-) e_t,
+/// H~_t = c (a+ - a-) h_t (the standard forward/backward projection, e.g. Meep's
+/// get_eigenmode_coefficients; Snyder & Love, Optical Waveguide Theory, ch. 31) gives
+///   a+- = (c J1 +- J2) / (4 c),  J1 = sum (E x h*)_w dA,  J2 = sum (e* x H~)_w dA,
+/// scaled by sqrt(c * 1e-12 / eta0) so that |a|^2 is the mode's power in the units of
+/// the flux columns (W per (V/m s)^2, as the flux monitor measures it on the same grid).
+/// "fwd" is along the monitor's direction. 2D lines (dims 2): the same projection with
+/// the slab mode's tangential pair e, h on the line's nodes, N = sign sum e h ds and
+/// a+- = (J1 +- J2 / c) / (2 N) scaled by sqrt(0.5 c N 1e-6 / eta0) (W/m per (V/m s)^2);
+/// sets[1], sets[3] unused. Throws std::invalid_argument on size mismatch.
+std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
+                                            const std::vector<std::complex<double>>* const sets[4]);
+
+}  // namespace golightly

@@ -1,0 +1,370 @@
+// GoLightly: a 3D project's cross-section on a plane for the mode solver (mode_plane.hpp).
+#include "golightly/mode_plane.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "compile_internal.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/geometry.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly {
+
+CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
+                                  const std::string& json_path, const std::string& file_label, ModeBoundary boundary) {
+    if (project.domain.dimensions != 3)
+        throw ProjectError(file_label, json_path, "a 2D cross-section needs a 3D project (a 2D project's line uses the slab solver)");
+    int normal = -1, zeros = 0;
+    for (int a = 0; a < 3; ++a)
+        if (size[a] == 0) {
+            normal = a;
+            ++zeros;
+        }
+    if (zeros != 1) throw ProjectError(file_label, json_path + ".size", "a plane needs exactly one zero entry");
+    const double dx = project.domain.cell_size;
+    CrossSection cs;
+    cs.axis_w = normal;
+    cs.axis_u = (normal + 1) % 3;
+    cs.axis_v = (normal + 2) % 3;
+    cs.grid.dx_um = dx;
+    cs.grid.boundary_u = cs.grid.boundary_v = boundary;
+    cs.i0_u = static_cast<int>(std::lround((center[cs.axis_u] - 0.5 * size[cs.axis_u]) / dx));
+    cs.i0_v = static_cast<int>(std::lround((center[cs.axis_v] - 0.5 * size[cs.axis_v]) / dx));
+    cs.i_w = static_cast<int>(std::lround(center[normal] / dx));
+    cs.grid.nu = static_cast<int>(std::lround(std::abs(size[cs.axis_u]) / dx));
+    cs.grid.nv = static_cast<int>(std::lround(std::abs(size[cs.axis_v]) / dx));
+    if (cs.grid.nu < 2 || cs.grid.nv < 2)
+        throw ProjectError(file_label, json_path + ".size", "the plane spans fewer than 2 cells along an axis");
+    cs.u0_um = cs.i0_u * dx;
+    cs.v0_um = cs.i0_v * dx;
+    cs.w_um = cs.i_w * dx;
+    const Component comps[3] = {Component::Ex, Component::Ey, Component::Ez};
+    const int local_axis[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+    for (int d = 0; d < 3; ++d) {
+        const auto shape = mode_component_shape_e(cs.grid, d);
+        const auto p0 = mode_node_position(cs.grid, d, false, 0, 0);
+        SampleGrid3 g3;
+        g3.dx_um = dx;
+        int n3[3] = {1, 1, 1};
+        double o3[3] = {0, 0, 0};
+        n3[cs.axis_u] = shape[0];
+        n3[cs.axis_v] = shape[1];
+        o3[cs.axis_u] = cs.u0_um + p0[0];
+        o3[cs.axis_v] = cs.v0_um + p0[1];
+        o3[cs.axis_w] = cs.w_um + (d == 2 ? 0.5 * dx : 0.0);
+        g3.nx = n3[0];
+        g3.ny = n3[1];
+        g3.nz = n3[2];
+        g3.x0_um = o3[0];
+        g3.y0_um = o3[1];
+        g3.z0_um = o3[2];
+        const AveragedMedium am =
+            average_medium_3d(project, g3, comps[local_axis[d]], project.run.subpixel_averaging, reference_run);
+        std::vector<double>& eps = cs.medium.eps[d];
+        eps.assign(static_cast<size_t>(shape[0]) * static_cast<size_t>(shape[1]), 1.0);
+        for (int j = 0; j < shape[1]; ++j)
+            for (int i = 0; i < shape[0]; ++i) {
+                int idx[3] = {0, 0, 0};
+                idx[cs.axis_u] = i;
+                idx[cs.axis_v] = j;
+                const size_t flat = (static_cast<size_t>(idx[2]) * g3.ny + idx[1]) * g3.nx + idx[0];
+                eps[static_cast<size_t>(j) * shape[0] + i] = am.eps_r[flat];
+            }
+    }
+    return cs;
+}
+
+}  // namespace golightly
+
+// ------------------------------------------------------------------ mode monitors
+
+namespace golightly {
+
+std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path, const std::string& file_label) {
+    std::vector<int> out = {0};
+    if (!extra.contains("modes")) return out;
+    const Json& jm = extra["modes"];
+    if (!jm.is_array() || jm.empty())
+        throw ProjectError(file_label, json_path + ".modes", "must be a non-empty list of mode indices");
+    out.clear();
+    for (std::size_t k = 0; k < jm.size(); ++k) {
+        if (!jm[k].is_number_integer() || jm[k].get<long long>() < 0 || jm[k].get<long long>() > 99)
+            throw ProjectError(file_label, json_path + ".modes[" + std::to_string(k) + "]", "must be a mode index in 0..99");
+        out.push_back(jm[k].get<int>());
+    }
+    return out;
+}
+
+ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
+                                     const std::vector<double>& spectrum_hz, bool reference_run,
+                                     const std::string& json_path, const std::string& file_label) {
+    if (!have_mode_solver_2d())
+        throw ProjectError(file_label, json_path + ".kind",
+                           "mode monitors need the 2D mode solver, which this build lacks (no Spectra)");
+    ModeMonitorPlan plan;
+    plan.cs = sample_cross_section(project, monitor.center, monitor.size, reference_run, json_path, file_label);
+    const CrossSection& cs = plan.cs;
+    plan.sign = (!monitor.direction.empty() && monitor.direction[0] == '-') ? -1 : 1;
+    plan.mode_indices = parse_mode_list(monitor.extra, json_path, file_label);
+    plan.dx_um = project.domain.cell_size;
+    plan.dt_s = scene.dt_s;
+    int num_modes = 0;
+    for (int m : plan.mode_indices) num_modes = std::max(num_modes, m + 1);
+    plan.frequencies_hz = spectrum_hz;
+
+    // DFT sets on the cross-section nodes.
+    const Grid g = scene.grid();
+    const int ax[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+    auto cell = [&](int d_u, int d_v, int d_w) {
+        std::int64_t idx[3] = {0, 0, 0};
+        idx[ax[0]] = d_u + g.pml_lo[ax[0]];
+        idx[ax[1]] = d_v + g.pml_lo[ax[1]];
+        idx[ax[2]] = d_w + g.pml_lo[ax[2]];
+        for (int a = 0; a < 3; ++a)
+            if (idx[a] < 0 || idx[a] >= g.n[a])
+                throw ProjectError(file_label, json_path + ".center",
+                                   "the mode monitor's plane (with a cell of room below it) leaves the grid");
+        return g.flat(idx[0], idx[1], idx[2]);
+    };
+    const int first_u = cs.grid.boundary_u == ModeBoundary::pec ? 1 : 0;
+    const int first_v = cs.grid.boundary_v == ModeBoundary::pec ? 1 : 0;
+    const Component e_of[3] = {Component::Ex, Component::Ey, Component::Ez};
+    const Component h_of[3] = {Component::Hx, Component::Hy, Component::Hz};
+    for (int d = 0; d < 2; ++d) {
+        DftSet es, hs;
+        es.component = e_of[ax[d]];
+        hs.component = h_of[ax[d]];
+        es.frequencies_hz = hs.frequencies_hz = spectrum_hz;
+        // E_u: (h, n): grid index along u = i0_u + i (its Yee offset is the half); along v
+        // the integer node i0_v + first_v + j. E_v: (n, h) likewise.
+        const auto se = mode_component_shape_e(cs.grid, d);
+        for (int j = 0; j < se[1]; ++j)
+            for (int i = 0; i < se[0]; ++i) {
+                const int iu = cs.i0_u + i + (d == 0 ? 0 : first_u);
+                const int iv = cs.i0_v + j + (d == 1 ? 0 : first_v);
+                es.cell0.push_back(cell(iu, iv, cs.i_w));
+                es.w0.push_back(1.0);
+                es.cell1.push_back(-1);
+                es.w1.push_back(0.0);
+            }
+        // H_u at (n, h) of the cross-section and w +- 1/2: grid k = i_w (above), i_w - 1.
+        const auto sh = mode_component_shape_h(cs.grid, d);
+        for (int j = 0; j < sh[1]; ++j)
+            for (int i = 0; i < sh[0]; ++i) {
+                const int iu = cs.i0_u + i + (d == 0 ? first_u : 0);
+                const int iv = cs.i0_v + j + (d == 1 ? first_v : 0);
+                hs.cell0.push_back(cell(iu, iv, cs.i_w - 1));
+                hs.cell1.push_back(cell(iu, iv, cs.i_w));
+                hs.w0.push_back(0.5);
+                hs.w1.push_back(0.5);
+            }
+        plan.set_e[d] = static_cast<int>(scene.dft_sets.size());
+        scene.dft_sets.push_back(std::move(es));
+        plan.set_h[d] = static_cast<int>(scene.dft_sets.size());
+        scene.dft_sets.push_back(std::move(hs));
+    }
+
+    // Modes at every frequency, at the Yee scheme's numerical k0.
+    ModeSolveOptions o;
+    o.num_modes = num_modes;
+    for (double f : spectrum_hz) {
+        const double w = 2 * M_PI * f;
+        const double k0_num = 2.0 / (units::c0 * scene.dt_s) * std::sin(0.5 * w * scene.dt_s);  // 1/m
+        const double wl_um = 2 * M_PI / k0_num / units::um;
+        std::vector<VectorMode> solved;
+        try {
+            solved = solve_modes_2d(cs.grid, cs.medium, wl_um, o);
+        } catch (const std::exception& e) {
+            throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
+        }
+        std::vector<VectorMode> picked;
+        for (int m : plan.mode_indices) picked.push_back(m < int(solved.size()) ? solved[std::size_t(m)] : VectorMode{});
+        plan.modes.push_back(std::move(picked));
+    }
+    return plan;
+}
+
+std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
+                                            const std::vector<std::complex<double>>* const sets[4]) {
+    const std::size_t nf = plan.frequencies_hz.size();
+    if (plan.dims == 2) {
+        const std::size_t nn = sets[0]->size() / std::max<std::size_t>(nf, 1);
+        if (sets[0]->size() != nn * nf || sets[2]->size() != nn * nf)
+            throw std::invalid_argument("mode_amplitudes: DFT set sizes do not match the line");
+        std::vector<ModeAmplitudes> out;
+        for (std::size_t m = 0; m < plan.mode_indices.size(); ++m) {
+            ModeAmplitudes a;
+            a.mode_index = plan.mode_indices[m];
+            a.fwd.assign(nf, 0.0);
+            a.bwd.assign(nf, 0.0);
+            a.n_eff.assign(nf, 0.0);
+            for (std::size_t f = 0; f < nf; ++f) {
+                const auto& e = plan.line_e[f][m];
+                const auto& h = plan.line_h[f][m];
+                if (e.size() != nn || h.size() != nn) continue;
+                const double ne = plan.line_neff[f][m];
+                a.n_eff[f] = ne;
+                const double w = 2 * M_PI * plan.frequencies_hz[f];
+                const double k0n = 2.0 / (units::c0 * plan.dt_s) * std::sin(0.5 * w * plan.dt_s) * units::um;
+                const double half = 0.5 * ne * k0n * plan.dx_um;
+                const double c = std::sqrt(std::max(1.0 - half * half, 1e-12));
+                std::complex<double> j1 = 0, j2 = 0;
+                double nrm = 0;
+                for (std::size_t k = 0; k < nn; ++k) {
+                    j1 += (*sets[0])[k * nf + f] * h[k];
+                    j2 += e[k] * (*sets[2])[k * nf + f];
+                    nrm += e[k] * h[k];
+                }
+                const double sg = plan.line_flux_sign * plan.dx_um;
+                j1 *= sg;
+                j2 *= sg;
+                nrm *= sg;
+                if (!(nrm > 0)) continue;
+                const double scale = std::sqrt(0.5 * c * nrm * 1e-6 / units::eta0) / (2 * nrm);
+                const std::complex<double> ap = (j1 + j2 / c) * scale, am = (j1 - j2 / c) * scale;
+                a.fwd[f] = plan.sign > 0 ? ap : am;
+                a.bwd[f] = plan.sign > 0 ? am : ap;
+            }
+            out.push_back(std::move(a));
+        }
+        return out;
+    }
+    const auto& g = plan.cs.grid;
+    const std::size_t n_eu = std::size_t(mode_component_shape_e(g, 0)[0]) * std::size_t(mode_component_shape_e(g, 0)[1]);
+    const std::size_t n_ev = std::size_t(mode_component_shape_e(g, 1)[0]) * std::size_t(mode_component_shape_e(g, 1)[1]);
+    // H_u has E_v's shape, H_v E_u's
+    if (sets[0]->size() != n_eu * nf || sets[1]->size() != n_ev * nf || sets[2]->size() != n_ev * nf ||
+        sets[3]->size() != n_eu * nf)
+        throw std::invalid_argument("mode_amplitudes: DFT set sizes do not match the cross-section");
+    const double dA = g.dx_um * g.dx_um;
+    std::vector<ModeAmplitudes> out;
+    for (std::size_t m = 0; m < plan.mode_indices.size(); ++m) {
+        ModeAmplitudes a;
+        a.mode_index = plan.mode_indices[m];
+        a.fwd.assign(nf, 0.0);
+        a.bwd.assign(nf, 0.0);
+        a.n_eff.assign(nf, 0.0);
+        for (std::size_t f = 0; f < nf; ++f) {
+            const VectorMode& vm = plan.modes[f][m];
+            if (vm.e[0].size() != n_eu) continue;  // no such mode at this frequency
+            a.n_eff[f] = vm.n_eff;
+            const double half = 0.5 * vm.beta_per_um * g.dx_um;
+            const double c = std::sqrt(std::max(1.0 - half * half, 1e-12));
+            std::complex<double> j1 = 0, j2 = 0;
+            // (E x h*)_w = E_u h_v* - E_v h_u*; (e* x H)_w = e_u* H_v - e_v* H_u
+            for (std::size_t k = 0; k < n_eu; ++k) {
+                const std::complex<double> E = (*sets[0])[k * nf + f], H = (*sets[3])[k * nf + f];
+                j1 += E * std::conj(vm.h[1][k]);
+                j2 += std::conj(vm.e[0][k]) * H;
+            }
+            for (std::size_t k = 0; k < n_ev; ++k) {
+                const std::complex<double> E = (*sets[1])[k * nf + f], H = (*sets[2])[k * nf + f];
+                j1 -= E * std::conj(vm.h[0][k]);
+                j2 -= std::conj(vm.e[1][k]) * H;
+            }
+            j1 *= dA;
+            j2 *= dA;
+            const double scale = std::sqrt(c * 1e-12 / units::eta0) / (4 * c);
+            const std::complex<double> ap = (c * j1 + j2) * scale, am = (c * j1 - j2) * scale;
+            a.fwd[f] = plan.sign > 0 ? ap : am;
+            a.bwd[f] = plan.sign > 0 ? am : ap;
+        }
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+}  // namespace golightly
+
+// ------------------------------------------------------------------ mode sources
+
+namespace golightly {
+
+double add_mode_plane_source(const Project& project, Scene& scene, const Source& src, const CompiledWaveform& wf,
+                             bool reference_run, const std::string& json_path, const std::string& file_label) {
+    if (!have_mode_solver_2d())
+        throw ProjectError(file_label, json_path + ".profile",
+                           "mode sources in 3D need the 2D mode solver, which this build lacks (no Spectra)");
+    const CrossSection cs = sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label);
+    const auto [axis, s] = detail::parse_direction(src.direction, true);
+    if (axis != cs.axis_w)
+        throw ProjectError(file_label, json_path + ".direction",
+                           std::string("must be normal to the plane: +") + "xyz"[cs.axis_w] + " or -" + "xyz"[cs.axis_w]);
+    if (src.mode_index < 0) throw ProjectError(file_label, json_path + ".mode_index", "must be >= 0");
+    ModeSolveOptions o;
+    o.num_modes = src.mode_index + 1;
+    if (auto it = src.extra.find("mode_solver"); it != src.extra.end() && it->is_object()) {
+        if (it->contains("num_modes")) {
+            const Json& n = (*it)["num_modes"];
+            if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > 100)
+                throw ProjectError(file_label, json_path + ".mode_solver.num_modes", "must be an integer in 1..100");
+            o.num_modes = std::max(o.num_modes, n.get<int>());
+        }
+        if (it->contains("target_neff")) {
+            const Json& t = (*it)["target_neff"];
+            if (!t.is_number() || !(t.get<double>() > 0))
+                throw ProjectError(file_label, json_path + ".mode_solver.target_neff", "must be a number > 0");
+            o.target_neff = t.get<double>();
+        }
+    }
+    const double k0n = detail::numerical_k0_per_um(wf.omega, scene.dt_s);
+    std::vector<VectorMode> modes;
+    try {
+        modes = solve_modes_2d(cs.grid, cs.medium, 2 * M_PI / k0n, o);
+    } catch (const std::exception& e) {
+        throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
+    }
+    if (src.mode_index >= static_cast<int>(modes.size()))
+        throw ProjectError(file_label, json_path + ".mode_index",
+                           "the cross-section has " + std::to_string(modes.size()) + " mode(s) near the target index; " +
+                               "mode " + std::to_string(src.mode_index) + " was asked for");
+    const VectorMode& m = modes[std::size_t(src.mode_index)];
+    const Grid g = scene.grid();
+    const int ax[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+    const int first_u = cs.grid.boundary_u == ModeBoundary::pec ? 1 : 0;
+    const int first_v = cs.grid.boundary_v == ModeBoundary::pec ? 1 : 0;
+    const Component e_of[3] = {Component::Ex, Component::Ey, Component::Ez};
+    const int kh = s > 0 ? cs.i_w - 1 : cs.i_w;  // h position k_s - s/2
+    auto flat_of = [&](int iu, int iv, int iw) {
+        std::int64_t idx[3] = {0, 0, 0};
+        idx[ax[0]] = iu + g.pml_lo[ax[0]];
+        idx[ax[1]] = iv + g.pml_lo[ax[1]];
+        idx[ax[2]] = iw + g.pml_lo[ax[2]];
+        for (int a = 0; a < 3; ++a)
+            if (idx[a] < 0 || idx[a] >= g.n[a])
+                throw ProjectError(file_label, json_path + ".center",
+                                   "the mode source's plane (with a cell of room behind it) leaves the grid");
+        return g.flat(idx[0], idx[1], idx[2]);
+    };
+    double emax = 0;
+    for (int d = 0; d < 2; ++d)
+        for (const auto& x : m.e[d]) emax = std::max(emax, std::abs(x));
+    const double delay = detail::half_cell_delay_s(m.n_eff, wf.omega, cs.grid.dx_um, scene.dt_s);
+    for (int d = 0; d < 2; ++d) {
+        const detail::TangentialPair tp = detail::tangential_pair_3d(cs.axis_w, e_of[ax[d]]);
+        const auto& hpart = m.h[1 - d];  // E_u pairs with H~_v, E_v with H~_u (same node shapes)
+        const auto se = mode_component_shape_e(cs.grid, d);
+        std::vector<detail::OneWayNode> nodes;
+        for (int j = 0; j < se[1]; ++j)
+            for (int i = 0; i < se[0]; ++i) {
+                const std::size_t k = std::size_t(j) * std::size_t(se[0]) + std::size_t(i);
+                const double e = m.e[d][k].real(), h = hpart[k].real();
+                if (std::abs(e) < 1e-7 * emax && std::abs(h) < 1e-7 * emax) continue;
+                const int iu = cs.i0_u + i + (d == 0 ? 0 : first_u);
+                const int iv = cs.i0_v + j + (d == 1 ? 0 : first_v);
+                detail::OneWayNode on;
+                on.e_cell = flat_of(iu, iv, cs.i_w);
+                on.h_cell = flat_of(iu, iv, kh);
+                on.frac = 1.0;
+                on.e_inc = src.amplitude * e;
+                on.h_inc = s * src.amplitude * h;
+                on.delay_h_s = delay;
+                nodes.push_back(on);
+            }
+        if (!nodes.empty()) detail::add_one_way_terms(scene, tp, s, nodes, wf);
+    }
+    return m.n_eff;
+}
+
+}  // namespace golightly

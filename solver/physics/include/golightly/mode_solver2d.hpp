@@ -1,0 +1,109 @@
+// GoLightly: full-vector eigenmodes of a 2D cross-section (the plane of a port in 3D) on
+// the Yee grid of the cross-section, for mode sources, mode monitors and ports.
+//
+// Method (finite differences on the Yee grid; the E-field form of Zhu & Brown, Opt.
+// Express 10, 853 (2002) and Fallahkhair, Li & Murphy, J. Lightwave Technol. 26, 1423
+// (2008), in the staggered-grid form used by Yee-grid solvers such as Tidy3D's):
+// local axes (u, v, w), w the propagation direction, (u, v, w) right-handed. Fields
+// ~ exp(i (beta w - omega t)), H~ = eta0 H, k0 = 2 pi / lambda. Maxwell's curl equations
+// with d/dw = i beta, after eliminating E_w and H_w
+//   E_w = (i / k0) eps_w^-1 (Db_u H_v - Db_v H_u),   H_w = (-i / k0) (Df_u E_v - Df_v E_u),
+// give beta e = P h, beta h = Q e for e = [E_u; E_v], h = [H_u; H_v]:
+//   P = [ -(1/k0) Df_u eps_w^-1 Db_v          k0 + (1/k0) Df_u eps_w^-1 Db_u ]
+//       [ -k0 - (1/k0) Df_v eps_w^-1 Db_v     (1/k0) Df_v eps_w^-1 Db_u      ]
+//   Q = [ (1/k0) Db_u Df_v                    -k0 eps_v - (1/k0) Db_u Df_u   ]
+//       [ k0 eps_u + (1/k0) Db_v Df_v         -(1/k0) Db_v Df_u              ]
+// and the eigenproblem  (P Q) e = beta^2 e  (size 2 N, sparse, real, non-symmetric),
+// solved by Spectra's shift-invert Arnoldi (GenEigsRealShiftSolver, SparseLU of
+// P Q - sigma I) around sigma = (k0 n_target)^2, n_target = the highest index of the
+// cross-section unless given. Df are forward differences (integer nodes -> half nodes),
+// Db = -Df^T backward differences (half nodes -> integer nodes).
+//
+// Yee positions in the cross-section (i along u, j along v; "h" = half node (i + 1/2) du,
+// "n" = integer node i du), as in a 3D Yee cell whose w axis is the propagation axis:
+//   E_u, H_v: (h, n)   E_v, H_u: (n, h)   E_w: (n, n)   H_w: (h, h)
+// The window is [0, N_u du] x [0, N_v du] (N cells per axis). Half nodes: i = 0..N-1.
+// Integer nodes depend on the axis boundary: PEC (tangential E = 0 on both walls): i =
+// 1..N-1 (N-1 nodes); PMC (tangential H = 0 on both walls): i = 0..N (N+1 nodes);
+// periodic: i = 0..N-1 (N nodes, node N = node 0).
+// Arrays are indexed j * count_u + i (u fastest), i, j counted from the first node of
+// the component's kind on each axis.
+#pragma once
+
+#include <array>
+#include <complex>
+#include <vector>
+
+namespace golightly {
+
+/// Boundary of one axis of a mode cross-section window.
+enum class ModeBoundary { pec, pmc, periodic };
+
+/// The cross-section window: N_u x N_v cells of size dx_um (square cells, as the FDTD grid).
+struct ModeGrid2D {
+    int nu = 0, nv = 0;
+    double dx_um = 0;
+    ModeBoundary boundary_u = ModeBoundary::pec, boundary_v = ModeBoundary::pec;
+};
+
+/// Field / permittivity component of the cross-section: 0 = u, 1 = v, 2 = w.
+/// Number of nodes of component `comp` (0, 1, 2 of E; the H component at the same place
+/// has the shape of E's (1 - comp) for comp < 2, see mode_component_shape_h) along u and v.
+std::array<int, 2> mode_component_shape_e(const ModeGrid2D& g, int comp);
+/// Shape of H_u (comp 0), H_v (1), H_w (2).
+std::array<int, 2> mode_component_shape_h(const ModeGrid2D& g, int comp);
+/// Position (um, from the window's corner (0, 0)) of node (i, j) of E component comp
+/// (h ? H : E). u = (i + first_u + offset) dx, with offset 1/2 on half-node axes.
+std::array<double, 2> mode_node_position(const ModeGrid2D& g, int comp, bool h, int i, int j);
+
+/// Relative permittivity of the cross-section at the E positions (eps[d] sampled at E_d's
+/// nodes, shapes mode_component_shape_e(g, d)); diagonal tensor (the sub-pixel averaged
+/// inverse-tensor diagonal of the FDTD medium).
+struct ModeMedium2D {
+    std::array<std::vector<double>, 3> eps;
+};
+
+/// Options of solve_modes_2d.
+struct ModeSolveOptions {
+    int num_modes = 1;
+    /// Shift of the shift-invert iteration, as an effective index; <= 0: the highest
+    /// sqrt(eps) of the medium.
+    double target_neff = 0;
+};
+
+/// One full-vector mode of a cross-section.
+struct VectorMode {
+    double beta_per_um = 0;  ///< propagation constant (1/um) of the semi-discrete problem
+    double n_eff = 0;        ///< beta / k0
+    /// Group index c / v_g = (1/2) sum (eps |E|^2 + |H~|^2) dA / Re sum (E x H~*)_w dA
+    /// (energy velocity = group velocity of a lossless, non-dispersive guide; the discrete
+    /// sums are the ones of the semi-discrete operator, so this agrees with n_eff -
+    /// lambda d n_eff / d lambda of the same grid; tested).
+    double n_group = 0;
+    /// sum |E_u|^2 / sum (|E_u|^2 + |E_v|^2): 1 for a mode polarized along u ("TE" when u
+    /// is the wafer plane's in-plane axis), 0 along v.
+    double te_fraction = 0;
+    /// Fields at their Yee nodes (shapes mode_component_shape_e / _h), E in arbitrary
+    /// units and H~ = eta0 H in the same units, normalized so that the mode's power
+    /// (1/2) Re sum_nodes (E_u H~_v* - E_v H~_u*) dx^2 = 1 (products taken at the shared
+    /// nodes: E_u with H_v at (h, n), E_v with H_u at (n, h)), and phased so that the
+    /// largest transverse E entry is real positive. E_u, E_v, H_u, H_v are real; E_w, H_w
+    /// are imaginary (90 degrees ahead) for exp(i (beta w - omega t)).
+    std::array<std::vector<std::complex<double>>, 3> e, h;
+};
+
+/// Whether this build has the sparse eigen-solver (Spectra); without it solve_modes_2d
+/// throws std::runtime_error.
+bool have_mode_solver_2d();
+
+/// Full-vector modes of the cross-section (method in this header's comment), in order of
+/// decreasing n_eff (index 0 = the fundamental, closest below the target). Returns at
+/// most options.num_modes modes with beta^2 > 0 (evanescent solutions dropped).
+/// Cost: one sparse LU of a 2N x 2N matrix (N = N_u N_v) plus Arnoldi iterations.
+/// Throws std::invalid_argument for an empty grid, dx <= 0, wavelength <= 0, eps arrays
+/// of the wrong size or num_modes < 1; std::runtime_error when the eigen-solver fails to
+/// converge or the build has no Spectra.
+std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& grid, const ModeMedium2D& medium, double wavelength_um,
+                                       const ModeSolveOptions& options);
+
+}  // namespace golightly
