@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -25,15 +26,17 @@ using namespace golightly;
 
 namespace {
 
-/// A 3D project: a `sphere` of eps `eps` and radius r (um) centred at c in a cube of side L,
-/// all faces `b`, no sources or monitors.
-Project sphere_project(double L, double dx, Vec3 c, double r, double eps, BoundaryKind b) {
+/// An empty project of `dims` dimensions with the materials "air" (background, eps 1) and
+/// "core" (eps `eps`), one layer "core" of material core without shapes, cells dx um,
+/// 8 PML cells where a face is pml, Courant 0.5, float64 on the CPU.
+Project core_project(int dims, Vec3 size, double dx, double eps, std::array<BoundaryKind, 3> b) {
     Project p;
-    p.name = "sphere";
-    p.domain.dimensions = 3;
-    p.domain.size = {L, L, L};
+    p.name = "tensor3d";
+    p.domain.dimensions = dims;
+    p.domain.size = {size.x, size.y, size.z};
     p.domain.cell_size = dx;
-    p.domain.boundaries = {b, b, b};
+    p.domain.polarization = Polarization::TEz;
+    p.domain.boundaries = {b[0], b[1], b[2]};
     p.domain.pml.cells = 8;
     p.domain.background = "air";
     p.run.courant = 0.5;
@@ -47,48 +50,34 @@ Project sphere_project(double L, double dx, Vec3 c, double r, double eps, Bounda
     core.epsilon_inf = eps;
     p.materials = {air, core};
     Layer l;
-    l.name = "sphere";
+    l.name = "core";
     l.material = "core";
+    p.layers.push_back(l);
+    return p;
+}
+
+/// A 3D project: a `sphere` of eps `eps` and radius r (um) centred at c in a cube of side L,
+/// all faces `b`, no sources or monitors.
+Project sphere_project(double L, double dx, Vec3 c, double r, double eps, BoundaryKind b) {
+    Project p = core_project(3, {L, L, L}, dx, eps, {b, b, b});
     Shape s;
     s.type = ShapeType::Sphere;
     s.center_3d = c;
     s.radius = r;
-    l.shapes.push_back(s);
-    p.layers.push_back(l);
+    p.layers[0].shapes.push_back(s);
     return p;
 }
 
 /// A disc (ellipse of equal radii, extruded without z limits) of eps `eps` in a square of
 /// side L (x, y: PML of 8 cells); 2D TEz, or 3D with one cell of periodic z.
 Project disc_project(double L, double dx, Vec2 c, double r, double eps, int dims) {
-    Project p;
-    p.name = "disc";
-    p.domain.dimensions = dims;
-    p.domain.size = {L, L, dims == 3 ? dx : 0.0};
-    p.domain.cell_size = dx;
-    p.domain.polarization = Polarization::TEz;
-    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Periodic};
-    p.domain.pml.cells = 8;
-    p.domain.background = "air";
-    p.run.courant = 0.5;
-    p.run.precision = Precision::Float64;
-    p.run.backend = BackendChoice::Cpu;
-    Material air;
-    air.id = "air";
-    air.epsilon_inf = 1;
-    Material core;
-    core.id = "core";
-    core.epsilon_inf = eps;
-    p.materials = {air, core};
-    Layer l;
-    l.name = "disc";
-    l.material = "core";
+    Project p = core_project(dims, {L, L, dims == 3 ? dx : 0.0}, dx, eps,
+                             {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Periodic});
     Shape s;
     s.type = ShapeType::Ellipse;
     s.center = c;
     s.radii = {r, r};
-    l.shapes.push_back(s);
-    p.layers.push_back(l);
+    p.layers[0].shapes.push_back(s);
     return p;
 }
 
