@@ -842,6 +842,66 @@ Wiederherstellen?</translation>
         <source>Wrote %1</source>
         <translation>%1 geschrieben</translation>
     </message>
+    <message>
+        <source>3D view</source>
+        <translation>3D-Ansicht</translation>
+    </message>
+    <message>
+        <source>Slice</source>
+        <translation>Schnitt</translation>
+    </message>
+    <message>
+        <source> Slice </source>
+        <translation> Schnitt </translation>
+    </message>
+    <message>
+        <source>The plane of the 3D grid the field view shows (changes a running run at once)</source>
+        <translation>Die Schnittebene des 3D-Gitters, die die Feldansicht zeigt (wirkt sofort auch auf einen laufenden Lauf)</translation>
+    </message>
+    <message>
+        <source>Position of the slice along its normal</source>
+        <translation>Position des Schnitts entlang seiner Normalen</translation>
+    </message>
+    <message>
+        <source>Slice Back</source>
+        <translation>Schnitt zurück</translation>
+    </message>
+    <message>
+        <source>Slice Forward</source>
+        <translation>Schnitt vor</translation>
+    </message>
+    <message>
+        <source>Sphere (3D)</source>
+        <translation>Kugel (3D)</translation>
+    </message>
+    <message>
+        <source>Box (3D)</source>
+        <translation>Quader (3D)</translation>
+    </message>
+    <message>
+        <source>TF/SF Source Box</source>
+        <translation>TF/SF-Quellbox</translation>
+    </message>
+    <message>
+        <source>Flux Box Monitor</source>
+        <translation>Flussbox-Monitor</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>B&amp;eispiele</translation>
+    </message>
+    <message>
+        <source> (3D)</source>
+        <translation> (3D)</translation>
+    </message>
+    <message>
+        <source>Slice %1 at %2 = %3 µm</source>
+        <translation>Schnitt %1 bei %2 = %3 µm</translation>
+    </message>
+    <message>
+        <source>Set slice</source>
+        <translation>Schnitt festlegen</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
@@ -935,6 +995,25 @@ Wiederherstellen?</translation>
     <message>
         <source>No recent projects yet.</source>
         <translation>Noch keine zuletzt verwendeten Projekte.</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::BoxItemTool</name>
+    <message>
+        <source>TF/SF Box</source>
+        <translation>TF/SF-Box</translation>
+    </message>
+    <message>
+        <source>Flux Box</source>
+        <translation>Flussbox</translation>
+    </message>
+    <message>
+        <source>Drag a box: total field inside, scattered field outside (plane wave along +x)</source>
+        <translation>Eine Box aufziehen: innen Gesamtfeld, außen Streufeld (ebene Welle entlang +x)</translation>
+    </message>
+    <message>
+        <source>Drag a box: net outward flux, or absorption / scattering cross-sections</source>
+        <translation>Eine Box aufziehen: Nettofluss nach außen oder Absorptions-/Streuquerschnitte</translation>
     </message>
 </context>
 <context>
@@ -1083,6 +1162,215 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
     <message>
         <source>Recover unsaved work</source>
         <translation>Ungespeicherte Arbeit wiederherstellen</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::GdsImportDialog</name>
+    <message>
+        <source>No polygons on the ticked layers</source>
+        <translation>Keine Polygone auf den gewählten Lagen</translation>
+    </message>
+    <message>
+        <source>%1 polygons, %2 x %3 µm</source>
+        <translation>%1 Polygone, %2 x %3 µm</translation>
+    </message>
+    <message>
+        <source>Import GDS</source>
+        <translation>GDS importieren</translation>
+    </message>
+    <message>
+        <source>Cell</source>
+        <translation>Zelle</translation>
+    </message>
+    <message>
+        <source>Layer map...</source>
+        <translation>Lagenzuordnung...</translation>
+    </message>
+    <message>
+        <source>Name the layers from a KLayout .lyp or a gdsfactory YAML layer map</source>
+        <translation>Lagen nach einer KLayout-.lyp- oder gdsfactory-YAML-Lagenzuordnung benennen</translation>
+    </message>
+    <message>
+        <source>Layer/datatype</source>
+        <translation>Lage/Datentyp</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>Elemente</translation>
+    </message>
+    <message>
+        <source>New layer</source>
+        <translation>Neue Ebene</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>Material</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>Layer map</source>
+        <translation>Lagenzuordnung</translation>
+    </message>
+    <message>
+        <source>Layer maps (*.lyp *.yaml *.yml);;All files (*)</source>
+        <translation>Lagenzuordnungen (*.lyp *.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1.</source>
+        <translation>%1 kann nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2: too large to embed in a project.</source>
+        <translation>%1 ist größer als %2: zu groß, um es in ein Projekt einzubetten.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 holds no cell.</source>
+        <translation>%1 enthält keine Zelle.</translation>
+    </message>
+    <message>
+        <source>%1: %2 cells, database unit %3 nm</source>
+        <translation>%1: %2 Zellen, Datenbankeinheit %3 nm</translation>
+    </message>
+    <message>
+        <source>GDS %1</source>
+        <translation>GDS %1</translation>
+    </message>
+    <message>
+        <source>No GDS file is loaded.</source>
+        <translation>Keine GDS-Datei geladen.</translation>
+    </message>
+    <message>
+        <source>Layer %1 needs a name and a material.</source>
+        <translation>Lage %1 braucht einen Namen und ein Material.</translation>
+    </message>
+    <message>
+        <source>Tick at least one layer.</source>
+        <translation>Mindestens eine Lage auswählen.</translation>
+    </message>
+    <message>
+        <source>Import GDS %1</source>
+        <translation>GDS %1 importieren</translation>
+    </message>
+    <message>
+        <source>Export GDS</source>
+        <translation>GDS exportieren</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::LayerStackDiagram</name>
+    <message>
+        <source>z µm</source>
+        <translation>z µm</translation>
+    </message>
+    <message>
+        <source> (solids)</source>
+        <translation> (Körper)</translation>
+    </message>
+    <message>
+        <source> (all z)</source>
+        <translation> (alle z)</translation>
+    </message>
+    <message>
+        <source>No layers</source>
+        <translation>Keine Ebenen</translation>
+    </message>
+    <message>
+        <source>selection z %1 .. %2</source>
+        <translation>Auswahl z %1 .. %2</translation>
+    </message>
+    <message>
+        <source>z %1 .. %2 µm</source>
+        <translation>z %1 .. %2 µm</translation>
+    </message>
+    <message>
+        <source>Set layer z range</source>
+        <translation>z-Bereich der Ebene festlegen</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::LayerStackDock</name>
+    <message>
+        <source>Layer stack</source>
+        <translation>Ebenenstapel</translation>
+    </message>
+    <message>
+        <source>Cross-section of the layer stack (z to scale). Drag a layer&apos;s top or bottom edge to change its z range, its body to move it.</source>
+        <translation>Querschnitt des Ebenenstapels (z maßstabsgetreu). Die Ober- oder Unterkante einer Ebene ziehen, um ihren z-Bereich zu ändern, die Ebene selbst, um sie zu verschieben.</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Ebene</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>Material</translation>
+    </message>
+    <message>
+        <source>z0 (µm)</source>
+        <translation>z0 (µm)</translation>
+    </message>
+    <message>
+        <source>z1 (µm)</source>
+        <translation>z1 (µm)</translation>
+    </message>
+    <message>
+        <source>Sidewall (°)</source>
+        <translation>Seitenwand (°)</translation>
+    </message>
+    <message>
+        <source>Add background layer</source>
+        <translation>Hintergrundebene hinzufügen</translation>
+    </message>
+    <message>
+        <source>A substrate or cladding: the current layer&apos;s material over the whole xy domain, from z = 0 to half the domain height (edit z0, z1 below)</source>
+        <translation>Ein Substrat oder eine Mantelschicht: das Material der aktuellen Ebene über das ganze Rechengebiet in xy, von z = 0 bis zur halben Höhe des Rechengebiets (z0, z1 unten bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Set layer z range</source>
+        <translation>z-Bereich der Ebene festlegen</translation>
+    </message>
+    <message>
+        <source>Set sidewall angle</source>
+        <translation>Seitenwandwinkel festlegen</translation>
+    </message>
+    <message>
+        <source>Set layer material</source>
+        <translation>Ebenenmaterial festlegen</translation>
+    </message>
+    <message>
+        <source>background %1</source>
+        <translation>Hintergrund %1</translation>
+    </message>
+    <message>
+        <source>air</source>
+        <translation>Luft</translation>
+    </message>
+    <message>
+        <source>Spheres and boxes carry their own z (Properties dock); the layer&apos;s range does not apply</source>
+        <translation>Kugeln und Quader haben ihr eigenes z (Eigenschaften-Fenster); der z-Bereich der Ebene gilt für sie nicht</translation>
+    </message>
+    <message>
+        <source>No z range: the layer spans the whole domain in z; type a value to set one</source>
+        <translation>Kein z-Bereich: Die Ebene reicht in z über das ganze Rechengebiet; einen Wert eingeben, um einen festzulegen</translation>
+    </message>
+    <message>
+        <source>3D: the layers are extruded over [z0, z1]; a positive sidewall angle narrows them upwards.</source>
+        <translation>3D: Die Ebenen werden über [z0, z1] extrudiert; ein positiver Seitenwandwinkel verjüngt sie nach oben.</translation>
+    </message>
+    <message>
+        <source>2D project: z ranges apply when you switch to 3D (Run setup &gt; Dimensions).</source>
+        <translation>2D-Projekt: Die z-Bereiche gelten, sobald Sie auf 3D umschalten (Simulationseinstellungen &gt; Dimensionen).</translation>
     </message>
 </context>
 <context>
@@ -2125,6 +2413,58 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>GDS layer</source>
         <translation>GDS-Lage</translation>
     </message>
+    <message>
+        <source> z</source>
+        <translation> z</translation>
+    </message>
+    <message>
+        <source>sphere</source>
+        <translation>Kugel</translation>
+    </message>
+    <message>
+        <source>box</source>
+        <translation>Quader</translation>
+    </message>
+    <message>
+        <source>Radius</source>
+        <translation>Radius</translation>
+    </message>
+    <message>
+        <source>plane</source>
+        <translation>Fläche</translation>
+    </message>
+    <message>
+        <source>TF/SF box</source>
+        <translation>TF/SF-Box</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>must be 0 (the normal) or more</source>
+        <translation>muss 0 (Normalenrichtung) oder größer sein</translation>
+    </message>
+    <message>
+        <source>two-way</source>
+        <translation>beidseitig</translation>
+    </message>
+    <message>
+        <source>flux plane</source>
+        <translation>Flussfläche</translation>
+    </message>
+    <message>
+        <source>flux (net outward)</source>
+        <translation>Fluss (netto nach außen)</translation>
+    </message>
+    <message>
+        <source>absorption cross-section</source>
+        <translation>Absorptionsquerschnitt</translation>
+    </message>
+    <message>
+        <source>scattering cross-section</source>
+        <translation>Streuquerschnitt</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -2387,6 +2727,62 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>At least 10 cells per wavelength in the densest material are recommended; 20+ for accurate phase.</source>
         <translation>Empfohlen sind mindestens 10 Zellen pro Wellenlänge im optisch dichtesten Material; 20 und mehr für eine genaue Phase.</translation>
     </message>
+    <message>
+        <source>2D</source>
+        <translation>2D</translation>
+    </message>
+    <message>
+        <source>3D</source>
+        <translation>3D</translation>
+    </message>
+    <message>
+        <source>2D (one cell in z, TMz or TEz) or 3D (all six field components); switching keeps the drawing: layers become extrusions over their z range</source>
+        <translation>2D (eine Zelle in z, TMz oder TEz) oder 3D (alle sechs Feldkomponenten); beim Umschalten bleibt die Zeichnung erhalten: Ebenen werden über ihren z-Bereich extrudiert</translation>
+    </message>
+    <message>
+        <source>The slice of the 3D grid the field view shows when a run starts (changeable while running in the Run tool bar)</source>
+        <translation>Der Schnitt des 3D-Gitters, den die Feldansicht beim Start eines Laufs zeigt (während des Laufs in der Werkzeugleiste „Ausführen“ änderbar)</translation>
+    </message>
+    <message>
+        <source>Position of the slice along its normal</source>
+        <translation>Position des Schnitts entlang seiner Normalen</translation>
+    </message>
+    <message>
+        <source>Dimensions</source>
+        <translation>Dimensionen</translation>
+    </message>
+    <message>
+        <source>Domain z</source>
+        <translation>Rechengebiet z</translation>
+    </message>
+    <message>
+        <source>Boundary z</source>
+        <translation>Randbedingung z</translation>
+    </message>
+    <message>
+        <source>Slice plane</source>
+        <translation>Schnittebene</translation>
+    </message>
+    <message>
+        <source>Slice position</source>
+        <translation>Schnittposition</translation>
+    </message>
+    <message>
+        <source>Set slice</source>
+        <translation>Schnitt festlegen</translation>
+    </message>
+    <message>
+        <source>Switch to 3D</source>
+        <translation>Auf 3D umschalten</translation>
+    </message>
+    <message>
+        <source>Switch to 2D</source>
+        <translation>Auf 2D umschalten</translation>
+    </message>
+    <message>
+        <source>%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 x %6 cells</source>
+        <translation>%1 Zellen pro Wellenlänge (n = %2 bei %3 µm); Gitter %4 × %5 × %6 Zellen</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::SelectTool</name>
@@ -2405,6 +2801,33 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Click to select; drag to move; drag a corner handle to resize, Shift+drag it to rotate; Del deletes, Ctrl+D duplicates</source>
         <translation>Klicken zum Auswählen; Ziehen zum Verschieben; einen Eckgriff ziehen zum Skalieren, mit Umschalt zum Drehen; Entf löscht, Strg+D dupliziert</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::SolidTool</name>
+    <message>
+        <source>Draw sphere</source>
+        <translation>Kugel zeichnen</translation>
+    </message>
+    <message>
+        <source>Draw box</source>
+        <translation>Quader zeichnen</translation>
+    </message>
+    <message>
+        <source>Sphere</source>
+        <translation>Kugel</translation>
+    </message>
+    <message>
+        <source>Box</source>
+        <translation>Quader</translation>
+    </message>
+    <message>
+        <source>Drag from the centre outwards to draw a sphere (3D); its z centre is the middle of the layer&apos;s z range</source>
+        <translation>Von der Mitte nach außen ziehen, um eine Kugel (3D) zu zeichnen; ihr z-Mittelpunkt ist die Mitte des z-Bereichs der Ebene</translation>
+    </message>
+    <message>
+        <source>Drag from corner to corner to draw a box (3D) over the layer&apos;s z range; z in the Properties dock</source>
+        <translation>Von Ecke zu Ecke ziehen, um einen Quader (3D) über den z-Bereich der Ebene zu zeichnen; z im Eigenschaften-Fenster</translation>
     </message>
 </context>
 <context>
@@ -2663,6 +3086,14 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>Slice plane z</source>
         <translation>Schnittebene z</translation>
     </message>
+    <message>
+        <source>3D project: the solids keep their 3D shape, placed in z by the translation&apos;s z; this plane only chooses the section shown here (and &quot;Centre in domain&quot; puts the part&apos;s middle on it)</source>
+        <translation>3D-Projekt: Die Körper behalten ihre 3D-Form und werden in z durch das z der Verschiebung platziert; diese Schnittebene wählt nur den hier gezeigten Schnitt (und „Im Gebiet zentrieren“ legt die Mitte des Teils darauf)</translation>
+    </message>
+    <message>
+        <source>Section z (preview)</source>
+        <translation>Schnitt z (Vorschau)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::Tool</name>
@@ -2825,6 +3256,18 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>reference run</source>
         <translation>Referenzlauf</translation>
     </message>
+    <message>
+        <source>Cross-section (µm²)</source>
+        <translation>Wirkungsquerschnitt (µm²)</translation>
+    </message>
+    <message>
+        <source>Cross-sections</source>
+        <translation>Wirkungsquerschnitte</translation>
+    </message>
+    <message>
+        <source>Cross-section per length (µm)</source>
+        <translation>Wirkungsquerschnitt pro Länge (µm)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::viewport::FieldView</name>
@@ -2868,6 +3311,29 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>%1: waiting for the first field...</source>
         <translation>%1: warte auf das erste Feld...</translation>
     </message>
+    <message>
+        <source>   slice %1 at %2 = %3 µm</source>
+        <translation>   Schnitt %1 bei %2 = %3 µm</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::viewport::StructureView3D</name>
+    <message>
+        <source>3D structure: drag to orbit, right/middle drag (or Shift+drag) to pan, wheel to zoom; click an item to select it in the editor</source>
+        <translation>3D-Struktur: Ziehen zum Drehen, mit rechter/mittlerer Maustaste (oder Umschalt+Ziehen) zum Verschieben, Mausrad zum Zoomen; ein Objekt anklicken, um es im Editor auszuwählen</translation>
+    </message>
+    <message>
+        <source>raster (QPainter; no OpenGL context on this platform)</source>
+        <translation>Rasterung (QPainter; kein OpenGL-Kontext auf dieser Plattform)</translation>
+    </message>
+    <message>
+        <source>No project</source>
+        <translation>Kein Projekt</translation>
+    </message>
+    <message>
+        <source>2D project: layers shown over the z extent they get in 3D</source>
+        <translation>2D-Projekt: Ebenen über die z-Ausdehnung gezeigt, die sie in 3D erhalten</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2898,109 +3364,6 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>With --run --screenshot: picture of PHASE (main or reference).</source>
         <translation>Mit --run --screenshot: Bild von PHASE (main oder reference).</translation>
-    </message>
-</context>
-<context>
-    <name>golightly::editor::GdsImportDialog</name>
-    <message>
-        <source>No polygons on the ticked layers</source>
-        <translation>Keine Polygone auf den gewählten Lagen</translation>
-    </message>
-    <message>
-        <source>%1 polygons, %2 x %3 µm</source>
-        <translation>%1 Polygone, %2 x %3 µm</translation>
-    </message>
-    <message>
-        <source>Import GDS</source>
-        <translation>GDS importieren</translation>
-    </message>
-    <message>
-        <source>Cell</source>
-        <translation>Zelle</translation>
-    </message>
-    <message>
-        <source>Layer map...</source>
-        <translation>Lagenzuordnung...</translation>
-    </message>
-    <message>
-        <source>Name the layers from a KLayout .lyp or a gdsfactory YAML layer map</source>
-        <translation>Lagen nach einer KLayout-.lyp- oder gdsfactory-YAML-Lagenzuordnung benennen</translation>
-    </message>
-    <message>
-        <source>Layer/datatype</source>
-        <translation>Lage/Datentyp</translation>
-    </message>
-    <message>
-        <source>Elements</source>
-        <translation>Elemente</translation>
-    </message>
-    <message>
-        <source>New layer</source>
-        <translation>Neue Ebene</translation>
-    </message>
-    <message>
-        <source>Material</source>
-        <translation>Material</translation>
-    </message>
-    <message>
-        <source>Import</source>
-        <translation>Importieren</translation>
-    </message>
-    <message>
-        <source>Layer map</source>
-        <translation>Lagenzuordnung</translation>
-    </message>
-    <message>
-        <source>Layer maps (*.lyp *.yaml *.yml);;All files (*)</source>
-        <translation>Lagenzuordnungen (*.lyp *.yaml *.yml);;Alle Dateien (*)</translation>
-    </message>
-    <message>
-        <source>Cannot read %1.</source>
-        <translation>%1 kann nicht gelesen werden.</translation>
-    </message>
-    <message>
-        <source>%1 is larger than %2: too large to embed in a project.</source>
-        <translation>%1 ist größer als %2: zu groß, um es in ein Projekt einzubetten.</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
-    </message>
-    <message>
-        <source>%1 holds no cell.</source>
-        <translation>%1 enthält keine Zelle.</translation>
-    </message>
-    <message>
-        <source>%1: %2 cells, database unit %3 nm</source>
-        <translation>%1: %2 Zellen, Datenbankeinheit %3 nm</translation>
-    </message>
-    <message>
-        <source>GDS %1</source>
-        <translation>GDS %1</translation>
-    </message>
-    <message>
-        <source>No GDS file is loaded.</source>
-        <translation>Keine GDS-Datei geladen.</translation>
-    </message>
-    <message>
-        <source>Layer %1 needs a name and a material.</source>
-        <translation>Lage %1 braucht einen Namen und ein Material.</translation>
-    </message>
-    <message>
-        <source>Tick at least one layer.</source>
-        <translation>Mindestens eine Lage auswählen.</translation>
-    </message>
-    <message>
-        <source>Import GDS %1</source>
-        <translation>GDS %1 importieren</translation>
-    </message>
-    <message>
-        <source>Export GDS</source>
-        <translation>GDS exportieren</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
 </context>
 </TS>

@@ -841,6 +841,66 @@ Recover it?</source>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
+    <message>
+        <source>3D view</source>
+        <translation>3D 视图</translation>
+    </message>
+    <message>
+        <source>Slice</source>
+        <translation>切片</translation>
+    </message>
+    <message>
+        <source> Slice </source>
+        <translation> 切片 </translation>
+    </message>
+    <message>
+        <source>The plane of the 3D grid the field view shows (changes a running run at once)</source>
+        <translation>场视图显示的 3D 网格平面（对正在进行的运行立即生效）</translation>
+    </message>
+    <message>
+        <source>Position of the slice along its normal</source>
+        <translation>切片沿其法向的位置</translation>
+    </message>
+    <message>
+        <source>Slice Back</source>
+        <translation>切片后移</translation>
+    </message>
+    <message>
+        <source>Slice Forward</source>
+        <translation>切片前移</translation>
+    </message>
+    <message>
+        <source>Sphere (3D)</source>
+        <translation>球体 (3D)</translation>
+    </message>
+    <message>
+        <source>Box (3D)</source>
+        <translation>长方体 (3D)</translation>
+    </message>
+    <message>
+        <source>TF/SF Source Box</source>
+        <translation>TF/SF 光源盒</translation>
+    </message>
+    <message>
+        <source>Flux Box Monitor</source>
+        <translation>通量盒监视器</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>示例(&amp;X)</translation>
+    </message>
+    <message>
+        <source> (3D)</source>
+        <translation> (3D)</translation>
+    </message>
+    <message>
+        <source>Slice %1 at %2 = %3 µm</source>
+        <translation>切片 %1，位于 %2 = %3 µm</translation>
+    </message>
+    <message>
+        <source>Set slice</source>
+        <translation>设置切片</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
@@ -934,6 +994,25 @@ Recover it?</source>
     <message>
         <source>No recent projects yet.</source>
         <translation>暂无最近的项目。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::BoxItemTool</name>
+    <message>
+        <source>TF/SF Box</source>
+        <translation>TF/SF 盒</translation>
+    </message>
+    <message>
+        <source>Flux Box</source>
+        <translation>通量盒</translation>
+    </message>
+    <message>
+        <source>Drag a box: total field inside, scattered field outside (plane wave along +x)</source>
+        <translation>拖出一个盒：内部为总场，外部为散射场（沿 +x 传播的平面波）</translation>
+    </message>
+    <message>
+        <source>Drag a box: net outward flux, or absorption / scattering cross-sections</source>
+        <translation>拖出一个盒：净向外通量，或吸收/散射截面</translation>
     </message>
 </context>
 <context>
@@ -1082,6 +1161,215 @@ The file was not changed, and this window keeps its current project.</source>
     <message>
         <source>Recover unsaved work</source>
         <translation>恢复未保存的工作</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::GdsImportDialog</name>
+    <message>
+        <source>No polygons on the ticked layers</source>
+        <translation>所选图层上没有多边形</translation>
+    </message>
+    <message>
+        <source>%1 polygons, %2 x %3 µm</source>
+        <translation>%1 个多边形，%2 x %3 µm</translation>
+    </message>
+    <message>
+        <source>Import GDS</source>
+        <translation>导入 GDS</translation>
+    </message>
+    <message>
+        <source>Cell</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>Layer map...</source>
+        <translation>图层映射...</translation>
+    </message>
+    <message>
+        <source>Name the layers from a KLayout .lyp or a gdsfactory YAML layer map</source>
+        <translation>按 KLayout .lyp 或 gdsfactory YAML 图层映射命名图层</translation>
+    </message>
+    <message>
+        <source>Layer/datatype</source>
+        <translation>图层/数据类型</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>元素</translation>
+    </message>
+    <message>
+        <source>New layer</source>
+        <translation>新图层</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Layer map</source>
+        <translation>图层映射</translation>
+    </message>
+    <message>
+        <source>Layer maps (*.lyp *.yaml *.yml);;All files (*)</source>
+        <translation>图层映射 (*.lyp *.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1.</source>
+        <translation>无法读取 %1。</translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2: too large to embed in a project.</source>
+        <translation>%1 大于 %2：太大，无法嵌入项目。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 holds no cell.</source>
+        <translation>%1 不含任何单元。</translation>
+    </message>
+    <message>
+        <source>%1: %2 cells, database unit %3 nm</source>
+        <translation>%1：%2 个单元，数据库单位 %3 nm</translation>
+    </message>
+    <message>
+        <source>GDS %1</source>
+        <translation>GDS %1</translation>
+    </message>
+    <message>
+        <source>No GDS file is loaded.</source>
+        <translation>未加载 GDS 文件。</translation>
+    </message>
+    <message>
+        <source>Layer %1 needs a name and a material.</source>
+        <translation>图层 %1 需要名称和材料。</translation>
+    </message>
+    <message>
+        <source>Tick at least one layer.</source>
+        <translation>请至少勾选一个图层。</translation>
+    </message>
+    <message>
+        <source>Import GDS %1</source>
+        <translation>导入 GDS %1</translation>
+    </message>
+    <message>
+        <source>Export GDS</source>
+        <translation>导出 GDS</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::LayerStackDiagram</name>
+    <message>
+        <source>z µm</source>
+        <translation>z µm</translation>
+    </message>
+    <message>
+        <source> (solids)</source>
+        <translation>（实体）</translation>
+    </message>
+    <message>
+        <source> (all z)</source>
+        <translation>（全部 z）</translation>
+    </message>
+    <message>
+        <source>No layers</source>
+        <translation>无图层</translation>
+    </message>
+    <message>
+        <source>selection z %1 .. %2</source>
+        <translation>选区 z %1 .. %2</translation>
+    </message>
+    <message>
+        <source>z %1 .. %2 µm</source>
+        <translation>z %1 .. %2 µm</translation>
+    </message>
+    <message>
+        <source>Set layer z range</source>
+        <translation>设置图层 z 范围</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::LayerStackDock</name>
+    <message>
+        <source>Layer stack</source>
+        <translation>图层堆叠</translation>
+    </message>
+    <message>
+        <source>Cross-section of the layer stack (z to scale). Drag a layer&apos;s top or bottom edge to change its z range, its body to move it.</source>
+        <translation>图层堆叠的截面（z 按比例）。拖动图层的上边或下边可更改其 z 范围，拖动图层本身可移动它。</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>图层</translation>
+    </message>
+    <message>
+        <source>Material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>z0 (µm)</source>
+        <translation>z0 (µm)</translation>
+    </message>
+    <message>
+        <source>z1 (µm)</source>
+        <translation>z1 (µm)</translation>
+    </message>
+    <message>
+        <source>Sidewall (°)</source>
+        <translation>侧壁 (°)</translation>
+    </message>
+    <message>
+        <source>Add background layer</source>
+        <translation>添加背景图层</translation>
+    </message>
+    <message>
+        <source>A substrate or cladding: the current layer&apos;s material over the whole xy domain, from z = 0 to half the domain height (edit z0, z1 below)</source>
+        <translation>衬底或包层：当前图层的材料覆盖整个 xy 计算域，从 z = 0 到计算域高度的一半（在下方编辑 z0、z1）</translation>
+    </message>
+    <message>
+        <source>Set layer z range</source>
+        <translation>设置图层 z 范围</translation>
+    </message>
+    <message>
+        <source>Set sidewall angle</source>
+        <translation>设置侧壁角度</translation>
+    </message>
+    <message>
+        <source>Set layer material</source>
+        <translation>设置图层材料</translation>
+    </message>
+    <message>
+        <source>background %1</source>
+        <translation>背景 %1</translation>
+    </message>
+    <message>
+        <source>air</source>
+        <translation>空气</translation>
+    </message>
+    <message>
+        <source>Spheres and boxes carry their own z (Properties dock); the layer&apos;s range does not apply</source>
+        <translation>球体和长方体有各自的 z（属性面板）；图层的 z 范围对其不适用</translation>
+    </message>
+    <message>
+        <source>No z range: the layer spans the whole domain in z; type a value to set one</source>
+        <translation>无 z 范围：图层在 z 方向覆盖整个计算域；输入数值即可设置</translation>
+    </message>
+    <message>
+        <source>3D: the layers are extruded over [z0, z1]; a positive sidewall angle narrows them upwards.</source>
+        <translation>3D：图层在 [z0, z1] 上拉伸；正的侧壁角使其向上收窄。</translation>
+    </message>
+    <message>
+        <source>2D project: z ranges apply when you switch to 3D (Run setup &gt; Dimensions).</source>
+        <translation>2D 项目：切换到 3D 后 z 范围生效（运行设置 &gt; 维度）。</translation>
     </message>
 </context>
 <context>
@@ -2121,6 +2409,58 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>GDS layer</source>
         <translation>GDS 图层</translation>
     </message>
+    <message>
+        <source> z</source>
+        <translation> z</translation>
+    </message>
+    <message>
+        <source>sphere</source>
+        <translation>球体</translation>
+    </message>
+    <message>
+        <source>box</source>
+        <translation>长方体</translation>
+    </message>
+    <message>
+        <source>Radius</source>
+        <translation>半径</translation>
+    </message>
+    <message>
+        <source>plane</source>
+        <translation>平面</translation>
+    </message>
+    <message>
+        <source>TF/SF box</source>
+        <translation>TF/SF 盒</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>must be 0 (the normal) or more</source>
+        <translation>必须大于或等于 0（0 表示法向）</translation>
+    </message>
+    <message>
+        <source>two-way</source>
+        <translation>双向</translation>
+    </message>
+    <message>
+        <source>flux plane</source>
+        <translation>通量面</translation>
+    </message>
+    <message>
+        <source>flux (net outward)</source>
+        <translation>通量（净向外）</translation>
+    </message>
+    <message>
+        <source>absorption cross-section</source>
+        <translation>吸收截面</translation>
+    </message>
+    <message>
+        <source>scattering cross-section</source>
+        <translation>散射截面</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -2383,6 +2723,62 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>At least 10 cells per wavelength in the densest material are recommended; 20+ for accurate phase.</source>
         <translation>建议在折射率最高的材料中每波长至少 10 个网格单元；要获得准确的相位需 20 个以上。</translation>
     </message>
+    <message>
+        <source>2D</source>
+        <translation>2D</translation>
+    </message>
+    <message>
+        <source>3D</source>
+        <translation>3D</translation>
+    </message>
+    <message>
+        <source>2D (one cell in z, TMz or TEz) or 3D (all six field components); switching keeps the drawing: layers become extrusions over their z range</source>
+        <translation>2D（z 方向一个网格单元，TMz 或 TEz）或 3D（全部六个场分量）；切换时保留绘图：图层按其 z 范围拉伸</translation>
+    </message>
+    <message>
+        <source>The slice of the 3D grid the field view shows when a run starts (changeable while running in the Run tool bar)</source>
+        <translation>运行开始时场视图显示的 3D 网格切片（运行期间可在“运行”工具栏中更改）</translation>
+    </message>
+    <message>
+        <source>Position of the slice along its normal</source>
+        <translation>切片沿其法向的位置</translation>
+    </message>
+    <message>
+        <source>Dimensions</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>Domain z</source>
+        <translation>计算域 z</translation>
+    </message>
+    <message>
+        <source>Boundary z</source>
+        <translation>z 边界</translation>
+    </message>
+    <message>
+        <source>Slice plane</source>
+        <translation>切片平面</translation>
+    </message>
+    <message>
+        <source>Slice position</source>
+        <translation>切片位置</translation>
+    </message>
+    <message>
+        <source>Set slice</source>
+        <translation>设置切片</translation>
+    </message>
+    <message>
+        <source>Switch to 3D</source>
+        <translation>切换到 3D</translation>
+    </message>
+    <message>
+        <source>Switch to 2D</source>
+        <translation>切换到 2D</translation>
+    </message>
+    <message>
+        <source>%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 x %6 cells</source>
+        <translation>每波长 %1 个网格单元（%3 µm 处 n = %2）；网格 %4 × %5 × %6 个单元</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::SelectTool</name>
@@ -2401,6 +2797,33 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Click to select; drag to move; drag a corner handle to resize, Shift+drag it to rotate; Del deletes, Ctrl+D duplicates</source>
         <translation>单击选择；拖动移动；拖动角点手柄调整大小，按住 Shift 拖动旋转；Del 删除，Ctrl+D 复制</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::SolidTool</name>
+    <message>
+        <source>Draw sphere</source>
+        <translation>绘制球体</translation>
+    </message>
+    <message>
+        <source>Draw box</source>
+        <translation>绘制长方体</translation>
+    </message>
+    <message>
+        <source>Sphere</source>
+        <translation>球体</translation>
+    </message>
+    <message>
+        <source>Box</source>
+        <translation>长方体</translation>
+    </message>
+    <message>
+        <source>Drag from the centre outwards to draw a sphere (3D); its z centre is the middle of the layer&apos;s z range</source>
+        <translation>从中心向外拖动以绘制球体 (3D)；其 z 中心为图层 z 范围的中点</translation>
+    </message>
+    <message>
+        <source>Drag from corner to corner to draw a box (3D) over the layer&apos;s z range; z in the Properties dock</source>
+        <translation>从一角拖到对角，在图层的 z 范围内绘制长方体 (3D)；z 在属性面板中设置</translation>
     </message>
 </context>
 <context>
@@ -2657,6 +3080,14 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>Slice plane z</source>
         <translation>切片平面 z</translation>
     </message>
+    <message>
+        <source>3D project: the solids keep their 3D shape, placed in z by the translation&apos;s z; this plane only chooses the section shown here (and &quot;Centre in domain&quot; puts the part&apos;s middle on it)</source>
+        <translation>3D 项目：实体保持其三维形状，在 z 方向按平移的 z 值放置；此平面仅用于选择此处显示的截面（“在区域中居中”会将部件的中部置于该平面上）</translation>
+    </message>
+    <message>
+        <source>Section z (preview)</source>
+        <translation>截面 z（预览）</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::Tool</name>
@@ -2819,6 +3250,18 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>reference run</source>
         <translation>参考运行</translation>
     </message>
+    <message>
+        <source>Cross-section (µm²)</source>
+        <translation>截面 (µm²)</translation>
+    </message>
+    <message>
+        <source>Cross-sections</source>
+        <translation>截面</translation>
+    </message>
+    <message>
+        <source>Cross-section per length (µm)</source>
+        <translation>单位长度截面 (µm)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::viewport::FieldView</name>
@@ -2862,6 +3305,29 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>%1: waiting for the first field...</source>
         <translation>%1：正在等待第一帧场...</translation>
     </message>
+    <message>
+        <source>   slice %1 at %2 = %3 µm</source>
+        <translation>   切片 %1，%2 = %3 µm</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::viewport::StructureView3D</name>
+    <message>
+        <source>3D structure: drag to orbit, right/middle drag (or Shift+drag) to pan, wheel to zoom; click an item to select it in the editor</source>
+        <translation>3D 结构：拖动以环绕旋转，右键/中键拖动（或 Shift+拖动）以平移，滚轮缩放；单击对象可在编辑器中选中</translation>
+    </message>
+    <message>
+        <source>raster (QPainter; no OpenGL context on this platform)</source>
+        <translation>光栅绘制（QPainter；此平台无 OpenGL 上下文）</translation>
+    </message>
+    <message>
+        <source>No project</source>
+        <translation>无项目</translation>
+    </message>
+    <message>
+        <source>2D project: layers shown over the z extent they get in 3D</source>
+        <translation>2D 项目：图层按其在 3D 中的 z 范围显示</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2892,109 +3358,6 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>With --run --screenshot: picture of PHASE (main or reference).</source>
         <translation>与 --run --screenshot 一起使用：PHASE 阶段的截图（main 或 reference）。</translation>
-    </message>
-</context>
-<context>
-    <name>golightly::editor::GdsImportDialog</name>
-    <message>
-        <source>No polygons on the ticked layers</source>
-        <translation>所选图层上没有多边形</translation>
-    </message>
-    <message>
-        <source>%1 polygons, %2 x %3 µm</source>
-        <translation>%1 个多边形，%2 x %3 µm</translation>
-    </message>
-    <message>
-        <source>Import GDS</source>
-        <translation>导入 GDS</translation>
-    </message>
-    <message>
-        <source>Cell</source>
-        <translation>单元</translation>
-    </message>
-    <message>
-        <source>Layer map...</source>
-        <translation>图层映射...</translation>
-    </message>
-    <message>
-        <source>Name the layers from a KLayout .lyp or a gdsfactory YAML layer map</source>
-        <translation>按 KLayout .lyp 或 gdsfactory YAML 图层映射命名图层</translation>
-    </message>
-    <message>
-        <source>Layer/datatype</source>
-        <translation>图层/数据类型</translation>
-    </message>
-    <message>
-        <source>Elements</source>
-        <translation>元素</translation>
-    </message>
-    <message>
-        <source>New layer</source>
-        <translation>新图层</translation>
-    </message>
-    <message>
-        <source>Material</source>
-        <translation>材料</translation>
-    </message>
-    <message>
-        <source>Import</source>
-        <translation>导入</translation>
-    </message>
-    <message>
-        <source>Layer map</source>
-        <translation>图层映射</translation>
-    </message>
-    <message>
-        <source>Layer maps (*.lyp *.yaml *.yml);;All files (*)</source>
-        <translation>图层映射 (*.lyp *.yaml *.yml);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Cannot read %1.</source>
-        <translation>无法读取 %1。</translation>
-    </message>
-    <message>
-        <source>%1 is larger than %2: too large to embed in a project.</source>
-        <translation>%1 大于 %2：太大，无法嵌入项目。</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>%1 holds no cell.</source>
-        <translation>%1 不含任何单元。</translation>
-    </message>
-    <message>
-        <source>%1: %2 cells, database unit %3 nm</source>
-        <translation>%1：%2 个单元，数据库单位 %3 nm</translation>
-    </message>
-    <message>
-        <source>GDS %1</source>
-        <translation>GDS %1</translation>
-    </message>
-    <message>
-        <source>No GDS file is loaded.</source>
-        <translation>未加载 GDS 文件。</translation>
-    </message>
-    <message>
-        <source>Layer %1 needs a name and a material.</source>
-        <translation>图层 %1 需要名称和材料。</translation>
-    </message>
-    <message>
-        <source>Tick at least one layer.</source>
-        <translation>请至少勾选一个图层。</translation>
-    </message>
-    <message>
-        <source>Import GDS %1</source>
-        <translation>导入 GDS %1</translation>
-    </message>
-    <message>
-        <source>Export GDS</source>
-        <translation>导出 GDS</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>无法写入 %1。</translation>
     </message>
 </context>
 </TS>
