@@ -102,7 +102,11 @@ TEST_CASE("mode monitor 3D: a strip waveguide's TE0 amplitudes at two planes", "
         const double beta_l = 2.0 / dx * std::asin(0.5 * a0.n_eff[f] * k0n * dx);
         const double dphi = std::arg(b0.fwd[f] / a0.fwd[f]);
         const double dphi_expected = std::arg(std::polar(1.0, beta_l * 1.0));
-        CHECK(std::abs(std::arg(std::polar(1.0, dphi - dphi_expected))) < 2e-3);
+        // 1e-4 rad with the diagonal sub-pixel entries alone; the FDTD's tensor couplings at
+        // the strip's four edges (scene.hpp "Anisotropic cells", 3D) are not in the mode
+        // solver's diagonal permittivity, which moves n_eff by about 6e-4 at dx 0.04 (phase
+        // 2.2-2.4e-3 rad over 1 um): 4e-3 rad is n_eff consistency within 1e-3
+        CHECK(std::abs(std::arg(std::polar(1.0, dphi - dphi_expected))) < 4e-3);
         std::printf("wl %.4f: n_eff A %.5f B %.5f | |a+|^2 A %.4e B %.4e (ratio %.5f) | TE0 / flux A %.4f | "
                     "|a-|^2/|a+|^2 %.2e | TM0/flux %.2e | phase B-A %.4f rad (lattice beta: %.4f)\n",
                     wl, a0.n_eff[f], b0.n_eff[f], pa, pb, pb / pa, pa / flux_a, back,
