@@ -5,7 +5,10 @@
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 # DEVDEPS: Debian packages unpacked by shared/device/prepare.sh (Catch2, nlohmann-json,
-# Eigen, CLI11, libpng, zlib headers and static libraries). Logs go to $OUT (if set) or
+# Eigen, CLI11, libpng, zlib headers and static libraries; libspectra-dev too for the 2D
+# mode solver, else the mode-source examples are skipped):
+#   ../shared/device/prepare.sh catch2 nlohmann-json3-dev libcli11-dev libeigen3-dev \
+#     libpng-dev libpng16-16 zlib1g-dev libspectra-dev Logs go to $OUT (if set) or
 # ./gpu-check-out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
