@@ -1,7 +1,7 @@
 // golightly-cli: the headless runner (spec/cli.md).
 //
 //   golightly-cli run PROJECT [--out DIR] [--backend auto|cpu|cuda] [--precision float32|float64]
-//                             [--threads N] [--max-steps N]
+//                             [--threads N] [--max-steps N] [--devices auto|all|N|0,1]
 //   golightly-cli check PROJECT [--json]
 //   golightly-cli bench [--backend cpu|cuda] [--dims 2|3] [--size NX,NY[,NZ]] [--steps N]
 //                       [--precision ..] [--poles P] [--json]
@@ -139,6 +139,7 @@ struct RunArgs {
     int threads = 0;
     long long max_steps = -1;
     std::vector<std::string> params;  ///< --param NAME=VALUE (parameters.hpp)
+    std::string devices;              ///< --devices (run.hpp DeviceSelection)
 };
 
 int cmd_run(const RunArgs& a) {
@@ -161,6 +162,8 @@ int cmd_run(const RunArgs& a) {
     if (!a.precision.empty()) opts.precision = parse_precision(a.precision);
     opts.threads = a.threads;
     if (a.max_steps >= 0) opts.max_steps = a.max_steps;
+    if (!a.devices.empty()) opts.devices = parse_device_selection(a.devices);
+    else project_devices(project, label);  // a bad run.devices is an invalid project (exit 2)
     opts.cancel = &g_cancel;
     ProgressPrinter printer;
     opts.progress = [&printer](const ProgressInfo& p) { printer(p); };
@@ -416,6 +419,13 @@ int cmd_bench(const BenchOptions& options, bool json) {
     std::printf("achieved bandwidth:       %.4g GB/s\n", r.bandwidth_gbs);
     std::printf("copy kernel bandwidth:    %.4g GB/s\n", r.copy_bandwidth_gbs);
     std::printf("fraction of copy:         %.3f\n", r.fraction_of_copy);
+    if (r.devices > 1) {
+        std::printf("devices:                  %d, halo exchange %s, %.4g MB per step\n", r.devices,
+                    r.transport.c_str(), r.exchange_bytes_per_step / 1e6);
+        std::printf("step / compute alone:     %.4g ms / %.4g ms\n", 1e3 / r.steps_per_s, 1e3 * r.compute_s_per_step);
+        std::printf("exchange alone:           %.4g ms (hidden %.4g ms, exposed %.4g ms per step)\n",
+                    1e3 * r.exchange_s, 1e3 * r.exchange_hidden_s, 1e3 * r.exchange_exposed_s);
+    }
     return kExitOk;
 }
 
@@ -457,6 +467,17 @@ int real_main(int argc, char** argv) {
         ->check(CLI::IsMember({"float32", "float64"}));
     run->add_option("--threads", run_args.threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
     run->add_option("--max-steps", run_args.max_steps, "Stop after at most N steps")->check(CLI::NonNegativeNumber);
+    run->add_option("--devices", run_args.devices,
+                    "One grid over several GPUs: auto, all, a count N or a list of ordinals 0,1 (default: the "
+                    "project's run.devices); on the CPU backend N subdomains in one process")
+        ->check([](const std::string& v) -> std::string {
+            try {
+                parse_device_selection(v);
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
+            return "";
+        });
     run->add_option("--param", run_args.params, "NAME=VALUE: override a project parameter (repeatable)")
         ->check(cli::parameter_assignment_check());
 
@@ -510,6 +531,9 @@ int real_main(int argc, char** argv) {
                       "Publish viewport frames (sample_field) at this rate during the timed steps, as the IDE does (0: none)")
         ->check(CLI::NonNegativeNumber);
     bench->add_option("--frame-size", bench_req.frame_size, "Frame samples per side (default 512)")
+        ->check(CLI::PositiveNumber);
+    bench->add_option("--devices", bench_req.devices,
+                      "One grid over N devices (CUDA devices 0..N-1, or N CPU subdomains); default 1")
         ->check(CLI::PositiveNumber);
     bench->add_flag("--json", bench_json, "Print one JSON object");
 

@@ -234,6 +234,16 @@ public:
         return f;
     }
 
+    FieldStorage field_storage() override {
+        FieldStorage fs;
+        for (int c = 0; c < 6; ++c) fs.field[c] = has_[c] ? static_cast<void*>(field_[c].data()) : nullptr;
+        fs.element_bytes = int(sizeof(Real));
+        fs.n[0] = sc_.nx;
+        fs.n[1] = sc_.ny;
+        fs.n[2] = 1;
+        return fs;
+    }
+
     void get_field(Component c, std::vector<double>& out) override {
         require(c);
         const auto& f = field_[ci(c)];

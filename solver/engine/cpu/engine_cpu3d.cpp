@@ -205,6 +205,16 @@ public:
         return f;
     }
 
+    FieldStorage field_storage() override {
+        FieldStorage fs;
+        for (int c = 0; c < 6; ++c) fs.field[c] = field_[c].data();
+        fs.element_bytes = int(sizeof(Real));
+        fs.n[0] = nx_;
+        fs.n[1] = ny_;
+        fs.n[2] = nz_;
+        return fs;
+    }
+
     void get_field(Component c, std::vector<double>& out) override {
         const auto& f = field_[int(c)];
         out.resize(f.size());

@@ -170,6 +170,21 @@ public:
         return !host_nonfinite_;
     }
 
+    FieldStorage field_storage() override {
+        FieldStorage fs;
+        for (int c = 0; c < 6; ++c) {
+            const int slot = field_slot(sc_.polarization, Component(c));
+            fs.field[c] = slot >= 0 ? static_cast<void*>(bulk_.field(slot)) : nullptr;
+        }
+        fs.element_bytes = int(sizeof(T));
+        fs.n[0] = sc_.nx;
+        fs.n[1] = sc_.ny;
+        fs.n[2] = 1;
+        fs.cuda_device = device_;
+        fs.cuda_stream = stream_;
+        return fs;
+    }
+
     void get_field(Component c, std::vector<double>& out) override {
         const int slot = checked_slot(c);
         std::vector<T> tmp(sc_.cells());
@@ -432,6 +447,49 @@ std::string cuda_device_description() {
 bool cuda_supports_dispersion() { return true; }
 
 std::unique_ptr<Engine> make_cuda_engine3d(SceneView scene, Precision precision);  // cuda_engine3d.cu
+
+int cuda_device_count() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+void cuda_select_device(int ordinal) {
+    const cudaError_t e = cudaSetDevice(ordinal);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        throw RunError("CUDA device " + std::to_string(ordinal) + " cannot be selected: " + cudaGetErrorString(e) +
+                       " (" + std::to_string(cuda_device_count()) + " devices visible)");
+    }
+}
+
+std::string cuda_device_name(int ordinal) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, ordinal) != cudaSuccess) {
+        cudaGetLastError();
+        return "";
+    }
+    return p.name;
+}
+
+void cuda_copy_to_host(void* dst, const void* src, std::size_t bytes, int device, void* stream) {
+    cuda_select_device(device);
+    auto s = static_cast<cudaStream_t>(stream);
+    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision, int device) {
+    const int n = cuda_device_count();
+    if (device < 0 || device >= n)
+        throw RunError("CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(n) +
+                       " devices visible)");
+    cuda_select_device(device);
+    return make_cuda_engine(std::move(scene), precision);
+}
 
 std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision) {
     if (scene->dimensions == 3) {  // the 3D engine (cuda_engine3d.cu)

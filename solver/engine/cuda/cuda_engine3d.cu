@@ -202,6 +202,18 @@ public:
         return !host_nonfinite_;
     }
 
+    FieldStorage field_storage() override {
+        FieldStorage fs;
+        for (int c = 0; c < 6; ++c) fs.field[c] = bulk_.field(Component(c));
+        fs.element_bytes = int(sizeof(T));
+        fs.n[0] = sc_.nx;
+        fs.n[1] = sc_.ny;
+        fs.n[2] = sc_.nz;
+        fs.cuda_device = device_;
+        fs.cuda_stream = stream_;
+        return fs;
+    }
+
     void get_field(Component c, std::vector<double>& out) override {
         std::vector<T> tmp(sc_.cells());
         CUDA_CHECK(cudaMemcpyAsync(tmp.data(), bulk_.field(c), tmp.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));

@@ -1,4 +1,5 @@
 // Used when the CUDA backend is not compiled in (no nvcc at configure time).
+#include "golightly/distributed.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 
@@ -8,6 +9,20 @@ bool cuda_available() { return false; }
 bool cuda_supports_dispersion() { return false; }
 std::string cuda_device_description() { return "CUDA support not compiled in"; }
 std::unique_ptr<Engine> make_cuda_engine(SceneView, Precision) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
+std::unique_ptr<Engine> make_cuda_engine(SceneView, Precision, int) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
+int cuda_device_count() { return 0; }
+void cuda_select_device(int) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
+std::string cuda_device_name(int) { return ""; }
+void cuda_copy_to_host(void*, const void*, std::size_t, int, void*) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
+std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<Engine*>&) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }
 double cuda_copy_bandwidth_gbs(std::size_t) {

@@ -1,7 +1,9 @@
 // GoLightly engines (engine.hpp): the parts every backend shares.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "golightly/engine.hpp"
 
@@ -20,6 +22,38 @@ double Engine::bytes_per_cell_update() const {
 // Engines that do not sample their fields (test doubles) say so.
 Engine::FieldSamples Engine::sample_field(Component, int, int, bool) {
     throw std::logic_error("Engine::sample_field: not implemented by the " + backend() + " engine");
+}
+
+FieldStorage Engine::field_storage() {
+    throw std::logic_error("Engine::field_storage: the " + backend() + " engine gives no access to its fields");
+}
+
+void Engine::read_planes(Component c, std::int64_t first, std::int64_t planes, std::vector<double>& out) {
+    const FieldStorage fs = field_storage();
+    const void* base = fs.field[int(c)];
+    if (!base)
+        throw std::invalid_argument(std::string("read_planes: the engine has no ") + component_name(c) + " array");
+    const int slow = fs.n[2] > 1 ? 2 : 1;  // z in 3D, y in 2D
+    const std::int64_t plane = fs.n[0] * (slow == 2 ? fs.n[1] : 1);
+    if (first < 0 || planes < 0 || first + planes > fs.n[slow])
+        throw std::invalid_argument("read_planes: planes [" + std::to_string(first) + ", " +
+                                    std::to_string(first + planes) + ") outside the grid's " +
+                                    std::to_string(fs.n[slow]));
+    const std::size_t count = std::size_t(planes * plane), eb = std::size_t(fs.element_bytes);
+    std::vector<unsigned char> raw(count * eb);
+    const auto* src = static_cast<const unsigned char*>(base) + std::size_t(first * plane) * eb;
+    if (fs.cuda_device < 0)
+        std::memcpy(raw.data(), src, raw.size());
+    else
+        cuda_copy_to_host(raw.data(), src, raw.size(), fs.cuda_device, fs.cuda_stream);
+    out.resize(count);
+    if (eb == 4) {
+        const float* f = reinterpret_cast<const float*>(raw.data());
+        for (std::size_t k = 0; k < count; ++k) out[k] = f[k];
+    } else {
+        const double* d = reinterpret_cast<const double*>(raw.data());
+        for (std::size_t k = 0; k < count; ++k) out[k] = d[k];
+    }
 }
 
 }  // namespace golightly

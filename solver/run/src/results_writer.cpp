@@ -259,6 +259,20 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     j["mcells_per_s"] = jnum(r.mcells_per_s);
     j["backend"] = r.backend;
     j["device"] = r.device;
+    if (!r.subdomains.empty()) {  // project-format.md "Runs on several GPUs and hosts"
+        Json devs = Json::array(), subs = Json::array();
+        for (const std::string& d : r.devices) devs.push_back(d);
+        for (const SubdomainInfo& sd : r.subdomains) {
+            Json o;
+            o["rank"] = sd.rank;
+            o["device"] = sd.device;
+            o["min_cell"] = Json::array({sd.min_cell[0], sd.min_cell[1], sd.min_cell[2]});
+            o["max_cell"] = Json::array({sd.max_cell[0], sd.max_cell[1], sd.max_cell[2]});
+            subs.push_back(o);
+        }
+        j["devices"] = devs;
+        j["subdomains"] = subs;
+    }
     j["precision"] = to_string(r.precision);
     j["stop_reason"] = to_string(r.stop_reason);
     Json w = Json::array();

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "golightly/compile.hpp"
+#include "golightly/distributed.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/scene.hpp"
@@ -71,6 +72,164 @@ std::vector<double> tfsf_incident_intensity(const Scene& scene, const std::vecto
     std::vector<double> out(frequencies_hz.size());
     for (std::size_t f = 0; f < out.size(); ++f) out[f] = std::sqrt(eps) * std::norm(e_inc[f]) / (2 * units::eta0);
     return out;
+}
+
+DeviceSelection parse_device_selection(const std::string& text) {
+    DeviceSelection d;
+    if (text == "auto") return d;
+    if (text == "all") {
+        d.kind = DeviceSelection::Kind::All;
+        return d;
+    }
+    if (text.empty()) throw std::invalid_argument("expected auto, all, a device count or a list such as 0,1");
+    if (text.find(',') == std::string::npos) {
+        std::size_t used = 0;
+        int n = 0;
+        try {
+            n = std::stoi(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != text.size() || n < 1 || n > 4096)
+            throw std::invalid_argument("'" + text + "' is not auto, all, a device count (1..4096) or a list such as 0,1");
+        d.kind = DeviceSelection::Kind::Count;
+        d.count = n;
+        return d;
+    }
+    d.kind = DeviceSelection::Kind::List;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = text.find(',', start);
+        const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::size_t used = 0;
+        int v = -1;
+        try {
+            v = std::stoi(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (item.empty() || used != item.size() || v < 0 || v > 4095)
+            throw std::invalid_argument("'" + item + "' in the device list '" + text + "' is not a device ordinal");
+        if (std::find(d.ordinals.begin(), d.ordinals.end(), v) != d.ordinals.end())
+            throw std::invalid_argument("device " + item + " appears twice in '" + text + "'");
+        d.ordinals.push_back(v);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    d.count = int(d.ordinals.size());
+    return d;
+}
+
+DeviceSelection project_devices(const Project& project, const std::string& file_label) {
+    const auto it = project.run.extra.find("devices");
+    if (it == project.run.extra.end() || it->is_null()) return {};
+    const Json& v = *it;
+    try {
+        if (v.is_string()) return parse_device_selection(v.get<std::string>());
+        if (v.is_number_integer()) return parse_device_selection(std::to_string(v.get<long long>()));
+        if (v.is_array()) {
+            std::string list;
+            for (const Json& x : v) {
+                if (!x.is_number_integer()) throw std::invalid_argument("a device list holds integer ordinals");
+                list += (list.empty() ? "" : ",") + std::to_string(x.get<long long>());
+            }
+            if (list.empty()) throw std::invalid_argument("the device list is empty");
+            if (list.find(',') == std::string::npos) list += ",";  // one ordinal: still a list
+            DeviceSelection d = parse_device_selection(list.back() == ',' ? list.substr(0, list.size() - 1) : list);
+            if (d.kind == DeviceSelection::Kind::Count) {  // "[1]": device 1, not one device
+                d.kind = DeviceSelection::Kind::List;
+                d.ordinals = {d.count};
+                d.count = 1;
+            }
+            return d;
+        }
+        throw std::invalid_argument("expected \"auto\", \"all\", a device count or a list of device ordinals");
+    } catch (const std::invalid_argument& e) {
+        throw ProjectError(file_label, "run.devices", e.what());
+    }
+}
+
+namespace {
+
+/// The CUDA ordinals of a selection on this machine (RunError when it asks for more than
+/// there is). auto: one device per kAutoCellsPerDevice cells, at most all.
+std::vector<int> cuda_ordinals(const DeviceSelection& d, std::int64_t cells) {
+    const int visible = cuda_device_count();
+    std::vector<int> out;
+    switch (d.kind) {
+        case DeviceSelection::Kind::Auto: {
+            const std::int64_t want = std::max<std::int64_t>(1, cells / kAutoCellsPerDevice);
+            for (int k = 0; k < std::min<std::int64_t>(want, std::max(1, visible)); ++k) out.push_back(k);
+            break;
+        }
+        case DeviceSelection::Kind::All:
+            for (int k = 0; k < std::max(1, visible); ++k) out.push_back(k);
+            break;
+        case DeviceSelection::Kind::Count:
+            if (d.count > visible)
+                throw RunError("run.devices asks for " + std::to_string(d.count) + " CUDA devices but " +
+                               std::to_string(visible) + " are visible");
+            for (int k = 0; k < d.count; ++k) out.push_back(k);
+            break;
+        case DeviceSelection::Kind::List:
+            for (int k : d.ordinals) {
+                if (k >= visible)
+                    throw RunError("run.devices names CUDA device " + std::to_string(k) + " but " +
+                                   std::to_string(visible) + " are visible (ordinals 0.." +
+                                   std::to_string(visible - 1) + ")");
+                out.push_back(k);
+            }
+            break;
+    }
+    return out;
+}
+
+std::unique_ptr<Engine> make_cuda_on(const SceneView& scene, Precision precision, const std::vector<int>& ordinals) {
+    if (ordinals.size() == 1) return make_cuda_engine(scene, precision, ordinals[0]);
+    std::vector<SubdomainDevice> devs;
+    for (int k : ordinals) {
+        SubdomainDevice d;
+        d.cuda = true;
+        d.ordinal = k;
+        devs.push_back(d);
+    }
+    return make_distributed_engine(scene, precision, devs);
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
+                                    int threads, const DeviceSelection& devices, std::vector<std::string>& warnings) {
+    const SceneView scene = view_of(compiled);
+    const bool several = (devices.kind == DeviceSelection::Kind::Count && devices.count > 1) ||
+                         (devices.kind == DeviceSelection::Kind::List && devices.ordinals.size() > 1);
+    const bool cuda_wanted = backend == BackendChoice::Cuda || (backend == BackendChoice::Auto && cuda_available());
+    bool mur3d = false;
+    for (int a = 0; a < 3; ++a) mur3d = mur3d || (compiled.dimensions == 3 && compiled.boundary[a] == BoundaryKind::Mur);
+    if (!cuda_wanted || mur3d) {
+        if (several && backend != BackendChoice::Cuda) {
+            const int n = devices.count;
+            warnings.push_back("run.devices " + std::to_string(n) + " on the CPU backend: " + std::to_string(n) +
+                               " subdomains stepped in one process (checks the decomposition; no speed-up)");
+            std::vector<SubdomainDevice> devs(static_cast<std::size_t>(n));
+            const int t = threads > 0 ? threads : 0;
+            for (auto& d : devs) d.threads = t;
+            return make_distributed_engine(scene, precision, devs);
+        }
+        return make_engine(compiled, backend, precision, threads, warnings);
+    }
+    if (compiled.is_dispersive() && !cuda_supports_dispersion()) return make_engine(compiled, backend, precision, threads, warnings);
+    const std::vector<int> ordinals = cuda_ordinals(devices, std::int64_t(compiled.cells()));
+    if (ordinals.size() == 1 && ordinals[0] == 0 && devices.kind != DeviceSelection::Kind::List)
+        return make_engine(compiled, backend, precision, threads, warnings);
+    if (backend == BackendChoice::Cuda) return make_cuda_on(scene, precision, ordinals);
+    try {
+        return make_cuda_on(scene, precision, ordinals);
+    } catch (const OutOfMemoryError& e) {
+        warnings.push_back(std::string("the grid does not fit in GPU memory (") + e.what() +
+                           "); ran on the CPU instead");
+        return make_cpu_engine(scene, precision, threads);
+    }
 }
 
 std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
@@ -570,9 +729,10 @@ RunResult run_project(const Project& project, const std::string& file_label, con
     }
     const Precision precision = options.precision.value_or(project.run.precision);
     BackendChoice backend = options.backend.value_or(project.run.backend);
+    const DeviceSelection devices = options.devices ? *options.devices : project_devices(project, file_label);
     std::vector<std::string> fallback_warnings;
     EngineFactory factory = [&](const Scene& scene, const std::string&) {
-        auto engine = make_engine(scene, backend, precision, options.threads, fallback_warnings);
+        auto engine = make_engine(scene, backend, precision, options.threads, devices, fallback_warnings);
         // After a fall-back keep the same backend for the next phase.
         backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
         return engine;
@@ -846,6 +1006,9 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
         if (s.dimensions == 3) engine->set_frame_slice(main.frame_slice);
         result.backend = engine->backend();
         result.device = engine->device();
+        result.subdomains = engine->subdomains();
+        result.devices.clear();
+        for (const SubdomainInfo& sd : result.subdomains) result.devices.push_back(sd.device);
         return engine;
     };
 

@@ -1,6 +1,7 @@
 // GoLightly benchmark (bench.hpp): synthetic scene, timed steps, copy roofline.
 #include "golightly/bench.hpp"
 #include "golightly/dispersion.hpp"
+#include "golightly/distributed.hpp"
 #include "golightly/material_library.hpp"
 
 #include <algorithm>
@@ -322,7 +323,20 @@ BenchReport run_bench(const BenchOptions& o) {
     const int n_poles = scene.pole_sets.empty() ? 0 : int(scene.pole_sets[0].poles.size());
     std::unique_ptr<Engine> engine;
     BenchReport r;
-    if (o.backend == "cuda") {
+    DistributedEngine* dist = nullptr;
+    if (o.devices > 1) {
+        if (o.backend != "cuda" && o.backend != "cpu")
+            throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
+        std::vector<SubdomainDevice> devs(std::size_t(o.devices));
+        for (int k = 0; k < o.devices; ++k) {
+            devs[std::size_t(k)].cuda = o.backend == "cuda";
+            devs[std::size_t(k)].ordinal = k;
+            devs[std::size_t(k)].threads = o.threads;
+        }
+        auto d = std::make_unique<DistributedEngine>(view_of(scene), o.precision, devs);
+        dist = d.get();
+        engine = std::move(d);
+    } else if (o.backend == "cuda") {
         engine = make_cuda_engine(view_of(scene), o.precision);
     } else if (o.backend == "cpu") {
         engine = make_cpu_engine(view_of(scene), o.precision, o.threads);
@@ -370,6 +384,24 @@ BenchReport run_bench(const BenchOptions& o) {
         sec = since(t0);
     }
     if (!engine->fields_finite()) throw RunError("bench: the fields diverged (NaN/Inf)");
+    if (dist) {
+        // The exchange's cost: the same steps with the exchange off (compute alone), and the
+        // exchange on its own. What the timed step takes beyond the compute is exposed; the
+        // rest of the exchange's own time was hidden behind the compute.
+        r.devices = o.devices;
+        r.transport = dist->transport();
+        r.exchange_bytes_per_step = dist->exchange_bytes();
+        const int n = std::max(16, o.steps / 2);
+        dist->set_exchange_enabled(false);
+        const auto c0 = Clock::now();
+        engine->step(n);
+        engine->synchronize();
+        r.compute_s_per_step = since(c0) / n;
+        dist->set_exchange_enabled(true);
+        r.exchange_s = dist->time_exchange(21);
+        r.exchange_exposed_s = std::max(0.0, sec / o.steps - r.compute_s_per_step);
+        r.exchange_hidden_s = std::max(0.0, r.exchange_s - r.exchange_exposed_s);
+    }
     r.backend = engine->backend();
     r.device = engine->device();
     r.dims = o.dims;
@@ -414,6 +446,15 @@ std::string bench_report_json(const BenchReport& r) {
     j["bandwidth_gbs"] = r.bandwidth_gbs;
     j["copy_bandwidth_gbs"] = r.copy_bandwidth_gbs;
     j["fraction_of_copy"] = r.fraction_of_copy;
+    if (r.devices > 1) {
+        j["devices"] = r.devices;
+        j["transport"] = r.transport;
+        j["exchange_bytes_per_step"] = r.exchange_bytes_per_step;
+        j["exchange_s"] = r.exchange_s;
+        j["compute_s_per_step"] = r.compute_s_per_step;
+        j["exchange_exposed_s"] = r.exchange_exposed_s;
+        j["exchange_hidden_s"] = r.exchange_hidden_s;
+    }
     if (r.frames_per_s > 0) {
         j["frames_per_s"] = r.frames_per_s;
         j["frame_ms"] = r.frame_ms;

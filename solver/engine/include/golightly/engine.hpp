@@ -27,6 +27,27 @@ using SceneView = std::shared_ptr<const Scene>;
 /// made from the view exists.
 inline SceneView view_of(const Scene& scene) { return SceneView(std::shared_ptr<const Scene>(), &scene); }
 
+/// Where an engine keeps its field arrays (distributed runs: the halo exchange of
+/// distributed.hpp copies planes between engines through these pointers). Each array holds
+/// Scene::cells() values of element_bytes (4: float, 8: double), flat index (k * ny + j) *
+/// nx + i as in scene.hpp; field[c] is nullptr for a component the engine lacks (2D).
+struct FieldStorage {
+    void* field[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};  ///< by Component
+    int element_bytes = 0;
+    std::int64_t n[3] = {0, 0, 0};  ///< nx, ny, nz of the arrays
+    int cuda_device = -1;         ///< CUDA device ordinal of the arrays; -1: host memory
+    void* cuda_stream = nullptr;  ///< the engine's cudaStream_t (work on the arrays is ordered on it)
+};
+
+/// One subdomain of a distributed run, as summary.json lists it (project-format.md, "Runs
+/// on several GPUs and hosts"): min_cell / max_cell the inclusive global (i, j, k) corners
+/// of the cells it owns.
+struct SubdomainInfo {
+    int rank = 0;
+    std::string device;
+    std::int64_t min_cell[3] = {0, 0, 0}, max_cell[3] = {0, 0, 0};
+};
+
 class Engine {
 public:
     virtual ~Engine() = default;
@@ -122,6 +143,17 @@ public:
         return false;
     }
 
+    /// The engine's field arrays (FieldStorage) for halo exchange. Engines without direct
+    /// access (test doubles) throw std::logic_error.
+    virtual FieldStorage field_storage();
+    /// Copies `planes` planes normal to the slowest axis (z in 3D, y in 2D), starting at plane
+    /// `first`, of component c to `out` (planes * cells-per-plane values, the flat order of
+    /// the field). Uses field_storage(); throws std::invalid_argument for planes outside the
+    /// grid or a component the engine lacks.
+    void read_planes(Component c, std::int64_t first, std::int64_t planes, std::vector<double>& out);
+    /// The subdomains of a distributed engine (distributed.hpp); empty for one domain.
+    virtual std::vector<SubdomainInfo> subdomains() const { return {}; }
+
     /// Live edit (IDE, issue 5): replaces the per-cell material data of the running grid
     /// with that of `edited`, a scene compiled from the edited project on the same grid;
     /// the fields, CPML psi, pole state, DFT accumulators, probes and the step count are
@@ -190,6 +222,21 @@ bool cuda_supports_dispersion();
 /// CUDA backend. Throws RunError when CUDA was not compiled in or no device is present,
 /// OutOfMemoryError (bytes needed and available) when the grid does not fit.
 std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision);
+/// make_cuda_engine() on CUDA device `device` (an ordinal below cuda_device_count()); the
+/// engine's arrays and stream live there. Callers of such an engine's methods make `device`
+/// current first (cuda_select_device), as the distributed engine does. Leaves `device`
+/// current. Throws RunError for an ordinal out of range.
+std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision, int device);
+/// Visible CUDA devices (0 without the CUDA backend or a device).
+int cuda_device_count();
+/// Makes CUDA device `ordinal` current for the calling thread (cudaSetDevice). Throws
+/// RunError when it fails or CUDA is not compiled in.
+void cuda_select_device(int ordinal);
+/// The name of CUDA device `ordinal` (e.g. "NVIDIA H200"); "" when unavailable.
+std::string cuda_device_name(int ordinal);
+/// Copies `bytes` bytes from device memory `src` on CUDA device `device` to host memory
+/// `dst`, ordered on `stream` (a cudaStream_t of that device), and waits. Throws RunError.
+void cuda_copy_to_host(void* dst, const void* src, std::size_t bytes, int device, void* stream);
 /// make_cuda_engine() of a copy of `scene` (tests, temporaries).
 inline std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision) {
     return make_cuda_engine(std::make_shared<const Scene>(scene), precision);

@@ -110,7 +110,19 @@ inline TfsfPlan make_tfsf_plan(const Scene& sc, const bool (&has)[6], const std:
     TfsfPlan plan;
     const bool three = sc.dimensions == 3;
     const int dims = three ? 3 : 2;
-    const std::int64_t n[3] = {sc.nx, sc.ny, three ? sc.nz : 1};
+    // Plans are made in global coordinates: a subdomain scene (Scene::window, partition.hpp)
+    // checks the box against the global grid and keeps the corrections on its own planes.
+    const GridWindow& win = sc.window;
+    const std::int64_t nl[3] = {sc.nx, sc.ny, three ? sc.nz : 1};  // local cells per axis
+    std::int64_t n[3] = {nl[0], nl[1], nl[2]};                       // global cells per axis
+    int pml_lo[3] = {sc.pml_lo[0], sc.pml_lo[1], sc.pml_lo[2]}, pml_hi[3] = {sc.pml_hi[0], sc.pml_hi[1], sc.pml_hi[2]};
+    BoundaryKind boundary[3] = {sc.boundary[0], sc.boundary[1], sc.boundary[2]};
+    if (win.active) {
+        n[win.axis] = win.global_n;
+        pml_lo[win.axis] = win.global_pml_lo;
+        pml_hi[win.axis] = win.global_pml_hi;
+        boundary[win.axis] = win.global_boundary;
+    }
     for (std::size_t s = 0; s < sc.tfsf.size(); ++s) {
         const TfsfSource& t = sc.tfsf[s];
         const std::string where = engine + ": tfsf[" + std::to_string(s) + "]";
@@ -138,16 +150,16 @@ inline TfsfPlan make_tfsf_plan(const Scene& sc, const bool (&has)[6], const std:
         for (int d = 0; d < dims; ++d) {
             const std::string ax = std::string(1, "xyz"[d]);
             if (lo[d] > hi[d]) throw RunError(where + ": lo[" + ax + "] > hi[" + ax + "]");
-            if (sc.boundary[d] == BoundaryKind::Periodic && lo[d] <= 0 && hi[d] >= n[d] - 1) {
+            if (boundary[d] == BoundaryKind::Periodic && lo[d] <= 0 && hi[d] >= n[d] - 1) {
                 if (d == a) throw RunError(where + ": the box spans the periodic propagation axis " + ax);
                 full[d] = true;
                 continue;
             }
-            if (lo[d] - 1 < sc.pml_lo[d] || hi[d] + 1 > n[d] - 1 - sc.pml_hi[d])
+            if (lo[d] - 1 < pml_lo[d] || hi[d] + 1 > n[d] - 1 - pml_hi[d])
                 throw RunError(where + ": the box " + ax + " range [" + std::to_string(lo[d]) + ", " +
                                std::to_string(hi[d]) + "] with one cell of margin must lie inside the grid and "
-                               "outside the PML (cells " + std::to_string(sc.pml_lo[d]) + " .. " +
-                               std::to_string(n[d] - 1 - sc.pml_hi[d]) + ")");
+                               "outside the PML (cells " + std::to_string(pml_lo[d]) + " .. " +
+                               std::to_string(n[d] - 1 - pml_hi[d]) + ")");
         }
         // The 1D line and its coefficients.
         const std::int64_t len = hi[a] - lo[a] + 2 * kMargin + kAbsorber + 1;
@@ -156,7 +168,10 @@ inline TfsfPlan make_tfsf_plan(const Scene& sc, const bool (&has)[6], const std:
         L.offset = plan.line_size;
         plan.line_size += std::size_t(len);
         double ca = 1.0, cb = sc.courant;
-        {
+        if (std::isfinite(t.line_ca) && std::isfinite(t.line_cb)) {
+            ca = t.line_ca;
+            cb = t.line_cb;
+        } else if (!win.active) {
             std::int64_t corner[3] = {0, 0, 0};
             for (int d = 0; d < dims; ++d) corner[d] = full[d] ? 0 : lo[d];
             const std::size_t cell = std::size_t((corner[2] * n[1] + corner[1]) * n[0] + corner[0]);
@@ -240,7 +255,12 @@ inline TfsfPlan make_tfsf_plan(const Scene& sc, const bool (&has)[6], const std:
                                 if (m < 0 || m >= line.len)
                                     throw RunError(where + ": internal error, incident line too short");
                                 TfsfCorrection c;
-                                c.cell = (k * n[1] + j) * n[0] + i;
+                                std::int64_t loc[3] = {i, j, k};
+                                if (win.active) {
+                                    loc[win.axis] = win.local_plane(loc[win.axis], nl[win.axis]);
+                                    if (loc[win.axis] < 0) continue;  // another subdomain's plane
+                                }
+                                c.cell = (loc[2] * nl[1] + loc[1]) * nl[0] + loc[0];
                                 c.component = F;
                                 c.line = std::int32_t(line.offset + std::size_t(m));
                                 c.sign = double((in_q ? 1 : -1) * kCurl[F].s[d] * (up ? 1 : -1));

@@ -42,8 +42,33 @@ struct ProgressInfo {
 struct LiveMonitors;
 struct MaterialUpdateOutcome;
 
+/// Which devices one grid runs on (project-format.md "Runs on several GPUs and hosts"):
+/// `run.devices` and `golightly-cli run --devices`.
+///   auto   every visible CUDA device when the grid is large enough to gain from it (one
+///          device per kAutoCellsPerDevice cells), else one;
+///   all    every visible CUDA device;
+///   count  the first `count` devices;
+///   list   the given device ordinals.
+/// On the CPU backend a count above 1 (or a list of several) cuts the grid into that many
+/// subdomains in one process (a check of the decomposition, no speed-up); auto and all
+/// give one CPU engine.
+struct DeviceSelection {
+    enum class Kind { Auto, All, Count, List } kind = Kind::Auto;
+    int count = 1;
+    std::vector<int> ordinals;
+};
+/// Cells per device from which `auto` adds a device (about 2 GB of float32 state in 3D).
+constexpr std::int64_t kAutoCellsPerDevice = std::int64_t(1) << 26;
+/// Parses "auto", "all", a count ("2") or a list of ordinals ("0,1"). Throws
+/// std::invalid_argument naming what is wrong.
+DeviceSelection parse_device_selection(const std::string& text);
+/// The project's `run.devices` (auto when absent): "auto", "all", a count or a list of
+/// ordinals. Throws ProjectError naming `run.devices`.
+DeviceSelection project_devices(const Project& project, const std::string& file_label);
+
 struct RunOptions {
     std::optional<BackendChoice> backend;  ///< overrides run.backend
+    std::optional<DeviceSelection> devices;  ///< overrides run.devices
     std::optional<Precision> precision;    ///< overrides run.precision
     int threads = 0;                       ///< CPU engine threads; <= 0: all cores
     std::optional<long long> max_steps;    ///< overrides run.stop.max_steps (max_time_fs still applies)
@@ -187,6 +212,10 @@ struct RunResult {
     double mcells_per_s = 0;     ///< cells * steps / (main-run stepping wall time) / 1e6
     std::string backend;         ///< "cpu" or "cuda"
     std::string device;
+    /// Several devices or subdomains (summary.json "devices", "subdomains"); empty for a
+    /// run on one device.
+    std::vector<std::string> devices;
+    std::vector<SubdomainInfo> subdomains;
     Precision precision = Precision::Float32;
     std::vector<std::string> warnings;
 
@@ -287,5 +316,11 @@ std::vector<double> tfsf_incident_intensity(const Scene& scene, const std::vecto
 /// The engine views `scene` (engine.hpp SceneView): the scene must outlive it.
 std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
                                     int threads, std::vector<std::string>& warnings);
+/// make_engine() on the devices of `devices` (DeviceSelection): one engine, or a
+/// DistributedEngine (distributed.hpp) of one subdomain per device. Throws RunError for a
+/// count above the visible devices, an ordinal that does not exist, or a grid that cannot
+/// be cut into that many pieces.
+std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
+                                    int threads, const DeviceSelection& devices, std::vector<std::string>& warnings);
 
 }  // namespace golightly

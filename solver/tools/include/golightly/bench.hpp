@@ -33,6 +33,9 @@ struct BenchOptions {
     /// IDE's solver thread does; the report then gives the frame rate and cost.
     double frames_per_s = 0;
     int frame_size = 512;
+    /// > 1: one grid over this many devices (the distributed engine, distributed.hpp):
+    /// CUDA devices 0..devices-1, or CPU subdomains in one process on the CPU backend.
+    int devices = 1;
 };
 
 /// The fields of the `bench --json` object of spec/cli.md.
@@ -58,6 +61,14 @@ struct BenchReport {
     double frames_per_s = 0;           ///< frames published per second of the timed run (extra field)
     double frame_ms = 0;               ///< mean wall time per frame, ms (extra field)
     double frame_time_fraction = 0;    ///< share of the timed run spent making frames (extra field)
+    // Several devices (extra fields, devices > 1)
+    int devices = 1;
+    std::string transport;             ///< halo exchange: "cuda-peer", "memcpy"
+    double exchange_bytes_per_step = 0;
+    double exchange_s = 0;             ///< one halo exchange on its own, s (median)
+    double compute_s_per_step = 0;     ///< a step with the exchange switched off, s
+    double exchange_exposed_s = 0;     ///< per step: timed step - compute step (>= 0), s
+    double exchange_hidden_s = 0;      ///< per step: exchange_s - exposed (>= 0), s
 };
 
 /// The synthetic benchmark scene: vacuum with a pseudo-random map of four dielectrics

@@ -353,6 +353,31 @@ struct TfsfSource {
     Component e_component = Component::Ez;                 ///< E polarization
     CompiledWaveform waveform;
     double delay_s = 0;
+    /// (ca, cb) of the background the incident line runs in. NaN (the default): the table
+    /// entry of e_component at the box's lo corner. partition_scene() fills them from the
+    /// global scene, since a subdomain need not hold that corner.
+    double line_ca = NAN, line_cb = NAN;
+};
+
+/// Where a subdomain scene (partition.hpp) lies in the global grid it was cut from, along
+/// the one cut axis: local plane p is global plane (origin + p) wrapped into [0, global_n)
+/// (a periodic global axis wraps; otherwise origin + p stays inside it). Engines that build
+/// global-coordinate plans (the TF/SF corrections, tfsf_plan.hpp) check them against the
+/// global grid and keep the entries on local planes. Inactive (active = false) for an
+/// ordinary scene.
+struct GridWindow {
+    bool active = false;
+    int axis = 2;                 ///< the cut axis (0, 1, 2)
+    std::int64_t origin = 0;      ///< global plane of local plane 0 (may be negative: periodic wrap)
+    std::int64_t global_n = 0;    ///< global cells along the axis
+    int global_pml_lo = 0, global_pml_hi = 0;
+    BoundaryKind global_boundary = BoundaryKind::Pml;
+    /// Local plane of global plane g, or -1 when g is not in this scene's n_local planes.
+    std::int64_t local_plane(std::int64_t g, std::int64_t n_local) const {
+        std::int64_t p = g - origin;
+        if (global_boundary == BoundaryKind::Periodic) p = ((p % global_n) + global_n) % global_n;
+        return (p >= 0 && p < n_local) ? p : -1;
+    }
 };
 
 /// Which slice of a 3D grid frames and field samples show (Engine::frame,
@@ -400,6 +425,8 @@ struct Scene {
     std::vector<TfsfSource> tfsf;    ///< TF/SF plane waves (2D and 3D)
     std::vector<DftSet> dft_sets;
     std::vector<TimeProbe> time_probes;
+    /// Set on the subdomain scenes of partition_scene() (partition.hpp); inactive otherwise.
+    GridWindow window;
 
     /// nx * ny * nz.
     std::size_t cells() const { return std::size_t(nx) * std::size_t(ny) * std::size_t(nz); }

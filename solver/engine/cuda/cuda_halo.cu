@@ -1,0 +1,121 @@
+// GoLightly halo exchange between CUDA engines (distributed.hpp HaloExchange, transport
+// "cuda-peer"): cudaMemcpyPeerAsync of the halo planes, ordered by events on the engines'
+// own streams, with no host synchronization:
+//   1. each engine's stream records `done` after its queued step;
+//   2. each transfer A -> B waits on A's `done` in B's stream and copies there (the copy
+//      writes B's halo planes, which B's next step reads, in B's order);
+//   3. each stream records `copied` after its incoming copies, and every source stream A
+//      waits on `copied` of each B it feeds before its next step overwrites the planes the
+//      copies read.
+// Peer access is enabled between every pair of distinct devices that supports it; without
+// it the runtime stages the copy through the host. Traffic per exchange: each transfer moves
+// planes * nx * ny (3D; nx in 2D) values of each component (partition.hpp HaloTransfer).
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "golightly/distributed.hpp"
+#include "golightly/errors.hpp"
+
+namespace golightly {
+namespace {
+
+class CudaPeerHalo final : public HaloExchange {
+public:
+    explicit CudaPeerHalo(const std::vector<Engine*>& engines) {
+        for (Engine* e : engines) {
+            if (!e) throw RunError("halo exchange (cuda-peer): an engine is missing");
+            const FieldStorage fs = e->field_storage();
+            if (fs.cuda_device < 0) throw RunError("halo exchange (cuda-peer): an engine's fields are not on a GPU");
+            Side s;
+            s.device = fs.cuda_device;
+            s.stream = static_cast<cudaStream_t>(fs.cuda_stream);
+            CUDA_CHECK(cudaSetDevice(s.device));
+            CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+            CUDA_CHECK(cudaEventCreateWithFlags(&s.copied, cudaEventDisableTiming));
+            sides_.push_back(s);
+        }
+        for (const Side& a : sides_)
+            for (const Side& b : sides_) {
+                if (a.device == b.device) continue;
+                int can = 0;
+                CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a.device, b.device));
+                if (!can) continue;
+                CUDA_CHECK(cudaSetDevice(a.device));
+                const cudaError_t e = cudaDeviceEnablePeerAccess(b.device, 0);
+                if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
+                else CUDA_CHECK(e);
+            }
+    }
+    ~CudaPeerHalo() override {
+        for (Side& s : sides_) {
+            cudaSetDevice(s.device);
+            if (s.done) cudaEventDestroy(s.done);
+            if (s.copied) cudaEventDestroy(s.copied);
+        }
+    }
+
+    std::string transport() const override { return "cuda-peer"; }
+
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        for (Side& s : sides_) {
+            CUDA_CHECK(cudaSetDevice(s.device));
+            CUDA_CHECK(cudaEventRecord(s.done, s.stream));
+        }
+        for (const HaloTransfer& t : transfers) {
+            const Side& a = sides_.at(std::size_t(t.from));
+            const Side& b = sides_.at(std::size_t(t.to));
+            const FieldStorage fa = engines[std::size_t(t.from)]->field_storage();
+            const FieldStorage fb = engines[std::size_t(t.to)]->field_storage();
+            const std::int64_t plane = fa.n[2] > 1 ? fa.n[0] * fa.n[1] : fa.n[0];
+            const std::size_t eb = std::size_t(fa.element_bytes);
+            const std::size_t bytes = std::size_t(t.planes * plane) * eb;
+            CUDA_CHECK(cudaSetDevice(b.device));
+            CUDA_CHECK(cudaStreamWaitEvent(b.stream, a.done, 0));
+            for (int c = 0; c < 6; ++c) {
+                if (!fa.field[c] || !fb.field[c]) continue;
+                void* dst = static_cast<unsigned char*>(fb.field[c]) + std::size_t(t.to_plane * plane) * eb;
+                const void* src = static_cast<const unsigned char*>(fa.field[c]) + std::size_t(t.from_plane * plane) * eb;
+                if (a.device == b.device)
+                    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, b.stream));
+                else
+                    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, b.stream));
+            }
+        }
+        for (Side& s : sides_) {
+            CUDA_CHECK(cudaSetDevice(s.device));
+            CUDA_CHECK(cudaEventRecord(s.copied, s.stream));
+        }
+        for (const HaloTransfer& t : transfers) {
+            const Side& a = sides_.at(std::size_t(t.from));
+            const Side& b = sides_.at(std::size_t(t.to));
+            CUDA_CHECK(cudaSetDevice(a.device));
+            CUDA_CHECK(cudaStreamWaitEvent(a.stream, b.copied, 0));
+        }
+    }
+
+    void wait() override {
+        for (Side& s : sides_) {
+            CUDA_CHECK(cudaSetDevice(s.device));
+            CUDA_CHECK(cudaStreamSynchronize(s.stream));
+        }
+    }
+
+private:
+    struct Side {
+        int device = 0;
+        cudaStream_t stream = nullptr;
+        cudaEvent_t done = nullptr, copied = nullptr;
+    };
+    std::vector<Side> sides_;
+};
+
+}  // namespace
+
+std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<Engine*>& engines) {
+    return std::make_unique<CudaPeerHalo>(engines);
+}
+
+}  // namespace golightly

@@ -1,0 +1,425 @@
+// GoLightly distributed engine (distributed.hpp): subdomain engines and the halo exchange.
+#include "golightly/distributed.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "../cpu/cpu_common.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly {
+
+namespace {
+
+/// Cells per plane normal to the slowest axis of a FieldStorage (z in 3D, y in 2D).
+std::int64_t storage_plane_cells(const FieldStorage& fs) { return fs.n[2] > 1 ? fs.n[0] * fs.n[1] : fs.n[0]; }
+
+class HostHalo final : public HaloExchange {
+public:
+    std::string transport() const override { return "memcpy"; }
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        for (const HaloTransfer& t : transfers) {
+            Engine* from = engines.at(std::size_t(t.from));
+            Engine* to = engines.at(std::size_t(t.to));
+            if (!from || !to) throw RunError("halo exchange (memcpy): subdomain engine missing in this process");
+            const FieldStorage a = from->field_storage(), b = to->field_storage();
+            const std::int64_t plane = storage_plane_cells(a);
+            const std::size_t eb = std::size_t(a.element_bytes);
+            const std::size_t bytes = std::size_t(t.planes * plane) * eb;
+            for (int c = 0; c < 6; ++c) {
+                if (!a.field[c] || !b.field[c]) continue;
+                std::memcpy(static_cast<unsigned char*>(b.field[c]) + std::size_t(t.to_plane * plane) * eb,
+                            static_cast<const unsigned char*>(a.field[c]) + std::size_t(t.from_plane * plane) * eb,
+                            bytes);
+            }
+        }
+    }
+};
+
+double seconds_now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+std::unique_ptr<HaloExchange> make_host_halo_exchange() { return std::make_unique<HostHalo>(); }
+
+DistributedEngine::DistributedEngine(SceneView global, Precision precision, const std::vector<SubdomainDevice>& devices)
+    : global_(std::move(global)), precision_(precision), devices_(devices) {
+    if (devices_.empty()) throw RunError("distributed engine: no devices given");
+    const bool cuda = devices_.front().cuda;
+    for (const SubdomainDevice& d : devices_)
+        if (d.cuda != cuda) throw RunError("distributed engine: subdomains must all be CPU or all CUDA");
+    std::vector<double> weights;
+    for (const SubdomainDevice& d : devices_) weights.push_back(d.weight);
+    part_ = partition_scene(*global_, int(devices_.size()), weights);
+    build_engines(devices_);
+    slice_.normal_axis = 2;
+    slice_.index = global_->nz / 2;
+}
+
+DistributedEngine::~DistributedEngine() {
+    // Engines and the exchange release device resources on their own device.
+    halo_.reset();
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        try {
+            select(s);
+        } catch (...) {
+        }
+        engines_[s].reset();
+    }
+}
+
+void DistributedEngine::select(std::size_t s) const {
+    if (devices_[s].cuda) cuda_select_device(devices_[s].ordinal);
+}
+
+std::vector<Engine*> DistributedEngine::raw() const {
+    std::vector<Engine*> r;
+    for (const auto& e : engines_) r.push_back(e.get());
+    return r;
+}
+
+void DistributedEngine::build_engines(const std::vector<SubdomainDevice>& devices) {
+    for (std::size_t s = 0; s < part_.subs.size(); ++s) {
+        auto sc = std::make_shared<const Scene>(std::move(part_.subs[s].scene));
+        part_.subs[s].scene = Scene();  // the engines' views are the one copy
+        sub_scenes_.push_back(sc);
+        try {
+            if (devices[s].cuda)
+                engines_.push_back(make_cuda_engine(sc, precision_, devices[s].ordinal));
+            else
+                engines_.push_back(make_cpu_engine(sc, precision_, devices[s].threads));
+        } catch (const OutOfMemoryError& e) {
+            throw OutOfMemoryError("subdomain " + std::to_string(s) + " of " + std::to_string(part_.subs.size()) +
+                                       ": " + e.what(),
+                                   e.bytes_needed, e.bytes_available);
+        } catch (const RunError& e) {
+            throw RunError("subdomain " + std::to_string(s) + " of " + std::to_string(part_.subs.size()) + ": " +
+                           e.what());
+        }
+    }
+    if (engines_.size() > 1)
+        halo_ = devices[0].cuda ? make_cuda_peer_halo_exchange(raw()) : make_host_halo_exchange();
+}
+
+std::string DistributedEngine::backend() const { return engines_.front()->backend(); }
+
+std::string DistributedEngine::device() const {
+    std::ostringstream os;
+    os << engines_.size() << " subdomains: ";
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (s) os << "; ";
+        os << engines_[s]->device();
+        if (devices_[s].cuda) os << " (device " << devices_[s].ordinal << ")";
+    }
+    return os.str();
+}
+
+void DistributedEngine::step(int n_steps) {
+    for (int k = 0; k < n_steps; ++k) {
+        for (std::size_t s = 0; s < engines_.size(); ++s) {
+            select(s);
+            engines_[s]->step(1);
+        }
+        if (halo_ && exchange_on_) halo_->exchange(part_.transfers, raw());
+    }
+}
+
+std::int64_t DistributedEngine::steps_done() const { return engines_.front()->steps_done(); }
+
+void DistributedEngine::synchronize() {
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        select(s);
+        engines_[s]->synchronize();
+    }
+}
+
+double DistributedEngine::exchange_bytes() const {
+    if (!halo_) return 0;
+    double bytes = 0;
+    const std::int64_t plane = std::int64_t(global_->cells()) /
+                               (part_.axis == 2 ? global_->nz : part_.axis == 1 ? global_->ny : global_->nx);
+    int comps = 0;
+    const FieldStorage fs = engines_.front()->field_storage();
+    for (int c = 0; c < 6; ++c) comps += fs.field[c] ? 1 : 0;
+    for (const HaloTransfer& t : part_.transfers) bytes += double(t.planes) * double(plane) * comps * fs.element_bytes;
+    return bytes;
+}
+
+double DistributedEngine::bytes_per_cell_update() const {
+    double total = 0;
+    for (std::size_t s = 0; s < engines_.size(); ++s)
+        total += engines_[s]->bytes_per_cell_update() * double(sub_scenes_[s]->cells());
+    total += exchange_bytes();
+    return total / double(global_->cells());
+}
+
+double DistributedEngine::field_energy() {
+    double total = 0;
+    const int dims = global_->dimensions == 3 ? 3 : 2;
+    const double dx = global_->dx_um * units::um;
+    const double scale = 0.5 * units::eps0 * std::pow(dx, dims);
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        select(s);
+        total += engines_[s]->field_energy();
+        if (engines_.size() == 1) break;
+        // Subtract the halo planes: after the exchange they duplicate a neighbour's owned planes.
+        const Subdomain& sd = part_.subs[s];
+        const Scene& sc = *sub_scenes_[s];
+        const std::int64_t nl = sd.n_local();
+        const std::int64_t plane = std::int64_t(sc.cells()) / nl;
+        const FieldStorage fs = engines_[s]->field_storage();
+        const std::pair<std::int64_t, std::int64_t> ranges[2] = {{0, sd.halo_lo}, {nl - sd.halo_hi, sd.halo_hi}};
+        double halo_sum = 0;
+        std::vector<double> v;
+        for (const auto& [first, count] : ranges) {
+            if (count <= 0) continue;
+            for (int c = 0; c < 6; ++c) {
+                if (!fs.field[c]) continue;
+                engines_[s]->read_planes(Component(c), first, count, v);
+                if (c < 3) {
+                    const auto& map = sc.material_index[c];
+                    for (std::size_t k = 0; k < v.size(); ++k) {
+                        const std::size_t cell = std::size_t(first * plane) + k;
+                        const double eps = cell < map.size() ? sc.table[map[cell]].eps_r : 1.0;
+                        halo_sum += eps * v[k] * v[k];
+                    }
+                } else {
+                    for (double h : v) halo_sum += h * h;
+                }
+            }
+        }
+        total -= scale * halo_sum;
+    }
+    return total;
+}
+
+bool DistributedEngine::fields_finite() {
+    bool ok = true;
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        select(s);
+        ok = engines_[s]->fields_finite() && ok;
+    }
+    return ok;
+}
+
+void DistributedEngine::get_field(Component c, std::vector<double>& out) {
+    if (engines_.size() == 1) {
+        select(0);
+        engines_[0]->get_field(c, out);
+        return;
+    }
+    out.assign(global_->cells(), 0.0);
+    std::vector<double> local;
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        select(s);
+        engines_[s]->get_field(c, local);
+        const Subdomain& sd = part_.subs[s];
+        const std::int64_t plane = std::int64_t(local.size()) / sd.n_local();
+        std::copy_n(local.begin() + sd.halo_lo * plane, (sd.owned_hi - sd.owned_lo) * plane,
+                    out.begin() + sd.owned_lo * plane);
+    }
+}
+
+void DistributedEngine::set_field(Component c, const std::vector<double>& values) {
+    if (values.size() != global_->cells())
+        throw std::invalid_argument(std::string("set_field: ") + component_name(c) + " needs " +
+                                    std::to_string(global_->cells()) + " values, got " +
+                                    std::to_string(values.size()));
+    if (engines_.size() == 1) {
+        select(0);
+        engines_[0]->set_field(c, values);
+        return;
+    }
+    const std::int64_t N = part_.global_n;
+    const std::int64_t plane = std::int64_t(global_->cells()) / N;
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        const Subdomain& sd = part_.subs[s];
+        const std::int64_t nl = sd.n_local(), origin = sd.owned_lo - sd.halo_lo;
+        std::vector<double> local(std::size_t(nl * plane));
+        for (std::int64_t p = 0; p < nl; ++p) {
+            const std::int64_t g = ((origin + p) % N + N) % N;
+            std::copy_n(values.begin() + g * plane, plane, local.begin() + p * plane);
+        }
+        select(s);
+        engines_[s]->set_field(c, local);
+    }
+}
+
+std::vector<std::complex<double>> DistributedEngine::dft(int set) {
+    if (engines_.size() == 1) {
+        select(0);
+        return engines_[0]->dft(set);
+    }
+    if (set < 0 || std::size_t(set) >= global_->dft_sets.size())
+        throw std::out_of_range("dft: no DFT set " + std::to_string(set));
+    const std::size_t nf = global_->dft_sets[std::size_t(set)].frequencies_hz.size();
+    std::vector<std::complex<double>> out(std::size_t(part_.dft_set_samples[std::size_t(set)]) * nf);
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        const auto& ids = part_.subs[s].dft_samples[std::size_t(set)];
+        if (ids.empty()) continue;
+        select(s);
+        const auto local = engines_[s]->dft(set);
+        for (std::size_t k = 0; k < ids.size(); ++k)
+            std::copy_n(local.begin() + std::ptrdiff_t(k * nf), nf, out.begin() + std::ptrdiff_t(std::size_t(ids[k]) * nf));
+    }
+    return out;
+}
+
+std::vector<double> DistributedEngine::time_samples(int probe) {
+    if (engines_.size() == 1) {
+        select(0);
+        return engines_[0]->time_samples(probe);
+    }
+    std::vector<double> sum;
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        select(s);
+        const auto v = engines_[s]->time_samples(probe);
+        if (sum.empty()) sum.assign(v.size(), 0.0);
+        for (std::size_t k = 0; k < std::min(v.size(), sum.size()); ++k) sum[k] += v[k];
+    }
+    if (part_.probe_reduce.at(std::size_t(probe)) == Reduce::Rms)
+        for (double& x : sum) x = std::sqrt(std::max(0.0, x));
+    return sum;
+}
+
+void DistributedEngine::set_frame_slice(const FrameSlice& slice) {
+    if (slice.normal_axis < 0 || slice.normal_axis > 2)
+        throw std::invalid_argument("set_frame_slice: normal_axis must be 0, 1 or 2, got " +
+                                    std::to_string(slice.normal_axis));
+    const std::int64_t n[3] = {global_->nx, global_->ny, global_->nz};
+    slice_ = slice;
+    slice_.index = std::clamp<std::int64_t>(slice.index, 0, n[slice.normal_axis] - 1);
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        select(s);
+        engines_[s]->set_frame_slice(slice_);  // right for slices along the cut axis; re-set below otherwise
+    }
+}
+
+Engine::FieldSamples DistributedEngine::sample_field(Component c, int max_width, int max_height, bool squared) {
+    if (engines_.size() == 1) {
+        select(0);
+        engines_[0]->set_frame_slice(slice_);
+        return engines_[0]->sample_field(c, max_width, max_height, squared);
+    }
+    const bool three = global_->dimensions == 3;
+    const int a = part_.axis;
+    if (three && slice_.normal_axis == a) {  // the slice lies in one subdomain
+        for (std::size_t s = 0; s < engines_.size(); ++s) {
+            const Subdomain& sd = part_.subs[s];
+            if (slice_.index < sd.owned_lo || slice_.index >= sd.owned_hi) continue;
+            FrameSlice local = slice_;
+            local.index = slice_.index - sd.owned_lo + sd.halo_lo;
+            select(s);
+            engines_[s]->set_frame_slice(local);
+            return engines_[s]->sample_field(c, max_width, max_height, squared);
+        }
+    }
+    // The plane contains the cut axis as its rows (3D xz / yz, 2D xy): the owned rows of
+    // every subdomain at full resolution, then the box averages of engine.hpp.
+    const int u = three ? (slice_.normal_axis == 0 ? 1 : 0) : 0;
+    const std::int64_t n[3] = {global_->nx, global_->ny, global_->nz};
+    const int W0 = int(n[u]), H0 = int(part_.global_n);
+    std::vector<double> plane(std::size_t(W0) * std::size_t(H0), 0.0);
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        const Subdomain& sd = part_.subs[s];
+        select(s);
+        engines_[s]->set_frame_slice(slice_);
+        const FieldSamples part = engines_[s]->sample_field(c, W0, int(sd.n_local()), false);
+        if (part.factor != 1 || part.width != W0 || part.height != int(sd.n_local()))
+            throw RunError("distributed engine: subdomain " + std::to_string(s) + " sampled its slice at factor " +
+                           std::to_string(part.factor));
+        for (std::int64_t r = 0; r < sd.owned_hi - sd.owned_lo; ++r)
+            for (int x = 0; x < W0; ++x)
+                plane[std::size_t(sd.owned_lo + r) * W0 + x] = part.values[std::size_t(sd.halo_lo + r) * W0 + x];
+    }
+    FieldSamples out;
+    const int f = frame_factor(W0, H0, max_width, max_height);
+    out.factor = f;
+    out.width = (W0 + f - 1) / f;
+    out.height = (H0 + f - 1) / f;
+    out.values.assign(std::size_t(out.width) * out.height, 0.f);
+    for (int by = 0; by < out.height; ++by)
+        for (int bx = 0; bx < out.width; ++bx) {
+            const int i0 = bx * f, i1 = std::min(W0, i0 + f), j0 = by * f, j1 = std::min(H0, j0 + f);
+            double acc = 0;
+            for (int j = j0; j < j1; ++j)
+                for (int i = i0; i < i1; ++i) {
+                    const double v = plane[std::size_t(j) * W0 + i];
+                    acc += squared ? v * v : v;
+                }
+            out.values[std::size_t(by) * out.width + bx] = float(acc / double((i1 - i0) * (j1 - j0)));
+        }
+    return out;
+}
+
+Image8 DistributedEngine::frame(const FrameRequest& req) {
+    if (engines_.size() == 1) {
+        select(0);
+        engines_[0]->set_frame_slice(slice_);
+        return engines_[0]->frame(req);
+    }
+    const FieldSamples s = sample_field(req.component, req.max_width, req.max_height, false);
+    return cpu::diverging_frame(s.values, s.width, s.height, req.scale, req.viewport_alpha);
+}
+
+void DistributedEngine::update_materials(SceneView edited) {
+    check_material_update(*global_, *edited);
+    Partition p = repartition_like(part_, *edited);
+    // Check every subdomain before touching any engine.
+    for (std::size_t s = 0; s < engines_.size(); ++s) check_material_update(*sub_scenes_[s], p.subs[s].scene);
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        auto sc = std::make_shared<const Scene>(std::move(p.subs[s].scene));
+        select(s);
+        engines_[s]->update_materials(sc);
+        sub_scenes_[s] = sc;
+    }
+    global_ = std::move(edited);
+}
+
+std::vector<SubdomainInfo> DistributedEngine::subdomains() const {
+    std::vector<SubdomainInfo> out;
+    const std::int64_t n[3] = {global_->nx, global_->ny, global_->nz};
+    for (std::size_t s = 0; s < engines_.size(); ++s) {
+        SubdomainInfo i;
+        i.rank = int(s);
+        i.device = engines_[s]->device();
+        if (devices_[s].cuda) i.device += " (device " + std::to_string(devices_[s].ordinal) + ")";
+        for (int d = 0; d < 3; ++d) {
+            i.min_cell[d] = 0;
+            i.max_cell[d] = n[d] - 1;
+        }
+        i.min_cell[part_.axis] = part_.subs[s].owned_lo;
+        i.max_cell[part_.axis] = part_.subs[s].owned_hi - 1;
+        out.push_back(i);
+    }
+    return out;
+}
+
+double DistributedEngine::time_exchange(int reps) {
+    if (!halo_) return 0;
+    synchronize();
+    std::vector<double> t;
+    for (int r = 0; r < std::max(1, reps); ++r) {
+        const double t0 = seconds_now();
+        halo_->exchange(part_.transfers, raw());
+        halo_->wait();
+        t.push_back(seconds_now() - t0);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+std::unique_ptr<Engine> make_distributed_engine(SceneView global, Precision precision,
+                                                const std::vector<SubdomainDevice>& devices) {
+    return std::make_unique<DistributedEngine>(std::move(global), precision, devices);
+}
+
+}  // namespace golightly

@@ -1,0 +1,89 @@
+// The distributed engine on CUDA subdomains (distributed.hpp, cuda_halo.cu): one grid cut
+// into pieces, each on a CUDA engine, halos moved by peer copies ordered on the engines'
+// streams, equals one CUDA engine: float64 to rounding, float32 within 1e-5. With one
+// visible device the pieces share it (the copies are then device-to-device); with two or
+// more they run on different devices (peer copies). The scene cuts through the PML,
+// dispersive cells, tensor couplings, a TF/SF box and flux boxes (partition_projects.hpp).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "golightly/compile.hpp"
+#include "golightly/distributed.hpp"
+#include "golightly/engine.hpp"
+#include "partition_projects.hpp"
+
+using namespace golightly;
+using namespace golightly::parttest;
+
+namespace {
+
+double cuda_distributed_vs_single(const Scene& scene, Precision precision, const std::vector<int>& ordinals,
+                                  int steps) {
+    auto view = view_of(scene);
+    auto one = make_cuda_engine(view, precision, 0);
+    std::vector<SubdomainDevice> devs;
+    for (int k : ordinals) {
+        SubdomainDevice d;
+        d.cuda = true;
+        d.ordinal = k;
+        devs.push_back(d);
+    }
+    DistributedEngine many(view, precision, devs);
+    cuda_select_device(0);
+    one->step(steps);
+    many.step(steps / 3);
+    many.step(steps - steps / 3);
+    double worst = 0;
+    std::vector<double> a, b;
+    for (Component c : components_of(scene)) {
+        cuda_select_device(0);
+        one->get_field(c, a);
+        many.get_field(c, b);
+        worst = std::max(worst, rel_diff(b, a));
+    }
+    for (std::size_t set = 0; set < scene.dft_sets.size(); ++set) {
+        cuda_select_device(0);
+        const auto x = one->dft(int(set));
+        worst = std::max(worst, rel_diff(many.dft(int(set)), x));
+    }
+    for (std::size_t q = 0; q < scene.time_probes.size(); ++q) {
+        cuda_select_device(0);
+        const auto x = one->time_samples(int(q));
+        worst = std::max(worst, rel_diff(many.time_samples(int(q)), x));
+    }
+    cuda_select_device(0);
+    const double e1 = one->field_energy();
+    const double e2 = many.field_energy();
+    worst = std::max(worst, std::abs(e2 - e1) / e1);
+    CHECK(many.fields_finite());
+    return worst;
+}
+
+}  // namespace
+
+TEST_CASE("distributed CUDA engine equals one CUDA engine (3D, PML, dispersion, tensor, TF/SF)",
+          "[cuda3d][distributed]") {
+    const CompiledProject c = compile_project(project_3d(false), "part3d.glproj");
+    const int n = cuda_device_count();
+    std::vector<std::vector<int>> layouts = {{0, 0}, {0, 0, 0}};
+    if (n >= 2) layouts.push_back({0, 1});
+    if (n >= 3) layouts.push_back({0, 1, 2});
+    for (const auto& l : layouts) {
+        const double d64 = cuda_distributed_vs_single(c.scene, Precision::Float64, l, 90);
+        const double d32 = cuda_distributed_vs_single(c.scene, Precision::Float32, l, 90);
+        std::printf("CUDA distributed over %zu pieces (devices", l.size());
+        for (int k : l) std::printf(" %d", k);
+        std::printf("): float64 %.3g, float32 %.3g\n", d64, d32);
+        CHECK(d64 < 1e-12);
+        CHECK(d32 < 1e-5);
+    }
+    // Periodic z: the wrap transfers.
+    const CompiledProject p = compile_project(project_3d(true), "part3d_periodic.glproj");
+    const double dp = cuda_distributed_vs_single(p.scene, Precision::Float64, n >= 2 ? std::vector<int>{0, 1}
+                                                                                      : std::vector<int>{0, 0}, 60);
+    std::printf("CUDA distributed, periodic z: float64 %.3g\n", dp);
+    CHECK(dp < 1e-12);
+}

@@ -1,0 +1,206 @@
+// Domain decomposition (partition.hpp) and the distributed engine (distributed.hpp) on CPU
+// subdomains: a grid cut into 1, 2, 3 and 4 pieces steps to the same fields, DFT
+// accumulators (spectra), time probes and energy as one domain, to rounding. The scenes
+// put cuts through the PML, dispersive cells, sub-pixel tensor couplings, a TF/SF box,
+// sources and flux monitors, and wrap a periodic axis across the first and last piece.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "golightly/compile.hpp"
+#include "golightly/distributed.hpp"
+#include "golightly/engine.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/partition.hpp"
+#include "golightly/units.hpp"
+#include "partition_projects.hpp"
+
+using namespace golightly;
+using namespace golightly::test3d;
+using namespace golightly::parttest;
+
+namespace {
+/// Steps the scene on one CPU engine and on `pieces` CPU subdomains (with `weights`) and
+/// returns the largest relative difference of fields, DFTs, probes and energy.
+double distributed_vs_single(const Scene& scene, int pieces, int steps, const std::vector<double>& weights = {}) {
+    auto view = view_of(scene);
+    auto one = make_cpu_engine(view, Precision::Float64, 1);
+    std::vector<SubdomainDevice> devs(static_cast<std::size_t>(pieces));
+    for (std::size_t s = 0; s < devs.size(); ++s) {
+        devs[s].threads = 1;
+        if (!weights.empty()) devs[s].weight = weights[s];
+    }
+    DistributedEngine many(view, Precision::Float64, devs);
+    REQUIRE(many.partition().subs.size() == std::size_t(pieces));
+    // In two calls: the exchange must also be right across step() boundaries.
+    one->step(steps);
+    many.step(steps / 2);
+    many.step(steps - steps / 2);
+    REQUIRE(many.steps_done() == steps);
+    double worst = 0;
+    std::vector<double> a, b;
+    for (Component c : components_of(scene)) {
+        one->get_field(c, a);
+        many.get_field(c, b);
+        REQUIRE(*std::max_element(a.begin(), a.end(), [](double x, double y) { return std::abs(x) < std::abs(y); }) != 0);
+        worst = std::max(worst, rel_diff(b, a));
+    }
+    for (std::size_t set = 0; set < scene.dft_sets.size(); ++set)
+        worst = std::max(worst, rel_diff(many.dft(int(set)), one->dft(int(set))));
+    for (std::size_t q = 0; q < scene.time_probes.size(); ++q)
+        worst = std::max(worst, rel_diff(many.time_samples(int(q)), one->time_samples(int(q))));
+    const double e1 = one->field_energy(), e2 = many.field_energy();
+    REQUIRE(e1 > 0);
+    worst = std::max(worst, std::abs(e2 - e1) / e1);
+    CHECK(many.fields_finite());
+    return worst;
+}
+
+}  // namespace
+
+TEST_CASE("partition: slabs, halos, transfers and clipped lists", "[partition]") {
+    const CompiledProject c = compile_project(project_3d(false), "part3d.glproj");
+    const Scene& s = c.scene;
+    REQUIRE(s.is_anisotropic());
+    REQUIRE(s.is_dispersive());
+    REQUIRE(partition_halo(s) == 3);
+    const Partition p = partition_scene(s, 3);
+    REQUIRE(p.axis == 2);
+    REQUIRE(p.subs.size() == 3);
+    CHECK(p.subs[0].owned_lo == 0);
+    CHECK(p.subs[2].owned_hi == s.nz);
+    CHECK(p.subs[0].halo_lo == 0);
+    CHECK(p.subs[2].halo_hi == 0);
+    CHECK(p.subs[1].halo_lo == 3);
+    CHECK(p.transfers.size() == 4);
+    std::size_t dispersive = 0, dft = 0, planes = 0;
+    for (const Subdomain& sd : p.subs) {
+        CHECK(sd.scene.nz == sd.n_local());
+        CHECK(sd.scene.nx == s.nx);
+        CHECK(sd.scene.material_index[0].size() == sd.scene.cells());
+        planes += std::size_t(sd.owned_hi - sd.owned_lo);
+        for (int k = 0; k < 3; ++k) dispersive += sd.scene.dispersive[k].cells.size();
+        for (const auto& ids : sd.dft_samples) dft += ids.size();
+    }
+    CHECK(planes == std::size_t(s.nz));
+    std::size_t global_disp = 0, global_dft = 0;
+    for (int k = 0; k < 3; ++k) global_disp += s.dispersive[k].cells.size();
+    for (const DftSet& d : s.dft_sets) global_dft += d.cell0.size();
+    CHECK(dispersive >= global_disp);  // halo planes hold copies
+    CHECK(dft == global_dft);          // each sample on exactly one owner
+    // Too many pieces for the planes: a clear error.
+    CHECK_THROWS_AS(partition_scene(s, s.nz / 2), RunError);
+    CHECK_THROWS_AS(partition_scene(s, 2, {1.0}), RunError);
+    CHECK_THROWS_AS(partition_scene(p.subs[1].scene, 2), RunError);
+}
+
+TEST_CASE("distributed engine (CPU subdomains): 3D equals one domain for 1-4 pieces, cuts through PML, "
+          "dispersive cells, tensor couplings, a TF/SF box and monitors",
+          "[partition][distributed]") {
+    const CompiledProject c = compile_project(project_3d(false), "part3d.glproj");
+    const Scene& s = c.scene;
+    REQUIRE(!s.tfsf.empty());
+    REQUIRE(s.nz >= 40);
+    for (int pieces = 1; pieces <= 4; ++pieces) {
+        const double d = distributed_vs_single(s, pieces, 70);
+        std::printf("3D, %d pieces: max relative difference %.3g\n", pieces, d);
+        CHECK(d < 1e-12);
+    }
+    // A cut inside the lower PML slab (8 cells): the first piece owns 6 planes.
+    const double w = 6.5 / double(s.nz);
+    const double d = distributed_vs_single(s, 3, 70, {w, 1.0 - 2 * w, w});
+    std::printf("3D, cuts in both PML slabs: %.3g\n", d);
+    CHECK(d < 1e-12);
+}
+
+TEST_CASE("distributed engine (CPU subdomains): a periodic cut axis wraps across the first and last piece",
+          "[partition][distributed]") {
+    const CompiledProject c = compile_project(project_3d(true), "part3d_periodic.glproj");
+    REQUIRE(c.scene.boundary[2] == BoundaryKind::Periodic);
+    for (int pieces : {2, 3}) {
+        const Partition p = partition_scene(c.scene, pieces);
+        CHECK(p.periodic);
+        CHECK(p.subs[0].halo_lo == p.halo);
+        CHECK(p.transfers.size() == std::size_t(2 * pieces));
+        const double d = distributed_vs_single(c.scene, pieces, 60);
+        std::printf("3D periodic z, %d pieces: %.3g\n", pieces, d);
+        CHECK(d < 1e-12);
+    }
+}
+
+TEST_CASE("distributed engine (CPU subdomains): 2D TMz and TEz, PML and periodic y", "[partition][distributed]") {
+    for (Polarization pol : {Polarization::TMz, Polarization::TEz})
+        for (bool periodic : {false, true}) {
+            const CompiledProject c = compile_project(project_2d(pol, periodic), "part2d.glproj");
+            const Scene& s = c.scene;
+            REQUIRE(!s.tfsf.empty());
+            if (pol == Polarization::TEz) REQUIRE(s.is_anisotropic());
+            for (int pieces : {2, 3, 4}) {
+                const double d = distributed_vs_single(s, pieces, 120);
+                std::printf("2D %s %s, %d pieces: %.3g\n", pol == Polarization::TMz ? "TMz" : "TEz",
+                            periodic ? "periodic y" : "PML y", pieces, d);
+                CHECK(d < 1e-12);
+            }
+        }
+}
+
+TEST_CASE("distributed engine: frames and samples are assembled from the subdomains; live edits reach every "
+          "subdomain",
+          "[partition][distributed]") {
+    const CompiledProject c = compile_project(project_3d(false), "part3d.glproj");
+    const Scene& s = c.scene;
+    auto view = view_of(s);
+    auto one = make_cpu_engine(view, Precision::Float64, 1);
+    DistributedEngine many(view, Precision::Float64, std::vector<SubdomainDevice>(3));
+    one->step(60);
+    many.step(60);
+    for (int axis = 0; axis < 3; ++axis) {
+        const FrameSlice sl{axis, axis == 2 ? s.nz / 3 + 1 : s.nx / 2};
+        one->set_frame_slice(sl);
+        many.set_frame_slice(sl);
+        for (int max : {1000, 17}) {
+            const auto a = one->sample_field(Component::Ez, max, max, false);
+            const auto b = many.sample_field(Component::Ez, max, max, false);
+            REQUIRE(a.width == b.width);
+            REQUIRE(a.height == b.height);
+            double worst = 0, peak = 0;
+            for (std::size_t k = 0; k < a.values.size(); ++k) {
+                worst = std::max(worst, double(std::abs(a.values[k] - b.values[k])));
+                peak = std::max(peak, double(std::abs(a.values[k])));
+            }
+            REQUIRE(peak > 0);
+            CHECK(worst <= 1e-6 * peak);  // float samples
+        }
+        const Image8 img = many.frame({Component::Ez, 64, 64, 0, false});
+        CHECK(img.width > 0);
+    }
+    const auto subs = many.subdomains();
+    REQUIRE(subs.size() == 3);
+    CHECK(subs[0].min_cell[2] == 0);
+    CHECK(subs[2].max_cell[2] == s.nz - 1);
+    CHECK(subs[1].min_cell[2] == subs[0].max_cell[2] + 1);
+
+    // Live edit: the dielectric box becomes eps 2 on both engines.
+    Project p = project_3d(false);
+    p.materials[1].epsilon_inf = 2.0;
+    const CompiledProject edited = compile_project(p, "part3d.glproj");
+    REQUIRE(!same_materials(s, edited.scene));
+    one->update_materials(edited.scene);
+    many.update_materials(std::make_shared<const Scene>(edited.scene));
+    one->step(40);
+    many.step(40);
+    std::vector<double> a, b;
+    double worst = 0;
+    for (Component comp : components_of(s)) {
+        one->get_field(comp, a);
+        many.get_field(comp, b);
+        worst = std::max(worst, rel_diff(b, a));
+    }
+    std::printf("3D live edit on 3 pieces: %.3g\n", worst);
+    CHECK(worst < 1e-12);
+}
