@@ -17,6 +17,8 @@
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/partition.hpp"
+#include "golightly/project.hpp"
+#include "golightly/run.hpp"
 #include "golightly/units.hpp"
 #include "partition_projects.hpp"
 
@@ -203,4 +205,58 @@ TEST_CASE("distributed engine: frames and samples are assembled from the subdoma
     }
     std::printf("3D live edit on 3 pieces: %.3g\n", worst);
     CHECK(worst < 1e-12);
+}
+
+TEST_CASE("run.devices and --devices: parsing, errors naming run.devices, a CPU-subdomain run equal to one domain "
+          "with summary subdomains",
+          "[partition][distributed][run]") {
+    CHECK(parse_device_selection("auto").kind == DeviceSelection::Kind::Auto);
+    CHECK(parse_device_selection("all").kind == DeviceSelection::Kind::All);
+    const DeviceSelection three = parse_device_selection("3");
+    CHECK(three.kind == DeviceSelection::Kind::Count);
+    CHECK(three.count == 3);
+    const DeviceSelection list = parse_device_selection("0,2");
+    CHECK(list.kind == DeviceSelection::Kind::List);
+    CHECK(list.ordinals == std::vector<int>{0, 2});
+    for (const char* bad : {"", "0", "-1", "two", "1,1", "0,,1", "1.5"})
+        CHECK_THROWS_AS(parse_device_selection(bad), std::invalid_argument);
+
+    Project p = project_2d(Polarization::TMz, false);
+    p.run.extra["devices"] = Json::array({1, 0});
+    CHECK(project_devices(p, "d.glproj").ordinals == std::vector<int>{1, 0});
+    p.run.extra["devices"] = Json::array({1});
+    CHECK(project_devices(p, "d.glproj").kind == DeviceSelection::Kind::List);
+    CHECK(project_devices(p, "d.glproj").ordinals == std::vector<int>{1});
+    p.run.extra["devices"] = 2;
+    CHECK(project_devices(p, "d.glproj").count == 2);
+    p.run.extra["devices"] = "many";
+    try {
+        project_devices(p, "d.glproj");
+        FAIL("run.devices \"many\" was accepted");
+    } catch (const ProjectError& e) {
+        CHECK(std::string(e.what()).find("run.devices") != std::string::npos);
+        CHECK(std::string(e.what()).find("d.glproj") != std::string::npos);
+    }
+
+    p.run.extra.erase("devices");
+    p.run.stop.max_steps = 600;
+    RunOptions one_opts;
+    one_opts.threads = 1;
+    const RunResult one = run_project(p, "d.glproj", one_opts);
+    RunOptions many_opts = one_opts;
+    many_opts.devices = parse_device_selection("3");
+    const RunResult many = run_project(p, "d.glproj", many_opts);
+    CHECK(one.subdomains.empty());
+    REQUIRE(many.subdomains.size() == 3);
+    CHECK(many.subdomains[0].min_cell[1] == 0);
+    CHECK(many.subdomains[2].max_cell[1] == std::int64_t(compile_project(p, "d").scene.ny) - 1);
+    CHECK(many.steps == one.steps);
+    REQUIRE(many.spectra.size() == one.spectra.size());
+    double worst = 0;
+    for (std::size_t m = 0; m < one.spectra.size(); ++m)
+        worst = std::max(worst, rel_diff(many.spectra[m].flux, one.spectra[m].flux));
+    std::printf("run_project on 3 CPU subdomains vs one: spectra differ by %.3g\n", worst);
+    CHECK(worst < 1e-12);
+    CHECK(std::count_if(many.warnings.begin(), many.warnings.end(),
+                        [](const std::string& w) { return w.find("subdomains") != std::string::npos; }) == 1);
 }

@@ -738,7 +738,9 @@ RunResult run_project(const Project& project, const std::string& file_label, con
         return engine;
     };
     RunResult result = run_compiled(project, main, ref ? &*ref : nullptr, options, factory);
-    result.warnings.insert(result.warnings.end(), fallback_warnings.begin(), fallback_warnings.end());
+    for (const std::string& w : fallback_warnings)  // once, though each phase makes its engine
+        if (std::find(result.warnings.begin(), result.warnings.end(), w) == result.warnings.end())
+            result.warnings.push_back(w);
     result.wall_s = seconds_since(t_call);
     return result;
 }
