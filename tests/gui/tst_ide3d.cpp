@@ -3,7 +3,9 @@
 // cross-section diagram, background layers), the 3D tools (sphere, box, TF/SF box, flux
 // box) and their z fields in the Properties dock, the 3D structure mesh (triangulation
 // areas, sidewall angle, picking) and selection from the 3D view, the Examples menu, and a
-// 3D run whose slice moves from xy to xz while it runs, with live cross-sections.
+// 3D run whose slice moves from xy to xz (slice bar) and to yz (Run setup's fields) while it
+// runs, with cross-sections plotted during the run. STEP import in 3D through the
+// Translation z spin box. (More edits: tst_ide3d_edits.)
 //
 // With GOLIGHTLY_SHOTS set to a folder, the test also saves pictures of the new docks and
 // of the 3D run there (run it under Xvfb with QT_QPA_PLATFORM=xcb for the OpenGL view).
@@ -281,8 +283,8 @@ private Q_SLOTS:
         QVERIFY(w.openFile(copyExample(QStringLiteral("strip_waveguide_3d.glproj"))));
         editor::EditorDocument& doc = *w.document();
         editor::LayerStackDock* ls = w.layerStackDock();
-        ls->setFloating(true);  // room for the diagram, whatever the window's layout
-        ls->resize(460, 620);
+        ls->setFloating(true);  // room for the diagram and the table's columns, whatever the window's layout
+        ls->resize(560, 620);
         ls->show();
         ls->raise();
         QTest::qWait(50);
@@ -680,13 +682,13 @@ private Q_SLOTS:
         editor::RunSetupDock* rd = w.runSetupDock();
         const Project projectBefore = w.document()->project();
         const int undoBefore = w.document()->undoStack()->count();
+        std::int64_t stepAtYz = w.fieldView()->currentFrame()->step;  // (a new slice clears the frames)
         rd->framesPlane()->setCurrentIndex(2);
         Q_EMIT rd->framesPlane()->activated(2);
         QVERIFY(w.document()->project() == projectBefore);
         QCOMPARE(w.document()->undoStack()->count(), undoBefore);
         QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("run.slicePlane"))->currentIndex(), 2);  // the bar follows
         QCOMPARE(rd->framesPosition()->value(), 0.4);  // x centre of the 0.8 um domain
-        std::int64_t stepAtYz = w.fieldView()->currentFrame()->step;
         w.runController()->resume();
         QTRY_VERIFY_WITH_TIMEOUT(w.fieldView()->currentFrame() && w.fieldView()->currentFrame()->slice_normal == 0, 20000);
         fr = w.fieldView()->currentFrame();
