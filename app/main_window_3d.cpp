@@ -8,7 +8,10 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileInfo>
+#include <QPainter>
+#include <QPolygonF>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -31,6 +34,23 @@ const char* kPlanes[3] = {"xy", "xz", "yz"};
 /// run.frames.plane -> the normal axis (xy: z = 2, xz: y = 1, yz: x = 0).
 int normal_of(const std::string& plane) { return plane == "yz" ? 0 : plane == "xz" ? 1 : 2; }
 int plane_index(const std::string& plane) { return plane == "yz" ? 2 : plane == "xz" ? 1 : 0; }
+/// Icons without a file in the resources: the port tool's, drawn (a bar with an arrow,
+/// the canvas's port colour).
+QIcon drawnIcon(const QString& id) {
+    if (id != QStringLiteral("port")) return {};
+    QPixmap pm(32, 32);
+    pm.fill(Qt::transparent);
+    QPainter g(&pm);
+    g.setRenderHint(QPainter::Antialiasing);
+    const QColor c(0, 140, 150);
+    g.setPen(QPen(c, 4, Qt::SolidLine, Qt::FlatCap));
+    g.drawLine(QPointF(11, 4), QPointF(11, 28));
+    g.setPen(QPen(c, 2.5));
+    g.drawLine(QPointF(13, 16), QPointF(24, 16));
+    g.setBrush(c);
+    g.drawPolygon(QPolygonF({QPointF(29, 16), QPointF(22, 11.5), QPointF(22, 20.5)}));
+    return QIcon(pm);
+}
 }  // namespace
 
 void MainWindow::create3dUi() {
@@ -46,8 +66,11 @@ void MainWindow::create3dUi() {
     addDockWidget(Qt::BottomDockWidgetArea, structure3dDock_);
     connect(structureView3d_, &viewport::StructureView3D::itemClicked, this, [this](int kind, int layer, int index) {
         ItemRef r;
-        r.kind = kind == 1 ? ItemRef::Kind::Shape : kind == 2 ? ItemRef::Kind::Source : kind == 3 ? ItemRef::Kind::Monitor
-                                                                                                   : ItemRef::Kind::None;
+        r.kind = kind == 1   ? ItemRef::Kind::Shape
+                 : kind == 2 ? ItemRef::Kind::Source
+                 : kind == 3 ? ItemRef::Kind::Monitor
+                 : kind == 4 ? ItemRef::Kind::Port
+                             : ItemRef::Kind::None;
         r.layer = kind == 1 ? layer : -1;
         r.index = kind == 0 ? -1 : index;
         doc_->setSelection(r);
@@ -104,6 +127,14 @@ void MainWindow::create3dUi() {
     });
     sliceBar_->addAction(slicePrev);
     sliceBar_->addAction(sliceNext);
+    // the Run setup dock's slice fields move the live slice while a run goes (as this bar)
+    runDock_->setLiveSliceHandler([this](int planeIndex, double positionUm, bool planeChanged) {
+        if (!run_->isRunning()) return false;
+        if (planeChanged)  // a new plane starts at the domain centre along its normal, as in the bar
+            positionUm = 0.5 * doc_->project().domain.size[size_t(2 - std::clamp(planeIndex, 0, 2))];
+        setSlice(planeIndex, positionUm);
+        return true;
+    });
     connect(run_, &RunController::finished, this, [this] {
         run_->clearFrameSlice();  // the next run starts at run.frames' slice
         sync3dUi();
@@ -127,6 +158,7 @@ void MainWindow::create3dUi() {
         {"box", new SolidTool(canvas_, ts, SolidTool::Kind::Box), tr("Box (3D)"), QKeySequence(Qt::SHIFT | Qt::Key_R)},
         {"tfsfBox", new BoxItemTool(canvas_, ts, BoxItemTool::Kind::Tfsf), tr("TF/SF Source Box"), QKeySequence(Qt::SHIFT | Qt::Key_A)},
         {"fluxBox", new BoxItemTool(canvas_, ts, BoxItemTool::Kind::FluxBox), tr("Flux Box Monitor"), QKeySequence(Qt::SHIFT | Qt::Key_F)},
+        {"port", new PortTool(canvas_, ts), tr("Port"), QKeySequence(Qt::SHIFT | Qt::Key_P)},
     };
     if (toolsMenu) toolsMenu->addSeparator();
     if (toolBar) toolBar->addSeparator();
@@ -134,7 +166,8 @@ void MainWindow::create3dUi() {
         d.tool->setParent(this);
         tools_.push_back(d.tool);
         const QString id = QString::fromLatin1(d.id);
-        auto* a = new QAction(QIcon(QStringLiteral(":/icons/%1.svg").arg(id)), d.text, this);
+        const QString iconPath = QStringLiteral(":/icons/%1.svg").arg(id);
+        auto* a = new QAction(QFile::exists(iconPath) ? QIcon(iconPath) : drawnIcon(id), d.text, this);
         a->setObjectName(QStringLiteral("tool.") + id);
         a->setShortcut(d.key);
         a->setToolTip(QStringLiteral("%1 (%2)").arg(d.text, d.key.toString()));
@@ -208,11 +241,12 @@ void MainWindow::sync3dUi() {
     syncing3d_ = true;
     slicePlane_->setEnabled(three);
     slicePosition_->setEnabled(three);
-    if (!run_->isRunning()) {  // while running the bar holds the live slice
+    if (!run_->isRunning()) {  // while running the bar (and Run setup) hold the live slice
         const int normal = normal_of(p.run.frames.plane);
         slicePlane_->setCurrentIndex(plane_index(p.run.frames.plane));
         slicePosition_->setValue(p.run.frames.position.value_or(0.5 * p.domain.size[size_t(normal)]));
     }
+    runDock_->showSlice(slicePlane_->currentIndex(), slicePosition_->value());
     syncing3d_ = false;
     if (monitorsDock_) monitorsDock_->setDimensions(p.domain.dimensions);
     if (structure3dDock_->isVisible()) structureView3d_->setProject(p);
@@ -228,6 +262,7 @@ void MainWindow::setSlice(int planeIndex, double positionUm) {
     syncing3d_ = false;
     if (run_->isRunning()) {
         run_->setFrameSlice(normal, positionUm);
+        runDock_->showSlice(planeIndex, positionUm);
         fieldView_->clearFrames();
         statusBar()->showMessage(tr("Slice %1 at %2 = %3 µm").arg(QLatin1String(kPlanes[planeIndex]))
                                      .arg(QChar("xyz"[normal]))

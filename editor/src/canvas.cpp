@@ -1,5 +1,6 @@
 #include "canvas.hpp"
 #include "dimensions.hpp"
+#include "ports.hpp"
 
 #include <QContextMenuEvent>
 #include <QDragEnterEvent>
@@ -30,6 +31,7 @@ const QColor kSourceColor(220, 40, 40);
 const QColor kFluxColor(30, 110, 230);
 const QColor kTimeColor(20, 160, 60);
 const QColor kSelectColor(255, 140, 0);
+const QColor kPortColor(0, 140, 150);
 
 QPointF qp(const Vec2& v) { return {v.x, v.y}; }
 
@@ -54,6 +56,48 @@ QPointF direction_vector(const std::string& dir) {
     if (dir == "-y") return {0, -1};
     return {1, 0};
 }
+
+}  // namespace
+
+/// A point dipole of `component` at screen point `c` (the xy editor's view, y up): Ex / Hx an
+/// arrow along +x, Ey / Hy along +y (up), Ez / Hz out of the screen (a circled dot, the
+/// arrow's tip seen head-on). Electric dipoles have a filled head and a solid shaft, magnetic
+/// ones an open head and a dashed shaft; a small disc marks the position.
+void draw_dipole(QPainter& p, QPointF c, Component component, const QColor& colour) {
+    p.save();
+    const int axis = int(component) % 3;
+    const bool magnetic = int(component) >= 3;
+    const QColor fill(colour.red(), colour.green(), colour.blue(), 70);
+    if (axis == 2) {
+        p.setPen(QPen(colour, 2, magnetic ? Qt::DashLine : Qt::SolidLine));
+        p.setBrush(fill);
+        p.drawEllipse(c, 7, 7);
+        p.setPen(Qt::NoPen);
+        p.setBrush(magnetic ? QBrush(Qt::white) : QBrush(colour));
+        p.drawEllipse(c, 2.6, 2.6);
+        if (magnetic) {
+            p.setPen(QPen(colour, 1.2));
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(c, 2.6, 2.6);
+        }
+    } else {
+        const QPointF u = axis == 0 ? QPointF(1, 0) : QPointF(0, -1), n(-u.y(), u.x());
+        const QPointF tail = c - 11 * u, tip = c + 11 * u;
+        p.setPen(QPen(colour, 2, magnetic ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap));
+        p.drawLine(tail, tip - 6 * u);
+        QPolygonF head;
+        head << tip << tip - 8 * u + 4.5 * n << tip - 8 * u - 4.5 * n;
+        p.setPen(QPen(colour, 1.5));
+        p.setBrush(magnetic ? QBrush(Qt::white) : QBrush(colour));
+        p.drawPolygon(head);
+        p.setPen(Qt::NoPen);
+        p.setBrush(colour);
+        p.drawEllipse(c, 2.2, 2.2);
+    }
+    p.restore();
+}
+
+namespace {
 
 void draw_label(QPainter& p, QPointF at, const QString& text, const QColor& c, bool below = false) {
     QFont f = p.font();
@@ -490,6 +534,14 @@ ItemRef Canvas::hitTest(QPointF w) const {
         t = std::clamp(t, 0.0, 1.0);
         return std::hypot(a.x + t * d.x() - w.x(), a.y + t * d.y() - w.y()) <= tol;
     };
+    for (int i = port_count(pr) - 1; i >= 0; --i) {  // ports: their line or footprint
+        const auto d = port_at(pr, i);
+        if (!d) continue;
+        Vec2 a, b;
+        if (port_footprint(*d, a, b) ? nearSegment(a, b)
+                                     : QRectF(qp(a), qp(b)).normalized().adjusted(-tol, -tol, tol, tol).contains(w))
+            return {ItemRef::Kind::Port, -1, i};
+    }
     for (int i = int(pr.monitors.size()) - 1; i >= 0; --i) {
         const Monitor& m = pr.monitors[size_t(i)];
         if (m.type == MonitorType::Flux && m.size != Vec3{}) {  // a plane (3D): its footprint
@@ -682,17 +734,14 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
         const Source& src = pr.sources[size_t(i)];
         const QPointF off = offsetFor(ItemRef::Kind::Source, i);
         auto m = [&](const Vec2& v) { return w2d.map(qp(v) + off); };
-        const QString name = QString::fromStdString(src.name);
+        QString name = QString::fromStdString(src.name);
         QPointF labelAt;
         bool labelBelow = false;
         if (src.type == SourceType::Point) {
             const QPointF c = m(src.at);
-            p.setPen(QPen(kSourceColor, 2));
-            p.setBrush(QColor(kSourceColor.red(), kSourceColor.green(), kSourceColor.blue(), 90));
-            p.drawEllipse(c, 6, 6);
-            p.drawLine(c + QPointF(-4, -4), c + QPointF(4, 4));
-            p.drawLine(c + QPointF(-4, 4), c + QPointF(4, -4));
-            labelAt = c;
+            draw_dipole(p, c, src.component, kSourceColor);
+            labelAt = c + QPointF(8, -6);
+            name += QStringLiteral(" (%1)").arg(QLatin1String(component_name(src.component)));
         } else if (src.type == SourceType::Line) {
             const QPointF a = m(src.from), b = m(src.to);
             p.setPen(QPen(kSourceColor, 3, Qt::SolidLine, Qt::RoundCap));
@@ -791,6 +840,42 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
         p.setBrush(Qt::NoBrush);
         draw_label(p, labelAt, name, c);
     }
+    // ports: a line (2D, or a 3D plane normal to x or y) or the footprint rectangle (a 3D
+    // plane normal to z), an arrow along the direction (into the device), the name
+    for (int i = 0; i < port_count(pr); ++i) {
+        const auto d = port_at(pr, i);
+        if (!d) continue;
+        const QPointF off = offsetFor(ItemRef::Kind::Port, i);
+        auto m = [&](const Vec2& v) { return w2d.map(qp(v) + off); };
+        Vec2 fa, fb;
+        QPointF labelAt;
+        if (port_footprint(*d, fa, fb)) {
+            const QPointF a = m(fa), b = m(fb);
+            p.setPen(QPen(kPortColor, 3.5, Qt::SolidLine, Qt::FlatCap));
+            p.drawLine(a, b);
+            p.setPen(QPen(kPortColor, 1.5));  // end ticks: a port, not a flux line
+            const QPointF t = b - a;
+            const double len = std::hypot(t.x(), t.y());
+            if (len > 1e-9) {
+                const QPointF n = QPointF(-t.y(), t.x()) / len * 6;
+                p.drawLine(a - n, a + n);
+                p.drawLine(b - n, b + n);
+            }
+            labelAt = a.y() < b.y() ? a : b;
+        } else {
+            const QRectF r = QRectF(m(fa), m(fb)).normalized();
+            p.setPen(QPen(kPortColor, 2.5));
+            p.setBrush(QBrush(kPortColor, Qt::BDiagPattern));
+            p.drawRect(r);
+            p.setBrush(Qt::NoBrush);
+            labelAt = r.topLeft();
+        }
+        if (d->direction.size() == 2 && d->direction[1] != 'z') {
+            const QPointF mid = (m(fa) + m(fb)) / 2, dv = direction_vector(d->direction);
+            draw_arrow(p, mid, mid + QPointF(dv.x(), -dv.y()) * 24, kPortColor);
+        }
+        draw_label(p, labelAt, tr("port %1").arg(QString::fromStdString(d->name)), kPortColor);
+    }
     p.restore();
 }
 
@@ -813,6 +898,12 @@ QRectF Canvas::itemBounds(const ItemRef& sel) const {
         } else if (src.type == SourceType::Tfsf)
             box = QRectF(QPointF(src.box_min.x, src.box_min.y), QPointF(src.box_max.x, src.box_max.y)).normalized();
         else if (src.shape) box = shape_painter_path(*src.shape, 0.4 / s).boundingRect();
+    } else if (sel.kind == ItemRef::Kind::Port) {
+        if (const auto d = port_at(pr, sel.index)) {
+            Vec2 a, b;
+            port_footprint(*d, a, b);
+            box = QRectF(qp(a), qp(b)).normalized();
+        }
     } else if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(pr.monitors.size())) {
         const Monitor& m = pr.monitors[size_t(sel.index)];
         if (m.type == MonitorType::Flux && m.size != Vec3{}) {

@@ -18,6 +18,8 @@
 
 #include "editor_document.hpp"
 
+class QPainter;
+
 namespace golightly::editor {
 
 class Tool;
@@ -36,6 +38,11 @@ QPainterPath shape_painter_path(const Shape& shape, double tolerance_um, double 
 /// visible and selectable. Empty when the data cannot be read. Cached per (data,
 /// placement, solids, z); OpenCASCADE work happens on the first call only.
 QPainterPath step_painter_path(const Shape& shape, double slice_z_um, bool* crosses = nullptr);
+/// Draws a point dipole of `component` centred at screen point `c` (the xy editor's view,
+/// y down on screen): Ex / Hx an arrow along +x, Ey / Hy along +y, Ez / Hz a circled dot
+/// (an arrow out of the screen); electric: filled head, solid shaft; magnetic: open head,
+/// dashed shaft. The arrow reaches 11 px from `c` (the dot's circle 7 px).
+void draw_dipole(QPainter& painter, QPointF c, Component component, const QColor& colour);
 /// A material's colour ("#rrggbb"), or a stable colour derived from its id.
 QColor material_color(const Project& project, const std::string& material_id);
 

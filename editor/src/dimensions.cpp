@@ -1,5 +1,7 @@
 #include "dimensions.hpp"
 
+#include "ports.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -138,6 +140,134 @@ Project to_2d(const Project& in) {
     p.run.frames.plane = "xy";
     p.run.frames.position.reset();
     return p;
+}
+
+}  // namespace golightly::editor
+
+namespace golightly::editor {
+
+int plane_normal(const Vec3& size) {
+    int axis = -1, zeros = 0;
+    for (int a = 0; a < 3; ++a)
+        if (size[a] == 0) {
+            axis = a;
+            ++zeros;
+        }
+    return zeros == 1 ? axis : -1;
+}
+
+namespace {
+
+/// "+x" on the old axis -> "+z" on the new one (the sign kept); empty stays empty.
+std::string turned_direction(const std::string& d, int axis) {
+    if (d.size() != 2) return d;
+    return std::string(1, d[0]) + "xyz"[axis];
+}
+
+/// Moves the zero of `size` from its normal to `axis`; false when not a plane or no change.
+bool turn_plane(Vec3& size, int axis, int& oldAxis) {
+    oldAxis = plane_normal(size);
+    if (oldAxis < 0 || axis < 0 || axis > 2 || oldAxis == axis) return false;
+    size[oldAxis] = size[axis];
+    size[axis] = 0;
+    return true;
+}
+
+}  // namespace
+
+bool set_plane_normal(Source& s, int axis) {
+    int old = -1;
+    if (s.type != SourceType::Plane || !turn_plane(s.size, axis, old)) return false;
+    if (s.profile == SourceProfile::Mode) {
+        s.direction = turned_direction(s.direction, axis);
+    } else if (auto it = s.extra.find("direction"); it != s.extra.end() && it->is_string()) {
+        *it = turned_direction(it->get<std::string>(), axis);
+    }
+    const int c = int(s.component);
+    if (c < 3 && c == axis) s.component = Component(old);  // the E polarization stays in the plane
+    return true;
+}
+
+bool set_plane_normal(Monitor& m, int axis) {
+    int old = -1;
+    if (m.type != MonitorType::Flux || !turn_plane(m.size, axis, old)) return false;
+    m.direction = turned_direction(m.direction, axis);
+    return true;
+}
+
+std::optional<std::array<double, 2>> item_z_extent(const Project& p, const ItemRef& sel) {
+    using Z = std::array<double, 2>;
+    if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(p.layers.size()) && sel.index >= 0 &&
+        sel.index < int(p.layers[size_t(sel.layer)].shapes.size())) {
+        const Shape& s = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
+        if (s.type == ShapeType::Sphere) return Z{s.center_3d.z - s.radius, s.center_3d.z + s.radius};
+        if (s.type == ShapeType::Box) return Z{s.box_min.z, s.box_max.z};
+        return std::nullopt;  // 2D shapes: the layer's band shows their z
+    }
+    if (p.domain.dimensions != 3) return std::nullopt;
+    if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(p.sources.size())) {
+        const Source& s = p.sources[size_t(sel.index)];
+        if (s.type == SourceType::Point && s.at_z) return Z{*s.at_z, *s.at_z};
+        if (s.type == SourceType::Plane) return Z{s.center.z - s.size.z / 2, s.center.z + s.size.z / 2};
+        if (s.type == SourceType::Tfsf) return Z{s.box_min.z, s.box_max.z};
+    }
+    if (sel.kind == ItemRef::Kind::Port) {
+        const auto d = port_at(p, sel.index);
+        if (d) return Z{d->center.z - d->size.z / 2, d->center.z + d->size.z / 2};
+        return std::nullopt;
+    }
+    if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(p.monitors.size())) {
+        const Monitor& m = p.monitors[size_t(sel.index)];
+        if (m.type == MonitorType::Flux && m.size != Vec3{}) return Z{m.center.z - m.size.z / 2, m.center.z + m.size.z / 2};
+        if (m.min_z && m.max_z) return Z{*m.min_z, *m.max_z};
+        if (m.at_z) return Z{*m.at_z, *m.at_z};
+    }
+    return std::nullopt;
+}
+
+bool set_item_z_extent(Project& p, const ItemRef& sel, double z0, double z1) {
+    const auto now = item_z_extent(p, sel);
+    if (!now || !(z1 >= z0)) return false;
+    const bool point = (*now)[0] == (*now)[1];  // points, planes normal to z: moved only
+    if (point) z1 = z0;
+    else if (!(z1 > z0)) return false;
+    if (sel.kind == ItemRef::Kind::Shape) {
+        Shape& s = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
+        if (s.type == ShapeType::Sphere) {
+            s.center_3d.z = 0.5 * (z0 + z1);
+            s.radius = 0.5 * (z1 - z0);
+        } else {
+            s.box_min.z = z0;
+            s.box_max.z = z1;
+        }
+    } else if (sel.kind == ItemRef::Kind::Source) {
+        Source& s = p.sources[size_t(sel.index)];
+        if (s.type == SourceType::Point) s.at_z = z0;
+        else if (s.type == SourceType::Plane) {
+            s.center.z = 0.5 * (z0 + z1);
+            s.size.z = z1 - z0;
+        } else {
+            s.box_min.z = z0;
+            s.box_max.z = z1;
+        }
+    } else if (sel.kind == ItemRef::Kind::Port) {
+        auto d = port_at(p, sel.index);
+        d->center.z = 0.5 * (z0 + z1);
+        d->size.z = z1 - z0;
+        set_port(p, sel.index, *d);
+    } else {
+        Monitor& m = p.monitors[size_t(sel.index)];
+        if (m.type == MonitorType::Flux) {
+            m.center.z = 0.5 * (z0 + z1);
+            m.size.z = z1 - z0;
+        } else if (m.min_z && m.max_z) {
+            m.min_z = z0;
+            m.max_z = z1;
+        } else {
+            m.at_z = z0;
+        }
+    }
+    return true;
 }
 
 }  // namespace golightly::editor

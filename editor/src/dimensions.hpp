@@ -7,6 +7,9 @@
 // form get the one the format asks for, so that the switched project validates.
 #pragma once
 
+#include <optional>
+
+#include "editor_document.hpp"
 #include "golightly/project.hpp"
 
 namespace golightly::editor {
@@ -42,6 +45,28 @@ void monitor_to_3d(Monitor& monitor, double lz);
 /// a-b when the plane is normal to x or y; false and the rectangle's corners a, b when it
 /// is normal to z.
 bool plane_footprint(const Vec3& center, const Vec3& size, Vec2& a, Vec2& b);
+
+/// The normal axis of a plane's `size` (the one zero entry): 0, 1, 2; -1 when there is none.
+int plane_normal(const Vec3& size);
+/// Turns a plane (a plane source, a flux plane) to be normal to `axis` (0 x, 1 y, 2 z), as
+/// the inspector's Normal choice does: the size along the old normal takes the size along
+/// the new one, which becomes 0 (the plane keeps its centre and area); a one-way
+/// `direction` (a flux plane's, a plane source's, a mode source's) keeps its sign on the
+/// new axis; a plane source's E component along the new normal becomes the one along the
+/// old normal (the format wants the polarization in the plane). Returns false (nothing
+/// changed) when the item is not a plane or already normal to `axis`.
+bool set_plane_normal(Source& source, int axis);
+bool set_plane_normal(Monitor& monitor, int axis);
+
+/// The z extent [z0, z1] of an item that has its own (a sphere, a box; in 3D a plane
+/// source or flux plane, a TF/SF box, a flux box or DFT region, a point source or time
+/// probe (z0 = z1)); nullopt for other items (2D shapes: their layer's range applies).
+std::optional<std::array<double, 2>> item_z_extent(const Project& project, const ItemRef& item);
+/// Sets that extent: a sphere's centre z and radius ((z1 - z0) / 2), a box's or TF/SF
+/// box's min/max z, a plane's centre z and size z, a region's min_z/max_z, a point's z
+/// (z0; z1 ignored). Returns false when the item has no z extent of its own or z1 < z0
+/// (z1 == z0 only for points and planes normal to z).
+bool set_item_z_extent(Project& project, const ItemRef& item, double z0, double z1);
 
 /// The z range [z0, z1] a layer occupies: its `z`, else the whole domain [0, Lz].
 std::array<double, 2> layer_z_range(const Project& project, const Layer& layer);

@@ -1,5 +1,6 @@
 #include "docks.hpp"
 #include "dimensions.hpp"
+#include "ports.hpp"
 
 #include <QAbstractItemModel>
 #include <QCheckBox>
@@ -733,6 +734,17 @@ void PropertiesDock::editMonitor(const std::function<void(Monitor&)>& f) {
     });
 }
 
+void PropertiesDock::editPort(const std::function<void(PortData&)>& f) {
+    const ItemRef sel = doc_->selection();
+    if (sel.kind != ItemRef::Kind::Port) return;
+    doc_->editProject(tr("Edit port"), [&](Project& p) {
+        if (auto d = port_at(p, sel.index)) {
+            f(*d);
+            set_port(p, sel.index, *d);
+        }
+    });
+}
+
 void PropertiesDock::rebuild() {
     pending_ = false;
     while (form_->rowCount() > 0) form_->removeRow(0);
@@ -879,6 +891,10 @@ void PropertiesDock::rebuild() {
         if (s.type == SourceType::Point && three)
             zField(tr("At"), s.at_z.value_or(0), [this](double z) { editSource([z](Source& x) { x.at_z = z; }); });
         if (s.type == SourceType::Plane) {
+            // the plane's normal (one undo step: the size and direction turn with it,
+            // dimensions.hpp set_plane_normal): how planes normal to z are made
+            addCombo(tr("Normal"), {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")},
+                     std::max(0, plane_normal(s.size)), [this](int i) { editSource([i](Source& x) { set_plane_normal(x, i); }); });
             vec3Fields(tr("Centre"), s.center, [this](Vec3 v) { editSource([v](Source& x) { x.center = v; }); });
             vec3Fields(tr("Size"), s.size, [this](Vec3 v) { editSource([v](Source& x) { x.size = v; }); },
                        [](double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); });
@@ -951,6 +967,8 @@ void PropertiesDock::rebuild() {
         });
         if (m.type == MonitorType::Flux && m.size != Vec3{}) {
             addInfo(tr("Type"), tr("flux plane"));
+            addCombo(tr("Normal"), {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")},
+                     std::max(0, plane_normal(m.size)), [this](int i) { editMonitor([i](Monitor& x) { set_plane_normal(x, i); }); });
             vec3Fields(tr("Centre"), m.center, [this](Vec3 v) { editMonitor([v](Monitor& x) { x.center = v; }); });
             vec3Fields(tr("Size"), m.size, [this](Vec3 v) { editMonitor([v](Monitor& x) { x.size = v; }); },
                        [](double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); });
@@ -1009,6 +1027,49 @@ void PropertiesDock::rebuild() {
                 });
             }
         }
+    } else if (sel.kind == ItemRef::Kind::Port && port_at(p, sel.index)) {
+        // a port (top-level `ports`, ports.hpp): name, centre, size, direction, modes
+        const PortData d = *port_at(p, sel.index);
+        itemTitle_ = tr("port \"%1\"").arg(qs(d.name));
+        addText(tr("Name"), qs(d.name), [this](const QString& t) {
+            if (!t.trimmed().isEmpty()) editPort([t](PortData& x) { x.name = t.trimmed().toStdString(); });
+        });
+        addInfo(tr("Type"), three ? tr("port (plane)") : tr("port (line)"));
+        const auto nonNegative = [](double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); };
+        if (three) {
+            addCombo(tr("Normal"), {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")}, std::max(0, plane_normal(d.size)),
+                     [this](int i) {
+                         editPort([i](PortData& x) {
+                             const int old = plane_normal(x.size);
+                             if (old < 0 || old == i) return;
+                             x.size[old] = x.size[i];
+                             x.size[i] = 0;
+                             if (x.direction.size() == 2) x.direction[1] = "xyz"[i];
+                         });
+                     });
+            vec3Fields(tr("Centre"), d.center, [this](Vec3 v) { editPort([v](PortData& x) { x.center = v; }); });
+            vec3Fields(tr("Size"), d.size, [this](Vec3 v) { editPort([v](PortData& x) { x.size = v; }); }, nonNegative);
+        } else {
+            vecFields(tr("Centre"), {d.center.x, d.center.y},
+                      [this](Vec2 v) { editPort([v](PortData& x) { x.center = {v.x, v.y, x.center.z}; }); });
+            addDouble(tr("Size x"), d.size.x, um, [this](double v) { editPort([v](PortData& x) { x.size.x = v; }); }, nonNegative);
+            addDouble(tr("Size y"), d.size.y, um, [this](double v) { editPort([v](PortData& x) { x.size.y = v; }); }, nonNegative);
+        }
+        const QStringList dirs = three ? directions3 : directions;
+        addCombo(tr("Direction"), dirs, std::max<int>(0, dirs.indexOf(qs(d.direction))),
+                 [this, dirs](int i) { editPort([&](PortData& x) { x.direction = dirs[i].toStdString(); }); });
+        QStringList modes;
+        for (int m : d.modes) modes << QString::number(m);
+        addText(tr("Modes"), modes.join(QStringLiteral(", ")), [this](const QString& t) {
+            std::vector<int> values;
+            for (const QString& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                bool ok = false;
+                const int v = part.trimmed().toInt(&ok);
+                if (!ok || v < 0) return;  // not a list of mode indices (0, 1, ...): ignored
+                values.push_back(v);
+            }
+            if (!values.empty()) editPort([&](PortData& x) { x.modes = values; });
+        });
     } else {
         auto* hint = new QLabel(tr("Select a shape, source or monitor on the canvas to edit it here."));
         hint->setWordWrap(true);
@@ -1141,11 +1202,20 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     combo(boundZ_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[2] = BoundaryKind(i); });
     dbl(sizeZ_, tr("Set domain size"), [](Project& p, double v) { p.domain.size[2] = v; });
     connect(dims_, qOverload<int>(&QComboBox::activated), this, [this](int i) { setDimensions(i == 1 ? 3 : 2); });
-    combo(framesPlane_, tr("Set slice"), [](Project& p, int i) {
-        static const char* planes[3] = {"xy", "xz", "yz"};
-        p.run.frames.plane = planes[std::clamp(i, 0, 2)];
+    // the slice: run.frames when idle; during a run the live slice (liveSliceHandler_)
+    connect(framesPlane_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        if (updating_) return;
+        if (liveSliceHandler_ && liveSliceHandler_(i, framesPos_->value(), true)) return;
+        edit(tr("Set slice"), [&](Project& p) {
+            static const char* planes[3] = {"xy", "xz", "yz"};
+            p.run.frames.plane = planes[std::clamp(i, 0, 2)];
+        });
     });
-    dbl(framesPos_, tr("Set slice"), [](Project& p, double v) { p.run.frames.position = v; });
+    connect(framesPos_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (updating_) return;
+        if (liveSliceHandler_ && liveSliceHandler_(framesPlane_->currentIndex(), v, false)) return;
+        edit(tr("Set slice"), [&](Project& p) { p.run.frames.position = v; });
+    });
     combo(backend_, tr("Set backend"), [](Project& p, int i) { p.run.backend = BackendChoice(i); });
     combo(precision_, tr("Set precision"), [](Project& p, int i) { p.run.precision = Precision(i); });
     connect(normalization_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set normalization"), [on](Project& p) { p.run.normalization.enabled = on; }); });
@@ -1166,6 +1236,14 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     connect(subpixel_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set sub-pixel averaging"), [on](Project& p) { p.run.subpixel_averaging = on; }); });
     connect(doc_, &EditorDocument::changed, this, &RunSetupDock::refresh);
     refresh();
+}
+
+void RunSetupDock::showSlice(int planeIndex, double positionUm) {
+    const bool was = updating_;
+    updating_ = true;
+    framesPlane_->setCurrentIndex(std::clamp(planeIndex, 0, 2));
+    framesPos_->setValue(positionUm);
+    updating_ = was;
 }
 
 void RunSetupDock::setDimensions(int dims) {

@@ -23,6 +23,7 @@ class QWidget;
 namespace golightly::editor {
 
 class MaterialEditorDialog;
+struct PortData;  // ports.hpp
 
 /// Layers: add, delete, rename (double-click), reorder (drag or the arrow buttons),
 /// show/hide (check box), lock; the current layer's material, z range and reference-only
@@ -96,7 +97,7 @@ private:
     bool updating_ = false;
 };
 
-/// Properties: numeric editing of the selected shape, source or monitor.
+/// Properties: numeric editing of the selected shape, source, monitor or port.
 class PropertiesDock : public QDockWidget {
     Q_OBJECT
 public:
@@ -130,6 +131,7 @@ private:
     void editShape(const std::function<void(Shape&)>& f);
     void editSource(const std::function<void(Source&)>& f);
     void editMonitor(const std::function<void(Monitor&)>& f);
+    void editPort(const std::function<void(PortData&)>& f);
     EditorDocument* doc_;
     QWidget* body_ = nullptr;
     QFormLayout* form_ = nullptr;
@@ -168,6 +170,15 @@ public:
     QDoubleSpinBox* framesPosition() const { return framesPos_; }
     /// Switches the project to `dims` (2 or 3) in one undo step (to_3d / to_2d).
     void setDimensions(int dims);
+    /// Called when the slice fields change (plane index 0 xy, 1 xz, 2 yz; position um;
+    /// whether the plane was changed): returning true takes the change (a running run's
+    /// live slice, the main window's setSlice) and the project is left alone; false (or
+    /// no handler): the change is an undoable edit of run.frames.
+    void setLiveSliceHandler(std::function<bool(int planeIndex, double positionUm, bool planeChanged)> handler) {
+        liveSliceHandler_ = std::move(handler);
+    }
+    /// Shows a slice in the fields without editing the project (the live slice of a run).
+    void showSlice(int planeIndex, double positionUm);
 
 private:
     void refresh();
@@ -182,6 +193,7 @@ private:
     QCheckBox *normalization_, *subpixel_;
     QLabel* resolution_;
     QLabel* warnings_ = nullptr;
+    std::function<bool(int, double, bool)> liveSliceHandler_;
     bool updating_ = false;
 };
 

@@ -1,4 +1,5 @@
 #include "editor_document.hpp"
+#include "ports.hpp"
 
 #include "dimensions.hpp"
 
@@ -257,6 +258,7 @@ void EditorDocument::fixSelection() {
         break;
     case ItemRef::Kind::Source: ok = selection_.index >= 0 && selection_.index < int(project_.sources.size()); break;
     case ItemRef::Kind::Monitor: ok = selection_.index >= 0 && selection_.index < int(project_.monitors.size()); break;
+    case ItemRef::Kind::Port: ok = selection_.index >= 0 && selection_.index < port_count(project_); break;
     }
     if (!ok) {
         selection_ = {};
@@ -318,6 +320,12 @@ void EditorDocument::addMonitor(const Monitor& monitor) {
     setSelection({ItemRef::Kind::Monitor, -1, int(project_.monitors.size()) - 1});
 }
 
+void EditorDocument::addPort(const PortData& port) {
+    int index = -1;
+    editProject(tr("Add port"), [&](Project& p) { index = add_port(p, port); });
+    setSelection({ItemRef::Kind::Port, -1, index});
+}
+
 void EditorDocument::removeItem(const ItemRef& item) {
     switch (item.kind) {
     case ItemRef::Kind::None: return;
@@ -336,6 +344,9 @@ void EditorDocument::removeItem(const ItemRef& item) {
             if (item.index >= 0 && item.index < int(p.monitors.size()))
                 p.monitors.erase(p.monitors.begin() + item.index);
         });
+        break;
+    case ItemRef::Kind::Port:
+        editProject(tr("Delete port"), [&](Project& p) { remove_port(p, item.index); });
         break;
     }
     setSelection({});
@@ -369,6 +380,15 @@ void EditorDocument::duplicateItem(const ItemRef& item, double dx, double dy) {
         addMonitor(copy);
         break;
     }
+    case ItemRef::Kind::Port: {
+        auto copy = port_at(project_, item.index);
+        if (!copy) return;
+        copy->center.x += dx;
+        copy->center.y += dy;
+        copy->name = uniqueItemName(QString::fromStdString(copy->name)).toStdString();
+        addPort(*copy);
+        break;
+    }
     }
 }
 
@@ -392,6 +412,15 @@ void EditorDocument::translateItem(const ItemRef& item, double dx, double dy) {
                 translate_monitor(p.monitors[size_t(item.index)], dx, dy);
         });
         break;
+    case ItemRef::Kind::Port:
+        editProject(tr("Move port"), [&](Project& p) {
+            if (auto d = port_at(p, item.index)) {
+                d->center.x += dx;
+                d->center.y += dy;
+                set_port(p, item.index, *d);
+            }
+        });
+        break;
     }
 }
 
@@ -405,6 +434,7 @@ QString EditorDocument::uniqueItemName(const QString& prefix) const {
         bool used = false;
         for (const auto& s : project_.sources) used |= s.name == candidate;
         for (const auto& m : project_.monitors) used |= m.name == candidate;
+        for (const auto& n : port_names(project_)) used |= n == candidate;
         if (!used) return QString::fromStdString(candidate);
     }
 }

@@ -17,9 +17,11 @@
 
 namespace golightly::editor {
 
+struct PortData;  // ports.hpp
+
 /// A reference to one editable item of the project.
 struct ItemRef {
-    enum class Kind { None, Shape, Source, Monitor };
+    enum class Kind { None, Shape, Source, Monitor, Port };  ///< Port: project.extra["ports"][index] (ports.hpp)
     Kind kind = Kind::None;
     int layer = -1;  ///< shapes only
     int index = -1;  ///< shape index in the layer, or source / monitor index
@@ -91,6 +93,8 @@ public:
     void addShape(int layer, const Shape& shape, const QString& text);
     void addSource(const Source& source);
     void addMonitor(const Monitor& monitor);
+    /// Adds a port (ports.hpp; top-level `ports`) and selects it.
+    void addPort(const PortData& port);
     /// Removes the item (one undo step); clears the selection.
     void removeItem(const ItemRef& item);
     /// Copies the item, shifted by (dx, dy) um; selects the copy.
@@ -98,7 +102,7 @@ public:
     /// Moves the item by (dx, dy) um.
     void translateItem(const ItemRef& item, double dx_um, double dy_um);
 
-    /// A name not yet used by a source or monitor: prefix + number.
+    /// A name not yet used by a source, monitor or port: prefix + number.
     QString uniqueItemName(const QString& prefix) const;
 
     // ---- file handling

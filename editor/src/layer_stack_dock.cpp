@@ -8,6 +8,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -23,6 +24,7 @@ namespace golightly::editor {
 namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 constexpr double kEdgePx = 6;  ///< grab distance of a band's edge
+constexpr double kSelectionColumnPx = 40;  ///< width of the selected item's side view
 }  // namespace
 
 // ---------------------------------------------------------------- diagram
@@ -44,30 +46,23 @@ std::array<double, 2> LayerStackDiagram::zRange(int layer) const {
 }
 
 std::optional<std::array<double, 2>> LayerStackDiagram::selectedZ() const {
-    const Project& p = doc_->project();
+    if (drag_ && drag_->item) return drag_->now;
+    return item_z_extent(doc_->project(), doc_->selection());
+}
+
+bool LayerStackDiagram::selectionDraggable() const {
     const ItemRef sel = doc_->selection();
-    if (sel.kind == ItemRef::Kind::Shape && sel.layer >= 0 && sel.layer < int(p.layers.size()) && sel.index >= 0 &&
-        sel.index < int(p.layers[size_t(sel.layer)].shapes.size())) {
-        const Shape& s = p.layers[size_t(sel.layer)].shapes[size_t(sel.index)];
-        if (s.type == ShapeType::Sphere) return std::array<double, 2>{s.center_3d.z - s.radius, s.center_3d.z + s.radius};
-        if (s.type == ShapeType::Box) return std::array<double, 2>{s.box_min.z, s.box_max.z};
-        return std::nullopt;  // 2D shapes: the layer's band shows their z
-    }
-    if (p.domain.dimensions != 3) return std::nullopt;
-    if (sel.kind == ItemRef::Kind::Source && sel.index >= 0 && sel.index < int(p.sources.size())) {
-        const Source& s = p.sources[size_t(sel.index)];
-        if (s.type == SourceType::Point && s.at_z) return std::array<double, 2>{*s.at_z, *s.at_z};
-        if (s.type == SourceType::Plane) return std::array<double, 2>{s.center.z - s.size.z / 2, s.center.z + s.size.z / 2};
-        if (s.type == SourceType::Tfsf) return std::array<double, 2>{s.box_min.z, s.box_max.z};
-    }
-    if (sel.kind == ItemRef::Kind::Monitor && sel.index >= 0 && sel.index < int(p.monitors.size())) {
-        const Monitor& m = p.monitors[size_t(sel.index)];
-        if (m.type == MonitorType::Flux && m.size != Vec3{})
-            return std::array<double, 2>{m.center.z - m.size.z / 2, m.center.z + m.size.z / 2};
-        if (m.min_z && m.max_z) return std::array<double, 2>{*m.min_z, *m.max_z};
-        if (m.at_z) return std::array<double, 2>{*m.at_z, *m.at_z};
-    }
-    return std::nullopt;
+    if (!item_z_extent(doc_->project(), sel)) return false;
+    if (sel.kind == ItemRef::Kind::Shape) return !doc_->project().layers[size_t(sel.layer)].locked;
+    return true;
+}
+
+QPoint LayerStackDiagram::selectionPointFor(int which) const {
+    const_cast<LayerStackDiagram*>(this)->layout();
+    const auto z = selectedZ();
+    if (!z || selRect_.isEmpty()) return {};
+    const double zz = which == 0 ? (*z)[0] : which == 1 ? (*z)[1] : 0.5 * ((*z)[0] + (*z)[1]);
+    return QPointF(selRect_.center().x(), yAt(zz)).toPoint();
 }
 
 double LayerStackDiagram::snapStep() const {
@@ -85,14 +80,22 @@ void LayerStackDiagram::layout() {
         zLo_ = std::min(zLo_, z[0]);
         zHi_ = std::max(zHi_, z[1]);
     }
+    const auto sel = selectedZ();
+    if (sel) {
+        zLo_ = std::min(zLo_, (*sel)[0]);
+        zHi_ = std::max(zHi_, (*sel)[1]);
+    }
     const double pad = 0.05 * (zHi_ - zLo_);
     zLo_ -= pad;
     zHi_ += pad;
     plot_ = QRectF(52, 10, std::max(40.0, width() - 62.0), std::max(40.0, height() - 24.0));
+    // the side view of the selected item: a column at the left of the lanes
+    const double selW = sel ? std::min(kSelectionColumnPx, 0.3 * plot_.width()) : 0.0;
+    selRect_ = sel ? QRectF(plot_.left(), plot_.top(), selW, plot_.height()) : QRectF();
     lanes_.clear();
     const int n = int(p.layers.size());
-    const double w = n > 0 ? plot_.width() / n : plot_.width();
-    for (int l = 0; l < n; ++l) lanes_.push_back({l, QRectF(plot_.left() + l * w, plot_.top(), w, plot_.height())});
+    const double w = n > 0 ? (plot_.width() - selW) / n : plot_.width() - selW;
+    for (int l = 0; l < n; ++l) lanes_.push_back({l, QRectF(plot_.left() + selW + l * w, plot_.top(), w, plot_.height())});
 }
 
 double LayerStackDiagram::yAt(double z) const {
@@ -170,20 +173,30 @@ void LayerStackDiagram::paintEvent(QPaintEvent*) {
                    Qt::AlignHCenter | Qt::AlignBottom, g.fontMetrics().elidedText(label, Qt::ElideRight, int(lane.rect.width() - 4)));
     }
     if (p.layers.empty()) g.drawText(plot_, Qt::AlignCenter, tr("No layers"));
-    // side view of the selected item's z extent (a solid, a plane, a box, a point): a
-    // bracket beside the z axis
-    if (const auto z = selectedZ()) {
-        const double ya = yAt((*z)[0]), yb = yAt((*z)[1]), x = plot_.left() + 3;
-        g.setPen(QPen(QColor(20, 90, 200), 2));
+    // side view of the selected item's z extent (a solid, a plane, a box, a point): a bar
+    // (a line for a point or a plane normal to z) in the column left of the lanes; its
+    // edges and body are dragged like a layer's
+    if (const auto z = selectedZ(); z && !selRect_.isEmpty()) {
+        const QColor blue(20, 90, 200);
+        const double ya = yAt((*z)[0]), yb = yAt((*z)[1]);
+        const double left = selRect_.left() + 7, right = selRect_.right() - 7;
+        g.setPen(QPen(QColor(150, 150, 150), 1, Qt::DotLine));
+        g.drawLine(QPointF(selRect_.right(), plot_.top()), QPointF(selRect_.right(), plot_.bottom()));
         if (std::abs(ya - yb) < 2) {
-            g.drawLine(QPointF(x - 3, ya), QPointF(x + 5, ya));
+            g.setPen(QPen(blue, 2.5));
+            g.drawLine(QPointF(left - 3, ya), QPointF(right + 3, ya));
+            g.setBrush(blue);
+            g.drawEllipse(QPointF(0.5 * (left + right), ya), 3.5, 3.5);
         } else {
-            g.drawLine(QPointF(x, ya), QPointF(x, yb));
-            g.drawLine(QPointF(x, ya), QPointF(x + 5, ya));
-            g.drawLine(QPointF(x, yb), QPointF(x + 5, yb));
+            g.setPen(QPen(blue, 2));
+            g.setBrush(QColor(20, 90, 200, 70));
+            g.drawRect(QRectF(QPointF(left, yb), QPointF(right, ya)));
         }
-        g.drawText(QRectF(x + 7, std::min(ya, yb) - 1, 200, 12), Qt::AlignLeft | Qt::AlignTop,
-                   tr("selection z %1 .. %2").arg((*z)[0], 0, 'g', 4).arg((*z)[1], 0, 'g', 4));
+        g.setBrush(Qt::NoBrush);
+        g.setPen(blue);
+        const QString what = (*z)[0] == (*z)[1] ? tr("selection z %1").arg((*z)[0], 0, 'g', 4)
+                                                : tr("selection z %1 .. %2").arg((*z)[0], 0, 'g', 4).arg((*z)[1], 0, 'g', 4);
+        g.drawText(QRectF(selRect_.left() + 2, plot_.bottom() - 14, plot_.width() - 4, 14), Qt::AlignLeft | Qt::AlignBottom, what);
     }
     if (drag_) {
         g.setPen(QColor(20, 90, 200));
@@ -196,6 +209,21 @@ void LayerStackDiagram::mousePressEvent(QMouseEvent* e) {
     layout();
     if (e->button() != Qt::LeftButton) return;
     const QPointF pos = e->position();
+    if (const auto z = selectedZ(); z && selRect_.contains(pos)) {
+        const double ya = yAt((*z)[0]), yb = yAt((*z)[1]);
+        if (pos.y() > ya + kEdgePx || pos.y() < yb - kEdgePx || !selectionDraggable()) return;
+        Drag d;
+        d.item = true;
+        d.ref = doc_->selection();
+        const bool point = (*z)[0] == (*z)[1];
+        const double dTop = std::abs(pos.y() - yb), dBottom = std::abs(pos.y() - ya);
+        d.which = point ? 2 : dTop <= kEdgePx && dTop <= dBottom ? 1 : dBottom <= kEdgePx ? 0 : 2;
+        d.startZ = zAt(pos.y());
+        d.original = d.now = *z;
+        drag_ = d;
+        update();
+        return;
+    }
     for (const Lane& lane : lanes_) {
         if (!lane.rect.contains(pos)) continue;
         const auto z = zRange(lane.layer);
@@ -222,6 +250,11 @@ void LayerStackDiagram::mouseMoveEvent(QMouseEvent* e) {
         // the cursor tells what a press would do
         layout();
         Qt::CursorShape shape = Qt::ArrowCursor;
+        if (const auto z = selectedZ(); z && selRect_.contains(e->position()) && selectionDraggable()) {
+            const double y = e->position().y(), ya = yAt((*z)[0]), yb = yAt((*z)[1]);
+            if ((*z)[0] != (*z)[1] && (std::abs(y - ya) <= kEdgePx || std::abs(y - yb) <= kEdgePx)) shape = Qt::SizeVerCursor;
+            else if (y <= ya + kEdgePx && y >= yb - kEdgePx) shape = Qt::OpenHandCursor;
+        }
         for (const Lane& lane : lanes_) {
             if (!lane.rect.contains(e->position())) continue;
             const auto z = zRange(lane.layer);
@@ -251,8 +284,14 @@ void LayerStackDiagram::mouseReleaseEvent(QMouseEvent* e) {
     if (!drag_ || e->button() != Qt::LeftButton) return;
     const Drag d = *drag_;
     drag_.reset();
-    if (d.now != d.original)
-        doc_->editLayer(d.layer, tr("Set layer z range"), [&](Layer& l) { l.z = d.now; });
+    if (d.now != d.original) {
+        if (d.item) {
+            if (doc_->selection() == d.ref)
+                doc_->editProject(tr("Set z extent"), [&](Project& q) { set_item_z_extent(q, d.ref, d.now[0], d.now[1]); });
+        } else {
+            doc_->editLayer(d.layer, tr("Set layer z range"), [&](Layer& l) { l.z = d.now; });
+        }
+    }
     update();
 }
 
@@ -270,7 +309,10 @@ LayerStackDock::LayerStackDock(EditorDocument* doc, QWidget* parent)
     v->addWidget(diagram_, 3);
     table_ = new QTableWidget(0, ColCount);
     table_->setObjectName(QStringLiteral("layerStackTable"));
-    table_->setHorizontalHeaderLabels({tr("Layer"), tr("Material"), tr("z0 (µm)"), tr("z1 (µm)"), tr("Sidewall (°)")});
+    table_->setHorizontalHeaderLabels(
+        {tr("Layer"), tr("Material"), tr("z0 (µm)"), tr("z1 (µm)"), tr("Sidewall (°)"), tr("GDS layer")});
+    table_->horizontalHeaderItem(ColGds)->setToolTip(
+        tr("GDSII layer/datatype the layer's shapes are exported to (File > Export GDS), e.g. 1/0; empty: none"));
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
@@ -318,6 +360,34 @@ bool LayerStackDock::setSidewallAngle(int layer, double degrees) {
     if (layer < 0 || layer >= int(doc_->project().layers.size()) || !(std::abs(degrees) < 90)) return false;
     doc_->editLayer(layer, tr("Set sidewall angle"), [&](Layer& l) { l.sidewall_angle_deg = degrees; });
     return true;
+}
+
+bool LayerStackDock::setGdsLayer(int layer, std::optional<std::array<int, 2>> gds) {
+    if (layer < 0 || layer >= int(doc_->project().layers.size())) return false;
+    if (gds && ((*gds)[0] < 0 || (*gds)[0] > 65535 || (*gds)[1] < 0 || (*gds)[1] > 65535)) return false;
+    doc_->editLayer(layer, tr("Set GDS layer"), [&](Layer& l) { l.gds_layer = gds; });
+    return true;
+}
+
+QString LayerStackDock::gdsText(const std::optional<std::array<int, 2>>& gds) {
+    return gds ? QStringLiteral("%1/%2").arg((*gds)[0]).arg((*gds)[1]) : QString();
+}
+
+std::optional<std::array<int, 2>> LayerStackDock::parseGds(const QString& text, bool* ok) {
+    *ok = true;
+    const QString t = text.trimmed();
+    if (t.isEmpty()) return std::nullopt;
+    const QStringList parts = t.split(QRegularExpression(QStringLiteral("\\s*[/;,\\s]\\s*")), Qt::SkipEmptyParts);
+    std::array<int, 2> v{0, 0};
+    bool good = !parts.isEmpty() && parts.size() <= 2;
+    for (int k = 0; good && k < int(parts.size()); ++k) {
+        bool num = false;
+        v[size_t(k)] = parts[k].toInt(&num);
+        good = num && v[size_t(k)] >= 0 && v[size_t(k)] <= 65535;
+    }
+    *ok = good;
+    if (!good) return std::nullopt;
+    return v;
 }
 
 void LayerStackDock::setLayerMaterial(int layer, const std::string& id) {
@@ -403,6 +473,10 @@ void LayerStackDock::refresh() {
                                     : tr("No z range: the layer spans the whole domain in z; type a value to set one"));
         }
         cell(r, ColAngle)->setText(QString::number(L.sidewall_angle_deg, 'g', 6));
+        QTableWidgetItem* gds = cell(r, ColGds);
+        gds->setText(gdsText(L.gds_layer));
+        gds->setToolTip(L.gds_layer ? QString()
+                                    : tr("No GDS layer: an export writes this layer on layer %1, datatype 0").arg(r + 1));
     }
     if (doc_->currentLayer() >= 0 && doc_->currentLayer() < table_->rowCount())
         table_->setCurrentCell(doc_->currentLayer(), std::max(0, table_->currentColumn()));
@@ -423,6 +497,12 @@ void LayerStackDock::cellEdited(int row, int column) {
     if (ok && column == ColZ0) applied = setLayerZ(row, v, z[1]);
     else if (ok && column == ColZ1) applied = setLayerZ(row, z[0], v);
     else if (ok && column == ColAngle) applied = setSidewallAngle(row, v);
+    else if (column == ColGds) {
+        bool good = false;
+        const auto gds = parseGds(table_->item(row, column)->text(), &good);
+        applied = good && (gds == p.layers[size_t(row)].gds_layer || setGdsLayer(row, gds));
+        if (applied) QMetaObject::invokeMethod(this, &LayerStackDock::refresh, Qt::QueuedConnection);  // "1" -> "1/0"
+    }
     if (!applied) QMetaObject::invokeMethod(this, &LayerStackDock::refresh, Qt::QueuedConnection);  // show the model again
 }
 

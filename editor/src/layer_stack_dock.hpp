@@ -23,7 +23,8 @@ namespace golightly::editor {
 /// to right in project order (so overlapping layers stay visible). Dragging a band's top
 /// or bottom edge changes z1 or z0, dragging its body moves both; the release makes one
 /// undo step ("Set layer z range"). A click selects the layer (current layer). The selected
-/// item's own z extent (solids, 3D sources and monitors) is a bracket beside the z axis.
+/// item's own z extent (solids, 3D sources and monitors) is a bar in a column left of the
+/// lanes, dragged the same way ("Set z extent").
 class LayerStackDiagram : public QWidget {
     Q_OBJECT
 public:
@@ -38,8 +39,15 @@ public:
     /// Snap step of drags (um): a cell, else 1 nm.
     double snapStep() const;
     /// The z extent of the selected item when it has its own (a sphere, a box; in 3D a
-    /// plane, a TF/SF or flux box, a point): drawn as a bracket beside the z axis.
+    /// plane, a TF/SF or flux box, a point; dimensions.hpp item_z_extent), with the drag
+    /// preview: drawn as a bar (a line for a point) in a column left of the layer lanes.
+    /// Dragging the bar's top or bottom edge changes z1 or z0 (a sphere's radius and centre
+    /// with the other edge fixed), its body moves it (points and planes normal to z only
+    /// move); snapped to the cell size; the release is one undo step ("Set z extent").
     std::optional<std::array<double, 2>> selectedZ() const;
+    /// Widget point of the selected item's side view: which 0 = bottom (z0), 1 = top (z1),
+    /// 2 = middle; a null point when the selection has no z extent of its own.
+    QPoint selectionPointFor(int which) const;
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -54,11 +62,15 @@ private:
     };
     void layout();
     std::array<double, 2> zRange(int layer) const;  ///< with the drag preview
+    bool selectionDraggable() const;                ///< has a z extent and is not locked
+    QRectF selRect_;                                ///< the selection's column (empty: none)
     EditorDocument* doc_;
     double zLo_ = 0, zHi_ = 1;  ///< shown z range
     QRectF plot_;
     std::vector<Lane> lanes_;
     struct Drag {
+        bool item = false;  ///< the selected item's z extent (ref), else a layer's
+        ItemRef ref;
         int layer = -1;
         int which = 2;
         double startZ = 0;
@@ -70,7 +82,7 @@ private:
 class LayerStackDock : public QDockWidget {
     Q_OBJECT
 public:
-    enum Column { ColName, ColMaterial, ColZ0, ColZ1, ColAngle, ColCount };
+    enum Column { ColName, ColMaterial, ColZ0, ColZ1, ColAngle, ColGds, ColCount };
     explicit LayerStackDock(EditorDocument* doc, QWidget* parent = nullptr);
     QTableWidget* table() const { return table_; }
     LayerStackDiagram* diagram() const { return diagram_; }
@@ -80,6 +92,15 @@ public:
     bool setLayerZ(int layer, double z0, double z1);
     bool setSidewallAngle(int layer, double degrees);
     void setLayerMaterial(int layer, const std::string& materialId);
+    /// The layer's GDSII layer/datatype (`gds_layer`, the pair a GDS export writes it to):
+    /// one undo step ("Set GDS layer"); nullopt removes it. Numbers must be 0..65535 (else
+    /// false, nothing changes).
+    bool setGdsLayer(int layer, std::optional<std::array<int, 2>> gds);
+    /// The table's text for a gds_layer: "layer/datatype", empty for none; and back:
+    /// "L/D", "L;D", "L,D", "L D" or "L" (datatype 0); empty = none; nullopt in `ok` false
+    /// for anything else or numbers outside 0..65535.
+    static QString gdsText(const std::optional<std::array<int, 2>>& gds);
+    static std::optional<std::array<int, 2>> parseGds(const QString& text, bool* ok);
     /// Adds a background (substrate or cladding) layer: one rectangle that covers the whole
     /// xy domain, PML included, extruded over [z0, z1], of `materialId`; the format needs no
     /// extra member for it (a layer like any other). Returns its layer index.

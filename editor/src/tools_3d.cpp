@@ -7,6 +7,7 @@
 
 #include "canvas.hpp"
 #include "dimensions.hpp"
+#include "ports.hpp"
 
 namespace golightly::editor {
 
@@ -123,6 +124,34 @@ void BoxItemTool::paintOverlay(QPainter& p) {
     p.setPen(QPen(kPreview3d, 1.5, Qt::DashLine));
     p.setBrush(Qt::NoBrush);
     p.drawRect(QRectF(canvas_->toScreen(a_), canvas_->toScreen(b_)).normalized());
+}
+
+void PortTool::mousePress(QMouseEvent* e, QPointF w) {
+    if (e->button() != Qt::LeftButton) return;
+    a_ = b_ = canvas_->snap(w);
+    active_ = true;
+}
+
+void PortTool::mouseMove(QMouseEvent*, QPointF w) {
+    if (!active_) return;
+    b_ = canvas_->snap(w);
+    canvas_->update();
+}
+
+void PortTool::mouseRelease(QMouseEvent* e, QPointF w) {
+    if (!active_ || e->button() != Qt::LeftButton) return;
+    b_ = canvas_->snap(w);
+    active_ = false;
+    canvas_->update();
+    if (a_ == b_) return;
+    const std::string name = doc()->uniqueItemName(QStringLiteral("port")).toStdString();
+    doc()->addPort(port_from_line(doc()->project(), {a_.x(), a_.y()}, {b_.x(), b_.y()}, name));
+}
+
+void PortTool::paintOverlay(QPainter& p) {
+    if (!active_) return;
+    p.setPen(QPen(kPreview3d, 3, Qt::DashLine));
+    p.drawLine(canvas_->toScreen(a_), canvas_->toScreen(b_));
 }
 
 }  // namespace golightly::editor

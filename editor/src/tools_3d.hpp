@@ -61,4 +61,27 @@ private:
     QPointF a_, b_;
 };
 
+/// Port (top-level `ports`, ports.hpp): drag a line across the waveguide. 2D: that line;
+/// 3D: a plane through it normal to the axis along which it is shortest, spanning the
+/// domain in z. Direction + that axis (into the device: flip it in Properties for a port on
+/// the right or top side); mode 0.
+class PortTool : public Tool {
+    Q_OBJECT
+public:
+    PortTool(Canvas* c, ToolSettings* s) : Tool(c, s) {}
+    QString name() const override { return tr("Port"); }
+    void mousePress(QMouseEvent*, QPointF) override;
+    void mouseMove(QMouseEvent*, QPointF) override;
+    void mouseRelease(QMouseEvent*, QPointF) override;
+    void paintOverlay(QPainter&) override;
+    void cancel() override { active_ = false; }
+    QString hint() const override {
+        return tr("Drag a line across the waveguide to place a port (S-parameters); direction and modes in Properties");
+    }
+
+private:
+    bool active_ = false;
+    QPointF a_, b_;
+};
+
 }  // namespace golightly::editor

@@ -3,7 +3,9 @@
 // cross-section diagram, background layers), the 3D tools (sphere, box, TF/SF box, flux
 // box) and their z fields in the Properties dock, the 3D structure mesh (triangulation
 // areas, sidewall angle, picking) and selection from the 3D view, the Examples menu, and a
-// 3D run whose slice moves from xy to xz while it runs, with live cross-sections.
+// 3D run whose slice moves from xy to xz (slice bar) and to yz (Run setup's fields) while it
+// runs, with cross-sections plotted during the run. STEP import in 3D through the
+// Translation z spin box. (More edits: tst_ide3d_edits.)
 //
 // With GOLIGHTLY_SHOTS set to a folder, the test also saves pictures of the new docks and
 // of the 3D run there (run it under Xvfb with QT_QPA_PLATFORM=xcb for the OpenGL view).
@@ -281,13 +283,20 @@ private Q_SLOTS:
         QVERIFY(w.openFile(copyExample(QStringLiteral("strip_waveguide_3d.glproj"))));
         editor::EditorDocument& doc = *w.document();
         editor::LayerStackDock* ls = w.layerStackDock();
-        ls->setFloating(true);  // room for the diagram, whatever the window's layout
-        ls->resize(460, 620);
+        ls->setFloating(true);  // room for the diagram and the table's columns, whatever the window's layout
+        ls->resize(560, 620);
         ls->show();
         ls->raise();
         QTest::qWait(50);
         QTableWidget* t = ls->table();
         QCOMPARE(t->rowCount(), 3);
+        // the picture of the docs (docs/screenshots/layer-stack.png): the example as shipped,
+        // the taper current, nothing selected
+        doc.setSelection({});
+        doc.setCurrentLayer(1);
+        QTest::qWait(50);
+        QVERIFY(doc.project() == load_project(dir_.filePath(QStringLiteral("strip_waveguide_3d.glproj")).toStdString()));
+        saveShot(ls, QStringLiteral("layer_stack_dock.png"));
         QCOMPARE(t->item(1, editor::LayerStackDock::ColZ0)->text(), QStringLiteral("0.6"));
         QCOMPARE(t->item(1, editor::LayerStackDock::ColAngle)->text(), QStringLiteral("10"));
         QVERIFY(undoRedoRoundTrip(doc, [&] { t->item(1, editor::LayerStackDock::ColZ1)->setText(QStringLiteral("0.9")); }));
@@ -337,7 +346,7 @@ private Q_SLOTS:
                 QVERIFY(cb->x() > 0);
             }
         QCOMPARE(visibleCombos, t->rowCount());
-        saveShot(ls, QStringLiteral("layer_stack_dock.png"));
+        saveShot(ls, QStringLiteral("layer_stack_dock_edited.png"));
         doc.undoStack()->undo();
         QVERIFY(doc.project() == beforeDrag);
         ls->setFloating(false);
@@ -522,10 +531,23 @@ private Q_SLOTS:
         QVERIFY(std::abs(zMid - 0.48) < 1e-9);
         QCOMPARE(dlg.sliceZSpin()->value(), 0.48);
         dlg.setPlacement(pl);
+        // the Translation z spin box, typed into: the part's z moves by as much
+        QDoubleSpinBox* tz = dlg.translateSpin(2);
+        QVERIFY(tz);
+        const double typedZ = std::round((pl.translate[2] + 0.05) * 1e4) / 1e4;
+        tz->setFocus();
+        tz->selectAll();
+        QTest::keyClicks(tz, QString::number(typedZ, 'f', 4));
+        tz->interpretText();
+        QCOMPARE(tz->value(), typedZ);
+        QCOMPARE(dlg.placement().translate[2], typedZ);
         for (int k = 0; k < int(m.solids.size()); ++k) dlg.setSolidIncluded(k, true);
         const double sliceBefore = doc.project().domain.slice_z;
         QVERIFY(undoRedoRoundTrip(doc, [&] { QVERIFY(dlg.importIntoDocument()); }));
         QCOMPARE(doc.project().domain.slice_z, sliceBefore);
+        for (const auto& l : doc.project().layers)
+            for (const auto& sh : l.shapes)
+                if (sh.type == ShapeType::Step) QCOMPARE(sh.translate[2], typedZ);
         int stepLayer = -1;
         for (int l = 0; l < int(doc.project().layers.size()); ++l)
             for (const auto& sh : doc.project().layers[size_t(l)].shapes)
@@ -541,7 +563,7 @@ private Q_SLOTS:
                 zhi = pk.bounds.hi.z;
             }
         std::printf("STEP solid meshed over z %.4f .. %.4f um\n", zlo, zhi);
-        QVERIFY(zlo < 0.48 && zhi > 0.48);
+        QVERIFY(zlo < 0.48 + 0.05 && zhi > 0.48 + 0.05);  // the part's centre, moved up 0.05 um
     }
 
     /// The field view of a 3D run outlines sources and monitors where they cut the slice:
@@ -644,10 +666,55 @@ private Q_SLOTS:
         std::printf("after the switch: xz frame %dx%d at y = %.3f um, step %lld (> %lld), max |Ez| %.3g\n", fr->width,
                     fr->height, fr->slice_position_um, (long long)fr->step, (long long)stepAtSwitch, mx);
         saveShot(&w, QStringLiteral("run3d_xz_running.png"));
+
+        // the Run setup dock's slice fields move the live slice too (the bar's path), and
+        // leave the project alone: paused, the plane to yz (at the domain's x centre), then
+        // the position to x = 0.3 um
+        w.runController()->pause();
+        QTRY_VERIFY_WITH_TIMEOUT(w.runController()->isPaused() || !finished.isEmpty(), 20000);
+        QVERIFY2(finished.isEmpty(), "the run ended before the Run setup slice was changed");
+        // the cross-section plot has data during the run, not only at its end
+        QCustomPlot* cross = w.monitorsDock()->crossSectionPlot();
+        QTRY_VERIFY_WITH_TIMEOUT(plots::MonitorsDock::pointCount(cross) > 0, 10000);
+        QVERIFY(w.runController()->isRunning());
+        std::printf("cross-section plot during the run: %d points at step %lld\n", plots::MonitorsDock::pointCount(cross),
+                    (long long)w.fieldView()->currentFrame()->step);
+        editor::RunSetupDock* rd = w.runSetupDock();
+        const Project projectBefore = w.document()->project();
+        const int undoBefore = w.document()->undoStack()->count();
+        std::int64_t stepAtYz = w.fieldView()->currentFrame()->step;  // (a new slice clears the frames)
+        rd->framesPlane()->setCurrentIndex(2);
+        Q_EMIT rd->framesPlane()->activated(2);
+        QVERIFY(w.document()->project() == projectBefore);
+        QCOMPARE(w.document()->undoStack()->count(), undoBefore);
+        QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("run.slicePlane"))->currentIndex(), 2);  // the bar follows
+        QCOMPARE(rd->framesPosition()->value(), 0.4);  // x centre of the 0.8 um domain
+        w.runController()->resume();
+        QTRY_VERIFY_WITH_TIMEOUT(w.fieldView()->currentFrame() && w.fieldView()->currentFrame()->slice_normal == 0, 20000);
+        fr = w.fieldView()->currentFrame();
+        QVERIFY(fr->step > stepAtYz);
+        QCOMPARE(fr->width, cp.scene.ny);
+        QCOMPARE(fr->height, cp.scene.nz);
+        QVERIFY(std::abs(fr->slice_position_um - 0.4) < 0.021);
+        std::printf("Run setup -> yz: frame %dx%d at x = %.3f um, step %lld\n", fr->width, fr->height, fr->slice_position_um,
+                    (long long)fr->step);
+        w.runController()->pause();
+        QTRY_VERIFY_WITH_TIMEOUT(w.runController()->isPaused() || !finished.isEmpty(), 20000);
+        QVERIFY2(finished.isEmpty(), "the run ended before the Run setup position was changed");
+        stepAtYz = w.fieldView()->currentFrame() ? w.fieldView()->currentFrame()->step : 0;
+        rd->framesPosition()->setValue(0.3);
+        QVERIFY(w.document()->project() == projectBefore);
+        QCOMPARE(w.findChild<QDoubleSpinBox*>(QStringLiteral("run.slicePosition"))->value(), 0.3);
+        w.runController()->resume();
+        QTRY_VERIFY_WITH_TIMEOUT(w.fieldView()->currentFrame() && w.fieldView()->currentFrame()->slice_normal == 0 &&
+                                     std::abs(w.fieldView()->currentFrame()->slice_position_um - 0.3) < 0.021,
+                                 20000);
+        QVERIFY(w.fieldView()->currentFrame()->step > stepAtYz);
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
-        // the cross-section of the eps 4 sphere, um^2: between 0 and a few times pi r^2
-        QCustomPlot* cross = w.monitorsDock()->crossSectionPlot();
+        // the run setup shows run.frames again; the cross-section of the eps 4 sphere, um^2:
+        // between 0 and a few times pi r^2
+        QCOMPARE(rd->framesPlane()->currentText(), QStringLiteral("xy"));
         QVERIFY(plots::MonitorsDock::pointCount(cross) >= 11);
         QVERIFY(cross->yAxis->label().contains(QStringLiteral("µm²")));
         const auto result = w.runController()->lastResult();

@@ -166,6 +166,35 @@ struct Builder {
         line({p.x, p.y - r, p.z}, {p.x, p.y + r, p.z}, col);
         line({p.x, p.y, p.z - r}, {p.x, p.y, p.z + r}, col);
     }
+    /// A point dipole of component `comp`: an arrow of length 2r through `p` along the
+    /// component's axis, a four-line head at +r, and for a magnetic dipole (Hx, Hy, Hz) a
+    /// ring of radius r/2 around the axis (the current loop); the label at the tip.
+    void dipole_mark(Vec3 p, double r, Component comp, std::array<float, 4> col) {
+        const int a = int(comp) % 3, u = (a + 1) % 3, v = (a + 2) % 3;
+        Vec3 tail = p, tip = p;
+        tail[a] -= r;
+        tip[a] += r;
+        line(tail, tip, col);
+        for (int k = 0; k < 4; ++k) {
+            Vec3 h = tip;
+            h[a] -= 0.35 * r;
+            (k < 2 ? h[u] : h[v]) += (k % 2 ? -0.18 : 0.18) * r;
+            line(tip, h, col);
+        }
+        if (int(comp) >= 3) {
+            const int n = 16;
+            for (int k = 0; k < n; ++k) {
+                Vec3 q0 = p, q1 = p;
+                const double t0 = 2 * M_PI * k / n, t1 = 2 * M_PI * (k + 1) / n;
+                q0[u] += 0.5 * r * std::cos(t0);
+                q0[v] += 0.5 * r * std::sin(t0);
+                q1[u] += 0.5 * r * std::cos(t1);
+                q1[v] += 0.5 * r * std::sin(t1);
+                line(q0, q1, col);
+            }
+        }
+        m.labels.push_back({{float(tip.x), float(tip.y), float(tip.z)}, component_name(comp), {col[0], col[1], col[2], col[3]}});
+    }
     /// A plane (one zero entry of size) as a rectangle outline.
     void plane_lines(Vec3 c, Vec3 s, std::array<float, 4> col) {
         box_lines({c.x - s.x / 2, c.y - s.y / 2, c.z - s.z / 2}, {c.x + s.x / 2, c.y + s.y / 2, c.z + s.z / 2}, col);
@@ -366,7 +395,7 @@ StructureMesh build_structure_mesh(const Project& p, const StructureMeshOptions&
         const Source& s = p.sources[i];
         if (s.type == SourceType::Point) {
             const Vec3 at{s.at.x, s.at.y, s.at_z.value_or(0.5 * lz)};
-            b.cross_mark(at, mark, srcColor);
+            b.dipole_mark(at, 1.5 * mark, s.component, srcColor);
             addPick(2, int(i), {at, at});
         } else if (s.type == SourceType::Plane) {
             b.plane_lines(s.center, s.size, srcColor);
@@ -395,6 +424,35 @@ StructureMesh build_structure_mesh(const Project& p, const StructureMeshOptions&
             const Vec3 at{m.at->x, m.at->y, m.at_z.value_or(0.5 * lz)};
             b.cross_mark(at, mark, monColor);
             addPick(3, int(i), {at, at});
+        }
+    }
+    // ports (top-level `ports`, read leniently: entries without a centre and size are
+    // skipped): their plane (3D) or line (2D, spanning [0, Lz] here) outlined, pick kind 4
+    if (const auto it = p.extra.find("ports"); it != p.extra.end() && it->is_array()) {
+        const std::array<float, 4> portColor{0.f, 0.75f, 0.8f, 1.f};
+        for (size_t i = 0; i < it->size(); ++i) {
+            const Json& e = (*it)[i];
+            if (!e.is_object() || !e.contains("center") || !e.contains("size") || !e["center"].is_array() ||
+                !e["size"].is_array())
+                continue;
+            Vec3 c{0, 0, 0.5 * lz}, sz{0, 0, lz};  // 2D ports ([x, y]): the whole height
+            bool ok = true;
+            for (size_t a = 0; a < 3; ++a) {
+                const Json& cj = e["center"];
+                const Json& sj = e["size"];
+                if (a < cj.size()) {
+                    ok = ok && cj[a].is_number();
+                    if (cj[a].is_number()) c[int(a)] = cj[a].get<double>();
+                }
+                if (a < sj.size()) {
+                    ok = ok && sj[a].is_number();
+                    if (sj[a].is_number()) sz[int(a)] = sj[a].get<double>();
+                }
+            }
+            if (!ok) continue;
+            const Vec3 lo{c.x - sz.x / 2, c.y - sz.y / 2, c.z - sz.z / 2}, hi{c.x + sz.x / 2, c.y + sz.y / 2, c.z + sz.z / 2};
+            b.box_lines(lo, hi, portColor);
+            addPick(4, int(i), {lo, hi});
         }
     }
     // the slice plane

@@ -8,7 +8,9 @@
 // "3D projects"). Spheres: a UV sphere; boxes: six faces; STEP solids: their BRepMesh
 // tessellation (step_mesh). Raster (painted) shapes are not meshed (their footprint is
 // outlined). Lines: the interior domain, the PML band's outer box, sources and monitors
-// (planes as rectangles, boxes as boxes, points as small crosses), the slice plane.
+// (planes as rectangles, boxes as boxes, time probes as small crosses, point dipoles as an
+// arrow along their component's axis with a label, magnetic ones with a ring around it),
+// ports (cyan outlines of their planes), the slice plane.
 #pragma once
 
 #include <array>
@@ -26,7 +28,7 @@ struct MeshVertex {
 };
 
 /// What a pick in the 3D view can hit: kind 1 = shape (layer, index), 2 = source (index),
-/// 3 = monitor (index) (the editor's ItemRef::Kind order).
+/// 3 = monitor (index), 4 = port (index in `ports`) (the editor's ItemRef::Kind order).
 struct MeshPick {
     int kind = 0;
     int layer = -1;
@@ -36,11 +38,20 @@ struct MeshPick {
     double radius = 0;
 };
 
+/// A text placed at a 3D point (the views project it and draw it over the picture): the
+/// component of a point dipole ("Ez", "Hx"...), next to its arrow's tip.
+struct MeshLabel {
+    float p[3];  ///< um
+    std::string text;
+    float c[4];  ///< RGBA, 0..1
+};
+
 struct StructureMesh {
     std::vector<MeshVertex> triangles;    ///< opaque, 3 vertices per triangle
     std::vector<MeshVertex> translucent;  ///< the slice plane, 3 per triangle
     std::vector<MeshVertex> lines;        ///< 2 vertices per segment
     std::vector<MeshPick> picks;
+    std::vector<MeshLabel> labels;        ///< point dipoles' components
     Box3 bounds;                          ///< everything drawn (domain with PML at least)
     std::vector<std::string> warnings;    ///< shapes that could not be meshed, by name
 };

@@ -375,6 +375,20 @@ void StructureView3D::paintOverlay(QPainter& p, QSize size) {
         p.drawLine(o, tip);
         p.drawText(tip + QPointF(3, 4), QString::fromLatin1(names[a]));
     }
+    // the labels (point dipoles' components) beside their 3D points
+    if (!mesh_.labels.empty()) {
+        const QMatrix4x4 mvp = projectionMatrix() * viewMatrix();
+        QFont f = p.font();
+        f.setBold(true);
+        p.setFont(f);
+        for (const MeshLabel& l : mesh_.labels) {
+            const QVector4D c = mvp * QVector4D(l.p[0], l.p[1], l.p[2], 1.f);
+            if (c.w() <= 1e-9f) continue;  // behind the camera
+            const QPointF at((c.x() / c.w() + 1) * 0.5 * size.width(), (1 - c.y() / c.w()) * 0.5 * size.height());
+            p.setPen(QColor::fromRgbF(l.c[0], l.c[1], l.c[2], l.c[3]));
+            p.drawText(at + QPointF(3, -3), QString::fromStdString(l.text));
+        }
+    }
     if (!haveProject_) {
         p.setPen(QColor(230, 230, 230));
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("No project"));
