@@ -321,6 +321,41 @@ TEST_CASE("GDS shapes: the project's coverage takes the flattened polygons, in 2
     }
 }
 
+TEST_CASE("GDS shapes in 3D: sloped sidewalls extrude frustums of the analytic volume", "[gds][3d]") {
+    // A layer's sidewall_angle_deg moves every edge inward by (z - z0) tan(angle) (spec,
+    // "Layers"): the section at height h of a polygon of area A and perimeter P has area
+    //   A(d) = A - P d + d^2 sum_i cot(theta_i / 2),   d = h tan(angle)
+    // (theta_i the interior angles; miter offsets, no edge collapsing). For a rectilinear
+    // polygon sum cot(theta_i / 2) = (#convex - #reflex) = 4; for a triangle the section is
+    // the triangle scaled about its incentre, A (1 - d / r)^2 with r = 2 A / P. So
+    //   V_L = A H - P t H^2 / 2 + 4 t^2 H^3 / 3,   V_tri = A H (1 - t H / r + (t H / r)^2 / 3).
+    // LEAF (tests/data/gds/layout.gds): the L of 1/0 (A = 1.5, P = 7) and the triangle of 1/5
+    // (2,0) (3,0) (2.5,1.2) (A = 0.6, P = 3.6).
+    const double H = 0.3, angle = 20, t = std::tan(angle * M_PI / 180);
+    const double V_L = 1.5 * H - 7.0 * t * H * H / 2 + 4 * t * t * H * H * H / 3;
+    const double r = 2 * 0.6 / 3.6, q = t * H / r;
+    const double V_tri = 0.6 * H * (1 - q + q * q / 3);
+    Project p = base_project(4, 3, 0.5, 0.05, 3);
+    Layer a;
+    a.name = "L";
+    a.material = "si";
+    a.z = std::array<double, 2>{0.1, 0.1 + H};
+    a.sidewall_angle_deg = angle;
+    a.shapes = {gds_shape("LEAF", {1, 0}, {0.5, 0.5})};
+    Layer b = a;
+    b.name = "triangle";
+    b.material = "sin";
+    b.shapes = {gds_shape("LEAF", {1, 5}, {0.5, 0.5})};
+    p.layers = {a, b};
+    const auto vol = material_volumes_um3(p, 0.05, false);
+    std::printf("gds sidewalls %g deg: L %.9f um^3 (analytic %.9f, vertical walls %.3f), triangle %.9f (analytic %.9f, "
+                "vertical %.3f)\n",
+                angle, vol.at("si"), V_L, 1.5 * H, vol.at("sin"), V_tri, 0.6 * H);
+    CHECK(vol.at("si") == Approx(V_L).epsilon(1e-6));
+    CHECK(vol.at("sin") == Approx(V_tri).epsilon(1e-6));
+    CHECK(std::abs(V_L - 1.5 * H) > 0.2 * V_L);  // the slope matters
+}
+
 TEST_CASE("GDS shapes: overlapping elements of one shape count once", "[gds]") {
     // two overlapping squares on one layer: the union's area, not the sum
     gds::WriteLayer w{7, 0, {{{0, 0}, {2, 0}, {2, 2}, {0, 2}}, {{1, 1}, {3, 1}, {3, 3}, {1, 3}}}, {}};
