@@ -608,6 +608,7 @@ TEST_CASE("GDS export: every layer's shapes on its gds_layer, read back", "[gds]
 }
 
 TEST_CASE("GDS layer maps: gdsfactory's layer_views.yaml (nested views, groups)", "[gds]") {
+    if (!gds::yaml_layer_maps_available()) { WARN("SKIPPED: built without yaml-cpp"); return; }
     // tests/data/gds/layer_views.yaml is in LayerViews.to_yaml's layout: every view a mapping
     // with `layer: [l, d]`, groups under group_members, CustomDitherPatterns at the end. A
     // line-based reader named every entry "layer".
@@ -622,6 +623,7 @@ TEST_CASE("GDS layer maps: gdsfactory's layer_views.yaml (nested views, groups)"
 }
 
 TEST_CASE("GDS layer maps: a KLayout .lyp with groups, sources with names and entities", "[gds]") {
+    if (!gds::lyp_layer_maps_available()) { WARN("SKIPPED: built without pugixml"); return; }
     // tests/data/gds/klayout.lyp: the element layout KLayout and gdsfactory's to_lyp write
     // (every property element present), a "NAME l/d" name (layer_in_name), "&amp;" and a
     // character reference, a group ("*/*@*") of two members, a group "*/5" whose member "1/*"
@@ -637,6 +639,10 @@ TEST_CASE("GDS layer maps: a KLayout .lyp with groups, sources with names and en
 }
 
 TEST_CASE("GDS layer maps: plain YAML maps, tabs, and bad files", "[gds]") {
+    if (!gds::lyp_layer_maps_available() || !gds::yaml_layer_maps_available()) {
+        WARN("SKIPPED: built without pugixml or yaml-cpp");
+        return;
+    }
     test::Scratch dir("gds", "map");
     auto write = [&](const std::string& name, const std::string& text) {
         std::ofstream f(dir.path / name);

@@ -289,6 +289,22 @@ std::vector<LayerName> read_yaml(const std::string& text, const std::string& fil
 
 }  // namespace
 
+bool lyp_layer_maps_available() {
+#ifdef GOLIGHTLY_HAVE_PUGIXML
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool yaml_layer_maps_available() {
+#ifdef GOLIGHTLY_HAVE_YAML_CPP
+    return true;
+#else
+    return false;
+#endif
+}
+
 std::vector<LayerName> read_layer_map(const std::filesystem::path& file) {
     std::string text;
     try {

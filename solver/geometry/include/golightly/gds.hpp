@@ -171,6 +171,11 @@ struct LayerName {
 /// missing from this build (the message names the Debian package).
 std::vector<LayerName> read_layer_map(const std::filesystem::path& file);
 
+/// True when this build reads KLayout .lyp layer maps (pugixml compiled in).
+bool lyp_layer_maps_available();
+/// True when this build reads YAML layer maps (yaml-cpp compiled in).
+bool yaml_layer_maps_available();
+
 }  // namespace golightly::gds
 
 namespace golightly {
