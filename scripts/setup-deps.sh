@@ -18,13 +18,14 @@ for a in "$@"; do
     *) echo "setup-deps.sh: unknown option $a" >&2; exit 1 ;;
   esac
 done
-# OpenCASCADE (STEP import), muparser (parameter expressions) and NLopt (optimize) are
-# optional for the solver build but part of the solver list.
+# OpenCASCADE (STEP import), muparser (parameter expressions), NLopt (optimize), pugixml
+# and yaml-cpp (KLayout .lyp and gdsfactory YAML layer maps) are optional for the solver
+# build but part of the solver list.
 pkgs=(build-essential cmake ninja-build pkg-config git
       nlohmann-json3-dev catch2 libcli11-dev libeigen3-dev libhdf5-dev libpng-dev zlib1g-dev
       libocct-data-exchange-dev libocct-modeling-algorithms-dev libocct-modeling-data-dev
       libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev
-      libmuparser-dev libnlopt-cxx-dev libspectra-dev)
+      libmuparser-dev libnlopt-cxx-dev libspectra-dev libpugixml-dev libyaml-cpp-dev)
 if [ "$solver_only" = 0 ]; then
   pkgs+=(qt6-base-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
          libqcustomplot-dev qt6-svg-dev libgl-dev xvfb xauth)

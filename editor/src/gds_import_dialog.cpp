@@ -74,6 +74,19 @@ QString pair_text(std::array<int, 2> l) { return QStringLiteral("%1/%2").arg(l[0
 
 QColor layer_color(int k) { return QColor::fromHsv((k * 67) % 360, 150, 210); }
 
+QString z_text(std::array<double, 2> z) { return QStringLiteral("%1, %2").arg(z[0], 0, 'g', 6).arg(z[1], 0, 'g', 6); }
+
+/// "z0, z1" (or "z0 z1", "z0..z1") in um; nullopt unless two finite numbers with z0 < z1.
+std::optional<std::array<double, 2>> parse_z(QString text) {
+    text.replace(QStringLiteral(".."), QStringLiteral(" ")).replace(QLatin1Char(','), QLatin1Char(' '));
+    const QStringList parts = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (parts.size() != 2) return std::nullopt;
+    bool ok0 = false, ok1 = false;
+    const double a = parts[0].toDouble(&ok0), b = parts[1].toDouble(&ok1);
+    if (!ok0 || !ok1 || !std::isfinite(a) || !std::isfinite(b) || !(a < b)) return std::nullopt;
+    return std::array<double, 2>{a, b};
+}
+
 }  // namespace
 
 GdsImportDialog::GdsImportDialog(EditorDocument* doc, Prompts* prompts, QWidget* parent)
@@ -92,12 +105,19 @@ GdsImportDialog::GdsImportDialog(EditorDocument* doc, Prompts* prompts, QWidget*
     outer->addLayout(row);
     auto* split = new QSplitter(this);
     table_ = new QTableWidget(0, ColCount, split);
-    table_->setHorizontalHeaderLabels({tr("Layer/datatype"), tr("Elements"), tr("New layer"), tr("Material")});
+    table_->setHorizontalHeaderLabels(
+        {tr("Layer/datatype"), tr("Elements"), tr("Into"), tr("Layer name"), tr("Material"), tr("z (µm)")});
+    table_->horizontalHeaderItem(ColTarget)->setToolTip(
+        tr("A new layer, or an existing layer (it keeps its z range, sidewall and material)"));
+    table_->horizontalHeaderItem(ColZ)->setToolTip(tr("The z range of a new layer in a 3D project: z0, z1"));
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->hide();
     preview_ = new GdsPreview(split);
     split->addWidget(table_);
     split->addWidget(preview_);
+    split->setStretchFactor(0, 3);  // the table (six columns in 3D) gets most of the width
+    split->setStretchFactor(1, 2);
+    split->setSizes({620, 380});
     outer->addWidget(split, 1);
     auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     bb->button(QDialogButtonBox::Ok)->setText(tr("Import"));
@@ -113,7 +133,7 @@ GdsImportDialog::GdsImportDialog(EditorDocument* doc, Prompts* prompts, QWidget*
                                                           tr("Layer maps (*.lyp *.yaml *.yml);;All files (*)"));
         if (!path.isEmpty()) loadLayerMap(path);
     });
-    resize(820, 480);
+    resize(1040, 520);
 }
 
 GdsImportDialog::~GdsImportDialog() = default;
@@ -174,7 +194,11 @@ bool GdsImportDialog::loadLayerMap(const QString& path) {
     }
     for (const auto& n : names_) {
         const int r = rowOf({n.layer, n.datatype});
-        if (r >= 0) table_->item(r, ColName)->setText(QString::fromStdString(n.name));
+        if (r < 0) continue;
+        QTableWidgetItem* item = table_->item(r, ColName);
+        // a row filling an existing layer shows that layer's name: keep the map's for "New layer"
+        if (item->flags() & Qt::ItemIsEditable) item->setText(QString::fromStdString(n.name));
+        else item->setData(Qt::UserRole, QString::fromStdString(n.name));
     }
     return true;
 }
@@ -236,7 +260,27 @@ void GdsImportDialog::fillLayers() {
                 break;
             }
         table_->setCellWidget(r, ColMaterial, mat);
+        table_->setItem(r, ColZ, new QTableWidgetItem(z_text(defaultZ())));
+        // the target: a new layer, or an existing one (default: the first with this gds_layer)
+        auto* target = new QComboBox(table_);
+        target->addItem(tr("New layer"), -1);
+        int match = -1;
+        for (size_t i = 0; i < pr.layers.size(); ++i) {
+            const Layer& L = pr.layers[i];
+            QString label = QString::fromStdString(L.name);
+            if (L.gds_layer) label += QStringLiteral(" (%1)").arg(pair_text(*L.gds_layer));
+            target->addItem(label, int(i));
+            if (match < 0 && L.gds_layer && *L.gds_layer == layers_[k]) match = int(i);
+        }
+        target->setCurrentIndex(target->findData(match));
+        table_->setCellWidget(r, ColTarget, target);
+        connect(target, &QComboBox::currentIndexChanged, this, [this, target] {
+            for (int row = 0; row < table_->rowCount(); ++row)
+                if (table_->cellWidget(row, ColTarget) == target) updateRowTarget(row);
+        });
+        updateRowTarget(r);
     }
+    table_->setColumnHidden(ColZ, pr.domain.dimensions != 3);
     table_->resizeColumnsToContents();
     updatePreview();
 }
@@ -272,6 +316,76 @@ void GdsImportDialog::updatePreview() {
         }
     }
     preview_->update();
+}
+
+void GdsImportDialog::updateRowTarget(int r) {
+    auto* target = qobject_cast<QComboBox*>(table_->cellWidget(r, ColTarget));
+    auto* mat = qobject_cast<QComboBox*>(table_->cellWidget(r, ColMaterial));
+    QTableWidgetItem* name = table_->item(r, ColName);
+    QTableWidgetItem* z = table_->item(r, ColZ);
+    if (!target || !mat || !name || !z) return;
+    const int existing = target->currentData().toInt();
+    const Project& pr = doc_->project();
+    const QSignalBlocker block(table_);
+    const Qt::ItemFlags editable = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable;
+    if (existing >= 0 && existing < int(pr.layers.size())) {
+        // an existing layer: its name, material and z range, shown and kept
+        const Layer& L = pr.layers[size_t(existing)];
+        if (name->flags() & Qt::ItemIsEditable) name->setData(Qt::UserRole, name->text());  // the new layer's name, for later
+        name->setText(QString::fromStdString(L.name));
+        name->setFlags(Qt::ItemIsSelectable);
+        const int mi = mat->findData(QString::fromStdString(L.material));
+        if (mi >= 0) mat->setCurrentIndex(mi);
+        mat->setEnabled(false);
+        if (z->flags() & Qt::ItemIsEditable) z->setData(Qt::UserRole, z->text());
+        z->setText(L.z ? z_text(*L.z) : tr("whole domain"));
+        z->setFlags(Qt::ItemIsSelectable);
+    } else {
+        if (!(name->flags() & Qt::ItemIsEditable)) {
+            const QString saved = name->data(Qt::UserRole).toString();
+            if (!saved.isEmpty()) name->setText(saved);
+            const QString savedZ = z->data(Qt::UserRole).toString();
+            z->setText(savedZ.isEmpty() ? z_text(defaultZ()) : savedZ);
+        }
+        name->setFlags(editable);
+        z->setFlags(editable);
+        mat->setEnabled(true);
+    }
+}
+
+void GdsImportDialog::setLayerTarget(std::array<int, 2> layer, int existingLayer) {
+    const int r = rowOf(layer);
+    auto* c = r >= 0 ? qobject_cast<QComboBox*>(table_->cellWidget(r, ColTarget)) : nullptr;
+    const int i = c ? c->findData(existingLayer) : -1;
+    if (i >= 0) c->setCurrentIndex(i);
+}
+
+int GdsImportDialog::layerTarget(std::array<int, 2> layer) const {
+    const int r = rowOf(layer);
+    auto* c = r >= 0 ? qobject_cast<QComboBox*>(table_->cellWidget(r, ColTarget)) : nullptr;
+    return c ? c->currentData().toInt() : -1;
+}
+
+void GdsImportDialog::setLayerZ(std::array<int, 2> layer, std::array<double, 2> z) {
+    const int r = rowOf(layer);
+    if (r >= 0 && layerTarget(layer) < 0) table_->item(r, ColZ)->setText(z_text(z));
+}
+
+std::optional<std::array<double, 2>> GdsImportDialog::layerZ(std::array<int, 2> layer) const {
+    const int r = rowOf(layer);
+    if (r < 0 || doc_->project().domain.dimensions != 3 || layerTarget(layer) >= 0) return std::nullopt;
+    return parse_z(table_->item(r, ColZ)->text());
+}
+
+std::array<double, 2> GdsImportDialog::defaultZ() const {
+    const Project& pr = doc_->project();
+    for (auto it = pr.layers.rbegin(); it != pr.layers.rend(); ++it)
+        if (it->z && it->gds_layer) return *it->z;
+    for (auto it = pr.layers.rbegin(); it != pr.layers.rend(); ++it)
+        if (it->z) return *it->z;
+    const double lz = pr.domain.size[2] > 0 ? pr.domain.size[2] : 1.0;
+    const double t = std::min(0.22, lz / 3), mid = 0.5 * lz;
+    return {mid - 0.5 * t, mid + 0.5 * t};
 }
 
 int GdsImportDialog::previewPolygons() const { return preview_->polygons; }
@@ -315,21 +429,19 @@ bool GdsImportDialog::importIntoDocument() {
         prompts_->error(tr("Import GDS"), tr("No GDS file is loaded."));
         return false;
     }
+    const Project& pr = doc_->project();
+    const bool is3d = pr.domain.dimensions == 3;
     std::vector<Layer> added;
+    std::vector<std::pair<int, Shape>> filled;  // existing layer index, its new shape
+    const auto tops = gds::top_cells(*lib_);
     for (const auto& l : layers_) {
         if (!layerIncluded(l)) continue;
-        const QString name = layerName(l).trimmed();
-        const QString material = layerMaterial(l);
-        if (name.isEmpty() || material.isEmpty()) {
-            prompts_->error(tr("Import GDS"), tr("Layer %1 needs a name and a material.").arg(pair_text(l)));
-            return false;
-        }
+        const int target = layerTarget(l);
         Shape s;
         s.type = ShapeType::Gds;
         s.file_name = QFileInfo(path_).fileName().toStdString();
         s.data_base64 = dataBase64_;
         // name the cell unless it is the file's only top cell (the default)
-        const auto tops = gds::top_cells(*lib_);
         s.gds_cell = tops.size() == 1 && tops[0] == cell().toStdString() ? std::string() : cell().toStdString();
         s.gds_layer = l;
         try {
@@ -338,22 +450,52 @@ bool GdsImportDialog::importIntoDocument() {
             prompts_->error(tr("Import GDS"), QString::fromStdString(e.what()));
             return false;
         }
+        if (target >= 0 && target < int(pr.layers.size())) {
+            filled.emplace_back(target, std::move(s));
+            continue;
+        }
+        const QString name = layerName(l).trimmed();
+        const QString material = layerMaterial(l);
+        if (name.isEmpty() || material.isEmpty()) {
+            prompts_->error(tr("Import GDS"), tr("Layer %1 needs a name and a material.").arg(pair_text(l)));
+            return false;
+        }
         Layer layer;
         layer.name = name.toStdString();
         layer.material = material.toStdString();
         layer.gds_layer = l;
+        if (is3d) {
+            const auto z = layerZ(l);
+            if (!z) {
+                prompts_->error(tr("Import GDS"), tr("Layer %1: the z range \"%2\" is not two numbers z0, z1 (µm) with z0 < z1.")
+                                                      .arg(pair_text(l), table_->item(rowOf(l), ColZ)->text()));
+                return false;
+            }
+            layer.z = *z;
+        }
         layer.shapes = {s};
         added.push_back(std::move(layer));
     }
-    if (added.empty()) {
+    if (added.empty() && filled.empty()) {
         prompts_->error(tr("Import GDS"), tr("Tick at least one layer."));
         return false;
     }
-    const int first = int(doc_->project().layers.size());
+    const int first = int(pr.layers.size());
+    const int firstFilled = filled.empty() ? -1 : filled.front().first;
     doc_->editProject(tr("Import GDS %1").arg(QFileInfo(path_).fileName()), [&](Project& p) {
+        for (const auto& [index, shape] : filled) {
+            Layer& L = p.layers[size_t(index)];
+            // a re-import of the same file and layer/datatype replaces the earlier shape
+            const auto same = [&](const Shape& old) {
+                return old.type == ShapeType::Gds && old.gds_layer == shape.gds_layer && old.file_name == shape.file_name;
+            };
+            L.shapes.erase(std::remove_if(L.shapes.begin(), L.shapes.end(), same), L.shapes.end());
+            L.shapes.push_back(shape);
+            if (!L.gds_layer) L.gds_layer = shape.gds_layer;
+        }
         for (const Layer& l : added) p.layers.push_back(l);
     });
-    doc_->setCurrentLayer(first);
+    doc_->setCurrentLayer(added.empty() ? firstFilled : first);
     return true;
 }
 

@@ -1,10 +1,13 @@
 // GoLightly editor: GDSII import and export (issue 22, IDE half). File > Import GDS opens
 // GdsImportDialog: the file is read (gds::read), its cells are listed (top cells first),
-// the chosen cell's layer/datatype pairs fill a table (element count after flattening, a
-// name, from a layer map (.lyp / YAML) when one is loaded, and a material), a preview draws
-// the flattened polygons of the ticked layers, and Import adds one GoLightly layer per
-// ticked GDS layer, each with `gds_layer` and one `gds` shape embedding the file: ONE undo
-// step. File > Export GDS writes the project through export_gds (gds.hpp), as
+// the chosen cell's layer/datatype pairs fill a table (element count after flattening, the
+// target: a new layer or an existing one, by default the existing layer whose `gds_layer`
+// is that pair; for a new layer a name, from a layer map (.lyp / YAML) when one is loaded,
+// a material and, in 3D, a z range), a preview draws the flattened polygons of the ticked
+// layers, and Import adds one `gds` shape embedding the file per ticked GDS layer: into
+// its existing target layer (which keeps its z range, sidewall and material; a `gds`
+// shape of that file and pair it already holds is replaced) or into a new layer with
+// `gds_layer` set: ONE undo step. File > Export GDS writes the project through export_gds (gds.hpp), as
 // `golightly-cli export-gds` does.
 #pragma once
 
@@ -13,6 +16,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "editor_document.hpp"
@@ -27,7 +31,7 @@ namespace golightly::editor {
 class GdsImportDialog : public QDialog {
     Q_OBJECT
 public:
-    enum Column { ColLayer, ColElements, ColName, ColMaterial, ColCount };
+    enum Column { ColLayer, ColElements, ColTarget, ColName, ColMaterial, ColZ, ColCount };
     GdsImportDialog(EditorDocument* doc, Prompts* prompts, QWidget* parent = nullptr);
     ~GdsImportDialog() override;
 
@@ -55,11 +59,24 @@ public:
     /// An existing material id.
     void setLayerMaterial(std::array<int, 2> layer, const QString& materialId);
     QString layerMaterial(std::array<int, 2> layer) const;
+    /// The target of a row: the index of an existing layer of the project, or -1 for a new
+    /// layer. Default: the first layer whose gds_layer is the row's pair, else -1.
+    void setLayerTarget(std::array<int, 2> layer, int existingLayer);
+    int layerTarget(std::array<int, 2> layer) const;
+    /// The z range (um, z0 < z1) a new layer gets in a 3D project (the table's z column:
+    /// "z0, z1"); nullopt in 2D, for an existing target, or when the text does not parse.
+    void setLayerZ(std::array<int, 2> layer, std::array<double, 2> z);
+    std::optional<std::array<double, 2>> layerZ(std::array<int, 2> layer) const;
+    /// The z range offered to new layers in 3D: that of the last layer with a z range and a
+    /// gds_layer, else of the last layer with a z range, else 0.22 um (at most a third of
+    /// the domain's height) centred in the domain.
+    std::array<double, 2> defaultZ() const;
     /// Polygons (boundaries, boxes and path outlines) the preview draws now.
     int previewPolygons() const;
 
-    /// Adds a layer per ticked GDS layer: ONE undo step; false (message to the prompts,
-    /// project unchanged) when nothing is loaded or ticked, or a name is empty.
+    /// Adds a `gds` shape per ticked GDS layer to its target (existing or new layer): ONE
+    /// undo step; false (message to the prompts, project unchanged) when nothing is loaded
+    /// or ticked, a new layer's name or material is empty, or its z range does not parse.
     bool importIntoDocument();
 
 public Q_SLOTS:
@@ -67,6 +84,7 @@ public Q_SLOTS:
 
 private:
     int rowOf(std::array<int, 2> layer) const;
+    void updateRowTarget(int row);
     void fillLayers();
     void updatePreview();
     EditorDocument* doc_;

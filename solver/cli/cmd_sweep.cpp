@@ -11,9 +11,11 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
+#include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/parameters.hpp"
@@ -47,26 +49,27 @@ RunOptions run_options(const SweepCommands& c) {
     return o;
 }
 
-/// Several devices: each design runs as a child `golightly-cli run PROJECT --param NAME=VALUE
-/// ... --out DIR` that
-/// sees one GPU (CUDA_VISIBLE_DEVICES = the worker index); its output goes to DIR/run.log.
-DesignRunner child_process_runner(const SweepCommands& c) {
+/// Several workers: each design runs as a child `golightly-cli run PROJECT --param
+/// NAME=VALUE ... --out DIR` whose environment child_environment() builds (a CUDA worker
+/// sees its one device); CPU workers get plan.threads_per_worker threads each. Its output
+/// goes to DIR/run.log.
+DesignRunner child_process_runner(const SweepCommands& c, const DevicePlan& plan) {
     const std::string self = fs::read_symlink("/proc/self/exe").string();
-    return [self, c](const Project&, const std::string& label, const ParameterOverrides& overrides, const fs::path& dir,
-                     int worker) {
+    std::vector<std::string> parent_env;
+    for (char** e = environ; *e; ++e) parent_env.emplace_back(*e);
+    return [self, c, plan, parent_env](const Project&, const std::string& label, const ParameterOverrides& overrides,
+                                       const fs::path& dir, int worker) {
         std::vector<std::string> args = {self, "run", label, "--out", dir.string()};
         for (const auto& [name, value] : overrides) args.insert(args.end(), {"--param", name + "=" + value});
         if (!c.backend.empty()) args.insert(args.end(), {"--backend", c.backend});
         if (!c.precision.empty()) args.insert(args.end(), {"--precision", c.precision});
-        if (c.threads > 0) args.insert(args.end(), {"--threads", std::to_string(c.threads)});
+        const int threads = plan.cpu_workers > 0 ? plan.threads_per_worker : c.threads;
+        if (threads > 0) args.insert(args.end(), {"--threads", std::to_string(threads)});
         if (c.max_steps >= 0) args.insert(args.end(), {"--max-steps", std::to_string(c.max_steps)});
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
-        std::vector<std::string> env_strings;
-        for (char** e = environ; *e; ++e)
-            if (std::string(*e).rfind("CUDA_VISIBLE_DEVICES=", 0) != 0) env_strings.emplace_back(*e);
-        env_strings.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(worker));
+        std::vector<std::string> env_strings = child_environment(parent_env, plan, worker);
         std::vector<char*> envp;
         for (auto& e : env_strings) envp.push_back(e.data());
         envp.push_back(nullptr);
@@ -88,6 +91,17 @@ DesignRunner child_process_runner(const SweepCommands& c) {
             throw RunError("golightly-cli run exited with code " +
                            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + " (see " + log + ")");
     };
+}
+
+/// True when the runs use the CUDA backend: --backend, else the project's run.backend
+/// (auto: when a CUDA device is present).
+bool runs_use_cuda(const SweepCommands& c, const Project& project) {
+    BackendChoice b = project.run.backend;
+    if (c.backend == "auto") b = BackendChoice::Auto;
+    if (c.backend == "cpu") b = BackendChoice::Cpu;
+    if (c.backend == "cuda") b = BackendChoice::Cuda;
+    if (b == BackendChoice::Cpu) return false;
+    return b == BackendChoice::Cuda || cuda_available();
 }
 
 std::vector<double> parse_at(const std::string& s) {
@@ -119,20 +133,34 @@ fs::path default_out(const std::string& project, const std::string& suffix) {
 }
 
 int cmd_sweep(const SweepCommands& c) {
+    const Project project = load_project(fs::path(c.project));
+    check_runnable(project, c.project);
     std::vector<SweepParameter> params;
     SweepOptions o;
+    DevicePlan plan;
     try {
-        for (const auto& p : c.params) params.push_back(parse_sweep_parameter(p));
+        const auto variables = parameter_values(project);
+        for (const auto& p : c.params) params.push_back(parse_sweep_parameter(p, variables));
         o.at_um = parse_at(c.at);
+        const bool cuda = runs_use_cuda(c, project);
+        plan = plan_devices(c.devices, cuda ? cuda_device_count() : 0, std::getenv("CUDA_VISIBLE_DEVICES"), cuda,
+                            c.threads);
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return kExitUsage;
     }
-    const Project project = load_project(fs::path(c.project));
-    check_runnable(project, c.project);
     o.out = c.out.empty() ? default_out(c.project, "_sweep") : fs::path(c.out);
-    o.workers = std::max(1, c.devices);
-    o.runner = o.workers > 1 ? child_process_runner(c) : in_process_runner(run_options(c));
+    o.workers = plan.workers();
+    o.runner = plan.in_process() ? in_process_runner(run_options(c)) : child_process_runner(c, plan);
+    if (!plan.devices.empty()) {
+        std::string list;
+        for (const auto& d : plan.devices) list += (list.empty() ? "" : ", ") + d;
+        std::printf("sweep: %d worker%s on CUDA device%s %s (CUDA_VISIBLE_DEVICES of the runs)\n", o.workers,
+                    o.workers == 1 ? "" : "s", o.workers == 1 ? "" : "s", list.c_str());
+    } else if (plan.cpu_workers > 1) {
+        std::printf("sweep: %d CPU workers, %d thread%s each\n", plan.cpu_workers, plan.threads_per_worker,
+                    plan.threads_per_worker == 1 ? "" : "s");
+    }
     o.log = [](const std::string& line) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);
@@ -153,15 +181,16 @@ int cmd_sweep(const SweepCommands& c) {
 }
 
 int cmd_optimize(const SweepCommands& c) {
+    const Project project = load_project(fs::path(c.project));
+    check_runnable(project, c.project);
     std::vector<BoundParameter> params;
     try {
-        for (const auto& p : c.params) params.push_back(parse_bound_parameter(p));
+        const auto variables = parameter_values(project);
+        for (const auto& p : c.params) params.push_back(parse_bound_parameter(p, variables));
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return kExitUsage;
     }
-    const Project project = load_project(fs::path(c.project));
-    check_runnable(project, c.project);
     OptimizeOptions o;
     o.out = c.out.empty() ? default_out(c.project, "_optimize") : fs::path(c.out);
     o.objective = c.objective;
@@ -223,18 +252,23 @@ void add_sweep_commands(CLI::App& app, SweepCommands& c) {
     };
     c.sweep = app.add_subcommand("sweep", "Run a grid of designs over the project's parameters (resumable); writes sweep.csv");
     common(c.sweep);
-    c.sweep->add_option("--param", c.params, "NAME=LO:HI:N (N values, LO and HI included) or NAME=V1,V2,...; repeat for a grid")
+    c.sweep->add_option("--param", c.params,
+                        "NAME=LO:HI:N (N values, LO and HI included) or NAME=V1,V2,...; values may have units and use the "
+                        "project's parameters (w=400nm:600nm:11); repeat for a grid")
         ->required();
     c.sweep->add_option("--out", c.out, "Output folder (default: <project stem>_sweep next to the project)");
     c.sweep->add_option("--at", c.at, "Wavelengths (um), comma-separated, where each monitor is reported (default: the spectrum's centre)");
-    c.sweep->add_option("--devices", c.devices, "Designs run at the same time, one per CUDA device 0..N-1 (default 1)")
-        ->check(CLI::Range(1, 64));
+    c.sweep->add_option("--devices", c.devices,
+                        "auto (default: every visible CUDA device, one worker on the CPU), all, N (N workers: the first "
+                        "N CUDA devices, or N CPU workers sharing --threads) or CUDA device ordinals such as 0,2");
 
     c.optimize = app.add_subcommand("optimize", "Derivative-free optimization of the project's parameters (NLopt)");
     common(c.optimize);
     c.optimize->add_option("--objective", c.objective, "Expression over monitors at wavelengths (um), e.g. \"T(1.55)\"")
         ->required();
-    c.optimize->add_option("--param", c.params, "NAME=LO..HI bounds of an optimized parameter; repeat for several")
+    c.optimize->add_option("--param", c.params,
+                           "NAME=LO..HI bounds of an optimized parameter (units and the project's parameters allowed: "
+                           "d=0.1..lambda/4); repeat for several")
         ->required();
     c.optimize->add_flag("--minimize", c.minimize, "Minimize the objective (default: maximize)");
     c.optimize->add_option("--max-evals", c.max_evals, "At most N runs (default 40)")->check(CLI::PositiveNumber);

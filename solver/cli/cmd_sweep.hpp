@@ -12,9 +12,9 @@ namespace golightly::cli {
 struct SweepCommands {
     CLI::App* sweep = nullptr;
     CLI::App* optimize = nullptr;
-    std::string project, out, backend, precision, objective, algorithm = "bobyqa", at;
+    std::string project, out, backend, precision, objective, algorithm = "bobyqa", at, devices = "auto";
     std::vector<std::string> params;
-    int threads = 0, devices = 1, max_evals = 40;
+    int threads = 0, max_evals = 40;
     long long max_steps = -1;
     bool minimize = false;
     double xtol = 0;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "golightly/parameters.hpp"
+#include "golightly/sweep.hpp"
 #include "test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -83,12 +84,22 @@ TEST_CASE("cli: --param overrides for check; sweep writes sweep.csv and resumes"
     CHECK(again.out.find("sweep: 2 designs: 0 run, 2 reused, 0 failed") != std::string::npos);
     CHECK(slurp(dir.path / "sw" / "sweep.csv").find(",reused\n") != std::string::npos);
 
-    // Two "devices": each design a child `golightly-cli run --param ...` (CUDA_VISIBLE_DEVICES
-    // 0 or 1; the project runs on the CPU): the same values as in process.
+    // Units and expressions in the range: the same designs (all reused, none run).
+    const Cli units = cli(dir.path, "sweep " + p + " --param 'd=200nm:d+100nm:2' --at 1.55,1.4 --out " + out);
+    INFO(units.out << units.err);
+    CHECK(units.code == 0);
+    CHECK(units.out.find("sweep: 2 designs: 0 run, 2 reused, 0 failed") != std::string::npos);
+    const Cli bad_unit = cli(dir.path, "sweep " + p + " --param 'd=200nm:0.4:x' --out " + out);
+    CHECK(bad_unit.code == 1);
+    CHECK(bad_unit.err.find("--param d=200nm:0.4:x: \"x\": ") != std::string::npos);
+
+    // Two CPU workers (the project runs on the CPU): each design a child `golightly-cli run
+    // --param ... --threads 1` (--threads 2 shared by 2 workers): the same values as in process.
     const std::string out2 = quote((dir.path / "sw2").string());
-    const Cli two = cli(dir.path, "sweep " + p + " --param d=0.2:0.4:2 --at 1.55,1.4 --threads 1 --devices 2 --out " + out2);
+    const Cli two = cli(dir.path, "sweep " + p + " --param d=0.2:0.4:2 --at 1.55,1.4 --threads 2 --devices 2 --out " + out2);
     INFO(two.out << two.err);
     REQUIRE(two.code == 0);
+    CHECK(two.out.find("sweep: 2 CPU workers, 1 thread each") != std::string::npos);
     std::string csv2 = slurp(dir.path / "sw2" / "sweep.csv");
     CHECK(csv2 == csv);
     CHECK(slurp(dir.path / "sw2" / "design_0001" / "run.log").find("results: ") != std::string::npos);
@@ -101,4 +112,87 @@ TEST_CASE("cli: --param overrides for check; sweep writes sweep.csv and resumes"
     CHECK(bad_objective.code == 1);
     CHECK(bad_objective.err.find("monitor functions: R, T") != std::string::npos);
     std::printf("cli sweep: %s", first.out.c_str());
+}
+
+TEST_CASE("sweep --devices: the worker plan and the children's CUDA_VISIBLE_DEVICES", "[cli][sweep]") {
+    using golightly::child_environment;
+    using golightly::DevicePlan;
+    using golightly::plan_devices;
+    // CPU-only (or --backend cpu): one in-process worker with every thread; N workers share them.
+    DevicePlan cpu = plan_devices("auto", 0, nullptr, false, 8);
+    CHECK(cpu.workers() == 1);
+    CHECK(cpu.in_process());
+    CHECK(cpu.threads_per_worker == 8);
+    cpu = plan_devices("3", 4, nullptr, false, 8);  // CUDA devices present but the runs use the CPU
+    CHECK(cpu.workers() == 3);
+    CHECK(cpu.cpu_workers == 3);
+    CHECK(cpu.threads_per_worker == 2);
+    CHECK_FALSE(cpu.in_process());
+    const std::vector<std::string> parent = {"PATH=/usr/bin", "CUDA_VISIBLE_DEVICES=2,3", "HOME=/home/u"};
+    CHECK(child_environment(parent, cpu, 2) == parent);  // CPU workers keep the environment
+    CHECK(plan_devices("8", 0, nullptr, false, 2).threads_per_worker == 1);
+
+    // The parent sees devices 2 and 3 (CUDA_VISIBLE_DEVICES=2,3): its ordinals 0 and 1 are
+    // physical devices 2 and 3, and the children must get "2" and "3", not "0" and "1".
+    const DevicePlan all = plan_devices("auto", 2, "2,3", true, 8);
+    REQUIRE(all.workers() == 2);
+    CHECK(all.devices == std::vector<std::string>{"2", "3"});
+    CHECK(all.ordinals == std::vector<int>{0, 1});
+    CHECK(child_environment(parent, all, 0) ==
+          std::vector<std::string>{"PATH=/usr/bin", "HOME=/home/u", "CUDA_VISIBLE_DEVICES=2"});
+    CHECK(child_environment(parent, all, 1) ==
+          std::vector<std::string>{"PATH=/usr/bin", "HOME=/home/u", "CUDA_VISIBLE_DEVICES=3"});
+    CHECK(plan_devices("all", 2, "2,3", true, 8).devices == all.devices);
+    CHECK(plan_devices("1,0", 2, "2, 3", true, 8).devices == std::vector<std::string>{"3", "2"});
+    const DevicePlan second = plan_devices("1,", 2, "2,3", true, 8);  // one device, not ordinal 0
+    CHECK(second.devices == std::vector<std::string>{"3"});
+    CHECK_FALSE(second.in_process());
+    CHECK(plan_devices("1", 2, "2,3", true, 8).in_process());  // one worker on ordinal 0: in this process
+    // UUIDs and MIG instances pass through; no parent mask: the ordinals themselves.
+    CHECK(plan_devices("auto", 2, "GPU-6f1c,MIG-0a2b", true, 8).devices == std::vector<std::string>{"GPU-6f1c", "MIG-0a2b"});
+    CHECK(plan_devices("0,2", 4, nullptr, true, 8).devices == std::vector<std::string>{"0", "2"});
+    // An empty CUDA_VISIBLE_DEVICES hides every device: one CPU worker.
+    CHECK(plan_devices("auto", 0, "", true, 8).cpu_workers == 1);
+
+    CHECK_THROWS_WITH(plan_devices("3", 2, nullptr, true, 8), Catch::Contains("only 2 CUDA devices are visible"));
+    CHECK_THROWS_WITH(plan_devices("0,5", 2, nullptr, true, 8), Catch::Contains("device 5 does not exist"));
+    CHECK_THROWS_WITH(plan_devices("0,0", 2, nullptr, true, 8), Catch::Contains("named twice"));
+    CHECK_THROWS_WITH(plan_devices("all", 0, nullptr, false, 8), Catch::Contains("--devices all: no CUDA device is visible"));
+    CHECK_THROWS_WITH(plan_devices("0,1", 2, nullptr, false, 8), Catch::Contains("the runs use the CPU backend"));
+    CHECK_THROWS_WITH(plan_devices("0", 2, nullptr, true, 8), Catch::Contains("1 to 64"));
+    CHECK_THROWS_WITH(plan_devices("gpu", 2, nullptr, true, 8), Catch::Contains("expected auto, all"));
+}
+
+TEST_CASE("sweep/optimize --param: units and expressions over the project's parameters", "[cli][sweep]") {
+    using golightly::parse_bound_parameter;
+    using golightly::parse_sweep_parameter;
+    CHECK(parse_sweep_parameter("d=0.1:0.3:3").values == std::vector<double>{0.1, 0.2, 0.3});  // plain numbers always
+    if (!golightly::expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+    const std::vector<std::pair<std::string, double>> vars = {{"lambda", 1.6}, {"a", 0.2}, {"b", 0.25}};
+    const auto w = parse_sweep_parameter("w=400nm:600nm:11", vars);
+    REQUIRE(w.values.size() == 11);
+    CHECK(w.values.front() == Approx(0.4).epsilon(1e-15));
+    CHECK(w.values[5] == Approx(0.5).epsilon(1e-15));
+    CHECK(w.values.back() == Approx(0.6).epsilon(1e-15));
+    const auto q = parse_sweep_parameter("d=0:lambda/4:3", vars);
+    CHECK(q.values == std::vector<double>{0, 0.2, 0.4});
+    const auto list = parse_sweep_parameter("g=100nm, min(a,b), 0.3um", vars);  // the comma in min() does not split
+    REQUIRE(list.values.size() == 3);
+    CHECK(list.values[0] == Approx(0.1).epsilon(1e-15));
+    CHECK(list.values[1] == 0.2);
+    CHECK(list.values[2] == Approx(0.3).epsilon(1e-15));
+    const auto tern = parse_sweep_parameter("t=a>0?1:2:3:2", vars);  // the ternary's ':' does not split
+    CHECK(tern.values == std::vector<double>{1, 3});
+    CHECK(parse_sweep_parameter("n=1:2:2*2", vars).values.size() == 4);
+    const auto b = parse_bound_parameter("d=0.1..lambda/4", vars);
+    CHECK(b.lo == 0.1);
+    CHECK(b.hi == Approx(0.4).epsilon(1e-15));
+    const auto u = parse_bound_parameter("w=300nm..0.7um", vars);
+    CHECK(u.lo == Approx(0.3).epsilon(1e-15));
+    CHECK(u.hi == Approx(0.7).epsilon(1e-15));
+    CHECK_THROWS_WITH(parse_sweep_parameter("w=400nm:lam:3", vars),
+                      Catch::Contains("--param w=400nm:lam:3: \"lam\": ") && Catch::Contains("lam"));
+    CHECK_THROWS_WITH(parse_sweep_parameter("w=400nm:600nm:2.5", vars), Catch::Contains("N must be an integer"));
+    CHECK_THROWS_WITH(parse_bound_parameter("d=lambda/4..0.1", vars), Catch::Contains("LO must be below HI"));
+    CHECK_THROWS_WITH(parse_bound_parameter("d=0.1..", vars), Catch::Contains("a value is empty"));
 }

@@ -22,6 +22,7 @@
 #include "golightly/geometry.hpp"
 #include "golightly/image_io.hpp"
 #include "golightly/project.hpp"
+#include "test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace golightly;
@@ -186,6 +187,49 @@ TEST_CASE("GDS import: areas and bounding boxes match gdspy's own figures", "[gd
     CHECK(checked >= 16);
 }
 
+TEST_CASE("GDS import: database units of 5 nm and 0.25 nm, ABSMAG/ABSANGLE references, against gdspy", "[gds]") {
+    // tests/data/gds/units_*.gds and units.json (make_fixtures.py, units_fixture): user unit
+    // 1 nm with a 5 nm database unit, and 1 um with 0.25 nm; an SREF with ABSMAG and
+    // ABSANGLE inside a cell placed at 45 degrees and magnification 2 (a reader that
+    // combined them would give UTOP's 1/0 area 37.5625 + 1.5025 instead of + 0.3756).
+    std::ifstream in(data_dir() / "units.json");
+    REQUIRE(in);
+    const nlohmann::json all = nlohmann::json::parse(in);
+    int checked = 0;
+    double worst_area = 0, worst_bbox = 0;
+    for (const auto& [file, fig] : all.items()) {
+        const gds::Library lib = gds::read(read_bytes(data_dir() / file));
+        CHECK(lib.um_per_db() == Approx(fig["um_per_db"].get<double>()).epsilon(1e-12));
+        CHECK(lib.user_units_per_db == Approx(fig["precision"].get<double>() / fig["unit"].get<double>()).epsilon(1e-12));
+        CHECK(gds::top_cells(lib) == std::vector<std::string>{"UTOP"});
+        for (const auto& [cell, layers] : fig["cells"].items())
+            for (const auto& [key, f] : layers.items()) {
+                const auto polys = polygons_of(gds::flatten(lib, cell, parse_key(key)));
+                double area = 0, x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+                for (const auto& r : polys) {
+                    area += std::abs(ring_area(r));
+                    for (const Vec2& v : r) x0 = std::min(x0, v.x), y0 = std::min(y0, v.y), x1 = std::max(x1, v.x), y1 = std::max(y1, v.y);
+                }
+                const auto& bb = f["bbox"];
+                const double ref_area = f["area"].get<double>();
+                const double area_err = std::abs(area - ref_area) / ref_area;
+                const double diag = std::hypot(bb[1][0].get<double>() - bb[0][0].get<double>(), bb[1][1].get<double>() - bb[0][1].get<double>());
+                const double bbox_err = std::max({std::abs(x0 - bb[0][0].get<double>()), std::abs(y0 - bb[0][1].get<double>()),
+                                                  std::abs(x1 - bb[1][0].get<double>()), std::abs(y1 - bb[1][1].get<double>())}) / diag;
+                std::printf("gds %-16s %-5s %-3s: %zu elements, area %.9f um^2 (gdspy %.9f, rel err %.1e), bbox err %.1e\n",
+                            file.c_str(), cell.c_str(), key.c_str(), polys.size(), area, ref_area, area_err, bbox_err);
+                CHECK(int(polys.size()) == f["count"].get<int>());
+                CHECK(area_err < 1e-6);
+                CHECK(bbox_err < 1e-6);
+                worst_area = std::max(worst_area, area_err);
+                worst_bbox = std::max(worst_bbox, bbox_err);
+                ++checked;
+            }
+    }
+    std::printf("gds units: %d figures, worst relative area error %.1e, bbox error %.1e\n", checked, worst_area, worst_bbox);
+    CHECK(checked == 18);
+}
+
 TEST_CASE("GDS import: path end types and joins", "[gds]") {
     gds::Path p;
     p.points = {{0, 0}, {4, 0}, {4, 3}};
@@ -275,6 +319,41 @@ TEST_CASE("GDS shapes: the project's coverage takes the flattened polygons, in 2
         CHECK(vol.at("si") == Approx(ref * 0.22).epsilon(1e-6));
         CHECK(vol.at("sin") == Approx(ref5 * 0.33).epsilon(1e-6));
     }
+}
+
+TEST_CASE("GDS shapes in 3D: sloped sidewalls extrude frustums of the analytic volume", "[gds][3d]") {
+    // A layer's sidewall_angle_deg moves every edge inward by (z - z0) tan(angle) (spec,
+    // "Layers"): the section at height h of a polygon of area A and perimeter P has area
+    //   A(d) = A - P d + d^2 sum_i cot(theta_i / 2),   d = h tan(angle)
+    // (theta_i the interior angles; miter offsets, no edge collapsing). For a rectilinear
+    // polygon sum cot(theta_i / 2) = (#convex - #reflex) = 4; for a triangle the section is
+    // the triangle scaled about its incentre, A (1 - d / r)^2 with r = 2 A / P. So
+    //   V_L = A H - P t H^2 / 2 + 4 t^2 H^3 / 3,   V_tri = A H (1 - t H / r + (t H / r)^2 / 3).
+    // LEAF (tests/data/gds/layout.gds): the L of 1/0 (A = 1.5, P = 7) and the triangle of 1/5
+    // (2,0) (3,0) (2.5,1.2) (A = 0.6, P = 3.6).
+    const double H = 0.3, angle = 20, t = std::tan(angle * M_PI / 180);
+    const double V_L = 1.5 * H - 7.0 * t * H * H / 2 + 4 * t * t * H * H * H / 3;
+    const double r = 2 * 0.6 / 3.6, q = t * H / r;
+    const double V_tri = 0.6 * H * (1 - q + q * q / 3);
+    Project p = base_project(4, 3, 0.5, 0.05, 3);
+    Layer a;
+    a.name = "L";
+    a.material = "si";
+    a.z = std::array<double, 2>{0.1, 0.1 + H};
+    a.sidewall_angle_deg = angle;
+    a.shapes = {gds_shape("LEAF", {1, 0}, {0.5, 0.5})};
+    Layer b = a;
+    b.name = "triangle";
+    b.material = "sin";
+    b.shapes = {gds_shape("LEAF", {1, 5}, {0.5, 0.5})};
+    p.layers = {a, b};
+    const auto vol = material_volumes_um3(p, 0.05, false);
+    std::printf("gds sidewalls %g deg: L %.9f um^3 (analytic %.9f, vertical walls %.3f), triangle %.9f (analytic %.9f, "
+                "vertical %.3f)\n",
+                angle, vol.at("si"), V_L, 1.5 * H, vol.at("sin"), V_tri, 0.6 * H);
+    CHECK(vol.at("si") == Approx(V_L).epsilon(1e-6));
+    CHECK(vol.at("sin") == Approx(V_tri).epsilon(1e-6));
+    CHECK(std::abs(V_L - 1.5 * H) > 0.2 * V_L);  // the slope matters
 }
 
 TEST_CASE("GDS shapes: overlapping elements of one shape count once", "[gds]") {
@@ -528,33 +607,239 @@ TEST_CASE("GDS export: every layer's shapes on its gds_layer, read back", "[gds]
     CHECK(std::abs(ring_area(rr.polygons[0])) == Approx(0.16).epsilon(1e-9));
 }
 
-TEST_CASE("GDS layer maps: KLayout .lyp and gdsfactory YAML name layers", "[gds]") {
-    const fs::path dir = fs::temp_directory_path() / ("golightly_gds_map_" + std::to_string(std::random_device{}()));
-    fs::create_directories(dir);
-    {
-        std::ofstream f(dir / "tech.lyp");
-        f << R"(<?xml version="1.0" encoding="utf-8"?>
-<layer-properties>
- <properties><frame-color>#ff0000</frame-color><name>WG</name><source>1/0@1</source></properties>
- <properties><name>SLAB (3/0)</name><source>3/0@1</source></properties>
- <properties><source>41/0@1</source></properties>
-</layer-properties>
-)";
+TEST_CASE("GDS layer maps: gdsfactory's layer_views.yaml (nested views, groups)", "[gds]") {
+    if (!gds::yaml_layer_maps_available()) { WARN("SKIPPED: built without yaml-cpp"); return; }
+    // tests/data/gds/layer_views.yaml is in LayerViews.to_yaml's layout: every view a mapping
+    // with `layer: [l, d]`, groups under group_members, CustomDitherPatterns at the end. A
+    // line-based reader named every entry "layer".
+    const auto yaml = gds::read_layer_map(data_dir() / "layer_views.yaml");
+    CHECK(yaml == std::vector<gds::LayerName>{{"WG", 1, 0},
+                                              {"SLAB150", 2, 0},
+                                              {"SHALLOW_ETCH", 2, 6},
+                                              {"N", 20, 0},
+                                              {"P", 21, 0},
+                                              {"M1", 41, 0},
+                                              {"PinRec", 1, 10}});
+}
+
+TEST_CASE("GDS layer maps: a KLayout .lyp with groups, sources with names and entities", "[gds]") {
+    if (!gds::lyp_layer_maps_available()) { WARN("SKIPPED: built without pugixml"); return; }
+    // tests/data/gds/klayout.lyp: the element layout KLayout and gdsfactory's to_lyp write
+    // (every property element present), a "NAME l/d" name (layer_in_name), "&amp;" and a
+    // character reference, a group ("*/*@*") of two members, a group "*/5" whose member "1/*"
+    // is layer 1/5, an unnamed entry whose source is "POLY 2/0@1", a transformed source.
+    const auto lyp = gds::read_layer_map(data_dir() / "klayout.lyp");
+    CHECK(lyp == std::vector<gds::LayerName>{{"WG", 1, 0},
+                                             {"Slab & rib", 3, 0},
+                                             {"POLY", 2, 0},
+                                             {"N", 20, 0},
+                                             {"P+", 21, 0},
+                                             {"WG pins", 1, 5},
+                                             {"M1 rotated", 41, 0}});
+}
+
+TEST_CASE("GDS layer maps: plain YAML maps, tabs, and bad files", "[gds]") {
+    if (!gds::lyp_layer_maps_available() || !gds::yaml_layer_maps_available()) {
+        WARN("SKIPPED: built without pugixml or yaml-cpp");
+        return;
     }
-    {
-        std::ofstream f(dir / "layers.yaml");
-        f << "# gdsfactory layer map\nlayers:\n  WG: [1, 0]\n  SLAB150: [2, 0]\n  M1: 41/0\n  HEATER: (47, 0)  # heater\n  note: text\n";
+    test::Scratch dir("gds", "map");
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream f(dir.path / name);
+        f << text;
+        return dir.path / name;
+    };
+    // gdsfactory-style LayerMap YAML: NAME: [l, d] at the top or in a mapping; "l/d" and "(l, d)" strings.
+    const auto plain = gds::read_layer_map(write("layers.yaml",
+        "# gdsfactory layer map\nlayers:\n  WG: [1, 0]\n  SLAB150: [2, 0]\n  M1: 41/0\n  HEATER: (47, 0)  # heater\n"
+        "  note: text\n  width: 1\n"));
+    CHECK(plain == std::vector<gds::LayerName>{{"WG", 1, 0}, {"SLAB150", 2, 0}, {"M1", 41, 0}, {"HEATER", 47, 0}});
+    // A view whose `name` member differs from its key: the name wins.
+    CHECK(gds::read_layer_map(write("named.yml", "LayerViews:\n  core:\n    name: Core\n    layer: [1, 0]\n")) ==
+          std::vector<gds::LayerName>{{"Core", 1, 0}});
+    // KLayout layer-properties tabs.
+    CHECK(gds::read_layer_map(write("tabs.lyp",
+              "<?xml version=\"1.0\"?>\n<layer-properties-tabs>\n <layer-properties><name>a</name>"
+              "<properties><name>WG</name><source>1/0</source></properties></layer-properties>\n"
+              " <layer-properties><properties><name>M2</name><source>45/0@1</source></properties>"
+              "<properties><name>WG</name><source>1/0</source></properties></layer-properties>\n"
+              "</layer-properties-tabs>\n")) == std::vector<gds::LayerName>{{"WG", 1, 0}, {"M2", 45, 0}});
+    CHECK_THROWS_WITH(gds::read_layer_map(write("empty.yaml", "nothing: here\n")), Catch::Contains("names no layer"));
+    CHECK_THROWS_WITH(gds::read_layer_map(write("bad.lyp", "<layer-properties><properties><name>WG</name>")),
+                      Catch::Contains("bad.lyp is not valid XML"));
+    CHECK_THROWS_WITH(gds::read_layer_map(write("bad.yaml", "LayerViews:\n  WG: [1, 0\n")),
+                      Catch::Contains("bad.yaml is not valid YAML") && Catch::Contains("line"));
+    CHECK_THROWS_WITH(gds::read_layer_map(write("other.lyp", "<html><body/></html>")),
+                      Catch::Contains("not a KLayout layer-properties file"));
+    CHECK_THROWS_WITH(gds::read_layer_map(dir.path / "missing.yaml"), Catch::Contains("cannot read the layer map"));
+}
+
+namespace {
+
+using Ring64 = std::vector<std::array<std::int64_t, 2>>;
+
+double area64(const Ring64& r) {
+    long double a = 0;
+    for (std::size_t k = 0; k < r.size(); ++k) {
+        const auto& p = r[k];
+        const auto& q = r[(k + 1) % r.size()];
+        a += (long double)p[0] * q[1] - (long double)p[1] * q[0];
     }
-    const auto lyp = gds::read_layer_map(dir / "tech.lyp");
-    CHECK(lyp == std::vector<gds::LayerName>{{"WG", 1, 0}, {"SLAB", 3, 0}, {"41/0", 41, 0}});
-    const auto yaml = gds::read_layer_map(dir / "layers.yaml");
-    CHECK(yaml == std::vector<gds::LayerName>{{"WG", 1, 0}, {"SLAB150", 2, 0}, {"M1", 41, 0}, {"HEATER", 47, 0}});
-    {
-        std::ofstream f(dir / "empty.yaml");
-        f << "nothing: here\n";
+    return double(0.5L * a);
+}
+
+bool inside64(const Ring64& r, double x, double y) {  // even-odd
+    bool in = false;
+    for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) {
+        const double xi = double(r[i][0]), yi = double(r[i][1]), xj = double(r[j][0]), yj = double(r[j][1]);
+        if ((yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) in = !in;
     }
-    CHECK_THROWS_WITH(gds::read_layer_map(dir / "empty.yaml"), Catch::Contains("names no layer"));
-    fs::remove_all(dir);
+    return in;
+}
+
+/// The pieces tile the ring: each has 3..max vertices and the ring's orientation, the areas
+/// add up (to `area_tol`, relative), and 4000 random points lie in exactly one piece when
+/// inside the ring and in none outside.
+void check_tiling(const Ring64& ring, const std::vector<Ring64>& pieces, std::size_t max, double area_tol) {
+    const double a = area64(ring);
+    double sum = 0;
+    std::size_t most = 0;
+    for (const auto& p : pieces) {
+        CHECK(p.size() >= 3);
+        CHECK(p.size() <= max);
+        most = std::max(most, p.size());
+        const double pa = area64(p);
+        CHECK(pa * a > 0);
+        sum += pa;
+    }
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    for (const auto& v : ring) x0 = std::min(x0, double(v[0])), x1 = std::max(x1, double(v[0])), y0 = std::min(y0, double(v[1])), y1 = std::max(y1, double(v[1]));
+    std::mt19937_64 rng(20261126);
+    std::uniform_real_distribution<double> ux(x0, x1), uy(y0, y1);
+    int wrong = 0, in = 0;
+    for (int k = 0; k < 4000; ++k) {
+        const double x = ux(rng), y = uy(rng);
+        int n = 0;
+        for (const auto& p : pieces) n += inside64(p, x, y);
+        const bool want = inside64(ring, x, y);
+        in += want;
+        wrong += n != (want ? 1 : 0);
+    }
+    std::printf("split: %zu vertices -> %zu pieces (largest %zu), area %.6e vs %.6e (rel diff %.1e), %d of 4000 samples "
+                "inside, %d misplaced\n",
+                ring.size(), pieces.size(), most, sum, a, std::abs(sum - a) / std::abs(a), in, wrong);
+    CHECK(std::abs(sum - a) <= area_tol * std::abs(a));
+    CHECK(wrong == 0);
+    CHECK(in > 400);
+}
+
+Ring64 flower(std::size_t n, double r0, double amp, int petals) {
+    Ring64 r;
+    for (std::size_t k = 0; k < n; ++k) {
+        const double t = 2 * M_PI * double(k) / double(n), rad = r0 + amp * std::sin(petals * t);
+        r.push_back({std::llround(rad * std::cos(t)), std::llround(rad * std::sin(t))});
+    }
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("GDS export: split_polygon tiles a polygon with pieces of at most N vertices", "[gds]") {
+    // A non-convex 20000-vertex flower (nm): cut lines cross it up to 14 times.
+    const Ring64 f = flower(20000, 10000, 4000, 7);
+    const auto pieces = gds::split_polygon(f, gds::kMaxBoundaryVertices);
+    CHECK(pieces.size() >= 3);
+    check_tiling(f, pieces, gds::kMaxBoundaryVertices, 1e-7);
+    // A comb of 40 teeth, clockwise, cut into pieces of at most 16 vertices: every cut
+    // crosses teeth; axis-parallel edges cross cut lines at integer points, so the areas
+    // add up exactly.
+    Ring64 comb = {{0, 0}, {4000, 0}, {4000, 500}};
+    for (int t = 39; t >= 0; --t) {
+        const std::int64_t x = 100 * t, h = 3000 + 37 * t;
+        comb.push_back({x + 60, 500});
+        comb.push_back({x + 60, h});
+        comb.push_back({x, h});
+        if (t > 0) comb.push_back({x, 500});
+    }
+    std::reverse(comb.begin(), comb.end());
+    const auto teeth = gds::split_polygon(comb, 16);
+    CHECK(teeth.size() >= 10);
+    check_tiling(comb, teeth, 16, 0);
+    CHECK_THROWS_WITH(gds::split_polygon(comb, 4), Catch::Contains("at least 8"));
+}
+
+TEST_CASE("GDS export: a polygon over 8190 vertices is written as valid pieces of the same area", "[gds]") {
+    const Ring64 f = flower(30000, 10000, 4000, 7);
+    std::vector<Vec2> poly;
+    for (const auto& v : f) poly.push_back({double(v[0]) * 1e-3, double(v[1]) * 1e-3});  // um, on the nm grid
+    gds::WriteLayer L;
+    L.layer = 7;
+    L.polygons = {poly};
+    const gds::Library lib = gds::read(gds::write("BIG", {L}));
+    const gds::Geometry g = gds::flatten(lib, "BIG", {7, 0});
+    std::vector<Ring64> pieces;
+    double area = 0;
+    for (const auto& r : g.polygons) {
+        Ring64 p;
+        for (const Vec2& v : r) p.push_back({std::llround(v.x * 1e3), std::llround(v.y * 1e3)});
+        pieces.push_back(p);
+        area += ring_area(r);
+    }
+    std::printf("export split: %zu boundaries, area %.9f um^2 (polygon %.9f)\n", g.polygons.size(), area, area64(f) * 1e-6);
+    CHECK(g.polygons.size() >= 4);
+    check_tiling(f, pieces, gds::kMaxBoundaryVertices, 1e-7);
+    // The project's export: a ring of radius 200 um at 0.01 um cells is discretized to more
+    // than 8190 vertices per circle; it is written (it was refused) and its area kept.
+    Project p = base_project(500, 500, 0, 0.01, 2);
+    Layer ring_layer;
+    ring_layer.name = "ring";
+    ring_layer.material = "si";
+    ring_layer.gds_layer = std::array<int, 2>{3, 0};
+    Shape ring;
+    ring.type = ShapeType::Ring;
+    ring.center = {250, 250};
+    ring.inner_radius = 199.5;
+    ring.outer_radius = 200;
+    ring_layer.shapes = {ring};
+    p.layers = {ring_layer};
+    const GdsExport ex = export_gds(p, "TOP", "ring.glproj");
+    const gds::Library back = gds::read(ex.bytes);
+    const gds::Geometry rg = gds::flatten(back, "TOP", {3, 0});
+    double ra = 0;
+    std::size_t most = 0;
+    for (const auto& r : rg.polygons) ra += ring_area(r), most = std::max(most, r.size());
+    const double want = M_PI * (200.0 * 200.0 - 199.5 * 199.5);
+    std::printf("export ring: %zu boundaries (largest %zu vertices), area %.6f um^2 (annulus %.6f)\n", rg.polygons.size(), most,
+                ra, want);
+    CHECK(rg.polygons.size() >= 3);
+    CHECK(most <= gds::kMaxBoundaryVertices);
+    CHECK(ra == Approx(want).epsilon(1e-5));
+}
+
+TEST_CASE("GDS export keeps the embedded files' database unit", "[gds]") {
+    Project p = base_project(50, 40, 0, 0.1, 2);
+    Layer l;
+    l.name = "leaf";
+    l.material = "si";
+    l.gds_layer = std::array<int, 2>{1, 0};
+    l.shapes = {make_gds_shape(data_dir() / "units_5nm.gds", "ULEAF", {1, 0})};
+    p.layers = {l};
+    const GdsExport ex = export_gds(p, "TOP", "units.glproj");
+    CHECK(ex.db_unit_um == Approx(5e-3).epsilon(1e-12));
+    const gds::Library back = gds::read(ex.bytes);
+    CHECK(back.um_per_db() == Approx(5e-3).epsilon(1e-12));
+    const gds::Geometry want = gds_shape_geometry(l.shapes[0]);
+    CHECK(max_vertex_deviation(want, gds::flatten(back, "TOP", {1, 0})) <= 1e-9);  // on the 5 nm grid: exact
+    // Several files: the finest unit (0.25 nm divides 5 nm: no warning); an explicit unit wins.
+    Layer q = l;
+    q.gds_layer = std::array<int, 2>{2, 0};
+    q.shapes = {make_gds_shape(data_dir() / "units_0p25nm.gds", "ULEAF", {1, 0})};
+    p.layers.push_back(q);
+    const GdsExport both = export_gds(p, "TOP", "units.glproj");
+    CHECK(both.db_unit_um == Approx(0.25e-3).epsilon(1e-12));
+    CHECK(both.warnings.empty());
+    CHECK(export_gds(p, "TOP", "units.glproj", 1e-3).db_unit_um == 1e-3);
+    CHECK(gds::read(export_gds(p, "TOP", "units.glproj", 1e-3).bytes).um_per_db() == Approx(1e-3).epsilon(1e-12));
 }
 
 TEST_CASE("golightly-cli export-gds writes the layers; bad projects exit 2", "[gds][cli]") {
@@ -590,6 +875,15 @@ TEST_CASE("golightly-cli export-gds writes the layers; bad projects exit 2", "[g
     const double dev = max_vertex_deviation(want, g);
     std::printf("export-gds: %zu polygons read back, largest vertex deviation %.3e um\n", g.polygons.size(), dev);
     CHECK(dev <= 0.5e-3 + 1e-9);
+    CHECK(text("out.txt").find("database unit 0.001 um") != std::string::npos);  // layout.gds's 1 nm
+    // --db-unit: a quarter nm, written as UNITS and used for the coordinates
+    CHECK(run("export-gds '" + (dir / "good.glproj").string() + "' --out '" + out.string() + "' --db-unit 0.25nm") == 0);
+    CHECK(text("out.txt").find("database unit 0.00025 um") != std::string::npos);
+    const gds::Library quarter = gds::read(read_bytes(out));
+    CHECK(quarter.um_per_db() == Approx(0.25e-3).epsilon(1e-12));
+    CHECK(max_vertex_deviation(want, gds::flatten(quarter, "TOP", {1, 0})) <= 0.125e-3 + 1e-9);
+    CHECK(run("export-gds '" + (dir / "good.glproj").string() + "' --out '" + out.string() + "' --db-unit 2m") == 1);
+    CHECK(text("err.txt").find("--db-unit 2m: expected a length") != std::string::npos);
 
     // an embedded file cut short: exit 2, the message names the file and the JSON path
     p.layers[0].shapes[0].data_base64 = p.layers[0].shapes[0].data_base64.substr(0, 400);

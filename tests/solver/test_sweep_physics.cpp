@@ -148,3 +148,80 @@ TEST_CASE("optimize: a quarter-wave anti-reflection layer converges to d = lambd
     const std::string csv = test::slurp(scratch.path / "optimize.csv");
     CHECK(csv.rfind("evaluation,d,objective,status\n", 0) == 0);
 }
+
+// A genuinely 2D optimization (issue 23): the length of a quarter-wave matching section
+// (a one-step taper) between two sections of a parallel-plate waveguide.
+//
+// Set-up: 2D TMz, PEC walls at y = 0 and y = W (domain.boundaries.y "pec": Ez = 0 on both
+// walls, scene.hpp), CPML along x. Every section fills the guide's width, so the modes
+// sin(m pi y / W) never couple and each section is a transmission line for the TE_1 mode
+// (Pozar, Microwave Engineering 4th ed., sec. 3.2, parallel-plate TE_m modes):
+//   beta_i = sqrt(eps_i k0^2 - (pi / W)^2),  wave impedance Z_i = omega mu0 / beta_i.
+// Input: vacuum; output: eps_s; matching section of eps_m and length L between them. The
+// reflection at a junction is r = (beta_a - beta_b) / (beta_a + beta_b), both junctions
+// have r of the same sign (beta increases along x), and
+//   R(L) = |r1 + r2 exp(-2 i beta_m L)|^2 / |1 + r1 r2 exp(-2 i beta_m L)|^2
+// is smallest at 2 beta_m L = pi: L* = pi / (2 beta_m) = lambda_g / 4 (Pozar sec. 5.4, the
+// quarter-wave transformer), with R(L*) = 0 when Z_m^2 = Z_0 Z_s, i.e. beta_m = sqrt(beta_0
+// beta_s), which fixes eps_m. The uniform line source also feeds the odd modes m = 3, 5,
+// ..., all below cutoff in every section over the spectrum (W < 3 lambda / (2 n)): they
+// decay away from the source and carry no flux. The 1D (plane-wave) answer lambda / (4
+// sqrt(eps_m)) is 0.067 um shorter: 22 tolerances away.
+TEST_CASE("optimize: a 2D quarter-wave matching section in a parallel-plate waveguide converges to lambda_g / 4",
+          "[sweep][physics]") {
+    if (!expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+    test::Scratch scratch("optimize", "matching_section_2d");
+    const double W = 1.2, lambda = 1.6, eps_s = 2.25, k0 = 2 * M_PI / lambda, ky = M_PI / W;
+    const double beta0 = std::sqrt(k0 * k0 - ky * ky), beta_s = std::sqrt(eps_s * k0 * k0 - ky * ky);
+    const double beta_m = std::sqrt(beta0 * beta_s);
+    const double eps_m = (beta_m * beta_m + ky * ky) / (k0 * k0);
+    const double L_opt = M_PI / (2 * beta_m);
+    const double L_1d = lambda / (4 * std::sqrt(eps_m));
+    // 11 spectrum points uniform in frequency, 1/lambda = 0.625 +- 0.05: the 6th is 1.6 um.
+    char spectrum[160];
+    std::snprintf(spectrum, sizeof spectrum, R"("wavelength_min": %.17g, "wavelength_max": %.17g, "points": 11)",
+                  1 / 0.675, 1 / 0.575);
+    const std::string text = R"({"format": "golightly-project", "version": 1, "name": "matching section",
+      "parameters": {"L": 0.3},
+      "domain": {"size": [2.2, )" + std::to_string(W) + R"(], "cell_size": 0.02, "polarization": "TMz",
+                 "boundaries": {"x": "pml", "y": "pec"}, "pml": {"cells": 20}},
+      "materials": [{"id": "match", "epsilon_inf": )" + std::to_string(eps_m) + R"(},
+                    {"id": "out", "epsilon_inf": )" + std::to_string(eps_s) + R"(}],
+      "layers": [{"name": "section", "material": "match",
+                  "shapes": [{"type": "rectangle", "min": ["1.41 - L", 0], "max": [1.41, )" + std::to_string(W) + R"(]}]},
+                 {"name": "output", "material": "out",
+                  "shapes": [{"type": "rectangle", "min": [1.41, 0], "max": [2.2, )" + std::to_string(W) + R"(]}]}],
+      "sources": [{"name": "line", "type": "line", "from": [0.3, 0], "to": [0.3, )" + std::to_string(W) + R"(], "component": "Ez",
+                   "profile": "uniform", "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.6, "wavelength_span": 0.4}}],
+      "monitors": [{"name": "R", "type": "flux", "from": [0.7, 0], "to": [0.7, )" + std::to_string(W) + R"(], "direction": "-x", "kind": "reflection"},
+                   {"name": "T", "type": "flux", "from": [1.9, 0], "to": [1.9, )" + std::to_string(W) + R"(], "direction": "+x", "kind": "transmission"}],
+      "run": {"spectrum": {)" + spectrum + R"(}, "courant": 0.5,
+              "stop": {"decay_db": 50, "max_time_fs": 400}, "normalization": {"enabled": true},
+              "precision": "float64", "backend": "cpu"}})";
+    const Project p = parse_project(text, "match.glproj");
+    OptimizeOptions o;
+    o.out = scratch.path;
+    o.runner = in_process_runner(cpu_options());
+    o.objective = "R(1.6)";
+    o.minimize = true;
+    o.algorithm = "bobyqa";
+    o.max_evals = 25;
+    o.xtol = 0.003;
+    o.log = [&](const std::string& line) { std::printf("optimize 2D: %s\n", line.c_str()); };
+    OptimizeReport r;
+    try {
+        r = run_optimize(p, "match.glproj", {parse_bound_parameter("L=0.15..0.65")}, o);
+    } catch (const std::runtime_error& e) {
+        if (std::string(e.what()).find("no optimizer") != std::string::npos) { WARN("SKIPPED: built without NLopt"); return; }
+        throw;
+    }
+    REQUIRE(r.best.size() == 1);
+    std::printf("optimize 2D: eps_m %.5f, best L %.5f um (analytic lambda_g/4 %.5f, 1D lambda/(4 n_m) %.5f), "
+                "|error| %.2e um, reported tolerance %.3g um, R %.2e, %d evaluations (%s)\n",
+                eps_m, r.best[0], L_opt, L_1d, std::abs(r.best[0] - L_opt), r.xtol[0], r.best_objective, r.evaluations,
+                r.stop.c_str());
+    CHECK(std::abs(r.best[0] - L_opt) <= r.xtol[0]);
+    CHECK(std::abs(L_1d - L_opt) > 10 * r.xtol[0]);  // the test tells the 2D answer from the 1D one
+    CHECK(r.best_objective < 2e-3);                  // R without the section: ((b0 - bs)/(b0 + bs))^2 = 0.082
+    CHECK(r.evaluations <= 25);
+}

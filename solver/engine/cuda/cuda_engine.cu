@@ -426,6 +426,15 @@ bool cuda_available() {
     return n > 0;
 }
 
+int cuda_device_count() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
 std::string cuda_device_description() {
     int n = 0;
     const cudaError_t e = cudaGetDeviceCount(&n);

@@ -6,6 +6,7 @@
 namespace golightly {
 
 bool cuda_available() { return false; }
+int cuda_device_count() { return 0; }
 bool cuda_supports_dispersion() { return false; }
 std::string cuda_device_description() { return "CUDA support not compiled in"; }
 std::unique_ptr<Engine> make_cuda_engine(SceneView, Precision) {

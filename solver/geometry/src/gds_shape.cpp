@@ -1,7 +1,8 @@
-// GoLightly: `gds` shapes (embedded GDSII streams) as polygons, the project's GDSII export,
-// and layer maps (gds.hpp).
+// GoLightly: `gds` shapes (embedded GDSII streams) as polygons and the project's GDSII
+// export (gds.hpp); layer maps are in gds_layer_map.cpp.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <list>
@@ -9,7 +10,6 @@
 #include <memory>
 #include <mutex>
 #include <numbers>
-#include <regex>
 #include <sstream>
 
 #include "golightly/errors.hpp"
@@ -284,8 +284,39 @@ std::vector<std::vector<Vec2>> trace_raster(const Shape& r, double dx) {
 
 }  // namespace
 
-GdsExport export_gds(const Project& project, const std::string& cell, const std::string& file_label) {
+GdsExport export_gds(const Project& project, const std::string& cell, const std::string& file_label, double db_unit_um) {
     GdsExport ex;
+    if (db_unit_um > 0) {
+        ex.db_unit_um = db_unit_um;
+    } else {  // the finest database unit of the embedded files
+        std::vector<double> units;
+        for (std::size_t i = 0; i < project.layers.size(); ++i)
+            for (std::size_t k = 0; k < project.layers[i].shapes.size(); ++k) {
+                const Shape& s = project.layers[i].shapes[k];
+                if (s.type != ShapeType::Gds) continue;
+                try {
+                    units.push_back(library_of(s)->um_per_db());
+                } catch (const gds::GdsError& e) {
+                    throw ProjectError(file_label, "layers[" + std::to_string(i) + "].shapes[" + std::to_string(k) + "]." + e.field,
+                                       e.what());
+                }
+            }
+        if (!units.empty()) {
+            ex.db_unit_um = *std::min_element(units.begin(), units.end());
+            for (double u : units) {
+                const double ratio = u / ex.db_unit_um;
+                if (std::abs(ratio - std::round(ratio)) > 1e-9 * ratio) {
+                    char buf[200];
+                    std::snprintf(buf, sizeof buf,
+                                  "the embedded GDS files have database units %g and %g um; written at %g um, so some "
+                                  "coordinates are rounded (--db-unit chooses another)",
+                                  ex.db_unit_um, u, ex.db_unit_um);
+                    ex.warnings.push_back(buf);
+                    break;
+                }
+            }
+        }
+    }
     std::vector<gds::WriteLayer> layers;
     const double dx = project.domain.cell_size;
     const double tol = std::max(1e-3 * dx, 1e-6);
@@ -345,62 +376,11 @@ GdsExport export_gds(const Project& project, const std::string& cell, const std:
     }
     if (!defaulted.empty()) ex.warnings.push_back("layers without gds_layer written by position: " + defaulted);
     try {
-        ex.bytes = gds::write(cell, layers);
+        ex.bytes = gds::write(cell, layers, ex.db_unit_um);
     } catch (const std::exception& e) {
         throw ProjectError(file_label, "layers", e.what());
     }
     return ex;
-}
-
-// ----------------------------------------------------------------------------- layer maps
-
-std::vector<gds::LayerName> gds::read_layer_map(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) throw std::runtime_error("cannot read the layer map " + file.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    std::vector<LayerName> out;
-    const auto num = [](const std::string& digits) { return digits.size() > 6 ? -1 : std::stoi(digits); };
-    const auto add = [&](std::string name, int l, int d) {
-        while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
-        while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) name.erase(name.begin());
-        if (name.size() >= 2 && (name.front() == '"' || name.front() == '\'') && name.back() == name.front())
-            name = name.substr(1, name.size() - 2);
-        if (l < 0 || l > 65535 || d < 0 || d > 65535) return;
-        out.push_back({name, l, d});
-    };
-    if (text.find("<layer-properties") != std::string::npos || text.find("<properties>") != std::string::npos) {
-        // KLayout .lyp: <properties> ... <name>N</name> ... <source>l/d@1</source> ... </properties>
-        static const std::regex props(R"(<properties>([\s\S]*?)</properties>)");
-        static const std::regex name_re(R"(<name>([^<]*)</name>)");
-        static const std::regex src_re(R"(<source>\s*(\d+)\s*/\s*(\d+)[^<]*</source>)");
-        static const std::regex name_ld(R"(^(.*?)\s*\((\d+)\s*/\s*(\d+)\)\s*$)");
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), props); it != std::sregex_iterator(); ++it) {
-            const std::string body = (*it)[1];
-            std::smatch nm, sm, nl;
-            std::string name;
-            if (std::regex_search(body, nm, name_re)) name = nm[1];
-            if (std::regex_search(body, sm, src_re)) {
-                if (std::regex_match(name, nl, name_ld)) name = nl[1];
-                add(name.empty() ? sm[1].str() + "/" + sm[2].str() : name, num(sm[1]), num(sm[2]));
-            } else if (std::regex_match(name, nl, name_ld)) {
-                add(nl[1], num(nl[2]), num(nl[3]));
-            }
-        }
-    } else {
-        // YAML (gdsfactory): NAME: [l, d] | NAME: (l, d) | NAME: l/d, at any indentation
-        static const std::regex yaml(R"(^\s*([A-Za-z_][\w .\-]*?|"[^"]*"|'[^']*')\s*:\s*[\[(]?\s*(\d+)\s*[,/]\s*(\d+)\s*[\])]?\s*(#.*)?$)");
-        std::istringstream lines(text);
-        std::string line;
-        while (std::getline(lines, line)) {
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            std::smatch m;
-            if (std::regex_match(line, m, yaml)) add(m[1], num(m[2]), num(m[3]));
-        }
-    }
-    if (out.empty()) throw std::runtime_error("the layer map " + file.string() + " names no layer (expected a KLayout .lyp or NAME: [layer, datatype] lines)");
-    return out;
 }
 
 }  // namespace golightly

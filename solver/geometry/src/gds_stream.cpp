@@ -10,7 +10,9 @@
 #include <functional>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <set>
+#include <stdexcept>
 
 #include "golightly/gds.hpp"
 
@@ -550,54 +552,207 @@ struct Writer {
     }
 };
 
-std::int32_t to_db(double um) {
-    const double v = std::round(um * 1000.0);  // 1 nm database unit
-    if (!(std::abs(v) <= 2147483647.0))
-        throw std::runtime_error("coordinate " + std::to_string(um) + " um is outside GDSII's 32-bit range (+-2147 um at 1 nm)");
-    return std::int32_t(v);
+/// um -> database units (rounded to the nearest).
+std::int64_t to_db(double um, double db_um) {
+    const double v = std::round(um / db_um);
+    if (!(std::abs(v) <= 2147483647.0)) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "coordinate %g um is outside GDSII's 32-bit range (+-%g um at a database unit of %g um)", um,
+                      2147483647.0 * db_um, db_um);
+        throw std::runtime_error(buf);
+    }
+    return std::int64_t(v);
+}
+
+using Ring64 = std::vector<std::array<std::int64_t, 2>>;
+
+/// Consecutive repeats (and a closing repeat of the first point) removed.
+Ring64 dedupe(Ring64 r) {
+    Ring64 out;
+    for (const auto& p : r)
+        if (out.empty() || out.back() != p) out.push_back(p);
+    while (out.size() > 1 && out.back() == out.front()) out.pop_back();
+    return out;
+}
+
+/// An integer strictly inside (lo, hi) that no vertex has as coordinate `axis`, closest to
+/// the median coordinate; nullopt when every integer there is taken.
+std::optional<std::int64_t> free_cut(const Ring64& r, int axis) {
+    std::vector<std::int64_t> v;
+    v.reserve(r.size());
+    for (const auto& p : r) v.push_back(p[std::size_t(axis)]);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    if (v.size() < 2) return std::nullopt;
+    // Gaps between consecutive distinct values hold free integers; take the one nearest the
+    // median vertex (by count), searching outward over the gaps.
+    const std::size_t mid = v.size() / 2;
+    for (std::size_t d = 0; d < v.size(); ++d) {
+        for (int sgn : {-1, 1}) {
+            const std::ptrdiff_t g = std::ptrdiff_t(mid) + sgn * std::ptrdiff_t(d) - (sgn < 0 ? 1 : 0);
+            if (g < 0 || std::size_t(g) + 1 >= v.size()) continue;
+            const std::int64_t a = v[std::size_t(g)], b = v[std::size_t(g) + 1];
+            if (b - a >= 2) return a + (b - a) / 2;
+        }
+    }
+    return std::nullopt;
+}
+
+/// Splits a simple ring at the line coord[axis] = c (no vertex on it) into the pieces on
+/// each side: the boundary is cut into chains at its crossings, the crossings are paired
+/// along the line by increasing position (the inside intervals), and each piece follows a
+/// chain to its end crossing, the line to the paired crossing, and the chain that starts
+/// there. Crossing points are rounded to integers (shared by the pieces on both sides).
+std::vector<Ring64> cut_ring(const Ring64& r, int axis, std::int64_t c) {
+    const int o = 1 - axis;  // the coordinate along the line
+    const std::size_t n = r.size();
+    struct Crossing {
+        std::size_t edge;   // crosses between r[edge] and r[edge + 1]
+        long double t;      // exact position along the line
+        std::array<std::int64_t, 2> p;
+        std::size_t partner = 0;
+    };
+    std::vector<Crossing> xs;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto& a = r[i];
+        const auto& b = r[(i + 1) % n];
+        if ((a[std::size_t(axis)] < c) == (b[std::size_t(axis)] < c)) continue;
+        const long double f = (long double)(c - a[std::size_t(axis)]) / (long double)(b[std::size_t(axis)] - a[std::size_t(axis)]);
+        const long double t = (long double)a[std::size_t(o)] + f * (long double)(b[std::size_t(o)] - a[std::size_t(o)]);
+        std::array<std::int64_t, 2> p{};
+        p[std::size_t(axis)] = c;
+        p[std::size_t(o)] = std::int64_t(std::llround(t));
+        xs.push_back({i, t, p});
+    }
+    if (xs.size() < 2 || xs.size() % 2) throw std::runtime_error("internal error: odd crossings while splitting a polygon");
+    std::vector<std::size_t> order(xs.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return xs[a].t < xs[b].t; });
+    for (std::size_t k = 0; k + 1 < order.size(); k += 2) {
+        xs[order[k]].partner = order[k + 1];
+        xs[order[k + 1]].partner = order[k];
+    }
+    // Chain k runs from crossing k along the boundary to crossing k + 1 (cyclically); xs is in edge order.
+    const std::size_t m = xs.size();
+    std::vector<bool> used(m, false);
+    std::vector<Ring64> pieces;
+    for (std::size_t start = 0; start < m; ++start) {
+        if (used[start]) continue;
+        Ring64 piece;
+        std::size_t k = start;
+        for (std::size_t guard = 0; guard <= m; ++guard) {
+            used[k] = true;
+            const std::size_t next = (k + 1) % m;
+            piece.push_back(xs[k].p);
+            for (std::size_t e = xs[k].edge; e != xs[next].edge;) {
+                e = (e + 1) % n;
+                piece.push_back(r[e]);
+            }
+            piece.push_back(xs[next].p);
+            k = xs[next].partner;  // along the line to the paired crossing: the chain starting there
+            if (k == start) break;
+        }
+        if (k != start) throw std::runtime_error("internal error: an unclosed piece while splitting a polygon");
+        piece = dedupe(std::move(piece));
+        if (piece.size() >= 3) pieces.push_back(std::move(piece));
+    }
+    return pieces;
 }
 
 }  // namespace
 
-std::vector<std::uint8_t> write(const std::string& cell, const std::vector<WriteLayer>& layers) {
+std::vector<std::vector<std::array<std::int64_t, 2>>> split_polygon(const std::vector<std::array<std::int64_t, 2>>& ring,
+                                                                    std::size_t max_vertices) {
+    if (max_vertices < 8) throw std::invalid_argument("split_polygon: max_vertices must be at least 8");
+    std::vector<Ring64> done, todo{dedupe(ring)};
+    for (int round = 0; !todo.empty(); ++round) {
+        if (round > 64 || done.size() + todo.size() > 10000000)
+            throw std::runtime_error("a polygon of " + std::to_string(ring.size()) + " vertices could not be split into pieces of at most " +
+                                     std::to_string(max_vertices));
+        std::vector<Ring64> next;
+        for (auto& r : todo) {
+            if (r.size() < 3) continue;
+            if (r.size() <= max_vertices) {
+                done.push_back(std::move(r));
+                continue;
+            }
+            // Cut across the longer extent of the bounding box first.
+            std::int64_t lo[2] = {r[0][0], r[0][1]}, hi[2] = {r[0][0], r[0][1]};
+            for (const auto& p : r)
+                for (int a = 0; a < 2; ++a) lo[a] = std::min(lo[a], p[std::size_t(a)]), hi[a] = std::max(hi[a], p[std::size_t(a)]);
+            const int first = hi[0] - lo[0] >= hi[1] - lo[1] ? 0 : 1;
+            bool cut = false;
+            for (int axis : {first, 1 - first}) {
+                if (const auto c = free_cut(r, axis)) {
+                    for (auto& piece : cut_ring(r, axis, *c)) next.push_back(std::move(piece));
+                    cut = true;
+                    break;
+                }
+            }
+            if (!cut)
+                throw std::runtime_error("a polygon of " + std::to_string(r.size()) +
+                                         " vertices has a vertex on every database-unit line of its box: cannot split it");
+        }
+        todo = std::move(next);
+    }
+    return done;
+}
+
+std::vector<std::uint8_t> write(const std::string& cell, const std::vector<WriteLayer>& layers, double db_unit_um) {
     if (cell.empty()) throw std::runtime_error("the GDSII cell name is empty");
+    if (!(db_unit_um >= 1e-6 && db_unit_um <= 1.0))
+        throw std::runtime_error("the database unit " + std::to_string(db_unit_um) + " um is outside 1e-6 (1 pm) to 1 um");
     Writer w;
     w.i2(HEADER, {600});
     w.i2(BGNLIB, {2000, 1, 1, 0, 0, 0, 2000, 1, 1, 0, 0, 0});  // fixed dates: reproducible files
     w.str(LIBNAME, "GOLIGHTLY");
     w.rec(UNITS, REAL8, 16);
-    put_real8(w.b, 1e-3);
-    put_real8(w.b, 1e-9);
+    put_real8(w.b, db_unit_um);         // user units (1 um) per database unit
+    put_real8(w.b, db_unit_um * 1e-6);  // metres per database unit
     w.i2(BGNSTR, {2000, 1, 1, 0, 0, 0, 2000, 1, 1, 0, 0, 0});
     w.str(STRNAME, cell);
+    auto boundary = [&](const WriteLayer& L, const Ring64& ring) {
+        std::vector<std::array<std::int32_t, 2>> pts;
+        pts.reserve(ring.size() + 1);
+        for (const auto& q : ring) pts.push_back({std::int32_t(q[0]), std::int32_t(q[1])});
+        pts.push_back(pts.front());
+        w.none(BOUNDARY);
+        w.i2(LAYER, {L.layer});
+        w.i2(DATATYPE, {L.datatype});
+        w.xy(pts);
+        w.none(ENDEL);
+    };
+    auto polygon = [&](const WriteLayer& L, const std::vector<Vec2>& poly) {
+        Ring64 ring;
+        ring.reserve(poly.size());
+        for (const Vec2& q : poly) ring.push_back({to_db(q.x, db_unit_um), to_db(q.y, db_unit_um)});
+        ring = dedupe(std::move(ring));
+        if (ring.size() < 3) return;
+        if (ring.size() <= kMaxBoundaryVertices) boundary(L, ring);
+        else
+            for (const auto& piece : split_polygon(ring, kMaxBoundaryVertices)) boundary(L, piece);
+    };
     for (const WriteLayer& L : layers) {
         for (const auto& poly : L.polygons) {
             if (poly.size() < 3) continue;
-            if (poly.size() > 8190)
-                throw std::runtime_error("a polygon of " + std::to_string(poly.size()) +
-                                         " vertices: GDSII boundaries hold at most 8190");
-            std::vector<std::array<std::int32_t, 2>> pts;
-            for (const Vec2& q : poly) pts.push_back({to_db(q.x), to_db(q.y)});
-            pts.push_back(pts.front());
-            w.none(BOUNDARY);
-            w.i2(LAYER, {L.layer});
-            w.i2(DATATYPE, {L.datatype});
-            w.xy(pts);
-            w.none(ENDEL);
+            polygon(L, poly);
         }
         for (const Path& p : L.paths) {
-            if (p.points.size() > 8191)
-                throw std::runtime_error("a path of " + std::to_string(p.points.size()) + " points: GDSII paths hold at most 8191");
+            if (p.points.size() > 8191) {  // the XY record's limit: its outline, split
+                polygon(L, path_polygon(p));
+                continue;
+            }
             std::vector<std::array<std::int32_t, 2>> pts;
-            for (const Vec2& q : p.points) pts.push_back({to_db(q.x), to_db(q.y)});
+            for (const Vec2& q : p.points) pts.push_back({std::int32_t(to_db(q.x, db_unit_um)), std::int32_t(to_db(q.y, db_unit_um))});
             w.none(PATH);
             w.i2(LAYER, {L.layer});
             w.i2(DATATYPE, {L.datatype});
             w.i2(PATHTYPE, {p.pathtype});
-            w.i4(WIDTH, to_db(p.width));
+            w.i4(WIDTH, std::int32_t(to_db(p.width, db_unit_um)));
             if (p.pathtype == 4) {
-                w.i4(BGNEXTN, to_db(p.begin_extension));
-                w.i4(ENDEXTN, to_db(p.end_extension));
+                w.i4(BGNEXTN, std::int32_t(to_db(p.begin_extension, db_unit_um)));
+                w.i4(ENDEXTN, std::int32_t(to_db(p.end_extension, db_unit_um)));
             }
             w.xy(pts);
             w.none(ENDEL);

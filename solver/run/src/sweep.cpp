@@ -28,7 +28,17 @@ namespace {
 
 constexpr std::size_t kMaxDesigns = 100000;
 
-double parse_double(const std::string& s, const std::string& arg) {
+std::string trim(const std::string& s) {
+    const auto a = s.find_first_not_of(" \t");
+    if (a == std::string::npos) return {};
+    const auto b = s.find_last_not_of(" \t");
+    return s.substr(a, b - a + 1);
+}
+
+/// A --param value: a plain number, else an expression with units over `variables`.
+double parse_value(const std::string& text, const std::string& arg,
+                   const std::vector<std::pair<std::string, double>>& variables) {
+    const std::string s = trim(text);
     std::size_t used = 0;
     double v = 0;
     try {
@@ -36,32 +46,63 @@ double parse_double(const std::string& s, const std::string& arg) {
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used == 0 || s.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(v))
+    if (used > 0 && used == s.size() && std::isfinite(v)) return v;
+    if (s.empty())
+        throw std::invalid_argument("--param " + limits::cap_text(arg) + ": a value is empty");
+    if (!expressions_available())
         throw std::invalid_argument("--param " + limits::cap_text(arg) + ": \"" + limits::cap_text(s) +
-                                    "\" is not a number");
-    return v;
+                                    "\" is not a number (units and expressions need a build with muparser)");
+    try {
+        return evaluate_expression(s, variables);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("--param " + limits::cap_text(arg) + ": \"" + limits::cap_text(s) + "\": " + e.what());
+    }
 }
 
 std::pair<std::string, std::string> split_assignment(const std::string& arg) {
     const auto eq = arg.find('=');
     if (eq == std::string::npos) throw std::invalid_argument("--param " + limits::cap_text(arg) + ": expected NAME=...");
-    std::string name = arg.substr(0, eq);
+    std::string name = trim(arg.substr(0, eq));
     if (!valid_parameter_name(name))
         throw std::invalid_argument("--param " + limits::cap_text(arg) + ": \"" + limits::cap_text(name) +
                                     "\" is not a valid parameter name");
     return {name, arg.substr(eq + 1)};
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
+/// Splits `s` at `sep` outside parentheses; for ':' a separator that closes a ternary
+/// "c ? a : b" at the same depth does not split.
+std::vector<std::string> split_top(const std::string& s, char sep) {
     std::vector<std::string> out;
-    std::size_t start = 0;
-    while (true) {
-        const auto pos = s.find(sep, start);
-        out.push_back(s.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
-        if (pos == std::string::npos) break;
-        start = pos + 1;
+    std::string cur;
+    int depth = 0, pending_ternary = 0;
+    for (char c : s) {
+        if (c == '(') ++depth;
+        if (c == ')') depth = std::max(0, depth - 1);
+        if (depth == 0 && c == '?') ++pending_ternary;
+        if (depth == 0 && c == sep) {
+            if (sep == ':' && pending_ternary > 0) {
+                --pending_ternary;
+            } else {
+                out.push_back(cur);
+                cur.clear();
+                continue;
+            }
+        }
+        cur += c;
     }
+    out.push_back(cur);
     return out;
+}
+
+/// The position of the first ".." outside parentheses, npos when none.
+std::size_t find_top_dots(const std::string& s) {
+    int depth = 0;
+    for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+        if (s[i] == '(') ++depth;
+        if (s[i] == ')') depth = std::max(0, depth - 1);
+        if (depth == 0 && s[i] == '.' && s[i + 1] == '.') return i;
+    }
+    return std::string::npos;
 }
 
 /// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
@@ -171,16 +212,22 @@ ParameterOverrides overrides_of(const std::vector<std::string>& names, const std
 
 }  // namespace detail
 
-SweepParameter parse_sweep_parameter(const std::string& arg) {
+std::vector<std::pair<std::string, double>> parameter_values(const Project& project) {
+    std::vector<std::pair<std::string, double>> v;
+    for (const auto& p : project.parameters) v.emplace_back(p.name, p.value);
+    return v;
+}
+
+SweepParameter parse_sweep_parameter(const std::string& arg, const std::vector<std::pair<std::string, double>>& variables) {
     auto [name, spec] = split_assignment(arg);
     SweepParameter p;
     p.name = name;
-    if (spec.find(':') != std::string::npos) {
-        const auto parts = split(spec, ':');
-        if (parts.size() != 3)
+    const auto range = split_top(spec, ':');
+    if (range.size() > 1) {
+        if (range.size() != 3)
             throw std::invalid_argument("--param " + limits::cap_text(arg) + ": expected NAME=LO:HI:N");
-        const double lo = parse_double(parts[0], arg), hi = parse_double(parts[1], arg);
-        const double n = parse_double(parts[2], arg);
+        const double lo = parse_value(range[0], arg, variables), hi = parse_value(range[1], arg, variables);
+        const double n = parse_value(range[2], arg, variables);
         if (n < 1 || n != std::floor(n) || n > double(kMaxDesigns))
             throw std::invalid_argument("--param " + limits::cap_text(arg) + ": N must be an integer from 1 to " +
                                         std::to_string(kMaxDesigns));
@@ -189,19 +236,19 @@ SweepParameter parse_sweep_parameter(const std::string& arg) {
             p.values.push_back(count == 1 ? lo : lo + (hi - lo) * double(i) / double(count - 1));
         if (count > 1) p.values.back() = hi;
     } else {
-        for (const auto& v : split(spec, ',')) p.values.push_back(parse_double(v, arg));
+        for (const auto& v : split_top(spec, ',')) p.values.push_back(parse_value(v, arg, variables));
     }
     return p;
 }
 
-BoundParameter parse_bound_parameter(const std::string& arg) {
+BoundParameter parse_bound_parameter(const std::string& arg, const std::vector<std::pair<std::string, double>>& variables) {
     auto [name, spec] = split_assignment(arg);
-    const auto dots = spec.find("..");
+    const auto dots = find_top_dots(spec);
     if (dots == std::string::npos) throw std::invalid_argument("--param " + limits::cap_text(arg) + ": expected NAME=LO..HI");
     BoundParameter b;
     b.name = name;
-    b.lo = parse_double(spec.substr(0, dots), arg);
-    b.hi = parse_double(spec.substr(dots + 2), arg);
+    b.lo = parse_value(spec.substr(0, dots), arg, variables);
+    b.hi = parse_value(spec.substr(dots + 2), arg, variables);
     if (!(b.lo < b.hi)) throw std::invalid_argument("--param " + limits::cap_text(arg) + ": LO must be below HI");
     return b;
 }
@@ -260,6 +307,86 @@ void run_job_queue(std::size_t jobs, int workers, const std::function<void(std::
         for (auto& t : threads) t.join();
     }
     if (error) std::rethrow_exception(error);
+}
+
+DevicePlan plan_devices(const std::string& spec_in, int visible, const char* parent_mask, bool use_cuda,
+                        int cpu_threads) {
+    const std::string spec = trim(spec_in);
+    const std::string opt = "--devices " + limits::cap_text(spec) + ": ";
+    visible = std::max(0, visible);
+    if (cpu_threads <= 0) cpu_threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    DevicePlan plan;
+    std::vector<std::string> mask;
+    if (parent_mask) {
+        for (auto& e : split_top(parent_mask, ',')) mask.push_back(trim(e));
+    }
+    auto add_device = [&](int k) {
+        if (parent_mask && std::size_t(k) >= mask.size())
+            throw std::invalid_argument(opt + "device " + std::to_string(k) + " is not in CUDA_VISIBLE_DEVICES=" +
+                                        limits::cap_text(parent_mask));
+        plan.ordinals.push_back(k);
+        plan.devices.push_back(parent_mask ? mask[std::size_t(k)] : std::to_string(k));
+    };
+    const std::string none = visible == 0 ? "no CUDA device is visible" : "the runs use the CPU backend";
+    if (spec.empty() || spec == "auto" || spec == "all") {
+        if (use_cuda && visible > 0) {
+            for (int k = 0; k < visible; ++k) add_device(k);
+        } else if (spec == "all") {
+            throw std::invalid_argument(opt + none + " (use a number of CPU workers, e.g. --devices 2)");
+        } else {
+            plan.cpu_workers = 1;
+            plan.threads_per_worker = cpu_threads;
+        }
+        return plan;
+    }
+    const bool list = spec.find(',') != std::string::npos;
+    std::vector<int> numbers;
+    for (const auto& item : split_top(spec, ',')) {
+        const std::string t = trim(item);
+        if (t.empty() && list) continue;  // "2," names device 2 alone
+        if (t.empty() || t.size() > 6 || t.find_first_not_of("0123456789") != std::string::npos)
+            throw std::invalid_argument(opt + "expected auto, all, a number of workers or device ordinals such as 0,2");
+        numbers.push_back(std::stoi(t));
+    }
+    if (numbers.empty()) throw std::invalid_argument(opt + "no device ordinal given");
+    if (!list) {
+        const int n = numbers[0];
+        if (n < 1 || n > 64) throw std::invalid_argument(opt + "the number of workers must be 1 to 64");
+        if (use_cuda && visible > 0) {
+            if (n > visible)
+                throw std::invalid_argument(opt + "only " + std::to_string(visible) + " CUDA device" +
+                                            (visible == 1 ? " is" : "s are") + " visible");
+            for (int k = 0; k < n; ++k) add_device(k);
+        } else {
+            plan.cpu_workers = n;
+            plan.threads_per_worker = std::max(1, cpu_threads / n);
+        }
+        return plan;
+    }
+    if (!use_cuda || visible == 0)
+        throw std::invalid_argument(opt + "names CUDA devices, but " + none);
+    for (int k : numbers) {
+        if (k >= visible)
+            throw std::invalid_argument(opt + "device " + std::to_string(k) + " does not exist (" +
+                                        std::to_string(visible) + " visible: 0 to " + std::to_string(visible - 1) + ")");
+        if (std::find(plan.ordinals.begin(), plan.ordinals.end(), k) != plan.ordinals.end())
+            throw std::invalid_argument(opt + "device " + std::to_string(k) + " is named twice");
+        add_device(k);
+    }
+    return plan;
+}
+
+std::vector<std::string> child_environment(const std::vector<std::string>& parent, const DevicePlan& plan, int worker) {
+    std::vector<std::string> env;
+    const bool cuda = !plan.devices.empty();
+    for (const auto& e : parent)
+        if (!cuda || e.rfind("CUDA_VISIBLE_DEVICES=", 0) != 0) env.push_back(e);
+    if (cuda) {
+        if (worker < 0 || std::size_t(worker) >= plan.devices.size())
+            throw std::invalid_argument("child_environment: worker " + std::to_string(worker) + " out of range");
+        env.push_back("CUDA_VISIBLE_DEVICES=" + plan.devices[std::size_t(worker)]);
+    }
+    return env;
 }
 
 DesignRunner in_process_runner(const RunOptions& options) {

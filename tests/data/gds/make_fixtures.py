@@ -2,8 +2,9 @@
 """Writes the GDSII test fixtures of GoLightly's GDS import (tests/solver/test_gds.cpp)
 with an independent tool, gdspy (1.4), and the tool's own figures for them.
 
-Run from this folder:  python3 make_fixtures.py
-Writes layout.gds, two_tops.gds and layout.json. No two elements of a layer overlap (checked with gdspy's boolean union), so
+Run from this folder:  python3 make_fixtures.py   (Debian: apt-get install python3-gdspy)
+Writes layout.gds, two_tops.gds and layout.json, and units_5nm.gds, units_0p25nm.gds and
+units.json (database units other than 1 nm, ABSMAG/ABSANGLE references; see units_fixture). No two elements of a layer overlap (checked with gdspy's boolean union), so
 the areas are those of the layers' regions too. The .gds and .json files are committed,
 so the tests need no gdspy; rerun this script only to change the fixtures.
 
@@ -120,5 +121,96 @@ def main():
     lib2.write_gds("two_tops.gds")
 
 
+def units_fixture(name, unit, precision, scale, figures):
+    """A library with user unit `unit` m and database unit `precision` m (coordinates given
+    in um, times `scale` user units per um), and an SREF with ABSMAG and ABSANGLE set.
+
+    Cells: ULEAF (an L polygon and a triangle with coordinates off the database grid,
+    which gdspy rounds when writing; a flush path on 2/0), UMID (ULEAF placed with rotation
+    30 and magnification 1.5; placed again at origin (-2, 4) reflected, with rotation 10 and
+    magnification 0.5 marked absolute; a 2 x 2 AREF), UTOP (UMID at rotation 45,
+    magnification 2). gdspy has no absolute flags: the file is written with the plain values
+    and the STRANS bits 0x0004 (ABSMAG) and 0x0002 (ABSANGLE) of that SREF are set here.
+    Figures: ULEAF and UMID as gdspy reads the file (the flags change nothing when UMID is
+    the top: its parent transformation is the identity); UTOP from an equivalent library in
+    which the absolute SREF carries the relative values that give the same absolute ones,
+    rotation 10 - 45 and magnification 0.5 / 2 (the parent UMID sits in UTOP unreflected at
+    45 degrees and magnification 2; the SREF's origin is in UMID's frame either way).
+    Areas in um^2 and boxes in um (user units / scale)."""
+    def build(abs_rotation, abs_mag):
+        lib = gdspy.GdsLibrary(unit=unit, precision=precision)
+        leaf = gdspy.Cell("ULEAF", exclude_from_current=True)
+        lib.add(leaf)
+        L = [(0, 0), (1.50137, 0), (1.50137, 0.5), (0.5, 0.5), (0.5, 2.00371), (0, 2.00371)]
+        leaf.add(gdspy.Polygon([(x * scale, y * scale) for x, y in L], layer=1, datatype=0))
+        leaf.add(gdspy.Polygon([(2 * scale, 0), (3.0013 * scale, 0), (2.5 * scale, 1.2007 * scale)], layer=1, datatype=5))
+        leaf.add(gdspy.FlexPath([(0, 3 * scale), (2 * scale, 3 * scale), (2 * scale, 4.5 * scale)], 0.25 * scale,
+                                ends="flush", gdsii_path=True, layer=2, datatype=0))
+        mid = gdspy.Cell("UMID", exclude_from_current=True)
+        lib.add(mid)
+        mid.add(gdspy.CellReference(leaf, origin=(3 * scale, 1 * scale), rotation=30, magnification=1.5))
+        mid.add(gdspy.CellReference(leaf, origin=(-2 * scale, 4 * scale), rotation=abs_rotation, magnification=abs_mag,
+                                    x_reflection=True))
+        mid.add(gdspy.CellArray(leaf, 2, 2, (4 * scale, 5 * scale), origin=(0, -8 * scale)))
+        top = gdspy.Cell("UTOP", exclude_from_current=True)
+        lib.add(top)
+        top.add(gdspy.CellReference(mid, origin=(10 * scale, 5 * scale), rotation=45, magnification=2))
+        return lib
+
+    def figures_of(path, cells):
+        back = gdspy.GdsLibrary(infile=path)
+        out = {}
+        for cname in cells:
+            cell = back.cell_dict[cname]
+            areas = cell.area(by_spec=True)
+            polys = cell.get_polygons(by_spec=True)
+            res = {}
+            for (layer, dt), plist in sorted(polys.items()):
+                xs = [p[0] / scale for poly in plist for p in poly]
+                ys = [p[1] / scale for poly in plist for p in poly]
+                res[f"{layer}/{dt}"] = {"area": float(areas[(layer, dt)]) / scale ** 2, "count": len(plist),
+                                        "bbox": [[min(xs), min(ys)], [max(xs), max(ys)]], "source": "gdspy"}
+            out[cname] = res
+        return out
+
+    build(10, 0.5).write_gds(name)
+    data = bytearray(open(name, "rb").read())
+    # The second SREF of UMID: set ABSMAG | ABSANGLE in its STRANS.
+    pos, in_mid, srefs, patched = 0, False, 0, False
+    while pos < len(data):
+        length, rtype = struct.unpack(">HB", data[pos:pos + 3])
+        if rtype == 0x06:  # STRNAME
+            in_mid = data[pos + 4:pos + length].rstrip(b"\0") == b"UMID"
+        if in_mid and rtype == 0x0A:  # SREF
+            srefs += 1
+        if in_mid and srefs == 2 and rtype == 0x1A and not patched:  # STRANS
+            bits = struct.unpack(">H", data[pos + 4:pos + 6])[0]
+            assert bits & 0x8000
+            data[pos + 4:pos + 6] = struct.pack(">H", bits | 0x0004 | 0x0002)
+            patched = True
+        pos += length
+    assert patched
+    open(name, "wb").write(bytes(data))
+    out = figures_of(name, ("ULEAF", "UMID"))
+    equivalent = name + ".equivalent.tmp"
+    build(10 - 45, 0.5 / 2).write_gds(equivalent)
+    out.update(figures_of(equivalent, ("UTOP",)))
+    import os
+    os.remove(equivalent)
+    figures[name] = {"unit": unit, "precision": precision, "um_per_db": precision * 1e6, "cells": out}
+
+
+def main_units():
+    figures = {}
+    units_fixture("units_5nm.gds", 1e-9, 5e-9, 1000.0, figures)     # user unit 1 nm, database unit 5 nm
+    units_fixture("units_0p25nm.gds", 1e-6, 0.25e-9, 1.0, figures)  # user unit 1 um, database unit 0.25 nm
+    with open("units.json", "w") as f:
+        json.dump(figures, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+    if "--units-only" not in sys.argv:
+        main()
+    main_units()

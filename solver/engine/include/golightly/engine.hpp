@@ -214,6 +214,9 @@ inline std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision pre
 
 /// True when the CUDA backend was compiled in and a CUDA device is present.
 bool cuda_available();
+/// The number of CUDA devices this process sees (cudaGetDeviceCount, i.e. after
+/// CUDA_VISIBLE_DEVICES); 0 without CUDA support or a usable device.
+int cuda_device_count();
 /// A one-line description of the CUDA device (or why none is usable).
 std::string cuda_device_description();
 /// True when the CUDA backend implements the dispersive pass (scene.hpp "Dispersive

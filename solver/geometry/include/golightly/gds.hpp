@@ -119,12 +119,31 @@ struct WriteLayer {
     std::vector<Path> paths;                  ///< um
 };
 
-/// A GDSII stream of one cell `cell` holding `layers`, database unit 1 nm, user unit 1 um
-/// (UNITS 1e-3, 1e-9). Coordinates are rounded to the nearest nm. Throws
-/// std::runtime_error when a coordinate exceeds the 32-bit range (+-2147 um), a polygon
-/// has more than 8190 vertices or a path more than 8191 points (the XY record's limit), or
-/// the cell name is empty.
-std::vector<std::uint8_t> write(const std::string& cell, const std::vector<WriteLayer>& layers);
+/// The most vertices of a GDSII boundary: an XY record holds at most 8191 points, the
+/// closing point repeating the first (GDSII manual, "XY").
+constexpr std::size_t kMaxBoundaryVertices = 8190;
+
+/// A GDSII stream of one cell `cell` holding `layers`, user unit 1 um, database unit
+/// `db_unit_um` um (UNITS db_unit_um, db_unit_um * 1e-6 m; default 1e-3: 1 nm).
+/// Coordinates are rounded to the nearest database unit; consecutive repeated vertices
+/// are dropped and rings left with fewer than 3 vertices are skipped. A polygon of more
+/// than kMaxBoundaryVertices vertices is written as the pieces of split_polygon; a path
+/// of more than 8191 points as its outline (path_polygon), split likewise. Throws
+/// std::runtime_error when a coordinate exceeds the 32-bit range (+-2147 um at 1 nm), the
+/// database unit is outside 1e-6 (1 pm) to 1 um, or the cell name is empty.
+std::vector<std::uint8_t> write(const std::string& cell, const std::vector<WriteLayer>& layers, double db_unit_um = 1e-3);
+
+/// Splits a simple polygon (integer coordinates, open ring, either orientation) into
+/// simple pieces of at most `max_vertices` (>= 8) vertices each that tile it: it is cut
+/// recursively along a vertical or horizontal line (across the longer side of the box,
+/// at a free integer coordinate nearest the median vertex, so no vertex lies on the cut),
+/// each cut's crossings rounded to the nearest integer and shared by the pieces on both
+/// sides. The pieces keep the ring's orientation; their areas add up to the ring's up to
+/// the rounding of the crossings (at most half a unit times the crossing's edge length
+/// each). Throws std::invalid_argument for max_vertices < 8, std::runtime_error when no
+/// free cut line exists (a vertex on every integer line of its box) or after 64 rounds.
+std::vector<std::vector<std::array<std::int64_t, 2>>> split_polygon(const std::vector<std::array<std::int64_t, 2>>& ring,
+                                                                    std::size_t max_vertices);
 
 /// One entry of a layer map: a name for a GDSII layer/datatype.
 struct LayerName {
@@ -133,12 +152,29 @@ struct LayerName {
     bool operator==(const LayerName&) const = default;
 };
 
-/// Reads a layer map naming GDSII layers: a KLayout layer-properties file (`.lyp`, XML:
-/// each <properties> with <name> and <source> "layer/datatype[@view]", or a name of the
-/// form "NAME (l/d)"), or gdsfactory's YAML convention (one "NAME: [layer, datatype]",
-/// "NAME: layer/datatype" or "NAME: (layer, datatype)" per line; other lines skipped).
-/// Throws std::runtime_error when the file cannot be read or names nothing.
+/// Reads a layer map naming GDSII layers (gds_layer_map.cpp):
+/// - a KLayout layer-properties file (`.lyp`, XML, read with pugixml; entities decoded):
+///   every <properties> entry and, for groups, every <group-members> entry (nested to any
+///   depth; a "*" layer or datatype is taken from the group parent) with a concrete
+///   <source> layer spec ("1/0", "1/0@1", "POLY 2/0@1", "POLY (2/0)", "17" = 17/0; layout
+///   index, transformations and selectors ignored; ranges skipped). The name is <name>
+///   without a trailing " l/d" / " (l/d)" of the same layer (gdsfactory's layer_in_name);
+///   an entry without a name takes the source's layer name, else "l/d". Several tabs
+///   (<layer-properties-tabs>) are read in order.
+/// - YAML (any other file; `.yaml`/`.yml` always; read with yaml-cpp): gdsfactory's
+///   layer_views.yaml (LayerViews: NAME: {layer: [l, d], ..., group_members: {NAME: {...}}};
+///   a view's `name` member, when present, wins over its key) and plain layer maps
+///   NAME: [l, d] (or "l/d", "(l, d)"), at the top or in a nested mapping such as `layers:`.
+/// Entries come in file order; exact repeats are dropped. Layer and datatype 0..65535.
+/// Throws std::runtime_error naming the file: unreadable (safe_read, 16 MiB limit), not
+/// valid XML/YAML (with the byte offset or line), nothing named, or the format's library
+/// missing from this build (the message names the Debian package).
 std::vector<LayerName> read_layer_map(const std::filesystem::path& file);
+
+/// True when this build reads KLayout .lyp layer maps (pugixml compiled in).
+bool lyp_layer_maps_available();
+/// True when this build reads YAML layer maps (yaml-cpp compiled in).
+bool yaml_layer_maps_available();
 
 }  // namespace golightly::gds
 
@@ -165,7 +201,8 @@ Shape make_gds_shape(const std::filesystem::path& file, const std::string& cell,
 struct GdsExport {
     std::vector<std::uint8_t> bytes;    ///< the GDSII stream
     std::vector<std::string> warnings;  ///< e.g. STEP shapes left out
-    int polygons = 0, paths = 0;        ///< elements written
+    int polygons = 0, paths = 0;        ///< elements written (before splitting polygons over 8190 vertices)
+    double db_unit_um = 1e-3;           ///< the database unit written
 };
 
 /// Writes every layer's shapes into one GDSII cell `cell` (spec "GDSII layouts"), each
@@ -178,9 +215,14 @@ struct GdsExport {
 /// (the raster's coverage on the grid of domain.cell_size, windows covered at least half,
 /// as rectangles: runs of a row merged with equal runs of the rows above); spheres and
 /// boxes as their cut at domain.slice_z; `step` shapes are left out with a warning.
+/// Database unit: `db_unit_um` when > 0, else the project's: the finest database unit
+/// of its embedded GDS files (a warning when they differ and the finest is not a divisor
+/// of the others), else 1 nm. Polygons of more than 8190 vertices become several
+/// boundaries (gds::split_polygon).
 /// Throws ProjectError (file_label, "layers[i].shapes[k]") when a shape cannot be written
 /// (gds::write's limits, unreadable embedded GDS).
-GdsExport export_gds(const Project& project, const std::string& cell, const std::string& file_label);
+GdsExport export_gds(const Project& project, const std::string& cell, const std::string& file_label,
+                     double db_unit_um = 0);
 
 /// Reads every `gds` shape of the project once (gds_shape_polygons), so that a malformed
 /// or mismatched embedded file is reported before a run: ProjectError(file_label,

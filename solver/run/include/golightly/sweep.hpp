@@ -10,10 +10,12 @@
 // optimization re-run with the same output folder resumes where it stopped.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golightly/project.hpp"
@@ -27,10 +29,19 @@ struct SweepParameter {
     std::vector<double> values;
 };
 
+/// Name -> value of each project parameter (Project::parameters, base units), the
+/// variables of --param values.
+std::vector<std::pair<std::string, double>> parameter_values(const Project& project);
+
 /// Parses "NAME=LO:HI:N" (N >= 1 evenly spaced values from LO to HI inclusive; N = 1: LO)
-/// or "NAME=V1,V2,..." (a list). Values are numbers in the parameter's base unit (um, fs,
-/// or dimensionless). Throws std::invalid_argument naming the argument.
-SweepParameter parse_sweep_parameter(const std::string& arg);
+/// or "NAME=V1,V2,..." (a list). Each of LO, HI, N and Vi is a number or, in a build with
+/// muparser, an expression with units over `variables` (parameter_values of the project:
+/// the project's values, not the swept ones): "w=400nm:600nm:11", "d=0:lambda/4:5",
+/// "g=100nm,min(a,b)". Values are in the parameter's base unit (um, fs, or dimensionless).
+/// Separators inside parentheses (and a ternary's ':') do not split. Throws
+/// std::invalid_argument naming the argument and the bad value.
+SweepParameter parse_sweep_parameter(const std::string& arg,
+                                     const std::vector<std::pair<std::string, double>>& variables = {});
 
 /// One optimized parameter and its bounds.
 struct BoundParameter {
@@ -38,8 +49,11 @@ struct BoundParameter {
     double lo = 0, hi = 0;  ///< lo < hi
 };
 
-/// Parses "NAME=LO..HI". Throws std::invalid_argument naming the argument.
-BoundParameter parse_bound_parameter(const std::string& arg);
+/// Parses "NAME=LO..HI"; LO and HI as in parse_sweep_parameter ("d=0.1..lambda/4",
+/// "w=300nm..0.7um"; the first ".." outside parentheses separates them). Throws
+/// std::invalid_argument naming the argument.
+BoundParameter parse_bound_parameter(const std::string& arg,
+                                     const std::vector<std::pair<std::string, double>>& variables = {});
 
 /// The designs of a sweep: the Cartesian product of the parameters' values, the last
 /// parameter varying fastest. designs[d][p] is parameter p's value in design d.
@@ -55,6 +69,38 @@ std::vector<std::vector<double>> sweep_grid(const std::vector<SweepParameter>& p
 /// when set, no new job starts.
 void run_job_queue(std::size_t jobs, int workers, const std::function<void(std::size_t job, int worker)>& run_job,
                    const std::atomic<bool>* cancel = nullptr);
+
+/// How a sweep spreads its designs over workers (`sweep --devices`).
+struct DevicePlan {
+    /// CUDA workers: one entry per worker, the CUDA_VISIBLE_DEVICES value of its child run
+    /// (the parent's entry for that device, e.g. "3" or "GPU-8f6c...", or the ordinal when
+    /// the parent has no CUDA_VISIBLE_DEVICES). Empty for CPU workers.
+    std::vector<std::string> devices;
+    std::vector<int> ordinals;   ///< CUDA workers: the device ordinals as this process sees them
+    int cpu_workers = 0;         ///< CPU workers (0 when the workers are CUDA devices)
+    int threads_per_worker = 0;  ///< CPU workers: threads of each run (0: all cores)
+    int workers() const { return devices.empty() ? std::max(1, cpu_workers) : int(devices.size()); }
+    /// True when the sweep can run in this process (one worker that needs no other device mask).
+    bool in_process() const { return workers() == 1 && (devices.empty() || ordinals[0] == 0); }
+};
+
+/// Parses `--devices SPEC` into a plan. SPEC: "auto" (default): every visible CUDA device
+/// when the runs use CUDA, else one CPU worker; "all": every visible CUDA device (error
+/// when the runs do not use CUDA or none is visible); "N": N workers, the first N CUDA
+/// devices (error when fewer are visible) or, for CPU runs, N CPU workers sharing the
+/// threads; "I,J,...": those CUDA device ordinals (as this process sees them, 0-based).
+/// `visible`: CUDA devices this process sees (cuda_device_count); `parent_mask`: this
+/// process's CUDA_VISIBLE_DEVICES (nullptr: unset), whose entries the children get;
+/// `use_cuda`: the runs use the CUDA backend; `cpu_threads`: threads of all CPU workers
+/// together (0: std::thread::hardware_concurrency()); each of N CPU workers gets
+/// max(1, cpu_threads / N). Throws std::invalid_argument naming --devices.
+DevicePlan plan_devices(const std::string& spec, int visible, const char* parent_mask, bool use_cuda,
+                        int cpu_threads);
+
+/// The environment ("NAME=VALUE" strings) of worker `worker`'s child run: `parent`
+/// without CUDA_VISIBLE_DEVICES, then CUDA_VISIBLE_DEVICES=plan.devices[worker] for a CUDA
+/// worker; a CPU worker keeps the parent's entries unchanged.
+std::vector<std::string> child_environment(const std::vector<std::string>& parent, const DevicePlan& plan, int worker);
 
 /// Runs one design and writes its results into `dir` (results.hpp layout; at least
 /// spectra.csv and summary.json). `design` is the project read from `label` (the original
