@@ -457,15 +457,6 @@ bool cuda_supports_dispersion() { return true; }
 
 std::unique_ptr<Engine> make_cuda_engine3d(SceneView scene, Precision precision);  // cuda_engine3d.cu
 
-int cuda_device_count() {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return n;
-}
-
 void cuda_select_device(int ordinal) {
     const cudaError_t e = cudaSetDevice(ordinal);
     if (e != cudaSuccess) {

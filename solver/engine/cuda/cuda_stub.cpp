@@ -15,7 +15,6 @@ std::unique_ptr<Engine> make_cuda_engine(SceneView, Precision) {
 std::unique_ptr<Engine> make_cuda_engine(SceneView, Precision, int) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }
-int cuda_device_count() { return 0; }
 void cuda_select_device(int) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }

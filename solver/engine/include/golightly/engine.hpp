@@ -230,8 +230,6 @@ std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision);
 /// current first (cuda_select_device), as the distributed engine does. Leaves `device`
 /// current. Throws RunError for an ordinal out of range.
 std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision, int device);
-/// Visible CUDA devices (0 without the CUDA backend or a device).
-int cuda_device_count();
 /// Makes CUDA device `ordinal` current for the calling thread (cudaSetDevice). Throws
 /// RunError when it fails or CUDA is not compiled in.
 void cuda_select_device(int ordinal);
