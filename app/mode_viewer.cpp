@@ -162,7 +162,7 @@ ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
     auto* row = new QHBoxLayout;
     wavelength_ = new QDoubleSpinBox;
     wavelength_->setObjectName(QStringLiteral("modeWavelength"));
-    wavelength_->setDecimals(4);
+    wavelength_->setDecimals(6);
     wavelength_->setRange(0.01, 1000);
     wavelength_->setSingleStep(0.01);
     wavelength_->setSuffix(QStringLiteral(" µm"));

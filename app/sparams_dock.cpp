@@ -161,7 +161,7 @@ bool SParamsDock::start(const Project& snapshot, const QString& label, const QSt
                     copy.labels = partial.labels;
                     copy.s = partial.s;
                     std::lock_guard<std::mutex> lock(box->mutex);
-                    box->partial = std::move(copy);
+                    box->partials.push_back(std::move(copy));
                 });
             std::filesystem::create_directories(out);
             write_touchstone(out / ("sparams.s" + std::to_string(s.labels.size()) + "p"), s);
@@ -200,7 +200,7 @@ bool SParamsDock::waitForFinished(int ms) {
 }
 
 void SParamsDock::drain() {
-    std::optional<SParameters> partial;
+    std::vector<SParameters> partials;
     std::optional<ProgressInfo> progress;
     int column = -1, columns = 0;
     bool done = false, ok = false;
@@ -208,7 +208,7 @@ void SParamsDock::drain() {
     std::shared_ptr<const SParameters> result;
     {
         std::lock_guard<std::mutex> lock(box_->mutex);
-        partial.swap(box_->partial);
+        partials.swap(box_->partials);
         progress = box_->progress;
         column = box_->column;
         columns = box_->columns;
@@ -222,14 +222,13 @@ void SParamsDock::drain() {
         currentColumn_ = column;
         runFraction_ = 0;
     }
-    if (partial) {
+    for (const SParameters& partial : partials) {
         std::size_t known = 0;
-        for (std::size_t j = 0; j < partial->s.size(); ++j)
-            if (!partial->s.empty() && !partial->s[0][j].empty()) known = j + 1;
-        const int before = columnsDone_;
+        for (std::size_t j = 0; j < partial.s.size(); ++j)
+            if (!partial.s[0][j].empty()) known = j + 1;
         columnsDone_ = int(known);
-        view_->setTable(tableOf(*partial, known));
-        for (int j = before; j < columnsDone_; ++j) Q_EMIT columnFinished(j, columns_);
+        view_->setTable(tableOf(partial, known));
+        Q_EMIT columnFinished(columnsDone_ - 1, columns_);
     }
     if (progress && progress->max_steps > 0) {
         // the run's own progress: steps toward the limit, or the energy's decay toward decay_db

@@ -74,7 +74,7 @@ private:
     void setStatus(const QString& text);
     struct Mailbox {
         std::mutex mutex;
-        std::optional<SParameters> partial;   ///< latest columns
+        std::vector<SParameters> partials;    ///< one per finished column, in order (not latest-wins: each column is shown)
         int column = -1, columns = 0;        ///< the run going on
         std::optional<ProgressInfo> progress;
         bool done = false, ok = false;

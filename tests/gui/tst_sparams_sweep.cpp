@@ -132,8 +132,8 @@ private Q_SLOTS:
         QVERIFY(w.action(QStringLiteral("run.sparams")));
         QCOMPARE(w.action(QStringLiteral("run.sparams"))->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_F5));
         QVector<int> graphsAtColumn;
-        connect(dock, &app::SParamsDock::columnFinished, this,
-                [&](int, int) { graphsAtColumn << dock->view()->magnitudePlot()->graphCount(); });
+        const auto watch = connect(dock, &app::SParamsDock::columnFinished, this,
+                                   [&](int, int) { graphsAtColumn << dock->view()->magnitudePlot()->graphCount(); });
         QSignalSpy finished(dock, &app::SParamsDock::finished);
         QElapsedTimer t;
         t.start();
@@ -145,6 +145,7 @@ private Q_SLOTS:
         qInfo("S-parameters of 2 ports through the GUI: %.2f s", t.elapsed() / 1000.0);
         QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
         QVERIFY(w.action(QStringLiteral("run.sparams"))->isEnabled());
+        disconnect(watch);
         // live: after port a's run the plots held its column (S11, S21), then all four
         QCOMPARE(graphsAtColumn, (QVector<int>{2, 4}));
         QCOMPARE(dock->view()->magnitudePlot()->graphCount(), 4);
@@ -180,10 +181,14 @@ private Q_SLOTS:
             QVERIFY(std::abs(it->key - wl) < 1e-12);
             QVERIFY(std::abs(it->value - 20 * std::log10(std::abs(ref.s[1][0][f]))) < 1e-9);
         }
-        // the physics is sane: the wider section reflects a little, most passes
-        const std::size_t mid = ref.frequency_hz.size() / 2;
-        QVERIFY(std::abs(ref.s[1][0][mid]) > 0.8 && std::abs(ref.s[1][0][mid]) < 1.0);
-        QVERIFY(std::abs(ref.s[0][0][mid]) < 0.3);
+        // the physics is sane: the step to the wider section reflects a little, most
+        // passes, nothing gains power, and the device is reciprocal
+        for (std::size_t f = 0; f < ref.frequency_hz.size(); ++f) {
+            const double s11 = std::abs(ref.s[0][0][f]), s21 = std::abs(ref.s[1][0][f]);
+            QVERIFY2(s11 > 0.01 && s11 < 0.3 && s21 > 0.8 && s11 * s11 + s21 * s21 < 1.01,
+                     qPrintable(QStringLiteral("f%1: |S11| %2 |S21| %3").arg(f).arg(s11).arg(s21)));
+            QVERIFY(std::abs(ref.s[1][0][f] - ref.s[0][1][f]) < 0.02);
+        }
 
         // the files beside the project (golightly-cli sparams' layout) read back
         const QString csv = QDir(w.sparamsDirectory()).filePath(QStringLiteral("sparams.csv"));
@@ -247,8 +252,8 @@ private Q_SLOTS:
         editor::EditorDocument& doc = *w_->document();
         QCOMPARE(dock->table()->rowCount(), 1);
         QCOMPARE(dock->table()->item(0, 0)->text(), QStringLiteral("w2"));
-        auto wideMinY = [&] { return doc.project().layers[0].shapes[1].min->y; };
-        QVERIFY(std::abs(wideMinY() - 0.7) < 1e-12);
+        auto wideMinY = [&] { return doc.project().layers[0].shapes[1].min.y; };
+        QVERIFY(std::abs(wideMinY() - 0.775) < 1e-12);  // 1 - w2 / 2, w2 = 0.45
         QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] { QVERIFY(dock->setParameterValue(QStringLiteral("w2"), QStringLiteral("0.8"))); }));
         QVERIFY(std::abs(wideMinY() - 0.6) < 1e-12);  // 1 - w2 / 2
         // through the table's Value cell
@@ -309,7 +314,9 @@ private Q_SLOTS:
             QVERIFY(std::abs(it->key - w2) < 1e-12);
             QVERIFY2(std::abs(it->value - solver) < 1e-9 * std::abs(solver),
                      qPrintable(QStringLiteral("design %1: plot %2, spectra.csv %3").arg(d).arg(it->value).arg(solver)));
-            QVERIFY(solver > 0.5 && solver < 1.01);  // a normalized transmission
+            QVERIFY2(solver > 0.05 && solver < 1.01, qPrintable(QStringLiteral("design %1: T %2").arg(d).arg(solver)));
+            // w2 = 0.3 is the straight reference waveguide itself: T = 1
+            if (d == 0) QVERIFY2(std::abs(solver - 1) < 0.01, qPrintable(QString::number(solver)));
         }
         // click the middle point: that design opens (after the save prompt)
         prompts_.saveAsked = 0;
@@ -343,9 +350,10 @@ private Q_SLOTS:
         QCOMPARE(map->data()->valueSize(), 2);
         const auto rows = readCsvCells(QDir(out).filePath(QStringLiteral("sweep.csv")));
         QCOMPARE(int(rows.size()), 5);
-        QCOMPARE(rows[0][3], QStringLiteral("T@1.5"));
+        const auto col = std::find(rows[0].begin(), rows[0].end(), QStringLiteral("T@1.5")) - rows[0].begin();
+        QVERIFY(col < long(rows[0].size()));
         for (int d = 0; d < 4; ++d) {
-            const double v = rows[std::size_t(d + 1)][3].toDouble();
+            const double v = rows[std::size_t(d + 1)][std::size_t(col)].toDouble();
             QVERIFY(std::abs(map->data()->cell(d / 2, d % 2) - v) < 1e-12);  // the last parameter fastest
         }
         // the unused parameter changes nothing: equal columns of the map
@@ -428,7 +436,7 @@ private Q_SLOTS:
         // the analytic slab (eps 12, 0.3 um, air) within the 20-cells-per-wavelength grid's error
         const double exact = slabNeff(std::sqrt(12.0), 1.0, 0.3, wl);
         qInfo("2D port mode 0 at %.4f um: n_eff %.5f (analytic slab %.5f), n_group %.4f", wl, neff, exact, r->modes[0].n_group);
-        QVERIFY(std::abs(neff - exact) < 0.03);
+        QVERIFY(std::abs(neff - exact) < 5e-3);
         QVERIFY(r->modes[0].n_group > neff);  // a dielectric slab's group index exceeds its phase index
         QVERIFY(r->modes[0].n_group < 4.0);
         // the table and the profile
