@@ -81,7 +81,12 @@ PortModes solve_line_port(const Project& project, const std::string& file, const
         r.h.push_back(plan.line_h[mid][std::size_t(k)]);
         nodes = std::max(nodes, r.e.back().size());
     }
-    for (std::size_t k = 0; k < nodes; ++k) r.s_um.push_back((double(k) + 0.5) * plan.dx_um);
+    // the line's nodes, one per cell it covers (at least half), from its start along the
+    // tangential axis (the picture's axis; within half a cell of the solver's nodes)
+    const int tan = 1 - normal;
+    const double start = port.center[tan] - 0.5 * port.size[tan];
+    for (std::size_t k = 0; k < nodes; ++k) r.s_um.push_back(start + (double(k) + 0.5) * plan.dx_um);
+    r.uName = QString(QLatin1Char(kAxis[tan]));
     return r;
 }
 
@@ -191,7 +196,8 @@ ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
     table_->setObjectName(QStringLiteral("modeTable"));
     table_->setHorizontalHeaderLabels({tr("Mode"), tr("n_eff"), tr("n_group"), tr("TE fraction")});
     table_->verticalHeader()->setVisible(false);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -377,7 +383,7 @@ void ModeViewerDock::showPicture() {
         add(e, r.eName, QColor(31, 119, 180));
         add(h, r.hName, QColor(214, 39, 40));
         plot_->legend->setVisible(plot_->graphCount() > 0);
-        plot_->xAxis->setLabel(tr("Position along the port (µm)"));
+        plot_->xAxis->setLabel(tr("%1 along the port (µm)").arg(r.uName));
         plot_->yAxis->setLabel(tr("Mode %1 field (arbitrary units)").arg(mode_));
         plot_->rescaleAxes();
         plot_->yAxis->scaleRange(1.1);
@@ -393,21 +399,20 @@ void ModeViewerDock::showPicture() {
                            QCPRange(r.v0_um + 0.5 * r.dx_um, r.v0_um + (r.nv - 0.5) * r.dx_um));
     for (int j = 0; j < r.nv; ++j)
         for (int i = 0; i < r.nu; ++i) map_->data()->setCell(i, j, values[std::size_t(j) * std::size_t(r.nu) + std::size_t(i)]);
-    map_->setGradient(comp == 4 ? QCPColorGradient::gpGrayscale : QCPColorGradient::gpJet);
     map_->setInterpolate(false);
     scale_ = new QCPColorScale(plot_);
     plot_->plotLayout()->addElement(0, 1, scale_);
     scale_->setType(QCPAxis::atRight);
     scale_->axis()->setLabel(component_->currentText());
     map_->setColorScale(scale_);
+    map_->setGradient(comp == 4 ? QCPColorGradient::gpGrayscale : QCPColorGradient::gpJet);  // after setColorScale
     map_->rescaleDataRange(true);
     plot_->xAxis->setLabel(tr("%1 (µm)").arg(r.uName));
     plot_->yAxis->setLabel(tr("%1 (µm)").arg(r.vName));
     plot_->rescaleAxes();
-    // square cells
-    auto* rect = plot_->axisRect();
-    plot_->yAxis->setScaleRatio(plot_->xAxis, 1.0);
-    Q_UNUSED(rect);
+    // square cells: the x range widens (or narrows) to the plot's aspect, the whole
+    // height of the window stays in view
+    plot_->xAxis->setScaleRatio(plot_->yAxis, 1.0);
     plot_->replot();
 }
 

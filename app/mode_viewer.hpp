@@ -47,7 +47,8 @@ struct PortModes {
         double te_fraction = -1;  ///< 3D only (< 0 in 2D)
     };
     std::vector<Mode> modes;
-    // 2D: profiles along the line (s = distance from the line's start, um)
+    // 2D: profiles along the line, s_um = the nodes' coordinate along the line's axis
+    // (uName), um
     std::vector<double> s_um;
     std::vector<std::vector<double>> e, h;  ///< [mode][node]
     QString eName, hName;                   ///< e.g. "Ez", "Hz"

@@ -130,6 +130,9 @@ SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
     table_->horizontalHeaderItem(ColPoints)->setToolTip(tr("Sweep: values from From to To inclusive. Optimize: From..To are the bounds."));
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(ColName, QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setMinimumSectionSize(36);
+    table_->setMinimumWidth(200);
     table_->setMinimumHeight(90);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -238,6 +241,7 @@ SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
     split->addWidget(plot_);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setSizes({400, 600});
     connect(plot_, &QCustomPlot::mousePress, this, &SweepDock::plotClicked);
     setWidget(split);
 
@@ -320,7 +324,15 @@ void SweepDock::rebuildMonitors() {
     if (old != names) {
         monitor_->clear();
         monitor_->addItems(names);
-        if (names.contains(current)) monitor_->setCurrentText(current);
+        // default: the first monitor that is not the normalization's incident monitor
+        QString pick = names.value(0);
+        const QString incident = QString::fromStdString(p.run.normalization.incident_monitor.value_or(std::string()));
+        for (const QString& n : names)
+            if (n != incident) {
+                pick = n;
+                break;
+            }
+        monitor_->setCurrentText(names.contains(current) ? current : pick);
     }
     const double lo = p.run.spectrum.wavelength_min, hi = p.run.spectrum.wavelength_max;
     if (wavelength_->minimum() != lo || wavelength_->maximum() != hi) {
@@ -328,8 +340,9 @@ void SweepDock::rebuildMonitors() {
         wavelength_->setRange(lo, hi);
         if (!inside) wavelength_->setValue(0.5 * (lo + hi));
     }
-    if (objective_->text().isEmpty() && !names.isEmpty() && valid_parameter_name(names.front().toStdString()))
-        objective_->setText(QStringLiteral("%1(%2)").arg(names.front()).arg(wavelength_->value(), 0, 'g', 6));
+    const QString m = monitor_->currentText();
+    if (objective_->text().isEmpty() && !m.isEmpty() && valid_parameter_name(m.toStdString()))
+        objective_->setText(QStringLiteral("%1(%2)").arg(m).arg(wavelength_->value(), 0, 'g', 6));
 }
 
 void SweepDock::tableEdited(int row, int column) {
@@ -699,15 +712,15 @@ void SweepDock::rebuildPlot() {
             const int a = p.index / n1, b = p.index % n1;  // the last parameter varies fastest
             if (a < n0) map_->data()->setCell(a, b, p.value);
         }
-        QCPColorGradient g(QCPColorGradient::gpThermal);
+        QCPColorGradient g(QCPColorGradient::gpJet);  // no white end: T = 1 must not look like an empty cell
         g.setNanHandling(QCPColorGradient::nhTransparent);
-        map_->setGradient(g);
         map_->setInterpolate(false);
         scale_ = new QCPColorScale(plot_);
         plot_->plotLayout()->addElement(0, 1, scale_);
         scale_->setType(QCPAxis::atRight);
         scale_->axis()->setLabel(quantityName_);
         map_->setColorScale(scale_);
+        map_->setGradient(g);  // after setColorScale: the scale's gradient is the one drawn
         map_->rescaleDataRange(true);
         plot_->xAxis->setLabel(varied_[0]);
         plot_->yAxis->setLabel(varied_[1]);

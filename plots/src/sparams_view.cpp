@@ -32,7 +32,7 @@ QCustomPlot* makePlot(const QString& x, const QString& y) {
     QFont f = p->legend->font();
     f.setPointSizeF(f.pointSizeF() * 0.85);
     p->legend->setFont(f);
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignBottom);
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
     return p;
 }
 }  // namespace
@@ -145,7 +145,10 @@ void SParamsView::rebuild() {
             if (sij.size() != table_.frequency_hz.size()) continue;
             QVector<double> db, deg;
             for (const auto& v : sij) db.push_back(toDb(v)), deg.push_back(toDeg(v));
-            const QPen pen(kPalette[colour++ % 8], 1.8, i == j ? Qt::DashLine : Qt::SolidLine);
+            // reciprocal pairs (S21 = S12) and symmetric ports (S11 = S22) draw on top of
+            // each other: earlier curves are wider, so that both stay visible
+            const int k = colour++;
+            const QPen pen(kPalette[k % 8], std::max(1.5, 4.5 - 1.0 * k), i == j ? Qt::DashLine : Qt::SolidLine);
             QCPGraph* gm = mag_->addGraph();
             gm->setName(curveName(i, j));
             gm->setPen(pen);
@@ -154,7 +157,7 @@ void SParamsView::rebuild() {
             gp->setName(curveName(i, j));
             gp->setPen(pen);
             gp->setLineStyle(QCPGraph::lsNone);  // the phase wraps at +-180: points, not a line
-            gp->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, pen.color(), pen.color(), 4));
+            gp->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, pen.color(), pen.color(), std::max(4.0, 9.0 - 1.5 * k)));
             gp->setData(wl, deg);
         }
     }

@@ -99,9 +99,11 @@ class TestSparamsSweep : public QObject {
     void shot(QDockWidget* dock, const QString& name) {
         const QString dir = qEnvironmentVariable("GOLIGHTLY_SCREENSHOT_DIR");
         if (dir.isEmpty()) return;
+        if (w_->structure3dDock()) w_->structure3dDock()->hide();  // room for the dock
+        w_->resize(1560, 960);
         dock->show();
         dock->raise();
-        w_->resizeDocks({dock}, {430}, Qt::Vertical);
+        w_->resizeDocks({dock}, {470}, Qt::Vertical);
         QTest::qWait(400);
         QVERIFY(w_->grab().save(QDir(dir).filePath(name)));
     }
@@ -151,7 +153,7 @@ private Q_SLOTS:
         QCOMPARE(dock->view()->magnitudePlot()->graphCount(), 4);
         QCOMPARE(dock->view()->phasePlot()->graphCount(), 4);
         QCOMPARE(dock->progressBar()->value(), 1000);
-        shot(dock, QStringLiteral("sparams.png"));
+        shot(dock, QStringLiteral("sparams-dock.png"));
 
         // the solver's own run_sparameters on the same project
         const Project p = load_project(project_.toStdString());
@@ -250,7 +252,7 @@ private Q_SLOTS:
         reopen();
         app::SweepDock* dock = w_->sweepDock();
         editor::EditorDocument& doc = *w_->document();
-        QCOMPARE(dock->table()->rowCount(), 1);
+        QCOMPARE(dock->table()->rowCount(), 2);
         QCOMPARE(dock->table()->item(0, 0)->text(), QStringLiteral("w2"));
         auto wideMinY = [&] { return doc.project().layers[0].shapes[1].min.y; };
         QVERIFY(std::abs(wideMinY() - 0.775) < 1e-12);  // 1 - w2 / 2, w2 = 0.45
@@ -261,8 +263,8 @@ private Q_SLOTS:
         QVERIFY(std::abs(doc.project().parameters[0].value - 0.5) < 1e-12);
         QVERIFY(std::abs(wideMinY() - 0.75) < 1e-12);
         QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] { QVERIFY(dock->addParameter(QStringLiteral("g"), QStringLiteral("2 * w2"))); }));
-        QCOMPARE(dock->table()->rowCount(), 2);
-        QVERIFY(std::abs(doc.project().parameters[1].value - 1.0) < 1e-12);
+        QCOMPARE(dock->table()->rowCount(), 3);
+        QVERIFY(std::abs(doc.project().parameters[2].value - 1.0) < 1e-12);
         // refused: a bad name, a duplicate, a bad expression, removing a used parameter
         const int steps = doc.undoStack()->count();
         QVERIFY(!dock->addParameter(QStringLiteral("2x"), QStringLiteral("1")));
@@ -272,7 +274,7 @@ private Q_SLOTS:
         QVERIFY2(dock->statusText().contains(QStringLiteral("w2")), qPrintable(dock->statusText()));
         QCOMPARE(doc.undoStack()->count(), steps);
         QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] { QVERIFY(dock->removeParameter(QStringLiteral("g"))); }));
-        QCOMPARE(dock->table()->rowCount(), 1);
+        QCOMPARE(dock->table()->rowCount(), 2);
         reopen();
     }
 
@@ -305,7 +307,7 @@ private Q_SLOTS:
         QCPGraph* g = dock->plot()->graph(0);
         QCOMPARE(g->dataCount(), 5);
         QCOMPARE(dock->points().size(), std::size_t(5));
-        shot(dock, QStringLiteral("sweep.png"));
+        shot(dock, QStringLiteral("sweep-dock.png"));
         for (int d = 0; d < 5; ++d) {
             const QString dir = QDir(out).filePath(QStringLiteral("design_%1").arg(d, 4, 10, QLatin1Char('0')));
             const double solver = read_spectra_csv((dir + QStringLiteral("/spectra.csv")).toStdString()).at("T", 1.55);
@@ -359,7 +361,17 @@ private Q_SLOTS:
         // the unused parameter changes nothing: equal columns of the map
         QVERIFY(std::abs(map->data()->cell(0, 0) - map->data()->cell(0, 1)) < 1e-9);
         QVERIFY(std::abs(map->data()->cell(0, 0) - map->data()->cell(1, 0)) > 1e-4);
-        shot(dock, QStringLiteral("sweep-map.png"));
+        if (!qEnvironmentVariableIsEmpty("GOLIGHTLY_SCREENSHOT_DIR")) {
+            // the picture for the user guide: width and length of the wider section, 7 x 7 designs
+            dock->setRange(QStringLiteral("unused"), {false, 1, 2, 2});
+            dock->setRange(QStringLiteral("w2"), {true, 0.3, 0.9, 7});
+            dock->setRange(QStringLiteral("L"), {true, 0.2, 1.4, 7});
+            finished.clear();
+            QVERIFY(dock->startSweep(dir_.filePath(QStringLiteral("sweep-map")), 0));
+            QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 300000);
+            shot(dock, QStringLiteral("sweep-map.png"));
+            dock->setRange(QStringLiteral("L"), {false, 0.2, 1.4, 7});
+        }
 
         // cancel a longer sweep after its first design
         dock->setRange(QStringLiteral("unused"), {true, 1, 20, 20});
@@ -403,7 +415,7 @@ private Q_SLOTS:
         QCOMPARE(dock->plot()->graph(1)->data()->begin()->value, best);
         QVERIFY(!dock->designFile(0).isEmpty());
         QVERIFY(QFile::exists(QDir(out).filePath(QStringLiteral("best.glproj"))));
-        shot(dock, QStringLiteral("optimize.png"));
+        shot(dock, QStringLiteral("optimize-dock.png"));
     }
 
     /// A 2D port's modes: the S-parameter run's n_eff and the analytic slab's.
@@ -444,7 +456,7 @@ private Q_SLOTS:
         QCOMPARE(dock->table()->item(0, 1)->text(), QString::number(neff, 'f', 5));
         QCOMPARE(dock->plot()->graphCount(), 2);  // E and H~ along the line
         QVERIFY(dock->plot()->graph(0)->dataCount() > 20);
-        shot(dock, QStringLiteral("modes-2d.png"));
+        shot(dock, QStringLiteral("port-modes-2d.png"));
     }
 
     /// A 3D port's modes (the strip example): the full-vector solver's, with a |E| map.
@@ -492,7 +504,7 @@ private Q_SLOTS:
             for (int i = 0; i < cs.grid.nu; ++i)
                 if (map->data()->cell(i, j) > peak) peak = map->data()->cell(i, j), pi = i, pj = j;
         QVERIFY(std::abs(pi - cs.grid.nu / 2) < cs.grid.nu / 4 && std::abs(pj - cs.grid.nv / 2) < cs.grid.nv / 4);
-        shot(dock, QStringLiteral("modes-3d.png"));
+        shot(dock, QStringLiteral("port-modes-3d.png"));
         dock->setComponent(4);  // the permittivity
         QVERIFY(dock->colorMap());
         QVERIFY(std::abs(dock->colorMap()->data()->cell(0, 0) - 2.085136) < 1e-6);
