@@ -85,7 +85,9 @@ void MainWindow::createToolsUi() {
     connect(sweepDock_, &SweepDock::openDesignRequested, this, &MainWindow::openDesign);
     // another project: its saved S-parameters, if any
     connect(doc_, &EditorDocument::filePathChanged, this, [this] {
-        sparamsDock_->showProjectResults(QDir(sparamsDirectory()).filePath(QStringLiteral("sparams.csv")));
+        sparamsDock_->showProjectResults(doc_->filePath().isEmpty()
+                                             ? QString()  // a new project: not an older untitled one's
+                                             : QDir(sparamsDirectory()).filePath(QStringLiteral("sparams.csv")));
     });
 }
 

@@ -354,9 +354,15 @@ void SweepDock::tableEdited(int row, int column) {
     Range& rg = ranges_[name];
     bool ok = true;
     switch (column) {
-    case ColValue:
-        if (!setParameterValue(name, item->text().trimmed())) QTimer::singleShot(0, this, &SweepDock::rebuildTable);
+    case ColValue: {
+        // after the edit has finished: the edit rebuilds the table, and the edited item
+        // must not be replaced while its own change is being signalled
+        const QString text = item->text().trimmed();
+        QTimer::singleShot(0, this, [this, name, text] {
+            if (!setParameterValue(name, text)) rebuildTable();
+        });
         return;
+    }
     case ColVary: rg.vary = item->checkState() == Qt::Checked; return;
     case ColFrom: rg.from = item->text().toDouble(&ok); break;
     case ColTo: rg.to = item->text().toDouble(&ok); break;

@@ -259,8 +259,11 @@ private Q_SLOTS:
         QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] { QVERIFY(dock->setParameterValue(QStringLiteral("w2"), QStringLiteral("0.8"))); }));
         QVERIFY(std::abs(wideMinY() - 0.6) < 1e-12);  // 1 - w2 / 2
         // through the table's Value cell
+        const int before = doc.undoStack()->count();
         dock->table()->item(0, 1)->setText(QStringLiteral("500 nm"));
-        QVERIFY(std::abs(doc.project().parameters[0].value - 0.5) < 1e-12);
+        QTRY_VERIFY(std::abs(doc.project().parameters[0].value - 0.5) < 1e-12);
+        QCOMPARE(doc.undoStack()->count(), before + 1);
+        QCOMPARE(dock->table()->item(0, 1)->text(), QStringLiteral("500 nm"));
         QVERIFY(std::abs(wideMinY() - 0.75) < 1e-12);
         QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] { QVERIFY(dock->addParameter(QStringLiteral("g"), QStringLiteral("2 * w2"))); }));
         QCOMPARE(dock->table()->rowCount(), 3);
