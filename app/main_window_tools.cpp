@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMenu>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 
@@ -36,6 +37,10 @@ void MainWindow::createToolsUi() {
         addDockWidget(Qt::BottomDockWidgetArea, d);
         d->hide();
     }
+    // the docks' choices are remembered with the window's settings
+    auto store = [this] { return settings(); };
+    sweepDock_->setSettingsStore(store);
+    modeViewer_->setSettingsStore(store);
 
     auto* computeA = new QAction(tr("Compute &S-parameters"), this);
     computeA->setObjectName(QStringLiteral("run.sparams"));

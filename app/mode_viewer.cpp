@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -230,6 +231,23 @@ ModeViewerDock::~ModeViewerDock() {
 }
 
 QString ModeViewerDock::statusText() const { return status_->text(); }
+
+void ModeViewerDock::setSettingsStore(std::function<std::unique_ptr<QSettings>()> store) {
+    settings_ = std::move(store);
+    if (!settings_) return;
+    {
+        const auto s = settings_();
+        count_->setValue(s->value(QStringLiteral("modes/count"), count_->value()).toInt());
+        component_->setCurrentIndex(std::clamp(s->value(QStringLiteral("modes/picture"), 0).toInt(), 0, component_->count() - 1));
+    }
+    auto save = [this] {
+        const auto s = settings_();
+        s->setValue(QStringLiteral("modes/count"), count_->value());
+        s->setValue(QStringLiteral("modes/picture"), component_->currentIndex());
+    };
+    connect(count_, &QSpinBox::valueChanged, this, save);
+    connect(component_, &QComboBox::currentIndexChanged, this, save);
+}
 
 void ModeViewerDock::rebuildPorts() {
     const Project& p = doc_->project();

@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,6 +33,7 @@ class QCPColorScale;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QSettings;
 class QSpinBox;
 class QTableWidget;
 
@@ -89,6 +91,8 @@ public:
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return map_; }
     QString statusText() const;
+    /// Where the dock remembers the mode count and the picture (group "modes/").
+    void setSettingsStore(std::function<std::unique_ptr<QSettings>()> store);
 
 Q_SIGNALS:
     void solved(bool ok, const QString& message);
@@ -98,6 +102,7 @@ private:
     void drain();
     void showResult();
     void showPicture();
+    std::function<std::unique_ptr<QSettings>()> settings_;
     editor::EditorDocument* doc_;
     struct Mailbox {
         std::mutex mutex;

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QSettings>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -261,6 +262,42 @@ SweepDock::~SweepDock() {
 }
 
 QString SweepDock::statusText() const { return status_->text(); }
+
+void SweepDock::setSettingsStore(std::function<std::unique_ptr<QSettings>()> store) {
+    settings_ = std::move(store);
+    if (!settings_) return;
+    {
+        const auto s = settings_();
+        const QString monitor = s->value(QStringLiteral("sweep/monitor")).toString();
+        if (monitor_->findText(monitor) >= 0) monitor_->setCurrentText(monitor);
+        const double wl = s->value(QStringLiteral("sweep/wavelength"), 0.0).toDouble();
+        if (wl >= wavelength_->minimum() && wl <= wavelength_->maximum() && wl > 0) wavelength_->setValue(wl);
+        const QString objective = s->value(QStringLiteral("sweep/objective")).toString();
+        if (!objective.isEmpty()) objective_->setText(objective);
+        minimize_->setChecked(s->value(QStringLiteral("sweep/minimize"), false).toBool());
+        maxRuns_->setValue(s->value(QStringLiteral("sweep/maxRuns"), 40).toInt());
+        const QString algorithm = s->value(QStringLiteral("sweep/algorithm")).toString();
+        if (algorithm_->findText(algorithm) >= 0) algorithm_->setCurrentText(algorithm);
+    }
+    // written on every change from now on
+    connect(monitor_, &QComboBox::currentTextChanged, this, &SweepDock::saveSettings);
+    connect(wavelength_, &QDoubleSpinBox::valueChanged, this, &SweepDock::saveSettings);
+    connect(objective_, &QLineEdit::editingFinished, this, &SweepDock::saveSettings);
+    connect(minimize_, &QCheckBox::toggled, this, &SweepDock::saveSettings);
+    connect(maxRuns_, &QSpinBox::valueChanged, this, &SweepDock::saveSettings);
+    connect(algorithm_, &QComboBox::currentTextChanged, this, &SweepDock::saveSettings);
+}
+
+void SweepDock::saveSettings() const {
+    if (!settings_) return;
+    const auto s = settings_();
+    if (!monitor_->currentText().isEmpty()) s->setValue(QStringLiteral("sweep/monitor"), monitor_->currentText());
+    s->setValue(QStringLiteral("sweep/wavelength"), wavelength_->value());
+    s->setValue(QStringLiteral("sweep/objective"), objective_->text());
+    s->setValue(QStringLiteral("sweep/minimize"), minimize_->isChecked());
+    s->setValue(QStringLiteral("sweep/maxRuns"), maxRuns_->value());
+    s->setValue(QStringLiteral("sweep/algorithm"), algorithm_->currentText());
+}
 void SweepDock::setStatus(const QString& text) { status_->setText(text); }
 
 QString SweepDock::label() const {
@@ -460,6 +497,7 @@ void SweepDock::setObjective(const QString& expression, bool minimize, int maxRu
     minimize_->setChecked(minimize);
     maxRuns_->setValue(maxRuns);
     algorithm_->setCurrentText(algorithm);
+    saveSettings();
 }
 
 // ---------------------------------------------------------------- running

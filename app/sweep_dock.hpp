@@ -26,6 +26,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -37,6 +38,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QSettings;
 class QCPColorMap;
 class QCPColorScale;
 class QCustomPlot;
@@ -104,6 +106,9 @@ public:
     QTableWidget* table() const { return table_; }
     QString statusText() const;
     QProgressBar* progressBar() const { return progress_; }
+    /// Where the dock remembers its choices (monitor, wavelength, objective, Minimize, Max
+    /// runs, algorithm; group "sweep/"): read now, written on every change.
+    void setSettingsStore(std::function<std::unique_ptr<QSettings>()> store);
 
 Q_SIGNALS:
     /// A point of the plot was clicked: open this design (the main window asks to save first).
@@ -123,6 +128,8 @@ private:
     void plotClicked(QMouseEvent* e);
     void setStatus(const QString& text);
 
+    void saveSettings() const;
+    std::function<std::unique_ptr<QSettings>()> settings_;
     editor::EditorDocument* doc_;
     QMap<QString, Range> ranges_;
     bool rebuilding_ = false;

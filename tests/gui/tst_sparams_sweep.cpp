@@ -12,6 +12,11 @@
 //    mode monitor and against the analytic slab), a 3D port's (the strip example) against
 //    solve_modes_2d.
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSpinBox>
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -419,6 +424,37 @@ private Q_SLOTS:
         QVERIFY(!dock->designFile(0).isEmpty());
         QVERIFY(QFile::exists(QDir(out).filePath(QStringLiteral("best.glproj"))));
         shot(dock, QStringLiteral("optimize-dock.png"));
+    }
+
+    /// The menus carry the actions; the docks' choices are remembered by a new window.
+    void menusAndRememberedSettings() {
+        reopen();
+        QAction* compute = w_->action(QStringLiteral("run.sparams"));
+        QMenu* runMenu = nullptr;
+        for (QObject* o : compute->associatedObjects())
+            if (auto* m = qobject_cast<QMenu*>(o)) runMenu = m;
+        QVERIFY(runMenu);
+        QVERIFY(runMenu->actions().contains(w_->action(QStringLiteral("run.start"))));
+        for (const char* name : {"view.sweepDock", "view.sparamsDock", "view.modeViewer"}) {
+            QAction* toggle = w_->action(QString::fromLatin1(name));
+            QVERIFY2(toggle && toggle->isCheckable(), name);
+            QVERIFY(runMenu->actions().contains(toggle));
+        }
+        QCOMPARE(w_->action(QStringLiteral("view.sweepDock"))->shortcut(), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+        w_->sweepDock()->hide();
+        w_->action(QStringLiteral("view.sweepDock"))->trigger();
+        QVERIFY(w_->sweepDock()->isVisible());
+        w_->sweepDock()->setObjective(QStringLiteral("T(1.6) - T(1.5)"), true, 7, QStringLiteral("sbplx"));
+        w_->modeViewerDock()->setModeCount(3);
+        app::MainWindow other(options());
+        QVERIFY(other.openFile(project_));
+        auto* objective = other.sweepDock()->findChild<QLineEdit*>(QStringLiteral("sweepObjective"));
+        QVERIFY(objective);
+        QCOMPARE(objective->text(), QStringLiteral("T(1.6) - T(1.5)"));
+        QVERIFY(other.sweepDock()->findChild<QCheckBox*>(QStringLiteral("sweepMinimize"))->isChecked());
+        QCOMPARE(other.sweepDock()->findChild<QSpinBox*>(QStringLiteral("sweepMaxRuns"))->value(), 7);
+        QCOMPARE(other.sweepDock()->findChild<QComboBox*>(QStringLiteral("sweepAlgorithm"))->currentText(), QStringLiteral("sbplx"));
+        QCOMPARE(other.modeViewerDock()->findChild<QSpinBox*>(QStringLiteral("modeCount"))->value(), 3);
     }
 
     /// A 2D port's modes: the S-parameter run's n_eff and the analytic slab's.
