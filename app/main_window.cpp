@@ -143,6 +143,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     createDocks();
     createActions();
     create3dUi();  // layer stack, 3D view, slice bar, 3D tools, Examples (main_window_3d.cpp)
+    createToolsUi();  // S-parameters, Sweep / Optimize, Port Modes docks (main_window_tools.cpp)
 
     cursorLabel_ = new QLabel;
     cursorLabel_->setMinimumWidth(230);
@@ -207,6 +208,7 @@ void MainWindow::applyDefaultLayout() {
     resizeDocks({layersDock_, materialsDock_}, {420, 420}, Qt::Vertical);
     resizeDocks({monitorsDock_}, {290}, Qt::Vertical);
     if (layerStackDock_) apply3dLayout();
+    applyToolsLayout();
 }
 
 void MainWindow::resetLayout() {

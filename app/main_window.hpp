@@ -42,6 +42,9 @@ namespace golightly::app {
 using namespace golightly::editor;
 class RunController;
 class StartPage;
+class SParamsDock;
+class SweepDock;
+class ModeViewerDock;
 struct SolverSettings;
 
 /// Where the main window keeps settings and recovery files (tests use their own).
@@ -178,7 +181,26 @@ public:
     void showShortcuts();
     /// Puts the docks back where they start (View > Reset Layout).
     void resetLayout();
+
+    // ---- S-parameters, sweeps and port modes (issues 21, 23; main_window_tools.cpp)
+    SParamsDock* sparamsDock() const { return sparamsDock_; }
+    SweepDock* sweepDock() const { return sweepDock_; }
+    ModeViewerDock* modeViewerDock() const { return modeViewer_; }
+    /// Run > Compute S-parameters: starts the S-parameter runs of the document's ports (off
+    /// the GUI thread) into sparamsDirectory(); false (message in the dock) when it cannot.
+    bool computeSParameters(int threads = 0);
+    /// <project stem>_sparams next to the project (golightly-cli sparams' default), or a
+    /// temporary folder for an unsaved project.
+    QString sparamsDirectory() const;
+    /// Opens a design of a sweep (its design.glproj) as the document, after the
+    /// unsaved-changes prompt.
+    bool openDesign(const QString& glproj);
 private:
+    void createToolsUi();
+    void applyToolsLayout();
+    SParamsDock* sparamsDock_ = nullptr;
+    SweepDock* sweepDock_ = nullptr;
+    ModeViewerDock* modeViewer_ = nullptr;
     void applyDefaultLayout();
     void create3dUi();
     void apply3dLayout();

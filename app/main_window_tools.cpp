@@ -1,0 +1,138 @@
+// MainWindow: the S-parameters, Sweep / Optimize and Port Modes docks (issues 21 and 23):
+// their actions (Run > Compute S-parameters, Ctrl+F5; View > the docks' toggles), the
+// default layout (tabs beside the Monitors dock, hidden until used), the results folders
+// and opening a design of a sweep.
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QMenu>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+
+#include "main_window.hpp"
+#include "mode_viewer.hpp"
+#include "monitors_dock.hpp"
+#include "run_controller.hpp"
+#include "sparams_dock.hpp"
+#include "sweep_dock.hpp"
+
+namespace golightly::app {
+
+namespace {
+QMenu* menuOf(QAction* a) {
+    if (!a) return nullptr;
+    for (QObject* o : a->associatedObjects())
+        if (auto* m = qobject_cast<QMenu*>(o)) return m;
+    return nullptr;
+}
+}  // namespace
+
+void MainWindow::createToolsUi() {
+    sparamsDock_ = new SParamsDock(this);
+    sweepDock_ = new SweepDock(doc_, this);
+    modeViewer_ = new ModeViewerDock(doc_, this);
+    for (QDockWidget* d : {static_cast<QDockWidget*>(sparamsDock_), static_cast<QDockWidget*>(sweepDock_),
+                           static_cast<QDockWidget*>(modeViewer_)}) {
+        addDockWidget(Qt::BottomDockWidgetArea, d);
+        d->hide();
+    }
+    // the docks' choices are remembered with the window's settings
+    auto store = [this] { return settings(); };
+    sweepDock_->setSettingsStore(store);
+    modeViewer_->setSettingsStore(store);
+
+    auto* computeA = new QAction(tr("Compute &S-parameters"), this);
+    computeA->setObjectName(QStringLiteral("run.sparams"));
+    computeA->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
+    computeA->setToolTip(tr("One run per port and mode of the project's ports; |S_ij| and phase in the S-parameters "
+                            "dock (%1)").arg(computeA->shortcut().toString()));
+    auto* cancelA = new QAction(tr("Cancel S-parameters"), this);
+    cancelA->setObjectName(QStringLiteral("run.sparamsCancel"));
+    cancelA->setEnabled(false);
+    connect(computeA, &QAction::triggered, this, [this] { computeSParameters(); });
+    connect(cancelA, &QAction::triggered, sparamsDock_, &SParamsDock::cancel);
+    connect(sparamsDock_, &SParamsDock::computeRequested, computeA, &QAction::trigger);
+    auto running = [computeA, cancelA](bool on) {
+        computeA->setEnabled(!on);
+        cancelA->setEnabled(on);
+    };
+    connect(sparamsDock_, &SParamsDock::finished, this, [this, running](bool, const QString& message) {
+        running(false);
+        statusBar()->showMessage(message, 8000);
+    });
+
+    QAction* sweepToggle = sweepDock_->toggleViewAction();
+    sweepToggle->setObjectName(QStringLiteral("view.sweepDock"));
+    sweepToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+    QAction* sparamsToggle = sparamsDock_->toggleViewAction();
+    sparamsToggle->setObjectName(QStringLiteral("view.sparamsDock"));
+    QAction* modesToggle = modeViewer_->toggleViewAction();
+    modesToggle->setObjectName(QStringLiteral("view.modeViewer"));
+    modesToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_M));
+
+    if (QMenu* runMenu = menuOf(action(QStringLiteral("run.start")))) {
+        runMenu->addSeparator();
+        runMenu->addAction(computeA);
+        runMenu->addAction(cancelA);
+        runMenu->addAction(sparamsToggle);
+        runMenu->addAction(modesToggle);
+        runMenu->addAction(sweepToggle);
+    } else {
+        addAction(computeA);
+    }
+    if (QMenu* viewMenu = menuOf(action(QStringLiteral("view.resetLayout")))) {
+        QAction* before = action(QStringLiteral("view.resetLayout"));
+        viewMenu->insertActions(before, {sparamsToggle, modesToggle, sweepToggle});
+    }
+
+    // a design of a sweep: the current document after the unsaved-changes prompt
+    connect(sweepDock_, &SweepDock::openDesignRequested, this, &MainWindow::openDesign);
+    // another project: its saved S-parameters, if any
+    connect(doc_, &EditorDocument::filePathChanged, this, [this] {
+        sparamsDock_->showProjectResults(doc_->filePath().isEmpty()
+                                             ? QString()  // a new project: not an older untitled one's
+                                             : QDir(sparamsDirectory()).filePath(QStringLiteral("sparams.csv")));
+    });
+}
+
+void MainWindow::applyToolsLayout() {
+    if (!sparamsDock_ || !monitorsDock_) return;
+    for (QDockWidget* d : {static_cast<QDockWidget*>(sparamsDock_), static_cast<QDockWidget*>(sweepDock_),
+                           static_cast<QDockWidget*>(modeViewer_)}) {
+        d->setFloating(false);
+        tabifyDockWidget(monitorsDock_, d);
+        d->hide();
+    }
+    monitorsDock_->raise();
+}
+
+QString MainWindow::sparamsDirectory() const {
+    const QString path = doc_->filePath();
+    if (path.isEmpty())
+        return QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation)).filePath(QStringLiteral("golightly-untitled_sparams"));
+    const QFileInfo fi(path);
+    return fi.dir().filePath(fi.completeBaseName() + QStringLiteral("_sparams"));
+}
+
+bool MainWindow::computeSParameters(int threads) {
+    sparamsDock_->show();
+    sparamsDock_->raise();
+    const QString label = doc_->filePath().isEmpty() ? doc_->displayName() : doc_->filePath();
+    if (!sparamsDock_->start(doc_->project(), label, sparamsDirectory(), threads)) {
+        statusBar()->showMessage(sparamsDock_->statusText(), 8000);
+        return false;
+    }
+    action(QStringLiteral("run.sparams"))->setEnabled(false);
+    action(QStringLiteral("run.sparamsCancel"))->setEnabled(true);
+    return true;
+}
+
+bool MainWindow::openDesign(const QString& glproj) {
+    if (!maybeSave()) return false;
+    if (!openFile(glproj)) return false;
+    statusBar()->showMessage(tr("Opened the design %1").arg(QDir::toNativeSeparators(glproj)), 8000);
+    return true;
+}
+
+}  // namespace golightly::app

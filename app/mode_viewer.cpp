@@ -1,0 +1,437 @@
+#include "mode_viewer.hpp"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDoubleSpinBox>
+#include <QEventLoop>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "golightly/compile.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/mode_solver2d.hpp"
+#include "golightly/sparams.hpp"
+#include "golightly/units.hpp"
+#include "qcustomplot_include.hpp"
+
+namespace golightly::app {
+
+namespace {
+const char* kAxis = "xyz";
+
+PortModes solve_line_port(const Project& project, const std::string& file, const Port& port, double wl, int count) {
+    // the port's line as a mode monitor (as run_sparameters places its monitors), alone in
+    // the project, over three wavelengths around wl for the group index
+    Project q = project;
+    q.sources.clear();
+    q.monitors.clear();
+    q.run.normalization.enabled = false;
+    const double rel = 1e-3;
+    q.run.spectrum.wavelength_min = wl / (1 + rel);
+    q.run.spectrum.wavelength_max = wl / (1 - rel);
+    q.run.spectrum.points = 3;
+    Monitor m;
+    m.name = "port_" + port.name;
+    m.type = MonitorType::Flux;
+    m.kind = "mode";
+    m.direction = port.direction;
+    m.from = {port.center.x - 0.5 * port.size.x, port.center.y - 0.5 * port.size.y};
+    m.to = {port.center.x + 0.5 * port.size.x, port.center.y + 0.5 * port.size.y};
+    std::vector<int> modes;
+    for (int k = 0; k < count; ++k) modes.push_back(k);
+    m.extra["modes"] = Json(modes);
+    q.monitors.push_back(m);
+    const CompiledProject cp = compile_project(q, file);
+    if (cp.monitors.empty() || !cp.monitors[0].mode_plan) throw std::runtime_error("the port's line gave no mode plan");
+    const ModeMonitorPlan& plan = *cp.monitors[0].mode_plan;
+    PortModes r;
+    r.dimensions = 2;
+    r.wavelength_um = wl;
+    const std::size_t nf = plan.frequencies_hz.size();
+    const std::size_t mid = nf / 2;
+    const bool tm = project.domain.polarization == Polarization::TMz;
+    const int normal = port.direction[1] - 'x';
+    r.eName = tm ? QStringLiteral("Ez") : QStringLiteral("E%1").arg(QLatin1Char(kAxis[1 - normal]));
+    r.hName = tm ? QStringLiteral("η₀H%1").arg(QLatin1Char(kAxis[1 - normal])) : QStringLiteral("η₀Hz");
+    std::size_t nodes = 0;
+    for (int k = 0; k < count; ++k) {
+        PortModes::Mode md;
+        md.n_eff = plan.line_neff[mid][std::size_t(k)];
+        if (md.n_eff > 0 && nf >= 3 && plan.line_neff[0][std::size_t(k)] > 0 && plan.line_neff[nf - 1][std::size_t(k)] > 0) {
+            // n_g = n + f dn/df (= n - lambda dn/dlambda), central difference
+            const double f0 = plan.frequencies_hz[0], f1 = plan.frequencies_hz[nf - 1];
+            md.n_group = md.n_eff + plan.frequencies_hz[mid] * (plan.line_neff[nf - 1][std::size_t(k)] -
+                                                                  plan.line_neff[0][std::size_t(k)]) /
+                                        (f1 - f0);
+        }
+        r.modes.push_back(md);
+        r.e.push_back(plan.line_e[mid][std::size_t(k)]);
+        r.h.push_back(plan.line_h[mid][std::size_t(k)]);
+        nodes = std::max(nodes, r.e.back().size());
+    }
+    // the line's nodes, one per cell it covers (at least half), from its start along the
+    // tangential axis (the picture's axis; within half a cell of the solver's nodes)
+    const int tan = 1 - normal;
+    const double start = port.center[tan] - 0.5 * port.size[tan];
+    for (std::size_t k = 0; k < nodes; ++k) r.s_um.push_back(start + (double(k) + 0.5) * plan.dx_um);
+    r.uName = QString(QLatin1Char(kAxis[tan]));
+    return r;
+}
+
+PortModes solve_plane_port(const Project& project, const std::string& file, const Port& port, int index, double wl,
+                           int count) {
+    const CrossSection cs = sample_cross_section(project, port.center, port.size, false,
+                                                 "ports[" + std::to_string(index) + "]", file);
+    ModeSolveOptions o;
+    o.num_modes = count;
+    const std::vector<VectorMode> modes = solve_modes_2d(cs.grid, cs.medium, wl, o);
+    PortModes r;
+    r.dimensions = 3;
+    r.wavelength_um = wl;
+    r.nu = cs.grid.nu;
+    r.nv = cs.grid.nv;
+    r.u0_um = cs.u0_um;
+    r.v0_um = cs.v0_um;
+    r.dx_um = cs.grid.dx_um;
+    r.uName = QString(QLatin1Char(kAxis[cs.axis_u]));
+    r.vName = QString(QLatin1Char(kAxis[cs.axis_v]));
+    // cell (i, j) takes each component's nearest node (the picture, not the physics)
+    auto nearest = [&](const std::vector<double>& values, std::array<int, 2> shape, int i, int j) {
+        const int a = std::clamp(i, 0, shape[0] - 1), b = std::clamp(j, 0, shape[1] - 1);
+        return values.empty() ? 0.0 : values[std::size_t(b) * std::size_t(shape[0]) + std::size_t(a)];
+    };
+    r.eps.resize(std::size_t(r.nu) * std::size_t(r.nv));
+    const auto eshape = mode_component_shape_e(cs.grid, 2);
+    for (int j = 0; j < r.nv; ++j)
+        for (int i = 0; i < r.nu; ++i)
+            r.eps[std::size_t(j) * std::size_t(r.nu) + std::size_t(i)] = nearest(cs.medium.eps[2], eshape, i, j);
+    for (const VectorMode& vm : modes) {
+        PortModes::Mode md;
+        md.n_eff = vm.n_eff;
+        md.n_group = vm.n_group;
+        md.te_fraction = vm.te_fraction;
+        r.modes.push_back(md);
+        std::array<std::vector<double>, 4> maps;
+        std::array<std::vector<double>, 3> abs;
+        for (int c = 0; c < 3; ++c)
+            for (const auto& z : vm.e[std::size_t(c)]) abs[std::size_t(c)].push_back(std::abs(z));
+        for (auto& mp : maps) mp.resize(std::size_t(r.nu) * std::size_t(r.nv));
+        for (int j = 0; j < r.nv; ++j)
+            for (int i = 0; i < r.nu; ++i) {
+                const std::size_t k = std::size_t(j) * std::size_t(r.nu) + std::size_t(i);
+                double sum = 0;
+                for (int c = 0; c < 3; ++c) {
+                    const double v = nearest(abs[std::size_t(c)], mode_component_shape_e(cs.grid, c), i, j);
+                    maps[std::size_t(c)][k] = v;
+                    sum += v * v;
+                }
+                maps[3][k] = std::sqrt(sum);
+            }
+        r.maps.push_back(std::move(maps));
+    }
+    return r;
+}
+}  // namespace
+
+PortModes solve_port_modes(const Project& project, const std::string& file, int index, double wl, int count) {
+    const std::vector<Port> ports = parse_ports(project, file);
+    if (index < 0 || index >= int(ports.size())) throw std::invalid_argument("no port " + std::to_string(index));
+    if (count < 1) throw std::invalid_argument("at least one mode");
+    const Port& port = ports[std::size_t(index)];
+    return project.domain.dimensions == 3 ? solve_plane_port(project, file, port, index, wl, count)
+                                          : solve_line_port(project, file, port, wl, count);
+}
+
+ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
+    : QDockWidget(tr("Port Modes"), parent), doc_(doc), box_(std::make_shared<Mailbox>()) {
+    setObjectName(QStringLiteral("ModeViewerDock"));
+    auto* w = new QWidget;
+    auto* v = new QVBoxLayout(w);
+    v->setContentsMargins(4, 4, 4, 4);
+    auto* form = new QFormLayout;
+    port_ = new QComboBox;
+    port_->setObjectName(QStringLiteral("modePort"));
+    form->addRow(tr("Port"), port_);
+    auto* row = new QHBoxLayout;
+    wavelength_ = new QDoubleSpinBox;
+    wavelength_->setObjectName(QStringLiteral("modeWavelength"));
+    wavelength_->setDecimals(6);
+    wavelength_->setRange(0.01, 1000);
+    wavelength_->setSingleStep(0.01);
+    wavelength_->setSuffix(QStringLiteral(" µm"));
+    count_ = new QSpinBox;
+    count_->setObjectName(QStringLiteral("modeCount"));
+    count_->setRange(1, 20);
+    count_->setValue(4);
+    count_->setSuffix(tr(" modes"));
+    solveButton_ = new QPushButton(tr("Solve"));
+    solveButton_->setObjectName(QStringLiteral("modeSolve"));
+    row->addWidget(wavelength_);
+    row->addWidget(count_);
+    row->addWidget(solveButton_);
+    form->addRow(tr("Wavelength"), row);
+    component_ = new QComboBox;
+    component_->setObjectName(QStringLiteral("modeComponent"));
+    component_->addItems({tr("|E|"), tr("|E_u|"), tr("|E_v|"), tr("|E_w| (along the port's normal)"), tr("Permittivity")});
+    form->addRow(tr("Picture"), component_);
+    v->addLayout(form);
+    status_ = new QLabel(tr("Pick a port and Solve: its modes before any run."));
+    status_->setObjectName(QStringLiteral("modeStatus"));
+    status_->setWordWrap(true);
+    v->addWidget(status_);
+    auto* split = new QSplitter(Qt::Horizontal);  // the table beside the picture (a dock under the canvas)
+    table_ = new QTableWidget(0, 4);
+    table_->setObjectName(QStringLiteral("modeTable"));
+    table_->setHorizontalHeaderLabels({tr("Mode"), tr("n_eff"), tr("n_group"), tr("TE fraction")});
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    split->addWidget(table_);
+    plot_ = new QCustomPlot;
+    plot_->setObjectName(QStringLiteral("modePlot"));
+    plot_->setMinimumSize(220, 200);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    split->addWidget(plot_);
+    split->setStretchFactor(1, 2);
+    v->addWidget(split, 1);
+    setWidget(w);
+
+    connect(solveButton_, &QPushButton::clicked, this, &ModeViewerDock::solve);
+    connect(component_, &QComboBox::currentIndexChanged, this, [this] { showPicture(); });
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int r) {
+        if (r >= 0 && r != mode_) {
+            mode_ = r;
+            showPicture();
+        }
+    });
+    connect(doc_, &editor::EditorDocument::changed, this, &ModeViewerDock::rebuildPorts);
+    drainTimer_.setInterval(50);
+    connect(&drainTimer_, &QTimer::timeout, this, &ModeViewerDock::drain);
+    rebuildPorts();
+}
+
+ModeViewerDock::~ModeViewerDock() {
+    if (worker_ && worker_->joinable()) worker_->join();
+}
+
+QString ModeViewerDock::statusText() const { return status_->text(); }
+
+void ModeViewerDock::setSettingsStore(std::function<std::unique_ptr<QSettings>()> store) {
+    settings_ = std::move(store);
+    if (!settings_) return;
+    {
+        const auto s = settings_();
+        count_->setValue(s->value(QStringLiteral("modes/count"), count_->value()).toInt());
+        component_->setCurrentIndex(std::clamp(s->value(QStringLiteral("modes/picture"), 0).toInt(), 0, component_->count() - 1));
+    }
+    auto save = [this] {
+        const auto s = settings_();
+        s->setValue(QStringLiteral("modes/count"), count_->value());
+        s->setValue(QStringLiteral("modes/picture"), component_->currentIndex());
+    };
+    connect(count_, &QSpinBox::valueChanged, this, save);
+    connect(component_, &QComboBox::currentIndexChanged, this, save);
+}
+
+void ModeViewerDock::rebuildPorts() {
+    const Project& p = doc_->project();
+    QStringList names;
+    try {
+        for (const Port& port : parse_ports(p, doc_->displayName().toStdString())) names << QString::fromStdString(port.name);
+    } catch (const std::exception&) {
+    }
+    QStringList old;
+    for (int k = 0; k < port_->count(); ++k) old << port_->itemText(k);
+    if (old != names) {
+        const QString current = port_->currentText();
+        port_->clear();
+        port_->addItems(names);
+        if (names.contains(current)) port_->setCurrentText(current);
+    }
+    solveButton_->setEnabled(!names.isEmpty() && !worker_);
+    if (names.isEmpty()) status_->setText(tr("The project has no ports (top-level \"ports\", see the user guide)."));
+    component_->setEnabled(p.domain.dimensions == 3);
+    const double lo = p.run.spectrum.wavelength_min, hi = p.run.spectrum.wavelength_max;
+    if (lo > 0 && hi > lo && (wavelength_->value() < lo || wavelength_->value() > hi)) wavelength_->setValue(0.5 * (lo + hi));
+}
+
+void ModeViewerDock::setPort(int index) { port_->setCurrentIndex(index); }
+void ModeViewerDock::setWavelength(double um) { wavelength_->setValue(um); }
+void ModeViewerDock::setModeCount(int n) { count_->setValue(n); }
+void ModeViewerDock::setComponent(int k) { component_->setCurrentIndex(k); }
+void ModeViewerDock::setMode(int m) {
+    mode_ = m;
+    if (m >= 0 && m < table_->rowCount()) table_->selectRow(m);
+    showPicture();
+}
+
+bool ModeViewerDock::solve() {
+    if (worker_ || port_->currentIndex() < 0) return false;
+    box_ = std::make_shared<Mailbox>();
+    auto box = box_;
+    const Project snapshot = doc_->project();
+    const std::string file = doc_->filePath().isEmpty() ? doc_->displayName().toStdString() : doc_->filePath().toStdString();
+    const int index = port_->currentIndex();
+    const double wl = wavelength_->value();
+    const int count = count_->value();
+    solveButton_->setEnabled(false);
+    status_->setText(tr("Solving the modes of port %1 at %2 µm...").arg(port_->currentText()).arg(wl));
+    worker_ = std::make_unique<std::thread>([box, snapshot, file, index, wl, count] {
+        std::shared_ptr<const PortModes> r;
+        QString error;
+        try {
+            r = std::make_shared<const PortModes>(solve_port_modes(snapshot, file, index, wl, count));
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        std::lock_guard<std::mutex> lock(box->mutex);
+        box->result = r;
+        box->error = error;
+        box->done = true;
+    });
+    drainTimer_.start();
+    return true;
+}
+
+bool ModeViewerDock::waitForFinished(int ms) {
+    QElapsedTimer t;
+    t.start();
+    while (worker_ && t.elapsed() < ms) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        drain();
+        if (worker_) QThread::msleep(5);
+    }
+    return !worker_;
+}
+
+void ModeViewerDock::drain() {
+    std::shared_ptr<const PortModes> r;
+    QString error;
+    {
+        std::lock_guard<std::mutex> lock(box_->mutex);
+        if (!box_->done) return;
+        r = box_->result;
+        error = box_->error;
+    }
+    drainTimer_.stop();
+    if (worker_ && worker_->joinable()) worker_->join();
+    worker_.reset();
+    solveButton_->setEnabled(port_->count() > 0);
+    if (!r) {
+        status_->setText(tr("Cannot solve the modes: %1").arg(error));
+        Q_EMIT solved(false, status_->text());
+        return;
+    }
+    result_ = r;
+    mode_ = 0;
+    int guided = 0;
+    for (const auto& m : r->modes) guided += m.n_eff > 0;
+    status_->setText(r->dimensions == 3
+                         ? tr("%n mode(s) of the %1-%2 cross-section at %3 µm (full-vector, PEC window).", nullptr, guided)
+                               .arg(r->uName, r->vName)
+                               .arg(r->wavelength_um)
+                         : tr("%n guided slab mode(s) of the port line at %1 µm (as the mode source and the "
+                              "S-parameter runs see them).", nullptr, guided)
+                               .arg(r->wavelength_um));
+    showResult();
+    Q_EMIT solved(true, status_->text());
+}
+
+void ModeViewerDock::showResult() {
+    const PortModes& r = *result_;
+    table_->setRowCount(int(r.modes.size()));
+    auto cell = [](double v, int prec) {
+        auto* it = new QTableWidgetItem(v > 0 ? QString::number(v, 'f', prec) : QStringLiteral("—"));
+        it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        return it;
+    };
+    for (int k = 0; k < int(r.modes.size()); ++k) {
+        const auto& m = r.modes[std::size_t(k)];
+        table_->setItem(k, 0, new QTableWidgetItem(QString::number(k)));
+        table_->setItem(k, 1, cell(m.n_eff, 5));
+        table_->setItem(k, 2, cell(m.n_group, 4));
+        table_->setItem(k, 3, m.te_fraction >= 0 ? cell(std::max(m.te_fraction, 1e-9), 3)
+                                                 : new QTableWidgetItem(QStringLiteral("—")));
+    }
+    if (!r.modes.empty()) table_->selectRow(0);
+    showPicture();
+}
+
+void ModeViewerDock::showPicture() {
+    plot_->clearPlottables();
+    map_ = nullptr;
+    if (scale_) {
+        plot_->plotLayout()->remove(scale_);
+        plot_->plotLayout()->simplify();
+        scale_ = nullptr;
+    }
+    if (!result_ || mode_ < 0 || mode_ >= int(result_->modes.size())) {
+        plot_->replot();
+        return;
+    }
+    const PortModes& r = *result_;
+    if (r.dimensions == 2) {
+        const auto& e = r.e[std::size_t(mode_)];
+        const auto& h = r.h[std::size_t(mode_)];
+        auto add = [&](const std::vector<double>& y, const QString& name, QColor c) {
+            if (y.empty()) return;
+            QCPGraph* g = plot_->addGraph();
+            g->setName(name);
+            g->setPen(QPen(c, 2));
+            QVector<double> xs, ys;
+            for (std::size_t k = 0; k < y.size() && k < r.s_um.size(); ++k) xs << r.s_um[k], ys << y[k];
+            g->setData(xs, ys);
+        };
+        add(e, r.eName, QColor(31, 119, 180));
+        add(h, r.hName, QColor(214, 39, 40));
+        plot_->legend->setVisible(plot_->graphCount() > 0);
+        plot_->xAxis->setLabel(tr("%1 along the port (µm)").arg(r.uName));
+        plot_->yAxis->setLabel(tr("Mode %1 field (arbitrary units)").arg(mode_));
+        plot_->rescaleAxes();
+        plot_->yAxis->scaleRange(1.1);
+        plot_->replot();
+        return;
+    }
+    plot_->legend->setVisible(false);
+    const int comp = component_->currentIndex();
+    const std::vector<double>& values = comp == 4 ? r.eps : r.maps[std::size_t(mode_)][std::size_t(comp == 0 ? 3 : comp - 1)];
+    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map_->data()->setSize(r.nu, r.nv);
+    map_->data()->setRange(QCPRange(r.u0_um + 0.5 * r.dx_um, r.u0_um + (r.nu - 0.5) * r.dx_um),
+                           QCPRange(r.v0_um + 0.5 * r.dx_um, r.v0_um + (r.nv - 0.5) * r.dx_um));
+    for (int j = 0; j < r.nv; ++j)
+        for (int i = 0; i < r.nu; ++i) map_->data()->setCell(i, j, values[std::size_t(j) * std::size_t(r.nu) + std::size_t(i)]);
+    map_->setInterpolate(false);
+    scale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(0, 1, scale_);
+    scale_->setType(QCPAxis::atRight);
+    scale_->axis()->setLabel(component_->currentText());
+    map_->setColorScale(scale_);
+    map_->setGradient(comp == 4 ? QCPColorGradient::gpGrayscale : QCPColorGradient::gpJet);  // after setColorScale
+    map_->rescaleDataRange(true);
+    plot_->xAxis->setLabel(tr("%1 (µm)").arg(r.uName));
+    plot_->yAxis->setLabel(tr("%1 (µm)").arg(r.vName));
+    plot_->rescaleAxes();
+    // square cells: the x range widens (or narrows) to the plot's aspect, the whole
+    // height of the window stays in view
+    plot_->xAxis->setScaleRatio(plot_->yAxis, 1.0);
+    plot_->replot();
+}
+
+}  // namespace golightly::app

@@ -1,0 +1,130 @@
+// GoLightly IDE: the Port Modes dock (issue 21): pick a port of the project's `ports` and a
+// wavelength, and see the port's modes before any run.
+//  - 3D projects: the port plane's cross-section (sample_cross_section, mode_plane.hpp,
+//    the FDTD's sub-pixel averaged permittivity, PEC window) solved by the full-vector
+//    mode solver (solve_modes_2d, mode_solver2d.hpp): n_eff, n_group, TE fraction
+//    (|E_u|^2 share, u the first in-plane axis) per mode, and a colour map of |E| or one
+//    component (|E_u|, |E_v|, |E_w|) or of the permittivity over the cross-section.
+//  - 2D projects: the port line's 1D slab modes as the `mode` line source and the
+//    S-parameter runs compute them (compile_project with a mode monitor on the line, the
+//    plan's line_neff / line_e / line_h at the Yee scheme's numerical k0): n_eff, n_group
+//    = n_eff - lambda d n_eff / d lambda (central difference over lambda * (1 +- 1e-3)),
+//    and the profile of the tangential E and H~ along the line.
+// The solve runs on a worker thread, never the GUI thread.
+#pragma once
+
+#include <QDockWidget>
+#include <QTimer>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "editor_document.hpp"
+
+class QComboBox;
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSettings;
+class QSpinBox;
+class QTableWidget;
+
+namespace golightly::app {
+
+/// The modes of one port at one wavelength, as the viewer shows them.
+struct PortModes {
+    int dimensions = 2;
+    double wavelength_um = 0;
+    struct Mode {
+        double n_eff = 0;      ///< 0: no such guided mode
+        double n_group = 0;    ///< 0: unknown
+        double te_fraction = -1;  ///< 3D only (< 0 in 2D)
+    };
+    std::vector<Mode> modes;
+    // 2D: profiles along the line, s_um = the nodes' coordinate along the line's axis
+    // (uName), um
+    std::vector<double> s_um;
+    std::vector<std::vector<double>> e, h;  ///< [mode][node]
+    QString eName, hName;                   ///< e.g. "Ez", "Hz"
+    // 3D: |component| maps on the window's cells (nu x nv, u fastest); comp 0..2 = u, v, w;
+    // 3 = |E|; eps: the permittivity (E_w nodes)
+    int nu = 0, nv = 0;
+    double u0_um = 0, v0_um = 0, dx_um = 0;
+    QString uName, vName;                   ///< axis names ("x", "y", "z")
+    std::vector<std::array<std::vector<double>, 4>> maps;  ///< [mode][comp][j * nu + i]
+    std::vector<double> eps;                 ///< [j * nu + i]
+};
+
+/// Solves the modes of port `portIndex` of `project` (parse_ports) at `wavelengthUm`.
+/// Throws ProjectError / std::runtime_error / std::invalid_argument as the solver does.
+PortModes solve_port_modes(const Project& project, const std::string& fileLabel, int portIndex, double wavelengthUm,
+                           int numModes);
+
+class ModeViewerDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit ModeViewerDock(editor::EditorDocument* doc, QWidget* parent = nullptr);
+    ~ModeViewerDock() override;
+
+    /// Starts solving the current port's modes (off the GUI thread). False when a solve is
+    /// going or the project has no ports.
+    bool solve();
+    bool isSolving() const { return worker_ != nullptr; }
+    bool waitForFinished(int ms);
+    void setPort(int index);
+    void setWavelength(double um);
+    void setModeCount(int n);
+    /// What the picture shows (3D): 0 = |E|, 1 = |E_u|, 2 = |E_v|, 3 = |E_w|, 4 = permittivity.
+    void setComponent(int k);
+    void setMode(int m);
+
+    std::shared_ptr<const PortModes> result() const { return result_; }
+    QTableWidget* table() const { return table_; }
+    QCustomPlot* plot() const { return plot_; }
+    QCPColorMap* colorMap() const { return map_; }
+    QString statusText() const;
+    /// Where the dock remembers the mode count and the picture (group "modes/").
+    void setSettingsStore(std::function<std::unique_ptr<QSettings>()> store);
+
+Q_SIGNALS:
+    void solved(bool ok, const QString& message);
+
+private:
+    void rebuildPorts();
+    void drain();
+    void showResult();
+    void showPicture();
+    std::function<std::unique_ptr<QSettings>()> settings_;
+    editor::EditorDocument* doc_;
+    struct Mailbox {
+        std::mutex mutex;
+        bool done = false;
+        std::shared_ptr<const PortModes> result;
+        QString error;
+    };
+    std::shared_ptr<Mailbox> box_;
+    std::unique_ptr<std::thread> worker_;
+    QTimer drainTimer_;
+    std::shared_ptr<const PortModes> result_;
+    int mode_ = 0;
+    QComboBox* port_;
+    QDoubleSpinBox* wavelength_;
+    QSpinBox* count_;
+    QPushButton* solveButton_;
+    QComboBox* component_;
+    QLabel* status_;
+    QTableWidget* table_;
+    QCustomPlot* plot_;
+    QCPColorMap* map_ = nullptr;
+    QCPColorScale* scale_ = nullptr;
+};
+
+}  // namespace golightly::app
