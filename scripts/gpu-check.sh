@@ -4,6 +4,10 @@
 #
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
+#                                                       [--scaling]
+# --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
+# multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
+# there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
 # DEVDEPS: Debian packages unpacked by shared/device/prepare.sh (Catch2, nlohmann-json,
 # Eigen, CLI11, libpng, zlib headers and static libraries; libspectra-dev too for the 2D
 # mode solver, else the mode-source examples are skipped):
@@ -15,9 +19,10 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1; NCU=0; BENCH=1
+SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0
 for a in "$@"; do
   case $a in
+    --scaling) SCALING=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --ncu) NCU=1 ;;
     --tests-only) SANITIZE=0; BENCH=0 ;;
     --no-bench) BENCH=0 ;;
@@ -142,6 +147,55 @@ PY
     summary+=("example $name: $r (rc cpu $rc_cpu, cuda $rc_cuda)")
     echo "example $name: $r"
   done
+fi
+if [ $SCALING = 1 ]; then
+  export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the lent machines (we use peer copies, not NCCL)
+  NG=$(nvidia-smi -L | wc -l)
+  echo "== distributed GPU tests ($NG GPUs)"
+  if $T "[distributed]" > "$LOG/gpu_distributed.log" 2>&1; then r=PASS; else r="FAIL(rc=$?)"; fi
+  grep -E "CUDA distributed|passed|failed|FAILED" "$LOG/gpu_distributed.log" | head -20
+  summary+=("distributed GPU tests: $r")
+  nvidia-smi topo -m > "$LOG/topo.txt" 2>&1; head -8 "$LOG/topo.txt"
+  : > "$LOG/scaling.jsonl"
+  sbench() {  # devices nx ny nz steps
+    "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "$2,$3,$4" --steps "$5" --devices "$1" --json 2>&1 \
+      | tail -1 | tee -a "$LOG/scaling.jsonl"
+  }
+  sbench 1 768 768 768 100
+  [ "$NG" -ge 2 ] && sbench 2 768 768 768 100
+  sbench 1 512 512 512 200
+  [ "$NG" -ge 2 ] && sbench 2 512 512 1024 200
+  if [ "$NG" -ge 4 ]; then
+    sbench 4 512 512 2048 200
+    sbench 1 1024 1024 1024 60
+    sbench 2 1024 1024 1024 60
+    sbench 4 1024 1024 1024 60
+  fi
+  echo
+  echo "== summary ($(( $(date +%s) - t0 )) s)"
+  for s in "${summary[@]}"; do echo "$s"; done
+  python3 - "$LOG/scaling.jsonl" <<'PY'
+import json, sys
+rows = []
+for line in open(sys.argv[1]):
+    try: rows.append(json.loads(line))
+    except Exception: print('  (bench failed) ' + line.strip()[:200])
+base = {}
+for r in rows:
+    if r.get('devices', 1) == 1: base[tuple(r['size'])] = r['cells_per_s']
+print(f"{'size':>16} {'dev':>3} {'Gcell/s':>8} {'x one':>6} {'frac':>5} {'step ms':>8} {'alone ms':>8} {'xchg ms':>8} {'exposed':>8} {'MB/step':>8}")
+for r in rows:
+    n = r.get('devices', 1); sz = tuple(r['size'])
+    one = base.get(sz)
+    if n > 1 and one is None:  # weak scaling: per-GPU size of one device
+        per = (sz[0], sz[1], sz[2] // n); one = base.get(per)
+    print(f"{'x'.join(map(str, sz)):>16} {n:>3} {r['cells_per_s']/1e9:8.2f} {r['cells_per_s']/one if one else 0:6.2f} {r['fraction_of_copy']:5.2f} "
+          f"{1e3/r['steps_per_s']:8.2f} {1e3*r.get('compute_s_per_step',0):8.2f} {1e3*r.get('exchange_s',0):8.3f} "
+          f"{1e3*r.get('exchange_exposed_s',0):8.3f} {r.get('exchange_bytes_per_step',0)/1e6:8.1f}")
+print('device:', rows[0]['device'] if rows else '?')
+print("(x one: speed-up over one device at the same size (strong) or at the per-device size (weak))")
+PY
+  exit 0
 fi
 echo "== benchmarks"
 : > "$LOG/bench.jsonl"
