@@ -4,6 +4,7 @@
 // files; port errors name their JSON path.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -257,4 +258,110 @@ TEST_CASE("S-parameters: a straight 2D slab between two line ports", "[sparams]"
         }
         CHECK(s.warnings.empty());
     }
+}
+
+// The reciprocity and passivity checks (sparameter_warnings, used by run_sparameters):
+// a synthetic 2-port-mode matrix over 3 frequencies, valid (lossy, reciprocal), then
+// with S12 - S21 just above and just below the 0.02 tolerance, then with a column
+// carrying 3 % more power than it was given (above 1 + 0.02) and 1 % more (below).
+TEST_CASE("S-parameters: the reciprocity and passivity warnings fire beyond their tolerances", "[sparams]") {
+    SParameters s;
+    s.frequency_hz = {1.8e14, 1.9e14, 2.0e14};
+    s.labels = {"a:0", "b:0"};
+    const std::complex<double> t = std::polar(0.9, 0.7), r = std::polar(0.3, -1.1);  // |t|^2 + |r|^2 = 0.90
+    s.s.assign(2, std::vector<std::vector<std::complex<double>>>(2, std::vector<std::complex<double>>(3)));
+    for (std::size_t f = 0; f < 3; ++f) {
+        s.s[0][0][f] = s.s[1][1][f] = r;
+        s.s[1][0][f] = s.s[0][1][f] = t;
+    }
+    CHECK(sparameter_warnings(s, 0.02, 0.02).empty());
+
+    SParameters nr = s;  // S12 differs from S21 at the middle frequency by 0.025 (then 0.015)
+    nr.s[0][1][1] = t + std::polar(0.025, 0.3);
+    auto w = sparameter_warnings(nr, 0.02, 0.02);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].rfind("reciprocity: |S12 - S21| = 0.025", 0) == 0);
+    CHECK(w[0].find("um (tolerance 0.02)") != std::string::npos);
+    CHECK(w[0].find(" at 1.57") != std::string::npos);  // c / 1.9e14 Hz = 1.5779 um
+    nr.s[0][1][1] = t + std::polar(0.015, 0.3);
+    CHECK(sparameter_warnings(nr, 0.02, 0.02).empty());
+    CHECK(sparameter_warnings(nr, 0.01, 0.02).size() == 1);  // the tolerance is honoured
+
+    SParameters act = s;  // column 2 (port b excited) gains power: 0.90 -> 1.03 (then 1.01)
+    const double g3 = std::sqrt(1.03 / 0.90), g1 = std::sqrt(1.01 / 0.90);
+    act.s[0][1][2] = t * g3;
+    act.s[1][1][2] = r * g3;
+    act.s[1][0][2] = act.s[0][1][2];  // still reciprocal
+    w = sparameter_warnings(act, 0.02, 0.02);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].rfind("passivity: sum_i |S_i2|^2 = 1.03", 0) == 0);
+    CHECK(w[0].find("(above 1 + 0.02)") != std::string::npos);
+    act.s[0][1][2] = act.s[1][0][2] = t * g1;
+    act.s[1][1][2] = r * g1;
+    CHECK(sparameter_warnings(act, 0.02, 0.02).empty());
+
+    // assemble_sparameters appends them after the runs' own warnings: a run list of the
+    // wrong length is an error
+    Project p = straight_strip(0.04);
+    CHECK_THROWS_AS(assemble_sparameters(p, "x.glproj", {}), RunError);
+}
+
+// run_sparameters over two workers of the job queue (in this process, two threads) equals
+// the sequential path exactly, and a port-mode run survives its JSON round trip (what a
+// child process of golightly-cli sparams --devices hands back) bit for bit.
+TEST_CASE("S-parameters: two workers give the sequential result; a run's JSON round trip is exact", "[sparams]") {
+    Project p;
+    p.name = "slab2d";
+    p.domain.size = {3.0, 2.0, 0};
+    p.domain.cell_size = 0.04;
+    p.domain.polarization = Polarization::TMz;
+    p.domain.pml.cells = 10;
+    Material si;
+    si.id = "si";
+    si.epsilon_inf = 12.0;
+    p.materials = {si};
+    Layer wg;
+    wg.name = "wg";
+    wg.material = "si";
+    Shape r;
+    r.type = ShapeType::Rectangle;
+    r.min = {-1.0, 0.85};
+    r.max = {4.0, 1.15};
+    wg.shapes = {r};
+    p.layers = {wg};
+    p.run.spectrum.wavelength_min = 1.45;
+    p.run.spectrum.wavelength_max = 1.65;
+    p.run.spectrum.points = 3;
+    p.run.precision = Precision::Float64;
+    p.run.backend = BackendChoice::Cpu;
+    p.run.stop.decay_db = 40;
+    p.run.stop.max_time_fs = 600;
+    p.extra["ports"] = Json::parse(R"([
+        {"name": "a", "center": [0.6, 1.0], "size": [0, 1.8], "direction": "+x"},
+        {"name": "b", "center": [2.4, 1.0], "size": [0, 1.8], "direction": "-x"}])");
+    RunOptions o;
+    o.threads = 1;
+    const SParameters seq = run_sparameters(p, "slab2d.glproj", o);
+    const SParameters par = run_sparameters(p, "slab2d.glproj", o, 0.02, 0.02, {}, 2);
+    REQUIRE(seq.s.size() == 2);
+    CHECK(seq.labels == par.labels);
+    CHECK(seq.frequency_hz == par.frequency_hz);
+    CHECK(seq.s == par.s);
+    CHECK(seq.warnings == par.warnings);
+    CHECK(std::abs(seq.s[1][0][1]) > 0.98);
+    // a runner (as the CLI's child processes) that hands back the JSON round trip
+    std::atomic<int> calls{0};
+    const SParameters via_json = run_sparameters(
+        p, "slab2d.glproj", o, 0.02, 0.02,
+        [&](std::size_t j, int) {
+            ++calls;
+            const Json doc = Json::parse(port_mode_run_to_json(run_port_mode(p, "slab2d.glproj", o, j)).dump());
+            return port_mode_run_from_json(doc);
+        },
+        2);
+    CHECK(calls == 2);
+    CHECK(via_json.s == seq.s);
+    CHECK(via_json.runs[1].spectra.size() == seq.runs[1].spectra.size());
+    CHECK(via_json.runs[1].spectra[0].flux == seq.runs[1].spectra[0].flux);
+    CHECK_THROWS_AS(port_mode_run_from_json(Json::parse(R"({"stop_reason": "decay"})")), std::runtime_error);
 }
