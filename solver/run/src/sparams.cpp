@@ -189,9 +189,14 @@ Project port_mode_project(const Project& project, const std::string& file, std::
 }
 
 RunResult run_port_mode(const Project& project, const std::string& file, const RunOptions& options, std::size_t j) {
-    const Project q = port_mode_project(project, file, j);
+    Project q = port_mode_project(project, file, j);
     const std::vector<std::string> labels = port_mode_labels(parse_ports(project, file));
-    RunResult r = run_project(q, file, options);
+    // run.devices spreads the port-mode runs over the devices (the job queue); each run
+    // itself steps on one device.
+    q.run.extra.erase("devices");
+    RunOptions one = options;
+    one.devices = parse_device_selection("1");
+    RunResult r = run_project(q, file, one);
     if (r.stop_reason != StopReason::Decay && r.stop_reason != StopReason::MaxTime &&
         r.stop_reason != StopReason::MaxSteps)
         throw RunError("S-parameter run of port-mode " + labels[j] + " ended: " + to_string(r.stop_reason));
