@@ -294,9 +294,13 @@ Partition build(const Scene& g, const Layout& L) {
         const int q = last ? 0 : p + 1;
         const Subdomain& a = P.subs[std::size_t(p)];
         const Subdomain& b = P.subs[std::size_t(q)];
-        // a's top owned planes -> b's lower halo; b's bottom owned planes -> a's upper halo.
-        P.transfers.push_back({p, q, a.halo_lo + (a.owned_hi - a.owned_lo) - L.halo, 0, L.halo});
-        P.transfers.push_back({q, p, b.halo_lo, a.n_local() - L.halo, L.halo});
+        // Only the outer halo - 1 planes of each halo go wrong in a step (partition.hpp); the
+        // innermost halo plane is computed exactly by its own subdomain. a's top owned planes
+        // -> the outer planes of b's lower halo; b's bottom owned planes (past the first) ->
+        // the outer planes of a's upper halo.
+        const int x = L.halo - 1;
+        P.transfers.push_back({p, q, a.halo_lo + (a.owned_hi - a.owned_lo) - L.halo, 0, x});
+        P.transfers.push_back({q, p, b.halo_lo + 1, a.n_local() - x, x});
     }
     return P;
 }

@@ -20,7 +20,9 @@
 // update (CPML psi, the dispersive ADE, sources, TF/SF corrections, PEC/PMC/Mur on the
 // global faces) is local to a cell. With halo = 2 (3 when the scene has tensor couplings)
 // the owned planes and the innermost halo plane hold exact values at the end of each step,
-// and the exchange then restores the others. This is the redundant-halo form of the
+// and the exchange then restores the others: only the outer halo - 1 planes of each halo
+// travel (HaloTransfer), the innermost one being computed exactly where it is. This is the
+// redundant-halo form of the
 // decomposition of B-CALM (Wahl et al., PIER 138, 2013, sec. 3) and of Meep's chunks
 // (Oskooi et al., CPC 181, 687 (2010), sec. 4.2).
 //
