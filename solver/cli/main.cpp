@@ -20,6 +20,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -687,6 +688,12 @@ int main(int argc, char** argv) {
     g_mpi.reset();  // MPI_Finalize
     return rc;
 #else
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+        if (const char* n = std::getenv(v); n && std::atoi(n) > 1) {
+            std::fprintf(stderr, "warning: started by an MPI launcher (%s=%s) but this golightly-cli was built "
+                         "without MPI: every process runs the whole project (docs/cluster.md)\n", v, n);
+            break;
+        }
     return guarded_main(argc, argv);
 #endif
 }

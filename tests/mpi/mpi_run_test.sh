@@ -12,6 +12,10 @@
 #       GOLIGHTLY_MPI_FAIL_RANK=1 makes rank 1 throw while it builds its engine: every
 #       rank must end, mpirun must exit 3 and stderr must name "rank 1".
 #
+# Extra run arguments (default --threads 1 for both; GPU machines, see docs/cluster.md):
+#   GOLIGHTLY_TEST_ONE_ARGS   of the one-process run, e.g. "--backend cuda --devices 2"
+#   GOLIGHTLY_TEST_RANK_ARGS  of every rank, e.g. "--backend cuda"
+#
 # Open MPI as root (CI) needs --allow-run-as-root; more ranks than cores --oversubscribe;
 # containers often forbid the single-copy (CMA) transport, so it is switched off.
 set -euo pipefail
@@ -33,6 +37,8 @@ if [[ "$mpi_version" == *"Open MPI"* || "$mpi_version" == *"OpenRTE"* ]]; then
 fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+read -r -a one_args <<< "${GOLIGHTLY_TEST_ONE_ARGS:---threads 1}"
+read -r -a rank_args <<< "${GOLIGHTLY_TEST_RANK_ARGS:---threads 1}"
 
 if [ "$mode" = fail ]; then
   set +e
@@ -51,10 +57,10 @@ fi
 [ "$mode" = compare ] || fail "unknown mode $mode"
 export GOLIGHTLY_MPI_FAIL_RANK=   # empty: no rank fails
 t0=$(date +%s.%N)
-"$cli" run "$project" --out "$work/one" --threads 1 >"$work/one.log" 2>&1 || { cat "$work/one.log" >&2; fail "the one-process run failed"; }
+"$cli" run "$project" --out "$work/one" "${one_args[@]}" >"$work/one.log" 2>&1 || { cat "$work/one.log" >&2; fail "the one-process run failed"; }
 t1=$(date +%s.%N)
 set +e
-timeout 600 "$mpiexec" "${mpi_flags[@]}" -np "$np" "$cli" run "$project" --out "$work/mpi" --threads 1 \
+timeout 600 "$mpiexec" "${mpi_flags[@]}" -np "$np" "$cli" run "$project" --out "$work/mpi" "${rank_args[@]}" \
   >"$work/mpi.log" 2>&1
 rc=$?
 set -e
@@ -64,6 +70,7 @@ if [ "$rc" != 0 ]; then
   fail "mpirun -np $np golightly-cli run exited $rc"
 fi
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v n="$np" 'BEGIN { printf "one process %.1f s, %d ranks %.1f s\n", b - a, n, c - b }'
+grep -h "after .* steps" "$work/one.log" "$work/mpi.log" || true   # the result lines: device, Mcells/s
 
 # summary.json: steps, stop reason, subdomains
 field() { grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/^[^:]*: *//'; }
