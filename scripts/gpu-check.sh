@@ -165,6 +165,10 @@ if [ $SCALING = 1 ]; then
   [ "$NG" -ge 2 ] && sbench 2 768 768 768 100
   sbench 1 512 512 512 200
   [ "$NG" -ge 2 ] && sbench 2 512 512 1024 200
+  if [ "$NG" -ge 2 ] && [ "${HALO_MODES:-0}" = 1 ]; then  # the other ways of driving the subdomains
+    GOLIGHTLY_HALO_MODE=events sbench 2 768 768 768 100
+    GOLIGHTLY_HALO_MODE=sync sbench 2 768 768 768 100
+  fi
   if [ "$NG" -ge 4 ]; then
     sbench 4 512 512 2048 200
     sbench 1 1024 1024 1024 60
@@ -183,13 +187,13 @@ for line in open(sys.argv[1]):
 base = {}
 for r in rows:
     if r.get('devices', 1) == 1: base[tuple(r['size'])] = r['cells_per_s']
-print(f"{'size':>16} {'dev':>3} {'Gcell/s':>8} {'x one':>6} {'frac':>5} {'step ms':>8} {'alone ms':>8} {'xchg ms':>8} {'exposed':>8} {'MB/step':>8}")
+print(f"{'size':>16} {'dev':>3} {'mode':>16} {'Gcell/s':>8} {'x one':>6} {'frac':>5} {'step ms':>8} {'alone ms':>8} {'xchg ms':>8} {'exposed':>8} {'MB/step':>8}")
 for r in rows:
     n = r.get('devices', 1); sz = tuple(r['size'])
     one = base.get(sz)
     if n > 1 and one is None:  # weak scaling: per-GPU size of one device
         per = (sz[0], sz[1], sz[2] // n); one = base.get(per)
-    print(f"{'x'.join(map(str, sz)):>16} {n:>3} {r['cells_per_s']/1e9:8.2f} {r['cells_per_s']/one if one else 0:6.2f} {r['fraction_of_copy']:5.2f} "
+    print(f"{'x'.join(map(str, sz)):>16} {n:>3} {r.get('transport','-'):>16} {r['cells_per_s']/1e9:8.2f} {r['cells_per_s']/one if one else 0:6.2f} {r['fraction_of_copy']:5.2f} "
           f"{1e3/r['steps_per_s']:8.2f} {1e3*r.get('compute_s_per_step',0):8.2f} {1e3*r.get('exchange_s',0):8.3f} "
           f"{1e3*r.get('exchange_exposed_s',0):8.3f} {r.get('exchange_bytes_per_step',0)/1e6:8.1f}")
 print('device:', rows[0]['device'] if rows else '?')

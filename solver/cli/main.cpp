@@ -7,6 +7,7 @@
 //                       [--precision ..] [--poles P] [--json]
 //   golightly-cli materials [--json]
 //   golightly-cli sparams PROJECT [--out DIR] [--backend ..] [--threads N]   (cmd_sparams.cpp)
+//   golightly-cli modes PROJECT [--port NAME] [--wavelength UM] [--count N] [--out DIR]   (cmd_modes.cpp)
 //   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
 //   golightly-cli sweep PROJECT --param NAME=LO:HI:N ... / optimize PROJECT --objective EXPR --param NAME=LO..HI ...
 //                       (cmd_sweep.cpp)
@@ -32,6 +33,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cmd_gds.hpp"
+#include "cmd_modes.hpp"
 #include "cmd_sparams.hpp"
 #include "golightly/bench.hpp"
 #include "golightly/compile.hpp"
@@ -232,7 +234,9 @@ int cmd_run(const RunArgs& a) {
 #endif
     if (opts.cancel) std::signal(SIGINT, on_sigint);
     if (golightly::cli::sparameters_requested(project))  // run.sparameters: cmd_sparams.cpp
-        return golightly::cli::run_sparams_project(project, label, out, opts);
+        return golightly::cli::run_sparams_project(
+            project, label, out, opts,
+            golightly::cli::sparams_launch_of_run(project, a.params, a.backend, a.precision, a.threads, a.max_steps));
 
     RunResult result;
     try {
@@ -610,6 +614,7 @@ int real_main(int argc, char** argv) {
     cli::ExportGdsCommand export_gds_cmd;  // export-gds (cmd_gds.cpp)
     cli::add_export_gds_command(app, export_gds_cmd);
     golightly::cli::SparamsCommand* sparams_cmd = golightly::cli::add_sparams_command(app);  // cmd_sparams.cpp
+    golightly::cli::ModesCommand* modes_cmd = golightly::cli::add_modes_command(app);  // cmd_modes.cpp
 
     try {
         app.parse(argc, argv);
@@ -630,6 +635,7 @@ int real_main(int argc, char** argv) {
         if (*check) return cmd_check(check_project, check_json, check_params);
         if (const int rc = cli::run_sweep_commands(sweep_commands); rc >= 0) return rc;
         if (*sparams_cmd->sub) return golightly::cli::run_sparams_command(*sparams_cmd);
+        if (*modes_cmd->sub) return golightly::cli::run_modes_command(*modes_cmd);
         if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);
         if (*export_gds_cmd.sub) return cli::run_export_gds(export_gds_cmd);

@@ -62,3 +62,70 @@ TEST_CASE("cli: sparams exits 2 naming the ports entry of a bad project", "[cli]
     CHECK(o.code == 1);
     fs::remove_all(dir);
 }
+
+namespace {
+
+// A small 2D slab (eps 12, 0.3 um, TMz) between two line ports, 0.04 um cells, CPU.
+golightly::Json slab2d_project() {
+    return golightly::Json::parse(R"({
+  "format": "golightly-project", "version": 1, "name": "slab between two ports",
+  "domain": {"dimensions": 2, "size": [3.0, 2.0], "cell_size": 0.04, "polarization": "TMz",
+             "boundaries": {"x": "pml", "y": "pml"}, "pml": {"cells": 10}, "background": "air"},
+  "materials": [{"id": "si", "name": "eps 12", "epsilon_inf": 12.0}],
+  "layers": [{"name": "wg", "material": "si", "shapes": [{"type": "rectangle", "min": [-1.0, 0.85], "max": [4.0, 1.15]}]}],
+  "sources": [], "monitors": [],
+  "ports": [{"name": "a", "center": [0.6, 1.0], "size": [0, 1.8], "direction": "+x"},
+            {"name": "b", "center": [2.4, 1.0], "size": [0, 1.8], "direction": "-x"}],
+  "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 3}, "courant": 0.5,
+          "stop": {"decay_db": 40, "max_time_fs": 600}, "precision": "float64", "backend": "cpu"}
+})");
+}
+
+std::string slurp(const fs::path& f) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+// --devices 2 on the CPU: the two port runs are child processes (sparams --port-mode J),
+// queued over two workers; the Touchstone and CSV files equal those of one worker (the
+// runs in this process, one after the other) byte for byte. `run` with run.sparameters
+// and run.devices [0, 1] takes the same path.
+TEST_CASE("cli: sparams --devices spreads the port runs over child processes, results identical", "[cli][sparams]") {
+    std::random_device rd;
+    const fs::path dir = fs::temp_directory_path() / ("golightly_cli_sparams_dev_" + std::to_string(rd()));
+    fs::create_directories(dir);
+    golightly::Json doc = slab2d_project();
+    const fs::path proj = dir / "slab.glproj";
+    std::ofstream(proj) << doc.dump(2);
+    Out one = cli("sparams '" + proj.string() + "' --threads 1 --devices 1 --out '" + (dir / "one").string() + "'", dir);
+    INFO(one.err);
+    REQUIRE(one.code == 0);
+    Out two = cli("sparams '" + proj.string() + "' --threads 1 --devices 2 --out '" + (dir / "two").string() + "'", dir);
+    INFO(two.err);
+    REQUIRE(two.code == 0);
+    CHECK(slurp(dir / "one" / "sparams.s2p") == slurp(dir / "two" / "sparams.s2p"));
+    CHECK(slurp(dir / "one" / "sparams.csv") == slurp(dir / "two" / "sparams.csv"));
+    CHECK(slurp(dir / "one" / "sparams.csv").size() > 200);
+    // the children's logs and runs
+    CHECK(fs::exists(dir / "two" / "port_1.log"));
+    CHECK(fs::exists(dir / "two" / "port_2.json"));
+    CHECK(!fs::exists(dir / "one" / "port_1.json"));
+    // run.sparameters with run.devices [0, 1]
+    doc["run"]["sparameters"] = true;
+    doc["run"]["devices"] = golightly::Json::array({0, 1});
+    std::ofstream(proj) << doc.dump(2);
+    Out run = cli("run '" + proj.string() + "' --threads 1 --out '" + (dir / "run").string() + "'", dir);
+    INFO(run.err);
+    REQUIRE(run.code == 0);
+    CHECK(fs::exists(dir / "run" / "port_2.json"));
+    CHECK(slurp(dir / "one" / "sparams.s2p") == slurp(dir / "run" / "sparams.s2p"));
+    // a bad --devices exits 1
+    Out bad = cli("sparams '" + proj.string() + "' --devices x1 --out '" + (dir / "bad").string() + "'", dir);
+    CHECK(bad.code == 1);
+    CHECK(bad.err.find("--devices x1") != std::string::npos);
+    fs::remove_all(dir);
+}

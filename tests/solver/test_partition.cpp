@@ -113,6 +113,28 @@ TEST_CASE("distributed engine (CPU subdomains): 3D equals one domain for 1-4 pie
         std::printf("3D, %d pieces: max relative difference %.3g\n", pieces, d);
         CHECK(d < 1e-12);
     }
+    // The other ways of driving the subdomains (one host thread each; host waits) agree.
+    for (const char* mode : {"threads", "sync"}) {
+        auto view = view_of(s);
+        auto one = make_cpu_engine(view, Precision::Float64, 1);
+        std::vector<SubdomainDevice> devs(3);
+        for (auto& dv : devs) dv.threads = 1;
+        DistributedEngine many(view, Precision::Float64, devs);
+        many.set_mode(mode);
+        one->step(50);
+        many.step(50);
+        std::vector<double> a, b;
+        double worst = 0;
+        for (Component comp : components_of(s)) {
+            one->get_field(comp, a);
+            many.get_field(comp, b);
+            worst = std::max(worst, rel_diff(b, a));
+        }
+        std::printf("3D, 3 pieces, mode %s: %.3g\n", mode, worst);
+        CHECK(worst < 1e-12);
+    }
+    CHECK_THROWS_AS(DistributedEngine(view_of(s), Precision::Float64, std::vector<SubdomainDevice>(2)).set_mode("x"),
+                    RunError);
     // A cut inside the lower PML slab (8 cells): the first piece owns 6 planes.
     const double w = 6.5 / double(s.nz);
     const double d = distributed_vs_single(s, 3, 70, {w, 1.0 - 2 * w, w});

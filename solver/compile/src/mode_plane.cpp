@@ -11,8 +11,56 @@
 
 namespace golightly {
 
+std::array<ModeBoundary, 2> mode_window_boundaries(const Project& project, int normal, const Vec3& size,
+                                                   const Json& mode_boundary, const std::string& json_path,
+                                                   const std::string& file_label) {
+    const std::string path = json_path + ".mode_boundary";
+    const int axes[2] = {(normal + 1) % 3, (normal + 2) % 3};
+    const double dx = project.domain.cell_size;
+    auto spans = [&](int a) {
+        return std::lround(std::abs(size[a]) / dx) >= std::lround(project.domain.size[std::size_t(a)] / dx);
+    };
+    auto parse = [&](const Json& j, const std::string& p) {
+        if (j.is_string()) {
+            const std::string v = j.get<std::string>();
+            if (v == "pec") return ModeBoundary::pec;
+            if (v == "pmc") return ModeBoundary::pmc;
+            if (v == "periodic") return ModeBoundary::periodic;
+        }
+        throw ProjectError(file_label, p, "must be \"pec\", \"pmc\" or \"periodic\"");
+    };
+    std::array<ModeBoundary, 2> out{ModeBoundary::pec, ModeBoundary::pec};
+    for (int k = 0; k < 2; ++k) {
+        const int a = axes[k];
+        const BoundaryKind d = project.domain.boundaries[std::size_t(a)];
+        if (spans(a)) {
+            if (d == BoundaryKind::Periodic) out[std::size_t(k)] = ModeBoundary::periodic;
+            if (d == BoundaryKind::Pmc) out[std::size_t(k)] = ModeBoundary::pmc;
+        }
+    }
+    if (mode_boundary.is_null()) return out;
+    if (mode_boundary.is_string()) {
+        out[0] = out[1] = parse(mode_boundary, path);
+    } else if (mode_boundary.is_array() && mode_boundary.size() == 3) {
+        for (int k = 0; k < 2; ++k)
+            out[std::size_t(k)] = parse(mode_boundary[std::size_t(axes[k])], path + "[" + std::to_string(axes[k]) + "]");
+    } else {
+        throw ProjectError(file_label, path,
+                           "must be \"pec\", \"pmc\" or \"periodic\", or a list of three of them (per axis x, y, z)");
+    }
+    for (int k = 0; k < 2; ++k) {
+        const int a = axes[k];
+        if (out[std::size_t(k)] == ModeBoundary::periodic && project.domain.boundaries[std::size_t(a)] == BoundaryKind::Periodic &&
+            !spans(a))
+            throw ProjectError(file_label, path,
+                               std::string("a periodic window must span the periodic domain along ") + "xyz"[a] +
+                                   " (one period)");
+    }
+    return out;
+}
+
 CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
-                                  const std::string& json_path, const std::string& file_label, ModeBoundary boundary) {
+                                  const std::string& json_path, const std::string& file_label, const Json& extra) {
     if (project.domain.dimensions != 3)
         throw ProjectError(file_label, json_path, "a 2D cross-section needs a 3D project (a 2D project's line uses the slab solver)");
     int normal = -1, zeros = 0;
@@ -22,13 +70,18 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
             ++zeros;
         }
     if (zeros != 1) throw ProjectError(file_label, json_path + ".size", "a plane needs exactly one zero entry");
+    const Json none;
+    const auto walls = mode_window_boundaries(project, normal, size,
+                                              extra.is_object() && extra.contains("mode_boundary") ? extra["mode_boundary"] : none,
+                                              json_path, file_label);
     const double dx = project.domain.cell_size;
     CrossSection cs;
     cs.axis_w = normal;
     cs.axis_u = (normal + 1) % 3;
     cs.axis_v = (normal + 2) % 3;
     cs.grid.dx_um = dx;
-    cs.grid.boundary_u = cs.grid.boundary_v = boundary;
+    cs.grid.boundary_u = walls[0];
+    cs.grid.boundary_v = walls[1];
     cs.i0_u = static_cast<int>(std::lround((center[cs.axis_u] - 0.5 * size[cs.axis_u]) / dx));
     cs.i0_v = static_cast<int>(std::lround((center[cs.axis_v] - 0.5 * size[cs.axis_v]) / dx));
     cs.i_w = static_cast<int>(std::lround(center[normal] / dx));
@@ -103,7 +156,8 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
         throw ProjectError(file_label, json_path + ".kind",
                            "mode monitors need the 2D mode solver, which this build lacks (no Spectra)");
     ModeMonitorPlan plan;
-    plan.cs = sample_cross_section(project, monitor.center, monitor.size, reference_run, json_path, file_label);
+    plan.cs = sample_cross_section(project, monitor.center, monitor.size, reference_run, json_path, file_label,
+                                   monitor.extra);
     const CrossSection& cs = plan.cs;
     plan.sign = (!monitor.direction.empty() && monitor.direction[0] == '-') ? -1 : 1;
     plan.mode_indices = parse_mode_list(monitor.extra, json_path, file_label);
@@ -286,7 +340,8 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     if (!have_mode_solver_2d())
         throw ProjectError(file_label, json_path + ".profile",
                            "mode sources in 3D need the 2D mode solver, which this build lacks (no Spectra)");
-    const CrossSection cs = sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label);
+    const CrossSection cs =
+        sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label, src.extra);
     const auto [axis, s] = detail::parse_direction(src.direction, true);
     if (axis != cs.axis_w)
         throw ProjectError(file_label, json_path + ".direction",

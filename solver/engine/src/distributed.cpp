@@ -2,7 +2,13 @@
 #include "golightly/distributed.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <barrier>
 #include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -105,6 +111,8 @@ DistributedEngine::DistributedEngine(SceneView global, Precision precision, Dist
     for (const SubdomainDevice& d : devices_) weights.push_back(d.weight);
     part_ = partition_scene(*global_, int(devices_.size()), weights);
     build_engines(setup.halo ? setup.halo : in_process_halo_factory());
+    mode_ = cuda == 1 && comm_->size() == 1 ? "threads" : "events";
+    if (const char* m = std::getenv("GOLIGHTLY_HALO_MODE"); m && comm_->size() == 1) set_mode(m);
     slice_.normal_axis = 2;
     slice_.index = global_->nz / 2;
 }
@@ -200,15 +208,81 @@ std::string DistributedEngine::device() const {
     return os.str();
 }
 
+void HaloExchange::exchange_into(int to, const std::vector<HaloTransfer>& transfers,
+                                 const std::vector<Engine*>& engines) {
+    std::vector<HaloTransfer> mine;
+    for (const HaloTransfer& t : transfers)
+        if (t.to == to) mine.push_back(t);
+    exchange(mine, engines);
+    wait();
+}
+
+void DistributedEngine::set_mode(const std::string& v) {
+    if (v != "threads" && v != "events" && v != "sync")
+        throw RunError("distributed engine: the halo mode (GOLIGHTLY_HALO_MODE) must be threads, events or sync, not '" +
+                       v + "'");
+    if (v != "events" && comm_->size() > 1)
+        throw RunError("distributed engine: across processes the halo mode is events, not '" + v + "'");
+    mode_ = v;
+}
+
 void DistributedEngine::step(int n_steps) {
+    if (n_steps <= 0) return;
+    if (halo_ && mode_ == "threads") {
+        step_threads(n_steps);
+        return;
+    }
     for (int k = 0; k < n_steps; ++k) {
         for (std::size_t s = 0; s < engines_.size(); ++s) {
             if (!engines_[s]) continue;
             select(s);
             engines_[s]->step(1);
         }
-        if (halo_ && exchange_on_) halo_->exchange(part_.transfers, raw());
+        if (!halo_ || !exchange_on_) continue;
+        if (mode_ == "sync") {
+            synchronize();
+            for (std::size_t s = 0; s < engines_.size(); ++s) halo_->exchange_into(int(s), part_.transfers, raw());
+        } else {
+            halo_->exchange(part_.transfers, raw());
+        }
     }
+}
+
+void DistributedEngine::step_threads(int n_steps) {
+    const std::ptrdiff_t n = std::ptrdiff_t(engines_.size());
+    std::barrier<> sync(n);
+    std::mutex m;
+    std::exception_ptr error;
+    std::atomic<bool> failed{false};
+    const std::vector<Engine*> eng = raw();
+    // A worker that leaves (done, or after an error anywhere) drops out of the barrier, so
+    // the others never wait for it.
+    auto worker = [&](std::size_t s) {
+        try {
+            select(s);
+            for (int k = 0; k < n_steps && !failed; ++k) {
+                eng[s]->step(1);
+                if (!exchange_on_) continue;
+                eng[s]->synchronize();
+                sync.arrive_and_wait();  // every subdomain has finished step k
+                if (failed) break;
+                halo_->exchange_into(int(s), part_.transfers, eng);
+                sync.arrive_and_wait();  // every halo is filled before anyone steps on
+            }
+            if (!exchange_on_) eng[s]->synchronize();
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(m);
+            if (!error) error = std::current_exception();
+            failed = true;
+        }
+        sync.arrive_and_drop();
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t s = 1; s < engines_.size(); ++s) threads.emplace_back(worker, s);
+    worker(0);
+    for (std::thread& t : threads) t.join();
+    select(0);
+    if (error) std::rethrow_exception(error);
 }
 
 std::int64_t DistributedEngine::steps_done() const { return first_local().steps_done(); }

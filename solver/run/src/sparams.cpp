@@ -7,8 +7,11 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "golightly/errors.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/sweep.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -80,27 +83,43 @@ std::vector<Port> parse_ports(const Project& project, const std::string& file) {
                 p.modes.push_back(jm[k].get<int>());
             }
         }
+        if (jp.contains("mode_boundary")) {
+            if (dims != 3)
+                throw ProjectError(file, path + ".mode_boundary",
+                                   "applies to 3D ports (a 2D port's line uses the slab solver's closed ends)");
+            p.mode_boundary = jp["mode_boundary"];
+            mode_window_boundaries(project, normal, p.size, p.mode_boundary, path, file);  // validates
+        }
         ports.push_back(p);
     }
     return ports;
 }
 
-SParameters run_sparameters(const Project& project, const std::string& file, const RunOptions& options,
-                            double reciprocity_tol, double passivity_tol) {
-    const std::vector<Port> ports = parse_ports(project, file);
-    const double dx = project.domain.cell_size;
-    const double offset_cells = 2;
-    struct PortMode {
-        int port, mode;
-    };
+std::vector<PortMode> port_modes(const std::vector<Port>& ports) {
     std::vector<PortMode> pm;
-    SParameters out;
     for (std::size_t p = 0; p < ports.size(); ++p)
-        for (int m : ports[p].modes) {
-            pm.push_back({int(p), m});
-            out.labels.push_back(ports[p].name + ":" + std::to_string(m));
-        }
-    const std::size_t n = pm.size();
+        for (int m : ports[p].modes) pm.push_back({int(p), m});
+    return pm;
+}
+
+std::vector<std::string> port_mode_labels(const std::vector<Port>& ports) {
+    std::vector<std::string> labels;
+    for (const Port& p : ports)
+        for (int m : p.modes) labels.push_back(p.name + ":" + std::to_string(m));
+    return labels;
+}
+
+namespace {
+
+constexpr double kOffsetCells = 2;  // mode monitors this many cells inside each port
+
+}  // namespace
+
+Project port_mode_project(const Project& project, const std::string& file, std::size_t j) {
+    const std::vector<Port> ports = parse_ports(project, file);
+    const std::vector<PortMode> pm = port_modes(ports);
+    if (j >= pm.size()) throw std::out_of_range("port-mode " + std::to_string(j) + " of " + std::to_string(pm.size()));
+    const double dx = project.domain.cell_size;
 
     // The excitation waveform: the project's first source's, else a pulse over the spectrum.
     Waveform wf;
@@ -115,114 +134,278 @@ SParameters run_sparameters(const Project& project, const std::string& file, con
         wf.wavelength_span = 1.0 / (fc - half) - 1.0 / (fc + half);
     }
 
-    out.s.assign(n, std::vector<std::vector<std::complex<double>>>(n));
-    std::vector<std::vector<double>> neff(n);  // per port-mode, per frequency (from any run)
-    for (std::size_t j = 0; j < n; ++j) {
-        Project q = project;
-        q.sources.clear();
-        q.monitors.clear();
-        q.run.normalization.enabled = false;
-        const Port& pj = ports[std::size_t(pm[j].port)];
-        const bool two_d = project.domain.dimensions != 3;
-        // 2D: the port's line from center - size/2 to center + size/2
-        auto line_ends = [](const Port& port, Vec2& from, Vec2& to) {
-            from = {port.center.x - 0.5 * port.size.x, port.center.y - 0.5 * port.size.y};
-            to = {port.center.x + 0.5 * port.size.x, port.center.y + 0.5 * port.size.y};
-        };
-        Source s;
-        s.name = "port " + pj.name;
-        s.type = two_d ? SourceType::Line : SourceType::Plane;
-        s.profile = SourceProfile::Mode;
-        s.mode_index = pm[j].mode;
-        s.direction = pj.direction;
-        s.center = pj.center;
-        s.size = pj.size;
+    Project q = project;
+    q.sources.clear();
+    q.monitors.clear();
+    q.run.normalization.enabled = false;
+    const Port& pj = ports[std::size_t(pm[j].port)];
+    const bool two_d = project.domain.dimensions != 3;
+    // 2D: the port's line from center - size/2 to center + size/2
+    auto line_ends = [](const Port& port, Vec2& from, Vec2& to) {
+        from = {port.center.x - 0.5 * port.size.x, port.center.y - 0.5 * port.size.y};
+        to = {port.center.x + 0.5 * port.size.x, port.center.y + 0.5 * port.size.y};
+    };
+    Source s;
+    s.name = "port " + pj.name;
+    s.type = two_d ? SourceType::Line : SourceType::Plane;
+    s.profile = SourceProfile::Mode;
+    s.mode_index = pm[j].mode;
+    s.direction = pj.direction;
+    s.center = pj.center;
+    s.size = pj.size;
+    if (two_d) {
+        line_ends(pj, s.from, s.to);
+        s.component = project.domain.polarization == Polarization::TMz ? Component::Ez : Component::Hz;
+    }
+    s.amplitude = 1.0;
+    s.waveform = wf;
+    if (!pj.mode_boundary.is_null()) s.extra["mode_boundary"] = pj.mode_boundary;
+    q.sources.push_back(s);
+    for (std::size_t p = 0; p < ports.size(); ++p) {
+        Monitor m;
+        m.name = "port_" + ports[p].name;
+        m.type = MonitorType::Flux;
+        m.kind = "mode";
+        m.center = ports[p].center;
+        const int axis = ports[p].direction[1] - 'x';
+        m.center[axis] += (ports[p].direction[0] == '+' ? 1 : -1) * kOffsetCells * dx;
+        m.size = ports[p].size;
+        m.direction = ports[p].direction;
         if (two_d) {
-            line_ends(pj, s.from, s.to);
-            s.component = project.domain.polarization == Polarization::TMz ? Component::Ez : Component::Hz;
+            Port shifted = ports[p];
+            shifted.center = m.center;
+            line_ends(shifted, m.from, m.to);
+            m.center = {};
+            m.size = {};
         }
-        s.amplitude = 1.0;
-        s.waveform = wf;
-        q.sources.push_back(s);
-        for (std::size_t p = 0; p < ports.size(); ++p) {
-            Monitor m;
-            m.name = "port_" + ports[p].name;
-            m.type = MonitorType::Flux;
-            m.kind = "mode";
-            m.center = ports[p].center;
-            const int axis = ports[p].direction[1] - 'x';
-            m.center[axis] += (ports[p].direction[0] == '+' ? 1 : -1) * offset_cells * dx;
-            m.size = ports[p].size;
-            m.direction = ports[p].direction;
-            if (two_d) {
-                Port shifted = ports[p];
-                shifted.center = m.center;
-                line_ends(shifted, m.from, m.to);
-                m.center = {};
-                m.size = {};
-            }
-            m.extra["modes"] = Json(ports[p].modes);
-            q.monitors.push_back(m);
-        }
-        RunResult r = run_project(q, file, options);
-        if (r.stop_reason != StopReason::Decay && r.stop_reason != StopReason::MaxTime &&
-            r.stop_reason != StopReason::MaxSteps)
-            throw RunError("S-parameter run of port " + pj.name + " mode " + std::to_string(pm[j].mode) + " ended: " +
-                           to_string(r.stop_reason));
-        if (r.stop_reason != StopReason::Decay)
-            out.warnings.push_back("the run of port " + out.labels[j] + " stopped at " + to_string(r.stop_reason) +
-                                   " before the fields decayed: S-parameters may be inaccurate");
-        if (out.frequency_hz.empty()) out.frequency_hz = r.frequency_hz;
-        // mode_coefficients are in port order, then mode order: index = port-mode k
-        if (r.mode_coefficients.size() != n) throw RunError("S-parameters: unexpected mode monitor count");
-        const auto& a_in = r.mode_coefficients[j].fwd;
-        for (std::size_t i = 0; i < n; ++i) {
-            const auto& mc = r.mode_coefficients[i];
-            if (neff[i].empty()) neff[i] = mc.n_eff;
-            std::vector<std::complex<double>> col(mc.bwd.size());
-            for (std::size_t f = 0; f < col.size(); ++f)
-                col[f] = std::abs(a_in[f]) > 0 ? mc.bwd[f] / a_in[f] : std::complex<double>(0.0);
-            out.s[i][j] = std::move(col);
-        }
-        for (const std::string& w : r.warnings) out.warnings.push_back("port " + out.labels[j] + ": " + w);
-        out.runs.push_back(std::move(r));
+        m.extra["modes"] = Json(ports[p].modes);
+        if (!ports[p].mode_boundary.is_null()) m.extra["mode_boundary"] = ports[p].mode_boundary;
+        q.monitors.push_back(m);
     }
-    // Reference planes back onto the port planes.
+    // the project's own flux planes and boxes (raw spectra), after the ports'
+    for (const Monitor& m : project.monitors)
+        if ((m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) && m.kind != "mode") q.monitors.push_back(m);
+    return q;
+}
+
+RunResult run_port_mode(const Project& project, const std::string& file, const RunOptions& options, std::size_t j) {
+    Project q = port_mode_project(project, file, j);
+    const std::vector<std::string> labels = port_mode_labels(parse_ports(project, file));
+    // run.devices spreads the port-mode runs over the devices (the job queue); each run
+    // itself steps on one device.
+    q.run.extra.erase("devices");
+    RunOptions one = options;
+    one.devices = parse_device_selection("1");
+    RunResult r = run_project(q, file, one);
+    if (r.stop_reason != StopReason::Decay && r.stop_reason != StopReason::MaxTime &&
+        r.stop_reason != StopReason::MaxSteps)
+        throw RunError("S-parameter run of port-mode " + labels[j] + " ended: " + to_string(r.stop_reason));
+    return r;
+}
+
+std::vector<std::vector<std::complex<double>>> sparameter_column(const Project& project, const std::string& file,
+                                                                 const RunResult& r, std::size_t j) {
+    const std::size_t n = port_modes(parse_ports(project, file)).size();
+    // mode_coefficients are in port order, then mode order: index = port-mode k
+    if (r.mode_coefficients.size() != n || j >= n)
+        throw RunError("S-parameters: the run holds " + std::to_string(r.mode_coefficients.size()) +
+                       " mode monitor entries, " + std::to_string(n) + " expected");
+    const double dx = project.domain.cell_size;
     const double dt = project.run.courant * dx * units::um / units::c0;
-    for (std::size_t f = 0; f < out.frequency_hz.size(); ++f) {
-        const double w = 2 * M_PI * out.frequency_hz[f];
+    const std::size_t nf = r.frequency_hz.size();
+    const auto& a_in = r.mode_coefficients[j].fwd;
+    // lattice wavenumber of port-mode k at frequency f
+    auto beta = [&](std::size_t k, std::size_t f) {
+        const double w = 2 * M_PI * r.frequency_hz[f];
         const double k0n = 2.0 / (units::c0 * dt) * std::sin(0.5 * w * dt) * units::um;  // 1/um
-        std::vector<double> beta(n);
-        for (std::size_t k = 0; k < n; ++k)
-            beta[k] = 2.0 / dx * std::asin(std::min(1.0, 0.5 * neff[k][f] * k0n * dx));
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < n; ++j)
-                out.s[i][j][f] *= std::polar(1.0, (beta[i] + beta[j]) * offset_cells * dx);
+        return 2.0 / dx * std::asin(std::min(1.0, 0.5 * r.mode_coefficients[k].n_eff[f] * k0n * dx));
+    };
+    std::vector<std::vector<std::complex<double>>> col(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto& mc = r.mode_coefficients[i];
+        if (mc.bwd.size() != nf || mc.n_eff.size() != nf || a_in.size() != nf)
+            throw RunError("S-parameters: mode coefficients and spectrum differ in length");
+        col[i].resize(nf);
+        for (std::size_t f = 0; f < nf; ++f) {
+            const std::complex<double> v = std::abs(a_in[f]) > 0 ? mc.bwd[f] / a_in[f] : std::complex<double>(0.0);
+            col[i][f] = v * std::polar(1.0, (beta(i, f) + beta(j, f)) * kOffsetCells * dx);
+        }
     }
-    // Reciprocity and passivity.
+    return col;
+}
+
+std::vector<std::string> sparameter_warnings(const SParameters& s, double reciprocity_tol, double passivity_tol) {
+    std::vector<std::string> out;
+    const std::size_t n = s.s.size();
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) {
             double worst = 0, at = 0;
-            for (std::size_t f = 0; f < out.frequency_hz.size(); ++f)
-                if (const double d = std::abs(out.s[i][j][f] - out.s[j][i][f]); d > worst) worst = d, at = out.frequency_hz[f];
+            for (std::size_t f = 0; f < s.frequency_hz.size(); ++f)
+                if (const double d = std::abs(s.s[i][j][f] - s.s[j][i][f]); d > worst) worst = d, at = s.frequency_hz[f];
             if (worst > reciprocity_tol)
-                out.warnings.push_back("reciprocity: |S" + std::to_string(i + 1) + std::to_string(j + 1) + " - S" +
-                                       std::to_string(j + 1) + std::to_string(i + 1) + "| = " + fmt_g(worst) + " at " +
-                                       fmt_g(units::hz_to_wavelength_um(at)) + " um (tolerance " + fmt_g(reciprocity_tol) +
-                                       ")");
+                out.push_back("reciprocity: |S" + std::to_string(i + 1) + std::to_string(j + 1) + " - S" +
+                              std::to_string(j + 1) + std::to_string(i + 1) + "| = " + fmt_g(worst) + " at " +
+                              fmt_g(units::hz_to_wavelength_um(at)) + " um (tolerance " + fmt_g(reciprocity_tol) + ")");
         }
     for (std::size_t j = 0; j < n; ++j) {
         double worst = 0, at = 0;
-        for (std::size_t f = 0; f < out.frequency_hz.size(); ++f) {
+        for (std::size_t f = 0; f < s.frequency_hz.size(); ++f) {
             double sum = 0;
-            for (std::size_t i = 0; i < n; ++i) sum += std::norm(out.s[i][j][f]);
-            if (sum > worst) worst = sum, at = out.frequency_hz[f];
+            for (std::size_t i = 0; i < n; ++i) sum += std::norm(s.s[i][j][f]);
+            if (sum > worst) worst = sum, at = s.frequency_hz[f];
         }
         if (worst > 1 + passivity_tol)
-            out.warnings.push_back("passivity: sum_i |S_i" + std::to_string(j + 1) + "|^2 = " + fmt_g(worst) + " at " +
-                                   fmt_g(units::hz_to_wavelength_um(at)) + " um (above 1 + " + fmt_g(passivity_tol) + ")");
+            out.push_back("passivity: sum_i |S_i" + std::to_string(j + 1) + "|^2 = " + fmt_g(worst) + " at " +
+                          fmt_g(units::hz_to_wavelength_um(at)) + " um (above 1 + " + fmt_g(passivity_tol) + ")");
     }
     return out;
+}
+
+SParameters assemble_sparameters(const Project& project, const std::string& file, std::vector<RunResult> runs,
+                                 double reciprocity_tol, double passivity_tol) {
+    SParameters out;
+    out.labels = port_mode_labels(parse_ports(project, file));
+    const std::size_t n = out.labels.size();
+    if (runs.size() != n)
+        throw RunError("S-parameters: " + std::to_string(runs.size()) + " runs for " + std::to_string(n) + " port-modes");
+    out.s.assign(n, std::vector<std::vector<std::complex<double>>>(n));
+    for (std::size_t j = 0; j < n; ++j) {
+        const RunResult& r = runs[j];
+        if (j == 0) out.frequency_hz = r.frequency_hz;
+        if (r.frequency_hz != out.frequency_hz) throw RunError("S-parameters: the port-mode runs' spectra differ");
+        if (r.stop_reason != StopReason::Decay)
+            out.warnings.push_back("the run of port " + out.labels[j] + " stopped at " + to_string(r.stop_reason) +
+                                   " before the fields decayed: S-parameters may be inaccurate");
+        for (const std::string& w : r.warnings) out.warnings.push_back("port " + out.labels[j] + ": " + w);
+        auto col = sparameter_column(project, file, r, j);
+        for (std::size_t i = 0; i < n; ++i) out.s[i][j] = std::move(col[i]);
+    }
+    for (std::string& w : sparameter_warnings(out, reciprocity_tol, passivity_tol)) out.warnings.push_back(std::move(w));
+    out.runs = std::move(runs);
+    return out;
+}
+
+SParameters run_sparameters(const Project& project, const std::string& file, const RunOptions& options,
+                            double reciprocity_tol, double passivity_tol, const PortModeRunner& runner, int workers) {
+    const std::size_t n = port_modes(parse_ports(project, file)).size();
+    std::vector<RunResult> runs(n);
+    run_job_queue(
+        n, std::max(1, workers),
+        [&](std::size_t j, int worker) { runs[j] = runner ? runner(j, worker) : run_port_mode(project, file, options, j); },
+        options.cancel);
+    if (options.cancel && options.cancel->load()) throw RunError("S-parameter runs cancelled");
+    return assemble_sparameters(project, file, std::move(runs), reciprocity_tol, passivity_tol);
+}
+
+// ------------------------------------------------------------------ a run as JSON (child processes)
+
+namespace {
+
+Json complex_list(const std::vector<std::complex<double>>& v) {
+    Json a = Json::array();
+    for (const auto& c : v) a.push_back(Json::array({c.real(), c.imag()}));
+    return a;
+}
+
+std::vector<std::complex<double>> complex_list_of(const Json& a) {
+    if (!a.is_array()) throw std::runtime_error("expected a list of [re, im] pairs");
+    std::vector<std::complex<double>> v;
+    for (const Json& p : a) {
+        if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+            throw std::runtime_error("expected [re, im] pairs");
+        v.emplace_back(p[0].get<double>(), p[1].get<double>());
+    }
+    return v;
+}
+
+std::vector<double> number_list_of(const Json& a) {
+    if (!a.is_array()) throw std::runtime_error("expected a list of numbers");
+    std::vector<double> v;
+    for (const Json& x : a) {
+        if (!x.is_number()) throw std::runtime_error("expected a list of numbers");
+        v.push_back(x.get<double>());
+    }
+    return v;
+}
+
+}  // namespace
+
+Json port_mode_run_to_json(const RunResult& r) {
+    Json d;
+    d["stop_reason"] = to_string(r.stop_reason);
+    d["steps"] = r.steps;
+    d["time_fs"] = r.time_fs;
+    d["wall_s"] = r.wall_s;
+    d["cells"] = r.cells;
+    d["dimensions"] = r.dimensions;
+    d["backend"] = r.backend;
+    d["device"] = r.device;
+    d["warnings"] = r.warnings;
+    d["frequency_hz"] = r.frequency_hz;
+    Json spectra = Json::array();
+    for (const auto& sp : r.spectra) {
+        Json m;
+        m["name"] = sp.name;
+        m["type"] = to_string(sp.type);
+        m["kind"] = sp.kind;
+        m["flux"] = sp.flux;
+        spectra.push_back(m);
+    }
+    d["spectra"] = spectra;
+    Json modes = Json::array();
+    for (const auto& mc : r.mode_coefficients) {
+        Json m;
+        m["name"] = mc.name;
+        m["mode"] = mc.mode_index;
+        m["fwd"] = complex_list(mc.fwd);
+        m["bwd"] = complex_list(mc.bwd);
+        m["n_eff"] = mc.n_eff;
+        modes.push_back(m);
+    }
+    d["mode_coefficients"] = modes;
+    return d;
+}
+
+RunResult port_mode_run_from_json(const Json& d) {
+    try {
+        RunResult r;
+        const std::string stop = d.at("stop_reason").get<std::string>();
+        bool known = false;
+        for (StopReason s : {StopReason::Decay, StopReason::MaxTime, StopReason::MaxSteps, StopReason::Diverged,
+                             StopReason::Cancelled})
+            if (to_string(s) == stop) r.stop_reason = s, known = true;
+        if (!known) throw std::runtime_error("unknown stop_reason \"" + stop + "\"");
+        r.steps = d.at("steps").get<std::int64_t>();
+        r.time_fs = d.at("time_fs").get<double>();
+        r.wall_s = d.at("wall_s").get<double>();
+        r.cells = d.at("cells").get<std::int64_t>();
+        r.dimensions = d.at("dimensions").get<int>();
+        r.backend = d.at("backend").get<std::string>();
+        r.device = d.at("device").get<std::string>();
+        r.warnings = d.at("warnings").get<std::vector<std::string>>();
+        r.frequency_hz = number_list_of(d.at("frequency_hz"));
+        for (const Json& m : d.at("spectra")) {
+            FluxSpectrumResult sp;
+            sp.name = m.at("name").get<std::string>();
+            const std::string type = m.at("type").get<std::string>();
+            sp.type = type == to_string(MonitorType::FluxBox) ? MonitorType::FluxBox : MonitorType::Flux;
+            sp.kind = m.at("kind").get<std::string>();
+            sp.flux = number_list_of(m.at("flux"));
+            r.spectra.push_back(std::move(sp));
+        }
+        for (const Json& m : d.at("mode_coefficients")) {
+            ModeCoefficientsResult mc;
+            mc.name = m.at("name").get<std::string>();
+            mc.mode_index = m.at("mode").get<int>();
+            mc.fwd = complex_list_of(m.at("fwd"));
+            mc.bwd = complex_list_of(m.at("bwd"));
+            mc.n_eff = number_list_of(m.at("n_eff"));
+            r.mode_coefficients.push_back(std::move(mc));
+        }
+        return r;
+    } catch (const Json::exception& e) {
+        throw std::runtime_error(std::string("malformed port-mode run: ") + e.what());
+    }
 }
 
 void write_touchstone(const std::filesystem::path& file, const SParameters& s) {

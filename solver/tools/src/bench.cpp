@@ -389,7 +389,7 @@ BenchReport run_bench(const BenchOptions& o) {
         // exchange on its own. What the timed step takes beyond the compute is exposed; the
         // rest of the exchange's own time was hidden behind the compute.
         r.devices = o.devices;
-        r.transport = dist->transport();
+        r.transport = dist->transport() + "/" + dist->mode();
         r.exchange_bytes_per_step = dist->exchange_bytes();
         const int n = std::max(16, o.steps / 2);
         dist->set_exchange_enabled(false);

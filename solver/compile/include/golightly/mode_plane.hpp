@@ -3,7 +3,9 @@
 // same sub-pixel averaged permittivity as the FDTD run.
 #pragma once
 
+#include <array>
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "golightly/mode_solver2d.hpp"
@@ -29,6 +31,21 @@ struct CrossSection {
     int i0_u = 0, i0_v = 0, i_w = 0;
 };
 
+/// The walls of a mode window on the plane with normal axis `normal` (0, 1, 2) spanning
+/// `size` (um), for its in-plane axes (u, v) = ((normal + 1) % 3, (normal + 2) % 3).
+/// `mode_boundary` (the port's, mode monitor's or mode source's JSON field; null when
+/// absent): a string "pec" | "pmc" | "periodic" for both axes, or a list of three such
+/// strings per project axis [x, y, z] (the entry along the normal is ignored). Absent
+/// (per axis): the domain's boundary along that axis when the window spans the whole
+/// domain along it (periodic -> periodic, pec -> pec, pmc -> pmc), else PEC (a guided mode
+/// must have decayed at the window's edge). Throws ProjectError (json_path +
+/// ".mode_boundary") for another value, and for "periodic" along an axis that the
+/// window does not span whole in a periodic domain axis (a periodic window is one period
+/// of the structure).
+std::array<ModeBoundary, 2> mode_window_boundaries(const Project& project, int normal, const Vec3& size,
+                                                   const Json& mode_boundary, const std::string& json_path,
+                                                   const std::string& file_label);
+
 /// Samples the cross-section of a 3D project (domain.dimensions 3) on the plane `center`,
 /// `size` (um; exactly one entry of size is 0: the normal). The window is snapped to the
 /// grid: corner at the nearest node of (center - size/2), N = round(size / dx) cells per
@@ -36,12 +53,14 @@ struct CrossSection {
 /// Permittivity: average_medium_3d (geometry.hpp, the FDTD's sub-pixel averaging when
 /// run.subpixel_averaging, else staircase) of the main run's layers (reference_run false)
 /// or the reference run's, for E_u, E_v at the plane's nodes and E_w half a cell above.
-/// Window walls: `boundary` on both axes (PEC by default: a guided mode must have decayed
-/// at the window's edge). Throws ProjectError (json_path) for a 2D project, a size without
-/// exactly one zero entry, or a window of fewer than 2 cells along an axis.
+/// Window walls: mode_window_boundaries(project, normal, size, extra["mode_boundary"])
+/// (`extra`: the object's unknown JSON members, e.g. Monitor::extra; by default PEC, or
+/// the domain's boundary where the window spans the domain). Throws ProjectError
+/// (json_path) for a 2D project, a size without exactly one zero entry, a window of fewer
+/// than 2 cells along an axis, or a bad mode_boundary.
 CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
                                   const std::string& json_path, const std::string& file_label,
-                                  ModeBoundary boundary = ModeBoundary::pec);
+                                  const Json& extra = Json::object());
 
 /// A mode monitor (a 3D `flux` monitor with `kind: "mode"`, spec "Mode sources and
 /// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
@@ -79,7 +98,7 @@ struct ModeMonitorPlan {
 std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path, const std::string& file_label);
 
 /// Plans a mode monitor of a 3D project: samples the cross-section of `monitor`'s plane
-/// (sample_cross_section, PEC window walls), solves its modes at every frequency of
+/// (sample_cross_section, the window walls of its `mode_boundary`), solves its modes at every frequency of
 /// `spectrum_hz` (solve_modes_2d, num_modes = max(modes) + 1, the Yee dispersion above)
 /// and appends the four DFT sets to scene.dft_sets. The plane is the nearest E node
 /// plane; it needs a cell of room on the low side (the H~ average). The monitor's
@@ -91,7 +110,8 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
                                      const std::string& json_path, const std::string& file_label);
 
 /// A 3D `plane` source with `profile: "mode"` (spec "Mode sources and monitors"): the
-/// eigenmode `mode_index` of the plane's cross-section (sample_cross_section, PEC window;
+/// eigenmode `mode_index` of the plane's cross-section (sample_cross_section, the window
+/// walls of its `mode_boundary`;
 /// optional `mode_solver: {"num_modes", "target_neff"}` from Source::extra), solved at the
 /// Yee scheme's numerical k0 of the waveform's carrier, injected one way along
 /// `direction` (s = +-1 along the normal) by the TF/SF sheet pair of the one-way plane

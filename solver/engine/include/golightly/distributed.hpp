@@ -53,6 +53,10 @@ public:
     virtual void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) = 0;
     /// Waits until every transfer started so far has finished (timing).
     virtual void wait() {}
+    /// Performs the transfers into subdomain `to` (transfer.to == to) and returns when they
+    /// are done (the engines' earlier work must have finished: the caller synchronizes).
+    /// Used by one host thread per subdomain. Default: exchange() of those transfers.
+    virtual void exchange_into(int to, const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines);
 };
 
 /// memcpy between engines whose fields are in host memory (the CPU engines).
@@ -168,6 +172,12 @@ public:
     /// True when this process steps subdomain s.
     bool is_local(std::size_t s) const { return engines_.at(s) != nullptr; }
     const Communicator& communicator() const { return *comm_; }
+    /// How step() drives the subdomains: "threads", "events" or "sync" (mode_ below).
+    const std::string& mode() const { return mode_; }
+    /// Sets the mode ("threads", "events", "sync"); throws RunError for another name, and
+    /// for any but "events" across processes (communicator size > 1: the transport orders
+    /// the copies; GOLIGHTLY_HALO_MODE is then ignored).
+    void set_mode(const std::string& mode);
 
 private:
     void select(std::size_t s) const;
@@ -187,6 +197,13 @@ private:
     std::shared_ptr<Communicator> comm_;
     std::vector<std::string> device_labels_;  ///< per subdomain, gathered from every rank
     bool exchange_on_ = true;
+    /// How step() drives the subdomains: "threads" (one host thread per subdomain: step,
+    /// synchronize, barrier, copies into its halo, barrier), "events" (one thread; the
+    /// copies ordered by CUDA events, no host wait) or "sync" (one thread: step all, wait
+    /// for all, copy). GOLIGHTLY_HALO_MODE overrides the default (threads on CUDA, events
+    /// on the CPU, where the copies are host memcpy anyway).
+    std::string mode_;
+    void step_threads(int n_steps);
     FrameSlice slice_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <complex>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,14 @@ struct Port {
     Vec3 center, size;
     std::string direction;
     std::vector<int> modes;
+    /// `mode_boundary` (3D only; mode_plane.hpp mode_window_boundaries): the walls of the
+    /// port's mode window, handed to its mode source and mode monitor; null when absent.
+    Json mode_boundary;
 };
 
 /// Reads project.extra["ports"]. Throws ProjectError (file_label, "ports[i].field") for a
 /// missing or malformed entry, a direction not along the plane's normal, fewer than one
-/// port, or a duplicate name.
+/// port, a duplicate name, or a bad `mode_boundary` (or one on a 2D project's port).
 std::vector<Port> parse_ports(const Project& project, const std::string& file_label);
 
 /// The scattering matrix over the run spectrum. Port-modes are numbered in port order,
@@ -42,22 +46,85 @@ struct SParameters {
     std::vector<RunResult> runs;        ///< one per excited port-mode (spectra, summary)
 };
 
-/// Runs one simulation per port-mode j (the project's sources replaced by a mode source
-/// (3D: mode_plane.hpp add_mode_plane_source; 2D: a `mode` line source) on port j's plane, launching mode m_j along the
-/// port's direction; the waveform of the project's first source, else a gaussian pulse
-/// covering the spectrum; normalization off) with a mode monitor 2 cells inside every
-/// port (along its direction, clear of the source's TF/SF sheets). Then
+/// One excited port-mode: port index (into parse_ports' list) and mode index.
+struct PortMode {
+    int port = 0, mode = 0;
+};
+
+/// The port-modes in port order, then mode order (the S-matrix's index k), and their
+/// labels "<port name>:<mode>".
+std::vector<PortMode> port_modes(const std::vector<Port>& ports);
+std::vector<std::string> port_mode_labels(const std::vector<Port>& ports);
+
+/// The simulation of port-mode j (0 <= j < port_modes(...).size()): the project with its
+/// sources replaced by a mode source (3D: mode_plane.hpp add_mode_plane_source; 2D: a
+/// `mode` line source) on port j's plane, launching mode m_j along the port's direction
+/// (the waveform of the project's first source, else a gaussian pulse covering the
+/// spectrum), normalization off, and its monitors replaced by a mode monitor 2 cells
+/// inside every port (along its direction, clear of the source's TF/SF sheets; named
+/// "port_<name>", in port order) followed by the project's own `flux` and `flux_box`
+/// monitors that are not mode monitors (their raw spectra in the run's `spectra`, after
+/// the ports'). Throws ProjectError (parse_ports) and std::out_of_range for a bad j.
+Project port_mode_project(const Project& project, const std::string& file_label, std::size_t j);
+
+/// Runs port_mode_project(project, file_label, j) (run_project with `options`). Throws as
+/// run_project; a run that does not end by decay, max time or max steps is a RunError
+/// naming the port.
+RunResult run_port_mode(const Project& project, const std::string& file_label, const RunOptions& options,
+                        std::size_t j);
+
+/// Column j of the scattering matrix from the run of port-mode j: col[i][f] =
 ///   S_ij(f) = b_i(f) / a_j(f) * exp(i (beta_i + beta_j) d),
 /// a_j the amplitude of the launched mode entering the device at port j's monitor, b_i
 /// the amplitude of mode m_i leaving through port i's monitor (its backward amplitude,
 /// monitors point into the device), d = 2 cells, beta the lattice wavenumber
-/// (2/dx) asin(n_eff k0~ dx / 2) of each mode: the reference planes are moved back onto
-/// the port planes. Warnings (SParameters::warnings) when max_f |S_ij - S_ji| exceeds
-/// `reciprocity_tol` or a column's power sum_i |S_ij|^2 exceeds 1 + `passivity_tol`.
-/// Throws ProjectError (parse_ports, compile) and RunError as run_project; a run that
-/// does not end by decay or max time is a RunError naming the port.
+/// (2/dx) asin(n_eff k0~ dx / 2) of each mode (n_eff from the run's mode monitors): the
+/// reference planes are moved back onto the port planes. Throws RunError when the run
+/// does not hold one mode monitor entry per port-mode.
+std::vector<std::vector<std::complex<double>>> sparameter_column(const Project& project, const std::string& file_label,
+                                                                 const RunResult& run, std::size_t j);
+
+/// Runs one port-mode simulation (how: `runner`, see run_sparameters).
+/// Returns the run of port-mode j; `worker` is the job queue's worker index (0..workers-1).
+using PortModeRunner = std::function<RunResult(std::size_t j, int worker)>;
+
+/// Runs one simulation per port-mode j (port_mode_project, run_port_mode) and assembles
+/// the matrix column by column (sparameter_column). The runs go through sweep.hpp's
+/// run_job_queue on `workers` workers (at most one run per worker at a time); `runner`
+/// (null: run_port_mode with `options` in this process) runs port-mode j on a worker,
+/// e.g. as a child process on its own device (golightly-cli sparams --devices). The
+/// result does not depend on the workers or the order in which the runs finish.
+/// Warnings (SParameters::warnings, in port-mode order): each run's, a run that stopped
+/// before its fields decayed, then max_f |S_ij - S_ji| above `reciprocity_tol` and a
+/// column's power sum_i |S_ij|^2 above 1 + `passivity_tol` (sparameter_warnings).
+/// Throws ProjectError (parse_ports, compile) and RunError as run_project; the first
+/// exception of a run stops the queue and is rethrown after the running runs end.
 SParameters run_sparameters(const Project& project, const std::string& file_label, const RunOptions& options,
-                            double reciprocity_tol = 0.02, double passivity_tol = 0.02);
+                            double reciprocity_tol = 0.02, double passivity_tol = 0.02,
+                            const PortModeRunner& runner = {}, int workers = 1);
+
+/// The matrix of all port-mode runs (runs[j]: the run of port-mode j, as run_port_mode
+/// returns it): labels, frequencies, columns (sparameter_column), the runs' warnings and
+/// sparameter_warnings. Throws RunError when runs.size() is not the port-mode count or the
+/// runs' spectra differ.
+SParameters assemble_sparameters(const Project& project, const std::string& file_label, std::vector<RunResult> runs,
+                                 double reciprocity_tol = 0.02, double passivity_tol = 0.02);
+
+/// The reciprocity and passivity checks of a matrix `s` (s[i][j][f], labels and
+/// frequencies as SParameters): one warning per pair i < j with
+/// max_f |S_ij - S_ji| > reciprocity_tol ("reciprocity: |S12 - S21| = ... at ... um
+/// (tolerance ...)"), one per column j with max_f sum_i |S_ij|^2 > 1 + passivity_tol
+/// ("passivity: sum_i |S_i1|^2 = ... at ... um (above 1 + ...)"). Indices are 1-based.
+std::vector<std::string> sparameter_warnings(const SParameters& s, double reciprocity_tol, double passivity_tol);
+
+/// One port-mode run as a JSON document (what a child process hands back to
+/// run_sparameters' runner): stop reason, steps, time, wall time, backend, device,
+/// warnings, frequencies, the flux spectra (name, raw flux) and the mode coefficients
+/// (monitor, mode, fwd, bwd as [re, im] pairs, n_eff). Doubles are written so that they
+/// read back bit for bit. port_mode_run_from_json throws std::runtime_error on a
+/// malformed document.
+Json port_mode_run_to_json(const RunResult& run);
+RunResult port_mode_run_from_json(const Json& doc);
 
 /// Touchstone 1.1 (`# Hz S RI R 50`): one data block per frequency: N = 1: S11;
 /// N = 2: S11 S21 S12 S22 on one line; N >= 3: row i (S_i1 .. S_iN) on its own lines, at

@@ -1,0 +1,283 @@
+// golightly-cli modes (cmd_modes.hpp).
+#include "cmd_modes.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "golightly/errors.hpp"
+#include "golightly/colormap.hpp"
+#include "golightly/image_io.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/mode_solver2d.hpp"
+#include "golightly/project.hpp"
+#include "golightly/sparams.hpp"
+
+namespace fs = std::filesystem;
+
+namespace golightly::cli {
+
+namespace {
+
+constexpr int kExitOk = 0, kExitUsage = 1, kExitRun = 3;
+
+std::string fmt_g(double v) {
+    char b[40];
+    std::snprintf(b, sizeof b, "%.10g", v);
+    return b;
+}
+
+/// A port name as a file name stem: letters, digits, '-' and '_' kept, others '_'.
+std::string file_stem(const std::string& name) {
+    std::string s;
+    for (char ch : name) s += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_') ? ch : '_';
+    return s.empty() ? "port" : s;
+}
+
+const char* boundary_name(ModeBoundary b) {
+    return b == ModeBoundary::pec ? "pec" : b == ModeBoundary::pmc ? "pmc" : "periodic";
+}
+
+/// A mode's fields (and the permittivity) at the window's cell centres (N_u x N_v, u fastest).
+struct CentreFields {
+    int nu = 0, nv = 0;
+    std::vector<double> e[3];  ///< local u, v, w: E_u, E_v real parts, E_w imaginary part
+    std::vector<double> eps;   ///< eps_u averaged like E_u (for the outline)
+};
+
+CentreFields centre_fields(const CrossSection& cs, const VectorMode& m) {
+    const ModeGrid2D& g = cs.grid;
+    // value of a component array at (half index or integer node) per axis
+    auto node_index = [](ModeBoundary b, int n, int N) -> int {  // integer node n in 0..N -> array index, -1: zero
+        if (b == ModeBoundary::pec) return (n <= 0 || n >= N) ? -1 : n - 1;
+        if (b == ModeBoundary::pmc) return n;
+        return ((n % N) + N) % N;
+    };
+    auto at = [&](const std::vector<std::complex<double>>& a, int comp, int iu, int iv, bool imag) {
+        const auto shape = mode_component_shape_e(g, comp);
+        // comp 0: u half, v node; comp 1: u node, v half; comp 2: both nodes
+        const int ku = comp == 0 ? iu : node_index(g.boundary_u, iu, g.nu);
+        const int kv = comp == 1 ? iv : node_index(g.boundary_v, iv, g.nv);
+        if (ku < 0 || kv < 0) return 0.0;
+        const std::complex<double> v = a[std::size_t(kv) * std::size_t(shape[0]) + std::size_t(ku)];
+        return imag ? v.imag() : v.real();
+    };
+    auto eps_at = [&](int iu, int iv) {  // eps_u at (half iu, node iv); PEC walls: the neighbour's
+        const auto shape = mode_component_shape_e(g, 0);
+        int kv = node_index(g.boundary_v, iv, g.nv);
+        if (kv < 0) kv = iv <= 0 ? 0 : shape[1] - 1;
+        return cs.medium.eps[0][std::size_t(kv) * std::size_t(shape[0]) + std::size_t(iu)];
+    };
+    CentreFields c;
+    c.nu = g.nu;
+    c.nv = g.nv;
+    const std::size_t n = std::size_t(g.nu) * std::size_t(g.nv);
+    for (auto& v : c.e) v.assign(n, 0.0);
+    c.eps.assign(n, 1.0);
+    for (int j = 0; j < g.nv; ++j)
+        for (int i = 0; i < g.nu; ++i) {
+            const std::size_t k = std::size_t(j) * std::size_t(g.nu) + std::size_t(i);
+            c.e[0][k] = 0.5 * (at(m.e[0], 0, i, j, false) + at(m.e[0], 0, i, j + 1, false));
+            c.e[1][k] = 0.5 * (at(m.e[1], 1, i, j, false) + at(m.e[1], 1, i + 1, j, false));
+            c.e[2][k] = 0.25 * (at(m.e[2], 2, i, j, true) + at(m.e[2], 2, i + 1, j, true) + at(m.e[2], 2, i, j + 1, true) +
+                                at(m.e[2], 2, i + 1, j + 1, true));
+            c.eps[k] = 0.5 * (eps_at(i, j) + eps_at(i, j + 1));
+        }
+    return c;
+}
+
+/// A field image: one block of `scale` pixels per cell, u to the right, v up; the
+/// structure's outline (cells either side of the mid permittivity) in grey.
+Image8 field_image(const CentreFields& c, const std::vector<double>& value, bool signed_map) {
+    const int scale = std::max(1, 400 / std::max(c.nu, c.nv));
+    Image8 img;
+    img.width = c.nu * scale;
+    img.height = c.nv * scale;
+    img.channels = 3;
+    img.pixels.assign(std::size_t(img.width) * std::size_t(img.height) * 3, 255);
+    double vmax = 0;
+    for (double v : value) vmax = std::max(vmax, std::abs(v));
+    const auto [emin_it, emax_it] = std::minmax_element(c.eps.begin(), c.eps.end());
+    const double mid = 0.5 * (*emin_it + *emax_it);
+    const bool outline = *emax_it - *emin_it > 1e-6;
+    auto above = [&](int i, int j) { return c.eps[std::size_t(j) * std::size_t(c.nu) + std::size_t(i)] > mid; };
+    for (int py = 0; py < img.height; ++py)
+        for (int px = 0; px < img.width; ++px) {
+            const int i = px / scale, j = c.nv - 1 - py / scale;
+            const double v = value[std::size_t(j) * std::size_t(c.nu) + std::size_t(i)] / (vmax > 0 ? vmax : 1.0);
+            std::uint8_t r, gr, b;
+            diverging_rgb(static_cast<float>(signed_map ? v : std::abs(v)), r, gr, b);
+            const int su = px % scale, sv = scale - 1 - py % scale;  // position inside the cell block
+            bool edge = false;
+            if (outline) {
+                if (su == 0 && i > 0 && above(i, j) != above(i - 1, j)) edge = true;
+                if (sv == 0 && j > 0 && above(i, j) != above(i, j - 1)) edge = true;
+            }
+            if (edge) r = gr = b = 90;
+            std::uint8_t* p = &img.pixels[(std::size_t(py) * std::size_t(img.width) + std::size_t(px)) * 3];
+            p[0] = r;
+            p[1] = gr;
+            p[2] = b;
+        }
+    return img;
+}
+
+void write_text(const fs::path& file, const std::string& text) {
+    std::ofstream f(file, std::ios::binary);
+    f << text;
+    if (!f) throw std::runtime_error("cannot write " + file.string());
+}
+
+}  // namespace
+
+ModesCommand* add_modes_command(CLI::App& app) {
+    static ModesCommand c;
+    c.sub = app.add_subcommand("modes", "Solve the waveguide modes of the ports; writes n_eff, n_group, TE fraction and field maps");
+    c.sub->add_option("PROJECT", c.project, "3D project file (.glproj) with top-level \"ports\"")->required();
+    c.sub->add_option("--port", c.port, "Only this port (default: every port)");
+    c.sub->add_option("--wavelength", c.wavelength_um, "Vacuum wavelength, um (default: the spectrum's centre)")
+        ->check(CLI::PositiveNumber);
+    c.sub->add_option("--count", c.count, "Modes per port (default: the port's highest mode index + 1)")
+        ->check(CLI::Range(1, 100));
+    c.sub->add_option("--out", c.out, "Output folder (default: <project stem>_modes next to the project)");
+    return &c;
+}
+
+int run_modes_command(const ModesCommand& c) {
+    const fs::path file(c.project);
+    const Project project = load_project(file);  // ProjectError -> exit 2 (caller)
+    if (project.domain.dimensions != 3)
+        throw ProjectError(c.project, "domain.dimensions",
+                           "golightly-cli modes needs a 3D project (a 2D project's port lines use the 1D slab solver)");
+    const std::vector<Port> ports = parse_ports(project, c.project);
+    std::vector<std::size_t> chosen;
+    for (std::size_t p = 0; p < ports.size(); ++p)
+        if (c.port.empty() || ports[p].name == c.port) chosen.push_back(p);
+    if (chosen.empty()) {
+        std::string names;
+        for (const Port& p : ports) names += (names.empty() ? "" : ", ") + p.name;
+        std::fprintf(stderr, "error: --port %s: the project has no such port (ports: %s)\n", c.port.c_str(), names.c_str());
+        return kExitUsage;
+    }
+    if (!have_mode_solver_2d()) {
+        std::fprintf(stderr, "error: this build has no 2D mode solver (no Spectra)\n");
+        return kExitRun;
+    }
+    const double wl = c.wavelength_um > 0 ? c.wavelength_um
+                                          : 0.5 * (project.run.spectrum.wavelength_min + project.run.spectrum.wavelength_max);
+    const fs::path out = c.out.empty() ? file.parent_path() / (file.stem().string() + "_modes") : fs::path(c.out);
+    try {
+        fs::create_directories(out);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: cannot create %s: %s\n", out.string().c_str(), e.what());
+        return kExitRun;
+    }
+    std::ostringstream csv;
+    csv << "port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant\n";
+    Json doc;
+    doc["project"] = c.project;
+    doc["wavelength_um"] = wl;
+    doc["ports"] = Json::array();
+    const char* axis_name[3] = {"x", "y", "z"};
+    try {
+        for (std::size_t p : chosen) {
+            const Port& port = ports[p];
+            const std::string path = "ports[" + std::to_string(p) + "]";
+            Json extra = Json::object();
+            if (!port.mode_boundary.is_null()) extra["mode_boundary"] = port.mode_boundary;
+            const CrossSection cs = sample_cross_section(project, port.center, port.size, false, path, c.project, extra);
+            ModeSolveOptions o;
+            o.num_modes = c.count;
+            if (o.num_modes <= 0)
+                for (int m : port.modes) o.num_modes = std::max(o.num_modes, m + 1);
+            std::vector<VectorMode> modes;
+            try {
+                modes = solve_modes_2d(cs.grid, cs.medium, wl, o);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "error: %s: port %s: mode solver: %s\n", c.project.c_str(), port.name.c_str(), e.what());
+                return kExitRun;
+            }
+            const int ax[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+            // the wafer-plane axis across the port: u for an x-normal port (u = y), v for a
+            // y-normal one (v = x), u for a z-normal one (u = x)
+            const bool te_is_u = cs.axis_w != 1;
+            Json jp;
+            jp["name"] = port.name;
+            jp["normal"] = axis_name[cs.axis_w];
+            jp["axes"] = {axis_name[cs.axis_u], axis_name[cs.axis_v]};
+            jp["window"] = {{"cells", {cs.grid.nu, cs.grid.nv}},
+                            {"dx_um", cs.grid.dx_um},
+                            {"origin_um", {cs.u0_um, cs.v0_um}},
+                            {"boundary", {boundary_name(cs.grid.boundary_u), boundary_name(cs.grid.boundary_v)}}};
+            jp["modes"] = Json::array();
+            for (std::size_t k = 0; k < modes.size(); ++k) {
+                const VectorMode& m = modes[k];
+                const double te = te_is_u ? m.te_fraction : 1.0 - m.te_fraction;
+                double power[3] = {0, 0, 0};
+                for (int d = 0; d < 3; ++d)
+                    for (const auto& v : m.e[d]) power[d] += std::norm(v);
+                const int dom_local = int(std::max_element(power, power + 3) - power);
+                const std::string dominant = std::string("E") + axis_name[ax[dom_local]];
+                const CentreFields cf = centre_fields(cs, m);
+                // components in project order, |E|, normalized to max |E| = 1
+                const std::size_t n = cf.e[0].size();
+                std::vector<double> absE(n);
+                double amax = 0;
+                for (std::size_t q = 0; q < n; ++q) {
+                    absE[q] = std::sqrt(cf.e[0][q] * cf.e[0][q] + cf.e[1][q] * cf.e[1][q] + cf.e[2][q] * cf.e[2][q]);
+                    amax = std::max(amax, absE[q]);
+                }
+                const double sc = amax > 0 ? 1.0 / amax : 1.0;
+                const std::vector<double>* by_axis[3] = {nullptr, nullptr, nullptr};
+                for (int d = 0; d < 3; ++d) by_axis[ax[d]] = &cf.e[d];
+                const std::string stem = file_stem(port.name) + "_mode" + std::to_string(k);
+                std::ostringstream fc;
+                fc << axis_name[cs.axis_u] << "_um," << axis_name[cs.axis_v] << "_um,abs_E,Ex,Ey,Ez\n";
+                for (int j = 0; j < cf.nv; ++j)
+                    for (int i = 0; i < cf.nu; ++i) {
+                        const std::size_t q = std::size_t(j) * std::size_t(cf.nu) + std::size_t(i);
+                        fc << fmt_g(cs.u0_um + (i + 0.5) * cs.grid.dx_um) << ',' << fmt_g(cs.v0_um + (j + 0.5) * cs.grid.dx_um)
+                           << ',' << fmt_g(absE[q] * sc);
+                        for (int a = 0; a < 3; ++a) fc << ',' << fmt_g((*by_axis[a])[q] * sc);
+                        fc << '\n';
+                    }
+                write_text(out / (stem + ".csv"), fc.str());
+                write_png(out / (stem + "_absE.png"), field_image(cf, absE, false));
+                write_png(out / (stem + "_" + dominant + ".png"), field_image(cf, cf.e[dom_local], true));
+                csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(m.n_eff) << ',' << fmt_g(m.n_group) << ','
+                    << fmt_g(te) << ',' << dominant << '\n';
+                Json jm;
+                jm["mode"] = k;
+                jm["n_eff"] = m.n_eff;
+                jm["n_group"] = m.n_group;
+                jm["te_fraction"] = te;
+                jm["dominant"] = dominant;
+                jm["csv"] = stem + ".csv";
+                jm["png_abs"] = stem + "_absE.png";
+                jm["png_dominant"] = stem + "_" + dominant + ".png";
+                jp["modes"].push_back(jm);
+                std::printf("port %s mode %zu: n_eff %.6f, n_group %.5f, TE fraction %.4f, dominant %s\n", port.name.c_str(),
+                            k, m.n_eff, m.n_group, te, dominant.c_str());
+            }
+            if (modes.size() < std::size_t(o.num_modes))
+                std::fprintf(stderr, "warning: port %s: %zu mode(s) found near the highest index, %d asked for\n",
+                             port.name.c_str(), modes.size(), o.num_modes);
+            doc["ports"].push_back(jp);
+        }
+        write_text(out / "modes.csv", csv.str());
+        write_text(out / "modes.json", doc.dump(2) + "\n");
+    } catch (const ProjectError&) {
+        throw;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s: %s\n", out.string().c_str(), e.what());
+        return kExitRun;
+    }
+    std::printf("wrote %s and %s\n", (out / "modes.csv").string().c_str(), (out / "modes.json").string().c_str());
+    return kExitOk;
+}
+
+}  // namespace golightly::cli

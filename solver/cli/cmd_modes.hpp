@@ -1,0 +1,43 @@
+// golightly-cli modes PROJECT [--port NAME] [--wavelength UM] [--count N] [--out DIR]
+// (spec cli.md): the waveguide modes of a 3D project's ports as the mode solver sees them.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace golightly::cli {
+
+struct ModesCommand {
+    CLI::App* sub = nullptr;
+    std::string project, port, out;
+    double wavelength_um = 0;  ///< 0: the spectrum's centre (wavelength_min + wavelength_max) / 2
+    int count = 0;             ///< 0: max(port modes) + 1
+};
+
+/// Adds the `modes` sub-command to `app`; the returned object lives as long as the program.
+ModesCommand* add_modes_command(CLI::App& app);
+
+/// Runs it. For each port (or only --port NAME) of a 3D project: the port's cross-section
+/// (mode_plane.hpp sample_cross_section, the window walls of the port's `mode_boundary`)
+/// and its modes at the wavelength (solve_modes_2d at k0 = 2 pi / wavelength; the runs
+/// solve at the Yee scheme's numerical k0, which differs by (omega dt)^2 / 24 relative).
+/// Writes into DIR (default <project stem>_modes next to the project):
+///   modes.csv   port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant
+///   modes.json  {"project", "wavelength_um", "ports": [{"name", "normal", "axes",
+///               "window": {"cells", "dx_um", "origin_um", "boundary"}, "modes": [{"mode",
+///               "n_eff", "n_group", "te_fraction", "dominant", "csv", "png_abs",
+///               "png_dominant"}]}]}
+///   <port>_mode<k>.csv          <u>_um,<v>_um,abs_E,Ex,Ey,Ez on the window's cell centres
+///                               (u fastest), max |E| = 1, the longitudinal component as
+///                               its imaginary part (it is 90 degrees ahead)
+///   <port>_mode<k>_absE.png     |E| (white 0 .. red 1), u to the right, v up, the
+///                               structure's outline in grey
+///   <port>_mode<k>_<Ec>.png     the dominant component Ec (blue - white - red)
+/// te_fraction: the share of the transverse sum |E|^2 along the wafer-plane axis across
+/// the port (y for an x-normal port, x for a y-normal or z-normal one). Prints one line
+/// per mode. Returns 0; 1 for an unknown --port; 3 when the solver fails or a file cannot
+/// be written. Throws ProjectError (exit 2): invalid project, no ports, a 2D project.
+int run_modes_command(const ModesCommand& c);
+
+}  // namespace golightly::cli

@@ -1,0 +1,167 @@
+// golightly-cli modes (cmd_modes.cpp): the ports' modes of examples/strip_sparams_3d.glproj
+// written as CSV, JSON and PNG; the values equal the solver's (sample_cross_section +
+// solve_modes_2d of the same port); usage and project errors.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golightly/image_io.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/mode_solver2d.hpp"
+#include "golightly/project.hpp"
+#include "golightly/sparams.hpp"
+
+namespace fs = std::filesystem;
+using namespace golightly;
+
+namespace {
+
+struct Out {
+    int code = -1;
+    std::string out, err;
+};
+
+Out cli(const std::string& args, const fs::path& dir) {
+    const fs::path err = dir / "err.txt", out = dir / "out.txt";
+    const std::string cmd = std::string("'") + GOLIGHTLY_CLI_PATH + "' " + args + " </dev/null >'" + out.string() +
+                            "' 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    Out o;
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::stringstream se, so;
+    se << std::ifstream(err).rdbuf();
+    so << std::ifstream(out).rdbuf();
+    o.err = se.str();
+    o.out = so.str();
+    return o;
+}
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& f) {
+    std::vector<std::vector<std::string>> rows;
+    std::ifstream in(f);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        std::string c;
+        while (std::getline(ss, c, ',')) cells.push_back(c);
+        rows.push_back(cells);
+    }
+    return rows;
+}
+
+std::vector<std::uint8_t> read_bytes(const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("cli: modes writes each port's n_eff, n_group, TE fraction and field maps", "[cli][modes]") {
+    if (!have_mode_solver_2d()) {
+        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
+        return;
+    }
+    std::random_device rd;
+    const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes_" + std::to_string(rd()));
+    fs::create_directories(dir);
+    const fs::path example = fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "strip_sparams_3d.glproj";
+    const fs::path out = dir / "m";
+    Out o = cli("modes '" + example.string() + "' --count 2 --wavelength 1.55 --out '" + out.string() + "'", dir);
+    INFO(o.err);
+    REQUIRE(o.code == 0);
+
+    // the solver's own values for the same ports
+    const Project p = load_project(example);
+    const auto ports = parse_ports(p, "x");
+    REQUIRE(ports.size() == 2);
+    const auto rows = read_csv(out / "modes.csv");
+    REQUIRE(rows.size() == 5);
+    CHECK(rows[0] == std::vector<std::string>{"port", "mode", "wavelength_um", "n_eff", "n_group", "te_fraction", "dominant"});
+    std::ifstream js(out / "modes.json");
+    const Json doc = Json::parse(js);
+    CHECK(doc["wavelength_um"].get<double>() == 1.55);
+    REQUIRE(doc["ports"].size() == 2);
+    for (std::size_t pi = 0; pi < 2; ++pi) {
+        const CrossSection cs = sample_cross_section(p, ports[pi].center, ports[pi].size, false, "ports", "x");
+        ModeSolveOptions so;
+        so.num_modes = 2;
+        const auto modes = solve_modes_2d(cs.grid, cs.medium, 1.55, so);
+        REQUIRE(modes.size() == 2);
+        const Json& jp = doc["ports"][pi];
+        CHECK(jp["name"] == ports[pi].name);
+        CHECK(jp["normal"] == "x");
+        CHECK(jp["axes"] == Json::array({"y", "z"}));
+        CHECK(jp["window"]["cells"] == Json::array({cs.grid.nu, cs.grid.nv}));
+        CHECK(jp["window"]["boundary"] == Json::array({"pec", "pec"}));
+        for (std::size_t k = 0; k < 2; ++k) {
+            const auto& r = rows[1 + 2 * pi + k];
+            const Json& jm = jp["modes"][k];
+            CHECK(r[0] == ports[pi].name);
+            CHECK(r[1] == std::to_string(k));
+            // CSV: 10 significant digits; JSON: exact
+            CHECK(std::stod(r[3]) == Approx(modes[k].n_eff).epsilon(1e-9));
+            CHECK(std::stod(r[4]) == Approx(modes[k].n_group).epsilon(1e-9));
+            CHECK(std::stod(r[5]) == Approx(modes[k].te_fraction).epsilon(1e-9).margin(1e-12));
+            CHECK(jm["n_eff"].get<double>() == modes[k].n_eff);
+            CHECK(jm["n_group"].get<double>() == modes[k].n_group);
+            CHECK(jm["te_fraction"].get<double>() == modes[k].te_fraction);  // x-normal: TE = E along y = u
+            // TE0 (E along y) then TM0 (E along z) of the 500 x 220 nm strip
+            CHECK(r[6] == (k == 0 ? "Ey" : "Ez"));
+            CHECK(jm["dominant"] == r[6]);
+            // the field map: one row per cell of the window, |E| peaks at 1 inside the core
+            const auto f = read_csv(out / jm["csv"].get<std::string>());
+            REQUIRE(f.size() == std::size_t(cs.grid.nu * cs.grid.nv + 1));
+            CHECK(f[0] == std::vector<std::string>{"y_um", "z_um", "abs_E", "Ex", "Ey", "Ez"});
+            double peak = 0, py = 0, pz = 0, dom_peak = 0;
+            const int dcol = k == 0 ? 4 : 5;
+            for (std::size_t q = 1; q < f.size(); ++q) {
+                REQUIRE(f[q].size() == 6);
+                const double a = std::stod(f[q][2]);
+                const double ex = std::stod(f[q][3]), ey = std::stod(f[q][4]), ez = std::stod(f[q][5]);
+                CHECK(a == Approx(std::sqrt(ex * ex + ey * ey + ez * ez)).margin(1e-8));
+                dom_peak = std::max(dom_peak, std::abs(std::stod(f[q][std::size_t(dcol)])));
+                if (a > peak) peak = a, py = std::stod(f[q][0]), pz = std::stod(f[q][1]);
+            }
+            CHECK(peak == Approx(1.0).epsilon(1e-9));
+            CHECK(dom_peak > 0.7);  // TM0: |E| also holds E_y at the core corners and E_x
+            CHECK(std::abs(py - 1.0) < 0.3);   // the core: y 0.75..1.25
+            CHECK(std::abs(pz - 0.81) < 0.2);  // z 0.70..0.92
+            for (const char* key : {"png_abs", "png_dominant"}) {
+                const Image8 img = decode_png(read_bytes(out / jm[key].get<std::string>()));
+                CHECK(img.width % cs.grid.nu == 0);
+                CHECK(img.height % cs.grid.nv == 0);
+                CHECK(img.width / cs.grid.nu == img.height / cs.grid.nv);
+                CHECK(img.width >= 200);
+            }
+        }
+    }
+    CHECK(o.out.find("port in mode 0: n_eff ") != std::string::npos);
+
+    // --port: one port only; an unknown one exits 1 naming the ports
+    o = cli("modes '" + example.string() + "' --port out --out '" + (dir / "m2").string() + "'", dir);
+    CHECK(o.code == 0);
+    CHECK(read_csv(dir / "m2" / "modes.csv").size() == 2);  // header + out:0 (count: max mode + 1)
+    o = cli("modes '" + example.string() + "' --port nowhere --out '" + (dir / "m3").string() + "'", dir);
+    CHECK(o.code == 1);
+    CHECK(o.err.find("ports: in, out") != std::string::npos);
+    // a 2D project exits 2 naming domain.dimensions
+    std::ifstream in(example);
+    Json two = Json::parse(in);
+    two["domain"]["dimensions"] = 2;
+    two["domain"]["size"] = Json::array({4.0, 2.0});
+    std::ofstream(dir / "two.glproj") << two.dump(2);
+    o = cli("modes '" + (dir / "two.glproj").string() + "' --out '" + (dir / "m4").string() + "'", dir);
+    CHECK(o.code == 2);
+    fs::remove_all(dir);
+}
