@@ -682,7 +682,9 @@ int guarded_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
 #ifdef GOLIGHTLY_HAVE_MPI
-    if (mpi::launched_by_mpi()) {  // mpirun / srun only: a plain run never initializes MPI
+    // `run` under mpirun / srun only: a plain run never initializes MPI, nor do the other
+    // commands (sweep and sparams children must not join the MPI job)
+    if (mpi::launched_by_mpi() && argc > 1 && std::string(argv[1]) == "run") {
         try {
             g_mpi = std::make_unique<mpi::Session>(&argc, &argv);
         } catch (const std::exception& e) {
