@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -257,19 +258,33 @@ void DistributedEngine::step_threads(int n_steps) {
     const std::vector<Engine*> eng = raw();
     // A worker that leaves (done, or after an error anywhere) drops out of the barrier, so
     // the others never wait for it.
+    static const bool profile = std::getenv("GOLIGHTLY_DIST_PROFILE") != nullptr;
+    static const bool no_copy = std::getenv("GOLIGHTLY_DIST_NOCOPY") != nullptr;  // diagnosis only: wrong fields
     auto worker = [&](std::size_t s) {
+        double t_step = 0, t_wait = 0, t_bar = 0, t_xchg = 0;
         try {
             select(s);
             for (int k = 0; k < n_steps && !failed; ++k) {
+                double t0 = profile ? seconds_now() : 0;
                 eng[s]->step(1);
+                if (profile) t_step += seconds_now() - t0;
                 if (!exchange_on_) continue;
+                if (profile) t0 = seconds_now();
                 eng[s]->synchronize();
+                if (profile) t_wait += seconds_now() - t0, t0 = seconds_now();
                 sync.arrive_and_wait();  // every subdomain has finished step k
+                if (profile) t_bar += seconds_now() - t0, t0 = seconds_now();
                 if (failed) break;
-                halo_->exchange_into(int(s), part_.transfers, eng);
+                if (!no_copy) halo_->exchange_into(int(s), part_.transfers, eng);
+                if (profile) t_xchg += seconds_now() - t0, t0 = seconds_now();
                 sync.arrive_and_wait();  // every halo is filled before anyone steps on
+                if (profile) t_bar += seconds_now() - t0;
             }
             if (!exchange_on_) eng[s]->synchronize();
+            if (profile && n_steps > 8)
+                std::fprintf(stderr, "dist profile: sub %zu, %d steps, per step ms: enqueue %.3f wait %.3f barrier %.3f copy %.3f\n",
+                             s, n_steps, 1e3 * t_step / n_steps, 1e3 * t_wait / n_steps, 1e3 * t_bar / n_steps,
+                             1e3 * t_xchg / n_steps);
         } catch (...) {
             std::lock_guard<std::mutex> lock(m);
             if (!error) error = std::current_exception();
