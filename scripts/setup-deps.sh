@@ -20,12 +20,14 @@ for a in "$@"; do
 done
 # OpenCASCADE (STEP import), muparser (parameter expressions), NLopt (optimize), pugixml
 # and yaml-cpp (KLayout .lyp and gdsfactory YAML layer maps) are optional for the solver
-# build but part of the solver list.
+# build but part of the solver list; so is Open MPI (golightly-cli under mpirun, its tests
+# run mpiexec: docs/cluster.md).
 pkgs=(build-essential cmake ninja-build pkg-config git
       nlohmann-json3-dev catch2 libcli11-dev libeigen3-dev libhdf5-dev libpng-dev zlib1g-dev
       libocct-data-exchange-dev libocct-modeling-algorithms-dev libocct-modeling-data-dev
       libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev
-      libmuparser-dev libnlopt-cxx-dev libspectra-dev libpugixml-dev libyaml-cpp-dev)
+      libmuparser-dev libnlopt-cxx-dev libspectra-dev libpugixml-dev libyaml-cpp-dev
+      libopenmpi-dev openmpi-bin)
 if [ "$solver_only" = 0 ]; then
   pkgs+=(qt6-base-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
          libqcustomplot-dev qt6-svg-dev libgl-dev xvfb xauth)

@@ -21,6 +21,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -47,6 +48,9 @@
 #include "golightly/run.hpp"
 #include "golightly/version_info.hpp"
 #include "cmd_sweep.hpp"
+#ifdef GOLIGHTLY_HAVE_MPI
+#include "golightly/mpi.hpp"
+#endif
 
 namespace fs = std::filesystem;
 using namespace golightly;
@@ -57,6 +61,38 @@ constexpr int kExitOk = 0, kExitUsage = 1, kExitProject = 2, kExitRun = 3;
 
 std::atomic<bool> g_cancel{false};
 extern "C" void on_sigint(int) { g_cancel.store(true); }
+
+#ifdef GOLIGHTLY_HAVE_MPI
+/// Under mpirun / srun (main): MPI is initialized, `run` steps one subdomain per rank and
+/// rank 0 alone prints progress and writes the results (golightly/mpi.hpp, issue 18).
+std::unique_ptr<mpi::Session> g_mpi;
+#endif
+/// This process's MPI rank (0 without MPI).
+int mpi_rank() {
+#ifdef GOLIGHTLY_HAVE_MPI
+    if (g_mpi) return g_mpi->rank();
+#endif
+    return 0;
+}
+/// "rank K: " under MPI (stderr messages name the failing rank), else "".
+std::string rank_prefix() {
+#ifdef GOLIGHTLY_HAVE_MPI
+    if (g_mpi) return "rank " + std::to_string(g_mpi->rank()) + ": ";
+#endif
+    return "";
+}
+/// Under MPI: a failure on this rank ends every rank with `code` (MPI_Abort; the others
+/// may be waiting for this one's halo planes). Without MPI: returns.
+void end_all_ranks(int code) {
+#ifdef GOLIGHTLY_HAVE_MPI
+    if (g_mpi) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        g_mpi->abort(code);
+    }
+#endif
+    (void)code;
+}
 
 std::string format_seconds(double s) {
     if (s < 0 || !std::isfinite(s)) return "?";
@@ -169,7 +205,34 @@ int cmd_run(const RunArgs& a) {
     opts.cancel = &g_cancel;
     ProgressPrinter printer;
     opts.progress = [&printer](const ProgressInfo& p) { printer(p); };
-    std::signal(SIGINT, on_sigint);
+    std::vector<std::string> rank_warnings;
+#ifdef GOLIGHTLY_HAVE_MPI
+    if (g_mpi) {  // one subdomain per rank (golightly/mpi.hpp); rank 0 reports and writes
+        if (golightly::cli::sparameters_requested(project)) {
+            if (g_mpi->rank() == 0)
+                std::fprintf(stderr, "error: %s: run.sparameters is not supported under mpirun: run it in one "
+                             "process (golightly-cli sparams)\n", label.c_str());
+            return kExitRun;
+        }
+        const BackendChoice b = opts.backend.value_or(project.run.backend);
+        const mpi::RankBackend rb = b == BackendChoice::Cpu    ? mpi::RankBackend::Cpu
+                                    : b == BackendChoice::Cuda ? mpi::RankBackend::Cuda
+                                                               : mpi::RankBackend::Auto;
+        const Precision precision = opts.precision.value_or(project.run.precision);
+        const int threads = opts.threads;
+        opts.engine_factory = [rb, precision, threads](const Scene& scene, const std::string&) {
+            return mpi::make_rank_engine(scene, rb, precision, threads, *g_mpi);
+        };
+        opts.cancel = nullptr;  // Ctrl-C: mpirun ends every rank (a per-rank flag would split them)
+        if (g_mpi->rank() != 0) opts.progress = nullptr;
+        const DeviceSelection d = opts.devices ? *opts.devices : project_devices(project, label);
+        if ((d.kind == DeviceSelection::Kind::Count && d.count > 1) ||
+            (d.kind == DeviceSelection::Kind::List && d.ordinals.size() > 1))
+            rank_warnings.push_back("run.devices / --devices is ignored under mpirun: one subdomain per rank (" +
+                                    std::to_string(g_mpi->size()) + " ranks)");
+    }
+#endif
+    if (opts.cancel) std::signal(SIGINT, on_sigint);
     if (golightly::cli::sparameters_requested(project))  // run.sparameters: cmd_sparams.cpp
         return golightly::cli::run_sparams_project(
             project, label, out, opts,
@@ -184,16 +247,23 @@ int cmd_run(const RunArgs& a) {
     } catch (const std::bad_alloc&) {
         printer.finish_line();
         const std::string msg = "out of host memory";
-        std::fprintf(stderr, "error: %s: run failed: %s\n", label.c_str(), msg.c_str());
-        try { write_failure_summary(out, project, msg, {}); } catch (...) {}
+        std::fprintf(stderr, "%serror: %s: run failed: %s\n", rank_prefix().c_str(), label.c_str(), msg.c_str());
+        if (mpi_rank() == 0) try { write_failure_summary(out, project, msg, {}); } catch (...) {}
+        end_all_ranks(kExitRun);
         return kExitRun;
     } catch (const std::exception& e) {
         printer.finish_line();
-        std::fprintf(stderr, "error: %s: run failed: %s\n", label.c_str(), capped(e.what()).c_str());
-        try { write_failure_summary(out, project, capped(e.what()), {}); } catch (...) {}
+        std::fprintf(stderr, "%serror: %s: run failed: %s\n", rank_prefix().c_str(), label.c_str(),
+                     capped(e.what()).c_str());
+        if (mpi_rank() == 0) try { write_failure_summary(out, project, capped(e.what()), {}); } catch (...) {}
+        end_all_ranks(kExitRun);
         return kExitRun;
     }
     printer.finish_line();
+    if (mpi_rank() != 0)  // rank 0 writes and reports; the others took the same decisions
+        return result.stop_reason == StopReason::Diverged || result.stop_reason == StopReason::Cancelled ? kExitRun
+                                                                                                         : kExitOk;
+    for (const std::string& w : rank_warnings) result.warnings.push_back(w);
 
     std::vector<std::string> writer_warnings;
     try {
@@ -593,19 +663,45 @@ int real_main(int argc, char** argv) {
     return kExitUsage;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// real_main(); an exception that escapes it exits 3 (under MPI: ends every rank).
+int guarded_main(int argc, char** argv) {
     try {
         return real_main(argc, argv);
     } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "error: out of host memory\n");
-        return kExitRun;
+        std::fprintf(stderr, "%serror: out of host memory\n", rank_prefix().c_str());
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s\n", capped(e.what()).c_str());
-        return kExitRun;
+        std::fprintf(stderr, "%serror: %s\n", rank_prefix().c_str(), capped(e.what()).c_str());
     } catch (...) {
-        std::fprintf(stderr, "error: unknown failure\n");
-        return kExitRun;
+        std::fprintf(stderr, "%serror: unknown failure\n", rank_prefix().c_str());
     }
+    end_all_ranks(kExitRun);
+    return kExitRun;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef GOLIGHTLY_HAVE_MPI
+    // `run` under mpirun / srun only: a plain run never initializes MPI, nor do the other
+    // commands (sweep and sparams children must not join the MPI job)
+    if (mpi::launched_by_mpi() && argc > 1 && std::string(argv[1]) == "run") {
+        try {
+            g_mpi = std::make_unique<mpi::Session>(&argc, &argv);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "error: %s\n", e.what());
+            return kExitRun;
+        }
+    }
+    const int rc = guarded_main(argc, argv);
+    g_mpi.reset();  // MPI_Finalize
+    return rc;
+#else
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+        if (const char* n = std::getenv(v); n && std::atoi(n) > 1) {
+            std::fprintf(stderr, "warning: started by an MPI launcher (%s=%s) but this golightly-cli was built "
+                         "without MPI: every process runs the whole project (docs/cluster.md)\n", v, n);
+            break;
+        }
+    return guarded_main(argc, argv);
+#endif
 }

@@ -57,18 +57,63 @@ double seconds_now() {
 
 std::unique_ptr<HaloExchange> make_host_halo_exchange() { return std::make_unique<HostHalo>(); }
 
+HaloExchangeFactory in_process_halo_factory() {
+    return [](const std::vector<Engine*>& engines) -> std::unique_ptr<HaloExchange> {
+        for (Engine* e : engines)
+            if (e && e->field_storage().cuda_device >= 0) return make_cuda_peer_halo_exchange(engines);
+        return make_host_halo_exchange();
+    };
+}
+
+namespace {
+
+class InProcessCommunicator final : public Communicator {
+public:
+    int rank() const override { return 0; }
+    int size() const override { return 1; }
+    std::string name() const override { return "in-process"; }
+    void sum(double*, std::size_t) override {}
+    bool all(bool value) override { return value; }
+    void broadcast(std::vector<double>&, int root) override {
+        if (root != 0)
+            throw std::logic_error("in-process communicator: broadcast from rank " + std::to_string(root) +
+                                   " of a single process");
+    }
+    std::vector<std::string> gather(const std::string& text) override { return {text}; }
+};
+
+}  // namespace
+
+std::shared_ptr<Communicator> make_in_process_communicator() { return std::make_shared<InProcessCommunicator>(); }
+
 DistributedEngine::DistributedEngine(SceneView global, Precision precision, const std::vector<SubdomainDevice>& devices)
-    : global_(std::move(global)), precision_(precision), devices_(devices) {
+    : DistributedEngine(std::move(global), precision, DistributedSetup{devices, nullptr, nullptr}) {}
+
+DistributedEngine::DistributedEngine(SceneView global, Precision precision, DistributedSetup setup)
+    : global_(std::move(global)), precision_(precision), devices_(std::move(setup.devices)),
+      comm_(setup.comm ? std::move(setup.comm) : make_in_process_communicator()) {
     if (devices_.empty()) throw RunError("distributed engine: no devices given");
-    const bool cuda = devices_.front().cuda;
-    for (const SubdomainDevice& d : devices_)
-        if (d.cuda != cuda) throw RunError("distributed engine: subdomains must all be CPU or all CUDA");
+    const int me = comm_->rank();
+    int cuda = -1;
+    for (std::size_t s = 0; s < devices_.size(); ++s) {
+        const SubdomainDevice& d = devices_[s];
+        if (d.rank < 0 || d.rank >= comm_->size())
+            throw RunError("distributed engine: subdomain " + std::to_string(s) + " names rank " +
+                           std::to_string(d.rank) + " but there are " + std::to_string(comm_->size()) + " ranks");
+        if (d.rank != me) continue;
+        if (cuda < 0) cuda = d.cuda ? 1 : 0;
+        else if (cuda != (d.cuda ? 1 : 0))
+            throw RunError("distributed engine: the subdomains of one process must all be CPU or all CUDA");
+    }
+    if (cuda < 0)
+        throw RunError("distributed engine: rank " + std::to_string(me) + " steps none of the " +
+                       std::to_string(devices_.size()) + " subdomains");
     std::vector<double> weights;
     for (const SubdomainDevice& d : devices_) weights.push_back(d.weight);
     part_ = partition_scene(*global_, int(devices_.size()), weights);
-    build_engines(devices_);
-    mode_ = cuda ? "threads" : "events";
-    if (const char* m = std::getenv("GOLIGHTLY_HALO_MODE")) set_mode(m);
+    build_engines(setup.halo ? setup.halo : in_process_halo_factory());
+    mode_ = cuda == 1 && comm_->size() == 1 ? "threads" : "events";
+    if (const char* m = std::getenv("GOLIGHTLY_HALO_MODE"); m && comm_->size() == 1) set_mode(m);
     slice_.normal_axis = 2;
     slice_.index = global_->nz / 2;
 }
@@ -77,6 +122,7 @@ DistributedEngine::~DistributedEngine() {
     // Engines and the exchange release device resources on their own device.
     halo_.reset();
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         try {
             select(s);
         } catch (...) {
@@ -86,7 +132,7 @@ DistributedEngine::~DistributedEngine() {
 }
 
 void DistributedEngine::select(std::size_t s) const {
-    if (devices_[s].cuda) cuda_select_device(devices_[s].ordinal);
+    if (devices_[s].cuda && engines_[s]) cuda_select_device(devices_[s].ordinal);
 }
 
 std::vector<Engine*> DistributedEngine::raw() const {
@@ -95,38 +141,70 @@ std::vector<Engine*> DistributedEngine::raw() const {
     return r;
 }
 
-void DistributedEngine::build_engines(const std::vector<SubdomainDevice>& devices) {
-    for (std::size_t s = 0; s < part_.subs.size(); ++s) {
-        auto sc = std::make_shared<const Scene>(std::move(part_.subs[s].scene));
-        part_.subs[s].scene = Scene();  // the engines' views are the one copy
-        sub_scenes_.push_back(sc);
-        try {
-            if (devices[s].cuda)
-                engines_.push_back(make_cuda_engine(sc, precision_, devices[s].ordinal));
-            else
-                engines_.push_back(make_cpu_engine(sc, precision_, devices[s].threads));
-        } catch (const OutOfMemoryError& e) {
-            throw OutOfMemoryError("subdomain " + std::to_string(s) + " of " + std::to_string(part_.subs.size()) +
-                                       ": " + e.what(),
-                                   e.bytes_needed, e.bytes_available);
-        } catch (const RunError& e) {
-            throw RunError("subdomain " + std::to_string(s) + " of " + std::to_string(part_.subs.size()) + ": " +
-                           e.what());
-        }
-    }
-    if (engines_.size() > 1)
-        halo_ = devices[0].cuda ? make_cuda_peer_halo_exchange(raw()) : make_host_halo_exchange();
+Engine& DistributedEngine::first_local() const {
+    for (const auto& e : engines_)
+        if (e) return *e;
+    throw std::logic_error("distributed engine: no subdomain in this process");
 }
 
-std::string DistributedEngine::backend() const { return engines_.front()->backend(); }
+std::string DistributedEngine::local_device_label(std::size_t s) const {
+    std::string label = engines_[s]->device();
+    if (devices_[s].cuda) label += " (device " + std::to_string(devices_[s].ordinal) + ")";
+    if (!devices_[s].host.empty()) label += " on " + devices_[s].host;
+    return label;
+}
+
+void DistributedEngine::build_engines(const HaloExchangeFactory& halo) {
+    const std::size_t n = part_.subs.size();
+    const int me = comm_->rank();
+    engines_.resize(n);
+    sub_scenes_.resize(n);
+    for (std::size_t s = 0; s < n; ++s) {
+        if (devices_[s].rank != me) {
+            part_.subs[s].scene = Scene();  // another process steps it
+            continue;
+        }
+        auto sc = std::make_shared<const Scene>(std::move(part_.subs[s].scene));
+        part_.subs[s].scene = Scene();  // the engines' views are the one copy
+        sub_scenes_[s] = sc;
+        try {
+            if (devices_[s].cuda)
+                engines_[s] = make_cuda_engine(sc, precision_, devices_[s].ordinal);
+            else
+                engines_[s] = make_cpu_engine(sc, precision_, devices_[s].threads);
+        } catch (const OutOfMemoryError& e) {
+            throw OutOfMemoryError("subdomain " + std::to_string(s) + " of " + std::to_string(n) + ": " + e.what(),
+                                   e.bytes_needed, e.bytes_available);
+        } catch (const RunError& e) {
+            throw RunError("subdomain " + std::to_string(s) + " of " + std::to_string(n) + ": " + e.what());
+        }
+    }
+    // Every rank's device labels, one line "s<TAB>label" per local subdomain.
+    std::string mine;
+    for (std::size_t s = 0; s < n; ++s)
+        if (engines_[s]) mine += std::to_string(s) + '\t' + local_device_label(s) + '\n';
+    device_labels_.assign(n, std::string());
+    for (const std::string& text : comm_->gather(mine)) {
+        std::istringstream in(text);
+        std::string line;
+        while (std::getline(in, line)) {
+            const std::size_t tab = line.find('\t');
+            if (tab == std::string::npos) continue;
+            const std::size_t s = std::size_t(std::stoul(line.substr(0, tab)));
+            if (s < n) device_labels_[s] = line.substr(tab + 1);
+        }
+    }
+    if (n > 1) halo_ = halo(raw());
+}
+
+std::string DistributedEngine::backend() const { return first_local().backend(); }
 
 std::string DistributedEngine::device() const {
     std::ostringstream os;
     os << engines_.size() << " subdomains: ";
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
+    for (std::size_t s = 0; s < device_labels_.size(); ++s) {
         if (s) os << "; ";
-        os << engines_[s]->device();
-        if (devices_[s].cuda) os << " (device " << devices_[s].ordinal << ")";
+        os << device_labels_[s];
     }
     return os.str();
 }
@@ -144,6 +222,8 @@ void DistributedEngine::set_mode(const std::string& v) {
     if (v != "threads" && v != "events" && v != "sync")
         throw RunError("distributed engine: the halo mode (GOLIGHTLY_HALO_MODE) must be threads, events or sync, not '" +
                        v + "'");
+    if (v != "events" && comm_->size() > 1)
+        throw RunError("distributed engine: across processes the halo mode is events, not '" + v + "'");
     mode_ = v;
 }
 
@@ -155,6 +235,7 @@ void DistributedEngine::step(int n_steps) {
     }
     for (int k = 0; k < n_steps; ++k) {
         for (std::size_t s = 0; s < engines_.size(); ++s) {
+            if (!engines_[s]) continue;
             select(s);
             engines_[s]->step(1);
         }
@@ -219,10 +300,11 @@ void DistributedEngine::step_threads(int n_steps) {
     if (error) std::rethrow_exception(error);
 }
 
-std::int64_t DistributedEngine::steps_done() const { return engines_.front()->steps_done(); }
+std::int64_t DistributedEngine::steps_done() const { return first_local().steps_done(); }
 
 void DistributedEngine::synchronize() {
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         select(s);
         engines_[s]->synchronize();
     }
@@ -234,7 +316,7 @@ double DistributedEngine::exchange_bytes() const {
     const std::int64_t plane = std::int64_t(global_->cells()) /
                                (part_.axis == 2 ? global_->nz : part_.axis == 1 ? global_->ny : global_->nx);
     int comps = 0;
-    const FieldStorage fs = engines_.front()->field_storage();
+    const FieldStorage fs = first_local().field_storage();
     for (int c = 0; c < 6; ++c) comps += fs.field[c] ? 1 : 0;
     for (const HaloTransfer& t : part_.transfers) bytes += double(t.planes) * double(plane) * comps * fs.element_bytes;
     return bytes;
@@ -243,7 +325,8 @@ double DistributedEngine::exchange_bytes() const {
 double DistributedEngine::bytes_per_cell_update() const {
     double total = 0;
     for (std::size_t s = 0; s < engines_.size(); ++s)
-        total += engines_[s]->bytes_per_cell_update() * double(sub_scenes_[s]->cells());
+        if (engines_[s]) total += engines_[s]->bytes_per_cell_update() * double(sub_scenes_[s]->cells());
+    total = comm_->sum(total);
     total += exchange_bytes();
     return total / double(global_->cells());
 }
@@ -254,6 +337,7 @@ double DistributedEngine::field_energy() {
     const double dx = global_->dx_um * units::um;
     const double scale = 0.5 * units::eps0 * std::pow(dx, dims);
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         select(s);
         total += engines_[s]->field_energy();
         if (engines_.size() == 1) break;
@@ -285,16 +369,17 @@ double DistributedEngine::field_energy() {
         }
         total -= scale * halo_sum;
     }
-    return total;
+    return comm_->sum(total);
 }
 
 bool DistributedEngine::fields_finite() {
     bool ok = true;
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         select(s);
         ok = engines_[s]->fields_finite() && ok;
     }
-    return ok;
+    return comm_->all(ok);
 }
 
 void DistributedEngine::get_field(Component c, std::vector<double>& out) {
@@ -306,6 +391,7 @@ void DistributedEngine::get_field(Component c, std::vector<double>& out) {
     out.assign(global_->cells(), 0.0);
     std::vector<double> local;
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         select(s);
         engines_[s]->get_field(c, local);
         const Subdomain& sd = part_.subs[s];
@@ -313,6 +399,7 @@ void DistributedEngine::get_field(Component c, std::vector<double>& out) {
         std::copy_n(local.begin() + sd.halo_lo * plane, (sd.owned_hi - sd.owned_lo) * plane,
                     out.begin() + sd.owned_lo * plane);
     }
+    comm_->sum(out);  // each plane has one owner: the other ranks add zeros
 }
 
 void DistributedEngine::set_field(Component c, const std::vector<double>& values) {
@@ -328,6 +415,7 @@ void DistributedEngine::set_field(Component c, const std::vector<double>& values
     const std::int64_t N = part_.global_n;
     const std::int64_t plane = std::int64_t(global_->cells()) / N;
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         const Subdomain& sd = part_.subs[s];
         const std::int64_t nl = sd.n_local(), origin = sd.owned_lo - sd.halo_lo;
         std::vector<double> local(std::size_t(nl * plane));
@@ -350,6 +438,7 @@ std::vector<std::complex<double>> DistributedEngine::dft(int set) {
     const std::size_t nf = global_->dft_sets[std::size_t(set)].frequencies_hz.size();
     std::vector<std::complex<double>> out(std::size_t(part_.dft_set_samples[std::size_t(set)]) * nf);
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         const auto& ids = part_.subs[s].dft_samples[std::size_t(set)];
         if (ids.empty()) continue;
         select(s);
@@ -357,6 +446,9 @@ std::vector<std::complex<double>> DistributedEngine::dft(int set) {
         for (std::size_t k = 0; k < ids.size(); ++k)
             std::copy_n(local.begin() + std::ptrdiff_t(k * nf), nf, out.begin() + std::ptrdiff_t(std::size_t(ids[k]) * nf));
     }
+    // Each sample has one owner: the sum over ranks adds exact zeros (complex<double> is two
+    // doubles, [complex.numbers.general]).
+    comm_->sum(reinterpret_cast<double*>(out.data()), 2 * out.size());
     return out;
 }
 
@@ -365,14 +457,18 @@ std::vector<double> DistributedEngine::time_samples(int probe) {
         select(0);
         return engines_[0]->time_samples(probe);
     }
+    if (probe < 0 || std::size_t(probe) >= part_.probe_reduce.size())
+        throw std::out_of_range("time_samples: no time probe " + std::to_string(probe));
     std::vector<double> sum;
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         select(s);
         const auto v = engines_[s]->time_samples(probe);
         if (sum.empty()) sum.assign(v.size(), 0.0);
         for (std::size_t k = 0; k < std::min(v.size(), sum.size()); ++k) sum[k] += v[k];
     }
-    if (part_.probe_reduce.at(std::size_t(probe)) == Reduce::Rms)
+    comm_->sum(sum);  // every rank has stepped as often: one sample per step
+    if (part_.probe_reduce[std::size_t(probe)] == Reduce::Rms)
         for (double& x : sum) x = std::sqrt(std::max(0.0, x));
     return sum;
 }
@@ -385,6 +481,7 @@ void DistributedEngine::set_frame_slice(const FrameSlice& slice) {
     slice_ = slice;
     slice_.index = std::clamp<std::int64_t>(slice.index, 0, n[slice.normal_axis] - 1);
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         select(s);
         engines_[s]->set_frame_slice(slice_);  // right for slices along the cut axis; re-set below otherwise
     }
@@ -398,24 +495,40 @@ Engine::FieldSamples DistributedEngine::sample_field(Component c, int max_width,
     }
     const bool three = global_->dimensions == 3;
     const int a = part_.axis;
-    if (three && slice_.normal_axis == a) {  // the slice lies in one subdomain
+    if (three && slice_.normal_axis == a) {  // the slice lies in one subdomain: its rank samples it
         for (std::size_t s = 0; s < engines_.size(); ++s) {
             const Subdomain& sd = part_.subs[s];
             if (slice_.index < sd.owned_lo || slice_.index >= sd.owned_hi) continue;
-            FrameSlice local = slice_;
-            local.index = slice_.index - sd.owned_lo + sd.halo_lo;
-            select(s);
-            engines_[s]->set_frame_slice(local);
-            return engines_[s]->sample_field(c, max_width, max_height, squared);
+            std::vector<double> packed;  // width, height, factor, values
+            if (engines_[s]) {
+                FrameSlice local = slice_;
+                local.index = slice_.index - sd.owned_lo + sd.halo_lo;
+                select(s);
+                engines_[s]->set_frame_slice(local);
+                FieldSamples r = engines_[s]->sample_field(c, max_width, max_height, squared);
+                if (comm_->size() == 1) return r;
+                packed = {double(r.width), double(r.height), double(r.factor)};
+                packed.insert(packed.end(), r.values.begin(), r.values.end());
+            }
+            comm_->broadcast(packed, devices_[s].rank);
+            if (packed.size() < 3) throw RunError("distributed engine: no field samples from subdomain " + std::to_string(s));
+            FieldSamples r;
+            r.width = int(packed[0]);
+            r.height = int(packed[1]);
+            r.factor = int(packed[2]);
+            r.values.assign(packed.begin() + 3, packed.end());  // floats, exact as doubles
+            return r;
         }
     }
     // The plane contains the cut axis as its rows (3D xz / yz, 2D xy): the owned rows of
-    // every subdomain at full resolution, then the box averages of engine.hpp.
+    // every subdomain at full resolution (summed over ranks: each row has one owner), then
+    // the box averages of engine.hpp.
     const int u = three ? (slice_.normal_axis == 0 ? 1 : 0) : 0;
     const std::int64_t n[3] = {global_->nx, global_->ny, global_->nz};
     const int W0 = int(n[u]), H0 = int(part_.global_n);
     std::vector<double> plane(std::size_t(W0) * std::size_t(H0), 0.0);
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         const Subdomain& sd = part_.subs[s];
         select(s);
         engines_[s]->set_frame_slice(slice_);
@@ -427,6 +540,7 @@ Engine::FieldSamples DistributedEngine::sample_field(Component c, int max_width,
             for (int x = 0; x < W0; ++x)
                 plane[std::size_t(sd.owned_lo + r) * W0 + x] = part.values[std::size_t(sd.halo_lo + r) * W0 + x];
     }
+    comm_->sum(plane);
     FieldSamples out;
     const int f = frame_factor(W0, H0, max_width, max_height);
     out.factor = f;
@@ -460,9 +574,11 @@ Image8 DistributedEngine::frame(const FrameRequest& req) {
 void DistributedEngine::update_materials(SceneView edited) {
     check_material_update(*global_, *edited);
     Partition p = repartition_like(part_, *edited);
-    // Check every subdomain before touching any engine.
-    for (std::size_t s = 0; s < engines_.size(); ++s) check_material_update(*sub_scenes_[s], p.subs[s].scene);
+    // Check every subdomain of this process before touching any engine.
+    for (std::size_t s = 0; s < engines_.size(); ++s)
+        if (engines_[s]) check_material_update(*sub_scenes_[s], p.subs[s].scene);
     for (std::size_t s = 0; s < engines_.size(); ++s) {
+        if (!engines_[s]) continue;
         auto sc = std::make_shared<const Scene>(std::move(p.subs[s].scene));
         select(s);
         engines_[s]->update_materials(sc);
@@ -477,8 +593,7 @@ std::vector<SubdomainInfo> DistributedEngine::subdomains() const {
     for (std::size_t s = 0; s < engines_.size(); ++s) {
         SubdomainInfo i;
         i.rank = int(s);
-        i.device = engines_[s]->device();
-        if (devices_[s].cuda) i.device += " (device " + std::to_string(devices_[s].ordinal) + ")";
+        i.device = device_labels_.at(s);
         for (int d = 0; d < 3; ++d) {
             i.min_cell[d] = 0;
             i.max_cell[d] = n[d] - 1;
@@ -507,6 +622,10 @@ double DistributedEngine::time_exchange(int reps) {
 std::unique_ptr<Engine> make_distributed_engine(SceneView global, Precision precision,
                                                 const std::vector<SubdomainDevice>& devices) {
     return std::make_unique<DistributedEngine>(std::move(global), precision, devices);
+}
+
+std::unique_ptr<Engine> make_distributed_engine(SceneView global, Precision precision, DistributedSetup setup) {
+    return std::make_unique<DistributedEngine>(std::move(global), precision, std::move(setup));
 }
 
 }  // namespace golightly

@@ -737,7 +737,8 @@ RunResult run_project(const Project& project, const std::string& file_label, con
         backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
         return engine;
     };
-    RunResult result = run_compiled(project, main, ref ? &*ref : nullptr, options, factory);
+    RunResult result =
+        run_compiled(project, main, ref ? &*ref : nullptr, options, options.engine_factory ? options.engine_factory : factory);
     for (const std::string& w : fallback_warnings)  // once, though each phase makes its engine
         if (std::find(result.warnings.begin(), result.warnings.end(), w) == result.warnings.end())
             result.warnings.push_back(w);

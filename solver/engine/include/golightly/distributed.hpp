@@ -2,24 +2,35 @@
 // by an ordinary engine (CPU, or CUDA on its own device), behind the same Engine interface,
 // so the run driver, the IDE and bench do not change.
 //
-// One step of the distributed engine: every subdomain engine takes one step (on CUDA all of
-// them queue their kernels on their own streams at once), then the halo exchange copies
-// the owned planes next to every cut into the neighbour's halo planes (partition.hpp
-// explains why the owned planes are then exact). The exchange is one interface
-// (HaloExchange) with one implementation per transport: memcpy between host engines,
-// CUDA peer copies between devices (ordered by events on the engines' streams, no host
-// synchronization), and MPI between processes (mpi_halo.hpp, when built with MPI); the
-// distributed engine does not know which it has.
+// One step of the distributed engine: every subdomain engine of this process takes one step
+// (on CUDA all of them queue their kernels on their own streams at once), then the halo
+// exchange copies the owned planes next to every cut into the neighbour's halo planes
+// (partition.hpp explains why the owned planes are then exact). The exchange is one
+// interface (HaloExchange) with one implementation per transport: memcpy between host
+// engines, CUDA peer copies between devices (ordered by events on the engines' streams, no
+// host synchronization), and MPI between processes (engine/mpi, golightly/mpi.hpp, when
+// built with MPI); the distributed engine does not know which it has: the caller passes a
+// HaloExchangeFactory.
+//
+// Processes. A distributed engine holds the engines of the subdomains whose
+// SubdomainDevice::rank is its communicator's rank (all of them in one process; one per rank
+// under mpirun) and combines what the others hold through a Communicator (sums, logical
+// and, broadcast, gather): in-process (make_in_process_communicator: nothing to combine) or
+// MPI. Every reduction below is collective (every rank calls it, in the same order) and
+// gives every rank the same bits, so a run driver on each rank takes the same decisions.
 //
 // Reductions: field_energy() is the sum of the subdomains' energies minus that of their
 // halo planes (which duplicate a neighbour's owned planes after the exchange);
 // fields_finite() holds when every subdomain's fields are finite; dft() gathers each
-// subdomain's samples into their global order (Subdomain::dft_samples); time_samples() adds
-// the subdomains' weighted sums (partition.hpp); get_field() gathers the owned planes;
-// frames and field samples come from the subdomain that holds a slice normal to the cut
-// axis, else from the owned rows of every subdomain assembled on the host.
+// subdomain's samples into their global order (Subdomain::dft_samples; the other entries
+// are zero, so the sum over processes is exact); time_samples() adds the subdomains'
+// weighted sums (partition.hpp); get_field() gathers the owned planes; frames and field
+// samples come from the subdomain that holds a slice normal to the cut axis (broadcast from
+// its rank), else from the owned rows of every subdomain assembled on the host.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,20 +66,77 @@ std::unique_ptr<HaloExchange> make_host_halo_exchange();
 /// RunError without the CUDA backend.
 std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<Engine*>& engines);
 
+/// How one halo exchange is made once the engines of this process exist (engines[s]
+/// nullptr for subdomains of other processes). Chosen by whoever builds the distributed
+/// engine (in_process_halo_factory, or the MPI one of golightly/mpi.hpp).
+using HaloExchangeFactory = std::function<std::unique_ptr<HaloExchange>(const std::vector<Engine*>& engines)>;
+
+/// The in-process transports: cuda-peer when the engines are CUDA engines
+/// (make_cuda_peer_halo_exchange), else memcpy (make_host_halo_exchange).
+HaloExchangeFactory in_process_halo_factory();
+
+/// Reductions across the processes of a distributed run (one per rank under MPI). Every
+/// call is collective: each process calls the same functions in the same order, and each
+/// gets the same result, bit for bit (so that every rank's run driver decides alike).
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+    /// This process's rank, 0 .. size() - 1.
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    /// "in-process", "mpi".
+    virtual std::string name() const = 0;
+    /// values[k] <- the sum over ranks of values[k], k < n (in place).
+    virtual void sum(double* values, std::size_t n) = 0;
+    /// True when `value` is true on every rank.
+    virtual bool all(bool value) = 0;
+    /// Every rank's `values` (the size too) <- rank `root`'s.
+    virtual void broadcast(std::vector<double>& values, int root) = 0;
+    /// Every rank's `text`, by rank.
+    virtual std::vector<std::string> gather(const std::string& text) = 0;
+
+    double sum(double value) {
+        sum(&value, 1);
+        return value;
+    }
+    void sum(std::vector<double>& values) { sum(values.data(), values.size()); }
+};
+
+/// One process: rank 0 of 1; sum, all and broadcast leave their arguments as they are.
+std::shared_ptr<Communicator> make_in_process_communicator();
+
 /// Where one subdomain runs.
 struct SubdomainDevice {
     bool cuda = false;  ///< false: CPU engine
     int ordinal = 0;    ///< CUDA device ordinal (cuda = true)
     int threads = 0;    ///< CPU threads (cuda = false; <= 0: all cores)
     double weight = 1;  ///< share of the grid's planes (partition_scene weights)
+    /// The process (Communicator rank) that steps it: the distributed engine makes engines
+    /// only for its own rank's subdomains; the other entries give the weight alone.
+    int rank = 0;
+    /// Host name (MPI ranks): the device reads "... on HOST" in subdomains(); empty: none.
+    std::string host;
+};
+
+/// Everything a distributed engine takes beyond the scene and precision.
+struct DistributedSetup {
+    std::vector<SubdomainDevice> devices;  ///< one per subdomain, in cut-axis order
+    std::shared_ptr<Communicator> comm;    ///< null: make_in_process_communicator()
+    HaloExchangeFactory halo;              ///< null: in_process_halo_factory()
 };
 
 class DistributedEngine final : public Engine {
 public:
     /// Cuts `global` into one subdomain per entry of `devices` (partition_scene with their
-    /// weights) and makes an engine for each. All entries must be CPU or all CUDA. Throws
-    /// RunError (partition, device, memory errors naming the subdomain and device).
+    /// weights) and makes an engine for each, in this process, exchanging halos in-process.
+    /// All entries must be CPU or all CUDA. Throws RunError (partition, device, memory
+    /// errors naming the subdomain and device).
     DistributedEngine(SceneView global, Precision precision, const std::vector<SubdomainDevice>& devices);
+    /// As above for the subdomains whose SubdomainDevice::rank is setup.comm's rank (the
+    /// others are stepped by other processes, which construct their engine at the same time:
+    /// the constructor is collective), with setup.halo's exchange. This process's entries
+    /// must be all CPU or all CUDA; it must own at least one subdomain.
+    DistributedEngine(SceneView global, Precision precision, DistributedSetup setup);
     ~DistributedEngine() override;
 
     std::string backend() const override;
@@ -78,7 +146,7 @@ public:
     std::int64_t steps_done() const override;
     void synchronize() override;
     /// Subdomain engines' models weighted by their cells (halo planes included), plus the
-    /// exchanged bytes, per global cell.
+    /// exchanged bytes, per global cell (summed over ranks: collective).
     double bytes_per_cell_update() const override;
     double field_energy() override;
     bool fields_finite() override;
@@ -101,15 +169,23 @@ public:
     double exchange_bytes() const;
     const Partition& partition() const { return part_; }
     std::string transport() const { return halo_ ? halo_->transport() : "none"; }
+    /// True when this process steps subdomain s.
+    bool is_local(std::size_t s) const { return engines_.at(s) != nullptr; }
+    const Communicator& communicator() const { return *comm_; }
     /// How step() drives the subdomains: "threads", "events" or "sync" (mode_ below).
     const std::string& mode() const { return mode_; }
-    /// Sets the mode ("threads", "events", "sync"); throws RunError for another name.
+    /// Sets the mode ("threads", "events", "sync"); throws RunError for another name, and
+    /// for any but "events" across processes (communicator size > 1: the transport orders
+    /// the copies; GOLIGHTLY_HALO_MODE is then ignored).
     void set_mode(const std::string& mode);
 
 private:
     void select(std::size_t s) const;
-    void build_engines(const std::vector<SubdomainDevice>& devices);
+    void build_engines(const HaloExchangeFactory& halo);
     std::vector<Engine*> raw() const;
+    Engine& first_local() const;
+    /// Subdomain s's engine device, with " (device k)" and " on HOST" (subdomains()).
+    std::string local_device_label(std::size_t s) const;
 
     SceneView global_;
     Precision precision_;
@@ -118,6 +194,8 @@ private:
     std::vector<std::shared_ptr<const Scene>> sub_scenes_;
     std::vector<std::unique_ptr<Engine>> engines_;
     std::unique_ptr<HaloExchange> halo_;
+    std::shared_ptr<Communicator> comm_;
+    std::vector<std::string> device_labels_;  ///< per subdomain, gathered from every rank
     bool exchange_on_ = true;
     /// How step() drives the subdomains: "threads" (one host thread per subdomain: step,
     /// synchronize, barrier, copies into its halo, barrier), "events" (one thread; the
@@ -133,5 +211,6 @@ private:
 /// std::make_unique<DistributedEngine>(...)).
 std::unique_ptr<Engine> make_distributed_engine(SceneView global, Precision precision,
                                                 const std::vector<SubdomainDevice>& devices);
+std::unique_ptr<Engine> make_distributed_engine(SceneView global, Precision precision, DistributedSetup setup);
 
 }  // namespace golightly

@@ -82,6 +82,10 @@ struct RunOptions {
     std::atomic<bool>* cancel = nullptr;
     /// While true the driver sleeps between chunks (the engine state is kept).
     std::atomic<bool>* pause = nullptr;
+    /// Makes each phase's engine (scene, "reference" or "main") instead of make_engine()
+    /// with backend, devices, precision and threads (golightly-cli under mpirun: one
+    /// subdomain per rank, golightly/mpi.hpp). Null: make_engine().
+    std::function<std::unique_ptr<Engine>(const Scene& scene, const std::string& phase)> engine_factory;
 
     // ---- IDE additions (all optional; the callbacks run on the calling thread and must
     // only copy what they need: the solver never waits for a GUI)

@@ -1,0 +1,251 @@
+// GoLightly halo exchange between MPI ranks (mpi.hpp mpi_halo_factory, transport "mpi").
+//
+// One exchange, after every rank's engines have stepped:
+//   1. CUDA engines: wait for the engine's stream (its step, and the previous exchange's
+//      host -> device copies, which read the staging buffers reused below);
+//   2. MPI_Irecv of every (transfer, component) whose destination is local: into the
+//      halo planes of a CPU engine's array, or into a staging buffer for a CUDA engine;
+//   3. every transfer whose source is local: a CUDA engine's planes are copied to the
+//      pinned staging buffer (device -> host, then the stream is waited for); then
+//      MPI_Isend (destination remote) or a copy (destination local too);
+//   4. MPI_Waitall; CUDA destinations: host -> device copies on the engine's stream (the
+//      engine's next step is queued after them).
+// Bytes per transfer and component: planes * cells-per-plane * 4 (float32) or 8 (float64),
+// raw, so every rank must run the same precision (it does: one project).
+#include <mpi.h>
+
+#ifdef GOLIGHTLY_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+#include <climits>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "golightly/errors.hpp"
+#include "golightly/mpi.hpp"
+
+namespace golightly::mpi {
+
+namespace {
+
+std::int64_t plane_cells(const FieldStorage& fs) { return fs.n[2] > 1 ? fs.n[0] * fs.n[1] : fs.n[0]; }
+
+#ifdef GOLIGHTLY_HAVE_CUDA
+void cuda_ok(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        throw RunError(std::string("MPI halo exchange: ") + what + ": " + cudaGetErrorString(e));
+    }
+}
+#endif
+
+/// Host memory for staging a CUDA engine's planes: pinned (cudaMallocHost) with CUDA, so
+/// that the copies run at full speed and the host -> device copy is truly asynchronous.
+class StagingBuffer {
+public:
+    StagingBuffer() = default;
+    StagingBuffer(const StagingBuffer&) = delete;
+    StagingBuffer& operator=(const StagingBuffer&) = delete;
+    StagingBuffer(StagingBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+    ~StagingBuffer() { release(); }
+    unsigned char* data() const { return p_; }
+    /// At least `bytes` bytes (the contents are lost when it grows).
+    unsigned char* get(std::size_t bytes) {
+        if (bytes <= n_) return p_;
+        release();
+#ifdef GOLIGHTLY_HAVE_CUDA
+        void* p = nullptr;
+        cuda_ok(cudaMallocHost(&p, bytes), "cudaMallocHost of the staging buffer");
+        p_ = static_cast<unsigned char*>(p);
+#else
+        throw RunError("MPI halo exchange: a CUDA engine's planes in a build without CUDA");
+#endif
+        n_ = bytes;
+        return p_;
+    }
+
+private:
+    void release() {
+#ifdef GOLIGHTLY_HAVE_CUDA
+        if (p_) cudaFreeHost(p_);
+#endif
+        p_ = nullptr;
+        n_ = 0;
+    }
+    unsigned char* p_ = nullptr;
+    std::size_t n_ = 0;
+};
+
+void copy_from_device(void* dst, const void* src, std::size_t bytes, const FieldStorage& fs) {
+#ifdef GOLIGHTLY_HAVE_CUDA
+    cuda_ok(cudaSetDevice(fs.cuda_device), "cudaSetDevice");
+    cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, static_cast<cudaStream_t>(fs.cuda_stream)),
+            "device -> host copy of the halo planes");
+#else
+    (void)dst, (void)src, (void)bytes, (void)fs;
+    throw RunError("MPI halo exchange: a CUDA engine's planes in a build without CUDA");
+#endif
+}
+
+void copy_to_device(void* dst, const void* src, std::size_t bytes, const FieldStorage& fs) {
+#ifdef GOLIGHTLY_HAVE_CUDA
+    cuda_ok(cudaSetDevice(fs.cuda_device), "cudaSetDevice");
+    cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(fs.cuda_stream)),
+            "host -> device copy of the halo planes");
+#else
+    (void)dst, (void)src, (void)bytes, (void)fs;
+    throw RunError("MPI halo exchange: a CUDA engine's planes in a build without CUDA");
+#endif
+}
+
+void wait_stream(const FieldStorage& fs) {
+#ifdef GOLIGHTLY_HAVE_CUDA
+    cuda_ok(cudaSetDevice(fs.cuda_device), "cudaSetDevice");
+    cuda_ok(cudaStreamSynchronize(static_cast<cudaStream_t>(fs.cuda_stream)), "waiting for the engine's stream");
+#else
+    (void)fs;
+#endif
+}
+
+class MpiHaloExchange final : public HaloExchange {
+public:
+    MpiHaloExchange(std::vector<int> owner, const std::vector<Engine*>& engines) : owner_(std::move(owner)) {
+        MPI_Comm_rank(MPI_COMM_WORLD, &me_);
+        if (owner_.size() != engines.size())
+            throw RunError("MPI halo exchange: " + std::to_string(owner_.size()) + " owners for " +
+                           std::to_string(engines.size()) + " subdomains");
+        for (std::size_t s = 0; s < engines.size(); ++s) {
+            if ((owner_[s] == me_) != (engines[s] != nullptr))
+                throw RunError("MPI halo exchange: subdomain " + std::to_string(s) + " is owned by rank " +
+                               std::to_string(owner_[s]) + " but its engine is " +
+                               (engines[s] ? "here" : "missing") + " on rank " + std::to_string(me_));
+            if (engines[s] && engines[s]->field_storage().cuda_device >= 0) cuda_ = true;
+        }
+    }
+
+    std::string transport() const override { return cuda_ ? "mpi (host-staged)" : "mpi"; }
+
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        std::vector<FieldStorage> fs(engines.size());
+        cuda_fs_.clear();
+        for (std::size_t s = 0; s < engines.size(); ++s)
+            if (engines[s]) {
+                fs[s] = engines[s]->field_storage();
+                if (fs[s].cuda_device < 0) continue;
+                wait_stream(fs[s]);  // 1.
+                cuda_fs_.push_back(fs[s]);
+            }
+        if (send_.size() < transfers.size()) {
+            send_.resize(transfers.size());
+            recv_.resize(transfers.size());
+        }
+        requests_.clear();
+        struct Landing {
+            std::size_t transfer;
+            int component;
+            std::size_t offset, bytes;
+        };
+        std::vector<Landing> to_device;
+
+        // 2. receives
+        for (std::size_t i = 0; i < transfers.size(); ++i) {
+            const HaloTransfer& t = transfers[i];
+            if (owner_.at(std::size_t(t.to)) != me_ || owner_.at(std::size_t(t.from)) == me_) continue;
+            const FieldStorage& b = fs[std::size_t(t.to)];
+            const std::size_t bytes = transfer_bytes(t, b);
+            unsigned char* stage = b.cuda_device >= 0 ? recv_[i].get(bytes * 6) : nullptr;
+            for (int c = 0; c < 6; ++c) {
+                if (!b.field[c]) continue;
+                void* dst = stage ? static_cast<void*>(stage + std::size_t(c) * bytes)
+                                  : static_cast<void*>(static_cast<unsigned char*>(b.field[c]) + offset(t.to_plane, b));
+                requests_.emplace_back();
+                MPI_Irecv(dst, int(bytes), MPI_BYTE, owner_[std::size_t(t.from)], tag(i, c), MPI_COMM_WORLD,
+                          &requests_.back());
+                if (stage) to_device.push_back({i, c, std::size_t(c) * bytes, bytes});
+            }
+        }
+        // 3. sends (and copies between two local subdomains)
+        for (std::size_t i = 0; i < transfers.size(); ++i) {
+            const HaloTransfer& t = transfers[i];
+            if (owner_.at(std::size_t(t.from)) != me_) continue;
+            const FieldStorage& a = fs[std::size_t(t.from)];
+            const std::size_t bytes = transfer_bytes(t, a);
+            const bool local_to = owner_.at(std::size_t(t.to)) == me_;
+            unsigned char* stage = a.cuda_device >= 0 ? send_[i].get(bytes * 6) : nullptr;
+            if (stage) {
+                for (int c = 0; c < 6; ++c)
+                    if (a.field[c])
+                        copy_from_device(stage + std::size_t(c) * bytes,
+                                         static_cast<const unsigned char*>(a.field[c]) + offset(t.from_plane, a), bytes, a);
+                wait_stream(a);
+            }
+            for (int c = 0; c < 6; ++c) {
+                if (!a.field[c]) continue;
+                const void* src = stage ? static_cast<const void*>(stage + std::size_t(c) * bytes)
+                                        : static_cast<const void*>(static_cast<const unsigned char*>(a.field[c]) +
+                                                                   offset(t.from_plane, a));
+                if (local_to) {
+                    const FieldStorage& b = fs[std::size_t(t.to)];
+                    void* dst = static_cast<unsigned char*>(b.field[c]) + offset(t.to_plane, b);
+                    if (b.cuda_device >= 0) {
+                        copy_to_device(dst, src, bytes, b);
+                        wait_stream(b);  // `src` may be reused by the next component's copy
+                    } else {
+                        std::memcpy(dst, src, bytes);
+                    }
+                    continue;
+                }
+                requests_.emplace_back();
+                MPI_Isend(src, int(bytes), MPI_BYTE, owner_[std::size_t(t.to)], tag(i, c), MPI_COMM_WORLD,
+                          &requests_.back());
+            }
+        }
+        // 4.
+        if (!requests_.empty())
+            MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+        for (const Landing& l : to_device) {
+            const HaloTransfer& t = transfers[l.transfer];
+            const FieldStorage& b = fs[std::size_t(t.to)];
+            copy_to_device(static_cast<unsigned char*>(b.field[l.component]) + offset(t.to_plane, b),
+                           recv_[l.transfer].data() + l.offset, l.bytes, b);
+        }
+    }
+
+    /// The host -> device copies of the last exchange (on the CUDA engines' streams); the
+    /// MPI messages have finished when exchange() returns.
+    void wait() override {
+        for (const FieldStorage& f : cuda_fs_) wait_stream(f);
+    }
+
+private:
+    static int tag(std::size_t transfer, int component) { return int((transfer * 6 + std::size_t(component)) % 32768); }
+    static std::size_t offset(std::int64_t plane, const FieldStorage& fs) {
+        return std::size_t(plane * plane_cells(fs)) * std::size_t(fs.element_bytes);
+    }
+    static std::size_t transfer_bytes(const HaloTransfer& t, const FieldStorage& fs) {
+        const std::size_t bytes = std::size_t(t.planes * plane_cells(fs)) * std::size_t(fs.element_bytes);
+        if (bytes > std::size_t(INT_MAX))
+            throw RunError("MPI halo exchange: " + std::to_string(bytes) + " bytes per message exceed INT_MAX");
+        return bytes;
+    }
+
+    std::vector<int> owner_;
+    int me_ = 0;
+    bool cuda_ = false;
+    std::vector<StagingBuffer> send_, recv_;
+    std::vector<FieldStorage> cuda_fs_;  ///< the local CUDA engines' arrays at the last exchange
+    std::vector<MPI_Request> requests_;
+};
+
+}  // namespace
+
+HaloExchangeFactory mpi_halo_factory(std::vector<int> owner) {
+    return [owner = std::move(owner)](const std::vector<Engine*>& engines) -> std::unique_ptr<HaloExchange> {
+        return std::make_unique<MpiHaloExchange>(owner, engines);
+    };
+}
+
+}  // namespace golightly::mpi

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# MPI ranks (issue 18): `mpirun -np N golightly-cli run PROJECT` against a one-process run.
+#
+#   mpi_run_test.sh compare CLI MPIEXEC PROJECT N WORKDIR
+#       runs PROJECT in one process and on N CPU ranks (one thread each) and compares
+#       spectra.csv and every monitors/*.csv value by value: |mpi - one| <= 1e-10 * (the
+#       column's largest |one|) + one unit in the 10th significant digit of `one` (the
+#       CSVs print 10 digits, so two numbers equal to 1e-16 can still print one unit
+#       apart); the headers, steps and stop reason must be equal, and summary.json must
+#       list N subdomains with ranks 0..N-1 that tile the cut axis.
+#   mpi_run_test.sh fail CLI MPIEXEC PROJECT N WORKDIR
+#       GOLIGHTLY_MPI_FAIL_RANK=1 makes rank 1 throw while it builds its engine: every
+#       rank must end, mpirun must exit 3 and stderr must name "rank 1".
+#
+# Extra run arguments (default --threads 1 for both; GPU machines, see docs/cluster.md):
+#   GOLIGHTLY_TEST_ONE_ARGS   of the one-process run, e.g. "--backend cuda --devices 2"
+#   GOLIGHTLY_TEST_RANK_ARGS  of every rank, e.g. "--backend cuda"
+#
+# Open MPI as root (CI) needs --allow-run-as-root; more ranks than cores --oversubscribe;
+# containers often forbid the single-copy (CMA) transport, so it is switched off.
+set -euo pipefail
+mode=$1 cli=$2 mpiexec=$3 project=$4 np=$5 work=$6
+rm -rf "$work"
+mkdir -p "$work"
+
+mpi_flags=()
+mpi_version=$("$mpiexec" --version 2>&1 || true)
+if [[ "$mpi_version" == *"Open MPI"* || "$mpi_version" == *"OpenRTE"* ]]; then
+  mpi_flags+=(--oversubscribe)
+  [ "$(id -u)" = 0 ] && mpi_flags+=(--allow-run-as-root)
+  export OMPI_MCA_rmaps_base_oversubscribe=1
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none
+  export OMPI_MCA_btl=self,vader   # one host: shared memory only, no network probing
+  export OMPI_MCA_pml=ob1
+  export OMPI_MCA_mpi_yield_when_idle=1  # oversubscribed ranks give up their core while waiting
+  mpi_flags+=(-x GOLIGHTLY_MPI_FAIL_RANK)
+fi
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+read -r -a one_args <<< "${GOLIGHTLY_TEST_ONE_ARGS:---threads 1}"
+read -r -a rank_args <<< "${GOLIGHTLY_TEST_RANK_ARGS:---threads 1}"
+
+if [ "$mode" = fail ]; then
+  set +e
+  GOLIGHTLY_MPI_FAIL_RANK=1 timeout 120 "$mpiexec" "${mpi_flags[@]}" -np "$np" "$cli" run "$project" \
+    --out "$work/out" --threads 1 >"$work/stdout.txt" 2>"$work/stderr.txt"
+  rc=$?
+  set -e
+  cat "$work/stderr.txt" >&2
+  [ "$rc" = 124 ] && fail "mpirun did not end within 120 s after rank 1 failed (the other ranks hang)"
+  [ "$rc" = 3 ] || fail "mpirun exited $rc, expected 3 (run failed)"
+  grep -q "rank 1: .*GOLIGHTLY_MPI_FAIL_RANK" "$work/stderr.txt" || fail "stderr does not name rank 1 and the reason"
+  echo "PASS: rank 1's failure ended all $np ranks with exit 3"
+  exit 0
+fi
+
+[ "$mode" = compare ] || fail "unknown mode $mode"
+export GOLIGHTLY_MPI_FAIL_RANK=   # empty: no rank fails
+t0=$(date +%s.%N)
+"$cli" run "$project" --out "$work/one" "${one_args[@]}" >"$work/one.log" 2>&1 || { cat "$work/one.log" >&2; fail "the one-process run failed"; }
+t1=$(date +%s.%N)
+set +e
+timeout 600 "$mpiexec" "${mpi_flags[@]}" -np "$np" "$cli" run "$project" --out "$work/mpi" "${rank_args[@]}" \
+  >"$work/mpi.log" 2>&1
+rc=$?
+set -e
+t2=$(date +%s.%N)
+if [ "$rc" != 0 ]; then
+  cat "$work/mpi.log" >&2
+  fail "mpirun -np $np golightly-cli run exited $rc"
+fi
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v n="$np" 'BEGIN { printf "one process %.1f s, %d ranks %.1f s\n", b - a, n, c - b }'
+grep -h "after .* steps" "$work/one.log" "$work/mpi.log" || true   # the result lines: device, Mcells/s
+
+# summary.json: steps, stop reason, subdomains
+field() { grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/^[^:]*: *//'; }
+for f in steps stop_reason; do
+  a=$(field "$work/one/summary.json" $f); b=$(field "$work/mpi/summary.json" $f)
+  [ "$a" = "$b" ] || fail "summary.json $f: one process $a, $np ranks $b"
+done
+ranks=$(grep -o '"rank": *[0-9]*' "$work/mpi/summary.json" | sed 's/.*: *//' | tr '\n' ' ')
+expect=$(seq 0 $((np - 1)) | tr '\n' ' ')
+[ "$ranks" = "$expect" ] || fail "summary.json subdomains ranks '$ranks', expected '$expect'"
+grep -q '"devices"' "$work/mpi/summary.json" || fail "summary.json has no devices list"
+
+# compare_csv ONE MPI: the tolerance of the header comment.
+compare_csv() {
+  awk -F, -v tol=1e-10 -v name="$(basename "$1")" '
+    function abs(x) { return x < 0 ? -x : x }
+    function unit10(x,   e) { x = abs(x); if (x == 0) return 0; e = int(log(x) / log(10)); if (10^e > x) e--; return 10^(e - 9) }
+    NR == FNR {
+      n1 = FNR; w[FNR] = NF
+      for (i = 1; i <= NF; i++) { ref[FNR, i] = $i; if (FNR > 1 && abs($i + 0) > colmax[i]) colmax[i] = abs($i + 0) }
+      next
+    }
+    {
+      n2 = FNR
+      if (NF != w[FNR]) { printf "%s line %d: %d fields, expected %d\n", name, FNR, NF, w[FNR]; bad = 1; next }
+      for (i = 1; i <= NF; i++) {
+        if (FNR == 1 || ref[FNR, i] == $i) { if (ref[FNR, i] != $i) { printf "%s header differs: %s vs %s\n", name, $i, ref[FNR, i]; bad = 1 } continue }
+        d = abs($i - ref[FNR, i]); lim = tol * colmax[i] + unit10(ref[FNR, i])
+        if (d > lim) { printf "%s line %d column %d: %s vs %s (difference %.3g > %.3g)\n", name, FNR, i, $i, ref[FNR, i], d, lim; bad = 1 }
+        if (colmax[i] > 0 && d / colmax[i] > worst) worst = d / colmax[i]
+      }
+    }
+    END {
+      if (n1 != n2) { printf "%s: %d lines, expected %d\n", name, n2, n1; bad = 1 }
+      printf "%s: %d lines, largest difference %.3g of the column maximum\n", name, n2, worst
+      exit bad
+    }' "$1" "$2"
+}
+ok=1
+compare_csv "$work/one/spectra.csv" "$work/mpi/spectra.csv" || ok=0
+n_mon=0
+for f in "$work/one/monitors/"*.csv; do
+  [ -e "$f" ] || continue
+  n_mon=$((n_mon + 1))
+  [ -e "$work/mpi/monitors/$(basename "$f")" ] || { echo "missing monitors/$(basename "$f")"; ok=0; continue; }
+  compare_csv "$f" "$work/mpi/monitors/$(basename "$f")" || ok=0
+done
+[ "$n_mon" -gt 0 ] || fail "the project wrote no time-monitor CSV"
+[ "$ok" = 1 ] || fail "$np ranks differ from one process"
+echo "PASS: $np ranks equal one process (spectra.csv and $n_mon time monitors)"
