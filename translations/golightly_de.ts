@@ -95,6 +95,34 @@
         <source>Add material from library</source>
         <translation>Material aus der Bibliothek hinzufügen</translation>
     </message>
+    <message>
+        <source>cannot be read</source>
+        <translation>kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>line 1: not an S-parameter table (expected wavelength_um,frequency_thz,S11_re,S11_im,...)</source>
+        <translation>Zeile 1: keine S-Parameter-Tabelle (erwartet: wavelength_um,frequency_thz,S11_re,S11_im,...)</translation>
+    </message>
+    <message>
+        <source>line 1: %1 S columns is not a square matrix</source>
+        <translation>Zeile 1: %1 S-Spalten ergeben keine quadratische Matrix</translation>
+    </message>
+    <message>
+        <source>line 1: column %1 should be %2_re</source>
+        <translation>Zeile 1: Spalte %1 sollte %2_re sein</translation>
+    </message>
+    <message>
+        <source>line %1: %2 values, the header has %3</source>
+        <translation>Zeile %1: %2 Werte, die Kopfzeile hat %3</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: not a number</source>
+        <translation>Zeile %1, Spalte %2: keine Zahl</translation>
+    </message>
+    <message>
+        <source>no rows</source>
+        <translation>keine Zeilen</translation>
+    </message>
 </context>
 <context>
     <name>QPlatformTheme</name>
@@ -902,6 +930,131 @@ Wiederherstellen?</translation>
         <source>Set slice</source>
         <translation>Schnitt festlegen</translation>
     </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>Compute &amp;S-parameters</source>
+        <translation>S-Parameter &amp;berechnen</translation>
+    </message>
+    <message>
+        <source>One run per port and mode of the project&apos;s ports; |S_ij| and phase in the S-parameters dock (%1)</source>
+        <translation>Ein Lauf pro Port und Mode der Ports des Projekts; |S_ij| und Phase im S-Parameter-Fenster (%1)</translation>
+    </message>
+    <message>
+        <source>Cancel S-parameters</source>
+        <translation>S-Parameter abbrechen</translation>
+    </message>
+    <message>
+        <source>Opened the design %1</source>
+        <translation>Design %1 geöffnet</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::ModeViewerDock</name>
+    <message>
+        <source>Port Modes</source>
+        <translation>Portmoden</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source> modes</source>
+        <translation> Moden</translation>
+    </message>
+    <message>
+        <source>Solve</source>
+        <translation>Lösen</translation>
+    </message>
+    <message>
+        <source>Wavelength</source>
+        <translation>Wellenlänge</translation>
+    </message>
+    <message>
+        <source>|E|</source>
+        <translation>|E|</translation>
+    </message>
+    <message>
+        <source>|E_u|</source>
+        <translation>|E_u|</translation>
+    </message>
+    <message>
+        <source>|E_v|</source>
+        <translation>|E_v|</translation>
+    </message>
+    <message>
+        <source>|E_w| (along the port&apos;s normal)</source>
+        <translation>|E_w| (entlang der Port-Normalen)</translation>
+    </message>
+    <message>
+        <source>Permittivity</source>
+        <translation>Permittivität</translation>
+    </message>
+    <message>
+        <source>Picture</source>
+        <translation>Darstellung</translation>
+    </message>
+    <message>
+        <source>Pick a port and Solve: its modes before any run.</source>
+        <translation>Port wählen und „Lösen“: seine Moden schon vor jedem Lauf.</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Mode</translation>
+    </message>
+    <message>
+        <source>n_eff</source>
+        <translation>n_eff</translation>
+    </message>
+    <message>
+        <source>n_group</source>
+        <translation>n_group</translation>
+    </message>
+    <message>
+        <source>TE fraction</source>
+        <translation>TE-Anteil</translation>
+    </message>
+    <message>
+        <source>The project has no ports (top-level &quot;ports&quot;, see the user guide).</source>
+        <translation>Das Projekt hat keine Ports (JSON-Feld „ports“ auf oberster Ebene, siehe Benutzerhandbuch).</translation>
+    </message>
+    <message>
+        <source>Solving the modes of port %1 at %2 µm...</source>
+        <translation>Moden von Port %1 bei %2 µm werden berechnet...</translation>
+    </message>
+    <message>
+        <source>Cannot solve the modes: %1</source>
+        <translation>Die Moden können nicht berechnet werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n mode(s) of the %1-%2 cross-section at %3 µm (full-vector, PEC window).</source>
+        <translation>
+            <numerusform>%n Mode des %1-%2-Querschnitts bei %3 µm (vollvektoriell, PEC-Fenster).</numerusform>
+            <numerusform>%n Moden des %1-%2-Querschnitts bei %3 µm (vollvektoriell, PEC-Fenster).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n guided slab mode(s) of the port line at %1 µm (as the mode source and the S-parameter runs see them).</source>
+        <translation>
+            <numerusform>%n geführte Slab-Mode der Portlinie bei %1 µm (so, wie die Modenquelle und die S-Parameter-Läufe sie sehen).</numerusform>
+            <numerusform>%n geführte Slab-Moden der Portlinie bei %1 µm (so, wie die Modenquelle und die S-Parameter-Läufe sie sehen).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 along the port (µm)</source>
+        <translation>%1 entlang des Ports (µm)</translation>
+    </message>
+    <message>
+        <source>Mode %1 field (arbitrary units)</source>
+        <translation>Feld der Mode %1 (willkürliche Einheiten)</translation>
+    </message>
+    <message>
+        <source>%1 (µm)</source>
+        <translation>%1 (µm)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
@@ -928,6 +1081,113 @@ Wiederherstellen?</translation>
     <message>
         <source>stops at %1 dB %2 after the sources end (%3 fs)</source>
         <translation>endet bei %1 dB %2, nachdem die Quellen enden (%3 fs)</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::SParamsDock</name>
+    <message>
+        <source>S-parameters</source>
+        <translation>S-Parameter</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Berechnen</translation>
+    </message>
+    <message>
+        <source>One run per port and mode of the project&apos;s ports (Run &gt; Compute S-parameters)</source>
+        <translation>Ein Lauf pro Port und Mode der Ports des Projekts (Ausführen &gt; S-Parameter berechnen)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Open...</source>
+        <translation>Öffnen...</translation>
+    </message>
+    <message>
+        <source>Show a sparams.csv written by golightly-cli sparams or an earlier computation</source>
+        <translation>Eine sparams.csv anzeigen, die golightly-cli sparams oder eine frühere Berechnung geschrieben hat</translation>
+    </message>
+    <message>
+        <source>No S-parameters yet: give the project ports, then Run &gt; Compute S-parameters.</source>
+        <translation>Noch keine S-Parameter: Fügen Sie dem Projekt Ports hinzu, dann Ausführen &gt; S-Parameter berechnen.</translation>
+    </message>
+    <message>
+        <source>Open S-parameters</source>
+        <translation>S-Parameter öffnen</translation>
+    </message>
+    <message>
+        <source>S-parameter table (sparams.csv *.csv)</source>
+        <translation>S-Parameter-Tabelle (sparams.csv *.csv)</translation>
+    </message>
+    <message>
+        <source>S-parameters are being computed already.</source>
+        <translation>Die S-Parameter werden bereits berechnet.</translation>
+    </message>
+    <message>
+        <source>Cannot compute S-parameters: %1</source>
+        <translation>S-Parameter können nicht berechnet werden: %1</translation>
+    </message>
+    <message>
+        <source>port run 1 of %1</source>
+        <translation>Port-Lauf 1 von %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Computing S-parameters: %n port run(s)...</source>
+        <translation>
+            <numerusform>S-Parameter werden berechnet: %n Port-Lauf...</numerusform>
+            <numerusform>S-Parameter werden berechnet: %n Port-Läufe...</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelling...</source>
+        <translation>Wird abgebrochen...</translation>
+    </message>
+    <message>
+        <source>port run %1 of %2 — %3 % — ETA %4</source>
+        <translation>Port-Lauf %1 von %2 — %3 % — Restzeit %4</translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation>fertig in %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>S-parameters of %n port-mode(s), %1 wavelengths; written to %2</source>
+        <translation>
+            <numerusform>S-Parameter von %n Port-Mode, %1 Wellenlängen; geschrieben nach %2</numerusform>
+            <numerusform>S-Parameter von %n Port-Moden, %1 Wellenlängen; geschrieben nach %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n of %1 port run(s); the plots show the finished columns.</source>
+        <translation>
+            <numerusform>Abgebrochen nach %n von %1 Port-Läufen; die Diagramme zeigen die fertigen Spalten.</numerusform>
+            <numerusform>Abgebrochen nach %n von %1 Port-Läufen; die Diagramme zeigen die fertigen Spalten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>S-parameters failed: %1</source>
+        <translation>S-Parameter-Berechnung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read S-parameters: %1</source>
+        <translation>S-Parameter können nicht gelesen werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n port-mode(s), %2 wavelengths</source>
+        <translation>
+            <numerusform>%1: %n Port-Mode, %2 Wellenlängen</numerusform>
+            <numerusform>%1: %n Port-Moden, %2 Wellenlängen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -998,6 +1258,248 @@ Wiederherstellen?</translation>
     </message>
 </context>
 <context>
+    <name>golightly::app::SweepDock</name>
+    <message>
+        <source>Sweep / Optimize</source>
+        <translation>Sweep / Optimierung</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Vary</source>
+        <translation>Variieren</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>Bis</translation>
+    </message>
+    <message>
+        <source>Points</source>
+        <translation>Punkte</translation>
+    </message>
+    <message>
+        <source>A number (µm, fs or no unit) or an expression such as 250 nm or 2 * w</source>
+        <translation>Eine Zahl (µm, fs oder ohne Einheit) oder ein Ausdruck wie 250 nm oder 2 * w</translation>
+    </message>
+    <message>
+        <source>Sweep: values from From to To inclusive. Optimize: From..To are the bounds.</source>
+        <translation>Sweep: Werte von „Von“ bis einschließlich „Bis“. Optimieren: Von..Bis sind die Grenzen.</translation>
+    </message>
+    <message>
+        <source>Add Parameter...</source>
+        <translation>Parameter hinzufügen...</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Add Parameter</source>
+        <translation>Parameter hinzufügen</translation>
+    </message>
+    <message>
+        <source>Name (letters, digits, _):</source>
+        <translation>Name (Buchstaben, Ziffern, _):</translation>
+    </message>
+    <message>
+        <source>Value of %1 (number or expression):</source>
+        <translation>Wert von %1 (Zahl oder Ausdruck):</translation>
+    </message>
+    <message>
+        <source>The flux monitor whose (normalized) value is plotted</source>
+        <translation>Der Flussmonitor, dessen (normierter) Wert aufgetragen wird</translation>
+    </message>
+    <message>
+        <source>at</source>
+        <translation>bei</translation>
+    </message>
+    <message>
+        <source>Sweep plots</source>
+        <translation>Sweep zeigt</translation>
+    </message>
+    <message>
+        <source>An expression over the monitors at wavelengths in µm and the parameters, e.g. T(1.55) or min(T(1.5), T(1.6)) - R(1.55)</source>
+        <translation>Ein Ausdruck aus den Monitoren bei Wellenlängen in µm und den Parametern, z. B. T(1.55) oder min(T(1.5), T(1.6)) - R(1.55)</translation>
+    </message>
+    <message>
+        <source>Minimize</source>
+        <translation>Minimieren</translation>
+    </message>
+    <message>
+        <source>Optimize</source>
+        <translation>Optimieren</translation>
+    </message>
+    <message>
+        <source>at most </source>
+        <translation>höchstens </translation>
+    </message>
+    <message>
+        <source> runs</source>
+        <translation> Läufe</translation>
+    </message>
+    <message>
+        <source>bobyqa, cobyla, neldermead, sbplx: local; direct, crs2, esch, isres: global (NLopt)</source>
+        <translation>bobyqa, cobyla, neldermead, sbplx: lokal; direct, crs2, esch, isres: global (NLopt)</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <source>Run every design of the varied parameters&apos; ranges</source>
+        <translation>Jedes Design in den Bereichen der variierten Parameter ausführen</translation>
+    </message>
+    <message>
+        <source>Search the varied parameters&apos; ranges for the best objective</source>
+        <translation>Die Bereiche der variierten Parameter nach dem besten Zielwert durchsuchen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Tick Vary for one or two parameters, then Sweep or Optimize.</source>
+        <translation>„Variieren“ für einen oder zwei Parameter ankreuzen, dann „Sweep“ oder „Optimieren“.</translation>
+    </message>
+    <message>
+        <source>Click a point to open that design</source>
+        <translation>Einen Punkt anklicken, um dieses Design zu öffnen</translation>
+    </message>
+    <message>
+        <source>= %1</source>
+        <translation>= %1</translation>
+    </message>
+    <message>
+        <source>%1: not a number</source>
+        <translation>%1: keine Zahl</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid parameter name (letters, digits and _, not starting with a digit; not a unit or function name)</source>
+        <translation>„%1“ ist kein gültiger Parametername (Buchstaben, Ziffern und _, nicht mit einer Ziffer beginnend; kein Einheiten- oder Funktionsname)</translation>
+    </message>
+    <message>
+        <source>The project has a parameter %1 already.</source>
+        <translation>Das Projekt hat bereits einen Parameter %1.</translation>
+    </message>
+    <message>
+        <source>Add parameter %1</source>
+        <translation>Parameter %1 hinzufügen</translation>
+    </message>
+    <message>
+        <source>Parameter %1 added.</source>
+        <translation>Parameter %1 hinzugefügt.</translation>
+    </message>
+    <message>
+        <source>Remove parameter %1</source>
+        <translation>Parameter %1 entfernen</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2</source>
+        <translation>%1 kann nicht entfernt werden: %2</translation>
+    </message>
+    <message>
+        <source>Parameter %1 removed.</source>
+        <translation>Parameter %1 entfernt.</translation>
+    </message>
+    <message>
+        <source>Set parameter %1</source>
+        <translation>Parameter %1 festlegen</translation>
+    </message>
+    <message>
+        <source>A sweep or optimization is running already.</source>
+        <translation>Es läuft bereits ein Sweep oder eine Optimierung.</translation>
+    </message>
+    <message>
+        <source>Tick Vary for at least one parameter (add one with Add Parameter... if the project has none).</source>
+        <translation>„Variieren“ für mindestens einen Parameter ankreuzen (mit „Parameter hinzufügen...“ einen anlegen, falls das Projekt keinen hat).</translation>
+    </message>
+    <message>
+        <source>%1: From must be below To.</source>
+        <translation>%1: „Von“ muss kleiner als „Bis“ sein.</translation>
+    </message>
+    <message>
+        <source>The project has no flux monitor to plot.</source>
+        <translation>Das Projekt hat keinen Flussmonitor zum Auftragen.</translation>
+    </message>
+    <message>
+        <source>Give an objective, e.g. T(1.55).</source>
+        <translation>Geben Sie ein Ziel an, z. B. T(1.55).</translation>
+    </message>
+    <message>
+        <source>starting...</source>
+        <translation>wird gestartet...</translation>
+    </message>
+    <message>
+        <source>Optimizing %1 over %2 (at most %3 runs) into %4</source>
+        <translation>%1 wird über %2 optimiert (höchstens %3 Läufe), Ausgabe nach %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweeping %1 over %n design(s) into %2</source>
+        <translation>
+            <numerusform>Sweep von %1 über %n Design, Ausgabe nach %2</numerusform>
+            <numerusform>Sweep von %1 über %n Designs, Ausgabe nach %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Best: %1; objective %2 at run %3 of %4 (%5). Click a point to open that design.</source>
+        <translation>Bestes: %1; Zielwert %2 bei Lauf %3 von %4 (%5). Einen Punkt anklicken, um dieses Design zu öffnen.</translation>
+    </message>
+    <message>
+        <source>%1 designs: %2 ran, %3 reused, %4 failed%5. Click a point to open that design.</source>
+        <translation>%1 Designs: %2 ausgeführt, %3 wiederverwendet, %4 fehlgeschlagen%5. Einen Punkt anklicken, um dieses Design zu öffnen.</translation>
+    </message>
+    <message>
+        <source>, cancelled</source>
+        <translation>, abgebrochen</translation>
+    </message>
+    <message>
+        <source>Cancelling: the running design stops, no other starts...</source>
+        <translation>Wird abgebrochen: Das laufende Design wird angehalten, kein weiteres gestartet...</translation>
+    </message>
+    <message>
+        <source>run %1 of at most %2 — ETA %3</source>
+        <translation>Lauf %1 von höchstens %2 — Restzeit %3</translation>
+    </message>
+    <message>
+        <source>design %1 of %2 — ETA %3</source>
+        <translation>Design %1 von %2 — Restzeit %3</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation>fertig in %1</translation>
+    </message>
+    <message>
+        <source>finished with errors</source>
+        <translation>mit Fehlern beendet</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>bestes</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Design</source>
+        <translation>Design</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::BoxItemTool</name>
     <message>
         <source>TF/SF Box</source>
@@ -1064,6 +1566,10 @@ Wiederherstellen?</translation>
     <message>
         <source>Delete</source>
         <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>port %1</source>
+        <translation>Port %1</translation>
     </message>
 </context>
 <context>
@@ -1162,6 +1668,18 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
     <message>
         <source>Recover unsaved work</source>
         <translation>Ungespeicherte Arbeit wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Add port</source>
+        <translation>Port hinzufügen</translation>
+    </message>
+    <message>
+        <source>Delete port</source>
+        <translation>Port löschen</translation>
+    </message>
+    <message>
+        <source>Move port</source>
+        <translation>Port verschieben</translation>
     </message>
 </context>
 <context>
@@ -1266,6 +1784,34 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
         <source>Cannot write %1.</source>
         <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
+    <message>
+        <source>Into</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Layer name</source>
+        <translation>Ebenenname</translation>
+    </message>
+    <message>
+        <source>z (µm)</source>
+        <translation>z (µm)</translation>
+    </message>
+    <message>
+        <source>A new layer, or an existing layer (it keeps its z range, sidewall and material)</source>
+        <translation>Eine neue Ebene oder eine vorhandene Ebene (diese behält ihren z-Bereich, ihre Seitenwand und ihr Material)</translation>
+    </message>
+    <message>
+        <source>The z range of a new layer in a 3D project: z0, z1</source>
+        <translation>Der z-Bereich einer neuen Ebene in einem 3D-Projekt: z0, z1</translation>
+    </message>
+    <message>
+        <source>whole domain</source>
+        <translation>ganzes Rechengebiet</translation>
+    </message>
+    <message>
+        <source>Layer %1: the z range &quot;%2&quot; is not two numbers z0, z1 (µm) with z0 &lt; z1.</source>
+        <translation>Lage %1: Der z-Bereich „%2“ besteht nicht aus zwei Zahlen z0, z1 (µm) mit z0 &lt; z1.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::LayerStackDiagram</name>
@@ -1296,6 +1842,14 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
     <message>
         <source>Set layer z range</source>
         <translation>z-Bereich der Ebene festlegen</translation>
+    </message>
+    <message>
+        <source>selection z %1</source>
+        <translation>Auswahl z %1</translation>
+    </message>
+    <message>
+        <source>Set z extent</source>
+        <translation>z-Ausdehnung festlegen</translation>
     </message>
 </context>
 <context>
@@ -1371,6 +1925,22 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
     <message>
         <source>2D project: z ranges apply when you switch to 3D (Run setup &gt; Dimensions).</source>
         <translation>2D-Projekt: Die z-Bereiche gelten, sobald Sie auf 3D umschalten (Simulationseinstellungen &gt; Dimensionen).</translation>
+    </message>
+    <message>
+        <source>GDS layer</source>
+        <translation>GDS-Lage</translation>
+    </message>
+    <message>
+        <source>GDSII layer/datatype the layer&apos;s shapes are exported to (File &gt; Export GDS), e.g. 1/0; empty: none</source>
+        <translation>GDSII-Lage/Datentyp, in die die Formen der Ebene exportiert werden (Datei &gt; GDS exportieren), z. B. 1/0; leer: keine</translation>
+    </message>
+    <message>
+        <source>Set GDS layer</source>
+        <translation>GDS-Lage festlegen</translation>
+    </message>
+    <message>
+        <source>No GDS layer: an export writes this layer on layer %1, datatype 0</source>
+        <translation>Keine GDS-Lage: Ein Export schreibt diese Ebene auf Lage %1, Datentyp 0</translation>
     </message>
 </context>
 <context>
@@ -2056,6 +2626,17 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     </message>
 </context>
 <context>
+    <name>golightly::editor::PortTool</name>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>Drag a line across the waveguide to place a port (S-parameters); direction and modes in Properties</source>
+        <translation>Eine Linie quer über den Wellenleiter ziehen, um einen Port zu setzen (S-Parameter); Richtung und Moden in den Eigenschaften</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::PropertiesDock</name>
     <message>
         <source>Properties</source>
@@ -2464,6 +3045,38 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>scattering cross-section</source>
         <translation>Streuquerschnitt</translation>
+    </message>
+    <message>
+        <source>Edit port</source>
+        <translation>Port bearbeiten</translation>
+    </message>
+    <message>
+        <source>Normal</source>
+        <translation>Normale</translation>
+    </message>
+    <message>
+        <source>port &quot;%1&quot;</source>
+        <translation>Port „%1“</translation>
+    </message>
+    <message>
+        <source>port (plane)</source>
+        <translation>Port (Fläche)</translation>
+    </message>
+    <message>
+        <source>port (line)</source>
+        <translation>Port (Linie)</translation>
+    </message>
+    <message>
+        <source>Size x</source>
+        <translation>Größe x</translation>
+    </message>
+    <message>
+        <source>Size y</source>
+        <translation>Größe y</translation>
+    </message>
+    <message>
+        <source>Modes</source>
+        <translation>Moden</translation>
     </message>
 </context>
 <context>
@@ -3267,6 +3880,41 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Cross-section per length (µm)</source>
         <translation>Wirkungsquerschnitt pro Länge (µm)</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::plots::SParamsView</name>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>All S_ij</source>
+        <translation>Alle S_ij</translation>
+    </message>
+    <message>
+        <source>Reflections S_ii</source>
+        <translation>Reflexionen S_ii</translation>
+    </message>
+    <message>
+        <source>Transmissions S_ij, i ≠ j</source>
+        <translation>Transmissionen S_ij, i ≠ j</translation>
+    </message>
+    <message>
+        <source>Wavelength (µm)</source>
+        <translation>Wellenlänge (µm)</translation>
+    </message>
+    <message>
+        <source>|S_ij| (dB)</source>
+        <translation>|S_ij| (dB)</translation>
+    </message>
+    <message>
+        <source>arg S_ij (degrees)</source>
+        <translation>arg S_ij (Grad)</translation>
+    </message>
+    <message>
+        <source>λ = %1 µm</source>
+        <translation>λ = %1 µm</translation>
     </message>
 </context>
 <context>

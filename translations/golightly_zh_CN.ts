@@ -95,6 +95,34 @@
         <source>Add material from library</source>
         <translation>从材料库添加材料</translation>
     </message>
+    <message>
+        <source>cannot be read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>line 1: not an S-parameter table (expected wavelength_um,frequency_thz,S11_re,S11_im,...)</source>
+        <translation>第 1 行：不是 S 参数表（应为 wavelength_um,frequency_thz,S11_re,S11_im,...）</translation>
+    </message>
+    <message>
+        <source>line 1: %1 S columns is not a square matrix</source>
+        <translation>第 1 行：%1 个 S 列不构成方阵</translation>
+    </message>
+    <message>
+        <source>line 1: column %1 should be %2_re</source>
+        <translation>第 1 行：第 %1 列应为 %2_re</translation>
+    </message>
+    <message>
+        <source>line %1: %2 values, the header has %3</source>
+        <translation>第 %1 行：有 %2 个值，而表头有 %3 个</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: not a number</source>
+        <translation>第 %1 行第 %2 列：不是数值</translation>
+    </message>
+    <message>
+        <source>no rows</source>
+        <translation>没有数据行</translation>
+    </message>
 </context>
 <context>
     <name>QPlatformTheme</name>
@@ -901,6 +929,129 @@ Recover it?</source>
         <source>Set slice</source>
         <translation>设置切片</translation>
     </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Compute &amp;S-parameters</source>
+        <translation>计算 S 参数(&amp;S)</translation>
+    </message>
+    <message>
+        <source>One run per port and mode of the project&apos;s ports; |S_ij| and phase in the S-parameters dock (%1)</source>
+        <translation>对项目的每个端口和每个模式各运行一次；|S_ij| 和相位显示在 S 参数面板中（%1）</translation>
+    </message>
+    <message>
+        <source>Cancel S-parameters</source>
+        <translation>取消 S 参数计算</translation>
+    </message>
+    <message>
+        <source>Opened the design %1</source>
+        <translation>已打开设计 %1</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::ModeViewerDock</name>
+    <message>
+        <source>Port Modes</source>
+        <translation>端口模式</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source> modes</source>
+        <translation> 个模式</translation>
+    </message>
+    <message>
+        <source>Solve</source>
+        <translation>求解</translation>
+    </message>
+    <message>
+        <source>Wavelength</source>
+        <translation>波长</translation>
+    </message>
+    <message>
+        <source>|E|</source>
+        <translation>|E|</translation>
+    </message>
+    <message>
+        <source>|E_u|</source>
+        <translation>|E_u|</translation>
+    </message>
+    <message>
+        <source>|E_v|</source>
+        <translation>|E_v|</translation>
+    </message>
+    <message>
+        <source>|E_w| (along the port&apos;s normal)</source>
+        <translation>|E_w|（沿端口法向）</translation>
+    </message>
+    <message>
+        <source>Permittivity</source>
+        <translation>介电常数</translation>
+    </message>
+    <message>
+        <source>Picture</source>
+        <translation>显示内容</translation>
+    </message>
+    <message>
+        <source>Pick a port and Solve: its modes before any run.</source>
+        <translation>选择端口并点击“求解”：无需运行即可查看其模式。</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>n_eff</source>
+        <translation>n_eff</translation>
+    </message>
+    <message>
+        <source>n_group</source>
+        <translation>n_group</translation>
+    </message>
+    <message>
+        <source>TE fraction</source>
+        <translation>TE 占比</translation>
+    </message>
+    <message>
+        <source>The project has no ports (top-level &quot;ports&quot;, see the user guide).</source>
+        <translation>项目没有端口（顶层“ports”字段，见用户指南）。</translation>
+    </message>
+    <message>
+        <source>Solving the modes of port %1 at %2 µm...</source>
+        <translation>正在求解端口 %1 在 %2 µm 处的模式...</translation>
+    </message>
+    <message>
+        <source>Cannot solve the modes: %1</source>
+        <translation>无法求解模式：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n mode(s) of the %1-%2 cross-section at %3 µm (full-vector, PEC window).</source>
+        <translation>
+            <numerusform>%1-%2 截面在 %3 µm 处的 %n 个模式（全矢量，PEC 窗口）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n guided slab mode(s) of the port line at %1 µm (as the mode source and the S-parameter runs see them).</source>
+        <translation>
+            <numerusform>端口线在 %1 µm 处的 %n 个平板导模（与模式光源和 S 参数运行所用的相同）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 along the port (µm)</source>
+        <translation>沿端口的 %1 (µm)</translation>
+    </message>
+    <message>
+        <source>Mode %1 field (arbitrary units)</source>
+        <translation>模式 %1 的场（任意单位）</translation>
+    </message>
+    <message>
+        <source>%1 (µm)</source>
+        <translation>%1 (µm)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
@@ -927,6 +1078,109 @@ Recover it?</source>
     <message>
         <source>stops at %1 dB %2 after the sources end (%3 fs)</source>
         <translation>光源结束（%3 fs）后在 %1 dB %2 处停止</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::SParamsDock</name>
+    <message>
+        <source>S-parameters</source>
+        <translation>S 参数</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>One run per port and mode of the project&apos;s ports (Run &gt; Compute S-parameters)</source>
+        <translation>对项目的每个端口和每个模式各运行一次（运行 &gt; 计算 S 参数）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Open...</source>
+        <translation>打开...</translation>
+    </message>
+    <message>
+        <source>Show a sparams.csv written by golightly-cli sparams or an earlier computation</source>
+        <translation>显示由 golightly-cli sparams 或先前计算写出的 sparams.csv</translation>
+    </message>
+    <message>
+        <source>No S-parameters yet: give the project ports, then Run &gt; Compute S-parameters.</source>
+        <translation>尚无 S 参数：先为项目添加端口，然后选择 运行 &gt; 计算 S 参数。</translation>
+    </message>
+    <message>
+        <source>Open S-parameters</source>
+        <translation>打开 S 参数</translation>
+    </message>
+    <message>
+        <source>S-parameter table (sparams.csv *.csv)</source>
+        <translation>S 参数表 (sparams.csv *.csv)</translation>
+    </message>
+    <message>
+        <source>S-parameters are being computed already.</source>
+        <translation>S 参数已在计算中。</translation>
+    </message>
+    <message>
+        <source>Cannot compute S-parameters: %1</source>
+        <translation>无法计算 S 参数：%1</translation>
+    </message>
+    <message>
+        <source>port run 1 of %1</source>
+        <translation>端口运行 1/%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Computing S-parameters: %n port run(s)...</source>
+        <translation>
+            <numerusform>正在计算 S 参数：%n 次端口运行...</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelling...</source>
+        <translation>正在取消...</translation>
+    </message>
+    <message>
+        <source>port run %1 of %2 — %3 % — ETA %4</source>
+        <translation>端口运行 %1/%2 — %3 % — 剩余 %4</translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation>完成，用时 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>S-parameters of %n port-mode(s), %1 wavelengths; written to %2</source>
+        <translation>
+            <numerusform>%n 个端口模式、%1 个波长的 S 参数；已写入 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n of %1 port run(s); the plots show the finished columns.</source>
+        <translation>
+            <numerusform>已在完成 %1 次端口运行中的 %n 次后取消；图中显示已完成的列。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>S-parameters failed: %1</source>
+        <translation>S 参数计算失败：%1</translation>
+    </message>
+    <message>
+        <source>Cannot read S-parameters: %1</source>
+        <translation>无法读取 S 参数：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n port-mode(s), %2 wavelengths</source>
+        <translation>
+            <numerusform>%1：%n 个端口模式，%2 个波长</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -997,6 +1251,247 @@ Recover it?</source>
     </message>
 </context>
 <context>
+    <name>golightly::app::SweepDock</name>
+    <message>
+        <source>Sweep / Optimize</source>
+        <translation>扫描 / 优化</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Vary</source>
+        <translation>可变</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>起始值</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>终止值</translation>
+    </message>
+    <message>
+        <source>Points</source>
+        <translation>点数</translation>
+    </message>
+    <message>
+        <source>A number (µm, fs or no unit) or an expression such as 250 nm or 2 * w</source>
+        <translation>数值（µm、fs 或无单位）或表达式，例如 250 nm 或 2 * w</translation>
+    </message>
+    <message>
+        <source>Sweep: values from From to To inclusive. Optimize: From..To are the bounds.</source>
+        <translation>扫描：取从“起始值”到“终止值”（含两端）的值。优化：起始值..终止值为取值边界。</translation>
+    </message>
+    <message>
+        <source>Add Parameter...</source>
+        <translation>添加参数...</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Add Parameter</source>
+        <translation>添加参数</translation>
+    </message>
+    <message>
+        <source>Name (letters, digits, _):</source>
+        <translation>名称（字母、数字、_）：</translation>
+    </message>
+    <message>
+        <source>Value of %1 (number or expression):</source>
+        <translation>%1 的值（数值或表达式）：</translation>
+    </message>
+    <message>
+        <source>The flux monitor whose (normalized) value is plotted</source>
+        <translation>绘制其（归一化）值的通量监视器</translation>
+    </message>
+    <message>
+        <source>at</source>
+        <translation>在</translation>
+    </message>
+    <message>
+        <source>Sweep plots</source>
+        <translation>扫描绘制</translation>
+    </message>
+    <message>
+        <source>An expression over the monitors at wavelengths in µm and the parameters, e.g. T(1.55) or min(T(1.5), T(1.6)) - R(1.55)</source>
+        <translation>由各监视器在给定波长（µm）处的值和参数构成的表达式，例如 T(1.55) 或 min(T(1.5), T(1.6)) - R(1.55)</translation>
+    </message>
+    <message>
+        <source>Minimize</source>
+        <translation>最小化</translation>
+    </message>
+    <message>
+        <source>Optimize</source>
+        <translation>优化</translation>
+    </message>
+    <message>
+        <source>at most </source>
+        <translation>最多 </translation>
+    </message>
+    <message>
+        <source> runs</source>
+        <translation> 次运行</translation>
+    </message>
+    <message>
+        <source>bobyqa, cobyla, neldermead, sbplx: local; direct, crs2, esch, isres: global (NLopt)</source>
+        <translation>bobyqa、cobyla、neldermead、sbplx：局部；direct、crs2、esch、isres：全局 (NLopt)</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Run every design of the varied parameters&apos; ranges</source>
+        <translation>运行可变参数范围内的每个设计</translation>
+    </message>
+    <message>
+        <source>Search the varied parameters&apos; ranges for the best objective</source>
+        <translation>在可变参数的范围内搜索最佳目标值</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Tick Vary for one or two parameters, then Sweep or Optimize.</source>
+        <translation>为一个或两个参数勾选“可变”，然后点击“扫描”或“优化”。</translation>
+    </message>
+    <message>
+        <source>Click a point to open that design</source>
+        <translation>单击某个点可打开该设计</translation>
+    </message>
+    <message>
+        <source>= %1</source>
+        <translation>= %1</translation>
+    </message>
+    <message>
+        <source>%1: not a number</source>
+        <translation>%1：不是数值</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid parameter name (letters, digits and _, not starting with a digit; not a unit or function name)</source>
+        <translation>“%1”不是有效的参数名（由字母、数字和 _ 组成，不能以数字开头；不能是单位名或函数名）</translation>
+    </message>
+    <message>
+        <source>The project has a parameter %1 already.</source>
+        <translation>项目中已有参数 %1。</translation>
+    </message>
+    <message>
+        <source>Add parameter %1</source>
+        <translation>添加参数 %1</translation>
+    </message>
+    <message>
+        <source>Parameter %1 added.</source>
+        <translation>已添加参数 %1。</translation>
+    </message>
+    <message>
+        <source>Remove parameter %1</source>
+        <translation>移除参数 %1</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1: %2</source>
+        <translation>无法移除 %1：%2</translation>
+    </message>
+    <message>
+        <source>Parameter %1 removed.</source>
+        <translation>已移除参数 %1。</translation>
+    </message>
+    <message>
+        <source>Set parameter %1</source>
+        <translation>设置参数 %1</translation>
+    </message>
+    <message>
+        <source>A sweep or optimization is running already.</source>
+        <translation>已有扫描或优化正在进行。</translation>
+    </message>
+    <message>
+        <source>Tick Vary for at least one parameter (add one with Add Parameter... if the project has none).</source>
+        <translation>请至少为一个参数勾选“可变”（若项目没有参数，请用“添加参数...”添加）。</translation>
+    </message>
+    <message>
+        <source>%1: From must be below To.</source>
+        <translation>%1：起始值必须小于终止值。</translation>
+    </message>
+    <message>
+        <source>The project has no flux monitor to plot.</source>
+        <translation>项目中没有可绘制的通量监视器。</translation>
+    </message>
+    <message>
+        <source>Give an objective, e.g. T(1.55).</source>
+        <translation>请给出目标函数，例如 T(1.55)。</translation>
+    </message>
+    <message>
+        <source>starting...</source>
+        <translation>正在启动...</translation>
+    </message>
+    <message>
+        <source>Optimizing %1 over %2 (at most %3 runs) into %4</source>
+        <translation>正在针对 %2 优化 %1（最多 %3 次运行），输出到 %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweeping %1 over %n design(s) into %2</source>
+        <translation>
+            <numerusform>正在扫描 %1，共 %n 个设计，输出到 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Best: %1; objective %2 at run %3 of %4 (%5). Click a point to open that design.</source>
+        <translation>最佳：%1；目标值 %2，来自第 %3/%4 次运行（%5）。单击某个点可打开该设计。</translation>
+    </message>
+    <message>
+        <source>%1 designs: %2 ran, %3 reused, %4 failed%5. Click a point to open that design.</source>
+        <translation>%1 个设计：运行 %2 个，复用 %3 个，失败 %4 个%5。单击某个点可打开该设计。</translation>
+    </message>
+    <message>
+        <source>, cancelled</source>
+        <translation>，已取消</translation>
+    </message>
+    <message>
+        <source>Cancelling: the running design stops, no other starts...</source>
+        <translation>正在取消：停止正在运行的设计，不再启动其他设计...</translation>
+    </message>
+    <message>
+        <source>run %1 of at most %2 — ETA %3</source>
+        <translation>第 %1 次运行（最多 %2 次）— 剩余 %3</translation>
+    </message>
+    <message>
+        <source>design %1 of %2 — ETA %3</source>
+        <translation>设计 %1/%2 — 剩余 %3</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation>完成，用时 %1</translation>
+    </message>
+    <message>
+        <source>finished with errors</source>
+        <translation>完成，但有错误</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行序号</translation>
+    </message>
+    <message>
+        <source>Design</source>
+        <translation>设计序号</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::BoxItemTool</name>
     <message>
         <source>TF/SF Box</source>
@@ -1063,6 +1558,10 @@ Recover it?</source>
     <message>
         <source>Delete</source>
         <translation>删除</translation>
+    </message>
+    <message>
+        <source>port %1</source>
+        <translation>端口 %1</translation>
     </message>
 </context>
 <context>
@@ -1161,6 +1660,18 @@ The file was not changed, and this window keeps its current project.</source>
     <message>
         <source>Recover unsaved work</source>
         <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <source>Add port</source>
+        <translation>添加端口</translation>
+    </message>
+    <message>
+        <source>Delete port</source>
+        <translation>删除端口</translation>
+    </message>
+    <message>
+        <source>Move port</source>
+        <translation>移动端口</translation>
     </message>
 </context>
 <context>
@@ -1265,6 +1776,34 @@ The file was not changed, and this window keeps its current project.</source>
         <source>Cannot write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
+    <message>
+        <source>Into</source>
+        <translation>导入到</translation>
+    </message>
+    <message>
+        <source>Layer name</source>
+        <translation>图层名称</translation>
+    </message>
+    <message>
+        <source>z (µm)</source>
+        <translation>z (µm)</translation>
+    </message>
+    <message>
+        <source>A new layer, or an existing layer (it keeps its z range, sidewall and material)</source>
+        <translation>新图层或已有图层（已有图层保留其 z 范围、侧壁和材料）</translation>
+    </message>
+    <message>
+        <source>The z range of a new layer in a 3D project: z0, z1</source>
+        <translation>3D 项目中新图层的 z 范围：z0, z1</translation>
+    </message>
+    <message>
+        <source>whole domain</source>
+        <translation>整个计算域</translation>
+    </message>
+    <message>
+        <source>Layer %1: the z range &quot;%2&quot; is not two numbers z0, z1 (µm) with z0 &lt; z1.</source>
+        <translation>图层 %1：z 范围“%2”不是满足 z0 &lt; z1 的两个数 z0, z1 (µm)。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::LayerStackDiagram</name>
@@ -1295,6 +1834,14 @@ The file was not changed, and this window keeps its current project.</source>
     <message>
         <source>Set layer z range</source>
         <translation>设置图层 z 范围</translation>
+    </message>
+    <message>
+        <source>selection z %1</source>
+        <translation>选区 z %1</translation>
+    </message>
+    <message>
+        <source>Set z extent</source>
+        <translation>设置 z 范围</translation>
     </message>
 </context>
 <context>
@@ -1370,6 +1917,22 @@ The file was not changed, and this window keeps its current project.</source>
     <message>
         <source>2D project: z ranges apply when you switch to 3D (Run setup &gt; Dimensions).</source>
         <translation>2D 项目：切换到 3D 后 z 范围生效（运行设置 &gt; 维度）。</translation>
+    </message>
+    <message>
+        <source>GDS layer</source>
+        <translation>GDS 图层</translation>
+    </message>
+    <message>
+        <source>GDSII layer/datatype the layer&apos;s shapes are exported to (File &gt; Export GDS), e.g. 1/0; empty: none</source>
+        <translation>该图层的形状导出到的 GDSII 图层/数据类型（文件 &gt; 导出 GDS），例如 1/0；留空：无</translation>
+    </message>
+    <message>
+        <source>Set GDS layer</source>
+        <translation>设置 GDS 图层</translation>
+    </message>
+    <message>
+        <source>No GDS layer: an export writes this layer on layer %1, datatype 0</source>
+        <translation>无 GDS 图层：导出时将此图层写入图层 %1，数据类型 0</translation>
     </message>
 </context>
 <context>
@@ -2052,6 +2615,17 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     </message>
 </context>
 <context>
+    <name>golightly::editor::PortTool</name>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Drag a line across the waveguide to place a port (S-parameters); direction and modes in Properties</source>
+        <translation>横跨波导拖出一条线以放置端口（S 参数）；方向和模式在属性面板中设置</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::PropertiesDock</name>
     <message>
         <source>Properties</source>
@@ -2460,6 +3034,38 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>scattering cross-section</source>
         <translation>散射截面</translation>
+    </message>
+    <message>
+        <source>Edit port</source>
+        <translation>编辑端口</translation>
+    </message>
+    <message>
+        <source>Normal</source>
+        <translation>法向</translation>
+    </message>
+    <message>
+        <source>port &quot;%1&quot;</source>
+        <translation>端口“%1”</translation>
+    </message>
+    <message>
+        <source>port (plane)</source>
+        <translation>端口（平面）</translation>
+    </message>
+    <message>
+        <source>port (line)</source>
+        <translation>端口（线）</translation>
+    </message>
+    <message>
+        <source>Size x</source>
+        <translation>x 尺寸</translation>
+    </message>
+    <message>
+        <source>Size y</source>
+        <translation>y 尺寸</translation>
+    </message>
+    <message>
+        <source>Modes</source>
+        <translation>模式</translation>
     </message>
 </context>
 <context>
@@ -3261,6 +3867,41 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Cross-section per length (µm)</source>
         <translation>单位长度截面 (µm)</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::plots::SParamsView</name>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>All S_ij</source>
+        <translation>全部 S_ij</translation>
+    </message>
+    <message>
+        <source>Reflections S_ii</source>
+        <translation>反射 S_ii</translation>
+    </message>
+    <message>
+        <source>Transmissions S_ij, i ≠ j</source>
+        <translation>透射 S_ij，i ≠ j</translation>
+    </message>
+    <message>
+        <source>Wavelength (µm)</source>
+        <translation>波长 (µm)</translation>
+    </message>
+    <message>
+        <source>|S_ij| (dB)</source>
+        <translation>|S_ij| (dB)</translation>
+    </message>
+    <message>
+        <source>arg S_ij (degrees)</source>
+        <translation>arg S_ij（度）</translation>
+    </message>
+    <message>
+        <source>λ = %1 µm</source>
+        <translation>λ = %1 µm</translation>
     </message>
 </context>
 <context>
