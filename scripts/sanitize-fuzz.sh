@@ -42,7 +42,7 @@ if [ "$run_tests" = 1 ]; then
   # grids (the 3D Mie run alone is minutes in Release), and the Release ctest runs them;
   # and less the hidden [.] cases (benchmarks, convergence studies): a filter made only of
   # exclusions would select them in Catch2.
-  "$build/tests/golightly_solver_tests" --order decl "~[slow]~[.]"
+  "$build/tests/golightly_solver_tests" --order decl --durations yes "~[slow]~[.]"
   echo "sanitize-fuzz: solver tests under ASan+UBSan $(( $(date +%s) - t0 )) s"
 fi
 

@@ -57,7 +57,7 @@ Monitor mode_monitor(const std::string& name, double x, const std::string& dir) 
 
 }  // namespace
 
-TEST_CASE("mode monitor 3D: a strip waveguide's TE0 amplitudes at two planes", "[modes3d][3d]") {
+TEST_CASE("mode monitor 3D: a strip waveguide's TE0 amplitudes at two planes", "[modes3d][3d][slow]") {
     if (!have_mode_solver_2d()) {
         WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
         return;
@@ -121,7 +121,7 @@ TEST_CASE("mode monitor 3D: a strip waveguide's TE0 amplitudes at two planes", "
 // Mode source (plane, profile "mode", spec "Mode sources and monitors"): the strip's TE0
 // launched one way along +x; a mode monitor downstream measures the power in TE0 against
 // the flux through its plane, a flux plane behind the source the power sent backwards.
-TEST_CASE("mode source 3D: the strip's TE0 injected one way", "[modes3d][3d]") {
+TEST_CASE("mode source 3D: the strip's TE0 injected one way", "[modes3d][3d][slow]") {
     if (!have_mode_solver_2d()) {
         WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
         return;

@@ -54,7 +54,7 @@ Project straight_strip(double dx) {
 
 }  // namespace
 
-TEST_CASE("S-parameters: a straight strip waveguide between two ports", "[sparams][3d]") {
+TEST_CASE("S-parameters: a straight strip waveguide between two ports", "[sparams][3d][slow]") {
     if (!have_mode_solver_2d()) {
         WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
         return;
