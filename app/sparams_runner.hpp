@@ -1,14 +1,11 @@
 // GoLightly IDE: S-parameters computed column by column (issue 21), so that the plots can
 // show each port's column as soon as its run finishes.
 //
-// golightly::run_sparameters (solver/run sparams.hpp) runs every port-mode and returns the
-// whole matrix at the end; it has no per-run callback. run_sparameters_live does the same
-// computation on top of the solver's public API, step for step as sparams.cpp does it
-// (the same excitation project per port-mode, the same mode monitors 2 cells inside every
-// port, S_ij = b_i / a_j exp(i (beta_i + beta_j) d), the same reciprocity and passivity
-// warnings), and calls `column_done` after each run with the columns known so far.
-// tests/gui/tst_sparams_sweep.cpp checks that its matrix equals run_sparameters' on a 2D
-// project. If sparams.hpp gains a per-run callback, this file should call it instead.
+// golightly::run_sparameters (solver/run sparams.hpp) returns the whole matrix at the end;
+// run_sparameters_live runs the same port-mode simulations one after the other through the
+// solver's per-port-mode steps (run_port_mode, sparameter_column) and calls `column_done`
+// after each run with the columns known so far; its final matrix is assemble_sparameters'
+// of the runs, i.e. run_sparameters' (tests/gui/tst_sparams_sweep.cpp compares the two).
 #pragma once
 
 #include <functional>
