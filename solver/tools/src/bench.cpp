@@ -428,6 +428,10 @@ BenchReport run_bench(const BenchOptions& o) {
     engine.reset();
     r.copy_bandwidth_gbs = o.backend == "cuda" ? cuda_copy_bandwidth_gbs(std::size_t(1) << 30)
                                                : cpu_copy_bandwidth_gbs(std::size_t(1) << 28, o.threads);
+    // Several CUDA devices: each has its own memory, so the yardstick is the sum of their
+    // copy bandwidths (one device's, times the count: the devices are alike). CPU
+    // subdomains share one memory.
+    if (o.backend == "cuda" && o.devices > 1) r.copy_bandwidth_gbs *= o.devices;
     r.fraction_of_copy = r.bandwidth_gbs / r.copy_bandwidth_gbs;
     return r;
 }
