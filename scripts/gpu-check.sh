@@ -4,7 +4,7 @@
 #
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
-#                                                       [--scaling]
+#                                                       [--scaling] [--build-only]
 # --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
 # multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
 # there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
@@ -19,10 +19,11 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0
+SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0
 for a in "$@"; do
   case $a in
     --scaling) SCALING=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
+    --build-only) BUILD_ONLY=1 ;;
     --ncu) NCU=1 ;;
     --tests-only) SANITIZE=0; BENCH=0 ;;
     --no-bench) BENCH=0 ;;
@@ -67,6 +68,7 @@ fi
 ninja -C "$BUILD" golightly-cli >> "$LOG/build.log" 2>&1 || true
 ninja -C "$BUILD" golightly_gl_interop_check >> "$LOG/build.log" 2>&1 || true
 echo "build ok ($(( $(date +%s) - t0 )) s)"
+[ $BUILD_ONLY = 1 ] && exit 0
 T=$BUILD/tests/golightly_gpu_tests
 
 if [ $TESTS = 1 ]; then

@@ -3,30 +3,49 @@
 // faces, a uint16 material index per E component into a (ca, cb) table). Included by
 // cuda_engine3d.cu only (its own translation unit; the 2D engine is cuda_engine.cu).
 //
-// Kernel design (2.5D): one thread per (i, j) column, threads of a warp along x (coalesced
-// rows), each thread walking its column along z over a chunk [k0, k1) of planes
-// (gridDim.z chunks, so small grids still fill the device). The z-neighbour is carried in
-// registers from one plane to the next: the H kernel loads Ex, Ey of plane k+1 once and
-// reuses them as plane k of the next iteration; the E kernel keeps Hx, Hy of plane k-1.
-// The x neighbours (i +- 1) are the neighbouring threads' loads and the y neighbours
-// (j +- 1) the neighbouring warps' loads of the same block, both served by L1/L2; only the
-// block's halo row (1 of 8 rows) is fetched twice from L2.
+// Two kernel designs, both 2.5D: one thread per (i, j) column, threads of a warp along x
+// (coalesced rows), each thread walking its column along z over a chunk [k0, k1) of planes
+// (gridDim.z chunks, so small grids still fill the device), the z-neighbour carried in
+// registers from one plane to the next.
 //
-// Traffic model per cell and step (s = sizeof(T)), DRAM bytes with the neighbours from
-// cache:
-//   update_h3: reads Ex, Ey, Ez, Hx, Hy, Hz, writes Hx, Hy, Hz:   6 R + 3 W = 9 s
-//   update_e3: reads Hx, Hy, Hz, Ex, Ey, Ez, writes Ex, Ey, Ez,
-//              reads the three uint16 material indices:           9 s + 6 B
-//   -> 18 s + 6 B per cell (78 B float32, 150 B float64); the (ca, cb) table stays in L1.
-//   CPML: inside the slab of axis a each of the four psi arrays of that axis (two H, two
-//   E components differentiate along a) is read and written once: 8 s per slab cell and
-//   axis (Bulk3<T>::cpml_bytes_per_step()); the 1D profiles are cached.
-// A fused H+E kernel (E of plane k-1 updated right after H of plane k, so each field
-// passes through DRAM once per step: 12 s + 6 B) is the next step for speed; not built yet.
+// 1. update_he3 (default): H and E fused in one pass ("ping-pong"). The kernel reads E^n,
+//    H^{n-1/2} and psi from one set of buffers and writes E^{n+1}, H^{n+1/2} and psi to the
+//    other; the engine swaps the sets after each step (Bulk3::flip). A block of 32 x 8
+//    threads owns 31 x 7 columns; at plane k every thread computes H^{n+1/2} of its column,
+//    the first column and row being a neighbouring block's (recomputed from the unchanged
+//    input buffers, psi read but not written: the owner writes it), puts it in shared
+//    memory, and the owners update E of plane k from their x / y neighbours' H and from H
+//    of plane k - 1 (registers). A chunk starts by recomputing H of plane k0 - 1. The
+//    recomputed halo costs 15 % more H arithmetic and L2 reads, not DRAM bytes (the
+//    neighbouring block reads the same lines). Because nothing is updated in place, blocks
+//    need no order among each other, and any range of planes can be updated on its own
+//    (update_fused(k_lo, k_hi): the distributed engine updates the planes next to a cut
+//    apart from the interior).
+//    Traffic per cell (s = sizeof(T)), DRAM bytes, the neighbours and the recomputed halo
+//    from cache: reads Ex, Ey, Ez, Hx, Hy, Hz and the three
+//    uint16 material indices, writes the six fields: 12 s + 6 B (54 B float32, 102 B
+//    float64). It needs a second set of the six fields and of psi in device memory.
+//    H sources and TF/SF H corrections, which in scene.hpp's order follow the H update and
+//    precede the E update, are added to H^{n-1/2} before the kernel instead: the H update
+//    is H^{n+1/2} = H^{n-1/2} + S (curl terms) with a coefficient of 1 on H^{n-1/2}, so the
+//    sum is the same to rounding (a source on a PMC-zeroed cell is dropped at setup).
+// 2. update_h3 + update_e3 (GOLIGHTLY_CUDA3D_FUSED=0; kept for comparison): in place, H
+//    first, then E. The H kernel loads Ex, Ey of plane k+1 once and reuses them as plane k
+//    of the next iteration; the E kernel keeps Hx, Hy of plane k-1.
+//    Traffic per cell and step, DRAM bytes with the neighbours from cache:
+//      update_h3: reads Ex, Ey, Ez, Hx, Hy, Hz, writes Hx, Hy, Hz:   6 R + 3 W = 9 s
+//      update_e3: reads Hx, Hy, Hz, Ex, Ey, Ez, writes Ex, Ey, Ez,
+//                 reads the three uint16 material indices:           9 s + 6 B
+//      -> 18 s + 6 B per cell (78 B float32, 150 B float64).
+// Both: the (ca, cb) table stays in L1. CPML: inside the slab of axis a each of the four psi
+// arrays of that axis (two H, two E components differentiate along a) is read and written
+// once: 8 s per slab cell and axis (Bulk3<T>::cpml_bytes_per_step()); the 1D profiles are
+// cached.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -50,6 +69,7 @@ template <class T> struct DevGrid3 {
     int w[3];                  // slab width per axis (pml_lo + pml_hi)
     int periodic[3], pec[3], pmc[3];
     int k_chunk;               // planes per z chunk (blockIdx.z)
+    int k_lo, k_hi;            // planes the launch updates: [k_lo, k_hi) (update_he3; the others: all)
     T S;
     T* E[3];                   // Ex, Ey, Ez
     T* H[3];                   // Hx, Hy, Hz
@@ -57,6 +77,10 @@ template <class T> struct DevGrid3 {
     const Coef2<T>* table;
     const T* prof[3][6];       // per axis, length n[a]: b_e, c_e, inv_kappa_e, b_h, c_h, inv_kappa_h
     T* psi[6][3];              // [component Ex..Hz][derivative axis]: the slab arrays (nullptr: none)
+    // update_he3 only: where E^{n+1}, H^{n+1/2} and psi go (the other buffer set).
+    T* E_out[3];
+    T* H_out[3];
+    T* psi_out[6][3];
 };
 
 /// Index of cell (i, j, k) in the psi array of the slabs of `axis` (scene.hpp layout of
@@ -210,15 +234,169 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_e3(
     }
 }
 
+// ---- fused H + E kernel (update_he3, file comment design 1) ----
+
+
+/// A CPML-corrected difference as cpml_term, reading psi from the input set and, for the
+/// owner of the cell (`own`), writing the new psi to the output set.
+template <class T>
+__device__ __forceinline__ T cpml_term_pp(const DevGrid3<T>& g, T d, bool in_slab, int comp, int axis, int pos, bool is_e,
+                                          int i, int j, int k, bool own) {
+    if (!in_slab) return d;
+    const T* const* p = g.prof[axis];
+    const T b = __ldg(is_e ? p[0] + pos : p[3] + pos), c = __ldg(is_e ? p[1] + pos : p[4] + pos);
+    const T ik = __ldg(is_e ? p[2] + pos : p[5] + pos);
+    const std::size_t q = psi_index(g, axis, i, j, k);
+    const T v = b * __ldg(g.psi[comp][axis] + q) + c * d;
+    if (own) g.psi_out[comp][axis][q] = v;
+    return d * ik + v;
+}
+
+/// H^{n+1/2} of cell (i, j, k), flat index idx, from the input set: (ex, ey, ez) E^n of the
+/// cell, (ex_kp, ey_kp) E^n of the cell at k+1 (0 beyond a face that is not periodic).
+/// Same arithmetic as update_h3. own: the caller owns the cell (psi written).
+template <class T>
+__device__ __forceinline__ void h_cell(const DevGrid3<T>& g, int i, int j, int k, std::size_t idx, T ex, T ey, T ez,
+                                       T ex_kp, T ey_kp, bool own, T& hx, T& hy, T& hz) {
+    const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+    const bool has_ip = i + 1 < nx || g.periodic[0], has_jp = j + 1 < ny || g.periodic[1];
+    const long long dip = i + 1 < nx ? 1 : -(long long)(nx - 1);
+    const long long djp = j + 1 < ny ? (long long)nx : -(long long)(ny - 1) * nx;
+    // The input set is read-only during update_he3: __ldg lets loads move past the stores.
+    const T ez_ip = has_ip ? __ldg(g.E[2] + idx + dip) : T(0), ey_ip = has_ip ? __ldg(g.E[1] + idx + dip) : T(0);
+    const T ez_jp = has_jp ? __ldg(g.E[2] + idx + djp) : T(0), ex_jp = has_jp ? __ldg(g.E[0] + idx + djp) : T(0);
+    const T hx0 = __ldg(g.H[0] + idx), hy0 = __ldg(g.H[1] + idx), hz0 = __ldg(g.H[2] + idx);
+    const bool sx = i < g.lo[0] || i >= g.hi[0], sy = j < g.lo[1] || j >= g.hi[1], sz = k < g.lo[2] || k >= g.hi[2];
+    const T hx_y = cpml_term_pp(g, ez_jp - ez, sy, 3, 1, j, false, i, j, k, own);
+    const T hx_z = cpml_term_pp(g, ey_kp - ey, sz, 3, 2, k, false, i, j, k, own);
+    const T hy_x = cpml_term_pp(g, ez_ip - ez, sx, 4, 0, i, false, i, j, k, own);
+    const T hy_z = cpml_term_pp(g, ex_kp - ex, sz, 4, 2, k, false, i, j, k, own);
+    const T hz_x = cpml_term_pp(g, ey_ip - ey, sx, 5, 0, i, false, i, j, k, own);
+    const T hz_y = cpml_term_pp(g, ex_jp - ex, sy, 5, 1, j, false, i, j, k, own);
+    const bool zero_x = g.pmc[0] && i == nx - 1, zero_y = g.pmc[1] && j == ny - 1, zero_z = g.pmc[2] && k == nz - 1;
+    hx = (zero_y || zero_z) ? T(0) : hx0 + g.S * (-hx_y + hx_z);
+    hy = (zero_x || zero_z) ? T(0) : hy0 + g.S * (hy_x - hy_z);
+    hz = (zero_x || zero_y) ? T(0) : hz0 + g.S * (-hz_x + hz_y);
+}
+
+/// H^{n+1/2} of a cell another block (or chunk) owns: loads its E^n and E^n at k+1 itself.
+template <class T>
+__device__ __forceinline__ void h_cell_other(const DevGrid3<T>& g, int i, int j, int k, T& hx, T& hy, T& hz) {
+    const std::size_t plane = std::size_t(g.n[0]) * g.n[1];
+    const std::size_t idx = std::size_t(k) * plane + std::size_t(j) * g.n[0] + i;
+    T ex_kp = T(0), ey_kp = T(0);
+    if (k + 1 < g.n[2]) {
+        ex_kp = __ldg(g.E[0] + idx + plane);
+        ey_kp = __ldg(g.E[1] + idx + plane);
+    } else if (g.periodic[2]) {
+        const std::size_t w = idx - std::size_t(g.n[2] - 1) * plane;
+        ex_kp = __ldg(g.E[0] + w);
+        ey_kp = __ldg(g.E[1] + w);
+    }
+    h_cell(g, i, j, k, idx, __ldg(g.E[0] + idx), __ldg(g.E[1] + idx), __ldg(g.E[2] + idx), ex_kp, ey_kp, false, hx, hy, hz);
+}
+
+// One time step of the bulk, H then E, planes [k_lo, k_hi), input set -> output set (file
+// comment design 1; traffic 12 s + 6 B per cell). Same arithmetic as update_h3 then
+// update_e3. Block of 32 x ROWS threads over the columns i = bx * 31 - 1 + tx,
+// j = by * (ROWS - 1) - 1 + ty: every thread computes H^{n+1/2} of its column, the threads of
+// tx = 0 and ty = 0 for a column another block owns (the halo: psi read, not written, H not
+// stored), so all warps do the same work and each plane needs one barrier; the others own
+// their column and update its E from the H of their x and y neighbours (shared memory, two
+// buffers by plane parity) and of plane k-1 (registers).
+template <class T, int ROWS>
+__global__ void __launch_bounds__(32 * ROWS, 1024 / (32 * ROWS)) update_he3(DevGrid3<T> g) {
+    __shared__ T sH[2][3][ROWS][32];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+    int i = int(blockIdx.x) * 31 - 1 + tx, j = int(blockIdx.y) * (ROWS - 1) - 1 + ty;
+    // The halo column / row before the first one wraps (periodic) or reads H = 0.
+    if (i < 0) i = g.periodic[0] ? nx - 1 : -1;
+    if (j < 0) j = g.periodic[1] ? ny - 1 : -1;
+    const bool cell = i >= 0 && i < nx && j >= 0 && j < ny;
+    const bool own = cell && tx > 0 && ty > 0;
+    const int k0 = g.k_lo + int(blockIdx.z) * g.k_chunk, k1 = min(g.k_hi, k0 + g.k_chunk);
+    if (k0 >= k1) return;  // uniform over the block
+    const std::size_t plane = std::size_t(nx) * ny;
+    const bool sx = i < g.lo[0] || i >= g.hi[0], sy = j < g.lo[1] || j >= g.hi[1];
+    const bool zero_x = g.pec[0] && i == 0, zero_y = g.pec[1] && j == 0;
+    std::size_t idx = std::size_t(k0) * plane + (cell ? std::size_t(j) * nx + i : 0);
+    T ex = T(0), ey = T(0), hx_km = T(0), hy_km = T(0);
+    if (cell) {
+        ex = __ldg(g.E[0] + idx);
+        ey = __ldg(g.E[1] + idx);
+    }
+    if (own) {  // H^{n+1/2} of plane k0 - 1 (another chunk's, or none)
+        const int kw = k0 > 0 ? k0 - 1 : (g.periodic[2] ? nz - 1 : -1);
+        if (kw >= 0) {
+            T hz_unused;
+            h_cell_other(g, i, j, kw, hx_km, hy_km, hz_unused);
+        }
+    }
+    for (int k = k0; k < k1; ++k, idx += plane) {
+        const int buf = (k - k0) & 1;
+        T hx = T(0), hy = T(0), hz = T(0), ez = T(0), ex_kp = T(0), ey_kp = T(0);
+        Coef2<T> cx{}, cy{}, cz{};
+        if (own) {  // issued early: their latency overlaps the H update and the barrier
+            cx = g.table[__ldg(g.mat[0] + idx)];
+            cy = g.table[__ldg(g.mat[1] + idx)];
+            cz = g.table[__ldg(g.mat[2] + idx)];
+        }
+        if (cell) {
+            ez = __ldg(g.E[2] + idx);
+            if (k + 1 < nz) {
+                ex_kp = __ldg(g.E[0] + idx + plane);
+                ey_kp = __ldg(g.E[1] + idx + plane);
+            } else if (g.periodic[2]) {
+                const std::size_t w = idx - std::size_t(nz - 1) * plane;
+                ex_kp = __ldg(g.E[0] + w);
+                ey_kp = __ldg(g.E[1] + w);
+            }
+            h_cell(g, i, j, k, idx, ex, ey, ez, ex_kp, ey_kp, own, hx, hy, hz);
+            if (own) {
+                g.H_out[0][idx] = hx;
+                g.H_out[1][idx] = hy;
+                g.H_out[2][idx] = hz;
+            }
+        }
+        sH[buf][0][ty][tx] = hx;
+        sH[buf][1][ty][tx] = hy;
+        sH[buf][2][ty][tx] = hz;
+        __syncthreads();  // (the other buffer is rewritten only after the next barrier)
+        if (own) {
+            const T hz_im = sH[buf][2][ty][tx - 1], hy_im = sH[buf][1][ty][tx - 1];
+            const T hz_jm = sH[buf][2][ty - 1][tx], hx_jm = sH[buf][0][ty - 1][tx];
+            const bool sz = k < g.lo[2] || k >= g.hi[2];
+            const T ex_y = cpml_term_pp(g, hz - hz_jm, sy, 0, 1, j, true, i, j, k, true);
+            const T ex_z = cpml_term_pp(g, hy - hy_km, sz, 0, 2, k, true, i, j, k, true);
+            const T ey_x = cpml_term_pp(g, hz - hz_im, sx, 1, 0, i, true, i, j, k, true);
+            const T ey_z = cpml_term_pp(g, hx - hx_km, sz, 1, 2, k, true, i, j, k, true);
+            const T ez_x = cpml_term_pp(g, hy - hy_im, sx, 2, 0, i, true, i, j, k, true);
+            const T ez_y = cpml_term_pp(g, hx - hx_jm, sy, 2, 1, j, true, i, j, k, true);
+            const bool zero_z = g.pec[2] && k == 0;
+            g.E_out[0][idx] = (zero_y || zero_z) ? T(0) : cx.ca * ex + cx.cb * (ex_y - ex_z);
+            g.E_out[1][idx] = (zero_x || zero_z) ? T(0) : cy.ca * ey + cy.cb * (-ey_x + ey_z);
+            g.E_out[2][idx] = (zero_x || zero_y) ? T(0) : cz.ca * ez + cz.cb * (ez_x - ez_y);
+        }
+        hx_km = hx;
+        hy_km = hy;
+        ex = ex_kp;
+        ey = ey_kp;
+    }
+}
+
 /// The 3D grid on the device: six fields, three uint16 material maps, the (ca, cb) table,
-/// the CPML profiles and the slab psi arrays; launches update_h3 / update_e3.
+/// the CPML profiles and the slab psi arrays; launches update_he3 (fused, two buffer sets
+/// that alternate: flip() after each step) or update_h3 / update_e3 (in place).
 template <class T>
 class Bulk3 {
 public:
-    /// Allocates and uploads everything on `stream`. Throws RunError for inconsistent
-    /// scene data (material maps of the wrong size, indices beyond the table, PML without
-    /// a CPML profile).
-    void setup(const Scene& sc, cudaStream_t stream, int sm_count) {
+    /// Allocates and uploads everything on `stream`. fused: update_he3 with a second set of
+    /// the fields and psi (else the in-place pair). Throws RunError for inconsistent scene
+    /// data (material maps of the wrong size, indices beyond the table, PML without a CPML
+    /// profile).
+    void setup(const Scene& sc, cudaStream_t stream, int sm_count, bool fused) {
+        fused_ = fused;
         const std::size_t n = sc.cells();
         const int dims[3] = {sc.nx, sc.ny, sc.nz};
         for (int a = 0; a < 3; ++a) {
@@ -233,11 +411,12 @@ public:
             g_.pmc[a] = sc.boundary[a] == BoundaryKind::Pmc;
         }
         g_.S = T(sc.courant);
-        for (int c = 0; c < 6; ++c) {
-            field_[c].alloc(n * sizeof(T));
-            CUDA_CHECK(cudaMemsetAsync(field_[c].template as<void>(), 0, n * sizeof(T), stream));
-            (c < 3 ? g_.E[c] : g_.H[c - 3]) = field_[c].template as<T>();
-        }
+        const int sets = fused_ ? 2 : 1;
+        for (int p = 0; p < sets; ++p)
+            for (int c = 0; c < 6; ++c) {
+                field_[p][c].alloc(n * sizeof(T));
+                CUDA_CHECK(cudaMemsetAsync(field_[p][c].template as<void>(), 0, n * sizeof(T), stream));
+            }
         upload_materials(sc, stream);
         for (int a = 0; a < 3; ++a) {
             const CpmlAxis& ax = sc.cpml[a];
@@ -261,20 +440,21 @@ public:
         psi_cells_ = 0;
         for (int c = 0; c < 6; ++c)
             for (int a = 0; a < 3; ++a) {
-                g_.psi[c][a] = nullptr;
                 if (!kTerm[c][a] || slab[a] == 0) continue;
-                psi_[c][a].alloc(slab[a] * sizeof(T));
-                CUDA_CHECK(cudaMemsetAsync(psi_[c][a].template as<void>(), 0, slab[a] * sizeof(T), stream));
-                g_.psi[c][a] = psi_[c][a].template as<T>();
+                for (int p = 0; p < sets; ++p) {
+                    psi_[p][c][a].alloc(slab[a] * sizeof(T));
+                    CUDA_CHECK(cudaMemsetAsync(psi_[p][c][a].template as<void>(), 0, slab[a] * sizeof(T), stream));
+                }
                 psi_cells_ += double(slab[a]);
             }
-        // z chunks: enough threads for about 4 x 2048 per SM, chunks of at least 16 planes.
-        const std::size_t columns = std::size_t(sc.nx) * sc.ny;
-        const std::size_t want = std::size_t(std::max(1, sm_count)) * 8192;
-        int chunks = int(std::min<std::size_t>((want + columns - 1) / columns, std::size_t(std::max(1, sc.nz / 16))));
-        chunks = std::max(1, std::min(chunks, 65535));
-        g_.k_chunk = (sc.nz + chunks - 1) / chunks;
-        chunks_ = (sc.nz + g_.k_chunk - 1) / g_.k_chunk;
+        parity_ = 0;
+        point_grid();
+        sm_count_ = std::max(1, sm_count);
+        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_CHUNK")) forced_chunk_ = std::atoi(c);
+        if (const char* r = std::getenv("GOLIGHTLY_CUDA3D_ROWS")) fused_rows_ = std::atoi(r) == 16 ? 16 : 8;
+        chunking(0, sc.nz, g_.k_chunk, chunks_);
+        g_.k_lo = 0;
+        g_.k_hi = sc.nz;
     }
 
     /// Uploads the three uint16 maps and the (ca, cb) table (setup and live edits; all
@@ -313,40 +493,102 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(stream));
     }
 
+    bool fused() const { return fused_; }
+
+    /// In-place pair (not fused): H of every plane, then E.
     void update_h(cudaStream_t stream) const {
-        update_h3<T><<<blocks(), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g_);
+        update_h3<T><<<blocks(chunks_), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g_);
         CUDA_CHECK_LAUNCH();
     }
     void update_e(cudaStream_t stream) const {
-        update_e3<T><<<blocks(), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g_);
+        update_e3<T><<<blocks(chunks_), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g_);
         CUDA_CHECK_LAUNCH();
     }
+    /// Fused: H and E of the planes [k_lo, k_hi) from the current set into the other one.
+    /// The step is complete once every plane has been updated (any order, any streams);
+    /// then flip().
+    void update_fused(cudaStream_t stream, int k_lo, int k_hi) const {
+        if (k_lo >= k_hi) return;
+        DevGrid3<T> g = g_;
+        g.k_lo = k_lo;
+        g.k_hi = k_hi;
+        int chunks = 1;
+        chunking(k_lo, k_hi, g.k_chunk, chunks);
+        const int q = parity_ ^ 1;
+        for (int c = 0; c < 3; ++c) {
+            g.E_out[c] = field_[q][c].template as<T>();
+            g.H_out[c] = field_[q][c + 3].template as<T>();
+        }
+        for (int c = 0; c < 6; ++c)
+            for (int a = 0; a < 3; ++a) g.psi_out[c][a] = psi_[q][c][a].template as<T>();
+        if (fused_rows_ == 16)
+            update_he3<T, 16><<<fused_blocks(16, chunks), dim3(32, 16), 0, stream>>>(g);
+        else
+            update_he3<T, 8><<<fused_blocks(8, chunks), dim3(32, 8), 0, stream>>>(g);
+        CUDA_CHECK_LAUNCH();
+    }
+    /// Fused: the output set of the last step becomes the current one.
+    void flip() {
+        parity_ ^= 1;
+        point_grid();
+    }
+    int parity() const { return parity_; }
 
+    /// The current set (E^n, H^{n-1/2} between steps).
     const DevGrid3<T>& grid() const { return g_; }
-    T* field(Component c) const { return field_[int(c)].template as<T>(); }
+    T* field(Component c) const { return field_[parity_][int(c)].template as<T>(); }
     const double* eps_table() const { return eps_.template as<double>(); }
     FieldArrays<T> fields() const {
         FieldArrays<T> f{};
-        for (int c = 0; c < 6; ++c) f.f[c] = field_[c].template as<T>();
+        for (int c = 0; c < 6; ++c) f.f[c] = field_[parity_][c].template as<T>();
         return f;
     }
 
-    /// Model of the bulk kernels (file comment): 18 s + 6 B per cell.
-    double bytes_per_cell() const { return 18.0 * sizeof(T) + 6.0; }
+    /// Model of the bulk kernels (file comment): 12 s + 6 B per cell fused, 18 s + 6 B in place.
+    double bytes_per_cell() const { return (fused_ ? 12.0 : 18.0) * sizeof(T) + 6.0; }
     /// CPML psi traffic per step: each psi value read and written once (2 s).
     double cpml_bytes_per_step() const { return 2.0 * sizeof(T) * psi_cells_; }
 
 private:
-    dim3 blocks() const {
-        return dim3(unsigned((g_.n[0] + kBulk3X - 1) / kBulk3X), unsigned((g_.n[1] + kBulk3Y - 1) / kBulk3Y), unsigned(chunks_));
+    void point_grid() {
+        for (int c = 0; c < 3; ++c) {
+            g_.E[c] = field_[parity_][c].template as<T>();
+            g_.H[c] = field_[parity_][c + 3].template as<T>();
+        }
+        for (int c = 0; c < 6; ++c)
+            for (int a = 0; a < 3; ++a) g_.psi[c][a] = psi_[parity_][c][a].template as<T>();
+    }
+    /// z chunks over [k_lo, k_hi): enough threads for about 4 x 2048 per SM, chunks of at
+    /// least 16 planes.
+    void chunking(int k_lo, int k_hi, int& k_chunk, int& chunks) const {
+        const int nz = std::max(1, k_hi - k_lo);
+        const std::size_t columns = std::size_t(g_.n[0]) * g_.n[1];
+        const std::size_t want = std::size_t(sm_count_) * 8192;
+        int c = int(std::min<std::size_t>((want + columns - 1) / columns, std::size_t(std::max(1, nz / 16))));
+        c = std::max(1, std::min(c, 65535));
+        k_chunk = (nz + c - 1) / c;
+        if (forced_chunk_ > 0) k_chunk = std::min(nz, forced_chunk_);  // tests: chunk edges everywhere
+        chunks = (nz + k_chunk - 1) / k_chunk;
+    }
+    /// update_he3's grid: blocks of 32 x rows threads own 31 x (rows - 1) columns.
+    dim3 fused_blocks(int rows, int chunks) const {
+        return dim3(unsigned((g_.n[0] + 30) / 31), unsigned((g_.n[1] + rows - 2) / (rows - 1)), unsigned(chunks));
+    }
+    dim3 blocks(int chunks) const {
+        return dim3(unsigned((g_.n[0] + kBulk3X - 1) / kBulk3X), unsigned((g_.n[1] + kBulk3Y - 1) / kBulk3Y), unsigned(chunks));
     }
 
     DevGrid3<T> g_{};
-    DevBuf field_[6], mat_[3], table_, eps_;
+    DevBuf field_[2][6], mat_[3], table_, eps_;
     DevBuf prof_[3][6];
-    DevBuf psi_[6][3];
+    DevBuf psi_[2][6][3];
     double psi_cells_ = 0;
     int chunks_ = 1;
+    int sm_count_ = 1;
+    int fused_rows_ = 8;    // update_he3 block height (GOLIGHTLY_CUDA3D_ROWS: 8 or 16)
+    int forced_chunk_ = 0;  // GOLIGHTLY_CUDA3D_CHUNK: planes per z chunk (tests); 0: chosen here
+    int parity_ = 0;
+    bool fused_ = true;
 };
 
 }  // namespace

@@ -134,9 +134,16 @@ public:
             a.n = int(n);
             a.max_poles = max_poles;
             disp_args_.push_back(a);
+            disp_slot_.push_back(slot);
             cells_[c] = d.cells;
             weight_[c] = d.weight;
         }
+    }
+
+    /// The field arrays the next launches read and write (the 3D engine's two buffer sets
+    /// alternate between steps, cuda_bulk3d.cuh).
+    void rebind(const FieldArrays<T>& fields) {
+        for (std::size_t k = 0; k < disp_args_.size(); ++k) disp_args_[k].E = fields.f[disp_slot_[k]];
     }
 
     /// Phase before_e: the poles advance from E^n.
@@ -177,6 +184,7 @@ private:
     DispBufs disp_[3];                     // per E component (Scene::dispersive index)
     DevBuf pole_first_, pole_count_, pole_coeffs_;
     std::vector<DispDev<T>> disp_args_;
+    std::vector<int> disp_slot_;           // FieldArrays slot of each entry of disp_args_
     std::vector<CellIndex> cells_[3];      // host copies of the lists (live edit)
     std::vector<double> weight_[3];
     std::vector<T> coef_staging_[3];

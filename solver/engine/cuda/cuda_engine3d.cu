@@ -18,9 +18,18 @@
 // cpu_extensions.hpp MurFaces). Live edits
 // (update_materials) copy the edited maps and table to the device between step batches.
 //
-// One time step (n -> n+1), in scene.hpp's order, as a fixed kernel sequence on the
-// engine's stream (no host synchronization inside step(); kGraphSteps steps replayed from a
-// CUDA graph):
+// One time step (n -> n+1) as a fixed kernel sequence on the engine's stream (no host
+// synchronization inside step(); kGraphSteps steps replayed from a CUDA graph). With the
+// fused bulk kernel (default, cuda_bulk3d.cuh design 1):
+//   0. tfsf.before_step     the TF/SF incident lines from n to n+1
+//      sources.after_h      H sources at t = n dt, added to H^{n-1/2} (linear: the same sum
+//      tfsf.after_h         as after the H update) and TF/SF H corrections (E_inc^n)
+//      dispersion.before_e  poles advance from E^n
+//      tensor.before_e      E^n of the tensor-coupled sites
+//   1. bulk.update_fused    H^{n+1/2} and E^{n+1} into the other buffer set; flip; the
+//                           extensions are rebound to the new current set
+//   2. dispersion.after_e ... monitors.after_step as below.
+// In place (GOLIGHTLY_CUDA3D_FUSED=0), scene.hpp's order:
 //   0. tfsf.before_step     the TF/SF incident lines from n to n+1
 //   1. bulk.update_h        H from E^n (CPML psi, pmc zeroing fused)
 //      sources.after_h      H sources at t = n dt
@@ -131,8 +140,8 @@ public:
                 throw RunError(std::string("CUDA engine (3D): the ") + "xyz"[a] +
                                " boundary is 'mur', which the 3D CUDA engine does not support yet: use the CPU "
                                "backend, or pml, pec, pmc or periodic");
-        if (sc_.ny > 8 * 65535)
-            throw RunError("CUDA engine (3D): at most " + std::to_string(8 * 65535) + " cells along y");
+        if (sc_.ny > 7 * 65535)
+            throw RunError("CUDA engine (3D): at most " + std::to_string(7 * 65535) + " cells along y");
         CUDA_CHECK(cudaGetDevice(&device_));
         check_memory();  // first: a grid too large for the device gets the bytes needed and free
         if (sc_.cells() > cuda::kMaxDeviceCells)
@@ -143,7 +152,8 @@ public:
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         try {
-            bulk_.setup(sc_, stream_, sms);
+            const char* fused_env = std::getenv("GOLIGHTLY_CUDA3D_FUSED");
+            bulk_.setup(sc_, stream_, sms, !(fused_env && std::string(fused_env) == "0"));
             CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
             CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
             CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
@@ -173,9 +183,11 @@ public:
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
         int left = n_steps;
         if (left >= kGraphSteps3) {
-            if (!graph_exec_) build_graph();
+            // kGraphSteps3 is even: a graph leaves the buffer parity as it found it.
+            const int p = bulk_.parity();
+            if (!graph_exec_[p]) build_graph();
             while (left >= kGraphSteps3) {
-                CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream_));
+                CUDA_CHECK(cudaGraphLaunch(graph_exec_[p], stream_));
                 left -= kGraphSteps3;
             }
         }
@@ -184,7 +196,57 @@ public:
     }
     void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-    /// Bulk model (18 s + 6 B per cell, cuda_bulk3d.cuh) + (CPML psi + extensions) / cells.
+    /// Split step (engine.hpp), fused kernel only: step_begin = the TF/SF lines and the H
+    /// sources and corrections of phase 0 (file comment), step_interior = update_fused over
+    /// [lo, nz - hi), step_boundary = the pole advance and tensor E^n of phase 0, the end
+    /// planes, the flip and phase 2. update_fused reads nothing but its planes and the next one on
+    /// either side and writes only into the other buffer set, so a transfer may fill the
+    /// `lo` / `hi` end planes of the current set and read any other plane during the interior.
+    bool supports_split_step() const override { return bulk_.fused(); }
+    void set_split_margins(int lo, int hi) override {
+        if (lo < 0 || hi < 0) throw std::invalid_argument("set_split_margins: margins must be >= 0");
+        margin_lo_ = lo;
+        margin_hi_ = hi;
+    }
+    void step_begin() override {
+        if (!bulk_.fused()) throw std::logic_error("CUDA engine (3D): split steps need the fused kernel");
+        if (monitors_.ensure_probe_capacity(steps_done_ + 1, stream_)) destroy_graph();
+        rebind();
+        const StepLaunch at{stream_, d_step_, 0};
+        tfsf_.before_step(at);
+        sources_.after_h(at);
+        tfsf_.after_h(stream_);
+    }
+    void step_interior() override {
+        int a = 0, b = 0;
+        split_range(a, b);
+        bulk_.update_fused(stream_, a, b);
+    }
+    void step_boundary() override {
+        int a = 0, b = 0;
+        split_range(a, b);
+        // E^n of the current set stays until the flip (the bulk writes the other set), so the
+        // pole advance and the tensor sites' E^n come here, after the halo transfers: a halo
+        // plane's E^n is then its owner's (before step_begin's transfers it is not).
+        dispersion_.before_e(stream_);
+        tensor_.before_e(stream_);
+        bulk_.update_fused(stream_, 0, a);
+        bulk_.update_fused(stream_, b, sc_.nz);
+        bulk_.flip();
+        rebind();
+        const StepLaunch at{stream_, d_step_, 0};
+        dispersion_.after_e(stream_);
+        sources_.after_e(at);
+        tfsf_.after_e(stream_);
+        tensor_.after_e(stream_);
+        monitors_.after_step(at);
+        advance_step3<<<1, 1, 0, stream_>>>(d_step_, 1);
+        CUDA_CHECK_LAUNCH();
+        ++steps_done_;
+    }
+
+    /// Bulk model (12 s + 6 B per cell fused, 18 s + 6 B in place: cuda_bulk3d.cuh) + (CPML psi
+    /// + extensions) / cells.
     double bytes_per_cell_update() const override {
         const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + dispersion_.bytes_per_step() +
                              tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
@@ -331,6 +393,23 @@ private:
     void enqueue_steps(int steps) {
         for (int k = 0; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
+            if (bulk_.fused()) {
+                rebind();
+                tfsf_.before_step(at);
+                sources_.after_h(at);  // added to H^{n-1/2}: file comment
+                tfsf_.after_h(stream_);
+                dispersion_.before_e(stream_);
+                tensor_.before_e(stream_);
+                bulk_.update_fused(stream_, 0, sc_.nz);
+                bulk_.flip();
+                rebind();
+                dispersion_.after_e(stream_);
+                sources_.after_e(at);
+                tfsf_.after_e(stream_);
+                tensor_.after_e(stream_);
+                monitors_.after_step(at);
+                continue;
+            }
             tfsf_.before_step(at);
             bulk_.update_h(stream_);
             sources_.after_h(at);
@@ -348,8 +427,27 @@ private:
         CUDA_CHECK_LAUNCH();
     }
 
+    /// The interior planes [a, b) of a split step (margins clipped to the grid).
+    void split_range(int& a, int& b) const {
+        a = std::min(margin_lo_, sc_.nz);
+        b = std::max(a, sc_.nz - margin_hi_);
+    }
+
+    /// Points every extension at the bulk's current buffer set.
+    void rebind() {
+        const cuda::FieldArrays<T> f = bulk_.fields();
+        sources_.rebind(f);
+        dispersion_.rebind(f);
+        tensor_.rebind(f);
+        tfsf_.rebind(f);
+        monitors_.rebind(f);
+    }
+
+    /// Captures kGraphSteps3 steps from the current buffer parity into graph_exec_[parity].
     void build_graph() {
-        destroy_graph();
+        const int p = bulk_.parity();
+        if (graph_exec_[p]) cudaGraphExecDestroy(graph_exec_[p]);
+        graph_exec_[p] = nullptr;
         cudaGraph_t graph = nullptr;
         CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
         try {
@@ -360,13 +458,15 @@ private:
             throw;
         }
         CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-        const cudaError_t e = cudaGraphInstantiate(&graph_exec_, graph, 0);
+        const cudaError_t e = cudaGraphInstantiate(&graph_exec_[p], graph, 0);
         cudaGraphDestroy(graph);
         CUDA_CHECK(e);
     }
     void destroy_graph() {
-        if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
-        graph_exec_ = nullptr;
+        for (cudaGraphExec_t& g : graph_exec_) {
+            if (g) cudaGraphExecDestroy(g);
+            g = nullptr;
+        }
     }
 
     void reduce() {
@@ -401,13 +501,14 @@ private:
     Precision precision_;
     int device_ = 0;
     cudaStream_t stream_ = nullptr;
-    cudaGraphExec_t graph_exec_ = nullptr;
+    cudaGraphExec_t graph_exec_[2] = {nullptr, nullptr};  ///< by the buffer parity at its start
     std::int64_t steps_done_ = 0;
     long long* d_step_ = nullptr;
     double* d_reduce_ = nullptr;
     double host_energy_ = 0;
     bool host_nonfinite_ = false;
     FrameSlice slice_;
+    int margin_lo_ = 0, margin_hi_ = 0;  ///< split steps: end planes (set_split_margins)
     Bulk3<T> bulk_;
     Sources<T> sources_;
     Dispersion<T> dispersion_;

@@ -97,6 +97,10 @@ public:
 
     /// Phase after_h: the H sources at t = n dt.
     void after_h(const StepLaunch& l) const { launch(1, l); }
+    /// The field arrays the next launches read and write (the 3D engine's two buffer sets
+    /// alternate between steps, cuda_bulk3d.cuh).
+    void rebind(const FieldArrays<T>& fields) { for (int q = 0; q < 6; ++q) f_[q] = fields.f[q]; }
+
     /// Phase after_e: the E sources at t = (n + 1/2) dt.
     void after_e(const StepLaunch& l) const { launch(0, l); }
 

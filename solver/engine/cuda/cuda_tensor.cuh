@@ -112,7 +112,8 @@ public:
             upload(B.nb, an.neighbour[c], stream);
             upload(B.w, w, stream);
             B.d.alloc(std::max<std::size_t>(1, m) * sizeof(T));
-            aniso_args_.E[c] = f.f[field_slot(sc, comp[c])];
+            slot_[c] = field_slot(sc, comp[c]);
+            aniso_args_.E[c] = f.f[slot_[c]];
             aniso_args_.cells[c] = B.cells.template as<int>();
             aniso_args_.nb[c] = B.nb.template as<int>();
             aniso_args_.w[c] = B.w.template as<T>();
@@ -121,6 +122,13 @@ public:
             sites_ += m;
         }
         any_aniso_ = true;
+    }
+
+    /// The field arrays the next launches read and write (the 3D engine's two buffer sets
+    /// alternate between steps, cuda_bulk3d.cuh).
+    void rebind(const FieldArrays<T>& f) {
+        for (int c = 0; c < 3; ++c)
+            if (slot_[c] >= 0) aniso_args_.E[c] = f.f[slot_[c]];
     }
 
     /// Phase before_e: E^n of the listed sites.
@@ -143,6 +151,7 @@ public:
     bool materials_changed(const Scene& edited, const FieldArrays<T>& f, cudaStream_t stream) {
         if (same_anisotropic(an_, edited.anisotropic)) return false;
         aniso_args_ = AnisoDev<T>{};
+        slot_[0] = slot_[1] = slot_[2] = -1;
         any_aniso_ = false;
         sites_ = 0;
         setup(edited, f, stream);
@@ -166,6 +175,7 @@ private:
     AnisoBufs aniso_[3];                   // Ex, Ey, Ez (Scene::anisotropic index)
     std::size_t sites_ = 0;
     AnisoDev<T> aniso_args_{};
+    int slot_[3] = {-1, -1, -1};           // FieldArrays slot of Ex, Ey, Ez (-1: no sites)
     bool any_aniso_ = false;
     AnisotropicCells an_;                  // the lists in use (live edit compares)
 };

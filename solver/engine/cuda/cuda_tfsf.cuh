@@ -138,6 +138,12 @@ public:
         tfsf_lines_step<<<n_lines_, 256, 0, at.stream>>>(args_, at.d_step, at.k);
         CUDA_CHECK_LAUNCH();
     }
+    /// The field arrays the next launches read and write (the 3D engine's two buffer sets
+    /// alternate between steps, cuda_bulk3d.cuh).
+    void rebind(const FieldArrays<T>& f) {
+        for (int q = 0; q < 6; ++q) hc_.f[q] = ec_.f[q] = f.f[q];
+    }
+
     /// Phase after_h (after the H sources): H corrections with E_inc^n.
     void after_h(cudaStream_t stream) const { launch(hc_, stream); }
     /// Phase after_e (after the E sources): E corrections with H~_inc^{n+1/2}.

@@ -286,6 +286,40 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction) {
         for (int i = kPml + 1; i < nx - kPml - 1; ++i)
             add_flux_sample(e, h, CellIndex((std::size_t(k) * ny + line) * nx + i), nx);
     add_flux_sets(s, e, h, freqs);
+    // One flux box (issue 15's bench case) of side n/8 around the centre of the grid, at the
+    // same 101 frequencies: on each of its six faces the two tangential E components (one
+    // cell) and the two tangential H components (averaged over the cell and its neighbour
+    // along the normal), as a closed-surface Poynting flux monitor samples them.
+    const int b[3] = {nx / 8, ny / 8, nz / 8};
+    const int c0[3] = {nx / 2 - b[0] / 2, ny / 2 - b[1] / 2, nz / 2 - b[2] / 2};
+    const std::size_t stride[3] = {1, std::size_t(nx), std::size_t(nx) * ny};
+    for (int normal = 0; normal < 3; ++normal) {
+        const int u = normal == 0 ? 1 : 0, v = normal == 2 ? 1 : 2;
+        for (int side = 0; side < 2; ++side) {
+            DftSet sets[4];
+            sets[0].component = Component(u);
+            sets[1].component = Component(v);
+            sets[2].component = Component(3 + u);
+            sets[3].component = Component(3 + v);
+            const int p = c0[normal] + side * b[normal];
+            for (int q = 0; q < b[v]; ++q)
+                for (int r = 0; r < b[u]; ++r) {
+                    std::size_t cell = std::size_t(p) * stride[normal] + std::size_t(c0[u] + r) * stride[u] +
+                                       std::size_t(c0[v] + q) * stride[v];
+                    for (int m = 0; m < 4; ++m) {
+                        DftSet& d = sets[m];
+                        d.cell0.push_back(CellIndex(cell));
+                        d.cell1.push_back(m < 2 ? -1 : CellIndex(cell - stride[normal]));
+                        d.w0.push_back(m < 2 ? 1.0 : 0.5);
+                        d.w1.push_back(m < 2 ? 0.0 : 0.5);
+                    }
+                }
+            for (DftSet& d : sets) {
+                d.frequencies_hz = freqs;
+                s.dft_sets.push_back(std::move(d));
+            }
+        }
+    }
     return s;
 }
 

@@ -169,9 +169,12 @@ std::size_t engine_state_bytes(const Scene& s, Precision precision, long long re
     const std::size_t nx = std::size_t(s.nx), ny = std::size_t(s.ny), nz = three ? std::size_t(s.nz) : 1;
     const std::size_t wx = std::size_t(s.pml_lo[0] + s.pml_hi[0]), wy = std::size_t(s.pml_lo[1] + s.pml_hi[1]);
     if (three) {
-        // 3D: per axis four psi arrays (two E and two H components differentiate along it)
+        // 3D: per axis four psi arrays (two E and two H components differentiate along it),
+        // twice: the CUDA engine's fused kernel keeps two sets (cuda_bulk3d.cuh; its second
+        // set of the six fields, 6 n R, is within the 3 n (2 R) of ca, cb above, which it
+        // does not store per cell).
         const std::size_t wz = std::size_t(s.pml_lo[2] + s.pml_hi[2]);
-        b += 4 * (wx * ny * nz + wy * nx * nz + wz * nx * ny) * R;  // psi
+        b += 2 * 4 * (wx * ny * nz + wy * nx * nz + wz * nx * ny) * R;  // psi
         b += 6 * (nx + ny + nz) * R;                                 // CPML profiles
     } else {
         b += 2 * (wx * ny + wy * nx) * R;  // psi

@@ -93,8 +93,10 @@ Scene make_bench_scene(int nx, int ny, Polarization polarization, int poles, dou
 /// grading, R = 1e-6), vacuum with pseudo-random 8 x 8 x 8 blobs of the same four dielectrics
 /// and one lossy entry (the same map for Ex, Ey, Ez), Courant number 0.5, one Ey plane
 /// source across x and z at y = ny / 4 (Gaussian pulse at 193 THz), and one flux plane at
-/// y = ny / 2: DFT sets of Ex and of Hz averaged onto Ex's positions, 101 frequencies.
-/// Cell size 0.02 um. poles > 0: the E cells of a `fraction` (in [0, 1]) of 8 x 8 x 8 blobs
+/// y = ny / 2: DFT sets of Ex and of Hz averaged onto Ex's positions, 101 frequencies, and
+/// one flux box of side (nx/8, ny/8, nz/8) cells at the centre: the two tangential E and the
+/// two tangential H components (H averaged along the normal) of each of its six faces, the
+/// same 101 frequencies. Cell size 0.02 um. poles > 0: the E cells of a `fraction` (in [0, 1]) of 8 x 8 x 8 blobs
 /// get `poles` weak synthetic Lorentz poles (every cell at fraction 1).
 /// Throws RunError for fewer than 40 cells along an axis or a fraction outside [0, 1].
 Scene make_bench_scene3(int nx, int ny, int nz, int poles = 0, double fraction = 1.0);
