@@ -7,6 +7,13 @@
 //   3. each stream records `copied` after its incoming copies, and every source stream A
 //      waits on `copied` of each B it feeds before its next step overwrites the planes the
 //      copies read.
+// Overlapped (start/finish, split steps: engine.hpp): start() records `begun` on every
+// engine's stream (after its step_begin), and each receiving engine's copy stream waits for
+// the `begun` of the source and of itself, copies, and records `copied`; finish() makes each
+// receiving engine's stream wait for its `copied` (before step_boundary reads the halo) and
+// each source's stream wait for the `copied` of those it feeds (before a later step writes
+// the planes the copies read). The engines' interior updates, queued between the two,
+// run on their streams while the copies run on the copy streams.
 // Peer access is enabled between every pair of distinct devices that supports it; without
 // it the runtime stages the copy through the host. Traffic per exchange: each transfer moves
 // planes * nx * ny (3D; nx in 2D) values of each component (partition.hpp HaloTransfer).
@@ -35,6 +42,9 @@ public:
             CUDA_CHECK(cudaSetDevice(s.device));
             CUDA_CHECK(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
             CUDA_CHECK(cudaEventCreateWithFlags(&s.copied, cudaEventDisableTiming));
+            CUDA_CHECK(cudaEventCreateWithFlags(&s.begun, cudaEventDisableTiming));
+            CUDA_CHECK(cudaEventCreateWithFlags(&s.copied_in, cudaEventDisableTiming));
+            CUDA_CHECK(cudaStreamCreateWithFlags(&s.copy_stream, cudaStreamNonBlocking));
             sides_.push_back(s);
         }
         for (const Side& a : sides_)
@@ -54,6 +64,12 @@ public:
             cudaSetDevice(s.device);
             if (s.done) cudaEventDestroy(s.done);
             if (s.copied) cudaEventDestroy(s.copied);
+            if (s.begun) cudaEventDestroy(s.begun);
+            if (s.copied_in) cudaEventDestroy(s.copied_in);
+            if (s.copy_stream) {
+                cudaStreamSynchronize(s.copy_stream);
+                cudaStreamDestroy(s.copy_stream);
+            }
         }
     }
 
@@ -124,9 +140,44 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(b.stream));
     }
 
+    void start(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        for (Side& s : sides_) {
+            CUDA_CHECK(cudaSetDevice(s.device));
+            CUDA_CHECK(cudaEventRecord(s.begun, s.stream));
+        }
+        for (std::size_t to = 0; to < sides_.size(); ++to) {
+            Side& b = sides_[to];
+            CUDA_CHECK(cudaSetDevice(b.device));
+            CUDA_CHECK(cudaStreamWaitEvent(b.copy_stream, b.begun, 0));
+            const FieldStorage fb = engines[to]->field_storage();
+            for (const HaloTransfer& t : transfers) {
+                if (std::size_t(t.to) != to) continue;
+                const Side& a = sides_.at(std::size_t(t.from));
+                CUDA_CHECK(cudaStreamWaitEvent(b.copy_stream, a.begun, 0));
+                copy_planes(t, engines[std::size_t(t.from)]->field_storage(), fb, a, b, b.copy_stream);
+            }
+            CUDA_CHECK(cudaEventRecord(b.copied_in, b.copy_stream));
+        }
+    }
+
+    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        (void)engines;
+        for (Side& b : sides_) {
+            CUDA_CHECK(cudaSetDevice(b.device));
+            CUDA_CHECK(cudaStreamWaitEvent(b.stream, b.copied_in, 0));
+        }
+        for (const HaloTransfer& t : transfers) {
+            const Side& a = sides_.at(std::size_t(t.from));
+            const Side& b = sides_.at(std::size_t(t.to));
+            CUDA_CHECK(cudaSetDevice(a.device));
+            CUDA_CHECK(cudaStreamWaitEvent(a.stream, b.copied_in, 0));
+        }
+    }
+
     void wait() override {
         for (Side& s : sides_) {
             CUDA_CHECK(cudaSetDevice(s.device));
+            CUDA_CHECK(cudaStreamSynchronize(s.copy_stream));
             CUDA_CHECK(cudaStreamSynchronize(s.stream));
         }
     }
@@ -136,7 +187,26 @@ private:
         int device = 0;
         cudaStream_t stream = nullptr;
         cudaEvent_t done = nullptr, copied = nullptr;
+        cudaStream_t copy_stream = nullptr;  // overlapped transfers into this side
+        cudaEvent_t begun = nullptr, copied_in = nullptr;
     };
+
+    /// Enqueues transfer t (every component) on `stream` of the receiving side b.
+    static void copy_planes(const HaloTransfer& t, const FieldStorage& fa, const FieldStorage& fb, const Side& a,
+                            const Side& b, cudaStream_t stream) {
+        const std::int64_t plane = fa.n[2] > 1 ? fa.n[0] * fa.n[1] : fa.n[0];
+        const std::size_t eb = std::size_t(fa.element_bytes);
+        const std::size_t bytes = std::size_t(t.planes * plane) * eb;
+        for (int c = 0; c < 6; ++c) {
+            if (!fa.field[c] || !fb.field[c]) continue;
+            void* dst = static_cast<unsigned char*>(fb.field[c]) + std::size_t(t.to_plane * plane) * eb;
+            const void* src = static_cast<const unsigned char*>(fa.field[c]) + std::size_t(t.from_plane * plane) * eb;
+            if (a.device == b.device)
+                CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+            else
+                CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, stream));
+        }
+    }
     std::vector<Side> sides_;
 };
 

@@ -112,8 +112,11 @@ DistributedEngine::DistributedEngine(SceneView global, Precision precision, Dist
     for (const SubdomainDevice& d : devices_) weights.push_back(d.weight);
     part_ = partition_scene(*global_, int(devices_.size()), weights);
     build_engines(setup.halo ? setup.halo : in_process_halo_factory());
-    mode_ = cuda == 1 && comm_->size() == 1 ? "threads" : "events";
-    if (const char* m = std::getenv("GOLIGHTLY_HALO_MODE"); m && comm_->size() == 1) set_mode(m);
+    for (std::size_t s = 0; s < engines_.size(); ++s)
+        if (engines_[s]) engines_[s]->set_split_margins(part_.subs[s].halo_lo, part_.subs[s].halo_hi);
+    if (can_overlap()) mode_ = "overlap";
+    else mode_ = cuda == 1 && comm_->size() == 1 ? "threads" : "events";
+    if (const char* m = std::getenv("GOLIGHTLY_HALO_MODE")) set_mode(m);
     slice_.normal_axis = 2;
     slice_.index = global_->nz / 2;
 }
@@ -218,17 +221,52 @@ void HaloExchange::exchange_into(int to, const std::vector<HaloTransfer>& transf
     wait();
 }
 
+bool DistributedEngine::can_overlap() const {
+    bool all = true;
+    for (const auto& e : engines_)
+        if (e && !e->supports_split_step()) all = false;
+    return comm_->all(all);  // collective: every rank takes the same mode
+}
+
 void DistributedEngine::set_mode(const std::string& v) {
-    if (v != "threads" && v != "events" && v != "sync")
-        throw RunError("distributed engine: the halo mode (GOLIGHTLY_HALO_MODE) must be threads, events or sync, not '" +
-                       v + "'");
-    if (v != "events" && comm_->size() > 1)
-        throw RunError("distributed engine: across processes the halo mode is events, not '" + v + "'");
+    if (v != "overlap" && v != "threads" && v != "events" && v != "sync")
+        throw RunError("distributed engine: the halo mode (GOLIGHTLY_HALO_MODE) must be overlap, threads, events or "
+                       "sync, not '" + v + "'");
+    if (v != "events" && v != "overlap" && comm_->size() > 1)
+        throw RunError("distributed engine: across processes the halo mode is overlap or events, not '" + v + "'");
+    if (v == "overlap" && !can_overlap())
+        throw RunError("distributed engine: halo mode 'overlap' needs engines that split their steps (the 3D CUDA "
+                       "engine with its fused kernel)");
     mode_ = v;
+}
+
+// One step per iteration: every engine's step_begin (phase before the bulk), the transfers
+// started, every engine's interior update queued while they run, the engines' streams made
+// to wait for them, then every engine's end planes and the rest of its step (engine.hpp
+// "Split time step"). After the last step the plain exchange fills the halos, as in the
+// other modes, so that between step() calls every halo equals its neighbour's planes.
+void DistributedEngine::step_overlap(int n_steps) {
+    const std::vector<Engine*> eng = raw();
+    for (int k = 0; k < n_steps; ++k) {
+        for (std::size_t s = 0; s < engines_.size(); ++s)
+            if (engines_[s]) select(s), engines_[s]->step_begin();
+        if (exchange_on_) halo_->start(part_.transfers, eng);
+        for (std::size_t s = 0; s < engines_.size(); ++s)
+            if (engines_[s]) select(s), engines_[s]->step_interior();
+        if (exchange_on_) halo_->finish(part_.transfers, eng);
+        for (std::size_t s = 0; s < engines_.size(); ++s)
+            if (engines_[s]) select(s), engines_[s]->step_boundary();
+    }
+    if (exchange_on_) halo_->exchange(part_.transfers, eng);
+    select(0);
 }
 
 void DistributedEngine::step(int n_steps) {
     if (n_steps <= 0) return;
+    if (halo_ && mode_ == "overlap") {
+        step_overlap(n_steps);
+        return;
+    }
     if (halo_ && mode_ == "threads") {
         step_threads(n_steps);
         return;

@@ -53,6 +53,19 @@ public:
     virtual void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) = 0;
     /// Waits until every transfer started so far has finished (timing).
     virtual void wait() {}
+    /// Overlapped exchange (split steps, engine.hpp): start() begins every transfer after
+    /// the engines' step_begin(), and may return before they are done; finish() makes the
+    /// engines' next work (step_boundary()) wait for them, and the sources' later steps for
+    /// the reads. Between the two the caller enqueues step_interior() of every engine.
+    /// CUDA: copies on a copy stream per receiving device, ordered by events (no host
+    /// wait); MPI: non-blocking sends and receives, completed in finish(). Defaults:
+    /// start() = exchange(), finish() nothing.
+    virtual void start(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) {
+        exchange(transfers, engines);
+    }
+    virtual void finish(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) {
+        (void)transfers, (void)engines;
+    }
     /// Performs the transfers into subdomain `to` (transfer.to == to) and returns when they
     /// are done (the engines' earlier work must have finished: the caller synchronizes).
     /// Used by one host thread per subdomain. Default: exchange() of those transfers.
@@ -172,11 +185,11 @@ public:
     /// True when this process steps subdomain s.
     bool is_local(std::size_t s) const { return engines_.at(s) != nullptr; }
     const Communicator& communicator() const { return *comm_; }
-    /// How step() drives the subdomains: "threads", "events" or "sync" (mode_ below).
+    /// How step() drives the subdomains: "overlap", "threads", "events" or "sync" (mode_ below).
     const std::string& mode() const { return mode_; }
-    /// Sets the mode ("threads", "events", "sync"); throws RunError for another name, and
-    /// for any but "events" across processes (communicator size > 1: the transport orders
-    /// the copies; GOLIGHTLY_HALO_MODE is then ignored).
+    /// Sets the mode ("overlap", "threads", "events", "sync"); throws RunError for another
+    /// name, for "overlap" when a local engine cannot split its steps, and for "threads" or
+    /// "sync" across processes (communicator size > 1: the transport orders the copies).
     void set_mode(const std::string& mode);
 
 private:
@@ -197,13 +210,19 @@ private:
     std::shared_ptr<Communicator> comm_;
     std::vector<std::string> device_labels_;  ///< per subdomain, gathered from every rank
     bool exchange_on_ = true;
-    /// How step() drives the subdomains: "threads" (one host thread per subdomain: step,
+    /// How step() drives the subdomains: "overlap" (one thread; per step every engine's
+    /// step_begin, HaloExchange::start, every step_interior, finish, every step_boundary:
+    /// the exchange hidden behind the interior update, B-CALM; engines that split their
+    /// steps: the 3D CUDA engine), "threads" (one host thread per subdomain: step,
     /// synchronize, barrier, copies into its halo, barrier), "events" (one thread; the
     /// copies ordered by CUDA events, no host wait) or "sync" (one thread: step all, wait
-    /// for all, copy). GOLIGHTLY_HALO_MODE overrides the default (threads on CUDA, events
-    /// on the CPU, where the copies are host memcpy anyway).
+    /// for all, copy). GOLIGHTLY_HALO_MODE overrides the default (overlap where every local
+    /// engine splits its steps, else threads on CUDA and events on the CPU, where the
+    /// copies are host memcpy anyway).
     std::string mode_;
     void step_threads(int n_steps);
+    void step_overlap(int n_steps);
+    bool can_overlap() const;
     FrameSlice slice_;
 };
 

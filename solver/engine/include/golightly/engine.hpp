@@ -151,6 +151,27 @@ public:
     /// the field). Uses field_storage(); throws std::invalid_argument for planes outside the
     /// grid or a component the engine lacks.
     void read_planes(Component c, std::int64_t first, std::int64_t planes, std::vector<double>& out);
+    /// Split time step, for a halo exchange hidden behind the interior update (B-CALM; the
+    /// distributed engine, distributed.hpp). An engine that supports it takes one time step
+    /// as step_begin(), step_interior(), step_boundary(), in that order and with nothing
+    /// else between them but halo transfers:
+    ///   step_begin()     the work before the bulk update (sources and corrections that
+    ///                    precede it, pole and tensor state); afterwards the planes that
+    ///                    halo transfers read or write are final for this step's bulk update;
+    ///   step_interior()  the bulk update of the planes at least `lo` planes from the low
+    ///                    and `hi` planes from the high end of the slowest axis (z in 3D,
+    ///                    y in 2D; set_split_margins): it neither reads those end planes nor
+    ///                    writes any plane a transfer reads, so transfers into the end planes
+    ///                    and out of the owned planes may run at the same time;
+    ///   step_boundary()  the rest of the step (the end planes, then everything after the
+    ///                    bulk update); steps_done() counts the step.
+    /// On a GPU each call only enqueues work on the engine's stream (FieldStorage::cuda_stream).
+    /// Defaults: no split (step_boundary() is step(1)).
+    virtual bool supports_split_step() const { return false; }
+    virtual void set_split_margins(int lo, int hi) { (void)lo, (void)hi; }
+    virtual void step_begin() {}
+    virtual void step_interior() {}
+    virtual void step_boundary() { step(1); }
     /// The subdomains of a distributed engine (distributed.hpp); empty for one domain.
     virtual std::vector<SubdomainInfo> subdomains() const { return {}; }
 

@@ -1,6 +1,8 @@
 // GoLightly halo exchange between MPI ranks (mpi.hpp mpi_halo_factory, transport "mpi").
 //
-// One exchange, after every rank's engines have stepped:
+// One exchange, after every rank's engines have stepped (exchange()), or split into start()
+// (steps 1-3) and finish() (step 4) around the interior updates of a split step (overlap
+// mode of the distributed engine: the GPUs compute while finish() waits for the messages):
 //   1. CUDA engines: wait for the engine's stream (its step, and the previous exchange's
 //      host -> device copies, which read the staging buffers reused below);
 //   2. MPI_Irecv of every (transfer, component) whose destination is local: into the
@@ -129,7 +131,16 @@ public:
     std::string transport() const override { return cuda_ ? "mpi (host-staged)" : "mpi"; }
 
     void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
-        std::vector<FieldStorage> fs(engines.size());
+        start(transfers, engines);
+        finish(transfers, engines);
+    }
+
+    /// Steps 1-3 (file comment): after the engines' step_begin in overlapped mode (the
+    /// distributed engine then queues the interior updates, which run while finish() waits
+    /// for the messages).
+    void start(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        std::vector<FieldStorage>& fs = fs_;
+        fs.assign(engines.size(), FieldStorage{});
         cuda_fs_.clear();
         for (std::size_t s = 0; s < engines.size(); ++s)
             if (engines[s]) {
@@ -143,12 +154,8 @@ public:
             recv_.resize(transfers.size());
         }
         requests_.clear();
-        struct Landing {
-            std::size_t transfer;
-            int component;
-            std::size_t offset, bytes;
-        };
-        std::vector<Landing> to_device;
+        std::vector<Landing>& to_device = to_device_;
+        to_device.clear();
 
         // 2. receives
         for (std::size_t i = 0; i < transfers.size(); ++i) {
@@ -203,10 +210,17 @@ public:
                           &requests_.back());
             }
         }
-        // 4.
+    }
+
+    /// Step 4 (file comment): the messages, then the host -> device copies on the CUDA
+    /// engines' streams (queued after their interior updates, before step_boundary).
+    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        (void)engines;
+        const std::vector<FieldStorage>& fs = fs_;
         if (!requests_.empty())
             MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-        for (const Landing& l : to_device) {
+        requests_.clear();
+        for (const Landing& l : to_device_) {
             const HaloTransfer& t = transfers[l.transfer];
             const FieldStorage& b = fs[std::size_t(t.to)];
             copy_to_device(static_cast<unsigned char*>(b.field[l.component]) + offset(t.to_plane, b),
@@ -238,6 +252,13 @@ private:
     std::vector<StagingBuffer> send_, recv_;
     std::vector<FieldStorage> cuda_fs_;  ///< the local CUDA engines' arrays at the last exchange
     std::vector<MPI_Request> requests_;
+    struct Landing {
+        std::size_t transfer;
+        int component;
+        std::size_t offset, bytes;
+    };
+    std::vector<Landing> to_device_;     ///< start() -> finish(): staged receives of CUDA engines
+    std::vector<FieldStorage> fs_;       ///< start() -> finish(): the engines' arrays
 };
 
 }  // namespace
