@@ -127,8 +127,9 @@ __global__ void __launch_bounds__(kMonitorThreads) monitors(MonitorArgs<T> a, co
 // zeroed. Block items: (set, chunk of <= kDftChunk samples), grid-stride over items; the
 // item's slots are read once into shared memory (slots outside [s0, s1) as 0, which adds
 // exactly nothing), each thread owns frequencies f = threadIdx.x + m*blockDim.x, computes
-// the kDftSlots phase factors of f once per item (registers) and adds the slots in step
-// order to X[k][f] (coalesced over f). Traffic per accumulation: 8 B per sample and slot
+// the kDftSlots phase factors of f once per item (one sincospi at a time into its column of
+// phase[], then registers) and adds the slots in step order to kDftGroup accumulators
+// X[k][f] at a time (loads in flight; coalesced over f). Traffic per accumulation: 8 B per sample and slot
 // (ring read; host mode also its zeroing) + 32 B per accumulator (double2 read + write),
 // i.e. per step 8 B per sample and 32 B / kDftSlots per accumulator.
 template <class T>
