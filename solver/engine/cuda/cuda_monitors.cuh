@@ -365,9 +365,9 @@ public:
     }
 
     /// DFT traffic per step (the kernels' traffic comments): per sample the gather (cell
-    /// indices, weights, field values), the ring write and the accumulation's ring read
-    /// (8 B per step), plus 32 B per accumulator every kDftSlots steps. The probes are not
-    /// in the model.
+    /// indices 8 B, weights and field values 8 B + sizeof(T) per cell), the ring write (8 B)
+    /// and the accumulation's ring read (8 B per step), plus 32 B per accumulator every
+    /// kDftSlots steps. The probes and dft()'s flushes are not in the model.
     double bytes_per_step() const { return dft_sample_bytes_ + double(dft_total_) * 32.0 / kDftSlots; }
 
     /// Accumulators of DFT set `set` after `steps_done` steps (the engine's count; sample-
