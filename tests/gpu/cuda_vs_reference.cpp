@@ -368,6 +368,49 @@ TEST_CASE("CUDA graph replays equal directly launched steps bit for bit", "[gpu]
     CHECK(a->time_samples(0).size() == 130);
 }
 
+// Batched DFT (cuda_monitors.cuh: the samples of 16 steps go to a ring that is added to
+// the accumulators every 16th step; dft() first adds the slots filled since): dft() at
+// step 0, after 37 steps (32 from the graph + 5; 37 % 16 = 5 slots), twice, after 39 (the
+// same ring, 2 slots more) and after 100 (4 slots) equals the CPU engine's step-by-step
+// sums, and an engine that reads its DFT only after 100 steps gets the same bits (no
+// flushed slot is added twice).
+TEST_CASE("CUDA batched DFT equals the CPU engine after any step count and dft() calls", "[gpu][cuda][dft]") {
+    for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
+        std::mt19937 rng(pol == Polarization::TMz ? 61 : 62);
+        const Scene s = random_scene(pol, 96, 61, kBoundaryCases[5], rng, false);
+        auto gpu = make_cuda_engine(s, Precision::Float64);
+        auto once = make_cuda_engine(s, Precision::Float64);
+        auto cpu = make_cpu_engine(s, Precision::Float64, 2);
+        std::uniform_real_distribution<double> U(-1.0, 1.0);
+        for (Component c : components(pol)) {
+            std::vector<double> v(s.cells());
+            for (auto& x : v) x = U(rng);
+            gpu->set_field(c, v);
+            once->set_field(c, v);
+            cpu->set_field(c, v);
+        }
+        const int n_sets = int(s.dft_sets.size());
+        for (int q = 0; q < n_sets; ++q) {
+            const auto x = gpu->dft(q);
+            CHECK(std::all_of(x.begin(), x.end(), [](std::complex<double> z) { return z == 0.0; }));
+        }
+        for (int steps : {37, 2, 61}) {
+            gpu->step(steps);
+            cpu->step(steps);
+            for (int q = 0; q < n_sets; ++q) {
+                INFO("polarization " << int(pol) << ", " << gpu->steps_done() << " steps, DFT set " << q);
+                const auto x = gpu->dft(q), ref = cpu->dft(q);
+                REQUIRE(x.size() == ref.size());
+                REQUIRE(std::any_of(ref.begin(), ref.end(), [](std::complex<double> z) { return std::abs(z) > 0; }));
+                CHECK(rel_diff(x, ref) < 1e-10);
+                CHECK(gpu->dft(q) == x);  // a second read adds nothing
+            }
+        }
+        once->step(100);
+        for (int q = 0; q < n_sets; ++q) CHECK(once->dft(q) == gpu->dft(q));
+    }
+}
+
 TEST_CASE("CUDA engine reports out of memory before allocating, with the sizes", "[gpu][cuda][sanitize]") {
     Scene s;
     s.nx = 300000; s.ny = 300000;  // 9e10 cells: terabytes

@@ -39,13 +39,15 @@
 //      tfsf.after_e         tfsf_correct: TF/SF E corrections with H~_inc^{n+1/2}
 //      walls.after_e        mur_apply: Mur (1981) first order on the outermost e lines
 //      tensor.after_e       aniso_delta, aniso_couple: TEz tensor coupling
-//   3. monitors.after_step  DFT accumulation (gathers only the sample cells) + time probes
+//   3. monitors.after_step  DFT samples to the ring (gathers only the sample cells), every
+//                           16th step the ring into the accumulators; time probes
 //   (advance_step: d_step += steps, once per launched run of steps)
 //
 // Traffic model: bytes_per_cell_update() = the bulk kernels' bytes per cell (cuda_bulk.cuh:
 // 5 s + 4 s + 2 TMz, 4 s + 5 s + 4 TEz, s = sizeof(T)) + (CPML psi traffic + the sum of
-// the extensions' bytes_per_step()) / cells; the extensions count DFT accumulators (32 B
-// each) and dispersive cells ((4 N + 5) s + 10 B each). Nsight Compute DRAM counters agree
+// the extensions' bytes_per_step()) / cells; the extensions count DFT samples and
+// accumulators (cuda_monitors.cuh: the gather and ring per sample, 32 B per accumulator
+// every 16 steps) and dispersive cells ((4 N + 5) s + 10 B each). Nsight Compute DRAM counters agree
 // within 3 % (docs/performance.md). When nx is a multiple of 16 / sizeof(T) the bulk
 // kernels use 16-byte vector accesses (the *_vec kernels).
 #include <cuda_runtime.h>
@@ -201,7 +203,7 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
-    std::vector<std::complex<double>> dft(int set) override { return monitors_.dft(set, stream_); }
+    std::vector<std::complex<double>> dft(int set) override { return monitors_.dft(set, steps_done_, stream_); }
     std::vector<double> time_samples(int probe) override { return monitors_.time_samples(probe, steps_done_, stream_); }
 
     Image8 frame(const FrameRequest& req) override {

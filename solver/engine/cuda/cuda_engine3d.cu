@@ -291,7 +291,7 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
-    std::vector<std::complex<double>> dft(int set) override { return monitors_.dft(set, stream_); }
+    std::vector<std::complex<double>> dft(int set) override { return monitors_.dft(set, steps_done_, stream_); }
     std::vector<double> time_samples(int probe) override { return monitors_.time_samples(probe, steps_done_, stream_); }
 
     void set_frame_slice(const FrameSlice& slice) override {

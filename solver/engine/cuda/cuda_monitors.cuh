@@ -1,8 +1,24 @@
 // GoLightly CUDA backend: monitors (scene.hpp step 3): DFT sets accumulate sample *
 // exp(+i 2 pi f t) dt, E components at t = (n+1) dt and H components at (n+1/2) dt, and
 // time probes record one reduced value per step. Monitors<T> owns the sample lists, the
-// accumulators and the probe sample storage (grown by ensure_probe_capacity outside the
-// captured graph); phase after_step launches one kernel for all DFT chunks and probes.
+// accumulators, the DFT sample ring and the probe sample storage (grown by
+// ensure_probe_capacity outside the captured graph).
+//
+// The DFT is batched over kDftSlots steps: phase after_step launches
+//   monitors        every step: each DFT sample (the weighted 1- or 2-cell gather, times
+//                   dt) goes to ring slot n % kDftSlots (step n -> n+1), and the probes
+//                   record step n;
+//   dft_accumulate  every step, but it returns at once unless (n+1) % kDftSlots == 0; then
+//                   the ring holds steps n+1-kDftSlots .. n (slot s: step n+1-kDftSlots+s)
+//                   and every accumulator gets sum_s sample_s exp(+i 2 pi f t_s), once per
+//                   kDftSlots steps.
+// The step number n is the device counter (*d_step + k, StepLaunch), so this works inside
+// the captured CUDA graph. The slots filled since the last full ring (steps_done %
+// kDftSlots of them) are added by dft() on the host's request (flush), which zeroes them so
+// that the next full-ring accumulation adds them nothing. The slots are added one after
+// the other in step order with the phase of a step-by-step accumulation (same expression,
+// double sincospi): the same terms in the same order, whatever the number of steps and of
+// dft() calls.
 #pragma once
 
 #include <algorithm>
@@ -18,14 +34,13 @@
 namespace golightly::cuda {
 namespace {
 
-constexpr int kDftChunk = 64;       // samples per DFT block
-constexpr int kMonitorThreads = 128;
+constexpr int kDftSlots = 16;       // steps per DFT accumulation (ring slots)
+constexpr int kDftChunk = 64;       // samples per dft_accumulate block item
+constexpr int kMonitorThreads = 128;  // threads per block; also samples per gather block
+constexpr int kDftGroup = 8;        // accumulators loaded together per thread (loads in flight)
 
-// Monitors. DFT blocks: one (set, chunk of <= kDftChunk samples) per block; the samples of
-// the chunk are gathered once into shared memory, then each thread owns frequencies
-// f = threadIdx.x + m*blockDim.x and adds sample * exp(+i 2 pi f t) dt to X[k][f] for the
-// chunk (coalesced over f). Traffic: the sample cells (2 gathers) + 32 B per accumulator.
-// Probe blocks: one probe per block, a block reduction of sum w F and sum w F^2.
+// DFT sets. The ring is slot-major: slot s of global sample g at ring[s * ring_stride + g]
+// (ring_stride = all sets' samples; DftSetDev::ring points at the set's first sample).
 template <class T> struct DftSetDev {
     int field;        // slot of FieldArrays (cuda_common.cuh)
     int is_h;         // sample time (n+1/2) dt instead of (n+1) dt
@@ -33,7 +48,8 @@ template <class T> struct DftSetDev {
     const int* cell0; const int* cell1;
     const double* w0; const double* w1;
     const double* freq;
-    double2* acc;
+    double2* acc;     // n_samples x n_freq, frequency fastest
+    double* ring;     // + s * ring_stride: slot s
 };
 struct DftBlock { int set, k_begin, k_end; };
 struct ProbeDev {
@@ -46,43 +62,40 @@ struct ProbeDev {
 template <class T> struct MonitorArgs {
     T* f[6];
     const DftSetDev<T>* sets;
-    const DftBlock* blocks;
+    const DftBlock* blocks;  // gather blocks: <= kMonitorThreads samples each
     int n_dft_blocks;
     const ProbeDev* probes;
     int n_probes;
     double dt;
+    std::size_t ring_stride;
 };
 
-// Traffic: per DFT sample its cells, weights and field values (2 gathers), per
-// accumulator 32 B (double2 read + write); per probe cell its index, weight and value.
+template <class T> struct DftAccumArgs {
+    const DftSetDev<T>* sets;
+    const DftBlock* blocks;  // accumulate block items: <= kDftChunk samples each
+    int n_blocks;
+    double dt;
+    std::size_t ring_stride;
+};
+
+// Every step. DFT gather blocks: one thread per sample; traffic per sample its cell0 and
+// cell1 indices (4 + 4 B), w0 and the field value (8 + sizeof(T)), for a 2-cell sample also
+// w1 and the second value (8 + sizeof(T)), and the ring write (8 B). Probe blocks: one
+// probe per block, a block reduction of sum w F and sum w F^2; per probe cell its index,
+// weight and value.
 template <class T>
 __global__ void __launch_bounds__(kMonitorThreads) monitors(MonitorArgs<T> a, const long long* d_step, int step_offset) {
-    __shared__ double sample[kDftChunk];
     __shared__ double scratch[32];
     const long long n = *d_step + step_offset;
     if (int(blockIdx.x) < a.n_dft_blocks) {
         const DftBlock blk = a.blocks[blockIdx.x];
         const DftSetDev<T> s = a.sets[blk.set];
         const T* F = a.f[s.field];
-        const int m = blk.k_end - blk.k_begin;
-        for (int k = threadIdx.x; k < m; k += blockDim.x) {
-            const int kk = blk.k_begin + k;
+        const int kk = blk.k_begin + int(threadIdx.x);
+        if (kk < blk.k_end) {
             double v = s.w0[kk] * double(F[s.cell0[kk]]);
             if (s.cell1[kk] >= 0) v += s.w1[kk] * double(F[s.cell1[kk]]);
-            sample[k] = v * a.dt;
-        }
-        __syncthreads();
-        const double t = (double(n) + (s.is_h ? 0.5 : 1.0)) * a.dt;
-        for (int f = threadIdx.x; f < s.n_freq; f += blockDim.x) {
-            double sn, cs;
-            sincospi(2.0 * s.freq[f] * t, &sn, &cs);
-            double2* acc = s.acc + std::size_t(blk.k_begin) * s.n_freq + f;
-            for (int k = 0; k < m; ++k) {
-                double2 x = acc[std::size_t(k) * s.n_freq];
-                x.x += sample[k] * cs;
-                x.y += sample[k] * sn;
-                acc[std::size_t(k) * s.n_freq] = x;
-            }
+            s.ring[std::size_t(n % kDftSlots) * a.ring_stride + kk] = v * a.dt;
         }
         return;
     }
@@ -107,6 +120,86 @@ __global__ void __launch_bounds__(kMonitorThreads) monitors(MonitorArgs<T> a, co
     }
 }
 
+// DFT accumulation of ring slots [s0, s1) of steps base .. base + kDftSlots - 1 (slot s:
+// step base + s). Device mode (d_step set, launched every step): returns unless
+// (n+1) % kDftSlots == 0, n = *d_step + step_offset; then base = n+1-kDftSlots, all slots.
+// Host mode (d_step null, dft()'s flush): base, s0, s1 as given, and the slots read are
+// zeroed. Block items: (set, chunk of <= kDftChunk samples), grid-stride over items; the
+// item's slots are read once into shared memory (slots outside [s0, s1) as 0, which adds
+// exactly nothing), each thread owns frequencies f = threadIdx.x + m*blockDim.x, computes
+// the kDftSlots phase factors of f once per item (one sincospi at a time into its column of
+// phase[], then registers) and adds the slots in step order to kDftGroup accumulators
+// X[k][f] at a time (loads in flight; coalesced over f). Traffic per accumulation: 8 B per sample and slot
+// (ring read; host mode also its zeroing) + 32 B per accumulator (double2 read + write),
+// i.e. per step 8 B per sample and 32 B / kDftSlots per accumulator.
+template <class T>
+__global__ void __launch_bounds__(kMonitorThreads)
+    dft_accumulate(DftAccumArgs<T> a, const long long* d_step, int step_offset, long long base, int s0, int s1) {
+    __shared__ double sample[kDftSlots][kDftChunk];         // 8 KiB
+    __shared__ double2 phase[kDftSlots][kMonitorThreads];  // 32 KiB: staging of the phase factors
+    if (d_step) {
+        const long long n = *d_step + step_offset;
+        if ((n + 1) % kDftSlots != 0) return;
+        base = n + 1 - kDftSlots;
+        s0 = 0;
+        s1 = kDftSlots;
+    }
+    for (int b = blockIdx.x; b < a.n_blocks; b += gridDim.x) {
+        const DftBlock blk = a.blocks[b];
+        const DftSetDev<T> s = a.sets[blk.set];
+        const int m = blk.k_end - blk.k_begin;
+        for (int e = threadIdx.x; e < kDftSlots * kDftChunk; e += blockDim.x) {
+            const int slot = e / kDftChunk, k = e % kDftChunk;
+            double v = 0;
+            if (k < m && slot >= s0 && slot < s1) {
+                double* r = s.ring + std::size_t(slot) * a.ring_stride + blk.k_begin + k;
+                v = *r;
+                if (!d_step) *r = 0.0;  // flushed by the host: the next full ring adds nothing
+            }
+            sample[slot][k] = v;
+        }
+        __syncthreads();
+        const double t_off = s.is_h ? 0.5 : 1.0;
+        for (int f = threadIdx.x; f < s.n_freq; f += blockDim.x) {
+            const double fr = s.freq[f];
+#pragma unroll 1
+            for (int q = 0; q < kDftSlots; ++q) {  // one at a time: sincospi's registers stay few
+                const double t = (double(base + q) + t_off) * a.dt;  // the unbatched kernel's t
+                double sn, cs;
+                sincospi(2.0 * fr * t, &sn, &cs);
+                phase[q][threadIdx.x] = make_double2(cs, sn);  // this thread's column only
+            }
+            double cs[kDftSlots], sn[kDftSlots];
+#pragma unroll
+            for (int q = 0; q < kDftSlots; ++q) {
+                cs[q] = phase[q][threadIdx.x].x;
+                sn[q] = phase[q][threadIdx.x].y;
+            }
+            double2* acc = s.acc + std::size_t(blk.k_begin) * s.n_freq + f;
+            for (int k0 = 0; k0 < m; k0 += kDftGroup) {
+                const int g = min(kDftGroup, m - k0);
+                double2 x[kDftGroup];
+#pragma unroll
+                for (int u = 0; u < kDftGroup; ++u)
+                    if (u < g) x[u] = acc[std::size_t(k0 + u) * s.n_freq];
+#pragma unroll
+                for (int u = 0; u < kDftGroup; ++u) {
+                    if (u >= g) break;
+#pragma unroll
+                    for (int q = 0; q < kDftSlots; ++q) {  // step order, as the unbatched sum
+                        x[u].x += sample[q][k0 + u] * cs[q];
+                        x[u].y += sample[q][k0 + u] * sn[q];
+                    }
+                }
+#pragma unroll
+                for (int u = 0; u < kDftGroup; ++u)
+                    if (u < g) acc[std::size_t(k0 + u) * s.n_freq] = x[u];
+            }
+        }
+        __syncthreads();  // sample[] is refilled by the next item
+    }
+}
+
 /// The DFT sets and time probes of a scene.
 template <class T>
 class Monitors {
@@ -116,7 +209,7 @@ public:
     /// The field arrays the next launches read (the 3D engine's buffers alternate between steps).
     void rebind(const FieldArrays<T>& fields) { for (int q = 0; q < 6; ++q) f_[q] = fields.f[q]; }
     void setup(const Scene& sc, const FieldArrays<T>& fields, cudaStream_t stream) {
-        for (int q = 0; q < 6; ++q) f_[q] = fields.f[q];
+        rebind(fields);
         dt_ = sc.dt_s;
         n_probes_ = int(sc.time_probes.size());
         // DFT sets.
@@ -148,8 +241,13 @@ public:
         upload(dft_w0_, w0, stream); upload(dft_w1_, w1, stream); upload(dft_f_, fr, stream);
         dft_acc_.alloc(std::max<std::size_t>(1, dft_total_) * sizeof(double2));
         CUDA_CHECK(cudaMemsetAsync(dft_acc_.template as<void>(), 0, dft_acc_.bytes(), stream));
+        ring_stride_ = c0.size();
+        dft_ring_.alloc(std::max<std::size_t>(1, ring_stride_ * kDftSlots) * sizeof(double));
+        CUDA_CHECK(cudaMemsetAsync(dft_ring_.template as<void>(), 0, dft_ring_.bytes(), stream));
+        flushed_ = 0;
         std::vector<DftSetDev<T>> sets;
-        std::vector<DftBlock> blocks;
+        std::vector<DftBlock> blocks, acc_blocks;
+        dft_sample_bytes_ = 0;
         for (std::size_t q = 0; q < sc.dft_sets.size(); ++q) {
             const auto& s = sc.dft_sets[q];
             DftSetDev<T> d{};
@@ -161,14 +259,29 @@ public:
             d.w0 = dft_w0_.template as<double>() + off_k[q]; d.w1 = dft_w1_.template as<double>() + off_k[q];
             d.freq = dft_f_.template as<double>() + off_f[q];
             d.acc = dft_acc_.template as<double2>() + dft_offset_[q];
+            d.ring = dft_ring_.template as<double>() + off_k[q];
             sets.push_back(d);
-            if (d.n_freq > 0)
+            if (d.n_freq > 0) {
+                for (int k = 0; k < d.n_samples; k += kMonitorThreads)
+                    blocks.push_back({int(q), k, std::min(d.n_samples, k + kMonitorThreads)});
                 for (int k = 0; k < d.n_samples; k += kDftChunk)
-                    blocks.push_back({int(q), k, std::min(d.n_samples, k + kDftChunk)});
+                    acc_blocks.push_back({int(q), k, std::min(d.n_samples, k + kDftChunk)});
+                // Per sample and step (traffic comments of the kernels): the gather, the ring
+                // write and, amortized, the accumulation's ring read.
+                const bool two = !s.cell1.empty();
+                for (int k = 0; k < d.n_samples; ++k)
+                    dft_sample_bytes_ += 4 + 4 + 8 + double(sizeof(T)) + (two && s.cell1[k] >= 0 ? 8 + double(sizeof(T)) : 0) + 8 + 8;
+            }
         }
         upload(dft_sets_, sets, stream);
         upload(dft_blocks_, blocks, stream);
+        upload(dft_acc_blocks_, acc_blocks, stream);
         n_dft_blocks_ = int(blocks.size());
+        n_acc_blocks_ = int(acc_blocks.size());
+        int device = 0, sms = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        acc_grid_ = std::max(1, std::min(n_acc_blocks_, 4 * std::max(1, sms)));  // grid-stride: a cheap early return
         // Time probes (sample storage allocated by ensure_probe_capacity).
         std::vector<int> pc;
         std::vector<double> pw;
@@ -227,7 +340,11 @@ public:
         return true;
     }
 
-    /// Phase after_step: every DFT chunk and every probe samples the completed step.
+    /// The field arrays the next launches read (the 3D engine's buffers alternate between steps).
+    void rebind(const FieldArrays<T>& fields) { for (int q = 0; q < 6; ++q) f_[q] = fields.f[q]; }
+
+    /// Phase after_step: every DFT sample goes to the ring and every probe samples the
+    /// completed step; every kDftSlots steps the ring is added to the accumulators.
     void after_step(const StepLaunch& l) const {
         const int nblocks = n_dft_blocks_ + n_probes_;
         if (nblocks > 0) {
@@ -239,18 +356,28 @@ public:
             a.probes = probes_.template as<ProbeDev>();
             a.n_probes = n_probes_;
             a.dt = dt_;
+            a.ring_stride = ring_stride_;
             monitors<T><<<nblocks, kMonitorThreads, 0, l.stream>>>(a, l.d_step, l.k);
+            CUDA_CHECK_LAUNCH();
+        }
+        if (n_acc_blocks_ > 0) {
+            dft_accumulate<T><<<acc_grid_, kMonitorThreads, 0, l.stream>>>(accum_args(), l.d_step, l.k, 0, 0, 0);
             CUDA_CHECK_LAUNCH();
         }
     }
 
-    /// DFT traffic: 32 B per accumulator and step (the sample gathers and the probes are
-    /// not in the model).
-    double bytes_per_step() const { return double(dft_total_) * 32.0; }
+    /// DFT traffic per step (the kernels' traffic comments): per sample the gather (cell
+    /// indices 8 B, weights and field values 8 B + sizeof(T) per cell), the ring write (8 B)
+    /// and the accumulation's ring read (8 B per step), plus 32 B per accumulator every
+    /// kDftSlots steps. The probes and dft()'s flushes are not in the model.
+    double bytes_per_step() const { return dft_sample_bytes_ + double(dft_total_) * 32.0 / kDftSlots; }
 
-    /// Accumulators of DFT set `set` (sample-major, frequency fastest); synchronizes.
-    std::vector<std::complex<double>> dft(int set, cudaStream_t stream) const {
+    /// Accumulators of DFT set `set` after `steps_done` steps (the engine's count; sample-
+    /// major, frequency fastest); synchronizes. First adds the ring slots filled since the
+    /// last full ring (flush), so the result is the sum over all steps done.
+    std::vector<std::complex<double>> dft(int set, std::int64_t steps_done, cudaStream_t stream) {
         if (set < 0 || set >= int(dft_size_.size())) throw std::out_of_range("dft: no DFT set " + std::to_string(set));
+        flush(steps_done, stream);
         std::vector<std::complex<double>> out(dft_size_[set]);
         static_assert(sizeof(std::complex<double>) == sizeof(double2));
         if (!out.empty())
@@ -273,13 +400,41 @@ public:
     }
 
 private:
+    DftAccumArgs<T> accum_args() const {
+        DftAccumArgs<T> a{};
+        a.sets = dft_sets_.template as<DftSetDev<T>>();
+        a.blocks = dft_acc_blocks_.template as<DftBlock>();
+        a.n_blocks = n_acc_blocks_;
+        a.dt = dt_;
+        a.ring_stride = ring_stride_;
+        return a;
+    }
+
+    /// Adds the ring slots of steps [max(flushed_, base), steps_done) to the accumulators
+    /// (all sets) and zeroes them, base = steps_done rounded down to a multiple of
+    /// kDftSlots: the device added every step before base (full rings), and the slots of
+    /// steps [base, flushed_) were added and zeroed by the previous flush. Asynchronous.
+    void flush(std::int64_t steps_done, cudaStream_t stream) {
+        const std::int64_t base = steps_done - steps_done % kDftSlots;
+        const int s0 = flushed_ > base ? int(flushed_ - base) : 0;
+        const int s1 = int(steps_done - base);
+        flushed_ = std::max(flushed_, steps_done);
+        if (n_acc_blocks_ == 0 || s1 <= s0) return;
+        dft_accumulate<T><<<acc_grid_, kMonitorThreads, 0, stream>>>(accum_args(), nullptr, 0, base, s0, s1);
+        CUDA_CHECK_LAUNCH();
+    }
+
     T* f_[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     double dt_ = 0;
     int n_probes_ = 0;
-    DevBuf dft_c0_, dft_c1_, dft_w0_, dft_w1_, dft_f_, dft_acc_, dft_sets_, dft_blocks_;
+    DevBuf dft_c0_, dft_c1_, dft_w0_, dft_w1_, dft_f_, dft_acc_, dft_sets_, dft_blocks_, dft_acc_blocks_;
+    DevBuf dft_ring_;                                 // kDftSlots x ring_stride_ doubles
     std::vector<std::size_t> dft_offset_, dft_size_;  // per set: first accumulator, count
-    std::size_t dft_total_ = 0;
-    int n_dft_blocks_ = 0;
+    std::size_t dft_total_ = 0;                       // accumulators of all sets
+    std::size_t ring_stride_ = 0;                     // samples of all sets
+    double dft_sample_bytes_ = 0;                     // per step: gathers + ring (bytes_per_step)
+    std::int64_t flushed_ = 0;                        // steps_done of the last flush
+    int n_dft_blocks_ = 0, n_acc_blocks_ = 0, acc_grid_ = 1;
     DevBuf probe_cells_, probe_w_, probe_samples_, probes_;
     std::vector<ProbeDev> probe_proto_;    // per probe, samples pointer unset
     std::size_t probe_capacity_ = 0;

@@ -180,8 +180,8 @@ std::size_t engine_state_bytes(const Scene& s, Precision precision, long long re
         b += 2 * (wx * ny + wy * nx) * R;  // psi
         b += 6 * (nx + ny) * R;            // CPML profiles
     }
-    for (const DftSet& d : s.dft_sets)
-        b += d.cell0.size() * (2 * (index + weight) + d.frequencies_hz.size() * 2 * sizeof(double));
+    for (const DftSet& d : s.dft_sets)  // + 16 sample slots: the CUDA engines' DFT ring
+        b += d.cell0.size() * (2 * (index + weight) + d.frequencies_hz.size() * 2 * sizeof(double) + 16 * sizeof(double));
     for (const TimeProbe& p : s.time_probes)
         b += p.cells.size() * (index + weight) + std::size_t(std::max(0LL, recorded_steps)) * sizeof(double);
     for (const SourceTerm& t : s.sources) b += t.cells.size() * (index + weight);

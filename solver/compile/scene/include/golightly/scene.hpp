@@ -454,8 +454,8 @@ std::vector<Component> magnetic_components(Polarization p);
 ///   CPML             psi: 2 R per PML cell-row of each axis (one E, one H array); 3D: 4 R
 ///                    per cell of each axis's slabs (two E, two H arrays);
 ///                    profiles: 6 R per cell along each axis
-///   DFT sets         per sample two cell indices and two weights, and one complex double
-///                    accumulator per frequency
+///   DFT sets         per sample two cell indices, two weights and 16 doubles (the CUDA
+///                    DFT ring), and one complex double accumulator per frequency
 ///   time probes      per cell its index and weight; 8 bytes per recorded step
 ///                    (`recorded_steps`: the run length when known, else 0)
 ///   sources          per cell its index and weight
