@@ -206,8 +206,6 @@ class Monitors {
 public:
     void setup(const Scene& sc, const DevGrid<T>& grid, cudaStream_t stream) { setup(sc, fields_of(grid), stream); }
     /// The same for any grid (2D or 3D): `fields` by slot (FieldArrays).
-    /// The field arrays the next launches read (the 3D engine's buffers alternate between steps).
-    void rebind(const FieldArrays<T>& fields) { for (int q = 0; q < 6; ++q) f_[q] = fields.f[q]; }
     void setup(const Scene& sc, const FieldArrays<T>& fields, cudaStream_t stream) {
         rebind(fields);
         dt_ = sc.dt_s;
