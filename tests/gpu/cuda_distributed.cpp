@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -102,4 +103,12 @@ TEST_CASE("distributed CUDA engine: every halo mode equals one CUDA engine", "[c
         std::printf("CUDA distributed, mode %s: float64 %.3g\n", mode, d);
         CHECK(d < 1e-12);
     }
+    // The fused kernel's split steps (the engines alternate two buffer sets).
+    setenv("GOLIGHTLY_CUDA3D_FUSED", "1", 1);
+    for (const std::vector<int>& l : {layout, std::vector<int>{0, 0}}) {
+        const double d = cuda_distributed_vs_single(c.scene, Precision::Float64, l, 47, "overlap");
+        std::printf("CUDA distributed, fused kernel, %zu pieces: float64 %.3g\n", l.size(), d);
+        CHECK(d < 1e-12);
+    }
+    unsetenv("GOLIGHTLY_CUDA3D_FUSED");
 }

@@ -299,17 +299,18 @@ TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32 an
     }
 }
 
-// The in-place pair of bulk kernels (update_h3 / update_e3, GOLIGHTLY_CUDA3D_FUSED=0) stays
-// selectable for comparison; it must give the same fields as the CPU engine too.
-TEST_CASE("CUDA 3D engine, in-place kernels (GOLIGHTLY_CUDA3D_FUSED=0), matches the CPU 3D engine", "[cuda3d]") {
-    setenv("GOLIGHTLY_CUDA3D_FUSED", "0", 1);
-    try {
-        compare(kCases[0], Precision::Float32, 1e-5);
-        compare(kCases[2], Precision::Float64, 1e-11);
-    } catch (...) {
-        unsetenv("GOLIGHTLY_CUDA3D_FUSED");
-        throw;
+// The fused bulk kernel (update_he3, GOLIGHTLY_CUDA3D_FUSED=1; the in-place pair is the
+// default) must give the same fields as the CPU engine on every case, every instance of it.
+TEST_CASE("CUDA 3D engine, fused kernel (GOLIGHTLY_CUDA3D_FUSED=1), matches the CPU 3D engine", "[cuda3d]") {
+    setenv("GOLIGHTLY_CUDA3D_FUSED", "1", 1);
+    for (const char* variant : {"0", "1", "2", "3", "4"}) {
+        setenv("GOLIGHTLY_CUDA3D_VARIANT", variant, 1);
+        for (const Case3& c : kCases) {
+            compare(c, Precision::Float32, 1e-5);
+            compare(c, Precision::Float64, 1e-11);
+        }
     }
+    unsetenv("GOLIGHTLY_CUDA3D_VARIANT");
     unsetenv("GOLIGHTLY_CUDA3D_FUSED");
 }
 
@@ -317,12 +318,15 @@ TEST_CASE("CUDA 3D engine, in-place kernels (GOLIGHTLY_CUDA3D_FUSED=0), matches 
 // recomputing H of the plane below it, and the in-place kernels carry their z neighbour across
 // chunk edges; small grids otherwise run as one chunk.
 TEST_CASE("CUDA 3D engine matches the CPU 3D engine with short z chunks", "[cuda3d]") {
-    for (const char* chunk : {"3", "4"}) {
-        setenv("GOLIGHTLY_CUDA3D_CHUNK", chunk, 1);
-        compare(kCases[3], Precision::Float64, 1e-11);
-        compare(kCases[2], Precision::Float32, 1e-5);
-    }
+    for (const char* fused : {"0", "1"})
+        for (const char* chunk : {"3", "4"}) {
+            setenv("GOLIGHTLY_CUDA3D_FUSED", fused, 1);
+            setenv("GOLIGHTLY_CUDA3D_CHUNK", chunk, 1);
+            compare(kCases[3], Precision::Float64, 1e-11);
+            compare(kCases[2], Precision::Float32, 1e-5);
+        }
     unsetenv("GOLIGHTLY_CUDA3D_CHUNK");
+    unsetenv("GOLIGHTLY_CUDA3D_FUSED");
 }
 
 TEST_CASE("CUDA 3D engine: a live edit of the materials mid-run gives the CPU engine's fields", "[cuda3d]") {

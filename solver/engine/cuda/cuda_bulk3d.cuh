@@ -8,7 +8,7 @@
 // (gridDim.z chunks, so small grids still fill the device), the z-neighbour carried in
 // registers from one plane to the next.
 //
-// 1. update_he3 (default): H and E fused in one pass ("ping-pong"). The kernel reads E^n,
+// 1. update_he3 (GOLIGHTLY_CUDA3D_FUSED=1): H and E fused in one pass ("ping-pong"). The kernel reads E^n,
 //    H^{n-1/2} and psi from one set of buffers and writes E^{n+1}, H^{n+1/2} and psi to the
 //    other; the engine swaps the sets after each step (Bulk3::flip). A block of 32 x 8
 //    threads owns 31 x 7 columns; at plane k every thread computes H^{n+1/2} of its column,
@@ -29,7 +29,11 @@
 //    precede the E update, are added to H^{n-1/2} before the kernel instead: the H update
 //    is H^{n+1/2} = H^{n-1/2} + S (curl terms) with a coefficient of 1 on H^{n-1/2}, so the
 //    sum is the same to rounding (a source on a PMC-zeroed cell is dropped at setup).
-// 2. update_h3 + update_e3 (GOLIGHTLY_CUDA3D_FUSED=0; kept for comparison): in place, H
+//    Measured (H200, 512^3 float32, bench): 29.7 Gcells/s, 0.43 of copy through this model,
+//    against 32.5 for design 2: with one barrier per plane and the halo threads it is bound
+//    by latency, not bandwidth (more registers for prefetching plane k+1, 16 rows, or 40
+//    registers for more warps did not help: GOLIGHTLY_CUDA3D_VARIANT 1-4). Not the default.
+// 2. update_h3 + update_e3 (the default): in place, H
 //    first, then E. The H kernel loads Ex, Ey of plane k+1 once and reuses them as plane k
 //    of the next iteration; the E kernel keeps Hx, Hy of plane k-1.
 //    Traffic per cell and step, DRAM bytes with the neighbours from cache:
@@ -122,7 +126,7 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_h3(
     const int i = blockIdx.x * kBulk3X + threadIdx.x, j = blockIdx.y * kBulk3Y + threadIdx.y;
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
     if (i >= nx || j >= ny) return;
-    const int k0 = blockIdx.z * g.k_chunk, k1 = min(nz, k0 + g.k_chunk);
+    const int k0 = g.k_lo + int(blockIdx.z) * g.k_chunk, k1 = min(g.k_hi, k0 + g.k_chunk);
     if (k0 >= k1) return;
     const std::size_t plane = std::size_t(nx) * ny;
     const bool has_ip = i + 1 < nx || g.periodic[0], has_jp = j + 1 < ny || g.periodic[1];
@@ -183,7 +187,7 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_e3(
     const int i = blockIdx.x * kBulk3X + threadIdx.x, j = blockIdx.y * kBulk3Y + threadIdx.y;
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
     if (i >= nx || j >= ny) return;
-    const int k0 = blockIdx.z * g.k_chunk, k1 = min(nz, k0 + g.k_chunk);
+    const int k0 = g.k_lo + int(blockIdx.z) * g.k_chunk, k1 = min(g.k_hi, k0 + g.k_chunk);
     if (k0 >= k1) return;
     const std::size_t plane = std::size_t(nx) * ny;
     const bool has_im = i > 0 || g.periodic[0], has_jm = j > 0 || g.periodic[1];
@@ -253,11 +257,12 @@ __device__ __forceinline__ T cpml_term_pp(const DevGrid3<T>& g, T d, bool in_sla
 }
 
 /// H^{n+1/2} of cell (i, j, k), flat index idx, from the input set: (ex, ey, ez) E^n of the
-/// cell, (ex_kp, ey_kp) E^n of the cell at k+1 (0 beyond a face that is not periodic).
+/// cell, (ex_kp, ey_kp) E^n of the cell at k+1 (0 beyond a face that is not periodic),
+/// (hx0, hy0, hz0) H^{n-1/2} of the cell.
 /// Same arithmetic as update_h3. own: the caller owns the cell (psi written).
 template <class T>
 __device__ __forceinline__ void h_cell(const DevGrid3<T>& g, int i, int j, int k, std::size_t idx, T ex, T ey, T ez,
-                                       T ex_kp, T ey_kp, bool own, T& hx, T& hy, T& hz) {
+                                       T ex_kp, T ey_kp, T hx0, T hy0, T hz0, bool own, T& hx, T& hy, T& hz) {
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
     const bool has_ip = i + 1 < nx || g.periodic[0], has_jp = j + 1 < ny || g.periodic[1];
     const long long dip = i + 1 < nx ? 1 : -(long long)(nx - 1);
@@ -265,7 +270,6 @@ __device__ __forceinline__ void h_cell(const DevGrid3<T>& g, int i, int j, int k
     // The input set is read-only during update_he3: __ldg lets loads move past the stores.
     const T ez_ip = has_ip ? __ldg(g.E[2] + idx + dip) : T(0), ey_ip = has_ip ? __ldg(g.E[1] + idx + dip) : T(0);
     const T ez_jp = has_jp ? __ldg(g.E[2] + idx + djp) : T(0), ex_jp = has_jp ? __ldg(g.E[0] + idx + djp) : T(0);
-    const T hx0 = __ldg(g.H[0] + idx), hy0 = __ldg(g.H[1] + idx), hz0 = __ldg(g.H[2] + idx);
     const bool sx = i < g.lo[0] || i >= g.hi[0], sy = j < g.lo[1] || j >= g.hi[1], sz = k < g.lo[2] || k >= g.hi[2];
     const T hx_y = cpml_term_pp(g, ez_jp - ez, sy, 3, 1, j, false, i, j, k, own);
     const T hx_z = cpml_term_pp(g, ey_kp - ey, sz, 3, 2, k, false, i, j, k, own);
@@ -293,7 +297,8 @@ __device__ __forceinline__ void h_cell_other(const DevGrid3<T>& g, int i, int j,
         ex_kp = __ldg(g.E[0] + w);
         ey_kp = __ldg(g.E[1] + w);
     }
-    h_cell(g, i, j, k, idx, __ldg(g.E[0] + idx), __ldg(g.E[1] + idx), __ldg(g.E[2] + idx), ex_kp, ey_kp, false, hx, hy, hz);
+    h_cell(g, i, j, k, idx, __ldg(g.E[0] + idx), __ldg(g.E[1] + idx), __ldg(g.E[2] + idx), ex_kp, ey_kp,
+           __ldg(g.H[0] + idx), __ldg(g.H[1] + idx), __ldg(g.H[2] + idx), false, hx, hy, hz);
 }
 
 // One time step of the bulk, H then E, planes [k_lo, k_hi), input set -> output set (file
@@ -304,8 +309,11 @@ __device__ __forceinline__ void h_cell_other(const DevGrid3<T>& g, int i, int j,
 // stored), so all warps do the same work and each plane needs one barrier; the others own
 // their column and update its E from the H of their x and y neighbours (shared memory, two
 // buffers by plane parity) and of plane k-1 (registers).
-template <class T, int ROWS>
-__global__ void __launch_bounds__(32 * ROWS, 1024 / (32 * ROWS)) update_he3(DevGrid3<T> g) {
+// MINB: blocks per SM the register budget must allow; PF: the DRAM loads of plane k+1 (Ez,
+// the three H, the three material indices) are issued during plane k (software pipelining:
+// more bytes in flight per thread, at the price of registers).
+template <class T, int ROWS, int MINB, bool PF>
+__global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
     __shared__ T sH[2][3][ROWS][32];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
@@ -322,9 +330,20 @@ __global__ void __launch_bounds__(32 * ROWS, 1024 / (32 * ROWS)) update_he3(DevG
     const bool zero_x = g.pec[0] && i == 0, zero_y = g.pec[1] && j == 0;
     std::size_t idx = std::size_t(k0) * plane + (cell ? std::size_t(j) * nx + i : 0);
     T ex = T(0), ey = T(0), hx_km = T(0), hy_km = T(0);
+    T pz = T(0), ph0 = T(0), ph1 = T(0), ph2 = T(0);                 // PF: plane k's Ez, H
+    std::uint16_t pm0 = 0, pm1 = 0, pm2 = 0;                          // PF: plane k's indices
     if (cell) {
         ex = __ldg(g.E[0] + idx);
         ey = __ldg(g.E[1] + idx);
+        if (PF) {
+            pz = __ldg(g.E[2] + idx);
+            ph0 = __ldg(g.H[0] + idx);
+            ph1 = __ldg(g.H[1] + idx);
+            ph2 = __ldg(g.H[2] + idx);
+            pm0 = __ldg(g.mat[0] + idx);
+            pm1 = __ldg(g.mat[1] + idx);
+            pm2 = __ldg(g.mat[2] + idx);
+        }
     }
     if (own) {  // H^{n+1/2} of plane k0 - 1 (another chunk's, or none)
         const int kw = k0 > 0 ? k0 - 1 : (g.periodic[2] ? nz - 1 : -1);
@@ -337,13 +356,41 @@ __global__ void __launch_bounds__(32 * ROWS, 1024 / (32 * ROWS)) update_he3(DevG
         const int buf = (k - k0) & 1;
         T hx = T(0), hy = T(0), hz = T(0), ez = T(0), ex_kp = T(0), ey_kp = T(0);
         Coef2<T> cx{}, cy{}, cz{};
-        if (own) {  // issued early: their latency overlaps the H update and the barrier
-            cx = g.table[__ldg(g.mat[0] + idx)];
-            cy = g.table[__ldg(g.mat[1] + idx)];
-            cz = g.table[__ldg(g.mat[2] + idx)];
+        T h0 = T(0), h1 = T(0), h2 = T(0);
+        if (PF) {
+            if (own) {
+                cx = g.table[pm0];
+                cy = g.table[pm1];
+                cz = g.table[pm2];
+            }
+            ez = pz;
+            h0 = ph0;
+            h1 = ph1;
+            h2 = ph2;
+            if (cell && k + 1 < k1) {  // plane k+1's loads, in flight during plane k
+                const std::size_t nidx = idx + plane;
+                pz = __ldg(g.E[2] + nidx);
+                ph0 = __ldg(g.H[0] + nidx);
+                ph1 = __ldg(g.H[1] + nidx);
+                ph2 = __ldg(g.H[2] + nidx);
+                pm0 = __ldg(g.mat[0] + nidx);
+                pm1 = __ldg(g.mat[1] + nidx);
+                pm2 = __ldg(g.mat[2] + nidx);
+            }
+        } else {
+            if (own) {  // issued early: their latency overlaps the H update and the barrier
+                cx = g.table[__ldg(g.mat[0] + idx)];
+                cy = g.table[__ldg(g.mat[1] + idx)];
+                cz = g.table[__ldg(g.mat[2] + idx)];
+            }
+            if (cell) {
+                ez = __ldg(g.E[2] + idx);
+                h0 = __ldg(g.H[0] + idx);
+                h1 = __ldg(g.H[1] + idx);
+                h2 = __ldg(g.H[2] + idx);
+            }
         }
         if (cell) {
-            ez = __ldg(g.E[2] + idx);
             if (k + 1 < nz) {
                 ex_kp = __ldg(g.E[0] + idx + plane);
                 ey_kp = __ldg(g.E[1] + idx + plane);
@@ -352,7 +399,7 @@ __global__ void __launch_bounds__(32 * ROWS, 1024 / (32 * ROWS)) update_he3(DevG
                 ex_kp = __ldg(g.E[0] + w);
                 ey_kp = __ldg(g.E[1] + w);
             }
-            h_cell(g, i, j, k, idx, ex, ey, ez, ex_kp, ey_kp, own, hx, hy, hz);
+            h_cell(g, i, j, k, idx, ex, ey, ez, ex_kp, ey_kp, h0, h1, h2, own, hx, hy, hz);
             if (own) {
                 g.H_out[0][idx] = hx;
                 g.H_out[1][idx] = hy;
@@ -451,7 +498,7 @@ public:
         point_grid();
         sm_count_ = std::max(1, sm_count);
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_CHUNK")) forced_chunk_ = std::atoi(c);
-        if (const char* r = std::getenv("GOLIGHTLY_CUDA3D_ROWS")) fused_rows_ = std::atoi(r) == 16 ? 16 : 8;
+        if (const char* v = std::getenv("GOLIGHTLY_CUDA3D_VARIANT")) fused_variant_ = std::atoi(v);
         chunking(0, sc.nz, g_.k_chunk, chunks_);
         g_.k_lo = 0;
         g_.k_hi = sc.nz;
@@ -504,6 +551,9 @@ public:
         update_e3<T><<<blocks(chunks_), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g_);
         CUDA_CHECK_LAUNCH();
     }
+    /// In-place pair over the planes [k_lo, k_hi) only (split steps, CudaEngine3D).
+    void update_h_range(cudaStream_t stream, int k_lo, int k_hi) const { launch_range(false, stream, k_lo, k_hi); }
+    void update_e_range(cudaStream_t stream, int k_lo, int k_hi) const { launch_range(true, stream, k_lo, k_hi); }
     /// Fused: H and E of the planes [k_lo, k_hi) from the current set into the other one.
     /// The step is complete once every plane has been updated (any order, any streams);
     /// then flip().
@@ -521,10 +571,14 @@ public:
         }
         for (int c = 0; c < 6; ++c)
             for (int a = 0; a < 3; ++a) g.psi_out[c][a] = psi_[q][c][a].template as<T>();
-        if (fused_rows_ == 16)
-            update_he3<T, 16><<<fused_blocks(16, chunks), dim3(32, 16), 0, stream>>>(g);
-        else
-            update_he3<T, 8><<<fused_blocks(8, chunks), dim3(32, 8), 0, stream>>>(g);
+        const dim3 b8 = fused_blocks(8, chunks), t8(32, 8);
+        switch (fused_variant_) {
+        case 1: update_he3<T, 8, 6, false><<<b8, t8, 0, stream>>>(g); break;
+        case 2: update_he3<T, 8, 4, true><<<b8, t8, 0, stream>>>(g); break;
+        case 3: update_he3<T, 8, 3, true><<<b8, t8, 0, stream>>>(g); break;
+        case 4: update_he3<T, 16, 2, false><<<fused_blocks(16, chunks), dim3(32, 16), 0, stream>>>(g); break;
+        default: update_he3<T, 8, 4, false><<<b8, t8, 0, stream>>>(g); break;
+        }
         CUDA_CHECK_LAUNCH();
     }
     /// Fused: the output set of the last step becomes the current one.
@@ -550,6 +604,17 @@ public:
     double cpml_bytes_per_step() const { return 2.0 * sizeof(T) * psi_cells_; }
 
 private:
+    void launch_range(bool e, cudaStream_t stream, int k_lo, int k_hi) const {
+        if (k_lo >= k_hi) return;
+        DevGrid3<T> g = g_;
+        g.k_lo = k_lo;
+        g.k_hi = k_hi;
+        int chunks = 1;
+        chunking(k_lo, k_hi, g.k_chunk, chunks);
+        if (e) update_e3<T><<<blocks(chunks), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g);
+        else update_h3<T><<<blocks(chunks), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g);
+        CUDA_CHECK_LAUNCH();
+    }
     void point_grid() {
         for (int c = 0; c < 3; ++c) {
             g_.E[c] = field_[parity_][c].template as<T>();
@@ -585,7 +650,7 @@ private:
     double psi_cells_ = 0;
     int chunks_ = 1;
     int sm_count_ = 1;
-    int fused_rows_ = 8;    // update_he3 block height (GOLIGHTLY_CUDA3D_ROWS: 8 or 16)
+    int fused_variant_ = 0;  // update_he3 instance (GOLIGHTLY_CUDA3D_VARIANT, launch above)
     int forced_chunk_ = 0;  // GOLIGHTLY_CUDA3D_CHUNK: planes per z chunk (tests); 0: chosen here
     int parity_ = 0;
     bool fused_ = true;

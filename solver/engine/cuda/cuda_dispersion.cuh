@@ -34,14 +34,15 @@ template <class T> struct DispDev {
     T* P_old;               // P~^{n-1}, same layout
     T* dP;                  // n
     int n, max_poles;
+    int k_begin, k_end;     // disp_advance: the list entries [k_begin, k_end) (0, n: all)
 };
 
 // Traffic per cell (N poles of its set): reads cell index (4 B), pole-set id (2 B), E and
 // 2N s of state, writes 2N s of state and dP: (4N + 2) s + 6 B.
 template <class T>
 __global__ void disp_advance(DispDev<T> d) {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= d.n) return;
+    const int k = d.k_begin + int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (k >= d.k_end) return;
     const T e = d.E[d.cells[k]];
     const int s = d.set[k];
     const int first = d.set_first[s], np = d.set_count[s];
@@ -133,8 +134,12 @@ public:
             a.dP = B.dP.template as<T>();
             a.n = int(n);
             a.max_poles = max_poles;
+            a.k_begin = 0;
+            a.k_end = int(n);
+            if (!std::is_sorted(d.cells.begin(), d.cells.end())) sorted_ = false;
             disp_args_.push_back(a);
             disp_slot_.push_back(slot);
+            disp_comp_.push_back(c);
             cells_[c] = d.cells;
             weight_[c] = d.weight;
         }
@@ -148,6 +153,25 @@ public:
 
     /// Phase before_e: the poles advance from E^n.
     void before_e(cudaStream_t stream) const { launch(false, stream); }
+    /// Phase before_e for the cells with flat index in [cell_lo, cell_hi) (inside = true) or
+    /// for the others (inside = false): split steps, whose E update of a range of planes
+    /// runs before the rest. Needs each component's list sorted (sorted()).
+    void before_e_part(cudaStream_t stream, std::int64_t cell_lo, std::int64_t cell_hi, bool inside) const {
+        for (std::size_t q = 0; q < disp_args_.size(); ++q) {
+            const std::vector<CellIndex>& cells = cells_[disp_comp_[q]];
+            const int p = int(std::lower_bound(cells.begin(), cells.end(), cell_lo) - cells.begin());
+            const int r = int(std::lower_bound(cells.begin(), cells.end(), cell_hi) - cells.begin());
+            DispDev<T> a = disp_args_[q];
+            if (inside) {
+                advance(a, p, r, stream);
+            } else {
+                advance(a, 0, p, stream);
+                advance(a, r, a.n, stream);
+            }
+        }
+    }
+    /// True when every list is in increasing cell order (scene.hpp builds them so).
+    bool sorted() const { return sorted_; }
     /// Phase after_e, first: E -= weight cb / S dP, before the E sources.
     void after_e(cudaStream_t stream) const { launch(true, stream); }
 
@@ -171,6 +195,13 @@ public:
     }
 
 private:
+    static void advance(DispDev<T> a, int k_begin, int k_end, cudaStream_t stream) {
+        if (k_begin >= k_end) return;
+        a.k_begin = k_begin;
+        a.k_end = k_end;
+        disp_advance<T><<<(k_end - k_begin + 255) / 256, 256, 0, stream>>>(a);
+        CUDA_CHECK_LAUNCH();
+    }
     void launch(bool correct, cudaStream_t stream) const {
         for (const DispDev<T>& a : disp_args_) {
             const int blocks = (a.n + 255) / 256;
@@ -185,6 +216,8 @@ private:
     DevBuf pole_first_, pole_count_, pole_coeffs_;
     std::vector<DispDev<T>> disp_args_;
     std::vector<int> disp_slot_;           // FieldArrays slot of each entry of disp_args_
+    std::vector<int> disp_comp_;           // E component (cells_ index) of each entry
+    bool sorted_ = true;
     std::vector<CellIndex> cells_[3];      // host copies of the lists (live edit)
     std::vector<double> weight_[3];
     std::vector<T> coef_staging_[3];

@@ -29,11 +29,14 @@
 //   1. bulk.update_fused    H^{n+1/2} and E^{n+1} into the other buffer set; flip; the
 //                           extensions are rebound to the new current set
 //   2. dispersion.after_e ... monitors.after_step as below.
-// In place (GOLIGHTLY_CUDA3D_FUSED=0), scene.hpp's order:
+// In place (the default; GOLIGHTLY_CUDA3D_FUSED=1 selects the fused kernel), scene.hpp's
+// order but for the H sources and corrections, added to H^{n-1/2} before the H update as
+// above (the same sum; split steps, engine.hpp, need them before the bulk update, and one
+// order keeps one engine and a distributed one equal to the last bit):
 //   0. tfsf.before_step     the TF/SF incident lines from n to n+1
-//   1. bulk.update_h        H from E^n (CPML psi, pmc zeroing fused)
 //      sources.after_h      H sources at t = n dt
 //      tfsf.after_h         TF/SF H corrections (E_inc^n)
+//   1. bulk.update_h        H from E^n (CPML psi, pmc zeroing fused)
 //   2. dispersion.before_e  poles advance from E^n
 //      tensor.before_e      E^n of the tensor-coupled sites
 //      bulk.update_e        E from H^{n+1/2} (table, CPML psi, pec zeroing fused)
@@ -152,8 +155,10 @@ public:
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         try {
+            // The in-place pair is the default: on an H200 at 512^3 float32 it gave 32.5 Gcells/s
+            // against 29.7 for the fused kernel (bench, 2026-11-26; docs/performance.md).
             const char* fused_env = std::getenv("GOLIGHTLY_CUDA3D_FUSED");
-            bulk_.setup(sc_, stream_, sms, !(fused_env && std::string(fused_env) == "0"));
+            bulk_.setup(sc_, stream_, sms, fused_env && std::string(fused_env) == "1");
             CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
             CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
             CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
@@ -202,14 +207,23 @@ public:
     /// planes, the flip and phase 2. update_fused reads nothing but its planes and the next one on
     /// either side and writes only into the other buffer set, so a transfer may fill the
     /// `lo` / `hi` end planes of the current set and read any other plane during the interior.
-    bool supports_split_step() const override { return bulk_.fused(); }
+    /// In place (update_h3 / update_e3), a transfer's source planes must not be rewritten
+    /// during the interior and E^n must be read before it is overwritten: the interior is
+    /// H over [a, b), E over [e, b) with a = 2 lo - 1 (the owned planes the neighbour below
+    /// copies are [lo, 2 lo - 1)), e = a + 1 (E of plane a needs H of plane a - 1), b = nz -
+    /// (2 hi - 1); the pole advance and the tensor sites' E^n of the interior's E planes run
+    /// before it, the others' after the transfers (the lists are in cell order). The ends:
+    /// H over [0, a) and [b, nz), then E over [0, e) and [b, nz).
+    bool supports_split_step() const override {
+        return bulk_.fused() || (dispersion_.sorted() && tensor_.sorted());
+    }
     void set_split_margins(int lo, int hi) override {
         if (lo < 0 || hi < 0) throw std::invalid_argument("set_split_margins: margins must be >= 0");
         margin_lo_ = lo;
         margin_hi_ = hi;
     }
     void step_begin() override {
-        if (!bulk_.fused()) throw std::logic_error("CUDA engine (3D): split steps need the fused kernel");
+        if (!supports_split_step()) throw std::logic_error("CUDA engine (3D): this engine cannot split its steps");
         if (monitors_.ensure_probe_capacity(steps_done_ + 1, stream_)) destroy_graph();
         rebind();
         const StepLaunch at{stream_, d_step_, 0};
@@ -219,11 +233,34 @@ public:
     }
     void step_interior() override {
         int a = 0, b = 0;
+        if (!bulk_.fused()) {
+            int e = 0;
+            inplace_range(a, e, b);
+            const std::int64_t plane = std::int64_t(sc_.nx) * sc_.ny;
+            dispersion_.before_e_part(stream_, e * plane, b * plane, true);
+            tensor_.before_e_part(stream_, e * plane, b * plane, true);
+            bulk_.update_h_range(stream_, a, b);
+            bulk_.update_e_range(stream_, e, b);
+            return;
+        }
         split_range(a, b);
         bulk_.update_fused(stream_, a, b);
     }
     void step_boundary() override {
         int a = 0, b = 0;
+        if (!bulk_.fused()) {
+            int e = 0;
+            inplace_range(a, e, b);
+            const std::int64_t plane = std::int64_t(sc_.nx) * sc_.ny;
+            dispersion_.before_e_part(stream_, e * plane, b * plane, false);
+            tensor_.before_e_part(stream_, e * plane, b * plane, false);
+            bulk_.update_h_range(stream_, 0, a);
+            bulk_.update_h_range(stream_, b, sc_.nz);
+            bulk_.update_e_range(stream_, 0, e);
+            bulk_.update_e_range(stream_, b, sc_.nz);
+            finish_split_step();
+            return;
+        }
         split_range(a, b);
         // E^n of the current set stays until the flip (the bulk writes the other set), so the
         // pole advance and the tensor sites' E^n come here, after the halo transfers: a halo
@@ -234,6 +271,12 @@ public:
         bulk_.update_fused(stream_, b, sc_.nz);
         bulk_.flip();
         rebind();
+        finish_split_step();
+    }
+
+private:
+    /// Phase 2 of a split step and the step count.
+    void finish_split_step() {
         const StepLaunch at{stream_, d_step_, 0};
         dispersion_.after_e(stream_);
         sources_.after_e(at);
@@ -245,6 +288,7 @@ public:
         ++steps_done_;
     }
 
+public:
     /// Bulk model (12 s + 6 B per cell fused, 18 s + 6 B in place: cuda_bulk3d.cuh) + (CPML psi
     /// + extensions) / cells.
     double bytes_per_cell_update() const override {
@@ -411,9 +455,9 @@ private:
                 continue;
             }
             tfsf_.before_step(at);
-            bulk_.update_h(stream_);
-            sources_.after_h(at);
+            sources_.after_h(at);  // added to H^{n-1/2}, as in the fused and split steps
             tfsf_.after_h(stream_);
+            bulk_.update_h(stream_);
             dispersion_.before_e(stream_);
             tensor_.before_e(stream_);
             bulk_.update_e(stream_);
@@ -425,6 +469,13 @@ private:
         }
         advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
         CUDA_CHECK_LAUNCH();
+    }
+
+    /// In-place split (supports_split_step): H over [a, b), E over [e, b) in the interior.
+    void inplace_range(int& a, int& e, int& b) const {
+        a = std::min(margin_lo_ > 0 ? 2 * margin_lo_ - 1 : 0, sc_.nz);
+        b = std::max(a, sc_.nz - (margin_hi_ > 0 ? 2 * margin_hi_ - 1 : 0));
+        e = a > 0 ? std::min(a + 1, b) : a;
     }
 
     /// The interior planes [a, b) of a split step (margins clipped to the grid).

@@ -5,7 +5,9 @@
 // the couplings.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "cuda_common.cuh"
@@ -28,6 +30,7 @@ template <class T> struct AnisoDev {
     int n[3];
     int slots;          // S
     int partner[3][2];  // component of slot group g of component c (scene.hpp anisotropic_partner)
+    int save_lo[3], save_hi[3];  // aniso_save: the sites [save_lo, save_hi) of each component
 };
 
 __device__ inline int aniso_component(const int (&n)[3], int& k) {
@@ -43,7 +46,7 @@ template <class T>
 __global__ void aniso_save(AnisoDev<T> a) {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     const int c = aniso_component(a.n, k);
-    if (c < 0) return;
+    if (c < 0 || k < a.save_lo[c] || k >= a.save_hi[c]) return;
     a.d[c][k] = a.E[c][a.cells[c][k]];
 }
 
@@ -119,6 +122,9 @@ public:
             aniso_args_.w[c] = B.w.template as<T>();
             aniso_args_.d[c] = B.d.template as<T>();
             aniso_args_.n[c] = int(m);
+            aniso_args_.save_lo[c] = 0;
+            aniso_args_.save_hi[c] = int(m);
+            if (!std::is_sorted(an.cells[c].begin(), an.cells[c].end())) sorted_ = false;
             sites_ += m;
         }
         any_aniso_ = true;
@@ -133,6 +139,32 @@ public:
 
     /// Phase before_e: E^n of the listed sites.
     void before_e(cudaStream_t stream) const { launch(0, stream); }
+    /// Phase before_e for the sites with flat index in [cell_lo, cell_hi) (inside) or the
+    /// others (split steps, as Dispersion::before_e_part). Needs sorted().
+    void before_e_part(cudaStream_t stream, std::int64_t cell_lo, std::int64_t cell_hi, bool inside) const {
+        if (!any_aniso_) return;
+        AnisoDev<T> lo = aniso_args_, hi = aniso_args_;
+        for (int c = 0; c < 3; ++c) {
+            const std::vector<CellIndex>& cells = an_.cells[c];
+            const int p = int(std::lower_bound(cells.begin(), cells.end(), cell_lo) - cells.begin());
+            const int r = int(std::lower_bound(cells.begin(), cells.end(), cell_hi) - cells.begin());
+            if (inside) {
+                lo.save_lo[c] = p, lo.save_hi[c] = r;
+                hi.save_lo[c] = hi.save_hi[c] = 0;
+            } else {
+                lo.save_lo[c] = 0, lo.save_hi[c] = p;
+                hi.save_lo[c] = r, hi.save_hi[c] = aniso_args_.n[c];
+            }
+        }
+        const int total = aniso_args_.n[0] + aniso_args_.n[1] + aniso_args_.n[2];
+        aniso_save<T><<<(total + 255) / 256, 256, 0, stream>>>(lo);
+        CUDA_CHECK_LAUNCH();
+        if (!inside) {
+            aniso_save<T><<<(total + 255) / 256, 256, 0, stream>>>(hi);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+    bool sorted() const { return sorted_; }
     /// Phase after_e, last: dE at every listed site, then the couplings.
     void after_e(cudaStream_t stream) const {
         launch(1, stream);
@@ -152,6 +184,7 @@ public:
         if (same_anisotropic(an_, edited.anisotropic)) return false;
         aniso_args_ = AnisoDev<T>{};
         slot_[0] = slot_[1] = slot_[2] = -1;
+        sorted_ = true;
         any_aniso_ = false;
         sites_ = 0;
         setup(edited, f, stream);
@@ -176,6 +209,7 @@ private:
     std::size_t sites_ = 0;
     AnisoDev<T> aniso_args_{};
     int slot_[3] = {-1, -1, -1};           // FieldArrays slot of Ex, Ey, Ez (-1: no sites)
+    bool sorted_ = true;                   // every site list in increasing cell order
     bool any_aniso_ = false;
     AnisotropicCells an_;                  // the lists in use (live edit compares)
 };
