@@ -4,10 +4,17 @@
 #
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
-#                                                       [--scaling] [--build-only]
+#                                                       [--scaling] [--build-only] [--mpi]
 # --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
 # multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
 # there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
+# --mpi (machines with 2+ GPUs, issue 18): Open MPI from the Debian packages in $OMPI_DEBS
+# (default .ompi/: openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15
+# libevent-core-2.1-7 libevent-pthreads-2.1-7 libevent-2.1-7 libmunge2, fetched with
+# `apt-get download` where apt works), unpacked into /tmp; golightly-cli built with MPI in
+# $BUILD-mpi; `mpirun -np 2` GPU ranks against the in-process `--devices 2` run of
+# tests/data/mpi/mpi3d_gpu_bench.glproj (tests/mpi/mpi_run_test.sh compare: equal CSVs,
+# both wall times and the Mcells/s of each).
 # DEVDEPS: Debian packages unpacked by shared/device/prepare.sh (Catch2, nlohmann-json,
 # Eigen, CLI11, libpng, zlib headers and static libraries; libspectra-dev too for the 2D
 # mode solver, else the mode-source examples are skipped):
@@ -19,11 +26,12 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0
+SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0
 for a in "$@"; do
   case $a in
     --scaling) SCALING=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --build-only) BUILD_ONLY=1 ;;
+    --mpi) MPI_ONLY=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --ncu) NCU=1 ;;
     --tests-only) SANITIZE=0; BENCH=0 ;;
     --no-bench) BENCH=0 ;;
@@ -150,6 +158,32 @@ PY
     echo "example $name: $r"
   done
 fi
+if [ $MPI_ONLY = 1 ]; then
+  OMPI_DEBS=${OMPI_DEBS:-$PWD/.ompi}
+  R=/tmp/golightly-ompi
+  mkdir -p "$R"
+  for d in "$OMPI_DEBS"/*.deb; do dpkg -x "$d" "$R"; done
+  export OPAL_PREFIX=$R/usr PATH=$R/usr/bin:$PATH LD_LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+  MB=$BUILD-mpi
+  echo "== configure + build with MPI ($MB)"
+  cmake -S . -B "$MB" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON -DGOLIGHTLY_MPI=ON \
+    -DCMAKE_PREFIX_PATH="$DEVDEPS/usr" -DCMAKE_INCLUDE_PATH="$DEVDEPS/usr/include" \
+    -DPNG_LIBRARY="$LIB/libpng16.a" -DPNG_PNG_INCLUDE_DIR="$DEVDEPS/usr/include" \
+    -DZLIB_LIBRARY="$LIB/libz.a" -DZLIB_INCLUDE_DIR="$DEVDEPS/usr/include" \
+    -DMPI_C_HEADER_DIR=$R/usr/lib/x86_64-linux-gnu/openmpi/include -DMPI_C_LIB_NAMES=mpi \
+    -DMPI_mpi_LIBRARY=$R/usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi.so \
+    -DMPIEXEC_EXECUTABLE=$R/usr/bin/mpirun.openmpi > "$LOG/configure-mpi.log" 2>&1 \
+    || { tail -30 "$LOG/configure-mpi.log"; echo "MPI CONFIGURE FAILED"; exit 1; }
+  grep "MPI ranks" "$LOG/configure-mpi.log"
+  ninja -C "$MB" golightly-cli > "$LOG/build-mpi.log" 2>&1 || { grep -E "error" "$LOG/build-mpi.log" | head -20; echo "MPI BUILD FAILED"; exit 1; }
+  STEPS=${MPI_STEPS:-3000}
+  export GOLIGHTLY_TEST_ONE_ARGS="--backend cuda --devices 2 --max-steps $STEPS"
+  export GOLIGHTLY_TEST_RANK_ARGS="--backend cuda --max-steps $STEPS"
+  echo "== mpirun -np 2 GPU ranks vs --devices 2 in one process ($STEPS steps of mpi3d_gpu_bench)"
+  bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" $R/usr/bin/mpirun.openmpi \
+    tests/data/mpi/mpi3d_gpu_bench.glproj 2 /tmp/golightly-mpi-gpu 2>&1 | tee "$LOG/mpi_gpu.log"
+  exit 0
+fi
 if [ $SCALING = 1 ]; then
   export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the lent machines (we use peer copies, not NCCL)
   NG=$(nvidia-smi -L | wc -l)
@@ -169,6 +203,7 @@ if [ $SCALING = 1 ]; then
   sbench 1 512 512 512 200
   [ "$NG" -ge 2 ] && sbench 2 512 512 1024 200
   if [ "$NG" -ge 2 ] && [ "${HALO_MODES:-0}" = 1 ]; then  # the other ways of driving the subdomains
+    GOLIGHTLY_HALO_MODE=threads sbench 2 768 768 768 100
     GOLIGHTLY_HALO_MODE=events sbench 2 768 768 768 100
     GOLIGHTLY_HALO_MODE=sync sbench 2 768 768 768 100
   fi
