@@ -31,8 +31,11 @@
 //    sum is the same to rounding (a source on a PMC-zeroed cell is dropped at setup).
 //    Measured (H200, 512^3 float32, bench): 29.7 Gcells/s, 0.43 of copy through this model,
 //    against 32.5 for design 2: with one barrier per plane and the halo threads it is bound
-//    by latency, not bandwidth (more registers for prefetching plane k+1, 16 rows, or 40
-//    registers for more warps did not help: GOLIGHTLY_CUDA3D_VARIANT 1-4). Not the default.
+//    by latency, not bandwidth (Nsight Compute: 50 % occupancy at 63 registers, 55 % of the
+//    stall cycles waiting on L1TEX loads, 1.94 TB/s). Tried without gain (2026-11-26, same
+//    bench): blocks of 32 x 16, 40 registers for 6 blocks per SM, prefetching plane k+1's
+//    loads (27.5-28.9 Gcells/s), and a register-blocked form without shared memory or
+//    barriers (one warp walking 4 or 8 rows: 9.6-21.4). Not the default.
 // 2. update_h3 + update_e3 (the default): in place, H
 //    first, then E. The H kernel loads Ex, Ey of plane k+1 once and reuses them as plane k
 //    of the next iteration; the E kernel keeps Hx, Hy of plane k-1.
@@ -309,10 +312,8 @@ __device__ __forceinline__ void h_cell_other(const DevGrid3<T>& g, int i, int j,
 // stored), so all warps do the same work and each plane needs one barrier; the others own
 // their column and update its E from the H of their x and y neighbours (shared memory, two
 // buffers by plane parity) and of plane k-1 (registers).
-// MINB: blocks per SM the register budget must allow; PF: the DRAM loads of plane k+1 (Ez,
-// the three H, the three material indices) are issued during plane k (software pipelining:
-// more bytes in flight per thread, at the price of registers).
-template <class T, int ROWS, int MINB, bool PF>
+// MINB: blocks per SM the register budget must allow.
+template <class T, int ROWS, int MINB>
 __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
     __shared__ T sH[2][3][ROWS][32];
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -330,20 +331,9 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
     const bool zero_x = g.pec[0] && i == 0, zero_y = g.pec[1] && j == 0;
     std::size_t idx = std::size_t(k0) * plane + (cell ? std::size_t(j) * nx + i : 0);
     T ex = T(0), ey = T(0), hx_km = T(0), hy_km = T(0);
-    T pz = T(0), ph0 = T(0), ph1 = T(0), ph2 = T(0);                 // PF: plane k's Ez, H
-    std::uint16_t pm0 = 0, pm1 = 0, pm2 = 0;                          // PF: plane k's indices
     if (cell) {
         ex = __ldg(g.E[0] + idx);
         ey = __ldg(g.E[1] + idx);
-        if (PF) {
-            pz = __ldg(g.E[2] + idx);
-            ph0 = __ldg(g.H[0] + idx);
-            ph1 = __ldg(g.H[1] + idx);
-            ph2 = __ldg(g.H[2] + idx);
-            pm0 = __ldg(g.mat[0] + idx);
-            pm1 = __ldg(g.mat[1] + idx);
-            pm2 = __ldg(g.mat[2] + idx);
-        }
     }
     if (own) {  // H^{n+1/2} of plane k0 - 1 (another chunk's, or none)
         const int kw = k0 > 0 ? k0 - 1 : (g.periodic[2] ? nz - 1 : -1);
@@ -357,38 +347,16 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
         T hx = T(0), hy = T(0), hz = T(0), ez = T(0), ex_kp = T(0), ey_kp = T(0);
         Coef2<T> cx{}, cy{}, cz{};
         T h0 = T(0), h1 = T(0), h2 = T(0);
-        if (PF) {
-            if (own) {
-                cx = g.table[pm0];
-                cy = g.table[pm1];
-                cz = g.table[pm2];
-            }
-            ez = pz;
-            h0 = ph0;
-            h1 = ph1;
-            h2 = ph2;
-            if (cell && k + 1 < k1) {  // plane k+1's loads, in flight during plane k
-                const std::size_t nidx = idx + plane;
-                pz = __ldg(g.E[2] + nidx);
-                ph0 = __ldg(g.H[0] + nidx);
-                ph1 = __ldg(g.H[1] + nidx);
-                ph2 = __ldg(g.H[2] + nidx);
-                pm0 = __ldg(g.mat[0] + nidx);
-                pm1 = __ldg(g.mat[1] + nidx);
-                pm2 = __ldg(g.mat[2] + nidx);
-            }
-        } else {
-            if (own) {  // issued early: their latency overlaps the H update and the barrier
-                cx = g.table[__ldg(g.mat[0] + idx)];
-                cy = g.table[__ldg(g.mat[1] + idx)];
-                cz = g.table[__ldg(g.mat[2] + idx)];
-            }
-            if (cell) {
-                ez = __ldg(g.E[2] + idx);
-                h0 = __ldg(g.H[0] + idx);
-                h1 = __ldg(g.H[1] + idx);
-                h2 = __ldg(g.H[2] + idx);
-            }
+        if (own) {  // issued early: their latency overlaps the H update and the barrier
+            cx = g.table[__ldg(g.mat[0] + idx)];
+            cy = g.table[__ldg(g.mat[1] + idx)];
+            cz = g.table[__ldg(g.mat[2] + idx)];
+        }
+        if (cell) {
+            ez = __ldg(g.E[2] + idx);
+            h0 = __ldg(g.H[0] + idx);
+            h1 = __ldg(g.H[1] + idx);
+            h2 = __ldg(g.H[2] + idx);
         }
         if (cell) {
             if (k + 1 < nz) {
@@ -498,7 +466,7 @@ public:
         point_grid();
         sm_count_ = std::max(1, sm_count);
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_CHUNK")) forced_chunk_ = std::atoi(c);
-        if (const char* v = std::getenv("GOLIGHTLY_CUDA3D_VARIANT")) fused_variant_ = std::atoi(v);
+
         chunking(0, sc.nz, g_.k_chunk, chunks_);
         g_.k_lo = 0;
         g_.k_hi = sc.nz;
@@ -544,12 +512,10 @@ public:
 
     /// In-place pair (not fused): H of every plane, then E.
     void update_h(cudaStream_t stream) const {
-        update_h3<T><<<blocks(chunks_), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g_);
-        CUDA_CHECK_LAUNCH();
+        launch_range(false, stream, 0, g_.n[2]);
     }
     void update_e(cudaStream_t stream) const {
-        update_e3<T><<<blocks(chunks_), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g_);
-        CUDA_CHECK_LAUNCH();
+        launch_range(true, stream, 0, g_.n[2]);
     }
     /// In-place pair over the planes [k_lo, k_hi) only (split steps, CudaEngine3D).
     void update_h_range(cudaStream_t stream, int k_lo, int k_hi) const { launch_range(false, stream, k_lo, k_hi); }
@@ -571,14 +537,7 @@ public:
         }
         for (int c = 0; c < 6; ++c)
             for (int a = 0; a < 3; ++a) g.psi_out[c][a] = psi_[q][c][a].template as<T>();
-        const dim3 b8 = fused_blocks(8, chunks), t8(32, 8);
-        switch (fused_variant_) {
-        case 1: update_he3<T, 8, 6, false><<<b8, t8, 0, stream>>>(g); break;
-        case 2: update_he3<T, 8, 4, true><<<b8, t8, 0, stream>>>(g); break;
-        case 3: update_he3<T, 8, 3, true><<<b8, t8, 0, stream>>>(g); break;
-        case 4: update_he3<T, 16, 2, false><<<fused_blocks(16, chunks), dim3(32, 16), 0, stream>>>(g); break;
-        default: update_he3<T, 8, 4, false><<<b8, t8, 0, stream>>>(g); break;
-        }
+        update_he3<T, 8, 4><<<fused_blocks(8, chunks), dim3(32, 8), 0, stream>>>(g);
         CUDA_CHECK_LAUNCH();
     }
     /// Fused: the output set of the last step becomes the current one.
@@ -650,7 +609,6 @@ private:
     double psi_cells_ = 0;
     int chunks_ = 1;
     int sm_count_ = 1;
-    int fused_variant_ = 0;  // update_he3 instance (GOLIGHTLY_CUDA3D_VARIANT, launch above)
     int forced_chunk_ = 0;  // GOLIGHTLY_CUDA3D_CHUNK: planes per z chunk (tests); 0: chosen here
     int parity_ = 0;
     bool fused_ = true;
