@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "gold_bcalm.hpp"
@@ -34,5 +35,37 @@ TEST_CASE("CUDA: B-CALM gold nanosphere example, absorption and scattering withi
                            << "), sigma_abs " << row.abs << " um^2 (Mie " << row.abs_mie << ")");
         CHECK(std::abs(row.err_sca()) <= 0.03);
         CHECK(std::abs(row.err_abs()) <= 0.03);
+    }
+}
+
+// Resolution study on CUDA (hidden): GOLIGHTLY_GOLD_BCALM: comma-separated
+// dx_um:subpixel(0|1):precision(32|64) triples (default "0.001:0:32,0.001:0:64"); prints
+// each grid's errors against the Mie series and its worst error, asserts nothing but
+// finite values. Use it to choose the example's cell size.
+TEST_CASE("CUDA: B-CALM gold nanosphere resolution study (prints)", "[.][gold_bcalm_study][3d]") {
+    const char* env = std::getenv("GOLIGHTLY_GOLD_BCALM");
+    const std::string spec = env ? env : "0.001:0:32,0.001:0:64";
+    std::size_t pos = 0;
+    while (pos <= spec.size()) {
+        const std::size_t comma = spec.find(',', pos);
+        const std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        const std::size_t c1 = item.find(':'), c2 = item.find(':', c1 + 1);
+        const double dx = std::stod(item.substr(0, c1));
+        const bool subpixel = c1 != std::string::npos && item.substr(c1 + 1, 1) == "1";
+        const bool f64 = c2 != std::string::npos && item.substr(c2 + 1) == "64";
+        Project p = load_project(gold_bcalm::example_path());
+        p.domain.cell_size = dx;
+        p.run.subpixel_averaging = subpixel;
+        p.run.precision = f64 ? Precision::Float64 : Precision::Float32;
+        if (const char* db = std::getenv("GOLIGHTLY_GOLD_BCALM_DECAY_DB")) p.run.stop.decay_db = std::atof(db);
+        RunOptions opts;
+        opts.backend = BackendChoice::Cuda;
+        const RunResult r = run_project(p, gold_bcalm::example_path().string(), opts);
+        char label[96];
+        std::snprintf(label, sizeof label, "gold_bcalm cuda dx %.5f %s %s", dx, subpixel ? "subpixel" : "staircase",
+                      f64 ? "f64" : "f32");
+        for (const auto& row : gold_bcalm::compare_with_mie(p, r, label)) CHECK(std::isfinite(row.err_abs()));
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
     }
 }

@@ -138,6 +138,8 @@ TEST_CASE("3D gold nanosphere (B-CALM) example on coarser grids vs the Mie serie
         p.run.backend = BackendChoice::Cpu;
         p.run.precision = f64 ? Precision::Float64 : Precision::Float32;
         if (const char* pml = std::getenv("GOLIGHTLY_GOLD_BCALM_PML")) p.domain.pml.cells = std::atoi(pml);
+        if (const char* db = std::getenv("GOLIGHTLY_GOLD_BCALM_DECAY_DB")) p.run.stop.decay_db = std::atof(db);
+        if (const char* fs = std::getenv("GOLIGHTLY_GOLD_BCALM_MAX_FS")) p.run.stop.max_time_fs = std::atof(fs);
         RunOptions opts;
         const RunResult r = run_project(p, gold_bcalm::example_path().string(), opts);
         char label[96];
