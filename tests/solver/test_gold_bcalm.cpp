@@ -119,7 +119,10 @@ TEST_CASE("3D example gold_nanosphere_bcalm_3d: eps(w) of its material is B-CALM
 }
 
 // Resolution study on the CPU (hidden; minutes per grid on 2 cores). GOLIGHTLY_GOLD_BCALM:
-// comma-separated dx_um:subpixel(0|1):precision(32|64) triples, default "0.0025:0:32".
+// comma-separated dx_um:subpixel(0|1):precision(32|64) triples, default "0.0025:0:32";
+// GOLIGHTLY_GOLD_BCALM_PROJECT another project file (a variant of the example: the sphere the
+// first layer's shape, monitors 0 and 1 the scattering and absorption boxes);
+// GOLIGHTLY_GOLD_BCALM_DECAY_DB, _MAX_FS, _PML override run.stop and domain.pml.cells.
 TEST_CASE("3D gold nanosphere (B-CALM) example on coarser grids vs the Mie series (prints)",
           "[.][gold_bcalm_study][3d][dispersive]") {
     const char* env = std::getenv("GOLIGHTLY_GOLD_BCALM");
@@ -132,7 +135,9 @@ TEST_CASE("3D gold nanosphere (B-CALM) example on coarser grids vs the Mie serie
         const double dx = std::stod(item.substr(0, c1));
         const bool subpixel = c1 != std::string::npos && item.substr(c1 + 1, 1) == "1";
         const bool f64 = c2 != std::string::npos && item.substr(c2 + 1) == "64";
-        Project p = load_project(gold_bcalm::example_path());
+        const char* other = std::getenv("GOLIGHTLY_GOLD_BCALM_PROJECT");  // a variant of the example
+        const std::string file = other ? std::string(other) : gold_bcalm::example_path().string();
+        Project p = load_project(file);
         p.domain.cell_size = dx;
         p.run.subpixel_averaging = subpixel;
         p.run.backend = BackendChoice::Cpu;
@@ -141,7 +146,7 @@ TEST_CASE("3D gold nanosphere (B-CALM) example on coarser grids vs the Mie serie
         if (const char* db = std::getenv("GOLIGHTLY_GOLD_BCALM_DECAY_DB")) p.run.stop.decay_db = std::atof(db);
         if (const char* fs = std::getenv("GOLIGHTLY_GOLD_BCALM_MAX_FS")) p.run.stop.max_time_fs = std::atof(fs);
         RunOptions opts;
-        const RunResult r = run_project(p, gold_bcalm::example_path().string(), opts);
+        const RunResult r = run_project(p, file, opts);
         char label[96];
         std::snprintf(label, sizeof label, "bcalm dx %.4f %s %s", dx, subpixel ? "subpixel" : "staircase",
                       f64 ? "f64" : "f32");
