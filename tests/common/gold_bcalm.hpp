@@ -1,0 +1,95 @@
+// The gold nanosphere of B-CALM (issue 15; examples/gold_nanosphere_bcalm_3d.glproj):
+// P. Wahl, D. S. Ly-Gagnon, C. Debaes, D. A. B. Miller, H. Thienpont, "B-CALM: an
+// open-source multi-GPU-based 3D-FDTD with multi-pole dispersion for plasmonics",
+// Prog. Electromagn. Res. 138, 467-478 (2013): an 80 nm diameter gold sphere in air, gold
+// as the paper's Table 1 (Drude + 5 Lorentz poles), absorption and scattering
+// cross-sections over 0.3 - 1.2 um against the Mie series.
+//
+// Shared by tests/solver/test_gold_bcalm.cpp (CPU: the material check and a hidden
+// resolution study) and tests/gpu/cuda_gold_bcalm.cpp (the 3 % accuracy test on CUDA).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "../solver/mie_series.hpp"
+#include "golightly/dispersion.hpp"
+#include "golightly/project.hpp"
+#include "golightly/run.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly::gold_bcalm {
+
+inline std::filesystem::path example_path() {
+    return std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "gold_nanosphere_bcalm_3d.glproj";
+}
+
+/// eps(omega) of B-CALM's gold written out from the paper's formula and Table 1, independent
+/// of the project format's pole convention (exp(-i w t), Im eps > 0 absorbs):
+///   eps(w) = eps_inf - wD^2 / (w^2 + i w gD) + sum_k wp_k^2 / (w0_k^2 - w^2 - i w g_k),
+/// eps_inf = 1, (wD, gD) = (1.1959e16, 8.05e13) rad/s, (wp_k, g_k, w0_k) in rad/s as listed.
+/// `omega` in rad/s.
+inline std::complex<double> bcalm_epsilon(double omega) {
+    using cd = std::complex<double>;
+    const cd I(0, 1);
+    const double wD = 1.1959e16, gD = 8.05e13;
+    struct L { double wp, g, w0; };
+    const L lorentz[5] = {{2.125e15, 3.661e14, 6.30e14},
+                          {1.372e15, 5.241e14, 1.261e15},
+                          {3.655e15, 1.3216e15, 4.51e15},
+                          {1.0634e16, 3.7887e15, 6.538e15},
+                          {2.8722e16, 3.3633e15, 2.0235e16}};
+    cd eps = 1.0 - wD * wD / (omega * omega + I * omega * gD);
+    for (const L& l : lorentz) eps += l.wp * l.wp / (l.w0 * l.w0 - omega * omega - I * omega * l.g);
+    return eps;
+}
+
+/// One spectrum point of a run against the Mie series of the sphere with the project
+/// material's analytic eps(w) (golightly::analytic_epsilon): cross-sections in um^2,
+/// relative errors sim / Mie - 1.
+struct MieRow {
+    double wavelength_um = 0;
+    double sca = 0, sca_mie = 0, abs = 0, abs_mie = 0;
+    double err_sca() const { return sca / sca_mie - 1; }
+    double err_abs() const { return abs / abs_mie - 1; }
+};
+
+/// Rows of a run of the example (or a variant of it): monitor 0 the scattering box, monitor
+/// 1 the absorption box, the sphere the first shape of the first layer, its material the
+/// project's first. Prints one line per point, prefixed by `label`.
+inline std::vector<MieRow> compare_with_mie(const Project& p, const RunResult& r, const std::string& label) {
+    std::vector<MieRow> rows;
+    const double a = p.layers.at(0).shapes.at(0).radius, area = units::pi * a * a;
+    for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
+        MieRow row;
+        row.wavelength_um = units::hz_to_wavelength_um(r.frequency_hz[f]);
+        const std::complex<double> n = std::sqrt(analytic_epsilon(p.materials.at(0), 2 * units::pi * r.frequency_hz[f]));
+        const auto q = mie::sphere_efficiencies(2 * units::pi * a / row.wavelength_um, n);
+        row.sca = r.spectra.at(0).normalized.at(f);
+        row.abs = r.spectra.at(1).normalized.at(f);
+        row.sca_mie = q.sca * area;
+        row.abs_mie = q.abs() * area;
+        std::printf("%s: wl %.4f um  sca %.4e (Mie %.4e, %+6.2f %%)  abs %.4e (Mie %.4e, %+6.2f %%)\n", label.c_str(),
+                    row.wavelength_um, row.sca, row.sca_mie, 100 * row.err_sca(), row.abs, row.abs_mie,
+                    100 * row.err_abs());
+        rows.push_back(row);
+    }
+    double ws = 0, wa = 0;
+    for (const MieRow& row : rows) {
+        ws = std::max(ws, std::abs(row.err_sca()));
+        wa = std::max(wa, std::abs(row.err_abs()));
+    }
+    std::printf("%s (%s, %s, %lld cells, %lld steps, %s, %.1f s, %.0f Mcells/s): worst |error| sca %.2f %%, abs %.2f %%\n",
+                label.c_str(), r.backend.c_str(), r.precision == Precision::Float64 ? "float64" : "float32",
+                (long long)r.cells, (long long)r.steps, to_string(r.stop_reason).c_str(), r.wall_s, r.mcells_per_s,
+                100 * ws, 100 * wa);
+    std::fflush(stdout);
+    return rows;
+}
+
+}  // namespace golightly::gold_bcalm
