@@ -10,6 +10,7 @@
 #include <complex>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "golightly/compile.hpp"
@@ -135,6 +136,18 @@ TEST_CASE("distributed engine (CPU subdomains): 3D equals one domain for 1-4 pie
     }
     CHECK_THROWS_AS(DistributedEngine(view_of(s), Precision::Float64, std::vector<SubdomainDevice>(2)).set_mode("x"),
                     RunError);
+    {
+        // CPU engines do not split their steps (engine.hpp): their default mode is "events"
+        // and "overlap" is refused with the reason (the GPU tests cover it on CUDA engines).
+        DistributedEngine cpu(view_of(s), Precision::Float64, std::vector<SubdomainDevice>(2));
+        CHECK(cpu.mode() == "events");
+        try {
+            cpu.set_mode("overlap");
+            FAIL("overlap accepted for CPU engines");
+        } catch (const RunError& e) {
+            CHECK(std::string(e.what()).find("split their steps") != std::string::npos);
+        }
+    }
     // A cut inside the lower PML slab (8 cells): the first piece owns 6 planes.
     const double w = 6.5 / double(s.nz);
     const double d = distributed_vs_single(s, 3, 70, {w, 1.0 - 2 * w, w});
