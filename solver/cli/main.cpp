@@ -490,6 +490,8 @@ int cmd_bench(const BenchOptions& options, bool json) {
         std::printf("frames:                   %.1f per s, %.3f ms each, %.1f %% of the run\n", r.frames_per_s,
                     r.frame_ms, 100 * r.frame_time_fraction);
     std::printf("bytes per cell update:    %.4g\n", r.bytes_per_cell_update);
+    std::printf("memory per cell:          %.4g B (%s)\n", r.state_bytes_per_cell,
+                r.backend == "cuda" ? "device memory the engine allocated" : "memory model");
     std::printf("achieved bandwidth:       %.4g GB/s\n", r.bandwidth_gbs);
     std::printf("copy kernel bandwidth:    %.4g GB/s\n", r.copy_bandwidth_gbs);
     std::printf("fraction of copy:         %.3f\n", r.fraction_of_copy);

@@ -358,6 +358,13 @@ BenchReport run_bench(const BenchOptions& o) {
     std::unique_ptr<Engine> engine;
     BenchReport r;
     DistributedEngine* dist = nullptr;
+    const int mem_devices = o.backend == "cuda" ? std::max(1, o.devices) : 0;
+    auto device_memory = [&]() {
+        double used = 0;
+        for (int k = 0; k < mem_devices; ++k) used += double(cuda_memory_used(k));
+        return used;
+    };
+    const double memory_before = device_memory();
     if (o.devices > 1) {
         if (o.backend != "cuda" && o.backend != "cpu")
             throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
@@ -378,6 +385,10 @@ BenchReport run_bench(const BenchOptions& o) {
         throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
     }
     r.bytes_per_cell_update = engine->bytes_per_cell_update();
+    engine->synchronize();
+    r.state_bytes_per_cell = (mem_devices > 0 ? device_memory() - memory_before
+                                              : double(engine_state_bytes(scene, o.precision))) /
+                             double(scene.cells());
     // Untimed warm-up (graph capture, caches, first-touch), then the timed run, which ends
     // when the device has finished (synchronize). Reading the DFT accumulators back is not
     // timed: at 768^3 the bench's flux plane holds 0.9 GB of them, whose copy and (in the
@@ -483,6 +494,7 @@ std::string bench_report_json(const BenchReport& r) {
     j["cells_per_s"] = r.cells_per_s;
     j["steps_per_s"] = r.steps_per_s;
     j["bytes_per_cell_update"] = r.bytes_per_cell_update;
+    j["state_bytes_per_cell"] = r.state_bytes_per_cell;
     j["bandwidth_gbs"] = r.bandwidth_gbs;
     j["copy_bandwidth_gbs"] = r.copy_bandwidth_gbs;
     j["fraction_of_copy"] = r.fraction_of_copy;

@@ -256,6 +256,10 @@ std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision, i
 void cuda_select_device(int ordinal);
 /// The name of CUDA device `ordinal` (e.g. "NVIDIA H200"); "" when unavailable.
 std::string cuda_device_name(int ordinal);
+/// Bytes of device memory in use on CUDA device `ordinal` (cudaMemGetInfo: total - free, all
+/// processes), 0 without CUDA or for a bad ordinal. bench takes the difference around an
+/// engine's construction as that engine's device memory.
+std::size_t cuda_memory_used(int ordinal);
 /// Copies `bytes` bytes from device memory `src` on CUDA device `device` to host memory
 /// `dst`, ordered on `stream` (a cudaStream_t of that device), and waits. Throws RunError.
 void cuda_copy_to_host(void* dst, const void* src, std::size_t bytes, int device, void* stream);

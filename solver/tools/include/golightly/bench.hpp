@@ -51,6 +51,10 @@ struct BenchReport {
     double cells_per_s = 0;        ///< cell updates per second (nx * ny * steps / seconds)
     double steps_per_s = 0;
     double bytes_per_cell_update = 0;  ///< bytes the implementation moves per cell and step (model)
+    /// Memory the engine holds per cell, bytes: CUDA, the device memory in use after its
+    /// construction minus before (cuda_memory_used, summed over the devices); CPU, the
+    /// memory model engine_state_bytes (an upper bound).
+    double state_bytes_per_cell = 0;
     double bandwidth_gbs = 0;          ///< cells_per_s * bytes_per_cell_update / 1e9
     double copy_bandwidth_gbs = 0;     ///< copy kernel, (read + write bytes) / time / 1e9
     double fraction_of_copy = 0;       ///< bandwidth_gbs / copy_bandwidth_gbs
