@@ -20,7 +20,7 @@
 //
 // One time step (n -> n+1) as a fixed kernel sequence on the engine's stream (no host
 // synchronization inside step(); kGraphSteps steps replayed from a CUDA graph). With the
-// fused bulk kernel (default, cuda_bulk3d.cuh design 1):
+// fused bulk kernel (GOLIGHTLY_CUDA3D_FUSED=1, cuda_bulk3d.cuh design 1):
 //   0. tfsf.before_step     the TF/SF incident lines from n to n+1
 //      sources.after_h      H sources at t = n dt, added to H^{n-1/2} (linear: the same sum
 //      tfsf.after_h         as after the H update) and TF/SF H corrections (E_inc^n)
@@ -46,8 +46,13 @@
 //      tensor.after_e       E += K dD~ of the coupled sites
 //   3. monitors.after_step  DFT sets + time probes
 //
-// Traffic model: bytes_per_cell_update() = the bulk kernels' 18 s + 6 B per cell
-// (cuda_bulk3d.cuh) + (CPML psi traffic + the extensions' bytes_per_step()) / cells.
+// Split steps (engine.hpp; the distributed engine's overlap mode): step_begin = phase 0's
+// TF/SF lines and H sources and corrections, step_interior = the bulk update of the planes
+// away from the cut ends, step_boundary = the rest (member comment at supports_split_step).
+//
+// Traffic model: bytes_per_cell_update() = the bulk kernels' 18 s + 6 B per cell in place,
+// 12 s + 6 B fused, 4 B less with one material map (cuda_bulk3d.cuh) + (CPML psi traffic +
+// the extensions' bytes_per_step()) / cells.
 #include <cuda_runtime.h>
 
 #include <algorithm>
