@@ -83,22 +83,10 @@ public:
         for (const HaloTransfer& t : transfers) {
             const Side& a = sides_.at(std::size_t(t.from));
             const Side& b = sides_.at(std::size_t(t.to));
-            const FieldStorage fa = engines[std::size_t(t.from)]->field_storage();
-            const FieldStorage fb = engines[std::size_t(t.to)]->field_storage();
-            const std::int64_t plane = fa.n[2] > 1 ? fa.n[0] * fa.n[1] : fa.n[0];
-            const std::size_t eb = std::size_t(fa.element_bytes);
-            const std::size_t bytes = std::size_t(t.planes * plane) * eb;
             CUDA_CHECK(cudaSetDevice(b.device));
             CUDA_CHECK(cudaStreamWaitEvent(b.stream, a.done, 0));
-            for (int c = 0; c < 6; ++c) {
-                if (!fa.field[c] || !fb.field[c]) continue;
-                void* dst = static_cast<unsigned char*>(fb.field[c]) + std::size_t(t.to_plane * plane) * eb;
-                const void* src = static_cast<const unsigned char*>(fa.field[c]) + std::size_t(t.from_plane * plane) * eb;
-                if (a.device == b.device)
-                    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, b.stream));
-                else
-                    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, b.stream));
-            }
+            copy_planes(t, engines[std::size_t(t.from)]->field_storage(), engines[std::size_t(t.to)]->field_storage(), a,
+                        b, b.stream);
         }
         for (Side& s : sides_) {
             CUDA_CHECK(cudaSetDevice(s.device));
@@ -123,19 +111,7 @@ public:
         for (const HaloTransfer& t : transfers) {
             if (t.to != to) continue;
             const Side& a = sides_.at(std::size_t(t.from));
-            const FieldStorage fa = engines[std::size_t(t.from)]->field_storage();
-            const std::int64_t plane = fa.n[2] > 1 ? fa.n[0] * fa.n[1] : fa.n[0];
-            const std::size_t eb = std::size_t(fa.element_bytes);
-            const std::size_t bytes = std::size_t(t.planes * plane) * eb;
-            for (int c = 0; c < 6; ++c) {
-                if (!fa.field[c] || !fb.field[c]) continue;
-                void* dst = static_cast<unsigned char*>(fb.field[c]) + std::size_t(t.to_plane * plane) * eb;
-                const void* src = static_cast<const unsigned char*>(fa.field[c]) + std::size_t(t.from_plane * plane) * eb;
-                if (a.device == b.device)
-                    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, b.stream));
-                else
-                    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, b.stream));
-            }
+            copy_planes(t, engines[std::size_t(t.from)]->field_storage(), fb, a, b, b.stream);
         }
         CUDA_CHECK(cudaStreamSynchronize(b.stream));
     }
