@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -90,6 +91,34 @@ inline std::vector<MieRow> compare_with_mie(const Project& p, const RunResult& r
                 100 * ws, 100 * wa);
     std::fflush(stdout);
     return rows;
+}
+
+/// One grid of a resolution study: cell size (um), sub-pixel averaging, float64.
+struct StudyGrid {
+    double dx_um = 0;
+    bool subpixel = false;
+    bool f64 = false;
+};
+
+/// The study grids of GOLIGHTLY_GOLD_BCALM (comma-separated dx_um:subpixel(0|1):precision(32|64)
+/// triples), `fallback` when it is unset.
+inline std::vector<StudyGrid> study_grids(const std::string& fallback) {
+    const char* env = std::getenv("GOLIGHTLY_GOLD_BCALM");
+    const std::string spec = env ? env : fallback;
+    std::vector<StudyGrid> grids;
+    for (std::size_t pos = 0; pos <= spec.size();) {
+        const std::size_t comma = spec.find(',', pos);
+        const std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        const std::size_t c1 = item.find(':'), c2 = item.find(':', c1 + 1);
+        StudyGrid g;
+        g.dx_um = std::stod(item.substr(0, c1));
+        g.subpixel = c1 != std::string::npos && item.substr(c1 + 1, 1) == "1";
+        g.f64 = c2 != std::string::npos && item.substr(c2 + 1) == "64";
+        grids.push_back(g);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return grids;
 }
 
 }  // namespace golightly::gold_bcalm

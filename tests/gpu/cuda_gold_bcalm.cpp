@@ -67,16 +67,9 @@ TEST_CASE("CUDA: B-CALM gold nanosphere, 3 % of Mie over 0.3-1.2 um (issue 15 ta
 // each grid's errors against the Mie series and its worst error, asserts nothing but
 // finite values. Use it to choose the example's cell size.
 TEST_CASE("CUDA: B-CALM gold nanosphere resolution study (prints)", "[.][gold_bcalm_study][3d]") {
-    const char* env = std::getenv("GOLIGHTLY_GOLD_BCALM");
-    const std::string spec = env ? env : "0.001:0:32,0.001:0:64";
-    std::size_t pos = 0;
-    while (pos <= spec.size()) {
-        const std::size_t comma = spec.find(',', pos);
-        const std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        const std::size_t c1 = item.find(':'), c2 = item.find(':', c1 + 1);
-        const double dx = std::stod(item.substr(0, c1));
-        const bool subpixel = c1 != std::string::npos && item.substr(c1 + 1, 1) == "1";
-        const bool f64 = c2 != std::string::npos && item.substr(c2 + 1) == "64";
+    for (const gold_bcalm::StudyGrid& grid : gold_bcalm::study_grids("0.001:0:32,0.001:0:64")) {
+        const double dx = grid.dx_um;
+        const bool subpixel = grid.subpixel, f64 = grid.f64;
         Project p = load_project(gold_bcalm::example_path());
         p.domain.cell_size = dx;
         p.run.subpixel_averaging = subpixel;
@@ -89,7 +82,5 @@ TEST_CASE("CUDA: B-CALM gold nanosphere resolution study (prints)", "[.][gold_bc
         std::snprintf(label, sizeof label, "gold_bcalm cuda dx %.5f %s %s", dx, subpixel ? "subpixel" : "staircase",
                       f64 ? "f64" : "f32");
         for (const auto& row : gold_bcalm::compare_with_mie(p, r, label)) CHECK(std::isfinite(row.err_abs()));
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
     }
 }

@@ -125,16 +125,9 @@ TEST_CASE("3D example gold_nanosphere_bcalm_3d: eps(w) of its material is B-CALM
 // GOLIGHTLY_GOLD_BCALM_DECAY_DB, _MAX_FS, _PML override run.stop and domain.pml.cells.
 TEST_CASE("3D gold nanosphere (B-CALM) example on coarser grids vs the Mie series (prints)",
           "[.][gold_bcalm_study][3d][dispersive]") {
-    const char* env = std::getenv("GOLIGHTLY_GOLD_BCALM");
-    const std::string spec = env ? env : "0.0025:0:32";
-    std::size_t pos = 0;
-    while (pos <= spec.size()) {
-        const std::size_t comma = spec.find(',', pos);
-        const std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        const std::size_t c1 = item.find(':'), c2 = item.find(':', c1 + 1);
-        const double dx = std::stod(item.substr(0, c1));
-        const bool subpixel = c1 != std::string::npos && item.substr(c1 + 1, 1) == "1";
-        const bool f64 = c2 != std::string::npos && item.substr(c2 + 1) == "64";
+    for (const gold_bcalm::StudyGrid& grid : gold_bcalm::study_grids("0.0025:0:32")) {
+        const double dx = grid.dx_um;
+        const bool subpixel = grid.subpixel, f64 = grid.f64;
         const char* other = std::getenv("GOLIGHTLY_GOLD_BCALM_PROJECT");  // a variant of the example
         const std::string file = other ? std::string(other) : gold_bcalm::example_path().string();
         Project p = load_project(file);
@@ -155,7 +148,5 @@ TEST_CASE("3D gold nanosphere (B-CALM) example on coarser grids vs the Mie serie
             CHECK(std::isfinite(row.err_sca()));
             CHECK(row.abs > 0);
         }
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
     }
 }

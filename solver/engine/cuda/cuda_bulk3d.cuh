@@ -287,12 +287,12 @@ __device__ __forceinline__ void h_cell(const DevGrid3<T>& g, int i, int j, int k
     hz = (zero_x || zero_y) ? T(0) : hz0 + g.S * (-hz_x + hz_y);
 }
 
-/// H^{n+1/2} of a cell another block (or chunk) owns: loads its E^n and E^n at k+1 itself.
+/// E^n (x and y) of the cell at k+1 of flat index idx: 0 beyond a face that is not
+/// periodic, plane 0 beyond a periodic one (the H update's z neighbour).
 template <class T>
-__device__ __forceinline__ void h_cell_other(const DevGrid3<T>& g, int i, int j, int k, T& hx, T& hy, T& hz) {
-    const std::size_t plane = std::size_t(g.n[0]) * g.n[1];
-    const std::size_t idx = std::size_t(k) * plane + std::size_t(j) * g.n[0] + i;
-    T ex_kp = T(0), ey_kp = T(0);
+__device__ __forceinline__ void e_at_kp(const DevGrid3<T>& g, std::size_t idx, int k, std::size_t plane, T& ex_kp,
+                                        T& ey_kp) {
+    ex_kp = ey_kp = T(0);
     if (k + 1 < g.n[2]) {
         ex_kp = __ldg(g.E[0] + idx + plane);
         ey_kp = __ldg(g.E[1] + idx + plane);
@@ -301,6 +301,15 @@ __device__ __forceinline__ void h_cell_other(const DevGrid3<T>& g, int i, int j,
         ex_kp = __ldg(g.E[0] + w);
         ey_kp = __ldg(g.E[1] + w);
     }
+}
+
+/// H^{n+1/2} of a cell another block (or chunk) owns: loads its E^n and E^n at k+1 itself.
+template <class T>
+__device__ __forceinline__ void h_cell_other(const DevGrid3<T>& g, int i, int j, int k, T& hx, T& hy, T& hz) {
+    const std::size_t plane = std::size_t(g.n[0]) * g.n[1];
+    const std::size_t idx = std::size_t(k) * plane + std::size_t(j) * g.n[0] + i;
+    T ex_kp, ey_kp;
+    e_at_kp(g, idx, k, plane, ex_kp, ey_kp);
     h_cell(g, i, j, k, idx, __ldg(g.E[0] + idx), __ldg(g.E[1] + idx), __ldg(g.E[2] + idx), ex_kp, ey_kp,
            __ldg(g.H[0] + idx), __ldg(g.H[1] + idx), __ldg(g.H[2] + idx), false, hx, hy, hz);
 }
@@ -360,14 +369,7 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
             h2 = __ldg(g.H[2] + idx);
         }
         if (cell) {
-            if (k + 1 < nz) {
-                ex_kp = __ldg(g.E[0] + idx + plane);
-                ey_kp = __ldg(g.E[1] + idx + plane);
-            } else if (g.periodic[2]) {
-                const std::size_t w = idx - std::size_t(nz - 1) * plane;
-                ex_kp = __ldg(g.E[0] + w);
-                ey_kp = __ldg(g.E[1] + w);
-            }
+            e_at_kp(g, idx, k, plane, ex_kp, ey_kp);
             h_cell(g, i, j, k, idx, ex, ey, ez, ex_kp, ey_kp, h0, h1, h2, own, hx, hy, hz);
             if (own) {
                 g.H_out[0][idx] = hx;

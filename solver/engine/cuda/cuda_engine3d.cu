@@ -231,10 +231,7 @@ public:
         if (!supports_split_step()) throw std::logic_error("CUDA engine (3D): this engine cannot split its steps");
         if (monitors_.ensure_probe_capacity(steps_done_ + 1, stream_)) destroy_graph();
         rebind();
-        const StepLaunch at{stream_, d_step_, 0};
-        tfsf_.before_step(at);
-        sources_.after_h(at);
-        tfsf_.after_h(stream_);
+        before_bulk_h(StepLaunch{stream_, d_step_, 0});
     }
     void step_interior() override {
         int a = 0, b = 0;
@@ -282,12 +279,7 @@ public:
 private:
     /// Phase 2 of a split step and the step count.
     void finish_split_step() {
-        const StepLaunch at{stream_, d_step_, 0};
-        dispersion_.after_e(stream_);
-        sources_.after_e(at);
-        tfsf_.after_e(stream_);
-        tensor_.after_e(stream_);
-        monitors_.after_step(at);
+        after_bulk_e(StepLaunch{stream_, d_step_, 0});
         advance_step3<<<1, 1, 0, stream_>>>(d_step_, 1);
         CUDA_CHECK_LAUNCH();
         ++steps_done_;
@@ -442,38 +434,39 @@ private:
     void enqueue_steps(int steps) {
         for (int k = 0; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
+            if (bulk_.fused()) rebind();
+            before_bulk_h(at);
             if (bulk_.fused()) {
-                rebind();
-                tfsf_.before_step(at);
-                sources_.after_h(at);  // added to H^{n-1/2}: file comment
-                tfsf_.after_h(stream_);
                 dispersion_.before_e(stream_);
                 tensor_.before_e(stream_);
                 bulk_.update_fused(stream_, 0, sc_.nz);
                 bulk_.flip();
                 rebind();
-                dispersion_.after_e(stream_);
-                sources_.after_e(at);
-                tfsf_.after_e(stream_);
-                tensor_.after_e(stream_);
-                monitors_.after_step(at);
-                continue;
+            } else {
+                bulk_.update_h(stream_);
+                dispersion_.before_e(stream_);
+                tensor_.before_e(stream_);
+                bulk_.update_e(stream_);
             }
-            tfsf_.before_step(at);
-            sources_.after_h(at);  // added to H^{n-1/2}, as in the fused and split steps
-            tfsf_.after_h(stream_);
-            bulk_.update_h(stream_);
-            dispersion_.before_e(stream_);
-            tensor_.before_e(stream_);
-            bulk_.update_e(stream_);
-            dispersion_.after_e(stream_);
-            sources_.after_e(at);
-            tfsf_.after_e(stream_);
-            tensor_.after_e(stream_);
-            monitors_.after_step(at);
+            after_bulk_e(at);
         }
         advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
         CUDA_CHECK_LAUNCH();
+    }
+
+    /// Phase 0's TF/SF lines and the H sources and corrections (added to H^{n-1/2}: file comment).
+    void before_bulk_h(const StepLaunch& at) {
+        tfsf_.before_step(at);
+        sources_.after_h(at);
+        tfsf_.after_h(stream_);
+    }
+    /// Everything after the E bulk update, in scene.hpp's order (phase 2 and the monitors).
+    void after_bulk_e(const StepLaunch& at) {
+        dispersion_.after_e(stream_);
+        sources_.after_e(at);
+        tfsf_.after_e(stream_);
+        tensor_.after_e(stream_);
+        monitors_.after_step(at);
     }
 
     /// In-place split (supports_split_step): H over [a, b), E over [e, b) in the interior.
