@@ -15,6 +15,7 @@
 # Extra run arguments (default --threads 1 for both; GPU machines, see docs/cluster.md):
 #   GOLIGHTLY_TEST_ONE_ARGS   of the one-process run, e.g. "--backend cuda --devices 2"
 #   GOLIGHTLY_TEST_RANK_ARGS  of every rank, e.g. "--backend cuda"
+#   GOLIGHTLY_TEST_HALO_MODE  the halo_exchange mode summary.json must name (default overlap)
 #
 # Open MPI as root (CI) needs --allow-run-as-root; more ranks than cores --oversubscribe;
 # containers often forbid the single-copy (CMA) transport, so it is switched off.
@@ -82,6 +83,13 @@ ranks=$(grep -o '"rank": *[0-9]*' "$work/mpi/summary.json" | sed 's/.*: *//' | t
 expect=$(seq 0 $((np - 1)) | tr '\n' ' ')
 [ "$ranks" = "$expect" ] || fail "summary.json subdomains ranks '$ranks', expected '$expect'"
 grep -q '"devices"' "$work/mpi/summary.json" || fail "summary.json has no devices list"
+# The halos travel by MPI while the interior is updated (CPU ranks in 2D and 3D, GPU ranks in
+# 3D: the "overlap" mode; GOLIGHTLY_TEST_HALO_MODE names another expectation).
+halo=$(tr -d ' \n' < "$work/mpi/summary.json" | grep -o '"halo_exchange":{[^}]*}' || true)
+echo "summary.json $halo"
+[[ "$halo" == *'"transport":"mpi"'* ]] || fail "summary.json halo_exchange transport is not mpi: '$halo'"
+[[ "$halo" == *"\"mode\":\"${GOLIGHTLY_TEST_HALO_MODE:-overlap}\""* ]] ||
+  fail "summary.json halo_exchange mode is not ${GOLIGHTLY_TEST_HALO_MODE:-overlap}: '$halo'"
 
 # compare_csv ONE MPI: the tolerance of the header comment.
 compare_csv() {

@@ -10,7 +10,9 @@
 #include <complex>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golightly/compile.hpp"
@@ -64,7 +66,133 @@ double distributed_vs_single(const Scene& scene, int pieces, int steps, const st
     return worst;
 }
 
+/// A halo exchange that holds engines to the split-step contract (engine.hpp): start()
+/// takes the source planes as they are after step_begin() and fills the destination planes
+/// with NaN (an asynchronous transfer leaves them undefined until it is done); finish()
+/// counts the transfers whose source planes changed since start() (the interior wrote a
+/// plane that a transfer reads) and lands the values taken at start(). An interior update
+/// that reads a destination plane spreads NaN; one that writes a source plane is counted.
+class StrictOverlapHalo final : public HaloExchange {
+public:
+    explicit StrictOverlapHalo(std::shared_ptr<int> violations) : violations_(std::move(violations)) {}
+    std::string transport() const override { return "strict-test"; }
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        plain_->exchange(transfers, engines);
+    }
+    void start(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        taken_.clear();
+        for (const HaloTransfer& t : transfers) {
+            taken_.push_back(planes(t.from_plane, t.planes, engines.at(std::size_t(t.from))->field_storage()));
+            const FieldStorage b = engines.at(std::size_t(t.to))->field_storage();
+            for (int c = 0; c < 6; ++c) {
+                if (!b.field[c]) continue;
+                unsigned char* dst = bytes_at(b, c, t.to_plane);
+                const std::size_t n = std::size_t(t.planes * plane_cells(b));
+                if (b.element_bytes == 8) std::fill_n(reinterpret_cast<double*>(dst), n, std::nan(""));
+                else std::fill_n(reinterpret_cast<float*>(dst), n, std::nanf(""));
+            }
+        }
+    }
+    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+        for (std::size_t k = 0; k < transfers.size(); ++k) {
+            const HaloTransfer& t = transfers[k];
+            if (planes(t.from_plane, t.planes, engines.at(std::size_t(t.from))->field_storage()) != taken_[k])
+                ++*violations_;
+            const FieldStorage b = engines.at(std::size_t(t.to))->field_storage();
+            const std::size_t bytes = std::size_t(t.planes * plane_cells(b) * b.element_bytes);
+            std::size_t at = 0;
+            for (int c = 0; c < 6; ++c) {
+                if (!b.field[c]) continue;
+                std::copy_n(taken_[k].data() + at, bytes, bytes_at(b, c, t.to_plane));
+                at += bytes;
+            }
+        }
+    }
+
+private:
+    static std::int64_t plane_cells(const FieldStorage& f) { return f.n[2] > 1 ? f.n[0] * f.n[1] : f.n[0]; }
+    static unsigned char* bytes_at(const FieldStorage& f, int c, std::int64_t plane) {
+        return static_cast<unsigned char*>(f.field[c]) + std::size_t(plane * plane_cells(f) * f.element_bytes);
+    }
+    static std::vector<unsigned char> planes(std::int64_t first, std::int64_t count, const FieldStorage& f) {
+        std::vector<unsigned char> out;
+        const std::size_t bytes = std::size_t(count * plane_cells(f) * f.element_bytes);
+        for (int c = 0; c < 6; ++c)
+            if (f.field[c]) out.insert(out.end(), bytes_at(f, c, first), bytes_at(f, c, first) + bytes);
+        return out;
+    }
+    std::unique_ptr<HaloExchange> plain_ = make_host_halo_exchange();
+    std::vector<std::vector<unsigned char>> taken_;
+    std::shared_ptr<int> violations_;
+};
+
+/// Steps the scene on one CPU engine and, in the overlap mode under StrictOverlapHalo, on
+/// `pieces` CPU subdomains of `threads` threads each; returns the largest relative
+/// difference of the fields and DFTs and sets `violations`.
+double strict_overlap_vs_single(const Scene& scene, int pieces, int threads, int steps, int& violations) {
+    auto view = view_of(scene);
+    auto one = make_cpu_engine(view, Precision::Float64, 1);
+    auto count = std::make_shared<int>(0);
+    DistributedSetup setup;
+    setup.devices.resize(std::size_t(pieces));
+    for (auto& d : setup.devices) d.threads = threads;
+    setup.halo = [count](const std::vector<Engine*>&) { return std::make_unique<StrictOverlapHalo>(count); };
+    DistributedEngine many(view, Precision::Float64, setup);
+    REQUIRE(many.mode() == "overlap");
+    one->step(steps);
+    many.step(steps);
+    double worst = 0;
+    std::vector<double> a, b;
+    for (Component c : components_of(scene)) {
+        one->get_field(c, a);
+        many.get_field(c, b);
+        worst = std::max(worst, rel_diff(b, a));
+    }
+    for (std::size_t set = 0; set < scene.dft_sets.size(); ++set)
+        worst = std::max(worst, rel_diff(many.dft(int(set)), one->dft(int(set))));
+    if (!many.fields_finite()) worst = 1;
+    violations = *count;
+    return worst;
+}
+
 }  // namespace
+
+TEST_CASE("distributed engine (CPU subdomains): split steps keep off the planes in transit (overlap mode, "
+          "2D and 3D, 1 and 3 threads per subdomain)",
+          "[partition][distributed]") {
+    std::vector<std::pair<std::string, CompiledProject>> cases;
+    cases.emplace_back("3D", compile_project(project_3d(false), "part3d.glproj"));
+    cases.emplace_back("3D periodic z", compile_project(project_3d(true), "part3d_periodic.glproj"));
+    cases.emplace_back("2D TMz", compile_project(project_2d(Polarization::TMz, false), "part2d.glproj"));
+    cases.emplace_back("2D TEz periodic y", compile_project(project_2d(Polarization::TEz, true), "part2d.glproj"));
+    for (const auto& [name, c] : cases)
+        for (int pieces : {2, 3})
+            for (int threads : {1, 3}) {
+                int violations = -1;
+                const double d = strict_overlap_vs_single(c.scene, pieces, threads, 40, violations);
+                std::printf("%s, %d pieces, %d threads, strict overlap: %.3g, %d transfers whose source changed\n",
+                            name.c_str(), pieces, threads, d, violations);
+                CHECK(d < 1e-12);
+                CHECK(violations == 0);
+            }
+}
+
+TEST_CASE("split_step_planes: the interior keeps off the planes in transit", "[partition][distributed]") {
+    // n = 20, halos 2 and 2: transfers write [0, 1) and [19, 20), read [3, 4) and [16, 17).
+    SplitPlanes p = split_step_planes(2, 2, 20, false);
+    CHECK(p.h_begin == 4);
+    CHECK(p.e_begin == 5);
+    CHECK(p.end == 16);
+    p = split_step_planes(0, 3, 20, false);  // the first piece: no lower halo
+    CHECK((p.h_begin == 0 && p.e_begin == 0 && p.end == 14));
+    p = split_step_planes(0, 0, 20, true);  // no halos: the whole axis
+    CHECK((p.h_begin == 0 && p.e_begin == 0 && p.end == 20));
+    p = split_step_planes(0, 2, 20, true);  // periodic: planes 0 and n-1 stay at the boundary
+    CHECK((p.h_begin == 1 && p.e_begin == 2 && p.end == 16));
+    p = split_step_planes(3, 3, 10, false);  // too thin: no interior
+    CHECK(p.h_begin == p.end);
+    CHECK_THROWS_AS(split_step_planes(-1, 0, 10, false), std::invalid_argument);
+}
 
 TEST_CASE("partition: slabs, halos, transfers and clipped lists", "[partition]") {
     const CompiledProject c = compile_project(project_3d(false), "part3d.glproj");
@@ -115,7 +243,7 @@ TEST_CASE("distributed engine (CPU subdomains): 3D equals one domain for 1-4 pie
         CHECK(d < 1e-12);
     }
     // The other ways of driving the subdomains (one host thread each; host waits) agree.
-    for (const char* mode : {"threads", "sync"}) {
+    for (const char* mode : {"threads", "sync", "events"}) {
         auto view = view_of(s);
         auto one = make_cpu_engine(view, Precision::Float64, 1);
         std::vector<SubdomainDevice> devs(3);
@@ -137,16 +265,12 @@ TEST_CASE("distributed engine (CPU subdomains): 3D equals one domain for 1-4 pie
     CHECK_THROWS_AS(DistributedEngine(view_of(s), Precision::Float64, std::vector<SubdomainDevice>(2)).set_mode("x"),
                     RunError);
     {
-        // CPU engines do not split their steps (engine.hpp): their default mode is "events"
-        // and "overlap" is refused with the reason (the GPU tests cover it on CUDA engines).
+        // CPU engines split their steps (engine.hpp): their default mode is "overlap", and
+        // "events" (whole steps, then the exchange) gives the same fields.
         DistributedEngine cpu(view_of(s), Precision::Float64, std::vector<SubdomainDevice>(2));
+        CHECK(cpu.mode() == "overlap");
+        cpu.set_mode("events");
         CHECK(cpu.mode() == "events");
-        try {
-            cpu.set_mode("overlap");
-            FAIL("overlap accepted for CPU engines");
-        } catch (const RunError& e) {
-            CHECK(std::string(e.what()).find("split their steps") != std::string::npos);
-        }
     }
     // A cut inside the lower PML slab (8 cells): the first piece owns 6 planes.
     const double w = 6.5 / double(s.nz);

@@ -78,7 +78,10 @@ public:
     virtual unsigned phases() const = 0;
     virtual void before_step(const StepContext<Real>&) {}
     virtual void after_h_row(const StepContext<Real>&, int /*j*/) {}
-    virtual void before_e(const StepContext<Real>&) {}
+    /// State taken from E^n of the cells on grid rows [r0, r1) (flat index / nx), before any
+    /// of those rows' E update; a step calls it once for every row, in one call or in pieces
+    /// (the split step of a distributed run, engine.hpp).
+    virtual void before_e(const StepContext<Real>&, int /*r0*/, int /*r1*/) {}
     virtual void before_e_row(const StepContext<Real>&, int /*j*/) {}
     virtual void after_e_row(const StepContext<Real>&, int /*j*/) {}
     virtual void after_e(const StepContext<Real>&) {}
@@ -420,17 +423,21 @@ public:
 
     /// E^n of planes 0, 1, n-1, n-2 of each face component (saved[4 m + 0..3], m the
     /// in-plane cell).
-    void before_e(const StepContext<Real>& ctx) override {
+    /// Only the cells on rows [r0, r1) (each of the four saved cells on its own row).
+    void before_e(const StepContext<Real>& ctx, int r0, int r1) override {
+        const bool all = r0 <= 0 && r1 >= ctx.ny;
+        const std::int64_t lo = std::int64_t(r0) * ctx.nx, hi = std::int64_t(r1) * ctx.nx;
         for (Face& f : faces_) {
             const Real* e = ctx.F(f.component);
             Real* sv = f.saved.data();
+            const std::int64_t off[4] = {0, f.sa, f.last, f.last - f.sa};
             for (std::int64_t ic = 0; ic < f.nc; ++ic)
                 for (std::int64_t ib = 0; ib < f.nb; ++ib, sv += 4) {
                     const std::int64_t q = ib * f.sb + ic * f.sc;
-                    sv[0] = e[q];
-                    sv[1] = e[q + f.sa];
-                    sv[2] = e[q + f.last];
-                    sv[3] = e[q + f.last - f.sa];
+                    for (int m = 0; m < 4; ++m) {
+                        const std::int64_t cell = q + off[m];
+                        if (all || (cell >= lo && cell < hi)) sv[m] = e[cell];
+                    }
                 }
         }
     }
@@ -512,12 +519,16 @@ public:
             sites_ += m;
         }
     }
-    /// E^n of the listed sites (before the step's E update).
-    void before_e(const StepContext<Real>& ctx) override {
+    /// E^n of the listed sites on rows [r0, r1) (before their E update).
+    void before_e(const StepContext<Real>& ctx, int r0, int r1) override {
+        const CellIndex lo = CellIndex(r0) * ctx.nx, hi = CellIndex(r1) * ctx.nx;
         for (int c = 0; c < ncomp_; ++c) {
             const Real* f = ctx.field[c];
             Real* o = old_[c].data();
-            for (std::size_t k = 0; k < cells_[c].size(); ++k) o[k] = f[cells_[c][k]];
+            for (std::size_t k = 0; k < cells_[c].size(); ++k) {
+                const CellIndex cell = cells_[c][k];
+                if (cell >= lo && cell < hi) o[k] = f[cell];
+            }
         }
     }
     /// End of step 2: dE = E - E^n for every listed site, then E += sum weight * dE(nb).
@@ -685,7 +696,11 @@ public:
     }
     void before_step(const StepContext<Real>& c) { for (auto* e : before_step_) e->before_step(c); }
     void after_h_row(const StepContext<Real>& c, int j) { for (auto* e : after_h_row_) e->after_h_row(c, j); }
-    void before_e(const StepContext<Real>& c) { for (auto* e : before_e_) e->before_e(c); }
+    void before_e(const StepContext<Real>& c) { before_e_rows(c, 0, c.ny); }
+    void before_e_rows(const StepContext<Real>& c, int r0, int r1) {
+        if (r1 > r0)
+            for (auto* e : before_e_) e->before_e(c, r0, r1);
+    }
     void before_e_row(const StepContext<Real>& c, int j) { for (auto* e : before_e_row_) e->before_e_row(c, j); }
     void after_e_row(const StepContext<Real>& c, int j) { for (auto* e : after_e_row_) e->after_e_row(c, j); }
     void after_e(const StepContext<Real>& c) { for (auto* e : after_e_) e->after_e(c); }

@@ -113,6 +113,7 @@ public:
         nx_ = sc_.nx;
         ny_ = sc_.ny;
         if (nx_ <= 0 || ny_ <= 0) throw RunError("CPU engine: the scene has no cells (nx, ny must be > 0)");
+        split_.end = ny_;
         for (int a = 0; a < 2; ++a) {
             plo_[a] = sc_.pml_lo[a];
             phi_[a] = sc_.pml_hi[a];
@@ -597,62 +598,98 @@ private:
         ext_.after_e_row(ctx, j);
     }
 
-    /// Runs row(j) for every row, the rows split in blocks over the team.
-    template <class RowFn>
-    void for_rows(const RowFn& row) {
+    /// H (h = true) or E rows [j0, j1) with their phases, the rows split in blocks over the team.
+    void rows_pass(const cpu::StepContext<Real>& ctx, bool h, int j0, int j1) {
+        if (j1 <= j0) return;
         auto job = [&](int t) {
             long long b, e;
-            cpu::Team::split(ny_, t, team_->size(), b, e);
-            for (int j = int(b); j < int(e); ++j) row(j);
+            cpu::Team::split(j1 - j0, t, team_->size(), b, e);
+            for (int j = j0 + int(b); j < j0 + int(e); ++j) {
+                if (h) h_row_full(ctx, j);
+                else e_row_full(ctx, j);
+            }
         };
         team_->run(job);
     }
 
-    /// Two-pass step (all H rows, then all E rows): the plain reading of scene.hpp, kept
-    /// as the reference for the fused sweep (GOLIGHTLY_CPU_UNFUSED=1 selects it).
-    void one_step_two_pass() {
-        const cpu::StepContext<Real> ctx = context();
-        ext_.before_step(ctx);
-        // 1. H from E^n, then H sources at t = n dt and PMC zeroing (per row)
-        for_rows([&](int j) { h_row_full(ctx, j); });
-        // 2. E from H^{n+1/2}, dispersion, E sources at t = (n+1/2) dt, PEC (per row), Mur,
-        //    tensor couplings
-        ext_.before_e(ctx);
-        for_rows([&](int j) { e_row_full(ctx, j); });
-        ext_.after_e(ctx);
-        // 3. monitors
-        ext_.after_step(ctx);
-        ++steps_;
-    }
-
-    /// One step as a single sweep over rows per thread (same numbers as the two-pass
-    /// step). Thread t owns rows [j0, j1). H of row j needs E rows j, j+1 at step n; E of
-    /// row j needs H rows j, j-1 at n+1/2. So each thread first updates H of its last row
-    /// (whose E row j1 belongs to the next thread and is still at step n), then, after one
-    /// barrier, sweeps j = j0.. doing H(j) (except the last row) then E(j). Each cell's
-    /// fields stream through memory once per step instead of twice: TMz float32 moves
-    /// read Ez, Hx, Hy, cb + write Ez, Hx, Hy = 28 B per cell (two-pass: ~40 B).
-    void one_step() {
-        if (two_pass_) { one_step_two_pass(); return; }
-        const cpu::StepContext<Real> ctx = context();
-        ext_.before_step(ctx);
-        ext_.before_e(ctx);  // saves E^n (Mur, tensor couplings): no E row is updated yet
-        auto sweep = [&](int tid) {
+    /// H of rows [a, b) and E of rows [e, b) (e = a or a + 1; split_step_planes), with the
+    /// rows' phases; the extensions' before_e of those E rows must have run.
+    ///
+    /// As a single sweep over rows per thread (same numbers as two passes). Thread t owns
+    /// rows [j0, j1) of [a, b). H of row j needs E rows j, j+1 at step n; E of row j needs
+    /// H rows j, j-1 at n+1/2. So each thread first updates H of its last row (whose E row
+    /// j1 belongs to the next thread or lies beyond b, and is still at step n), then, after
+    /// one barrier, sweeps j = j0.. doing H(j) (except the last row) then E(j). Each cell's
+    /// fields stream through memory once per step instead of twice: TMz float32 moves read
+    /// Ez, Hx, Hy, cb + write Ez, Hx, Hy = 28 B per cell (two passes: ~40 B).
+    /// GOLIGHTLY_CPU_UNFUSED=1 selects two passes (all H rows, then all E rows: the plain
+    /// reading of scene.hpp, kept as the reference of the sweep).
+    void sweep(const cpu::StepContext<Real>& ctx, int a, int e, int b) {
+        if (b <= a) return;
+        if (two_pass_) {
+            rows_pass(ctx, true, a, b);
+            rows_pass(ctx, false, e, b);
+            return;
+        }
+        auto job = [&](int tid) {
             const int nt = team_->size();
-            const int j0 = int((long long)ny_ * tid / nt), j1 = int((long long)ny_ * (tid + 1) / nt);
+            const int j0 = a + int((long long)(b - a) * tid / nt), j1 = a + int((long long)(b - a) * (tid + 1) / nt);
             if (j1 > j0) h_row_full(ctx, j1 - 1);
             team_->barrier();
             for (int j = j0; j < j1; ++j) {
                 if (j < j1 - 1) h_row_full(ctx, j);
-                e_row_full(ctx, j);
+                if (j >= e) e_row_full(ctx, j);
             }
         };
-        team_->run(sweep);
+        team_->run(job);
+    }
+
+    /// One step (scene.hpp): 1. H from E^n, H sources at t = n dt, PMC (per row); 2. E
+    /// from H^{n+1/2}, dispersion, E sources at t = (n+1/2) dt, PEC (per row), Mur, tensor
+    /// couplings; 3. monitors.
+    void one_step() {
+        const cpu::StepContext<Real> ctx = context();
+        ext_.before_step(ctx);
+        ext_.before_e(ctx);  // saves E^n (Mur, tensor couplings): no E row is updated yet
+        sweep(ctx, 0, 0, ny_);
         ext_.after_e(ctx);
         ext_.after_step(ctx);
         ++steps_;
     }
 
+public:
+    /// Split step (engine.hpp, split_step_planes; the planes are rows of y): step_begin =
+    /// the before-step phase (source waveforms, TF/SF incident lines; no grid cell is
+    /// touched), step_interior = the E^n state of the interior E rows (Mur, tensor) and the
+    /// sweep of the interior rows, step_boundary = the E^n state of the other rows, H then E
+    /// of the end rows, then the after-E and after-step phases. Every per-row phase runs
+    /// with its row, so a halo row's values are read only after the transfers.
+    bool supports_split_step() const override { return true; }
+    void set_split_margins(int lo, int hi) override {
+        split_ = split_step_planes(lo, hi, ny_, sc_.boundary[1] == BoundaryKind::Periodic);
+    }
+    void step_begin() override {
+        split_ctx_ = context();
+        ext_.before_step(split_ctx_);
+    }
+    void step_interior() override {
+        ext_.before_e_rows(split_ctx_, split_.e_begin, split_.end);
+        sweep(split_ctx_, split_.h_begin, split_.e_begin, split_.end);
+    }
+    void step_boundary() override {
+        const cpu::StepContext<Real>& ctx = split_ctx_;
+        ext_.before_e_rows(ctx, 0, split_.e_begin);
+        ext_.before_e_rows(ctx, split_.end, ny_);
+        rows_pass(ctx, true, 0, split_.h_begin);
+        rows_pass(ctx, true, split_.end, ny_);
+        rows_pass(ctx, false, 0, split_.e_begin);
+        rows_pass(ctx, false, split_.end, ny_);
+        ext_.after_e(ctx);
+        ext_.after_step(ctx);
+        ++steps_;
+    }
+
+private:
     /// The extensions of this scene (cpu_extensions.hpp, cpu_tfsf.hpp), in scene.hpp's order
     /// within each phase: dispersion, sources, TF/SF, walls, Mur faces, tensor couplings,
     /// monitors.
@@ -705,6 +742,8 @@ private:
     cpu::Monitors<Real>* monitors_ = nullptr;  ///< the monitors extension (owned by ext_)
     bool has_tensor_ = false;            ///< a TensorCouplings extension is in ext_
     std::string device_;
+    SplitPlanes split_{0, 0, 0};         ///< split steps (set_split_margins); set to no halos
+    cpu::StepContext<Real> split_ctx_;   ///< the step in progress between step_begin and step_boundary
 };
 
 }  // namespace

@@ -155,6 +155,7 @@ public:
                 if (kStencil[c].s[d] != 0 && w_[d] > 0) psi_[c][d].assign(slab_cells[d], Real(0));
         slice_.normal_axis = 2;  // default frame plane: xy through the middle of z
         slice_.index = nz_ / 2;
+        split_.end = nz_;
         make_segments();
         bool has[6] = {true, true, true, true, true, true};
         build_extensions(has);
@@ -511,64 +512,102 @@ private:
         if (sc_.boundary[2] == BoundaryKind::Pec && k == 0) zero_row(0, r), zero_row(1, r);
     }
 
-    /// Two passes over all rows (H, then E), rows split over the team: the plain reading of
-    /// scene.hpp, used when there are fewer z-slabs than threads and as the reference of the
-    /// fused sweep (GOLIGHTLY_CPU_UNFUSED=1).
-    void one_step_two_pass() {
-        const cpu::StepContext<Real> ctx = context();
-        ext_.before_step(ctx);
-        const long long rows = (long long)ny_ * nz_;
-        auto h_pass = [&](int t) {
+    /// H (h = true) or E rows of planes [k0, k1), the rows split over the team.
+    void rows_pass(const cpu::StepContext<Real>& ctx, bool h, int k0, int k1) {
+        if (k1 <= k0) return;
+        const long long r0 = (long long)k0 * ny_, rows = (long long)(k1 - k0) * ny_;
+        auto job = [&](int t) {
             long long b, e;
             cpu::Team::split(rows, t, team_->size(), b, e);
-            for (long long r = b; r < e; ++r) h_row_full(ctx, int(r % ny_), int(r / ny_));
+            for (long long r = r0 + b; r < r0 + e; ++r) {
+                if (h) h_row_full(ctx, int(r % ny_), int(r / ny_));
+                else e_row_full(ctx, int(r % ny_), int(r / ny_));
+            }
         };
-        team_->run(h_pass);
-        ext_.before_e(ctx);
-        auto e_pass = [&](int t) {
-            long long b, e;
-            cpu::Team::split(rows, t, team_->size(), b, e);
-            for (long long r = b; r < e; ++r) e_row_full(ctx, int(r % ny_), int(r / ny_));
-        };
-        team_->run(e_pass);
-        ext_.after_e(ctx);
-        ext_.after_step(ctx);
-        ++steps_;
+        team_->run(job);
     }
 
-    /// One step as a single sweep per thread over its z-slabs [k0, k1) (same numbers as the
-    /// two-pass step). H(j, k) needs E at (j, k), (j+1, k), (j, k+1) at step n; E(j, k) needs
-    /// H at (j, k), (j-1, k), (j, k-1) at n+1/2. Each thread first updates H of its whole last
-    /// slab (its E neighbours k1 belong to the next thread and are still at step n; with z
-    /// periodic the last slab's k+1 is slab 0, likewise untouched before the barrier); after
-    /// one barrier it sweeps its slabs in order, and within slab k first H of row ny-1 (its
-    /// y-periodic neighbour is row 0, still at step n), then j = 0.. with H(j) before E(j).
-    void one_step() {
-        if (two_pass_ || nz_ < team_->size()) { one_step_two_pass(); return; }
-        const cpu::StepContext<Real> ctx = context();
-        ext_.before_step(ctx);
-        ext_.before_e(ctx);
-        auto sweep = [&](int tid) {
+    /// H of planes [a, b) and E of planes [e, b) (e = a or a + 1; split_step_planes), with the
+    /// rows' phases; the extensions' before_e of those E rows must have run.
+    ///
+    /// As a single sweep per thread over its z-slabs [k0, k1) of [a, b) (same numbers as two
+    /// passes). H(j, k) needs E at (j, k), (j+1, k), (j, k+1) at step n; E(j, k) needs H at
+    /// (j, k), (j-1, k), (j, k-1) at n+1/2. Each thread first updates H of its whole last
+    /// slab (its E neighbours k1 belong to the next thread, or lie beyond b, and are still at
+    /// step n; with z periodic and [a, b) the whole axis the last slab's k+1 is slab 0,
+    /// likewise untouched before the barrier); after one barrier it sweeps its slabs in
+    /// order, and within slab k first H of row ny-1 (its y-periodic neighbour is row 0, still
+    /// at step n), then j = 0.. with H(j) before E(j). Fewer slabs than threads, or
+    /// GOLIGHTLY_CPU_UNFUSED=1: two passes over the rows (the plain reading of scene.hpp).
+    void sweep(const cpu::StepContext<Real>& ctx, int a, int e, int b) {
+        if (b <= a) return;
+        if (two_pass_ || b - a < team_->size()) {
+            rows_pass(ctx, true, a, b);
+            rows_pass(ctx, false, e, b);
+            return;
+        }
+        auto job = [&](int tid) {
             const int nt = team_->size();
-            const int k0 = int((long long)nz_ * tid / nt), k1 = int((long long)nz_ * (tid + 1) / nt);
+            const int k0 = a + int((long long)(b - a) * tid / nt), k1 = a + int((long long)(b - a) * (tid + 1) / nt);
             if (k1 > k0)
                 for (int j = 0; j < ny_; ++j) h_row_full(ctx, j, k1 - 1);
             team_->barrier();
             for (int k = k0; k < k1; ++k) {
-                const bool h_done = k == k1 - 1;
+                const bool h_done = k == k1 - 1, do_e = k >= e;
                 if (!h_done) h_row_full(ctx, ny_ - 1, k);
                 for (int j = 0; j < ny_; ++j) {
                     if (!h_done && j < ny_ - 1) h_row_full(ctx, j, k);
-                    e_row_full(ctx, j, k);
+                    if (do_e) e_row_full(ctx, j, k);
                 }
             }
         };
-        team_->run(sweep);
+        team_->run(job);
+    }
+
+    void one_step() {
+        const cpu::StepContext<Real> ctx = context();
+        ext_.before_step(ctx);
+        ext_.before_e(ctx);  // saves E^n (Mur, tensor couplings): no E row is updated yet
+        sweep(ctx, 0, 0, nz_);
         ext_.after_e(ctx);
         ext_.after_step(ctx);
         ++steps_;
     }
 
+public:
+    /// Split step (engine.hpp, split_step_planes): step_begin = the before-step phase (source
+    /// waveforms, TF/SF incident lines; no grid cell is touched), step_interior = the E^n
+    /// state of the interior E rows (Mur, tensor) and the sweep of the interior planes,
+    /// step_boundary = the E^n state of the other rows, H of the end planes, E of the end
+    /// planes, then the after-E and after-step phases. Every per-row phase (sources, TF/SF
+    /// corrections, walls, the pole advance from the row's own E^n) runs with its row, so a
+    /// halo row's values are read only after the transfers.
+    bool supports_split_step() const override { return true; }
+    void set_split_margins(int lo, int hi) override {
+        split_ = split_step_planes(lo, hi, nz_, sc_.boundary[2] == BoundaryKind::Periodic);
+    }
+    void step_begin() override {
+        split_ctx_ = context();
+        ext_.before_step(split_ctx_);
+    }
+    void step_interior() override {
+        ext_.before_e_rows(split_ctx_, split_.e_begin * ny_, split_.end * ny_);
+        sweep(split_ctx_, split_.h_begin, split_.e_begin, split_.end);
+    }
+    void step_boundary() override {
+        const cpu::StepContext<Real>& ctx = split_ctx_;
+        ext_.before_e_rows(ctx, 0, split_.e_begin * ny_);
+        ext_.before_e_rows(ctx, split_.end * ny_, nz_ * ny_);
+        rows_pass(ctx, true, 0, split_.h_begin);
+        rows_pass(ctx, true, split_.end, nz_);
+        rows_pass(ctx, false, 0, split_.e_begin);
+        rows_pass(ctx, false, split_.end, nz_);
+        ext_.after_e(ctx);
+        ext_.after_step(ctx);
+        ++steps_;
+    }
+
+private:
     void build_extensions(const bool (&has)[6]) {
         auto disp = std::make_unique<cpu::Dispersion<Real>>(sc_, has);
         if (!disp->empty()) ext_.add(std::move(disp));
@@ -614,6 +653,8 @@ private:
     bool has_tensor_ = false;  ///< a TensorCouplings extension is in ext_
     cpu::Monitors<Real>* monitors_ = nullptr;
     std::string device_;
+    SplitPlanes split_{0, 0, 0};        ///< split steps (set_split_margins); default: no halos
+    cpu::StepContext<Real> split_ctx_;  ///< the step in progress between step_begin and step_boundary
 };
 
 }  // namespace

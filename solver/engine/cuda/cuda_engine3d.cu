@@ -214,11 +214,11 @@ public:
     /// `lo` / `hi` end planes of the current set and read any other plane during the interior.
     /// In place (update_h3 / update_e3), a transfer's source planes must not be rewritten
     /// during the interior and E^n must be read before it is overwritten: the interior is
-    /// H over [a, b), E over [e, b) with a = 2 lo - 1 (the owned planes the neighbour below
-    /// copies are [lo, 2 lo - 1)), e = a + 1 (E of plane a needs H of plane a - 1), b = nz -
-    /// (2 hi - 1); the pole advance and the tensor sites' E^n of the interior's E planes run
-    /// before it, the others' after the transfers (the lists are in cell order). The ends:
-    /// H over [0, a) and [b, nz), then E over [0, e) and [b, nz).
+    /// H over [a, b), E over [e, b) of split_step_planes (engine.hpp: a = 2 lo, since the
+    /// neighbour below copies planes [lo + 1, 2 lo); e = a + 1, since E of plane a needs H
+    /// of plane a - 1; b = nz - 2 hi); the pole advance and the tensor sites' E^n of the
+    /// interior's E planes run before it, the others' after the transfers (the lists are in
+    /// cell order). The ends: H over [0, a) and [b, nz), then E over [0, e) and [b, nz).
     bool supports_split_step() const override {
         return bulk_.fused() || (dispersion_.sorted() && tensor_.sorted());
     }
@@ -471,9 +471,11 @@ private:
 
     /// In-place split (supports_split_step): H over [a, b), E over [e, b) in the interior.
     void inplace_range(int& a, int& e, int& b) const {
-        a = std::min(margin_lo_ > 0 ? 2 * margin_lo_ - 1 : 0, sc_.nz);
-        b = std::max(a, sc_.nz - (margin_hi_ > 0 ? 2 * margin_hi_ - 1 : 0));
-        e = a > 0 ? std::min(a + 1, b) : a;
+        const SplitPlanes p =
+            split_step_planes(margin_lo_, margin_hi_, sc_.nz, sc_.boundary[2] == BoundaryKind::Periodic);
+        a = p.h_begin;
+        e = p.e_begin;
+        b = p.end;
     }
 
     /// The interior planes [a, b) of a split step (margins clipped to the grid).

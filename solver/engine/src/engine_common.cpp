@@ -57,3 +57,27 @@ void Engine::read_planes(Component c, std::int64_t first, std::int64_t planes, s
 }
 
 }  // namespace golightly
+
+namespace golightly {
+
+SplitPlanes split_step_planes(int lo, int hi, int n, bool periodic) {
+    if (lo < 0 || hi < 0)
+        throw std::invalid_argument("split_step_planes: halo margins must be >= 0, got " + std::to_string(lo) +
+                                    " and " + std::to_string(hi));
+    SplitPlanes p;
+    if (n <= 0) return p;
+    if (lo == 0 && hi == 0) {  // no halos: the whole axis is interior
+        p.end = n;
+        return p;
+    }
+    int a = 2 * lo, b = n - 2 * hi;
+    if (periodic) a = std::max(a, 1), b = std::min(b, n - 1);
+    a = std::min(a, n);
+    b = std::max(a, b);
+    p.h_begin = a;
+    p.e_begin = a > 0 ? std::min(a + 1, b) : a;
+    p.end = b;
+    return p;
+}
+
+}  // namespace golightly

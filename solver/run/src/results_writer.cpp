@@ -273,6 +273,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
         j["devices"] = devs;
         j["subdomains"] = subs;
     }
+    if (!r.halo_mode.empty()) j["halo_exchange"] = Json{{"transport", r.halo_transport}, {"mode", r.halo_mode}};
     j["precision"] = to_string(r.precision);
     j["stop_reason"] = to_string(r.stop_reason);
     Json w = Json::array();

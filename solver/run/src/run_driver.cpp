@@ -1012,6 +1012,10 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
         result.subdomains = engine->subdomains();
         result.devices.clear();
         for (const SubdomainInfo& sd : result.subdomains) result.devices.push_back(sd.device);
+        if (const auto* d = dynamic_cast<const DistributedEngine*>(engine.get())) {
+            result.halo_transport = d->transport();
+            result.halo_mode = d->mode();
+        }
         return engine;
     };
 

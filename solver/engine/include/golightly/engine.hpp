@@ -158,11 +158,13 @@ public:
     ///   step_begin()     the work before the bulk update (sources and corrections that
     ///                    precede it, pole and tensor state); afterwards the planes that
     ///                    halo transfers read or write are final for this step's bulk update;
-    ///   step_interior()  the bulk update of the planes at least `lo` planes from the low
-    ///                    and `hi` planes from the high end of the slowest axis (z in 3D,
-    ///                    y in 2D; set_split_margins): it neither reads those end planes nor
-    ///                    writes any plane a transfer reads, so transfers into the end planes
-    ///                    and out of the owned planes may run at the same time;
+    ///   step_interior()  the bulk update away from the ends of the slowest axis (z in 3D,
+    ///                    y in 2D): with halo margins `lo` and `hi` (set_split_margins; the
+    ///                    halos of partition.hpp), transfers write planes [0, lo - 1) and
+    ///                    [n - hi + 1, n) and read planes [lo + 1, 2 lo) and [n - 2 hi,
+    ///                    n - hi - 1); the interior neither reads the first nor writes the
+    ///                    second (split_step_planes below), so the transfers may run at the
+    ///                    same time;
     ///   step_boundary()  the rest of the step (the end planes, then everything after the
     ///                    bulk update); steps_done() counts the step.
     /// On a GPU each call only enqueues work on the engine's stream (FieldStorage::cuda_stream).
@@ -227,6 +229,21 @@ bool same_anisotropic(const AnisotropicCells& a, const AnisotropicCells& b);
 /// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores. The
 /// engine keeps the view (grid, sources, monitors, the initial materials).
 /// Throws RunError on allocation failure (OutOfMemoryError with the sizes).
+/// The planes of an in-place split step (Engine::step_interior) along the slowest axis of
+/// n planes, for halo margins lo and hi: the interior updates H over [h_begin, end) and E
+/// over [e_begin, end). h_begin = 2 lo and end = n - 2 hi keep the interior off the planes
+/// the halo transfers read, [lo + 1, 2 lo) and [n - 2 hi, n - hi - 1) (partition.cpp), and
+/// e_begin = h_begin + 1 because E of plane h_begin reads H of plane h_begin - 1, which the
+/// boundary part updates. A periodic axis (its E of plane 0 reads H of plane n - 1) keeps
+/// planes 0 and n - 1 out of the interior unless the interior is the whole axis. Margins of
+/// 0 and 0 make the interior the whole axis (h_begin = e_begin = 0, end = n). The boundary
+/// part then updates H over [0, h_begin) and [end, n) before E over [0, e_begin) and
+/// [end, n). Throws std::invalid_argument for negative margins.
+struct SplitPlanes {
+    int h_begin = 0, e_begin = 0, end = 0;
+};
+SplitPlanes split_step_planes(int lo, int hi, int n, bool periodic);
+
 std::unique_ptr<Engine> make_cpu_engine(SceneView scene, Precision precision, int threads = 0);
 /// make_cpu_engine() of a copy of `scene` (tests, temporaries).
 inline std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision, int threads = 0) {

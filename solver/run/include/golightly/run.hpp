@@ -220,6 +220,11 @@ struct RunResult {
     /// run on one device.
     std::vector<std::string> devices;
     std::vector<SubdomainInfo> subdomains;
+    /// The halo exchange of a run on several subdomains (summary.json "halo_exchange"):
+    /// DistributedEngine::transport() ("memcpy", "cuda-peer", "mpi") and mode() ("overlap":
+    /// the transfers hidden behind the interior update, "events", "threads", "sync");
+    /// empty for a run on one device.
+    std::string halo_transport, halo_mode;
     Precision precision = Precision::Float32;
     std::vector<std::string> warnings;
 
