@@ -87,7 +87,7 @@ grep -q '"devices"' "$work/mpi/summary.json" || fail "summary.json has no device
 # 3D: the "overlap" mode; GOLIGHTLY_TEST_HALO_MODE names another expectation).
 halo=$(tr -d ' \n' < "$work/mpi/summary.json" | grep -o '"halo_exchange":{[^}]*}' || true)
 echo "summary.json $halo"
-[[ "$halo" == *'"transport":"mpi"'* ]] || fail "summary.json halo_exchange transport is not mpi: '$halo'"
+[[ "$halo" == *'"transport":"mpi'* ]] || fail "summary.json halo_exchange transport is not mpi: '$halo'"
 [[ "$halo" == *"\"mode\":\"${GOLIGHTLY_TEST_HALO_MODE:-overlap}\""* ]] ||
   fail "summary.json halo_exchange mode is not ${GOLIGHTLY_TEST_HALO_MODE:-overlap}: '$halo'"
 
