@@ -6,21 +6,32 @@
 //   1. CUDA engines: wait for the engine's stream (its step, and the previous exchange's
 //      host -> device copies, which read the staging buffers reused below);
 //   2. MPI_Irecv of every (transfer, component) whose destination is local: into the
-//      halo planes of a CPU engine's array, or into a staging buffer for a CUDA engine;
+//      halo planes of a CPU engine's array, or into a staging buffer for a CUDA engine
+//      (CUDA-aware MPI: into the device array itself);
 //   3. every transfer whose source is local: a CUDA engine's planes are copied to the
-//      pinned staging buffer (device -> host, then the stream is waited for); then
-//      MPI_Isend (destination remote) or a copy (destination local too);
-//   4. MPI_Waitall; CUDA destinations: host -> device copies on the engine's stream (the
-//      engine's next step is queued after them).
+//      pinned staging buffer (device -> host, then the stream is waited for; CUDA-aware
+//      MPI: sent from the device array); then MPI_Isend (destination remote) or a copy
+//      (destination local too);
+//   4. MPI_Waitall; staged CUDA destinations: host -> device copies on the engine's stream
+//      (the engine's next step is queued after them).
+// CUDA-aware MPI is used when the library says it supports device buffers at run time
+// (Open MPI's MPIX_Query_cuda_support, mpi-ext.h) or GOLIGHTLY_MPI_CUDA_AWARE=1 says so
+// (MPI libraries without that query, e.g. Cray MPICH with MPICH_GPU_SUPPORT_ENABLED=1);
+// GOLIGHTLY_MPI_CUDA_AWARE=0 forces host staging. Debian's Open MPI is built without CUDA:
+// host-staged.
 // Bytes per transfer and component: planes * cells-per-plane * 4 (float32) or 8 (float64),
 // raw, so every rank must run the same precision (it does: one project).
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI: MPIX_Query_cuda_support
+#endif
 
 #ifdef GOLIGHTLY_HAVE_CUDA
 #include <cuda_runtime.h>
 #endif
 
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -81,6 +92,21 @@ private:
     std::size_t n_ = 0;
 };
 
+/// Whether MPI may be handed device pointers (file comment): GOLIGHTLY_MPI_CUDA_AWARE=0/1,
+/// else the library's run-time answer where it has one, else no.
+bool mpi_takes_device_buffers() {
+    if (const char* v = std::getenv("GOLIGHTLY_MPI_CUDA_AWARE"); v && *v) {
+        if (std::string(v) == "1") return true;
+        if (std::string(v) == "0") return false;
+        throw RunError("GOLIGHTLY_MPI_CUDA_AWARE must be 0 or 1, not '" + std::string(v) + "'");
+    }
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+    return MPIX_Query_cuda_support() == 1;
+#else
+    return false;
+#endif
+}
+
 void copy_from_device(void* dst, const void* src, std::size_t bytes, const FieldStorage& fs) {
 #ifdef GOLIGHTLY_HAVE_CUDA
     cuda_ok(cudaSetDevice(fs.cuda_device), "cudaSetDevice");
@@ -95,8 +121,9 @@ void copy_from_device(void* dst, const void* src, std::size_t bytes, const Field
 void copy_to_device(void* dst, const void* src, std::size_t bytes, const FieldStorage& fs) {
 #ifdef GOLIGHTLY_HAVE_CUDA
     cuda_ok(cudaSetDevice(fs.cuda_device), "cudaSetDevice");
-    cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(fs.cuda_stream)),
-            "host -> device copy of the halo planes");
+    // cudaMemcpyDefault: `src` is host memory, or device memory with CUDA-aware MPI
+    cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(fs.cuda_stream)),
+            "copy of the halo planes into the device");
 #else
     (void)dst, (void)src, (void)bytes, (void)fs;
     throw RunError("MPI halo exchange: a CUDA engine's planes in a build without CUDA");
@@ -126,9 +153,12 @@ public:
                                (engines[s] ? "here" : "missing") + " on rank " + std::to_string(me_));
             if (engines[s] && engines[s]->field_storage().cuda_device >= 0) cuda_ = true;
         }
+        stage_ = cuda_ && !mpi_takes_device_buffers();
     }
 
-    std::string transport() const override { return cuda_ ? "mpi (host-staged)" : "mpi"; }
+    std::string transport() const override {
+        return !cuda_ ? "mpi" : stage_ ? "mpi (host-staged)" : "mpi (cuda-aware)";
+    }
 
     void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
         start(transfers, engines);
@@ -163,7 +193,7 @@ public:
             if (owner_.at(std::size_t(t.to)) != me_ || owner_.at(std::size_t(t.from)) == me_) continue;
             const FieldStorage& b = fs[std::size_t(t.to)];
             const std::size_t bytes = transfer_bytes(t, b);
-            unsigned char* stage = b.cuda_device >= 0 ? recv_[i].get(bytes * 6) : nullptr;
+            unsigned char* stage = b.cuda_device >= 0 && stage_ ? recv_[i].get(bytes * 6) : nullptr;
             for (int c = 0; c < 6; ++c) {
                 if (!b.field[c]) continue;
                 void* dst = stage ? static_cast<void*>(stage + std::size_t(c) * bytes)
@@ -181,7 +211,7 @@ public:
             const FieldStorage& a = fs[std::size_t(t.from)];
             const std::size_t bytes = transfer_bytes(t, a);
             const bool local_to = owner_.at(std::size_t(t.to)) == me_;
-            unsigned char* stage = a.cuda_device >= 0 ? send_[i].get(bytes * 6) : nullptr;
+            unsigned char* stage = a.cuda_device >= 0 && stage_ ? send_[i].get(bytes * 6) : nullptr;
             if (stage) {
                 for (int c = 0; c < 6; ++c)
                     if (a.field[c])
@@ -248,7 +278,8 @@ private:
 
     std::vector<int> owner_;
     int me_ = 0;
-    bool cuda_ = false;
+    bool cuda_ = false;   ///< some local engine is a CUDA engine
+    bool stage_ = false;  ///< CUDA engines' planes go through pinned host buffers (MPI is not CUDA-aware)
     std::vector<StagingBuffer> send_, recv_;
     std::vector<FieldStorage> cuda_fs_;  ///< the local CUDA engines' arrays at the last exchange
     std::vector<MPI_Request> requests_;

@@ -14,8 +14,10 @@
 // non-blocking MPI_Isend / MPI_Irecv of each field component's planes (one message per
 // transfer and component: planes * cells-per-plane values of 4 or 8 bytes), then
 // MPI_Waitall. CPU engines send from and receive into their field arrays; CUDA engines
-// are host-staged (device -> pinned host buffer, send; receive, host -> device on the
-// engine's stream). CUDA-aware MPI (device pointers to MPI) is not used.
+// hand MPI their device arrays where the library is CUDA-aware (Open MPI's run-time
+// MPIX_Query_cuda_support, or GOLIGHTLY_MPI_CUDA_AWARE=1), else they are host-staged
+// (device -> pinned host buffer, send; receive, host -> device on the engine's stream).
+// HaloExchange::transport() says which: "mpi", "mpi (cuda-aware)", "mpi (host-staged)".
 #pragma once
 
 #include <memory>
