@@ -29,16 +29,21 @@
 //    precede the E update, are added to H^{n-1/2} before the kernel instead: the H update
 //    is H^{n+1/2} = H^{n-1/2} + S (curl terms) with a coefficient of 1 on H^{n-1/2}, so the
 //    sum is the same to rounding (a source on a PMC-zeroed cell is dropped at setup).
-//    Measured (H200, 512^3 float32, bench): 29.7 Gcells/s, 0.43 of copy through this model,
-//    against 32.5 for design 2: with one barrier per plane and the halo threads it is bound
-//    by latency, not bandwidth (Nsight Compute: 50 % occupancy at 63 registers, 55 % of the
-//    stall cycles waiting on L1TEX loads, 1.94 TB/s). Tried without gain (2026-11-26, same
-//    bench): blocks of 32 x 16, 40 registers for 6 blocks per SM, prefetching plane k+1's
-//    loads (27.5-28.9 Gcells/s), and a register-blocked form without shared memory or
-//    barriers (one warp walking 4 or 8 rows: 9.6-21.4). Not the default.
+//    Measured (H200, 512^3 float32, bench): 29.7-31.0 Gcells/s, 0.42 of copy through this
+//    model, against 40.6 for design 2: with one barrier per plane and the halo threads it is
+//    bound by latency, not bandwidth (Nsight Compute: 50 % occupancy at 63 registers, 55 % of
+//    the stall cycles waiting on L1TEX loads, 1.94 TB/s). Tried without gain (2026-11-26,
+//    same bench): blocks of 32 x 16, 40 registers for 6 blocks per SM, prefetching plane
+//    k+1's loads (27.5-28.9 Gcells/s), a register-blocked form without shared memory or
+//    barriers (one warp walking 4 or 8 rows: 9.6-21.4), and the planes staged ahead in
+//    shared memory by cp.async (4-byte copies, 2-6 planes ahead, 4-16 rows: 22.7-26.6).
+//    Not the default.
 // 2. update_h3 + update_e3 (the default): in place, H
 //    first, then E. The H kernel loads Ex, Ey of plane k+1 once and reuses them as plane k
-//    of the next iteration; the E kernel keeps Hx, Hy of plane k-1.
+//    of the next iteration; the E kernel keeps Hx, Hy of plane k-1. Each iteration issues
+//    all of its plane's DRAM loads before the CPML psi stores (which may alias, so the
+//    compiler keeps later loads behind them), and z chunks are 16 planes (chunking()).
+//    Measured (H200, bench, float32): 40.6 Gcells/s at 512^3, 43.9 at 1024^3.
 //    Traffic per cell and step, DRAM bytes with the neighbours from cache:
 //      update_h3: reads Ex, Ey, Ez, Hx, Hy, Hz, writes Hx, Hy, Hz:   6 R + 3 W = 9 s
 //      update_e3: reads Hx, Hy, Hz, Ex, Ey, Ez, writes Ex, Ey, Ez,
@@ -147,6 +152,10 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_h3(
     std::size_t idx = std::size_t(k0) * plane + std::size_t(j) * nx + i;
     T ex = Ex[idx], ey = Ey[idx];
     for (int k = k0; k < k1; ++k, idx += plane) {
+        // Every DRAM load of the plane first (E^n x, y at k+1; Ez, H at k), so that they are
+        // in flight together: 37.5 against 33.8 Gcells/s with the H loads at their use
+        // (H200, 512^3 float32, bench, 2026-11-26).
+        const T hx0 = Hx[idx], hy0 = Hy[idx], hz0 = Hz[idx], ez = Ez[idx];
         T ex_kp = T(0), ey_kp = T(0);
         if (k + 1 < nz) {
             ex_kp = Ex[idx + plane];
@@ -156,7 +165,6 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_h3(
             ex_kp = Ex[w];
             ey_kp = Ey[w];
         }
-        const T ez = Ez[idx];
         const T ez_ip = has_ip ? Ez[idx + dip] : T(0), ey_ip = has_ip ? Ey[idx + dip] : T(0);
         const T ez_jp = has_jp ? Ez[idx + djp] : T(0), ex_jp = has_jp ? Ex[idx + djp] : T(0);
         const bool sz = k < g.lo[2] || k >= g.hi[2];
@@ -170,9 +178,9 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_h3(
         const T hz_x = cpml_term(g, ey_ip - ey, sx, 5, 0, i, false, i, j, k);
         const T hz_y = cpml_term(g, ex_jp - ex, sy, 5, 1, j, false, i, j, k);
         const bool zero_z = g.pmc[2] && k == nz - 1;
-        const T hx = Hx[idx] + g.S * (-hx_y + hx_z);
-        const T hy = Hy[idx] + g.S * (hy_x - hy_z);
-        const T hz = Hz[idx] + g.S * (-hz_x + hz_y);
+        const T hx = hx0 + g.S * (-hx_y + hx_z);
+        const T hy = hy0 + g.S * (hy_x - hy_z);
+        const T hz = hz0 + g.S * (-hz_x + hz_y);
         Hx[idx] = (zero_y || zero_z) ? T(0) : hx;
         Hy[idx] = (zero_x || zero_z) ? T(0) : hy;
         Hz[idx] = (zero_x || zero_y) ? T(0) : hz;
@@ -216,7 +224,9 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_e3(
         hy_km = Hy[idx + std::size_t(nz - 1) * plane];
     }
     for (int k = k0; k < k1; ++k, idx += plane) {
-        const T hx = Hx[idx], hy = Hy[idx], hz = Hz[idx];
+        // Every DRAM load of the plane first (H^{n+1/2}, E^n, material indices), as in update_h3.
+        const T hx = Hx[idx], hy = Hy[idx], hz = Hz[idx], ex0 = Ex[idx], ey0 = Ey[idx], ez0 = Ez[idx];
+        const std::uint16_t m0 = g.mat[0][idx], m1 = g.mat[1][idx], m2 = g.mat[2][idx];
         const T hz_im = has_im ? Hz[idx - dim] : T(0), hy_im = has_im ? Hy[idx - dim] : T(0);
         const T hz_jm = has_jm ? Hz[idx - djm] : T(0), hx_jm = has_jm ? Hx[idx - djm] : T(0);
         const bool sz = k < g.lo[2] || k >= g.hi[2];
@@ -229,11 +239,11 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_e3(
         // Ez: cb [X - Y]
         const T ez_x = cpml_term(g, hy - hy_im, sx, 2, 0, i, true, i, j, k);
         const T ez_y = cpml_term(g, hx - hx_jm, sy, 2, 1, j, true, i, j, k);
-        const Coef2<T> cx = table[g.mat[0][idx]], cy = table[g.mat[1][idx]], cz = table[g.mat[2][idx]];
+        const Coef2<T> cx = table[m0], cy = table[m1], cz = table[m2];
         const bool zero_z = g.pec[2] && k == 0;
-        const T ex = cx.ca * Ex[idx] + cx.cb * (ex_y - ex_z);
-        const T ey = cy.ca * Ey[idx] + cy.cb * (-ey_x + ey_z);
-        const T ez = cz.ca * Ez[idx] + cz.cb * (ez_x - ez_y);
+        const T ex = cx.ca * ex0 + cx.cb * (ex_y - ex_z);
+        const T ey = cy.ca * ey0 + cy.cb * (-ey_x + ey_z);
+        const T ez = cz.ca * ez0 + cz.cb * (ez_x - ez_y);
         Ex[idx] = (zero_y || zero_z) ? T(0) : ex;
         Ey[idx] = (zero_x || zero_z) ? T(0) : ey;
         Ez[idx] = (zero_x || zero_y) ? T(0) : ez;
@@ -596,15 +606,22 @@ private:
         for (int c = 0; c < 6; ++c)
             for (int a = 0; a < 3; ++a) g_.psi[c][a] = psi_[parity_][c][a].template as<T>();
     }
-    /// z chunks over [k_lo, k_hi): enough threads for about 4 x 2048 per SM, chunks of at
-    /// least 16 planes.
+    /// z chunks over [k_lo, k_hi). In place: 16 planes per chunk, so that the last wave of
+    /// blocks is short (H200, 512^3 float32: 40.6 Gcells/s with 16 planes, 37.5 with the
+    /// ~100 of the fused rule; 1024^3: 43.9 against 37.9; 256^3 unchanged). Fused: enough
+    /// threads for about 4 x 2048 per SM, chunks of at least 16 planes (each chunk
+    /// recomputes the H of the plane below it).
     void chunking(int k_lo, int k_hi, int& k_chunk, int& chunks) const {
         const int nz = std::max(1, k_hi - k_lo);
-        const std::size_t columns = std::size_t(g_.n[0]) * g_.n[1];
-        const std::size_t want = std::size_t(sm_count_) * 8192;
-        int c = int(std::min<std::size_t>((want + columns - 1) / columns, std::size_t(std::max(1, nz / 16))));
-        c = std::max(1, std::min(c, 65535));
-        k_chunk = (nz + c - 1) / c;
+        if (fused_) {
+            const std::size_t columns = std::size_t(g_.n[0]) * g_.n[1];
+            const std::size_t want = std::size_t(sm_count_) * 8192;
+            int c = int(std::min<std::size_t>((want + columns - 1) / columns, std::size_t(std::max(1, nz / 16))));
+            c = std::max(1, std::min(c, 65535));
+            k_chunk = (nz + c - 1) / c;
+        } else {
+            k_chunk = std::max(16, (nz + 65534) / 65535);  // gridDim.z <= 65535
+        }
         if (forced_chunk_ > 0) k_chunk = std::min(nz, forced_chunk_);  // tests: chunk edges everywhere
         chunks = (nz + k_chunk - 1) / k_chunk;
     }

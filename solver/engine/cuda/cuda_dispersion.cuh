@@ -18,10 +18,12 @@ namespace {
 // component. disp_advance runs before the E bulk update and reads E^n:
 //   P~_q^{n+1} = c1 P~_q^n + c2 P~_q^{n-1} + c3 E^n,  dP = sum_q (P~_q^{n+1} - P~_q^n);
 // disp_correct runs after it, before the E sources: E -= coef * dP, coef = weight cb / S.
-// State is pole-major (P[q * n + k]) so each pole's loads coalesce across the warp.
+// State is pole-major (P[q * n + k]) so each pole's loads coalesce across the warp, in two
+// levels that alternate with the step's parity (read on the device, so captured graphs stay
+// valid): level n & 1 holds P~^n, the other P~^{n-1}, which P~^{n+1} overwrites.
 // Traffic per dispersive cell and step (s = sizeof(T), N poles): advance reads cell index,
-// pole-set id, E, and 2N s state, writes 2N s state and dP; correct reads index, coef, dP, E
-// and writes E: (4N + 5) s + 10 B (6 poles, float32: 126 B), on top of the bulk update.
+// pole-set id, E, and 2N s state, writes N s state and dP; correct reads index, coef, dP, E
+// and writes E: (3N + 5) s + 10 B (6 poles, float32: 102 B), on top of the bulk update.
 template <class T> struct DispDev {
     T* E;
     const int* cells;
@@ -30,19 +32,25 @@ template <class T> struct DispDev {
     const int* set_first;   // first pole of each pole set in coeffs
     const int* set_count;   // poles of each pole set
     const T* coeffs;        // c1, c2, c3 per pole
-    T* P;                   // P~^n,     max_poles x n (pole-major)
-    T* P_old;               // P~^{n-1}, same layout
+    T* P[2];                // the two state levels, max_poles x n each (pole-major)
     T* dP;                  // n
     int n, max_poles;
     int k_begin, k_end;     // disp_advance: the list entries [k_begin, k_end) (0, n: all)
+    const long long* step;  // device step counter at the start of the launch batch (StepLaunch)
+    int step_offset;        // + this: the step n being taken
 };
 
 // Traffic per cell (N poles of its set): reads cell index (4 B), pole-set id (2 B), E and
-// 2N s of state, writes 2N s of state and dP: (4N + 2) s + 6 B.
+// 2N s of state, writes N s of state and dP: (3N + 2) s + 6 B.
 template <class T>
 __global__ void disp_advance(DispDev<T> d) {
     const int k = d.k_begin + int(blockIdx.x * blockDim.x + threadIdx.x);
     if (k >= d.k_end) return;
+    // Level (n & 1) holds P~^n, the other P~^{n-1} and then P~^{n+1}. (Selects, not d.P[level]:
+    // a kernel parameter array indexed at run time is copied to local memory.)
+    const bool odd = ((__ldg(d.step) + d.step_offset) & 1) != 0;
+    const T* __restrict__ cur = odd ? d.P[1] : d.P[0];
+    T* __restrict__ old = odd ? d.P[0] : d.P[1];
     const T e = d.E[d.cells[k]];
     const int s = d.set[k];
     const int first = d.set_first[s], np = d.set_count[s];
@@ -50,11 +58,10 @@ __global__ void disp_advance(DispDev<T> d) {
     for (int q = 0; q < np; ++q) {
         const T c1 = d.coeffs[3 * (first + q)], c2 = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
         const std::size_t at = std::size_t(q) * d.n + k;
-        const T pn = d.P[at], po = d.P_old[at];
-        const T nw = c1 * pn + c2 * po + c3 * e;
+        const T pn = cur[at];
+        const T nw = c1 * pn + c2 * old[at] + c3 * e;
         dp += nw - pn;
-        d.P_old[at] = pn;
-        d.P[at] = nw;
+        old[at] = nw;
     }
     d.dP[k] = dp;
 }
@@ -107,20 +114,20 @@ public:
                     throw RunError("CUDA engine: dispersive cell index outside the grid");
                 if (d.pole_set[k] >= s.pole_sets.size()) throw RunError("CUDA engine: dispersive pole-set index out of range");
                 coef[k] = T(d.weight[k] * s.table[map[d.cells[k]]].cb / s.courant);
-                // Traffic model (file comment above the kernels): (4 N + 5) s + 10 bytes per
+                // Traffic model (file comment above the kernels): (3 N + 5) s + 10 bytes per
                 // cell for its pole set's N poles.
-                bytes_ += (4.0 * double(s.pole_sets[d.pole_set[k]].poles.size()) + 5.0) * double(sizeof(T)) + 10.0;
+                bytes_ += (3.0 * double(s.pole_sets[d.pole_set[k]].poles.size()) + 5.0) * double(sizeof(T)) + 10.0;
             }
             DispBufs& B = disp_[c];
             upload(B.cells, device_cells(d.cells), stream);
             upload(B.set, d.pole_set, stream);
             upload(B.coef, coef, stream);
             const std::size_t state = std::max<std::size_t>(1, n * std::size_t(max_poles)) * sizeof(T);
-            B.P.alloc(state);
-            B.P_old.alloc(state);
+            for (DevBuf& level : B.P) {
+                level.alloc(state);
+                CUDA_CHECK(cudaMemsetAsync(level.template as<void>(), 0, state, stream));
+            }
             B.dP.alloc(n * sizeof(T));
-            CUDA_CHECK(cudaMemsetAsync(B.P.template as<void>(), 0, state, stream));
-            CUDA_CHECK(cudaMemsetAsync(B.P_old.template as<void>(), 0, state, stream));
             DispDev<T> a{};
             a.E = fields.f[slot];
             a.cells = B.cells.template as<int>();
@@ -129,8 +136,8 @@ public:
             a.set_first = pole_first_.template as<int>();
             a.set_count = pole_count_.template as<int>();
             a.coeffs = pole_coeffs_.template as<T>();
-            a.P = B.P.template as<T>();
-            a.P_old = B.P_old.template as<T>();
+            a.P[0] = B.P[0].template as<T>();
+            a.P[1] = B.P[1].template as<T>();
             a.dP = B.dP.template as<T>();
             a.n = int(n);
             a.max_poles = max_poles;
@@ -151,29 +158,36 @@ public:
         for (std::size_t k = 0; k < disp_args_.size(); ++k) disp_args_[k].E = fields.f[disp_slot_[k]];
     }
 
-    /// Phase before_e: the poles advance from E^n.
-    void before_e(cudaStream_t stream) const { launch(false, stream); }
+    /// Phase before_e of step at.d_step + at.k: the poles advance from E^n.
+    void before_e(const StepLaunch& at) const {
+        for (const DispDev<T>& a : disp_args_) advance(a, 0, a.n, at);
+    }
     /// Phase before_e for the cells with flat index in [cell_lo, cell_hi) (inside = true) or
     /// for the others (inside = false): split steps, whose E update of a range of planes
     /// runs before the rest. Needs each component's list sorted (sorted()).
-    void before_e_part(cudaStream_t stream, std::int64_t cell_lo, std::int64_t cell_hi, bool inside) const {
+    void before_e_part(const StepLaunch& at, std::int64_t cell_lo, std::int64_t cell_hi, bool inside) const {
         for (std::size_t q = 0; q < disp_args_.size(); ++q) {
             const std::vector<CellIndex>& cells = cells_[disp_comp_[q]];
             const int p = int(std::lower_bound(cells.begin(), cells.end(), cell_lo) - cells.begin());
             const int r = int(std::lower_bound(cells.begin(), cells.end(), cell_hi) - cells.begin());
-            DispDev<T> a = disp_args_[q];
+            const DispDev<T>& a = disp_args_[q];
             if (inside) {
-                advance(a, p, r, stream);
+                advance(a, p, r, at);
             } else {
-                advance(a, 0, p, stream);
-                advance(a, r, a.n, stream);
+                advance(a, 0, p, at);
+                advance(a, r, a.n, at);
             }
         }
     }
     /// True when every list is in increasing cell order (scene.hpp builds them so).
     bool sorted() const { return sorted_; }
     /// Phase after_e, first: E -= weight cb / S dP, before the E sources.
-    void after_e(cudaStream_t stream) const { launch(true, stream); }
+    void after_e(cudaStream_t stream) const {
+        for (const DispDev<T>& a : disp_args_) {
+            disp_correct<T><<<(a.n + 255) / 256, 256, 0, stream>>>(a);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
 
     double bytes_per_step() const { return bytes_; }
 
@@ -195,23 +209,17 @@ public:
     }
 
 private:
-    static void advance(DispDev<T> a, int k_begin, int k_end, cudaStream_t stream) {
+    static void advance(DispDev<T> a, int k_begin, int k_end, const StepLaunch& at) {
         if (k_begin >= k_end) return;
         a.k_begin = k_begin;
         a.k_end = k_end;
-        disp_advance<T><<<(k_end - k_begin + 255) / 256, 256, 0, stream>>>(a);
+        a.step = at.d_step;
+        a.step_offset = at.k;
+        disp_advance<T><<<(k_end - k_begin + 255) / 256, 256, 0, at.stream>>>(a);
         CUDA_CHECK_LAUNCH();
     }
-    void launch(bool correct, cudaStream_t stream) const {
-        for (const DispDev<T>& a : disp_args_) {
-            const int blocks = (a.n + 255) / 256;
-            if (correct) disp_correct<T><<<blocks, 256, 0, stream>>>(a);
-            else disp_advance<T><<<blocks, 256, 0, stream>>>(a);
-            CUDA_CHECK_LAUNCH();
-        }
-    }
 
-    struct DispBufs { DevBuf cells, set, coef, P, P_old, dP; };
+    struct DispBufs { DevBuf cells, set, coef, P[2], dP; };
     DispBufs disp_[3];                     // per E component (Scene::dispersive index)
     DevBuf pole_first_, pole_count_, pole_coeffs_;
     std::vector<DispDev<T>> disp_args_;

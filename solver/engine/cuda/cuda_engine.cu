@@ -332,7 +332,7 @@ private:
             tfsf_.after_h(stream_);
             // 2. E half step.
             walls_.before_e(stream_);
-            dispersion_.before_e(stream_);
+            dispersion_.before_e(at);
             tensor_.before_e(stream_);
             bulk_.update_e(stream_);
             dispersion_.after_e(stream_);
