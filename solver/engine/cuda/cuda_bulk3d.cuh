@@ -69,11 +69,13 @@ namespace {
 
 constexpr int kBulk3X = 32;  // threads along x per block (one warp)
 constexpr int kBulk3Y = 8;   // rows (j) per block
-// Blocks per SM the register budget must allow: 6 caps the kernels at 40 registers (no
-// spills with nvcc 13 for sm_90, float and double) for 1536 resident threads per SM; without
-// the bound they took 70-80 registers (768 threads per SM), too few loads in flight to
-// approach the copy bandwidth (H100: 17 Gcells/s at 512^3 float32, 54 % of copy).
-constexpr int kBulk3MinBlocks = 6;
+// Blocks per SM the register budget must allow: 6 caps the float kernels at 40 registers (no
+// spills with nvcc 13 for sm_90) for 1536 resident threads per SM; without the bound they
+// took 70-80 registers (768 threads per SM), too few loads in flight to approach the copy
+// bandwidth (H100: 17 Gcells/s at 512^3 float32, 54 % of copy). Double needs 4 (64
+// registers): at 40 or 48 its hoisted loads spill.
+template <class T>
+constexpr int kBulk3MinBlocks = sizeof(T) == 4 ? 6 : 4;
 
 /// Everything the 3D bulk kernels need, passed by value.
 template <class T> struct DevGrid3 {
@@ -131,7 +133,7 @@ __device__ __forceinline__ T cpml_term(const DevGrid3<T>& g, T d, bool in_slab, 
 // with d_a f = f(.. +1) - f(..), the neighbour beyond the array 0 or wrapped (periodic),
 // then PMC zeroing of the tangential H on the h position n-1/2 of each pmc axis.
 template <class T>
-__global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_h3(DevGrid3<T> g) {
+__global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks<T>) update_h3(DevGrid3<T> g) {
     const int i = blockIdx.x * kBulk3X + threadIdx.x, j = blockIdx.y * kBulk3Y + threadIdx.y;
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
     if (i >= nx || j >= ny) return;
@@ -195,7 +197,7 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_h3(
 // with d_a f = f(..) - f(.. -1), (ca, cb) = table[mat_c[cell]], then PEC zeroing of the
 // tangential E on the e position 0 of each pec axis.
 template <class T>
-__global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks) update_e3(DevGrid3<T> g) {
+__global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks<T>) update_e3(DevGrid3<T> g) {
     const int i = blockIdx.x * kBulk3X + threadIdx.x, j = blockIdx.y * kBulk3Y + threadIdx.y;
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
     if (i >= nx || j >= ny) return;
