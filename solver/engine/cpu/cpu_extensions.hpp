@@ -696,7 +696,6 @@ public:
     }
     void before_step(const StepContext<Real>& c) { for (auto* e : before_step_) e->before_step(c); }
     void after_h_row(const StepContext<Real>& c, int j) { for (auto* e : after_h_row_) e->after_h_row(c, j); }
-    void before_e(const StepContext<Real>& c) { before_e_rows(c, 0, c.ny); }
     void before_e_rows(const StepContext<Real>& c, int r0, int r1) {
         if (r1 > r0)
             for (auto* e : before_e_) e->before_e(c, r0, r1);
@@ -716,6 +715,57 @@ private:
     std::vector<std::unique_ptr<Extension<Real>>> all_;
     std::vector<Extension<Real>*> before_step_, after_h_row_, before_e_, before_e_row_, after_e_row_, after_e_,
         after_step_;
+};
+
+// ------------------------------------------------------------------------ split steps
+
+/// The time step of the CPU engines (2D and 3D) in the three parts of a split step
+/// (engine.hpp "Split time step"; split_step_planes): planes along the slowest axis (z rows
+/// of ny rows in 3D, single rows of y in 2D), `rows_per_plane` grid rows each.
+///   begin     the before-step phase (source waveforms, TF/SF incident lines: no grid cell);
+///   interior  the E^n state (Mur faces, tensor sites) of the interior E rows, then the
+///             engine's sweep of H over [h_begin, end) and E over [e_begin, end);
+///   boundary  the E^n state of the other rows, H of the end planes, then their E, then the
+///             after-E (Mur, tensor couplings) and after-step (monitors) phases.
+/// Every per-row phase (sources, TF/SF corrections, walls, the pole advance from the row's
+/// own E^n) runs with its row, so a halo row is read only after the transfers. Without
+/// margins the interior is the whole axis and the three parts are the ordinary step.
+template <typename Real>
+class SplitStep {
+public:
+    /// Halo margins lo, hi of an axis of `planes` planes (split_step_planes).
+    void configure(int lo, int hi, int planes, int rows_per_plane, bool periodic) {
+        p_ = split_step_planes(lo, hi, planes, periodic);
+        planes_ = planes;
+        rows_ = rows_per_plane;
+    }
+    void begin(const StepContext<Real>& ctx, ExtensionSet<Real>& ext) {
+        ctx_ = ctx;
+        ext.before_step(ctx_);
+    }
+    /// sweep(ctx, h_begin, e_begin, end): the engine's update of those planes with their rows' phases.
+    template <class Sweep>
+    void interior(ExtensionSet<Real>& ext, Sweep&& sweep) {
+        ext.before_e_rows(ctx_, p_.e_begin * rows_, p_.end * rows_);
+        sweep(ctx_, p_.h_begin, p_.e_begin, p_.end);
+    }
+    /// pass(ctx, h, first, last): H (h = true) or E rows of planes [first, last) with their phases.
+    template <class Pass>
+    void boundary(ExtensionSet<Real>& ext, Pass&& pass) {
+        ext.before_e_rows(ctx_, 0, p_.e_begin * rows_);
+        ext.before_e_rows(ctx_, p_.end * rows_, planes_ * rows_);
+        pass(ctx_, true, 0, p_.h_begin);
+        pass(ctx_, true, p_.end, planes_);
+        pass(ctx_, false, 0, p_.e_begin);
+        pass(ctx_, false, p_.end, planes_);
+        ext.after_e(ctx_);
+        ext.after_step(ctx_);
+    }
+
+private:
+    SplitPlanes p_;
+    int planes_ = 0, rows_ = 1;
+    StepContext<Real> ctx_;  ///< the step in progress, from begin to boundary
 };
 
 }  // namespace golightly::cpu

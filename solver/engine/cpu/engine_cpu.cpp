@@ -113,7 +113,7 @@ public:
         nx_ = sc_.nx;
         ny_ = sc_.ny;
         if (nx_ <= 0 || ny_ <= 0) throw RunError("CPU engine: the scene has no cells (nx, ny must be > 0)");
-        split_.end = ny_;
+        split_.configure(0, 0, ny_, 1, false);
         for (int a = 0; a < 2; ++a) {
             plo_[a] = sc_.pml_lo[a];
             phi_[a] = sc_.pml_hi[a];
@@ -648,44 +648,23 @@ private:
     /// from H^{n+1/2}, dispersion, E sources at t = (n+1/2) dt, PEC (per row), Mur, tensor
     /// couplings; 3. monitors.
     void one_step() {
-        const cpu::StepContext<Real> ctx = context();
-        ext_.before_step(ctx);
-        ext_.before_e(ctx);  // saves E^n (Mur, tensor couplings): no E row is updated yet
-        sweep(ctx, 0, 0, ny_);
-        ext_.after_e(ctx);
-        ext_.after_step(ctx);
-        ++steps_;
+        step_begin();
+        step_interior();
+        step_boundary();
     }
 
 public:
-    /// Split step (engine.hpp, split_step_planes; the planes are rows of y): step_begin =
-    /// the before-step phase (source waveforms, TF/SF incident lines; no grid cell is
-    /// touched), step_interior = the E^n state of the interior E rows (Mur, tensor) and the
-    /// sweep of the interior rows, step_boundary = the E^n state of the other rows, H then E
-    /// of the end rows, then the after-E and after-step phases. Every per-row phase runs
-    /// with its row, so a halo row's values are read only after the transfers.
+    /// Split step (engine.hpp): cpu::SplitStep over the rows of y (the planes of the 2D cut).
     bool supports_split_step() const override { return true; }
     void set_split_margins(int lo, int hi) override {
-        split_ = split_step_planes(lo, hi, ny_, sc_.boundary[1] == BoundaryKind::Periodic);
+        split_.configure(lo, hi, ny_, 1, sc_.boundary[1] == BoundaryKind::Periodic);
     }
-    void step_begin() override {
-        split_ctx_ = context();
-        ext_.before_step(split_ctx_);
-    }
+    void step_begin() override { split_.begin(context(), ext_); }
     void step_interior() override {
-        ext_.before_e_rows(split_ctx_, split_.e_begin, split_.end);
-        sweep(split_ctx_, split_.h_begin, split_.e_begin, split_.end);
+        split_.interior(ext_, [this](const cpu::StepContext<Real>& c, int a, int e, int b) { sweep(c, a, e, b); });
     }
     void step_boundary() override {
-        const cpu::StepContext<Real>& ctx = split_ctx_;
-        ext_.before_e_rows(ctx, 0, split_.e_begin);
-        ext_.before_e_rows(ctx, split_.end, ny_);
-        rows_pass(ctx, true, 0, split_.h_begin);
-        rows_pass(ctx, true, split_.end, ny_);
-        rows_pass(ctx, false, 0, split_.e_begin);
-        rows_pass(ctx, false, split_.end, ny_);
-        ext_.after_e(ctx);
-        ext_.after_step(ctx);
+        split_.boundary(ext_, [this](const cpu::StepContext<Real>& c, bool h, int j0, int j1) { rows_pass(c, h, j0, j1); });
         ++steps_;
     }
 
@@ -742,8 +721,7 @@ private:
     cpu::Monitors<Real>* monitors_ = nullptr;  ///< the monitors extension (owned by ext_)
     bool has_tensor_ = false;            ///< a TensorCouplings extension is in ext_
     std::string device_;
-    SplitPlanes split_{0, 0, 0};         ///< split steps (set_split_margins); set to no halos
-    cpu::StepContext<Real> split_ctx_;   ///< the step in progress between step_begin and step_boundary
+    cpu::SplitStep<Real> split_;         ///< the parts of a step (set_split_margins; default: no halos)
 };
 
 }  // namespace

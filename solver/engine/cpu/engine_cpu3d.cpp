@@ -155,7 +155,7 @@ public:
                 if (kStencil[c].s[d] != 0 && w_[d] > 0) psi_[c][d].assign(slab_cells[d], Real(0));
         slice_.normal_axis = 2;  // default frame plane: xy through the middle of z
         slice_.index = nz_ / 2;
-        split_.end = nz_;
+        split_.configure(0, 0, nz_, ny_, false);
         make_segments();
         bool has[6] = {true, true, true, true, true, true};
         build_extensions(has);
@@ -565,45 +565,23 @@ private:
     }
 
     void one_step() {
-        const cpu::StepContext<Real> ctx = context();
-        ext_.before_step(ctx);
-        ext_.before_e(ctx);  // saves E^n (Mur, tensor couplings): no E row is updated yet
-        sweep(ctx, 0, 0, nz_);
-        ext_.after_e(ctx);
-        ext_.after_step(ctx);
-        ++steps_;
+        step_begin();
+        step_interior();
+        step_boundary();
     }
 
 public:
-    /// Split step (engine.hpp, split_step_planes): step_begin = the before-step phase (source
-    /// waveforms, TF/SF incident lines; no grid cell is touched), step_interior = the E^n
-    /// state of the interior E rows (Mur, tensor) and the sweep of the interior planes,
-    /// step_boundary = the E^n state of the other rows, H of the end planes, E of the end
-    /// planes, then the after-E and after-step phases. Every per-row phase (sources, TF/SF
-    /// corrections, walls, the pole advance from the row's own E^n) runs with its row, so a
-    /// halo row's values are read only after the transfers.
+    /// Split step (engine.hpp): cpu::SplitStep over the z planes (ny rows each).
     bool supports_split_step() const override { return true; }
     void set_split_margins(int lo, int hi) override {
-        split_ = split_step_planes(lo, hi, nz_, sc_.boundary[2] == BoundaryKind::Periodic);
+        split_.configure(lo, hi, nz_, ny_, sc_.boundary[2] == BoundaryKind::Periodic);
     }
-    void step_begin() override {
-        split_ctx_ = context();
-        ext_.before_step(split_ctx_);
-    }
+    void step_begin() override { split_.begin(context(), ext_); }
     void step_interior() override {
-        ext_.before_e_rows(split_ctx_, split_.e_begin * ny_, split_.end * ny_);
-        sweep(split_ctx_, split_.h_begin, split_.e_begin, split_.end);
+        split_.interior(ext_, [this](const cpu::StepContext<Real>& c, int a, int e, int b) { sweep(c, a, e, b); });
     }
     void step_boundary() override {
-        const cpu::StepContext<Real>& ctx = split_ctx_;
-        ext_.before_e_rows(ctx, 0, split_.e_begin * ny_);
-        ext_.before_e_rows(ctx, split_.end * ny_, nz_ * ny_);
-        rows_pass(ctx, true, 0, split_.h_begin);
-        rows_pass(ctx, true, split_.end, nz_);
-        rows_pass(ctx, false, 0, split_.e_begin);
-        rows_pass(ctx, false, split_.end, nz_);
-        ext_.after_e(ctx);
-        ext_.after_step(ctx);
+        split_.boundary(ext_, [this](const cpu::StepContext<Real>& c, bool h, int k0, int k1) { rows_pass(c, h, k0, k1); });
         ++steps_;
     }
 
@@ -653,8 +631,7 @@ private:
     bool has_tensor_ = false;  ///< a TensorCouplings extension is in ext_
     cpu::Monitors<Real>* monitors_ = nullptr;
     std::string device_;
-    SplitPlanes split_{0, 0, 0};        ///< split steps (set_split_margins); default: no halos
-    cpu::StepContext<Real> split_ctx_;  ///< the step in progress between step_begin and step_boundary
+    cpu::SplitStep<Real> split_;  ///< the parts of a step (set_split_margins; default: no halos)
 };
 
 }  // namespace
