@@ -202,7 +202,7 @@ public:
     }
     std::int64_t steps_done() const override { return steps_; }
 
-    /// Traffic model of the fused single sweep (one_step): each field value read once and
+    /// Traffic model of the fused single sweep (sweep()): each field value read once and
     /// written once per step (TMz Ez, Hx, Hy; TEz Ex, Ey, Hz: 6 values), plus the per-cell
     /// cb of each E component, and ca too when a material is lossy. Rows of one material
     /// skip the coefficient streams, so this is an upper bound for mixed rows. Then each
@@ -216,7 +216,11 @@ public:
     }
 
     void step(int n_steps) override {
-        for (int s = 0; s < n_steps; ++s) one_step();
+        for (int s = 0; s < n_steps; ++s) {  // one step: the three parts without halo margins
+            step_begin();
+            step_interior();
+            step_boundary();
+        }
     }
 
     double field_energy() override {
@@ -642,15 +646,6 @@ private:
             }
         };
         team_->run(job);
-    }
-
-    /// One step (scene.hpp): 1. H from E^n, H sources at t = n dt, PMC (per row); 2. E
-    /// from H^{n+1/2}, dispersion, E sources at t = (n+1/2) dt, PEC (per row), Mur, tensor
-    /// couplings; 3. monitors.
-    void one_step() {
-        step_begin();
-        step_interior();
-        step_boundary();
     }
 
 public:

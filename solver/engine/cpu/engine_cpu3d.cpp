@@ -12,7 +12,7 @@
 // Work: rows of x (j, k); each row update is one branch-free kernel per component and x
 // segment (cpu_kernels3d.inl; segments cut at the slab edges and at the boundary cell whose
 // neighbour lies beyond the array), compiled twice (baseline x86-64 and AVX2+FMA).
-// The fused sweep (one_step) runs, per z-slab, H then E of each row, so each cell's fields
+// The fused sweep (sweep()) runs, per z-slab, H then E of each row, so each cell's fields
 // pass through memory once per step; the team of threads (cpu_team.hpp) splits the slabs.
 //
 // Extensions (cpu_extensions.hpp: dispersion, sources, TF/SF, monitors) see the grid as
@@ -186,7 +186,11 @@ public:
     }
 
     void step(int n_steps) override {
-        for (int s = 0; s < n_steps; ++s) one_step();
+        for (int s = 0; s < n_steps; ++s) {  // one step: the three parts without halo margins
+            step_begin();
+            step_interior();
+            step_boundary();
+        }
     }
 
     /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
@@ -562,12 +566,6 @@ private:
             }
         };
         team_->run(job);
-    }
-
-    void one_step() {
-        step_begin();
-        step_interior();
-        step_boundary();
     }
 
 public:
