@@ -377,6 +377,11 @@ struct Flattener {
 
     void add(const Cell& cell, const Placement& P) {
         for (const Element& e : cell.elements) {
+            if (e.kind == Element::Sref || e.kind == Element::Aref) {
+                // count() has visited every cell below the top one: a cell with nothing on
+                // this layer is not walked (a huge array of such cells would take forever).
+                if (counts.at(find_cell(lib, e.sname).name) <= 0) continue;
+            }
             if (e.kind == Element::Sref) {
                 add(find_cell(lib, e.sname), P.child(e.xy[0][0], e.xy[0][1], e));
             } else if (e.kind == Element::Aref) {
