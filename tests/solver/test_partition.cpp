@@ -419,3 +419,64 @@ TEST_CASE("run.devices and --devices: parsing, errors naming run.devices, a CPU-
     CHECK(std::count_if(many.warnings.begin(), many.warnings.end(),
                         [](const std::string& w) { return w.find("subdomains") != std::string::npos; }) == 1);
 }
+
+TEST_CASE("pad_scene_x: dead columns give the same fields, DFTs, probes and energy on the original cells",
+          "[partition][pad]") {
+    // Row padding for aligned device rows (partition.hpp): the 3D scene of the distributed
+    // tests (PML, dispersive cells, tensor couplings, TF/SF, sources, flux monitors) and the
+    // same with a PEC x boundary, padded to a multiple of 32 (and of 8) x cells, step to the
+    // same values as the original on its cells.
+    Project pr = project_3d(false);
+    pr.domain.size[0] += 3 * pr.domain.cell_size;  // nx off the multiples of 8
+    const CompiledProject c = compile_project(pr, "part3d.glproj");
+    Scene pec = c.scene;
+    pec.boundary[0] = BoundaryKind::Pec;
+    for (const Scene* sp : {static_cast<const Scene*>(&c.scene), static_cast<const Scene*>(&pec)}) {
+        const Scene& s = *sp;
+        REQUIRE(s.nx % 8 != 0);
+        for (int multiple : {32, 8}) {
+            const Scene p = pad_scene_x(s, multiple);
+            INFO("x boundary " << to_string(s.boundary[0]) << ", multiple " << multiple);
+            REQUIRE(p.nx == padded_nx(s, multiple));
+            REQUIRE(p.nx % multiple == 0);
+            REQUIRE(p.nx > s.nx);
+            CHECK(p.cells() == std::size_t(p.nx) * p.ny * p.nz);
+            auto a = make_cpu_engine(view_of(s), Precision::Float64, 2);
+            auto b = make_cpu_engine(view_of(p), Precision::Float64, 2);
+            a->step(60);
+            b->step(60);
+            double worst = 0;
+            std::vector<double> fa, fb;
+            for (Component comp : components_of(s)) {
+                a->get_field(comp, fa);
+                b->get_field(comp, fb);
+                REQUIRE(fb.size() == p.cells());
+                std::vector<double> back(fa.size());
+                double dead = 0;
+                for (std::size_t k = 0; k < fb.size(); ++k) {
+                    const std::int64_t i = std::int64_t(k % std::size_t(p.nx)), row = std::int64_t(k / std::size_t(p.nx));
+                    if (i < s.nx) back[std::size_t(row * s.nx + i)] = fb[k];
+                    else dead = std::max(dead, std::abs(fb[k]));
+                }
+                CHECK(dead == 0.0);
+                worst = std::max(worst, rel_diff(back, fa));
+            }
+            for (std::size_t set = 0; set < s.dft_sets.size(); ++set)
+                worst = std::max(worst, rel_diff(b->dft(int(set)), a->dft(int(set))));
+            for (std::size_t q = 0; q < s.time_probes.size(); ++q)
+                worst = std::max(worst, rel_diff(b->time_samples(int(q)), a->time_samples(int(q))));
+            worst = std::max(worst, std::abs(b->field_energy() / a->field_energy() - 1));
+            std::printf("pad_scene_x: nx %d -> %d (%s x), max relative difference %.3g\n", s.nx, p.nx,
+                        to_string(s.boundary[0]).c_str(), worst);
+            CHECK(worst < 1e-10);
+        }
+    }
+    // Not padded: periodic or pmc x (their wrap and wall sit at nx - 1), 2D, a multiple of 1.
+    Scene per = c.scene;
+    per.boundary[0] = BoundaryKind::Periodic;
+    CHECK(padded_nx(per, 32) == per.nx);
+    per.boundary[0] = BoundaryKind::Pmc;
+    CHECK(padded_nx(per, 32) == per.nx);
+    CHECK(padded_nx(c.scene, 1) == c.scene.nx);
+    CHECK(pad_scene_x(per, 32).nx == per.nx);
+}

@@ -71,6 +71,7 @@
 #include "cuda_check.cuh"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/partition.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
 
@@ -136,11 +137,24 @@ __global__ void slice_plane3(const T* F, int nx, int ny, int nz, int a, long lon
     out[std::size_t(y) * W + x] = F[(std::size_t(idx[2]) * ny + std::size_t(idx[1])) * nx + std::size_t(idx[0])];
 }
 
+// Device rows start on 128-byte lines: the engine runs pad_scene_x(scene, 32) (partition.hpp),
+// whose dead columns i in [nx, nx_padded) stay zero, when nx is not a multiple of 32 and the
+// x boundary allows it (pml, pec; not a subdomain). Unpadded, such grids ran at 0.57 of copy
+// against 0.79 (H200, 532^3 against 512^3 float32: 29.5 against 40.6 Gcells/s;
+// docs/performance.md). GOLIGHTLY_CUDA3D_PAD=0 turns it off. The engine's interface stays in
+// the scene's own layout (get_field / set_field, frames, the traffic model per cell).
+inline SceneView padded_view(SceneView scene) {
+    const char* env = std::getenv("GOLIGHTLY_CUDA3D_PAD");
+    if ((env && std::string(env) == "0") || padded_nx(*scene, 32) == scene->nx) return scene;
+    return std::make_shared<const Scene>(pad_scene_x(*scene, 32));
+}
+
 template <class T>
 class CudaEngine3D final : public Engine {
 public:
     CudaEngine3D(SceneView scene, Precision precision)
-        : scene_(std::move(scene)), materials_(scene_), sc_(*scene_), precision_(precision) {
+        : user_nx_(scene->nx), scene_(padded_view(std::move(scene))), materials_(scene_), sc_(*scene_),
+          precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2 || sc_.nz < 1)
             throw RunError("CUDA engine (3D): the grid needs at least 2 x 2 x 1 cells");
         for (int a = 0; a < 3; ++a)
@@ -291,7 +305,7 @@ public:
     double bytes_per_cell_update() const override {
         const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + dispersion_.bytes_per_step() +
                              tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
-        return bulk_.bytes_per_cell() + extra / double(sc_.cells());
+        return (bulk_.bytes_per_cell() * double(sc_.cells()) + extra) / double(user_cells());
     }
 
     /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
@@ -317,18 +331,24 @@ public:
         return fs;
     }
 
+    /// In the scene's own layout (without the padding columns).
     void get_field(Component c, std::vector<double>& out) override {
-        std::vector<T> tmp(sc_.cells());
-        CUDA_CHECK(cudaMemcpyAsync(tmp.data(), bulk_.field(c), tmp.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+        std::vector<T> tmp(user_cells());
+        CUDA_CHECK(cudaMemcpy2DAsync(tmp.data(), std::size_t(user_nx_) * sizeof(T), bulk_.field(c),
+                                     std::size_t(sc_.nx) * sizeof(T), std::size_t(user_nx_) * sizeof(T), rows(),
+                                     cudaMemcpyDeviceToHost, stream_));
         CUDA_CHECK(cudaStreamSynchronize(stream_));
         out.assign(tmp.begin(), tmp.end());
     }
     void set_field(Component c, const std::vector<double>& values) override {
-        if (values.size() != sc_.cells())
+        if (values.size() != user_cells())
             throw std::invalid_argument(std::string("set_field: ") + component_name(c) + " needs nx*ny*nz = " +
-                                        std::to_string(sc_.cells()) + " values, got " + std::to_string(values.size()));
+                                        std::to_string(user_cells()) + " values, got " + std::to_string(values.size()));
         std::vector<T> tmp(values.begin(), values.end());
-        CUDA_CHECK(cudaMemcpyAsync(bulk_.field(c), tmp.data(), tmp.size() * sizeof(T), cudaMemcpyHostToDevice, stream_));
+        // (the padding columns keep their zeros)
+        CUDA_CHECK(cudaMemcpy2DAsync(bulk_.field(c), std::size_t(sc_.nx) * sizeof(T), tmp.data(),
+                                     std::size_t(user_nx_) * sizeof(T), std::size_t(user_nx_) * sizeof(T), rows(),
+                                     cudaMemcpyHostToDevice, stream_));
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
@@ -339,7 +359,7 @@ public:
         if (slice.normal_axis < 0 || slice.normal_axis > 2)
             throw std::invalid_argument("set_frame_slice: normal_axis must be 0, 1 or 2, got " +
                                         std::to_string(slice.normal_axis));
-        const int n[3] = {sc_.nx, sc_.ny, sc_.nz};
+        const int n[3] = {user_nx_, sc_.ny, sc_.nz};
         slice_ = slice;
         slice_.index = std::clamp<std::int64_t>(slice.index, 0, n[slice.normal_axis] - 1);
     }
@@ -384,6 +404,10 @@ public:
     /// anew. Fields, psi, pole state, DFTs and probes stay. Throws std::invalid_argument
     /// (engine untouched) for a changed grid or dispersive cells, as the CPU engine.
     void update_materials(SceneView edited_view) override {
+        if (edited_view->nx != user_nx_)
+            throw std::invalid_argument("live edit: the edit changes the grid (nx " + std::to_string(user_nx_) + " -> " +
+                                        std::to_string(edited_view->nx) + "): restart the run");
+        if (sc_.nx != user_nx_) edited_view = std::make_shared<const Scene>(pad_scene_x(*edited_view, 32));
         const Scene& edited = *edited_view;
         check_material_update(sc_, edited);  // grid (z included), map sizes, indices, poles
         destroy_graph();
@@ -396,8 +420,11 @@ public:
     }
 
 private:
+    std::size_t user_cells() const { return std::size_t(user_nx_) * std::size_t(sc_.ny) * std::size_t(sc_.nz); }
+    std::size_t rows() const { return std::size_t(sc_.ny) * std::size_t(sc_.nz); }
+
     void plane_size(int& W, int& H) const {
-        const int n[3] = {sc_.nx, sc_.ny, sc_.nz};
+        const int n[3] = {user_nx_, sc_.ny, sc_.nz};
         const int a = slice_.normal_axis;
         W = n[a == 0 ? 1 : 0];
         H = n[a == 2 ? 1 : 2];
@@ -546,7 +573,8 @@ private:
         stream_ = nullptr;
     }
 
-    SceneView scene_;
+    int user_nx_;          ///< nx of the scene as given (sc_.nx: with the padding columns)
+    SceneView scene_;      ///< the scene the device runs (padded_view)
     SceneView materials_;  ///< the materials on the device: scene_ until a live edit
     const Scene& sc_;
     Precision precision_;

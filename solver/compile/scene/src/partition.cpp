@@ -388,4 +388,60 @@ Partition repartition_like(const Partition& layout, const Scene& edited) {
     return build(edited, L);
 }
 
+
+int padded_nx(const Scene& scene, int multiple) {
+    if (multiple <= 1 || scene.dimensions != 3 || scene.window.active) return scene.nx;
+    if (scene.boundary[0] != BoundaryKind::Pml && scene.boundary[0] != BoundaryKind::Pec) return scene.nx;
+    if (scene.table.size() >= 65535) return scene.nx;
+    const int r = scene.nx % multiple;
+    return r == 0 ? scene.nx : scene.nx + (multiple - r);
+}
+
+Scene pad_scene_x(const Scene& scene, int multiple) {
+    const int nx = scene.nx, np = padded_nx(scene, multiple);
+    if (np == nx) return scene;
+    const int pad = np - nx;
+    Scene s = scene;
+    s.nx = np;
+    if (s.pml_hi[0] > 0) s.pml_hi[0] += pad;  // the slab keeps its cells, now with the padding
+    {
+        CpmlAxis& c = s.cpml[0];
+        for (std::vector<double>* v : {&c.b_e, &c.c_e, &c.b_h, &c.c_h})
+            if (!v->empty()) v->resize(std::size_t(np), 0.0);
+        for (std::vector<double>* v : {&c.inv_kappa_e, &c.inv_kappa_h})
+            if (!v->empty()) v->resize(std::size_t(np), 1.0);
+    }
+    EUpdateCoeffs dead;
+    dead.ca = 0.0;
+    dead.cb = 0.0;
+    dead.eps_r = 1.0;
+    dead.sigma = 0.0;
+    const std::uint16_t dead_index = static_cast<std::uint16_t>(s.table.size());
+    s.table.push_back(dead);
+    const std::size_t rows = std::size_t(scene.ny) * std::size_t(scene.nz);
+    for (int c = 0; c < 3; ++c) {
+        const std::vector<std::uint16_t>& m = scene.material_index[c];
+        if (m.empty()) continue;
+        std::vector<std::uint16_t>& o = s.material_index[c];
+        o.assign(rows * std::size_t(np), dead_index);
+        for (std::size_t r = 0; r < rows; ++r)
+            std::copy(m.begin() + std::ptrdiff_t(r * std::size_t(nx)), m.begin() + std::ptrdiff_t((r + 1) * std::size_t(nx)),
+                      o.begin() + std::ptrdiff_t(r * std::size_t(np)));
+    }
+    auto remap = [&](std::vector<CellIndex>& v) {
+        for (CellIndex& cell : v)
+            if (cell >= 0) cell = pad_cell_x(cell, nx, np);
+    };
+    for (SourceTerm& t : s.sources) remap(t.cells);
+    for (DftSet& d : s.dft_sets) {
+        remap(d.cell0);
+        remap(d.cell1);  // -1: no second cell
+    }
+    for (TimeProbe& p : s.time_probes) remap(p.cells);
+    for (int c = 0; c < 3; ++c) {
+        remap(s.dispersive[c].cells);
+        remap(s.anisotropic.cells[c]);
+    }
+    return s;
+}
 }  // namespace golightly

@@ -98,6 +98,30 @@ inline int partition_axis(const Scene& scene) { return scene.dimensions == 3 ? 2
 /// positive, or a global scene that already is a subdomain (window active).
 Partition partition_scene(const Scene& global, int pieces, const std::vector<double>& weights = {});
 
+/// Row padding along x (device layouts whose rows must start on aligned addresses): the
+/// number of x cells `scene` gets from pad_scene_x for a row multiple `multiple`, i.e.
+/// nx rounded up to that multiple, or nx itself when the scene cannot be padded: 2D, a
+/// subdomain (window active), an x boundary other than pml or pec (periodic wraps at nx,
+/// pmc zeroes H at nx - 1), or a table without room for the dead entry.
+int padded_nx(const Scene& scene, int multiple);
+
+/// `scene` with nx padded to padded_nx(scene, multiple) cells: the added columns i in
+/// [nx, nx_padded) of every plane are dead cells, E table entry (ca, cb) = (0, 0) (one
+/// entry appended to the table: eps_r 1, sigma 0) so that every field there stays 0, which
+/// is the zero beyond the array the cells at nx - 1 see in `scene`; the x CPML profiles
+/// are extended with the identity (b = c = 0, 1/kappa = 1) and a high-x PML slab takes the
+/// added columns in (pml_hi[0], when > 0, grows by the padding); every flat cell index
+/// (sources, DFT sets, time probes, dispersive and anisotropic cells) is remapped from
+/// (k ny + j) nx + i to (k ny + j) nx_padded + i. An engine gives the same fields on the
+/// original cells, to rounding (tests/solver/test_partition.cpp: 1e-10 relative after 60
+/// steps in float64; vector loops of other lengths may contract other products into FMAs). Returns `scene` unchanged when
+/// padded_nx(scene, multiple) == nx.
+Scene pad_scene_x(const Scene& scene, int multiple);
+/// The flat index of cell `cell` of a scene with nx cells in one with nx_padded (above).
+inline CellIndex pad_cell_x(CellIndex cell, int nx, int nx_padded) {
+    return (cell / nx) * nx_padded + cell % nx;
+}
+
 /// The subdomain scenes of `edited` cut exactly as `layout` was (the same owned ranges and
 /// halos): live edits of a distributed run. Throws RunError when `edited` has another grid.
 Partition repartition_like(const Partition& layout, const Scene& edited);
