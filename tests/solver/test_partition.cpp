@@ -424,14 +424,20 @@ TEST_CASE("pad_scene_x: dead columns give the same fields, DFTs, probes and ener
           "[partition][pad]") {
     // Row padding for aligned device rows (partition.hpp): the 3D scene of the distributed
     // tests (PML, dispersive cells, tensor couplings, TF/SF, sources, flux monitors) and the
-    // same with a PEC x boundary, padded to a multiple of 32 (and of 8) x cells, step to the
-    // same values as the original on its cells.
+    // same with a PEC x boundary, and the 2D TMz and TEz scenes, padded to a multiple of 32
+    // (and of 8) x cells, step to the same values as the original on its cells.
     Project pr = project_3d(false);
     pr.domain.size[0] += 3 * pr.domain.cell_size;  // nx off the multiples of 8
     const CompiledProject c = compile_project(pr, "part3d.glproj");
     Scene pec = c.scene;
     pec.boundary[0] = BoundaryKind::Pec;
-    for (const Scene* sp : {static_cast<const Scene*>(&c.scene), static_cast<const Scene*>(&pec)}) {
+    std::vector<Scene> scenes = {c.scene, pec};
+    for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {  // 2D (tensor couplings in TEz)
+        Project p2 = project_2d(pol, false);
+        p2.domain.size[0] += 3 * p2.domain.cell_size;
+        scenes.push_back(compile_project(p2, "part2d.glproj").scene);
+    }
+    for (const Scene* sp : {&scenes[0], &scenes[1], &scenes[2], &scenes[3]}) {
         const Scene& s = *sp;
         REQUIRE(s.nx % 8 != 0);
         for (int multiple : {32, 8}) {
@@ -466,12 +472,12 @@ TEST_CASE("pad_scene_x: dead columns give the same fields, DFTs, probes and ener
             for (std::size_t q = 0; q < s.time_probes.size(); ++q)
                 worst = std::max(worst, rel_diff(b->time_samples(int(q)), a->time_samples(int(q))));
             worst = std::max(worst, std::abs(b->field_energy() / a->field_energy() - 1));
-            std::printf("pad_scene_x: nx %d -> %d (%s x), max relative difference %.3g\n", s.nx, p.nx,
+            std::printf("pad_scene_x: %dD nx %d -> %d (%s x), max relative difference %.3g\n", s.dimensions, s.nx, p.nx,
                         to_string(s.boundary[0]).c_str(), worst);
             CHECK(worst < 1e-10);
         }
     }
-    // Not padded: periodic or pmc x (their wrap and wall sit at nx - 1), 2D, a multiple of 1.
+    // Not padded: periodic or pmc x (their wrap and wall sit at nx - 1), a multiple of 1.
     Scene per = c.scene;
     per.boundary[0] = BoundaryKind::Periodic;
     CHECK(padded_nx(per, 32) == per.nx);

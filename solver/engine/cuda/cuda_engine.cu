@@ -67,6 +67,7 @@
 #include "golightly/scene.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/partition.hpp"
 
 #include "cuda_common.cuh"
 #include "cuda_bulk.cuh"
@@ -117,11 +118,25 @@ __global__ void __launch_bounds__(256) copy_kernel(const float4* __restrict__ in
 }
 
 // ---------------------------------------------------------------------------------------
+// Device rows start on 128-byte lines: the engine runs pad_scene_x(scene, 32) (partition.hpp),
+// whose dead columns i in [nx, nx_padded) stay zero, when nx is not a multiple of 32 and the
+// x boundary allows it (pml, pec; not a subdomain). Unpadded, such grids ran at 0.83 (nx a
+// multiple of 8) or 0.45 (nx = 8210) of copy against 0.97 (H200, 8192^2 float32: 106.2 Gcells/s,
+// 8200 x 8192: 90.2, 8210 x 8192: 49.3; docs/performance.md). GOLIGHTLY_CUDA_PAD=0 turns it
+// off. The engine's interface stays in the scene's own layout (get_field / set_field, frames,
+// samples, the traffic model per cell).
+inline SceneView padded_view2d(SceneView scene) {
+    const char* env = std::getenv("GOLIGHTLY_CUDA_PAD");
+    if ((env && std::string(env) == "0") || padded_nx(*scene, 32) == scene->nx) return scene;
+    return std::make_shared<const Scene>(pad_scene_x(*scene, 32));
+}
+
 template <class T>
 class CudaEngine final : public Engine {
 public:
     CudaEngine(SceneView scene, Precision precision)
-        : scene_(std::move(scene)), materials_(scene_), sc_(*scene_), precision_(precision) {
+        : user_nx_(scene->nx), scene_(padded_view2d(std::move(scene))), materials_(scene_), sc_(*scene_),
+          precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2) throw RunError("CUDA engine: the grid needs at least 2 x 2 cells");
         CUDA_CHECK(cudaGetDevice(&device_));
         check_memory();  // first: a grid too large for the device gets the bytes needed and free
@@ -187,19 +202,25 @@ public:
         return fs;
     }
 
+    /// In the scene's own layout (without the padding columns).
     void get_field(Component c, std::vector<double>& out) override {
         const int slot = checked_slot(c);
-        std::vector<T> tmp(sc_.cells());
-        CUDA_CHECK(cudaMemcpyAsync(tmp.data(), bulk_.field(slot), tmp.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+        std::vector<T> tmp(user_cells());
+        CUDA_CHECK(cudaMemcpy2DAsync(tmp.data(), std::size_t(user_nx_) * sizeof(T), bulk_.field(slot),
+                                     std::size_t(sc_.nx) * sizeof(T), std::size_t(user_nx_) * sizeof(T),
+                                     std::size_t(sc_.ny), cudaMemcpyDeviceToHost, stream_));
         CUDA_CHECK(cudaStreamSynchronize(stream_));
         out.assign(tmp.begin(), tmp.end());
     }
     void set_field(Component c, const std::vector<double>& values) override {
         const int slot = checked_slot(c);
-        if (values.size() != sc_.cells())
-            throw std::invalid_argument("set_field: expected nx*ny = " + std::to_string(sc_.cells()) + " values");
+        if (values.size() != user_cells())
+            throw std::invalid_argument("set_field: expected nx*ny = " + std::to_string(user_cells()) + " values");
         std::vector<T> tmp(values.begin(), values.end());
-        CUDA_CHECK(cudaMemcpyAsync(bulk_.field(slot), tmp.data(), tmp.size() * sizeof(T), cudaMemcpyHostToDevice, stream_));
+        // (the padding columns keep their zeros)
+        CUDA_CHECK(cudaMemcpy2DAsync(bulk_.field(slot), std::size_t(sc_.nx) * sizeof(T), tmp.data(),
+                                     std::size_t(user_nx_) * sizeof(T), std::size_t(user_nx_) * sizeof(T),
+                                     std::size_t(sc_.ny), cudaMemcpyHostToDevice, stream_));
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
@@ -221,8 +242,8 @@ public:
 
     bool frame_to_device(const FrameRequest& req, void* device_rgba, std::size_t capacity, int& width,
                          int& height) override {
-        const int f = frame_factor(sc_.nx, sc_.ny, req.max_width, req.max_height);
-        width = (sc_.nx + f - 1) / f;
+        const int f = frame_factor(user_nx_, sc_.ny, req.max_width, req.max_height);
+        width = (user_nx_ + f - 1) / f;
         height = (sc_.ny + f - 1) / f;
         if (!device_rgba || capacity < std::size_t(width) * height * 4) return false;
         render_frame(req, static_cast<std::uint8_t*>(device_rgba), width, height);
@@ -233,18 +254,17 @@ public:
     // Box averages on the device: w*h floats (a few KB to MB) cross to the host, never the grid.
     FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
         const int slot = checked_slot(c);
-        return frames_.sample(bulk_.field(slot), sc_.nx, sc_.ny, max_width, max_height, squared, stream_);
+        return frames_.sample(compact(slot), user_nx_, sc_.ny, max_width, max_height, squared, stream_);
     }
 
     /// Bytes moved per cell update by the kernels of one step: the bulk model per cell
     /// plus, per cell, the CPML psi traffic and the traffic each extension states (model
     /// in the file header).
     double bytes_per_cell_update() const override {
-        const double cells = double(sc_.cells());
         const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + walls_.bytes_per_step() +
                              dispersion_.bytes_per_step() + tensor_.bytes_per_step() + tfsf_.bytes_per_step() +
                              monitors_.bytes_per_step();
-        return bulk_.bytes_per_cell() + extra / cells;
+        return (bulk_.bytes_per_cell() * double(sc_.cells()) + extra) / double(user_cells());
     }
 
 private:
@@ -253,7 +273,20 @@ private:
     /// first). Asynchronous on stream_.
     const std::uint8_t* render_frame(const FrameRequest& req, std::uint8_t* dst, int& w, int& h) {
         const int slot = checked_slot(req.component);
-        return frames_.render(bulk_.field(slot), sc_.nx, sc_.ny, req, dst, w, h, stream_);
+        return frames_.render(compact(slot), user_nx_, sc_.ny, req, dst, w, h, stream_);
+    }
+
+    std::size_t user_cells() const { return std::size_t(user_nx_) * std::size_t(sc_.ny); }
+    /// The field of `slot` without the padding columns: the device array itself when there
+    /// are none, else a copy in plane_ (asynchronous on stream_; frames and samples only).
+    const T* compact(int slot) {
+        if (sc_.nx == user_nx_) return bulk_.field(slot);
+        const std::size_t need = user_cells() * sizeof(T);
+        if (plane_.bytes() < need) plane_.alloc(need);
+        CUDA_CHECK(cudaMemcpy2DAsync(plane_.template as<T>(), std::size_t(user_nx_) * sizeof(T), bulk_.field(slot),
+                                     std::size_t(sc_.nx) * sizeof(T), std::size_t(user_nx_) * sizeof(T),
+                                     std::size_t(sc_.ny), cudaMemcpyDeviceToDevice, stream_));
+        return plane_.template as<T>();
     }
 
     int checked_slot(Component c) const {
@@ -308,6 +341,10 @@ private:
     /// weight * cb / S anew; the tensor couplings follow the edited interfaces. The engine
     /// keeps `edited` as its view of the materials.
     void update_materials(SceneView edited_view) override {
+        if (edited_view->nx != user_nx_)
+            throw std::invalid_argument("live edit: the edit changes the grid (nx " + std::to_string(user_nx_) + " -> " +
+                                        std::to_string(edited_view->nx) + "): restart the run");
+        if (sc_.nx != user_nx_) edited_view = std::make_shared<const Scene>(pad_scene_x(*edited_view, 32));
         const Scene& edited = *edited_view;
         check_material_update(sc_, edited);
         const bool table_moved = bulk_.materials_changed(edited, stream_);
@@ -394,7 +431,8 @@ private:
         stream_ = nullptr;
     }
 
-    SceneView scene_;      ///< the compiled scene (grid, sources, monitors, dispersive cells)
+    int user_nx_;          ///< nx of the scene as given (sc_.nx: with the padding columns)
+    SceneView scene_;      ///< the compiled scene (grid, sources, monitors, dispersive cells), padded (padded_view2d)
     SceneView materials_;  ///< the materials on the device: scene_ until a live edit
     const Scene& sc_;      ///< *scene_
     Precision precision_;
@@ -415,6 +453,7 @@ private:
     cuda::Tfsf<T> tfsf_;
     Monitors<T> monitors_;
     Frames<T> frames_;
+    cuda::DevBuf plane_;  ///< compact() copies (padded grids only)
 };
 
 }  // namespace

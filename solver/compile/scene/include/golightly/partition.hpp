@@ -100,7 +100,7 @@ Partition partition_scene(const Scene& global, int pieces, const std::vector<dou
 
 /// Row padding along x (device layouts whose rows must start on aligned addresses): the
 /// number of x cells `scene` gets from pad_scene_x for a row multiple `multiple`, i.e.
-/// nx rounded up to that multiple, or nx itself when the scene cannot be padded: 2D, a
+/// nx rounded up to that multiple, or nx itself when the scene cannot be padded: a
 /// subdomain (window active), an x boundary other than pml or pec (periodic wraps at nx,
 /// pmc zeroes H at nx - 1), or a table without room for the dead entry.
 int padded_nx(const Scene& scene, int multiple);
@@ -112,7 +112,7 @@ int padded_nx(const Scene& scene, int multiple);
 /// are extended with the identity (b = c = 0, 1/kappa = 1) and a high-x PML slab takes the
 /// added columns in (pml_hi[0], when > 0, grows by the padding); every flat cell index
 /// (sources, DFT sets, time probes, dispersive and anisotropic cells) is remapped from
-/// (k ny + j) nx + i to (k ny + j) nx_padded + i. An engine gives the same fields on the
+/// (k ny + j) nx + i to (k ny + j) nx_padded + i (2D: j nx + i to j nx_padded + i). An engine gives the same fields on the
 /// original cells, to rounding (tests/solver/test_partition.cpp: 1e-10 relative after 60
 /// steps in float64; vector loops of other lengths may contract other products into FMAs). Returns `scene` unchanged when
 /// padded_nx(scene, multiple) == nx.
