@@ -13,11 +13,16 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "golightly/engine.hpp"
+#include "golightly/partition.hpp"
 #include "golightly/scene.hpp"
 
 namespace golightly::cuda {
@@ -89,6 +94,28 @@ std::vector<std::int32_t> device_cells(const std::vector<CellIndex>& v) {
     std::vector<std::int32_t> out(v.size());
     for (std::size_t k = 0; k < v.size(); ++k) out[k] = static_cast<std::int32_t>(v[k]);
     return out;
+}
+
+/// Device rows start on 128-byte lines: both engines run pad_scene_x(scene, 32)
+/// (partition.hpp), whose dead columns i in [nx, nx_padded) stay zero, when nx is not a
+/// multiple of 32 and the x boundary allows it (pml, pec; not a subdomain). Unpadded, such
+/// grids ran at 0.57 of copy against 0.79 in 3D and at 0.45-0.83 against 0.97 in 2D (H200,
+/// docs/performance.md). The environment variable `env_off` set to 0 turns it off.
+inline SceneView padded_scene_view(SceneView scene, const char* env_off) {
+    const char* env = std::getenv(env_off);
+    if ((env && std::string(env) == "0") || padded_nx(*scene, 32) == scene->nx) return scene;
+    return std::make_shared<const Scene>(pad_scene_x(*scene, 32));
+}
+
+/// Live edit of an engine that runs `running_nx` columns for a scene of `user_nx`:
+/// `edited` (the scene's own layout) padded as the running scene was. Throws
+/// std::invalid_argument for another nx (the grid cannot change live).
+inline SceneView padded_edit(SceneView edited, int user_nx, int running_nx) {
+    if (edited->nx != user_nx)
+        throw std::invalid_argument("live edit: the edit changes the grid (nx " + std::to_string(user_nx) + " -> " +
+                                    std::to_string(edited->nx) + "): restart the run");
+    if (running_nx == user_nx) return edited;
+    return std::make_shared<const Scene>(pad_scene_x(*edited, 32));
 }
 
 std::string device_name(int dev) {

@@ -67,7 +67,6 @@
 #include "golightly/scene.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
-#include "golightly/partition.hpp"
 
 #include "cuda_common.cuh"
 #include "cuda_bulk.cuh"
@@ -118,24 +117,14 @@ __global__ void __launch_bounds__(256) copy_kernel(const float4* __restrict__ in
 }
 
 // ---------------------------------------------------------------------------------------
-// Device rows start on 128-byte lines: the engine runs pad_scene_x(scene, 32) (partition.hpp),
-// whose dead columns i in [nx, nx_padded) stay zero, when nx is not a multiple of 32 and the
-// x boundary allows it (pml, pec; not a subdomain). Unpadded, such grids ran at 0.83 (nx a
-// multiple of 8) or 0.45 (nx = 8210) of copy against 0.97 (H200, 8192^2 float32: 106.2 Gcells/s,
-// 8200 x 8192: 90.2, 8210 x 8192: 49.3; docs/performance.md). GOLIGHTLY_CUDA_PAD=0 turns it
-// off. The engine's interface stays in the scene's own layout (get_field / set_field, frames,
-// samples, the traffic model per cell).
-inline SceneView padded_view2d(SceneView scene) {
-    const char* env = std::getenv("GOLIGHTLY_CUDA_PAD");
-    if ((env && std::string(env) == "0") || padded_nx(*scene, 32) == scene->nx) return scene;
-    return std::make_shared<const Scene>(pad_scene_x(*scene, 32));
-}
-
 template <class T>
 class CudaEngine final : public Engine {
 public:
     CudaEngine(SceneView scene, Precision precision)
-        : user_nx_(scene->nx), scene_(padded_view2d(std::move(scene))), materials_(scene_), sc_(*scene_),
+        : user_nx_(scene->nx),
+          scene_(cuda::padded_scene_view(std::move(scene), "GOLIGHTLY_CUDA_PAD")),  // cuda_common.cuh
+          materials_(scene_),
+          sc_(*scene_),
           precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2) throw RunError("CUDA engine: the grid needs at least 2 x 2 cells");
         CUDA_CHECK(cudaGetDevice(&device_));
@@ -341,10 +330,7 @@ private:
     /// weight * cb / S anew; the tensor couplings follow the edited interfaces. The engine
     /// keeps `edited` as its view of the materials.
     void update_materials(SceneView edited_view) override {
-        if (edited_view->nx != user_nx_)
-            throw std::invalid_argument("live edit: the edit changes the grid (nx " + std::to_string(user_nx_) + " -> " +
-                                        std::to_string(edited_view->nx) + "): restart the run");
-        if (sc_.nx != user_nx_) edited_view = std::make_shared<const Scene>(pad_scene_x(*edited_view, 32));
+        edited_view = cuda::padded_edit(std::move(edited_view), user_nx_, sc_.nx);  // the running layout
         const Scene& edited = *edited_view;
         check_material_update(sc_, edited);
         const bool table_moved = bulk_.materials_changed(edited, stream_);
@@ -432,7 +418,7 @@ private:
     }
 
     int user_nx_;          ///< nx of the scene as given (sc_.nx: with the padding columns)
-    SceneView scene_;      ///< the compiled scene (grid, sources, monitors, dispersive cells), padded (padded_view2d)
+    SceneView scene_;      ///< the compiled scene, rows padded (cuda::padded_scene_view)
     SceneView materials_;  ///< the materials on the device: scene_ until a live edit
     const Scene& sc_;      ///< *scene_
     Precision precision_;

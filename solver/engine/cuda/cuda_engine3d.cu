@@ -71,7 +71,6 @@
 #include "cuda_check.cuh"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
-#include "golightly/partition.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
 
@@ -137,23 +136,14 @@ __global__ void slice_plane3(const T* F, int nx, int ny, int nz, int a, long lon
     out[std::size_t(y) * W + x] = F[(std::size_t(idx[2]) * ny + std::size_t(idx[1])) * nx + std::size_t(idx[0])];
 }
 
-// Device rows start on 128-byte lines: the engine runs pad_scene_x(scene, 32) (partition.hpp),
-// whose dead columns i in [nx, nx_padded) stay zero, when nx is not a multiple of 32 and the
-// x boundary allows it (pml, pec; not a subdomain). Unpadded, such grids ran at 0.57 of copy
-// against 0.79 (H200, 532^3 against 512^3 float32: 29.5 against 40.6 Gcells/s;
-// docs/performance.md). GOLIGHTLY_CUDA3D_PAD=0 turns it off. The engine's interface stays in
-// the scene's own layout (get_field / set_field, frames, the traffic model per cell).
-inline SceneView padded_view(SceneView scene) {
-    const char* env = std::getenv("GOLIGHTLY_CUDA3D_PAD");
-    if ((env && std::string(env) == "0") || padded_nx(*scene, 32) == scene->nx) return scene;
-    return std::make_shared<const Scene>(pad_scene_x(*scene, 32));
-}
-
 template <class T>
 class CudaEngine3D final : public Engine {
 public:
     CudaEngine3D(SceneView scene, Precision precision)
-        : user_nx_(scene->nx), scene_(padded_view(std::move(scene))), materials_(scene_), sc_(*scene_),
+        : user_nx_(scene->nx),
+          scene_(cuda::padded_scene_view(std::move(scene), "GOLIGHTLY_CUDA3D_PAD")),  // cuda_common.cuh
+          materials_(scene_),
+          sc_(*scene_),
           precision_(precision) {
         if (sc_.nx < 2 || sc_.ny < 2 || sc_.nz < 1)
             throw RunError("CUDA engine (3D): the grid needs at least 2 x 2 x 1 cells");
@@ -404,10 +394,7 @@ public:
     /// anew. Fields, psi, pole state, DFTs and probes stay. Throws std::invalid_argument
     /// (engine untouched) for a changed grid or dispersive cells, as the CPU engine.
     void update_materials(SceneView edited_view) override {
-        if (edited_view->nx != user_nx_)
-            throw std::invalid_argument("live edit: the edit changes the grid (nx " + std::to_string(user_nx_) + " -> " +
-                                        std::to_string(edited_view->nx) + "): restart the run");
-        if (sc_.nx != user_nx_) edited_view = std::make_shared<const Scene>(pad_scene_x(*edited_view, 32));
+        edited_view = cuda::padded_edit(std::move(edited_view), user_nx_, sc_.nx);  // the running layout
         const Scene& edited = *edited_view;
         check_material_update(sc_, edited);  // grid (z included), map sizes, indices, poles
         destroy_graph();
@@ -574,7 +561,7 @@ private:
     }
 
     int user_nx_;          ///< nx of the scene as given (sc_.nx: with the padding columns)
-    SceneView scene_;      ///< the scene the device runs (padded_view)
+    SceneView scene_;      ///< the scene the device runs (cuda::padded_scene_view)
     SceneView materials_;  ///< the materials on the device: scene_ until a live edit
     const Scene& sc_;
     Precision precision_;
