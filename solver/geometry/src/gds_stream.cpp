@@ -378,17 +378,17 @@ struct Flattener {
     void add(const Cell& cell, const Placement& P) {
         for (const Element& e : cell.elements) {
             if (e.kind == Element::Sref || e.kind == Element::Aref) {
+                const Cell& ref = find_cell(lib, e.sname);
                 // count() has visited every cell below the top one: a cell with nothing on
                 // this layer is not walked (a huge array of such cells would take forever).
-                if (counts.at(find_cell(lib, e.sname).name) <= 0) continue;
-            }
-            if (e.kind == Element::Sref) {
-                add(find_cell(lib, e.sname), P.child(e.xy[0][0], e.xy[0][1], e));
-            } else if (e.kind == Element::Aref) {
+                if (counts.at(ref.name) <= 0) continue;
+                if (e.kind == Element::Sref) {
+                    add(ref, P.child(e.xy[0][0], e.xy[0][1], e));
+                    continue;
+                }
                 const double x0 = e.xy[0][0], y0 = e.xy[0][1];
                 const double cx = (e.xy[1][0] - x0) / e.columns, cy = (e.xy[1][1] - y0) / e.columns;
                 const double rx = (e.xy[2][0] - x0) / e.rows, ry = (e.xy[2][1] - y0) / e.rows;
-                const Cell& ref = find_cell(lib, e.sname);
                 for (int c = 0; c < e.columns; ++c)
                     for (int r = 0; r < e.rows; ++r) add(ref, P.child(x0 + c * cx + r * rx, y0 + c * cy + r * ry, e));
             } else if (e.layer == layer[0] && e.datatype == layer[1]) {
