@@ -2,9 +2,8 @@
 // scenes"): random scenes (random initial fields in all six components, random dielectric
 // and conductive materials per E component, CPML with random physical grading / kappa /
 // alpha and unequal slab widths on some axes, periodic / PEC / PMC on the others, E and H
-// point sources, DFT sets, time probes of every reduction, two-pole dispersive cells, tensor
-// couplings of all three E components) give
-// the same fields, DFT accumulators, probe samples, energy and slice samples after 100 steps
+// point sources, DFT sets, time probes of every reduction, dispersive cells with Lorentz and
+// Drude poles, tensor couplings of all three E components) give the same fields, DFT accumulators, probe samples, energy and slice samples after 100 steps
 // on both backends. nx a multiple of 32 and odd. The GPU outputs are poisoned (NaN) before
 // they are read, and the fields must have moved away from the initial ones, so a no-op or
 // a missing copy fails.
@@ -111,11 +110,13 @@ Scene random_scene(const Case3& c) {
         s.time_probes.push_back(std::move(p));
     }
     if (c.dispersive) {
-        // Two Lorentz poles (scene.hpp "Dispersive cells") on random interior cells (off the
-        // outer lines, where PEC zeroing would follow the correction).
+        // Two Lorentz poles and a Drude pole (w0 = 0; scene.hpp "Dispersive cells") on random
+        // interior cells (off the outer lines, where PEC zeroing would follow the correction);
+        // pole sets {L, L, D}, {L} and {D}.
         PoleSet ps;
-        for (double f0 : {180e12, 320e12}) {
-            const double dt = s.dt_s, w0 = 2 * units::pi * f0, wp = 0.8 * w0, g = 0.05 * w0;
+        for (double f0 : {180e12, 320e12, 0.0}) {
+            const double dt = s.dt_s, w0 = 2 * units::pi * f0, wp = f0 > 0 ? 0.8 * w0 : 2 * units::pi * 250e12,
+                         g = f0 > 0 ? 0.05 * w0 : 2 * units::pi * 10e12;
             PoleCoeffs pc;
             pc.c1 = (2 - w0 * w0 * dt * dt) / (1 + g * dt / 2);
             pc.c2 = -(1 - g * dt / 2) / (1 + g * dt / 2);
@@ -124,6 +125,7 @@ Scene random_scene(const Case3& c) {
         }
         s.pole_sets.push_back(ps);
         s.pole_sets.push_back(PoleSet{{ps.poles[0]}});
+        s.pole_sets.push_back(PoleSet{{ps.poles[2]}});
         for (int comp = 0; comp < 3; ++comp) {
             std::vector<std::int32_t> cells;
             for (int m = 0; m < 200; ++m)
@@ -133,7 +135,7 @@ Scene random_scene(const Case3& c) {
             DispersiveCells& d = s.dispersive[comp];
             for (std::int32_t cell : cells) {
                 d.cells.push_back(cell);
-                d.pole_set.push_back(std::uint16_t(rng() % 2));
+                d.pole_set.push_back(std::uint16_t(rng() % 3));
                 d.weight.push_back(0.3 + 0.7 * u(rng));
             }
         }
