@@ -340,6 +340,19 @@ TEST_CASE("cli: bench --json prints the object of cli.md; unsupported options ex
     CHECK(j3["dims"].get<int>() == 3);
     CHECK(j3["size"] == nlohmann::json::array({48, 44, 40}));
     CHECK(j3["bytes_per_cell_update"].get<double>() >= 12 * 4);
+    // 3D with a library material on 10 % of the cells (Au: Drude + 5 Lorentz poles): the
+    // cell shrinks until the 3D update is stable, and the poles cost bytes.
+    const CliResult ra = run_cli("bench --backend cpu --dims 3 --size 48,44,40 --steps 4 --dispersive-material Au "
+                                 "--dispersive-fraction 0.1 --json");
+    INFO(ra.err);
+    REQUIRE(ra.exit_code == 0);
+    const auto ja = nlohmann::json::parse(ra.out);
+    CHECK(ja["poles"].get<int>() == 6);
+    CHECK(ja["dispersive_material"] == "Au");
+    CHECK(ja["dispersive_cell_fraction"].get<double>() > 0.05);
+    CHECK(ja["dispersive_cell_fraction"].get<double>() < 0.2);
+    CHECK(ja["dx_um"].get<double>() < 0.02);
+    CHECK(ja["bytes_per_cell_update"].get<double>() > j3["bytes_per_cell_update"].get<double>() + 5);
     CHECK(run_cli("bench --backend cuda --dims 3 --size 48,48,48 --steps 4").exit_code == 3);
     CHECK(run_cli("bench --backend cpu --dims 3 --size 48,48").exit_code == 1);
 }

@@ -113,6 +113,26 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles) {
     return make_bench_scene(nx, ny, pol, poles, 1.0, nullptr);
 }
 
+/// A library material's pole set at the scene's time step, after shrinking s.dx_um (and
+/// s.dt_s, Courant fixed) by 10 % steps until its explicit update is stable with margin in
+/// `dims` dimensions (dispersion.hpp amplification_factor; at most 60 tries).
+PoleSet stable_material_poles(Scene& s, const Material& material, int dims) {
+    PoleSet ps;
+    for (int tries = 0; tries < 60; ++tries) {
+        ps.poles.clear();
+        for (const Pole& p : material.poles) ps.poles.push_back(pole_coefficients(p, s.dt_s));
+        double wp2 = 0;
+        for (const Pole& p : material.poles) wp2 += p.omega_p * p.omega_p;
+        const bool margin = wp2 * s.dt_s * s.dt_s + 4 * dims * s.courant * s.courant < 0.8 * 4 * material.epsilon_inf;
+        if (margin && amplification_factor(material.epsilon_inf, material.conductivity, ps, 1.0, s.courant, dims,
+                                           s.dt_s) <= 1.0 + 1e-6)
+            break;
+        s.dx_um *= 0.9;
+        s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
+    }
+    return ps;
+}
+
 Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fraction, const Material* material) {
     if (!(fraction >= 0.0 && fraction <= 1.0)) throw RunError("bench: the dispersive fraction must lie in [0, 1]");
     constexpr int kPml = 16;
@@ -125,24 +145,7 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
     s.courant = 0.5;
     s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
     // A library material: shrink the cell until its explicit update is stable with margin.
-    PoleSet material_poles;
-    auto fill_material_poles = [&] {
-        material_poles.poles.clear();
-        for (const Pole& p : material->poles) material_poles.poles.push_back(pole_coefficients(p, s.dt_s));
-    };
-    if (material) {
-        for (int tries = 0; tries < 60; ++tries) {
-            fill_material_poles();
-            double wp2 = 0;
-            for (const Pole& p : material->poles) wp2 += p.omega_p * p.omega_p;
-            const bool margin = wp2 * s.dt_s * s.dt_s + 8 * s.courant * s.courant < 0.8 * 4 * material->epsilon_inf;
-            if (margin && amplification_factor(material->epsilon_inf, material->conductivity, material_poles, 1.0,
-                                               s.courant, 2, s.dt_s) <= 1.0 + 1e-6)
-                break;
-            s.dx_um *= 0.9;
-            s.dt_s = s.courant * s.dx_um * 1e-6 / units::c0;
-        }
-    }
+    const PoleSet material_poles = material ? stable_material_poles(s, *material, 2) : PoleSet{};
     s.boundary[0] = s.boundary[1] = BoundaryKind::Pml;
     s.pml_lo[0] = s.pml_hi[0] = s.pml_lo[1] = s.pml_hi[1] = kPml;
     build_cpml(s, 3.0, 1e-6);
@@ -216,7 +219,7 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fract
     return s;
 }
 
-Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction) {
+Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction, const Material* material) {
     constexpr int kPml = 16;
     if (!(fraction >= 0.0 && fraction <= 1.0)) throw RunError("bench: the dispersive fraction must lie in [0, 1]");
     if (nx < 2 * kPml + 8 || ny < 2 * kPml + 8 || nz < 2 * kPml + 8)
@@ -231,10 +234,12 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction) {
         s.boundary[a] = BoundaryKind::Pml;
         s.pml_lo[a] = s.pml_hi[a] = kPml;
     }
+    // A library material: shrink the cell until its explicit update is stable with margin.
+    const PoleSet material_poles = material ? stable_material_poles(s, *material, 3) : PoleSet{};
     build_cpml(s, 3.0, 1e-6);
-    const double eps_list[5] = {1.0, 2.1, 4.0, 12.0, 2.1};
-    const double sigma_list[5] = {0, 0, 0, 0, 100.0};
-    for (int k = 0; k < 5; ++k) s.table.push_back(table_entry(s, eps_list[k], sigma_list[k]));
+    const double eps_list[6] = {1.0, 2.1, 4.0, 12.0, 2.1, material ? material->epsilon_inf : 1.0};
+    const double sigma_list[6] = {0, 0, 0, 0, 100.0, material ? material->conductivity : 0.0};
+    for (int k = 0; k < (material ? 6 : 5); ++k) s.table.push_back(table_entry(s, eps_list[k], sigma_list[k]));
     std::vector<std::uint16_t> map(s.cells());
     for (int k = 0; k < nz; ++k)
         for (int j = 0; j < ny; ++j)
@@ -243,8 +248,7 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction) {
                 const std::uint32_t h = hash2(std::uint32_t(i / 8) + 0x1000u * std::uint32_t(k / 8), std::uint32_t(j / 8)) % 10;
                 map[(std::size_t(k) * ny + j) * nx + i] = std::uint16_t(h < 5 ? 0 : 1 + (h % 4));
             }
-    for (int c = 0; c < 3; ++c) s.material_index[c] = map;
-    if (poles > 0) {
+    if (poles > 0 || material) {
         // Dispersive blobs of 8x8x8 cells: a blob is dispersive when its second hash falls
         // below the fraction (as the 2D bench scene); all cells at fraction 1.
         const std::uint32_t threshold = std::uint32_t(std::llround(fraction * 4294967295.0));
@@ -254,10 +258,12 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction) {
                 for (int i = 0; i < nx; ++i) {
                     const std::uint32_t h = hash2((std::uint32_t(i / 8) + 0x1000u * std::uint32_t(k / 8)) ^ 0x9e3779b9u,
                                                   std::uint32_t(j / 8) + 0x7f4a7c15u);
-                    if (fraction >= 1.0 || (fraction > 0.0 && h <= threshold))
+                    if (fraction >= 1.0 || (fraction > 0.0 && h <= threshold)) {
                         cells.push_back(CellIndex((std::size_t(k) * ny + j) * nx + i));
+                        if (material) map[cells.back()] = 5;
+                    }
                 }
-        s.pole_sets.push_back(synthetic_poles(poles, s.dt_s));
+        s.pole_sets.push_back(material ? material_poles : synthetic_poles(poles, s.dt_s));
         for (int c = 0; c < 3; ++c) {
             DispersiveCells& d = s.dispersive[c];
             d.cells = cells;
@@ -265,6 +271,7 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction) {
             d.weight.assign(cells.size(), 1.0);
         }
     }
+    for (int c = 0; c < 3; ++c) s.material_index[c] = map;
     // One Ey plane source across x and z at y = ny / 4.
     SourceTerm src;
     src.component = Component::Ey;
@@ -325,8 +332,6 @@ Scene make_bench_scene3(int nx, int ny, int nz, int poles, double fraction) {
 
 BenchReport run_bench(const BenchOptions& o) {
     if (o.dims != 2 && o.dims != 3) throw RunError("bench: --dims must be 2 or 3");
-    if (o.dims == 3 && !o.dispersive_material.empty())
-        throw RunError("bench: --dispersive-material is 2D only (use --poles with --dims 3)");
     if (o.steps <= 0) throw RunError("bench: --steps must be > 0");
     if (o.poles < 0) throw RunError("bench: --poles must be >= 0");
     if (o.poles > 0 && o.backend == "cuda" && !cuda_supports_dispersion())
@@ -349,7 +354,8 @@ BenchReport run_bench(const BenchOptions& o) {
     // cb of Ex, Ey, Ez (3 R; rows of one material skip it, ca too where lossy), plus the
     // CPML psi inside the slabs; the E neighbour rows (j+1), (k+1) and the H rows (j-1),
     // (k-1) come from cache (cpu_kernels3d.inl). Engine::bytes_per_cell_update states it.
-    const Scene scene = o.dims == 3 ? make_bench_scene3(o.nx, o.ny, o.nz, o.poles, o.dispersive_fraction)
+    const Scene scene = o.dims == 3 ? make_bench_scene3(o.nx, o.ny, o.nz, o.poles, o.dispersive_fraction,
+                                                        material ? &*material : nullptr)
                                     : make_bench_scene(o.nx, o.ny, o.polarization, o.poles, o.dispersive_fraction,
                                                        material ? &*material : nullptr);
     std::size_t dispersive_cells = 0;
