@@ -3,8 +3,8 @@
 // and conductive materials per E component, CPML with random physical grading / kappa /
 // alpha and unequal slab widths on some axes, periodic / PEC / PMC on the others, E and H
 // point sources, DFT sets, time probes of every reduction, dispersive cells with Lorentz and
-// Drude poles, tensor couplings of all three E components) give the same fields, DFT accumulators, probe samples, energy and slice samples after 100 steps
-// on both backends. nx a multiple of 32 and odd. The GPU outputs are poisoned (NaN) before
+// Drude poles, tensor couplings of all three E components) give the same fields, DFT
+// accumulators, probe samples, energy and slice samples after 100 steps on both backends. nx a multiple of 32 and odd. The GPU outputs are poisoned (NaN) before
 // they are read, and the fields must have moved away from the initial ones, so a no-op or
 // a missing copy fails.
 #include <catch2/catch.hpp>
