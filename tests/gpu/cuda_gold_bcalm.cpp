@@ -63,7 +63,8 @@ TEST_CASE("CUDA: B-CALM gold nanosphere example against Mie (3 % below 0.5 um, 6
     }
 }
 
-// Issue 15's target (hidden: about 6 minutes on four H200s, 20 on one): both cross-sections
+// Issue 15's target (hidden: about 11 minutes on four H200s, which stepped it at 56 Gcells/s,
+// and 17 on one at about 33; validation/README.md): both cross-sections
 // within 3 % of Mie at every point of 0.3-1.2 um. The 1 nm staircase of the example does not
 // reach it on the red flank of the plasmon (worst absorption 10.0 % at 1 nm, 4.6 % at 0.5 nm,
 // 3.18 % at 1/3 nm: about dx^0.9-1.1, validation/README.md); sub-pixel averaging of the poles

@@ -113,6 +113,7 @@ Scene make_bench_scene(int nx, int ny, Polarization pol, int poles) {
     return make_bench_scene(nx, ny, pol, poles, 1.0, nullptr);
 }
 
+namespace {
 /// A library material's pole set at the scene's time step, after shrinking s.dx_um (and
 /// s.dt_s, Courant fixed) by 10 % steps until its explicit update is stable with margin in
 /// `dims` dimensions (dispersion.hpp amplification_factor; at most 60 tries).
@@ -132,6 +133,7 @@ PoleSet stable_material_poles(Scene& s, const Material& material, int dims) {
     }
     return ps;
 }
+}  // namespace
 
 Scene make_bench_scene(int nx, int ny, Polarization pol, int poles, double fraction, const Material* material) {
     if (!(fraction >= 0.0 && fraction <= 1.0)) throw RunError("bench: the dispersive fraction must lie in [0, 1]");
