@@ -30,6 +30,21 @@ inline std::filesystem::path example_path() {
     return std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "gold_nanosphere_bcalm_3d.glproj";
 }
 
+/// The fine-grid variant (issue 15's 3 % target): the same sphere, material, source and
+/// spectrum on 0.2/704 um cells in a 0.15 um cube, the boxes 5 (absorption), 10 (TF/SF) and
+/// 20 nm (scattering) from the gold.
+inline std::filesystem::path fine_example_path() {
+    return std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "gold_nanosphere_bcalm_fine_3d.glproj";
+}
+
+/// The project a resolution study runs: GOLIGHTLY_GOLD_BCALM_PROJECT (a variant of the
+/// example: the sphere the first layer's first shape, monitors 0 and 1 the scattering and
+/// absorption boxes), else the example.
+inline std::string study_project_path() {
+    const char* other = std::getenv("GOLIGHTLY_GOLD_BCALM_PROJECT");
+    return other ? std::string(other) : example_path().string();
+}
+
 /// eps(omega) of B-CALM's gold written out from the paper's formula and Table 1, independent
 /// of the project format's pole convention (exp(-i w t), Im eps > 0 absorbs):
 ///   eps(w) = eps_inf - wD^2 / (w^2 + i w gD) + sum_k wp_k^2 / (w0_k^2 - w^2 - i w g_k),
