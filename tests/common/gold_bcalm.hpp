@@ -10,11 +10,13 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,24 @@ inline std::complex<double> bcalm_epsilon(double omega) {
     cd eps = 1.0 - wD * wD / (omega * omega + I * omega * gD);
     for (const L& l : lorentz) eps += l.wp * l.wp / (l.w0 * l.w0 - omega * omega - I * omega * l.g);
     return eps;
+}
+
+/// Runs `p` (the example or a variant; `file` names it in messages) on `backend`, printing
+/// its progress every `every_s` seconds of wall time (fine grids run for minutes): step,
+/// time, energy below its peak, speed.
+inline RunResult run_with_progress(const Project& p, const std::string& file, BackendChoice backend, int every_s = 30) {
+    RunOptions opts;
+    opts.backend = backend;
+    auto last = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
+    opts.progress = [last, every_s](const ProgressInfo& pi) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - *last < std::chrono::seconds(every_s)) return;
+        *last = now;
+        std::printf("  %s: step %lld/%lld, %.1f fs, %.1f dB below peak, %.0f Mcells/s\n", pi.phase.c_str(),
+                    (long long)pi.step, (long long)pi.max_steps, pi.time_fs, pi.energy_db, pi.mcells_per_s);
+        std::fflush(stdout);
+    };
+    return run_project(p, file, opts);
 }
 
 /// One spectrum point of a run against the Mie series of the sphere with the project

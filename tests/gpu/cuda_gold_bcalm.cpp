@@ -8,11 +8,9 @@
 // B-CALM's Table 1.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <string>
 
 #include "gold_bcalm.hpp"
@@ -22,21 +20,9 @@
 using namespace golightly;
 
 namespace {
-/// Runs `p` (the example or a variant) on the CUDA backend, printing its progress every 30 s
-/// of wall time (fine grids run for minutes).
+/// Runs `p` on the CUDA backend with progress every 30 s (gold_bcalm::run_with_progress).
 RunResult run_example_on_cuda(const Project& p, const std::string& file = gold_bcalm::example_path().string()) {
-    RunOptions opts;
-    opts.backend = BackendChoice::Cuda;
-    auto last = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
-    opts.progress = [last](const ProgressInfo& pi) {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - *last < std::chrono::seconds(30)) return;
-        *last = now;
-        std::printf("  %s: step %lld/%lld, %.1f fs, %.1f dB below peak, %.0f Mcells/s\n", pi.phase.c_str(),
-                    (long long)pi.step, (long long)pi.max_steps, pi.time_fs, pi.energy_db, pi.mcells_per_s);
-        std::fflush(stdout);
-    };
-    return run_project(p, file, opts);
+    return gold_bcalm::run_with_progress(p, file, BackendChoice::Cuda);
 }
 }  // namespace
 

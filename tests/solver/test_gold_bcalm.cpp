@@ -170,8 +170,7 @@ TEST_CASE("3D gold nanosphere (B-CALM) example on coarser grids vs the Mie serie
         if (const char* pml = std::getenv("GOLIGHTLY_GOLD_BCALM_PML")) p.domain.pml.cells = std::atoi(pml);
         if (const char* db = std::getenv("GOLIGHTLY_GOLD_BCALM_DECAY_DB")) p.run.stop.decay_db = std::atof(db);
         if (const char* fs = std::getenv("GOLIGHTLY_GOLD_BCALM_MAX_FS")) p.run.stop.max_time_fs = std::atof(fs);
-        RunOptions opts;
-        const RunResult r = run_project(p, file, opts);
+        const RunResult r = gold_bcalm::run_with_progress(p, file, BackendChoice::Cpu);
         char label[96];
         std::snprintf(label, sizeof label, "bcalm dx %.4f %s %s", dx, subpixel ? "subpixel" : "staircase",
                       f64 ? "f64" : "f32");

@@ -16,14 +16,16 @@ namespace {
 
 // Dispersive cells (scene.hpp, "Dispersive cells"): one thread per listed cell of one E
 // component. disp_advance runs before the E bulk update and reads E^n:
-//   P~_q^{n+1} = c1 P~_q^n + c2 P~_q^{n-1} + c3 E^n,  dP = sum_q (P~_q^{n+1} - P~_q^n);
+//   P~_q^{n+1} = c1 P~_q^n + c2 P~_q^{n-1} + c3 E^n,  dP = sum_q (P~_q^{n+1} - P~_q^n),
+// stepped in the difference form of scene.hpp (PoleCoeffs: coefficients kd, kr, c3; state
+// P~^n and d^n = P~^n - P~^{n-1}, both updated in place, a Drude pole (kr = 0) d only), which
+// in float32 keeps g dt, w0^2 dt^2 and d, all lost by c1 P~^n + c2 P~^{n-1} with P~^{n-1} stored;
 // disp_correct runs after it, before the E sources: E -= coef * dP, coef = weight cb / S.
-// State is pole-major (P[q * n + k]) so each pole's loads coalesce across the warp, in two
-// levels that alternate with the step's parity (read on the device, so captured graphs stay
-// valid): level n & 1 holds P~^n, the other P~^{n-1}, which P~^{n+1} overwrites.
-// Traffic per dispersive cell and step (s = sizeof(T), N poles): advance reads cell index,
-// pole-set id, E, and 2N s state, writes N s state and dP; correct reads index, coef, dP, E
-// and writes E: (3N + 5) s + 10 B (6 poles, float32: 102 B), on top of the bulk update.
+// State is pole-major (P[q * n + k]) so each pole's loads coalesce across the warp.
+// Traffic per dispersive cell and step (s = sizeof(T), N poles of which N_D Drude): advance
+// reads cell index, pole-set id, E, reads and writes (2N - N_D) s of state, writes dP;
+// correct reads index, coef, dP, E and writes E: (4N - 2N_D + 5) s + 10 B (Drude + 5
+// Lorentz poles, float32: 114 B), on top of the bulk update.
 template <class T> struct DispDev {
     T* E;
     const int* cells;
@@ -31,37 +33,40 @@ template <class T> struct DispDev {
     const T* coef;
     const int* set_first;   // first pole of each pole set in coeffs
     const int* set_count;   // poles of each pole set
-    const T* coeffs;        // c1, c2, c3 per pole
-    T* P[2];                // the two state levels, max_poles x n each (pole-major)
+    const T* coeffs;        // kd, kr, c3 per pole (scene.hpp PoleCoeffs, difference form)
+    T* P;                   // P~^n, max_poles x n (pole-major); unused for Drude poles
+    T* D;                   // d^n = P~^n - P~^{n-1}, max_poles x n
     T* dP;                  // n
     int n, max_poles;
     int k_begin, k_end;     // disp_advance: the list entries [k_begin, k_end) (0, n: all)
-    const long long* step;  // device step counter at the start of the launch batch (StepLaunch)
-    int step_offset;        // + this: the step n being taken
 };
 
-// Traffic per cell (N poles of its set): reads cell index (4 B), pole-set id (2 B), E and
-// 2N s of state, writes N s of state and dP: (3N + 2) s + 6 B.
+// Traffic per cell (N poles of its set, N_D of them Drude): reads cell index (4 B), pole-set
+// id (2 B) and E, reads and writes (2N - N_D) s of state, writes dP: (4N - 2N_D + 2) s + 6 B.
 template <class T>
 __global__ void disp_advance(DispDev<T> d) {
     const int k = d.k_begin + int(blockIdx.x * blockDim.x + threadIdx.x);
     if (k >= d.k_end) return;
-    // Level (n & 1) holds P~^n, the other P~^{n-1} and then P~^{n+1}. (Selects, not d.P[level]:
-    // a kernel parameter array indexed at run time is copied to local memory.)
-    const bool odd = ((__ldg(d.step) + d.step_offset) & 1) != 0;
-    const T* __restrict__ cur = odd ? d.P[1] : d.P[0];
-    T* __restrict__ old = odd ? d.P[0] : d.P[1];
+    T* __restrict__ P = d.P;
+    T* __restrict__ D = d.D;
     const T e = d.E[d.cells[k]];
     const int s = d.set[k];
     const int first = d.set_first[s], np = d.set_count[s];
     T dp = T(0);
     for (int q = 0; q < np; ++q) {
-        const T c1 = d.coeffs[3 * (first + q)], c2 = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
+        const T kd = d.coeffs[3 * (first + q)], kr = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
         const std::size_t at = std::size_t(q) * d.n + k;
-        const T pn = cur[at];
-        const T nw = c1 * pn + c2 * old[at] + c3 * e;
-        dp += nw - pn;
-        old[at] = nw;
+        const T dq = D[at];
+        T dn;
+        if (kr != T(0)) {
+            const T p = P[at];
+            dn = (dq - kd * dq) + (kr * p + c3 * e);
+            P[at] = p + dn;
+        } else {  // Drude: P~ does not enter
+            dn = (dq - kd * dq) + c3 * e;
+        }
+        D[at] = dn;
+        dp += dn;
     }
     d.dP[k] = dp;
 }
@@ -91,7 +96,14 @@ public:
             first.push_back(int(coeffs.size() / 3));
             count.push_back(int(ps.poles.size()));
             max_poles = std::max(max_poles, int(ps.poles.size()));
-            for (const PoleCoeffs& c : ps.poles) { coeffs.push_back(T(c.c1)); coeffs.push_back(T(c.c2)); coeffs.push_back(T(c.c3)); }
+            int drude = 0;
+            for (const PoleCoeffs& c : ps.poles) {
+                if (pole_restoring(c) == 0.0) ++drude;
+                coeffs.push_back(T(pole_damping(c)));
+                coeffs.push_back(T(pole_restoring(c)));
+                coeffs.push_back(T(c.c3));
+            }
+            drude_.push_back(drude);
         }
         upload(pole_first_, first, stream);
         upload(pole_count_, count, stream);
@@ -114,18 +126,19 @@ public:
                     throw RunError("CUDA engine: dispersive cell index outside the grid");
                 if (d.pole_set[k] >= s.pole_sets.size()) throw RunError("CUDA engine: dispersive pole-set index out of range");
                 coef[k] = T(d.weight[k] * s.table[map[d.cells[k]]].cb / s.courant);
-                // Traffic model (file comment above the kernels): (3 N + 5) s + 10 bytes per
-                // cell for its pole set's N poles.
-                bytes_ += (3.0 * double(s.pole_sets[d.pole_set[k]].poles.size()) + 5.0) * double(sizeof(T)) + 10.0;
+                // Traffic model (file comment above the kernels): (4 N - 2 N_D + 5) s + 10 bytes
+                // per cell for its pole set's N poles, N_D of them Drude.
+                const double np = double(s.pole_sets[d.pole_set[k]].poles.size()), nd = double(drude_[d.pole_set[k]]);
+                bytes_ += (4.0 * np - 2.0 * nd + 5.0) * double(sizeof(T)) + 10.0;
             }
             DispBufs& B = disp_[c];
             upload(B.cells, device_cells(d.cells), stream);
             upload(B.set, d.pole_set, stream);
             upload(B.coef, coef, stream);
             const std::size_t state = std::max<std::size_t>(1, n * std::size_t(max_poles)) * sizeof(T);
-            for (DevBuf& level : B.P) {
-                level.alloc(state);
-                CUDA_CHECK(cudaMemsetAsync(level.template as<void>(), 0, state, stream));
+            for (DevBuf* level : {&B.P, &B.D}) {
+                level->alloc(state);
+                CUDA_CHECK(cudaMemsetAsync(level->template as<void>(), 0, state, stream));
             }
             B.dP.alloc(n * sizeof(T));
             DispDev<T> a{};
@@ -136,8 +149,8 @@ public:
             a.set_first = pole_first_.template as<int>();
             a.set_count = pole_count_.template as<int>();
             a.coeffs = pole_coeffs_.template as<T>();
-            a.P[0] = B.P[0].template as<T>();
-            a.P[1] = B.P[1].template as<T>();
+            a.P = B.P.template as<T>();
+            a.D = B.D.template as<T>();
             a.dP = B.dP.template as<T>();
             a.n = int(n);
             a.max_poles = max_poles;
@@ -213,15 +226,14 @@ private:
         if (k_begin >= k_end) return;
         a.k_begin = k_begin;
         a.k_end = k_end;
-        a.step = at.d_step;
-        a.step_offset = at.k;
         disp_advance<T><<<(k_end - k_begin + 255) / 256, 256, 0, at.stream>>>(a);
         CUDA_CHECK_LAUNCH();
     }
 
-    struct DispBufs { DevBuf cells, set, coef, P[2], dP; };
+    struct DispBufs { DevBuf cells, set, coef, P, D, dP; };
     DispBufs disp_[3];                     // per E component (Scene::dispersive index)
     DevBuf pole_first_, pole_count_, pole_coeffs_;
+    std::vector<int> drude_;               // Drude poles (kr = 0) of each pole set
     std::vector<DispDev<T>> disp_args_;
     std::vector<int> disp_slot_;           // FieldArrays slot of each entry of disp_args_
     std::vector<int> disp_comp_;           // E component (cells_ index) of each entry
