@@ -64,7 +64,7 @@ void check_gold_example(const std::filesystem::path& path) {
     CHECK(p.run.spectrum.wavelength_min == Approx(0.3));
     CHECK(p.run.spectrum.wavelength_max == Approx(1.2));
     // nesting, per axis, with gaps of >= 5 cells
-    const double dx = p.domain.cell_size, gap = 5 * dx;
+    const double dx = p.domain.cell_size, gap = 5 * dx - 1e-9;  // 5 cells, up to rounding of the decimal coordinates
     const double c[3] = {sphere.center_3d.x, sphere.center_3d.y, sphere.center_3d.z};
     const auto& ab = p.monitors[1];
     const auto& sc = p.monitors[0];
@@ -100,28 +100,28 @@ TEST_CASE("3D example gold_nanosphere_bcalm_3d loads, nests its boxes, is writte
     check_gold_example(gold_bcalm::example_path());
 }
 
-// The fine variant (issue 15's 3 % target, run on CUDA by tests/gpu/cuda_gold_bcalm.cpp):
-// the example's sphere, material, plane wave, spectrum, stop and precision, on cells of at
-// most 0.3 nm, with the boxes nearer the gold (5 / 10 / 20 nm) in a smaller cube.
-TEST_CASE("3D example gold_nanosphere_bcalm_fine_3d: the example on a fine grid, nested, compiles",
+// The compact variant for resolution studies (tests/data/gold_bcalm_compact_3d.glproj): the
+// example's sphere, material, plane wave, spectrum, stop, precision and cell, with the boxes
+// nearer the gold (5 / 10 / 20 nm) in a smaller cube.
+TEST_CASE("B-CALM gold sphere, compact study variant: the example's physics, nested, compiles",
           "[project][3d][dispersive][gold_bcalm]") {
-    check_gold_example(gold_bcalm::fine_example_path());
+    check_gold_example(gold_bcalm::compact_variant_path());
     const Project base = load_project(gold_bcalm::example_path());
-    const Project fine = load_project(gold_bcalm::fine_example_path());
-    CHECK(fine.domain.cell_size <= 0.0003);
-    CHECK(fine.run.backend == BackendChoice::Cuda);
-    CHECK(material_to_json(fine.materials.at(0)) == material_to_json(base.materials.at(0)));
-    CHECK(fine.layers.at(0).shapes.at(0).radius == base.layers.at(0).shapes.at(0).radius);
-    CHECK(project_to_json(fine).at("sources").at(0).at("waveform") ==
+    const Project v = load_project(gold_bcalm::compact_variant_path());
+    CHECK(v.domain.cell_size == base.domain.cell_size);
+    CHECK(v.domain.size[0] < base.domain.size[0]);
+    CHECK(material_to_json(v.materials.at(0)) == material_to_json(base.materials.at(0)));
+    CHECK(v.layers.at(0).shapes.at(0).radius == base.layers.at(0).shapes.at(0).radius);
+    CHECK(project_to_json(v).at("sources").at(0).at("waveform") ==
           project_to_json(base).at("sources").at(0).at("waveform"));
-    CHECK(fine.sources.at(0).direction == base.sources.at(0).direction);
-    CHECK(fine.sources.at(0).component == base.sources.at(0).component);
-    CHECK(fine.run.spectrum.points == base.run.spectrum.points);
-    CHECK(fine.run.spectrum.wavelength_min == base.run.spectrum.wavelength_min);
-    CHECK(fine.run.spectrum.wavelength_max == base.run.spectrum.wavelength_max);
-    CHECK(fine.run.stop.decay_db == base.run.stop.decay_db);
-    CHECK(fine.run.precision == base.run.precision);
-    CHECK(fine.run.subpixel_averaging == base.run.subpixel_averaging);
+    CHECK(v.sources.at(0).direction == base.sources.at(0).direction);
+    CHECK(v.sources.at(0).component == base.sources.at(0).component);
+    CHECK(v.run.spectrum.points == base.run.spectrum.points);
+    CHECK(v.run.spectrum.wavelength_min == base.run.spectrum.wavelength_min);
+    CHECK(v.run.spectrum.wavelength_max == base.run.spectrum.wavelength_max);
+    CHECK(v.run.stop.decay_db == base.run.stop.decay_db);
+    CHECK(v.run.precision == base.run.precision);
+    CHECK(v.run.subpixel_averaging == base.run.subpixel_averaging);
 }
 
 TEST_CASE("3D example gold_nanosphere_bcalm_3d: eps(w) of its material is B-CALM's gold (Table 1)",
