@@ -25,7 +25,7 @@ namespace {
 // Traffic per dispersive cell and step (s = sizeof(T), N poles of which N_D Drude): advance
 // reads cell index, pole-set id, E, reads and writes (2N - N_D) s of state, writes dP;
 // correct reads index, coef, dP, E and writes E: (4N - 2N_D + 5) s + 10 B (Drude + 5
-// Lorentz poles, float32: 114 B), on top of the bulk update.
+// Lorentz poles, float32: 118 B), on top of the bulk update.
 template <class T> struct DispDev {
     T* E;
     const int* cells;
