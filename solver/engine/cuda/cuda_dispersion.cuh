@@ -37,7 +37,7 @@ template <class T> struct DispDev {
     T* P;                   // P~^n, max_poles x n (pole-major); unused for Drude poles
     T* D;                   // d^n = P~^n - P~^{n-1}, max_poles x n
     T* dP;                  // n
-    int n, max_poles;
+    int n;
     int k_begin, k_end;     // disp_advance: the list entries [k_begin, k_end) (0, n: all)
 };
 
@@ -153,7 +153,6 @@ public:
             a.D = B.D.template as<T>();
             a.dP = B.dP.template as<T>();
             a.n = int(n);
-            a.max_poles = max_poles;
             a.k_begin = 0;
             a.k_end = int(n);
             if (!std::is_sorted(d.cells.begin(), d.cells.end())) sorted_ = false;
