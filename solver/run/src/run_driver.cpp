@@ -1012,10 +1012,9 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
         result.subdomains = engine->subdomains();
         result.devices.clear();
         for (const SubdomainInfo& sd : result.subdomains) result.devices.push_back(sd.device);
-        if (const auto* d = dynamic_cast<const DistributedEngine*>(engine.get())) {
-            result.halo_transport = d->transport();
-            result.halo_mode = d->mode();
-        }
+        const Engine::HaloExchangeInfo halo = engine->halo_exchange();
+        result.halo_transport = halo.transport;
+        result.halo_mode = halo.mode;
         return engine;
     };
 

@@ -172,6 +172,7 @@ public:
     void set_frame_slice(const FrameSlice& slice) override;
     void update_materials(SceneView edited) override;
     std::vector<SubdomainInfo> subdomains() const override;
+    HaloExchangeInfo halo_exchange() const override { return {transport(), mode_}; }
 
     // Timing helpers for bench (not for runs).
     /// false: step() skips the exchange (wrong fields; bench times the compute alone).

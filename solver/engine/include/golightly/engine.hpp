@@ -176,6 +176,12 @@ public:
     virtual void step_boundary() { step(1); }
     /// The subdomains of a distributed engine (distributed.hpp); empty for one domain.
     virtual std::vector<SubdomainInfo> subdomains() const { return {}; }
+    /// How a distributed engine exchanges its halos (distributed.hpp: HaloExchange::transport,
+    /// DistributedEngine::mode); both empty for one domain.
+    struct HaloExchangeInfo {
+        std::string transport, mode;
+    };
+    virtual HaloExchangeInfo halo_exchange() const { return {}; }
 
     /// Live edit (IDE, issue 5): replaces the per-cell material data of the running grid
     /// with that of `edited`, a scene compiled from the edited project on the same grid;
