@@ -437,12 +437,24 @@ TEST_CASE("pad_scene_x: dead columns give the same fields, DFTs, probes and ener
         p2.domain.size[0] += 3 * p2.domain.cell_size;
         scenes.push_back(compile_project(p2, "part2d.glproj").scene);
     }
-    for (const Scene* sp : {&scenes[0], &scenes[1], &scenes[2], &scenes[3]}) {
-        const Scene& s = *sp;
+    // Subdomains (window active) are padded only with window.row_padding (the distributed
+    // engine sets it when every subdomain runs on CUDA); padded, they step as unpadded.
+    for (std::size_t q = 0, n0 = scenes.size(); q < n0; q += 2) {  // 3D PML x, 2D TMz
+        Partition part = partition_scene(scenes[q], 2);
+        for (Subdomain& sd : part.subs) {
+            REQUIRE(sd.scene.window.active);
+            CHECK(padded_nx(sd.scene, 32) == sd.scene.nx);
+            CHECK(pad_scene_x(sd.scene, 32).nx == sd.scene.nx);
+            sd.scene.window.row_padding = true;
+            scenes.push_back(std::move(sd.scene));
+        }
+    }
+    for (const Scene& s : scenes) {
         REQUIRE(s.nx % 8 != 0);
         for (int multiple : {32, 8}) {
             const Scene p = pad_scene_x(s, multiple);
-            INFO("x boundary " << to_string(s.boundary[0]) << ", multiple " << multiple);
+            INFO("x boundary " << to_string(s.boundary[0]) << ", multiple " << multiple << ", subdomain "
+                               << (s.window.active ? "yes" : "no"));
             REQUIRE(p.nx == padded_nx(s, multiple));
             REQUIRE(p.nx % multiple == 0);
             REQUIRE(p.nx > s.nx);

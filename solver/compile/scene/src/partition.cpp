@@ -390,7 +390,7 @@ Partition repartition_like(const Partition& layout, const Scene& edited) {
 
 
 int padded_nx(const Scene& scene, int multiple) {
-    if (multiple <= 1 || scene.window.active) return scene.nx;
+    if (multiple <= 1 || (scene.window.active && !scene.window.row_padding)) return scene.nx;
     if (scene.boundary[0] != BoundaryKind::Pml && scene.boundary[0] != BoundaryKind::Pec) return scene.nx;
     if (scene.table.size() >= 65535) return scene.nx;
     const int r = scene.nx % multiple;

@@ -221,6 +221,8 @@ private:
     /// engine splits its steps, else threads on CUDA and events on the CPU, where the
     /// copies are host memcpy anyway).
     std::string mode_;
+    /// Sets window.row_padding of every subdomain scene of `p` when all subdomains run on CUDA.
+    void allow_row_padding(Partition& p) const;
     void step_threads(int n_steps);
     void step_overlap(int n_steps);
     bool can_overlap() const;

@@ -101,8 +101,9 @@ Partition partition_scene(const Scene& global, int pieces, const std::vector<dou
 /// Row padding along x (device layouts whose rows must start on aligned addresses): the
 /// number of x cells `scene` gets from pad_scene_x for a row multiple `multiple`, i.e.
 /// nx rounded up to that multiple, or nx itself when the scene cannot be padded: a
-/// subdomain (window active), an x boundary other than pml or pec (periodic wraps at nx,
-/// pmc zeroes H at nx - 1), or a table without room for the dead entry.
+/// subdomain (window active) without window.row_padding, an x boundary other than pml or
+/// pec (periodic wraps at nx, pmc zeroes H at nx - 1), or a table without room for the dead
+/// entry. (The cut axis is never x, so padding leaves a subdomain's window as it is.)
 int padded_nx(const Scene& scene, int multiple);
 
 /// `scene` with nx padded to padded_nx(scene, multiple) cells: the added columns i in

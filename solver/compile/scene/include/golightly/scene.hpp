@@ -394,6 +394,10 @@ struct GridWindow {
     std::int64_t global_n = 0;    ///< global cells along the axis
     int global_pml_lo = 0, global_pml_hi = 0;
     BoundaryKind global_boundary = BoundaryKind::Pml;
+    /// pad_scene_x may pad this subdomain's rows (partition.hpp padded_nx). The distributed
+    /// engine sets it when every subdomain runs on CUDA, so that the halo planes of all
+    /// subdomains keep one layout (a CPU subdomain's rows are never padded).
+    bool row_padding = false;
     /// Local plane of global plane g, or -1 when g is not in this scene's n_local planes.
     std::int64_t local_plane(std::int64_t g, std::int64_t n_local) const {
         std::int64_t p = g - origin;
