@@ -98,7 +98,8 @@ std::vector<std::int32_t> device_cells(const std::vector<CellIndex>& v) {
 
 /// Device rows start on 128-byte lines: both engines run pad_scene_x(scene, 32)
 /// (partition.hpp), whose dead columns i in [nx, nx_padded) stay zero, when nx is not a
-/// multiple of 32 and the x boundary allows it (pml, pec; not a subdomain). Unpadded, such
+/// multiple of 32 and the x boundary allows it (pml, pec; a subdomain only with window.row_padding,
+/// which the distributed engine sets when all its subdomains are CUDA). Unpadded, such
 /// grids ran at 0.57 of copy against 0.79 in 3D and at 0.45-0.83 against 0.97 in 2D (H200,
 /// docs/performance.md). The environment variable `env_off` set to 0 turns it off.
 inline SceneView padded_scene_view(SceneView scene, const char* env_off) {
