@@ -10,6 +10,7 @@
 #include <complex>
 #include <cstdio>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -228,6 +229,61 @@ TEST_CASE("partition: slabs, halos, transfers and clipped lists", "[partition]")
     CHECK_THROWS_AS(partition_scene(s, s.nz / 2), RunError);
     CHECK_THROWS_AS(partition_scene(s, 2, {1.0}), RunError);
     CHECK_THROWS_AS(partition_scene(p.subs[1].scene, 2), RunError);
+}
+
+// The cuts balance partition_plane_cost: a dispersive sample costs its pole update's bytes
+// over a bulk cell's (1 + 1.46 per sample for 6-pole gold), so pieces holding the dispersive
+// cells get fewer planes; without dispersive cells the cuts are round(N * share) as before.
+TEST_CASE("partition: cuts balance the plane cost of dispersive cells", "[partition]") {
+    const CompiledProject c = compile_project(project_3d(false), "part3d.glproj");
+    Scene s = c.scene;
+    REQUIRE(!s.pole_sets.empty());
+    const std::int64_t N = s.nz, plane = std::int64_t(s.nx) * s.ny;
+    auto piece_costs = [&](const Partition& p) {
+        const std::vector<double> cost = partition_plane_cost(s);
+        std::vector<double> out;
+        for (const Subdomain& sd : p.subs)
+            out.push_back(std::accumulate(cost.begin() + sd.owned_lo, cost.begin() + sd.owned_hi, 0.0));
+        return out;
+    };
+    // No dispersive cells: the old plane shares.
+    Scene plain = s;
+    for (auto& d : plain.dispersive) d = DispersiveCells{};
+    for (double v : partition_plane_cost(plain)) CHECK(v == double(plane));
+    {
+        const Partition p = partition_scene(plain, 3, {1.0, 2.0, 1.0});
+        CHECK(p.subs[1].owned_lo == std::llround(double(N) * 1.0 / 4.0));
+        CHECK(p.subs[2].owned_lo == std::llround(double(N) * 3.0 / 4.0));
+    }
+    // Every Ex sample of the lower quarter of the planes dispersive (pole set 0): piece 0
+    // gets fewer planes, and the pieces' costs differ by at most one plane's cost.
+    DispersiveCells& d = s.dispersive[0];
+    d = DispersiveCells{};
+    for (std::int64_t cell = 0; cell < plane * (N / 4); ++cell) {
+        d.cells.push_back(CellIndex(cell));
+        d.pole_set.push_back(0);
+        d.weight.push_back(1.0);
+    }
+    const std::vector<double> cost = partition_plane_cost(s);
+    double per_sample = 0;
+    {
+        double n = 0, nd = 0;
+        for (const PoleCoeffs& pc : s.pole_sets[0].poles) n += 1, nd += pole_restoring(pc) == 0.0 ? 1 : 0;
+        per_sample = ((4 * n - 2 * nd + 5) * 4 + 10) / (18.0 * 4 + 6);
+    }
+    CHECK(cost[0] == Approx(double(plane) * (1 + per_sample)));
+    CHECK(cost[std::size_t(N - 1)] == double(plane));
+    for (int pieces : {2, 3}) {
+        const Partition p = partition_scene(s, pieces);
+        const std::vector<double> pc = piece_costs(p);
+        const double total = std::accumulate(pc.begin(), pc.end(), 0.0);
+        INFO(pieces << " pieces");
+        CHECK(p.subs[0].owned_hi - p.subs[0].owned_lo < p.subs.back().owned_hi - p.subs.back().owned_lo);
+        for (double v : pc) CHECK(std::abs(v - total / pieces) <= *std::max_element(cost.begin(), cost.end()));
+    }
+    // The distributed CPU engine on such cuts still equals one domain (the real scene's
+    // dispersive sphere moves the cuts by a few planes).
+    CHECK(distributed_vs_single(c.scene, 3, 30) < 1e-12);
 }
 
 TEST_CASE("distributed engine (CPU subdomains): 3D equals one domain for 1-4 pieces, cuts through PML, "

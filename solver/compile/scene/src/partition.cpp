@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -307,6 +308,36 @@ Partition build(const Scene& g, const Layout& L) {
 
 }  // namespace
 
+std::vector<double> partition_plane_cost(const Scene& g) {
+    const int a = partition_axis(g);
+    const std::int64_t N = axis_cells(g, a), plane = plane_cells(g, a);
+    std::vector<double> cost(std::size_t(std::max<std::int64_t>(0, N)), double(plane));
+    // One bulk cell update: 18 s + 6 B; one listed dispersive sample of N poles, N_D of
+    // them Drude: (4N - 2N_D + 5) s + 10 B (cuda_bulk3d.cuh, cuda_dispersion.cuh; s = 4).
+    constexpr double s4 = 4.0, bulk = 18.0 * s4 + 6.0;
+    std::vector<double> set_cost(g.pole_sets.size(), 0.0);
+    for (std::size_t q = 0; q < g.pole_sets.size(); ++q) {
+        double n = 0, nd = 0;
+        for (const PoleCoeffs& c : g.pole_sets[q].poles) {
+            n += 1;
+            if (pole_restoring(c) == 0.0) nd += 1;
+        }
+        set_cost[q] = ((4.0 * n - 2.0 * nd + 5.0) * s4 + 10.0) / bulk;
+    }
+    // Diagnosis (docs/performance.md): GOLIGHTLY_PARTITION_PLANES=1 counts planes only.
+    const char* planes_only = std::getenv("GOLIGHTLY_PARTITION_PLANES");
+    if (plane <= 0 || (planes_only && std::string(planes_only) == "1")) return cost;
+    for (int c = 0; c < 3; ++c) {
+        const DispersiveCells& d = g.dispersive[c];
+        for (std::size_t k = 0; k < d.cells.size(); ++k) {
+            const std::int64_t pl = std::int64_t(d.cells[k]) / plane;
+            const std::size_t set = k < d.pole_set.size() ? d.pole_set[k] : 0;
+            if (pl >= 0 && pl < N && set < set_cost.size()) cost[std::size_t(pl)] += set_cost[set];
+        }
+    }
+    return cost;
+}
+
 Partition partition_scene(const Scene& g, int pieces, const std::vector<double>& weights) {
     if (g.window.active) throw RunError("partition: the scene already is a subdomain");
     if (pieces < 1) throw RunError("partition: pieces must be >= 1, got " + std::to_string(pieces));
@@ -349,11 +380,26 @@ Partition partition_scene(const Scene& g, int pieces, const std::vector<double>&
                        "); use fewer devices or a larger grid");
     std::vector<double> w = weights.empty() ? std::vector<double>(std::size_t(pieces), 1.0) : weights;
     const double W = std::accumulate(w.begin(), w.end(), 0.0);
+    // Cuts where the cumulative plane cost reaches each piece's share of the weights
+    // (partition_plane_cost): with no dispersive cells every plane costs the same and the cut
+    // is round(N * share) planes; each piece keeps at least min_owned planes.
+    const std::vector<double> cost = partition_plane_cost(g);
+    std::vector<double> prefix(cost.size() + 1, 0.0);
+    for (std::size_t k = 0; k < cost.size(); ++k) prefix[k + 1] = prefix[k] + cost[k];
+    const double C = prefix.back();
     double acc = 0;
     L.lo.push_back(0);
     for (int p = 0; p < pieces - 1; ++p) {
         acc += w[std::size_t(p)];
-        const std::int64_t cut = std::int64_t(std::llround(double(L.N) * acc / W));
+        const double target = C * acc / W;
+        // the plane j where the cumulative cost crosses target, interpolated inside it
+        const std::size_t j = std::size_t(std::max<std::ptrdiff_t>(
+            0, std::upper_bound(prefix.begin(), prefix.end(), target) - prefix.begin() - 1));
+        double at = double(j);
+        if (j < cost.size() && cost[j] > 0) at += (target - prefix[j]) / cost[j];
+        std::int64_t cut = std::int64_t(std::llround(std::min(at, double(L.N))));
+        cut = std::max(cut, L.lo.back() + min_owned);
+        cut = std::min(cut, L.N - std::int64_t(pieces - 1 - p) * min_owned);
         L.lo.push_back(cut);
     }
     for (int p = 0; p < pieces; ++p) L.hi.push_back(p + 1 < pieces ? L.lo[std::size_t(p) + 1] : L.N);

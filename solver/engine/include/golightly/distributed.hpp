@@ -123,7 +123,7 @@ struct SubdomainDevice {
     bool cuda = false;  ///< false: CPU engine
     int ordinal = 0;    ///< CUDA device ordinal (cuda = true)
     int threads = 0;    ///< CPU threads (cuda = false; <= 0: all cores)
-    double weight = 1;  ///< share of the grid's planes (partition_scene weights)
+    double weight = 1;  ///< share of the grid's plane cost (partition_scene weights)
     /// The process (Communicator rank) that steps it: the distributed engine makes engines
     /// only for its own rank's subdomains; the other entries give the weight alone.
     int rank = 0;

@@ -90,9 +90,18 @@ int partition_halo(const Scene& scene);
 /// The cut axis of a scene: 2 (z) in 3D, 1 (y) in 2D.
 inline int partition_axis(const Scene& scene) { return scene.dimensions == 3 ? 2 : 1; }
 
+/// The cost of updating each plane normal to partition_axis() (index = plane), in bulk cell
+/// updates: the plane's cells, plus for every listed dispersive sample on it the bytes of
+/// its pole update over a bulk cell's (the CUDA traffic models: (4N - 2N_D + 5) s + 10 B
+/// for N poles, N_D of them Drude, against 18 s + 6 B, s = 4; 1.46 per sample for 6-pole
+/// gold). CPML, sources and monitors are not counted. The environment variable
+/// GOLIGHTLY_PARTITION_PLANES=1 (diagnosis) makes every plane cost its cells only.
+std::vector<double> partition_plane_cost(const Scene& scene);
+
 /// Cuts `global` into `pieces` slabs along partition_axis(). `weights` (optional, one per
-/// piece, > 0) sets the share of planes of each piece (faster devices take more); by default
-/// equal shares. pieces == 1 gives one subdomain whose scene equals `global` (no window).
+/// piece, > 0) sets each piece's share of the total plane cost (partition_plane_cost:
+/// faster devices take more, pieces with dispersive cells fewer planes); by default equal
+/// shares. Without dispersive cells the shares are shares of planes. pieces == 1 gives one subdomain whose scene equals `global` (no window).
 /// Throws RunError when a piece would own fewer than 2 * halo planes (name the planes
 /// available and the pieces asked for), for pieces < 1, weights of the wrong count or not
 /// positive, or a global scene that already is a subdomain (window active).
