@@ -101,7 +101,8 @@ std::vector<double> partition_plane_cost(const Scene& scene);
 /// Cuts `global` into `pieces` slabs along partition_axis(). `weights` (optional, one per
 /// piece, > 0) sets each piece's share of the total plane cost (partition_plane_cost:
 /// faster devices take more, pieces with dispersive cells fewer planes); by default equal
-/// shares. Without dispersive cells the shares are shares of planes. pieces == 1 gives one subdomain whose scene equals `global` (no window).
+/// shares. Without dispersive cells the shares are shares of planes. pieces == 1 gives one
+/// subdomain whose scene equals `global` (no window).
 /// Throws RunError when a piece would own fewer than 2 * halo planes (name the planes
 /// available and the pieces asked for), for pieces < 1, weights of the wrong count or not
 /// positive, or a global scene that already is a subdomain (window active).
