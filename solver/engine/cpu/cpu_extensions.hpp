@@ -117,12 +117,9 @@ public:
         for (const PoleSet& ps : sc.pole_sets) {
             set_first_.push_back(std::uint32_t(coeffs_.size()));
             set_count_.push_back(std::uint32_t(ps.poles.size()));
-            std::uint32_t drude = 0;
-            for (const PoleCoeffs& c : ps.poles) {
+            for (const PoleCoeffs& c : ps.poles)
                 coeffs_.push_back({Real(pole_damping(c)), Real(pole_restoring(c)), Real(c.c3)});
-                if (pole_restoring(c) == 0.0) ++drude;
-            }
-            set_drude_.push_back(drude);
+            set_drude_.push_back(std::uint32_t(drude_poles(ps)));
         }
         const int nx = sc.nx, ny = grid_rows(sc);
         for (int c = 0; c < 3; ++c) {

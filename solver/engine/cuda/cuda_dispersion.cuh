@@ -96,14 +96,12 @@ public:
             first.push_back(int(coeffs.size() / 3));
             count.push_back(int(ps.poles.size()));
             max_poles = std::max(max_poles, int(ps.poles.size()));
-            int drude = 0;
             for (const PoleCoeffs& c : ps.poles) {
-                if (pole_restoring(c) == 0.0) ++drude;
                 coeffs.push_back(T(pole_damping(c)));
                 coeffs.push_back(T(pole_restoring(c)));
                 coeffs.push_back(T(c.c3));
             }
-            drude_.push_back(drude);
+            drude_.push_back(drude_poles(ps));
         }
         upload(pole_first_, first, stream);
         upload(pole_count_, count, stream);

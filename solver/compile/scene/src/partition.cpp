@@ -317,11 +317,7 @@ std::vector<double> partition_plane_cost(const Scene& g) {
     constexpr double s4 = 4.0, bulk = 18.0 * s4 + 6.0;
     std::vector<double> set_cost(g.pole_sets.size(), 0.0);
     for (std::size_t q = 0; q < g.pole_sets.size(); ++q) {
-        double n = 0, nd = 0;
-        for (const PoleCoeffs& c : g.pole_sets[q].poles) {
-            n += 1;
-            if (pole_restoring(c) == 0.0) nd += 1;
-        }
+        const double n = double(g.pole_sets[q].poles.size()), nd = double(drude_poles(g.pole_sets[q]));
         set_cost[q] = ((4.0 * n - 2.0 * nd + 5.0) * s4 + 10.0) / bulk;
     }
     // Diagnosis (docs/performance.md): GOLIGHTLY_PARTITION_PLANES=1 counts planes only.

@@ -316,6 +316,13 @@ struct PoleSet {
     std::vector<PoleCoeffs> poles;
 };
 
+/// The Drude poles of a set (pole_restoring 0: their P~ does not enter the update).
+inline int drude_poles(const PoleSet& ps) {
+    int n = 0;
+    for (const PoleCoeffs& c : ps.poles) n += pole_restoring(c) == 0.0 ? 1 : 0;
+    return n;
+}
+
 /// Compact list of the dispersive cells of one E component, sorted by increasing flat
 /// index (j*nx+i); three arrays of one length.
 struct DispersiveCells {
