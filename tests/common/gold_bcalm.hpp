@@ -41,6 +41,14 @@ inline std::filesystem::path compact_variant_path() {
     return std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "gold_bcalm_compact_3d.glproj";
 }
 
+/// The fine example (examples/gold_nanosphere_bcalm_3d_fine.glproj): the example's sphere,
+/// material, plane wave and spectrum on 0.25 nm cells (radius 160 cells) in a 0.12 um cube,
+/// the boxes 3 (absorption), 6 (TF/SF) and 10 nm (scattering) from the gold, the PML 10 nm
+/// beyond the scattering box, Courant 0.55: 512^3 = 134 M cells. Issue 15's 3 % run.
+inline std::filesystem::path fine_example_path() {
+    return std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "gold_nanosphere_bcalm_3d_fine.glproj";
+}
+
 /// The project a resolution study runs: GOLIGHTLY_GOLD_BCALM_PROJECT (a variant of the
 /// example: the sphere the first layer's first shape, monitors 0 and 1 the scattering and
 /// absorption boxes), else the example.

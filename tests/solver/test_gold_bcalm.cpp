@@ -40,8 +40,9 @@ double omega_of_um(double wavelength_um) { return 2 * units::pi * units::c0 / (w
 
 namespace {
 /// The checks both B-CALM examples pass (the test below): loads, runnable, written as
-/// GoLightly saves it, its boxes nest with gaps of >= 5 of its cells, compiles at 5 nm.
-void check_gold_example(const std::filesystem::path& path) {
+/// GoLightly saves it, its boxes nest with gaps of >= 5 of its cells, compiles at
+/// coarse_dx_um (5 nm unless given).
+void check_gold_example(const std::filesystem::path& path, double coarse_dx_um = 0.005) {
     INFO(path.string());
     const Project p = load_project(path);
     CHECK_NOTHROW(check_runnable(p, path.string()));
@@ -84,10 +85,11 @@ void check_gold_example(const std::filesystem::path& path) {
         CHECK(scmin[a] >= gap);
         CHECK(scmax[a] <= p.domain.size[a] - gap);
     }
-    // compiles (at 5 nm cells, 80^3: the example's own 1 nm grid is 272^3) without a
-    // stability warning, with dispersive cells on every E component
+    // compiles (at 5 nm cells, 80^3: the example's own 1 nm grid is 272^3; the fine
+    // example, whose boxes lie 3-4 nm apart, at 1 nm) without a stability warning, with
+    // dispersive cells on every E component
     Project coarse = p;
-    coarse.domain.cell_size = 0.005;
+    coarse.domain.cell_size = coarse_dx_um;
     coarse.domain.pml.cells = 8;
     const CompiledProject cp = compile_project(coarse, path.string());
     for (const auto& w : cp.warnings) CHECK(w.find("UNSTABLE") == std::string::npos);
@@ -112,6 +114,37 @@ TEST_CASE("B-CALM gold sphere, compact study variant: the example's physics, nes
     CHECK(v.domain.size[0] < base.domain.size[0]);
     CHECK(material_to_json(v.materials.at(0)) == material_to_json(base.materials.at(0)));
     CHECK(v.layers.at(0).shapes.at(0).radius == base.layers.at(0).shapes.at(0).radius);
+    CHECK(project_to_json(v).at("sources").at(0).at("waveform") ==
+          project_to_json(base).at("sources").at(0).at("waveform"));
+    CHECK(v.sources.at(0).direction == base.sources.at(0).direction);
+    CHECK(v.sources.at(0).component == base.sources.at(0).component);
+    CHECK(v.run.spectrum.points == base.run.spectrum.points);
+    CHECK(v.run.spectrum.wavelength_min == base.run.spectrum.wavelength_min);
+    CHECK(v.run.spectrum.wavelength_max == base.run.spectrum.wavelength_max);
+    CHECK(v.run.stop.decay_db == base.run.stop.decay_db);
+    CHECK(v.run.precision == base.run.precision);
+    CHECK(v.run.subpixel_averaging == base.run.subpixel_averaging);
+}
+
+// The fine example (issue 15's 3 % run on GPUs, tests/gpu/cuda_gold_bcalm.cpp
+// [gold_bcalm_target]): the example's sphere, material, plane wave, spectrum, stop and
+// precision on 0.25 nm cells, the sphere's radius a whole number of cells (160) about a
+// grid node, as the runs whose error falls at first order (validation/README.md).
+TEST_CASE("B-CALM gold sphere, fine example: the example's physics on 0.25 nm cells, nested, compiles",
+          "[project][3d][dispersive][gold_bcalm]") {
+    check_gold_example(gold_bcalm::fine_example_path(), 0.001);
+    const Project base = load_project(gold_bcalm::example_path());
+    const Project v = load_project(gold_bcalm::fine_example_path());
+    CHECK(v.domain.cell_size == Approx(0.00025).epsilon(1e-12));
+    CHECK(material_to_json(v.materials.at(0)) == material_to_json(base.materials.at(0)));
+    const Shape& sphere = v.layers.at(0).shapes.at(0);
+    CHECK(sphere.radius == base.layers.at(0).shapes.at(0).radius);
+    const double r_cells = sphere.radius / v.domain.cell_size;
+    CHECK(std::abs(r_cells - 160) < 1e-6);
+    for (double c : {sphere.center_3d.x, sphere.center_3d.y, sphere.center_3d.z}) {
+        const double nodes = c / v.domain.cell_size;
+        CHECK(std::abs(nodes - std::round(nodes)) < 1e-6);
+    }
     CHECK(project_to_json(v).at("sources").at(0).at("waveform") ==
           project_to_json(base).at("sources").at(0).at("waveform"));
     CHECK(v.sources.at(0).direction == base.sources.at(0).direction);
