@@ -56,7 +56,8 @@ TEST_CASE("CUDA: B-CALM gold nanosphere example against Mie (3 % below 0.5 um, 6
 // validation/README.md). Sub-pixel averaging of the poles makes it worse (cut cells near
 // eps = 0), and so did the Farjadpour average of eps(w) itself ("Tried and dropped").
 // So this runs the fine example (gold_bcalm::fine_example_path: R = 160, 512^3 cells,
-// 92950 steps to 80 dB) on every visible GPU (run.devices auto: one grid split over them).
+// 92950 steps to 80 dB) on every visible GPU (run.devices "all" unless the project sets
+// it: `auto` would take one device per 2^26 cells, run.hpp kAutoCellsPerDevice).
 // Seen 2026-11-27 (`golightly-cli run` of the example on two H200s, 459 s at 29.6 Gcells/s,
 // its spectra.csv against this file's Mie values): worst sca 1.18 %, abs 2.43 %. GOLIGHTLY_GOLD_BCALM_PROJECT
 // runs another project, GOLIGHTLY_GOLD_BCALM_TARGET_DX (um) another cell size.
@@ -65,6 +66,7 @@ TEST_CASE("CUDA: B-CALM gold nanosphere, 3 % of Mie over 0.3-1.2 um (issue 15 ta
     const std::string file = other ? std::string(other) : gold_bcalm::fine_example_path().string();
     Project p = load_project(file);
     if (const char* dx = std::getenv("GOLIGHTLY_GOLD_BCALM_TARGET_DX")) p.domain.cell_size = std::atof(dx);
+    if (!p.run.extra.contains("devices")) p.run.extra["devices"] = "all";
     const RunResult r = run_example_on_cuda(p, file);
     REQUIRE(r.backend == "cuda");
     char label[64];
