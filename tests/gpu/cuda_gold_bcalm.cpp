@@ -59,8 +59,9 @@ TEST_CASE("CUDA: B-CALM gold nanosphere example against Mie (3 % below 0.5 um, 6
 // 92950 steps to 80 dB) on every visible GPU (run.devices "all" unless the project sets
 // it: `auto` would take one device per 2^26 cells, run.hpp kAutoCellsPerDevice).
 // Seen 2026-11-27 (`golightly-cli run` of the example on two H200s, 459 s at 29.6 Gcells/s,
-// its spectra.csv against this file's Mie values): worst sca 1.18 %, abs 2.43 %. GOLIGHTLY_GOLD_BCALM_PROJECT
-// runs another project, GOLIGHTLY_GOLD_BCALM_TARGET_DX (um) another cell size.
+// its spectra.csv against this file's Mie values): worst sca 1.18 %, abs 2.43 %.
+// GOLIGHTLY_GOLD_BCALM_PROJECT runs another project, GOLIGHTLY_GOLD_BCALM_TARGET_DX (um)
+// another cell size.
 TEST_CASE("CUDA: B-CALM gold nanosphere, 3 % of Mie over 0.3-1.2 um (issue 15 target)", "[.][gold_bcalm_target][3d]") {
     const char* other = std::getenv("GOLIGHTLY_GOLD_BCALM_PROJECT");
     const std::string file = other ? std::string(other) : gold_bcalm::fine_example_path().string();

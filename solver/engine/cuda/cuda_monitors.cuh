@@ -132,9 +132,10 @@ __global__ void __launch_bounds__(kMonitorThreads) monitors(MonitorArgs<T> a, co
 // X[k][f] at a time (loads in flight; coalesced over f). A set of fewer frequencies than
 // threads (a flux box's 19, say) is spread over lanes: thread t owns f = t % n_freq and the
 // samples k = t / n_freq + lanes * j, so that not only n_freq of the block's threads work
-// (before: 19 of 128, and the accumulation took 7 % of a gold-sphere step on an H200). Traffic per accumulation: 8 B per sample and slot
-// (ring read; host mode also its zeroing) + 32 B per accumulator (double2 read + write),
-// i.e. per step 8 B per sample and 32 B / kDftSlots per accumulator.
+// (before: 19 of 128, and the accumulation took 8 % of a gold-sphere step on an H200).
+// Traffic per accumulation: 8 B per sample and slot (ring read; host mode also its
+// zeroing) + 32 B per accumulator (double2 read + write), i.e. per step 8 B per sample and
+// 32 B / kDftSlots per accumulator.
 template <class T>
 __global__ void __launch_bounds__(kMonitorThreads)
     dft_accumulate(DftAccumArgs<T> a, const long long* d_step, int step_offset, long long base, int s0, int s1) {
@@ -164,7 +165,7 @@ __global__ void __launch_bounds__(kMonitorThreads)
         }
         __syncthreads();
         const double t_off = s.is_h ? 0.5 : 1.0;
-        if (s.n_freq < int(blockDim.x)) {
+        if (s.n_freq > 0 && s.n_freq < int(blockDim.x)) {
             // Few frequencies (flux boxes: typically 10-100): thread t owns frequency
             // f = t % n_freq of lane t / n_freq, and the lanes share the item's samples
             // (k = lane + lanes * j), so that all lanes * n_freq threads work instead of
