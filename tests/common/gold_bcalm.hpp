@@ -51,10 +51,10 @@ inline std::filesystem::path fine_example_path() {
 
 /// The project a resolution study runs: GOLIGHTLY_GOLD_BCALM_PROJECT (a variant of the
 /// example: the sphere the first layer's first shape, monitors 0 and 1 the scattering and
-/// absorption boxes), else the example.
-inline std::string study_project_path() {
+/// absorption boxes), else `fallback` (the example unless given).
+inline std::string study_project_path(const std::filesystem::path& fallback = example_path()) {
     const char* other = std::getenv("GOLIGHTLY_GOLD_BCALM_PROJECT");
-    return other ? std::string(other) : example_path().string();
+    return other ? std::string(other) : fallback.string();
 }
 
 /// eps(omega) of B-CALM's gold written out from the paper's formula and Table 1, independent

@@ -63,8 +63,7 @@ TEST_CASE("CUDA: B-CALM gold nanosphere example against Mie (3 % below 0.5 um, 6
 // GOLIGHTLY_GOLD_BCALM_PROJECT runs another project, GOLIGHTLY_GOLD_BCALM_TARGET_DX (um)
 // another cell size.
 TEST_CASE("CUDA: B-CALM gold nanosphere, 3 % of Mie over 0.3-1.2 um (issue 15 target)", "[.][gold_bcalm_target][3d]") {
-    const char* other = std::getenv("GOLIGHTLY_GOLD_BCALM_PROJECT");
-    const std::string file = other ? std::string(other) : gold_bcalm::fine_example_path().string();
+    const std::string file = gold_bcalm::study_project_path(gold_bcalm::fine_example_path());
     Project p = load_project(file);
     if (const char* dx = std::getenv("GOLIGHTLY_GOLD_BCALM_TARGET_DX")) p.domain.cell_size = std::atof(dx);
     if (!p.run.extra.contains("devices")) p.run.extra["devices"] = "all";
