@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <numbers>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -766,6 +767,24 @@ TEST_CASE("GDS export: split_polygon tiles a polygon with pieces of at most N ve
     CHECK(teeth.size() >= 10);
     check_tiling(comb, teeth, 16, 0);
     CHECK_THROWS_WITH(gds::split_polygon(comb, 4), Catch::Contains("at least 8"));
+    // A keyhole (a square with a square hole joined to the outside by a zero-width slit,
+    // as GDSII writes holes) is weakly simple: the slit's two edges cross cut lines at the
+    // same point, and the pieces still tile it.
+    Ring64 keyhole = {{500, 0}, {1000, 0}, {1000, 1000}};
+    for (int i = 1; i < 10; ++i) keyhole.push_back({1000 - 100 * i, 1000 + (i % 2) * 10});
+    for (const auto& v : Ring64{{0, 1000}, {0, 0}, {500, 0}, {500, 400}, {400, 400}, {400, 600}, {600, 600}, {600, 400}, {500, 400}})
+        keyhole.push_back(v);
+    const auto keyhole_pieces = gds::split_polygon(keyhole, 8);
+    CHECK(keyhole_pieces.size() >= 3);
+    check_tiling(keyhole, keyhole_pieces, 8, 0);
+    // A ring that crosses itself (the star polygon {13/5}) is refused with a message, not
+    // split without end (fuzz_gds timed out on such a ring in CI).
+    Ring64 star;
+    for (int i = 0; i < 13; ++i) {
+        const double t = 2 * std::numbers::pi * ((i * 5) % 13) / 13;
+        star.push_back({std::llround(1e4 * std::cos(t)), std::llround(1e4 * std::sin(t))});
+    }
+    CHECK_THROWS_WITH(gds::split_polygon(star, 8), Catch::Contains("crosses itself"));
 }
 
 TEST_CASE("GDS export: a polygon over 8190 vertices is written as valid pieces of the same area", "[gds]") {

@@ -141,7 +141,9 @@ std::vector<std::uint8_t> write(const std::string& cell, const std::vector<Write
 /// sides. The pieces keep the ring's orientation; their areas add up to the ring's up to
 /// the rounding of the crossings (at most half a unit times the crossing's edge length
 /// each). Throws std::invalid_argument for max_vertices < 8, std::runtime_error when no
-/// free cut line exists (a vertex on every integer line of its box) or after 64 rounds.
+/// free cut line exists (a vertex on every integer line of its box), when a cut shows the
+/// ring crossing itself (a piece would take chains from both sides of the cut line: its
+/// pieces would not shrink), or after 64 rounds or 64 (ring + max_vertices) vertices in all.
 std::vector<std::vector<std::array<std::int64_t, 2>>> split_polygon(const std::vector<std::array<std::int64_t, 2>>& ring,
                                                                     std::size_t max_vertices);
 
