@@ -59,7 +59,7 @@ Monitor flux_line(const std::string& name, double x, double y0, double y1, const
 
 }  // namespace
 
-TEST_CASE("2D directional coupler: power split against coupled-mode theory", "[modes2dmon][coupler]") {
+TEST_CASE("2D directional coupler: power split against coupled-mode theory", "[modes2dmon][coupler][slow]") {
     const double dx = 0.02, courant = 0.5;
     const double dt = courant * dx * units::um / units::c0;
     const double f0 = units::wavelength_um_to_hz(1.55);

@@ -198,7 +198,7 @@ std::vector<std::vector<double>> cube_probes(int interior, int pml, int margin, 
 }  // namespace
 
 TEST_CASE("3D CPML (16 cells) reflects a point pulse below -95 / -90 / -90 dB at a face / edge / corner",
-          "[engine3d][physics][cpml]") {
+          "[engine3d][physics][cpml][slow]") {
     const int interior = 20, pml = 16, steps = 190;
     // The reference's boundary is so far that nothing returns within `steps` (S = 0.5: 95
     // cells of travel; source -> boundary -> face probe is 2 * margin + 12 cells and more).

@@ -293,7 +293,7 @@ TEST_CASE("3D TF/SF: dielectric sphere (eps 4, r = 0.5 um) scattering cross-sect
 }
 
 TEST_CASE("3D TF/SF: absorbing sphere (conductivity) absorption and scattering vs the Mie series",
-          "[mie3d][3d]") {
+          "[mie3d][3d][slow]") {
     // eps(w) = 4 + i sigma / (eps0 w), sigma = 1e4 S/m (m ~ 2 + 0.1i at 0.6 um), a = 0.3 um,
     // dx = 0.015 um: the absorption box (total field, inside the TF region) and the scattering
     // box (outside it) against Q_abs = Q_ext - Q_sca and Q_sca of the complex-index series.

@@ -34,7 +34,7 @@ Source one_way_plane(const std::string& dir, const Vec3& center, const Vec3& siz
 }  // namespace
 
 TEST_CASE("3D one-way plane source: a uniform sheet across a periodic cell sends a plane wave of amplitude A "
-          "one way (+z and -z, Ex and Ey)", "[compile3d][3d][oneway]") {
+          "one way (+z and -z, Ex and Ey)", "[compile3d][3d][oneway][slow]") {
     // x, y periodic, z CPML. Case 0: 16-24 cells per wavelength, a broad pulse (0.8-1.2 um);
     // case 1: the 2D one-way line test's set-up (test_mode_source.cpp: cell 0.02 um, 1.55 um
     // pulse of span 0.3 um, spectrum 1.45-1.65 um, backward / forward 1.9e-11 in 2D).

@@ -204,7 +204,7 @@ double envelope_order(const std::vector<std::pair<double, double>>& env) {
 // h^p g(offset of the interface in its cell)): the orders are fitted (least squares in
 // log-log) to the upper envelope of |error| over bins of resolution, pooled over the
 // centres. Reference per centre: the mean of three fine averaged grids.
-TEST_CASE("sub-pixel averaging converges at second order, staircasing slower (TMz disc)", "[physics][subpixel]") {
+TEST_CASE("sub-pixel averaging converges at second order, staircasing slower (TMz disc)", "[physics][subpixel][slow]") {
     const auto t0 = std::chrono::steady_clock::now();
     const double periods = 32;
     const std::vector<Vec2> centres = {{0.7123, 0.6829}, {0.6712, 0.7234}, {0.7277, 0.7061}};
@@ -553,7 +553,7 @@ TEST_CASE("TEz sub-pixel tensor: an indefinite coupling is caught by the energy 
 // order), while the full Farjadpour tensor (off-diagonal coupling, scene.hpp "Anisotropic
 // cells") gives second order. (With the diagonal entries only, the dropped off-diagonal
 // term is O(1) in an O(h) band: first order again.)
-TEST_CASE("sub-pixel tensor converges at second order, staircasing at first order (TEz disc)", "[physics][subpixel]") {
+TEST_CASE("sub-pixel tensor converges at second order, staircasing at first order (TEz disc)", "[physics][subpixel][slow]") {
     const auto t0 = std::chrono::steady_clock::now();
     const double periods = 24;
     const char* env_c = std::getenv("GOLIGHTLY_SUBPIXEL_CENTRES");

@@ -253,7 +253,7 @@ std::array<double, 4> sphere_energy(double cells_per_radius, double scale, int s
 }  // namespace
 
 TEST_CASE("3D sub-pixel tensor: energy stays bounded over 1e4 steps (eps 12 sphere, PEC box)",
-          "[physics][subpixel][3d]") {
+          "[physics][subpixel][3d][slow]") {
     for (double cpr : {4.3, 7.7}) {
         std::size_t sites = 0;
         const auto en = sphere_energy(cpr, 1.0, 10000, &sites);
