@@ -833,6 +833,18 @@ TEST_CASE("GDS export: a polygon over 8190 vertices is written as valid pieces o
     CHECK(rg.polygons.size() >= 3);
     CHECK(most <= gds::kMaxBoundaryVertices);
     CHECK(ra == Approx(want).epsilon(1e-5));
+    // A polygon over the limit that crosses itself (the star polygon {9001/4000}) cannot be
+    // split into boundaries: the error names the layer and the vertex count.
+    gds::WriteLayer star;
+    star.layer = 5;
+    star.datatype = 2;
+    star.polygons.emplace_back();
+    for (int i = 0; i < 9001; ++i) {
+        const double t = 2 * std::numbers::pi * double((std::int64_t(i) * 4000) % 9001) / 9001;
+        star.polygons.back().push_back({1000 * std::cos(t), 1000 * std::sin(t)});
+    }
+    CHECK_THROWS_WITH(gds::write("STAR", {star}),
+                      Catch::Contains("layer 5/2") && Catch::Contains("9001 vertices") && Catch::Contains("crosses itself"));
 }
 
 TEST_CASE("GDS export keeps the embedded files' database unit", "[gds]") {

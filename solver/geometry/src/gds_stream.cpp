@@ -761,9 +761,19 @@ std::vector<std::uint8_t> write(const std::string& cell, const std::vector<Write
         for (const Vec2& q : poly) ring.push_back({to_db(q.x, db_unit_um), to_db(q.y, db_unit_um)});
         ring = dedupe(std::move(ring));
         if (ring.size() < 3) return;
-        if (ring.size() <= kMaxBoundaryVertices) boundary(L, ring);
-        else
-            for (const auto& piece : split_polygon(ring, kMaxBoundaryVertices)) boundary(L, piece);
+        if (ring.size() <= kMaxBoundaryVertices) {
+            boundary(L, ring);
+            return;
+        }
+        std::vector<Ring64> pieces;
+        try {
+            pieces = split_polygon(ring, kMaxBoundaryVertices);
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error("GDSII layer " + std::to_string(L.layer) + "/" + std::to_string(L.datatype) + ": a polygon of " +
+                                     std::to_string(ring.size()) + " vertices (more than a boundary's " +
+                                     std::to_string(kMaxBoundaryVertices) + ") could not be split: " + e.what());
+        }
+        for (const auto& piece : pieces) boundary(L, piece);
     };
     for (const WriteLayer& L : layers) {
         for (const auto& poly : L.polygons) {
