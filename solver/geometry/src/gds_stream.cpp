@@ -664,9 +664,10 @@ std::vector<Ring64> cut_ring(const Ring64& r, int axis, std::int64_t c) {
             // takes chains from both sides means the ring crosses itself (its pieces would
             // not shrink and the splitting would not end).
             if (xs[k].up != xs[start].up || (k != start && used[k]))
-                throw std::runtime_error("the polygon crosses itself (its edges " + std::to_string(xs[start].edge) + " and " +
-                                         std::to_string(xs[k].edge) +
-                                         " bound the same piece from both sides of a cut): a GDSII boundary must be simple");
+                throw std::runtime_error("the polygon crosses itself (its boundary at (" + std::to_string(xs[start].p[0]) + ", " +
+                                         std::to_string(xs[start].p[1]) + ") and at (" + std::to_string(xs[k].p[0]) + ", " +
+                                         std::to_string(xs[k].p[1]) +
+                                         ") database units bounds one piece from both sides of a cut): a GDSII boundary must be simple");
             used[k] = true;
             const std::size_t next = (k + 1) % m;
             piece.push_back(xs[k].p);
