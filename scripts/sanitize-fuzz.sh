@@ -42,8 +42,39 @@ if [ "$run_tests" = 1 ]; then
   # grids (the 3D Mie run alone is minutes in Release), and the Release ctest runs them;
   # and less the hidden [.] cases (benchmarks, convergence studies): a filter made only of
   # exclusions would select them in Catch2.
-  "$build/tests/golightly_solver_tests" --order decl --durations yes "~[slow]~[.]"
-  echo "sanitize-fuzz: solver tests under ASan+UBSan $(( $(date +%s) - t0 )) s"
+  # The cases are dealt round-robin (declaration order) to one process per core
+  # (GOLIGHTLY_ASAN_SHARDS overrides): the Release ctest already runs them two at a time, and
+  # most are single-threaded. Each shard's list must select exactly its names, or the stage fails.
+  bin="$build/tests/golightly_solver_tests"
+  filter="~[slow]~[.]"
+  shards=${GOLIGHTLY_ASAN_SHARDS:-$jobs}
+  tdir=$(mktemp -d)
+  # (Catch2 2's --list-* commands exit with the number of cases listed.)
+  { "$bin" --list-test-names-only "$filter" || true; } | sed '/^$/d' > "$tdir/names"
+  total=$(wc -l < "$tdir/names")
+  [ "$total" -ge "$shards" ] || { echo "sanitize-fuzz: $bin listed $total cases" >&2; exit 1; }
+  for s in $(seq 0 $(( shards - 1 ))); do
+    # -f reads test specs: commas, brackets, wildcards, quotes and backslashes are escaped.
+    awk -v n="$shards" -v s="$s" 'NR % n == s' "$tdir/names" | sed 's/[][\\,*"~]/\\&/g' > "$tdir/shard$s"
+    got=$({ "$bin" --list-test-names-only -f "$tdir/shard$s" || true; } | sed '/^$/d' | wc -l)
+    if [ "$got" != "$(wc -l < "$tdir/shard$s")" ]; then
+      echo "sanitize-fuzz: shard $s selects $got cases, not its $(wc -l < "$tdir/shard$s") names" >&2
+      exit 1
+    fi
+  done
+  for s in $(seq 0 $(( shards - 1 ))); do
+    (set +e; "$bin" --order decl --durations yes -f "$tdir/shard$s" > "$tdir/log$s" 2>&1; echo $? > "$tdir/rc$s") &
+  done
+  wait
+  fail=0
+  for s in $(seq 0 $(( shards - 1 ))); do
+    echo "== ASan+UBSan shard $s of $shards ($(wc -l < "$tdir/shard$s") of $total cases)"
+    cat "$tdir/log$s"
+    [ "$(cat "$tdir/rc$s")" = 0 ] || fail=1
+  done
+  rm -rf "$tdir"
+  [ "$fail" = 0 ] || { echo "sanitize-fuzz: solver tests under ASan+UBSan failed" >&2; exit 1; }
+  echo "sanitize-fuzz: solver tests under ASan+UBSan $(( $(date +%s) - t0 )) s ($total cases, $shards processes)"
 fi
 
 if [ "$run_fuzz" = 1 ]; then
