@@ -4,7 +4,10 @@
 #
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
-#                                                       [--scaling] [--build-only] [--mpi]
+#                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d]
+# --sanitize3d (issue 15): only compute-sanitizer memcheck and racecheck on every [cuda3d]
+# GPU test, each tool limited to SANITIZE3D_SECONDS (default 270) and the cases that
+# finished listed (racecheck slows the kernels with shared memory: update_he3, the DFT sets).
 # --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
 # multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
 # there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
@@ -26,9 +29,10 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0
+SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0
 for a in "$@"; do
   case $a in
+    --sanitize3d) SANITIZE3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --scaling) SCALING=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --build-only) BUILD_ONLY=1 ;;
     --mpi) MPI_ONLY=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
@@ -98,6 +102,18 @@ if [ $TESTS = 1 ] || [ "${INTEROP:-0}" = 1 ]; then
   else
     summary+=("gl interop: not built (no .gl/ carried: no GL/EGL headers)")
   fi
+fi
+
+if [ $SANITIZE3D = 1 ]; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck; do
+    echo "== compute-sanitizer $tool on [cuda3d] (at most ${SANITIZE3D_SECONDS:-270} s)"
+    timeout "${SANITIZE3D_SECONDS:-270}" $CS --tool $tool --error-exitcode 99 $T "[cuda3d]" --durations yes > "$LOG/${tool}3d.log" 2>&1
+    r=$?
+    done_cases=$(grep -cE '^[0-9.]+ s: ' "$LOG/${tool}3d.log")
+    grep -E '^[0-9.]+ s: ' "$LOG/${tool}3d.log"; tail -3 "$LOG/${tool}3d.log"
+    summary+=("$tool [cuda3d]: rc=$r$([ $r = 124 ] && echo ' (time limit)'), $done_cases cases finished, $(grep -E 'test case|No tests' "$LOG/${tool}3d.log" | tail -1), $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOG/${tool}3d.log" | tail -1)")
+  done
 fi
 
 if [ $SANITIZE = 1 ]; then
