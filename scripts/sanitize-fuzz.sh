@@ -91,8 +91,6 @@ if [ "$run_fuzz" = 1 ]; then
         # The Release and ASan test suites cover the mode solver; the fuzzer gets the rest.
         for f in examples/*.glproj tests/data/invalid/*.glproj; do
           if grep -q '"dimensions": *3' "$f" && grep -q '"mode"\|"ports"' "$f"; then continue; fi
-          # *_fine examples compile to 10^8 cells (GiBs): past the fuzzer's memory limit.
-          case $f in *_fine.glproj) continue ;; esac
           cp "$f" "$work/$t/seed/"
         done ;;
       step) cp examples/*.step "$work/$t/seed/" ;;
