@@ -663,7 +663,7 @@ std::vector<Ring64> cut_ring(const Ring64& r, int axis, std::int64_t c) {
             // The pieces of a simple ring each lie on one side of the line; a piece that
             // takes chains from both sides means the ring crosses itself (its pieces would
             // not shrink and the splitting would not end).
-            if (xs[k].up != xs[start].up || (k != start && used[k]))
+            if (xs[k].up != xs[start].up)
                 throw std::runtime_error("the polygon crosses itself (its boundary at (" + std::to_string(xs[start].p[0]) + ", " +
                                          std::to_string(xs[start].p[1]) + ") and at (" + std::to_string(xs[k].p[0]) + ", " +
                                          std::to_string(xs[k].p[1]) +
@@ -696,9 +696,9 @@ std::vector<std::vector<std::array<std::int64_t, 2>>> split_polygon(const std::v
     // vertices than the ring (tests: a disc in 8-vertex pieces about 2 times, the comb of
     // test_gds.cpp in 16-vertex pieces over 10 times); 64 times means no progress.
     const std::size_t max_total = 64 * (ring.size() + max_vertices);
+    std::size_t done_total = 0;  // vertices in `done`
     for (int round = 0; !todo.empty(); ++round) {
-        std::size_t total = 0;
-        for (const auto& r : done) total += r.size();
+        std::size_t total = done_total;
         for (const auto& r : todo) total += r.size();
         if (round > 64 || total > max_total)
             throw std::runtime_error("a polygon of " + std::to_string(ring.size()) + " vertices could not be split into pieces of at most " +
@@ -707,6 +707,7 @@ std::vector<std::vector<std::array<std::int64_t, 2>>> split_polygon(const std::v
         for (auto& r : todo) {
             if (r.size() < 3) continue;
             if (r.size() <= max_vertices) {
+                done_total += r.size();
                 done.push_back(std::move(r));
                 continue;
             }
