@@ -310,13 +310,53 @@ TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32 an
 
 // The fused bulk kernel (update_he3, GOLIGHTLY_CUDA3D_FUSED=1; the in-place pair is the
 // default) must give the same fields as the CPU engine on every case.
-TEST_CASE("CUDA 3D engine, fused kernel (GOLIGHTLY_CUDA3D_FUSED=1), matches the CPU 3D engine", "[cuda3d]") {
-    setenv("GOLIGHTLY_CUDA3D_FUSED", "1", 1);
-    for (const Case3& c : kCases) {
-        compare(c, Precision::Float32, 1e-5);
-        compare(c, Precision::Float64, 1e-11);
+// The fused step runs update_he3_tma wherever it applies (x and y not periodic, nx a multiple
+// of 8 after the CUDA engine's row padding to 32 cells: kCases[3] and kCases[4] among these);
+// GOLIGHTLY_CUDA3D_TMA=require makes the engine throw where it does not, so the cases below
+// that must run it are known to; GOLIGHTLY_CUDA3D_TMA=0 keeps update_he3 everywhere.
+namespace {
+struct EnvSet {  // sets a variable for one scope (restored, also when a check throws)
+    std::string name, old;
+    bool had;
+    EnvSet(const char* n, const char* v) : name(n), had(std::getenv(n) != nullptr) {
+        if (had) old = std::getenv(n);
+        setenv(n, v, 1);
     }
-    unsetenv("GOLIGHTLY_CUDA3D_FUSED");
+    ~EnvSet() {
+        if (had) setenv(name.c_str(), old.c_str(), 1);
+        else unsetenv(name.c_str());
+    }
+};
+// z periodic, x and y not, nx a multiple of 8: update_he3_tma wraps its plane coordinate.
+const Case3 kTmaPeriodicZ = {40, 18, 19, {PML, PMC, PER}, {4, 0, 0}, {5, 0, 0}, 16};
+}  // namespace
+
+TEST_CASE("CUDA 3D engine, fused kernel (GOLIGHTLY_CUDA3D_FUSED=1), matches the CPU 3D engine", "[cuda3d]") {
+    EnvSet fused("GOLIGHTLY_CUDA3D_FUSED", "1");
+    {
+        EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "auto");
+        for (const Case3& c : kCases) {
+            compare(c, Precision::Float32, 1e-5);
+            compare(c, Precision::Float64, 1e-11);
+        }
+    }
+    {
+        EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "require");
+        for (const Case3& c : {kCases[3], kCases[4], kTmaPeriodicZ}) {
+            compare(c, Precision::Float32, 1e-5);
+            compare(c, Precision::Float64, 1e-11);
+        }
+        Case3 one = kTmaPeriodicZ;  // one material map: one uint16 tensor map
+        one.one_map = true;
+        compare(one, Precision::Float32, 1e-5);
+    }
+    {
+        EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "0");
+        for (const Case3& c : kCases) {
+            compare(c, Precision::Float32, 1e-5);
+            compare(c, Precision::Float64, 1e-11);
+        }
+    }
 }
 
 // One material map for Ex, Ey and Ez (no sub-pixel averaging): the CUDA engine stores and

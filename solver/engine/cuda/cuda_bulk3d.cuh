@@ -62,6 +62,9 @@
 #include <string>
 #include <vector>
 
+#include <cuda.h>  // CUtensorMap (the type only; maps are encoded through cudaGetDriverEntryPointByVersion)
+#include <cudaTypedefs.h>
+
 #include "cuda_common.cuh"
 
 namespace golightly::cuda {
@@ -415,6 +418,244 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
     }
 }
 
+// ---- fused H + E kernel fed by the Tensor Memory Accelerator (update_he3_tma, design 4) ----
+//
+// Same step as update_he3 (input set -> output set, H then E of each plane, psi of owned
+// cells written, halo H recomputed from the unchanged input), but the planes come into
+// shared memory by Hopper bulk tensor copies (cp.async.bulk.tensor, one instruction per
+// field and plane, completion counted in bytes by an mbarrier per stage), kTmaStages planes
+// deep. A block owns 32 x 8 columns (i0 = 32 bx, j0 = 8 by), aligned to whole 128-byte rows
+// for the stores. Each stage holds the six fields of one plane over the box
+// [i0 - 4, i0 + 36) x [j0 - 1, j0 + 9): the owned cells, the halo column and row at i0 - 1,
+// j0 - 1 whose new H the E update needs, and the +x / +y neighbours of E. (The box starts at
+// i0 - 4, not i0 - 1: a box's first x must lie on 16 bytes, or the copy faults with an illegal
+// instruction; seen on the H200, .scratch probe, 2026-11-27.) Outside the grid
+// the tensor unit fills zeros, which is what a face that is not periodic reads, so the
+// kernel runs only where x and y are not periodic (Bulk3::tma_ok); a periodic z face wraps
+// the plane coordinate. Warps 0-7 own the rows; warp 8 recomputes H of the halo row j0 - 1,
+// warp 9 (8 lanes) of the halo column i0 - 1. A chunk [k0, k1) streams planes k0 - 1 ... k1
+// (plane k0 - 1 for the H below the first E, plane k1 for E at k + 1 of the last H): 2 of
+// every chunk + 2 planes are extra loads, from L2 mostly.
+// Traffic per cell, DRAM bytes: the fused model, 12 s + 6 B (or + 2 B with one material map),
+// the halo and the extra planes from L2.
+// A block owns kTmaTx x ROWS columns; its box per field and plane is kTmaBoxX x (ROWS + 2) from
+// (i0 - 4, j0 - 1); STAGES planes are in shared memory (the current one, the next one, the rest
+// in flight).
+constexpr int kTmaTx = 32, kTmaBoxX = 40;
+
+/// The six tensor maps (Ex, Ey, Ez, Hx, Hy, Hz) of one buffer set: 3D, innermost x, box
+/// kTmaBoxX x (ROWS + 2) x 1, zero fill outside the grid.
+struct TmaFieldMaps {
+    CUtensorMap f[6];
+    CUtensorMap mat[3];  // the uint16 material maps (Ex, Ey, Ez), box kTmaTx x ROWS from (i0, j0)
+    int n_mat;           // 1 where the three maps are one (Bulk3::shared_materials), else 3
+};
+
+template <class T, int ROWS>
+__host__ __device__ constexpr int tma_field_slot_bytes() {  // one field's box, rounded to the 128 B the copies want
+    return (kTmaBoxX * (ROWS + 2) * int(sizeof(T)) + 127) / 128 * 128;
+}
+template <int ROWS>
+__host__ __device__ constexpr int tma_mat_slot_bytes() {  // one material map's box (uint16), rounded to 128 B
+    return (kTmaTx * ROWS * 2 + 127) / 128 * 128;
+}
+template <class T, int ROWS>
+__host__ __device__ constexpr int tma_stage_bytes() {  // six fields and up to three material maps of one plane
+    return 6 * tma_field_slot_bytes<T, ROWS>() + 3 * tma_mat_slot_bytes<ROWS>();
+}
+template <class T, int ROWS, int STAGES>
+__host__ __device__ constexpr int tma_barrier_offset() {  // after the stages and the block's new H (3 x (ROWS + 1) x kTmaBoxX)
+    return STAGES * tma_stage_bytes<T, ROWS>() + (3 * (ROWS + 1) * kTmaBoxX * int(sizeof(T)) + 7) / 8 * 8;
+}
+template <class T, int ROWS, int STAGES>
+__host__ __device__ constexpr int tma_smem_bytes() {  // dynamic shared memory of update_he3_tma
+    return tma_barrier_offset<T, ROWS, STAGES>() + STAGES * 8;
+}
+template <class T, int ROWS, int STAGES>
+constexpr int tma_min_blocks() {  // blocks per SM the shared memory allows (227 KB), at most 4 (48 registers at 320 threads)
+    return std::max(1, std::min(4, (227 * 1024) / (tma_smem_bytes<T, ROWS, STAGES>() + 1024)));
+}
+
+__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void tma_wait(std::uint64_t* bar, std::uint32_t parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile(
+        "{\n .reg .pred p;\n"
+        "WAIT:\n"
+        " mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+        " @!p bra WAIT;\n"
+        "}\n" ::"r"(smem_addr(bar)),
+        "r"(parity)
+        : "memory");
+#endif
+}
+
+/// Thread 0: the six boxes of plane `plane` (wrapped when z is periodic) into `stage`,
+/// counted on `bar`. Coordinates may lie outside the grid (zero fill).
+template <class T, int ROWS>
+__device__ __forceinline__ void tma_issue(const TmaFieldMaps& maps, unsigned char* stage, std::uint64_t* bar, int x, int y,
+                                          int plane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const std::uint32_t bytes = 6u * kTmaBoxX * (ROWS + 2) * sizeof(T) + std::uint32_t(maps.n_mat) * kTmaTx * ROWS * 2u;
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+    for (int c = 0; c < 6; ++c)
+        asm volatile(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+                smem_addr(stage + c * tma_field_slot_bytes<T, ROWS>())),
+            "l"(reinterpret_cast<std::uint64_t>(&maps.f[c])), "r"(x), "r"(y), "r"(plane), "r"(smem_addr(bar))
+            : "memory");
+    for (int c = 0; c < maps.n_mat; ++c)
+        asm volatile(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+                smem_addr(stage + 6 * tma_field_slot_bytes<T, ROWS>() + c * tma_mat_slot_bytes<ROWS>())),
+            "l"(reinterpret_cast<std::uint64_t>(&maps.mat[c])), "r"(x + 4), "r"(y + 1), "r"(plane), "r"(smem_addr(bar))
+            : "memory");
+#endif
+}
+
+// One time step of the bulk (file comment design 4; traffic 12 s + 6 B per cell). Block
+// (32, 10): threadIdx.y < 8 own (i0 + tx, j0 + ty); y = 8 is the halo row (i0 + tx, j0 - 1),
+// y = 9 with tx < 8 the halo column (i0 - 1, j0 + tx). Shared coordinates (a, b) = (i - i0 + 4,
+// j - j0 + 1). Same arithmetic as update_h3 then update_e3.
+template <class T, int ROWS, int STAGES>
+__global__ void __launch_bounds__(kTmaTx * (ROWS + 2), tma_min_blocks<T, ROWS, STAGES>())
+    update_he3_tma(DevGrid3<T> g, const __grid_constant__ TmaFieldMaps maps) {
+    extern __shared__ __align__(128) unsigned char tma_smem[];
+    constexpr int kSlot = tma_field_slot_bytes<T, ROWS>();
+    constexpr int kStage = tma_stage_bytes<T, ROWS>();
+    T(*sHn)[ROWS + 1][kTmaBoxX] = reinterpret_cast<T(*)[ROWS + 1][kTmaBoxX]>(tma_smem + STAGES * kStage);
+    std::uint64_t* bar = reinterpret_cast<std::uint64_t*>(tma_smem + tma_barrier_offset<T, ROWS, STAGES>());
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+    const int i0 = int(blockIdx.x) * kTmaTx, j0 = int(blockIdx.y) * ROWS;
+    const int k0 = g.k_lo + int(blockIdx.z) * g.k_chunk, k1 = min(g.k_hi, k0 + g.k_chunk);
+    if (k0 >= k1) return;  // uniform over the block
+    // This thread's H cell, shared coordinates, and whether it owns the cell.
+    int a, b, i, j;
+    if (ty < ROWS) { a = tx + 4; b = ty + 1; i = i0 + tx; j = j0 + ty; }
+    else if (ty == ROWS) { a = tx + 4; b = 0; i = i0 + tx; j = j0 - 1; }
+    else { a = 3; b = tx + 1; i = i0 - 1; j = j0 + tx; }
+    const bool cell = i >= 0 && i < nx && j >= 0 && j < ny && (ty <= ROWS || tx < ROWS);
+    const bool own = cell && ty < ROWS;
+    const int n_planes = k1 - k0 + 2;  // k0 - 1 ... k1
+    auto plane_of = [&](int t) {       // plane coordinate of stage t (wrapped when z is periodic)
+        int k = k0 - 1 + t;
+        if (g.periodic[2]) k = (k % nz + nz) % nz;
+        return k;
+    };
+    if (tx == 0 && ty == 0) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        for (int s = 0; s < STAGES; ++s)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar + s)) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+    }
+    __syncthreads();
+    if (tx == 0 && ty == 0)
+        for (int t = 0; t < min(STAGES, n_planes); ++t)
+            tma_issue<T, ROWS>(maps, tma_smem + t * kStage, bar + t, i0 - 4, j0 - 1, plane_of(t));
+    const std::size_t plane = std::size_t(nx) * ny;
+    const bool sx = i < g.lo[0] || i >= g.hi[0], sy = j < g.lo[1] || j >= g.hi[1];
+    const bool zero_ex = g.pec[0] && i == 0, zero_ey = g.pec[1] && j == 0;
+    const bool zero_hx = g.pmc[0] && i == nx - 1, zero_hy = g.pmc[1] && j == ny - 1;
+    const std::size_t col = cell ? std::size_t(j) * nx + i : 0;
+    // H^{n+1/2} of plane k from stage s (plane k) and s1 (plane k + 1); psi written when own.
+    auto h_of = [&](const unsigned char* st, const unsigned char* st1, int k, bool write_psi, T& hx, T& hy, T& hz) {
+        const T(*E0)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st);
+        const T(*E1)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + kSlot);
+        const T(*E2)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 2 * kSlot);
+        const T(*H0)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 3 * kSlot);
+        const T(*H1)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 4 * kSlot);
+        const T(*H2)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 5 * kSlot);
+        const T(*N0)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st1);
+        const T(*N1)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st1 + kSlot);
+        const T ex = E0[b][a], ey = E1[b][a], ez = E2[b][a];
+        const bool sz = k < g.lo[2] || k >= g.hi[2];
+        const T hx_y = cpml_term_pp(g, E2[b + 1][a] - ez, sy, 3, 1, j, false, i, j, k, write_psi);
+        const T hx_z = cpml_term_pp(g, N1[b][a] - ey, sz, 3, 2, k, false, i, j, k, write_psi);
+        const T hy_x = cpml_term_pp(g, E2[b][a + 1] - ez, sx, 4, 0, i, false, i, j, k, write_psi);
+        const T hy_z = cpml_term_pp(g, N0[b][a] - ex, sz, 4, 2, k, false, i, j, k, write_psi);
+        const T hz_x = cpml_term_pp(g, E1[b][a + 1] - ey, sx, 5, 0, i, false, i, j, k, write_psi);
+        const T hz_y = cpml_term_pp(g, E0[b + 1][a] - ex, sy, 5, 1, j, false, i, j, k, write_psi);
+        const bool zero_hz = g.pmc[2] && k == nz - 1;
+        hx = (zero_hy || zero_hz) ? T(0) : H0[b][a] + g.S * (-hx_y + hx_z);
+        hy = (zero_hx || zero_hz) ? T(0) : H1[b][a] + g.S * (hy_x - hy_z);
+        hz = (zero_hx || zero_hy) ? T(0) : H2[b][a] + g.S * (-hz_x + hz_y);
+    };
+    // Stage 0: H^{n+1/2} of plane k0 - 1 for the owned columns (none below a face that is not periodic).
+    T hx_km = T(0), hy_km = T(0);
+    tma_wait(bar + 0, 0);
+    tma_wait(bar + 1 % STAGES, 0);
+    if (own && (k0 > 0 || g.periodic[2])) {
+        T hz_unused;
+        h_of(tma_smem, tma_smem + (1 % STAGES) * kStage, plane_of(0), false, hx_km, hy_km, hz_unused);
+    }
+    __syncthreads();  // stage 0 read by all: refill it
+    if (tx == 0 && ty == 0 && STAGES < n_planes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+        tma_issue<T, ROWS>(maps, tma_smem, bar, i0 - 4, j0 - 1, plane_of(STAGES));
+    }
+    std::size_t idx = std::size_t(k0) * plane + col;
+    for (int t = 1, k = k0; k < k1; ++t, ++k, idx += plane) {
+        const int s = t % STAGES, s1 = (t + 1) % STAGES;
+        const unsigned char* st = tma_smem + s * kStage;
+        Coef2<T> cx{}, cy{}, cz{};
+        if (own) {  // the material indices came with the stage (complete: waited for as s1 before)
+            const std::uint16_t(*M)[kTmaTx] = reinterpret_cast<const std::uint16_t(*)[kTmaTx]>(st + 6 * kSlot);
+            constexpr int kM = tma_mat_slot_bytes<ROWS>() / 2;  // uint16 per material slot
+            const std::uint16_t m0 = M[ty][tx];
+            cx = g.table[m0];
+            cy = maps.n_mat == 3 ? g.table[M[ty + kM / kTmaTx][tx]] : cx;
+            cz = maps.n_mat == 3 ? g.table[M[ty + 2 * kM / kTmaTx][tx]] : cx;
+        }
+        tma_wait(bar + s1, std::uint32_t(((t + 1) / STAGES) & 1));
+        T hx = T(0), hy = T(0), hz = T(0);
+        if (cell) h_of(st, tma_smem + s1 * kStage, k, own, hx, hy, hz);
+        if (own) {
+            g.H_out[0][idx] = hx;
+            g.H_out[1][idx] = hy;
+            g.H_out[2][idx] = hz;
+        }
+        if (ty < ROWS || tx < ROWS || ty == ROWS) {
+            sHn[0][b][a] = hx;
+            sHn[1][b][a] = hy;
+            sHn[2][b][a] = hz;
+        }
+        __syncthreads();
+        if (own) {
+            const T(*E0)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st);
+            const T(*E1)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + kSlot);
+            const T(*E2)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 2 * kSlot);
+            const T hz_im = sHn[2][b][a - 1], hy_im = sHn[1][b][a - 1];
+            const T hz_jm = sHn[2][b - 1][a], hx_jm = sHn[0][b - 1][a];
+            const bool sz = k < g.lo[2] || k >= g.hi[2];
+            const T ex_y = cpml_term_pp(g, hz - hz_jm, sy, 0, 1, j, true, i, j, k, true);
+            const T ex_z = cpml_term_pp(g, hy - hy_km, sz, 0, 2, k, true, i, j, k, true);
+            const T ey_x = cpml_term_pp(g, hz - hz_im, sx, 1, 0, i, true, i, j, k, true);
+            const T ey_z = cpml_term_pp(g, hx - hx_km, sz, 1, 2, k, true, i, j, k, true);
+            const T ez_x = cpml_term_pp(g, hy - hy_im, sx, 2, 0, i, true, i, j, k, true);
+            const T ez_y = cpml_term_pp(g, hx - hx_jm, sy, 2, 1, j, true, i, j, k, true);
+            const bool zero_ez = g.pec[2] && k == 0;
+            g.E_out[0][idx] = (zero_ey || zero_ez) ? T(0) : cx.ca * E0[b][a] + cx.cb * (ex_y - ex_z);
+            g.E_out[1][idx] = (zero_ex || zero_ez) ? T(0) : cy.ca * E1[b][a] + cy.cb * (-ey_x + ey_z);
+            g.E_out[2][idx] = (zero_ex || zero_ey) ? T(0) : cz.ca * E2[b][a] + cz.cb * (ez_x - ez_y);
+        }
+        hx_km = hx;
+        hy_km = hy;
+        __syncthreads();  // stage s and the new H read by all: refill stage s with plane t + STAGES
+        if (tx == 0 && ty == 0 && t + STAGES < n_planes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+            tma_issue<T, ROWS>(maps, tma_smem + s * kStage, bar + s, i0 - 4, j0 - 1, plane_of(t + STAGES));
+        }
+    }
+}
+
 /// The 3D grid on the device: six fields, three uint16 material maps, the (ca, cb) table,
 /// the CPML profiles and the slab psi arrays; launches update_he3 (fused, two buffer sets
 /// that alternate: flip() after each step) or update_h3 / update_e3 (in place).
@@ -481,6 +722,7 @@ public:
         point_grid();
         sm_count_ = std::max(1, sm_count);
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_CHUNK")) forced_chunk_ = std::atoi(c);
+        setup_tma();
 
         chunking(0, sc.nz, g_.k_chunk, chunks_);
         g_.k_lo = 0;
@@ -527,6 +769,7 @@ public:
         upload(table_, table, stream);
         upload(eps_, eps, stream);
         g_.table = table_.template as<Coef2<T>>();
+        if (tma_ && !encode_mat_maps()) throw RunError("CUDA engine (3D): cuTensorMapEncodeTiled refused a material map");
         // The host vectors must outlive the asynchronous copies: wait here (setup only).
         CUDA_CHECK(cudaStreamSynchronize(stream));
     }
@@ -560,9 +803,15 @@ public:
         }
         for (int c = 0; c < 6; ++c)
             for (int a = 0; a < 3; ++a) g.psi_out[c][a] = psi_[q][c][a].template as<T>();
-        update_he3<T, 8, 4><<<fused_blocks(8, chunks), dim3(32, 8), 0, stream>>>(g);
+        if (tma_) {
+            launch_tma(g, chunks, stream);
+        } else {
+            update_he3<T, 8, 4><<<fused_blocks(8, chunks), dim3(32, 8), 0, stream>>>(g);
+        }
         CUDA_CHECK_LAUNCH();
     }
+    /// True when update_fused runs update_he3_tma (design 4).
+    bool tma() const { return tma_; }
     /// Fused: the output set of the last step becomes the current one.
     void flip() {
         parity_ ^= 1;
@@ -600,6 +849,97 @@ private:
         else update_h3<T><<<blocks(chunks), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g);
         CUDA_CHECK_LAUNCH();
     }
+    /// Fused only: update_he3_tma where it applies: a device of compute capability 9.0 or
+    /// later, x and y not periodic (the tensor unit fills zeros outside the grid, it does not
+    /// wrap), rows a multiple of 16 bytes (the tensor maps' stride rule), and the driver's
+    /// cuTensorMapEncodeTiled. Encodes one map per field and buffer set.
+    /// GOLIGHTLY_CUDA3D_TMA=0 keeps update_he3; =require throws RunError (with the reason)
+    /// where the kernel does not apply (tests).
+    void setup_tma() {
+        tma_ = false;
+        if (!fused_) return;
+        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TMA");
+        if (e && std::string(e) == "0") return;
+        const bool require = e && std::string(e) == "require";
+        auto refuse = [&](const std::string& why) {
+            if (require) throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TMA=require, but " + why);
+        };
+        int dev = 0, major = 0;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+        if (major < 9) return refuse("the device's compute capability is below 9.0");
+        if (g_.periodic[0] || g_.periodic[1]) return refuse("x or y is periodic");
+        if (g_.n[0] % 8 != 0)  // rows of the fields and of the uint16 material maps: multiples of 16 bytes
+            return refuse("nx = " + std::to_string(g_.n[0]) + " is not a multiple of 8 (tensor map rows of 16 bytes)");
+        void* fn = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess || !fn) {
+            (void)cudaGetLastError();
+            return refuse("the driver has no cuTensorMapEncodeTiled");
+        }
+        auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+        const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
+        const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
+        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CFG")) tma_cfg_ = std::atoi(c);
+        if (tma_cfg_ < 0 || tma_cfg_ >= kTmaConfigs) tma_cfg_ = 0;
+        const cuuint32_t box[3] = {kTmaBoxX, cuuint32_t(kTmaRows[tma_cfg_] + 2), 1}, unit[3] = {1, 1, 1};
+        for (int p = 0; p < 2; ++p)
+            for (int c = 0; c < 6; ++c)
+                if (encode(&tma_maps_[p].f[c], sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
+                           field_[p][c].template as<void>(), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                           CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+                    return refuse("cuTensorMapEncodeTiled refused a field's map");
+        tma_attributes<8, 4>();
+        tma_attributes<8, 6>();
+        tma_attributes<16, 4>();
+        tma_attributes<8, 3>();
+        tma_encode_ = encode;
+        if (!encode_mat_maps()) return refuse("cuTensorMapEncodeTiled refused a material map's map");
+        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CHUNK")) tma_chunk_ = std::max(1, std::atoi(c));
+        tma_ = true;
+    }
+    /// The material maps' tensor maps (setup_tma, and upload_materials, which allocates the
+    /// maps anew). False where the driver refuses one.
+    bool encode_mat_maps() {
+        const int rows = kTmaRows[tma_cfg_];
+        const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
+        const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * 2, cuuint64_t(g_.n[0]) * g_.n[1] * 2};
+        const cuuint32_t box[3] = {kTmaTx, cuuint32_t(rows), 1}, unit[3] = {1, 1, 1};
+        const int n_mat = shared_mat_ ? 1 : 3;
+        for (int p = 0; p < 2; ++p) {
+            tma_maps_[p].n_mat = n_mat;
+            for (int c = 0; c < n_mat; ++c)
+                if (tma_encode_(&tma_maps_[p].mat[c], CU_TENSOR_MAP_DATA_TYPE_UINT16, 3,
+                                const_cast<std::uint16_t*>(g_.mat[c]), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+                    return false;
+        }
+        return true;
+    }
+    static constexpr int kTmaConfigs = 4;
+    static constexpr int kTmaRows[kTmaConfigs] = {8, 8, 16, 8};
+    template <int ROWS, int STAGES>
+    static void tma_attributes() {
+        CUDA_CHECK(cudaFuncSetAttribute(update_he3_tma<T, ROWS, STAGES>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        tma_smem_bytes<T, ROWS, STAGES>()));
+    }
+    template <int ROWS, int STAGES>
+    void launch_tma_cfg(const DevGrid3<T>& g, int chunks, cudaStream_t stream) const {
+        const dim3 grid(unsigned((g.n[0] + kTmaTx - 1) / kTmaTx), unsigned((g.n[1] + ROWS - 1) / ROWS), unsigned(chunks));
+        update_he3_tma<T, ROWS, STAGES><<<grid, dim3(kTmaTx, ROWS + 2), tma_smem_bytes<T, ROWS, STAGES>(), stream>>>(
+            g, tma_maps_[parity_]);
+    }
+    void launch_tma(const DevGrid3<T>& g, int chunks, cudaStream_t stream) const {
+        switch (tma_cfg_) {
+        case 1: launch_tma_cfg<8, 6>(g, chunks, stream); break;
+        case 2: launch_tma_cfg<16, 4>(g, chunks, stream); break;
+        case 3: launch_tma_cfg<8, 3>(g, chunks, stream); break;
+        default: launch_tma_cfg<8, 4>(g, chunks, stream); break;
+        }
+    }
     void point_grid() {
         for (int c = 0; c < 3; ++c) {
             g_.E[c] = field_[parity_][c].template as<T>();
@@ -615,7 +955,9 @@ private:
     /// recomputes the H of the plane below it).
     void chunking(int k_lo, int k_hi, int& k_chunk, int& chunks) const {
         const int nz = std::max(1, k_hi - k_lo);
-        if (fused_) {
+        if (fused_ && tma_) {
+            k_chunk = tma_chunk_;  // 2 planes of every chunk are extra loads
+        } else if (fused_) {
             const std::size_t columns = std::size_t(g_.n[0]) * g_.n[1];
             const std::size_t want = std::size_t(sm_count_) * 8192;
             int c = int(std::min<std::size_t>((want + columns - 1) / columns, std::size_t(std::max(1, nz / 16))));
@@ -645,6 +987,11 @@ private:
     int forced_chunk_ = 0;  // GOLIGHTLY_CUDA3D_CHUNK: planes per z chunk (tests); 0: chosen here
     int parity_ = 0;
     bool fused_ = true;
+    bool tma_ = false;            // update_fused runs update_he3_tma (setup_tma)
+    int tma_chunk_ = 32;          // its planes per z chunk
+    int tma_cfg_ = 0;             // GOLIGHTLY_CUDA3D_TMA_CFG: 0 = 32 x 8 columns, 4 stages; 1: 8 x 6; 2: 16 x 4; 3: 8 x 3
+    TmaFieldMaps tma_maps_[2];    // per buffer set: the input maps of a step from that set
+    PFN_cuTensorMapEncodeTiled_v12000 tma_encode_ = nullptr;
     bool shared_mat_ = false;  // Ex, Ey, Ez read one map (upload_materials)
 };
 
