@@ -60,6 +60,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cuda.h>  // CUtensorMap (the type only; maps are encoded through cudaGetDriverEntryPointByVersion)
@@ -451,9 +452,24 @@ struct TmaFieldMaps {
     int n_mat;           // 1 where the three maps are one (Bulk3::shared_materials), else 3
 };
 
+// Each field's box covers what the block reads of it, from (i0 - 4, j0 - 1): Ex the cells and
+// +y (36 x (ROWS + 2)), Ey the cells and +x (40 x (ROWS + 1)), Ez both (40 x (ROWS + 2)), H the
+// cells (36 x (ROWS + 1)); "the cells" include the halo column and row. L2 sectors per plane
+// (32 x 8 owned): 299 against 360 with one 40 x 10 box for all.
+__host__ __device__ constexpr int tma_box_w(int c) { return c == 1 || c == 2 ? 40 : 36; }
+template <int ROWS>
+__host__ __device__ constexpr int tma_box_r(int c) { return c == 0 || c == 2 ? ROWS + 2 : ROWS + 1; }
 template <class T, int ROWS>
-__host__ __device__ constexpr int tma_field_slot_bytes() {  // one field's box, rounded to the 128 B the copies want
-    return (kTmaBoxX * (ROWS + 2) * int(sizeof(T)) + 127) / 128 * 128;
+__host__ __device__ constexpr int tma_field_off(int c) {  // byte offset of field c in a stage (slots of 128 B multiples)
+    int o = 0;
+    for (int q = 0; q < c; ++q) o += (tma_box_w(q) * tma_box_r<ROWS>(q) * int(sizeof(T)) + 127) / 128 * 128;
+    return o;
+}
+template <class T, int ROWS>
+__host__ __device__ constexpr int tma_field_tx_bytes() {  // bytes the six boxes bring
+    int o = 0;
+    for (int q = 0; q < 6; ++q) o += tma_box_w(q) * tma_box_r<ROWS>(q) * int(sizeof(T));
+    return o;
 }
 template <int ROWS>
 __host__ __device__ constexpr int tma_mat_slot_bytes() {  // one material map's box (uint16), rounded to 128 B
@@ -461,11 +477,11 @@ __host__ __device__ constexpr int tma_mat_slot_bytes() {  // one material map's 
 }
 template <class T, int ROWS>
 __host__ __device__ constexpr int tma_stage_bytes() {  // six fields and up to three material maps of one plane
-    return 6 * tma_field_slot_bytes<T, ROWS>() + 3 * tma_mat_slot_bytes<ROWS>();
+    return tma_field_off<T, ROWS>(6) + 3 * tma_mat_slot_bytes<ROWS>();
 }
 template <class T, int ROWS, int STAGES>
-__host__ __device__ constexpr int tma_barrier_offset() {  // after the stages and the block's new H (3 x (ROWS + 1) x kTmaBoxX)
-    return STAGES * tma_stage_bytes<T, ROWS>() + (3 * (ROWS + 1) * kTmaBoxX * int(sizeof(T)) + 7) / 8 * 8;
+__host__ __device__ constexpr int tma_barrier_offset() {  // after the stages and the block's new H (2 x 3 x (ROWS + 1) x kTmaBoxX)
+    return STAGES * tma_stage_bytes<T, ROWS>() + (6 * (ROWS + 1) * kTmaBoxX * int(sizeof(T)) + 7) / 8 * 8;
 }
 template <class T, int ROWS, int STAGES>
 __host__ __device__ constexpr int tma_smem_bytes() {  // dynamic shared memory of update_he3_tma
@@ -498,18 +514,18 @@ template <class T, int ROWS>
 __device__ __forceinline__ void tma_issue(const TmaFieldMaps& maps, unsigned char* stage, std::uint64_t* bar, int x, int y,
                                           int plane) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const std::uint32_t bytes = 6u * kTmaBoxX * (ROWS + 2) * sizeof(T) + std::uint32_t(maps.n_mat) * kTmaTx * ROWS * 2u;
+    const std::uint32_t bytes = tma_field_tx_bytes<T, ROWS>() + std::uint32_t(maps.n_mat) * kTmaTx * ROWS * 2u;
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
     for (int c = 0; c < 6; ++c)
         asm volatile(
             "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
-                smem_addr(stage + c * tma_field_slot_bytes<T, ROWS>())),
+                smem_addr(stage + tma_field_off<T, ROWS>(c))),
             "l"(reinterpret_cast<std::uint64_t>(&maps.f[c])), "r"(x), "r"(y), "r"(plane), "r"(smem_addr(bar))
             : "memory");
     for (int c = 0; c < maps.n_mat; ++c)
         asm volatile(
             "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
-                smem_addr(stage + 6 * tma_field_slot_bytes<T, ROWS>() + c * tma_mat_slot_bytes<ROWS>())),
+                smem_addr(stage + tma_field_off<T, ROWS>(6) + c * tma_mat_slot_bytes<ROWS>())),
             "l"(reinterpret_cast<std::uint64_t>(&maps.mat[c])), "r"(x + 4), "r"(y + 1), "r"(plane), "r"(smem_addr(bar))
             : "memory");
 #endif
@@ -523,9 +539,12 @@ template <class T, int ROWS, int STAGES>
 __global__ void __launch_bounds__(kTmaTx * (ROWS + 2), tma_min_blocks<T, ROWS, STAGES>())
     update_he3_tma(DevGrid3<T> g, const __grid_constant__ TmaFieldMaps maps) {
     extern __shared__ __align__(128) unsigned char tma_smem[];
-    constexpr int kSlot = tma_field_slot_bytes<T, ROWS>();
+    constexpr int kOff[7] = {tma_field_off<T, ROWS>(0), tma_field_off<T, ROWS>(1), tma_field_off<T, ROWS>(2),
+                             tma_field_off<T, ROWS>(3), tma_field_off<T, ROWS>(4), tma_field_off<T, ROWS>(5),
+                             tma_field_off<T, ROWS>(6)};
     constexpr int kStage = tma_stage_bytes<T, ROWS>();
-    T(*sHn)[ROWS + 1][kTmaBoxX] = reinterpret_cast<T(*)[ROWS + 1][kTmaBoxX]>(tma_smem + STAGES * kStage);
+    // The new H of the block, two buffers by plane parity.
+    T(*sHn2)[3][ROWS + 1][kTmaBoxX] = reinterpret_cast<T(*)[3][ROWS + 1][kTmaBoxX]>(tma_smem + STAGES * kStage);
     std::uint64_t* bar = reinterpret_cast<std::uint64_t*>(tma_smem + tma_barrier_offset<T, ROWS, STAGES>());
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
@@ -562,59 +581,65 @@ __global__ void __launch_bounds__(kTmaTx * (ROWS + 2), tma_min_blocks<T, ROWS, S
     const bool zero_hx = g.pmc[0] && i == nx - 1, zero_hy = g.pmc[1] && j == ny - 1;
     const std::size_t col = cell ? std::size_t(j) * nx + i : 0;
     // H^{n+1/2} of plane k from stage s (plane k) and s1 (plane k + 1); psi written when own.
-    auto h_of = [&](const unsigned char* st, const unsigned char* st1, int k, bool write_psi, T& hx, T& hy, T& hz) {
-        const T(*E0)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st);
-        const T(*E1)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + kSlot);
-        const T(*E2)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 2 * kSlot);
-        const T(*H0)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 3 * kSlot);
-        const T(*H1)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 4 * kSlot);
-        const T(*H2)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 5 * kSlot);
-        const T(*N0)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st1);
-        const T(*N1)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st1 + kSlot);
+    // pml false: the caller knows that no cell of the block lies in a CPML slab.
+    auto h_of = [&](const unsigned char* st, const unsigned char* st1, int k, bool write_psi, bool pml, T& hx, T& hy,
+                    T& hz) {
+        const T(*E0)[36] = reinterpret_cast<const T(*)[36]>(st + kOff[0]);
+        const T(*E1)[40] = reinterpret_cast<const T(*)[40]>(st + kOff[1]);
+        const T(*E2)[40] = reinterpret_cast<const T(*)[40]>(st + kOff[2]);
+        const T(*H0)[36] = reinterpret_cast<const T(*)[36]>(st + kOff[3]);
+        const T(*H1)[36] = reinterpret_cast<const T(*)[36]>(st + kOff[4]);
+        const T(*H2)[36] = reinterpret_cast<const T(*)[36]>(st + kOff[5]);
+        const T(*N0)[36] = reinterpret_cast<const T(*)[36]>(st1 + kOff[0]);
+        const T(*N1)[40] = reinterpret_cast<const T(*)[40]>(st1 + kOff[1]);
         const T ex = E0[b][a], ey = E1[b][a], ez = E2[b][a];
-        const bool sz = k < g.lo[2] || k >= g.hi[2];
-        const T hx_y = cpml_term_pp(g, E2[b + 1][a] - ez, sy, 3, 1, j, false, i, j, k, write_psi);
-        const T hx_z = cpml_term_pp(g, N1[b][a] - ey, sz, 3, 2, k, false, i, j, k, write_psi);
-        const T hy_x = cpml_term_pp(g, E2[b][a + 1] - ez, sx, 4, 0, i, false, i, j, k, write_psi);
-        const T hy_z = cpml_term_pp(g, N0[b][a] - ex, sz, 4, 2, k, false, i, j, k, write_psi);
-        const T hz_x = cpml_term_pp(g, E1[b][a + 1] - ey, sx, 5, 0, i, false, i, j, k, write_psi);
-        const T hz_y = cpml_term_pp(g, E0[b + 1][a] - ex, sy, 5, 1, j, false, i, j, k, write_psi);
+        const bool px = pml && sx, py = pml && sy, pz = pml && (k < g.lo[2] || k >= g.hi[2]);
+        const T hx_y = cpml_term_pp(g, E2[b + 1][a] - ez, py, 3, 1, j, false, i, j, k, write_psi);
+        const T hx_z = cpml_term_pp(g, N1[b][a] - ey, pz, 3, 2, k, false, i, j, k, write_psi);
+        const T hy_x = cpml_term_pp(g, E2[b][a + 1] - ez, px, 4, 0, i, false, i, j, k, write_psi);
+        const T hy_z = cpml_term_pp(g, N0[b][a] - ex, pz, 4, 2, k, false, i, j, k, write_psi);
+        const T hz_x = cpml_term_pp(g, E1[b][a + 1] - ey, px, 5, 0, i, false, i, j, k, write_psi);
+        const T hz_y = cpml_term_pp(g, E0[b + 1][a] - ex, py, 5, 1, j, false, i, j, k, write_psi);
         const bool zero_hz = g.pmc[2] && k == nz - 1;
         hx = (zero_hy || zero_hz) ? T(0) : H0[b][a] + g.S * (-hx_y + hx_z);
         hy = (zero_hx || zero_hz) ? T(0) : H1[b][a] + g.S * (hy_x - hy_z);
         hz = (zero_hx || zero_hy) ? T(0) : H2[b][a] + g.S * (-hz_x + hz_y);
     };
-    // Stage 0: H^{n+1/2} of plane k0 - 1 for the owned columns (none below a face that is not periodic).
+    // The (ca, cb) of the owned cell from the material indices of stage `st` (complete).
+    auto coefs = [&](const unsigned char* st, Coef2<T>& cx, Coef2<T>& cy, Coef2<T>& cz) {
+        const std::uint16_t(*M)[kTmaTx] = reinterpret_cast<const std::uint16_t(*)[kTmaTx]>(st + kOff[6]);
+        constexpr int kMRows = tma_mat_slot_bytes<ROWS>() / 2 / kTmaTx;  // rows per material slot
+        cx = g.table[M[ty][tx]];
+        cy = maps.n_mat == 3 ? g.table[M[ty + kMRows][tx]] : cx;
+        cz = maps.n_mat == 3 ? g.table[M[ty + 2 * kMRows][tx]] : cx;
+    };
+    // Stage 0: H^{n+1/2} of plane k0 - 1 for the owned columns (none below a face that is not
+    // periodic).
     T hx_km = T(0), hy_km = T(0);
     tma_wait(bar + 0, 0);
     tma_wait(bar + 1 % STAGES, 0);
     if (own && (k0 > 0 || g.periodic[2])) {
         T hz_unused;
-        h_of(tma_smem, tma_smem + (1 % STAGES) * kStage, plane_of(0), false, hx_km, hy_km, hz_unused);
+        h_of(tma_smem, tma_smem + (1 % STAGES) * kStage, plane_of(0), false, true, hx_km, hy_km, hz_unused);
     }
-    __syncthreads();  // stage 0 read by all: refill it
-    if (tx == 0 && ty == 0 && STAGES < n_planes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
-        tma_issue<T, ROWS>(maps, tma_smem, bar, i0 - 4, j0 - 1, plane_of(STAGES));
-    }
+    // Blocks none of whose cells (halo included) lies in a CPML slab over [k0, k1) run the loop
+    // without the slab tests (about 3/4 of the blocks at 512^3 with 16-cell slabs).
+    const bool interior = max(i0 - 1, 0) >= g.lo[0] && min(i0 + kTmaTx - 1, nx - 1) < g.hi[0] &&
+                          max(j0 - 1, 0) >= g.lo[1] && min(j0 + ROWS - 1, ny - 1) < g.hi[1] && k0 >= g.lo[2] &&
+                          k1 <= g.hi[2];
+    auto planes = [&](auto pml_c) {
+    constexpr bool kPml = decltype(pml_c)::value;
     std::size_t idx = std::size_t(k0) * plane + col;
     for (int t = 1, k = k0; k < k1; ++t, ++k, idx += plane) {
         const int s = t % STAGES, s1 = (t + 1) % STAGES;
         const unsigned char* st = tma_smem + s * kStage;
+        T(*sHn)[ROWS + 1][kTmaBoxX] = sHn2[t & 1];
+        // The table loads (L1) go out first; they are used after the H update and the barrier.
         Coef2<T> cx{}, cy{}, cz{};
-        if (own) {  // the material indices came with the stage (complete: waited for as s1 before)
-            const std::uint16_t(*M)[kTmaTx] = reinterpret_cast<const std::uint16_t(*)[kTmaTx]>(st + 6 * kSlot);
-            constexpr int kM = tma_mat_slot_bytes<ROWS>() / 2;  // uint16 per material slot
-            const std::uint16_t m0 = M[ty][tx];
-            cx = g.table[m0];
-            cy = maps.n_mat == 3 ? g.table[M[ty + kM / kTmaTx][tx]] : cx;
-            cz = maps.n_mat == 3 ? g.table[M[ty + 2 * kM / kTmaTx][tx]] : cx;
-        }
+        if (own) coefs(st, cx, cy, cz);
         tma_wait(bar + s1, std::uint32_t(((t + 1) / STAGES) & 1));
         T hx = T(0), hy = T(0), hz = T(0);
-        if (cell) h_of(st, tma_smem + s1 * kStage, k, own, hx, hy, hz);
+        if (cell) h_of(st, tma_smem + s1 * kStage, k, own, kPml, hx, hy, hz);
         if (own) {
             g.H_out[0][idx] = hx;
             g.H_out[1][idx] = hy;
@@ -625,20 +650,30 @@ __global__ void __launch_bounds__(kTmaTx * (ROWS + 2), tma_min_blocks<T, ROWS, S
             sHn[1][b][a] = hy;
             sHn[2][b][a] = hz;
         }
+        // One barrier per plane: the new H is complete, and every warp has finished iteration
+        // t - 1, so stage t - 1 (its current plane) is free: refill it with plane t - 1 + STAGES.
+        // (The other sHn buffer is rewritten only after the next barrier.)
         __syncthreads();
+        if (tx == 0 && ty == 0 && t - 1 + STAGES < n_planes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+            const int r = t - 1 + STAGES;
+            tma_issue<T, ROWS>(maps, tma_smem + (r % STAGES) * kStage, bar + r % STAGES, i0 - 4, j0 - 1, plane_of(r));
+        }
         if (own) {
-            const T(*E0)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st);
-            const T(*E1)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + kSlot);
-            const T(*E2)[kTmaBoxX] = reinterpret_cast<const T(*)[kTmaBoxX]>(st + 2 * kSlot);
+            const T(*E0)[36] = reinterpret_cast<const T(*)[36]>(st + kOff[0]);
+            const T(*E1)[40] = reinterpret_cast<const T(*)[40]>(st + kOff[1]);
+            const T(*E2)[40] = reinterpret_cast<const T(*)[40]>(st + kOff[2]);
             const T hz_im = sHn[2][b][a - 1], hy_im = sHn[1][b][a - 1];
             const T hz_jm = sHn[2][b - 1][a], hx_jm = sHn[0][b - 1][a];
-            const bool sz = k < g.lo[2] || k >= g.hi[2];
-            const T ex_y = cpml_term_pp(g, hz - hz_jm, sy, 0, 1, j, true, i, j, k, true);
-            const T ex_z = cpml_term_pp(g, hy - hy_km, sz, 0, 2, k, true, i, j, k, true);
-            const T ey_x = cpml_term_pp(g, hz - hz_im, sx, 1, 0, i, true, i, j, k, true);
-            const T ey_z = cpml_term_pp(g, hx - hx_km, sz, 1, 2, k, true, i, j, k, true);
-            const T ez_x = cpml_term_pp(g, hy - hy_im, sx, 2, 0, i, true, i, j, k, true);
-            const T ez_y = cpml_term_pp(g, hx - hx_jm, sy, 2, 1, j, true, i, j, k, true);
+            const bool px = kPml && sx, py = kPml && sy, pz = kPml && (k < g.lo[2] || k >= g.hi[2]);
+            const T ex_y = cpml_term_pp(g, hz - hz_jm, py, 0, 1, j, true, i, j, k, true);
+            const T ex_z = cpml_term_pp(g, hy - hy_km, pz, 0, 2, k, true, i, j, k, true);
+            const T ey_x = cpml_term_pp(g, hz - hz_im, px, 1, 0, i, true, i, j, k, true);
+            const T ey_z = cpml_term_pp(g, hx - hx_km, pz, 1, 2, k, true, i, j, k, true);
+            const T ez_x = cpml_term_pp(g, hy - hy_im, px, 2, 0, i, true, i, j, k, true);
+            const T ez_y = cpml_term_pp(g, hx - hx_jm, py, 2, 1, j, true, i, j, k, true);
             const bool zero_ez = g.pec[2] && k == 0;
             g.E_out[0][idx] = (zero_ey || zero_ez) ? T(0) : cx.ca * E0[b][a] + cx.cb * (ex_y - ex_z);
             g.E_out[1][idx] = (zero_ex || zero_ez) ? T(0) : cy.ca * E1[b][a] + cy.cb * (-ey_x + ey_z);
@@ -646,14 +681,10 @@ __global__ void __launch_bounds__(kTmaTx * (ROWS + 2), tma_min_blocks<T, ROWS, S
         }
         hx_km = hx;
         hy_km = hy;
-        __syncthreads();  // stage s and the new H read by all: refill stage s with plane t + STAGES
-        if (tx == 0 && ty == 0 && t + STAGES < n_planes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
-            tma_issue<T, ROWS>(maps, tma_smem + s * kStage, bar + s, i0 - 4, j0 - 1, plane_of(t + STAGES));
-        }
     }
+    };
+    if (interior) planes(std::false_type{});
+    else planes(std::true_type{});
 }
 
 /// The 3D grid on the device: six fields, three uint16 material maps, the (ca, cb) table,
@@ -883,18 +914,21 @@ private:
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CFG")) tma_cfg_ = std::atoi(c);
         if (tma_cfg_ < 0 || tma_cfg_ >= kTmaConfigs) tma_cfg_ = 0;
-        const cuuint32_t box[3] = {kTmaBoxX, cuuint32_t(kTmaRows[tma_cfg_] + 2), 1}, unit[3] = {1, 1, 1};
+        const int rows = kTmaRows[tma_cfg_];
+        const cuuint32_t unit[3] = {1, 1, 1};
         for (int p = 0; p < 2; ++p)
-            for (int c = 0; c < 6; ++c)
+            for (int c = 0; c < 6; ++c) {
+                const cuuint32_t box[3] = {cuuint32_t(tma_box_w(c)), cuuint32_t(rows + (c == 0 || c == 2 ? 2 : 1)), 1};
                 if (encode(&tma_maps_[p].f[c], sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
                            field_[p][c].template as<void>(), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
                            CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
                     return refuse("cuTensorMapEncodeTiled refused a field's map");
+            }
         tma_attributes<8, 4>();
-        tma_attributes<8, 6>();
+        tma_attributes<12, 4>();
         tma_attributes<16, 4>();
-        tma_attributes<8, 3>();
+        tma_attributes<8, 5>();
         tma_encode_ = encode;
         if (!encode_mat_maps()) return refuse("cuTensorMapEncodeTiled refused a material map's map");
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CHUNK")) tma_chunk_ = std::max(1, std::atoi(c));
@@ -920,7 +954,7 @@ private:
         return true;
     }
     static constexpr int kTmaConfigs = 4;
-    static constexpr int kTmaRows[kTmaConfigs] = {8, 8, 16, 8};
+    static constexpr int kTmaRows[kTmaConfigs] = {8, 12, 16, 8};
     template <int ROWS, int STAGES>
     static void tma_attributes() {
         CUDA_CHECK(cudaFuncSetAttribute(update_he3_tma<T, ROWS, STAGES>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -934,9 +968,9 @@ private:
     }
     void launch_tma(const DevGrid3<T>& g, int chunks, cudaStream_t stream) const {
         switch (tma_cfg_) {
-        case 1: launch_tma_cfg<8, 6>(g, chunks, stream); break;
+        case 1: launch_tma_cfg<12, 4>(g, chunks, stream); break;
         case 2: launch_tma_cfg<16, 4>(g, chunks, stream); break;
-        case 3: launch_tma_cfg<8, 3>(g, chunks, stream); break;
+        case 3: launch_tma_cfg<8, 5>(g, chunks, stream); break;
         default: launch_tma_cfg<8, 4>(g, chunks, stream); break;
         }
     }
@@ -989,7 +1023,7 @@ private:
     bool fused_ = true;
     bool tma_ = false;            // update_fused runs update_he3_tma (setup_tma)
     int tma_chunk_ = 32;          // its planes per z chunk
-    int tma_cfg_ = 0;             // GOLIGHTLY_CUDA3D_TMA_CFG: 0 = 32 x 8 columns, 4 stages; 1: 8 x 6; 2: 16 x 4; 3: 8 x 3
+    int tma_cfg_ = 0;             // GOLIGHTLY_CUDA3D_TMA_CFG: 0 = 32 x 8 columns, 4 stages; 1: 12 x 4; 2: 16 x 4; 3: 8 x 5
     TmaFieldMaps tma_maps_[2];    // per buffer set: the input maps of a step from that set
     PFN_cuTensorMapEncodeTiled_v12000 tma_encode_ = nullptr;
     bool shared_mat_ = false;  // Ex, Ey, Ez read one map (upload_materials)
