@@ -295,9 +295,12 @@ const Case3 kCases[] = {
 
 }  // namespace
 
+// kCases[0] and [1] run the in-place pair (a periodic y face; nx = 33 with a PMC x face is not
+// padded), kCases[3] the fused step of update_he3_tma (the default where it applies).
 TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32, 100 steps)", "[cuda3d][sanitize]") {
     compare(kCases[0], Precision::Float32, 1e-5);
     compare(kCases[1], Precision::Float32, 1e-5);
+    compare(kCases[3], Precision::Float32, 1e-5);
 }
 
 TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32 and float64, all boundary mixes)",
@@ -310,7 +313,8 @@ TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32 an
 
 // The fused bulk kernel (update_he3, GOLIGHTLY_CUDA3D_FUSED=1; the in-place pair is the
 // default) must give the same fields as the CPU engine on every case.
-// The fused step runs update_he3_tma wherever it applies (x and y not periodic, nx a multiple
+// The fused step (the default where update_he3_tma applies; GOLIGHTLY_CUDA3D_FUSED=1 forces it,
+// =0 the in-place pair) runs update_he3_tma wherever it applies (x and y not periodic, nx a multiple
 // of 8 after the CUDA engine's row padding to 32 cells: kCases[3] and kCases[4] among these);
 // GOLIGHTLY_CUDA3D_TMA=require makes the engine throw where it does not, so the cases below
 // that must run it are known to; GOLIGHTLY_CUDA3D_TMA=0 keeps update_he3 everywhere.
@@ -352,6 +356,13 @@ TEST_CASE("CUDA 3D engine, fused kernel (GOLIGHTLY_CUDA3D_FUSED=1), matches the 
     }
     {
         EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "0");
+        for (const Case3& c : kCases) {
+            compare(c, Precision::Float32, 1e-5);
+            compare(c, Precision::Float64, 1e-11);
+        }
+    }
+    {
+        EnvSet pair("GOLIGHTLY_CUDA3D_FUSED", "0");  // the in-place pair on every case
         for (const Case3& c : kCases) {
             compare(c, Precision::Float32, 1e-5);
             compare(c, Precision::Float64, 1e-11);

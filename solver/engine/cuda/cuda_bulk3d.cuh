@@ -886,29 +886,48 @@ private:
     /// cuTensorMapEncodeTiled. Encodes one map per field and buffer set.
     /// GOLIGHTLY_CUDA3D_TMA=0 keeps update_he3; =require throws RunError (with the reason)
     /// where the kernel does not apply (tests).
+public:
+    /// Why update_he3_tma cannot run for a grid of nx cells per row with these x / y faces on
+    /// the current device ("" when it can; fn receives cuTensorMapEncodeTiled): a compute
+    /// capability below 9.0, x or y periodic (the tensor unit fills zeros outside the grid, it
+    /// does not wrap), nx not a multiple of 8 (tensor map rows of 16 bytes, uint16 maps
+    /// included), a driver without cuTensorMapEncodeTiled, or GOLIGHTLY_CUDA3D_TMA=0.
+    static std::string tma_refusal(int nx, bool periodic_x, bool periodic_y, void** fn = nullptr) {
+        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TMA");
+        if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TMA=0";
+        int dev = 0, major = 0;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+        if (major < 9) return "the device's compute capability is below 9.0";
+        if (periodic_x || periodic_y) return "x or y is periodic";
+        if (nx % 8 != 0) return "nx = " + std::to_string(nx) + " is not a multiple of 8 (tensor map rows of 16 bytes)";
+        void* f = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess || !f) {
+            (void)cudaGetLastError();
+            return "the driver has no cuTensorMapEncodeTiled";
+        }
+        if (fn) *fn = f;
+        return "";
+    }
+
+private:
+
+    /// Fused only: update_he3_tma where tma_refusal finds nothing against it. Encodes one map
+    /// per field and buffer set. GOLIGHTLY_CUDA3D_TMA=0 keeps update_he3; =require throws
+    /// RunError (with the reason) where the kernel does not apply (tests).
     void setup_tma() {
         tma_ = false;
         if (!fused_) return;
         const char* e = std::getenv("GOLIGHTLY_CUDA3D_TMA");
-        if (e && std::string(e) == "0") return;
         const bool require = e && std::string(e) == "require";
         auto refuse = [&](const std::string& why) {
             if (require) throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TMA=require, but " + why);
         };
-        int dev = 0, major = 0;
-        CUDA_CHECK(cudaGetDevice(&dev));
-        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-        if (major < 9) return refuse("the device's compute capability is below 9.0");
-        if (g_.periodic[0] || g_.periodic[1]) return refuse("x or y is periodic");
-        if (g_.n[0] % 8 != 0)  // rows of the fields and of the uint16 material maps: multiples of 16 bytes
-            return refuse("nx = " + std::to_string(g_.n[0]) + " is not a multiple of 8 (tensor map rows of 16 bytes)");
         void* fn = nullptr;
-        cudaDriverEntryPointQueryResult q{};
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
-            q != cudaDriverEntryPointSuccess || !fn) {
-            (void)cudaGetLastError();
-            return refuse("the driver has no cuTensorMapEncodeTiled");
-        }
+        const std::string why = tma_refusal(g_.n[0], g_.periodic[0], g_.periodic[1], &fn);
+        if (!why.empty()) return refuse(why);
         auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
@@ -926,9 +945,7 @@ private:
                     return refuse("cuTensorMapEncodeTiled refused a field's map");
             }
         tma_attributes<8, 4>();
-        tma_attributes<12, 4>();
         tma_attributes<16, 4>();
-        tma_attributes<8, 5>();
         tma_encode_ = encode;
         if (!encode_mat_maps()) return refuse("cuTensorMapEncodeTiled refused a material map's map");
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CHUNK")) tma_chunk_ = std::max(1, std::atoi(c));
@@ -953,8 +970,8 @@ private:
         }
         return true;
     }
-    static constexpr int kTmaConfigs = 4;
-    static constexpr int kTmaRows[kTmaConfigs] = {8, 12, 16, 8};
+    static constexpr int kTmaConfigs = 2;
+    static constexpr int kTmaRows[kTmaConfigs] = {8, 16};
     template <int ROWS, int STAGES>
     static void tma_attributes() {
         CUDA_CHECK(cudaFuncSetAttribute(update_he3_tma<T, ROWS, STAGES>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -967,12 +984,8 @@ private:
             g, tma_maps_[parity_]);
     }
     void launch_tma(const DevGrid3<T>& g, int chunks, cudaStream_t stream) const {
-        switch (tma_cfg_) {
-        case 1: launch_tma_cfg<12, 4>(g, chunks, stream); break;
-        case 2: launch_tma_cfg<16, 4>(g, chunks, stream); break;
-        case 3: launch_tma_cfg<8, 5>(g, chunks, stream); break;
-        default: launch_tma_cfg<8, 4>(g, chunks, stream); break;
-        }
+        if (tma_cfg_ == 1) launch_tma_cfg<16, 4>(g, chunks, stream);
+        else launch_tma_cfg<8, 4>(g, chunks, stream);
     }
     void point_grid() {
         for (int c = 0; c < 3; ++c) {
@@ -1023,7 +1036,11 @@ private:
     bool fused_ = true;
     bool tma_ = false;            // update_fused runs update_he3_tma (setup_tma)
     int tma_chunk_ = 32;          // its planes per z chunk
-    int tma_cfg_ = 0;             // GOLIGHTLY_CUDA3D_TMA_CFG: 0 = 32 x 8 columns, 4 stages; 1: 12 x 4; 2: 16 x 4; 3: 8 x 5
+    // GOLIGHTLY_CUDA3D_TMA_CFG: 0 = 32 x 8 owned columns per block, 4 stages (the default);
+    // 1 = 32 x 16, 4 stages (2 blocks per SM instead of 4). H200, bench 512^3 float32, chunks
+    // of 24, before the slab-free loop: 48.4 / 49.2 and 48.8 / 48.1 Gcells/s in two calls; 32 x 12
+    // (3 blocks) 35.8, 8 rows with 5 or 6 stages (3 blocks) 38.2-46.4.
+    int tma_cfg_ = 0;
     TmaFieldMaps tma_maps_[2];    // per buffer set: the input maps of a step from that set
     PFN_cuTensorMapEncodeTiled_v12000 tma_encode_ = nullptr;
     bool shared_mat_ = false;  // Ex, Ey, Ez read one map (upload_materials)

@@ -20,7 +20,9 @@
 //
 // One time step (n -> n+1) as a fixed kernel sequence on the engine's stream (no host
 // synchronization inside step(); kGraphSteps steps replayed from a CUDA graph). With the
-// fused bulk kernel (GOLIGHTLY_CUDA3D_FUSED=1, cuda_bulk3d.cuh design 1):
+// fused bulk kernel (cuda_bulk3d.cuh designs 4 and 1; the default where design 4,
+// update_he3_tma, runs: sm_90, x and y not periodic, nx a multiple of 8; forced by
+// GOLIGHTLY_CUDA3D_FUSED=1):
 //   0. tfsf.before_step     the TF/SF incident lines from n to n+1
 //      sources.after_h      H sources at t = n dt, added to H^{n-1/2} (linear: the same sum
 //      tfsf.after_h         as after the H update) and TF/SF H corrections (E_inc^n)
@@ -29,7 +31,7 @@
 //   1. bulk.update_fused    H^{n+1/2} and E^{n+1} into the other buffer set; flip; the
 //                           extensions are rebound to the new current set
 //   2. dispersion.after_e ... monitors.after_step as below.
-// In place (the default; GOLIGHTLY_CUDA3D_FUSED=1 selects the fused kernel), scene.hpp's
+// In place (elsewhere, or GOLIGHTLY_CUDA3D_FUSED=0), scene.hpp's
 // order but for the H sources and corrections, added to H^{n-1/2} before the H update as
 // above (the same sum; split steps, engine.hpp, need them before the bulk update, and one
 // order keeps one engine and a distributed one equal to the last bit):
@@ -164,10 +166,20 @@ public:
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         try {
-            // The in-place pair is the default: on an H200 at 512^3 float32 it gives 40.6 Gcells/s
-            // against 31.0 for the fused kernel (bench, 2026-11-26; docs/performance.md).
+            // The fused step is the default where update_he3_tma (tensor copies, sm_90) runs, in
+            // one engine and in the distributed engine's subdomains alike (so that both add in
+            // the same order): H200, bench 512^3 float32, 48.8-50.3 Gcells/s against 40.7 for the
+            // in-place pair (2026-11-27, docs/performance.md). Elsewhere the in-place pair
+            // (update_he3, the fused kernel without tensor copies, gave 31.0).
+            // GOLIGHTLY_CUDA3D_FUSED=1 / 0 forces the fused step / the pair.
             const char* fused_env = std::getenv("GOLIGHTLY_CUDA3D_FUSED");
-            bulk_.setup(sc_, stream_, sms, fused_env && std::string(fused_env) == "1");
+            bool fused = false;
+            if (fused_env && std::string(fused_env) == "1") fused = true;
+            else if (!(fused_env && std::string(fused_env) == "0"))
+                fused = cuda::Bulk3<T>::tma_refusal(sc_.nx, sc_.boundary[0] == BoundaryKind::Periodic,
+                                                   sc_.boundary[1] == BoundaryKind::Periodic)
+                            .empty();
+            bulk_.setup(sc_, stream_, sms, fused);
             CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
             CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
             CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
