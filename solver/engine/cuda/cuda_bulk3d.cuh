@@ -3,12 +3,21 @@
 // faces, a uint16 material index per E component into a (ca, cb) table). Included by
 // cuda_engine3d.cu only (its own translation unit; the 2D engine is cuda_engine.cu).
 //
-// Two kernel designs, both 2.5D: one thread per (i, j) column, threads of a warp along x
+// Three kernel designs, all 2.5D: one thread per (i, j) column, threads of a warp along x
 // (coalesced rows), each thread walking its column along z over a chunk [k0, k1) of planes
 // (gridDim.z chunks, so small grids still fill the device), the z-neighbour carried in
-// registers from one plane to the next.
+// registers or shared memory from one plane to the next. Which runs (Bulk3::setup, the
+// engine's choice in cuda_engine3d.cu): design 4 where it applies (sm_90 or later, x and y
+// not periodic, nx a multiple of 8; GOLIGHTLY_CUDA3D_FUSED=0 opts out), else design 2;
+// design 1 only under GOLIGHTLY_CUDA3D_FUSED=1 where design 4 does not apply (or with
+// GOLIGHTLY_CUDA3D_TMA=0).
 //
-// 1. update_he3 (GOLIGHTLY_CUDA3D_FUSED=1): H and E fused in one pass ("ping-pong"). The kernel reads E^n,
+// 4. update_he3_tma (the default where it applies; section "fused H + E kernel fed by the
+//    Tensor Memory Accelerator" below): design 1's step with its planes brought into shared
+//    memory by bulk tensor copies. Traffic: design 1's 12 s + 6 B (+ 2 B with one map).
+//    Measured (H200, bench 512^3 float32): 48.8-50.3 Gcells/s (0.66-0.69 of copy through
+//    the model) against design 2's 40.7 in the same calls; 1024^3: 56.3 against 43.8.
+// 1. update_he3: H and E fused in one pass ("ping-pong"). The kernel reads E^n,
 //    H^{n-1/2} and psi from one set of buffers and writes E^{n+1}, H^{n+1/2} and psi to the
 //    other; the engine swaps the sets after each step (Bulk3::flip). A block of 32 x 8
 //    threads owns 31 x 7 columns; at plane k every thread computes H^{n+1/2} of its column,
@@ -37,8 +46,8 @@
 //    k+1's loads (27.5-28.9 Gcells/s), a register-blocked form without shared memory or
 //    barriers (one warp walking 4 or 8 rows: 9.6-21.4), and the planes staged ahead in
 //    shared memory by cp.async (4-byte copies, 2-6 planes ahead, 4-16 rows: 22.7-26.6).
-//    Not the default.
-// 2. update_h3 + update_e3 (the default): in place, H
+//    Kept for the fused step where design 4 does not apply.
+// 2. update_h3 + update_e3 (the default where design 4 does not apply): in place, H
 //    first, then E. The H kernel loads Ex, Ey of plane k+1 once and reuses them as plane k
 //    of the next iteration; the E kernel keeps Hx, Hy of plane k-1. Each iteration issues
 //    all of its plane's DRAM loads before the CPML psi stores (which may alias, so the
@@ -424,28 +433,35 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
 // Same step as update_he3 (input set -> output set, H then E of each plane, psi of owned
 // cells written, halo H recomputed from the unchanged input), but the planes come into
 // shared memory by Hopper bulk tensor copies (cp.async.bulk.tensor, one instruction per
-// field and plane, completion counted in bytes by an mbarrier per stage), kTmaStages planes
-// deep. A block owns 32 x 8 columns (i0 = 32 bx, j0 = 8 by), aligned to whole 128-byte rows
-// for the stores. Each stage holds the six fields of one plane over the box
-// [i0 - 4, i0 + 36) x [j0 - 1, j0 + 9): the owned cells, the halo column and row at i0 - 1,
-// j0 - 1 whose new H the E update needs, and the +x / +y neighbours of E. (The box starts at
-// i0 - 4, not i0 - 1: a box's first x must lie on 16 bytes, or the copy faults with an illegal
-// instruction; seen on the H200, .scratch probe, 2026-11-27.) Outside the grid
-// the tensor unit fills zeros, which is what a face that is not periodic reads, so the
-// kernel runs only where x and y are not periodic (Bulk3::tma_ok); a periodic z face wraps
-// the plane coordinate. Warps 0-7 own the rows; warp 8 recomputes H of the halo row j0 - 1,
-// warp 9 (8 lanes) of the halo column i0 - 1. A chunk [k0, k1) streams planes k0 - 1 ... k1
-// (plane k0 - 1 for the H below the first E, plane k1 for E at k + 1 of the last H): 2 of
-// every chunk + 2 planes are extra loads, from L2 mostly.
-// Traffic per cell, DRAM bytes: the fused model, 12 s + 6 B (or + 2 B with one material map),
-// the halo and the extra planes from L2.
-// A block owns kTmaTx x ROWS columns; its box per field and plane is kTmaBoxX x (ROWS + 2) from
-// (i0 - 4, j0 - 1); STAGES planes are in shared memory (the current one, the next one, the rest
-// in flight).
-constexpr int kTmaTx = 32, kTmaBoxX = 40;
+// field and plane, completion counted in bytes by an mbarrier per stage), STAGES planes
+// deep (STAGES = 4: the current plane, the next one, two in flight). A block owns 32 x ROWS
+// columns (i0 = 32 bx, j0 = ROWS by; ROWS = 8 by default), aligned to whole 128-byte rows for
+// the stores. Each stage holds one plane of the six fields, each over a box from
+// (i0 - 4, j0 - 1) that covers what the block reads of that field (tma_box_w / tma_box_r):
+// the owned cells, the halo column and row at i0 - 1, j0 - 1 whose new H the E update needs,
+// and the +x / +y neighbours of E; and the uint16 material maps over the owned cells. (The
+// boxes start at i0 - 4, not i0 - 1: a box's first x must lie on 16 bytes, or the copy faults
+// with an illegal instruction, and a box's shared-memory address on 128 bytes, or it faults
+// with a misaligned address; both seen on the H200 with a probe, 2026-11-27.) Outside the
+// grid the tensor unit fills zeros, which is what a face that is not periodic reads, so the
+// kernel runs only where x and y are not periodic (Bulk3::tma_refusal); a periodic z face
+// wraps the plane coordinate. Warps 0 .. ROWS-1 own the rows; warp ROWS recomputes H of the
+// halo row j0 - 1, warp ROWS + 1 (ROWS lanes) of the halo column i0 - 1. One barrier per
+// plane: after it the new H is complete and every warp has left the previous plane, whose
+// stage is then refilled (the new H is double-buffered). Blocks with no cell in a CPML slab
+// run a loop without the slab tests. A chunk [k0, k1) streams planes k0 - 1 ... k1 (plane
+// k0 - 1 for the H below the first E, plane k1 for E at k + 1 of the last H); chunks of 24.
+// Traffic per cell, DRAM bytes: the fused model, 12 s + 6 B (+ 2 B with one material map);
+// the halo and the two extra planes of a chunk come from L2 mostly. Nsight Compute (H200,
+// 512^3 float32, one launch at base clocks): 8.4 GB of DRAM traffic per step (63 B per
+// cell: the halos and extra planes partly miss L2), 15.7 GB of L2 traffic, 62 % of the issue
+// slots used; the stalls are the barrier (29 % of the samples) and, in the blocks that hold
+// CPML slabs (27 % of the cells, 48 % of the samples), the psi and profile loads.
+constexpr int kTmaTx = 32;    // owned columns of a block along x (one warp)
+constexpr int kTmaBoxX = 40;  // row length of the block's new-H buffer (shared x coordinates 0..39)
 
 /// The six tensor maps (Ex, Ey, Ez, Hx, Hy, Hz) of one buffer set: 3D, innermost x, box
-/// kTmaBoxX x (ROWS + 2) x 1, zero fill outside the grid.
+/// tma_box_w(c) x tma_box_r(c) x 1, zero fill outside the grid.
 struct TmaFieldMaps {
     CUtensorMap f[6];
     CUtensorMap mat[3];  // the uint16 material maps (Ex, Ey, Ez), box kTmaTx x ROWS from (i0, j0)
@@ -1035,7 +1051,7 @@ private:
     int parity_ = 0;
     bool fused_ = true;
     bool tma_ = false;            // update_fused runs update_he3_tma (setup_tma)
-    int tma_chunk_ = 32;          // its planes per z chunk
+    int tma_chunk_ = 24;          // its planes per z chunk (H200, bench 512^3 float32: 24 gave 50.3 Gcells/s, 32 48.8)
     // GOLIGHTLY_CUDA3D_TMA_CFG: 0 = 32 x 8 owned columns per block, 4 stages (the default);
     // 1 = 32 x 16, 4 stages (2 blocks per SM instead of 4). H200, bench 512^3 float32, chunks
     // of 24, before the slab-free loop: 48.4 / 49.2 and 48.8 / 48.1 Gcells/s in two calls; 32 x 12
