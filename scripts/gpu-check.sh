@@ -6,8 +6,9 @@
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d]
 # --sanitize3d (issue 15): only compute-sanitizer memcheck and racecheck on every [cuda3d]
-# GPU test, each tool limited to SANITIZE3D_SECONDS (default 270) and the cases that
-# finished listed (racecheck slows the kernels with shared memory: update_he3, the DFT sets).
+# GPU test, one process per case and tool (SANITIZE3D_CASE_SECONDS each, default 150; no case
+# starts after a tool has used SANITIZE3D_SECONDS, default 270), each case's verdict listed
+# (racecheck slows the kernels with shared memory: update_he3_tma, update_he3, the DFT sets).
 # --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
 # multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
 # there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
@@ -105,14 +106,26 @@ if [ $TESTS = 1 ] || [ "${INTEROP:-0}" = 1 ]; then
 fi
 
 if [ $SANITIZE3D = 1 ]; then
+  # One process per test case and tool (2026-11-27: racecheck over all of [cuda3d] in one
+  # process was killed, exit 9, before any output), each limited to SANITIZE3D_CASE_SECONDS
+  # (default 150); no case starts once a tool has used SANITIZE3D_SECONDS (default 270).
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  mapfile -t cases < <($T "[cuda3d]" --list-test-names-only 2>/dev/null | sed -e '/^$/d' -e 's/^ *//' || true)
   for tool in memcheck racecheck; do
-    echo "== compute-sanitizer $tool on [cuda3d] (at most ${SANITIZE3D_SECONDS:-270} s)"
-    timeout "${SANITIZE3D_SECONDS:-270}" $CS --tool $tool --error-exitcode 99 $T "[cuda3d]" --durations yes > "$LOG/${tool}3d.log" 2>&1
-    r=$?
-    done_cases=$(grep -cE '^[0-9.]+ s: ' "$LOG/${tool}3d.log")
-    grep -E '^[0-9.]+ s: ' "$LOG/${tool}3d.log"; tail -3 "$LOG/${tool}3d.log"
-    summary+=("$tool [cuda3d]: rc=$r$([ $r = 124 ] && echo ' (time limit)'), $done_cases cases finished, $(grep -E 'test case|No tests' "$LOG/${tool}3d.log" | tail -1), $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOG/${tool}3d.log" | tail -1)")
+    echo "== compute-sanitizer $tool on [cuda3d], one process per case (${#cases[@]} cases)"
+    t_tool=$(date +%s); clean=0; dirty=0; skipped=0
+    : > "$LOG/${tool}3d.log"
+    for name in "${cases[@]}"; do
+      if [ $(( $(date +%s) - t_tool )) -ge "${SANITIZE3D_SECONDS:-270}" ]; then skipped=$((skipped + 1)); continue; fi
+      esc=$(printf '%s' "$name" | sed 's/[][\\,*"~]/\\&/g')
+      timeout "${SANITIZE3D_CASE_SECONDS:-150}" $CS --tool $tool --error-exitcode 99 $T "$esc" > "$LOG/${tool}3d.case.log" 2>&1
+      r=$?
+      verdict="rc=$r $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOG/${tool}3d.case.log" | tail -1 | sed 's/^=* *//')"
+      echo "  $tool: $name: $verdict"
+      cat "$LOG/${tool}3d.case.log" >> "$LOG/${tool}3d.log"
+      if [ $r = 0 ]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); fi
+    done
+    summary+=("$tool [cuda3d]: $clean cases clean, $dirty not (rc != 0: errors, hazards, a failed check or the time limit), $skipped not run (time)")
   done
 fi
 
@@ -289,13 +302,18 @@ if [ $BENCH = 1 ]; then
   done
   bench 8192 8192 200 float32 TEz --dispersive-material Au --dispersive-fraction 0.1
   # 3D (issue 15): 16-cell CPML on all faces, a plane source and a DFT flux plane.
-  # 10 % of the cells with 6 synthetic Lorentz poles (the 3D bench has no library material);
-  # 1024^3 float32 (issue 15: fits on one H200, and on an H100).
+  # 10 % of the cells with 6 synthetic Lorentz poles, and 10 % Rakic gold (Drude + 5 Lorentz);
+  # 1024^3 float32 (issue 15: fits on one H200, and on an H100). The default bulk step is the
+  # fused one fed by tensor copies where it runs (57 B per cell in the model column); the rows
+  # marked "pair" set GOLIGHTLY_CUDA3D_FUSED=0 (the in-place pair, 81 B) for comparison.
   for cfg in "256 1000 float32" "512 400 float32" "512 200 float64" "512 200 float32 --poles 6 --dispersive-fraction 0.1" \
-             "1024 60 float32"; do
+             "512 200 float32 --dispersive-material Au --dispersive-fraction 0.1" "1024 60 float32" \
+             "pair 512 400 float32" "pair 512 200 float32 --dispersive-material Au --dispersive-fraction 0.1"; do
     set -- $cfg
-    "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "$1,$1,$1" --steps "$2" --precision "$3" "${@:4}" --json 2>&1 \
-      | tail -1 | tee -a "$LOG/bench.jsonl"
+    fused=""
+    if [ "$1" = pair ]; then fused=0; shift; fi
+    GOLIGHTLY_CUDA3D_FUSED=$fused "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "$1,$1,$1" --steps "$2" \
+      --precision "$3" "${@:4}" --json 2>&1 | tail -1 | tee -a "$LOG/bench.jsonl"
   done
 fi
 
