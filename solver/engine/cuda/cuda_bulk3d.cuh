@@ -285,6 +285,29 @@ __device__ __forceinline__ T cpml_term_pp(const DevGrid3<T>& g, T d, bool in_sla
     return d * ik + v;
 }
 
+/// E^{n+1} of the owned cell (i, j, k), flat index idx, into the output set, psi written (same
+/// arithmetic as update_e3): (ex, ey, ez) E^n of the cell (references: read where used, so a
+/// shared-memory operand is loaded late); (hx, hy, hz) H^{n+1/2} of the cell,
+/// h?_im / h?_jm / h?_km H^{n+1/2} of its -x / -y / -z neighbour; px, py, pz: the cell lies in
+/// the CPML slab of that axis; zero_x / zero_y: PEC at i = 0 / j = 0 (the tangential E there
+/// stays 0; zero_z is derived from k).
+template <class T>
+__device__ __forceinline__ void e_cell_pp(const DevGrid3<T>& g, int i, int j, int k, std::size_t idx, bool px, bool py,
+                                          bool pz, bool zero_x, bool zero_y, const Coef2<T>& cx, const Coef2<T>& cy,
+                                          const Coef2<T>& cz, const T& ex, const T& ey, const T& ez, T hx, T hy, T hz, T hx_jm,
+                                          T hx_km, T hy_im, T hy_km, T hz_im, T hz_jm) {
+    const T ex_y = cpml_term_pp(g, hz - hz_jm, py, 0, 1, j, true, i, j, k, true);
+    const T ex_z = cpml_term_pp(g, hy - hy_km, pz, 0, 2, k, true, i, j, k, true);
+    const T ey_x = cpml_term_pp(g, hz - hz_im, px, 1, 0, i, true, i, j, k, true);
+    const T ey_z = cpml_term_pp(g, hx - hx_km, pz, 1, 2, k, true, i, j, k, true);
+    const T ez_x = cpml_term_pp(g, hy - hy_im, px, 2, 0, i, true, i, j, k, true);
+    const T ez_y = cpml_term_pp(g, hx - hx_jm, py, 2, 1, j, true, i, j, k, true);
+    const bool zero_z = g.pec[2] && k == 0;
+    g.E_out[0][idx] = (zero_y || zero_z) ? T(0) : cx.ca * ex + cx.cb * (ex_y - ex_z);
+    g.E_out[1][idx] = (zero_x || zero_z) ? T(0) : cy.ca * ey + cy.cb * (-ey_x + ey_z);
+    g.E_out[2][idx] = (zero_x || zero_y) ? T(0) : cz.ca * ez + cz.cb * (ez_x - ez_y);
+}
+
 /// H^{n+1/2} of cell (i, j, k), flat index idx, from the input set: (ex, ey, ez) E^n of the
 /// cell, (ex_kp, ey_kp) E^n of the cell at k+1 (0 beyond a face that is not periodic),
 /// (hx0, hy0, hz0) H^{n-1/2} of the cell.
@@ -410,16 +433,8 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
             const T hz_im = sH[buf][2][ty][tx - 1], hy_im = sH[buf][1][ty][tx - 1];
             const T hz_jm = sH[buf][2][ty - 1][tx], hx_jm = sH[buf][0][ty - 1][tx];
             const bool sz = k < g.lo[2] || k >= g.hi[2];
-            const T ex_y = cpml_term_pp(g, hz - hz_jm, sy, 0, 1, j, true, i, j, k, true);
-            const T ex_z = cpml_term_pp(g, hy - hy_km, sz, 0, 2, k, true, i, j, k, true);
-            const T ey_x = cpml_term_pp(g, hz - hz_im, sx, 1, 0, i, true, i, j, k, true);
-            const T ey_z = cpml_term_pp(g, hx - hx_km, sz, 1, 2, k, true, i, j, k, true);
-            const T ez_x = cpml_term_pp(g, hy - hy_im, sx, 2, 0, i, true, i, j, k, true);
-            const T ez_y = cpml_term_pp(g, hx - hx_jm, sy, 2, 1, j, true, i, j, k, true);
-            const bool zero_z = g.pec[2] && k == 0;
-            g.E_out[0][idx] = (zero_y || zero_z) ? T(0) : cx.ca * ex + cx.cb * (ex_y - ex_z);
-            g.E_out[1][idx] = (zero_x || zero_z) ? T(0) : cy.ca * ey + cy.cb * (-ey_x + ey_z);
-            g.E_out[2][idx] = (zero_x || zero_y) ? T(0) : cz.ca * ez + cz.cb * (ez_x - ez_y);
+            e_cell_pp(g, i, j, k, idx, sx, sy, sz, zero_x, zero_y, cx, cy, cz, ex, ey, ez, hx, hy, hz, hx_jm, hx_km, hy_im,
+                      hy_km, hz_im, hz_jm);
         }
         hx_km = hx;
         hy_km = hy;
@@ -684,16 +699,8 @@ __global__ void __launch_bounds__(kTmaTx * (ROWS + 2), tma_min_blocks<T, ROWS, S
             const T hz_im = sHn[2][b][a - 1], hy_im = sHn[1][b][a - 1];
             const T hz_jm = sHn[2][b - 1][a], hx_jm = sHn[0][b - 1][a];
             const bool px = kPml && sx, py = kPml && sy, pz = kPml && (k < g.lo[2] || k >= g.hi[2]);
-            const T ex_y = cpml_term_pp(g, hz - hz_jm, py, 0, 1, j, true, i, j, k, true);
-            const T ex_z = cpml_term_pp(g, hy - hy_km, pz, 0, 2, k, true, i, j, k, true);
-            const T ey_x = cpml_term_pp(g, hz - hz_im, px, 1, 0, i, true, i, j, k, true);
-            const T ey_z = cpml_term_pp(g, hx - hx_km, pz, 1, 2, k, true, i, j, k, true);
-            const T ez_x = cpml_term_pp(g, hy - hy_im, px, 2, 0, i, true, i, j, k, true);
-            const T ez_y = cpml_term_pp(g, hx - hx_jm, py, 2, 1, j, true, i, j, k, true);
-            const bool zero_ez = g.pec[2] && k == 0;
-            g.E_out[0][idx] = (zero_ey || zero_ez) ? T(0) : cx.ca * E0[b][a] + cx.cb * (ex_y - ex_z);
-            g.E_out[1][idx] = (zero_ex || zero_ez) ? T(0) : cy.ca * E1[b][a] + cy.cb * (-ey_x + ey_z);
-            g.E_out[2][idx] = (zero_ex || zero_ey) ? T(0) : cz.ca * E2[b][a] + cz.cb * (ez_x - ez_y);
+            e_cell_pp(g, i, j, k, idx, px, py, pz, zero_ex, zero_ey, cx, cy, cz, E0[b][a], E1[b][a], E2[b][a], hx, hy, hz,
+                      hx_jm, hx_km, hy_im, hy_km, hz_im, hz_jm);
         }
         hx_km = hx;
         hy_km = hy;
