@@ -9,6 +9,8 @@
 # GPU test, one process per case and tool (SANITIZE3D_CASE_SECONDS each, default 150; no case
 # starts after a tool has used SANITIZE3D_SECONDS, default 270), each case's verdict listed
 # (racecheck slows the kernels with shared memory: update_he3_tma, update_he3, the DFT sets).
+# SANITIZE3D_TOOLS (default "memcheck racecheck") picks the tools; SANITIZE3D_FROM=N skips the
+# first N cases (to go on where an earlier call ran out of time).
 # --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
 # multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
 # there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
@@ -110,8 +112,10 @@ if [ $SANITIZE3D = 1 ]; then
   # process was killed, exit 9, before any output), each limited to SANITIZE3D_CASE_SECONDS
   # (default 150); no case starts once a tool has used SANITIZE3D_SECONDS (default 270).
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  mapfile -t cases < <($T "[cuda3d]" --list-test-names-only 2>/dev/null | sed -e '/^$/d' -e 's/^ *//' || true)
-  for tool in memcheck racecheck; do
+  # (the binary prints its "CUDA device: ..." banner before the names)
+  mapfile -t cases < <($T "[cuda3d]" --list-test-names-only 2>/dev/null | sed -e '/^$/d' -e '/^CUDA device:/d' -e 's/^ *//' || true)
+  cases=("${cases[@]:${SANITIZE3D_FROM:-0}}")
+  for tool in ${SANITIZE3D_TOOLS:-memcheck racecheck}; do
     echo "== compute-sanitizer $tool on [cuda3d], one process per case (${#cases[@]} cases)"
     t_tool=$(date +%s); clean=0; dirty=0; skipped=0
     : > "$LOG/${tool}3d.log"
