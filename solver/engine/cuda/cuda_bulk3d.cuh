@@ -471,7 +471,13 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
 // 512^3 float32, one launch at base clocks): 8.4 GB of DRAM traffic per step (63 B per
 // cell: the halos and extra planes partly miss L2), 15.7 GB of L2 traffic, 62 % of the issue
 // slots used; the stalls are the barrier (29 % of the samples) and, in the blocks that hold
-// CPML slabs (27 % of the cells, 48 % of the samples), the psi and profile loads.
+// CPML slabs (27 % of the cells, 48 % of the samples), the psi and profile loads. Launched
+// apart (2026-11-27), the tiles without slab cells ran at 61 Gcells/s of their own cells and
+// 0.85 of copy, reading 34.8 B per cell against the model's 26 (halos from DRAM, at chunks of
+// 24 and of 96 alike); those with slab cells at 33-35. Two launches were slower than one
+// (45.9-47.9 against 49.1, even with psi loaded a plane ahead at 64 registers in the slab
+// kernel): mixed on an SM, the bandwidth-bound tiles hide the latency-bound ones
+// (docs/performance.md, "Where the fused kernel's time goes").
 constexpr int kTmaTx = 32;    // owned columns of a block along x (one warp)
 constexpr int kTmaBoxX = 40;  // row length of the block's new-H buffer (shared x coordinates 0..39)
 
