@@ -335,38 +335,45 @@ struct EnvSet {  // sets a variable for one scope (restored, also when a check t
 const Case3 kTmaPeriodicZ = {40, 18, 19, {PML, PMC, PER}, {4, 0, 0}, {5, 0, 0}, 16};
 }  // namespace
 
-TEST_CASE("CUDA 3D engine, fused kernel (GOLIGHTLY_CUDA3D_FUSED=1), matches the CPU 3D engine", "[cuda3d]") {
+// The bulk step's variants, one test case each (so that compute-sanitizer can run them one
+// process at a time: gpu-check.sh --sanitize3d).
+TEST_CASE("CUDA 3D engine, fused step where it runs (GOLIGHTLY_CUDA3D_FUSED=1), matches the CPU 3D engine", "[cuda3d]") {
     EnvSet fused("GOLIGHTLY_CUDA3D_FUSED", "1");
-    {
-        EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "auto");
-        for (const Case3& c : kCases) {
-            compare(c, Precision::Float32, 1e-5);
-            compare(c, Precision::Float64, 1e-11);
-        }
+    EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "auto");
+    for (const Case3& c : kCases) {
+        compare(c, Precision::Float32, 1e-5);
+        compare(c, Precision::Float64, 1e-11);
     }
-    {
-        EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "require");
-        for (const Case3& c : {kCases[3], kCases[4], kTmaPeriodicZ}) {
-            compare(c, Precision::Float32, 1e-5);
-            compare(c, Precision::Float64, 1e-11);
-        }
-        Case3 one = kTmaPeriodicZ;  // one material map: one uint16 tensor map
-        one.one_map = true;
-        compare(one, Precision::Float32, 1e-5);
+}
+
+TEST_CASE("CUDA 3D engine, fused step fed by tensor copies (GOLIGHTLY_CUDA3D_TMA=require), matches the CPU 3D engine",
+          "[cuda3d]") {
+    EnvSet fused("GOLIGHTLY_CUDA3D_FUSED", "1");
+    EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "require");
+    for (const Case3& c : {kCases[3], kCases[4], kTmaPeriodicZ}) {
+        compare(c, Precision::Float32, 1e-5);
+        compare(c, Precision::Float64, 1e-11);
     }
-    {
-        EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "0");
-        for (const Case3& c : kCases) {
-            compare(c, Precision::Float32, 1e-5);
-            compare(c, Precision::Float64, 1e-11);
-        }
+    Case3 one = kTmaPeriodicZ;  // one material map: one uint16 tensor map
+    one.one_map = true;
+    compare(one, Precision::Float32, 1e-5);
+}
+
+TEST_CASE("CUDA 3D engine, fused step without tensor copies (GOLIGHTLY_CUDA3D_TMA=0), matches the CPU 3D engine",
+          "[cuda3d]") {
+    EnvSet fused("GOLIGHTLY_CUDA3D_FUSED", "1");
+    EnvSet tma("GOLIGHTLY_CUDA3D_TMA", "0");
+    for (const Case3& c : kCases) {
+        compare(c, Precision::Float32, 1e-5);
+        compare(c, Precision::Float64, 1e-11);
     }
-    {
-        EnvSet pair("GOLIGHTLY_CUDA3D_FUSED", "0");  // the in-place pair on every case
-        for (const Case3& c : kCases) {
-            compare(c, Precision::Float32, 1e-5);
-            compare(c, Precision::Float64, 1e-11);
-        }
+}
+
+TEST_CASE("CUDA 3D engine, in-place pair (GOLIGHTLY_CUDA3D_FUSED=0), matches the CPU 3D engine", "[cuda3d]") {
+    EnvSet pair("GOLIGHTLY_CUDA3D_FUSED", "0");
+    for (const Case3& c : kCases) {
+        compare(c, Precision::Float32, 1e-5);
+        compare(c, Precision::Float64, 1e-11);
     }
 }
 
