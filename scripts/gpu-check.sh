@@ -10,7 +10,9 @@
 # starts after a tool has used SANITIZE3D_SECONDS, default 270), each case's verdict listed
 # (racecheck slows the kernels with shared memory: update_he3_tma, update_he3, the DFT sets).
 # SANITIZE3D_TOOLS (default "memcheck racecheck") picks the tools; SANITIZE3D_FROM=N skips the
-# first N cases (to go on where an earlier call ran out of time).
+# first N cases (to go on where an earlier call ran out of time); SANITIZE3D_MATCH keeps the
+# cases whose names match that extended regular expression; SANITIZE3D_JOBS runs that many
+# cases at once (default 1; each is its own process on the same GPU).
 # --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
 # multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
 # there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
@@ -115,19 +117,34 @@ if [ $SANITIZE3D = 1 ]; then
   # (the binary prints its "CUDA device: ..." banner before the names)
   mapfile -t cases < <($T "[cuda3d]" --list-test-names-only 2>/dev/null | sed -e '/^$/d' -e '/^CUDA device:/d' -e 's/^ *//' || true)
   cases=("${cases[@]:${SANITIZE3D_FROM:-0}}")
+  if [ -n "${SANITIZE3D_MATCH:-}" ]; then
+    mapfile -t cases < <(printf '%s\n' "${cases[@]}" | grep -E -- "$SANITIZE3D_MATCH" || true)
+  fi
   for tool in ${SANITIZE3D_TOOLS:-memcheck racecheck}; do
-    echo "== compute-sanitizer $tool on [cuda3d], one process per case (${#cases[@]} cases)"
+    echo "== compute-sanitizer $tool on [cuda3d], one process per case (${#cases[@]} cases, ${SANITIZE3D_JOBS:-1} at a time)"
     t_tool=$(date +%s); clean=0; dirty=0; skipped=0
     : > "$LOG/${tool}3d.log"
-    for name in "${cases[@]}"; do
+    run_case() {  # index, name: its log and exit status under $LOG
+      local esc
+      esc=$(printf '%s' "$2" | sed 's/[][\\,*"~]/\\&/g')
+      timeout "${SANITIZE3D_CASE_SECONDS:-150}" $CS --tool $tool --error-exitcode 99 $T "$esc" > "$LOG/${tool}3d.case$1.log" 2>&1
+      echo $? > "$LOG/${tool}3d.case$1.rc"
+    }
+    started=()
+    for idx in "${!cases[@]}"; do
       if [ $(( $(date +%s) - t_tool )) -ge "${SANITIZE3D_SECONDS:-270}" ]; then skipped=$((skipped + 1)); continue; fi
-      esc=$(printf '%s' "$name" | sed 's/[][\\,*"~]/\\&/g')
-      timeout "${SANITIZE3D_CASE_SECONDS:-150}" $CS --tool $tool --error-exitcode 99 $T "$esc" > "$LOG/${tool}3d.case.log" 2>&1
-      r=$?
-      verdict="rc=$r $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOG/${tool}3d.case.log" | tail -1 | sed 's/^=* *//')"
-      echo "  $tool: $name: $verdict"
-      cat "$LOG/${tool}3d.case.log" >> "$LOG/${tool}3d.log"
-      if [ $r = 0 ]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); fi
+      while [ "$(jobs -rp | wc -l)" -ge "${SANITIZE3D_JOBS:-1}" ]; do wait -n; done
+      run_case "$idx" "${cases[$idx]}" &
+      started+=("$idx")
+    done
+    wait
+    for idx in "${started[@]}"; do
+      r=$(cat "$LOG/${tool}3d.case$idx.rc" 2>/dev/null || echo "?")
+      verdict="rc=$r $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOG/${tool}3d.case$idx.log" | tail -1 | sed 's/^=* *//')"
+      echo "  $tool: ${cases[$idx]}: $verdict"
+      cat "$LOG/${tool}3d.case$idx.log" >> "$LOG/${tool}3d.log"
+      rm -f "$LOG/${tool}3d.case$idx.log" "$LOG/${tool}3d.case$idx.rc"
+      if [ "$r" = 0 ]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); fi
     done
     summary+=("$tool [cuda3d]: $clean cases clean, $dirty not (rc != 0: errors, hazards, a failed check or the time limit), $skipped not run (time)")
   done
