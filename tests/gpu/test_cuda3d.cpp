@@ -311,8 +311,8 @@ TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32 an
     }
 }
 
-// The fused bulk kernel (update_he3, GOLIGHTLY_CUDA3D_FUSED=1; the in-place pair is the
-// default) must give the same fields as the CPU engine on every case.
+// Every form of the bulk step (the fused step with or without tensor copies, the in-place
+// pair) must give the same fields as the CPU engine on every case.
 // The fused step (the default where update_he3_tma applies; GOLIGHTLY_CUDA3D_FUSED=1 forces it,
 // =0 the in-place pair) runs update_he3_tma wherever it applies (x and y not periodic, nx a multiple
 // of 8 after the CUDA engine's row padding to 32 cells: kCases[3] and kCases[4] among these);

@@ -909,12 +909,6 @@ private:
         else update_h3<T><<<blocks(chunks), dim3(kBulk3X, kBulk3Y), 0, stream>>>(g);
         CUDA_CHECK_LAUNCH();
     }
-    /// Fused only: update_he3_tma where it applies: a device of compute capability 9.0 or
-    /// later, x and y not periodic (the tensor unit fills zeros outside the grid, it does not
-    /// wrap), rows a multiple of 16 bytes (the tensor maps' stride rule), and the driver's
-    /// cuTensorMapEncodeTiled. Encodes one map per field and buffer set.
-    /// GOLIGHTLY_CUDA3D_TMA=0 keeps update_he3; =require throws RunError (with the reason)
-    /// where the kernel does not apply (tests).
 public:
     /// Why update_he3_tma cannot run for a grid of nx cells per row with these x / y faces on
     /// the current device ("" when it can; fn receives cuTensorMapEncodeTiled): a compute
@@ -942,7 +936,6 @@ public:
     }
 
 private:
-
     /// Fused only: update_he3_tma where tma_refusal finds nothing against it. Encodes one map
     /// per field and buffer set. GOLIGHTLY_CUDA3D_TMA=0 keeps update_he3; =require throws
     /// RunError (with the reason) where the kernel does not apply (tests).
