@@ -883,9 +883,13 @@ public:
     const DevGrid3<T>& grid() const { return g_; }
     T* field(Component c) const { return field_[parity_][int(c)].template as<T>(); }
     const double* eps_table() const { return eps_.template as<double>(); }
-    FieldArrays<T> fields() const {
+    FieldArrays<T> fields() const { return fields_of_set(parity_); }
+    /// Fused: the other set; right after flip() it holds the step's input (E^n, H^{n-1/2}),
+    /// which nothing writes until the next update_fused.
+    FieldArrays<T> previous_fields() const { return fields_of_set(parity_ ^ 1); }
+    FieldArrays<T> fields_of_set(int p) const {
         FieldArrays<T> f{};
-        for (int c = 0; c < 6; ++c) f.f[c] = field_[parity_][c].template as<T>();
+        for (int c = 0; c < 6; ++c) f.f[c] = field_[p][c].template as<T>();
         return f;
     }
 

@@ -25,7 +25,9 @@ namespace {
 // Traffic per dispersive cell and step (s = sizeof(T), N poles of which N_D Drude): advance
 // reads cell index, pole-set id, E, reads and writes (2N - N_D) s of state, writes dP;
 // correct reads index, coef, dP, E and writes E: (4N - 2N_D + 5) s + 10 B (Drude + 5
-// Lorentz poles, float32: 118 B), on top of the bulk update.
+// Lorentz poles, float32: 118 B), on top of the bulk update. Engines with two buffer sets
+// (3D fused) run both in one kernel after the bulk update, disp_step: (4N - 2N_D + 4) s + 6 B
+// (110 B).
 template <class T> struct DispDev {
     T* E;
     const int* cells;
@@ -41,18 +43,49 @@ template <class T> struct DispDev {
     int k_begin, k_end;     // disp_advance: the list entries [k_begin, k_end) (0, n: all)
 };
 
-// Traffic per cell (N poles of its set, N_D of them Drude): reads cell index (4 B), pole-set
-// id (2 B) and E, reads and writes (2N - N_D) s of state, writes dP: (4N - 2N_D + 2) s + 6 B.
+// Poles of a pole set held in registers at once (kDispHeld): all their state loads go out
+// before the first is used, so a thread keeps up to 2 kDispHeld loads in flight (the loop
+// over the poles, one pole's loads at a time, left the memory pipe half idle: B-CALM's gold
+// has 6 poles). Larger pole sets take the loop.
+constexpr int kDispHeld = 8;
+
+/// The poles of list entry k advanced from e = E^n (P~ and d updated in place); returns
+/// dP = sum_q d_q^{n+1}. Same arithmetic in both branches (scene.hpp difference form).
 template <class T>
-__global__ void disp_advance(DispDev<T> d) {
-    const int k = d.k_begin + int(blockIdx.x * blockDim.x + threadIdx.x);
-    if (k >= d.k_end) return;
+__device__ __forceinline__ T disp_poles(const DispDev<T>& d, int k, T e) {
     T* __restrict__ P = d.P;
     T* __restrict__ D = d.D;
-    const T e = d.E[d.cells[k]];
     const int s = d.set[k];
     const int first = d.set_first[s], np = d.set_count[s];
     T dp = T(0);
+    if (np <= kDispHeld) {
+        T dq[kDispHeld], pq[kDispHeld];
+#pragma unroll
+        for (int q = 0; q < kDispHeld; ++q) {
+            if (q < np) {
+                const std::size_t at = std::size_t(q) * d.n + k;
+                dq[q] = D[at];
+                pq[q] = d.coeffs[3 * (first + q) + 1] != T(0) ? P[at] : T(0);
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < kDispHeld; ++q) {
+            if (q < np) {
+                const T kd = d.coeffs[3 * (first + q)], kr = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
+                const std::size_t at = std::size_t(q) * d.n + k;
+                T dn;
+                if (kr != T(0)) {
+                    dn = (dq[q] - kd * dq[q]) + (kr * pq[q] + c3 * e);
+                    P[at] = pq[q] + dn;
+                } else {  // Drude: P~ does not enter
+                    dn = (dq[q] - kd * dq[q]) + c3 * e;
+                }
+                D[at] = dn;
+                dp += dn;
+            }
+        }
+        return dp;
+    }
     for (int q = 0; q < np; ++q) {
         const T kd = d.coeffs[3 * (first + q)], kr = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
         const std::size_t at = std::size_t(q) * d.n + k;
@@ -62,13 +95,37 @@ __global__ void disp_advance(DispDev<T> d) {
             const T p = P[at];
             dn = (dq - kd * dq) + (kr * p + c3 * e);
             P[at] = p + dn;
-        } else {  // Drude: P~ does not enter
+        } else {
             dn = (dq - kd * dq) + c3 * e;
         }
         D[at] = dn;
         dp += dn;
     }
-    d.dP[k] = dp;
+    return dp;
+}
+
+// Traffic per cell (N poles of its set, N_D of them Drude): reads cell index (4 B), pole-set
+// id (2 B) and E, reads and writes (2N - N_D) s of state, writes dP: (4N - 2N_D + 2) s + 6 B.
+template <class T>
+__global__ void disp_advance(DispDev<T> d) {
+    const int k = d.k_begin + int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (k >= d.k_end) return;
+    d.dP[k] = disp_poles(d, k, d.E[d.cells[k]]);
+}
+
+// Engines that write E^{n+1} into a second buffer set (the 3D fused bulk update), after that
+// update: the poles advance from E^n of the input set E_in, and the output set's E^{n+1}
+// gets its correction in the same thread (no dP array, one index read). Same arithmetic as
+// disp_advance then disp_correct. Traffic per cell: reads cell index (4 B), pole-set id (2 B),
+// coef and E^n, reads and writes (2N - N_D) s of state, read-modify-write of E^{n+1}:
+// (4N - 2N_D + 4) s + 6 B (Drude + 5 Lorentz poles, float32: 110 B).
+template <class T>
+__global__ void disp_step(DispDev<T> d, const T* __restrict__ E_in) {
+    const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (k >= d.n) return;
+    const int cell = d.cells[k];
+    const T dp = disp_poles(d, k, E_in[cell]);
+    d.E[cell] -= d.coef[k] * dp;
 }
 
 // Traffic per cell: reads cell index (4 B), coef and dP, read-modify-write of E: 4 s + 4 B.
@@ -124,10 +181,11 @@ public:
                     throw RunError("CUDA engine: dispersive cell index outside the grid");
                 if (d.pole_set[k] >= s.pole_sets.size()) throw RunError("CUDA engine: dispersive pole-set index out of range");
                 coef[k] = T(d.weight[k] * s.table[map[d.cells[k]]].cb / s.courant);
-                // Traffic model (file comment above the kernels): (4 N - 2 N_D + 5) s + 10 bytes
-                // per cell for its pole set's N poles, N_D of them Drude.
+                // Traffic model (comments at the kernels): (4 N - 2 N_D + 5) s + 10 bytes per
+                // cell for its pole set's N poles, N_D of them Drude; fused (4 N - 2 N_D + 4) s + 6.
                 const double np = double(s.pole_sets[d.pole_set[k]].poles.size()), nd = double(drude_[d.pole_set[k]]);
                 bytes_ += (4.0 * np - 2.0 * nd + 5.0) * double(sizeof(T)) + 10.0;
+                bytes_fused_ += (4.0 * np - 2.0 * nd + 4.0) * double(sizeof(T)) + 6.0;
             }
             DispBufs& B = disp_[c];
             upload(B.cells, device_cells(d.cells), stream);
@@ -191,6 +249,17 @@ public:
     }
     /// True when every list is in increasing cell order (scene.hpp builds them so).
     bool sorted() const { return sorted_; }
+    /// Engines with a second buffer set (3D fused): phase before_e is left out and this runs
+    /// in place of after_e, once the bulk has written E^{n+1} to the current set (rebind):
+    /// the poles advance from E^n of `input` (the step's input set, unchanged by the bulk
+    /// update) and E^{n+1} -= weight cb / S dP, in one kernel (disp_step) per component.
+    void after_e_from(const FieldArrays<T>& input, cudaStream_t stream) const {
+        for (std::size_t q = 0; q < disp_args_.size(); ++q) {
+            const DispDev<T>& a = disp_args_[q];
+            disp_step<T><<<(a.n + 255) / 256, 256, 0, stream>>>(a, input.f[disp_slot_[q]]);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
     /// Phase after_e, first: E -= weight cb / S dP, before the E sources.
     void after_e(cudaStream_t stream) const {
         for (const DispDev<T>& a : disp_args_) {
@@ -199,7 +268,9 @@ public:
         }
     }
 
-    double bytes_per_step() const { return bytes_; }
+    /// Traffic model (kernel comments): disp_advance + disp_correct, or disp_step (fused = the
+    /// engine calls after_e_from).
+    double bytes_per_step(bool fused = false) const { return fused ? bytes_fused_ : bytes_; }
 
     /// Live edit: unchanged dispersive cells (the lists cannot change live,
     /// check_material_update) get their coefficient weight * cb / S from the edited map
@@ -240,6 +311,7 @@ private:
     std::vector<T> coef_staging_[3];
     double courant_ = 1;
     double bytes_ = 0;
+    double bytes_fused_ = 0;
 };
 
 }  // namespace

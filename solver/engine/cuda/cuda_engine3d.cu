@@ -26,11 +26,12 @@
 //   0. tfsf.before_step     the TF/SF incident lines from n to n+1
 //      sources.after_h      H sources at t = n dt, added to H^{n-1/2} (linear: the same sum
 //      tfsf.after_h         as after the H update) and TF/SF H corrections (E_inc^n)
-//      dispersion.before_e  poles advance from E^n
 //      tensor.before_e      E^n of the tensor-coupled sites
 //   1. bulk.update_fused    H^{n+1/2} and E^{n+1} into the other buffer set; flip; the
 //                           extensions are rebound to the new current set
-//   2. dispersion.after_e ... monitors.after_step as below.
+//   2. dispersion.after_e_from  poles advance from E^n of the input set (the other set
+//                           now, unchanged by the bulk) and E -= weight cb / S dP, one kernel
+//      sources.after_e ... monitors.after_step as below.
 // In place (elsewhere, or GOLIGHTLY_CUDA3D_FUSED=0), scene.hpp's
 // order but for the H sources and corrections, added to H^{n-1/2} before the H update as
 // above (the same sum; split steps, engine.hpp, need them before the bulk update, and one
@@ -281,9 +282,9 @@ public:
         }
         split_range(a, b);
         // E^n of the current set stays until the flip (the bulk writes the other set), so the
-        // pole advance and the tensor sites' E^n come here, after the halo transfers: a halo
-        // plane's E^n is then its owner's (before step_begin's transfers it is not).
-        dispersion_.before_e(StepLaunch{stream_, d_step_, 0});
+        // tensor sites' E^n come here, and the pole advance after the bulk (after_bulk_e, from
+        // that set), both after the halo transfers: a halo plane's E^n is then its owner's
+        // (before step_begin's transfers it is not).
         tensor_.before_e(stream_);
         bulk_.update_fused(stream_, 0, a);
         bulk_.update_fused(stream_, b, sc_.nz);
@@ -305,7 +306,7 @@ public:
     /// Bulk model (12 s + 6 B per cell fused, 18 s + 6 B in place: cuda_bulk3d.cuh) + (CPML psi
     /// + extensions) / cells.
     double bytes_per_cell_update() const override {
-        const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + dispersion_.bytes_per_step() +
+        const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + dispersion_.bytes_per_step(bulk_.fused()) +
                              tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
         return (bulk_.bytes_per_cell() * double(sc_.cells()) + extra) / double(user_cells());
     }
@@ -463,7 +464,6 @@ private:
             if (bulk_.fused()) rebind();
             before_bulk_h(at);
             if (bulk_.fused()) {
-                dispersion_.before_e(at);
                 tensor_.before_e(stream_);
                 bulk_.update_fused(stream_, 0, sc_.nz);
                 bulk_.flip();
@@ -488,7 +488,12 @@ private:
     }
     /// Everything after the E bulk update, in scene.hpp's order (phase 2 and the monitors).
     void after_bulk_e(const StepLaunch& at) {
-        dispersion_.after_e(stream_);
+        // Fused: the poles advance from E^n of the step's input set (the other set after the
+        // flip) and correct E^{n+1} in one kernel; in place they advanced before update_e.
+        if (bulk_.fused())
+            dispersion_.after_e_from(bulk_.previous_fields(), stream_);
+        else
+            dispersion_.after_e(stream_);
         sources_.after_e(at);
         tfsf_.after_e(stream_);
         tensor_.after_e(stream_);
