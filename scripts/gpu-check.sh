@@ -4,7 +4,9 @@
 #
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
-#                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d]
+#                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
+# --no-examples leaves out the examples' CUDA-vs-CPU spectra (the CPU runs of the 3D examples
+# take minutes). Every summary line also goes to $LOG/0-summary.txt as it is known.
 # --sanitize3d (issue 15): only compute-sanitizer memcheck and racecheck on every [cuda3d]
 # GPU test, one process per case and tool (SANITIZE3D_CASE_SECONDS each, default 150; no case
 # starts after a tool has used SANITIZE3D_SECONDS, default 270), each case's verdict listed
@@ -34,7 +36,7 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0
+SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1
 for a in "$@"; do
   case $a in
     --sanitize3d) SANITIZE3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
@@ -44,6 +46,7 @@ for a in "$@"; do
     --ncu) NCU=1 ;;
     --tests-only) SANITIZE=0; BENCH=0 ;;
     --no-bench) BENCH=0 ;;
+    --no-examples) EXAMPLES=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -51,6 +54,12 @@ done
 mkdir -p "$LOG"
 LIB=$DEVDEPS/usr/lib/x86_64-linux-gnu
 summary=()
+# Each summary line is also appended to $LOG/0-summary.txt as soon as it is known, so a call
+# cut short by the device's time limit still brings back what finished (the name sorts first
+# among the many logs).
+mkdir -p "$LOG"
+: > "$LOG/0-summary.txt"
+note() { summary+=("$1"); echo "$1" >> "$LOG/0-summary.txt"; }
 t0=$(date +%s)
 
 echo "== device"; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1 | tee "$LOG/device.txt"
@@ -92,7 +101,7 @@ if [ $TESTS = 1 ]; then
   echo "== GPU tests"
   if $T --durations yes > "$LOG/gpu_tests.log" 2>&1; then r=PASS; else r="FAIL(rc=$?)"; fi
   grep -E "passed|failed|FAILED|CHECK|REQUIRE|with expansion|^  [0-9.e+-]+ <|s: " "$LOG/gpu_tests.log" | head -60
-  summary+=("gpu tests: $r ($(tail -3 "$LOG/gpu_tests.log" | grep -E 'assertions|test cases' | tr -s ' ' | head -1))")
+  note "gpu tests: $r ($(tail -3 "$LOG/gpu_tests.log" | grep -E 'assertions|test cases' | tr -s ' ' | head -1))"
 fi
 
 if [ $TESTS = 1 ] || [ "${INTEROP:-0}" = 1 ]; then
@@ -102,10 +111,10 @@ if [ $TESTS = 1 ] || [ "${INTEROP:-0}" = 1 ]; then
     for n in 2048 8192; do
       "$G" $n $([ $n = 8192 ] && echo 3000 || echo 20000) 30 > "$LOG/gl_interop_$n.log" 2>&1; r=$?
       cat "$LOG/gl_interop_$n.log"
-      summary+=("gl interop ${n}^2: rc=$r ($(grep -E 'PASSED|FAILED|SKIPPED' "$LOG/gl_interop_$n.log" | tail -1))")
+      note "gl interop ${n}^2: rc=$r ($(grep -E 'PASSED|FAILED|SKIPPED' "$LOG/gl_interop_$n.log" | tail -1))"
     done
   else
-    summary+=("gl interop: not built (no .gl/ carried: no GL/EGL headers)")
+    note "gl interop: not built (no .gl/ carried: no GL/EGL headers)"
   fi
 fi
 
@@ -146,7 +155,7 @@ if [ $SANITIZE3D = 1 ]; then
       rm -f "$LOG/${tool}3d.case$idx.log" "$LOG/${tool}3d.case$idx.rc"
       if [ "$r" = 0 ]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); fi
     done
-    summary+=("$tool [cuda3d]: $clean cases clean, $dirty not (rc != 0: errors, hazards, a failed check or the time limit), $skipped not run (time)")
+    note "$tool [cuda3d]: $clean cases clean, $dirty not (rc != 0: errors, hazards, a failed check or the time limit), $skipped not run (time)"
   done
 fi
 
@@ -154,12 +163,12 @@ if [ $SANITIZE = 1 ]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   echo "== compute-sanitizer memcheck (subset: [sanitize] = TMz/TEz float32 cases + graph test; [sanitize64])"
   $CS --tool memcheck --leak-check full --error-exitcode 99 $T "[sanitize]" > "$LOG/memcheck.log" 2>&1
-  r=$?; tail -4 "$LOG/memcheck.log"; summary+=("memcheck [sanitize]: rc=$r, $(grep -E 'test case|No tests' "$LOG/memcheck.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck.log" | tail -1)")
+  r=$?; tail -4 "$LOG/memcheck.log"; note "memcheck [sanitize]: rc=$r, $(grep -E 'test case|No tests' "$LOG/memcheck.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck.log" | tail -1)"
   $CS --tool memcheck --error-exitcode 99 $T "[sanitize64]" > "$LOG/memcheck2.log" 2>&1
-  r=$?; summary+=("memcheck [sanitize64]: rc=$r, $(grep -E 'test case|No tests' "$LOG/memcheck2.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck2.log" | tail -1)")
+  r=$?; note "memcheck [sanitize64]: rc=$r, $(grep -E 'test case|No tests' "$LOG/memcheck2.log" | tail -1), $(grep -E 'ERROR SUMMARY' "$LOG/memcheck2.log" | tail -1)"
   echo "== compute-sanitizer racecheck (subset [sanitize])"
   $CS --tool racecheck --error-exitcode 99 $T "[sanitize]" > "$LOG/racecheck.log" 2>&1
-  r=$?; tail -3 "$LOG/racecheck.log"; summary+=("racecheck [sanitize]: rc=$r, $(grep -E 'test case|No tests' "$LOG/racecheck.log" | tail -1), $(grep -E 'RACECHECK SUMMARY' "$LOG/racecheck.log" | tail -1)")
+  r=$?; tail -3 "$LOG/racecheck.log"; note "racecheck [sanitize]: rc=$r, $(grep -E 'test case|No tests' "$LOG/racecheck.log" | tail -1), $(grep -E 'RACECHECK SUMMARY' "$LOG/racecheck.log" | tail -1)"
 fi
 
 if [ $NCU = 1 ]; then
@@ -172,7 +181,7 @@ if [ $NCU = 1 ]; then
   done
 fi
 
-if [ $TESTS = 1 ]; then
+if [ $TESTS = 1 ] && [ $EXAMPLES = 1 ]; then
   # Issue requirement: every example's spectra from the CUDA backend match the CPU
   # backend's within 1e-4 (same precision). Dispersive examples compare too (the CUDA
   # backend has the ADE pass); STEP examples need OpenCASCADE (absent on the GPU server).
@@ -187,19 +196,19 @@ d = json.load(open(sys.argv[1]))["domain"]
 n = 1
 for s in d["size"][: 3 if d.get("dimensions", 2) == 3 else 2]: n *= max(1, math.ceil(s / d["cell_size"] - 1e-9))
 print(n)' "$ex" 2>/dev/null || echo 0)
-    if [ "$cells" -gt 67108864 ]; then summary+=("example $name: skipped ($cells cells: a validation run for its GPU test)"); continue; fi
+    if [ "$cells" -gt 67108864 ]; then note "example $name: skipped ($cells cells: a validation run for its GPU test)"; continue; fi
     if ! "$CLI" check "$ex" > "$LOG/check_$name.log" 2>&1; then
-      summary+=("example $name: skipped ($(tail -1 "$LOG/check_$name.log" | cut -c1-90))"); continue
+      note "example $name: skipped ($(tail -1 "$LOG/check_$name.log" | cut -c1-90))"; continue
     fi
     "$CLI" run "$ex" --backend cpu --out "$LOG/ex_cpu_$name" > "$LOG/ex_cpu_$name.log" 2>&1
     rc_cpu=$?
     "$CLI" run "$ex" --backend cuda --out "$LOG/ex_cuda_$name" > "$LOG/ex_cuda_$name.log" 2>&1
     rc_cuda=$?
     if grep -q "does not support dispersive" "$LOG/ex_cuda_$name.log"; then
-      summary+=("example $name: CPU only (dispersive; the CUDA backend has no poles yet)"); continue
+      note "example $name: CPU only (dispersive; the CUDA backend has no poles yet)"; continue
     fi
     if [ $rc_cuda = 2 ] && grep -q "not supported by the CUDA backend" "$LOG/ex_cuda_$name.log"; then
-      summary+=("example $name: CPU only ($(grep -o 'runs with [a-z]* [a-z]*' "$LOG/ex_cuda_$name.log" | head -1); refused by check_runnable)"); continue
+      note "example $name: CPU only ($(grep -o 'runs with [a-z]* [a-z]*' "$LOG/ex_cuda_$name.log" | head -1); refused by check_runnable)"; continue
     fi
     r=$(python3 - "$LOG/ex_cpu_$name/spectra.csv" "$LOG/ex_cuda_$name/spectra.csv" <<'PY'
 import csv, sys
@@ -212,7 +221,7 @@ worst = max((abs(float(x[c]) - float(y[c])), c) for x, y in zip(a, b) for c in c
 print(("PASS" if worst[0] < 1e-4 and len(a) == len(b) else "FAIL") + f" max |cuda - cpu| = {worst[0]:.2e} ({worst[1]})")
 PY
 )
-    summary+=("example $name: $r (rc cpu $rc_cpu, cuda $rc_cuda)")
+    note "example $name: $r (rc cpu $rc_cpu, cuda $rc_cuda)"
     echo "example $name: $r"
   done
 fi
@@ -249,7 +258,7 @@ if [ $SCALING = 1 ]; then
   if [ "${SKIP_DIST_TESTS:-0}" = 1 ]; then r="skipped (SKIP_DIST_TESTS=1)"
   elif $T "[distributed]" > "$LOG/gpu_distributed.log" 2>&1; then r=PASS; else r="FAIL(rc=$?)"; fi
   grep -E "CUDA distributed|passed|failed|FAILED" "$LOG/gpu_distributed.log" | head -20
-  summary+=("distributed GPU tests: $r")
+  note "distributed GPU tests: $r"
   nvidia-smi topo -m > "$LOG/topo.txt" 2>&1; head -8 "$LOG/topo.txt"
   : > "$LOG/scaling.jsonl"
   sbench() {  # devices nx ny nz steps
