@@ -7,6 +7,11 @@
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
 # --no-examples leaves out the examples' CUDA-vs-CPU spectra (the CPU runs of the 3D examples
 # take minutes). Every summary line also goes to $LOG/0-summary.txt as it is known.
+# --bench3d: only `golightly-cli bench --dims 3`, once per line of BENCH3D_CONFIGS (default: one
+# empty line, the defaults), in that order; a line holds environment settings (NAME=value,
+# e.g. GOLIGHTLY_CUDA3D_PSI_AHEAD=0) and the words AU (10 % gold), F64 (float64) and S=n (n^3
+# cells, default BENCH3D_SIZE or 512); BENCH3D_STEPS (200) steps. One summary line per run:
+# Gcells/s, fraction of copy, model bytes per cell, copy GB/s, device.
 # --sanitize3d (issue 15): only compute-sanitizer memcheck and racecheck on every [cuda3d]
 # GPU test, one process per case and tool (SANITIZE3D_CASE_SECONDS each, default 150; no case
 # starts after a tool has used SANITIZE3D_SECONDS, default 270), each case's verdict listed
@@ -36,7 +41,7 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1
+SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1; BENCH3D=0
 for a in "$@"; do
   case $a in
     --sanitize3d) SANITIZE3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
@@ -47,6 +52,7 @@ for a in "$@"; do
     --tests-only) SANITIZE=0; BENCH=0 ;;
     --no-bench) BENCH=0 ;;
     --no-examples) EXAMPLES=0 ;;
+    --bench3d) BENCH3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -249,6 +255,36 @@ if [ $MPI_ONLY = 1 ]; then
   echo "== mpirun -np 2 GPU ranks vs --devices 2 in one process ($STEPS steps of mpi3d_gpu_bench)"
   bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" $R/usr/bin/mpirun.openmpi \
     tests/data/mpi/mpi3d_gpu_bench.glproj 2 /tmp/golightly-mpi-gpu 2>&1 | tee "$LOG/mpi_gpu.log"
+  exit 0
+fi
+if [ $BENCH3D = 1 ]; then
+  echo "== 3D benches over environment settings"
+  while IFS= read -r cfg; do
+    envs=(); extra=(); size=${BENCH3D_SIZE:-512}
+    for w in $cfg; do
+      case $w in
+        AU) extra+=(--dispersive-material Au --dispersive-fraction 0.1) ;;
+        F64) extra+=(--precision float64) ;;
+        S=*) size=${w#S=} ;;
+        *=*) envs+=("$w") ;;
+        *) note "bench3d: unknown word '$w' in '$cfg'" ;;
+      esac
+    done
+    out=$(env "${envs[@]}" "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "$size,$size,$size" \
+          --steps "${BENCH3D_STEPS:-200}" "${extra[@]}" --json 2>&1 | tail -1)
+    echo "$out" >> "$LOG/bench3d.jsonl"
+    label=${cfg:-(defaults)}; case " $cfg " in *" S="*) ;; *) label="$label S=$size" ;; esac
+    line=$(python3 - "$label" "$out" 2>/dev/null <<'PY'
+import json, sys
+r = json.loads(sys.argv[2])
+print("%s: %.2f Gcells/s, %.3f of copy, %.1f B/cell, copy %.0f GB/s, %s" % (
+    sys.argv[1], r["cells_per_s"] / 1e9, r["fraction_of_copy"], r["bytes_per_cell_update"],
+    r["copy_bandwidth_gbs"], r.get("device", "")))
+PY
+) \
+      || line="$label: bench failed: ${out:0:200}"
+    echo "$line"; note "bench3d $line"
+  done <<< "${BENCH3D_CONFIGS:-}"
   exit 0
 fi
 if [ $SCALING = 1 ]; then
