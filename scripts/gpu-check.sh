@@ -62,9 +62,10 @@ LIB=$DEVDEPS/usr/lib/x86_64-linux-gnu
 summary=()
 # Each summary line is also appended to $LOG/0-summary.txt as soon as it is known, so a call
 # cut short by the device's time limit still brings back what finished (the name sorts first
-# among the many logs).
+# among the many logs). The file is appended to, never emptied: a wrapper script that writes
+# its own lines there (and calls this script, even with --build-only) keeps them.
 mkdir -p "$LOG"
-: > "$LOG/0-summary.txt"
+echo "== gpu-check.sh $* ($(date -u +%FT%TZ))" >> "$LOG/0-summary.txt"
 note() { summary+=("$1"); echo "$1" >> "$LOG/0-summary.txt"; }
 t0=$(date +%s)
 
