@@ -6,7 +6,7 @@
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
 # --no-examples leaves out the examples' CUDA-vs-CPU spectra (the CPU runs of the 3D examples
-# take minutes). Every summary line also goes to $LOG/0-summary.txt as it is known.
+# take minutes). Every summary line also goes to $LOG/0-summary.txt as it is known (appended).
 # --bench3d: only `golightly-cli bench --dims 3`, once per line of BENCH3D_CONFIGS (default: one
 # empty line, the defaults), in that order; a line holds environment settings (NAME=value,
 # e.g. GOLIGHTLY_CUDA3D_PSI_AHEAD=0) and the words AU (10 % gold), F64 (float64) and S=n (n^3
@@ -20,6 +20,8 @@
 # first N cases (to go on where an earlier call ran out of time); SANITIZE3D_MATCH keeps the
 # cases whose names match that extended regular expression; SANITIZE3D_JOBS runs that many
 # cases at once (default 1; each is its own process on the same GPU).
+# Under racecheck the tests run with GOLIGHTLY_TEST_STEP_DIVISOR=SANITIZE3D_RACE_STEP_DIVISOR
+# (default 10): the distributed cases take a tenth of their steps (racecheck's host memory).
 # --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
 # multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
 # there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
