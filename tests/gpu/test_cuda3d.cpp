@@ -359,6 +359,47 @@ TEST_CASE("CUDA 3D engine, fused step fed by tensor copies (GOLIGHTLY_CUDA3D_TMA
     compare(one, Precision::Float32, 1e-5);
 }
 
+// Two steps per pass (cuda_twostep3d.cuh): the default where it applies (float32,
+// update_he3_tma's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells);
+// GOLIGHTLY_CUDA3D_TWO_STEP=require throws where it does not. The scenes keep their E and H
+// point sources (some in the CPML slabs), DFT sets and probes, which the pass handles between
+// its two steps; 37 and 63 steps give graphs of pairs and single steps after them.
+TEST_CASE("CUDA 3D engine, two steps per pass (GOLIGHTLY_CUDA3D_TWO_STEP=require), matches the CPU 3D engine",
+          "[cuda3d]") {
+    EnvSet two("GOLIGHTLY_CUDA3D_TWO_STEP", "require");
+    const Case3 cases[] = {kCases[3], kCases[4], {40, 18, 19, {PML, PMC, PEC}, {4, 0, 0}, {5, 0, 0}, 17},
+                           {64, 27, 20, {PEC, PML, PML}, {0, 3, 6}, {0, 5, 5}, 18}};
+    for (Case3 c : cases) {
+        c.dispersive = false;
+        c.tensor = false;
+        compare(c, Precision::Float32, 1e-5);
+        c.one_map = true;
+        compare(c, Precision::Float32, 1e-5);
+    }
+    {
+        EnvSet chunk("GOLIGHTLY_CUDA3D_CHUNK", "3");  // every chunk edge: planes k0 - 2 .. k1 + 1 of each
+        Case3 c = kCases[3];
+        c.dispersive = false;
+        c.tensor = false;
+        compare(c, Precision::Float32, 1e-5);
+    }
+    // The traffic model counts two updates per pass: less than half of one step's 12 s + 6 B.
+    Case3 c = kCases[3];
+    c.dispersive = false;
+    c.tensor = false;
+    const double two_bytes = make_cuda_engine(random_scene(c), Precision::Float32)->bytes_per_cell_update();
+    double one_bytes = 0;
+    {
+        EnvSet off("GOLIGHTLY_CUDA3D_TWO_STEP", "0");
+        one_bytes = make_cuda_engine(random_scene(c), Precision::Float32)->bytes_per_cell_update();
+    }
+    CHECK(two_bytes < 0.7 * one_bytes);
+    // Where it does not apply, require names the reason.
+    CHECK_THROWS_WITH(make_cuda_engine(random_scene(kCases[3]), Precision::Float32), Catch::Contains("dispersive"));
+    CHECK_THROWS_WITH(make_cuda_engine(random_scene(c), Precision::Float64), Catch::Contains("float64"));
+    CHECK_THROWS_WITH(make_cuda_engine(random_scene(kTmaPeriodicZ), Precision::Float32), Catch::Contains("z is periodic"));
+}
+
 TEST_CASE("CUDA 3D engine, fused step without tensor copies (GOLIGHTLY_CUDA3D_TMA=0), matches the CPU 3D engine",
           "[cuda3d]") {
     EnvSet fused("GOLIGHTLY_CUDA3D_FUSED", "1");

@@ -733,6 +733,14 @@ __global__ void __launch_bounds__(kTmaTx * (ROWS + 2), tma_min_blocks<T, ROWS, S
     else planes(std::true_type{});
 }
 
+}  // namespace
+}  // namespace golightly::cuda
+
+#include "cuda_twostep3d.cuh"
+
+namespace golightly::cuda {
+namespace {
+
 /// The 3D grid on the device: six fields, three uint16 material maps, the (ca, cb) table,
 /// the CPML profiles and the slab psi arrays; launches update_he3 (fused, two buffer sets
 /// that alternate: flip() after each step) or update_h3 / update_e3 (in place).
@@ -887,6 +895,113 @@ public:
         }
         CUDA_CHECK_LAUNCH();
     }
+    /// Why update_he3_two (cuda_twostep3d.cuh) cannot run on this grid ("" when it can):
+    /// GOLIGHTLY_CUDA3D_TWO_STEP=0, float64, update_he3_tma not running (tma_refusal), or z
+    /// periodic. The engine adds its own conditions (no dispersive, anisotropic or TF/SF cells).
+    std::string two_step_refusal() const {
+        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
+        if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
+        if (sizeof(T) != 4) return "the grid is float64 (two steps per pass run in float32 only)";
+        if (!tma_) return "the tensor-copy kernel update_he3_tma does not run";
+        if (g_.periodic[2]) return "z is periodic";
+        return "";
+    }
+    /// Device bytes setup_two_step allocates: the capture set (six fields) and its flags.
+    std::size_t two_step_device_bytes() const {
+        const std::size_t n = std::size_t(g_.n[0]) * g_.n[1] * g_.n[2];
+        return 6 * n * sizeof(T) + std::size_t(ts_tiles_x()) * ts_tiles_y() * g_.n[2];
+    }
+    /// Sets up update_he3_two (call after setup, where two_step_refusal() is ""): its tensor
+    /// maps, the capture set and the tile-plane flags of `sample_cells` (flat cell indices the
+    /// monitors read). Throws RunError where the driver refuses a tensor map.
+    void setup_two_step(const std::vector<std::int64_t>& sample_cells, cudaStream_t stream) {
+        const std::size_t n = std::size_t(g_.n[0]) * g_.n[1] * g_.n[2];
+        for (int c = 0; c < 6; ++c) {
+            capture_[c].alloc(n * sizeof(T));
+            CUDA_CHECK(cudaMemsetAsync(capture_[c].template as<void>(), 0, n * sizeof(T), stream));
+        }
+        const int tx = ts_tiles_x(), ty = ts_tiles_y();
+        std::vector<std::uint8_t> flags(std::size_t(tx) * ty * g_.n[2], 0);
+        const std::size_t plane = std::size_t(g_.n[0]) * g_.n[1];
+        captured_tiles_ = 0;
+        for (const std::int64_t c : sample_cells) {
+            if (c < 0 || std::size_t(c) >= n) continue;
+            const std::size_t k = std::size_t(c) / plane, r = std::size_t(c) % plane;
+            const std::size_t j = r / g_.n[0], i = r % g_.n[0];
+            std::uint8_t& f = flags[(k * ty + j / kTsRows) * tx + i / kTsTx];
+            if (!f) ++captured_tiles_;
+            f = 1;
+        }
+        upload(capture_flags_, flags, stream);
+        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK")) ts_chunk_ = std::max(1, std::atoi(c));
+        const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
+        const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
+        const cuuint32_t box[3] = {kTsW, cuuint32_t(ts_rows<kTsRows>()), 1}, unit[3] = {1, 1, 1};
+        for (int p = 0; p < 2; ++p)
+            for (int c = 0; c < 6; ++c)
+                if (tma_encode_(&ts_maps_[p].f[c], sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
+                                field_[p][c].template as<void>(), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+                    throw RunError("CUDA engine (3D): cuTensorMapEncodeTiled refused a field's map for two steps per pass");
+        if constexpr (sizeof(T) == 4)
+            CUDA_CHECK(cudaFuncSetAttribute(update_he3_two<T, kTsRows, kTsStages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            ts_smem_bytes<T, kTsRows, kTsStages>()));
+        two_ = true;
+        if (!encode_mat_maps()) {
+            two_ = false;
+            throw RunError("CUDA engine (3D): cuTensorMapEncodeTiled refused a material map for two steps per pass");
+        }
+        CUDA_CHECK(cudaStreamSynchronize(stream));  // the flags' host vector
+    }
+    bool two_step() const { return two_; }
+    /// Two steps of the bulk from the current set into the other one (update_he3_two), the
+    /// owned E1, H1 of the flagged tile-planes into the capture set; then flip().
+    void update_two(cudaStream_t stream) const {
+        if constexpr (sizeof(T) == 4) {
+            DevGrid3<T> g = output_grid();
+            g.k_lo = 0;
+            g.k_hi = g_.n[2];
+            g.k_chunk = forced_chunk_ > 0 ? std::min(g_.n[2], forced_chunk_) : std::min(g_.n[2], ts_chunk_);
+            const dim3 grid(unsigned(ts_tiles_x()), unsigned(ts_tiles_y()), unsigned((g_.n[2] + g.k_chunk - 1) / g.k_chunk));
+            update_he3_two<T, kTsRows, kTsStages><<<grid, ts_threads<kTsRows>(), ts_smem_bytes<T, kTsRows, kTsStages>(), stream>>>(
+                g, ts_maps_[parity_], capture());
+            CUDA_CHECK_LAUNCH();
+        } else {
+            (void)stream;
+            throw std::logic_error("CUDA engine (3D): update_two on a float64 grid");
+        }
+    }
+    /// The current set as input and the other set as output (E_out, H_out, psi_out).
+    DevGrid3<T> output_grid() const {
+        DevGrid3<T> g = g_;
+        const int q = parity_ ^ 1;
+        for (int c = 0; c < 3; ++c) {
+            g.E_out[c] = field_[q][c].template as<T>();
+            g.H_out[c] = field_[q][c + 3].template as<T>();
+        }
+        for (int c = 0; c < 6; ++c)
+            for (int a = 0; a < 3; ++a) g.psi_out[c][a] = psi_[q][c][a].template as<T>();
+        return g;
+    }
+    /// Where update_two writes the fields after its first step (flags null before setup_two_step).
+    TwoStepCapture<T> capture() const {
+        TwoStepCapture<T> c{};
+        for (int q = 0; q < 6; ++q) c.f[q] = capture_[q].template as<T>();
+        c.flags = two_ ? capture_flags_.template as<std::uint8_t>() : nullptr;
+        c.tiles_x = ts_tiles_x();
+        c.tiles_y = ts_tiles_y();
+        c.ty = kTsRows;
+        return c;
+    }
+    FieldArrays<T> capture_fields() const {
+        FieldArrays<T> f{};
+        for (int q = 0; q < 6; ++q) f.f[q] = capture_[q].template as<T>();
+        return f;
+    }
+    /// Capture writes per step (6 s per captured cell per pass of two steps).
+    double capture_bytes_per_step() const { return two_ ? 3.0 * sizeof(T) * double(captured_tiles_) * kTsTx * kTsRows : 0.0; }
+
     /// True when update_fused runs update_he3_tma (design 4).
     bool tma() const { return tma_; }
     /// Fused: the output set of the last step becomes the current one.
@@ -912,11 +1027,14 @@ public:
 
     /// Model of the bulk kernels (file comment): 12 s + 6 B per cell fused, 18 s + 6 B in
     /// place; 4 B less when the three material maps are one (upload_materials).
-    double bytes_per_cell() const { return (fused_ ? 12.0 : 18.0) * sizeof(T) + (shared_mat_ ? 2.0 : 6.0); }
+    double bytes_per_cell() const {
+        if (two_) return 6.0 * sizeof(T) + (shared_mat_ ? 1.0 : 3.0);  // two steps per pass: half of 12 s + 2 or 6 B
+        return (fused_ ? 12.0 : 18.0) * sizeof(T) + (shared_mat_ ? 2.0 : 6.0);
+    }
     /// True when Ex, Ey and Ez share one material map on the device.
     bool shared_materials() const { return shared_mat_; }
     /// CPML psi traffic per step: each psi value read and written once (2 s).
-    double cpml_bytes_per_step() const { return 2.0 * sizeof(T) * psi_cells_; }
+    double cpml_bytes_per_step() const { return (two_ ? 1.0 : 2.0) * sizeof(T) * psi_cells_; }  // two steps: once per pass
 
 private:
     void launch_range(bool e, cudaStream_t stream, int k_lo, int k_hi) const {
@@ -1015,6 +1133,18 @@ private:
                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
                     return false;
         }
+        if (two_) {
+            const cuuint32_t tbox[3] = {kTsWm, cuuint32_t(ts_rows<kTsRows>()), 1};
+            for (int p = 0; p < 2; ++p) {
+                ts_maps_[p].n_mat = n_mat;
+                for (int c = 0; c < n_mat; ++c)
+                    if (tma_encode_(&ts_maps_[p].mat[c], CU_TENSOR_MAP_DATA_TYPE_UINT16, 3,
+                                    const_cast<std::uint16_t*>(g_.mat[c]), dims, strides, tbox, unit,
+                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+                        return false;
+            }
+        }
         return true;
     }
     static constexpr int kTmaConfigs = 2;
@@ -1091,6 +1221,15 @@ private:
     TmaFieldMaps tma_maps_[2];    // per buffer set: the input maps of a step from that set
     PFN_cuTensorMapEncodeTiled_v12000 tma_encode_ = nullptr;
     bool shared_mat_ = false;  // Ex, Ey, Ez read one map (upload_materials)
+    // update_he3_two (setup_two_step): 32 x kTsRows owned columns, kTsStages planes in flight.
+    static constexpr int kTsRows = 8, kTsStages = 4;
+    int ts_tiles_x() const { return (g_.n[0] + kTsTx - 1) / kTsTx; }
+    int ts_tiles_y() const { return (g_.n[1] + kTsRows - 1) / kTsRows; }
+    bool two_ = false;
+    int ts_chunk_ = 32;  // planes per z chunk (GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK)
+    TwoStepMaps ts_maps_[2];
+    DevBuf capture_[6], capture_flags_;
+    double captured_tiles_ = 0;
 };
 
 }  // namespace

@@ -190,6 +190,7 @@ public:
             dispersion_.setup(sc_, f, stream_);
             tensor_.setup(sc_, f, stream_);
             tfsf_.setup(sc_, f, stream_);
+            setup_two_step();
             CUDA_CHECK(cudaStreamSynchronize(stream_));
         } catch (...) {
             release();
@@ -306,7 +307,8 @@ public:
     /// Bulk model (12 s + 6 B per cell fused, 18 s + 6 B in place: cuda_bulk3d.cuh) + (CPML psi
     /// + extensions) / cells.
     double bytes_per_cell_update() const override {
-        const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + dispersion_.bytes_per_step(bulk_.fused()) +
+        const double extra = bulk_.cpml_bytes_per_step() + bulk_.capture_bytes_per_step() + sources_.bytes_per_step() +
+                             dispersion_.bytes_per_step(bulk_.fused()) +
                              tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
         return (bulk_.bytes_per_cell() * double(sc_.cells()) + extra) / double(user_cells());
     }
@@ -457,9 +459,73 @@ private:
         }
     }
 
-    /// Enqueues `steps` time steps on stream_ (also inside graph capture), file header order.
+    /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: float32, the
+    /// bulk's conditions (Bulk3::two_step_refusal), no dispersive, anisotropic or TF/SF cells,
+    /// and device memory for the capture set. GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per
+    /// pass; =require throws RunError (with the reason) where it does not apply (tests).
+    void setup_two_step() {
+        two_step_ = false;
+        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
+        const bool require = e && std::string(e) == "require";
+        std::string why = bulk_.two_step_refusal();
+        bool dispersive = false;
+        for (int c = 0; c < 3; ++c) dispersive = dispersive || !sc_.dispersive[c].cells.empty();
+        if (why.empty() && dispersive) why = "the scene has dispersive cells";
+        if (why.empty() && !sc_.anisotropic.empty()) why = "the scene has anisotropic (tensor) cells";
+        if (why.empty() && !sc_.tfsf.empty()) why = "the scene has a TF/SF source";
+        if (why.empty()) {
+            std::size_t free_b = 0, total_b = 0;
+            CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+            const std::size_t need = bulk_.two_step_device_bytes() + (std::size_t(512) << 20);
+            if (free_b < need)
+                why = "the capture set needs " + std::to_string(need) + " bytes of device memory, " + std::to_string(free_b) +
+                      " are free";
+        }
+        if (!why.empty()) {
+            if (require) throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TWO_STEP=require, but " + why);
+            return;
+        }
+        // Every cell a monitor reads: its tile-plane is captured after the first step.
+        std::vector<std::int64_t> cells;
+        for (const auto& d : sc_.dft_sets) {
+            cells.insert(cells.end(), d.cell0.begin(), d.cell0.end());
+            cells.insert(cells.end(), d.cell1.begin(), d.cell1.end());
+        }
+        for (const auto& p : sc_.time_probes) cells.insert(cells.end(), p.cells.begin(), p.cells.end());
+        bulk_.setup_two_step(cells, stream_);
+        two_step_ = true;
+    }
+
+    /// Enqueues steps k and k + 1 as one pass of update_he3_two (cuda_twostep3d.cuh): the H
+    /// sources of step k into H^{n-1/2}, the pass, the E sources of step k and the H sources of
+    /// step k + 1 carried into its output (two_step_sources), the monitors of step k on the
+    /// capture set; then the flip and the rest of step k + 1 in the file header's order.
+    void enqueue_pair(int k) {
+        const StepLaunch a0{stream_, d_step_, k}, a1{stream_, d_step_, k + 1};
+        rebind();
+        before_bulk_h(a0);
+        bulk_.update_two(stream_);
+        for (int magnetic = 0; magnetic < 2; ++magnetic) {
+            const cuda::SourceBatch<T> b = sources_.batch(magnetic);
+            if (b.count == 0) continue;
+            cuda::two_step_sources<T><<<(b.count + 127) / 128, 128, 0, stream_>>>(bulk_.output_grid(), b, bulk_.capture(),
+                                                                                 d_step_, magnetic ? k + 1 : k, magnetic);
+            CUDA_CHECK_LAUNCH();
+        }
+        monitors_.rebind(bulk_.capture_fields());
+        monitors_.after_step(a0);
+        bulk_.flip();
+        rebind();
+        after_bulk_e(a1);
+    }
+
+    /// Enqueues `steps` time steps on stream_ (also inside graph capture), file header order;
+    /// pairs of steps as one pass where two steps per pass run (enqueue_pair).
     void enqueue_steps(int steps) {
-        for (int k = 0; k < steps; ++k) {
+        int k = 0;
+        if (two_step_)
+            for (; k + 1 < steps; k += 2) enqueue_pair(k);
+        for (; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
             if (bulk_.fused()) rebind();
             before_bulk_h(at);
@@ -592,6 +658,7 @@ private:
     bool host_nonfinite_ = false;
     FrameSlice slice_;
     int margin_lo_ = 0, margin_hi_ = 0;  ///< split steps: end planes (set_split_margins)
+    bool two_step_ = false;              ///< pairs of steps as one pass (setup_two_step)
     Bulk3<T> bulk_;
     Sources<T> sources_;
     Dispersion<T> dispersion_;

@@ -108,10 +108,10 @@ public:
     /// 20 B + 2 s per step.
     double bytes_per_step() const { return 0; }
 
-private:
-    void launch(int magnetic, const StepLaunch& l) const {
+    /// The electric (magnetic = 0) or magnetic (1) batch as apply_sources receives it
+    /// (count 0: none); cuda_twostep3d.cuh's two_step_sources reads it too.
+    SourceBatch<T> batch(int magnetic) const {
         const SrcSet& ss = src_[magnetic];
-        if (ss.count == 0) return;
         SourceBatch<T> b{};
         b.count = ss.count;
         b.cell = ss.cell.template as<int>(); b.weight = ss.weight.template as<double>();
@@ -120,6 +120,14 @@ private:
         for (int q = 0; q < 6; ++q) b.f[q] = f_[q];
         b.half = magnetic ? 0.0 : 0.5;
         b.dt = dt_;
+        return b;
+    }
+
+private:
+    void launch(int magnetic, const StepLaunch& l) const {
+        const SrcSet& ss = src_[magnetic];
+        if (ss.count == 0) return;
+        const SourceBatch<T> b = batch(magnetic);
         apply_sources<T><<<(ss.count + 127) / 128, 128, 0, l.stream>>>(b, l.d_step, l.k);
         CUDA_CHECK_LAUNCH();
     }

@@ -1,0 +1,545 @@
+// GoLightly CUDA backend, 3D: two Yee steps per pass over the grid (temporal blocking of
+// depth 2), the fastest bulk update where it applies (CudaEngine3D picks it: float32, the
+// tensor-copy kernel's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells;
+// GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out). Included by cuda_bulk3d.cuh after update_he3_tma,
+// whose tensor copies and step arithmetic it reuses.
+//
+// Why: one step per pass moves at least 12 s + 2 B per cell update (every field read and
+// written once), and update_he3_tma reached 0.70-0.81 of the copy bandwidth with it, about
+// 51 Gcells/s at 512^3 on an H200 (docs/performance.md). Two steps per pass read and write
+// every field once for two updates: 6 s + 1 B per cell update, plus CPML psi read and written
+// once per pass (2 s per slab cell and axis, for two steps). Temporal blocking of stencils:
+// Wolfe, "More iteration space tiling" (1989); for FDTD on GPUs, e.g. Micikevicius,
+// "3D finite difference computation on GPUs using CUDA" (GPGPU-2, 2009) for the 2.5D sliding
+// window it builds on.
+//
+// Design (update_he3_two): the 2.5D z walk of update_he3_tma. A block owns 32 x TY columns
+// (i0 = 32 bx, j0 = TY by) of a z chunk [k0, k1); one thread per cell of the compute window
+// a in [2, 37), b in [0, TY + 3) (i = i0 - 4 + a, j = j0 - 2 + b: the owned cells and a halo
+// of 2 on the low sides, 1 on the high sides). Each plane k brings E^n, H^{n-1/2} (boxes of
+// 40 x (TY + 4) from (i0 - 4, j0 - 2)) and the uint16 material maps (48 x (TY + 4) from
+// i0 - 8) into shared memory by tensor copies, ST planes deep. Then, with three barriers:
+//   A  H1(k)   = H^{n+1/2} of plane k      every window cell   (needs E^n at +1 in x, y, z)
+//   B  E1(k)   = E^{n+1}                   a >= 3, b >= 1       (H1 at -1 in x, y, z)
+//   C  H2(k-1) = H^{n+3/2} of plane k - 1  a in [3, 36), b in [1, TY + 2)
+//   D  E2(k-1) = E^{n+2}                   the owned cells: a in [4, 36), b in [2, TY + 2)
+// H1, E1 and H2 go to shared memory (two planes each) for the neighbours' differences; each
+// thread keeps its own cell's H1, E1, (ca, cb) and CPML psi of the last two planes in
+// registers, so psi after the first step never leaves the thread. Owners write H2, E2 and
+// psi after the second step to the other buffer set (as update_he3_tma, input -> output).
+// Cells outside the grid hold 0 (the tensor unit fills zeros; computed values there are
+// forced to 0), which is what a face that is not periodic reads; PEC / PMC zeroing as in
+// update_h3 / update_e3. A chunk loads planes k0 - 2 .. k1 + 1.
+//
+// Sources and monitors between the two steps:
+// - H sources of the pass's first step are added to H^{n-1/2} before it (as for one step).
+// - E sources of the first step (t = (n + 1/2) dt) and H sources of the second (t = (n+1) dt)
+//   are added after the pass by two_step_sources: the update is linear, so a source value v
+//   added to E1 at cell c changes H2 at the cells whose curl differences hold c, and E2 at
+//   c (ca v) and at the cells whose differences hold those H2 cells, CPML psi included
+//   (psi' = b psi + c d is linear in d). The kernel adds exactly those changes (atomics);
+//   float rounding differs from a step-by-step run by a few ulp.
+// - Monitors of the first step read a capture set: the owned E1 and H1 of every tile-plane
+//   (32 x TY cells of one plane) that holds a monitor sample (flags by tile-plane), written
+//   by the pass; E sources of the first step are added to it too.
+//
+// Traffic per cell update, DRAM bytes (model): (12 s + 2 B, or + 6 B with three material
+// maps) / 2, CPML psi s per slab cell and axis (read and written once per pass), the capture
+// writes (6 s per captured cell per pass) and the source fix (per source cell ~40 atomics).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda_sources.cuh"  // SourceBatch, waveform_value
+
+namespace golightly::cuda {
+namespace {
+
+constexpr int kTsTx = 32;  // owned columns of a block along x
+constexpr int kTsW = 40;   // field box and shared buffer row length: x from i0 - 4
+constexpr int kTsWm = 48;  // material box row length (uint16, 96 B): x from i0 - 8
+constexpr int kTsCw = 35;  // compute window width: a = 2 .. 36
+
+template <int TY>
+__host__ __device__ constexpr int ts_rows() {  // box rows: j0 - 2 .. j0 + TY + 1
+    return TY + 4;
+}
+template <class T, int TY>
+__host__ __device__ constexpr int ts_field_slot() {
+    return (kTsW * ts_rows<TY>() * int(sizeof(T)) + 127) / 128 * 128;
+}
+template <int TY>
+__host__ __device__ constexpr int ts_mat_slot() {
+    return (kTsWm * ts_rows<TY>() * 2 + 127) / 128 * 128;
+}
+template <class T, int TY>
+__host__ __device__ constexpr int ts_stage_bytes() {  // six fields and up to three material maps of one plane
+    return 6 * ts_field_slot<T, TY>() + 3 * ts_mat_slot<TY>();
+}
+template <class T, int TY>
+__host__ __device__ constexpr int ts_buf_bytes() {  // H1, E1, H2: [2 planes][3][rows][kTsW] each
+    return 3 * 2 * 3 * ts_rows<TY>() * kTsW * int(sizeof(T));
+}
+template <class T, int TY, int ST>
+__host__ __device__ constexpr int ts_smem_bytes() {
+    return ST * ts_stage_bytes<T, TY>() + ts_buf_bytes<T, TY>() + ST * 8;
+}
+template <int TY>
+__host__ __device__ constexpr int ts_threads() {
+    return (kTsCw * (TY + 3) + 31) / 32 * 32;
+}
+
+/// Tensor maps of one buffer set for update_he3_two: the six fields (box kTsW x ts_rows),
+/// the material maps (box kTsWm x ts_rows, uint16).
+struct TwoStepMaps {
+    CUtensorMap f[6];
+    CUtensorMap mat[3];
+    int n_mat;  // 1 where Ex, Ey, Ez share one map, else 3
+};
+
+/// Where the pass writes the fields after its first step: f[c] (full-size arrays, index as
+/// the grid) for the owned cells of every tile-plane whose flag is set;
+/// flags[(k * tiles_y + by) * tiles_x + bx] (k the plane, (bx, by) the block). flags null:
+/// nothing is captured.
+template <class T> struct TwoStepCapture {
+    T* f[6];
+    const std::uint8_t* flags;
+    int tiles_x, tiles_y, ty;
+};
+
+/// One CPML-corrected difference with the psi held in a register (cpml_term_pp's arithmetic:
+/// psi = b psi + c d, returns d / kappa + psi).
+template <class T>
+__device__ __forceinline__ T ts_term(const DevGrid3<T>& g, T d, int axis, int pos, bool is_e, T& psi) {
+    const T* const* p = g.prof[axis];
+    const T b = __ldg(is_e ? p[0] + pos : p[3] + pos), c = __ldg(is_e ? p[1] + pos : p[4] + pos);
+    const T ik = __ldg(is_e ? p[2] + pos : p[5] + pos);
+    psi = b * psi + c * d;
+    return d * ik + psi;
+}
+
+template <class T, int TY>
+__device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char* st, std::uint64_t* bar, int i0, int j0,
+                                         int plane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const std::uint32_t bytes = 6u * kTsW * ts_rows<TY>() * sizeof(T) + std::uint32_t(maps.n_mat) * kTsWm * ts_rows<TY>() * 2u;
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+    for (int c = 0; c < 6; ++c)
+        asm volatile(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+                smem_addr(st + c * ts_field_slot<T, TY>())),
+            "l"(reinterpret_cast<std::uint64_t>(&maps.f[c])), "r"(i0 - 4), "r"(j0 - 2), "r"(plane), "r"(smem_addr(bar))
+            : "memory");
+    for (int c = 0; c < maps.n_mat; ++c)
+        asm volatile(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+                smem_addr(st + 6 * ts_field_slot<T, TY>() + c * ts_mat_slot<TY>())),
+            "l"(reinterpret_cast<std::uint64_t>(&maps.mat[c])), "r"(i0 - 8), "r"(j0 - 2), "r"(plane), "r"(smem_addr(bar))
+            : "memory");
+#endif
+}
+
+// Two steps of the bulk, input set -> output set (file comment; traffic (12 s + 2 B) per cell
+// and pass, + psi s per slab cell and axis and step). Block: ts_threads<TY>() threads, thread
+// t at window cell (a, b) = (2 + t % 35, t / 35), idle when b >= TY + 3.
+template <class T, int TY, int ST>
+__global__ void __launch_bounds__(ts_threads<TY>(), 2)
+    update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap) {
+    extern __shared__ __align__(128) unsigned char ts_smem[];
+    constexpr int R = ts_rows<TY>();
+    constexpr int kSt = ts_stage_bytes<T, TY>();
+    constexpr int kFs = ts_field_slot<T, TY>();
+    using Buf = T[2][3][R][kTsW];
+    Buf& sH1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt);
+    Buf& sE1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + sizeof(Buf));
+    Buf& sH2 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + 2 * sizeof(Buf));
+    std::uint64_t* bar = reinterpret_cast<std::uint64_t*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>());
+    const int tid = int(threadIdx.x);
+    const int a = 2 + tid % kTsCw, b = tid / kTsCw;
+    const bool act = b < TY + 3;
+    const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+    const int i0 = int(blockIdx.x) * kTsTx, j0 = int(blockIdx.y) * TY;
+    const int i = i0 - 4 + a, j = j0 - 2 + b;
+    const bool ig = act && i >= 0 && i < nx && j >= 0 && j < ny;
+    const bool vB = act && a >= 3 && b >= 1;
+    const bool vC = act && a >= 3 && a < 36 && b >= 1 && b < TY + 2;
+    const bool own = ig && a >= 4 && a < 36 && b >= 2 && b < TY + 2;
+    const int k0 = int(blockIdx.z) * g.k_chunk, k1 = min(nz, k0 + g.k_chunk);
+    if (k0 >= k1) return;  // uniform over the block
+    const int kb = k0 - 2, n_planes = k1 + 2 - kb;  // planes k0 - 2 .. k1 + 1
+    if (tid == 0) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        for (int s = 0; s < ST; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar + s)) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+    }
+    __syncthreads();
+    if (tid == 0)
+        for (int t = 0; t < min(ST, n_planes); ++t) ts_issue<T, TY>(maps, ts_smem + t * kSt, bar + t, i0, j0, kb + t);
+    const std::size_t plane = std::size_t(nx) * ny;
+    const std::size_t col = ig ? std::size_t(j) * nx + i : 0;
+    const bool sx = i < g.lo[0] || i >= g.hi[0], sy = j < g.lo[1] || j >= g.hi[1];
+    // PEC zeroes the tangential E on the low faces, PMC the tangential H on the high faces.
+    const bool pec_x = g.pec[0] && i == 0, pec_y = g.pec[1] && j == 0;
+    const bool pmc_x = g.pmc[0] && i == nx - 1, pmc_y = g.pmc[1] && j == ny - 1;
+    // Blocks none of whose window cells lies in a CPML slab over the planes they compute run
+    // the loop without the slab tests.
+    const bool interior = max(i0 - 2, 0) >= g.lo[0] && min(i0 + kTsTx, nx - 1) < g.hi[0] && max(j0 - 2, 0) >= g.lo[1] &&
+                          min(j0 + TY, ny - 1) < g.hi[1] && max(kb, 0) >= g.lo[2] && min(k1, nz - 1) < g.hi[2];
+    tma_wait(bar, 0);
+    auto planes = [&](auto pml_c) {
+        constexpr bool kPml = decltype(pml_c)::value;
+        // Own cell's values of the last two planes (the z walk's registers).
+        T h1x = 0, h1y = 0, h1z = 0, h1px = 0, h1py = 0, h1pz = 0;  // H1 of plane k, k - 1
+        T e1x = 0, e1y = 0, e1z = 0, e1px = 0, e1py = 0, e1pz = 0;  // E1 of plane k, k - 1
+        Coef2<T> cx{}, cy{}, cz{};                                  // (ca, cb) of plane k
+        int mx = 0, my = 0, mz = 0, mpx = 0, mpy = 0, mpz = 0;      // material indices of plane k, k - 1
+        // psi after the first step: H terms (hx_y, hx_z, hy_x, hy_z, hz_x, hz_y), E terms
+        // (ex_y, ex_z, ey_x, ey_z, ez_x, ez_y), of plane k and k - 1.
+        T ph[6] = {}, pph[6] = {}, pe[6] = {}, ppe[6] = {};
+        for (int t = 0, k = kb; k <= k1; ++t, ++k) {
+            const int s = t % ST, s1 = (t + 1) % ST;
+            const unsigned char* st = ts_smem + s * kSt;
+            const unsigned char* sn = ts_smem + s1 * kSt;
+            using F = const T[R][kTsW];
+            F& Ex = *reinterpret_cast<F*>(st + 0 * kFs);
+            F& Ey = *reinterpret_cast<F*>(st + 1 * kFs);
+            F& Ez = *reinterpret_cast<F*>(st + 2 * kFs);
+            F& Hx = *reinterpret_cast<F*>(st + 3 * kFs);
+            F& Hy = *reinterpret_cast<F*>(st + 4 * kFs);
+            F& Hz = *reinterpret_cast<F*>(st + 5 * kFs);
+            F& Nx = *reinterpret_cast<F*>(sn + 0 * kFs);
+            F& Ny = *reinterpret_cast<F*>(sn + 1 * kFs);
+            const bool kin = k >= 0 && k < nz;
+            const int p = k & 1, q = p ^ 1;  // buffer of plane k; of k - 1 (and k + 1)
+            const bool captured = cap.flags && k >= k0 && k < k1 &&
+                                  cap.flags[(std::size_t(k) * cap.tiles_y + blockIdx.y) * cap.tiles_x + blockIdx.x];
+            h1px = h1x; h1py = h1y; h1pz = h1z;
+            if constexpr (kPml) {
+                // psi of plane k (input set) before the wait, so that their latency overlaps it;
+                // psi of plane k + 1 into L2 (no registers held).
+#pragma unroll
+                for (int u = 0; u < 6; ++u) {
+                    pph[u] = ph[u];
+                    ppe[u] = pe[u];
+                }
+                if (ig && kin) {
+                    const bool sz = k < g.lo[2] || k >= g.hi[2];
+                    if (sy) {
+                        const std::size_t qy = psi_index(g, 1, i, j, k);
+                        ph[0] = __ldg(g.psi[3][1] + qy); ph[5] = __ldg(g.psi[5][1] + qy);
+                        if (vB) { pe[0] = __ldg(g.psi[0][1] + qy); pe[5] = __ldg(g.psi[2][1] + qy); }
+                    }
+                    if (sz) {
+                        const std::size_t qz = psi_index(g, 2, i, j, k);
+                        ph[1] = __ldg(g.psi[3][2] + qz); ph[3] = __ldg(g.psi[4][2] + qz);
+                        if (vB) { pe[1] = __ldg(g.psi[0][2] + qz); pe[3] = __ldg(g.psi[1][2] + qz); }
+                    }
+                    if (sx) {
+                        const std::size_t qx = psi_index(g, 0, i, j, k);
+                        ph[2] = __ldg(g.psi[4][0] + qx); ph[4] = __ldg(g.psi[5][0] + qx);
+                        if (vB) { pe[2] = __ldg(g.psi[1][0] + qx); pe[4] = __ldg(g.psi[2][0] + qx); }
+                    }
+                }
+                const int kp = k + 1;
+                if (ig && kp < k1 + 1 && kp < nz) {
+                    auto pre = [&](const T* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+                        asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#endif
+                    };
+                    if (sy) { const std::size_t qy = psi_index(g, 1, i, j, kp); pre(g.psi[3][1] + qy); pre(g.psi[5][1] + qy); pre(g.psi[0][1] + qy); pre(g.psi[2][1] + qy); }
+                    if (kp < g.lo[2] || kp >= g.hi[2]) { const std::size_t qz = psi_index(g, 2, i, j, kp); pre(g.psi[3][2] + qz); pre(g.psi[4][2] + qz); pre(g.psi[0][2] + qz); pre(g.psi[1][2] + qz); }
+                    if (sx) { const std::size_t qx = psi_index(g, 0, i, j, kp); pre(g.psi[4][0] + qx); pre(g.psi[5][0] + qx); pre(g.psi[1][0] + qx); pre(g.psi[2][0] + qx); }
+                }
+            }
+            tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
+            // ---- A: H1(k) ----
+            if (act) {
+                const T ex = Ex[b][a], ey = Ey[b][a], ez = Ez[b][a];
+                T tx_y = Ez[b + 1][a] - ez, tx_z = Ny[b][a] - ey;
+                T ty_x = Ez[b][a + 1] - ez, ty_z = Nx[b][a] - ex;
+                T tz_x = Ey[b][a + 1] - ey, tz_y = Ex[b + 1][a] - ex;
+                if constexpr (kPml) {
+                    if (ig && kin) {
+                        const bool sz = k < g.lo[2] || k >= g.hi[2];
+                        if (sy) {
+                            tx_y = ts_term(g, tx_y, 1, j, false, ph[0]);
+                            tz_y = ts_term(g, tz_y, 1, j, false, ph[5]);
+                        }
+                        if (sz) {
+                            tx_z = ts_term(g, tx_z, 2, k, false, ph[1]);
+                            ty_z = ts_term(g, ty_z, 2, k, false, ph[3]);
+                        }
+                        if (sx) {
+                            ty_x = ts_term(g, ty_x, 0, i, false, ph[2]);
+                            tz_x = ts_term(g, tz_x, 0, i, false, ph[4]);
+                        }
+                    }
+                }
+                const bool z = !(ig && kin), pmc_z = g.pmc[2] && k == nz - 1;
+                h1x = (z || pmc_y || pmc_z) ? T(0) : Hx[b][a] + g.S * (-tx_y + tx_z);
+                h1y = (z || pmc_x || pmc_z) ? T(0) : Hy[b][a] + g.S * (ty_x - ty_z);
+                h1z = (z || pmc_x || pmc_y) ? T(0) : Hz[b][a] + g.S * (-tz_x + tz_y);
+                sH1[p][0][b][a] = h1x;
+                sH1[p][1][b][a] = h1y;
+                sH1[p][2][b][a] = h1z;
+                if (captured && own) {
+                    const std::size_t c = std::size_t(k) * plane + col;
+                    cap.f[3][c] = h1x;
+                    cap.f[4][c] = h1y;
+                    cap.f[5][c] = h1z;
+                }
+            }
+            __syncthreads();
+            // Every thread has left plane k - 1's stage: refill it with plane k - 1 + ST.
+            if (tid == 0 && t >= 1 && t - 1 + ST < n_planes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+                const int r = t - 1 + ST;
+                ts_issue<T, TY>(maps, ts_smem + (r % ST) * kSt, bar + r % ST, i0, j0, kb + r);
+            }
+            // ---- B: E1(k) ----
+            if (k >= k0 - 1) {
+                e1px = e1x; e1py = e1y; e1pz = e1z;
+                mpx = mx; mpy = my; mpz = mz;
+                if (vB) {
+                    using M = const std::uint16_t[R][kTsWm];
+                    M& m0 = *reinterpret_cast<M*>(st + 6 * kFs);
+                    mx = m0[b][a + 4];
+                    if (maps.n_mat == 3) {
+                        M& m1 = *reinterpret_cast<M*>(st + 6 * kFs + ts_mat_slot<TY>());
+                        M& m2 = *reinterpret_cast<M*>(st + 6 * kFs + 2 * ts_mat_slot<TY>());
+                        my = m1[b][a + 4];
+                        mz = m2[b][a + 4];
+                    } else {
+                        my = mx;
+                        mz = mx;
+                    }
+                    cx = g.table[mx];
+                    cy = g.table[my];
+                    cz = g.table[mz];
+                    T tx_y = h1z - sH1[p][2][b - 1][a], tx_z = h1y - sH1[q][1][b][a];
+                    T ty_x = h1z - sH1[p][2][b][a - 1], ty_z = h1x - sH1[q][0][b][a];
+                    T tz_x = h1y - sH1[p][1][b][a - 1], tz_y = h1x - sH1[p][0][b - 1][a];
+                    if constexpr (kPml) {
+                        if (ig && kin) {
+                            const bool sz = k < g.lo[2] || k >= g.hi[2];
+                            if (sy) {
+                                tx_y = ts_term(g, tx_y, 1, j, true, pe[0]);
+                                tz_y = ts_term(g, tz_y, 1, j, true, pe[5]);
+                            }
+                            if (sz) {
+                                tx_z = ts_term(g, tx_z, 2, k, true, pe[1]);
+                                ty_z = ts_term(g, ty_z, 2, k, true, pe[3]);
+                            }
+                            if (sx) {
+                                ty_x = ts_term(g, ty_x, 0, i, true, pe[2]);
+                                tz_x = ts_term(g, tz_x, 0, i, true, pe[4]);
+                            }
+                        }
+                    }
+                    const bool z = !(ig && kin), pec_z = g.pec[2] && k == 0;
+                    e1x = (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
+                    e1y = (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
+                    e1z = (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
+                    sE1[p][0][b][a] = e1x;
+                    sE1[p][1][b][a] = e1y;
+                    sE1[p][2][b][a] = e1z;
+                    if (captured && own) {
+                        const std::size_t c = std::size_t(k) * plane + col;
+                        cap.f[0][c] = e1x;
+                        cap.f[1][c] = e1y;
+                        cap.f[2][c] = e1z;
+                    }
+                }
+            }
+            __syncthreads();
+            // ---- C: H2(k-1) from E1(k-1) (buffer q) and E1(k) (buffer p) ----
+            const int km = k - 1;
+            T h2x = 0, h2y = 0, h2z = 0;
+            if (k >= k0 && vC) {
+                const bool kmin = km >= 0 && km < nz;
+                T tx_y = sE1[q][2][b + 1][a] - e1pz, tx_z = sE1[p][1][b][a] - e1py;
+                T ty_x = sE1[q][2][b][a + 1] - e1pz, ty_z = sE1[p][0][b][a] - e1px;
+                T tz_x = sE1[q][1][b][a + 1] - e1py, tz_y = sE1[q][0][b + 1][a] - e1px;
+                const bool write = own && km >= k0;  // km < k1 always
+                const std::size_t c = std::size_t(km) * plane + col;
+                if constexpr (kPml) {
+                    if (ig && kmin) {
+                        const bool sz = km < g.lo[2] || km >= g.hi[2];
+                        if (sy) {
+                            tx_y = ts_term(g, tx_y, 1, j, false, pph[0]);
+                            tz_y = ts_term(g, tz_y, 1, j, false, pph[5]);
+                            if (write) {
+                                const std::size_t qy = psi_index(g, 1, i, j, km);
+                                g.psi_out[3][1][qy] = pph[0];
+                                g.psi_out[5][1][qy] = pph[5];
+                            }
+                        }
+                        if (sz) {
+                            tx_z = ts_term(g, tx_z, 2, km, false, pph[1]);
+                            ty_z = ts_term(g, ty_z, 2, km, false, pph[3]);
+                            if (write) {
+                                const std::size_t qz = psi_index(g, 2, i, j, km);
+                                g.psi_out[3][2][qz] = pph[1];
+                                g.psi_out[4][2][qz] = pph[3];
+                            }
+                        }
+                        if (sx) {
+                            ty_x = ts_term(g, ty_x, 0, i, false, pph[2]);
+                            tz_x = ts_term(g, tz_x, 0, i, false, pph[4]);
+                            if (write) {
+                                const std::size_t qx = psi_index(g, 0, i, j, km);
+                                g.psi_out[4][0][qx] = pph[2];
+                                g.psi_out[5][0][qx] = pph[4];
+                            }
+                        }
+                    }
+                }
+                const bool z = !(ig && kmin), pmc_z = g.pmc[2] && km == nz - 1;
+                h2x = (z || pmc_y || pmc_z) ? T(0) : h1px + g.S * (-tx_y + tx_z);
+                h2y = (z || pmc_x || pmc_z) ? T(0) : h1py + g.S * (ty_x - ty_z);
+                h2z = (z || pmc_x || pmc_y) ? T(0) : h1pz + g.S * (-tz_x + tz_y);
+                sH2[q][0][b][a] = h2x;
+                sH2[q][1][b][a] = h2y;
+                sH2[q][2][b][a] = h2z;
+                if (write) {
+                    g.H_out[0][c] = h2x;
+                    g.H_out[1][c] = h2y;
+                    g.H_out[2][c] = h2z;
+                }
+            }
+            __syncthreads();
+            // ---- D: E2(k-1) from H2(k-1) (buffer q) and H2(k-2) (buffer p) ----
+            if (k >= k0 + 1 && own) {
+                T tx_y = h2z - sH2[q][2][b - 1][a], tx_z = h2y - sH2[p][1][b][a];
+                T ty_x = h2z - sH2[q][2][b][a - 1], ty_z = h2x - sH2[p][0][b][a];
+                T tz_x = h2y - sH2[q][1][b][a - 1], tz_y = h2x - sH2[q][0][b - 1][a];
+                if constexpr (kPml) {
+                    const bool sz = km < g.lo[2] || km >= g.hi[2];
+                    if (sy) {
+                        tx_y = ts_term(g, tx_y, 1, j, true, ppe[0]);
+                        tz_y = ts_term(g, tz_y, 1, j, true, ppe[5]);
+                        const std::size_t qy = psi_index(g, 1, i, j, km);
+                        g.psi_out[0][1][qy] = ppe[0];
+                        g.psi_out[2][1][qy] = ppe[5];
+                    }
+                    if (sz) {
+                        tx_z = ts_term(g, tx_z, 2, km, true, ppe[1]);
+                        ty_z = ts_term(g, ty_z, 2, km, true, ppe[3]);
+                        const std::size_t qz = psi_index(g, 2, i, j, km);
+                        g.psi_out[0][2][qz] = ppe[1];
+                        g.psi_out[1][2][qz] = ppe[3];
+                    }
+                    if (sx) {
+                        ty_x = ts_term(g, ty_x, 0, i, true, ppe[2]);
+                        tz_x = ts_term(g, tz_x, 0, i, true, ppe[4]);
+                        const std::size_t qx = psi_index(g, 0, i, j, km);
+                        g.psi_out[1][0][qx] = ppe[2];
+                        g.psi_out[2][0][qx] = ppe[4];
+                    }
+                }
+                const bool pec_z = g.pec[2] && km == 0;
+                const std::size_t c = std::size_t(km) * plane + col;
+                const Coef2<T> cpx = g.table[mpx], cpy = g.table[mpy], cpz = g.table[mpz];
+                g.E_out[0][c] = (pec_y || pec_z) ? T(0) : cpx.ca * e1px + cpx.cb * (tx_y - tx_z);
+                g.E_out[1][c] = (pec_x || pec_z) ? T(0) : cpy.ca * e1py + cpy.cb * (-ty_x + ty_z);
+                g.E_out[2][c] = (pec_x || pec_y) ? T(0) : cpz.ca * e1pz + cpz.cb * (tz_x - tz_y);
+            }
+        }
+    };
+    if (interior) planes(std::false_type{});
+    else planes(std::true_type{});
+}
+
+/// One source batch's change to a two-step pass's output (file comment, "Sources and
+/// monitors"): magnetic = 0: E sources of the first step (t = (n + 1/2) dt, n = *d_step +
+/// step_offset), added to E1 (the capture set, where its tile-plane is captured) and carried
+/// into H2, E2 and their psi; magnetic = 1: H sources of the second step (t = n dt with
+/// step_offset one more), added to H2 and carried into E2. g: the pass's grid (E_out, H_out,
+/// psi_out the output set). One thread per source cell; atomics, as several cells share
+/// neighbours. Traffic per source cell: up to 4 H and 20 E cells (value and psi), as atomics.
+template <class T>
+__global__ void two_step_sources(DevGrid3<T> g, SourceBatch<T> src, TwoStepCapture<T> cap, const long long* d_step,
+                                 int step_offset, int magnetic) {
+    const int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= src.count) return;
+    const double t = (double(*d_step + step_offset) + src.half) * src.dt;
+    const T v = T(src.weight[n] * waveform_value(src.waveforms[src.source[n]], t));
+    const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+    const int cell = src.cell[n], field = src.field[n];
+    const int c3[3] = {cell % nx, (cell / nx) % ny, cell / (nx * ny)};
+    auto flat = [&](const int* p) { return (std::size_t(p[2]) * ny + p[1]) * nx + p[0]; };
+    auto inside = [&](const int* p) { return p[0] >= 0 && p[0] < nx && p[1] >= 0 && p[1] < ny && p[2] >= 0 && p[2] < nz; };
+    auto in_slab = [&](int axis, int pos) { return pos < g.lo[axis] || pos >= g.hi[axis]; };
+    // Change d of a difference along `axis` in the update of component comp at p: the change
+    // of the CPML-corrected term (psi' = b psi + c d added to psi_out).
+    auto term = [&](int comp, int axis, const int* p, T d) -> T {
+        const int pos = p[axis];
+        if (!in_slab(axis, pos)) return d;
+        const bool is_e = comp < 3;
+        const T* const* pr = g.prof[axis];
+        const T c = is_e ? pr[1][pos] : pr[4][pos], ik = is_e ? pr[2][pos] : pr[5][pos];
+        atomicAdd(g.psi_out[comp][axis] + psi_index(g, axis, p[0], p[1], p[2]), c * d);
+        return d * ik + c * d;
+    };
+    auto e_zeroed = [&](int comp, const int* p) {  // PEC on the low faces: the tangential E stays 0
+        return (comp != 0 && g.pec[0] && p[0] == 0) || (comp != 1 && g.pec[1] && p[1] == 0) ||
+               (comp != 2 && g.pec[2] && p[2] == 0);
+    };
+    auto h_zeroed = [&](int comp, const int* p) {  // PMC on the high faces: the tangential H stays 0
+        return (comp != 3 && g.pmc[0] && p[0] == nx - 1) || (comp != 4 && g.pmc[1] && p[1] == ny - 1) ||
+               (comp != 5 && g.pmc[2] && p[2] == nz - 1);
+    };
+    // E2 changes from a change dh of H component h (3..5) at p (update_e3's differences):
+    // Hx: Ey (z, +), Ez (y, -); Hy: Ex (z, -), Ez (x, +); Hz: Ex (y, +), Ey (x, -).
+    auto carry_h = [&](int h, const int* p, T dh) {
+        static constexpr int kE[3][2] = {{1, 2}, {0, 2}, {0, 1}}, kAx[3][2] = {{2, 1}, {2, 0}, {1, 0}};
+        static constexpr int kSg[3][2] = {{1, -1}, {-1, 1}, {1, -1}};
+        for (int u = 0; u < 2; ++u) {
+            const int e = kE[h - 3][u], ax = kAx[h - 3][u];
+            for (int side = 0; side < 2; ++side) {  // the E cell at p (d += dh), at p + ax (d -= dh)
+                int q[3] = {p[0], p[1], p[2]};
+                q[ax] += side;
+                if (!inside(q)) continue;
+                const T dt = term(e, ax, q, side == 0 ? dh : -dh);
+                if (e_zeroed(e, q)) continue;
+                const Coef2<T> co = g.table[g.mat[e][flat(q)]];
+                atomicAdd(g.E_out[e] + flat(q), T(kSg[h - 3][u]) * co.cb * dt);
+            }
+        }
+    };
+    if (magnetic) {
+        atomicAdd(g.H_out[field - 3] + flat(c3), v);
+        carry_h(field, c3, v);
+        return;
+    }
+    // E source at E1: the capture set, E2 (ca v) and the H2 cells whose differences hold it:
+    // Ex: Hy (z, -), Hz (y, +); Ey: Hx (z, +), Hz (x, -); Ez: Hx (y, -), Hy (x, +).
+    if (cap.flags) {
+        const std::size_t tile = (std::size_t(c3[2]) * cap.tiles_y + c3[1] / cap.ty) * cap.tiles_x + c3[0] / kTsTx;
+        if (cap.flags[tile]) atomicAdd(cap.f[field] + cell, v);
+    }
+    const Coef2<T> own = g.table[g.mat[field][cell]];
+    atomicAdd(g.E_out[field] + cell, own.ca * v);
+    static constexpr int kH[3][2] = {{4, 5}, {3, 5}, {3, 4}}, kAx[3][2] = {{2, 1}, {2, 0}, {1, 0}};
+    static constexpr int kSg[3][2] = {{-1, 1}, {1, -1}, {-1, 1}};
+    for (int u = 0; u < 2; ++u) {
+        const int h = kH[field][u], ax = kAx[field][u];
+        for (int side = 0; side < 2; ++side) {  // the H cell at c (d -= v), at c - ax (d += v)
+            int q[3] = {c3[0], c3[1], c3[2]};
+            q[ax] -= side;
+            if (!inside(q)) continue;
+            const T dh = T(kSg[field][u]) * g.S * term(h, ax, q, side == 0 ? -v : v);
+            if (h_zeroed(h, q)) continue;
+            atomicAdd(g.H_out[h - 3] + flat(q), dh);
+            carry_h(h, q, dh);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace golightly::cuda
