@@ -962,7 +962,7 @@ public:
             DevGrid3<T> g = output_grid();
             g.k_lo = 0;
             g.k_hi = g_.n[2];
-            g.k_chunk = forced_chunk_ > 0 ? std::min(g_.n[2], forced_chunk_) : std::min(g_.n[2], ts_chunk_);
+            g.k_chunk = std::min(kTsMaxChunk, forced_chunk_ > 0 ? std::min(g_.n[2], forced_chunk_) : std::min(g_.n[2], ts_chunk_));
             const dim3 grid(unsigned(ts_tiles_x()), unsigned(ts_tiles_y()), unsigned((g_.n[2] + g.k_chunk - 1) / g.k_chunk));
             update_he3_two<T, kTsRows, kTsStages><<<grid, ts_threads<kTsRows>(), ts_smem_bytes<T, kTsRows, kTsStages>(), stream>>>(
                 g, ts_maps_[parity_], capture());

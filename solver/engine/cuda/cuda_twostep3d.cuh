@@ -81,9 +81,14 @@ template <class T, int TY>
 __host__ __device__ constexpr int ts_buf_bytes() {  // H1, E1, H2: [2 planes][3][rows][kTsW] each
     return 3 * 2 * 3 * ts_rows<TY>() * kTsW * int(sizeof(T));
 }
+constexpr int kTsMaxChunk = 64;  // planes per z chunk at most (the CPML profiles of a chunk's planes in shared memory)
+template <class T, int TY>
+__host__ __device__ constexpr int ts_prof_bytes() {  // the 1D CPML profiles of the window's columns, rows, planes
+    return (kTsCw + TY + 3 + kTsMaxChunk + 4) * 6 * int(sizeof(T));
+}
 template <class T, int TY, int ST>
 __host__ __device__ constexpr int ts_smem_bytes() {
-    return ST * ts_stage_bytes<T, TY>() + ts_buf_bytes<T, TY>() + ST * 8;
+    return ST * ts_stage_bytes<T, TY>() + ts_buf_bytes<T, TY>() + ts_prof_bytes<T, TY>() + ST * 8;
 }
 template <int TY>
 __host__ __device__ constexpr int ts_threads() {
@@ -109,14 +114,11 @@ template <class T> struct TwoStepCapture {
 };
 
 /// One CPML-corrected difference with the psi held in a register (cpml_term_pp's arithmetic:
-/// psi = b psi + c d, returns d / kappa + psi).
+/// psi = b psi + c d, returns d / kappa + psi); p: (b, c, 1 / kappa) in shared memory.
 template <class T>
-__device__ __forceinline__ T ts_term(const DevGrid3<T>& g, T d, int axis, int pos, bool is_e, T& psi) {
-    const T* const* p = g.prof[axis];
-    const T b = __ldg(is_e ? p[0] + pos : p[3] + pos), c = __ldg(is_e ? p[1] + pos : p[4] + pos);
-    const T ik = __ldg(is_e ? p[2] + pos : p[5] + pos);
-    psi = b * psi + c * d;
-    return d * ik + psi;
+__device__ __forceinline__ T ts_term(T d, const T* p, T& psi) {
+    psi = p[0] * psi + p[1] * d;
+    return d * p[2] + psi;
 }
 
 template <class T, int TY>
@@ -154,7 +156,10 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
     Buf& sH1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt);
     Buf& sE1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + sizeof(Buf));
     Buf& sH2 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + 2 * sizeof(Buf));
-    std::uint64_t* bar = reinterpret_cast<std::uint64_t*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>());
+    // The CPML profiles (b_e, c_e, 1/kappa_e, b_h, c_h, 1/kappa_h) of the window's columns
+    // (a - 2), rows (b) and the chunk's planes (k - kb), six values per entry.
+    T* sProf = reinterpret_cast<T*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>());
+    std::uint64_t* bar = reinterpret_cast<std::uint64_t*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>() + ts_prof_bytes<T, TY>());
     const int tid = int(threadIdx.x);
     const int a = 2 + tid % kTsCw, b = tid / kTsCw;
     const bool act = b < TY + 3;
@@ -168,6 +173,19 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
     const int k0 = int(blockIdx.z) * g.k_chunk, k1 = min(nz, k0 + g.k_chunk);
     if (k0 >= k1) return;  // uniform over the block
     const int kb = k0 - 2, n_planes = k1 + 2 - kb;  // planes k0 - 2 .. k1 + 1
+    // Blocks whose window lies in the grid, away from its faces (PEC / PMC zeroing) and from
+    // the CPML slabs over the planes they compute run the loop without slab, zeroing or
+    // grid-edge tests; the others the general loop.
+    const bool inner = i0 - 2 >= 1 && i0 + kTsTx <= nx - 2 && j0 - 2 >= 1 && j0 + TY <= ny - 2 && kb >= 1 && k1 <= nz - 2 &&
+                       i0 - 2 >= g.lo[0] && i0 + kTsTx < g.hi[0] && j0 - 2 >= g.lo[1] && j0 + TY < g.hi[1] && kb >= g.lo[2] &&
+                       k1 < g.hi[2];
+    if (!inner)
+        for (int e = tid; e < (kTsCw + TY + 3 + n_planes) * 6; e += int(blockDim.x)) {
+            const int q = e % 6, r = e / 6;
+            const int axis = r < kTsCw ? 0 : r < kTsCw + TY + 3 ? 1 : 2;
+            const int pos = axis == 0 ? i0 - 2 + r : axis == 1 ? j0 - 2 + (r - kTsCw) : kb + (r - kTsCw - TY - 3);
+            sProf[e] = pos >= 0 && pos < g.n[axis] ? __ldg(g.prof[axis][q] + pos) : T(0);
+        }
     if (tid == 0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
         for (int s = 0; s < ST; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar + s)) : "memory");
@@ -183,13 +201,27 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
     // PEC zeroes the tangential E on the low faces, PMC the tangential H on the high faces.
     const bool pec_x = g.pec[0] && i == 0, pec_y = g.pec[1] && j == 0;
     const bool pmc_x = g.pmc[0] && i == nx - 1, pmc_y = g.pmc[1] && j == ny - 1;
-    // Blocks none of whose window cells lies in a CPML slab over the planes they compute run
-    // the loop without the slab tests.
-    const bool interior = max(i0 - 2, 0) >= g.lo[0] && min(i0 + kTsTx, nx - 1) < g.hi[0] && max(j0 - 2, 0) >= g.lo[1] &&
-                          min(j0 + TY, ny - 1) < g.hi[1] && max(kb, 0) >= g.lo[2] && min(k1, nz - 1) < g.hi[2];
+    // psi indices (psi_index) of the thread's cell: x slabs (k ny + j) wx + s, y slabs
+    // (k wy + s) nx + i, z slabs s nx ny + j nx + i.
+    const std::size_t psx = std::size_t(j) * g.w[0] + (i < g.lo[0] ? i : g.lo[0] + i - g.hi[0]);
+    const std::size_t psy = std::size_t(j < g.lo[1] ? j : g.lo[1] + j - g.hi[1]) * nx + i;
+    const std::size_t stride_x = std::size_t(ny) * g.w[0], stride_y = std::size_t(g.w[1]) * nx;
+    auto qx_of = [&](int k) { return std::size_t(k) * stride_x + psx; };
+    auto qy_of = [&](int k) { return std::size_t(k) * stride_y + psy; };
+    auto qz_of = [&](int k) { return std::size_t(k < g.lo[2] ? k : g.lo[2] + k - g.hi[2]) * plane + col; };
+    const T* pX = sProf + (a - 2) * 6;           // this column's profiles
+    const T* pY = sProf + (kTsCw + b) * 6;       // this row's
+    const T* pZ0 = sProf + (kTsCw + TY + 3) * 6;  // plane kb's; plane k at pZ0 + (k - kb) * 6
+    // Which planes of the chunk are captured (bit k - k0; chunks of more than 64 planes read
+    // the flags of the planes beyond as they come).
+    unsigned long long cap_mask = 0;
+    if (cap.flags)
+        for (int k = k0; k < min(k1, k0 + 64); ++k)
+            if (cap.flags[(std::size_t(k) * cap.tiles_y + blockIdx.y) * cap.tiles_x + blockIdx.x]) cap_mask |= 1ull << (k - k0);
     tma_wait(bar, 0);
     auto planes = [&](auto pml_c) {
         constexpr bool kPml = decltype(pml_c)::value;
+        constexpr bool kEdge = kPml;  // the general loop also handles cells on and beyond the faces
         // Own cell's values of the last two planes (the z walk's registers).
         T h1x = 0, h1y = 0, h1z = 0, h1px = 0, h1py = 0, h1pz = 0;  // H1 of plane k, k - 1
         T e1x = 0, e1y = 0, e1z = 0, e1px = 0, e1py = 0, e1pz = 0;  // E1 of plane k, k - 1
@@ -214,7 +246,8 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
             const bool kin = k >= 0 && k < nz;
             const int p = k & 1, q = p ^ 1;  // buffer of plane k; of k - 1 (and k + 1)
             const bool captured = cap.flags && k >= k0 && k < k1 &&
-                                  cap.flags[(std::size_t(k) * cap.tiles_y + blockIdx.y) * cap.tiles_x + blockIdx.x];
+                                  (k - k0 < 64 ? (cap_mask >> (k - k0)) & 1
+                                               : cap.flags[(std::size_t(k) * cap.tiles_y + blockIdx.y) * cap.tiles_x + blockIdx.x]);
             h1px = h1x; h1py = h1y; h1pz = h1z;
             if constexpr (kPml) {
                 // psi of plane k (input set) before the wait, so that their latency overlaps it;
@@ -227,17 +260,17 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                 if (ig && kin) {
                     const bool sz = k < g.lo[2] || k >= g.hi[2];
                     if (sy) {
-                        const std::size_t qy = psi_index(g, 1, i, j, k);
+                        const std::size_t qy = qy_of(k);
                         ph[0] = __ldg(g.psi[3][1] + qy); ph[5] = __ldg(g.psi[5][1] + qy);
                         if (vB) { pe[0] = __ldg(g.psi[0][1] + qy); pe[5] = __ldg(g.psi[2][1] + qy); }
                     }
                     if (sz) {
-                        const std::size_t qz = psi_index(g, 2, i, j, k);
+                        const std::size_t qz = qz_of(k);
                         ph[1] = __ldg(g.psi[3][2] + qz); ph[3] = __ldg(g.psi[4][2] + qz);
                         if (vB) { pe[1] = __ldg(g.psi[0][2] + qz); pe[3] = __ldg(g.psi[1][2] + qz); }
                     }
                     if (sx) {
-                        const std::size_t qx = psi_index(g, 0, i, j, k);
+                        const std::size_t qx = qx_of(k);
                         ph[2] = __ldg(g.psi[4][0] + qx); ph[4] = __ldg(g.psi[5][0] + qx);
                         if (vB) { pe[2] = __ldg(g.psi[1][0] + qx); pe[4] = __ldg(g.psi[2][0] + qx); }
                     }
@@ -249,9 +282,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                         asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 #endif
                     };
-                    if (sy) { const std::size_t qy = psi_index(g, 1, i, j, kp); pre(g.psi[3][1] + qy); pre(g.psi[5][1] + qy); pre(g.psi[0][1] + qy); pre(g.psi[2][1] + qy); }
-                    if (kp < g.lo[2] || kp >= g.hi[2]) { const std::size_t qz = psi_index(g, 2, i, j, kp); pre(g.psi[3][2] + qz); pre(g.psi[4][2] + qz); pre(g.psi[0][2] + qz); pre(g.psi[1][2] + qz); }
-                    if (sx) { const std::size_t qx = psi_index(g, 0, i, j, kp); pre(g.psi[4][0] + qx); pre(g.psi[5][0] + qx); pre(g.psi[1][0] + qx); pre(g.psi[2][0] + qx); }
+                    if (sy) { const std::size_t qy = qy_of(kp); pre(g.psi[3][1] + qy); pre(g.psi[5][1] + qy); pre(g.psi[0][1] + qy); pre(g.psi[2][1] + qy); }
+                    if (kp < g.lo[2] || kp >= g.hi[2]) { const std::size_t qz = qz_of(kp); pre(g.psi[3][2] + qz); pre(g.psi[4][2] + qz); pre(g.psi[0][2] + qz); pre(g.psi[1][2] + qz); }
+                    if (sx) { const std::size_t qx = qx_of(kp); pre(g.psi[4][0] + qx); pre(g.psi[5][0] + qx); pre(g.psi[1][0] + qx); pre(g.psi[2][0] + qx); }
                 }
             }
             tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
@@ -265,23 +298,23 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                     if (ig && kin) {
                         const bool sz = k < g.lo[2] || k >= g.hi[2];
                         if (sy) {
-                            tx_y = ts_term(g, tx_y, 1, j, false, ph[0]);
-                            tz_y = ts_term(g, tz_y, 1, j, false, ph[5]);
+                            tx_y = ts_term(tx_y, pY + 3, ph[0]);
+                            tz_y = ts_term(tz_y, pY + 3, ph[5]);
                         }
                         if (sz) {
-                            tx_z = ts_term(g, tx_z, 2, k, false, ph[1]);
-                            ty_z = ts_term(g, ty_z, 2, k, false, ph[3]);
+                            tx_z = ts_term(tx_z, pZ0 + (k - kb) * 6 + 3, ph[1]);
+                            ty_z = ts_term(ty_z, pZ0 + (k - kb) * 6 + 3, ph[3]);
                         }
                         if (sx) {
-                            ty_x = ts_term(g, ty_x, 0, i, false, ph[2]);
-                            tz_x = ts_term(g, tz_x, 0, i, false, ph[4]);
+                            ty_x = ts_term(ty_x, pX + 3, ph[2]);
+                            tz_x = ts_term(tz_x, pX + 3, ph[4]);
                         }
                     }
                 }
                 const bool z = !(ig && kin), pmc_z = g.pmc[2] && k == nz - 1;
-                h1x = (z || pmc_y || pmc_z) ? T(0) : Hx[b][a] + g.S * (-tx_y + tx_z);
-                h1y = (z || pmc_x || pmc_z) ? T(0) : Hy[b][a] + g.S * (ty_x - ty_z);
-                h1z = (z || pmc_x || pmc_y) ? T(0) : Hz[b][a] + g.S * (-tz_x + tz_y);
+                h1x = kEdge && (z || pmc_y || pmc_z) ? T(0) : Hx[b][a] + g.S * (-tx_y + tx_z);
+                h1y = kEdge && (z || pmc_x || pmc_z) ? T(0) : Hy[b][a] + g.S * (ty_x - ty_z);
+                h1z = kEdge && (z || pmc_x || pmc_y) ? T(0) : Hz[b][a] + g.S * (-tz_x + tz_y);
                 sH1[p][0][b][a] = h1x;
                 sH1[p][1][b][a] = h1y;
                 sH1[p][2][b][a] = h1z;
@@ -319,8 +352,8 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                         mz = mx;
                     }
                     cx = g.table[mx];
-                    cy = g.table[my];
-                    cz = g.table[mz];
+                    cy = maps.n_mat == 3 ? g.table[my] : cx;
+                    cz = maps.n_mat == 3 ? g.table[mz] : cx;
                     T tx_y = h1z - sH1[p][2][b - 1][a], tx_z = h1y - sH1[q][1][b][a];
                     T ty_x = h1z - sH1[p][2][b][a - 1], ty_z = h1x - sH1[q][0][b][a];
                     T tz_x = h1y - sH1[p][1][b][a - 1], tz_y = h1x - sH1[p][0][b - 1][a];
@@ -328,23 +361,23 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                         if (ig && kin) {
                             const bool sz = k < g.lo[2] || k >= g.hi[2];
                             if (sy) {
-                                tx_y = ts_term(g, tx_y, 1, j, true, pe[0]);
-                                tz_y = ts_term(g, tz_y, 1, j, true, pe[5]);
+                                tx_y = ts_term(tx_y, pY, pe[0]);
+                                tz_y = ts_term(tz_y, pY, pe[5]);
                             }
                             if (sz) {
-                                tx_z = ts_term(g, tx_z, 2, k, true, pe[1]);
-                                ty_z = ts_term(g, ty_z, 2, k, true, pe[3]);
+                                tx_z = ts_term(tx_z, pZ0 + (k - kb) * 6, pe[1]);
+                                ty_z = ts_term(ty_z, pZ0 + (k - kb) * 6, pe[3]);
                             }
                             if (sx) {
-                                ty_x = ts_term(g, ty_x, 0, i, true, pe[2]);
-                                tz_x = ts_term(g, tz_x, 0, i, true, pe[4]);
+                                ty_x = ts_term(ty_x, pX, pe[2]);
+                                tz_x = ts_term(tz_x, pX, pe[4]);
                             }
                         }
                     }
                     const bool z = !(ig && kin), pec_z = g.pec[2] && k == 0;
-                    e1x = (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
-                    e1y = (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
-                    e1z = (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
+                    e1x = kEdge && (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
+                    e1y = kEdge && (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
+                    e1z = kEdge && (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
                     sE1[p][0][b][a] = e1x;
                     sE1[p][1][b][a] = e1y;
                     sE1[p][2][b][a] = e1z;
@@ -371,28 +404,28 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                     if (ig && kmin) {
                         const bool sz = km < g.lo[2] || km >= g.hi[2];
                         if (sy) {
-                            tx_y = ts_term(g, tx_y, 1, j, false, pph[0]);
-                            tz_y = ts_term(g, tz_y, 1, j, false, pph[5]);
+                            tx_y = ts_term(tx_y, pY + 3, pph[0]);
+                            tz_y = ts_term(tz_y, pY + 3, pph[5]);
                             if (write) {
-                                const std::size_t qy = psi_index(g, 1, i, j, km);
+                                const std::size_t qy = qy_of(km);
                                 g.psi_out[3][1][qy] = pph[0];
                                 g.psi_out[5][1][qy] = pph[5];
                             }
                         }
                         if (sz) {
-                            tx_z = ts_term(g, tx_z, 2, km, false, pph[1]);
-                            ty_z = ts_term(g, ty_z, 2, km, false, pph[3]);
+                            tx_z = ts_term(tx_z, pZ0 + (km - kb) * 6 + 3, pph[1]);
+                            ty_z = ts_term(ty_z, pZ0 + (km - kb) * 6 + 3, pph[3]);
                             if (write) {
-                                const std::size_t qz = psi_index(g, 2, i, j, km);
+                                const std::size_t qz = qz_of(km);
                                 g.psi_out[3][2][qz] = pph[1];
                                 g.psi_out[4][2][qz] = pph[3];
                             }
                         }
                         if (sx) {
-                            ty_x = ts_term(g, ty_x, 0, i, false, pph[2]);
-                            tz_x = ts_term(g, tz_x, 0, i, false, pph[4]);
+                            ty_x = ts_term(ty_x, pX + 3, pph[2]);
+                            tz_x = ts_term(tz_x, pX + 3, pph[4]);
                             if (write) {
-                                const std::size_t qx = psi_index(g, 0, i, j, km);
+                                const std::size_t qx = qx_of(km);
                                 g.psi_out[4][0][qx] = pph[2];
                                 g.psi_out[5][0][qx] = pph[4];
                             }
@@ -400,9 +433,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                     }
                 }
                 const bool z = !(ig && kmin), pmc_z = g.pmc[2] && km == nz - 1;
-                h2x = (z || pmc_y || pmc_z) ? T(0) : h1px + g.S * (-tx_y + tx_z);
-                h2y = (z || pmc_x || pmc_z) ? T(0) : h1py + g.S * (ty_x - ty_z);
-                h2z = (z || pmc_x || pmc_y) ? T(0) : h1pz + g.S * (-tz_x + tz_y);
+                h2x = kEdge && (z || pmc_y || pmc_z) ? T(0) : h1px + g.S * (-tx_y + tx_z);
+                h2y = kEdge && (z || pmc_x || pmc_z) ? T(0) : h1py + g.S * (ty_x - ty_z);
+                h2z = kEdge && (z || pmc_x || pmc_y) ? T(0) : h1pz + g.S * (-tz_x + tz_y);
                 sH2[q][0][b][a] = h2x;
                 sH2[q][1][b][a] = h2y;
                 sH2[q][2][b][a] = h2z;
@@ -421,37 +454,38 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                 if constexpr (kPml) {
                     const bool sz = km < g.lo[2] || km >= g.hi[2];
                     if (sy) {
-                        tx_y = ts_term(g, tx_y, 1, j, true, ppe[0]);
-                        tz_y = ts_term(g, tz_y, 1, j, true, ppe[5]);
-                        const std::size_t qy = psi_index(g, 1, i, j, km);
+                        tx_y = ts_term(tx_y, pY, ppe[0]);
+                        tz_y = ts_term(tz_y, pY, ppe[5]);
+                        const std::size_t qy = qy_of(km);
                         g.psi_out[0][1][qy] = ppe[0];
                         g.psi_out[2][1][qy] = ppe[5];
                     }
                     if (sz) {
-                        tx_z = ts_term(g, tx_z, 2, km, true, ppe[1]);
-                        ty_z = ts_term(g, ty_z, 2, km, true, ppe[3]);
-                        const std::size_t qz = psi_index(g, 2, i, j, km);
+                        tx_z = ts_term(tx_z, pZ0 + (km - kb) * 6, ppe[1]);
+                        ty_z = ts_term(ty_z, pZ0 + (km - kb) * 6, ppe[3]);
+                        const std::size_t qz = qz_of(km);
                         g.psi_out[0][2][qz] = ppe[1];
                         g.psi_out[1][2][qz] = ppe[3];
                     }
                     if (sx) {
-                        ty_x = ts_term(g, ty_x, 0, i, true, ppe[2]);
-                        tz_x = ts_term(g, tz_x, 0, i, true, ppe[4]);
-                        const std::size_t qx = psi_index(g, 0, i, j, km);
+                        ty_x = ts_term(ty_x, pX, ppe[2]);
+                        tz_x = ts_term(tz_x, pX, ppe[4]);
+                        const std::size_t qx = qx_of(km);
                         g.psi_out[1][0][qx] = ppe[2];
                         g.psi_out[2][0][qx] = ppe[4];
                     }
                 }
                 const bool pec_z = g.pec[2] && km == 0;
                 const std::size_t c = std::size_t(km) * plane + col;
-                const Coef2<T> cpx = g.table[mpx], cpy = g.table[mpy], cpz = g.table[mpz];
-                g.E_out[0][c] = (pec_y || pec_z) ? T(0) : cpx.ca * e1px + cpx.cb * (tx_y - tx_z);
-                g.E_out[1][c] = (pec_x || pec_z) ? T(0) : cpy.ca * e1py + cpy.cb * (-ty_x + ty_z);
-                g.E_out[2][c] = (pec_x || pec_y) ? T(0) : cpz.ca * e1pz + cpz.cb * (tz_x - tz_y);
+                const Coef2<T> cpx = g.table[mpx];
+                const Coef2<T> cpy = maps.n_mat == 3 ? g.table[mpy] : cpx, cpz = maps.n_mat == 3 ? g.table[mpz] : cpx;
+                g.E_out[0][c] = kEdge && (pec_y || pec_z) ? T(0) : cpx.ca * e1px + cpx.cb * (tx_y - tx_z);
+                g.E_out[1][c] = kEdge && (pec_x || pec_z) ? T(0) : cpy.ca * e1py + cpy.cb * (-ty_x + ty_z);
+                g.E_out[2][c] = kEdge && (pec_x || pec_y) ? T(0) : cpz.ca * e1pz + cpz.cb * (tz_x - tz_y);
             }
         }
     };
-    if (interior) planes(std::false_type{});
+    if (inner) planes(std::false_type{});
     else planes(std::true_type{});
 }
 
