@@ -98,7 +98,7 @@ template <class T> struct DevGrid3 {
     int periodic[3], pec[3], pmc[3];
     int k_chunk;               // planes per z chunk (blockIdx.z)
     int k_lo, k_hi;            // planes the launch updates: [k_lo, k_hi) (update_he3; the others: all)
-    int psi_ahead;             // update_he3_tma: psi of plane k + psi_ahead prefetched into L2 at plane k (0: none)
+    int psi_ahead;             // update_he3_tma, update_he3_two: psi of plane k + psi_ahead prefetched into L2 at plane k (0: none)
     T S;
     T* E[3];                   // Ex, Ey, Ez
     T* H[3];                   // Hx, Hy, Hz
@@ -1226,7 +1226,11 @@ private:
     int ts_tiles_x() const { return (g_.n[0] + kTsTx - 1) / kTsTx; }
     int ts_tiles_y() const { return (g_.n[1] + kTsRows - 1) / kTsRows; }
     bool two_ = false;
-    int ts_chunk_ = 32;  // planes per z chunk (GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK)
+    // Planes per z chunk (GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK; at most kTsMaxChunk). H200, bench 512^3
+    // float32, one call: 24: 59.2 Gcells/s, 32: 59.8-59.9, 40: 60.2, 48: 60.4, 64: 58.1; the
+    // next call, 48: 62.0. (Blocks taking one tile's chunks one after the other, so that each
+    // wave mixes the z-slab chunks with the rest: 59.1-59.3, not kept.)
+    int ts_chunk_ = 48;
     TwoStepMaps ts_maps_[2];
     DevBuf capture_[6], capture_flags_;
     double captured_tiles_ = 0;

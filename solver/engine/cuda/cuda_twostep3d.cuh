@@ -164,13 +164,14 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
     const int a = 2 + tid % kTsCw, b = tid / kTsCw;
     const bool act = b < TY + 3;
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
-    const int i0 = int(blockIdx.x) * kTsTx, j0 = int(blockIdx.y) * TY;
+    const int bx = int(blockIdx.x), by = int(blockIdx.y), bz = int(blockIdx.z);  // tile (bx, by), chunk bz
+    const int i0 = bx * kTsTx, j0 = by * TY;
     const int i = i0 - 4 + a, j = j0 - 2 + b;
     const bool ig = act && i >= 0 && i < nx && j >= 0 && j < ny;
     const bool vB = act && a >= 3 && b >= 1;
     const bool vC = act && a >= 3 && a < 36 && b >= 1 && b < TY + 2;
     const bool own = ig && a >= 4 && a < 36 && b >= 2 && b < TY + 2;
-    const int k0 = int(blockIdx.z) * g.k_chunk, k1 = min(nz, k0 + g.k_chunk);
+    const int k0 = bz * g.k_chunk, k1 = min(nz, k0 + g.k_chunk);
     if (k0 >= k1) return;  // uniform over the block
     const int kb = k0 - 2, n_planes = k1 + 2 - kb;  // planes k0 - 2 .. k1 + 1
     // Blocks whose window lies in the grid, away from its faces (PEC / PMC zeroing) and from
@@ -217,7 +218,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
     unsigned long long cap_mask = 0;
     if (cap.flags)
         for (int k = k0; k < min(k1, k0 + 64); ++k)
-            if (cap.flags[(std::size_t(k) * cap.tiles_y + blockIdx.y) * cap.tiles_x + blockIdx.x]) cap_mask |= 1ull << (k - k0);
+            if (cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx]) cap_mask |= 1ull << (k - k0);
     tma_wait(bar, 0);
     auto planes = [&](auto pml_c) {
         constexpr bool kPml = decltype(pml_c)::value;
@@ -247,7 +248,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
             const int p = k & 1, q = p ^ 1;  // buffer of plane k; of k - 1 (and k + 1)
             const bool captured = cap.flags && k >= k0 && k < k1 &&
                                   (k - k0 < 64 ? (cap_mask >> (k - k0)) & 1
-                                               : cap.flags[(std::size_t(k) * cap.tiles_y + blockIdx.y) * cap.tiles_x + blockIdx.x]);
+                                               : cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx]);
             h1px = h1x; h1py = h1y; h1pz = h1z;
             if constexpr (kPml) {
                 // psi of plane k (input set) before the wait, so that their latency overlaps it;
@@ -276,7 +277,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                     }
                 }
                 const int kp = k + 1;
-                if (ig && kp < k1 + 1 && kp < nz) {
+                if (g.psi_ahead > 0 && ig && kp < k1 + 1 && kp < nz) {  // GOLIGHTLY_CUDA3D_PSI_AHEAD=0: none
                     auto pre = [&](const T* p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
                         asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
