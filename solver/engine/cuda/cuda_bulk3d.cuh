@@ -3,15 +3,21 @@
 // faces, a uint16 material index per E component into a (ca, cb) table). Included by
 // cuda_engine3d.cu only (its own translation unit; the 2D engine is cuda_engine.cu).
 //
-// Three kernel designs, all 2.5D: one thread per (i, j) column, threads of a warp along x
+// Four kernel designs, all 2.5D: one thread per (i, j) column, threads of a warp along x
 // (coalesced rows), each thread walking its column along z over a chunk [k0, k1) of planes
 // (gridDim.z chunks, so small grids still fill the device), the z-neighbour carried in
 // registers or shared memory from one plane to the next. Which runs (Bulk3::setup, the
 // engine's choice in cuda_engine3d.cu): design 4 where it applies (sm_90 or later, x and y
 // not periodic, nx a multiple of 8; GOLIGHTLY_CUDA3D_FUSED=0 opts out), else design 2;
 // design 1 only under GOLIGHTLY_CUDA3D_FUSED=1 where design 4 does not apply (or with
-// GOLIGHTLY_CUDA3D_TMA=0).
+// GOLIGHTLY_CUDA3D_TMA=0); design 5 (two steps per pass) on top of design 4 where the engine
+// enables it (CudaEngine3D::setup_two_step).
 //
+// 5. update_he3_two (cuda_twostep3d.cuh): two steps per pass, design 4's tensor copies with a
+//    halo of 2; the engine runs it where it applies (float32, design 4's conditions, z not
+//    periodic, no dispersive, anisotropic or TF/SF cells) and design 4 for a remaining odd
+//    step. Traffic: (12 s + 2 B) / 2 per cell update. Measured (H200, bench 512^3 float32):
+//    60.2-62.0 Gcells/s against design 4's 51.0-51.2 in the same calls; 1024^3: 69.7.
 // 4. update_he3_tma (the default where it applies; section "fused H + E kernel fed by the
 //    Tensor Memory Accelerator" below): design 1's step with its planes brought into shared
 //    memory by bulk tensor copies. Traffic: design 1's 12 s + 6 B (+ 2 B with one map).

@@ -49,13 +49,27 @@
 //      tensor.after_e       E += K dD~ of the coupled sites
 //   3. monitors.after_step  DFT sets + time probes
 //
+// Two steps per pass (cuda_twostep3d.cuh; the default where update_he3_two applies: float32,
+// design 4's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells, memory for
+// the capture set; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass
+// (enqueue_pair; a remaining odd step as above):
+//   0. sources.after_h      H sources of step k into H^{n-1/2}
+//   1. bulk.update_two      E^{n+2}, H^{n+3/2} into the other set; the owned E^{n+1}, H^{n+1/2}
+//                           of the tile-planes holding monitor samples into the capture set
+//      two_step_sources     E sources of step k and H sources of step k + 1, carried into
+//                           the output (and the E ones into the capture set)
+//      monitors.after_step  step k, on the capture set; flip; the extensions rebound
+//   2. sources.after_e ... monitors.after_step of step k + 1 as above.
+// The distributed engine steps its subdomains one step at a time (one step per pass there).
+//
 // Split steps (engine.hpp; the distributed engine's overlap mode): step_begin = phase 0's
 // TF/SF lines and H sources and corrections, step_interior = the bulk update of the planes
 // away from the cut ends, step_boundary = the rest (member comment at supports_split_step).
 //
 // Traffic model: bytes_per_cell_update() = the bulk kernels' 18 s + 6 B per cell in place,
-// 12 s + 6 B fused, 4 B less with one material map (cuda_bulk3d.cuh) + (CPML psi traffic +
-// the extensions' bytes_per_step()) / cells.
+// 12 s + 6 B fused, 4 B less with one material map, half of the fused figure with two steps
+// per pass (cuda_bulk3d.cuh, cuda_twostep3d.cuh) + (CPML psi traffic, halved with two steps,
+// + the capture writes + the extensions' bytes_per_step()) / cells.
 #include <cuda_runtime.h>
 
 #include <algorithm>
