@@ -882,18 +882,11 @@ public:
     /// then flip().
     void update_fused(cudaStream_t stream, int k_lo, int k_hi) const {
         if (k_lo >= k_hi) return;
-        DevGrid3<T> g = g_;
+        DevGrid3<T> g = output_grid();
         g.k_lo = k_lo;
         g.k_hi = k_hi;
         int chunks = 1;
         chunking(k_lo, k_hi, g.k_chunk, chunks);
-        const int q = parity_ ^ 1;
-        for (int c = 0; c < 3; ++c) {
-            g.E_out[c] = field_[q][c].template as<T>();
-            g.H_out[c] = field_[q][c + 3].template as<T>();
-        }
-        for (int c = 0; c < 6; ++c)
-            for (int a = 0; a < 3; ++a) g.psi_out[c][a] = psi_[q][c][a].template as<T>();
         if (tma_) {
             launch_tma(g, chunks, stream);
         } else {
