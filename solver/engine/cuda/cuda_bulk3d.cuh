@@ -954,6 +954,14 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(stream));  // the flags' host vector
     }
     bool two_step() const { return two_; }
+    /// Back to one step per pass (a live edit that brings anisotropic cells, split steps):
+    /// frees the capture set.
+    void drop_two_step() {
+        two_ = false;
+        for (DevBuf& c : capture_) c.alloc(0);
+        capture_flags_.alloc(0);
+        captured_tiles_ = 0;
+    }
     /// Two steps of the bulk from the current set into the other one (update_he3_two), the
     /// owned E1, H1 of the flagged tile-planes into the capture set; then flip().
     void update_two(cudaStream_t stream) const {

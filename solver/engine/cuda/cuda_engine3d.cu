@@ -258,6 +258,12 @@ public:
         if (lo < 0 || hi < 0) throw std::invalid_argument("set_split_margins: margins must be >= 0");
         margin_lo_ = lo;
         margin_hi_ = hi;
+        // A subdomain of the distributed engine steps one step at a time: no capture set.
+        if (two_step_) {
+            destroy_graph();
+            two_step_ = false;
+            bulk_.drop_two_step();
+        }
     }
     void step_begin() override {
         if (!supports_split_step()) throw std::logic_error("CUDA engine (3D): this engine cannot split its steps");
@@ -427,6 +433,11 @@ public:
         const Scene& edited = *edited_view;
         check_material_update(sc_, edited);  // grid (z included), map sizes, indices, poles
         destroy_graph();
+        // Tensor couplings act between the two steps of a pass: with them, one step per pass.
+        if (two_step_ && !edited.anisotropic.empty()) {
+            two_step_ = false;
+            bulk_.drop_two_step();
+        }
         bulk_.upload_materials(edited, stream_);
         dispersion_.materials_changed(edited, stream_);
         CUDA_CHECK(cudaStreamSynchronize(stream_));
