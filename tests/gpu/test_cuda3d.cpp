@@ -335,6 +335,28 @@ struct EnvSet {  // sets a variable for one scope (restored, also when a check t
         else unsetenv(name.c_str());
     }
 };
+// The same random initial fields (random_vector(cells, seed + component)) in two engines.
+void same_random_fields(Engine& a, Engine& b, std::size_t cells, unsigned seed) {
+    for (int q = 0; q < 6; ++q) {
+        const auto v = random_vector(cells, seed + q);
+        a.set_field(Component(q), v);
+        b.set_field(Component(q), v);
+    }
+}
+// Largest relative L2 difference of the six fields between two engines (poisoned reads;
+// every field must be finite).
+double worst_field_diff(Engine& cpu, Engine& gpu, std::size_t cells) {
+    double worst = 0;
+    for (int q = 0; q < 6; ++q) {
+        std::vector<double> a, b(cells, std::numeric_limits<double>::quiet_NaN());
+        cpu.get_field(Component(q), a);
+        gpu.get_field(Component(q), b);
+        bool finite = true;
+        worst = std::max(worst, rel_l2(a, b, finite));
+        CHECK(finite);
+    }
+    return worst;
+}
 // z periodic, x and y not, nx a multiple of 8: update_he3_tma wraps its plane coordinate.
 const Case3 kTmaPeriodicZ = {40, 18, 19, {PML, PMC, PER}, {4, 0, 0}, {5, 0, 0}, 16};
 }  // namespace
@@ -422,11 +444,7 @@ TEST_CASE("CUDA 3D engine, two steps per pass: a live edit that brings tensor ce
     auto cpu = make_cpu_engine(s, Precision::Float32, 1);
     auto gpu = make_cuda_engine(s, Precision::Float32);
     const double bytes_before = gpu->bytes_per_cell_update();
-    for (int q = 0; q < 6; ++q) {
-        const auto v = random_vector(s.cells(), 700 + q);
-        cpu->set_field(Component(q), v);
-        gpu->set_field(Component(q), v);
-    }
+    same_random_fields(*cpu, *gpu, s.cells(), 700);
     cpu->step(40);
     gpu->step(40);
     cpu->update_materials(e);
@@ -434,15 +452,7 @@ TEST_CASE("CUDA 3D engine, two steps per pass: a live edit that brings tensor ce
     CHECK(gpu->bytes_per_cell_update() > 1.5 * bytes_before);  // one step per pass from here on
     cpu->step(60);
     gpu->step(60);
-    double worst = 0;
-    for (int q = 0; q < 6; ++q) {
-        std::vector<double> a, b(s.cells(), std::numeric_limits<double>::quiet_NaN());
-        cpu->get_field(Component(q), a);
-        gpu->get_field(Component(q), b);
-        bool finite = true;
-        worst = std::max(worst, rel_l2(a, b, finite));
-        CHECK(finite);
-    }
+    const double worst = worst_field_diff(*cpu, *gpu, s.cells());
     std::printf("cuda3d two steps per pass, live edit with tensor cells: fields %.3g (tol 1e-05)\n", worst);
     CHECK(worst < 1e-5);
 }
@@ -508,26 +518,14 @@ TEST_CASE("CUDA 3D engine: a live edit of the materials mid-run gives the CPU en
         e.sources = s.sources; e.dft_sets = s.dft_sets; e.time_probes = s.time_probes;
         auto cpu = make_cpu_engine(s, prec, 1);
         auto gpu = make_cuda_engine(s, prec);
-        for (int q = 0; q < 6; ++q) {
-            const auto v = random_vector(s.cells(), 500 + q);
-            cpu->set_field(Component(q), v);
-            gpu->set_field(Component(q), v);
-        }
+        same_random_fields(*cpu, *gpu, s.cells(), 500);
         cpu->step(40);
         gpu->step(40);
         cpu->update_materials(e);
         gpu->update_materials(e);
         cpu->step(60);
         gpu->step(60);
-        double worst = 0;
-        for (int q = 0; q < 6; ++q) {
-            std::vector<double> a, b(s.cells(), std::numeric_limits<double>::quiet_NaN());
-            cpu->get_field(Component(q), a);
-            gpu->get_field(Component(q), b);
-            bool finite = true;
-            worst = std::max(worst, rel_l2(a, b, finite));
-            CHECK(finite);
-        }
+        const double worst = worst_field_diff(*cpu, *gpu, s.cells());
         // The edit mattered: without it the CPU fields differ by far more than the tolerance.
         auto ref = make_cpu_engine(s, prec, 1);
         for (int q = 0; q < 6; ++q) ref->set_field(Component(q), random_vector(s.cells(), 500 + q));
