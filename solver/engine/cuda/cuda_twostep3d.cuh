@@ -23,6 +23,8 @@
 //   B  E1(k)   = E^{n+1}                   a >= 3, b >= 1       (H1 at -1 in x, y, z)
 //   C  H2(k-1) = H^{n+3/2} of plane k - 1  a in [3, 36), b in [1, TY + 2)
 //   D  E2(k-1) = E^{n+2}                   the owned cells: a in [4, 36), b in [2, TY + 2)
+// Blocks away from the faces and the CPML slabs (inner) run the same phases skewed, with two
+// barriers per plane: {A(k), C(k-2)} | {B(k), D(k-2)} (planes_skewed).
 // H1, E1 and H2 go to shared memory (two planes each) for the neighbours' differences; each
 // thread keeps its own cell's H1, E1, (ca, cb) and CPML psi of the last two planes in
 // registers, so psi after the first step never leaves the thread. Owners write H2, E2 and
@@ -495,7 +497,123 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
             }
         }
     };
-    if (inner) planes(std::false_type{});
+    // Skewed order for the inner blocks (g.two_step_skew; GOLIGHTLY_CUDA3D_TWO_STEP_SKEW=0 runs them
+    // in the order of the general loop): two barriers per plane, {A(k), C(k-2)} | {B(k), D(k-2)}. C(k-2) needs B(k-2) and
+    // B(k-1) (both before the previous barrier), D(k-2) needs C(k-2) (this iteration's first
+    // segment) and C(k-3). The thread keeps H1 and E1 of planes k, k-1, k-2 and the material
+    // indices of k, k-1, k-2 in registers; the shared buffers keep two planes each.
+    auto planes_skewed = [&]() {
+        T h1[3][3] = {}, e1[3][3] = {};  // [plane k, k-1, k-2][component]
+        int m1[3][3] = {};               // material indices [plane][component]
+        for (int t = 0, k = kb; k <= k1 + 1; ++t, ++k) {
+            const int s = t % ST, s1 = (t + 1) % ST;
+            const unsigned char* st = ts_smem + s * kSt;
+            const unsigned char* sn = ts_smem + s1 * kSt;
+            using F = const T[R][kTsW];
+            const int p = k & 1, q = p ^ 1;  // buffer of plane k (and k - 2); of k - 1
+#pragma unroll
+            for (int c = 0; c < 3; ++c) {
+                h1[2][c] = h1[1][c]; h1[1][c] = h1[0][c];
+                e1[2][c] = e1[1][c]; e1[1][c] = e1[0][c];
+                m1[2][c] = m1[1][c]; m1[1][c] = m1[0][c];
+            }
+            const bool captured = cap.flags && k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
+            if (k <= k1) tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
+            // ---- segment 1: A(k), C(k-2) ----
+            if (k <= k1 && act) {
+                F& Ex = *reinterpret_cast<F*>(st + 0 * kFs);
+                F& Ey = *reinterpret_cast<F*>(st + 1 * kFs);
+                F& Ez = *reinterpret_cast<F*>(st + 2 * kFs);
+                F& Nx = *reinterpret_cast<F*>(sn + 0 * kFs);
+                F& Ny = *reinterpret_cast<F*>(sn + 1 * kFs);
+                const T ex = Ex[b][a], ey = Ey[b][a], ez = Ez[b][a];
+                const T* H0 = reinterpret_cast<const T*>(st + 3 * kFs);
+                h1[0][0] = H0[b * kTsW + a] + g.S * (-(Ez[b + 1][a] - ez) + (Ny[b][a] - ey));
+                h1[0][1] = H0[kFs / int(sizeof(T)) + b * kTsW + a] + g.S * ((Ez[b][a + 1] - ez) - (Nx[b][a] - ex));
+                h1[0][2] = H0[2 * kFs / int(sizeof(T)) + b * kTsW + a] + g.S * (-(Ey[b][a + 1] - ey) + (Ex[b + 1][a] - ex));
+                sH1[p][0][b][a] = h1[0][0];
+                sH1[p][1][b][a] = h1[0][1];
+                sH1[p][2][b][a] = h1[0][2];
+                if (captured && own) {
+                    const std::size_t c = std::size_t(k) * plane + col;
+                    cap.f[3][c] = h1[0][0];
+                    cap.f[4][c] = h1[0][1];
+                    cap.f[5][c] = h1[0][2];
+                }
+            }
+            const int k2 = k - 2;
+            T h2x = 0, h2y = 0, h2z = 0;
+            if (k >= k0 + 1 && vC) {  // C(k-2): E1(k-2) in buffer p, E1(k-1) in buffer q
+                const T ex = e1[2][0], ey = e1[2][1], ez = e1[2][2];
+                h2x = h1[2][0] + g.S * (-(sE1[p][2][b + 1][a] - ez) + (sE1[q][1][b][a] - ey));
+                h2y = h1[2][1] + g.S * ((sE1[p][2][b][a + 1] - ez) - (sE1[q][0][b][a] - ex));
+                h2z = h1[2][2] + g.S * (-(sE1[p][1][b][a + 1] - ey) + (sE1[p][0][b + 1][a] - ex));
+                sH2[p][0][b][a] = h2x;
+                sH2[p][1][b][a] = h2y;
+                sH2[p][2][b][a] = h2z;
+                if (own && k2 >= k0) {
+                    const std::size_t c = std::size_t(k2) * plane + col;
+                    g.H_out[0][c] = h2x;
+                    g.H_out[1][c] = h2y;
+                    g.H_out[2][c] = h2z;
+                }
+            }
+            __syncthreads();
+            // Every thread has left plane k - 1's stage (B(k-1) was its last reader).
+            if (tid == 0 && t >= 1 && t - 1 + ST < n_planes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+                const int r = t - 1 + ST;
+                ts_issue<T, TY>(maps, ts_smem + (r % ST) * kSt, bar + r % ST, i0, j0, kb + r);
+            }
+            // ---- segment 2: B(k), D(k-2) ----
+            if (k >= k0 - 1 && k <= k1 && vB) {
+                F& Ex = *reinterpret_cast<F*>(st + 0 * kFs);
+                F& Ey = *reinterpret_cast<F*>(st + 1 * kFs);
+                F& Ez = *reinterpret_cast<F*>(st + 2 * kFs);
+                using M = const std::uint16_t[R][kTsWm];
+                M& mm0 = *reinterpret_cast<M*>(st + 6 * kFs);
+                m1[0][0] = mm0[b][a + 4];
+                if (maps.n_mat == 3) {
+                    M& mm1 = *reinterpret_cast<M*>(st + 6 * kFs + ts_mat_slot<TY>());
+                    M& mm2 = *reinterpret_cast<M*>(st + 6 * kFs + 2 * ts_mat_slot<TY>());
+                    m1[0][1] = mm1[b][a + 4];
+                    m1[0][2] = mm2[b][a + 4];
+                } else {
+                    m1[0][1] = m1[0][0];
+                    m1[0][2] = m1[0][0];
+                }
+                const Coef2<T> cx = g.table[m1[0][0]];
+                const Coef2<T> cy = maps.n_mat == 3 ? g.table[m1[0][1]] : cx, cz = maps.n_mat == 3 ? g.table[m1[0][2]] : cx;
+                const T hx = h1[0][0], hy = h1[0][1], hz = h1[0][2];
+                e1[0][0] = cx.ca * Ex[b][a] + cx.cb * ((hz - sH1[p][2][b - 1][a]) - (hy - sH1[q][1][b][a]));
+                e1[0][1] = cy.ca * Ey[b][a] + cy.cb * (-(hz - sH1[p][2][b][a - 1]) + (hx - sH1[q][0][b][a]));
+                e1[0][2] = cz.ca * Ez[b][a] + cz.cb * ((hy - sH1[p][1][b][a - 1]) - (hx - sH1[p][0][b - 1][a]));
+                sE1[p][0][b][a] = e1[0][0];
+                sE1[p][1][b][a] = e1[0][1];
+                sE1[p][2][b][a] = e1[0][2];
+                if (captured && own) {
+                    const std::size_t c = std::size_t(k) * plane + col;
+                    cap.f[0][c] = e1[0][0];
+                    cap.f[1][c] = e1[0][1];
+                    cap.f[2][c] = e1[0][2];
+                }
+            }
+            if (k >= k0 + 2 && own) {  // D(k-2): H2(k-2) in buffer p, H2(k-3) in buffer q
+                const T hx = h2x, hy = h2y, hz = h2z;
+                const std::size_t c = std::size_t(k2) * plane + col;
+                const Coef2<T> cx = g.table[m1[2][0]];
+                const Coef2<T> cy = maps.n_mat == 3 ? g.table[m1[2][1]] : cx, cz = maps.n_mat == 3 ? g.table[m1[2][2]] : cx;
+                g.E_out[0][c] = cx.ca * e1[2][0] + cx.cb * ((hz - sH2[p][2][b - 1][a]) - (hy - sH2[q][1][b][a]));
+                g.E_out[1][c] = cy.ca * e1[2][1] + cy.cb * (-(hz - sH2[p][2][b][a - 1]) + (hx - sH2[q][0][b][a]));
+                g.E_out[2][c] = cz.ca * e1[2][2] + cz.cb * ((hy - sH2[p][1][b][a - 1]) - (hx - sH2[p][0][b - 1][a]));
+            }
+            __syncthreads();
+        }
+    };
+    if (inner && g.two_step_skew) planes_skewed();
+    else if (inner) planes(std::false_type{});
     else planes(std::true_type{});
 }
 
