@@ -409,6 +409,23 @@ TEST_CASE("CUDA 3D engine, two steps per pass (GOLIGHTLY_CUDA3D_TWO_STEP=require
         c.tensor = false;
         compare(c, Precision::Float32, 1e-5);
     }
+    // Grids with inner blocks (windows away from the faces and the CPML slabs: the tile at
+    // i0 = 32, rows j0 = 8, 16), which run the skewed loop, and z chunks split at the slab
+    // edges (ts_chunks: segments [0, 5), [5, 25), [25, 30) with CPML in z; [0, 3), [3, 28),
+    // [28, 30) with PEC faces), in chunks of 48 and of 7 planes (uneven: 6, 7, 7); the
+    // three-barrier order (GOLIGHTLY_CUDA3D_TWO_STEP_SKEW=0) on the same scenes.
+    const Case3 inner[] = {{72, 28, 30, {PML, PML, PML}, {4, 3, 3}, {4, 3, 4}, 19},
+                           {72, 28, 30, {PEC, PMC, PEC}, {0, 0, 0}, {0, 0, 0}, 20}};
+    for (const char* chunk : {"0", "7"})
+        for (const char* skew : {"1", "0"})
+            for (Case3 c : inner) {
+                EnvSet ch("GOLIGHTLY_CUDA3D_CHUNK", chunk);
+                EnvSet sk("GOLIGHTLY_CUDA3D_TWO_STEP_SKEW", skew);
+                c.dispersive = false;
+                c.tensor = false;
+                INFO("chunk " << chunk << ", skew " << skew << ", seed " << c.seed);
+                compare(c, Precision::Float32, 1e-5);
+            }
     // The traffic model counts two updates per pass: less than half of one step's 12 s + 6 B.
     Case3 c = kCases[3];
     c.dispersive = false;

@@ -970,15 +970,34 @@ public:
             DevGrid3<T> g = output_grid();
             g.k_lo = 0;
             g.k_hi = g_.n[2];
-            g.k_chunk = std::min(kTsMaxChunk, forced_chunk_ > 0 ? std::min(g_.n[2], forced_chunk_) : std::min(g_.n[2], ts_chunk_));
-            const dim3 grid(unsigned(ts_tiles_x()), unsigned(ts_tiles_y()), unsigned((g_.n[2] + g.k_chunk - 1) / g.k_chunk));
+            const TwoStepChunks chunks = ts_chunks();
+            const dim3 grid(unsigned(ts_tiles_x()), unsigned(ts_tiles_y()), unsigned(chunks.first[3]));
             update_he3_two<T, kTsRows, kTsStages><<<grid, ts_threads<kTsRows>(), ts_smem_bytes<T, kTsRows, kTsStages>(), stream>>>(
-                g, ts_maps_[parity_], capture());
+                g, ts_maps_[parity_], capture(), chunks);
             CUDA_CHECK_LAUNCH();
         } else {
             (void)stream;
             throw std::logic_error("CUDA engine (3D): update_two on a float64 grid");
         }
+    }
+    /// update_he3_two's z chunks, at most kTsMaxChunk planes each (ts_chunk_, 48, or
+    /// GOLIGHTLY_CUDA3D_CHUNK): the planes whose chunks can run the inner loop, [za, zb) with
+    /// za = max(lo_z + 2, 3) and zb = min(hi_z - 1, nz - 2) (a chunk's halo planes k0 - 2 .. k1
+    /// computed outside the CPML slabs and off the faces), form a segment of their own, where
+    /// it holds at least 8 planes; the planes below and above it are split apart.
+    /// (H200, 512^3 float32 with 16-cell CPML: ... )
+    TwoStepChunks ts_chunks() const {
+        const int nz = g_.n[2];
+        const int chunk = std::max(1, std::min(kTsMaxChunk, forced_chunk_ > 0 ? forced_chunk_ : ts_chunk_));
+        const int za = std::max(g_.lo[2] + 2, 3), zb = std::min(g_.hi[2] - 1, nz - 2);
+        TwoStepChunks c{};
+        if (zb - za >= 8) {
+            c.edge[1] = za;
+            c.edge[2] = zb;
+        }
+        c.edge[3] = nz;
+        for (int s = 0; s < 3; ++s) c.first[s + 1] = c.first[s] + (c.edge[s + 1] - c.edge[s] + chunk - 1) / chunk;
+        return c;
     }
     /// The current set as input and the other set as output (E_out, H_out, psi_out).
     DevGrid3<T> output_grid() const {

@@ -124,6 +124,27 @@ template <class T> struct TwoStepCapture {
     int tiles_x, tiles_y, ty;
 };
 
+/// The z chunks of update_he3_two: up to three segments of planes [edge[s], edge[s + 1]),
+/// segment s split evenly into the chunks (blockIdx.z) first[s] .. first[s + 1] - 1. The
+/// engine puts the segment edges where a chunk's planes (its two halo planes below and the
+/// one above included) leave the z CPML slabs and the faces, so that the chunks in between
+/// run the inner loop (ts_chunks in Bulk3).
+struct TwoStepChunks {
+    int edge[4];   // edge[0] = 0 <= edge[1] <= edge[2] <= edge[3] = nz
+    int first[4];  // first[0] = 0; first[3] = the number of chunks
+};
+
+/// Planes [k0, k1) of chunk bz.
+__host__ __device__ inline void ts_chunk(const TwoStepChunks& c, int bz, int& k0, int& k1) {
+    // Selects, not a variable index: the struct stays in registers (no stack frame).
+    const bool s2 = bz >= c.first[2], s1 = !s2 && bz >= c.first[1];
+    const int f0 = s2 ? c.first[2] : s1 ? c.first[1] : 0, f1 = s2 ? c.first[3] : s1 ? c.first[2] : c.first[1];
+    const int e0 = s2 ? c.edge[2] : s1 ? c.edge[1] : 0, e1 = s2 ? c.edge[3] : s1 ? c.edge[2] : c.edge[1];
+    const int n = f1 - f0, len = e1 - e0, r = bz - f0;
+    k0 = e0 + len * r / n;  // len * (r + 1) <= len * n <= nz^2: int for nz < 46341
+    k1 = e0 + len * (r + 1) / n;
+}
+
 /// One CPML-corrected difference with the psi held in a register (cpml_term_pp's arithmetic:
 /// psi = b psi + c d, returns d / kappa + psi); p: (b, c, 1 / kappa) in shared memory.
 template <class T>
@@ -157,8 +178,8 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 // and pass, + psi s per slab cell and axis and step). Block: ts_threads<TY>() threads, thread
 // t at window cell (a, b) = (2 + t % 35, t / 35), idle when b >= TY + 3.
 template <class T, int TY, int ST>
-__global__ void __launch_bounds__(ts_threads<TY>(), 2)
-    update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap) {
+__global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 : 1)
+    update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap, TwoStepChunks chunks) {
     extern __shared__ __align__(128) unsigned char ts_smem[];
     constexpr int R = ts_rows<TY>();
     constexpr int kSt = ts_stage_bytes<T, TY>();
@@ -182,8 +203,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
     const bool vB = act && a >= 3 && b >= 1;
     const bool vC = act && a >= 3 && a < 36 && b >= 1 && b < TY + 2;
     const bool own = ig && a >= 4 && a < 36 && b >= 2 && b < TY + 2;
-    const int k0 = bz * g.k_chunk, k1 = min(nz, k0 + g.k_chunk);
-    if (k0 >= k1) return;  // uniform over the block
+    int k0 = 0, k1 = 0;
+    ts_chunk(chunks, bz, k0, k1);  // k1 - k0 <= kTsMaxChunk
+    if (k0 >= k1) return;          // uniform over the block
     const int kb = k0 - 2, n_planes = k1 + 2 - kb;  // planes k0 - 2 .. k1 + 1
     // Blocks whose window lies in the grid, away from its faces (PEC / PMC zeroing) and from
     // the CPML slabs over the planes they compute run the loop without slab, zeroing or
@@ -224,12 +246,16 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
     const T* pX = sProf + (a - 2) * 6;           // this column's profiles
     const T* pY = sProf + (kTsCw + b) * 6;       // this row's
     const T* pZ0 = sProf + (kTsCw + TY + 3) * 6;  // plane kb's; plane k at pZ0 + (k - kb) * 6
-    // Which planes of the chunk are captured (bit k - k0; chunks of more than 64 planes read
-    // the flags of the planes beyond as they come).
+    // Which planes of the chunk are captured (bit k - k0): lane l of each warp reads the flags
+    // of planes k0 + l and k0 + 32 + l.
+    static_assert(kTsMaxChunk <= 64, "cap_mask holds 64 planes");
     unsigned long long cap_mask = 0;
-    if (cap.flags)
-        for (int k = k0; k < min(k1, k0 + 64); ++k)
-            if (cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx]) cap_mask |= 1ull << (k - k0);
+    if (cap.flags)  // uniform over the block, whose size is a multiple of 32
+        for (int base = 0; base < 64; base += 32) {
+            const int k = k0 + base + (tid & 31);
+            const bool f = k < k1 && cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx];
+            cap_mask |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, f)) << base;
+        }
     tma_wait(bar, 0);
     auto planes = [&](auto pml_c) {
         constexpr bool kPml = decltype(pml_c)::value;
@@ -257,9 +283,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
             F& Ny = *reinterpret_cast<F*>(sn + 1 * kFs);
             const bool kin = k >= 0 && k < nz;
             const int p = k & 1, q = p ^ 1;  // buffer of plane k; of k - 1 (and k + 1)
-            const bool captured = cap.flags && k >= k0 && k < k1 &&
-                                  (k - k0 < 64 ? (cap_mask >> (k - k0)) & 1
-                                               : cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx]);
+            const bool captured = k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
             h1px = h1x; h1py = h1y; h1pz = h1z;
             if constexpr (kPml) {
                 // psi of plane k (input set) before the wait, so that their latency overlaps it;
@@ -517,7 +541,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), 2)
                 e1[2][c] = e1[1][c]; e1[1][c] = e1[0][c];
                 m1[2][c] = m1[1][c]; m1[1][c] = m1[0][c];
             }
-            const bool captured = cap.flags && k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
+            const bool captured = k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
             if (k <= k1) tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
             // ---- segment 1: A(k), C(k-2) ----
             if (k <= k1 && act) {
