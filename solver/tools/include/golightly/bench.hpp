@@ -56,7 +56,7 @@ struct BenchReport {
     /// memory model engine_state_bytes (an upper bound).
     double state_bytes_per_cell = 0;
     double bandwidth_gbs = 0;          ///< cells_per_s * bytes_per_cell_update / 1e9
-    double copy_bandwidth_gbs = 0;     ///< copy kernel, (read + write bytes) / time / 1e9
+    double copy_bandwidth_gbs = 0;     ///< copy kernel, (read + write bytes) / time / 1e9; the better of a run before the engine is made and one after it is freed
     double fraction_of_copy = 0;       ///< bandwidth_gbs / copy_bandwidth_gbs
     double dx_um = 0;                  ///< cell size (extra field; smaller for stiff pole sets)
     int poles = 0;                     ///< poles per dispersive cell (extra field)
