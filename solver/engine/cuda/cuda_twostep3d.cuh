@@ -93,9 +93,13 @@ __host__ __device__ constexpr int ts_buf_bytes() {  // H1, E1, H2: [2 planes][3]
     return 3 * 2 * 3 * ts_rows<TY>() * kTsW * int(sizeof(T));
 }
 constexpr int kTsMaxChunk = 64;  // planes per z chunk at most (the CPML profiles of a chunk's planes in shared memory)
+template <int TY>
+__host__ __device__ constexpr int ts_prof_entries() {  // the window's columns, rows, and the planes of a chunk
+    return kTsCw + TY + 3 + kTsMaxChunk + 4;
+}
 template <class T, int TY>
-__host__ __device__ constexpr int ts_prof_bytes() {  // the 1D CPML profiles of the window's columns, rows, planes
-    return (kTsCw + TY + 3 + kTsMaxChunk + 4) * 6 * int(sizeof(T));
+__host__ __device__ constexpr int ts_prof_bytes() {  // the 1D CPML profiles: six values per entry
+    return ts_prof_entries<TY>() * 6 * int(sizeof(T));
 }
 template <class T, int TY, int ST>
 __host__ __device__ constexpr int ts_smem_bytes() {
@@ -146,11 +150,11 @@ __host__ __device__ inline void ts_chunk(const TwoStepChunks& c, int bz, int& k0
 }
 
 /// One CPML-corrected difference with the psi held in a register (cpml_term_pp's arithmetic:
-/// psi = b psi + c d, returns d / kappa + psi); p: (b, c, 1 / kappa) in shared memory.
-template <class T>
+/// psi = b psi + c d, returns d / kappa + psi); p: b, c, 1 / kappa in shared memory, NP apart.
+template <int NP, class T>
 __device__ __forceinline__ T ts_term(T d, const T* p, T& psi) {
-    psi = p[0] * psi + p[1] * d;
-    return d * p[2] + psi;
+    psi = p[0] * psi + p[NP] * d;
+    return d * p[2 * NP] + psi;
 }
 
 template <class T, int TY>
@@ -175,8 +179,13 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 }
 
 // Two steps of the bulk, input set -> output set (file comment; traffic (12 s + 2 B) per cell
-// and pass, + psi s per slab cell and axis and step). Block: ts_threads<TY>() threads, thread
-// t at window cell (a, b) = (2 + t % 35, t / 35), idle when b >= TY + 3.
+// and pass, + psi s per slab cell and axis and step). Block: ts_threads<TY>() threads. Warp
+// b < TY + 3 takes the row b of the owned columns, a = 4 .. 35 (thread t: a = 4 + t % 32);
+// the threads after them the halo columns a = 2, 3, 36 of each row, three per row; the rest
+// idle. A warp then reads 32 consecutive words of a 40-word row of shared memory, one per
+// bank, and stores whole 128-byte lines; with thread t at (2 + t % 35, t / 35), warps
+// straddled two rows and two threads of a warp hit one bank: Nsight Compute counted 42 %
+// of the shared-memory wavefronts as excess (H200, 512^3, 2026-11-28).
 template <class T, int TY, int ST>
 __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 : 1)
     update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap, TwoStepChunks chunks) {
@@ -189,12 +198,17 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
     Buf& sE1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + sizeof(Buf));
     Buf& sH2 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + 2 * sizeof(Buf));
     // The CPML profiles (b_e, c_e, 1/kappa_e, b_h, c_h, 1/kappa_h) of the window's columns
-    // (a - 2), rows (b) and the chunk's planes (k - kb), six values per entry.
+    // (a - 2), rows (b) and the chunk's planes (k - kb): value q of entry r at q * kNp + r
+    // (consecutive columns in consecutive banks).
+    constexpr int kNp = ts_prof_entries<TY>();
     T* sProf = reinterpret_cast<T*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>());
     std::uint64_t* bar = reinterpret_cast<std::uint64_t*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>() + ts_prof_bytes<T, TY>());
     const int tid = int(threadIdx.x);
-    const int a = 2 + tid % kTsCw, b = tid / kTsCw;
-    const bool act = b < TY + 3;
+    constexpr int kRowThreads = 32 * (TY + 3);
+    const int u = tid - kRowThreads, ur = u % 3;
+    const int a = tid < kRowThreads ? 4 + tid % 32 : ur == 2 ? 36 : 2 + ur;
+    const int b = tid < kRowThreads ? tid / 32 : u / 3;
+    const bool act = tid < kTsCw * (TY + 3);
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
     const int bx = int(blockIdx.x), by = int(blockIdx.y), bz = int(blockIdx.z);  // tile (bx, by), chunk bz
     const int i0 = bx * kTsTx, j0 = by * TY;
@@ -218,7 +232,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
             const int q = e % 6, r = e / 6;
             const int axis = r < kTsCw ? 0 : r < kTsCw + TY + 3 ? 1 : 2;
             const int pos = axis == 0 ? i0 - 2 + r : axis == 1 ? j0 - 2 + (r - kTsCw) : kb + (r - kTsCw - TY - 3);
-            sProf[e] = pos >= 0 && pos < g.n[axis] ? __ldg(g.prof[axis][q] + pos) : T(0);
+            sProf[q * kNp + r] = pos >= 0 && pos < g.n[axis] ? __ldg(g.prof[axis][q] + pos) : T(0);
         }
     if (tid == 0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -243,9 +257,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
     auto qx_of = [&](int k) { return std::size_t(k) * stride_x + psx; };
     auto qy_of = [&](int k) { return std::size_t(k) * stride_y + psy; };
     auto qz_of = [&](int k) { return std::size_t(k < g.lo[2] ? k : g.lo[2] + k - g.hi[2]) * plane + col; };
-    const T* pX = sProf + (a - 2) * 6;           // this column's profiles
-    const T* pY = sProf + (kTsCw + b) * 6;       // this row's
-    const T* pZ0 = sProf + (kTsCw + TY + 3) * 6;  // plane kb's; plane k at pZ0 + (k - kb) * 6
+    const T* pX = sProf + (a - 2);           // this column's profiles (E: + 0, H: + 3 kNp)
+    const T* pY = sProf + (kTsCw + b);       // this row's
+    const T* pZ0 = sProf + (kTsCw + TY + 3);  // plane kb's; plane k at pZ0 + (k - kb)
     // Which planes of the chunk are captured (bit k - k0): lane l of each warp reads the flags
     // of planes k0 + l and k0 + 32 + l.
     static_assert(kTsMaxChunk <= 64, "cap_mask holds 64 planes");
@@ -334,16 +348,16 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                     if (ig && kin) {
                         const bool sz = k < g.lo[2] || k >= g.hi[2];
                         if (sy) {
-                            tx_y = ts_term(tx_y, pY + 3, ph[0]);
-                            tz_y = ts_term(tz_y, pY + 3, ph[5]);
+                            tx_y = ts_term<kNp>(tx_y, pY + 3 * kNp, ph[0]);
+                            tz_y = ts_term<kNp>(tz_y, pY + 3 * kNp, ph[5]);
                         }
                         if (sz) {
-                            tx_z = ts_term(tx_z, pZ0 + (k - kb) * 6 + 3, ph[1]);
-                            ty_z = ts_term(ty_z, pZ0 + (k - kb) * 6 + 3, ph[3]);
+                            tx_z = ts_term<kNp>(tx_z, pZ0 + (k - kb) + 3 * kNp, ph[1]);
+                            ty_z = ts_term<kNp>(ty_z, pZ0 + (k - kb) + 3 * kNp, ph[3]);
                         }
                         if (sx) {
-                            ty_x = ts_term(ty_x, pX + 3, ph[2]);
-                            tz_x = ts_term(tz_x, pX + 3, ph[4]);
+                            ty_x = ts_term<kNp>(ty_x, pX + 3 * kNp, ph[2]);
+                            tz_x = ts_term<kNp>(tz_x, pX + 3 * kNp, ph[4]);
                         }
                     }
                 }
@@ -397,16 +411,16 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                         if (ig && kin) {
                             const bool sz = k < g.lo[2] || k >= g.hi[2];
                             if (sy) {
-                                tx_y = ts_term(tx_y, pY, pe[0]);
-                                tz_y = ts_term(tz_y, pY, pe[5]);
+                                tx_y = ts_term<kNp>(tx_y, pY, pe[0]);
+                                tz_y = ts_term<kNp>(tz_y, pY, pe[5]);
                             }
                             if (sz) {
-                                tx_z = ts_term(tx_z, pZ0 + (k - kb) * 6, pe[1]);
-                                ty_z = ts_term(ty_z, pZ0 + (k - kb) * 6, pe[3]);
+                                tx_z = ts_term<kNp>(tx_z, pZ0 + (k - kb), pe[1]);
+                                ty_z = ts_term<kNp>(ty_z, pZ0 + (k - kb), pe[3]);
                             }
                             if (sx) {
-                                ty_x = ts_term(ty_x, pX, pe[2]);
-                                tz_x = ts_term(tz_x, pX, pe[4]);
+                                ty_x = ts_term<kNp>(ty_x, pX, pe[2]);
+                                tz_x = ts_term<kNp>(tz_x, pX, pe[4]);
                             }
                         }
                     }
@@ -440,8 +454,8 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                     if (ig && kmin) {
                         const bool sz = km < g.lo[2] || km >= g.hi[2];
                         if (sy) {
-                            tx_y = ts_term(tx_y, pY + 3, pph[0]);
-                            tz_y = ts_term(tz_y, pY + 3, pph[5]);
+                            tx_y = ts_term<kNp>(tx_y, pY + 3 * kNp, pph[0]);
+                            tz_y = ts_term<kNp>(tz_y, pY + 3 * kNp, pph[5]);
                             if (write) {
                                 const std::size_t qy = qy_of(km);
                                 g.psi_out[3][1][qy] = pph[0];
@@ -449,8 +463,8 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                             }
                         }
                         if (sz) {
-                            tx_z = ts_term(tx_z, pZ0 + (km - kb) * 6 + 3, pph[1]);
-                            ty_z = ts_term(ty_z, pZ0 + (km - kb) * 6 + 3, pph[3]);
+                            tx_z = ts_term<kNp>(tx_z, pZ0 + (km - kb) + 3 * kNp, pph[1]);
+                            ty_z = ts_term<kNp>(ty_z, pZ0 + (km - kb) + 3 * kNp, pph[3]);
                             if (write) {
                                 const std::size_t qz = qz_of(km);
                                 g.psi_out[3][2][qz] = pph[1];
@@ -458,8 +472,8 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                             }
                         }
                         if (sx) {
-                            ty_x = ts_term(ty_x, pX + 3, pph[2]);
-                            tz_x = ts_term(tz_x, pX + 3, pph[4]);
+                            ty_x = ts_term<kNp>(ty_x, pX + 3 * kNp, pph[2]);
+                            tz_x = ts_term<kNp>(tz_x, pX + 3 * kNp, pph[4]);
                             if (write) {
                                 const std::size_t qx = qx_of(km);
                                 g.psi_out[4][0][qx] = pph[2];
@@ -490,22 +504,22 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                 if constexpr (kPml) {
                     const bool sz = km < g.lo[2] || km >= g.hi[2];
                     if (sy) {
-                        tx_y = ts_term(tx_y, pY, ppe[0]);
-                        tz_y = ts_term(tz_y, pY, ppe[5]);
+                        tx_y = ts_term<kNp>(tx_y, pY, ppe[0]);
+                        tz_y = ts_term<kNp>(tz_y, pY, ppe[5]);
                         const std::size_t qy = qy_of(km);
                         g.psi_out[0][1][qy] = ppe[0];
                         g.psi_out[2][1][qy] = ppe[5];
                     }
                     if (sz) {
-                        tx_z = ts_term(tx_z, pZ0 + (km - kb) * 6, ppe[1]);
-                        ty_z = ts_term(ty_z, pZ0 + (km - kb) * 6, ppe[3]);
+                        tx_z = ts_term<kNp>(tx_z, pZ0 + (km - kb), ppe[1]);
+                        ty_z = ts_term<kNp>(ty_z, pZ0 + (km - kb), ppe[3]);
                         const std::size_t qz = qz_of(km);
                         g.psi_out[0][2][qz] = ppe[1];
                         g.psi_out[1][2][qz] = ppe[3];
                     }
                     if (sx) {
-                        ty_x = ts_term(ty_x, pX, ppe[2]);
-                        tz_x = ts_term(tz_x, pX, ppe[4]);
+                        ty_x = ts_term<kNp>(ty_x, pX, ppe[2]);
+                        tz_x = ts_term<kNp>(tz_x, pX, ppe[4]);
                         const std::size_t qx = qx_of(km);
                         g.psi_out[1][0][qx] = ppe[2];
                         g.psi_out[2][0][qx] = ppe[4];
