@@ -410,14 +410,18 @@ TEST_CASE("CUDA 3D engine, two steps per pass (GOLIGHTLY_CUDA3D_TWO_STEP=require
         compare(c, Precision::Float32, 1e-5);
     }
     // Grids with inner blocks (windows away from the faces and the CPML slabs: the tile at
-    // i0 = 32, rows j0 = 8, 16), which run the skewed loop, and z chunks split at the slab
-    // edges (ts_chunks: segments [0, 5), [5, 25), [25, 30) with CPML in z; [0, 3), [3, 28),
-    // [28, 30) with PEC faces), in chunks of 48 and of 7 planes (uneven: 6, 7, 7); the
-    // three-barrier order (GOLIGHTLY_CUDA3D_TWO_STEP_SKEW=0) on the same scenes.
+    // i0 = 32, rows j0 = 8, 16) and blocks that meet the slabs or faces of one axis only
+    // (tile 0 or row 0 with a middle chunk; the inner tiles in the first or last chunk), which
+    // run the skewed loop (GOLIGHTLY_CUDA3D_TWO_STEP_SKEW=2, the default; 1: the inner blocks
+    // only; 0: none, the three-barrier order), and z chunks split at the slab edges
+    // (ts_chunks: segments [0, 5), [5, 25), [25, 30) with CPML in z; [0, 3), [3, 28), [28, 30)
+    // without), in chunks of 48 and of 7 planes (uneven: 6, 7, 7). PEC and PMC on both
+    // sides of each axis.
     const Case3 inner[] = {{72, 28, 30, {PML, PML, PML}, {4, 3, 3}, {4, 3, 4}, 19},
-                           {72, 28, 30, {PEC, PMC, PEC}, {0, 0, 0}, {0, 0, 0}, 20}};
+                           {72, 28, 30, {PEC, PMC, PEC}, {0, 0, 0}, {0, 0, 0}, 20},
+                           {72, 28, 30, {PMC, PEC, PMC}, {0, 0, 0}, {0, 0, 0}, 21}};
     for (const char* chunk : {"0", "7"})
-        for (const char* skew : {"1", "0"})
+        for (const char* skew : {"2", "1", "0"})
             for (Case3 c : inner) {
                 EnvSet ch("GOLIGHTLY_CUDA3D_CHUNK", chunk);
                 EnvSet sk("GOLIGHTLY_CUDA3D_TWO_STEP_SKEW", skew);

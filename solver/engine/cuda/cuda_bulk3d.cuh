@@ -105,7 +105,7 @@ template <class T> struct DevGrid3 {
     int k_chunk;               // planes per z chunk (blockIdx.z)
     int k_lo, k_hi;            // planes the launch updates: [k_lo, k_hi) (update_he3; the others: all)
     int psi_ahead;             // update_he3_tma, update_he3_two: psi of plane k + psi_ahead prefetched into L2 at plane k (0: none)
-    int two_step_skew;         // update_he3_two: 1 = inner blocks in the skewed order, two barriers per plane; 0 = three
+    int two_step_skew;         // update_he3_two, skewed order (two barriers per plane): 0 none, 1 inner blocks, 2 also one-axis blocks
     T S;
     T* E[3];                   // Ex, Ey, Ez
     T* H[3];                   // Hx, Hy, Hz
@@ -1141,10 +1141,11 @@ private:
         // against 49.2 without; 2 planes ahead 49.4, 3: 48.5, 4: 48.5; into L1 instead: 51.1).
         g_.psi_ahead = 1;
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_PSI_AHEAD")) g_.psi_ahead = std::max(0, std::atoi(c));
-        // Two barriers per plane in update_he3_two's inner blocks (H200, 512^3 float32, one
-        // call: 62.0-62.1 Gcells/s against 60.3 with three; GOLIGHTLY_CUDA3D_TWO_STEP_SKEW=0).
-        g_.two_step_skew = 1;
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_SKEW")) g_.two_step_skew = std::atoi(c) != 0;
+        // Two barriers per plane in update_he3_two (GOLIGHTLY_CUDA3D_TWO_STEP_SKEW): 0 none,
+        // 1 the inner blocks, 2 (default) also the blocks at the slabs or faces of one axis.
+        // H200, 512^3 float32, one call: inner blocks 62.0-62.1 Gcells/s against 60.3 with three.
+        g_.two_step_skew = 2;
+        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_SKEW")) g_.two_step_skew = std::clamp(std::atoi(c), 0, 2);
         tma_ = true;
     }
     /// The material maps' tensor maps (setup_tma, and upload_materials, which allocates the

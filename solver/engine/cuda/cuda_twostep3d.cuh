@@ -224,9 +224,11 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
     // Blocks whose window lies in the grid, away from its faces (PEC / PMC zeroing) and from
     // the CPML slabs over the planes they compute run the loop without slab, zeroing or
     // grid-edge tests; the others the general loop.
-    const bool inner = i0 - 2 >= 1 && i0 + kTsTx <= nx - 2 && j0 - 2 >= 1 && j0 + TY <= ny - 2 && kb >= 1 && k1 <= nz - 2 &&
-                       i0 - 2 >= g.lo[0] && i0 + kTsTx < g.hi[0] && j0 - 2 >= g.lo[1] && j0 + TY < g.hi[1] && kb >= g.lo[2] &&
-                       k1 < g.hi[2];
+    const bool clean_x = i0 - 2 >= 1 && i0 + kTsTx <= nx - 2 && i0 - 2 >= g.lo[0] && i0 + kTsTx < g.hi[0];
+    const bool clean_y = j0 - 2 >= 1 && j0 + TY <= ny - 2 && j0 - 2 >= g.lo[1] && j0 + TY < g.hi[1];
+    const bool clean_z = kb >= 1 && k1 <= nz - 2 && kb >= g.lo[2] && k1 < g.hi[2];
+    const bool inner = clean_x && clean_y && clean_z;
+    const int dirty = int(!clean_x) + int(!clean_y) + int(!clean_z);  // axes whose slabs or faces the block meets
     if (!inner)
         for (int e = tid; e < (kTsCw + TY + 3 + n_planes) * 6; e += int(blockDim.x)) {
             const int q = e % 6, r = e / 6;
@@ -535,14 +537,46 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
             }
         }
     };
-    // Skewed order for the inner blocks (g.two_step_skew; GOLIGHTLY_CUDA3D_TWO_STEP_SKEW=0 runs them
-    // in the order of the general loop): two barriers per plane, {A(k), C(k-2)} | {B(k), D(k-2)}. C(k-2) needs B(k-2) and
-    // B(k-1) (both before the previous barrier), D(k-2) needs C(k-2) (this iteration's first
-    // segment) and C(k-3). The thread keeps H1 and E1 of planes k, k-1, k-2 and the material
-    // indices of k, k-1, k-2 in registers; the shared buffers keep two planes each.
-    auto planes_skewed = [&]() {
+    // Skewed order (g.two_step_skew; GOLIGHTLY_CUDA3D_TWO_STEP_SKEW=0 runs every block in the
+    // order of the general loop): two barriers per plane, {A(k), C(k-2)} | {B(k), D(k-2)}.
+    // C(k-2) needs B(k-2) and B(k-1) (both before the previous barrier), D(k-2) needs C(k-2)
+    // (this iteration's first segment) and C(k-3). The thread keeps H1 and E1 of planes k,
+    // k - 1, k - 2 and the material indices of k, k - 1, k - 2 in registers; the shared
+    // buffers keep two planes each.
+    // AX < 0: the inner blocks (no slab, face or grid-edge tests). AX = 0, 1, 2: blocks whose
+    // window meets the CPML slabs or the faces of axis AX only: the two CPML terms of that
+    // axis per field (psi after the first step of planes k, k - 1, k - 2 in registers, four
+    // per plane), cells beyond the faces of AX held at 0, PEC / PMC on the faces of AX.
+    auto planes_skewed = [&](auto ax_c) {
+        constexpr int AX = decltype(ax_c)::value;
+        constexpr bool kS = AX >= 0;
+        // The psi arrays (component, axis AX) of the two corrected terms of H, then of E:
+        // x: Hy, Hz | Ey, Ez; y: Hx, Hz | Ex, Ez; z: Hx, Hy | Ex, Ey.
+        constexpr int kH0 = AX == 0 ? 4 : 3, kH1 = AX == 2 ? 4 : 5, kE0 = AX == 0 ? 1 : 0, kE1 = AX == 2 ? 1 : 2;
+        // This thread's position along AX (x, y: fixed; z: the plane), its slab and faces.
+        const int n_ax = kS ? g.n[AX < 0 ? 0 : AX] : 0;
+        const int lo_ax = kS ? g.lo[AX < 0 ? 0 : AX] : 0, hi_ax = kS ? g.hi[AX < 0 ? 0 : AX] : 0;
+        const bool pec_ax = kS && g.pec[AX < 0 ? 0 : AX], pmc_ax = kS && g.pmc[AX < 0 ? 0 : AX];
+        // The E profiles of position pos along AX (x, y: the thread's column or row; z: plane pos);
+        // the H profiles 3 kNp further.
+        auto prof_at = [&](int pos) { return AX == 0 ? pX : AX == 1 ? pY : pZ0 + (pos - kb); };
+        auto slab_of = [&](int pos) { return pos < lo_ax || pos >= hi_ax; };
+        auto psi_at = [&](int k) { return AX == 0 ? qx_of(k) : AX == 1 ? qy_of(k) : qz_of(k); };
+        // Zeroing: beyond the grid along AX every component; on the low face the E components
+        // other than AX (PEC), on the high face the H components other than AX (PMC).
+        struct Zero { bool out, pec, pmc; };
+        auto zero_at = [&](int pos) { return Zero{pos < 0 || pos >= n_ax, pec_ax && pos == 0, pmc_ax && pos == n_ax - 1}; };
+        const int pos_t = AX == 0 ? i : j;  // x, y: the thread's column or row
         T h1[3][3] = {}, e1[3][3] = {};  // [plane k, k-1, k-2][component]
-        int m1[3][3] = {};               // material indices [plane][component]
+        // Material indices [plane k, k-1, k-2]: (x | y << 16, z), two registers per plane.
+        unsigned m1[3][2] = {};
+        T ps[3][4] = {};                 // psi after the first step [plane k, k-1, k-2][H0, H1, E0, E1]
+        auto corr = [&](T& d0, T& d1, T& d2, T& d3, T& d4, T& d5, const T* pr, T& s0, T& s1) {
+            // The two differences of axis AX among (tx_y, tx_z, ty_x, ty_z, tz_x, tz_y) = d0..d5.
+            if constexpr (AX == 0) { d2 = ts_term<kNp>(d2, pr, s0); d4 = ts_term<kNp>(d4, pr, s1); }
+            if constexpr (AX == 1) { d0 = ts_term<kNp>(d0, pr, s0); d5 = ts_term<kNp>(d5, pr, s1); }
+            if constexpr (AX == 2) { d1 = ts_term<kNp>(d1, pr, s0); d3 = ts_term<kNp>(d3, pr, s1); }
+        };
         for (int t = 0, k = kb; k <= k1 + 1; ++t, ++k) {
             const int s = t % ST, s1 = (t + 1) % ST;
             const unsigned char* st = ts_smem + s * kSt;
@@ -553,7 +587,33 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
             for (int c = 0; c < 3; ++c) {
                 h1[2][c] = h1[1][c]; h1[1][c] = h1[0][c];
                 e1[2][c] = e1[1][c]; e1[1][c] = e1[0][c];
+            }
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
                 m1[2][c] = m1[1][c]; m1[1][c] = m1[0][c];
+            }
+            const int k2 = k - 2;
+            // Position along AX and slab membership of planes k and k - 2.
+            const int pos0 = AX == 2 ? k : pos_t, pos2 = AX == 2 ? k2 : pos_t;
+            const Zero z0 = kS ? zero_at(pos0) : Zero{false, false, false};
+            const Zero z2 = kS ? zero_at(pos2) : Zero{false, false, false};
+            const bool sl0 = kS && act && !z0.out && slab_of(pos0), sl2 = kS && act && !z2.out && slab_of(pos2);
+            if constexpr (kS) {
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {
+                    ps[2][u] = ps[1][u];
+                    ps[1][u] = ps[0][u];
+                    ps[0][u] = T(0);
+                }
+                if (sl0 && k <= k1) {  // psi of plane k (input set), before the wait
+                    const std::size_t qa = psi_at(k);
+                    ps[0][0] = __ldg(g.psi[kH0][AX] + qa);
+                    ps[0][1] = __ldg(g.psi[kH1][AX] + qa);
+                    if (vB) {
+                        ps[0][2] = __ldg(g.psi[kE0][AX] + qa);
+                        ps[0][3] = __ldg(g.psi[kE1][AX] + qa);
+                    }
+                }
             }
             const bool captured = k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
             if (k <= k1) tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
@@ -566,9 +626,19 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                 F& Ny = *reinterpret_cast<F*>(sn + 1 * kFs);
                 const T ex = Ex[b][a], ey = Ey[b][a], ez = Ez[b][a];
                 const T* H0 = reinterpret_cast<const T*>(st + 3 * kFs);
-                h1[0][0] = H0[b * kTsW + a] + g.S * (-(Ez[b + 1][a] - ez) + (Ny[b][a] - ey));
-                h1[0][1] = H0[kFs / int(sizeof(T)) + b * kTsW + a] + g.S * ((Ez[b][a + 1] - ez) - (Nx[b][a] - ex));
-                h1[0][2] = H0[2 * kFs / int(sizeof(T)) + b * kTsW + a] + g.S * (-(Ey[b][a + 1] - ey) + (Ex[b + 1][a] - ex));
+                T tx_y = Ez[b + 1][a] - ez, tx_z = Ny[b][a] - ey;
+                T ty_x = Ez[b][a + 1] - ez, ty_z = Nx[b][a] - ex;
+                T tz_x = Ey[b][a + 1] - ey, tz_y = Ex[b + 1][a] - ex;
+                if constexpr (kS)
+                    if (sl0) corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos0) + 3 * kNp, ps[0][0], ps[0][1]);
+                h1[0][0] = H0[b * kTsW + a] + g.S * (-tx_y + tx_z);
+                h1[0][1] = H0[kFs / int(sizeof(T)) + b * kTsW + a] + g.S * (ty_x - ty_z);
+                h1[0][2] = H0[2 * kFs / int(sizeof(T)) + b * kTsW + a] + g.S * (-tz_x + tz_y);
+                if constexpr (kS) {
+#pragma unroll
+                    for (int c = 0; c < 3; ++c)
+                        if (z0.out || (c != AX && z0.pmc)) h1[0][c] = T(0);
+                }
                 sH1[p][0][b][a] = h1[0][0];
                 sH1[p][1][b][a] = h1[0][1];
                 sH1[p][2][b][a] = h1[0][2];
@@ -579,17 +649,34 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                     cap.f[5][c] = h1[0][2];
                 }
             }
-            const int k2 = k - 2;
             T h2x = 0, h2y = 0, h2z = 0;
             if (k >= k0 + 1 && vC) {  // C(k-2): E1(k-2) in buffer p, E1(k-1) in buffer q
                 const T ex = e1[2][0], ey = e1[2][1], ez = e1[2][2];
-                h2x = h1[2][0] + g.S * (-(sE1[p][2][b + 1][a] - ez) + (sE1[q][1][b][a] - ey));
-                h2y = h1[2][1] + g.S * ((sE1[p][2][b][a + 1] - ez) - (sE1[q][0][b][a] - ex));
-                h2z = h1[2][2] + g.S * (-(sE1[p][1][b][a + 1] - ey) + (sE1[p][0][b + 1][a] - ex));
+                T tx_y = sE1[p][2][b + 1][a] - ez, tx_z = sE1[q][1][b][a] - ey;
+                T ty_x = sE1[p][2][b][a + 1] - ez, ty_z = sE1[q][0][b][a] - ex;
+                T tz_x = sE1[p][1][b][a + 1] - ey, tz_y = sE1[p][0][b + 1][a] - ex;
+                const bool write = own && k2 >= k0;
+                if constexpr (kS)
+                    if (sl2) {
+                        corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos2) + 3 * kNp, ps[2][0], ps[2][1]);
+                        if (write) {
+                            const std::size_t qa = psi_at(k2);
+                            g.psi_out[kH0][AX][qa] = ps[2][0];
+                            g.psi_out[kH1][AX][qa] = ps[2][1];
+                        }
+                    }
+                h2x = h1[2][0] + g.S * (-tx_y + tx_z);
+                h2y = h1[2][1] + g.S * (ty_x - ty_z);
+                h2z = h1[2][2] + g.S * (-tz_x + tz_y);
+                if constexpr (kS) {
+                    if (z2.out || (AX != 0 && z2.pmc)) h2x = T(0);
+                    if (z2.out || (AX != 1 && z2.pmc)) h2y = T(0);
+                    if (z2.out || (AX != 2 && z2.pmc)) h2z = T(0);
+                }
                 sH2[p][0][b][a] = h2x;
                 sH2[p][1][b][a] = h2y;
                 sH2[p][2][b][a] = h2z;
-                if (own && k2 >= k0) {
+                if (write) {
                     const std::size_t c = std::size_t(k2) * plane + col;
                     g.H_out[0][c] = h2x;
                     g.H_out[1][c] = h2y;
@@ -612,22 +699,32 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                 F& Ez = *reinterpret_cast<F*>(st + 2 * kFs);
                 using M = const std::uint16_t[R][kTsWm];
                 M& mm0 = *reinterpret_cast<M*>(st + 6 * kFs);
-                m1[0][0] = mm0[b][a + 4];
+                const unsigned mx = mm0[b][a + 4];
+                unsigned my = mx, mz = mx;
                 if (maps.n_mat == 3) {
                     M& mm1 = *reinterpret_cast<M*>(st + 6 * kFs + ts_mat_slot<TY>());
                     M& mm2 = *reinterpret_cast<M*>(st + 6 * kFs + 2 * ts_mat_slot<TY>());
-                    m1[0][1] = mm1[b][a + 4];
-                    m1[0][2] = mm2[b][a + 4];
-                } else {
-                    m1[0][1] = m1[0][0];
-                    m1[0][2] = m1[0][0];
+                    my = mm1[b][a + 4];
+                    mz = mm2[b][a + 4];
                 }
-                const Coef2<T> cx = g.table[m1[0][0]];
-                const Coef2<T> cy = maps.n_mat == 3 ? g.table[m1[0][1]] : cx, cz = maps.n_mat == 3 ? g.table[m1[0][2]] : cx;
+                m1[0][0] = mx | my << 16;
+                m1[0][1] = mz;
+                const Coef2<T> cx = g.table[mx];
+                const Coef2<T> cy = maps.n_mat == 3 ? g.table[my] : cx, cz = maps.n_mat == 3 ? g.table[mz] : cx;
                 const T hx = h1[0][0], hy = h1[0][1], hz = h1[0][2];
-                e1[0][0] = cx.ca * Ex[b][a] + cx.cb * ((hz - sH1[p][2][b - 1][a]) - (hy - sH1[q][1][b][a]));
-                e1[0][1] = cy.ca * Ey[b][a] + cy.cb * (-(hz - sH1[p][2][b][a - 1]) + (hx - sH1[q][0][b][a]));
-                e1[0][2] = cz.ca * Ez[b][a] + cz.cb * ((hy - sH1[p][1][b][a - 1]) - (hx - sH1[p][0][b - 1][a]));
+                T tx_y = hz - sH1[p][2][b - 1][a], tx_z = hy - sH1[q][1][b][a];
+                T ty_x = hz - sH1[p][2][b][a - 1], ty_z = hx - sH1[q][0][b][a];
+                T tz_x = hy - sH1[p][1][b][a - 1], tz_y = hx - sH1[p][0][b - 1][a];
+                if constexpr (kS)
+                    if (sl0) corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos0), ps[0][2], ps[0][3]);
+                e1[0][0] = cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
+                e1[0][1] = cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
+                e1[0][2] = cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
+                if constexpr (kS) {
+#pragma unroll
+                    for (int c = 0; c < 3; ++c)
+                        if (z0.out || (c != AX && z0.pec)) e1[0][c] = T(0);
+                }
                 sE1[p][0][b][a] = e1[0][0];
                 sE1[p][1][b][a] = e1[0][1];
                 sE1[p][2][b][a] = e1[0][2];
@@ -641,16 +738,39 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
             if (k >= k0 + 2 && own) {  // D(k-2): H2(k-2) in buffer p, H2(k-3) in buffer q
                 const T hx = h2x, hy = h2y, hz = h2z;
                 const std::size_t c = std::size_t(k2) * plane + col;
-                const Coef2<T> cx = g.table[m1[2][0]];
-                const Coef2<T> cy = maps.n_mat == 3 ? g.table[m1[2][1]] : cx, cz = maps.n_mat == 3 ? g.table[m1[2][2]] : cx;
-                g.E_out[0][c] = cx.ca * e1[2][0] + cx.cb * ((hz - sH2[p][2][b - 1][a]) - (hy - sH2[q][1][b][a]));
-                g.E_out[1][c] = cy.ca * e1[2][1] + cy.cb * (-(hz - sH2[p][2][b][a - 1]) + (hx - sH2[q][0][b][a]));
-                g.E_out[2][c] = cz.ca * e1[2][2] + cz.cb * ((hy - sH2[p][1][b][a - 1]) - (hx - sH2[p][0][b - 1][a]));
+                T tx_y = hz - sH2[p][2][b - 1][a], tx_z = hy - sH2[q][1][b][a];
+                T ty_x = hz - sH2[p][2][b][a - 1], ty_z = hx - sH2[q][0][b][a];
+                T tz_x = hy - sH2[p][1][b][a - 1], tz_y = hx - sH2[p][0][b - 1][a];
+                if constexpr (kS)
+                    if (sl2) {
+                        corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos2), ps[2][2], ps[2][3]);
+                        const std::size_t qa = psi_at(k2);
+                        g.psi_out[kE0][AX][qa] = ps[2][2];
+                        g.psi_out[kE1][AX][qa] = ps[2][3];
+                    }
+                const Coef2<T> cx = g.table[m1[2][0] & 0xffffu];
+                const Coef2<T> cy = maps.n_mat == 3 ? g.table[m1[2][0] >> 16] : cx, cz = maps.n_mat == 3 ? g.table[m1[2][1]] : cx;
+                T ex2 = cx.ca * e1[2][0] + cx.cb * (tx_y - tx_z);
+                T ey2 = cy.ca * e1[2][1] + cy.cb * (-ty_x + ty_z);
+                T ez2 = cz.ca * e1[2][2] + cz.cb * (tz_x - tz_y);
+                if constexpr (kS) {  // owned cells lie in the grid: the PEC face only
+                    if (AX != 0 && z2.pec) ex2 = T(0);
+                    if (AX != 1 && z2.pec) ey2 = T(0);
+                    if (AX != 2 && z2.pec) ez2 = T(0);
+                }
+                g.E_out[0][c] = ex2;
+                g.E_out[1][c] = ey2;
+                g.E_out[2][c] = ez2;
             }
             __syncthreads();
         }
     };
-    if (inner && g.two_step_skew) planes_skewed();
+    // Which loop: the skewed one for the inner blocks and for blocks that meet the slabs or
+    // faces of one axis only; the general one (three barriers) for the rest.
+    if (g.two_step_skew && dirty == 0) planes_skewed(std::integral_constant<int, -1>{});
+    else if (g.two_step_skew >= 2 && dirty == 1 && !clean_x) planes_skewed(std::integral_constant<int, 0>{});
+    else if (g.two_step_skew >= 2 && dirty == 1 && !clean_y) planes_skewed(std::integral_constant<int, 1>{});
+    else if (g.two_step_skew >= 2 && dirty == 1 && !clean_z) planes_skewed(std::integral_constant<int, 2>{});
     else if (inner) planes(std::false_type{});
     else planes(std::true_type{});
 }
