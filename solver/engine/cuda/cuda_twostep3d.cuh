@@ -614,6 +614,17 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                         ps[0][3] = __ldg(g.psi[kE1][AX] + qa);
                     }
                 }
+                // psi of plane k + 1 into L2 (no registers held), as the general loop does.
+                const int kp = k + 1, posp = AX == 2 ? kp : pos_t;
+                if (g.psi_ahead > 0 && act && kp <= k1 && posp >= 0 && posp < n_ax && slab_of(posp)) {
+                    const std::size_t qa = psi_at(kp);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[kH0][AX] + qa));
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[kH1][AX] + qa));
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[kE0][AX] + qa));
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[kE1][AX] + qa));
+#endif
+                }
             }
             const bool captured = k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
             if (k <= k1) tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
