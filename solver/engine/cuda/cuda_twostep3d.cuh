@@ -567,26 +567,31 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
         struct Zero { bool out, pec, pmc; };
         auto zero_at = [&](int pos) { return Zero{pos < 0 || pos >= n_ax, pec_ax && pos == 0, pmc_ax && pos == n_ax - 1}; };
         const int pos_t = AX == 0 ? i : j;  // x, y: the thread's column or row
-        // Per plane, in three register sets that take turns (plane k in set t % 3, so that
-        // no value moves between registers): H1, E1 [component], the material indices
-        // (x | y << 16, z) and psi after the first step [H0, H1, E0, E1].
-        T h1a[3] = {}, h1b[3] = {}, h1c[3] = {}, e1a[3] = {}, e1b[3] = {}, e1c[3] = {};
-        unsigned m1a[2] = {}, m1b[2] = {}, m1c[2] = {};
-        T psa[4] = {}, psb[4] = {}, psc[4] = {};
+        T h1[3][3] = {}, e1[3][3] = {};  // [plane k, k-1, k-2][component]
+        // Material indices [plane k, k-1, k-2]: (x | y << 16, z), two registers per plane.
+        unsigned m1[3][2] = {};
+        T ps[3][4] = {};                 // psi after the first step [plane k, k-1, k-2][H0, H1, E0, E1]
         auto corr = [&](T& d0, T& d1, T& d2, T& d3, T& d4, T& d5, const T* pr, T& s0, T& s1) {
             // The two differences of axis AX among (tx_y, tx_z, ty_x, ty_z, tz_x, tz_y) = d0..d5.
             if constexpr (AX == 0) { d2 = ts_term<kNp>(d2, pr, s0); d4 = ts_term<kNp>(d4, pr, s1); }
             if constexpr (AX == 1) { d0 = ts_term<kNp>(d0, pr, s0); d5 = ts_term<kNp>(d5, pr, s1); }
             if constexpr (AX == 2) { d1 = ts_term<kNp>(d1, pr, s0); d3 = ts_term<kNp>(d3, pr, s1); }
         };
-        // One plane k (t = k - kb): *c the sets of plane k, *p those of plane k - 2.
-        auto plane_k = [&](int t, int k, T (&hc)[3], T (&hp)[3], T (&ec)[3], T (&ep)[3], unsigned (&mc)[2], unsigned (&mp)[2],
-                           T (&sc)[4], T (&sp)[4]) {
+        for (int t = 0, k = kb; k <= k1 + 1; ++t, ++k) {
             const int s = t % ST, s1 = (t + 1) % ST;
             const unsigned char* st = ts_smem + s * kSt;
             const unsigned char* sn = ts_smem + s1 * kSt;
             using F = const T[R][kTsW];
             const int p = k & 1, q = p ^ 1;  // buffer of plane k (and k - 2); of k - 1
+#pragma unroll
+            for (int c = 0; c < 3; ++c) {
+                h1[2][c] = h1[1][c]; h1[1][c] = h1[0][c];
+                e1[2][c] = e1[1][c]; e1[1][c] = e1[0][c];
+            }
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                m1[2][c] = m1[1][c]; m1[1][c] = m1[0][c];
+            }
             const int k2 = k - 2;
             // Position along AX and slab membership of planes k and k - 2.
             const int pos0 = AX == 2 ? k : pos_t, pos2 = AX == 2 ? k2 : pos_t;
@@ -595,14 +600,18 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
             const bool sl0 = kS && act && !z0.out && slab_of(pos0), sl2 = kS && act && !z2.out && slab_of(pos2);
             if constexpr (kS) {
 #pragma unroll
-                for (int u = 0; u < 4; ++u) sc[u] = T(0);
+                for (int u = 0; u < 4; ++u) {
+                    ps[2][u] = ps[1][u];
+                    ps[1][u] = ps[0][u];
+                    ps[0][u] = T(0);
+                }
                 if (sl0 && k <= k1) {  // psi of plane k (input set), before the wait
                     const std::size_t qa = psi_at(k);
-                    sc[0] = __ldg(g.psi[kH0][AX] + qa);
-                    sc[1] = __ldg(g.psi[kH1][AX] + qa);
+                    ps[0][0] = __ldg(g.psi[kH0][AX] + qa);
+                    ps[0][1] = __ldg(g.psi[kH1][AX] + qa);
                     if (vB) {
-                        sc[2] = __ldg(g.psi[kE0][AX] + qa);
-                        sc[3] = __ldg(g.psi[kE1][AX] + qa);
+                        ps[0][2] = __ldg(g.psi[kE0][AX] + qa);
+                        ps[0][3] = __ldg(g.psi[kE1][AX] + qa);
                     }
                 }
                 // psi of plane k + 1 into L2 (no registers held), as the general loop does.
@@ -632,44 +641,44 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                 T ty_x = Ez[b][a + 1] - ez, ty_z = Nx[b][a] - ex;
                 T tz_x = Ey[b][a + 1] - ey, tz_y = Ex[b + 1][a] - ex;
                 if constexpr (kS)
-                    if (sl0) corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos0) + 3 * kNp, sc[0], sc[1]);
-                hc[0] = H0[b * kTsW + a] + g.S * (-tx_y + tx_z);
-                hc[1] = H0[kFs / int(sizeof(T)) + b * kTsW + a] + g.S * (ty_x - ty_z);
-                hc[2] = H0[2 * kFs / int(sizeof(T)) + b * kTsW + a] + g.S * (-tz_x + tz_y);
+                    if (sl0) corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos0) + 3 * kNp, ps[0][0], ps[0][1]);
+                h1[0][0] = H0[b * kTsW + a] + g.S * (-tx_y + tx_z);
+                h1[0][1] = H0[kFs / int(sizeof(T)) + b * kTsW + a] + g.S * (ty_x - ty_z);
+                h1[0][2] = H0[2 * kFs / int(sizeof(T)) + b * kTsW + a] + g.S * (-tz_x + tz_y);
                 if constexpr (kS) {
 #pragma unroll
                     for (int c = 0; c < 3; ++c)
-                        if (z0.out || (c != AX && z0.pmc)) hc[c] = T(0);
+                        if (z0.out || (c != AX && z0.pmc)) h1[0][c] = T(0);
                 }
-                sH1[p][0][b][a] = hc[0];
-                sH1[p][1][b][a] = hc[1];
-                sH1[p][2][b][a] = hc[2];
+                sH1[p][0][b][a] = h1[0][0];
+                sH1[p][1][b][a] = h1[0][1];
+                sH1[p][2][b][a] = h1[0][2];
                 if (captured && own) {
                     const std::size_t c = std::size_t(k) * plane + col;
-                    cap.f[3][c] = hc[0];
-                    cap.f[4][c] = hc[1];
-                    cap.f[5][c] = hc[2];
+                    cap.f[3][c] = h1[0][0];
+                    cap.f[4][c] = h1[0][1];
+                    cap.f[5][c] = h1[0][2];
                 }
             }
             T h2x = 0, h2y = 0, h2z = 0;
             if (k >= k0 + 1 && vC) {  // C(k-2): E1(k-2) in buffer p, E1(k-1) in buffer q
-                const T ex = ep[0], ey = ep[1], ez = ep[2];
+                const T ex = e1[2][0], ey = e1[2][1], ez = e1[2][2];
                 T tx_y = sE1[p][2][b + 1][a] - ez, tx_z = sE1[q][1][b][a] - ey;
                 T ty_x = sE1[p][2][b][a + 1] - ez, ty_z = sE1[q][0][b][a] - ex;
                 T tz_x = sE1[p][1][b][a + 1] - ey, tz_y = sE1[p][0][b + 1][a] - ex;
                 const bool write = own && k2 >= k0;
                 if constexpr (kS)
                     if (sl2) {
-                        corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos2) + 3 * kNp, sp[0], sp[1]);
+                        corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos2) + 3 * kNp, ps[2][0], ps[2][1]);
                         if (write) {
                             const std::size_t qa = psi_at(k2);
-                            g.psi_out[kH0][AX][qa] = sp[0];
-                            g.psi_out[kH1][AX][qa] = sp[1];
+                            g.psi_out[kH0][AX][qa] = ps[2][0];
+                            g.psi_out[kH1][AX][qa] = ps[2][1];
                         }
                     }
-                h2x = hp[0] + g.S * (-tx_y + tx_z);
-                h2y = hp[1] + g.S * (ty_x - ty_z);
-                h2z = hp[2] + g.S * (-tz_x + tz_y);
+                h2x = h1[2][0] + g.S * (-tx_y + tx_z);
+                h2y = h1[2][1] + g.S * (ty_x - ty_z);
+                h2z = h1[2][2] + g.S * (-tz_x + tz_y);
                 if constexpr (kS) {
                     if (z2.out || (AX != 0 && z2.pmc)) h2x = T(0);
                     if (z2.out || (AX != 1 && z2.pmc)) h2y = T(0);
@@ -709,32 +718,32 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                     my = mm1[b][a + 4];
                     mz = mm2[b][a + 4];
                 }
-                mc[0] = mx | my << 16;
-                mc[1] = mz;
+                m1[0][0] = mx | my << 16;
+                m1[0][1] = mz;
                 const Coef2<T> cx = g.table[mx];
                 const Coef2<T> cy = maps.n_mat == 3 ? g.table[my] : cx, cz = maps.n_mat == 3 ? g.table[mz] : cx;
-                const T hx = hc[0], hy = hc[1], hz = hc[2];
+                const T hx = h1[0][0], hy = h1[0][1], hz = h1[0][2];
                 T tx_y = hz - sH1[p][2][b - 1][a], tx_z = hy - sH1[q][1][b][a];
                 T ty_x = hz - sH1[p][2][b][a - 1], ty_z = hx - sH1[q][0][b][a];
                 T tz_x = hy - sH1[p][1][b][a - 1], tz_y = hx - sH1[p][0][b - 1][a];
                 if constexpr (kS)
-                    if (sl0) corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos0), sc[2], sc[3]);
-                ec[0] = cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
-                ec[1] = cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
-                ec[2] = cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
+                    if (sl0) corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos0), ps[0][2], ps[0][3]);
+                e1[0][0] = cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
+                e1[0][1] = cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
+                e1[0][2] = cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
                 if constexpr (kS) {
 #pragma unroll
                     for (int c = 0; c < 3; ++c)
-                        if (z0.out || (c != AX && z0.pec)) ec[c] = T(0);
+                        if (z0.out || (c != AX && z0.pec)) e1[0][c] = T(0);
                 }
-                sE1[p][0][b][a] = ec[0];
-                sE1[p][1][b][a] = ec[1];
-                sE1[p][2][b][a] = ec[2];
+                sE1[p][0][b][a] = e1[0][0];
+                sE1[p][1][b][a] = e1[0][1];
+                sE1[p][2][b][a] = e1[0][2];
                 if (captured && own) {
                     const std::size_t c = std::size_t(k) * plane + col;
-                    cap.f[0][c] = ec[0];
-                    cap.f[1][c] = ec[1];
-                    cap.f[2][c] = ec[2];
+                    cap.f[0][c] = e1[0][0];
+                    cap.f[1][c] = e1[0][1];
+                    cap.f[2][c] = e1[0][2];
                 }
             }
             if (k >= k0 + 2 && own) {  // D(k-2): H2(k-2) in buffer p, H2(k-3) in buffer q
@@ -745,16 +754,16 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                 T tz_x = hy - sH2[p][1][b][a - 1], tz_y = hx - sH2[p][0][b - 1][a];
                 if constexpr (kS)
                     if (sl2) {
-                        corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos2), sp[2], sp[3]);
+                        corr(tx_y, tx_z, ty_x, ty_z, tz_x, tz_y, prof_at(pos2), ps[2][2], ps[2][3]);
                         const std::size_t qa = psi_at(k2);
-                        g.psi_out[kE0][AX][qa] = sp[2];
-                        g.psi_out[kE1][AX][qa] = sp[3];
+                        g.psi_out[kE0][AX][qa] = ps[2][2];
+                        g.psi_out[kE1][AX][qa] = ps[2][3];
                     }
-                const Coef2<T> cx = g.table[mp[0] & 0xffffu];
-                const Coef2<T> cy = maps.n_mat == 3 ? g.table[mp[0] >> 16] : cx, cz = maps.n_mat == 3 ? g.table[mp[1]] : cx;
-                T ex2 = cx.ca * ep[0] + cx.cb * (tx_y - tx_z);
-                T ey2 = cy.ca * ep[1] + cy.cb * (-ty_x + ty_z);
-                T ez2 = cz.ca * ep[2] + cz.cb * (tz_x - tz_y);
+                const Coef2<T> cx = g.table[m1[2][0] & 0xffffu];
+                const Coef2<T> cy = maps.n_mat == 3 ? g.table[m1[2][0] >> 16] : cx, cz = maps.n_mat == 3 ? g.table[m1[2][1]] : cx;
+                T ex2 = cx.ca * e1[2][0] + cx.cb * (tx_y - tx_z);
+                T ey2 = cy.ca * e1[2][1] + cy.cb * (-ty_x + ty_z);
+                T ez2 = cz.ca * e1[2][2] + cz.cb * (tz_x - tz_y);
                 if constexpr (kS) {  // owned cells lie in the grid: the PEC face only
                     if (AX != 0 && z2.pec) ex2 = T(0);
                     if (AX != 1 && z2.pec) ey2 = T(0);
@@ -765,13 +774,6 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                 g.E_out[2][c] = ez2;
             }
             __syncthreads();
-        };
-        for (int t = 0, k = kb; k <= k1 + 1; t += 3, k += 3) {  // the last call may go past k1 + 1 (uniform)
-            plane_k(t, k, h1a, h1b, e1a, e1b, m1a, m1b, psa, psb);
-            if (k + 1 > k1 + 1) break;
-            plane_k(t + 1, k + 1, h1b, h1c, e1b, e1c, m1b, m1c, psb, psc);
-            if (k + 2 > k1 + 1) break;
-            plane_k(t + 2, k + 2, h1c, h1a, e1c, e1a, m1c, m1a, psc, psa);
         }
     };
     // Which loop: the skewed one for the inner blocks and for blocks that meet the slabs or
