@@ -23,8 +23,10 @@
 //   B  E1(k)   = E^{n+1}                   a >= 3, b >= 1       (H1 at -1 in x, y, z)
 //   C  H2(k-1) = H^{n+3/2} of plane k - 1  a in [3, 36), b in [1, TY + 2)
 //   D  E2(k-1) = E^{n+2}                   the owned cells: a in [4, 36), b in [2, TY + 2)
-// Blocks away from the faces and the CPML slabs (inner) run the same phases skewed, with two
-// barriers per plane: {A(k), C(k-2)} | {B(k), D(k-2)} (planes_skewed).
+// Blocks away from the faces and the CPML slabs (inner), and blocks that meet the slabs or
+// faces of one axis only, run the same phases skewed, with two barriers per plane:
+// {A(k), C(k-2)} | {B(k), D(k-2)} (planes_skewed); the rest (slabs or faces of two or three
+// axes) the order above (planes). Warps take rows of the owned columns (no bank conflicts).
 // H1, E1 and H2 go to shared memory (two planes each) for the neighbours' differences; each
 // thread keeps its own cell's H1, E1, (ca, cb) and CPML psi of the last two planes in
 // registers, so psi after the first step never leaves the thread. Owners write H2, E2 and
@@ -46,13 +48,15 @@
 //   by the pass; E sources of the first step are added to it too.
 //
 // Measured (H200, golightly-cli bench --dims 3 --size 512,512,512, float32, CPML on all
-// faces, a flux plane and a flux box; 2026-11-28): 60.2-62.0 Gcells/s against 51.0-51.2 for
-// one step per pass in the same calls; 1024^3 (chunks of 32) 69.7. Nsight Compute, one pass at 512^3: 4.3 ms,
-// 5.2 GB read and 3.7 GB written, 3.2 G warp instructions with 72 % of the issue slots busy
-// and 22 % of the warps' cycles at a barrier: bound by instruction issue and the three
-// barriers per plane, not by DRAM. A bulk-only version (no CPML, sources, monitors or edge
-// tests) ran a pass in 2.7 ms (98.5 Gcells/s, 1.9 G instructions); the blocks with CPML cells
-// cost the difference.
+// faces, a flux plane and a flux box; 2026-11-28, docs/performance.md "Two steps per pass"):
+// 75.9-76.2 Gcells/s against 51.0 for one step per pass in the same calls (session 18's first
+// version: 60.2-62.0); 1024^3 85.4. Nsight Compute, one pass at 512^3: 3.34 ms, 5.6 GB read
+// and 3.8 GB written, 2.39 G warp instructions with 69 % of the issue slots busy and 28 % of
+// the warps' cycles at a barrier, 10 % waiting on global loads: no longer bound by issue
+// alone (12 % fewer instructions, by unrolling the skewed loop three times, ran 1 % slower),
+// and not by DRAM (2.8 TB/s). Where the time went (source counters): the inner blocks 58 %,
+// the one-axis blocks 31 %, the general loop (blocks at slabs or faces of two or three axes)
+// 6 %.
 //
 // Traffic per cell update, DRAM bytes (model): (12 s + 2 B, or + 6 B with three material
 // maps) / 2, CPML psi s per slab cell and axis (read and written once per pass), the capture
