@@ -277,6 +277,17 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
             cap_mask |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, f)) << base;
         }
     tma_wait(bar, 0);
+    // After the barrier that follows the last read of plane t - 1's stage (t = k - kb):
+    // thread 0 refills that stage with plane t - 1 + ST.
+    auto refill = [&](int t) {
+        if (tid == 0 && t >= 1 && t - 1 + ST < n_planes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+            const int r = t - 1 + ST;
+            ts_issue<T, TY>(maps, ts_smem + (r % ST) * kSt, bar + r % ST, i0, j0, kb + r);
+        }
+    };
     auto planes = [&](auto pml_c) {
         constexpr bool kPml = decltype(pml_c)::value;
         constexpr bool kEdge = kPml;  // the general loop also handles cells on and beyond the faces
@@ -382,14 +393,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                 }
             }
             __syncthreads();
-            // Every thread has left plane k - 1's stage: refill it with plane k - 1 + ST.
-            if (tid == 0 && t >= 1 && t - 1 + ST < n_planes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
-                const int r = t - 1 + ST;
-                ts_issue<T, TY>(maps, ts_smem + (r % ST) * kSt, bar + r % ST, i0, j0, kb + r);
-            }
+            refill(t);
             // ---- B: E1(k) ----
             if (k >= k0 - 1) {
                 e1px = e1x; e1py = e1y; e1pz = e1z;
@@ -699,14 +703,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 
                 }
             }
             __syncthreads();
-            // Every thread has left plane k - 1's stage (B(k-1) was its last reader).
-            if (tid == 0 && t >= 1 && t - 1 + ST < n_planes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
-                const int r = t - 1 + ST;
-                ts_issue<T, TY>(maps, ts_smem + (r % ST) * kSt, bar + r % ST, i0, j0, kb + r);
-            }
+            refill(t);  // B(k-1) was the last reader of plane k - 1's stage
             // ---- segment 2: B(k), D(k-2) ----
             if (k >= k0 - 1 && k <= k1 && vB) {
                 F& Ex = *reinterpret_cast<F*>(st + 0 * kFs);
