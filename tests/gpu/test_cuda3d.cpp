@@ -385,7 +385,7 @@ TEST_CASE("CUDA 3D engine, fused step fed by tensor copies (GOLIGHTLY_CUDA3D_TMA
     compare(one, Precision::Float32, 1e-5);
 }
 
-// Two steps per pass (cuda_twostep3d.cuh): the default where it applies (float32,
+// Two steps per pass (cuda_twostep3d.cuh): the default where it applies (float32 and float64,
 // update_he3_tma's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells);
 // GOLIGHTLY_CUDA3D_TWO_STEP=require throws where it does not. The scenes keep their E and H
 // point sources (some in the CPML slabs), DFT sets and probes, which the pass handles between
@@ -399,6 +399,7 @@ TEST_CASE("CUDA 3D engine, two steps per pass (GOLIGHTLY_CUDA3D_TWO_STEP=require
         c.dispersive = false;
         c.tensor = false;
         compare(c, Precision::Float32, 1e-5);
+        compare(c, Precision::Float64, 1e-11);
         c.one_map = true;
         compare(c, Precision::Float32, 1e-5);
     }
@@ -429,6 +430,7 @@ TEST_CASE("CUDA 3D engine, two steps per pass (GOLIGHTLY_CUDA3D_TWO_STEP=require
                 c.tensor = false;
                 INFO("chunk " << chunk << ", skew " << skew << ", seed " << c.seed);
                 compare(c, Precision::Float32, 1e-5);
+                compare(c, Precision::Float64, 1e-11);
             }
     // The traffic model counts two updates per pass: less than half of one step's 12 s + 6 B.
     Case3 c = kCases[3];
@@ -441,9 +443,12 @@ TEST_CASE("CUDA 3D engine, two steps per pass (GOLIGHTLY_CUDA3D_TWO_STEP=require
         one_bytes = make_cuda_engine(random_scene(c), Precision::Float32)->bytes_per_cell_update();
     }
     CHECK(two_bytes < 0.7 * one_bytes);
+    // float64 too, with twice float32's bytes.
+    const double two_bytes64 = make_cuda_engine(random_scene(c), Precision::Float64)->bytes_per_cell_update();
+    CHECK(two_bytes64 > 1.9 * two_bytes);
+    CHECK(two_bytes64 < 0.7 * 2 * one_bytes);
     // Where it does not apply, require names the reason.
     CHECK_THROWS_WITH(make_cuda_engine(random_scene(kCases[3]), Precision::Float32), Catch::Contains("dispersive"));
-    CHECK_THROWS_WITH(make_cuda_engine(random_scene(c), Precision::Float64), Catch::Contains("float64"));
     CHECK_THROWS_WITH(make_cuda_engine(random_scene(kTmaPeriodicZ), Precision::Float32), Catch::Contains("z is periodic"));
 }
 

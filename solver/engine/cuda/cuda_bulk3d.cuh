@@ -14,10 +14,11 @@
 // enables it (CudaEngine3D::setup_two_step).
 //
 // 5. update_he3_two (cuda_twostep3d.cuh): two steps per pass, design 4's tensor copies with a
-//    halo of 2; the engine runs it where it applies (float32, design 4's conditions, z not
+//    halo of 2; the engine runs it where it applies (float32 and float64, design 4's conditions, z not
 //    periodic, no dispersive, anisotropic or TF/SF cells) and design 4 for a remaining odd
 //    step. Traffic: (12 s + 2 B) / 2 per cell update. Measured (H200, bench 512^3 float32):
-//    60.2-62.0 Gcells/s against design 4's 51.0-51.2 in the same calls; 1024^3 (chunks of 32): 69.7.
+//    60.2-62.0 Gcells/s against design 4's 51.0-51.2 in the same calls; 1024^3 (chunks of 32): 69.7;
+//    now 75.9-76.3 and 85.4 (cuda_twostep3d.cuh); float64 44.2 against design 4's 29.3.
 // 4. update_he3_tma (the default where it applies; section "fused H + E kernel fed by the
 //    Tensor Memory Accelerator" below): design 1's step with its planes brought into shared
 //    memory by bulk tensor copies. Traffic: design 1's 12 s + 6 B (+ 2 B with one map).
@@ -901,7 +902,6 @@ public:
     std::string two_step_refusal() const {
         const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
         if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
-        if (sizeof(T) != 4) return "the grid is float64 (two steps per pass run in float32 only)";
         if (!tma_) return "the tensor-copy kernel update_he3_tma does not run";
         if (g_.periodic[2]) return "z is periodic";
         return "";
@@ -944,9 +944,8 @@ public:
                                 CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
                     throw RunError("CUDA engine (3D): cuTensorMapEncodeTiled refused a field's map for two steps per pass");
-        if constexpr (sizeof(T) == 4)
-            CUDA_CHECK(cudaFuncSetAttribute(update_he3_two<T, kTsRows, kTsStages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            ts_smem_bytes<T, kTsRows, kTsStages>()));
+        CUDA_CHECK(cudaFuncSetAttribute(update_he3_two<T, kTsRows, kTsStages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        ts_smem_bytes<T, kTsRows, kTsStages>()));
         two_ = true;
         if (!encode_mat_maps()) {
             two_ = false;
@@ -966,19 +965,14 @@ public:
     /// Two steps of the bulk from the current set into the other one (update_he3_two), the
     /// owned E1, H1 of the flagged tile-planes into the capture set; then flip().
     void update_two(cudaStream_t stream) const {
-        if constexpr (sizeof(T) == 4) {
-            DevGrid3<T> g = output_grid();
-            g.k_lo = 0;
-            g.k_hi = g_.n[2];
-            const TwoStepChunks chunks = ts_chunks();
-            const dim3 grid(unsigned(ts_tiles_x()), unsigned(ts_tiles_y()), unsigned(chunks.first[3]));
-            update_he3_two<T, kTsRows, kTsStages><<<grid, ts_threads<kTsRows>(), ts_smem_bytes<T, kTsRows, kTsStages>(), stream>>>(
-                g, ts_maps_[parity_], capture(), chunks);
-            CUDA_CHECK_LAUNCH();
-        } else {
-            (void)stream;
-            throw std::logic_error("CUDA engine (3D): update_two on a float64 grid");
-        }
+        DevGrid3<T> g = output_grid();
+        g.k_lo = 0;
+        g.k_hi = g_.n[2];
+        const TwoStepChunks chunks = ts_chunks();
+        const dim3 grid(unsigned(ts_tiles_x()), unsigned(ts_tiles_y()), unsigned(chunks.first[3]));
+        update_he3_two<T, kTsRows, kTsStages><<<grid, ts_threads<kTsRows>(), ts_smem_bytes<T, kTsRows, kTsStages>(), stream>>>(
+            g, ts_maps_[parity_], capture(), chunks);
+        CUDA_CHECK_LAUNCH();
     }
     /// update_he3_two's z chunks, at most kTsMaxChunk planes each (ts_chunk_, 48, or
     /// GOLIGHTLY_CUDA3D_CHUNK): the planes whose chunks can run the inner loop, [za, zb) with

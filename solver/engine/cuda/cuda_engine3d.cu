@@ -49,8 +49,8 @@
 //      tensor.after_e       E += K dD~ of the coupled sites
 //   3. monitors.after_step  DFT sets + time probes
 //
-// Two steps per pass (cuda_twostep3d.cuh; the default where update_he3_two applies: float32,
-// design 4's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells, memory for
+// Two steps per pass (cuda_twostep3d.cuh; the default where update_he3_two applies: float32 and
+// float64, design 4's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells, memory for
 // the capture set; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass
 // (enqueue_pair; a remaining odd step as above):
 //   0. sources.after_h      H sources of step k into H^{n-1/2}
@@ -484,7 +484,7 @@ private:
         }
     }
 
-    /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: float32, the
+    /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: the
     /// bulk's conditions (Bulk3::two_step_refusal), no dispersive, anisotropic or TF/SF cells,
     /// and device memory for the capture set. GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per
     /// pass; =require throws RunError (with the reason) where it does not apply (tests).

@@ -1,6 +1,6 @@
 // GoLightly CUDA backend, 3D: two Yee steps per pass over the grid (temporal blocking of
-// depth 2), the fastest bulk update where it applies (CudaEngine3D picks it: float32, the
-// tensor-copy kernel's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells;
+// depth 2), the fastest bulk update where it applies (CudaEngine3D picks it: float32 or
+// float64, the tensor-copy kernel's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells;
 // GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out). Included by cuda_bulk3d.cuh after update_he3_tma,
 // whose tensor copies and step arithmetic it reuses.
 //
@@ -56,7 +56,8 @@
 // alone (12 % fewer instructions, by unrolling the skewed loop three times, ran 1 % slower),
 // and not by DRAM (2.8 TB/s). Where the time went (source counters): the inner blocks 58 %,
 // the one-axis blocks 31 %, the general loop (blocks at slabs or faces of two or three axes)
-// 6 %.
+// 6 %. float64 (one block per SM): 44.2 Gcells/s against 29.3 for one step per pass (0.60
+// and 0.78 of copy); one pass 5.87 ms, 10.2 GB read and 7.4 GB written (session 20).
 //
 // Traffic per cell update, DRAM bytes (model): (12 s + 2 B, or + 6 B with three material
 // maps) / 2, CPML psi s per slab cell and axis (read and written once per pass), the capture
@@ -190,8 +191,12 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 // bank, and stores whole 128-byte lines; with thread t at (2 + t % 35, t / 35), warps
 // straddled two rows and two threads of a warp hit one bank: Nsight Compute counted 42 %
 // of the shared-memory wavefronts as excess (H200, 512^3, 2026-11-28).
+// Registers: float32 two blocks of 352 threads per SM, which ptxas fits in 72 registers (40 B
+// of spills, in the general loop); 80 registers without spills (__maxnreg__(80)) left one block
+// per SM: 60.9 Gcells/s against 75.9 (H200, 512^3, session 20). float64 one block per SM (its
+// shared memory: 177 KB), 128 registers.
 template <class T, int TY, int ST>
-__global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 ? 2 : 1)
+__global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && sizeof(T) == 4 ? 2 : 1)
     update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap, TwoStepChunks chunks) {
     extern __shared__ __align__(128) unsigned char ts_smem[];
     constexpr int R = ts_rows<TY>();
