@@ -928,7 +928,7 @@ public:
             if (c < 0 || std::size_t(c) >= n) continue;
             const std::size_t k = std::size_t(c) / plane, r = std::size_t(c) % plane;
             const std::size_t j = r / g_.n[0], i = r % g_.n[0];
-            std::uint8_t& f = flags[(k * ty + j / kTsRows) * tx + i / kTsTx];
+            std::uint8_t& f = flags[(k * ty + j / ts_ty_) * tx + i / kTsTx];
             if (!f) ++captured_tiles_;
             f = 1;
         }
@@ -936,7 +936,7 @@ public:
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK")) ts_chunk_ = std::max(1, std::atoi(c));
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
-        const cuuint32_t box[3] = {kTsW, cuuint32_t(ts_rows<kTsRows>()), 1}, unit[3] = {1, 1, 1};
+        const cuuint32_t box[3] = {kTsW, cuuint32_t(ts_ty_ + 4), 1}, unit[3] = {1, 1, 1};
         for (int p = 0; p < 2; ++p)
             for (int c = 0; c < 6; ++c)
                 if (tma_encode_(&ts_maps_[p].f[c], sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
@@ -944,8 +944,11 @@ public:
                                 CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
                     throw RunError("CUDA engine (3D): cuTensorMapEncodeTiled refused a field's map for two steps per pass");
-        CUDA_CHECK(cudaFuncSetAttribute(update_he3_two<T, kTsRows, kTsStages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        ts_smem_bytes<T, kTsRows, kTsStages>()));
+        ts_with_rows([&](auto ty_c) {
+            constexpr int TY = decltype(ty_c)::value;
+            CUDA_CHECK(cudaFuncSetAttribute(update_he3_two<T, TY, kTsStages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            ts_smem_bytes<T, TY, kTsStages>()));
+        });
         two_ = true;
         if (!encode_mat_maps()) {
             two_ = false;
@@ -970,9 +973,12 @@ public:
         g.k_hi = g_.n[2];
         const TwoStepChunks chunks = ts_chunks();
         const dim3 grid(unsigned(ts_tiles_x()), unsigned(ts_tiles_y()), unsigned(chunks.first[3]));
-        update_he3_two<T, kTsRows, kTsStages><<<grid, ts_threads<kTsRows>(), ts_smem_bytes<T, kTsRows, kTsStages>(), stream>>>(
-            g, ts_maps_[parity_], capture(), chunks);
-        CUDA_CHECK_LAUNCH();
+        ts_with_rows([&](auto ty_c) {
+            constexpr int TY = decltype(ty_c)::value;
+            update_he3_two<T, TY, kTsStages><<<grid, ts_threads<TY>(), ts_smem_bytes<T, TY, kTsStages>(), stream>>>(
+                g, ts_maps_[parity_], capture(), chunks);
+            CUDA_CHECK_LAUNCH();
+        });
     }
     /// update_he3_two's z chunks, at most kTsMaxChunk planes each (ts_chunk_, 48, or
     /// GOLIGHTLY_CUDA3D_CHUNK): the planes whose chunks can run the inner loop, [za, zb) with
@@ -1014,7 +1020,7 @@ public:
         c.flags = two_ ? capture_flags_.template as<std::uint8_t>() : nullptr;
         c.tiles_x = ts_tiles_x();
         c.tiles_y = ts_tiles_y();
-        c.ty = kTsRows;
+        c.ty = ts_ty_;
         return c;
     }
     FieldArrays<T> capture_fields() const {
@@ -1023,7 +1029,7 @@ public:
         return f;
     }
     /// Capture writes per step (6 s per captured cell per pass of two steps).
-    double capture_bytes_per_step() const { return two_ ? 3.0 * sizeof(T) * double(captured_tiles_) * kTsTx * kTsRows : 0.0; }
+    double capture_bytes_per_step() const { return two_ ? 3.0 * sizeof(T) * double(captured_tiles_) * kTsTx * ts_ty_ : 0.0; }
 
     /// True when update_fused runs update_he3_tma (design 4).
     bool tma() const { return tma_; }
@@ -1162,7 +1168,7 @@ private:
                     return false;
         }
         if (two_) {
-            const cuuint32_t tbox[3] = {kTsWm, cuuint32_t(ts_rows<kTsRows>()), 1};
+            const cuuint32_t tbox[3] = {kTsWm, cuuint32_t(ts_ty_ + 4), 1};
             for (int p = 0; p < 2; ++p) {
                 ts_maps_[p].n_mat = n_mat;
                 for (int c = 0; c < n_mat; ++c)
@@ -1249,10 +1255,28 @@ private:
     TmaFieldMaps tma_maps_[2];    // per buffer set: the input maps of a step from that set
     PFN_cuTensorMapEncodeTiled_v12000 tma_encode_ = nullptr;
     bool shared_mat_ = false;  // Ex, Ey, Ez read one map (upload_materials)
-    // update_he3_two (setup_two_step): 32 x kTsRows owned columns, kTsStages planes in flight.
-    static constexpr int kTsRows = 8, kTsStages = 4;
+    // update_he3_two (setup_two_step): 32 x ts_ty_ owned columns, kTsStages planes in flight.
+    // ts_ty_: float32 7 (GOLIGHTLY_CUDA3D_TWO_STEP_ROWS = 6 or 8 for the others), float64 8.
+    // float32, H200, bench 512^3, one call: 7 rows 77.5 Gcells/s (11 warps of 352 threads, 80
+    // registers), 8 rows 75.9 (13 warps of 416 threads, 72 registers with spills; the 33 halo
+    // threads take two warps), 6 rows 73.5; 1024^3 with 7 rows 87.2 (session 20).
+    static constexpr int kTsStages = 4;
+    static int ts_rows_setting() {
+        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_ROWS");
+        const int r = e ? std::atoi(e) : 7;
+        return sizeof(T) == 4 && (r == 6 || r == 7) ? r : 8;
+    }
+    int ts_ty_ = ts_rows_setting();
+    /// Calls f(std::integral_constant<int, ts_ty_>).
+    template <class F> void ts_with_rows(F&& f) const {
+        if constexpr (sizeof(T) == 4) {
+            if (ts_ty_ == 6) return f(std::integral_constant<int, 6>{});
+            if (ts_ty_ == 7) return f(std::integral_constant<int, 7>{});
+        }
+        f(std::integral_constant<int, 8>{});
+    }
     int ts_tiles_x() const { return (g_.n[0] + kTsTx - 1) / kTsTx; }
-    int ts_tiles_y() const { return (g_.n[1] + kTsRows - 1) / kTsRows; }
+    int ts_tiles_y() const { return (g_.n[1] + ts_ty_ - 1) / ts_ty_; }
     bool two_ = false;
     // Planes per z chunk (GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK; at most kTsMaxChunk). H200, bench 512^3
     // float32, one call: 24: 59.2 Gcells/s, 32: 59.8-59.9, 40: 60.2, 48: 60.4, 64: 58.1; the

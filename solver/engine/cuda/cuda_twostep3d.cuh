@@ -191,10 +191,12 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 // bank, and stores whole 128-byte lines; with thread t at (2 + t % 35, t / 35), warps
 // straddled two rows and two threads of a warp hit one bank: Nsight Compute counted 42 %
 // of the shared-memory wavefronts as excess (H200, 512^3, 2026-11-28).
-// Registers: float32 two blocks of ts_threads<8>() = 416 threads (13 warps) per SM, at most 78
-// registers each (65536 / 832), which ptxas makes 72 (40 B of spills, in the general loop); 80
-// registers without spills (__maxnreg__(80)) left one block per SM: 60.9 Gcells/s against
-// 75.9 (H200, 512^3, session 20). float64 one block per SM (its shared memory: 177 KB), 128
+// Registers: float32 two blocks per SM. With TY = 7 (the default, Bulk3::ts_ty_) a block is
+// ts_threads<7>() = 352 threads (10 row warps, one of halo columns), and ptxas fits the
+// kernel in 80 registers without spills. With TY = 8 it is 416 threads (13 warps: the 33 halo
+// threads take two), at most 78 registers (65536 / 832), which ptxas makes 72 with 40 B of
+// spills; forcing 80 (__maxnreg__) left one block per SM: 60.9 Gcells/s against 75.9 (H200,
+// 512^3, session 20). float64 (TY = 8): one block per SM (its shared memory: 177 KB), 128
 // registers.
 template <class T, int TY, int ST>
 __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && sizeof(T) == 4 ? 2 : 1)
