@@ -28,7 +28,7 @@
 namespace golightly::cuda {
 namespace {
 
-template <class T> struct Coef2 { T ca, cb; };
+template <class T> struct alignas(2 * sizeof(T)) Coef2 { T ca, cb; };  // aligned: one 8- or 16-byte load
 
 /// Everything the bulk kernels need, passed by value.
 template <class T> struct DevGrid {
