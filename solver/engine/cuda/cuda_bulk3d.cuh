@@ -1256,23 +1256,21 @@ private:
     PFN_cuTensorMapEncodeTiled_v12000 tma_encode_ = nullptr;
     bool shared_mat_ = false;  // Ex, Ey, Ez read one map (upload_materials)
     // update_he3_two (setup_two_step): 32 x ts_ty_ owned columns, kTsStages planes in flight.
-    // ts_ty_: float32 7 (GOLIGHTLY_CUDA3D_TWO_STEP_ROWS = 6 or 8 for the others), float64 8.
+    // ts_ty_: float32 7 (GOLIGHTLY_CUDA3D_TWO_STEP_ROWS=8: 8), float64 8.
     // float32, H200, bench 512^3, one call: 7 rows 77.5 Gcells/s (11 warps of 352 threads, 80
     // registers), 8 rows 75.9 (13 warps of 416 threads, 72 registers with spills; the 33 halo
-    // threads take two warps), 6 rows 73.5; 1024^3 with 7 rows 87.2 (session 20).
+    // threads take two warps), 6 rows 73.5 (10 warps; no longer built); 1024^3 with 7 rows
+    // 87.2 (session 20).
     static constexpr int kTsStages = 4;
     static int ts_rows_setting() {
         const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_ROWS");
-        const int r = e ? std::atoi(e) : 7;
-        return sizeof(T) == 4 && (r == 6 || r == 7) ? r : 8;
+        return sizeof(T) == 4 && !(e && std::atoi(e) == 8) ? 7 : 8;
     }
     int ts_ty_ = ts_rows_setting();
     /// Calls f(std::integral_constant<int, ts_ty_>).
     template <class F> void ts_with_rows(F&& f) const {
-        if constexpr (sizeof(T) == 4) {
-            if (ts_ty_ == 6) return f(std::integral_constant<int, 6>{});
+        if constexpr (sizeof(T) == 4)
             if (ts_ty_ == 7) return f(std::integral_constant<int, 7>{});
-        }
         f(std::integral_constant<int, 8>{});
     }
     int ts_tiles_x() const { return (g_.n[0] + kTsTx - 1) / kTsTx; }
