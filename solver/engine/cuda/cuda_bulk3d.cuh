@@ -18,7 +18,7 @@
 //    periodic, no dispersive, anisotropic or TF/SF cells) and design 4 for a remaining odd
 //    step. Traffic: (12 s + 2 B) / 2 per cell update. Measured (H200, bench 512^3 float32):
 //    60.2-62.0 Gcells/s against design 4's 51.0-51.2 in the same calls; 1024^3 (chunks of 32): 69.7;
-//    now 75.9-76.3 and 85.4 (cuda_twostep3d.cuh); float64 44.2 against design 4's 29.3.
+//    now 80.3 and 89.4 (cuda_twostep3d.cuh); float64 45.3 against design 4's 29.3.
 // 4. update_he3_tma (the default where it applies; section "fused H + E kernel fed by the
 //    Tensor Memory Accelerator" below): design 1's step with its planes brought into shared
 //    memory by bulk tensor copies. Traffic: design 1's 12 s + 6 B (+ 2 B with one map).

@@ -48,9 +48,11 @@
 //   by the pass; E sources of the first step are added to it too.
 //
 // Measured (H200, golightly-cli bench --dims 3 --size 512,512,512, float32, CPML on all
-// faces, a flux plane and a flux box; 2026-11-28, docs/performance.md "Two steps per pass"):
-// 75.9-76.2 Gcells/s against 51.0 for one step per pass in the same calls (session 18's first
-// version: 60.2-62.0); 1024^3 85.4. Nsight Compute, one pass at 512^3: 3.34 ms, 5.6 GB read
+// faces, a flux plane and a flux box; 2026-11-28, docs/performance.md "Two steps per pass"
+// and its second and third runs): 80.3 Gcells/s against 52.2 for one step per pass in the
+// same call (session 18's first version: 60.2-62.0, session 19's 75.9-76.3); 1024^3 89.4.
+// Session 19, before 7-row tiles and the constant map count (2.08 G warp instructions per
+// pass since): Nsight Compute, one pass at 512^3: 3.34 ms, 5.6 GB read
 // and 3.8 GB written, 2.39 G warp instructions with 69 % of the issue slots busy and 28 % of
 // the warps' cycles at a barrier, 10 % waiting on global loads: no longer bound by issue
 // alone (12 % fewer instructions, by unrolling the skewed loop three times, ran 1 % slower),
