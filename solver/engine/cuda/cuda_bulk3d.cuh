@@ -14,9 +14,9 @@
 // enables it (CudaEngine3D::setup_two_step).
 //
 // 5. update_he3_two (cuda_twostep3d.cuh): two steps per pass, design 4's tensor copies with a
-//    halo of 2; the engine runs it where it applies (float32 and float64, design 4's conditions, z not
-//    periodic, no dispersive, anisotropic or TF/SF cells) and design 4 for a remaining odd
-//    step. Traffic: (12 s + 2 B) / 2 per cell update. Measured (H200, bench 512^3 float32):
+//    halo of 2; the engine runs it where it applies (float32 and float64, design 4's
+//    conditions, z not periodic, no dispersive, anisotropic or TF/SF cells) and design 4 for a
+//    remaining odd step. Traffic: (12 s + 2 B) / 2 per cell update. Measured (H200, bench 512^3 float32):
 //    60.2-62.0 Gcells/s against design 4's 51.0-51.2 in the same calls; 1024^3 (chunks of 32): 69.7;
 //    now 80.3 and 89.4 (cuda_twostep3d.cuh); float64 45.3 against design 4's 29.3.
 // 4. update_he3_tma (the default where it applies; section "fused H + E kernel fed by the

@@ -50,8 +50,8 @@
 //   3. monitors.after_step  DFT sets + time probes
 //
 // Two steps per pass (cuda_twostep3d.cuh; the default where update_he3_two applies: float32 and
-// float64, design 4's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells, memory for
-// the capture set; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass
+// float64, design 4's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells,
+// memory for the capture set; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass
 // (enqueue_pair; a remaining odd step as above):
 //   0. sources.after_h      H sources of step k into H^{n-1/2}
 //   1. bulk.update_two      E^{n+2}, H^{n+3/2} into the other set; the owned E^{n+1}, H^{n+1/2}

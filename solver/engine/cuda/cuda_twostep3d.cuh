@@ -1,7 +1,7 @@
 // GoLightly CUDA backend, 3D: two Yee steps per pass over the grid (temporal blocking of
 // depth 2), the fastest bulk update where it applies (CudaEngine3D picks it: float32 or
-// float64, the tensor-copy kernel's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells;
-// GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out). Included by cuda_bulk3d.cuh after update_he3_tma,
+// float64, the tensor-copy kernel's conditions, z not periodic, no dispersive, anisotropic or
+// TF/SF cells; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out). Included by cuda_bulk3d.cuh after update_he3_tma,
 // whose tensor copies and step arithmetic it reuses.
 //
 // Why: one step per pass moves at least 12 s + 2 B per cell update (every field read and
