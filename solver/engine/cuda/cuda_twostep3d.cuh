@@ -241,8 +241,8 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
     const bool clean_x = i0 - 2 >= 1 && i0 + kTsTx <= nx - 2 && i0 - 2 >= g.lo[0] && i0 + kTsTx < g.hi[0];
     const bool clean_y = j0 - 2 >= 1 && j0 + TY <= ny - 2 && j0 - 2 >= g.lo[1] && j0 + TY < g.hi[1];
     const bool clean_z = kb >= 1 && k1 <= nz - 2 && kb >= g.lo[2] && k1 < g.hi[2];
-    const bool inner = clean_x && clean_y && clean_z;
     const int dirty = int(!clean_x) + int(!clean_y) + int(!clean_z);  // axes whose slabs or faces the block meets
+    const bool inner = dirty == 0;
     if (!inner)
         for (int e = tid; e < (kTsCw + TY + 3 + n_planes) * 6; e += int(blockDim.x)) {
             const int q = e % 6, r = e / 6;
@@ -298,9 +298,8 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
             ts_issue<T, TY>(maps, ts_smem + (r % ST) * kSt, bar + r % ST, i0, j0, kb + r);
         }
     };
-    auto planes = [&](auto pml_c) {
-        constexpr bool kPml = decltype(pml_c)::value;
-        constexpr bool kEdge = kPml;  // the general loop also handles cells on and beyond the faces
+    // The general loop: CPML terms where a cell lies in a slab, cells on and beyond the faces.
+    auto planes = [&]() {
         // Own cell's values of the last two planes (the z walk's registers).
         T h1x = 0, h1y = 0, h1z = 0, h1px = 0, h1py = 0, h1pz = 0;  // H1 of plane k, k - 1
         T e1x = 0, e1y = 0, e1z = 0, e1px = 0, e1py = 0, e1pz = 0;  // E1 of plane k, k - 1
@@ -326,7 +325,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
             const int p = k & 1, q = p ^ 1;  // buffer of plane k; of k - 1 (and k + 1)
             const bool captured = k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
             h1px = h1x; h1py = h1y; h1pz = h1z;
-            if constexpr (kPml) {
+            {
                 // psi of plane k (input set) before the wait, so that their latency overlaps it;
                 // psi of plane k + 1 into L2 (no registers held).
 #pragma unroll
@@ -371,7 +370,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 T tx_y = Ez[b + 1][a] - ez, tx_z = Ny[b][a] - ey;
                 T ty_x = Ez[b][a + 1] - ez, ty_z = Nx[b][a] - ex;
                 T tz_x = Ey[b][a + 1] - ey, tz_y = Ex[b + 1][a] - ex;
-                if constexpr (kPml) {
+                {
                     if (ig && kin) {
                         const bool sz = k < g.lo[2] || k >= g.hi[2];
                         if (sy) {
@@ -389,9 +388,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                     }
                 }
                 const bool z = !(ig && kin), pmc_z = g.pmc[2] && k == nz - 1;
-                h1x = kEdge && (z || pmc_y || pmc_z) ? T(0) : Hx[b][a] + g.S * (-tx_y + tx_z);
-                h1y = kEdge && (z || pmc_x || pmc_z) ? T(0) : Hy[b][a] + g.S * (ty_x - ty_z);
-                h1z = kEdge && (z || pmc_x || pmc_y) ? T(0) : Hz[b][a] + g.S * (-tz_x + tz_y);
+                h1x = (z || pmc_y || pmc_z) ? T(0) : Hx[b][a] + g.S * (-tx_y + tx_z);
+                h1y = (z || pmc_x || pmc_z) ? T(0) : Hy[b][a] + g.S * (ty_x - ty_z);
+                h1z = (z || pmc_x || pmc_y) ? T(0) : Hz[b][a] + g.S * (-tz_x + tz_y);
                 sH1[p][0][b][a] = h1x;
                 sH1[p][1][b][a] = h1y;
                 sH1[p][2][b][a] = h1z;
@@ -427,7 +426,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                     T tx_y = h1z - sH1[p][2][b - 1][a], tx_z = h1y - sH1[q][1][b][a];
                     T ty_x = h1z - sH1[p][2][b][a - 1], ty_z = h1x - sH1[q][0][b][a];
                     T tz_x = h1y - sH1[p][1][b][a - 1], tz_y = h1x - sH1[p][0][b - 1][a];
-                    if constexpr (kPml) {
+                    {
                         if (ig && kin) {
                             const bool sz = k < g.lo[2] || k >= g.hi[2];
                             if (sy) {
@@ -445,9 +444,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                         }
                     }
                     const bool z = !(ig && kin), pec_z = g.pec[2] && k == 0;
-                    e1x = kEdge && (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
-                    e1y = kEdge && (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
-                    e1z = kEdge && (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
+                    e1x = (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
+                    e1y = (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
+                    e1z = (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
                     sE1[p][0][b][a] = e1x;
                     sE1[p][1][b][a] = e1y;
                     sE1[p][2][b][a] = e1z;
@@ -470,7 +469,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 T tz_x = sE1[q][1][b][a + 1] - e1py, tz_y = sE1[q][0][b + 1][a] - e1px;
                 const bool write = own && km >= k0;  // km < k1 always
                 const std::size_t c = std::size_t(km) * plane + col;
-                if constexpr (kPml) {
+                {
                     if (ig && kmin) {
                         const bool sz = km < g.lo[2] || km >= g.hi[2];
                         if (sy) {
@@ -503,9 +502,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                     }
                 }
                 const bool z = !(ig && kmin), pmc_z = g.pmc[2] && km == nz - 1;
-                h2x = kEdge && (z || pmc_y || pmc_z) ? T(0) : h1px + g.S * (-tx_y + tx_z);
-                h2y = kEdge && (z || pmc_x || pmc_z) ? T(0) : h1py + g.S * (ty_x - ty_z);
-                h2z = kEdge && (z || pmc_x || pmc_y) ? T(0) : h1pz + g.S * (-tz_x + tz_y);
+                h2x = (z || pmc_y || pmc_z) ? T(0) : h1px + g.S * (-tx_y + tx_z);
+                h2y = (z || pmc_x || pmc_z) ? T(0) : h1py + g.S * (ty_x - ty_z);
+                h2z = (z || pmc_x || pmc_y) ? T(0) : h1pz + g.S * (-tz_x + tz_y);
                 sH2[q][0][b][a] = h2x;
                 sH2[q][1][b][a] = h2y;
                 sH2[q][2][b][a] = h2z;
@@ -521,7 +520,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 T tx_y = h2z - sH2[q][2][b - 1][a], tx_z = h2y - sH2[p][1][b][a];
                 T ty_x = h2z - sH2[q][2][b][a - 1], ty_z = h2x - sH2[p][0][b][a];
                 T tz_x = h2y - sH2[q][1][b][a - 1], tz_y = h2x - sH2[q][0][b - 1][a];
-                if constexpr (kPml) {
+                {
                     const bool sz = km < g.lo[2] || km >= g.hi[2];
                     if (sy) {
                         tx_y = ts_term<kNp>(tx_y, pY, ppe[0]);
@@ -549,9 +548,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 const std::size_t c = std::size_t(km) * plane + col;
                 const Coef2<T> cpx = g.table[mpx];
                 const Coef2<T> cpy = maps.n_mat == 3 ? g.table[mpy] : cpx, cpz = maps.n_mat == 3 ? g.table[mpz] : cpx;
-                g.E_out[0][c] = kEdge && (pec_y || pec_z) ? T(0) : cpx.ca * e1px + cpx.cb * (tx_y - tx_z);
-                g.E_out[1][c] = kEdge && (pec_x || pec_z) ? T(0) : cpy.ca * e1py + cpy.cb * (-ty_x + ty_z);
-                g.E_out[2][c] = kEdge && (pec_x || pec_y) ? T(0) : cpz.ca * e1pz + cpz.cb * (tz_x - tz_y);
+                g.E_out[0][c] = (pec_y || pec_z) ? T(0) : cpx.ca * e1px + cpx.cb * (tx_y - tx_z);
+                g.E_out[1][c] = (pec_x || pec_z) ? T(0) : cpy.ca * e1py + cpy.cb * (-ty_x + ty_z);
+                g.E_out[2][c] = (pec_x || pec_y) ? T(0) : cpz.ca * e1pz + cpz.cb * (tz_x - tz_y);
             }
         }
     };
@@ -589,6 +588,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
         struct Zero { bool out, pec, pmc; };
         auto zero_at = [&](int pos) { return Zero{pos < 0 || pos >= n_ax, pec_ax && pos == 0, pmc_ax && pos == n_ax - 1}; };
         const int pos_t = AX == 0 ? i : j;  // x, y: the thread's column or row
+        // x, y: the thread's zeroing and slab membership, the same in every plane.
+        const Zero z_t = kS && AX != 2 ? zero_at(pos_t) : Zero{false, false, false};
+        const bool sl_t = kS && AX != 2 && act && !z_t.out && slab_of(pos_t);
         T h1[3][3] = {}, e1[3][3] = {};  // [plane k, k-1, k-2][component]
         // Material indices [plane k, k-1, k-2]: (x | y << 16, z), two registers per plane.
         unsigned m1[3][2] = {};
@@ -623,9 +625,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
             const int k2 = k - 2;
             // Position along AX and slab membership of planes k and k - 2.
             const int pos0 = AX == 2 ? k : pos_t, pos2 = AX == 2 ? k2 : pos_t;
-            const Zero z0 = kS ? zero_at(pos0) : Zero{false, false, false};
-            const Zero z2 = kS ? zero_at(pos2) : Zero{false, false, false};
-            const bool sl0 = kS && act && !z0.out && slab_of(pos0), sl2 = kS && act && !z2.out && slab_of(pos2);
+            const Zero z0 = AX == 2 ? zero_at(k) : z_t, z2 = AX == 2 ? zero_at(k2) : z_t;
+            const bool sl0 = AX == 2 ? act && !z0.out && slab_of(k) : sl_t;
+            const bool sl2 = AX == 2 ? act && !z2.out && slab_of(k2) : sl_t;
             if constexpr (kS) {
 #pragma unroll
                 for (int u = 0; u < 4; ++u) {
@@ -805,8 +807,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
     else if (g.two_step_skew >= 2 && dirty == 1 && !clean_x) skewed(std::integral_constant<int, 0>{});
     else if (g.two_step_skew >= 2 && dirty == 1 && !clean_y) skewed(std::integral_constant<int, 1>{});
     else if (g.two_step_skew >= 2 && dirty == 1 && !clean_z) skewed(std::integral_constant<int, 2>{});
-    else if (inner) planes(std::false_type{});
-    else planes(std::true_type{});
+    else planes();  // SKEW=0: the inner blocks too (their cells meet no slab or face)
 }
 
 /// One source batch's change to a two-step pass's output (file comment, "Sources and
