@@ -936,10 +936,11 @@ public:
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK")) ts_chunk_ = std::max(1, std::atoi(c));
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
-        const cuuint32_t box[3] = {kTsW, cuuint32_t(ts_ty_ + 4), 1}, unit[3] = {1, 1, 1};
+        const cuuint32_t unit[3] = {1, 1, 1};
         for (int p = 0; p < 2; ++p)
             for (int c = 0; c < 6; ++c)
-                if (tma_encode_(&ts_maps_[p].f[c], sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
+                if (const cuuint32_t box[3] = {kTsW, cuuint32_t(ts_field_rows(c)), 1};
+                    tma_encode_(&ts_maps_[p].f[c], sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
                                 field_[p][c].template as<void>(), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                 CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
@@ -1168,9 +1169,12 @@ private:
                     return false;
         }
         if (two_) {
-            const cuuint32_t tbox[3] = {kTsWm, cuuint32_t(ts_ty_ + 4), 1};
+            const cuuint32_t tbox[3] = {kTsWm, cuuint32_t(ts_mat_rows()), 1};
             for (int p = 0; p < 2; ++p) {
                 ts_maps_[p].n_mat = n_mat;
+                std::uint32_t bytes = std::uint32_t(n_mat * kTsWm * ts_mat_rows() * 2);
+                for (int c = 0; c < 6; ++c) bytes += std::uint32_t(kTsW * ts_field_rows(c) * sizeof(T));
+                ts_maps_[p].bytes = bytes;
                 for (int c = 0; c < n_mat; ++c)
                     if (tma_encode_(&ts_maps_[p].mat[c], CU_TENSOR_MAP_DATA_TYPE_UINT16, 3,
                                     const_cast<std::uint16_t*>(g_.mat[c]), dims, strides, tbox, unit,
@@ -1267,6 +1271,11 @@ private:
         return sizeof(T) == 4 && !(e && std::atoi(e) == 8) ? 7 : 8;
     }
     int ts_ty_ = ts_rows_setting();
+    /// Box rows of field c (Ex, Ey, Ez, Hx, Hy, Hz): Ey and H are read in the window rows j0 - 2
+    /// .. j0 + TY only (TY + 3 rows), Ex and Ez also in row j0 + TY + 1 (the y differences of
+    /// H1). The material boxes: rows j0 - 1 .. j0 + TY (the cells of phase B, TY + 2 rows).
+    int ts_field_rows(int c) const { return c == 0 || c == 2 ? ts_ty_ + 4 : ts_ty_ + 3; }
+    int ts_mat_rows() const { return ts_ty_ + 2; }
     /// Calls f(std::integral_constant<int, ts_ty_>).
     template <class F> void ts_with_rows(F&& f) const {
         if constexpr (sizeof(T) == 4)

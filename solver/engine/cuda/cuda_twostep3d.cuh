@@ -16,9 +16,10 @@
 // Design (update_he3_two): the 2.5D z walk of update_he3_tma. A block owns 32 x TY columns
 // (i0 = 32 bx, j0 = TY by) of a z chunk [k0, k1); one thread per cell of the compute window
 // a in [2, 37), b in [0, TY + 3) (i = i0 - 4 + a, j = j0 - 2 + b: the owned cells and a halo
-// of 2 on the low sides, 1 on the high sides). Each plane k brings E^n, H^{n-1/2} (boxes of
-// 40 x (TY + 4) from (i0 - 4, j0 - 2)) and the uint16 material maps (48 x (TY + 4) from
-// i0 - 8) into shared memory by tensor copies, ST planes deep. Then, with three barriers:
+// of 2 on the low sides, 1 on the high sides). Each plane k brings E^n, H^{n-1/2} (boxes 40
+// wide from (i0 - 4, j0 - 2): Ex and Ez TY + 4 rows, Ey, Hx, Hy, Hz TY + 3, the rows they are
+// read in) and the uint16 material maps (48 x (TY + 2) from (i0 - 8, j0 - 1), the cells of
+// phase B) into shared memory by tensor copies, ST planes deep. Then, with three barriers:
 //   A  H1(k)   = H^{n+1/2} of plane k      every window cell   (needs E^n at +1 in x, y, z)
 //   B  E1(k)   = E^{n+1}                   a >= 3, b >= 1       (H1 at -1 in x, y, z)
 //   C  H2(k-1) = H^{n+3/2} of plane k - 1  a in [3, 36), b in [1, TY + 2)
@@ -123,6 +124,7 @@ struct TwoStepMaps {
     CUtensorMap f[6];
     CUtensorMap mat[3];
     int n_mat;  // 1 where Ex, Ey, Ez share one map, else 3
+    std::uint32_t bytes;  // bytes of one plane's boxes (the stage barrier's transaction count)
 };
 
 /// Where the pass writes the fields after its first step: f[c] (full-size arrays, index as
@@ -168,8 +170,7 @@ template <class T, int TY>
 __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char* st, std::uint64_t* bar, int i0, int j0,
                                          int plane) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    const std::uint32_t bytes = 6u * kTsW * ts_rows<TY>() * sizeof(T) + std::uint32_t(maps.n_mat) * kTsWm * ts_rows<TY>() * 2u;
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(maps.bytes) : "memory");
     for (int c = 0; c < 6; ++c)
         asm volatile(
             "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
@@ -180,7 +181,7 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
         asm volatile(
             "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
                 smem_addr(st + 6 * ts_field_slot<T, TY>() + c * ts_mat_slot<TY>())),
-            "l"(reinterpret_cast<std::uint64_t>(&maps.mat[c])), "r"(i0 - 8), "r"(j0 - 2), "r"(plane), "r"(smem_addr(bar))
+            "l"(reinterpret_cast<std::uint64_t>(&maps.mat[c])), "r"(i0 - 8), "r"(j0 - 1), "r"(plane), "r"(smem_addr(bar))
             : "memory");
 #endif
 }
@@ -410,12 +411,12 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 if (vB) {
                     using M = const std::uint16_t[R][kTsWm];
                     M& m0 = *reinterpret_cast<M*>(st + 6 * kFs);
-                    mx = m0[b][a + 4];
+                    mx = m0[b - 1][a + 4];
                     if (maps.n_mat == 3) {
                         M& m1 = *reinterpret_cast<M*>(st + 6 * kFs + ts_mat_slot<TY>());
                         M& m2 = *reinterpret_cast<M*>(st + 6 * kFs + 2 * ts_mat_slot<TY>());
-                        my = m1[b][a + 4];
-                        mz = m2[b][a + 4];
+                        my = m1[b - 1][a + 4];
+                        mz = m2[b - 1][a + 4];
                     } else {
                         my = mx;
                         mz = mx;
@@ -732,13 +733,13 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 F& Ez = *reinterpret_cast<F*>(st + 2 * kFs);
                 using M = const std::uint16_t[R][kTsWm];
                 M& mm0 = *reinterpret_cast<M*>(st + 6 * kFs);
-                const unsigned mx = mm0[b][a + 4];
+                const unsigned mx = mm0[b - 1][a + 4];
                 unsigned my = mx, mz = mx;
                 if constexpr (M3) {
                     M& mm1 = *reinterpret_cast<M*>(st + 6 * kFs + ts_mat_slot<TY>());
                     M& mm2 = *reinterpret_cast<M*>(st + 6 * kFs + 2 * ts_mat_slot<TY>());
-                    my = mm1[b][a + 4];
-                    mz = mm2[b][a + 4];
+                    my = mm1[b - 1][a + 4];
+                    mz = mm2[b - 1][a + 4];
                 }
                 m1[0][0] = mx | my << 16;
                 m1[0][1] = mz;
