@@ -1265,7 +1265,10 @@ private:
     // registers), 8 rows 75.9 (13 warps of 416 threads, 72 registers with spills; the 33 halo
     // threads take two warps), 6 rows 73.5 (10 warps; no longer built); 1024^3 with 7 rows
     // 87.2 (session 20).
-    static constexpr int kTsStages = 4;
+    // Stages: 5 (float32 7 rows: 105 KB of shared memory per block, still two per SM; float64:
+    // 207 KB, one). H200, bench 512^3, one call each: float32 82.4 against 81.5 with 4, float64
+    // 47.4 against 45.8 (session 21).
+    static constexpr int kTsStages = 5;
     static int ts_rows_setting() {
         const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_ROWS");
         return sizeof(T) == 4 && !(e && std::atoi(e) == 8) ? 7 : 8;
