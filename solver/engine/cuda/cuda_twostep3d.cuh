@@ -50,8 +50,17 @@
 //
 // Measured (H200, golightly-cli bench --dims 3 --size 512,512,512, float32, CPML on all
 // faces, a flux plane and a flux box; 2026-11-28, docs/performance.md "Two steps per pass"
-// and its second and third runs): 80.3 Gcells/s against 52.2 for one step per pass in the
-// same call (session 18's first version: 60.2-62.0, session 19's 75.9-76.3); 1024^3 89.4.
+// and the runs after it): 81.1-83.4 Gcells/s (the figure moves by about 2 % between
+// machines; session 20's 79.8 gave 81.1 in the same call) against 52.1 for one step per pass
+// (session 18's first version: 60.2-62.0, session 19's 75.9-76.3); 1024^3 92.7-94.4.
+// What bounds it (Nsight Compute, session 21, one pass of 3.03-3.07 ms): the L2, not DRAM
+// (2.95 TB/s, 61 % of its peak) nor issue (63 %): the link between the H200's two L2
+// partitions was busy 93 % of the cycles and the L2 tag lookups 81-85 %. The tiles read 2.4
+// times the sectors the owned cells hold (x halo: 6 sectors per row for 4; y halo: TY + 4
+// rows for TY), and the near partition misses 62-65 % of them. One barrier per plane instead
+// of two (all four phases skewed, the own cell's z neighbours from registers: 8 shared loads
+// less per plane), thread-block clusters of 2 to 8 tiles (co-scheduled, no synchronization)
+// and other L2 promotions were measured and dropped (docs/performance.md, session 21).
 // Session 19, before 7-row tiles and the constant map count (2.08 G warp instructions per
 // pass since): Nsight Compute, one pass at 512^3: 3.34 ms, 5.6 GB read
 // and 3.8 GB written, 2.39 G warp instructions with 69 % of the issue slots busy and 28 % of
@@ -199,8 +208,8 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 // kernel in 80 registers without spills. With TY = 8 it is 416 threads (13 warps: the 33 halo
 // threads take two), at most 78 registers (65536 / 832), which ptxas makes 72 with 40 B of
 // spills; forcing 80 (__maxnreg__) left one block per SM: 60.9 Gcells/s against 75.9 (H200,
-// 512^3, session 20). float64 (TY = 8): one block per SM (its shared memory: 177 KB), 128
-// registers.
+// 512^3, session 20). float64 (TY = 8): one block per SM (its shared memory: 207 KB with five
+// stages), 128 registers.
 template <class T, int TY, int ST>
 __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && sizeof(T) == 4 ? 2 : 1)
     update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap, TwoStepChunks chunks) {
