@@ -541,6 +541,14 @@ constexpr int tma_min_blocks() {  // blocks per SM the shared memory allows (227
 __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
     return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
+/// The 32-byte sector holding *p into L2 (prefetch.global.L2): no registers held, no traffic
+/// of its own (the same bytes, earlier). The CPML psi a plane ahead in update_he3_tma and
+/// update_he3_two.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#endif
+}
 __device__ __forceinline__ void tma_wait(std::uint64_t* bar, std::uint32_t parity) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile(
@@ -689,11 +697,7 @@ __global__ void __launch_bounds__(kTmaTx * (ROWS + 2), tma_min_blocks<T, ROWS, S
             // that latency). No traffic of its own: the same bytes, earlier.
             const int kp = k + g.psi_ahead;
             if (g.psi_ahead > 0 && cell && kp < k1) {
-                auto pre = [&](int comp, int axis) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[comp][axis] + psi_index(g, axis, i, j, kp)));
-#endif
-                };
+                auto pre = [&](int comp, int axis) { prefetch_l2(g.psi[comp][axis] + psi_index(g, axis, i, j, kp)); };
                 if (sx) { pre(4, 0); pre(5, 0); if (own) { pre(1, 0); pre(2, 0); } }
                 if (sy) { pre(3, 1); pre(5, 1); if (own) { pre(0, 1); pre(2, 1); } }
                 if (kp < g.lo[2] || kp >= g.hi[2]) { pre(3, 2); pre(4, 2); if (own) { pre(0, 2); pre(1, 2); } }

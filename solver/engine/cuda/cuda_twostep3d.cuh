@@ -363,14 +363,21 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 }
                 const int kp = k + 1;
                 if (g.psi_ahead > 0 && ig && kp < k1 + 1 && kp < nz) {  // GOLIGHTLY_CUDA3D_PSI_AHEAD=0: none
-                    auto pre = [&](const T* p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-                        asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-#endif
-                    };
-                    if (sy) { const std::size_t qy = qy_of(kp); pre(g.psi[3][1] + qy); pre(g.psi[5][1] + qy); pre(g.psi[0][1] + qy); pre(g.psi[2][1] + qy); }
-                    if (kp < g.lo[2] || kp >= g.hi[2]) { const std::size_t qz = qz_of(kp); pre(g.psi[3][2] + qz); pre(g.psi[4][2] + qz); pre(g.psi[0][2] + qz); pre(g.psi[1][2] + qz); }
-                    if (sx) { const std::size_t qx = qx_of(kp); pre(g.psi[4][0] + qx); pre(g.psi[5][0] + qx); pre(g.psi[1][0] + qx); pre(g.psi[2][0] + qx); }
+                    if (sy) {
+                        const std::size_t qy = qy_of(kp);
+                        prefetch_l2(g.psi[3][1] + qy); prefetch_l2(g.psi[5][1] + qy);
+                        prefetch_l2(g.psi[0][1] + qy); prefetch_l2(g.psi[2][1] + qy);
+                    }
+                    if (kp < g.lo[2] || kp >= g.hi[2]) {
+                        const std::size_t qz = qz_of(kp);
+                        prefetch_l2(g.psi[3][2] + qz); prefetch_l2(g.psi[4][2] + qz);
+                        prefetch_l2(g.psi[0][2] + qz); prefetch_l2(g.psi[1][2] + qz);
+                    }
+                    if (sx) {
+                        const std::size_t qx = qx_of(kp);
+                        prefetch_l2(g.psi[4][0] + qx); prefetch_l2(g.psi[5][0] + qx);
+                        prefetch_l2(g.psi[1][0] + qx); prefetch_l2(g.psi[2][0] + qx);
+                    }
                 }
             }
             tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
@@ -658,12 +665,10 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 const int kp = k + 1, posp = AX == 2 ? kp : pos_t;
                 if (g.psi_ahead > 0 && act && kp <= k1 && posp >= 0 && posp < n_ax && slab_of(posp)) {
                     const std::size_t qa = psi_at(kp);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[kH0][AX] + qa));
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[kH1][AX] + qa));
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[kE0][AX] + qa));
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(g.psi[kE1][AX] + qa));
-#endif
+                    prefetch_l2(g.psi[kH0][AX] + qa);
+                    prefetch_l2(g.psi[kH1][AX] + qa);
+                    prefetch_l2(g.psi[kE0][AX] + qa);
+                    prefetch_l2(g.psi[kE1][AX] + qa);
                 }
             }
             const bool captured = k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
