@@ -55,9 +55,10 @@
 // (session 18's first version: 60.2-62.0, session 19's 75.9-76.3); 1024^3 92.7-94.4.
 // What bounds it (Nsight Compute, session 21, one pass of 3.03-3.07 ms): the L2, not DRAM
 // (2.95 TB/s, 61 % of its peak) nor issue (63 %): the link between the H200's two L2
-// partitions was busy 93 % of the cycles and the L2 tag lookups 81-85 %. The tiles read 2.4
-// times the sectors the owned cells hold (x halo: 6 sectors per row for 4; y halo: TY + 4
-// rows for TY), and the near partition misses 62-65 % of them. One barrier per plane instead
+// partitions was busy 93 % of the cycles and the L2 tag lookups 81-85 %. The SMs read 3.2
+// times the sectors of every cell's fields and map once, 2.4 times from the tile windows
+// alone (x halo: 6 sectors per row for 4; y halo: TY + 4 rows for TY); about half of all
+// sectors read and written cross the partition link. One barrier per plane instead
 // of two (all four phases skewed, the own cell's z neighbours from registers: 8 shared loads
 // less per plane), thread-block clusters of 2 to 8 tiles (co-scheduled, no synchronization)
 // and other L2 promotions were measured and dropped (docs/performance.md, session 21).
