@@ -60,7 +60,8 @@
 //                           the output (and the E ones into the capture set)
 //      monitors.after_step  step k, on the capture set; flip; the extensions rebound
 //   2. sources.after_e ... monitors.after_step of step k + 1 as above.
-// The distributed engine steps its subdomains one step at a time (one step per pass there).
+// The distributed engine steps its subdomains one step at a time (one step per pass there;
+// subdomain scenes get no capture set).
 //
 // Split steps (engine.hpp; the distributed engine's overlap mode): step_begin = phase 0's
 // TF/SF lines and H sources and corrections, step_interior = the bulk update of the planes
@@ -258,7 +259,8 @@ public:
         if (lo < 0 || hi < 0) throw std::invalid_argument("set_split_margins: margins must be >= 0");
         margin_lo_ = lo;
         margin_hi_ = hi;
-        // A subdomain of the distributed engine steps one step at a time: no capture set.
+        // A subdomain of the distributed engine steps one step at a time (setup_two_step
+        // refuses scenes with an active window; this covers any other engine split this way).
         if (two_step_) {
             destroy_graph();
             two_step_ = false;
@@ -486,13 +488,16 @@ private:
 
     /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: the
     /// bulk's conditions (Bulk3::two_step_refusal), no dispersive, anisotropic or TF/SF cells,
-    /// and device memory for the capture set. GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per
+    /// a scene that is not a subdomain, and device memory for the capture set. GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per
     /// pass; =require throws RunError (with the reason) where it does not apply (tests).
     void setup_two_step() {
         two_step_ = false;
         const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
         const bool require = e && std::string(e) == "require";
         std::string why = bulk_.two_step_refusal();
+        // The distributed engine's subdomains (scene window active) step one step at a time
+        // (set_split_margins): no capture set for them.
+        if (why.empty() && sc_.window.active) why = "the scene is a subdomain of the distributed engine";
         bool dispersive = false;
         for (int c = 0; c < 3; ++c) dispersive = dispersive || !sc_.dispersive[c].cells.empty();
         if (why.empty() && dispersive) why = "the scene has dispersive cells";
