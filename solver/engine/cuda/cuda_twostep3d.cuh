@@ -388,21 +388,19 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 T tx_y = Ez[b + 1][a] - ez, tx_z = Ny[b][a] - ey;
                 T ty_x = Ez[b][a + 1] - ez, ty_z = Nx[b][a] - ex;
                 T tz_x = Ey[b][a + 1] - ey, tz_y = Ex[b + 1][a] - ex;
-                {
-                    if (ig && kin) {
-                        const bool sz = k < g.lo[2] || k >= g.hi[2];
-                        if (sy) {
-                            tx_y = ts_term<kNp>(tx_y, pY + 3 * kNp, ph[0]);
-                            tz_y = ts_term<kNp>(tz_y, pY + 3 * kNp, ph[5]);
-                        }
-                        if (sz) {
-                            tx_z = ts_term<kNp>(tx_z, pZ0 + (k - kb) + 3 * kNp, ph[1]);
-                            ty_z = ts_term<kNp>(ty_z, pZ0 + (k - kb) + 3 * kNp, ph[3]);
-                        }
-                        if (sx) {
-                            ty_x = ts_term<kNp>(ty_x, pX + 3 * kNp, ph[2]);
-                            tz_x = ts_term<kNp>(tz_x, pX + 3 * kNp, ph[4]);
-                        }
+                if (ig && kin) {
+                    const bool sz = k < g.lo[2] || k >= g.hi[2];
+                    if (sy) {
+                        tx_y = ts_term<kNp>(tx_y, pY + 3 * kNp, ph[0]);
+                        tz_y = ts_term<kNp>(tz_y, pY + 3 * kNp, ph[5]);
+                    }
+                    if (sz) {
+                        tx_z = ts_term<kNp>(tx_z, pZ0 + (k - kb) + 3 * kNp, ph[1]);
+                        ty_z = ts_term<kNp>(ty_z, pZ0 + (k - kb) + 3 * kNp, ph[3]);
+                    }
+                    if (sx) {
+                        ty_x = ts_term<kNp>(ty_x, pX + 3 * kNp, ph[2]);
+                        tz_x = ts_term<kNp>(tz_x, pX + 3 * kNp, ph[4]);
                     }
                 }
                 const bool z = !(ig && kin), pmc_z = g.pmc[2] && k == nz - 1;
@@ -444,21 +442,19 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                     T tx_y = h1z - sH1[p][2][b - 1][a], tx_z = h1y - sH1[q][1][b][a];
                     T ty_x = h1z - sH1[p][2][b][a - 1], ty_z = h1x - sH1[q][0][b][a];
                     T tz_x = h1y - sH1[p][1][b][a - 1], tz_y = h1x - sH1[p][0][b - 1][a];
-                    {
-                        if (ig && kin) {
-                            const bool sz = k < g.lo[2] || k >= g.hi[2];
-                            if (sy) {
-                                tx_y = ts_term<kNp>(tx_y, pY, pe[0]);
-                                tz_y = ts_term<kNp>(tz_y, pY, pe[5]);
-                            }
-                            if (sz) {
-                                tx_z = ts_term<kNp>(tx_z, pZ0 + (k - kb), pe[1]);
-                                ty_z = ts_term<kNp>(ty_z, pZ0 + (k - kb), pe[3]);
-                            }
-                            if (sx) {
-                                ty_x = ts_term<kNp>(ty_x, pX, pe[2]);
-                                tz_x = ts_term<kNp>(tz_x, pX, pe[4]);
-                            }
+                    if (ig && kin) {
+                        const bool sz = k < g.lo[2] || k >= g.hi[2];
+                        if (sy) {
+                            tx_y = ts_term<kNp>(tx_y, pY, pe[0]);
+                            tz_y = ts_term<kNp>(tz_y, pY, pe[5]);
+                        }
+                        if (sz) {
+                            tx_z = ts_term<kNp>(tx_z, pZ0 + (k - kb), pe[1]);
+                            ty_z = ts_term<kNp>(ty_z, pZ0 + (k - kb), pe[3]);
+                        }
+                        if (sx) {
+                            ty_x = ts_term<kNp>(ty_x, pX, pe[2]);
+                            tz_x = ts_term<kNp>(tz_x, pX, pe[4]);
                         }
                     }
                     const bool z = !(ig && kin), pec_z = g.pec[2] && k == 0;
@@ -487,35 +483,33 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 T tz_x = sE1[q][1][b][a + 1] - e1py, tz_y = sE1[q][0][b + 1][a] - e1px;
                 const bool write = own && km >= k0;  // km < k1 always
                 const std::size_t c = std::size_t(km) * plane + col;
-                {
-                    if (ig && kmin) {
-                        const bool sz = km < g.lo[2] || km >= g.hi[2];
-                        if (sy) {
-                            tx_y = ts_term<kNp>(tx_y, pY + 3 * kNp, pph[0]);
-                            tz_y = ts_term<kNp>(tz_y, pY + 3 * kNp, pph[5]);
-                            if (write) {
-                                const std::size_t qy = qy_of(km);
-                                g.psi_out[3][1][qy] = pph[0];
-                                g.psi_out[5][1][qy] = pph[5];
-                            }
+                if (ig && kmin) {
+                    const bool sz = km < g.lo[2] || km >= g.hi[2];
+                    if (sy) {
+                        tx_y = ts_term<kNp>(tx_y, pY + 3 * kNp, pph[0]);
+                        tz_y = ts_term<kNp>(tz_y, pY + 3 * kNp, pph[5]);
+                        if (write) {
+                            const std::size_t qy = qy_of(km);
+                            g.psi_out[3][1][qy] = pph[0];
+                            g.psi_out[5][1][qy] = pph[5];
                         }
-                        if (sz) {
-                            tx_z = ts_term<kNp>(tx_z, pZ0 + (km - kb) + 3 * kNp, pph[1]);
-                            ty_z = ts_term<kNp>(ty_z, pZ0 + (km - kb) + 3 * kNp, pph[3]);
-                            if (write) {
-                                const std::size_t qz = qz_of(km);
-                                g.psi_out[3][2][qz] = pph[1];
-                                g.psi_out[4][2][qz] = pph[3];
-                            }
+                    }
+                    if (sz) {
+                        tx_z = ts_term<kNp>(tx_z, pZ0 + (km - kb) + 3 * kNp, pph[1]);
+                        ty_z = ts_term<kNp>(ty_z, pZ0 + (km - kb) + 3 * kNp, pph[3]);
+                        if (write) {
+                            const std::size_t qz = qz_of(km);
+                            g.psi_out[3][2][qz] = pph[1];
+                            g.psi_out[4][2][qz] = pph[3];
                         }
-                        if (sx) {
-                            ty_x = ts_term<kNp>(ty_x, pX + 3 * kNp, pph[2]);
-                            tz_x = ts_term<kNp>(tz_x, pX + 3 * kNp, pph[4]);
-                            if (write) {
-                                const std::size_t qx = qx_of(km);
-                                g.psi_out[4][0][qx] = pph[2];
-                                g.psi_out[5][0][qx] = pph[4];
-                            }
+                    }
+                    if (sx) {
+                        ty_x = ts_term<kNp>(ty_x, pX + 3 * kNp, pph[2]);
+                        tz_x = ts_term<kNp>(tz_x, pX + 3 * kNp, pph[4]);
+                        if (write) {
+                            const std::size_t qx = qx_of(km);
+                            g.psi_out[4][0][qx] = pph[2];
+                            g.psi_out[5][0][qx] = pph[4];
                         }
                     }
                 }
