@@ -32,6 +32,10 @@
 # $BUILD-mpi; `mpirun -np 2` GPU ranks against the in-process `--devices 2` run of
 # tests/data/mpi/mpi3d_gpu_bench.glproj (tests/mpi/mpi_run_test.sh compare: equal CSVs,
 # both wall times and the Mcells/s of each).
+# --probes (issue 15): only the GPU probes of engine/cuda/probes: golightly-probe-l2-sides
+# (which L2 partition each SM reads through) and golightly-probe-two-step-floor (the memory
+# floor of a two-step pass for the tile shapes in PROBE_SHAPES, default the probe's own list;
+# PROBE_SIZE cells per axis, default 512). One summary line per result.
 # DEVDEPS: Debian packages unpacked by shared/device/prepare.sh (Catch2, nlohmann-json,
 # Eigen, CLI11, libpng, zlib headers and static libraries; libspectra-dev too for the 2D
 # mode solver, else the mode-source examples are skipped):
@@ -43,7 +47,7 @@ cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
-SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1; BENCH3D=0
+SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1; BENCH3D=0; PROBES=0
 for a in "$@"; do
   case $a in
     --sanitize3d) SANITIZE3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
@@ -55,6 +59,7 @@ for a in "$@"; do
     --no-bench) BENCH=0 ;;
     --no-examples) EXAMPLES=0 ;;
     --bench3d) BENCH3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
+    --probes) PROBES=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -102,6 +107,7 @@ fi
 # golightly-cli bench (driver helper) when it builds; the GPU test binary's --bench otherwise.
 ninja -C "$BUILD" golightly-cli >> "$LOG/build.log" 2>&1 || true
 ninja -C "$BUILD" golightly_gl_interop_check >> "$LOG/build.log" 2>&1 || true
+ninja -C "$BUILD" golightly-probe-l2-sides golightly-probe-two-step-floor >> "$LOG/build.log" 2>&1 || true
 echo "build ok ($(( $(date +%s) - t0 )) s)"
 [ $BUILD_ONLY = 1 ] && exit 0
 T=$BUILD/tests/golightly_gpu_tests
@@ -277,6 +283,17 @@ if [ $MPI_ONLY = 1 ]; then
   echo "== mpirun -np 2 GPU ranks vs --devices 2 in one process ($STEPS steps of mpi3d_gpu_bench)"
   bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" $R/usr/bin/mpirun.openmpi \
     tests/data/mpi/mpi3d_gpu_bench.glproj 2 /tmp/golightly-mpi-gpu 2>&1 | tee "$LOG/mpi_gpu.log"
+  exit 0
+fi
+if [ $PROBES = 1 ]; then
+  echo "== GPU probes (engine/cuda/probes)"
+  "$BUILD/solver/golightly-probe-l2-sides" > "$LOG/probe_l2_sides.txt" 2>&1; rc=$?
+  note "probe l2-sides (rc=$rc): $(head -1 "$LOG/probe_l2_sides.txt")"
+  # shellcheck disable=SC2086
+  "$BUILD/solver/golightly-probe-two-step-floor" ${PROBE_SIZE:-512} ${PROBE_SHAPES:-} > "$LOG/probe_two_step_floor.txt" 2>&1; rc=$?
+  note "probe two-step-floor (rc=$rc):"
+  while IFS= read -r line; do note "  $line"; done < "$LOG/probe_two_step_floor.txt"
+  cat "$LOG/probe_l2_sides.txt" "$LOG/probe_two_step_floor.txt"
   exit 0
 fi
 if [ $BENCH3D = 1 ]; then
