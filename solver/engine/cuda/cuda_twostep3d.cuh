@@ -53,15 +53,17 @@
 // and the runs after it): 81.1-83.4 Gcells/s (the figure moves by about 2 % between
 // machines; session 20's 79.8 gave 81.1 in the same call) against 52.1 for one step per pass
 // (session 18's first version: 60.2-62.0, session 19's 75.9-76.3); 1024^3 92.7-94.4.
-// What bounds it (Nsight Compute, session 21, one pass of 3.03-3.07 ms): the L2, not DRAM
-// (2.95 TB/s, 61 % of its peak) nor issue (63 %): the link between the H200's two L2
-// partitions was busy 93 % of the cycles and the L2 tag lookups 81-85 %. The SMs read 3.2
-// times the sectors of every cell's fields and map once, 2.4 times from the tile windows
-// alone (x halo: 6 sectors per row for 4; y halo: TY + 4 rows for TY); about half of all
-// sectors read and written cross the partition link. One barrier per plane instead
-// of two (all four phases skewed, the own cell's z neighbours from registers: 8 shared loads
-// less per plane), thread-block clusters of 2 to 8 tiles (co-scheduled, no synchronization)
-// and other L2 promotions were measured and dropped (docs/performance.md, session 21).
+// What bounds it (Nsight Compute, sessions 21 and 22, one pass of 3.03-3.07 ms): neither
+// DRAM (2.95 TB/s, 61 % of its peak) nor issue (63 %) nor the link between the H200's two L2
+// partitions alone (93 % busy; tiles ordered by L2 side cut its traffic by a fifth, 77 %
+// busy, and the pass took 3.08 ms). The pass's loads and stores alone, with no arithmetic,
+// take 2.30-2.34 ms; its arithmetic, psi and stores alone, with no field loads, 2.61 ms;
+// together 3.05 (docs/performance.md, "The memory floor of the two-step pass"). The SMs read
+// 3.2 times the sectors of every cell's fields and map once, 2.4 times from the tile windows
+// alone (x halo: 6 sectors per row for 4; y halo: TY + 4 rows for TY). One barrier per plane
+// instead of two (all four phases skewed, the own cell's z neighbours from registers: 8
+// shared loads less per plane), thread-block clusters of 2 to 8 tiles (co-scheduled, no
+// synchronization) and other L2 promotions were measured and dropped (session 21).
 // Session 19, before 7-row tiles and the constant map count (2.08 G warp instructions per
 // pass since): Nsight Compute, one pass at 512^3: 3.34 ms, 5.6 GB read
 // and 3.8 GB written, 2.39 G warp instructions with 69 % of the issue slots busy and 28 % of
