@@ -488,8 +488,9 @@ private:
 
     /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: the
     /// bulk's conditions (Bulk3::two_step_refusal), no dispersive, anisotropic or TF/SF cells,
-    /// a scene that is not a subdomain, and device memory for the capture set. GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per
-    /// pass; =require throws RunError (with the reason) where it does not apply (tests).
+    /// a scene that is not a subdomain, and device memory for the capture set.
+    /// GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per pass; =require throws RunError (with
+    /// the reason) where it does not apply (tests).
     void setup_two_step() {
         two_step_ = false;
         const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
