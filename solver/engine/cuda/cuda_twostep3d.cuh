@@ -207,12 +207,16 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 // straddled two rows and two threads of a warp hit one bank: Nsight Compute counted 42 %
 // of the shared-memory wavefronts as excess (H200, 512^3, 2026-11-28).
 // Registers: float32 two blocks per SM. With TY = 7 (the default, Bulk3::ts_ty_) a block is
-// ts_threads<7>() = 352 threads (10 row warps, one of halo columns), and ptxas fits the
-// kernel in 80 registers without spills. With TY = 8 it is 416 threads (13 warps: the 33 halo
-// threads take two), at most 78 registers (65536 / 832), which ptxas makes 72 with 40 B of
-// spills; forcing 80 (__maxnreg__) left one block per SM: 60.9 Gcells/s against 75.9 (H200,
-// 512^3, session 20). float64 (TY = 8): one block per SM (its shared memory: 207 KB with five
-// stages), 128 registers.
+// ts_threads<7>() = 352 threads (10 row warps, one of halo columns), and ptxas fits the kernel
+// in 80 registers without spills. With TY = 8 it is 416 threads (13 warps: the 33 halo threads
+// take two), at most 78 registers (65536 / 832), which ptxas makes 72 with a 16 B stack frame
+// of spills (40 B before the general loop's CPML terms went into cpml_terms); forcing 80
+// (__maxnreg__) left one block per SM: 60.9 Gcells/s against 75.9 (H200, 512^3, session 20).
+// float64 (TY = 8): one block per SM (its shared memory: 207 KB with five stages), 128
+// registers and, since cpml_terms, an 8 B stack frame of spills (none before). Neither
+// speed changed (H200, 512^3, alternated in one call: float64 47.28 and 47.29 Gcells/s
+// against 47.33 and 47.22 before; float32 with TY = 7, no spills either way, 81.61 and 81.54
+// against 81.58 and 81.51).
 template <class T, int TY, int ST>
 __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && sizeof(T) == 4 ? 2 : 1)
     update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap, TwoStepChunks chunks) {
@@ -311,6 +315,28 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
             ts_issue<T, TY>(maps, ts_smem + (r % ST) * kSt, bar + r % ST, i0, j0, kb + r);
         }
     };
+    // The general loop's CPML terms of one update at plane kk (phases A to D): for each axis
+    // whose slab holds the thread's cell, its two differences among d = (tx_y, tx_z, ty_x,
+    // ty_z, tz_x, tz_y) corrected with their psi, ps[u] for d[u]; pr: 0 for E's profiles, 3 kNp
+    // for H's. out >= 0 (the second step): ps then goes to psi_out[out + u / 2], out = 3 for H,
+    // 0 for E.
+    auto cpml_terms = [&](T (&d)[6], T (&ps)[6], int kk, int pr, int out) {
+        const bool sz = kk < g.lo[2] || kk >= g.hi[2];
+#pragma unroll
+        for (int n = 0; n < 3; ++n) {  // y, z, x
+            const int ax = n == 0 ? 1 : n == 1 ? 2 : 0;
+            if (!(ax == 0 ? sx : ax == 1 ? sy : sz)) continue;
+            const int u0 = ax == 0 ? 2 : ax == 1 ? 0 : 1, u1 = ax == 0 ? 4 : ax == 1 ? 5 : 3;
+            const T* prof = (ax == 0 ? pX : ax == 1 ? pY : pZ0 + (kk - kb)) + pr;
+            d[u0] = ts_term<kNp>(d[u0], prof, ps[u0]);
+            d[u1] = ts_term<kNp>(d[u1], prof, ps[u1]);
+            if (out >= 0) {
+                const std::size_t q = ax == 0 ? qx_of(kk) : ax == 1 ? qy_of(kk) : qz_of(kk);
+                g.psi_out[out + u0 / 2][ax][q] = ps[u0];
+                g.psi_out[out + u1 / 2][ax][q] = ps[u1];
+            }
+        }
+    };
     // The general loop: CPML terms where a cell lies in a slab, cells on and beyond the faces.
     auto planes = [&]() {
         // Own cell's values of the last two planes (the z walk's registers).
@@ -387,28 +413,13 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
             // ---- A: H1(k) ----
             if (act) {
                 const T ex = Ex[b][a], ey = Ey[b][a], ez = Ez[b][a];
-                T tx_y = Ez[b + 1][a] - ez, tx_z = Ny[b][a] - ey;
-                T ty_x = Ez[b][a + 1] - ez, ty_z = Nx[b][a] - ex;
-                T tz_x = Ey[b][a + 1] - ey, tz_y = Ex[b + 1][a] - ex;
-                if (ig && kin) {
-                    const bool sz = k < g.lo[2] || k >= g.hi[2];
-                    if (sy) {
-                        tx_y = ts_term<kNp>(tx_y, pY + 3 * kNp, ph[0]);
-                        tz_y = ts_term<kNp>(tz_y, pY + 3 * kNp, ph[5]);
-                    }
-                    if (sz) {
-                        tx_z = ts_term<kNp>(tx_z, pZ0 + (k - kb) + 3 * kNp, ph[1]);
-                        ty_z = ts_term<kNp>(ty_z, pZ0 + (k - kb) + 3 * kNp, ph[3]);
-                    }
-                    if (sx) {
-                        ty_x = ts_term<kNp>(ty_x, pX + 3 * kNp, ph[2]);
-                        tz_x = ts_term<kNp>(tz_x, pX + 3 * kNp, ph[4]);
-                    }
-                }
+                T d[6] = {Ez[b + 1][a] - ez, Ny[b][a] - ey, Ez[b][a + 1] - ez,
+                          Nx[b][a] - ex,     Ey[b][a + 1] - ey, Ex[b + 1][a] - ex};
+                if (ig && kin) cpml_terms(d, ph, k, 3 * kNp, -1);
                 const bool z = !(ig && kin), pmc_z = g.pmc[2] && k == nz - 1;
-                h1x = (z || pmc_y || pmc_z) ? T(0) : Hx[b][a] + g.S * (-tx_y + tx_z);
-                h1y = (z || pmc_x || pmc_z) ? T(0) : Hy[b][a] + g.S * (ty_x - ty_z);
-                h1z = (z || pmc_x || pmc_y) ? T(0) : Hz[b][a] + g.S * (-tz_x + tz_y);
+                h1x = (z || pmc_y || pmc_z) ? T(0) : Hx[b][a] + g.S * (-d[0] + d[1]);
+                h1y = (z || pmc_x || pmc_z) ? T(0) : Hy[b][a] + g.S * (d[2] - d[3]);
+                h1z = (z || pmc_x || pmc_y) ? T(0) : Hz[b][a] + g.S * (-d[4] + d[5]);
                 sH1[p][0][b][a] = h1x;
                 sH1[p][1][b][a] = h1y;
                 sH1[p][2][b][a] = h1z;
@@ -441,28 +452,13 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                     cx = g.table[mx];
                     cy = maps.n_mat == 3 ? g.table[my] : cx;
                     cz = maps.n_mat == 3 ? g.table[mz] : cx;
-                    T tx_y = h1z - sH1[p][2][b - 1][a], tx_z = h1y - sH1[q][1][b][a];
-                    T ty_x = h1z - sH1[p][2][b][a - 1], ty_z = h1x - sH1[q][0][b][a];
-                    T tz_x = h1y - sH1[p][1][b][a - 1], tz_y = h1x - sH1[p][0][b - 1][a];
-                    if (ig && kin) {
-                        const bool sz = k < g.lo[2] || k >= g.hi[2];
-                        if (sy) {
-                            tx_y = ts_term<kNp>(tx_y, pY, pe[0]);
-                            tz_y = ts_term<kNp>(tz_y, pY, pe[5]);
-                        }
-                        if (sz) {
-                            tx_z = ts_term<kNp>(tx_z, pZ0 + (k - kb), pe[1]);
-                            ty_z = ts_term<kNp>(ty_z, pZ0 + (k - kb), pe[3]);
-                        }
-                        if (sx) {
-                            ty_x = ts_term<kNp>(ty_x, pX, pe[2]);
-                            tz_x = ts_term<kNp>(tz_x, pX, pe[4]);
-                        }
-                    }
+                    T d[6] = {h1z - sH1[p][2][b - 1][a], h1y - sH1[q][1][b][a], h1z - sH1[p][2][b][a - 1],
+                              h1x - sH1[q][0][b][a],     h1y - sH1[p][1][b][a - 1], h1x - sH1[p][0][b - 1][a]};
+                    if (ig && kin) cpml_terms(d, pe, k, 0, -1);
                     const bool z = !(ig && kin), pec_z = g.pec[2] && k == 0;
-                    e1x = (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
-                    e1y = (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
-                    e1z = (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
+                    e1x = (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (d[0] - d[1]);
+                    e1y = (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-d[2] + d[3]);
+                    e1z = (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (d[4] - d[5]);
                     sE1[p][0][b][a] = e1x;
                     sE1[p][1][b][a] = e1y;
                     sE1[p][2][b][a] = e1z;
@@ -480,45 +476,15 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
             T h2x = 0, h2y = 0, h2z = 0;
             if (k >= k0 && vC) {
                 const bool kmin = km >= 0 && km < nz;
-                T tx_y = sE1[q][2][b + 1][a] - e1pz, tx_z = sE1[p][1][b][a] - e1py;
-                T ty_x = sE1[q][2][b][a + 1] - e1pz, ty_z = sE1[p][0][b][a] - e1px;
-                T tz_x = sE1[q][1][b][a + 1] - e1py, tz_y = sE1[q][0][b + 1][a] - e1px;
+                T d[6] = {sE1[q][2][b + 1][a] - e1pz, sE1[p][1][b][a] - e1py,     sE1[q][2][b][a + 1] - e1pz,
+                          sE1[p][0][b][a] - e1px,     sE1[q][1][b][a + 1] - e1py, sE1[q][0][b + 1][a] - e1px};
                 const bool write = own && km >= k0;  // km < k1 always
                 const std::size_t c = std::size_t(km) * plane + col;
-                if (ig && kmin) {
-                    const bool sz = km < g.lo[2] || km >= g.hi[2];
-                    if (sy) {
-                        tx_y = ts_term<kNp>(tx_y, pY + 3 * kNp, pph[0]);
-                        tz_y = ts_term<kNp>(tz_y, pY + 3 * kNp, pph[5]);
-                        if (write) {
-                            const std::size_t qy = qy_of(km);
-                            g.psi_out[3][1][qy] = pph[0];
-                            g.psi_out[5][1][qy] = pph[5];
-                        }
-                    }
-                    if (sz) {
-                        tx_z = ts_term<kNp>(tx_z, pZ0 + (km - kb) + 3 * kNp, pph[1]);
-                        ty_z = ts_term<kNp>(ty_z, pZ0 + (km - kb) + 3 * kNp, pph[3]);
-                        if (write) {
-                            const std::size_t qz = qz_of(km);
-                            g.psi_out[3][2][qz] = pph[1];
-                            g.psi_out[4][2][qz] = pph[3];
-                        }
-                    }
-                    if (sx) {
-                        ty_x = ts_term<kNp>(ty_x, pX + 3 * kNp, pph[2]);
-                        tz_x = ts_term<kNp>(tz_x, pX + 3 * kNp, pph[4]);
-                        if (write) {
-                            const std::size_t qx = qx_of(km);
-                            g.psi_out[4][0][qx] = pph[2];
-                            g.psi_out[5][0][qx] = pph[4];
-                        }
-                    }
-                }
+                if (ig && kmin) cpml_terms(d, pph, km, 3 * kNp, write ? 3 : -1);
                 const bool z = !(ig && kmin), pmc_z = g.pmc[2] && km == nz - 1;
-                h2x = (z || pmc_y || pmc_z) ? T(0) : h1px + g.S * (-tx_y + tx_z);
-                h2y = (z || pmc_x || pmc_z) ? T(0) : h1py + g.S * (ty_x - ty_z);
-                h2z = (z || pmc_x || pmc_y) ? T(0) : h1pz + g.S * (-tz_x + tz_y);
+                h2x = (z || pmc_y || pmc_z) ? T(0) : h1px + g.S * (-d[0] + d[1]);
+                h2y = (z || pmc_x || pmc_z) ? T(0) : h1py + g.S * (d[2] - d[3]);
+                h2z = (z || pmc_x || pmc_y) ? T(0) : h1pz + g.S * (-d[4] + d[5]);
                 sH2[q][0][b][a] = h2x;
                 sH2[q][1][b][a] = h2y;
                 sH2[q][2][b][a] = h2z;
@@ -531,40 +497,16 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
             __syncthreads();
             // ---- D: E2(k-1) from H2(k-1) (buffer q) and H2(k-2) (buffer p) ----
             if (k >= k0 + 1 && own) {
-                T tx_y = h2z - sH2[q][2][b - 1][a], tx_z = h2y - sH2[p][1][b][a];
-                T ty_x = h2z - sH2[q][2][b][a - 1], ty_z = h2x - sH2[p][0][b][a];
-                T tz_x = h2y - sH2[q][1][b][a - 1], tz_y = h2x - sH2[q][0][b - 1][a];
-                {
-                    const bool sz = km < g.lo[2] || km >= g.hi[2];
-                    if (sy) {
-                        tx_y = ts_term<kNp>(tx_y, pY, ppe[0]);
-                        tz_y = ts_term<kNp>(tz_y, pY, ppe[5]);
-                        const std::size_t qy = qy_of(km);
-                        g.psi_out[0][1][qy] = ppe[0];
-                        g.psi_out[2][1][qy] = ppe[5];
-                    }
-                    if (sz) {
-                        tx_z = ts_term<kNp>(tx_z, pZ0 + (km - kb), ppe[1]);
-                        ty_z = ts_term<kNp>(ty_z, pZ0 + (km - kb), ppe[3]);
-                        const std::size_t qz = qz_of(km);
-                        g.psi_out[0][2][qz] = ppe[1];
-                        g.psi_out[1][2][qz] = ppe[3];
-                    }
-                    if (sx) {
-                        ty_x = ts_term<kNp>(ty_x, pX, ppe[2]);
-                        tz_x = ts_term<kNp>(tz_x, pX, ppe[4]);
-                        const std::size_t qx = qx_of(km);
-                        g.psi_out[1][0][qx] = ppe[2];
-                        g.psi_out[2][0][qx] = ppe[4];
-                    }
-                }
+                T d[6] = {h2z - sH2[q][2][b - 1][a], h2y - sH2[p][1][b][a],     h2z - sH2[q][2][b][a - 1],
+                          h2x - sH2[p][0][b][a],     h2y - sH2[q][1][b][a - 1], h2x - sH2[q][0][b - 1][a]};
+                cpml_terms(d, ppe, km, 0, 0);
                 const bool pec_z = g.pec[2] && km == 0;
                 const std::size_t c = std::size_t(km) * plane + col;
                 const Coef2<T> cpx = g.table[mpx];
                 const Coef2<T> cpy = maps.n_mat == 3 ? g.table[mpy] : cpx, cpz = maps.n_mat == 3 ? g.table[mpz] : cpx;
-                g.E_out[0][c] = (pec_y || pec_z) ? T(0) : cpx.ca * e1px + cpx.cb * (tx_y - tx_z);
-                g.E_out[1][c] = (pec_x || pec_z) ? T(0) : cpy.ca * e1py + cpy.cb * (-ty_x + ty_z);
-                g.E_out[2][c] = (pec_x || pec_y) ? T(0) : cpz.ca * e1pz + cpz.cb * (tz_x - tz_y);
+                g.E_out[0][c] = (pec_y || pec_z) ? T(0) : cpx.ca * e1px + cpx.cb * (d[0] - d[1]);
+                g.E_out[1][c] = (pec_x || pec_z) ? T(0) : cpy.ca * e1py + cpy.cb * (-d[2] + d[3]);
+                g.E_out[2][c] = (pec_x || pec_y) ? T(0) : cpz.ca * e1pz + cpz.cb * (d[4] - d[5]);
             }
         }
     };
