@@ -437,6 +437,18 @@ TEST_CASE("CUDA 3D engine, two steps per pass (GOLIGHTLY_CUDA3D_TWO_STEP=require
                 INFO("rows 8");
                 compare(c, Precision::Float32, 1e-5);
             }
+    // A larger grid with the default chunks and tiles: several tiles along x (the last one 8
+    // columns wide) and y (the last one partial), two chunks in the middle z segment
+    // (ts_chunks: [12, 101) in chunks of 48 at most), CPML slabs of unequal widths on all faces.
+    // Not under compute-sanitizer (gpu-check.sh --sanitize3d sets GOLIGHTLY_TEST_STEP_DIVISOR):
+    // the small scenes above take the same code paths there.
+    if (!std::getenv("GOLIGHTLY_TEST_STEP_DIVISOR")) {
+        Case3 big = {136, 61, 110, {PML, PML, PML}, {8, 6, 10}, {7, 9, 8}, 31};
+        big.dispersive = false;
+        big.tensor = false;
+        compare(big, Precision::Float32, 1e-5);
+        compare(big, Precision::Float64, 1e-11);
+    }
     // The traffic model counts two updates per pass: less than half of one step's 12 s + 6 B.
     Case3 c = kCases[3];
     c.dispersive = false;
