@@ -1176,6 +1176,8 @@ private:
             const cuuint32_t tbox[3] = {kTsWm, cuuint32_t(ts_mat_rows()), 1};
             for (int p = 0; p < 2; ++p) {
                 ts_maps_[p].n_mat = n_mat;
+                // The stage barrier's byte count holds the maps' boxes: here, with n_mat, which a
+                // live edit (upload_materials) can change.
                 std::uint32_t bytes = std::uint32_t(n_mat * kTsWm * ts_mat_rows() * 2);
                 for (int c = 0; c < 6; ++c) bytes += std::uint32_t(kTsW * ts_field_rows(c) * sizeof(T));
                 ts_maps_[p].bytes = bytes;
