@@ -19,11 +19,15 @@
 // group, which must give the complement.
 #include <cuda_runtime.h>
 
+#include "probe_common.cuh"  // check, have_device, probe_name
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <vector>
+
+using namespace golightly::probes;
 
 namespace {
 
@@ -63,21 +67,11 @@ __global__ void probe(const unsigned* buf, int per, unsigned* sm, unsigned long 
     cycles[blockIdx.x] = static_cast<unsigned long long>(t1 - t0) + (v == 0xdeadbeefu ? 1 : 0);
 }
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "golightly-probe-l2-sides: %s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        std::printf("golightly-probe-l2-sides: SKIPPED (no CUDA device)\n");
-        return 2;
-    }
+    probe_name = "golightly-probe-l2-sides";
+    if (!have_device()) return 2;
     const int dev = argc > 1 ? std::atoi(argv[1]) : 0;
     check(cudaSetDevice(dev), "cudaSetDevice");
     cudaDeviceProp prop{};

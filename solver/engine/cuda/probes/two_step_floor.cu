@@ -28,6 +28,8 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+#include "probe_common.cuh"  // check, have_device, probe_name
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -35,14 +37,10 @@
 #include <string>
 #include <vector>
 
+using namespace golightly::probes;
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) {
-        std::fprintf(stderr, "golightly-probe-two-step-floor: %s: %s\n", what, cudaGetErrorString(e));
-        std::exit(1);
-    }
-}
 
 struct Maps {
     CUtensorMap f[6], mat;
@@ -136,11 +134,8 @@ __global__ void floor_pass(const __grid_constant__ Maps m, Pass p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        std::printf("golightly-probe-two-step-floor: SKIPPED (no CUDA device)\n");
-        return 2;
-    }
+    probe_name = "golightly-probe-two-step-floor";
+    if (!have_device()) return 2;
     int a0 = 1, n = 512;
     if (argc > 1 && std::string(argv[1]).find('x') == std::string::npos) n = std::atoi(argv[a0++]);
     std::vector<std::string> shapes(argv + a0, argv + argc);
