@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -149,6 +150,24 @@ template <class T> FieldArrays<T> fields_of(const DevGrid<T>& g) { return {{g.f0
 int field_slot(const Scene& sc, Component c) { return sc.dimensions == 3 ? int(c) : field_slot(sc.polarization, c); }
 
 bool is_magnetic(Component c) { return c == Component::Hx || c == Component::Hy || c == Component::Hz; }
+
+/// The energy read-back behind field_energy() and fields_finite() of the 2D and 3D engines.
+/// d_reduce: two doubles of device memory; [0] the sum the energy kernel adds to, [1] read as
+/// an int, the flag it sets on a non-finite field value. Zeroes both, calls
+/// launch(double* sum, int* nonfinite_flag) to enqueue that kernel on `stream`, then waits for
+/// the pair. Throws std::runtime_error (CUDA_CHECK) on a CUDA error.
+struct EnergyReadback { double sum = 0; bool nonfinite = false; };
+template <class Launch> EnergyReadback read_back_energy(double* d_reduce, cudaStream_t stream, Launch&& launch) {
+    CUDA_CHECK(cudaMemsetAsync(d_reduce, 0, 2 * sizeof(double), stream));
+    launch(d_reduce, reinterpret_cast<int*>(d_reduce + 1));
+    CUDA_CHECK_LAUNCH();
+    double h[2];
+    CUDA_CHECK(cudaMemcpyAsync(h, d_reduce, sizeof(h), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    int flag;
+    std::memcpy(&flag, &h[1], sizeof(int));
+    return {h[0], flag != 0};
+}
 
 /// Block-wide sum of one double per thread (warp shuffles, then one value per warp).
 __device__ double block_sum(double v, double* scratch) {

@@ -78,7 +78,6 @@
 #include <complex>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -649,18 +648,12 @@ private:
     }
 
     void reduce() {
-        CUDA_CHECK(cudaMemsetAsync(d_reduce_, 0, 2 * sizeof(double), stream_));
-        int* flag = reinterpret_cast<int*>(d_reduce_ + 1);
         const int blocks = int(std::min<std::size_t>(4096, (sc_.cells() + 255) / 256));
-        energy3<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), d_reduce_, flag);
-        CUDA_CHECK_LAUNCH();
-        double h[2];
-        CUDA_CHECK(cudaMemcpyAsync(h, d_reduce_, sizeof(h), cudaMemcpyDeviceToHost, stream_));
-        CUDA_CHECK(cudaStreamSynchronize(stream_));
-        host_energy_ = h[0];
-        int f;
-        std::memcpy(&f, &h[1], sizeof(int));
-        host_nonfinite_ = f != 0;
+        const cuda::EnergyReadback r = cuda::read_back_energy(d_reduce_, stream_, [&](double* sum, int* flag) {
+            energy3<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), sum, flag);
+        });
+        host_energy_ = r.sum;
+        host_nonfinite_ = r.nonfinite;
     }
 
     void release() {
