@@ -902,7 +902,7 @@ public:
     }
     /// Why update_he3_two (cuda_twostep3d.cuh) cannot run on this grid ("" when it can):
     /// GOLIGHTLY_CUDA3D_TWO_STEP=0, float64, update_he3_tma not running (tma_refusal), or z
-    /// periodic. The engine adds its own conditions (no dispersive, anisotropic or TF/SF cells).
+    /// periodic. The engine adds its own conditions (no dispersive cells, not a subdomain).
     std::string two_step_refusal() const {
         const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
         if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
@@ -917,26 +917,14 @@ public:
     }
     /// Sets up update_he3_two (call after setup, where two_step_refusal() is ""): its tensor
     /// maps, the capture set and the tile-plane flags of `sample_cells` (flat cell indices the
-    /// monitors read). Throws RunError where the driver refuses a tensor map.
+    /// monitors and the tensor couplings read; set_captured_cells). Throws RunError where the driver refuses a tensor map.
     void setup_two_step(const std::vector<std::int64_t>& sample_cells, cudaStream_t stream) {
         const std::size_t n = std::size_t(g_.n[0]) * g_.n[1] * g_.n[2];
         for (int c = 0; c < 6; ++c) {
             capture_[c].alloc(n * sizeof(T));
             CUDA_CHECK(cudaMemsetAsync(capture_[c].template as<void>(), 0, n * sizeof(T), stream));
         }
-        const int tx = ts_tiles_x(), ty = ts_tiles_y();
-        std::vector<std::uint8_t> flags(std::size_t(tx) * ty * g_.n[2], 0);
-        const std::size_t plane = std::size_t(g_.n[0]) * g_.n[1];
-        captured_tiles_ = 0;
-        for (const std::int64_t c : sample_cells) {
-            if (c < 0 || std::size_t(c) >= n) continue;
-            const std::size_t k = std::size_t(c) / plane, r = std::size_t(c) % plane;
-            const std::size_t j = r / g_.n[0], i = r % g_.n[0];
-            std::uint8_t& f = flags[(k * ty + j / ts_ty_) * tx + i / kTsTx];
-            if (!f) ++captured_tiles_;
-            f = 1;
-        }
-        upload(capture_flags_, flags, stream);
+        set_captured_cells(sample_cells, stream);
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK")) ts_chunk_ = std::max(1, std::atoi(c));
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
@@ -961,8 +949,28 @@ public:
         }
         CUDA_CHECK(cudaStreamSynchronize(stream));  // the flags' host vector
     }
+    /// The tile-planes update_he3_two captures (owned E1, H1 into the capture set): those
+    /// holding any of `cells` (flat indices; others ignored). Called by setup_two_step and on a
+    /// live edit that moves the tensor sites. Synchronizes `stream` (the flags' host vector).
+    void set_captured_cells(const std::vector<std::int64_t>& cells, cudaStream_t stream) {
+        const std::size_t n = std::size_t(g_.n[0]) * g_.n[1] * g_.n[2];
+        const int tx = ts_tiles_x(), ty = ts_tiles_y();
+        std::vector<std::uint8_t> flags(std::size_t(tx) * ty * g_.n[2], 0);
+        const std::size_t plane = std::size_t(g_.n[0]) * g_.n[1];
+        captured_tiles_ = 0;
+        for (const std::int64_t c : cells) {
+            if (c < 0 || std::size_t(c) >= n) continue;
+            const std::size_t k = std::size_t(c) / plane, r = std::size_t(c) % plane;
+            const std::size_t j = r / g_.n[0], i = r % g_.n[0];
+            std::uint8_t& f = flags[(k * ty + j / ts_ty_) * tx + i / kTsTx];
+            if (!f) ++captured_tiles_;
+            f = 1;
+        }
+        upload(capture_flags_, flags, stream);
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
     bool two_step() const { return two_; }
-    /// Back to one step per pass (a live edit that brings anisotropic cells, split steps):
+    /// Back to one step per pass (split steps):
     /// frees the capture set.
     void drop_two_step() {
         two_ = false;

@@ -50,14 +50,22 @@
 //   3. monitors.after_step  DFT sets + time probes
 //
 // Two steps per pass (cuda_twostep3d.cuh; the default where update_he3_two applies: float32 and
-// float64, design 4's conditions, z not periodic, no dispersive, anisotropic or TF/SF cells,
-// memory for the capture set; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass
-// (enqueue_pair; a remaining odd step as above):
-//   0. sources.after_h      H sources of step k into H^{n-1/2}
+// float64, design 4's conditions, z not periodic, no dispersive cells, memory for the capture
+// set; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass (enqueue_pair; a
+// remaining odd step as above):
+//   0. tfsf.before_step     the TF/SF incident lines from n to n+1
+//      sources.after_h      H sources of step k into H^{n-1/2}
+//      tfsf.after_h         TF/SF H corrections of step k (E_inc^n) into H^{n-1/2}
+//      tensor.before_e      E^n of the tensor sites
 //   1. bulk.update_two      E^{n+2}, H^{n+3/2} into the other set; the owned E^{n+1}, H^{n+1/2}
-//                           of the tile-planes holding monitor samples into the capture set
-//      two_step_sources     E sources of step k and H sources of step k + 1, carried into
-//                           the output (and the E ones into the capture set)
+//                           of the tile-planes holding monitor samples or tensor sites into
+//                           the capture set
+//      two_step_sources     E sources of step k          (into the capture set and
+//      two_step_tfsf        TF/SF E corrections of step k (H~_inc^{n+1/2})   carried into
+//      two_step_aniso_*     tensor couplings of step k (dE from the capture set)  the output)
+//      tfsf.before_step     the lines from n+1 to n+2
+//      two_step_sources     H sources of step k + 1      (carried into the output)
+//      two_step_tfsf        TF/SF H corrections of step k + 1 (E_inc^{n+1})
 //      monitors.after_step  step k, on the capture set; flip; the extensions rebound
 //   2. sources.after_e ... monitors.after_step of step k + 1 as above.
 // The distributed engine steps its subdomains one step at a time (one step per pass there;
@@ -434,15 +442,12 @@ public:
         const Scene& edited = *edited_view;
         check_material_update(sc_, edited);  // grid (z included), map sizes, indices, poles
         destroy_graph();
-        // Tensor couplings act between the two steps of a pass: with them, one step per pass.
-        if (two_step_ && !edited.anisotropic.empty()) {
-            two_step_ = false;
-            bulk_.drop_two_step();
-        }
         bulk_.upload_materials(edited, stream_);
         dispersion_.materials_changed(edited, stream_);
         CUDA_CHECK(cudaStreamSynchronize(stream_));
-        tensor_.materials_changed(edited, bulk_.fields(), stream_);  // (the graph is rebuilt anyway)
+        // (the graph is rebuilt anyway); two steps per pass capture the new sites' tile-planes
+        if (tensor_.materials_changed(edited, bulk_.fields(), stream_) && two_step_)
+            bulk_.set_captured_cells(captured_cells(), stream_);
         tfsf_.materials_changed(edited, stream_);  // E corrections carry cb
         materials_ = std::move(edited_view);  // the engine's view of the materials from now on
     }
@@ -486,8 +491,8 @@ private:
     }
 
     /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: the
-    /// bulk's conditions (Bulk3::two_step_refusal), no dispersive, anisotropic or TF/SF cells,
-    /// a scene that is not a subdomain, and device memory for the capture set.
+    /// bulk's conditions (Bulk3::two_step_refusal), no dispersive cells, a scene that is not a
+    /// subdomain, and device memory for the capture set.
     /// GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per pass; =require throws RunError (with
     /// the reason) where it does not apply (tests).
     void setup_two_step() {
@@ -501,8 +506,6 @@ private:
         bool dispersive = false;
         for (int c = 0; c < 3; ++c) dispersive = dispersive || !sc_.dispersive[c].cells.empty();
         if (why.empty() && dispersive) why = "the scene has dispersive cells";
-        if (why.empty() && !sc_.anisotropic.empty()) why = "the scene has anisotropic (tensor) cells";
-        if (why.empty() && !sc_.tfsf.empty()) why = "the scene has a TF/SF source";
         if (why.empty()) {
             std::size_t free_b = 0, total_b = 0;
             CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -515,33 +518,69 @@ private:
             if (require) throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TWO_STEP=require, but " + why);
             return;
         }
-        // Every cell a monitor reads: its tile-plane is captured after the first step.
-        std::vector<std::int64_t> cells;
+        bulk_.setup_two_step(captured_cells(), stream_);
+        two_step_ = true;
+    }
+
+    /// The cells whose tile-planes a two-step pass captures after its first step: every cell a
+    /// monitor reads, and every site of the tensor couplings (their first-step correction is
+    /// formed from the captured E1, two_step_aniso_couple).
+    std::vector<std::int64_t> captured_cells() const {
+        std::vector<std::int64_t> cells = tensor_.site_cells();
         for (const auto& d : sc_.dft_sets) {
             cells.insert(cells.end(), d.cell0.begin(), d.cell0.end());
             cells.insert(cells.end(), d.cell1.begin(), d.cell1.end());
         }
         for (const auto& p : sc_.time_probes) cells.insert(cells.end(), p.cells.begin(), p.cells.end());
-        bulk_.setup_two_step(cells, stream_);
-        two_step_ = true;
+        return cells;
     }
 
-    /// Enqueues steps k and k + 1 as one pass of update_he3_two (cuda_twostep3d.cuh): the H
-    /// sources of step k into H^{n-1/2}, the pass, the E sources of step k and the H sources of
-    /// step k + 1 carried into its output (two_step_sources), the monitors of step k on the
-    /// capture set; then the flip and the rest of step k + 1 in the file header's order.
+    /// Enqueues steps k and k + 1 as one pass of update_he3_two (cuda_twostep3d.cuh). Before
+    /// the pass: the TF/SF lines to n + 1, the H sources and TF/SF H corrections of step k into
+    /// H^{n-1/2}, E^n of the tensor sites. After it, each carried into the output by
+    /// two_step_carry (and the first step's E changes into the capture set): the E sources and
+    /// TF/SF E corrections of step k, then its tensor couplings (dE from the captured E1); the
+    /// TF/SF lines to n + 2; the H sources and TF/SF H corrections of step k + 1. Then the
+    /// monitors of step k on the capture set, the flip, and the rest of step k + 1 in the file
+    /// header's order (its E sources, TF/SF E corrections and tensor couplings).
     void enqueue_pair(int k) {
         const StepLaunch a0{stream_, d_step_, k}, a1{stream_, d_step_, k + 1};
         rebind();
         before_bulk_h(a0);
+        tensor_.before_e(stream_);
         bulk_.update_two(stream_);
-        for (int magnetic = 0; magnetic < 2; ++magnetic) {
+        const cuda::DevGrid3<T> g = bulk_.output_grid();
+        const cuda::TwoStepCapture<T> cap = bulk_.capture();
+        auto carry_sources = [&](int magnetic) {
             const cuda::SourceBatch<T> b = sources_.batch(magnetic);
-            if (b.count == 0) continue;
-            cuda::two_step_sources<T><<<(b.count + 127) / 128, 128, 0, stream_>>>(bulk_.output_grid(), b, bulk_.capture(),
-                                                                                 d_step_, magnetic ? k + 1 : k, magnetic);
+            if (b.count == 0) return;
+            cuda::two_step_sources<T><<<(b.count + 127) / 128, 128, 0, stream_>>>(g, b, cap, d_step_, magnetic ? k + 1 : k,
+                                                                                 magnetic);
+            CUDA_CHECK_LAUNCH();
+        };
+        auto carry_tfsf = [&](int magnetic) {
+            const cuda::TfsfCorrDev<T>& c = magnetic ? tfsf_.h_corrections() : tfsf_.e_corrections();
+            if (c.count == 0) return;
+            cuda::two_step_tfsf<T><<<(c.count + 127) / 128, 128, 0, stream_>>>(g, c, cap, magnetic);
+            CUDA_CHECK_LAUNCH();
+        };
+        carry_sources(0);
+        carry_tfsf(0);
+        if (const int sites = tensor_.total_sites(); sites > 0) {
+            // On the capture set: dE = E1 - E^n, the couplings added to E1 and carried, then E1
+            // (now E^{n+1}) saved as the E^n of step k + 1's couplings.
+            const cuda::AnisoDev<T> a = tensor_.args_on(bulk_.capture_fields());
+            const int blocks = (sites + 255) / 256;
+            cuda::aniso_delta<T><<<blocks, 256, 0, stream_>>>(a);
+            CUDA_CHECK_LAUNCH();
+            cuda::two_step_aniso_couple<T><<<blocks, 256, 0, stream_>>>(g, a, cap);
+            CUDA_CHECK_LAUNCH();
+            cuda::aniso_save<T><<<blocks, 256, 0, stream_>>>(a);
             CUDA_CHECK_LAUNCH();
         }
+        tfsf_.before_step(a1);
+        carry_sources(1);
+        carry_tfsf(1);
         monitors_.rebind(bulk_.capture_fields());
         monitors_.after_step(a0);
         bulk_.flip();

@@ -171,6 +171,23 @@ public:
         launch(2, stream);
     }
 
+    /// Two steps per pass (cuda_twostep3d.cuh two_step_aniso_couple): the kernels' arguments
+    /// with E read from and written to `f` (the capture set) instead of the bound fields.
+    AnisoDev<T> args_on(const FieldArrays<T>& f) const {
+        AnisoDev<T> a = aniso_args_;
+        for (int c = 0; c < 3; ++c)
+            if (slot_[c] >= 0) a.E[c] = f.f[slot_[c]];
+        return a;
+    }
+    /// Listed sites of all components (0 without couplings): one thread each in the kernels.
+    int total_sites() const { return any_aniso_ ? aniso_args_.n[0] + aniso_args_.n[1] + aniso_args_.n[2] : 0; }
+    /// The flat cell indices of every listed site (two steps per pass captures their tile-planes).
+    std::vector<std::int64_t> site_cells() const {
+        std::vector<std::int64_t> v;
+        for (int c = 0; c < 3; ++c) v.insert(v.end(), an_.cells[c].begin(), an_.cells[c].end());
+        return v;
+    }
+
     /// The three kernels above: (2 S + 7) s + (4 S + 12) B per listed site and step.
     double bytes_per_step() const {
         const double S = aniso_args_.slots;

@@ -149,6 +149,12 @@ public:
     /// Phase after_e (after the E sources): E corrections with H~_inc^{n+1/2}.
     void after_e(cudaStream_t stream) const { launch(ec_, stream); }
 
+    /// Two steps per pass (cuda_twostep3d.cuh two_step_tfsf): the H corrections (incident
+    /// values E_inc of the lines' e_old) and the E corrections (H~_inc of the lines' h), for a
+    /// kernel that adds them to a pass's output.
+    const TfsfCorrDev<T>& h_corrections() const { return hc_; }
+    const TfsfCorrDev<T>& e_corrections() const { return ec_; }
+
     /// 12 B + 3 s + 8 B per correction, 96 B per line node (kernels above).
     double bytes_per_step() const { return double(corrections_) * (20.0 + 3.0 * sizeof(T)) + 96.0 * double(line_nodes_); }
 

@@ -83,6 +83,8 @@
 #include <cstdint>
 
 #include "cuda_sources.cuh"  // SourceBatch, waveform_value
+#include "cuda_tensor.cuh"   // AnisoDev, aniso_component
+#include "cuda_tfsf.cuh"     // TfsfCorrDev
 
 namespace golightly::cuda {
 namespace {
@@ -764,22 +766,17 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
     else planes();  // SKEW=0: the inner blocks too (their cells meet no slab or face)
 }
 
-/// One source batch's change to a two-step pass's output (file comment, "Sources and
-/// monitors"): magnetic = 0: E sources of the first step (t = (n + 1/2) dt, n = *d_step +
-/// step_offset), added to E1 (the capture set, where its tile-plane is captured) and carried
-/// into H2, E2 and their psi; magnetic = 1: H sources of the second step (t = n dt with
-/// step_offset one more), added to H2 and carried into E2. g: the pass's grid (E_out, H_out,
-/// psi_out the output set). One thread per source cell; atomics, as several cells share
-/// neighbours. Traffic per source cell: up to 4 H and 20 E cells (value and psi), as atomics.
+/// The change to a two-step pass's output (file comment, "Sources and monitors") from a value
+/// v added between its two steps at flat cell `cell` of component `field` (0..5: Ex .. Hz):
+/// magnetic = false: v added to E1 (E^{n+1}; also to the capture set where its tile-plane is
+/// captured) and carried into H2, E2 and their CPML psi; magnetic = true: v added to H2
+/// (H^{n+3/2}) and carried into E2. g: the pass's grid (E_out, H_out, psi_out the output set).
+/// Atomics, as several cells share neighbours. Traffic: up to 4 H and 20 E cells (value and
+/// psi), as atomics.
 template <class T>
-__global__ void two_step_sources(DevGrid3<T> g, SourceBatch<T> src, TwoStepCapture<T> cap, const long long* d_step,
-                                 int step_offset, int magnetic) {
-    const int n = blockIdx.x * blockDim.x + threadIdx.x;
-    if (n >= src.count) return;
-    const double t = (double(*d_step + step_offset) + src.half) * src.dt;
-    const T v = T(src.weight[n] * waveform_value(src.waveforms[src.source[n]], t));
+__device__ void two_step_carry(const DevGrid3<T>& g, const TwoStepCapture<T>& cap, int cell, int field, T v,
+                               bool magnetic) {
     const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
-    const int cell = src.cell[n], field = src.field[n];
     const int c3[3] = {cell % nx, (cell / nx) % ny, cell / (nx * ny)};
     auto flat = [&](const int* p) { return (std::size_t(p[2]) * ny + p[1]) * nx + p[0]; };
     auto inside = [&](const int* p) { return p[0] >= 0 && p[0] < nx && p[1] >= 0 && p[1] < ny && p[2] >= 0 && p[2] < nz; };
@@ -832,8 +829,10 @@ __global__ void two_step_sources(DevGrid3<T> g, SourceBatch<T> src, TwoStepCaptu
         const std::size_t tile = (std::size_t(c3[2]) * cap.tiles_y + c3[1] / cap.ty) * cap.tiles_x + c3[0] / kTsTx;
         if (cap.flags[tile]) atomicAdd(cap.f[field] + cell, v);
     }
-    const Coef2<T> own = g.table[g.mat[field][cell]];
-    atomicAdd(g.E_out[field] + cell, own.ca * v);
+    if (!e_zeroed(field, c3)) {  // E2 = ca E1 + ...; PEC keeps a zeroed cell at 0 whatever E1 holds
+        const Coef2<T> own = g.table[g.mat[field][cell]];
+        atomicAdd(g.E_out[field] + cell, own.ca * v);
+    }
     static constexpr int kH[3][2] = {{4, 5}, {3, 5}, {3, 4}}, kAx[3][2] = {{2, 1}, {2, 0}, {1, 0}};
     static constexpr int kSg[3][2] = {{-1, 1}, {1, -1}, {-1, 1}};
     for (int u = 0; u < 2; ++u) {
@@ -848,6 +847,53 @@ __global__ void two_step_sources(DevGrid3<T> g, SourceBatch<T> src, TwoStepCaptu
             carry_h(h, q, dh);
         }
     }
+}
+
+
+/// One source batch's change to a two-step pass's output (two_step_carry): magnetic = 0: E
+/// sources of the first step (t = (n + 1/2) dt, n = *d_step + step_offset); magnetic = 1: H
+/// sources of the second step (t = n dt with step_offset one more). One thread per source cell.
+/// Traffic per source cell: as two_step_carry, plus the batch entry (cell, field, source,
+/// weight: 20 B).
+template <class T>
+__global__ void two_step_sources(DevGrid3<T> g, SourceBatch<T> src, TwoStepCapture<T> cap, const long long* d_step,
+                                 int step_offset, int magnetic) {
+    const int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= src.count) return;
+    const double t = (double(*d_step + step_offset) + src.half) * src.dt;
+    const T v = T(src.weight[n] * waveform_value(src.waveforms[src.source[n]], t));
+    two_step_carry(g, cap, src.cell[n], src.field[n], v, magnetic != 0);
+}
+
+/// TF/SF corrections (cuda_tfsf.cuh TfsfCorrDev; in 3D a FieldArrays slot is the component)
+/// as changes of a two-step pass's output (two_step_carry): magnetic = 0: the E corrections of
+/// the first step (inc = the lines' H~_inc^{n+1/2}); magnetic = 1: the H corrections of the
+/// second step (inc = E_inc^{n+1}). One thread per correction. Traffic per correction: as
+/// two_step_carry, plus 12 B of indices, the coefficient (s) and the incident value (8 B).
+template <class T>
+__global__ void two_step_tfsf(DevGrid3<T> g, TfsfCorrDev<T> c, TwoStepCapture<T> cap, int magnetic) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= c.count) return;
+    two_step_carry(g, cap, c.cell[k], c.slot[k], c.coef[k] * T(c.inc[c.line[k]]), magnetic != 0);
+}
+
+/// The sub-pixel tensor couplings of a two-step pass's first step (cuda_tensor.cuh
+/// aniso_couple, scene.hpp "Anisotropic cells"): a.E the capture set's E1 (every listed site's
+/// tile-plane is captured), a.d its dE = E1 - E^n (aniso_delta). Adds the coupling sum to the
+/// site's E1 and carries it into H2, E2 (two_step_carry). One thread per listed site.
+/// Traffic per site: aniso_couple's, plus two_step_carry's.
+template <class T>
+__global__ void two_step_aniso_couple(DevGrid3<T> g, AnisoDev<T> a, TwoStepCapture<T> cap) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int c = aniso_component(a.n, k);
+    if (c < 0) return;
+    const int S = a.slots;
+    T s = T(0);
+    for (int m = 0; m < S; ++m) {
+        const int b = a.nb[c][S * k + m];
+        if (b >= 0) s += a.w[c][S * k + m] * a.d[a.partner[c][m >> 2]][b];
+    }
+    two_step_carry(g, cap, a.cells[c][k], c, s, false);
 }
 
 }  // namespace
