@@ -44,9 +44,17 @@
 //   c (ca v) and at the cells whose differences hold those H2 cells, CPML psi included
 //   (psi' = b psi + c d is linear in d). The kernel adds exactly those changes (atomics);
 //   float rounding differs from a step-by-step run by a few ulp.
+// - TF/SF corrections (cuda_tfsf.cuh) the same way (two_step_tfsf): the H corrections of the
+//   first step into H^{n-1/2} before the pass, its E corrections and the H corrections of
+//   the second step carried after it.
+// - Sub-pixel tensor couplings (cuda_tensor.cuh) of the first step: dE = E1 - E^n at every
+//   listed site, read from the capture set; the coupling sum is added to E1 and carried like
+//   an E source (two_step_aniso_couple). The corrected E1 becomes the E^n of the second
+//   step's couplings, which run after the pass as in one step.
 // - Monitors of the first step read a capture set: the owned E1 and H1 of every tile-plane
-//   (32 x TY cells of one plane) that holds a monitor sample (flags by tile-plane), written
-//   by the pass; E sources of the first step are added to it too.
+//   (32 x TY cells of one plane) that holds a monitor sample or a tensor site (flags by
+//   tile-plane), written by the pass; the first step's E sources, TF/SF E corrections and
+//   couplings are added to it too.
 //
 // Measured (H200, golightly-cli bench --dims 3 --size 512,512,512, float32, CPML on all
 // faces, a flux plane and a flux box; 2026-11-28, docs/performance.md "Two steps per pass"
