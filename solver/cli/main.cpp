@@ -485,6 +485,7 @@ int cmd_bench(const BenchOptions& options, bool json) {
         std::printf("dispersive:               %s, %d poles, %.3g of the E sites, dx %.4g um\n",
                     r.dispersive_material.empty() ? "synthetic Lorentz" : r.dispersive_material.c_str(), r.poles,
                     r.dispersive_cell_fraction, r.dx_um);
+    if (!r.kernel.empty()) std::printf("kernel:                   %s\n", r.kernel.c_str());
     std::printf("cell updates per second:  %.4g (%.4g steps/s)\n", r.cells_per_s, r.steps_per_s);
     if (r.frames_per_s > 0)
         std::printf("frames:                   %.1f per s, %.3f ms each, %.1f %% of the run\n", r.frames_per_s,

@@ -469,6 +469,15 @@ TEST_CASE("CUDA 3D engine, two steps per pass (GOLIGHTLY_CUDA3D_TWO_STEP=require
         one_bytes = make_cuda_engine(random_scene(c), Precision::Float32)->bytes_per_cell_update();
     }
     CHECK(two_bytes < 0.7 * one_bytes);
+    // The engine names its bulk kernel (Engine::kernel: summary.json "kernel", bench).
+    CHECK(make_cuda_engine(random_scene(c), Precision::Float32)->kernel() == "two steps per pass (update_he3_two)");
+    {
+        EnvSet off("GOLIGHTLY_CUDA3D_TWO_STEP", "0");
+        CHECK(make_cuda_engine(random_scene(c), Precision::Float32)->kernel() == "one step per pass, fused (update_he3_tma)");
+        EnvSet pair("GOLIGHTLY_CUDA3D_FUSED", "0");
+        CHECK(make_cuda_engine(random_scene(c), Precision::Float32)->kernel() ==
+              "one step per pass, in place (update_h3, update_e3)");
+    }
     // float64 too, with twice float32's bytes.
     const double two_bytes64 = make_cuda_engine(random_scene(c), Precision::Float64)->bytes_per_cell_update();
     CHECK(two_bytes64 > 1.9 * two_bytes);
@@ -505,6 +514,7 @@ TEST_CASE("CUDA 3D engine, two steps per pass: a live edit that brings tensor ce
         const double one_step = make_cuda_engine(e, Precision::Float32)->bytes_per_cell_update();
         CHECK(gpu->bytes_per_cell_update() < one_step - 20.0);
     }
+    CHECK(gpu->kernel() == "two steps per pass (update_he3_two)");
     cpu->step(60);
     gpu->step(60);
     const double worst = worst_field_diff(*cpu, *gpu, s.cells());

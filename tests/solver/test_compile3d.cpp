@@ -193,6 +193,17 @@ TEST_CASE("compile 3D: a uniform sheet across a periodic cell radiates a plane w
     const Json j = Json::parse(in);
     CHECK(j["dimensions"] == 3);
     CHECK(j["cells"] == 4 * 4 * 64);
+    CHECK_FALSE(j.contains("kernel"));  // the CPU engine names no bulk kernel
+    {  // an engine that names one (the CUDA 3D engine, Engine::kernel): summary.json "kernel"
+        RunResult named = r;
+        named.kernel = "two steps per pass (update_he3_two)";
+        const auto dir2 = std::filesystem::temp_directory_path() / "golightly_compile3d_results_kernel";
+        std::filesystem::remove_all(dir2);
+        write_results(dir2, p, named);
+        std::ifstream in2(dir2 / "summary.json");
+        CHECK(Json::parse(in2)["kernel"] == "two steps per pass (update_he3_two)");
+        std::filesystem::remove_all(dir2);
+    }
 #ifdef GOLIGHTLY_TEST_HDF5
     {  // fields/field.h5: ey.r of shape [n_wl][nz][ny][nx] = [1][4][4][4], origin x, y, z
         const hid_t h5 = H5Fopen((dir / "fields" / "field.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);

@@ -225,6 +225,11 @@ public:
 
     std::string backend() const override { return "cuda"; }
     std::string device() const override { return cuda::device_name(device_); }
+    std::string kernel() const override {
+        if (two_step_) return "two steps per pass (update_he3_two)";
+        if (!bulk_.fused()) return "one step per pass, in place (update_h3, update_e3)";
+        return bulk_.tma() ? "one step per pass, fused (update_he3_tma)" : "one step per pass, fused (update_he3)";
+    }
     Precision precision() const override { return precision_; }
     std::int64_t steps_done() const override { return steps_done_; }
 

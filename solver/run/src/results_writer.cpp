@@ -259,6 +259,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     j["mcells_per_s"] = jnum(r.mcells_per_s);
     j["backend"] = r.backend;
     j["device"] = r.device;
+    if (!r.kernel.empty()) j["kernel"] = r.kernel;
     if (!r.subdomains.empty()) {  // project-format.md "Runs on several GPUs and hosts"
         Json devs = Json::array(), subs = Json::array();
         for (const std::string& d : r.devices) devs.push_back(d);

@@ -1009,6 +1009,7 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
         if (s.dimensions == 3) engine->set_frame_slice(main.frame_slice);
         result.backend = engine->backend();
         result.device = engine->device();
+        result.kernel = engine->kernel();
         result.subdomains = engine->subdomains();
         result.devices.clear();
         for (const SubdomainInfo& sd : result.subdomains) result.devices.push_back(sd.device);

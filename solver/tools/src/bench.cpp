@@ -468,6 +468,7 @@ BenchReport run_bench(const BenchOptions& o) {
     }
     r.backend = engine->backend();
     r.device = engine->device();
+    r.kernel = engine->kernel();
     r.dims = o.dims;
     r.nx = o.nx; r.ny = o.ny;
     r.nz = o.dims == 3 ? o.nz : 1;
@@ -501,6 +502,7 @@ std::string bench_report_json(const BenchReport& r) {
     Json j;
     j["backend"] = r.backend;
     j["device"] = r.device;
+    if (!r.kernel.empty()) j["kernel"] = r.kernel;
     j["dims"] = r.dims;
     if (r.dims == 3) j["size"] = {r.nx, r.ny, r.nz};
     else j["size"] = {r.nx, r.ny};

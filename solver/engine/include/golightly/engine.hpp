@@ -56,6 +56,9 @@ public:
     virtual std::string backend() const = 0;
     /// Human-readable device: CPU model and thread count, or the GPU name.
     virtual std::string device() const = 0;
+    /// The bulk update kernel in use, for reports (summary.json "kernel", bench), e.g.
+    /// "two steps per pass (update_he3_two)"; "" where the engine does not name one.
+    virtual std::string kernel() const { return ""; }
     virtual Precision precision() const = 0;
 
     /// Advances n_steps time steps (scene.hpp: "One time step"). Does not block on the

@@ -24,7 +24,8 @@ namespace golightly {
 ///   fields/final_frame.png
 ///   summary.json         steps, time_fs, wall_s, cells (nx*ny*nz), dimensions, mcells_per_s, backend, device,
 ///                        precision, stop_reason, warnings, plus version, project, normalization,
-///                        reference run and divergence details
+///                        reference run and divergence details, and kernel (RunResult::kernel)
+///                        where the engine names one
 /// Files are written to a temporary name and renamed. `extra_warnings` go into
 /// summary.json too. Returns the warnings the writer itself added (e.g. no HDF5).
 /// Throws std::runtime_error naming the file on I/O failure.

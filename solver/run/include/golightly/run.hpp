@@ -216,6 +216,9 @@ struct RunResult {
     double mcells_per_s = 0;     ///< cells * steps / (main-run stepping wall time) / 1e6
     std::string backend;         ///< "cpu" or "cuda"
     std::string device;
+    /// The bulk kernel of the main run's engine (Engine::kernel; summary.json "kernel" when
+    /// not empty).
+    std::string kernel;
     /// Several devices or subdomains (summary.json "devices", "subdomains"); empty for a
     /// run on one device.
     std::vector<std::string> devices;

@@ -41,6 +41,7 @@ struct BenchOptions {
 /// The fields of the `bench --json` object of spec/cli.md.
 struct BenchReport {
     std::string backend, device;
+    std::string kernel;            ///< Engine::kernel ("" where the engine names none)
     int dims = 2;
     int nx = 0, ny = 0;
     int nz = 1;                    ///< 3D only ("size" is [nx, ny, nz] then)
