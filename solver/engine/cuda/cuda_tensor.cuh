@@ -62,18 +62,24 @@ __global__ void aniso_delta(AnisoDev<T> a) {
 // Traffic per site: cell index (4 B), S neighbours (4 S B), S weights and the S dE they
 // name (2 S s, dE gathers mostly from L2), read-modify-write of E (2 s): (2 S + 2) s +
 // (4 S + 4) B.
+/// The coupling sum of site k of component c: sum_s w[S k + s] dE(partner(c, s / 4), nb[S k + s]).
 template <class T>
-__global__ void aniso_couple(AnisoDev<T> a) {
-    int k = blockIdx.x * blockDim.x + threadIdx.x;
-    const int c = aniso_component(a.n, k);
-    if (c < 0) return;
+__device__ T aniso_coupling_sum(const AnisoDev<T>& a, int c, int k) {
     const int S = a.slots;
     T s = T(0);
     for (int m = 0; m < S; ++m) {
         const int b = a.nb[c][S * k + m];
         if (b >= 0) s += a.w[c][S * k + m] * a.d[a.partner[c][m >> 2]][b];
     }
-    a.E[c][a.cells[c][k]] += s;
+    return s;
+}
+
+template <class T>
+__global__ void aniso_couple(AnisoDev<T> a) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int c = aniso_component(a.n, k);
+    if (c < 0) return;
+    a.E[c][a.cells[c][k]] += aniso_coupling_sum(a, c, k);
 }
 
 /// The tensor-coupled E sites of a scene (TEz Ex/Ey in 2D, Ex/Ey/Ez in 3D; empty otherwise).

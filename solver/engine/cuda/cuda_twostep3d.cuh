@@ -887,21 +887,16 @@ __global__ void two_step_tfsf(DevGrid3<T> g, TfsfCorrDev<T> c, TwoStepCapture<T>
 
 /// The sub-pixel tensor couplings of a two-step pass's first step (cuda_tensor.cuh
 /// aniso_couple, scene.hpp "Anisotropic cells"): a.E the capture set's E1 (every listed site's
-/// tile-plane is captured), a.d its dE = E1 - E^n (aniso_delta). Adds the coupling sum to the
-/// site's E1 and carries it into H2, E2 (two_step_carry). One thread per listed site.
+/// tile-plane is captured), a.d its dE = E1 - E^n (aniso_delta). Adds the coupling sum
+/// (aniso_coupling_sum) to the site's E1 and carries it into H2, E2 (two_step_carry). One
+/// thread per listed site.
 /// Traffic per site: aniso_couple's, plus two_step_carry's.
 template <class T>
 __global__ void two_step_aniso_couple(DevGrid3<T> g, AnisoDev<T> a, TwoStepCapture<T> cap) {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     const int c = aniso_component(a.n, k);
     if (c < 0) return;
-    const int S = a.slots;
-    T s = T(0);
-    for (int m = 0; m < S; ++m) {
-        const int b = a.nb[c][S * k + m];
-        if (b >= 0) s += a.w[c][S * k + m] * a.d[a.partner[c][m >> 2]][b];
-    }
-    two_step_carry(g, cap, a.cells[c][k], c, s, false);
+    two_step_carry(g, cap, a.cells[c][k], c, aniso_coupling_sum(a, c, k), false);
 }
 
 }  // namespace
