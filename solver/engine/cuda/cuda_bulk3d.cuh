@@ -15,8 +15,8 @@
 //
 // 5. update_he3_two (cuda_twostep3d.cuh): two steps per pass, design 4's tensor copies with a
 //    halo of 2; the engine runs it where it applies (float32 and float64, design 4's
-//    conditions, z not periodic, no dispersive, anisotropic or TF/SF cells) and design 4 for a
-//    remaining odd step. Traffic: (12 s + 2 B) / 2 per cell update. Measured (H200, bench 512^3 float32):
+//    conditions, z not periodic; TF/SF boxes, tensor couplings and dispersive cells between
+//    or inside the pass's two steps) and design 4 for a remaining odd step. Traffic: (12 s + 2 B) / 2 per cell update. Measured (H200, bench 512^3 float32):
 //    60.2-62.0 Gcells/s against design 4's 51.0-51.2 in the same calls; 1024^3 (chunks of 32): 69.7;
 //    now 80.3 and 89.4 (cuda_twostep3d.cuh); float64 45.3 against design 4's 29.3.
 // 4. update_he3_tma (the default where it applies; section "fused H + E kernel fed by the
@@ -902,7 +902,7 @@ public:
     }
     /// Why update_he3_two (cuda_twostep3d.cuh) cannot run on this grid ("" when it can):
     /// GOLIGHTLY_CUDA3D_TWO_STEP=0, float64, update_he3_tma not running (tma_refusal), or z
-    /// periodic. The engine adds its own conditions (no dispersive cells, not a subdomain).
+    /// periodic. The engine adds its own conditions (not a subdomain, device memory).
     std::string two_step_refusal() const {
         const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
         if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
@@ -910,21 +910,30 @@ public:
         if (g_.periodic[2]) return "z is periodic";
         return "";
     }
-    /// Device bytes setup_two_step allocates: the capture set (six fields) and its flags.
-    std::size_t two_step_device_bytes() const {
+    /// Device bytes setup_two_step allocates: the capture set (six fields), with dispersive
+    /// cells the three correction arrays, and the flags.
+    std::size_t two_step_device_bytes(bool dispersive) const {
         const std::size_t n = std::size_t(g_.n[0]) * g_.n[1] * g_.n[2];
-        return 6 * n * sizeof(T) + std::size_t(ts_tiles_x()) * ts_tiles_y() * g_.n[2];
+        return (dispersive ? 9 : 6) * n * sizeof(T) + std::size_t(ts_tiles_x()) * ts_tiles_y() * g_.n[2];
     }
     /// Sets up update_he3_two (call after setup, where two_step_refusal() is ""): its tensor
-    /// maps, the capture set and the tile-plane flags of `sample_cells` (flat cell indices the
-    /// monitors and the tensor couplings read; set_captured_cells). Throws RunError where the driver refuses a tensor map.
-    void setup_two_step(const std::vector<std::int64_t>& sample_cells, cudaStream_t stream) {
+    /// maps, the capture set, and the tile-plane flags (set_captured_cells) of `sample_cells`
+    /// (flat cell indices the monitors, the tensor couplings and the dispersive cells read
+    /// from the capture set) and of `dispersive_cells` (flat cells of any E component with
+    /// poles: the first step's correction, TwoStepCapture::corr, allocated here when there
+    /// are any). Throws RunError where the driver refuses a tensor map.
+    void setup_two_step(const std::vector<std::int64_t>& sample_cells, const std::vector<std::int64_t>& dispersive_cells,
+                        cudaStream_t stream) {
         const std::size_t n = std::size_t(g_.n[0]) * g_.n[1] * g_.n[2];
         for (int c = 0; c < 6; ++c) {
             capture_[c].alloc(n * sizeof(T));
             CUDA_CHECK(cudaMemsetAsync(capture_[c].template as<void>(), 0, n * sizeof(T), stream));
         }
-        set_captured_cells(sample_cells, stream);
+        for (DevBuf& c : corr_) {
+            c.alloc(dispersive_cells.empty() ? 0 : n * sizeof(T));
+            if (!dispersive_cells.empty()) CUDA_CHECK(cudaMemsetAsync(c.template as<void>(), 0, n * sizeof(T), stream));
+        }
+        set_captured_cells(sample_cells, dispersive_cells, stream);
         if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK")) ts_chunk_ = std::max(1, std::atoi(c));
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
@@ -939,8 +948,9 @@ public:
                     throw RunError("CUDA engine (3D): cuTensorMapEncodeTiled refused a field's map for two steps per pass");
         ts_with_rows([&](auto ty_c) {
             constexpr int TY = decltype(ty_c)::value;
-            CUDA_CHECK(cudaFuncSetAttribute(update_he3_two<T, TY, kTsStages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            ts_smem_bytes<T, TY, kTsStages>()));
+            for (auto* kernel : {update_he3_two<T, TY, kTsStages, false>, update_he3_two<T, TY, kTsStages, true>})
+                CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                ts_smem_bytes<T, TY, kTsStages>()));
         });
         two_ = true;
         if (!encode_mat_maps()) {
@@ -949,22 +959,46 @@ public:
         }
         CUDA_CHECK(cudaStreamSynchronize(stream));  // the flags' host vector
     }
-    /// The tile-planes update_he3_two captures (owned E1, H1 into the capture set): those
-    /// holding any of `cells` (flat indices; others ignored). Called by setup_two_step and on a
-    /// live edit that moves the tensor sites. Synchronizes `stream` (the flags' host vector).
-    void set_captured_cells(const std::vector<std::int64_t>& cells, cudaStream_t stream) {
+    /// The tile-plane flags of update_he3_two (TwoStepCapture): kTsCaptured (owned E1, H1
+    /// into the capture set) where the tile-plane owns any of `cells`; kTsCapturedE (owned E1)
+    /// where it owns any of `dispersive_cells`, and kTsDispersive (E1 -= corr in phase B) where
+    /// its compute window (x from i0 - 1 to i0 + 32, y from j0 - 1 to j0 + TY, the cells whose
+    /// E1 the pass forms) holds any of them (flat indices; others ignored). Called by
+    /// setup_two_step and on a live edit that moves the tensor sites. Synchronizes `stream`
+    /// (the flags' host vector).
+    void set_captured_cells(const std::vector<std::int64_t>& cells, const std::vector<std::int64_t>& dispersive_cells,
+                            cudaStream_t stream) {
         const std::size_t n = std::size_t(g_.n[0]) * g_.n[1] * g_.n[2];
         const int tx = ts_tiles_x(), ty = ts_tiles_y();
         std::vector<std::uint8_t> flags(std::size_t(tx) * ty * g_.n[2], 0);
         const std::size_t plane = std::size_t(g_.n[0]) * g_.n[1];
-        captured_tiles_ = 0;
-        for (const std::int64_t c : cells) {
-            if (c < 0 || std::size_t(c) >= n) continue;
+        auto mark = [&](std::int64_t c, std::uint8_t bit) {
+            if (c < 0 || std::size_t(c) >= n) return;
             const std::size_t k = std::size_t(c) / plane, r = std::size_t(c) % plane;
-            const std::size_t j = r / g_.n[0], i = r % g_.n[0];
-            std::uint8_t& f = flags[(k * ty + j / ts_ty_) * tx + i / kTsTx];
-            if (!f) ++captured_tiles_;
-            f = 1;
+            const int j = int(r / g_.n[0]), i = int(r % g_.n[0]);
+            const bool window = bit == kTsDispersive;
+            // Tiles (bx, by) whose window holds (i, j): i0 - 1 <= i <= i0 + 32, j0 - 1 <= j <= j0 + TY.
+            const int bx_lo = window ? std::max(0, (i - 32 + kTsTx - 1) / kTsTx) : i / kTsTx;
+            const int bx_hi = window ? std::min(tx - 1, (i + 1) / kTsTx) : i / kTsTx;
+            const int by_lo = window ? std::max(0, (j - ts_ty_ + ts_ty_ - 1) / ts_ty_) : j / ts_ty_;
+            const int by_hi = window ? std::min(ty - 1, (j + 1) / ts_ty_) : j / ts_ty_;
+            for (int by = by_lo; by <= by_hi; ++by)
+                for (int bx = bx_lo; bx <= bx_hi; ++bx) {
+                    flags[(k * ty + std::size_t(by)) * tx + std::size_t(bx)] |= bit;
+                }
+        };
+        for (const std::int64_t c : cells) mark(c, kTsCaptured);
+        for (const std::int64_t c : dispersive_cells) {
+            mark(c, kTsCapturedE);
+            mark(c, kTsDispersive);
+        }
+        captured_tiles_ = 0;
+        captured_e_tiles_ = 0;
+        dispersive_tiles_ = 0;
+        for (const std::uint8_t f : flags) {
+            captured_tiles_ += (f & kTsCaptured) ? 1 : 0;
+            captured_e_tiles_ += (f & kTsCapturedE) && !(f & kTsCaptured) ? 1 : 0;
+            dispersive_tiles_ += (f & kTsDispersive) ? 1 : 0;
         }
         upload(capture_flags_, flags, stream);
         CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -975,8 +1009,11 @@ public:
     void drop_two_step() {
         two_ = false;
         for (DevBuf& c : capture_) c.alloc(0);
+        for (DevBuf& c : corr_) c.alloc(0);
         capture_flags_.alloc(0);
         captured_tiles_ = 0;
+        captured_e_tiles_ = 0;
+        dispersive_tiles_ = 0;
     }
     /// Two steps of the bulk from the current set into the other one (update_he3_two), the
     /// owned E1, H1 of the flagged tile-planes into the capture set; then flip().
@@ -986,10 +1023,11 @@ public:
         g.k_hi = g_.n[2];
         const TwoStepChunks chunks = ts_chunks();
         const dim3 grid(unsigned(ts_tiles_x()), unsigned(ts_tiles_y()), unsigned(chunks.first[3]));
+        const TwoStepCapture<T> cap = capture();
         ts_with_rows([&](auto ty_c) {
             constexpr int TY = decltype(ty_c)::value;
-            update_he3_two<T, TY, kTsStages><<<grid, ts_threads<TY>(), ts_smem_bytes<T, TY, kTsStages>(), stream>>>(
-                g, ts_maps_[parity_], capture(), chunks);
+            auto* kernel = cap.corr[0] ? update_he3_two<T, TY, kTsStages, true> : update_he3_two<T, TY, kTsStages, false>;
+            kernel<<<grid, ts_threads<TY>(), ts_smem_bytes<T, TY, kTsStages>(), stream>>>(g, ts_maps_[parity_], cap, chunks);
             CUDA_CHECK_LAUNCH();
         });
     }
@@ -1030,6 +1068,7 @@ public:
     TwoStepCapture<T> capture() const {
         TwoStepCapture<T> c{};
         for (int q = 0; q < 6; ++q) c.f[q] = capture_[q].template as<T>();
+        for (int q = 0; q < 3; ++q) c.corr[q] = two_ && corr_[q].bytes() ? corr_[q].template as<T>() : nullptr;
         c.flags = two_ ? capture_flags_.template as<std::uint8_t>() : nullptr;
         c.tiles_x = ts_tiles_x();
         c.tiles_y = ts_tiles_y();
@@ -1041,8 +1080,19 @@ public:
         for (int q = 0; q < 6; ++q) f.f[q] = capture_[q].template as<T>();
         return f;
     }
-    /// Capture writes per step (6 s per captured cell per pass of two steps).
-    double capture_bytes_per_step() const { return two_ ? 3.0 * sizeof(T) * double(captured_tiles_) * kTsTx * ts_ty_ : 0.0; }
+    /// The first step's dispersive corrections (disp_advance_corr writes them; null where the
+    /// scene has no dispersive cells or two steps per pass do not run).
+    void corrections(T* (&corr)[3]) const {
+        for (int q = 0; q < 3; ++q) corr[q] = two_ && corr_[q].bytes() ? corr_[q].template as<T>() : nullptr;
+    }
+    /// Capture writes per step (6 s per captured cell per pass of two steps, 3 s where E1
+    /// alone is captured) and the reads of the dispersive corrections (3 s per window cell,
+    /// 34 x (TY + 2), of a kTsDispersive tile-plane per pass).
+    double capture_bytes_per_step() const {
+        if (!two_) return 0.0;
+        return sizeof(T) * (3.0 * double(captured_tiles_) + 1.5 * double(captured_e_tiles_)) * kTsTx * ts_ty_ +
+               1.5 * sizeof(T) * double(dispersive_tiles_) * 34.0 * (ts_ty_ + 2);
+    }
 
     /// True when update_fused runs update_he3_tma (design 4).
     bool tma() const { return tma_; }
@@ -1309,7 +1359,10 @@ private:
     int ts_chunk_ = 48;
     TwoStepMaps ts_maps_[2];
     DevBuf capture_[6], capture_flags_;
-    double captured_tiles_ = 0;
+    DevBuf corr_[3];  // TwoStepCapture::corr (dispersive scenes)
+    double captured_tiles_ = 0;    // tile-planes flagged kTsCaptured
+    double captured_e_tiles_ = 0;  // flagged kTsCapturedE and not kTsCaptured
+    double dispersive_tiles_ = 0;  // flagged kTsDispersive
 };
 
 }  // namespace

@@ -129,6 +129,43 @@ __global__ void disp_step(DispDev<T> d, const T* __restrict__ E_in) {
     d.E[cell] -= d.coef[k] * dp;
 }
 
+// Two steps per pass (cuda_twostep3d.cuh), before the pass: the poles advance from E^n of
+// the pass's input set and the first step's correction weight cb / S dP goes to the
+// full-size array corr at the cell (update_he3_two subtracts it from E1). The second step's
+// poles then advance from the captured E1 (disp_step with E_in the capture set). Same
+// arithmetic as disp_step. Traffic per cell: reads cell index (4 B), pole-set id (2 B), coef
+// and E^n, reads and writes (2N - N_D) s of state, writes corr: (4N - 2N_D + 3) s + 6 B.
+template <class T>
+__global__ void disp_advance_corr(DispDev<T> d, const T* __restrict__ E_in, T* __restrict__ corr) {
+    const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (k >= d.n) return;
+    const int cell = d.cells[k];
+    corr[cell] = d.coef[k] * disp_poles(d, k, E_in[cell]);
+}
+
+// Two steps per pass, between two passes that follow each other (no tensor couplings, which
+// would have to see the correction of E^{n+2} before the poles advance from it): after the
+// second step's E sources and TF/SF corrections, one kernel does disp_step's work for step
+// n + 1 (the poles advance from E1 = E^{n+1} of the capture set, E^{n+2} -= coef dP) and
+// disp_advance_corr's for the next pass (the poles advance from the corrected E^{n+2},
+// corr = coef dP), so that the pole state is read and written once for two pole steps. The
+// additions commute with the correction (it depends on E^{n+1} only), so the result is the
+// step-by-step one up to rounding. Same arithmetic as disp_step then disp_advance_corr (two
+// disp_poles calls; the second reads back the state the first wrote, through L1). Traffic per
+// cell: reads cell index (4 B), pole-set id (2 B), coef, E1, read-modify-write of E^{n+2},
+// reads and writes (2N - N_D) s of state, writes corr: (4N - 2N_D + 5) s + 6 B (Drude + 5
+// Lorentz poles, float32: 114 B for two pole steps).
+template <class T>
+__global__ void disp_step_advance_corr(DispDev<T> d, const T* __restrict__ E1, T* __restrict__ corr) {
+    const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (k >= d.n) return;
+    const int cell = d.cells[k];
+    const T coef = d.coef[k];
+    const T e2 = d.E[cell] - coef * disp_poles(d, k, E1[cell]);
+    d.E[cell] = e2;
+    corr[cell] = coef * disp_poles(d, k, e2);
+}
+
 // Traffic per cell: reads cell index (4 B), coef and dP, read-modify-write of E: 4 s + 4 B.
 template <class T>
 __global__ void disp_correct(DispDev<T> d) {
@@ -187,6 +224,8 @@ public:
                 const double np = double(s.pole_sets[d.pole_set[k]].poles.size()), nd = double(drude_[d.pole_set[k]]);
                 bytes_ += (4.0 * np - 2.0 * nd + 5.0) * double(sizeof(T)) + 10.0;
                 bytes_fused_ += (4.0 * np - 2.0 * nd + 4.0) * double(sizeof(T)) + 6.0;
+                bytes_two_step_ += (4.0 * np - 2.0 * nd + 3.5) * double(sizeof(T)) + 6.0;
+                bytes_merged_ += ((4.0 * np - 2.0 * nd + 5.0) * double(sizeof(T)) + 6.0) / 2.0;
             }
             DispBufs& B = disp_[c];
             upload(B.cells, device_cells(d.cells), stream);
@@ -261,6 +300,34 @@ public:
             CUDA_CHECK_LAUNCH();
         }
     }
+    /// Two steps per pass, before the pass: the poles advance from E^n of `input` (the pass's
+    /// input set) and corr[c] (full-size arrays of the E components, index as the grid) gets
+    /// weight cb / S dP at each dispersive cell of component c (disp_advance_corr); the pass
+    /// subtracts it from E1. After the pass, after_e_from(the capture set) is the second step's.
+    void advance_into(const FieldArrays<T>& input, T* const (&corr)[3], cudaStream_t stream) const {
+        for (std::size_t q = 0; q < disp_args_.size(); ++q) {
+            const DispDev<T>& a = disp_args_[q];
+            disp_advance_corr<T><<<(a.n + 255) / 256, 256, 0, stream>>>(a, input.f[disp_slot_[q]], corr[disp_comp_[q]]);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+    /// Two steps per pass, between consecutive passes (disp_step_advance_corr): the poles
+    /// advance from E1 of `e1` (the capture set) and correct E^{n+2} (the current set,
+    /// rebind), then advance from the corrected E^{n+2} and write the next pass's corr.
+    void step_and_advance_into(const FieldArrays<T>& e1, T* const (&corr)[3], cudaStream_t stream) const {
+        for (std::size_t q = 0; q < disp_args_.size(); ++q) {
+            const DispDev<T>& a = disp_args_[q];
+            disp_step_advance_corr<T><<<(a.n + 255) / 256, 256, 0, stream>>>(a, e1.f[disp_slot_[q]], corr[disp_comp_[q]]);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+    /// The flat cells (index as the grid) of every component's list, for the two-step pass's
+    /// tile-plane flags.
+    std::vector<std::int64_t> all_cells() const {
+        std::vector<std::int64_t> out;
+        for (int c = 0; c < 3; ++c) out.insert(out.end(), cells_[c].begin(), cells_[c].end());
+        return out;
+    }
     /// Phase after_e, first: E -= weight cb / S dP, before the E sources.
     void after_e(cudaStream_t stream) const {
         for (const DispDev<T>& a : disp_args_) {
@@ -270,8 +337,12 @@ public:
     }
 
     /// Traffic model (kernel comments): disp_advance + disp_correct, or disp_step (fused = the
-    /// engine calls after_e_from).
-    double bytes_per_step(bool fused = false) const { return fused ? bytes_fused_ : bytes_; }
+    /// engine calls after_e_from), or with two steps per pass (two_step) the mean of
+    /// disp_advance_corr and disp_step (one of each per pass), or (merged: passes in a row
+    /// share disp_step_advance_corr) half of disp_step_advance_corr.
+    double bytes_per_step(bool fused = false, bool two_step = false, bool merged = false) const {
+        return two_step ? (merged ? bytes_merged_ : bytes_two_step_) : fused ? bytes_fused_ : bytes_;
+    }
 
     /// Live edit: unchanged dispersive cells (the lists cannot change live,
     /// check_material_update) get their coefficient weight * cb / S from the edited map
@@ -313,6 +384,8 @@ private:
     double courant_ = 1;
     double bytes_ = 0;
     double bytes_fused_ = 0;
+    double bytes_two_step_ = 0;
+    double bytes_merged_ = 0;
 };
 
 }  // namespace

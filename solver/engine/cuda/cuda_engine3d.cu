@@ -50,16 +50,18 @@
 //   3. monitors.after_step  DFT sets + time probes
 //
 // Two steps per pass (cuda_twostep3d.cuh; the default where update_he3_two applies: float32 and
-// float64, design 4's conditions, z not periodic, no dispersive cells, memory for the capture
-// set; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass (enqueue_pair; a
+// float64, design 4's conditions, z not periodic, memory for the capture set;
+// GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass (enqueue_pair; a
 // remaining odd step as above):
 //   0. tfsf.before_step     the TF/SF incident lines from n to n+1
 //      sources.after_h      H sources of step k into H^{n-1/2}
 //      tfsf.after_h         TF/SF H corrections of step k (E_inc^n) into H^{n-1/2}
 //      tensor.before_e      E^n of the tensor sites
+//      dispersion.advance_into  poles advance from E^n; weight cb / S dP into the correction
+//                           arrays, which the pass subtracts from E1 (disp_advance_corr)
 //   1. bulk.update_two      E^{n+2}, H^{n+3/2} into the other set; the owned E^{n+1}, H^{n+1/2}
-//                           of the tile-planes holding monitor samples or tensor sites into
-//                           the capture set
+//                           of the tile-planes holding monitor samples, tensor sites or
+//                           dispersive cells into the capture set
 //      two_step_sources     E sources of step k          (into the capture set and
 //      two_step_tfsf        TF/SF E corrections of step k (H~_inc^{n+1/2})   carried into
 //      two_step_aniso_*     tensor couplings of step k (dE from the capture set)  the output)
@@ -67,7 +69,8 @@
 //      two_step_sources     H sources of step k + 1      (carried into the output)
 //      two_step_tfsf        TF/SF H corrections of step k + 1 (E_inc^{n+1})
 //      monitors.after_step  step k, on the capture set; flip; the extensions rebound
-//   2. sources.after_e ... monitors.after_step of step k + 1 as above.
+//   2. dispersion.after_e_from(the capture set): the poles advance from E1 and correct
+//      E^{n+2}; sources.after_e ... monitors.after_step of step k + 1 as above.
 // The distributed engine steps its subdomains one step at a time (one step per pass there;
 // subdomain scenes get no capture set).
 //
@@ -88,6 +91,7 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -342,7 +346,7 @@ public:
     /// + extensions) / cells.
     double bytes_per_cell_update() const override {
         const double extra = bulk_.cpml_bytes_per_step() + bulk_.capture_bytes_per_step() + sources_.bytes_per_step() +
-                             dispersion_.bytes_per_step(bulk_.fused()) +
+                             dispersion_.bytes_per_step(bulk_.fused(), two_step_, tensor_.total_sites() == 0) +
                              tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
         return (bulk_.bytes_per_cell() * double(sc_.cells()) + extra) / double(user_cells());
     }
@@ -452,7 +456,7 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(stream_));
         // (the graph is rebuilt anyway); two steps per pass capture the new sites' tile-planes
         if (tensor_.materials_changed(edited, bulk_.fields(), stream_) && two_step_)
-            bulk_.set_captured_cells(captured_cells(), stream_);
+            bulk_.set_captured_cells(captured_cells(), dispersion_.all_cells(), stream_);
         tfsf_.materials_changed(edited, stream_);  // E corrections carry cb
         materials_ = std::move(edited_view);  // the engine's view of the materials from now on
     }
@@ -496,8 +500,8 @@ private:
     }
 
     /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: the
-    /// bulk's conditions (Bulk3::two_step_refusal), no dispersive cells, a scene that is not a
-    /// subdomain, and device memory for the capture set.
+    /// bulk's conditions (Bulk3::two_step_refusal), a scene that is not a subdomain, and
+    /// device memory for the capture set (and, with dispersive cells, the correction arrays).
     /// GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per pass; =require throws RunError (with
     /// the reason) where it does not apply (tests).
     void setup_two_step() {
@@ -510,11 +514,10 @@ private:
         if (why.empty() && sc_.window.active) why = "the scene is a subdomain of the distributed engine";
         bool dispersive = false;
         for (int c = 0; c < 3; ++c) dispersive = dispersive || !sc_.dispersive[c].cells.empty();
-        if (why.empty() && dispersive) why = "the scene has dispersive cells";
         if (why.empty()) {
             std::size_t free_b = 0, total_b = 0;
             CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-            const std::size_t need = bulk_.two_step_device_bytes() + (std::size_t(512) << 20);
+            const std::size_t need = bulk_.two_step_device_bytes(dispersive) + (std::size_t(512) << 20);
             if (free_b < need)
                 why = "the capture set needs " + std::to_string(need) + " bytes of device memory, " + std::to_string(free_b) +
                       " are free";
@@ -523,13 +526,15 @@ private:
             if (require) throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TWO_STEP=require, but " + why);
             return;
         }
-        bulk_.setup_two_step(captured_cells(), stream_);
+        bulk_.setup_two_step(captured_cells(), dispersion_.all_cells(), stream_);
         two_step_ = true;
     }
 
-    /// The cells whose tile-planes a two-step pass captures after its first step: every cell a
-    /// monitor reads, and every site of the tensor couplings (their first-step correction is
-    /// formed from the captured E1, two_step_aniso_couple).
+    /// The cells whose tile-planes a two-step pass captures (E1 and H1) after its first step:
+    /// every cell a monitor reads and every site of the tensor couplings (their first-step
+    /// correction is formed from the captured E1, two_step_aniso_couple). The dispersive
+    /// cells' tile-planes capture E1 (Bulk3::set_captured_cells: the second step's poles
+    /// advance from it).
     std::vector<std::int64_t> captured_cells() const {
         std::vector<std::int64_t> cells = tensor_.site_cells();
         for (const auto& d : sc_.dft_sets) {
@@ -548,11 +553,20 @@ private:
     /// TF/SF lines to n + 2; the H sources and TF/SF H corrections of step k + 1. Then the
     /// monitors of step k on the capture set, the flip, and the rest of step k + 1 in the file
     /// header's order (its E sources, TF/SF E corrections and tensor couplings).
-    void enqueue_pair(int k) {
+    /// Dispersive cells: `corr_ready` when the pair before it, in the same enqueue_steps,
+    /// already advanced the poles from E^n and wrote the corrections (disp_step_advance_corr);
+    /// `next_pair`: another pair follows in the same enqueue_steps. Returns whether this pair
+    /// did that for the next one (never with tensor couplings, whose second-step couplings
+    /// must see the correction of E^{n+2} before the poles advance from it).
+    bool enqueue_pair(int k, bool corr_ready = false, bool next_pair = false) {
         const StepLaunch a0{stream_, d_step_, k}, a1{stream_, d_step_, k + 1};
         rebind();
         before_bulk_h(a0);
         tensor_.before_e(stream_);
+        T* corr[3] = {};
+        bulk_.corrections(corr);
+        // dispersive cells: the poles advance from E^n, the pass subtracts the correction from E1
+        if (corr[0] && !corr_ready) dispersion_.advance_into(bulk_.fields(), corr, stream_);
         bulk_.update_two(stream_);
         const cuda::DevGrid3<T> g = bulk_.output_grid();
         const cuda::TwoStepCapture<T> cap = bulk_.capture();
@@ -590,15 +604,21 @@ private:
         monitors_.after_step(a0);
         bulk_.flip();
         rebind();
-        after_bulk_e(a1);
+        // The second step's poles advance from E1; with a pair after this one, and no tensor
+        // couplings, also on to the next pass's corrections.
+        const bool merge = corr[0] && next_pair && tensor_.total_sites() == 0;
+        after_bulk_e(a1, bulk_.capture_fields(), merge ? corr : nullptr);
+        return merge;
     }
 
     /// Enqueues `steps` time steps on stream_ (also inside graph capture), file header order;
     /// pairs of steps as one pass where two steps per pass run (enqueue_pair).
     void enqueue_steps(int steps) {
         int k = 0;
-        if (two_step_)
-            for (; k + 1 < steps; k += 2) enqueue_pair(k);
+        if (two_step_) {
+            bool corr_ready = false;
+            for (; k + 1 < steps; k += 2) corr_ready = enqueue_pair(k, corr_ready, k + 3 < steps);
+        }
         for (; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
             if (bulk_.fused()) rebind();
@@ -627,15 +647,30 @@ private:
         tfsf_.after_h(stream_);
     }
     /// Everything after the E bulk update, in scene.hpp's order (phase 2 and the monitors).
-    void after_bulk_e(const StepLaunch& at) {
+    /// `disp_from`: where E^n of the step lies for the dispersive cells (the second step of a
+    /// pair: the capture set's E1); by default the fused step's input set.
+    /// `corr_next` (with `disp_from`; a scene without tensor couplings): the dispersive
+    /// correction runs after the E sources and TF/SF corrections, fused with the next pass's
+    /// pole advance (Dispersion::step_and_advance_into).
+    void after_bulk_e(const StepLaunch& at, std::optional<cuda::FieldArrays<T>> disp_from = std::nullopt,
+                      T* const* corr_next = nullptr) {
         // Fused: the poles advance from E^n of the step's input set (the other set after the
         // flip) and correct E^{n+1} in one kernel; in place they advanced before update_e.
-        if (bulk_.fused())
+        if (corr_next) {
+            // after the TF/SF corrections, below
+        } else if (disp_from) {
+            dispersion_.after_e_from(*disp_from, stream_);
+        } else if (bulk_.fused()) {
             dispersion_.after_e_from(bulk_.previous_fields(), stream_);
-        else
+        } else {
             dispersion_.after_e(stream_);
+        }
         sources_.after_e(at);
         tfsf_.after_e(stream_);
+        if (corr_next) {
+            T* const corr[3] = {corr_next[0], corr_next[1], corr_next[2]};
+            dispersion_.step_and_advance_into(*disp_from, corr, stream_);
+        }
         tensor_.after_e(stream_);
         monitors_.after_step(at);
     }

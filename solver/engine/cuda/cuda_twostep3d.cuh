@@ -1,7 +1,7 @@
 // GoLightly CUDA backend, 3D: two Yee steps per pass over the grid (temporal blocking of
 // depth 2), the fastest bulk update where it applies (CudaEngine3D picks it: float32 or
-// float64, the tensor-copy kernel's conditions, z not periodic, no dispersive, anisotropic or
-// TF/SF cells; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out). Included by cuda_bulk3d.cuh after update_he3_tma,
+// float64, the tensor-copy kernel's conditions, z not periodic; GOLIGHTLY_CUDA3D_TWO_STEP=0
+// opts out). Included by cuda_bulk3d.cuh after update_he3_tma,
 // whose tensor copies and step arithmetic it reuses.
 //
 // Why: one step per pass moves at least 12 s + 2 B per cell update (every field read and
@@ -51,10 +51,17 @@
 //   listed site, read from the capture set; the coupling sum is added to E1 and carried like
 //   an E source (two_step_aniso_couple). The corrected E1 becomes the E^n of the second
 //   step's couplings, which run after the pass as in one step.
+// - Dispersive cells (multi-pole ADE, cuda_dispersion.cuh): the correction of step n + 1,
+//   weight cb / S dP with dP from E^n, depends on E^n and the pole state only, so it is
+//   formed before the pass (disp_advance_corr, into the full-size arrays TwoStepCapture::corr)
+//   and phase B subtracts it from E1 at every window cell of the flagged tile-planes (halo
+//   cells included, so H2 and E2 see it as in a step-by-step run). The second step's poles
+//   advance from the captured E1 (after its sources, TF/SF corrections and couplings) and
+//   correct E2 after the pass (disp_step), as one step per pass does after its bulk update.
 // - Monitors of the first step read a capture set: the owned E1 and H1 of every tile-plane
-//   (32 x TY cells of one plane) that holds a monitor sample or a tensor site (flags by
-//   tile-plane), written by the pass; the first step's E sources, TF/SF E corrections and
-//   couplings are added to it too.
+//   (32 x TY cells of one plane) that holds a monitor sample, a tensor site or a dispersive
+//   cell (flags by tile-plane), written by the pass; the first step's E sources, TF/SF E
+//   corrections and couplings are added to it too.
 //
 // Measured (H200, golightly-cli bench --dims 3 --size 512,512,512, float32, CPML on all
 // faces, a flux plane and a flux box; 2026-11-28, docs/performance.md "Two steps per pass"
@@ -84,7 +91,9 @@
 //
 // Traffic per cell update, DRAM bytes (model): (12 s + 2 B, or + 6 B with three material
 // maps) / 2, CPML psi s per slab cell and axis (read and written once per pass), the capture
-// writes (6 s per captured cell per pass) and the source fix (per source cell ~40 atomics).
+// writes (6 s per captured cell per pass), the dispersive corrections (3 s per window cell
+// of a kTsDispersive tile-plane per pass; their pole kernels in cuda_dispersion.cuh) and the
+// source fix (per source cell ~40 atomics).
 #pragma once
 
 #include <cstddef>
@@ -150,11 +159,18 @@ struct TwoStepMaps {
 };
 
 /// Where the pass writes the fields after its first step: f[c] (full-size arrays, index as
-/// the grid) for the owned cells of every tile-plane whose flag is set;
+/// the grid) for the owned cells of every tile-plane whose flag has bit kTsCaptured set (E1
+/// and H1: monitors, tensor sites) or bit kTsCapturedE (E1 only: dispersive cells);
 /// flags[(k * tiles_y + by) * tiles_x + bx] (k the plane, (bx, by) the block). flags null:
 /// nothing is captured.
+/// corr: the dispersive cells' first-step correction weight cb / S dP (cuda_dispersion.cuh
+/// disp_advance_corr; full-size arrays of the three E components, 0 at every other cell),
+/// subtracted from E1 at every cell of the compute window (phase B) of the tile-planes whose
+/// flag has bit 1 (kTsDispersive) set. null: no dispersive cells.
+constexpr std::uint8_t kTsCaptured = 1, kTsDispersive = 2, kTsCapturedE = 4;
 template <class T> struct TwoStepCapture {
     T* f[6];
+    const T* corr[3];
     const std::uint8_t* flags;
     int tiles_x, tiles_y, ty;
 };
@@ -227,7 +243,10 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 // speed changed (H200, 512^3, alternated in one call: float64 47.28 and 47.29 Gcells/s
 // against 47.33 and 47.22 before; float32 with TY = 7, no spills either way, 81.61 and 81.54
 // against 81.58 and 81.51).
-template <class T, int TY, int ST>
+// DISP: the scene has dispersive cells (cap.corr set; phase B subtracts the corrections of
+// the flagged tile-planes). A separate instance, so that the others keep their registers
+// (float32, TY = 7: 80 without spills; with the correction code 80 and 44 B of spill loads).
+template <class T, int TY, int ST, bool DISP>
 __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && sizeof(T) == 4 ? 2 : 1)
     update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap, TwoStepChunks chunks) {
     extern __shared__ __align__(128) unsigned char ts_smem[];
@@ -305,14 +324,34 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
     const T* pZ0 = sProf + (kTsCw + TY + 3);  // plane kb's; plane k at pZ0 + (k - kb)
     // Which planes of the chunk are captured (bit k - k0): lane l of each warp reads the flags
     // of planes k0 + l and k0 + 32 + l.
+    // cap_mask: E1 and H1 (kTsCaptured); with DISP, cap_mask_e: E1 (either bit).
     static_assert(kTsMaxChunk <= 64, "cap_mask holds 64 planes");
-    unsigned long long cap_mask = 0;
+    unsigned long long cap_mask = 0, cap_mask_e = 0;
     if (cap.flags)  // uniform over the block, whose size is a multiple of 32
         for (int base = 0; base < 64; base += 32) {
             const int k = k0 + base + (tid & 31);
-            const bool f = k < k1 && cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx];
-            cap_mask |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, f)) << base;
+            const std::uint8_t fl = k < k1 ? cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx] : 0;
+            cap_mask |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, (fl & kTsCaptured) != 0)) << base;
+            if (DISP)
+                cap_mask_e |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, (fl & (kTsCaptured | kTsCapturedE)) != 0))
+                              << base;
         }
+    if (!DISP) cap_mask_e = cap_mask;
+    // Whether phase B of plane k subtracts the dispersive cells' first-step correction (bit
+    // kTsDispersive of the tile-plane's flag; uniform over the block): one byte per plane, read
+    // through L1.
+    auto dispersive_at = [&](int k) {
+        return DISP && k >= 0 && k < nz &&
+               (__ldg(cap.flags + (std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx) & kTsDispersive) != 0;
+    };
+    // The correction of E1 at the thread's cell of plane k (0 where the cell is outside the grid).
+    auto disp_corr = [&](int k, T& cx, T& cy, T& cz) {
+        if (!ig) return;
+        const std::size_t c = std::size_t(k) * plane + col;
+        cx = __ldg(cap.corr[0] + c);
+        cy = __ldg(cap.corr[1] + c);
+        cz = __ldg(cap.corr[2] + c);
+    };
     tma_wait(bar, 0);
     // After the barrier that follows the last read of plane t - 1's stage (t = k - kb):
     // thread 0 refills that stage with plane t - 1 + ST.
@@ -373,6 +412,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
             const bool kin = k >= 0 && k < nz;
             const int p = k & 1, q = p ^ 1;  // buffer of plane k; of k - 1 (and k + 1)
             const bool captured = k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
+            const bool captured_e = k >= k0 && k < k1 && ((cap_mask_e >> (k - k0)) & 1);
             h1px = h1x; h1py = h1y; h1pz = h1z;
             {
                 // psi of plane k (input set) before the wait, so that their latency overlaps it;
@@ -465,14 +505,16 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                     T d[6] = {h1z - sH1[p][2][b - 1][a], h1y - sH1[q][1][b][a], h1z - sH1[p][2][b][a - 1],
                               h1x - sH1[q][0][b][a],     h1y - sH1[p][1][b][a - 1], h1x - sH1[p][0][b - 1][a]};
                     if (ig && kin) cpml_terms(d, pe, k, 0, -1);
+                    T rx = 0, ry = 0, rz = 0;  // dispersive cells: weight cb / S dP
+                    if (dispersive_at(k)) disp_corr(k, rx, ry, rz);
                     const bool z = !(ig && kin), pec_z = g.pec[2] && k == 0;
-                    e1x = (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (d[0] - d[1]);
-                    e1y = (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-d[2] + d[3]);
-                    e1z = (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (d[4] - d[5]);
+                    e1x = (z || pec_y || pec_z) ? T(0) : cx.ca * Ex[b][a] + cx.cb * (d[0] - d[1]) - rx;
+                    e1y = (z || pec_x || pec_z) ? T(0) : cy.ca * Ey[b][a] + cy.cb * (-d[2] + d[3]) - ry;
+                    e1z = (z || pec_x || pec_y) ? T(0) : cz.ca * Ez[b][a] + cz.cb * (d[4] - d[5]) - rz;
                     sE1[p][0][b][a] = e1x;
                     sE1[p][1][b][a] = e1y;
                     sE1[p][2][b][a] = e1z;
-                    if (captured && own) {
+                    if (captured_e && own) {
                         const std::size_t c = std::size_t(k) * plane + col;
                         cap.f[0][c] = e1x;
                         cap.f[1][c] = e1y;
@@ -572,6 +614,9 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
         const long long plane_bytes = (long long)plane * (long long)sizeof(T);
         long long off2 = ((long long)(kb - 3) * (long long)plane + (long long)col) * (long long)sizeof(T);
         auto out_at = [&](T* base) { return reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(base) + off2); };
+        // DISP: the corrections of the cell in the plane whose B phase comes next, loaded at the
+        // end of the iteration before (their latency then overlaps the barrier and segment 1).
+        [[maybe_unused]] T rc[3] = {};
         for (int t = 0, k = kb; k <= k1 + 1; ++t, ++k) {
             const int s = t % ST, s1 = (t + 1) % ST;
             const unsigned char* st = ts_smem + s * kSt;
@@ -621,6 +666,8 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 }
             }
             const bool captured = k >= k0 && k < k1 && ((cap_mask >> (k - k0)) & 1);
+            const bool captured_e = k >= k0 && k < k1 && ((cap_mask_e >> (k - k0)) & 1);
+
             if (k <= k1) tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
             // ---- segment 1: A(k), C(k-2) ----
             if (k <= k1 && act) {
@@ -717,6 +764,11 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 e1[0][0] = cx.ca * Ex[b][a] + cx.cb * (tx_y - tx_z);
                 e1[0][1] = cy.ca * Ey[b][a] + cy.cb * (-ty_x + ty_z);
                 e1[0][2] = cz.ca * Ez[b][a] + cz.cb * (tz_x - tz_y);
+                if constexpr (DISP) {  // dispersive cells: weight cb / S dP (loaded a plane ahead, rc)
+                    e1[0][0] -= rc[0];
+                    e1[0][1] -= rc[1];
+                    e1[0][2] -= rc[2];
+                }
                 if constexpr (kS) {
 #pragma unroll
                     for (int c = 0; c < 3; ++c)
@@ -725,7 +777,7 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 sE1[p][0][b][a] = e1[0][0];
                 sE1[p][1][b][a] = e1[0][1];
                 sE1[p][2][b][a] = e1[0][2];
-                if (captured && own) {
+                if (captured_e && own) {
                     const std::size_t c = std::size_t(k) * plane + col;
                     cap.f[0][c] = e1[0][0];
                     cap.f[1][c] = e1[0][1];
@@ -757,6 +809,10 @@ __global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && s
                 *out_at(g.E_out[0]) = ex2;
                 *out_at(g.E_out[1]) = ey2;
                 *out_at(g.E_out[2]) = ez2;
+            }
+            if constexpr (DISP) {  // rc for B(k + 1) (0 where its tile-plane has no dispersive cell)
+                rc[0] = rc[1] = rc[2] = T(0);
+                if (vB && k + 1 <= k1 && dispersive_at(k + 1)) disp_corr(k + 1, rc[0], rc[1], rc[2]);
             }
             __syncthreads();
         }
@@ -835,7 +891,7 @@ __device__ void two_step_carry(const DevGrid3<T>& g, const TwoStepCapture<T>& ca
     // Ex: Hy (z, -), Hz (y, +); Ey: Hx (z, +), Hz (x, -); Ez: Hx (y, -), Hy (x, +).
     if (cap.flags) {
         const std::size_t tile = (std::size_t(c3[2]) * cap.tiles_y + c3[1] / cap.ty) * cap.tiles_x + c3[0] / kTsTx;
-        if (cap.flags[tile]) atomicAdd(cap.f[field] + cell, v);
+        if (cap.flags[tile] & (kTsCaptured | kTsCapturedE)) atomicAdd(cap.f[field] + cell, v);
     }
     if (!e_zeroed(field, c3)) {  // E2 = ca E1 + ...; PEC keeps a zeroed cell at 0 whatever E1 holds
         const Coef2<T> own = g.table[g.mat[field][cell]];
