@@ -37,7 +37,18 @@ double cuda_distributed_vs_single(const Scene& scene, Precision precision, const
                                   int steps, const std::string& mode = "") {
     steps = test_steps(steps);
     auto view = view_of(scene);
+    // The subdomains step one step per pass; so does the reference, for the same operations in
+    // the same order (two steps per pass carry sources and couplings by atomics: on this scene
+    // it agrees with the CPU engine as closely as one step per pass does, 1e-11 in float64
+    // and 3e-3 in float32 on the DFT set of smallest magnitude by this max-norm measure, both
+    // ways alike; session 25).
+    const char* two_env = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
+    const std::string two_old = two_env ? two_env : "";
+    setenv("GOLIGHTLY_CUDA3D_TWO_STEP", "0", 1);
     auto one = make_cuda_engine(view, precision, 0);
+    if (two_env) setenv("GOLIGHTLY_CUDA3D_TWO_STEP", two_old.c_str(), 1);
+    else unsetenv("GOLIGHTLY_CUDA3D_TWO_STEP");
+    CHECK(one->kernel().rfind("one step per pass", 0) == 0);
     std::vector<SubdomainDevice> devs;
     for (int k : ordinals) {
         SubdomainDevice d;
