@@ -1068,7 +1068,9 @@ public:
     TwoStepCapture<T> capture() const {
         TwoStepCapture<T> c{};
         for (int q = 0; q < 6; ++q) c.f[q] = capture_[q].template as<T>();
-        for (int q = 0; q < 3; ++q) c.corr[q] = two_ && corr_[q].bytes() ? corr_[q].template as<T>() : nullptr;
+        T* corr[3];
+        corrections(corr);
+        for (int q = 0; q < 3; ++q) c.corr[q] = corr[q];
         c.flags = two_ ? capture_flags_.template as<std::uint8_t>() : nullptr;
         c.tiles_x = ts_tiles_x();
         c.tiles_y = ts_tiles_y();

@@ -304,7 +304,7 @@ public:
     /// input set) and corr[c] (full-size arrays of the E components, index as the grid) gets
     /// weight cb / S dP at each dispersive cell of component c (disp_advance_corr); the pass
     /// subtracts it from E1. After the pass, after_e_from(the capture set) is the second step's.
-    void advance_into(const FieldArrays<T>& input, T* const (&corr)[3], cudaStream_t stream) const {
+    void advance_into(const FieldArrays<T>& input, T* const* corr, cudaStream_t stream) const {
         for (std::size_t q = 0; q < disp_args_.size(); ++q) {
             const DispDev<T>& a = disp_args_[q];
             disp_advance_corr<T><<<(a.n + 255) / 256, 256, 0, stream>>>(a, input.f[disp_slot_[q]], corr[disp_comp_[q]]);
@@ -314,7 +314,7 @@ public:
     /// Two steps per pass, between consecutive passes (disp_step_advance_corr): the poles
     /// advance from E1 of `e1` (the capture set) and correct E^{n+2} (the current set,
     /// rebind), then advance from the corrected E^{n+2} and write the next pass's corr.
-    void step_and_advance_into(const FieldArrays<T>& e1, T* const (&corr)[3], cudaStream_t stream) const {
+    void step_and_advance_into(const FieldArrays<T>& e1, T* const* corr, cudaStream_t stream) const {
         for (std::size_t q = 0; q < disp_args_.size(); ++q) {
             const DispDev<T>& a = disp_args_[q];
             disp_step_advance_corr<T><<<(a.n + 255) / 256, 256, 0, stream>>>(a, e1.f[disp_slot_[q]], corr[disp_comp_[q]]);

@@ -656,21 +656,17 @@ private:
                       T* const* corr_next = nullptr) {
         // Fused: the poles advance from E^n of the step's input set (the other set after the
         // flip) and correct E^{n+1} in one kernel; in place they advanced before update_e.
-        if (corr_next) {
-            // after the TF/SF corrections, below
-        } else if (disp_from) {
-            dispersion_.after_e_from(*disp_from, stream_);
-        } else if (bulk_.fused()) {
-            dispersion_.after_e_from(bulk_.previous_fields(), stream_);
-        } else {
-            dispersion_.after_e(stream_);
+        if (!corr_next) {  // with corr_next: after the TF/SF corrections, below
+            if (disp_from)
+                dispersion_.after_e_from(*disp_from, stream_);
+            else if (bulk_.fused())
+                dispersion_.after_e_from(bulk_.previous_fields(), stream_);
+            else
+                dispersion_.after_e(stream_);
         }
         sources_.after_e(at);
         tfsf_.after_e(stream_);
-        if (corr_next) {
-            T* const corr[3] = {corr_next[0], corr_next[1], corr_next[2]};
-            dispersion_.step_and_advance_into(*disp_from, corr, stream_);
-        }
+        if (corr_next) dispersion_.step_and_advance_into(*disp_from, corr_next, stream_);
         tensor_.after_e(stream_);
         monitors_.after_step(at);
     }
