@@ -15,6 +15,7 @@
 
 #include "golightly/compile.hpp"
 #include "golightly/distributed.hpp"
+#include "env_set.hpp"
 #include "golightly/engine.hpp"
 #include "partition_projects.hpp"
 
@@ -42,12 +43,11 @@ double cuda_distributed_vs_single(const Scene& scene, Precision precision, const
     // it agrees with the CPU engine as closely as one step per pass does, 1e-11 in float64
     // and 3e-3 in float32 on the DFT set of smallest magnitude by this max-norm measure, both
     // ways alike; session 25).
-    const char* two_env = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
-    const std::string two_old = two_env ? two_env : "";
-    setenv("GOLIGHTLY_CUDA3D_TWO_STEP", "0", 1);
-    auto one = make_cuda_engine(view, precision, 0);
-    if (two_env) setenv("GOLIGHTLY_CUDA3D_TWO_STEP", two_old.c_str(), 1);
-    else unsetenv("GOLIGHTLY_CUDA3D_TWO_STEP");
+    std::unique_ptr<Engine> one;
+    {
+        golightly::test::EnvSet one_step("GOLIGHTLY_CUDA3D_TWO_STEP", "0");
+        one = make_cuda_engine(view, precision, 0);
+    }
     CHECK(one->kernel().rfind("one step per pass", 0) == 0);
     std::vector<SubdomainDevice> devs;
     for (int k : ordinals) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "golightly/engine.hpp"
+#include "env_set.hpp"
 #include "golightly/errors.hpp"
 #include "test_scenes.hpp"
 
@@ -323,18 +324,6 @@ TEST_CASE("CUDA 3D engine matches the CPU 3D engine on random scenes (float32 an
 // GOLIGHTLY_CUDA3D_TMA=require makes the engine throw where it does not, so the cases below
 // that must run it are known to; GOLIGHTLY_CUDA3D_TMA=0 keeps update_he3 everywhere.
 namespace {
-struct EnvSet {  // sets a variable for one scope (restored, also when a check throws)
-    std::string name, old;
-    bool had;
-    EnvSet(const char* n, const char* v) : name(n), had(std::getenv(n) != nullptr) {
-        if (had) old = std::getenv(n);
-        setenv(n, v, 1);
-    }
-    ~EnvSet() {
-        if (had) setenv(name.c_str(), old.c_str(), 1);
-        else unsetenv(name.c_str());
-    }
-};
 // The same random initial fields (random_vector(cells, seed + component)) in two engines.
 void same_random_fields(Engine& a, Engine& b, std::size_t cells, unsigned seed) {
     for (int q = 0; q < 6; ++q) {
