@@ -161,134 +161,105 @@ std::string parameter_text(double value) {
 
 namespace detail {
 
-struct ExpressionScope::State {
-    std::string file;
-    bool enabled = false;  ///< the project has a `parameters` member: strings are expressions
-    std::vector<Parameter> parameters;
-    std::vector<std::pair<std::string, double>> variables;
-    std::vector<FieldExpression> expressions;
-};
-
 namespace {
-thread_local ExpressionScope::State* g_scope = nullptr;
-thread_local const ParameterOverrides* g_pending_overrides = nullptr;
-
-/// Sets the overrides the next ExpressionScope on this thread applies (parse_project overload).
-struct PendingOverrides {
-    const ParameterOverrides* previous;
-    explicit PendingOverrides(const ParameterOverrides* o) : previous(g_pending_overrides) { g_pending_overrides = o; }
-    ~PendingOverrides() { g_pending_overrides = previous; }
-};
-
 std::string quote_text(const std::string& text) { return "\"" + limits::cap_text(text) + "\""; }
 }  // namespace
 
-ExpressionScope::ExpressionScope(const Json* parameters, const std::string& file)
-    : state_(new State), previous_(g_scope) {
-    const ParameterOverrides* overrides = g_pending_overrides;
-    g_pending_overrides = nullptr;  // for this scope only (not for nested parses)
-    state_->file = file;
-    state_->enabled = parameters != nullptr;
-    try {
-        if (parameters) {
-            if (!parameters->is_object())
-                throw ProjectError(file, "parameters", "must be a JSON object {\"name\": value} (found a " +
-                                                           std::string(parameters->type_name()) + ")");
-            if (parameters->size() > kMaxParameters)
-                throw ProjectError(file, "parameters", "more than " + std::to_string(kMaxParameters) + " parameters");
-            for (auto it = parameters->begin(); it != parameters->end(); ++it) {
-                const std::string path = key_path("parameters", it.key());
-                if (!valid_parameter_name(it.key()))
-                    throw ProjectError(file, path,
-                                       "invalid parameter name: use letters, digits and '_' (not first a digit), "
-                                       "at most 64 characters, not a unit (nm um mm fs ps), pi or a function name");
-                Parameter prm;
-                prm.name = it.key();
-                if (it->is_number()) {
-                    prm.value = it->get<double>();
-                    if (!std::isfinite(prm.value)) throw ProjectError(file, path, "must be a finite number");
-                } else if (it->is_string()) {
-                    prm.text = it->get<std::string>();
-                } else {
-                    throw ProjectError(file, path, "must be a number or an expression string (found a " +
-                                                       std::string(it->type_name()) + ")");
-                }
-                state_->parameters.push_back(std::move(prm));
+ExpressionScope::ExpressionScope(const Json* parameters, const std::string& file, const ParameterOverrides& overrides)
+    : file_(file), enabled_(parameters != nullptr) {
+    if (parameters) {
+        if (!parameters->is_object())
+            throw ProjectError(file, "parameters", "must be a JSON object {\"name\": value} (found a " +
+                                                       std::string(parameters->type_name()) + ")");
+        if (parameters->size() > kMaxParameters)
+            throw ProjectError(file, "parameters", "more than " + std::to_string(kMaxParameters) + " parameters");
+        for (auto it = parameters->begin(); it != parameters->end(); ++it) {
+            const std::string path = key_path("parameters", it.key());
+            if (!valid_parameter_name(it.key()))
+                throw ProjectError(file, path,
+                                   "invalid parameter name: use letters, digits and '_' (not first a digit), "
+                                   "at most 64 characters, not a unit (nm um mm fs ps), pi or a function name");
+            Parameter prm;
+            prm.name = it.key();
+            if (it->is_number()) {
+                prm.value = it->get<double>();
+                if (!std::isfinite(prm.value)) throw ProjectError(file, path, "must be a finite number");
+            } else if (it->is_string()) {
+                prm.text = it->get<std::string>();
+            } else {
+                throw ProjectError(file, path, "must be a number or an expression string (found a " +
+                                                   std::string(it->type_name()) + ")");
             }
+            parameters_.push_back(std::move(prm));
         }
-        if (overrides && !overrides->empty()) {
-            for (const auto& [name, text] : *overrides) {
-                Parameter* target = nullptr;
-                for (auto& prm : state_->parameters)
-                    if (prm.name == name) target = &prm;
-                if (!target) {
-                    std::string known;
-                    for (const auto& prm : state_->parameters) known += (known.empty() ? "" : ", ") + prm.name;
-                    throw ProjectError(file, key_path("parameters", name),
-                                       "is not a parameter of the project (" +
-                                           (known.empty() ? std::string("it has none") : "it has: " + limits::cap_text(known)) +
-                                           ")");
-                }
-                double v = 0;
-                if (plain_number(text, v)) {
-                    target->text.clear();
-                    target->value = v;
-                } else {
-                    target->text = text;
-                }
-            }
-        }
-        for (auto& prm : state_->parameters) {
-            if (!prm.text.empty()) {
-                try {
-                    prm.value = evaluate_expression(prm.text, state_->variables);
-                } catch (const std::invalid_argument& e) {
-                    throw ProjectError(file, key_path("parameters", prm.name),
-                                       "the expression " + quote_text(prm.text) + ": " + e.what());
-                }
-            }
-            state_->variables.emplace_back(prm.name, prm.value);
-        }
-    } catch (...) {
-        delete state_;
-        throw;
     }
-    g_scope = state_;
+    if (!overrides.empty()) {
+        for (const auto& [name, text] : overrides) {
+            Parameter* target = nullptr;
+            for (auto& prm : parameters_)
+                if (prm.name == name) target = &prm;
+            if (!target) {
+                std::string known;
+                for (const auto& prm : parameters_) known += (known.empty() ? "" : ", ") + prm.name;
+                throw ProjectError(file, key_path("parameters", name),
+                                   "is not a parameter of the project (" +
+                                       (known.empty() ? std::string("it has none") : "it has: " + limits::cap_text(known)) +
+                                       ")");
+            }
+            double v = 0;
+            if (plain_number(text, v)) {
+                target->text.clear();
+                target->value = v;
+            } else {
+                target->text = text;
+            }
+        }
+    }
+    for (auto& prm : parameters_) {
+        if (!prm.text.empty()) {
+            try {
+                prm.value = evaluate_expression(prm.text, variables_);
+            } catch (const std::invalid_argument& e) {
+                throw ProjectError(file, key_path("parameters", prm.name),
+                                   "the expression " + quote_text(prm.text) + ": " + e.what());
+            }
+        }
+        variables_.emplace_back(prm.name, prm.value);
+    }
 }
 
-ExpressionScope::~ExpressionScope() {
-    g_scope = previous_;
-    delete state_;
+void ExpressionScope::finish(Project& project) const {
+    project.parameters = parameters_;
+    project.expressions = expressions_;
 }
 
-void ExpressionScope::finish(Project& project) {
-    project.parameters = state_->parameters;
-    project.expressions = state_->expressions;
-}
-
-std::optional<double> field_expression(const Json& j, const std::string& path, const std::string& file,
-                                       bool integer) {
-    if (!j.is_string() || !g_scope) return std::nullopt;
-    if (!g_scope->enabled)  // a project without `parameters` keeps the strict number fields of format 1
-        throw ProjectError(file, path, std::string(integer ? "must be an integer" : "must be a number") +
+std::optional<double> ExpressionScope::field(const Json& j, const std::string& path, bool integer) {
+    if (!j.is_string()) return std::nullopt;
+    if (!enabled_)  // a project without `parameters` keeps the strict number fields of format 1
+        throw ProjectError(file_, path, std::string(integer ? "must be an integer" : "must be a number") +
                                            " (found a string; expression strings need a top-level \"parameters\" "
                                            "object, e.g. \"parameters\": {})");
     const std::string& text = j.get_ref<const std::string&>();
     double v = 0;
     try {
-        v = evaluate_expression(text, g_scope->variables);
+        v = evaluate_expression(text, variables_);
     } catch (const std::invalid_argument& e) {
-        throw ProjectError(file, path, "the expression " + quote_text(text) + ": " + e.what());
+        throw ProjectError(file_, path, "the expression " + quote_text(text) + ": " + e.what());
     }
     if (integer) {
         const double r = std::round(v);
         if (std::fabs(v - r) > 1e-9 * std::max(1.0, std::fabs(v)) || std::fabs(r) > 9.0e15)
-            throw ProjectError(file, path, "the expression " + quote_text(text) + " must give an integer (it gives " +
+            throw ProjectError(file_, path, "the expression " + quote_text(text) + " must give an integer (it gives " +
                                                parameter_text(v) + ")");
         v = r;
     }
-    g_scope->expressions.push_back(FieldExpression{path, text, v});
+    expressions_.push_back(FieldExpression{path, text, v});
     return v;
+}
+
+std::optional<double> field_expression(ExpressionScope* scope, const Json& j, const std::string& path, bool integer) {
+    if (!scope) return std::nullopt;
+    return scope->field(j, path, integer);
 }
 
 Json parameters_json(const std::vector<Parameter>& parameters) {
@@ -342,16 +313,6 @@ void restore_expressions(Json& document, const std::vector<FieldExpression>& exp
 }  // namespace detail
 
 // ------------------------------------------------------------------ public entry points
-
-Project parse_project(const std::string& text, const std::string& file_label, const ParameterOverrides& overrides) {
-    detail::PendingOverrides pending(&overrides);
-    return parse_project(text, file_label);
-}
-
-Project load_project_with(const std::filesystem::path& file, const ParameterOverrides& overrides) {
-    detail::PendingOverrides pending(&overrides);
-    return load_project(file);
-}
 
 Project with_parameters(const Project& project, const ParameterOverrides& overrides, const std::string& file_label) {
     return parse_project(project_to_json(project).dump(), file_label, overrides);

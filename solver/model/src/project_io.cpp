@@ -249,16 +249,24 @@ std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size
     return {line, column};
 }
 
+/// The document being read: its label in errors and, once its `parameters` are read, the
+/// scope that evaluates expression strings (nullptr before that, and for a single object
+/// read on its own as material_from_json reads one: numeric fields then take numbers only).
+struct ReadContext {
+    const std::string& label;
+    ExpressionScope* expressions = nullptr;
+};
+
 /// Conversions of one JSON value; `path` names it in errors.
 struct Conv {
-    const std::string& file;
+    const ReadContext& file;
 
     [[noreturn]] void fail(const std::string& path, const std::string& msg) const {
-        throw ProjectError(file, path, msg);
+        throw ProjectError(file.label, path, msg);
     }
 
     double number(const Json& j, const std::string& path) const {
-        if (const auto e = field_expression(j, path, file)) return *e;  // an expression string (parameters.hpp)
+        if (const auto e = field_expression(file.expressions, j, path)) return *e;  // an expression string (parameters.hpp)
         if (!j.is_number()) fail(path, "must be a number (found " + describe(j) + ")");
         const double v = j.get<double>();
         if (!std::isfinite(v)) fail(path, "must be a finite number");
@@ -267,7 +275,7 @@ struct Conv {
 
     long long integer(const Json& j, const std::string& path, long long lo, long long hi) const {
         long long v = 0;
-        if (const auto e = field_expression(j, path, file, true)) {  // an expression string (parameters.hpp)
+        if (const auto e = field_expression(file.expressions, j, path, true)) {  // an expression string (parameters.hpp)
             v = static_cast<long long>(*e);
         } else if (j.is_number_integer()) {
             v = j.get<long long>();
@@ -357,7 +365,7 @@ struct Conv {
 /// that the rest go to `extra`.
 class ObjectReader {
 public:
-    ObjectReader(const Json& j, std::string path, const std::string& file)
+    ObjectReader(const Json& j, std::string path, const ReadContext& file)
         : j_(j), path_(std::move(path)), c_{file} {
         if (!j.is_object()) c_.fail(path_, "must be a JSON object (found " + describe(j) + ")");
     }
@@ -460,7 +468,7 @@ private:
 
 /// The object member `key` (default: empty object) read by `fn(ObjectReader&)`.
 template <class Fn>
-void with_object(ObjectReader& parent, std::string_view key, const std::string& file, Fn&& fn) {
+void with_object(ObjectReader& parent, std::string_view key, const ReadContext& file, Fn&& fn) {
     static const Json kEmpty = Json::object();
     const Json* v = parent.find(key);
     ObjectReader r(v ? *v : kEmpty, parent.path(key), file);
@@ -476,7 +484,7 @@ std::array<int, 2> gds_layer_pair(ObjectReader& r, std::string_view key) {
     return {int(r.conv().integer(v[0], index_path(p, 0), 0, 65535)), int(r.conv().integer(v[1], index_path(p, 1), 0, 65535))};
 }
 
-Shape parse_shape(const Json& j, const std::string& path, const std::string& file) {
+Shape parse_shape(const Json& j, const std::string& path, const ReadContext& file) {
     ObjectReader r(j, path, file);
     Shape s;
     s.type = r.enumeration(kShapeTypes, "type");
@@ -549,7 +557,7 @@ Shape parse_shape(const Json& j, const std::string& path, const std::string& fil
     return s;
 }
 
-Pole parse_pole(const Json& j, const std::string& path, const std::string& file) {
+Pole parse_pole(const Json& j, const std::string& path, const ReadContext& file) {
     ObjectReader r(j, path, file);
     Pole p;
     p.kind = r.enumeration(kPoleKinds, "kind");
@@ -566,7 +574,7 @@ Pole parse_pole(const Json& j, const std::string& path, const std::string& file)
     return p;
 }
 
-Material parse_material(const Json& j, const std::string& path, const std::string& file) {
+Material parse_material(const Json& j, const std::string& path, const ReadContext& file) {
     ObjectReader r(j, path, file);
     Material m;
     m.id = r.string("id");
@@ -584,7 +592,7 @@ Material parse_material(const Json& j, const std::string& path, const std::strin
     return m;
 }
 
-Layer parse_layer(const Json& j, const std::string& path, const std::string& file) {
+Layer parse_layer(const Json& j, const std::string& path, const ReadContext& file) {
     ObjectReader r(j, path, file);
     Layer l;
     l.name = r.string("name", "");
@@ -615,7 +623,7 @@ Layer parse_layer(const Json& j, const std::string& path, const std::string& fil
     return l;
 }
 
-Waveform parse_waveform(const Json& j, const std::string& path, const std::string& file) {
+Waveform parse_waveform(const Json& j, const std::string& path, const ReadContext& file) {
     ObjectReader r(j, path, file);
     Waveform w;
     w.type = r.enumeration(kWaveformTypes, "type", WaveformType::GaussianPulse);
@@ -630,7 +638,7 @@ Waveform parse_waveform(const Json& j, const std::string& path, const std::strin
     return w;
 }
 
-Source parse_source(const Json& j, const std::string& path, const std::string& file, const Domain& domain) {
+Source parse_source(const Json& j, const std::string& path, const ReadContext& file, const Domain& domain) {
     const Polarization pol = domain.polarization;
     ObjectReader r(j, path, file);
     Source s;
@@ -680,7 +688,7 @@ Source parse_source(const Json& j, const std::string& path, const std::string& f
     return s;
 }
 
-Monitor parse_monitor(const Json& j, const std::string& path, const std::string& file, const Domain& domain) {
+Monitor parse_monitor(const Json& j, const std::string& path, const ReadContext& file, const Domain& domain) {
     const Polarization pol = domain.polarization;
     ObjectReader r(j, path, file);
     Monitor m;
@@ -732,7 +740,7 @@ Monitor parse_monitor(const Json& j, const std::string& path, const std::string&
     return m;
 }
 
-Domain parse_domain(const Json& j, const std::string& path, const std::string& file) {
+Domain parse_domain(const Json& j, const std::string& path, const ReadContext& file) {
     ObjectReader r(j, path, file);
     Domain d;
     d.dimensions = r.integer("dimensions", 2);
@@ -766,7 +774,7 @@ Domain parse_domain(const Json& j, const std::string& path, const std::string& f
     return d;
 }
 
-RunSettings parse_run(const Json& j, const std::string& path, const std::string& file, Polarization pol) {
+RunSettings parse_run(const Json& j, const std::string& path, const ReadContext& file, Polarization pol) {
     ObjectReader r(j, path, file);
     RunSettings run;
     with_object(r, "spectrum", file, [&](ObjectReader& s) {
@@ -819,8 +827,9 @@ std::vector<T> parse_list(ObjectReader& r, std::string_view key, Fn&& fn) {
     return out;
 }
 
-Project parse_document(const Json& doc, const std::string& file) {
-    reject_non_finite(doc, "", file);
+Project parse_document(const Json& doc, const std::string& file_label, const ParameterOverrides& overrides) {
+    ReadContext file{file_label};
+    reject_non_finite(doc, "", file_label);
     ObjectReader r(doc, "", file);
     {
         const Json* f = r.find("format");
@@ -840,7 +849,8 @@ Project parse_document(const Json& doc, const std::string& file) {
         if (version < 1)
             r.conv().fail("version", "unsupported format version " + std::to_string(version) + " (expected 1)");
     }
-    ExpressionScope expressions(r.find("parameters"), file);  // parameters first: fields may use them
+    ExpressionScope expressions(r.find("parameters"), file_label, overrides);  // parameters first: fields may use them
+    file.expressions = &expressions;
     Project p;
     p.name = r.string("name", "");
     p.domain = parse_domain(r.require("domain"), "domain", file);
@@ -1162,6 +1172,10 @@ Json run_json(const RunSettings& r, int dimensions) {
 // ------------------------------------------------------------------ public API
 
 Project parse_project(const std::string& text, const std::string& file_label) {
+    return parse_project(text, file_label, ParameterOverrides{});
+}
+
+Project parse_project(const std::string& text, const std::string& file_label, const ParameterOverrides& overrides) {
     std::string_view body(text);
     if (body.size() >= 3 && body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // UTF-8 BOM
     DomBuilder builder;
@@ -1180,12 +1194,14 @@ Project parse_project(const std::string& text, const std::string& file_label) {
             if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
         throw ProjectError(file_label, "", "not valid JSON: " + what);
     }
-    Project p = parse_document(builder.root, file_label);
+    Project p = parse_document(builder.root, file_label, overrides);
     validate_project(p, file_label);
     return p;
 }
 
-Project load_project(const std::filesystem::path& file) {
+Project load_project(const std::filesystem::path& file) { return load_project_with(file, ParameterOverrides{}); }
+
+Project load_project_with(const std::filesystem::path& file, const ParameterOverrides& overrides) {
     const std::string label = file.string();
     std::string text;
     try {  // regular files only, at most limits::kMaxProjectFileBytes (a FIFO or /dev/zero is refused)
@@ -1196,7 +1212,7 @@ Project load_project(const std::filesystem::path& file) {
             throw ProjectError(label, "", "cannot read the project: it is a directory");
         throw ProjectError(label, "", std::string("cannot read the project: ") + e.what());
     }
-    return parse_project(text, label);
+    return parse_project(text, label, overrides);
 }
 
 Json project_to_json(const Project& project) {
@@ -1281,7 +1297,7 @@ void save_project(const Project& project, const std::filesystem::path& file) {
 }
 
 Material material_from_json(const Json& j, const std::string& json_path, const std::string& file_label) {
-    return parse_material(j, json_path, file_label);
+    return parse_material(j, json_path, ReadContext{file_label});
 }
 Json material_to_json(const Material& m) { return material_json(m); }
 
