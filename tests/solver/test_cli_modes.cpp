@@ -20,6 +20,7 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
+#include "optional_features.hpp"
 
 namespace fs = std::filesystem;
 using namespace golightly;
@@ -67,11 +68,8 @@ std::vector<std::uint8_t> read_bytes(const fs::path& f) {
 
 }  // namespace
 
-TEST_CASE("cli: modes writes each port's n_eff, n_group, TE fraction and field maps", "[cli][modes]") {
-    if (!have_mode_solver_2d()) {
-        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
-        return;
-    }
+TEST_CASE("cli: modes writes each port's n_eff, n_group, TE fraction and field maps", "[cli][modes]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     std::random_device rd;
     const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes_" + std::to_string(rd()));
     fs::create_directories(dir);

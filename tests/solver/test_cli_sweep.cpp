@@ -12,6 +12,7 @@
 
 #include "golightly/parameters.hpp"
 #include "golightly/sweep.hpp"
+#include "optional_features.hpp"
 #include "test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -53,8 +54,8 @@ const char* kSlab = R"JSON({"format": "golightly-project", "version": 1, "name":
 
 }  // namespace
 
-TEST_CASE("cli: --param overrides for check; sweep writes sweep.csv and resumes", "[cli][sweep]") {
-    if (!golightly::expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+TEST_CASE("cli: --param overrides for check; sweep writes sweep.csv and resumes", "[cli][sweep]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(golightly::expressions_available());
     golightly::test::Scratch dir("cli", "sweep");
     const fs::path project = dir.path / "slab.glproj";
     std::ofstream(project) << kSlab;
@@ -163,11 +164,14 @@ TEST_CASE("sweep --devices: the worker plan and the children's CUDA_VISIBLE_DEVI
     CHECK_THROWS_WITH(plan_devices("gpu", 2, nullptr, true, 8), Catch::Contains("expected auto, all"));
 }
 
-TEST_CASE("sweep/optimize --param: units and expressions over the project's parameters", "[cli][sweep]") {
+TEST_CASE("sweep --param: plain numbers need no expression support", "[cli][sweep]") {
+    CHECK(golightly::parse_sweep_parameter("d=0.1:0.3:3").values == std::vector<double>{0.1, 0.2, 0.3});
+}
+
+TEST_CASE("sweep/optimize --param: units and expressions over the project's parameters", "[cli][sweep]" GOLIGHTLY_NEEDS_MUPARSER) {
     using golightly::parse_bound_parameter;
     using golightly::parse_sweep_parameter;
-    CHECK(parse_sweep_parameter("d=0.1:0.3:3").values == std::vector<double>{0.1, 0.2, 0.3});  // plain numbers always
-    if (!golightly::expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+    REQUIRE(golightly::expressions_available());
     const std::vector<std::pair<std::string, double>> vars = {{"lambda", 1.6}, {"a", 0.2}, {"b", 0.25}};
     const auto w = parse_sweep_parameter("w=400nm:600nm:11", vars);
     REQUIRE(w.values.size() == 11);

@@ -23,6 +23,7 @@
 #include "golightly/geometry.hpp"
 #include "golightly/image_io.hpp"
 #include "golightly/project.hpp"
+#include "optional_features.hpp"
 #include "test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -608,8 +609,8 @@ TEST_CASE("GDS export: every layer's shapes on its gds_layer, read back", "[gds]
     CHECK(std::abs(ring_area(rr.polygons[0])) == Approx(0.16).epsilon(1e-9));
 }
 
-TEST_CASE("GDS layer maps: gdsfactory's layer_views.yaml (nested views, groups)", "[gds]") {
-    if (!gds::yaml_layer_maps_available()) { WARN("SKIPPED: built without yaml-cpp"); return; }
+TEST_CASE("GDS layer maps: gdsfactory's layer_views.yaml (nested views, groups)", "[gds]" GOLIGHTLY_NEEDS_YAML_CPP) {
+    REQUIRE(gds::yaml_layer_maps_available());
     // tests/data/gds/layer_views.yaml is in LayerViews.to_yaml's layout: every view a mapping
     // with `layer: [l, d]`, groups under group_members, CustomDitherPatterns at the end. A
     // line-based reader named every entry "layer".
@@ -623,8 +624,8 @@ TEST_CASE("GDS layer maps: gdsfactory's layer_views.yaml (nested views, groups)"
                                               {"PinRec", 1, 10}});
 }
 
-TEST_CASE("GDS layer maps: a KLayout .lyp with groups, sources with names and entities", "[gds]") {
-    if (!gds::lyp_layer_maps_available()) { WARN("SKIPPED: built without pugixml"); return; }
+TEST_CASE("GDS layer maps: a KLayout .lyp with groups, sources with names and entities", "[gds]" GOLIGHTLY_NEEDS_PUGIXML) {
+    REQUIRE(gds::lyp_layer_maps_available());
     // tests/data/gds/klayout.lyp: the element layout KLayout and gdsfactory's to_lyp write
     // (every property element present), a "NAME l/d" name (layer_in_name), "&amp;" and a
     // character reference, a group ("*/*@*") of two members, a group "*/5" whose member "1/*"
@@ -639,11 +640,9 @@ TEST_CASE("GDS layer maps: a KLayout .lyp with groups, sources with names and en
                                              {"M1 rotated", 41, 0}});
 }
 
-TEST_CASE("GDS layer maps: plain YAML maps, tabs, and bad files", "[gds]") {
-    if (!gds::lyp_layer_maps_available() || !gds::yaml_layer_maps_available()) {
-        WARN("SKIPPED: built without pugixml or yaml-cpp");
-        return;
-    }
+TEST_CASE("GDS layer maps: plain YAML maps, tabs, and bad files", "[gds]" GOLIGHTLY_NEEDS_PUGIXML GOLIGHTLY_NEEDS_YAML_CPP) {
+    REQUIRE(gds::lyp_layer_maps_available());
+    REQUIRE(gds::yaml_layer_maps_available());
     test::Scratch dir("gds", "map");
     auto write = [&](const std::string& name, const std::string& text) {
         std::ofstream f(dir.path / name);

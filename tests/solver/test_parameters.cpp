@@ -15,6 +15,7 @@
 #include "golightly/parameters.hpp"
 #include "golightly/project.hpp"
 #include "golightly/sweep.hpp"
+#include "optional_features.hpp"
 #include "test_files.hpp"
 
 using namespace golightly;
@@ -47,8 +48,8 @@ std::string with_field(const std::string& params, const std::string& cell_size) 
 
 }  // namespace
 
-TEST_CASE("parameters: expressions in numeric fields, units, integer fields", "[parameters]") {
-    if (!expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+TEST_CASE("parameters: expressions in numeric fields, units, integer fields", "[parameters]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
     const Project p = parse_project(kParamProject, "p.glproj");
     REQUIRE(p.parameters.size() == 5);
     CHECK(p.parameters[1].name == "t");
@@ -72,8 +73,8 @@ TEST_CASE("parameters: expressions in numeric fields, units, integer fields", "[
                 p.expressions.size(), p.parameters[3].value, p.parameters[1].value);
 }
 
-TEST_CASE("parameters: save keeps the expressions; with_parameters re-evaluates them", "[parameters]") {
-    if (!expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+TEST_CASE("parameters: save keeps the expressions; with_parameters re-evaluates them", "[parameters]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
     const Project p = parse_project(kParamProject, "p.glproj");
     const Json j = project_to_json(p);
     CHECK(j["parameters"]["t"] == "220 nm");
@@ -106,8 +107,8 @@ TEST_CASE("parameters: save keeps the expressions; with_parameters re-evaluates 
     CHECK(project_to_json(edited)["domain"]["size"][0] == 3.0);
 }
 
-TEST_CASE("parameters: errors name the file, the JSON path and the expression's problem", "[parameters]") {
-    if (!expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+TEST_CASE("parameters: errors name the file, the JSON path and the expression's problem", "[parameters]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
     auto contains = [](const std::string& s, const std::string& part) {
         INFO(s);
         CHECK(s.find(part) != std::string::npos);
@@ -227,8 +228,8 @@ TEST_CASE("sweep: the device queue runs one job per worker at a time and uses ev
     CHECK(started.load() < 50);
 }
 
-TEST_CASE("sweep: resumes, skipping designs whose folder holds a complete run", "[sweep]") {
-    if (!expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+TEST_CASE("sweep: resumes, skipping designs whose folder holds a complete run", "[sweep]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
     test::Scratch scratch("sweep", "resume");
     const Project p = parse_project(kParamProject, "p.glproj");
     // A fake runner: T(wl) = w * wl, written as run_project's results would be.

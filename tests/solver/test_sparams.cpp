@@ -18,6 +18,7 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/sparams.hpp"
 #include "golightly/units.hpp"
+#include "optional_features.hpp"
 #include "test_3d_projects.hpp"
 
 using namespace golightly;
@@ -54,11 +55,8 @@ Project straight_strip(double dx) {
 
 }  // namespace
 
-TEST_CASE("S-parameters: a straight strip waveguide between two ports", "[sparams][3d][slow]") {
-    if (!have_mode_solver_2d()) {
-        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
-        return;
-    }
+TEST_CASE("S-parameters: a straight strip waveguide between two ports", "[sparams][3d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double dx = 0.04;
     const Project p = straight_strip(dx);
     RunOptions o;
@@ -160,11 +158,8 @@ TEST_CASE("S-parameters: port errors name their JSON path", "[sparams]") {
 // TE1 share (asserted). The 1.2 x 1.0 um plane holds 99.95 - 99.98 % of TE0's power and
 // 81 - 89 % of TE1's (mode solver, computed below); its flux equals f0 |S21|^2 + f2 |S31|^2
 // within 5e-4 (asserted 0.5 %).
-TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "[sparams][3d][slow]") {
-    if (!have_mode_solver_2d()) {
-        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
-        return;
-    }
+TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "[sparams][3d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double dx = 0.04, R = 1.4, x_arc = 1.4, xw = x_arc + R, y_out = 1.0 + R + 2.08;
     Project p = vacuum_project(xw + 1.0, y_out + 0.52, 1.6, dx, 8, 1.5, 1.6, 3);
     p.domain.background = "sio2";

@@ -22,6 +22,7 @@
 
 #include "golightly/parameters.hpp"
 #include "golightly/sweep.hpp"
+#include "optional_features.hpp"
 #include "test_files.hpp"
 
 using namespace golightly;
@@ -64,8 +65,8 @@ RunOptions cpu_options() {
 
 }  // namespace
 
-TEST_CASE("sweep: a slab thickness sweep puts the Fabry-Perot peaks at 2 n d = m lambda", "[sweep][physics]") {
-    if (!expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+TEST_CASE("sweep: a slab thickness sweep puts the Fabry-Perot peaks at 2 n d = m lambda", "[sweep][physics]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
     test::Scratch scratch("sweep", "fabry_perot");
     const double n = 2.0, lambda = 1.6;
     const Project p = parse_project(film_project(R"({"d": 0.3})", "1.505", R"("1.505 + d")", n * n, 0), "slab.glproj");
@@ -105,8 +106,8 @@ TEST_CASE("sweep: a slab thickness sweep puts the Fabry-Perot peaks at 2 n d = m
     CHECK(std::filesystem::is_regular_file(scratch.path / "design_0007" / "summary.json"));
 }
 
-TEST_CASE("optimize: a quarter-wave anti-reflection layer converges to d = lambda / (4 n_c)", "[sweep][physics]") {
-    if (!expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+TEST_CASE("optimize: a quarter-wave anti-reflection layer converges to d = lambda / (4 n_c)", "[sweep][physics]" GOLIGHTLY_NEEDS_MUPARSER GOLIGHTLY_NEEDS_NLOPT) {
+    REQUIRE(expressions_available());
     test::Scratch scratch("optimize", "quarter_wave");
     const double n_s = 4.0, n_c = 2.0, lambda = 1.6;
     const double d_opt = lambda / (4 * n_c);  // 0.2 um
@@ -126,12 +127,7 @@ TEST_CASE("optimize: a quarter-wave anti-reflection layer converges to d = lambd
         std::printf("optimize: %s\n", line.c_str());
     };
     OptimizeReport r;
-    try {
-        r = run_optimize(p, "ar.glproj", {parse_bound_parameter("d=0.1..0.3")}, o);
-    } catch (const std::runtime_error& e) {
-        if (std::string(e.what()).find("no optimizer") != std::string::npos) { WARN("SKIPPED: built without NLopt"); return; }
-        throw;
-    }
+    r = run_optimize(p, "ar.glproj", {parse_bound_parameter("d=0.1..0.3")}, o);  // throws without NLopt: a failure
     REQUIRE(r.best.size() == 1);
     std::printf("optimize: best d %.5f um (analytic %.5f), |error| %.2e um, reported tolerance %.3g um, R %.2e, "
                 "%d evaluations (%s)\n",
@@ -168,8 +164,8 @@ TEST_CASE("optimize: a quarter-wave anti-reflection layer converges to d = lambd
 // decay away from the source and carry no flux. The 1D (plane-wave) answer lambda / (4
 // sqrt(eps_m)) is 0.067 um shorter: 22 tolerances away.
 TEST_CASE("optimize: a 2D quarter-wave matching section in a parallel-plate waveguide converges to lambda_g / 4",
-          "[sweep][physics]") {
-    if (!expressions_available()) { WARN("SKIPPED: built without muparser"); return; }
+          "[sweep][physics]" GOLIGHTLY_NEEDS_MUPARSER GOLIGHTLY_NEEDS_NLOPT) {
+    REQUIRE(expressions_available());
     test::Scratch scratch("optimize", "matching_section_2d");
     const double W = 1.2, lambda = 1.6, eps_s = 2.25, k0 = 2 * M_PI / lambda, ky = M_PI / W;
     const double beta0 = std::sqrt(k0 * k0 - ky * ky), beta_s = std::sqrt(eps_s * k0 * k0 - ky * ky);
@@ -209,12 +205,7 @@ TEST_CASE("optimize: a 2D quarter-wave matching section in a parallel-plate wave
     o.xtol = 0.003;
     o.log = [&](const std::string& line) { std::printf("optimize 2D: %s\n", line.c_str()); };
     OptimizeReport r;
-    try {
-        r = run_optimize(p, "match.glproj", {parse_bound_parameter("L=0.15..0.65")}, o);
-    } catch (const std::runtime_error& e) {
-        if (std::string(e.what()).find("no optimizer") != std::string::npos) { WARN("SKIPPED: built without NLopt"); return; }
-        throw;
-    }
+    r = run_optimize(p, "match.glproj", {parse_bound_parameter("L=0.15..0.65")}, o);  // throws without NLopt: a failure
     REQUIRE(r.best.size() == 1);
     std::printf("optimize 2D: eps_m %.5f, best L %.5f um (analytic lambda_g/4 %.5f, 1D lambda/(4 n_m) %.5f), "
                 "|error| %.2e um, reported tolerance %.3g um, R %.2e, %d evaluations (%s)\n",
