@@ -253,7 +253,7 @@ TEST_CASE("cli: run writes spectra.csv, summary.json and monitors/*.csv", "[cli]
     fs::remove_all(dir);
 }
 
-TEST_CASE("cli: run --max-steps stops at the limit; default output folder", "[cli]") {
+TEST_CASE("cli: run --max-steps stops at the limit, default output folder", "[cli]") {
     const fs::path dir = scratch_dir("maxsteps");
     const fs::path project = write_small_project(dir);
     const CliResult r = run_cli("run " + shell_quote(project.string()) + " --backend cpu --max-steps 30");
@@ -314,7 +314,7 @@ TEST_CASE("cli: --backend cuda without a usable device exits 3 with a summary", 
     fs::remove_all(dir);
 }
 
-TEST_CASE("cli: bench --json prints the object of cli.md; unsupported options exit 3", "[cli]") {
+TEST_CASE("cli: bench --json prints the object of cli.md, unsupported options exit 3", "[cli]") {
     const CliResult r = run_cli("bench --backend cpu --size 64,48 --steps 10 --json");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);

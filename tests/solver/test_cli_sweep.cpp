@@ -54,7 +54,7 @@ const char* kSlab = R"JSON({"format": "golightly-project", "version": 1, "name":
 
 }  // namespace
 
-TEST_CASE("cli: --param overrides for check; sweep writes sweep.csv and resumes", "[cli][sweep]" GOLIGHTLY_NEEDS_MUPARSER) {
+TEST_CASE("cli: --param overrides for check, sweep writes sweep.csv and resumes", "[cli][sweep]" GOLIGHTLY_NEEDS_MUPARSER) {
     REQUIRE(golightly::expressions_available());
     golightly::test::Scratch dir("cli", "sweep");
     const fs::path project = dir.path / "slab.glproj";

@@ -303,7 +303,7 @@ TEST_CASE("compile: +x and -x flux monitors at one place give opposite spectra",
     }
 }
 
-TEST_CASE("compile: warnings for coarse cells and sources in the PML; one-way line direction", "[compile]") {
+TEST_CASE("compile: warnings for coarse cells and sources in the PML, one-way line direction", "[compile]") {
     Project p = base_project(2.0, 1.0, 0.05);
     Material si;
     si.id = "si";

@@ -349,7 +349,7 @@ TEST_CASE("compile 2D: a tfsf source fills Scene::tfsf", "[compile3d][tfsf]") {
     CHECK(message_has([&] { compile_project(p, "t.glproj"); }, "sources[0].component", "not a field of TEz"));
 }
 
-TEST_CASE("run driver: 3D scenes (TF/SF included) run on CUDA where a device is present; 3D Mur stays on the CPU",
+TEST_CASE("run driver: 3D scenes (TF/SF included) run on CUDA where a device is present, 3D Mur stays on the CPU",
           "[compile3d][3d]") {
     Project p = small_project();
     const CompiledProject c = compile_project(p, "t.glproj");

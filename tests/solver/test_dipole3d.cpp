@@ -104,7 +104,7 @@ TEST_CASE("3D magnetic dipole (Hz) radiates the same power as the electric one",
     }
 }
 
-TEST_CASE("3D: zero net flux through a closed lossless box with no source inside (vacuum; a dielectric sphere "
+TEST_CASE("3D: zero net flux through a closed lossless box with no source inside (vacuum, a dielectric sphere "
           "inside)", "[dipole3d][3d]") {
     // The dipole sits outside the box: whatever flows in flows out, so the net outward flux
     // is zero up to the DFT of the fields still ringing when the run stops. Against the

@@ -215,7 +215,7 @@ TEST_CASE("3D CPML (16 cells) reflects a point pulse below -95 / -90 / -90 dB at
     }
 }
 
-TEST_CASE("3D engine: float32 agrees with float64; the fused sweep on several threads equals the two-pass "
+TEST_CASE("3D engine: float32 agrees with float64, the fused sweep on several threads equals the two-pass "
           "step with periodic y and z", "[engine3d]") {
     Spec3 p;
     p.nx = 20; p.ny = 14; p.nz = 12;
@@ -255,7 +255,7 @@ TEST_CASE("3D engine: float32 agrees with float64; the fused sweep on several th
     }
 }
 
-TEST_CASE("3D engine: frames show the frame slice; memory model counts six fields; Mur runs on the CPU",
+TEST_CASE("3D engine: frames show the frame slice, memory model counts six fields, Mur runs on the CPU",
           "[engine3d]") {
     Spec3 p;
     p.nx = 12; p.ny = 10; p.nz = 8;
@@ -298,7 +298,7 @@ TEST_CASE("3D engine: frames show the frame slice; memory model counts six field
 }
 
 TEST_CASE("3D engine is invariant under the cyclic permutation of axes x -> y -> z (CPML, PEC, PMC and periodic "
-          "faces on every axis; dispersive cells)", "[engine3d]") {
+          "faces on every axis, dispersive cells)", "[engine3d]") {
     // Scene A on (nx, ny, nz) with boundary kinds (bx, by, bz); its permutation B on
     // (nz, nx, ny) with (bz, bx, by): old x becomes new y, y -> z, z -> x, and the components
     // follow (Ex -> Ey -> Ez -> Ex, H likewise). The Yee update is symmetric under this map,
@@ -410,8 +410,8 @@ double discrete_energy(Engine& e, const Scene& s) {
 
 }  // namespace
 
-TEST_CASE("3D lossless cavity conserves the discrete Yee energy to rounding (PEC box; PEC / PMC / periodic "
-          "faces; dielectric)", "[engine3d][physics]") {
+TEST_CASE("3D lossless cavity conserves the discrete Yee energy to rounding (PEC box, PEC / PMC / periodic "
+          "faces, dielectric)", "[engine3d][physics]") {
     // A pulse from a dipole fills the cavity; once the source is off the invariant must stay
     // at its value to rounding (float64) over 1500 steps, while the plain field energy
     // (field_energy) moves with the H half-step offset. A wrong curl sign, Courant factor or
@@ -511,7 +511,7 @@ TEST_CASE("material table: more than 65535 distinct averaged eps_r (a large sub-
     CHECK(cb_err < 1e-14);
 }
 
-TEST_CASE("3D CPU engine: a live edit of the materials equals an engine built with them; a changed z grid or map "
+TEST_CASE("3D CPU engine: a live edit of the materials equals an engine built with them, a changed z grid or map "
           "size is refused", "[engine3d][live_edit]") {
     Spec3 p;
     p.nx = 20; p.ny = 16; p.nz = 14;

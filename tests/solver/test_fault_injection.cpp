@@ -126,7 +126,7 @@ TEST_CASE("fault: the disk fills while a project is saved: the file on disk stay
     CHECK(entries == 1);  // no temporary file left behind
 }
 
-TEST_CASE("fault: a run killed halfway leaves the project intact; the next run works", "[fault][cli]") {
+TEST_CASE("fault: a run killed halfway leaves the project intact, the next run works", "[fault][cli]") {
     Scratch dir("kill");
     const fs::path project = dir.path / "p.glproj";
     const std::string text = small_project(1e5);  // minutes: killed long before the end

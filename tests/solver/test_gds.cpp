@@ -872,7 +872,7 @@ TEST_CASE("GDS export keeps the embedded files' database unit", "[gds]") {
     CHECK(gds::read(export_gds(p, "TOP", "units.glproj", 1e-3).bytes).um_per_db() == Approx(1e-3).epsilon(1e-12));
 }
 
-TEST_CASE("golightly-cli export-gds writes the layers; bad projects exit 2", "[gds][cli]") {
+TEST_CASE("golightly-cli export-gds writes the layers, bad projects exit 2", "[gds][cli]") {
     const fs::path dir = fs::temp_directory_path() / ("golightly_gds_cli_" + std::to_string(std::random_device{}()));
     fs::create_directories(dir);
     Project p = base_project(50, 40, 0, 0.1, 2);

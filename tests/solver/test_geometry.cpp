@@ -226,7 +226,7 @@ TEST_CASE("single-cell coverage is exact", "[geometry]") {
     }
 }
 
-TEST_CASE("layers composite in order; excluded layers do not count", "[geometry]") {
+TEST_CASE("layers composite in order, excluded layers do not count", "[geometry]") {
     Project p = base_project(2.0, 1.0, 0.1);
     p.layers.push_back(layer("base", "a", {rectangle({-1, -1}, {3, 3})}));
     p.layers.push_back(layer("top", "b", {rectangle({1.025, -1}, {3, 3})}));  // edge at x = 1.025

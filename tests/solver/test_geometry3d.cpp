@@ -315,7 +315,7 @@ TEST_CASE("sphere: volume fractions sum to 4/3 pi r^3 and cut cells match the ex
     CHECK(l1[2] < l1[0]);
 }
 
-TEST_CASE("box: exact volume fractions of partial cells; later layers override", "[geometry3d]") {
+TEST_CASE("box: exact volume fractions of partial cells, later layers override", "[geometry3d]") {
     const double dx = 0.25;
     Project p = project_3d(2, 2, 2, dx);
     const Vec3 lo{0.13, 0.27, 0.41}, hi{1.58, 1.11, 1.93};
@@ -500,7 +500,7 @@ TEST_CASE("material volumes add up to the domain volume", "[geometry3d]") {
     CHECK(vols.at("a") < cap + 2.3 * 0.5 * 0.42 + 0.5 * 1.6 * 0.42);
 }
 
-TEST_CASE("3D: overlapping solids of one layer count once; 2D cuts of sidewalls; errors name the shape", "[geometry3d]") {
+TEST_CASE("3D: overlapping solids of one layer count once, 2D cuts of sidewalls, errors name the shape", "[geometry3d]") {
     // two spheres of radius r, centres d apart, in one layer: the union's volume is
     // 2 V - lens, lens = pi (4 r + d) (2 r - d)^2 / 12
     const double r = 0.4, d = 0.5;

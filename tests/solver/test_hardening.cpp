@@ -503,7 +503,7 @@ TEST_CASE("files: /dev/zero, a FIFO and a directory are refused at once", "[hard
 
 // ------------------------------------------------------------------ 4. materials fit
 
-TEST_CASE("materials fit: 50,000 rows fit in linear time; errors name the file", "[hardening][pole_fit][cli]") {
+TEST_CASE("materials fit: 50,000 rows fit in linear time, errors name the file", "[hardening][pole_fit][cli]") {
     Scratch dir("fit");
     const fs::path csv = dir.path / "big.csv";
     {
@@ -585,7 +585,7 @@ TEST_CASE("messages: quoted input is capped, never the whole payload", "[hardeni
     CHECK(limits::cap_text("short") == "short");
 }
 
-TEST_CASE("paths: a project names no file to read; a step shape's file_name is only a label", "[hardening][files]") {
+TEST_CASE("paths: a project names no file to read, a step shape's file_name is only a label", "[hardening][files]") {
     // The STEP data of a project is embedded (data_base64); file_name labels messages and is
     // never opened. A project whose step shape names a readable STEP file on this machine
     // (absolute, and by a path escaping the project's folder) but embeds no data is refused

@@ -73,7 +73,7 @@ TEST_CASE("parameters: expressions in numeric fields, units, integer fields", "[
                 p.expressions.size(), p.parameters[3].value, p.parameters[1].value);
 }
 
-TEST_CASE("parameters: save keeps the expressions; with_parameters re-evaluates them", "[parameters]" GOLIGHTLY_NEEDS_MUPARSER) {
+TEST_CASE("parameters: save keeps the expressions, with_parameters re-evaluates them", "[parameters]" GOLIGHTLY_NEEDS_MUPARSER) {
     REQUIRE(expressions_available());
     const Project p = parse_project(kParamProject, "p.glproj");
     const Json j = project_to_json(p);

@@ -366,7 +366,7 @@ TEST_CASE("distributed engine (CPU subdomains): 2D TMz and TEz, PML and periodic
         }
 }
 
-TEST_CASE("distributed engine: frames and samples are assembled from the subdomains; live edits reach every "
+TEST_CASE("distributed engine: frames and samples are assembled from the subdomains, live edits reach every "
           "subdomain",
           "[partition][distributed]") {
     const CompiledProject c = compile_project(project_3d(false), "part3d.glproj");

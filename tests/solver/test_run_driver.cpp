@@ -321,7 +321,7 @@ TEST_CASE("run driver: decay measured on a time monitor's envelope", "[driver]")
     CHECK(r.time_series[0].time_fs[0] == Approx(1.0));  // Ez sample of step 0 at t = dt
 }
 
-TEST_CASE("run driver: pause holds the run until released; cancel ends a paused run", "[driver]") {
+TEST_CASE("run driver: pause holds the run until released, cancel ends a paused run", "[driver]") {
     const Project p = bare_project();
     const CompiledProject c = bare_compiled();
     auto constant = [](ScriptedEngine& e) { e.energy_of = [](std::int64_t) { return 5.0; }; };

@@ -360,7 +360,7 @@ TEST_CASE("S-parameters: the reciprocity and passivity warnings fire beyond thei
 // run_sparameters over two workers of the job queue (in this process, two threads) equals
 // the sequential path exactly, and a port-mode run survives its JSON round trip (what a
 // child process of golightly-cli sparams --devices hands back) bit for bit.
-TEST_CASE("S-parameters: two workers give the sequential result; a run's JSON round trip is exact", "[sparams]") {
+TEST_CASE("S-parameters: two workers give the sequential result, a run's JSON round trip is exact", "[sparams]") {
     Project p;
     p.name = "slab2d";
     p.domain.size = {3.0, 2.0, 0};

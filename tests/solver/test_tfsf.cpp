@@ -126,7 +126,7 @@ TEST_CASE("TF/SF 2D: an empty total-field box leaks nothing into the scattered-f
     }
 }
 
-TEST_CASE("TF/SF 3D: an empty total-field box leaks nothing; the incident pulse inside has the waveform's "
+TEST_CASE("TF/SF 3D: an empty total-field box leaks nothing, the incident pulse inside has the waveform's "
           "amplitude and moves along sign at c", "[tfsf][physics]") {
     struct Case {
         int axis, sign;
@@ -175,7 +175,7 @@ TEST_CASE("TF/SF 3D: an empty total-field box leaks nothing; the incident pulse 
     }
 }
 
-TEST_CASE("TF/SF 3D: a dielectric cube inside the box scatters; float32 leaks little; bad boxes are refused",
+TEST_CASE("TF/SF 3D: a dielectric cube inside the box scatters, float32 leaks little, bad boxes are refused",
           "[tfsf]") {
     Scene s = vacuum3(36, 34, 38, 6);
     const double f0 = units::c0 / (12 * s.dx_um * units::um);
