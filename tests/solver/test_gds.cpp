@@ -24,10 +24,12 @@
 #include "golightly/image_io.hpp"
 #include "golightly/project.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 #include "test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace golightly;
+using golightly::test::material;
 
 namespace {
 
@@ -64,14 +66,6 @@ std::vector<std::vector<Vec2>> polygons_of(const gds::Geometry& g) {
 std::array<int, 2> parse_key(const std::string& key) {
     const auto slash = key.find('/');
     return {std::stoi(key.substr(0, slash)), std::stoi(key.substr(slash + 1))};
-}
-
-Material material(const std::string& id, double eps) {
-    Material m;
-    m.id = id;
-    m.name = id;
-    m.epsilon_inf = eps;
-    return m;
 }
 
 Project base_project(double lx, double ly, double lz, double dx, int dims) {

@@ -8,8 +8,14 @@
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/image_io.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
+using golightly::test::ellipse;
+using golightly::test::layer;
+using golightly::test::material;
+using golightly::test::polygon;
+using golightly::test::rectangle;
 
 namespace {
 
@@ -34,48 +40,6 @@ double covered_area(const Shape& s, const SampleGrid& g, double tol = 1e-5) {
         sum += c;
     }
     return sum * g.dx_um * g.dx_um;
-}
-
-Shape ellipse(Vec2 c, double rx, double ry, double rot = 0) {
-    Shape s;
-    s.type = ShapeType::Ellipse;
-    s.center = c;
-    s.radii = {rx, ry};
-    s.rotation_deg = rot;
-    return s;
-}
-
-Shape rectangle(Vec2 lo, Vec2 hi, double rot = 0) {
-    Shape s;
-    s.type = ShapeType::Rectangle;
-    s.min = lo;
-    s.max = hi;
-    s.rotation_deg = rot;
-    return s;
-}
-
-Shape polygon(std::vector<Vec2> pts) {
-    Shape s;
-    s.type = ShapeType::Polygon;
-    s.points = std::move(pts);
-    return s;
-}
-
-Material material(const std::string& id, double eps, double sigma = 0) {
-    Material m;
-    m.id = id;
-    m.name = id;
-    m.epsilon_inf = eps;
-    m.conductivity = sigma;
-    return m;
-}
-
-Layer layer(const std::string& name, const std::string& mat, std::vector<Shape> shapes) {
-    Layer l;
-    l.name = name;
-    l.material = mat;
-    l.shapes = std::move(shapes);
-    return l;
 }
 
 Project base_project(double lx, double ly, double dx) {

@@ -11,47 +11,17 @@
 
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
+using golightly::test::layer;
+using golightly::test::material;
+using golightly::test::rectangle;
+using golightly::test::ring;
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-
-Shape rectangle(Vec2 lo, Vec2 hi, double rot = 0) {
-    Shape s;
-    s.type = ShapeType::Rectangle;
-    s.min = lo;
-    s.max = hi;
-    s.rotation_deg = rot;
-    return s;
-}
-
-Shape ring(Vec2 c, double r_in, double r_out) {
-    Shape s;
-    s.type = ShapeType::Ring;
-    s.center = c;
-    s.inner_radius = r_in;
-    s.outer_radius = r_out;
-    return s;
-}
-
-Material material(const std::string& id, double eps, double sigma = 0) {
-    Material m;
-    m.id = id;
-    m.name = id;
-    m.epsilon_inf = eps;
-    m.conductivity = sigma;
-    return m;
-}
-
-Layer layer(const std::string& name, const std::string& mat, std::vector<Shape> shapes) {
-    Layer l;
-    l.name = name;
-    l.material = mat;
-    l.shapes = std::move(shapes);
-    return l;
-}
 
 Project project_2d(double lx, double ly, double dx) {
     Project p;
