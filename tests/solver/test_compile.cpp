@@ -9,6 +9,7 @@
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/units.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
 
@@ -93,19 +94,9 @@ TEST_CASE("compile: grid size, PML placement, time step", "[compile]") {
 
 TEST_CASE("compile: permittivity on the Yee positions, continued through the PML", "[compile]") {
     Project p = base_project(2.0, 2.0, 0.1);
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 12.0;
-    p.materials = {si};
-    Layer wg;
-    wg.name = "wg";
-    wg.material = "si";
-    Shape r;
-    r.type = ShapeType::Rectangle;
-    r.min = {0.0, 0.8};  // a waveguide from the left edge to the right edge, y in [0.8, 1.2]
-    r.max = {2.0, 1.2};
-    wg.shapes = {r};
-    p.layers = {wg};
+    p.materials = {test::material("si", 12.0)};
+    // a waveguide from the left edge to the right edge, y in [0.8, 1.2]
+    p.layers = {test::layer("wg", "si", {test::rectangle({0.0, 0.8}, {2.0, 1.2})})};
     const CompiledProject cp = compile_project(p, "t.glproj");
     const Scene& s = cp.scene;
     auto eps = [&](int i, int j) { return s.table[s.material_index[2][std::size_t(j) * s.nx + i]].eps_r; };
@@ -305,19 +296,8 @@ TEST_CASE("compile: +x and -x flux monitors at one place give opposite spectra",
 
 TEST_CASE("compile: warnings for coarse cells and sources in the PML, one-way line direction", "[compile]") {
     Project p = base_project(2.0, 1.0, 0.05);
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 12.0;
-    p.materials = {si};
-    Layer l;
-    l.name = "si";
-    l.material = "si";
-    Shape r;
-    r.type = ShapeType::Rectangle;
-    r.min = {0.5, 0.4};
-    r.max = {1.5, 0.6};
-    l.shapes = {r};
-    p.layers = {l};
+    p.materials = {test::material("si", 12.0)};
+    p.layers = {test::layer("si", "si", {test::rectangle({0.5, 0.4}, {1.5, 0.6})})};
     Source s;
     s.type = SourceType::Point;
     s.at = {-0.1, 0.5};  // in the left PML (10 cells of 0.05 um)

@@ -19,6 +19,7 @@
 #include "golightly/sparams.hpp"
 #include "golightly/units.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 #include "test_3d_projects.hpp"
 
 using namespace golightly;
@@ -50,6 +51,30 @@ Project straight_strip(double dx) {
     p.extra["ports"] = Json::parse(R"([
         {"name": "in", "center": [0.8, 1.0, 0.8], "size": [0, 2.0, 1.6], "direction": "+x", "modes": [0]},
         {"name": "out", "center": [3.2, 1.0, 0.8], "size": [0, 2.0, 1.6], "direction": "-x"}])");
+    return p;
+}
+
+/// A 2D silicon slab waveguide (eps_inf 12) along x through an lx x ly um domain, its core
+/// over y in [y0, y1] um and past both x ends; cell dx um, `pml_cells` CPML cells, on the
+/// CPU in float64, 3 wavelengths over 1.45-1.65 um, stopped at `decay_db` dB or
+/// `max_time_fs` fs. No ports: the caller adds them.
+Project slab_2d(double lx, double ly, double dx, Polarization pol, int pml_cells, double y0, double y1, double decay_db,
+                double max_time_fs) {
+    Project p;
+    p.name = "slab2d";
+    p.domain.size = {lx, ly, 0};
+    p.domain.cell_size = dx;
+    p.domain.polarization = pol;
+    p.domain.pml.cells = pml_cells;
+    p.materials = {test::material("si", 12.0)};
+    p.layers = {test::layer("wg", "si", {test::rectangle({-1.0, y0}, {lx + 1.0, y1})})};
+    p.run.spectrum.wavelength_min = 1.45;
+    p.run.spectrum.wavelength_max = 1.65;
+    p.run.spectrum.points = 3;
+    p.run.precision = Precision::Float64;
+    p.run.backend = BackendChoice::Cpu;
+    p.run.stop.decay_db = decay_db;
+    p.run.stop.max_time_fs = max_time_fs;
     return p;
 }
 
@@ -255,32 +280,7 @@ TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "
 TEST_CASE("S-parameters: a straight 2D slab between two line ports", "[sparams]") {
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
         const double dx = 0.02;
-        Project p;
-        p.name = "slab2d";
-        p.domain.size = {4.0, 3.0, 0};
-        p.domain.cell_size = dx;
-        p.domain.polarization = pol;
-        p.domain.pml.cells = 12;
-        Material si;
-        si.id = "si";
-        si.epsilon_inf = 12.0;
-        p.materials = {si};
-        Layer wg;
-        wg.name = "wg";
-        wg.material = "si";
-        Shape r;
-        r.type = ShapeType::Rectangle;
-        r.min = {-1.0, 1.35};
-        r.max = {5.0, 1.65};
-        wg.shapes = {r};
-        p.layers = {wg};
-        p.run.spectrum.wavelength_min = 1.45;
-        p.run.spectrum.wavelength_max = 1.65;
-        p.run.spectrum.points = 3;
-        p.run.precision = Precision::Float64;
-        p.run.backend = BackendChoice::Cpu;
-        p.run.stop.decay_db = 50;
-        p.run.stop.max_time_fs = 1000;
+        Project p = slab_2d(4.0, 3.0, dx, pol, 12, 1.35, 1.65, 50, 1000);
         p.run.frames.component = pol == Polarization::TMz ? Component::Ez : Component::Hz;
         p.extra["ports"] = Json::parse(R"([
             {"name": "a", "center": [0.8, 1.5], "size": [0, 2.4], "direction": "+x"},
@@ -361,32 +361,7 @@ TEST_CASE("S-parameters: the reciprocity and passivity warnings fire beyond thei
 // the sequential path exactly, and a port-mode run survives its JSON round trip (what a
 // child process of golightly-cli sparams --devices hands back) bit for bit.
 TEST_CASE("S-parameters: two workers give the sequential result, a run's JSON round trip is exact", "[sparams]") {
-    Project p;
-    p.name = "slab2d";
-    p.domain.size = {3.0, 2.0, 0};
-    p.domain.cell_size = 0.04;
-    p.domain.polarization = Polarization::TMz;
-    p.domain.pml.cells = 10;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 12.0;
-    p.materials = {si};
-    Layer wg;
-    wg.name = "wg";
-    wg.material = "si";
-    Shape r;
-    r.type = ShapeType::Rectangle;
-    r.min = {-1.0, 0.85};
-    r.max = {4.0, 1.15};
-    wg.shapes = {r};
-    p.layers = {wg};
-    p.run.spectrum.wavelength_min = 1.45;
-    p.run.spectrum.wavelength_max = 1.65;
-    p.run.spectrum.points = 3;
-    p.run.precision = Precision::Float64;
-    p.run.backend = BackendChoice::Cpu;
-    p.run.stop.decay_db = 40;
-    p.run.stop.max_time_fs = 600;
+    Project p = slab_2d(3.0, 2.0, 0.04, Polarization::TMz, 10, 0.85, 1.15, 40, 600);
     p.extra["ports"] = Json::parse(R"([
         {"name": "a", "center": [0.6, 1.0], "size": [0, 1.8], "direction": "+x"},
         {"name": "b", "center": [2.4, 1.0], "size": [0, 1.8], "direction": "-x"}])");
