@@ -27,16 +27,15 @@ using namespace golightly::test3d;
 
 namespace {
 
+/// Silicon (n 3.476) in a silica cladding (n 1.444, the background) at 1.55 um.
+void silicon_in_silica(Project& p) {
+    p.domain.background = "sio2";
+    p.materials = {test::material("sio2", 1.444 * 1.444), test::material("si", 3.476 * 3.476)};
+}
+
 Project straight_strip(double dx) {
     Project p = vacuum_project(4.0, 2.0, 1.6, dx, 8, 1.5, 1.6, 3);
-    p.domain.background = "sio2";
-    Material ox;
-    ox.id = "sio2";
-    ox.epsilon_inf = 1.444 * 1.444;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 3.476 * 3.476;
-    p.materials = {ox, si};
+    silicon_in_silica(p);
     Layer l;
     l.name = "core";
     l.material = "si";
@@ -187,14 +186,7 @@ TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "
     REQUIRE(have_mode_solver_2d());
     const double dx = 0.04, R = 1.4, x_arc = 1.4, xw = x_arc + R, y_out = 1.0 + R + 2.08;
     Project p = vacuum_project(xw + 1.0, y_out + 0.52, 1.6, dx, 8, 1.5, 1.6, 3);
-    p.domain.background = "sio2";
-    Material ox;
-    ox.id = "sio2";
-    ox.epsilon_inf = 1.444 * 1.444;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 3.476 * 3.476;
-    p.materials = {ox, si};
+    silicon_in_silica(p);
     Layer l;
     l.name = "bend";
     l.material = "si";
