@@ -23,11 +23,16 @@ ModesCommand* add_modes_command(CLI::App& app);
 /// and its modes at the wavelength (solve_modes_2d at k0 = 2 pi / wavelength; the runs
 /// solve at the Yee scheme's numerical k0, which differs by (omega dt)^2 / 24 relative).
 /// Writes into DIR (default <project stem>_modes next to the project):
-///   modes.csv   port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant
+///   modes.csv   port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant,n_eff_imag,
+///               loss_db_per_cm
 ///   modes.json  {"project", "wavelength_um", "ports": [{"name", "normal", "axes",
 ///               "window": {"cells", "dx_um", "origin_um", "boundary"}, "modes": [{"mode",
-///               "n_eff", "n_group", "te_fraction", "dominant", "csv", "png_abs",
-///               "png_dominant"}]}]}
+///               "n_eff", "n_eff_imag", "loss_db_per_cm", "n_group", "te_fraction",
+///               "dominant", "csv", "png_abs", "png_dominant"}]}]}
+/// The materials are evaluated at the wavelength (eps(omega) with poles and conductivity,
+/// mode_plane.hpp cross_section_medium); a lossy cross-section gives complex n_eff:
+/// n_eff_imag = Im beta / k0 (> 0: decay along the port's normal), loss_db_per_cm the
+/// power loss (VectorMode); both 0 for lossless ones.
 ///   <port>_mode<k>.csv          <u>_um,<v>_um,abs_E,Ex,Ey,Ez on the window's cell centres
 ///                               (u fastest), max |E| = 1, the longitudinal component as
 ///                               its imaginary part (it is 90 degrees ahead)

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <stdexcept>
 
 #include "compile_internal.hpp"
+#include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/units.hpp"
@@ -60,7 +63,8 @@ std::array<ModeBoundary, 2> mode_window_boundaries(const Project& project, int n
 }
 
 CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
-                                  const std::string& json_path, const std::string& file_label, const Json& extra) {
+                                  const std::string& json_path, const std::string& file_label, const Json& extra,
+                                  double wavelength_um) {
     if (project.domain.dimensions != 3)
         throw ProjectError(file_label, json_path, "a 2D cross-section needs a 3D project (a 2D project's line uses the slab solver)");
     int normal = -1, zeros = 0;
@@ -94,6 +98,24 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
     cs.w_um = cs.i_w * dx;
     const Component comps[3] = {Component::Ex, Component::Ey, Component::Ez};
     const int local_axis[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+    const double wl = wavelength_um > 0
+                          ? wavelength_um
+                          : 0.5 * (project.run.spectrum.wavelength_min + project.run.spectrum.wavelength_max);
+    if (!(wl > 0))
+        throw ProjectError(file_label, "run.spectrum", "the mode solver needs a wavelength > 0 to evaluate eps(omega)");
+    cs.medium_wavelength_um = wl;
+    const double omega = 2 * M_PI * units::wavelength_um_to_hz(wl);
+    // The probe project: every material as the constant |eps(omega)|, so that
+    // average_medium_3d's interface normals (the cube integral of grad eps) see the
+    // contrast the mode sees, also between a pole material and a neighbour of the same
+    // epsilon_inf; the projection n_d^2 is read back from its Farjadpour diagonal.
+    Project probe = project;
+    for (Material& m : probe.materials) {
+        m.epsilon_inf = std::max(std::abs(analytic_epsilon(m, omega)), 1e-12);
+        m.conductivity = 0;
+        m.poles.clear();
+    }
+    cs.makeup.subpixel = project.run.subpixel_averaging;
     for (int d = 0; d < 3; ++d) {
         const auto shape = mode_component_shape_e(cs.grid, d);
         const auto p0 = mode_node_position(cs.grid, d, false, 0, 0);
@@ -113,19 +135,108 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
         g3.y0_um = o3[1];
         g3.z0_um = o3[2];
         const AveragedMedium am =
-            average_medium_3d(project, g3, comps[local_axis[d]], project.run.subpixel_averaging, reference_run);
-        std::vector<double>& eps = cs.medium.eps[d];
-        eps.assign(static_cast<size_t>(shape[0]) * static_cast<size_t>(shape[1]), 1.0);
+            average_medium_3d(probe, g3, comps[local_axis[d]], project.run.subpixel_averaging, reference_run);
+        const Coverage cov = compute_coverage_3d(project, g3, reference_run);
+        // the materials of this component's samples, in the makeup's list
+        std::vector<int> qof(cov.material_ids.size());
+        for (std::size_t q = 0; q < cov.material_ids.size(); ++q) {
+            int found = -1;
+            for (std::size_t k = 0; k < cs.makeup.materials.size(); ++k)
+                if (cs.makeup.materials[k].id == cov.material_ids[q]) found = int(k);
+            if (found < 0) {
+                const Material* mat = project.find_material(cov.material_ids[q]);
+                if (!mat) throw ProjectError(file_label, json_path, "unknown material " + cov.material_ids[q]);
+                found = int(cs.makeup.materials.size());
+                cs.makeup.materials.push_back(*mat);
+            }
+            qof[q] = found;
+        }
+        const std::size_t ns = static_cast<size_t>(shape[0]) * static_cast<size_t>(shape[1]);
+        auto& frac = cs.makeup.fraction[d];
+        auto& proj = cs.makeup.projection[d];
+        proj.assign(ns, 0.0);
         for (int j = 0; j < shape[1]; ++j)
             for (int i = 0; i < shape[0]; ++i) {
                 int idx[3] = {0, 0, 0};
                 idx[cs.axis_u] = i;
                 idx[cs.axis_v] = j;
                 const size_t flat = (static_cast<size_t>(idx[2]) * g3.ny + idx[1]) * g3.nx + idx[0];
-                eps[static_cast<size_t>(j) * shape[0] + i] = am.eps_r[flat];
+                const size_t k = static_cast<size_t>(j) * shape[0] + i;
+                double mean = 0, inv = 0;
+                for (std::size_t q = 0; q < cov.material_ids.size(); ++q) {
+                    if (cov.fraction[q].empty()) continue;
+                    const double f = float(cov.fraction[q][flat]);
+                    if (f == 0.0) continue;
+                    if (frac.size() <= std::size_t(qof[q])) frac.resize(std::size_t(qof[q]) + 1);
+                    auto& fq = frac[std::size_t(qof[q])];
+                    if (fq.empty()) fq.assign(ns, 0.0f);
+                    fq[k] = cov.fraction[q][flat];
+                    const double e = probe.find_material(cov.material_ids[q])->epsilon_inf;
+                    mean += f * e;
+                    inv += f / e;
+                }
+                // 1/eps_r = P inv + (1 - P) / mean  ->  P (Farjadpour diagonal, read back)
+                const double b = mean > 0 ? 1.0 / mean : 0.0, gap = inv - b;
+                if (cs.makeup.subpixel && gap > 1e-13 * inv)
+                    proj[k] = std::clamp((1.0 / am.eps_r[flat] - b) / gap, 0.0, 1.0);
             }
+        frac.resize(cs.makeup.materials.size());
     }
+    // the makeup's material list grew over the components: pad every component's list
+    for (int d = 0; d < 3; ++d) cs.makeup.fraction[d].resize(cs.makeup.materials.size());
+    cs.medium = cross_section_medium(cs, omega);
     return cs;
+}
+
+ModeMedium2D cross_section_medium(const CrossSection& cs, double omega) {
+    if (!(omega > 0)) throw std::invalid_argument("cross_section_medium: omega must be > 0");
+    using cd = std::complex<double>;
+    const CrossSectionMakeup& mk = cs.makeup;
+    const std::size_t nm = mk.materials.size();
+    std::vector<cd> em(nm);
+    bool lossy = false;
+    for (std::size_t q = 0; q < nm; ++q) {
+        em[q] = analytic_epsilon(mk.materials[q], omega);
+        if (em[q].imag() != 0.0) lossy = true;
+    }
+    ModeMedium2D out;
+    for (int d = 0; d < 3; ++d) {
+        const std::size_t ns = mk.projection[d].size();
+        out.eps[d].assign(ns, 1.0);
+        if (lossy) out.eps_imag[d].assign(ns, 0.0);
+        for (std::size_t k = 0; k < ns; ++k) {
+            cd e = 1.0;
+            if (!mk.subpixel) {
+                // staircase: the material with the largest fraction (first on ties), as average_medium_3d
+                int best = -1;
+                float fb = -1;
+                for (std::size_t q = 0; q < nm; ++q)
+                    if (!mk.fraction[d][q].empty() && mk.fraction[d][q][k] > fb) best = int(q), fb = mk.fraction[d][q][k];
+                if (best >= 0) e = em[std::size_t(best)];
+            } else {
+                int uniform = -1;
+                cd mean = 0, inv = 0;
+                double mean_r = 0, inv_r = 0;  // real arithmetic where eps is real (bitwise as before)
+                for (std::size_t q = 0; q < nm; ++q) {
+                    if (mk.fraction[d][q].empty()) continue;
+                    const double f = mk.fraction[d][q][k];
+                    if (f == 0.0) continue;
+                    if (f == 1.0) uniform = int(q);
+                    mean += f * em[q];
+                    inv += f / em[q];
+                    mean_r += f * em[q].real();
+                    inv_r += f / em[q].real();
+                }
+                const double p = mk.projection[d][k];
+                if (uniform >= 0) e = em[std::size_t(uniform)];
+                else if (!lossy) e = p > 0 ? 1.0 / (p * inv_r + (1.0 - p) / mean_r) : mean_r;
+                else e = p > 0 ? 1.0 / (p * inv + (1.0 - p) / mean) : mean;
+            }
+            out.eps[d][k] = e.real();
+            if (lossy) out.eps_imag[d][k] = e.imag();
+        }
+    }
+    return out;
 }
 
 }  // namespace golightly
@@ -228,7 +339,7 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
         const double wl_um = 2 * M_PI / k0_num / units::um;
         std::vector<VectorMode> solved;
         try {
-            solved = solve_modes_2d(cs.grid, cs.medium, wl_um, o);
+            solved = solve_modes_2d(cs.grid, cross_section_medium(cs, w), wl_um, o);
         } catch (const std::exception& e) {
             throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
         }
@@ -341,7 +452,8 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
         throw ProjectError(file_label, json_path + ".profile",
                            "mode sources in 3D need the 2D mode solver, which this build lacks (no Spectra)");
     const CrossSection cs =
-        sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label, src.extra);
+        sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label, src.extra,
+                             wf.omega > 0 ? units::hz_to_wavelength_um(wf.omega / (2 * M_PI)) : 0.0);
     const auto [axis, s] = detail::parse_direction(src.direction, true);
     if (axis != cs.axis_w)
         throw ProjectError(file_label, json_path + ".direction",
@@ -366,7 +478,7 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     const double k0n = detail::numerical_k0_per_um(wf.omega, scene.dt_s);
     std::vector<VectorMode> modes;
     try {
-        modes = solve_modes_2d(cs.grid, cs.medium, 2 * M_PI / k0n, o);
+        modes = solve_modes_2d(cs.grid, cross_section_medium(cs, wf.omega), 2 * M_PI / k0n, o);
     } catch (const std::exception& e) {
         throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
     }

@@ -18,9 +18,29 @@ namespace golightly {
 /// permutation of (x, y, z) with w the plane's normal: normal x -> (y, z, x), normal y ->
 /// (z, x, y), normal z -> (x, y, z), so (u, v, w) is right-handed and the mode's E_u is the
 /// FDTD's E along axis_u at the same Yee nodes.
+/// The material makeup of a cross-section's samples, kept so that the medium can be
+/// evaluated at any frequency (cross_section_medium) without re-sampling the geometry.
+struct CrossSectionMakeup {
+    std::vector<Material> materials;  ///< the materials present (compute_coverage_3d's order)
+    /// fraction[d][q][k]: fraction of material q in the averaging cube of sample k of the
+    /// E_d nodes (compute_coverage_3d, float as the FDTD medium uses them); an empty
+    /// vector where material q is absent from that component's samples
+    std::array<std::vector<std::vector<float>>, 3> fraction;
+    /// projection[d][k]: n_d^2 of the Farjadpour et al. (Opt. Lett. 31, 2972 (2006), eq. 1)
+    /// inverse tensor's diagonal entry 1/eps_dd = n_d^2 <1/eps> + (1 - n_d^2) / <eps> at
+    /// sample k (n the sample's interface normal, as average_medium_3d finds it); 0 where
+    /// the cube has no resolvable normal
+    std::array<std::vector<double>, 3> projection;
+    bool subpixel = true;  ///< false: staircase (the material with the largest fraction)
+};
+
 struct CrossSection {
     ModeGrid2D grid;      ///< the window, in cells of domain.cell_size
-    ModeMedium2D medium;  ///< eps at the E_u, E_v, E_w nodes (mode_solver2d.hpp shapes)
+    /// eps at the E_u, E_v, E_w nodes (mode_solver2d.hpp shapes), evaluated at
+    /// medium_wavelength_um (cross_section_medium)
+    ModeMedium2D medium;
+    double medium_wavelength_um = 0;  ///< the vacuum wavelength `medium` is evaluated at
+    CrossSectionMakeup makeup;        ///< for cross_section_medium at other frequencies
     int axis_u = 0, axis_v = 1, axis_w = 2;
     /// Project coordinates (um) of the window's corner (u = 0, v = 0) along axis_u,
     /// axis_v, and the plane's position along axis_w (an integer node of the grid: the
@@ -50,9 +70,15 @@ std::array<ModeBoundary, 2> mode_window_boundaries(const Project& project, int n
 /// `size` (um; exactly one entry of size is 0: the normal). The window is snapped to the
 /// grid: corner at the nearest node of (center - size/2), N = round(size / dx) cells per
 /// axis (at least 2), the plane at the nearest node of center along the normal.
-/// Permittivity: average_medium_3d (geometry.hpp, the FDTD's sub-pixel averaging when
-/// run.subpixel_averaging, else staircase) of the main run's layers (reference_run false)
-/// or the reference run's, for E_u, E_v at the plane's nodes and E_w half a cell above.
+/// Permittivity: the materials' eps(omega) (cross_section_medium) at `wavelength_um`
+/// (vacuum wavelength; <= 0: the centre of the project's spectrum, (wavelength_min +
+/// wavelength_max) / 2), mixed by the FDTD's sub-pixel rule of average_medium_3d
+/// (geometry.hpp, when run.subpixel_averaging, else staircase) over the main run's layers
+/// (reference_run false) or the reference run's, for E_u, E_v at the plane's nodes and
+/// E_w half a cell above. The interface normals (projection) come from average_medium_3d
+/// of the project with each material's eps replaced by |eps(omega)| at that wavelength
+/// (so that a pole material with epsilon_inf equal to its neighbour's still has an
+/// interface).
 /// Window walls: mode_window_boundaries(project, normal, size, extra["mode_boundary"])
 /// (`extra`: the object's unknown JSON members, e.g. Monitor::extra; by default PEC, or
 /// the domain's boundary where the window spans the domain). Throws ProjectError
@@ -60,7 +86,22 @@ std::array<ModeBoundary, 2> mode_window_boundaries(const Project& project, int n
 /// than 2 cells along an axis, or a bad mode_boundary.
 CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
                                   const std::string& json_path, const std::string& file_label,
-                                  const Json& extra = Json::object());
+                                  const Json& extra = Json::object(), double wavelength_um = 0);
+
+/// The cross-section's permittivity at angular frequency omega_rad_s (> 0): each
+/// material's eps(omega) = eps_inf + sum of its Lorentz/Drude pole susceptibilities
+/// + i sigma / (omega eps0) (dispersion.hpp analytic_epsilon; time convention
+/// exp(-i omega t), Im eps > 0 for loss), mixed per sample as the FDTD mixes epsilon_inf
+/// (CrossSectionMakeup): a uniform cube takes its material's eps; sub-pixel: eps_dd =
+/// 1 / (P <1/eps> + (1 - P) / <eps>) with the fractions and P = projection[d] (complex
+/// arithmetic where eps is complex); staircase: the material with the largest fraction
+/// (first on ties). Note: the FDTD mixes only epsilon_inf by this rule and adds the poles
+/// with the arithmetic fractions, so at cut cells of a dispersive interface the mode and
+/// the FDTD medium differ to first order in the cut cells' share of the mode.
+/// ModeMedium2D::eps_imag is filled (each eps[d]'s size) only when some material has
+/// Im eps != 0 at omega, else left empty (the mode solver stays real).
+/// Throws std::invalid_argument for omega <= 0.
+ModeMedium2D cross_section_medium(const CrossSection& cs, double omega_rad_s);
 
 /// A mode monitor (a 3D `flux` monitor with `kind: "mode"`, spec "Mode sources and
 /// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
@@ -81,7 +122,8 @@ struct ModeMonitorPlan {
     /// modes[f][m]: mode mode_indices[m] at frequency f, solved at the Yee scheme's
     /// numerical vacuum wavenumber k0~ = (2 / (c0 dt)) sin(omega dt / 2) (the frequency
     /// the discrete time derivative sees), so that the solved profile is the FDTD grid's
-    /// own mode; n_eff 0 (empty fields) where the cross-section has fewer modes.
+    /// own mode, in the medium cross_section_medium(cs, omega) (the materials' eps at the
+    /// physical omega); n_eff 0 (empty fields) where the cross-section has fewer modes.
     std::vector<std::vector<VectorMode>> modes;
     // ---- 2D lines
     double dx_um = 0, dt_s = 0;
@@ -113,7 +155,8 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
 /// eigenmode `mode_index` of the plane's cross-section (sample_cross_section, the window
 /// walls of its `mode_boundary`;
 /// optional `mode_solver: {"num_modes", "target_neff"}` from Source::extra), solved at the
-/// Yee scheme's numerical k0 of the waveform's carrier, injected one way along
+/// Yee scheme's numerical k0 of the waveform's carrier (medium: cross_section_medium at
+/// the carrier's omega), injected one way along
 /// `direction` (s = +-1 along the normal) by the TF/SF sheet pair of the one-way plane
 /// sources (compile_internal.hpp add_one_way_terms, Taflove & Hagness 3rd ed. sec. 5.6),
 /// once per tangential E component: E_u sheet with its H~_v partner and E_v with H~_u,
