@@ -194,9 +194,16 @@ int run_modes_command(const ModesCommand& c) {
             o.num_modes = c.count;
             if (o.num_modes <= 0)
                 for (int m : port.modes) o.num_modes = std::max(o.num_modes, m + 1);
+            // the port's selection: solve near its target_neff, keep its filter's modes
+            const ModeFilter filter = port.filter == "te" ? ModeFilter::te : port.filter == "tm" ? ModeFilter::tm : ModeFilter::none;
+            const int wanted = o.num_modes;
+            o.target_neff = port.target_neff;
+            o.num_modes = modes_to_solve(wanted, filter);
             std::vector<VectorMode> modes;
             try {
-                modes = solve_modes_2d(cs.grid, cs.medium, wl, o);
+                modes = filter_modes(cs, solve_modes_2d(cs.grid, cs.medium, wl, o), filter);
+                if (modes.size() > std::size_t(wanted)) modes.resize(std::size_t(wanted));
+                o.num_modes = wanted;
             } catch (const std::exception& e) {
                 std::fprintf(stderr, "error: %s: port %s: mode solver: %s\n", c.project.c_str(), port.name.c_str(), e.what());
                 return kExitRun;

@@ -39,6 +39,8 @@ ModesCommand* add_modes_command(CLI::App& app);
 ///   <port>_mode<k>_absE.png     |E| (white 0 .. red 1), u to the right, v up, the
 ///                               structure's outline in grey
 ///   <port>_mode<k>_<Ec>.png     the dominant component Ec (blue - white - red)
+/// A port's `target_neff` and `filter` apply (mode_plane.hpp parse_mode_selection): the
+/// modes listed are the filtered ones nearest the target, by decreasing n_eff.
 /// te_fraction: the share of the transverse sum |E|^2 along the wafer-plane axis across
 /// the port (y for an x-normal port, x for a y-normal or z-normal one). Prints one line
 /// per mode. Returns 0; 1 for an unknown --port; 3 when the solver fails or a file cannot

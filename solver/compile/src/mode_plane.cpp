@@ -260,6 +260,40 @@ std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path
     return out;
 }
 
+ModeSelection parse_mode_selection(const Json& obj, const std::string& json_path, const std::string& file_label) {
+    ModeSelection sel;
+    if (!obj.is_object()) return sel;
+    if (obj.contains("target_neff")) {
+        const Json& t = obj["target_neff"];
+        if (!t.is_number() || !(t.get<double>() > 0) || !std::isfinite(t.get<double>()))
+            throw ProjectError(file_label, json_path + ".target_neff", "must be a number > 0 (an effective index)");
+        sel.target_neff = t.get<double>();
+    }
+    if (obj.contains("filter")) {
+        const Json& f = obj["filter"];
+        const std::string v = f.is_string() ? f.get<std::string>() : std::string();
+        if (v == "te") sel.filter = ModeFilter::te;
+        else if (v == "tm") sel.filter = ModeFilter::tm;
+        else if (v == "none") sel.filter = ModeFilter::none;
+        else throw ProjectError(file_label, json_path + ".filter", "must be \"te\", \"tm\" or \"none\"");
+    }
+    return sel;
+}
+
+double wafer_te_fraction(const CrossSection& cs, const VectorMode& m) {
+    return cs.axis_w != 1 ? m.te_fraction : 1.0 - m.te_fraction;
+}
+
+std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorMode> modes, ModeFilter filter) {
+    if (filter == ModeFilter::none) return modes;
+    std::vector<VectorMode> out;
+    for (VectorMode& m : modes)
+        if ((wafer_te_fraction(cs, m) >= 0.5) == (filter == ModeFilter::te)) out.push_back(std::move(m));
+    return out;
+}
+
+int modes_to_solve(int wanted, ModeFilter filter) { return filter == ModeFilter::none ? wanted : 2 * wanted + 2; }
+
 ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
                                      const std::vector<double>& spectrum_hz, bool reference_run,
                                      const std::string& json_path, const std::string& file_label) {
@@ -331,15 +365,17 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
     }
 
     // Modes at every frequency, at the Yee scheme's numerical k0.
+    const ModeSelection sel = parse_mode_selection(monitor.extra, json_path, file_label);
     ModeSolveOptions o;
-    o.num_modes = num_modes;
+    o.num_modes = modes_to_solve(num_modes, sel.filter);
+    o.target_neff = sel.target_neff;
     for (double f : spectrum_hz) {
         const double w = 2 * M_PI * f;
         const double k0_num = 2.0 / (units::c0 * scene.dt_s) * std::sin(0.5 * w * scene.dt_s);  // 1/m
         const double wl_um = 2 * M_PI / k0_num / units::um;
         std::vector<VectorMode> solved;
         try {
-            solved = solve_modes_2d(cs.grid, cross_section_medium(cs, w), wl_um, o);
+            solved = filter_modes(cs, solve_modes_2d(cs.grid, cross_section_medium(cs, w), wl_um, o), sel.filter);
         } catch (const std::exception& e) {
             throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
         }
@@ -410,27 +446,37 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
         a.fwd.assign(nf, 0.0);
         a.bwd.assign(nf, 0.0);
         a.n_eff.assign(nf, 0.0);
+        a.n_eff_imag.assign(nf, 0.0);
         for (std::size_t f = 0; f < nf; ++f) {
             const VectorMode& vm = plan.modes[f][m];
             if (vm.e[0].size() != n_eu) continue;  // no such mode at this frequency
             a.n_eff[f] = vm.n_eff;
+            a.n_eff_imag[f] = vm.n_eff_imag;
             const double half = 0.5 * vm.beta_per_um * g.dx_um;
             const double c = std::sqrt(std::max(1.0 - half * half, 1e-12));
-            std::complex<double> j1 = 0, j2 = 0;
-            // (E x h*)_w = E_u h_v* - E_v h_u*; (e* x H)_w = e_u* H_v - e_v* H_u
+            // Unconjugated (reciprocity) overlaps, the orthogonality that also holds for
+            // lossy modes (Snyder & Love ch. 31; Chew, Waves and Fields, sec. 8.2):
+            // J1 = sum (E x h)_w dA, J2 = sum (e x H)_w dA, N = sum (e x h)_w dA. A lossless
+            // mode's transverse e, h are real, so these equal the conjugated forms and N = 2
+            // (power 1).
+            std::complex<double> j1 = 0, j2 = 0, nn = 0;
             for (std::size_t k = 0; k < n_eu; ++k) {
                 const std::complex<double> E = (*sets[0])[k * nf + f], H = (*sets[3])[k * nf + f];
-                j1 += E * std::conj(vm.h[1][k]);
-                j2 += std::conj(vm.e[0][k]) * H;
+                j1 += E * vm.h[1][k];
+                j2 += vm.e[0][k] * H;
+                nn += vm.e[0][k] * vm.h[1][k];
             }
             for (std::size_t k = 0; k < n_ev; ++k) {
                 const std::complex<double> E = (*sets[1])[k * nf + f], H = (*sets[2])[k * nf + f];
-                j1 -= E * std::conj(vm.h[0][k]);
-                j2 -= std::conj(vm.e[1][k]) * H;
+                j1 -= E * vm.h[0][k];
+                j2 -= vm.e[1][k] * H;
+                nn -= vm.e[1][k] * vm.h[0][k];
             }
             j1 *= dA;
             j2 *= dA;
-            const double scale = std::sqrt(c * 1e-12 / units::eta0) / (4 * c);
+            nn *= dA;
+            if (std::abs(nn) == 0.0) continue;
+            const std::complex<double> scale = std::sqrt(c * 1e-12 / units::eta0) / (2 * c * nn);
             const std::complex<double> ap = (c * j1 + j2) * scale, am = (c * j1 - j2) * scale;
             a.fwd[f] = plan.sign > 0 ? ap : am;
             a.bwd[f] = plan.sign > 0 ? am : ap;
@@ -459,8 +505,10 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
         throw ProjectError(file_label, json_path + ".direction",
                            std::string("must be normal to the plane: +") + "xyz"[cs.axis_w] + " or -" + "xyz"[cs.axis_w]);
     if (src.mode_index < 0) throw ProjectError(file_label, json_path + ".mode_index", "must be >= 0");
+    const ModeSelection sel = parse_mode_selection(src.extra, json_path, file_label);
     ModeSolveOptions o;
     o.num_modes = src.mode_index + 1;
+    o.target_neff = sel.target_neff;
     if (auto it = src.extra.find("mode_solver"); it != src.extra.end() && it->is_object()) {
         if (it->contains("num_modes")) {
             const Json& n = (*it)["num_modes"];
@@ -478,7 +526,8 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     const double k0n = detail::numerical_k0_per_um(wf.omega, scene.dt_s);
     std::vector<VectorMode> modes;
     try {
-        modes = solve_modes_2d(cs.grid, cross_section_medium(cs, wf.omega), 2 * M_PI / k0n, o);
+        o.num_modes = modes_to_solve(o.num_modes, sel.filter);
+        modes = filter_modes(cs, solve_modes_2d(cs.grid, cross_section_medium(cs, wf.omega), 2 * M_PI / k0n, o), sel.filter);
     } catch (const std::exception& e) {
         throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
     }

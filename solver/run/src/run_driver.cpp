@@ -938,6 +938,7 @@ std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, con
         r.fwd = std::move(a.fwd);
         r.bwd = std::move(a.bwd);
         r.n_eff = std::move(a.n_eff);
+        r.n_eff_imag = std::move(a.n_eff_imag);
         if (p_inc)
             for (std::size_t f = 0; f < r.fwd.size() && f < p_inc->size(); ++f) {
                 const double s = (*p_inc)[f] > 0 ? 1.0 / std::sqrt((*p_inc)[f]) : 0.0;

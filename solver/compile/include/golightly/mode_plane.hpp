@@ -103,6 +103,34 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
 /// Throws std::invalid_argument for omega <= 0.
 ModeMedium2D cross_section_medium(const CrossSection& cs, double omega_rad_s);
 
+/// Mode selection of a 3D port, mode monitor or mode source (spec "Mode sources and
+/// monitors", additive): `target_neff` solves near that effective index instead of the
+/// highest index of the cross-section; `filter` keeps only TE-like or TM-like modes before
+/// `mode_index` / `modes` index them (modes stay sorted by decreasing Re n_eff).
+enum class ModeFilter { none, te, tm };
+struct ModeSelection {
+    double target_neff = 0;  ///< > 0: the shift of the mode solver (ModeSolveOptions::target_neff)
+    ModeFilter filter = ModeFilter::none;
+};
+
+/// Reads the members `target_neff` (a number > 0) and `filter` ("te", "tm" or "none") of
+/// `obj` (Monitor::extra, Source::extra or a port's JSON entry); absent members keep the
+/// defaults. Throws ProjectError(file_label, json_path + ".target_neff" or ".filter").
+ModeSelection parse_mode_selection(const Json& obj, const std::string& json_path, const std::string& file_label);
+
+/// The share of a mode's transverse sum |E|^2 along the wafer-plane axis across the
+/// plane: the window's u axis for an x- or z-normal plane (y, x), v for a y-normal one (x)
+/// (the TE fraction `golightly-cli modes` prints).
+double wafer_te_fraction(const CrossSection& cs, const VectorMode& mode);
+
+/// The modes kept by `filter`, order kept: te: wafer_te_fraction >= 0.5; tm: < 0.5; none: all.
+std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorMode> modes, ModeFilter filter);
+
+/// How many modes to ask the solver for so that `wanted` modes are likely to pass
+/// `filter`: wanted for none, 2 wanted + 2 for te / tm (TE and TM modes of a strip
+/// alternate in n_eff, with at most a few of one kind in a row near the top).
+int modes_to_solve(int wanted, ModeFilter filter);
+
 /// A mode monitor (a 3D `flux` monitor with `kind: "mode"`, spec "Mode sources and
 /// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
 /// solved at every spectrum frequency.
@@ -144,7 +172,8 @@ std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path
 /// `spectrum_hz` (solve_modes_2d, num_modes = max(modes) + 1, the Yee dispersion above)
 /// and appends the four DFT sets to scene.dft_sets. The plane is the nearest E node
 /// plane; it needs a cell of room on the low side (the H~ average). The monitor's
-/// `modes` (JSON list of mode indices, default [0]) is read from Monitor::extra.
+/// `modes` (JSON list of mode indices, default [0]) is read from Monitor::extra, and its
+/// `target_neff` and `filter` (parse_mode_selection; the indices count the filtered modes).
 /// Throws ProjectError (json_path) for a bad `modes` list, a plane at the grid's edge, or
 /// a build without the 2D mode solver.
 ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
@@ -154,7 +183,9 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
 /// A 3D `plane` source with `profile: "mode"` (spec "Mode sources and monitors"): the
 /// eigenmode `mode_index` of the plane's cross-section (sample_cross_section, the window
 /// walls of its `mode_boundary`;
-/// optional `mode_solver: {"num_modes", "target_neff"}` from Source::extra), solved at the
+/// optional `mode_solver: {"num_modes", "target_neff"}` from Source::extra, and its
+/// `target_neff` and `filter` (parse_mode_selection; mode_index counts the filtered
+/// modes; mode_solver.target_neff wins over target_neff)), solved at the
 /// Yee scheme's numerical k0 of the waveform's carrier (medium: cross_section_medium at
 /// the carrier's omega), injected one way along
 /// `direction` (s = +-1 along the normal) by the TF/SF sheet pair of the one-way plane
@@ -177,6 +208,8 @@ struct ModeAmplitudes {
     int mode_index = 0;
     std::vector<std::complex<double>> fwd, bwd;  ///< [f]
     std::vector<double> n_eff;                   ///< [f]
+    /// [f]: Im n_eff (VectorMode::n_eff_imag; 0 for lossless modes and 2D lines; empty for 2D lines)
+    std::vector<double> n_eff_imag;
 };
 
 /// Mode expansion of the DFT'd fields on a mode monitor's plane (`sets[s]`: the engine's
@@ -187,7 +220,9 @@ struct ModeAmplitudes {
 /// wavenumber (2/dx) asin(beta dx / 2)), the decomposition E_t = (a+ + a-) e_t,
 /// H~_t = c (a+ - a-) h_t (the standard forward/backward projection, e.g. Meep's
 /// get_eigenmode_coefficients; Snyder & Love, Optical Waveguide Theory, ch. 31) gives
-///   a+- = (c J1 +- J2) / (4 c),  J1 = sum (E x h*)_w dA,  J2 = sum (e* x H~)_w dA,
+///   a+- = (c J1 +- J2) / (2 c N),  J1 = sum (E x h)_w dA,  J2 = sum (e x H~)_w dA,
+///   N = sum (e x h)_w dA (unconjugated: the reciprocity orthogonality, valid for lossy
+///   modes too; for a lossless mode e_t, h_t are real and N = 2, the conjugated form),
 /// scaled by sqrt(c * 1e-12 / eta0) so that |a|^2 is the mode's power in the units of
 /// the flux columns (W per (V/m s)^2, as the flux monitor measures it on the same grid).
 /// "fwd" is along the monitor's direction. 2D lines (dims 2): the same projection with
