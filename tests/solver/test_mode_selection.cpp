@@ -141,3 +141,48 @@ TEST_CASE("mode selection: ports carry target_neff and filter to their mode sour
         CHECK(e.json_path() == "ports[1].target_neff");
     }
 }
+
+namespace {
+
+// A synthetic mode on a cross-section of 2 E_u nodes (E_v, H_u: one node, zero): E_u =
+// H~_v = (a, b), n_eff n.
+VectorMode synthetic_mode(double a, double b, double n) {
+    VectorMode m;
+    m.n_eff = n;
+    m.e[0] = {a, b};
+    m.h[1] = {a, b};
+    m.e[1] = {0.0};
+    m.h[0] = {0.0};
+    m.e[2] = m.h[2] = {0.0};
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("mode tracking: modes that cross in n_eff keep their identity; a low overlap warns",
+          "[mode][mode_selection][mode_tracking]") {
+    const VectorMode A0 = synthetic_mode(1, 0, 2.00), B0 = synthetic_mode(0, 1, 1.90);
+    const VectorMode A1 = synthetic_mode(-1, 0, 1.94), B1 = synthetic_mode(0, 1, 1.95);  // crossed (A's sign flipped)
+    const VectorMode A2 = synthetic_mode(1, 0, 1.88), B2 = synthetic_mode(0, 1, 2.00);
+    CHECK(mode_overlap(A0, A1) == Approx(1.0).epsilon(1e-15));
+    CHECK(mode_overlap(A0, B0) == 0.0);
+    CHECK(mode_overlap(A0, VectorMode{}) == 0.0);
+    const std::vector<double> freqs = {1e14, 2e14, 3e14};
+    std::vector<std::string> warnings;
+    // candidates sorted by n_eff at each frequency; indices counted at the centre (f = 1)
+    const auto picked = track_modes({{A0, B0}, {B1, A1}, {B2, A2}}, {0, 1}, 1, freqs, "mode monitor 'm'", warnings);
+    REQUIRE(picked.size() == 3);
+    // mode 0 at the centre is B; it stays B on both sides, below A at f = 0
+    CHECK(picked[0][0].n_eff == 1.90);
+    CHECK(picked[1][0].n_eff == 1.95);
+    CHECK(picked[2][0].n_eff == 2.00);
+    CHECK(picked[0][1].n_eff == 2.00);
+    CHECK(picked[2][1].n_eff == 1.88);
+    CHECK(warnings.empty());
+    // a candidate that is half of each: overlap 1/sqrt(2) < 0.9 warns, naming the monitor
+    const VectorMode C2 = synthetic_mode(std::sqrt(0.5), std::sqrt(0.5), 1.99);
+    const auto p2 = track_modes({{A0, B0}, {B1, A1}, {C2}}, {0}, 1, freqs, "mode monitor 'm'", warnings);
+    CHECK(p2[2][0].n_eff == 1.99);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].find("mode monitor 'm': mode 0: overlap 0.707") == 0);
+}

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <stdexcept>
 
 #include "compile_internal.hpp"
@@ -364,11 +365,13 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
         scene.dft_sets.push_back(std::move(hs));
     }
 
-    // Modes at every frequency, at the Yee scheme's numerical k0.
+    // Modes at every frequency, at the Yee scheme's numerical k0; two spare candidates
+    // so that a tracked mode can be found below another that crossed it.
     const ModeSelection sel = parse_mode_selection(monitor.extra, json_path, file_label);
     ModeSolveOptions o;
-    o.num_modes = modes_to_solve(num_modes, sel.filter);
+    o.num_modes = modes_to_solve(num_modes + 2, sel.filter);
     o.target_neff = sel.target_neff;
+    std::vector<std::vector<VectorMode>> candidates;
     for (double f : spectrum_hz) {
         const double w = 2 * M_PI * f;
         const double k0_num = 2.0 / (units::c0 * scene.dt_s) * std::sin(0.5 * w * scene.dt_s);  // 1/m
@@ -379,11 +382,72 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
         } catch (const std::exception& e) {
             throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
         }
-        std::vector<VectorMode> picked;
-        for (int m : plan.mode_indices) picked.push_back(m < int(solved.size()) ? solved[std::size_t(m)] : VectorMode{});
-        plan.modes.push_back(std::move(picked));
+        candidates.push_back(std::move(solved));
     }
+    if (!candidates.empty())
+        plan.modes = track_modes(candidates, plan.mode_indices, candidates.size() / 2, spectrum_hz,
+                                 "mode monitor '" + monitor.name + "'", plan.warnings);
     return plan;
+}
+
+double mode_overlap(const VectorMode& a, const VectorMode& b) {
+    if (a.e[0].empty() || b.e[0].empty() || a.e[0].size() != b.e[0].size() || a.e[1].size() != b.e[1].size())
+        return 0.0;
+    auto cross = [](const VectorMode& x, const VectorMode& y) {  // sum (x.e x y.h)_w, unconjugated
+        std::complex<double> s = 0;
+        for (std::size_t k = 0; k < x.e[0].size(); ++k) s += x.e[0][k] * y.h[1][k];
+        for (std::size_t k = 0; k < x.e[1].size(); ++k) s -= x.e[1][k] * y.h[0][k];
+        return s;
+    };
+    const double naa = std::abs(cross(a, a)), nbb = std::abs(cross(b, b));
+    if (!(naa > 0) || !(nbb > 0)) return 0.0;
+    return std::sqrt(std::abs(cross(a, b)) * std::abs(cross(b, a)) / (naa * nbb));
+}
+
+std::vector<std::vector<VectorMode>> track_modes(const std::vector<std::vector<VectorMode>>& cand,
+                                                 const std::vector<int>& indices, std::size_t start,
+                                                 const std::vector<double>& freqs, const std::string& label,
+                                                 std::vector<std::string>& warnings) {
+    const std::size_t nf = cand.size(), nm = indices.size();
+    std::vector<std::vector<VectorMode>> picked(nf, std::vector<VectorMode>(nm));
+    if (nf == 0) return picked;
+    start = std::min(start, nf - 1);
+    auto by_index = [&](std::size_t f, std::size_t m) {
+        const int i = indices[m];
+        return i >= 0 && std::size_t(i) < cand[f].size() ? cand[f][std::size_t(i)] : VectorMode{};
+    };
+    for (std::size_t m = 0; m < nm; ++m) picked[start][m] = by_index(start, m);
+    auto step = [&](std::size_t f, std::size_t from) {
+        std::vector<bool> taken(cand[f].size(), false);
+        for (std::size_t m = 0; m < nm; ++m) {
+            const VectorMode& prev = picked[from][m];
+            if (prev.e[0].empty()) {
+                picked[f][m] = by_index(f, m);
+                continue;
+            }
+            int best = -1;
+            double ob = -1;
+            for (std::size_t c = 0; c < cand[f].size(); ++c) {
+                if (taken[c]) continue;
+                const double ov = mode_overlap(prev, cand[f][c]);
+                if (ov > ob) best = int(c), ob = ov;
+            }
+            if (best < 0) continue;  // no candidate left: an empty pick (n_eff 0)
+            taken[std::size_t(best)] = true;
+            picked[f][m] = cand[f][std::size_t(best)];
+            if (ob < kModeTrackingOverlap) {
+                char buf[200];
+                std::snprintf(buf, sizeof buf,
+                              ": mode %d: overlap %.3f with the neighbouring frequency at %.6g Hz (n_eff %.5f -> %.5f); "
+                              "the mode changes fast or left the solved set",
+                              indices[m], ob, f < freqs.size() ? freqs[f] : 0.0, prev.n_eff, picked[f][m].n_eff);
+                warnings.push_back(label + buf);
+            }
+        }
+    };
+    for (std::size_t f = start + 1; f < nf; ++f) step(f, f - 1);
+    for (std::size_t f = start; f-- > 0;) step(f, f + 1);
+    return picked;
 }
 
 std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,

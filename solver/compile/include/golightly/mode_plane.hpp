@@ -131,6 +131,30 @@ std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorM
 /// alternate in n_eff, with at most a few of one kind in a row near the top).
 int modes_to_solve(int wanted, ModeFilter filter);
 
+/// Normalized overlap of two modes of one cross-section (fields at the same nodes):
+/// sqrt(|sum (a.e x b.h)_w| |sum (b.e x a.h)_w| / (|sum (a.e x a.h)_w| |sum (b.e x b.h)_w|)),
+/// unconjugated transverse products (the reciprocity form, valid for lossy modes): 1 for
+/// the same mode (any phase), 0 for orthogonal modes. 0 when either mode is empty.
+double mode_overlap(const VectorMode& a, const VectorMode& b);
+
+/// Below this overlap between the same tracked mode at neighbouring frequencies,
+/// track_modes reports a warning (issue criterion).
+inline constexpr double kModeTrackingOverlap = 0.9;
+
+/// Follows modes across a spectrum by field overlap instead of by index, so that modes
+/// that cross in n_eff keep their identity. candidates[f]: the modes solved at frequency f
+/// (sorted by decreasing n_eff). At f = start the tracked modes are candidates[start]
+/// [indices[m]] (empty VectorMode where there are fewer); from there outwards (start + 1
+/// .. end, then start - 1 .. 0) each tracked mode takes the not yet taken candidate of
+/// largest mode_overlap with its pick at the neighbouring frequency already done (an
+/// empty pick there: by index again). Returns picked[f][m]. For each pick whose overlap
+/// is below kModeTrackingOverlap a line "<label>: mode <indices[m]>: overlap <o> with the
+/// neighbouring frequency at <f> Hz ..." is appended to `warnings`.
+std::vector<std::vector<VectorMode>> track_modes(const std::vector<std::vector<VectorMode>>& candidates,
+                                                 const std::vector<int>& indices, std::size_t start,
+                                                 const std::vector<double>& frequencies_hz, const std::string& label,
+                                                 std::vector<std::string>& warnings);
+
 /// A mode monitor (a 3D `flux` monitor with `kind: "mode"`, spec "Mode sources and
 /// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
 /// solved at every spectrum frequency.
@@ -153,6 +177,10 @@ struct ModeMonitorPlan {
     /// own mode, in the medium cross_section_medium(cs, omega) (the materials' eps at the
     /// physical omega); n_eff 0 (empty fields) where the cross-section has fewer modes.
     std::vector<std::vector<VectorMode>> modes;
+    /// Tracking warnings (track_modes: a mode's overlap with its neighbour frequency's
+    /// below kModeTrackingOverlap), one line each, naming the monitor; run_project adds
+    /// them to the run's warnings.
+    std::vector<std::string> warnings;
     // ---- 2D lines
     double dx_um = 0, dt_s = 0;
     /// flux sign of the line's tangential pair: P = line_flux_sign 0.5/eta0 Re sum E H~* ds
@@ -169,8 +197,11 @@ std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path
 
 /// Plans a mode monitor of a 3D project: samples the cross-section of `monitor`'s plane
 /// (sample_cross_section, the window walls of its `mode_boundary`), solves its modes at every frequency of
-/// `spectrum_hz` (solve_modes_2d, num_modes = max(modes) + 1, the Yee dispersion above)
-/// and appends the four DFT sets to scene.dft_sets. The plane is the nearest E node
+/// `spectrum_hz` (solve_modes_2d, max(modes) + 3 candidates (more with a filter), the Yee
+/// dispersion above), picks the listed modes by index at the centre frequency
+/// (spectrum_hz[n / 2]) and follows them across the spectrum by overlap (track_modes;
+/// warnings into ModeMonitorPlan::warnings), and appends the four DFT sets to
+/// scene.dft_sets. The plane is the nearest E node
 /// plane; it needs a cell of room on the low side (the H~ average). The monitor's
 /// `modes` (JSON list of mode indices, default [0]) is read from Monitor::extra, and its
 /// `target_neff` and `filter` (parse_mode_selection; the indices count the filtered modes).
