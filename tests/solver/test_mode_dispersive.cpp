@@ -179,6 +179,25 @@ TEST_CASE("mode solver: a Si strip as a constant eps and as a Lorentz model with
     CHECK(cst[0].te_fraction > 0.9);
 }
 
+TEST_CASE("mode solver: n_group of a Lorentz strip includes material dispersion (n_eff - lambda dn_eff/dlambda)",
+          "[modes2d][mode][modes_dispersive]") {
+    SKIP_WITHOUT_SPECTRA();
+    const double wl = 1.55, dx = 0.04, h = 0.005;
+    const Project pl = strip_project(dx, lorentz_material("si", kNSi * kNSi, wl), lorentz_material("sio2", kNOx * kNOx, wl));
+    const Project pc = strip_project(dx, constant_material("si", kNSi * kNSi), constant_material("sio2", kNOx * kNOx));
+    const auto m = strip_modes(pl, wl), mc = strip_modes(pc, wl);
+    // the materials disperse with wavelength here: n_eff(lambda +- h) of the Lorentz strip
+    const double np = strip_modes(pl, wl + h)[0].n_eff, nm = strip_modes(pl, wl - h)[0].n_eff;
+    const double ng_fd = m[0].n_eff - wl * (np - nm) / (2 * h);
+    std::printf("Lorentz strip TE0: n_g energy %.6f, finite difference %.6f; constant-eps strip n_g %.6f\n", m[0].n_group,
+                ng_fd, mc[0].n_group);
+    // as the non-dispersive group-index test (test_mode_solver2d.cpp): the central
+    // difference's truncation and the grid's discrete energy sums, 2e-3
+    CHECK(std::abs(m[0].n_group - ng_fd) < 2e-3);
+    // the Lorentz pole at 0.3 um raises the material group index of Si by ~0.12
+    CHECK(m[0].n_group - mc[0].n_group > 0.05);
+}
+
 TEST_CASE("mode solver: the complex path on a lossless slab equals the real path", "[modes2d][mode][modes_dispersive]") {
     SKIP_WITHOUT_SPECTRA();
     // 300 nm Si slab in oxide; with Im eps = 1e-9 in the core the complex path runs; the

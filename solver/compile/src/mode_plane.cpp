@@ -189,8 +189,29 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
     return cs;
 }
 
+namespace {
+ModeMedium2D mixed_medium(const CrossSection& cs, double omega);
+}
+
 ModeMedium2D cross_section_medium(const CrossSection& cs, double omega) {
     if (!(omega > 0)) throw std::invalid_argument("cross_section_medium: omega must be > 0");
+    ModeMedium2D out = mixed_medium(cs, omega);
+    bool dispersive = false;
+    for (const Material& m : cs.makeup.materials) dispersive = dispersive || !m.poles.empty();
+    if (dispersive) {
+        const double h = 1e-4;
+        const ModeMedium2D lo = mixed_medium(cs, omega * (1 - h)), hi = mixed_medium(cs, omega * (1 + h));
+        for (int d = 0; d < 3; ++d) {
+            out.eps_group[d].resize(out.eps[d].size());
+            for (std::size_t k = 0; k < out.eps[d].size(); ++k)
+                out.eps_group[d][k] = ((1 + h) * hi.eps[d][k] - (1 - h) * lo.eps[d][k]) / (2 * h);
+        }
+    }
+    return out;
+}
+
+namespace {
+ModeMedium2D mixed_medium(const CrossSection& cs, double omega) {
     using cd = std::complex<double>;
     const CrossSectionMakeup& mk = cs.makeup;
     const std::size_t nm = mk.materials.size();
@@ -239,6 +260,7 @@ ModeMedium2D cross_section_medium(const CrossSection& cs, double omega) {
     }
     return out;
 }
+}  // namespace
 
 }  // namespace golightly
 

@@ -305,6 +305,10 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
             throw std::invalid_argument("solve_modes_2d: eps[" + std::to_string(d) + "] has " +
                                         std::to_string(medium.eps[d].size()) + " entries, expected " +
                                         std::to_string(s[0] * s[1]));
+        if (!medium.eps_group[d].empty() && medium.eps_group[d].size() != medium.eps[d].size())
+            throw std::invalid_argument("solve_modes_2d: eps_group[" + std::to_string(d) + "] has " +
+                                        std::to_string(medium.eps_group[d].size()) + " entries, expected " +
+                                        std::to_string(medium.eps[d].size()));
         if (has_imag && medium.eps_imag[d].size() != medium.eps[d].size())
             throw std::invalid_argument("solve_modes_2d: eps_imag[" + std::to_string(d) + "] has " +
                                         std::to_string(medium.eps_imag[d].size()) + " entries, expected " +
@@ -429,7 +433,7 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
         for (int d = 0; d < 3; ++d) {
             for (size_t i = 0; i < m.e[d].size(); ++i) {
                 const double a2 = std::norm(m.e[d][i]);
-                we += medium.eps[d][i] * a2;
+                we += (medium.eps_group[d].empty() ? medium.eps[d][i] : medium.eps_group[d][i]) * a2;
                 if (d == 0) eu2 += a2;
                 if (d == 1) ev2 += a2;
             }

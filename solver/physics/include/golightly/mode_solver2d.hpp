@@ -64,9 +64,14 @@ std::array<double, 2> mode_node_position(const ModeGrid2D& g, int comp, bool h, 
 /// lossy medium has Im eps > 0), either all empty (lossless) or each of eps[d]'s size.
 /// When max |eps_imag| <= kLosslessImagRatio * max |eps| the medium counts as lossless and
 /// the real solver runs; otherwise the complex (non-Hermitian) one.
+/// eps_group: d(omega Re eps)/d omega at the same nodes (the energy density factor of a
+/// dispersive medium, Landau & Lifshitz, Electrodynamics of Continuous Media, sec. 80),
+/// either all empty (non-dispersive: eps itself is used) or each of eps[d]'s size; it
+/// enters only n_group.
 struct ModeMedium2D {
     std::array<std::vector<double>, 3> eps;
     std::array<std::vector<double>, 3> eps_imag;
+    std::array<std::vector<double>, 3> eps_group;
 };
 
 /// Below this ratio max |Im eps| / max |eps| a cross-section is solved as lossless (the
@@ -93,8 +98,9 @@ struct VectorMode {
     /// Power loss along the propagation direction in dB/cm: 20 log10(e) Im beta, Im beta in
     /// 1/cm (= 10 log10(e) * 2 Im beta: the power decays as exp(-2 Im beta w)).
     double loss_db_per_cm = 0;
-    /// Group index c / v_g = (1/2) sum (eps |E|^2 + |H~|^2) dA / Re sum (E x H~*)_w dA
-    /// (energy velocity = group velocity of a lossless, non-dispersive guide; the discrete
+    /// Group index c / v_g = (1/2) sum (eps_g |E|^2 + |H~|^2) dA / Re sum (E x H~*)_w dA,
+    /// eps_g = d(omega eps)/d omega (ModeMedium2D::eps_group; eps without material
+    /// dispersion) (energy velocity = group velocity of a lossless guide; the discrete
     /// sums are the ones of the semi-discrete operator, so this agrees with n_eff -
     /// lambda d n_eff / d lambda of the same grid; tested).
     double n_group = 0;
@@ -123,7 +129,8 @@ bool have_mode_solver_2d();
 /// Arnoldi with explicit restarts on Eigen's complex SparseLU of P Q - sigma I
 /// (Saad, Numerical Methods for Large Eigenvalue Problems, 2nd ed., sec. 6.2 and 7.2),
 /// beta = the principal sqrt of the eigenvalue (Im beta >= 0 for Im eps >= 0).
-/// n_group uses Re eps and no material dispersion (valid for lossless, non-dispersive guides).
+/// n_group uses ModeMedium2D::eps_group where given (material dispersion included), else
+/// Re eps; it is the group index of lossless guides (for lossy ones, the energy velocity).
 /// Cost: one sparse LU of a 2N x 2N matrix (N = N_u N_v) plus Arnoldi iterations.
 /// Throws std::invalid_argument for an empty grid, dx <= 0, wavelength <= 0, eps arrays
 /// (or eps_imag arrays neither empty nor of eps's size) or num_modes < 1;
