@@ -374,3 +374,41 @@ TEST_CASE("mode solver 2D project: a Lorentz slab core gives the constant core's
     // 1 / (1 - w^2 ((w dt)^2 / 12) / (w0^2 - w^2)) ~ 1 + 5e-6 here: far below 1e-4
     CHECK(std::abs(nl - n0) < 1e-4);
 }
+
+TEST_CASE("mode solver: the gold-air surface plasmon from a 3D project's port plane (Drude material, eps at 0.8 um)",
+          "[modes2d][mode][modes_plasmonic]") {
+    SKIP_WITHOUT_SPECTRA();
+    // A gold half-space below z = 0.2 um, air above to 6.2 um; the plane x = 0.01 spans the
+    // domain along y (periodic: the window's u axis is periodic) and z (PEC walls).
+    const double wl = 0.8, dx = 0.002;
+    Project p;
+    p.name = "spp";
+    p.domain.dimensions = 3;
+    p.domain.size = {0.02, 2 * dx, 6.2};
+    p.domain.cell_size = dx;
+    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Periodic, BoundaryKind::Pml};
+    p.domain.background = "air";
+    p.materials = {drude_gold()};
+    Layer l;
+    l.name = "metal";
+    l.material = "gold";
+    Shape b;
+    b.type = ShapeType::Box;
+    b.box_min = {-1.0, -1.0, -1.0};
+    b.box_max = {1.0, 1.0, 0.2};
+    l.shapes.push_back(b);
+    p.layers.push_back(l);
+    const CrossSection cs =
+        sample_cross_section(p, {0.01, dx, 3.1}, {0, 2 * dx, 6.2}, false, "ports[0]", "spp.glproj", Json::object(), wl);
+    REQUIRE(cs.grid.boundary_u == ModeBoundary::periodic);
+    const cd em = analytic_epsilon(drude_gold(), omega_of(wl));
+    const cd n_spp = std::sqrt(em / (em + 1.0));
+    ModeSolveOptions o;
+    o.num_modes = 1;
+    o.target_neff = 1.05;
+    const auto modes = solve_modes_2d(cs.grid, cs.medium, wl, o);
+    REQUIRE(modes.size() == 1);
+    std::printf("SPP from the project: analytic %.6f%+.6fi, solver %.6f%+.6fi, %.1f dB/cm\n", n_spp.real(), n_spp.imag(),
+                modes[0].n_eff, modes[0].n_eff_imag, modes[0].loss_db_per_cm);
+    CHECK(std::abs(cd(modes[0].n_eff, modes[0].n_eff_imag) - n_spp) < 1e-3);
+}
