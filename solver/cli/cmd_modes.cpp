@@ -195,7 +195,8 @@ int run_modes_command(const ModesCommand& c) {
             if (o.num_modes <= 0)
                 for (int m : port.modes) o.num_modes = std::max(o.num_modes, m + 1);
             // the port's selection: solve near its target_neff, keep its filter's modes
-            const ModeFilter filter = port.filter == "te" ? ModeFilter::te : port.filter == "tm" ? ModeFilter::tm : ModeFilter::none;
+            const ModeFilter filter =
+                port.filter == "te" ? ModeFilter::te : port.filter == "tm" ? ModeFilter::tm : ModeFilter::none;
             const int wanted = o.num_modes;
             o.target_neff = port.target_neff;
             o.num_modes = modes_to_solve(wanted, filter);

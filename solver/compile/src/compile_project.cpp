@@ -703,7 +703,8 @@ Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::str
         for (std::size_t k = 0; k <= n; ++k) {
             const long tt = k < n ? nodes[k].t : long(nodes[n - 1].t) + 1;
             const int t = wrap_or_clamp(line.tan, tt);
-            const CellIndex c0 = line.normal == 0 ? flat(kn0, t) : flat(t, kn0), c1 = line.normal == 0 ? flat(kn1, t) : flat(t, kn1);
+            const CellIndex c0 = line.normal == 0 ? flat(kn0, t) : flat(t, kn0);
+            const CellIndex c1 = line.normal == 0 ? flat(kn1, t) : flat(t, kn1);
             eps_mid[k] = 0.5 * (eps_[int(other)][std::size_t(c0)] + eps_[int(other)][std::size_t(c1)] +
                                 (cell_pole_susceptibility(out_.scene, other, c0, omega) +
                                  cell_pole_susceptibility(out_.scene, other, c1, omega)).real());
@@ -711,8 +712,10 @@ Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::str
     }
     // eps(omega) of the nodes: the poles' susceptibility on top of eps_inf (real: the slab solver is real)
     std::vector<double> eps_w(eps_e);
-    for (std::size_t k = 0; k < n; ++k)
-        eps_w[k] += cell_pole_susceptibility(out_.scene, tp.e, line.normal == 0 ? flat(k_s, nodes[k].t) : flat(nodes[k].t, k_s), omega).real();
+    for (std::size_t k = 0; k < n; ++k) {
+        const CellIndex c = line.normal == 0 ? flat(k_s, nodes[k].t) : flat(nodes[k].t, k_s);
+        eps_w[k] += cell_pole_susceptibility(out_.scene, tp.e, c, omega).real();
+    }
     const double wl_num_um = 2 * pi / numerical_k0_per_um(omega);
     const auto modes = solve_slab_modes(eps_w, dx_, wl_num_um, pol, src.mode_index + 1, eps_mid);
     const double n_clad = std::sqrt(std::max(eps_w.front(), eps_w.back()));
