@@ -177,7 +177,7 @@ int run_modes_command(const ModesCommand& c) {
         return kExitRun;
     }
     std::ostringstream csv;
-    csv << "port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant\n";
+    csv << "port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant,n_eff_imag,loss_db_per_cm\n";
     Json doc;
     doc["project"] = c.project;
     doc["wavelength_um"] = wl;
@@ -189,14 +189,22 @@ int run_modes_command(const ModesCommand& c) {
             const std::string path = "ports[" + std::to_string(p) + "]";
             Json extra = Json::object();
             if (!port.mode_boundary.is_null()) extra["mode_boundary"] = port.mode_boundary;
-            const CrossSection cs = sample_cross_section(project, port.center, port.size, false, path, c.project, extra);
+            const CrossSection cs = sample_cross_section(project, port.center, port.size, false, path, c.project, extra, wl);
             ModeSolveOptions o;
             o.num_modes = c.count;
             if (o.num_modes <= 0)
                 for (int m : port.modes) o.num_modes = std::max(o.num_modes, m + 1);
+            // the port's selection: solve near its target_neff, keep its filter's modes
+            const ModeFilter filter =
+                port.filter == "te" ? ModeFilter::te : port.filter == "tm" ? ModeFilter::tm : ModeFilter::none;
+            const int wanted = o.num_modes;
+            o.target_neff = port.target_neff;
+            o.num_modes = modes_to_solve(wanted, filter);
             std::vector<VectorMode> modes;
             try {
-                modes = solve_modes_2d(cs.grid, cs.medium, wl, o);
+                modes = filter_modes(cs, solve_modes_2d(cs.grid, cs.medium, wl, o), filter);
+                if (modes.size() > std::size_t(wanted)) modes.resize(std::size_t(wanted));
+                o.num_modes = wanted;
             } catch (const std::exception& e) {
                 std::fprintf(stderr, "error: %s: port %s: mode solver: %s\n", c.project.c_str(), port.name.c_str(), e.what());
                 return kExitRun;
@@ -249,10 +257,13 @@ int run_modes_command(const ModesCommand& c) {
                 write_png(out / (stem + "_absE.png"), field_image(cf, absE, false));
                 write_png(out / (stem + "_" + dominant + ".png"), field_image(cf, cf.e[dom_local], true));
                 csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(m.n_eff) << ',' << fmt_g(m.n_group) << ','
-                    << fmt_g(te) << ',' << dominant << '\n';
+                    << fmt_g(te) << ',' << dominant << ',' << fmt_g(m.n_eff_imag) << ',' << fmt_g(m.loss_db_per_cm)
+                    << '\n';
                 Json jm;
                 jm["mode"] = k;
                 jm["n_eff"] = m.n_eff;
+                jm["n_eff_imag"] = m.n_eff_imag;
+                jm["loss_db_per_cm"] = m.loss_db_per_cm;
                 jm["n_group"] = m.n_group;
                 jm["te_fraction"] = te;
                 jm["dominant"] = dominant;
@@ -260,8 +271,14 @@ int run_modes_command(const ModesCommand& c) {
                 jm["png_abs"] = stem + "_absE.png";
                 jm["png_dominant"] = stem + "_" + dominant + ".png";
                 jp["modes"].push_back(jm);
-                std::printf("port %s mode %zu: n_eff %.6f, n_group %.5f, TE fraction %.4f, dominant %s\n", port.name.c_str(),
-                            k, m.n_eff, m.n_group, te, dominant.c_str());
+                if (m.n_eff_imag != 0)
+                    std::printf("port %s mode %zu: n_eff %.6f%+.3ei, loss %.4g dB/cm, n_group %.5f, TE fraction %.4f, "
+                                "dominant %s\n",
+                                port.name.c_str(), k, m.n_eff, m.n_eff_imag, m.loss_db_per_cm, m.n_group, te,
+                                dominant.c_str());
+                else
+                    std::printf("port %s mode %zu: n_eff %.6f, n_group %.5f, TE fraction %.4f, dominant %s\n",
+                                port.name.c_str(), k, m.n_eff, m.n_group, te, dominant.c_str());
             }
             if (modes.size() < std::size_t(o.num_modes))
                 std::fprintf(stderr, "warning: port %s: %zu mode(s) found near the highest index, %d asked for\n",

@@ -23,17 +23,24 @@ ModesCommand* add_modes_command(CLI::App& app);
 /// and its modes at the wavelength (solve_modes_2d at k0 = 2 pi / wavelength; the runs
 /// solve at the Yee scheme's numerical k0, which differs by (omega dt)^2 / 24 relative).
 /// Writes into DIR (default <project stem>_modes next to the project):
-///   modes.csv   port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant
+///   modes.csv   port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant,n_eff_imag,
+///               loss_db_per_cm
 ///   modes.json  {"project", "wavelength_um", "ports": [{"name", "normal", "axes",
 ///               "window": {"cells", "dx_um", "origin_um", "boundary"}, "modes": [{"mode",
-///               "n_eff", "n_group", "te_fraction", "dominant", "csv", "png_abs",
-///               "png_dominant"}]}]}
+///               "n_eff", "n_eff_imag", "loss_db_per_cm", "n_group", "te_fraction",
+///               "dominant", "csv", "png_abs", "png_dominant"}]}]}
+/// The materials are evaluated at the wavelength (eps(omega) with poles and conductivity,
+/// mode_plane.hpp cross_section_medium); a lossy cross-section gives complex n_eff:
+/// n_eff_imag = Im beta / k0 (> 0: decay along the port's normal), loss_db_per_cm the
+/// power loss (VectorMode); both 0 for lossless ones.
 ///   <port>_mode<k>.csv          <u>_um,<v>_um,abs_E,Ex,Ey,Ez on the window's cell centres
 ///                               (u fastest), max |E| = 1, the longitudinal component as
 ///                               its imaginary part (it is 90 degrees ahead)
 ///   <port>_mode<k>_absE.png     |E| (white 0 .. red 1), u to the right, v up, the
 ///                               structure's outline in grey
 ///   <port>_mode<k>_<Ec>.png     the dominant component Ec (blue - white - red)
+/// A port's `target_neff` and `filter` apply (mode_plane.hpp parse_mode_selection): the
+/// modes listed are the filtered ones nearest the target, by decreasing n_eff.
 /// te_fraction: the share of the transverse sum |E|^2 along the wafer-plane axis across
 /// the port (y for an x-normal port, x for a y-normal or z-normal one). Prints one line
 /// per mode. Returns 0; 1 for an unknown --port; 3 when the solver fails or a file cannot

@@ -85,13 +85,14 @@ TEST_CASE("cli: modes writes each port's n_eff, n_group, TE fraction and field m
     REQUIRE(ports.size() == 2);
     const auto rows = read_csv(out / "modes.csv");
     REQUIRE(rows.size() == 5);
-    CHECK(rows[0] == std::vector<std::string>{"port", "mode", "wavelength_um", "n_eff", "n_group", "te_fraction", "dominant"});
+    CHECK(rows[0] == std::vector<std::string>{"port", "mode", "wavelength_um", "n_eff", "n_group", "te_fraction", "dominant",
+                                               "n_eff_imag", "loss_db_per_cm"});
     std::ifstream js(out / "modes.json");
     const Json doc = Json::parse(js);
     CHECK(doc["wavelength_um"].get<double>() == 1.55);
     REQUIRE(doc["ports"].size() == 2);
     for (std::size_t pi = 0; pi < 2; ++pi) {
-        const CrossSection cs = sample_cross_section(p, ports[pi].center, ports[pi].size, false, "ports", "x");
+        const CrossSection cs = sample_cross_section(p, ports[pi].center, ports[pi].size, false, "ports", "x", Json::object(), 1.55);
         ModeSolveOptions so;
         so.num_modes = 2;
         const auto modes = solve_modes_2d(cs.grid, cs.medium, 1.55, so);

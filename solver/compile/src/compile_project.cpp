@@ -703,13 +703,22 @@ Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::str
         for (std::size_t k = 0; k <= n; ++k) {
             const long tt = k < n ? nodes[k].t : long(nodes[n - 1].t) + 1;
             const int t = wrap_or_clamp(line.tan, tt);
-            eps_mid[k] = line.normal == 0 ? 0.5 * (eps_at(other, kn0, t) + eps_at(other, kn1, t))
-                                          : 0.5 * (eps_at(other, t, kn0) + eps_at(other, t, kn1));
+            const CellIndex c0 = line.normal == 0 ? flat(kn0, t) : flat(t, kn0);
+            const CellIndex c1 = line.normal == 0 ? flat(kn1, t) : flat(t, kn1);
+            eps_mid[k] = 0.5 * (eps_[int(other)][std::size_t(c0)] + eps_[int(other)][std::size_t(c1)] +
+                                (cell_pole_susceptibility(out_.scene, other, c0, omega) +
+                                 cell_pole_susceptibility(out_.scene, other, c1, omega)).real());
         }
     }
+    // eps(omega) of the nodes: the poles' susceptibility on top of eps_inf (real: the slab solver is real)
+    std::vector<double> eps_w(eps_e);
+    for (std::size_t k = 0; k < n; ++k) {
+        const CellIndex c = line.normal == 0 ? flat(k_s, nodes[k].t) : flat(nodes[k].t, k_s);
+        eps_w[k] += cell_pole_susceptibility(out_.scene, tp.e, c, omega).real();
+    }
     const double wl_num_um = 2 * pi / numerical_k0_per_um(omega);
-    const auto modes = solve_slab_modes(eps_e, dx_, wl_num_um, pol, src.mode_index + 1, eps_mid);
-    const double n_clad = std::sqrt(std::max(eps_e.front(), eps_e.back()));
+    const auto modes = solve_slab_modes(eps_w, dx_, wl_num_um, pol, src.mode_index + 1, eps_mid);
+    const double n_clad = std::sqrt(std::max(eps_w.front(), eps_w.back()));
     if (static_cast<int>(modes.size()) <= src.mode_index || !(modes[src.mode_index].n_eff > n_clad * (1 + 1e-9))) {
         std::string msg = "no guided mode " + std::to_string(src.mode_index) + " at " +
                           fmt(units::hz_to_wavelength_um(omega / (2 * pi))) + " um on this line (cladding index " +
@@ -727,7 +736,7 @@ Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::str
             p.h_inc[k] = -tp.sigma_h * s * ne * p.e_inc[k];
         } else {
             p.h_inc[k] = m.profile[k];
-            p.e_inc[k] = -tp.sigma_e * s * ne * p.h_inc[k] / eps_e[k];
+            p.e_inc[k] = -tp.sigma_e * s * ne * p.h_inc[k] / eps_w[k];
         }
         p.delay_h_s[k] = half_cell_delay_s(ne, omega);
     }

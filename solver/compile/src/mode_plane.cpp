@@ -3,8 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <cstdio>
+#include <stdexcept>
 
 #include "compile_internal.hpp"
+#include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/units.hpp"
@@ -60,7 +64,8 @@ std::array<ModeBoundary, 2> mode_window_boundaries(const Project& project, int n
 }
 
 CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
-                                  const std::string& json_path, const std::string& file_label, const Json& extra) {
+                                  const std::string& json_path, const std::string& file_label, const Json& extra,
+                                  double wavelength_um) {
     if (project.domain.dimensions != 3)
         throw ProjectError(file_label, json_path, "a 2D cross-section needs a 3D project (a 2D project's line uses the slab solver)");
     int normal = -1, zeros = 0;
@@ -94,6 +99,24 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
     cs.w_um = cs.i_w * dx;
     const Component comps[3] = {Component::Ex, Component::Ey, Component::Ez};
     const int local_axis[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+    const double wl = wavelength_um > 0
+                          ? wavelength_um
+                          : 0.5 * (project.run.spectrum.wavelength_min + project.run.spectrum.wavelength_max);
+    if (!(wl > 0))
+        throw ProjectError(file_label, "run.spectrum", "the mode solver needs a wavelength > 0 to evaluate eps(omega)");
+    cs.medium_wavelength_um = wl;
+    const double omega = 2 * M_PI * units::wavelength_um_to_hz(wl);
+    // The probe project: every material as the constant |eps(omega)|, so that
+    // average_medium_3d's interface normals (the cube integral of grad eps) see the
+    // contrast the mode sees, also between a pole material and a neighbour of the same
+    // epsilon_inf; the projection n_d^2 is read back from its Farjadpour diagonal.
+    Project probe = project;
+    for (Material& m : probe.materials) {
+        m.epsilon_inf = std::max(std::abs(analytic_epsilon(m, omega)), 1e-12);
+        m.conductivity = 0;
+        m.poles.clear();
+    }
+    cs.makeup.subpixel = project.run.subpixel_averaging;
     for (int d = 0; d < 3; ++d) {
         const auto shape = mode_component_shape_e(cs.grid, d);
         const auto p0 = mode_node_position(cs.grid, d, false, 0, 0);
@@ -113,20 +136,131 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
         g3.y0_um = o3[1];
         g3.z0_um = o3[2];
         const AveragedMedium am =
-            average_medium_3d(project, g3, comps[local_axis[d]], project.run.subpixel_averaging, reference_run);
-        std::vector<double>& eps = cs.medium.eps[d];
-        eps.assign(static_cast<size_t>(shape[0]) * static_cast<size_t>(shape[1]), 1.0);
+            average_medium_3d(probe, g3, comps[local_axis[d]], project.run.subpixel_averaging, reference_run);
+        const Coverage cov = compute_coverage_3d(project, g3, reference_run);
+        // the materials of this component's samples, in the makeup's list
+        std::vector<int> qof(cov.material_ids.size());
+        for (std::size_t q = 0; q < cov.material_ids.size(); ++q) {
+            int found = -1;
+            for (std::size_t k = 0; k < cs.makeup.materials.size(); ++k)
+                if (cs.makeup.materials[k].id == cov.material_ids[q]) found = int(k);
+            if (found < 0) {
+                const Material* mat = project.find_material(cov.material_ids[q]);
+                if (!mat) throw ProjectError(file_label, json_path, "unknown material " + cov.material_ids[q]);
+                found = int(cs.makeup.materials.size());
+                cs.makeup.materials.push_back(*mat);
+            }
+            qof[q] = found;
+        }
+        const std::size_t ns = static_cast<size_t>(shape[0]) * static_cast<size_t>(shape[1]);
+        auto& frac = cs.makeup.fraction[d];
+        auto& proj = cs.makeup.projection[d];
+        proj.assign(ns, 0.0);
         for (int j = 0; j < shape[1]; ++j)
             for (int i = 0; i < shape[0]; ++i) {
                 int idx[3] = {0, 0, 0};
                 idx[cs.axis_u] = i;
                 idx[cs.axis_v] = j;
                 const size_t flat = (static_cast<size_t>(idx[2]) * g3.ny + idx[1]) * g3.nx + idx[0];
-                eps[static_cast<size_t>(j) * shape[0] + i] = am.eps_r[flat];
+                const size_t k = static_cast<size_t>(j) * shape[0] + i;
+                double mean = 0, inv = 0;
+                for (std::size_t q = 0; q < cov.material_ids.size(); ++q) {
+                    if (cov.fraction[q].empty()) continue;
+                    const double f = float(cov.fraction[q][flat]);
+                    if (f == 0.0) continue;
+                    if (frac.size() <= std::size_t(qof[q])) frac.resize(std::size_t(qof[q]) + 1);
+                    auto& fq = frac[std::size_t(qof[q])];
+                    if (fq.empty()) fq.assign(ns, 0.0f);
+                    fq[k] = cov.fraction[q][flat];
+                    const double e = probe.find_material(cov.material_ids[q])->epsilon_inf;
+                    mean += f * e;
+                    inv += f / e;
+                }
+                // 1/eps_r = P inv + (1 - P) / mean  ->  P (Farjadpour diagonal, read back)
+                const double b = mean > 0 ? 1.0 / mean : 0.0, gap = inv - b;
+                if (cs.makeup.subpixel && gap > 1e-13 * inv)
+                    proj[k] = std::clamp((1.0 / am.eps_r[flat] - b) / gap, 0.0, 1.0);
             }
+        frac.resize(cs.makeup.materials.size());
     }
+    // the makeup's material list grew over the components: pad every component's list
+    for (int d = 0; d < 3; ++d) cs.makeup.fraction[d].resize(cs.makeup.materials.size());
+    cs.medium = cross_section_medium(cs, omega);
     return cs;
 }
+
+namespace {
+ModeMedium2D mixed_medium(const CrossSection& cs, double omega);
+}
+
+ModeMedium2D cross_section_medium(const CrossSection& cs, double omega) {
+    if (!(omega > 0)) throw std::invalid_argument("cross_section_medium: omega must be > 0");
+    ModeMedium2D out = mixed_medium(cs, omega);
+    bool dispersive = false;
+    for (const Material& m : cs.makeup.materials) dispersive = dispersive || !m.poles.empty();
+    if (dispersive) {
+        const double h = 1e-4;
+        const ModeMedium2D lo = mixed_medium(cs, omega * (1 - h)), hi = mixed_medium(cs, omega * (1 + h));
+        for (int d = 0; d < 3; ++d) {
+            out.eps_group[d].resize(out.eps[d].size());
+            for (std::size_t k = 0; k < out.eps[d].size(); ++k)
+                out.eps_group[d][k] = ((1 + h) * hi.eps[d][k] - (1 - h) * lo.eps[d][k]) / (2 * h);
+        }
+    }
+    return out;
+}
+
+namespace {
+ModeMedium2D mixed_medium(const CrossSection& cs, double omega) {
+    using cd = std::complex<double>;
+    const CrossSectionMakeup& mk = cs.makeup;
+    const std::size_t nm = mk.materials.size();
+    std::vector<cd> em(nm);
+    bool lossy = false;
+    for (std::size_t q = 0; q < nm; ++q) {
+        em[q] = analytic_epsilon(mk.materials[q], omega);
+        if (em[q].imag() != 0.0) lossy = true;
+    }
+    ModeMedium2D out;
+    for (int d = 0; d < 3; ++d) {
+        const std::size_t ns = mk.projection[d].size();
+        out.eps[d].assign(ns, 1.0);
+        if (lossy) out.eps_imag[d].assign(ns, 0.0);
+        for (std::size_t k = 0; k < ns; ++k) {
+            cd e = 1.0;
+            if (!mk.subpixel) {
+                // staircase: the material with the largest fraction (first on ties), as average_medium_3d
+                int best = -1;
+                float fb = -1;
+                for (std::size_t q = 0; q < nm; ++q)
+                    if (!mk.fraction[d][q].empty() && mk.fraction[d][q][k] > fb) best = int(q), fb = mk.fraction[d][q][k];
+                if (best >= 0) e = em[std::size_t(best)];
+            } else {
+                int uniform = -1;
+                cd mean = 0, inv = 0;
+                double mean_r = 0, inv_r = 0;  // real arithmetic where eps is real (bitwise as before)
+                for (std::size_t q = 0; q < nm; ++q) {
+                    if (mk.fraction[d][q].empty()) continue;
+                    const double f = mk.fraction[d][q][k];
+                    if (f == 0.0) continue;
+                    if (f == 1.0) uniform = int(q);
+                    mean += f * em[q];
+                    inv += f / em[q];
+                    mean_r += f * em[q].real();
+                    inv_r += f / em[q].real();
+                }
+                const double p = mk.projection[d][k];
+                if (uniform >= 0) e = em[std::size_t(uniform)];
+                else if (!lossy) e = p > 0 ? 1.0 / (p * inv_r + (1.0 - p) / mean_r) : mean_r;
+                else e = p > 0 ? 1.0 / (p * inv + (1.0 - p) / mean) : mean;
+            }
+            out.eps[d][k] = e.real();
+            if (lossy) out.eps_imag[d][k] = e.imag();
+        }
+    }
+    return out;
+}
+}  // namespace
 
 }  // namespace golightly
 
@@ -148,6 +282,40 @@ std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path
     }
     return out;
 }
+
+ModeSelection parse_mode_selection(const Json& obj, const std::string& json_path, const std::string& file_label) {
+    ModeSelection sel;
+    if (!obj.is_object()) return sel;
+    if (obj.contains("target_neff")) {
+        const Json& t = obj["target_neff"];
+        if (!t.is_number() || !(t.get<double>() > 0) || !std::isfinite(t.get<double>()))
+            throw ProjectError(file_label, json_path + ".target_neff", "must be a number > 0 (an effective index)");
+        sel.target_neff = t.get<double>();
+    }
+    if (obj.contains("filter")) {
+        const Json& f = obj["filter"];
+        const std::string v = f.is_string() ? f.get<std::string>() : std::string();
+        if (v == "te") sel.filter = ModeFilter::te;
+        else if (v == "tm") sel.filter = ModeFilter::tm;
+        else if (v == "none") sel.filter = ModeFilter::none;
+        else throw ProjectError(file_label, json_path + ".filter", "must be \"te\", \"tm\" or \"none\"");
+    }
+    return sel;
+}
+
+double wafer_te_fraction(const CrossSection& cs, const VectorMode& m) {
+    return cs.axis_w != 1 ? m.te_fraction : 1.0 - m.te_fraction;
+}
+
+std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorMode> modes, ModeFilter filter) {
+    if (filter == ModeFilter::none) return modes;
+    std::vector<VectorMode> out;
+    for (VectorMode& m : modes)
+        if ((wafer_te_fraction(cs, m) >= 0.5) == (filter == ModeFilter::te)) out.push_back(std::move(m));
+    return out;
+}
+
+int modes_to_solve(int wanted, ModeFilter filter) { return filter == ModeFilter::none ? wanted : 2 * wanted + 2; }
 
 ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
                                      const std::vector<double>& spectrum_hz, bool reference_run,
@@ -219,24 +387,89 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
         scene.dft_sets.push_back(std::move(hs));
     }
 
-    // Modes at every frequency, at the Yee scheme's numerical k0.
+    // Modes at every frequency, at the Yee scheme's numerical k0; two spare candidates
+    // so that a tracked mode can be found below another that crossed it.
+    const ModeSelection sel = parse_mode_selection(monitor.extra, json_path, file_label);
     ModeSolveOptions o;
-    o.num_modes = num_modes;
+    o.num_modes = modes_to_solve(num_modes + 2, sel.filter);
+    o.target_neff = sel.target_neff;
+    std::vector<std::vector<VectorMode>> candidates;
     for (double f : spectrum_hz) {
         const double w = 2 * M_PI * f;
         const double k0_num = 2.0 / (units::c0 * scene.dt_s) * std::sin(0.5 * w * scene.dt_s);  // 1/m
         const double wl_um = 2 * M_PI / k0_num / units::um;
         std::vector<VectorMode> solved;
         try {
-            solved = solve_modes_2d(cs.grid, cs.medium, wl_um, o);
+            solved = filter_modes(cs, solve_modes_2d(cs.grid, cross_section_medium(cs, w), wl_um, o), sel.filter);
         } catch (const std::exception& e) {
             throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
         }
-        std::vector<VectorMode> picked;
-        for (int m : plan.mode_indices) picked.push_back(m < int(solved.size()) ? solved[std::size_t(m)] : VectorMode{});
-        plan.modes.push_back(std::move(picked));
+        candidates.push_back(std::move(solved));
     }
+    if (!candidates.empty())
+        plan.modes = track_modes(candidates, plan.mode_indices, candidates.size() / 2, spectrum_hz,
+                                 "mode monitor '" + monitor.name + "'", plan.warnings);
     return plan;
+}
+
+double mode_overlap(const VectorMode& a, const VectorMode& b) {
+    if (a.e[0].empty() || b.e[0].empty() || a.e[0].size() != b.e[0].size() || a.e[1].size() != b.e[1].size())
+        return 0.0;
+    auto cross = [](const VectorMode& x, const VectorMode& y) {  // sum (x.e x y.h)_w, unconjugated
+        std::complex<double> s = 0;
+        for (std::size_t k = 0; k < x.e[0].size(); ++k) s += x.e[0][k] * y.h[1][k];
+        for (std::size_t k = 0; k < x.e[1].size(); ++k) s -= x.e[1][k] * y.h[0][k];
+        return s;
+    };
+    const double naa = std::abs(cross(a, a)), nbb = std::abs(cross(b, b));
+    if (!(naa > 0) || !(nbb > 0)) return 0.0;
+    return std::sqrt(std::abs(cross(a, b)) * std::abs(cross(b, a)) / (naa * nbb));
+}
+
+std::vector<std::vector<VectorMode>> track_modes(const std::vector<std::vector<VectorMode>>& cand,
+                                                 const std::vector<int>& indices, std::size_t start,
+                                                 const std::vector<double>& freqs, const std::string& label,
+                                                 std::vector<std::string>& warnings) {
+    const std::size_t nf = cand.size(), nm = indices.size();
+    std::vector<std::vector<VectorMode>> picked(nf, std::vector<VectorMode>(nm));
+    if (nf == 0) return picked;
+    start = std::min(start, nf - 1);
+    auto by_index = [&](std::size_t f, std::size_t m) {
+        const int i = indices[m];
+        return i >= 0 && std::size_t(i) < cand[f].size() ? cand[f][std::size_t(i)] : VectorMode{};
+    };
+    for (std::size_t m = 0; m < nm; ++m) picked[start][m] = by_index(start, m);
+    auto step = [&](std::size_t f, std::size_t from) {
+        std::vector<bool> taken(cand[f].size(), false);
+        for (std::size_t m = 0; m < nm; ++m) {
+            const VectorMode& prev = picked[from][m];
+            if (prev.e[0].empty()) {
+                picked[f][m] = by_index(f, m);
+                continue;
+            }
+            int best = -1;
+            double ob = -1;
+            for (std::size_t c = 0; c < cand[f].size(); ++c) {
+                if (taken[c]) continue;
+                const double ov = mode_overlap(prev, cand[f][c]);
+                if (ov > ob) best = int(c), ob = ov;
+            }
+            if (best < 0) continue;  // no candidate left: an empty pick (n_eff 0)
+            taken[std::size_t(best)] = true;
+            picked[f][m] = cand[f][std::size_t(best)];
+            if (ob < kModeTrackingOverlap) {
+                char buf[200];
+                std::snprintf(buf, sizeof buf,
+                              ": mode %d: overlap %.3f with the neighbouring frequency at %.6g Hz (n_eff %.5f -> %.5f); "
+                              "the mode changes fast or left the solved set",
+                              indices[m], ob, f < freqs.size() ? freqs[f] : 0.0, prev.n_eff, picked[f][m].n_eff);
+                warnings.push_back(label + buf);
+            }
+        }
+    };
+    for (std::size_t f = start + 1; f < nf; ++f) step(f, f - 1);
+    for (std::size_t f = start; f-- > 0;) step(f, f + 1);
+    return picked;
 }
 
 std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
@@ -299,27 +532,37 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
         a.fwd.assign(nf, 0.0);
         a.bwd.assign(nf, 0.0);
         a.n_eff.assign(nf, 0.0);
+        a.n_eff_imag.assign(nf, 0.0);
         for (std::size_t f = 0; f < nf; ++f) {
             const VectorMode& vm = plan.modes[f][m];
             if (vm.e[0].size() != n_eu) continue;  // no such mode at this frequency
             a.n_eff[f] = vm.n_eff;
+            a.n_eff_imag[f] = vm.n_eff_imag;
             const double half = 0.5 * vm.beta_per_um * g.dx_um;
             const double c = std::sqrt(std::max(1.0 - half * half, 1e-12));
-            std::complex<double> j1 = 0, j2 = 0;
-            // (E x h*)_w = E_u h_v* - E_v h_u*; (e* x H)_w = e_u* H_v - e_v* H_u
+            // Unconjugated (reciprocity) overlaps, the orthogonality that also holds for
+            // lossy modes (Snyder & Love ch. 31; Chew, Waves and Fields, sec. 8.2):
+            // J1 = sum (E x h)_w dA, J2 = sum (e x H)_w dA, N = sum (e x h)_w dA. A lossless
+            // mode's transverse e, h are real, so these equal the conjugated forms and N = 2
+            // (power 1).
+            std::complex<double> j1 = 0, j2 = 0, nn = 0;
             for (std::size_t k = 0; k < n_eu; ++k) {
                 const std::complex<double> E = (*sets[0])[k * nf + f], H = (*sets[3])[k * nf + f];
-                j1 += E * std::conj(vm.h[1][k]);
-                j2 += std::conj(vm.e[0][k]) * H;
+                j1 += E * vm.h[1][k];
+                j2 += vm.e[0][k] * H;
+                nn += vm.e[0][k] * vm.h[1][k];
             }
             for (std::size_t k = 0; k < n_ev; ++k) {
                 const std::complex<double> E = (*sets[1])[k * nf + f], H = (*sets[2])[k * nf + f];
-                j1 -= E * std::conj(vm.h[0][k]);
-                j2 -= std::conj(vm.e[1][k]) * H;
+                j1 -= E * vm.h[0][k];
+                j2 -= vm.e[1][k] * H;
+                nn -= vm.e[1][k] * vm.h[0][k];
             }
             j1 *= dA;
             j2 *= dA;
-            const double scale = std::sqrt(c * 1e-12 / units::eta0) / (4 * c);
+            nn *= dA;
+            if (std::abs(nn) == 0.0) continue;
+            const std::complex<double> scale = std::sqrt(c * 1e-12 / units::eta0) / (2 * c * nn);
             const std::complex<double> ap = (c * j1 + j2) * scale, am = (c * j1 - j2) * scale;
             a.fwd[f] = plan.sign > 0 ? ap : am;
             a.bwd[f] = plan.sign > 0 ? am : ap;
@@ -341,14 +584,17 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
         throw ProjectError(file_label, json_path + ".profile",
                            "mode sources in 3D need the 2D mode solver, which this build lacks (no Spectra)");
     const CrossSection cs =
-        sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label, src.extra);
+        sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label, src.extra,
+                             wf.omega > 0 ? units::hz_to_wavelength_um(wf.omega / (2 * M_PI)) : 0.0);
     const auto [axis, s] = detail::parse_direction(src.direction, true);
     if (axis != cs.axis_w)
         throw ProjectError(file_label, json_path + ".direction",
                            std::string("must be normal to the plane: +") + "xyz"[cs.axis_w] + " or -" + "xyz"[cs.axis_w]);
     if (src.mode_index < 0) throw ProjectError(file_label, json_path + ".mode_index", "must be >= 0");
+    const ModeSelection sel = parse_mode_selection(src.extra, json_path, file_label);
     ModeSolveOptions o;
     o.num_modes = src.mode_index + 1;
+    o.target_neff = sel.target_neff;
     if (auto it = src.extra.find("mode_solver"); it != src.extra.end() && it->is_object()) {
         if (it->contains("num_modes")) {
             const Json& n = (*it)["num_modes"];
@@ -366,7 +612,8 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     const double k0n = detail::numerical_k0_per_um(wf.omega, scene.dt_s);
     std::vector<VectorMode> modes;
     try {
-        modes = solve_modes_2d(cs.grid, cs.medium, 2 * M_PI / k0n, o);
+        o.num_modes = modes_to_solve(o.num_modes, sel.filter);
+        modes = filter_modes(cs, solve_modes_2d(cs.grid, cross_section_medium(cs, wf.omega), 2 * M_PI / k0n, o), sel.filter);
     } catch (const std::exception& e) {
         throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
     }

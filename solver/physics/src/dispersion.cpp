@@ -41,6 +41,16 @@ std::complex<double> discrete_epsilon(double eps_inf, double sigma, const PoleSe
     return eps;
 }
 
+std::complex<double> cell_pole_susceptibility(const Scene& scene, Component e, CellIndex cell, double w) {
+    const int c = static_cast<int>(e);
+    if (c < 0 || c > 2) return 0.0;
+    const DispersiveCells& dc = scene.dispersive[c];
+    const auto it = std::lower_bound(dc.cells.begin(), dc.cells.end(), cell);
+    if (it == dc.cells.end() || *it != cell) return 0.0;
+    const std::size_t k = static_cast<std::size_t>(it - dc.cells.begin());
+    return discrete_epsilon(0.0, 0.0, scene.pole_sets[dc.pole_set[k]], dc.weight[k], w, scene.dt_s);
+}
+
 double amplification_factor(double eps_inf, double sigma, const PoleSet& ps, double weight, double courant,
                             int dims, double dt) {
     const int N = int(ps.poles.size());

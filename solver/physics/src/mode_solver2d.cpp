@@ -2,8 +2,11 @@
 // mode_solver2d.hpp).
 #include "golightly/mode_solver2d.hpp"
 
+#include <Eigen/Dense>
 #include <Eigen/Sparse>
+#include <Eigen/SparseLU>
 #include <algorithm>
+#include <complex>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -77,19 +80,6 @@ SpMat kron(const SpMat& a, const SpMat& b) {
     return m;
 }
 
-SpMat diag(const std::vector<double>& d) {
-    SpMat m(static_cast<int>(d.size()), static_cast<int>(d.size()));
-    std::vector<Trip> t;
-    for (size_t i = 0; i < d.size(); ++i) t.emplace_back(static_cast<int>(i), static_cast<int>(i), d[i]);
-    m.setFromTriplets(t.begin(), t.end());
-    return m;
-}
-
-void put_block(std::vector<Trip>& t, const SpMat& b, int r0, int c0) {
-    for (int k = 0; k < b.outerSize(); ++k)
-        for (SpMat::InnerIterator it(b, k); it; ++it) t.emplace_back(r0 + it.row(), c0 + it.col(), it.value());
-}
-
 // The operators of the cross-section (header comment), for one grid.
 struct Operators {
     int nu = 0, nv = 0, niu = 0, niv = 0;
@@ -160,12 +150,154 @@ bool have_mode_solver_2d() { return true; }
 bool have_mode_solver_2d() { return false; }
 #endif
 
+namespace {
+
+using cd = std::complex<double>;
+using SpMatC = Eigen::SparseMatrix<cd>;
+
+template <class S>
+Eigen::SparseMatrix<S> diag_of(const std::vector<S>& d) {
+    Eigen::SparseMatrix<S> m(static_cast<int>(d.size()), static_cast<int>(d.size()));
+    std::vector<Eigen::Triplet<S>> t;
+    for (size_t i = 0; i < d.size(); ++i) t.emplace_back(static_cast<int>(i), static_cast<int>(i), d[i]);
+    m.setFromTriplets(t.begin(), t.end());
+    return m;
+}
+
+template <class S>
+void put_block_t(std::vector<Eigen::Triplet<S>>& t, const Eigen::SparseMatrix<S>& b, int r0, int c0) {
+    for (int k = 0; k < b.outerSize(); ++k)
+        for (typename Eigen::SparseMatrix<S>::InnerIterator it(b, k); it; ++it)
+            t.emplace_back(r0 + it.row(), c0 + it.col(), it.value());
+}
+
+/// P (rows [E_u; E_v], columns [H_u; H_v]), Q (rows [H_u; H_v], columns [E_u; E_v]) and
+/// eps_w^-1 of the header comment, for eps given per node as scalars S (double or complex).
+template <class S>
+struct PQ {
+    Eigen::SparseMatrix<S> P, Q, iew;
+};
+
+template <class S>
+PQ<S> build_pq(const Operators& o, const std::array<std::vector<S>, 3>& eps, double k0) {
+    using M = Eigen::SparseMatrix<S>;
+    const int neu = o.nu * o.niv, nev = o.niu * o.nv, n = neu + nev;
+    // the difference operators are real; cast once
+    const M duf_niv = o.duf_niv.cast<S>(), dvb_niu = o.dvb_niu.cast<S>(), dub_niv = o.dub_niv.cast<S>(),
+            dvf_niu = o.dvf_niu.cast<S>(), dub_nv = o.dub_nv.cast<S>(), dvf_nu = o.dvf_nu.cast<S>(),
+            duf_nv = o.duf_nv.cast<S>(), dvb_nu = o.dvb_nu.cast<S>();
+    std::vector<S> inv(eps[2].size());
+    for (size_t i = 0; i < inv.size(); ++i) inv[i] = S(1.0) / eps[2][i];
+    PQ<S> r;
+    r.iew = diag_of(inv);
+    const M eu = diag_of(eps[0]), ev = diag_of(eps[1]);
+    M Iu(neu, neu), Iv(nev, nev);
+    Iu.setIdentity();
+    Iv.setIdentity();
+    const S ik0 = S(1.0 / k0), sk0 = S(k0);
+    r.P.resize(n, n);
+    r.Q.resize(n, n);
+    {
+        std::vector<Eigen::Triplet<S>> t;
+        put_block_t(t, M(-ik0 * (duf_niv * r.iew * dvb_niu)), 0, 0);
+        put_block_t(t, M(sk0 * Iu + ik0 * (duf_niv * r.iew * dub_niv)), 0, nev);
+        put_block_t(t, M(-sk0 * Iv - ik0 * (dvf_niu * r.iew * dvb_niu)), neu, 0);
+        put_block_t(t, M(ik0 * (dvf_niu * r.iew * dub_niv)), neu, nev);
+        r.P.setFromTriplets(t.begin(), t.end());
+    }
+    {
+        std::vector<Eigen::Triplet<S>> t;
+        put_block_t(t, M(ik0 * (dub_nv * dvf_nu)), 0, 0);
+        put_block_t(t, M(-sk0 * ev - ik0 * (dub_nv * duf_nv)), 0, neu);
+        put_block_t(t, M(sk0 * eu + ik0 * (dvb_nu * dvf_nu)), nev, 0);
+        put_block_t(t, M(-ik0 * (dvb_nu * duf_nv)), nev, neu);
+        r.Q.setFromTriplets(t.begin(), t.end());
+    }
+    return r;
+}
+
+/// Shift-invert Arnoldi for the `want` eigenvalues of the complex sparse A closest to
+/// sigma: Krylov space of (A - sigma I)^-1 (Eigen SparseLU, factored once) with
+/// two-pass classical Gram-Schmidt, Ritz pairs from the Hessenberg matrix (Eigen
+/// ComplexEigenSolver), explicit restart from the sum of the wanted Ritz vectors until
+/// each wanted pair has |h_{m+1,m} y_m| <= tol |theta| (Saad 2nd ed. sec. 6.2, 7.2;
+/// lambda = sigma + 1/theta). Returns (eigenvalues, eigenvectors as columns), unsorted.
+/// Throws std::runtime_error when the LU fails or the iteration does not converge.
+std::pair<std::vector<cd>, std::vector<Eigen::VectorXcd>> shift_invert_arnoldi(const SpMatC& A, cd sigma, int want) {
+    const int n = static_cast<int>(A.rows());
+    SpMatC I(n, n);
+    I.setIdentity();
+    SpMatC B = A - sigma * I;
+    B.makeCompressed();
+    Eigen::SparseLU<SpMatC> lu;
+    lu.compute(B);
+    if (lu.info() != Eigen::Success)
+        throw std::runtime_error("solve_modes_2d: the sparse LU of the shifted complex operator failed (shift on an eigenvalue?)");
+    const int m = std::min(n, std::max(2 * want + 20, 40));
+    const double tol = 1e-11;
+    Eigen::VectorXcd v0(n);
+    for (int i = 0; i < n; ++i) v0[i] = cd(1.0 + 0.3 * std::sin(0.37 * i), 0.2 * std::cos(0.11 * i));
+    for (int restart = 0; restart < 60; ++restart) {
+        Eigen::MatrixXcd V = Eigen::MatrixXcd::Zero(n, m + 1);
+        Eigen::MatrixXcd H = Eigen::MatrixXcd::Zero(m + 1, m);
+        V.col(0) = v0 / v0.norm();
+        int mm = m;
+        double hlast = 0;
+        for (int j = 0; j < m; ++j) {
+            Eigen::VectorXcd w = lu.solve(V.col(j));
+            for (int pass = 0; pass < 2; ++pass) {
+                const Eigen::VectorXcd h = V.leftCols(j + 1).adjoint() * w;
+                w -= V.leftCols(j + 1) * h;
+                H.col(j).head(j + 1) += h;
+            }
+            const double beta = w.norm();
+            H(j + 1, j) = beta;
+            hlast = beta;
+            if (beta < 1e-14 * H.col(j).head(j + 1).norm()) {  // invariant subspace: exact Ritz pairs
+                mm = j + 1;
+                hlast = 0;
+                break;
+            }
+            V.col(j + 1) = w / beta;
+        }
+        Eigen::ComplexEigenSolver<Eigen::MatrixXcd> es(H.topLeftCorner(mm, mm));
+        if (es.info() != Eigen::Success) throw std::runtime_error("solve_modes_2d: Hessenberg eigen-solve failed");
+        std::vector<int> idx(static_cast<size_t>(mm));
+        for (int k = 0; k < mm; ++k) idx[static_cast<size_t>(k)] = k;
+        std::sort(idx.begin(), idx.end(),
+                  [&](int a, int b) { return std::abs(es.eigenvalues()[a]) > std::abs(es.eigenvalues()[b]); });
+        const int k_want = std::min(want, mm);
+        bool done = true;
+        Eigen::VectorXcd next = Eigen::VectorXcd::Zero(n);
+        std::vector<cd> lam;
+        std::vector<Eigen::VectorXcd> vec;
+        for (int q = 0; q < k_want; ++q) {
+            const int k = idx[static_cast<size_t>(q)];
+            const cd theta = es.eigenvalues()[k];
+            const Eigen::VectorXcd y = es.eigenvectors().col(k);
+            const double res = hlast * std::abs(y[mm - 1]) / y.norm();
+            if (res > tol * std::abs(theta)) done = false;
+            Eigen::VectorXcd x = V.leftCols(mm) * y;
+            x /= x.norm();
+            next += x;
+            lam.push_back(sigma + 1.0 / theta);
+            vec.push_back(std::move(x));
+        }
+        if (done || mm < m) return {lam, vec};
+        v0 = next;
+    }
+    throw std::runtime_error("solve_modes_2d: the complex shift-invert Arnoldi iteration did not converge");
+}
+
+}  // namespace
+
 std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& medium, double wavelength_um,
                                        const ModeSolveOptions& options) {
     if (g.nu < 1 || g.nv < 1) throw std::invalid_argument("solve_modes_2d: empty cross-section grid");
     if (!(g.dx_um > 0)) throw std::invalid_argument("solve_modes_2d: dx must be > 0");
     if (!(wavelength_um > 0)) throw std::invalid_argument("solve_modes_2d: wavelength must be > 0");
     if (options.num_modes < 1) throw std::invalid_argument("solve_modes_2d: num_modes must be >= 1");
+    const bool has_imag = !medium.eps_imag[0].empty() || !medium.eps_imag[1].empty() || !medium.eps_imag[2].empty();
     for (int d = 0; d < 3; ++d) {
         const auto s = mode_component_shape_e(g, d);
         if (s[0] < 1 || s[1] < 1) throw std::invalid_argument("solve_modes_2d: a field component has no nodes (PEC axis of one cell)");
@@ -173,6 +305,14 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
             throw std::invalid_argument("solve_modes_2d: eps[" + std::to_string(d) + "] has " +
                                         std::to_string(medium.eps[d].size()) + " entries, expected " +
                                         std::to_string(s[0] * s[1]));
+        if (!medium.eps_group[d].empty() && medium.eps_group[d].size() != medium.eps[d].size())
+            throw std::invalid_argument("solve_modes_2d: eps_group[" + std::to_string(d) + "] has " +
+                                        std::to_string(medium.eps_group[d].size()) + " entries, expected " +
+                                        std::to_string(medium.eps[d].size()));
+        if (has_imag && medium.eps_imag[d].size() != medium.eps[d].size())
+            throw std::invalid_argument("solve_modes_2d: eps_imag[" + std::to_string(d) + "] has " +
+                                        std::to_string(medium.eps_imag[d].size()) + " entries, expected " +
+                                        std::to_string(medium.eps[d].size()));
     }
 #if !GOLIGHTLY_HAVE_SPECTRA
     throw std::runtime_error("solve_modes_2d: this build has no sparse eigen-solver (Spectra); install libspectra-dev");
@@ -182,97 +322,118 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
     const int neu = o.nu * o.niv;  // E_u (h, n); also H_v
     const int nev = o.niu * o.nv;  // E_v (n, h); also H_u
     const int n = neu + nev;
+    if (n < 3) throw std::invalid_argument("solve_modes_2d: cross-section too small for the eigen-solver (< 3 unknowns)");
 
-    std::vector<double> inv_eps_w(medium.eps[2].size());
-    for (size_t i = 0; i < inv_eps_w.size(); ++i) inv_eps_w[i] = 1.0 / medium.eps[2][i];
-    const SpMat iew = diag(inv_eps_w);
-    const SpMat eu = diag(medium.eps[0]), ev = diag(medium.eps[1]);
-
-    // P: rows [E_u; E_v], columns [H_u; H_v].
-    SpMat P(n, n), Q(n, n);
-    {
-        std::vector<Trip> t;
-        put_block(t, SpMat(-(1.0 / k0) * (o.duf_niv * iew * o.dvb_niu)), 0, 0);
-        put_block(t, SpMat(k0 * identity(neu) + (1.0 / k0) * (o.duf_niv * iew * o.dub_niv)), 0, nev);
-        put_block(t, SpMat(-k0 * identity(nev) - (1.0 / k0) * (o.dvf_niu * iew * o.dvb_niu)), neu, 0);
-        put_block(t, SpMat((1.0 / k0) * (o.dvf_niu * iew * o.dub_niv)), neu, nev);
-        P.setFromTriplets(t.begin(), t.end());
-    }
-    // Q: rows [H_u; H_v], columns [E_u; E_v].
-    {
-        std::vector<Trip> t;
-        put_block(t, SpMat((1.0 / k0) * (o.dub_nv * o.dvf_nu)), 0, 0);
-        put_block(t, SpMat(-k0 * ev - (1.0 / k0) * (o.dub_nv * o.duf_nv)), 0, neu);
-        put_block(t, SpMat(k0 * eu + (1.0 / k0) * (o.dvb_nu * o.dvf_nu)), nev, 0);
-        put_block(t, SpMat(-(1.0 / k0) * (o.dvb_nu * o.duf_nv)), nev, neu);
-        Q.setFromTriplets(t.begin(), t.end());
-    }
-    SpMat A = P * Q;
-    A.makeCompressed();
-
-    double nmax = 0;
-    for (const auto& e : medium.eps)
-        for (double x : e) nmax = std::max(nmax, std::sqrt(std::max(x, 0.0)));
+    double emax = 0, imax_abs = 0, nmax = 0;
+    for (int d = 0; d < 3; ++d)
+        for (size_t i = 0; i < medium.eps[d].size(); ++i) {
+            const double im = has_imag ? medium.eps_imag[d][i] : 0.0;
+            emax = std::max(emax, std::abs(cd(medium.eps[d][i], im)));
+            imax_abs = std::max(imax_abs, std::abs(im));
+            nmax = std::max(nmax, std::sqrt(std::max(medium.eps[d][i], 0.0)));
+        }
+    const bool lossy = has_imag && imax_abs > kLosslessImagRatio * emax;
     const double ntarget = options.target_neff > 0 ? options.target_neff : nmax;
     const double sigma = k0 * k0 * ntarget * ntarget;
-
-    if (n < 3) throw std::invalid_argument("solve_modes_2d: cross-section too small for the eigen-solver (< 3 unknowns)");
     const int want = std::min(options.num_modes, n - 2);  // Spectra: nev < n - 1
-    const int ncv = std::min(n, std::max(2 * want + 1, 20));
-    Spectra::SparseGenRealShiftSolve<double> op(A);
-    Spectra::GenEigsRealShiftSolver<Spectra::SparseGenRealShiftSolve<double>> eigs(op, want, ncv, sigma);
-    eigs.init();
-    eigs.compute(Spectra::SortRule::LargestMagn, 2000, 1e-12);
-    if (eigs.info() != Spectra::CompInfo::Successful)
-        throw std::runtime_error("solve_modes_2d: the shift-invert eigen-solver did not converge");
-    const Eigen::VectorXcd lambdas = eigs.eigenvalues();
-    const Eigen::MatrixXcd vecs = eigs.eigenvectors();
+
+    // Eigenpairs of P Q (lambda = beta^2), as complex values / vectors for both paths.
+    std::vector<cd> lambdas;
+    std::vector<Eigen::VectorXcd> vecs;
+    SpMatC Qc, iewc;
+    if (!lossy) {
+        const PQ<double> pq = build_pq<double>(o, medium.eps, k0);
+        SpMat A = pq.P * pq.Q;
+        A.makeCompressed();
+        const int ncv = std::min(n, std::max(2 * want + 1, 20));
+        Spectra::SparseGenRealShiftSolve<double> op(A);
+        Spectra::GenEigsRealShiftSolver<Spectra::SparseGenRealShiftSolve<double>> eigs(op, want, ncv, sigma);
+        eigs.init();
+        eigs.compute(Spectra::SortRule::LargestMagn, 2000, 1e-12);
+        if (eigs.info() != Spectra::CompInfo::Successful)
+            throw std::runtime_error("solve_modes_2d: the shift-invert eigen-solver did not converge");
+        const Eigen::VectorXcd ls = eigs.eigenvalues();
+        const Eigen::MatrixXcd vs = eigs.eigenvectors();
+        for (Eigen::Index k = 0; k < ls.size(); ++k) {
+            // a real operator: its eigenvalues of interest are real; the eigenvector is
+            // real up to a phase (rotate the largest entry to 0 and keep the real part)
+            lambdas.push_back(cd(ls[k].real(), 0.0));
+            Eigen::VectorXcd vc = vs.col(k);
+            Eigen::Index im = 0;
+            vc.cwiseAbs().maxCoeff(&im);
+            vc *= std::conj(vc[im]) / std::abs(vc[im]);
+            vecs.push_back(vc.real().cast<cd>());
+        }
+        Qc = pq.Q.cast<cd>();
+        iewc = pq.iew.cast<cd>();
+    } else {
+        std::array<std::vector<cd>, 3> ec;
+        for (int d = 0; d < 3; ++d) {
+            ec[d].resize(medium.eps[d].size());
+            for (size_t i = 0; i < ec[d].size(); ++i) ec[d][i] = cd(medium.eps[d][i], medium.eps_imag[d][i]);
+        }
+        const PQ<cd> pq = build_pq<cd>(o, ec, k0);
+        SpMatC A = pq.P * pq.Q;
+        A.makeCompressed();
+        auto r = shift_invert_arnoldi(A, cd(sigma, 0.0), want);
+        lambdas = std::move(r.first);
+        vecs = std::move(r.second);
+        Qc = pq.Q;
+        iewc = pq.iew;
+    }
 
     std::vector<int> order;
-    for (int k = 0; k < lambdas.size(); ++k)
-        if (lambdas[k].real() > 0) order.push_back(k);
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return lambdas[a].real() > lambdas[b].real(); });
+    for (int k = 0; k < static_cast<int>(lambdas.size()); ++k)
+        if (lambdas[static_cast<size_t>(k)].real() > 0) order.push_back(k);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        return std::sqrt(lambdas[static_cast<size_t>(a)]).real() > std::sqrt(lambdas[static_cast<size_t>(b)]).real();
+    });
 
+    const SpMatC dub_niv = o.dub_niv.cast<cd>(), dvb_niu = o.dvb_niu.cast<cd>(), duf_nv = o.duf_nv.cast<cd>(),
+                 dvf_nu = o.dvf_nu.cast<cd>();
     const double dA = g.dx_um * g.dx_um;
+    const cd I(0.0, 1.0);
     std::vector<VectorMode> modes;
     for (int k : order) {
         VectorMode m;
-        const double beta = std::sqrt(lambdas[k].real());
-        m.beta_per_um = beta;
-        m.n_eff = beta / k0;
-        // Real eigenvector: rotate the phase of the largest entry to 0, keep the real part.
-        Eigen::VectorXcd vc = vecs.col(k);
-        Eigen::Index imax = 0;
-        vc.cwiseAbs().maxCoeff(&imax);
-        vc *= std::conj(vc[imax]) / std::abs(vc[imax]);
-        const Eigen::VectorXd e = vc.real();
-        const Eigen::VectorXd hvec = (Q * e) / beta;  // [H_u; H_v]
-        const Eigen::VectorXd Eu = e.head(neu), Ev = e.tail(nev);
-        const Eigen::VectorXd Hu = hvec.head(nev), Hv = hvec.tail(neu);
+        const cd beta = std::sqrt(lambdas[static_cast<size_t>(k)]);  // principal root: Re beta > 0
+        m.beta_per_um = beta.real();
+        m.n_eff = beta.real() / k0;
+        m.n_eff_imag = beta.imag() / k0;
+        m.loss_db_per_cm = 20.0 / std::log(10.0) * beta.imag() * 1e4;  // Im beta: 1/um -> 1/cm
+        Eigen::VectorXcd e = vecs[static_cast<size_t>(k)];
+        {
+            Eigen::Index imx = 0;
+            e.cwiseAbs().maxCoeff(&imx);
+            e *= std::conj(e[imx]) / std::abs(e[imx]);
+        }
+        const Eigen::VectorXcd hvec = (Qc * e) / beta;  // [H_u; H_v]
+        const Eigen::VectorXcd Eu = e.head(neu), Ev = e.tail(nev);
+        const Eigen::VectorXcd Hu = hvec.head(nev), Hv = hvec.tail(neu);
         // E_w = (i/k0) eps_w^-1 (Db_u H_v - Db_v H_u); H_w = (-i/k0) (Df_u E_v - Df_v E_u).
-        const Eigen::VectorXd ew_im = (1.0 / k0) * (iew * (o.dub_niv * Hv - o.dvb_niu * Hu));
-        const Eigen::VectorXd hw_im = (-1.0 / k0) * (o.duf_nv * Ev - o.dvf_nu * Eu);
-        const double power = 0.5 * (Eu.dot(Hv) - Ev.dot(Hu)) * dA;
-        if (!(power > 0)) continue;  // h = Q e / beta with beta > 0: a forward mode carries power > 0
+        const Eigen::VectorXcd ew = (I / k0) * (iewc * (dub_niv * Hv - dvb_niu * Hu));
+        const Eigen::VectorXcd hw = (-I / k0) * (duf_nv * Ev - dvf_nu * Eu);
+        // (1/2) Re sum (E x H*)_w dA
+        const double power = 0.5 * (Hv.dot(Eu) - Hu.dot(Ev)).real() * dA;  // dot conjugates its first argument
+        if (!(power > 0)) continue;  // h = Q e / beta with Re beta > 0: a forward mode carries power > 0
         const double sc = 1.0 / std::sqrt(power);
-        auto to_c = [sc](const Eigen::VectorXd& v, bool imag) {
-            std::vector<std::complex<double>> out(static_cast<size_t>(v.size()));
-            for (Eigen::Index i = 0; i < v.size(); ++i)
-                out[static_cast<size_t>(i)] = imag ? std::complex<double>(0, sc * v[i]) : std::complex<double>(sc * v[i], 0);
+        auto to_v = [sc](const Eigen::VectorXcd& v) {
+            std::vector<cd> out(static_cast<size_t>(v.size()));
+            for (Eigen::Index i = 0; i < v.size(); ++i) out[static_cast<size_t>(i)] = sc * v[i];
             return out;
         };
-        m.e[0] = to_c(Eu, false);
-        m.e[1] = to_c(Ev, false);
-        m.e[2] = to_c(ew_im, true);
-        m.h[0] = to_c(Hu, false);
-        m.h[1] = to_c(Hv, false);
-        m.h[2] = to_c(hw_im, true);
+        m.e[0] = to_v(Eu);
+        m.e[1] = to_v(Ev);
+        m.e[2] = to_v(ew);
+        m.h[0] = to_v(Hu);
+        m.h[1] = to_v(Hv);
+        m.h[2] = to_v(hw);
         // Energy and power for n_group; TE fraction.
         double we = 0, wh = 0, eu2 = 0, ev2 = 0;
         for (int d = 0; d < 3; ++d) {
             for (size_t i = 0; i < m.e[d].size(); ++i) {
                 const double a2 = std::norm(m.e[d][i]);
-                we += medium.eps[d][i] * a2;
+                we += (medium.eps_group[d].empty() ? medium.eps[d][i] : medium.eps_group[d][i]) * a2;
                 if (d == 0) eu2 += a2;
                 if (d == 1) ev2 += a2;
             }

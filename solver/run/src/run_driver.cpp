@@ -938,6 +938,7 @@ std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, con
         r.fwd = std::move(a.fwd);
         r.bwd = std::move(a.bwd);
         r.n_eff = std::move(a.n_eff);
+        r.n_eff_imag = std::move(a.n_eff_imag);
         if (p_inc)
             for (std::size_t f = 0; f < r.fwd.size() && f < p_inc->size(); ++f) {
                 const double s = (*p_inc)[f] > 0 ? 1.0 / std::sqrt((*p_inc)[f]) : 0.0;
@@ -956,9 +957,11 @@ void gather_monitors(Engine& engine, const CompiledProject& main, const Spectrum
     const Scene& scene = main.scene;
     const std::size_t nf = main.spectrum_hz.size();
     for (const CompiledMonitor& m : main.monitors) {
-        if (m.mode_plan)
+        if (m.mode_plan) {
             for (ModeCoefficientsResult& mc : mode_coefficients_result(engine, m, norm ? norm->p_inc : nullptr))
                 result.mode_coefficients.push_back(std::move(mc));
+            for (const std::string& w : m.mode_plan->warnings) result.warnings.push_back(w);
+        }
         if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox)
             result.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, norm));
         else if (m.type == MonitorType::Time)

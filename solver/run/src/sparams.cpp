@@ -90,6 +90,12 @@ std::vector<Port> parse_ports(const Project& project, const std::string& file) {
             p.mode_boundary = jp["mode_boundary"];
             mode_window_boundaries(project, normal, p.size, p.mode_boundary, path, file);  // validates
         }
+        for (const char* key : {"target_neff", "filter"})
+            if (jp.contains(key) && dims != 3)
+                throw ProjectError(file, path + "." + key, "applies to 3D ports (a 2D port's line has one polarization)");
+        const ModeSelection sel = parse_mode_selection(jp, path, file);
+        p.target_neff = sel.target_neff;
+        p.filter = sel.filter == ModeFilter::te ? "te" : sel.filter == ModeFilter::tm ? "tm" : "";
         ports.push_back(p);
     }
     return ports;
@@ -160,6 +166,8 @@ Project port_mode_project(const Project& project, const std::string& file, std::
     s.amplitude = 1.0;
     s.waveform = wf;
     if (!pj.mode_boundary.is_null()) s.extra["mode_boundary"] = pj.mode_boundary;
+    if (pj.target_neff > 0) s.extra["target_neff"] = pj.target_neff;
+    if (!pj.filter.empty()) s.extra["filter"] = pj.filter;
     q.sources.push_back(s);
     for (std::size_t p = 0; p < ports.size(); ++p) {
         Monitor m;
@@ -180,6 +188,8 @@ Project port_mode_project(const Project& project, const std::string& file, std::
         }
         m.extra["modes"] = Json(ports[p].modes);
         if (!ports[p].mode_boundary.is_null()) m.extra["mode_boundary"] = ports[p].mode_boundary;
+        if (ports[p].target_neff > 0) m.extra["target_neff"] = ports[p].target_neff;
+        if (!ports[p].filter.empty()) m.extra["filter"] = ports[p].filter;
         q.monitors.push_back(m);
     }
     // the project's own flux planes and boxes (raw spectra), after the ports'
@@ -360,6 +370,7 @@ Json port_mode_run_to_json(const RunResult& r) {
         m["fwd"] = complex_list(mc.fwd);
         m["bwd"] = complex_list(mc.bwd);
         m["n_eff"] = mc.n_eff;
+        if (!mc.n_eff_imag.empty()) m["n_eff_imag"] = mc.n_eff_imag;
         modes.push_back(m);
     }
     d["mode_coefficients"] = modes;
@@ -400,6 +411,7 @@ RunResult port_mode_run_from_json(const Json& d) {
             mc.fwd = complex_list_of(m.at("fwd"));
             mc.bwd = complex_list_of(m.at("bwd"));
             mc.n_eff = number_list_of(m.at("n_eff"));
+            if (m.contains("n_eff_imag")) mc.n_eff_imag = number_list_of(m.at("n_eff_imag"));
             r.mode_coefficients.push_back(std::move(mc));
         }
         return r;

@@ -18,9 +18,29 @@ namespace golightly {
 /// permutation of (x, y, z) with w the plane's normal: normal x -> (y, z, x), normal y ->
 /// (z, x, y), normal z -> (x, y, z), so (u, v, w) is right-handed and the mode's E_u is the
 /// FDTD's E along axis_u at the same Yee nodes.
+/// The material makeup of a cross-section's samples, kept so that the medium can be
+/// evaluated at any frequency (cross_section_medium) without re-sampling the geometry.
+struct CrossSectionMakeup {
+    std::vector<Material> materials;  ///< the materials present (compute_coverage_3d's order)
+    /// fraction[d][q][k]: fraction of material q in the averaging cube of sample k of the
+    /// E_d nodes (compute_coverage_3d, float as the FDTD medium uses them); an empty
+    /// vector where material q is absent from that component's samples
+    std::array<std::vector<std::vector<float>>, 3> fraction;
+    /// projection[d][k]: n_d^2 of the Farjadpour et al. (Opt. Lett. 31, 2972 (2006), eq. 1)
+    /// inverse tensor's diagonal entry 1/eps_dd = n_d^2 <1/eps> + (1 - n_d^2) / <eps> at
+    /// sample k (n the sample's interface normal, as average_medium_3d finds it); 0 where
+    /// the cube has no resolvable normal
+    std::array<std::vector<double>, 3> projection;
+    bool subpixel = true;  ///< false: staircase (the material with the largest fraction)
+};
+
 struct CrossSection {
     ModeGrid2D grid;      ///< the window, in cells of domain.cell_size
-    ModeMedium2D medium;  ///< eps at the E_u, E_v, E_w nodes (mode_solver2d.hpp shapes)
+    /// eps at the E_u, E_v, E_w nodes (mode_solver2d.hpp shapes), evaluated at
+    /// medium_wavelength_um (cross_section_medium)
+    ModeMedium2D medium;
+    double medium_wavelength_um = 0;  ///< the vacuum wavelength `medium` is evaluated at
+    CrossSectionMakeup makeup;        ///< for cross_section_medium at other frequencies
     int axis_u = 0, axis_v = 1, axis_w = 2;
     /// Project coordinates (um) of the window's corner (u = 0, v = 0) along axis_u,
     /// axis_v, and the plane's position along axis_w (an integer node of the grid: the
@@ -50,9 +70,15 @@ std::array<ModeBoundary, 2> mode_window_boundaries(const Project& project, int n
 /// `size` (um; exactly one entry of size is 0: the normal). The window is snapped to the
 /// grid: corner at the nearest node of (center - size/2), N = round(size / dx) cells per
 /// axis (at least 2), the plane at the nearest node of center along the normal.
-/// Permittivity: average_medium_3d (geometry.hpp, the FDTD's sub-pixel averaging when
-/// run.subpixel_averaging, else staircase) of the main run's layers (reference_run false)
-/// or the reference run's, for E_u, E_v at the plane's nodes and E_w half a cell above.
+/// Permittivity: the materials' eps(omega) (cross_section_medium) at `wavelength_um`
+/// (vacuum wavelength; <= 0: the centre of the project's spectrum, (wavelength_min +
+/// wavelength_max) / 2), mixed by the FDTD's sub-pixel rule of average_medium_3d
+/// (geometry.hpp, when run.subpixel_averaging, else staircase) over the main run's layers
+/// (reference_run false) or the reference run's, for E_u, E_v at the plane's nodes and
+/// E_w half a cell above. The interface normals (projection) come from average_medium_3d
+/// of the project with each material's eps replaced by |eps(omega)| at that wavelength
+/// (so that a pole material with epsilon_inf equal to its neighbour's still has an
+/// interface).
 /// Window walls: mode_window_boundaries(project, normal, size, extra["mode_boundary"])
 /// (`extra`: the object's unknown JSON members, e.g. Monitor::extra; by default PEC, or
 /// the domain's boundary where the window spans the domain). Throws ProjectError
@@ -60,7 +86,76 @@ std::array<ModeBoundary, 2> mode_window_boundaries(const Project& project, int n
 /// than 2 cells along an axis, or a bad mode_boundary.
 CrossSection sample_cross_section(const Project& project, const Vec3& center, const Vec3& size, bool reference_run,
                                   const std::string& json_path, const std::string& file_label,
-                                  const Json& extra = Json::object());
+                                  const Json& extra = Json::object(), double wavelength_um = 0);
+
+/// The cross-section's permittivity at angular frequency omega_rad_s (> 0): each
+/// material's eps(omega) = eps_inf + sum of its Lorentz/Drude pole susceptibilities
+/// + i sigma / (omega eps0) (dispersion.hpp analytic_epsilon; time convention
+/// exp(-i omega t), Im eps > 0 for loss), mixed per sample as the FDTD mixes epsilon_inf
+/// (CrossSectionMakeup): a uniform cube takes its material's eps; sub-pixel: eps_dd =
+/// 1 / (P <1/eps> + (1 - P) / <eps>) with the fractions and P = projection[d] (complex
+/// arithmetic where eps is complex); staircase: the material with the largest fraction
+/// (first on ties). Note: the FDTD mixes only epsilon_inf by this rule and adds the poles
+/// with the arithmetic fractions, so at cut cells of a dispersive interface the mode and
+/// the FDTD medium differ to first order in the cut cells' share of the mode.
+/// ModeMedium2D::eps_imag is filled (each eps[d]'s size) only when some material has
+/// Im eps != 0 at omega, else left empty (the mode solver stays real). eps_group is filled
+/// when some material has poles: d(omega Re eps_dd)/d omega of the mixed value, by the
+/// central difference at omega (1 +- 1e-4) (truncation ~1e-8 relative).
+/// Throws std::invalid_argument for omega <= 0.
+ModeMedium2D cross_section_medium(const CrossSection& cs, double omega_rad_s);
+
+/// Mode selection of a 3D port, mode monitor or mode source (spec "Mode sources and
+/// monitors", additive): `target_neff` solves near that effective index instead of the
+/// highest index of the cross-section; `filter` keeps only TE-like or TM-like modes before
+/// `mode_index` / `modes` index them (modes stay sorted by decreasing Re n_eff).
+enum class ModeFilter { none, te, tm };
+struct ModeSelection {
+    double target_neff = 0;  ///< > 0: the shift of the mode solver (ModeSolveOptions::target_neff)
+    ModeFilter filter = ModeFilter::none;
+};
+
+/// Reads the members `target_neff` (a number > 0) and `filter` ("te", "tm" or "none") of
+/// `obj` (Monitor::extra, Source::extra or a port's JSON entry); absent members keep the
+/// defaults. Throws ProjectError(file_label, json_path + ".target_neff" or ".filter").
+ModeSelection parse_mode_selection(const Json& obj, const std::string& json_path, const std::string& file_label);
+
+/// The share of a mode's transverse sum |E|^2 along the wafer-plane axis across the
+/// plane: the window's u axis for an x- or z-normal plane (y, x), v for a y-normal one (x)
+/// (the TE fraction `golightly-cli modes` prints).
+double wafer_te_fraction(const CrossSection& cs, const VectorMode& mode);
+
+/// The modes kept by `filter`, order kept: te: wafer_te_fraction >= 0.5; tm: < 0.5; none: all.
+std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorMode> modes, ModeFilter filter);
+
+/// How many modes to ask the solver for so that `wanted` modes are likely to pass
+/// `filter`: wanted for none, 2 wanted + 2 for te / tm (TE and TM modes of a strip
+/// alternate in n_eff, with at most a few of one kind in a row near the top).
+int modes_to_solve(int wanted, ModeFilter filter);
+
+/// Normalized overlap of two modes of one cross-section (fields at the same nodes):
+/// sqrt(|sum (a.e x b.h)_w| |sum (b.e x a.h)_w| / (|sum (a.e x a.h)_w| |sum (b.e x b.h)_w|)),
+/// unconjugated transverse products (the reciprocity form, valid for lossy modes): 1 for
+/// the same mode (any phase), 0 for orthogonal modes. 0 when either mode is empty.
+double mode_overlap(const VectorMode& a, const VectorMode& b);
+
+/// Below this overlap between the same tracked mode at neighbouring frequencies,
+/// track_modes reports a warning (issue criterion).
+inline constexpr double kModeTrackingOverlap = 0.9;
+
+/// Follows modes across a spectrum by field overlap instead of by index, so that modes
+/// that cross in n_eff keep their identity. candidates[f]: the modes solved at frequency f
+/// (sorted by decreasing n_eff). At f = start the tracked modes are candidates[start]
+/// [indices[m]] (empty VectorMode where there are fewer); from there outwards (start + 1
+/// .. end, then start - 1 .. 0) each tracked mode takes the not yet taken candidate of
+/// largest mode_overlap with its pick at the neighbouring frequency already done (an
+/// empty pick there: by index again). Returns picked[f][m]. For each pick whose overlap
+/// is below kModeTrackingOverlap a line "<label>: mode <indices[m]>: overlap <o> with the
+/// neighbouring frequency at <f> Hz ..." is appended to `warnings`.
+std::vector<std::vector<VectorMode>> track_modes(const std::vector<std::vector<VectorMode>>& candidates,
+                                                 const std::vector<int>& indices, std::size_t start,
+                                                 const std::vector<double>& frequencies_hz, const std::string& label,
+                                                 std::vector<std::string>& warnings);
 
 /// A mode monitor (a 3D `flux` monitor with `kind: "mode"`, spec "Mode sources and
 /// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
@@ -81,8 +176,13 @@ struct ModeMonitorPlan {
     /// modes[f][m]: mode mode_indices[m] at frequency f, solved at the Yee scheme's
     /// numerical vacuum wavenumber k0~ = (2 / (c0 dt)) sin(omega dt / 2) (the frequency
     /// the discrete time derivative sees), so that the solved profile is the FDTD grid's
-    /// own mode; n_eff 0 (empty fields) where the cross-section has fewer modes.
+    /// own mode, in the medium cross_section_medium(cs, omega) (the materials' eps at the
+    /// physical omega); n_eff 0 (empty fields) where the cross-section has fewer modes.
     std::vector<std::vector<VectorMode>> modes;
+    /// Tracking warnings (track_modes: a mode's overlap with its neighbour frequency's
+    /// below kModeTrackingOverlap), one line each, naming the monitor; run_project adds
+    /// them to the run's warnings.
+    std::vector<std::string> warnings;
     // ---- 2D lines
     double dx_um = 0, dt_s = 0;
     /// flux sign of the line's tangential pair: P = line_flux_sign 0.5/eta0 Re sum E H~* ds
@@ -99,10 +199,14 @@ std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path
 
 /// Plans a mode monitor of a 3D project: samples the cross-section of `monitor`'s plane
 /// (sample_cross_section, the window walls of its `mode_boundary`), solves its modes at every frequency of
-/// `spectrum_hz` (solve_modes_2d, num_modes = max(modes) + 1, the Yee dispersion above)
-/// and appends the four DFT sets to scene.dft_sets. The plane is the nearest E node
+/// `spectrum_hz` (solve_modes_2d, max(modes) + 3 candidates (more with a filter), the Yee
+/// dispersion above), picks the listed modes by index at the centre frequency
+/// (spectrum_hz[n / 2]) and follows them across the spectrum by overlap (track_modes;
+/// warnings into ModeMonitorPlan::warnings), and appends the four DFT sets to
+/// scene.dft_sets. The plane is the nearest E node
 /// plane; it needs a cell of room on the low side (the H~ average). The monitor's
-/// `modes` (JSON list of mode indices, default [0]) is read from Monitor::extra.
+/// `modes` (JSON list of mode indices, default [0]) is read from Monitor::extra, and its
+/// `target_neff` and `filter` (parse_mode_selection; the indices count the filtered modes).
 /// Throws ProjectError (json_path) for a bad `modes` list, a plane at the grid's edge, or
 /// a build without the 2D mode solver.
 ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const Monitor& monitor,
@@ -112,8 +216,11 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
 /// A 3D `plane` source with `profile: "mode"` (spec "Mode sources and monitors"): the
 /// eigenmode `mode_index` of the plane's cross-section (sample_cross_section, the window
 /// walls of its `mode_boundary`;
-/// optional `mode_solver: {"num_modes", "target_neff"}` from Source::extra), solved at the
-/// Yee scheme's numerical k0 of the waveform's carrier, injected one way along
+/// optional `mode_solver: {"num_modes", "target_neff"}` from Source::extra, and its
+/// `target_neff` and `filter` (parse_mode_selection; mode_index counts the filtered
+/// modes; mode_solver.target_neff wins over target_neff)), solved at the
+/// Yee scheme's numerical k0 of the waveform's carrier (medium: cross_section_medium at
+/// the carrier's omega), injected one way along
 /// `direction` (s = +-1 along the normal) by the TF/SF sheet pair of the one-way plane
 /// sources (compile_internal.hpp add_one_way_terms, Taflove & Hagness 3rd ed. sec. 5.6),
 /// once per tangential E component: E_u sheet with its H~_v partner and E_v with H~_u,
@@ -134,6 +241,8 @@ struct ModeAmplitudes {
     int mode_index = 0;
     std::vector<std::complex<double>> fwd, bwd;  ///< [f]
     std::vector<double> n_eff;                   ///< [f]
+    /// [f]: Im n_eff (VectorMode::n_eff_imag; 0 for lossless modes and 2D lines; empty for 2D lines)
+    std::vector<double> n_eff_imag;
 };
 
 /// Mode expansion of the DFT'd fields on a mode monitor's plane (`sets[s]`: the engine's
@@ -144,7 +253,9 @@ struct ModeAmplitudes {
 /// wavenumber (2/dx) asin(beta dx / 2)), the decomposition E_t = (a+ + a-) e_t,
 /// H~_t = c (a+ - a-) h_t (the standard forward/backward projection, e.g. Meep's
 /// get_eigenmode_coefficients; Snyder & Love, Optical Waveguide Theory, ch. 31) gives
-///   a+- = (c J1 +- J2) / (4 c),  J1 = sum (E x h*)_w dA,  J2 = sum (e* x H~)_w dA,
+///   a+- = (c J1 +- J2) / (2 c N),  J1 = sum (E x h)_w dA,  J2 = sum (e x H~)_w dA,
+///   N = sum (e x h)_w dA (unconjugated: the reciprocity orthogonality, valid for lossy
+///   modes too; for a lossless mode e_t, h_t are real and N = 2, the conjugated form),
 /// scaled by sqrt(c * 1e-12 / eta0) so that |a|^2 is the mode's power in the units of
 /// the flux columns (W per (V/m s)^2, as the flux monitor measures it on the same grid).
 /// "fwd" is along the monitor's direction. 2D lines (dims 2): the same projection with

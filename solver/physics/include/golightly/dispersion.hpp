@@ -34,6 +34,13 @@ PoleCoeffs pole_coefficients(const Pole& pole, double dt_s, double weight = 1.0)
 std::complex<double> discrete_epsilon(double epsilon_inf, double sigma_s_per_m, const PoleSet& poles,
                                       double weight, double omega_rad_s, double dt_s);
 
+/// The pole susceptibility the FDTD realizes in one E cell of a compiled scene at omega:
+/// weight * sum over its pole set of the discrete susceptibility (discrete_epsilon with
+/// eps_inf 0 and no conductivity, the scene's dt_s); 0 for a cell that is not dispersive
+/// (Scene::dispersive[e] has no entry for it). Add it to the cell's averaged eps_inf to
+/// get the cell's eps(omega) without conductivity. e: Ex, Ey or Ez; cell: flat index.
+std::complex<double> cell_pole_susceptibility(const Scene& scene, Component e, CellIndex cell, double omega_rad_s);
+
 /// Largest modulus of the eigenvalues of the one-step transition matrix of the discrete
 /// update (scene.hpp) in a uniform medium, maximized over the spatial frequencies of a
 /// `dimensions`-D Yee grid at Courant number S (kappa = (c dt) k~ in [0, 2 S sqrt(dims)],

@@ -58,25 +58,49 @@ std::array<double, 2> mode_node_position(const ModeGrid2D& g, int comp, bool h, 
 
 /// Relative permittivity of the cross-section at the E positions (eps[d] sampled at E_d's
 /// nodes, shapes mode_component_shape_e(g, d)); diagonal tensor (the sub-pixel averaged
-/// inverse-tensor diagonal of the FDTD medium).
+/// inverse-tensor diagonal of the FDTD medium), evaluated at the solve frequency
+/// (mode_plane.hpp cross_section_medium).
+/// eps_imag: the imaginary parts at the same nodes (time convention exp(-i omega t): a
+/// lossy medium has Im eps > 0), either all empty (lossless) or each of eps[d]'s size.
+/// When max |eps_imag| <= kLosslessImagRatio * max |eps| the medium counts as lossless and
+/// the real solver runs; otherwise the complex (non-Hermitian) one.
+/// eps_group: d(omega Re eps)/d omega at the same nodes (the energy density factor of a
+/// dispersive medium, Landau & Lifshitz, Electrodynamics of Continuous Media, sec. 80),
+/// either all empty (non-dispersive: eps itself is used) or each of eps[d]'s size; it
+/// enters only n_group.
 struct ModeMedium2D {
     std::array<std::vector<double>, 3> eps;
+    std::array<std::vector<double>, 3> eps_imag;
+    std::array<std::vector<double>, 3> eps_group;
 };
+
+/// Below this ratio max |Im eps| / max |eps| a cross-section is solved as lossless (the
+/// imaginary parts dropped): the induced n_eff_imag would be below ~1e-12 n_eff.
+inline constexpr double kLosslessImagRatio = 1e-12;
 
 /// Options of solve_modes_2d.
 struct ModeSolveOptions {
     int num_modes = 1;
     /// Shift of the shift-invert iteration, as an effective index; <= 0: the highest
-    /// sqrt(eps) of the medium.
+    /// sqrt(Re eps) of the medium. Modes closest to the target are found; for plasmonic
+    /// cross-sections (Re eps < 0 somewhere) give a target near the expected n_eff
+    /// (e.g. the surface plasmon's Re sqrt(eps_m eps_d / (eps_m + eps_d))).
     double target_neff = 0;
 };
 
 /// One full-vector mode of a cross-section.
 struct VectorMode {
-    double beta_per_um = 0;  ///< propagation constant (1/um) of the semi-discrete problem
-    double n_eff = 0;        ///< beta / k0
-    /// Group index c / v_g = (1/2) sum (eps |E|^2 + |H~|^2) dA / Re sum (E x H~*)_w dA
-    /// (energy velocity = group velocity of a lossless, non-dispersive guide; the discrete
+    double beta_per_um = 0;  ///< propagation constant (1/um) of the semi-discrete problem: Re beta
+    double n_eff = 0;        ///< Re beta / k0
+    /// Im beta / k0 (>= 0 for a mode decaying along +w, exp(i (beta w - omega t)); 0 on the
+    /// lossless path)
+    double n_eff_imag = 0;
+    /// Power loss along the propagation direction in dB/cm: 20 log10(e) Im beta, Im beta in
+    /// 1/cm (= 10 log10(e) * 2 Im beta: the power decays as exp(-2 Im beta w)).
+    double loss_db_per_cm = 0;
+    /// Group index c / v_g = (1/2) sum (eps_g |E|^2 + |H~|^2) dA / Re sum (E x H~*)_w dA,
+    /// eps_g = d(omega eps)/d omega (ModeMedium2D::eps_group; eps without material
+    /// dispersion) (energy velocity = group velocity of a lossless guide; the discrete
     /// sums are the ones of the semi-discrete operator, so this agrees with n_eff -
     /// lambda d n_eff / d lambda of the same grid; tested).
     double n_group = 0;
@@ -87,8 +111,9 @@ struct VectorMode {
     /// units and H~ = eta0 H in the same units, normalized so that the mode's power
     /// (1/2) Re sum_nodes (E_u H~_v* - E_v H~_u*) dx^2 = 1 (products taken at the shared
     /// nodes: E_u with H_v at (h, n), E_v with H_u at (n, h)), and phased so that the
-    /// largest transverse E entry is real positive. E_u, E_v, H_u, H_v are real; E_w, H_w
-    /// are imaginary (90 degrees ahead) for exp(i (beta w - omega t)).
+    /// largest transverse E entry is real positive. Lossless path: E_u, E_v, H_u, H_v are
+    /// real; E_w, H_w are imaginary (90 degrees ahead) for exp(i (beta w - omega t)).
+    /// Lossy path: all components complex (H = Q e / beta with complex beta).
     std::array<std::vector<std::complex<double>>, 3> e, h;
 };
 
@@ -98,11 +123,18 @@ bool have_mode_solver_2d();
 
 /// Full-vector modes of the cross-section (method in this header's comment), in order of
 /// decreasing n_eff (index 0 = the fundamental, closest below the target). Returns at
-/// most options.num_modes modes with beta^2 > 0 (evanescent solutions dropped).
+/// most options.num_modes modes with Re beta^2 > 0 (evanescent solutions dropped).
+/// Lossless media (ModeMedium2D::eps_imag empty or negligible): real P Q, Spectra's
+/// real shift-invert Arnoldi. Lossy media: complex P Q (eps complex), a shift-invert
+/// Arnoldi with explicit restarts on Eigen's complex SparseLU of P Q - sigma I
+/// (Saad, Numerical Methods for Large Eigenvalue Problems, 2nd ed., sec. 6.2 and 7.2),
+/// beta = the principal sqrt of the eigenvalue (Im beta >= 0 for Im eps >= 0).
+/// n_group uses ModeMedium2D::eps_group where given (material dispersion included), else
+/// Re eps; it is the group index of lossless guides (for lossy ones, the energy velocity).
 /// Cost: one sparse LU of a 2N x 2N matrix (N = N_u N_v) plus Arnoldi iterations.
 /// Throws std::invalid_argument for an empty grid, dx <= 0, wavelength <= 0, eps arrays
-/// of the wrong size or num_modes < 1; std::runtime_error when the eigen-solver fails to
-/// converge or the build has no Spectra.
+/// (or eps_imag arrays neither empty nor of eps's size) or num_modes < 1;
+/// std::runtime_error when the eigen-solver fails to converge or the build has no Spectra.
 std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& grid, const ModeMedium2D& medium, double wavelength_um,
                                        const ModeSolveOptions& options);
 

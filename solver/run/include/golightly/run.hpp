@@ -152,6 +152,9 @@ struct ModeCoefficientsResult {
     int mode_index = 0;
     std::vector<std::complex<double>> fwd, bwd;
     std::vector<double> n_eff;
+    /// Im n_eff at each frequency (> 0: the mode decays along its direction; 0 for
+    /// lossless cross-sections; empty for 2D lines)
+    std::vector<double> n_eff_imag;
 };
 
 /// A time monitor's samples: values[n] at time_fs[n] (one per step).

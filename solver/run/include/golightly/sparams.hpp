@@ -27,11 +27,17 @@ struct Port {
     /// `mode_boundary` (3D only; mode_plane.hpp mode_window_boundaries): the walls of the
     /// port's mode window, handed to its mode source and mode monitor; null when absent.
     Json mode_boundary;
+    /// `target_neff` (> 0; 0 when absent) and `filter` ("te" | "tm"; empty when absent or
+    /// "none"), 3D only (mode_plane.hpp parse_mode_selection): handed to the port's mode
+    /// source and mode monitor, so `modes` index the filtered modes near the target.
+    double target_neff = 0;
+    std::string filter;
 };
 
 /// Reads project.extra["ports"]. Throws ProjectError (file_label, "ports[i].field") for a
 /// missing or malformed entry, a direction not along the plane's normal, fewer than one
-/// port, a duplicate name, or a bad `mode_boundary` (or one on a 2D project's port).
+/// port, a duplicate name, or a bad `mode_boundary`, `target_neff` or `filter` (or one
+/// on a 2D project's port).
 std::vector<Port> parse_ports(const Project& project, const std::string& file_label);
 
 /// The scattering matrix over the run spectrum. Port-modes are numbered in port order,
@@ -120,7 +126,8 @@ std::vector<std::string> sparameter_warnings(const SParameters& s, double recipr
 /// One port-mode run as a JSON document (what a child process hands back to
 /// run_sparameters' runner): stop reason, steps, time, wall time, backend, device,
 /// warnings, frequencies, the flux spectra (name, raw flux) and the mode coefficients
-/// (monitor, mode, fwd, bwd as [re, im] pairs, n_eff). Doubles are written so that they
+/// (monitor, mode, fwd, bwd as [re, im] pairs, n_eff, and n_eff_imag where the run has
+/// it). Doubles are written so that they
 /// read back bit for bit. port_mode_run_from_json throws std::runtime_error on a
 /// malformed document.
 Json port_mode_run_to_json(const RunResult& run);
