@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -482,7 +483,10 @@ void LayerStackDock::refresh() {
     // edit that caused this refresh may have made it valid (z0 above z1, then a higher z1)
     // or removed its layer. One made valid is applied after the refresh.
     for (int r = 0; r < table_->rowCount(); ++r) {
-        for (int c : {ColZ0, ColZ1, ColAngle, ColGds}) cell(r, c)->setBackground(QBrush());
+        for (int c : {ColZ0, ColZ1, ColAngle, ColGds}) {
+            cell(r, c)->setBackground(QBrush());
+            cell(r, c)->setIcon(QIcon());
+        }
         for (int c : {ColAngle, ColGds}) cell(r, c)->setForeground(palette().text().color());
         cell(r, ColAngle)->setToolTip(QString());
     }
@@ -506,6 +510,8 @@ void LayerStackDock::refresh() {
         QTableWidgetItem* item = cell(it->row, it->column);
         item->setText(it->text);
         item->setBackground(QColor(0xff, 0xd9, 0xd9));
+        // the current layer's row is drawn selected, over the background: the icon shows there too
+        item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
         item->setForeground(QColor(0x8a, 0, 0));
         item->setToolTip(tr("Not applied: %1").arg(it->rule));
         ++it;
