@@ -215,7 +215,10 @@ private Q_SLOTS:
         doc->editProject(QStringLiteral("add monitor"), [&](Project& p) { p.monitors.push_back(m); });
         const int index = int(doc->project().monitors.size()) - 1;
         doc->setSelection({ItemRef::Kind::Monitor, -1, index});
+        w.resize(1300, 800);
+        QTest::qWait(100);
         w.propertiesDock()->rebuild();
+        shot(QStringLiteral("mode-monitor-properties"), &w);
         QComboBox* kind = combo(w.propertiesDock(), QStringLiteral("Kind"));
         QVERIFY(kind);
         QVERIFY2(kind->currentText().startsWith(QStringLiteral("mode")), qPrintable(kind->currentText()));
@@ -223,6 +226,7 @@ private Q_SLOTS:
         QVERIFY(modes);
         QCOMPARE(modes->text(), QStringLiteral("0, 1"));
         // touching the field (choosing what it shows) changes nothing
+        kind = combo(w.propertiesDock(), QStringLiteral("Kind"));  // the dock may have been rebuilt
         Q_EMIT kind->activated(kind->currentIndex());
         QApplication::processEvents();
         QCOMPARE(doc->project().monitors[size_t(index)].kind, std::string("mode"));
@@ -240,6 +244,7 @@ private Q_SLOTS:
         w.propertiesDock()->rebuild();
         kind = combo(w.propertiesDock(), QStringLiteral("Kind"));
         const Monitor before = doc->project().monitors[size_t(index)];
+        kind = combo(w.propertiesDock(), QStringLiteral("Kind"));
         Q_EMIT kind->activated(kind->findText(QStringLiteral("transmission")));
         QCOMPARE(doc->project().monitors[size_t(index)].kind, std::string("transmission"));
         QVERIFY(!doc->project().monitors[size_t(index)].extra.contains("modes"));
@@ -279,6 +284,10 @@ private Q_SLOTS:
         }
         QVERIFY(crossing >= 1 && crossing < n);
         QVERIFY2(dlg.statusText().contains(QStringLiteral("left out")), qPrintable(dlg.statusText()));
+        dlg.resize(1150, 560);
+        dlg.show();
+        QTest::qWait(100);
+        shot(QStringLiteral("step-import-defaults"), &dlg);
         // a solid ticked by hand stays ticked; the refusal names it in words and µm
         int miss = 0;
         while (dlg.sectionAreas()[size_t(miss)] > 0) ++miss;
