@@ -222,8 +222,11 @@ MainWindow::~MainWindow() {
 }
 
 bool MainWindow::eventFilter(QObject* o, QEvent* e) {
-    // A letter in a number field (spin box) can never be typed there: let it be the tool
-    // key it is (V, R, E, ...) instead of vanishing in the field's validator (issue 20).
+    // A field being typed into keeps every key: a tool shortcut (V, R, E, D, ...) never
+    // fires from it, or typing "2*d" into a number field of the Properties dock would switch
+    // to the DFT field tool halfway through. A spin box swallows the letters it cannot hold;
+    // the status bar says where the tool keys work instead. (The line edit's own
+    // ShortcutOverride handling accepts printable keys; nothing here may ignore them.)
     if (e->type() == QEvent::ShortcutOverride) {
         auto* ke = static_cast<QKeyEvent*>(e);
         auto* w = qobject_cast<QWidget*>(o);
@@ -233,8 +236,8 @@ bool MainWindow::eventFilter(QObject* o, QEvent* e) {
             (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSpinBox*>(w->parentWidget()))) {
             for (QAction* a : toolGroup_->actions())
                 if (a->shortcut() == QKeySequence(ke->key())) {
-                    e->ignore();  // not overridden: the shortcut fires
-                    return true;
+                    statusBar()->showMessage(tr("Tool keys work on the canvas: Esc returns the keys to it."), 4000);
+                    break;
                 }
         }
     }

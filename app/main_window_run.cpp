@@ -23,6 +23,7 @@
 #include <QToolBar>
 
 #include "field_view.hpp"
+#include "layer_stack_dock.hpp"
 #include "main_window.hpp"
 #include "monitors_dock.hpp"
 #include "run_checks.hpp"
@@ -299,6 +300,7 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     }
     // problems first, all of them, in the user's words; the run dock stays idle
     QStringList problems = propertiesDock_->problems();
+    if (layerStackDock_) problems << layerStackDock_->problems();
     problems << run_problems(doc_->project());
     if (!problems.isEmpty()) {
         const QString list = QStringLiteral("\u2022 ") + problems.join(QStringLiteral("\n\u2022 "));

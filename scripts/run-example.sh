@@ -12,7 +12,11 @@ project=${1:-examples/quickstart.glproj}
 shift || true
 bash scripts/setup-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
+# Only what it runs: the IDE (when the GUI is configured) and golightly-cli, not the tests
+# and GPU probes of a full build (`cmake --build build` or scripts/test.sh build those).
+targets=(golightly-cli)
+grep -q '^GOLIGHTLY_GUI:BOOL=ON' build/CMakeCache.txt && targets+=(golightly)
+cmake --build build -j"$(nproc)" --target "${targets[@]}"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/app/golightly ]; then
   exec build/app/golightly --run "$project"
 fi

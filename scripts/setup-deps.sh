@@ -22,7 +22,10 @@ done
 # and yaml-cpp (KLayout .lyp and gdsfactory YAML layer maps) are optional for the solver
 # build but part of the solver list; so is Open MPI (golightly-cli under mpirun, its tests
 # run mpiexec: docs/cluster.md).
-pkgs=(build-essential cmake ninja-build pkg-config git
+# ccache: the top-level CMakeLists.txt uses it as the compiler launcher when present, so
+# that a rebuild, or a fresh clone of the same sources, reuses earlier compiles. Harminv
+# (libharminv-dev) extracts resonances (frequency, Q) from time series.
+pkgs=(build-essential cmake ninja-build pkg-config git ccache libharminv-dev
       nlohmann-json3-dev catch2 libcli11-dev libeigen3-dev libhdf5-dev libpng-dev zlib1g-dev
       libocct-data-exchange-dev libocct-modeling-algorithms-dev libocct-modeling-data-dev
       libocct-foundation-dev libocct-ocaf-dev libocct-visualization-dev libtbb-dev

@@ -950,6 +950,10 @@ Wiederherstellen?</translation>
         <source>Opened the design %1</source>
         <translation>Design %1 geöffnet</translation>
     </message>
+    <message>
+        <source>Tool keys work on the canvas: Esc returns the keys to it.</source>
+        <translation>Werkzeugtasten wirken auf der Zeichenfläche: Esc gibt ihr die Tasten zurück.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ModeViewerDock</name>
@@ -1941,6 +1945,46 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
     <message>
         <source>No GDS layer: an export writes this layer on layer %1, datatype 0</source>
         <translation>Keine GDS-Lage: Ein Export schreibt diese Ebene auf Lage %1, Datentyp 0</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>Nicht übernommen: %1</translation>
+    </message>
+    <message>
+        <source>must be a GDS layer/datatype such as 1/0 (numbers 0 to 65535), or empty</source>
+        <translation>muss eine GDS-Lage/Datentyp wie 1/0 sein (Zahlen 0 bis 65535) oder leer</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>muss eine Zahl sein</translation>
+    </message>
+    <message>
+        <source>must be less than z1 (%1 µm)</source>
+        <translation>muss kleiner als z1 (%1 µm) sein</translation>
+    </message>
+    <message>
+        <source>must be greater than z0 (%1 µm)</source>
+        <translation>muss größer als z0 (%1 µm) sein</translation>
+    </message>
+    <message>
+        <source>must be between -90 and 90 degrees (not included)</source>
+        <translation>muss zwischen -90 und 90 Grad liegen (ausschließlich)</translation>
+    </message>
+    <message>
+        <source>z0</source>
+        <translation>z0</translation>
+    </message>
+    <message>
+        <source>z1</source>
+        <translation>z1</translation>
+    </message>
+    <message>
+        <source>Sidewall</source>
+        <translation>Seitenwand</translation>
+    </message>
+    <message>
+        <source>Layer stack: layer &quot;%1&quot;: %2: %3 (entered %4)</source>
+        <translation>Ebenenstapel: Ebene „%1“: %2: %3 (eingegeben %4)</translation>
     </message>
 </context>
 <context>
@@ -3078,6 +3122,18 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>Modes</source>
         <translation>Moden</translation>
     </message>
+    <message>
+        <source>mode (amplitudes)</source>
+        <translation>Mode (Amplituden)</translation>
+    </message>
+    <message>
+        <source>must be less than max %1 (%2)</source>
+        <translation>muss kleiner als max %1 (%2) sein</translation>
+    </message>
+    <message>
+        <source>must be greater than min %1 (%2)</source>
+        <translation>muss größer als min %1 (%2) sein</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -3706,6 +3762,38 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Section z (preview)</source>
         <translation>Schnitt z (Vorschau)</translation>
+    </message>
+    <message>
+        <source>No solid crosses the slice plane z = %1 µm. Move the part (translation z) or change the slice plane.</source>
+        <translation>Kein Körper schneidet die Schnittebene z = %1 µm. Verschieben Sie das Teil (Verschiebung z) oder ändern Sie die Schnittebene.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n solid(s) cross the slice plane z = %1 µm; %2 that miss it are left out (tick one to include it).</source>
+        <translation>
+            <numerusform>%n Körper schneidet die Schnittebene z = %1 µm; %2, die sie verfehlen, bleiben außen vor (zum Einbeziehen anhaken).</numerusform>
+            <numerusform>%n Körper schneiden die Schnittebene z = %1 µm; %2, die sie verfehlen, bleiben außen vor (zum Einbeziehen anhaken).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (z %2 to %3 µm)</source>
+        <translation>%1 (z %2 bis %3 µm)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cannot import %1: %n ticked solid(s) do not cross the slice plane at z = %2 µm: %3.
+
+Move the part up or down (Translation z), change the slice plane, or untick those solids.</source>
+        <translation>
+            <numerusform>%1 kann nicht importiert werden: %n angehakter Körper schneidet die Schnittebene bei z = %2 µm nicht: %3.
+
+Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die Schnittebene oder entfernen Sie den Haken.</numerusform>
+            <numerusform>%1 kann nicht importiert werden: %n angehakte Körper schneiden die Schnittebene bei z = %2 µm nicht: %3.
+
+Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die Schnittebene oder entfernen Sie die Haken.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot import %1: no solid is ticked; none of them cross the slice plane at z = %2 µm. Move the part up or down (Translation z) or change the slice plane.</source>
+        <translation>%1 kann nicht importiert werden: Kein Körper ist angehakt; keiner schneidet die Schnittebene bei z = %2 µm. Verschieben Sie das Teil nach oben oder unten (Verschiebung z) oder ändern Sie die Schnittebene.</translation>
     </message>
 </context>
 <context>

@@ -949,6 +949,10 @@ Recover it?</source>
         <source>Opened the design %1</source>
         <translation>已打开设计 %1</translation>
     </message>
+    <message>
+        <source>Tool keys work on the canvas: Esc returns the keys to it.</source>
+        <translation>工具快捷键在画布上有效：按 Esc 将按键交还画布。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ModeViewerDock</name>
@@ -1933,6 +1937,46 @@ The file was not changed, and this window keeps its current project.</source>
     <message>
         <source>No GDS layer: an export writes this layer on layer %1, datatype 0</source>
         <translation>无 GDS 图层：导出时将此图层写入图层 %1，数据类型 0</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>未应用：%1</translation>
+    </message>
+    <message>
+        <source>must be a GDS layer/datatype such as 1/0 (numbers 0 to 65535), or empty</source>
+        <translation>必须是 GDS 图层/数据类型，例如 1/0（数字 0 到 65535），或留空</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <translation>必须是数字</translation>
+    </message>
+    <message>
+        <source>must be less than z1 (%1 µm)</source>
+        <translation>必须小于 z1 (%1 µm)</translation>
+    </message>
+    <message>
+        <source>must be greater than z0 (%1 µm)</source>
+        <translation>必须大于 z0 (%1 µm)</translation>
+    </message>
+    <message>
+        <source>must be between -90 and 90 degrees (not included)</source>
+        <translation>必须在 -90 到 90 度之间（不含端点）</translation>
+    </message>
+    <message>
+        <source>z0</source>
+        <translation>z0</translation>
+    </message>
+    <message>
+        <source>z1</source>
+        <translation>z1</translation>
+    </message>
+    <message>
+        <source>Sidewall</source>
+        <translation>侧壁</translation>
+    </message>
+    <message>
+        <source>Layer stack: layer &quot;%1&quot;: %2: %3 (entered %4)</source>
+        <translation>图层堆叠：图层“%1”：%2：%3（输入值 %4）</translation>
     </message>
 </context>
 <context>
@@ -3067,6 +3111,18 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>Modes</source>
         <translation>模式</translation>
     </message>
+    <message>
+        <source>mode (amplitudes)</source>
+        <translation>模式（振幅）</translation>
+    </message>
+    <message>
+        <source>must be less than max %1 (%2)</source>
+        <translation>必须小于最大 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>must be greater than min %1 (%2)</source>
+        <translation>必须大于最小 %1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -3693,6 +3749,34 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Section z (preview)</source>
         <translation>截面 z（预览）</translation>
+    </message>
+    <message>
+        <source>No solid crosses the slice plane z = %1 µm. Move the part (translation z) or change the slice plane.</source>
+        <translation>没有实体与切片平面 z = %1 µm 相交。请移动零件（平移 z）或更改切片平面。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n solid(s) cross the slice plane z = %1 µm; %2 that miss it are left out (tick one to include it).</source>
+        <translation>
+            <numerusform>%n 个实体与切片平面 z = %1 µm 相交；%2 个未相交的实体不导入（勾选即可包含）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (z %2 to %3 µm)</source>
+        <translation>%1（z %2 到 %3 µm）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cannot import %1: %n ticked solid(s) do not cross the slice plane at z = %2 µm: %3.
+
+Move the part up or down (Translation z), change the slice plane, or untick those solids.</source>
+        <translation>
+            <numerusform>无法导入 %1：%n 个已勾选的实体不与 z = %2 µm 处的切片平面相交：%3。
+
+请上下移动零件（平移 z）、更改切片平面，或取消勾选这些实体。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot import %1: no solid is ticked; none of them cross the slice plane at z = %2 µm. Move the part up or down (Translation z) or change the slice plane.</source>
+        <translation>无法导入 %1：没有勾选任何实体；所有实体都不与 z = %2 µm 处的切片平面相交。请上下移动零件（平移 z）或更改切片平面。</translation>
     </message>
 </context>
 <context>

@@ -653,13 +653,27 @@ QDoubleSpinBox* PropertiesDock::addDouble(const QString& label, double value, co
     };
     connect(s, &QDoubleSpinBox::editingFinished, this, enter);
     form_->addRow(label, s);
-    // an entry rejected before this rebuild stays visible (red) with the value typed
+    // An entry rejected before this rebuild stays visible (red) with the value typed. Its
+    // rule is checked again: the edit that caused the rebuild may have made it valid (a
+    // rectangle's min x above its max x, then a larger max x), and then it is applied.
     if (doc_->selection() == invalidItem_)
-        for (const Invalid& i : invalid_)
-            if (i.label == label) {
-                const QSignalBlocker block(s);
-                s->setValue(i.value);
-                markInvalid(s, i.rule);
+        for (auto it = invalid_.begin(); it != invalid_.end(); ++it)
+            if (it->label == label) {
+                const double v = it->value;
+                const QString broken = rule ? rule(v) : QString();
+                if (broken.isEmpty()) {
+                    invalid_.erase(it);
+                    // after the rebuild: the edit rebuilds the dock again
+                    QTimer::singleShot(0, this, [this, apply, v, sel = doc_->selection()] {
+                        if (doc_->selection() == sel) apply(v);
+                    });
+                } else {
+                    it->rule = broken;
+                    const QSignalBlocker block(s);
+                    s->setValue(v);
+                    markInvalid(s, broken);
+                }
+                break;
             }
     return s;
 }
@@ -745,6 +759,51 @@ void PropertiesDock::editPort(const std::function<void(PortData&)>& f) {
     });
 }
 
+/// Parses "0, 1, 2" (mode indices, ports and mode monitors): empty when it is not such a list.
+static std::vector<int> parse_mode_list(const QString& t) {
+    std::vector<int> values;
+    for (const QString& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int v = part.trimmed().toInt(&ok);
+        if (!ok || v < 0) return {};
+        values.push_back(v);
+    }
+    return values;
+}
+
+void PropertiesDock::fluxKindFields(const Monitor& m) {
+    // A mode monitor is a flux monitor of kind "mode" (spec "Mode sources and monitors"):
+    // its kind is listed, so that it is shown as what it is and a touch of the combo keeps
+    // it; its mode indices live in `extra["modes"]` (default [0]). An unknown kind (a newer
+    // file's) is shown as itself and kept until another one is chosen.
+    QStringList kinds{QStringLiteral("transmission"), QStringLiteral("reflection"), QStringLiteral("flux"),
+                      QStringLiteral("mode")};
+    QStringList kindLabels{tr("transmission"), tr("reflection"), tr("flux"), tr("mode (amplitudes)")};
+    if (!kinds.contains(qs(m.kind))) {
+        kinds << qs(m.kind);
+        kindLabels << qs(m.kind);
+    }
+    addCombo(tr("Kind"), kindLabels, int(kinds.indexOf(qs(m.kind))), [this, kinds](int i) {
+        editMonitor([&](Monitor& x) {
+            x.kind = kinds[i].toStdString();
+            if (x.kind != "mode") x.extra.erase("modes");  // the mode indices mean nothing to the others
+        });
+    });
+    if (m.kind != "mode") return;
+    std::vector<int> modes{0};
+    if (m.extra.contains("modes") && m.extra.at("modes").is_array()) {
+        modes.clear();
+        for (const auto& j : m.extra.at("modes"))
+            if (j.is_number_integer()) modes.push_back(j.get<int>());
+    }
+    QStringList text;
+    for (int k : modes) text << QString::number(k);
+    addText(tr("Modes"), text.join(QStringLiteral(", ")), [this](const QString& t) {
+        const std::vector<int> values = parse_mode_list(t);
+        if (!values.empty()) editMonitor([&](Monitor& x) { x.extra["modes"] = values; });  // else ignored, as a port's
+    });
+}
+
 void PropertiesDock::rebuild() {
     pending_ = false;
     while (form_->rowCount() > 0) form_->removeRow(0);
@@ -762,21 +821,43 @@ void PropertiesDock::rebuild() {
     const QStringList directions{QStringLiteral("+x"), QStringLiteral("-x"), QStringLiteral("+y"), QStringLiteral("-y")};
     const QStringList components{QStringLiteral("Ex"), QStringLiteral("Ey"), QStringLiteral("Ez"),
                                  QStringLiteral("Hx"), QStringLiteral("Hy"), QStringLiteral("Hz")};
-    auto vecFields = [&](const QString& name, Vec2 v, std::function<void(Vec2)> apply) {
-        addDouble(name + tr(" x"), v.x, um, [v, apply](double x) { apply({x, v.y}); });
-        addDouble(name + tr(" y"), v.y, um, [v, apply](double y) { apply({v.x, y}); });
+    // `rule(axis, value)`: the rule of each coordinate (empty: any value)
+    using AxisRule = std::function<QString(int, double)>;
+    auto vecFields = [&](const QString& name, Vec2 v, std::function<void(Vec2)> apply, AxisRule rule = {}) {
+        auto axisRule = [rule](int a) -> std::function<QString(double)> {
+            if (!rule) return {};
+            return [rule, a](double x) { return rule(a, x); };
+        };
+        addDouble(name + tr(" x"), v.x, um, [v, apply](double x) { apply({x, v.y}); }, axisRule(0));
+        addDouble(name + tr(" y"), v.y, um, [v, apply](double y) { apply({v.x, y}); }, axisRule(1));
     };
     // 3D (issue 16): x, y, z of a point, a centre, a size or a box corner
-    auto vec3Fields = [&](const QString& name, Vec3 v, std::function<void(Vec3)> apply,
-                          std::function<QString(double)> rule = {}) {
+    auto vec3Fields = [&](const QString& name, Vec3 v, std::function<void(Vec3)> apply, AxisRule rule = {}) {
         const char* axes[3] = {" x", " y", " z"};
         for (int a = 0; a < 3; ++a)
             addDouble(name + tr(axes[a]), v[a], um, [v, a, apply](double x) {
                 Vec3 w = v;
                 w[a] = x;
                 apply(w);
-            }, rule);
+            }, rule ? std::function<QString(double)>([rule, a](double x) { return rule(a, x); }) : std::function<QString(double)>());
     };
+    // The corners of a box (a rectangle, a box solid, a TF/SF box, a flux box or DFT region):
+    // min below max on every axis, as validate_project requires of a file; a zero-width or
+    // inverted box is marked, not applied. `axes` = 2: z is not checked (2D: no z extent).
+    const char* axisNames = "xyz";
+    auto minRule = [axisNames](Vec3 max, int axes = 3) -> AxisRule {
+        return [max, axes, axisNames](int a, double v) {
+            return a >= axes || v < max[a] ? QString()
+                                           : tr("must be less than max %1 (%2)").arg(QLatin1Char(axisNames[a])).arg(max[a], 0, 'g', 6);
+        };
+    };
+    auto maxRule = [axisNames](Vec3 min, int axes = 3) -> AxisRule {
+        return [min, axes, axisNames](int a, double v) {
+            return a >= axes || v > min[a] ? QString()
+                                           : tr("must be greater than min %1 (%2)").arg(QLatin1Char(axisNames[a])).arg(min[a], 0, 'g', 6);
+        };
+    };
+    auto v3 = [](Vec2 v, double z = 0) { return Vec3{v.x, v.y, z}; };
     const bool three = p.domain.dimensions == 3;
     const QStringList directions3{QStringLiteral("+x"), QStringLiteral("-x"), QStringLiteral("+y"),
                                   QStringLiteral("-y"), QStringLiteral("+z"), QStringLiteral("-z")};
@@ -795,8 +876,8 @@ void PropertiesDock::rebuild() {
         addInfo(tr("Layer"), qs(p.layers[size_t(sel.layer)].name));
         switch (s.type) {
         case ShapeType::Rectangle:
-            vecFields(tr("Min"), s.min, [this](Vec2 v) { editShape([v](Shape& x) { x.min = v; }); });
-            vecFields(tr("Max"), s.max, [this](Vec2 v) { editShape([v](Shape& x) { x.max = v; }); });
+            vecFields(tr("Min"), s.min, [this](Vec2 v) { editShape([v](Shape& x) { x.min = v; }); }, minRule(v3(s.max), 2));
+            vecFields(tr("Max"), s.max, [this](Vec2 v) { editShape([v](Shape& x) { x.max = v; }); }, maxRule(v3(s.min), 2));
             addDouble(tr("Rotation"), s.rotation_deg, tr(" deg"), [this](double d) { editShape([d](Shape& x) { x.rotation_deg = d; }); });
             break;
         case ShapeType::Ellipse:
@@ -842,8 +923,8 @@ void PropertiesDock::rebuild() {
             addDouble(tr("Radius"), s.radius, um, [this](double r) { editShape([r](Shape& x) { x.radius = r; }); }, positive);
             break;
         case ShapeType::Box:
-            vec3Fields(tr("Min"), s.box_min, [this](Vec3 v) { editShape([v](Shape& x) { x.box_min = v; }); });
-            vec3Fields(tr("Max"), s.box_max, [this](Vec3 v) { editShape([v](Shape& x) { x.box_max = v; }); });
+            vec3Fields(tr("Min"), s.box_min, [this](Vec3 v) { editShape([v](Shape& x) { x.box_min = v; }); }, minRule(s.box_max));
+            vec3Fields(tr("Max"), s.box_max, [this](Vec3 v) { editShape([v](Shape& x) { x.box_max = v; }); }, maxRule(s.box_min));
             break;
         case ShapeType::Gds: {  // gds_import_dialog.hpp
             addInfo(tr("File"), qs(s.file_name));
@@ -897,11 +978,13 @@ void PropertiesDock::rebuild() {
                      std::max(0, plane_normal(s.size)), [this](int i) { editSource([i](Source& x) { set_plane_normal(x, i); }); });
             vec3Fields(tr("Centre"), s.center, [this](Vec3 v) { editSource([v](Source& x) { x.center = v; }); });
             vec3Fields(tr("Size"), s.size, [this](Vec3 v) { editSource([v](Source& x) { x.size = v; }); },
-                       [](double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); });
+                       [](int, double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); });
         }
         if (s.type == SourceType::Tfsf) {
-            vec3Fields(tr("Min"), s.box_min, [this](Vec3 v) { editSource([v](Source& x) { x.box_min = v; }); });
-            vec3Fields(tr("Max"), s.box_max, [this](Vec3 v) { editSource([v](Source& x) { x.box_max = v; }); });
+            vec3Fields(tr("Min"), s.box_min, [this](Vec3 v) { editSource([v](Source& x) { x.box_min = v; }); },
+                       minRule(s.box_max, three ? 3 : 2));
+            vec3Fields(tr("Max"), s.box_max, [this](Vec3 v) { editSource([v](Source& x) { x.box_max = v; }); },
+                       maxRule(s.box_min, three ? 3 : 2));
             addCombo(tr("Direction"), directions3, std::max<int>(0, directions3.indexOf(qs(s.direction))),
                      [this, directions3](int i) { editSource([&](Source& x) { x.direction = directions3[i].toStdString(); }); });
         }
@@ -971,23 +1054,17 @@ void PropertiesDock::rebuild() {
                      std::max(0, plane_normal(m.size)), [this](int i) { editMonitor([i](Monitor& x) { set_plane_normal(x, i); }); });
             vec3Fields(tr("Centre"), m.center, [this](Vec3 v) { editMonitor([v](Monitor& x) { x.center = v; }); });
             vec3Fields(tr("Size"), m.size, [this](Vec3 v) { editMonitor([v](Monitor& x) { x.size = v; }); },
-                       [](double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); });
+                       [](int, double v) { return v >= 0 ? QString() : tr("must be 0 (the normal) or more"); });
             addCombo(tr("Direction"), directions3, std::max<int>(0, directions3.indexOf(qs(m.direction))),
                      [this, directions3](int i) { editMonitor([&](Monitor& x) { x.direction = directions3[i].toStdString(); }); });
-            const QStringList kinds{QStringLiteral("transmission"), QStringLiteral("reflection"), QStringLiteral("flux")};
-            const QStringList kindLabels{tr("transmission"), tr("reflection"), tr("flux")};
-            addCombo(tr("Kind"), kindLabels, std::max<int>(0, kinds.indexOf(qs(m.kind))),
-                     [this, kinds](int i) { editMonitor([&](Monitor& x) { x.kind = kinds[i].toStdString(); }); });
+            fluxKindFields(m);
         } else if (m.type == MonitorType::Flux) {
             addInfo(tr("Type"), tr("flux line"));
             vecFields(tr("From"), m.from, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.from = v; }); });
             vecFields(tr("To"), m.to, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.to = v; }); });
             addCombo(tr("Direction"), directions, std::max<int>(0, directions.indexOf(qs(m.direction))),
                      [this, directions](int i) { editMonitor([&](Monitor& x) { x.direction = directions[i].toStdString(); }); });
-            const QStringList kinds{QStringLiteral("transmission"), QStringLiteral("reflection"), QStringLiteral("flux")};
-            const QStringList kindLabels{tr("transmission"), tr("reflection"), tr("flux")};
-            addCombo(tr("Kind"), kindLabels, std::max<int>(0, kinds.indexOf(qs(m.kind))),
-                     [this, kinds](int i) { editMonitor([&](Monitor& x) { x.kind = kinds[i].toStdString(); }); });
+            fluxKindFields(m);
         } else if (m.type == MonitorType::Time) {
             addInfo(tr("Type"), tr("time probe"));
             if (m.at) vecFields(tr("At"), *m.at, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.at = v; }); });
@@ -998,11 +1075,16 @@ void PropertiesDock::rebuild() {
         } else {
             addInfo(tr("Type"), m.type == MonitorType::FluxBox ? tr("flux box") : tr("DFT field"));
             if (m.min && m.max) {
-                vecFields(tr("Min"), *m.min, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.min = v; }); });
-                vecFields(tr("Max"), *m.max, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.max = v; }); });
+                vecFields(tr("Min"), *m.min, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.min = v; }); },
+                          minRule(v3(*m.max), 2));
+                vecFields(tr("Max"), *m.max, [this](Vec2 v) { editMonitor([v](Monitor& x) { x.max = v; }); },
+                          maxRule(v3(*m.min), 2));
                 if (three) {
-                    zField(tr("Min"), m.min_z.value_or(0), [this](double z) { editMonitor([z](Monitor& x) { x.min_z = z; }); });
-                    zField(tr("Max"), m.max_z.value_or(0), [this](double z) { editMonitor([z](Monitor& x) { x.max_z = z; }); });
+                    const double z0 = m.min_z.value_or(0), z1 = m.max_z.value_or(0);
+                    addDouble(tr("Min") + tr(" z"), z0, um, [this](double z) { editMonitor([z](Monitor& x) { x.min_z = z; }); },
+                              [r = minRule(Vec3{0, 0, z1})](double z) { return r(2, z); });
+                    addDouble(tr("Max") + tr(" z"), z1, um, [this](double z) { editMonitor([z](Monitor& x) { x.max_z = z; }); },
+                              [r = maxRule(Vec3{0, 0, z0})](double z) { return r(2, z); });
                 }
             }
             if (m.type == MonitorType::FluxBox) {
@@ -1048,7 +1130,8 @@ void PropertiesDock::rebuild() {
                          });
                      });
             vec3Fields(tr("Centre"), d.center, [this](Vec3 v) { editPort([v](PortData& x) { x.center = v; }); });
-            vec3Fields(tr("Size"), d.size, [this](Vec3 v) { editPort([v](PortData& x) { x.size = v; }); }, nonNegative);
+            vec3Fields(tr("Size"), d.size, [this](Vec3 v) { editPort([v](PortData& x) { x.size = v; }); },
+                       [nonNegative](int, double v) { return nonNegative(v); });
         } else {
             vecFields(tr("Centre"), {d.center.x, d.center.y},
                       [this](Vec2 v) { editPort([v](PortData& x) { x.center = {v.x, v.y, x.center.z}; }); });

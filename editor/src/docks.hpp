@@ -132,6 +132,8 @@ private:
     void editSource(const std::function<void(Source&)>& f);
     void editMonitor(const std::function<void(Monitor&)>& f);
     void editPort(const std::function<void(PortData&)>& f);
+    /// A flux monitor's Kind (transmission, reflection, flux, mode) and a mode monitor's Modes.
+    void fluxKindFields(const Monitor& m);
     EditorDocument* doc_;
     QWidget* body_ = nullptr;
     QFormLayout* form_ = nullptr;

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -478,6 +479,43 @@ void LayerStackDock::refresh() {
         gds->setToolTip(L.gds_layer ? QString()
                                     : tr("No GDS layer: an export writes this layer on layer %1, datatype 0").arg(r + 1));
     }
+    // Rejected entries stay as typed, red, with their rule; each is checked again, as the
+    // edit that caused this refresh may have made it valid (z0 above z1, then a higher z1)
+    // or removed its layer. One made valid is applied after the refresh.
+    for (int r = 0; r < table_->rowCount(); ++r) {
+        for (int c : {ColZ0, ColZ1, ColAngle, ColGds}) {
+            cell(r, c)->setBackground(QBrush());
+            cell(r, c)->setIcon(QIcon());
+        }
+        for (int c : {ColAngle, ColGds}) cell(r, c)->setForeground(palette().text().color());
+        cell(r, ColAngle)->setToolTip(QString());
+    }
+    for (auto it = invalid_.begin(); it != invalid_.end();) {
+        std::array<double, 2> solidRange;
+        if (it->row >= int(p.layers.size()) || p.layers[size_t(it->row)].name != it->layer ||
+            ((it->column == ColZ0 || it->column == ColZ1) && solids_only(p.layers[size_t(it->row)], solidRange))) {
+            it = invalid_.erase(it);
+            continue;
+        }
+        it->rule = cellRule(it->row, it->column, it->text);
+        if (it->rule.isEmpty()) {
+            QMetaObject::invokeMethod(this, [this, r = it->row, c = it->column, t = it->text] {
+                if (r < table_->rowCount() && !updating_) {
+                    table_->item(r, c)->setText(t);  // cellEdited applies it
+                }
+            }, Qt::QueuedConnection);
+            it = invalid_.erase(it);
+            continue;
+        }
+        QTableWidgetItem* item = cell(it->row, it->column);
+        item->setText(it->text);
+        item->setBackground(QColor(0xff, 0xd9, 0xd9));
+        // the current layer's row is drawn selected, over the background: the icon shows there too
+        item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        item->setForeground(QColor(0x8a, 0, 0));
+        item->setToolTip(tr("Not applied: %1").arg(it->rule));
+        ++it;
+    }
     if (doc_->currentLayer() >= 0 && doc_->currentLayer() < table_->rowCount())
         table_->setCurrentCell(doc_->currentLayer(), std::max(0, table_->currentColumn()));
     note_->setText(p.domain.dimensions == 3
@@ -486,24 +524,68 @@ void LayerStackDock::refresh() {
     updating_ = false;
 }
 
+QString LayerStackDock::cellRule(int row, int column, const QString& text) const {
+    const Project& p = doc_->project();
+    if (column == ColGds) {
+        bool good = false;
+        parseGds(text, &good);
+        return good ? QString() : tr("must be a GDS layer/datatype such as 1/0 (numbers 0 to 65535), or empty");
+    }
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    if (!ok || !std::isfinite(v)) return tr("must be a number");
+    const auto z = layer_z_range(p, p.layers[size_t(row)]);
+    if (column == ColZ0 && !(v < z[1])) return tr("must be less than z1 (%1 µm)").arg(z[1], 0, 'g', 6);
+    if (column == ColZ1 && !(v > z[0])) return tr("must be greater than z0 (%1 µm)").arg(z[0], 0, 'g', 6);
+    if (column == ColAngle && !(std::abs(v) < 90)) return tr("must be between -90 and 90 degrees (not included)");
+    return {};
+}
+
 void LayerStackDock::cellEdited(int row, int column) {
     if (updating_) return;
     const Project& p = doc_->project();
     if (row < 0 || row >= int(p.layers.size())) return;
-    bool ok = false;
-    const double v = table_->item(row, column)->text().toDouble(&ok);
+    const QString text = table_->item(row, column)->text();
+    invalid_.erase(std::remove_if(invalid_.begin(), invalid_.end(),
+                                  [&](const Invalid& i) { return i.row == row && i.column == column; }),
+                   invalid_.end());
+    const QString rule = cellRule(row, column, text);
+    if (!rule.isEmpty()) {
+        // marked red with the text typed (refresh shows it), not applied
+        invalid_.push_back({row, column, p.layers[size_t(row)].name, text, rule});
+        QMetaObject::invokeMethod(this, &LayerStackDock::refresh, Qt::QueuedConnection);
+        return;
+    }
+    const double v = text.toDouble();
     auto z = layer_z_range(p, p.layers[size_t(row)]);
     bool applied = false;
-    if (ok && column == ColZ0) applied = setLayerZ(row, v, z[1]);
-    else if (ok && column == ColZ1) applied = setLayerZ(row, z[0], v);
-    else if (ok && column == ColAngle) applied = setSidewallAngle(row, v);
+    if (column == ColZ0) applied = setLayerZ(row, v, z[1]);
+    else if (column == ColZ1) applied = setLayerZ(row, z[0], v);
+    else if (column == ColAngle) applied = setSidewallAngle(row, v);
     else if (column == ColGds) {
         bool good = false;
-        const auto gds = parseGds(table_->item(row, column)->text(), &good);
+        const auto gds = parseGds(text, &good);
         applied = good && (gds == p.layers[size_t(row)].gds_layer || setGdsLayer(row, gds));
         if (applied) QMetaObject::invokeMethod(this, &LayerStackDock::refresh, Qt::QueuedConnection);  // "1" -> "1/0"
     }
     if (!applied) QMetaObject::invokeMethod(this, &LayerStackDock::refresh, Qt::QueuedConnection);  // show the model again
+}
+
+QString LayerStackDock::invalidRule(int row, int column) const {
+    for (const Invalid& i : invalid_)
+        if (i.row == row && i.column == column) return i.rule;
+    return {};
+}
+
+QStringList LayerStackDock::problems() const {
+    QStringList out;
+    const Project& p = doc_->project();
+    const QStringList columns{tr("Layer"), tr("Material"), tr("z0"), tr("z1"), tr("Sidewall"), tr("GDS layer")};
+    for (const Invalid& i : invalid_)
+        if (i.row < int(p.layers.size()) && p.layers[size_t(i.row)].name == i.layer)
+            out << tr("Layer stack: layer \"%1\": %2: %3 (entered %4)")
+                       .arg(qs(i.layer), columns.value(i.column), i.rule, i.text);
+    return out;
 }
 
 }  // namespace golightly::editor

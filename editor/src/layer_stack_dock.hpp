@@ -105,15 +105,30 @@ public:
     /// xy domain, PML included, extruded over [z0, z1], of `materialId`; the format needs no
     /// extra member for it (a layer like any other). Returns its layer index.
     int addBackgroundLayer(const std::string& materialId, double z0, double z1);
+    /// Entries of the table that break a rule (z1 not above z0, a sidewall of 90 degrees or
+    /// more, not a number, a bad GDS layer): shown red with the rule as tool tip and the
+    /// text typed, not applied, as the Properties dock's; "<layer>: <column>: <rule>
+    /// (entered <text>)". Run refuses to start while there are any.
+    QStringList problems() const;
+    /// The rule that the entry in (row, column) breaks; empty when it was applied or none is marked.
+    QString invalidRule(int row, int column) const;
 
 private:
     void refresh();
     void cellEdited(int row, int column);
+    /// The rule that `text` in (row, column) breaks, empty when it is valid.
+    QString cellRule(int row, int column, const QString& text) const;
     EditorDocument* doc_;
     LayerStackDiagram* diagram_;
     QTableWidget* table_;
     QLabel* note_;
     bool updating_ = false;
+    struct Invalid {
+        int row = 0, column = 0;
+        std::string layer;  ///< the layer's name when entered: dropped when the row holds another one
+        QString text, rule;
+    };
+    std::vector<Invalid> invalid_;
 };
 
 }  // namespace golightly::editor

@@ -322,7 +322,9 @@ StepImportDialog::StepImportDialog(EditorDocument* doc, Prompts* prompts, QWidge
     table_->verticalHeader()->setVisible(false);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* it) {
-        if (!updating_ && it->column() == ColName) updateSections();
+        if (updating_ || it->column() != ColName) return;
+        if (it->row() >= 0 && it->row() < int(chosen_.size())) chosen_[size_t(it->row())] = 1;  // by hand: kept
+        updateSections();
     });
     leftLayout->addWidget(table_, 1);
     status_ = new QLabel(left);
@@ -436,6 +438,7 @@ void StepImportDialog::fillTable() {
     const Project& p = doc_->project();
     const int n = int(model_.solids.size());
     table_->setRowCount(n);
+    chosen_.assign(size_t(n), 0);
     QString defaultMaterial = newMaterialId_;
     for (const Material& m : p.materials)
         if (m.id != p.domain.background) {
@@ -591,10 +594,19 @@ void StepImportDialog::updateSections() {
     }
     const double sc = scale_->value();
     QStringList missing;
-    int included = 0, crossing = 0;
+    int included = 0, crossing = 0, leftOut = 0;
+    // 2D: a solid not ticked or unticked by hand is included exactly when the slice plane
+    // crosses it, so that the defaults import (a part whose pins end above the plane is
+    // not refused for them). 3D keeps every solid: it is placed whole, not cut.
+    const bool follow = doc_->project().domain.dimensions != 3 && error.isEmpty();
     updating_ = true;
     for (int k = 0; k < n; ++k) {
         const StepSolid& s = model_.solids[size_t(k)];
+        if (follow && k < int(chosen_.size()) && !chosen_[size_t(k)]) {
+            const bool cuts = !sections_[size_t(k)].isEmpty();
+            table_->item(k, ColName)->setCheckState(cuts ? Qt::Checked : Qt::Unchecked);
+            leftOut += !cuts;
+        }
         table_->item(k, ColBounds)
             ->setText(QStringLiteral("%1 x %2 x %3")
                           .arg(fmt_um(sc * (s.bbox_max[0] - s.bbox_min[0])), fmt_um(sc * (s.bbox_max[1] - s.bbox_min[1])),
@@ -616,11 +628,19 @@ void StepImportDialog::updateSections() {
     updating_ = false;
     QString text;
     if (!error.isEmpty()) text = tr("Cannot cut the solids: %1").arg(error);
+    else if (included == 0 && leftOut > 0)
+        text = tr("No solid crosses the slice plane z = %1 µm. Move the part (translation z) or change the slice plane.")
+                   .arg(fmt_um(z));
     else if (included == 0) text = tr("No solid is included.");
     else if (!missing.isEmpty())
         text = tr("%n chosen solid(s) do not cross the slice plane z = %1 µm: %2. Move the part (translation z), "
                   "change the slice plane or leave them out.", "", int(missing.size()))
                    .arg(fmt_um(z), missing.join(QStringLiteral(", ")));
+    else if (leftOut > 0)
+        text = tr("%n solid(s) cross the slice plane z = %1 µm; %2 that miss it are left out (tick one to include it).",
+                  "", crossing)
+                   .arg(fmt_um(z))
+                   .arg(leftOut);
     else
         text = tr("%n solid(s) cross the slice plane z = %1 µm.", "", crossing).arg(fmt_um(z));
     status_->setText(text);
@@ -674,8 +694,43 @@ bool StepImportDialog::importIntoDocument() {
             }
         }
     }
+    // 2D: a ticked solid that the slice plane misses would give the layer no geometry;
+    // refuse in words and µm (the solver's own message names JSON keys)
+    if (doc_->project().domain.dimensions != 3) {
+        if (sectionTimer_->isActive()) updateSections();
+        QStringList missing;
+        for (int k = 0; k < n; ++k)
+            if (solidIncluded(k) && k < int(sections_.size()) && sections_[size_t(k)].isEmpty()) {
+                const StepSolid& s = model_.solids[size_t(k)];
+                const StepPlacement pl = placement();
+                // its z range where the part is not rotated (else the table's size tells)
+                if (pl.rotate_deg == std::array<double, 3>{0, 0, 0})
+                    missing << tr("%1 (z %2 to %3 µm)")
+                                   .arg(qs(s.name), fmt_um(pl.scale * s.bbox_min[2] + pl.translate[2]),
+                                        fmt_um(pl.scale * s.bbox_max[2] + pl.translate[2]));
+                else
+                    missing << qs(s.name);
+            }
+        if (!missing.isEmpty()) {
+            if (prompts_)
+                prompts_->error(title, tr("Cannot import %1: %n ticked solid(s) do not cross the slice plane at z = %2 µm: "
+                                          "%3.\n\nMove the part up or down (Translation z), change the slice plane, or "
+                                          "untick those solids.", "", int(missing.size()))
+                                           .arg(file, fmt_um(sliceZ()), missing.join(QStringLiteral(", "))));
+            return false;
+        }
+    }
     if (layerOrder.empty()) {
-        if (prompts_) prompts_->error(title, tr("Cannot import %1: no solid is included.").arg(file));
+        if (prompts_) {
+            int miss = 0;
+            for (int k = 0; k < n && k < int(sections_.size()); ++k) miss += sections_[size_t(k)].isEmpty();
+            if (doc_->project().domain.dimensions != 3 && miss == n)
+                prompts_->error(title, tr("Cannot import %1: no solid is ticked; none of them cross the slice plane at "
+                                          "z = %2 µm. Move the part up or down (Translation z) or change the slice plane.")
+                                           .arg(file, fmt_um(sliceZ())));
+            else
+                prompts_->error(title, tr("Cannot import %1: no solid is included.").arg(file));
+        }
         return false;
     }
     const Shape base = baseShape();

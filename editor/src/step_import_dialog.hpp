@@ -118,6 +118,9 @@ public:
     QDoubleSpinBox* rotateSpin(int axis) const { return rotate_[size_t(axis)]; }
     void setPlacement(const StepPlacement& p);
     StepPlacement placement() const;
+    /// Ticks or unticks a solid (as a click on its box does): a choice made by hand, which
+    /// the slice plane no longer changes. Until then (2D projects) a solid is ticked
+    /// exactly when the slice plane crosses it, following the placement and the plane.
     void setSolidIncluded(int solid, bool on);
     bool solidIncluded(int solid) const;
     /// Target layer by name: an existing layer's name, or a new layer's.
@@ -137,8 +140,8 @@ public:
     QString statusText() const;
 
     /// Adds the chosen solids to the document: ONE undo step; false (message to the
-    /// prompts, project unchanged) when nothing is loaded, no solid is included, a chosen
-    /// solid does not cross the slice plane, or the choices conflict.
+    /// prompts in words and µm, project unchanged) when nothing is loaded, no solid is
+    /// included, a chosen solid does not cross the slice plane (2D), or the choices conflict.
     bool importIntoDocument();
     /// Cuts the included solids now with the current placement (normally 250 ms after a
     /// change) and refreshes areas, status and preview.
@@ -166,6 +169,8 @@ private:
     QString newLayer_, newMaterialId_;
     std::vector<double> areas_;
     std::vector<QPainterPath> sections_;
+    /// Solids ticked or unticked by hand (else their tick follows the slice plane).
+    std::vector<char> chosen_;
     double loadSeconds_ = 0;
     QElapsedTimer loadTimer_;
     // widgets

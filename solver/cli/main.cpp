@@ -46,6 +46,7 @@
 #include "golightly/project.hpp"
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
+#include "golightly/step_import.hpp"
 #include "golightly/version_info.hpp"
 #include "cmd_sweep.hpp"
 #ifdef GOLIGHTLY_HAVE_MPI
@@ -162,6 +163,27 @@ int report_project_error(const ProjectError& e) {
 /// A message for stderr, at most limits::kMaxMessageChars (never a whole payload).
 std::string capped(const std::string& s) { return limits::cap_text(s, limits::kMaxMessageChars); }
 
+/// The embedded STEP files of the layers, decoded and translated once before compiling:
+/// bad base64, a truncated or unparsable file, a translator that crashes are faults of
+/// the project (exit 2, naming the file and `layers[i].shapes[k].data`), not run failures.
+/// Only some compile paths (2D sections) named the shape; the 3D ones let the reader's
+/// error through as a run failure (exit 3). The translation is cached: compile reuses it.
+void check_embedded_step(const Project& project, const std::string& label) {
+    for (std::size_t l = 0; l < project.layers.size(); ++l)
+        for (std::size_t k = 0; k < project.layers[l].shapes.size(); ++k) {
+            const Shape& s = project.layers[l].shapes[k];
+            if (s.type != ShapeType::Step || !step_import_available()) continue;
+            try {
+                (void)step_shape_model(s);
+            } catch (const std::bad_alloc&) {
+                throw;
+            } catch (const std::exception& e) {
+                throw ProjectError(label, "layers[" + std::to_string(l) + "].shapes[" + std::to_string(k) + "].data",
+                                   capped(e.what()));
+            }
+        }
+}
+
 std::optional<Precision> parse_precision(const std::string& s) {
     if (s == "float32") return Precision::Float32;
     if (s == "float64") return Precision::Float64;
@@ -191,6 +213,7 @@ int cmd_run(const RunArgs& a) {
         if (a.backend == "cuda") as_run.run.backend = BackendChoice::Cuda;
         check_runnable(as_run, label);  // ProjectError -> 2
     }
+    check_embedded_step(project, label);  // ProjectError -> 2
 
     fs::path out = a.out.empty() ? file.parent_path() / (file.stem().string() + "_results") : fs::path(a.out);
     RunOptions opts;
@@ -307,6 +330,7 @@ int cmd_run(const RunArgs& a) {
 int cmd_check(const std::string& project_path, bool json, const std::vector<std::string>& params) {
     const Project project = load_project_with(fs::path(project_path), parse_parameter_assignments(params));
     check_runnable(project, project_path);
+    check_embedded_step(project, project_path);
     const CompiledProject c = compile_project(project, project_path);
     // `run` also compiles the normalization run (the reference layers, reference-only ones
     // included): check covers every layer that run compiles.

@@ -303,11 +303,17 @@ private Q_SLOTS:
         QCOMPARE((*doc.project().layers[1].z)[1], 0.9);
         QVERIFY(undoRedoRoundTrip(doc, [&] { t->item(1, editor::LayerStackDock::ColAngle)->setText(QStringLiteral("5")); }));
         QCOMPARE(doc.project().layers[1].sidewall_angle_deg, 5.0);
-        // a z1 below z0 is refused: no undo step, the table shows the model again
+        // a z1 below z0 is refused: no undo step; the entry stays as typed, marked with its
+        // rule (issue 55), until a valid one replaces it
         const int steps = doc.undoStack()->count();
         t->item(1, editor::LayerStackDock::ColZ1)->setText(QStringLiteral("0.1"));
         QCOMPARE(doc.undoStack()->count(), steps);
-        QTRY_COMPARE(t->item(1, editor::LayerStackDock::ColZ1)->text(), QStringLiteral("0.9"));
+        QApplication::processEvents();
+        QCOMPARE(t->item(1, editor::LayerStackDock::ColZ1)->text(), QStringLiteral("0.1"));
+        QVERIFY(ls->invalidRule(1, editor::LayerStackDock::ColZ1).contains(QStringLiteral("greater than z0")));
+        t->item(1, editor::LayerStackDock::ColZ1)->setText(QStringLiteral("0.9"));
+        QVERIFY(ls->problems().isEmpty());
+        QCOMPARE((*doc.project().layers[1].z)[1], 0.9);
         QVERIFY(undoRedoRoundTrip(doc, [&] { ls->setLayerMaterial(1, "sio2"); }));
         QCOMPARE(doc.project().layers[1].material, std::string("sio2"));
         QVERIFY(undoRedoRoundTrip(doc, [&] { ls->addBackgroundLayer("sio2", 0.0, 0.4); }));

@@ -296,12 +296,16 @@ private Q_SLOTS:
         QVERIFY(undoRedoRoundTrip(doc, [&] { t->item(1, LS::ColGds)->setText(QStringLiteral("12")); }));  // datatype 0
         QVERIFY(doc.project().layers[1].gds_layer == (std::array<int, 2>{12, 0}));
         QTRY_COMPARE(t->item(1, LS::ColGds)->text(), QStringLiteral("12/0"));
-        // refused: no undo step, the table shows the model again
+        // refused: no undo step, the layer keeps its GDS layer; the entry stays as typed,
+        // marked with its rule (issue 55)
         const int steps = doc.undoStack()->count();
         for (const char* bad : {"70000/0", "a/b", "1/2/3", "-1"}) {
             t->item(1, LS::ColGds)->setText(QString::fromLatin1(bad));
             QCOMPARE(doc.undoStack()->count(), steps);
-            QTRY_COMPARE(t->item(1, LS::ColGds)->text(), QStringLiteral("12/0"));
+            QApplication::processEvents();
+            QCOMPARE(t->item(1, LS::ColGds)->text(), QString::fromLatin1(bad));
+            QVERIFY(!w.layerStackDock()->invalidRule(1, LS::ColGds).isEmpty());
+            QVERIFY(doc.project().layers[1].gds_layer == (std::array<int, 2>{12, 0}));
         }
         // cleared: no gds_layer
         QVERIFY(undoRedoRoundTrip(doc, [&] { t->item(1, LS::ColGds)->setText(QString()); }));

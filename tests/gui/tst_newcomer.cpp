@@ -569,15 +569,18 @@ private Q_SLOTS:
         w.materialsDock()->table()->setFocus();
         QTest::keyClick(w.materialsDock()->table(), Qt::Key_E);
         QVERIFY(w.action(QStringLiteral("tool.ellipse"))->isChecked());
-        // in a number field a letter cannot be typed: it is the tool key (it used to vanish)
+        // a letter typed into a number field is not a tool key (issue 55: "d" in an
+        // expression switched tools); the status bar says where the tool keys work
+        w.action(QStringLiteral("tool.path"))->trigger();
         w.runSetupDock()->raise();
         QDoubleSpinBox* cell = w.runSetupDock()->cellSize();
         cell->setFocus();
         QVERIFY(cell->hasFocus());
         const QString cellText = cell->text();
-        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_E);
         QVERIFY(w.action(QStringLiteral("tool.path"))->isChecked());
         QCOMPARE(cell->text(), cellText);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Esc")), qPrintable(w.statusBar()->currentMessage()));
         // digits still go into the number field, and a text field still takes letters
         auto* text = new QLineEdit;
         w.statusBar()->addWidget(text);

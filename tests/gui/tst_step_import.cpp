@@ -433,12 +433,13 @@ private Q_SLOTS:
         pl.translate[2] = w.document()->project().domain.slice_z - pl.scale * -0.6;
         dlg->setPlacement(pl);
         dlg->updateSections();
+        // the solids that miss the plane are unticked by default
         for (int k = 1; k < int(m.solids.size()); ++k)
             if (dlg->sectionAreas()[size_t(k)] > 0) {
                 dlg->setSolidLayer(k, QStringLiteral("pads"));
                 dlg->setSolidMaterial(k, QStringLiteral("si"));
             } else {
-                dlg->setSolidIncluded(k, false);
+                QVERIFY(!dlg->solidIncluded(k));
             }
         dlg->setSolidMaterial(0, dlg->newMaterialId());
         dlg->updateSections();

@@ -171,6 +171,36 @@ TEST_CASE("cli: every invalid project exits 2 naming the file and the JSON path"
     CHECK_FALSE(fs::exists(fs::temp_directory_path() / "golightly_cli_never"));
 }
 
+TEST_CASE("cli: broken embedded STEP data and absurd values exit 2 naming the file and the field", "[cli]") {
+    // tests/data/invalid_check: projects that parse but fail on their way to a run (the 3D
+    // compile reads the STEP data; the 2D mode monitor solves its slab modes). A fuzz
+    // campaign found each of them exiting 3, a run failure, instead.
+    const fs::path dir = fs::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "invalid_check";
+    std::istringstream lines(read_file(dir / "EXPECTED.tsv"));
+    std::string line;
+    int checked = 0;
+    while (std::getline(lines, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const auto cols = split(line, '\t');
+        REQUIRE(cols.size() >= 2);
+        const fs::path file = dir / cols[0];
+        for (const char* cmd : {"check", "run"}) {
+            std::string args = std::string(cmd) + " " + shell_quote(file.string());
+            if (std::string(cmd) == "run")
+                args += " --out " + shell_quote((fs::temp_directory_path() / "golightly_cli_never").string());
+            const CliResult r = run_cli(args);
+            INFO(cmd << " " << cols[0] << " -> exit " << r.exit_code << ", stderr: " << r.err);
+            if (cols[0].rfind("step_", 0) == 0 && r.err.find("no STEP support") != std::string::npos) continue;
+            CHECK(r.exit_code == 2);
+            CHECK(r.err.find(cols[0]) != std::string::npos);
+            CHECK(r.err.find(cols[1]) != std::string::npos);
+        }
+        ++checked;
+    }
+    CHECK(checked >= 5);
+    CHECK_FALSE(fs::exists(fs::temp_directory_path() / "golightly_cli_never"));
+}
+
 TEST_CASE("cli: check --json prints the object of cli.md", "[cli]") {
     const fs::path dir = scratch_dir("check");
     const fs::path project = write_small_project(dir);

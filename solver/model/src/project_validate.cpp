@@ -236,6 +236,11 @@ private:
             if (m.id.empty()) fail(path + ".id", "must not be empty");
             if (!ids.insert(m.id).second) fail(path + ".id", "duplicate material id " + quoted(m.id));
             positive(m.epsilon_inf, path + ".epsilon_inf");
+            // n = 1000, far above any optical material; beyond it the mode solvers' eigenvalue
+            // iterations fail (seen at 9e18): docs/spec/project-format.md "Limits"
+            constexpr double kMaxEpsilonInf = 1e6;
+            if (!(m.epsilon_inf <= kMaxEpsilonInf))
+                fail(path + ".epsilon_inf", "must be at most " + fmt(kMaxEpsilonInf) + " (found " + fmt(m.epsilon_inf) + ")");
             if (m.mu_r != 1.0)
                 fail(path + ".mu_r", "magnetic materials are not supported yet (mu_r must be 1, found " +
                                          fmt(m.mu_r) + ")");

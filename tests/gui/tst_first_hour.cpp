@@ -1,0 +1,322 @@
+// Issue 55 ("The first hour"): what a new user met in the Properties dock, the layer stack
+// and the STEP import, one test per item:
+// 6  typing into a Properties field never triggers a tool shortcut;
+// 7  zero-width or inverted boxes and a layer's z1 below z0 are marked, as a width of 0 is;
+// 15 a mode monitor shows its kind and keeps it when the Kind field is touched;
+// 9  STEP import leaves the solids that miss the slice plane unticked, and says so in words.
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include "docks.hpp"
+#include "editor_document.hpp"
+#include "golightly/step_import.hpp"
+#include "gui_test_util.hpp"
+#include "layer_stack_dock.hpp"
+#include "main_window.hpp"
+#include "step_import_dialog.hpp"
+
+using namespace golightly;
+using namespace golightly::editor;
+using golightly::test::StubPrompts;
+
+namespace {
+
+/// With GOLIGHTLY_TEST_SHOTS=DIR set, saves a picture for checking by eye.
+void shot(const QString& name, QWidget* w) {
+    const QString dir = qEnvironmentVariable("GOLIGHTLY_TEST_SHOTS");
+    if (!dir.isEmpty()) w->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+QComboBox* combo(PropertiesDock* d, const QString& label) { return qobject_cast<QComboBox*>(d->field(label)); }
+
+}  // namespace
+
+class TestFirstHour : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    StubPrompts prompts_;
+
+    app::MainWindowOptions options(Prompts* prompts = nullptr) {
+        app::MainWindowOptions o;
+        o.settingsOrganization = QStringLiteral("GoLightlyTest-firsthour-%1").arg(QCoreApplication::applicationPid());
+        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
+        o.prompts = prompts ? prompts : &prompts_;
+        return o;
+    }
+    /// A rectangle (1, 1)..(3, 2) on layer 0, selected, with the Properties dock built.
+    static void selectRectangle(app::MainWindow& w) {
+        EditorDocument* doc = w.document();
+        Shape r;
+        r.type = ShapeType::Rectangle;
+        r.min = {1, 1};
+        r.max = {3, 2};
+        doc->addShape(0, r, QStringLiteral("rectangle"));
+        doc->setSelection({ItemRef::Kind::Shape, 0, int(doc->project().layers[0].shapes.size()) - 1});
+        w.propertiesDock()->rebuild();
+    }
+    static const Shape& selectedShape(app::MainWindow& w) {
+        const ItemRef s = w.document()->selection();
+        return w.document()->project().layers[size_t(s.layer)].shapes[size_t(s.index)];
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+    }
+
+    // ---- 6: "d" typed into an expression in a Properties field switched to the DFT field tool
+    void typingInPropertiesKeepsTheTool() {
+        app::MainWindow w(options());
+        w.resize(1200, 800);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        selectRectangle(w);
+        w.action(QStringLiteral("tool.select"))->trigger();
+        QVERIFY(w.action(QStringLiteral("tool.select"))->isChecked());
+        auto* spin = qobject_cast<QDoubleSpinBox*>(w.propertiesDock()->field(QStringLiteral("Max x")));
+        QVERIFY(spin);
+        QLineEdit* edit = spin->findChild<QLineEdit*>();
+        QVERIFY(edit);
+        spin->setFocus();
+        edit->selectAll();
+        // letters that are tool keys (D: DFT field, R: rectangle, E: ellipse, W: path, P: polygon)
+        QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("2dwerp"));
+        for (const char* tool : {"tool.dftField", "tool.rectangle", "tool.ellipse", "tool.path", "tool.polygon"})
+            QVERIFY2(!w.action(QString::fromLatin1(tool))->isChecked(), tool);
+        QVERIFY(w.action(QStringLiteral("tool.select"))->isChecked());
+        QVERIFY(spin->hasFocus());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("canvas")), qPrintable(w.statusBar()->currentMessage()));
+        // a text field of the dock takes every letter
+        Monitor m;
+        m.name = "probe";
+        m.type = MonitorType::Time;
+        m.at = Vec2{2, 2};
+        w.document()->editProject(QStringLiteral("add monitor"), [&](Project& p) { p.monitors.push_back(m); });
+        w.document()->setSelection({ItemRef::Kind::Monitor, -1, int(w.document()->project().monitors.size()) - 1});
+        w.propertiesDock()->rebuild();
+        auto* name = qobject_cast<QLineEdit*>(w.propertiesDock()->field(QStringLiteral("Name")));
+        QVERIFY(name);
+        name->setFocus();
+        name->selectAll();
+        QTest::keyClicks(name, QStringLiteral("dft probe"));
+        QCOMPARE(name->text(), QStringLiteral("dft probe"));
+        QVERIFY(!w.action(QStringLiteral("tool.dftField"))->isChecked());
+        QVERIFY(w.action(QStringLiteral("tool.select"))->isChecked());
+    }
+
+    // ---- 7: inverted or zero-width boxes are marked like a width of 0, and not applied
+    void invalidBoxesAreMarked() {
+        StubPrompts prompts;
+        app::MainWindow w(options(&prompts));
+        w.resize(1300, 800);
+        w.show();
+        selectRectangle(w);
+        PropertiesDock* props = w.propertiesDock();
+        EditorDocument* doc = w.document();
+        const int undo = doc->undoStack()->count();
+        // zero width (max x = min x) and inverted (min y above max y)
+        QString rule = props->enterValue(QStringLiteral("Max x"), 1.0);
+        QVERIFY2(rule.contains(QStringLiteral("greater than min x")), qPrintable(rule));
+        rule = props->enterValue(QStringLiteral("Min y"), 5.0);
+        QVERIFY2(rule.contains(QStringLiteral("less than max y")), qPrintable(rule));
+        for (const char* label : {"Max x", "Min y"}) {
+            QWidget* f = props->field(QString::fromLatin1(label));
+            QVERIFY2(f->property("invalid").toBool(), label);
+            QVERIFY(f->toolTip().startsWith(QStringLiteral("Not applied")));
+        }
+        QCOMPARE(selectedShape(w).max.x, 3.0);
+        QCOMPARE(selectedShape(w).min.y, 1.0);
+        QCOMPARE(doc->undoStack()->count(), undo);
+        QCOMPARE(props->problems().size(), 2);
+        QTest::qWait(100);
+        shot(QStringLiteral("invalid-rectangle"), &w);
+        QVERIFY(!w.startRun());
+        QVERIFY2(prompts.errors.last().contains(QStringLiteral("Max x: must be greater than min x (1)")),
+                 qPrintable(prompts.errors.last()));
+        // a larger max y makes the min y typed before valid: it is applied then (one step)
+        QVERIFY(props->enterValue(QStringLiteral("Max y"), 6.0).isEmpty());
+        QTRY_COMPARE(selectedShape(w).min.y, 5.0);
+        QCOMPARE(selectedShape(w).max.y, 6.0);
+        QTRY_VERIFY(!props->field(QStringLiteral("Min y"))->property("invalid").toBool());
+        QCOMPARE(props->problems().size(), 1);  // max x still
+        QVERIFY(props->enterValue(QStringLiteral("Max x"), 4.0).isEmpty());
+        QVERIFY(props->problems().isEmpty());
+        QCOMPARE(selectedShape(w).max.x, 4.0);
+        doc->undoStack()->undo();
+        QCOMPARE(selectedShape(w).max.x, 3.0);
+    }
+
+    // ---- 7: a layer's z1 below z0 in the layer stack is marked, not silently reverted
+    void invalidLayerRangeIsMarked() {
+        EditorDocument doc;
+        doc.editLayer(0, QStringLiteral("z"), [](Layer& l) { l.z = std::array<double, 2>{0.0, 0.5}; });
+        LayerStackDock dock(&doc);
+        dock.resize(700, 500);
+        dock.show();
+        QTableWidget* t = dock.table();
+        const int undo = doc.undoStack()->count();
+        t->item(0, LayerStackDock::ColZ1)->setText(QStringLiteral("-0.25"));
+        QApplication::processEvents();
+        QApplication::processEvents();
+        QCOMPARE(t->item(0, LayerStackDock::ColZ1)->text(), QStringLiteral("-0.25"));  // kept as typed
+        const QString rule = dock.invalidRule(0, LayerStackDock::ColZ1);
+        QVERIFY2(rule.contains(QStringLiteral("greater than z0 (0 µm)")), qPrintable(rule));
+        QVERIFY(t->item(0, LayerStackDock::ColZ1)->toolTip().contains(rule));
+        QCOMPARE(t->item(0, LayerStackDock::ColZ1)->background().color(), QColor(0xff, 0xd9, 0xd9));
+        QVERIFY(doc.project().layers[0].z == (std::array<double, 2>{0.0, 0.5}));
+        QCOMPARE(doc.undoStack()->count(), undo);
+        QCOMPARE(dock.problems().size(), 1);
+        QVERIFY2(dock.problems().front().contains(QStringLiteral("z1: must be greater than z0")), qPrintable(dock.problems().front()));
+        // a sidewall of 90 degrees and a GDS layer that is not one are marked too
+        t->item(0, LayerStackDock::ColAngle)->setText(QStringLiteral("90"));
+        t->item(0, LayerStackDock::ColGds)->setText(QStringLiteral("1/x"));
+        QApplication::processEvents();
+        QVERIFY(!dock.invalidRule(0, LayerStackDock::ColAngle).isEmpty());
+        QVERIFY(!dock.invalidRule(0, LayerStackDock::ColGds).isEmpty());
+        QCOMPARE(dock.problems().size(), 3);
+        shot(QStringLiteral("invalid-layer-z"), &dock);
+        // a lower z0 makes the typed z1 valid: applied
+        t->item(0, LayerStackDock::ColZ0)->setText(QStringLiteral("-1"));
+        QTRY_VERIFY(doc.project().layers[0].z == (std::array<double, 2>{-1.0, -0.25}));
+        QVERIFY(dock.invalidRule(0, LayerStackDock::ColZ1).isEmpty());
+        QCOMPARE(dock.problems().size(), 2);
+        // a valid entry clears its mark
+        t->item(0, LayerStackDock::ColAngle)->setText(QStringLiteral("10"));
+        t->item(0, LayerStackDock::ColGds)->setText(QStringLiteral("2/0"));
+        QApplication::processEvents();
+        QVERIFY(dock.problems().isEmpty());
+        QCOMPARE(doc.project().layers[0].sidewall_angle_deg, 10.0);
+    }
+
+    // ---- 15: a mode monitor is shown as one, and touching Kind keeps its kind and modes
+    void modeMonitorKeepsItsKind() {
+        app::MainWindow w(options());
+        w.show();
+        EditorDocument* doc = w.document();
+        Monitor m;
+        m.name = "modes";
+        m.type = MonitorType::Flux;
+        m.from = {2, 1};
+        m.to = {2, 3};
+        m.direction = "+x";
+        m.kind = "mode";
+        m.extra["modes"] = std::vector<int>{0, 1};
+        doc->editProject(QStringLiteral("add monitor"), [&](Project& p) { p.monitors.push_back(m); });
+        const int index = int(doc->project().monitors.size()) - 1;
+        doc->setSelection({ItemRef::Kind::Monitor, -1, index});
+        w.resize(1300, 800);
+        QTest::qWait(100);
+        w.propertiesDock()->rebuild();
+        shot(QStringLiteral("mode-monitor-properties"), &w);
+        QComboBox* kind = combo(w.propertiesDock(), QStringLiteral("Kind"));
+        QVERIFY(kind);
+        QVERIFY2(kind->currentText().startsWith(QStringLiteral("mode")), qPrintable(kind->currentText()));
+        auto* modes = qobject_cast<QLineEdit*>(w.propertiesDock()->field(QStringLiteral("Modes")));
+        QVERIFY(modes);
+        QCOMPARE(modes->text(), QStringLiteral("0, 1"));
+        // touching the field (choosing what it shows) changes nothing
+        kind = combo(w.propertiesDock(), QStringLiteral("Kind"));  // the dock may have been rebuilt
+        Q_EMIT kind->activated(kind->currentIndex());
+        QApplication::processEvents();
+        QCOMPARE(doc->project().monitors[size_t(index)].kind, std::string("mode"));
+        QVERIFY(doc->project().monitors[size_t(index)].extra.at("modes") == Json(std::vector<int>{0, 1}));
+        // the mode indices are edited in their field (one undo step)
+        w.propertiesDock()->rebuild();
+        modes = qobject_cast<QLineEdit*>(w.propertiesDock()->field(QStringLiteral("Modes")));
+        QVERIFY(modes);
+        QVERIFY(golightly::test::undoRedoRoundTrip(*doc, [&] {
+            modes->setText(QStringLiteral("0, 2"));
+            Q_EMIT modes->editingFinished();
+        }));
+        QVERIFY(doc->project().monitors[size_t(index)].extra.at("modes") == Json(std::vector<int>{0, 2}));
+        // another kind is one undo step; undo brings the mode monitor back whole
+        w.propertiesDock()->rebuild();
+        kind = combo(w.propertiesDock(), QStringLiteral("Kind"));
+        const Monitor before = doc->project().monitors[size_t(index)];
+        kind = combo(w.propertiesDock(), QStringLiteral("Kind"));
+        Q_EMIT kind->activated(kind->findText(QStringLiteral("transmission")));
+        QCOMPARE(doc->project().monitors[size_t(index)].kind, std::string("transmission"));
+        QVERIFY(!doc->project().monitors[size_t(index)].extra.contains("modes"));
+        doc->undoStack()->undo();
+        QVERIFY(doc->project().monitors[size_t(index)] == before);
+        // a 3D flux plane of kind mode, too
+        doc->editProject(QStringLiteral("plane"), [&](Project& p) {
+            Monitor& x = p.monitors[size_t(index)];
+            x.center = {2, 2, 0.5};
+            x.size = {0, 2, 1};
+        });
+        w.propertiesDock()->rebuild();
+        kind = combo(w.propertiesDock(), QStringLiteral("Kind"));
+        QVERIFY2(kind->currentText().startsWith(QStringLiteral("mode")), qPrintable(kind->currentText()));
+    }
+
+    // ---- 9: solids that miss the slice plane start unticked; a refusal is in words and µm
+    void stepImportUnticksSolidsOffThePlane() {
+        if (!step_import_available()) QSKIP("this build has no STEP support (no OCCT)");
+        EditorDocument doc;
+        StubPrompts prompts;
+        StepImportDialog dlg(&doc, &prompts);
+        dlg.loadFile(QStringLiteral(GOLIGHTLY_SOURCE_DIR "/fuzz/corpus/step/Crystal_SMD_4P_2520.step"));
+        QVERIFY(dlg.waitForLoaded(120000));
+        const int n = int(dlg.model().solids.size());
+        QVERIFY(n >= 3);
+        // the slice plane at file z = -0.6 mm: the body and two of the pads (the others miss it)
+        StepPlacement pl = default_step_placement(dlg.model(), doc.project(), 1.0);
+        pl.translate[2] = doc.project().domain.slice_z + 0.6;
+        dlg.setPlacement(pl);
+        dlg.updateSections();
+        int crossing = 0;
+        for (int k = 0; k < n; ++k) {
+            const bool cuts = dlg.sectionAreas()[size_t(k)] > 0;
+            crossing += cuts;
+            QCOMPARE(dlg.solidIncluded(k), cuts);
+        }
+        QVERIFY(crossing >= 1 && crossing < n);
+        QVERIFY2(dlg.statusText().contains(QStringLiteral("left out")), qPrintable(dlg.statusText()));
+        dlg.resize(1150, 560);
+        dlg.show();
+        QTest::qWait(100);
+        shot(QStringLiteral("step-import-defaults"), &dlg);
+        // a solid ticked by hand stays ticked; the refusal names it in words and µm
+        int miss = 0;
+        while (dlg.sectionAreas()[size_t(miss)] > 0) ++miss;
+        dlg.setSolidIncluded(miss, true);
+        dlg.updateSections();
+        QVERIFY(dlg.solidIncluded(miss));
+        QVERIFY(!dlg.importIntoDocument());
+        QCOMPARE(prompts.errors.size(), 1);
+        const QString e = prompts.errors.front();
+        QVERIFY2(e.contains(QStringLiteral("do not cross the slice plane at z = 0 µm")) ||
+                     e.contains(QStringLiteral("does not cross the slice plane at z = 0 µm")),
+                 qPrintable(e));
+        QVERIFY2(e.contains(QString::fromStdString(dlg.model().solids[size_t(miss)].name)), qPrintable(e));
+        QVERIFY2(e.contains(QStringLiteral("Translation z")), qPrintable(e));
+        for (const char* key : {" um", "slice_z", "translate z", "domain."})
+            QVERIFY2(!e.contains(QString::fromLatin1(key)), qPrintable(e));
+        // untick it again: the defaults import
+        dlg.setSolidIncluded(miss, false);
+        QVERIFY(dlg.importIntoDocument());
+        QCOMPARE(prompts.errors.size(), 1);
+        // the plane moved: solids not chosen by hand follow it, the hand-picked one stays
+        pl.translate[2] += 1e6;
+        dlg.setPlacement(pl);
+        dlg.updateSections();
+        for (int k = 0; k < n; ++k)
+            if (k != miss) QVERIFY(!dlg.solidIncluded(k));
+        QVERIFY2(dlg.statusText().contains(QStringLiteral("No solid crosses")), qPrintable(dlg.statusText()));
+    }
+};
+
+QTEST_MAIN(TestFirstHour)
+#include "tst_first_hour.moc"
