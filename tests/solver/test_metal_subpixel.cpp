@@ -224,6 +224,11 @@ CylinderRun run_gold_cylinder(Polarization pol, double dx, double a, SubpixelMet
     const double tf = a + 0.02, sc = a + 0.04, ab = a + 0.01;
     p.sources.push_back(tfsf("pw", {c - tf, c - tf, 0}, {c + tf, c + tf, 0}, "+x",
                              pol == Polarization::TMz ? Component::Ez : Component::Ey, pulse_for(wl_min, wl_max)));
+    // A sine carrier: no DC part. In TMz a metal wire carries the DC part of a cosine
+    // pulse as a current along the wire that dies away over hundreds of fs (the 2D wire's
+    // inductance grows with ln(ct/a)); a window cut before that leaks the tail into the
+    // band (sca -3.5 %, abs +40 % at 150 fs, not shrinking with the cell size).
+    p.sources.back().phase_deg = 90;
     auto box = [&](const std::string& name, double h, const std::string& kind) {
         Monitor m;
         m.name = name;
@@ -241,10 +246,11 @@ CylinderRun run_gold_cylinder(Polarization pol, double dx, double a, SubpixelMet
     p.run.spectrum.wavelength_min = wl_min;
     p.run.spectrum.wavelength_max = wl_max;
     p.run.spectrum.points = points;
-    p.run.stop.decay_db = 60;
-    p.run.stop.max_time_fs = 150;
+    p.run.stop.decay_db = 100;
+    p.run.stop.max_time_fs = 1000;
     const RunResult r = run_project(p, "gold_cylinder.glproj");
     REQUIRE(r.spectra.size() == 2);
+    CHECK(r.stop_reason == StopReason::Decay);  // not cut off by the time limit
     CylinderRun out;
     for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
         const double wl = units::hz_to_wavelength_um(r.frequency_hz[f]);
@@ -340,4 +346,56 @@ TEST_CASE("2D gold cylinder (B-CALM gold, r = 40 nm) in TEz vs the cylinder seri
     CHECK(c25.worst_abs < s25.worst_abs + 0.01);
     CHECK(c25.worst_sca < s25.worst_sca + 0.01);
     CHECK(f25.worst_abs > 3 * c25.worst_abs);
+}
+
+TEST_CASE("2D gold cylinder (B-CALM gold, r = 40 nm) in TMz vs the cylinder series: Ez is tangential to the "
+          "whole surface, so the default averages the poles, second order, and beats staircasing",
+          "[subpixel_metal][mie2d][dispersive][physics]") {
+    // Ez parallel to every interface sees the arithmetic mean of eps exactly (the fill
+    // fraction of the poles): the error is the second-order error of the averaged medium,
+    // far below the staircase's first-order one (the surface displaced by up to dx/2).
+    // Bounds: 1 % for both cross-sections at 2.5 nm (16 cells per radius), a fifth of the
+    // issue's 5 % at that cell size; staircasing must be the worse of the two.
+    const double a = 0.04, dx = 0.0025, ox = 0.37 * dx, oy = -0.21 * dx;
+    const CylinderRun t = run_gold_cylinder(Polarization::TMz, dx, a, SubpixelMetal::Tangential, ox, oy);
+    print_run("gold cylinder TMz default, 2.5 nm", t);
+    const CylinderRun st = run_gold_cylinder(Polarization::TMz, dx, a, SubpixelMetal::Staircase, ox, oy);
+    print_run("gold cylinder TMz staircase, 2.5 nm", st);
+    CHECK(t.worst_sca < 0.01);
+    CHECK(t.worst_abs < 0.01);
+    CHECK(t.worst_sca < st.worst_sca);
+}
+
+TEST_CASE("subpixel_metal: a dispersive dielectric (Re eps > 0 over the band) keeps the fill fraction under every "
+          "scheme; gold is a metal in the visible, a Lorentz dielectric is not",
+          "[subpixel_metal][dispersive]") {
+    // A Lorentz dielectric: eps(0) = 1 + 3 = 4, its resonance far above the band (the
+    // shape of a fitted silicon or glass).
+    Material lor;
+    lor.id = "lorentz";
+    lor.epsilon_inf = 1;
+    Pole pl;
+    pl.omega_0 = 2 * units::pi * units::c0 / 0.15e-6;
+    pl.omega_p = std::sqrt(3.0) * pl.omega_0;
+    pl.gamma = 0.01 * pl.omega_0;
+    lor.poles = {pl};
+    Project p = gold_edge_project(Polarization::TEz, SubpixelMetal::Tangential, true);
+    auto re_eps_at = [](const Material& m, double wl_um) {
+        return analytic_epsilon(m, 2 * units::pi * units::c0 / (wl_um * units::um)).real();
+    };
+    CHECK(re_eps_at(p.materials[1], 0.75) < 0);  // gold: a metal in the band 0.5 - 1.0 um
+    CHECK(re_eps_at(lor, 0.5) > 0);
+    CHECK(re_eps_at(lor, 1.0) > 0);
+    p.materials[1] = lor;
+    p.layers[0].material = lor.id;
+    const Scene t = compile_project(p, "t").scene;
+    p.run.subpixel_metal = SubpixelMetal::Staircase;
+    const Scene st = compile_project(p, "s").scene;
+    p.run.subpixel_metal = SubpixelMetal::Fraction;
+    const Scene f = compile_project(p, "f").scene;
+    for (int c = 0; c < 2; ++c) {
+        CHECK(t.dispersive[c].weight == f.dispersive[c].weight);
+        CHECK(st.dispersive[c].weight == f.dispersive[c].weight);
+        CHECK(weights_of(f, c).partial > 20);
+    }
 }

@@ -335,12 +335,24 @@ bool any_dispersive(const Project& project, const std::set<std::string>& used) {
     return false;
 }
 
+bool is_metal_in_band(const Project& project, const Material& m) {
+    if (m.poles.empty()) return false;
+    const double f_lo = units::c0 / (project.run.spectrum.wavelength_max * units::um),
+                 f_hi = units::c0 / (project.run.spectrum.wavelength_min * units::um);
+    constexpr int kSamples = 33;
+    for (int k = 0; k < kSamples; ++k) {
+        const double f = f_lo + (f_hi - f_lo) * k / (kSamples - 1);
+        if (analytic_epsilon(m, 2 * units::pi * f).real() < 0) return true;
+    }
+    return false;
+}
+
 std::vector<std::string> staircased_metals(const Project& project, const std::set<std::string>& used) {
     std::vector<std::string> out;
     if (project.run.subpixel_metal != SubpixelMetal::Staircase) return out;
     for (const std::string& id : used) {
         const Material* m = project.find_material(id);
-        if (m && !m->poles.empty()) out.push_back(id);
+        if (m && is_metal_in_band(project, *m)) out.push_back(id);
     }
     return out;
 }
@@ -427,6 +439,13 @@ DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, c
     for (std::size_t q = 0; q < nm; ++q) any = any || dispersive(q);
     if (!any) return out;
     const SubpixelMetal scheme = project_.run.subpixel_metal;
+    std::vector<char> metal(nm, 0);
+    for (std::size_t q = 0; q < nm; ++q) {
+        if (!dispersive(q)) continue;
+        auto it = metal_.find(mats[q]->id);
+        if (it == metal_.end()) it = metal_.emplace(mats[q]->id, is_metal_in_band(project_, *mats[q])).first;
+        metal[q] = it->second;
+    }
     std::vector<double> w(nm, 0.0);
     for (std::size_t k = 0; k < ns; ++k) {
         std::size_t best = 0;
@@ -447,7 +466,7 @@ DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, c
             if (!dispersive(q)) continue;
             const double f = cov.fraction[q][k], s = q == best ? 1.0 : 0.0;
             if (f <= 0.0) continue;
-            if (f >= 1.0 || scheme == SubpixelMetal::Fraction) {
+            if (f >= 1.0 || scheme == SubpixelMetal::Fraction || !metal[q]) {
                 w[q] = f;
             } else if (scheme == SubpixelMetal::Staircase) {
                 w[q] = s;

@@ -152,7 +152,14 @@ void warn_tfsf_flux_boxes(const Project& project, CompiledProject& out);
 
 /// Whether a material of `used` (material ids) has Lorentz/Drude poles.
 bool any_dispersive(const Project& project, const std::set<std::string>& used);
-/// The ids of the dispersive materials among `used` when run.subpixel_metal is
+/// Whether `m` is a metal for run.subpixel_metal: dispersive, with Re eps(omega) < 0
+/// somewhere in the run's band (analytic_epsilon at 33 frequencies evenly spaced between
+/// those of run.spectrum's wavelength_max and wavelength_min). Only such a material can
+/// put a cut cell near Re eps = 0 when its poles are weighted by a fraction: between two
+/// materials with Re eps > 0 every weighting stays positive.
+bool is_metal_in_band(const Project& project, const Material& m);
+
+/// The ids of the metals (is_metal_in_band) among `used` when run.subpixel_metal is
 /// "staircase" (they are staircased whole where they cut a cell: average_medium's
 /// staircase_materials), else none.
 std::vector<std::string> staircased_metals(const Project& project, const std::set<std::string>& used);
@@ -187,6 +194,8 @@ public:
     /// Pole weights w_q per dispersive material q of a sample, by run.subpixel_metal
     /// (project.hpp SubpixelMetal), f_q its covered fraction, s_q = 1 when q has the
     /// largest fraction of the sample (first on ties), else 0:
+    /// These rules apply to metals (is_metal_in_band); a dispersive material with Re eps > 0
+    /// over the whole band (a fitted dielectric) keeps w_q = f_q under every scheme.
     ///   fraction:   w_q = f_q;
     ///   staircase:  w_q = s_q (the geometry staircases eps_inf and sigma there too);
     ///   tangential: w_q = f_q where the component is tangential to the surface of q
@@ -236,6 +245,7 @@ private:
     const Project& project_;
     Scene& scene_;
     bool subpixel_;
+    std::map<std::string, bool> metal_;                       ///< material id -> is_metal_in_band
     std::map<std::string, std::uint16_t> pure_set_;          ///< material id -> pole set
     std::map<std::vector<double>, std::uint16_t> mixed_set_;  ///< (c1, c2, c3)... -> pole set
     std::vector<std::string> labels_;

@@ -18,7 +18,8 @@
 // Dispersive materials (scene.hpp "Dispersive cells"). The table entry of every cell is
 // the averaged (eps_inf, sigma) of average_medium; the poles come on top. With sub-pixel
 // averaging a cell covered by fractions f_q of materials q gets the susceptibility
-// sum_q w_q chi_q(w), the weights w_q by run.subpixel_metal (DispersionBuilder::classify):
+// sum_q w_q chi_q(w), the weights w_q of a metal (Re eps < 0 somewhere in the band; other
+// dispersive materials keep w = f) by run.subpixel_metal (DispersionBuilder::classify):
 // "tangential" (default) w = f for E tangential to the metal's surface (the arithmetic
 // mean of eps that E parallel to an interface sees exactly; Ez in 2D always) and the
 // staircase value for any other (the normal within 6 degrees of perpendicular to the

@@ -237,9 +237,11 @@ struct Normalization {
 
 enum class BackendChoice { Auto, Cuda, Cpu };
 
-/// How cells cut by a dispersive (Lorentz/Drude) material get their pole strengths when
-/// run.subpixel_averaging is on (spec "run.subpixel_metal"; docs/user-guide.md "Metals").
-/// eps_inf and sigma keep the anisotropic average of the other materials, except under
+/// How cells cut by a metal get their pole strengths when run.subpixel_averaging is on
+/// (spec "run.subpixel_metal"; docs/user-guide.md "Metals at cut cells"). A metal here is a
+/// dispersive (Lorentz/Drude) material with Re eps < 0 somewhere in the run's band;
+/// dispersive materials with Re eps > 0 over the band keep the fill-fraction weighting
+/// under every scheme. eps_inf and sigma keep the anisotropic average, except under
 /// Staircase.
 /// - Tangential (default): per E component, the pole weight is the covered fraction f for a
 ///   component tangential to the metal's surface (the surface normal within about 6
