@@ -1204,6 +1204,17 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     incident_ = new QComboBox;
     incident_->setToolTip(tr("Monitor that measures the incident flux (default: the first reflection, else transmission monitor)"));
     subpixel_ = new QCheckBox(tr("Sub-pixel averaging"));
+    // run.subpixel_metal, in SubpixelMetal's order
+    metal_ = new QComboBox;
+    metal_->setObjectName(QStringLiteral("runSetup.subpixelMetal"));
+    metal_->addItems({tr("Tangential (default)"), tr("Staircase"), tr("Fill fraction")});
+    metal_->setItemData(0, tr("Metal poles averaged for E along the surface, staircased for E normal to it: "
+                              "never worse than staircasing"), Qt::ToolTipRole);
+    metal_->setItemData(1, tr("Cells cut by a metal take the material that fills most of the cell, as "
+                              "Lumerical does"), Qt::ToolTipRole);
+    metal_->setItemData(2, tr("Metal poles weighted by the fill fraction for every component: absorbs "
+                              "spuriously at curved surfaces (for comparison)"), Qt::ToolTipRole);
+    metal_->setToolTip(tr("How cells cut by a dispersive (Lorentz/Drude) material are averaged"));
     backend_ = new QComboBox;
     backend_->addItems({tr("auto"), tr("CUDA"), tr("CPU")});
     precision_ = new QComboBox;
@@ -1258,6 +1269,7 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     warnings_->setVisible(false);
     form->addRow(warnings_);
     form->addRow(QString(), subpixel_);
+    form->addRow(tr("Metals at cut cells"), metal_);
     form->addRow(tr("Backend"), backend_);
     form->addRow(tr("Precision"), precision_);
     scroll->setWidget(body);
@@ -1300,6 +1312,7 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
         edit(tr("Set slice"), [&](Project& p) { p.run.frames.position = v; });
     });
     combo(backend_, tr("Set backend"), [](Project& p, int i) { p.run.backend = BackendChoice(i); });
+    combo(metal_, tr("Set metal averaging"), [](Project& p, int i) { p.run.subpixel_metal = SubpixelMetal(i); });
     combo(precision_, tr("Set precision"), [](Project& p, int i) { p.run.precision = Precision(i); });
     connect(normalization_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set normalization"), [on](Project& p) { p.run.normalization.enabled = on; }); });
     connect(referenceLayers_, &QListWidget::itemChanged, this, [this] {
@@ -1402,6 +1415,8 @@ void RunSetupDock::refresh() {
         std::max(0, incident_->findData(qs(p.run.normalization.incident_monitor.value_or(std::string())))));
     incident_->setEnabled(p.run.normalization.enabled);
     subpixel_->setChecked(p.run.subpixel_averaging);
+    metal_->setCurrentIndex(int(p.run.subpixel_metal));
+    metal_->setEnabled(p.run.subpixel_averaging);
     backend_->setCurrentIndex(int(p.run.backend));
     precision_->setCurrentIndex(int(p.run.precision));
     double nMax = 1;

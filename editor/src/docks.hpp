@@ -190,7 +190,7 @@ private:
     QDoubleSpinBox *sizeZ_ = nullptr, *framesPos_ = nullptr;
     QDoubleSpinBox *sizeX_, *sizeY_, *cell_, *wlMin_, *wlMax_, *decay_, *maxTime_, *courant_;
     QSpinBox *pml_, *points_;
-    QComboBox *polarization_, *boundX_, *boundY_, *backend_, *precision_, *incident_;
+    QComboBox *polarization_, *boundX_, *boundY_, *backend_, *precision_, *incident_, *metal_ = nullptr;
     QListWidget* referenceLayers_;
     QCheckBox *normalization_, *subpixel_;
     QLabel* resolution_;

@@ -138,15 +138,26 @@ inline std::vector<MieRow> compare_with_mie(const Project& p, const RunResult& r
     return rows;
 }
 
-/// One grid of a resolution study: cell size (um), sub-pixel averaging, float64.
+/// One grid of a resolution study: cell size (um), sub-pixel averaging and the scheme for
+/// the gold's cut cells (run.subpixel_metal), float64.
 struct StudyGrid {
     double dx_um = 0;
     bool subpixel = false;
+    SubpixelMetal metal = SubpixelMetal::Tangential;
     bool f64 = false;
+    /// "staircase" without averaging, else the metal scheme's name
+    std::string label() const { return subpixel ? to_string(metal) : std::string("no averaging"); }
+    void apply(Project& p) const {
+        p.domain.cell_size = dx_um;
+        p.run.subpixel_averaging = subpixel;
+        p.run.subpixel_metal = metal;
+        p.run.precision = f64 ? Precision::Float64 : Precision::Float32;
+    }
 };
 
-/// The study grids of GOLIGHTLY_GOLD_BCALM (comma-separated dx_um:subpixel(0|1):precision(32|64)
-/// triples), `fallback` when it is unset.
+/// The study grids of GOLIGHTLY_GOLD_BCALM (comma-separated dx_um:averaging:precision(32|64)
+/// triples; averaging 0 (off), 1 (on, the default metal scheme) or a run.subpixel_metal name:
+/// tangential, staircase, fraction), `fallback` when it is unset.
 inline std::vector<StudyGrid> study_grids(const std::string& fallback) {
     const char* env = std::getenv("GOLIGHTLY_GOLD_BCALM");
     const std::string spec = env ? env : fallback;
@@ -157,7 +168,10 @@ inline std::vector<StudyGrid> study_grids(const std::string& fallback) {
         const std::size_t c1 = item.find(':'), c2 = item.find(':', c1 + 1);
         StudyGrid g;
         g.dx_um = std::stod(item.substr(0, c1));
-        g.subpixel = c1 != std::string::npos && item.substr(c1 + 1, 1) == "1";
+        const std::string avg = c1 == std::string::npos ? "0" : item.substr(c1 + 1, c2 == std::string::npos ? c2 : c2 - c1 - 1);
+        g.subpixel = avg != "0";
+        if (avg == "staircase") g.metal = SubpixelMetal::Staircase;
+        if (avg == "fraction") g.metal = SubpixelMetal::Fraction;
         g.f64 = c2 != std::string::npos && item.substr(c2 + 1) == "64";
         grids.push_back(g);
         if (comma == std::string::npos) break;

@@ -81,7 +81,7 @@ TEST_CASE("CUDA: B-CALM gold nanosphere, 3 % of Mie over 0.3-1.2 um (issue 15 ta
 }
 
 // Resolution study on CUDA (hidden): GOLIGHTLY_GOLD_BCALM: comma-separated
-// dx_um:subpixel(0|1):precision(32|64) triples (default "0.001:0:32,0.001:0:64"),
+// dx_um:averaging:precision(32|64) triples (gold_bcalm.hpp study_grids; default "0.001:0:32,0.001:0:64"),
 // GOLIGHTLY_GOLD_BCALM_PROJECT another project (a variant of the example, e.g. the fine
 // one), GOLIGHTLY_GOLD_BCALM_DECAY_DB the stop; prints
 // each grid's errors against the Mie series and its worst error, asserts nothing but
@@ -89,15 +89,13 @@ TEST_CASE("CUDA: B-CALM gold nanosphere, 3 % of Mie over 0.3-1.2 um (issue 15 ta
 TEST_CASE("CUDA: B-CALM gold nanosphere resolution study (prints)", "[.][gold_bcalm_study][3d]") {
     for (const gold_bcalm::StudyGrid& grid : gold_bcalm::study_grids("0.001:0:32,0.001:0:64")) {
         const double dx = grid.dx_um;
-        const bool subpixel = grid.subpixel, f64 = grid.f64;
+        const bool f64 = grid.f64;
         Project p = load_project(gold_bcalm::study_project_path());
-        p.domain.cell_size = dx;
-        p.run.subpixel_averaging = subpixel;
-        p.run.precision = f64 ? Precision::Float64 : Precision::Float32;
+        grid.apply(p);
         if (const char* db = std::getenv("GOLIGHTLY_GOLD_BCALM_DECAY_DB")) p.run.stop.decay_db = std::atof(db);
         const RunResult r = run_example_on_cuda(p, gold_bcalm::study_project_path());
         char label[96];
-        std::snprintf(label, sizeof label, "gold_bcalm cuda dx %.5f %s %s", dx, subpixel ? "subpixel" : "staircase",
+        std::snprintf(label, sizeof label, "gold_bcalm cuda dx %.5f %s %s", dx, grid.label().c_str(),
                       f64 ? "f64" : "f32");
         for (const auto& row : gold_bcalm::compare_with_mie(p, r, label)) CHECK(std::isfinite(row.err_abs()));
     }

@@ -1,6 +1,6 @@
 // Mie series for the tests (test_mie3d.cpp): the cross-sections of a homogeneous sphere
 // (relative index m, complex for absorbing spheres) and of an infinite circular cylinder
-// (real m) lit by a plane wave in a background of index 1.
+// (real or complex m) lit by a plane wave in a background of index 1.
 #pragma once
 
 #include <algorithm>
@@ -77,6 +77,58 @@ inline double cylinder_qsca_tm(double x, double m) {
         q += (n == 0 ? 1.0 : 2.0) * std::norm(b);
     }
     return 2.0 / x * q;
+}
+
+/// J_n(z) of complex argument by its power series, sum_k (-1)^k (z/2)^(2k+n) / (k! (n+k)!)
+/// (Abramowitz & Stegun 9.1.10); for the small |z| (< 20) of the tests' metal cylinders,
+/// where the series converges without loss (terms until they fall below 1e-17 of the sum).
+inline std::complex<double> bessel_j(int n, std::complex<double> z) {
+    if (n < 0) return (n % 2 ? -1.0 : 1.0) * bessel_j(-n, z);
+    const std::complex<double> h = 0.5 * z, h2 = -h * h;
+    std::complex<double> term = 1.0;
+    for (int k = 1; k <= n; ++k) term *= h / double(k);  // (z/2)^n / n!
+    std::complex<double> sum = term;
+    for (int k = 1; k < 200; ++k) {
+        term *= h2 / (double(k) * double(n + k));
+        sum += term;
+        if (std::abs(term) < 1e-17 * std::abs(sum)) break;
+    }
+    return sum;
+}
+
+/// Efficiencies per unit length of an infinite circular cylinder (sigma / (2 a), sigma the
+/// cross-section per unit length) of size parameter x = k a and complex relative index m
+/// (Im m >= 0 absorbs, exp(-i w t)) at normal incidence. Bohren & Huffman ch. 8.4:
+///   case I (E parallel to the axis, TMz), eq. 8.30:
+///     b_n = [J_n(mx) J_n'(x) - m J_n'(mx) J_n(x)] / [J_n(mx) H_n'(x) - m J_n'(mx) H_n(x)]
+///   case II (E perpendicular to the axis, TEz), eq. 8.31:
+///     a_n = [m J_n(mx) J_n'(x) - J_n'(mx) J_n(x)] / [m J_n(mx) H_n'(x) - J_n'(mx) H_n(x)]
+///   Q_sca = (2/x) [|c_0|^2 + 2 sum_{n>=1} |c_n|^2], Q_ext = (2/x) Re[c_0 + 2 sum c_n]
+///   (eqs. 8.32, 8.36), c = b (I) or a (II), H_n = J_n + i Y_n; summed to
+///   n_stop = x + 4 x^(1/3) + 2 plus a margin for the near field of |m x|.
+inline SphereEfficiencies cylinder_efficiencies(double x, std::complex<double> m, bool e_parallel) {
+    using cd = std::complex<double>;
+    const int nstop = int(std::ceil(std::max(x, std::abs(m) * x) + 4.0 * std::cbrt(x) + 6.0));
+    const cd mx = m * x;
+    auto Jr = [](int n, double z) { return n < 0 ? ((-n) % 2 ? -1.0 : 1.0) * std::cyl_bessel_j(double(-n), z)
+                                                 : std::cyl_bessel_j(double(n), z); };
+    auto Yr = [](int n, double z) { return n < 0 ? ((-n) % 2 ? -1.0 : 1.0) * std::cyl_neumann(double(-n), z)
+                                                 : std::cyl_neumann(double(n), z); };
+    SphereEfficiencies q;
+    for (int n = 0; n <= nstop; ++n) {
+        const cd H(Jr(n, x), Yr(n, x));
+        const cd dH(0.5 * (Jr(n - 1, x) - Jr(n + 1, x)), 0.5 * (Yr(n - 1, x) - Yr(n + 1, x)));
+        const double j = Jr(n, x), dj = 0.5 * (Jr(n - 1, x) - Jr(n + 1, x));
+        const cd jm = bessel_j(n, mx), djm = 0.5 * (bessel_j(n - 1, mx) - bessel_j(n + 1, mx));
+        const cd c = e_parallel ? (jm * dj - m * djm * j) / (jm * dH - m * djm * H)
+                                : (m * jm * dj - djm * j) / (m * jm * dH - djm * H);
+        const double w = n == 0 ? 1.0 : 2.0;
+        q.sca += w * std::norm(c);
+        q.ext += w * c.real();
+    }
+    q.sca *= 2.0 / x;
+    q.ext *= 2.0 / x;
+    return q;
 }
 
 }  // namespace golightly::mie

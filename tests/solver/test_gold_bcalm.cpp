@@ -182,7 +182,7 @@ TEST_CASE("3D example gold_nanosphere_bcalm_3d: eps(w) of its material is B-CALM
 }
 
 // Resolution study on the CPU (hidden; minutes per grid on 2 cores). GOLIGHTLY_GOLD_BCALM:
-// comma-separated dx_um:subpixel(0|1):precision(32|64) triples, default "0.0025:0:32";
+// comma-separated dx_um:averaging:precision(32|64) triples (gold_bcalm.hpp study_grids), default "0.0025:0:32";
 // GOLIGHTLY_GOLD_BCALM_PROJECT another project file (a variant of the example: the sphere the
 // first layer's shape, monitors 0 and 1 the scattering and absorption boxes);
 // GOLIGHTLY_GOLD_BCALM_DECAY_DB, _MAX_FS, _PML override run.stop and domain.pml.cells.
@@ -190,19 +190,17 @@ TEST_CASE("3D gold nanosphere (B-CALM) example on coarser grids vs the Mie serie
           "[.][gold_bcalm_study][3d][dispersive]") {
     for (const gold_bcalm::StudyGrid& grid : gold_bcalm::study_grids("0.0025:0:32")) {
         const double dx = grid.dx_um;
-        const bool subpixel = grid.subpixel, f64 = grid.f64;
+        const bool f64 = grid.f64;
         const std::string file = gold_bcalm::study_project_path();
         Project p = load_project(file);
-        p.domain.cell_size = dx;
-        p.run.subpixel_averaging = subpixel;
+        grid.apply(p);
         p.run.backend = BackendChoice::Cpu;
-        p.run.precision = f64 ? Precision::Float64 : Precision::Float32;
         if (const char* pml = std::getenv("GOLIGHTLY_GOLD_BCALM_PML")) p.domain.pml.cells = std::atoi(pml);
         if (const char* db = std::getenv("GOLIGHTLY_GOLD_BCALM_DECAY_DB")) p.run.stop.decay_db = std::atof(db);
         if (const char* fs = std::getenv("GOLIGHTLY_GOLD_BCALM_MAX_FS")) p.run.stop.max_time_fs = std::atof(fs);
         const RunResult r = gold_bcalm::run_with_progress(p, file, BackendChoice::Cpu);
         char label[96];
-        std::snprintf(label, sizeof label, "bcalm dx %.4f %s %s", dx, subpixel ? "subpixel" : "staircase",
+        std::snprintf(label, sizeof label, "bcalm dx %.4f %s %s", dx, grid.label().c_str(),
                       f64 ? "f64" : "f32");
         const auto rows = gold_bcalm::compare_with_mie(p, r, label);
         for (const auto& row : rows) {

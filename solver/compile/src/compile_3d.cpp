@@ -19,12 +19,14 @@
 // Dispersive materials (scene.hpp "Dispersive cells"): as in 2D (top of
 // compile_project.cpp, DispersionBuilder in compile_common.cpp). The table entry of every
 // cell is the averaged (eps_inf, sigma) of average_medium_3d; each E component's samples
-// get their pole set and weight from the covered fractions of compute_coverage_3d (one
-// dispersive material: its pole set, weight = its fraction; several: the union of their
-// poles with c3 scaled by each fraction, weight 1; staircase: the material of the largest
+// get their pole set and weight from the covered fractions of compute_coverage_3d and
+// run.subpixel_metal (DispersionBuilder::classify: "tangential", the default, weights the
+// poles by the fraction for components tangential to the metal's surface and staircases
+// the normal one; one dispersive material: its pole set, weight w; several: the union of
+// their poles with c3 scaled by each w, weight 1; staircase: the material of the largest
 // fraction, weight 1), PML cells copying the nearest interior sample. So the
-// susceptibility of a cut cell is sum_q f_q chi_q(w) (the poles keep the arithmetic
-// weights while eps_inf follows the Farjadpour mixing). Checks (warnings): the
+// susceptibility of a cut cell is sum_q w_q chi_q(w) while eps_inf follows the Farjadpour
+// mixing ("staircase" staircases eps_inf there too). Checks (warnings): the
 // amplification factor of the discrete update on the 3D grid (dispersion.hpp, dimensions
 // 3) per dispersive material, omega_0 dt, dispersive cells in the PML.
 //
@@ -324,6 +326,7 @@ void Compiler3D::compile_medium() {
     const std::size_t ncell = s.cells();
     std::vector<std::vector<double>> eps3(3), sig3(3);
     std::vector<TensorSeed> seeds[3];  // off-diagonal inverse-tensor entries (sub-pixel averaging)
+    const std::vector<std::string> stair = staircased_metals(project_, used);
     for (int ic = 0; ic < 3; ++ic) {
         const Component c = static_cast<Component>(ic);
         if (uniform) {  // (sigma maps stay empty when zero: build_material_table reads them as 0)
@@ -333,7 +336,7 @@ void Compiler3D::compile_medium() {
         }
         const InteriorSamples is = interior_samples(c, false);
         const SampleGrid3& g = is.grid;
-        const AveragedMedium med = average_medium_3d(project_, g, c, subpixel, reference);
+        const AveragedMedium med = average_medium_3d(project_, g, c, subpixel, reference, stair);
         const std::size_t ns = std::size_t(g.nx) * std::size_t(g.ny) * std::size_t(g.nz);
         if (med.eps_r.size() != ns || (!med.sigma.empty() && med.sigma.size() != ns))
             throw RunError("average_medium_3d returned " + std::to_string(med.eps_r.size()) + " samples for a grid of " +
@@ -380,13 +383,16 @@ void Compiler3D::compile_dispersion(bool uniform, bool subpixel, const std::vect
         // The samples compile_medium averaged; a uniform medium: one sample, the background.
         const InteriorSamples is = interior_samples(c, uniform);
         Coverage cov;
+        DispersionBuilder::SampleShape shape;
+        shape.axis = ic;
         if (uniform) {
             cov.material_ids = {project_.domain.background};
             cov.fraction = {{1.0f}};
         } else {
             cov = compute_coverage_3d(project_, is.grid, options_.reference_run);
+            shape.nx = is.grid.nx, shape.ny = is.grid.ny, shape.nz = is.grid.nz;
         }
-        const auto sets = builder.classify(cov);
+        const auto sets = builder.classify(cov, shape);
         cov = Coverage{};
         for_each_cell_sample(is, [&](std::int64_t i, std::int64_t j, std::int64_t k, std::size_t cell, std::size_t src) {
             if (sets.set[src] < 0) return;

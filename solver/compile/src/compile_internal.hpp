@@ -152,6 +152,17 @@ void warn_tfsf_flux_boxes(const Project& project, CompiledProject& out);
 
 /// Whether a material of `used` (material ids) has Lorentz/Drude poles.
 bool any_dispersive(const Project& project, const std::set<std::string>& used);
+/// Whether `m` is a metal for run.subpixel_metal: dispersive, with Re eps(omega) < 0
+/// somewhere in the run's band (analytic_epsilon at 33 frequencies evenly spaced between
+/// those of run.spectrum's wavelength_max and wavelength_min). Only such a material can
+/// put a cut cell near Re eps = 0 when its poles are weighted by a fraction: between two
+/// materials with Re eps > 0 every weighting stays positive.
+bool is_metal_in_band(const Project& project, const Material& m);
+
+/// The ids of the metals (is_metal_in_band) among `used` when run.subpixel_metal is
+/// "staircase" (they are staircased whole where they cut a cell: average_medium's
+/// staircase_materials), else none.
+std::vector<std::string> staircased_metals(const Project& project, const std::set<std::string>& used);
 
 /// The dispersive cells of a scene (scene.hpp "Dispersive cells"), shared by the 2D and 3D
 /// compilers (top of compile_project.cpp, "Dispersive materials"): pole sets (one per
@@ -174,11 +185,33 @@ public:
         std::vector<double> weight;
         std::vector<int> label;
     };
-    /// One dispersive material in a sample: its own pole set, weight = its fraction (capped
-    /// at 1); several: a pole set of the union of their poles with c3 scaled by each
-    /// fraction, weight 1; fractions below 1e-7 are dropped. Staircase: the material of
-    /// the largest fraction, weight 1. Throws RunError beyond 65535 pole sets.
-    SampleSets classify(const Coverage& cov);
+    /// The shape of a Coverage's sample grid: fraction index (k * ny + j) * nx + i (nz = 1
+    /// in 2D), and the axis (0 x, 1 y, 2 z) of the E component sampled there.
+    struct SampleShape {
+        int nx = 1, ny = 1, nz = 1;
+        int axis = 2;
+    };
+    /// Pole weights w_q per dispersive material q of a sample, by run.subpixel_metal
+    /// (project.hpp SubpixelMetal), f_q its covered fraction, s_q = 1 when q has the
+    /// largest fraction of the sample (first on ties), else 0:
+    /// These rules apply to metals (is_metal_in_band); a dispersive material with Re eps > 0
+    /// over the whole band (a fitted dielectric) keeps w_q = f_q under every scheme.
+    ///   fraction:   w_q = f_q;
+    ///   staircase:  w_q = s_q (the geometry staircases eps_inf and sigma there too);
+    ///   tangential: w_q = f_q where the component is tangential to the surface of q
+    ///               (p <= 0.01, kTangentialNormalProjection in compile_common.cpp), else
+    ///               s_q; p = n_d^2 the squared projection of the surface normal of q on
+    ///               the component's axis d, estimated from the fraction field of q: n_a^2
+    ///               proportional to the mean of the squared one-sided differences of f_q
+    ///               along axis a (one-sided so that a film thinner than a cell still
+    ///               shows its normal); p = 1 (staircase) where f_q has no resolvable
+    ///               gradient. E parallel to every interface (Ez in 2D) has p = 0: the
+    ///               exact arithmetic mean of chi.
+    /// One dispersive material with w >= 1e-7 in a sample: its own pole set, weight w
+    /// (capped at 1); several: a pole set of the union of their poles with c3 scaled by
+    /// each w, weight 1. subpixel off: the material of the largest fraction, weight 1.
+    /// Throws RunError beyond 65535 pole sets.
+    SampleSets classify(const Coverage& cov, const SampleShape& shape);
 
     /// Appends grid cell `cell` of E component `component` (0..2), which takes sample
     /// `sample` of `sets` (nothing when that sample is not dispersive); eps_inf_cell is
@@ -212,6 +245,7 @@ private:
     const Project& project_;
     Scene& scene_;
     bool subpixel_;
+    std::map<std::string, bool> metal_;                       ///< material id -> is_metal_in_band
     std::map<std::string, std::uint16_t> pure_set_;          ///< material id -> pole set
     std::map<std::vector<double>, std::uint16_t> mixed_set_;  ///< (c1, c2, c3)... -> pole set
     std::vector<std::string> labels_;

@@ -18,12 +18,17 @@
 // Dispersive materials (scene.hpp "Dispersive cells"). The table entry of every cell is
 // the averaged (eps_inf, sigma) of average_medium; the poles come on top. With sub-pixel
 // averaging a cell covered by fractions f_q of materials q gets the susceptibility
-// sum_q f_q chi_q(w) (each pole's wp^2 weighted by its material's fraction: the
-// arithmetic mean of eps that Ez in 2D sees exactly; for TEz the eps_inf part follows the
-// Farjadpour mixing of average_medium while the poles keep the arithmetic weights). One
-// dispersive material in the cell: its own pole set, weight f; several: a pole set of the
-// union with c3 scaled by each f, weight 1. Without averaging (staircase) the material
-// with the largest fraction takes the whole cell (weight 1). Slivers with f < 1e-7 are
+// sum_q w_q chi_q(w), the weights w_q of a metal (Re eps < 0 somewhere in the band; other
+// dispersive materials keep w = f) by run.subpixel_metal (DispersionBuilder::classify):
+// "tangential" (default) w = f for E tangential to the metal's surface (the arithmetic
+// mean of eps that E parallel to an interface sees exactly; Ez in 2D always) and the
+// staircase value for any other (the normal within 6 degrees of perpendicular to the
+// component counts as tangential); "fraction" w = f for every
+// component (puts the normal component of cut metal cells near Re eps = 0, where it
+// absorbs spuriously); "staircase" the whole cell staircased, eps_inf and sigma included.
+// One dispersive material in the cell: its own pole set, weight w; several: a pole set of
+// the union with c3 scaled by each w, weight 1. Without averaging (staircase) the material
+// with the largest fraction takes the whole cell (weight 1). Slivers with w < 1e-7 are
 // dropped. Checks (warnings): per used dispersive material the amplification factor of the
 // discrete update (dispersion.hpp) with its eps_inf and with eps_inf lowered to the
 // smallest averaged eps_inf of its cells; omega_0 dt >= 2 (unstable) or > 1 (poorly
@@ -405,9 +410,10 @@ void Compiler::compile_medium() {
     const bool subpixel = options_.subpixel_averaging.value_or(project_.run.subpixel_averaging);
     std::vector<std::vector<double>> eps3(3), sig3(3);
     std::vector<double> offdiag[2];  // TEz: (eps^-1)_xy at the Ex / Ey sites (whole grid)
+    const std::vector<std::string> stair = detail::staircased_metals(project_, used);
     for (Component c : electric_components(s.polarization)) {
         const InteriorSamples is = interior_samples(c);
-        const AveragedMedium med = average_medium(project_, is.grid, c, subpixel, reference);
+        const AveragedMedium med = average_medium(project_, is.grid, c, subpixel, reference, stair);
         std::vector<double>& e = eps3[static_cast<int>(c)];
         std::vector<double>& sg = sig3[static_cast<int>(c)];
         e.resize(s.cells());
@@ -465,7 +471,8 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
     for (Component c : electric_components(s.polarization)) {
         const int ic = static_cast<int>(c);
         const InteriorSamples is = interior_samples(c);  // the samples compile_medium averaged
-        const auto sets = builder.classify(compute_coverage(project_, is.grid, options_.reference_run));
+        const auto sets = builder.classify(compute_coverage(project_, is.grid, options_.reference_run),
+                                           {is.grid.nx, is.grid.ny, 1, component_axis(c)});
         // Whole grid, PML copies the nearest interior sample (as compile_medium).
         for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
             const CellIndex cell = flat(i, j);

@@ -593,7 +593,7 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
 }
 
 AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid, Component e_component, bool subpixel,
-                                 bool reference_run) {
+                                 bool reference_run, const std::vector<std::string>& staircase_materials) {
     if (e_component != Component::Ex && e_component != Component::Ey && e_component != Component::Ez)
         throw std::invalid_argument("average_medium_3d: the component must be Ex, Ey or Ez");
     const Builder3 b(project, grid, reference_run, subpixel);
@@ -605,6 +605,7 @@ AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid
         eps[q] = mat->epsilon_inf;
         sig[q] = mat->conductivity;
     }
+    const std::vector<char> stair = detail::staircase_flags(mi.ids, staircase_materials);
     const std::size_t n2 = std::size_t(grid.nx) * grid.ny, n3 = n2 * std::size_t(grid.nz);
     AveragedMedium out;
     out.eps_r.assign(n3, 0.0);
@@ -621,7 +622,12 @@ AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid
         for (std::size_t q = 0; q < nm; ++q)
             if (!s.frac[q].empty()) present.push_back(int(q));
         for (std::size_t i = 0; i < n2; ++i) {
-            if (!subpixel) {
+            bool cut_stair = false;
+            for (int q : present) {
+                const float f = float(s.frac[q][i]);
+                if (stair[std::size_t(q)] && f > 0.0f && f < 1.0f) cut_stair = true;
+            }
+            if (!subpixel || cut_stair) {
                 // staircase: the material with the largest fraction (first on ties)
                 int best = present[0];
                 float fb = float(s.frac[best][i]);

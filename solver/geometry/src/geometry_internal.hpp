@@ -138,6 +138,10 @@ struct MaterialIndex {
 };
 MaterialIndex index_materials(const Project& project, const std::vector<const Layer*>& layers);
 
+/// Per material id of `ids`: 1 where it is one of `staircase` (average_medium's
+/// staircase_materials), else 0.
+std::vector<char> staircase_flags(const std::vector<std::string>& ids, const std::vector<std::string>& staircase);
+
 /// "layers[i]" for a selected layer.
 std::string layer_path(const Project& project, const Layer* layer);
 

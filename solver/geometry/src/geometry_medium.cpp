@@ -38,6 +38,13 @@ Coverage compute_coverage(const Project& project, const SampleGrid& grid, bool r
 
 namespace detail {
 
+std::vector<char> staircase_flags(const std::vector<std::string>& ids, const std::vector<std::string>& staircase) {
+    std::vector<char> out(ids.size(), 0);
+    for (std::size_t q = 0; q < ids.size(); ++q)
+        out[q] = std::find(staircase.begin(), staircase.end(), ids[q]) != staircase.end();
+    return out;
+}
+
 std::string layer_path(const Project& project, const Layer* layer) {
     return "layers[" + std::to_string(layer - project.layers.data()) + "]";
 }
@@ -231,7 +238,7 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
 }  // namespace detail
 
 AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Component e_component,
-                              bool subpixel, bool reference_run) {
+                              bool subpixel, bool reference_run, const std::vector<std::string>& staircase_materials) {
     const bool te = e_component == Component::Ex || e_component == Component::Ey;
     std::vector<float> gnx, gny;
     Coverage cov = (subpixel && te) ? detail::coverage_with_normals(project, grid, reference_run, &gnx, &gny)
@@ -248,21 +255,30 @@ AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Co
     AveragedMedium out;
     out.eps_r.assign(n, 0.0);
     out.sigma.assign(n, 0.0);
+    const std::vector<char> stair = detail::staircase_flags(cov.material_ids, staircase_materials);
+    // Staircase: the material with the largest fraction of the window (first on ties).
+    auto staircase = [&](std::size_t idx) {
+        std::size_t best = 0;
+        for (std::size_t q = 1; q < nm; ++q)
+            if (cov.fraction[q][idx] > cov.fraction[best][idx]) best = q;
+        out.eps_r[idx] = eps[best];
+        out.sigma[idx] = sig[best];
+    };
 
     if (!subpixel) {
-        // Staircase: the material with the largest fraction of the window (first on ties).
-        for (std::size_t idx = 0; idx < n; ++idx) {
-            std::size_t best = 0;
-            for (std::size_t q = 1; q < nm; ++q)
-                if (cov.fraction[q][idx] > cov.fraction[best][idx]) best = q;
-            out.eps_r[idx] = eps[best];
-            out.sigma[idx] = sig[best];
-        }
+        for (std::size_t idx = 0; idx < n; ++idx) staircase(idx);
         return out;
     }
     if (te) out.inv_eps_offdiag.assign(n, 0.0);
 
     for (std::size_t idx = 0; idx < n; ++idx) {
+        bool cut_stair = false;
+        for (std::size_t q = 0; q < nm && !cut_stair; ++q)
+            cut_stair = stair[q] && cov.fraction[q][idx] > 0.0f && cov.fraction[q][idx] < 1.0f;
+        if (cut_stair) {
+            staircase(idx);
+            continue;
+        }
         double mean = 0, inv_sum = 0, sigma = 0;
         int uniform = -1;
         for (std::size_t q = 0; q < nm; ++q) {

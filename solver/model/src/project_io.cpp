@@ -48,6 +48,9 @@ const EnumEntry<Precision> kPrecisions[2] = {{Precision::Float32, "float32"},
                                              {Precision::Float64, "float64"}};
 const EnumEntry<BackendChoice> kBackends[3] = {
     {BackendChoice::Auto, "auto"}, {BackendChoice::Cuda, "cuda"}, {BackendChoice::Cpu, "cpu"}};
+const EnumEntry<SubpixelMetal> kSubpixelMetals[3] = {{SubpixelMetal::Tangential, "tangential"},
+                                                    {SubpixelMetal::Staircase, "staircase"},
+                                                    {SubpixelMetal::Fraction, "fraction"}};
 const EnumEntry<ShapeType> kShapeTypes[10] = {
     {ShapeType::Rectangle, "rectangle"}, {ShapeType::Polygon, "polygon"},
     {ShapeType::Ellipse, "ellipse"},     {ShapeType::Ring, "ring"},
@@ -115,6 +118,7 @@ std::string to_string(Polarization p) { return enum_name(kPolarizations, p); }
 std::string to_string(BoundaryKind b) { return enum_name(kBoundaries, b); }
 std::string to_string(Precision p) { return enum_name(kPrecisions, p); }
 std::string to_string(BackendChoice b) { return enum_name(kBackends, b); }
+std::string to_string(SubpixelMetal m) { return enum_name(kSubpixelMetals, m); }
 std::string to_string(ShapeType t) { return enum_name(kShapeTypes, t); }
 std::string to_string(PoleKind k) { return enum_name(kPoleKinds, k); }
 std::string to_string(WaveformType t) { return enum_name(kWaveformTypes, t); }
@@ -804,6 +808,7 @@ RunSettings parse_run(const Json& j, const std::string& path, const ReadContext&
         run.normalization.extra = n.extras();
     });
     run.subpixel_averaging = r.boolean("subpixel_averaging", true);
+    run.subpixel_metal = r.enumeration(kSubpixelMetals, "subpixel_metal", SubpixelMetal::Tangential);
     run.precision = r.enumeration(kPrecisions, "precision", Precision::Float32);
     run.backend = r.enumeration(kBackends, "backend", BackendChoice::Auto);
     with_object(r, "frames", file, [&](ObjectReader& f) {
@@ -1148,6 +1153,8 @@ Json run_json(const RunSettings& r, int dimensions) {
     append_extra(norm, r.normalization.extra);
     j["normalization"] = norm;
     j["subpixel_averaging"] = r.subpixel_averaging;
+    // written only when chosen, so projects saved before the field existed stay byte-identical
+    if (r.subpixel_metal != SubpixelMetal::Tangential) j["subpixel_metal"] = to_string(r.subpixel_metal);
     j["precision"] = to_string(r.precision);
     j["backend"] = to_string(r.backend);
     Json frames = Json::object();

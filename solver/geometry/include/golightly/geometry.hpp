@@ -89,8 +89,12 @@ struct AveragedMedium {
 /// by 1 - c), from the coverage gradient (central differences) for layers holding a
 /// raster. Ez in 2D is always parallel: plain mean. Uniform windows: the material's
 /// values exactly. subpixel = false: staircase (the material with the largest fraction).
+/// staircase_materials (ids): with subpixel = true, a sample that one of them covers only
+/// in part (0 < f < 1) is staircased as with subpixel = false (run.subpixel_metal
+/// "staircase" for dispersive materials); no off-diagonal entry there.
 AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Component e_component,
-                              bool subpixel, bool reference_run);
+                              bool subpixel, bool reference_run,
+                              const std::vector<std::string>& staircase_materials = {});
 
 /// Decodes a raster shape's PNG into coverage values in [0, 1], row 0 = top (max y).
 /// Throws std::runtime_error when the data is not a PNG of width_px x height_px.
@@ -162,9 +166,11 @@ Coverage compute_coverage_3d(const Project& project, const SampleGrid3& grid, bo
 /// facets parallel to an axis may step inside a piece). Uniform cubes: the material's values. Ez where the normal
 /// has no z part: the plain mean (the 2D rule), so a z-invariant stack gives average_medium's
 /// Ex, Ey (TEz) and Ez (TMz) values bit for bit on every k. Arrays indexed (k * ny + j) * nx
-/// + i. Errors: as compute_coverage_3d; std::invalid_argument for a component not Ex/Ey/Ez.
+/// + i. staircase_materials: as average_medium. Errors: as compute_coverage_3d;
+/// std::invalid_argument for a component not Ex/Ey/Ez.
 AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid, Component e_component,
-                                 bool subpixel, bool reference_run);
+                                 bool subpixel, bool reference_run,
+                                 const std::vector<std::string>& staircase_materials = {});
 
 /// Interior volume (um^3) filled by each material (background included) for `check`:
 /// coverage on the interior cell grid (samples at cell centres, windows = cells, domain

@@ -237,6 +237,24 @@ struct Normalization {
 
 enum class BackendChoice { Auto, Cuda, Cpu };
 
+/// How cells cut by a metal get their pole strengths when run.subpixel_averaging is on
+/// (spec "run.subpixel_metal"; docs/user-guide.md "Metals at cut cells"). A metal here is a
+/// dispersive (Lorentz/Drude) material with Re eps < 0 somewhere in the run's band;
+/// dispersive materials with Re eps > 0 over the band keep the fill-fraction weighting
+/// under every scheme. eps_inf and sigma keep the anisotropic average, except under
+/// Staircase.
+/// - Tangential (default): per E component, the pole weight is the covered fraction f for a
+///   component tangential to the metal's surface (the surface normal within about 6
+///   degrees of perpendicular to it) and the staircase value (1 where the metal has the
+///   largest fraction of the cell, else 0) otherwise (Tidy3D's volumetric averaging with
+///   a staircased normal component). Never puts a cut cell's normal field near Re eps = 0.
+/// - Staircase: cells cut by a dispersive material take the material of the largest
+///   fraction whole (eps_inf, sigma and poles), as Lumerical and Tidy3D's default do.
+/// - Fraction: the pole weight is the covered fraction for every component (the
+///   arithmetic mean of chi; exact for E parallel to every interface, wrong for the
+///   normal component of a metal: kept for shape derivatives and comparison).
+enum class SubpixelMetal { Tangential, Staircase, Fraction };
+
 struct Frames {
     int every_steps = 20;
     Component component = Component::Ez;
@@ -254,6 +272,7 @@ struct RunSettings {
     StopCriteria stop;
     Normalization normalization;
     bool subpixel_averaging = true;
+    SubpixelMetal subpixel_metal = SubpixelMetal::Tangential;
     Precision precision = Precision::Float32;
     BackendChoice backend = BackendChoice::Auto;
     Frames frames;
@@ -333,6 +352,7 @@ std::string to_string(Polarization p);
 std::string to_string(BoundaryKind b);
 std::string to_string(Precision p);
 std::string to_string(BackendChoice b);
+std::string to_string(SubpixelMetal m);
 std::string to_string(ShapeType t);
 std::string to_string(PoleKind k);
 std::string to_string(WaveformType t);

@@ -80,10 +80,12 @@
 //     E[cell] = E_ordinary[cell] - weight[k] * (cb / S) * dP
 //   (the engines step the pole recursion in the difference form given at PoleCoeffs).
 //   with cb the cell's table coefficient (cb / S = 1 / (eps_inf + s/2)). P~ = P / weight is
-//   the polarization of the pure material: a cell covered by a fraction f of one
-//   dispersive material has weight f (its susceptibility is f chi(w), i.e. each wp^2
-//   weighted by f); a cell mixing several dispersive materials gets a pole set of the
-//   union of their poles with c3 scaled by each fraction, and weight 1. P~ starts at 0.
+//   the polarization of the pure material: a cell cut by one dispersive material has the
+//   weight w of run.subpixel_metal (the covered fraction f for a component tangential to
+//   the surface, 0 or 1 for the normal one under the default "tangential"; its
+//   susceptibility is w chi(w), i.e. each wp^2 weighted by w); a cell mixing several
+//   dispersive materials gets a pole set of the union of their poles with c3 scaled by
+//   each material's w, and weight 1. P~ starts at 0.
 //   This E correction is part of step 2, before the E sources, pec zeroing and Mur.
 //   The discrete susceptibility is exactly
 //     chi_d(w) = wp^2 / (w0^2 - W^2 - i g W'),  W = (2/dt) sin(w dt/2), W' = sin(w dt)/dt
@@ -328,7 +330,7 @@ inline int drude_poles(const PoleSet& ps) {
 struct DispersiveCells {
     std::vector<CellIndex> cells;         ///< flat index j*nx+i
     std::vector<std::uint16_t> pole_set;  ///< index into Scene::pole_sets
-    std::vector<double> weight;           ///< susceptibility weight (covered fraction), (0, 1]
+    std::vector<double> weight;           ///< susceptibility weight (run.subpixel_metal), (0, 1]
 };
 
 /// Off-diagonal inverse-permittivity coupling of E sites (header comment "Anisotropic
