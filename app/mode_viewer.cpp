@@ -93,8 +93,11 @@ PortModes solve_line_port(const Project& project, const std::string& file, const
 
 PortModes solve_plane_port(const Project& project, const std::string& file, const Port& port, int index, double wl,
                            int count) {
+    // the solve wavelength: dispersive materials are evaluated there (as `golightly-cli modes`)
+    Json extra = Json::object();
+    if (!port.mode_boundary.is_null()) extra["mode_boundary"] = port.mode_boundary;
     const CrossSection cs = sample_cross_section(project, port.center, port.size, false,
-                                                 "ports[" + std::to_string(index) + "]", file);
+                                                 "ports[" + std::to_string(index) + "]", file, extra, wl);
     ModeSolveOptions o;
     o.num_modes = count;
     const std::vector<VectorMode> modes = solve_modes_2d(cs.grid, cs.medium, wl, o);

@@ -3237,6 +3237,42 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Monitor, der den einfallenden Fluss misst (Standard: der erste Reflexions-, sonst Transmissionsmonitor)</translation>
     </message>
     <message>
+        <source>Tangential (default)</source>
+        <translation>Tangential (Standard)</translation>
+    </message>
+    <message>
+        <source>Staircase</source>
+        <translation>Treppenstufen</translation>
+    </message>
+    <message>
+        <source>Fill fraction</source>
+        <translation>Füllanteil</translation>
+    </message>
+    <message>
+        <source>Metal poles averaged for E along the surface, staircased for E normal to it: never worse than staircasing</source>
+        <translation>Metallpole für E entlang der Oberfläche gemittelt, für E senkrecht dazu treppenförmig: nie schlechter als Treppenstufen</translation>
+    </message>
+    <message>
+        <source>Cells cut by a metal take the material that fills most of the cell, as Lumerical does</source>
+        <translation>Von einem Metall geschnittene Zellen erhalten das Material, das den größten Teil der Zelle füllt, wie in Lumerical</translation>
+    </message>
+    <message>
+        <source>Metal poles weighted by the fill fraction for every component: absorbs spuriously at curved surfaces (for comparison)</source>
+        <translation>Metallpole für jede Komponente nach Füllanteil gewichtet: absorbiert an gekrümmten Oberflächen fälschlich (zum Vergleich)</translation>
+    </message>
+    <message>
+        <source>How cells cut by a dispersive (Lorentz/Drude) material are averaged</source>
+        <translation>Wie von einem dispersiven (Lorentz/Drude-)Material geschnittene Zellen gemittelt werden</translation>
+    </message>
+    <message>
+        <source>Metals at cut cells</source>
+        <translation>Metalle in geschnittenen Zellen</translation>
+    </message>
+    <message>
+        <source>Set metal averaging</source>
+        <translation>Metallmittelung setzen</translation>
+    </message>
+    <message>
         <source>Sub-pixel averaging</source>
         <translation>Subpixel-Mittelung</translation>
     </message>

@@ -3226,6 +3226,42 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>测量入射通量的监视器（默认：第一个反射监视器，否则为透射监视器）</translation>
     </message>
     <message>
+        <source>Tangential (default)</source>
+        <translation>切向（默认）</translation>
+    </message>
+    <message>
+        <source>Staircase</source>
+        <translation>阶梯近似</translation>
+    </message>
+    <message>
+        <source>Fill fraction</source>
+        <translation>填充比例</translation>
+    </message>
+    <message>
+        <source>Metal poles averaged for E along the surface, staircased for E normal to it: never worse than staircasing</source>
+        <translation>沿表面的电场分量对金属极点取平均，垂直于表面的分量采用阶梯近似：绝不比阶梯近似差</translation>
+    </message>
+    <message>
+        <source>Cells cut by a metal take the material that fills most of the cell, as Lumerical does</source>
+        <translation>被金属切割的网格单元取占据其大部分体积的材料，与 Lumerical 相同</translation>
+    </message>
+    <message>
+        <source>Metal poles weighted by the fill fraction for every component: absorbs spuriously at curved surfaces (for comparison)</source>
+        <translation>所有分量的金属极点按填充比例加权：在弯曲表面产生虚假吸收（仅供比较）</translation>
+    </message>
+    <message>
+        <source>How cells cut by a dispersive (Lorentz/Drude) material are averaged</source>
+        <translation>被色散（洛伦兹/德鲁德）材料切割的网格单元如何取平均</translation>
+    </message>
+    <message>
+        <source>Metals at cut cells</source>
+        <translation>金属切割单元</translation>
+    </message>
+    <message>
+        <source>Set metal averaging</source>
+        <translation>设置金属平均方式</translation>
+    </message>
+    <message>
         <source>Sub-pixel averaging</source>
         <translation>亚像素平均</translation>
     </message>

@@ -96,8 +96,9 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
 /// 1 / (P <1/eps> + (1 - P) / <eps>) with the fractions and P = projection[d] (complex
 /// arithmetic where eps is complex); staircase: the material with the largest fraction
 /// (first on ties). Note: the FDTD mixes only epsilon_inf by this rule and adds the poles
-/// with the arithmetic fractions, so at cut cells of a dispersive interface the mode and
-/// the FDTD medium differ to first order in the cut cells' share of the mode.
+/// by their fractions (metals: run.subpixel_metal), so at cut cells of a dispersive
+/// interface the mode and the FDTD medium differ to first order in the cut cells' share
+/// of the mode.
 /// ModeMedium2D::eps_imag is filled (each eps[d]'s size) only when some material has
 /// Im eps != 0 at omega, else left empty (the mode solver stays real). eps_group is filled
 /// when some material has poles: d(omega Re eps_dd)/d omega of the mixed value, by the
