@@ -383,8 +383,8 @@ int DispersionBuilder::label(const std::string& l) {
 namespace {
 
 /// The largest squared projection n_d^2 of a metal's surface normal on an E component's
-/// axis for which the component counts as tangential (classify, "tangential"): the
-/// normal within about 6 degrees of perpendicular to the component. Why so small: the
+/// axis for which the component counts as tangential at a cut sample (classify,
+/// "tangential"): the normal within about 6 degrees of perpendicular to the component. Why so small: the
 /// exact response of a cut cell to a component with normal part p is the Kottke mix
 /// 1 / eps_dd = p / eps_normal + (1 - p) / eps_tangential; with the metal's |eps| up to
 /// about 40 (gold in the near infrared) the normal part dominates as soon as p exceeds
@@ -446,6 +446,22 @@ DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, c
         if (it == metal_.end()) it = metal_.emplace(mats[q]->id, is_metal_in_band(project_, *mats[q])).first;
         metal[q] = it->second;
     }
+    // "tangential": a metal whose every cut sample is tangential for this component keeps
+    // the fractions; one with any other cut sample is staircased at all of them (a surface
+    // half averaged and half staircased measured worse than staircasing: a 3D gold sphere,
+    // 2.5 nm cells, absorption +74 % against +29 %).
+    std::vector<char> tangential(nm, 1);
+    if (subpixel_ && scheme == SubpixelMetal::Tangential)
+        for (std::size_t q = 0; q < nm; ++q) {
+            if (!dispersive(q) || !metal[q]) continue;
+            const std::vector<float>& fq = cov.fraction[q];
+            for (std::size_t k = 0; k < ns && tangential[q]; ++k) {
+                if (!(fq[k] > 0.0f && fq[k] < 1.0f)) continue;
+                const int i = int(k % std::size_t(shape.nx)), j = int((k / std::size_t(shape.nx)) % std::size_t(shape.ny)),
+                          kk = int(k / (std::size_t(shape.nx) * std::size_t(shape.ny)));
+                tangential[q] = normal_projection(fq, shape, i, j, kk) <= kTangentialNormalProjection;
+            }
+        }
     std::vector<double> w(nm, 0.0);
     for (std::size_t k = 0; k < ns; ++k) {
         std::size_t best = 0;
@@ -468,12 +484,8 @@ DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, c
             if (f <= 0.0) continue;
             if (f >= 1.0 || scheme == SubpixelMetal::Fraction || !metal[q]) {
                 w[q] = f;
-            } else if (scheme == SubpixelMetal::Staircase) {
-                w[q] = s;
             } else {
-                const int i = int(k % std::size_t(shape.nx)), j = int((k / std::size_t(shape.nx)) % std::size_t(shape.ny)),
-                          kk = int(k / (std::size_t(shape.nx) * std::size_t(shape.ny)));
-                w[q] = normal_projection(cov.fraction[q], shape, i, j, kk) <= kTangentialNormalProjection ? f : s;
+                w[q] = scheme == SubpixelMetal::Tangential && tangential[q] ? f : s;
             }
             if (w[q] >= 1e-7) {
                 ++n_disp;

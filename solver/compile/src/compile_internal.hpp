@@ -198,9 +198,10 @@ public:
     /// over the whole band (a fitted dielectric) keeps w_q = f_q under every scheme.
     ///   fraction:   w_q = f_q;
     ///   staircase:  w_q = s_q (the geometry staircases eps_inf and sigma there too);
-    ///   tangential: w_q = f_q where the component is tangential to the surface of q
-    ///               (p <= 0.01, kTangentialNormalProjection in compile_common.cpp), else
-    ///               s_q; p = n_d^2 the squared projection of the surface normal of q on
+    ///   tangential: w_q = f_q where the component is tangential to the whole surface of
+    ///               q (p <= 0.01 at every cut sample of q, kTangentialNormalProjection in
+    ///               compile_common.cpp), else s_q at every sample; p = n_d^2 the squared
+    ///               projection of the surface normal of q on
     ///               the component's axis d, estimated from the fraction field of q: n_a^2
     ///               proportional to the mean of the squared one-sided differences of f_q
     ///               along axis a (one-sided so that a film thinner than a cell still

@@ -20,10 +20,9 @@
 // averaging a cell covered by fractions f_q of materials q gets the susceptibility
 // sum_q w_q chi_q(w), the weights w_q of a metal (Re eps < 0 somewhere in the band; other
 // dispersive materials keep w = f) by run.subpixel_metal (DispersionBuilder::classify):
-// "tangential" (default) w = f for E tangential to the metal's surface (the arithmetic
-// mean of eps that E parallel to an interface sees exactly; Ez in 2D always) and the
-// staircase value for any other (the normal within 6 degrees of perpendicular to the
-// component counts as tangential); "fraction" w = f for every
+// "tangential" (default) w = f for E tangential to the metal's whole surface (the
+// arithmetic mean of eps that E parallel to an interface sees exactly; Ez in 2D always)
+// and the staircase value otherwise; "fraction" w = f for every
 // component (puts the normal component of cut metal cells near Re eps = 0, where it
 // absorbs spuriously); "staircase" the whole cell staircased, eps_inf and sigma included.
 // One dispersive material in the cell: its own pole set, weight w; several: a pole set of

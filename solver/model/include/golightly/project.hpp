@@ -243,10 +243,11 @@ enum class BackendChoice { Auto, Cuda, Cpu };
 /// dispersive materials with Re eps > 0 over the band keep the fill-fraction weighting
 /// under every scheme. eps_inf and sigma keep the anisotropic average, except under
 /// Staircase.
-/// - Tangential (default): per E component, the pole weight is the covered fraction f for a
-///   component tangential to the metal's surface (the surface normal within about 6
-///   degrees of perpendicular to it) and the staircase value (1 where the metal has the
-///   largest fraction of the cell, else 0) otherwise (Tidy3D's volumetric averaging with
+/// - Tangential (default): per E component and metal, the pole weight is the covered
+///   fraction f where the component is tangential to the metal's whole surface (the
+///   normal within about 6 degrees of perpendicular to it at every cut cell: Ez in 2D,
+///   E along a film), else the staircase value (1 where the metal has the largest
+///   fraction of the cell, else 0) at every cut cell (Tidy3D's volumetric averaging with
 ///   a staircased normal component). Never puts a cut cell's normal field near Re eps = 0.
 /// - Staircase: cells cut by a dispersive material take the material of the largest
 ///   fraction whole (eps_inf, sigma and poles), as Lumerical and Tidy3D's default do.
