@@ -450,9 +450,10 @@ TEST_CASE("3D example gold_nanosphere_3d loads, is runnable, is written as GoLig
 TEST_CASE("3D example gold_nanosphere_3d: cross-sections vs the Mie series (prints; about a minute)",
           "[.example][3d][dispersive]") {
     // Not a pass/fail accuracy test (8 cells across the radius of a plasmonic sphere): the
-    // figures examples/README.md quotes (staircase, as the example: sigma_abs within 6 % of
-    // the series at 0.40 - 0.50 um, +20..+70 % on the red flank; with sub-pixel averaging
-    // the cut gold cells absorb spuriously, 8 x the series at 0.8 um).
+    // figures examples/README.md quotes (the example's cut gold cells staircased by the
+    // default subpixel_metal: sigma_abs within 6 % of the series at 0.40 - 0.50 um,
+    // +20..+70 % on the red flank; with "subpixel_metal": "fraction" the cut gold cells
+    // absorb spuriously, 8 x the series at 0.8 um).
     const Project p = load_project(kGoldExample);
     RunOptions opts;
     opts.threads = 2;
