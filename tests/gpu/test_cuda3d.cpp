@@ -631,7 +631,7 @@ TEST_CASE("CUDA 3D engine: a live edit of the materials mid-run gives the CPU en
     }
 }
 
-TEST_CASE("CUDA 3D engine refuses a TF/SF box in the PML and Mur clearly; traffic model", "[cuda3d]") {
+TEST_CASE("CUDA 3D engine refuses a TF/SF box in the PML and Mur clearly, traffic model", "[cuda3d]") {
     Scene s = random_scene(kCases[0]);
     Scene t = s;
     TfsfSource src;

@@ -447,7 +447,7 @@ TEST_CASE("3D example gold_nanosphere_3d loads, is runnable, is written as GoLig
     for (int comp = 0; comp < 3; ++comp) CHECK(!c.scene.dispersive[comp].cells.empty());
 }
 
-TEST_CASE("3D example gold_nanosphere_3d: cross-sections vs the Mie series (prints; about a minute)",
+TEST_CASE("3D example gold_nanosphere_3d: cross-sections vs the Mie series (prints, about a minute)",
           "[.example][3d][dispersive]") {
     // Not a pass/fail accuracy test (8 cells across the radius of a plasmonic sphere): the
     // figures examples/README.md quotes (the example's cut gold cells staircased by the

@@ -94,7 +94,7 @@ Weights weights_of(const Scene& s, int c) {
 }  // namespace
 
 TEST_CASE("subpixel_metal: a straight gold edge normal to x, TEz: Ex (normal) staircased, Ey (tangential) "
-          "fraction-weighted; fraction weights both; staircase staircases eps_inf too",
+          "fraction-weighted, fraction weights both, staircase staircases eps_inf too",
           "[subpixel_metal][dispersive]") {
     const Scene tan = compile_project(gold_edge_project(Polarization::TEz, SubpixelMetal::Tangential, false), "t").scene;
     const Scene fra = compile_project(gold_edge_project(Polarization::TEz, SubpixelMetal::Fraction, false), "f").scene;
@@ -128,7 +128,7 @@ TEST_CASE("subpixel_metal: a straight gold edge normal to x, TEz: Ex (normal) st
 }
 
 TEST_CASE("subpixel_metal: Ez in TMz is tangential to every interface: tangential and fraction give the same "
-          "weights; a disc in TEz is staircased (each component has a normal part on the circle)",
+          "weights, a disc in TEz is staircased (each component has a normal part on the circle)",
           "[subpixel_metal][dispersive]") {
     const Scene tz = compile_project(gold_edge_project(Polarization::TMz, SubpixelMetal::Tangential, true), "t").scene;
     const Scene fz = compile_project(gold_edge_project(Polarization::TMz, SubpixelMetal::Fraction, true), "f").scene;
@@ -360,7 +360,7 @@ TEST_CASE("2D gold cylinder (B-CALM gold, r = 40 nm) in TMz vs the cylinder seri
 }
 
 TEST_CASE("subpixel_metal: a dispersive dielectric (Re eps > 0 over the band) keeps the fill fraction under every "
-          "scheme; gold is a metal in the visible, a Lorentz dielectric is not",
+          "scheme, gold is a metal in the visible, a Lorentz dielectric is not",
           "[subpixel_metal][dispersive]") {
     // A Lorentz dielectric: eps(0) = 1 + 3 = 4, its resonance far above the band (the
     // shape of a fitted silicon or glass).

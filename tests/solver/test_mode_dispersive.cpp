@@ -286,7 +286,7 @@ TEST_CASE("mode solver: gap plasmon of a gold/air/gold slot against the MIM disp
     CHECK(std::abs(cd(modes[0].n_eff, modes[0].n_eff_imag) - n) < 1e-3);
 }
 
-TEST_CASE("cross_section_medium: a Drude metal gives complex eps; conductivity adds i sigma / (omega eps0)",
+TEST_CASE("cross_section_medium: a Drude metal gives complex eps, conductivity adds i sigma / (omega eps0)",
           "[modes2d][mode][modes_dispersive]") {
     // a gold slab in a lossy (conductive) oxide, 3D project; the uniform samples carry the
     // materials' analytic eps(omega) exactly

@@ -74,7 +74,7 @@ TEST_CASE("mode selection: parse_mode_selection reads target_neff and filter, er
     CHECK(error_path(Json::parse(R"({"target_neff": "2"})")) == "monitors[2].target_neff");
 }
 
-TEST_CASE("mode selection: filter picks TE0 or TM0 of the strip as mode 0; target_neff finds the mode near it",
+TEST_CASE("mode selection: filter picks TE0 or TM0 of the strip as mode 0, target_neff finds the mode near it",
           "[modes2d][mode][mode_selection]") {
     if (!have_mode_solver_2d()) {
         WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
@@ -107,7 +107,7 @@ TEST_CASE("mode selection: filter picks TE0 or TM0 of the strip as mode 0; targe
     CHECK(std::abs(near[0].n_eff - tm[0].n_eff) < 1e-9);
 }
 
-TEST_CASE("mode selection: ports carry target_neff and filter to their mode source and monitor; errors name the port",
+TEST_CASE("mode selection: ports carry target_neff and filter to their mode source and monitor, errors name the port",
           "[mode][mode_selection][sparams]") {
     Project p = strip_project();
     p.extra["ports"][0]["filter"] = "tm";
@@ -159,7 +159,7 @@ VectorMode synthetic_mode(double a, double b, double n) {
 
 }  // namespace
 
-TEST_CASE("mode tracking: modes that cross in n_eff keep their identity; a low overlap warns",
+TEST_CASE("mode tracking: modes that cross in n_eff keep their identity, a low overlap warns",
           "[mode][mode_selection][mode_tracking]") {
     const VectorMode A0 = synthetic_mode(1, 0, 2.00), B0 = synthetic_mode(0, 1, 1.90);
     const VectorMode A1 = synthetic_mode(-1, 0, 1.94), B1 = synthetic_mode(0, 1, 1.95);  // crossed (A's sign flipped)
