@@ -38,3 +38,9 @@
 #else
 #define GOLIGHTLY_NEEDS_YAML_CPP "[.][yaml-cpp]"
 #endif
+
+#ifdef GOLIGHTLY_TEST_HAVE_HARMINV
+#define GOLIGHTLY_NEEDS_HARMINV "[harminv]"
+#else
+#define GOLIGHTLY_NEEDS_HARMINV "[.][harminv]"
+#endif

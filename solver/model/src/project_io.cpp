@@ -722,6 +722,23 @@ Monitor parse_monitor(const Json& j, const std::string& path, const ReadContext&
             if (const Json* shape = r.find("shape")) m.shape = parse_shape(*shape, r.path("shape"), file);
             m.component = r.enumeration(kComponents, "component", default_component(pol));
             m.reduce = r.enumeration(kReduces, "reduce", Reduce::Value);
+            if (r.find("resonances")) {
+                ResonanceSettings rs;
+                with_object(r, "resonances", file, [&](ObjectReader& o) {
+                    if (const Json* band = o.find("band")) {
+                        const std::string bp = o.path("band");
+                        if (!band->is_array() || band->size() != 2)
+                            o.conv().fail(bp, "must be [wavelength_min, wavelength_max] in um, two numbers (found " +
+                                                  describe(*band) + ")");
+                        rs.wavelength_min = o.conv().number((*band)[0], index_path(bp, 0));
+                        rs.wavelength_max = o.conv().number((*band)[1], index_path(bp, 1));
+                    }
+                    rs.after_source = o.boolean("after_source", rs.after_source);
+                    rs.q_min = o.number("q_min", rs.q_min);
+                    rs.extra = o.extras();
+                });
+                m.resonances = rs;
+            }
             break;
         case MonitorType::DftField: {
             const Json& wl = r.conv().array(r.require("wavelengths"), r.path("wavelengths"));
@@ -794,6 +811,7 @@ RunSettings parse_run(const Json& j, const std::string& path, const ReadContext&
         if (const Json* ms = s.find("max_steps"))
             run.stop.max_steps = s.conv().integer(*ms, s.path("max_steps"), 1, std::numeric_limits<long long>::max());
         run.stop.monitor = s.optional_string("monitor");
+        run.stop.resonances = s.boolean("resonances", false);
         run.stop.extra = s.extras();
     });
     with_object(r, "normalization", file, [&](ObjectReader& n) {
@@ -1089,6 +1107,16 @@ Json monitor_json(const Monitor& m) {
             if (m.shape) j["shape"] = shape_json(*m.shape);
             j["component"] = to_string(m.component);
             j["reduce"] = to_string(m.reduce);
+            if (m.resonances) {
+                Json rs = Json::object();
+                if (m.resonances->wavelength_min || m.resonances->wavelength_max)
+                    rs["band"] = Json::array({m.resonances->wavelength_min.value_or(0.0),
+                                              m.resonances->wavelength_max.value_or(0.0)});
+                rs["after_source"] = m.resonances->after_source;
+                rs["q_min"] = m.resonances->q_min;
+                append_extra(rs, m.resonances->extra);
+                j["resonances"] = rs;
+            }
             break;
         case MonitorType::DftField: {
             Json wl = Json::array();
@@ -1144,6 +1172,7 @@ Json run_json(const RunSettings& r, int dimensions) {
     stop["max_time_fs"] = r.stop.max_time_fs;
     if (r.stop.max_steps) stop["max_steps"] = *r.stop.max_steps;
     if (r.stop.monitor) stop["monitor"] = *r.stop.monitor;
+    if (r.stop.resonances) stop["resonances"] = true;
     append_extra(stop, r.stop.extra);
     j["stop"] = stop;
     Json norm = Json::object();

@@ -600,6 +600,16 @@ private:
                     if (m.at) needs_z(m.at_z, path + ".at", "a point");
                     if (m.shape) shape(*m.shape, path + ".shape");
                     component(m.component, path + ".component");
+                    if (m.resonances) {
+                        const ResonanceSettings& rs = *m.resonances;
+                        const std::string rp = path + ".resonances";
+                        if (rs.wavelength_min) positive(*rs.wavelength_min, index_path(rp + ".band", 0));
+                        if (rs.wavelength_max) positive(*rs.wavelength_max, index_path(rp + ".band", 1));
+                        if (rs.wavelength_min && rs.wavelength_max && !(*rs.wavelength_max > *rs.wavelength_min))
+                            fail(index_path(rp + ".band", 1), "must be > the band's first wavelength (" +
+                                                                  fmt(*rs.wavelength_min) + " um)");
+                        if (!(rs.q_min >= 0)) fail(rp + ".q_min", "must be >= 0 (found " + fmt(rs.q_min) + ")");
+                    }
                     break;
                 case MonitorType::DftField:
                     if (m.wavelengths.empty()) fail(path + ".wavelengths", "must list at least one wavelength (um)");
@@ -667,6 +677,13 @@ private:
             if (m->type != MonitorType::Time)
                 fail("run.stop.monitor", "monitor " + quoted(*r.stop.monitor) +
                                              " is not a time monitor (the decay is measured on a time series)");
+        }
+        if (r.stop.resonances) {
+            bool any = false;
+            for (const Monitor& m : p_.monitors) any = any || (m.type == MonitorType::Time && m.resonances);
+            if (!any)
+                fail("run.stop.resonances", "needs a time monitor with \"resonances\" (the stop rule waits for "
+                                            "their estimates to converge)");
         }
 
         const Normalization& n = r.normalization;

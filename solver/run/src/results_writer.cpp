@@ -128,6 +128,44 @@ void write_time_series(const fs::path& dir, const RunResult& r) {
     }
 }
 
+/// resonances/<monitor>.csv: one row per mode (project-format.md "Resonances"); Q is
+/// written "inf" for a mode with no decay.
+void write_resonances(const fs::path& dir, const RunResult& r) {
+    if (r.resonances.empty()) return;
+    fs::create_directories(dir / "resonances");
+    for (const ResonanceResult& rr : r.resonances) {
+        std::ostringstream out;
+        out << "frequency_thz,wavelength_um,q,decay_per_fs,amplitude,phase_rad,error\n";
+        for (const Resonance& m : rr.modes)
+            out << fmt(m.frequency_hz * 1e-12) << ',' << fmt(m.wavelength_um) << ','
+                << (std::isfinite(m.q) ? fmt(m.q) : std::string(m.q > 0 ? "inf" : "-inf")) << ','
+                << fmt(m.decay_per_s * 1e-15) << ',' << fmt(m.amplitude) << ',' << fmt(m.phase_rad) << ','
+                << fmt(m.error) << '\n';
+        write_text_atomic(dir / "resonances" / (sanitize_file_name(rr.name) + ".csv"), out.str());
+    }
+}
+
+/// summary.json "resonances": {monitor: {t0_fs, samples, band_um, modes: [...]}}.
+Json resonances_json(const RunResult& r) {
+    Json all = Json::object();
+    for (const ResonanceResult& rr : r.resonances) {
+        Json modes = Json::array();
+        for (const Resonance& m : rr.modes)
+            modes.push_back({{"frequency_thz", jnum(m.frequency_hz * 1e-12)},
+                             {"wavelength_um", jnum(m.wavelength_um)},
+                             {"q", std::isfinite(m.q) ? jnum(m.q) : Json(m.q > 0 ? "inf" : "-inf")},
+                             {"decay_per_fs", jnum(m.decay_per_s * 1e-15)},
+                             {"amplitude", jnum(m.amplitude)},
+                             {"phase_rad", jnum(m.phase_rad)},
+                             {"error", jnum(m.error)}});
+        all[rr.name] = {{"t0_fs", jnum(rr.t0_fs)},
+                        {"samples", rr.samples},
+                        {"band_um", Json::array({jnum(rr.wavelength_min_um), jnum(rr.wavelength_max_um)})},
+                        {"modes", modes}};
+    }
+    return all;
+}
+
 /// |E|^2 over the monitor's components at its first wavelength, grey, max -> white; 3D:
 /// the middle z slice of the region.
 Image8 dft_preview(const DftFieldResult& d) {
@@ -237,6 +275,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     fs::create_directories(dir);
     write_spectra(dir, r);
     write_time_series(dir, r);
+    write_resonances(dir, r);
 
     fs::create_directories(dir / "fields");
     for (const auto& d : r.dft_fields) {
@@ -277,6 +316,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     if (!r.halo_mode.empty()) j["halo_exchange"] = Json{{"transport", r.halo_transport}, {"mode", r.halo_mode}};
     j["precision"] = to_string(r.precision);
     j["stop_reason"] = to_string(r.stop_reason);
+    if (!r.resonances.empty()) j["resonances"] = resonances_json(r);
     Json w = Json::array();
     for (const auto& s : r.warnings) w.push_back(s);
     for (const auto& s : extra_warnings) w.push_back(s);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <numeric>
+#include <sstream>
 #include <thread>
 
 #include "golightly/compile.hpp"
@@ -18,6 +19,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
+#include "resonance_run.hpp"
 
 namespace golightly {
 
@@ -28,6 +30,7 @@ std::string to_string(StopReason reason) {
         case StopReason::MaxSteps: return "max_steps";
         case StopReason::Diverged: return "diverged";
         case StopReason::Cancelled: return "cancelled";
+        case StopReason::Resonances: return "resonances";
     }
     return "unknown";
 }
@@ -456,10 +459,11 @@ public:
 
     /// Reports step `now_steps` at simulated time t_s (s), `db` below the peak, `wall` s
     /// after the phase started. No-op without RunOptions::progress.
-    void report(std::int64_t now_steps, double t_s, double db, double wall) {
+    void report(std::int64_t now_steps, double t_s, double db, double wall, const std::string& stop_rule) {
         if (!options_.progress) return;
         ProgressInfo p;
         p.phase = phase_;
+        p.stop_rule = stop_rule;
         p.step = now_steps;
         p.max_steps = limit_steps_;
         p.time_fs = t_s / units::fs;
@@ -501,13 +505,17 @@ bool cancelled_after_pause(const RunOptions& options) {
     return options.cancel && options.cancel->load();
 }
 
+TimeSeriesResult time_series_result(Engine& engine, const Scene& scene, const CompiledMonitor& m);
+
 /// Steps `engine` until a stop criterion holds (run.hpp, run_project): chunks of steps up
 /// to the next check (every 50 steps) or frame; at each check the stop level
-/// (DecayLevel), divergence, progress and live monitors.
+/// (DecayLevel), divergence, progress and live monitors, and, when given and active, the
+/// resonance stop rule (resonance_run.hpp).
 PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Project& project,
                        const RunOptions& options, const std::string& phase,
                        std::int64_t limit_steps, bool limit_is_max_steps, bool send_frames,
-                       const SpectrumNormalization* live_norm = nullptr, bool live_edit = false) {
+                       const SpectrumNormalization* live_norm = nullptr, bool live_edit = false,
+                       detail::ResonanceStop* resonance_stop = nullptr) {
     const Scene& scene = compiled.scene;
     const double dt_s = scene.dt_s;
     PhaseOutcome out;
@@ -529,6 +537,9 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     const auto t0 = Clock::now();
     const bool edits_on = live_edit && bool(options.poll_material_update);
     std::shared_ptr<const Scene> edited_scene;  // the materials the engine runs on, when edited
+    if (resonance_stop && !resonance_stop->active()) resonance_stop = nullptr;
+    std::ostringstream decay_rule;
+    decay_rule << "decay to " << project.run.stop.decay_db << " dB";
 
     while (true) {
         if (cancelled_after_pause(options)) {
@@ -567,13 +578,22 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
             break;
         }
         const double db = decay.db_below_peak(level);
-        progress.report(now_steps, t_s, db, seconds_since(t0));
+        bool resonances_converged = false;
+        if (resonance_stop && t_s > compiled.sources_end_s)
+            resonances_converged = resonance_stop->converged(
+                [&](const CompiledMonitor& m) { return time_series_result(engine, scene, m); }, now_steps);
+        progress.report(now_steps, t_s, db, seconds_since(t0),
+                        resonance_stop ? decay_rule.str() + " or " + resonance_stop->status() : decay_rule.str());
         if (next_live > 0 && now_steps >= next_live) {
             publish_live(engine, compiled, options, phase, live_norm);
             while (next_live <= now_steps) next_live += std::max<std::int64_t>(1, options.live_every_steps);
         }
         if (t_s > compiled.sources_end_s && decay.decayed(level)) {
             out.reason = StopReason::Decay;
+            break;
+        }
+        if (resonances_converged) {
+            out.reason = StopReason::Resonances;
             break;
         }
     }
@@ -951,9 +971,10 @@ std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, con
 }
 
 /// Turns every monitor of the main run into its result (spectra normalized with `norm`
-/// when given, time series, dft_field maps), in the order of main.monitors.
-void gather_monitors(Engine& engine, const CompiledProject& main, const SpectrumNormalization* norm,
-                     RunResult& result) {
+/// when given, time series and their resonances, dft_field maps), in the order of
+/// main.monitors. Throws RunError (resonances in a build without Harminv).
+void gather_monitors(Engine& engine, const Project& project, const CompiledProject& main,
+                     const SpectrumNormalization* norm, RunResult& result) {
     const Scene& scene = main.scene;
     const std::size_t nf = main.spectrum_hz.size();
     for (const CompiledMonitor& m : main.monitors) {
@@ -964,9 +985,14 @@ void gather_monitors(Engine& engine, const CompiledProject& main, const Spectrum
         }
         if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox)
             result.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, norm));
-        else if (m.type == MonitorType::Time)
+        else if (m.type == MonitorType::Time) {
             result.time_series.push_back(time_series_result(engine, scene, m));
-        else if (m.type == MonitorType::DftField)
+            for (const Monitor& pm : project.monitors)
+                if (pm.name == m.name && pm.type == MonitorType::Time && pm.resonances)
+                    result.resonances.push_back(detail::resonances_of(result.time_series.back(), *pm.resonances,
+                                                                      project, main.sources_end_s, scene.dt_s,
+                                                                      result.warnings));
+        } else if (m.type == MonitorType::DftField)
             result.dft_fields.push_back(dft_field_result(engine, scene, m));
     }
 }
@@ -1047,11 +1073,12 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     }
     const SpectrumNormalization spectrum_norm{normalize ? &ref_fields.p_inc : nullptr,
                                               normalize ? &ref_fields.ref_sets : nullptr, l_inc_um};
+    detail::ResonanceStop resonance_stop(main, project);
     const PhaseOutcome o = run_phase(*engine, main, project, options, "main", limit.steps, limit.is_max_steps, true,
-                                     &spectrum_norm, true);
+                                     &spectrum_norm, true, &resonance_stop);
     record_main_phase(o, scene, result);
     result.normalized = normalize;
-    gather_monitors(*engine, main, normalize ? &spectrum_norm : nullptr, result);
+    gather_monitors(*engine, project, main, normalize ? &spectrum_norm : nullptr, result);
     take_final_frame(*engine, project, options, result);
     result.wall_s = seconds_since(t_call);
     return result;

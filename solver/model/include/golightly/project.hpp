@@ -163,6 +163,17 @@ struct Source {
 
 enum class MonitorType { Flux, FluxBox, Time, DftField };
 
+/// A time monitor's resonance analysis (project-format.md "Resonances"): Harminv's filter
+/// diagonalization of the monitor's signal (golightly/resonance_finder.hpp).
+struct ResonanceSettings {
+    /// Band as vacuum wavelengths, um (`band`: [min, max]); unset: run.spectrum's band.
+    std::optional<double> wavelength_min, wavelength_max;
+    bool after_source = true;  ///< analyse only the samples after every source has ended
+    double q_min = 50;         ///< modes with |Q| <= q_min are dropped (Meep's Q_thresh)
+    Json extra = Json::object();
+    bool operator==(const ResonanceSettings&) const = default;
+};
+
 struct Monitor {
     std::string name;
     MonitorType type = MonitorType::Flux;
@@ -180,6 +191,7 @@ struct Monitor {
     std::optional<Shape> shape;
     Component component = Component::Ez;
     Reduce reduce = Reduce::Value;
+    std::optional<ResonanceSettings> resonances;  ///< time: find the signal's resonances
     // dft_field
     std::vector<double> wavelengths;     ///< um
     std::vector<Component> components;
@@ -223,6 +235,9 @@ struct StopCriteria {
     double max_time_fs = 10000;
     std::optional<long long> max_steps;
     std::optional<std::string> monitor;  ///< decay measured on this time monitor instead of the energy
+    /// Also stop when the resonances of every time monitor with `resonances` have
+    /// converged (run.hpp, run_project: stop reason "resonances").
+    bool resonances = false;
     Json extra = Json::object();
     bool operator==(const StopCriteria&) const = default;
 };

@@ -19,12 +19,13 @@
 #include "golightly/engine.hpp"
 #include "golightly/image_io.hpp"
 #include "golightly/project.hpp"
+#include "golightly/resonance_finder.hpp"
 
 namespace golightly {
 
 /// Why a run ended (summary.json "stop_reason").
-enum class StopReason { Decay, MaxTime, MaxSteps, Diverged, Cancelled };
-/// "decay", "max_time", "max_steps", "diverged", "cancelled".
+enum class StopReason { Decay, MaxTime, MaxSteps, Diverged, Cancelled, Resonances };
+/// "decay", "max_time", "max_steps", "diverged", "cancelled", "resonances".
 std::string to_string(StopReason reason);
 
 /// Progress of one phase, reported after every chunk of steps.
@@ -37,6 +38,9 @@ struct ProgressInfo {
     double steps_per_s = 0;
     double mcells_per_s = 0;    ///< cell updates per second / 1e6
     double eta_s = -1;          ///< estimated wall time left in this phase (s); < 0 unknown
+    /// The stop rule that is in charge and how far it is, in words (e.g. "decay to 40 dB",
+    /// "resonances: 3 modes, df/f 2.1e-05 (stops below 1e-06)"); shown in progress bars.
+    std::string stop_rule;
 };
 
 struct LiveMonitors;
@@ -165,6 +169,16 @@ struct TimeSeriesResult {
     std::vector<double> values;
 };
 
+/// A time monitor's resonances (Monitor::resonances; golightly/resonance_finder.hpp):
+/// the modes Harminv finds in its signal, sorted by frequency.
+struct ResonanceResult {
+    std::string name;           ///< the monitor's
+    double t0_fs = 0;           ///< time of the first sample analysed: amplitudes and phases refer to it
+    std::int64_t samples = 0;   ///< samples analysed
+    double wavelength_min_um = 0, wavelength_max_um = 0;  ///< the band searched (vacuum wavelengths)
+    std::vector<Resonance> modes;
+};
+
 /// A dft_field monitor's complex field maps.
 struct DftFieldResult {
     std::string name;
@@ -244,6 +258,8 @@ struct RunResult {
     std::vector<double> frequency_hz;   ///< run spectrum, increasing
     std::vector<FluxSpectrumResult> spectra;  ///< flux and flux_box monitors, project order
     std::vector<TimeSeriesResult> time_series;
+    /// time monitors with `resonances`, project order
+    std::vector<ResonanceResult> resonances;
     std::vector<DftFieldResult> dft_fields;
     /// mode monitors, project order, one entry per monitor and listed mode
     std::vector<ModeCoefficientsResult> mode_coefficients;
