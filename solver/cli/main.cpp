@@ -12,6 +12,7 @@
 //   golightly-cli sweep PROJECT --param NAME=LO:HI:N ... / optimize PROJECT --objective EXPR --param NAME=LO..HI ...
 //                       (cmd_sweep.cpp)
 //   golightly-cli export-gds PROJECT --out FILE.gds [--cell NAME]   (cmd_gds.cpp)
+//   golightly-cli farfield RESULTS [--monitor NAME] [--theta LIST] [--phi LIST] [--json]   (cmd_farfield.cpp)
 //   golightly-cli resonances RESULTS [--monitor NAME] [--band MIN:MAX] [--after FS] [--json]   (cmd_resonances.cpp)
 //   golightly-cli --version
 //
@@ -34,6 +35,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cmd_gds.hpp"
+#include "cmd_farfield.hpp"
 #include "cmd_modes.hpp"
 #include "cmd_resonances.hpp"
 #include "cmd_sparams.hpp"
@@ -644,6 +646,7 @@ int real_main(int argc, char** argv) {
     cli::add_export_gds_command(app, export_gds_cmd);
     golightly::cli::SparamsCommand* sparams_cmd = golightly::cli::add_sparams_command(app);  // cmd_sparams.cpp
     golightly::cli::ModesCommand* modes_cmd = golightly::cli::add_modes_command(app);  // cmd_modes.cpp
+    golightly::cli::FarFieldCommand* farfield_cmd = golightly::cli::add_farfield_command(app);  // cmd_farfield.cpp
     golightly::cli::ResonancesCommand* resonances_cmd = golightly::cli::add_resonances_command(app);  // cmd_resonances.cpp
 
     try {
@@ -666,6 +669,7 @@ int real_main(int argc, char** argv) {
         if (const int rc = cli::run_sweep_commands(sweep_commands); rc >= 0) return rc;
         if (*sparams_cmd->sub) return golightly::cli::run_sparams_command(*sparams_cmd);
         if (*modes_cmd->sub) return golightly::cli::run_modes_command(*modes_cmd);
+        if (*farfield_cmd->sub) return golightly::cli::run_farfield_command(*farfield_cmd);
         if (*resonances_cmd->sub) return golightly::cli::run_resonances_command(*resonances_cmd);
         if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);

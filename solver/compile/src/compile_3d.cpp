@@ -559,6 +559,8 @@ void Compiler3D::add_flux_plane(const Box3& plane, int normal, int s, const std:
         term.sign = p.sign * s;
         term.ds_um = dx_ * dx_;
         term.ds_dims = 2;
+        term.normal_axis = normal;
+        term.direction = s;
         cm.flux_terms.push_back(term);
     }
 }

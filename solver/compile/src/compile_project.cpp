@@ -896,6 +896,8 @@ int Compiler::add_flux_line(const Vec2& from, const Vec2& to, int normal, int s,
     // S_normal = -sigma_h e h (TMz: Sx = -Ez Hy, Sy = Ez Hx; TEz: Sx = Ey Hz, Sy = -Ex Hz).
     term.sign = -tp.sigma_h * s;
     term.ds_um = dx_;
+    term.normal_axis = normal;
+    term.direction = s;
     mon.flux_terms.push_back(term);
     return term.e_set;
 }

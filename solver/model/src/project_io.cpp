@@ -716,6 +716,20 @@ Monitor parse_monitor(const Json& j, const std::string& path, const ReadContext&
             std::tie(m.min, m.min_z) = r.point23("min");
             std::tie(m.max, m.max_z) = r.point23("max");
             m.kind = r.string("kind", "flux");
+            if (r.find("far_field")) {
+                FarFieldSettings ff;
+                with_object(r, "far_field", file, [&](ObjectReader& o) {
+                    if (const Json* wl = o.find("wavelengths")) {
+                        o.conv().array(*wl, o.path("wavelengths"));
+                        for (std::size_t i = 0; i < wl->size(); ++i)
+                            ff.wavelengths.push_back(o.conv().number((*wl)[i], index_path(o.path("wavelengths"), i)));
+                    }
+                    ff.theta_points = o.integer("theta_points", ff.theta_points);
+                    ff.phi_points = o.integer("phi_points", ff.phi_points);
+                    ff.extra = o.extras();
+                });
+                m.far_field = ff;
+            }
             break;
         case MonitorType::Time:
             std::tie(m.at, m.at_z) = r.optional_point23("at");
@@ -1101,6 +1115,18 @@ Json monitor_json(const Monitor& m) {
             j["min"] = point23_json(m.min.value_or(Vec2{}), m.min_z);
             j["max"] = point23_json(m.max.value_or(Vec2{}), m.max_z);
             j["kind"] = m.kind;
+            if (m.far_field) {
+                Json ff = Json::object();
+                if (!m.far_field->wavelengths.empty()) {
+                    Json wl = Json::array();
+                    for (double w : m.far_field->wavelengths) wl.push_back(w);
+                    ff["wavelengths"] = wl;
+                }
+                ff["theta_points"] = m.far_field->theta_points;
+                if (m.far_field->phi_points > 0) ff["phi_points"] = m.far_field->phi_points;
+                append_extra(ff, m.far_field->extra);
+                j["far_field"] = ff;
+            }
             break;
         case MonitorType::Time:
             if (m.at) j["at"] = point23_json(*m.at, m.at_z);

@@ -593,6 +593,17 @@ private:
                     if (m.kind != "absorption" && m.kind != "scattering" && m.kind != "flux")
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
                                                  "; expected one of \"absorption\", \"scattering\", \"flux\"");
+                    if (m.far_field) {
+                        const FarFieldSettings& ff = *m.far_field;
+                        const std::string fp = path + ".far_field";
+                        for (std::size_t k = 0; k < ff.wavelengths.size(); ++k)
+                            positive(ff.wavelengths[k], index_path(fp + ".wavelengths", k));
+                        if (ff.theta_points < 2 || ff.theta_points > 3601)
+                            fail(fp + ".theta_points", "must be 2 .. 3601 (found " + std::to_string(ff.theta_points) + ")");
+                        if (ff.phi_points < 0 || ff.phi_points > 7200)
+                            fail(fp + ".phi_points", "must be 1 .. 7200, or 0 for the default (found " +
+                                                         std::to_string(ff.phi_points) + ")");
+                    }
                     break;
                 case MonitorType::Time:
                     if (m.at && m.shape) fail(path + ".shape", "give either \"at\" (a point) or \"shape\" (a region), not both");

@@ -145,6 +145,66 @@ void write_resonances(const fs::path& dir, const RunResult& r) {
     }
 }
 
+/// far_field/<monitor>.csv (the theta x phi grid per wavelength) and
+/// far_field/<monitor>_surface.csv (the equivalent currents, for golightly-cli farfield);
+/// project-format.md "Far fields".
+void write_far_fields(const fs::path& dir, const RunResult& r) {
+    if (r.far_fields.empty()) return;
+    fs::create_directories(dir / "far_field");
+    for (const FarFieldResult& f : r.far_fields) {
+        const bool tfsf = !f.i_inc.empty();
+        const double full = f.dimensions == 3 ? 4 * units::pi : 2 * units::pi;  // sr or rad
+        const double to_um = f.dimensions == 3 ? 1e12 : 1e6;                   // m^2 -> um^2, m -> um
+        std::ostringstream out;
+        out << "wavelength_um,theta_deg,phi_deg,intensity,directivity" << (tfsf ? ",dsigma_domega" : "")
+            << ",e_theta_re,e_theta_im,e_phi_re,e_phi_im\n";
+        for (std::size_t w = 0; w < f.samples.size(); ++w)
+            for (const FarFieldSample& x : f.samples[w]) {
+                out << fmt(f.wavelength_um[w]) << ',' << fmt(x.theta_rad * 180 / units::pi) << ','
+                    << fmt(x.phi_rad * 180 / units::pi) << ',' << fmt(x.intensity) << ','
+                    << fmt(f.power[w] > 0 ? full * x.intensity / f.power[w] : 0.0);
+                if (tfsf) out << ',' << fmt(f.i_inc[w] > 0 ? x.intensity / f.i_inc[w] * to_um : 0.0);
+                out << ',' << fmt(x.e_theta.real()) << ',' << fmt(x.e_theta.imag()) << ',' << fmt(x.e_phi.real())
+                    << ',' << fmt(x.e_phi.imag()) << '\n';
+            }
+        const std::string stem = sanitize_file_name(f.name);
+        write_text_atomic(dir / "far_field" / (stem + ".csv"), out.str());
+        std::ostringstream sf;
+        sf << "# dimensions " << f.dimensions << " polarization " << to_string(f.polarization) << "\n";
+        sf << "frequency_hz,x_m,y_m,z_m,ds,jx_re,jx_im,jy_re,jy_im,jz_re,jz_im,mx_re,mx_im,my_re,my_im,mz_re,mz_im\n";
+        for (const SurfaceCurrents& sc : f.surfaces)
+            for (std::size_t q = 0; q < sc.position_m.size(); ++q) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.12g", sc.frequency_hz);
+                sf << buf << ',' << fmt(sc.position_m[q].x) << ',' << fmt(sc.position_m[q].y) << ','
+                   << fmt(sc.position_m[q].z) << ',' << fmt(sc.ds[q]);
+                for (int a = 0; a < 3; ++a) sf << ',' << fmt(sc.j[q][a].real()) << ',' << fmt(sc.j[q][a].imag());
+                for (int a = 0; a < 3; ++a) sf << ',' << fmt(sc.m[q][a].real()) << ',' << fmt(sc.m[q][a].imag());
+                sf << '\n';
+            }
+        write_text_atomic(dir / "far_field" / (stem + "_surface.csv"), sf.str());
+    }
+}
+
+/// summary.json "far_field": {monitor: {wavelength_um, power, max_directivity, theta_points, phi_points}}.
+Json far_fields_json(const RunResult& r) {
+    Json all = Json::object();
+    for (const FarFieldResult& f : r.far_fields) {
+        const double full = f.dimensions == 3 ? 4 * units::pi : 2 * units::pi;
+        Json wl = Json::array(), pw = Json::array(), dmax = Json::array();
+        for (std::size_t w = 0; w < f.samples.size(); ++w) {
+            double umax = 0;
+            for (const FarFieldSample& x : f.samples[w]) umax = std::max(umax, x.intensity);
+            wl.push_back(jnum(f.wavelength_um[w]));
+            pw.push_back(jnum(f.power[w]));
+            dmax.push_back(jnum(f.power[w] > 0 ? full * umax / f.power[w] : 0.0));
+        }
+        all[f.name] = {{"wavelength_um", wl}, {"power", pw}, {"max_directivity", dmax},
+                       {"theta_points", f.n_theta}, {"phi_points", f.n_phi}};
+    }
+    return all;
+}
+
 /// summary.json "resonances": {monitor: {t0_fs, samples, band_um, modes: [...]}}.
 Json resonances_json(const RunResult& r) {
     Json all = Json::object();
@@ -276,6 +336,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     write_spectra(dir, r);
     write_time_series(dir, r);
     write_resonances(dir, r);
+    write_far_fields(dir, r);
 
     fs::create_directories(dir / "fields");
     for (const auto& d : r.dft_fields) {
@@ -317,6 +378,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     j["precision"] = to_string(r.precision);
     j["stop_reason"] = to_string(r.stop_reason);
     if (!r.resonances.empty()) j["resonances"] = resonances_json(r);
+    if (!r.far_fields.empty()) j["far_field"] = far_fields_json(r);
     Json w = Json::array();
     for (const auto& s : r.warnings) w.push_back(s);
     for (const auto& s : extra_warnings) w.push_back(s);

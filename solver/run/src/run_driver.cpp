@@ -19,6 +19,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
+#include "far_field_run.hpp"
 #include "resonance_run.hpp"
 
 namespace golightly {
@@ -983,9 +984,19 @@ void gather_monitors(Engine& engine, const Project& project, const CompiledProje
                 result.mode_coefficients.push_back(std::move(mc));
             for (const std::string& w : m.mode_plan->warnings) result.warnings.push_back(w);
         }
-        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox)
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
             result.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, norm));
-        else if (m.type == MonitorType::Time) {
+            for (const Monitor& pm : project.monitors)
+                if (pm.name == m.name && pm.type == MonitorType::FluxBox && pm.far_field && !m.flux_terms.empty()) {
+                    const auto& freqs = scene.dft_sets.at(std::size_t(m.flux_terms[0].e_set)).frequencies_hz;
+                    const std::vector<double> i_inc = scene.tfsf.empty()
+                                                          ? std::vector<double>{}
+                                                          : tfsf_incident_intensity(scene, freqs, engine.steps_done());
+                    const bool ref = norm && norm->ref_sets && uses_reference_fields(m);
+                    result.far_fields.push_back(detail::far_field_result(
+                        engine, scene, m, *pm.far_field, freqs, ref ? norm->ref_sets : nullptr, i_inc));
+                }
+        } else if (m.type == MonitorType::Time) {
             result.time_series.push_back(time_series_result(engine, scene, m));
             for (const Monitor& pm : project.monitors)
                 if (pm.name == m.name && pm.type == MonitorType::Time && pm.resonances)

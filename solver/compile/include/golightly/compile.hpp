@@ -31,6 +31,11 @@ struct FluxTerm {
     double sign = 1.0;
     double ds_um = 0.0;  ///< length (2D, um) or area (3D, um^2) each sample stands for
     int ds_dims = 1;     ///< 1: ds_um is a length (2D); 2: an area (3D)
+    /// The line's or plane's normal axis (0 x, 1 y, 2 z) and the monitor's positive flux
+    /// direction along it (+1 / -1; outward on a flux_box's faces). The E sample k sits on
+    /// the E node e_set.cell0[k]; h_set's sample k is H~ averaged onto that node.
+    int normal_axis = -1;
+    int direction = 0;
 };
 
 struct ModeMonitorPlan;  // mode_plane.hpp

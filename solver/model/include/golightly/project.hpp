@@ -163,6 +163,19 @@ struct Source {
 
 enum class MonitorType { Flux, FluxBox, Time, DftField };
 
+/// A flux_box's near-to-far-field projection (project-format.md "Far fields"): the box's
+/// surface DFT fields (already taken for its spectrum) projected to the far zone by the
+/// surface equivalence principle.
+struct FarFieldSettings {
+    /// Vacuum wavelengths (um) to project at: each is taken at the nearest run.spectrum
+    /// point; empty: the spectrum point nearest the band's centre.
+    std::vector<double> wavelengths;
+    int theta_points = 37;  ///< 3D: polar angles 0..180 degrees, both included
+    int phi_points = 0;     ///< azimuths 0..360 degrees, 360 excluded; 0: 72 in 3D, 360 in 2D
+    Json extra = Json::object();
+    bool operator==(const FarFieldSettings&) const = default;
+};
+
 /// A time monitor's resonance analysis (project-format.md "Resonances"): Harminv's filter
 /// diagonalization of the monitor's signal (golightly/resonance_finder.hpp).
 struct ResonanceSettings {
@@ -192,6 +205,7 @@ struct Monitor {
     Component component = Component::Ez;
     Reduce reduce = Reduce::Value;
     std::optional<ResonanceSettings> resonances;  ///< time: find the signal's resonances
+    std::optional<FarFieldSettings> far_field;    ///< flux_box: project its fields to the far zone
     // dft_field
     std::vector<double> wavelengths;     ///< um
     std::vector<Component> components;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "golightly/engine.hpp"
+#include "golightly/far_field.hpp"
 #include "golightly/image_io.hpp"
 #include "golightly/project.hpp"
 #include "golightly/resonance_finder.hpp"
@@ -179,6 +180,27 @@ struct ResonanceResult {
     std::vector<Resonance> modes;
 };
 
+/// A flux_box's far field (Monitor::far_field; golightly/far_field.hpp), per wavelength on
+/// a theta x phi grid.
+struct FarFieldResult {
+    std::string name;                   ///< the monitor's
+    int dimensions = 3;
+    Polarization polarization = Polarization::TMz;  ///< 2D
+    std::vector<double> wavelength_um;  ///< the spectrum points projected (nearest the requested)
+    std::vector<double> frequency_hz;
+    int n_theta = 1, n_phi = 1;         ///< grid: theta_i = 180 i / (n_theta - 1) deg (2D: 90 only), phi_j = 360 j / n_phi deg
+    /// samples[w][i * n_phi + j]
+    std::vector<std::vector<FarFieldSample>> samples;
+    std::vector<double> power;          ///< radiated power per wavelength: the intensity integrated over the grid
+    /// TF/SF runs: the incident intensity per wavelength (W/m^2, DFT units), so that
+    /// intensity / i_inc is the differential scattering cross-section (m^2/sr; m/rad in
+    /// 2D); empty otherwise
+    std::vector<double> i_inc;
+    /// The equivalent currents per wavelength (for projecting to other directions later:
+    /// results far_field/<name>_surface.csv, golightly-cli farfield)
+    std::vector<SurfaceCurrents> surfaces;
+};
+
 /// A dft_field monitor's complex field maps.
 struct DftFieldResult {
     std::string name;
@@ -260,6 +282,8 @@ struct RunResult {
     std::vector<TimeSeriesResult> time_series;
     /// time monitors with `resonances`, project order
     std::vector<ResonanceResult> resonances;
+    /// flux_box monitors with `far_field`, project order
+    std::vector<FarFieldResult> far_fields;
     std::vector<DftFieldResult> dft_fields;
     /// mode monitors, project order, one entry per monitor and listed mode
     std::vector<ModeCoefficientsResult> mode_coefficients;

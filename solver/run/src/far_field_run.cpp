@@ -1,0 +1,114 @@
+#include "far_field_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "golightly/grid.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly::detail {
+
+using cplx = std::complex<double>;
+
+namespace {
+
+/// Unit vector of Component c's axis (Ex/Hx: x, ...).
+int axis_of(Component c) { return int(c) % 3; }
+
+/// a x b for a unit axis vector a = sign e_na and b = value e_nb.
+std::array<cplx, 3> axis_cross(int na, double sign, int nb, cplx value) {
+    std::array<cplx, 3> out{};
+    if (na == nb) return out;
+    // e_x x e_y = e_z (cyclic), reversed order negative
+    const int third = 3 - na - nb;
+    const double s = ((nb - na + 3) % 3 == 1) ? 1.0 : -1.0;
+    out[std::size_t(third)] = sign * s * value;
+    return out;
+}
+
+}  // namespace
+
+SurfaceCurrents surface_currents(const Scene& scene, const CompiledMonitor& m, std::size_t f,
+                                 const std::map<int, std::vector<cplx>>& sets,
+                                 const std::map<int, std::vector<cplx>>* ref) {
+    SurfaceCurrents s;
+    s.dimensions = scene.dimensions;
+    s.polarization = scene.polarization;
+    const Grid g = scene.grid();
+    for (const FluxTerm& t : m.flux_terms) {
+        const DftSet& es = scene.dft_sets.at(std::size_t(t.e_set));
+        const DftSet& hs = scene.dft_sets.at(std::size_t(t.h_set));
+        const std::size_t nf = es.frequencies_hz.size();
+        s.frequency_hz = es.frequencies_hz.at(f);
+        const auto& ev = sets.at(t.e_set);
+        const auto& hv = sets.at(t.h_set);
+        const std::vector<cplx>* er = ref && ref->count(t.e_set) ? &ref->at(t.e_set) : nullptr;
+        const std::vector<cplx>* hr = ref && ref->count(t.h_set) ? &ref->at(t.h_set) : nullptr;
+        const int ea = axis_of(es.component), ha = axis_of(hs.component);
+        const Vec3 off = yee_offset(es.component);
+        const double ds = t.ds_um * std::pow(units::um, t.ds_dims);
+        for (std::size_t k = 0; k < es.cell0.size(); ++k) {
+            const CellIndex c = es.cell0[k];
+            const std::int64_t i = c % scene.nx, j = (c / scene.nx) % scene.ny, kk = c / (std::int64_t(scene.nx) * scene.ny);
+            Vec3 p{g.position_um(0, i, off.x) * units::um, g.position_um(1, j, off.y) * units::um,
+                   scene.dimensions == 3 ? g.position_um(2, kk, off.z) * units::um : 0.0};
+            cplx e = ev[k * nf + f], h = hv[k * nf + f];
+            if (er) e -= (*er)[k * nf + f];
+            if (hr) h -= (*hr)[k * nf + f];
+            // the E sample carries the covered fraction w0 of its node (half at a face's
+            // edge); the H~ sample does not (the flux multiplies the two): weight it here
+            h *= es.w0[k];
+            // J = n x H (H = H~ / eta0), M = -n x E, n = direction along normal_axis
+            s.position_m.push_back(p);
+            s.j.push_back(axis_cross(t.normal_axis, t.direction, ha, h / units::eta0));
+            s.m.push_back(axis_cross(t.normal_axis, -t.direction, ea, e));
+            s.ds.push_back(ds);
+        }
+    }
+    return s;
+}
+
+FarFieldResult far_field_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
+                                const FarFieldSettings& ff, const std::vector<double>& spectrum_hz,
+                                const std::map<int, std::vector<cplx>>* ref, const std::vector<double>& i_inc) {
+    FarFieldResult r;
+    r.name = m.name;
+    r.dimensions = scene.dimensions;
+    r.polarization = scene.polarization;
+    r.n_theta = scene.dimensions == 3 ? ff.theta_points : 1;
+    r.n_phi = ff.phi_points > 0 ? ff.phi_points : (scene.dimensions == 3 ? 72 : 360);
+    // the spectrum points nearest the requested wavelengths (default: the band's centre)
+    std::vector<double> want = ff.wavelengths;
+    if (want.empty() && !spectrum_hz.empty())
+        want.push_back(units::hz_to_wavelength_um(0.5 * (spectrum_hz.front() + spectrum_hz.back())));
+    std::vector<std::size_t> points;
+    for (double wl : want) {
+        const double f = units::wavelength_um_to_hz(wl);
+        std::size_t best = 0;
+        for (std::size_t q = 1; q < spectrum_hz.size(); ++q)
+            if (std::fabs(spectrum_hz[q] - f) < std::fabs(spectrum_hz[best] - f)) best = q;
+        if (std::find(points.begin(), points.end(), best) == points.end()) points.push_back(best);
+    }
+    std::map<int, std::vector<cplx>> sets;
+    for (const FluxTerm& t : m.flux_terms) {
+        if (!sets.count(t.e_set)) sets[t.e_set] = engine.dft(t.e_set);
+        if (!sets.count(t.h_set)) sets[t.h_set] = engine.dft(t.h_set);
+    }
+    std::vector<std::array<double, 2>> dirs;
+    for (int i = 0; i < r.n_theta; ++i)
+        for (int j = 0; j < r.n_phi; ++j)
+            dirs.push_back({r.n_theta == 1 ? 0.5 * units::pi : units::pi * i / (r.n_theta - 1),
+                            2 * units::pi * j / r.n_phi});
+    for (std::size_t q : points) {
+        SurfaceCurrents sc = surface_currents(scene, m, q, sets, ref);
+        r.frequency_hz.push_back(spectrum_hz[q]);
+        r.wavelength_um.push_back(units::hz_to_wavelength_um(spectrum_hz[q]));
+        r.samples.push_back(project_far_field(sc, dirs));
+        r.power.push_back(radiated_power(r.samples.back(), r.n_theta, r.n_phi));
+        if (!i_inc.empty()) r.i_inc.push_back(i_inc.at(q));
+        r.surfaces.push_back(std::move(sc));
+    }
+    return r;
+}
+
+}  // namespace golightly::detail
