@@ -223,7 +223,7 @@ ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
         }
     });
     connect(doc_, &editor::EditorDocument::changed, this, &ModeViewerDock::rebuildPorts);
-    job_.onFinished([this](JobOutcome<std::shared_ptr<const PortModes>>& o) { solveFinished(o); });
+    job_.onFinished([this](editor::JobOutcome<std::shared_ptr<const PortModes>>& o) { solveFinished(o); });
     rebuildPorts();
 }
 
@@ -297,7 +297,7 @@ bool ModeViewerDock::solve() {
 
 bool ModeViewerDock::waitForFinished(int ms) { return job_.waitForFinished(ms); }
 
-void ModeViewerDock::solveFinished(JobOutcome<std::shared_ptr<const PortModes>>& outcome) {
+void ModeViewerDock::solveFinished(editor::JobOutcome<std::shared_ptr<const PortModes>>& outcome) {
     const std::shared_ptr<const PortModes> r = outcome.result.value_or(nullptr);
     const QString error = outcome.error;
     solveButton_->setEnabled(port_->count() > 0);

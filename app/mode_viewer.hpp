@@ -97,7 +97,7 @@ Q_SIGNALS:
 
 private:
     void rebuildPorts();
-    void solveFinished(JobOutcome<std::shared_ptr<const PortModes>>& outcome);
+    void solveFinished(editor::JobOutcome<std::shared_ptr<const PortModes>>& outcome);
     void showResult();
     void showPicture();
     std::function<std::unique_ptr<QSettings>()> settings_;
@@ -114,7 +114,7 @@ private:
     QCustomPlot* plot_;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
-    BackgroundJob<std::shared_ptr<const PortModes>> job_{50};  ///< last: cancelled and joined first
+    editor::BackgroundJob<std::shared_ptr<const PortModes>> job_{50};  ///< last: cancelled and joined first
 };
 
 }  // namespace golightly::app

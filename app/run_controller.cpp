@@ -90,7 +90,7 @@ RunController::RunController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<golightly::ProgressInfo>();
     qRegisterMetaType<golightly::app::EnergyPoint>();
     job_.onNews([this](News& news) { takeNews(news); });
-    job_.onFinished([this](JobOutcome<Outcome>& outcome) { jobFinished(outcome); });
+    job_.onFinished([this](editor::JobOutcome<Outcome>& outcome) { jobFinished(outcome); });
 }
 
 RunController::~RunController() {
@@ -445,7 +445,7 @@ void RunController::takeNews(News& news) {
     }
 }
 
-void RunController::jobFinished(JobOutcome<Outcome>& outcome) {
+void RunController::jobFinished(editor::JobOutcome<Outcome>& outcome) {
     stopLiveWorker();
     bool ok = false;
     QString msg;

@@ -160,12 +160,12 @@ private:
         bool ok = false;
         QString message;
     };
-    using Job = BackgroundJob<Outcome, News>;
+    using Job = editor::BackgroundJob<Outcome, News>;
     Outcome runJob(Job::Context& ctx, const Project& project, const std::string& label,
                    const std::filesystem::path& out, const SolverSettings& settings,
                    const std::shared_ptr<LiveEditWorker>& live);
     void takeNews(News& news);
-    void jobFinished(JobOutcome<Outcome>& outcome);
+    void jobFinished(editor::JobOutcome<Outcome>& outcome);
 
     std::atomic<bool> pause_{false};
     std::atomic<int> quantity_{int(viewport::FieldQuantity::Ez)};

@@ -86,7 +86,7 @@ SParamsDock::SParamsDock(QWidget* parent) : QDockWidget(tr("S-parameters"), pare
         if (!path.isEmpty()) loadCsv(path);
     });
     job_.onNews([this](News& news) { takeNews(news); });
-    job_.onFinished([this](JobOutcome<std::shared_ptr<const SParameters>>& o) { jobFinished(o); });
+    job_.onFinished([this](editor::JobOutcome<std::shared_ptr<const SParameters>>& o) { jobFinished(o); });
 }
 
 SParamsDock::~SParamsDock() { job_.cancelAndDiscard(); }
@@ -198,7 +198,7 @@ void SParamsDock::takeNews(News& news) {
     }
 }
 
-void SParamsDock::jobFinished(JobOutcome<std::shared_ptr<const SParameters>>& outcome) {
+void SParamsDock::jobFinished(editor::JobOutcome<std::shared_ptr<const SParameters>>& outcome) {
     computeButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
     const double wall = clock_.elapsed() / 1000.0;

@@ -76,9 +76,9 @@ private:
         int column = -1, columns = 0;       ///< a port-mode run started
         std::optional<ProgressInfo> progress;
     };
-    using Job = BackgroundJob<std::shared_ptr<const SParameters>, News>;
+    using Job = editor::BackgroundJob<std::shared_ptr<const SParameters>, News>;
     void takeNews(News& news);
-    void jobFinished(JobOutcome<std::shared_ptr<const SParameters>>& outcome);
+    void jobFinished(editor::JobOutcome<std::shared_ptr<const SParameters>>& outcome);
     QElapsedTimer clock_;
     double decayDb_ = 0;
     double runFraction_ = 0;

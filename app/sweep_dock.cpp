@@ -246,7 +246,7 @@ SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
     setWidget(split);
 
     job_.onNews([this](News& news) { takeNews(news); });
-    job_.onFinished([this](JobOutcome<Outcome>& o) { jobFinished(o); });
+    job_.onFinished([this](editor::JobOutcome<Outcome>& o) { jobFinished(o); });
     connect(doc_, &editor::EditorDocument::changed, this, [this] {
         rebuildTable();
         rebuildMonitors();
@@ -688,7 +688,7 @@ void SweepDock::takeNews(News& news) {
                              .arg(formatEta(optimizing_ ? -1 : eta)));
 }
 
-void SweepDock::jobFinished(JobOutcome<Outcome>& outcome) {
+void SweepDock::jobFinished(editor::JobOutcome<Outcome>& outcome) {
     const bool ok = outcome.result && outcome.result->ok;
     const QString message = outcome.result ? outcome.result->message : outcome.error;
     sweepButton_->setEnabled(true);

@@ -141,9 +141,9 @@ private:
         bool ok = false;
         QString message;
     };
-    using Job = BackgroundJob<Outcome, News>;
+    using Job = editor::BackgroundJob<Outcome, News>;
     void takeNews(News& news);
-    void jobFinished(JobOutcome<Outcome>& outcome);
+    void jobFinished(editor::JobOutcome<Outcome>& outcome);
     double designFraction_ = 0;
     QElapsedTimer clock_;
     bool optimizing_ = false;

@@ -227,7 +227,7 @@
     </message>
 </context>
 <context>
-    <name>golightly::app::BackgroundJob</name>
+    <name>golightly::editor::BackgroundJob</name>
     <message>
         <source>unknown error</source>
         <translation>unbekannter Fehler</translation>

@@ -1,5 +1,6 @@
-// GoLightly IDE: one pattern for solver work off the GUI thread (the run, S-parameters,
-// sweeps and optimizations, port modes).
+// GoLightly IDE: one pattern for work off the GUI thread (the run, S-parameters, sweeps
+// and optimizations, port modes, STEP file reading). In editor/, the lowest Qt layer, so
+// that editor/ and app/ share it.
 //
 // BackgroundJob<Result, News> runs a work function on its own thread. The worker never
 // touches Qt objects and never waits for the GUI: it reports through a mailbox of type
@@ -28,7 +29,7 @@
 #include <utility>
 #include <variant>
 
-namespace golightly::app {
+namespace golightly::editor {
 
 /// How a background job ended (delivered on the GUI thread).
 template <class Result>
@@ -102,7 +103,7 @@ public:
             } catch (const std::exception& e) {
                 outcome.error = QString::fromStdString(e.what());
             } catch (...) {
-                outcome.error = QCoreApplication::translate("golightly::app::BackgroundJob", "unknown error");
+                outcome.error = QCoreApplication::translate("golightly::editor::BackgroundJob", "unknown error");
             }
             std::lock_guard<std::mutex> lock(state->mutex);
             state->outcome = std::move(outcome);
@@ -190,4 +191,4 @@ private:
     FinishHandler onFinished_;
 };
 
-}  // namespace golightly::app
+}  // namespace golightly::editor
