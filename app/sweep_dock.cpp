@@ -1,4 +1,5 @@
 #include "sweep_dock.hpp"
+#include "run_progress.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,14 +39,6 @@ namespace golightly::app {
 
 namespace {
 enum Col { ColName, ColValue, ColVary, ColFrom, ColTo, ColPoints, ColCount };
-
-QString formatEta(double s) {
-    if (s < 0) return QStringLiteral("?");
-    if (s < 1) return QStringLiteral("< 1 s");
-    if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
-    if (s < 3600) return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
-    return QStringLiteral("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
-}
 
 /// One CSV line (RFC 4180 quoting, as sweep.cpp's csv_field writes it).
 QStringList splitCsv(const QString& line) {
