@@ -187,12 +187,15 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
         }
         // 3D: the slice the frames show (solver thread only): the one set from the GUI
         // (setFrameSlice), else run.frames' (CompiledProject::frame_slice)
-        auto slice = std::make_shared<FrameSlice>(main.frame_slice);
-        auto sliceSeen = std::make_shared<std::uint64_t>(sliceSerial_.load());
+        FrameState fs;
+        fs.maxSize = settings.maxFrameSize;
+        fs.interop = settings.interop;
+        fs.slice = main.frame_slice;
+        fs.sliceSeen = sliceSerial_.load();
         if (main.scene.dimensions == 3 && sliceSet_.load())
-            *slice = viewport::slice_at(main.scene, sliceNormal_.load(), slicePosition_.load());
-        live->sliceNormal = slice->normal_axis;
-        live->sliceIndex = slice->index;
+            fs.slice = viewport::slice_at(main.scene, sliceNormal_.load(), slicePosition_.load());
+        live->sliceNormal = fs.slice.normal_axis;
+        live->sliceIndex = fs.slice.index;
         // the engine and scene of the phase being stepped (solver thread only)
         Engine* currentEngine = nullptr;
         const Scene* currentScene = nullptr;
@@ -204,8 +207,8 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
             backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
             currentEngine = engine.get();
             currentScene = &sc;
-            if (sc.dimensions == 3) engine->set_frame_slice(*slice);  // (the driver sets run.frames')
-            auto img = viewport::make_structure_image(sc, *slice);  // the structure this phase runs on
+            if (sc.dimensions == 3) engine->set_frame_slice(fs.slice);  // (the driver sets run.frames')
+            auto img = viewport::make_structure_image(sc, fs.slice);  // the structure this phase runs on
             ctx.post([&](News& n) {
                 n.structure = std::move(img);
                 n.phase = phase;
@@ -220,67 +223,8 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
         // frames (both phases): at most the chosen rate and 5 % of the solver thread's time
         std::function<void(Engine&, const Scene&)> publishFrame;
         if (settings.framesPerSecond > 0) {
-            const int maxSize = settings.maxFrameSize;
-            auto scratch = std::make_shared<std::vector<double>>();
-            // Budget: frames may take at most 5 % of the solver thread's time; on big grids
-            // (get_field copies the whole component) the rate drops below the chosen one.
-            auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
-            auto lastCost = std::make_shared<double>(0.0);
-            auto interop = settings.interop;
-            publishFrame = [this, &ctx, live, maxSize, scratch, lastEnd, lastCost, interop, slice,
-                            sliceSeen](Engine& engine, const Scene& sc) {
-                // 3D: a slice changed from the GUI since the last frame is applied now
-                // (between steps, on this thread), with a structure image of its plane
-                if (sc.dimensions == 3 && sliceSerial_.load() != *sliceSeen) {
-                    *sliceSeen = sliceSerial_.load();
-                    *slice = viewport::slice_at(sc, sliceNormal_.load(), slicePosition_.load());
-                    engine.set_frame_slice(*slice);
-                    live->sliceNormal = slice->normal_axis;
-                    live->sliceIndex = slice->index;
-                    auto img = viewport::make_structure_image(sc, *slice);
-                    ctx.post([&](News& n) { n.structure = std::move(img); });
-                    *lastCost = 0;  // show the new plane now
-                }
-                const auto t0 = std::chrono::steady_clock::now();
-                if (*lastCost > 0 && std::chrono::duration<double>(t0 - *lastEnd).count() < 19.0 * *lastCost)
-                    return;
-                try {
-                    auto q = viewport::FieldQuantity(quantity_.load());
-                    bool done = false;
-                    // CUDA-OpenGL interop: the device renders the colour-mapped frame into
-                    // the view's exchange; only the frame's geometry goes through the mailbox.
-                    if (interop && interop->enabled() && q != viewport::FieldQuantity::E2 &&
-                        engine.backend() == "cuda") {
-                        try {
-                            Engine::FrameRequest req;
-                            req.component = Component(int(q));
-                            req.max_width = req.max_height = maxSize;
-                            req.scale = frameScale_.load();
-                            req.viewport_alpha = true;
-                            if (interop->publish(engine, req)) {
-                                auto fr = std::make_shared<viewport::FieldFrame>(
-                                    viewport::field_frame_geometry(engine, sc, q, maxSize, maxSize, *slice));
-                                fr->on_device = true;
-                                fr->scale = req.scale;
-                                frames_.publish(std::move(fr));
-                                ++interopFrames_;
-                                done = true;
-                            }
-                        } catch (const RunError&) {
-                            interop->set_enabled(false);  // host frames from now on
-                        }
-                    }
-                    if (!done) {
-                        auto fr = std::make_shared<viewport::FieldFrame>(
-                            viewport::make_field_frame(engine, sc, q, maxSize, maxSize, *scratch, *slice));
-                        frames_.publish(std::move(fr));
-                    }
-                } catch (const std::invalid_argument&) {
-                    // the polarization lacks the component: no frame
-                }
-                *lastEnd = std::chrono::steady_clock::now();
-                *lastCost = std::chrono::duration<double>(*lastEnd - t0).count();
-                frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(*lastEnd - t0).count();
+            publishFrame = [this, &ctx, &live, &fs](Engine& engine, const Scene& sc) {
+                publishFrameNow(fs, ctx, *live, engine, sc);
             };
             opts.frame_min_interval_s = 1.0 / settings.framesPerSecond;
             opts.frame_hook = [&publishFrame, &currentScene](Engine& engine, std::int64_t, double) {
@@ -385,6 +329,63 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
         outcome.message = QObject::tr("The run failed: %1").arg(QString::fromStdString(e.what()));
     }
     return outcome;
+}
+
+void RunController::publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditWorker& live, Engine& engine,
+                                    const Scene& sc) {
+    // 3D: a slice changed from the GUI since the last frame is applied now (between steps,
+    // on this thread), with a structure image of its plane
+    if (sc.dimensions == 3 && sliceSerial_.load() != fs.sliceSeen) {
+        fs.sliceSeen = sliceSerial_.load();
+        fs.slice = viewport::slice_at(sc, sliceNormal_.load(), slicePosition_.load());
+        engine.set_frame_slice(fs.slice);
+        live.sliceNormal = fs.slice.normal_axis;
+        live.sliceIndex = fs.slice.index;
+        auto img = viewport::make_structure_image(sc, fs.slice);
+        ctx.post([&](News& n) { n.structure = std::move(img); });
+        fs.lastCost = 0;  // show the new plane now
+    }
+    // Budget: frames may take at most 5 % of the solver thread's time; on big grids
+    // (get_field copies the whole component) the rate drops below the chosen one.
+    const auto t0 = SteadyClock::now();
+    if (fs.lastCost > 0 && std::chrono::duration<double>(t0 - fs.lastEnd).count() < 19.0 * fs.lastCost) return;
+    const int maxSize = fs.maxSize;
+    try {
+        auto q = viewport::FieldQuantity(quantity_.load());
+        bool done = false;
+        // CUDA-OpenGL interop: the device renders the colour-mapped frame into the view's
+        // exchange; only the frame's geometry goes through the mailbox.
+        if (fs.interop && fs.interop->enabled() && q != viewport::FieldQuantity::E2 && engine.backend() == "cuda") {
+            try {
+                Engine::FrameRequest req;
+                req.component = Component(int(q));
+                req.max_width = req.max_height = maxSize;
+                req.scale = frameScale_.load();
+                req.viewport_alpha = true;
+                if (fs.interop->publish(engine, req)) {
+                    auto fr = std::make_shared<viewport::FieldFrame>(
+                        viewport::field_frame_geometry(engine, sc, q, maxSize, maxSize, fs.slice));
+                    fr->on_device = true;
+                    fr->scale = req.scale;
+                    frames_.publish(std::move(fr));
+                    ++interopFrames_;
+                    done = true;
+                }
+            } catch (const RunError&) {
+                fs.interop->set_enabled(false);  // host frames from now on
+            }
+        }
+        if (!done) {
+            auto fr = std::make_shared<viewport::FieldFrame>(
+                viewport::make_field_frame(engine, sc, q, maxSize, maxSize, fs.scratch, fs.slice));
+            frames_.publish(std::move(fr));
+        }
+    } catch (const std::invalid_argument&) {
+        // the polarization lacks the component: no frame
+    }
+    fs.lastEnd = SteadyClock::now();
+    fs.lastCost = std::chrono::duration<double>(fs.lastEnd - t0).count();
+    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(fs.lastEnd - t0).count();
 }
 
 void RunController::pause() {

@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -166,6 +167,19 @@ private:
                    const std::shared_ptr<LiveEditWorker>& live);
     void takeNews(News& news);
     void jobFinished(editor::JobOutcome<Outcome>& outcome);
+    /// The frames of one run (solver thread only): the slice shown, the frame budget.
+    struct FrameState {
+        int maxSize = 512;
+        std::vector<double> scratch;
+        std::chrono::steady_clock::time_point lastEnd;
+        double lastCost = 0;  ///< wall seconds the last frame took
+        std::shared_ptr<CudaGlFrameExchange> interop;
+        FrameSlice slice;
+        std::uint64_t sliceSeen = 0;  ///< the sliceSerial_ applied
+    };
+    /// Publishes a frame of `engine` (solver thread; at most 5 % of its time), after
+    /// applying a slice changed from the GUI.
+    void publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditWorker& live, Engine& engine, const Scene& sc);
 
     std::atomic<bool> pause_{false};
     std::atomic<int> quantity_{int(viewport::FieldQuantity::Ez)};
