@@ -58,18 +58,16 @@
 #include "field_view.hpp"
 #include "monitors_dock.hpp"
 #include "language.hpp"
+#include "main_window_actions.hpp"
 
 // The icons are compiled into the static editor library: pull them in explicitly.
 static void init_golightly_resources() { Q_INIT_RESOURCE(golightly); }
 
 namespace golightly::app {
 
-namespace {
-constexpr int kMaxRecent = 8;
-
 QIcon icon(const QString& name) { return QIcon(QStringLiteral(":/icons/%1.svg").arg(name)); }
 
-QDoubleSpinBox* option_spin(double lo, double hi, double value, double step, const QString& suffix, int decimals = 3) {
+QDoubleSpinBox* option_spin(double lo, double hi, double value, double step, const QString& suffix, int decimals) {
     auto* s = new NumberSpinBox;
     s->setRange(lo, hi);
     s->setDecimals(decimals);
@@ -79,6 +77,10 @@ QDoubleSpinBox* option_spin(double lo, double hi, double value, double step, con
     s->setKeyboardTracking(false);
     return s;
 }
+
+namespace {
+constexpr int kMaxRecent = 8;
+
 /// The mouse wheel changes spin boxes, combo boxes and sliders only when they have the
 /// focus: otherwise it scrolls the dock they sit in (issue 20). Installed once on the
 /// application.
@@ -290,250 +292,23 @@ void MainWindow::createDocks() {
 }
 
 void MainWindow::createActions() {
-    auto make = [this](const QString& name, const QString& text, const QString& iconName, QKeySequence key = {}) {
-        auto* a = new QAction(text, this);
-        a->setObjectName(name);
-        if (!iconName.isEmpty()) a->setIcon(icon(iconName));
-        if (!key.isEmpty()) a->setShortcut(key);
-        return a;
-    };
-
-    // ---- File
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* newA = make(QStringLiteral("file.new"), tr("&New"), QStringLiteral("new"), QKeySequence::New);
-    QAction* openA = make(QStringLiteral("file.open"), tr("&Open..."), QStringLiteral("open"), QKeySequence::Open);
-    QAction* saveA = make(QStringLiteral("file.save"), tr("&Save"), QStringLiteral("save"), QKeySequence::Save);
-    QAction* saveAsA = make(QStringLiteral("file.saveAs"), tr("Save &As..."), {}, QKeySequence::SaveAs);
-    QAction* importA = make(QStringLiteral("file.importBitmap"), tr("&Import GoLightly Bitmap Model..."), {});
-    QAction* importStepA = make(QStringLiteral("file.importStep"), tr("Import S&TEP..."), {},
-                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
-    QAction* reimportStepA = make(QStringLiteral("file.reimportStep"), tr("Re-import STEP of the Selected Part..."), {});
-    QAction* importGdsA = make(QStringLiteral("file.importGds"), tr("Import &GDS..."), {});
-    QAction* exportGdsA = make(QStringLiteral("file.exportGds"), tr("&Export GDS..."), {});
-    QAction* exportPng = make(QStringLiteral("file.exportPng"), tr("Export Canvas as &PNG..."), {});
-    QAction* exportSvg = make(QStringLiteral("file.exportSvg"), tr("Export Canvas as S&VG..."), {});
-    QAction* quitA = make(QStringLiteral("file.quit"), tr("&Quit"), {}, QKeySequence::Quit);
-    file->addAction(newA);
-    file->addAction(openA);
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
-    file->addAction(saveA);
-    file->addAction(saveAsA);
-    file->addSeparator();
-    file->addAction(importA);
-    file->addAction(importStepA);
-    file->addAction(reimportStepA);
-    file->addAction(importGdsA);
-    file->addAction(exportGdsA);
-    file->addAction(exportPng);
-    file->addAction(exportSvg);
-    file->addSeparator();
-    file->addAction(quitA);
-    connect(newA, &QAction::triggered, this, [this] {
-        if (!maybeSave()) return;
-        doc_->newProject();
-        removeRecoveryFile();  // nothing unsaved any more
-        resetRunView();
-        canvas_->zoomToFit();
-    });
-    connect(openA, &QAction::triggered, this, [this] {
-        if (!maybeSave()) return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QFileInfo(doc_->filePath()).path(),
-                                                          tr("GoLightly projects (*.glproj);;All files (*)"));
-        if (!path.isEmpty()) openFile(path);
-    });
-    connect(saveA, &QAction::triggered, this, &MainWindow::saveFile);
-    connect(saveAsA, &QAction::triggered, this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), doc_->filePath(),
-                                                    tr("GoLightly projects (*.glproj)"));
-        if (path.isEmpty()) return;
-        if (!path.endsWith(QStringLiteral(".glproj"))) path += QStringLiteral(".glproj");
-        saveFileAs(path);
-    });
-    connect(importA, &QAction::triggered, this, &MainWindow::importBitmap);
-    connect(importStepA, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Import STEP"), QFileInfo(doc_->filePath()).path(),
-                                                          tr("STEP files (*.step *.stp *.STEP *.STP);;All files (*)"));
-        if (!path.isEmpty()) openStepImport(path);
-    });
-    connect(reimportStepA, &QAction::triggered, this, [this] { reimportStep(doc_->selection()); });
-    connect(importGdsA, &QAction::triggered, this, [this] {  // gds_import_dialog.hpp
-        const QString path = QFileDialog::getOpenFileName(this, tr("Import GDS"), QFileInfo(doc_->filePath()).path(),
-                                                          tr("GDSII files (*.gds *.gds2 *.gdsii *.GDS);;All files (*)"));
-        if (path.isEmpty()) return;
-        auto* dlg = new editor::GdsImportDialog(doc_, prompts_, this);
-        dlg->setAttribute(Qt::WA_DeleteOnClose);
-        if (dlg->loadFile(path)) dlg->open();
-        else dlg->deleteLater();
-    });
-    connect(exportGdsA, &QAction::triggered, this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Export GDS"), QFileInfo(doc_->filePath()).path(),
-                                                    tr("GDSII files (*.gds)"));
-        if (path.isEmpty()) return;
-        if (!path.endsWith(QStringLiteral(".gds"), Qt::CaseInsensitive)) path += QStringLiteral(".gds");
-        const auto cell = prompts_->askText(tr("Export GDS"), tr("Cell name"), QStringLiteral("TOP"));
-        if (!cell || cell->trimmed().isEmpty()) return;
-        QStringList warnings;
-        if (editor::export_gds_file(doc_->project(), path, cell->trimmed(), *prompts_, &warnings))
-            statusBar()->showMessage(tr("Wrote %1").arg(path) + (warnings.isEmpty() ? QString() : QStringLiteral(" (") + warnings.join(QStringLiteral("; ")) + QStringLiteral(")")), 8000);
-    });
-    connect(exportPng, &QAction::triggered, this, [this] { exportImage(false); });
-    connect(exportSvg, &QAction::triggered, this, [this] { exportImage(true); });
-    connect(quitA, &QAction::triggered, this, &QWidget::close);
-
-    // ---- Edit
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undoA = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
-    undoA->setObjectName(QStringLiteral("edit.undo"));
-    undoA->setShortcut(QKeySequence::Undo);
-    undoA->setIcon(icon(QStringLiteral("undo")));
-    QAction* redoA = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redoA->setObjectName(QStringLiteral("edit.redo"));
-    redoA->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Y), QKeySequence::Redo});
-    redoA->setIcon(icon(QStringLiteral("redo")));
-    QAction* cutA = make(QStringLiteral("edit.cut"), tr("Cu&t"), {}, QKeySequence::Cut);
-    QAction* copyA = make(QStringLiteral("edit.copy"), tr("&Copy"), {}, QKeySequence::Copy);
-    QAction* pasteA = make(QStringLiteral("edit.paste"), tr("&Paste"), {}, QKeySequence::Paste);
-    QAction* deleteA = make(QStringLiteral("edit.delete"), tr("&Delete"), {}, QKeySequence::Delete);
-    QAction* dupA = make(QStringLiteral("edit.duplicate"), tr("D&uplicate"), {}, QKeySequence(Qt::CTRL | Qt::Key_D));
-    edit->addActions({undoA, redoA});
-    edit->addSeparator();
-    edit->addActions({cutA, copyA, pasteA, deleteA, dupA});
-    connect(copyA, &QAction::triggered, this, &MainWindow::copySelection);
-    connect(cutA, &QAction::triggered, this, [this] {
-        copySelection();
-        doc_->removeItem(doc_->selection());
-    });
-    connect(pasteA, &QAction::triggered, this, &MainWindow::paste);
-    connect(deleteA, &QAction::triggered, this, [this] { doc_->removeItem(doc_->selection()); });
-    connect(dupA, &QAction::triggered, this, [this] {
-        const double g = canvas_->gridStep();
-        doc_->duplicateItem(doc_->selection(), g, -g);
-    });
-
-    // ---- View
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* zin = make(QStringLiteral("view.zoomIn"), tr("Zoom &In"), QStringLiteral("zoom-in"), QKeySequence::ZoomIn);
-    QAction* zout = make(QStringLiteral("view.zoomOut"), tr("Zoom &Out"), QStringLiteral("zoom-out"), QKeySequence::ZoomOut);
-    QAction* fit = make(QStringLiteral("view.fit"), tr("&Fit to Window"), QStringLiteral("zoom-fit"), QKeySequence(Qt::CTRL | Qt::Key_0));
-    QAction* one = make(QStringLiteral("view.oneToOne"), tr("&1:1 (one cell per pixel)"), {}, QKeySequence(Qt::CTRL | Qt::Key_1));
-    QAction* grid = make(QStringLiteral("view.grid"), tr("Show &Grid"), {}, QKeySequence(Qt::CTRL | Qt::Key_G));
-    grid->setCheckable(true);
-    QAction* snap = make(QStringLiteral("view.snap"), tr("&Snap to Grid and Vertices"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
-    snap->setCheckable(true);
-    view->addActions({zin, zout, fit, one});
-    view->addSeparator();
-    QAction* preview = make(QStringLiteral("view.structurePreview"), tr("Structure &Preview (as the solver sees it)"),
-                            {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    preview->setCheckable(true);
-    preview->setIcon(icon(QStringLiteral("preview")));
-    view->addActions({grid, snap, preview});
-    connect(preview, &QAction::toggled, canvas_, &Canvas::setStructurePreview);
-    connect(canvas_, &Canvas::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
-    view->addSeparator();
-    for (QDockWidget* d : {static_cast<QDockWidget*>(layersDock_), static_cast<QDockWidget*>(materialsDock_),
-                           static_cast<QDockWidget*>(propertiesDock_), static_cast<QDockWidget*>(runDock_)})
-        view->addAction(d->toggleViewAction());
-    QAction* resetLayoutA = make(QStringLiteral("view.resetLayout"), tr("&Reset Layout"), {});
-    view->addAction(resetLayoutA);
-    connect(resetLayoutA, &QAction::triggered, this, &MainWindow::resetLayout);
-    view->addSeparator();
-    addLanguageMenu(view, this, options_.settingsOrganization, options_.settingsApplication, [this] {
-        if (run_ && run_->isRunning()) {
-            statusBar()->showMessage(tr("The language changes when the run ends (or is stopped)."), 8000);
-            connect(run_, &RunController::finished, this, [this] { Q_EMIT languageChanged(); }, Qt::SingleShotConnection);
-            return;
-        }
-        Q_EMIT languageChanged();
-    });
-    connect(zin, &QAction::triggered, this, [this] { canvas_->zoomBy(1.25, canvas_->rect().center()); });
-    connect(zout, &QAction::triggered, this, [this] { canvas_->zoomBy(0.8, canvas_->rect().center()); });
-    connect(fit, &QAction::triggered, canvas_, &Canvas::zoomToFit);
-    connect(one, &QAction::triggered, canvas_, &Canvas::zoomOneToOne);
-    connect(grid, &QAction::toggled, canvas_, &Canvas::setGridVisible);
-    connect(snap, &QAction::toggled, canvas_, &Canvas::setSnapEnabled);
-
-    // ---- Tools (one key each)
-    QMenu* toolsMenu = menuBar()->addMenu(tr("&Tools"));
-    toolGroup_ = new QActionGroup(this);
-    QToolBar* toolBar = addToolBar(tr("Tools"));
-    toolBar->setObjectName(QStringLiteral("ToolsToolBar"));
-    QToolBar* fileBar = addToolBar(tr("File"));
-    fileBar->setObjectName(QStringLiteral("FileToolBar"));
-    fileBar->addActions({newA, openA, saveA, undoA, redoA, zin, zout, fit, preview});
-    struct Def {
-        const char* id;
-        Tool* tool;
-        QString text;
-        Qt::Key key;
-    };
-    ToolSettings* ts = &toolSettings_;
-    const std::vector<Def> defs{
-        {"select", new SelectTool(canvas_, ts), tr("Select / Move"), Qt::Key_V},
-        {"rectangle", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Rectangle), tr("Rectangle"), Qt::Key_R},
-        {"ellipse", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Ellipse), tr("Ellipse"), Qt::Key_E},
-        {"polygon", new PointsTool(canvas_, ts, PointsTool::Kind::Polygon), tr("Polygon"), Qt::Key_P},
-        {"ring", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Ring), tr("Ring"), Qt::Key_O},
-        {"path", new PointsTool(canvas_, ts, PointsTool::Kind::Path), tr("Waveguide Path"), Qt::Key_W},
-        {"brush", new BrushTool(canvas_, ts, false), tr("Brush"), Qt::Key_B},
-        {"eraser", new BrushTool(canvas_, ts, true), tr("Eraser"), Qt::Key_X},
-        {"pointSource", new SourceTool(canvas_, ts, SourceType::Point), tr("Point Source"), Qt::Key_S},
-        {"lineSource", new SourceTool(canvas_, ts, SourceType::Line), tr("Line Source"), Qt::Key_L},
-        {"regionSource", new SourceTool(canvas_, ts, SourceType::Region), tr("Region Source"), Qt::Key_A},
-        {"flux", new MonitorTool(canvas_, ts, MonitorType::Flux), tr("Flux Monitor"), Qt::Key_F},
-        {"probe", new MonitorTool(canvas_, ts, MonitorType::Time), tr("Time Probe"), Qt::Key_T},
-        {"dftField", new MonitorTool(canvas_, ts, MonitorType::DftField), tr("DFT Field Region"), Qt::Key_D},
-    };
-    for (const Def& d : defs) {
-        d.tool->setParent(this);
-        tools_.push_back(d.tool);
-        const QString id = QString::fromLatin1(d.id);
-        QAction* a = make(QStringLiteral("tool.") + id, d.text, id, QKeySequence(d.key));
-        a->setToolTip(QStringLiteral("%1 (%2)").arg(d.text, QKeySequence(d.key).toString()));
-        a->setCheckable(true);
-        toolGroup_->addAction(a);
-        toolsMenu->addAction(a);
-        toolBar->addAction(a);
-        Tool* tool = d.tool;
-        connect(a, &QAction::triggered, this, [this, tool] { setTool(tool); });
-        connect(tool, &Tool::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-        connect(tool, &Tool::hintChanged, this, [this, tool] {
-            if (canvas_->tool() == tool && toolHint_) toolHint_->setText(tool->hint());
-        });
-    }
-    toolGroup_->actions().front()->setChecked(true);
-    setTool(tools_.front());
-
+    // One function per menu, each in its own file (main_window_<menu>_menu.cpp); the order
+    // is the menu bar's and the tool bars' (saved window states name the tool bars).
+    QMenu* file = createFileMenu();
+    createEditMenu();
+    createViewMenu();
+    createToolsMenu();
     createRunUi(file);  // Run menu and tool bar, field view, Monitors dock (main_window_run.cpp)
+    createHelpMenu();
+    createToolOptionsBar();
+}
 
-    // ---- Help
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* guideA = make(QStringLiteral("help.guide"), tr("&User Guide"), {}, QKeySequence::HelpContents);
-    QAction* keysA = make(QStringLiteral("help.shortcuts"), tr("&Keyboard Shortcuts"), {}, QKeySequence(Qt::CTRL | Qt::Key_Slash));
-    QAction* startA = make(QStringLiteral("help.startPage"), tr("&Start Page"), {});
-    QAction* aboutA = make(QStringLiteral("help.about"), tr("&About GoLightly"), {});
-    help->addActions({guideA, keysA, startA});
-    help->addSeparator();
-    help->addAction(aboutA);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-    connect(guideA, &QAction::triggered, this, &MainWindow::openUserGuide);
-    connect(keysA, &QAction::triggered, this, [this] { showShortcuts(); });
-    connect(startA, &QAction::triggered, this, &MainWindow::showStartPage);
-    connect(aboutA, &QAction::triggered, this, [this] { AboutDialog(this).exec(); });
-
-    // ---- tool options
-    addToolBarBreak();
-    QToolBar* opts = addToolBar(tr("Tool Options"));
-    opts->setObjectName(QStringLiteral("ToolOptionsToolBar"));
-    auto addOpt = [&](const QString& label, QDoubleSpinBox* spin, double* target) {
-        opts->addWidget(new QLabel(QStringLiteral(" %1 ").arg(label)));
-        opts->addWidget(spin);
-        connect(spin, &QDoubleSpinBox::valueChanged, this, [target](double v) { *target = v; });
-    };
-    addOpt(tr("Path width"), option_spin(0.001, 100, ts->pathWidthUm, 0.05, tr(" µm")), &ts->pathWidthUm);
-    addOpt(tr("Bend radius"), option_spin(0, 1000, ts->bendRadiusUm, 0.5, tr(" µm")), &ts->bendRadiusUm);
-    addOpt(tr("Ring inner/outer"), option_spin(0, 0.99, ts->ringInnerRatio, 0.05, QString(), 2), &ts->ringInnerRatio);
-    addOpt(tr("Brush"), option_spin(0.001, 100, ts->brushSizeUm, 0.1, tr(" µm")), &ts->brushSizeUm);
-    addOpt(tr("Hardness"), option_spin(0, 1, ts->brushHardness, 0.1, QString(), 2), &ts->brushHardness);
+QAction* MainWindow::makeAction(const QString& name, const QString& text, const QString& iconName, QKeySequence key) {
+    auto* a = new QAction(text, this);
+    a->setObjectName(name);
+    if (!iconName.isEmpty()) a->setIcon(icon(iconName));
+    if (!key.isEmpty()) a->setShortcut(key);
+    return a;
 }
 
 void MainWindow::setTool(Tool* tool) {

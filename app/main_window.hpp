@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QKeySequence>
 #include <QPointer>
 #include <QUrl>
 
@@ -149,6 +150,15 @@ protected:
 
 private:
     void createActions();
+    // one per menu, each in its own file (main_window_<menu>_menu.cpp)
+    QMenu* createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    void createToolsMenu();
+    void createToolOptionsBar();
+    void createHelpMenu();
+    /// A new action named `name` ("menu.command") with text, icon and shortcut.
+    QAction* makeAction(const QString& name, const QString& text, const QString& iconName, QKeySequence key = {});
     void createDocks();
     void setTool(Tool* tool);
     void updateTitle();

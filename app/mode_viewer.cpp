@@ -13,7 +13,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -159,7 +158,7 @@ PortModes solve_port_modes(const Project& project, const std::string& file, int 
 }
 
 ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
-    : QDockWidget(tr("Port Modes"), parent), doc_(doc), box_(std::make_shared<Mailbox>()) {
+    : QDockWidget(tr("Port Modes"), parent), doc_(doc) {
     setObjectName(QStringLiteral("ModeViewerDock"));
     auto* w = new QWidget;
     auto* v = new QVBoxLayout(w);
@@ -224,14 +223,11 @@ ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
         }
     });
     connect(doc_, &editor::EditorDocument::changed, this, &ModeViewerDock::rebuildPorts);
-    drainTimer_.setInterval(50);
-    connect(&drainTimer_, &QTimer::timeout, this, &ModeViewerDock::drain);
+    job_.onFinished([this](editor::JobOutcome<std::shared_ptr<const PortModes>>& o) { solveFinished(o); });
     rebuildPorts();
 }
 
-ModeViewerDock::~ModeViewerDock() {
-    if (worker_ && worker_->joinable()) worker_->join();
-}
+ModeViewerDock::~ModeViewerDock() { job_.cancelAndDiscard(); }  // the mode solver is not cancellable: waits
 
 QString ModeViewerDock::statusText() const { return status_->text(); }
 
@@ -267,7 +263,7 @@ void ModeViewerDock::rebuildPorts() {
         port_->addItems(names);
         if (names.contains(current)) port_->setCurrentText(current);
     }
-    solveButton_->setEnabled(!names.isEmpty() && !worker_);
+    solveButton_->setEnabled(!names.isEmpty() && !job_.isRunning());
     if (names.isEmpty()) status_->setText(tr("The project has no ports (top-level \"ports\", see the user guide)."));
     component_->setEnabled(p.domain.dimensions == 3);
     const double lo = p.run.spectrum.wavelength_min, hi = p.run.spectrum.wavelength_max;
@@ -285,9 +281,7 @@ void ModeViewerDock::setMode(int m) {
 }
 
 bool ModeViewerDock::solve() {
-    if (worker_ || port_->currentIndex() < 0) return false;
-    box_ = std::make_shared<Mailbox>();
-    auto box = box_;
+    if (job_.isRunning() || port_->currentIndex() < 0) return false;
     const Project snapshot = doc_->project();
     const std::string file = doc_->filePath().isEmpty() ? doc_->displayName().toStdString() : doc_->filePath().toStdString();
     const int index = port_->currentIndex();
@@ -295,46 +289,17 @@ bool ModeViewerDock::solve() {
     const int count = count_->value();
     solveButton_->setEnabled(false);
     status_->setText(tr("Solving the modes of port %1 at %2 µm...").arg(port_->currentText()).arg(wl));
-    worker_ = std::make_unique<std::thread>([box, snapshot, file, index, wl, count] {
-        std::shared_ptr<const PortModes> r;
-        QString error;
-        try {
-            r = std::make_shared<const PortModes>(solve_port_modes(snapshot, file, index, wl, count));
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        std::lock_guard<std::mutex> lock(box->mutex);
-        box->result = r;
-        box->error = error;
-        box->done = true;
-    });
-    drainTimer_.start();
+    job_.start([snapshot, file, index, wl, count](auto&) {
+        return std::make_shared<const PortModes>(solve_port_modes(snapshot, file, index, wl, count));
+    }, QStringLiteral("golightly-modes"));
     return true;
 }
 
-bool ModeViewerDock::waitForFinished(int ms) {
-    QElapsedTimer t;
-    t.start();
-    while (worker_ && t.elapsed() < ms) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        drain();
-        if (worker_) QThread::msleep(5);
-    }
-    return !worker_;
-}
+bool ModeViewerDock::waitForFinished(int ms) { return job_.waitForFinished(ms); }
 
-void ModeViewerDock::drain() {
-    std::shared_ptr<const PortModes> r;
-    QString error;
-    {
-        std::lock_guard<std::mutex> lock(box_->mutex);
-        if (!box_->done) return;
-        r = box_->result;
-        error = box_->error;
-    }
-    drainTimer_.stop();
-    if (worker_ && worker_->joinable()) worker_->join();
-    worker_.reset();
+void ModeViewerDock::solveFinished(editor::JobOutcome<std::shared_ptr<const PortModes>>& outcome) {
+    const std::shared_ptr<const PortModes> r = outcome.result.value_or(nullptr);
+    const QString error = outcome.error;
     solveButton_->setEnabled(port_->count() > 0);
     if (!r) {
         status_->setText(tr("Cannot solve the modes: %1").arg(error));

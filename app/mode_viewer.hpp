@@ -14,16 +14,14 @@
 #pragma once
 
 #include <QDockWidget>
-#include <QTimer>
 
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
+#include "background_job.hpp"
 #include "editor_document.hpp"
 
 class QComboBox;
@@ -77,7 +75,7 @@ public:
     /// Starts solving the current port's modes (off the GUI thread). False when a solve is
     /// going or the project has no ports.
     bool solve();
-    bool isSolving() const { return worker_ != nullptr; }
+    bool isSolving() const { return job_.isRunning(); }
     bool waitForFinished(int ms);
     void setPort(int index);
     void setWavelength(double um);
@@ -99,20 +97,11 @@ Q_SIGNALS:
 
 private:
     void rebuildPorts();
-    void drain();
+    void solveFinished(editor::JobOutcome<std::shared_ptr<const PortModes>>& outcome);
     void showResult();
     void showPicture();
     std::function<std::unique_ptr<QSettings>()> settings_;
     editor::EditorDocument* doc_;
-    struct Mailbox {
-        std::mutex mutex;
-        bool done = false;
-        std::shared_ptr<const PortModes> result;
-        QString error;
-    };
-    std::shared_ptr<Mailbox> box_;
-    std::unique_ptr<std::thread> worker_;
-    QTimer drainTimer_;
     std::shared_ptr<const PortModes> result_;
     int mode_ = 0;
     QComboBox* port_;
@@ -125,6 +114,7 @@ private:
     QCustomPlot* plot_;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
+    editor::BackgroundJob<std::shared_ptr<const PortModes>> job_{50};  ///< last: cancelled and joined first
 };
 
 }  // namespace golightly::app

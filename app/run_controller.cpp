@@ -11,6 +11,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/results.hpp"
+#include "golightly/run_phases.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly::app {
@@ -43,7 +44,7 @@ struct RunController::LiveEditWorker {
     std::optional<Ready> inFlight;
     std::thread thread;
 
-    void run(std::shared_ptr<Mailbox> box) {
+    void run(Job::Context ctx) {
         std::unique_lock<std::mutex> lock(mutex);
         while (true) {
             wake.wait(lock, [&] { return quit || pending.has_value(); });
@@ -66,11 +67,10 @@ struct RunController::LiveEditWorker {
             }
             r.compileMs = std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
             if (!error.isEmpty()) {
-                std::lock_guard<std::mutex> b(box->mutex);
                 RunController::LiveEditReport rep;
                 rep.message = error;
                 rep.compileMs = r.compileMs;
-                box->liveEdits.push_back(rep);
+                ctx.post([&](News& n) { n.liveEdits.push_back(rep); });
             }
             lock.lock();
             if (r.scene) ready = std::move(r);
@@ -89,18 +89,13 @@ struct RunController::LiveEditWorker {
 RunController::RunController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<golightly::ProgressInfo>();
     qRegisterMetaType<golightly::app::EnergyPoint>();
-    drainTimer_.setInterval(40);  // GUI side: 25 polls a second, each a few copies
-    connect(&drainTimer_, &QTimer::timeout, this, &RunController::drain);
+    job_.onNews([this](News& news) { takeNews(news); });
+    job_.onFinished([this](editor::JobOutcome<Outcome>& outcome) { jobFinished(outcome); });
 }
 
 RunController::~RunController() {
-    if (thread_) {
-        cancel_ = true;
-        pause_ = false;
-        thread_->wait();
-        delete thread_;
-        thread_ = nullptr;
-    }
+    pause_ = false;
+    job_.cancelAndDiscard();
     stopLiveWorker();
 }
 
@@ -123,7 +118,7 @@ void RunController::setFrameSlice(int normalAxis, double positionUm) {
 }
 
 bool RunController::submitLiveEdit(const Project& edited) {
-    if (!thread_ || !live_) return false;
+    if (!job_.isRunning() || !live_) return false;
     {
         std::lock_guard<std::mutex> lock(live_->mutex);
         live_->pending = edited;
@@ -133,16 +128,11 @@ bool RunController::submitLiveEdit(const Project& edited) {
     return true;
 }
 
-QString RunController::currentPhase() const {
-    if (!box_) return {};
-    std::lock_guard<std::mutex> lock(box_->mutex);
-    return QString::fromStdString(box_->phase);
-}
+QString RunController::currentPhase() const { return phase_; }
 
 bool RunController::start(const Project& snapshot, const QString& projectLabel, const QString& resultsDir,
                           const SolverSettings& settings) {
-    if (thread_) return false;
-    cancel_ = false;
+    if (job_.isRunning()) return false;
     pause_ = false;
     pauseReported_ = false;
     steps_ = 0;
@@ -152,7 +142,7 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
     framesAtStart_ = frames_.published();
     resultsDir_ = resultsDir;
     result_.reset();
-    box_ = std::make_shared<Mailbox>();
+    phase_.clear();
     estimate_ = {};
     estimatePhase_.clear();
     plan_ = {};
@@ -160,254 +150,246 @@ bool RunController::start(const Project& snapshot, const QString& projectLabel, 
     quantity_.store(int(viewport::default_quantity(snapshot.domain.polarization)));
     if (snapshot.domain.dimensions == 3) quantity_.store(int(snapshot.run.frames.component));  // Ex..Hz
 
-    auto box = box_;
     const std::string label = projectLabel.toStdString();
     stopLiveWorker();
     liveEdits_ = 0;
     live_ = std::make_shared<LiveEditWorker>();
     live_->label = label;
-    live_->thread = std::thread([w = live_.get(), box] { w->run(box); });
     auto live = live_;
     const std::filesystem::path out = resultsDir.toStdString();
-    thread_ = QThread::create([this, box, live, project = snapshot, label, out, settings] {
-        try {
-            // Compile both phases here (as run_project does), so that the engine of each
-            // phase is known: the reference run's field is shown live too (issue 20).
-            const auto tCall = SteadyClock::now();
-            CompileOptions mainOpts;
-            mainOpts.reference_run = false;
-            CompiledProject main = compile_project(project, label, mainOpts);
-            std::optional<CompiledProject> ref;
-            if (incident_monitor_index(project, label) >= 0) {
-                CompileOptions refOpts;
-                refOpts.reference_run = true;
-                ref = compile_project(project, label, refOpts);
-            }
-            {
-                StopPlan plan;
-                plan.sourcesEndFs = main.sources_end_s / units::fs;
-                plan.decayDb = project.run.stop.decay_db;
-                plan.probeDecay = project.run.stop.monitor.has_value();
-                plan.maxTimeFs = project.run.stop.max_time_fs;
-                const double timeSteps = std::ceil(project.run.stop.max_time_fs * units::fs / main.scene.dt_s - 1e-9);
-                plan.limitIsMaxSteps = project.run.stop.max_steps && double(*project.run.stop.max_steps) < timeSteps;
-                std::lock_guard<std::mutex> lock(box->mutex);
-                box->plan = plan;
-            }
-            // 3D: the slice the frames show (solver thread only): the one set from the GUI
-            // (setFrameSlice), else run.frames' (CompiledProject::frame_slice)
-            auto slice = std::make_shared<FrameSlice>(main.frame_slice);
-            auto sliceSeen = std::make_shared<std::uint64_t>(sliceSerial_.load());
-            if (main.scene.dimensions == 3 && sliceSet_.load())
-                *slice = viewport::slice_at(main.scene, sliceNormal_.load(), slicePosition_.load());
-            live->sliceNormal = slice->normal_axis;
-            live->sliceIndex = slice->index;
-            // the engine and scene of the phase being stepped (solver thread only)
-            Engine* currentEngine = nullptr;
-            const Scene* currentScene = nullptr;
-            BackendChoice backend = settings.backend.value_or(project.run.backend);
-            const Precision precision = project.run.precision;
-            std::vector<std::string> fallbackWarnings;
-            EngineFactory factory = [&](const Scene& sc, const std::string& phase) {
-                auto engine = make_engine(sc, backend, precision, settings.threads, fallbackWarnings);
-                backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
-                currentEngine = engine.get();
-                currentScene = &sc;
-                if (sc.dimensions == 3) engine->set_frame_slice(*slice);  // (the driver sets run.frames')
-                auto img = viewport::make_structure_image(sc, *slice);  // the structure this phase runs on
-                std::lock_guard<std::mutex> lock(box->mutex);
-                box->structure = std::move(img);
-                box->phase = phase;
-                return engine;
-            };
-            RunOptions opts;
-            opts.backend = settings.backend;
-            opts.threads = settings.threads;
-            opts.cancel = &cancel_;
-            opts.pause = &pause_;
-            // frames (both phases): at most the chosen rate and 5 % of the solver thread's time
-            std::function<void(Engine&, const Scene&)> publishFrame;
-            if (settings.framesPerSecond > 0) {
-                const int maxSize = settings.maxFrameSize;
-                auto scratch = std::make_shared<std::vector<double>>();
-                // Budget: frames may take at most 5 % of the solver thread's time; on big grids
-                // (get_field copies the whole component) the rate drops below the chosen one.
-                auto lastEnd = std::make_shared<std::chrono::steady_clock::time_point>();
-                auto lastCost = std::make_shared<double>(0.0);
-                auto interop = settings.interop;
-                publishFrame = [this, box, live, maxSize, scratch, lastEnd, lastCost, interop, slice,
-                                sliceSeen](Engine& engine, const Scene& sc) {
-                    // 3D: a slice changed from the GUI since the last frame is applied now
-                    // (between steps, on this thread), with a structure image of its plane
-                    if (sc.dimensions == 3 && sliceSerial_.load() != *sliceSeen) {
-                        *sliceSeen = sliceSerial_.load();
-                        *slice = viewport::slice_at(sc, sliceNormal_.load(), slicePosition_.load());
-                        engine.set_frame_slice(*slice);
-                        live->sliceNormal = slice->normal_axis;
-                        live->sliceIndex = slice->index;
-                        auto img = viewport::make_structure_image(sc, *slice);
-                        std::lock_guard<std::mutex> lock(box->mutex);
-                        box->structure = std::move(img);
-                        *lastCost = 0;  // show the new plane now
-                    }
-                    const auto t0 = std::chrono::steady_clock::now();
-                    if (*lastCost > 0 && std::chrono::duration<double>(t0 - *lastEnd).count() < 19.0 * *lastCost)
-                        return;
-                    try {
-                        auto q = viewport::FieldQuantity(quantity_.load());
-                        bool done = false;
-                        // CUDA-OpenGL interop: the device renders the colour-mapped frame into
-                        // the view's exchange; only the frame's geometry goes through the mailbox.
-                        if (interop && interop->enabled() && q != viewport::FieldQuantity::E2 &&
-                            engine.backend() == "cuda") {
-                            try {
-                                Engine::FrameRequest req;
-                                req.component = Component(int(q));
-                                req.max_width = req.max_height = maxSize;
-                                req.scale = frameScale_.load();
-                                req.viewport_alpha = true;
-                                if (interop->publish(engine, req)) {
-                                    auto fr = std::make_shared<viewport::FieldFrame>(
-                                        viewport::field_frame_geometry(engine, sc, q, maxSize, maxSize, *slice));
-                                    fr->on_device = true;
-                                    fr->scale = req.scale;
-                                    frames_.publish(std::move(fr));
-                                    ++interopFrames_;
-                                    done = true;
-                                }
-                            } catch (const RunError&) {
-                                interop->set_enabled(false);  // host frames from now on
-                            }
-                        }
-                        if (!done) {
-                            auto fr = std::make_shared<viewport::FieldFrame>(
-                                viewport::make_field_frame(engine, sc, q, maxSize, maxSize, *scratch, *slice));
-                            frames_.publish(std::move(fr));
-                        }
-                    } catch (const std::invalid_argument&) {
-                        // the polarization lacks the component: no frame
-                    }
-                    *lastEnd = std::chrono::steady_clock::now();
-                    *lastCost = std::chrono::duration<double>(*lastEnd - t0).count();
-                    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(*lastEnd - t0).count();
-                };
-                opts.frame_min_interval_s = 1.0 / settings.framesPerSecond;
-                opts.frame_hook = [&publishFrame, &currentScene](Engine& engine, std::int64_t, double) {
-                    if (currentScene) publishFrame(engine, *currentScene);
-                };
-            }
-            // The driver sends frames of the main run only; the reference run's frames are
-            // taken here, at its progress check points (every 50 steps), at the same rate.
-            auto lastRefFrame = SteadyClock::now() - std::chrono::hours(1);
-            const double frameInterval = settings.framesPerSecond > 0 ? 1.0 / settings.framesPerSecond : 0.0;
-            opts.progress = [this, box, pauseAt = settings.pauseAtMainTimeFs, pausePhase = settings.pausePhase,
-                             pausedOnce = false, &publishFrame,
-                             &currentEngine, &currentScene, &lastRefFrame, frameInterval](const ProgressInfo& p) mutable {
-                steps_.store(p.step);
-                if (p.phase == "reference" && publishFrame && currentEngine && currentScene) {
-                    const auto now = SteadyClock::now();
-                    if (std::chrono::duration<double>(now - lastRefFrame).count() >= frameInterval) {
-                        lastRefFrame = now;
-                        publishFrame(*currentEngine, *currentScene);
-                    }
-                }
-                if (pauseAt >= 0 && !pausedOnce && p.phase == pausePhase && p.time_fs >= pauseAt) {
-                    pausedOnce = true;
-                    pause_ = true;  // the driver holds before its next chunk
-                }
-                std::lock_guard<std::mutex> lock(box->mutex);
-                box->progress = p;
-                box->phase = p.phase;
-                box->energy.push_back({QString::fromStdString(p.phase), p.time_fs, p.energy_db});
-            };
-            // Live edit: the solver polls the worker's slot before each chunk of steps.
-            opts.poll_material_update = [live] { return live->take(); };
-            opts.material_update_done = [live, box](const MaterialUpdateOutcome& o) {
-                LiveEditReport rep;
-                rep.applied = o.applied;
-                rep.changed = o.changed;
-                rep.message = QString::fromStdString(o.message);
-                std::shared_ptr<viewport::StructureImage> structure;
-                if (live->inFlight) {
-                    rep.latencyMs =
-                        std::chrono::duration<double, std::milli>(SteadyClock::now() - live->inFlight->submitted).count();
-                    rep.compileMs = live->inFlight->compileMs;
-                    structure = live->inFlight->structure;
-                    live->inFlight.reset();
-                }
-                std::lock_guard<std::mutex> lock(box->mutex);
-                box->liveEdits.push_back(rep);
-                if (o.applied && o.changed && structure) box->structure = *structure;
-            };
-            opts.live_every_steps = settings.liveEverySteps;
-            opts.live = [box](const LiveMonitors& live) {
-                auto copy = std::make_shared<const LiveMonitors>(live);
-                std::lock_guard<std::mutex> lock(box->mutex);
-                box->live = std::move(copy);
-            };
-            auto result = std::make_shared<RunResult>(run_compiled(project, main, ref ? &*ref : nullptr, opts, factory));
-            result->warnings.insert(result->warnings.end(), fallbackWarnings.begin(), fallbackWarnings.end());
-            result->wall_s = std::chrono::duration<double>(SteadyClock::now() - tCall).count();
-            std::vector<std::string> writerWarnings = write_results(out, project, *result);
-            result->warnings.insert(result->warnings.end(), writerWarnings.begin(), writerWarnings.end());
-            QString msg;
-            if (result->stop_reason == StopReason::Diverged) {
-                if (result->divergence) {
-                    const auto& d = *result->divergence;
-                    msg = QObject::tr("The fields diverged in the %1 run at step %2 (%3 fs), starting in cell "
-                                      "(%4, %5) near x = %6 µm, y = %7 µm (%8). Check the Courant number and the "
-                                      "materials (epsilon_inf below 1 lowers the Courant limit).")
-                              .arg(QString::fromStdString(d.phase))
-                              .arg(d.step)
-                              .arg(d.time_fs, 0, 'f', 2)
-                              .arg(d.i)
-                              .arg(d.j)
-                              .arg(d.x_um, 0, 'g', 4)
-                              .arg(d.y_um, 0, 'g', 4)
-                              .arg(QString::fromStdString(to_string(d.component)));
-                } else {
-                    msg = QObject::tr("The fields diverged.");
-                }
-            } else if (result->stop_reason == StopReason::Cancelled) {
-                msg = QObject::tr("Run stopped after %1 steps; partial results written.").arg(result->steps);
-            } else {
-                msg = QObject::tr("Run finished (%1) after %2 steps, %3 Mcells/s.")
-                          .arg(QString::fromStdString(to_string(result->stop_reason)))
-                          .arg(result->steps)
-                          .arg(result->mcells_per_s, 0, 'f', 1);
-            }
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->result = result;
-            box->ok = true;
-            box->message = msg;
-        } catch (const OutOfMemoryError& e) {
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->message = QObject::tr("Out of memory: %1").arg(QString::fromStdString(e.what()));
-        } catch (const ProjectError& e) {
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->message = QObject::tr("The project cannot run: %1").arg(QString::fromStdString(e.what()));
-        } catch (const std::bad_alloc&) {
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->message = QObject::tr("Out of host memory.");
-        } catch (const std::exception& e) {
-            try {
-                write_failure_summary(out, project, e.what(), {});
-            } catch (...) {
-            }
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->message = QObject::tr("The run failed: %1").arg(QString::fromStdString(e.what()));
-        }
-    });
-    thread_->setObjectName(QStringLiteral("golightly-solver"));
-    connect(thread_, &QThread::finished, this, &RunController::onThreadFinished, Qt::QueuedConnection);
-    thread_->start();
-    drainTimer_.start();
+    job_.start([this, live, project = snapshot, label, out, settings](Job::Context& ctx) {
+        return runJob(ctx, project, label, out, settings, live);
+    }, QStringLiteral("golightly-solver"));
+    live_->thread = std::thread([w = live_.get(), ctx = job_.context()] { w->run(ctx); });
     Q_EMIT started();
     return true;
 }
 
+RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& project, const std::string& label,
+                                             const std::filesystem::path& out, const SolverSettings& settings,
+                                             const std::shared_ptr<LiveEditWorker>& live) {
+    Outcome outcome;
+    try {
+        // The driver's phases (run_phases.hpp), compiled here so that the engine of
+        // each phase is known: the reference run's field is shown live too (issue 20).
+        const auto tCall = SteadyClock::now();
+        const CompiledPhases phases = compile_phases(project, label);
+        const CompiledProject& main = phases.main;
+        {
+            StopPlan plan;
+            plan.sourcesEndFs = main.sources_end_s / units::fs;
+            plan.decayDb = project.run.stop.decay_db;
+            plan.probeDecay = project.run.stop.monitor.has_value();
+            plan.maxTimeFs = project.run.stop.max_time_fs;
+            // the limit run_compiled applies (the IDE sets no RunOptions::max_steps)
+            plan.limitIsMaxSteps = step_limit(project, RunOptions{}, main.scene.dt_s).is_max_steps;
+            ctx.post([&](News& n) { n.plan = plan; });
+        }
+        // 3D: the slice the frames show (solver thread only): the one set from the GUI
+        // (setFrameSlice), else run.frames' (CompiledProject::frame_slice)
+        FrameState fs;
+        fs.maxSize = settings.maxFrameSize;
+        fs.interop = settings.interop;
+        fs.slice = main.frame_slice;
+        fs.sliceSeen = sliceSerial_.load();
+        if (main.scene.dimensions == 3 && sliceSet_.load())
+            fs.slice = viewport::slice_at(main.scene, sliceNormal_.load(), slicePosition_.load());
+        live->sliceNormal = fs.slice.normal_axis;
+        live->sliceIndex = fs.slice.index;
+        // the engine and scene of the phase being stepped (solver thread only)
+        Engine* currentEngine = nullptr;
+        const Scene* currentScene = nullptr;
+        BackendChoice backend = settings.backend.value_or(project.run.backend);
+        const Precision precision = project.run.precision;
+        std::vector<std::string> fallbackWarnings;
+        EngineFactory factory = [&](const Scene& sc, const std::string& phase) {
+            auto engine = make_engine(sc, backend, precision, settings.threads, fallbackWarnings);
+            backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
+            currentEngine = engine.get();
+            currentScene = &sc;
+            if (sc.dimensions == 3) engine->set_frame_slice(fs.slice);  // (the driver sets run.frames')
+            auto img = viewport::make_structure_image(sc, fs.slice);  // the structure this phase runs on
+            ctx.post([&](News& n) {
+                n.structure = std::move(img);
+                n.phase = phase;
+            });
+            return engine;
+        };
+        RunOptions opts;
+        opts.backend = settings.backend;
+        opts.threads = settings.threads;
+        opts.cancel = ctx.cancelFlag();
+        opts.pause = &pause_;
+        // frames (both phases): at most the chosen rate and 5 % of the solver thread's time
+        std::function<void(Engine&, const Scene&)> publishFrame;
+        if (settings.framesPerSecond > 0) {
+            publishFrame = [this, &ctx, &live, &fs](Engine& engine, const Scene& sc) {
+                publishFrameNow(fs, ctx, *live, engine, sc);
+            };
+            opts.frame_min_interval_s = 1.0 / settings.framesPerSecond;
+            opts.frame_hook = [&publishFrame, &currentScene](Engine& engine, std::int64_t, double) {
+                if (currentScene) publishFrame(engine, *currentScene);
+            };
+        }
+        // The driver sends frames of the main run only; the reference run's frames are
+        // taken here, at its progress check points (every 50 steps), at the same rate.
+        auto lastRefFrame = SteadyClock::now() - std::chrono::hours(1);
+        const double frameInterval = settings.framesPerSecond > 0 ? 1.0 / settings.framesPerSecond : 0.0;
+        opts.progress = [this, &ctx, pauseAt = settings.pauseAtMainTimeFs, pausePhase = settings.pausePhase,
+                         pausedOnce = false, &publishFrame,
+                         &currentEngine, &currentScene, &lastRefFrame, frameInterval](const ProgressInfo& p) mutable {
+            steps_.store(p.step);
+            if (p.phase == "reference" && publishFrame && currentEngine && currentScene) {
+                const auto now = SteadyClock::now();
+                if (std::chrono::duration<double>(now - lastRefFrame).count() >= frameInterval) {
+                    lastRefFrame = now;
+                    publishFrame(*currentEngine, *currentScene);
+                }
+            }
+            if (pauseAt >= 0 && !pausedOnce && p.phase == pausePhase && p.time_fs >= pauseAt) {
+                pausedOnce = true;
+                pause_ = true;  // the driver holds before its next chunk
+            }
+            ctx.post([&](News& n) {
+                n.progress = p;
+                n.phase = p.phase;
+                n.energy.push_back({QString::fromStdString(p.phase), p.time_fs, p.energy_db});
+            });
+        };
+        // Live edit: the solver polls the worker's slot before each chunk of steps.
+        opts.poll_material_update = [live] { return live->take(); };
+        opts.material_update_done = [live, &ctx](const MaterialUpdateOutcome& o) {
+            LiveEditReport rep;
+            rep.applied = o.applied;
+            rep.changed = o.changed;
+            rep.message = QString::fromStdString(o.message);
+            std::shared_ptr<viewport::StructureImage> structure;
+            if (live->inFlight) {
+                rep.latencyMs =
+                    std::chrono::duration<double, std::milli>(SteadyClock::now() - live->inFlight->submitted).count();
+                rep.compileMs = live->inFlight->compileMs;
+                structure = live->inFlight->structure;
+                live->inFlight.reset();
+            }
+            ctx.post([&](News& n) {
+                n.liveEdits.push_back(rep);
+                if (o.applied && o.changed && structure) n.structure = *structure;
+            });
+        };
+        opts.live_every_steps = settings.liveEverySteps;
+        opts.live = [&ctx](const LiveMonitors& live) {
+            auto copy = std::make_shared<const LiveMonitors>(live);
+            ctx.post([&](News& n) { n.live = std::move(copy); });
+        };
+        auto result = std::make_shared<RunResult>(run_compiled(project, main, phases.reference_or_null(), opts, factory));
+        result->warnings.insert(result->warnings.end(), fallbackWarnings.begin(), fallbackWarnings.end());
+        result->wall_s = std::chrono::duration<double>(SteadyClock::now() - tCall).count();
+        std::vector<std::string> writerWarnings = write_results(out, project, *result);
+        result->warnings.insert(result->warnings.end(), writerWarnings.begin(), writerWarnings.end());
+        QString msg;
+        if (result->stop_reason == StopReason::Diverged) {
+            if (result->divergence) {
+                const auto& d = *result->divergence;
+                msg = QObject::tr("The fields diverged in the %1 run at step %2 (%3 fs), starting in cell "
+                                  "(%4, %5) near x = %6 µm, y = %7 µm (%8). Check the Courant number and the "
+                                  "materials (epsilon_inf below 1 lowers the Courant limit).")
+                          .arg(QString::fromStdString(d.phase))
+                          .arg(d.step)
+                          .arg(d.time_fs, 0, 'f', 2)
+                          .arg(d.i)
+                          .arg(d.j)
+                          .arg(d.x_um, 0, 'g', 4)
+                          .arg(d.y_um, 0, 'g', 4)
+                          .arg(QString::fromStdString(to_string(d.component)));
+            } else {
+                msg = QObject::tr("The fields diverged.");
+            }
+        } else if (result->stop_reason == StopReason::Cancelled) {
+            msg = QObject::tr("Run stopped after %1 steps; partial results written.").arg(result->steps);
+        } else {
+            msg = QObject::tr("Run finished (%1) after %2 steps, %3 Mcells/s.")
+                      .arg(QString::fromStdString(to_string(result->stop_reason)))
+                      .arg(result->steps)
+                      .arg(result->mcells_per_s, 0, 'f', 1);
+        }
+        outcome.result = result;
+        outcome.ok = true;
+        outcome.message = msg;
+    } catch (const OutOfMemoryError& e) {
+        outcome.message = QObject::tr("Out of memory: %1").arg(QString::fromStdString(e.what()));
+    } catch (const ProjectError& e) {
+        outcome.message = QObject::tr("The project cannot run: %1").arg(QString::fromStdString(e.what()));
+    } catch (const std::bad_alloc&) {
+        outcome.message = QObject::tr("Out of host memory.");
+    } catch (const std::exception& e) {
+        try {
+            write_failure_summary(out, project, e.what(), {});
+        } catch (...) {
+        }
+        outcome.message = QObject::tr("The run failed: %1").arg(QString::fromStdString(e.what()));
+    }
+    return outcome;
+}
+
+void RunController::publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditWorker& live, Engine& engine,
+                                    const Scene& sc) {
+    // 3D: a slice changed from the GUI since the last frame is applied now (between steps,
+    // on this thread), with a structure image of its plane
+    if (sc.dimensions == 3 && sliceSerial_.load() != fs.sliceSeen) {
+        fs.sliceSeen = sliceSerial_.load();
+        fs.slice = viewport::slice_at(sc, sliceNormal_.load(), slicePosition_.load());
+        engine.set_frame_slice(fs.slice);
+        live.sliceNormal = fs.slice.normal_axis;
+        live.sliceIndex = fs.slice.index;
+        auto img = viewport::make_structure_image(sc, fs.slice);
+        ctx.post([&](News& n) { n.structure = std::move(img); });
+        fs.lastCost = 0;  // show the new plane now
+    }
+    // Budget: frames may take at most 5 % of the solver thread's time; on big grids
+    // (get_field copies the whole component) the rate drops below the chosen one.
+    const auto t0 = SteadyClock::now();
+    if (fs.lastCost > 0 && std::chrono::duration<double>(t0 - fs.lastEnd).count() < 19.0 * fs.lastCost) return;
+    const int maxSize = fs.maxSize;
+    try {
+        auto q = viewport::FieldQuantity(quantity_.load());
+        bool done = false;
+        // CUDA-OpenGL interop: the device renders the colour-mapped frame into the view's
+        // exchange; only the frame's geometry goes through the mailbox.
+        if (fs.interop && fs.interop->enabled() && q != viewport::FieldQuantity::E2 && engine.backend() == "cuda") {
+            try {
+                Engine::FrameRequest req;
+                req.component = Component(int(q));
+                req.max_width = req.max_height = maxSize;
+                req.scale = frameScale_.load();
+                req.viewport_alpha = true;
+                if (fs.interop->publish(engine, req)) {
+                    auto fr = std::make_shared<viewport::FieldFrame>(
+                        viewport::field_frame_geometry(engine, sc, q, maxSize, maxSize, fs.slice));
+                    fr->on_device = true;
+                    fr->scale = req.scale;
+                    frames_.publish(std::move(fr));
+                    ++interopFrames_;
+                    done = true;
+                }
+            } catch (const RunError&) {
+                fs.interop->set_enabled(false);  // host frames from now on
+            }
+        }
+        if (!done) {
+            auto fr = std::make_shared<viewport::FieldFrame>(
+                viewport::make_field_frame(engine, sc, q, maxSize, maxSize, fs.scratch, fs.slice));
+            frames_.publish(std::move(fr));
+        }
+    } catch (const std::invalid_argument&) {
+        // the polarization lacks the component: no frame
+    }
+    fs.lastEnd = SteadyClock::now();
+    fs.lastCost = std::chrono::duration<double>(fs.lastEnd - t0).count();
+    frameNs_ += std::chrono::duration_cast<std::chrono::nanoseconds>(fs.lastEnd - t0).count();
+}
+
 void RunController::pause() {
-    if (!thread_ || pause_.load()) return;
+    if (!job_.isRunning() || pause_.load()) return;
     pause_ = true;
     pauseReported_ = true;
     Q_EMIT pausedChanged(true);
@@ -421,8 +403,8 @@ void RunController::resume() {
 }
 
 void RunController::stop() {
-    if (!thread_) return;
-    cancel_ = true;
+    if (!job_.isRunning()) return;
+    job_.cancel();
     if (pause_.exchange(false)) {
         pauseReported_ = false;
         Q_EMIT pausedChanged(false);
@@ -430,39 +412,22 @@ void RunController::stop() {
 }
 
 bool RunController::stopAndWait(int ms) {
-    if (!thread_) return true;
+    if (!job_.isRunning()) return true;
     stop();
-    if (!thread_->wait(QDeadlineTimer(ms))) return false;
-    onThreadFinished();  // at once: isRunning() is false and finished() was emitted when this returns
-    return true;
+    // at once: isRunning() is false and finished() was emitted when this returns true
+    return job_.waitForThread(ms);
 }
 
-void RunController::drain() {
-    if (!box_) return;
-    std::optional<ProgressInfo> p;
-    std::vector<EnergyPoint> energy;
-    std::shared_ptr<const LiveMonitors> live;
-    std::optional<viewport::StructureImage> structure;
-    std::vector<LiveEditReport> liveEdits;
-    {
-        std::lock_guard<std::mutex> lock(box_->mutex);
-        liveEdits.swap(box_->liveEdits);
-        p.swap(box_->progress);
-        energy.swap(box_->energy);
-        live.swap(box_->live);
-        structure.swap(box_->structure);
-        if (box_->plan) {
-            plan_ = *box_->plan;
-            box_->plan.reset();
-        }
-    }
+void RunController::takeNews(News& news) {
+    if (!news.phase.empty()) phase_ = QString::fromStdString(news.phase);
+    if (news.plan) plan_ = *news.plan;
     if (pause_.load() != pauseReported_) {  // the solver paused itself (pauseAtMainTimeFs)
         pauseReported_ = pause_.load();
         Q_EMIT pausedChanged(pauseReported_);
     }
-    if (structure) Q_EMIT structureReady(*structure);
-    for (const EnergyPoint& e : energy) Q_EMIT this->energy(e);
-    if (p) {
+    if (news.structure) Q_EMIT structureReady(*news.structure);
+    for (const EnergyPoint& e : news.energy) Q_EMIT energy(e);
+    if (const auto& p = news.progress) {
         if (QString::fromStdString(p->phase) != estimatePhase_) {  // a new phase: its own progress
             estimatePhase_ = QString::fromStdString(p->phase);
             model_.reset(plan_);
@@ -470,8 +435,8 @@ void RunController::drain() {
         estimate_ = model_.update(*p, wallClock_.elapsed() * 1e-3);
         Q_EMIT progress(*p);
     }
-    if (live) Q_EMIT liveMonitors(live);
-    for (const LiveEditReport& r : liveEdits) {
+    if (news.live) Q_EMIT liveMonitors(news.live);
+    for (const LiveEditReport& r : news.liveEdits) {
         if (r.applied) {
             if (r.changed) ++liveEdits_;
             Q_EMIT liveEditApplied(r.latencyMs, r.changed, liveEdits_);
@@ -481,21 +446,16 @@ void RunController::drain() {
     }
 }
 
-void RunController::onThreadFinished() {
-    if (!thread_) return;
-    thread_->wait();
-    delete thread_;
-    thread_ = nullptr;
+void RunController::jobFinished(editor::JobOutcome<Outcome>& outcome) {
     stopLiveWorker();
-    drain();
-    drainTimer_.stop();
-    bool ok;
+    bool ok = false;
     QString msg;
-    {
-        std::lock_guard<std::mutex> lock(box_->mutex);
-        result_ = box_->result;
-        ok = box_->ok;
-        msg = box_->message;
+    if (outcome.result) {
+        result_ = outcome.result->result;
+        ok = outcome.result->ok;
+        msg = outcome.result->message;
+    } else {  // the run threw what no handler of runJob knows: it must not take the IDE down
+        msg = QObject::tr("The run failed: %1").arg(outcome.error);
     }
     if (pause_.exchange(false) || pauseReported_) {
         pauseReported_ = false;

@@ -1,24 +1,26 @@
-// GoLightly IDE: runs a project in a solver thread (QThread).
+// GoLightly IDE: runs a project in a solver thread (a BackgroundJob, background_job.hpp).
 //
-// start() takes an immutable snapshot of the project; the thread compiles it (the
-// structure image for the viewport), calls run_project() with callbacks that only copy
-// into latest-wins mailboxes (field frames: viewport::MailboxFrameSource; progress, energy
-// samples and live monitor values: a mutex-guarded slot), and writes the results folder
-// (the same files as `golightly-cli run`). The GUI thread drains the mailboxes on a timer
-// and never waits for the solver; the solver never waits for the GUI.
+// start() takes an immutable snapshot of the project; the job compiles the run driver's
+// phases (compile_phases, run_phases.hpp; the structure image for the viewport), calls
+// run_compiled() with callbacks that only copy into latest-wins mailboxes (field frames:
+// viewport::MailboxFrameSource; progress, energy samples and live monitor values: the
+// job's news), and writes the results folder (the same files as `golightly-cli run`). The
+// GUI thread takes the news on the job's timer and never waits for the solver; the solver
+// never waits for the GUI.
 #pragma once
 
 #include <QObject>
 #include <QString>
-#include <QThread>
-#include <QTimer>
 
 #include <atomic>
+#include <chrono>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
 
+#include "background_job.hpp"
 #include "field_view.hpp"
 #include "frame_source.hpp"
 #include "golightly/project.hpp"
@@ -65,7 +67,7 @@ public:
     /// when a run is going already.
     bool start(const Project& snapshot, const QString& projectLabel, const QString& resultsDir,
                const SolverSettings& settings = {});
-    bool isRunning() const { return thread_ != nullptr; }
+    bool isRunning() const { return job_.isRunning(); }
     bool isPaused() const { return pause_.load(); }
     void pause();
     void resume();
@@ -141,12 +143,45 @@ Q_SIGNALS:
     void pausedChanged(bool paused);
 
 private:
-    void drain();
-    void onThreadFinished();
+    /// The live-edit compile worker of one run (run_controller.cpp).
+    struct LiveEditWorker;
+    /// What the solver thread posts (each poll takes what came since the last one).
+    struct News {
+        std::optional<ProgressInfo> progress;
+        std::vector<EnergyPoint> energy;
+        std::shared_ptr<const LiveMonitors> live;
+        std::optional<viewport::StructureImage> structure;
+        std::optional<StopPlan> plan;
+        std::vector<LiveEditReport> liveEdits;
+        std::string phase;  ///< the phase being stepped, when it changed or progressed
+    };
+    /// What the job returns: the result (null when the run failed) and the message.
+    struct Outcome {
+        std::shared_ptr<const RunResult> result;
+        bool ok = false;
+        QString message;
+    };
+    using Job = editor::BackgroundJob<Outcome, News>;
+    Outcome runJob(Job::Context& ctx, const Project& project, const std::string& label,
+                   const std::filesystem::path& out, const SolverSettings& settings,
+                   const std::shared_ptr<LiveEditWorker>& live);
+    void takeNews(News& news);
+    void jobFinished(editor::JobOutcome<Outcome>& outcome);
+    /// The frames of one run (solver thread only): the slice shown, the frame budget.
+    struct FrameState {
+        int maxSize = 512;
+        std::vector<double> scratch;
+        std::chrono::steady_clock::time_point lastEnd;
+        double lastCost = 0;  ///< wall seconds the last frame took
+        std::shared_ptr<CudaGlFrameExchange> interop;
+        FrameSlice slice;
+        std::uint64_t sliceSeen = 0;  ///< the sliceSerial_ applied
+    };
+    /// Publishes a frame of `engine` (solver thread; at most 5 % of its time), after
+    /// applying a slice changed from the GUI.
+    void publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditWorker& live, Engine& engine, const Scene& sc);
 
-    QThread* thread_ = nullptr;
-    QTimer drainTimer_;
-    std::atomic<bool> cancel_{false}, pause_{false};
+    std::atomic<bool> pause_{false};
     std::atomic<int> quantity_{int(viewport::FieldQuantity::Ez)};
     std::atomic<double> frameScale_{0.0};
     std::atomic<int> sliceNormal_{2};
@@ -160,22 +195,8 @@ private:
     QString resultsDir_;
     std::uint64_t framesAtStart_ = 0;
     bool pauseReported_ = false;
+    QString phase_;
 
-    struct Mailbox {
-        std::mutex mutex;
-        std::optional<ProgressInfo> progress;
-        std::vector<EnergyPoint> energy;
-        std::shared_ptr<const LiveMonitors> live;
-        std::optional<viewport::StructureImage> structure;
-        std::optional<StopPlan> plan;
-        std::vector<LiveEditReport> liveEdits;
-        std::string phase;
-        // set by the thread when it ends
-        std::shared_ptr<const RunResult> result;
-        bool ok = false;
-        QString message;
-    };
-    std::shared_ptr<Mailbox> box_;
     std::shared_ptr<const RunResult> result_;
     StopPlan plan_;
     ProgressModel model_;
@@ -183,11 +204,13 @@ private:
     QString estimatePhase_;
     QElapsedTimer wallClock_;
 
-    /// The live-edit compile worker of one run (run_controller.cpp).
-    struct LiveEditWorker;
     std::shared_ptr<LiveEditWorker> live_;
     int liveEdits_ = 0;
     void stopLiveWorker();
+
+    /// Last member: destroyed first, so the solver thread (which reads the members above)
+    /// is cancelled and joined before they go.
+    Job job_{40};  // GUI side: 25 polls a second, each a few copies
 };
 
 }  // namespace golightly::app

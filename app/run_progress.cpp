@@ -5,6 +5,14 @@
 
 namespace golightly::app {
 
+QString formatEta(double s) {
+    if (s < 0) return QStringLiteral("?");
+    if (s < 1) return QStringLiteral("< 1 s");
+    if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
+    if (s < 3600) return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
+    return QStringLiteral("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
+}
+
 void ProgressModel::reset(const StopPlan& plan) {
     plan_ = plan;
     best_ = 0;

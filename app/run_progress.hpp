@@ -20,6 +20,10 @@
 
 namespace golightly::app {
 
+/// A wall-clock duration for progress bars and ETAs: "?" (unknown, < 0), "< 1 s", "12 s",
+/// "3 min 4 s", "1 h 5 min" (the run, S-parameter and sweep progress).
+QString formatEta(double seconds);
+
 /// The stop rules of a run (from the project and the compiled scene).
 struct StopPlan {
     double sourcesEndFs = 0;   ///< the decay rule applies after this simulated time

@@ -1,4 +1,5 @@
 #include "sparams_dock.hpp"
+#include "run_progress.hpp"
 
 #include <QApplication>
 #include <QDir>
@@ -9,7 +10,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -22,14 +22,6 @@
 namespace golightly::app {
 
 namespace {
-QString formatEta(double s) {
-    if (s < 0) return QStringLiteral("?");
-    if (s < 1) return QStringLiteral("< 1 s");
-    if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
-    if (s < 3600) return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
-    return QStringLiteral("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
-}
-
 plots::SParamsTable tableOf(const SParameters& s, std::size_t columnsKnown) {
     plots::SParamsTable t;
     t.frequency_hz = s.frequency_hz;
@@ -41,7 +33,7 @@ plots::SParamsTable tableOf(const SParameters& s, std::size_t columnsKnown) {
 }
 }  // namespace
 
-SParamsDock::SParamsDock(QWidget* parent) : QDockWidget(tr("S-parameters"), parent), box_(std::make_shared<Mailbox>()) {
+SParamsDock::SParamsDock(QWidget* parent) : QDockWidget(tr("S-parameters"), parent) {
     setObjectName(QStringLiteral("SParamsDock"));
     auto* w = new QWidget;
     auto* v = new QVBoxLayout(w);
@@ -86,21 +78,18 @@ SParamsDock::SParamsDock(QWidget* parent) : QDockWidget(tr("S-parameters"), pare
                                                           tr("S-parameter table (sparams.csv *.csv)"));
         if (!path.isEmpty()) loadCsv(path);
     });
-    drainTimer_.setInterval(80);
-    connect(&drainTimer_, &QTimer::timeout, this, &SParamsDock::drain);
+    job_.onNews([this](News& news) { takeNews(news); });
+    job_.onFinished([this](editor::JobOutcome<std::shared_ptr<const SParameters>>& o) { jobFinished(o); });
 }
 
-SParamsDock::~SParamsDock() {
-    cancel_.store(true);
-    if (worker_ && worker_->joinable()) worker_->join();
-}
+SParamsDock::~SParamsDock() { job_.cancelAndDiscard(); }
 
 QString SParamsDock::statusText() const { return status_->text(); }
 
 void SParamsDock::setStatus(const QString& text) { status_->setText(text); }
 
 bool SParamsDock::start(const Project& snapshot, const QString& label, const QString& outDir, int threads) {
-    if (worker_) {
+    if (job_.isRunning()) {
         setStatus(tr("S-parameters are being computed already."));
         return false;
     }
@@ -114,8 +103,6 @@ bool SParamsDock::start(const Project& snapshot, const QString& label, const QSt
     }
     columns_ = 0;
     for (const Port& p : ports) columns_ += int(p.modes.size());
-    box_ = std::make_shared<Mailbox>();
-    cancel_.store(false);
     columnsDone_ = 0;
     currentColumn_ = -1;
     runFraction_ = 0;
@@ -131,98 +118,53 @@ bool SParamsDock::start(const Project& snapshot, const QString& label, const QSt
     computeButton_->setEnabled(false);
     cancelButton_->setEnabled(true);
     clock_.start();
-    auto box = box_;
-    std::atomic<bool>* cancel = &cancel_;
     const std::string file = label.toStdString();
     const std::filesystem::path out = outDir.toStdString();
-    worker_ = std::make_unique<std::thread>([box, cancel, snapshot, file, out, threads] {
+    job_.start([snapshot, file, out, threads](Job::Context& ctx) {
         RunOptions o;
         o.threads = threads;
-        o.cancel = cancel;
-        o.progress = [box](const ProgressInfo& p) {
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->progress = p;
-        };
-        bool ok = false;
-        QString message;
-        std::shared_ptr<const SParameters> result;
-        try {
-            SParameters s = run_sparameters_live(
-                snapshot, file, o,
-                [box](std::size_t column, std::size_t columns) {
-                    std::lock_guard<std::mutex> lock(box->mutex);
-                    box->column = int(column);
-                    box->columns = int(columns);
-                    box->progress.reset();
-                },
-                [box](const SParameters& partial, std::size_t) {
-                    SParameters copy;
-                    copy.frequency_hz = partial.frequency_hz;
-                    copy.labels = partial.labels;
-                    copy.s = partial.s;
-                    std::lock_guard<std::mutex> lock(box->mutex);
-                    box->partials.push_back(std::move(copy));
+        o.cancel = ctx.cancelFlag();
+        o.progress = [&ctx](const ProgressInfo& p) { ctx.post([&](News& n) { n.progress = p; }); };
+        SParameters s = run_sparameters_live(
+            snapshot, file, o,
+            [&ctx](std::size_t column, std::size_t columns) {
+                ctx.post([&](News& n) {
+                    n.column = int(column);
+                    n.columns = int(columns);
+                    n.progress.reset();
                 });
-            std::filesystem::create_directories(out);
-            write_touchstone(out / ("sparams.s" + std::to_string(s.labels.size()) + "p"), s);
-            write_sparams_csv(out / "sparams.csv", s);
-            s.runs.clear();  // the runs' field maps are not needed by the GUI
-            result = std::make_shared<const SParameters>(std::move(s));
-            ok = true;
-        } catch (const std::exception& e) {
-            message = QString::fromStdString(e.what());
-        }
-        std::lock_guard<std::mutex> lock(box->mutex);
-        box->done = true;
-        box->ok = ok;
-        box->message = message;
-        box->result = result;
-    });
-    drainTimer_.start();
+            },
+            [&ctx](const SParameters& partial, std::size_t) {
+                SParameters copy;
+                copy.frequency_hz = partial.frequency_hz;
+                copy.labels = partial.labels;
+                copy.s = partial.s;
+                ctx.post([&](News& n) { n.partials.push_back(std::move(copy)); });
+            });
+        std::filesystem::create_directories(out);
+        write_touchstone(out / ("sparams.s" + std::to_string(s.labels.size()) + "p"), s);
+        write_sparams_csv(out / "sparams.csv", s);
+        s.runs.clear();  // the runs' field maps are not needed by the GUI
+        return std::make_shared<const SParameters>(std::move(s));
+    }, QStringLiteral("golightly-sparams"));
     return true;
 }
 
 void SParamsDock::cancel() {
-    if (!worker_) return;
-    cancel_.store(true);
+    if (!job_.isRunning()) return;
+    job_.cancel();
     setStatus(tr("Cancelling..."));
 }
 
-bool SParamsDock::waitForFinished(int ms) {
-    QElapsedTimer t;
-    t.start();
-    while (worker_ && t.elapsed() < ms) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        drain();
-        if (worker_) QThread::msleep(5);
-    }
-    return !worker_;
-}
+bool SParamsDock::waitForFinished(int ms) { return job_.waitForFinished(ms); }
 
-void SParamsDock::drain() {
-    std::vector<SParameters> partials;
-    std::optional<ProgressInfo> progress;
-    int column = -1, columns = 0;
-    bool done = false, ok = false;
-    QString message;
-    std::shared_ptr<const SParameters> result;
-    {
-        std::lock_guard<std::mutex> lock(box_->mutex);
-        partials.swap(box_->partials);
-        progress = box_->progress;
-        column = box_->column;
-        columns = box_->columns;
-        done = box_->done;
-        ok = box_->ok;
-        message = box_->message;
-        result = box_->result;
-    }
-    if (columns > 0) columns_ = columns;
-    if (column != currentColumn_ && column >= 0) {
-        currentColumn_ = column;
+void SParamsDock::takeNews(News& news) {
+    if (news.columns > 0) columns_ = news.columns;
+    if (news.column != currentColumn_ && news.column >= 0) {
+        currentColumn_ = news.column;
         runFraction_ = 0;
     }
-    for (const SParameters& partial : partials) {
+    for (const SParameters& partial : news.partials) {
         std::size_t known = 0;
         for (std::size_t j = 0; j < partial.s.size(); ++j)
             if (!partial.s[0][j].empty()) known = j + 1;
@@ -230,13 +172,13 @@ void SParamsDock::drain() {
         view_->setTable(tableOf(partial, known));
         Q_EMIT columnFinished(columnsDone_ - 1, columns_);
     }
-    if (progress && progress->max_steps > 0) {
+    if (const auto& progress = news.progress; progress && progress->max_steps > 0) {
         // the run's own progress: steps toward the limit, or the energy's decay toward decay_db
         double f = double(progress->step) / double(progress->max_steps);
         if (decayDb_ > 0) f = std::max(f, std::min(1.0, progress->energy_db / decayDb_));
         runFraction_ = std::max(runFraction_, std::clamp(f, 0.0, 1.0));
     }
-    if (!done && columns_ > 0) {
+    if (job_.isRunning() && columns_ > 0) {
         const double overall = std::clamp((std::max(columnsDone_, currentColumn_) + runFraction_) / columns_, 0.0, 1.0);
         const double elapsed = clock_.elapsed() / 1000.0;
         const double eta = overall > 0.02 ? elapsed * (1 - overall) / overall : -1;
@@ -247,14 +189,14 @@ void SParamsDock::drain() {
                                  .arg(int(overall * 100))
                                  .arg(formatEta(eta)));
     }
-    if (!done) return;
-    drainTimer_.stop();
-    if (worker_ && worker_->joinable()) worker_->join();
-    worker_.reset();
+}
+
+void SParamsDock::jobFinished(editor::JobOutcome<std::shared_ptr<const SParameters>>& outcome) {
     computeButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
     const double wall = clock_.elapsed() / 1000.0;
-    if (ok && result) {
+    const std::shared_ptr<const SParameters> result = outcome.result.value_or(nullptr);
+    if (result) {
         result_ = result;
         columnsDone_ = int(result->labels.size());
         view_->setTable(tableOf(*result, result->labels.size()));
@@ -269,12 +211,12 @@ void SParamsDock::drain() {
         warnings_->setVisible(!w.isEmpty());
         Q_EMIT finished(true, status_->text());
     } else {
-        const bool cancelled = cancel_.load();
+        const bool cancelled = outcome.cancelled;
         progress_->setFormat(cancelled ? tr("cancelled") : tr("failed"));
         setStatus(cancelled ? tr("Cancelled after %n of %1 port run(s); the plots show the finished columns.", nullptr,
                                  columnsDone_)
                                   .arg(columns_)
-                            : tr("S-parameters failed: %1").arg(message));
+                            : tr("S-parameters failed: %1").arg(outcome.error));
         Q_EMIT finished(false, status_->text());
     }
 }
@@ -295,7 +237,7 @@ bool SParamsDock::loadCsv(const QString& path) {
 }
 
 void SParamsDock::showProjectResults(const QString& csv) {
-    if (worker_) return;  // the running computation's plots stay
+    if (job_.isRunning()) return;  // the running computation's plots stay
     view_->clear();
     result_.reset();
     progress_->setValue(0);

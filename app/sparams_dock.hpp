@@ -11,13 +11,12 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QString>
-#include <QTimer>
 
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
+#include <vector>
+
+#include "background_job.hpp"
 
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
@@ -42,7 +41,7 @@ public:
     /// (created). `threads`: CPU threads (0: all cores). False (with a message in the dock)
     /// when one is running or the project has no valid `ports`.
     bool start(const Project& snapshot, const QString& label, const QString& outDir, int threads = 0);
-    bool isRunning() const { return worker_ != nullptr; }
+    bool isRunning() const { return job_.isRunning(); }
     /// Stops the running port's run at its next chunk; no further port runs.
     void cancel();
     /// Waits (processing events) until the computation ends; true when it did within `ms`.
@@ -70,21 +69,16 @@ Q_SIGNALS:
     void finished(bool ok, const QString& message);
 
 private:
-    void drain();
     void setStatus(const QString& text);
-    struct Mailbox {
-        std::mutex mutex;
-        std::vector<SParameters> partials;    ///< one per finished column, in order (not latest-wins: each column is shown)
-        int column = -1, columns = 0;        ///< the run going on
+    /// What the worker posts (each poll takes what came since the last one).
+    struct News {
+        std::vector<SParameters> partials;  ///< one per finished column, in order (not latest-wins: each column is shown)
+        int column = -1, columns = 0;       ///< a port-mode run started
         std::optional<ProgressInfo> progress;
-        bool done = false, ok = false;
-        QString message;
-        std::shared_ptr<const SParameters> result;
     };
-    std::shared_ptr<Mailbox> box_;
-    std::unique_ptr<std::thread> worker_;
-    std::atomic<bool> cancel_{false};
-    QTimer drainTimer_;
+    using Job = editor::BackgroundJob<std::shared_ptr<const SParameters>, News>;
+    void takeNews(News& news);
+    void jobFinished(editor::JobOutcome<std::shared_ptr<const SParameters>>& outcome);
     QElapsedTimer clock_;
     double decayDb_ = 0;
     double runFraction_ = 0;
@@ -96,6 +90,7 @@ private:
     QLabel* warnings_;
     QProgressBar* progress_;
     QPushButton *computeButton_, *cancelButton_, *openButton_;
+    Job job_{80};  ///< last: cancelled and joined first
 };
 
 }  // namespace golightly::app

@@ -1,4 +1,5 @@
 #include "sweep_dock.hpp"
+#include "run_progress.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -23,7 +24,6 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTextStream>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -39,14 +39,6 @@ namespace golightly::app {
 
 namespace {
 enum Col { ColName, ColValue, ColVary, ColFrom, ColTo, ColPoints, ColCount };
-
-QString formatEta(double s) {
-    if (s < 0) return QStringLiteral("?");
-    if (s < 1) return QStringLiteral("< 1 s");
-    if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
-    if (s < 3600) return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
-    return QStringLiteral("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
-}
 
 /// One CSV line (RFC 4180 quoting, as sweep.cpp's csv_field writes it).
 QStringList splitCsv(const QString& line) {
@@ -114,7 +106,7 @@ QString folderName(const QString& prefix, int index, int count) {
 }  // namespace
 
 SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
-    : QDockWidget(tr("Sweep / Optimize"), parent), doc_(doc), box_(std::make_shared<Mailbox>()) {
+    : QDockWidget(tr("Sweep / Optimize"), parent), doc_(doc) {
     setObjectName(QStringLiteral("SweepDock"));
     // the setup at the left, the plot at the right (the dock sits under the canvas)
     auto* split = new QSplitter(Qt::Horizontal);
@@ -246,8 +238,8 @@ SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
     connect(plot_, &QCustomPlot::mousePress, this, &SweepDock::plotClicked);
     setWidget(split);
 
-    drainTimer_.setInterval(100);
-    connect(&drainTimer_, &QTimer::timeout, this, &SweepDock::drain);
+    job_.onNews([this](News& news) { takeNews(news); });
+    job_.onFinished([this](editor::JobOutcome<Outcome>& o) { jobFinished(o); });
     connect(doc_, &editor::EditorDocument::changed, this, [this] {
         rebuildTable();
         rebuildMonitors();
@@ -256,10 +248,7 @@ SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
     rebuildMonitors();
 }
 
-SweepDock::~SweepDock() {
-    cancel_.store(true);
-    if (worker_ && worker_->joinable()) worker_->join();
-}
+SweepDock::~SweepDock() { job_.cancelAndDiscard(); }
 
 QString SweepDock::statusText() const { return status_->text(); }
 
@@ -511,7 +500,7 @@ bool SweepDock::startOptimize(const QString& outDir, int threads) {
 }
 
 bool SweepDock::startWorker(bool optimize, const QString& outDir, int threads) {
-    if (worker_) {
+    if (job_.isRunning()) {
         setStatus(tr("A sweep or optimization is running already."));
         return false;
     }
@@ -545,8 +534,7 @@ bool SweepDock::startWorker(bool optimize, const QString& outDir, int threads) {
     varied_ = varied;
     variedRanges_ = ranges;
     points_.clear();
-    box_ = std::make_shared<Mailbox>();
-    cancel_.store(false);
+    designFraction_ = 0;
     const double wl = wavelength_->value();
     quantityName_ = optimize ? objective_->text().trimmed()
                              : QStringLiteral("%1@%2").arg(monitor, QString::asprintf("%g", wl));
@@ -582,8 +570,6 @@ bool SweepDock::startWorker(bool optimize, const QString& outDir, int threads) {
     const bool minimize = minimize_->isChecked();
     const int maxEvals = maxRuns_->value();
     const std::string algorithm = algorithm_->currentText().toStdString();
-    auto box = box_;
-    std::atomic<bool>* cancel = &cancel_;
     sweepButton_->setEnabled(false);
     optimizeButton_->setEnabled(false);
     cancelButton_->setEnabled(true);
@@ -596,24 +582,25 @@ bool SweepDock::startWorker(bool optimize, const QString& outDir, int threads) {
                        : tr("Sweeping %1 over %n design(s) into %2", nullptr, total_)
                              .arg(varied.join(QStringLiteral(", ")), QDir::toNativeSeparators(outDir)));
     clock_.start();
-    worker_ = std::make_unique<std::thread>([=] {
+    job_.start([=](Job::Context& ctx) {
+        std::atomic<bool>* cancel = ctx.cancelFlag();
         RunOptions ro;
         ro.threads = threads;
         ro.cancel = cancel;
         const bool twoPhases = snapshot.run.normalization.enabled;
-        ro.progress = [box, twoPhases, decay = snapshot.run.stop.decay_db](const ProgressInfo& p) {
+        ro.progress = [&ctx, twoPhases, decay = snapshot.run.stop.decay_db](const ProgressInfo& p) {
             double f = p.max_steps > 0 ? double(p.step) / double(p.max_steps) : 0;
             if (decay > 0) f = std::max(f, std::min(1.0, p.energy_db / decay));
             f = std::clamp(f, 0.0, 1.0);
             if (twoPhases) f = p.phase == "reference" ? 0.5 * f : 0.5 + 0.5 * f;
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->designFraction = f;
+            ctx.post([&](News& n) { n.designFraction = f; });
         };
-        auto log = [box, csv, nParams, column](const std::string&) {
+        auto log = [&ctx, csv, nParams, column](const std::string&) {
             auto rows = readTable(csv, nParams, column);
-            std::lock_guard<std::mutex> lock(box->mutex);
-            box->rows = std::move(rows);
-            box->designFraction = 0;
+            ctx.post([&](News& n) {
+                n.rows = std::move(rows);
+                n.designFraction = 0.0;
+            });
         };
         bool ok = false;
         QString message;
@@ -661,70 +648,46 @@ bool SweepDock::startWorker(bool optimize, const QString& outDir, int threads) {
         } catch (const std::exception& e) {
             message = QString::fromStdString(e.what());
         }
-        auto rows = readTable(csv, nParams, column);
-        std::lock_guard<std::mutex> lock(box->mutex);
-        box->rows = std::move(rows);
-        box->done = true;
-        box->ok = ok;
-        box->message = message;
-    });
-    drainTimer_.start();
+        auto rows = readTable(csv, nParams, column);  // the designs done, also after an error
+        ctx.post([&](News& n) { n.rows = std::move(rows); });
+        return Outcome{ok, message};
+    }, QStringLiteral("golightly-sweep"));
     return true;
 }
 
 void SweepDock::cancel() {
-    if (!worker_) return;
-    cancel_.store(true);
+    if (!job_.isRunning()) return;
+    job_.cancel();
     setStatus(tr("Cancelling: the running design stops, no other starts..."));
 }
 
-bool SweepDock::waitForFinished(int ms) {
-    QElapsedTimer t;
-    t.start();
-    while (worker_ && t.elapsed() < ms) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        drain();
-        if (worker_) QThread::msleep(5);
-    }
-    return !worker_;
-}
+bool SweepDock::waitForFinished(int ms) { return job_.waitForFinished(ms); }
 
-void SweepDock::drain() {
-    std::optional<std::vector<Point>> rows;
-    double fraction = 0;
-    bool done = false, ok = false;
-    QString message;
-    {
-        std::lock_guard<std::mutex> lock(box_->mutex);
-        rows.swap(box_->rows);
-        fraction = box_->designFraction;
-        done = box_->done;
-        ok = box_->ok;
-        message = box_->message;
-    }
-    if (rows) {
-        points_ = std::move(*rows);
+void SweepDock::takeNews(News& news) {
+    if (news.designFraction) designFraction_ = *news.designFraction;
+    if (news.rows) {
+        points_ = std::move(*news.rows);
         rebuildPlot();
     }
-    if (!done) {
-        const int finished = int(points_.size());
-        const double overall = std::clamp((finished + fraction) / std::max(1, total_), 0.0, 1.0);
-        const double elapsed = clock_.elapsed() / 1000.0;
-        const double eta = overall > 0.02 ? elapsed * (1 - overall) / overall : -1;
-        progress_->setValue(int(overall * 1000));
-        progress_->setFormat((optimizing_ ? tr("run %1 of at most %2 — ETA %3") : tr("design %1 of %2 — ETA %3"))
-                                 .arg(std::min(total_, finished + 1))
-                                 .arg(total_)
-                                 .arg(formatEta(optimizing_ ? -1 : eta)));
-        return;
-    }
-    drainTimer_.stop();
-    if (worker_ && worker_->joinable()) worker_->join();
-    worker_.reset();
+    if (!job_.isRunning()) return;  // the last news: jobFinished follows
+    const int finished = int(points_.size());
+    const double overall = std::clamp((finished + designFraction_) / std::max(1, total_), 0.0, 1.0);
+    const double elapsed = clock_.elapsed() / 1000.0;
+    const double eta = overall > 0.02 ? elapsed * (1 - overall) / overall : -1;
+    progress_->setValue(int(overall * 1000));
+    progress_->setFormat((optimizing_ ? tr("run %1 of at most %2 — ETA %3") : tr("design %1 of %2 — ETA %3"))
+                             .arg(std::min(total_, finished + 1))
+                             .arg(total_)
+                             .arg(formatEta(optimizing_ ? -1 : eta)));
+}
+
+void SweepDock::jobFinished(editor::JobOutcome<Outcome>& outcome) {
+    const bool ok = outcome.result && outcome.result->ok;
+    const QString message = outcome.result ? outcome.result->message : outcome.error;
     sweepButton_->setEnabled(true);
     optimizeButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
-    const bool cancelled = cancel_.load();
+    const bool cancelled = outcome.cancelled;
     progress_->setValue(ok ? 1000 : progress_->value());
     progress_->setFormat(cancelled ? tr("cancelled") : ok ? tr("done in %1").arg(formatEta(clock_.elapsed() / 1000.0))
                                                           : tr("finished with errors"));

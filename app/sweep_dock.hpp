@@ -23,16 +23,13 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
-#include <QTimer>
 
-#include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
+#include "background_job.hpp"
 #include "editor_document.hpp"
 #include "golightly/project.hpp"
 
@@ -83,7 +80,7 @@ public:
     /// the project). `threads`: CPU threads per run (0: all cores). False with a message.
     bool startSweep(const QString& outDir = {}, int threads = 0);
     bool startOptimize(const QString& outDir = {}, int threads = 0);
-    bool isRunning() const { return worker_ != nullptr; }
+    bool isRunning() const { return job_.isRunning(); }
     void cancel();
     bool waitForFinished(int ms);
 
@@ -123,7 +120,6 @@ private:
     QString label() const;
     QString defaultOutDir(const QString& suffix) const;
     bool startWorker(bool optimize, const QString& outDir, int threads);
-    void drain();
     void rebuildPlot();
     void plotClicked(QMouseEvent* e);
     void setStatus(const QString& text);
@@ -135,17 +131,20 @@ private:
     bool rebuilding_ = false;
 
     // the run
-    struct Mailbox {
-        std::mutex mutex;
+    /// What the worker posts (each poll takes what came since the last one).
+    struct News {
         std::optional<std::vector<Point>> rows;  ///< latest table read after a design
-        double designFraction = 0;               ///< progress of the running design, 0..1
-        bool done = false, ok = false;
+        std::optional<double> designFraction;    ///< progress of the running design, 0..1
+    };
+    /// What the worker returns: all designs done without failures, and the summary.
+    struct Outcome {
+        bool ok = false;
         QString message;
     };
-    std::shared_ptr<Mailbox> box_;
-    std::unique_ptr<std::thread> worker_;
-    std::atomic<bool> cancel_{false};
-    QTimer drainTimer_;
+    using Job = editor::BackgroundJob<Outcome, News>;
+    void takeNews(News& news);
+    void jobFinished(editor::JobOutcome<Outcome>& outcome);
+    double designFraction_ = 0;
     QElapsedTimer clock_;
     bool optimizing_ = false;
     QString outDir_;
@@ -168,6 +167,7 @@ private:
     QCustomPlot* plot_;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
+    Job job_{100};  ///< last: cancelled and joined first
 };
 
 }  // namespace golightly::app

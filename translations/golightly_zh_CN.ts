@@ -227,6 +227,13 @@
     </message>
 </context>
 <context>
+    <name>golightly::editor::BackgroundJob</name>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+</context>
+<context>
     <name>golightly::app::Language</name>
     <message>
         <source>&amp;Language</source>

@@ -134,6 +134,34 @@ private:
     void editPort(const std::function<void(PortData&)>& f);
     /// A flux monitor's Kind (transmission, reflection, flux, mode) and a mode monitor's Modes.
     void fluxKindFields(const Monitor& m);
+
+    // One builder per item kind (rebuild() calls the selected item's), each in its own file:
+    // properties_shape.cpp, properties_source.cpp, properties_monitor.cpp, properties_port.cpp.
+    void shapeRows(const Project& p, const ItemRef& sel);
+    void sourceRows(const Project& p, const ItemRef& sel);
+    void monitorRows(const Project& p, const ItemRef& sel);
+    void portRows(const Project& p, const ItemRef& sel);
+
+    // Fields the builders share (properties_dock.cpp). The rules are the project format's
+    // (validate_project). `rule(axis, value)`: the rule of each coordinate (empty: any value).
+    using AxisRule = std::function<QString(int, double)>;
+    static QString positive(double v);
+    /// "+x", "-x", "+y", "-y" (and "+z", "-z" when dims is 3): directions of sources, monitors, ports.
+    static QStringList directionNames(int dims);
+    /// "Ex" .. "Hz" in Component order.
+    static QStringList componentNames();
+    /// x and y of a point (µm).
+    void vecFields(const QString& name, Vec2 v, std::function<void(Vec2)> apply, AxisRule rule = {});
+    /// 3D (issue 16): x, y, z of a point, a centre, a size or a box corner.
+    void vec3Fields(const QString& name, Vec3 v, std::function<void(Vec3)> apply, AxisRule rule = {});
+    void zField(const QString& name, double z, std::function<void(double)> apply);
+    /// The corners of a box (a rectangle, a box solid, a TF/SF box, a flux box or DFT
+    /// region): min below max on every axis, as validate_project requires of a file; a
+    /// zero-width or inverted box is marked, not applied. `axes` = 2: z is not checked (2D:
+    /// no z extent).
+    static AxisRule minRule(Vec3 max, int axes = 3);
+    static AxisRule maxRule(Vec3 min, int axes = 3);
+    static Vec3 v3(Vec2 v, double z = 0) { return Vec3{v.x, v.y, z}; }
     EditorDocument* doc_;
     QWidget* body_ = nullptr;
     QFormLayout* form_ = nullptr;

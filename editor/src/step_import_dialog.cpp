@@ -20,7 +20,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -62,84 +61,64 @@ std::vector<StepSolidSection> checked_sections(const Shape& shape, double slice_
 
 // ---------------------------------------------------------------- reader
 
-StepFileReader::StepFileReader(QObject* parent) : QObject(parent) {}
-
-StepFileReader::~StepFileReader() {
-    if (thread_) {
-        cancel_ = true;
-        thread_->wait();
-        delete thread_;
-    }
+StepFileReader::StepFileReader(QObject* parent) : QObject(parent) {
+    job_.onNews([this](News& n) {
+        if (n.progress) Q_EMIT progress(n.progress->first, n.progress->second);
+    });
+    job_.onFinished([this](JobOutcome<Read>& o) { done(o); });
 }
 
+StepFileReader::~StepFileReader() = default;  // job_ cancels and waits
+
 void StepFileReader::start(const QString& path) {
-    if (running_) return;
+    if (job_.isRunning()) return;
     path_ = path;
     ok_ = cancelled_ = false;
     error_.clear();
-    workerError_.clear();
-    workerCancelled_ = false;
     model_ = StepModel{};
     bytes_.clear();
-    cancel_ = false;
-    running_ = true;
     timer_.start();
     const std::string label = QFileInfo(path).fileName().toStdString();
-    thread_ = QThread::create([this, path, label] {
+    job_.start([path, label](BackgroundJob<Read, News>::Context& ctx) {
+        Read r;
+        // Regular files only, at most the STEP size limit: a FIFO or /dev/zero chosen in
+        // the file dialog must neither block this thread nor exhaust memory (issue 19).
+        std::string data;
         try {
-            // Regular files only, at most the STEP size limit: a FIFO or /dev/zero chosen in
-            // the file dialog must neither block this thread nor exhaust memory (issue 19).
-            std::string data;
-            try {
-                data = read_regular_file(path.toStdString(), limits::kMaxStepBytes);
-            } catch (const FileReadError& e) {
-                throw std::runtime_error(std::string("cannot read the file: ") + e.what());
-            }
-            if (data.empty()) throw std::runtime_error("the file is empty");
-            bytes_.assign(reinterpret_cast<const std::uint8_t*>(data.data()),
-                          reinterpret_cast<const std::uint8_t*>(data.data()) + data.size());
-            model_ = read_step(bytes_, label, [this](double fraction, const std::string& stage) {
-                const QString st = qs(stage);
-                QMetaObject::invokeMethod(
-                    this, [this, fraction, st] { Q_EMIT progress(fraction, st); }, Qt::QueuedConnection);
-                return !cancel_.load();
-            });
-            if (model_.solids.empty()) throw std::runtime_error("'" + label + "' holds no solid");
-        } catch (const std::exception& e) {
-            workerError_ = e.what();
-            workerCancelled_ = cancel_.load();
+            data = read_regular_file(path.toStdString(), limits::kMaxStepBytes);
+        } catch (const FileReadError& e) {
+            throw std::runtime_error(std::string("cannot read the file: ") + e.what());
         }
-    });
-    connect(thread_, &QThread::finished, this, &StepFileReader::done, Qt::QueuedConnection);
-    thread_->start();
+        if (data.empty()) throw std::runtime_error("the file is empty");
+        r.bytes.assign(reinterpret_cast<const std::uint8_t*>(data.data()),
+                       reinterpret_cast<const std::uint8_t*>(data.data()) + data.size());
+        r.model = read_step(r.bytes, label, [&ctx](double fraction, const std::string& stage) {
+            const QString st = qs(stage);
+            ctx.post([&](News& n) { n.progress = std::make_pair(fraction, st); });
+            return !ctx.cancelled();
+        });
+        if (r.model.solids.empty()) throw std::runtime_error("'" + label + "' holds no solid");
+        return r;
+    }, QStringLiteral("golightly-step-reader"));
 }
 
-void StepFileReader::done() {
-    if (!thread_) return;
-    thread_->wait();
-    delete thread_;
-    thread_ = nullptr;
-    running_ = false;
+void StepFileReader::done(JobOutcome<Read>& outcome) {
     seconds_ = timer_.elapsed() / 1000.0;
-    ok_ = workerError_.empty();
-    cancelled_ = !ok_ && workerCancelled_;
-    if (!ok_)
+    ok_ = outcome.ok();
+    cancelled_ = !ok_ && outcome.cancelled;
+    if (ok_) {
+        model_ = std::move(outcome.result->model);
+        bytes_ = std::move(outcome.result->bytes);
+    } else {
         error_ = cancelled_ ? tr("Reading %1 was cancelled.").arg(QDir::toNativeSeparators(path_))
-                            : tr("Cannot import the STEP file %1:\n%2").arg(QDir::toNativeSeparators(path_), qs(workerError_));
+                            : tr("Cannot import the STEP file %1:\n%2").arg(QDir::toNativeSeparators(path_), outcome.error);
+    }
     Q_EMIT finished(ok_);
 }
 
-void StepFileReader::cancel() { cancel_ = true; }
+void StepFileReader::cancel() { job_.cancel(); }
 
-bool StepFileReader::waitForFinished(int timeoutMs) {
-    QElapsedTimer t;
-    t.start();
-    while (running_ && t.elapsed() < timeoutMs) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        if (running_) QThread::msleep(2);
-    }
-    return !running_;
-}
+bool StepFileReader::waitForFinished(int timeoutMs) { return job_.waitForFinished(timeoutMs); }
 
 // ---------------------------------------------------------------- placement
 

@@ -16,12 +16,14 @@
 #include <QString>
 
 #include <array>
-#include <atomic>
+#include <optional>
+#include <utility>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "editor_document.hpp"
+#include "background_job.hpp"
 #include "golightly/step_import.hpp"
 
 class QComboBox;
@@ -30,13 +32,13 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
-class QThread;
 
 namespace golightly::editor {
 
-/// Reads a STEP file (QFile + read_step) in a worker thread. progress() is emitted on the
-/// GUI thread; cancel() makes read_step stop at its next progress report. The object may
-/// be destroyed while reading (it cancels and waits).
+/// Reads a STEP file (read_regular_file + read_step) in a worker thread (a BackgroundJob).
+/// progress() is emitted on the GUI thread with the latest report; cancel() makes read_step
+/// stop at its next progress report. The object may be destroyed while reading (it cancels
+/// and waits).
 class StepFileReader : public QObject {
     Q_OBJECT
 public:
@@ -45,7 +47,7 @@ public:
     /// Starts reading `path` (nothing if a read is going).
     void start(const QString& path);
     void cancel();
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return job_.isRunning(); }
     /// Processes events until the read has finished (tests, re-import); false on timeout.
     bool waitForFinished(int timeoutMs = 120000);
 
@@ -64,18 +66,23 @@ Q_SIGNALS:
     void finished(bool ok);
 
 private:
-    void done();
-    QThread* thread_ = nullptr;
-    std::atomic<bool> cancel_{false};
-    bool running_ = false;
+    /// What the worker returns: the model and the file's bytes (kept for the project).
+    struct Read {
+        StepModel model;
+        std::vector<std::uint8_t> bytes;
+    };
+    /// The latest progress report (latest wins: the bar shows where the reader is).
+    struct News {
+        std::optional<std::pair<double, QString>> progress;
+    };
+    void done(JobOutcome<Read>& outcome);
     bool ok_ = false, cancelled_ = false;
     QString path_, error_;
     StepModel model_;
     std::vector<std::uint8_t> bytes_;
-    std::string workerError_;
-    bool workerCancelled_ = false;
     double seconds_ = 0;
     QElapsedTimer timer_;
+    BackgroundJob<Read, News> job_{20};  ///< last: cancelled and joined first
 };
 
 /// The placement the import dialog proposes for a part (um, degrees): scale = the file's

@@ -10,6 +10,17 @@
 
 #include "editor_document.hpp"
 
+// A test function that needs an optional feature of the build (GOLIGHTLY_GUI_HAVE_<FEATURE>
+// is 0 or 1, tests/gui/CMakeLists.txt). Built: the feature must work, and the test fails
+// when `available` is false. Not built: the function skips, and CTest lists the disabled
+// test gui_optional_<feature>_not_built ("Not Run (Disabled)") for it.
+// Use: GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_OCCT, step_import_available(), "occt");
+#define GOLIGHTLY_REQUIRE_FEATURE(built, available, feature)                                          \
+    do {                                                                                               \
+        if (!(built)) QSKIP("optional feature " feature " not built (CTest: gui_optional_" feature "_not_built)"); \
+        QVERIFY2((available), "optional feature " feature " is built but not usable here");             \
+    } while (0)
+
 namespace golightly::test {
 
 /// Distinct colours in an image, counted up to `cap`: a blank or uniform picture has one,

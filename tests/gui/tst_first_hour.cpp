@@ -263,7 +263,7 @@ private Q_SLOTS:
 
     // ---- 9: solids that miss the slice plane start unticked; a refusal is in words and µm
     void stepImportUnticksSolidsOffThePlane() {
-        if (!step_import_available()) QSKIP("this build has no STEP support (no OCCT)");
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_OCCT, step_import_available(), "occt");
         EditorDocument doc;
         StubPrompts prompts;
         StepImportDialog dlg(&doc, &prompts);

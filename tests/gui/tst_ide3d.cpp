@@ -522,7 +522,7 @@ private Q_SLOTS:
     /// STEP import into a 3D project: the part is centred in z in the domain (not at
     /// slice_z), the import leaves slice_z alone, and the 3D view meshes the solid.
     void stepImportIn3d() {
-        if (!step_import_available()) QSKIP("this build has no STEP support (no OCCT)");
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_OCCT, step_import_available(), "occt");
         editor::EditorDocument doc;
         doc.replaceProject(small_3d_project(), QStringLiteral("3D"));
         StubPrompts prompts;

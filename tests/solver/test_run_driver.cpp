@@ -10,6 +10,7 @@
 
 #include "golightly/compile.hpp"
 #include "golightly/run.hpp"
+#include "golightly/run_phases.hpp"
 #include "golightly/units.hpp"
 
 using namespace golightly;
@@ -140,6 +141,32 @@ TEST_CASE("run driver: max_time, max_steps and the --max-steps override", "[driv
     r = run_scripted(p, c, o, constant);
     CHECK(r.stop_reason == StopReason::MaxTime);
     CHECK(r.steps == 1000);
+}
+
+TEST_CASE("run driver: step_limit is the limit run_compiled applies", "[driver]") {
+    // run_phases.hpp: the IDE's progress model reads the limit from here, so it must be
+    // the driver's (the case above checks the driver's stops at the same limits).
+    Project p = bare_project();
+    const CompiledProject c = bare_compiled();
+    const double dt = c.scene.dt_s;
+    StepLimit l = step_limit(p, {}, dt);
+    CHECK(l.steps == 1000);
+    CHECK_FALSE(l.is_max_steps);
+    p.run.stop.max_steps = 120;
+    l = step_limit(p, {}, dt);
+    CHECK(l.steps == 120);
+    CHECK(l.is_max_steps);
+    p.run.stop.max_steps = 1000;  // equal to max_time's steps: max_time names the stop
+    CHECK_FALSE(step_limit(p, {}, dt).is_max_steps);
+    RunOptions o;
+    o.max_steps = 5000;  // the override replaces the project's, max_time still applies
+    l = step_limit(p, o, dt);
+    CHECK(l.steps == 1000);
+    CHECK_FALSE(l.is_max_steps);
+    o.max_steps = -3;
+    l = step_limit(p, o, dt);
+    CHECK(l.steps == 0);
+    CHECK(l.is_max_steps);
 }
 
 TEST_CASE("run driver: cancel flag, progress and frames", "[driver]") {

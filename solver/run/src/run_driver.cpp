@@ -1,6 +1,7 @@
 // GoLightly run driver (run.hpp): reference + main run, stop criteria, divergence,
 // cancellation, flux spectra and normalization.
 #include "golightly/run.hpp"
+#include "golightly/run_phases.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -738,16 +739,7 @@ void publish_live(Engine& engine, const CompiledProject& compiled, const RunOpti
 
 RunResult run_project(const Project& project, const std::string& file_label, const RunOptions& options) {
     const auto t_call = Clock::now();
-    CompileOptions main_opts;
-    main_opts.reference_run = false;
-    const CompiledProject main = compile_project(project, file_label, main_opts);
-    std::optional<CompiledProject> ref;
-    const int incident = incident_monitor_index(project, file_label);
-    if (incident >= 0) {
-        CompileOptions ref_opts;
-        ref_opts.reference_run = true;
-        ref = compile_project(project, file_label, ref_opts);
-    }
+    const CompiledPhases phases = compile_phases(project, file_label);
     const Precision precision = options.precision.value_or(project.run.precision);
     BackendChoice backend = options.backend.value_or(project.run.backend);
     const DeviceSelection devices = options.devices ? *options.devices : project_devices(project, file_label);
@@ -759,7 +751,8 @@ RunResult run_project(const Project& project, const std::string& file_label, con
         return engine;
     };
     RunResult result =
-        run_compiled(project, main, ref ? &*ref : nullptr, options, options.engine_factory ? options.engine_factory : factory);
+        run_compiled(project, phases.main, phases.reference_or_null(), options,
+                     options.engine_factory ? options.engine_factory : factory);
     for (const std::string& w : fallback_warnings)  // once, though each phase makes its engine
         if (std::find(result.warnings.begin(), result.warnings.end(), w) == result.warnings.end())
             result.warnings.push_back(w);
@@ -798,25 +791,6 @@ int incident_monitor_index(const Project& project, const std::string& file_label
 }
 
 namespace {
-
-/// A phase's step limit: max_time_fs always, max_steps (project or RunOptions override)
-/// when given and smaller.
-struct StepLimit {
-    std::int64_t steps = 0;
-    bool is_max_steps = false;  ///< reaching it stops with max_steps (else max_time)
-};
-
-/// The step limit of both phases at time step dt_s (s).
-StepLimit step_limit(const Project& project, const RunOptions& options, double dt_s) {
-    const std::int64_t time_steps = std::int64_t(std::ceil(project.run.stop.max_time_fs * units::fs / dt_s - 1e-9));
-    std::optional<long long> max_steps = options.max_steps ? options.max_steps : project.run.stop.max_steps;
-    StepLimit limit{time_steps, false};
-    if (max_steps && *max_steps < time_steps) {
-        limit.steps = std::max<long long>(0, *max_steps);
-        limit.is_max_steps = true;
-    }
-    return limit;
-}
 
 /// The incident flux P_inc(f) (W/m) at the reference run's incident monitor, made
 /// positive along the incident wave (its sign flipped when its sum is negative). Adds a

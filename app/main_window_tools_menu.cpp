@@ -1,0 +1,92 @@
+// GoLightly IDE: the Tools menu and tool bar (one key per drawing tool), the File tool bar,
+// and the Tool Options tool bar.
+#include <QAction>
+#include <QActionGroup>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include "main_window.hpp"
+#include "canvas.hpp"
+#include "main_window_actions.hpp"
+
+namespace golightly::app {
+
+void MainWindow::createToolsMenu() {
+    // ---- Tools (one key each)
+    QMenu* toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    toolGroup_ = new QActionGroup(this);
+    QToolBar* toolBar = addToolBar(tr("Tools"));
+    toolBar->setObjectName(QStringLiteral("ToolsToolBar"));
+    QToolBar* fileBar = addToolBar(tr("File"));
+    fileBar->setObjectName(QStringLiteral("FileToolBar"));
+    // the actions of the File, Edit and View menus (made before this), by name
+    for (const char* name : {"file.new", "file.open", "file.save", "edit.undo", "edit.redo", "view.zoomIn",
+                             "view.zoomOut", "view.fit", "view.structurePreview"})
+        fileBar->addAction(action(QString::fromLatin1(name)));
+    struct Def {
+        const char* id;
+        Tool* tool;
+        QString text;
+        Qt::Key key;
+    };
+    ToolSettings* ts = &toolSettings_;
+    const std::vector<Def> defs{
+        {"select", new SelectTool(canvas_, ts), tr("Select / Move"), Qt::Key_V},
+        {"rectangle", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Rectangle), tr("Rectangle"), Qt::Key_R},
+        {"ellipse", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Ellipse), tr("Ellipse"), Qt::Key_E},
+        {"polygon", new PointsTool(canvas_, ts, PointsTool::Kind::Polygon), tr("Polygon"), Qt::Key_P},
+        {"ring", new DragShapeTool(canvas_, ts, DragShapeTool::Kind::Ring), tr("Ring"), Qt::Key_O},
+        {"path", new PointsTool(canvas_, ts, PointsTool::Kind::Path), tr("Waveguide Path"), Qt::Key_W},
+        {"brush", new BrushTool(canvas_, ts, false), tr("Brush"), Qt::Key_B},
+        {"eraser", new BrushTool(canvas_, ts, true), tr("Eraser"), Qt::Key_X},
+        {"pointSource", new SourceTool(canvas_, ts, SourceType::Point), tr("Point Source"), Qt::Key_S},
+        {"lineSource", new SourceTool(canvas_, ts, SourceType::Line), tr("Line Source"), Qt::Key_L},
+        {"regionSource", new SourceTool(canvas_, ts, SourceType::Region), tr("Region Source"), Qt::Key_A},
+        {"flux", new MonitorTool(canvas_, ts, MonitorType::Flux), tr("Flux Monitor"), Qt::Key_F},
+        {"probe", new MonitorTool(canvas_, ts, MonitorType::Time), tr("Time Probe"), Qt::Key_T},
+        {"dftField", new MonitorTool(canvas_, ts, MonitorType::DftField), tr("DFT Field Region"), Qt::Key_D},
+    };
+    for (const Def& d : defs) {
+        d.tool->setParent(this);
+        tools_.push_back(d.tool);
+        const QString id = QString::fromLatin1(d.id);
+        QAction* a = makeAction(QStringLiteral("tool.") + id, d.text, id, QKeySequence(d.key));
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(d.text, QKeySequence(d.key).toString()));
+        a->setCheckable(true);
+        toolGroup_->addAction(a);
+        toolsMenu->addAction(a);
+        toolBar->addAction(a);
+        Tool* tool = d.tool;
+        connect(a, &QAction::triggered, this, [this, tool] { setTool(tool); });
+        connect(tool, &Tool::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+        connect(tool, &Tool::hintChanged, this, [this, tool] {
+            if (canvas_->tool() == tool && toolHint_) toolHint_->setText(tool->hint());
+        });
+    }
+    toolGroup_->actions().front()->setChecked(true);
+    setTool(tools_.front());
+}
+
+void MainWindow::createToolOptionsBar() {
+    ToolSettings* ts = &toolSettings_;
+    // ---- tool options
+    addToolBarBreak();
+    QToolBar* opts = addToolBar(tr("Tool Options"));
+    opts->setObjectName(QStringLiteral("ToolOptionsToolBar"));
+    auto addOpt = [&](const QString& label, QDoubleSpinBox* spin, double* target) {
+        opts->addWidget(new QLabel(QStringLiteral(" %1 ").arg(label)));
+        opts->addWidget(spin);
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [target](double v) { *target = v; });
+    };
+    addOpt(tr("Path width"), option_spin(0.001, 100, ts->pathWidthUm, 0.05, tr(" µm")), &ts->pathWidthUm);
+    addOpt(tr("Bend radius"), option_spin(0, 1000, ts->bendRadiusUm, 0.5, tr(" µm")), &ts->bendRadiusUm);
+    addOpt(tr("Ring inner/outer"), option_spin(0, 0.99, ts->ringInnerRatio, 0.05, QString(), 2), &ts->ringInnerRatio);
+    addOpt(tr("Brush"), option_spin(0.001, 100, ts->brushSizeUm, 0.1, tr(" µm")), &ts->brushSizeUm);
+    addOpt(tr("Hardness"), option_spin(0, 1, ts->brushHardness, 0.1, QString(), 2), &ts->brushHardness);
+}
+
+}  // namespace golightly::app

@@ -1,0 +1,34 @@
+// The run driver's phase entry points (run_phases.hpp).
+#include "golightly/run_phases.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "golightly/units.hpp"
+
+namespace golightly {
+
+CompiledPhases compile_phases(const Project& project, const std::string& file_label) {
+    CompileOptions main_opts;
+    main_opts.reference_run = false;
+    CompiledPhases phases{compile_project(project, file_label, main_opts), std::nullopt};
+    if (incident_monitor_index(project, file_label) >= 0) {
+        CompileOptions ref_opts;
+        ref_opts.reference_run = true;
+        phases.reference = compile_project(project, file_label, ref_opts);
+    }
+    return phases;
+}
+
+StepLimit step_limit(const Project& project, const RunOptions& options, double dt_s) {
+    const std::int64_t time_steps = std::int64_t(std::ceil(project.run.stop.max_time_fs * units::fs / dt_s - 1e-9));
+    std::optional<long long> max_steps = options.max_steps ? options.max_steps : project.run.stop.max_steps;
+    StepLimit limit{time_steps, false};
+    if (max_steps && *max_steps < time_steps) {
+        limit.steps = std::max<long long>(0, *max_steps);
+        limit.is_max_steps = true;
+    }
+    return limit;
+}
+
+}  // namespace golightly
