@@ -71,6 +71,10 @@ ProgressEstimate ProgressModel::update(const ProgressInfo& p, double wallS) {
         e.etaS = limitEta;
         e.ruleText = limitText;
     }
+    // run.stop.resonances: the run driver names the rule's state after "resonances: "
+    if (const auto at = p.stop_rule.find("resonances: "); at != std::string::npos)
+        e.ruleText += tr(", or when the resonance estimates converge (%1)")
+                          .arg(QString::fromStdString(p.stop_rule.substr(at + 12)));
     best_ = std::max(best_, e.fraction);
     e.fraction = best_;
     return e;

@@ -1086,6 +1086,10 @@ Wiederherstellen?</translation>
         <translation>Energieabfall</translation>
     </message>
     <message>
+        <source>, or when the resonance estimates converge (%1)</source>
+        <translation>, oder wenn die Resonanzschätzungen konvergieren (%1)</translation>
+    </message>
+    <message>
         <source>stops at %1 dB %2 (now %3 dB)</source>
         <translation>endet bei %1 dB %2 (jetzt %3 dB)</translation>
     </message>

@@ -1083,6 +1083,10 @@ Recover it?</source>
         <translation>能量衰减</translation>
     </message>
     <message>
+        <source>, or when the resonance estimates converge (%1)</source>
+        <translation>，或在谐振估计收敛时（%1）</translation>
+    </message>
+    <message>
         <source>stops at %1 dB %2 (now %3 dB)</source>
         <translation>在 %1 dB %2 处停止（当前 %3 dB）</translation>
     </message>

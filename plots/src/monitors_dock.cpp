@@ -3,6 +3,9 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QTableWidget>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QJsonDocument>
@@ -92,6 +95,21 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     cross_ = makePlot(tr("Wavelength (µm)"), tr("Cross-section (µm²)"));
     cross_->setObjectName(QStringLiteral("crossSectionPlot"));
     tabs_->addTab(cross_, tr("Cross-sections"));
+    resonances_ = new QTableWidget(0, 6);
+    resonances_->setObjectName(QStringLiteral("resonanceTable"));
+    resonances_->setHorizontalHeaderLabels(
+        {tr("Monitor"), tr("Wavelength (µm)"), tr("Frequency (THz)"), tr("Q"), tr("Amplitude"), tr("Error")});
+    resonances_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    resonances_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    resonances_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    resonances_->setSelectionMode(QAbstractItemView::SingleSelection);
+    resonances_->setToolTip(tr("Resonances found by Harminv in the time monitors with \"resonances\"; "
+                               "select one to mark its wavelength on the spectra"));
+    connect(resonances_, &QTableWidget::itemSelectionChanged, this, &MonitorsDock::markResonance);
+    tabs_->addTab(resonances_, tr("Resonances"));
+    farField_ = makePlot(tr("Angle (°)"), tr("Directivity"));
+    farField_->setObjectName(QStringLiteral("farFieldPlot"));
+    tabs_->addTab(farField_, tr("Far field"));
     v->addWidget(tabs_, 1);
     auto* row = new QHBoxLayout;
     readout_ = new QLabel;
@@ -120,13 +138,13 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
 }
 
 void MonitorsDock::markDirty(QCustomPlot* plot) {
-    dirty_[plot == spectra_ ? 0 : plot == time_ ? 1 : plot == energy_ ? 2 : 3] = true;
+    dirty_[plot == spectra_ ? 0 : plot == time_ ? 1 : plot == energy_ ? 2 : plot == cross_ ? 3 : 4] = true;
     if (!replotTimer_->isActive()) replotTimer_->start();
 }
 
 void MonitorsDock::replotDirty() {
-    QCustomPlot* plots[4] = {spectra_, time_, energy_, cross_};
-    for (int k = 0; k < 4; ++k) {
+    QCustomPlot* plots[5] = {spectra_, time_, energy_, cross_, farField_};
+    for (int k = 0; k < 5; ++k) {
         if (!dirty_[k] || !plots[k]->isVisible()) continue;  // hidden tabs replot when shown
         dirty_[k] = false;
         plots[k]->rescaleAxes();
@@ -188,7 +206,12 @@ void MonitorsDock::setDimensions(int dims) {
 }
 
 void MonitorsDock::clear() {
-    for (QCustomPlot* p : {spectra_, time_, energy_, cross_}) {
+    resonances_->setRowCount(0);
+    if (resonanceMark_) {
+        spectra_->removeItem(resonanceMark_);
+        resonanceMark_ = nullptr;
+    }
+    for (QCustomPlot* p : {spectra_, time_, energy_, cross_, farField_}) {
         p->clearGraphs();
         p->legend->setVisible(false);
         p->replot(QCustomPlot::rpQueuedReplot);
@@ -201,7 +224,7 @@ void MonitorsDock::clear() {
 
 void MonitorsDock::reset(const QString& summary) {
     clear();
-    for (QCustomPlot* p : {spectra_, time_, energy_, cross_}) {
+    for (QCustomPlot* p : {spectra_, time_, energy_, cross_, farField_}) {
         p->rescaleAxes();
         p->replot();  // now: a hidden or resized plot shows no stale picture
     }
@@ -261,6 +284,77 @@ void MonitorsDock::setTimeSeries(const std::vector<TimeSeriesResult>& series) {
     markDirty(time_);
 }
 
+void MonitorsDock::setResonances(const std::vector<ResonanceRow>& rows) {
+    resonances_->setRowCount(0);
+    for (const ResonanceRow& r : rows) {
+        const int row = resonances_->rowCount();
+        resonances_->insertRow(row);
+        const QString q = std::isfinite(r.q) ? QString::number(r.q, 'g', 6) : QStringLiteral("∞");
+        const QString cells[6] = {r.monitor,
+                                  QString::number(r.wavelengthUm, 'f', 6),
+                                  QString::number(r.frequencyThz, 'f', 4),
+                                  q,
+                                  QString::number(r.amplitude, 'g', 4),
+                                  QString::number(r.error, 'g', 2)};
+        for (int c = 0; c < 6; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c == 1) item->setData(Qt::UserRole, r.wavelengthUm);
+            resonances_->setItem(row, c, item);
+        }
+    }
+}
+
+void MonitorsDock::markResonance() {
+    const auto sel = resonances_->selectedItems();
+    if (resonanceMark_) {
+        spectra_->removeItem(resonanceMark_);
+        resonanceMark_ = nullptr;
+    }
+    if (!sel.isEmpty()) {
+        const QTableWidgetItem* wl = resonances_->item(sel.first()->row(), 1);
+        const double x = wl ? wl->data(Qt::UserRole).toDouble() : 0.0;
+        resonanceMark_ = new QCPItemStraightLine(spectra_);
+        resonanceMark_->point1->setCoords(x, 0);
+        resonanceMark_->point2->setCoords(x, 1);
+        resonanceMark_->setPen(QPen(QColor(214, 39, 40), 1.2, Qt::DashLine));
+    }
+    spectra_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) {
+    farField_->clearGraphs();
+    for (const FarFieldResult& f : fields) {
+        const double full = f.dimensions == 3 ? 4 * 3.14159265358979323846 : 2 * 3.14159265358979323846;
+        for (std::size_t w = 0; w < f.samples.size(); ++w) {
+            const double p = f.power[w];
+            if (!(p > 0)) continue;
+            const QString base = QStringLiteral("%1 %2 µm").arg(QString::fromStdString(f.name)).arg(f.wavelength_um[w], 0, 'g', 5);
+            if (f.dimensions == 2) {
+                QVector<double> k, v;
+                for (const FarFieldSample& x : f.samples[w]) {
+                    k.push_back(x.phi_rad * 180 / 3.14159265358979323846);
+                    v.push_back(full * x.intensity / p);
+                }
+                graphNamed(farField_, base)->setData(k, v);
+                continue;
+            }
+            // the phi = 0 and phi = 90 degree cuts (nearest grid azimuths)
+            for (const double cut : {0.0, 90.0}) {
+                const int j = int(std::lround(cut / 360.0 * f.n_phi)) % f.n_phi;
+                QVector<double> k, v;
+                for (int i = 0; i < f.n_theta; ++i) {
+                    const FarFieldSample& x = f.samples[w][std::size_t(i) * std::size_t(f.n_phi) + std::size_t(j)];
+                    k.push_back(x.theta_rad * 180 / 3.14159265358979323846);
+                    v.push_back(full * x.intensity / p);
+                }
+                graphNamed(farField_, base + tr(", phi %1°").arg(360.0 * j / f.n_phi, 0, 'g', 4))->setData(k, v);
+            }
+        }
+    }
+    farField_->xAxis->setLabel(fields.empty() || fields.front().dimensions == 3 ? tr("Theta (°)") : tr("Phi (°)"));
+    markDirty(farField_);
+}
+
 void MonitorsDock::setLive(const LiveMonitors& live) {
     setSpectra(live.frequency_hz, live.spectra, live.normalized);
     setTimeSeries(live.time_series);
@@ -281,6 +375,13 @@ void MonitorsDock::addEnergyPoint(const QString& phase, double timeFs, double db
 void MonitorsDock::setFinal(const RunResult& r) {
     setSpectra(r.frequency_hz, r.spectra, r.normalized);
     setTimeSeries(r.time_series);
+    std::vector<ResonanceRow> rows;
+    for (const ResonanceResult& rr : r.resonances)
+        for (const Resonance& m : rr.modes)
+            rows.push_back({QString::fromStdString(rr.name), m.wavelength_um, m.frequency_hz * 1e-12, m.q, m.amplitude,
+                            m.error});
+    setResonances(rows);
+    setFarFields(r.far_fields);
     summary_->setText(tr("Finished: %1 after %2 steps (%3 fs), %4 Mcells/s on %5%6")
                           .arg(QString::fromStdString(to_string(r.stop_reason)))
                           .arg(r.steps)
@@ -355,6 +456,18 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
                    .arg(j.value(QStringLiteral("backend")).toString());
         if (j.value(QStringLiteral("live_edits")).toInt() > 0)
             text += tr("; spectra not comparable (edited during the run)");
+        std::vector<ResonanceRow> rows;
+        const QJsonObject res = j.value(QStringLiteral("resonances")).toObject();
+        for (auto it = res.begin(); it != res.end(); ++it)
+            for (const QJsonValue m : it.value().toObject().value(QStringLiteral("modes")).toArray()) {
+                const QJsonObject o = m.toObject();
+                const QJsonValue q = o.value(QStringLiteral("q"));
+                rows.push_back({it.key(), o.value(QStringLiteral("wavelength_um")).toDouble(),
+                                o.value(QStringLiteral("frequency_thz")).toDouble(),
+                                q.isString() ? (q.toString().startsWith(QLatin1Char('-')) ? -INFINITY : INFINITY) : q.toDouble(),
+                                o.value(QStringLiteral("amplitude")).toDouble(), o.value(QStringLiteral("error")).toDouble()});
+            }
+        setResonances(rows);
         any = true;
     }
     if (readCsv(d.filePath(QStringLiteral("spectra.csv")), header, cols) && header.size() >= 2) {

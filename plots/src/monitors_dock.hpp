@@ -13,7 +13,9 @@
 class QCustomPlot;
 class QLabel;
 class QTabWidget;
+class QTableWidget;
 class QTimer;
+class QCPItemStraightLine;
 
 namespace golightly::plots {
 
@@ -57,6 +59,12 @@ public:
     /// 2 or 3: the unit of the cross-section axis (um or um^2). Default 3.
     void setDimensions(int dims);
     QTabWidget* tabs() const { return tabs_; }
+    /// Resonances of time monitors with `resonances` (one row each: monitor, wavelength,
+    /// frequency, Q, amplitude, error); a selected row marks its wavelength on the spectra.
+    QTableWidget* resonanceTable() const { return resonances_; }
+    /// Far fields of flux boxes with `far_field`: directivity against angle (2D: phi;
+    /// 3D: theta in the phi = 0 and phi = 90 degree planes), one curve per wavelength and cut.
+    QCustomPlot* farFieldPlot() const { return farField_; }
     /// Points over all curves of a plot.
     static int pointCount(const QCustomPlot* plot);
     /// The summary line shown above the plots (stop reason, steps, Mcells/s).
@@ -76,6 +84,14 @@ private:
     void setSpectra(const std::vector<double>& frequencyHz, const std::vector<FluxSpectrumResult>& spectra,
                     bool normalized);
     void setTimeSeries(const std::vector<TimeSeriesResult>& series);
+    /// One row per resonance (table cleared first).
+    struct ResonanceRow {
+        QString monitor;
+        double wavelengthUm, frequencyThz, q, amplitude, error;
+    };
+    void setResonances(const std::vector<ResonanceRow>& rows);
+    void setFarFields(const std::vector<FarFieldResult>& fields);
+    void markResonance();
     void exportDialog();
     void updateCursor(QCustomPlot* plot, double x);
     /// Schedules a rescale and replot (at most every 150 ms, visible plots only).
@@ -84,6 +100,9 @@ private:
 
     QTabWidget* tabs_;
     QCustomPlot *spectra_, *time_, *energy_, *cross_ = nullptr;
+    QTableWidget* resonances_ = nullptr;
+    QCustomPlot* farField_ = nullptr;
+    QCPItemStraightLine* resonanceMark_ = nullptr;
     int dims_ = 3;
     QLabel* summary_;
     QWidget* offer_ = nullptr;
