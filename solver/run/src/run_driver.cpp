@@ -11,9 +11,11 @@
 #include <memory>
 #include <stdexcept>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <thread>
 
+#include "golightly/capabilities.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/distributed.hpp"
 #include "golightly/mode_plane.hpp"
@@ -201,80 +203,93 @@ std::unique_ptr<Engine> make_cuda_on(const SceneView& scene, Precision precision
     return make_distributed_engine(scene, precision, devs);
 }
 
+bool several_devices(const DeviceSelection& d) {
+    return (d.kind == DeviceSelection::Kind::Count && d.count > 1) ||
+           (d.kind == DeviceSelection::Kind::List && d.ordinals.size() > 1);
+}
+
+/// The CUDA engine(s) of a selection: one device unless it names several.
+std::unique_ptr<Engine> make_cuda_engines(const SceneView& scene, Precision precision, const DeviceSelection& devices) {
+    const std::vector<int> ordinals = cuda_ordinals(devices, std::int64_t(scene->cells()));
+    // Device 0 picked by count or auto rather than named: the current device, as
+    // make_cuda_engine(scene, precision) takes it (a list's "0" selects device 0).
+    if (ordinals.size() == 1 && ordinals[0] == 0 && devices.kind != DeviceSelection::Kind::List)
+        return make_cuda_engine(scene, precision);
+    return make_cuda_on(scene, precision, ordinals);
+}
+
+/// The CPU engine of a selection: one engine, or for several devices that many subdomains
+/// in this process (which checks a decomposition without a GPU; it is no faster).
+std::unique_ptr<Engine> make_cpu_engines(const SceneView& scene, Precision precision, int threads,
+                                         const DeviceSelection& devices, std::vector<std::string>& warnings) {
+    if (!several_devices(devices)) return make_cpu_engine(scene, precision, threads);
+    const int n = devices.count;
+    warnings.push_back("run.devices " + std::to_string(n) + " on the CPU backend: " + std::to_string(n) +
+                       " subdomains stepped in one process (checks the decomposition; no speed-up)");
+    std::vector<SubdomainDevice> devs(static_cast<std::size_t>(n));
+    for (auto& d : devs) d.threads = threads > 0 ? threads : 0;
+    return make_distributed_engine(scene, precision, devs);
+}
+
+/// The backends a choice may run on, most preferred first.
+std::vector<EngineBackend> backend_order(BackendChoice backend) {
+    switch (backend) {
+        case BackendChoice::Cpu: return {EngineBackend::Cpu};
+        case BackendChoice::Cuda: return {EngineBackend::Cuda};
+        case BackendChoice::Auto: break;
+    }
+    return {EngineBackend::Cuda, EngineBackend::Cpu};
+}
+
 }  // namespace
 
+// The one backend chooser (docs/architecture.md "Choosing a backend"): walk the choice's
+// backends in order, skip those whose capabilities (capabilities.hpp) refuse the scene,
+// make the first that accepts it. An explicit backend that refuses is an error naming the
+// reason; auto says in a warning why it passed a backend over. A grid that does not fit in
+// GPU memory moves auto on to the next backend once, on one device.
 std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
                                     int threads, const DeviceSelection& devices, std::vector<std::string>& warnings) {
-    const SceneView scene = view_of(compiled);
-    const bool several = (devices.kind == DeviceSelection::Kind::Count && devices.count > 1) ||
-                         (devices.kind == DeviceSelection::Kind::List && devices.ordinals.size() > 1);
-    const bool cuda_wanted = backend == BackendChoice::Cuda || (backend == BackendChoice::Auto && cuda_available());
-    bool mur3d = false;
-    for (int a = 0; a < 3; ++a) mur3d = mur3d || (compiled.dimensions == 3 && compiled.boundary[a] == BoundaryKind::Mur);
-    if (!cuda_wanted || mur3d) {
-        if (several && backend != BackendChoice::Cuda) {
-            const int n = devices.count;
-            warnings.push_back("run.devices " + std::to_string(n) + " on the CPU backend: " + std::to_string(n) +
-                               " subdomains stepped in one process (checks the decomposition; no speed-up)");
-            std::vector<SubdomainDevice> devs(static_cast<std::size_t>(n));
-            const int t = threads > 0 ? threads : 0;
-            for (auto& d : devs) d.threads = t;
-            return make_distributed_engine(scene, precision, devs);
+    const SceneView scene = view_of(compiled);  // engines view the compiled scene, no copy
+    const std::vector<EngineBackend> order = backend_order(backend);
+    const bool explicit_choice = backend != BackendChoice::Auto;
+    std::vector<Unsupported> passed_over;     // auto's reasons, warned once a backend runs
+    std::optional<std::string> out_of_memory;  // the OutOfMemoryError auto moved on from
+    DeviceSelection selection = devices;
+    for (const EngineBackend b : order) {
+        if (std::optional<Unsupported> why = backend_cannot_run(b, compiled, precision)) {
+            if (explicit_choice) throw RunError(why->refusal());
+            passed_over.push_back(std::move(*why));
+            continue;
         }
-        return make_engine(compiled, backend, precision, threads, warnings);
+        for (const Unsupported& u : passed_over)
+            if (std::string w = u.fallback_warning(b); !w.empty()) warnings.push_back(std::move(w));
+        if (out_of_memory)
+            warnings.push_back("the grid does not fit in GPU memory (" + *out_of_memory + "); ran on the " +
+                               backend_title(b) + " instead");
+        if (b == EngineBackend::Cpu) return make_cpu_engines(scene, precision, threads, selection, warnings);
+        // An explicit cuda reports the OutOfMemoryError (the sizes) instead of running elsewhere.
+        if (explicit_choice) return make_cuda_engines(scene, precision, selection);
+        try {
+            return make_cuda_engines(scene, precision, selection);
+        } catch (const OutOfMemoryError& e) {
+            out_of_memory = e.what();
+            // One engine from here on: subdomains in one process would make a CPU run no faster.
+            selection = DeviceSelection{};
+        }
     }
-    if (compiled.is_dispersive() && !cuda_supports_dispersion()) return make_engine(compiled, backend, precision, threads, warnings);
-    const std::vector<int> ordinals = cuda_ordinals(devices, std::int64_t(compiled.cells()));
-    if (ordinals.size() == 1 && ordinals[0] == 0 && devices.kind != DeviceSelection::Kind::List)
-        return make_engine(compiled, backend, precision, threads, warnings);
-    if (backend == BackendChoice::Cuda) return make_cuda_on(scene, precision, ordinals);
-    try {
-        return make_cuda_on(scene, precision, ordinals);
-    } catch (const OutOfMemoryError& e) {
-        warnings.push_back(std::string("the grid does not fit in GPU memory (") + e.what() +
-                           "); ran on the CPU instead");
-        return make_cpu_engine(scene, precision, threads);
-    }
+    // Not reached while auto ends with the CPU, which runs every scene; said in full in case.
+    std::string reasons;
+    for (const Unsupported& u : passed_over) reasons += (reasons.empty() ? "" : "; ") + u.refusal();
+    throw RunError("no backend runs this scene: " + reasons);
 }
 
 std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
                                     int threads, std::vector<std::string>& warnings) {
-    const SceneView scene = view_of(compiled);  // engines view the compiled scene, no copy
-    if (backend == BackendChoice::Cpu) return make_cpu_engine(scene, precision, threads);
-    // What only the CPU engine runs: 3D Mur faces.
-    bool mur3d = false;
-    for (int a = 0; a < 3; ++a) mur3d = mur3d || (compiled.dimensions == 3 && compiled.boundary[a] == BoundaryKind::Mur);
-    const char* cpu_only = mur3d ? "3D runs with mur boundaries" : nullptr;
-    if (cpu_only && backend == BackendChoice::Cuda)
-        throw RunError(std::string("backend cuda was requested but the CUDA backend does not support ") + cpu_only +
-                       " yet: use backend cpu or auto (golightly-cli run --backend cpu)");
-    if (cpu_only) {
-        warnings.push_back(std::string("backend auto: ") + cpu_only +
-                           " use the CPU (the CUDA backend does not support them yet)");
-        return make_cpu_engine(scene, precision, threads);
-    }
-    if (backend == BackendChoice::Cuda) {
-        if (!cuda_available())
-            throw RunError("backend cuda was requested but no CUDA device is usable: " +
-                           cuda_device_description());
-        if (compiled.is_dispersive() && !cuda_supports_dispersion())
-            throw RunError("backend cuda was requested but this build's CUDA backend does not support "
-                           "dispersive materials yet: use backend cpu or auto");
-        return make_cuda_engine(scene, precision);
-    }
-    // auto
-    if (!cuda_available()) return make_cpu_engine(scene, precision, threads);
-    if (compiled.is_dispersive() && !cuda_supports_dispersion()) {
-        warnings.push_back("the CUDA backend does not support dispersive materials yet: ran on the CPU instead");
-        return make_cpu_engine(scene, precision, threads);
-    }
-    try {
-        return make_cuda_engine(scene, precision);
-    } catch (const OutOfMemoryError& e) {
-        warnings.push_back(std::string("the grid does not fit in GPU memory (") + e.what() +
-                           "); ran on the CPU instead");
-        return make_cpu_engine(scene, precision, threads);
-    }
+    DeviceSelection one;  // one device: the current CUDA device, or one CPU engine
+    one.kind = DeviceSelection::Kind::Count;
+    one.count = 1;
+    return make_engine(compiled, backend, precision, threads, one, warnings);
 }
 
 namespace {

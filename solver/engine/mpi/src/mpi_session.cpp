@@ -7,10 +7,12 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "golightly/capabilities.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/mpi.hpp"
 
@@ -131,24 +133,15 @@ void Session::abort(int code) const {
     std::_Exit(code);  // MPI_Abort does not return; in case it does
 }
 
-SubdomainDevice rank_device(const Scene& scene, RankBackend backend, int threads, const Session& session) {
-    bool mur3d = false;
-    for (int a = 0; a < 3; ++a) mur3d = mur3d || (scene.dimensions == 3 && scene.boundary[a] == BoundaryKind::Mur);
-    const bool dispersion_blocks = scene.is_dispersive() && !cuda_supports_dispersion();
+SubdomainDevice rank_device(const Scene& scene, RankBackend backend, Precision precision, int threads,
+                            const Session& session) {
+    // The same capabilities as the run driver's make_engine (capabilities.hpp). There is no
+    // warning list here, so auto falls back to the CPU without a warning.
     bool cuda = false;
-    if (backend == RankBackend::Cuda) {
-        if (mur3d)
-            throw RunError("backend cuda was requested but the CUDA backend does not support 3D runs with mur "
-                           "boundaries yet: use backend cpu or auto");
-        if (!cuda_available())
-            throw RunError("backend cuda was requested but no CUDA device is usable on " + session.host() + ": " +
-                           cuda_device_description());
-        if (dispersion_blocks)
-            throw RunError("backend cuda was requested but this build's CUDA backend does not support dispersive "
-                           "materials yet: use backend cpu or auto");
-        cuda = true;
-    } else if (backend == RankBackend::Auto) {
-        cuda = !mur3d && !dispersion_blocks && cuda_available();
+    if (backend != RankBackend::Cpu) {
+        const std::optional<Unsupported> why = cuda_cannot_run(scene, precision);
+        if (why && backend == RankBackend::Cuda) throw RunError(why->refusal(session.host()));
+        cuda = !why;
     }
     SubdomainDevice d;
     d.rank = session.rank();
@@ -169,7 +162,7 @@ std::unique_ptr<Engine> make_rank_engine(const Scene& scene, RankBackend backend
                                          const Session& session) {
     if (const char* f = std::getenv("GOLIGHTLY_MPI_FAIL_RANK"); f && *f && std::atoi(f) == session.rank())
         throw RunError("GOLIGHTLY_MPI_FAIL_RANK=" + std::string(f) + " asks this rank to fail (a test of the failure path)");
-    const SubdomainDevice mine = rank_device(scene, backend, threads, session);
+    const SubdomainDevice mine = rank_device(scene, backend, precision, threads, session);
     const SceneView view = view_of(scene);
     if (session.size() == 1)
         return mine.cuda ? make_cuda_engine(view, precision, mine.ordinal) : make_cpu_engine(view, precision, mine.threads);

@@ -364,17 +364,26 @@ std::vector<std::complex<double>> waveform_dft(const CompiledWaveform& w, double
 std::vector<double> tfsf_incident_intensity(const Scene& scene, const std::vector<double>& frequencies_hz,
                                             std::int64_t steps);
 
-/// Picks the engine for a backend choice as run_project does (auto: CUDA if available,
-/// falling back to the CPU on OutOfMemoryError; a line is appended to `warnings` then).
-/// 3D scenes with Mur faces run on the CPU: auto picks it and says so in a warning line,
-/// cuda throws RunError.
-/// The engine views `scene` (engine.hpp SceneView): the scene must outlive it.
+/// Picks the engine for a backend choice as run_project does, from what each backend
+/// says it runs (capabilities.hpp: cpu_cannot_run, cuda_cannot_run):
+///   cpu: the CPU engine;
+///   cuda: the CUDA engine, or RunError naming the reason where the CUDA backend cannot
+///     run the scene (3D Mur faces, no usable device, dispersion without support);
+///     OutOfMemoryError (the sizes) where the grid does not fit;
+///   auto: CUDA where it runs the scene, else the CPU with a warning line naming the reason
+///     (none for a machine without a GPU); a grid that does not fit in GPU memory runs on
+///     the CPU with a warning line.
+/// Warning lines are appended to `warnings`. One device: the current CUDA device or one
+/// CPU engine. The engine views `scene` (engine.hpp SceneView): the scene must outlive it.
+/// The CPU engine throws OutOfMemoryError where the grid does not fit in host memory.
 std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
                                     int threads, std::vector<std::string>& warnings);
 /// make_engine() on the devices of `devices` (DeviceSelection): one engine, or a
-/// DistributedEngine (distributed.hpp) of one subdomain per device. Throws RunError for a
-/// count above the visible devices, an ordinal that does not exist, or a grid that cannot
-/// be cut into that many pieces.
+/// DistributedEngine (distributed.hpp) of one subdomain per device (on the CPU backend,
+/// that many subdomains in this process, with a warning line). The same choice and errors
+/// as above; besides, throws RunError for a count above the visible devices, an ordinal
+/// that does not exist, or a grid that cannot be cut into that many pieces. After a grid
+/// does not fit in GPU memory, auto runs one CPU engine.
 std::unique_ptr<Engine> make_engine(const Scene& scene, BackendChoice backend, Precision precision,
                                     int threads, const DeviceSelection& devices, std::vector<std::string>& warnings);
 

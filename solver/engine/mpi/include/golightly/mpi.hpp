@@ -86,15 +86,17 @@ HaloExchangeFactory mpi_halo_factory(std::vector<int> owner);
 enum class RankBackend { Auto, Cuda, Cpu };
 
 /// Where this rank steps its subdomain:
-///   backend cpu: the CPU; cuda: a GPU (RunError when this rank sees none, or for what the
-///   CUDA backend does not run: 3D Mur faces, dispersion without support); auto: a GPU when
-///   one is usable and the scene runs there, else the CPU.
+///   backend cpu: the CPU; cuda: a GPU (RunError naming the reason, and this rank's host
+///   when it sees no device, where cuda_cannot_run (capabilities.hpp) refuses the scene:
+///   3D Mur faces, no usable device, dispersion without support); auto: a GPU where
+///   cuda_cannot_run accepts the scene, else the CPU.
 ///   GPU: device local_rank % cuda_device_count() (one GPU per rank: start as many ranks
 ///   per host as it has GPUs, or give each rank one with CUDA_VISIBLE_DEVICES /
 ///   srun --gpus-per-task=1).
 ///   CPU threads: `threads` when > 0, else the CPUs this process may run on
 ///   (sched_getaffinity), divided among the host's ranks when they are not bound.
-SubdomainDevice rank_device(const Scene& scene, RankBackend backend, int threads, const Session& session);
+SubdomainDevice rank_device(const Scene& scene, RankBackend backend, Precision precision, int threads,
+                            const Session& session);
 
 /// The engine of this rank for one phase of a run: with one rank an ordinary engine on
 /// rank_device(); with N ranks a DistributedEngine over partition_scene(scene, N) (equal
