@@ -40,8 +40,10 @@
 # Eigen, CLI11, libpng, zlib headers and static libraries; libspectra-dev too for the 2D
 # mode solver, else the mode-source examples are skipped):
 #   ../shared/device/prepare.sh catch2 nlohmann-json3-dev libcli11-dev libeigen3-dev \
-#     libpng-dev libpng16-16 zlib1g-dev libspectra-dev Logs go to $OUT (if set) or
-# ./gpu-check-out.
+#     libpng-dev libpng16-16 zlib1g-dev libspectra-dev \
+#     libharminv-dev libharminv3 liblapack3 libblas3 libgfortran5 libquadmath0
+# (the last six: the resonance finder, whose GPU case fails without them). Logs go to
+# $OUT (if set) or ./gpu-check-out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
@@ -95,8 +97,18 @@ if ls .gl/*.deb > /dev/null 2>&1; then
   [ -f "$__EGL_VENDOR_LIBRARY_FILENAMES" ] || unset __EGL_VENDOR_LIBRARY_FILENAMES
 fi
 
+# Harminv from DEVDEPS: its shared library needs LAPACK, BLAS and gfortran, which Debian
+# keeps in alternatives folders that dpkg -x does not link: name them to the linker and
+# the loader.
+HARMINV_ARGS=()
+if [ -f "$DEVDEPS/usr/lib/libharminv.so" ]; then
+  deps="$LIB/lapack:$LIB/blas:$LIB"
+  export LD_LIBRARY_PATH="$DEVDEPS/usr/lib:$deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  HARMINV_ARGS=(-DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$deps")
+fi
+
 echo "== configure + build"
-cmake -S . -B "$BUILD" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON "${GL_ARGS[@]}" \
+cmake -S . -B "$BUILD" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON "${GL_ARGS[@]}" "${HARMINV_ARGS[@]}" \
   -DCMAKE_PREFIX_PATH="$DEVDEPS/usr" -DCMAKE_INCLUDE_PATH="$DEVDEPS/usr/include" \
   -DPNG_LIBRARY="$LIB/libpng16.a" -DPNG_PNG_INCLUDE_DIR="$DEVDEPS/usr/include" \
   -DZLIB_LIBRARY="$LIB/libz.a" -DZLIB_INCLUDE_DIR="$DEVDEPS/usr/include" > "$LOG/configure.log" 2>&1 \

@@ -784,6 +784,67 @@ private Q_SLOTS:
         QVERIFY(dock.timePlot()->yAxis->label().contains(QStringLiteral("V/m")));
     }
 
+    // ---- 14b: resonances in a table that marks the spectra; far fields as directivity
+    void resonancesAndFarField() {
+        plots::MonitorsDock dock;
+        dock.resize(700, 420);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        RunResult r;
+        r.frequency_hz = {1.9e14, 1.95e14, 2.0e14};
+        FluxSpectrumResult s;
+        s.name = "through";
+        s.flux = {1, 0.2, 1};
+        r.spectra.push_back(s);
+        ResonanceResult rr;
+        rr.name = "ring probe";
+        Resonance m;
+        m.frequency_hz = 1.948e14;
+        m.wavelength_um = 299792458.0 / m.frequency_hz * 1e6;
+        m.q = 1447;
+        m.amplitude = 0.09;
+        m.error = 5e-10;
+        rr.modes.push_back(m);
+        m.q = INFINITY;  // a lossless mode shows as infinite Q
+        m.frequency_hz = 1.99e14;
+        m.wavelength_um = 299792458.0 / m.frequency_hz * 1e6;
+        rr.modes.push_back(m);
+        r.resonances.push_back(rr);
+        FarFieldResult ff;
+        ff.name = "box";
+        ff.dimensions = 2;
+        ff.n_theta = 1;
+        ff.n_phi = 36;
+        ff.wavelength_um = {1.55};
+        ff.power = {2 * 3.14159265358979323846};
+        ff.samples.emplace_back();
+        for (int j = 0; j < 36; ++j) {
+            FarFieldSample x;
+            x.theta_rad = 3.14159265358979323846 / 2;
+            x.phi_rad = 2 * 3.14159265358979323846 * j / 36;
+            x.intensity = 1.0;  // isotropic: directivity 1
+            ff.samples.back().push_back(x);
+        }
+        r.far_fields.push_back(ff);
+        dock.setFinal(r);
+        QTableWidget* t = dock.resonanceTable();
+        QCOMPARE(t->rowCount(), 2);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("ring probe"));
+        QCOMPARE(t->item(0, 3)->text(), QStringLiteral("1447"));
+        QCOMPARE(t->item(1, 3)->text(), QStringLiteral("∞"));
+        const int itemsBefore = dock.spectraPlot()->itemCount();
+        t->selectRow(0);
+        QCOMPARE(dock.spectraPlot()->itemCount(), itemsBefore + 1);  // the marker on the spectra
+        QCustomPlot* fp = dock.farFieldPlot();
+        QCOMPARE(fp->graphCount(), 1);
+        QCOMPARE(fp->graph(0)->dataCount(), 36);
+        QVERIFY(std::abs(fp->graph(0)->data()->at(0)->value - 1.0) < 1e-12);
+        dock.tabs()->setCurrentWidget(t);
+        shot(QStringLiteral("resonances"), &dock);
+        dock.tabs()->setCurrentWidget(fp);
+        shot(QStringLiteral("far-field"), &dock);
+    }
+
     // ---- 15: running the examples leaves the source tree clean
     void examplesStayPristine() {
         const QString src = QStringLiteral(GOLIGHTLY_SOURCE_DIR);
