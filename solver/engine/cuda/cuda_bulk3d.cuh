@@ -83,6 +83,7 @@
 #include <cudaTypedefs.h>
 
 #include "cuda_common.cuh"
+#include "golightly/tuning.hpp"
 
 namespace golightly::cuda {
 namespace {
@@ -760,11 +761,15 @@ template <class T>
 class Bulk3 {
 public:
     /// Allocates and uploads everything on `stream`. fused: update_he3 with a second set of
-    /// the fields and psi (else the in-place pair). Throws RunError for inconsistent scene
-    /// data (material maps of the wrong size, indices beyond the table, PML without a CPML
-    /// profile).
-    void setup(const Scene& sc, cudaStream_t stream, int sm_count, bool fused) {
+    /// the fields and psi (else the in-place pair). `tune`: the engine's knobs (tuning.hpp:
+    /// chunks, tiles, the tensor-copy and two-step switches). Throws RunError for
+    /// inconsistent scene data (material maps of the wrong size, indices beyond the table,
+    /// PML without a CPML profile).
+    void setup(const Scene& sc, cudaStream_t stream, int sm_count, bool fused, const CudaTuning& tune) {
         fused_ = fused;
+        tune_ = tune;
+        forced_chunk_ = tune.chunk_3d;
+        ts_ty_ = sizeof(T) == 4 ? tune.two_step_rows_f32 : 8;
         const std::size_t n = sc.cells();
         const int dims[3] = {sc.nx, sc.ny, sc.nz};
         for (int a = 0; a < 3; ++a) {
@@ -818,7 +823,6 @@ public:
         parity_ = 0;
         point_grid();
         sm_count_ = std::max(1, sm_count);
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_CHUNK")) forced_chunk_ = std::atoi(c);
         setup_tma();
 
         chunking(0, sc.nz, g_.k_chunk, chunks_);
@@ -904,8 +908,7 @@ public:
     /// GOLIGHTLY_CUDA3D_TWO_STEP=0, float64, update_he3_tma not running (tma_refusal), or z
     /// periodic. The engine adds its own conditions (not a subdomain, device memory).
     std::string two_step_refusal() const {
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
-        if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
+        if (tune_.two_step_3d == KnobSwitch::Off) return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
         if (!tma_) return "the tensor-copy kernel update_he3_tma does not run";
         if (g_.periodic[2]) return "z is periodic";
         return "";
@@ -934,7 +937,7 @@ public:
             if (!dispersive_cells.empty()) CUDA_CHECK(cudaMemsetAsync(c.template as<void>(), 0, n * sizeof(T), stream));
         }
         set_captured_cells(sample_cells, dispersive_cells, stream);
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK")) ts_chunk_ = std::max(1, std::atoi(c));
+        ts_chunk_ = tune_.two_step_chunk_3d;
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
         const cuuint32_t unit[3] = {1, 1, 1};
@@ -1147,10 +1150,9 @@ public:
     /// the current device ("" when it can; fn receives cuTensorMapEncodeTiled): a compute
     /// capability below 9.0, x or y periodic (the tensor unit fills zeros outside the grid, it
     /// does not wrap), nx not a multiple of 8 (tensor map rows of 16 bytes, uint16 maps
-    /// included), a driver without cuTensorMapEncodeTiled, or GOLIGHTLY_CUDA3D_TMA=0.
-    static std::string tma_refusal(int nx, bool periodic_x, bool periodic_y, void** fn = nullptr) {
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TMA");
-        if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TMA=0";
+    /// included), a driver without cuTensorMapEncodeTiled, or GOLIGHTLY_CUDA3D_TMA=0 (`tma`).
+    static std::string tma_refusal(int nx, bool periodic_x, bool periodic_y, KnobSwitch tma, void** fn = nullptr) {
+        if (tma == KnobSwitch::Off) return "GOLIGHTLY_CUDA3D_TMA=0";
         int dev = 0, major = 0;
         CUDA_CHECK(cudaGetDevice(&dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
@@ -1175,18 +1177,17 @@ private:
     void setup_tma() {
         tma_ = false;
         if (!fused_) return;
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TMA");
-        const bool require = e && std::string(e) == "require";
+        const bool require = tune_.tma_3d == KnobSwitch::Require;
         auto refuse = [&](const std::string& why) {
             if (require) throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TMA=require, but " + why);
         };
         void* fn = nullptr;
-        const std::string why = tma_refusal(g_.n[0], g_.periodic[0], g_.periodic[1], &fn);
+        const std::string why = tma_refusal(g_.n[0], g_.periodic[0], g_.periodic[1], tune_.tma_3d, &fn);
         if (!why.empty()) return refuse(why);
         auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CFG")) tma_cfg_ = std::atoi(c);
+        tma_cfg_ = tune_.tma_cfg_3d;
         if (tma_cfg_ < 0 || tma_cfg_ >= kTmaConfigs) tma_cfg_ = 0;
         const int rows = kTmaRows[tma_cfg_];
         const cuuint32_t unit[3] = {1, 1, 1};
@@ -1203,16 +1204,14 @@ private:
         tma_attributes<16, 4>();
         tma_encode_ = encode;
         if (!encode_mat_maps()) return refuse("cuTensorMapEncodeTiled refused a material map's map");
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CHUNK")) tma_chunk_ = std::max(1, std::atoi(c));
+        tma_chunk_ = tune_.tma_chunk_3d;
         // psi of the next plane prefetched into L2 (H200, 512^3 float32, two calls: 51.1 Gcells/s
         // against 49.2 without; 2 planes ahead 49.4, 3: 48.5, 4: 48.5; into L1 instead: 51.1).
-        g_.psi_ahead = 1;
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_PSI_AHEAD")) g_.psi_ahead = std::max(0, std::atoi(c));
+        g_.psi_ahead = tune_.psi_ahead_3d;
         // Two barriers per plane in update_he3_two (GOLIGHTLY_CUDA3D_TWO_STEP_SKEW): 0 none,
         // 1 the inner blocks, 2 (default) also the blocks at the slabs or faces of one axis.
         // H200, 512^3 float32, one call: inner blocks 62.0-62.1 Gcells/s against 60.3 with three.
-        g_.two_step_skew = 2;
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_SKEW")) g_.two_step_skew = std::clamp(std::atoi(c), 0, 2);
+        g_.two_step_skew = tune_.two_step_skew_3d;
         tma_ = true;
     }
     /// The material maps' tensor maps (setup_tma, and upload_materials, which allocates the
@@ -1312,6 +1311,7 @@ private:
     double psi_cells_ = 0;
     int chunks_ = 1;
     int sm_count_ = 1;
+    CudaTuning tune_;       // the engine's knobs (setup)
     int forced_chunk_ = 0;  // GOLIGHTLY_CUDA3D_CHUNK: planes per z chunk (tests); 0: chosen here
     int parity_ = 0;
     bool fused_ = true;
@@ -1335,11 +1335,7 @@ private:
     // 207 KB, one). H200, bench 512^3, one call each: float32 82.4 against 81.5 with 4, float64
     // 47.4 against 45.8 (session 21).
     static constexpr int kTsStages = 5;
-    static int ts_rows_setting() {
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_ROWS");
-        return sizeof(T) == 4 && !(e && std::atoi(e) == 8) ? 7 : 8;
-    }
-    int ts_ty_ = ts_rows_setting();
+    int ts_ty_ = 8;  // setup: CudaTuning::two_step_rows_f32 for float32
     /// Box rows of field c (Ex, Ey, Ez, Hx, Hy, Hz): Ey and H are read in the window rows j0 - 2
     /// .. j0 + TY only (TY + 3 rows), Ex and Ez also in row j0 + TY + 1 (the y differences of
     /// H1). The material boxes: rows j0 - 1 .. j0 + TY (the cells of phase B, TY + 2 rows).

@@ -104,6 +104,8 @@
 #include "golightly/units.hpp"
 
 #include "cuda_common.cuh"
+#include "cuda_engine_common.cuh"
+#include "golightly/tuning.hpp"
 #include "cuda_bulk3d.cuh"
 #include "cuda_walls.cuh"
 #include "cuda_sources.cuh"
@@ -123,8 +125,6 @@ using cuda::Frames;
 using cuda::Monitors;
 using cuda::Sources;
 using cuda::StepLaunch;
-
-constexpr int kGraphSteps3 = 32;  // steps captured per CUDA graph
 
 __global__ void advance_step3(long long* d_step, int steps) { *d_step += steps; }
 
@@ -169,8 +169,9 @@ template <class T>
 class CudaEngine3D final : public Engine {
 public:
     CudaEngine3D(SceneView scene, Precision precision)
-        : user_nx_(scene->nx),
-          scene_(cuda::padded_scene_view(std::move(scene), "GOLIGHTLY_CUDA3D_PAD")),  // cuda_common.cuh
+        : tune_(CudaTuning::from_environment()),
+          user_nx_(scene->nx),
+          scene_(cuda::padded_scene_view(std::move(scene), tune_.pad_3d)),  // cuda_common.cuh
           materials_(scene_),
           sc_(*scene_),
           precision_(precision) {
@@ -199,14 +200,12 @@ public:
             // in-place pair (2026-11-27, docs/performance.md). Elsewhere the in-place pair
             // (update_he3, the fused kernel without tensor copies, gave 31.0).
             // GOLIGHTLY_CUDA3D_FUSED=1 / 0 forces the fused step / the pair.
-            const char* fused_env = std::getenv("GOLIGHTLY_CUDA3D_FUSED");
-            bool fused = false;
-            if (fused_env && std::string(fused_env) == "1") fused = true;
-            else if (!(fused_env && std::string(fused_env) == "0"))
+            bool fused = tune_.fused_3d == KnobSwitch::On;
+            if (tune_.fused_3d == KnobSwitch::Auto)
                 fused = cuda::Bulk3<T>::tma_refusal(sc_.nx, sc_.boundary[0] == BoundaryKind::Periodic,
-                                                   sc_.boundary[1] == BoundaryKind::Periodic)
+                                                   sc_.boundary[1] == BoundaryKind::Periodic, tune_.tma_3d)
                             .empty();
-            bulk_.setup(sc_, stream_, sms, fused);
+            bulk_.setup(sc_, stream_, sms, fused, tune_);
             CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
             CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
             CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
@@ -240,17 +239,9 @@ public:
     void step(int n_steps) override {
         if (n_steps <= 0) return;
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
-        int left = n_steps;
-        if (left >= kGraphSteps3) {
-            // kGraphSteps3 is even: a graph leaves the buffer parity as it found it.
-            const int p = bulk_.parity();
-            if (!graph_exec_[p]) build_graph();
-            while (left >= kGraphSteps3) {
-                CUDA_CHECK(cudaGraphLaunch(graph_exec_[p], stream_));
-                left -= kGraphSteps3;
-            }
-        }
-        if (left > 0) enqueue_steps(left);
+        // One graph per buffer parity at its start: kGraphSteps is even, so a graph leaves the
+        // parity as it found it and the remainder runs after the graphs.
+        cuda::enqueue_steps_graphed(graph_[bulk_.parity()], stream_, n_steps, [this](int steps) { enqueue_steps(steps); });
         steps_done_ += n_steps;
     }
     void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
@@ -485,18 +476,8 @@ private:
     }
 
     void check_memory() {
-        std::size_t free_b = 0, total_b = 0;
-        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (const char* cap = std::getenv("GOLIGHTLY_CUDA_MEMORY_LIMIT_BYTES"))
-            free_b = std::min<std::size_t>(free_b, std::strtoull(cap, nullptr, 10));
-        const std::size_t need = engine_state_bytes(sc_, sizeof(T) == 4 ? Precision::Float32 : Precision::Float64);
-        if (need + (64u << 20) > free_b) {
-            std::ostringstream os;
-            os << "CUDA engine (3D): the grid state needs " << need << " bytes (" << need / double(1 << 20)
-               << " MiB) but only " << free_b << " bytes (" << free_b / double(1 << 20) << " MiB) are free on "
-               << cuda::device_name(device_);
-            throw OutOfMemoryError(os.str(), need, free_b);
-        }
+        cuda::check_device_memory(engine_state_bytes(sc_, sizeof(T) == 4 ? Precision::Float32 : Precision::Float64),
+                                  tune_.memory_limit_bytes, device_, "CUDA engine (3D)");
     }
 
     /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: the
@@ -506,8 +487,7 @@ private:
     /// the reason) where it does not apply (tests).
     void setup_two_step() {
         two_step_ = false;
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
-        const bool require = e && std::string(e) == "require";
+        const bool require = tune_.two_step_3d == KnobSwitch::Require;
         std::string why = bulk_.two_step_refusal();
         // The distributed engine's subdomains (scene window active) step one step at a time
         // (set_split_margins): no capture set for them.
@@ -696,30 +676,8 @@ private:
         monitors_.rebind(f);
     }
 
-    /// Captures kGraphSteps3 steps from the current buffer parity into graph_exec_[parity].
-    void build_graph() {
-        const int p = bulk_.parity();
-        if (graph_exec_[p]) cudaGraphExecDestroy(graph_exec_[p]);
-        graph_exec_[p] = nullptr;
-        cudaGraph_t graph = nullptr;
-        CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-        try {
-            enqueue_steps(kGraphSteps3);
-        } catch (...) {
-            cudaStreamEndCapture(stream_, &graph);
-            if (graph) cudaGraphDestroy(graph);
-            throw;
-        }
-        CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-        const cudaError_t e = cudaGraphInstantiate(&graph_exec_[p], graph, 0);
-        cudaGraphDestroy(graph);
-        CUDA_CHECK(e);
-    }
     void destroy_graph() {
-        for (cudaGraphExec_t& g : graph_exec_) {
-            if (g) cudaGraphExecDestroy(g);
-            g = nullptr;
-        }
+        for (cuda::StepGraph& g : graph_) g.reset();
     }
 
     void reduce() {
@@ -742,6 +700,7 @@ private:
         stream_ = nullptr;
     }
 
+    const CudaTuning tune_;  ///< the GOLIGHTLY_CUDA* knobs as this engine was made (tuning.hpp)
     int user_nx_;          ///< nx of the scene as given (sc_.nx: with the padding columns)
     SceneView scene_;      ///< the scene the device runs (cuda::padded_scene_view)
     SceneView materials_;  ///< the materials on the device: scene_ until a live edit
@@ -749,7 +708,7 @@ private:
     Precision precision_;
     int device_ = 0;
     cudaStream_t stream_ = nullptr;
-    cudaGraphExec_t graph_exec_[2] = {nullptr, nullptr};  ///< by the buffer parity at its start
+    cuda::StepGraph graph_[2];  ///< kGraphSteps steps by the buffer parity at their start (cuda_engine_common.cuh)
     std::int64_t steps_done_ = 0;
     long long* d_step_ = nullptr;
     double* d_reduce_ = nullptr;
