@@ -52,6 +52,7 @@
 #include "golightly/colormap.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/tuning.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -127,7 +128,7 @@ public:
         // costs more than the work. An explicit thread count is honoured.
         parallel_ = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
         team_ = std::make_unique<cpu::Team>(parallel_ ? std::min(threads_, ny_) : 1);
-        run_op_ = KernelTable<Real>::pick(cpu_has_avx2());
+        run_op_ = KernelTable<Real>::pick(cpu_has_avx2(tune_.generic_kernels));
         const std::size_t n = sc_.cells();
 
         for (Component c : electric_components(sc_.polarization)) has_[ci(c)] = true;
@@ -190,7 +191,7 @@ public:
         build_uniform_map();
         // Dispersion, sources, walls, tensor couplings, monitors (validated there).
         build_extensions();
-        if (const char* env = std::getenv("GOLIGHTLY_CPU_UNFUSED")) two_pass_ = std::string(env) == "1";
+        two_pass_ = tune_.unfused;
         device_ = cpu_model_name() + ", " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") +
                   (run_op_ == KernelTable<Real>::pick(false) ? "" : ", AVX2");
     }
@@ -694,7 +695,8 @@ private:
     int nx_ = 0, ny_ = 0, threads_ = 1;
     bool tm_ = true;
     bool parallel_ = false;
-    bool two_pass_ = false;
+    const CpuTuning tune_ = CpuTuning::from_environment();  ///< the GOLIGHTLY_CPU_* knobs as this engine was made
+    bool two_pass_ = false;  ///< GOLIGHTLY_CPU_UNFUSED=1 (tuning.hpp): the two-pass sweep
     std::int64_t steps_ = 0;
     void (*run_op_)(RowOp, const RowArgs<Real>&, int) = nullptr;
     bool has_[6] = {false, false, false, false, false, false};
@@ -725,12 +727,12 @@ std::unique_ptr<Engine> make_cpu_engine(SceneView view, Precision precision, int
     const Scene& scene = *view;
     // Refuse before allocating when the state cannot fit: with Linux overcommit a too-large
     // allocation may succeed and the process be killed later instead of a bad_alloc.
-    // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES caps the memory counted as available (tests).
+    // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES (tuning.hpp) caps the memory counted as available (tests).
     {
         const std::size_t need = engine_state_bytes(scene, precision);
         std::size_t avail = available_memory_bytes();
-        if (const char* cap = std::getenv("GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES"))
-            avail = std::min<std::size_t>(avail ? avail : SIZE_MAX, std::strtoull(cap, nullptr, 10));
+        if (const std::optional<std::size_t> cap = CpuTuning::from_environment().memory_limit_bytes)
+            avail = std::min<std::size_t>(avail ? avail : SIZE_MAX, *cap);
         if (avail > 0 && need > avail) {
             std::ostringstream os;
             os << "CPU engine: out of host memory for a " << scene.nx << " x " << scene.ny << " grid: the fields, "

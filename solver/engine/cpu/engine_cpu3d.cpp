@@ -45,6 +45,7 @@
 #include "golightly/colormap.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/tuning.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -118,7 +119,7 @@ public:
         threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
         const bool parallel = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
         team_ = std::make_unique<cpu::Team>(parallel ? int(std::min<long long>(threads_, (long long)ny_ * nz_)) : 1);
-        run_op_ = Kernel3<Real>::pick(cpu::cpu_has_avx2());
+        run_op_ = Kernel3<Real>::pick(cpu::cpu_has_avx2(tune_.generic_kernels));
         const std::size_t n = sc_.cells();
         for (int c = 0; c < 6; ++c) field_[c].assign(n, Real(0), c);
         zero_row_.assign(std::size_t(nx_) + 1, Real(0));
@@ -159,7 +160,7 @@ public:
         make_segments();
         bool has[6] = {true, true, true, true, true, true};
         build_extensions(has);
-        if (const char* env = std::getenv("GOLIGHTLY_CPU_UNFUSED")) two_pass_ = std::string(env) == "1";
+        two_pass_ = tune_.unfused;
         device_ = cpu::cpu_model_name() + ", " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") +
                   (run_op_ == Kernel3<Real>::pick(false) ? "" : ", AVX2");
     }
@@ -608,7 +609,8 @@ private:
     const Scene& sc_;
     int n_[3] = {0, 0, 0};
     int nx_ = 0, ny_ = 0, nz_ = 0, threads_ = 1;
-    bool two_pass_ = false;
+    const CpuTuning tune_ = CpuTuning::from_environment();  ///< the GOLIGHTLY_CPU_* knobs as this engine was made
+    bool two_pass_ = false;  ///< GOLIGHTLY_CPU_UNFUSED=1 (tuning.hpp): the two-pass sweep
     std::int64_t steps_ = 0;
     void (*run_op_)(int, const RowArgs3<Real>&, int) = nullptr;
     SkewedArray<Real> field_[6];
