@@ -46,6 +46,7 @@
 #include "cpu_extensions.hpp"
 #include "cpu_kernels.hpp"
 #include "cpu_common.hpp"
+#include "cpu_engine_common.hpp"
 #include "cpu_kernels3d.hpp"
 #include "cpu_team.hpp"
 #include "cpu_tfsf.hpp"
@@ -82,6 +83,9 @@ using cpu::SkewedArray;
 
 constexpr int ci(Component c) { return static_cast<int>(c); }
 
+// The row kernel's entry of each precision in the AVX2 + FMA build or the baseline build
+// (cpu_has_avx2 decides). engine_cpu3d.cpp's Kernel3 is the same shape over its own kernel
+// namespaces: each engine file binds the two builds it compiles, so the pair stays per file.
 template <typename Real>
 struct KernelTable;
 template <>
@@ -160,18 +164,7 @@ public:
         }
 
         // CPML profiles (identity arrays when absent).
-        for (int a = 0; a < 2; ++a) {
-            const int na = a == 0 ? nx_ : ny_;
-            const CpmlAxis& ax = sc_.cpml[a];
-            auto conv = [&](const std::vector<double>& v, double dflt) {
-                std::vector<Real> r(static_cast<std::size_t>(na), static_cast<Real>(dflt));
-                if (v.size() == std::size_t(na))
-                    for (int i = 0; i < na; ++i) r[i] = Real(v[i]);
-                return r;
-            };
-            prof_[a].be = conv(ax.b_e, 0); prof_[a].ce = conv(ax.c_e, 0); prof_[a].ike = conv(ax.inv_kappa_e, 1);
-            prof_[a].bh = conv(ax.b_h, 0); prof_[a].ch = conv(ax.c_h, 0); prof_[a].ikh = conv(ax.inv_kappa_h, 1);
-        }
+        for (int a = 0; a < 2; ++a) prof_[a] = cpu::CpmlProfile<Real>::of(sc_.cpml[a], a == 0 ? nx_ : ny_);
         wx_ = plo_[0] + phi_[0];
         wy_ = plo_[1] + phi_[1];
         // psi per updated component and derivative axis
@@ -225,10 +218,8 @@ public:
     }
 
     double field_energy() override {
-        const double dx = sc_.dx_um * units::um;
-        const double sum = cpu::weighted_sum_squares(*team_, present_fields(), materials_->material_index,
-                                                     eps_table_.data(), sc_.cells());
-        return 0.5 * units::eps0 * dx * dx * sum;
+        return cpu::field_energy(*team_, present_fields(), materials_->material_index, eps_table_, sc_.cells(),
+                                 sc_.dx_um, 2);
     }
 
     bool fields_finite() override { return cpu::all_finite(*team_, present_fields(), sc_.cells()); }
@@ -252,19 +243,12 @@ public:
 
     void get_field(Component c, std::vector<double>& out) override {
         require(c);
-        const auto& f = field_[ci(c)];
-        out.resize(f.size());
-        for (std::size_t k = 0; k < f.size(); ++k) out[k] = double(f[k]);
+        cpu::copy_field_out(field_[ci(c)], out);
     }
 
     void set_field(Component c, const std::vector<double>& values) override {
         require(c);
-        auto& f = field_[ci(c)];
-        if (values.size() != f.size())
-            throw std::invalid_argument(std::string("set_field: ") + component_name(c) + " needs nx*ny = " +
-                                        std::to_string(f.size()) + " values, got " +
-                                        std::to_string(values.size()));
-        for (std::size_t k = 0; k < f.size(); ++k) f[k] = Real(values[k]);
+        cpu::copy_field_in(field_[ci(c)], values, c, "nx*ny");
     }
 
     std::vector<std::complex<double>> dft(int set) override { return monitors_->dft(set); }
@@ -376,12 +360,7 @@ public:
         // TEz sub-pixel tensor couplings follow the edited interfaces (their state lives
         // within one step only). The extension set was built for the first scene: a tensor
         // coupling list that was empty then gets its extension now.
-        if (!edited.anisotropic.empty() && !has_tensor_) {
-            auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(edited);
-            has_tensor_ = true;
-            ext_.add(std::move(tensor));
-        }
-        ext_.materials_changed(edited);
+        cpu::follow_material_edit(ext_, edited, has_tensor_);
     }
 
 private:
@@ -665,29 +644,9 @@ public:
     }
 
 private:
-    /// The extensions of this scene (cpu_extensions.hpp, cpu_tfsf.hpp), in scene.hpp's order
-    /// within each phase: dispersion, sources, TF/SF, walls, Mur faces, tensor couplings,
-    /// monitors.
-    void build_extensions() {
-        auto disp = std::make_unique<cpu::Dispersion<Real>>(sc_, has_);
-        if (!disp->empty()) ext_.add(std::move(disp));
-        auto src = std::make_unique<cpu::Sources<Real>>(sc_, has_);
-        if (!src->empty()) ext_.add(std::move(src));
-        auto tfsf = std::make_unique<cpu::Tfsf<Real>>(sc_, has_);
-        if (!tfsf->empty()) ext_.add(std::move(tfsf));
-        auto walls = std::make_unique<cpu::Walls<Real>>(sc_);
-        if (!walls->empty()) ext_.add(std::move(walls));
-        auto mur = std::make_unique<cpu::MurFaces<Real>>(sc_);
-        if (!mur->empty()) ext_.add(std::move(mur));
-        auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
-        if (!tensor->empty()) {
-            has_tensor_ = true;
-            ext_.add(std::move(tensor));
-        }
-        auto mon = std::make_unique<cpu::Monitors<Real>>(sc_, has_);
-        monitors_ = mon.get();
-        ext_.add(std::move(mon));
-    }
+    /// The extensions of this scene (cpu_engine_common.hpp build_extensions; 2D: with the
+    /// PEC/PMC walls).
+    void build_extensions() { monitors_ = cpu::build_extensions(ext_, sc_, has_, true, has_tensor_); }
 
     SceneView scene_;      ///< the compiled scene (grid, sources, monitors, dispersive cells)
     SceneView materials_;  ///< the current materials (table, index maps, tensor couplings): scene_ until a live edit
@@ -704,9 +663,7 @@ private:
     SkewedArray<Real> cb_[3], ca_[3];
     bool lossy_[3] = {false, false, false};
     std::vector<double> eps_table_;
-    struct Profile {
-        std::vector<Real> be, ce, ike, bh, ch, ikh;
-    } prof_[2];
+    cpu::CpmlProfile<Real> prof_[2];
     int plo_[2] = {0, 0}, phi_[2] = {0, 0};
     int wx_ = 0, wy_ = 0;
     std::vector<Real> psi_x_[6], psi_y_[6];
