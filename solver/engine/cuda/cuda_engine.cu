@@ -14,6 +14,8 @@
 //   cuda_tfsf.cuh        Tfsf<T>: TF/SF plane waves (the CPU engine's plan, tfsf_plan.hpp)
 //   cuda_monitors.cuh    Monitors<T>: DFT sets and time probes
 //   cuda_frames.cuh      energy reduction, Frames<T> (box averages, colour map)
+//   cuda_engine_common.cuh  host code shared with the 3D engine: memory check, the step
+//                        graph (StepGraph), the energy read-back; knobs: tuning.hpp
 // Each extension (sources, walls, dispersion, tensor couplings, monitors) owns its device
 // buffers and host data, is set up from the Scene, enqueues its kernels from methods
 // named after the phases of the CPU engine's extensions (cpu_extensions.hpp: after_h,
@@ -161,11 +163,11 @@ public:
 
     double field_energy() override {
         reduce();
-        return 0.5 * units::eps0 * (sc_.dx_um * 1e-6) * (sc_.dx_um * 1e-6) * host_energy_;
+        return 0.5 * units::eps0 * (sc_.dx_um * 1e-6) * (sc_.dx_um * 1e-6) * energy_.sum();
     }
     bool fields_finite() override {
         reduce();
-        return !host_nonfinite_;
+        return !energy_.nonfinite();
     }
 
     FieldStorage field_storage() override {
@@ -287,7 +289,7 @@ private:
         bulk_.setup(sc_, stream_);
         CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
         CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
-        CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
+        energy_.allocate();
         const DevGrid<T>& g = bulk_.grid();
         sources_.setup(sc_, g, stream_);
         walls_.setup(sc_, g);
@@ -352,19 +354,17 @@ private:
     void reduce() {
         const int blocks = int(std::min<std::size_t>(4096, (sc_.cells() + 255) / 256));
         const bool tez = sc_.polarization == Polarization::TEz;
-        const cuda::EnergyReadback r = cuda::read_back_energy(d_reduce_, stream_, [&](double* sum, int* flag) {
+        energy_.read(stream_, [&](double* sum, int* flag) {
             energy_kernel<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), tez, sum, flag);
         });
-        host_energy_ = r.sum;
-        host_nonfinite_ = r.nonfinite;
     }
 
     void release() {
         if (stream_) cudaStreamSynchronize(stream_);
         destroy_graph();
         if (d_step_) cudaFree(d_step_);
-        if (d_reduce_) cudaFree(d_reduce_);
-        d_step_ = nullptr; d_reduce_ = nullptr;
+        energy_.release();
+        d_step_ = nullptr;
         if (stream_) cudaStreamDestroy(stream_);
         stream_ = nullptr;
     }
@@ -380,9 +380,7 @@ private:
     cuda::StepGraph graph_;  ///< kGraphSteps steps (cuda_engine_common.cuh)
     std::int64_t steps_done_ = 0;
     long long* d_step_ = nullptr;
-    double* d_reduce_ = nullptr;
-    double host_energy_ = 0;
-    bool host_nonfinite_ = false;
+    cuda::EnergyReadback energy_;  ///< field_energy / fields_finite (cuda_engine_common.cuh)
     // The bulk update and the extensions, in the order of the step.
     Bulk<T> bulk_;
     Sources<T> sources_;

@@ -14,6 +14,8 @@
 //                        of the FrameSlice copied out by slice_plane3 first
 //   cuda_tensor.cuh      TensorCouplings<T>: sub-pixel tensor couplings of Ex, Ey, Ez
 //   cuda_tfsf.cuh        Tfsf<T>: TF/SF plane waves (the CPU engine's plan, tfsf_plan.hpp)
+//   cuda_engine_common.cuh  host code shared with the 2D engine: memory check, the step
+//                        graphs (StepGraph), the energy read-back; knobs: tuning.hpp
 // Not supported here (RunError naming the CPU backend): Mur faces (the CPU engine has them:
 // cpu_extensions.hpp MurFaces). Live edits
 // (update_materials) copy the edited maps and table to the device between step batches.
@@ -197,7 +199,7 @@ public:
             // The fused step is the default where update_he3_tma (tensor copies, sm_90) runs, in
             // one engine and in the distributed engine's subdomains alike (so that both add in
             // the same order): H200, bench 512^3 float32, 48.8-50.3 Gcells/s against 40.7 for the
-            // in-place pair (2026-11-27, docs/performance.md). Elsewhere the in-place pair
+            // in-place pair (docs/performance.md). Elsewhere the in-place pair
             // (update_he3, the fused kernel without tensor copies, gave 31.0).
             // GOLIGHTLY_CUDA3D_FUSED=1 / 0 forces the fused step / the pair.
             bool fused = tune_.fused_3d == KnobSwitch::On;
@@ -208,7 +210,7 @@ public:
             bulk_.setup(sc_, stream_, sms, fused, tune_);
             CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
             CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
-            CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
+            energy_.allocate();
             const cuda::FieldArrays<T> f = bulk_.fields();
             sources_.setup(sc_, f, stream_);
             monitors_.setup(sc_, f, stream_);
@@ -346,11 +348,11 @@ public:
     double field_energy() override {
         reduce();
         const double dx = sc_.dx_um * units::um;
-        return 0.5 * units::eps0 * dx * dx * dx * host_energy_;
+        return 0.5 * units::eps0 * dx * dx * dx * energy_.sum();
     }
     bool fields_finite() override {
         reduce();
-        return !host_nonfinite_;
+        return !energy_.nonfinite();
     }
 
     FieldStorage field_storage() override {
@@ -682,20 +684,17 @@ private:
 
     void reduce() {
         const int blocks = int(std::min<std::size_t>(4096, (sc_.cells() + 255) / 256));
-        const cuda::EnergyReadback r = cuda::read_back_energy(d_reduce_, stream_, [&](double* sum, int* flag) {
+        energy_.read(stream_, [&](double* sum, int* flag) {
             energy3<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), sum, flag);
         });
-        host_energy_ = r.sum;
-        host_nonfinite_ = r.nonfinite;
     }
 
     void release() {
         if (stream_) cudaStreamSynchronize(stream_);
         destroy_graph();
         if (d_step_) cudaFree(d_step_);
-        if (d_reduce_) cudaFree(d_reduce_);
+        energy_.release();
         d_step_ = nullptr;
-        d_reduce_ = nullptr;
         if (stream_) cudaStreamDestroy(stream_);
         stream_ = nullptr;
     }
@@ -711,9 +710,7 @@ private:
     cuda::StepGraph graph_[2];  ///< kGraphSteps steps by the buffer parity at their start (cuda_engine_common.cuh)
     std::int64_t steps_done_ = 0;
     long long* d_step_ = nullptr;
-    double* d_reduce_ = nullptr;
-    double host_energy_ = 0;
-    bool host_nonfinite_ = false;
+    cuda::EnergyReadback energy_;  ///< field_energy / fields_finite (cuda_engine_common.cuh)
     FrameSlice slice_;
     int margin_lo_ = 0, margin_hi_ = 0;  ///< split steps: end planes (set_split_margins)
     bool two_step_ = false;              ///< pairs of steps as one pass (setup_two_step)

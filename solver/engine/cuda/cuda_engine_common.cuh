@@ -94,22 +94,44 @@ template <class Enqueue> void enqueue_steps_graphed(StepGraph& graph, cudaStream
 }
 
 /// The energy read-back behind field_energy() and fields_finite() of the 2D and 3D engines.
-/// d_reduce: two doubles of device memory; [0] the sum the energy kernel adds to, [1] read as
-/// an int, the flag it sets on a non-finite field value. Zeroes both, calls
-/// launch(double* sum, int* nonfinite_flag) to enqueue that kernel on `stream`, then waits for
-/// the pair. Throws std::runtime_error (CUDA_CHECK) on a CUDA error.
-struct EnergyReadback { double sum = 0; bool nonfinite = false; };
-template <class Launch> EnergyReadback read_back_energy(double* d_reduce, cudaStream_t stream, Launch&& launch) {
-    CUDA_CHECK(cudaMemsetAsync(d_reduce, 0, 2 * sizeof(double), stream));
-    launch(d_reduce, reinterpret_cast<int*>(d_reduce + 1));
-    CUDA_CHECK_LAUNCH();
-    double h[2];
-    CUDA_CHECK(cudaMemcpyAsync(h, d_reduce, sizeof(h), cudaMemcpyDeviceToHost, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    int flag;
-    std::memcpy(&flag, &h[1], sizeof(int));
-    return {h[0], flag != 0};
-}
+/// Two doubles of device memory: [0] the sum the engine's energy kernel adds to, [1] read as
+/// an int, the flag it sets on a non-finite field value. Each engine has its own kernel
+/// (the 2D slots, the 3D components); the buffer, its reset and the wait are here.
+class EnergyReadback {
+public:
+    EnergyReadback() = default;
+    EnergyReadback(const EnergyReadback&) = delete;
+    EnergyReadback& operator=(const EnergyReadback&) = delete;
+    ~EnergyReadback() { release(); }
+
+    void allocate() { CUDA_CHECK(cudaMalloc(&d_, 2 * sizeof(double))); }
+    void release() {
+        if (d_) cudaFree(d_);
+        d_ = nullptr;
+    }
+    /// Zeroes the pair, calls launch(double* sum, int* nonfinite_flag) to enqueue the energy
+    /// kernel on `stream`, then waits for the pair. Throws std::runtime_error (CUDA_CHECK).
+    template <class Launch> void read(cudaStream_t stream, Launch&& launch) {
+        CUDA_CHECK(cudaMemsetAsync(d_, 0, 2 * sizeof(double), stream));
+        launch(d_, reinterpret_cast<int*>(d_ + 1));
+        CUDA_CHECK_LAUNCH();
+        double h[2];
+        CUDA_CHECK(cudaMemcpyAsync(h, d_, sizeof(h), cudaMemcpyDeviceToHost, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        int flag;
+        std::memcpy(&flag, &h[1], sizeof(int));
+        sum_ = h[0];
+        nonfinite_ = flag != 0;
+    }
+    /// The last read's sum of eps_r E^2 + H^2 over the cells, and whether a value was not finite.
+    double sum() const { return sum_; }
+    bool nonfinite() const { return nonfinite_; }
+
+private:
+    double* d_ = nullptr;
+    double sum_ = 0;
+    bool nonfinite_ = false;
+};
 
 }  // namespace
 }  // namespace golightly::cuda
