@@ -48,8 +48,7 @@
 //    Measured (H200, 512^3 float32, bench): 29.7-31.0 Gcells/s, 0.42 of copy through this
 //    model, against 40.6 for design 2: with one barrier per plane and the halo threads it is
 //    bound by latency, not bandwidth (Nsight Compute: 50 % occupancy at 63 registers, 55 % of
-//    the stall cycles waiting on L1TEX loads, 1.94 TB/s). Tried without gain (2026-11-26,
-//    same bench): blocks of 32 x 16, 40 registers for 6 blocks per SM, prefetching plane
+//    the stall cycles waiting on L1TEX loads, 1.94 TB/s). Tried without gain (same bench): blocks of 32 x 16, 40 registers for 6 blocks per SM, prefetching plane
 //    k+1's loads (27.5-28.9 Gcells/s), a register-blocked form without shared memory or
 //    barriers (one warp walking 4 or 8 rows: 9.6-21.4), and the planes staged ahead in
 //    shared memory by cp.async (4-byte copies, 2-6 planes ahead, 4-16 rows: 22.7-26.6).
@@ -179,7 +178,7 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks<T>) update_
     for (int k = k0; k < k1; ++k, idx += plane) {
         // Every DRAM load of the plane first (E^n x, y at k+1; Ez, H at k), so that they are
         // in flight together: 37.5 against 33.8 Gcells/s with the H loads at their use
-        // (H200, 512^3 float32, bench, 2026-11-26).
+        // (H200, 512^3 float32, bench).
         const T hx0 = Hx[idx], hy0 = Hy[idx], hz0 = Hz[idx], ez = Ez[idx];
         T ex_kp = T(0), ey_kp = T(0);
         if (k + 1 < nz) {
@@ -467,7 +466,7 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
 // and the +x / +y neighbours of E; and the uint16 material maps over the owned cells. (The
 // boxes start at i0 - 4, not i0 - 1: a box's first x must lie on 16 bytes, or the copy faults
 // with an illegal instruction, and a box's shared-memory address on 128 bytes, or it faults
-// with a misaligned address; both seen on the H200 with a probe, 2026-11-27.) Outside the
+// with a misaligned address; both seen on the H200 with a probe.) Outside the
 // grid the tensor unit fills zeros, which is what a face that is not periodic reads, so the
 // kernel runs only where x and y are not periodic (Bulk3::tma_refusal); a periodic z face
 // wraps the plane coordinate. Warps 0 .. ROWS-1 own the rows; warp ROWS recomputes H of the
@@ -482,7 +481,7 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
 // cell: the halos and extra planes partly miss L2), 15.7 GB of L2 traffic, 62 % of the issue
 // slots used; the stalls are the barrier (29 % of the samples) and, in the blocks that hold
 // CPML slabs (27 % of the cells, 48 % of the samples), the psi and profile loads. Launched
-// apart (2026-11-27), the tiles without slab cells ran at 61 Gcells/s of their own cells and
+// apart, the tiles without slab cells ran at 61 Gcells/s of their own cells and
 // 0.85 of copy, reading 34.8 B per cell against the model's 26 (halos from DRAM, at chunks of
 // 24 and of 96 alike); those with slab cells at 33-35. Two launches were slower than one
 // (45.9-47.9 against 49.1, even with psi loaded a plane ahead at 64 registers in the slab
@@ -1205,12 +1204,12 @@ private:
         tma_encode_ = encode;
         if (!encode_mat_maps()) return refuse("cuTensorMapEncodeTiled refused a material map's map");
         tma_chunk_ = tune_.tma_chunk_3d;
-        // psi of the next plane prefetched into L2 (H200, 512^3 float32, two calls: 51.1 Gcells/s
-        // against 49.2 without; 2 planes ahead 49.4, 3: 48.5, 4: 48.5; into L1 instead: 51.1).
+        // psi of the next plane prefetched into L2 (GOLIGHTLY_CUDA3D_PSI_AHEAD, default 1: faster
+        // than none or more planes, L1 no faster; docs/performance.md "Engine knobs").
         g_.psi_ahead = tune_.psi_ahead_3d;
         // Two barriers per plane in update_he3_two (GOLIGHTLY_CUDA3D_TWO_STEP_SKEW): 0 none,
-        // 1 the inner blocks, 2 (default) also the blocks at the slabs or faces of one axis.
-        // H200, 512^3 float32, one call: inner blocks 62.0-62.1 Gcells/s against 60.3 with three.
+        // 1 the inner blocks, 2 (default) also the blocks at the slabs or faces of one axis
+        // (two barriers ran faster than three).
         g_.two_step_skew = tune_.two_step_skew_3d;
         tma_ = true;
     }
@@ -1316,24 +1315,19 @@ private:
     int parity_ = 0;
     bool fused_ = true;
     bool tma_ = false;            // update_fused runs update_he3_tma (setup_tma)
-    int tma_chunk_ = 24;          // its planes per z chunk (H200, bench 512^3 float32: 24 gave 50.3 Gcells/s, 32 48.8)
-    // GOLIGHTLY_CUDA3D_TMA_CFG: 0 = 32 x 8 owned columns per block, 4 stages (the default);
-    // 1 = 32 x 16, 4 stages (2 blocks per SM instead of 4). H200, bench 512^3 float32, chunks
-    // of 24, before the slab-free loop: 48.4 / 49.2 and 48.8 / 48.1 Gcells/s in two calls; 32 x 12
-    // (3 blocks) 35.8, 8 rows with 5 or 6 stages (3 blocks) 38.2-46.4.
+    // Planes per z chunk of update_he3_tma and its tile (GOLIGHTLY_CUDA3D_TMA_CHUNK, _TMA_CFG:
+    // 0 = 32 x 8 owned columns per block, 4 stages, 4 blocks per SM; 1 = 32 x 16, 2 blocks per
+    // SM). The defaults ran fastest: docs/performance.md "Engine knobs" has the figures.
+    int tma_chunk_ = 24;
     int tma_cfg_ = 0;
     TmaFieldMaps tma_maps_[2];    // per buffer set: the input maps of a step from that set
     PFN_cuTensorMapEncodeTiled_v12000 tma_encode_ = nullptr;
     bool shared_mat_ = false;  // Ex, Ey, Ez read one map (upload_materials)
     // update_he3_two (setup_two_step): 32 x ts_ty_ owned columns, kTsStages planes in flight.
-    // ts_ty_: float32 7 (GOLIGHTLY_CUDA3D_TWO_STEP_ROWS=8: 8), float64 8.
-    // float32, H200, bench 512^3, one call: 7 rows 77.5 Gcells/s (11 warps of 352 threads, 80
-    // registers), 8 rows 75.9 (13 warps of 416 threads, 72 registers with spills; the 33 halo
-    // threads take two warps), 6 rows 73.5 (10 warps; no longer built); 1024^3 with 7 rows
-    // 87.2 (session 20).
+    // ts_ty_: float32 7 (GOLIGHTLY_CUDA3D_TWO_STEP_ROWS=8: 8; 7 rows fit 11 warps and 80
+    // registers without spills, 8 rows take 13 warps and spill), float64 8.
     // Stages: 5 (float32 7 rows: 105 KB of shared memory per block, still two per SM; float64:
-    // 207 KB, one). H200, bench 512^3, one call each: float32 82.4 against 81.5 with 4, float64
-    // 47.4 against 45.8 (session 21).
+    // 207 KB, one). Both faster than the alternatives: docs/performance.md "Engine knobs".
     static constexpr int kTsStages = 5;
     int ts_ty_ = 8;  // setup: CudaTuning::two_step_rows_f32 for float32
     /// Box rows of field c (Ex, Ey, Ez, Hx, Hy, Hz): Ey and H are read in the window rows j0 - 2
@@ -1350,10 +1344,8 @@ private:
     int ts_tiles_x() const { return (g_.n[0] + kTsTx - 1) / kTsTx; }
     int ts_tiles_y() const { return (g_.n[1] + ts_ty_ - 1) / ts_ty_; }
     bool two_ = false;
-    // Planes per z chunk (GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK; at most kTsMaxChunk). H200, bench 512^3
-    // float32, one call: 24: 59.2 Gcells/s, 32: 59.8-59.9, 40: 60.2, 48: 60.4, 64: 58.1; the
-    // next call, 48: 62.0. (Blocks taking one tile's chunks one after the other, so that each
-    // wave mixes the z-slab chunks with the rest: 59.1-59.3, not kept.)
+    // Planes per z chunk (GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK; at most kTsMaxChunk): 48 ran fastest
+    // of 24 to 64 (docs/performance.md "Engine knobs").
     int ts_chunk_ = 48;
     TwoStepMaps ts_maps_[2];
     DevBuf capture_[6], capture_flags_;
