@@ -1,7 +1,7 @@
 // GoLightly CPU engines: what the engine classes of 2D (engine_cpu.cpp) and 3D
 // (engine_cpu3d.cpp) share, written once: the CPML profile arrays of one axis, the
 // extension set of a scene and its live-edit follow-up, the field copies of
-// get_field / set_field and the field energy. Private to the solver library. (The row kernels
+// get_field / set_field, the field energy, the team and the device name. Private to the solver library. (The row kernels
 // and their sweeps stay per dimension: they are the hot loops, cpu_kernels*.inl.)
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cpu_common.hpp"
@@ -20,6 +21,27 @@
 #include "golightly/units.hpp"
 
 namespace golightly::cpu {
+
+/// The threads an engine made with `threads` runs on (0: one per core).
+inline int engine_threads(int threads) {
+    return threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+/// The engine's team (resolved: engine_threads(threads)). With the automatic thread count
+/// (`threads` 0) grids of fewer than 2^18 cells run on one thread: waking the team costs more
+/// than the work. An explicit count is honoured. At most `rows` members (the sweeps split
+/// rows in 2D, z planes in 3D).
+inline std::unique_ptr<Team> engine_team(int threads, int resolved, std::size_t cells, long long rows) {
+    const bool parallel = resolved > 1 && (threads > 0 || cells >= (std::size_t(1) << 18));
+    return std::make_unique<Team>(parallel ? int(std::min<long long>(resolved, rows)) : 1);
+}
+
+/// Engine::device() of a CPU engine: "<CPU model>, N thread(s)" and ", AVX2" when the AVX2
+/// build of the row kernels runs.
+inline std::string engine_device_name(int threads, bool avx2) {
+    return cpu_model_name() + ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") +
+           (avx2 ? ", AVX2" : "");
+}
 
 /// The CPML profile of one axis of n cells in the engine's precision (scene.hpp CpmlAxis):
 /// b, c and 1/kappa at the E and H positions. An axis whose profile is absent (no PML

@@ -126,12 +126,9 @@ public:
             if (plo_[a] < 0 || phi_[a] < 0 || plo_[a] + phi_[a] > n)
                 throw RunError("CPU engine: PML cells exceed the grid");
         }
-        threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+        threads_ = cpu::engine_threads(threads);
         tm_ = sc_.polarization == Polarization::TMz;
-        // With the automatic thread count, small grids run on one thread: waking the team
-        // costs more than the work. An explicit thread count is honoured.
-        parallel_ = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
-        team_ = std::make_unique<cpu::Team>(parallel_ ? std::min(threads_, ny_) : 1);
+        team_ = cpu::engine_team(threads, threads_, sc_.cells(), ny_);  // small grids: one thread
         run_op_ = KernelTable<Real>::pick(cpu_has_avx2(tune_.generic_kernels));
         const std::size_t n = sc_.cells();
 
@@ -185,8 +182,7 @@ public:
         // Dispersion, sources, walls, tensor couplings, monitors (validated there).
         build_extensions();
         two_pass_ = tune_.unfused;
-        device_ = cpu_model_name() + ", " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") +
-                  (run_op_ == KernelTable<Real>::pick(false) ? "" : ", AVX2");
+        device_ = cpu::engine_device_name(threads_, run_op_ != KernelTable<Real>::pick(false));
     }
 
     std::string backend() const override { return "cpu"; }
@@ -653,7 +649,6 @@ private:
     const Scene& sc_;      ///< *scene_
     int nx_ = 0, ny_ = 0, threads_ = 1;
     bool tm_ = true;
-    bool parallel_ = false;
     const CpuTuning tune_ = CpuTuning::from_environment();  ///< the GOLIGHTLY_CPU_* knobs as this engine was made
     bool two_pass_ = false;  ///< GOLIGHTLY_CPU_UNFUSED=1 (tuning.hpp): the two-pass sweep
     std::int64_t steps_ = 0;

@@ -119,9 +119,8 @@ public:
                 throw RunError("CPU engine (3D): PML cells exceed the grid along " + std::string(1, "xyz"[a]));
             w_[a] = plo_[a] + phi_[a];
         }
-        threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
-        const bool parallel = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
-        team_ = std::make_unique<cpu::Team>(parallel ? int(std::min<long long>(threads_, (long long)ny_ * nz_)) : 1);
+        threads_ = cpu::engine_threads(threads);
+        team_ = cpu::engine_team(threads, threads_, sc_.cells(), (long long)ny_ * nz_);  // small grids: one thread
         run_op_ = Kernel3<Real>::pick(cpu::cpu_has_avx2(tune_.generic_kernels));
         const std::size_t n = sc_.cells();
         for (int c = 0; c < 6; ++c) field_[c].assign(n, Real(0), c);
@@ -157,8 +156,7 @@ public:
         bool has[6] = {true, true, true, true, true, true};
         build_extensions(has);
         two_pass_ = tune_.unfused;
-        device_ = cpu::cpu_model_name() + ", " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") +
-                  (run_op_ == Kernel3<Real>::pick(false) ? "" : ", AVX2");
+        device_ = cpu::engine_device_name(threads_, run_op_ != Kernel3<Real>::pick(false));
     }
 
     std::string backend() const override { return "cpu"; }
