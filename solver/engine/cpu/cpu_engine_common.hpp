@@ -1,8 +1,9 @@
 // GoLightly CPU engines: what the engine classes of 2D (engine_cpu.cpp) and 3D
-// (engine_cpu3d.cpp) share, written once: the CPML profile arrays of one axis, the
-// extension set of a scene and its live-edit follow-up, the field copies of
-// get_field / set_field, the field energy, the team and the device name. Private to the solver library. (The row kernels
-// and their sweeps stay per dimension: they are the hot loops, cpu_kernels*.inl.)
+// (engine_cpu3d.cpp) share, written once: the thread count, team and device name, the CPML
+// profile arrays of one axis, the extension set of a scene and its live-edit follow-up, the
+// field copies of get_field / set_field and the field energy. Private to the solver
+// library. (The row kernels and their sweeps stay per dimension: they are the hot loops,
+// cpu_kernels*.inl.)
 #pragma once
 
 #include <array>
