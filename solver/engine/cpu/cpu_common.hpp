@@ -45,10 +45,10 @@ inline std::size_t available_memory_bytes() {
     return 0;
 }
 
-/// True when the CPU has AVX2 and FMA and GOLIGHTLY_CPU_KERNELS is not "generic".
-inline bool cpu_has_avx2() {
-    const char* env = std::getenv("GOLIGHTLY_CPU_KERNELS");
-    if (env && std::string(env) == "generic") return false;
+/// True when the CPU has AVX2 and FMA and `generic` (GOLIGHTLY_CPU_KERNELS=generic,
+/// tuning.hpp) does not ask for the baseline kernels.
+inline bool cpu_has_avx2(bool generic) {
+    if (generic) return false;
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)  // the engines' AVX2 kernel variant
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");

@@ -46,12 +46,14 @@
 #include "cpu_extensions.hpp"
 #include "cpu_kernels.hpp"
 #include "cpu_common.hpp"
+#include "cpu_engine_common.hpp"
 #include "cpu_kernels3d.hpp"
 #include "cpu_team.hpp"
 #include "cpu_tfsf.hpp"
 #include "golightly/colormap.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/tuning.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -81,6 +83,9 @@ using cpu::SkewedArray;
 
 constexpr int ci(Component c) { return static_cast<int>(c); }
 
+// The row kernel's entry of each precision in the AVX2 + FMA build or the baseline build
+// (cpu_has_avx2 decides). engine_cpu3d.cpp's Kernel3 is the same shape over its own kernel
+// namespaces: each engine file binds the two builds it compiles, so the pair stays per file.
 template <typename Real>
 struct KernelTable;
 template <>
@@ -121,13 +126,10 @@ public:
             if (plo_[a] < 0 || phi_[a] < 0 || plo_[a] + phi_[a] > n)
                 throw RunError("CPU engine: PML cells exceed the grid");
         }
-        threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+        threads_ = cpu::engine_threads(threads);
         tm_ = sc_.polarization == Polarization::TMz;
-        // With the automatic thread count, small grids run on one thread: waking the team
-        // costs more than the work. An explicit thread count is honoured.
-        parallel_ = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
-        team_ = std::make_unique<cpu::Team>(parallel_ ? std::min(threads_, ny_) : 1);
-        run_op_ = KernelTable<Real>::pick(cpu_has_avx2());
+        team_ = cpu::engine_team(threads, threads_, sc_.cells(), ny_);  // small grids: one thread
+        run_op_ = KernelTable<Real>::pick(cpu_has_avx2(tune_.generic_kernels));
         const std::size_t n = sc_.cells();
 
         for (Component c : electric_components(sc_.polarization)) has_[ci(c)] = true;
@@ -159,18 +161,7 @@ public:
         }
 
         // CPML profiles (identity arrays when absent).
-        for (int a = 0; a < 2; ++a) {
-            const int na = a == 0 ? nx_ : ny_;
-            const CpmlAxis& ax = sc_.cpml[a];
-            auto conv = [&](const std::vector<double>& v, double dflt) {
-                std::vector<Real> r(static_cast<std::size_t>(na), static_cast<Real>(dflt));
-                if (v.size() == std::size_t(na))
-                    for (int i = 0; i < na; ++i) r[i] = Real(v[i]);
-                return r;
-            };
-            prof_[a].be = conv(ax.b_e, 0); prof_[a].ce = conv(ax.c_e, 0); prof_[a].ike = conv(ax.inv_kappa_e, 1);
-            prof_[a].bh = conv(ax.b_h, 0); prof_[a].ch = conv(ax.c_h, 0); prof_[a].ikh = conv(ax.inv_kappa_h, 1);
-        }
+        for (int a = 0; a < 2; ++a) prof_[a] = cpu::CpmlProfile<Real>::of(sc_.cpml[a], a == 0 ? nx_ : ny_);
         wx_ = plo_[0] + phi_[0];
         wy_ = plo_[1] + phi_[1];
         // psi per updated component and derivative axis
@@ -190,9 +181,8 @@ public:
         build_uniform_map();
         // Dispersion, sources, walls, tensor couplings, monitors (validated there).
         build_extensions();
-        if (const char* env = std::getenv("GOLIGHTLY_CPU_UNFUSED")) two_pass_ = std::string(env) == "1";
-        device_ = cpu_model_name() + ", " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") +
-                  (run_op_ == KernelTable<Real>::pick(false) ? "" : ", AVX2");
+        two_pass_ = tune_.unfused;
+        device_ = cpu::engine_device_name(threads_, run_op_ != KernelTable<Real>::pick(false));
     }
 
     std::string backend() const override { return "cpu"; }
@@ -224,10 +214,8 @@ public:
     }
 
     double field_energy() override {
-        const double dx = sc_.dx_um * units::um;
-        const double sum = cpu::weighted_sum_squares(*team_, present_fields(), materials_->material_index,
-                                                     eps_table_.data(), sc_.cells());
-        return 0.5 * units::eps0 * dx * dx * sum;
+        return cpu::field_energy(*team_, present_fields(), materials_->material_index, eps_table_, sc_.cells(),
+                                 sc_.dx_um, 2);
     }
 
     bool fields_finite() override { return cpu::all_finite(*team_, present_fields(), sc_.cells()); }
@@ -251,19 +239,12 @@ public:
 
     void get_field(Component c, std::vector<double>& out) override {
         require(c);
-        const auto& f = field_[ci(c)];
-        out.resize(f.size());
-        for (std::size_t k = 0; k < f.size(); ++k) out[k] = double(f[k]);
+        cpu::copy_field_out(field_[ci(c)], out);
     }
 
     void set_field(Component c, const std::vector<double>& values) override {
         require(c);
-        auto& f = field_[ci(c)];
-        if (values.size() != f.size())
-            throw std::invalid_argument(std::string("set_field: ") + component_name(c) + " needs nx*ny = " +
-                                        std::to_string(f.size()) + " values, got " +
-                                        std::to_string(values.size()));
-        for (std::size_t k = 0; k < f.size(); ++k) f[k] = Real(values[k]);
+        cpu::copy_field_in(field_[ci(c)], values, c, "nx*ny");
     }
 
     std::vector<std::complex<double>> dft(int set) override { return monitors_->dft(set); }
@@ -375,12 +356,7 @@ public:
         // TEz sub-pixel tensor couplings follow the edited interfaces (their state lives
         // within one step only). The extension set was built for the first scene: a tensor
         // coupling list that was empty then gets its extension now.
-        if (!edited.anisotropic.empty() && !has_tensor_) {
-            auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(edited);
-            has_tensor_ = true;
-            ext_.add(std::move(tensor));
-        }
-        ext_.materials_changed(edited);
+        cpu::follow_material_edit(ext_, edited, has_tensor_);
     }
 
 private:
@@ -664,37 +640,17 @@ public:
     }
 
 private:
-    /// The extensions of this scene (cpu_extensions.hpp, cpu_tfsf.hpp), in scene.hpp's order
-    /// within each phase: dispersion, sources, TF/SF, walls, Mur faces, tensor couplings,
-    /// monitors.
-    void build_extensions() {
-        auto disp = std::make_unique<cpu::Dispersion<Real>>(sc_, has_);
-        if (!disp->empty()) ext_.add(std::move(disp));
-        auto src = std::make_unique<cpu::Sources<Real>>(sc_, has_);
-        if (!src->empty()) ext_.add(std::move(src));
-        auto tfsf = std::make_unique<cpu::Tfsf<Real>>(sc_, has_);
-        if (!tfsf->empty()) ext_.add(std::move(tfsf));
-        auto walls = std::make_unique<cpu::Walls<Real>>(sc_);
-        if (!walls->empty()) ext_.add(std::move(walls));
-        auto mur = std::make_unique<cpu::MurFaces<Real>>(sc_);
-        if (!mur->empty()) ext_.add(std::move(mur));
-        auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
-        if (!tensor->empty()) {
-            has_tensor_ = true;
-            ext_.add(std::move(tensor));
-        }
-        auto mon = std::make_unique<cpu::Monitors<Real>>(sc_, has_);
-        monitors_ = mon.get();
-        ext_.add(std::move(mon));
-    }
+    /// The extensions of this scene (cpu_engine_common.hpp build_extensions; 2D: with the
+    /// PEC/PMC walls).
+    void build_extensions() { monitors_ = cpu::build_extensions(ext_, sc_, has_, true, has_tensor_); }
 
     SceneView scene_;      ///< the compiled scene (grid, sources, monitors, dispersive cells)
     SceneView materials_;  ///< the current materials (table, index maps, tensor couplings): scene_ until a live edit
     const Scene& sc_;      ///< *scene_
     int nx_ = 0, ny_ = 0, threads_ = 1;
     bool tm_ = true;
-    bool parallel_ = false;
-    bool two_pass_ = false;
+    const CpuTuning tune_ = CpuTuning::from_environment();  ///< the GOLIGHTLY_CPU_* knobs as this engine was made
+    bool two_pass_ = false;  ///< GOLIGHTLY_CPU_UNFUSED=1 (tuning.hpp): the two-pass sweep
     std::int64_t steps_ = 0;
     void (*run_op_)(RowOp, const RowArgs<Real>&, int) = nullptr;
     bool has_[6] = {false, false, false, false, false, false};
@@ -702,9 +658,7 @@ private:
     SkewedArray<Real> cb_[3], ca_[3];
     bool lossy_[3] = {false, false, false};
     std::vector<double> eps_table_;
-    struct Profile {
-        std::vector<Real> be, ce, ike, bh, ch, ikh;
-    } prof_[2];
+    cpu::CpmlProfile<Real> prof_[2];
     int plo_[2] = {0, 0}, phi_[2] = {0, 0};
     int wx_ = 0, wy_ = 0;
     std::vector<Real> psi_x_[6], psi_y_[6];
@@ -725,12 +679,12 @@ std::unique_ptr<Engine> make_cpu_engine(SceneView view, Precision precision, int
     const Scene& scene = *view;
     // Refuse before allocating when the state cannot fit: with Linux overcommit a too-large
     // allocation may succeed and the process be killed later instead of a bad_alloc.
-    // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES caps the memory counted as available (tests).
+    // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES (tuning.hpp) caps the memory counted as available (tests).
     {
         const std::size_t need = engine_state_bytes(scene, precision);
         std::size_t avail = available_memory_bytes();
-        if (const char* cap = std::getenv("GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES"))
-            avail = std::min<std::size_t>(avail ? avail : SIZE_MAX, std::strtoull(cap, nullptr, 10));
+        if (const std::optional<std::size_t> cap = CpuTuning::from_environment().memory_limit_bytes)
+            avail = std::min<std::size_t>(avail ? avail : SIZE_MAX, *cap);
         if (avail > 0 && need > avail) {
             std::ostringstream os;
             os << "CPU engine: out of host memory for a " << scene.nx << " x " << scene.ny << " grid: the fields, "

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "cpu_common.hpp"
+#include "cpu_engine_common.hpp"
 #include "cpu_extensions.hpp"
 #include "cpu_kernels3d.hpp"
 #include "cpu_team.hpp"
@@ -45,6 +46,7 @@
 #include "golightly/colormap.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/tuning.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -68,6 +70,8 @@ namespace {
 using cpu::RowArgs3;
 using cpu::SkewedArray;
 
+// The row kernel's entry of each precision in the AVX2 + FMA build or the baseline build
+// (engine_cpu.cpp's KernelTable, over this file's kernel namespaces).
 template <typename Real>
 struct Kernel3;
 template <>
@@ -115,10 +119,9 @@ public:
                 throw RunError("CPU engine (3D): PML cells exceed the grid along " + std::string(1, "xyz"[a]));
             w_[a] = plo_[a] + phi_[a];
         }
-        threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
-        const bool parallel = threads_ > 1 && (threads > 0 || sc_.cells() >= (std::size_t(1) << 18));
-        team_ = std::make_unique<cpu::Team>(parallel ? int(std::min<long long>(threads_, (long long)ny_ * nz_)) : 1);
-        run_op_ = Kernel3<Real>::pick(cpu::cpu_has_avx2());
+        threads_ = cpu::engine_threads(threads);
+        team_ = cpu::engine_team(threads, threads_, sc_.cells(), (long long)ny_ * nz_);  // small grids: one thread
+        run_op_ = Kernel3<Real>::pick(cpu::cpu_has_avx2(tune_.generic_kernels));
         const std::size_t n = sc_.cells();
         for (int c = 0; c < 6; ++c) field_[c].assign(n, Real(0), c);
         zero_row_.assign(std::size_t(nx_) + 1, Real(0));
@@ -136,17 +139,10 @@ public:
         for (int a = 0; a < 3; ++a) {
             const CpmlAxis& ax = sc_.cpml[a];
             const int na = n_[a];
-            auto conv = [&](const std::vector<double>& v, double dflt) {
-                std::vector<Real> r(static_cast<std::size_t>(na), static_cast<Real>(dflt));
-                if (v.size() == std::size_t(na))
-                    for (int i = 0; i < na; ++i) r[i] = Real(v[i]);
-                return r;
-            };
             if (w_[a] > 0 && (ax.b_e.size() != std::size_t(na) || ax.b_h.size() != std::size_t(na)))
                 throw RunError(std::string("CPU engine (3D): the ") + "xyz"[a] +
                                " axis has PML cells but no CPML profile (Scene::cpml, build_cpml)");
-            prof_[a].be = conv(ax.b_e, 0); prof_[a].ce = conv(ax.c_e, 0); prof_[a].ike = conv(ax.inv_kappa_e, 1);
-            prof_[a].bh = conv(ax.b_h, 0); prof_[a].ch = conv(ax.c_h, 0); prof_[a].ikh = conv(ax.inv_kappa_h, 1);
+            prof_[a] = cpu::CpmlProfile<Real>::of(ax, na);
         }
         const std::size_t slab_cells[3] = {std::size_t(w_[0]) * ny_ * nz_, std::size_t(w_[1]) * nx_ * nz_,
                                            std::size_t(w_[2]) * nx_ * ny_};
@@ -159,9 +155,8 @@ public:
         make_segments();
         bool has[6] = {true, true, true, true, true, true};
         build_extensions(has);
-        if (const char* env = std::getenv("GOLIGHTLY_CPU_UNFUSED")) two_pass_ = std::string(env) == "1";
-        device_ = cpu::cpu_model_name() + ", " + std::to_string(threads_) + " thread" + (threads_ == 1 ? "" : "s") +
-                  (run_op_ == Kernel3<Real>::pick(false) ? "" : ", AVX2");
+        two_pass_ = tune_.unfused;
+        device_ = cpu::engine_device_name(threads_, run_op_ != Kernel3<Real>::pick(false));
     }
 
     std::string backend() const override { return "cpu"; }
@@ -195,10 +190,7 @@ public:
 
     /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
     double field_energy() override {
-        const double dx = sc_.dx_um * units::um;
-        const double sum =
-            cpu::weighted_sum_squares(*team_, all_fields(), materials_->material_index, eps_table_.data(), sc_.cells());
-        return 0.5 * units::eps0 * dx * dx * dx * sum;
+        return cpu::field_energy(*team_, all_fields(), materials_->material_index, eps_table_, sc_.cells(), sc_.dx_um, 3);
     }
 
     bool fields_finite() override { return cpu::all_finite(*team_, all_fields(), sc_.cells()); }
@@ -221,17 +213,11 @@ public:
     }
 
     void get_field(Component c, std::vector<double>& out) override {
-        const auto& f = field_[int(c)];
-        out.resize(f.size());
-        for (std::size_t k = 0; k < f.size(); ++k) out[k] = double(f[k]);
+        cpu::copy_field_out(field_[int(c)], out);
     }
 
     void set_field(Component c, const std::vector<double>& values) override {
-        auto& f = field_[int(c)];
-        if (values.size() != f.size())
-            throw std::invalid_argument(std::string("set_field: ") + component_name(c) + " needs nx*ny*nz = " +
-                                        std::to_string(f.size()) + " values, got " + std::to_string(values.size()));
-        for (std::size_t k = 0; k < f.size(); ++k) f[k] = Real(values[k]);
+        cpu::copy_field_in(field_[int(c)], values, c, "nx*ny*nz");
     }
 
     std::vector<std::complex<double>> dft(int set) override { return monitors_->dft(set); }
@@ -294,11 +280,7 @@ public:
         build_uniform_map();
         // Sub-pixel tensor couplings follow the edited interfaces (their state lives within
         // one step only); a list that was empty at the start gets its extension now.
-        if (!edited.anisotropic.empty() && !has_tensor_) {
-            has_tensor_ = true;
-            ext_.add(std::make_unique<cpu::TensorCouplings<Real>>(edited));
-        }
-        ext_.materials_changed(edited);
+        cpu::follow_material_edit(ext_, edited, has_tensor_);
     }
 
 private:
@@ -584,31 +566,17 @@ public:
     }
 
 private:
-    void build_extensions(const bool (&has)[6]) {
-        auto disp = std::make_unique<cpu::Dispersion<Real>>(sc_, has);
-        if (!disp->empty()) ext_.add(std::move(disp));
-        auto src = std::make_unique<cpu::Sources<Real>>(sc_, has);
-        if (!src->empty()) ext_.add(std::move(src));
-        auto tfsf = std::make_unique<cpu::Tfsf<Real>>(sc_, has);
-        if (!tfsf->empty()) ext_.add(std::move(tfsf));
-        auto mur = std::make_unique<cpu::MurFaces<Real>>(sc_);
-        if (!mur->empty()) ext_.add(std::move(mur));
-        auto tensor = std::make_unique<cpu::TensorCouplings<Real>>(sc_);
-        if (!tensor->empty()) {
-            has_tensor_ = true;
-            ext_.add(std::move(tensor));
-        }
-        auto mon = std::make_unique<cpu::Monitors<Real>>(sc_, has);
-        monitors_ = mon.get();
-        ext_.add(std::move(mon));
-    }
+    /// The extensions of this scene (cpu_engine_common.hpp build_extensions; the faces'
+    /// PEC/PMC zeroing is this engine's own, after the row phases).
+    void build_extensions(const bool (&has)[6]) { monitors_ = cpu::build_extensions(ext_, sc_, has, false, has_tensor_); }
 
     SceneView scene_;
     SceneView materials_;
     const Scene& sc_;
     int n_[3] = {0, 0, 0};
     int nx_ = 0, ny_ = 0, nz_ = 0, threads_ = 1;
-    bool two_pass_ = false;
+    const CpuTuning tune_ = CpuTuning::from_environment();  ///< the GOLIGHTLY_CPU_* knobs as this engine was made
+    bool two_pass_ = false;  ///< GOLIGHTLY_CPU_UNFUSED=1 (tuning.hpp): the two-pass sweep
     std::int64_t steps_ = 0;
     void (*run_op_)(int, const RowArgs3<Real>&, int) = nullptr;
     SkewedArray<Real> field_[6];
@@ -616,9 +584,7 @@ private:
     bool lossy_[3] = {false, false, false};
     std::vector<std::uint8_t> uniform_[3];
     std::vector<double> eps_table_;
-    struct Profile {
-        std::vector<Real> be, ce, ike, bh, ch, ikh;
-    } prof_[3];
+    cpu::CpmlProfile<Real> prof_[3];
     int plo_[3] = {0, 0, 0}, phi_[3] = {0, 0, 0}, w_[3] = {0, 0, 0};
     std::vector<Real> psi_[6][3];
     std::vector<Segment> seg_e_, seg_h_;

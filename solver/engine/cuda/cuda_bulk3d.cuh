@@ -48,8 +48,7 @@
 //    Measured (H200, 512^3 float32, bench): 29.7-31.0 Gcells/s, 0.42 of copy through this
 //    model, against 40.6 for design 2: with one barrier per plane and the halo threads it is
 //    bound by latency, not bandwidth (Nsight Compute: 50 % occupancy at 63 registers, 55 % of
-//    the stall cycles waiting on L1TEX loads, 1.94 TB/s). Tried without gain (2026-11-26,
-//    same bench): blocks of 32 x 16, 40 registers for 6 blocks per SM, prefetching plane
+//    the stall cycles waiting on L1TEX loads, 1.94 TB/s). Tried without gain (same bench): blocks of 32 x 16, 40 registers for 6 blocks per SM, prefetching plane
 //    k+1's loads (27.5-28.9 Gcells/s), a register-blocked form without shared memory or
 //    barriers (one warp walking 4 or 8 rows: 9.6-21.4), and the planes staged ahead in
 //    shared memory by cp.async (4-byte copies, 2-6 planes ahead, 4-16 rows: 22.7-26.6).
@@ -83,6 +82,7 @@
 #include <cudaTypedefs.h>
 
 #include "cuda_common.cuh"
+#include "golightly/tuning.hpp"
 
 namespace golightly::cuda {
 namespace {
@@ -178,7 +178,7 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks<T>) update_
     for (int k = k0; k < k1; ++k, idx += plane) {
         // Every DRAM load of the plane first (E^n x, y at k+1; Ez, H at k), so that they are
         // in flight together: 37.5 against 33.8 Gcells/s with the H loads at their use
-        // (H200, 512^3 float32, bench, 2026-11-26).
+        // (H200, 512^3 float32, bench).
         const T hx0 = Hx[idx], hy0 = Hy[idx], hz0 = Hz[idx], ez = Ez[idx];
         T ex_kp = T(0), ey_kp = T(0);
         if (k + 1 < nz) {
@@ -466,7 +466,7 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
 // and the +x / +y neighbours of E; and the uint16 material maps over the owned cells. (The
 // boxes start at i0 - 4, not i0 - 1: a box's first x must lie on 16 bytes, or the copy faults
 // with an illegal instruction, and a box's shared-memory address on 128 bytes, or it faults
-// with a misaligned address; both seen on the H200 with a probe, 2026-11-27.) Outside the
+// with a misaligned address; both seen on the H200 with a probe.) Outside the
 // grid the tensor unit fills zeros, which is what a face that is not periodic reads, so the
 // kernel runs only where x and y are not periodic (Bulk3::tma_refusal); a periodic z face
 // wraps the plane coordinate. Warps 0 .. ROWS-1 own the rows; warp ROWS recomputes H of the
@@ -481,7 +481,7 @@ __global__ void __launch_bounds__(32 * ROWS, MINB) update_he3(DevGrid3<T> g) {
 // cell: the halos and extra planes partly miss L2), 15.7 GB of L2 traffic, 62 % of the issue
 // slots used; the stalls are the barrier (29 % of the samples) and, in the blocks that hold
 // CPML slabs (27 % of the cells, 48 % of the samples), the psi and profile loads. Launched
-// apart (2026-11-27), the tiles without slab cells ran at 61 Gcells/s of their own cells and
+// apart, the tiles without slab cells ran at 61 Gcells/s of their own cells and
 // 0.85 of copy, reading 34.8 B per cell against the model's 26 (halos from DRAM, at chunks of
 // 24 and of 96 alike); those with slab cells at 33-35. Two launches were slower than one
 // (45.9-47.9 against 49.1, even with psi loaded a plane ahead at 64 registers in the slab
@@ -760,11 +760,15 @@ template <class T>
 class Bulk3 {
 public:
     /// Allocates and uploads everything on `stream`. fused: update_he3 with a second set of
-    /// the fields and psi (else the in-place pair). Throws RunError for inconsistent scene
-    /// data (material maps of the wrong size, indices beyond the table, PML without a CPML
-    /// profile).
-    void setup(const Scene& sc, cudaStream_t stream, int sm_count, bool fused) {
+    /// the fields and psi (else the in-place pair). `tune`: the engine's knobs (tuning.hpp:
+    /// chunks, tiles, the tensor-copy and two-step switches). Throws RunError for
+    /// inconsistent scene data (material maps of the wrong size, indices beyond the table,
+    /// PML without a CPML profile).
+    void setup(const Scene& sc, cudaStream_t stream, int sm_count, bool fused, const CudaTuning& tune) {
         fused_ = fused;
+        tune_ = tune;
+        forced_chunk_ = tune.chunk_3d;
+        ts_ty_ = sizeof(T) == 4 ? tune.two_step_rows_f32 : 8;
         const std::size_t n = sc.cells();
         const int dims[3] = {sc.nx, sc.ny, sc.nz};
         for (int a = 0; a < 3; ++a) {
@@ -818,7 +822,6 @@ public:
         parity_ = 0;
         point_grid();
         sm_count_ = std::max(1, sm_count);
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_CHUNK")) forced_chunk_ = std::atoi(c);
         setup_tma();
 
         chunking(0, sc.nz, g_.k_chunk, chunks_);
@@ -904,8 +907,7 @@ public:
     /// GOLIGHTLY_CUDA3D_TWO_STEP=0, float64, update_he3_tma not running (tma_refusal), or z
     /// periodic. The engine adds its own conditions (not a subdomain, device memory).
     std::string two_step_refusal() const {
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
-        if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
+        if (tune_.two_step_3d == KnobSwitch::Off) return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
         if (!tma_) return "the tensor-copy kernel update_he3_tma does not run";
         if (g_.periodic[2]) return "z is periodic";
         return "";
@@ -934,7 +936,7 @@ public:
             if (!dispersive_cells.empty()) CUDA_CHECK(cudaMemsetAsync(c.template as<void>(), 0, n * sizeof(T), stream));
         }
         set_captured_cells(sample_cells, dispersive_cells, stream);
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK")) ts_chunk_ = std::max(1, std::atoi(c));
+        ts_chunk_ = tune_.two_step_chunk_3d;
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
         const cuuint32_t unit[3] = {1, 1, 1};
@@ -1147,10 +1149,9 @@ public:
     /// the current device ("" when it can; fn receives cuTensorMapEncodeTiled): a compute
     /// capability below 9.0, x or y periodic (the tensor unit fills zeros outside the grid, it
     /// does not wrap), nx not a multiple of 8 (tensor map rows of 16 bytes, uint16 maps
-    /// included), a driver without cuTensorMapEncodeTiled, or GOLIGHTLY_CUDA3D_TMA=0.
-    static std::string tma_refusal(int nx, bool periodic_x, bool periodic_y, void** fn = nullptr) {
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TMA");
-        if (e && std::string(e) == "0") return "GOLIGHTLY_CUDA3D_TMA=0";
+    /// included), a driver without cuTensorMapEncodeTiled, or GOLIGHTLY_CUDA3D_TMA=0 (`tma`).
+    static std::string tma_refusal(int nx, bool periodic_x, bool periodic_y, KnobSwitch tma, void** fn = nullptr) {
+        if (tma == KnobSwitch::Off) return "GOLIGHTLY_CUDA3D_TMA=0";
         int dev = 0, major = 0;
         CUDA_CHECK(cudaGetDevice(&dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
@@ -1175,18 +1176,17 @@ private:
     void setup_tma() {
         tma_ = false;
         if (!fused_) return;
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TMA");
-        const bool require = e && std::string(e) == "require";
+        const bool require = tune_.tma_3d == KnobSwitch::Require;
         auto refuse = [&](const std::string& why) {
             if (require) throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TMA=require, but " + why);
         };
         void* fn = nullptr;
-        const std::string why = tma_refusal(g_.n[0], g_.periodic[0], g_.periodic[1], &fn);
+        const std::string why = tma_refusal(g_.n[0], g_.periodic[0], g_.periodic[1], tune_.tma_3d, &fn);
         if (!why.empty()) return refuse(why);
         auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
         const cuuint64_t dims[3] = {cuuint64_t(g_.n[0]), cuuint64_t(g_.n[1]), cuuint64_t(g_.n[2])};
         const cuuint64_t strides[2] = {cuuint64_t(g_.n[0]) * sizeof(T), cuuint64_t(g_.n[0]) * g_.n[1] * sizeof(T)};
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CFG")) tma_cfg_ = std::atoi(c);
+        tma_cfg_ = tune_.tma_cfg_3d;
         if (tma_cfg_ < 0 || tma_cfg_ >= kTmaConfigs) tma_cfg_ = 0;
         const int rows = kTmaRows[tma_cfg_];
         const cuuint32_t unit[3] = {1, 1, 1};
@@ -1203,16 +1203,14 @@ private:
         tma_attributes<16, 4>();
         tma_encode_ = encode;
         if (!encode_mat_maps()) return refuse("cuTensorMapEncodeTiled refused a material map's map");
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TMA_CHUNK")) tma_chunk_ = std::max(1, std::atoi(c));
-        // psi of the next plane prefetched into L2 (H200, 512^3 float32, two calls: 51.1 Gcells/s
-        // against 49.2 without; 2 planes ahead 49.4, 3: 48.5, 4: 48.5; into L1 instead: 51.1).
-        g_.psi_ahead = 1;
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_PSI_AHEAD")) g_.psi_ahead = std::max(0, std::atoi(c));
+        tma_chunk_ = tune_.tma_chunk_3d;
+        // psi of the next plane prefetched into L2 (GOLIGHTLY_CUDA3D_PSI_AHEAD, default 1: faster
+        // than none or more planes, L1 no faster; docs/performance.md "Engine knobs").
+        g_.psi_ahead = tune_.psi_ahead_3d;
         // Two barriers per plane in update_he3_two (GOLIGHTLY_CUDA3D_TWO_STEP_SKEW): 0 none,
-        // 1 the inner blocks, 2 (default) also the blocks at the slabs or faces of one axis.
-        // H200, 512^3 float32, one call: inner blocks 62.0-62.1 Gcells/s against 60.3 with three.
-        g_.two_step_skew = 2;
-        if (const char* c = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_SKEW")) g_.two_step_skew = std::clamp(std::atoi(c), 0, 2);
+        // 1 the inner blocks, 2 (default) also the blocks at the slabs or faces of one axis
+        // (two barriers ran faster than three).
+        g_.two_step_skew = tune_.two_step_skew_3d;
         tma_ = true;
     }
     /// The material maps' tensor maps (setup_tma, and upload_materials, which allocates the
@@ -1312,34 +1310,26 @@ private:
     double psi_cells_ = 0;
     int chunks_ = 1;
     int sm_count_ = 1;
+    CudaTuning tune_;       // the engine's knobs (setup)
     int forced_chunk_ = 0;  // GOLIGHTLY_CUDA3D_CHUNK: planes per z chunk (tests); 0: chosen here
     int parity_ = 0;
     bool fused_ = true;
     bool tma_ = false;            // update_fused runs update_he3_tma (setup_tma)
-    int tma_chunk_ = 24;          // its planes per z chunk (H200, bench 512^3 float32: 24 gave 50.3 Gcells/s, 32 48.8)
-    // GOLIGHTLY_CUDA3D_TMA_CFG: 0 = 32 x 8 owned columns per block, 4 stages (the default);
-    // 1 = 32 x 16, 4 stages (2 blocks per SM instead of 4). H200, bench 512^3 float32, chunks
-    // of 24, before the slab-free loop: 48.4 / 49.2 and 48.8 / 48.1 Gcells/s in two calls; 32 x 12
-    // (3 blocks) 35.8, 8 rows with 5 or 6 stages (3 blocks) 38.2-46.4.
+    // Planes per z chunk of update_he3_tma and its tile (GOLIGHTLY_CUDA3D_TMA_CHUNK, _TMA_CFG:
+    // 0 = 32 x 8 owned columns per block, 4 stages, 4 blocks per SM; 1 = 32 x 16, 2 blocks per
+    // SM). The defaults ran fastest: docs/performance.md "Engine knobs" has the figures.
+    int tma_chunk_ = 24;
     int tma_cfg_ = 0;
     TmaFieldMaps tma_maps_[2];    // per buffer set: the input maps of a step from that set
     PFN_cuTensorMapEncodeTiled_v12000 tma_encode_ = nullptr;
     bool shared_mat_ = false;  // Ex, Ey, Ez read one map (upload_materials)
     // update_he3_two (setup_two_step): 32 x ts_ty_ owned columns, kTsStages planes in flight.
-    // ts_ty_: float32 7 (GOLIGHTLY_CUDA3D_TWO_STEP_ROWS=8: 8), float64 8.
-    // float32, H200, bench 512^3, one call: 7 rows 77.5 Gcells/s (11 warps of 352 threads, 80
-    // registers), 8 rows 75.9 (13 warps of 416 threads, 72 registers with spills; the 33 halo
-    // threads take two warps), 6 rows 73.5 (10 warps; no longer built); 1024^3 with 7 rows
-    // 87.2 (session 20).
+    // ts_ty_: float32 7 (GOLIGHTLY_CUDA3D_TWO_STEP_ROWS=8: 8; 7 rows fit 11 warps and 80
+    // registers without spills, 8 rows take 13 warps and spill), float64 8.
     // Stages: 5 (float32 7 rows: 105 KB of shared memory per block, still two per SM; float64:
-    // 207 KB, one). H200, bench 512^3, one call each: float32 82.4 against 81.5 with 4, float64
-    // 47.4 against 45.8 (session 21).
+    // 207 KB, one). Both faster than the alternatives: docs/performance.md "Engine knobs".
     static constexpr int kTsStages = 5;
-    static int ts_rows_setting() {
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP_ROWS");
-        return sizeof(T) == 4 && !(e && std::atoi(e) == 8) ? 7 : 8;
-    }
-    int ts_ty_ = ts_rows_setting();
+    int ts_ty_ = 8;  // setup: CudaTuning::two_step_rows_f32 for float32
     /// Box rows of field c (Ex, Ey, Ez, Hx, Hy, Hz): Ey and H are read in the window rows j0 - 2
     /// .. j0 + TY only (TY + 3 rows), Ex and Ez also in row j0 + TY + 1 (the y differences of
     /// H1). The material boxes: rows j0 - 1 .. j0 + TY (the cells of phase B, TY + 2 rows).
@@ -1354,10 +1344,8 @@ private:
     int ts_tiles_x() const { return (g_.n[0] + kTsTx - 1) / kTsTx; }
     int ts_tiles_y() const { return (g_.n[1] + ts_ty_ - 1) / ts_ty_; }
     bool two_ = false;
-    // Planes per z chunk (GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK; at most kTsMaxChunk). H200, bench 512^3
-    // float32, one call: 24: 59.2 Gcells/s, 32: 59.8-59.9, 40: 60.2, 48: 60.4, 64: 58.1; the
-    // next call, 48: 62.0. (Blocks taking one tile's chunks one after the other, so that each
-    // wave mixes the z-slab chunks with the rest: 59.1-59.3, not kept.)
+    // Planes per z chunk (GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK; at most kTsMaxChunk): 48 ran fastest
+    // of 24 to 64 (docs/performance.md "Engine knobs").
     int ts_chunk_ = 48;
     TwoStepMaps ts_maps_[2];
     DevBuf capture_[6], capture_flags_;

@@ -102,10 +102,10 @@ std::vector<std::int32_t> device_cells(const std::vector<CellIndex>& v) {
 /// multiple of 32 and the x boundary allows it (pml, pec; a subdomain only with window.row_padding,
 /// which the distributed engine sets when all its subdomains are CUDA). Unpadded, such
 /// grids ran at 0.57 of copy against 0.79 in 3D and at 0.45-0.83 against 0.97 in 2D (H200,
-/// docs/performance.md). The environment variable `env_off` set to 0 turns it off.
-inline SceneView padded_scene_view(SceneView scene, const char* env_off) {
-    const char* env = std::getenv(env_off);
-    if ((env && std::string(env) == "0") || padded_nx(*scene, 32) == scene->nx) return scene;
+/// docs/performance.md). `pad` false (GOLIGHTLY_CUDA_PAD=0 / GOLIGHTLY_CUDA3D_PAD=0,
+/// tuning.hpp) turns it off.
+inline SceneView padded_scene_view(SceneView scene, bool pad) {
+    if (!pad || padded_nx(*scene, 32) == scene->nx) return scene;
     return std::make_shared<const Scene>(pad_scene_x(*scene, 32));
 }
 
@@ -150,24 +150,6 @@ template <class T> FieldArrays<T> fields_of(const DevGrid<T>& g) { return {{g.f0
 int field_slot(const Scene& sc, Component c) { return sc.dimensions == 3 ? int(c) : field_slot(sc.polarization, c); }
 
 bool is_magnetic(Component c) { return c == Component::Hx || c == Component::Hy || c == Component::Hz; }
-
-/// The energy read-back behind field_energy() and fields_finite() of the 2D and 3D engines.
-/// d_reduce: two doubles of device memory; [0] the sum the energy kernel adds to, [1] read as
-/// an int, the flag it sets on a non-finite field value. Zeroes both, calls
-/// launch(double* sum, int* nonfinite_flag) to enqueue that kernel on `stream`, then waits for
-/// the pair. Throws std::runtime_error (CUDA_CHECK) on a CUDA error.
-struct EnergyReadback { double sum = 0; bool nonfinite = false; };
-template <class Launch> EnergyReadback read_back_energy(double* d_reduce, cudaStream_t stream, Launch&& launch) {
-    CUDA_CHECK(cudaMemsetAsync(d_reduce, 0, 2 * sizeof(double), stream));
-    launch(d_reduce, reinterpret_cast<int*>(d_reduce + 1));
-    CUDA_CHECK_LAUNCH();
-    double h[2];
-    CUDA_CHECK(cudaMemcpyAsync(h, d_reduce, sizeof(h), cudaMemcpyDeviceToHost, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    int flag;
-    std::memcpy(&flag, &h[1], sizeof(int));
-    return {h[0], flag != 0};
-}
 
 /// Block-wide sum of one double per thread (warp shuffles, then one value per warp).
 __device__ double block_sum(double v, double* scratch) {

@@ -14,6 +14,8 @@
 //   cuda_tfsf.cuh        Tfsf<T>: TF/SF plane waves (the CPU engine's plan, tfsf_plan.hpp)
 //   cuda_monitors.cuh    Monitors<T>: DFT sets and time probes
 //   cuda_frames.cuh      energy reduction, Frames<T> (box averages, colour map)
+//   cuda_engine_common.cuh  host code shared with the 3D engine: memory check, the step
+//                        graph (StepGraph), the energy read-back; knobs: tuning.hpp
 // Each extension (sources, walls, dispersion, tensor couplings, monitors) owns its device
 // buffers and host data, is set up from the Scene, enqueues its kernels from methods
 // named after the phases of the CPU engine's extensions (cpu_extensions.hpp: after_h,
@@ -68,6 +70,8 @@
 #include "golightly/errors.hpp"
 
 #include "cuda_common.cuh"
+#include "cuda_engine_common.cuh"
+#include "golightly/tuning.hpp"
 #include "cuda_bulk.cuh"
 #include "cuda_walls.cuh"
 #include "cuda_sources.cuh"
@@ -92,8 +96,6 @@ using cuda::Walls;
 using cuda::device_name;
 using cuda::energy_kernel;
 using cuda::field_slot;
-
-constexpr int kGraphSteps = 32;     // steps captured per CUDA graph
 
 __global__ void advance_step(long long* d_step, int steps) { *d_step += steps; }
 
@@ -120,8 +122,9 @@ template <class T>
 class CudaEngine final : public Engine {
 public:
     CudaEngine(SceneView scene, Precision precision)
-        : user_nx_(scene->nx),
-          scene_(cuda::padded_scene_view(std::move(scene), "GOLIGHTLY_CUDA_PAD")),  // cuda_common.cuh
+        : tune_(CudaTuning::from_environment()),
+          user_nx_(scene->nx),
+          scene_(cuda::padded_scene_view(std::move(scene), tune_.pad_2d)),  // cuda_common.cuh
           materials_(scene_),
           sc_(*scene_),
           precision_(precision) {
@@ -154,25 +157,17 @@ public:
     void step(int n_steps) override {
         if (n_steps <= 0) return;
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();  // kernel arguments changed
-        int left = n_steps;
-        if (left >= kGraphSteps) {
-            if (!graph_exec_) build_graph();
-            while (left >= kGraphSteps) {
-                CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream_));
-                left -= kGraphSteps;
-            }
-        }
-        if (left > 0) enqueue_steps(left);
+        cuda::enqueue_steps_graphed(graph_, stream_, n_steps, [this](int steps) { enqueue_steps(steps); });
         steps_done_ += n_steps;
     }
 
     double field_energy() override {
         reduce();
-        return 0.5 * units::eps0 * (sc_.dx_um * 1e-6) * (sc_.dx_um * 1e-6) * host_energy_;
+        return 0.5 * units::eps0 * (sc_.dx_um * 1e-6) * (sc_.dx_um * 1e-6) * energy_.sum();
     }
     bool fields_finite() override {
         reduce();
-        return !host_nonfinite_;
+        return !energy_.nonfinite();
     }
 
     FieldStorage field_storage() override {
@@ -288,28 +283,13 @@ private:
         return engine_state_bytes(sc_, sizeof(T) == 4 ? Precision::Float32 : Precision::Float64);
     }
 
-    void check_memory() {
-        std::size_t free_b = 0, total_b = 0;
-        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        // GOLIGHTLY_CUDA_MEMORY_LIMIT_BYTES caps what this engine may use (a GPU shared with
-        // other work; the out-of-memory fall-back test).
-        if (const char* cap = std::getenv("GOLIGHTLY_CUDA_MEMORY_LIMIT_BYTES"))
-            free_b = std::min<std::size_t>(free_b, std::strtoull(cap, nullptr, 10));
-        const std::size_t need = planned_bytes();
-        if (need + (64u << 20) > free_b) {
-            std::ostringstream os;
-            os << "CUDA engine: the grid state needs " << need << " bytes (" << need / double(1 << 20)
-               << " MiB) but only " << free_b << " bytes (" << free_b / double(1 << 20) << " MiB) are free on "
-               << device_name(device_);
-            throw OutOfMemoryError(os.str(), need, free_b);
-        }
-    }
+    void check_memory() { cuda::check_device_memory(planned_bytes(), tune_.memory_limit_bytes, device_, "CUDA engine"); }
 
     void allocate() {
         bulk_.setup(sc_, stream_);
         CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
         CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
-        CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
+        energy_.allocate();
         const DevGrid<T>& g = bulk_.grid();
         sources_.setup(sc_, g, stream_);
         walls_.setup(sc_, g);
@@ -369,47 +349,27 @@ private:
         CUDA_CHECK_LAUNCH();
     }
 
-    void build_graph() {
-        destroy_graph();
-        cudaGraph_t graph = nullptr;
-        CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-        try {
-            enqueue_steps(kGraphSteps);
-        } catch (...) {
-            cudaStreamEndCapture(stream_, &graph);
-            if (graph) cudaGraphDestroy(graph);
-            throw;
-        }
-        CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-        const cudaError_t e = cudaGraphInstantiate(&graph_exec_, graph, 0);
-        cudaGraphDestroy(graph);
-        CUDA_CHECK(e);
-    }
-    void destroy_graph() {
-        if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
-        graph_exec_ = nullptr;
-    }
+    void destroy_graph() { graph_.reset(); }
 
     void reduce() {
         const int blocks = int(std::min<std::size_t>(4096, (sc_.cells() + 255) / 256));
         const bool tez = sc_.polarization == Polarization::TEz;
-        const cuda::EnergyReadback r = cuda::read_back_energy(d_reduce_, stream_, [&](double* sum, int* flag) {
+        energy_.read(stream_, [&](double* sum, int* flag) {
             energy_kernel<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), tez, sum, flag);
         });
-        host_energy_ = r.sum;
-        host_nonfinite_ = r.nonfinite;
     }
 
     void release() {
         if (stream_) cudaStreamSynchronize(stream_);
         destroy_graph();
         if (d_step_) cudaFree(d_step_);
-        if (d_reduce_) cudaFree(d_reduce_);
-        d_step_ = nullptr; d_reduce_ = nullptr;
+        energy_.release();
+        d_step_ = nullptr;
         if (stream_) cudaStreamDestroy(stream_);
         stream_ = nullptr;
     }
 
+    const CudaTuning tune_;  ///< the GOLIGHTLY_CUDA* knobs as this engine was made (tuning.hpp)
     int user_nx_;          ///< nx of the scene as given (sc_.nx: with the padding columns)
     SceneView scene_;      ///< the compiled scene, rows padded (cuda::padded_scene_view)
     SceneView materials_;  ///< the materials on the device: scene_ until a live edit
@@ -417,12 +377,10 @@ private:
     Precision precision_;
     int device_ = 0;
     cudaStream_t stream_ = nullptr;
-    cudaGraphExec_t graph_exec_ = nullptr;
+    cuda::StepGraph graph_;  ///< kGraphSteps steps (cuda_engine_common.cuh)
     std::int64_t steps_done_ = 0;
     long long* d_step_ = nullptr;
-    double* d_reduce_ = nullptr;
-    double host_energy_ = 0;
-    bool host_nonfinite_ = false;
+    cuda::EnergyReadback energy_;  ///< field_energy / fields_finite (cuda_engine_common.cuh)
     // The bulk update and the extensions, in the order of the step.
     Bulk<T> bulk_;
     Sources<T> sources_;

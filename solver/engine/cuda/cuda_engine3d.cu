@@ -14,6 +14,8 @@
 //                        of the FrameSlice copied out by slice_plane3 first
 //   cuda_tensor.cuh      TensorCouplings<T>: sub-pixel tensor couplings of Ex, Ey, Ez
 //   cuda_tfsf.cuh        Tfsf<T>: TF/SF plane waves (the CPU engine's plan, tfsf_plan.hpp)
+//   cuda_engine_common.cuh  host code shared with the 2D engine: memory check, the step
+//                        graphs (StepGraph), the energy read-back; knobs: tuning.hpp
 // Not supported here (RunError naming the CPU backend): Mur faces (the CPU engine has them:
 // cpu_extensions.hpp MurFaces). Live edits
 // (update_materials) copy the edited maps and table to the device between step batches.
@@ -104,6 +106,8 @@
 #include "golightly/units.hpp"
 
 #include "cuda_common.cuh"
+#include "cuda_engine_common.cuh"
+#include "golightly/tuning.hpp"
 #include "cuda_bulk3d.cuh"
 #include "cuda_walls.cuh"
 #include "cuda_sources.cuh"
@@ -123,8 +127,6 @@ using cuda::Frames;
 using cuda::Monitors;
 using cuda::Sources;
 using cuda::StepLaunch;
-
-constexpr int kGraphSteps3 = 32;  // steps captured per CUDA graph
 
 __global__ void advance_step3(long long* d_step, int steps) { *d_step += steps; }
 
@@ -169,8 +171,9 @@ template <class T>
 class CudaEngine3D final : public Engine {
 public:
     CudaEngine3D(SceneView scene, Precision precision)
-        : user_nx_(scene->nx),
-          scene_(cuda::padded_scene_view(std::move(scene), "GOLIGHTLY_CUDA3D_PAD")),  // cuda_common.cuh
+        : tune_(CudaTuning::from_environment()),
+          user_nx_(scene->nx),
+          scene_(cuda::padded_scene_view(std::move(scene), tune_.pad_3d)),  // cuda_common.cuh
           materials_(scene_),
           sc_(*scene_),
           precision_(precision) {
@@ -196,20 +199,18 @@ public:
             // The fused step is the default where update_he3_tma (tensor copies, sm_90) runs, in
             // one engine and in the distributed engine's subdomains alike (so that both add in
             // the same order): H200, bench 512^3 float32, 48.8-50.3 Gcells/s against 40.7 for the
-            // in-place pair (2026-11-27, docs/performance.md). Elsewhere the in-place pair
+            // in-place pair (docs/performance.md). Elsewhere the in-place pair
             // (update_he3, the fused kernel without tensor copies, gave 31.0).
             // GOLIGHTLY_CUDA3D_FUSED=1 / 0 forces the fused step / the pair.
-            const char* fused_env = std::getenv("GOLIGHTLY_CUDA3D_FUSED");
-            bool fused = false;
-            if (fused_env && std::string(fused_env) == "1") fused = true;
-            else if (!(fused_env && std::string(fused_env) == "0"))
+            bool fused = tune_.fused_3d == KnobSwitch::On;
+            if (tune_.fused_3d == KnobSwitch::Auto)
                 fused = cuda::Bulk3<T>::tma_refusal(sc_.nx, sc_.boundary[0] == BoundaryKind::Periodic,
-                                                   sc_.boundary[1] == BoundaryKind::Periodic)
+                                                   sc_.boundary[1] == BoundaryKind::Periodic, tune_.tma_3d)
                             .empty();
-            bulk_.setup(sc_, stream_, sms, fused);
+            bulk_.setup(sc_, stream_, sms, fused, tune_);
             CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
             CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
-            CUDA_CHECK(cudaMalloc(&d_reduce_, 2 * sizeof(double)));
+            energy_.allocate();
             const cuda::FieldArrays<T> f = bulk_.fields();
             sources_.setup(sc_, f, stream_);
             monitors_.setup(sc_, f, stream_);
@@ -240,17 +241,9 @@ public:
     void step(int n_steps) override {
         if (n_steps <= 0) return;
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
-        int left = n_steps;
-        if (left >= kGraphSteps3) {
-            // kGraphSteps3 is even: a graph leaves the buffer parity as it found it.
-            const int p = bulk_.parity();
-            if (!graph_exec_[p]) build_graph();
-            while (left >= kGraphSteps3) {
-                CUDA_CHECK(cudaGraphLaunch(graph_exec_[p], stream_));
-                left -= kGraphSteps3;
-            }
-        }
-        if (left > 0) enqueue_steps(left);
+        // One graph per buffer parity at its start: kGraphSteps is even, so a graph leaves the
+        // parity as it found it and the remainder runs after the graphs.
+        cuda::enqueue_steps_graphed(graph_[bulk_.parity()], stream_, n_steps, [this](int steps) { enqueue_steps(steps); });
         steps_done_ += n_steps;
     }
     void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
@@ -355,11 +348,11 @@ public:
     double field_energy() override {
         reduce();
         const double dx = sc_.dx_um * units::um;
-        return 0.5 * units::eps0 * dx * dx * dx * host_energy_;
+        return 0.5 * units::eps0 * dx * dx * dx * energy_.sum();
     }
     bool fields_finite() override {
         reduce();
-        return !host_nonfinite_;
+        return !energy_.nonfinite();
     }
 
     FieldStorage field_storage() override {
@@ -485,18 +478,8 @@ private:
     }
 
     void check_memory() {
-        std::size_t free_b = 0, total_b = 0;
-        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (const char* cap = std::getenv("GOLIGHTLY_CUDA_MEMORY_LIMIT_BYTES"))
-            free_b = std::min<std::size_t>(free_b, std::strtoull(cap, nullptr, 10));
-        const std::size_t need = engine_state_bytes(sc_, sizeof(T) == 4 ? Precision::Float32 : Precision::Float64);
-        if (need + (64u << 20) > free_b) {
-            std::ostringstream os;
-            os << "CUDA engine (3D): the grid state needs " << need << " bytes (" << need / double(1 << 20)
-               << " MiB) but only " << free_b << " bytes (" << free_b / double(1 << 20) << " MiB) are free on "
-               << cuda::device_name(device_);
-            throw OutOfMemoryError(os.str(), need, free_b);
-        }
+        cuda::check_device_memory(engine_state_bytes(sc_, sizeof(T) == 4 ? Precision::Float32 : Precision::Float64),
+                                  tune_.memory_limit_bytes, device_, "CUDA engine (3D)");
     }
 
     /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: the
@@ -506,8 +489,7 @@ private:
     /// the reason) where it does not apply (tests).
     void setup_two_step() {
         two_step_ = false;
-        const char* e = std::getenv("GOLIGHTLY_CUDA3D_TWO_STEP");
-        const bool require = e && std::string(e) == "require";
+        const bool require = tune_.two_step_3d == KnobSwitch::Require;
         std::string why = bulk_.two_step_refusal();
         // The distributed engine's subdomains (scene window active) step one step at a time
         // (set_split_margins): no capture set for them.
@@ -696,52 +678,28 @@ private:
         monitors_.rebind(f);
     }
 
-    /// Captures kGraphSteps3 steps from the current buffer parity into graph_exec_[parity].
-    void build_graph() {
-        const int p = bulk_.parity();
-        if (graph_exec_[p]) cudaGraphExecDestroy(graph_exec_[p]);
-        graph_exec_[p] = nullptr;
-        cudaGraph_t graph = nullptr;
-        CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-        try {
-            enqueue_steps(kGraphSteps3);
-        } catch (...) {
-            cudaStreamEndCapture(stream_, &graph);
-            if (graph) cudaGraphDestroy(graph);
-            throw;
-        }
-        CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-        const cudaError_t e = cudaGraphInstantiate(&graph_exec_[p], graph, 0);
-        cudaGraphDestroy(graph);
-        CUDA_CHECK(e);
-    }
     void destroy_graph() {
-        for (cudaGraphExec_t& g : graph_exec_) {
-            if (g) cudaGraphExecDestroy(g);
-            g = nullptr;
-        }
+        for (cuda::StepGraph& g : graph_) g.reset();
     }
 
     void reduce() {
         const int blocks = int(std::min<std::size_t>(4096, (sc_.cells() + 255) / 256));
-        const cuda::EnergyReadback r = cuda::read_back_energy(d_reduce_, stream_, [&](double* sum, int* flag) {
+        energy_.read(stream_, [&](double* sum, int* flag) {
             energy3<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), sum, flag);
         });
-        host_energy_ = r.sum;
-        host_nonfinite_ = r.nonfinite;
     }
 
     void release() {
         if (stream_) cudaStreamSynchronize(stream_);
         destroy_graph();
         if (d_step_) cudaFree(d_step_);
-        if (d_reduce_) cudaFree(d_reduce_);
+        energy_.release();
         d_step_ = nullptr;
-        d_reduce_ = nullptr;
         if (stream_) cudaStreamDestroy(stream_);
         stream_ = nullptr;
     }
 
+    const CudaTuning tune_;  ///< the GOLIGHTLY_CUDA* knobs as this engine was made (tuning.hpp)
     int user_nx_;          ///< nx of the scene as given (sc_.nx: with the padding columns)
     SceneView scene_;      ///< the scene the device runs (cuda::padded_scene_view)
     SceneView materials_;  ///< the materials on the device: scene_ until a live edit
@@ -749,12 +707,10 @@ private:
     Precision precision_;
     int device_ = 0;
     cudaStream_t stream_ = nullptr;
-    cudaGraphExec_t graph_exec_[2] = {nullptr, nullptr};  ///< by the buffer parity at its start
+    cuda::StepGraph graph_[2];  ///< kGraphSteps steps by the buffer parity at their start (cuda_engine_common.cuh)
     std::int64_t steps_done_ = 0;
     long long* d_step_ = nullptr;
-    double* d_reduce_ = nullptr;
-    double host_energy_ = 0;
-    bool host_nonfinite_ = false;
+    cuda::EnergyReadback energy_;  ///< field_energy / fields_finite (cuda_engine_common.cuh)
     FrameSlice slice_;
     int margin_lo_ = 0, margin_hi_ = 0;  ///< split steps: end planes (set_split_margins)
     bool two_step_ = false;              ///< pairs of steps as one pass (setup_two_step)

@@ -64,30 +64,12 @@
 //   corrections and couplings are added to it too.
 //
 // Measured (H200, golightly-cli bench --dims 3 --size 512,512,512, float32, CPML on all
-// faces, a flux plane and a flux box; 2026-11-28, docs/performance.md "Two steps per pass"
-// and the runs after it): 81.1-83.4 Gcells/s (the figure moves by about 2 % between
-// machines; session 20's 79.8 gave 81.1 in the same call) against 52.1 for one step per pass
-// (session 18's first version: 60.2-62.0, session 19's 75.9-76.3); 1024^3 92.7-94.4.
-// What bounds it (Nsight Compute, sessions 21 and 22, one pass of 3.03-3.07 ms): neither
-// DRAM (2.95 TB/s, 61 % of its peak) nor issue (63 %) nor the link between the H200's two L2
-// partitions alone (93 % busy; tiles ordered by L2 side cut its traffic by a fifth, 77 %
-// busy, and the pass took 3.08 ms). The pass's loads and stores alone, with no arithmetic,
-// take 2.30-2.34 ms; its arithmetic, psi and stores alone, with no field loads, 2.61 ms;
-// together 3.05 (docs/performance.md, "The memory floor of the two-step pass"). The SMs read
-// 3.2 times the sectors of every cell's fields and map once, 2.4 times from the tile windows
-// alone (x halo: 6 sectors per row for 4; y halo: TY + 4 rows for TY). One barrier per plane
-// instead of two (all four phases skewed, the own cell's z neighbours from registers: 8
-// shared loads less per plane), thread-block clusters of 2 to 8 tiles (co-scheduled, no
-// synchronization) and other L2 promotions were measured and dropped (session 21).
-// Session 19, before 7-row tiles and the constant map count (2.08 G warp instructions per
-// pass since): Nsight Compute, one pass at 512^3: 3.34 ms, 5.6 GB read
-// and 3.8 GB written, 2.39 G warp instructions with 69 % of the issue slots busy and 28 % of
-// the warps' cycles at a barrier, 10 % waiting on global loads: no longer bound by issue
-// alone (12 % fewer instructions, by unrolling the skewed loop three times, ran 1 % slower),
-// and not by DRAM (2.8 TB/s). Where the time went (source counters): the inner blocks 58 %,
-// the one-axis blocks 31 %, the general loop (blocks at slabs or faces of two or three axes)
-// 6 %. float64 (one block per SM): 44.2 Gcells/s against 29.3 for one step per pass (0.60
-// and 0.78 of copy); one pass 5.87 ms, 10.2 GB read and 7.4 GB written (session 20).
+// faces, a flux plane and a flux box): about 81 Gcells/s against 52 for one step per pass,
+// 1024^3 about 93. What bounds the pass (Nsight Compute: neither DRAM, nor issue, nor the
+// link between the H200's two L2 partitions alone; its loads and stores alone take 2.3 of its
+// 3.05 ms), what was tried and dropped, and the figures of each version: docs/performance.md,
+// sections "Two steps per pass" to "Two steps per pass, fourth run" and "The memory floor of
+// the two-step pass".
 //
 // Traffic per cell update, DRAM bytes (model): (12 s + 2 B, or + 6 B with three material
 // maps) / 2, CPML psi s per slab cell and axis (read and written once per pass), the capture
@@ -231,13 +213,13 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 // idle. A warp then reads 32 consecutive words of a 40-word row of shared memory, one per
 // bank, and stores whole 128-byte lines; with thread t at (2 + t % 35, t / 35), warps
 // straddled two rows and two threads of a warp hit one bank: Nsight Compute counted 42 %
-// of the shared-memory wavefronts as excess (H200, 512^3, 2026-11-28).
+// of the shared-memory wavefronts as excess (H200, 512^3).
 // Registers: float32 two blocks per SM. With TY = 7 (the default, Bulk3::ts_ty_) a block is
 // ts_threads<7>() = 352 threads (10 row warps, one of halo columns), and ptxas fits the kernel
 // in 80 registers without spills. With TY = 8 it is 416 threads (13 warps: the 33 halo threads
 // take two), at most 78 registers (65536 / 832), which ptxas makes 72 with a 16 B stack frame
 // of spills (40 B before the general loop's CPML terms went into cpml_terms); forcing 80
-// (__maxnreg__) left one block per SM: 60.9 Gcells/s against 75.9 (H200, 512^3, session 20).
+// (__maxnreg__) left one block per SM: 60.9 Gcells/s against 75.9 (H200, 512^3).
 // float64 (TY = 8): one block per SM (its shared memory: 207 KB with five stages), 128
 // registers and, since cpml_terms, an 8 B stack frame of spills (none before). Neither
 // speed changed (H200, 512^3, alternated in one call: float64 47.28 and 47.29 Gcells/s

@@ -18,6 +18,7 @@
 
 #include "../cpu/cpu_common.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/tuning.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -117,7 +118,7 @@ DistributedEngine::DistributedEngine(SceneView global, Precision precision, Dist
         if (engines_[s]) engines_[s]->set_split_margins(part_.subs[s].halo_lo, part_.subs[s].halo_hi);
     if (can_overlap()) mode_ = "overlap";
     else mode_ = cuda == 1 && comm_->size() == 1 ? "threads" : "events";
-    if (const char* m = std::getenv("GOLIGHTLY_HALO_MODE")) set_mode(m);
+    if (const std::optional<std::string> m = DistributedTuning::from_environment().halo_mode) set_mode(*m);
     slice_.normal_axis = 2;
     slice_.index = global_->nz / 2;
 }
@@ -307,8 +308,10 @@ void DistributedEngine::step_threads(int n_steps) {
     const std::vector<Engine*> eng = raw();
     // A worker that leaves (done, or after an error anywhere) drops out of the barrier, so
     // the others never wait for it.
-    static const bool profile = std::getenv("GOLIGHTLY_DIST_PROFILE") != nullptr;
-    static const bool no_copy = std::getenv("GOLIGHTLY_DIST_NOCOPY") != nullptr;  // diagnosis only: wrong fields
+    // Diagnosis knobs (tuning.hpp), read once per process as they always were.
+    static const DistributedTuning diag = DistributedTuning::from_environment();
+    static const bool profile = diag.profile;
+    static const bool no_copy = diag.no_copy;  // diagnosis only: wrong fields
     auto worker = [&](std::size_t s) {
         double t_step = 0, t_wait = 0, t_bar = 0, t_xchg = 0;
         try {

@@ -374,7 +374,7 @@ BenchReport run_bench(const BenchOptions& o) {
     };
     // The copy kernel is timed before the engine exists and again after it is freed; the
     // better of the two is the yardstick. After a long compute-bound run the H200 copied
-    // 3.8 TB/s where it had copied 4.2 before (2026-11-28), which would have flattered the
+    // 3.8 TB/s where it had copied 4.2 before (one such run), which would have flattered the
     // fraction of copy.
     auto copy_bandwidth = [&]() {
         return o.backend == "cuda" ? cuda_copy_bandwidth_gbs(std::size_t(1) << 30)

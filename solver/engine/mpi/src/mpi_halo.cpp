@@ -39,6 +39,7 @@
 
 #include "golightly/errors.hpp"
 #include "golightly/mpi.hpp"
+#include "golightly/tuning.hpp"
 
 namespace golightly::mpi {
 
@@ -95,10 +96,10 @@ private:
 /// Whether MPI may be handed device pointers (file comment): GOLIGHTLY_MPI_CUDA_AWARE=0/1,
 /// else the library's run-time answer where it has one, else no.
 bool mpi_takes_device_buffers() {
-    if (const char* v = std::getenv("GOLIGHTLY_MPI_CUDA_AWARE"); v && *v) {
-        if (std::string(v) == "1") return true;
-        if (std::string(v) == "0") return false;
-        throw RunError("GOLIGHTLY_MPI_CUDA_AWARE must be 0 or 1, not '" + std::string(v) + "'");
+    if (const std::optional<std::string> v = MpiTuning::from_environment().cuda_aware) {
+        if (*v == "1") return true;
+        if (*v == "0") return false;
+        throw RunError("GOLIGHTLY_MPI_CUDA_AWARE must be 0 or 1, not '" + *v + "'");
     }
 #if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
     return MPIX_Query_cuda_support() == 1;

@@ -15,6 +15,7 @@
 #include "golightly/capabilities.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/mpi.hpp"
+#include "golightly/tuning.hpp"
 
 namespace golightly::mpi {
 
@@ -96,6 +97,7 @@ int affinity_cpus() {
 }  // namespace
 
 bool launched_by_mpi() {
+    // The launcher's own variables, not a knob (tuning.hpp MpiTuning says why they stay here).
     for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
         if (const char* s = std::getenv(v); s && *s) return true;
     return false;
@@ -160,8 +162,8 @@ SubdomainDevice rank_device(const Scene& scene, RankBackend backend, Precision p
 
 std::unique_ptr<Engine> make_rank_engine(const Scene& scene, RankBackend backend, Precision precision, int threads,
                                          const Session& session) {
-    if (const char* f = std::getenv("GOLIGHTLY_MPI_FAIL_RANK"); f && *f && std::atoi(f) == session.rank())
-        throw RunError("GOLIGHTLY_MPI_FAIL_RANK=" + std::string(f) + " asks this rank to fail (a test of the failure path)");
+    if (const std::optional<std::string> f = MpiTuning::from_environment().fail_rank; f && std::atoi(f->c_str()) == session.rank())
+        throw RunError("GOLIGHTLY_MPI_FAIL_RANK=" + *f + " asks this rank to fail (a test of the failure path)");
     const SubdomainDevice mine = rank_device(scene, backend, precision, threads, session);
     const SceneView view = view_of(scene);
     if (session.size() == 1)
