@@ -227,13 +227,6 @@
     </message>
 </context>
 <context>
-    <name>golightly::editor::BackgroundJob</name>
-    <message>
-        <source>unknown error</source>
-        <translation>unbekannter Fehler</translation>
-    </message>
-</context>
-<context>
     <name>golightly::app::Language</name>
     <message>
         <source>&amp;Language</source>
@@ -1512,6 +1505,13 @@ Wiederherstellen?</translation>
     <message>
         <source>Design</source>
         <translation>Design</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::BackgroundJob</name>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
     </message>
 </context>
 <context>
@@ -4015,6 +4015,58 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     <message>
         <source>Cross-section per length (µm)</source>
         <translation>Wirkungsquerschnitt pro Länge (µm)</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation>Monitor</translation>
+    </message>
+    <message>
+        <source>Frequency (THz)</source>
+        <translation>Frequenz (THz)</translation>
+    </message>
+    <message>
+        <source>Q</source>
+        <translation>Q</translation>
+    </message>
+    <message>
+        <source>Amplitude</source>
+        <translation>Amplitude</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Resonances found by Harminv in the time monitors with &quot;resonances&quot;; select one to mark its wavelength on the spectra</source>
+        <translation>Resonanzen, die Harminv in den Zeitmonitoren mit &quot;resonances&quot; findet; eine auswählen, um ihre Wellenlänge in den Spektren zu markieren</translation>
+    </message>
+    <message>
+        <source>Resonances</source>
+        <translation>Resonanzen</translation>
+    </message>
+    <message>
+        <source>Angle (°)</source>
+        <translation>Winkel (°)</translation>
+    </message>
+    <message>
+        <source>Directivity</source>
+        <translation>Richtwirkung</translation>
+    </message>
+    <message>
+        <source>Far field</source>
+        <translation>Fernfeld</translation>
+    </message>
+    <message>
+        <source>, phi %1°</source>
+        <translation>, phi %1°</translation>
+    </message>
+    <message>
+        <source>Theta (°)</source>
+        <translation>Theta (°)</translation>
+    </message>
+    <message>
+        <source>Phi (°)</source>
+        <translation>Phi (°)</translation>
     </message>
 </context>
 <context>

@@ -227,13 +227,6 @@
     </message>
 </context>
 <context>
-    <name>golightly::editor::BackgroundJob</name>
-    <message>
-        <source>unknown error</source>
-        <translation>未知错误</translation>
-    </message>
-</context>
-<context>
     <name>golightly::app::Language</name>
     <message>
         <source>&amp;Language</source>
@@ -1504,6 +1497,13 @@ Recover it?</source>
     <message>
         <source>Design</source>
         <translation>设计序号</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::BackgroundJob</name>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
     </message>
 </context>
 <context>
@@ -3998,6 +3998,58 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     <message>
         <source>Cross-section per length (µm)</source>
         <translation>单位长度截面 (µm)</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation>监视器</translation>
+    </message>
+    <message>
+        <source>Frequency (THz)</source>
+        <translation>频率 (THz)</translation>
+    </message>
+    <message>
+        <source>Q</source>
+        <translation>Q</translation>
+    </message>
+    <message>
+        <source>Amplitude</source>
+        <translation>振幅</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>误差</translation>
+    </message>
+    <message>
+        <source>Resonances found by Harminv in the time monitors with &quot;resonances&quot;; select one to mark its wavelength on the spectra</source>
+        <translation>Harminv 在带 &quot;resonances&quot; 的时间监视器中找到的谐振；选择一项以在光谱上标出其波长</translation>
+    </message>
+    <message>
+        <source>Resonances</source>
+        <translation>谐振</translation>
+    </message>
+    <message>
+        <source>Angle (°)</source>
+        <translation>角度 (°)</translation>
+    </message>
+    <message>
+        <source>Directivity</source>
+        <translation>方向性系数</translation>
+    </message>
+    <message>
+        <source>Far field</source>
+        <translation>远场</translation>
+    </message>
+    <message>
+        <source>, phi %1°</source>
+        <translation>，phi %1°</translation>
+    </message>
+    <message>
+        <source>Theta (°)</source>
+        <translation>Theta (°)</translation>
+    </message>
+    <message>
+        <source>Phi (°)</source>
+        <translation>Phi (°)</translation>
     </message>
 </context>
 <context>
