@@ -108,7 +108,7 @@ private:
     QWidget* offer_ = nullptr;
     QLabel* readout_;
     QTimer* replotTimer_;
-    bool dirty_[4] = {false, false, false, false};
+    bool dirty_[5] = {false, false, false, false, false};  // spectra, time, energy, cross-sections, far field
     bool comparable_ = true;
     bool normalizedShown_ = false;
 };

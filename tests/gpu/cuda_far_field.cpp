@@ -12,20 +12,13 @@
 #include "golightly/resonance_finder.hpp"
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
+#include "far_field_projects.hpp"
 
 using namespace golightly;
 
 TEST_CASE("CUDA: a dipole's far field is sin^2(theta) with its flux box's power", "[gpu][cuda][far_field]") {
     for (const char* precision : {"float32", "float64"}) {
-        const Project p = parse_project(std::string(R"({"format": "golightly-project", "version": 1,
-          "domain": {"dimensions": 3, "size": [2, 2, 2], "cell_size": 0.05},
-          "sources": [{"type": "point", "at": [1, 1, 1], "component": "Ez",
-                       "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.0, "wavelength_span": 0.4}}],
-          "monitors": [{"name": "box", "type": "flux_box", "min": [0.5, 0.5, 0.5], "max": [1.5, 1.5, 1.5],
-                        "kind": "flux", "far_field": {"wavelengths": [1.0], "theta_points": 91, "phi_points": 36}}],
-          "run": {"spectrum": {"wavelength_min": 0.9, "wavelength_max": 1.1, "points": 5},
-                  "precision": ")") + precision + R"(", "backend": "cuda", "stop": {"decay_db": 60}}})",
-                                        "dipole.glproj");
+        const Project p = parse_project(test::dipole_project_json(precision, "cuda"), "dipole.glproj");
         const RunResult r = run_project(p, "dipole.glproj");
         CHECK(r.backend == "cuda");
         REQUIRE(r.far_fields.size() == 1);
@@ -47,17 +40,7 @@ TEST_CASE("CUDA: a 3D PEC box's resonances equal the Yee mode frequencies", "[gp
         // case: fail rather than pass silently, unless the script says it knows
         FAIL("this build has no Harminv (libharminv-dev): the resonance finder cannot be tested");
     }
-    const Project p = parse_project(R"({"format": "golightly-project", "version": 1,
-      "domain": {"dimensions": 3, "size": [1.2, 1.0, 0.8], "cell_size": 0.05,
-                 "boundaries": {"x": "pec", "y": "pec", "z": "pec"}},
-      "sources": [{"type": "point", "at": [0.23, 0.31, 0.27], "component": "Ez",
-                   "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.4, "wavelength_span": 0.8}},
-                  {"type": "point", "at": [0.23, 0.31, 0.27], "component": "Ex",
-                   "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.4, "wavelength_span": 0.8}}],
-      "monitors": [{"name": "probe", "type": "time", "at": [0.87, 0.64, 0.52], "component": "Ez", "resonances": {}}],
-      "run": {"spectrum": {"wavelength_min": 1.1, "wavelength_max": 1.7, "points": 5},
-              "precision": "float64", "backend": "cuda", "stop": {"resonances": true, "max_time_fs": 3000}}})",
-                                    "box.glproj");
+    const Project p = parse_project(test::pec_box_project_json("cuda"), "box.glproj");
     const RunResult r = run_project(p, "box.glproj");
     CHECK(r.backend == "cuda");
     CHECK(r.stop_reason == StopReason::Resonances);
@@ -68,16 +51,7 @@ TEST_CASE("CUDA: a 3D PEC box's resonances equal the Yee mode frequencies", "[gp
     int matched = 0;
     for (const Resonance& x : r.resonances[0].modes) {
         if (x.amplitude < 1e-3 * r.resonances[0].modes.front().amplitude) continue;
-        double best = 1;
-        for (int m = 0; m < 5; ++m)
-            for (int n = 0; n < 5; ++n)
-                for (int q = 0; q < 5; ++q) {
-                    if ((m == 0) + (n == 0) + (q == 0) > 1) continue;
-                    const double s2 = std::pow(std::sin(units::pi * m / 48.0), 2) + std::pow(std::sin(units::pi * n / 40.0), 2) +
-                                      std::pow(std::sin(units::pi * q / 32.0), 2);
-                    const double f = std::asin(S * std::sqrt(s2)) / (units::pi * dt_s);
-                    best = std::min(best, std::fabs(x.frequency_hz - f) / f);
-                }
+        const double best = test::nearest_box_mode(x.frequency_hz, S, dt_s);
         std::printf("[resonances] CUDA mode at %.6f um: Q %.3g, relative distance to the Yee mode %.2e\n", x.wavelength_um,
                     x.q, best);
         CHECK(best < 1e-5);

@@ -20,6 +20,7 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
+#include "cli_runner.hpp"
 #include "optional_features.hpp"
 
 namespace fs = std::filesystem;
@@ -27,25 +28,8 @@ using namespace golightly;
 
 namespace {
 
-struct Out {
-    int code = -1;
-    std::string out, err;
-};
-
-Out cli(const std::string& args, const fs::path& dir) {
-    const fs::path err = dir / "err.txt", out = dir / "out.txt";
-    const std::string cmd = std::string("'") + GOLIGHTLY_CLI_PATH + "' " + args + " </dev/null >'" + out.string() +
-                            "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    Out o;
-    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::stringstream se, so;
-    se << std::ifstream(err).rdbuf();
-    so << std::ifstream(out).rdbuf();
-    o.err = se.str();
-    o.out = so.str();
-    return o;
-}
+using Out = test::CliOut;
+Out cli(const std::string& args, const fs::path& dir) { return test::run_cli(args, dir); }
 
 std::vector<std::vector<std::string>> read_csv(const fs::path& f) {
     std::vector<std::vector<std::string>> rows;

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +16,8 @@
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
+#include "cli_runner.hpp"
+#include "far_field_projects.hpp"
 
 using namespace golightly;
 
@@ -62,15 +62,7 @@ TEST_CASE("Far field of a point current equals the dipole formula", "[far_field]
 TEST_CASE("A dipole in vacuum radiates sin^2(theta) with its flux box's power", "[far_field][3d][physics]") {
     // Ez point current at the centre of a 2 um cube (dx 0.05 um: 20 cells per wavelength at
     // 1 um), flux box 1 um wide around it, projected at 1 um.
-    const Project p = parse_project(R"({"format": "golightly-project", "version": 1,
-      "domain": {"dimensions": 3, "size": [2, 2, 2], "cell_size": 0.05},
-      "sources": [{"type": "point", "at": [1, 1, 1], "component": "Ez",
-                   "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.0, "wavelength_span": 0.4}}],
-      "monitors": [{"name": "box", "type": "flux_box", "min": [0.5, 0.5, 0.5], "max": [1.5, 1.5, 1.5],
-                    "kind": "flux", "far_field": {"wavelengths": [1.0], "theta_points": 91, "phi_points": 36}}],
-      "run": {"spectrum": {"wavelength_min": 0.9, "wavelength_max": 1.1, "points": 5},
-              "precision": "float64", "backend": "cpu", "stop": {"decay_db": 60}}})",
-                                    "dipole.glproj");
+    const Project p = parse_project(test::dipole_project_json("float64", "cpu"), "dipole.glproj");
     const RunResult r = run_project(p, "dipole.glproj");
     REQUIRE(r.far_fields.size() == 1);
     const FarFieldResult& f = r.far_fields[0];
@@ -123,12 +115,10 @@ TEST_CASE("A 2D line current radiates isotropically", "[far_field][physics]") {
         CHECK(summary["far_field"]["box"]["phi_points"] == 360);
         CHECK(summary["far_field"]["box"]["max_directivity"][0].get<double>() == Approx(1.0).epsilon(0.01));
         CHECK(fs::exists(dir / "run" / "far_field" / "box.csv"));
-        const std::string cmd = std::string("'") + GOLIGHTLY_CLI_PATH + "' farfield '" + (dir / "run").string() +
-                                "' --phi 0,45,90 --json > '" + (dir / "out.json").string() + "' 2>&1";
-        const int status = std::system(cmd.c_str());
-        REQUIRE(WIFEXITED(status));
-        REQUIRE(WEXITSTATUS(status) == 0);
-        const Json j = Json::parse(std::ifstream(dir / "out.json"));
+        const test::CliOut o = test::run_cli("farfield '" + (dir / "run").string() + "' --phi 0,45,90 --json", dir);
+        INFO(o.err);
+        REQUIRE(o.code == 0);
+        const Json j = Json::parse(o.out);
         REQUIRE(j["directions"].size() == 3);
         // the CSV keeps 10 significant digits of the currents
         for (int q = 0; q < 3; ++q)

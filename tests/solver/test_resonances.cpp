@@ -3,8 +3,6 @@
 // the "resonances" stop rule, the results files and `golightly-cli resonances`.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -19,10 +17,14 @@
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
+#include "cli_runner.hpp"
+#include "far_field_projects.hpp"
 #include "optional_features.hpp"
 
 namespace fs = std::filesystem;
 using namespace golightly;
+using golightly::test::nearest_box_mode;
+using golightly::test::yee_cavity_hz;
 
 
 namespace {
@@ -43,39 +45,6 @@ std::vector<double> damped_sum(const std::vector<Sinusoid>& modes, double dt, in
         }
     }
     return s;
-}
-
-/// The Yee scheme's frequency of the rectangular PEC cavity mode (m, n[, p]) of a x b [x c]
-/// cells (walls on E nodes 0 and N), Courant number S = c dt / dx:
-///   sin(pi f dt) = S sqrt(sum_i sin^2(m_i pi / (2 N_i)))
-/// (Taflove & Hagness, 3rd ed., eq. 4.14 with k_i dx = m_i pi / N_i).
-double yee_cavity_hz(std::vector<int> m, std::vector<int> cells, double S, double dt_s) {
-    double sum = 0;
-    for (std::size_t i = 0; i < m.size(); ++i) {
-        const double s = std::sin(kPi * m[i] / (2.0 * cells[i]));
-        sum += s * s;
-    }
-    return std::asin(S * std::sqrt(sum)) / (kPi * dt_s);
-}
-
-struct CliOut {
-    int code = -1;
-    std::string out, err;
-};
-
-CliOut cli(const std::string& args, const fs::path& dir) {
-    const fs::path err = dir / "err.txt", out = dir / "out.txt";
-    const std::string cmd = std::string("'") + GOLIGHTLY_CLI_PATH + "' " + args + " </dev/null >'" + out.string() +
-                            "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    CliOut o;
-    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::stringstream se, so;
-    se << std::ifstream(err).rdbuf();
-    so << std::ifstream(out).rdbuf();
-    o.err = se.str();
-    o.out = so.str();
-    return o;
 }
 
 /// A 2D PEC cavity of 40 x 30 cells (2.0 x 1.5 um, dx 0.05 um) in TMz, excited by a point
@@ -246,7 +215,7 @@ TEST_CASE("A 2D PEC cavity's resonances equal the Yee scheme's mode frequencies"
         std::getline(csv, header);
         CHECK(header == "frequency_thz,wavelength_um,q,decay_per_fs,amplitude,phase_rad,error");
         // the CLI on the written monitor CSV (10 significant digits) finds the same modes
-        const CliOut o = cli("resonances '" + (dir / "run").string() + "' --json", dir);
+        const test::CliOut o = test::run_cli("resonances '" + (dir / "run").string() + "' --json", dir);
         INFO(o.err);
         REQUIRE(o.code == 0);
         const Json j = Json::parse(o.out);
@@ -255,11 +224,11 @@ TEST_CASE("A 2D PEC cavity's resonances equal the Yee scheme's mode frequencies"
             CHECK(j["probe"]["modes"][k]["frequency_thz"].get<double>() ==
                   Approx(rr.modes[k].frequency_hz * 1e-12).epsilon(1e-7));
         CHECK(j["probe"]["samples"].get<std::int64_t>() == rr.samples);
-        const CliOut table = cli("resonances '" + (dir / "run").string() + "' --monitor probe --band 1.3:2.6", dir);
+        const test::CliOut table = test::run_cli("resonances '" + (dir / "run").string() + "' --monitor probe --band 1.3:2.6", dir);
         CHECK(table.code == 0);
         CHECK(table.out.find("THz") != std::string::npos);
-        CHECK(cli("resonances '" + (dir / "run").string() + "' --monitor nope", dir).code == 1);
-        CHECK(cli("resonances '" + (dir / "run").string() + "' --band 2:1", dir).code == 1);
+        CHECK(test::run_cli("resonances '" + (dir / "run").string() + "' --monitor nope", dir).code == 1);
+        CHECK(test::run_cli("resonances '" + (dir / "run").string() + "' --band 2:1", dir).code == 1);
         fs::remove_all(dir);
     }
 }
@@ -269,18 +238,7 @@ TEST_CASE("A 3D PEC box's resonances equal the Yee scheme's mode frequencies", "
     REQUIRE(resonance_finder_available());
     // 24 x 20 x 16 cells of 0.05 um: TE/TM box modes (m, n, p) with at most one index 0
     // (Pozar eq. 6.42); an Ex/Ey/Ez-tilted point source at a generic point excites both.
-    const Project p = parse_project(R"({"format": "golightly-project", "version": 1,
-      "domain": {"dimensions": 3, "size": [1.2, 1.0, 0.8], "cell_size": 0.05,
-                 "boundaries": {"x": "pec", "y": "pec", "z": "pec"}},
-      "sources": [{"type": "point", "at": [0.23, 0.31, 0.27], "component": "Ez",
-                   "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.4, "wavelength_span": 0.8}},
-                  {"type": "point", "at": [0.23, 0.31, 0.27], "component": "Ex",
-                   "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.4, "wavelength_span": 0.8}}],
-      "monitors": [{"name": "probe", "type": "time", "at": [0.87, 0.64, 0.52], "component": "Ez",
-                    "resonances": {}}],
-      "run": {"spectrum": {"wavelength_min": 1.1, "wavelength_max": 1.7, "points": 5},
-              "precision": "float64", "backend": "cpu", "stop": {"resonances": true, "max_time_fs": 3000}}})",
-                                    "box.glproj");
+    const Project p = parse_project(test::pec_box_project_json("cpu"), "box.glproj");
     const RunResult r = run_project(p, "box.glproj");
 
     CHECK(r.stop_reason == StopReason::Resonances);
@@ -291,14 +249,7 @@ TEST_CASE("A 3D PEC box's resonances equal the Yee scheme's mode frequencies", "
     int matched = 0;
     for (const Resonance& x : r.resonances[0].modes) {
         // each mode found is a box mode: the nearest (m, n, p) within 1e-5
-        double best = 1;
-        for (int m = 0; m < 5; ++m)
-            for (int n = 0; n < 5; ++n)
-                for (int q = 0; q < 5; ++q) {
-                    if ((m == 0) + (n == 0) + (q == 0) > 1) continue;
-                    const double f = yee_cavity_hz({m, n, q}, {24, 20, 16}, S, dt_s);
-                    best = std::min(best, std::fabs(x.frequency_hz - f) / f);
-                }
+        const double best = nearest_box_mode(x.frequency_hz, S, dt_s);
         INFO("mode at " << x.wavelength_um << " um, Q " << x.q);
         if (x.amplitude < 1e-3 * r.resonances[0].modes.front().amplitude) continue;  // numerical dust
         CHECK(best < 1e-5);
