@@ -53,6 +53,49 @@ inline SphereEfficiencies sphere_efficiencies(double x, std::complex<double> m) 
     return q;
 }
 
+/// The scattering amplitudes S1, S2 of a sphere at the scattering angle theta (mu =
+/// cos theta): Bohren & Huffman eq. 4.74,
+///   S1 = sum_n (2n + 1) / (n (n + 1)) (a_n pi_n + b_n tau_n),
+///   S2 = sum_n (2n + 1) / (n (n + 1)) (a_n tau_n + b_n pi_n),
+/// with pi_n = (2n - 1)/(n - 1) mu pi_{n-1} - n/(n - 1) pi_{n-2} (pi_0 = 0, pi_1 = 1) and
+/// tau_n = n mu pi_n - (n + 1) pi_{n-1} (eq. 4.47); a_n, b_n as in sphere_efficiencies.
+/// For incident light polarized along x and travelling along +z, the differential
+/// scattering cross-section at polar angle theta and azimuth phi (from x) is
+///   dsigma/dOmega = (|S2|^2 cos^2 phi + |S1|^2 sin^2 phi) / k^2      (B&H eq. 3.16, 4.77).
+struct SphereAmplitudes {
+    std::complex<double> s1, s2;
+};
+inline SphereAmplitudes sphere_amplitudes(double x, std::complex<double> m, double mu) {
+    using cd = std::complex<double>;
+    const int nstop = int(std::ceil(x + 4.0 * std::cbrt(x) + 2.0));
+    const cd mx = m * x;
+    const int nmx = int(std::max<double>(nstop, std::abs(mx))) + 16;
+    std::vector<cd> D(std::size_t(nmx) + 1, cd(0.0));
+    for (int n = nmx; n >= 1; --n) D[std::size_t(n - 1)] = double(n) / mx - 1.0 / (D[std::size_t(n)] + double(n) / mx);
+    double psi_m1 = std::cos(x), psi_0 = std::sin(x);
+    double chi_m1 = -std::sin(x), chi_0 = std::cos(x);
+    double pi_m1 = 0.0, pi_0 = 1.0;  // pi_{n-1}, pi_n at n = 1
+    SphereAmplitudes out;
+    for (int n = 1; n <= nstop; ++n) {
+        const double psi = (2.0 * n - 1.0) / x * psi_0 - psi_m1;
+        const double chi = (2.0 * n - 1.0) / x * chi_0 - chi_m1;
+        const cd xi(psi, -chi), xi_prev(psi_0, -chi_0);
+        const cd da = D[std::size_t(n)] / m + double(n) / x;
+        const cd db = m * D[std::size_t(n)] + double(n) / x;
+        const cd an = (da * psi - psi_0) / (da * xi - xi_prev);
+        const cd bn = (db * psi - psi_0) / (db * xi - xi_prev);
+        const double pin = pi_0, taun = n * mu * pin - (n + 1) * pi_m1;
+        const double f = (2.0 * n + 1.0) / (n * (n + 1.0));
+        out.s1 += f * (an * pin + bn * taun);
+        out.s2 += f * (an * taun + bn * pin);
+        const double pi_next = ((2.0 * n + 1.0) * mu * pi_0 - (n + 1.0) * pi_m1) / n;
+        pi_m1 = pi_0, pi_0 = pi_next;
+        psi_m1 = psi_0, psi_0 = psi;
+        chi_m1 = chi_0, chi_0 = chi;
+    }
+    return out;
+}
+
 /// Scattering efficiency Q_sca = sigma_sca / (pi a^2) of a lossless sphere (real m).
 inline double sphere_qsca(double x, double m) { return sphere_efficiencies(x, m).sca; }
 

@@ -149,6 +149,10 @@ struct SphereRun {
     double wall_s = 0;
     long long steps = 0, cells = 0;
     std::string backend;
+    /// the scattering box's far field (FarFieldResult: 37 polar x 8 azimuthal angles) at
+    /// the spectrum points nearest 0.5, 0.667 and 1.0 um
+    FarFieldResult far;
+    std::vector<double> flux_sigma_at_far;  ///< the box's sigma_sca at those points (um^2)
 };
 
 /// 3D: a dielectric sphere (index n, radius a) in a TF/SF box (propagation +z, E along x),
@@ -169,6 +173,13 @@ SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max
     p.sources.push_back(tfsf("pw", {c - tf, c - tf, c - tf}, {c + tf, c + tf, c + tf}, "+z", Component::Ex,
                              pulse_for(wl_min, wl_max)));
     p.monitors.push_back(flux_box("sca", {c - sc, c - sc, c - sc}, {c + sc, c + sc, c + sc}, "scattering"));
+    // its far field: 8 azimuths integrate the cos^2 / sin^2 phi dependence of a sphere's
+    // pattern exactly (radiated_power's rectangle rule)
+    FarFieldSettings ff;
+    ff.wavelengths = {0.5, 0.667, 1.0};
+    ff.theta_points = 37;
+    ff.phi_points = 8;
+    p.monitors.back().far_field = ff;
     // lossless sphere: the total field's net flux through a box inside the TF region is ~0
     const double ab = a + 0.05;
     p.monitors.push_back(flux_box("abs", {c - ab, c - ab, c - ab}, {c + ab, c + ab, c + ab}, "absorption"));
@@ -199,6 +210,11 @@ SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max
     out.cells = r.cells;
     out.backend = r.backend;
     REQUIRE(r.spectra.size() == 2);
+    REQUIRE(r.far_fields.size() == 1);
+    out.far = r.far_fields[0];
+    for (double f : out.far.frequency_hz)
+        for (std::size_t q = 0; q < r.frequency_hz.size(); ++q)
+            if (r.frequency_hz[q] == f) out.flux_sigma_at_far.push_back(r.spectra[0].normalized[q]);
     REQUIRE(r.spectra[0].normalized.size() == r.frequency_hz.size());
     for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
         const double wl = units::hz_to_wavelength_um(r.frequency_hz[f]);
@@ -208,6 +224,45 @@ SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max
         out.exact.push_back(mie::sphere_qsca(2 * units::pi * a / wl, n) * units::pi * a * a);
     }
     return out;
+}
+
+/// The far field of the scattering box (issue 52): the differential scattering
+/// cross-section U / I_inc against the Mie series (|S2|^2 cos^2 phi + |S1|^2 sin^2 phi) / k^2
+/// in the E plane (phi = 0) and the H plane (phi = 90 degrees) from 0 to 180 degrees, within
+/// the issue's 3 % of the cut's peak (the grid's own error: the projection adds little
+/// beyond the surface sampling, which the dipole test bounds at 0.35 %; seen at dx 0.0125:
+/// 2.65 % at 0.5 um, 1.83 % at 0.667 um, 0.12 % at 1.0 um), and its integral over the
+/// sphere equal to the box's sigma_sca within the issue's 1 % (both come from the same
+/// surface fields; seen -0.15 .. -0.35 %).
+void check_far_field_vs_mie(const SphereRun& run, double a, double n) {
+    const FarFieldResult& f = run.far;
+    REQUIRE(f.i_inc.size() == f.samples.size());
+    REQUIRE(run.flux_sigma_at_far.size() == f.samples.size());
+    for (std::size_t w = 0; w < f.samples.size(); ++w) {
+        const double wl = f.wavelength_um[w], k = 2 * units::pi / wl, x = k * a;
+        double worst = 0, peak = 0;
+        for (const int j : {0, 2}) {  // phi = 0 and 90 degrees (8 azimuths)
+            for (int i = 0; i < f.n_theta; ++i) {
+                const FarFieldSample& s = f.samples[w][std::size_t(i) * std::size_t(f.n_phi) + std::size_t(j)];
+                const auto m = mie::sphere_amplitudes(x, n, std::cos(s.theta_rad));
+                peak = std::max(peak, (j == 0 ? std::norm(m.s2) : std::norm(m.s1)) / (k * k));
+            }
+            for (int i = 0; i < f.n_theta; ++i) {
+                const FarFieldSample& s = f.samples[w][std::size_t(i) * std::size_t(f.n_phi) + std::size_t(j)];
+                const auto m = mie::sphere_amplitudes(x, n, std::cos(s.theta_rad));
+                const double exact = (j == 0 ? std::norm(m.s2) : std::norm(m.s1)) / (k * k);  // um^2/sr
+                const double got = s.intensity / f.i_inc[w] * 1e12;                             // m^2 -> um^2
+                worst = std::max(worst, std::fabs(got - exact));
+            }
+        }
+        const double integral = f.power[w] / f.i_inc[w] * 1e12;
+        std::printf("mie3d far field: wl %.3f um: worst |dsigma/dOmega - Mie| %.2f %% of the peak %.4f um^2/sr; "
+                    "integral %.5f um^2, flux box %.5f um^2 (%+.2f %%)\n",
+                    wl, 100 * worst / peak, peak, integral, run.flux_sigma_at_far[w],
+                    100 * (integral / run.flux_sigma_at_far[w] - 1));
+        CHECK(worst < 0.03 * peak);
+        CHECK(integral == Approx(run.flux_sigma_at_far[w]).epsilon(0.01));
+    }
 }
 
 /// The sphere (index n, radius a um) at dx1 and a finer dx2 against the Mie series over
@@ -265,6 +320,7 @@ void check_sphere_vs_mie(double a, double n, double dx1, double dx2, double min_
         const SphereRun& on_grid = std::abs(dx1 / dx2 - 2) < 1e-9 ? fine : coarse;
         CHECK(std::abs(on_grid.sigma_abs[f]) < (resonant ? 0.04 : 0.006) * on_grid.sigma[f]);
     }
+    check_far_field_vs_mie(fine, a, n);
     const double order = 0.5 * std::log(rms1 / rms2) / std::log(dx1 / dx2);
     std::printf("mie3d: a %.2f um: rms error %.2f %% -> %.2f %%, order %.2f\n", a, 100 * std::sqrt(rms1 / 7),
                 100 * std::sqrt(rms2 / 7), order);
