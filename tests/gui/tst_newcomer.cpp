@@ -791,6 +791,11 @@ private Q_SLOTS:
         dock.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dock));
         RunResult r;
+        r.stop_reason = StopReason::Decay;
+        r.steps = 119200;  // as examples/ring_resonator.glproj on 2 cores
+        r.time_fs = 4970.1;
+        r.mcells_per_s = 420.2;
+        r.backend = "cpu";
         r.frequency_hz = {1.9e14, 1.95e14, 2.0e14};
         FluxSpectrumResult s;
         s.name = "through";
