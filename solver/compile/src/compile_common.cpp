@@ -259,14 +259,26 @@ void warn_tfsf_flux_boxes(const Project& project, CompiledProject& out) {
     }
 }
 
+}  // namespace golightly::detail
+
+namespace golightly {
+
+long long steps_for_time(double max_time_fs, double dt_s) {
+    const double steps_time = max_time_fs * units::fs / dt_s;
+    return steps_time > 9e18 ? std::numeric_limits<long long>::max()
+                             : static_cast<long long>(std::ceil(steps_time - 1e-9));
+}
+
+}  // namespace golightly
+
+namespace golightly::detail {
+
 void finish_compile(const Project& project_, const std::string& file_, CompiledProject& out_) {
     const Scene& s = out_.scene;
     const double dx_ = s.dx_um;
     const double dt = s.dt_s;
     // Steps.
-    const double steps_time = project_.run.stop.max_time_fs * units::fs / dt;
-    long long steps = steps_time > 9e18 ? std::numeric_limits<long long>::max()
-                                        : static_cast<long long>(std::ceil(steps_time - 1e-9));
+    long long steps = steps_for_time(project_.run.stop.max_time_fs, dt);
     if (project_.run.stop.max_steps) steps = std::min(steps, *project_.run.stop.max_steps);
     out_.max_steps = std::max(0LL, steps);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "golightly/compile.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -21,7 +22,7 @@ CompiledPhases compile_phases(const Project& project, const std::string& file_la
 }
 
 StepLimit step_limit(const Project& project, const RunOptions& options, double dt_s) {
-    const std::int64_t time_steps = std::int64_t(std::ceil(project.run.stop.max_time_fs * units::fs / dt_s - 1e-9));
+    const std::int64_t time_steps = steps_for_time(project.run.stop.max_time_fs, dt_s);
     std::optional<long long> max_steps = options.max_steps ? options.max_steps : project.run.stop.max_steps;
     StepLimit limit{time_steps, false};
     if (max_steps && *max_steps < time_steps) {

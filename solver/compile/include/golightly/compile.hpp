@@ -59,13 +59,19 @@ struct CompiledMonitor {
     std::shared_ptr<const ModeMonitorPlan> mode_plan;
 };
 
+/// Time steps of dt_s (s) to reach max_time_fs (fs): the ceiling of their ratio (a ratio
+/// within 1e-9 of an integer counts as that integer), saturating at LLONG_MAX. The one
+/// formula behind CompiledProject::max_steps and the run driver's step limit (run_phases.hpp).
+long long steps_for_time(double max_time_fs, double dt_s);
+
 struct CompiledProject {
     Scene scene;
     std::vector<double> spectrum_hz;  ///< run spectrum, increasing frequency... as spec: uniform in frequency
     std::vector<CompiledMonitor> monitors;  ///< same order as project.monitors
     /// Time after which every source is off (for the decay stop), s.
     double sources_end_s = 0;
-    /// Steps to reach run.stop.max_time_fs (or max_steps, whichever is smaller).
+    /// Steps to reach run.stop.max_time_fs (or max_steps, whichever is smaller):
+    /// steps_for_time, then run.stop.max_steps.
     long long max_steps = 0;
     /// Interior area (um^2) filled by each material id after sub-pixel averaging (2D; empty
     /// in 3D, where `golightly-cli check` reports material_volumes_um3).
