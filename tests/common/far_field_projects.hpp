@@ -3,10 +3,14 @@
 // Header-only, namespace golightly::test.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "golightly/run.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly::test {
@@ -67,6 +71,30 @@ inline double nearest_box_mode(double f_hz, double S, double dt_s) {
                 best = std::min(best, std::fabs(f_hz - f) / f);
             }
     return best;
+}
+
+/// Checks a run of pec_box_project_json: it stopped on the resonance rule, and every mode
+/// found (above 1e-3 of the first one's amplitude: numerical dust below) lies within 1e-5
+/// of a Yee box mode (the figure) with |Q| above 1e8 (lossless), at least two of them.
+/// Prints one line per mode, prefixed with `label`.
+inline void check_pec_box_resonances(const RunResult& r, const char* label) {
+    CHECK(r.stop_reason == StopReason::Resonances);
+    REQUIRE(r.resonances.size() == 1);
+    const auto& t = r.time_series.at(0).time_fs;
+    const double dt_s = (t[1] - t[0]) * units::fs;
+    const double S = units::c0 * dt_s / (0.05 * units::um);
+    int matched = 0;
+    for (const Resonance& x : r.resonances[0].modes) {
+        if (x.amplitude < 1e-3 * r.resonances[0].modes.front().amplitude) continue;
+        const double best = nearest_box_mode(x.frequency_hz, S, dt_s);
+        std::printf("[resonances] %s mode at %.6f um: Q %.3g, relative distance to the Yee mode %.2e\n", label,
+                    x.wavelength_um, x.q, best);
+        INFO("mode at " << x.wavelength_um << " um, Q " << x.q);
+        CHECK(best < 1e-5);
+        CHECK(std::fabs(x.q) > 1e8);
+        ++matched;
+    }
+    CHECK(matched >= 2);
 }
 
 }  // namespace golightly::test

@@ -25,7 +25,9 @@ struct SphereEfficiencies {
 ///   Q_sca = (2 / x^2) sum_n (2n + 1) (|a_n|^2 + |b_n|^2)            (eq. 4.61)
 ///   Q_ext = (2 / x^2) sum_n (2n + 1) Re(a_n + b_n)                  (eq. 4.62)
 /// summed to n_stop = x + 4 x^(1/3) + 2 (B&H appendix A).
-inline SphereEfficiencies sphere_efficiencies(double x, std::complex<double> m) {
+/// The coefficients a_n, b_n (n = 1 .. n_stop; index n - 1) of sphere_efficiencies.
+inline void sphere_coefficients(double x, std::complex<double> m, std::vector<std::complex<double>>& a,
+                                std::vector<std::complex<double>>& b) {
     using cd = std::complex<double>;
     const int nstop = int(std::ceil(x + 4.0 * std::cbrt(x) + 2.0));
     const cd mx = m * x;
@@ -34,19 +36,29 @@ inline SphereEfficiencies sphere_efficiencies(double x, std::complex<double> m) 
     for (int n = nmx; n >= 1; --n) D[std::size_t(n - 1)] = double(n) / mx - 1.0 / (D[std::size_t(n)] + double(n) / mx);
     double psi_m1 = std::cos(x), psi_0 = std::sin(x);   // psi_{-1}, psi_0
     double chi_m1 = -std::sin(x), chi_0 = std::cos(x);  // chi_{-1}, chi_0
-    SphereEfficiencies q;
+    a.clear();
+    b.clear();
     for (int n = 1; n <= nstop; ++n) {
         const double psi = (2.0 * n - 1.0) / x * psi_0 - psi_m1;
         const double chi = (2.0 * n - 1.0) / x * chi_0 - chi_m1;
         const cd xi(psi, -chi), xi_prev(psi_0, -chi_0);
         const cd da = D[std::size_t(n)] / m + double(n) / x;
         const cd db = m * D[std::size_t(n)] + double(n) / x;
-        const cd an = (da * psi - psi_0) / (da * xi - xi_prev);
-        const cd bn = (db * psi - psi_0) / (db * xi - xi_prev);
-        q.sca += (2.0 * n + 1.0) * (std::norm(an) + std::norm(bn));
-        q.ext += (2.0 * n + 1.0) * (an + bn).real();
+        a.push_back((da * psi - psi_0) / (da * xi - xi_prev));
+        b.push_back((db * psi - psi_0) / (db * xi - xi_prev));
         psi_m1 = psi_0, psi_0 = psi;
         chi_m1 = chi_0, chi_0 = chi;
+    }
+}
+
+inline SphereEfficiencies sphere_efficiencies(double x, std::complex<double> m) {
+    std::vector<std::complex<double>> a, b;
+    sphere_coefficients(x, m, a, b);
+    SphereEfficiencies q;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+        const double n = double(k + 1);
+        q.sca += (2.0 * n + 1.0) * (std::norm(a[k]) + std::norm(b[k]));
+        q.ext += (2.0 * n + 1.0) * (a[k] + b[k]).real();
     }
     q.sca *= 2.0 / (x * x);
     q.ext *= 2.0 / (x * x);
@@ -66,32 +78,18 @@ struct SphereAmplitudes {
     std::complex<double> s1, s2;
 };
 inline SphereAmplitudes sphere_amplitudes(double x, std::complex<double> m, double mu) {
-    using cd = std::complex<double>;
-    const int nstop = int(std::ceil(x + 4.0 * std::cbrt(x) + 2.0));
-    const cd mx = m * x;
-    const int nmx = int(std::max<double>(nstop, std::abs(mx))) + 16;
-    std::vector<cd> D(std::size_t(nmx) + 1, cd(0.0));
-    for (int n = nmx; n >= 1; --n) D[std::size_t(n - 1)] = double(n) / mx - 1.0 / (D[std::size_t(n)] + double(n) / mx);
-    double psi_m1 = std::cos(x), psi_0 = std::sin(x);
-    double chi_m1 = -std::sin(x), chi_0 = std::cos(x);
+    std::vector<std::complex<double>> a, b;
+    sphere_coefficients(x, m, a, b);
     double pi_m1 = 0.0, pi_0 = 1.0;  // pi_{n-1}, pi_n at n = 1
     SphereAmplitudes out;
-    for (int n = 1; n <= nstop; ++n) {
-        const double psi = (2.0 * n - 1.0) / x * psi_0 - psi_m1;
-        const double chi = (2.0 * n - 1.0) / x * chi_0 - chi_m1;
-        const cd xi(psi, -chi), xi_prev(psi_0, -chi_0);
-        const cd da = D[std::size_t(n)] / m + double(n) / x;
-        const cd db = m * D[std::size_t(n)] + double(n) / x;
-        const cd an = (da * psi - psi_0) / (da * xi - xi_prev);
-        const cd bn = (db * psi - psi_0) / (db * xi - xi_prev);
-        const double pin = pi_0, taun = n * mu * pin - (n + 1) * pi_m1;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+        const double n = double(k + 1);
+        const double taun = n * mu * pi_0 - (n + 1) * pi_m1;
         const double f = (2.0 * n + 1.0) / (n * (n + 1.0));
-        out.s1 += f * (an * pin + bn * taun);
-        out.s2 += f * (an * taun + bn * pin);
+        out.s1 += f * (a[k] * pi_0 + b[k] * taun);
+        out.s2 += f * (a[k] * taun + b[k] * pi_0);
         const double pi_next = ((2.0 * n + 1.0) * mu * pi_0 - (n + 1.0) * pi_m1) / n;
         pi_m1 = pi_0, pi_0 = pi_next;
-        psi_m1 = psi_0, psi_0 = psi;
-        chi_m1 = chi_0, chi_0 = chi;
     }
     return out;
 }

@@ -23,7 +23,6 @@
 
 namespace fs = std::filesystem;
 using namespace golightly;
-using golightly::test::nearest_box_mode;
 using golightly::test::yee_cavity_hz;
 
 
@@ -239,22 +238,5 @@ TEST_CASE("A 3D PEC box's resonances equal the Yee scheme's mode frequencies", "
     // 24 x 20 x 16 cells of 0.05 um: TE/TM box modes (m, n, p) with at most one index 0
     // (Pozar eq. 6.42); an Ex/Ey/Ez-tilted point source at a generic point excites both.
     const Project p = parse_project(test::pec_box_project_json("cpu"), "box.glproj");
-    const RunResult r = run_project(p, "box.glproj");
-
-    CHECK(r.stop_reason == StopReason::Resonances);
-    REQUIRE(r.resonances.size() == 1);
-    const auto& t = r.time_series.at(0).time_fs;
-    const double dt_s = (t[1] - t[0]) * units::fs;
-    const double S = units::c0 * dt_s / (0.05 * units::um);
-    int matched = 0;
-    for (const Resonance& x : r.resonances[0].modes) {
-        // each mode found is a box mode: the nearest (m, n, p) within 1e-5
-        const double best = nearest_box_mode(x.frequency_hz, S, dt_s);
-        INFO("mode at " << x.wavelength_um << " um, Q " << x.q);
-        if (x.amplitude < 1e-3 * r.resonances[0].modes.front().amplitude) continue;  // numerical dust
-        CHECK(best < 1e-5);
-        CHECK(std::fabs(x.q) > 1e8);
-        ++matched;
-    }
-    CHECK(matched >= 2);
+    test::check_pec_box_resonances(run_project(p, "box.glproj"), "CPU");
 }
