@@ -52,6 +52,8 @@ void AreaAccumulator::add_edge(double u0, double v0, double u1, double v1) {
         if (!(hi > lo)) return;
         // tangent (u1 - u0, 0): left normal (0, u1 - u0), spread over the cells crossed
         const double s = u1 > u0 ? 1.0 : -1.0;
+        // On the boundary between rows j - 1 and j it cuts neither (as in deposit()).
+        if (std::abs(v0 - std::round(v0)) < 1e-9) return;  // within rounding of the boundary
         for (int k = int(std::floor(lo)); k < grid_.nx && k < hi; ++k) {
             const double len = std::min(hi, double(k + 1)) - std::max(lo, double(k));
             if (len > 0) normals_[j].push_back({k, 0.0, s * len});
@@ -98,6 +100,11 @@ void AreaAccumulator::deposit(int j, double u_lo, double u_hi, double dv, double
         row.emplace_back(k, dvp * (k + 1 - u_mid));
         row.emplace_back(k + 1, dvp * (u_mid - k));
         const double phi = dv != 0 ? dvp / dv : 1.0;  // the share of the piece in cell k
+        // A piece lying on the boundary between cells k - 1 and k cuts neither, so it gives
+        // neither a normal (as the 3D z faces, geometry_3d.cpp: "just inside the cube"):
+        // attributing it to the cell on its right made the averaging differ under a mirror
+        // of the grid (symmetry.hpp).
+        if (std::abs(u_mid - std::round(u_mid)) < 1e-9) return;  // within rounding of the boundary
         normals_[j].push_back({k, phi * gx, phi * gy});
     };
     const double width = u_hi - u_lo;
