@@ -711,6 +711,23 @@ void Canvas::drawScene(QPainter& p, const QTransform& w2d, double s, const QRect
     p.restore();
     p.setTransform(w2d);
 
+    // Symmetry planes: the lower half of each symmetric axis is not simulated (it is the
+    // mirror image of the upper half): veiled grey, the plane dashed.
+    if (d.symmetry[0] != 0 || d.symmetry[1] != 0) {
+        QPainterPath veil;
+        if (d.symmetry[0] != 0) veil.addRect(QRectF(scene.left(), scene.top(), d.size[0] / 2 - scene.left(), scene.height()));
+        if (d.symmetry[1] != 0) veil.addRect(QRectF(scene.left(), scene.top(), scene.width(), d.size[1] / 2 - scene.top()));
+        veil.setFillRule(Qt::WindingFill);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(90, 90, 100, 70));
+        p.drawPath(veil.simplified());
+        QPen plane(QColor(60, 60, 160), 1.5, Qt::DashLine);
+        plane.setCosmetic(true);
+        p.setPen(plane);
+        if (d.symmetry[0] != 0) p.drawLine(QPointF(d.size[0] / 2, scene.top()), QPointF(d.size[0] / 2, scene.bottom()));
+        if (d.symmetry[1] != 0) p.drawLine(QPointF(scene.left(), d.size[1] / 2), QPointF(scene.right(), d.size[1] / 2));
+    }
+
     // domain border
     QPen border(QColor(40, 40, 40), 1.5);
     border.setCosmetic(true);

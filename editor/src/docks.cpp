@@ -653,6 +653,19 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     boundZ_ = new QComboBox;
     boundZ_->setObjectName(QStringLiteral("runSetup.boundaryZ"));
     boundZ_->addItems(bounds);
+    // Mirror symmetry per axis (project-format.md "Symmetry"): index 0 none, 1 even (+1),
+    // 2 odd (-1).
+    const QStringList syms{tr("none"), tr("even (+1, PMC plane)"), tr("odd (-1, PEC plane)")};
+    for (int a = 0; a < 3; ++a) {
+        symmetry_[a] = new QComboBox;
+        symmetry_[a]->setObjectName(QStringLiteral("runSetup.symmetry") + QChar("xyz"[a]));
+        symmetry_[a]->addItems(syms);
+        symmetry_[a]->setToolTip(tr("Mirror symmetry through the domain's centre plane normal to %1: the run "
+                                    "simulates the upper half only (half the cost) and reports the whole domain. "
+                                    "Even: E tangential to the plane is even (a z dipole is even in x and y); "
+                                    "odd: it is odd (a z dipole is odd in z).")
+                                     .arg(QChar("xyz"[a])));
+    }
     framesPlane_ = new QComboBox;
     framesPlane_->setObjectName(QStringLiteral("runSetup.framesPlane"));
     framesPlane_->addItems({QStringLiteral("xy"), QStringLiteral("xz"), QStringLiteral("yz")});
@@ -671,6 +684,9 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     form->addRow(tr("Boundary x"), boundX_);
     form->addRow(tr("Boundary y"), boundY_);
     form->addRow(tr("Boundary z"), boundZ_);
+    form->addRow(tr("Symmetry x"), symmetry_[0]);
+    form->addRow(tr("Symmetry y"), symmetry_[1]);
+    form->addRow(tr("Symmetry z"), symmetry_[2]);
     form->addRow(tr("Slice plane"), framesPlane_);
     form->addRow(tr("Slice position"), framesPos_);
     form->addRow(tr("PML cells"), pml_);
@@ -717,6 +733,9 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     combo(boundX_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[0] = BoundaryKind(i); });
     combo(boundY_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[1] = BoundaryKind(i); });
     combo(boundZ_, tr("Set boundaries"), [](Project& p, int i) { p.domain.boundaries[2] = BoundaryKind(i); });
+    for (int a = 0; a < 3; ++a)
+        combo(symmetry_[a], tr("Set symmetry"),
+              [a](Project& p, int i) { p.domain.symmetry[std::size_t(a)] = i == 0 ? 0 : i == 1 ? 1 : -1; });
     dbl(sizeZ_, tr("Set domain size"), [](Project& p, double v) { p.domain.size[2] = v; });
     connect(dims_, qOverload<int>(&QComboBox::activated), this, [this](int i) { setDimensions(i == 1 ? 3 : 2); });
     // the slice: run.frames when idle; during a run the live slice (liveSliceHandler_)
@@ -812,6 +831,11 @@ void RunSetupDock::refresh() {
     framesPos_->setEnabled(three);
     boundX_->setCurrentIndex(int(p.domain.boundaries[0]));
     boundY_->setCurrentIndex(int(p.domain.boundaries[1]));
+    for (int a = 0; a < 3; ++a) {
+        const int sgn = p.domain.symmetry[std::size_t(a)];
+        symmetry_[a]->setCurrentIndex(sgn == 0 ? 0 : sgn > 0 ? 1 : 2);
+    }
+    symmetry_[2]->setEnabled(three);
     pml_->setValue(p.domain.pml.cells);
     wlMin_->setValue(p.run.spectrum.wavelength_min);
     wlMax_->setValue(p.run.spectrum.wavelength_max);

@@ -215,6 +215,7 @@ private:
     void edit(const QString& text, const std::function<void(Project&)>& f);
     EditorDocument* doc_;
     QComboBox *dims_ = nullptr, *boundZ_ = nullptr, *framesPlane_ = nullptr;
+    QComboBox* symmetry_[3] = {nullptr, nullptr, nullptr};  ///< domain.symmetry per axis
     QDoubleSpinBox *sizeZ_ = nullptr, *framesPos_ = nullptr;
     QDoubleSpinBox *sizeX_, *sizeY_, *cell_, *wlMin_, *wlMax_, *decay_, *maxTime_, *courant_;
     QSpinBox *pml_, *points_;

@@ -50,6 +50,7 @@
 #include "golightly/project.hpp"
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
+#include "golightly/symmetric_engine.hpp"
 #include "golightly/step_import.hpp"
 #include "golightly/version_info.hpp"
 #include "cmd_sweep.hpp"
@@ -248,7 +249,10 @@ int cmd_run(const RunArgs& a) {
         const Precision precision = opts.precision.value_or(project.run.precision);
         const int threads = opts.threads;
         opts.engine_factory = [rb, precision, threads](const Scene& scene, const std::string&) {
-            return mpi::make_rank_engine(scene, rb, precision, threads, *g_mpi);
+            // Symmetry planes reduce the scene before it is cut into the ranks' subdomains.
+            return make_symmetric_engine(scene, [&](const Scene& s) {
+                return mpi::make_rank_engine(s, rb, precision, threads, *g_mpi);
+            });
         };
         opts.cancel = nullptr;  // Ctrl-C: mpirun ends every rank (a per-rank flag would split them)
         if (g_mpi->rank() != 0) opts.progress = nullptr;
@@ -371,6 +375,10 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
         }
         j["materials"] = mats;
         j["memory_bytes"] = c.memory_bytes;
+        if (s.symmetry[0] != 0 || s.symmetry[1] != 0 || s.symmetry[2] != 0) {
+            j["symmetry"] = {s.symmetry[0], s.symmetry[1], s.symmetry[2]};
+            j["simulated_cells"] = std::int64_t(double(s.cells()) / mirror_map(s).cell_ratio() + 0.5);
+        }
         Json w = Json::array();
         for (const auto& line : warnings) w.push_back(line);
         j["warnings"] = w;
@@ -389,6 +397,11 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
     std::printf("dt: %.6g fs, Courant number %.4g\n", s.dt_s / 1e-15, s.courant);
     std::printf("steps to the stop limit: %lld (%.6g fs)\n", (long long)c.max_steps, double(c.max_steps) * s.dt_s / 1e-15);
     std::printf("memory estimate: %.1f MiB\n", double(c.memory_bytes) / (1024.0 * 1024.0));
+    if (s.symmetry[0] != 0 || s.symmetry[1] != 0 || s.symmetry[2] != 0) {
+        const double ratio = mirror_map(s).cell_ratio();
+        std::printf("symmetry: x %+d, y %+d, z %+d: %.0f cells simulated (1/%g of the grid)\n", s.symmetry[0],
+                    s.symmetry[1], s.symmetry[2], double(s.cells()) / ratio, ratio);
+    }
     if (three_d) {
         std::printf("materials (volume after sub-pixel averaging):\n");
         for (const auto& [id, volume] : volumes) std::printf("  %-16s %.6g um^3\n", id.c_str(), volume);
@@ -515,6 +528,9 @@ int cmd_bench(const BenchOptions& options, bool json) {
                     r.dispersive_cell_fraction, r.dx_um);
     if (!r.kernel.empty()) std::printf("kernel:                   %s\n", r.kernel.c_str());
     std::printf("cell updates per second:  %.4g (%.4g steps/s)\n", r.cells_per_s, r.steps_per_s);
+    if (r.symmetry != std::array<int, 3>{0, 0, 0})
+        std::printf("symmetry:                 %d,%d,%d: whole-domain rate above; %.4g cells stepped, %.4g updates/s\n",
+                    r.symmetry[0], r.symmetry[1], r.symmetry[2], r.simulated_cells, r.simulated_cells_per_s);
     if (r.frames_per_s > 0)
         std::printf("frames:                   %.1f per s, %.3f ms each, %.1f %% of the run\n", r.frames_per_s,
                     r.frame_ms, 100 * r.frame_time_fraction);
@@ -640,6 +656,10 @@ int real_main(int argc, char** argv) {
     bench->add_option("--devices", bench_req.devices,
                       "One grid over N devices (CUDA devices 0..N-1, or N CPU subdomains); default 1")
         ->check(CLI::PositiveNumber);
+    std::string bench_symmetry;
+    bench->add_option("--symmetry", bench_symmetry,
+                      "SX,SY[,SZ] mirror planes (-1, 0, 1): step the reduced domain (-1: even interior cells, "
+                      "1: odd; interior = size - 32)");
     bench->add_flag("--json", bench_json, "Print one JSON object");
 
     cli::ExportGdsCommand export_gds_cmd;  // export-gds (cmd_gds.cpp)
@@ -683,6 +703,19 @@ int real_main(int argc, char** argv) {
                 std::fprintf(stderr, "error: --size: expected %s with positive integers, got '%s'\n",
                              three ? "NX,NY,NZ" : "NX,NY", limits::cap_text(bench_size).c_str());
                 return kExitUsage;
+            }
+            if (!bench_symmetry.empty()) {
+                std::istringstream in(bench_symmetry);
+                std::string tok;
+                int a = 0;
+                while (std::getline(in, tok, ',')) {
+                    if (a > 2 || (tok != "-1" && tok != "0" && tok != "1")) {
+                        std::fprintf(stderr, "error: --symmetry: expected SX,SY[,SZ] of -1, 0, 1, got '%s'\n",
+                                     limits::cap_text(bench_symmetry).c_str());
+                        return kExitUsage;
+                    }
+                    bench_req.symmetry[std::size_t(a++)] = std::stoi(tok);
+                }
             }
             bench_req.poles = bench_poles;
             bench_req.backend = !bench_backend.empty() ? bench_backend : (cuda_available() ? "cuda" : "cpu");

@@ -414,13 +414,16 @@ void Compiler3D::add_point_source(const Source& src, const std::string& path, co
     check_point(at, path + ".at", "source '" + src.name + "'");
     const Component c = src.component;
     const Vec3 off = yee_offset(c);
-    const CellIndex cell = flat(grid_.nearest_index(0, at.x, off.x), grid_.nearest_index(1, at.y, off.y),
-                                grid_.nearest_index(2, at.z, off.z));
     SourceTerm t;
     t.component = c;
     t.waveform = wf;
-    t.cells = {cell};
-    t.weights = {strength(c, cell) / (dx_ * dx_)};  // (1 um / dx)^2, dx in um
+    for (const auto& [i, wi] : point_source_nodes(project_, grid_, 0, at.x, off.x))
+        for (const auto& [j, wj] : point_source_nodes(project_, grid_, 1, at.y, off.y))
+            for (const auto& [k, wk] : point_source_nodes(project_, grid_, 2, at.z, off.z)) {
+                const CellIndex cell = flat(i, j, k);
+                t.cells.push_back(cell);
+                t.weights.push_back(wi * wj * wk * strength(c, cell) / (dx_ * dx_));  // (1 um / dx)^2, dx in um
+            }
     sc().sources.push_back(std::move(t));
 }
 
@@ -520,9 +523,11 @@ void Compiler3D::compile_source(std::size_t si) {
             throw ProjectError(file_, path + ".type",
                                "region sources are not supported in 3D yet (use a point, plane or tfsf source)");
     }
-    for (std::size_t k = first; k < sc().sources.size(); ++k)
+    for (std::size_t k = first; k < sc().sources.size(); ++k) {
         out_.sources_end_s = std::max(out_.sources_end_s, sc().sources[k].waveform.end_time_s() +
                                                               std::max(0.0, sc().sources[k].delay_s));
+        sc().sources[k].origin = int(si);
+    }
 }
 
 // ----------------------------------------------------------------------------- monitors

@@ -9,6 +9,7 @@
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
+#include "golightly/symmetry.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly::detail {
@@ -273,7 +274,84 @@ long long steps_for_time(double max_time_fs, double dt_s) {
 
 namespace golightly::detail {
 
+namespace {
+
+// Mirror symmetry planes (symmetry.hpp): the grid's parity is checked and the whole-domain
+// scene searched for a structure or source that breaks them, each refusal naming the
+// project field. Returns the whole-to-reduced cell ratio (1 without planes).
+double apply_symmetry(const Project& project, const std::string& file, Scene& s) {
+    for (int a = 0; a < 3; ++a) s.symmetry[a] = project.domain.symmetry[std::size_t(a)];
+    if (s.symmetry[0] == 0 && s.symmetry[1] == 0 && s.symmetry[2] == 0) return 1.0;
+    MirrorMap map;
+    try {
+        map = mirror_map(s);
+    } catch (const RunError& e) {
+        int a = 0;
+        for (int k = 0; k < 3; ++k)
+            if (s.symmetry[k] != 0 && std::string(e.what()).find(std::string("symmetry in ") + "xyz"[k]) == 0) a = k;
+        const double L = project.domain.size[std::size_t(a)], dx = project.domain.cell_size;
+        std::ostringstream hint;
+        hint.precision(6);
+        if (std::string(e.what()).find("interior cells") != std::string::npos)
+            hint << " (domain.size[" << a << "] = " << L << " um at cell_size " << dx << " um): make the size "
+                 << L + dx << " or " << L - dx << " um, or take the other sign if the fields allow it";
+        throw ProjectError(file, "domain.symmetry[" + std::to_string(a) + "]", e.what() + hint.str());
+    }
+    if (const auto v = find_symmetry_violation(s, map)) {
+        std::ostringstream where;
+        where.precision(6);
+        where << "(" << v->where_um[0] << ", " << v->where_um[1];
+        if (s.dimensions == 3) where << ", " << v->where_um[2];
+        where << ") um";
+        const std::string sym = std::string("the mirror symmetry in ") + "xyz"[v->axis] + " (domain.symmetry[" +
+                                std::to_string(v->axis) + "] = " + std::to_string(s.symmetry[v->axis]) + ")";
+        if (v->kind == SymmetryViolation::Kind::Source && v->term >= 0) {
+            const int origin = s.sources[std::size_t(v->term)].origin;
+            const std::string path = origin >= 0 ? "sources[" + std::to_string(origin) + "]" : "sources";
+            const std::string name = origin >= 0 ? " '" + project.sources[std::size_t(origin)].name + "'" : "";
+            throw ProjectError(file, path, "the source" + name + " breaks " + sym + ": " + v->detail + " at " +
+                                               where.str() + "; centre it on the plane or change the sign");
+        }
+        if (v->kind == SymmetryViolation::Kind::Tfsf) {
+            int k = -1, seen = -1;
+            for (std::size_t i = 0; i < project.sources.size() && k < 0; ++i)
+                if (project.sources[i].type == SourceType::Tfsf && ++seen == v->term) k = int(i);
+            throw ProjectError(file, k >= 0 ? "sources[" + std::to_string(k) + "]" : "sources",
+                               "a tfsf source cannot be used with " + sym + ": " + v->detail);
+        }
+        throw ProjectError(file, "domain.symmetry[" + std::to_string(v->axis) + "]",
+                           "the structure breaks " + sym + ": " + v->detail + ", at " + where.str() +
+                               " (the plane is the domain's centre)");
+    }
+    return map.cell_ratio();
+}
+
+/// engine_state_bytes of the per-cell part of a scene of n cells (no sparse lists).
+std::size_t grid_state_bytes(const Scene& s, const std::array<std::int64_t, 3>& n, Precision p) {
+    Scene g;
+    g.dimensions = s.dimensions;
+    g.polarization = s.polarization;
+    g.nx = int(n[0]), g.ny = int(n[1]), g.nz = int(n[2]);
+    for (int a = 0; a < 3; ++a) g.boundary[a] = s.boundary[a], g.pml_lo[a] = s.pml_lo[a], g.pml_hi[a] = s.pml_hi[a];
+    g.table = s.table;
+    return engine_state_bytes(g, p, 0);
+}
+
+}  // namespace
+
+std::vector<std::pair<std::int64_t, double>> point_source_nodes(const Project& project, const Grid& grid, int axis,
+                                                                double x_um, double offset) {
+    const std::int64_t k = grid.nearest_index(axis, x_um, offset);
+    const double dx = grid.dx_um, plane = 0.5 * project.domain.size[std::size_t(axis)];
+    if (project.domain.symmetry[std::size_t(axis)] == 0 || std::abs(x_um - plane) > 1e-3 * dx ||
+        std::abs(grid.position_um(axis, k, offset) - plane) <= 1e-3 * dx)
+        return {{k, 1.0}};
+    const std::int64_t lo = std::int64_t(std::floor(plane / dx + grid.pml_lo[axis] - offset + 1e-9));
+    return {{lo, 0.5}, {lo + 1, 0.5}};
+}
+
 void finish_compile(const Project& project_, const std::string& file_, CompiledProject& out_) {
+    const double mirror_ratio = apply_symmetry(project_, file_, out_.scene);
     const Scene& s = out_.scene;
     const double dx_ = s.dx_um;
     const double dt = s.dt_s;
@@ -286,6 +364,15 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
     // whole run (at most 1e8 steps counted).
     out_.memory_bytes =
         engine_state_bytes(s, project_.run.precision, std::min<long long>(out_.max_steps, 100000000LL));
+    if (mirror_ratio > 1) {  // the engine holds the reduced grid (the sparse lists counted whole: an upper bound)
+        const std::array<std::int64_t, 3> n{s.nx, s.ny, s.dimensions == 3 ? s.nz : 1};
+        std::array<std::int64_t, 3> h = n;
+        for (int a = 0; a < 3; ++a)
+            if (s.symmetry[a] != 0) h[std::size_t(a)] = n[std::size_t(a)] - (n[std::size_t(a)] + 1) / 2;
+        const std::size_t whole = grid_state_bytes(s, n, project_.run.precision);
+        const std::size_t part = grid_state_bytes(s, h, project_.run.precision);
+        out_.memory_bytes = out_.memory_bytes - std::min(out_.memory_bytes, whole) + part;
+    }
     const std::size_t mem = out_.memory_bytes;
     const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
     if (const double host = double(limits::host_memory_bytes()); host > 0 && double(mem) > host) {

@@ -144,6 +144,14 @@ std::size_t build_tensor_couplings(Scene& scene, std::vector<TensorSeed> (&seeds
 /// wavelength in the highest index).
 void finish_compile(const Project& project, const std::string& file, CompiledProject& out);
 
+/// The nodes of a point source's component along one axis, as (index, weight share): the
+/// nearest node (share 1), or, when domain.symmetry sets a plane on the axis, the point lies
+/// on it (within a thousandth of a cell) and the component has no node there, the two nodes
+/// either side with share 1/2 each, so that a source centred on the plane is its own mirror
+/// image (project-format.md "Symmetry"; Meep spreads a point source over its neighbours).
+std::vector<std::pair<std::int64_t, double>> point_source_nodes(const Project& project, const Grid& grid, int axis,
+                                                                double x_um, double offset);
+
 /// Warnings for flux boxes that do not sit where their kind needs them when the project has
 /// a tfsf source: a `scattering` box must enclose the total-field box (its faces in the
 /// scattered-field region), an `absorption` box must lie inside it (total field). Boxes in

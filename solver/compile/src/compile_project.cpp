@@ -607,12 +607,14 @@ void Compiler::add_point_source(const Source& src, const std::string& path, cons
     const Component c = src.component;
     const Vec3 off = yee_offset(c);
     check_point(src.at, path + ".at", "source '" + src.name + "'");
-    const int i = nearest_index(0, src.at.x, off.x), j = nearest_index(1, src.at.y, off.y);
     SourceTerm t;
     t.component = c;
     t.waveform = wf;
-    t.cells = {flat(i, j)};
-    t.weights = {source_strength(c, flat(i, j)) * (1.0 / dx_)};
+    for (const auto& [i, wi] : detail::point_source_nodes(project_, grid_, 0, src.at.x, off.x))
+        for (const auto& [j, wj] : detail::point_source_nodes(project_, grid_, 1, src.at.y, off.y)) {
+            t.cells.push_back(flat(int(i), int(j)));
+            t.weights.push_back(wi * wj * source_strength(c, flat(int(i), int(j))) * (1.0 / dx_));
+        }
     sc().sources.push_back(std::move(t));
 }
 
@@ -864,6 +866,7 @@ void Compiler::compile_source(std::size_t si) {
             break;
     }
     note_sources_end(first_term);
+    for (std::size_t k = first_term; k < sc().sources.size(); ++k) sc().sources[k].origin = int(si);
 }
 
 // ----------------------------------------------------------------------------- monitors

@@ -92,6 +92,19 @@ CrossSection sample_cross_section(const Project& project, const Vec3& center, co
     cs.i_w = static_cast<int>(std::lround(center[normal] / dx));
     cs.grid.nu = static_cast<int>(std::lround(std::abs(size[cs.axis_u]) / dx));
     cs.grid.nv = static_cast<int>(std::lround(std::abs(size[cs.axis_v]) / dx));
+    // On an axis with a symmetry plane a window centred on it must stay centred on the grid
+    // (lround of a half-cell edge would shift it by half a cell, and the mode with it): one
+    // cell more where the centre and the cell count disagree in parity.
+    auto centre_window = [&](int axis, int& i0, int& n) {
+        if (project.domain.symmetry[std::size_t(axis)] == 0) return;
+        const double c2 = 2.0 * center[axis] / dx;  // the centre in half cells
+        if (std::abs(c2 - (2.0 * i0 + n)) < 1e-6) return;
+        if (std::abs(c2 - std::round(c2)) > 1e-6) return;  // not on the grid's half cells: leave it
+        if ((std::llround(c2) - n) % 2 != 0) ++n;
+        i0 = int((std::llround(c2) - n) / 2);
+    };
+    centre_window(cs.axis_u, cs.i0_u, cs.grid.nu);
+    centre_window(cs.axis_v, cs.i0_v, cs.grid.nv);
     if (cs.grid.nu < 2 || cs.grid.nv < 2)
         throw ProjectError(file_label, json_path + ".size", "the plane spans fewer than 2 cells along an axis");
     cs.u0_um = cs.i0_u * dx;

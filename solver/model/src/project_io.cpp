@@ -797,6 +797,15 @@ Domain parse_domain(const Json& j, const std::string& path, const ReadContext& f
         d.boundaries[2] = br.enumeration(kBoundaries, "z", BoundaryKind::Pml);
         d.boundaries_extra = br.extras();
     }
+    if (const Json* sy = r.find("symmetry")) {
+        const std::string sp = r.path("symmetry");
+        if (!sy->is_array() || sy->size() < 2 || sy->size() > 3)
+            r.conv().fail(sp, "must be an array [sx, sy, sz] of -1, 0 or 1 (the parity of E under each mirror)");
+        for (std::size_t i = 0; i < sy->size(); ++i) {
+            const long long v = r.conv().integer((*sy)[i], index_path(sp, i), -1, 1);
+            d.symmetry[i] = int(v);
+        }
+    }
     if (const Json* p = r.find("pml")) {
         ObjectReader pr(*p, r.path("pml"), file);
         d.pml.cells = pr.integer("cells", 16);
@@ -1173,6 +1182,11 @@ Json domain_json(const Domain& d) {
     b["z"] = to_string(d.boundaries[2]);
     append_extra(b, d.boundaries_extra);
     j["boundaries"] = b;
+    if (d.symmetry != std::array<int, 3>{0, 0, 0}) {  // written only when set: older files stay byte-identical
+        Json sy = Json::array();
+        for (int a = 0; a < (d.dimensions == 3 ? 3 : 2); ++a) sy.push_back(d.symmetry[std::size_t(a)]);
+        j["symmetry"] = sy;
+    }
     Json pml = Json::object();
     pml["cells"] = d.pml.cells;
     pml["grading_order"] = d.pml.grading_order;

@@ -215,6 +215,14 @@ private:
                 fail("domain.pml.target_reflection",
                      "must be between 0 and 1, exclusive (found " + fmt(d.pml.target_reflection) + ")");
         }
+        for (int a = 0; a < 3; ++a) {
+            if (d.symmetry[std::size_t(a)] == 0) continue;
+            const std::string path = "domain.symmetry[" + std::to_string(a) + "]";
+            if (a >= dims()) fail(path, "a 2D domain has no mirror symmetry in z (set it to 0)");
+            else if (d.boundaries[std::size_t(a)] != BoundaryKind::Pml)
+                fail(path, std::string("a symmetry plane needs domain.boundaries.") + "xyz"[a] +
+                               " = \"pml\" (the plane replaces the lower half of the axis)");
+        }
         material_id(d.background, "domain.background");
     }
 

@@ -355,6 +355,10 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     j["time_fs"] = jnum(r.time_fs);
     j["wall_s"] = jnum(r.wall_s);
     j["cells"] = r.cells;
+    if (r.symmetry != std::array<int, 3>{0, 0, 0}) {
+        j["symmetry"] = {r.symmetry[0], r.symmetry[1], r.symmetry[2]};
+        j["simulated_cells"] = r.simulated_cells;
+    }
     j["dimensions"] = r.dimensions;
     j["mcells_per_s"] = jnum(r.mcells_per_s);
     j["backend"] = r.backend;

@@ -1,6 +1,7 @@
 // GoLightly run driver (run.hpp): reference + main run, stop criteria, divergence,
 // cancellation, flux spectra and normalization.
 #include "golightly/run.hpp"
+#include "golightly/symmetric_engine.hpp"
 #include "golightly/run_phases.hpp"
 
 #include <algorithm>
@@ -248,8 +249,11 @@ std::vector<EngineBackend> backend_order(BackendChoice backend) {
 // make the first that accepts it. An explicit backend that refuses is an error naming the
 // reason; auto says in a warning why it passed a backend over. A grid that does not fit in
 // GPU memory moves auto on to the next backend once, on one device.
-std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
-                                    int threads, const DeviceSelection& devices, std::vector<std::string>& warnings) {
+namespace {
+
+std::unique_ptr<Engine> make_engine_for(const Scene& compiled, BackendChoice backend, Precision precision,
+                                        int threads, const DeviceSelection& devices,
+                                        std::vector<std::string>& warnings) {
     const SceneView scene = view_of(compiled);  // engines view the compiled scene, no copy
     const std::vector<EngineBackend> order = backend_order(backend);
     const bool explicit_choice = backend != BackendChoice::Auto;
@@ -282,6 +286,17 @@ std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend
     std::string reasons;
     for (const Unsupported& u : passed_over) reasons += (reasons.empty() ? "" : "; ") + u.refusal();
     throw RunError("no backend runs this scene: " + reasons);
+}
+
+}  // namespace
+
+// A scene with mirror symmetry planes runs reduced (symmetry.hpp) on whatever engine the
+// chooser picks for the reduced scene; SymmetricEngine answers for the whole domain.
+std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
+                                    int threads, const DeviceSelection& devices, std::vector<std::string>& warnings) {
+    return make_symmetric_engine(compiled, [&](const Scene& s) {
+        return make_engine_for(s, backend, precision, threads, devices, warnings);
+    });
 }
 
 std::unique_ptr<Engine> make_engine(const Scene& compiled, BackendChoice backend, Precision precision,
@@ -1019,6 +1034,10 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     const Scene& scene = main.scene;
     result.warnings = main.warnings;
     result.cells = std::int64_t(scene.cells());
+    result.simulated_cells = result.cells;
+    for (int a = 0; a < 3; ++a) result.symmetry[std::size_t(a)] = scene.symmetry[a];
+    if (result.symmetry != std::array<int, 3>{0, 0, 0})
+        result.simulated_cells = std::int64_t(double(result.cells) / mirror_map(scene).cell_ratio() + 0.5);
     result.dimensions = scene.dimensions;
     result.tfsf_cross_sections = !scene.tfsf.empty();
     result.frequency_hz = main.spectrum_hz;

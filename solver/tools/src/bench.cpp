@@ -1,5 +1,6 @@
 // GoLightly benchmark (bench.hpp): synthetic scene, timed steps, copy roofline.
 #include "golightly/bench.hpp"
+#include "golightly/symmetric_engine.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/distributed.hpp"
 #include "golightly/material_library.hpp"
@@ -356,10 +357,11 @@ BenchReport run_bench(const BenchOptions& o) {
     // cb of Ex, Ey, Ez (3 R; rows of one material skip it, ca too where lossy), plus the
     // CPML psi inside the slabs; the E neighbour rows (j+1), (k+1) and the H rows (j-1),
     // (k-1) come from cache (cpu_kernels3d.inl). Engine::bytes_per_cell_update states it.
-    const Scene scene = o.dims == 3 ? make_bench_scene3(o.nx, o.ny, o.nz, o.poles, o.dispersive_fraction,
+    Scene scene = o.dims == 3 ? make_bench_scene3(o.nx, o.ny, o.nz, o.poles, o.dispersive_fraction,
                                                         material ? &*material : nullptr)
                                     : make_bench_scene(o.nx, o.ny, o.polarization, o.poles, o.dispersive_fraction,
                                                        material ? &*material : nullptr);
+    for (int a = 0; a < 3; ++a) scene.symmetry[a] = o.symmetry[std::size_t(a)];
     std::size_t dispersive_cells = 0;
     for (const DispersiveCells& d : scene.dispersive) dispersive_cells += d.cells.size();
     const int n_poles = scene.pole_sets.empty() ? 0 : int(scene.pole_sets[0].poles.size());
@@ -382,29 +384,32 @@ BenchReport run_bench(const BenchOptions& o) {
     };
     const double copy_before = copy_bandwidth();
     const double memory_before = device_memory();
-    if (o.devices > 1) {
-        if (o.backend != "cuda" && o.backend != "cpu")
-            throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
-        std::vector<SubdomainDevice> devs(std::size_t(o.devices));
-        for (int k = 0; k < o.devices; ++k) {
-            devs[std::size_t(k)].cuda = o.backend == "cuda";
-            devs[std::size_t(k)].ordinal = k;
-            devs[std::size_t(k)].threads = o.threads;
+    double stepped_cells = double(scene.cells());
+    auto make_one = [&](const Scene& sc) -> std::unique_ptr<Engine> {
+        stepped_cells = double(sc.cells());
+        if (o.devices > 1) {
+            if (o.backend != "cuda" && o.backend != "cpu")
+                throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
+            std::vector<SubdomainDevice> devs(std::size_t(o.devices));
+            for (int k = 0; k < o.devices; ++k) {
+                devs[std::size_t(k)].cuda = o.backend == "cuda";
+                devs[std::size_t(k)].ordinal = k;
+                devs[std::size_t(k)].threads = o.threads;
+            }
+            auto d = std::make_unique<DistributedEngine>(view_of(sc), o.precision, devs);
+            dist = d.get();
+            return d;
         }
-        auto d = std::make_unique<DistributedEngine>(view_of(scene), o.precision, devs);
-        dist = d.get();
-        engine = std::move(d);
-    } else if (o.backend == "cuda") {
-        engine = make_cuda_engine(view_of(scene), o.precision);
-    } else if (o.backend == "cpu") {
-        engine = make_cpu_engine(view_of(scene), o.precision, o.threads);
-    } else {
+        if (o.backend == "cuda") return make_cuda_engine(view_of(sc), o.precision);
+        if (o.backend == "cpu") return make_cpu_engine(view_of(sc), o.precision, o.threads);
         throw RunError("bench: unknown backend '" + o.backend + "' (cuda or cpu)");
-    }
+    };
+    engine = make_symmetric_engine(scene, make_one);  // the reduced scene lives in the engine
     r.bytes_per_cell_update = engine->bytes_per_cell_update();
     engine->synchronize();
     r.state_bytes_per_cell = (mem_devices > 0 ? device_memory() - memory_before
-                                              : double(engine_state_bytes(scene, o.precision))) /
+                                              : double(engine_state_bytes(scene, o.precision)) * stepped_cells /
+                                                    double(scene.cells())) /
                              double(scene.cells());
     // Untimed warm-up (graph capture, caches, first-touch), then the timed run, which ends
     // when the device has finished (synchronize). Reading the DFT accumulators back is not
@@ -487,7 +492,10 @@ BenchReport run_bench(const BenchOptions& o) {
     r.seconds = sec;
     r.cells_per_s = double(scene.cells()) * o.steps / sec;
     r.steps_per_s = o.steps / sec;
-    r.bandwidth_gbs = r.cells_per_s * r.bytes_per_cell_update / 1e9;
+    r.symmetry = o.symmetry;
+    r.simulated_cells = stepped_cells;
+    r.simulated_cells_per_s = stepped_cells * o.steps / sec;
+    r.bandwidth_gbs = r.simulated_cells_per_s * r.bytes_per_cell_update / 1e9;
     engine.reset();
     r.copy_bandwidth_gbs = std::max(copy_before, copy_bandwidth());
     // Several CUDA devices: each has its own memory, so the yardstick is the sum of their
@@ -510,6 +518,11 @@ std::string bench_report_json(const BenchReport& r) {
     j["precision"] = r.precision;
     j["polarization"] = r.polarization;
     j["cells_per_s"] = r.cells_per_s;
+    if (r.symmetry != std::array<int, 3>{0, 0, 0}) {
+        j["symmetry"] = {r.symmetry[0], r.symmetry[1], r.symmetry[2]};
+        j["simulated_cells"] = r.simulated_cells;
+        j["simulated_cells_per_s"] = r.simulated_cells_per_s;
+    }
     j["steps_per_s"] = r.steps_per_s;
     j["bytes_per_cell_update"] = r.bytes_per_cell_update;
     j["state_bytes_per_cell"] = r.state_bytes_per_cell;

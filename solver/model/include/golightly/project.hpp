@@ -230,6 +230,10 @@ struct Domain {
     Polarization polarization = Polarization::TMz;
     double slice_z = 0;
     std::array<BoundaryKind, 3> boundaries{BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
+    /// Mirror symmetry through the interior's centre plane per axis (project-format.md
+    /// "Symmetry"): 0 none, +1 even (PMC plane), -1 odd (PEC plane); the parity of E taken
+    /// as a vector, as Tidy3D's `symmetry` and Meep's mirror_sym phase.
+    std::array<int, 3> symmetry{0, 0, 0};
     PmlSettings pml;
     std::string background = "air";
     Json boundaries_extra = Json::object();  ///< unknown members of the `boundaries` object

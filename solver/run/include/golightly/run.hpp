@@ -7,6 +7,7 @@
 // its main thread.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <complex>
 #include <cstdint>
@@ -249,6 +250,10 @@ struct RunResult {
     double time_fs = 0;          ///< main-run simulated time
     double wall_s = 0;           ///< wall time of the whole call (compile, reference and main run)
     std::int64_t cells = 0;      ///< Yee cells of the grid (PML included): nx * ny * nz
+    /// domain.symmetry (summary.json "symmetry" when set) and the cells the engine stepped:
+    /// cells / 2, 4 or 8 with symmetry planes (summary.json "simulated_cells"), else cells.
+    std::array<int, 3> symmetry{0, 0, 0};
+    std::int64_t simulated_cells = 0;
     int dimensions = 2;          ///< 2 or 3 (summary.json "dimensions")
     /// flux_box spectra are cross-sections normalized by the tfsf wave's intensity
     bool tfsf_cross_sections = false;

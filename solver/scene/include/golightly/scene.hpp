@@ -262,6 +262,9 @@ struct SourceTerm {
     std::vector<double> weights;      ///< same length as cells
     CompiledWaveform waveform;
     double delay_s = 0;
+    /// The project source this term comes from (index into Project::sources), for
+    /// messages; -1 where none (tests, synthetic scenes).
+    int origin = -1;
 };
 
 /// A set of DFT samples of one component. Sample k is
@@ -436,6 +439,10 @@ struct Scene {
     /// x, y, z; z is unused in 2D (periodic with period 1).
     BoundaryKind boundary[3] = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Periodic};
     int pml_lo[3] = {0, 0, 0}, pml_hi[3] = {0, 0, 0};  ///< PML cells per side (x, y, z)
+    /// Mirror symmetry about the interior's centre plane per axis: 0 none, +1 even (PMC
+    /// plane), -1 odd (PEC plane) (symmetry.hpp). The scene is the whole domain; engines
+    /// step reduce_by_symmetry() of it (make_engine does).
+    int symmetry[3] = {0, 0, 0};
     CpmlAxis cpml[3];                ///< x, y, z profiles (identity where no PML; z only in 3D)
 
     /// Material table and, per E component, the table index of every cell (nx*ny).

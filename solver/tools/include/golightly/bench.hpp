@@ -3,6 +3,7 @@
 // (golightly-cli bench, spec/cli.md).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -36,6 +37,10 @@ struct BenchOptions {
     /// > 1: one grid over this many devices (the distributed engine, distributed.hpp):
     /// CUDA devices 0..devices-1, or CPU subdomains in one process on the CPU backend.
     int devices = 1;
+    /// Mirror symmetry planes (symmetry.hpp) per axis, -1, 0 or +1: the engine steps the
+    /// reduced scene (SymmetricEngine); the synthetic scene is not symmetric, which the
+    /// timing does not mind. -1 needs an even, +1 an odd interior cell count (size - 32).
+    std::array<int, 3> symmetry{0, 0, 0};
 };
 
 /// The fields of the `bench --json` object of spec/cli.md.
@@ -50,6 +55,11 @@ struct BenchReport {
     std::string polarization;      ///< "TMz" or "TEz" (extra field)
     double seconds = 0;            ///< wall time of the timed steps
     double cells_per_s = 0;        ///< cell updates per second (nx * ny * steps / seconds)
+    /// With symmetry planes: the cells the engine stepped (nx * ny * nz / 2, 4, 8) and their
+    /// updates per second; bandwidth and fraction of copy use these (extra fields).
+    std::array<int, 3> symmetry{0, 0, 0};
+    double simulated_cells = 0;
+    double simulated_cells_per_s = 0;
     double steps_per_s = 0;
     double bytes_per_cell_update = 0;  ///< bytes the implementation moves per cell and step (model)
     /// Memory the engine holds per cell, bytes: CUDA, the device memory in use after its

@@ -1,0 +1,92 @@
+// An engine for a whole-domain scene with mirror symmetry planes (symmetry.hpp): it steps
+// the reduced scene on any backend (the inner engine, made by the caller) and answers every
+// read of the Engine interface for the whole domain.
+//
+// What is exact and what is not:
+//   dft(), time_samples()   exact whole-domain samples, in the scene's order: the reduced
+//                           scene's DFT sets and probes are remapped node by node
+//                           (reduce_by_symmetry), so no unfolding is needed here;
+//   get_field()             exact: every whole-domain node from its reduced node times the
+//                           parity (MirrorMap::map);
+//   sample_field(), frame() the whole slice assembled from the inner engine's boxes by
+//                           mirroring (nearest box; the factor of the whole slice);
+//   field_energy()          the reduced domain's energy times the whole-to-reduced cell
+//                           ratio (2, 4, 8): exact, since every whole-domain node is one
+//                           reduced node or its image, but for the nodes on the planes,
+//                           which hold zero (and the half-cell asymmetry of the whole
+//                           grid's outer PML wall).
+// Live edits reduce the edited whole-domain scene the same way. The engine keeps `full`
+// (the caller's scene) as its whole-domain view.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "golightly/engine.hpp"
+#include "golightly/symmetry.hpp"
+
+namespace golightly {
+
+class SymmetricEngine final : public Engine {
+public:
+    /// `reduced` is reduce_by_symmetry(*full, map, &rms_probes); `inner` an engine made
+    /// from it. Throws std::invalid_argument when the sizes disagree.
+    SymmetricEngine(SceneView full, MirrorMap map, std::shared_ptr<const Scene> reduced, std::vector<int> rms_probes,
+                    std::unique_ptr<Engine> inner);
+
+    std::string backend() const override { return inner_->backend(); }
+    std::string device() const override { return inner_->device(); }
+    std::string kernel() const override { return inner_->kernel(); }
+    Precision precision() const override { return inner_->precision(); }
+    void step(int n_steps) override { inner_->step(n_steps); }
+    std::int64_t steps_done() const override { return inner_->steps_done(); }
+    void synchronize() override { inner_->synchronize(); }
+    double bytes_per_cell_update() const override { return inner_->bytes_per_cell_update(); }
+    double field_energy() override { return inner_->field_energy() * map_.cell_ratio(); }
+    bool fields_finite() override { return inner_->fields_finite(); }
+    /// Whole domain: n_full cells, flat index (k * ny + j) * nx + i of the whole grid.
+    void get_field(Component c, std::vector<double>& out) override;
+    /// Takes the reduced part of whole-domain values (the rest follows by symmetry).
+    void set_field(Component c, const std::vector<double>& values) override;
+    std::vector<std::complex<double>> dft(int set) override { return inner_->dft(set); }
+    std::vector<double> time_samples(int probe) override;
+    Image8 frame(const FrameRequest& request) override;
+    FieldSamples sample_field(Component component, int max_width, int max_height, bool squared = false) override;
+    void set_frame_slice(const FrameSlice& slice) override;
+    FieldStorage field_storage() override { return inner_->field_storage(); }
+    bool supports_split_step() const override { return inner_->supports_split_step(); }
+    void set_split_margins(int lo, int hi) override { inner_->set_split_margins(lo, hi); }
+    void step_begin() override { inner_->step_begin(); }
+    void step_interior() override { inner_->step_interior(); }
+    void step_boundary() override { inner_->step_boundary(); }
+    std::vector<SubdomainInfo> subdomains() const override { return inner_->subdomains(); }
+    HaloExchangeInfo halo_exchange() const override { return inner_->halo_exchange(); }
+    void update_materials(SceneView edited) override;
+
+    const MirrorMap& mirror() const { return map_; }
+    const Engine& inner() const { return *inner_; }
+
+private:
+    SceneView full_;
+    MirrorMap map_;
+    std::shared_ptr<const Scene> reduced_;
+    std::vector<int> rms_probes_;
+    std::unique_ptr<Engine> inner_;
+    FrameSlice slice_;  ///< the whole-domain slice (3D)
+};
+
+/// The engine for `scene`: make(scene) itself without symmetry planes, else a
+/// SymmetricEngine over make(reduce_by_symmetry(scene)). `scene` must outlive the engine.
+/// Throws what mirror_map / reduce_by_symmetry / make throw.
+template <typename Make>
+std::unique_ptr<Engine> make_symmetric_engine(const Scene& scene, Make&& make) {
+    if (scene.symmetry[0] == 0 && scene.symmetry[1] == 0 && scene.symmetry[2] == 0) return make(scene);
+    MirrorMap map = mirror_map(scene);
+    std::vector<int> rms;
+    auto reduced = std::make_shared<const Scene>(reduce_by_symmetry(scene, map, &rms));
+    std::unique_ptr<Engine> inner = make(*reduced);
+    return std::make_unique<SymmetricEngine>(view_of(scene), std::move(map), std::move(reduced), std::move(rms),
+                                             std::move(inner));
+}
+
+}  // namespace golightly
