@@ -26,8 +26,8 @@ int plane_sign(const MirrorMap& m, int axis) {
 }  // namespace
 
 SymmetricEngine::SymmetricEngine(SceneView full, MirrorMap map, std::shared_ptr<const Scene> reduced,
-                                 std::vector<int> rms_probes, std::unique_ptr<Engine> inner)
-    : full_(std::move(full)), map_(std::move(map)), reduced_(std::move(reduced)), rms_probes_(std::move(rms_probes)),
+                                 ReducedMonitors monitors, std::unique_ptr<Engine> inner)
+    : full_(std::move(full)), map_(std::move(map)), reduced_(std::move(reduced)), monitors_(std::move(monitors)),
       inner_(std::move(inner)) {
     if (!inner_ || !reduced_ || !full_) throw std::invalid_argument("SymmetricEngine: missing scene or engine");
     if (reduced_->nx != map_.n_half[0] || reduced_->ny != map_.n_half[1] ||
@@ -66,9 +66,25 @@ void SymmetricEngine::set_field(Component c, const std::vector<double>& values) 
 
 std::vector<double> SymmetricEngine::time_samples(int probe) {
     std::vector<double> v = inner_->time_samples(probe);
-    if (std::find(rms_probes_.begin(), rms_probes_.end(), probe) != rms_probes_.end())
+    if (std::find(monitors_.rms_probes.begin(), monitors_.rms_probes.end(), probe) != monitors_.rms_probes.end())
         for (double& x : v) x = std::sqrt(std::max(0.0, x));
     return v;
+}
+
+std::vector<std::complex<double>> SymmetricEngine::dft(int set) {
+    const std::vector<std::complex<double>> u = inner_->dft(set);
+    if (set < 0 || std::size_t(set) >= monitors_.dft_samples.size()) return u;
+    const auto& expand = monitors_.dft_samples[std::size_t(set)];
+    const std::size_t nf = full_->dft_sets[std::size_t(set)].frequencies_hz.size();
+    std::vector<std::complex<double>> out(expand.size() * nf);
+    for (std::size_t k = 0; k < expand.size(); ++k) {
+        const std::int64_t e = expand[k];
+        if (e == 0) continue;
+        const std::size_t from = std::size_t(std::llabs(e) - 1) * nf;
+        const double sign = e > 0 ? 1.0 : -1.0;
+        for (std::size_t f = 0; f < nf; ++f) out[k * nf + f] = sign * u[from + f];
+    }
+    return out;
 }
 
 void SymmetricEngine::set_frame_slice(const FrameSlice& slice) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "golightly/errors.hpp"
 #include "golightly/grid.hpp"
@@ -128,7 +129,7 @@ MirrorMap mirror_map(const Scene& full) {
     return m;
 }
 
-Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, std::vector<int>* rms_probes) {
+Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, ReducedMonitors* monitors) {
     if (!map.active()) throw RunError("reduce_by_symmetry: the scene has no symmetry plane");
     const auto& nf = map.n_full;
     const auto& nh = map.n_half;
@@ -290,23 +291,45 @@ Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, std::vector<in
         r.tfsf.push_back(t);
     }
 
-    // DFT sets: every whole-domain sample from its reduced node(s), in the same order.
+    // DFT sets: every whole-domain sample from its reduced node(s); a sample equal to
+    // another up to sign (its mirror image) is accumulated once.
+    if (monitors) monitors->dft_samples.clear(), monitors->rms_probes.clear();
     for (const DftSet& d : full.dft_sets) {
-        DftSet o = d;
+        DftSet o;
+        o.component = d.component;
+        o.frequencies_hz = d.frequencies_hz;
+        std::map<std::tuple<CellIndex, CellIndex, double, double>, std::int64_t> unique;
+        std::vector<std::int64_t> expand(d.cell0.size(), 0);
         for (std::size_t k = 0; k < d.cell0.size(); ++k) {
             const MirrorMap::Site s0 = map.map(d.component, d.cell0[k]);
-            o.cell0[k] = s0.cell >= 0 ? s0.cell : 0;
-            o.w0[k] = s0.cell >= 0 ? d.w0[k] * s0.factor : 0.0;
+            CellIndex c0 = s0.cell >= 0 ? s0.cell : -1, c1 = -1;
+            double w0 = s0.cell >= 0 ? d.w0[k] * s0.factor : 0.0, w1 = 0;
             if (d.cell1[k] >= 0) {
                 const MirrorMap::Site s1 = map.map(d.component, d.cell1[k]);
-                o.cell1[k] = s1.cell;
-                o.w1[k] = s1.cell >= 0 ? d.w1[k] * s1.factor : 0.0;
+                if (s1.cell >= 0) c1 = s1.cell, w1 = d.w1[k] * s1.factor;
             }
+            if (c0 < 0 || w0 == 0) std::swap(c0, c1), std::swap(w0, w1);
+            if (c0 < 0 || w0 == 0) continue;  // vanishes: expand[k] = 0
+            if (c1 < 0 || w1 == 0) c1 = -1, w1 = 0;
+            const double sign = w0 < 0 ? -1.0 : 1.0;  // the key has w0 > 0
+            const auto key = std::make_tuple(c0, c1, sign * w0, sign * w1);
+            auto it = unique.find(key);
+            if (it == unique.end()) {
+                it = unique.emplace(key, std::int64_t(o.cell0.size())).first;
+                o.cell0.push_back(c0);
+                o.cell1.push_back(c1);
+                o.w0.push_back(sign * w0);
+                o.w1.push_back(sign * w1);
+            }
+            expand[k] = sign > 0 ? it->second + 1 : -(it->second + 1);
+        }
+        if (o.cell0.empty()) {  // every sample vanishes: one zero sample keeps the set
+            o.cell0.push_back(0), o.cell1.push_back(-1), o.w0.push_back(0.0), o.w1.push_back(0.0);
         }
         r.dft_sets.push_back(std::move(o));
+        if (monitors) monitors->dft_samples.push_back(std::move(expand));
     }
 
-    if (rms_probes) rms_probes->clear();
     for (std::size_t pi = 0; pi < full.time_probes.size(); ++pi) {
         const TimeProbe& t = full.time_probes[pi];
         TimeProbe o;
@@ -316,7 +339,7 @@ Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, std::vector<in
         const bool squares = t.reduce == Reduce::Rms || t.reduce == Reduce::SumSquares;
         const double scale = (t.reduce == Reduce::Mean || t.reduce == Reduce::Rms) && wsum != 0 ? 1.0 / wsum : 1.0;
         o.reduce = t.reduce == Reduce::Mean ? Reduce::Value : t.reduce == Reduce::Rms ? Reduce::SumSquares : t.reduce;
-        if (t.reduce == Reduce::Rms && rms_probes) rms_probes->push_back(int(pi));
+        if (t.reduce == Reduce::Rms && monitors) monitors->rms_probes.push_back(int(pi));
         for (std::size_t k = 0; k < t.cells.size(); ++k) {
             const MirrorMap::Site s = map.map(t.component, t.cells[k]);
             if (s.cell < 0) continue;

@@ -4,8 +4,9 @@
 //
 // What is exact and what is not:
 //   dft(), time_samples()   exact whole-domain samples, in the scene's order: the reduced
-//                           scene's DFT sets and probes are remapped node by node
-//                           (reduce_by_symmetry), so no unfolding is needed here;
+//                           scene's probes are remapped node by node and its DFT sets hold
+//                           each pair of mirror-image samples once (reduce_by_symmetry);
+//                           dft() expands them (ReducedMonitors::dft_samples);
 //   get_field()             exact: every whole-domain node from its reduced node times the
 //                           parity (MirrorMap::map);
 //   sample_field(), frame() the whole slice assembled from the inner engine's boxes by
@@ -29,9 +30,9 @@ namespace golightly {
 
 class SymmetricEngine final : public Engine {
 public:
-    /// `reduced` is reduce_by_symmetry(*full, map, &rms_probes); `inner` an engine made
-    /// from it. Throws std::invalid_argument when the sizes disagree.
-    SymmetricEngine(SceneView full, MirrorMap map, std::shared_ptr<const Scene> reduced, std::vector<int> rms_probes,
+    /// `reduced` is reduce_by_symmetry(*full, map, &monitors); `inner` an engine made from
+    /// it. Throws std::invalid_argument when the sizes disagree.
+    SymmetricEngine(SceneView full, MirrorMap map, std::shared_ptr<const Scene> reduced, ReducedMonitors monitors,
                     std::unique_ptr<Engine> inner);
 
     std::string backend() const override { return inner_->backend(); }
@@ -48,7 +49,8 @@ public:
     void get_field(Component c, std::vector<double>& out) override;
     /// Takes the reduced part of whole-domain values (the rest follows by symmetry).
     void set_field(Component c, const std::vector<double>& values) override;
-    std::vector<std::complex<double>> dft(int set) override { return inner_->dft(set); }
+    /// The whole-domain samples x frequencies of scene.dft_sets[set] (engine.hpp).
+    std::vector<std::complex<double>> dft(int set) override;
     std::vector<double> time_samples(int probe) override;
     Image8 frame(const FrameRequest& request) override;
     FieldSamples sample_field(Component component, int max_width, int max_height, bool squared = false) override;
@@ -70,7 +72,7 @@ private:
     SceneView full_;
     MirrorMap map_;
     std::shared_ptr<const Scene> reduced_;
-    std::vector<int> rms_probes_;
+    ReducedMonitors monitors_;
     std::unique_ptr<Engine> inner_;
     FrameSlice slice_;  ///< the whole-domain slice (3D)
 };
@@ -82,10 +84,10 @@ template <typename Make>
 std::unique_ptr<Engine> make_symmetric_engine(const Scene& scene, Make&& make) {
     if (scene.symmetry[0] == 0 && scene.symmetry[1] == 0 && scene.symmetry[2] == 0) return make(scene);
     MirrorMap map = mirror_map(scene);
-    std::vector<int> rms;
-    auto reduced = std::make_shared<const Scene>(reduce_by_symmetry(scene, map, &rms));
+    ReducedMonitors monitors;
+    auto reduced = std::make_shared<const Scene>(reduce_by_symmetry(scene, map, &monitors));
     std::unique_ptr<Engine> inner = make(*reduced);
-    return std::make_unique<SymmetricEngine>(view_of(scene), std::move(map), std::move(reduced), std::move(rms),
+    return std::make_unique<SymmetricEngine>(view_of(scene), std::move(map), std::move(reduced), std::move(monitors),
                                              std::move(inner));
 }
 

@@ -79,15 +79,27 @@ struct MirrorMap {
 /// cell count of the wrong parity (header comment; the message names the count that fits).
 MirrorMap mirror_map(const Scene& full);
 
+/// What a reduced scene's monitors need to give whole-domain results (SymmetricEngine).
+struct ReducedMonitors {
+    /// time probes whose samples are to be square-rooted (an `rms` probe run as
+    /// `sum_squares` with weights w / sum w)
+    std::vector<int> rms_probes;
+    /// per DFT set, per whole-domain sample k: +(u + 1) or -(u + 1) when it equals reduced
+    /// sample u times +1 or -1, 0 when it vanishes by symmetry
+    std::vector<std::vector<std::int64_t>> dft_samples;
+};
+
 /// The scene an engine steps for a whole-domain scene with symmetry planes: the kept part
 /// of every per-cell array, CPML profile and sparse list (header comment), sources kept
-/// where they lie in the reduced domain, DFT sets and time probes remapped sample by
-/// sample (MirrorMap::map) so that their results are the whole domain's, in the same order
-/// (a `mean` probe becomes a `value` probe with weights w / sum w, an `rms` probe a
-/// `sum_squares` probe with weights w / sum w whose samples the caller takes the root of:
-/// rms_probes). Scene::symmetry of the result is {0, 0, 0}. Throws RunError for a TF/SF box
-/// that reaches across a symmetry plane (not supported) and for the errors of mirror_map.
-Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, std::vector<int>* rms_probes = nullptr);
+/// where they lie in the reduced domain. DFT sets: every whole-domain sample is mapped
+/// node by node (MirrorMap::map) and mirror images that become the same reduced sample up
+/// to sign are accumulated once (so the DFT work shrinks with the grid); `monitors`
+/// receives the expansion back to the whole-domain samples, in the scene's order. Time
+/// probes are remapped likewise (a `mean` probe becomes a `value` probe with weights w /
+/// sum w, an `rms` probe a `sum_squares` one listed in rms_probes). Scene::symmetry of the
+/// result is {0, 0, 0}. Throws RunError for a TF/SF box that reaches across a symmetry
+/// plane (not supported) and for the errors of mirror_map.
+Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, ReducedMonitors* monitors = nullptr);
 
 /// The first place where `full` breaks its own symmetry planes, for `check`: the material
 /// table entry of an E node and its mirror image (eps_r or sigma differing by more than
