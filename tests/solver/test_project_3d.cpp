@@ -521,7 +521,7 @@ TEST_CASE("cli: check and run exit 2 for an invalid 3D file and for what 3D cann
 }
 
 TEST_CASE("3D examples load, are runnable, and are written exactly as GoLightly saves them", "[project][3d]") {
-    for (const char* name : {"strip_waveguide_3d", "sphere_scattering_3d"}) {
+    for (const char* name : {"strip_waveguide_3d", "sphere_scattering_3d", "strip_symmetry_3d"}) {
         INFO(name);
         const fs::path file = kSourceDir / "examples" / (std::string(name) + ".glproj");
         const Project p = load_project(file);
@@ -543,4 +543,10 @@ TEST_CASE("3D examples load, are runnable, and are written exactly as GoLightly 
     CHECK(sphere.sources.at(0).type == SourceType::Tfsf);
     CHECK(sphere.monitors.at(0).kind == "scattering");
     CHECK(sphere.monitors.at(1).kind == "absorption");
+    // the strip on half the domain: the same project but for its symmetry plane
+    Project sym = load_project(kSourceDir / "examples" / "strip_symmetry_3d.glproj");
+    CHECK(sym.domain.symmetry == std::array<int, 3>{0, -1, 0});
+    sym.domain.symmetry = {0, 0, 0};
+    sym.name = strip.name;
+    CHECK(sym == strip);
 }
