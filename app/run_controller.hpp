@@ -176,6 +176,11 @@ private:
         std::shared_ptr<CudaGlFrameExchange> interop;
         FrameSlice slice;
         std::uint64_t sliceSeen = 0;  ///< the sliceSerial_ applied
+        /// The engine being stepped shows `slice`. False after the engine factory ran: the
+        /// run driver sets run.frames' slice on each new engine after the factory returns,
+        /// so a slice chosen during the reference run must be set again on the main run's
+        /// engine before its first frame.
+        bool engineSliceSet = false;
     };
     /// Publishes a frame of `engine` (solver thread; at most 5 % of its time), after
     /// applying a slice changed from the GUI.
