@@ -49,7 +49,11 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include <filesystem>
+
 #include "bitmap_import.hpp"
+#include "elided_label.hpp"
+#include "sparams_dock.hpp"
 #include "golightly/version_info.hpp"
 #include "about_dialog.hpp"
 #include "start_page.hpp"
@@ -150,10 +154,14 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     cursorLabel_ = new QLabel;
     cursorLabel_->setMinimumWidth(230);
     zoomLabel_ = new QLabel;
-    toolHint_ = new QLabel;
+    toolHint_ = new ElidedLabel;  // shares the status bar with the run status: neither hides the other
     toolHint_->setObjectName(QStringLiteral("toolHint"));
     toolHint_->setStyleSheet(QStringLiteral("QLabel { color: #1d4f91; }"));
     statusBar()->addWidget(toolHint_, 1);
+    // QStatusBar hides a widget added while a message shows (the set-up above posts some)
+    // as if the program had hidden it, and never shows it again: the hint must come back
+    // when the message goes
+    toolHint_->setAttribute(Qt::WA_WState_ExplicitShowHide, false);
     statusBar()->addPermanentWidget(cursorLabel_);
     statusBar()->addPermanentWidget(zoomLabel_);
     toolHint_->setText(canvas_->tool() ? canvas_->tool()->hint() : QString());

@@ -22,6 +22,10 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include "elided_label.hpp"
+#include "mode_viewer.hpp"
+#include "sparams_dock.hpp"
+#include "structure_view_3d.hpp"
 #include "field_view.hpp"
 #include "layer_stack_dock.hpp"
 #include "main_window.hpp"
@@ -170,7 +174,7 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     });
 
     // ---- status bar: progress
-    runLabel_ = new QLabel;
+    runLabel_ = new ElidedLabel;  // a results path never pushes the tool hint out
     runLabel_->setObjectName(QStringLiteral("run.status"));
     runProgress_ = new QProgressBar;
     runProgress_->setObjectName(QStringLiteral("run.progress"));

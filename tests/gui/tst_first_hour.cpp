@@ -3,7 +3,15 @@
 // 6  typing into a Properties field never triggers a tool shortcut;
 // 7  zero-width or inverted boxes and a layer's z1 below z0 are marked, as a width of 0 is;
 // 15 a mode monitor shows its kind and keeps it when the Kind field is touched;
-// 9  STEP import leaves the solids that miss the slice plane unticked, and says so in words.
+// 9  STEP import leaves the solids that miss the slice plane unticked, and says so in words;
+// 10 after Open or an edit, the Port Modes, S-parameters, Sweep and 3D view panels clear or
+//    label what they show as stale;
+// 11 a run made before the first save is attached after Save As (its folder moves next to
+//    the file, the project takes the file's name); the progress text says why the time
+//    limit, not the decay, is expected to end a run;
+// 12 the Eraser says why it leaves drawn shapes alone; tool hints show in the status bar
+//    at 1560 px wide.
+// (Item 4, a slice changed during the reference run: tst_ide3d.)
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
@@ -16,7 +24,26 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <QCheckBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+
+#include <filesystem>
+
+#include "canvas.hpp"
 #include "docks.hpp"
+#include "mode_viewer.hpp"
+#include "monitors_dock.hpp"
+#include "run_controller.hpp"
+#include "run_progress.hpp"
+#include "sparams_dock.hpp"
+#include "sparams_view.hpp"
+#include "structure_view_3d.hpp"
+#include "sweep_dock.hpp"
+#include "qcustomplot_include.hpp"
 #include "editor_document.hpp"
 #include "golightly/step_import.hpp"
 #include "gui_test_util.hpp"
@@ -37,6 +64,22 @@ void shot(const QString& name, QWidget* w) {
 }
 
 QComboBox* combo(PropertiesDock* d, const QString& label) { return qobject_cast<QComboBox*>(d->field(label)); }
+
+const QString kSource = QStringLiteral(GOLIGHTLY_SOURCE_DIR);
+
+/// Copies `from` (relative to the source tree) to `dir`/`name`, writable.
+QString copyInto(const QTemporaryDir& dir, const QString& from, const QString& name) {
+    const QString to = dir.filePath(name);
+    QFile::remove(to);
+    if (!QFile::copy(kSource + QLatin1Char('/') + from, to)) return {};
+    QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+    return to;
+}
+
+/// Moves the first shape of the first layer by 0.1 um (a geometry edit, one undo step).
+void nudgeGeometry(EditorDocument* doc) {
+    doc->editLayer(0, QStringLiteral("nudge"), [](Layer& l) { translate_shape(l.shapes.at(0), 0.1, 0.0); });
+}
 
 }  // namespace
 
@@ -315,6 +358,62 @@ private Q_SLOTS:
         for (int k = 0; k < n; ++k)
             if (k != miss) QVERIFY(!dlg.solidIncluded(k));
         QVERIFY2(dlg.statusText().contains(QStringLiteral("No solid crosses")), qPrintable(dlg.statusText()));
+    }
+
+    // ---- 12: the Eraser on drawn shapes; tool hints at 1560 px
+    void eraserOnDrawnShapesSaysWhy() {
+        app::MainWindow w(options());
+        w.resize(1560, 900);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        selectRectangle(w);
+        w.document()->setSelection({});
+        const Project before = w.document()->project();
+        w.action(QStringLiteral("tool.eraser"))->trigger();
+        Canvas* c = w.canvas();
+        QTest::mouseClick(c, Qt::LeftButton, {}, c->toScreen(QPointF(2, 1.5)).toPoint());
+        QVERIFY(w.document()->project() == before);  // drawn shapes are exact: not cut
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Delete")), qPrintable(w.statusBar()->currentMessage()));
+        // off the shape, nothing painted on the layer: said too
+        w.statusBar()->clearMessage();
+        QTest::mouseClick(c, Qt::LeftButton, {}, c->toScreen(QPointF(6, 6)).toPoint());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Nothing is painted")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(w.document()->project() == before);
+    }
+
+    void toolHintsShowAt1560() {
+        app::MainWindow w(options());
+        w.resize(1560, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* hint = w.findChild<QLabel*>(QStringLiteral("toolHint"));
+        QVERIFY(hint);
+        // a run's long status (its results folder) is in the status bar too
+        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick_hint.glproj"));
+        QVERIFY(w.openFile(quick));
+        app::SolverSettings s;
+        s.threads = 1;
+        QSignalSpy done(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        w.showFieldView(false);
+        for (const char* tool : {"tool.rectangle", "tool.path", "tool.eraser"}) {
+            w.action(QString::fromLatin1(tool))->trigger();
+            QTest::qWait(20);
+            w.statusBar()->clearMessage();  // (the "Tool: ..." message hides it for 3 s)
+            QTest::qWait(20);
+            QVERIFY2(!hint->text().isEmpty(), tool);
+            const int needed = std::min(hint->fontMetrics().horizontalAdvance(hint->text()), 400);
+            QVERIFY2(hint->isVisible() && hint->width() >= needed,
+                     qPrintable(QStringLiteral("%1: hint %2 px wide, needs %3; status bar %4 px")
+                                    .arg(QString::fromLatin1(tool))
+                                    .arg(hint->isVisible() ? hint->width() : -1)
+                                    .arg(needed)
+                                    .arg(w.statusBar()->width())));
+        }
+        shot(QStringLiteral("status_bar_hint_1560"), w.statusBar());
     }
 };
 
