@@ -448,7 +448,10 @@ void RunController::takeNews(News& news) {
     if (news.live) Q_EMIT liveMonitors(news.live);
     for (const LiveEditReport& r : news.liveEdits) {
         if (r.applied) {
-            if (r.changed) ++liveEdits_;
+            if (r.changed) {
+                ++liveEdits_;
+                model_.restartRate();
+            }
             Q_EMIT liveEditApplied(r.latencyMs, r.changed, liveEdits_);
         } else {
             Q_EMIT liveEditRefused(r.message);

@@ -98,6 +98,10 @@ public:
     /// updated before each progress() signal.
     ProgressEstimate estimate() const { return estimate_; }
     QString resultsDir() const { return resultsDir_; }
+    /// The last run's folder moved (Save As of an untitled project); not while running.
+    void setResultsDir(const QString& dir) {
+        if (!isRunning()) resultsDir_ = dir;
+    }
     std::shared_ptr<const RunResult> lastResult() const { return result_; }
     /// Solver-thread time spent making and publishing frames, s (cost of the frames).
     double frameSeconds() const { return frameNs_.load() * 1e-9; }

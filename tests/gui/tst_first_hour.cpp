@@ -360,6 +360,221 @@ private Q_SLOTS:
         QVERIFY2(dlg.statusText().contains(QStringLiteral("No solid crosses")), qPrintable(dlg.statusText()));
     }
 
+    // ---- 10: panels that showed the previous project's or geometry's results unlabelled
+    void panelsClearOrLabelStaleResults() {
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_MUPARSER, expressions_available(), "muparser");
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Port Modes: the new project has no ports; a project with two says so after Open
+        app::ModeViewerDock* modes = w.modeViewerDock();
+        QVERIFY2(modes->statusText().contains(QStringLiteral("no ports")), qPrintable(modes->statusText()));
+        const QString slab = copyInto(dir_, QStringLiteral("tests/gui/data/slab2d_tools.glproj"), QStringLiteral("slab10.glproj"));
+        QVERIFY(w.openFile(slab));
+        QVERIFY2(!modes->statusText().contains(QStringLiteral("no ports")), qPrintable(modes->statusText()));
+        QVERIFY2(modes->statusText().contains(QStringLiteral("2 port")), qPrintable(modes->statusText()));
+        // solved modes, then an edit: labelled; undone: current again
+        QVERIFY(modes->solve());
+        QVERIFY(modes->waitForFinished(60000));
+        QVERIFY2(modes->result() && !modes->isStale(), qPrintable(modes->statusText()));
+        nudgeGeometry(w.document());
+        QVERIFY(modes->isStale());
+        QVERIFY2(modes->statusText().contains(QStringLiteral("before the last edit")), qPrintable(modes->statusText()));
+        w.document()->undoStack()->undo();
+        QVERIFY(!modes->isStale());
+
+        // S-parameters: computed, then an edit labels them
+        app::SParamsDock* sp = w.sparamsDock();
+        QSignalSpy spDone(sp, &app::SParamsDock::finished);
+        QVERIFY(w.computeSParameters(1));
+        QTRY_VERIFY_WITH_TIMEOUT(!spDone.isEmpty(), 120000);
+        QVERIFY2(spDone.front().at(0).toBool(), qPrintable(spDone.front().at(1).toString()));
+        QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
+        nudgeGeometry(w.document());
+        QVERIFY2(sp->staleText().contains(QStringLiteral("before the last edit")), qPrintable(sp->staleText()));
+        w.document()->undoStack()->undo();
+        QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
+
+        // Sweep: two designs of w2; a geometry edit labels the points, a new value of the
+        // swept parameter does not (the sweep covers it)
+        app::SweepDock* sweep = w.sweepDock();
+        sweep->setRange(QStringLiteral("w2"), {true, 0.4, 0.6, 2});
+        sweep->setQuantity(QStringLiteral("T"), 1.55);
+        QVERIFY(sweep->startSweep(dir_.filePath(QStringLiteral("sweep10")), 1));
+        QVERIFY(sweep->waitForFinished(180000));
+        QCOMPARE(int(sweep->points().size()), 2);
+        QVERIFY2(sweep->staleText().isEmpty(), qPrintable(sweep->staleText()));
+        QVERIFY(sweep->setParameterValue(QStringLiteral("w2"), QStringLiteral("0.5")));
+        QVERIFY2(sweep->staleText().isEmpty(), qPrintable(sweep->staleText()));
+        nudgeGeometry(w.document());
+        QVERIFY2(sweep->staleText().contains(QStringLiteral("before the last edit")), qPrintable(sweep->staleText()));
+        shot(QStringLiteral("sweep_stale"), sweep);
+
+        // another project: the port modes and S-parameters go, the sweep says whose it is
+        prompts_.saveAnswer = StubPrompts::SaveChoice::Discard;
+        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick10.glproj"));
+        QVERIFY(w.openFile(quick));
+        QVERIFY(!modes->result());
+        QCOMPARE(modes->table()->rowCount(), 0);
+        QVERIFY2(modes->statusText().contains(QStringLiteral("no ports")), qPrintable(modes->statusText()));
+        QCOMPARE(sp->view()->magnitudePlot()->graphCount(), 0);
+        QVERIFY2(sweep->staleText().contains(QStringLiteral("slab10.glproj")) &&
+                     sweep->staleText().contains(QStringLiteral("not of the open project")),
+                 qPrintable(sweep->staleText()));
+        // back to the slab: its saved S-parameters, current; after Save As under another
+        // name they are still the project's
+        QVERIFY(w.openFile(slab));
+        QVERIFY(sp->view()->magnitudePlot()->graphCount() > 0);
+        QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
+        QVERIFY(w.saveFileAs(dir_.filePath(QStringLiteral("slab10b.glproj"))));
+        QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
+    }
+
+    /// 10: the 3D view frames an opened project, whatever the camera of the previous one
+    /// (two projects with the same domain).
+    void view3dFramesAnOpenedProject() {
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString a = copyInto(dir_, QStringLiteral("examples/strip_waveguide_3d.glproj"), QStringLiteral("strip_a.glproj"));
+        const QString b = copyInto(dir_, QStringLiteral("examples/strip_waveguide_3d.glproj"), QStringLiteral("strip_b.glproj"));
+        QVERIFY(w.openFile(a));
+        w.structure3dDock()->show();
+        w.structure3dDock()->raise();
+        QTest::qWait(50);
+        viewport::StructureView3D* v = w.structureView3d();
+        const double yaw0 = v->yaw(), pitch0 = v->pitch(), distance0 = v->distance();
+        v->orbit(40, 15);
+        v->zoom(0.5);
+        QVERIFY(std::abs(v->yaw() - yaw0) > 1);
+        QVERIFY(w.openFile(b));
+        QTest::qWait(50);
+        QCOMPARE(v->yaw(), yaw0);
+        QCOMPARE(v->pitch(), pitch0);
+        QCOMPARE(v->distance(), distance0);
+        // hidden while another project opens: framed when shown again
+        v->orbit(40, 15);
+        w.structure3dDock()->hide();
+        QVERIFY(w.openFile(a));
+        w.structure3dDock()->show();
+        QTest::qWait(50);
+        QCOMPARE(v->yaw(), yaw0);
+    }
+
+    /// 10: the Monitors header never says "Finished" (the previous run's) once a run starts.
+    void monitorsHeaderDuringRunStart() {
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick_hdr.glproj"));
+        QVERIFY(w.openFile(quick));
+        app::SolverSettings s;
+        s.threads = 1;
+        QSignalSpy done(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        QVERIFY2(w.monitorsDock()->summaryText().startsWith(QStringLiteral("Finished")),
+                 qPrintable(w.monitorsDock()->summaryText()));
+        // the second run: "Finished" never shows while it goes
+        done.clear();
+        QStringList seen;
+        QVERIFY(w.startRun(&s));
+        w.monitorsDock()->show();
+        w.monitorsDock()->raise();
+        QTest::qWait(100);
+        shot(QStringLiteral("run_start_100ms"), &w);
+        while (done.isEmpty()) {
+            seen << w.monitorsDock()->summaryText();
+            QTest::qWait(20);
+            QVERIFY(seen.size() < 20000);
+        }
+        for (const QString& t : seen) QVERIFY2(!t.startsWith(QStringLiteral("Finished")), qPrintable(t));
+    }
+
+    // ---- 11: a run before the first save, Save As; the stop rule's words
+    void runBeforeFirstSaveIsAttached() {
+        // the untitled results folder lies in the temporary folder: this test's own
+        const QByteArray tmpBefore = qgetenv("TMPDIR");
+        QDir().mkpath(dir_.filePath(QStringLiteral("tmp")));
+        qputenv("TMPDIR", dir_.filePath(QStringLiteral("tmp")).toUtf8());
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.document()->filePath().isEmpty());
+        Project p = load_project((kSource + QStringLiteral("/examples/quickstart.glproj")).toStdString());
+        p.name = w.document()->project().name;  // the new project's name ("Untitled")
+        w.document()->replaceProject(p, QStringLiteral("set up"));
+        QVERIFY(w.document()->filePath().isEmpty());
+        app::SolverSettings s;
+        s.threads = 1;
+        QSignalSpy done(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        QVERIFY2(done.front().at(0).toBool(), qPrintable(done.front().at(1).toString()));
+        const QString untitledResults = w.resultsDirectory();
+        QVERIFY(QFileInfo::exists(untitledResults + QStringLiteral("/summary.json")));
+        const QString path = dir_.filePath(QStringLiteral("first_save.glproj"));
+        QVERIFY(w.saveFileAs(path));
+        // the run's folder is the project's now; the temporary one is gone
+        QCOMPARE(w.resultsDirectory(), dir_.filePath(QStringLiteral("first_save_results")));
+        QVERIFY(QFileInfo::exists(w.resultsDirectory() + QStringLiteral("/summary.json")));
+        QVERIFY(!QFileInfo::exists(untitledResults));
+        QCOMPARE(w.runController()->resultsDir(), w.resultsDirectory());
+        QVERIFY2(w.monitorsDock()->summaryText().contains(QStringLiteral("first_save.glproj")),
+                 qPrintable(w.monitorsDock()->summaryText()));
+        // the project is named after its file, not "Untitled"; saved, not modified
+        QCOMPARE(w.document()->project().name, std::string("first_save"));
+        QVERIFY(!w.document()->isModified());
+        QCOMPARE(load_project(path.toStdString()).name, std::string("first_save"));
+        QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("Untitled")));
+        // Open finds them: the saved results of the project
+        prompts_.saveAnswer = StubPrompts::SaveChoice::Discard;
+        QVERIFY(w.openFile(copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("other11.glproj"))));
+        QVERIFY(w.openFile(path));
+        QVERIFY2(w.monitorsDock()->summaryText().startsWith(QStringLiteral("Saved results of first_save.glproj")),
+                 qPrintable(w.monitorsDock()->summaryText()));
+        if (tmpBefore.isNull()) qunsetenv("TMPDIR");
+        else qputenv("TMPDIR", tmpBefore);
+    }
+
+    /// 11: when the time limit is expected to end a run that has a decay rule (the energy
+    /// falls too slowly, as after a live edit), the progress text says why.
+    void limitRuleSaysWhy() {
+        app::ProgressModel m;
+        app::StopPlan plan;
+        plan.sourcesEndFs = 10;
+        plan.decayDb = 30;
+        plan.maxTimeFs = 200;
+        m.reset(plan);
+        ProgressInfo p;
+        p.phase = "main";
+        p.max_steps = 20000;
+        p.steps_per_s = 1000;
+        // decaying 1 dB per wall second from 20 fs on: 30 dB would take ~ 25 s more, the
+        // limit comes in ~ 10 s
+        app::ProgressEstimate e;
+        for (int k = 0; k <= 10; ++k) {
+            p.step = 10000 + 100 * k;
+            p.time_fs = 100 + k;
+            p.energy_db = 5 + 0.1 * k;
+            e = m.update(p, 0.1 * k);
+        }
+        QCOMPARE(int(e.rule), int(app::ProgressEstimate::Rule::Limit));
+        QVERIFY2(e.ruleText.contains(QStringLiteral("time limit")), qPrintable(e.ruleText));
+        QVERIFY2(e.ruleText.contains(QStringLiteral("30 dB")) && e.ruleText.contains(QStringLiteral("too slowly")),
+                 qPrintable(e.ruleText));
+        // a live edit: the rate is measured again (no ETA from the old structure's decay)
+        m.restartRate();
+        p.step += 100;
+        p.time_fs += 1;
+        e = m.update(p, 2.0);
+        QCOMPARE(int(e.rule), int(app::ProgressEstimate::Rule::Decay));
+    }
+
     // ---- 12: the Eraser on drawn shapes; tool hints at 1560 px
     void eraserOnDrawnShapesSaysWhy() {
         app::MainWindow w(options());
