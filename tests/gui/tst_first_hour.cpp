@@ -36,6 +36,7 @@
 #include "canvas.hpp"
 #include "docks.hpp"
 #include "mode_viewer.hpp"
+#include "pole_fit_dialog.hpp"
 #include "monitors_dock.hpp"
 #include "run_controller.hpp"
 #include "run_progress.hpp"
@@ -393,6 +394,10 @@ private Q_SLOTS:
         QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
         nudgeGeometry(w.document());
         QVERIFY2(sp->staleText().contains(QStringLiteral("before the last edit")), qPrintable(sp->staleText()));
+        sp->show();
+        sp->raise();
+        QTest::qWait(50);
+        shot(QStringLiteral("sparams_stale"), sp);
         w.document()->undoStack()->undo();
         QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
 
@@ -573,6 +578,22 @@ private Q_SLOTS:
         p.time_fs += 1;
         e = m.update(p, 2.0);
         QCOMPARE(int(e.rule), int(app::ProgressEstimate::Rule::Decay));
+    }
+
+    // ---- 16: the pole-fit plot before data: a plot of the band, not a squashed strip
+    void poleFitPlotBeforeData() {
+        PoleFitDialog d(0.4, 1.0);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QTest::qWait(500);
+        shot(QStringLiteral("pole_fit_empty"), &d);
+        QCustomPlot* p = d.plot();
+        const QRect axes = p->axisRect()->rect();
+        std::printf("pole-fit plot %dx%d, axes %dx%d, y %g..%g\n", p->width(), p->height(), axes.width(), axes.height(),
+                    p->yAxis->range().lower, p->yAxis->range().upper);
+        QVERIFY2(axes.height() > p->height() / 2 && axes.width() > p->width() / 2,
+                 qPrintable(QStringLiteral("axes %1x%2 px of %3x%4").arg(axes.width()).arg(axes.height()).arg(p->width()).arg(p->height())));
+        QVERIFY(p->yAxis->range().size() > 0.5);
     }
 
     // ---- 12: the Eraser on drawn shapes; tool hints at 1560 px
