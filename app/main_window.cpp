@@ -157,7 +157,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     toolHint_ = new ElidedLabel;  // shares the status bar with the run status: neither hides the other
     toolHint_->setObjectName(QStringLiteral("toolHint"));
     toolHint_->setStyleSheet(QStringLiteral("QLabel { color: #1d4f91; }"));
-    statusBar()->addWidget(toolHint_, 1);
+    statusBar()->addWidget(toolHint_, 3);  // the larger share: it says how to use the tool in hand
     // QStatusBar hides a widget added while a message shows (the set-up above posts some)
     // as if the program had hidden it, and never shows it again: the hint must come back
     // when the message goes

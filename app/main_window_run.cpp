@@ -183,7 +183,7 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     runProgress_->setRange(0, 1000);
     runProgress_->setVisible(false);
     // permanent (left of the cursor read-out): temporary status messages do not hide them
-    statusBar()->insertPermanentWidget(0, runLabel_, 1);
+    statusBar()->insertPermanentWidget(0, runLabel_, 2);
     statusBar()->insertPermanentWidget(1, runProgress_);
 
     connect(runA, &QAction::triggered, this, [this] { startRun(); });

@@ -1635,8 +1635,8 @@ Wiederherstellen?</translation>
         <translation>Auf der Ebene „%1“ ist nichts gemalt: Der Radierer entfernt Pinselstriche. Um eine gezeichnete Form zu entfernen, wählen Sie sie aus (Auswahlwerkzeug, V) und drücken Sie Entf.</translation>
     </message>
     <message>
-        <source>Drag to erase painted material (Brush strokes; size and hardness in the tool options). Drawn shapes: select and Delete</source>
-        <translation>Ziehen, um gemaltes Material zu radieren (Pinselstriche; Größe und Härte in den Werkzeugoptionen). Gezeichnete Formen: auswählen und Entf</translation>
+        <source>Drag to erase Brush strokes (size and hardness in the tool options). Drawn shapes: select and Delete</source>
+        <translation>Ziehen, um Pinselstriche zu radieren (Größe und Härte in den Werkzeugoptionen). Gezeichnete Formen: auswählen und Entf</translation>
     </message>
 </context>
 <context>

@@ -1626,8 +1626,8 @@ Recover it?</source>
         <translation>图层“%1”上没有绘制内容：橡皮擦只擦除画笔笔触。要删除绘制的形状，请选中它（选择工具，V）并按 Delete。</translation>
     </message>
     <message>
-        <source>Drag to erase painted material (Brush strokes; size and hardness in the tool options). Drawn shapes: select and Delete</source>
-        <translation>拖动以擦除绘制的材料（画笔笔触；大小和硬度见工具选项）。绘制的形状：选中后按 Delete</translation>
+        <source>Drag to erase Brush strokes (size and hardness in the tool options). Drawn shapes: select and Delete</source>
+        <translation>拖动以擦除画笔笔触（大小和硬度见工具选项）。绘制的形状：选中后按 Delete</translation>
     </message>
 </context>
 <context>
