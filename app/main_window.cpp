@@ -449,10 +449,7 @@ bool MainWindow::saveFileAs(const QString& path) {
     return true;
 }
 
-namespace {
-/// Moves folder `from` to `to` (which must not exist): a rename, else (another file
-/// system) a copy and the removal of `from`. False, with `to` not created, when it fails.
-bool moveFolder(const QString& from, const QString& to) {
+bool MainWindow::moveFolder(const QString& from, const QString& to) {
     if (QDir().rename(from, to)) return true;
     std::error_code ec;
     std::filesystem::copy(from.toStdString(), to.toStdString(), std::filesystem::copy_options::recursive, ec);
@@ -463,7 +460,6 @@ bool moveFolder(const QString& from, const QString& to) {
     QDir(from).removeRecursively();
     return true;
 }
-}  // namespace
 
 void MainWindow::adoptUntitledResults(const QString& oldResults, const QString& oldSparams) {
     QStringList moved, kept;

@@ -181,6 +181,10 @@ private:
     QString runResultsOfDocument_, sparamsOfDocument_;
     /// A run going during Save As: its folder moves here when it ends.
     QString pendingResultsMove_;
+    /// Moves folder `from` to `to` (which must not exist): a rename, else (another file
+    /// system, e.g. /tmp to the home folder) a copy and the removal of `from`. False, with
+    /// `to` not created, when it fails.
+    static bool moveFolder(const QString& from, const QString& to);
 public:
     /// Another project was opened or created: stops a run of the previous one, clears the
     /// field view, the plots and the run status; shows the new project's saved results

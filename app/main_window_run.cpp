@@ -266,7 +266,7 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
             const QString to = pendingResultsMove_;
             pendingResultsMove_.clear();
             const QString from = run_->resultsDir();
-            if (!QFileInfo::exists(to) && QFileInfo::exists(from) && QDir().rename(from, to)) {
+            if (!QFileInfo::exists(to) && QFileInfo::exists(from) && moveFolder(from, to)) {
                 run_->setResultsDir(to);
                 runResultsOfDocument_ = to;
             }

@@ -546,6 +546,39 @@ private Q_SLOTS:
         else qputenv("TMPDIR", tmpBefore);
     }
 
+    /// 11: Save As while the first run goes: its folder joins the file when it ends.
+    void runGoingDuringFirstSaveIsAttached() {
+        const QByteArray tmpBefore = qgetenv("TMPDIR");
+        QDir().mkpath(dir_.filePath(QStringLiteral("tmp2")));
+        qputenv("TMPDIR", dir_.filePath(QStringLiteral("tmp2")).toUtf8());
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        Project p = load_project((kSource + QStringLiteral("/examples/quickstart.glproj")).toStdString());
+        p.name = w.document()->project().name;
+        w.document()->replaceProject(p, QStringLiteral("set up"));
+        app::SolverSettings s;
+        s.threads = 1;
+        s.pauseAtMainTimeFs = 5;
+        QSignalSpy done(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(w.runController()->isPaused() || !done.isEmpty(), 60000);
+        QVERIFY2(done.isEmpty(), "the run ended before it paused");
+        const QString untitledResults = w.resultsDirectory();
+        const QString path = dir_.filePath(QStringLiteral("saved_while_running.glproj"));
+        QVERIFY(w.saveFileAs(path));
+        QVERIFY(w.runController()->isRunning());
+        w.runController()->resume();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        QVERIFY2(done.front().at(0).toBool(), qPrintable(done.front().at(1).toString()));
+        QCOMPARE(w.runController()->resultsDir(), dir_.filePath(QStringLiteral("saved_while_running_results")));
+        QVERIFY(QFileInfo::exists(w.runController()->resultsDir() + QStringLiteral("/summary.json")));
+        QVERIFY(!QFileInfo::exists(untitledResults));
+        if (tmpBefore.isNull()) qunsetenv("TMPDIR");
+        else qputenv("TMPDIR", tmpBefore);
+    }
+
     /// 11: when the time limit is expected to end a run that has a decay rule (the energy
     /// falls too slowly, as after a live edit), the progress text says why.
     void limitRuleSaysWhy() {
