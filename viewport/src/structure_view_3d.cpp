@@ -215,7 +215,7 @@ void StructureView3D::rebuild() {
 
 void StructureView3D::frameNextProject() {
     cameraSet_ = false;  // the next rebuild frames the project
-    if (haveProject_) rebuild();
+    if (haveProject_ && isVisible()) rebuild();  // (hidden: setProject rebuilds when shown)
 }
 
 void StructureView3D::resetCamera() {
