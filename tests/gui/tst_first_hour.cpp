@@ -382,6 +382,10 @@ private Q_SLOTS:
         nudgeGeometry(w.document());
         QVERIFY(modes->isStale());
         QVERIFY2(modes->statusText().contains(QStringLiteral("before the last edit")), qPrintable(modes->statusText()));
+        modes->show();
+        modes->raise();
+        QTest::qWait(50);
+        shot(QStringLiteral("port_modes_stale"), modes);
         w.document()->undoStack()->undo();
         QVERIFY(!modes->isStale());
 
