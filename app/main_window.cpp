@@ -49,7 +49,11 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include <filesystem>
+
 #include "bitmap_import.hpp"
+#include "elided_label.hpp"
+#include "sparams_dock.hpp"
 #include "golightly/version_info.hpp"
 #include "about_dialog.hpp"
 #include "start_page.hpp"
@@ -150,10 +154,14 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     cursorLabel_ = new QLabel;
     cursorLabel_->setMinimumWidth(230);
     zoomLabel_ = new QLabel;
-    toolHint_ = new QLabel;
+    toolHint_ = new ElidedLabel;  // shares the status bar with the run status: neither hides the other
     toolHint_->setObjectName(QStringLiteral("toolHint"));
     toolHint_->setStyleSheet(QStringLiteral("QLabel { color: #1d4f91; }"));
-    statusBar()->addWidget(toolHint_, 1);
+    statusBar()->addWidget(toolHint_, 3);  // the larger share: it says how to use the tool in hand
+    // QStatusBar hides a widget added while a message shows (the set-up above posts some)
+    // as if the program had hidden it, and never shows it again: the hint must come back
+    // when the message goes
+    toolHint_->setAttribute(Qt::WA_WState_ExplicitShowHide, false);
     statusBar()->addPermanentWidget(cursorLabel_);
     statusBar()->addPermanentWidget(zoomLabel_);
     toolHint_->setText(canvas_->tool() ? canvas_->tool()->hint() : QString());
@@ -417,11 +425,81 @@ bool MainWindow::saveFile() {
 }
 
 bool MainWindow::saveFileAs(const QString& path) {
-    if (!doc_->saveAs(path, *prompts_)) return false;
+    const bool untitled = doc_->filePath().isEmpty();
+    const QString oldResults = resultsDirectory(), oldSparams = sparamsDirectory();
+    // a project still under the default name takes the file's, so that results and
+    // messages name it (one undo step, taken back when the save fails)
+    bool named = false;
+    if (untitled && doc_->project().name == default_project().name) {
+        const std::string stem = QFileInfo(path).completeBaseName().toStdString();
+        if (!stem.empty()) {
+            const int before = doc_->undoStack()->count();
+            doc_->editProject(tr("Name the project"), [&](Project& p) { p.name = stem; });
+            named = doc_->undoStack()->count() > before;
+        }
+    }
+    if (!doc_->saveAs(path, *prompts_)) {
+        if (named) doc_->undoStack()->undo();
+        return false;
+    }
     removeRecoveryFile();
     addRecentFile(path);
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    if (untitled) adoptUntitledResults(oldResults, oldSparams);
     return true;
+}
+
+bool MainWindow::moveFolder(const QString& from, const QString& to) {
+    if (QDir().rename(from, to)) return true;
+    std::error_code ec;
+    std::filesystem::copy(from.toStdString(), to.toStdString(), std::filesystem::copy_options::recursive, ec);
+    if (ec) {
+        QDir(to).removeRecursively();
+        return false;
+    }
+    QDir(from).removeRecursively();
+    return true;
+}
+
+void MainWindow::adoptUntitledResults(const QString& oldResults, const QString& oldSparams) {
+    QStringList moved, kept;
+    auto adopt = [&](const QString& from, const QString& to) -> bool {
+        if (from.isEmpty() || !QFileInfo::exists(from) || QFileInfo(from).absoluteFilePath() == QFileInfo(to).absoluteFilePath())
+            return false;
+        if (QFileInfo::exists(to) || !moveFolder(from, to)) {  // never over another run's results
+            kept << QDir::toNativeSeparators(from);
+            return false;
+        }
+        moved << QDir::toNativeSeparators(to);
+        return true;
+    };
+    const QString results = resultsDirectory();
+    if (!runResultsOfDocument_.isEmpty() && runResultsOfDocument_ == oldResults) {
+        if (run_->isRunning()) {
+            pendingResultsMove_ = results;  // when the run has written its files
+        } else if (adopt(oldResults, results)) {
+            runResultsOfDocument_ = results;
+            run_->setResultsDir(results);
+            if (monitorsDock_->loadResults(results))
+                monitorsDock_->setSummaryPrefix(tr("Results of %1 (run before the first save). ")
+                                                    .arg(QFileInfo(doc_->filePath()).fileName()));
+            runLabel_->setText(tr("Results: %1").arg(QDir::toNativeSeparators(results)));
+        }
+    }
+    if (!sparamsOfDocument_.isEmpty() && sparamsOfDocument_ == oldSparams && !sparamsDock_->isRunning() &&
+        adopt(oldSparams, sparamsDirectory())) {
+        sparamsOfDocument_ = sparamsDirectory();
+        sparamsDock_->setOutputDir(sparamsDirectory());
+    }
+    if (!moved.isEmpty())
+        statusBar()->showMessage(tr("Saved %1 with the results made before the first save: %2")
+                                     .arg(QDir::toNativeSeparators(doc_->filePath()), moved.join(QStringLiteral(", "))),
+                                 10000);
+    else if (!kept.isEmpty())
+        statusBar()->showMessage(tr("Saved %1; the results made before the first save stay in %2 (the project's results "
+                                    "folder exists already)")
+                                     .arg(QDir::toNativeSeparators(doc_->filePath()), kept.join(QStringLiteral(", "))),
+                                 10000);
 }
 
 bool MainWindow::maybeSave() {

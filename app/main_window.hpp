@@ -173,6 +173,18 @@ private:
     void updateRunActions();
     /// A run did not start: the status bar and the Monitors dock say why, nothing shows "Running...".
     void setRunIdle(const QString& message);
+    /// Save As of a project never saved before: the results of its runs and S-parameters
+    /// made since (in temporary folders) move next to the file, where Open finds them.
+    void adoptUntitledResults(const QString& oldResults, const QString& oldSparams);
+    /// The results folder of the last run of this document (empty after Open / New) and
+    /// the S-parameters folder of its last computation: what Save As may adopt.
+    QString runResultsOfDocument_, sparamsOfDocument_;
+    /// A run going during Save As: its folder moves here when it ends.
+    QString pendingResultsMove_;
+    /// Moves folder `from` to `to` (which must not exist): a rename, else (another file
+    /// system, e.g. /tmp to the home folder) a copy and the removal of `from`. False, with
+    /// `to` not created, when it fails.
+    static bool moveFolder(const QString& from, const QString& to);
 public:
     /// Another project was opened or created: stops a run of the previous one, clears the
     /// field view, the plots and the run status; shows the new project's saved results

@@ -22,6 +22,10 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include "elided_label.hpp"
+#include "mode_viewer.hpp"
+#include "sparams_dock.hpp"
+#include "structure_view_3d.hpp"
 #include "field_view.hpp"
 #include "layer_stack_dock.hpp"
 #include "main_window.hpp"
@@ -170,7 +174,7 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     });
 
     // ---- status bar: progress
-    runLabel_ = new QLabel;
+    runLabel_ = new ElidedLabel;  // a results path never pushes the tool hint out
     runLabel_->setObjectName(QStringLiteral("run.status"));
     runProgress_ = new QProgressBar;
     runProgress_->setObjectName(QStringLiteral("run.progress"));
@@ -179,7 +183,7 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     runProgress_->setRange(0, 1000);
     runProgress_->setVisible(false);
     // permanent (left of the cursor read-out): temporary status messages do not hide them
-    statusBar()->insertPermanentWidget(0, runLabel_, 1);
+    statusBar()->insertPermanentWidget(0, runLabel_, 2);
     statusBar()->insertPermanentWidget(1, runProgress_);
 
     connect(runA, &QAction::triggered, this, [this] { startRun(); });
@@ -257,6 +261,16 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         if (auto r = run_->lastResult()) monitorsDock_->setFinal(*r);
         else monitorsDock_->reset(message);  // a failed run: why, never "Running..."
         monitorsDock_->setNormalizationOffer(offers_normalization(doc_->project()));
+        // saved (Save As) while it ran: the results join the project's file now
+        if (!pendingResultsMove_.isEmpty()) {
+            const QString to = pendingResultsMove_;
+            pendingResultsMove_.clear();
+            const QString from = run_->resultsDir();
+            if (!QFileInfo::exists(to) && QFileInfo::exists(from) && moveFolder(from, to)) {
+                run_->setResultsDir(to);
+                runResultsOfDocument_ = to;
+            }
+        }
         runLabel_->setText(ok ? tr("%1 Results: %2").arg(message, QDir::toNativeSeparators(run_->resultsDir()))
                               : message);
         updateRunActions();
@@ -316,6 +330,8 @@ bool MainWindow::startRun(const SolverSettings* settings) {
         setRunIdle(tr("The run could not start."));
         return false;
     }
+    runResultsOfDocument_ = resultsDirectory();
+    pendingResultsMove_.clear();
     if (!fieldView_->interopStatus().isEmpty())
         statusBar()->showMessage(tr("Field frames: %1").arg(fieldView_->interopStatus()), 6000);
     // the field view shows the quantity chosen in the tool bar when the polarization has it
@@ -343,12 +359,22 @@ void MainWindow::setRunIdle(const QString& message) {
 
 void MainWindow::resetRunView() {
     if (run_->isRunning()) run_->stopAndWait(10000);  // the run belongs to the previous project
+    runResultsOfDocument_.clear();
+    sparamsOfDocument_.clear();
+    pendingResultsMove_.clear();
     fieldView_->reset();
     fieldView_->setProject(doc_->project());
     runProgress_->setVisible(false);
     runLabel_->clear();
     showFieldView(false);
     monitorsDock_->reset();
+    // the panels that show results of a project: nothing of the previous one, unlabelled
+    if (sparamsDock_)
+        sparamsDock_->showProjectResults(doc_->filePath().isEmpty()
+                                             ? QString()  // a new project: not an older untitled one's
+                                             : QDir(sparamsDirectory()).filePath(QStringLiteral("sparams.csv")));
+    if (modeViewer_) modeViewer_->projectReplaced();
+    if (structureView3d_) structureView3d_->frameNextProject();
     // the project's saved results, if it has any, labelled as such
     const QString dir = resultsDirectory();
     if (!doc_->filePath().isEmpty() && QFileInfo::exists(dir + QStringLiteral("/summary.json"))) {

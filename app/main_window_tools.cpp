@@ -88,12 +88,12 @@ void MainWindow::createToolsUi() {
 
     // a design of a sweep: the current document after the unsaved-changes prompt
     connect(sweepDock_, &SweepDock::openDesignRequested, this, &MainWindow::openDesign);
-    // another project: its saved S-parameters, if any
-    connect(doc_, &EditorDocument::filePathChanged, this, [this] {
-        sparamsDock_->showProjectResults(doc_->filePath().isEmpty()
-                                             ? QString()  // a new project: not an older untitled one's
-                                             : QDir(sparamsDirectory()).filePath(QStringLiteral("sparams.csv")));
-    });
+    // the S-parameters shown are labelled when they are not of the project as it is now
+    // (another project opened by resetRunView: its saved S-parameters, if any)
+    auto current = [this] { sparamsDock_->setCurrentProject(doc_->project(), doc_->filePath()); };
+    connect(doc_, &EditorDocument::changed, this, current);
+    connect(doc_, &EditorDocument::filePathChanged, this, current);
+    current();
 }
 
 void MainWindow::applyToolsLayout() {
@@ -123,6 +123,7 @@ bool MainWindow::computeSParameters(int threads) {
         statusBar()->showMessage(sparamsDock_->statusText(), 8000);
         return false;
     }
+    sparamsOfDocument_ = sparamsDirectory();
     action(QStringLiteral("run.sparams"))->setEnabled(false);
     action(QStringLiteral("run.sparamsCancel"))->setEnabled(true);
     return true;

@@ -264,10 +264,37 @@ void ModeViewerDock::rebuildPorts() {
         if (names.contains(current)) port_->setCurrentText(current);
     }
     solveButton_->setEnabled(!names.isEmpty() && !job_.isRunning());
-    if (names.isEmpty()) status_->setText(tr("The project has no ports (top-level \"ports\", see the user guide)."));
+    // the status says what is true of this version of the project (never "no ports" for
+    // a project that has them, nor old modes as if they were current)
+    if (job_.isRunning() && !discardRunning_) {
+        // "Solving..." stays
+    } else if (names.isEmpty()) {
+        status_->setText(tr("The project has no ports (top-level \"ports\", see the user guide)."));
+    } else if (!result_) {
+        status_->setText(tr("%n port(s). Pick one and a wavelength, then Solve: its modes before any run.", nullptr,
+                            int(names.size())));
+    } else if (isStale()) {
+        status_->setText(tr("Solved before the last edit (Solve again for the current project): %1").arg(resultText_));
+    } else {
+        status_->setText(resultText_);
+    }
+    status_->setStyleSheet(result_ && isStale() ? QStringLiteral("QLabel { color: #8a5300; }") : QString());
     component_->setEnabled(p.domain.dimensions == 3);
     const double lo = p.run.spectrum.wavelength_min, hi = p.run.spectrum.wavelength_max;
     if (lo > 0 && hi > lo && (wavelength_->value() < lo || wavelength_->value() > hi)) wavelength_->setValue(0.5 * (lo + hi));
+}
+
+bool ModeViewerDock::isStale() const { return result_ && (!solvedFrom_ || !(*solvedFrom_ == doc_->project())); }
+
+void ModeViewerDock::projectReplaced() {
+    result_.reset();
+    solvedFrom_.reset();
+    resultText_.clear();
+    mode_ = 0;
+    table_->setRowCount(0);
+    showPicture();
+    discardRunning_ = job_.isRunning();
+    rebuildPorts();
 }
 
 void ModeViewerDock::setPort(int index) { port_->setCurrentIndex(index); }
@@ -288,6 +315,9 @@ bool ModeViewerDock::solve() {
     const double wl = wavelength_->value();
     const int count = count_->value();
     solveButton_->setEnabled(false);
+    solving_ = std::make_shared<const Project>(snapshot);
+    discardRunning_ = false;
+    status_->setStyleSheet(QString());
     status_->setText(tr("Solving the modes of port %1 at %2 µm...").arg(port_->currentText()).arg(wl));
     job_.start([snapshot, file, index, wl, count](auto&) {
         return std::make_shared<const PortModes>(solve_port_modes(snapshot, file, index, wl, count));
@@ -301,12 +331,19 @@ void ModeViewerDock::solveFinished(editor::JobOutcome<std::shared_ptr<const Port
     const std::shared_ptr<const PortModes> r = outcome.result.value_or(nullptr);
     const QString error = outcome.error;
     solveButton_->setEnabled(port_->count() > 0);
+    if (discardRunning_) {  // solved for the project before Open / New: not shown
+        discardRunning_ = false;
+        rebuildPorts();
+        Q_EMIT solved(false, tr("The modes of the previous project were discarded."));
+        return;
+    }
     if (!r) {
         status_->setText(tr("Cannot solve the modes: %1").arg(error));
         Q_EMIT solved(false, status_->text());
         return;
     }
     result_ = r;
+    solvedFrom_ = solving_;
     mode_ = 0;
     int guided = 0;
     for (const auto& m : r->modes) guided += m.n_eff > 0;
@@ -317,7 +354,9 @@ void ModeViewerDock::solveFinished(editor::JobOutcome<std::shared_ptr<const Port
                          : tr("%n guided slab mode(s) of the port line at %1 µm (as the mode source and the "
                               "S-parameter runs see them).", nullptr, guided)
                                .arg(r->wavelength_um));
+    resultText_ = status_->text();
     showResult();
+    rebuildPorts();  // labelled stale when the project was edited during the solve
     Q_EMIT solved(true, status_->text());
 }
 

@@ -91,6 +91,11 @@ public:
     QString statusText() const;
     /// Where the dock remembers the mode count and the picture (group "modes/").
     void setSettingsStore(std::function<std::unique_ptr<QSettings>()> store);
+    /// Another project (Open, New, recovery): the modes shown belong to the previous one
+    /// and go; a solve still going is discarded when it ends.
+    void projectReplaced();
+    /// The modes shown were solved for another version of the project (an edit since).
+    bool isStale() const;
 
 Q_SIGNALS:
     void solved(bool ok, const QString& message);
@@ -103,6 +108,10 @@ private:
     std::function<std::unique_ptr<QSettings>()> settings_;
     editor::EditorDocument* doc_;
     std::shared_ptr<const PortModes> result_;
+    /// The project the shown modes were solved for, and the one being solved.
+    std::shared_ptr<const Project> solvedFrom_, solving_;
+    QString resultText_;           ///< what the status says of the shown modes
+    bool discardRunning_ = false;  ///< the solve going belongs to a replaced project
     int mode_ = 0;
     QComboBox* port_;
     QDoubleSpinBox* wavelength_;

@@ -207,7 +207,7 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
             backend = engine->backend() == "cuda" ? BackendChoice::Cuda : BackendChoice::Cpu;
             currentEngine = engine.get();
             currentScene = &sc;
-            if (sc.dimensions == 3) engine->set_frame_slice(fs.slice);  // (the driver sets run.frames')
+            fs.engineSliceSet = false;  // the driver sets run.frames' after this returns
             auto img = viewport::make_structure_image(sc, fs.slice);  // the structure this phase runs on
             ctx.post([&](News& n) {
                 n.structure = std::move(img);
@@ -339,11 +339,17 @@ void RunController::publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditW
         fs.sliceSeen = sliceSerial_.load();
         fs.slice = viewport::slice_at(sc, sliceNormal_.load(), slicePosition_.load());
         engine.set_frame_slice(fs.slice);
+        fs.engineSliceSet = true;
         live.sliceNormal = fs.slice.normal_axis;
         live.sliceIndex = fs.slice.index;
         auto img = viewport::make_structure_image(sc, fs.slice);
         ctx.post([&](News& n) { n.structure = std::move(img); });
         fs.lastCost = 0;  // show the new plane now
+    }
+    // a new phase's engine: the slice shown so far (the driver gave it run.frames')
+    if (sc.dimensions == 3 && !fs.engineSliceSet) {
+        engine.set_frame_slice(fs.slice);
+        fs.engineSliceSet = true;
     }
     // Budget: frames may take at most 5 % of the solver thread's time; on big grids
     // (get_field copies the whole component) the rate drops below the chosen one.
@@ -382,6 +388,10 @@ void RunController::publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditW
         }
     } catch (const std::invalid_argument&) {
         // the polarization lacks the component: no frame
+    } catch (const std::logic_error&) {
+        // the engine's plane and the frame's disagree: this frame is lost, never the run
+        // (the slice is set on the engine again before the next one)
+        fs.engineSliceSet = false;
     }
     fs.lastEnd = SteadyClock::now();
     fs.lastCost = std::chrono::duration<double>(fs.lastEnd - t0).count();
@@ -438,7 +448,10 @@ void RunController::takeNews(News& news) {
     if (news.live) Q_EMIT liveMonitors(news.live);
     for (const LiveEditReport& r : news.liveEdits) {
         if (r.applied) {
-            if (r.changed) ++liveEdits_;
+            if (r.changed) {
+                ++liveEdits_;
+                model_.restartRate();
+            }
             Q_EMIT liveEditApplied(r.latencyMs, r.changed, liveEdits_);
         } else {
             Q_EMIT liveEditRefused(r.message);

@@ -98,6 +98,10 @@ public:
     /// updated before each progress() signal.
     ProgressEstimate estimate() const { return estimate_; }
     QString resultsDir() const { return resultsDir_; }
+    /// The last run's folder moved (Save As of an untitled project); not while running.
+    void setResultsDir(const QString& dir) {
+        if (!isRunning()) resultsDir_ = dir;
+    }
     std::shared_ptr<const RunResult> lastResult() const { return result_; }
     /// Solver-thread time spent making and publishing frames, s (cost of the frames).
     double frameSeconds() const { return frameNs_.load() * 1e-9; }
@@ -176,6 +180,11 @@ private:
         std::shared_ptr<CudaGlFrameExchange> interop;
         FrameSlice slice;
         std::uint64_t sliceSeen = 0;  ///< the sliceSerial_ applied
+        /// The engine being stepped shows `slice`. False after the engine factory ran: the
+        /// run driver sets run.frames' slice on each new engine after the factory returns,
+        /// so a slice chosen during the reference run must be set again on the main run's
+        /// engine before its first frame.
+        bool engineSliceSet = false;
     };
     /// Publishes a frame of `engine` (solver thread; at most 5 % of its time), after
     /// applying a slice changed from the GUI.

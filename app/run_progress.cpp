@@ -19,6 +19,8 @@ void ProgressModel::reset(const StopPlan& plan) {
     history_.clear();
 }
 
+void ProgressModel::restartRate() { history_.clear(); }
+
 ProgressEstimate ProgressModel::update(const ProgressInfo& p, double wallS) {
     ProgressEstimate e;
     const double limitFrac = p.max_steps > 0 ? std::clamp(double(p.step) / double(p.max_steps), 0.0, 1.0) : 0.0;
@@ -70,6 +72,13 @@ ProgressEstimate ProgressModel::update(const ProgressInfo& p, double wallS) {
         e.fraction = limitFrac;
         e.etaS = limitEta;
         e.ruleText = limitText;
+        // the decay rule is in the project: say why the limit is expected to end the phase
+        // (the energy falls too slowly, e.g. after a live edit fed it or a resonance rings)
+        if (decayRule)
+            e.ruleText += tr(", before %1 dB %2: now %3 dB, falling too slowly to get there first")
+                              .arg(plan_.decayDb, 0, 'f', 0)
+                              .arg(what)
+                              .arg(p.energy_db, 0, 'f', 1);
     }
     // run.stop.resonances: the run driver names the rule's state after "resonances: "
     if (const auto at = p.stop_rule.find("resonances: "); at != std::string::npos)

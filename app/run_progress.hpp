@@ -49,6 +49,9 @@ public:
     /// One progress report of the phase, at wall time `wallS` (any origin).
     ProgressEstimate update(const ProgressInfo& p, double wallS);
     const StopPlan& plan() const { return plan_; }
+    /// The materials changed (a live edit): the decay rate measured so far says nothing of
+    /// the new structure's, the ETA is measured again.
+    void restartRate();
 
 private:
     StopPlan plan_;

@@ -68,6 +68,12 @@ SParamsDock::SParamsDock(QWidget* parent) : QDockWidget(tr("S-parameters"), pare
     warnings_->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; }"));
     warnings_->setVisible(false);
     v->addWidget(warnings_);
+    stale_ = new QLabel;
+    stale_->setObjectName(QStringLiteral("sparamsStale"));
+    stale_->setWordWrap(true);
+    stale_->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; font-weight: bold; }"));
+    stale_->setVisible(false);
+    v->addWidget(stale_);
     view_ = new plots::SParamsView;
     v->addWidget(view_, 1);
     setWidget(w);
@@ -109,7 +115,10 @@ bool SParamsDock::start(const Project& snapshot, const QString& label, const QSt
     decayDb_ = snapshot.run.stop.decay_db;
     outDir_ = outDir;
     result_.reset();
+    shownFor_ = std::make_shared<const Project>(snapshot);
+    shownFile_ = currentFile_;
     view_->clear();
+    updateStale();
     warnings_->clear();
     warnings_->setVisible(false);
     progress_->setValue(0);
@@ -209,6 +218,7 @@ void SParamsDock::jobFinished(editor::JobOutcome<std::shared_ptr<const SParamete
         for (const auto& s : result->warnings) w << QString::fromStdString(s);
         warnings_->setText(w.join(QLatin1Char('\n')));
         warnings_->setVisible(!w.isEmpty());
+        updateStale();  // edited while it ran
         Q_EMIT finished(true, status_->text());
     } else {
         const bool cancelled = outcome.cancelled;
@@ -217,6 +227,7 @@ void SParamsDock::jobFinished(editor::JobOutcome<std::shared_ptr<const SParamete
                                  columnsDone_)
                                   .arg(columns_)
                             : tr("S-parameters failed: %1").arg(outcome.error));
+        updateStale();
         Q_EMIT finished(false, status_->text());
     }
 }
@@ -230,6 +241,8 @@ bool SParamsDock::loadCsv(const QString& path) {
     }
     view_->setTable(t);
     warnings_->setVisible(false);
+    shownFor_.reset();  // a table chosen by hand: its path labels it (showProjectResults sets the project's)
+    updateStale();
     setStatus(tr("%1: %n port-mode(s), %2 wavelengths", nullptr, t.size())
                   .arg(QDir::toNativeSeparators(path))
                   .arg(t.frequency_hz.size()));
@@ -240,11 +253,43 @@ void SParamsDock::showProjectResults(const QString& csv) {
     if (job_.isRunning()) return;  // the running computation's plots stay
     view_->clear();
     result_.reset();
+    shownFor_.reset();
     progress_->setValue(0);
     progress_->setFormat(QString());
     warnings_->setVisible(false);
-    if (!csv.isEmpty() && QFileInfo::exists(csv)) loadCsv(csv);
-    else setStatus(tr("No S-parameters yet: give the project ports, then Run > Compute S-parameters."));
+    if (!csv.isEmpty() && QFileInfo::exists(csv) && loadCsv(csv)) {
+        // the project's saved table: of the project as opened
+        shownFor_ = current_;
+        shownFile_ = currentFile_;
+        outDir_ = QFileInfo(csv).absolutePath();
+    } else {
+        setStatus(tr("No S-parameters yet: give the project ports, then Run > Compute S-parameters."));
+    }
+    updateStale();
+}
+
+void SParamsDock::setCurrentProject(const Project& project, const QString& file) {
+    if (current_ && currentFile_ == file && *current_ == project) return;
+    // the same project under another name (Save As): what was of it still is
+    if (current_ && *current_ == project && file != currentFile_ && shownFile_ == currentFile_) shownFile_ = file;
+    current_ = std::make_shared<const Project>(project);
+    currentFile_ = file;
+    updateStale();
+}
+
+QString SParamsDock::staleText() const { return stale_->isHidden() ? QString() : stale_->text(); }
+
+void SParamsDock::updateStale() {
+    QString text;
+    if (shownFor_ && current_ && !job_.isRunning()) {
+        if (shownFile_ != currentFile_)
+            text = tr("These S-parameters are of %1, not of the open project.")
+                       .arg(shownFile_.isEmpty() ? tr("an untitled project") : QFileInfo(shownFile_).fileName());
+        else if (!(*shownFor_ == *current_))
+            text = tr("Computed before the last edit: Compute again for the current geometry.");
+    }
+    stale_->setText(text);
+    stale_->setVisible(!text.isEmpty());
 }
 
 }  // namespace golightly::app

@@ -50,6 +50,14 @@ public:
     bool loadCsv(const QString& path);
     /// The project changed (opened, new): clears the plots, shows `csv` when it exists.
     void showProjectResults(const QString& csv);
+    /// The open project as it is now (after each edit, Open or Save As) and its file: the
+    /// S-parameters shown are labelled stale when they were computed (or saved) for
+    /// another project or before an edit.
+    void setCurrentProject(const Project& project, const QString& file);
+    /// The stale label above the plots (empty when what is shown is current).
+    QString staleText() const;
+    /// After Save As: the results folder moved to `outDir` with the project.
+    void setOutputDir(const QString& outDir) { outDir_ = outDir; }
 
     plots::SParamsView* view() const { return view_; }
     QString statusText() const;
@@ -85,6 +93,14 @@ private:
     int currentColumn_ = -1, columns_ = 0, columnsDone_ = 0;
     QString outDir_;
     std::shared_ptr<const SParameters> result_;
+    void updateStale();
+    /// The project (and its file) the S-parameters shown belong to: null when nothing is
+    /// shown or a table was opened by hand (then its path labels it).
+    std::shared_ptr<const Project> shownFor_;
+    QString shownFile_;
+    std::shared_ptr<const Project> current_;
+    QString currentFile_;
+    QLabel* stale_;
     plots::SParamsView* view_;
     QLabel* status_;
     QLabel* warnings_;

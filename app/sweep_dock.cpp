@@ -231,7 +231,18 @@ SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
     plot_->setMinimumSize(260, 200);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setToolTip(tr("Click a point to open that design"));
-    split->addWidget(plot_);
+    // the plot with a line above it that says when its points are not of the open project
+    auto* plotBox = new QWidget;
+    auto* pv = new QVBoxLayout(plotBox);
+    pv->setContentsMargins(0, 0, 0, 0);
+    stale_ = new QLabel;
+    stale_->setObjectName(QStringLiteral("sweepStale"));
+    stale_->setWordWrap(true);
+    stale_->setStyleSheet(QStringLiteral("QLabel { color: #8a5300; }"));
+    stale_->setVisible(false);
+    pv->addWidget(stale_);
+    pv->addWidget(plot_, 1);
+    split->addWidget(plotBox);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     split->setSizes({400, 600});
@@ -243,7 +254,9 @@ SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
     connect(doc_, &editor::EditorDocument::changed, this, [this] {
         rebuildTable();
         rebuildMonitors();
+        updateStale();
     });
+    connect(doc_, &editor::EditorDocument::filePathChanged, this, &SweepDock::updateStale);
     rebuildTable();
     rebuildMonitors();
 }
@@ -251,6 +264,41 @@ SweepDock::SweepDock(editor::EditorDocument* doc, QWidget* parent)
 SweepDock::~SweepDock() { job_.cancelAndDiscard(); }
 
 QString SweepDock::statusText() const { return status_->text(); }
+
+QString SweepDock::staleText() const { return stale_->isHidden() ? QString() : stale_->text(); }
+
+std::shared_ptr<const Project> SweepDock::comparable(const Project& p) const {
+    ParameterOverrides o;
+    for (const QString& a : sweptOverrides_) {
+        const qsizetype eq = a.indexOf(QLatin1Char('='));
+        o.emplace_back(a.left(eq).toStdString(), a.mid(eq + 1).toStdString());
+    }
+    try {
+        return std::make_shared<const Project>(with_parameters(p, o, label().toStdString()));
+    } catch (const std::exception&) {
+        return nullptr;  // e.g. a varied parameter removed: not the swept project
+    }
+}
+
+void SweepDock::updateStale() {
+    QString text;
+    if (!points_.empty() && !job_.isRunning()) {
+        const QString file = doc_->filePath();
+        const QString name = sweptFile_.isEmpty() ? tr("an untitled project") : QFileInfo(sweptFile_).fileName();
+        if (file != sweptFile_) {
+            // e.g. a design opened from the plot, or another project
+            text = (optimizing_ ? tr("Optimization of %1, not of the open project.") : tr("Sweep of %1, not of the open project."))
+                       .arg(name);
+        } else if (sweptFrom_) {
+            const auto now = comparable(doc_->project());
+            if (!now || !(*now == *sweptFrom_))
+                text = optimizing_ ? tr("Optimized before the last edit: the points are of the project as it was then.")
+                                   : tr("Swept before the last edit: the points are of the project as it was then.");
+        }
+    }
+    stale_->setText(text);
+    stale_->setVisible(!text.isEmpty());
+}
 
 void SweepDock::setSettingsStore(std::function<std::unique_ptr<QSettings>()> store) {
     settings_ = std::move(store);
@@ -534,6 +582,13 @@ bool SweepDock::startWorker(bool optimize, const QString& outDir, int threads) {
     varied_ = varied;
     variedRanges_ = ranges;
     points_.clear();
+    updateStale();
+    sweptFile_ = doc_->filePath();
+    sweptOverrides_.clear();
+    for (const Parameter& prm : snapshot.parameters)
+        if (varied.contains(QString::fromStdString(prm.name)))
+            sweptOverrides_ << QString::fromStdString(prm.name + "=" + parameter_text(prm.value));
+    sweptFrom_ = comparable(snapshot);
     designFraction_ = 0;
     const double wl = wavelength_->value();
     quantityName_ = optimize ? objective_->text().trimmed()
@@ -692,6 +747,7 @@ void SweepDock::jobFinished(editor::JobOutcome<Outcome>& outcome) {
     progress_->setFormat(cancelled ? tr("cancelled") : ok ? tr("done in %1").arg(formatEta(clock_.elapsed() / 1000.0))
                                                           : tr("finished with errors"));
     setStatus(message);
+    updateStale();  // edited or another project opened while it ran
     Q_EMIT finished(ok, message);
 }
 

@@ -106,6 +106,10 @@ public:
     /// Where the dock remembers its choices (monitor, wavelength, objective, Minimize, Max
     /// runs, algorithm; group "sweep/"): read now, written on every change.
     void setSettingsStore(std::function<std::unique_ptr<QSettings>()> store);
+    /// What the plot shows is not of the open project as it is now (another project was
+    /// opened, or the design was edited since the sweep): the label above the plot says
+    /// which; empty when the points are current or there are none.
+    QString staleText() const;
 
 Q_SIGNALS:
     /// A point of the plot was clicked: open this design (the main window asks to save first).
@@ -153,6 +157,16 @@ private:
     int total_ = 0;                      ///< designs (sweep) or max evaluations
     QString quantityName_;               ///< the plotted quantity's label
     std::vector<Point> points_;
+    /// The project swept (its file and, with the varied parameters at the values of the
+    /// start, as with_parameters evaluates it), to tell when the open one is another.
+    QString sweptFile_;
+    std::shared_ptr<const Project> sweptFrom_;
+    QStringList sweptOverrides_;  ///< NAME=value of the varied parameters at the start
+    /// The open project with the varied parameters as at the sweep's start, as
+    /// with_parameters evaluates it (null when it cannot be evaluated).
+    std::shared_ptr<const Project> comparable(const Project& p) const;
+    void updateStale();
+    QLabel* stale_ = nullptr;
 
     QTableWidget* table_;
     QComboBox* monitor_;

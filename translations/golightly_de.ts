@@ -954,6 +954,26 @@ Wiederherstellen?</translation>
         <source>Tool keys work on the canvas: Esc returns the keys to it.</source>
         <translation>Werkzeugtasten wirken auf der Zeichenfläche: Esc gibt ihr die Tasten zurück.</translation>
     </message>
+    <message>
+        <source>Name the project</source>
+        <translation>Projekt benennen</translation>
+    </message>
+    <message>
+        <source>Results of %1 (run before the first save). </source>
+        <translation>Ergebnisse von %1 (Lauf vor dem ersten Speichern). </translation>
+    </message>
+    <message>
+        <source>Results: %1</source>
+        <translation>Ergebnisse: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1 with the results made before the first save: %2</source>
+        <translation>%1 gespeichert, mit den Ergebnissen von vor dem ersten Speichern: %2</translation>
+    </message>
+    <message>
+        <source>Saved %1; the results made before the first save stay in %2 (the project&apos;s results folder exists already)</source>
+        <translation>%1 gespeichert; die Ergebnisse von vor dem ersten Speichern bleiben in %2 (der Ergebnisordner des Projekts existiert bereits)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ModeViewerDock</name>
@@ -1059,6 +1079,21 @@ Wiederherstellen?</translation>
         <source>%1 (µm)</source>
         <translation>%1 (µm)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n port(s). Pick one and a wavelength, then Solve: its modes before any run.</source>
+        <translation>
+            <numerusform>%n Port. Wählen Sie ihn und eine Wellenlänge, dann Lösen: seine Moden vor jedem Lauf.</numerusform>
+            <numerusform>%n Ports. Wählen Sie einen und eine Wellenlänge, dann Lösen: seine Moden vor jedem Lauf.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Solved before the last edit (Solve again for the current project): %1</source>
+        <translation>Vor der letzten Änderung gelöst (für das aktuelle Projekt erneut Lösen): %1</translation>
+    </message>
+    <message>
+        <source>The modes of the previous project were discarded.</source>
+        <translation>Die Moden des vorigen Projekts wurden verworfen.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
@@ -1089,6 +1124,10 @@ Wiederherstellen?</translation>
     <message>
         <source>stops at %1 dB %2 after the sources end (%3 fs)</source>
         <translation>endet bei %1 dB %2, nachdem die Quellen enden (%3 fs)</translation>
+    </message>
+    <message>
+        <source>, before %1 dB %2: now %3 dB, falling too slowly to get there first</source>
+        <translation>, vor %1 dB %2: jetzt %3 dB, fällt zu langsam, um zuerst dort anzukommen</translation>
     </message>
 </context>
 <context>
@@ -1196,6 +1235,18 @@ Wiederherstellen?</translation>
             <numerusform>%1: %n Port-Mode, %2 Wellenlängen</numerusform>
             <numerusform>%1: %n Port-Moden, %2 Wellenlängen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>These S-parameters are of %1, not of the open project.</source>
+        <translation>Diese S-Parameter gehören zu %1, nicht zum geöffneten Projekt.</translation>
+    </message>
+    <message>
+        <source>an untitled project</source>
+        <translation>einem unbenannten Projekt</translation>
+    </message>
+    <message>
+        <source>Computed before the last edit: Compute again for the current geometry.</source>
+        <translation>Vor der letzten Änderung berechnet: Für die aktuelle Geometrie erneut berechnen.</translation>
     </message>
 </context>
 <context>
@@ -1506,6 +1557,26 @@ Wiederherstellen?</translation>
         <source>Design</source>
         <translation>Design</translation>
     </message>
+    <message>
+        <source>an untitled project</source>
+        <translation>einem unbenannten Projekt</translation>
+    </message>
+    <message>
+        <source>Optimization of %1, not of the open project.</source>
+        <translation>Optimierung von %1, nicht des geöffneten Projekts.</translation>
+    </message>
+    <message>
+        <source>Sweep of %1, not of the open project.</source>
+        <translation>Sweep von %1, nicht des geöffneten Projekts.</translation>
+    </message>
+    <message>
+        <source>Optimized before the last edit: the points are of the project as it was then.</source>
+        <translation>Vor der letzten Änderung optimiert: Die Punkte gehören zum Projekt in seinem damaligen Zustand.</translation>
+    </message>
+    <message>
+        <source>Swept before the last edit: the points are of the project as it was then.</source>
+        <translation>Vor der letzten Änderung gesweept: Die Punkte gehören zum Projekt in seinem damaligen Zustand.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::BackgroundJob</name>
@@ -1552,12 +1623,20 @@ Wiederherstellen?</translation>
         <translation>Pinsel</translation>
     </message>
     <message>
-        <source>Drag to erase painted material (size and hardness in the tool options)</source>
-        <translation>Ziehen, um gemaltes Material zu radieren (Größe und Härte in den Werkzeugoptionen)</translation>
-    </message>
-    <message>
         <source>Drag to paint the current layer&apos;s material (size and hardness in the tool options)</source>
         <translation>Ziehen, um das Material der aktuellen Ebene zu malen (Größe und Härte in den Werkzeugoptionen)</translation>
+    </message>
+    <message>
+        <source>The Eraser erases painted material only. To remove this drawn shape, select it (Select tool, V) and press Delete.</source>
+        <translation>Der Radierer entfernt nur gemaltes Material. Um diese gezeichnete Form zu entfernen, wählen Sie sie aus (Auswahlwerkzeug, V) und drücken Sie Entf.</translation>
+    </message>
+    <message>
+        <source>Nothing is painted on layer &quot;%1&quot;: the Eraser erases Brush strokes. To remove a drawn shape, select it (Select tool, V) and press Delete.</source>
+        <translation>Auf der Ebene „%1“ ist nichts gemalt: Der Radierer entfernt Pinselstriche. Um eine gezeichnete Form zu entfernen, wählen Sie sie aus (Auswahlwerkzeug, V) und drücken Sie Entf.</translation>
+    </message>
+    <message>
+        <source>Drag to erase Brush strokes (size and hardness in the tool options). Drawn shapes: select and Delete</source>
+        <translation>Ziehen, um Pinselstriche zu radieren (Größe und Härte in den Werkzeugoptionen). Gezeichnete Formen: auswählen und Entf</translation>
     </message>
 </context>
 <context>

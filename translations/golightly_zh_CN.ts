@@ -953,6 +953,26 @@ Recover it?</source>
         <source>Tool keys work on the canvas: Esc returns the keys to it.</source>
         <translation>工具快捷键在画布上有效：按 Esc 将按键交还画布。</translation>
     </message>
+    <message>
+        <source>Name the project</source>
+        <translation>命名项目</translation>
+    </message>
+    <message>
+        <source>Results of %1 (run before the first save). </source>
+        <translation>%1 的结果（首次保存之前的运行）。</translation>
+    </message>
+    <message>
+        <source>Results: %1</source>
+        <translation>结果：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1 with the results made before the first save: %2</source>
+        <translation>已保存 %1，并附带首次保存之前得到的结果：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1; the results made before the first save stay in %2 (the project&apos;s results folder exists already)</source>
+        <translation>已保存 %1；首次保存之前得到的结果仍保留在 %2（项目的结果文件夹已存在）</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ModeViewerDock</name>
@@ -1056,6 +1076,20 @@ Recover it?</source>
         <source>%1 (µm)</source>
         <translation>%1 (µm)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n port(s). Pick one and a wavelength, then Solve: its modes before any run.</source>
+        <translation>
+            <numerusform>%n 个端口。选择一个端口和波长，然后点击求解：在任何运行之前查看其模式。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Solved before the last edit (Solve again for the current project): %1</source>
+        <translation>在最近一次编辑之前求解（请为当前项目重新求解）：%1</translation>
+    </message>
+    <message>
+        <source>The modes of the previous project were discarded.</source>
+        <translation>上一个项目的模式已丢弃。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
@@ -1086,6 +1120,10 @@ Recover it?</source>
     <message>
         <source>stops at %1 dB %2 after the sources end (%3 fs)</source>
         <translation>光源结束（%3 fs）后在 %1 dB %2 处停止</translation>
+    </message>
+    <message>
+        <source>, before %1 dB %2: now %3 dB, falling too slowly to get there first</source>
+        <translation>，早于 %1 dB %2：当前 %3 dB，下降太慢，无法先达到</translation>
     </message>
 </context>
 <context>
@@ -1189,6 +1227,18 @@ Recover it?</source>
         <translation>
             <numerusform>%1：%n 个端口模式，%2 个波长</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>These S-parameters are of %1, not of the open project.</source>
+        <translation>这些 S 参数属于 %1，而不是当前打开的项目。</translation>
+    </message>
+    <message>
+        <source>an untitled project</source>
+        <translation>一个未命名项目</translation>
+    </message>
+    <message>
+        <source>Computed before the last edit: Compute again for the current geometry.</source>
+        <translation>在最近一次编辑之前计算：请为当前几何结构重新计算。</translation>
     </message>
 </context>
 <context>
@@ -1498,6 +1548,26 @@ Recover it?</source>
         <source>Design</source>
         <translation>设计序号</translation>
     </message>
+    <message>
+        <source>an untitled project</source>
+        <translation>一个未命名项目</translation>
+    </message>
+    <message>
+        <source>Optimization of %1, not of the open project.</source>
+        <translation>%1 的优化结果，而不是当前打开的项目。</translation>
+    </message>
+    <message>
+        <source>Sweep of %1, not of the open project.</source>
+        <translation>%1 的扫描结果，而不是当前打开的项目。</translation>
+    </message>
+    <message>
+        <source>Optimized before the last edit: the points are of the project as it was then.</source>
+        <translation>在最近一次编辑之前优化：这些点属于当时的项目。</translation>
+    </message>
+    <message>
+        <source>Swept before the last edit: the points are of the project as it was then.</source>
+        <translation>在最近一次编辑之前扫描：这些点属于当时的项目。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::BackgroundJob</name>
@@ -1544,12 +1614,20 @@ Recover it?</source>
         <translation>画笔</translation>
     </message>
     <message>
-        <source>Drag to erase painted material (size and hardness in the tool options)</source>
-        <translation>拖动以擦除绘制的材料（大小和硬度见工具选项）</translation>
-    </message>
-    <message>
         <source>Drag to paint the current layer&apos;s material (size and hardness in the tool options)</source>
         <translation>拖动以绘制当前图层的材料（大小和硬度见工具选项）</translation>
+    </message>
+    <message>
+        <source>The Eraser erases painted material only. To remove this drawn shape, select it (Select tool, V) and press Delete.</source>
+        <translation>橡皮擦只擦除绘制的材料。要删除此绘制的形状，请选中它（选择工具，V）并按 Delete。</translation>
+    </message>
+    <message>
+        <source>Nothing is painted on layer &quot;%1&quot;: the Eraser erases Brush strokes. To remove a drawn shape, select it (Select tool, V) and press Delete.</source>
+        <translation>图层“%1”上没有绘制内容：橡皮擦只擦除画笔笔触。要删除绘制的形状，请选中它（选择工具，V）并按 Delete。</translation>
+    </message>
+    <message>
+        <source>Drag to erase Brush strokes (size and hardness in the tool options). Drawn shapes: select and Delete</source>
+        <translation>拖动以擦除画笔笔触（大小和硬度见工具选项）。绘制的形状：选中后按 Delete</translation>
     </message>
 </context>
 <context>

@@ -191,6 +191,18 @@ void PoleFitDialog::refreshPlot() {
         plot_->graph(1)->data()->clear();
         plot_->graph(0)->removeFromLegend();
         plot_->graph(1)->removeFromLegend();
+        // An empty legend caps the layout column's width (QCustomPlot takes the smallest
+        // maximum of a column's elements, an empty legend's is its margins): the axes were
+        // squashed to a strip before any data. Out of the layout until it has entries
+        // (plot_material puts the legend row back).
+        bool entries = false;  // (the legend's grid keeps empty cells where entries were)
+        for (int k = 0; k < plot_->legend->itemCount(); ++k) entries = entries || plot_->legend->item(k);
+        if (!entries && plot_->legend->layout() == plot_->plotLayout()) {
+            plot_->plotLayout()->take(plot_->legend);
+            plot_->plotLayout()->simplify();
+            plot_->legend->setVisible(false);
+            plot_->setProperty("golightlyLegendRow", false);
+        }
         plot_->rescaleAxes();
         plot_->xAxis->setRange(lo, hi);
         plot_->replot();

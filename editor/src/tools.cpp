@@ -446,7 +446,29 @@ void BrushTool::strokeTo(QPointF w) {
 
 void BrushTool::mousePress(QMouseEvent* e, QPointF w) {
     if (e->button() != Qt::LeftButton) return;
-    if (!ensureRaster()) return;
+    // The Eraser takes coverage out of the layer's painted raster; it never cuts drawn
+    // shapes (rectangles, paths...), whose geometry is exact. Say so where it would
+    // otherwise seem to do nothing.
+    bool onDrawnShape = false;
+    if (erase_) {
+        const ItemRef hit = canvas_->hitTest(w);
+        const Project& p = doc()->project();
+        onDrawnShape = hit.kind == ItemRef::Kind::Shape &&
+                       p.layers[size_t(hit.layer)].shapes[size_t(hit.index)].type != ShapeType::Raster;
+        if (onDrawnShape)
+            Q_EMIT message(tr("The Eraser erases painted material only. To remove this drawn shape, select it "
+                              "(Select tool, V) and press Delete."));
+    }
+    if (!ensureRaster()) {
+        const int l = doc()->currentLayer();
+        const Project& p = doc()->project();
+        if (erase_ && !onDrawnShape && l >= 0 && l < int(p.layers.size()) && !p.layers[size_t(l)].locked &&
+            p.layers[size_t(l)].visible)
+            Q_EMIT message(tr("Nothing is painted on layer \"%1\": the Eraser erases Brush strokes. To remove a drawn "
+                              "shape, select it (Select tool, V) and press Delete.")
+                               .arg(QString::fromStdString(p.layers[size_t(l)].name)));
+        return;
+    }
     canvas_->beginRasterEdit(layer_, shape_, createdRaster_ ? &rasterShape_ : nullptr);
     painting_ = true;
     dirty_ = {};

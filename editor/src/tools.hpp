@@ -163,7 +163,8 @@ public:
     /// 1 inside h*R, a smoothstep down to 0 at R.
     static double dabProfile(double r, double R, double hardness);
     QString hint() const override {
-        return erase_ ? tr("Drag to erase painted material (size and hardness in the tool options)")
+        return erase_ ? tr("Drag to erase Brush strokes (size and hardness in the tool options). Drawn shapes: select "
+                           "and Delete")
                       : tr("Drag to paint the current layer's material (size and hardness in the tool options)");
     }
 

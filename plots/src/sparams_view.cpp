@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -14,6 +15,7 @@
 #include "golightly/units.hpp"
 #include "qcustomplot_include.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace golightly::plots {
@@ -32,8 +34,44 @@ QCustomPlot* makePlot(const QString& x, const QString& y) {
     QFont f = p->legend->font();
     f.setPointSizeF(f.pointSizeF() * 0.85);
     p->legend->setFont(f);
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
+    // the legend in a row above the axes (placeLegend), never over the curves: a
+    // reflection dip sits where an inset legend would be
+    p->axisRect()->insetLayout()->take(p->legend);
+    p->axisRect()->insetLayout()->simplify();
+    p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    p->legend->setBorderPen(Qt::NoPen);
+    p->legend->setMargins(QMargins(4, 2, 4, 0));
+    p->xAxis->ticker()->setTickCount(4);  // a narrow dock: no labels run into each other
     return p;
+}
+
+/// Puts the legend in a row above the axes while it has entries, and takes it out of the
+/// layout while it has none: QCustomPlot caps a layout column at the smallest maximum
+/// width of its elements, and an empty legend's is its margins (the axes would be squashed
+/// to a strip before any data).
+void placeLegend(QCustomPlot* p) {
+    // (the legend's grid keeps empty cells where items were removed: count the items)
+    int items = 0, widest = 1;
+    for (int k = 0; k < p->legend->itemCount(); ++k)
+        if (QCPAbstractLegendItem* it = p->legend->item(k)) {
+            ++items;
+            widest = std::max(widest, it->minimumOuterSizeHint().width() + p->legend->columnSpacing());
+        }
+    const bool want = items > 0;
+    const bool placed = p->legend->layout() == p->plotLayout();
+    if (want && !placed) {
+        p->plotLayout()->insertRow(0);
+        p->plotLayout()->addElement(0, 0, p->legend);
+        p->plotLayout()->setRowStretchFactor(0, 0.001);
+    } else if (!want && placed) {
+        p->plotLayout()->take(p->legend);
+        p->plotLayout()->simplify();
+    }
+    p->legend->setVisible(want);
+    if (!want) return;
+    // as many columns as fit the plot's width: names are never cut
+    const int wrap = std::clamp((p->width() - 10) / widest, 1, 4);
+    if (p->legend->wrap() != wrap) p->legend->setWrap(wrap);
 }
 }  // namespace
 
@@ -70,6 +108,8 @@ SParamsView::SParamsView(QWidget* parent) : QWidget(parent) {
     phase_->setObjectName(QStringLiteral("sparamsPhase"));
     split->addWidget(mag_);
     split->addWidget(phase_);
+    mag_->installEventFilter(this);
+    phase_->installEventFilter(this);
     v->addWidget(split, 1);
     connect(filterCombo_, &QComboBox::currentIndexChanged, this, [this](int k) { setFilter(Filter(k)); });
     // the wavelength axes move together
@@ -119,6 +159,16 @@ void SParamsView::clear() {
     rebuild();
 }
 
+bool SParamsView::eventFilter(QObject* o, QEvent* e) {
+    if (e->type() == QEvent::Resize && (o == mag_ || o == phase_)) {
+        auto* p = static_cast<QCustomPlot*>(o);
+        const int wrap = p->legend->wrap();
+        placeLegend(p);
+        if (p->legend->wrap() != wrap) p->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return QWidget::eventFilter(o, e);
+}
+
 void SParamsView::setTable(const SParamsTable& table) {
     table_ = table;
     rebuild();
@@ -161,7 +211,8 @@ void SParamsView::rebuild() {
             gp->setData(wl, deg);
         }
     }
-    mag_->legend->setVisible(mag_->graphCount() > 0);
+    placeLegend(mag_);
+    placeLegend(phase_);  // its curves are points: which is which
     mag_->rescaleAxes();
     if (mag_->graphCount() > 0) {
         // a little room above 0 dB and never a degenerate range

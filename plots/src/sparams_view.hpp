@@ -60,6 +60,10 @@ public:
     /// arg s in degrees, (-180, 180].
     static double toDeg(std::complex<double> s);
 
+protected:
+    /// A resized plot: its legend's columns follow the width.
+    bool eventFilter(QObject* o, QEvent* e) override;
+
 private:
     void rebuild();
     SParamsTable table_;

@@ -3,7 +3,15 @@
 // 6  typing into a Properties field never triggers a tool shortcut;
 // 7  zero-width or inverted boxes and a layer's z1 below z0 are marked, as a width of 0 is;
 // 15 a mode monitor shows its kind and keeps it when the Kind field is touched;
-// 9  STEP import leaves the solids that miss the slice plane unticked, and says so in words.
+// 9  STEP import leaves the solids that miss the slice plane unticked, and says so in words;
+// 10 after Open or an edit, the Port Modes, S-parameters, Sweep and 3D view panels clear or
+//    label what they show as stale;
+// 11 a run made before the first save is attached after Save As (its folder moves next to
+//    the file, the project takes the file's name); the progress text says why the time
+//    limit, not the decay, is expected to end a run;
+// 12 the Eraser says why it leaves drawn shapes alone; tool hints show in the status bar
+//    at 1560 px wide.
+// (Item 4, a slice changed during the reference run: tst_ide3d.)
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
@@ -16,7 +24,27 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <QCheckBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+
+#include <filesystem>
+
+#include "canvas.hpp"
 #include "docks.hpp"
+#include "mode_viewer.hpp"
+#include "pole_fit_dialog.hpp"
+#include "monitors_dock.hpp"
+#include "run_controller.hpp"
+#include "run_progress.hpp"
+#include "sparams_dock.hpp"
+#include "sparams_view.hpp"
+#include "structure_view_3d.hpp"
+#include "sweep_dock.hpp"
+#include "qcustomplot_include.hpp"
 #include "editor_document.hpp"
 #include "golightly/step_import.hpp"
 #include "gui_test_util.hpp"
@@ -37,6 +65,22 @@ void shot(const QString& name, QWidget* w) {
 }
 
 QComboBox* combo(PropertiesDock* d, const QString& label) { return qobject_cast<QComboBox*>(d->field(label)); }
+
+const QString kSource = QStringLiteral(GOLIGHTLY_SOURCE_DIR);
+
+/// Copies `from` (relative to the source tree) to `dir`/`name`, writable.
+QString copyInto(const QTemporaryDir& dir, const QString& from, const QString& name) {
+    const QString to = dir.filePath(name);
+    QFile::remove(to);
+    if (!QFile::copy(kSource + QLatin1Char('/') + from, to)) return {};
+    QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+    return to;
+}
+
+/// Moves the first shape of the first layer by 0.1 um (a geometry edit, one undo step).
+void nudgeGeometry(EditorDocument* doc) {
+    doc->editLayer(0, QStringLiteral("nudge"), [](Layer& l) { translate_shape(l.shapes.at(0), 0.1, 0.0); });
+}
 
 }  // namespace
 
@@ -315,6 +359,334 @@ private Q_SLOTS:
         for (int k = 0; k < n; ++k)
             if (k != miss) QVERIFY(!dlg.solidIncluded(k));
         QVERIFY2(dlg.statusText().contains(QStringLiteral("No solid crosses")), qPrintable(dlg.statusText()));
+    }
+
+    // ---- 10: panels that showed the previous project's or geometry's results unlabelled
+    void panelsClearOrLabelStaleResults() {
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_MUPARSER, expressions_available(), "muparser");
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Port Modes: the new project has no ports; a project with two says so after Open
+        app::ModeViewerDock* modes = w.modeViewerDock();
+        QVERIFY2(modes->statusText().contains(QStringLiteral("no ports")), qPrintable(modes->statusText()));
+        const QString slab = copyInto(dir_, QStringLiteral("tests/gui/data/slab2d_tools.glproj"), QStringLiteral("slab10.glproj"));
+        QVERIFY(w.openFile(slab));
+        QVERIFY2(!modes->statusText().contains(QStringLiteral("no ports")), qPrintable(modes->statusText()));
+        QVERIFY2(modes->statusText().contains(QStringLiteral("2 port")), qPrintable(modes->statusText()));
+        // solved modes, then an edit: labelled; undone: current again
+        QVERIFY(modes->solve());
+        QVERIFY(modes->waitForFinished(60000));
+        QVERIFY2(modes->result() && !modes->isStale(), qPrintable(modes->statusText()));
+        nudgeGeometry(w.document());
+        QVERIFY(modes->isStale());
+        QVERIFY2(modes->statusText().contains(QStringLiteral("before the last edit")), qPrintable(modes->statusText()));
+        modes->show();
+        modes->raise();
+        QTest::qWait(50);
+        shot(QStringLiteral("port_modes_stale"), modes);
+        w.document()->undoStack()->undo();
+        QVERIFY(!modes->isStale());
+
+        // S-parameters: computed, then an edit labels them
+        app::SParamsDock* sp = w.sparamsDock();
+        QSignalSpy spDone(sp, &app::SParamsDock::finished);
+        QVERIFY(w.computeSParameters(1));
+        QTRY_VERIFY_WITH_TIMEOUT(!spDone.isEmpty(), 120000);
+        QVERIFY2(spDone.front().at(0).toBool(), qPrintable(spDone.front().at(1).toString()));
+        QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
+        nudgeGeometry(w.document());
+        QVERIFY2(sp->staleText().contains(QStringLiteral("before the last edit")), qPrintable(sp->staleText()));
+        sp->show();
+        sp->raise();
+        QTest::qWait(50);
+        shot(QStringLiteral("sparams_stale"), sp);
+        w.document()->undoStack()->undo();
+        QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
+
+        // Sweep: two designs of w2; a geometry edit labels the points, a new value of the
+        // swept parameter does not (the sweep covers it)
+        app::SweepDock* sweep = w.sweepDock();
+        sweep->setRange(QStringLiteral("w2"), {true, 0.4, 0.6, 2});
+        sweep->setQuantity(QStringLiteral("T"), 1.55);
+        QVERIFY(sweep->startSweep(dir_.filePath(QStringLiteral("sweep10")), 1));
+        QVERIFY(sweep->waitForFinished(180000));
+        QCOMPARE(int(sweep->points().size()), 2);
+        QVERIFY2(sweep->staleText().isEmpty(), qPrintable(sweep->staleText()));
+        QVERIFY(sweep->setParameterValue(QStringLiteral("w2"), QStringLiteral("0.5")));
+        QVERIFY2(sweep->staleText().isEmpty(), qPrintable(sweep->staleText()));
+        nudgeGeometry(w.document());
+        QVERIFY2(sweep->staleText().contains(QStringLiteral("before the last edit")), qPrintable(sweep->staleText()));
+        shot(QStringLiteral("sweep_stale"), sweep);
+
+        // another project: the port modes and S-parameters go, the sweep says whose it is
+        prompts_.saveAnswer = StubPrompts::SaveChoice::Discard;
+        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick10.glproj"));
+        QVERIFY(w.openFile(quick));
+        QVERIFY(!modes->result());
+        QCOMPARE(modes->table()->rowCount(), 0);
+        QVERIFY2(modes->statusText().contains(QStringLiteral("no ports")), qPrintable(modes->statusText()));
+        QCOMPARE(sp->view()->magnitudePlot()->graphCount(), 0);
+        QVERIFY2(sweep->staleText().contains(QStringLiteral("slab10.glproj")) &&
+                     sweep->staleText().contains(QStringLiteral("not of the open project")),
+                 qPrintable(sweep->staleText()));
+        // back to the slab: its saved S-parameters, current; after Save As under another
+        // name they are still the project's
+        QVERIFY(w.openFile(slab));
+        QVERIFY(sp->view()->magnitudePlot()->graphCount() > 0);
+        QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
+        QVERIFY(w.saveFileAs(dir_.filePath(QStringLiteral("slab10b.glproj"))));
+        QVERIFY2(sp->staleText().isEmpty(), qPrintable(sp->staleText()));
+    }
+
+    /// 10: the 3D view frames an opened project, whatever the camera of the previous one
+    /// (two projects with the same domain).
+    void view3dFramesAnOpenedProject() {
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString a = copyInto(dir_, QStringLiteral("examples/strip_waveguide_3d.glproj"), QStringLiteral("strip_a.glproj"));
+        const QString b = copyInto(dir_, QStringLiteral("examples/strip_waveguide_3d.glproj"), QStringLiteral("strip_b.glproj"));
+        QVERIFY(w.openFile(a));
+        w.structure3dDock()->show();
+        w.structure3dDock()->raise();
+        QTest::qWait(50);
+        viewport::StructureView3D* v = w.structureView3d();
+        const double yaw0 = v->yaw(), pitch0 = v->pitch(), distance0 = v->distance();
+        v->orbit(40, 15);
+        v->zoom(0.5);
+        QVERIFY(std::abs(v->yaw() - yaw0) > 1);
+        QVERIFY(w.openFile(b));
+        QTest::qWait(50);
+        QCOMPARE(v->yaw(), yaw0);
+        QCOMPARE(v->pitch(), pitch0);
+        QCOMPARE(v->distance(), distance0);
+        // hidden while another project opens: framed when shown again
+        v->orbit(40, 15);
+        w.structure3dDock()->hide();
+        QVERIFY(w.openFile(a));
+        w.structure3dDock()->show();
+        QTest::qWait(50);
+        QCOMPARE(v->yaw(), yaw0);
+    }
+
+    /// 10: the Monitors header never says "Finished" (the previous run's) once a run starts.
+    void monitorsHeaderDuringRunStart() {
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick_hdr.glproj"));
+        QVERIFY(w.openFile(quick));
+        app::SolverSettings s;
+        s.threads = 1;
+        QSignalSpy done(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        QVERIFY2(w.monitorsDock()->summaryText().startsWith(QStringLiteral("Finished")),
+                 qPrintable(w.monitorsDock()->summaryText()));
+        // the second run: "Finished" never shows while it goes
+        done.clear();
+        QStringList seen;
+        QVERIFY(w.startRun(&s));
+        w.monitorsDock()->show();
+        w.monitorsDock()->raise();
+        QTest::qWait(100);
+        shot(QStringLiteral("run_start_100ms"), &w);
+        while (done.isEmpty()) {
+            seen << w.monitorsDock()->summaryText();
+            QTest::qWait(20);
+            QVERIFY(seen.size() < 20000);
+        }
+        for (const QString& t : seen) QVERIFY2(!t.startsWith(QStringLiteral("Finished")), qPrintable(t));
+    }
+
+    // ---- 11: a run before the first save, Save As; the stop rule's words
+    void runBeforeFirstSaveIsAttached() {
+        // the untitled results folder lies in the temporary folder: this test's own
+        const QByteArray tmpBefore = qgetenv("TMPDIR");
+        QDir().mkpath(dir_.filePath(QStringLiteral("tmp")));
+        qputenv("TMPDIR", dir_.filePath(QStringLiteral("tmp")).toUtf8());
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.document()->filePath().isEmpty());
+        Project p = load_project((kSource + QStringLiteral("/examples/quickstart.glproj")).toStdString());
+        p.name = w.document()->project().name;  // the new project's name ("Untitled")
+        w.document()->replaceProject(p, QStringLiteral("set up"));
+        QVERIFY(w.document()->filePath().isEmpty());
+        app::SolverSettings s;
+        s.threads = 1;
+        QSignalSpy done(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        QVERIFY2(done.front().at(0).toBool(), qPrintable(done.front().at(1).toString()));
+        const QString untitledResults = w.resultsDirectory();
+        QVERIFY(QFileInfo::exists(untitledResults + QStringLiteral("/summary.json")));
+        const QString path = dir_.filePath(QStringLiteral("first_save.glproj"));
+        QVERIFY(w.saveFileAs(path));
+        // the run's folder is the project's now; the temporary one is gone
+        QCOMPARE(w.resultsDirectory(), dir_.filePath(QStringLiteral("first_save_results")));
+        QVERIFY(QFileInfo::exists(w.resultsDirectory() + QStringLiteral("/summary.json")));
+        QVERIFY(!QFileInfo::exists(untitledResults));
+        QCOMPARE(w.runController()->resultsDir(), w.resultsDirectory());
+        QVERIFY2(w.monitorsDock()->summaryText().contains(QStringLiteral("first_save.glproj")),
+                 qPrintable(w.monitorsDock()->summaryText()));
+        // the project is named after its file, not "Untitled"; saved, not modified
+        QCOMPARE(w.document()->project().name, std::string("first_save"));
+        QVERIFY(!w.document()->isModified());
+        QCOMPARE(load_project(path.toStdString()).name, std::string("first_save"));
+        QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("Untitled")));
+        // Open finds them: the saved results of the project
+        prompts_.saveAnswer = StubPrompts::SaveChoice::Discard;
+        QVERIFY(w.openFile(copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("other11.glproj"))));
+        QVERIFY(w.openFile(path));
+        QVERIFY2(w.monitorsDock()->summaryText().startsWith(QStringLiteral("Saved results of first_save.glproj")),
+                 qPrintable(w.monitorsDock()->summaryText()));
+        if (tmpBefore.isNull()) qunsetenv("TMPDIR");
+        else qputenv("TMPDIR", tmpBefore);
+    }
+
+    /// 11: Save As while the first run goes: its folder joins the file when it ends.
+    void runGoingDuringFirstSaveIsAttached() {
+        const QByteArray tmpBefore = qgetenv("TMPDIR");
+        QDir().mkpath(dir_.filePath(QStringLiteral("tmp2")));
+        qputenv("TMPDIR", dir_.filePath(QStringLiteral("tmp2")).toUtf8());
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        Project p = load_project((kSource + QStringLiteral("/examples/quickstart.glproj")).toStdString());
+        p.name = w.document()->project().name;
+        w.document()->replaceProject(p, QStringLiteral("set up"));
+        app::SolverSettings s;
+        s.threads = 1;
+        s.pauseAtMainTimeFs = 5;
+        QSignalSpy done(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(w.runController()->isPaused() || !done.isEmpty(), 60000);
+        QVERIFY2(done.isEmpty(), "the run ended before it paused");
+        const QString untitledResults = w.resultsDirectory();
+        const QString path = dir_.filePath(QStringLiteral("saved_while_running.glproj"));
+        QVERIFY(w.saveFileAs(path));
+        QVERIFY(w.runController()->isRunning());
+        w.runController()->resume();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        QVERIFY2(done.front().at(0).toBool(), qPrintable(done.front().at(1).toString()));
+        QCOMPARE(w.runController()->resultsDir(), dir_.filePath(QStringLiteral("saved_while_running_results")));
+        QVERIFY(QFileInfo::exists(w.runController()->resultsDir() + QStringLiteral("/summary.json")));
+        QVERIFY(!QFileInfo::exists(untitledResults));
+        if (tmpBefore.isNull()) qunsetenv("TMPDIR");
+        else qputenv("TMPDIR", tmpBefore);
+    }
+
+    /// 11: when the time limit is expected to end a run that has a decay rule (the energy
+    /// falls too slowly, as after a live edit), the progress text says why.
+    void limitRuleSaysWhy() {
+        app::ProgressModel m;
+        app::StopPlan plan;
+        plan.sourcesEndFs = 10;
+        plan.decayDb = 30;
+        plan.maxTimeFs = 200;
+        m.reset(plan);
+        ProgressInfo p;
+        p.phase = "main";
+        p.max_steps = 20000;
+        p.steps_per_s = 1000;
+        // decaying 1 dB per wall second from 20 fs on: 30 dB would take ~ 25 s more, the
+        // limit comes in ~ 10 s
+        app::ProgressEstimate e;
+        for (int k = 0; k <= 10; ++k) {
+            p.step = 10000 + 100 * k;
+            p.time_fs = 100 + k;
+            p.energy_db = 5 + 0.1 * k;
+            e = m.update(p, 0.1 * k);
+        }
+        QCOMPARE(int(e.rule), int(app::ProgressEstimate::Rule::Limit));
+        QVERIFY2(e.ruleText.contains(QStringLiteral("time limit")), qPrintable(e.ruleText));
+        QVERIFY2(e.ruleText.contains(QStringLiteral("30 dB")) && e.ruleText.contains(QStringLiteral("too slowly")),
+                 qPrintable(e.ruleText));
+        // a live edit: the rate is measured again (no ETA from the old structure's decay)
+        m.restartRate();
+        p.step += 100;
+        p.time_fs += 1;
+        e = m.update(p, 2.0);
+        QCOMPARE(int(e.rule), int(app::ProgressEstimate::Rule::Decay));
+    }
+
+    // ---- 16: the pole-fit plot before data: a plot of the band, not a squashed strip
+    void poleFitPlotBeforeData() {
+        PoleFitDialog d(0.4, 1.0);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QTest::qWait(500);
+        shot(QStringLiteral("pole_fit_empty"), &d);
+        QCustomPlot* p = d.plot();
+        const QRect axes = p->axisRect()->rect();
+        std::printf("pole-fit plot %dx%d, axes %dx%d, y %g..%g\n", p->width(), p->height(), axes.width(), axes.height(),
+                    p->yAxis->range().lower, p->yAxis->range().upper);
+        QVERIFY2(axes.height() > p->height() / 2 && axes.width() > p->width() / 2,
+                 qPrintable(QStringLiteral("axes %1x%2 px of %3x%4").arg(axes.width()).arg(axes.height()).arg(p->width()).arg(p->height())));
+        QVERIFY(p->yAxis->range().size() > 0.5);
+    }
+
+    // ---- 12: the Eraser on drawn shapes; tool hints at 1560 px
+    void eraserOnDrawnShapesSaysWhy() {
+        app::MainWindow w(options());
+        w.resize(1560, 900);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        selectRectangle(w);
+        w.document()->setSelection({});
+        const Project before = w.document()->project();
+        w.action(QStringLiteral("tool.eraser"))->trigger();
+        Canvas* c = w.canvas();
+        QTest::mouseClick(c, Qt::LeftButton, {}, c->toScreen(QPointF(2, 1.5)).toPoint());
+        QVERIFY(w.document()->project() == before);  // drawn shapes are exact: not cut
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Delete")), qPrintable(w.statusBar()->currentMessage()));
+        // off the shape, nothing painted on the layer: said too
+        w.statusBar()->clearMessage();
+        QTest::mouseClick(c, Qt::LeftButton, {}, c->toScreen(QPointF(6, 6)).toPoint());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Nothing is painted")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(w.document()->project() == before);
+    }
+
+    void toolHintsShowAt1560() {
+        app::MainWindow w(options());
+        w.resize(1560, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* hint = w.findChild<QLabel*>(QStringLiteral("toolHint"));
+        QVERIFY(hint);
+        // a run's long status (its results folder) is in the status bar too
+        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick_hint.glproj"));
+        QVERIFY(w.openFile(quick));
+        app::SolverSettings s;
+        s.threads = 1;
+        QSignalSpy done(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        w.showFieldView(false);
+        for (const char* tool : {"tool.rectangle", "tool.path", "tool.eraser"}) {
+            w.action(QString::fromLatin1(tool))->trigger();
+            QTest::qWait(20);
+            w.statusBar()->clearMessage();  // (the "Tool: ..." message hides it for 3 s)
+            QTest::qWait(20);
+            QVERIFY2(!hint->text().isEmpty(), tool);
+            const int needed = hint->fontMetrics().horizontalAdvance(hint->text());  // the whole hint
+            QVERIFY2(hint->isVisible() && hint->width() >= needed,
+                     qPrintable(QStringLiteral("%1: hint %2 px wide, needs %3; status bar %4 px")
+                                    .arg(QString::fromLatin1(tool))
+                                    .arg(hint->isVisible() ? hint->width() : -1)
+                                    .arg(needed)
+                                    .arg(w.statusBar()->width())));
+        }
+        shot(QStringLiteral("status_bar_hint_1560"), w.statusBar());
     }
 };
 

@@ -22,6 +22,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <filesystem>
 
 #include "qcustomplot_include.hpp"
 
@@ -736,6 +737,62 @@ private Q_SLOTS:
         w.monitorsDock()->tabs()->setCurrentWidget(cross);
         QTest::qWait(300);
         saveShot(w.monitorsDock(), QStringLiteral("monitors_cross_sections.png"));
+        w.showFieldView(false);
+    }
+
+    /// Issue 55 item 4: a slice changed while the reference run goes (xy to xz) is the one
+    /// the main run's frames show; the run finishes. (The run driver sets run.frames'
+    /// slice on each phase's engine, and the frames were made for the GUI's slice: "the
+    /// engine's samples do not match the frame size" ended the run when the main run
+    /// started.) Then yz during the main run.
+    void sliceChangeDuringReferenceRun() {
+        app::MainWindow& w = *w_;
+        Project p = load_project(std::filesystem::path((kSource + QStringLiteral("/examples/strip_waveguide_3d.glproj")).toStdString()));
+        p.domain.cell_size = 0.1;  // a cheap grid: what matters is the planes' sizes
+        p.domain.pml.cells = 6;
+        p.run.stop.max_time_fs = 30;
+        p.run.frames.every_steps = 2;
+        QVERIFY(p.run.normalization.enabled);
+        const QString path = dir_.filePath(QStringLiteral("strip3d_slices.glproj"));
+        save_project(p, path.toStdString());
+        QVERIFY(w.openFile(path));
+        QCOMPARE(w.document()->project().run.frames.plane, std::string("xy"));
+        app::SolverSettings s;
+        s.threads = 1;
+        s.framesPerSecond = 120;
+        s.liveEverySteps = 50;
+        s.pauseAtMainTimeFs = 3;
+        s.pausePhase = "reference";
+        QSignalSpy finished(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&s));
+        QTRY_VERIFY_WITH_TIMEOUT(w.runController()->isPaused() || !finished.isEmpty(), 60000);
+        QVERIFY2(finished.isEmpty(), "the run ended before the reference run paused");
+        QCOMPARE(w.runController()->currentPhase(), QStringLiteral("reference"));
+        w.setSlice(1, 1.0);  // xz through the strip's axis
+        w.runController()->resume();
+        // the main run's frames show xz (or the run failed: its message)
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() ||
+                                     (w.runController()->currentPhase() == QStringLiteral("main") &&
+                                      w.fieldView()->currentFrame() && w.fieldView()->currentFrame()->slice_normal == 1 &&
+                                      w.fieldView()->currentFrame()->step > 0),
+                                 60000);
+        if (!finished.isEmpty()) QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
+        const CompiledProject cp = compile_project(p, "strip3d");
+        auto fr = w.fieldView()->currentFrame();
+        QVERIFY(fr && fr->slice_normal == 1);
+        QCOMPARE(fr->width, cp.scene.nx);
+        QCOMPARE(fr->height, cp.scene.nz);
+        std::printf("main run after an xz slice chosen in the reference run: frame %dx%d, step %lld\n", fr->width,
+                    fr->height, (long long)fr->step);
+        if (finished.isEmpty()) {
+            w.setSlice(0, 2.0);  // yz during the main run
+            QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() ||
+                                         (w.fieldView()->currentFrame() && w.fieldView()->currentFrame()->slice_normal == 0),
+                                     60000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
+        QVERIFY(w.runController()->lastResult() && w.runController()->lastResult()->normalized);
         w.showFieldView(false);
     }
 };

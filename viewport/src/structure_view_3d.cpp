@@ -213,6 +213,11 @@ void StructureView3D::rebuild() {
     refresh();
 }
 
+void StructureView3D::frameNextProject() {
+    cameraSet_ = false;  // the next rebuild frames the project
+    if (haveProject_ && isVisible()) rebuild();  // (hidden: setProject rebuilds when shown)
+}
+
 void StructureView3D::resetCamera() {
     const Box3& b = mesh_.bounds;
     if (!(b.hi.x > b.lo.x)) return;

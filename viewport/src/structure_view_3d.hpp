@@ -38,6 +38,9 @@ public:
 
     // camera (degrees, um)
     void resetCamera();
+    /// Another project: the camera frames it when it is shown, whatever the previous
+    /// one's view was (even when both domains have the same size).
+    void frameNextProject();
     void orbit(double dYawDeg, double dPitchDeg);
     void pan(double dxPx, double dyPx);
     void zoom(double factor);
