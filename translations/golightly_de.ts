@@ -3578,6 +3578,38 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 x %6 cells</source>
         <translation>%1 Zellen pro Wellenlänge (n = %2 bei %3 µm); Gitter %4 × %5 × %6 Zellen</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>even (+1, PMC plane)</source>
+        <translation>gerade (+1, PMC-Ebene)</translation>
+    </message>
+    <message>
+        <source>odd (-1, PEC plane)</source>
+        <translation>ungerade (−1, PEC-Ebene)</translation>
+    </message>
+    <message>
+        <source>Mirror symmetry through the domain&apos;s centre plane normal to %1: the run simulates the upper half only (half the cost) and reports the whole domain. Even: E tangential to the plane is even (a z dipole is even in x and y); odd: it is odd (a z dipole is odd in z).</source>
+        <translation>Spiegelsymmetrie an der Mittelebene des Gebiets senkrecht zu %1: die Rechnung simuliert nur die obere Hälfte (halbe Kosten) und liefert das ganze Gebiet. Gerade: E tangential zur Ebene ist gerade (ein z-Dipol ist gerade in x und y); ungerade: es ist ungerade (ein z-Dipol ist ungerade in z).</translation>
+    </message>
+    <message>
+        <source>Symmetry x</source>
+        <translation>Symmetrie x</translation>
+    </message>
+    <message>
+        <source>Symmetry y</source>
+        <translation>Symmetrie y</translation>
+    </message>
+    <message>
+        <source>Symmetry z</source>
+        <translation>Symmetrie z</translation>
+    </message>
+    <message>
+        <source>Set symmetry</source>
+        <translation>Symmetrie setzen</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::SelectTool</name>

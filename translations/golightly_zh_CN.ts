@@ -3566,6 +3566,38 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>%1 cells per wavelength (n = %2 at %3 µm); grid %4 x %5 x %6 cells</source>
         <translation>每波长 %1 个网格单元（%3 µm 处 n = %2）；网格 %4 × %5 × %6 个单元</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>even (+1, PMC plane)</source>
+        <translation>偶 (+1, PMC 面)</translation>
+    </message>
+    <message>
+        <source>odd (-1, PEC plane)</source>
+        <translation>奇 (-1, PEC 面)</translation>
+    </message>
+    <message>
+        <source>Mirror symmetry through the domain&apos;s centre plane normal to %1: the run simulates the upper half only (half the cost) and reports the whole domain. Even: E tangential to the plane is even (a z dipole is even in x and y); odd: it is odd (a z dipole is odd in z).</source>
+        <translation>关于区域中心面（法向为 %1）的镜像对称：仿真只计算上半部分（一半的代价），并给出整个区域的结果。偶：与该面相切的 E 为偶（z 偶极子在 x、y 上为偶）；奇：为奇（z 偶极子在 z 上为奇）。</translation>
+    </message>
+    <message>
+        <source>Symmetry x</source>
+        <translation>对称 x</translation>
+    </message>
+    <message>
+        <source>Symmetry y</source>
+        <translation>对称 y</translation>
+    </message>
+    <message>
+        <source>Symmetry z</source>
+        <translation>对称 z</translation>
+    </message>
+    <message>
+        <source>Set symmetry</source>
+        <translation>设置对称</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::SelectTool</name>
