@@ -1,0 +1,384 @@
+// Diffraction monitor (issue 51 item 4; golightly/diffraction.hpp, project-format.md
+// "Diffraction monitors"):
+// - the Floquet decomposition of a known sum of plane waves (3D plane, both polarizations,
+//   staggered samples): each order's power, s/p split and angles exactly (round-off);
+// - a flat SiO2 / air interface in a periodic 2D domain at normal incidence: all power in
+//   order 0 with the Fresnel R and T (Born & Wolf sec. 1.5.3), TMz and TEz;
+// - the binary grating of validation/meep_grating.glproj (Si ridge on SiO2, period 1 um)
+//   against Meep (validation/meep_grating.py, validation/meep_grating_reference.csv);
+// - `check` refuses a diffraction monitor in a domain that is not periodic along it.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+#include "golightly/diffraction.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/project.hpp"
+#include "golightly/run.hpp"
+#include "golightly/units.hpp"
+
+using namespace golightly;
+using cplx = std::complex<double>;
+
+namespace {
+
+struct Wave {
+    int m1, m2;        // order along x, y
+    cplx a_s, a_p;     // s and p amplitudes (V/m s)
+};
+
+/// A cross b.
+std::array<double, 3> cross(const std::array<double, 3>& a, const std::array<double, 3>& b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+}  // namespace
+
+TEST_CASE("floquet_orders: a sum of plane waves on a 3D plane gives each order's power, s/p split and angles",
+          "[diffraction]") {
+    // Plane normal to z, positive direction +z, period 1.0 x 0.8 um, 10 x 8 samples, medium
+    // n = 1.5, vacuum wavelength 0.6 um: n k0 = 15.7 rad/um; k_x = 2 pi m / 1, k_y = 2 pi m / 0.8.
+    // Ex/Hy sit at (i + 1/2, j) dx, Ey/Hx at (i, j + 1/2) dy (Yee offsets of a z-normal
+    // plane), so the phase reference by position matters for the s/p split.
+    const double wl = 0.6, n = 1.5, k0 = 2 * units::pi / wl, nk0 = n * k0;
+    const std::array<double, 2> period{1.0, 0.8};
+    const std::array<int, 2> N{10, 8};
+    const std::vector<Wave> waves = {{0, 0, {1.0, 0.2}, {0.0, 0.5}},
+                                     {1, 0, {0.3, -0.1}, {0.0, 0.0}},
+                                     {0, 1, {0.0, 0.0}, {0.4, 0.4}},
+                                     {-1, 1, {0.2, 0.0}, {-0.1, 0.3}},
+                                     {2, 1, {0.5, 0.0}, {0.0, 0.0}}};  // |k_par| = 14.9 < 15.7: propagating
+    FloquetPlaneFields p;
+    p.dimensions = 3;
+    p.normal_axis = 2;
+    p.direction = 1;
+    p.n = N;
+    p.period_um = period;
+    const double d1 = period[0] / N[0], d2 = period[1] / N[1];
+    p.origin_um = {{{0.5 * d1, 0.0}, {0.0, 0.5 * d2}}};  // pair 0 (Ex, Hy), pair 1 (Ey, Hx)
+    for (int c = 0; c < 2; ++c) {
+        p.e[c].assign(std::size_t(N[0] * N[1]), 0.0);
+        p.h[c].assign(std::size_t(N[0] * N[1]), 0.0);
+    }
+    std::map<std::pair<int, int>, std::tuple<double, double, double, double>> expected;  // P_s, P_p, theta, phi
+    const double area = period[0] * period[1] * units::um * units::um;
+    for (const Wave& w : waves) {
+        const double kx = 2 * units::pi * w.m1 / period[0], ky = 2 * units::pi * w.m2 / period[1];
+        const double kp = std::hypot(kx, ky), kz = std::sqrt(nk0 * nk0 - kp * kp);
+        const std::array<double, 3> up = kp > 0 ? std::array<double, 3>{kx / kp, ky / kp, 0} : std::array<double, 3>{1, 0, 0};
+        const std::array<double, 3> us = cross({0, 0, 1}, up);
+        const std::array<double, 3> khat{kx / nk0, ky / nk0, kz / nk0};
+        const std::array<double, 3> ep = cross(us, khat);  // p: in the plane of k and z, normal to k
+        std::array<cplx, 3> E{}, H{};
+        for (int a = 0; a < 3; ++a) E[a] = w.a_s * us[a] + w.a_p * ep[a];
+        // H~ = eta0 H = n khat x E
+        for (int a = 0; a < 3; ++a) {
+            const int b = (a + 1) % 3, c = (a + 2) % 3;
+            H[a] = n * (khat[b] * E[c] - khat[c] * E[b]);
+        }
+        const double cos_t = kz / nk0;
+        const double ps = 0.5 / units::eta0 * n * std::norm(w.a_s) * cos_t * area;
+        const double pp = 0.5 / units::eta0 * n * std::norm(w.a_p) * cos_t * area;
+        expected[{w.m1, w.m2}] = {ps, pp, std::acos(cos_t), kp > 0 ? std::atan2(ky, kx) : 0.0};
+        for (int j = 0; j < N[1]; ++j)
+            for (int i = 0; i < N[0]; ++i) {
+                const std::size_t q = std::size_t(j * N[0] + i);
+                for (int pair = 0; pair < 2; ++pair) {
+                    const double x = p.origin_um[pair][0] + i * d1, y = p.origin_um[pair][1] + j * d2;
+                    const cplx ph = std::polar(1.0, kx * x + ky * y);
+                    if (pair == 0) {
+                        p.e[0][q] += E[0] * ph;
+                        p.h[1][q] += H[1] * ph;
+                    } else {
+                        p.e[1][q] += E[1] * ph;
+                        p.h[0][q] += H[0] * ph;
+                    }
+                }
+            }
+    }
+    double total = 0;
+    const std::vector<FloquetOrder> orders = floquet_orders(p, wl, n, {0.0, 0.0}, &total);
+    // the propagating orders of this lattice: |k_par| < n k0
+    int n_prop = 0;
+    for (int m2 = -N[1] / 2; m2 < N[1] - N[1] / 2; ++m2)
+        for (int m1 = -N[0] / 2; m1 < N[0] - N[0] / 2; ++m1)
+            if (std::hypot(2 * units::pi * m1 / period[0], 2 * units::pi * m2 / period[1]) < nk0) ++n_prop;
+    CHECK(int(orders.size()) == n_prop);
+    double p_sum = 0, scale = 0;
+    for (const auto& [key, v] : expected) scale = std::max(scale, std::get<0>(v) + std::get<1>(v));
+    for (const FloquetOrder& o : orders) {
+        CHECK(o.order[2] == 0);
+        const auto it = expected.find({o.order[0], o.order[1]});
+        const double ps = it == expected.end() ? 0.0 : std::get<0>(it->second);
+        const double pp = it == expected.end() ? 0.0 : std::get<1>(it->second);
+        INFO("order (" << o.order[0] << ", " << o.order[1] << "): P " << o.power << " s " << o.power_s << " p "
+                       << o.power_p << " expected s " << ps << " p " << pp);
+        CHECK(o.power == Approx(ps + pp).margin(1e-12 * scale));
+        CHECK(o.power_s == Approx(ps).margin(1e-12 * scale));
+        CHECK(o.power_p == Approx(pp).margin(1e-12 * scale));
+        CHECK(o.power_s + o.power_p == Approx(o.power).margin(1e-12 * scale));
+        if (it != expected.end()) {
+            CHECK(o.theta_rad == Approx(std::get<2>(it->second)).margin(1e-12));
+            CHECK(o.phi_rad == Approx(std::get<3>(it->second)).margin(1e-12));
+            CHECK(o.k_per_um[2] > 0);
+        }
+        p_sum += o.power;
+    }
+    // Parseval: the orders carry the whole discrete flux sum_k 0.5/eta0 Re(E x H~*).z dA
+    double direct = 0;
+    for (std::size_t q = 0; q < p.e[0].size(); ++q)
+        direct += 0.5 / units::eta0 * (p.e[0][q] * std::conj(p.h[1][q]) - p.e[1][q] * std::conj(p.h[0][q])).real() *
+                  d1 * d2 * units::um * units::um;
+    CHECK(total == Approx(direct).epsilon(1e-12));
+    CHECK(p_sum == Approx(direct).epsilon(1e-12));
+
+    // the same fields seen by a monitor whose positive direction is -z: every power negated
+    p.direction = -1;
+    for (const FloquetOrder& o : floquet_orders(p, wl, n)) {
+        const auto it = expected.find({o.order[0], o.order[1]});
+        const double ps = it == expected.end() ? 0.0 : std::get<0>(it->second);
+        const double pp = it == expected.end() ? 0.0 : std::get<1>(it->second);
+        CHECK(o.power_s == Approx(-ps).margin(1e-12 * scale));
+        CHECK(o.power_p == Approx(-pp).margin(1e-12 * scale));
+    }
+    CHECK_THROWS_AS(floquet_orders(p, -1.0, n), std::invalid_argument);
+    p.e[0].pop_back();
+    CHECK_THROWS_AS(floquet_orders(p, wl, n), std::invalid_argument);
+}
+
+namespace {
+
+/// A periodic 2D domain (x period 1 um) with a SiO2 half-space below y = 1.5125 and air
+/// above, a plane wave from inside the SiO2 (y = 0.5) going +y, diffraction monitors R
+/// (y = 1.0, -y, reflection) and T (y = 2.5, +y, transmission), normalized by a run with
+/// SiO2 everywhere. dx 0.025 um: 21 cells per wavelength in SiO2 at 0.75 um.
+Project interface_project(Polarization pol) {
+    const std::string text = R"({
+      "format": "golightly-project", "version": 1, "name": "flat interface",
+      "domain": {"size": [1, 3], "cell_size": 0.025, "polarization": "TMz",
+                 "boundaries": {"x": "periodic", "y": "pml"}, "pml": {"cells": 40}},
+      "materials": [{"id": "sio2", "name": "SiO2", "epsilon_inf": 2.1025}],
+      "layers": [
+        {"name": "substrate", "material": "sio2", "shapes": [{"type": "rectangle", "min": [0, 0], "max": [1, 1.5125]}]},
+        {"name": "ref", "material": "sio2", "reference_only": true,
+         "shapes": [{"type": "rectangle", "min": [0, 0], "max": [1, 3]}]}],
+      "sources": [{"name": "pw", "type": "line", "from": [0, 0.5], "to": [1, 0.5], "component": "Ez",
+                   "waveform": {"type": "gaussian_pulse", "wavelength_center": 0.85, "wavelength_span": 0.3}}],
+      "monitors": [
+        {"name": "R", "type": "diffraction", "from": [0, 1.0], "to": [1, 1.0], "direction": "-y", "kind": "reflection"},
+        {"name": "T", "type": "diffraction", "from": [0, 2.5], "to": [1, 2.5], "direction": "+y", "kind": "transmission"}],
+      "run": {"spectrum": {"wavelength_min": 0.75, "wavelength_max": 0.95, "points": 11},
+              "stop": {"decay_db": 80, "max_time_fs": 3000},
+              "normalization": {"enabled": true, "reference_layers": ["ref"], "incident_monitor": "R"},
+              "subpixel_averaging": false, "precision": "float64", "backend": "cpu"}
+    })";
+    Project p = parse_project(text, "interface.glproj");
+    p.domain.polarization = pol;
+    p.sources[0].component = pol == Polarization::TMz ? Component::Ez : Component::Ex;
+    return p;
+}
+
+RunResult run_cpu(const Project& p, const std::string& label) {
+    RunOptions opts;
+    opts.backend = BackendChoice::Cpu;
+    opts.threads = 2;
+    return run_project(p, label, opts);
+}
+
+const DiffractionResult& diffraction_named(const RunResult& r, const std::string& name) {
+    for (const DiffractionResult& d : r.diffraction)
+        if (d.name == name) return d;
+    FAIL("no diffraction result " << name);
+    throw std::logic_error("unreachable");
+}
+
+const FluxSpectrumResult& spectrum_named(const RunResult& r, const std::string& name) {
+    for (const FluxSpectrumResult& s : r.spectra)
+        if (s.name == name) return s;
+    FAIL("no spectrum " << name);
+    throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("diffraction monitor: a flat interface puts all power in order 0 with the Fresnel R and T",
+          "[diffraction]") {
+    // Fresnel at normal incidence from n1 = 1.45 into n2 = 1: R = ((n1 - n2) / (n1 + n2))^2,
+    // T = 1 - R. Tolerance 0.005 absolute, the Fresnel test's (test_fresnel.cpp) for the same
+    // chain of line source, flux DFTs and normalization run; the other orders of a uniform
+    // field are round-off (1e-9 of P_inc).
+    const double n1 = 1.45, r_f = std::pow((n1 - 1) / (n1 + 1), 2), t_f = 1 - r_f;
+    for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
+        const RunResult res = run_cpu(interface_project(pol), "interface.glproj");
+        REQUIRE(res.normalized);
+        const DiffractionResult& R = diffraction_named(res, "R");
+        const DiffractionResult& T = diffraction_named(res, "T");
+        CHECK(R.index == Approx(n1).epsilon(1e-9));
+        CHECK(T.index == Approx(1.0).epsilon(1e-9));
+        CHECK(R.reference_subtracted);
+        REQUIRE(R.orders.size() == 11);
+        double max_dr = 0, max_dt = 0;
+        for (std::size_t f = 0; f < R.orders.size(); ++f) {
+            double r0 = 0, t0 = 0, others = 0;
+            for (std::size_t o = 0; o < R.orders[f].size(); ++o) {
+                const FloquetOrder& q = R.orders[f][o];
+                (q.order[0] == 0 ? r0 : others) += std::abs(R.power_fraction(f, o));
+            }
+            for (std::size_t o = 0; o < T.orders[f].size(); ++o) {
+                const FloquetOrder& q = T.orders[f][o];
+                (q.order[0] == 0 ? t0 : others) += std::abs(T.power_fraction(f, o));
+                if (q.order[0] == 0) CHECK(q.theta_rad == Approx(0.0).margin(1e-12));
+            }
+            // SiO2 carries orders 0, +-1 (1.45 / lambda > 1), air 0 and +-1 below 1 um
+            CHECK(R.orders[f].size() == 3);
+            CHECK(T.orders[f].size() == (R.wavelength_um[f] < 1.0 ? 3u : 1u));
+            INFO(to_string(pol) << " lambda " << R.wavelength_um[f] << ": R0 " << r0 << " T0 " << t0);
+            CHECK(r0 == Approx(r_f).margin(0.005));
+            CHECK(t0 == Approx(t_f).margin(0.005));
+            CHECK(others < 1e-9);
+            // s / p: TMz (E along z, normal to the plane of incidence xy) is s, TEz is p
+            const FloquetOrder& o0 = T.orders[f][T.orders[f].size() / 2];
+            CHECK(std::abs(pol == Polarization::TMz ? o0.power_p : o0.power_s) < 1e-9 * std::abs(o0.power));
+            max_dr = std::max(max_dr, std::abs(r0 - r_f));
+            max_dt = std::max(max_dt, std::abs(t0 - t_f));
+        }
+        std::printf("diffraction flat interface %s: R_fresnel %.5f, max|R0-R| %.2e, max|T0-T| %.2e (%.2f s)\n",
+                    to_string(pol).c_str(), r_f, max_dr, max_dt, res.wall_s);
+    }
+}
+
+TEST_CASE("diffraction monitor: the binary grating's orders against Meep", "[diffraction][meep]") {
+    // validation/meep_grating.glproj and Meep's run of the same structure at the same
+    // resolution (40 pixels/um), pulse and spectrum (validation/meep_grating.py). Issue 51:
+    // efficiency per order within 1 % absolute of Meep. Meep gives two per-order figures:
+    // - `efficiency`: its mode decomposition on DiffractedPlanewave orders (forward
+    //   coefficients on the transmission plane, backward on the reflection plane);
+    // - `efficiency_poynting`: the Poynting flux of each Floquet order of its DFT fields on
+    //   the plane (reflection: of the fields minus the reference run's), its incident power
+    //   from the same fields of the reference run.
+    // Meep's reflected DiffractedPlanewave orders miss Meep's own reflected Poynting flux
+    // by up to 5 % at this resolution (4x less at 80 pixels/um: a discretization error of
+    // its backward mode coefficients); its transmitted ones sum to its flux exactly. Against
+    // them the reflected orders are held to 1 % plus that defect (the reference is only
+    // known that well); every other comparison is the issue's 1 %.
+    const std::string dir = std::string(GOLIGHTLY_SOURCE_DIR) + "/validation/";
+    std::ifstream csv(dir + "meep_grating_reference.csv");
+    REQUIRE(csv);
+    std::string line;
+    std::getline(csv, line);
+    REQUIRE(line == "wavelength_um,frequency_c_per_um,side,order,efficiency,efficiency_poynting,flux_total");
+    struct Ref {
+        double mode = 0, poynting = 0, flux = 0;
+    };
+    // (side, wavelength in 1e-5 um, order) -> Meep's figures
+    std::map<std::tuple<std::string, long, int>, Ref> meep;
+    while (std::getline(csv, line)) {
+        std::stringstream ss(line);
+        std::string cell[7];
+        for (std::string& c : cell) std::getline(ss, c, ',');
+        meep[{cell[2], std::lround(std::stod(cell[0]) * 1e5), std::stoi(cell[3])}] = {
+            std::stod(cell[4]), std::stod(cell[5]), std::stod(cell[6])};
+    }
+    REQUIRE(meep.size() == 66);  // 11 wavelengths x (3 transmitted + 3 reflected orders)
+    // per (side, wavelength): |sum of Meep's mode-decomposition orders - Meep's flux|
+    std::map<std::pair<std::string, long>, double> meep_defect;
+    for (const auto& [k, v] : meep) meep_defect[{std::get<0>(k), std::get<1>(k)}] += v.mode;
+    for (auto& [k, v] : meep_defect) v = std::abs(v - meep.at({k.first, k.second, 0}).flux);
+
+    const Project p = load_project(dir + "meep_grating.glproj");
+    const RunResult res = run_cpu(p, "meep_grating.glproj");
+    REQUIRE(res.normalized);
+    std::map<std::string, double> max_mode, max_poynting, max_total;
+    double max_parseval = 0;
+    std::size_t compared = 0;
+    for (const char* name : {"T", "R"}) {
+        const DiffractionResult& d = diffraction_named(res, name);
+        const FluxSpectrumResult& s = spectrum_named(res, name);
+        const std::string side = d.kind;
+        REQUIRE(d.orders.size() == 11);
+        for (std::size_t f = 0; f < d.orders.size(); ++f) {
+            const long key = std::lround(d.wavelength_um[f] * 1e5);
+            const double defect = side == "reflection" ? meep_defect.at({side, key}) : 0.0;
+            REQUIRE(d.orders[f].size() == 3);
+            double sum = 0;
+            for (std::size_t o = 0; o < d.orders[f].size(); ++o) {
+                const FloquetOrder& q = d.orders[f][o];
+                const auto it = meep.find({side, key, q.order[0]});
+                REQUIRE(it != meep.end());
+                const double ours = d.power_fraction(f, o);
+                sum += ours;
+                INFO(side << " order " << q.order[0] << " at " << d.wavelength_um[f] << " um: " << ours
+                          << " vs Meep's mode decomposition " << it->second.mode << ", its Poynting per order "
+                          << it->second.poynting);
+                CHECK(ours == Approx(it->second.mode).margin(0.01 + defect));
+                CHECK(ours == Approx(it->second.poynting).margin(0.01));
+                max_mode[side] = std::max(max_mode[side], std::abs(ours - it->second.mode));
+                max_poynting[side] = std::max(max_poynting[side], std::abs(ours - it->second.poynting));
+                ++compared;
+            }
+            // The orders carry the plane's whole flux (Parseval; the evanescent orders'
+            // share is below 1e-4 at these distances from the grating).
+            CHECK(sum == Approx(s.normalized[f]).margin(1e-4));
+            max_parseval = std::max(max_parseval, std::abs(sum - s.normalized[f]));
+            // The total against Meep's Poynting flux through the plane
+            const double meep_total = meep.at({side, key, 0}).flux;
+            CHECK(sum == Approx(meep_total).margin(0.01));
+            max_total[side] = std::max(max_total[side], std::abs(sum - meep_total));
+        }
+    }
+    CHECK(compared == 66);
+    double max_defect = 0;
+    for (const auto& [k, v] : meep_defect)
+        if (k.first == "reflection") max_defect = std::max(max_defect, v);
+    std::printf("diffraction grating vs Meep (max |difference|): transmitted orders %.2e (mode decomposition), "
+                "%.2e (Poynting per order); reflected orders %.2e (mode decomposition, whose own defect is up to "
+                "%.2e), %.2e (Poynting per order); totals vs Meep's flux T %.2e, R %.2e; orders vs our flux %.1e "
+                "(%.2f s)\n",
+                max_mode["transmission"], max_poynting["transmission"], max_mode["reflection"], max_defect,
+                max_poynting["reflection"], max_total["transmission"], max_total["reflection"], max_parseval,
+                res.wall_s);
+}
+
+TEST_CASE("check refuses a diffraction monitor across a non-periodic axis", "[diffraction]") {
+    const std::string good = R"({
+      "format": "golightly-project", "version": 1, "name": "x",
+      "domain": {"size": [1, 3], "cell_size": 0.05, "boundaries": {"x": "periodic", "y": "pml"}},
+      "monitors": [{"name": "T", "type": "diffraction", "from": [0, 2.5], "to": [1, 2.5], "direction": "+y",
+                    "kind": "transmission", "index": 1.0}]
+    })";
+    const Project p = parse_project(good, "good.glproj");
+    REQUIRE(p.monitors.size() == 1);
+    REQUIRE(p.monitors[0].diffraction);
+    CHECK(p.monitors[0].type == MonitorType::Flux);
+    CHECK(*p.monitors[0].diffraction->index == 1.0);
+    // written back as type "diffraction"
+    const Json j = project_to_json(p);
+    CHECK(j["monitors"][0]["type"] == "diffraction");
+    CHECK(parse_project(j.dump(), "again.glproj") == p);
+
+    std::string bad = good;
+    bad.replace(bad.find("\"x\": \"periodic\""), 15, "\"x\": \"pml\"");
+    try {
+        parse_project(bad, "bad.glproj");
+        FAIL("no ProjectError");
+    } catch (const ProjectError& e) {
+        CHECK(e.file() == "bad.glproj");
+        CHECK(e.json_path() == "monitors[0].type");
+        CHECK(std::string(e.what()).find("periodic") != std::string::npos);
+    }
+    std::string short_line = good;
+    short_line.replace(short_line.find("\"to\": [1, 2.5]"), 14, "\"to\": [0.5, 2.5]");
+    try {
+        parse_project(short_line, "short.glproj");
+        FAIL("no ProjectError");
+    } catch (const ProjectError& e) {
+        CHECK(e.json_path() == "monitors[0].to");
+    }
+}
