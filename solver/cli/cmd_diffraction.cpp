@@ -59,7 +59,7 @@ std::vector<Row> read_orders(const fs::path& file) {
         for (std::size_t c = 0; c < kNumColumns; ++c) {
             if (col[c] >= cells.size())
                 throw std::runtime_error(file.string() + ": line " + std::to_string(n) + ": too few columns");
-            r.v[c] = cells[col[c]];
+            r.v[c] = cells[col[c]] + 0.0;  // -0 prints as 0
         }
         rows.push_back(r);
     }

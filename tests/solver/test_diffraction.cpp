@@ -417,6 +417,26 @@ TEST_CASE("diffraction monitor: the binary grating's orders against Meep", "[dif
                 res.wall_s);
 }
 
+TEST_CASE("the grating example is the validated set-up, saved as GoLightly saves it", "[diffraction]") {
+    // examples/grating_normal_2d.glproj: validation/meep_grating.glproj with the defaults a
+    // new project has (float32, sub-pixel averaging: no E node is cut, so the same grid).
+    const std::string root = std::string(GOLIGHTLY_SOURCE_DIR);
+    const Project ex = load_project(root + "/examples/grating_normal_2d.glproj");
+    Project val = load_project(root + "/validation/meep_grating.glproj");
+    std::ifstream in(root + "/examples/grating_normal_2d.glproj");
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(project_to_json(ex).dump(2) + "\n" == text.str());
+    CHECK(ex.run.precision == Precision::Float32);
+    CHECK(ex.run.backend == BackendChoice::Auto);
+    val.name = ex.name;
+    val.materials = ex.materials;  // colours
+    val.run.precision = ex.run.precision;
+    val.run.subpixel_averaging = ex.run.subpixel_averaging;
+    val.run.backend = ex.run.backend;
+    CHECK(project_to_json(val) == project_to_json(ex));
+}
+
 TEST_CASE("check refuses a diffraction monitor across a non-periodic axis", "[diffraction]") {
     const std::string good = R"({
       "format": "golightly-project", "version": 1, "name": "x",
