@@ -18,11 +18,15 @@
 #include <string>
 #include <tuple>
 
+#include <filesystem>
+
 #include "golightly/diffraction.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
+#include "golightly/results.hpp"
 #include "golightly/units.hpp"
+#include "cli_runner.hpp"
 
 using namespace golightly;
 using cplx = std::complex<double>;
@@ -472,4 +476,57 @@ TEST_CASE("check refuses a diffraction monitor across a non-periodic axis", "[di
     } catch (const ProjectError& e) {
         CHECK(e.json_path() == "monitors[0].to");
     }
+}
+
+TEST_CASE("diffraction results: the CSV, summary.json and golightly-cli diffraction", "[diffraction][cli]") {
+    namespace fs = std::filesystem;
+    const Project p = interface_project(Polarization::TMz);
+    const RunResult res = run_cpu(p, "interface.glproj");
+    const fs::path dir = fs::temp_directory_path() / "golightly_test_diffraction";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    write_results(dir / "out", p, res);
+    std::ifstream csv(dir / "out" / "diffraction" / "T.csv");
+    REQUIRE(csv);
+    std::string header;
+    std::getline(csv, header);
+    CHECK(header == "wavelength_um,order_x,order_y,order_z,theta_deg,phi_deg,power_fraction,power_s_fraction,"
+                    "power_p_fraction,kx_per_um,ky_per_um,kz_per_um,power");
+    std::ifstream sf(dir / "out" / "summary.json");
+    const Json summary = Json::parse(sf);
+    REQUIRE(summary.contains("diffraction"));
+    const DiffractionResult& T = diffraction_named(res, "T");
+    const Json& js = summary["diffraction"]["T"];
+    CHECK(js["kind"] == "transmission");
+    CHECK(js["normalized"] == true);
+    REQUIRE(js["total"].size() == T.orders.size());
+    for (std::size_t f = 0; f < T.orders.size(); ++f) {
+        double sum = 0;
+        for (std::size_t o = 0; o < T.orders[f].size(); ++o) sum += T.power_fraction(f, o);
+        CHECK(js["total"][f].get<double>() == Approx(sum).epsilon(1e-9));
+        CHECK(js["orders"][f].get<std::size_t>() == T.orders[f].size());
+    }
+
+    const std::string out = "'" + (dir / "out").string() + "'";
+    const test::CliOut all = test::run_cli("diffraction " + out + " --json", dir);
+    REQUIRE(all.code == 0);
+    const Json j = Json::parse(all.out);
+    REQUIRE(j.contains("R"));
+    REQUIRE(j.contains("T"));
+    REQUIRE(j["T"].size() == T.orders.size());
+    for (std::size_t f = 0; f < T.orders.size(); ++f) {
+        CHECK(j["T"][f]["total"].get<double>() == Approx(js["total"][f].get<double>()).epsilon(1e-9));
+        CHECK(j["T"][f]["orders"].size() == T.orders[f].size());
+    }
+    const test::CliOut one = test::run_cli("diffraction " + out + " --monitor T --wavelength 0.8", dir);
+    CHECK(one.code == 0);
+    CHECK(one.out.find("monitor T") != std::string::npos);
+    CHECK(one.out.find("monitor R") == std::string::npos);
+    CHECK(one.out.find(" total ") != std::string::npos);
+    std::size_t totals = 0;
+    for (std::size_t at = one.out.find(" total "); at != std::string::npos; at = one.out.find(" total ", at + 1)) ++totals;
+    CHECK(totals == 1);  // only the spectrum point nearest 0.8 um
+    CHECK(test::run_cli("diffraction " + out + " --monitor nope", dir).code == 1);
+    CHECK(test::run_cli("diffraction '" + (dir / "missing").string() + "'", dir).code == 1);
+    fs::remove_all(dir);
 }
