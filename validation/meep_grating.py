@@ -30,7 +30,11 @@ Writes validation/meep_grating_reference.csv:
   wavelength_um,frequency_c_per_um,side,order,efficiency,flux_total
 (side: transmission | reflection; flux_total: the plane's whole normalized flux, for the
 sum check). tests/solver/test_diffraction.cpp compares.
-Run with the Debian Meep: /usr/bin/python3 validation/meep_grating.py
+--polarization TE: the same with an Ex current (Ex, Hz: GoLightly's TEz; P-polarized for
+DiffractedPlanewave) and every interface moved to a quarter cell (y_gl 1.50625, 1.80625,
+x_gl 0.25625..0.75625), where neither Ex nor Ey nodes lie, so that point sampling gives both
+codes the same structure; writes meep_grating_te_reference.csv (validation/meep_grating_te.glproj).
+Run with the Debian Meep: /usr/bin/python3 validation/meep_grating.py [--polarization TE]
 """
 import argparse
 import math
@@ -42,8 +46,13 @@ import numpy as np
 here = os.path.dirname(os.path.abspath(__file__))
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--resolution", type=int, default=40)
-ap.add_argument("--out", default=os.path.join(here, "meep_grating_reference.csv"))
+ap.add_argument("--polarization", choices=("TM", "TE"), default="TM",
+                help="TM: Ez (GoLightly TMz); TE: Ex, Hz (TEz) with the interfaces a quarter cell off the E nodes")
+ap.add_argument("--out", help="default: validation/meep_grating_reference.csv (TM), meep_grating_te_reference.csv (TE)")
 args = ap.parse_args()
+te = args.polarization == "TE"
+if args.out is None:
+    args.out = os.path.join(here, "meep_grating_te_reference.csv" if te else "meep_grating_reference.csv")
 
 period, dpml, ly = 1.0, 1.0, 3.0
 sx, sy = period, ly + 2 * dpml
@@ -51,6 +60,11 @@ shift_x, shift_y = 0.5, 0.5 * sy - dpml  # x_gl = x_meep + shift_x, y_gl = y_mee
 sio2 = mp.Medium(epsilon=2.1025)
 si = mp.Medium(epsilon=12.11)
 y_sub, ridge = 1.5125, (0.2625, 0.7625, 1.5125, 1.8125)
+if te:
+    # Ex sits at (i + 1/2, j) dx, Ey at (i, j + 1/2) dx: interfaces at a quarter cell miss both
+    q = 0.25 / args.resolution
+    y_sub, ridge = 1.5 + q, (0.25 + q, 0.75 + q, 1.5 + q, 1.8 + q)
+e_comp, h_comp = (mp.Ex, mp.Hz) if te else (mp.Ez, mp.Hx)
 y_src, y_refl, y_tran = 0.5, 1.0, 2.5
 
 wl_c, wl_span = 0.85, 0.3
@@ -64,7 +78,7 @@ def gl(y):
     return y - shift_y
 
 
-sources = [mp.Source(mp.GaussianSource(fcen, fwidth=fwidth), component=mp.Ez,
+sources = [mp.Source(mp.GaussianSource(fcen, fwidth=fwidth), component=e_comp,
                      center=mp.Vector3(0, gl(y_src)), size=mp.Vector3(sx, 0))]
 common = dict(cell_size=mp.Vector3(sx, sy), resolution=args.resolution, k_point=mp.Vector3(),
               boundary_layers=[mp.PML(dpml, direction=mp.Y)], sources=sources,
@@ -73,7 +87,7 @@ decay_pt = mp.Vector3(0, gl(y_tran))
 
 
 def run(sim, monitors):
-    sim.run(until_after_sources=mp.stop_when_fields_decayed(20, mp.Ez, decay_pt, 1e-9))
+    sim.run(until_after_sources=mp.stop_when_fields_decayed(20, e_comp, decay_pt, 1e-9))
     return monitors
 
 
@@ -108,10 +122,10 @@ def poynting_orders(mon, k, sign):
     DFT fields on a plane spanning the period: Meep returns them co-located on the cell
     centres, 42 points for 40 cells, the first and last the periodic images of the 40th and
     1st (weights 1/8 and 7/8 of a cell at both ends); points 1..40 are one period. Per order,
-    P_m = a Re(Ez_m conj(Hx_m)) with S_y = Ez Hx, Ez_m = 1/N sum_j Ez_j exp(-2 pi i m j / N)
-    (Parseval: the orders sum to the discrete flux)."""
-    ez = np.asarray(sim.get_dft_array(mon, mp.Ez, k))[1:-1]
-    hx = np.asarray(sim.get_dft_array(mon, mp.Hx, k))[1:-1]
+    P_m = a Re(conj(Ez_m) Hx_m) with S_y = Ez Hx (TE: -Ex Hz), Ez_m = 1/N sum_j Ez_j
+    exp(-2 pi i m j / N) (Parseval: the orders sum to the discrete flux)."""
+    ez = np.asarray(sim.get_dft_array(mon, e_comp, k))[1:-1]
+    hx = np.asarray(sim.get_dft_array(mon, h_comp, k))[1:-1] * (-1 if te else 1)
     n_pts = len(ez)
     e_m, h_m = np.fft.fft(ez) / n_pts, np.fft.fft(hx) / n_pts
     p = sign * period * np.real(np.conj(e_m) * h_m)
@@ -119,8 +133,8 @@ def poynting_orders(mon, k, sign):
 
 
 def poynting_incident(k):
-    ez = np.asarray(ref.get_dft_array(inc, mp.Ez, k))[1:-1]
-    hx = np.asarray(ref.get_dft_array(inc, mp.Hx, k))[1:-1]
+    ez = np.asarray(ref.get_dft_array(inc, e_comp, k))[1:-1]
+    hx = np.asarray(ref.get_dft_array(inc, h_comp, k))[1:-1] * (-1 if te else 1)
     return period * np.real(np.mean(np.conj(ez) * hx))
 
 
@@ -130,7 +144,7 @@ for side, mon, n, direction in (("transmission", tran, 1.0, 0), ("reflection", r
     orders_poynting = [poynting_orders(mon, k, 1 if direction == 0 else -1) for k in range(nfreq)]
     mmax = int(math.floor(n * f_hi * period))
     for m in range(-mmax, mmax + 1):
-        res = sim.get_eigenmode_coefficients(mon, mp.DiffractedPlanewave((m, 0, 0), mp.Vector3(1, 0, 0), 1, 0))
+        res = sim.get_eigenmode_coefficients(mon, mp.DiffractedPlanewave((m, 0, 0), mp.Vector3(1, 0, 0), 0 if te else 1, 1 if te else 0))
         alpha = res.alpha[0, :, direction] if res is not None else np.zeros(nfreq)
         for k, f in enumerate(freqs):
             if abs(m) / period >= n * f:  # evanescent at this frequency

@@ -329,22 +329,28 @@ TEST_CASE("diffraction monitor in 3D: a flat interface under a 2D lattice of ord
                 res.wall_s);
 }
 
-TEST_CASE("diffraction monitor: the binary grating's orders against Meep", "[diffraction][meep]") {
-    // validation/meep_grating.glproj and Meep's run of the same structure at the same
-    // resolution (40 pixels/um), pulse and spectrum (validation/meep_grating.py). Issue 51:
-    // efficiency per order within 1 % absolute of Meep. Meep gives two per-order figures:
-    // - `efficiency`: its mode decomposition on DiffractedPlanewave orders (forward
-    //   coefficients on the transmission plane, backward on the reflection plane);
-    // - `efficiency_poynting`: the Poynting flux of each Floquet order of its DFT fields on
-    //   the plane (reflection: of the fields minus the reference run's), its incident power
-    //   from the same fields of the reference run.
-    // Meep's reflected DiffractedPlanewave orders miss Meep's own reflected Poynting flux
-    // by up to 5 % at this resolution (4x less at 80 pixels/um: a discretization error of
-    // its backward mode coefficients); its transmitted ones sum to its flux exactly. Against
-    // them the reflected orders are held to 1 % plus that defect (the reference is only
-    // known that well); every other comparison is the issue's 1 %.
+namespace {
+
+/// The binary grating of `project` (validation/) against Meep's `reference` CSV (same
+/// structure, resolution 40 pixels/um, pulse and spectrum; validation/meep_grating.py).
+/// Issue 51: efficiency per order within 1 % absolute of Meep. Meep gives two per-order
+/// figures:
+/// - `efficiency`: its mode decomposition on DiffractedPlanewave orders (forward
+///   coefficients on the transmission plane, backward on the reflection plane);
+/// - `efficiency_poynting`: the Poynting flux of each Floquet order of its DFT fields on the
+///   plane (reflection: of the fields minus the reference run's), its incident power from
+///   the same fields of the reference run.
+/// Each is known only as well as it keeps Meep's own sum rule: its orders should add up to
+/// Meep's Poynting flux through the plane (`flux_total`). They do not exactly: the backward
+/// mode coefficients miss the reflected flux by up to 5 % at this resolution (4x less at 80
+/// pixels/um: a discretization error of the decomposition), the per-order Poynting figure
+/// from Meep's interpolated DFT arrays exceeds the transmitted flux by up to 1 %. So an
+/// order is held to 1 % plus its reference's defect at that wavelength and side; for the
+/// transmitted orders' mode coefficients (defect below 1e-5) that is the issue's 1 %, for
+/// the reflected orders' Poynting figure (defect below 4e-3) nearly so.
+void check_grating_against_meep(const std::string& project, const std::string& reference, const char* label) {
     const std::string dir = std::string(GOLIGHTLY_SOURCE_DIR) + "/validation/";
-    std::ifstream csv(dir + "meep_grating_reference.csv");
+    std::ifstream csv(dir + reference);
     REQUIRE(csv);
     std::string line;
     std::getline(csv, line);
@@ -362,15 +368,23 @@ TEST_CASE("diffraction monitor: the binary grating's orders against Meep", "[dif
             std::stod(cell[4]), std::stod(cell[5]), std::stod(cell[6])};
     }
     REQUIRE(meep.size() == 66);  // 11 wavelengths x (3 transmitted + 3 reflected orders)
-    // per (side, wavelength): |sum of Meep's mode-decomposition orders - Meep's flux|
-    std::map<std::pair<std::string, long>, double> meep_defect;
-    for (const auto& [k, v] : meep) meep_defect[{std::get<0>(k), std::get<1>(k)}] += v.mode;
-    for (auto& [k, v] : meep_defect) v = std::abs(v - meep.at({k.first, k.second, 0}).flux);
+    // per (side, wavelength): |sum of the orders - Meep's flux| of each figure
+    std::map<std::pair<std::string, long>, Ref> defect;
+    for (const auto& [k, v] : meep) {
+        Ref& d = defect[{std::get<0>(k), std::get<1>(k)}];
+        d.mode += v.mode;
+        d.poynting += v.poynting;
+        d.flux = v.flux;
+    }
+    for (auto& [k, d] : defect) {
+        d.mode = std::abs(d.mode - d.flux);
+        d.poynting = std::abs(d.poynting - d.flux);
+    }
 
-    const Project p = load_project(dir + "meep_grating.glproj");
-    const RunResult res = run_cpu(p, "meep_grating.glproj");
+    const Project p = load_project(dir + project);
+    const RunResult res = run_cpu(p, project);
     REQUIRE(res.normalized);
-    std::map<std::string, double> max_mode, max_poynting, max_total;
+    std::map<std::string, double> max_mode, max_poynting, max_total, max_defect_mode, max_defect_poynting;
     double max_parseval = 0;
     std::size_t compared = 0;
     for (const char* name : {"T", "R"}) {
@@ -380,7 +394,9 @@ TEST_CASE("diffraction monitor: the binary grating's orders against Meep", "[dif
         REQUIRE(d.orders.size() == 11);
         for (std::size_t f = 0; f < d.orders.size(); ++f) {
             const long key = std::lround(d.wavelength_um[f] * 1e5);
-            const double defect = side == "reflection" ? meep_defect.at({side, key}) : 0.0;
+            const Ref& dr = defect.at({side, key});
+            max_defect_mode[side] = std::max(max_defect_mode[side], dr.mode);
+            max_defect_poynting[side] = std::max(max_defect_poynting[side], dr.poynting);
             REQUIRE(d.orders[f].size() == 3);
             double sum = 0;
             for (std::size_t o = 0; o < d.orders[f].size(); ++o) {
@@ -389,11 +405,11 @@ TEST_CASE("diffraction monitor: the binary grating's orders against Meep", "[dif
                 REQUIRE(it != meep.end());
                 const double ours = d.power_fraction(f, o);
                 sum += ours;
-                INFO(side << " order " << q.order[0] << " at " << d.wavelength_um[f] << " um: " << ours
-                          << " vs Meep's mode decomposition " << it->second.mode << ", its Poynting per order "
-                          << it->second.poynting);
-                CHECK(ours == Approx(it->second.mode).margin(0.01 + defect));
-                CHECK(ours == Approx(it->second.poynting).margin(0.01));
+                INFO(label << " " << side << " order " << q.order[0] << " at " << d.wavelength_um[f] << " um: " << ours
+                           << " vs Meep's mode decomposition " << it->second.mode << " (defect " << dr.mode
+                           << "), its Poynting per order " << it->second.poynting << " (defect " << dr.poynting << ")");
+                CHECK(ours == Approx(it->second.mode).margin(0.01 + dr.mode));
+                CHECK(ours == Approx(it->second.poynting).margin(0.01 + dr.poynting));
                 max_mode[side] = std::max(max_mode[side], std::abs(ours - it->second.mode));
                 max_poynting[side] = std::max(max_poynting[side], std::abs(ours - it->second.poynting));
                 ++compared;
@@ -403,22 +419,31 @@ TEST_CASE("diffraction monitor: the binary grating's orders against Meep", "[dif
             CHECK(sum == Approx(s.normalized[f]).margin(1e-4));
             max_parseval = std::max(max_parseval, std::abs(sum - s.normalized[f]));
             // The total against Meep's Poynting flux through the plane
-            const double meep_total = meep.at({side, key, 0}).flux;
-            CHECK(sum == Approx(meep_total).margin(0.01));
-            max_total[side] = std::max(max_total[side], std::abs(sum - meep_total));
+            CHECK(sum == Approx(dr.flux).margin(0.01));
+            max_total[side] = std::max(max_total[side], std::abs(sum - dr.flux));
         }
     }
     CHECK(compared == 66);
-    double max_defect = 0;
-    for (const auto& [k, v] : meep_defect)
-        if (k.first == "reflection") max_defect = std::max(max_defect, v);
-    std::printf("diffraction grating vs Meep (max |difference|): transmitted orders %.2e (mode decomposition), "
-                "%.2e (Poynting per order); reflected orders %.2e (mode decomposition, whose own defect is up to "
-                "%.2e), %.2e (Poynting per order); totals vs Meep's flux T %.2e, R %.2e; orders vs our flux %.1e "
-                "(%.2f s)\n",
-                max_mode["transmission"], max_poynting["transmission"], max_mode["reflection"], max_defect,
-                max_poynting["reflection"], max_total["transmission"], max_total["reflection"], max_parseval,
-                res.wall_s);
+    std::printf("diffraction grating %s vs Meep, max |difference| (Meep's own defect): transmitted orders %.2e (%.1e) "
+                "mode decomposition, %.2e (%.1e) Poynting per order; reflected orders %.2e (%.1e) mode "
+                "decomposition, %.2e (%.1e) Poynting per order; totals vs Meep's flux T %.2e, R %.2e; orders vs "
+                "our flux %.1e (%.2f s)\n",
+                label, max_mode["transmission"], max_defect_mode["transmission"], max_poynting["transmission"],
+                max_defect_poynting["transmission"], max_mode["reflection"], max_defect_mode["reflection"],
+                max_poynting["reflection"], max_defect_poynting["reflection"], max_total["transmission"],
+                max_total["reflection"], max_parseval, res.wall_s);
+}
+
+}  // namespace
+
+TEST_CASE("diffraction monitor: the binary grating's orders against Meep, TMz", "[diffraction][meep]") {
+    check_grating_against_meep("meep_grating.glproj", "meep_grating_reference.csv", "TMz");
+}
+
+TEST_CASE("diffraction monitor: the binary grating's orders against Meep, TEz", "[diffraction][meep]") {
+    // the same grating with every interface a quarter cell off the E nodes (Ex and Ey sit
+    // half a cell apart), so that both codes point-sample the same structure
+    check_grating_against_meep("meep_grating_te.glproj", "meep_grating_te_reference.csv", "TEz");
 }
 
 TEST_CASE("the grating example is the validated set-up, saved as GoLightly saves it", "[diffraction]") {
