@@ -189,6 +189,29 @@ Project interface_project(Polarization pol) {
     return p;
 }
 
+/// The same with x and y exchanged (period along y, light along +x, monitors normal to x).
+Project transposed(Project p) {
+    auto swap = [](Vec2& v) { std::swap(v.x, v.y); };
+    std::swap(p.domain.size[0], p.domain.size[1]);
+    std::swap(p.domain.boundaries[0], p.domain.boundaries[1]);
+    for (Layer& l : p.layers)
+        for (Shape& sh : l.shapes) {
+            swap(sh.min);
+            swap(sh.max);
+        }
+    for (Source& s : p.sources) {
+        swap(s.from);
+        swap(s.to);
+        if (s.component == Component::Ex) s.component = Component::Ey;
+    }
+    for (Monitor& m : p.monitors) {
+        swap(m.from);
+        swap(m.to);
+        m.direction[1] = 'x';
+    }
+    return p;
+}
+
 RunResult run_cpu(const Project& p, const std::string& label) {
     RunOptions opts;
     opts.backend = BackendChoice::Cpu;
@@ -218,9 +241,13 @@ TEST_CASE("diffraction monitor: a flat interface puts all power in order 0 with 
     // T = 1 - R. Tolerance 0.005 absolute, the Fresnel test's (test_fresnel.cpp) for the same
     // chain of line source, flux DFTs and normalization run; the other orders of a uniform
     // field are round-off (1e-9 of P_inc).
+    // Also with x and y exchanged: monitors normal to x, orders along y.
     const double n1 = 1.45, r_f = std::pow((n1 - 1) / (n1 + 1), 2), t_f = 1 - r_f;
+    for (const bool swap_xy : {false, true})
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
-        const RunResult res = run_cpu(interface_project(pol), "interface.glproj");
+        const Project project = swap_xy ? transposed(interface_project(pol)) : interface_project(pol);
+        const int along = swap_xy ? 1 : 0;  // the axis of the period
+        const RunResult res = run_cpu(project, "interface.glproj");
         REQUIRE(res.normalized);
         const DiffractionResult& R = diffraction_named(res, "R");
         const DiffractionResult& T = diffraction_named(res, "T");
@@ -233,12 +260,19 @@ TEST_CASE("diffraction monitor: a flat interface puts all power in order 0 with 
             double r0 = 0, t0 = 0, others = 0;
             for (std::size_t o = 0; o < R.orders[f].size(); ++o) {
                 const FloquetOrder& q = R.orders[f][o];
-                (q.order[0] == 0 ? r0 : others) += std::abs(R.power_fraction(f, o));
+                CHECK(q.order[1 - along] == 0);
+                CHECK(q.order[2] == 0);
+                (q.order[along] == 0 ? r0 : others) += std::abs(R.power_fraction(f, o));
             }
             for (std::size_t o = 0; o < T.orders[f].size(); ++o) {
                 const FloquetOrder& q = T.orders[f][o];
-                (q.order[0] == 0 ? t0 : others) += std::abs(T.power_fraction(f, o));
-                if (q.order[0] == 0) CHECK(q.theta_rad == Approx(0.0).margin(1e-12));
+                CHECK(q.order[1 - along] == 0);
+                (q.order[along] == 0 ? t0 : others) += std::abs(T.power_fraction(f, o));
+                if (q.order[along] == 0) CHECK(q.theta_rad == Approx(0.0).margin(1e-12));
+                if (q.order[along] == 1) CHECK(q.phi_rad == Approx(0.0).margin(1e-12));
+                if (q.order[along] == -1) CHECK(std::abs(q.phi_rad) == Approx(units::pi).epsilon(1e-12));
+                // the wave vector points along the monitor's direction, +y (+x swapped)
+                CHECK(q.k_per_um[1 - along] > 0);
             }
             // SiO2 carries orders 0, +-1 (1.45 / lambda > 1), air 0 and +-1 below 1 um
             CHECK(R.orders[f].size() == 3);
@@ -253,21 +287,23 @@ TEST_CASE("diffraction monitor: a flat interface puts all power in order 0 with 
             max_dr = std::max(max_dr, std::abs(r0 - r_f));
             max_dt = std::max(max_dt, std::abs(t0 - t_f));
         }
-        std::printf("diffraction flat interface %s: R_fresnel %.5f, max|R0-R| %.2e, max|T0-T| %.2e (%.2f s)\n",
-                    to_string(pol).c_str(), r_f, max_dr, max_dt, res.wall_s);
+        std::printf("diffraction flat interface %s%s: R_fresnel %.5f, max|R0-R| %.2e, max|T0-T| %.2e (%.2f s)\n",
+                    to_string(pol).c_str(), swap_xy ? " (x, y exchanged)" : "", r_f, max_dr, max_dt, res.wall_s);
     }
 }
 
 TEST_CASE("diffraction monitor in 3D: a flat interface under a 2D lattice of orders", "[diffraction][3d]") {
-    // x, y periodic (1.0 x 0.8 um), z CPML; glass (eps 2.25) above z = 1.02 (halfway
-    // between two E-node planes), an x-polarized plane wave from z = 0.4 going +z; the
-    // reference run is vacuum. Fresnel from vacuum into n = 1.5: R = 0.04, T = 0.96 in order
-    // (0, 0), the other propagating orders (the 2D lattice |k_par| < n k0) empty; at normal
-    // incidence E along x is p (u_p = x where k_par = 0, header of diffraction.hpp).
-    // Tolerance 0.005 as in the 2D case (dx 0.04 um: 14 cells per wavelength in the glass at
-    // 0.85 um, where the grid's dispersion, (n k0 dx)^2 / 24 = 0.8 % in the index, moves R by
-    // about 3e-3). Order (0, 0) also carries exactly the plane's flux (Parseval, 1e-9).
-    const std::string text = R"({
+    // Lattice 1.0 um along x and 0.8 um along the other tangential axis (periodic), CPML
+    // along the normal; glass (eps 2.25) beyond 1.02 um (halfway between two E-node planes)
+    // along the normal, an x-polarized plane wave from 0.4 um going +normal; the reference
+    // run is vacuum. Normal z, and normal y (where x, z is left-handed about the normal).
+    // Fresnel from vacuum into n = 1.5: R = 0.04, T = 0.96 in order (0, 0), the other
+    // propagating orders (the 2D lattice |k_par| < n k0) empty; at normal incidence E along x
+    // (the first tangential axis) is p (diffraction.hpp). Tolerance 0.005 as in the 2D case
+    // (dx 0.04 um: 14 cells per wavelength in the glass at 0.85 um, where the grid's
+    // dispersion, (n k0 dx)^2 / 24 = 0.8 % in the index, moves R by about 3e-3). Order (0, 0)
+    // also carries exactly the plane's flux (Parseval, 1e-9).
+    const std::string z_normal = R"({
       "format": "golightly-project", "version": 1, "name": "flat interface 3D",
       "domain": {"dimensions": 3, "size": [1.0, 0.8, 2.0], "cell_size": 0.04,
                  "boundaries": {"x": "periodic", "y": "periodic", "z": "pml"}, "pml": {"cells": 12}},
@@ -286,47 +322,72 @@ TEST_CASE("diffraction monitor in 3D: a flat interface under a 2D lattice of ord
               "normalization": {"enabled": true, "incident_monitor": "R"},
               "subpixel_averaging": false, "precision": "float64", "backend": "cpu"}
     })";
-    const RunResult res = run_cpu(parse_project(text, "interface3d.glproj"), "interface3d.glproj");
-    REQUIRE(res.normalized);
+    const std::string y_normal = R"({
+      "format": "golightly-project", "version": 1, "name": "flat interface 3D, normal y",
+      "domain": {"dimensions": 3, "size": [1.0, 2.0, 0.8], "cell_size": 0.04,
+                 "boundaries": {"x": "periodic", "y": "pml", "z": "periodic"}, "pml": {"cells": 12}},
+      "materials": [{"id": "glass", "name": "glass", "epsilon_inf": 2.25}],
+      "layers": [{"name": "glass", "material": "glass",
+                  "shapes": [{"type": "rectangle", "min": [0, 1.02], "max": [1.0, 2.0]}]}],
+      "sources": [{"name": "pw", "type": "plane", "center": [0.5, 0.4, 0.4], "size": [1.0, 0, 0.8], "component": "Ex",
+                   "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.0, "wavelength_span": 0.4}}],
+      "monitors": [
+        {"name": "R", "type": "diffraction", "center": [0.5, 0.7, 0.4], "size": [1.0, 0, 0.8], "direction": "-y",
+         "kind": "reflection"},
+        {"name": "T", "type": "diffraction", "center": [0.5, 1.6, 0.4], "size": [1.0, 0, 0.8], "direction": "+y",
+         "kind": "transmission"}],
+      "run": {"spectrum": {"wavelength_min": 0.85, "wavelength_max": 1.2, "points": 5},
+              "stop": {"decay_db": 60, "max_time_fs": 1000},
+              "normalization": {"enabled": true, "incident_monitor": "R"},
+              "subpixel_averaging": false, "precision": "float64", "backend": "cpu"}
+    })";
     const double n2 = 1.5, r_f = std::pow((n2 - 1) / (n2 + 1), 2), t_f = 1 - r_f;
-    double max_dr = 0, max_dt = 0;
-    for (const char* name : {"R", "T"}) {
-        const DiffractionResult& d = diffraction_named(res, name);
-        const bool refl = d.kind == "reflection";
-        CHECK(d.index == Approx(refl ? 1.0 : n2).epsilon(1e-9));
-        REQUIRE(d.orders.size() == 5);
-        for (std::size_t f = 0; f < d.orders.size(); ++f) {
-            const double nk = (refl ? 1.0 : n2) / d.wavelength_um[f];  // |k_par| / 2 pi bound, 1/um
-            std::size_t expect = 0;
-            for (int m = -20; m <= 20; ++m)
-                for (int q = -16; q <= 16; ++q)
-                    if (std::hypot(m / 1.0, q / 0.8) < nk) ++expect;
-            CHECK(d.orders[f].size() == expect);
-            double p0 = 0, others = 0;
-            for (std::size_t o = 0; o < d.orders[f].size(); ++o) {
-                const FloquetOrder& q = d.orders[f][o];
-                CHECK(q.order[2] == 0);
-                CHECK(q.k_per_um[2] * (refl ? -1 : 1) > 0);
-                if (q.order[0] == 0 && q.order[1] == 0) {
-                    p0 = d.power_fraction(f, o);
-                    CHECK(std::abs(q.power_s) < 1e-6 * std::abs(q.power));  // Ex: p at normal incidence
-                } else {
-                    others += std::abs(d.power_fraction(f, o));
-                    // the angles of order (m, q): sin theta = |k_par| / (n k0), phi = atan2(ky, kx)
-                    const double kx = 2 * units::pi * q.order[0] / 1.0, ky = 2 * units::pi * q.order[1] / 0.8;
-                    CHECK(std::sin(q.theta_rad) == Approx(std::hypot(kx, ky) / (2 * units::pi * nk)).epsilon(1e-12));
-                    CHECK(q.phi_rad == Approx(std::atan2(ky, kx)).margin(1e-12));
+    for (const int normal : {2, 1}) {
+        const int t2 = normal == 2 ? 1 : 2;  // the second tangential axis (period 0.8 um)
+        const RunResult res =
+            run_cpu(parse_project(normal == 2 ? z_normal : y_normal, "interface3d.glproj"), "interface3d.glproj");
+        REQUIRE(res.normalized);
+        double max_dr = 0, max_dt = 0;
+        for (const char* name : {"R", "T"}) {
+            const DiffractionResult& d = diffraction_named(res, name);
+            const bool refl = d.kind == "reflection";
+            CHECK(d.index == Approx(refl ? 1.0 : n2).epsilon(1e-9));
+            REQUIRE(d.orders.size() == 5);
+            for (std::size_t f = 0; f < d.orders.size(); ++f) {
+                const double nk = (refl ? 1.0 : n2) / d.wavelength_um[f];  // |k_par| / 2 pi bound, 1/um
+                std::size_t expect = 0;
+                for (int m = -20; m <= 20; ++m)
+                    for (int q = -16; q <= 16; ++q)
+                        if (std::hypot(m / 1.0, q / 0.8) < nk) ++expect;
+                CHECK(d.orders[f].size() == expect);
+                double p0 = 0, others = 0;
+                for (std::size_t o = 0; o < d.orders[f].size(); ++o) {
+                    const FloquetOrder& q = d.orders[f][o];
+                    CHECK(q.order[std::size_t(normal)] == 0);
+                    CHECK(q.k_per_um[std::size_t(normal)] * (refl ? -1 : 1) > 0);
+                    if (q.order[0] == 0 && q.order[std::size_t(t2)] == 0) {
+                        p0 = d.power_fraction(f, o);
+                        CHECK(std::abs(q.power_s) < 1e-6 * std::abs(q.power));  // Ex: p at normal incidence
+                    } else {
+                        others += std::abs(d.power_fraction(f, o));
+                        // sin theta = |k_par| / (n k0), phi = atan2(k_t2, k_x)
+                        const double kx = 2 * units::pi * q.order[0] / 1.0;
+                        const double k2 = 2 * units::pi * q.order[std::size_t(t2)] / 0.8;
+                        CHECK(std::sin(q.theta_rad) == Approx(std::hypot(kx, k2) / (2 * units::pi * nk)).epsilon(1e-12));
+                        CHECK(q.phi_rad == Approx(std::atan2(k2, kx)).margin(1e-12));
+                    }
                 }
+                INFO("normal " << "xyz"[normal] << ", " << name << " at " << d.wavelength_um[f] << " um: order (0,0) "
+                               << p0 << ", others " << others);
+                CHECK(p0 == Approx(spectrum_named(res, name).normalized[f]).margin(1e-9));
+                CHECK(p0 == Approx(refl ? r_f : t_f).margin(0.005));
+                CHECK(others < 1e-9);
+                (refl ? max_dr : max_dt) = std::max(refl ? max_dr : max_dt, std::abs(p0 - (refl ? r_f : t_f)));
             }
-            INFO(name << " at " << d.wavelength_um[f] << " um: order (0,0) " << p0 << ", others " << others);
-            CHECK(p0 == Approx(spectrum_named(res, name).normalized[f]).margin(1e-9));
-            CHECK(p0 == Approx(refl ? r_f : t_f).margin(0.005));
-            CHECK(others < 1e-9);
-            (refl ? max_dr : max_dt) = std::max(refl ? max_dr : max_dt, std::abs(p0 - (refl ? r_f : t_f)));
         }
+        std::printf("diffraction flat interface 3D, normal %c: max|R00-R| %.2e, max|T00-T| %.2e (%.2f s)\n",
+                    "xyz"[normal], max_dr, max_dt, res.wall_s);
     }
-    std::printf("diffraction flat interface 3D: max|R00-R| %.2e, max|T00-T| %.2e (%.2f s)\n", max_dr, max_dt,
-                res.wall_s);
 }
 
 namespace {
