@@ -554,6 +554,15 @@ TEST_CASE("check refuses a diffraction monitor across a non-periodic axis", "[di
         CHECK(e.json_path() == "monitors[0].type");
         CHECK(std::string(e.what()).find("periodic") != std::string::npos);
     }
+    std::string typo = good;
+    typo.replace(typo.find("\"diffraction\""), 13, "\"difraction\"");
+    try {
+        parse_project(typo, "typo.glproj");
+        FAIL("no ProjectError");
+    } catch (const ProjectError& e) {
+        CHECK(e.json_path() == "monitors[0].type");
+        CHECK(std::string(e.what()).find("\"dft_field\", \"diffraction\"") != std::string::npos);
+    }
     std::string short_line = good;
     short_line.replace(short_line.find("\"to\": [1, 2.5]"), 14, "\"to\": [0.5, 2.5]");
     try {

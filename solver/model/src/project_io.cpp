@@ -703,7 +703,12 @@ Monitor parse_monitor(const Json& j, const std::string& path, const ReadContext&
         m.type = MonitorType::Flux;
         m.diffraction = DiffractionSettings{r.optional_number("index")};
     } else {
-        m.type = r.enumeration(kMonitorTypes, "type");
+        try {
+            m.type = r.enumeration(kMonitorTypes, "type");
+        } catch (const ProjectError& e) {  // the list of types names "diffraction" too
+            if (e.message().find("unknown value") != 0) throw;
+            throw ProjectError(e.file(), e.json_path(), e.message() + ", \"diffraction\"");
+        }
     }
     switch (m.type) {
         case MonitorType::Flux:
