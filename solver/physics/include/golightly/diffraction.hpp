@@ -72,8 +72,9 @@ struct FloquetOrder {
 /// `k_bloch_per_um` (rad/um along t1, t2; zero for a periodic domain with real fields).
 /// `total_power`, when given, receives the sum over every order (propagating and
 /// evanescent), i.e. the plane's whole discrete flux (eq. 2).
-/// Orders come sorted by (order along t2, order along t1). Cost O(N^2) per plane (a direct
-/// sum over the few propagating orders would do, but every order is needed for the total).
+/// Orders come sorted by (order along t2, order along t1). Cost O(N (M_1 + M_2)) for N
+/// samples and M_a bins along axis a that can hold a propagating order (only those are
+/// transformed); `total_power` is the direct discrete sum, O(N).
 /// Throws std::invalid_argument for inconsistent shapes, a non-positive wavelength,
 /// index or period, or a 2D plane with n[1] != 1 along z.
 std::vector<FloquetOrder> floquet_orders(const FloquetPlaneFields& fields, double wavelength_um, double n_medium,
