@@ -13,6 +13,7 @@
 //                       (cmd_sweep.cpp)
 //   golightly-cli export-gds PROJECT --out FILE.gds [--cell NAME]   (cmd_gds.cpp)
 //   golightly-cli farfield RESULTS [--monitor NAME] [--theta LIST] [--phi LIST] [--json]   (cmd_farfield.cpp)
+//   golightly-cli diffraction RESULTS [--monitor NAME] [--wavelength UM] [--json]   (cmd_diffraction.cpp)
 //   golightly-cli resonances RESULTS [--monitor NAME] [--band MIN:MAX] [--after FS] [--json]   (cmd_resonances.cpp)
 //   golightly-cli --version
 //
@@ -36,6 +37,7 @@
 
 #include "cmd_gds.hpp"
 #include "cmd_farfield.hpp"
+#include "cmd_diffraction.hpp"
 #include "cmd_modes.hpp"
 #include "cmd_resonances.hpp"
 #include "cmd_sparams.hpp"
@@ -668,6 +670,7 @@ int real_main(int argc, char** argv) {
     golightly::cli::ModesCommand* modes_cmd = golightly::cli::add_modes_command(app);  // cmd_modes.cpp
     golightly::cli::FarFieldCommand* farfield_cmd = golightly::cli::add_farfield_command(app);  // cmd_farfield.cpp
     golightly::cli::ResonancesCommand* resonances_cmd = golightly::cli::add_resonances_command(app);  // cmd_resonances.cpp
+    golightly::cli::DiffractionCommand* diffraction_cmd = golightly::cli::add_diffraction_command(app);  // cmd_diffraction.cpp
 
     try {
         app.parse(argc, argv);
@@ -691,6 +694,7 @@ int real_main(int argc, char** argv) {
         if (*modes_cmd->sub) return golightly::cli::run_modes_command(*modes_cmd);
         if (*farfield_cmd->sub) return golightly::cli::run_farfield_command(*farfield_cmd);
         if (*resonances_cmd->sub) return golightly::cli::run_resonances_command(*resonances_cmd);
+        if (*diffraction_cmd->sub) return golightly::cli::run_diffraction_command(*diffraction_cmd);
         if (*fit) return cmd_materials_fit(fit_args);
         if (*materials) return cmd_materials(materials_json);
         if (*export_gds_cmd.sub) return cli::run_export_gds(export_gds_cmd);

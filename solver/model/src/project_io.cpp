@@ -697,7 +697,19 @@ Monitor parse_monitor(const Json& j, const std::string& path, const ReadContext&
     ObjectReader r(j, path, file);
     Monitor m;
     m.name = r.string("name");
-    m.type = r.enumeration(kMonitorTypes, "type");
+    // "diffraction" is a flux monitor with its Floquet orders (DiffractionSettings)
+    const Json* type_json = r.find("type");
+    if (type_json && type_json->is_string() && type_json->get<std::string>() == "diffraction") {
+        m.type = MonitorType::Flux;
+        m.diffraction = DiffractionSettings{r.optional_number("index")};
+    } else {
+        try {
+            m.type = r.enumeration(kMonitorTypes, "type");
+        } catch (const ProjectError& e) {  // the list of types names "diffraction" too
+            if (e.message().find("unknown value") != 0) throw;
+            throw ProjectError(e.file(), e.json_path(), e.message() + ", \"diffraction\"");
+        }
+    }
     switch (m.type) {
         case MonitorType::Flux:
             // A plane (`center`, `size`: 3D, read in 2D too) or a 2D line (`from`, `to`); the
@@ -1119,6 +1131,10 @@ Json monitor_json(const Monitor& m) {
             }
             j["direction"] = m.direction;
             j["kind"] = m.kind;
+            if (m.diffraction) {
+                j["type"] = "diffraction";
+                if (m.diffraction->index) j["index"] = *m.diffraction->index;
+            }
             break;
         case MonitorType::FluxBox:
             j["min"] = point23_json(m.min.value_or(Vec2{}), m.min_z);

@@ -553,6 +553,33 @@ private:
         return nullptr;
     }
 
+    /// A diffraction monitor (project-format.md "Diffraction monitors"): a flux line or
+    /// plane whose tangential axes are periodic and which spans the whole period along them
+    /// (the Floquet orders are those of the period).
+    void diffraction_monitor(const Monitor& m, const std::string& path) const {
+        if (m.kind == "mode")
+            fail(path + ".kind", "a diffraction monitor's kind is \"transmission\", \"reflection\" or \"flux\"");
+        if (m.diffraction->index && !(*m.diffraction->index > 0))
+            fail(path + ".index", "must be > 0 (the refractive index at the monitor)");
+        const bool plane = m.size != Vec3{};
+        const int normal = plane ? (m.size.x == 0 ? 0 : m.size.y == 0 ? 1 : 2) : (m.direction[1] == 'x' ? 0 : 1);
+        static const char* const kAxis[3] = {"x", "y", "z"};
+        for (int a = 0; a < dims(); ++a) {
+            if (a == normal) continue;
+            if (p_.domain.boundaries[std::size_t(a)] != BoundaryKind::Periodic)
+                fail(path + ".type", std::string("a diffraction monitor needs a periodic domain along its plane: "
+                                                 "domain.boundaries.") + kAxis[a] + " is \"" +
+                                         to_string(p_.domain.boundaries[std::size_t(a)]) + "\", not \"periodic\"");
+            const double extent = plane ? (a == 0 ? m.size.x : a == 1 ? m.size.y : m.size.z)
+                                        : std::abs(a == 0 ? m.to.x - m.from.x : m.to.y - m.from.y);
+            const double period = p_.domain.size[std::size_t(a)];
+            if (extent < period - 1e-9 * std::max(1.0, period))
+                fail(path + (plane ? ".size" : ".to"),
+                     std::string("a diffraction monitor spans the whole period along ") + kAxis[a] + " (" +
+                         fmt(period) + " um); it spans " + fmt(extent) + " um");
+        }
+    }
+
     void monitors() const {
         std::set<std::string> names;
         for (std::size_t i = 0; i < p_.monitors.size(); ++i) {
@@ -588,6 +615,7 @@ private:
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
                                                  "; expected one of \"transmission\", \"reflection\", \"flux\", "
                                                  "\"mode\"");
+                    if (m.diffraction) diffraction_monitor(m, path);
                     break;
                 }
                 case MonitorType::FluxBox:

@@ -205,6 +205,49 @@ Json far_fields_json(const RunResult& r) {
     return all;
 }
 
+/// diffraction/<monitor>.csv: one row per propagating Floquet order per spectrum point;
+/// project-format.md "Diffraction monitors".
+void write_diffraction(const fs::path& dir, const RunResult& r) {
+    if (r.diffraction.empty()) return;
+    fs::create_directories(dir / "diffraction");
+    for (const DiffractionResult& d : r.diffraction) {
+        std::ostringstream out;
+        out << "wavelength_um,order_x,order_y,order_z,theta_deg,phi_deg,power_fraction,power_s_fraction,"
+               "power_p_fraction,kx_per_um,ky_per_um,kz_per_um,power\n";
+        for (std::size_t f = 0; f < d.orders.size(); ++f)
+            for (std::size_t o = 0; o < d.orders[f].size(); ++o) {
+                const FloquetOrder& q = d.orders[f][o];
+                const double ref = d.reference_power[f];
+                out << fmt(d.wavelength_um[f]) << ',' << q.order[0] << ',' << q.order[1] << ',' << q.order[2] << ','
+                    << fmt(q.theta_rad * 180 / units::pi) << ',' << fmt(q.phi_rad * 180 / units::pi) << ','
+                    << fmt(d.power_fraction(f, o)) << ',' << fmt(ref != 0 ? q.power_s / ref : 0.0) << ','
+                    << fmt(ref != 0 ? q.power_p / ref : 0.0) << ',' << fmt(q.k_per_um[0]) << ','
+                    << fmt(q.k_per_um[1]) << ',' << fmt(q.k_per_um[2]) << ',' << fmt(q.power) << '\n';
+            }
+        write_text_atomic(dir / "diffraction" / (sanitize_file_name(d.name) + ".csv"), out.str());
+    }
+}
+
+/// summary.json "diffraction": {monitor: {kind, index, normalized, wavelength_um: [...],
+/// total: [...] (sum of the propagating orders' power_fraction per wavelength), orders: [...]
+/// (the number of propagating orders per wavelength)}}.
+Json diffraction_json(const RunResult& r) {
+    Json all = Json::object();
+    for (const DiffractionResult& d : r.diffraction) {
+        Json wl = Json::array(), total = Json::array(), count = Json::array();
+        for (std::size_t f = 0; f < d.orders.size(); ++f) {
+            double sum = 0;
+            for (std::size_t o = 0; o < d.orders[f].size(); ++o) sum += d.power_fraction(f, o);
+            wl.push_back(jnum(d.wavelength_um[f]));
+            total.push_back(jnum(sum));
+            count.push_back(d.orders[f].size());
+        }
+        all[d.name] = {{"kind", d.kind},   {"index", jnum(d.index)}, {"normalized", d.normalized},
+                       {"wavelength_um", wl}, {"total", total},     {"orders", count}};
+    }
+    return all;
+}
+
 /// summary.json "resonances": {monitor: {t0_fs, samples, band_um, modes: [...]}}.
 Json resonances_json(const RunResult& r) {
     Json all = Json::object();
@@ -337,6 +380,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     write_time_series(dir, r);
     write_resonances(dir, r);
     write_far_fields(dir, r);
+    write_diffraction(dir, r);
 
     fs::create_directories(dir / "fields");
     for (const auto& d : r.dft_fields) {
@@ -383,6 +427,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     j["stop_reason"] = to_string(r.stop_reason);
     if (!r.resonances.empty()) j["resonances"] = resonances_json(r);
     if (!r.far_fields.empty()) j["far_field"] = far_fields_json(r);
+    if (!r.diffraction.empty()) j["diffraction"] = diffraction_json(r);
     Json w = Json::array();
     for (const auto& s : r.warnings) w.push_back(s);
     for (const auto& s : extra_warnings) w.push_back(s);

@@ -23,6 +23,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
+#include "diffraction_run.hpp"
 #include "far_field_run.hpp"
 #include "resonance_run.hpp"
 
@@ -999,6 +1000,15 @@ void gather_monitors(Engine& engine, const Project& project, const CompiledProje
                     const bool ref = norm && norm->ref_sets && uses_reference_fields(m);
                     result.far_fields.push_back(detail::far_field_result(
                         engine, scene, m, *pm.far_field, freqs, ref ? norm->ref_sets : nullptr, i_inc));
+                }
+            for (const Monitor& pm : project.monitors)
+                if (pm.name == m.name && pm.type == MonitorType::Flux && pm.diffraction) {
+                    const bool ref = norm && norm->ref_sets && uses_reference_fields(m);
+                    // Bloch boundaries: the run's in-plane Bloch k (rad/um along the plane's
+                    // tangential axes t1 < t2) goes here; periodic boundaries have k = 0.
+                    result.diffraction.push_back(detail::diffraction_result(
+                        engine, scene, m, *pm.diffraction, main.spectrum_hz, norm ? norm->p_inc : nullptr,
+                        ref ? norm->ref_sets : nullptr, {0.0, 0.0}, result.warnings));
                 }
         } else if (m.type == MonitorType::Time) {
             result.time_series.push_back(time_series_result(engine, scene, m));

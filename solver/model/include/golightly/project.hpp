@@ -187,6 +187,17 @@ struct ResonanceSettings {
     bool operator==(const ResonanceSettings&) const = default;
 };
 
+/// A diffraction monitor (project-format.md "Diffraction monitors"): written
+/// `"type": "diffraction"` in the file and held as a flux monitor (line or plane, the same
+/// DFT sets, kinds and normalization) that also reports its Floquet orders
+/// (golightly/diffraction.hpp).
+struct DiffractionSettings {
+    /// Refractive index of the medium at the monitor (real); unset: from the compiled
+    /// permittivity at the monitor's E samples.
+    std::optional<double> index;
+    bool operator==(const DiffractionSettings&) const = default;
+};
+
 struct Monitor {
     std::string name;
     MonitorType type = MonitorType::Flux;
@@ -206,6 +217,7 @@ struct Monitor {
     Reduce reduce = Reduce::Value;
     std::optional<ResonanceSettings> resonances;  ///< time: find the signal's resonances
     std::optional<FarFieldSettings> far_field;    ///< flux_box: project its fields to the far zone
+    std::optional<DiffractionSettings> diffraction;  ///< flux written as type "diffraction": Floquet orders
     // dft_field
     std::vector<double> wavelengths;     ///< um
     std::vector<Component> components;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "golightly/engine.hpp"
+#include "golightly/diffraction.hpp"
 #include "golightly/far_field.hpp"
 #include "golightly/image_io.hpp"
 #include "golightly/project.hpp"
@@ -202,6 +203,28 @@ struct FarFieldResult {
     std::vector<SurfaceCurrents> surfaces;
 };
 
+/// A diffraction monitor's Floquet orders (Monitor::diffraction; golightly/diffraction.hpp,
+/// project-format.md "Diffraction monitors"), per RunResult::frequency_hz entry.
+struct DiffractionResult {
+    std::string name;                   ///< the monitor's
+    std::string kind;                   ///< transmission | reflection | flux
+    int dimensions = 2;
+    double index = 1;                   ///< medium index the angles and cut-off used
+    std::vector<double> wavelength_um;  ///< vacuum, one per spectrum point
+    /// orders[f]: the propagating orders at spectrum point f (evanescent ones omitted)
+    std::vector<std::vector<FloquetOrder>> orders;
+    /// Per spectrum point, the divisor of power_fraction: P_inc (normalized) or the
+    /// plane's whole flux (sum over every order; not normalized). Flux units.
+    std::vector<double> reference_power;
+    bool normalized = false;            ///< reference_power is P_inc of the normalization run
+    /// Whether the reference run's fields were subtracted first (kind reflection, normalized).
+    bool reference_subtracted = false;
+    /// order.power / reference_power[f]
+    double power_fraction(std::size_t f, std::size_t o) const {
+        return reference_power[f] != 0 ? orders[f][o].power / reference_power[f] : 0.0;
+    }
+};
+
 /// A dft_field monitor's complex field maps.
 struct DftFieldResult {
     std::string name;
@@ -289,6 +312,8 @@ struct RunResult {
     std::vector<ResonanceResult> resonances;
     /// flux_box monitors with `far_field`, project order
     std::vector<FarFieldResult> far_fields;
+    /// flux monitors written as type "diffraction", project order
+    std::vector<DiffractionResult> diffraction;
     std::vector<DftFieldResult> dft_fields;
     /// mode monitors, project order, one entry per monitor and listed mode
     std::vector<ModeCoefficientsResult> mode_coefficients;
