@@ -1,5 +1,6 @@
 #include "monitors_dock.hpp"
 
+#include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSignalBlocker>
 #include <QTabWidget>
 #include <QTextStream>
 #include <QTimer>
@@ -110,6 +112,26 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     farField_ = makePlot(tr("Angle (°)"), tr("Directivity"));
     farField_->setObjectName(QStringLiteral("farFieldPlot"));
     tabs_->addTab(farField_, tr("Far field"));
+    {
+        auto* page = new QWidget;
+        auto* pv = new QVBoxLayout(page);
+        pv->setContentsMargins(0, 0, 0, 0);
+        auto* top = new QHBoxLayout;
+        top->addWidget(new QLabel(tr("Wavelength")));
+        diffractionWl_ = new QComboBox;
+        diffractionWl_->setObjectName(QStringLiteral("diffractionWavelength"));
+        top->addWidget(diffractionWl_);
+        top->addStretch(1);
+        pv->addLayout(top);
+        diffraction_ = makePlot(tr("Diffraction order"), tr("Power fraction"));
+        diffraction_->setObjectName(QStringLiteral("diffractionPlot"));
+        diffraction_->setToolTip(tr("Power per propagating Floquet order of each diffraction monitor at the chosen "
+                                    "wavelength (golightly-cli diffraction prints the table)"));
+        pv->addWidget(diffraction_, 1);
+        connect(diffractionWl_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+                [this](int i) { showDiffraction(i); });
+        tabs_->addTab(page, tr("Diffraction"));
+    }
     v->addWidget(tabs_, 1);
     auto* row = new QHBoxLayout;
     readout_ = new QLabel;
@@ -207,6 +229,7 @@ void MonitorsDock::setDimensions(int dims) {
 
 void MonitorsDock::clear() {
     resonances_->setRowCount(0);
+    setDiffraction({});
     if (resonanceMark_) {
         spectra_->removeItem(resonanceMark_);
         resonanceMark_ = nullptr;
@@ -321,6 +344,72 @@ void MonitorsDock::markResonance() {
     spectra_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void MonitorsDock::setDiffraction(const std::vector<DiffractionResult>& results) {
+    diffractionData_ = results;
+    const QSignalBlocker block(diffractionWl_);
+    const QString was = diffractionWl_->currentText();
+    diffractionWl_->clear();
+    if (!results.empty())
+        for (double wl : results.front().wavelength_um) diffractionWl_->addItem(QString::number(wl, 'g', 5) + QStringLiteral(" µm"));
+    int pick = diffractionWl_->findText(was);
+    if (pick < 0) pick = diffractionWl_->count() / 2;  // the band's middle
+    diffractionWl_->setCurrentIndex(pick);
+    showDiffraction(pick);
+}
+
+void MonitorsDock::showDiffraction(int f) {
+    diffraction_->clearPlottables();
+    diffraction_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    if (diffractionData_.empty() || f < 0) {
+        diffraction_->legend->setVisible(false);
+        diffraction_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    // one x slot per order label over all monitors, one bar set per monitor side by side
+    std::vector<QString> labels;
+    auto label = [](const FloquetOrder& o, int dims) {
+        // the order along the normal is 0: 2D shows the one tangential order, 3D all three
+        return dims == 3 ? QStringLiteral("(%1,%2,%3)").arg(o.order[0]).arg(o.order[1]).arg(o.order[2])
+                         : QString::number(o.order[0] + o.order[1] + o.order[2]);
+    };
+    for (const DiffractionResult& d : diffractionData_) {
+        if (std::size_t(f) >= d.orders.size()) continue;
+        for (const FloquetOrder& o : d.orders[std::size_t(f)]) {
+            const QString l = label(o, d.dimensions);
+            if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(l);
+        }
+    }
+    std::sort(labels.begin(), labels.end(), [](const QString& a, const QString& b) {
+        bool oa = false, ob = false;
+        const int ia = a.toInt(&oa), ib = b.toInt(&ob);
+        return oa && ob ? ia < ib : a < b;
+    });
+    const int n = int(diffractionData_.size());
+    const double width = 0.8 / std::max(1, n);
+    static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44), QColor(148, 103, 189)};
+    for (int m = 0; m < n; ++m) {
+        const DiffractionResult& d = diffractionData_[std::size_t(m)];
+        if (std::size_t(f) >= d.orders.size()) continue;
+        auto* bars = new QCPBars(diffraction_->xAxis, diffraction_->yAxis);
+        bars->setName(QString::fromStdString(d.name) + QStringLiteral(" (") + QString::fromStdString(d.kind) +
+                      QStringLiteral(")"));
+        bars->setWidth(width);
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(colours[m % 4]);
+        for (std::size_t o = 0; o < d.orders[std::size_t(f)].size(); ++o) {
+            const auto it = std::find(labels.begin(), labels.end(), label(d.orders[std::size_t(f)][o], d.dimensions));
+            bars->addData(double(it - labels.begin()) + (m - 0.5 * (n - 1)) * width, d.power_fraction(std::size_t(f), o));
+        }
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    for (std::size_t k = 0; k < labels.size(); ++k) ticker->addTick(double(k), labels[k]);
+    diffraction_->xAxis->setTicker(ticker);
+    diffraction_->xAxis->setRange(-0.6, double(labels.size()) - 0.4);
+    diffraction_->yAxis->setRange(0, 1.05);
+    diffraction_->legend->setVisible(n > 0);
+    diffraction_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) {
     farField_->clearGraphs();
     for (const FarFieldResult& f : fields) {
@@ -382,6 +471,7 @@ void MonitorsDock::setFinal(const RunResult& r) {
                             m.error});
     setResonances(rows);
     setFarFields(r.far_fields);
+    setDiffraction(r.diffraction);
     summary_->setText(tr("Finished: %1 after %2 steps (%3 fs), %4 Mcells/s on %5%6")
                           .arg(QString::fromStdString(to_string(r.stop_reason)))
                           .arg(r.steps)

@@ -17,6 +17,8 @@ class QTableWidget;
 class QTimer;
 class QCPItemStraightLine;
 
+class QComboBox;
+
 namespace golightly::plots {
 
 class MonitorsDock : public QDockWidget {
@@ -65,6 +67,10 @@ public:
     /// Far fields of flux boxes with `far_field`: directivity against angle (2D: phi;
     /// 3D: theta in the phi = 0 and phi = 90 degree planes), one curve per wavelength and cut.
     QCustomPlot* farFieldPlot() const { return farField_; }
+    /// Diffraction monitors: the power fraction of each propagating Floquet order as bars
+    /// (one set per monitor) at the wavelength chosen beside the plot.
+    QCustomPlot* diffractionPlot() const { return diffraction_; }
+    QComboBox* diffractionWavelength() const { return diffractionWl_; }
     /// Points over all curves of a plot.
     static int pointCount(const QCustomPlot* plot);
     /// The summary line shown above the plots (stop reason, steps, Mcells/s).
@@ -91,6 +97,8 @@ private:
     };
     void setResonances(const std::vector<ResonanceRow>& rows);
     void setFarFields(const std::vector<FarFieldResult>& fields);
+    void setDiffraction(const std::vector<DiffractionResult>& results);
+    void showDiffraction(int spectrumPoint);
     void markResonance();
     void exportDialog();
     void updateCursor(QCustomPlot* plot, double x);
@@ -102,6 +110,9 @@ private:
     QCustomPlot *spectra_, *time_, *energy_, *cross_ = nullptr;
     QTableWidget* resonances_ = nullptr;
     QCustomPlot* farField_ = nullptr;
+    QCustomPlot* diffraction_ = nullptr;
+    QComboBox* diffractionWl_ = nullptr;
+    std::vector<DiffractionResult> diffractionData_;
     QCPItemStraightLine* resonanceMark_ = nullptr;
     int dims_ = 3;
     QLabel* summary_;

@@ -31,6 +31,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 
+#include <array>
 #include <filesystem>
 
 #include "canvas.hpp"
@@ -687,6 +688,29 @@ private Q_SLOTS:
                                     .arg(w.statusBar()->width())));
         }
         shot(QStringLiteral("status_bar_hint_1560"), w.statusBar());
+    }
+
+    // ---- #51: Run setup's symmetry rows edit domain.symmetry with undo; the canvas veils
+    // the half that is not simulated
+    void symmetryRowsEditWithUndo() {
+        app::MainWindow w(options());
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString strip =
+            copyInto(dir_, QStringLiteral("examples/strip_symmetry_3d.glproj"), QStringLiteral("strip_sym.glproj"));
+        QVERIFY(w.openFile(strip));
+        auto* sy = w.findChild<QComboBox*>(QStringLiteral("runSetup.symmetryy"));
+        auto* sx = w.findChild<QComboBox*>(QStringLiteral("runSetup.symmetryx"));
+        QVERIFY(sy && sx);
+        QCOMPARE(sy->currentIndex(), 2);  // odd (-1), as the file says
+        QCOMPARE(sx->currentIndex(), 0);
+        sx->activated(2);                 // as a user picking "odd" for x
+        QVERIFY((w.document()->project().domain.symmetry == std::array<int, 3>{-1, -1, 0}));
+        w.action(QStringLiteral("edit.undo"))->trigger();
+        QVERIFY((w.document()->project().domain.symmetry == std::array<int, 3>{0, -1, 0}));
+        QCOMPARE(sx->currentIndex(), 0);
+        shot(QStringLiteral("symmetry_canvas"), &w);
     }
 };
 

@@ -848,6 +848,41 @@ private Q_SLOTS:
         shot(QStringLiteral("resonances"), &dock);
         dock.tabs()->setCurrentWidget(fp);
         shot(QStringLiteral("far-field"), &dock);
+
+        // diffraction monitors: one bar set per monitor at the chosen wavelength (test data:
+        // a grating's three orders per side, as examples/grating_normal_2d.glproj gives)
+        DiffractionResult dr;
+        dr.name = "T";
+        dr.kind = "transmission";
+        dr.wavelength_um = {0.8, 0.85, 0.9};
+        dr.reference_power = {1, 1, 1};
+        dr.normalized = true;
+        for (int f = 0; f < 3; ++f) {
+            std::vector<FloquetOrder> orders;
+            for (int m = -1; m <= 1; ++m) {
+                FloquetOrder o;
+                o.order = {m, 0, 0};
+                o.power = m == 0 ? 0.146 : 0.039;
+                orders.push_back(o);
+            }
+            dr.orders.push_back(orders);
+        }
+        DiffractionResult rr2 = dr;
+        rr2.name = "R";
+        rr2.kind = "reflection";
+        for (auto& per : rr2.orders)
+            for (auto& o : per) o.power = o.order[0] == 0 ? 0.368 : 0.203;
+        r.diffraction = {rr2, dr};
+        dock.setFinal(r);
+        QCustomPlot* dp = dock.diffractionPlot();
+        QCOMPARE(dock.diffractionWavelength()->count(), 3);
+        QCOMPARE(dp->plottableCount(), 2);
+        auto* bars = qobject_cast<QCPBars*>(dp->plottable(0));
+        QVERIFY(bars);
+        QCOMPARE(bars->dataCount(), 3);
+        QVERIFY(std::abs(bars->data()->at(1)->value - 0.368) < 1e-12);  // order 0 in the middle
+        dock.tabs()->setCurrentIndex(dock.tabs()->count() - 1);
+        shot(QStringLiteral("diffraction"), &dock);
     }
 
     // ---- 15: running the examples leaves the source tree clean
