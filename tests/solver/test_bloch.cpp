@@ -15,12 +15,15 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "../common/test_scenes.hpp"
+#include "golightly/capabilities.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
+#include "golightly/partition.hpp"
 #include "golightly/run.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
@@ -507,4 +510,67 @@ TEST_CASE("Bloch k = 0 forced complex gives the real run R and T", "[bloch]") {
         CHECK(peak > 0);
     }
     CHECK(cplx->field_energy() == Approx(real->field_energy()).epsilon(1e-14));
+}
+
+TEST_CASE("Bloch complex fields: CUDA and partitioned runs refuse them with the reason", "[bloch]") {
+    Scene sc = make_periodic_slab(16, 40, Polarization::TMz, 20, 24, 4.0, 8);
+    sc.complex_fields = true;
+    sc.bloch_phase[0] = 0.3;
+    const auto why = cuda_cannot_run(sc, Precision::Float32);
+    REQUIRE(why.has_value());
+    CHECK(why->kind == Unsupported::Kind::Feature);
+    CHECK(why->what.find("complex fields") != std::string::npos);
+    CHECK(why->refusal().find("complex fields") != std::string::npos);
+    CHECK_FALSE(cpu_cannot_run(sc, Precision::Float32).has_value());
+    CHECK_THROWS_WITH(partition_scene(sc, 2), Catch::Contains("complex fields"));
+    // the CPU engine refuses a Bloch phase on an axis that is not periodic, and one without complex fields
+    Scene bad = sc;
+    bad.bloch_phase[1] = 0.2;  // y is PML
+    CHECK_THROWS_WITH(make_cpu_engine(bad, Precision::Float64, 1), Catch::Contains("periodic"));
+    Scene real = sc;
+    real.complex_fields = false;
+    CHECK_THROWS_WITH(make_cpu_engine(real, Precision::Float64, 1), Catch::Contains("complex fields"));
+    // the memory estimate counts the second copy
+    Scene r2 = sc;
+    r2.complex_fields = false;
+    r2.bloch_phase[0] = 0;
+    CHECK(engine_state_bytes(sc, Precision::Float64) > engine_state_bytes(r2, Precision::Float64));
+}
+
+TEST_CASE("Bloch project fields: the example, round trip, bloch_k units and errors", "[bloch]") {
+    namespace fs = std::filesystem;
+    const Project ex = load_project(fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "oblique_slab.glproj");
+    CHECK(ex.domain.bloch[0]);
+    CHECK(ex.domain.boundaries[0] == BoundaryKind::Periodic);
+    const CompiledProject c = compile_project(ex, "oblique_slab.glproj");
+    // k_par = n k0 sin(30 deg) = pi rad/um at lambda_c = 1 um; the phase over the 0.2 um period
+    CHECK(c.scene.complex_fields);
+    CHECK(c.scene.bloch_phase[0] == Approx(kPi * 0.2).epsilon(1e-12));
+    CHECK(c.scene.bloch_phase[1] == 0);
+    // save / load keeps "bloch", bloch_k and the source's angle
+    Project q = ex;
+    q.domain.bloch_k = std::array<double, 3>{0.1, 0.0, 0.0};
+    q.sources[0].angle_deg = 0;
+    const Project back = parse_project(project_to_json(q).dump(), "q");
+    CHECK(back.domain.bloch == q.domain.bloch);
+    CHECK(back.domain.bloch_k == q.domain.bloch_k);
+    CHECK(back.sources[0].angle_deg == 0);
+    CHECK(project_to_json(ex)["domain"]["boundaries"]["x"] == "bloch");
+    // bloch_k in 2 pi / a: 0.1 of the zone -> phase 0.2 pi; in 1/um: k L
+    CHECK(compile_project(q, "q").scene.bloch_phase[0] == Approx(2 * kPi * 0.1).epsilon(1e-12));
+    q.domain.bloch_k_unit = "1/um";
+    CHECK(compile_project(q, "q").scene.bloch_phase[0] == Approx(0.1 * 0.2).epsilon(1e-12));
+    // errors name the file and the field
+    Project bad = ex;
+    bad.domain.bloch_k = std::array<double, 3>{0.0, 0.1, 0.0};
+    CHECK_THROWS_WITH(compile_project(bad, "bad.glproj"), Catch::Contains("domain.bloch_k") && Catch::Contains("y"));
+    bad = ex;
+    bad.domain.bloch = {false, false, false};
+    CHECK_THROWS_WITH(compile_project(bad, "bad.glproj"), Catch::Contains("sources[0].angle_deg"));
+    bad = ex;
+    bad.domain.bloch_k = std::array<double, 3>{0.3, 0.0, 0.0};  // not the source's k
+    CHECK_THROWS_WITH(compile_project(bad, "bad.glproj"), Catch::Contains("differs from domain.bloch_k"));
+    Json j = project_to_json(ex);
+    j["domain"]["bloch_k_unit"] = "rad";
+    CHECK_THROWS_WITH(parse_project(j.dump(), "bad.glproj"), Catch::Contains("domain.bloch_k_unit"));
 }
