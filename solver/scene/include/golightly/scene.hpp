@@ -69,10 +69,12 @@
 //   fields) hold unchanged; time probes, frames, get_field / set_field and sample_field
 //   see F_re; field_energy counts both copies (|F|^2). complex_fields without any Bloch
 //   phase gives F_im = 0 when every weights_im is empty: the real run, at twice the cost.
-//   Engines refuse (RunError) a Bloch phase on an axis that is not periodic, a nonzero
-//   phase without complex_fields, TF/SF sources and sub-pixel tensor couplings across a
-//   Bloch wrap in a complex run. Split steps (distributed runs) and CUDA refuse complex
-//   fields (capabilities.hpp).
+//   The CPU engines refuse (RunError) a Bloch phase on an axis that is not periodic, a
+//   nonzero phase without complex_fields, imaginary source weights in a real run, and, in
+//   a complex run with a Bloch phase, TF/SF sources and sub-pixel tensor sites on the
+//   wrapped edge of a Bloch axis (engine/cpu/cpu_bloch.hpp). Split steps (distributed and
+//   MPI runs: partition_scene) and the CUDA engines refuse complex fields
+//   (capabilities.hpp cuda_cannot_run).
 //
 // One time step, n -> n+1 (t_n = n * dt), in this order:
 //   1. H update from E^n; then the H sources at t = n*dt; then pmc zeroing.
