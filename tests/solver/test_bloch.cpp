@@ -557,6 +557,10 @@ TEST_CASE("Bloch project fields: the example, round trip, bloch_k units and erro
     CHECK(back.domain.bloch_k == q.domain.bloch_k);
     CHECK(back.sources[0].angle_deg == 0);
     CHECK(project_to_json(ex)["domain"]["boundaries"]["x"] == "bloch");
+    Project ended = ex;  // an editor setting another boundary kind ends the Bloch axis
+    ended.domain.boundaries[0] = BoundaryKind::Pml;
+    CHECK_FALSE(ended.domain.is_bloch(0));
+    CHECK(project_to_json(ended)["domain"]["boundaries"]["x"] == "pml");
     // bloch_k in 2 pi / a: 0.1 of the zone -> phase 0.2 pi; in 1/um: k L
     CHECK(compile_project(q, "q").scene.bloch_phase[0] == Approx(2 * kPi * 0.1).epsilon(1e-12));
     q.domain.bloch_k_unit = "1/um";

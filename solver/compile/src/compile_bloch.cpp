@@ -49,7 +49,7 @@ std::array<double, 3> resolve_bloch_k(const Project& project, const std::string&
             if (v == 0) continue;
             if (a >= dims)
                 throw ProjectError(file, "domain.bloch_k", "a 2D domain has no Bloch k along z (give [kx, ky])");
-            if (!d.bloch[a])
+            if (!d.is_bloch(a))
                 throw ProjectError(file, "domain.bloch_k",
                                    std::string("a Bloch k along ") + kAxis[a] + " needs domain.boundaries." + kAxis[a] +
                                        ": \"bloch\"");
@@ -90,7 +90,7 @@ std::array<double, 3> resolve_bloch_k(const Project& project, const std::string&
                 kv[a] = 0;
                 continue;
             }
-            if (!d.bloch[a])
+            if (!d.is_bloch(a))
                 throw ProjectError(file, path + ".angle_deg",
                                    std::string("an oblique plane wave with a wave vector along ") + kAxis[a] +
                                        " needs domain.boundaries." + kAxis[a] + ": \"bloch\"");

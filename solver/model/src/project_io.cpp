@@ -1193,9 +1193,9 @@ Json domain_json(const Domain& d) {
     j["polarization"] = to_string(d.polarization);
     j["slice_z"] = d.slice_z;
     Json b = Json::object();
-    b["x"] = d.bloch[0] ? "bloch" : to_string(d.boundaries[0]);
-    b["y"] = d.bloch[1] ? "bloch" : to_string(d.boundaries[1]);
-    b["z"] = d.bloch[2] ? "bloch" : to_string(d.boundaries[2]);
+    b["x"] = d.is_bloch(0) ? "bloch" : to_string(d.boundaries[0]);
+    b["y"] = d.is_bloch(1) ? "bloch" : to_string(d.boundaries[1]);
+    b["z"] = d.is_bloch(2) ? "bloch" : to_string(d.boundaries[2]);
     append_extra(b, d.boundaries_extra);
     j["boundaries"] = b;
     if (d.bloch_k) j["bloch_k"] = Json::array({(*d.bloch_k)[0], (*d.bloch_k)[1], (*d.bloch_k)[2]});

@@ -193,11 +193,11 @@ void write_far_fields(const fs::path& dir, const RunResult& r) {
 /// same at every wavelength; null where the wave is evanescent). Null without "bloch" axes.
 Json bloch_json(const Project& project, const RunResult& r) {
     const Domain& d = project.domain;
-    if (!d.bloch[0] && !d.bloch[1] && !d.bloch[2]) return Json(nullptr);
+    if (!d.is_bloch(0) && !d.is_bloch(1) && !d.is_bloch(2)) return Json(nullptr);
     Json b = Json::object();
     Json axes = Json::array();
     for (int a = 0; a < 3; ++a)
-        if (d.bloch[a]) axes.push_back(std::string(1, "xyz"[a]));
+        if (d.is_bloch(a)) axes.push_back(std::string(1, "xyz"[a]));
     b["axes"] = axes;
     if (d.bloch_k) {
         b["bloch_k"] = Json::array({(*d.bloch_k)[0], (*d.bloch_k)[1], (*d.bloch_k)[2]});

@@ -249,6 +249,9 @@ struct Domain {
     /// `bloch_k_unit`: "2pi/a" (k_a in units of 2 pi / L_a, L_a the axis's interior period;
     /// the default) or "1/um" (rad/um).
     std::string bloch_k_unit = "2pi/a";
+    /// Axis a is Bloch-periodic: flagged "bloch" and still periodic (an editor that sets
+    /// another boundary kind ends it).
+    bool is_bloch(int a) const { return bloch[a] && boundaries[a] == BoundaryKind::Periodic; }
     Json extra = Json::object();
     bool operator==(const Domain&) const = default;
 };
