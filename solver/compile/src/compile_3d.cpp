@@ -113,6 +113,7 @@ public:
         compile_grid();
         compile_medium();
         out_.spectrum_hz = compile_spectrum(project_);
+        resolve_bloch();
         for (std::size_t i = 0; i < project_.sources.size(); ++i) compile_source(i);
         for (std::size_t i = 0; i < project_.monitors.size(); ++i) compile_monitor(i);
         compile_frames();
@@ -132,6 +133,22 @@ private:
     std::int64_t n_int_[3] = {0, 0, 0};
     double L_[3] = {0, 0, 0};
     std::set<std::string> pml_warned_;
+    /// Bloch wave vector, rad/um per axis (resolve_bloch; 0 without Bloch axes).
+    std::array<double, 3> bloch_k_{0, 0, 0};
+    /// Sets bloch_k_ (compile_bloch.cpp resolve_bloch_k), the Bloch phases and complex fields.
+    void resolve_bloch() {
+        auto n_at = [this](std::size_t i) {
+            const Source& s = project_.sources[i];
+            const Vec3 off = yee_offset(Component::Ex);
+            std::array<std::int64_t, 3> ijk{};
+            for (int a = 0; a < 3; ++a) ijk[a] = grid_.nearest_index(a, s.center[a], off[a]);
+            const CellIndex c = flat(ijk);
+            return std::sqrt(sc().table[sc().material_index[0][std::size_t(c)]].eps_r);
+        };
+        bloch_k_ = resolve_bloch_k(project_, file_, {L_[0], L_[1], L_[2]}, n_at);
+        for (int a = 0; a < 3; ++a) sc().bloch_phase[a] = bloch_k_[a] * L_[a];
+        sc().complex_fields = sc().has_bloch_phase();
+    }
 
     Scene& sc() { return out_.scene; }
     CellIndex flat(std::int64_t i, std::int64_t j, std::int64_t k) const { return grid_.flat(i, j, k); }
@@ -229,6 +246,14 @@ private:
     template <class Profile>
     void add_one_way_plane(const Source& src, const std::string& path, const Box3& box, int normal, int s,
                            const Profile& profile, const CompiledWaveform& wf);
+    /// Oblique one-way plane wave (compile_bloch.cpp, project-format.md "Oblique plane
+    /// waves"): the sheet pairs of both in-plane E components, E_t along (cos, sin) of the
+    /// azimuth for p and normal to it for s, with the grid's normal index n_perp at the
+    /// centre frequency (s: H~_t / E_t = n_perp; p: eps / n_perp). Sets count_new_.
+    template <class Profile>
+    void add_oblique_plane(const Source& src, const std::string& path, const Box3& box, int normal, int s,
+                           const Profile& profile, const CompiledWaveform& wf);
+    std::size_t count_new_ = 0;  ///< source terms the last one-way plane added
     void add_flux_plane(const Box3& plane, int normal, int s, const std::string& path, CompiledMonitor& cm);
 };
 
@@ -459,7 +484,11 @@ void Compiler3D::add_plane_source(const Source& src, const std::string& path, co
             throw ProjectError(file_, path + ".direction",
                                "a one-way plane source's direction must be normal to its plane (+" +
                                    std::string(kAxis[normal]) + " or -" + kAxis[normal] + "), got \"" + dir + "\"");
-        add_one_way_plane(src, path, box, normal, s, profile, wf);
+        if (bloch_k_[(normal + 1) % 3] != 0 || bloch_k_[(normal + 2) % 3] != 0 || !src.polarization.empty())
+            add_oblique_plane(src, path, box, normal, s, profile, wf);
+        else
+            add_one_way_plane(src, path, box, normal, s, profile, wf);
+        if (sc().has_bloch_phase()) apply_bloch_phase(sc(), sc().sources.size() - count_new_, bloch_k_);
         return;
     }
     SourceTerm t;
@@ -475,6 +504,7 @@ void Compiler3D::add_plane_source(const Source& src, const std::string& path, co
     }
     if (t.cells.empty()) throw ProjectError(file_, path + ".size", "the plane covers no grid node");
     sc().sources.push_back(std::move(t));
+    if (sc().has_bloch_phase()) apply_bloch_phase(sc(), sc().sources.size() - 1, bloch_k_);
 }
 
 template <class Profile>
@@ -502,7 +532,56 @@ void Compiler3D::add_one_way_plane(const Source& src, const std::string& path, c
         nodes.push_back(on);
     }
     if (nodes.empty()) throw ProjectError(file_, path + ".size", "the plane covers no grid node");
+    const std::size_t before = sc().sources.size();
     add_one_way_terms(sc(), tp, s, nodes, wf);
+    count_new_ = sc().sources.size() - before;
+}
+
+template <class Profile>
+void Compiler3D::add_oblique_plane(const Source& src, const std::string& path, const Box3& box, int normal, int s,
+                                   const Profile& profile, const CompiledWaveform& wf) {
+    const int u = (normal + 1) % 3, v = (normal + 2) % 3;
+    const double phi = src.azimuth_deg * units::pi / 180;
+    const bool p_pol = src.polarization == "p";
+    if (src.polarization.empty())
+        throw ProjectError(file_, path + ".polarization", "an oblique plane wave needs \"s\" or \"p\"");
+    // in-plane E direction: p along k_par, s normal to it (right-handed u, v, normal)
+    const double eu = p_pol ? std::cos(phi) : -std::sin(phi), ev = p_pol ? std::sin(phi) : std::cos(phi);
+    const double k0t = numerical_k0_per_um(wf.omega, sc().dt_s);
+    const std::size_t before = sc().sources.size();
+    for (const auto& [axis, amp] : {std::pair<int, double>{u, eu}, std::pair<int, double>{v, ev}}) {
+        if (std::abs(amp) < 1e-12) continue;
+        const Component ec = static_cast<Component>(axis);
+        const TangentialPair tp = tangential_pair_3d(normal, ec);
+        const auto& idx = sc().material_index[axis];
+        std::vector<OneWayNode> nodes;
+        for (const BoxNode& nd : grid_.box_nodes(box, ec)) {
+            const std::int64_t k_s = nd.ijk[normal];
+            const std::int64_t kh = s > 0 ? k_s - 1 : k_s;
+            if (!grid_.periodic(normal) && (kh < 0 || kh >= grid_.n[normal]))
+                throw ProjectError(file_, path + ".center",
+                                   "a one-way plane source needs one cell of room behind it along " +
+                                       std::string(kAxis[normal]) + " (it lies on the outer edge)");
+            std::array<std::int64_t, 3> h = nd.ijk;
+            h[normal] = grid_.wrap_or_clamp(normal, kh);
+            OneWayNode on;
+            on.e_cell = nd.cell;
+            on.h_cell = flat(h);
+            on.frac = nd.weight;
+            const double eps = sc().table[idx[std::size_t(nd.cell)]].eps_r;
+            const double n_perp = oblique_normal_index(eps, k0t, bloch_k_, normal, dx_);
+            if (!std::isfinite(n_perp))
+                throw ProjectError(file_, path + ".angle_deg",
+                                   "the plane wave is evanescent at the centre wavelength (Bloch k beyond n k0 of "
+                                   "the medium at the source)");
+            plane_wave_incident(true, amp * profile(nd), p_pol ? eps / n_perp : n_perp, tp, s, on.e_inc, on.h_inc);
+            on.delay_h_s = half_cell_delay_s(n_perp, wf.omega, dx_, sc().dt_s);
+            nodes.push_back(on);
+        }
+        if (nodes.empty()) throw ProjectError(file_, path + ".size", "the plane covers no grid node");
+        add_one_way_terms(sc(), tp, s, nodes, wf);
+    }
+    count_new_ = sc().sources.size() - before;
 }
 
 void Compiler3D::compile_source(std::size_t si) {
@@ -514,6 +593,10 @@ void Compiler3D::compile_source(std::size_t si) {
         case SourceType::Point: add_point_source(src, path, wf); break;
         case SourceType::Plane: add_plane_source(src, path, wf); break;
         case SourceType::Tfsf:
+            if (sc().has_bloch_phase())
+                throw ProjectError(file_, path + ".type",
+                                   "a tfsf source injects at normal incidence and cannot run with a nonzero Bloch k; "
+                                   "use a one-way plane source with angle_deg");
             sc().tfsf.push_back(compile_tfsf(project_, src, path, file_, sc(), grid_, wf));
             out_.sources_end_s = std::max(out_.sources_end_s, wf.end_time_s());
             break;

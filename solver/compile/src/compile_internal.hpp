@@ -2,7 +2,9 @@
 // compiler (compile_3d.cpp). Not installed; only the compile target sees it.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -269,5 +271,37 @@ private:
 
 /// compile_project() for domain.dimensions == 3 (compile_3d.cpp).
 CompiledProject compile_project_3d(const Project& project, const std::string& file, const CompileOptions& options);
+
+// ---------------------------------------------------------------- Bloch (compile_bloch.cpp)
+
+/// The Bloch wave vector of a project, rad/um per axis (project-format.md "Bloch-periodic
+/// boundaries"): domain.bloch_k in its unit (2 pi / L_a with L_a = period_um[a], or 1/um),
+/// else the in-plane wave vector of the line/plane sources with angle_deg != 0 at their
+/// centre wavelength, k_par = n k0 sin(angle) along (cos azimuth, sin azimuth) of the
+/// plane's two in-plane axes (2D: the line's one axis); n = n_at_source(i), the index
+/// at source i. 0 on axes that are not Bloch. Throws ProjectError (file, path) for a k on
+/// an axis that is not "bloch", z entries in 2D, an angle on a source that is not a line /
+/// plane or is a mode source, an angle out of (-90, 90) degrees, angled sources that
+/// disagree, an angle whose k_par lies along an axis that is not "bloch", and a bloch_k
+/// that disagrees with a source's angle.
+std::array<double, 3> resolve_bloch_k(const Project& project, const std::string& file,
+                                       const std::array<double, 3>& period_um,
+                                       const std::function<double(std::size_t)>& n_at_source);
+
+/// The normal axis of a line (2D) or plane (3D) source, -1 for other source types.
+int source_plane_normal(const Source& src, int dimensions);
+
+/// The discrete normal index of an oblique plane wave on the Yee grid: n_perp =
+/// sqrt(eps k0~^2 - kt~^2) / k0~ with k0~ = numerical k0 (1/um) and kt~^2 = sum over the
+/// in-plane axes of ((2/dx) sin(k_a dx / 2))^2 (the Yee dispersion relation, Taflove &
+/// Hagness 3rd ed. eq. 4.12). Equals sqrt(eps) at k_t = 0. Returns NaN when the wave is
+/// evanescent (kt~ >= sqrt(eps) k0~).
+double oblique_normal_index(double eps, double k0_tilde_per_um, const std::array<double, 3>& k_per_um, int normal,
+                            double dx_um);
+
+/// Multiplies the weights of the source terms [first_term, end) by exp(i k . r) (r the Yee
+/// position of each term's cell and component, um; only the axes with k != 0): weights
+/// become w cos(k.r), weights_im w sin(k.r) (scene.hpp SourceTerm, "Bloch-periodic axes").
+void apply_bloch_phase(Scene& scene, std::size_t first_term, const std::array<double, 3>& k_per_um);
 
 }  // namespace golightly::detail

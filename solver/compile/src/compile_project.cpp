@@ -150,6 +150,10 @@ private:
     double dx_ = 0;
     /// Averaged eps_r per E component (index by Component, whole grid).
     std::vector<double> eps_[3];
+    /// Bloch wave vector, rad/um per axis (resolve_bloch; 0 without Bloch axes).
+    std::array<double, 3> bloch_k_{0, 0, 0};
+    /// Sets bloch_k_ (detail::resolve_bloch_k), the scene's Bloch phases and complex fields.
+    void resolve_bloch();
 
     // ---- grid helpers
     bool periodic(int a) const { return project_.domain.boundaries[a] == BoundaryKind::Periodic; }
@@ -774,9 +778,20 @@ Compiler::OneWayProfile Compiler::plane_wave_profile(const Source& src, const st
             const double r = (nodes[k].pos_um - line.centre) / src.waist;
             prof = std::exp(-r * r);
         }
-        const double nl = std::sqrt(eps_e[k]);
+        double nl = std::sqrt(eps_e[k]), n_perp = nl;
+        if (bloch_k_[line.tan] != 0) {
+            // Oblique plane wave (compile_bloch.cpp): the tangential H / E ratio takes the
+            // normal index n cos(theta) of the grid's dispersion; TEz's E is tangential
+            // with cos(theta): n_local = eps / n_perp in plane_wave_incident's H / n.
+            n_perp = detail::oblique_normal_index(eps_e[k], numerical_k0_per_um(omega), bloch_k_, line.normal, dx_);
+            if (!std::isfinite(n_perp))
+                throw ProjectError(file_, path + ".angle_deg",
+                                   "the plane wave is evanescent at the centre wavelength (Bloch k beyond n k0 of "
+                                   "the medium at the source)");
+            nl = pol == Polarization::TMz ? n_perp : eps_e[k] / n_perp;
+        }
         detail::plane_wave_incident(is_electric(c), prof, nl, tp, s, p.e_inc[k], p.h_inc[k]);
-        p.delay_h_s[k] = half_cell_delay_s(nl, omega);
+        p.delay_h_s[k] = half_cell_delay_s(n_perp, omega);
     }
     return p;
 }
@@ -836,6 +851,10 @@ void Compiler::add_line_source(const Source& src, const std::string& path, const
     if (src.profile == SourceProfile::Mode && dir_axis != line.normal)
         throw ProjectError(file_, path + ".direction",
                            "the direction of a mode source must be normal to its line (" + normal_dirs + ")");
+    if (src.profile == SourceProfile::Mode && bloch_k_[line.tan] != 0)
+        throw ProjectError(file_, path + ".profile",
+                           "a mode source along a Bloch axis with nonzero k is not supported (the mode is not "
+                           "Bloch-periodic); use a uniform line with angle_deg");
     if (one_way) add_one_way_line_source(src, path, line, s, wf);
     else add_two_way_line_source(src, path, line, wf);
 }
@@ -844,6 +863,22 @@ void Compiler::note_sources_end(std::size_t first_term) {
     for (std::size_t k = first_term; k < sc().sources.size(); ++k)
         out_.sources_end_s = std::max(out_.sources_end_s, sc().sources[k].waveform.end_time_s() +
                                                               std::max(0.0, sc().sources[k].delay_s));
+}
+
+void Compiler::resolve_bloch() {
+    // The index at a source: sqrt(eps_r) of the first E component at the node nearest the
+    // line's centre (an oblique plane wave starts in a uniform medium).
+    auto n_at = [this](std::size_t i) {
+        const Source& s = project_.sources[i];
+        const Component e = electric_components(sc().polarization)[0];
+        const Vec3 off = yee_offset(e);
+        const int ii = nearest_index(0, 0.5 * (s.from.x + s.to.x), off[0]);
+        const int jj = nearest_index(1, 0.5 * (s.from.y + s.to.y), off[1]);
+        return std::sqrt(eps_at(e, ii, jj));
+    };
+    bloch_k_ = detail::resolve_bloch_k(project_, file_, {L_[0], L_[1], 0.0}, n_at);
+    for (int a = 0; a < 2; ++a) sc().bloch_phase[a] = bloch_k_[a] * L_[a];
+    sc().complex_fields = sc().has_bloch_phase();
 }
 
 void Compiler::compile_source(std::size_t si) {
@@ -861,10 +896,17 @@ void Compiler::compile_source(std::size_t si) {
         case SourceType::Line:
         case SourceType::Plane: add_line_source(src, path, wf); break;
         case SourceType::Tfsf:
+            if (sc().has_bloch_phase())
+                throw ProjectError(file_, path + ".type",
+                                   "a tfsf source injects at normal incidence and cannot run with a nonzero Bloch k; "
+                                   "use a one-way line source with angle_deg");
             sc().tfsf.push_back(detail::compile_tfsf(project_, src, path, file_, sc(), grid_, wf));
             out_.sources_end_s = std::max(out_.sources_end_s, wf.end_time_s());
             break;
     }
+    // A line across a Bloch axis is a plane wave of the Bloch k: the phase exp(i k.r).
+    if ((src.type == SourceType::Line || src.type == SourceType::Plane) && sc().has_bloch_phase())
+        detail::apply_bloch_phase(sc(), first_term, bloch_k_);
     note_sources_end(first_term);
     for (std::size_t k = first_term; k < sc().sources.size(); ++k) sc().sources[k].origin = int(si);
 }
@@ -1107,6 +1149,7 @@ CompiledProject Compiler::run() {
     compile_grid();
     compile_medium();
     compile_spectrum();
+    resolve_bloch();
     for (std::size_t i = 0; i < project_.sources.size(); ++i) compile_source(i);
     for (std::size_t i = 0; i < project_.monitors.size(); ++i) compile_monitor(i);
     finish();

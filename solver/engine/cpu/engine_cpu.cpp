@@ -23,6 +23,14 @@
 // kernels carry the CPML psi updates (fused for bandwidth). field_energy() counts
 // eps_inf E^2 only (no polarization energy).
 //
+// Complex fields (scene.hpp "Bloch-periodic axes"): the imaginary copy's state (fields,
+// psi, extensions with their pole state and DFT accumulators, its scene with the sources'
+// imaginary weights) lives in im_; use_copy() exchanges it with the engine's own members
+// (O(1) swaps of the arrays), so both copies run through the same row code, in two passes
+// (all H of both copies, then all E of both). The reads across a Bloch wrap take the
+// rotated neighbour: along x the single edge value of the row (h_row / e_row), along y a
+// ghost row filled before each half-step (fill_ghost_rows).
+//
 // Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
 // GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step.
 #include <algorithm>
@@ -43,6 +51,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu_bloch.hpp"
 #include "cpu_extensions.hpp"
 #include "cpu_kernels.hpp"
 #include "cpu_common.hpp"
@@ -181,6 +190,9 @@ public:
         build_uniform_map();
         // Dispersion, sources, walls, tensor couplings, monitors (validated there).
         build_extensions();
+        cpu::check_bloch_scene(sc_, "CPU engine");
+        bloch_ = cpu::BlochRotation(sc_);
+        if (sc_.complex_fields) build_imaginary_copy();
         two_pass_ = tune_.unfused;
         device_ = cpu::engine_device_name(threads_, run_op_ != KernelTable<Real>::pick(false));
     }
@@ -206,6 +218,10 @@ public:
     }
 
     void step(int n_steps) override {
+        if (im_) {
+            for (int s = 0; s < n_steps; ++s) complex_step();
+            return;
+        }
         for (int s = 0; s < n_steps; ++s) {  // one step: the three parts without halo margins
             step_begin();
             step_interior();
@@ -214,11 +230,26 @@ public:
     }
 
     double field_energy() override {
-        return cpu::field_energy(*team_, present_fields(), materials_->material_index, eps_table_, sc_.cells(),
-                                 sc_.dx_um, 2);
+        double e = cpu::field_energy(*team_, present_fields(), materials_->material_index, eps_table_, sc_.cells(),
+                                     sc_.dx_um, 2);
+        if (im_) {  // |F|^2 = F_re^2 + F_im^2
+            use_copy(1);
+            e += cpu::field_energy(*team_, present_fields(), materials_->material_index, eps_table_, sc_.cells(),
+                                   sc_.dx_um, 2);
+            use_copy(0);
+        }
+        return e;
     }
 
-    bool fields_finite() override { return cpu::all_finite(*team_, present_fields(), sc_.cells()); }
+    bool fields_finite() override {
+        bool ok = cpu::all_finite(*team_, present_fields(), sc_.cells());
+        if (im_ && ok) {
+            use_copy(1);
+            ok = cpu::all_finite(*team_, present_fields(), sc_.cells());
+            use_copy(0);
+        }
+        return ok;
+    }
 
     /// The field arrays by Component, nullptr where the polarization lacks the component.
     std::array<const Real*, 6> present_fields() const {
@@ -247,7 +278,10 @@ public:
         cpu::copy_field_in(field_[ci(c)], values, c, "nx*ny");
     }
 
-    std::vector<std::complex<double>> dft(int set) override { return monitors_->dft(set); }
+    std::vector<std::complex<double>> dft(int set) override {
+        if (!im_) return monitors_->dft(set);
+        return cpu::combine_dft(monitors_->dft(set), im_->monitors->dft(set));
+    }
 
     std::vector<double> time_samples(int probe) override { return monitors_->time_samples(probe); }
 
@@ -357,6 +391,7 @@ public:
         // within one step only). The extension set was built for the first scene: a tensor
         // coupling list that was empty then gets its extension now.
         cpu::follow_material_edit(ext_, edited, has_tensor_);
+        if (im_) cpu::follow_material_edit(im_->ext, edited, im_->has_tensor);
     }
 
 private:
@@ -384,16 +419,42 @@ private:
     /// Row j+1 of component c: the next row, row 0 when y is periodic, else zeros.
     const Real* row_above(Component c, int j) const {
         if (j + 1 < ny_) return field_[ci(c)].data() + std::size_t(j + 1) * nx_;
+        if (bloch_.active[1]) return ghost_[ci(c)].data();  // fill_ghost_rows
         if (sc_.boundary[1] == BoundaryKind::Periodic) return field_[ci(c)].data();
         return zero_row_.data();
     }
     /// Row j-1 of component c: the previous row, row ny-1 when y is periodic, else zeros.
     const Real* row_below(Component c, int j) const {
         if (j > 0) return field_[ci(c)].data() + std::size_t(j - 1) * nx_;
+        if (bloch_.active[1]) return ghost_[ci(c)].data();  // fill_ghost_rows
         if (sc_.boundary[1] == BoundaryKind::Periodic) return field_[ci(c)].data() + std::size_t(ny_ - 1) * nx_;
         return zero_row_.data();
     }
     bool periodic_x() const { return sc_.boundary[0] == BoundaryKind::Periodic; }
+    /// The neighbour across the x wrap of row `row` (flat index of its first cell): for
+    /// an H update (upper = true) the E of i = 0 seen from i = nx-1, for an E update the H
+    /// of i = nx-1 seen from i = 0; Bloch-rotated with the other copy in a complex run.
+    Real wrap_x(Component c, std::size_t row, bool upper) const {
+        const std::size_t k = row + (upper ? 0 : std::size_t(nx_ - 1));
+        const Real v = field_[ci(c)][k];
+        if (!bloch_.active[0]) return v;
+        const Real o = im_->field[ci(c)][k];
+        return upper ? bloch_.upper(0, active_, v, o) : bloch_.lower(0, active_, v, o);
+    }
+    /// Ghost rows of the y wrap for the active copy (complex runs with a Bloch phase along
+    /// y): before the H pass (h = true) the E components of row 0 as seen from row ny-1,
+    /// before the E pass the H components of row ny-1 as seen from row 0.
+    void fill_ghost_rows(bool h) {
+        if (!bloch_.active[1]) return;
+        const std::vector<Component> comps = h ? electric_components(sc_.polarization)
+                                               : magnetic_components(sc_.polarization);
+        const std::size_t row = h ? 0 : std::size_t(ny_ - 1) * nx_;
+        for (Component c : comps) {
+            ghost_[ci(c)].resize(std::size_t(nx_));
+            bloch_.row(h, 1, active_, field_[ci(c)].data() + row, im_->field[ci(c)].data() + row,
+                       ghost_[ci(c)].data(), nx_);
+        }
+    }
 
     void set_py(RowArgs<Real>& a, Component owner, int j, bool e_pos, int i0) {
         const auto& p = prof_[1];
@@ -465,7 +526,7 @@ private:
             const Real* ez = F(Component::Ez) + row;
             for (const Segment& s : seg_h_) {  // Hy += S [ (Ez(i+1,j) - Ez(i,j)) / kappa_h_x + psi_hy_x ]
                 RowArgs<Real> a;
-                Real nb = periodic_x() ? ez[0] : Real(0);
+                Real nb = periodic_x() ? wrap_x(Component::Ez, row, true) : Real(0);
                 a.n = s.i1 - s.i0;
                 a.f = F(Component::Hy) + row + s.i0;
                 a.courant = S;
@@ -481,7 +542,7 @@ private:
             for (const Segment& s : seg_h_) {
                 // Hz -= S [ (Ey(i+1)-Ey(i))/kx + psi_hz_x - (Ex(j+1)-Ex(j))/ky - psi_hz_y ]
                 RowArgs<Real> a;
-                Real nb = periodic_x() ? ey[0] : Real(0);
+                Real nb = periodic_x() ? wrap_x(Component::Ey, row, true) : Real(0);
                 a.n = s.i1 - s.i0;
                 a.f = F(Component::Hz) + row + s.i0;
                 a.courant = S;
@@ -509,7 +570,7 @@ private:
                 // Ez = ca Ez + cb [ (Hy(i)-Hy(i-1))/kx + psi_x - (Hx(j)-Hx(j-1))/ky - psi_y ]
                 const Segment& s = seg_e_[si];
                 RowArgs<Real> a;
-                Real nb = periodic_x() ? hy[nx_ - 1] : Real(0);
+                Real nb = periodic_x() ? wrap_x(Component::Hy, row, false) : Real(0);
                 a.n = s.i1 - s.i0;
                 a.f = F(Component::Ez) + row + s.i0;
                 a.cb = cb_[c].data() + row + s.i0;
@@ -540,7 +601,7 @@ private:
             for (std::size_t si = 0; si < seg_e_.size(); ++si) {  // Ey = ca Ey - cb [ (Hz(i)-Hz(i-1))/kx + psi_ey_x ]
                 const Segment& s = seg_e_[si];
                 RowArgs<Real> a;
-                Real nb = periodic_x() ? hz[nx_ - 1] : Real(0);
+                Real nb = periodic_x() ? wrap_x(Component::Hz, row, false) : Real(0);
                 a.n = s.i1 - s.i0;
                 a.f = F(Component::Ey) + row + s.i0;
                 a.cb = cb_[c].data() + row + s.i0;
@@ -624,10 +685,73 @@ private:
         team_->run(job);
     }
 
+    /// The imaginary copy (header comment): zero fields and psi, the extensions of the
+    /// imaginary scene.
+    void build_imaginary_copy() {
+        im_ = std::make_unique<ImaginaryCopy>();
+        im_->scene = cpu::imaginary_scene(sc_);
+        for (int c = 0; c < 6; ++c) {
+            if (has_[c]) im_->field[c].assign(sc_.cells(), Real(0), c);
+            im_->psi_x[c].assign(psi_x_[c].size(), Real(0));
+            im_->psi_y[c].assign(psi_y_[c].size(), Real(0));
+        }
+        im_->monitors = cpu::build_extensions(im_->ext, *im_->scene, has_, true, im_->has_tensor);
+    }
+    /// Makes copy `k` (0 re, 1 im) the one in the engine's members (header comment).
+    void use_copy(int k) {
+        if (k == active_) return;
+        for (int c = 0; c < 6; ++c) {
+            std::swap(field_[c], im_->field[c]);
+            std::swap(psi_x_[c], im_->psi_x[c]);
+            std::swap(psi_y_[c], im_->psi_y[c]);
+        }
+        std::swap(ext_, im_->ext);
+        std::swap(monitors_, im_->monitors);
+        std::swap(has_tensor_, im_->has_tensor);
+        active_ = k;
+    }
+    /// The step context of the active copy (its scene: the imaginary one holds the
+    /// sources' imaginary weights).
+    cpu::StepContext<Real> copy_context() {
+        cpu::StepContext<Real> c = context();
+        if (active_ == 1) c.scene = im_->scene.get();
+        return c;
+    }
+    /// One step of a complex run (header comment): the phases of scene.hpp's step for both
+    /// copies, H of both before E of either.
+    void complex_step() {
+        for (int k = 0; k < 2; ++k) {
+            use_copy(k);
+            const cpu::StepContext<Real> c = copy_context();
+            ext_.before_step(c);
+            ext_.before_e_rows(c, 0, ny_);
+        }
+        for (int k = 0; k < 2; ++k) {
+            use_copy(k);
+            fill_ghost_rows(true);
+            rows_pass(copy_context(), true, 0, ny_);
+        }
+        for (int k = 0; k < 2; ++k) {
+            use_copy(k);
+            fill_ghost_rows(false);
+            rows_pass(copy_context(), false, 0, ny_);
+        }
+        for (int k = 0; k < 2; ++k) {
+            use_copy(k);
+            const cpu::StepContext<Real> c = copy_context();
+            ext_.after_e(c);
+            ext_.after_step(c);
+        }
+        use_copy(0);
+        ++steps_;
+    }
+
 public:
     /// Split step (engine.hpp): cpu::SplitStep over the rows of y (the planes of the 2D cut).
-    bool supports_split_step() const override { return true; }
+    /// Not for complex fields (their step couples the two copies across the whole grid).
+    bool supports_split_step() const override { return !im_; }
     void set_split_margins(int lo, int hi) override {
+        if (im_) throw RunError("CPU engine: complex fields (Bloch phase) cannot run as a split step");
         split_.configure(lo, hi, ny_, 1, sc_.boundary[1] == BoundaryKind::Periodic);
     }
     void step_begin() override { split_.begin(context(), ext_); }
@@ -671,6 +795,19 @@ private:
     bool has_tensor_ = false;            ///< a TensorCouplings extension is in ext_
     std::string device_;
     cpu::SplitStep<Real> split_;         ///< the parts of a step (set_split_margins; default: no halos)
+    /// The swapped-out copy of a complex run (header comment "Complex fields").
+    struct ImaginaryCopy {
+        SkewedArray<Real> field[6];
+        std::vector<Real> psi_x[6], psi_y[6];
+        cpu::ExtensionSet<Real> ext;
+        cpu::Monitors<Real>* monitors = nullptr;
+        bool has_tensor = false;
+        std::unique_ptr<Scene> scene;  ///< sc_ with the sources' imaginary weights
+    };
+    std::unique_ptr<ImaginaryCopy> im_;  ///< null: real fields
+    int active_ = 0;                     ///< the copy in the engine's members (0 re, 1 im)
+    cpu::BlochRotation bloch_;
+    std::vector<Real> ghost_[6];         ///< y-wrap ghost rows (fill_ghost_rows)
 };
 
 }  // namespace

@@ -20,6 +20,12 @@
 // the row phases (scene.hpp order: sources, then the wall zeroing); the first-order Mur
 // faces (cpu_extensions.hpp MurFaces, shared with 2D) follow the whole E sweep. TEz tensor
 // couplings have no 3D form: RunError.
+//
+// Complex fields (scene.hpp "Bloch-periodic axes"): as in 2D (engine_cpu.cpp), the imaginary
+// copy's state lives in im_ and use_copy() exchanges it with the engine's members; both
+// copies step in two passes (H of both, then E of both). Reads across a Bloch wrap take the
+// rotated neighbour: along x the edge value of the row, along y and z ghost planes filled
+// before each half-step (fill_ghost_planes).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -39,6 +45,7 @@
 
 #include "cpu_common.hpp"
 #include "cpu_engine_common.hpp"
+#include "cpu_bloch.hpp"
 #include "cpu_extensions.hpp"
 #include "cpu_kernels3d.hpp"
 #include "cpu_team.hpp"
@@ -155,6 +162,9 @@ public:
         make_segments();
         bool has[6] = {true, true, true, true, true, true};
         build_extensions(has);
+        cpu::check_bloch_scene(sc_, "CPU engine (3D)");
+        bloch_ = cpu::BlochRotation(sc_);
+        if (sc_.complex_fields) build_imaginary_copy();
         two_pass_ = tune_.unfused;
         device_ = cpu::engine_device_name(threads_, run_op_ != Kernel3<Real>::pick(false));
     }
@@ -181,6 +191,10 @@ public:
     }
 
     void step(int n_steps) override {
+        if (im_) {
+            for (int s = 0; s < n_steps; ++s) complex_step();
+            return;
+        }
         for (int s = 0; s < n_steps; ++s) {  // one step: the three parts without halo margins
             step_begin();
             step_interior();
@@ -190,10 +204,26 @@ public:
 
     /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
     double field_energy() override {
-        return cpu::field_energy(*team_, all_fields(), materials_->material_index, eps_table_, sc_.cells(), sc_.dx_um, 3);
+        double e = cpu::field_energy(*team_, all_fields(), materials_->material_index, eps_table_, sc_.cells(),
+                                     sc_.dx_um, 3);
+        if (im_) {  // |F|^2 = F_re^2 + F_im^2
+            use_copy(1);
+            e += cpu::field_energy(*team_, all_fields(), materials_->material_index, eps_table_, sc_.cells(),
+                                   sc_.dx_um, 3);
+            use_copy(0);
+        }
+        return e;
     }
 
-    bool fields_finite() override { return cpu::all_finite(*team_, all_fields(), sc_.cells()); }
+    bool fields_finite() override {
+        bool ok = cpu::all_finite(*team_, all_fields(), sc_.cells());
+        if (im_ && ok) {
+            use_copy(1);
+            ok = cpu::all_finite(*team_, all_fields(), sc_.cells());
+            use_copy(0);
+        }
+        return ok;
+    }
 
     /// The six field arrays by Component.
     std::array<const Real*, 6> all_fields() const {
@@ -220,7 +250,10 @@ public:
         cpu::copy_field_in(field_[int(c)], values, c, "nx*ny*nz");
     }
 
-    std::vector<std::complex<double>> dft(int set) override { return monitors_->dft(set); }
+    std::vector<std::complex<double>> dft(int set) override {
+        if (!im_) return monitors_->dft(set);
+        return cpu::combine_dft(monitors_->dft(set), im_->monitors->dft(set));
+    }
     std::vector<double> time_samples(int probe) override { return monitors_->time_samples(probe); }
 
     void set_frame_slice(const FrameSlice& slice) override {
@@ -281,6 +314,7 @@ public:
         // Sub-pixel tensor couplings follow the edited interfaces (their state lives within
         // one step only); a list that was empty at the start gets its extension now.
         cpu::follow_material_edit(ext_, edited, has_tensor_);
+        if (im_) cpu::follow_material_edit(im_->ext, edited, im_->has_tensor);
     }
 
 private:
@@ -351,13 +385,16 @@ private:
     }
 
     /// Row (j, k) of component c, wrapped on periodic axes; the zero row beyond the array.
+    /// Across a Bloch axis of a complex run: the ghost row (fill_ghost_planes).
     const Real* nb_row(int c, int j, int k) const {
         if (j < 0 || j >= ny_) {
             if (sc_.boundary[1] != BoundaryKind::Periodic) return zero_row_.data();
+            if (bloch_.active[1]) return ghost_[c][1].data() + std::size_t(k) * nx_;
             j = (j + ny_) % ny_;
         }
         if (k < 0 || k >= nz_) {
             if (sc_.boundary[2] != BoundaryKind::Periodic) return zero_row_.data();
+            if (bloch_.active[2]) return ghost_[c][2].data() + std::size_t(j) * nx_;
             k = (k + nz_) % nz_;
         }
         return field_[c].data() + (std::size_t(k) * ny_ + j) * nx_;
@@ -432,10 +469,12 @@ private:
             Real nb;
             if (is_e) {  // G(i) - G(i-1); G(-1) wraps or is 0
                 nb = periodic_x ? g[nx_ - 1] : Real(0);
+                if (bloch_.active[0]) nb = bloch_.lower(0, active_, nb, im_->field[st.g[0]][row + nx_ - 1]);
                 b.xu = g + i0;
                 b.xl = s.edge ? &nb : g + i0 - 1;
             } else {     // G(i+1) - G(i); G(nx) wraps or is 0
                 nb = periodic_x ? g[0] : Real(0);
+                if (bloch_.active[0]) nb = bloch_.upper(0, active_, nb, im_->field[st.g[0]][row]);
                 b.xu = s.edge ? &nb : g + i0 + 1;
                 b.xl = g + i0;
             }
@@ -550,10 +589,96 @@ private:
         team_->run(job);
     }
 
+    /// Ghost planes of the y and z wraps for the active copy (complex runs with a Bloch
+    /// phase there): before the H pass (h = true) the E components of the planes j = 0 /
+    /// k = 0 as seen from ny-1 / nz-1, before the E pass the H components of the planes
+    /// j = ny-1 / k = nz-1 as seen from 0. ghost_[c][1] holds nz rows (by k), ghost_[c][2]
+    /// ny rows (by j).
+    void fill_ghost_planes(bool h) {
+        for (int c = h ? 0 : 3; c < (h ? 3 : 6); ++c) {
+            if (bloch_.active[1]) {
+                ghost_[c][1].resize(std::size_t(nz_) * nx_);
+                const int j = h ? 0 : ny_ - 1;
+                for (int k = 0; k < nz_; ++k) {
+                    const std::size_t row = (std::size_t(k) * ny_ + j) * nx_;
+                    bloch_.row(h, 1, active_, field_[c].data() + row, im_->field[c].data() + row,
+                               ghost_[c][1].data() + std::size_t(k) * nx_, nx_);
+                }
+            }
+            if (bloch_.active[2]) {
+                ghost_[c][2].resize(std::size_t(ny_) * nx_);
+                const int k = h ? 0 : nz_ - 1;
+                for (int j = 0; j < ny_; ++j) {
+                    const std::size_t row = (std::size_t(k) * ny_ + j) * nx_;
+                    bloch_.row(h, 2, active_, field_[c].data() + row, im_->field[c].data() + row,
+                               ghost_[c][2].data() + std::size_t(j) * nx_, nx_);
+                }
+            }
+        }
+    }
+    /// The imaginary copy (engine_cpu.cpp's, for six components).
+    void build_imaginary_copy() {
+        im_ = std::make_unique<ImaginaryCopy>();
+        im_->scene = cpu::imaginary_scene(sc_);
+        for (int c = 0; c < 6; ++c) {
+            im_->field[c].assign(sc_.cells(), Real(0), c);
+            for (int d = 0; d < 3; ++d) im_->psi[c][d].assign(psi_[c][d].size(), Real(0));
+        }
+        bool has[6] = {true, true, true, true, true, true};
+        im_->monitors = cpu::build_extensions(im_->ext, *im_->scene, has, false, im_->has_tensor);
+    }
+    /// Makes copy `k` (0 re, 1 im) the one in the engine's members.
+    void use_copy(int k) {
+        if (k == active_) return;
+        for (int c = 0; c < 6; ++c) {
+            std::swap(field_[c], im_->field[c]);
+            for (int d = 0; d < 3; ++d) std::swap(psi_[c][d], im_->psi[c][d]);
+        }
+        std::swap(ext_, im_->ext);
+        std::swap(monitors_, im_->monitors);
+        std::swap(has_tensor_, im_->has_tensor);
+        active_ = k;
+    }
+    cpu::StepContext<Real> copy_context() {
+        cpu::StepContext<Real> c = context();
+        if (active_ == 1) c.scene = im_->scene.get();
+        return c;
+    }
+    /// One step of a complex run: scene.hpp's phases for both copies, H of both before E
+    /// of either (engine_cpu.cpp complex_step).
+    void complex_step() {
+        for (int k = 0; k < 2; ++k) {
+            use_copy(k);
+            const cpu::StepContext<Real> c = copy_context();
+            ext_.before_step(c);
+            ext_.before_e_rows(c, 0, ny_ * nz_);
+        }
+        for (int k = 0; k < 2; ++k) {
+            use_copy(k);
+            fill_ghost_planes(true);
+            rows_pass(copy_context(), true, 0, nz_);
+        }
+        for (int k = 0; k < 2; ++k) {
+            use_copy(k);
+            fill_ghost_planes(false);
+            rows_pass(copy_context(), false, 0, nz_);
+        }
+        for (int k = 0; k < 2; ++k) {
+            use_copy(k);
+            const cpu::StepContext<Real> c = copy_context();
+            ext_.after_e(c);
+            ext_.after_step(c);
+        }
+        use_copy(0);
+        ++steps_;
+    }
+
 public:
-    /// Split step (engine.hpp): cpu::SplitStep over the z planes (ny rows each).
-    bool supports_split_step() const override { return true; }
+    /// Split step (engine.hpp): cpu::SplitStep over the z planes (ny rows each). Not for
+    /// complex fields (their step couples the two copies across the whole grid).
+    bool supports_split_step() const override { return !im_; }
     void set_split_margins(int lo, int hi) override {
+        if (im_) throw RunError("CPU engine (3D): complex fields (Bloch phase) cannot run as a split step");
         split_.configure(lo, hi, nz_, ny_, sc_.boundary[2] == BoundaryKind::Periodic);
     }
     void step_begin() override { split_.begin(context(), ext_); }
@@ -596,6 +721,19 @@ private:
     cpu::Monitors<Real>* monitors_ = nullptr;
     std::string device_;
     cpu::SplitStep<Real> split_;  ///< the parts of a step (set_split_margins; default: no halos)
+    /// The swapped-out copy of a complex run (header comment "Complex fields").
+    struct ImaginaryCopy {
+        SkewedArray<Real> field[6];
+        std::vector<Real> psi[6][3];
+        cpu::ExtensionSet<Real> ext;
+        cpu::Monitors<Real>* monitors = nullptr;
+        bool has_tensor = false;
+        std::unique_ptr<Scene> scene;  ///< sc_ with the sources' imaginary weights
+    };
+    std::unique_ptr<ImaginaryCopy> im_;  ///< null: real fields
+    int active_ = 0;                     ///< the copy in the engine's members (0 re, 1 im)
+    cpu::BlochRotation bloch_;
+    std::vector<Real> ghost_[6][3];      ///< y (index 1) and z (2) wrap ghost planes
 };
 
 }  // namespace

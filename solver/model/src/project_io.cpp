@@ -684,6 +684,13 @@ Source parse_source(const Json& j, const std::string& path, const ReadContext& f
     }
     s.amplitude = r.number("amplitude", 1.0);
     s.phase_deg = r.number("phase_deg", 0.0);
+    if (s.type == SourceType::Line || s.type == SourceType::Plane) {  // oblique plane waves
+        s.angle_deg = r.number("angle_deg", 0.0);
+        s.azimuth_deg = r.number("azimuth_deg", 0.0);
+        s.polarization = r.string("polarization", "");
+        if (!s.polarization.empty() && s.polarization != "s" && s.polarization != "p")
+            r.conv().fail(r.path("polarization"), "must be \"s\" or \"p\" (found \"" + s.polarization + "\")");
+    }
     {
         const Json* w = r.find("waveform");
         s.waveform = parse_waveform(w ? *w : Json::object(), r.path("waveform"), file);
@@ -804,9 +811,13 @@ Domain parse_domain(const Json& j, const std::string& path, const ReadContext& f
     d.slice_z = r.number("slice_z", 0.0);
     if (const Json* b = r.find("boundaries")) {
         ObjectReader br(*b, r.path("boundaries"), file);
-        d.boundaries[0] = br.enumeration(kBoundaries, "x", BoundaryKind::Pml);
-        d.boundaries[1] = br.enumeration(kBoundaries, "y", BoundaryKind::Pml);
-        d.boundaries[2] = br.enumeration(kBoundaries, "z", BoundaryKind::Pml);
+        static const char* const axes[3] = {"x", "y", "z"};
+        for (int a = 0; a < 3; ++a) {
+            // "bloch": a periodic axis with the Bloch wave vector domain.bloch_k
+            const Json* v = br.find(axes[a]);
+            d.bloch[a] = v && v->is_string() && v->get<std::string>() == "bloch";
+            d.boundaries[a] = d.bloch[a] ? BoundaryKind::Periodic : br.enumeration(kBoundaries, axes[a], BoundaryKind::Pml);
+        }
         d.boundaries_extra = br.extras();
     }
     if (const Json* sy = r.find("symmetry")) {
@@ -818,6 +829,17 @@ Domain parse_domain(const Json& j, const std::string& path, const ReadContext& f
             d.symmetry[i] = int(v);
         }
     }
+    if (const Json* k = r.find("bloch_k")) {
+        const std::string kp = r.path("bloch_k");
+        if (!k->is_array() || k->size() < 2 || k->size() > 3)
+            r.conv().fail(kp, "must be an array [kx, ky] or [kx, ky, kz] of numbers");
+        std::array<double, 3> kv{0, 0, 0};
+        for (std::size_t i = 0; i < k->size(); ++i) kv[i] = r.conv().number((*k)[i], index_path(kp, i));
+        d.bloch_k = kv;
+    }
+    d.bloch_k_unit = r.string("bloch_k_unit", "2pi/a");
+    if (d.bloch_k_unit != "2pi/a" && d.bloch_k_unit != "1/um")
+        r.conv().fail(r.path("bloch_k_unit"), "must be \"2pi/a\" or \"1/um\" (found \"" + d.bloch_k_unit + "\")");
     if (const Json* p = r.find("pml")) {
         ObjectReader pr(*p, r.path("pml"), file);
         d.pml.cells = pr.integer("cells", 16);
@@ -1111,6 +1133,9 @@ Json source_json(const Source& s) {
     }
     j["amplitude"] = s.amplitude;
     j["phase_deg"] = s.phase_deg;
+    if (s.angle_deg != 0) j["angle_deg"] = s.angle_deg;
+    if (s.azimuth_deg != 0) j["azimuth_deg"] = s.azimuth_deg;
+    if (!s.polarization.empty()) j["polarization"] = s.polarization;
     j["waveform"] = waveform_json(s.waveform);
     append_extra(j, s.extra);
     return j;
@@ -1193,9 +1218,9 @@ Json domain_json(const Domain& d) {
     j["polarization"] = to_string(d.polarization);
     j["slice_z"] = d.slice_z;
     Json b = Json::object();
-    b["x"] = to_string(d.boundaries[0]);
-    b["y"] = to_string(d.boundaries[1]);
-    b["z"] = to_string(d.boundaries[2]);
+    b["x"] = d.is_bloch(0) ? "bloch" : to_string(d.boundaries[0]);
+    b["y"] = d.is_bloch(1) ? "bloch" : to_string(d.boundaries[1]);
+    b["z"] = d.is_bloch(2) ? "bloch" : to_string(d.boundaries[2]);
     append_extra(b, d.boundaries_extra);
     j["boundaries"] = b;
     if (d.symmetry != std::array<int, 3>{0, 0, 0}) {  // written only when set: older files stay byte-identical
@@ -1203,6 +1228,8 @@ Json domain_json(const Domain& d) {
         for (int a = 0; a < (d.dimensions == 3 ? 3 : 2); ++a) sy.push_back(d.symmetry[std::size_t(a)]);
         j["symmetry"] = sy;
     }
+    if (d.bloch_k) j["bloch_k"] = Json::array({(*d.bloch_k)[0], (*d.bloch_k)[1], (*d.bloch_k)[2]});
+    if (d.bloch_k_unit != "2pi/a") j["bloch_k_unit"] = d.bloch_k_unit;
     Json pml = Json::object();
     pml["cells"] = d.pml.cells;
     pml["grading_order"] = d.pml.grading_order;

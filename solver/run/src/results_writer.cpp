@@ -187,6 +187,43 @@ void write_far_fields(const fs::path& dir, const RunResult& r) {
 }
 
 /// summary.json "far_field": {monitor: {wavelength_um, power, max_directivity, theta_points, phi_points}}.
+/// summary.json "bloch" (project-format.md "Bloch-periodic boundaries"): the "bloch" axes,
+/// and for an oblique source (angle_deg at centre wavelength lambda_c) the fixed-k angle at
+/// each spectrum wavelength, sin(theta) = sin(theta_c) lambda / lambda_c (the Bloch k is the
+/// same at every wavelength; null where the wave is evanescent). Null without "bloch" axes.
+Json bloch_json(const Project& project, const RunResult& r) {
+    const Domain& d = project.domain;
+    if (!d.is_bloch(0) && !d.is_bloch(1) && !d.is_bloch(2)) return Json(nullptr);
+    Json b = Json::object();
+    Json axes = Json::array();
+    for (int a = 0; a < 3; ++a)
+        if (d.is_bloch(a)) axes.push_back(std::string(1, "xyz"[a]));
+    b["axes"] = axes;
+    if (d.bloch_k) {
+        b["bloch_k"] = Json::array({(*d.bloch_k)[0], (*d.bloch_k)[1], (*d.bloch_k)[2]});
+        b["bloch_k_unit"] = d.bloch_k_unit;
+    }
+    for (const Source& s : project.sources) {
+        if (s.angle_deg == 0) continue;
+        const double lc = s.waveform.type == WaveformType::GaussianPulse ? s.waveform.wavelength_center
+                                                                          : s.waveform.wavelength;
+        const double sc = std::sin(s.angle_deg * units::pi / 180);
+        b["source"] = s.name;
+        b["angle_deg_at_center"] = s.angle_deg;
+        b["wavelength_center_um"] = lc;
+        Json wl = Json::array(), ang = Json::array();
+        for (double f : r.frequency_hz) {
+            const double l = units::hz_to_wavelength_um(f), sn = sc * l / lc;
+            wl.push_back(jnum(l));
+            ang.push_back(std::abs(sn) < 1 ? jnum(std::asin(sn) * 180 / units::pi) : Json(nullptr));
+        }
+        b["wavelength_um"] = wl;
+        b["angle_deg"] = ang;
+        break;
+    }
+    return b;
+}
+
 Json far_fields_json(const RunResult& r) {
     Json all = Json::object();
     for (const FarFieldResult& f : r.far_fields) {
@@ -428,6 +465,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
     if (!r.resonances.empty()) j["resonances"] = resonances_json(r);
     if (!r.far_fields.empty()) j["far_field"] = far_fields_json(r);
     if (!r.diffraction.empty()) j["diffraction"] = diffraction_json(r);
+    if (Json b = bloch_json(project, r); !b.is_null()) j["bloch"] = b;
     Json w = Json::array();
     for (const auto& s : r.warnings) w.push_back(s);
     for (const auto& s : extra_warnings) w.push_back(s);

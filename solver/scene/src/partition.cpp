@@ -337,6 +337,11 @@ std::vector<double> partition_plane_cost(const Scene& g) {
 Partition partition_scene(const Scene& g, int pieces, const std::vector<double>& weights) {
     if (g.window.active) throw RunError("partition: the scene already is a subdomain");
     if (pieces < 1) throw RunError("partition: pieces must be >= 1, got " + std::to_string(pieces));
+    // The complex step couples the real and imaginary copies across the whole grid (scene.hpp
+    // "Bloch-periodic axes"); the halo exchange moves one real copy.
+    if (pieces > 1 && g.complex_fields)
+        throw RunError("partition: complex fields (a Bloch-periodic boundary with nonzero Bloch k, or an oblique "
+                       "plane source) run on one CPU engine only, not split over several devices or MPI ranks");
     if (!weights.empty() && int(weights.size()) != pieces)
         throw RunError("partition: " + std::to_string(weights.size()) + " weights for " + std::to_string(pieces) +
                        " pieces");

@@ -208,6 +208,19 @@ std::size_t engine_state_bytes(const Scene& s, Precision precision, long long re
     const std::size_t slots = std::size_t(anisotropic_slots(s.dimensions));
     for (int c = 0; c < 3; ++c)
         b += s.anisotropic.cells[c].size() * ((1 + slots) * index + slots * weight + (1 + slots) * R);
+    if (s.complex_fields) {  // the imaginary copy (header comment "Bloch-periodic axes")
+        std::size_t im = (three ? 6 : 3) * n * R;
+        if (three) {
+            const std::size_t wz = std::size_t(s.pml_lo[2] + s.pml_hi[2]);
+            im += 4 * (wx * ny * nz + wy * nx * nz + wz * nx * ny) * R;
+        } else {
+            im += 2 * (wx * ny + wy * nx) * R;
+        }
+        for (const DftSet& d : s.dft_sets) im += d.cell0.size() * d.frequencies_hz.size() * 2 * sizeof(double);
+        for (const DispersiveCells& d : s.dispersive) im += d.cells.size() * (2 + 2 * max_poles) * R;
+        for (const SourceTerm& t : s.sources) im += t.cells.size() * (index + 2 * weight);
+        b += im;
+    }
     return b;
 }
 

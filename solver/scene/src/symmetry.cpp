@@ -148,6 +148,9 @@ Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, ReducedMonitor
     r.polarization = full.polarization;
     r.nx = int(nh[0]), r.ny = int(nh[1]), r.nz = int(nh[2]);
     r.dx_um = full.dx_um, r.dt_s = full.dt_s, r.courant = full.courant;
+    // Bloch phases live on periodic axes, never on a symmetric (pml) one: kept as they are.
+    for (int a = 0; a < 3; ++a) r.bloch_phase[a] = full.bloch_phase[a];
+    r.complex_fields = full.complex_fields;
     for (int a = 0; a < 3; ++a) {
         r.boundary[a] = full.boundary[a];
         r.pml_lo[a] = first[a] > 0 ? 0 : full.pml_lo[a];
@@ -258,7 +261,7 @@ Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, ReducedMonitor
     // the field vanishes, is dropped).
     for (const SourceTerm& t : full.sources) {
         SourceTerm o = t;
-        o.cells.clear(), o.weights.clear();
+        o.cells.clear(), o.weights.clear(), o.weights_im.clear();
         for (std::size_t k = 0; k < t.cells.size(); ++k) {
             const auto ijk = unflat(t.cells[k], nf);
             if (!kept(ijk)) continue;
@@ -267,6 +270,7 @@ Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, ReducedMonitor
             if (zero) continue;
             o.cells.push_back(to_half(ijk));
             o.weights.push_back(t.weights[k]);
+            if (!t.weights_im.empty()) o.weights_im.push_back(t.weights_im[k]);
         }
         if (!o.cells.empty()) r.sources.push_back(std::move(o));
     }
@@ -432,22 +436,25 @@ std::optional<SymmetryViolation> find_symmetry_violation(const Scene& full, cons
             if (done[t0]) continue;
             const SourceTerm& s = full.sources[t0];
             double wmax = 0;
-            std::map<CellIndex, std::pair<double, int>> w;  // cell -> (summed weight x amplitude, a term)
+            // cell -> (summed weight x amplitude, real then imaginary part (Bloch phases), a term)
+            std::map<CellIndex, std::pair<std::array<double, 2>, int>> w;
             for (std::size_t t = t0; t < full.sources.size(); ++t) {
                 const SourceTerm& u = full.sources[t];
                 if (done[t] || !same_drive(s, u)) continue;
                 done[t] = true;
                 for (std::size_t k = 0; k < u.cells.size(); ++k) {
-                    const double wk = u.weights[k] * u.waveform.amplitude;
+                    const double wr = u.weights[k] * u.waveform.amplitude;
+                    const double wi = u.weights_im.empty() ? 0.0 : u.weights_im[k] * u.waveform.amplitude;
                     auto& e = w[u.cells[k]];
-                    e.first += wk;
+                    e.first[0] += wr, e.first[1] += wi;
                     e.second = int(t);
-                    wmax = std::max(wmax, std::abs(wk));
+                    wmax = std::max(wmax, std::hypot(wr, wi));
                 }
             }
             const int parity = mirror_parity(s.component, p.axis, p.sign);
+            for (int part = 0; part < 2; ++part)
             for (const auto& [cell, entry] : w) {
-                const double wk = entry.first;
+                const double wk = entry.first[std::size_t(part)];
                 const auto ijk = unflat(cell, nf);
                 double expect = 0;
                 std::string what;
@@ -457,7 +464,7 @@ std::optional<SymmetryViolation> find_symmetry_violation(const Scene& full, cons
                     const auto im = mirror_one(p, s.component, ijk);
                     if (im[p.axis] >= 0 && im[p.axis] < nf[p.axis]) {
                         const auto it = w.find(flat(im, nf));
-                        expect = parity * (it == w.end() ? 0.0 : it->second.first);
+                        expect = parity * (it == w.end() ? 0.0 : it->second.first[std::size_t(part)]);
                     }
                     what = " whose mirror image has " + fmt(expect) + " (" + (parity > 0 ? "even" : "odd") +
                            " parity of " + component_name(s.component) + " expected)";

@@ -154,6 +154,14 @@ struct Source {
     std::string direction = "+x";  ///< one-way injection direction (line/plane), propagation (tfsf)
     double amplitude = 1.0;
     double phase_deg = 0.0;
+    /// Oblique plane wave (line/plane sources spanning Bloch axes; project-format.md
+    /// "Oblique plane waves"): polar angle from the propagation axis and (3D) azimuth, in
+    /// degrees; 0, 0: normal incidence (as before).
+    double angle_deg = 0.0;
+    double azimuth_deg = 0.0;
+    /// 3D oblique plane waves: "s" (E normal to the plane of incidence) or "p"; empty: the
+    /// `component` gives the E direction (normal incidence). 2D: TMz is s, TEz is p.
+    std::string polarization;
     Waveform waveform;
     Json extra = Json::object();
     bool operator==(const Source&) const = default;
@@ -249,6 +257,17 @@ struct Domain {
     PmlSettings pml;
     std::string background = "air";
     Json boundaries_extra = Json::object();  ///< unknown members of the `boundaries` object
+    /// `boundaries.<axis>: "bloch"` (project-format.md "Bloch-periodic boundaries"): the
+    /// axis is periodic (boundaries[a] == Periodic) with the Bloch wave vector below.
+    std::array<bool, 3> bloch{false, false, false};
+    /// `bloch_k` [kx, ky, kz] in bloch_k_unit; unset: from a plane source's angle_deg (or 0).
+    std::optional<std::array<double, 3>> bloch_k;
+    /// `bloch_k_unit`: "2pi/a" (k_a in units of 2 pi / L_a, L_a the axis's interior period;
+    /// the default) or "1/um" (rad/um).
+    std::string bloch_k_unit = "2pi/a";
+    /// Axis a is Bloch-periodic: flagged "bloch" and still periodic (an editor that sets
+    /// another boundary kind ends it).
+    bool is_bloch(int a) const { return bloch[a] && boundaries[a] == BoundaryKind::Periodic; }
     Json extra = Json::object();
     bool operator==(const Domain&) const = default;
 };

@@ -105,7 +105,8 @@ std::vector<double> partition_plane_cost(const Scene& scene);
 /// subdomain whose scene equals `global` (no window).
 /// Throws RunError when a piece would own fewer than 2 * halo planes (name the planes
 /// available and the pieces asked for), for pieces < 1, weights of the wrong count or not
-/// positive, or a global scene that already is a subdomain (window active).
+/// positive, a global scene that already is a subdomain (window active), or complex fields
+/// (Scene::complex_fields) with pieces > 1.
 Partition partition_scene(const Scene& global, int pieces, const std::vector<double>& weights = {});
 
 /// Row padding along x (device layouts whose rows must start on aligned addresses): the

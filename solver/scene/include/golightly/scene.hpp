@@ -49,6 +49,33 @@
 //            reading the E^{n+1} values present at that moment (so at a corner the y wall
 //            uses the x-wall value of its neighbour).
 //
+// Bloch-periodic axes and complex fields (Scene::bloch_phase, Scene::complex_fields)
+//   An axis a whose boundary is periodic may carry a Bloch phase phi_a = k_a * L_a (rad;
+//   k_a the Bloch wavenumber along a, L_a = n_a * dx the period): the fields then obey
+//   F(p + n_a e_a) = exp(+i phi_a) F(p), the Bloch theorem in the time convention
+//   exp(-i w t) of this file (as Meep's k_point; a wave exp(i (k.r - w t)) travels along
+//   +k). Such fields are complex. With complex_fields set the engine steps two real
+//   copies, F = F_re + i F_im, each with the real update above (the same coefficients,
+//   CPML, dispersion, walls); they couple only where an update reads across the wrap of a
+//   Bloch axis: the neighbour beyond the upper end is
+//     re: cos(phi) F_re(0) - sin(phi) F_im(0),   im: sin(phi) F_re(0) + cos(phi) F_im(0)
+//   and the one beyond the lower end (n - 1 read from 0: the phase exp(-i phi))
+//     re: cos(phi) F_re(n-1) + sin(phi) F_im(n-1),   im: -sin(phi) F_re(n-1) + cos(phi) F_im(n-1).
+//   With phi = 0 the copies never mix. Both copies take the step below in lock-step (all
+//   H of both, then all E of both), so every wrapped read sees the other copy at the same
+//   time level. A source term adds weights * value to F_re and weights_im * value to
+//   F_im (SourceTerm). DFT sets accumulate X_re + i X_im (the DFT of each copy as below),
+//   so downstream formulas on complex amplitudes (flux Re(E x conj H), mode overlaps, far
+//   fields) hold unchanged; time probes, frames, get_field / set_field and sample_field
+//   see F_re; field_energy counts both copies (|F|^2). complex_fields without any Bloch
+//   phase gives F_im = 0 when every weights_im is empty: the real run, at twice the cost.
+//   The CPU engines refuse (RunError) a Bloch phase on an axis that is not periodic, a
+//   nonzero phase without complex_fields, imaginary source weights in a real run, and, in
+//   a complex run with a Bloch phase, TF/SF sources and sub-pixel tensor sites on the
+//   wrapped edge of a Bloch axis (engine/cpu/cpu_bloch.hpp). Split steps (distributed and
+//   MPI runs: partition_scene) and the CUDA engines refuse complex fields
+//   (capabilities.hpp cuda_cannot_run).
+//
 // One time step, n -> n+1 (t_n = n * dt), in this order:
 //   1. H update from E^n; then the H sources at t = n*dt; then pmc zeroing.
 //   2. E update from H^{n+1/2}; then the E sources at t = (n+1/2)*dt; then pec zeroing
@@ -265,6 +292,10 @@ struct SourceTerm {
     /// The project source this term comes from (index into Project::sources), for
     /// messages; -1 where none (tests, synthetic scenes).
     int origin = -1;
+    /// Imaginary parts of the weights (header comment "Bloch-periodic axes"): in a complex
+    /// run F_im[cells[k]] += weights_im[k] * value. Empty: a real source (0). Same length
+    /// as cells otherwise; engines of real runs refuse a nonempty one.
+    std::vector<double> weights_im;
 };
 
 /// A set of DFT samples of one component. Sample k is
@@ -443,6 +474,13 @@ struct Scene {
     /// plane), -1 odd (PEC plane) (symmetry.hpp). The scene is the whole domain; engines
     /// step reduce_by_symmetry() of it (make_engine does).
     int symmetry[3] = {0, 0, 0};
+    /// Bloch phase per axis, phi_a = k_a * n_a * dx (rad), on periodic axes only (header
+    /// comment "Bloch-periodic axes"); 0: plain periodic (or not periodic).
+    double bloch_phase[3] = {0, 0, 0};
+    /// Two real field copies (real and imaginary parts): set when any bloch_phase or any
+    /// source's weights_im is nonzero, or to force complex fields at phase 0.
+    bool complex_fields = false;
+    bool has_bloch_phase() const { return bloch_phase[0] != 0 || bloch_phase[1] != 0 || bloch_phase[2] != 0; }
     CpmlAxis cpml[3];                ///< x, y, z profiles (identity where no PML; z only in 3D)
 
     /// Material table and, per E component, the table index of every cell (nx*ny).
@@ -509,6 +547,9 @@ std::vector<Component> magnetic_components(Polarization p);
 ///                    per pole its coefficients (double and R); per set two offsets
 ///   anisotropic      per listed site its cell, S neighbours and S weights (double), and
 ///                    1 + S R of engine weights and scratch (S = 4 in 2D, 8 in 3D)
+///   complex fields   (Scene::complex_fields) the fields, psi, dispersive state and DFT
+///                    accumulators once more (the imaginary copy), and a second copy of
+///                    the scene's sources for its weights
 /// Reads only the array sizes (a scene with nx * ny set and no per-cell arrays is fine).
 std::size_t engine_state_bytes(const Scene& scene, Precision precision, long long recorded_steps = 0);
 
