@@ -625,3 +625,44 @@ TEST_CASE("diffraction results: the CSV, summary.json and golightly-cli diffract
     CHECK(test::run_cli("diffraction '" + (dir / "missing").string() + "'", dir).code == 1);
     fs::remove_all(dir);
 }
+
+TEST_CASE("diffraction monitor over a Bloch cell: an oblique wave's order 0 carries the flux monitor's R and T at "
+          "the fixed-k angle",
+          "[diffraction][bloch]") {
+    // examples/oblique_slab.glproj (a glass slab at 30 degrees, s, Bloch x with a 0.2 um
+    // period, so over its 0.9-1.1 um band only order 0 propagates) with diffraction
+    // monitors on its R and T lines. Same DFT data as the flux monitors, so order 0 equals
+    // their normalized R and T to rounding (Parseval over the period); its angle is the
+    // fixed-k one, sin(theta) = k_par lambda / (2 pi) = sin(30 deg) lambda / 1 um, in air.
+    std::ifstream in(std::string(GOLIGHTLY_SOURCE_DIR) + "/examples/oblique_slab.glproj");
+    std::stringstream text;
+    text << in.rdbuf();
+    Json j = Json::parse(text.str());
+    for (const char* name : {"R", "T"}) {
+        for (const Json& m : j["monitors"])
+            if (m["name"] == name) {
+                Json d = m;
+                d["name"] = std::string(name) + "_orders";
+                d["type"] = "diffraction";
+                j["monitors"].push_back(d);
+                break;
+            }
+    }
+    const Project p = parse_project(j.dump(), "oblique_orders.glproj");
+    RunOptions o;
+    o.threads = 2;
+    const RunResult r = run_project(p, "oblique_orders.glproj", o);
+    REQUIRE(r.diffraction.size() == 2);
+    REQUIRE(r.normalized);
+    for (int k = 0; k < 2; ++k) {
+        const DiffractionResult& d = r.diffraction[std::size_t(k)];
+        const FluxSpectrumResult& f = r.spectra[std::size_t(k)];
+        INFO(d.name);
+        for (std::size_t w = 0; w < d.wavelength_um.size(); ++w) {
+            REQUIRE(d.orders[w].size() == 1);  // period 0.2 um: order 0 alone propagates
+            CHECK(d.power_fraction(w, 0) == Approx(f.normalized[w]).epsilon(1e-6).margin(1e-9));
+            const double theta = std::asin(0.5 * d.wavelength_um[w] / 1.0);
+            CHECK(d.orders[w][0].theta_rad == Approx(theta).margin(1e-6));
+        }
+    }
+}

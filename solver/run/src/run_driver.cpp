@@ -1004,11 +1004,22 @@ void gather_monitors(Engine& engine, const Project& project, const CompiledProje
             for (const Monitor& pm : project.monitors)
                 if (pm.name == m.name && pm.type == MonitorType::Flux && pm.diffraction) {
                     const bool ref = norm && norm->ref_sets && uses_reference_fields(m);
-                    // Bloch boundaries: the run's in-plane Bloch k (rad/um along the plane's
-                    // tangential axes t1 < t2) goes here; periodic boundaries have k = 0.
+                    // The run's in-plane Bloch k (rad/um along the plane's tangential axes
+                    // t1 < t2): bloch_phase = k L over the axis's period L = n dx (a
+                    // periodic axis has no PML); 0 on plain periodic axes.
+                    std::array<double, 2> k_par{0.0, 0.0};
+                    if (!m.flux_terms.empty()) {
+                        const int normal = m.flux_terms.front().normal_axis;
+                        const int n_cells[3] = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
+                        int slot = 0;
+                        for (int a = 0; a < 3 && slot < 2; ++a) {
+                            if (a == normal) continue;
+                            k_par[std::size_t(slot++)] = scene.bloch_phase[a] / (double(n_cells[a]) * scene.dx_um);
+                        }
+                    }
                     result.diffraction.push_back(detail::diffraction_result(
                         engine, scene, m, *pm.diffraction, main.spectrum_hz, norm ? norm->p_inc : nullptr,
-                        ref ? norm->ref_sets : nullptr, {0.0, 0.0}, result.warnings));
+                        ref ? norm->ref_sets : nullptr, k_par, result.warnings));
                 }
         } else if (m.type == MonitorType::Time) {
             result.time_series.push_back(time_series_result(engine, scene, m));
