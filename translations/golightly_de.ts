@@ -4179,6 +4179,26 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
         <source>Phi (°)</source>
         <translation>Phi (°)</translation>
     </message>
+    <message>
+        <source>Wavelength</source>
+        <translation>Wellenlänge</translation>
+    </message>
+    <message>
+        <source>Diffraction order</source>
+        <translation>Beugungsordnung</translation>
+    </message>
+    <message>
+        <source>Power fraction</source>
+        <translation>Leistungsanteil</translation>
+    </message>
+    <message>
+        <source>Power per propagating Floquet order of each diffraction monitor at the chosen wavelength (golightly-cli diffraction prints the table)</source>
+        <translation>Leistung je ausbreitungsfähiger Floquet-Ordnung jedes Beugungsmonitors bei der gewählten Wellenlänge (golightly-cli diffraction gibt die Tabelle aus)</translation>
+    </message>
+    <message>
+        <source>Diffraction</source>
+        <translation>Beugung</translation>
+    </message>
 </context>
 <context>
     <name>golightly::plots::SParamsView</name>

@@ -4161,6 +4161,26 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
         <source>Phi (°)</source>
         <translation>Phi (°)</translation>
     </message>
+    <message>
+        <source>Wavelength</source>
+        <translation>波长</translation>
+    </message>
+    <message>
+        <source>Diffraction order</source>
+        <translation>衍射级次</translation>
+    </message>
+    <message>
+        <source>Power fraction</source>
+        <translation>功率占比</translation>
+    </message>
+    <message>
+        <source>Power per propagating Floquet order of each diffraction monitor at the chosen wavelength (golightly-cli diffraction prints the table)</source>
+        <translation>所选波长下每个衍射监视器各传播 Floquet 级次的功率（golightly-cli diffraction 打印该表）</translation>
+    </message>
+    <message>
+        <source>Diffraction</source>
+        <translation>衍射</translation>
+    </message>
 </context>
 <context>
     <name>golightly::plots::SParamsView</name>

@@ -13,28 +13,13 @@
 
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
+#include "project_builders.hpp"
 #include "../solver/test_3d_projects.hpp"
 
 namespace golightly::test {
 
 
 constexpr double kSymmetryTol = 1e-6;
-
-inline Shape box2(Vec2 lo, Vec2 hi) {
-    Shape s;
-    s.type = ShapeType::Rectangle;
-    s.min = lo;
-    s.max = hi;
-    return s;
-}
-
-inline Material dielectric(const std::string& id, double eps) {
-    Material m;
-    m.id = id;
-    m.name = id;
-    m.epsilon_inf = eps;
-    return m;
-}
 
 inline Monitor flux_line(const std::string& name, Vec2 from, Vec2 to, const std::string& dir) {
     Monitor m;
@@ -123,11 +108,11 @@ inline Project slab_2d(Polarization pol) {
     p.domain.cell_size = dx;
     p.domain.polarization = pol;
     p.domain.pml.cells = 12;
-    p.materials.push_back(dielectric("si", 12.0));
+    p.materials.push_back(material("si", 12.0));
     Layer l;
     l.name = "guide";
     l.material = "si";
-    l.shapes.push_back(box2({-1, yc - 0.15}, {Lx + 1, yc + 0.15}));
+    l.shapes.push_back(rectangle({-1, yc - 0.15}, {Lx + 1, yc + 0.15}));
     p.layers.push_back(l);
     Source s;
     s.name = "mode";
@@ -171,7 +156,7 @@ inline Project sphere_three_planes() {
     const double dx = 0.05, L = 1.45, Lz = 1.5;
     Project p = test3d::vacuum_project(L, L, Lz, dx, 10, 0.8, 1.6, 11);
     const Vec3 c{L / 2, L / 2, Lz / 2};
-    p.materials.push_back(dielectric("d", 4.0));
+    p.materials.push_back(material("d", 4.0));
     Layer l;
     l.name = "sphere";
     l.material = "d";
@@ -204,12 +189,12 @@ inline Project sphere_three_planes() {
 inline Project strip_two_planes() {
     const double dx = 0.05, Lx = 1.6, Ly = 2.0, Lz = 1.25, xc = Lx / 2, zc = Lz / 2;
     Project p = test3d::vacuum_project(Lx, Ly, Lz, dx, 10, 1.4, 1.7, 7);
-    p.materials.push_back(dielectric("si", 12.0));
+    p.materials.push_back(material("si", 12.0));
     Layer l;
     l.name = "strip";
     l.material = "si";
     l.z = std::array<double, 2>{zc - 0.11, zc + 0.11};
-    l.shapes.push_back(box2({xc - 0.2, -1}, {xc + 0.2, Ly + 1}));
+    l.shapes.push_back(rectangle({xc - 0.2, -1}, {xc + 0.2, Ly + 1}));
     p.layers.push_back(l);
     Source s;
     s.name = "te0";
@@ -234,13 +219,13 @@ inline Project strip_two_planes() {
 inline Project coupler_one_plane() {
     const double dx = 0.05, Lx = 2.0, Ly = 2.0, Lz = 1.25, xc = Lx / 2, zc = Lz / 2;
     Project p = test3d::vacuum_project(Lx, Ly, Lz, dx, 10, 1.4, 1.7, 7);
-    p.materials.push_back(dielectric("si", 12.0));
+    p.materials.push_back(material("si", 12.0));
     Layer l;
     l.name = "guides";
     l.material = "si";
     l.z = std::array<double, 2>{zc - 0.11, zc + 0.11};
-    l.shapes.push_back(box2({xc - 0.5, -1}, {xc - 0.1, Ly + 1}));
-    l.shapes.push_back(box2({xc + 0.1, -1}, {xc + 0.5, Ly + 1}));
+    l.shapes.push_back(rectangle({xc - 0.5, -1}, {xc - 0.1, Ly + 1}));
+    l.shapes.push_back(rectangle({xc + 0.1, -1}, {xc + 0.5, Ly + 1}));
     p.layers.push_back(l);
     Source s;
     s.name = "pair";

@@ -104,7 +104,7 @@ TEST_CASE("Symmetry: refusals name the source, the structure or the grid", "[sym
         // 40 cells: an E-node plane, which takes -1 only; the TM0 mode's Ez is even
         Project p = slab_2d(Polarization::TMz);
         p.domain.size[1] = 2.0;
-        p.layers[0].shapes[0] = box2({-1, 1.0 - 0.15}, {4, 1.0 + 0.15});
+        p.layers[0].shapes[0] = rectangle({-1, 1.0 - 0.15}, {4, 1.0 + 0.15});
         p.sources[0].from.y = 0.2, p.sources[0].to.y = 1.8;
         p.domain.symmetry = {0, -1, 0};
         const auto [path, what] = refusal(p);
@@ -113,7 +113,7 @@ TEST_CASE("Symmetry: refusals name the source, the structure or the grid", "[sym
     }
     SECTION("a structure off centre") {
         Project p = slab_2d(Polarization::TMz);
-        p.layers[0].shapes[0] = box2({-1, 1.025 - 0.1}, {4, 1.025 + 0.15});
+        p.layers[0].shapes[0] = rectangle({-1, 1.025 - 0.1}, {4, 1.025 + 0.15});
         p.domain.symmetry = {0, 1, 0};
         const auto [path, what] = refusal(p);
         INFO(what);

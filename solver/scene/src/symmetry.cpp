@@ -480,23 +480,15 @@ std::optional<SymmetryViolation> find_symmetry_violation(const Scene& full, cons
                 }
             }
         }
-        for (std::size_t t = 0; t < full.tfsf.size(); ++t) {
-            const TfsfSource& s = full.tfsf[t];
-            if (double(s.lo[p.axis]) <= p.plane + 1.0) {
-                SymmetryViolation v;
-                v.kind = SymmetryViolation::Kind::Tfsf;
-                v.axis = p.axis;
-                v.term = int(t);
-                v.detail = "a TF/SF box across a symmetry plane is not supported yet";
-                return v;
-            } else {
-                SymmetryViolation v;
-                v.kind = SymmetryViolation::Kind::Tfsf;
-                v.axis = p.axis;
-                v.term = int(t);
-                v.detail = "the TF/SF box lies on one side of the plane";
-                return v;
-            }
+        if (!full.tfsf.empty()) {  // across the plane: not supported yet; on one side: not symmetric
+            SymmetryViolation v;
+            v.kind = SymmetryViolation::Kind::Tfsf;
+            v.axis = p.axis;
+            v.term = 0;
+            v.detail = double(full.tfsf[0].lo[p.axis]) <= p.plane + 1.0
+                           ? "a TF/SF box across a symmetry plane is not supported yet"
+                           : "the TF/SF box lies on one side of the plane";
+            return v;
         }
     }
     return std::nullopt;
