@@ -383,3 +383,27 @@ TEST_CASE("S-parameters: two workers give the sequential result, a run's JSON ro
     CHECK(via_json.runs[1].spectra[0].flux == seq.runs[1].spectra[0].flux);
     CHECK_THROWS_AS(port_mode_run_from_json(Json::parse(R"({"stop_reason": "decay"})")), std::runtime_error);
 }
+
+TEST_CASE("S-parameters: a symmetric 2D slab on half the domain gives the whole domain's S-matrix", "[sparams][symmetry]") {
+    // #51 item 1 ("ports and S-parameters report whole-domain results"): the TEz slab of the
+    // test above, its TE0 mode odd in E_t about y = 1.5 um (150 cells: an E-node plane, -1);
+    // each port run goes through make_engine, so the job runs reduced. Float64: equal to
+    // rounding (tests/solver/test_symmetry.cpp, top comment), bound 1e-6 of |S21|.
+    const double dx = 0.02;
+    Project p = slab_2d(4.0, 3.0, dx, Polarization::TEz, 12, 1.35, 1.65, 50, 1000);
+    p.run.precision = Precision::Float64;
+    p.run.frames.component = Component::Hz;
+    p.extra["ports"] = Json::parse(R"([
+        {"name": "a", "center": [0.8, 1.5], "size": [0, 2.4], "direction": "+x"},
+        {"name": "b", "center": [3.2, 1.5], "size": [0, 2.4], "direction": "-x"}])");
+    RunOptions o;
+    o.threads = 2;
+    const SParameters whole = run_sparameters(p, "slab2d.glproj", o);
+    p.domain.symmetry = {0, -1, 0};
+    const SParameters half = run_sparameters(p, "slab2d_half.glproj", o);
+    REQUIRE(half.s.size() == whole.s.size());
+    for (std::size_t i = 0; i < whole.s.size(); ++i)
+        for (std::size_t j = 0; j < whole.s[i].size(); ++j)
+            for (std::size_t f = 0; f < whole.s[i][j].size(); ++f)
+                CHECK(std::abs(half.s[i][j][f] - whole.s[i][j][f]) < 1e-6);
+}
