@@ -544,33 +544,27 @@ TEST_CASE("check refuses a diffraction monitor across a non-periodic axis", "[di
     CHECK(j["monitors"][0]["type"] == "diffraction");
     CHECK(parse_project(j.dump(), "again.glproj") == p);
 
-    std::string bad = good;
-    bad.replace(bad.find("\"x\": \"periodic\""), 15, "\"x\": \"pml\"");
-    try {
-        parse_project(bad, "bad.glproj");
-        FAIL("no ProjectError");
-    } catch (const ProjectError& e) {
-        CHECK(e.file() == "bad.glproj");
-        CHECK(e.json_path() == "monitors[0].type");
-        CHECK(std::string(e.what()).find("periodic") != std::string::npos);
-    }
-    std::string typo = good;
-    typo.replace(typo.find("\"diffraction\""), 13, "\"difraction\"");
-    try {
-        parse_project(typo, "typo.glproj");
-        FAIL("no ProjectError");
-    } catch (const ProjectError& e) {
-        CHECK(e.json_path() == "monitors[0].type");
-        CHECK(std::string(e.what()).find("\"dft_field\", \"diffraction\"") != std::string::npos);
-    }
-    std::string short_line = good;
-    short_line.replace(short_line.find("\"to\": [1, 2.5]"), 14, "\"to\": [0.5, 2.5]");
-    try {
-        parse_project(short_line, "short.glproj");
-        FAIL("no ProjectError");
-    } catch (const ProjectError& e) {
-        CHECK(e.json_path() == "monitors[0].to");
-    }
+    // each edit of `good` is refused with a ProjectError naming the file and the field
+    auto refusal = [&](const std::string& from, const std::string& to, const std::string& file) {
+        std::string text = good;
+        text.replace(text.find(from), from.size(), to);
+        try {
+            parse_project(text, file);
+        } catch (const ProjectError& e) {
+            CHECK(e.file() == file);
+            return std::make_pair(e.json_path(), std::string(e.what()));
+        }
+        FAIL("no ProjectError for " << to);
+        return std::make_pair(std::string(), std::string());
+    };
+    auto [path, what] = refusal("\"x\": \"periodic\"", "\"x\": \"pml\"", "bad.glproj");
+    CHECK(path == "monitors[0].type");
+    CHECK(what.find("periodic") != std::string::npos);
+    std::tie(path, what) = refusal("\"diffraction\"", "\"difraction\"", "typo.glproj");
+    CHECK(path == "monitors[0].type");
+    CHECK(what.find("\"dft_field\", \"diffraction\"") != std::string::npos);
+    std::tie(path, what) = refusal("\"to\": [1, 2.5]", "\"to\": [0.5, 2.5]", "short.glproj");
+    CHECK(path == "monitors[0].to");
 }
 
 TEST_CASE("diffraction results: the CSV, summary.json and golightly-cli diffraction", "[diffraction][cli]") {
