@@ -26,6 +26,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -87,10 +88,10 @@ __global__ void __launch_bounds__(kBlockX) tmz_h_update(DevGrid<T> g) {
         const std::size_t id = std::size_t(j) * nx + i;
         T ez_up;
         if (j + 1 < ny) ez_up = Ez[id + nx];
-        else ez_up = g.periodic_y ? Ez[i] : T(0);
+        else ez_up = g.periodic_y ? bloch_hi(g.bloch[1], g.bc[1], g.bs[1], Ez[i], g.o0[i]) : T(0);
         T ez_right;
         if (i + 1 < nx) ez_right = Ez[id + 1];
-        else ez_right = g.periodic_x ? Ez[std::size_t(j) * nx] : T(0);
+        else ez_right = g.periodic_x ? bloch_hi(g.bloch[0], g.bc[0], g.bs[0], Ez[std::size_t(j) * nx], g.o0[std::size_t(j) * nx]) : T(0);
         // Hx
         const T dy = ez_up - ez;
         T ty = dy * g.ikh_y[j];
@@ -130,7 +131,7 @@ __global__ void __launch_bounds__(kBlockX) tmz_e_update(DevGrid<T> g) {
     const T ike_x = g.ike_x[i], be_x = g.be_x[i], ce_x = g.ce_x[i];
     T hx_below;
     if (j0 > 0) hx_below = Hx[std::size_t(j0 - 1) * nx + i];
-    else hx_below = g.periodic_y ? Hx[std::size_t(ny - 1) * nx + i] : T(0);
+    else hx_below = g.periodic_y ? bloch_lo(g.bloch[1], g.bc[1], g.bs[1], Hx[std::size_t(ny - 1) * nx + i], g.o1[std::size_t(ny - 1) * nx + i]) : T(0);
 #pragma unroll
     for (int r = 0; r < kRowsPerThread; ++r) {
         const int j = j0 + r;
@@ -140,7 +141,7 @@ __global__ void __launch_bounds__(kBlockX) tmz_e_update(DevGrid<T> g) {
         const T hy = Hy[id];
         T hy_left;
         if (i > 0) hy_left = Hy[id - 1];
-        else hy_left = g.periodic_x ? Hy[id + nx - 1] : T(0);
+        else hy_left = g.periodic_x ? bloch_lo(g.bloch[0], g.bc[0], g.bs[0], Hy[id + nx - 1], g.o2[id + nx - 1]) : T(0);
         const T dx = hy - hy_left;
         T tx = dx * ike_x;
         if (xslab) {
@@ -183,10 +184,10 @@ __global__ void __launch_bounds__(kBlockX) tez_h_update(DevGrid<T> g) {
         const T ey = Ey[id];
         T ey_right;
         if (i + 1 < nx) ey_right = Ey[id + 1];
-        else ey_right = g.periodic_x ? Ey[std::size_t(j) * nx] : T(0);
+        else ey_right = g.periodic_x ? bloch_hi(g.bloch[0], g.bc[0], g.bs[0], Ey[std::size_t(j) * nx], g.o2[std::size_t(j) * nx]) : T(0);
         T ex_up;
         if (j + 1 < ny) ex_up = Ex[id + nx];
-        else ex_up = g.periodic_y ? Ex[i] : T(0);
+        else ex_up = g.periodic_y ? bloch_hi(g.bloch[1], g.bc[1], g.bs[1], Ex[i], g.o1[i]) : T(0);
         const T dx = ey_right - ey;
         T tx = dx * ikh_x;
         if (xslab) {
@@ -221,7 +222,7 @@ __global__ void __launch_bounds__(kBlockX) tez_e_update(DevGrid<T> g) {
     const T ike_x = g.ike_x[i], be_x = g.be_x[i], ce_x = g.ce_x[i];
     T hz_below;
     if (j0 > 0) hz_below = Hz[std::size_t(j0 - 1) * nx + i];
-    else hz_below = g.periodic_y ? Hz[std::size_t(ny - 1) * nx + i] : T(0);
+    else hz_below = g.periodic_y ? bloch_lo(g.bloch[1], g.bc[1], g.bs[1], Hz[std::size_t(ny - 1) * nx + i], g.o0[std::size_t(ny - 1) * nx + i]) : T(0);
 #pragma unroll
     for (int r = 0; r < kRowsPerThread; ++r) {
         const int j = j0 + r;
@@ -230,7 +231,7 @@ __global__ void __launch_bounds__(kBlockX) tez_e_update(DevGrid<T> g) {
         const T hz = Hz[id];
         T hz_left;
         if (i > 0) hz_left = Hz[id - 1];
-        else hz_left = g.periodic_x ? Hz[id + nx - 1] : T(0);
+        else hz_left = g.periodic_x ? bloch_lo(g.bloch[0], g.bc[0], g.bs[0], Hz[id + nx - 1], g.o0[id + nx - 1]) : T(0);
         // Ex
         const T dy = hz - hz_below;
         T ty = dy * g.ike_y[j];
@@ -269,6 +270,18 @@ template <class T> struct alignas(32 / sizeof(T)) IdxVec { std::uint16_t v[16 / 
 template <class T> __device__ __forceinline__ Vec16<T> ldv(const T* p) { return *reinterpret_cast<const Vec16<T>*>(p); }
 template <class T> __device__ __forceinline__ void stv(T* p, const Vec16<T>& v) { *reinterpret_cast<Vec16<T>*>(p) = v; }
 template <class T> __device__ __forceinline__ Vec16<T> zerov() { Vec16<T> z; for (int e = 0; e < int(16 / sizeof(T)); ++e) z.v[e] = T(0); return z; }
+/// bloch_hi / bloch_lo (cuda_common.cuh) of a whole vector: v this copy's wrapped row, o
+/// the other copy's same sites (read only on a Bloch axis).
+template <class T> __device__ __forceinline__ Vec16<T> bloch_hi_v(int bloch, T c, T s, Vec16<T> v, const T* o) {
+    if (bloch) {
+        const Vec16<T> w = ldv(o);
+        for (int e = 0; e < int(16 / sizeof(T)); ++e) v.v[e] = c * v.v[e] + s * w.v[e];
+    }
+    return v;
+}
+template <class T> __device__ __forceinline__ Vec16<T> bloch_lo_v(int bloch, T c, T s, Vec16<T> v, const T* o) {
+    return bloch_hi_v(bloch, c, T(-s), v, o);
+}
 
 // Traffic as tmz_h_update: 5 s per cell, in 16-byte accesses.
 template <class T, int R>
@@ -294,10 +307,10 @@ __global__ void __launch_bounds__(kBlockX) tmz_h_update_vec(DevGrid<T> g) {
         const std::size_t id = std::size_t(j) * nx + i0;
         Vec16<T> ez_up;
         if (j + 1 < ny) ez_up = ldv(Ez + id + nx);
-        else ez_up = g.periodic_y ? ldv(Ez + i0) : zerov<T>();
+        else ez_up = g.periodic_y ? bloch_hi_v(g.bloch[1], g.bc[1], g.bs[1], ldv(Ez + i0), g.o0 + i0) : zerov<T>();
         T ez_next;
         if (i0 + W < nx) ez_next = Ez[id + W];
-        else ez_next = g.periodic_x ? Ez[std::size_t(j) * nx] : T(0);
+        else ez_next = g.periodic_x ? bloch_hi(g.bloch[0], g.bc[0], g.bs[0], Ez[std::size_t(j) * nx], g.o0[std::size_t(j) * nx]) : T(0);
         Vec16<T> hx = ldv(Hx + id), hy = ldv(Hy + id);
         const T ikh_y = g.ikh_y[j];
         const bool yslab = in_slab(j, g.lo_y, g.hi_y, ny);
@@ -345,7 +358,7 @@ __global__ void __launch_bounds__(kBlockX) tmz_e_update_vec(DevGrid<T> g) {
     for (int e = 0; e < W; ++e) ike_x[e] = g.ike_x[i0 + e];
     Vec16<T> hx_below;
     if (j0 > 0) hx_below = ldv(Hx + std::size_t(j0 - 1) * nx + i0);
-    else hx_below = g.periodic_y ? ldv(Hx + std::size_t(ny - 1) * nx + i0) : zerov<T>();
+    else hx_below = g.periodic_y ? bloch_lo_v(g.bloch[1], g.bc[1], g.bs[1], ldv(Hx + std::size_t(ny - 1) * nx + i0), g.o1 + std::size_t(ny - 1) * nx + i0) : zerov<T>();
 #pragma unroll
     for (int r = 0; r < R; ++r) {
         const int j = j0 + r;
@@ -356,7 +369,7 @@ __global__ void __launch_bounds__(kBlockX) tmz_e_update_vec(DevGrid<T> g) {
         const IdxVec<T> mi = *reinterpret_cast<const IdxVec<T>*>(g.mat_a + id);
         T hy_prev;
         if (i0 > 0) hy_prev = Hy[id - 1];
-        else hy_prev = g.periodic_x ? Hy[id + nx - 1] : T(0);
+        else hy_prev = g.periodic_x ? bloch_lo(g.bloch[0], g.bc[0], g.bs[0], Hy[id + nx - 1], g.o2[id + nx - 1]) : T(0);
         const T ike_y = g.ike_y[j];
         const bool yslab = in_slab(j, g.lo_y, g.hi_y, ny);
 #pragma unroll
@@ -407,10 +420,10 @@ __global__ void __launch_bounds__(kBlockX) tez_h_update_vec(DevGrid<T> g) {
         const Vec16<T> ey = ldv(Ey + id);
         T ey_next;
         if (i0 + W < nx) ey_next = Ey[id + W];
-        else ey_next = g.periodic_x ? Ey[std::size_t(j) * nx] : T(0);
+        else ey_next = g.periodic_x ? bloch_hi(g.bloch[0], g.bc[0], g.bs[0], Ey[std::size_t(j) * nx], g.o2[std::size_t(j) * nx]) : T(0);
         Vec16<T> ex_up;
         if (j + 1 < ny) ex_up = ldv(Ex + id + nx);
-        else ex_up = g.periodic_y ? ldv(Ex + i0) : zerov<T>();
+        else ex_up = g.periodic_y ? bloch_hi_v(g.bloch[1], g.bc[1], g.bs[1], ldv(Ex + i0), g.o1 + i0) : zerov<T>();
         Vec16<T> hz = ldv(Hz + id);
         const T ikh_y = g.ikh_y[j];
         const bool yslab = in_slab(j, g.lo_y, g.hi_y, ny);
@@ -454,7 +467,7 @@ __global__ void __launch_bounds__(kBlockX) tez_e_update_vec(DevGrid<T> g) {
     for (int e = 0; e < W; ++e) ike_x[e] = g.ike_x[i0 + e];
     Vec16<T> hz_below;
     if (j0 > 0) hz_below = ldv(Hz + std::size_t(j0 - 1) * nx + i0);
-    else hz_below = g.periodic_y ? ldv(Hz + std::size_t(ny - 1) * nx + i0) : zerov<T>();
+    else hz_below = g.periodic_y ? bloch_lo_v(g.bloch[1], g.bc[1], g.bs[1], ldv(Hz + std::size_t(ny - 1) * nx + i0), g.o0 + std::size_t(ny - 1) * nx + i0) : zerov<T>();
 #pragma unroll
     for (int r = 0; r < R; ++r) {
         const int j = j0 + r;
@@ -466,7 +479,7 @@ __global__ void __launch_bounds__(kBlockX) tez_e_update_vec(DevGrid<T> g) {
         const IdxVec<T> mb = *reinterpret_cast<const IdxVec<T>*>(g.mat_b + id);
         T hz_prev;
         if (i0 > 0) hz_prev = Hz[id - 1];
-        else hz_prev = g.periodic_x ? Hz[id + nx - 1] : T(0);
+        else hz_prev = g.periodic_x ? bloch_lo(g.bloch[0], g.bc[0], g.bs[0], Hz[id + nx - 1], g.o0[id + nx - 1]) : T(0);
         const T ike_y = g.ike_y[j];
         const bool yslab = in_slab(j, g.lo_y, g.hi_y, ny);
 #pragma unroll
@@ -582,6 +595,22 @@ public:
         g.bh_y = cpml_[1][3].template as<T>(); g.ch_y = cpml_[1][4].template as<T>(); g.ikh_y = cpml_[1][5].template as<T>();
         g.psiH_x = psi_x_[0].template as<T>(); g.psiE_x = psi_x_[1].template as<T>();
         g.psiH_y = psi_y_[0].template as<T>(); g.psiE_y = psi_y_[1].template as<T>();
+        for (int a = 0; a < 2; ++a) { g.bloch[a] = 0; g.bc[a] = T(1); g.bs[a] = T(0); }
+        g.o0 = g.f0; g.o1 = g.f1; g.o2 = g.f2;
+    }
+
+    /// Complex fields (DevGrid "Complex fields"): this bulk steps copy `self` (0 real, 1
+    /// imaginary) and reads `other`'s fields across the wraps of the axes with a Bloch
+    /// phase (phase[a] = Scene::bloch_phase, radians). Call after both copies' setup().
+    void set_bloch_partner(const Bulk& other, const double phase[2], int self) {
+        DevGrid<T>& g = grid_;
+        const double sg = self == 0 ? -1.0 : 1.0;
+        for (int a = 0; a < 2; ++a) {
+            g.bloch[a] = phase[a] != 0 ? 1 : 0;
+            g.bc[a] = T(std::cos(phase[a]));
+            g.bs[a] = T(sg * std::sin(phase[a]));
+        }
+        g.o0 = other.field(0); g.o1 = other.field(1); g.o2 = other.field(2);
     }
 
     const DevGrid<T>& grid() const { return grid_; }

@@ -45,7 +45,23 @@ template <class T> struct DevGrid {
     const T *be_x, *ce_x, *ike_x, *bh_x, *ch_x, *ikh_x;  // length nx
     const T *be_y, *ce_y, *ike_y, *bh_y, *ch_y, *ikh_y;  // length ny
     T* psiH_x; T* psiH_y; T* psiE_x; T* psiE_y;
+    // Complex fields (scene.hpp "Bloch-periodic axes"): a run steps two copies (real and
+    // imaginary parts). A neighbour read across the wrap of a Bloch axis a (bloch[a] != 0)
+    // is rotated by the Bloch phase with the other copy's value there:
+    //   beyond the upper end: bc[a] v + bs[a] o,   beyond the lower end: bc[a] v - bs[a] o,
+    // with bc = cos(phi), bs = -sin(phi) for the real copy and +sin(phi) for the imaginary
+    // one (Re / Im of exp(+-i phi)(re + i im), cpu_bloch.hpp BlochRotation). o0..o2 are the
+    // other copy's f0..f2 (this copy's own arrays in a real run, never read there).
+    int bloch[2];
+    T bc[2], bs[2];
+    const T* o0; const T* o1; const T* o2;
 };
+
+/// The neighbour beyond the upper end of a Bloch axis (DevGrid, complex fields): v from this
+/// copy's wrapped site, o from the other copy's; v itself on a plain periodic axis.
+template <class T> __device__ __forceinline__ T bloch_hi(int bloch, T c, T s, T v, T o) { return bloch ? c * v + s * o : v; }
+/// The neighbour beyond the lower end: the conjugate rotation.
+template <class T> __device__ __forceinline__ T bloch_lo(int bloch, T c, T s, T v, T o) { return bloch ? c * v - s * o : v; }
 
 /// What a phase method of an extension needs to enqueue its kernels for step k of a run
 /// of steps: the engine's stream and the device step counter (the step in progress is

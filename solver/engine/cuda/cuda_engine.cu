@@ -80,6 +80,7 @@
 #include "cuda_tfsf.cuh"
 #include "cuda_monitors.cuh"
 #include "cuda_frames.cuh"
+#include "../cpu/cpu_bloch.hpp"  // check_bloch_scene, imaginary_scene, combine_dft (host code)
 
 namespace golightly {
 namespace {
@@ -157,6 +158,7 @@ public:
     void step(int n_steps) override {
         if (n_steps <= 0) return;
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();  // kernel arguments changed
+        if (im_ && im_->monitors.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
         cuda::enqueue_steps_graphed(graph_, stream_, n_steps, [this](int steps) { enqueue_steps(steps); });
         steps_done_ += n_steps;
     }
@@ -207,7 +209,10 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
-    std::vector<std::complex<double>> dft(int set) override { return monitors_.dft(set, steps_done_, stream_); }
+    std::vector<std::complex<double>> dft(int set) override {
+        if (!im_) return monitors_.dft(set, steps_done_, stream_);
+        return cpu::combine_dft(monitors_.dft(set, steps_done_, stream_), im_->monitors.dft(set, steps_done_, stream_));
+    }
     std::vector<double> time_samples(int probe) override { return monitors_.time_samples(probe, steps_done_, stream_); }
 
     Image8 frame(const FrameRequest& req) override {
@@ -244,10 +249,16 @@ public:
     /// plus, per cell, the CPML psi traffic and the traffic each extension states (model
     /// in the file header).
     double bytes_per_cell_update() const override {
-        const double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + walls_.bytes_per_step() +
-                             dispersion_.bytes_per_step() + tensor_.bytes_per_step() + tfsf_.bytes_per_step() +
-                             monitors_.bytes_per_step();
-        return (bulk_.bytes_per_cell() * double(sc_.cells()) + extra) / double(user_cells());
+        double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + walls_.bytes_per_step() +
+                       dispersion_.bytes_per_step() + tensor_.bytes_per_step() + tfsf_.bytes_per_step() +
+                       monitors_.bytes_per_step();
+        double bulk = bulk_.bytes_per_cell() * double(sc_.cells());
+        if (im_) {  // the imaginary copy moves the same again (its wrap reads hit L2)
+            extra += im_->bulk.cpml_bytes_per_step() + im_->sources.bytes_per_step() + im_->walls.bytes_per_step() +
+                     im_->dispersion.bytes_per_step() + im_->tensor.bytes_per_step() + im_->monitors.bytes_per_step();
+            bulk *= 2;
+        }
+        return (bulk + extra) / double(user_cells());
     }
 
 private:
@@ -286,6 +297,12 @@ private:
     void check_memory() { cuda::check_device_memory(planned_bytes(), tune_.memory_limit_bytes, device_, "CUDA engine"); }
 
     void allocate() {
+        if (sc_.complex_fields) {
+            cpu::check_bloch_scene(sc_, "CUDA engine");
+            if (!sc_.tfsf.empty())
+                throw RunError("CUDA engine: TF/SF sources cannot run with complex fields; use a one-way plane "
+                               "source with angle_deg");
+        }
         bulk_.setup(sc_, stream_);
         CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
         CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
@@ -297,6 +314,24 @@ private:
         dispersion_.setup(sc_, g, stream_);
         tensor_.setup(sc_, cuda::fields_of(g), stream_);
         tfsf_.setup(sc_, cuda::fields_of(g), stream_);
+        if (sc_.complex_fields) {
+            // The imaginary copy (scene.hpp "Bloch-periodic axes"): the same grid stepped by
+            // the same kernels, its sources driven by the imaginary weights; the two bulks
+            // read each other across the Bloch wraps (DevGrid "Complex fields").
+            im_ = std::make_unique<ImaginaryCopy>();
+            im_->scene = SceneView(cpu::imaginary_scene(sc_));
+            const Scene& si = *im_->scene;
+            im_->bulk.setup(si, stream_);
+            const DevGrid<T>& gi = im_->bulk.grid();
+            im_->sources.setup(si, gi, stream_);
+            im_->walls.setup(si, gi);
+            im_->monitors.setup(si, gi, stream_);
+            im_->dispersion.setup(si, gi, stream_);
+            im_->tensor.setup(si, cuda::fields_of(gi), stream_);
+            const double phase[2] = {sc_.bloch_phase[0], sc_.bloch_phase[1]};
+            bulk_.set_bloch_partner(im_->bulk, phase, 0);
+            im_->bulk.set_bloch_partner(bulk_, phase, 1);
+        }
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
@@ -315,6 +350,12 @@ private:
         const bool table_moved = bulk_.materials_changed(edited, stream_);
         if (table_moved) destroy_graph();  // rebuilt with the new address on the next step()
         dispersion_.materials_changed(edited, stream_);
+        if (im_) {  // the imaginary copy has the same materials
+            if (im_->bulk.materials_changed(edited, stream_)) destroy_graph();
+            im_->dispersion.materials_changed(edited, stream_);
+            CUDA_CHECK(cudaStreamSynchronize(stream_));
+            if (im_->tensor.materials_changed(edited, cuda::fields_of(im_->bulk.grid()), stream_)) destroy_graph();
+        }
         CUDA_CHECK(cudaStreamSynchronize(stream_));
         tfsf_.materials_changed(edited, stream_);  // E corrections carry cb (rewritten in place)
         if (tensor_.materials_changed(edited, cuda::fields_of(bulk_.grid()), stream_))
@@ -325,6 +366,10 @@ private:
     /// Enqueues `steps` time steps on stream_ (also used inside graph capture), each in
     /// scene.hpp's order (file header).
     void enqueue_steps(int steps) {
+        if (im_) {
+            enqueue_complex_steps(steps);
+            return;
+        }
         for (int k = 0; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
             tfsf_.before_step(at);  // the TF/SF incident lines from n to n+1
@@ -349,6 +394,40 @@ private:
         CUDA_CHECK_LAUNCH();
     }
 
+    /// enqueue_steps of a complex run: each phase for the real copy, then the imaginary one.
+    /// The H updates of both copies read E^n of both (across a Bloch wrap), so both H
+    /// updates (and H sources) come before either E update, which reads H^{n+1/2} of both.
+    void enqueue_complex_steps(int steps) {
+        ImaginaryCopy& im = *im_;
+        for (int k = 0; k < steps; ++k) {
+            const StepLaunch at{stream_, d_step_, k};
+            bulk_.update_h(stream_);
+            im.bulk.update_h(stream_);
+            sources_.after_h(at);
+            im.sources.after_h(at);
+            walls_.before_e(stream_);
+            im.walls.before_e(stream_);
+            dispersion_.before_e(at);
+            im.dispersion.before_e(at);
+            tensor_.before_e(stream_);
+            im.tensor.before_e(stream_);
+            bulk_.update_e(stream_);
+            im.bulk.update_e(stream_);
+            dispersion_.after_e(stream_);
+            im.dispersion.after_e(stream_);
+            sources_.after_e(at);
+            im.sources.after_e(at);
+            walls_.after_e(stream_);
+            im.walls.after_e(stream_);
+            tensor_.after_e(stream_);
+            im.tensor.after_e(stream_);
+            monitors_.after_step(at);
+            im.monitors.after_step(at);
+        }
+        advance_step<<<1, 1, 0, stream_>>>(d_step_, steps);
+        CUDA_CHECK_LAUNCH();
+    }
+
     void destroy_graph() { graph_.reset(); }
 
     void reduce() {
@@ -356,6 +435,8 @@ private:
         const bool tez = sc_.polarization == Polarization::TEz;
         energy_.read(stream_, [&](double* sum, int* flag) {
             energy_kernel<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), tez, sum, flag);
+            if (im_)  // |F|^2 = F_re^2 + F_im^2
+                energy_kernel<T><<<blocks, 256, 0, stream_>>>(im_->bulk.grid(), im_->bulk.eps_table(), tez, sum, flag);
         });
     }
 
@@ -391,6 +472,18 @@ private:
     Monitors<T> monitors_;
     Frames<T> frames_;
     cuda::DevBuf plane_;  ///< compact() copies (padded grids only)
+    /// The imaginary copy of a complex run (scene.hpp "Bloch-periodic axes"); frames,
+    /// fields and time probes show the real copy, DFTs combine both.
+    struct ImaginaryCopy {
+        SceneView scene;  ///< cpu::imaginary_scene: the sources' imaginary weights
+        Bulk<T> bulk;
+        Sources<T> sources;
+        Walls<T> walls;
+        Dispersion<T> dispersion;
+        TensorCouplings<T> tensor;
+        Monitors<T> monitors;
+    };
+    std::unique_ptr<ImaginaryCopy> im_;  ///< null: real fields
 };
 
 }  // namespace
