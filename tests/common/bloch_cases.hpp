@@ -7,6 +7,7 @@
 #include <complex>
 #include <vector>
 
+#include "engine3d_scenes.hpp"
 #include "test_scenes.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
@@ -142,6 +143,93 @@ inline BlochPair make_bloch_pair(const BlochCase& bc) {
         cell1.dft_sets.push_back(da);
         super.dft_sets.push_back(db);
     }
+    return {std::move(cell1), std::move(super), comps, phi};
+}
+
+/// Period (cells) of the 3D Bloch cells of make_bloch_pair3.
+constexpr int kBloch3Period = 6;
+
+/// The 3D Bloch cell (phase 2 pi / 3 along axis a, a PML axis a + 1 and a plain periodic axis
+/// a + 2, mod 3; a dielectric block eps 4 per period) and its real supercell of three
+/// periods, with two sources (complex weights) and DFT sets of all six components on three
+/// lines along the Bloch axis (the cell's period; the supercell's first two), at f0 (0.3 um).
+inline BlochPair make_bloch_pair3(int a) {
+    const int period = kBloch3Period, copies = 3, n_pml_axis = 20, n_plain = 5;
+    const double phi = 2 * 3.14159265358979323846 / copies;
+    const int pml_axis = (a + 1) % 3, plain_axis = (a + 2) % 3;
+    auto spec = [&](int nper) {
+        Spec3 sp;
+        int n[3];
+        n[a] = period * nper;
+        n[pml_axis] = n_pml_axis;
+        n[plain_axis] = n_plain;
+        sp.nx = n[0];
+        sp.ny = n[1];
+        sp.nz = n[2];
+        sp.b[a] = BoundaryKind::Periodic;
+        sp.b[pml_axis] = BoundaryKind::Pml;
+        sp.b[plain_axis] = BoundaryKind::Periodic;
+        sp.pml = 5;
+        sp.eps = [a, pml_axis](int, int i, int j, int k) {
+            const int p[3] = {i, j, k};
+            return (p[a] % 6 >= 1 && p[a] % 6 < 4 && p[pml_axis] >= 9 && p[pml_axis] < 12) ? 4.0 : 1.0;
+        };
+        return make3(sp);
+    };
+    Scene cell1 = spec(1), super = spec(copies);
+    cell1.complex_fields = true;
+    cell1.bloch_phase[a] = phi;
+    const double f0 = units::c0 / (0.3 * units::um);
+    const CompiledWaveform w = gaussian_pulse(f0, 3.0 / f0);
+    auto at = [&](const Scene& s, int along, int across, int plain) {
+        int p[3];
+        p[a] = along;
+        p[pml_axis] = across;
+        p[plain_axis] = plain;
+        return cell3(s, p[0], p[1], p[2]);
+    };
+    struct Src {
+        Component c;
+        int along, across, plain;
+        std::complex<double> weight;
+    };
+    const std::vector<Src> srcs = {{Component(a), 2, 8, 1, {1.0, 0.0}},
+                                   {Component(3 + pml_axis), 4, 10, 3, std::polar(0.6, 0.7)}};
+    for (const Src& s : srcs) {
+        SourceTerm t;
+        t.component = s.c;
+        t.cells = {at(cell1, s.along, s.across, s.plain)};
+        t.weights = {s.weight.real()};
+        t.weights_im = {s.weight.imag()};
+        t.waveform = w;
+        cell1.sources.push_back(t);
+        for (int m = 0; m < copies; ++m) {
+            SourceTerm u;
+            u.component = s.c;
+            u.cells = {at(super, s.along + m * period, s.across, s.plain)};
+            u.weights = {(s.weight * std::polar(1.0, m * phi)).real()};
+            u.waveform = w;
+            super.sources.push_back(u);
+        }
+    }
+    for (int c = 0; c < 6; ++c) {
+        DftSet da, db;
+        da.component = db.component = Component(c);
+        da.frequencies_hz = db.frequencies_hz = {f0};
+        for (int across : {7, 10, 13})
+            for (int along = 0; along < 2 * period; ++along) {
+                if (along < period) {
+                    da.cell0.push_back(at(cell1, along, across, 2));
+                    da.w0.push_back(1.0);
+                }
+                db.cell0.push_back(at(super, along, across, 2));
+                db.w0.push_back(1.0);
+            }
+        cell1.dft_sets.push_back(da);
+        super.dft_sets.push_back(db);
+    }
+    std::vector<Component> comps;
+    for (int c = 0; c < 6; ++c) comps.push_back(Component(c));
     return {std::move(cell1), std::move(super), comps, phi};
 }
 

@@ -2,7 +2,8 @@
 // the engine steps the real and imaginary copies with the ordinary bulk kernels, each
 // reading the other across the Bloch wrap (cuda_common.cuh DevGrid "Complex fields").
 //
-// Engine level: the CPU engine's complex run is exact (tests/solver/test_bloch.cpp: equal to
+// Engine level (2D: TMz and TEz, x and y Bloch axes, with and without a Lorentz pole; 3D:
+// the Bloch phase along x, y and z, six components): the CPU engine's complex run is exact (tests/solver/test_bloch.cpp: equal to
 // the real supercell run to rounding), so the CUDA engine must equal it to rounding too.
 // float64: the same arithmetic in another order (FMA contraction on the GPU) over 400
 // steps of a lossy, optionally dispersive slab: relative 1e-10 (measured differences are at
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 
 #include "bloch_cases.hpp"
 #include "golightly/engine.hpp"
@@ -31,12 +33,12 @@ namespace {
 
 /// Largest deviation of the CUDA engine's complex run from the CPU engine's, relative to
 /// the largest value, over every component's real field and complex DFT.
-double cuda_vs_cpu(const BlochCase& bc, Precision precision, int steps) {
-    const BlochPair pair = make_bloch_pair(bc);
+double cuda_vs_cpu(const BlochPair& pair, Precision precision, int steps, std::string* kernel = nullptr) {
     auto cpu = make_cpu_engine(pair.cell, precision, 1);
     auto gpu = make_cuda_engine(std::make_shared<const Scene>(pair.cell), precision);
     cpu->step(steps);
     gpu->step(steps);
+    if (kernel) *kernel = gpu->kernel();
     double rel = 0;
     for (std::size_t k = 0; k < pair.comps.size(); ++k) {
         std::vector<double> a, b;
@@ -76,14 +78,29 @@ TEST_CASE("CUDA 2D: complex Bloch fields equal the CPU engine's (TMz, TEz, x and
                 bc.dispersive = disp;
                 INFO("polarization " << (pol == Polarization::TMz ? "TMz" : "TEz") << ", Bloch axis " << axis
                                      << ", dispersive " << disp);
-                const double d64 = cuda_vs_cpu(bc, Precision::Float64, 400);
+                const double d64 = cuda_vs_cpu(make_bloch_pair(bc), Precision::Float64, 400);
                 CHECK(d64 < 1e-10);
-                const double d32 = cuda_vs_cpu(bc, Precision::Float32, 400);
+                const double d32 = cuda_vs_cpu(make_bloch_pair(bc), Precision::Float32, 400);
                 CHECK(d32 < 1e-3);
                 std::printf("[bloch] CUDA vs CPU %s, axis %c%s: %.2g (float64), %.2g (float32)\n",
                             pol == Polarization::TMz ? "TMz" : "TEz", "xy"[axis], disp ? ", dispersive" : "", d64,
                             d32);
             }
+}
+
+TEST_CASE("CUDA 3D: complex Bloch fields equal the CPU engine's (Bloch phase along x, y and z)",
+          "[gpu][cuda][bloch]") {
+    for (int a = 0; a < 3; ++a) {
+        INFO("Bloch axis " << "xyz"[a]);
+        std::string kernel;
+        const double d64 = cuda_vs_cpu(make_bloch_pair3(a), Precision::Float64, 200, &kernel);
+        CHECK(d64 < 1e-10);
+        const double d32 = cuda_vs_cpu(make_bloch_pair3(a), Precision::Float32, 200);
+        CHECK(d32 < 1e-3);
+        CHECK(kernel.find("complex") != std::string::npos);
+        std::printf("[bloch] CUDA 3D vs CPU, axis %c: %.2g (float64), %.2g (float32); kernel %s\n", "xyz"[a], d64, d32,
+                    kernel.c_str());
+    }
 }
 
 TEST_CASE("CUDA 2D: the oblique-incidence example gives the CPU run's spectra", "[gpu][cuda][bloch]") {

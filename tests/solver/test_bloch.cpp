@@ -21,7 +21,7 @@
 
 #include "../common/bloch_cases.hpp"
 #include "../common/test_scenes.hpp"
-#include "test_engine3d_scenes.hpp"
+#include "engine3d_scenes.hpp"
 #include "golightly/capabilities.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
@@ -403,21 +403,18 @@ TEST_CASE("Bloch k = 0 forced complex gives the real run R and T", "[bloch]") {
     CHECK(cplx->field_energy() == Approx(real->field_energy()).epsilon(1e-14));
 }
 
-TEST_CASE("Bloch complex fields: 3D CUDA and partitioned runs refuse them with the reason", "[bloch]") {
+TEST_CASE("Bloch complex fields: partitioned runs refuse them with the reason; CUDA engines take them", "[bloch]") {
     Scene sc = make_periodic_slab(16, 40, Polarization::TMz, 20, 24, 4.0, 8);
     sc.complex_fields = true;
     sc.bloch_phase[0] = 0.3;
-    // the 2D CUDA engine steps complex fields (tests/gpu/cuda_bloch.cpp); here, without a
-    // GPU, the only refusal is the missing device
-    const auto why2d = cuda_cannot_run(sc, Precision::Float32);
-    if (why2d) CHECK(why2d->kind == Unsupported::Kind::NoDevice);
-    Scene s3 = sc;
-    s3.dimensions = 3;
-    const auto why = cuda_cannot_run(s3, Precision::Float32);
-    REQUIRE(why.has_value());
-    CHECK(why->kind == Unsupported::Kind::Feature);
-    CHECK(why->what.find("complex fields") != std::string::npos);
-    CHECK(why->refusal().find("complex fields") != std::string::npos);
+    // the CUDA engines step complex fields (tests/gpu/cuda_bloch.cpp); here, without a GPU,
+    // the only refusal is the missing device, in 2D and 3D
+    for (int dims : {2, 3}) {
+        Scene s = sc;
+        s.dimensions = dims;
+        const auto why = cuda_cannot_run(s, Precision::Float32);
+        if (why) CHECK(why->kind == Unsupported::Kind::NoDevice);
+    }
     CHECK_FALSE(cpu_cannot_run(sc, Precision::Float32).has_value());
     CHECK_THROWS_WITH(partition_scene(sc, 2), Catch::Contains("complex fields"));
     // the CPU engine refuses a Bloch phase on an axis that is not periodic, and one without complex fields
@@ -516,81 +513,12 @@ TEST_CASE("Bloch oblique one-way source: no backward power at the centre wavelen
 // turn (the x edge value, the y and z ghost planes of engine_cpu3d.cpp), all six components.
 
 TEST_CASE("Bloch phase 3D the complex cell is the real part of the supercell run", "[bloch][3d]") {
-    const int period = 6, copies = 3, n_pml_axis = 20, n_plain = 5;
-    const double phi = 2 * kPi / copies;
     for (int a = 0; a < 3; ++a) {
-        const int pml_axis = (a + 1) % 3, plain_axis = (a + 2) % 3;
-        auto spec = [&](int nper) {
-            Spec3 sp;
-            int n[3];
-            n[a] = period * nper;
-            n[pml_axis] = n_pml_axis;
-            n[plain_axis] = n_plain;
-            sp.nx = n[0];
-            sp.ny = n[1];
-            sp.nz = n[2];
-            sp.b[a] = BoundaryKind::Periodic;
-            sp.b[pml_axis] = BoundaryKind::Pml;
-            sp.b[plain_axis] = BoundaryKind::Periodic;
-            sp.pml = 5;
-            sp.eps = [a, pml_axis](int, int i, int j, int k) {
-                const int p[3] = {i, j, k};
-                return (p[a] % 6 >= 1 && p[a] % 6 < 4 && p[pml_axis] >= 9 && p[pml_axis] < 12) ? 4.0 : 1.0;
-            };
-            return make3(sp);
-        };
-        Scene cell1 = spec(1), super = spec(copies);
-        cell1.complex_fields = true;
-        cell1.bloch_phase[a] = phi;
-        const double f0 = units::c0 / (0.3 * units::um);
-        const CompiledWaveform w = gaussian_pulse(f0, 3.0 / f0);
-        auto at = [&](const Scene& s, int along, int across, int plain) {
-            int p[3];
-            p[a] = along;
-            p[pml_axis] = across;
-            p[plain_axis] = plain;
-            return cell3(s, p[0], p[1], p[2]);
-        };
-        struct Src {
-            Component c;
-            int along, across, plain;
-            std::complex<double> weight;
-        };
-        const std::vector<Src> srcs = {{Component(a), 2, 8, 1, {1.0, 0.0}},
-                                       {Component(3 + pml_axis), 4, 10, 3, std::polar(0.6, 0.7)}};
-        for (const Src& s : srcs) {
-            SourceTerm t;
-            t.component = s.c;
-            t.cells = {at(cell1, s.along, s.across, s.plain)};
-            t.weights = {s.weight.real()};
-            t.weights_im = {s.weight.imag()};
-            t.waveform = w;
-            cell1.sources.push_back(t);
-            for (int m = 0; m < copies; ++m) {
-                SourceTerm u;
-                u.component = s.c;
-                u.cells = {at(super, s.along + m * period, s.across, s.plain)};
-                u.weights = {(s.weight * std::polar(1.0, m * phi)).real()};
-                u.waveform = w;
-                super.sources.push_back(u);
-            }
-        }
-        for (int c = 0; c < 6; ++c) {
-            DftSet da, db;
-            da.component = db.component = Component(c);
-            da.frequencies_hz = db.frequencies_hz = {f0};
-            for (int across : {7, 10, 13})
-                for (int along = 0; along < 2 * period; ++along) {
-                    if (along < period) {
-                        da.cell0.push_back(at(cell1, along, across, 2));
-                        da.w0.push_back(1.0);
-                    }
-                    db.cell0.push_back(at(super, along, across, 2));
-                    db.w0.push_back(1.0);
-                }
-            cell1.dft_sets.push_back(da);
-            super.dft_sets.push_back(db);
-        }
+        const BlochPair pair = make_bloch_pair3(a);
+        const Scene& cell1 = pair.cell;
+        const Scene& super = pair.super;
+        const int period = kBloch3Period;
+        const double phi = pair.phi;
         auto ea = make_cpu_engine(cell1, Precision::Float64, 1);
         auto eb = make_cpu_engine(super, Precision::Float64, 1);
         ea->step(200);

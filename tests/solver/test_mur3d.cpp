@@ -11,7 +11,7 @@
 
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
-#include "test_engine3d_scenes.hpp"
+#include "engine3d_scenes.hpp"
 #include "test_scenes.hpp"
 
 using namespace golightly;

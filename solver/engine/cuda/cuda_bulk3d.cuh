@@ -118,6 +118,15 @@ template <class T> struct DevGrid3 {
     T* E_out[3];
     T* H_out[3];
     T* psi_out[6][3];
+    // Complex fields, in place only (update_h3 / update_e3; scene.hpp "Bloch-periodic axes"):
+    // a neighbour read across the wrap of a Bloch axis a (bloch[a] != 0) is rotated with the
+    // other copy's value o there, bc[a] v + bs[a] o beyond the upper end, bc[a] v - bs[a] o
+    // beyond the lower one (DevGrid "Complex fields", cuda_common.cuh). oE / oH: the other
+    // copy's fields (this copy's own in a real run, never read there).
+    int bloch[3];
+    T bc[3], bs[3];
+    const T* oE[3];
+    const T* oH[3];
 };
 
 /// Index of cell (i, j, k) in the psi array of the slabs of `axis` (scene.hpp layout of
@@ -188,9 +197,21 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks<T>) update_
             const std::size_t w = idx - std::size_t(nz - 1) * plane;
             ex_kp = Ex[w];
             ey_kp = Ey[w];
+            if (g.bloch[2]) {
+                ex_kp = g.bc[2] * ex_kp + g.bs[2] * g.oE[0][w];
+                ey_kp = g.bc[2] * ey_kp + g.bs[2] * g.oE[1][w];
+            }
         }
-        const T ez_ip = has_ip ? Ez[idx + dip] : T(0), ey_ip = has_ip ? Ey[idx + dip] : T(0);
-        const T ez_jp = has_jp ? Ez[idx + djp] : T(0), ex_jp = has_jp ? Ex[idx + djp] : T(0);
+        T ez_ip = has_ip ? Ez[idx + dip] : T(0), ey_ip = has_ip ? Ey[idx + dip] : T(0);
+        T ez_jp = has_jp ? Ez[idx + djp] : T(0), ex_jp = has_jp ? Ex[idx + djp] : T(0);
+        if (g.bloch[0] && i + 1 == nx) {
+            ez_ip = g.bc[0] * ez_ip + g.bs[0] * g.oE[2][idx + dip];
+            ey_ip = g.bc[0] * ey_ip + g.bs[0] * g.oE[1][idx + dip];
+        }
+        if (g.bloch[1] && j + 1 == ny) {
+            ez_jp = g.bc[1] * ez_jp + g.bs[1] * g.oE[2][idx + djp];
+            ex_jp = g.bc[1] * ex_jp + g.bs[1] * g.oE[0][idx + djp];
+        }
         const bool sz = k < g.lo[2] || k >= g.hi[2];
         // Hx: -S [Y - Z]
         const T hx_y = cpml_term(g, ez_jp - ez, sy, 3, 1, j, false, i, j, k);
@@ -244,15 +265,28 @@ __global__ void __launch_bounds__(kBulk3X * kBulk3Y, kBulk3MinBlocks<T>) update_
         hx_km = Hx[idx - plane];
         hy_km = Hy[idx - plane];
     } else if (g.periodic[2]) {
-        hx_km = Hx[idx + std::size_t(nz - 1) * plane];
-        hy_km = Hy[idx + std::size_t(nz - 1) * plane];
+        const std::size_t w = idx + std::size_t(nz - 1) * plane;
+        hx_km = Hx[w];
+        hy_km = Hy[w];
+        if (g.bloch[2]) {
+            hx_km = g.bc[2] * hx_km - g.bs[2] * g.oH[0][w];
+            hy_km = g.bc[2] * hy_km - g.bs[2] * g.oH[1][w];
+        }
     }
     for (int k = k0; k < k1; ++k, idx += plane) {
         // Every DRAM load of the plane first (H^{n+1/2}, E^n, material indices), as in update_h3.
         const T hx = Hx[idx], hy = Hy[idx], hz = Hz[idx], ex0 = Ex[idx], ey0 = Ey[idx], ez0 = Ez[idx];
         const std::uint16_t m0 = g.mat[0][idx], m1 = g.mat[1][idx], m2 = g.mat[2][idx];
-        const T hz_im = has_im ? Hz[idx - dim] : T(0), hy_im = has_im ? Hy[idx - dim] : T(0);
-        const T hz_jm = has_jm ? Hz[idx - djm] : T(0), hx_jm = has_jm ? Hx[idx - djm] : T(0);
+        T hz_im = has_im ? Hz[idx - dim] : T(0), hy_im = has_im ? Hy[idx - dim] : T(0);
+        T hz_jm = has_jm ? Hz[idx - djm] : T(0), hx_jm = has_jm ? Hx[idx - djm] : T(0);
+        if (g.bloch[0] && i == 0) {
+            hz_im = g.bc[0] * hz_im - g.bs[0] * g.oH[2][idx - dim];
+            hy_im = g.bc[0] * hy_im - g.bs[0] * g.oH[1][idx - dim];
+        }
+        if (g.bloch[1] && j == 0) {
+            hz_jm = g.bc[1] * hz_jm - g.bs[1] * g.oH[2][idx - djm];
+            hx_jm = g.bc[1] * hx_jm - g.bs[1] * g.oH[0][idx - djm];
+        }
         const bool sz = k < g.lo[2] || k >= g.hi[2];
         // Ex: cb [Y - Z]
         const T ex_y = cpml_term(g, hz - hz_jm, sy, 0, 1, j, true, i, j, k);
@@ -766,6 +800,7 @@ public:
     /// PML without a CPML profile).
     void setup(const Scene& sc, cudaStream_t stream, int sm_count, bool fused, const CudaTuning& tune) {
         fused_ = fused;
+        for (int a = 0; a < 3; ++a) { g_.bloch[a] = 0; g_.bc[a] = T(1); g_.bs[a] = T(0); }
         tune_ = tune;
         forced_chunk_ = tune.chunk_3d;
         ts_ty_ = sizeof(T) == 4 ? tune.two_step_rows_f32 : 8;
@@ -821,6 +856,7 @@ public:
             }
         parity_ = 0;
         point_grid();
+        for (int c = 0; c < 3; ++c) { g_.oE[c] = g_.E[c]; g_.oH[c] = g_.H[c]; }
         sm_count_ = std::max(1, sm_count);
         setup_tma();
 
@@ -1109,6 +1145,22 @@ public:
 
     /// The current set (E^n, H^{n-1/2} between steps).
     const DevGrid3<T>& grid() const { return g_; }
+    /// Complex fields (DevGrid3 "Complex fields"; in place only): this bulk steps copy `self`
+    /// (0 real, 1 imaginary) and reads `other`'s fields across the wraps of the axes with a
+    /// Bloch phase (phase[a] = Scene::bloch_phase, radians). After both copies' setup().
+    void set_bloch_partner(const Bulk3& other, const double phase[3], int self) {
+        if (fused_ || other.fused_) throw RunError("CUDA engine (3D): complex fields need the in-place update");
+        const double sg = self == 0 ? -1.0 : 1.0;
+        for (int a = 0; a < 3; ++a) {
+            g_.bloch[a] = phase[a] != 0 ? 1 : 0;
+            g_.bc[a] = T(std::cos(phase[a]));
+            g_.bs[a] = T(sg * std::sin(phase[a]));
+        }
+        for (int c = 0; c < 3; ++c) {
+            g_.oE[c] = other.field(Component(c));
+            g_.oH[c] = other.field(Component(c + 3));
+        }
+    }
     T* field(Component c) const { return field_[parity_][int(c)].template as<T>(); }
     const double* eps_table() const { return eps_.template as<double>(); }
     FieldArrays<T> fields() const { return fields_of_set(parity_); }

@@ -116,6 +116,7 @@
 #include "cuda_tfsf.cuh"
 #include "cuda_monitors.cuh"
 #include "cuda_frames.cuh"
+#include "../cpu/cpu_bloch.hpp"  // check_bloch_scene, imaginary_scene, combine_dft (host code)
 
 namespace golightly {
 namespace {
@@ -207,6 +208,15 @@ public:
                 fused = cuda::Bulk3<T>::tma_refusal(sc_.nx, sc_.boundary[0] == BoundaryKind::Periodic,
                                                    sc_.boundary[1] == BoundaryKind::Periodic, tune_.tma_3d)
                             .empty();
+            // Complex fields (scene.hpp "Bloch-periodic axes"): two copies stepped in place,
+            // each reading the other across the Bloch wraps (DevGrid3 "Complex fields").
+            if (sc_.complex_fields) {
+                cpu::check_bloch_scene(sc_, "CUDA engine (3D)");
+                if (!sc_.tfsf.empty())
+                    throw RunError("CUDA engine (3D): TF/SF sources cannot run with complex fields; use a one-way "
+                                   "plane source with angle_deg");
+                fused = false;
+            }
             bulk_.setup(sc_, stream_, sms, fused, tune_);
             CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
             CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
@@ -217,6 +227,7 @@ public:
             dispersion_.setup(sc_, f, stream_);
             tensor_.setup(sc_, f, stream_);
             tfsf_.setup(sc_, f, stream_);
+            if (sc_.complex_fields) setup_imaginary(sms);
             setup_two_step();
             CUDA_CHECK(cudaStreamSynchronize(stream_));
         } catch (...) {
@@ -232,6 +243,7 @@ public:
     std::string device() const override { return cuda::device_name(device_); }
     std::string kernel() const override {
         if (two_step_) return "two steps per pass (update_he3_two)";
+        if (im_) return "one step per pass, in place (update_h3, update_e3), two copies (complex fields)";
         if (!bulk_.fused()) return "one step per pass, in place (update_h3, update_e3)";
         return bulk_.tma() ? "one step per pass, fused (update_he3_tma)" : "one step per pass, fused (update_he3)";
     }
@@ -241,6 +253,7 @@ public:
     void step(int n_steps) override {
         if (n_steps <= 0) return;
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
+        if (im_ && im_->monitors.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
         // One graph per buffer parity at its start: kGraphSteps is even, so a graph leaves the
         // parity as it found it and the remainder runs after the graphs.
         cuda::enqueue_steps_graphed(graph_[bulk_.parity()], stream_, n_steps, [this](int steps) { enqueue_steps(steps); });
@@ -262,6 +275,7 @@ public:
     /// interior's E planes run before it, the others' after the transfers (the lists are in
     /// cell order). The ends: H over [0, a) and [b, nz), then E over [0, e) and [b, nz).
     bool supports_split_step() const override {
+        if (im_) return false;  // complex fields: one engine only (partition_scene refuses them too)
         return bulk_.fused() || (dispersion_.sorted() && tensor_.sorted());
     }
     void set_split_margins(int lo, int hi) override {
@@ -338,10 +352,17 @@ public:
     /// Bulk model (12 s + 6 B per cell fused, 18 s + 6 B in place: cuda_bulk3d.cuh) + (CPML psi
     /// + extensions) / cells.
     double bytes_per_cell_update() const override {
-        const double extra = bulk_.cpml_bytes_per_step() + bulk_.capture_bytes_per_step() + sources_.bytes_per_step() +
-                             dispersion_.bytes_per_step(bulk_.fused(), two_step_, tensor_.total_sites() == 0) +
-                             tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
-        return (bulk_.bytes_per_cell() * double(sc_.cells()) + extra) / double(user_cells());
+        double extra = bulk_.cpml_bytes_per_step() + bulk_.capture_bytes_per_step() + sources_.bytes_per_step() +
+                       dispersion_.bytes_per_step(bulk_.fused(), two_step_, tensor_.total_sites() == 0) +
+                       tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
+        double bulk = bulk_.bytes_per_cell() * double(sc_.cells());
+        if (im_) {  // the imaginary copy moves the same again (its wrap reads hit L2)
+            extra += im_->bulk.cpml_bytes_per_step() + im_->sources.bytes_per_step() +
+                     im_->dispersion.bytes_per_step(false, false, im_->tensor.total_sites() == 0) +
+                     im_->tensor.bytes_per_step() + im_->monitors.bytes_per_step();
+            bulk *= 2;
+        }
+        return (bulk + extra) / double(user_cells());
     }
 
     /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
@@ -388,7 +409,10 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
-    std::vector<std::complex<double>> dft(int set) override { return monitors_.dft(set, steps_done_, stream_); }
+    std::vector<std::complex<double>> dft(int set) override {
+        if (!im_) return monitors_.dft(set, steps_done_, stream_);
+        return cpu::combine_dft(monitors_.dft(set, steps_done_, stream_), im_->monitors.dft(set, steps_done_, stream_));
+    }
     std::vector<double> time_samples(int probe) override { return monitors_.time_samples(probe, steps_done_, stream_); }
 
     void set_frame_slice(const FrameSlice& slice) override {
@@ -446,7 +470,12 @@ public:
         destroy_graph();
         bulk_.upload_materials(edited, stream_);
         dispersion_.materials_changed(edited, stream_);
+        if (im_) {  // the imaginary copy has the same materials
+            im_->bulk.upload_materials(edited, stream_);
+            im_->dispersion.materials_changed(edited, stream_);
+        }
         CUDA_CHECK(cudaStreamSynchronize(stream_));
+        if (im_) im_->tensor.materials_changed(edited, im_->bulk.fields(), stream_);
         // (the graph is rebuilt anyway); two steps per pass capture the new sites' tile-planes
         if (tensor_.materials_changed(edited, bulk_.fields(), stream_) && two_step_)
             bulk_.set_captured_cells(captured_cells(), dispersion_.all_cells(), stream_);
@@ -596,6 +625,10 @@ private:
     /// Enqueues `steps` time steps on stream_ (also inside graph capture), file header order;
     /// pairs of steps as one pass where two steps per pass run (enqueue_pair).
     void enqueue_steps(int steps) {
+        if (im_) {
+            enqueue_complex_steps(steps);
+            return;
+        }
         int k = 0;
         if (two_step_) {
             bool corr_ready = false;
@@ -620,6 +653,53 @@ private:
         }
         advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
         CUDA_CHECK_LAUNCH();
+    }
+
+    /// enqueue_steps of a complex run (in place, no TF/SF): each phase for the real copy, then
+    /// the imaginary one. Both H updates read E^n of both copies (across a Bloch wrap), so
+    /// both come before either E update, which reads H^{n+1/2} of both.
+    void enqueue_complex_steps(int steps) {
+        ImaginaryCopy& im = *im_;
+        for (int k = 0; k < steps; ++k) {
+            const StepLaunch at{stream_, d_step_, k};
+            sources_.after_h(at);
+            im.sources.after_h(at);
+            bulk_.update_h(stream_);
+            im.bulk.update_h(stream_);
+            dispersion_.before_e(at);
+            im.dispersion.before_e(at);
+            tensor_.before_e(stream_);
+            im.tensor.before_e(stream_);
+            bulk_.update_e(stream_);
+            im.bulk.update_e(stream_);
+            dispersion_.after_e(stream_);
+            im.dispersion.after_e(stream_);
+            sources_.after_e(at);
+            im.sources.after_e(at);
+            tensor_.after_e(stream_);
+            im.tensor.after_e(stream_);
+            monitors_.after_step(at);
+            im.monitors.after_step(at);
+        }
+        advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
+        CUDA_CHECK_LAUNCH();
+    }
+
+    /// The imaginary copy of a complex run: the same grid stepped in place, its sources driven
+    /// by the imaginary weights (cpu::imaginary_scene); the two bulks read each other across
+    /// the Bloch wraps.
+    void setup_imaginary(int sms) {
+        im_ = std::make_unique<ImaginaryCopy>();
+        im_->scene = SceneView(cpu::imaginary_scene(sc_));
+        const Scene& si = *im_->scene;
+        im_->bulk.setup(si, stream_, sms, false, tune_);
+        const cuda::FieldArrays<T> f = im_->bulk.fields();
+        im_->sources.setup(si, f, stream_);
+        im_->monitors.setup(si, f, stream_);
+        im_->dispersion.setup(si, f, stream_);
+        im_->tensor.setup(si, f, stream_);
+        bulk_.set_bloch_partner(im_->bulk, sc_.bloch_phase, 0);
+        im_->bulk.set_bloch_partner(bulk_, sc_.bloch_phase, 1);
     }
 
     /// Phase 0's TF/SF lines and the H sources and corrections (added to H^{n-1/2}: file comment).
@@ -686,6 +766,8 @@ private:
         const int blocks = int(std::min<std::size_t>(4096, (sc_.cells() + 255) / 256));
         energy_.read(stream_, [&](double* sum, int* flag) {
             energy3<T><<<blocks, 256, 0, stream_>>>(bulk_.grid(), bulk_.eps_table(), sum, flag);
+            if (im_)  // |F|^2 = F_re^2 + F_im^2
+                energy3<T><<<blocks, 256, 0, stream_>>>(im_->bulk.grid(), im_->bulk.eps_table(), sum, flag);
         });
     }
 
@@ -722,6 +804,17 @@ private:
     Monitors<T> monitors_;
     Frames<T> frames_;
     DevBuf plane_;
+    /// The imaginary copy of a complex run (scene.hpp "Bloch-periodic axes"); frames, fields
+    /// and time probes show the real copy, DFTs combine both.
+    struct ImaginaryCopy {
+        SceneView scene;  ///< cpu::imaginary_scene: the sources' imaginary weights
+        Bulk3<T> bulk;
+        Sources<T> sources;
+        Dispersion<T> dispersion;
+        cuda::TensorCouplings<T> tensor;
+        Monitors<T> monitors;
+    };
+    std::unique_ptr<ImaginaryCopy> im_;  ///< null: real fields
 };
 
 }  // namespace

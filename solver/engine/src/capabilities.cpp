@@ -33,12 +33,6 @@ std::optional<Unsupported> cuda_cannot_run(const Scene& scene, Precision) {
         for (int a = 0; a < 3; ++a)
             if (scene.boundary[a] == BoundaryKind::Mur)
                 return Unsupported{EngineBackend::Cuda, Unsupported::Kind::Feature, "3D runs with mur boundaries"};
-    // Complex fields (scene.hpp "Bloch-periodic axes"): the 2D CUDA engine steps two real
-    // copies; the 3D one steps one.
-    if (scene.complex_fields && scene.dimensions == 3)
-        return Unsupported{EngineBackend::Cuda, Unsupported::Kind::Feature,
-                           "complex fields in 3D (Bloch-periodic boundaries with a nonzero Bloch k, or oblique plane "
-                           "sources)"};
     if (!cuda_available()) return Unsupported{EngineBackend::Cuda, Unsupported::Kind::NoDevice, cuda_device_description()};
     if (scene.is_dispersive() && !cuda_supports_dispersion())
         return Unsupported{EngineBackend::Cuda, Unsupported::Kind::Feature, "dispersive materials"};

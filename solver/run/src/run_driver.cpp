@@ -212,7 +212,10 @@ bool several_devices(const DeviceSelection& d) {
 
 /// The CUDA engine(s) of a selection: one device unless it names several.
 std::unique_ptr<Engine> make_cuda_engines(const SceneView& scene, Precision precision, const DeviceSelection& devices) {
-    const std::vector<int> ordinals = cuda_ordinals(devices, std::int64_t(scene->cells()));
+    std::vector<int> ordinals = cuda_ordinals(devices, std::int64_t(scene->cells()));
+    // Complex fields run on one device (the distributed engine moves one real copy,
+    // partition_scene): devices auto keeps them there; a selection naming several is refused.
+    if (scene->complex_fields && devices.kind == DeviceSelection::Kind::Auto) ordinals.resize(1);
     // Device 0 picked by count or auto rather than named: the current device, as
     // make_cuda_engine(scene, precision) takes it (a list's "0" selects device 0).
     if (ordinals.size() == 1 && ordinals[0] == 0 && devices.kind != DeviceSelection::Kind::List)
