@@ -17,6 +17,7 @@
                        (material (make dielectric (epsilon 8.9))))))
 (set! resolution res)
 (set! tolerance 1e-10)
+(set! output-epsilon (lambda () #t))  ; no epsilon.h5 in the working folder
 (define k-named (list (cons "Gamma" (vector3 0 0 0))
                       (cons "X" (vector3 0.5 0 0))
                       (cons "M" (vector3 0.5 0.5 0))))
