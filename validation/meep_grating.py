@@ -34,7 +34,18 @@ sum check). tests/solver/test_diffraction.cpp compares.
 DiffractedPlanewave) and every interface moved to a quarter cell (y_gl 1.50625, 1.80625,
 x_gl 0.25625..0.75625), where neither Ex nor Ey nodes lie, so that point sampling gives both
 codes the same structure; writes meep_grating_te_reference.csv (validation/meep_grating_te.glproj).
-Run with the Debian Meep: /usr/bin/python3 validation/meep_grating.py [--polarization TE]
+--angle DEG (issue 51, "at normal and 20 degrees"): oblique incidence from the SiO2 side at
+DEG degrees at the centre wavelength, Meep's fixed-k Bloch set-up (Meep tutorial "Mode
+Decomposition", binary grating at oblique incidence): k_point = (k_x, 0) with
+k_x = n_SiO2 sin(DEG) / wl_c (Meep's units, 2 pi left out; GoLightly's angle_deg on a line
+source in SiO2 gives the same k_par = 2 pi k_x rad/um), the line current carries
+exp(2 pi i k_x x); both runs (reference and grating) use it. At the spectrum wavelength
+lambda the incident angle is asin(k_x lambda / n) and order m leaves with
+k_x,m = k_x + m / period (propagating where |k_x,m| < n / lambda), so the orders are
+asymmetric and their number changes across the band. The per-order Poynting figure takes
+the Bloch phase exp(2 pi i k_x x) off the DFT fields before the Fourier transform.
+Writes meep_grating_20deg_reference.csv (TE: meep_grating_te_20deg_reference.csv) for 20.
+Run with the Debian Meep: /usr/bin/python3 validation/meep_grating.py [--polarization TE] [--angle 20]
 """
 import argparse
 import math
@@ -48,11 +59,14 @@ ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--resolution", type=int, default=40)
 ap.add_argument("--polarization", choices=("TM", "TE"), default="TM",
                 help="TM: Ez (GoLightly TMz); TE: Ex, Hz (TEz) with the interfaces a quarter cell off the E nodes")
+ap.add_argument("--angle", type=float, default=0.0,
+                help="incidence angle in degrees in the SiO2 at the centre wavelength 0.85 um (fixed-k Bloch source)")
 ap.add_argument("--out", help="default: validation/meep_grating_reference.csv (TM), meep_grating_te_reference.csv (TE)")
 args = ap.parse_args()
 te = args.polarization == "TE"
 if args.out is None:
-    args.out = os.path.join(here, "meep_grating_te_reference.csv" if te else "meep_grating_reference.csv")
+    suffix = "" if args.angle == 0 else "_%gdeg" % args.angle
+    args.out = os.path.join(here, ("meep_grating_te%s_reference.csv" if te else "meep_grating%s_reference.csv") % suffix)
 
 period, dpml, ly = 1.0, 1.0, 3.0
 sx, sy = period, ly + 2 * dpml
@@ -74,13 +88,19 @@ fwidth = math.pi * df_pulse / math.sqrt(2)
 f_lo, f_hi, nfreq = 1 / 0.95, 1 / 0.75, 11
 
 
+# Bloch wave vector along x (Meep units: cycles per um, 2 pi left out), fixed across the band
+n_sio2 = math.sqrt(2.1025)
+kx = n_sio2 * math.sin(math.radians(args.angle)) / wl_c
+
+
 def gl(y):
     return y - shift_y
 
 
 sources = [mp.Source(mp.GaussianSource(fcen, fwidth=fwidth), component=e_comp,
-                     center=mp.Vector3(0, gl(y_src)), size=mp.Vector3(sx, 0))]
-common = dict(cell_size=mp.Vector3(sx, sy), resolution=args.resolution, k_point=mp.Vector3(),
+                     center=mp.Vector3(0, gl(y_src)), size=mp.Vector3(sx, 0),
+                     amp_func=lambda p: complex(math.cos(2 * math.pi * kx * p.x), math.sin(2 * math.pi * kx * p.x)))]
+common = dict(cell_size=mp.Vector3(sx, sy), resolution=args.resolution, k_point=mp.Vector3(kx),
               boundary_layers=[mp.PML(dpml, direction=mp.Y)], sources=sources,
               eps_averaging=False, Courant=0.5)
 decay_pt = mp.Vector3(0, gl(y_tran))
@@ -123,10 +143,13 @@ def poynting_orders(mon, k, sign):
     centres, 42 points for 40 cells, the first and last the periodic images of the 40th and
     1st (weights 1/8 and 7/8 of a cell at both ends); points 1..40 are one period. Per order,
     P_m = a Re(conj(Ez_m) Hx_m) with S_y = Ez Hx (TE: -Ex Hz), Ez_m = 1/N sum_j Ez_j
-    exp(-2 pi i m j / N) (Parseval: the orders sum to the discrete flux)."""
+    exp(-2 pi i k_x x_j) exp(-2 pi i m j / N) (Parseval: the orders sum to the discrete flux;
+    x_j = j dx up to a constant, whose phase cancels in conj(Ez_m) Hx_m)."""
     ez = np.asarray(sim.get_dft_array(mon, e_comp, k))[1:-1]
     hx = np.asarray(sim.get_dft_array(mon, h_comp, k))[1:-1] * (-1 if te else 1)
     n_pts = len(ez)
+    unbloch = np.exp(-2j * math.pi * kx * period * np.arange(n_pts) / n_pts)
+    ez, hx = ez * unbloch, hx * unbloch
     e_m, h_m = np.fft.fft(ez) / n_pts, np.fft.fft(hx) / n_pts
     p = sign * period * np.real(np.conj(e_m) * h_m)
     return {int(m if m <= n_pts // 2 else m - n_pts): p[m] for m in range(n_pts)}
@@ -142,12 +165,13 @@ p_inc_poynting = np.array([poynting_incident(k) for k in range(nfreq)])
 rows = []
 for side, mon, n, direction in (("transmission", tran, 1.0, 0), ("reflection", refl, math.sqrt(2.1025), 1)):
     orders_poynting = [poynting_orders(mon, k, 1 if direction == 0 else -1) for k in range(nfreq)]
-    mmax = int(math.floor(n * f_hi * period))
-    for m in range(-mmax, mmax + 1):
+    m_lo = int(math.floor((-n * f_hi - kx) * period))
+    m_hi = int(math.ceil((n * f_hi - kx) * period))
+    for m in range(m_lo, m_hi + 1):
         res = sim.get_eigenmode_coefficients(mon, mp.DiffractedPlanewave((m, 0, 0), mp.Vector3(1, 0, 0), 0 if te else 1, 1 if te else 0))
         alpha = res.alpha[0, :, direction] if res is not None else np.zeros(nfreq)
         for k, f in enumerate(freqs):
-            if abs(m) / period >= n * f:  # evanescent at this frequency
+            if abs(kx + m / period) >= n * f:  # evanescent at this frequency
                 continue
             eff = abs(alpha[k]) ** 2 / p_inc[k]
             total = t_flux[k] if side == "transmission" else r_flux[k]

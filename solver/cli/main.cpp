@@ -35,6 +35,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cmd_check_bloch.hpp"
 #include "cmd_gds.hpp"
 #include "cmd_farfield.hpp"
 #include "cmd_diffraction.hpp"
@@ -381,6 +382,7 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
             j["symmetry"] = {s.symmetry[0], s.symmetry[1], s.symmetry[2]};
             j["simulated_cells"] = std::int64_t(double(s.cells()) / mirror_map(s).cell_ratio() + 0.5);
         }
+        if (Json b = cli::check_bloch_json(project, s); !b.is_null()) j["bloch"] = b;  // issue 51
         Json w = Json::array();
         for (const auto& line : warnings) w.push_back(line);
         j["warnings"] = w;
@@ -399,6 +401,7 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
     std::printf("dt: %.6g fs, Courant number %.4g\n", s.dt_s / 1e-15, s.courant);
     std::printf("steps to the stop limit: %lld (%.6g fs)\n", (long long)c.max_steps, double(c.max_steps) * s.dt_s / 1e-15);
     std::printf("memory estimate: %.1f MiB\n", double(c.memory_bytes) / (1024.0 * 1024.0));
+    cli::print_check_bloch(cli::check_bloch_json(project, s));  // issue 51: the Bloch k
     if (s.symmetry[0] != 0 || s.symmetry[1] != 0 || s.symmetry[2] != 0) {
         const double ratio = mirror_map(s).cell_ratio();
         std::printf("symmetry: x %+d, y %+d, z %+d: %.0f cells simulated (1/%g of the grid)\n", s.symmetry[0],

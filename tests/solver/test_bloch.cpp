@@ -19,8 +19,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "../common/bloch_cases.hpp"
 #include "../common/test_scenes.hpp"
+#include "cli_runner.hpp"
 #include "engine3d_scenes.hpp"
 #include "golightly/capabilities.hpp"
 #include "golightly/compile.hpp"
@@ -542,4 +545,54 @@ TEST_CASE("Bloch phase 3D the complex cell is the real part of the supercell run
         CHECK(rel < 1e-11);
         std::printf("Bloch vs supercell 3D, axis %c: largest relative deviation %.1e\n", "xyz"[a], rel);
     }
+}
+
+TEST_CASE("check prints the Bloch k: rad/um, 2pi/a and the oblique source's angle", "[bloch][cli]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "golightly_test_check_bloch";
+    fs::create_directories(dir);
+    const std::string root = std::string(GOLIGHTLY_SOURCE_DIR);
+    // The 20-degree grating: a line source in SiO2 (n 1.45) at 20 degrees at 0.85 um sets
+    // k_x = n 2 pi sin(20 deg) / 0.85 um (project-format.md "Oblique plane waves"); the
+    // period is 1 um, so k_x a / (2 pi) = 1.45 sin(20 deg) / 0.85.
+    const double kx = 1.45 * 2 * units::pi * std::sin(20 * units::pi / 180) / 0.85;
+    const test::CliOut j = test::run_cli("check '" + root + "/validation/meep_grating_20deg.glproj' --json", dir);
+    INFO(j.err);
+    REQUIRE(j.code == 0);
+    const nlohmann::json c = nlohmann::json::parse(j.out);
+    REQUIRE(c.contains("bloch"));
+    const nlohmann::json& b = c["bloch"];
+    CHECK(b["axes"] == nlohmann::json::array({"x"}));
+    CHECK(b["k_per_um"][0].get<double>() == Approx(kx).epsilon(1e-9));
+    CHECK(b["k_per_um"][1].get<double>() == 0.0);
+    CHECK(b["k_2pi_per_a"][0].get<double>() == Approx(kx / (2 * units::pi)).epsilon(1e-9));
+    CHECK(b["period_um"][0].get<double>() == Approx(1.0).epsilon(1e-12));
+    CHECK(b["period_um"][1].is_null());
+    CHECK(b["complex_fields"] == true);
+    CHECK(b["source"] == "plane wave");
+    CHECK(b["angle_deg_at_center"].get<double>() == 20.0);
+    CHECK(b["wavelength_center_um"].get<double>() == 0.85);
+    const test::CliOut t = test::run_cli("check '" + root + "/validation/meep_grating_20deg.glproj'", dir);
+    REQUIRE(t.code == 0);
+    char expect[200];
+    std::snprintf(expect, sizeof expect, "Bloch k: x %.6g rad/um (%.6g 2pi/a, a = 1 um); complex fields\n", kx,
+                  kx / (2 * units::pi));
+    CHECK(t.out.find(expect) != std::string::npos);
+    CHECK(t.out.find("Bloch source \"plane wave\": angle 20 deg at its centre wavelength 0.85 um\n") !=
+          std::string::npos);
+
+    // The photonic crystal cell at M: bloch_k [0.5, 0.5] 2pi/a over a 1 um period is pi rad/um
+    // on both axes; no oblique source. A project without "bloch" axes has no "bloch" member.
+    const test::CliOut m = test::run_cli("check '" + root + "/validation/phc_rods_tm.glproj' --json", dir);
+    REQUIRE(m.code == 0);
+    const nlohmann::json cm = nlohmann::json::parse(m.out);
+    REQUIRE(cm.contains("bloch"));
+    CHECK(cm["bloch"]["axes"] == nlohmann::json::array({"x", "y"}));
+    CHECK(cm["bloch"]["k_2pi_per_a"][0].get<double>() == Approx(0.5).epsilon(1e-12));
+    CHECK(cm["bloch"]["k_per_um"][1].get<double>() == Approx(units::pi).epsilon(1e-12));
+    CHECK_FALSE(cm["bloch"].contains("source"));
+    const test::CliOut n = test::run_cli("check '" + root + "/validation/meep_grating.glproj' --json", dir);
+    REQUIRE(n.code == 0);
+    CHECK_FALSE(nlohmann::json::parse(n.out).contains("bloch"));
+    fs::remove_all(dir);
 }

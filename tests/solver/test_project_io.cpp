@@ -122,7 +122,7 @@ std::string dumped(const Project& p) { return project_to_json(p).dump(2) + "\n";
 
 TEST_CASE("Example projects load, save and reload identically", "[project]") {
     const std::vector<std::string> names = {"quickstart", "fresnel_slab", "waveguide_bend", "ring_resonator",
-                                            "gold_grating"};
+                                            "gold_grating", "grating_20deg_2d"};
     TempDir tmp;
     for (const auto& name : names) {
         INFO(name);
