@@ -5,6 +5,10 @@
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
+#                                                       [--concurrent]
+# --concurrent: only the several-runs-on-one-GPU bench (16-design sweeps of a 1.3 M- and a
+# 0.3 M-cell 2D bend and a 128^3 3D sphere, one run at a time against --concurrent auto,
+# interleaved; CONCURRENT_N, CONCURRENT_DESIGNS, CONCURRENT_PROJECTS).
 # --no-examples leaves out the examples' CUDA-vs-CPU spectra (the CPU runs of the 3D examples
 # take minutes). Every summary line also goes to $LOG/0-summary.txt as it is known (appended).
 # --bench3d: only `golightly-cli bench --dims 3`, once per line of BENCH3D_CONFIGS (default: one
@@ -41,8 +45,10 @@
 # mode solver, else the mode-source examples are skipped):
 #   ../shared/device/prepare.sh catch2 nlohmann-json3-dev libcli11-dev libeigen3-dev \
 #     libpng-dev libpng16-16 zlib1g-dev libspectra-dev \
-#     libharminv-dev libharminv3 liblapack3 libblas3 libgfortran5 libquadmath0
-# (the last six: the resonance finder, whose GPU case fails without them). Logs go to
+#     libharminv-dev libharminv3 liblapack3 libblas3 libgfortran5 libquadmath0 \
+#     libmuparser-dev libmuparser2v5
+# (harminv to libquadmath0: the resonance finder, whose GPU case fails without them;
+# muparser: parameter expressions, which the --concurrent sweep and its GPU test use). Logs go to
 # $OUT (if set) or ./gpu-check-out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +56,7 @@ DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
 SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1; BENCH3D=0; PROBES=0
+CONCURRENT=0
 for a in "$@"; do
   case $a in
     --sanitize3d) SANITIZE3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
@@ -62,6 +69,7 @@ for a in "$@"; do
     --no-examples) EXAMPLES=0 ;;
     --bench3d) BENCH3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --probes) PROBES=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
+    --concurrent) CONCURRENT=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -295,6 +303,51 @@ if [ $MPI_ONLY = 1 ]; then
   echo "== mpirun -np 2 GPU ranks vs --devices 2 in one process ($STEPS steps of mpi3d_gpu_bench)"
   bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" $R/usr/bin/mpirun.openmpi \
     tests/data/mpi/mpi3d_gpu_bench.glproj 2 /tmp/golightly-mpi-gpu 2>&1 | tee "$LOG/mpi_gpu.log"
+  exit 0
+fi
+if [ $CONCURRENT = 1 ]; then
+  # Several runs on one GPU (issue 54 item 3): for each project of CONCURRENT_PROJECTS
+  # (tests/data/bench/NAME.glproj, each with a parameter eps), the same sweep of
+  # CONCURRENT_DESIGNS designs (default 16) one run at a time and with --concurrent
+  # CONCURRENT_N (default auto), interleaved (1, N, 1, N), wall times from `date`; the two
+  # sweep.csv files must be equal (status column aside; 3D runs to float32 rounding, as
+  # two 3D runs one after another differ by the order of their atomic sums).
+  ND=${CONCURRENT_DESIGNS:-16}; CN=${CONCURRENT_N:-auto}
+  for name in ${CONCURRENT_PROJECTS:-bend_1m_cells bend_320k_cells sphere_128_cubed}; do
+    P=tests/data/bench/$name.glproj
+    case $name in bend*) R=11:12.5 ;; *) R=3:5 ;; esac  # the core's / the sphere's eps
+    echo "== $ND designs of $P: --concurrent 1 vs $CN"
+    for rep in 1 2; do
+      for c in 1 "$CN"; do
+        d=/tmp/golightly-conc-$name-$c-$rep; rm -rf "$d"
+        t0=$(date +%s.%N)
+        "$BUILD/solver/golightly-cli" sweep "$P" --param "eps=$R:$ND" --backend cuda --concurrent "$c" --out "$d" \
+          > "$LOG/concurrent_${name}_${c}_$rep.log" 2>&1; rc=$?
+        t1=$(date +%s.%N)
+        w=$(python3 -c "print(f'{$t1 - $t0:.2f}')")
+        note "concurrent $name $c (pass $rep, rc=$rc): $ND designs in $w s ($(head -1 "$LOG/concurrent_${name}_${c}_$rep.log"))"
+      done
+    done
+    same=$(python3 - "/tmp/golightly-conc-$name-1-1/sweep.csv" "/tmp/golightly-conc-$name-$CN-1/sweep.csv" <<'PY'
+import csv, sys
+def rows(f):
+    r = list(csv.reader(open(f)))
+    k = r[0].index("status")
+    return r[0][:k], [[float(v) for v in row[:k]] for row in r[1:]]
+(ha, a), (hb, b) = rows(sys.argv[1]), rows(sys.argv[2])
+if ha != hb or len(a) != len(b):
+    print("DIFFERENT (columns or rows)")
+elif a == b:
+    print("equal")
+else:
+    d = max(abs(x - y) / max(abs(x), 1e-30) for ra, rb in zip(a, b) for x, y in zip(ra, rb))
+    # 3D CUDA runs are not bitwise reproducible even one after another (atomics); float32
+    print("largest relative difference %.2g (%s)" % (d, "within float32 rounding" if d < 1e-6 else "TOO LARGE"))
+PY
+)
+    note "concurrent $name: sweep.csv of --concurrent $CN vs one at a time: $same"
+  done
+  printf '%s\n' "${summary[@]}"
   exit 0
 fi
 if [ $PROBES = 1 ]; then

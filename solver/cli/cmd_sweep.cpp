@@ -12,9 +12,13 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
+#include <thread>
 
+#include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
@@ -127,6 +131,21 @@ std::vector<double> parse_at(const std::string& s) {
     return out;
 }
 
+/// --concurrent auto: runs per device from the design's device state (the base project's
+/// compiled scene, engine_state_bytes at the runs' precision) and the least free memory of
+/// the plan's devices (sweep.hpp auto_concurrency).
+int auto_runs_per_device(const Project& project, const std::string& label, const SweepCommands& c,
+                         const DevicePlan& plan) {
+    const CompiledProject cp = compile_project(project, label);
+    Precision precision = project.run.precision;
+    if (c.precision == "float32") precision = Precision::Float32;
+    if (c.precision == "float64") precision = Precision::Float64;
+    const std::size_t run_bytes = engine_state_bytes(cp.scene, precision);
+    std::size_t free_b = std::numeric_limits<std::size_t>::max();
+    for (int k : plan.ordinals) free_b = std::min(free_b, cuda_memory_free(k));
+    return auto_concurrency(run_bytes, free_b, int(std::max(1u, std::thread::hardware_concurrency())));
+}
+
 fs::path default_out(const std::string& project, const std::string& suffix) {
     const fs::path file(project);
     return file.parent_path() / (file.stem().string() + suffix);
@@ -145,14 +164,24 @@ int cmd_sweep(const SweepCommands& c) {
         const bool cuda = runs_use_cuda(c, project);
         plan = plan_devices(c.devices, cuda ? cuda_device_count() : 0, std::getenv("CUDA_VISIBLE_DEVICES"), cuda,
                             c.threads);
+        const int concurrent = parse_concurrent(c.concurrent);
+        if (!plan.devices.empty())
+            plan.concurrent = concurrent > 0 ? concurrent : auto_runs_per_device(project, c.project, c, plan);
+        else if (concurrent > 1)
+            std::fprintf(stderr, "warning: --concurrent applies to CUDA runs; CPU runs share the cores by --devices N\n");
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return kExitUsage;
     }
     o.out = c.out.empty() ? default_out(c.project, "_sweep") : fs::path(c.out);
     o.workers = plan.workers();
-    o.runner = plan.in_process() ? in_process_runner(run_options(c)) : child_process_runner(c, plan);
-    if (!plan.devices.empty()) {
+    o.runner = plan.in_process() ? in_process_runner(run_options(c), plan) : child_process_runner(c, plan);
+    if (plan.threaded()) {
+        std::string list;
+        for (int k : plan.ordinals) list += (list.empty() ? "" : ", ") + std::to_string(k);
+        std::printf("sweep: %d workers, %d runs at a time on each CUDA device %s (threads of this process)\n",
+                    o.workers, plan.concurrent, list.c_str());
+    } else if (!plan.devices.empty()) {
         std::string list;
         for (const auto& d : plan.devices) list += (list.empty() ? "" : ", ") + d;
         std::printf("sweep: %d worker%s on CUDA device%s %s (CUDA_VISIBLE_DEVICES of the runs)\n", o.workers,
@@ -261,6 +290,9 @@ void add_sweep_commands(CLI::App& app, SweepCommands& c) {
     c.sweep->add_option("--devices", c.devices,
                         "auto (default: every visible CUDA device, one worker on the CPU), all, N (N workers: the first "
                         "N CUDA devices, or N CPU workers sharing --threads) or CUDA device ordinals such as 0,2");
+    c.sweep->add_option("--concurrent", c.concurrent,
+                        "CUDA runs at a time on each device, as threads of this process (default 1; auto: as many as "
+                        "fit in the device's memory, at most 8)");
 
     c.optimize = app.add_subcommand("optimize", "Derivative-free optimization of the project's parameters (NLopt)");
     common(c.optimize);

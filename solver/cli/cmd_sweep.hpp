@@ -13,6 +13,7 @@ struct SweepCommands {
     CLI::App* sweep = nullptr;
     CLI::App* optimize = nullptr;
     std::string project, out, backend, precision, objective, algorithm = "bobyqa", at, devices = "auto";
+    std::string concurrent = "1";  ///< sweep --concurrent N|auto (sweep.hpp DevicePlan::concurrent)
     std::vector<std::string> params;
     int threads = 0, max_evals = 40;
     long long max_steps = -1;

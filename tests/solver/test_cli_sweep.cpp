@@ -164,6 +164,41 @@ TEST_CASE("sweep --devices: the worker plan and the children's CUDA_VISIBLE_DEVI
     CHECK_THROWS_WITH(plan_devices("gpu", 2, nullptr, true, 8), Catch::Contains("expected auto, all"));
 }
 
+TEST_CASE("sweep --concurrent: several runs per device as threads, and auto's count", "[cli][sweep]") {
+    using golightly::auto_concurrency;
+    using golightly::DevicePlan;
+    using golightly::parse_concurrent;
+    using golightly::plan_devices;
+    CHECK(parse_concurrent("auto") == 0);
+    CHECK(parse_concurrent("") == 0);
+    CHECK(parse_concurrent("4") == 4);
+    CHECK_THROWS_WITH(parse_concurrent("0"), Catch::Contains("1 to 64"));
+    CHECK_THROWS_WITH(parse_concurrent("65"), Catch::Contains("1 to 64"));
+    CHECK_THROWS_WITH(parse_concurrent("x2"), Catch::Contains("--concurrent x2"));
+    // Two devices seen as 2 and 3, three runs each: six workers in this process, worker w
+    // on ordinal w mod 2; one run per device stays the child-process plan.
+    DevicePlan p = plan_devices("auto", 2, "2,3", true, 8);
+    CHECK_FALSE(p.threaded());
+    CHECK_FALSE(p.in_process());
+    p.concurrent = 3;
+    CHECK(p.threaded());
+    CHECK(p.in_process());
+    CHECK(p.workers() == 6);
+    CHECK(p.ordinal_of(0) == 0);
+    CHECK(p.ordinal_of(3) == 1);
+    CHECK(p.ordinal_of(4) == 0);
+    DevicePlan cpu = plan_devices("auto", 0, nullptr, false, 8);
+    cpu.concurrent = 4;  // CPU runs: no effect
+    CHECK_FALSE(cpu.threaded());
+    CHECK(cpu.workers() == 1);
+    // auto: 80 % of the free memory over (state + context), at most 8 and the host's cores
+    const std::size_t MiB = std::size_t(1) << 20, GiB = MiB << 10;
+    CHECK(auto_concurrency(100 * MiB, 140 * GiB, 16) == 8);
+    CHECK(auto_concurrency(100 * MiB, 140 * GiB, 3) == 3);
+    CHECK(auto_concurrency(30 * GiB, 140 * GiB, 16) == 3);  // 112 GiB / (30 GiB + 64 MiB)
+    CHECK(auto_concurrency(200 * GiB, 140 * GiB, 16) == 1);  // never 0
+}
+
 TEST_CASE("sweep --param: plain numbers need no expression support", "[cli][sweep]") {
     CHECK(golightly::parse_sweep_parameter("d=0.1:0.3:3").values == std::vector<double>{0.1, 0.2, 0.3});
 }

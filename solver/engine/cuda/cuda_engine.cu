@@ -553,6 +553,22 @@ std::size_t cuda_memory_used(int ordinal) {
     return total_b - free_b;
 }
 
+std::size_t cuda_memory_free(int ordinal) {
+    int current = 0;
+    if (cudaGetDevice(&current) != cudaSuccess || cudaSetDevice(ordinal) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    std::size_t free_b = 0, total_b = 0;
+    const cudaError_t e = cudaMemGetInfo(&free_b, &total_b);
+    cudaSetDevice(current);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return free_b;
+}
+
 std::string cuda_device_name(int ordinal) {
     cudaDeviceProp p{};
     if (cudaGetDeviceProperties(&p, ordinal) != cudaSuccess) {

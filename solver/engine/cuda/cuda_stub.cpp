@@ -20,6 +20,7 @@ void cuda_select_device(int) {
 }
 std::string cuda_device_name(int) { return ""; }
 std::size_t cuda_memory_used(int) { return 0; }
+std::size_t cuda_memory_free(int) { return 0; }
 void cuda_copy_to_host(void*, const void*, std::size_t, int, void*) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }

@@ -389,6 +389,40 @@ std::vector<std::string> child_environment(const std::vector<std::string>& paren
     return env;
 }
 
+int parse_concurrent(const std::string& spec_in) {
+    const std::string spec = trim(spec_in);
+    if (spec.empty() || spec == "auto") return 0;
+    if (spec.size() > 3 || spec.find_first_not_of("0123456789") != std::string::npos)
+        throw std::invalid_argument("--concurrent " + limits::cap_text(spec) + ": expected auto or a number of runs per device");
+    const int n = std::stoi(spec);
+    if (n < 1 || n > 64)
+        throw std::invalid_argument("--concurrent " + spec + ": the number of runs per device must be 1 to 64");
+    return n;
+}
+
+int auto_concurrency(std::size_t run_bytes, std::size_t free_bytes, int host_cores, std::size_t context_bytes) {
+    const double per_run = double(run_bytes) + double(context_bytes);
+    const int by_memory = int(std::floor(0.8 * double(free_bytes) / std::max(1.0, per_run)));
+    return std::max(1, std::min({8, by_memory, std::max(1, host_cores)}));
+}
+
+DesignRunner in_process_runner(const RunOptions& options, const DevicePlan& plan) {
+    if (!plan.threaded()) return in_process_runner(options);
+    std::vector<DesignRunner> per_device;
+    for (int k : plan.ordinals) {
+        RunOptions o = options;
+        DeviceSelection d;
+        d.kind = DeviceSelection::Kind::List;
+        d.ordinals = {k};
+        o.devices = d;
+        per_device.push_back(in_process_runner(o));
+    }
+    return [per_device](const Project& design, const std::string& label, const ParameterOverrides& overrides,
+                        const fs::path& dir, int worker) {
+        per_device[std::size_t(worker) % per_device.size()](design, label, overrides, dir, worker);
+    };
+}
+
 DesignRunner in_process_runner(const RunOptions& options) {
     return [options](const Project& design, const std::string& label, const ParameterOverrides&, const fs::path& dir,
                      int) {

@@ -286,6 +286,9 @@ std::string cuda_device_name(int ordinal);
 /// processes), 0 without CUDA or for a bad ordinal. bench takes the difference around an
 /// engine's construction as that engine's device memory.
 std::size_t cuda_memory_used(int ordinal);
+/// Free bytes of device memory on CUDA device `ordinal` (cudaMemGetInfo), 0 without CUDA or
+/// for a bad ordinal.
+std::size_t cuda_memory_free(int ordinal);
 /// Copies `bytes` bytes from device memory `src` on CUDA device `device` to host memory
 /// `dst`, ordered on `stream` (a cudaStream_t of that device), and waits. Throws RunError.
 void cuda_copy_to_host(void* dst, const void* src, std::size_t bytes, int device, void* stream);

@@ -79,10 +79,33 @@ struct DevicePlan {
     std::vector<int> ordinals;   ///< CUDA workers: the device ordinals as this process sees them
     int cpu_workers = 0;         ///< CPU workers (0 when the workers are CUDA devices)
     int threads_per_worker = 0;  ///< CPU workers: threads of each run (0: all cores)
-    int workers() const { return devices.empty() ? std::max(1, cpu_workers) : int(devices.size()); }
-    /// True when the sweep can run in this process (one worker that needs no other device mask).
-    bool in_process() const { return workers() == 1 && (devices.empty() || ordinals[0] == 0); }
+    /// CUDA runs at a time on each device (--concurrent): above 1 the runs are threads of
+    /// this process, each engine on its own stream (engine.hpp), so that the kernels of
+    /// small runs overlap on the device (processes would only time-slice it).
+    int concurrent = 1;
+    int workers() const {
+        return devices.empty() ? std::max(1, cpu_workers) : int(devices.size()) * std::max(1, concurrent);
+    }
+    /// True when several CUDA runs share each device as threads of this process.
+    bool threaded() const { return !devices.empty() && concurrent > 1; }
+    /// The device ordinal (as this process sees it) of queue worker `worker` of a threaded plan.
+    int ordinal_of(int worker) const { return ordinals[std::size_t(worker) % ordinals.size()]; }
+    /// True when the sweep can run in this process (one worker that needs no other device
+    /// mask, or a threaded plan).
+    bool in_process() const { return threaded() || (workers() == 1 && (devices.empty() || ordinals[0] == 0)); }
 };
+
+/// Parses `--concurrent N|auto`: N (1..64), or 0 for auto. Throws std::invalid_argument
+/// naming --concurrent.
+int parse_concurrent(const std::string& spec);
+
+/// Runs per device for `--concurrent auto`: as many runs of `run_bytes` of device state
+/// (engine_state_bytes) plus a CUDA context's `context_bytes` as fit in 80 % of
+/// `free_bytes`, at most 8 (beyond that the small runs it is meant for no longer gain:
+/// docs/performance.md "Several runs on one GPU") and at most `host_cores` (each run's host
+/// side is a thread), at least 1.
+int auto_concurrency(std::size_t run_bytes, std::size_t free_bytes, int host_cores,
+                     std::size_t context_bytes = std::size_t(64) << 20);
 
 /// Parses `--devices SPEC` into a plan. SPEC: "auto" (default): every visible CUDA device
 /// when the runs use CUDA, else one CPU worker; "all": every visible CUDA device (error
@@ -115,6 +138,9 @@ using DesignRunner = std::function<void(const Project& design, const std::string
 /// (write_failure_summary and rethrow on an exception; a diverged or cancelled run
 /// throws RunError after its results are written).
 DesignRunner in_process_runner(const RunOptions& options);
+/// in_process_runner for a threaded plan (DevicePlan::threaded): worker w's runs select
+/// CUDA device plan.ordinal_of(w) (RunOptions::devices, a list of one), on their own thread.
+DesignRunner in_process_runner(const RunOptions& options, const DevicePlan& plan);
 
 /// A run's spectra.csv (results.hpp): the normalized (or raw, when not normalized)
 /// column of each flux / flux_box monitor.
