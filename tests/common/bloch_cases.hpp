@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "engine3d_scenes.hpp"
@@ -24,6 +25,28 @@ struct BlochCase {
 };
 
 /// (i, j) of a cell given its position `along` the Bloch axis and `across` it.
+/// Every 2D case of the Bloch tests: TMz and TEz, a Bloch axis x and y, with and without a
+/// Lorentz pole on the slab.
+inline std::vector<BlochCase> all_2d_bloch_cases() {
+    std::vector<BlochCase> out;
+    for (Polarization pol : {Polarization::TMz, Polarization::TEz})
+        for (int axis : {0, 1})
+            for (bool disp : {false, true}) {
+                BlochCase bc;
+                bc.pol = pol;
+                bc.bloch_axis = axis;
+                bc.dispersive = disp;
+                out.push_back(bc);
+            }
+    return out;
+}
+
+/// "TMz, axis x, dispersive" (messages).
+inline std::string describe(const BlochCase& bc) {
+    return std::string(bc.pol == Polarization::TMz ? "TMz" : "TEz") + ", axis " + "xy"[bc.bloch_axis] +
+           (bc.dispersive ? ", dispersive" : "");
+}
+
 inline void ij(const BlochCase& bc, int along, int across, int& i, int& j) {
     i = bc.bloch_axis == 0 ? along : across;
     j = bc.bloch_axis == 0 ? across : along;

@@ -69,23 +69,14 @@ double cuda_vs_cpu(const BlochPair& pair, Precision precision, int steps, std::s
 
 TEST_CASE("CUDA 2D: complex Bloch fields equal the CPU engine's (TMz, TEz, x and y Bloch axes, dispersive)",
           "[gpu][cuda][bloch]") {
-    for (Polarization pol : {Polarization::TMz, Polarization::TEz})
-        for (int axis : {0, 1})
-            for (bool disp : {false, true}) {
-                BlochCase bc;
-                bc.pol = pol;
-                bc.bloch_axis = axis;
-                bc.dispersive = disp;
-                INFO("polarization " << (pol == Polarization::TMz ? "TMz" : "TEz") << ", Bloch axis " << axis
-                                     << ", dispersive " << disp);
-                const double d64 = cuda_vs_cpu(make_bloch_pair(bc), Precision::Float64, 400);
-                CHECK(d64 < 1e-10);
-                const double d32 = cuda_vs_cpu(make_bloch_pair(bc), Precision::Float32, 400);
-                CHECK(d32 < 1e-3);
-                std::printf("[bloch] CUDA vs CPU %s, axis %c%s: %.2g (float64), %.2g (float32)\n",
-                            pol == Polarization::TMz ? "TMz" : "TEz", "xy"[axis], disp ? ", dispersive" : "", d64,
-                            d32);
-            }
+    for (const BlochCase& bc : all_2d_bloch_cases()) {
+        INFO(describe(bc));
+        const double d64 = cuda_vs_cpu(make_bloch_pair(bc), Precision::Float64, 400);
+        CHECK(d64 < 1e-10);
+        const double d32 = cuda_vs_cpu(make_bloch_pair(bc), Precision::Float32, 400);
+        CHECK(d32 < 1e-3);
+        std::printf("[bloch] CUDA vs CPU %s: %.2g (float64), %.2g (float32)\n", describe(bc).c_str(), d64, d32);
+    }
 }
 
 TEST_CASE("CUDA 3D: complex Bloch fields equal the CPU engine's (Bloch phase along x, y and z)",

@@ -90,21 +90,13 @@ double bloch_vs_supercell(const BlochCase& bc, Precision precision, int steps) {
 }  // namespace
 
 TEST_CASE("Bloch phase the complex cell is the real part of the supercell run", "[bloch]") {
-    for (Polarization pol : {Polarization::TMz, Polarization::TEz})
-        for (int axis : {0, 1})
-            for (bool disp : {false, true}) {
-                BlochCase bc;
-                bc.pol = pol;
-                bc.bloch_axis = axis;
-                bc.dispersive = disp;
-                INFO("polarization " << (pol == Polarization::TMz ? "TMz" : "TEz") << ", Bloch axis " << axis
-                                     << ", dispersive " << disp);
-                // float64: the two runs differ only in rounding
-                const double rel = bloch_vs_supercell(bc, Precision::Float64, 400);
-                CHECK(rel < 1e-11);
-                std::printf("Bloch vs supercell %s, axis %c%s: largest relative deviation %.1e\n",
-                            pol == Polarization::TMz ? "TMz" : "TEz", "xy"[axis], disp ? ", dispersive" : "", rel);
-            }
+    for (const BlochCase& bc : all_2d_bloch_cases()) {
+        INFO(describe(bc));
+        // float64: the two runs differ only in rounding
+        const double rel = bloch_vs_supercell(bc, Precision::Float64, 400);
+        CHECK(rel < 1e-11);
+        std::printf("Bloch vs supercell %s: largest relative deviation %.1e\n", describe(bc).c_str(), rel);
+    }
 }
 
 // ------------------------------------------------------------------------------------

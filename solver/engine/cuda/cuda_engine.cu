@@ -398,31 +398,34 @@ private:
     /// The H updates of both copies read E^n of both (across a Bloch wrap), so both H
     /// updates (and H sources) come before either E update, which reads H^{n+1/2} of both.
     void enqueue_complex_steps(int steps) {
+        struct Copy {  // one copy's bulk and extensions
+            Bulk<T>& bulk;
+            Sources<T>& sources;
+            Walls<T>& walls;
+            Dispersion<T>& dispersion;
+            TensorCouplings<T>& tensor;
+            Monitors<T>& monitors;
+        };
         ImaginaryCopy& im = *im_;
+        Copy copies[2] = {{bulk_, sources_, walls_, dispersion_, tensor_, monitors_},
+                          {im.bulk, im.sources, im.walls, im.dispersion, im.tensor, im.monitors}};
         for (int k = 0; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
-            bulk_.update_h(stream_);
-            im.bulk.update_h(stream_);
-            sources_.after_h(at);
-            im.sources.after_h(at);
-            walls_.before_e(stream_);
-            im.walls.before_e(stream_);
-            dispersion_.before_e(at);
-            im.dispersion.before_e(at);
-            tensor_.before_e(stream_);
-            im.tensor.before_e(stream_);
-            bulk_.update_e(stream_);
-            im.bulk.update_e(stream_);
-            dispersion_.after_e(stream_);
-            im.dispersion.after_e(stream_);
-            sources_.after_e(at);
-            im.sources.after_e(at);
-            walls_.after_e(stream_);
-            im.walls.after_e(stream_);
-            tensor_.after_e(stream_);
-            im.tensor.after_e(stream_);
-            monitors_.after_step(at);
-            im.monitors.after_step(at);
+            for (Copy& c : copies) c.bulk.update_h(stream_);
+            for (Copy& c : copies) c.sources.after_h(at);
+            for (Copy& c : copies) {  // E^n of each copy, before either E update
+                c.walls.before_e(stream_);
+                c.dispersion.before_e(at);
+                c.tensor.before_e(stream_);
+            }
+            for (Copy& c : copies) c.bulk.update_e(stream_);
+            for (Copy& c : copies) {  // each copy's own E from here on
+                c.dispersion.after_e(stream_);
+                c.sources.after_e(at);
+                c.walls.after_e(stream_);
+                c.tensor.after_e(stream_);
+                c.monitors.after_step(at);
+            }
         }
         advance_step<<<1, 1, 0, stream_>>>(d_step_, steps);
         CUDA_CHECK_LAUNCH();
@@ -537,36 +540,33 @@ void cuda_select_device(int ordinal) {
     }
 }
 
-std::size_t cuda_memory_used(int ordinal) {
+namespace {
+/// cudaMemGetInfo on device `ordinal` (the current device restored): false without CUDA or
+/// for a bad ordinal.
+bool memory_info(int ordinal, std::size_t& free_b, std::size_t& total_b) {
     int current = 0;
     if (cudaGetDevice(&current) != cudaSuccess || cudaSetDevice(ordinal) != cudaSuccess) {
         cudaGetLastError();
-        return 0;
+        return false;
     }
-    std::size_t free_b = 0, total_b = 0;
     const cudaError_t e = cudaMemGetInfo(&free_b, &total_b);
     cudaSetDevice(current);
     if (e != cudaSuccess) {
         cudaGetLastError();
-        return 0;
+        return false;
     }
-    return total_b - free_b;
+    return true;
+}
+}  // namespace
+
+std::size_t cuda_memory_used(int ordinal) {
+    std::size_t free_b = 0, total_b = 0;
+    return memory_info(ordinal, free_b, total_b) ? total_b - free_b : 0;
 }
 
 std::size_t cuda_memory_free(int ordinal) {
-    int current = 0;
-    if (cudaGetDevice(&current) != cudaSuccess || cudaSetDevice(ordinal) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
     std::size_t free_b = 0, total_b = 0;
-    const cudaError_t e = cudaMemGetInfo(&free_b, &total_b);
-    cudaSetDevice(current);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return free_b;
+    return memory_info(ordinal, free_b, total_b) ? free_b : 0;
 }
 
 std::string cuda_device_name(int ordinal) {

@@ -659,27 +659,33 @@ private:
     /// the imaginary one. Both H updates read E^n of both copies (across a Bloch wrap), so
     /// both come before either E update, which reads H^{n+1/2} of both.
     void enqueue_complex_steps(int steps) {
+        struct Copy {  // one copy's bulk and extensions (no TF/SF in a complex run)
+            Bulk3<T>& bulk;
+            Sources<T>& sources;
+            Dispersion<T>& dispersion;
+            cuda::TensorCouplings<T>& tensor;
+            Monitors<T>& monitors;
+        };
         ImaginaryCopy& im = *im_;
+        Copy copies[2] = {{bulk_, sources_, dispersion_, tensor_, monitors_},
+                          {im.bulk, im.sources, im.dispersion, im.tensor, im.monitors}};
         for (int k = 0; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
-            sources_.after_h(at);
-            im.sources.after_h(at);
-            bulk_.update_h(stream_);
-            im.bulk.update_h(stream_);
-            dispersion_.before_e(at);
-            im.dispersion.before_e(at);
-            tensor_.before_e(stream_);
-            im.tensor.before_e(stream_);
-            bulk_.update_e(stream_);
-            im.bulk.update_e(stream_);
-            dispersion_.after_e(stream_);
-            im.dispersion.after_e(stream_);
-            sources_.after_e(at);
-            im.sources.after_e(at);
-            tensor_.after_e(stream_);
-            im.tensor.after_e(stream_);
-            monitors_.after_step(at);
-            im.monitors.after_step(at);
+            for (Copy& c : copies) {  // H sources into H^{n-1/2}, then H from E^n of both copies
+                c.sources.after_h(at);
+            }
+            for (Copy& c : copies) c.bulk.update_h(stream_);
+            for (Copy& c : copies) {
+                c.dispersion.before_e(at);
+                c.tensor.before_e(stream_);
+            }
+            for (Copy& c : copies) c.bulk.update_e(stream_);
+            for (Copy& c : copies) {  // each copy's own E from here on
+                c.dispersion.after_e(stream_);
+                c.sources.after_e(at);
+                c.tensor.after_e(stream_);
+                c.monitors.after_step(at);
+            }
         }
         advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
         CUDA_CHECK_LAUNCH();
