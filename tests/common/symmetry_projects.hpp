@@ -182,6 +182,38 @@ inline Project sphere_three_planes() {
     return p;
 }
 
+/// A TF/SF plane wave (+y, E along z) on a dielectric sphere (eps 4, r = 0.3 um): mirror
+/// planes x = +1 (Ez tangential) and z = -1 (Ez normal) keep it; y is the propagation axis.
+/// Interior x 1.15 um (23 cells, odd), y and z 1.1 um (22, even). The TF/SF box's faces sit
+/// on integer positions symmetric about both planes (half-widths 8.5 cells in x, 8 in z);
+/// flux boxes for scattering (outside the TF/SF box) and absorption (inside), probes in the
+/// part that is not simulated.
+inline Project tfsf_sphere_two_planes() {
+    const double dx = 0.05, Lx = 1.15, L = 1.1;
+    Project p = test3d::vacuum_project(Lx, L, L, dx, 10, 0.8, 1.6, 11);
+    const Vec3 c{Lx / 2, L / 2, L / 2};
+    p.materials.push_back(material("d", 4.0));
+    Layer l;
+    l.name = "sphere";
+    l.material = "d";
+    Shape s;
+    s.type = ShapeType::Sphere;
+    s.center_3d = c;
+    s.radius = 0.3;
+    l.shapes.push_back(s);
+    p.layers.push_back(l);
+    p.sources.push_back(test3d::tfsf("pw", {c.x - 0.425, c.y - 0.4, c.z - 0.4}, {c.x + 0.425, c.y + 0.4, c.z + 0.4},
+                                     "+y", Component::Ez, test3d::pulse_for(0.8, 1.6)));
+    p.monitors.push_back(
+        test3d::flux_box("sca", {c.x - 0.5, c.y - 0.475, c.z - 0.475}, {c.x + 0.5, c.y + 0.475, c.z + 0.475}, "scattering"));
+    p.monitors.push_back(
+        test3d::flux_box("abs", {c.x - 0.35, c.y - 0.35, c.z - 0.35}, {c.x + 0.35, c.y + 0.35, c.z + 0.35}, "absorption"));
+    p.monitors.push_back(probe("low", {c.x - 0.2, c.y + 0.1}, Component::Ez, c.z - 0.15));
+    p.monitors.push_back(probe("low_hx", {c.x - 0.2, c.y + 0.1}, Component::Hx, c.z - 0.15));
+    p.run.stop.max_time_fs = 40;
+    return p;
+}
+
 /// A strip (eps 12, 0.4 x 0.22 um) along y in air, fed by its TE0 mode (Ex dominant: even
 /// Ex under x, so E_t odd: -1; under z E_t = Ex is even: +1). Interior x 1.6 um (32 cells,
 /// even), z 1.25 um (25, odd), y 2.0 um. Monitors: the whole cross-section, one off-centre

@@ -38,3 +38,11 @@ TEST_CASE("CUDA: a strip guide on a quarter domain (two planes) in float32, on t
     std::printf("[symmetry] CUDA strip, 2 planes: whole vs quarter %.3g (float64); kernel %s\n", d64,
                 half.kernel.c_str());
 }
+
+TEST_CASE("CUDA: a TF/SF plane wave on a sphere on a quarter domain gives the whole domain's results",
+          "[gpu][cuda][symmetry]") {
+    RunResult half;
+    const double d64 = whole_vs_reduced(tfsf_sphere_two_planes(), {1, 0, -1}, &half, BackendChoice::Cuda);
+    std::printf("[symmetry] CUDA TF/SF sphere, x and z planes: whole vs quarter %.3g (float64); kernel %s\n", d64,
+                half.kernel.c_str());
+}

@@ -52,6 +52,23 @@ TEST_CASE("Symmetry: three planes around a z dipole in a dielectric sphere (3D, 
     CHECK(half.simulated_cells * 8 <= half.cells);
 }
 
+TEST_CASE("Symmetry: a TF/SF plane wave on a sphere on a quarter domain (x = +1, z = -1)", "[symmetry][3d]") {
+    const double d = whole_vs_reduced(tfsf_sphere_two_planes(), {1, 0, -1});
+    std::printf("[symmetry] TF/SF sphere, x and z planes: whole vs quarter %.3g\n", d);
+    // the parity must fit the polarization, and the box must be centred on the plane
+    Project p = tfsf_sphere_two_planes();
+    p.sources[0].component = Component::Ex;  // E normal to the x plane: x must be -1
+    p.domain.symmetry = {1, 0, 0};
+    CHECK_THROWS_WITH(compile_project(p, "p.glproj"), Catch::Contains("normal to the plane: the sign must be -1"));
+    p.sources[0].component = Component::Ez;
+    p.domain.symmetry = {0, -1, 0};  // a plane across the propagation axis
+    CHECK_THROWS_WITH(compile_project(p, "p.glproj"), Catch::Contains("propagates along y, through the plane"));
+    p = tfsf_sphere_two_planes();
+    p.sources[0].box_min.x += 0.05;  // one cell off centre in x
+    p.domain.symmetry = {1, 0, 0};
+    CHECK_THROWS_WITH(compile_project(p, "p.glproj"), Catch::Contains("is not centred on the plane"));
+}
+
 TEST_CASE("Symmetry: a dipole at the centre is spread over the Ez nodes round the planes", "[symmetry][3d]") {
     // One point source at the centre, with the three planes, is the 8 half-cell sources
     // of sphere_three_planes() (point_source_nodes): the same discrete source.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
 #include <sstream>
 #include <tuple>
 
@@ -96,6 +98,27 @@ double MirrorMap::cell_ratio() const {
     double r = 1;
     for (int a = 0; a < 3; ++a) r *= double(n_full[a]) / double(n_half[a]);
     return r;
+}
+
+/// Why TF/SF source t breaks the mirror plane p, or nothing. A plane wave keeps a mirror
+/// plane parallel to its propagation axis when its box is the plane's mirror image of itself
+/// (lo + hi = 2 P in index units) and the parity fits the polarization: E normal to the
+/// plane (e_component along the plane's axis) needs -1, E tangential +1 (Tidy3D's symmetry
+/// convention: a -1 plane has no tangential E, a +1 plane no tangential H).
+std::optional<std::string> tfsf_symmetry_problem(const TfsfSource& t, const MirrorPlane& p) {
+    const std::size_t a = std::size_t(p.axis);
+    if (t.axis == p.axis)
+        return std::string("the plane wave propagates along ") + axis_name(p.axis) +
+               ", through the plane (no mirror image of itself)";
+    if (double(t.lo[a] + t.hi[a]) != 2 * p.plane)
+        return "the TF/SF box [" + std::to_string(t.lo[a]) + ", " + std::to_string(t.hi[a]) + "] along " +
+               axis_name(p.axis) + " is not centred on the plane (index " + std::to_string(p.plane) + ")";
+    const bool e_normal = component_axis(t.e_component) == p.axis;
+    if (e_normal && p.sign != -1)
+        return std::string("its E (") + component_name(t.e_component) + ") is normal to the plane: the sign must be -1";
+    if (!e_normal && p.sign != 1)
+        return std::string("its E (") + component_name(t.e_component) + ") is tangential to the plane: the sign must be +1";
+    return std::nullopt;
 }
 
 MirrorMap mirror_map(const Scene& full) {
@@ -278,10 +301,14 @@ Scene reduce_by_symmetry(const Scene& full, const MirrorMap& map, ReducedMonitor
     for (std::size_t k = 0; k < full.tfsf.size(); ++k) {
         TfsfSource t = full.tfsf[k];
         for (const MirrorPlane& p : map.planes) {
-            if (double(t.lo[p.axis]) <= p.plane + 1.0)
-                throw RunError(std::string("symmetry: TF/SF source ") + std::to_string(k) + " reaches across the " +
-                               axis_name(p.axis) + " symmetry plane, which is not supported yet");
-            t.lo[p.axis] -= p.first, t.hi[p.axis] -= p.first;
+            // A box symmetric about the plane (find_symmetry_violation) keeps its upper half:
+            // the TF region runs on through the plane, which carries no face.
+            if (tfsf_symmetry_problem(t, p))
+                throw RunError(std::string("symmetry: TF/SF source ") + std::to_string(k) + ": " +
+                               *tfsf_symmetry_problem(t, p));
+            t.open_lo[std::size_t(p.axis)] = true;
+            t.lo[p.axis] = 0;
+            t.hi[p.axis] -= p.first;
         }
         // The incident line's background is the whole domain's (its lo corner may be mirrored).
         if (std::isnan(t.line_ca)) {
@@ -480,16 +507,15 @@ std::optional<SymmetryViolation> find_symmetry_violation(const Scene& full, cons
                 }
             }
         }
-        if (!full.tfsf.empty()) {  // across the plane: not supported yet; on one side: not symmetric
-            SymmetryViolation v;
-            v.kind = SymmetryViolation::Kind::Tfsf;
-            v.axis = p.axis;
-            v.term = 0;
-            v.detail = double(full.tfsf[0].lo[p.axis]) <= p.plane + 1.0
-                           ? "a TF/SF box across a symmetry plane is not supported yet"
-                           : "the TF/SF box lies on one side of the plane";
-            return v;
-        }
+        for (std::size_t k = 0; k < full.tfsf.size(); ++k)
+            if (const auto why = tfsf_symmetry_problem(full.tfsf[k], p)) {
+                SymmetryViolation v;
+                v.kind = SymmetryViolation::Kind::Tfsf;
+                v.axis = p.axis;
+                v.term = int(k);
+                v.detail = *why;
+                return v;
+            }
     }
     return std::nullopt;
 }

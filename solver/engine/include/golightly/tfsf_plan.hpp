@@ -149,6 +149,15 @@ inline TfsfPlan make_tfsf_plan(const Scene& sc, const bool (&has)[6], const std:
         }
         for (int d = 0; d < dims; ++d) {
             const std::string ax = std::string(1, "xyz"[d]);
+            if (t.open_lo[d]) {  // a mirror plane below the grid: no lower face (scene.hpp TfsfSource)
+                if (d == a) throw RunError(where + ": the box is open along its propagation axis " + ax);
+                lo[d] = -2 * n[d] - 4;  // below every node and every correction's neighbour
+                if (hi[d] + 1 > n[d] - 1 - pml_hi[d])
+                    throw RunError(where + ": the box's upper " + ax + " face " + std::to_string(hi[d]) +
+                                   " with one cell of margin must lie outside the PML (below cell " +
+                                   std::to_string(n[d] - 1 - pml_hi[d]) + ")");
+                continue;
+            }
             if (lo[d] > hi[d]) throw RunError(where + ": lo[" + ax + "] > hi[" + ax + "]");
             if (boundary[d] == BoundaryKind::Periodic && lo[d] <= 0 && hi[d] >= n[d] - 1) {
                 if (d == a) throw RunError(where + ": the box spans the periodic propagation axis " + ax);

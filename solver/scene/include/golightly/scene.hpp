@@ -422,6 +422,10 @@ struct TfsfSource {
     /// entry of e_component at the box's lo corner. partition_scene() fills them from the
     /// global scene, since a subdomain need not hold that corner.
     double line_ca = NAN, line_cb = NAN;
+    /// Per axis: the TF region continues below the grid's first plane (a mirror symmetry
+    /// plane of a reduced scene lies there, symmetry.hpp): that face has no corrections and
+    /// lo[a] is not used. Never the propagation axis.
+    std::array<bool, 3> open_lo{false, false, false};
 };
 
 /// Where a subdomain scene (partition.hpp) lies in the global grid it was cut from, along
