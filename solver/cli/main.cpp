@@ -52,6 +52,7 @@
 #include "golightly/project.hpp"
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
+#include "golightly/sparams.hpp"
 #include "golightly/symmetric_engine.hpp"
 #include "golightly/step_import.hpp"
 #include "golightly/version_info.hpp"
@@ -349,6 +350,8 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
         ref.reference_run = true;
         compile_project(project, project_path, ref);
     }
+    // ports (S-parameters): the refusals of run / sparams, in the same words (sparams.hpp)
+    if (project.extra.contains("ports")) validate_ports(project, project_path);
     const Scene& s = c.scene;
     const bool three_d = project.domain.dimensions == 3;
     std::vector<std::string> warnings = c.warnings;

@@ -70,7 +70,7 @@ TEST_CASE("cli: modes writes each port's n_eff, n_group, TE fraction and field m
     const auto rows = read_csv(out / "modes.csv");
     REQUIRE(rows.size() == 5);
     CHECK(rows[0] == std::vector<std::string>{"port", "mode", "wavelength_um", "n_eff", "n_group", "te_fraction", "dominant",
-                                               "n_eff_imag", "loss_db_per_cm"});
+                                               "n_eff_imag", "loss_db_per_cm", "bend_radius_um", "loss_db_per_90deg"});
     std::ifstream js(out / "modes.json");
     const Json doc = Json::parse(js);
     CHECK(doc["wavelength_um"].get<double>() == 1.55);
