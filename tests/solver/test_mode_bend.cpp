@@ -4,11 +4,13 @@
 //  - a radius of 1e6 um reproduces the straight mode (n_eff to 1e-6: the metric differs from
 //    1 by |x|/R <= 3e-6 over the window, and the mode's first moment about the reference
 //    line is ~0);
-//  - Si strips at R = 2 and 5 um against Meep's exact ring resonances in cylindrical
-//    coordinates (validation/meep_bend_mode.py, validation/meep_bend_mode_reference.csv):
-//    n_eff referred to R within 2e-3 (the discretization error of both solvers at their
-//    grids, ~1e-3 each: test_mode_solver2d.cpp's strip at dx 0.02 against MPB), the bend loss
-//    within 10 % where Meep's Q resolves it, the group index within 1 %;
+//  - silicon ring slabs (infinite along z) at R = 2 and 5 um against Meep's exact ring
+//    resonances in cylindrical coordinates (validation/meep_bend_mode.py,
+//    validation/meep_bend_mode_reference.csv, "slab" rows; Meep converges at second order
+//    there): n_eff referred to R within 2e-3, the bend loss within 10 % where Meep's Q
+//    resolves it, the group index within 1 % for nearly lossless modes (validation/README.md
+//    says why the strip's Meep runs are not used);
+//  - the project fields bend_radius / bend_axis (parse_mode_selection, apply_mode_selection);
 //  - the errors of the bend options.
 #include <catch2/catch.hpp>
 
