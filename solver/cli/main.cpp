@@ -336,7 +336,8 @@ int cmd_run(const RunArgs& a) {
 
 // ------------------------------------------------------------------ check
 /// Validates, refuses what this build cannot run (check_runnable), compiles (and the
-/// normalization run's scene) and prints the grid, time step, step limit, memory estimate,
+/// normalization run's scene), validates the ports of a project with `ports` as run and
+/// sparams do (sparams.hpp validate_ports) and prints the grid, time step, step limit, memory estimate,
 /// material areas (2D, um^2) or volumes (3D, um^3) and warnings. --json: spec/cli.md.
 int cmd_check(const std::string& project_path, bool json, const std::vector<std::string>& params) {
     const Project project = load_project_with(fs::path(project_path), parse_parameter_assignments(params));
