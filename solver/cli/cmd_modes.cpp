@@ -177,7 +177,8 @@ int run_modes_command(const ModesCommand& c) {
         return kExitRun;
     }
     std::ostringstream csv;
-    csv << "port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant,n_eff_imag,loss_db_per_cm\n";
+    csv << "port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant,n_eff_imag,loss_db_per_cm,bend_radius_um,"
+           "loss_db_per_90deg\n";
     Json doc;
     doc["project"] = c.project;
     doc["wavelength_um"] = wl;
@@ -198,7 +199,13 @@ int run_modes_command(const ModesCommand& c) {
             const ModeFilter filter =
                 port.filter == "te" ? ModeFilter::te : port.filter == "tm" ? ModeFilter::tm : ModeFilter::none;
             const int wanted = o.num_modes;
-            o.target_neff = port.target_neff;
+            {
+                ModeSelection sel;
+                sel.target_neff = port.target_neff;
+                sel.bend_radius_um = port.bend_radius_um;
+                sel.bend_axis = port.bend_axis.empty() ? -1 : port.bend_axis[0] - 'x';
+                apply_mode_selection(cs, sel, port.center, o, path, c.project);  // ProjectError -> exit 2
+            }
             o.num_modes = modes_to_solve(wanted, filter);
             std::vector<VectorMode> modes;
             try {
@@ -258,12 +265,16 @@ int run_modes_command(const ModesCommand& c) {
                 write_png(out / (stem + "_" + dominant + ".png"), field_image(cf, cf.e[dom_local], true));
                 csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(m.n_eff) << ',' << fmt_g(m.n_group) << ','
                     << fmt_g(te) << ',' << dominant << ',' << fmt_g(m.n_eff_imag) << ',' << fmt_g(m.loss_db_per_cm)
-                    << '\n';
+                    << ',' << fmt_g(o.bend_radius_um) << ',' << fmt_g(m.loss_db_per_90deg) << '\n';
                 Json jm;
                 jm["mode"] = k;
                 jm["n_eff"] = m.n_eff;
                 jm["n_eff_imag"] = m.n_eff_imag;
                 jm["loss_db_per_cm"] = m.loss_db_per_cm;
+                if (o.bend_radius_um != 0) {
+                    jm["bend_radius_um"] = o.bend_radius_um;
+                    jm["loss_db_per_90deg"] = m.loss_db_per_90deg;
+                }
                 jm["n_group"] = m.n_group;
                 jm["te_fraction"] = te;
                 jm["dominant"] = dominant;
@@ -271,7 +282,12 @@ int run_modes_command(const ModesCommand& c) {
                 jm["png_abs"] = stem + "_absE.png";
                 jm["png_dominant"] = stem + "_" + dominant + ".png";
                 jp["modes"].push_back(jm);
-                if (m.n_eff_imag != 0)
+                if (o.bend_radius_um != 0)
+                    std::printf("port %s mode %zu: bend radius %g um: n_eff %.6f%+.3ei (referred to the radius), "
+                                "bend loss %.4g dB/90deg (%.4g dB/cm), n_group %.5f, TE fraction %.4f, dominant %s\n",
+                                port.name.c_str(), k, o.bend_radius_um, m.n_eff, m.n_eff_imag, m.loss_db_per_90deg,
+                                m.loss_db_per_cm, m.n_group, te, dominant.c_str());
+                else if (m.n_eff_imag != 0)
                     std::printf("port %s mode %zu: n_eff %.6f%+.3ei, loss %.4g dB/cm, n_group %.5f, TE fraction %.4f, "
                                 "dominant %s\n",
                                 port.name.c_str(), k, m.n_eff, m.n_eff_imag, m.loss_db_per_cm, m.n_group, te,

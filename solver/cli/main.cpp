@@ -53,6 +53,7 @@
 #include "golightly/project.hpp"
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
+#include "golightly/sparams.hpp"
 #include "golightly/symmetric_engine.hpp"
 #include "golightly/step_import.hpp"
 #include "golightly/version_info.hpp"
@@ -336,7 +337,8 @@ int cmd_run(const RunArgs& a) {
 
 // ------------------------------------------------------------------ check
 /// Validates, refuses what this build cannot run (check_runnable), compiles (and the
-/// normalization run's scene) and prints the grid, time step, step limit, memory estimate,
+/// normalization run's scene), validates the ports of a project with `ports` as run and
+/// sparams do (sparams.hpp validate_ports) and prints the grid, time step, step limit, memory estimate,
 /// material areas (2D, um^2) or volumes (3D, um^3) and warnings. --json: spec/cli.md.
 int cmd_check(const std::string& project_path, bool json, const std::vector<std::string>& params) {
     const Project project = load_project_with(fs::path(project_path), parse_parameter_assignments(params));
@@ -350,6 +352,8 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
         ref.reference_run = true;
         compile_project(project, project_path, ref);
     }
+    // ports (S-parameters): the refusals of run / sparams, in the same words (sparams.hpp)
+    if (project.extra.contains("ports")) validate_ports(project, project_path);
     const Scene& s = c.scene;
     const bool three_d = project.domain.dimensions == 3;
     std::vector<std::string> warnings = c.warnings;

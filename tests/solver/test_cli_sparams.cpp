@@ -7,10 +7,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "golightly/project.hpp"
 
@@ -127,5 +129,83 @@ TEST_CASE("cli: sparams --devices spreads the port runs over child processes, re
     Out bad = cli("sparams '" + proj.string() + "' --devices x1 --out '" + (dir / "bad").string() + "'", dir);
     CHECK(bad.code == 1);
     CHECK(bad.err.find("--devices x1") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+namespace {
+
+// The first line of `err` that names `field`, without the "error: " prefix (empty if none).
+std::string line_naming(const std::string& err, const std::string& field) {
+    std::stringstream ss(err);
+    std::string line;
+    while (std::getline(ss, line))
+        if (line.find(field) != std::string::npos) return line;
+    return {};
+}
+
+}  // namespace
+
+// check validates the ports as run does (sparams.hpp validate_ports): each bad port is
+// refused by check, run (run.sparameters) and sparams with exit 2 and the same line, naming
+// the project file, ports[i].<field> and the port's name where the refusal comes from its
+// compiled mode plane.
+TEST_CASE("cli: check refuses a bad port as run and sparams do, in the same words", "[cli][sparams][check]") {
+    std::random_device rd;
+    const fs::path dir = fs::temp_directory_path() / ("golightly_cli_check_ports_" + std::to_string(rd()));
+    fs::create_directories(dir);
+    const fs::path example = fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "strip_sparams_3d.glproj";
+    std::ifstream in(example);
+    const golightly::Json good = golightly::Json::parse(in);
+    struct Case {
+        std::string what, field, port_name;
+        std::function<void(golightly::Json&)> edit;
+    };
+    const std::vector<Case> cases = {
+        {"outside the domain", "ports[1].center", "out",
+         [](golightly::Json& d) { d["ports"][1]["center"] = {5.5, 1.0, 0.8}; }},
+        {"not normal to an axis", "ports[0].size", "",
+         [](golightly::Json& d) { d["ports"][0]["size"] = {0.5, 2.0, 1.6}; }},
+        {"direction off the normal", "ports[1].direction", "",
+         [](golightly::Json& d) { d["ports"][1]["direction"] = "+y"; }},
+        {"no such mode (a 0.4 um window cuts off all but the lowest modes)", "ports[0].modes", "in",
+         [](golightly::Json& d) {
+             d["ports"][0]["size"] = {0, 0.4, 0.4};
+             d["ports"][0]["modes"] = {0, 3};
+         }},
+        {"bend axis along the normal", "ports[0].bend_axis", "in",
+         [](golightly::Json& d) {
+             d["ports"][0]["bend_radius"] = 5.0;
+             d["ports"][0]["bend_axis"] = "x";
+         }},
+        {"bend without an axis", "ports[0].bend_axis", "",
+         [](golightly::Json& d) { d["ports"][0]["bend_radius"] = 5.0; }},
+    };
+    const fs::path bad = dir / "bad.glproj";
+    {  // the example itself passes check
+        std::ofstream(bad) << good.dump(2);
+        const Out o = cli("check '" + bad.string() + "'", dir);
+        INFO(o.err);
+        CHECK(o.code == 0);
+    }
+    for (const Case& c : cases) {
+        golightly::Json doc = good;
+        c.edit(doc);
+        doc["run"]["sparameters"] = true;
+        std::ofstream(bad) << doc.dump(2);
+        const Out oc = cli("check '" + bad.string() + "'", dir);
+        const Out orun = cli("run '" + bad.string() + "' --out '" + (dir / "r").string() + "'", dir);
+        const Out osp = cli("sparams '" + bad.string() + "' --out '" + (dir / "s").string() + "'", dir);
+        INFO(c.what << "\ncheck: " << oc.err << "\nrun: " << orun.err << "\nsparams: " << osp.err);
+        CHECK(oc.code == 2);
+        CHECK(orun.code == 2);
+        CHECK(osp.code == 2);
+        const std::string lc = line_naming(oc.err, c.field);
+        CHECK(!lc.empty());
+        CHECK(lc.find(bad.string()) != std::string::npos);
+        if (!c.port_name.empty()) CHECK(lc.find("port '" + c.port_name + "'") != std::string::npos);
+        CHECK(line_naming(orun.err, c.field) == lc);
+        CHECK(line_naming(osp.err, c.field) == lc);
+        CHECK(!fs::exists(dir / "r" / "sparams.csv"));
+    }
     fs::remove_all(dir);
 }

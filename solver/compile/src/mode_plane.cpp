@@ -313,7 +313,52 @@ ModeSelection parse_mode_selection(const Json& obj, const std::string& json_path
         else if (v == "none") sel.filter = ModeFilter::none;
         else throw ProjectError(file_label, json_path + ".filter", "must be \"te\", \"tm\" or \"none\"");
     }
+    if (obj.contains("bend_radius")) {
+        const Json& r = obj["bend_radius"];
+        if (!r.is_number() || !std::isfinite(r.get<double>()))
+            throw ProjectError(file_label, json_path + ".bend_radius",
+                               "must be a number (um, signed; 0 = straight): the bend's radius at the plane's centre");
+        sel.bend_radius_um = r.get<double>();
+    }
+    if (obj.contains("bend_axis")) {
+        const Json& a = obj["bend_axis"];
+        const std::string v = a.is_string() ? a.get<std::string>() : std::string();
+        if (v == "x") sel.bend_axis = 0;
+        else if (v == "y") sel.bend_axis = 1;
+        else if (v == "z") sel.bend_axis = 2;
+        else
+            throw ProjectError(file_label, json_path + ".bend_axis",
+                               "must be \"x\", \"y\" or \"z\" (the axis along which the bend's centre lies)");
+    }
+    if (sel.bend_radius_um != 0 && sel.bend_axis < 0)
+        throw ProjectError(file_label, json_path + ".bend_axis",
+                           "must be given with bend_radius: \"x\", \"y\" or \"z\" (the axis along which the bend's "
+                           "centre lies)");
+    if (sel.bend_radius_um == 0) sel.bend_axis = -1;
     return sel;
+}
+
+void apply_mode_selection(const CrossSection& cs, const ModeSelection& sel, const Vec3& center, ModeSolveOptions& o,
+                          const std::string& json_path, const std::string& file_label) {
+    o.target_neff = sel.target_neff;
+    if (sel.bend_radius_um == 0) return;
+    const double c[3] = {center.x, center.y, center.z};
+    if (sel.bend_axis == cs.axis_w)
+        throw ProjectError(file_label, json_path + ".bend_axis",
+                           std::string("must lie in the plane (not its normal ") + "xyz"[cs.axis_w] +
+                               "): the axis along which the bend's centre lies");
+    const int a = sel.bend_axis == cs.axis_u ? 0 : 1;
+    const int ncell = a == 0 ? cs.grid.nu : cs.grid.nv;
+    if (ncell <= 2 * kBendPmlCells)
+        throw ProjectError(file_label, json_path + ".size",
+                           std::string("is too small along ") + "xyz"[sel.bend_axis] + " for a bent plane: " +
+                               std::to_string(ncell) + " cells, more than " + std::to_string(2 * kBendPmlCells) +
+                               " needed (the absorbing layers at both ends)");
+    o.bend_radius_um = sel.bend_radius_um;
+    o.bend_axis = a;
+    o.bend_reference_um = c[sel.bend_axis] - (a == 0 ? cs.u0_um : cs.v0_um);
+    o.pml_cells = {0, 0};
+    o.pml_cells[static_cast<size_t>(a)] = kBendPmlCells;
 }
 
 double wafer_te_fraction(const CrossSection& cs, const VectorMode& m) {
@@ -405,7 +450,7 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
     const ModeSelection sel = parse_mode_selection(monitor.extra, json_path, file_label);
     ModeSolveOptions o;
     o.num_modes = modes_to_solve(num_modes + 2, sel.filter);
-    o.target_neff = sel.target_neff;
+    apply_mode_selection(cs, sel, monitor.center, o, json_path, file_label);
     std::vector<std::vector<VectorMode>> candidates;
     for (double f : spectrum_hz) {
         const double w = 2 * M_PI * f;
@@ -607,7 +652,7 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     const ModeSelection sel = parse_mode_selection(src.extra, json_path, file_label);
     ModeSolveOptions o;
     o.num_modes = src.mode_index + 1;
-    o.target_neff = sel.target_neff;
+    apply_mode_selection(cs, sel, src.center, o, json_path, file_label);
     if (auto it = src.extra.find("mode_solver"); it != src.extra.end() && it->is_object()) {
         if (it->contains("num_modes")) {
             const Json& n = (*it)["num_modes"];

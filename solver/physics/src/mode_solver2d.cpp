@@ -175,11 +175,14 @@ void put_block_t(std::vector<Eigen::Triplet<S>>& t, const Eigen::SparseMatrix<S>
 /// eps_w^-1 of the header comment, for eps given per node as scalars S (double or complex).
 template <class S>
 struct PQ {
-    Eigen::SparseMatrix<S> P, Q, iew;
+    Eigen::SparseMatrix<S> P, Q, iew, imuw;
 };
 
+/// mu: relative permeability at the H nodes (mu[0] at H_u, mu[1] at H_v, mu[2] at H_w);
+/// all empty: mu = 1.
 template <class S>
-PQ<S> build_pq(const Operators& o, const std::array<std::vector<S>, 3>& eps, double k0) {
+PQ<S> build_pq(const Operators& o, const std::array<std::vector<S>, 3>& eps, const std::array<std::vector<S>, 3>& mu,
+               double k0) {
     using M = Eigen::SparseMatrix<S>;
     const int neu = o.nu * o.niv, nev = o.niu * o.nv, n = neu + nev;
     // the difference operators are real; cast once
@@ -191,10 +194,20 @@ PQ<S> build_pq(const Operators& o, const std::array<std::vector<S>, 3>& eps, dou
     PQ<S> r;
     r.iew = diag_of(inv);
     const M eu = diag_of(eps[0]), ev = diag_of(eps[1]);
-    M Iu(neu, neu), Iv(nev, nev);
-    Iu.setIdentity();
-    Iv.setIdentity();
+    M Iu(neu, neu), Iv(nev, nev), imuw(o.nu * o.nv, o.nu * o.nv);
+    if (mu[0].empty()) {
+        Iu.setIdentity();  // mu_v at H_v (E_u's nodes)
+        Iv.setIdentity();  // mu_u at H_u (E_v's nodes)
+        imuw.setIdentity();
+    } else {
+        Iu = diag_of(mu[1]);
+        Iv = diag_of(mu[0]);
+        std::vector<S> im(mu[2].size());
+        for (size_t i = 0; i < im.size(); ++i) im[i] = S(1.0) / mu[2][i];
+        imuw = diag_of(im);
+    }
     const S ik0 = S(1.0 / k0), sk0 = S(k0);
+    r.imuw = imuw;
     r.P.resize(n, n);
     r.Q.resize(n, n);
     {
@@ -207,10 +220,10 @@ PQ<S> build_pq(const Operators& o, const std::array<std::vector<S>, 3>& eps, dou
     }
     {
         std::vector<Eigen::Triplet<S>> t;
-        put_block_t(t, M(ik0 * (dub_nv * dvf_nu)), 0, 0);
-        put_block_t(t, M(-sk0 * ev - ik0 * (dub_nv * duf_nv)), 0, neu);
-        put_block_t(t, M(sk0 * eu + ik0 * (dvb_nu * dvf_nu)), nev, 0);
-        put_block_t(t, M(-ik0 * (dvb_nu * duf_nv)), nev, neu);
+        put_block_t(t, M(ik0 * (dub_nv * imuw * dvf_nu)), 0, 0);
+        put_block_t(t, M(-sk0 * ev - ik0 * (dub_nv * imuw * duf_nv)), 0, neu);
+        put_block_t(t, M(sk0 * eu + ik0 * (dvb_nu * imuw * dvf_nu)), nev, 0);
+        put_block_t(t, M(-ik0 * (dvb_nu * imuw * duf_nv)), nev, neu);
         r.Q.setFromTriplets(t.begin(), t.end());
     }
     return r;
@@ -324,15 +337,80 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
     const int n = neu + nev;
     if (n < 3) throw std::invalid_argument("solve_modes_2d: cross-section too small for the eigen-solver (< 3 unknowns)");
 
-    double emax = 0, imax_abs = 0, nmax = 0;
-    for (int d = 0; d < 3; ++d)
-        for (size_t i = 0; i < medium.eps[d].size(); ++i) {
-            const double im = has_imag ? medium.eps_imag[d][i] : 0.0;
-            emax = std::max(emax, std::abs(cd(medium.eps[d][i], im)));
-            imax_abs = std::max(imax_abs, std::abs(im));
-            nmax = std::max(nmax, std::sqrt(std::max(medium.eps[d][i], 0.0)));
+    // Bend (metric factor h along w) and PML (complex stretches s_u, s_v) as equivalent
+    // anisotropic eps' and mu' (header: ModeSolveOptions): the factor of component a is
+    // s_u s_v s_w / s_a^2 at the component's own node, s_w = h.
+    const double R = options.bend_radius_um;
+    const bool bent = R != 0;
+    if (bent && options.bend_axis != 0 && options.bend_axis != 1)
+        throw std::invalid_argument("solve_modes_2d: bend_axis must be 0 (u) or 1 (v)");
+    if (!std::isfinite(R)) throw std::invalid_argument("solve_modes_2d: bend_radius_um must be finite");
+    const int ncell[2] = {g.nu, g.nv};
+    for (int a = 0; a < 2; ++a)
+        if (options.pml_cells[a] < 0 || 2 * options.pml_cells[a] >= ncell[a])
+            throw std::invalid_argument(std::string("solve_modes_2d: pml_cells along ") + (a == 0 ? "u" : "v") +
+                                        " must be >= 0 and leave cells between the layers (" +
+                                        std::to_string(options.pml_cells[a]) + " of " + std::to_string(ncell[a]) + ")");
+    const bool has_pml = options.pml_cells[0] > 0 || options.pml_cells[1] > 0;
+    auto stretch = [&](int a, double x) -> cd {  // PML stretch of axis a at coordinate x (um)
+        const int np = options.pml_cells[a];
+        if (np == 0) return cd(1.0, 0.0);
+        const double L = np * g.dx_um, len = ncell[a] * g.dx_um;
+        const double d = std::max({0.0, L - x, x - (len - L)});  // depth into the layer
+        const double smax = 4.0 * std::log(1e8) / (2.0 * k0 * L);
+        return cd(1.0, smax * std::pow(d / L, 3));
+    };
+    auto metric = [&](double pos_u, double pos_v) -> double {  // bend metric h at (u, v)
+        if (!bent) return 1.0;
+        const double x = (options.bend_axis == 0 ? pos_u : pos_v) - options.bend_reference_um;
+        return 1.0 + x / R;
+    };
+    // factor[a] of E component a (e) or H component a (h) at each of its nodes
+    auto factors = [&](bool hfield, int comp, std::vector<cd>& f, std::vector<double>& hw) {
+        const auto sh = hfield ? mode_component_shape_h(g, comp) : mode_component_shape_e(g, comp);
+        f.resize(static_cast<size_t>(sh[0]) * static_cast<size_t>(sh[1]));
+        hw.resize(f.size());
+        for (int j = 0; j < sh[1]; ++j)
+            for (int i = 0; i < sh[0]; ++i) {
+                const auto pos = mode_node_position(g, comp, hfield, i, j);
+                const double h = metric(pos[0], pos[1]);
+                if (!(h > 0))
+                    throw std::invalid_argument("solve_modes_2d: the bend's centre of curvature lies inside the "
+                                                "cross-section window (1 + x/R <= 0 at a node; |bend_radius_um| too "
+                                                "small for the window)");
+                const cd su = stretch(0, pos[0]), sv = stretch(1, pos[1]);
+                const cd sa = comp == 0 ? su : comp == 1 ? sv : cd(h, 0.0);
+                const size_t k = static_cast<size_t>(j) * static_cast<size_t>(sh[0]) + static_cast<size_t>(i);
+                f[k] = su * sv * h / (sa * sa);
+                hw[k] = h;
+            }
+    };
+    const bool transformed = bent || has_pml;
+    std::array<std::vector<cd>, 3> feps, fmu;
+    std::array<std::vector<double>, 3> heps, hmu;
+    if (transformed)
+        for (int d = 0; d < 3; ++d) {
+            factors(false, d, feps[d], heps[d]);
+            factors(true, d, fmu[d], hmu[d]);
         }
-    const bool lossy = has_imag && imax_abs > kLosslessImagRatio * emax;
+    // eps' (complex) and mu' at their nodes
+    std::array<std::vector<cd>, 3> ec, muc;
+    double emax = 0, imax_abs = 0, nmax = 0;
+    for (int d = 0; d < 3; ++d) {
+        ec[d].resize(medium.eps[d].size());
+        for (size_t i = 0; i < ec[d].size(); ++i) {
+            const double im = has_imag ? medium.eps_imag[d][i] : 0.0;
+            nmax = std::max(nmax, std::sqrt(std::max(medium.eps[d][i], 0.0)));
+            ec[d][i] = cd(medium.eps[d][i], im) * (transformed ? feps[d][i] : cd(1.0, 0.0));
+            emax = std::max(emax, std::abs(ec[d][i]));
+            imax_abs = std::max(imax_abs, std::abs(ec[d][i].imag()));
+        }
+        if (transformed) {
+            muc[d] = fmu[d];
+            for (const cd& x : muc[d]) imax_abs = std::max(imax_abs, std::abs(x.imag()));
+        }
+    }
+    const bool lossy = imax_abs > kLosslessImagRatio * emax;
     const double ntarget = options.target_neff > 0 ? options.target_neff : nmax;
     const double sigma = k0 * k0 * ntarget * ntarget;
     const int want = std::min(options.num_modes, n - 2);  // Spectra: nev < n - 1
@@ -340,9 +418,16 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
     // Eigenpairs of P Q (lambda = beta^2), as complex values / vectors for both paths.
     std::vector<cd> lambdas;
     std::vector<Eigen::VectorXcd> vecs;
-    SpMatC Qc, iewc;
+    SpMatC Qc, iewc, imuwc;
     if (!lossy) {
-        const PQ<double> pq = build_pq<double>(o, medium.eps, k0);
+        std::array<std::vector<double>, 3> er, mr;
+        for (int d = 0; d < 3; ++d) {
+            er[d].resize(ec[d].size());
+            for (size_t i = 0; i < er[d].size(); ++i) er[d][i] = ec[d][i].real();
+            mr[d].resize(muc[d].size());
+            for (size_t i = 0; i < mr[d].size(); ++i) mr[d][i] = muc[d][i].real();
+        }
+        const PQ<double> pq = build_pq<double>(o, er, mr, k0);
         SpMat A = pq.P * pq.Q;
         A.makeCompressed();
         const int ncv = std::min(n, std::max(2 * want + 1, 20));
@@ -366,13 +451,9 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
         }
         Qc = pq.Q.cast<cd>();
         iewc = pq.iew.cast<cd>();
+        imuwc = pq.imuw.cast<cd>();
     } else {
-        std::array<std::vector<cd>, 3> ec;
-        for (int d = 0; d < 3; ++d) {
-            ec[d].resize(medium.eps[d].size());
-            for (size_t i = 0; i < ec[d].size(); ++i) ec[d][i] = cd(medium.eps[d][i], medium.eps_imag[d][i]);
-        }
-        const PQ<cd> pq = build_pq<cd>(o, ec, k0);
+        const PQ<cd> pq = build_pq<cd>(o, ec, muc, k0);
         SpMatC A = pq.P * pq.Q;
         A.makeCompressed();
         auto r = shift_invert_arnoldi(A, cd(sigma, 0.0), want);
@@ -380,6 +461,7 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
         vecs = std::move(r.second);
         Qc = pq.Q;
         iewc = pq.iew;
+        imuwc = pq.imuw;
     }
 
     std::vector<int> order;
@@ -401,6 +483,7 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
         m.n_eff = beta.real() / k0;
         m.n_eff_imag = beta.imag() / k0;
         m.loss_db_per_cm = 20.0 / std::log(10.0) * beta.imag() * 1e4;  // Im beta: 1/um -> 1/cm
+        if (bent) m.loss_db_per_90deg = 20.0 / std::log(10.0) * beta.imag() * (M_PI * std::abs(R) / 2.0);
         Eigen::VectorXcd e = vecs[static_cast<size_t>(k)];
         {
             Eigen::Index imx = 0;
@@ -411,8 +494,12 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
         const Eigen::VectorXcd Eu = e.head(neu), Ev = e.tail(nev);
         const Eigen::VectorXcd Hu = hvec.head(nev), Hv = hvec.tail(neu);
         // E_w = (i/k0) eps_w^-1 (Db_u H_v - Db_v H_u); H_w = (-i/k0) (Df_u E_v - Df_v E_u).
-        const Eigen::VectorXcd ew = (I / k0) * (iewc * (dub_niv * Hv - dvb_niu * Hu));
-        const Eigen::VectorXcd hw = (-I / k0) * (duf_nv * Ev - dvf_nu * Eu);
+        Eigen::VectorXcd ew = (I / k0) * (iewc * (dub_niv * Hv - dvb_niu * Hu));
+        Eigen::VectorXcd hw = (-I / k0) * (imuwc * (duf_nv * Ev - dvf_nu * Eu));
+        if (bent) {  // transformed E'_w = h E_w, H'_w = h H_w: back to the physical fields
+            for (Eigen::Index i = 0; i < ew.size(); ++i) ew[i] /= heps[2][static_cast<size_t>(i)];
+            for (Eigen::Index i = 0; i < hw.size(); ++i) hw[i] /= hmu[2][static_cast<size_t>(i)];
+        }
         // (1/2) Re sum (E x H*)_w dA
         const double power = 0.5 * (Hv.dot(Eu) - Hu.dot(Ev)).real() * dA;  // dot conjugates its first argument
         if (!(power > 0)) continue;  // h = Q e / beta with Re beta > 0: a forward mode carries power > 0
@@ -433,11 +520,16 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
         for (int d = 0; d < 3; ++d) {
             for (size_t i = 0; i < m.e[d].size(); ++i) {
                 const double a2 = std::norm(m.e[d][i]);
-                we += (medium.eps_group[d].empty() ? medium.eps[d][i] : medium.eps_group[d][i]) * a2;
+                // transformed problem's energy: eps' |E'|^2, E'_w = h E_w (physical E stored)
+                const double fe = transformed ? feps[d][i].real() * (d == 2 ? heps[2][i] * heps[2][i] : 1.0) : 1.0;
+                we += fe * (medium.eps_group[d].empty() ? medium.eps[d][i] : medium.eps_group[d][i]) * a2;
                 if (d == 0) eu2 += a2;
                 if (d == 1) ev2 += a2;
             }
-            for (const auto& x : m.h[d]) wh += std::norm(x);
+            for (size_t i = 0; i < m.h[d].size(); ++i) {
+                const double fh = transformed ? fmu[d][i].real() * (d == 2 ? hmu[2][i] * hmu[2][i] : 1.0) : 1.0;
+                wh += fh * std::norm(m.h[d][i]);
+            }
         }
         m.n_group = 0.5 * (we + wh) * dA / 2.0;  // / Re sum (E x H*)_w dA = 2 (power 1)
         m.te_fraction = eu2 / (eu2 + ev2);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/sweep.hpp"
@@ -90,12 +91,14 @@ std::vector<Port> parse_ports(const Project& project, const std::string& file) {
             p.mode_boundary = jp["mode_boundary"];
             mode_window_boundaries(project, normal, p.size, p.mode_boundary, path, file);  // validates
         }
-        for (const char* key : {"target_neff", "filter"})
+        for (const char* key : {"target_neff", "filter", "bend_radius", "bend_axis"})
             if (jp.contains(key) && dims != 3)
                 throw ProjectError(file, path + "." + key, "applies to 3D ports (a 2D port's line has one polarization)");
         const ModeSelection sel = parse_mode_selection(jp, path, file);
         p.target_neff = sel.target_neff;
         p.filter = sel.filter == ModeFilter::te ? "te" : sel.filter == ModeFilter::tm ? "tm" : "";
+        p.bend_radius_um = sel.bend_radius_um;
+        if (sel.bend_axis >= 0) p.bend_axis = std::string(1, "xyz"[sel.bend_axis]);
         ports.push_back(p);
     }
     return ports;
@@ -168,6 +171,10 @@ Project port_mode_project(const Project& project, const std::string& file, std::
     if (!pj.mode_boundary.is_null()) s.extra["mode_boundary"] = pj.mode_boundary;
     if (pj.target_neff > 0) s.extra["target_neff"] = pj.target_neff;
     if (!pj.filter.empty()) s.extra["filter"] = pj.filter;
+    if (pj.bend_radius_um != 0) {
+        s.extra["bend_radius"] = pj.bend_radius_um;
+        s.extra["bend_axis"] = pj.bend_axis;
+    }
     q.sources.push_back(s);
     for (std::size_t p = 0; p < ports.size(); ++p) {
         Monitor m;
@@ -190,12 +197,45 @@ Project port_mode_project(const Project& project, const std::string& file, std::
         if (!ports[p].mode_boundary.is_null()) m.extra["mode_boundary"] = ports[p].mode_boundary;
         if (ports[p].target_neff > 0) m.extra["target_neff"] = ports[p].target_neff;
         if (!ports[p].filter.empty()) m.extra["filter"] = ports[p].filter;
+        if (ports[p].bend_radius_um != 0) {
+            m.extra["bend_radius"] = ports[p].bend_radius_um;
+            m.extra["bend_axis"] = ports[p].bend_axis;
+        }
         q.monitors.push_back(m);
     }
     // the project's own flux planes and boxes (raw spectra), after the ports'
     for (const Monitor& m : project.monitors)
         if ((m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) && m.kind != "mode") q.monitors.push_back(m);
     return q;
+}
+
+void validate_ports(const Project& project, const std::string& file) {
+    const std::vector<Port> ports = parse_ports(project, file);
+    const std::vector<PortMode> pm = port_modes(ports);
+    for (std::size_t p = 0; p < ports.size(); ++p) {
+        std::size_t j = pm.size();  // the port's highest listed mode
+        for (std::size_t k = 0; k < pm.size(); ++k)
+            if (pm[k].port == int(p)) j = k;
+        if (j == pm.size()) continue;
+        Project q = port_mode_project(project, file, j);
+        // the port's own mode monitor only (q.monitors: one per port, in port order)
+        const Monitor own = q.monitors[p];
+        q.monitors = {own};
+        const std::string port_path = "ports[" + std::to_string(p) + "]";
+        try {
+            compile_project(q, file);
+        } catch (const ProjectError& e) {
+            std::string path = e.json_path();
+            for (const std::string prefix : {"sources[0]", "monitors[0]"})
+                if (path.rfind(prefix, 0) == 0) {
+                    std::string rest = path.substr(prefix.size());
+                    if (rest == ".mode_index" || rest.rfind(".modes", 0) == 0) rest = ".modes";
+                    path = port_path + rest;
+                }
+            if (path.rfind(port_path, 0) != 0) throw;  // not the port's (the project's own fields)
+            throw ProjectError(file, path, "port '" + ports[p].name + "': " + e.message());
+        }
+    }
 }
 
 RunResult run_port_mode(const Project& project, const std::string& file, const RunOptions& options, std::size_t j) {
@@ -298,6 +338,7 @@ SParameters assemble_sparameters(const Project& project, const std::string& file
 SParameters run_sparameters(const Project& project, const std::string& file, const RunOptions& options,
                             double reciprocity_tol, double passivity_tol, const PortModeRunner& runner, int workers) {
     const std::size_t n = port_modes(parse_ports(project, file)).size();
+    validate_ports(project, file);  // the refusals check gives, before any run
     std::vector<RunResult> runs(n);
     run_job_queue(
         n, std::max(1, workers),

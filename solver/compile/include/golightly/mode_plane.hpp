@@ -111,15 +111,35 @@ ModeMedium2D cross_section_medium(const CrossSection& cs, double omega_rad_s);
 /// highest index of the cross-section; `filter` keeps only TE-like or TM-like modes before
 /// `mode_index` / `modes` index them (modes stay sorted by decreasing Re n_eff).
 enum class ModeFilter { none, te, tm };
+/// `bend_radius` (um, signed, 0 = straight) and `bend_axis` ("x", "y" or "z": the axis of the
+/// plane along which the bend's centre of curvature lies) make the plane the cross-section of
+/// a bend (ModeSolveOptions::bend_radius_um: R > 0 puts the centre on the -bend_axis side of
+/// the plane's centre, R < 0 on the + side; n_eff referred to the radius |R| at the plane's
+/// centre; PML of kBendPmlCells cells at both ends of bend_axis gives the radiation loss).
 struct ModeSelection {
     double target_neff = 0;  ///< > 0: the shift of the mode solver (ModeSolveOptions::target_neff)
     ModeFilter filter = ModeFilter::none;
+    double bend_radius_um = 0;  ///< signed bend radius (um); 0 = straight
+    int bend_axis = -1;         ///< project axis (0 x, 1 y, 2 z) of the centre of curvature; -1 when straight
 };
 
-/// Reads the members `target_neff` (a number > 0) and `filter` ("te", "tm" or "none") of
-/// `obj` (Monitor::extra, Source::extra or a port's JSON entry); absent members keep the
-/// defaults. Throws ProjectError(file_label, json_path + ".target_neff" or ".filter").
+/// PML cells at both ends of a bent plane's bend axis (ModeSolveOptions::pml_cells).
+inline constexpr int kBendPmlCells = 12;
+
+/// Reads the members `target_neff` (a number > 0), `filter` ("te", "tm" or "none"),
+/// `bend_radius` (a finite number, um; 0 = straight) and `bend_axis` ("x", "y" or "z";
+/// required when bend_radius != 0) of `obj` (Monitor::extra, Source::extra or a port's JSON
+/// entry); absent members keep the defaults. Throws ProjectError(file_label, json_path +
+/// ".target_neff", ".filter", ".bend_radius" or ".bend_axis").
 ModeSelection parse_mode_selection(const Json& obj, const std::string& json_path, const std::string& file_label);
+
+/// Copies the selection's target_neff and bend into `o` for the cross-section `cs` of a plane
+/// centred at `center` (project um): bend_axis -> the window axis (u or v), the reference
+/// line at center along it, kBendPmlCells of PML at both ends of that axis.
+/// Throws ProjectError(file_label, json_path + ".bend_axis") when bend_axis is the plane's
+/// normal, or json_path + ".size" when the window has <= 2 kBendPmlCells cells along it.
+void apply_mode_selection(const CrossSection& cs, const ModeSelection& sel, const Vec3& center, ModeSolveOptions& o,
+                          const std::string& json_path, const std::string& file_label);
 
 /// The share of a mode's transverse sum |E|^2 along the wafer-plane axis across the
 /// plane: the window's u axis for an x- or z-normal plane (y, x), v for a y-normal one (x)

@@ -86,6 +86,39 @@ struct ModeSolveOptions {
     /// cross-sections (Re eps < 0 somewhere) give a target near the expected n_eff
     /// (e.g. the surface plasmon's Re sqrt(eps_m eps_d / (eps_m + eps_d))).
     double target_neff = 0;
+    /// Bend radius (um) of a bent waveguide; 0 = straight. The cross-section is the plane
+    /// phi = const of a bend about an axis normal to bend_axis and to w; the bend is solved as
+    /// the equivalent straight guide of the exact coordinate transformation (Shyroki, IEEE
+    /// Trans. Microw. Theory Tech. 56, 414 (2008); the full-vector form of Heiblum & Harris,
+    /// IEEE J. Quantum Electron. 11, 75 (1975), whose scalar conformal map gives
+    /// eps'(x) = eps(x) (1 + x/R)^2; Tidy3D's and Lumerical MODE's bend modes use the same
+    /// transformation): with x = (coordinate along bend_axis) - bend_reference_um and the
+    /// metric factor h(x) = 1 + x / R (the arc length along the bend at x per unit arc length
+    /// on the reference line),
+    ///   eps'_t = eps_t h,  eps'_w = eps_w / h,  mu'_t = h,  mu'_w = 1 / h   (t = u, v),
+    /// each evaluated at its own Yee node. Signed: R > 0 puts the centre of curvature at
+    /// x = -R (on the -bend_axis side: the outer side of the bend is +bend_axis), R < 0 at
+    /// x = +|R|. beta (and n_eff = Re beta / k0) are referred to the reference line: beta |R|
+    /// is the angular propagation constant (exp(i beta |R| phi)); Im beta > 0 is the bend's
+    /// radiation loss when the window has PML (pml_cells) on its outer side. The returned
+    /// transverse fields are the physical ones; E_w, H_w are divided by h (physical).
+    /// Throws std::invalid_argument when h <= 0 somewhere in the window (the centre of
+    /// curvature inside it) or bend_axis is not 0 or 1.
+    double bend_radius_um = 0;
+    /// Cross-section axis (0 = u, 1 = v) along which the centre of curvature lies.
+    int bend_axis = 0;
+    /// Coordinate (um, from the window's corner, along bend_axis) of the reference line at
+    /// radius |R| from the centre of curvature (normally the waveguide's centre).
+    double bend_reference_um = 0;
+    /// Perfectly matched layers inside the window: pml_cells[a] cells at both ends of axis a
+    /// (0 = u, 1 = v), 0 = none. Complex coordinate stretching s(d) = 1 + i sigma_max
+    /// (d / L)^3 (d: depth into the layer, L = pml_cells dx; Berenger / Chew & Weedon, with
+    /// exp(-i omega t)), applied as the equivalent anisotropic eps and mu (uniaxial PML:
+    /// eps'_a = eps_a s_u s_v s_w / s_a^2, mu' likewise), sigma_max from a normal-incidence
+    /// reflection 1e-8 in vacuum: sigma_max = 4 ln(1e8) / (2 k0 L). Makes the problem
+    /// complex (the lossy path). Throws std::invalid_argument when 2 pml_cells[a] >= the
+    /// axis' cell count.
+    std::array<int, 2> pml_cells{0, 0};
 };
 
 /// One full-vector mode of a cross-section.
@@ -98,6 +131,10 @@ struct VectorMode {
     /// Power loss along the propagation direction in dB/cm: 20 log10(e) Im beta, Im beta in
     /// 1/cm (= 10 log10(e) * 2 Im beta: the power decays as exp(-2 Im beta w)).
     double loss_db_per_cm = 0;
+    /// Bent guides (ModeSolveOptions::bend_radius_um != 0): the power loss per 90 degrees of
+    /// bend in dB, 20 log10(e) Im beta (pi |R| / 2) (beta referred to the radius R); 0 when
+    /// straight.
+    double loss_db_per_90deg = 0;
     /// Group index c / v_g = (1/2) sum (eps_g |E|^2 + |H~|^2) dA / Re sum (E x H~*)_w dA,
     /// eps_g = d(omega eps)/d omega (ModeMedium2D::eps_group; eps without material
     /// dispersion) (energy velocity = group velocity of a lossless guide; the discrete

@@ -32,12 +32,17 @@ struct Port {
     /// source and mode monitor, so `modes` index the filtered modes near the target.
     double target_neff = 0;
     std::string filter;
+    /// `bend_radius` (um, signed; 0 when absent) and `bend_axis` ("x" | "y" | "z"; empty
+    /// when straight), 3D only (mode_plane.hpp parse_mode_selection): the port is the
+    /// cross-section of a bend; handed to its mode source and mode monitor.
+    double bend_radius_um = 0;
+    std::string bend_axis;
 };
 
 /// Reads project.extra["ports"]. Throws ProjectError (file_label, "ports[i].field") for a
 /// missing or malformed entry, a direction not along the plane's normal, fewer than one
-/// port, a duplicate name, or a bad `mode_boundary`, `target_neff` or `filter` (or one
-/// on a 2D project's port).
+/// port, a duplicate name, or a bad `mode_boundary`, `target_neff`, `filter`, `bend_radius`
+/// or `bend_axis` (or one on a 2D project's port).
 std::vector<Port> parse_ports(const Project& project, const std::string& file_label);
 
 /// The scattering matrix over the run spectrum. Port-modes are numbered in port order,
@@ -73,6 +78,19 @@ std::vector<std::string> port_mode_labels(const std::vector<Port>& ports);
 /// the ports'). Throws ProjectError (parse_ports) and std::out_of_range for a bad j.
 Project port_mode_project(const Project& project, const std::string& file_label, std::size_t j);
 
+/// Validates the ports as the port-mode runs use them, before any run (golightly-cli run
+/// and sparams call it before the runs, check calls it too: the same refusals in the same
+/// words): parse_ports, then for each port the compile (compile_project) of its mode source
+/// (of its highest listed mode) and its mode monitor, as in port_mode_project: the plane
+/// inside the domain, its direction along its normal, the mode solver's window and options
+/// (bend_radius / bend_axis included) and the listed modes found. A ProjectError of the
+/// derived project's source or monitor is re-thrown naming the port: json_path
+/// "ports[i]" + the field's suffix (the source's / monitor's `mode_index` and `modes` as
+/// the port's `modes`), message "port '<name>': " + the original message.
+/// Throws ProjectError (file_label, "ports[i].field"); cost: one compile per port (its mode
+/// solves over the spectrum).
+void validate_ports(const Project& project, const std::string& file_label);
+
 /// Runs port_mode_project(project, file_label, j) (run_project with `options`). Throws as
 /// run_project; a run that does not end by decay, max time or max steps is a RunError
 /// naming the port.
@@ -103,7 +121,8 @@ using PortModeRunner = std::function<RunResult(std::size_t j, int worker)>;
 /// Warnings (SParameters::warnings, in port-mode order): each run's, a run that stopped
 /// before its fields decayed, then max_f |S_ij - S_ji| above `reciprocity_tol` and a
 /// column's power sum_i |S_ij|^2 above 1 + `passivity_tol` (sparameter_warnings).
-/// Throws ProjectError (parse_ports, compile) and RunError as run_project; the first
+/// Validates the ports first (validate_ports).
+/// Throws ProjectError (parse_ports, validate_ports, compile) and RunError as run_project; the first
 /// exception of a run stops the queue and is rethrown after the running runs end.
 SParameters run_sparameters(const Project& project, const std::string& file_label, const RunOptions& options,
                             double reciprocity_tol = 0.02, double passivity_tol = 0.02,
