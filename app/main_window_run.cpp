@@ -275,6 +275,15 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
                               : message);
         updateRunActions();
         const bool bad = !ok || (run_->lastResult() && run_->lastResult()->stop_reason == StopReason::Diverged);
+        // a divergence: the canvas marks where the fields grew first (cleared at the next run)
+        if (const auto r = run_->lastResult(); r && r->stop_reason == StopReason::Diverged && r->divergence &&
+                                                r->divergence->box_max[0] >= r->divergence->box_min[0]) {
+            const DivergenceInfo& d = *r->divergence;
+            canvas_->setDivergenceRegion(QRectF(QPointF(d.box_min_um[0], d.box_min_um[1]),
+                                                QPointF(d.box_max_um[0], d.box_max_um[1])),
+                                         tr("The fields diverged here: %1").arg(QString::fromStdString(d.region_name)));
+            showFieldView(false);
+        }
         if (bad) prompts_->error(tr("Run failed"), message);
     });
     updateRunActions();
@@ -344,6 +353,7 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     runProgress_->setFormat(tr("Compiling..."));
     runProgress_->setVisible(true);
     runLabel_->setText(tr("Compiling..."));
+    canvas_->clearDivergenceRegion();
     action(QStringLiteral("view.field"))->setChecked(true);
     updateRunActions();
     return true;
@@ -366,6 +376,7 @@ void MainWindow::resetRunView() {
     fieldView_->setProject(doc_->project());
     runProgress_->setVisible(false);
     runLabel_->clear();
+    canvas_->clearDivergenceRegion();
     showFieldView(false);
     monitorsDock_->reset();
     // the panels that show results of a project: nothing of the previous one, unlabelled

@@ -2,7 +2,8 @@
 // epsilon_inf = 0.05 < 1 only warns, but breaks the Courant limit sqrt(eps/2) there) and
 // an out-of-memory (the CPU engine's memory check, capped with
 // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES) stop the run with a clear message (the divergence says
-// where and when it started), the GUI stays usable (another run starts and finishes), and
+// where and when it started, in which material and layer, and the likely cause, and the
+// canvas marks the region until the next run), the GUI stays usable (another run starts and finishes), and
 // the document is unchanged and not marked modified.
 #include <QAction>
 #include <QFile>
@@ -28,6 +29,12 @@ QJsonObject readJson(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+/// With GOLIGHTLY_TEST_SHOTS=DIR set, saves a picture for checking by eye.
+void shot(const QString& name, QWidget* w) {
+    const QString dir = qEnvironmentVariable("GOLIGHTLY_TEST_SHOTS");
+    if (!dir.isEmpty()) w->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
 Project shortExample() {
@@ -134,6 +141,23 @@ private Q_SLOTS:
         QVERIFY2(r->divergence->x_um > 1.6 && r->divergence->x_um < 2.6 && r->divergence->y_um > 1.6 &&
                      r->divergence->y_um < 2.6,
                  qPrintable(QStringLiteral("%1, %2").arg(r->divergence->x_um).arg(r->divergence->y_um)));
+        // the region and the cause (issue 49 item 5): the block's material and layer, the
+        // time step too large for epsilon_inf 0.05
+        QCOMPARE(QString::fromStdString(r->divergence->region_kind), QStringLiteral("material"));
+        QCOMPARE(QString::fromStdString(r->divergence->region_name), QStringLiteral("unstable"));
+        QCOMPARE(QString::fromStdString(r->divergence->layer), QStringLiteral("unstable"));
+        QCOMPARE(QString::fromStdString(r->divergence->cause), QStringLiteral("courant"));
+        QVERIFY(msg.contains(QStringLiteral("material 'unstable' (layer 'unstable')")));
+        QVERIFY(msg.contains(QStringLiteral("Likely cause: the time step is too large")));
+        // the canvas marks the cell box, and it meets the block; the canvas is shown
+        const QRectF box = w.canvas()->divergenceRegion();
+        QVERIFY(!box.isNull());
+        QVERIFY2(box.intersects(QRectF(QPointF(1.8, 1.8), QPointF(2.4, 2.4))),
+                 qPrintable(QStringLiteral("%1 %2 %3 %4").arg(box.left()).arg(box.top()).arg(box.right()).arg(box.bottom())));
+        QVERIFY(box.contains(QPointF(r->divergence->x_um, r->divergence->y_um)));
+        QVERIFY(w.canvas()->divergenceLabel().contains(QStringLiteral("unstable")));
+        QVERIFY(w.canvas()->isVisible());
+        shot(QStringLiteral("divergence_canvas"), &w);
         QCOMPARE(prompts_.errors.size(), 1);
         QVERIFY(prompts_.errors.front().contains(QStringLiteral("diverged")));
         prompts_.errors.clear();
@@ -143,6 +167,7 @@ private Q_SLOTS:
         QVERIFY(!w.document()->isModified());
         QVERIFY(!w.runController()->isRunning());
         anotherRunWorks();
+        QVERIFY(w.canvas()->divergenceRegion().isNull());  // cleared (another project, its run)
     }
 
     void outOfMemory() {
