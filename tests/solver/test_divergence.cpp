@@ -360,6 +360,7 @@ TEST_CASE("divergence: a Drude metal reaching into the PML", "[diverge]") {
         q.run.stop.max_time_fs = 20000 * c.scene.dt_s / units::fs;
         const RunResult r = run_scene(q, c);
         CHECK(r.stop_reason == StopReason::MaxTime);
+        CHECK(r.steps >= 20000);
         CHECK(!r.divergence);
         WARN("Drude in the PML, 20000 steps: " << r.steps << " steps, "
                                                << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
@@ -405,6 +406,13 @@ TEST_CASE("divergence: healthy high-Q runs are never flagged (2D and 3D)", "[div
         CHECK(r.stop_reason == StopReason::MaxTime);
         CHECK(r.steps >= 20000);
         CHECK(!r.divergence);
+        // the margin: the largest energy after the sources ended over the rule's reference
+        const Replay rp = replay(c, r.steps, {});
+        double most = 0;
+        for (std::size_t m = 0; m < rp.energy.size(); ++m)
+            if (double(m + 1) * kCheck * c.scene.dt_s > c.sources_end_s) most = std::max(most, rp.energy[m]);
+        CHECK(most <= kDivergenceGrowth * rp.reference);
+        WARN("PEC cavity: largest energy after the sources over the reference " << most / rp.reference);
     }
     SECTION("3D: a PEC box with a dielectric sphere, 4000 steps") {
         Project p = base_project(3, 1.2, 0.05, 0, {0.3, 0.6}, BoundaryKind::Pec);
@@ -421,4 +429,32 @@ TEST_CASE("divergence: healthy high-Q runs are never flagged (2D and 3D)", "[div
         CHECK(!r.divergence);
     }
     WARN("healthy runs: " << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s");
+}
+
+TEST_CASE("divergence: the steps the non-finite check alone took (before the growth rule), for the record",
+          "[.][diverge_measure]") {
+    // The 2D gain block of the non-passive case, stepped until a field is NaN or Inf (what
+    // stopped a run before the growth rule); the run with the rule stops at the step printed
+    // by "[diverge]".
+    Project p = base_project(2, 4.0, 0.05, 10, {0.8, 2.0});
+    Material gain = test::material("gain", 2.0);
+    Pole pole;
+    pole.kind = PoleKind::Lorentz;
+    pole.omega_0 = omega_of_um(1.0);
+    pole.omega_p = 0.5 * pole.omega_0;
+    pole.gamma = 1e13;
+    gain.poles.push_back(pole);
+    add_block(p, gain, "gain block", 1.5, 2.5);
+    CompiledProject c = compile_phases(p, "gain").main;
+    Pole active = pole;
+    active.gamma = -0.06 / c.scene.dt_s;
+    c.scene.pole_sets[0].poles[0] = pole_coefficients(active, c.scene.dt_s);
+    auto e = cpu_engine(c.scene);
+    std::int64_t n = 0;
+    while (n < 200000 && e->fields_finite() && std::isfinite(e->field_energy())) {
+        e->step(int(kCheck));
+        n += kCheck;
+    }
+    WARN("non-finite check alone: the gain block's fields are non-finite at check step " << n);
+    CHECK(n < 200000);
 }
