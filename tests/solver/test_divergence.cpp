@@ -182,6 +182,19 @@ void check_stop(const RunResult& r, const CompiledProject& c, const Init& init =
                       << divergence_message(d, r.dimensions));
 }
 
+/// With non-finite fields, the box is narrowed to the unstable medium's cells: within the
+/// E nodes of the block [lo, hi] um on every axis, holding the located cell.
+void check_box_within(const DivergenceInfo& d, const Scene& s, int dims, double lo, double hi) {
+    if (d.detected_by != "nonfinite") return;
+    const int idx[3] = {d.i, d.j, d.k};
+    for (int a = 0; a < dims; ++a) {
+        CHECK(d.box_min[std::size_t(a)] >= cell_of(s, a, lo));
+        CHECK(d.box_max[std::size_t(a)] <= cell_of(s, a, hi));
+        CHECK(d.box_min[std::size_t(a)] <= idx[a]);
+        CHECK(d.box_max[std::size_t(a)] >= idx[a]);
+    }
+}
+
 /// A test double: fixed fields with one peak, energy from a function of the step.
 class PeakEngine : public Engine {
 public:
@@ -314,6 +327,7 @@ TEST_CASE("divergence: epsilon_inf below d S^2 (the Courant limit of a medium) i
         CHECK(d.region_kind == "material");
         CHECK(d.region_name == "thin");
         CHECK(d.layer == "thin block");
+        check_box_within(d, c.scene, 2, 1.5, 2.5);
     }
     SECTION("3D: epsilon_inf 0.5 at S = 0.5 (limit there sqrt(0.5 / 3) = 0.41)") {
         Project p = base_project(3, 1.6, 0.05, 6, {0.4, 0.8});
@@ -334,6 +348,7 @@ TEST_CASE("divergence: epsilon_inf below d S^2 (the Courant limit of a medium) i
             CHECK(idx <= cell_of(c.scene, a, 1.0) + 1);
         }
         CHECK(d.box_max[2] >= d.box_min[2]);
+        check_box_within(d, c.scene, 3, 0.6, 1.0);
     }
     WARN("courant cases: " << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s");
 }

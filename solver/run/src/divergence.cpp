@@ -247,6 +247,8 @@ void classify_divergence(const Scene& s, const Project& project, bool reference_
     struct Medium {
         std::int64_t dist2 = -1;
         int cell[3] = {0, 0, 0};
+        int lo[3] = {1 << 30, 1 << 30, 1 << 30}, hi[3] = {-1, -1, -1};  ///< its cells' box
+        bool bad = false;  ///< not passive, or unstable at this time step
     };
     std::map<std::tuple<int, int, double>, Medium> media;
     bool box_dispersive_in_pml = false;
@@ -274,6 +276,11 @@ void classify_divergence(const Scene& s, const Project& project, bool reference_
                     const std::int64_t d2 = std::int64_t(i - info.i) * (i - info.i) +
                                             std::int64_t(j - info.j) * (j - info.j) +
                                             std::int64_t(k - info.k) * (k - info.k);
+                    const int at[3] = {i, j, k};
+                    for (int a = 0; a < 3; ++a) {
+                        m.lo[a] = std::min(m.lo[a], at[a]);
+                        m.hi[a] = std::max(m.hi[a], at[a]);
+                    }
                     if (m.dist2 < 0 || d2 < m.dist2) {
                         m.dist2 = d2;
                         m.cell[0] = i;
@@ -294,21 +301,21 @@ void classify_divergence(const Scene& s, const Project& project, bool reference_
 
     // ---- the culprit medium in the box: a pole that is not passive, else the medium with
     // the largest amplification above 1
-    const Medium* culprit = nullptr;
+    const Medium* culprit = nullptr;  // the bad medium nearest to the located cell
     bool non_passive_in_box = false;
-    for (const auto& [key, m] : media) {
+    for (auto& [key, m] : media) {
         const int set = std::get<1>(key);
-        if (set >= 0 && std::size_t(set) < s.pole_sets.size() && non_passive(s.pole_sets[std::size_t(set)]) &&
-            (!culprit || m.dist2 < culprit->dist2)) {
-            culprit = &m;
+        if (set >= 0 && std::size_t(set) < s.pole_sets.size() && non_passive(s.pole_sets[std::size_t(set)])) {
+            m.bad = true;
             non_passive_in_box = true;
+            if (!culprit || m.dist2 < culprit->dist2) culprit = &m;
         }
     }
     double worst = 1.0, worst_eps = 1.0;
     bool worst_dispersive = false;
     if (!culprit) {
         int examined = 0;
-        for (const auto& [key, m] : media) {
+        for (auto& [key, m] : media) {
             if (++examined > 256) break;  // a box over a graded structure: the first 256 media
             const auto [t, set, w] = key;
             if (t < 0 || std::size_t(t) >= s.table.size()) continue;
@@ -321,15 +328,17 @@ void classify_divergence(const Scene& s, const Project& project, bool reference_
             } catch (const std::exception&) {
                 continue;
             }
-            if (g > 1.0 + 1e-6 && g > worst) {
+            if (!(g > 1.0 + 1e-6)) continue;
+            m.bad = true;
+            if (!culprit || m.dist2 < culprit->dist2) culprit = &m;
+            if (g > worst) {
                 worst = g;
                 worst_eps = e.eps_r;
                 worst_dispersive = set >= 0;
-                culprit = &m;
             }
         }
     }
-    // the located cell moves to the culprit's cell nearest to it (the peak |field| may lie
+    // the located cell moves to the nearest cell of a bad medium (the peak |field| may lie
     // just outside the medium that feeds it)
     if (culprit && culprit->dist2 > 0) {
         info.i = culprit->cell[0];
@@ -339,6 +348,25 @@ void classify_divergence(const Scene& s, const Project& project, bool reference_
         info.x_um = s.position_um(0, info.i + off.x);
         info.y_um = s.position_um(1, info.j + off.y);
         if (dims == 3) info.z_um = s.position_um(2, info.k + off.z);
+    }
+    // non-finite values spread a cell per step from where they began: their box becomes
+    // the box of the bad media's cells in it
+    if (culprit && info.nonfinite_values > 0) {
+        int lo[3] = {1 << 30, 1 << 30, 1 << 30}, hi[3] = {-1, -1, -1};
+        for (const auto& [key, m] : media)
+            if (m.bad)
+                for (int a = 0; a < 3; ++a) {
+                    lo[a] = std::min(lo[a], m.lo[a]);
+                    hi[a] = std::max(hi[a], m.hi[a]);
+                }
+        for (int a = 0; a < 3; ++a) {
+            info.box_min[std::size_t(a)] = lo[a];
+            info.box_max[std::size_t(a)] = hi[a];
+        }
+        for (int a = 0; a < dims; ++a) {
+            info.box_min_um[std::size_t(a)] = s.position_um(a, lo[a]);
+            info.box_max_um[std::size_t(a)] = s.position_um(a, hi[a] + 1);
+        }
     }
 
     // ---- the region of the located cell

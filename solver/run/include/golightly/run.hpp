@@ -264,8 +264,11 @@ struct DivergenceInfo {
     std::int64_t nonfinite_values = 0;  ///< NaN/Inf values over all components
     double max_abs_finite = 0; ///< largest finite |field| seen
     /// Cell box of the growing fields, inclusive grid indices (PML included; [2] = 0 in
-    /// 2D): the cells holding a non-finite value when there are any, else the cells where
-    /// the largest |component| reaches kDivergenceBoxLevel of its maximum over the grid.
+    /// 2D): the cells where the largest |component| reaches kDivergenceBoxLevel of its
+    /// maximum over the grid; when values are non-finite, the cells holding them, narrowed
+    /// (classify_divergence) to the E cells of the media in it that are not passive or
+    /// unstable at this time step, where there are any (non-finite values spread a cell
+    /// per step from where they began).
     std::array<int, 3> box_min{0, 0, 0}, box_max{-1, -1, 0};
     /// The same box in um (origin: interior lower-left corner), from the lower faces of
     /// box_min's cells to the upper faces of box_max's: [x, y, z] (z 0 in 2D).
@@ -300,7 +303,10 @@ std::string divergence_message(const DivergenceInfo& d, int dimensions);
 
 /// Fills region_kind, region_name, layer, material, cause and cause_text of `info` from
 /// its cell (i, j, k), position (x_um, y_um, z_um) and cell box (the run driver calls it
-/// when a run diverges): the PML faces from the scene's PML cells; the material at the
+/// when a run diverges). The "bad" media of the box (E cells with a pole that is not
+/// passive; else those whose update amplifies, amplification_factor > 1): the located cell
+/// moves to the nearest bad cell, and with non-finite values the box shrinks to the bad
+/// cells' box. Then the PML faces from the scene's PML cells; the material at the
 /// position (the largest coverage of a one-cell window, geometry.hpp compute_coverage) and
 /// the topmost run layer whose shape holds it (vector shapes, solids and rasters; STEP
 /// shapes are not searched); the cause (DivergenceInfo::cause) from the pole sets, table
