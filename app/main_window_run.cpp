@@ -282,6 +282,9 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
             canvas_->setDivergenceRegion(QRectF(QPointF(d.box_min_um[0], d.box_min_um[1]),
                                                 QPointF(d.box_max_um[0], d.box_max_um[1])),
                                          tr("The fields diverged here: %1").arg(QString::fromStdString(d.region_name)));
+            if (structureView3d_ && r->dimensions == 3)
+                structureView3d_->setHighlight(Box3{{d.box_min_um[0], d.box_min_um[1], d.box_min_um[2]},
+                                                    {d.box_max_um[0], d.box_max_um[1], d.box_max_um[2]}});
             showFieldView(false);
         }
         if (bad) prompts_->error(tr("Run failed"), message);
@@ -354,6 +357,7 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     runProgress_->setVisible(true);
     runLabel_->setText(tr("Compiling..."));
     canvas_->clearDivergenceRegion();
+    if (structureView3d_) structureView3d_->setHighlight(std::nullopt);
     action(QStringLiteral("view.field"))->setChecked(true);
     updateRunActions();
     return true;
@@ -377,6 +381,7 @@ void MainWindow::resetRunView() {
     runProgress_->setVisible(false);
     runLabel_->clear();
     canvas_->clearDivergenceRegion();
+    if (structureView3d_) structureView3d_->setHighlight(std::nullopt);
     showFieldView(false);
     monitorsDock_->reset();
     // the panels that show results of a project: nothing of the previous one, unlabelled
