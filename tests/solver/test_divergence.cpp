@@ -216,6 +216,8 @@ public:
     std::vector<std::complex<double>> dft(int) override { return {}; }
     std::vector<double> time_samples(int) override { return {}; }
     Image8 frame(const FrameRequest&) override { return {}; }
+    void update_materials(SceneView) override { edited = true; }
+    bool edited = false;  ///< a live edit was applied
 
 private:
     const Scene& s_;
@@ -472,4 +474,45 @@ TEST_CASE("divergence: the steps the non-finite check alone took (before the gro
     }
     WARN("non-finite check alone: the gain block's fields are non-finite at check step " << n);
     CHECK(n < 200000);
+}
+
+TEST_CASE("divergence: a live edit that raises the energy rebases the growth rule", "[diverge][live_edit]") {
+    // The energy steps up 1e6 times when a live edit lands (new materials holding the same
+    // fields), then stays: the rule takes the new energy as its reference and does not
+    // fire; the same step without an edit fires at the first check after it.
+    Project p = base_project(2, 2.0, 0.05, 8, {1.0, 1.0});
+    CompiledProject c = compile_phases(p, "live").main;
+    c.sources_end_s = 100 * c.scene.dt_s;
+    p.run.stop.max_time_fs = 1000 * c.scene.dt_s / units::fs;
+    auto edited = std::make_shared<Scene>(c.scene);
+    for (auto& e : edited->table) {  // every entry twice the permittivity: the materials change
+        e.eps_r *= 2;
+        e.cb /= 2;
+    }
+    const int pi = c.scene.nx / 2, pj = c.scene.ny / 2;
+    auto run = [&](bool with_edit) {
+        PeakEngine* engine = nullptr;
+        int polls = 0;
+        RunOptions o;
+        if (with_edit)
+            o.poll_material_update = [&]() -> std::shared_ptr<const Scene> {
+                return ++polls == 6 ? edited : nullptr;  // before the chunk that ends at step 300
+            };
+        return run_compiled(p, c, nullptr, o, [&](const Scene& s, const std::string&) {
+            auto e = std::make_unique<PeakEngine>(s, pi, pj);
+            engine = e.get();
+            e->energy_of = [&](std::int64_t n) {
+                const bool jumped = with_edit ? engine->edited : n >= 300;
+                return jumped ? 1e6 : 1.0;
+            };
+            return std::unique_ptr<Engine>(std::move(e));
+        });
+    };
+    const RunResult calm = run(true);
+    CHECK(calm.live_edits == 1);
+    CHECK(calm.stop_reason == StopReason::MaxTime);
+    CHECK(!calm.divergence);
+    const RunResult jump = run(false);
+    CHECK(jump.stop_reason == StopReason::Diverged);
+    CHECK(jump.steps == 300);
 }
