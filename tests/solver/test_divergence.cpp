@@ -313,6 +313,39 @@ TEST_CASE("divergence: a Lorentz pole with negative damping stops the run and is
     WARN("2D non-passive pole: " << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s");
 }
 
+TEST_CASE("divergence: a Lorentz pole with negative damping stops the run and is named (3D)", "[diverge]") {
+    // 1.6 um cube of air, a 0.4 um gain box in the middle, a dipole 0.4 um to its left.
+    Project p = base_project(3, 1.6, 0.05, 6, {0.4, 0.8});
+    Material gain = test::material("gain", 2.0);
+    Pole pole;
+    pole.kind = PoleKind::Lorentz;
+    pole.omega_0 = omega_of_um(1.0);
+    pole.omega_p = 0.5 * pole.omega_0;
+    pole.gamma = 1e13;
+    gain.poles.push_back(pole);
+    add_block(p, gain, "gain box", 0.6, 1.0);
+    const auto t0 = std::chrono::steady_clock::now();
+    CompiledProject c = compile_phases(p, "gain3d").main;
+    REQUIRE(c.scene.pole_sets.size() >= 1);
+    Pole active = pole;
+    active.gamma = -0.06 / c.scene.dt_s;  // as in 2D: the free polarization grows 3 % per step
+    for (auto& ps : c.scene.pole_sets)
+        for (auto& pc : ps.poles) pc = pole_coefficients(active, c.scene.dt_s);
+    const RunResult r = run_scene(p, c);
+    check_stop(r, c);
+    const DivergenceInfo& d = *r.divergence;
+    CHECK(d.region_kind == "material");
+    CHECK(d.region_name == "gain");
+    CHECK(d.layer == "gain box");
+    CHECK(d.cause == "non_passive_pole");
+    const int idx[3] = {d.i, d.j, d.k};
+    for (int a = 0; a < 3; ++a) {
+        CHECK(idx[a] >= cell_of(c.scene, a, 0.6));
+        CHECK(idx[a] <= cell_of(c.scene, a, 1.0));
+    }
+    WARN("3D non-passive pole: " << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s");
+}
+
 TEST_CASE("divergence: epsilon_inf below d S^2 (the Courant limit of a medium) is named (2D and 3D)",
           "[diverge]") {
     const auto t0 = std::chrono::steady_clock::now();
