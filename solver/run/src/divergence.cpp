@@ -253,13 +253,17 @@ void classify_divergence(const Scene& s, const Project& project, bool reference_
     std::map<std::tuple<int, int, double>, Medium> media;
     bool box_dispersive_in_pml = false;
     const std::size_t cells = s.cells();
+    // a box of more than 2e7 cells (NaN over a large 3D grid) is sampled with a stride
+    double box_cells = 1;
+    for (int a = 0; a < 3; ++a) box_cells *= std::max(1, info.box_max[std::size_t(a)] - info.box_min[std::size_t(a)] + 1);
+    const int stride = std::max(1, int(std::ceil(std::pow(box_cells / 2e7, 1.0 / dims))));
     for (int c = 0; c < 3 && have_materials; ++c) {
         const auto& map = s.material_index[c];
         if (map.size() != cells) continue;
         const DispersiveCells& dc = s.dispersive[c];
-        for (int k = info.box_min[2]; k <= std::max(info.box_min[2], info.box_max[2]); ++k)
-            for (int j = info.box_min[1]; j <= info.box_max[1]; ++j)
-                for (int i = info.box_min[0]; i <= info.box_max[0]; ++i) {
+        for (int k = info.box_min[2]; k <= std::max(info.box_min[2], info.box_max[2]); k += stride)
+            for (int j = info.box_min[1]; j <= info.box_max[1]; j += stride)
+                for (int i = info.box_min[0]; i <= info.box_max[0]; i += stride) {
                     const std::int64_t p[3] = {i, j, k};
                     const CellIndex cell = (CellIndex(k) * s.ny + j) * s.nx + i;
                     if (cell < 0 || std::size_t(cell) >= cells) continue;

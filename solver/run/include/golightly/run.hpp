@@ -311,7 +311,8 @@ std::string divergence_message(const DivergenceInfo& d, int dimensions);
 /// the topmost run layer whose shape holds it (vector shapes, solids and rasters; STEP
 /// shapes are not searched); the cause (DivergenceInfo::cause) from the pole sets, table
 /// entries and PML slabs of the E cells in the box (amplification_factor of each distinct
-/// medium, at most 256 of them). A scene without a material table (a test double's) leaves
+/// medium, at most 256 of them; a box of more than 2e7 cells is sampled with an equal
+/// stride per axis that leaves at most about 2e7). A scene without a material table (a test double's) leaves
 /// the region's material fields "". Never throws for a geometry it cannot evaluate (those
 /// fields stay "").
 void classify_divergence(const Scene& scene, const Project& project, bool reference_run, DivergenceInfo& info);
