@@ -275,6 +275,18 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
                               : message);
         updateRunActions();
         const bool bad = !ok || (run_->lastResult() && run_->lastResult()->stop_reason == StopReason::Diverged);
+        // a divergence: the canvas marks where the fields grew first (cleared at the next run)
+        if (const auto r = run_->lastResult(); r && r->stop_reason == StopReason::Diverged && r->divergence &&
+                                                r->divergence->box_max[0] >= r->divergence->box_min[0]) {
+            const DivergenceInfo& d = *r->divergence;
+            canvas_->setDivergenceRegion(QRectF(QPointF(d.box_min_um[0], d.box_min_um[1]),
+                                                QPointF(d.box_max_um[0], d.box_max_um[1])),
+                                         tr("The fields diverged here: %1").arg(QString::fromStdString(d.region_name)));
+            if (structureView3d_ && r->dimensions == 3)
+                structureView3d_->setHighlight(Box3{{d.box_min_um[0], d.box_min_um[1], d.box_min_um[2]},
+                                                    {d.box_max_um[0], d.box_max_um[1], d.box_max_um[2]}});
+            showFieldView(false);
+        }
         if (bad) prompts_->error(tr("Run failed"), message);
     });
     updateRunActions();
@@ -344,6 +356,8 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     runProgress_->setFormat(tr("Compiling..."));
     runProgress_->setVisible(true);
     runLabel_->setText(tr("Compiling..."));
+    canvas_->clearDivergenceRegion();
+    if (structureView3d_) structureView3d_->setHighlight(std::nullopt);
     action(QStringLiteral("view.field"))->setChecked(true);
     updateRunActions();
     return true;
@@ -366,6 +380,8 @@ void MainWindow::resetRunView() {
     fieldView_->setProject(doc_->project());
     runProgress_->setVisible(false);
     runLabel_->clear();
+    canvas_->clearDivergenceRegion();
+    if (structureView3d_) structureView3d_->setHighlight(std::nullopt);
     showFieldView(false);
     monitorsDock_->reset();
     // the panels that show results of a project: nothing of the previous one, unlabelled

@@ -18,6 +18,31 @@ namespace golightly::app {
 
 using SteadyClock = std::chrono::steady_clock;
 
+QString divergence_region_text(const DivergenceInfo& d) {
+    const QString name = QString::fromStdString(d.region_name);
+    if (d.region_kind == "pml") return QObject::tr("the PML (%1)").arg(name);
+    if (d.region_kind == "material")
+        return d.layer.empty() ? QObject::tr("material '%1'").arg(name)
+                               : QObject::tr("material '%1' (layer '%2')").arg(name, QString::fromStdString(d.layer));
+    if (d.region_kind == "background") return QObject::tr("the background (%1)").arg(name);
+    return QObject::tr("an unknown region");
+}
+
+QString divergence_cause_text(const DivergenceInfo& d) {
+    if (d.cause == "non_passive_pole")
+        return QObject::tr("a dispersive pole there is not passive (damping gamma < 0 or omega_p² < 0): it amplifies "
+                           "the fields instead of absorbing them. Use a material fit with passive poles.");
+    if (d.cause == "courant")
+        return QObject::tr("the time step is too large for a medium there (epsilon_inf below the dimension times the "
+                           "Courant number squared, or a pole too fast for the time step). Lower the Courant number "
+                           "(Run setup) or the cell size.");
+    if (d.cause == "dispersive_in_pml")
+        return QObject::tr("a dispersive material reaches into the PML, which is not designed for dispersive "
+                           "media. End the material at the PML.");
+    return QObject::tr("no unstable material, Courant number or dispersive material in the PML was found there. Try "
+                       "a smaller Courant number or cell size.");
+}
+
 /// Live-edit compile worker of one run: one std::thread that compiles the latest submitted
 /// project (compile_project, main run) and the structure image, then leaves the scene in a
 /// latest-wins slot the solver polls. Never touches Qt objects.
@@ -291,8 +316,7 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
             if (result->divergence) {
                 const auto& d = *result->divergence;
                 msg = QObject::tr("The fields diverged in the %1 run at step %2 (%3 fs), starting in cell "
-                                  "(%4, %5) near x = %6 µm, y = %7 µm (%8). Check the Courant number and the "
-                                  "materials (epsilon_inf below 1 lowers the Courant limit).")
+                                  "(%4, %5) near x = %6 µm, y = %7 µm (%8), in %9. Likely cause: %10")
                           .arg(QString::fromStdString(d.phase))
                           .arg(d.step)
                           .arg(d.time_fs, 0, 'f', 2)
@@ -300,7 +324,8 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
                           .arg(d.j)
                           .arg(d.x_um, 0, 'g', 4)
                           .arg(d.y_um, 0, 'g', 4)
-                          .arg(QString::fromStdString(to_string(d.component)));
+                          .arg(QString::fromStdString(to_string(d.component)))
+                          .arg(divergence_region_text(d), divergence_cause_text(d));
             } else {
                 msg = QObject::tr("The fields diverged.");
             }

@@ -49,6 +49,14 @@ struct SolverSettings {
     std::shared_ptr<CudaGlFrameExchange> interop;
 };
 
+/// Where a diverged run's fields grew first, in the user's words (DivergenceInfo region):
+/// "the PML (x-high)", "material 'gold' (layer 'disk')", "the background (air)", or "an
+/// unknown region".
+QString divergence_region_text(const DivergenceInfo& d);
+/// The likely cause of a divergence (DivergenceInfo::cause) and what to change, one or two
+/// translated sentences.
+QString divergence_cause_text(const DivergenceInfo& d);
+
 /// Energy decay sample (dB below the peak) of one phase.
 struct EnergyPoint {
     QString phase;

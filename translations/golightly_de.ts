@@ -44,10 +44,6 @@
         <translation>Der Lauf ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 µm, y = %7 µm (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
-        <translation>Die Felder sind im %1-Lauf bei Schritt %2 (%3 fs) divergiert, beginnend in Zelle (%4, %5) nahe x = %6 µm, y = %7 µm (%8). Prüfen Sie die Courant-Zahl und die Materialien (epsilon_inf unter 1 senkt die Courant-Grenze).</translation>
-    </message>
-    <message>
         <source>n</source>
         <translation>n</translation>
     </message>
@@ -122,6 +118,46 @@
     <message>
         <source>no rows</source>
         <translation>keine Zeilen</translation>
+    </message>
+    <message>
+        <source>the PML (%1)</source>
+        <translation>der PML (%1)</translation>
+    </message>
+    <message>
+        <source>material &apos;%1&apos;</source>
+        <translation>dem Material „%1“</translation>
+    </message>
+    <message>
+        <source>material &apos;%1&apos; (layer &apos;%2&apos;)</source>
+        <translation>dem Material „%1“ (Ebene „%2“)</translation>
+    </message>
+    <message>
+        <source>the background (%1)</source>
+        <translation>dem Hintergrund (%1)</translation>
+    </message>
+    <message>
+        <source>an unknown region</source>
+        <translation>einem unbekannten Bereich</translation>
+    </message>
+    <message>
+        <source>a dispersive pole there is not passive (damping gamma &lt; 0 or omega_p² &lt; 0): it amplifies the fields instead of absorbing them. Use a material fit with passive poles.</source>
+        <translation>Ein dispersiver Pol dort ist nicht passiv (Dämpfung gamma &lt; 0 oder omega_p² &lt; 0): Er verstärkt die Felder, statt sie zu absorbieren. Verwenden Sie eine Materialanpassung mit passiven Polen.</translation>
+    </message>
+    <message>
+        <source>the time step is too large for a medium there (epsilon_inf below the dimension times the Courant number squared, or a pole too fast for the time step). Lower the Courant number (Run setup) or the cell size.</source>
+        <translation>Der Zeitschritt ist für ein Medium dort zu groß (epsilon_inf unter der Dimension mal dem Quadrat der Courant-Zahl, oder ein Pol zu schnell für den Zeitschritt). Verringern Sie die Courant-Zahl (Simulationseinstellungen) oder die Zellgröße.</translation>
+    </message>
+    <message>
+        <source>a dispersive material reaches into the PML, which is not designed for dispersive media. End the material at the PML.</source>
+        <translation>Ein dispersives Material reicht in die PML hinein, die nicht für dispersive Medien ausgelegt ist. Lassen Sie das Material an der PML enden.</translation>
+    </message>
+    <message>
+        <source>no unstable material, Courant number or dispersive material in the PML was found there. Try a smaller Courant number or cell size.</source>
+        <translation>Dort wurde weder ein instabiles Material noch eine zu große Courant-Zahl noch ein dispersives Material in der PML gefunden. Versuchen Sie eine kleinere Courant-Zahl oder Zellgröße.</translation>
+    </message>
+    <message>
+        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 µm, y = %7 µm (%8), in %9. Likely cause: %10</source>
+        <translation>Die Felder sind im %1-Lauf bei Schritt %2 (%3 fs) divergiert, beginnend in Zelle (%4, %5) nahe x = %6 µm, y = %7 µm (%8), in %9. Wahrscheinliche Ursache: %10</translation>
     </message>
 </context>
 <context>
@@ -973,6 +1009,10 @@ Wiederherstellen?</translation>
     <message>
         <source>Saved %1; the results made before the first save stay in %2 (the project&apos;s results folder exists already)</source>
         <translation>%1 gespeichert; die Ergebnisse von vor dem ersten Speichern bleiben in %2 (der Ergebnisordner des Projekts existiert bereits)</translation>
+    </message>
+    <message>
+        <source>The fields diverged here: %1</source>
+        <translation>Hier sind die Felder divergiert: %1</translation>
     </message>
 </context>
 <context>

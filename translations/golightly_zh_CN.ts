@@ -44,10 +44,6 @@
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 µm, y = %7 µm (%8). Check the Courant number and the materials (epsilon_inf below 1 lowers the Courant limit).</source>
-        <translation>场在 %1 运行的第 %2 步（%3 fs）发散，起始于单元 (%4, %5)，靠近 x = %6 µm, y = %7 µm（%8）。请检查 Courant 数和材料（epsilon_inf 小于 1 会降低 Courant 极限）。</translation>
-    </message>
-    <message>
         <source>n</source>
         <translation>n</translation>
     </message>
@@ -122,6 +118,46 @@
     <message>
         <source>no rows</source>
         <translation>没有数据行</translation>
+    </message>
+    <message>
+        <source>the PML (%1)</source>
+        <translation>PML（%1）</translation>
+    </message>
+    <message>
+        <source>material &apos;%1&apos;</source>
+        <translation>材料“%1”</translation>
+    </message>
+    <message>
+        <source>material &apos;%1&apos; (layer &apos;%2&apos;)</source>
+        <translation>材料“%1”（图层“%2”）</translation>
+    </message>
+    <message>
+        <source>the background (%1)</source>
+        <translation>背景（%1）</translation>
+    </message>
+    <message>
+        <source>an unknown region</source>
+        <translation>未知区域</translation>
+    </message>
+    <message>
+        <source>a dispersive pole there is not passive (damping gamma &lt; 0 or omega_p² &lt; 0): it amplifies the fields instead of absorbing them. Use a material fit with passive poles.</source>
+        <translation>该处的色散极点不是无源的（阻尼 gamma &lt; 0 或 omega_p² &lt; 0）：它放大而不是吸收场。请使用具有无源极点的材料拟合。</translation>
+    </message>
+    <message>
+        <source>the time step is too large for a medium there (epsilon_inf below the dimension times the Courant number squared, or a pole too fast for the time step). Lower the Courant number (Run setup) or the cell size.</source>
+        <translation>该处介质的时间步长过大（epsilon_inf 小于维数乘以 Courant 数的平方，或极点相对时间步长过快）。请减小 Courant 数（运行设置）或网格尺寸。</translation>
+    </message>
+    <message>
+        <source>a dispersive material reaches into the PML, which is not designed for dispersive media. End the material at the PML.</source>
+        <translation>色散材料延伸进入 PML，而 PML 并非为色散介质设计。请让材料在 PML 处终止。</translation>
+    </message>
+    <message>
+        <source>no unstable material, Courant number or dispersive material in the PML was found there. Try a smaller Courant number or cell size.</source>
+        <translation>在该处未发现不稳定的材料、Courant 数问题或 PML 中的色散材料。请尝试更小的 Courant 数或网格尺寸。</translation>
+    </message>
+    <message>
+        <source>The fields diverged in the %1 run at step %2 (%3 fs), starting in cell (%4, %5) near x = %6 µm, y = %7 µm (%8), in %9. Likely cause: %10</source>
+        <translation>场在 %1 运行的第 %2 步（%3 fs）发散，起始于单元 (%4, %5)，靠近 x = %6 µm, y = %7 µm（%8），位于%9。可能的原因：%10</translation>
     </message>
 </context>
 <context>
@@ -972,6 +1008,10 @@ Recover it?</source>
     <message>
         <source>Saved %1; the results made before the first save stay in %2 (the project&apos;s results folder exists already)</source>
         <translation>已保存 %1；首次保存之前得到的结果仍保留在 %2（项目的结果文件夹已存在）</translation>
+    </message>
+    <message>
+        <source>The fields diverged here: %1</source>
+        <translation>场在此处发散：%1</translation>
     </message>
 </context>
 <context>

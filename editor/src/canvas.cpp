@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QMimeData>
 #include <QMouseEvent>
@@ -971,6 +972,7 @@ void Canvas::paintEvent(QPaintEvent*) {
     const QRectF vis = QRectF(toWorld(QPointF(0, height())), toWorld(QPointF(width(), 0))).normalized();
     const QTransform w2s = worldToScreen();
     drawScene(p, w2s, scale_, vis, gridVisible_, true);
+    drawDivergenceRegion(p);
     if (tool_) {
         p.setTransform(QTransform());
         p.setRenderHint(QPainter::Antialiasing, true);
@@ -978,6 +980,45 @@ void Canvas::paintEvent(QPaintEvent*) {
     }
     p.setTransform(QTransform());
     drawRulers(p);
+}
+
+void Canvas::setDivergenceRegion(const QRectF& rectUm, const QString& label) {
+    const bool valid = rectUm.isValid() && std::isfinite(rectUm.x()) && std::isfinite(rectUm.y()) &&
+                       std::isfinite(rectUm.width()) && std::isfinite(rectUm.height());
+    divergenceRect_ = valid ? rectUm.normalized() : QRectF();
+    divergenceLabel_ = valid ? label : QString();
+    update();
+}
+
+void Canvas::drawDivergenceRegion(QPainter& p) {
+    if (divergenceRect_.isNull()) return;
+    p.save();
+    p.setTransform(QTransform());
+    p.setRenderHint(QPainter::Antialiasing, true);
+    QRectF r = toScreen(divergenceRect_).normalized();
+    constexpr double kMinPx = 8;  // a box of one cell stays visible at any zoom
+    if (r.width() < kMinPx) r.adjust(-(kMinPx - r.width()) / 2, 0, (kMinPx - r.width()) / 2, 0);
+    if (r.height() < kMinPx) r.adjust(0, -(kMinPx - r.height()) / 2, 0, (kMinPx - r.height()) / 2);
+    const QColor red(215, 30, 30);
+    p.fillRect(r, QColor(215, 30, 30, 40));
+    p.setPen(QPen(red, 2.0));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r);
+    if (!divergenceLabel_.isEmpty()) {
+        QFont f = p.font();
+        f.setBold(true);
+        p.setFont(f);
+        const QFontMetricsF fm(f);
+        const QRectF text = fm.boundingRect(divergenceLabel_).adjusted(-4, -2, 4, 2);
+        QPointF at(r.left(), r.top() - 4 - text.height());
+        if (at.y() < 20) at.setY(r.bottom() + 4);  // below the box when the rulers would hide it
+        at.setX(std::max(20.0, std::min(at.x(), width() - text.width() - 2)));  // inside the widget
+        const QRectF box(at, text.size());
+        p.fillRect(box, QColor(255, 255, 255, 225));
+        p.setPen(red);
+        p.drawText(box, Qt::AlignCenter, divergenceLabel_);
+    }
+    p.restore();
 }
 
 void Canvas::drawRulers(QPainter& p) {

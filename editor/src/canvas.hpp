@@ -120,6 +120,17 @@ public:
     /// The last compile error of the preview (empty when it compiled).
     QString previewError() const { return previewError_; }
 
+    // ---- divergence region: where a run's fields grew first (RunResult::divergence's cell
+    // box), drawn as a red outlined rectangle (at least 8 px across) with `label` above it
+    /// Shows the region: `rectUm` in world um (x, y; for a 3D project its x-y footprint).
+    /// An empty or invalid rectangle clears it.
+    void setDivergenceRegion(const QRectF& rectUm, const QString& label);
+    /// Removes the region (a new run, a new project).
+    void clearDivergenceRegion() { setDivergenceRegion(QRectF(), QString()); }
+    /// The region shown, world um; a null rectangle when none.
+    QRectF divergenceRegion() const { return divergenceRect_; }
+    QString divergenceLabel() const { return divergenceLabel_; }
+
     /// Draws the whole domain (plus PML band) into `painter` (export as PNG/SVG).
     void renderScene(QPainter& painter, const QRectF& targetRect, bool withGrid);
     /// The world rectangle shown by zoomToFit (domain + PML band + margin).
@@ -156,6 +167,10 @@ private:
     void drawGrid(QPainter& p, const QTransform& w2d, double pxPerUm, const QRectF& visibleWorld);
     void drawSourcesMonitors(QPainter& p, const QTransform& w2d, double pxPerUm);
     void drawSelection(QPainter& p, const QTransform& w2d, double pxPerUm);
+    /// The divergence region (setDivergenceRegion) in screen pixels.
+    void drawDivergenceRegion(QPainter& p);
+    QRectF divergenceRect_;
+    QString divergenceLabel_;
     /// Rulers in um along the top and left edges, with the cursor position marked.
     void drawRulers(QPainter& p);
     QPointF lastCursor_{std::nan(""), std::nan("")};

@@ -318,11 +318,7 @@ int cmd_run(const RunArgs& a) {
     if (result.stop_reason == StopReason::Diverged) {
         if (result.divergence) {
             const auto& d = *result.divergence;
-            std::fprintf(stderr,
-                         "error: %s: the fields diverged in the %s run at step %lld (%.2f fs) near x = %.4g um, "
-                         "y = %.4g um (%s, cell %d,%d); check the Courant number and the materials\n",
-                         label.c_str(), d.phase.c_str(), (long long)d.step, d.time_fs, d.x_um, d.y_um,
-                         to_string(d.component).c_str(), d.i, d.j);
+            std::fprintf(stderr, "error: %s: %s\n", label.c_str(), divergence_message(d, result.dimensions).c_str());
         } else {
             std::fprintf(stderr, "error: %s: the fields diverged\n", label.c_str());
         }

@@ -2,7 +2,8 @@
 // epsilon_inf = 0.05 < 1 only warns, but breaks the Courant limit sqrt(eps/2) there) and
 // an out-of-memory (the CPU engine's memory check, capped with
 // GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES) stop the run with a clear message (the divergence says
-// where and when it started), the GUI stays usable (another run starts and finishes), and
+// where and when it started, in which material and layer, and the likely cause, and the
+// canvas marks the region until the next run), the GUI stays usable (another run starts and finishes), and
 // the document is unchanged and not marked modified.
 #include <QAction>
 #include <QFile>
@@ -15,6 +16,7 @@
 #include "golightly/project.hpp"
 #include "gui_test_util.hpp"
 #include "main_window.hpp"
+#include "structure_view_3d.hpp"
 #include "run_controller.hpp"
 
 using namespace golightly;
@@ -28,6 +30,12 @@ QJsonObject readJson(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+/// With GOLIGHTLY_TEST_SHOTS=DIR set, saves a picture for checking by eye.
+void shot(const QString& name, QWidget* w) {
+    const QString dir = qEnvironmentVariable("GOLIGHTLY_TEST_SHOTS");
+    if (!dir.isEmpty()) w->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
 Project shortExample() {
@@ -134,6 +142,23 @@ private Q_SLOTS:
         QVERIFY2(r->divergence->x_um > 1.6 && r->divergence->x_um < 2.6 && r->divergence->y_um > 1.6 &&
                      r->divergence->y_um < 2.6,
                  qPrintable(QStringLiteral("%1, %2").arg(r->divergence->x_um).arg(r->divergence->y_um)));
+        // the region and the cause (issue 49 item 5): the block's material and layer, the
+        // time step too large for epsilon_inf 0.05
+        QCOMPARE(QString::fromStdString(r->divergence->region_kind), QStringLiteral("material"));
+        QCOMPARE(QString::fromStdString(r->divergence->region_name), QStringLiteral("unstable"));
+        QCOMPARE(QString::fromStdString(r->divergence->layer), QStringLiteral("unstable"));
+        QCOMPARE(QString::fromStdString(r->divergence->cause), QStringLiteral("courant"));
+        QVERIFY(msg.contains(QStringLiteral("material 'unstable' (layer 'unstable')")));
+        QVERIFY(msg.contains(QStringLiteral("Likely cause: the time step is too large")));
+        // the canvas marks the cell box, and it meets the block; the canvas is shown
+        const QRectF box = w.canvas()->divergenceRegion();
+        QVERIFY(!box.isNull());
+        QVERIFY2(box.intersects(QRectF(QPointF(1.8, 1.8), QPointF(2.4, 2.4))),
+                 qPrintable(QStringLiteral("%1 %2 %3 %4").arg(box.left()).arg(box.top()).arg(box.right()).arg(box.bottom())));
+        QVERIFY(box.contains(QPointF(r->divergence->x_um, r->divergence->y_um)));
+        QVERIFY(w.canvas()->divergenceLabel().contains(QStringLiteral("unstable")));
+        QVERIFY(w.canvas()->isVisible());
+        shot(QStringLiteral("divergence_canvas"), &w);
         QCOMPARE(prompts_.errors.size(), 1);
         QVERIFY(prompts_.errors.front().contains(QStringLiteral("diverged")));
         prompts_.errors.clear();
@@ -143,6 +168,78 @@ private Q_SLOTS:
         QVERIFY(!w.document()->isModified());
         QVERIFY(!w.runController()->isRunning());
         anotherRunWorks();
+        QVERIFY(w.canvas()->divergenceRegion().isNull());  // cleared (another project, its run)
+    }
+
+    /// 3D: the unstable box's region is outlined in the 3D view too, and cleared by the next run.
+    void divergence3d() {
+        app::MainWindow& w = *w_;
+        Project p;
+        p.name = "diverge 3d";
+        p.domain.dimensions = 3;
+        p.domain.size = {1.2, 1.2, 1.2};
+        p.domain.cell_size = 0.05;
+        p.domain.pml.cells = 6;
+        Material m;
+        m.id = "unstable";
+        m.name = "epsilon_inf below 1";
+        m.epsilon_inf = 0.05;  // 3D Courant limit sqrt(0.05 / 3) = 0.13 < 0.5
+        p.materials = {m};
+        Layer l;
+        l.name = "unstable box";
+        l.material = "unstable";
+        Shape b;
+        b.type = ShapeType::Box;
+        b.box_min = {0.5, 0.5, 0.5};
+        b.box_max = {0.8, 0.8, 0.8};
+        l.shapes.push_back(b);
+        p.layers.push_back(l);
+        Source src;
+        src.name = "dipole";
+        src.type = SourceType::Point;
+        src.at = {0.3, 0.6};
+        src.at_z = 0.6;
+        src.component = Component::Ez;
+        src.waveform.wavelength_center = 1.0;
+        src.waveform.wavelength_span = 0.4;
+        p.sources.push_back(src);
+        p.run.spectrum.wavelength_min = 0.8;
+        p.run.spectrum.wavelength_max = 1.2;
+        p.run.spectrum.points = 3;
+        p.run.stop.max_time_fs = 60;
+        try {
+            validate_project(p, "diverge3d");
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        QVERIFY(w.openFile(write(p, QStringLiteral("diverge3d.glproj"))));
+        app::SolverSettings st;
+        st.threads = 1;
+        st.backend = BackendChoice::Cpu;
+        QSignalSpy finished(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&st));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        const auto r = w.runController()->lastResult();
+        QVERIFY(r && r->divergence);
+        QCOMPARE(r->stop_reason, StopReason::Diverged);
+        QCOMPARE(QString::fromStdString(r->divergence->region_name), QStringLiteral("unstable"));
+        QCOMPARE(QString::fromStdString(r->divergence->cause), QStringLiteral("courant"));
+        const auto hl = w.structureView3d()->highlight();
+        QVERIFY(hl);
+        // the box holds the located cell's position and meets the unstable box
+        const DivergenceInfo& d = *r->divergence;
+        QVERIFY(hl->lo.x <= d.x_um && d.x_um <= hl->hi.x && hl->lo.z <= d.z_um && d.z_um <= hl->hi.z);
+        QVERIFY(hl->lo.x < 0.8 && hl->hi.x > 0.5 && hl->lo.y < 0.8 && hl->hi.y > 0.5 && hl->lo.z < 0.8 && hl->hi.z > 0.5);
+        QVERIFY(!w.canvas()->divergenceRegion().isNull());
+        shot(QStringLiteral("divergence_3d"), &w);
+        prompts_.errors.clear();
+        // the next run clears both marks
+        QSignalSpy again(w.runController(), &app::RunController::finished);
+        QVERIFY(w.startRun(&st));
+        QVERIFY(!w.structureView3d()->highlight());
+        QVERIFY(w.canvas()->divergenceRegion().isNull());
+        QTRY_VERIFY_WITH_TIMEOUT(!again.isEmpty(), 60000);
+        prompts_.errors.clear();
     }
 
     void outOfMemory() {

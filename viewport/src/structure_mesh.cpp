@@ -380,6 +380,7 @@ StructureMesh build_structure_mesh(const Project& p, const StructureMeshOptions&
             phi[a] += pw;
         }
     b.box_lines(plo, phi, {0.85f, 0.55f, 0.2f, 1.f});
+    if (o.highlight) b.box_lines(o.highlight->lo, o.highlight->hi, {0.84f, 0.12f, 0.12f, 1.f});
     const double mark = 0.03 * diag;
     const std::array<float, 4> srcColor{1.f, 0.59f, 0.16f, 1.f}, monColor{0.24f, 0.86f, 0.43f, 1.f};
     auto addPick = [&](int kind, int index, Box3 box) {

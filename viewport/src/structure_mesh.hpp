@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ struct StructureMeshOptions {
     double slice_position = 0;
     /// Selected item (MeshPick kind/layer/index), drawn with a highlighted box; kind 0: none.
     int selected_kind = 0, selected_layer = -1, selected_index = -1;
+    /// A region to mark with a red box outline (um; the cell box of a diverged run,
+    /// RunResult::divergence); none when unset.
+    std::optional<Box3> highlight;
 };
 
 StructureMesh build_structure_mesh(const Project& project, const StructureMeshOptions& options = {});

@@ -205,6 +205,12 @@ void StructureView3D::setSelection(int kind, int layer, int index) {
     rebuild();
 }
 
+void StructureView3D::setHighlight(const std::optional<Box3>& box) {
+    if (options_.highlight == box) return;
+    options_.highlight = box;
+    rebuild();
+}
+
 void StructureView3D::rebuild() {
     if (!haveProject_) return;
     mesh_ = build_structure_mesh(project_, options_);

@@ -34,6 +34,10 @@ public:
     void setSlice(int normalAxis, double positionUm);
     /// Highlights an item (MeshPick kind/layer/index; kind 0 none).
     void setSelection(int kind, int layer, int index);
+    /// Marks a region with a red box outline (um; the cell box of a diverged run); nullopt
+    /// removes it.
+    void setHighlight(const std::optional<Box3>& box);
+    std::optional<Box3> highlight() const { return options_.highlight; }
     const StructureMesh& mesh() const { return mesh_; }
 
     // camera (degrees, um)

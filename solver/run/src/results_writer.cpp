@@ -495,6 +495,23 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
                                                              : Json{jnum(d.x_um), jnum(d.y_um)}},
                            {"nonfinite_values", d.nonfinite_values},
                            {"max_abs_finite", jnum(d.max_abs_finite)}};
+        // GoLightly extension (issue 49, "divergence explained"): how it was detected, the
+        // cell box of the growing fields, the region and the likely cause.
+        Json& dj = j["divergence"];
+        const bool three = r.dimensions == 3;
+        dj["detected_by"] = d.detected_by;
+        if (d.energy_growth > 0) dj["energy_growth"] = jnum(d.energy_growth);
+        if (d.box_max[0] >= d.box_min[0]) {
+            dj["cell_box"] = {{"min", three ? Json{d.box_min[0], d.box_min[1], d.box_min[2]} : Json{d.box_min[0], d.box_min[1]}},
+                              {"max", three ? Json{d.box_max[0], d.box_max[1], d.box_max[2]} : Json{d.box_max[0], d.box_max[1]}}};
+            dj["box_um"] = {{"min", three ? Json{jnum(d.box_min_um[0]), jnum(d.box_min_um[1]), jnum(d.box_min_um[2])}
+                                          : Json{jnum(d.box_min_um[0]), jnum(d.box_min_um[1])}},
+                            {"max", three ? Json{jnum(d.box_max_um[0]), jnum(d.box_max_um[1]), jnum(d.box_max_um[2])}
+                                          : Json{jnum(d.box_max_um[0]), jnum(d.box_max_um[1])}}};
+        }
+        dj["region"] = {{"kind", d.region_kind}, {"name", d.region_name}, {"layer", d.layer}, {"material", d.material}};
+        dj["cause"] = d.cause;
+        dj["cause_text"] = d.cause_text;
     }
     write_text_atomic(dir / "summary.json", j.dump(2) + "\n");
     return own;

@@ -23,6 +23,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/units.hpp"
+#include "divergence.hpp"
 #include "diffraction_run.hpp"
 #include "far_field_run.hpp"
 #include "resonance_run.hpp"
@@ -359,65 +360,6 @@ void apply_live_edit(Engine& engine, const Scene& compiled_scene, const RunOptio
     if (options.material_update_done) options.material_update_done(o);
 }
 
-/// Finds where the fields are non-finite (centroid of the NaN/Inf values of the component
-/// with most of them) or, if all are finite, the largest |value|.
-DivergenceInfo locate_divergence(Engine& engine, const Scene& scene, const std::string& phase) {
-    DivergenceInfo info;
-    info.phase = phase;
-    info.step = engine.steps_done();
-    info.time_fs = double(info.step) * scene.dt_s / units::fs;
-    std::vector<Component> comps = electric_components(scene.polarization);
-    for (Component c : magnetic_components(scene.polarization)) comps.push_back(c);
-    if (scene.dimensions == 3) comps = {Component::Ex, Component::Ey, Component::Ez, Component::Hx, Component::Hy, Component::Hz};
-    std::int64_t best_count = 0;
-    double best_abs = -1;
-    std::vector<double> field;
-    for (Component c : comps) {
-        try {
-            engine.get_field(c, field);
-        } catch (const std::exception&) {
-            continue;
-        }
-        std::int64_t count = 0;
-        double si = 0, sj = 0, sk = 0;
-        for (std::size_t k = 0; k < field.size(); ++k) {
-            const double v = field[k];
-            const int i = int(k % std::size_t(scene.nx)), j = int((k / std::size_t(scene.nx)) % std::size_t(scene.ny));
-            const int kz = int(k / (std::size_t(scene.nx) * std::size_t(scene.ny)));
-            if (!std::isfinite(v)) {
-                ++count;
-                si += i;
-                sj += j;
-                sk += kz;
-            } else if (std::abs(v) > info.max_abs_finite) {
-                info.max_abs_finite = std::abs(v);
-                if (best_count == 0 && std::abs(v) > best_abs) {
-                    best_abs = std::abs(v);
-                    info.component = c;
-                    info.i = i;
-                    info.j = j;
-                    info.k = kz;
-                }
-            }
-        }
-        info.nonfinite_values += count;
-        if (count > best_count) {
-            best_count = count;
-            info.component = c;
-            info.i = int(std::lround(si / double(count)));
-            info.j = int(std::lround(sj / double(count)));
-            info.k = int(std::lround(sk / double(count)));
-        }
-    }
-    if (info.i >= 0) {
-        const Vec3 off = yee_offset(info.component);
-        info.x_um = scene.position_um(0, info.i + off.x);
-        info.y_um = scene.position_um(1, info.j + off.y);
-        if (scene.dimensions == 3) info.z_um = scene.position_um(2, info.k + off.z);
-    }
-    return info;
-}
-
 /// What normalizes the main run's flux spectra (from the reference run; null: raw only).
 struct SpectrumNormalization {
     const std::vector<double>* p_inc = nullptr;  ///< incident flux P_inc(f), W/m (> 0 where meaningful)
@@ -450,6 +392,7 @@ public:
     /// (field units); non-finite when the fields diverged.
     double measure(Engine& engine) {
         double level = engine.field_energy();
+        energy_ = level;
         if (stop_probe_ >= 0 && std::isfinite(level)) {
             const std::vector<double> samples = engine.time_samples(stop_probe_);
             for (std::size_t k = probe_read_; k < samples.size(); ++k) recent_abs_.push_back(std::abs(samples[k]));
@@ -472,9 +415,13 @@ public:
     /// True when `level` has fallen run.stop.decay_db below the peak (or nothing ever rose).
     bool decayed(double level) const { return peak_ <= 0 || level <= peak_ * decay_factor_; }
 
+    /// The field energy of the last measure() (J/m in 2D, J in 3D; non-finite when diverged).
+    double energy() const { return energy_; }
+
 private:
     double db_per_decade() const { return stop_probe_ >= 0 ? 20.0 : 10.0; }
 
+    double energy_ = 0;              // field energy of the last measure()
     int stop_probe_ = -1;            // time probe of run.stop.monitor, -1: the energy
     std::int64_t window_steps_ = 1;  // envelope window
     double decay_factor_ = 0;        // level / peak at which the run has decayed
@@ -556,6 +503,8 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     const double dt_s = scene.dt_s;
     PhaseOutcome out;
     DecayLevel decay(compiled, project);
+    detail::GrowthWatch growth;  // run.hpp run_project "Divergence"
+    int live_edits_seen = 0;
     ProgressReporter progress(compiled, project, options, phase, limit_steps);
 
     // Checks (energy, finiteness, cancel, progress) every kCheckSteps steps; frames at
@@ -608,9 +557,20 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
         while (next_check <= now_steps) next_check += kCheckSteps;
 
         const double level = decay.measure(engine);
-        if (!std::isfinite(level) || !engine.fields_finite()) {
+        if (!std::isfinite(level) || !std::isfinite(decay.energy()) || !engine.fields_finite()) {
             out.reason = StopReason::Diverged;
-            out.divergence = locate_divergence(engine, scene, phase);
+            out.divergence = detail::locate_divergence(engine, scene, project, phase, phase == "reference");
+            break;
+        }
+        if (out.live_edits != live_edits_seen) {  // new materials: the energy may step
+            live_edits_seen = out.live_edits;
+            growth.rebase(decay.energy());
+        }
+        if (growth.diverged(decay.energy(), t_s > compiled.sources_end_s)) {
+            out.reason = StopReason::Diverged;
+            out.divergence = detail::locate_divergence(engine, scene, project, phase, phase == "reference");
+            out.divergence->detected_by = "growth";
+            out.divergence->energy_growth = growth.growth();
             break;
         }
         const double db = decay.db_below_peak(level);

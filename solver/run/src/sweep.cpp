@@ -439,7 +439,9 @@ DesignRunner in_process_runner(const RunOptions& options) {
             throw;
         }
         write_results(dir, design, result);
-        if (result.stop_reason == StopReason::Diverged) throw RunError("the fields diverged");
+        if (result.stop_reason == StopReason::Diverged)
+            throw RunError(result.divergence ? divergence_message(*result.divergence, result.dimensions)
+                                             : std::string("the fields diverged"));
         if (result.stop_reason == StopReason::Cancelled) throw RunError("cancelled");
     };
 }

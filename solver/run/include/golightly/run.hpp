@@ -242,11 +242,20 @@ struct DftFieldResult {
     std::vector<std::vector<std::complex<double>>> values;
 };
 
-/// Where the fields blew up.
+/// Where the fields blew up, and the likely cause (run.hpp run_project "Divergence";
+/// summary.json "divergence", project-format.md).
 struct DivergenceInfo {
     std::string phase;         ///< "reference" or "main"
-    std::int64_t step = 0;     ///< step count when the non-finite fields were seen
+    std::int64_t step = 0;     ///< step count when the divergence was detected
     double time_fs = 0;
+    /// How it was detected: "nonfinite" (a field value is NaN or Inf) or "growth" (after
+    /// every source ended, the field energy rose more than kDivergenceGrowth times above
+    /// the largest energy seen up to then).
+    std::string detected_by = "nonfinite";
+    /// Field energy at detection over the reference energy of the growth rule (the
+    /// largest energy up to the first check after the sources ended); 0 when unknown
+    /// (non-finite energy, or the sources still on).
+    double energy_growth = 0;
     Component component = Component::Ez;  ///< component of the located cell
     int i = -1, j = -1;        ///< grid cell (PML included)
     int k = 0;                 ///< 3D: its z index
@@ -254,7 +263,66 @@ struct DivergenceInfo {
     double z_um = 0;           ///< 3D: its z
     std::int64_t nonfinite_values = 0;  ///< NaN/Inf values over all components
     double max_abs_finite = 0; ///< largest finite |field| seen
+    /// Cell box of the growing fields, inclusive grid indices (PML included; [2] = 0 in
+    /// 2D): the cells where the largest |component| reaches kDivergenceBoxLevel of its
+    /// maximum over the grid; when values are non-finite, the cells holding them, narrowed
+    /// (classify_divergence) to the E cells of the media in it that are not passive or
+    /// unstable at this time step, where there are any (non-finite values spread a cell
+    /// per step from where they began).
+    std::array<int, 3> box_min{0, 0, 0}, box_max{-1, -1, 0};
+    /// The same box in um (origin: interior lower-left corner), from the lower faces of
+    /// box_min's cells to the upper faces of box_max's: [x, y, z] (z 0 in 2D).
+    std::array<double, 3> box_min_um{0, 0, 0}, box_max_um{0, 0, 0};
+    /// Where the located cell lies: "pml" (region_name: the PML face(s), "x-low",
+    /// "x-high", "y-low", "y-high", "z-low", "z-high", joined by ", " in a corner),
+    /// "material" (region_name: the material id of the topmost layer shape there, `layer`
+    /// that layer's name) or "background" (region_name: domain.background); "" unknown.
+    std::string region_kind;
+    std::string region_name;
+    std::string layer;
+    /// Material id at the located cell (also inside the PML; "" unknown).
+    std::string material;
+    /// Likely cause, from the scene's facts over the cell box:
+    ///   "non_passive_pole"   a dispersive pole there amplifies (gamma < 0 or omega_p^2 < 0:
+    ///                        PoleCoeffs c2 < -1 or c3 < 0);
+    ///   "courant"            the update of a medium there is unstable at this time step
+    ///                        (dispersion.hpp amplification_factor > 1, e.g. epsilon_inf
+    ///                        below d S^2, or a pole with omega dt too large), or S is at
+    ///                        or above 1 / sqrt(d) (d = 2 or 3);
+    ///   "dispersive_in_pml"  the located cell lies in a PML slab that holds dispersive cells;
+    ///   "unknown"            none of these.
+    std::string cause = "unknown";
+    std::string cause_text;    ///< one sentence in English saying the cause and what to change
 };
+
+/// The divergence in words, one line without a trailing period (the CLI's error message):
+/// "the fields diverged in the <phase> run at step N (T fs; ...) near x = .. um, y = .. um
+/// (<component>, cell i,j) in <region>, cells i0..i1 x j0..j1; likely cause: <cause_text>".
+/// `dimensions` 2 or 3 (3 adds z).
+std::string divergence_message(const DivergenceInfo& d, int dimensions);
+
+/// Fills region_kind, region_name, layer, material, cause and cause_text of `info` from
+/// its cell (i, j, k), position (x_um, y_um, z_um) and cell box (the run driver calls it
+/// when a run diverges). The "bad" media of the box (E cells with a pole that is not
+/// passive; else those whose update amplifies, amplification_factor > 1): the located cell
+/// moves to the nearest bad cell, and with non-finite values the box shrinks to the bad
+/// cells' box. Then the PML faces from the scene's PML cells; the material at the
+/// position (the largest coverage of a one-cell window, geometry.hpp compute_coverage) and
+/// the topmost run layer whose shape holds it (vector shapes, solids and rasters; STEP
+/// shapes are not searched); the cause (DivergenceInfo::cause) from the pole sets, table
+/// entries and PML slabs of the E cells in the box (amplification_factor of each distinct
+/// medium, at most 256 of them; a box of more than 2e7 cells is sampled with an equal
+/// stride per axis that leaves at most about 2e7). A scene without a material table (a test double's) leaves
+/// the region's material fields "". Never throws for a geometry it cannot evaluate (those
+/// fields stay "").
+void classify_divergence(const Scene& scene, const Project& project, bool reference_run, DivergenceInfo& info);
+
+/// Growth rule of the divergence watch (run_project "Divergence"): the field energy
+/// exceeding this factor times its reference (40 dB).
+constexpr double kDivergenceGrowth = 1e4;
+/// The divergence cell box holds the cells whose largest |component| reaches this
+/// fraction of the grid's maximum (20 dB below the peak).
+constexpr double kDivergenceBoxLevel = 0.1;
 
 /// Intermediate monitor values (RunOptions::live).
 struct LiveMonitors {
@@ -351,9 +419,21 @@ struct RunResult {
 /// run.stop.monitor's |value| over about two periods of the longest spectrum wavelength)
 /// is compared with its peak: decay when the time is past the end of every source and the
 /// level has fallen run.stop.decay_db below the peak (energy: 10 log10, monitor value:
-/// 20 log10); max_time / max_steps at the limits; diverged when a field is NaN/Inf (the
-/// run stops, nothing aborts; RunResult::divergence locates it); cancelled on *cancel.
+/// 20 log10); max_time / max_steps at the limits; diverged (below); cancelled on *cancel.
 /// A diverged or cancelled reference run ends the whole run with that reason.
+///
+/// Divergence: at every check (every 50 steps) the run stops as diverged when a field
+/// value is NaN or Inf, or when, after every source has ended, the field energy
+/// (Engine::field_energy, computed at the check anyway) exceeds kDivergenceGrowth times its
+/// reference: the largest energy seen up to the first check after the sources ended
+/// (raised to the energy of the moment after a live edit changed the materials). A
+/// passive scene cannot gain energy once its sources are off (the field energy leaves out
+/// the polarization energy, so it may swing between field and medium, never by 40 dB), so
+/// legitimate runs (high-Q cavities, ramped sources) never trigger; an unstable one with
+/// energy growth rate r per step stops about ln(kDivergenceGrowth) / r steps, rounded up
+/// to the next check, after its energy passes the reference. Nothing aborts:
+/// RunResult::divergence says where (cell, cell box, PML face or material and layer) and
+/// the likely cause (DivergenceInfo).
 ///
 /// Throws ProjectError (compile), RunError / OutOfMemoryError (engine creation, device errors).
 RunResult run_project(const Project& project, const std::string& file_label, const RunOptions& options = {});
