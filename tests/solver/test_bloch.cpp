@@ -398,7 +398,7 @@ TEST_CASE("Bloch k = 0 forced complex gives the real run R and T", "[bloch]") {
     CHECK(cplx->field_energy() == Approx(real->field_energy()).epsilon(1e-14));
 }
 
-TEST_CASE("Bloch complex fields: partitioned runs refuse them with the reason; CUDA engines take them", "[bloch]") {
+TEST_CASE("Bloch complex fields: partitioned runs refuse them with the reason, CUDA engines take them", "[bloch]") {
     Scene sc = make_periodic_slab(16, 40, Polarization::TMz, 20, 24, 4.0, 8);
     sc.complex_fields = true;
     sc.bloch_phase[0] = 0.3;
