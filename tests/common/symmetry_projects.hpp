@@ -146,6 +146,19 @@ inline Project slab_2d(Polarization pol) {
 }
 
 
+/// A layer "sphere" of material `mat`: one sphere of radius r (um) centred at c.
+inline Layer sphere_layer(const Vec3& c, double r, const std::string& mat) {
+    Layer l;
+    l.name = "sphere";
+    l.material = mat;
+    Shape s;
+    s.type = ShapeType::Sphere;
+    s.center_3d = c;
+    s.radius = r;
+    l.shapes.push_back(s);
+    return l;
+}
+
 /// A z dipole at the centre of a dielectric sphere (eps 4, r 0.3 um) in a 1.45 x 1.45 x 1.5
 /// um vacuum box at 0.05 um: 29, 29 (odd: H-node planes for +1) and 30 (even: an E-node
 /// plane for -1) interior cells, so x = +1, y = +1, z = -1 fit. The dipole sits on all
@@ -157,15 +170,7 @@ inline Project sphere_three_planes() {
     Project p = test3d::vacuum_project(L, L, Lz, dx, 10, 0.8, 1.6, 11);
     const Vec3 c{L / 2, L / 2, Lz / 2};
     p.materials.push_back(material("d", 4.0));
-    Layer l;
-    l.name = "sphere";
-    l.material = "d";
-    Shape s;
-    s.type = ShapeType::Sphere;
-    s.center_3d = c;
-    s.radius = 0.3;
-    l.shapes.push_back(s);
-    p.layers.push_back(l);
+    p.layers.push_back(sphere_layer(c, 0.3, "d"));
     const Waveform w = test3d::pulse_for(0.8, 1.6);
     for (int k = 0; k < 8; ++k) {
         Source d = test3d::point_dipole("p" + std::to_string(k), Component::Ez, c.x + ((k & 1) ? dx : -dx) / 2,
@@ -193,15 +198,7 @@ inline Project tfsf_sphere_two_planes() {
     Project p = test3d::vacuum_project(Lx, L, L, dx, 10, 0.8, 1.6, 11);
     const Vec3 c{Lx / 2, L / 2, L / 2};
     p.materials.push_back(material("d", 4.0));
-    Layer l;
-    l.name = "sphere";
-    l.material = "d";
-    Shape s;
-    s.type = ShapeType::Sphere;
-    s.center_3d = c;
-    s.radius = 0.3;
-    l.shapes.push_back(s);
-    p.layers.push_back(l);
+    p.layers.push_back(sphere_layer(c, 0.3, "d"));
     p.sources.push_back(test3d::tfsf("pw", {c.x - 0.425, c.y - 0.4, c.z - 0.4}, {c.x + 0.425, c.y + 0.4, c.z + 0.4},
                                      "+y", Component::Ez, test3d::pulse_for(0.8, 1.6)));
     p.monitors.push_back(
