@@ -227,7 +227,10 @@ Outline solid_section_outline(const Shape& shape, double z_um, double tolerance_
         // A regular n-gon of circumradius R has area (n/2) R^2 sin(2 pi / n): R chosen so that
         // it equals pi rho^2, so the section areas (and the sphere's volume) are exact.
         const double rho = std::sqrt(r2);
-        const int n = std::max(8, arc_segments(rho, 2 * kPi, tolerance_um));
+        // n a multiple of 4: the polygon (vertices at angles 2 pi k / n) is then its own
+        // mirror image through the x and y planes of the centre, so that a sphere centred on
+        // a symmetry plane averages to mirror-image cells (symmetry.hpp) to rounding.
+        const int n = 4 * ((std::max(8, arc_segments(rho, 2 * kPi, tolerance_um)) + 3) / 4);
         const double R = rho * std::sqrt(2 * kPi / (n * std::sin(2 * kPi / n)));
         std::vector<Vec2> ring(n);
         for (int k = 0; k < n; ++k) {
