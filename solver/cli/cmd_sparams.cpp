@@ -12,15 +12,18 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <regex>
 #include <sstream>
 #include <thread>
 
+#include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/parameters.hpp"
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
+#include "golightly/sweep.hpp"
 #include "golightly/units.hpp"
 #include "cmd_sweep.hpp"
 
@@ -156,6 +159,9 @@ SparamsCommand* add_sparams_command(CLI::App& app) {
     c.sub->add_option("--devices", c.launch.devices,
                       "Port-mode runs at a time, one per CUDA device: auto or all (every visible device; 1 on the "
                       "CPU), N, or a list of device ordinals 0,1 (default auto)");
+    c.sub->add_option("--concurrent", c.launch.concurrent,
+                      "CUDA port-mode runs at a time on each device, as threads of this process: N (1-64) or "
+                      "auto (as many as fit in the free device memory, at most 8; default 1)");
     c.sub->add_option("--port-mode", c.port_mode)->group("")->check(CLI::NonNegativeNumber);
     c.sub->add_option("--port-mode-result", c.port_mode_result)->group("");
     return &c;
@@ -247,11 +253,44 @@ int run_sparams_project(const Project& project, const std::string& label, const 
         std::fprintf(stderr, "error: %s\n", e.what());
         return kExitUsage;
     }
+    // --concurrent: several port-mode runs share each CUDA device as threads of this process
+    DevicePlan plan;
+    try {
+        const int concurrent = parse_concurrent(launch.concurrent);
+        const bool cuda = backend != BackendChoice::Cpu && cuda_available();
+        if (concurrent != 1 && !cuda) {
+            std::fprintf(stderr,
+                         "warning: --concurrent applies to CUDA runs; CPU runs share the cores by --devices N\n");
+        } else if (concurrent != 1) {
+            plan = plan_devices(launch.devices, cuda_device_count(), std::getenv("CUDA_VISIBLE_DEVICES"), true,
+                                launch.threads);
+            if (concurrent > 0) {
+                plan.concurrent = concurrent;
+            } else {
+                const Precision precision = opts.precision ? *opts.precision : project.run.precision;
+                std::size_t free_b = std::numeric_limits<std::size_t>::max();
+                for (int k : plan.ordinals) free_b = std::min(free_b, cuda_memory_free(k));
+                plan.concurrent = auto_concurrency(port_mode_state_bytes(project, label, precision), free_b,
+                                                   int(std::max(1u, std::thread::hardware_concurrency())));
+            }
+        }
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitUsage;
+    }
     SParameters s;
     try {
         fs::create_directories(out);
         PortModeRunner runner;
-        if (workers.size() > 1) {
+        if (plan.threaded()) {
+            const std::size_t n = std::min<std::size_t>(std::size_t(plan.workers()), std::max<std::size_t>(jobs, 1));
+            workers.assign(n, std::string());
+            for (std::size_t w = 0; w < workers.size(); ++w) workers[w] = std::to_string(plan.ordinal_of(int(w)));
+            std::printf("sparams: %zu port-mode runs, %d at a time on each CUDA device (threads of this process)\n",
+                        jobs, plan.concurrent);
+            std::fflush(stdout);
+            runner = in_process_port_mode_runner(project, label, opts, plan);
+        } else if (workers.size() > 1) {
             const std::string self = fs::read_symlink("/proc/self/exe").string();
             int threads = launch.threads;
             if (threads <= 0 && (backend == BackendChoice::Cpu || !cuda_available()))

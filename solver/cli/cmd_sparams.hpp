@@ -22,6 +22,10 @@ struct SparamsLaunch {
     std::string backend, precision;
     int threads = 0;
     long long max_steps = -1;
+    /// --concurrent N|auto: CUDA port-mode runs at a time on each device, as threads of
+    /// this process (sparams.hpp in_process_port_mode_runner); "1": one per device, each a
+    /// child process when there are several devices
+    std::string concurrent = "1";
 };
 
 struct SparamsCommand {

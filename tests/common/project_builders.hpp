@@ -68,4 +68,28 @@ inline Layer layer(const std::string& name, const std::string& mat, std::vector<
     return l;
 }
 
+/// A 2D silicon slab waveguide (eps_inf 12) along x through an lx x ly um domain, its core
+/// over y in [y0, y1] um and past both x ends; cell dx um, `pml_cells` CPML cells, on the
+/// CPU in float64, 3 wavelengths over 1.45-1.65 um, stopped at `decay_db` dB or
+/// `max_time_fs` fs. No ports: the caller adds them.
+inline Project slab_guide_2d(double lx, double ly, double dx, Polarization pol, int pml_cells, double y0, double y1,
+                             double decay_db, double max_time_fs) {
+    Project p;
+    p.name = "slab2d";
+    p.domain.size = {lx, ly, 0};
+    p.domain.cell_size = dx;
+    p.domain.polarization = pol;
+    p.domain.pml.cells = pml_cells;
+    p.materials = {material("si", 12.0)};
+    p.layers = {layer("wg", "si", {rectangle({-1.0, y0}, {lx + 1.0, y1})})};
+    p.run.spectrum.wavelength_min = 1.45;
+    p.run.spectrum.wavelength_max = 1.65;
+    p.run.spectrum.points = 3;
+    p.run.precision = Precision::Float64;
+    p.run.backend = BackendChoice::Cpu;
+    p.run.stop.decay_db = decay_db;
+    p.run.stop.max_time_fs = max_time_fs;
+    return p;
+}
+
 }  // namespace golightly::test

@@ -103,9 +103,13 @@ TEST_CASE("cli: sparams --devices spreads the port runs over child processes, re
     golightly::Json doc = slab2d_project();
     const fs::path proj = dir / "slab.glproj";
     std::ofstream(proj) << doc.dump(2);
-    Out one = cli("sparams '" + proj.string() + "' --threads 1 --devices 1 --out '" + (dir / "one").string() + "'", dir);
+    // (--concurrent applies to CUDA runs: on the CPU it warns and changes nothing)
+    Out one = cli("sparams '" + proj.string() + "' --threads 1 --devices 1 --concurrent 2 --out '" +
+                      (dir / "one").string() + "'",
+                  dir);
     INFO(one.err);
     REQUIRE(one.code == 0);
+    CHECK(one.err.find("warning: --concurrent applies to CUDA runs") != std::string::npos);
     Out two = cli("sparams '" + proj.string() + "' --threads 1 --devices 2 --out '" + (dir / "two").string() + "'", dir);
     INFO(two.err);
     REQUIRE(two.code == 0);
@@ -129,6 +133,10 @@ TEST_CASE("cli: sparams --devices spreads the port runs over child processes, re
     Out bad = cli("sparams '" + proj.string() + "' --devices x1 --out '" + (dir / "bad").string() + "'", dir);
     CHECK(bad.code == 1);
     CHECK(bad.err.find("--devices x1") != std::string::npos);
+    Out bad_concurrent =
+        cli("sparams '" + proj.string() + "' --concurrent 0 --out '" + (dir / "bad").string() + "'", dir);
+    CHECK(bad_concurrent.code == 1);
+    CHECK(bad_concurrent.err.find("--concurrent 0") != std::string::npos);
     fs::remove_all(dir);
 }
 

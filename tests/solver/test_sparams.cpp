@@ -53,30 +53,6 @@ Project straight_strip(double dx) {
     return p;
 }
 
-/// A 2D silicon slab waveguide (eps_inf 12) along x through an lx x ly um domain, its core
-/// over y in [y0, y1] um and past both x ends; cell dx um, `pml_cells` CPML cells, on the
-/// CPU in float64, 3 wavelengths over 1.45-1.65 um, stopped at `decay_db` dB or
-/// `max_time_fs` fs. No ports: the caller adds them.
-Project slab_2d(double lx, double ly, double dx, Polarization pol, int pml_cells, double y0, double y1, double decay_db,
-                double max_time_fs) {
-    Project p;
-    p.name = "slab2d";
-    p.domain.size = {lx, ly, 0};
-    p.domain.cell_size = dx;
-    p.domain.polarization = pol;
-    p.domain.pml.cells = pml_cells;
-    p.materials = {test::material("si", 12.0)};
-    p.layers = {test::layer("wg", "si", {test::rectangle({-1.0, y0}, {lx + 1.0, y1})})};
-    p.run.spectrum.wavelength_min = 1.45;
-    p.run.spectrum.wavelength_max = 1.65;
-    p.run.spectrum.points = 3;
-    p.run.precision = Precision::Float64;
-    p.run.backend = BackendChoice::Cpu;
-    p.run.stop.decay_db = decay_db;
-    p.run.stop.max_time_fs = max_time_fs;
-    return p;
-}
-
 }  // namespace
 
 TEST_CASE("S-parameters: a straight strip waveguide between two ports", "[sparams][3d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
@@ -272,7 +248,7 @@ TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "
 TEST_CASE("S-parameters: a straight 2D slab between two line ports", "[sparams]") {
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
         const double dx = 0.02;
-        Project p = slab_2d(4.0, 3.0, dx, pol, 12, 1.35, 1.65, 50, 1000);
+        Project p = test::slab_guide_2d(4.0, 3.0, dx, pol, 12, 1.35, 1.65, 50, 1000);
         p.run.frames.component = pol == Polarization::TMz ? Component::Ez : Component::Hz;
         p.extra["ports"] = Json::parse(R"([
             {"name": "a", "center": [0.8, 1.5], "size": [0, 2.4], "direction": "+x"},
@@ -353,7 +329,7 @@ TEST_CASE("S-parameters: the reciprocity and passivity warnings fire beyond thei
 // the sequential path exactly, and a port-mode run survives its JSON round trip (what a
 // child process of golightly-cli sparams --devices hands back) bit for bit.
 TEST_CASE("S-parameters: two workers give the sequential result, a run's JSON round trip is exact", "[sparams]") {
-    Project p = slab_2d(3.0, 2.0, 0.04, Polarization::TMz, 10, 0.85, 1.15, 40, 600);
+    Project p = test::slab_guide_2d(3.0, 2.0, 0.04, Polarization::TMz, 10, 0.85, 1.15, 40, 600);
     p.extra["ports"] = Json::parse(R"([
         {"name": "a", "center": [0.6, 1.0], "size": [0, 1.8], "direction": "+x"},
         {"name": "b", "center": [2.4, 1.0], "size": [0, 1.8], "direction": "-x"}])");
@@ -390,7 +366,7 @@ TEST_CASE("S-parameters: a symmetric 2D slab on half the domain gives the whole 
     // each port run goes through make_engine, so the job runs reduced. Float64: equal to
     // rounding (tests/solver/test_symmetry.cpp, top comment), bound 1e-6 of |S21|.
     const double dx = 0.02;
-    Project p = slab_2d(4.0, 3.0, dx, Polarization::TEz, 12, 1.35, 1.65, 50, 1000);
+    Project p = test::slab_guide_2d(4.0, 3.0, dx, Polarization::TEz, 12, 1.35, 1.65, 50, 1000);
     p.run.precision = Precision::Float64;
     p.run.frames.component = Component::Hz;
     p.extra["ports"] = Json::parse(R"([

@@ -348,6 +348,19 @@ SParameters run_sparameters(const Project& project, const std::string& file, con
     return assemble_sparameters(project, file, std::move(runs), reciprocity_tol, passivity_tol);
 }
 
+PortModeRunner in_process_port_mode_runner(const Project& project, const std::string& file, const RunOptions& options,
+                                           const DevicePlan& plan) {
+    const std::vector<RunOptions> per_device = per_device_options(options, plan);
+    return [project, file, per_device](std::size_t j, int worker) {
+        return run_port_mode(project, file, per_device[std::size_t(worker) % per_device.size()], j);
+    };
+}
+
+std::size_t port_mode_state_bytes(const Project& project, const std::string& file, Precision precision) {
+    const CompiledProject cp = compile_project(port_mode_project(project, file, 0), file);
+    return engine_state_bytes(cp.scene, precision);
+}
+
 // ------------------------------------------------------------------ a run as JSON (child processes)
 
 namespace {

@@ -406,17 +406,24 @@ int auto_concurrency(std::size_t run_bytes, std::size_t free_bytes, int host_cor
     return std::max(1, std::min({8, by_memory, std::max(1, host_cores)}));
 }
 
-DesignRunner in_process_runner(const RunOptions& options, const DevicePlan& plan) {
-    if (!plan.threaded()) return in_process_runner(options);
-    std::vector<DesignRunner> per_device;
+std::vector<RunOptions> per_device_options(const RunOptions& options, const DevicePlan& plan) {
+    std::vector<RunOptions> out;
     for (int k : plan.ordinals) {
         RunOptions o = options;
         DeviceSelection d;
         d.kind = DeviceSelection::Kind::List;
         d.ordinals = {k};
         o.devices = d;
-        per_device.push_back(in_process_runner(o));
+        out.push_back(std::move(o));
     }
+    if (out.empty()) out.push_back(options);
+    return out;
+}
+
+DesignRunner in_process_runner(const RunOptions& options, const DevicePlan& plan) {
+    if (!plan.threaded()) return in_process_runner(options);
+    std::vector<DesignRunner> per_device;
+    for (const RunOptions& o : per_device_options(options, plan)) per_device.push_back(in_process_runner(o));
     return [per_device](const Project& design, const std::string& label, const ParameterOverrides& overrides,
                         const fs::path& dir, int worker) {
         per_device[std::size_t(worker) % per_device.size()](design, label, overrides, dir, worker);

@@ -11,6 +11,7 @@
 
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
+#include "golightly/sweep.hpp"
 
 namespace golightly {
 
@@ -127,6 +128,23 @@ using PortModeRunner = std::function<RunResult(std::size_t j, int worker)>;
 SParameters run_sparameters(const Project& project, const std::string& file_label, const RunOptions& options,
                             double reciprocity_tol = 0.02, double passivity_tol = 0.02,
                             const PortModeRunner& runner = {}, int workers = 1);
+
+/// The runner of `sparams --concurrent`: port-mode j runs in this process (run_port_mode
+/// with `options`) on the CUDA device plan.ordinal_of(worker), the devices selected per
+/// worker (DeviceSelection list of one ordinal). Hand run_sparameters plan.workers()
+/// workers: with plan.concurrent > 1 several port-mode runs are threads sharing each
+/// device, each engine on its own stream (engine.hpp), as sweep.hpp's in_process_runner
+/// does for designs. The results equal one run at a time bit for bit (each run is
+/// deterministic on its stream). A plan without devices runs every port-mode with
+/// `options` unchanged. Throws nothing itself; the runner throws as run_port_mode.
+PortModeRunner in_process_port_mode_runner(const Project& project, const std::string& file_label,
+                                           const RunOptions& options, const DevicePlan& plan);
+
+/// The device state of one port-mode run (engine_state_bytes of port-mode 0's compiled
+/// scene at `precision`, bytes), what `--concurrent auto` divides the free device memory
+/// by (sweep.hpp auto_concurrency). Cost: one compile (port 0's mode solves). Throws as
+/// compile_project.
+std::size_t port_mode_state_bytes(const Project& project, const std::string& file_label, Precision precision);
 
 /// The matrix of all port-mode runs (runs[j]: the run of port-mode j, as run_port_mode
 /// returns it): labels, frequencies, columns (sparameter_column), the runs' warnings and

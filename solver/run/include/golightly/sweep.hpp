@@ -134,6 +134,11 @@ using DesignRunner = std::function<void(const Project& design, const std::string
                                         const ParameterOverrides& overrides, const std::filesystem::path& dir,
                                         int worker)>;
 
+/// One RunOptions per device of `plan` (plan.ordinals order): `options` with `devices` set
+/// to that one ordinal (DeviceSelection list), so that a thread running on queue worker w
+/// uses result[w % result.size()]. A plan without devices gives {options}.
+std::vector<RunOptions> per_device_options(const RunOptions& options, const DevicePlan& plan);
+
 /// The runner that calls run_project with `options` in this process and write_results
 /// (write_failure_summary and rethrow on an exception; a diverged or cancelled run
 /// throws RunError after its results are written).
