@@ -33,17 +33,10 @@
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
+#include "optional_features.hpp"
 
 using namespace golightly;
 namespace fs = std::filesystem;
-
-#define SKIP_WITHOUT_SPECTRA()                                                              \
-    do {                                                                                    \
-        if (!have_mode_solver_2d()) {                                                       \
-            WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver"); \
-            return;                                                                         \
-        }                                                                                   \
-    } while (0)
 
 namespace {
 
@@ -211,8 +204,9 @@ std::vector<std::map<std::string, std::string>> read_reference(const char* name 
 
 }  // namespace
 
-TEST_CASE("mode bend: a bend radius of 1e6 um reproduces the straight strip's modes to 1e-6", "[modes][modes2d][bend]") {
-    SKIP_WITHOUT_SPECTRA();
+TEST_CASE("mode bend: a bend radius of 1e6 um reproduces the straight strip's modes to 1e-6",
+          "[modes][modes2d][bend]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const Strip s = strip_cross_section(0.5, 0.04);
     const double wl = 1.55;
     for (int pml : {0, kBendPmlCells / 2}) {
@@ -287,8 +281,8 @@ void check_loss(const Compared& c) {
 // (second order in dx: its dx 0.01 -> 0.005 change is < 2e-4). n_eff within 2e-3, n_g
 // within 1 %, the loss within 10 %.
 TEST_CASE("mode bend: Si ring slabs at R = 2 and 5 um against Meep's resonances in cylindrical coordinates",
-          "[modes][modes2d][bend]") {
-    SKIP_WITHOUT_SPECTRA();
+          "[modes][modes2d][bend]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     int n = 0;
     for (const auto& r : read_reference()) {
         if (r.at("geometry") != "slab") continue;
@@ -316,8 +310,8 @@ TEST_CASE("mode bend: Si ring slabs at R = 2 and 5 um against Meep's resonances 
 // the converged one) within 10 %. Solver: dx 0.02 um (the FDTD cell of a strip port),
 // kBendPmlCells of PML, the project window of strip_cross_section (2.5 um outside).
 TEST_CASE("mode bend: the 500 x 220 nm Si strip at R = 2 um against Meep's strip rings (by pairs with R = 50 um)",
-          "[modes][modes2d][bend][strip][slow]") {
-    SKIP_WITHOUT_SPECTRA();
+          "[modes][modes2d][bend][strip][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const auto rows = read_reference("meep_bend_strip_reference.csv");
     const Strip s = strip_cross_section(0.5, 0.02);
     auto row = [&](double R, int m, int res) -> const std::map<std::string, std::string>& {
@@ -356,8 +350,8 @@ TEST_CASE("mode bend: the 500 x 220 nm Si strip at R = 2 um against Meep's strip
     }
 }
 
-TEST_CASE("mode bend: bend and PML options are validated", "[modes][modes2d][bend]") {
-    SKIP_WITHOUT_SPECTRA();
+TEST_CASE("mode bend: bend and PML options are validated", "[modes][modes2d][bend]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const Strip s = strip_cross_section(0.5, 0.04);
     ModeSolveOptions o = bend_options(s, 1.0, kBendPmlCells);  // centre at u = 0.5: inside the window
     CHECK_THROWS_AS(solve_modes_2d(s.cs.grid, s.cs.medium, 1.55, o), std::invalid_argument);
@@ -374,8 +368,9 @@ TEST_CASE("mode bend: bend and PML options are validated", "[modes][modes2d][ben
 // The project fields: parse_mode_selection reads bend_radius / bend_axis, apply_mode_selection
 // turns them into the solver's options for the plane (reference line at the plane's centre,
 // kBendPmlCells of PML along the bend axis), errors name the field.
-TEST_CASE("mode bend: bend_radius and bend_axis of a plane, and their errors", "[modes][bend][mode_selection]") {
-    SKIP_WITHOUT_SPECTRA();
+TEST_CASE("mode bend: bend_radius and bend_axis of a plane, and their errors",
+          "[modes][bend][mode_selection]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const Strip s = strip_cross_section(0.5, 0.04);
     Json j = {{"bend_radius", 2.0}, {"bend_axis", "y"}};
     const ModeSelection sel = parse_mode_selection(j, "ports[0]", "bend.glproj");

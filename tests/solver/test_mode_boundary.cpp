@@ -13,6 +13,7 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
+#include "optional_features.hpp"
 
 using namespace golightly;
 
@@ -82,11 +83,9 @@ std::vector<VectorMode> port_modes_of(const Project& p, const Json& extra, Cross
 
 }  // namespace
 
-TEST_CASE("mode window: a periodic domain axis gives a periodic window (infinite slab vs analytic)", "[modes2d][mode_boundary]") {
-    if (!have_mode_solver_2d()) {
-        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
-        return;
-    }
+TEST_CASE("mode window: a periodic domain axis gives a periodic window (infinite slab vs analytic)",
+          "[modes2d][mode_boundary]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double te = slab_neff(0.3, kN1, kN2, 1.55, false), tm = slab_neff(0.3, kN1, kN2, 1.55, true);
     for (double dx : {0.02, 0.01}) {
         const Project p = slab_project(dx);
@@ -169,11 +168,9 @@ TEST_CASE("mode window: mode_boundary of ports, per axis, and its errors", "[mod
 // the periodic y) launched by a mode source and measured by a mode monitor 1 um further:
 // the monitor's forward power is the plane's flux (a pure mode), nothing goes backward, and
 // both n_eff agree. Under PEC walls (the old window) TM0 is not a mode of the window at all.
-TEST_CASE("mode window: a mode source and monitor on a periodic window carry the slab's TM0", "[mode_boundary][3d]") {
-    if (!have_mode_solver_2d()) {
-        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
-        return;
-    }
+TEST_CASE("mode window: a mode source and monitor on a periodic window carry the slab's TM0",
+          "[mode_boundary][3d]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double dx = 0.04;
     Project p = slab_project(dx);
     p.domain.size = {2.0, 0.2, 3.0};

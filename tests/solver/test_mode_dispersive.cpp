@@ -18,17 +18,10 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
 #include "golightly/units.hpp"
+#include "optional_features.hpp"
 
 using namespace golightly;
 using cd = std::complex<double>;
-
-#define SKIP_WITHOUT_SPECTRA()                                                              \
-    do {                                                                                    \
-        if (!have_mode_solver_2d()) {                                                       \
-            WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver"); \
-            return;                                                                         \
-        }                                                                                   \
-    } while (0)
 
 namespace {
 
@@ -156,8 +149,8 @@ Material drude_gold() {
 }  // namespace
 
 TEST_CASE("mode solver: a Si strip as a constant eps and as a Lorentz model with the same eps(1.55 um) agree",
-          "[modes2d][mode][modes_dispersive]") {
-    SKIP_WITHOUT_SPECTRA();
+          "[modes2d][mode][modes_dispersive]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double wl = 1.55, dx = 0.04;  // faces of the strip cut cells at this dx (0.70 / 0.04 = 17.5)
     const auto t0 = std::chrono::steady_clock::now();
     // Both materials as Lorentz models with epsilon_inf 1: the solver that reads only
@@ -180,8 +173,8 @@ TEST_CASE("mode solver: a Si strip as a constant eps and as a Lorentz model with
 }
 
 TEST_CASE("mode solver: n_group of a Lorentz strip includes material dispersion (n_eff - lambda dn_eff/dlambda)",
-          "[modes2d][mode][modes_dispersive]") {
-    SKIP_WITHOUT_SPECTRA();
+          "[modes2d][mode][modes_dispersive]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double wl = 1.55, dx = 0.04, h = 0.005;
     const Project pl = strip_project(dx, lorentz_material("si", kNSi * kNSi, wl), lorentz_material("sio2", kNOx * kNOx, wl));
     const Project pc = strip_project(dx, constant_material("si", kNSi * kNSi), constant_material("sio2", kNOx * kNOx));
@@ -198,8 +191,9 @@ TEST_CASE("mode solver: n_group of a Lorentz strip includes material dispersion 
     CHECK(m[0].n_group - mc[0].n_group > 0.05);
 }
 
-TEST_CASE("mode solver: the complex path on a lossless slab equals the real path", "[modes2d][mode][modes_dispersive]") {
-    SKIP_WITHOUT_SPECTRA();
+TEST_CASE("mode solver: the complex path on a lossless slab equals the real path",
+          "[modes2d][mode][modes_dispersive]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     // 300 nm Si slab in oxide; with Im eps = 1e-9 in the core the complex path runs; the
     // first-order perturbation of n_eff is ~1e-10, below the eigen-solvers' tolerance.
     const double wl = 1.55, dx = 0.01;
@@ -224,8 +218,8 @@ TEST_CASE("mode solver: the complex path on a lossless slab equals the real path
 }
 
 TEST_CASE("mode solver: surface plasmon of a single gold-air interface against sqrt(eps_m eps_d / (eps_m + eps_d))",
-          "[modes2d][mode][modes_plasmonic]") {
-    SKIP_WITHOUT_SPECTRA();
+          "[modes2d][mode][modes_plasmonic]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double wl = 0.8;
     const cd em = analytic_epsilon(drude_gold(), omega_of(wl)), ed = 1.0;
     const cd n_spp = std::sqrt(em * ed / (em + ed));  // Raether, Surface Plasmons (1988), eq. 2.2
@@ -252,8 +246,8 @@ TEST_CASE("mode solver: surface plasmon of a single gold-air interface against s
 }
 
 TEST_CASE("mode solver: gap plasmon of a gold/air/gold slot against the MIM dispersion relation",
-          "[modes2d][mode][modes_plasmonic]") {
-    SKIP_WITHOUT_SPECTRA();
+          "[modes2d][mode][modes_plasmonic]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double wl = 0.8, gap = 0.1;
     const cd em = analytic_epsilon(drude_gold(), omega_of(wl)), ed = 1.0;
     const double k0 = 2 * M_PI / wl;
@@ -376,8 +370,8 @@ TEST_CASE("mode solver 2D project: a Lorentz slab core gives the constant core's
 }
 
 TEST_CASE("mode solver: the gold-air surface plasmon from a 3D project's port plane (Drude material, eps at 0.8 um)",
-          "[modes2d][mode][modes_plasmonic]") {
-    SKIP_WITHOUT_SPECTRA();
+          "[modes2d][mode][modes_plasmonic]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     // A gold half-space below z = 0.2 um, air above to 6.2 um; the plane x = 0.01 spans the
     // domain along y (periodic: the window's u axis is periodic) and z (PEC walls).
     const double wl = 0.8, dx = 0.002;

@@ -18,6 +18,7 @@
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
 #include "test_3d_projects.hpp"
+#include "optional_features.hpp"
 
 using namespace golightly;
 using namespace golightly::test3d;
@@ -57,11 +58,9 @@ Monitor mode_monitor(const std::string& name, double x, const std::string& dir) 
 
 }  // namespace
 
-TEST_CASE("mode monitor 3D: a strip waveguide's TE0 amplitudes at two planes", "[modes3d][3d][slow]") {
-    if (!have_mode_solver_2d()) {
-        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
-        return;
-    }
+TEST_CASE("mode monitor 3D: a strip waveguide's TE0 amplitudes at two planes",
+          "[modes3d][3d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double dx = 0.04, wl_min = 1.5, wl_max = 1.6;
     Project p = strip_guide_project(dx, wl_min, wl_max, 3);
     Source s;
@@ -121,11 +120,8 @@ TEST_CASE("mode monitor 3D: a strip waveguide's TE0 amplitudes at two planes", "
 // Mode source (plane, profile "mode", spec "Mode sources and monitors"): the strip's TE0
 // launched one way along +x; a mode monitor downstream measures the power in TE0 against
 // the flux through its plane, a flux plane behind the source the power sent backwards.
-TEST_CASE("mode source 3D: the strip's TE0 injected one way", "[modes3d][3d][slow]") {
-    if (!have_mode_solver_2d()) {
-        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
-        return;
-    }
+TEST_CASE("mode source 3D: the strip's TE0 injected one way", "[modes3d][3d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double dx = 0.04, wl_min = 1.5, wl_max = 1.6;
     Project p = strip_guide_project(dx, wl_min, wl_max, 3);
     Source s;

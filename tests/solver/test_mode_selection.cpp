@@ -10,6 +10,7 @@
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/sparams.hpp"
+#include "optional_features.hpp"
 
 using namespace golightly;
 
@@ -75,11 +76,8 @@ TEST_CASE("mode selection: parse_mode_selection reads target_neff and filter, er
 }
 
 TEST_CASE("mode selection: filter picks TE0 or TM0 of the strip as mode 0, target_neff finds the mode near it",
-          "[modes2d][mode][mode_selection]") {
-    if (!have_mode_solver_2d()) {
-        WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver");
-        return;
-    }
+          "[modes2d][mode][mode_selection]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const Project p = strip_project();
     const CrossSection cs =
         sample_cross_section(p, {0.8, 1.0, 0.8}, {0.0, 2.0, 1.6}, false, "ports[0]", "strip.glproj", Json::object(), 1.55);

@@ -14,17 +14,10 @@
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
+#include "optional_features.hpp"
 
 using namespace golightly;
 
-// Catch2 v2 has no SKIP: report and leave the test case.
-#define SKIP_WITHOUT_SPECTRA()                                                              \
-    do {                                                                                    \
-        if (!have_mode_solver_2d()) {                                                       \
-            WARN("SKIPPED: this build has no Spectra (libspectra-dev): no 2D mode solver"); \
-            return;                                                                         \
-        }                                                                                   \
-    } while (0)
 
 namespace {
 
@@ -133,8 +126,9 @@ VectorMode strip_te0(double dx, double wl = 1.55) { return strip_modes(dx, wl)[0
 
 }  // namespace
 
-TEST_CASE("mode solver 2D: a slab in the cross-section against the analytic TE/TM dispersion relation", "[modes2d]") {
-    SKIP_WITHOUT_SPECTRA();
+TEST_CASE("mode solver 2D: a slab in the cross-section against the analytic TE/TM dispersion relation",
+          "[modes2d]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double wl = 1.55, d = 0.3, L = 3.0;
     const double a = 1.3037, b = a + d;  // faces off the grid nodes
     const double te = slab_neff_analytic(d, kNSi, kNOx, wl, false), tm = slab_neff_analytic(d, kNSi, kNOx, wl, true);
@@ -176,8 +170,9 @@ TEST_CASE("mode solver 2D: a slab in the cross-section against the analytic TE/T
 constexpr double kStripTe0Richardson = 2.445390;
 constexpr double kStripTe0Mpb = 2.446294, kStripTm0Mpb = 1.772721;
 
-TEST_CASE("mode solver 2D: 500 x 220 nm Si strip in SiO2 at 1.55 um, from a 3D project's plane", "[modes2d]") {
-    SKIP_WITHOUT_SPECTRA();
+TEST_CASE("mode solver 2D: 500 x 220 nm Si strip in SiO2 at 1.55 um, from a 3D project's plane",
+          "[modes2d]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const auto t0 = std::chrono::steady_clock::now();
     const VectorMode m = strip_te0(0.02);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -190,8 +185,9 @@ TEST_CASE("mode solver 2D: 500 x 220 nm Si strip in SiO2 at 1.55 um, from a 3D p
     CHECK(m.te_fraction > 0.95);
 }
 
-TEST_CASE("mode solver 2D: the strip's n_eff converges (dx 0.02, 0.01, 0.005) to MPB's within 1e-3", "[modes2d][slow]") {
-    SKIP_WITHOUT_SPECTRA();
+TEST_CASE("mode solver 2D: the strip's n_eff converges (dx 0.02, 0.01, 0.005) to MPB's within 1e-3",
+          "[modes2d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double dxs[3] = {0.02, 0.01, 0.005};
     double n[3], ntm[3];
     for (int r = 0; r < 3; ++r) {
@@ -224,8 +220,9 @@ TEST_CASE("mode solver 2D: the strip's n_eff converges (dx 0.02, 0.01, 0.005) to
     CHECK(std::abs(rich_tm - kStripTm0Mpb) < 2e-3);
 }
 
-TEST_CASE("mode solver 2D: group index against n_eff - lambda d n_eff / d lambda", "[modes2d]") {
-    SKIP_WITHOUT_SPECTRA();
+TEST_CASE("mode solver 2D: group index against n_eff - lambda d n_eff / d lambda",
+          "[modes2d]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
     const double dx = 0.02, wl = 1.55, h = 0.005;
     const VectorMode m = strip_te0(dx, wl);
     const double np = strip_te0(dx, wl + h).n_eff, nm = strip_te0(dx, wl - h).n_eff;
