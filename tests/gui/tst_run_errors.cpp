@@ -67,18 +67,32 @@ class TestRunErrors : public QObject {
         return path;
     }
 
+    /// One CPU thread: the runs of these tests are small.
+    static app::SolverSettings cpuSettings() {
+        app::SolverSettings s;
+        s.threads = 1;
+        s.backend = BackendChoice::Cpu;
+        return s;
+    }
+
+    /// Runs the open project with `settings` and waits up to `timeout_ms` for the run to end;
+    /// returns the finished signal's arguments (ok, message), empty when it did not start or end.
+    QList<QVariant> runOpenProject(const app::SolverSettings& settings, int timeout_ms = 60000) {
+        QSignalSpy finished(w_->runController(), &app::RunController::finished);
+        app::SolverSettings st = settings;
+        if (!w_->startRun(&st)) return {};
+        if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, timeout_ms)) return {};
+        return finished.front();
+    }
+
     /// After an error: the GUI can start another run of the example, which finishes.
     void anotherRunWorks() {
         app::MainWindow& w = *w_;
         QVERIFY(w.openFile(write(shortExample(), QStringLiteral("ok.glproj"))));
         QVERIFY(w.action(QStringLiteral("run.start"))->isEnabled());
-        app::SolverSettings s;
-        s.threads = 1;
-        s.backend = BackendChoice::Cpu;
-        QSignalSpy finished(w.runController(), &app::RunController::finished);
-        QVERIFY(w.startRun(&s));
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
-        QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
+        const QList<QVariant> end = runOpenProject(cpuSettings());
+        QVERIFY2(!end.isEmpty(), "the run did not start or end");
+        QVERIFY2(end.at(0).toBool(), qPrintable(end.at(1).toString()));
         QVERIFY(prompts_.errors.isEmpty());
     }
 
@@ -121,13 +135,10 @@ private Q_SLOTS:
         QVERIFY(w.openFile(write(p, QStringLiteral("diverge.glproj"))));
         const Project before = w.document()->project();
         QVERIFY(!w.document()->isModified());
-        app::SolverSettings st;
-        st.threads = 1;
-        st.backend = BackendChoice::Cpu;
-        QSignalSpy finished(w.runController(), &app::RunController::finished);
-        QVERIFY(w.startRun(&st));
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
-        const QString msg = finished.front().at(1).toString();
+        const app::SolverSettings st = cpuSettings();
+        const QList<QVariant> end = runOpenProject(st);
+        QVERIFY2(!end.isEmpty(), "the run did not start or end");
+        const QString msg = end.at(1).toString();
         qInfo("divergence message: %s", qPrintable(msg));
         QVERIFY(msg.contains(QStringLiteral("diverged")));
         QVERIFY(msg.contains(QStringLiteral("step")));
@@ -213,12 +224,8 @@ private Q_SLOTS:
             QFAIL(e.what());
         }
         QVERIFY(w.openFile(write(p, QStringLiteral("diverge3d.glproj"))));
-        app::SolverSettings st;
-        st.threads = 1;
-        st.backend = BackendChoice::Cpu;
-        QSignalSpy finished(w.runController(), &app::RunController::finished);
-        QVERIFY(w.startRun(&st));
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        app::SolverSettings st = cpuSettings();
+        QVERIFY2(!runOpenProject(st).isEmpty(), "the run did not start or end");
         const auto r = w.runController()->lastResult();
         QVERIFY(r && r->divergence);
         QCOMPARE(r->stop_reason, StopReason::Diverged);
@@ -247,14 +254,10 @@ private Q_SLOTS:
         QVERIFY(w.openFile(write(shortExample(), QStringLiteral("oom.glproj"))));
         const Project before = w.document()->project();
         qputenv("GOLIGHTLY_CPU_MEMORY_LIMIT_BYTES", "100000");  // the example needs about 0.4 MB
-        app::SolverSettings st;
-        st.threads = 1;
-        st.backend = BackendChoice::Cpu;
-        QSignalSpy finished(w.runController(), &app::RunController::finished);
-        QVERIFY(w.startRun(&st));
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
-        QVERIFY(!finished.front().at(0).toBool());
-        const QString msg = finished.front().at(1).toString();
+        const QList<QVariant> end = runOpenProject(cpuSettings(), 30000);
+        QVERIFY2(!end.isEmpty(), "the run did not start or end");
+        QVERIFY(!end.at(0).toBool());
+        const QString msg = end.at(1).toString();
         qInfo("out-of-memory message: %s", qPrintable(msg));
         QVERIFY(msg.contains(QStringLiteral("Out of memory")));
         QVERIFY(msg.contains(QStringLiteral("bytes")));

@@ -29,6 +29,32 @@ constexpr std::int64_t kFewHundredSteps = 400;
 
 double omega_of_um(double wavelength_um) { return 2 * units::pi * units::c0 / (wavelength_um * 1e-6); }
 
+/// A Lorentz pole (omega_0 at `resonance_um`, omega_p = `strength` omega_0, gamma in
+/// rad/s), or with `drude` a Drude pole (omega_p at `resonance_um`, no omega_0).
+Pole make_pole(double resonance_um, double strength, double gamma, bool drude = false) {
+    Pole pole;
+    pole.kind = drude ? PoleKind::Drude : PoleKind::Lorentz;
+    if (drude) {
+        pole.omega_p = omega_of_um(resonance_um);
+    } else {
+        pole.omega_0 = omega_of_um(resonance_um);
+        pole.omega_p = strength * pole.omega_0;
+    }
+    pole.gamma = gamma;
+    return pole;
+}
+
+/// The naming every material case checks: a material region named by the material's id,
+/// its layer, and the cause.
+void check_material_region(const DivergenceInfo& d, const std::string& material, const std::string& layer,
+                           const std::string& cause) {
+    CHECK(d.region_kind == "material");
+    CHECK(d.region_name == material);
+    CHECK(d.material == material);
+    CHECK(d.layer == layer);
+    CHECK(d.cause == cause);
+}
+
 /// A 2D TMz (3D: cubic) domain of `size` um, cell dx, PML of `pml` cells on every
 /// non-periodic axis (`bc`), a Gaussian pulse (1 um, span 0.4 um) point source at `src`,
 /// float32 on the CPU, long max_time so that only divergence or decay stops it.
@@ -276,11 +302,7 @@ TEST_CASE("divergence: a Lorentz pole with negative damping stops the run and is
     // 4 um of air, a 1 um gain block in the middle, a pulse 1 um to its left.
     Project p = base_project(2, 4.0, 0.05, 10, {0.8, 2.0});
     Material gain = test::material("gain", 2.0);
-    Pole pole;
-    pole.kind = PoleKind::Lorentz;
-    pole.omega_0 = omega_of_um(1.0);
-    pole.omega_p = 0.5 * pole.omega_0;
-    pole.gamma = 1e13;  // passive in the project; the scene gets -gain_rate below
+    const Pole pole = make_pole(1.0, 0.5, 1e13);  // passive in the project; the scene gets -gain_rate below
     gain.poles.push_back(pole);
     add_block(p, gain, "gain block", 1.5, 2.5);
     const auto t0 = std::chrono::steady_clock::now();
@@ -294,11 +316,7 @@ TEST_CASE("divergence: a Lorentz pole with negative damping stops the run and is
     const RunResult r = run_scene(p, c);
     check_stop(r, c);
     const DivergenceInfo& d = *r.divergence;
-    CHECK(d.region_kind == "material");
-    CHECK(d.region_name == "gain");
-    CHECK(d.layer == "gain block");
-    CHECK(d.material == "gain");
-    CHECK(d.cause == "non_passive_pole");
+    check_material_region(d, "gain", "gain block", "non_passive_pole");
     // the peak cell lies in the block (its Ez nodes are those within [1.5, 2.5] um)
     CHECK(d.i >= cell_of(c.scene, 0, 1.5));
     CHECK(d.i <= cell_of(c.scene, 0, 2.5));
@@ -317,11 +335,7 @@ TEST_CASE("divergence: a Lorentz pole with negative damping stops the run and is
     // 1.6 um cube of air, a 0.4 um gain box in the middle, a dipole 0.4 um to its left.
     Project p = base_project(3, 1.6, 0.05, 6, {0.4, 0.8});
     Material gain = test::material("gain", 2.0);
-    Pole pole;
-    pole.kind = PoleKind::Lorentz;
-    pole.omega_0 = omega_of_um(1.0);
-    pole.omega_p = 0.5 * pole.omega_0;
-    pole.gamma = 1e13;
+    const Pole pole = make_pole(1.0, 0.5, 1e13);
     gain.poles.push_back(pole);
     add_block(p, gain, "gain box", 0.6, 1.0);
     const auto t0 = std::chrono::steady_clock::now();
@@ -334,10 +348,7 @@ TEST_CASE("divergence: a Lorentz pole with negative damping stops the run and is
     const RunResult r = run_scene(p, c);
     check_stop(r, c);
     const DivergenceInfo& d = *r.divergence;
-    CHECK(d.region_kind == "material");
-    CHECK(d.region_name == "gain");
-    CHECK(d.layer == "gain box");
-    CHECK(d.cause == "non_passive_pole");
+    check_material_region(d, "gain", "gain box", "non_passive_pole");
     const int idx[3] = {d.i, d.j, d.k};
     for (int a = 0; a < 3; ++a) {
         CHECK(idx[a] >= cell_of(c.scene, a, 0.6));
@@ -358,10 +369,7 @@ TEST_CASE("divergence: epsilon_inf below d S^2 (the Courant limit of a medium) i
         const RunResult r = run_scene(p, c, bump(0.8, 2.0));
         check_stop(r, c, bump(0.8, 2.0));
         const DivergenceInfo& d = *r.divergence;
-        CHECK(d.cause == "courant");
-        CHECK(d.region_kind == "material");
-        CHECK(d.region_name == "thin");
-        CHECK(d.layer == "thin block");
+        check_material_region(d, "thin", "thin block", "courant");
         check_box_within(d, c.scene, 2, 1.5, 2.5);
     }
     SECTION("3D: epsilon_inf 0.5 at S = 0.5 (limit there sqrt(0.5 / 3) = 0.41)") {
@@ -373,10 +381,7 @@ TEST_CASE("divergence: epsilon_inf below d S^2 (the Courant limit of a medium) i
         const RunResult r = run_scene(p, c, bump(0.3, 0.8, 0.8));
         check_stop(r, c, bump(0.3, 0.8, 0.8));
         const DivergenceInfo& d = *r.divergence;
-        CHECK(d.cause == "courant");
-        CHECK(d.region_kind == "material");
-        CHECK(d.region_name == "thin");
-        CHECK(d.layer == "thin box");
+        check_material_region(d, "thin", "thin box", "courant");
         for (int a = 0; a < 3; ++a) {
             const int idx = a == 0 ? d.i : a == 1 ? d.j : d.k;
             CHECK(idx >= cell_of(c.scene, a, 0.6) - 1);
@@ -392,11 +397,7 @@ TEST_CASE("divergence: a Drude metal reaching into the PML", "[diverge]") {
     // A Drude slab (omega_p of 0.3 um, gamma 1e14 rad/s) from x = 2.5 um through the x-high PML.
     Project p = base_project(2, 4.0, 0.05, 10, {1.0, 2.0});
     Material metal = test::material("drude", 1.0);
-    Pole pole;
-    pole.kind = PoleKind::Drude;
-    pole.omega_p = omega_of_um(0.3);
-    pole.gamma = 1e14;
-    metal.poles.push_back(pole);
+    metal.poles.push_back(make_pole(0.3, 0, 1e14, true));
     p.materials.push_back(metal);
     p.layers.push_back(test::layer("metal slab", "drude", {test::rectangle({2.5, -1.0}, {6.0, 5.0})}));
     const CompiledProject c = compile_phases(p, "drude_pml").main;
@@ -443,12 +444,7 @@ TEST_CASE("divergence: healthy high-Q runs are never flagged (2D and 3D)", "[div
         p.materials.push_back(test::material("glass", 4.0));
         p.layers.push_back(test::layer("disk", "glass", {test::ellipse({1.5, 1.5}, 0.5, 0.5)}));
         Material lz = test::material("lorentz", 1.5);
-        Pole pole;
-        pole.kind = PoleKind::Lorentz;
-        pole.omega_0 = omega_of_um(1.0);  // resonant with the pulse: energy swings into the medium
-        pole.omega_p = pole.omega_0;
-        pole.gamma = 0;
-        lz.poles.push_back(pole);
+        lz.poles.push_back(make_pole(1.0, 1.0, 0));  // resonant with the pulse: energy swings into the medium
         add_block(p, lz, "lossless lorentz", 2.2, 2.8);
         const CompiledProject c = compile_phases(p, "cavity").main;
         p.run.stop.max_time_fs = 20000 * c.scene.dt_s / units::fs;
@@ -488,11 +484,7 @@ TEST_CASE("divergence: the steps the non-finite check alone took (before the gro
     // by "[diverge]".
     Project p = base_project(2, 4.0, 0.05, 10, {0.8, 2.0});
     Material gain = test::material("gain", 2.0);
-    Pole pole;
-    pole.kind = PoleKind::Lorentz;
-    pole.omega_0 = omega_of_um(1.0);
-    pole.omega_p = 0.5 * pole.omega_0;
-    pole.gamma = 1e13;
+    const Pole pole = make_pole(1.0, 0.5, 1e13);
     gain.poles.push_back(pole);
     add_block(p, gain, "gain block", 1.5, 2.5);
     CompiledProject c = compile_phases(p, "gain").main;
