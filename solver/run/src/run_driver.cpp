@@ -19,6 +19,7 @@
 #include "golightly/capabilities.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/distributed.hpp"
+#include "golightly/partition.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/scene.hpp"
@@ -214,9 +215,11 @@ bool several_devices(const DeviceSelection& d) {
 /// The CUDA engine(s) of a selection: one device unless it names several.
 std::unique_ptr<Engine> make_cuda_engines(const SceneView& scene, Precision precision, const DeviceSelection& devices) {
     std::vector<int> ordinals = cuda_ordinals(devices, std::int64_t(scene->cells()));
-    // Complex fields run on one device (the distributed engine moves one real copy,
-    // partition_scene): devices auto keeps them there; a selection naming several is refused.
-    if (scene->complex_fields && devices.kind == DeviceSelection::Kind::Auto) ordinals.resize(1);
+    // A Bloch phase along the axis the distributed engine cuts runs on one device
+    // (partition_scene): devices auto keeps it there; a selection naming several is refused.
+    if (scene->complex_fields && scene->bloch_phase[partition_axis(*scene)] != 0 &&
+        devices.kind == DeviceSelection::Kind::Auto)
+        ordinals.resize(1);
     // Device 0 picked by count or auto rather than named: the current device, as
     // make_cuda_engine(scene, precision) takes it (a list's "0" selects device 0).
     if (ordinals.size() == 1 && ordinals[0] == 0 && devices.kind != DeviceSelection::Kind::List)
