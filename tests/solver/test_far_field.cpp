@@ -248,3 +248,81 @@ TEST_CASE("2D TF/SF: a dielectric cylinder's differential scattering width again
         }
     }
 }
+
+// A far field from an open flux line over a Bloch-periodic cell (issue 52: "an open plane
+// for periodic and Bloch domains"): the 20 degree grating example's transmission line,
+// copied over N = 60 periods with the Bloch phase (far_field.periods, as Meep's near2far
+// nperiods). The pattern of a 60-period array is a comb of lobes at the Floquet orders'
+// angles; the share of the far-field power in the window around each order (bounded by the
+// midpoints between neighbouring orders) must equal that order's share of the plane's
+// power from the independent Floquet decomposition (diffraction monitor). The lobes of an
+// N-cell array spill sinc^2 sidelobes beyond half the order spacing: about 4 / (pi^2 N) =
+// 0.7 % of a lobe at N = 60, so 1.5 % (absolute) bounds the difference. Behind the line (a
+// source-free side) the projected power is nothing but truncation and must stay below 2 %
+// of the total, and the front power is N times the line's own flux within 3 % (edge
+// diffraction of the truncated plane, O(1/N)).
+TEST_CASE("Far field of an open flux line over N Bloch periods: power per lobe equals the Floquet orders",
+          "[far_field][physics][bloch]") {
+    Project p = load_project(std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "grating_20deg_2d.glproj");
+    p.run.precision = Precision::Float64;
+    p.run.backend = BackendChoice::Cpu;
+    p.run.spectrum.points = 3;  // 0.75, 0.85, 0.95 um
+    const int N = 60;
+    Monitor* T = nullptr;
+    for (Monitor& m : p.monitors)
+        if (m.name == "T") T = &m;
+    REQUIRE(T);
+    FarFieldSettings ff;
+    ff.wavelengths = {0.85};
+    ff.phi_points = 7200;  // 0.05 degrees: 4 samples across a lobe (about 0.8 degrees wide)
+    ff.periods = {N, 1};
+    T->far_field = ff;
+    const RunResult r = run_project(p, "grating_far_field.glproj");
+    REQUIRE(r.far_fields.size() == 1);
+    REQUIRE(r.diffraction.size() == 2);
+    const FarFieldResult& f = r.far_fields[0];
+    REQUIRE(f.samples.size() == 1);
+    CHECK(f.surfaces[0].position_m.size() == std::size_t(N) * 40);  // 40 cells per period
+    const DiffractionResult& d = r.diffraction[1];
+    REQUIRE(d.name == "T");
+    std::size_t fi = 0;
+    for (std::size_t q = 0; q < r.frequency_hz.size(); ++q)
+        if (std::abs(r.frequency_hz[q] - f.frequency_hz[0]) < std::abs(r.frequency_hz[fi] - f.frequency_hz[0])) fi = q;
+    const std::vector<FloquetOrder>& orders = d.orders[fi];
+    REQUIRE(orders.size() >= 2);
+    // the orders' directions as far-field azimuths (from +x): k_par along x, +y outwards
+    std::vector<std::pair<double, double>> lobes;  // (phi, share of the plane's power)
+    double order_sum = 0;
+    for (const FloquetOrder& o : orders) order_sum += o.power;
+    for (const FloquetOrder& o : orders) {
+        const double kx = o.k_per_um[0], ky = o.k_per_um[1];
+        lobes.push_back({std::atan2(ky, kx), o.power / order_sum});
+    }
+    std::sort(lobes.begin(), lobes.end());
+    const auto& s = f.samples[0];
+    const double dphi = 2 * units::pi / double(s.size());
+    double front = 0, back = 0;
+    std::vector<double> window(lobes.size(), 0.0);
+    for (const FarFieldSample& x : s) {
+        double phi = x.phi_rad;
+        if (phi > units::pi) phi -= 2 * units::pi;  // (-pi, pi]
+        if (phi <= 0) {
+            back += x.intensity * dphi;
+            continue;
+        }
+        front += x.intensity * dphi;
+        std::size_t w = 0;
+        while (w + 1 < lobes.size() && phi > 0.5 * (lobes[w].first + lobes[w + 1].first)) ++w;
+        window[w] += x.intensity * dphi;
+    }
+    for (std::size_t w = 0; w < lobes.size(); ++w) {
+        std::printf("open-plane far field, %d periods: lobe at %.2f deg: %.4f of the front power, Floquet order %.4f\n", N,
+                    lobes[w].first * 180 / units::pi, window[w] / front, lobes[w].second);
+        CHECK(std::abs(window[w] / front - lobes[w].second) < 0.015);
+    }
+    const double line_flux = r.spectra[1].flux[fi];  // the T line's raw flux (one period)
+    std::printf("open-plane far field: back %.3g of the total; front %.5g = %.4f x N times the line's flux\n",
+                back / (front + back), front, front / (N * line_flux));
+    CHECK(back < 0.02 * (front + back));
+    CHECK(front == Approx(N * line_flux).epsilon(0.03));
+}

@@ -994,7 +994,7 @@ void gather_monitors(Engine& engine, const Project& project, const CompiledProje
         if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
             result.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, norm));
             for (const Monitor& pm : project.monitors)
-                if (pm.name == m.name && pm.type == MonitorType::FluxBox && pm.far_field && !m.flux_terms.empty()) {
+                if (pm.name == m.name && pm.type == m.type && pm.far_field && !m.flux_terms.empty()) {
                     const auto& freqs = scene.dft_sets.at(std::size_t(m.flux_terms[0].e_set)).frequencies_hz;
                     const std::vector<double> i_inc = scene.tfsf.empty()
                                                           ? std::vector<double>{}
