@@ -447,6 +447,7 @@ void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) {
 void MonitorsDock::setLive(const LiveMonitors& live) {
     setSpectra(live.frequency_hz, live.spectra, live.normalized);
     setTimeSeries(live.time_series);
+    setDiffraction(live.diffraction);  // the orders grow with the DFTs, as the spectra do
     summary_->setText(tr("%1: step %2, %3 fs%4")
                           .arg(live.phase == "reference" ? tr("Reference run") : tr("Main run"))
                           .arg(live.step)

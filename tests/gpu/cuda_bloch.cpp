@@ -23,6 +23,7 @@
 
 #include "bloch_cases.hpp"
 #include "golightly/engine.hpp"
+#include "golightly/distributed.hpp"
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
 
@@ -92,6 +93,68 @@ TEST_CASE("CUDA 3D: complex Bloch fields equal the CPU engine's (Bloch phase alo
         std::printf("[bloch] CUDA 3D vs CPU, axis %c: %.2g (float64), %.2g (float32); kernel %s\n", "xyz"[a], d64, d32,
                     kernel.c_str());
     }
+}
+
+// Several CUDA subdomains (the distributed engine, two pieces on device 0, or on devices 0
+// and 1 where two are visible) of a complex run cut along an axis without a Bloch phase:
+// both copies' halos move by the peer copies (FieldStorage's imaginary arrays); equal to
+// one CUDA engine to rounding in float64 (the same kernels on the same values), as the
+// real runs of cuda_distributed.cpp.
+TEST_CASE("CUDA: complex Bloch fields on two subdomains equal one engine (2D x Bloch, 3D y Bloch)",
+          "[gpu][cuda][bloch][distributed]") {
+    auto compare = [](const BlochPair& pair, int steps) {
+        auto view = std::make_shared<const Scene>(pair.cell);
+        auto one = make_cuda_engine(view, Precision::Float64, 0);
+        std::vector<SubdomainDevice> devs(2);
+        for (std::size_t s = 0; s < devs.size(); ++s) {
+            devs[s].cuda = true;
+            devs[s].ordinal = cuda_device_count() > 1 ? int(s) : 0;
+        }
+        DistributedEngine many(view, Precision::Float64, devs);
+        REQUIRE(many.partition().subs.size() == 2);
+        cuda_select_device(0);
+        one->step(steps);
+        many.step(steps / 2);
+        many.step(steps - steps / 2);
+        double rel = 0;
+        for (std::size_t k = 0; k < pair.comps.size(); ++k) {
+            std::vector<double> a, b;
+            cuda_select_device(0);
+            one->get_field(pair.comps[k], a);
+            many.get_field(pair.comps[k], b);
+            cuda_select_device(0);
+            const auto xa = one->dft(int(k));
+            const auto xb = many.dft(int(k));
+            REQUIRE(a.size() == b.size());
+            REQUIRE(xa.size() == xb.size());
+            double scale = 0, dev = 0, dscale = 0, ddev = 0;
+            for (std::size_t q = 0; q < a.size(); ++q) {
+                scale = std::max(scale, std::abs(a[q]));
+                dev = std::max(dev, std::abs(a[q] - b[q]));
+            }
+            for (std::size_t q = 0; q < xa.size(); ++q) {
+                dscale = std::max(dscale, std::abs(xa[q]));
+                ddev = std::max(ddev, std::abs(xa[q] - xb[q]));
+            }
+            REQUIRE(scale > 0);
+            REQUIRE(dscale > 0);
+            rel = std::max({rel, dev / scale, ddev / dscale});
+        }
+        cuda_select_device(0);
+        const double e1 = one->field_energy();
+        CHECK(many.field_energy() == Approx(e1).epsilon(1e-10));
+        return rel;
+    };
+    for (const BlochCase& bc : all_2d_bloch_cases()) {
+        if (bc.bloch_axis != 0) continue;  // a Bloch y is the 2D cut axis: one device only
+        INFO(describe(bc));
+        const double d = compare(make_bloch_pair(bc), 300);
+        CHECK(d < 1e-10);
+        std::printf("[bloch] CUDA 2 subdomains vs 1, %s: %.2g\n", describe(bc).c_str(), d);
+    }
+    const double d3 = compare(make_bloch_pair3(1), 120);
+    CHECK(d3 < 1e-10);
+    std::printf("[bloch] CUDA 3D 2 subdomains vs 1, Bloch y, cut z: %.2g\n", d3);
 }
 
 TEST_CASE("CUDA 2D: the oblique-incidence example gives the CPU run's spectra", "[gpu][cuda][bloch]") {

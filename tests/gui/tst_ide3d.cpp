@@ -474,6 +474,20 @@ private Q_SLOTS:
         o.slice_normal = 1;
         o.slice_position = 1.0;
         QCOMPARE(viewport::build_structure_mesh(p, o).translucent.size(), size_t(6));
+        // symmetry planes: each veils the half it does not simulate (a box, 12 triangles) and
+        // shows its mirror plane (2); the simulated part is outlined (12 more lines). Two
+        // planes (x and z): the veil of z covers only x's upper half.
+        Project sym = p;
+        sym.domain.symmetry = {1, 0, -1};
+        const viewport::StructureMesh ms = viewport::build_structure_mesh(sym);
+        QCOMPARE(ms.translucent.size(), size_t(3 * 2 * 14));
+        QCOMPARE(ms.lines.size(), m.lines.size() + size_t(2 * (2 * 4 + 12)));
+        const double cx = 0.5 * p.domain.size[0], cz = 0.5 * p.domain.size[2];
+        bool zVeilStartsAtCx = false;
+        for (const auto& v : ms.translucent)
+            if (std::abs(v.p[2] - cz) < 1e-5 && std::abs(v.p[0] - cx) < 1e-5) zVeilStartsAtCx = true;
+        QVERIFY(zVeilStartsAtCx);
+        for (const auto& v : ms.translucent) QVERIFY(v.c[3] < 0.5f);  // see-through
     }
 
     /// The 3D view dock shows the project; a click on the sphere selects it in the editor,

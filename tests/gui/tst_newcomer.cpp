@@ -883,6 +883,14 @@ private Q_SLOTS:
         QVERIFY(std::abs(bars->data()->at(1)->value - 0.368) < 1e-12);  // order 0 in the middle
         dock.tabs()->setCurrentIndex(dock.tabs()->count() - 1);
         shot(QStringLiteral("diffraction"), &dock);
+        // live: a snapshot's orders replace the bars during the run (one monitor so far)
+        LiveMonitors live;
+        live.phase = "main";
+        live.step = 400;
+        live.diffraction = {dr};
+        dock.setLive(live);
+        QCOMPARE(dp->plottableCount(), 1);
+        QCOMPARE(dock.diffractionWavelength()->count(), 3);
     }
 
     // ---- 15: running the examples leaves the source tree clean

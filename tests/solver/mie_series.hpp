@@ -147,7 +147,8 @@ inline std::complex<double> bessel_j(int n, std::complex<double> z) {
 ///   Q_sca = (2/x) [|c_0|^2 + 2 sum_{n>=1} |c_n|^2], Q_ext = (2/x) Re[c_0 + 2 sum c_n]
 ///   (eqs. 8.32, 8.36), c = b (I) or a (II), H_n = J_n + i Y_n; summed to
 ///   n_stop = x + 4 x^(1/3) + 2 plus a margin for the near field of |m x|.
-inline SphereEfficiencies cylinder_efficiencies(double x, std::complex<double> m, bool e_parallel) {
+/// cylinder_coefficients gives the c_n (n = 0 .. n_stop), cylinder_efficiencies the sums.
+inline std::vector<std::complex<double>> cylinder_coefficients(double x, std::complex<double> m, bool e_parallel) {
     using cd = std::complex<double>;
     const int nstop = int(std::ceil(std::max(x, std::abs(m) * x) + 4.0 * std::cbrt(x) + 6.0));
     const cd mx = m * x;
@@ -155,21 +156,42 @@ inline SphereEfficiencies cylinder_efficiencies(double x, std::complex<double> m
                                                  : std::cyl_bessel_j(double(n), z); };
     auto Yr = [](int n, double z) { return n < 0 ? ((-n) % 2 ? -1.0 : 1.0) * std::cyl_neumann(double(-n), z)
                                                  : std::cyl_neumann(double(n), z); };
-    SphereEfficiencies q;
+    std::vector<cd> c;
     for (int n = 0; n <= nstop; ++n) {
         const cd H(Jr(n, x), Yr(n, x));
         const cd dH(0.5 * (Jr(n - 1, x) - Jr(n + 1, x)), 0.5 * (Yr(n - 1, x) - Yr(n + 1, x)));
         const double j = Jr(n, x), dj = 0.5 * (Jr(n - 1, x) - Jr(n + 1, x));
         const cd jm = bessel_j(n, mx), djm = 0.5 * (bessel_j(n - 1, mx) - bessel_j(n + 1, mx));
-        const cd c = e_parallel ? (jm * dj - m * djm * j) / (jm * dH - m * djm * H)
-                                : (m * jm * dj - djm * j) / (m * jm * dH - djm * H);
+        c.push_back(e_parallel ? (jm * dj - m * djm * j) / (jm * dH - m * djm * H)
+                               : (m * jm * dj - djm * j) / (m * jm * dH - djm * H));
+    }
+    return c;
+}
+
+inline SphereEfficiencies cylinder_efficiencies(double x, std::complex<double> m, bool e_parallel) {
+    SphereEfficiencies q;
+    const std::vector<std::complex<double>> c = cylinder_coefficients(x, m, e_parallel);
+    for (std::size_t n = 0; n < c.size(); ++n) {
         const double w = n == 0 ? 1.0 : 2.0;
-        q.sca += w * std::norm(c);
-        q.ext += w * c.real();
+        q.sca += w * std::norm(c[n]);
+        q.ext += w * c[n].real();
     }
     q.sca *= 2.0 / x;
     q.ext *= 2.0 / x;
     return q;
+}
+
+/// The cylinder's scattering amplitude at scattering angle phi (rad, from the forward
+/// direction) in the plane normal to its axis, Bohren & Huffman eq. 8.29 (T_1, case I) and
+/// 8.31 (T_2, case II): T(phi) = c_0 + 2 sum_{n>=1} c_n cos(n phi) with the coefficients
+/// of cylinder_coefficients. The differential scattering width per unit length is
+/// d sigma / d phi = 2 / (pi k) |T(phi)|^2 (its integral over phi is sigma_sca =
+/// Q_sca 2a).
+inline std::complex<double> cylinder_amplitude(double x, std::complex<double> m, bool e_parallel, double phi) {
+    const std::vector<std::complex<double>> c = cylinder_coefficients(x, m, e_parallel);
+    std::complex<double> t = c[0];
+    for (std::size_t n = 1; n < c.size(); ++n) t += 2.0 * c[n] * std::cos(double(n) * phi);
+    return t;
 }
 
 }  // namespace golightly::mie

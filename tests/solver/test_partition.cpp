@@ -24,6 +24,7 @@
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
+#include "bloch_cases.hpp"
 #include "partition_projects.hpp"
 
 using namespace golightly;
@@ -85,7 +86,7 @@ public:
         for (const HaloTransfer& t : transfers) {
             taken_.push_back(planes(t.from_plane, t.planes, engines.at(std::size_t(t.from))->field_storage()));
             const FieldStorage b = engines.at(std::size_t(t.to))->field_storage();
-            for (int c = 0; c < 6; ++c) {
+            for (int c = 0; c < FieldStorage::kArrays; ++c) {
                 if (!b.field[c]) continue;
                 unsigned char* dst = bytes_at(b, c, t.to_plane);
                 const std::size_t n = std::size_t(t.planes * plane_cells(b));
@@ -102,7 +103,7 @@ public:
             const FieldStorage b = engines.at(std::size_t(t.to))->field_storage();
             const std::size_t bytes = std::size_t(t.planes * plane_cells(b) * b.element_bytes);
             std::size_t at = 0;
-            for (int c = 0; c < 6; ++c) {
+            for (int c = 0; c < FieldStorage::kArrays; ++c) {
                 if (!b.field[c]) continue;
                 std::copy_n(taken_[k].data() + at, bytes, bytes_at(b, c, t.to_plane));
                 at += bytes;
@@ -118,7 +119,7 @@ private:
     static std::vector<unsigned char> planes(std::int64_t first, std::int64_t count, const FieldStorage& f) {
         std::vector<unsigned char> out;
         const std::size_t bytes = std::size_t(count * plane_cells(f) * f.element_bytes);
-        for (int c = 0; c < 6; ++c)
+        for (int c = 0; c < FieldStorage::kArrays; ++c)
             if (f.field[c]) out.insert(out.end(), bytes_at(f, c, first), bytes_at(f, c, first) + bytes);
         return out;
     }
@@ -364,6 +365,35 @@ TEST_CASE("distributed engine (CPU subdomains): 2D TMz and TEz, PML and periodic
                 CHECK(d < 1e-12);
             }
         }
+}
+
+// Complex fields (Bloch phase 2 pi / 3, complex source weights) cut along an axis without
+// a Bloch phase: each subdomain steps both copies, the exchange moves both copies' halos
+// (FieldStorage's imaginary arrays), and the Bloch wrap stays inside every subdomain. The
+// DFTs (X_re + i X_im) and the energy (both copies) check the imaginary copy, the fields
+// the real one, to rounding as for real runs. A Bloch phase along the cut axis is refused.
+TEST_CASE("distributed engine (CPU subdomains): complex Bloch fields equal one domain, cut across the Bloch axis",
+          "[partition][distributed][bloch]") {
+    for (const test::BlochCase& bc : test::all_2d_bloch_cases()) {
+        const Scene cell = test::make_bloch_pair(bc).cell;
+        REQUIRE(cell.complex_fields);
+        if (bc.bloch_axis == 1) {  // y: the 2D cut axis
+            CHECK_THROWS_WITH(partition_scene(cell, 2), Catch::Contains("a Bloch phase along y"));
+            continue;
+        }
+        for (int pieces : {2, 3}) {
+            const double d = distributed_vs_single(cell, pieces, 120);
+            std::printf("2D Bloch %s, %d pieces: %.3g\n", test::describe(bc).c_str(), pieces, d);
+            CHECK(d < 1e-12);
+        }
+    }
+    // 3D: the Bloch phase along y, PML along z (the cut axis), a plain periodic x
+    const Scene cell3 = test::make_bloch_pair3(1).cell;
+    REQUIRE(cell3.complex_fields);
+    const double d3 = distributed_vs_single(cell3, 2, 60);
+    std::printf("3D Bloch y, 2 pieces along z: %.3g\n", d3);
+    CHECK(d3 < 1e-12);
+    CHECK_THROWS_WITH(partition_scene(test::make_bloch_pair3(2).cell, 2), Catch::Contains("a Bloch phase along z"));
 }
 
 TEST_CASE("distributed engine: frames and samples are assembled from the subdomains, live edits reach every "

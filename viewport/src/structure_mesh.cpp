@@ -152,13 +152,13 @@ struct Builder {
         const int e[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
         for (auto& k : e) line(c[k[0]], c[k[1]], col);
     }
-    void box_faces(Vec3 lo, Vec3 hi, std::array<float, 4> col) {
+    void box_faces(Vec3 lo, Vec3 hi, std::array<float, 4> col, std::vector<MeshVertex>* into = nullptr) {
         const Vec3 c[8] = {{lo.x, lo.y, lo.z}, {hi.x, lo.y, lo.z}, {hi.x, hi.y, lo.z}, {lo.x, hi.y, lo.z},
                            {lo.x, lo.y, hi.z}, {hi.x, lo.y, hi.z}, {hi.x, hi.y, hi.z}, {lo.x, hi.y, hi.z}};
         const int f[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {2, 3, 7, 6}, {1, 2, 6, 5}, {3, 0, 4, 7}};
         for (auto& q : f) {
-            tri(c[q[0]], c[q[1]], c[q[2]], col);
-            tri(c[q[0]], c[q[2]], c[q[3]], col);
+            tri(c[q[0]], c[q[1]], c[q[2]], col, into);
+            tri(c[q[0]], c[q[2]], c[q[3]], col, into);
         }
     }
     void cross_mark(Vec3 p, double r, std::array<float, 4> col) {
@@ -380,6 +380,39 @@ StructureMesh build_structure_mesh(const Project& p, const StructureMeshOptions&
             phi[a] += pw;
         }
     b.box_lines(plo, phi, {0.85f, 0.55f, 0.2f, 1.f});
+    // Symmetry planes (domain.symmetry): the lower half of each symmetric axis is not
+    // simulated (the engine mirrors it), as on the canvas. It is veiled as disjoint boxes
+    // (axis k's lower half, the upper halves of the symmetric axes before it), the mirror
+    // planes drawn in the parity's colour (+1 green, -1 violet), and the simulated part
+    // outlined.
+    {
+        const double L[3] = {lx, ly, lz};
+        Vec3 sim_lo = dlo;
+        bool any = false;
+        for (int a = 0; a < 3; ++a) {
+            const int sym = p.domain.symmetry[size_t(a)];
+            if (sym == 0 || (a == 2 && p.domain.dimensions != 3)) continue;
+            any = true;
+            Vec3 lo = sim_lo, hi = dhi;
+            hi[a] = 0.5 * L[a];
+            b.box_faces(lo, hi, {0.5f, 0.5f, 0.55f, 0.16f}, &b.m.translucent);
+            Vec3 q[4];
+            const int u = a == 0 ? 1 : 0, v = a == 2 ? 1 : 2;
+            for (int k = 0; k < 4; ++k) {
+                q[k] = dlo;
+                q[k][a] = 0.5 * L[a];
+                q[k][u] = (k == 1 || k == 2) ? dhi[u] : dlo[u];
+                q[k][v] = (k >= 2) ? dhi[v] : dlo[v];
+            }
+            const std::array<float, 4> plane = sym > 0 ? std::array<float, 4>{0.3f, 0.75f, 0.35f, 0.3f}
+                                                       : std::array<float, 4>{0.6f, 0.35f, 0.85f, 0.3f};
+            b.tri(q[0], q[1], q[2], plane, &b.m.translucent);
+            b.tri(q[0], q[2], q[3], plane, &b.m.translucent);
+            for (int k = 0; k < 4; ++k) b.line(q[k], q[(k + 1) % 4], {plane[0], plane[1], plane[2], 1.f});
+            sim_lo[a] = 0.5 * L[a];
+        }
+        if (any) b.box_lines(sim_lo, dhi, {0.2f, 0.7f, 0.75f, 1.f});
+    }
     if (o.highlight) b.box_lines(o.highlight->lo, o.highlight->hi, {0.84f, 0.12f, 0.12f, 1.f});
     const double mark = 0.03 * diag;
     const std::array<float, 4> srcColor{1.f, 0.59f, 0.16f, 1.f}, monColor{0.24f, 0.86f, 0.43f, 1.f};

@@ -261,6 +261,7 @@ public:
     FieldStorage field_storage() override {
         FieldStorage fs;
         for (int c = 0; c < 6; ++c) fs.field[c] = has_[c] ? static_cast<void*>(field_[c].data()) : nullptr;
+        for (int c = 0; c < 6 && im_; ++c) fs.field[6 + c] = has_[c] ? static_cast<void*>(im_->field[c].data()) : nullptr;
         fs.element_bytes = int(sizeof(Real));
         fs.n[0] = sc_.nx;
         fs.n[1] = sc_.ny;

@@ -235,6 +235,7 @@ public:
     FieldStorage field_storage() override {
         FieldStorage fs;
         for (int c = 0; c < 6; ++c) fs.field[c] = field_[c].data();
+        for (int c = 0; c < 6 && im_; ++c) fs.field[6 + c] = im_->field[c].data();
         fs.element_bytes = int(sizeof(Real));
         fs.n[0] = nx_;
         fs.n[1] = ny_;

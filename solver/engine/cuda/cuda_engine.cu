@@ -177,6 +177,7 @@ public:
         for (int c = 0; c < 6; ++c) {
             const int slot = field_slot(sc_.polarization, Component(c));
             fs.field[c] = slot >= 0 ? static_cast<void*>(bulk_.field(slot)) : nullptr;
+            if (im_) fs.field[6 + c] = slot >= 0 ? static_cast<void*>(im_->bulk.field(slot)) : nullptr;
         }
         fs.element_bytes = int(sizeof(T));
         fs.n[0] = sc_.nx;

@@ -379,6 +379,7 @@ public:
     FieldStorage field_storage() override {
         FieldStorage fs;
         for (int c = 0; c < 6; ++c) fs.field[c] = bulk_.field(Component(c));
+        for (int c = 0; c < 6 && im_; ++c) fs.field[6 + c] = im_->bulk.field(Component(c));
         fs.element_bytes = int(sizeof(T));
         fs.n[0] = sc_.nx;
         fs.n[1] = sc_.ny;

@@ -173,7 +173,7 @@ private:
         const std::int64_t plane = fa.n[2] > 1 ? fa.n[0] * fa.n[1] : fa.n[0];
         const std::size_t eb = std::size_t(fa.element_bytes);
         const std::size_t bytes = std::size_t(t.planes * plane) * eb;
-        for (int c = 0; c < 6; ++c) {
+        for (int c = 0; c < FieldStorage::kArrays; ++c) {
             if (!fa.field[c] || !fb.field[c]) continue;
             void* dst = static_cast<unsigned char*>(fb.field[c]) + std::size_t(t.to_plane * plane) * eb;
             const void* src = static_cast<const unsigned char*>(fa.field[c]) + std::size_t(t.from_plane * plane) * eb;

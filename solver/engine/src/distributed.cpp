@@ -40,7 +40,7 @@ public:
             const std::int64_t plane = storage_plane_cells(a);
             const std::size_t eb = std::size_t(a.element_bytes);
             const std::size_t bytes = std::size_t(t.planes * plane) * eb;
-            for (int c = 0; c < 6; ++c) {
+            for (int c = 0; c < FieldStorage::kArrays; ++c) {
                 if (!a.field[c] || !b.field[c]) continue;
                 std::memcpy(static_cast<unsigned char*>(b.field[c]) + std::size_t(t.to_plane * plane) * eb,
                             static_cast<const unsigned char*>(a.field[c]) + std::size_t(t.from_plane * plane) * eb,
@@ -369,7 +369,7 @@ double DistributedEngine::exchange_bytes() const {
                                (part_.axis == 2 ? global_->nz : part_.axis == 1 ? global_->ny : global_->nx);
     int comps = 0;
     const FieldStorage fs = first_local().field_storage();
-    for (int c = 0; c < 6; ++c) comps += fs.field[c] ? 1 : 0;
+    for (int c = 0; c < FieldStorage::kArrays; ++c) comps += fs.field[c] ? 1 : 0;
     for (const HaloTransfer& t : part_.transfers) bytes += double(t.planes) * double(plane) * comps * fs.element_bytes;
     return bytes;
 }
@@ -404,13 +404,13 @@ double DistributedEngine::field_energy() {
         std::vector<double> v;
         for (const auto& [first, count] : ranges) {
             if (count <= 0) continue;
-            for (int c = 0; c < 6; ++c) {
+            for (int c = 0; c < FieldStorage::kArrays; ++c) {  // complex fields: |F|^2 = F_re^2 + F_im^2
                 if (!fs.field[c]) continue;
-                engines_[s]->read_planes(Component(c), first, count, v);
-                if (c < 3) {
+                engines_[s]->read_planes(c, first, count, v);
+                if (c % 6 < 3) {
                     // read_planes gives the storage layout: rows of fs.n[0] >= sc.nx values (CUDA
                     // engines pad rows, window.row_padding; the padding columns hold 0).
-                    const auto& map = sc.material_index[c];
+                    const auto& map = sc.material_index[c % 6];
                     const std::int64_t snx = fs.n[0];
                     for (std::size_t k = 0; k < v.size(); ++k) {
                         const std::int64_t i = std::int64_t(k) % snx, row = std::int64_t(k) / snx;

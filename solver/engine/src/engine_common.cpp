@@ -28,11 +28,14 @@ FieldStorage Engine::field_storage() {
     throw std::logic_error("Engine::field_storage: the " + backend() + " engine gives no access to its fields");
 }
 
-void Engine::read_planes(Component c, std::int64_t first, std::int64_t planes, std::vector<double>& out) {
+void Engine::read_planes(int array, std::int64_t first, std::int64_t planes, std::vector<double>& out) {
     const FieldStorage fs = field_storage();
-    const void* base = fs.field[int(c)];
+    const void* base = array >= 0 && array < FieldStorage::kArrays ? fs.field[array] : nullptr;
     if (!base)
-        throw std::invalid_argument(std::string("read_planes: the engine has no ") + component_name(c) + " array");
+        throw std::invalid_argument(std::string("read_planes: the engine has no ") +
+                                    (array >= 0 && array < FieldStorage::kArrays ? component_name(Component(array % 6))
+                                                                                 : "such") +
+                                    (array >= 6 ? " imaginary-copy" : "") + " array");
     const int slow = fs.n[2] > 1 ? 2 : 1;  // z in 3D, y in 2D
     const std::int64_t plane = fs.n[0] * (slow == 2 ? fs.n[1] : 1);
     if (first < 0 || planes < 0 || first + planes > fs.n[slow])

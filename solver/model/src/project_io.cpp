@@ -699,6 +699,33 @@ Source parse_source(const Json& j, const std::string& path, const ReadContext& f
     return s;
 }
 
+/// A monitor's `far_field` object (flux_box; flux lines and planes also take `periods`: a
+/// number (2D) or [n1, n2] (3D)).
+FarFieldSettings parse_far_field(ObjectReader& r, const ReadContext& file, bool plane) {
+    FarFieldSettings ff;
+    with_object(r, "far_field", file, [&](ObjectReader& o) {
+        if (const Json* wl = o.find("wavelengths")) {
+            o.conv().array(*wl, o.path("wavelengths"));
+            for (std::size_t i = 0; i < wl->size(); ++i)
+                ff.wavelengths.push_back(o.conv().number((*wl)[i], index_path(o.path("wavelengths"), i)));
+        }
+        ff.theta_points = o.integer("theta_points", ff.theta_points);
+        ff.phi_points = o.integer("phi_points", ff.phi_points);
+        if (const Json* per = plane ? o.find("periods") : nullptr) {
+            if (per->is_array()) {
+                if (per->size() < 1 || per->size() > 2)
+                    throw ProjectError(file.label, o.path("periods"), "expected a number or [n1, n2]");
+                for (std::size_t i = 0; i < per->size(); ++i)
+                    ff.periods[i] = int(o.conv().number((*per)[i], index_path(o.path("periods"), i)));
+            } else {
+                ff.periods[0] = int(o.conv().number(*per, o.path("periods")));
+            }
+        }
+        ff.extra = o.extras();
+    });
+    return ff;
+}
+
 Monitor parse_monitor(const Json& j, const std::string& path, const ReadContext& file, const Domain& domain) {
     const Polarization pol = domain.polarization;
     ObjectReader r(j, path, file);
@@ -730,25 +757,13 @@ Monitor parse_monitor(const Json& j, const std::string& path, const ReadContext&
             }
             m.direction = r.string("direction", "+x");
             m.kind = r.string("kind", "flux");
+            if (r.find("far_field")) m.far_field = parse_far_field(r, file, true);
             break;
         case MonitorType::FluxBox:
             std::tie(m.min, m.min_z) = r.point23("min");
             std::tie(m.max, m.max_z) = r.point23("max");
             m.kind = r.string("kind", "flux");
-            if (r.find("far_field")) {
-                FarFieldSettings ff;
-                with_object(r, "far_field", file, [&](ObjectReader& o) {
-                    if (const Json* wl = o.find("wavelengths")) {
-                        o.conv().array(*wl, o.path("wavelengths"));
-                        for (std::size_t i = 0; i < wl->size(); ++i)
-                            ff.wavelengths.push_back(o.conv().number((*wl)[i], index_path(o.path("wavelengths"), i)));
-                    }
-                    ff.theta_points = o.integer("theta_points", ff.theta_points);
-                    ff.phi_points = o.integer("phi_points", ff.phi_points);
-                    ff.extra = o.extras();
-                });
-                m.far_field = ff;
-            }
+            if (r.find("far_field")) m.far_field = parse_far_field(r, file, false);
             break;
         case MonitorType::Time:
             std::tie(m.at, m.at_z) = r.optional_point23("at");
@@ -1141,6 +1156,22 @@ Json source_json(const Source& s) {
     return j;
 }
 
+/// A `far_field` object; `plane3d`: a 3D flux plane (periods as [n1, n2]).
+Json far_field_json(const FarFieldSettings& s, bool plane3d) {
+    Json ff = Json::object();
+    if (!s.wavelengths.empty()) {
+        Json wl = Json::array();
+        for (double w : s.wavelengths) wl.push_back(w);
+        ff["wavelengths"] = wl;
+    }
+    ff["theta_points"] = s.theta_points;
+    if (s.phi_points > 0) ff["phi_points"] = s.phi_points;
+    if (s.periods[0] != 1 || s.periods[1] != 1)
+        ff["periods"] = plane3d ? Json::array({s.periods[0], s.periods[1]}) : Json(s.periods[0]);
+    append_extra(ff, s.extra);
+    return ff;
+}
+
 Json monitor_json(const Monitor& m) {
     Json j = Json::object();
     j["name"] = m.name;
@@ -1156,6 +1187,7 @@ Json monitor_json(const Monitor& m) {
             }
             j["direction"] = m.direction;
             j["kind"] = m.kind;
+            if (m.far_field) j["far_field"] = far_field_json(*m.far_field, m.size != Vec3{});
             if (m.diffraction) {
                 j["type"] = "diffraction";
                 if (m.diffraction->index) j["index"] = *m.diffraction->index;
@@ -1165,18 +1197,7 @@ Json monitor_json(const Monitor& m) {
             j["min"] = point23_json(m.min.value_or(Vec2{}), m.min_z);
             j["max"] = point23_json(m.max.value_or(Vec2{}), m.max_z);
             j["kind"] = m.kind;
-            if (m.far_field) {
-                Json ff = Json::object();
-                if (!m.far_field->wavelengths.empty()) {
-                    Json wl = Json::array();
-                    for (double w : m.far_field->wavelengths) wl.push_back(w);
-                    ff["wavelengths"] = wl;
-                }
-                ff["theta_points"] = m.far_field->theta_points;
-                if (m.far_field->phi_points > 0) ff["phi_points"] = m.far_field->phi_points;
-                append_extra(ff, m.far_field->extra);
-                j["far_field"] = ff;
-            }
+            if (m.far_field) j["far_field"] = far_field_json(*m.far_field, false);
             break;
         case MonitorType::Time:
             if (m.at) j["at"] = point23_json(*m.at, m.at_z);

@@ -580,6 +580,44 @@ private:
         }
     }
 
+    /// A `far_field` object at `fp`; `flux` (a flux line or plane, else a flux_box) may
+    /// take `periods` along its tangential axes, each a periodic (or Bloch) axis the
+    /// monitor spans whole.
+    void far_field(const FarFieldSettings& ff, const std::string& fp, const Monitor* flux) const {
+        for (std::size_t k = 0; k < ff.wavelengths.size(); ++k)
+            positive(ff.wavelengths[k], index_path(fp + ".wavelengths", k));
+        if (ff.theta_points < 2 || ff.theta_points > 3601)
+            fail(fp + ".theta_points", "must be 2 .. 3601 (found " + std::to_string(ff.theta_points) + ")");
+        if (ff.phi_points < 0 || ff.phi_points > 7200)
+            fail(fp + ".phi_points", "must be 1 .. 7200, or 0 for the default (found " + std::to_string(ff.phi_points) + ")");
+        if (!flux) return;
+        const Monitor& m = *flux;
+        if (m.kind == "mode") fail(fp, "a mode monitor has no far field: use a flux monitor (kind \"flux\")");
+        const bool plane = m.size != Vec3{};
+        const int normal = plane ? (m.size.x == 0 ? 0 : m.size.y == 0 ? 1 : 2) : (m.direction[1] == 'x' ? 0 : 1);
+        static const char* const kAxis[3] = {"x", "y", "z"};
+        int slot = 0;
+        for (int a = 0; a < dims() && slot < 2; ++a) {
+            if (a == normal) continue;
+            const int n = ff.periods[std::size_t(slot)];
+            const std::string pp = dims() == 3 ? index_path(fp + ".periods", std::size_t(slot)) : fp + ".periods";
+            ++slot;
+            if (n < 1 || n > 1000) fail(pp, "must be 1 .. 1000 (found " + std::to_string(n) + ")");
+            if (n == 1) continue;
+            if (p_.domain.boundaries[std::size_t(a)] != BoundaryKind::Periodic)
+                fail(pp, std::string("copies of the plane need a periodic (or Bloch) domain along ") + kAxis[a] +
+                             ": domain.boundaries." + kAxis[a] + " is \"" +
+                             to_string(p_.domain.boundaries[std::size_t(a)]) + "\"");
+            const double extent = plane ? (a == 0 ? m.size.x : a == 1 ? m.size.y : m.size.z)
+                                        : std::abs(a == 0 ? m.to.x - m.from.x : m.to.y - m.from.y);
+            const double period = p_.domain.size[std::size_t(a)];
+            if (extent < period - 1e-9 * std::max(1.0, period))
+                fail(fp + ".periods", std::string("copies of the plane need it to span the whole period along ") +
+                                          kAxis[a] + " (" + fmt(period) + " um); it spans " + fmt(extent) + " um");
+        }
+        if (dims() == 2 && ff.periods[1] != 1) fail(fp + ".periods", "a 2D flux line has one tangential axis: one number");
+    }
+
     void monitors() const {
         std::set<std::string> names;
         for (std::size_t i = 0; i < p_.monitors.size(); ++i) {
@@ -616,6 +654,7 @@ private:
                                                  "; expected one of \"transmission\", \"reflection\", \"flux\", "
                                                  "\"mode\"");
                     if (m.diffraction) diffraction_monitor(m, path);
+                    if (m.far_field) far_field(*m.far_field, path + ".far_field", &m);
                     break;
                 }
                 case MonitorType::FluxBox:
@@ -629,17 +668,7 @@ private:
                     if (m.kind != "absorption" && m.kind != "scattering" && m.kind != "flux")
                         fail(path + ".kind", "unknown kind " + quoted(m.kind) +
                                                  "; expected one of \"absorption\", \"scattering\", \"flux\"");
-                    if (m.far_field) {
-                        const FarFieldSettings& ff = *m.far_field;
-                        const std::string fp = path + ".far_field";
-                        for (std::size_t k = 0; k < ff.wavelengths.size(); ++k)
-                            positive(ff.wavelengths[k], index_path(fp + ".wavelengths", k));
-                        if (ff.theta_points < 2 || ff.theta_points > 3601)
-                            fail(fp + ".theta_points", "must be 2 .. 3601 (found " + std::to_string(ff.theta_points) + ")");
-                        if (ff.phi_points < 0 || ff.phi_points > 7200)
-                            fail(fp + ".phi_points", "must be 1 .. 7200, or 0 for the default (found " +
-                                                         std::to_string(ff.phi_points) + ")");
-                    }
+                    if (m.far_field) far_field(*m.far_field, path + ".far_field", nullptr);
                     break;
                 case MonitorType::Time:
                     if (m.at && m.shape) fail(path + ".shape", "give either \"at\" (a point) or \"shape\" (a region), not both");

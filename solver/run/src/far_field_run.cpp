@@ -68,6 +68,41 @@ SurfaceCurrents surface_currents(const Scene& scene, const CompiledMonitor& m, s
     return s;
 }
 
+void replicate_periods(SurfaceCurrents& s, const Scene& scene, int normal_axis, const std::array<int, 2>& periods) {
+    const int n_cells[3] = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
+    int slot = 0;
+    for (int a = 0; a < scene.dimensions && slot < 2; ++a) {
+        if (a == normal_axis) continue;
+        const int n = periods[std::size_t(slot++)];
+        if (n <= 1) continue;
+        const double period_m = double(n_cells[a]) * scene.dx_um * units::um;
+        const std::size_t one = s.position_m.size();
+        SurfaceCurrents out = s;
+        out.position_m.clear();
+        out.j.clear();
+        out.m.clear();
+        out.ds.clear();
+        for (int c = 0; c < n; ++c) {
+            const int shift = c - (n - 1) / 2;  // copies around the simulated period
+            const cplx phase = std::polar(1.0, double(shift) * scene.bloch_phase[a]);
+            for (std::size_t k = 0; k < one; ++k) {
+                Vec3 p = s.position_m[k];
+                (a == 0 ? p.x : a == 1 ? p.y : p.z) += double(shift) * period_m;
+                out.position_m.push_back(p);
+                std::array<cplx, 3> j = s.j[k], mm = s.m[k];
+                for (int q = 0; q < 3; ++q) {
+                    j[std::size_t(q)] *= phase;
+                    mm[std::size_t(q)] *= phase;
+                }
+                out.j.push_back(j);
+                out.m.push_back(mm);
+                out.ds.push_back(s.ds[k]);
+            }
+        }
+        s = std::move(out);
+    }
+}
+
 FarFieldResult far_field_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
                                 const FarFieldSettings& ff, const std::vector<double>& spectrum_hz,
                                 const std::map<int, std::vector<cplx>>* ref, const std::vector<double>& i_inc) {
@@ -101,6 +136,7 @@ FarFieldResult far_field_result(Engine& engine, const Scene& scene, const Compil
                             2 * units::pi * j / r.n_phi});
     for (std::size_t q : points) {
         SurfaceCurrents sc = surface_currents(scene, m, q, sets, ref);
+        if (!m.flux_terms.empty()) replicate_periods(sc, scene, m.flux_terms.front().normal_axis, ff.periods);
         r.frequency_hz.push_back(spectrum_hz[q]);
         r.wavelength_um.push_back(units::hz_to_wavelength_um(spectrum_hz[q]));
         r.samples.push_back(project_far_field(sc, dirs));

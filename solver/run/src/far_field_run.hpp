@@ -2,6 +2,7 @@
 // A flux_box's far field within a run (project-format.md "Far fields"): the box's face
 // DFTs (FluxTerm: E on its nodes, H~ averaged onto them) turned into equivalent currents
 // and projected (golightly/far_field.hpp).
+#include <array>
 #include <complex>
 #include <map>
 #include <vector>
@@ -19,7 +20,17 @@ SurfaceCurrents surface_currents(const Scene& scene, const CompiledMonitor& m, s
                                  const std::map<int, std::vector<std::complex<double>>>& sets,
                                  const std::map<int, std::vector<std::complex<double>>>* ref);
 
-/// The far field of flux_box `m` with settings `ff` from the engine's DFTs now.
+/// Copies of the currents `s` of a flux line or plane (normal along `normal_axis`) over
+/// periods[slot] periods of each tangential axis (slot 0, 1: the tangential axes in x, y, z
+/// order), each shifted by whole periods (the axis's n cells times dx) around the simulated
+/// one and multiplied by the Bloch phase exp(i shift bloch_phase[a]) (Meep's near2far
+/// `nperiods`): the surface of a finite array of `periods` cells of the periodic
+/// structure, as far as its near field is the infinite array's. Periods of 1 leave `s` as
+/// it is.
+void replicate_periods(SurfaceCurrents& s, const Scene& scene, int normal_axis, const std::array<int, 2>& periods);
+
+/// The far field of flux_box (or flux line / plane) `m` with settings `ff` from the
+/// engine's DFTs now (periods > 1: replicate_periods).
 /// `i_inc` (TF/SF runs: incident intensity per spectrum point) may be empty.
 /// Throws RunError (engine reads).
 FarFieldResult far_field_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,

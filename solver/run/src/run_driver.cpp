@@ -19,6 +19,7 @@
 #include "golightly/capabilities.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/distributed.hpp"
+#include "golightly/partition.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/scene.hpp"
@@ -214,9 +215,11 @@ bool several_devices(const DeviceSelection& d) {
 /// The CUDA engine(s) of a selection: one device unless it names several.
 std::unique_ptr<Engine> make_cuda_engines(const SceneView& scene, Precision precision, const DeviceSelection& devices) {
     std::vector<int> ordinals = cuda_ordinals(devices, std::int64_t(scene->cells()));
-    // Complex fields run on one device (the distributed engine moves one real copy,
-    // partition_scene): devices auto keeps them there; a selection naming several is refused.
-    if (scene->complex_fields && devices.kind == DeviceSelection::Kind::Auto) ordinals.resize(1);
+    // A Bloch phase along the axis the distributed engine cuts runs on one device
+    // (partition_scene): devices auto keeps it there; a selection naming several is refused.
+    if (scene->complex_fields && scene->bloch_phase[partition_axis(*scene)] != 0 &&
+        devices.kind == DeviceSelection::Kind::Auto)
+        ordinals.resize(1);
     // Device 0 picked by count or auto rather than named: the current device, as
     // make_cuda_engine(scene, precision) takes it (a list's "0" selects device 0).
     if (ordinals.size() == 1 && ordinals[0] == 0 && devices.kind != DeviceSelection::Kind::List)
@@ -367,7 +370,7 @@ struct SpectrumNormalization {
     const std::map<int, std::vector<std::complex<double>>>* ref_sets = nullptr;
     double l_inc_um = 0;  ///< length (2D, um) or area (3D, um^2) of the incident monitor (flux_box cross-sections)
 };
-void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
+void publish_live(Engine& engine, const Project& project, const CompiledProject& compiled, const RunOptions& options,
                   const std::string& phase, const SpectrumNormalization* norm);
 
 /// The level the decay stop watches (run.stop): the field energy, or, when run.stop.monitor
@@ -581,7 +584,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
         progress.report(now_steps, t_s, db, seconds_since(t0),
                         resonance_stop ? decay_rule.str() + " or " + resonance_stop->status() : decay_rule.str());
         if (next_live > 0 && now_steps >= next_live) {
-            publish_live(engine, compiled, options, phase, live_norm);
+            publish_live(engine, project, compiled, options, phase, live_norm);
             while (next_live <= now_steps) next_live += std::max<std::int64_t>(1, options.live_every_steps);
         }
         if (t_s > compiled.sources_end_s && decay.decayed(level)) {
@@ -710,7 +713,38 @@ TimeSeriesResult time_series_result(Engine& engine, const Scene& scene, const Co
     return ts;
 }
 
-void publish_live(Engine& engine, const CompiledProject& compiled, const RunOptions& options,
+/// The Floquet orders of flux monitor `m` when the project declares it a diffraction
+/// monitor (spectra normalized with `norm` when given, its reflected fields from the
+/// reference run's), else nothing. Throws RunError as detail::diffraction_result.
+std::optional<DiffractionResult> diffraction_of(Engine& engine, const Project& project, const CompiledProject& compiled,
+                                                const CompiledMonitor& m, const SpectrumNormalization* norm,
+                                                std::vector<std::string>& warnings) {
+    if (m.type != MonitorType::Flux) return std::nullopt;
+    const Scene& scene = compiled.scene;
+    for (const Monitor& pm : project.monitors) {
+        if (pm.name != m.name || pm.type != MonitorType::Flux || !pm.diffraction) continue;
+        const bool ref = norm && norm->ref_sets && uses_reference_fields(m);
+        // The run's in-plane Bloch k (rad/um along the plane's tangential axes t1 < t2):
+        // bloch_phase = k L over the axis's period L = n dx (a periodic axis has no PML); 0
+        // on plain periodic axes.
+        std::array<double, 2> k_par{0.0, 0.0};
+        if (!m.flux_terms.empty()) {
+            const int normal = m.flux_terms.front().normal_axis;
+            const int n_cells[3] = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
+            int slot = 0;
+            for (int a = 0; a < 3 && slot < 2; ++a) {
+                if (a == normal) continue;
+                k_par[std::size_t(slot++)] = scene.bloch_phase[a] / (double(n_cells[a]) * scene.dx_um);
+            }
+        }
+        return detail::diffraction_result(engine, scene, m, *pm.diffraction, compiled.spectrum_hz,
+                                          norm ? norm->p_inc : nullptr, ref ? norm->ref_sets : nullptr, k_par,
+                                          warnings);
+    }
+    return std::nullopt;
+}
+
+void publish_live(Engine& engine, const Project& project, const CompiledProject& compiled, const RunOptions& options,
                   const std::string& phase, const SpectrumNormalization* norm) {
     const Scene& scene = compiled.scene;
     LiveMonitors live;
@@ -721,9 +755,14 @@ void publish_live(Engine& engine, const CompiledProject& compiled, const RunOpti
     const std::size_t nf = compiled.spectrum_hz.size();
     live.normalized = norm && norm->p_inc && norm->p_inc->size() == nf;
     for (const CompiledMonitor& m : compiled.monitors) {
-        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox)
+        if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
             live.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, live.normalized ? norm : nullptr));
-        else if (m.type == MonitorType::Time)
+            // the orders so far (their warnings come with the final result)
+            std::vector<std::string> ignored;
+            if (std::optional<DiffractionResult> d =
+                    diffraction_of(engine, project, compiled, m, live.normalized ? norm : nullptr, ignored))
+                live.diffraction.push_back(std::move(*d));
+        } else if (m.type == MonitorType::Time)
             live.time_series.push_back(time_series_result(engine, scene, m));
     }
     options.live(live);
@@ -955,7 +994,7 @@ void gather_monitors(Engine& engine, const Project& project, const CompiledProje
         if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
             result.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, norm));
             for (const Monitor& pm : project.monitors)
-                if (pm.name == m.name && pm.type == MonitorType::FluxBox && pm.far_field && !m.flux_terms.empty()) {
+                if (pm.name == m.name && pm.type == m.type && pm.far_field && !m.flux_terms.empty()) {
                     const auto& freqs = scene.dft_sets.at(std::size_t(m.flux_terms[0].e_set)).frequencies_hz;
                     const std::vector<double> i_inc = scene.tfsf.empty()
                                                           ? std::vector<double>{}
@@ -964,26 +1003,8 @@ void gather_monitors(Engine& engine, const Project& project, const CompiledProje
                     result.far_fields.push_back(detail::far_field_result(
                         engine, scene, m, *pm.far_field, freqs, ref ? norm->ref_sets : nullptr, i_inc));
                 }
-            for (const Monitor& pm : project.monitors)
-                if (pm.name == m.name && pm.type == MonitorType::Flux && pm.diffraction) {
-                    const bool ref = norm && norm->ref_sets && uses_reference_fields(m);
-                    // The run's in-plane Bloch k (rad/um along the plane's tangential axes
-                    // t1 < t2): bloch_phase = k L over the axis's period L = n dx (a
-                    // periodic axis has no PML); 0 on plain periodic axes.
-                    std::array<double, 2> k_par{0.0, 0.0};
-                    if (!m.flux_terms.empty()) {
-                        const int normal = m.flux_terms.front().normal_axis;
-                        const int n_cells[3] = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
-                        int slot = 0;
-                        for (int a = 0; a < 3 && slot < 2; ++a) {
-                            if (a == normal) continue;
-                            k_par[std::size_t(slot++)] = scene.bloch_phase[a] / (double(n_cells[a]) * scene.dx_um);
-                        }
-                    }
-                    result.diffraction.push_back(detail::diffraction_result(
-                        engine, scene, m, *pm.diffraction, main.spectrum_hz, norm ? norm->p_inc : nullptr,
-                        ref ? norm->ref_sets : nullptr, k_par, result.warnings));
-                }
+            if (std::optional<DiffractionResult> d = diffraction_of(engine, project, main, m, norm, result.warnings))
+                result.diffraction.push_back(std::move(*d));
         } else if (m.type == MonitorType::Time) {
             result.time_series.push_back(time_series_result(engine, scene, m));
             for (const Monitor& pm : project.monitors)

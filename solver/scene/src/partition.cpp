@@ -110,7 +110,9 @@ Subdomain make_sub(const Scene& g, const Layout& L, int p, const std::vector<dou
     s.dx_um = g.dx_um;
     s.dt_s = g.dt_s;
     s.courant = g.courant;
+    s.complex_fields = g.complex_fields;
     for (int d = 0; d < 3; ++d) {
+        s.bloch_phase[d] = g.bloch_phase[d];  // 0 along the cut axis (partition_scene)
         s.boundary[d] = g.boundary[d];
         s.pml_lo[d] = g.pml_lo[d];
         s.pml_hi[d] = g.pml_hi[d];
@@ -221,6 +223,7 @@ Subdomain make_sub(const Scene& g, const Layout& L, int p, const std::vector<dou
             if (l < 0) continue;
             t.cells.push_back(l);
             t.weights.push_back(gsrc.weights[k]);
+            if (!gsrc.weights_im.empty()) t.weights_im.push_back(gsrc.weights_im[k]);
         }
         if (!t.cells.empty()) s.sources.push_back(std::move(t));
     }
@@ -337,11 +340,14 @@ std::vector<double> partition_plane_cost(const Scene& g) {
 Partition partition_scene(const Scene& g, int pieces, const std::vector<double>& weights) {
     if (g.window.active) throw RunError("partition: the scene already is a subdomain");
     if (pieces < 1) throw RunError("partition: pieces must be >= 1, got " + std::to_string(pieces));
-    // The complex step couples the real and imaginary copies across the whole grid (scene.hpp
-    // "Bloch-periodic axes"); the halo exchange moves one real copy.
-    if (pieces > 1 && g.complex_fields)
-        throw RunError("partition: complex fields (a Bloch-periodic boundary with nonzero Bloch k, or an oblique "
-                       "plane source) run on one CPU engine only, not split over several devices or MPI ranks");
+    // Complex fields (scene.hpp "Bloch-periodic axes"): the halo exchange moves both copies
+    // (FieldStorage's imaginary arrays), and a Bloch wrap across the other axes stays inside
+    // each subdomain. A Bloch phase along the cut axis would rotate the copies where the
+    // last subdomain meets the first, which a plane copy does not do.
+    if (pieces > 1 && g.complex_fields && g.bloch_phase[partition_axis(g)] != 0)
+        throw RunError(std::string("partition: a Bloch phase along ") + "xyz"[partition_axis(g)] +
+                       " (the axis a run on several devices or MPI ranks is cut along: z in 3D, y in 2D) runs on "
+                       "one device only; put the Bloch-periodic boundary on another axis, or run on one device");
     if (!weights.empty() && int(weights.size()) != pieces)
         throw RunError("partition: " + std::to_string(weights.size()) + " weights for " + std::to_string(pieces) +
                        " pieces");

@@ -60,8 +60,6 @@ std::optional<Unsupported> cpu_cannot_run(const Scene& scene, Precision precisio
 /// Whether the CUDA backend runs `scene` in `precision` on this machine; the first reason
 /// it does not, checked in this order:
 ///   3D scenes with a mur boundary (Feature: the 3D CUDA engine has no Mur faces),
-///   complex fields (Feature: Scene::complex_fields, a Bloch phase or an oblique plane
-///   source; the CUDA engines step one real field copy),
 ///   no usable CUDA device, or CUDA not compiled in (NoDevice),
 ///   dispersive cells where cuda_supports_dispersion() is false (Feature).
 /// Whether the grid fits in device memory is not checked here: make_cuda_engine throws

@@ -31,8 +31,12 @@ inline SceneView view_of(const Scene& scene) { return SceneView(std::shared_ptr<
 /// distributed.hpp copies planes between engines through these pointers). Each array holds
 /// Scene::cells() values of element_bytes (4: float, 8: double), flat index (k * ny + j) *
 /// nx + i as in scene.hpp; field[c] is nullptr for a component the engine lacks (2D).
+/// Complex fields (scene.hpp "Bloch-periodic axes and complex fields"): field[6 + c] is the
+/// imaginary copy of component c, nullptr in a real run; a halo exchange moves every
+/// non-null array of the kArrays.
 struct FieldStorage {
-    void* field[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};  ///< by Component
+    static constexpr int kArrays = 12;  ///< 6 components, then their imaginary copies
+    void* field[kArrays] = {};          ///< [c]: component c (by Component); [6 + c]: its imaginary copy
     int element_bytes = 0;
     std::int64_t n[3] = {0, 0, 0};  ///< nx, ny, nz of the arrays
     int cuda_device = -1;         ///< CUDA device ordinal of the arrays; -1: host memory
@@ -150,10 +154,11 @@ public:
     /// access (test doubles) throw std::logic_error.
     virtual FieldStorage field_storage();
     /// Copies `planes` planes normal to the slowest axis (z in 3D, y in 2D), starting at plane
-    /// `first`, of component c to `out` (planes * cells-per-plane values, the flat order of
+    /// `first`, of field array `array` (FieldStorage::field index: a Component's, or 6 + it
+    /// for its imaginary copy) to `out` (planes * cells-per-plane values, the flat order of
     /// the field). Uses field_storage(); throws std::invalid_argument for planes outside the
-    /// grid or a component the engine lacks.
-    void read_planes(Component c, std::int64_t first, std::int64_t planes, std::vector<double>& out);
+    /// grid or an array the engine lacks.
+    void read_planes(int array, std::int64_t first, std::int64_t planes, std::vector<double>& out);
     /// Split time step, for a halo exchange hidden behind the interior update (B-CALM; the
     /// distributed engine, distributed.hpp). An engine that supports it takes one time step
     /// as step_begin(), step_interior(), step_boundary(), in that order and with nothing

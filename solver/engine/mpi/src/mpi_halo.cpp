@@ -194,8 +194,9 @@ public:
             if (owner_.at(std::size_t(t.to)) != me_ || owner_.at(std::size_t(t.from)) == me_) continue;
             const FieldStorage& b = fs[std::size_t(t.to)];
             const std::size_t bytes = transfer_bytes(t, b);
-            unsigned char* stage = b.cuda_device >= 0 && stage_ ? recv_[i].get(bytes * 6) : nullptr;
-            for (int c = 0; c < 6; ++c) {
+            unsigned char* stage =
+                b.cuda_device >= 0 && stage_ ? recv_[i].get(bytes * FieldStorage::kArrays) : nullptr;
+            for (int c = 0; c < FieldStorage::kArrays; ++c) {
                 if (!b.field[c]) continue;
                 void* dst = stage ? static_cast<void*>(stage + std::size_t(c) * bytes)
                                   : static_cast<void*>(static_cast<unsigned char*>(b.field[c]) + offset(t.to_plane, b));
@@ -212,15 +213,16 @@ public:
             const FieldStorage& a = fs[std::size_t(t.from)];
             const std::size_t bytes = transfer_bytes(t, a);
             const bool local_to = owner_.at(std::size_t(t.to)) == me_;
-            unsigned char* stage = a.cuda_device >= 0 && stage_ ? send_[i].get(bytes * 6) : nullptr;
+            unsigned char* stage =
+                a.cuda_device >= 0 && stage_ ? send_[i].get(bytes * FieldStorage::kArrays) : nullptr;
             if (stage) {
-                for (int c = 0; c < 6; ++c)
+                for (int c = 0; c < FieldStorage::kArrays; ++c)
                     if (a.field[c])
                         copy_from_device(stage + std::size_t(c) * bytes,
                                          static_cast<const unsigned char*>(a.field[c]) + offset(t.from_plane, a), bytes, a);
                 wait_stream(a);
             }
-            for (int c = 0; c < 6; ++c) {
+            for (int c = 0; c < FieldStorage::kArrays; ++c) {
                 if (!a.field[c]) continue;
                 const void* src = stage ? static_cast<const void*>(stage + std::size_t(c) * bytes)
                                         : static_cast<const void*>(static_cast<const unsigned char*>(a.field[c]) +
@@ -266,7 +268,9 @@ public:
     }
 
 private:
-    static int tag(std::size_t transfer, int component) { return int((transfer * 6 + std::size_t(component)) % 32768); }
+    static int tag(std::size_t transfer, int array) {
+        return int((transfer * FieldStorage::kArrays + std::size_t(array)) % 32768);
+    }
     static std::size_t offset(std::int64_t plane, const FieldStorage& fs) {
         return std::size_t(plane * plane_cells(fs)) * std::size_t(fs.element_bytes);
     }

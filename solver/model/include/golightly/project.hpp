@@ -180,6 +180,11 @@ struct FarFieldSettings {
     std::vector<double> wavelengths;
     int theta_points = 37;  ///< 3D: polar angles 0..180 degrees, both included
     int phi_points = 0;     ///< azimuths 0..360 degrees, 360 excluded; 0: 72 in 3D, 360 in 2D
+    /// A flux line or plane on a periodic (or Bloch) domain: the number of periods its
+    /// surface stands for along each tangential axis (2D: [0], the one axis; 3D: the two
+    /// tangential axes in x, y, z order), each copy shifted by one period and multiplied by
+    /// the Bloch phase, as Meep's near2far `nperiods`. 1: the plane alone.
+    std::array<int, 2> periods{1, 1};
     Json extra = Json::object();
     bool operator==(const FarFieldSettings&) const = default;
 };

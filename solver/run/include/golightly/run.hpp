@@ -333,6 +333,9 @@ struct LiveMonitors {
     std::vector<double> frequency_hz;         ///< run spectrum, increasing
     std::vector<FluxSpectrumResult> spectra;  ///< flux and flux_box monitors, project order
     std::vector<TimeSeriesResult> time_series;
+    /// diffraction monitors' Floquet orders so far (as RunResult::diffraction; normalized
+    /// once `normalized` is set)
+    std::vector<DiffractionResult> diffraction;
 };
 
 struct RunResult {

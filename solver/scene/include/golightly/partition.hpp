@@ -105,8 +105,12 @@ std::vector<double> partition_plane_cost(const Scene& scene);
 /// subdomain whose scene equals `global` (no window).
 /// Throws RunError when a piece would own fewer than 2 * halo planes (name the planes
 /// available and the pieces asked for), for pieces < 1, weights of the wrong count or not
-/// positive, a global scene that already is a subdomain (window active), or complex fields
-/// (Scene::complex_fields) with pieces > 1.
+/// positive, a global scene that already is a subdomain (window active), or, with pieces >
+/// 1, a Bloch phase along partition_axis() (Scene::bloch_phase: the wrap between the last
+/// and the first piece would need the phase rotation). Complex fields with their Bloch
+/// phases on the other axes are cut like real ones: each subdomain carries both copies
+/// (Scene::complex_fields, bloch_phase, the sources' weights_im) and the halo exchange
+/// moves both (engine.hpp FieldStorage).
 Partition partition_scene(const Scene& global, int pieces, const std::vector<double>& weights = {});
 
 /// Row padding along x (device layouts whose rows must start on aligned addresses): the

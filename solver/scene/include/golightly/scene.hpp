@@ -72,9 +72,9 @@
 //   The CPU engines refuse (RunError) a Bloch phase on an axis that is not periodic, a
 //   nonzero phase without complex_fields, imaginary source weights in a real run, and, in
 //   a complex run with a Bloch phase, TF/SF sources and sub-pixel tensor sites on the
-//   wrapped edge of a Bloch axis (engine/cpu/cpu_bloch.hpp). Split steps (distributed and
-//   MPI runs: partition_scene) and the CUDA engines refuse complex fields
-//   (capabilities.hpp cuda_cannot_run).
+//   wrapped edge of a Bloch axis (engine/cpu/cpu_bloch.hpp). Split steps refuse complex
+//   fields; distributed and MPI runs cut them along an axis without a Bloch phase
+//   (partition_scene) and exchange both copies' halos (engine.hpp FieldStorage).
 //
 // One time step, n -> n+1 (t_n = n * dt), in this order:
 //   1. H update from E^n; then the H sources at t = n*dt; then pmc zeroing.
