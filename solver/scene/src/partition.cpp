@@ -243,16 +243,18 @@ Subdomain make_sub(const Scene& g, const Layout& L, int p, const std::vector<dou
             const std::int64_t gp = gs.cell0[k] / m.plane;
             if (gp < sd.owned_lo || gp >= sd.owned_hi) continue;
             ds.cell0.push_back(m.local(gs.cell0[k]));
+            // cell1 and w1 may be empty: no second cell for any sample (a scene built by hand)
+            const std::int64_t g1 = k < gs.cell1.size() ? gs.cell1[k] : -1;
             std::int64_t c1 = -1;
-            if (gs.cell1[k] >= 0) {
-                c1 = m.local(gs.cell1[k]);
+            if (g1 >= 0) {
+                c1 = m.local(g1);
                 if (c1 < 0)
                     throw RunError("partition: DFT set " + std::to_string(set) + " sample " + std::to_string(k) +
                                    " reads a cell more than the halo away from its owner");
             }
             ds.cell1.push_back(c1);
             ds.w0.push_back(gs.w0[k]);
-            ds.w1.push_back(gs.w1[k]);
+            ds.w1.push_back(k < gs.w1.size() ? gs.w1[k] : 0.0);
             sd.dft_samples[set].push_back(std::int64_t(k));
         }
         s.dft_sets.push_back(std::move(ds));
