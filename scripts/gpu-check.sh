@@ -7,7 +7,8 @@
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
 #                                                       [--concurrent]
 # --concurrent: only the several-runs-on-one-GPU bench (16-design sweeps of a 1.3 M- and a
-# 0.3 M-cell 2D bend and a 128^3 3D sphere, one run at a time against --concurrent auto,
+# 0.3 M-cell 2D bend and a 128^3 3D sphere, and the 4 port-mode runs of a 3D strip's
+# S-parameters (CONCURRENT_SPARAMS; empty: none), one run at a time against --concurrent auto,
 # interleaved; CONCURRENT_N, CONCURRENT_DESIGNS, CONCURRENT_PROJECTS).
 # --no-examples leaves out the examples' CUDA-vs-CPU spectra (the CPU runs of the 3D examples
 # take minutes). Every summary line also goes to $LOG/0-summary.txt as it is known (appended).
@@ -347,6 +348,39 @@ PY
 )
     note "concurrent $name: sweep.csv of --concurrent $CN vs one at a time: $same"
   done
+  # S-parameter port-mode runs (sparams --concurrent): CONCURRENT_SPARAMS (default
+  # tests/data/bench/strip_sparams_4runs.glproj, 4 port-mode runs), --concurrent 1 against
+  # CONCURRENT_N, interleaved; the two sparams.csv files compared.
+  SP=${CONCURRENT_SPARAMS:-tests/data/bench/strip_sparams_4runs.glproj}
+  if [ -n "$SP" ]; then
+    echo "== sparams of $SP: --concurrent 1 vs $CN"
+    for rep in 1 2; do
+      for c in 1 "$CN"; do
+        d=/tmp/golightly-conc-sparams-$c-$rep; rm -rf "$d"
+        t0=$(date +%s.%N)
+        "$BUILD/solver/golightly-cli" sparams "$SP" --backend cuda --concurrent "$c" --out "$d" \
+          > "$LOG/concurrent_sparams_${c}_$rep.log" 2>&1; rc=$?
+        t1=$(date +%s.%N)
+        w=$(python3 -c "print(f'{$t1 - $t0:.2f}')")
+        note "concurrent sparams $c (pass $rep, rc=$rc): in $w s ($(tail -1 "$LOG/concurrent_sparams_${c}_$rep.log"))"
+      done
+    done
+    same=$(python3 - /tmp/golightly-conc-sparams-1-1/sparams.csv "/tmp/golightly-conc-sparams-$CN-1/sparams.csv" <<'PY'
+import csv, sys
+a, b = (list(csv.reader(open(f))) for f in sys.argv[1:3])
+if a[0] != b[0] or len(a) != len(b):
+    print("DIFFERENT (columns or rows)")
+elif a == b:
+    print("equal")
+else:
+    # the 3D CUDA runs' atomic sums make even two runs one after another differ (float32)
+    scale = max(abs(float(v)) for row in a[1:] for v in row[2:])
+    d = max(abs(float(x) - float(y)) for ra, rb in zip(a[1:], b[1:]) for x, y in zip(ra[2:], rb[2:])) / scale
+    print("largest difference %.2g of the largest |S| (%s)" % (d, "within float32 rounding" if d < 1e-5 else "TOO LARGE"))
+PY
+)
+    note "concurrent sparams: sparams.csv of --concurrent $CN vs one at a time: $same"
+  fi
   printf '%s\n' "${summary[@]}"
   exit 0
 fi
