@@ -488,6 +488,14 @@ private Q_SLOTS:
             if (std::abs(v.p[2] - cz) < 1e-5 && std::abs(v.p[0] - cx) < 1e-5) zVeilStartsAtCx = true;
         QVERIFY(zVeilStartsAtCx);
         for (const auto& v : ms.translucent) QVERIFY(v.c[3] < 0.5f);  // see-through
+        {
+            viewport::StructureView3D view;
+            view.resize(640, 420);
+            view.setProject(sym);
+            QTRY_VERIFY(!view.mesh().translucent.empty());
+            view.resetCamera();
+            saveShot(&view, QStringLiteral("view3d-symmetry.png"));
+        }
     }
 
     /// The 3D view dock shows the project; a click on the sphere selects it in the editor,
