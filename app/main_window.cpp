@@ -40,7 +40,6 @@
 #include <QAbstractSpinBox>
 #include <QScrollBar>
 #include <QComboBox>
-#include <QDesktopServices>
 #include <QHeaderView>
 #include <QScreen>
 #include <QStackedWidget>
@@ -57,6 +56,7 @@
 #include "golightly/version_info.hpp"
 #include "about_dialog.hpp"
 #include "start_page.hpp"
+#include "user_guide_viewer.hpp"
 #include "number_spin_box.hpp"
 #include "run_controller.hpp"
 #include "field_view.hpp"
@@ -348,8 +348,16 @@ QUrl MainWindow::userGuideUrl() const {
 }
 
 void MainWindow::openUserGuide() {
-    if (!QDesktopServices::openUrl(userGuideUrl()))
-        prompts_->error(tr("User Guide"), tr("Could not open %1").arg(userGuideUrl().toString()));
+    // in a window of the IDE (Qt renders Markdown): a desktop without a program for .md
+    // files shows it all the same
+    auto* viewer = findChild<UserGuideViewer*>(QStringLiteral("userGuide"), Qt::FindDirectChildrenOnly);
+    if (!viewer) {
+        viewer = new UserGuideViewer(this);
+        viewer->openGuide(userGuidePath());
+    }
+    viewer->show();
+    viewer->raise();
+    viewer->activateWindow();
 }
 
 QList<QPair<QString, QString>> MainWindow::shortcutList() const {

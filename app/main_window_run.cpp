@@ -22,6 +22,7 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include "results_folder.hpp"
 #include "elided_label.hpp"
 #include "mode_viewer.hpp"
 #include "sparams_dock.hpp"
@@ -305,8 +306,7 @@ QString MainWindow::resultsDirectory() const {
     const QString path = doc_->filePath();
     if (path.isEmpty())
         return QStandardPaths::writableLocation(QStandardPaths::TempLocation) + QStringLiteral("/golightly_untitled_results");
-    const QFileInfo fi(path);
-    return fi.absoluteDir().filePath(fi.completeBaseName() + QStringLiteral("_results"));
+    return resultsFolderFor(path, QStringLiteral("_results"));  // the user's documents for an installed example
 }
 
 bool MainWindow::startRun(const SolverSettings* settings) {
@@ -344,6 +344,13 @@ bool MainWindow::startRun(const SolverSettings* settings) {
     }
     runResultsOfDocument_ = resultsDirectory();
     pendingResultsMove_.clear();
+    bool away = false;
+    if (!doc_->filePath().isEmpty()) resultsFolderFor(doc_->filePath(), QString(), &away);
+    if (away)
+        statusBar()->showMessage(tr("%1 is read-only (an installed example): the results go to %2")
+                                     .arg(QDir::toNativeSeparators(QFileInfo(doc_->filePath()).absolutePath()),
+                                          QDir::toNativeSeparators(runResultsOfDocument_)),
+                                 15000);
     if (!fieldView_->interopStatus().isEmpty())
         statusBar()->showMessage(tr("Field frames: %1").arg(fieldView_->interopStatus()), 6000);
     // the field view shows the quantity chosen in the tool bar when the polarization has it

@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 
+#include "results_folder.hpp"
 #include "main_window.hpp"
 #include "mode_viewer.hpp"
 #include "monitors_dock.hpp"
@@ -111,8 +112,7 @@ QString MainWindow::sparamsDirectory() const {
     const QString path = doc_->filePath();
     if (path.isEmpty())
         return QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation)).filePath(QStringLiteral("golightly-untitled_sparams"));
-    const QFileInfo fi(path);
-    return fi.dir().filePath(fi.completeBaseName() + QStringLiteral("_sparams"));
+    return resultsFolderFor(path, QStringLiteral("_sparams"));
 }
 
 bool MainWindow::computeSParameters(int threads) {

@@ -1,4 +1,5 @@
 #include "sweep_dock.hpp"
+#include "results_folder.hpp"
 #include "run_progress.hpp"
 
 #include <QCheckBox>
@@ -346,8 +347,7 @@ QString SweepDock::defaultOutDir(const QString& suffix) const {
     if (path.isEmpty())
         return QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
             .filePath(QStringLiteral("golightly-untitled") + suffix);
-    const QFileInfo fi(path);
-    return fi.dir().filePath(fi.completeBaseName() + suffix);
+    return resultsFolderFor(path, suffix);  // the user's documents for an installed example
 }
 
 // ---------------------------------------------------------------- parameters

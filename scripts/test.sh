@@ -32,6 +32,10 @@ cmake --build build -j"$jobs"
 stage ctest
 # GPU tests report SKIPPED where no CUDA device is present.
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 1800
+# Issue 55: the .deb unpacked into a temporary root (dpkg-deb -x, read-only), its
+# golightly-cli and IDE run headless on installed examples from there.
+stage package
+bash scripts/package-check.sh build
 # Issue 19: the solver tests under ASan + UBSan (clang), then the fuzz targets from their
 # seed corpus, a fixed seed and 45 s each (docs/hardening.md). GOLIGHTLY_SKIP_SANITIZE=1
 # leaves this stage out (a quick local run).

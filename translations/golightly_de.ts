@@ -804,14 +804,6 @@ Wiederherstellen?</translation>
         <translation>&amp;Startseite</translation>
     </message>
     <message>
-        <source>User Guide</source>
-        <translation>Benutzerhandbuch</translation>
-    </message>
-    <message>
-        <source>Could not open %1</source>
-        <translation>%1 konnte nicht geöffnet werden</translation>
-    </message>
-    <message>
         <source>Keyboard Shortcuts</source>
         <translation>Tastenkürzel</translation>
     </message>
@@ -1013,6 +1005,10 @@ Wiederherstellen?</translation>
     <message>
         <source>The fields diverged here: %1</source>
         <translation>Hier sind die Felder divergiert: %1</translation>
+    </message>
+    <message>
+        <source>%1 is read-only (an installed example): the results go to %2</source>
+        <translation>%1 ist schreibgeschützt (ein installiertes Beispiel): die Ergebnisse gehen nach %2</translation>
     </message>
 </context>
 <context>
@@ -1616,6 +1612,45 @@ Wiederherstellen?</translation>
     <message>
         <source>Swept before the last edit: the points are of the project as it was then.</source>
         <translation>Vor der letzten Änderung gesweept: Die Punkte gehören zum Projekt in seinem damaligen Zustand.</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::UserGuideViewer</name>
+    <message>
+        <source>GoLightly User Guide</source>
+        <translation>GoLightly-Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>Back (Alt+Left)</source>
+        <translation>Zurück (Alt+Links)</translation>
+    </message>
+    <message>
+        <source>Forward (Alt+Right)</source>
+        <translation>Vor (Alt+Rechts)</translation>
+    </message>
+    <message>
+        <source>The guide&apos;s first page</source>
+        <translation>Die erste Seite des Handbuchs</translation>
+    </message>
+    <message>
+        <source>Find in the guide (Ctrl+F, Enter: next)</source>
+        <translation>Im Handbuch suchen (Strg+F, Eingabe: weiter)</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;The user guide was not found&lt;/h2&gt;&lt;p&gt;GoLightly looks for &lt;code&gt;user-guide.md&lt;/code&gt; in &lt;code&gt;%1&lt;/code&gt; and &lt;code&gt;/usr/share/doc/golightly/&lt;/code&gt; (the package installs it there) and, when it runs from a build, in the source tree&apos;s &lt;code&gt;docs/&lt;/code&gt;.&lt;/p&gt;&lt;p&gt;The guide is also online: &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;Das Benutzerhandbuch wurde nicht gefunden&lt;/h2&gt;&lt;p&gt;GoLightly sucht &lt;code&gt;user-guide.md&lt;/code&gt; in &lt;code&gt;%1&lt;/code&gt; und &lt;code&gt;/usr/share/doc/golightly/&lt;/code&gt; (dort installiert es das Paket) und, wenn es aus einem Build-Verzeichnis läuft, in &lt;code&gt;docs/&lt;/code&gt; des Quellbaums.&lt;/p&gt;&lt;p&gt;Das Handbuch gibt es auch online: &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Not found: %1</source>
+        <translation>Nicht gefunden: %1</translation>
+    </message>
+    <message>
+        <source>No program opens %1</source>
+        <translation>Kein Programm öffnet %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not in this page</source>
+        <translation>„%1“ steht nicht auf dieser Seite</translation>
     </message>
 </context>
 <context>
@@ -3992,6 +4027,127 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     <message>
         <source>Cannot import %1: no solid is ticked; none of them cross the slice plane at z = %2 µm. Move the part up or down (Translation z) or change the slice plane.</source>
         <translation>%1 kann nicht importiert werden: Kein Körper ist angehakt; keiner schneidet die Schnittebene bei z = %2 µm. Verschieben Sie das Teil nach oben oder unten (Verschiebung z) oder ändern Sie die Schnittebene.</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::Switch3dDialog</name>
+    <message>
+        <source>under a second</source>
+        <translation>unter einer Sekunde</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 Tage</translation>
+    </message>
+    <message>
+        <source>%1 G</source>
+        <translation>%1 Mrd.</translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <translation>%1 Mio.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 cells&lt;/b&gt; (%2 × %3 × %4, PML included)</source>
+        <translation>&lt;b&gt;%1 Zellen&lt;/b&gt; (%2 × %3 × %4, PML eingeschlossen)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;memory about %1&lt;/b&gt; for the run, %2 while compiling</source>
+        <translation>&lt;b&gt;Speicher etwa %1&lt;/b&gt; für die Rechnung, %2 beim Kompilieren</translation>
+    </message>
+    <message>
+        <source>(more than this computer&apos;s %1: the run cannot start)</source>
+        <translation>(mehr als die %1 dieses Rechners: die Rechnung kann nicht starten)</translation>
+    </message>
+    <message>
+        <source>(more than half of this computer&apos;s %1)</source>
+        <translation>(mehr als die Hälfte der %1 dieses Rechners)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;compiling about %1&lt;/b&gt; before the first step</source>
+        <translation>&lt;b&gt;Kompilieren etwa %1&lt;/b&gt; vor dem ersten Schritt</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;1000 time steps about %1&lt;/b&gt; on %n CPU thread(s) (a GPU is many times faster)</source>
+        <translation>
+            <numerusform>&lt;b&gt;1000 Zeitschritte etwa %1&lt;/b&gt; auf %n CPU-Thread (eine GPU ist um ein Vielfaches schneller)</numerusform>
+            <numerusform>&lt;b&gt;1000 Zeitschritte etwa %1&lt;/b&gt; auf %n CPU-Threads (eine GPU ist um ein Vielfaches schneller)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the run ends when the fields have decayed, at most after %1 steps (about %2)</source>
+        <translation>die Rechnung endet, wenn die Felder abgeklungen sind, spätestens nach %1 Schritten (etwa %2)</translation>
+    </message>
+    <message>
+        <source>Switch to 3D</source>
+        <translation>Auf 3D umschalten</translation>
+    </message>
+    <message>
+        <source>The 2D drawing becomes a 3D device: each layer is extruded over a z range, sources and monitors become planes, ports become planes around the core. A 3D grid has many more cells than the 2D one; this is what it will cost:</source>
+        <translation>Die 2D-Zeichnung wird ein 3D-Bauteil: jede Ebene wird über einen z-Bereich extrudiert, Quellen und Monitore werden Flächen, Ports Flächen um den Kern. Ein 3D-Gitter hat viel mehr Zellen als das 2D-Gitter; das wird es kosten:</translation>
+    </message>
+    <message>
+        <source>The 3D cell size: doubling it divides the cells by 8 and the time by 16</source>
+        <translation>Die Zellgröße in 3D: verdoppelt teilt sie die Zellen durch 8 und die Zeit durch 16</translation>
+    </message>
+    <message>
+        <source>Cell size</source>
+        <translation>Zellgröße</translation>
+    </message>
+    <message>
+        <source>Layers as a 220 nm SOI stack (core, buried oxide below, cladding above)</source>
+        <translation>Ebenen als 220-nm-SOI-Schichtfolge (Kern, vergrabenes Oxid darunter, Mantel darüber)</translation>
+    </message>
+    <message>
+        <source>Off: every layer without a z range spans the whole domain height</source>
+        <translation>Aus: jede Ebene ohne z-Bereich füllt die ganze Höhe des Rechengebiets</translation>
+    </message>
+    <message>
+        <source>The Layer Stack dock edits the z ranges afterwards; Undo switches back.</source>
+        <translation>Das Schichtstapel-Fenster ändert die z-Bereiche danach; Rückgängig wechselt zurück.</translation>
+    </message>
+    <message>
+        <source>the whole height</source>
+        <translation>die ganze Höhe</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>Kern</translation>
+    </message>
+    <message>
+        <source>below the core</source>
+        <translation>unter dem Kern</translation>
+    </message>
+    <message>
+        <source>above the core</source>
+        <translation>über dem Kern</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n port plane(s): %1</source>
+        <translation>
+            <numerusform>%n Port-Fläche: %1</numerusform>
+            <numerusform>%n Port-Flächen: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Domain height %1 µm. z ranges:</source>
+        <translation>Höhe des Rechengebiets %1 µm. z-Bereiche:</translation>
     </message>
 </context>
 <context>

@@ -804,14 +804,6 @@ Recover it?</source>
         <translation>起始页(&amp;S)</translation>
     </message>
     <message>
-        <source>User Guide</source>
-        <translation>用户指南</translation>
-    </message>
-    <message>
-        <source>Could not open %1</source>
-        <translation>无法打开 %1</translation>
-    </message>
-    <message>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -1012,6 +1004,10 @@ Recover it?</source>
     <message>
         <source>The fields diverged here: %1</source>
         <translation>场在此处发散：%1</translation>
+    </message>
+    <message>
+        <source>%1 is read-only (an installed example): the results go to %2</source>
+        <translation>%1 为只读（已安装的示例）：结果将写入 %2</translation>
     </message>
 </context>
 <context>
@@ -1607,6 +1603,45 @@ Recover it?</source>
     <message>
         <source>Swept before the last edit: the points are of the project as it was then.</source>
         <translation>在最近一次编辑之前扫描：这些点属于当时的项目。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::UserGuideViewer</name>
+    <message>
+        <source>GoLightly User Guide</source>
+        <translation>GoLightly 用户指南</translation>
+    </message>
+    <message>
+        <source>Back (Alt+Left)</source>
+        <translation>后退 (Alt+Left)</translation>
+    </message>
+    <message>
+        <source>Forward (Alt+Right)</source>
+        <translation>前进 (Alt+Right)</translation>
+    </message>
+    <message>
+        <source>The guide&apos;s first page</source>
+        <translation>指南首页</translation>
+    </message>
+    <message>
+        <source>Find in the guide (Ctrl+F, Enter: next)</source>
+        <translation>在指南中查找（Ctrl+F，回车：下一个）</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;The user guide was not found&lt;/h2&gt;&lt;p&gt;GoLightly looks for &lt;code&gt;user-guide.md&lt;/code&gt; in &lt;code&gt;%1&lt;/code&gt; and &lt;code&gt;/usr/share/doc/golightly/&lt;/code&gt; (the package installs it there) and, when it runs from a build, in the source tree&apos;s &lt;code&gt;docs/&lt;/code&gt;.&lt;/p&gt;&lt;p&gt;The guide is also online: &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;未找到用户指南&lt;/h2&gt;&lt;p&gt;GoLightly 在 &lt;code&gt;%1&lt;/code&gt; 和 &lt;code&gt;/usr/share/doc/golightly/&lt;/code&gt;（软件包安装于此）中查找 &lt;code&gt;user-guide.md&lt;/code&gt;；从构建目录运行时，还会查找源码树的 &lt;code&gt;docs/&lt;/code&gt;。&lt;/p&gt;&lt;p&gt;指南也可在线阅读：&lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Not found: %1</source>
+        <translation>未找到：%1</translation>
+    </message>
+    <message>
+        <source>No program opens %1</source>
+        <translation>没有程序可以打开 %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not in this page</source>
+        <translation>本页中没有“%1”</translation>
     </message>
 </context>
 <context>
@@ -3974,6 +4009,125 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     <message>
         <source>Cannot import %1: no solid is ticked; none of them cross the slice plane at z = %2 µm. Move the part up or down (Translation z) or change the slice plane.</source>
         <translation>无法导入 %1：没有勾选任何实体；所有实体都不与 z = %2 µm 处的切片平面相交。请上下移动零件（平移 z）或更改切片平面。</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::editor::Switch3dDialog</name>
+    <message>
+        <source>under a second</source>
+        <translation>不到一秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>%1 G</source>
+        <translation>%1 G</translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <translation>%1 M</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 cells&lt;/b&gt; (%2 × %3 × %4, PML included)</source>
+        <translation>&lt;b&gt;%1 个网格单元&lt;/b&gt;（%2 × %3 × %4，含 PML）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;memory about %1&lt;/b&gt; for the run, %2 while compiling</source>
+        <translation>&lt;b&gt;运行约需内存 %1&lt;/b&gt;，编译时 %2</translation>
+    </message>
+    <message>
+        <source>(more than this computer&apos;s %1: the run cannot start)</source>
+        <translation>（超过本机的 %1：无法开始运行）</translation>
+    </message>
+    <message>
+        <source>(more than half of this computer&apos;s %1)</source>
+        <translation>（超过本机 %1 的一半）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;compiling about %1&lt;/b&gt; before the first step</source>
+        <translation>&lt;b&gt;编译约 %1&lt;/b&gt;，之后才开始第一步</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;1000 time steps about %1&lt;/b&gt; on %n CPU thread(s) (a GPU is many times faster)</source>
+        <translation>
+            <numerusform>&lt;b&gt;1000 个时间步约 %1&lt;/b&gt;，使用 %n 个 CPU 线程（GPU 要快许多倍）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the run ends when the fields have decayed, at most after %1 steps (about %2)</source>
+        <translation>场衰减后运行结束，最多 %1 步（约 %2）</translation>
+    </message>
+    <message>
+        <source>Switch to 3D</source>
+        <translation>切换到 3D</translation>
+    </message>
+    <message>
+        <source>The 2D drawing becomes a 3D device: each layer is extruded over a z range, sources and monitors become planes, ports become planes around the core. A 3D grid has many more cells than the 2D one; this is what it will cost:</source>
+        <translation>二维图形将成为三维器件：每个图层沿 z 范围拉伸，光源和监视器变为平面，端口变为围绕芯层的平面。三维网格的单元远多于二维网格；所需代价如下：</translation>
+    </message>
+    <message>
+        <source>The 3D cell size: doubling it divides the cells by 8 and the time by 16</source>
+        <translation>三维网格单元尺寸：加倍后单元数减为 1/8，时间减为 1/16</translation>
+    </message>
+    <message>
+        <source>Cell size</source>
+        <translation>网格单元尺寸</translation>
+    </message>
+    <message>
+        <source>Layers as a 220 nm SOI stack (core, buried oxide below, cladding above)</source>
+        <translation>图层按 220 nm SOI 叠层（芯层、下方埋氧层、上方包层）</translation>
+    </message>
+    <message>
+        <source>Off: every layer without a z range spans the whole domain height</source>
+        <translation>关闭：没有 z 范围的图层占据整个计算区域高度</translation>
+    </message>
+    <message>
+        <source>The Layer Stack dock edits the z ranges afterwards; Undo switches back.</source>
+        <translation>之后可在图层叠层面板中修改 z 范围；撤销即可切换回去。</translation>
+    </message>
+    <message>
+        <source>the whole height</source>
+        <translation>整个高度</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>芯层</translation>
+    </message>
+    <message>
+        <source>below the core</source>
+        <translation>芯层下方</translation>
+    </message>
+    <message>
+        <source>above the core</source>
+        <translation>芯层上方</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n port plane(s): %1</source>
+        <translation>
+            <numerusform>%n 个端口平面：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Domain height %1 µm. z ranges:</source>
+        <translation>计算区域高度 %1 µm。z 范围：</translation>
     </message>
 </context>
 <context>

@@ -2,8 +2,15 @@
 
 #include "ports.hpp"
 
+#include "golightly/compile.hpp"
+#include "golightly/scene.hpp"
+#include "golightly/units.hpp"
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <initializer_list>
+#include <string>
 
 namespace golightly::editor {
 
@@ -95,15 +102,110 @@ bool solids_only(const Layer& l, std::array<double, 2>& range) {
     return true;
 }
 
+namespace {
+
+double layer_eps(const Project& p, const Layer& l) {
+    const Material* m = p.find_material(l.material);
+    return m ? m->epsilon_inf : 1.0;
+}
+
+bool name_has(const std::string& name, std::initializer_list<const char*> words) {
+    std::string lower = name;
+    for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* w : words)
+        if (lower.find(w) != std::string::npos) return true;
+    return false;
+}
+
+/// True when a rectangle of the layer (not rotated) covers the whole interior in xy.
+bool fills_domain(const Project& p, const Layer& l) {
+    for (const Shape& s : l.shapes)
+        if (s.type == ShapeType::Rectangle && s.rotation_deg == 0 && s.min.x <= 0 && s.min.y <= 0 &&
+            s.max.x >= p.domain.size[0] && s.max.y >= p.domain.size[1])
+            return true;
+    return false;
+}
+
+std::array<double, 2> soi_core(double lz) {
+    return {0.5 * lz - 0.5 * kSoiCoreThicknessUm, 0.5 * lz + 0.5 * kSoiCoreThicknessUm};
+}
+
+}  // namespace
+
+std::vector<LayerRole> layer_roles(const Project& p) {
+    double epsMax = -1e300;
+    for (const Layer& l : p.layers) epsMax = std::max(epsMax, layer_eps(p, l));
+    std::vector<LayerRole> roles;
+    roles.reserve(p.layers.size());
+    for (const Layer& l : p.layers) {
+        std::array<double, 2> solids{};
+        if (l.z || solids_only(l, solids)) roles.push_back(LayerRole::Kept);
+        else if (layer_eps(p, l) >= epsMax) roles.push_back(LayerRole::Core);
+        else if (fills_domain(p, l)) roles.push_back(LayerRole::Kept);
+        else if (name_has(l.name, {"substrate", "box", "buried", "bottom", "handle"})) roles.push_back(LayerRole::Substrate);
+        else if (name_has(l.name, {"clad", "top", "cover", "upper"})) roles.push_back(LayerRole::Cladding);
+        else roles.push_back(LayerRole::Core);
+    }
+    return roles;
+}
+
+std::optional<std::array<double, 2>> core_z_range(const Project& p) {
+    const Layer* best = nullptr;
+    for (const Layer& l : p.layers) {
+        std::array<double, 2> solids{};
+        if (!l.z || solids_only(l, solids)) continue;
+        // the highest index wins; between equals, a layer of the main run before a reference one
+        if (!best || layer_eps(p, l) > layer_eps(p, *best) ||
+            (layer_eps(p, l) == layer_eps(p, *best) && best->reference_only && !l.reference_only))
+            best = &l;
+    }
+    if (best) return *best->z;
+    if (p.domain.size[2] > 0) return soi_core(p.domain.size[2]);
+    return std::nullopt;
+}
+
 Project to_3d(const Project& in, double depth) {
+    Switch3dOptions o;
+    o.depth_um = depth;
+    return to_3d(in, o);
+}
+
+Project to_3d(const Project& in, const Switch3dOptions& o) {
     if (in.domain.dimensions == 3) return in;
     Project p = in;
     p.domain.dimensions = 3;
-    if (!(p.domain.size[2] > 0)) p.domain.size[2] = depth > 0 ? depth : kDefault3dDepthUm;
+    if (!(p.domain.size[2] > 0)) p.domain.size[2] = o.depth_um > 0 ? o.depth_um : kDefault3dDepthUm;
+    if (o.cell_size_um > 0) p.domain.cell_size = o.cell_size_um;
     const double lz = p.domain.size[2], zc = 0.5 * lz;
     if (p.run.courant >= 1.0 / std::sqrt(3.0)) p.run.courant = 0.5;
+    if (o.soi_stack) {
+        const std::array<double, 2> core = soi_core(lz);
+        const std::vector<LayerRole> roles = layer_roles(p);
+        for (size_t i = 0; i < p.layers.size(); ++i) {
+            switch (roles[i]) {
+            case LayerRole::Core: p.layers[i].z = core; break;
+            case LayerRole::Substrate: p.layers[i].z = std::array<double, 2>{core[0] - lz, core[0]}; break;
+            case LayerRole::Cladding: p.layers[i].z = std::array<double, 2>{core[1], core[1] + lz}; break;
+            case LayerRole::Kept: break;
+            }
+        }
+    }
     for (Source& s : p.sources) source_to_3d(s, lz);
     for (Monitor& m : p.monitors) monitor_to_3d(m, lz);
+    // ports: the 2D line becomes a plane (port_from_line's orientation) around the core
+    std::array<double, 2> span{0.0, lz};
+    if (o.soi_stack)
+        if (const auto core = core_z_range(p))
+            span = {std::max(0.0, (*core)[0] - kPortMarginUm), std::min(lz, (*core)[1] + kPortMarginUm)};
+    for (int i = 0; i < port_count(p); ++i) {
+        auto d = port_at(p, i);
+        if (!d || d->size.z != 0 || (d->size.x != 0 && d->size.y != 0)) continue;  // not a line
+        const PortData plane = port_from_line(p, {d->center.x - 0.5 * d->size.x, d->center.y - 0.5 * d->size.y},
+                                              {d->center.x + 0.5 * d->size.x, d->center.y + 0.5 * d->size.y}, d->name);
+        d->center = {plane.center.x, plane.center.y, 0.5 * (span[0] + span[1])};
+        d->size = {plane.size.x, plane.size.y, span[1] - span[0]};
+        set_port(p, i, *d);  // keeps the direction, the modes and the entry's other members
+    }
     p.run.frames.plane = "xy";
     p.run.frames.position = zc;
     return p;
@@ -137,9 +239,75 @@ Project to_2d(const Project& in) {
             m.center = {};
             m.size = {};
         }
+    for (int i = 0; i < port_count(p); ++i) {
+        auto d = port_at(p, i);
+        Vec2 a, b;
+        if (!d || !footprint(d->center, d->size, a, b)) continue;  // a port normal to z stays as it is
+        d->center = {0.5 * (a.x + b.x), 0.5 * (a.y + b.y), 0.0};
+        d->size = {std::fabs(b.x - a.x), std::fabs(b.y - a.y), 0.0};
+        set_port(p, i, *d);  // two entries each in 2D
+    }
+    // the polarization the 3D objects' components belong to (a strip's Ey source: TEz), so
+    // that the 2D project compiles; a mix of both leaves it as it is
+    bool te = false, tm = false;
+    auto note = [&](Component c) {
+        const bool isTe = c == Component::Ex || c == Component::Ey || c == Component::Hz;
+        te |= isTe;
+        tm |= !isTe;
+    };
+    for (const Source& s : p.sources)
+        if (s.profile != SourceProfile::Mode) note(s.component);
+    for (const Monitor& m : p.monitors) {
+        if (m.type == MonitorType::Time) note(m.component);
+        if (m.type == MonitorType::DftField)
+            for (Component c : m.components) note(c);
+    }
+    if (te != tm) p.domain.polarization = te ? Polarization::TEz : Polarization::TMz;
+    // the 2D cut through the core: a 3D project's layers rarely contain z = 0
+    if (const auto core = core_z_range(in)) p.domain.slice_z = 0.5 * ((*core)[0] + (*core)[1]);
     p.run.frames.plane = "xy";
     p.run.frames.position.reset();
     return p;
+}
+
+GridEstimate estimate_grid(const Project& p, int threads) {
+    GridEstimate e;
+    const Domain& d = p.domain;
+    if (!(d.cell_size > 0)) return e;
+    Scene s;
+    s.dimensions = d.dimensions == 3 ? 3 : 2;
+    s.polarization = d.polarization;
+    const int axes = s.dimensions;
+    double cells = 1;
+    for (int a = 0; a < 3; ++a) {
+        if (a >= axes) {
+            e.n[size_t(a)] = 1;
+            continue;
+        }
+        const int pml = d.boundaries[size_t(a)] == BoundaryKind::Pml ? d.pml.cells : 0;
+        const double interior = std::max(1.0, std::round(d.size[size_t(a)] / d.cell_size));
+        e.n[size_t(a)] = static_cast<long long>(std::min(interior + 2.0 * pml, 1e9));
+        s.boundary[a] = d.boundaries[size_t(a)];
+        s.pml_lo[a] = s.pml_hi[a] = pml;
+        cells *= double(e.n[size_t(a)]);
+    }
+    e.cells = static_cast<long long>(std::min(cells, 9e18));
+    // engine_state_bytes reads only the sizes; grids beyond int stay an estimate by scaling
+    const bool fits = e.n[0] < (1LL << 30) && e.n[1] < (1LL << 30) && e.n[2] < (1LL << 30);
+    if (fits) {
+        s.nx = int(e.n[0]);
+        s.ny = int(e.n[1]);
+        s.nz = int(e.n[2]);
+        e.state_bytes = engine_state_bytes(s, p.run.precision);
+    }
+    e.compile_bytes = e.state_bytes + std::size_t(48.0 * cells);
+    e.compile_s = kCompileSecondsPerCell3d * cells;
+    e.step_s = cells / (kCpuCellUpdatesPerCoreS * std::max(1, threads));
+    const double courant = p.run.courant > 0 ? p.run.courant : 0.5;
+    const double dt = courant * d.cell_size * units::um / units::c0;
+    e.max_steps = steps_for_time(p.run.stop.max_time_fs, dt);
+    if (p.run.stop.max_steps) e.max_steps = std::min(e.max_steps, *p.run.stop.max_steps);
+    return e;
 }
 
 }  // namespace golightly::editor

@@ -1,4 +1,5 @@
 #include "docks.hpp"
+#include "switch_3d_dialog.hpp"
 #include "dimensions.hpp"
 #include "ports.hpp"
 
@@ -737,7 +738,13 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
         combo(symmetry_[a], tr("Set symmetry"),
               [a](Project& p, int i) { p.domain.symmetry[std::size_t(a)] = i == 0 ? 0 : i == 1 ? 1 : -1; });
     dbl(sizeZ_, tr("Set domain size"), [](Project& p, double v) { p.domain.size[2] = v; });
-    connect(dims_, qOverload<int>(&QComboBox::activated), this, [this](int i) { setDimensions(i == 1 ? 3 : 2); });
+    // 2D -> 3D from the combo asks first: the 3D grid's cost and z layout (Switch3dDialog)
+    connect(dims_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        if (i != 1 || doc_->project().domain.dimensions == 3) return setDimensions(i == 1 ? 3 : 2);
+        Switch3dDialog dialog(doc_->project(), this);
+        if (dialog.exec() == QDialog::Accepted) doc_->replaceProject(dialog.result(), tr("Switch to 3D"));
+        refresh();  // the combo shows what the project is (2D after Cancel)
+    });
     // the slice: run.frames when idle; during a run the live slice (liveSliceHandler_)
     connect(framesPlane_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         if (updating_) return;

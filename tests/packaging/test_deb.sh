@@ -30,7 +30,8 @@ if echo "$depends" | grep -qi 'cuda\|cudart\|nvidia'; then fail "Depends names t
 echo "== contents"
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$tmp/contents"
 need=(/usr/bin/golightly-cli /usr/share/golightly/examples/fresnel_slab.glproj
-      /usr/share/golightly/examples/quickstart.glproj /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt)
+      /usr/share/golightly/examples/quickstart.glproj /usr/share/doc/golightly/THIRD_PARTY_LICENSES.txt
+      /usr/share/doc/golightly/user-guide.md /usr/share/doc/golightly/screenshots/start-page.png)
 if grep -q '^/usr/bin/golightly$' "$tmp/contents" || [ -f "$build/app/golightly" ]; then
   need+=(/usr/bin/golightly /usr/share/applications/golightly.desktop /usr/share/mime/packages/golightly.xml
          /usr/share/icons/hicolor/scalable/apps/golightly.svg)
