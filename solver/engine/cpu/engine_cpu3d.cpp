@@ -678,11 +678,16 @@ public:
     /// Split step (engine.hpp): cpu::SplitStep over the z planes (ny rows each). Not for
     /// complex fields (their step couples the two copies across the whole grid).
     bool supports_split_step() const override { return !im_; }
+    /// A complex engine keeps no margins: a distributed run steps it whole (step(1)) and
+    /// exchanges its halos between steps.
     void set_split_margins(int lo, int hi) override {
-        if (im_) throw RunError("CPU engine (3D): complex fields (Bloch phase) cannot run as a split step");
+        if (im_) return;
         split_.configure(lo, hi, nz_, ny_, sc_.boundary[2] == BoundaryKind::Periodic);
     }
-    void step_begin() override { split_.begin(context(), ext_); }
+    void step_begin() override {
+        if (im_) throw RunError("CPU engine (3D): complex fields (Bloch phase) cannot run as a split step");
+        split_.begin(context(), ext_);
+    }
     void step_interior() override {
         split_.interior(ext_, [this](const cpu::StepContext<Real>& c, int a, int e, int b) { sweep(c, a, e, b); });
     }
