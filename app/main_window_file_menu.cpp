@@ -90,7 +90,8 @@ QMenu* MainWindow::createFileMenu() {
         const auto cell = prompts_->askText(tr("Export GDS"), tr("Cell name"), QStringLiteral("TOP"));
         if (!cell || cell->trimmed().isEmpty()) return;
         QStringList warnings;
-        if (editor::export_gds_file(doc_->project(), path, cell->trimmed(), *prompts_, &warnings))
+        // layers without a GDS layer are asked for one first (set on the layers, undoable)
+        if (editor::export_gds_document(*doc_, path, cell->trimmed(), *prompts_, &warnings))
             statusBar()->showMessage(tr("Wrote %1").arg(path) + (warnings.isEmpty() ? QString() : QStringLiteral(" (") + warnings.join(QStringLiteral("; ")) + QStringLiteral(")")), 8000);
     });
     connect(exportPng, &QAction::triggered, this, [this] { exportImage(false); });

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -29,18 +30,21 @@ namespace golightly::editor {
 class GdsPreview : public QWidget {
 public:
     explicit GdsPreview(QWidget* parent) : QWidget(parent) { setMinimumSize(300, 240); }
-    std::vector<QPainterPath> paths;  ///< one per ticked layer
+    std::vector<QPainterPath> paths;  ///< one per ticked layer, in the file's um
     std::vector<QColor> colors;
     int polygons = 0;
+    QTransform place;  ///< the file's um to the project's (database unit, then translate)
+    QRectF domain;     ///< the project's domain (um), drawn dashed
 
 protected:
     void paintEvent(QPaintEvent*) override {
         QPainter p(this);
         p.fillRect(rect(), QColor(250, 250, 252));
         p.setRenderHint(QPainter::Antialiasing, true);
-        QRectF world;
+        QRectF world, cell;
         for (const auto& path : paths)
-            if (!path.isEmpty()) world = world.isNull() ? path.boundingRect() : world.united(path.boundingRect());
+            if (!path.isEmpty()) cell = cell.isNull() ? place.map(path).boundingRect() : cell.united(place.map(path).boundingRect());
+        if (!cell.isNull()) world = domain.isEmpty() ? cell : cell.united(domain);
         if (world.width() <= 0 || world.height() <= 0) {
             p.setPen(QColor(90, 90, 90));
             p.drawText(rect(), Qt::AlignCenter, GdsImportDialog::tr("No polygons on the ticked layers"));
@@ -52,19 +56,24 @@ protected:
         t.translate(target.center().x(), target.center().y());
         t.scale(s, -s);
         t.translate(-world.center().x(), -world.center().y());
+        if (!domain.isEmpty()) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(QColor(120, 120, 120), 1.0, Qt::DashLine));
+            p.drawPolygon(t.map(QPolygonF(domain)));
+        }
         for (size_t k = 0; k < paths.size(); ++k) {
             QColor fill = colors[k];
             fill.setAlpha(140);
             p.setBrush(fill);
             p.setPen(QPen(colors[k].darker(160), 1.0));
-            p.drawPath(t.map(paths[k]));
+            p.drawPath(t.map(place.map(paths[k])));
         }
         p.setPen(QColor(60, 60, 60));
         p.drawText(QRectF(rect()).adjusted(8, 4, -8, 0), Qt::AlignTop | Qt::AlignLeft,
-                   GdsImportDialog::tr("%1 polygons, %2 x %3 µm")
+                   GdsImportDialog::tr("%1 polygons, %2 x %3 µm (dashed: the domain)")
                        .arg(polygons)
-                       .arg(world.width(), 0, 'g', 5)
-                       .arg(world.height(), 0, 'g', 5));
+                       .arg(cell.width(), 0, 'g', 5)
+                       .arg(cell.height(), 0, 'g', 5));
     }
 };
 
@@ -103,6 +112,40 @@ GdsImportDialog::GdsImportDialog(EditorDocument* doc, Prompts* prompts, QWidget*
     mapButton->setToolTip(tr("Name the layers from a KLayout .lyp or a gdsfactory YAML layer map"));
     row->addWidget(mapButton);
     outer->addLayout(row);
+    auto* place = new QHBoxLayout;
+    place->addWidget(new QLabel(tr("Place"), this));
+    placement_ = new QComboBox(this);
+    placement_->addItem(tr("Centred in the domain"), int(Placement::Centre));
+    placement_->addItem(tr("At an offset"), int(Placement::Offset));
+    placement_->setToolTip(tr("Centre the cell's bounding box in the domain, or move the file's coordinates by an offset "
+                              "(0, 0 keeps them)"));
+    place->addWidget(placement_);
+    const auto coord = [this] {
+        auto* b = new QDoubleSpinBox(this);
+        b->setRange(-1e6, 1e6);
+        b->setDecimals(4);
+        b->setSuffix(QStringLiteral(" µm"));
+        return b;
+    };
+    offsetX_ = coord();
+    offsetY_ = coord();
+    place->addWidget(new QLabel(QStringLiteral("x"), this));
+    place->addWidget(offsetX_);
+    place->addWidget(new QLabel(QStringLiteral("y"), this));
+    place->addWidget(offsetY_);
+    place->addSpacing(16);
+    place->addWidget(new QLabel(tr("Database unit"), this));
+    dbUnit_ = new QDoubleSpinBox(this);
+    dbUnit_->setRange(1e-3, 1e6);  // 1 pm to 1 mm, in nm
+    dbUnit_->setDecimals(6);
+    dbUnit_->setSuffix(QStringLiteral(" nm"));
+    dbUnit_->setToolTip(tr("The length of one database unit: the file's UNITS record by default; change it only for a "
+                           "file written with a wrong unit (the shapes then keep the unit chosen)"));
+    dbUnit_->setValue(1);
+    place->addWidget(dbUnit_);
+    placeLabel_ = new QLabel(this);
+    place->addWidget(placeLabel_, 1);
+    outer->addLayout(place);
     auto* split = new QSplitter(this);
     table_ = new QTableWidget(0, ColCount, split);
     table_->setHorizontalHeaderLabels(
@@ -125,6 +168,10 @@ GdsImportDialog::GdsImportDialog(EditorDocument* doc, Prompts* prompts, QWidget*
     connect(bb, &QDialogButtonBox::accepted, this, &GdsImportDialog::accept);
     connect(bb, &QDialogButtonBox::rejected, this, &GdsImportDialog::reject);
     connect(cell_, &QComboBox::currentIndexChanged, this, [this] { fillLayers(); });
+    connect(placement_, &QComboBox::currentIndexChanged, this, [this] { updatePlacement(); });
+    connect(offsetX_, &QDoubleSpinBox::valueChanged, this, [this] { updatePlacement(); });
+    connect(offsetY_, &QDoubleSpinBox::valueChanged, this, [this] { updatePlacement(); });
+    connect(dbUnit_, &QDoubleSpinBox::valueChanged, this, [this] { updatePlacement(); });
     connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* it) {
         if (it->column() == ColLayer) updatePreview();
     });
@@ -174,6 +221,10 @@ bool GdsImportDialog::loadFile(const QString& path) {
                             .arg(QFileInfo(path).fileName())
                             .arg(lib_->cells.size())
                             .arg(lib_->um_per_db() * 1000, 0, 'g', 6));
+    {
+        const QSignalBlocker b(dbUnit_);
+        dbUnit_->setValue(lib_->um_per_db() * 1000);
+    }
     const QSignalBlocker block(cell_);
     cell_->clear();
     const auto tops = gds::top_cells(*lib_);
@@ -230,6 +281,12 @@ void GdsImportDialog::fillLayers() {
     }
     const Project& pr = doc_->project();
     table_->setRowCount(int(layers_.size()));
+    hasBounds_ = false;
+    const auto grow = [this](Vec2 v) {
+        if (!hasBounds_) bounds_ = {v, v}, hasBounds_ = true;
+        bounds_[0] = {std::min(bounds_[0].x, v.x), std::min(bounds_[0].y, v.y)};
+        bounds_[1] = {std::max(bounds_[1].x, v.x), std::max(bounds_[1].y, v.y)};
+    };
     for (size_t k = 0; k < layers_.size(); ++k) {
         const int r = int(k);
         auto* check = new QTableWidgetItem(pair_text(layers_[k]));
@@ -240,6 +297,15 @@ void GdsImportDialog::fillLayers() {
         try {
             const gds::Geometry g = gds::flatten(*lib_, cell, layers_[k]);
             count = QString::number(g.polygons.size() + g.paths.size());
+            for (const auto& ring : g.polygons)
+                for (const Vec2& v : ring) grow(v);
+            for (const auto& path : g.paths)
+                if (path.width > 0) {
+                    try {
+                        for (const Vec2& v : gds::path_polygon(path)) grow(v);
+                    } catch (const std::exception&) {
+                    }
+                }
         } catch (const std::exception& e) {
             count = QString::fromStdString(e.what());
             check->setCheckState(Qt::Unchecked);
@@ -282,6 +348,74 @@ void GdsImportDialog::fillLayers() {
     }
     table_->setColumnHidden(ColZ, pr.domain.dimensions != 3);
     table_->resizeColumnsToContents();
+    // default placement: where the file puts the cell when that is inside the domain (a
+    // layout drawn for this domain, or a GoLightly export read back), else centred
+    {
+        const QSignalBlocker b1(placement_), b2(offsetX_), b3(offsetY_);
+        const double f = unitScale();
+        const bool inside = hasBounds_ && f * bounds_[0].x >= 0 && f * bounds_[0].y >= 0 &&
+                            f * bounds_[1].x <= pr.domain.size[0] && f * bounds_[1].y <= pr.domain.size[1];
+        placement_->setCurrentIndex(placement_->findData(int(inside ? Placement::Offset : Placement::Centre)));
+        offsetX_->setValue(0);
+        offsetY_->setValue(0);
+    }
+    updatePlacement();
+}
+
+double GdsImportDialog::fileDbUnitUm() const { return lib_ ? lib_->um_per_db() : 1e-3; }
+
+void GdsImportDialog::setDbUnitUm(double um) { dbUnit_->setValue(um * 1000); }
+
+double GdsImportDialog::dbUnitUm() const {
+    // the spin box rounds to its decimals: the file's own unit exactly when it shows that
+    const double shown = dbUnit_->value() * 1e-3, file = fileDbUnitUm();
+    return std::abs(shown - file) <= 0.5e-6 * 1e-3 ? file : shown;
+}
+
+double GdsImportDialog::unitScale() const { return dbUnitUm() / fileDbUnitUm(); }
+
+std::array<Vec2, 2> GdsImportDialog::cellBounds() const {
+    const double f = unitScale();
+    return {Vec2{f * bounds_[0].x, f * bounds_[0].y}, Vec2{f * bounds_[1].x, f * bounds_[1].y}};
+}
+
+void GdsImportDialog::setPlacement(Placement p) { placement_->setCurrentIndex(placement_->findData(int(p))); }
+
+GdsImportDialog::Placement GdsImportDialog::placement() const { return Placement(placement_->currentData().toInt()); }
+
+void GdsImportDialog::setOffset(Vec2 o) {
+    {
+        const QSignalBlocker b1(offsetX_), b2(offsetY_);
+        offsetX_->setValue(o.x);
+        offsetY_->setValue(o.y);
+    }
+    updatePlacement();
+}
+
+Vec2 GdsImportDialog::offset() const { return {offsetX_->value(), offsetY_->value()}; }
+
+Vec2 GdsImportDialog::translate() const {
+    if (placement() == Placement::Offset || !hasBounds_) return offset();
+    const auto b = cellBounds();
+    const auto& size = doc_->project().domain.size;
+    return {0.5 * size[0] - 0.5 * (b[0].x + b[1].x), 0.5 * size[1] - 0.5 * (b[0].y + b[1].y)};
+}
+
+void GdsImportDialog::updatePlacement() {
+    const bool centre = placement() == Placement::Centre;
+    offsetX_->setEnabled(!centre);
+    offsetY_->setEnabled(!centre);
+    const Vec2 t = translate();
+    if (hasBounds_) {
+        const auto b = cellBounds();
+        placeLabel_->setText(tr("cell %1 x %2 µm, moved by (%3, %4) µm")
+                                 .arg(b[1].x - b[0].x, 0, 'g', 5)
+                                 .arg(b[1].y - b[0].y, 0, 'g', 5)
+                                 .arg(t.x, 0, 'g', 6)
+                                 .arg(t.y, 0, 'g', 6));
+    } else {
+        placeLabel_->clear();
+    }
     updatePreview();
 }
 
@@ -315,6 +449,11 @@ void GdsImportDialog::updatePreview() {
             preview_->colors.push_back(layer_color(int(k)));
         }
     }
+    const Vec2 t = translate();
+    const double f = unitScale();
+    preview_->place = QTransform(f, 0, 0, f, t.x, t.y);
+    const auto& size = doc_->project().domain.size;
+    preview_->domain = QRectF(0, 0, size[0], size[1]);
     preview_->update();
 }
 
@@ -444,6 +583,9 @@ bool GdsImportDialog::importIntoDocument() {
         // name the cell unless it is the file's only top cell (the default)
         s.gds_cell = tops.size() == 1 && tops[0] == cell().toStdString() ? std::string() : cell().toStdString();
         s.gds_layer = l;
+        const Vec2 t = translate();
+        s.translate = {t.x, t.y, 0};
+        if (dbUnitUm() != fileDbUnitUm()) s.gds_db_unit_um = dbUnitUm();
         try {
             (void)gds_shape_polygons(s);
         } catch (const std::exception& e) {
@@ -482,7 +624,7 @@ bool GdsImportDialog::importIntoDocument() {
     }
     const int first = int(pr.layers.size());
     const int firstFilled = filled.empty() ? -1 : filled.front().first;
-    doc_->editProject(tr("Import GDS %1").arg(QFileInfo(path_).fileName()), [&](Project& p) {
+    const auto apply = [&](Project& p) {
         for (const auto& [index, shape] : filled) {
             Layer& L = p.layers[size_t(index)];
             // a re-import of the same file and layer/datatype replaces the earlier shape
@@ -494,7 +636,18 @@ bool GdsImportDialog::importIntoDocument() {
             if (!L.gds_layer) L.gds_layer = shape.gds_layer;
         }
         for (const Layer& l : added) p.layers.push_back(l);
-    });
+    };
+    {  // warn now rather than at the save: a project GoLightly could not open again is not made
+        Project trial = pr;
+        apply(trial);
+        const std::string problem = save_size_problem(trial);
+        if (!problem.empty()) {
+            prompts_->error(tr("Import GDS"), tr("Not imported: with %1 %2.")
+                                                  .arg(QFileInfo(path_).fileName(), QString::fromStdString(problem)));
+            return false;
+        }
+    }
+    doc_->editProject(tr("Import GDS %1").arg(QFileInfo(path_).fileName()), apply);
     doc_->setCurrentLayer(added.empty() ? firstFilled : first);
     return true;
 }
@@ -521,6 +674,62 @@ bool export_gds_file(const Project& project, const QString& path, const QString&
     if (warnings)
         for (const auto& w : ex.warnings) *warnings << QString::fromStdString(w);
     return true;
+}
+
+std::optional<std::array<int, 2>> parse_gds_layer(const QString& text) {
+    QString t = text;
+    t.replace(QLatin1Char('/'), QLatin1Char(' ')).replace(QLatin1Char(','), QLatin1Char(' '));
+    const QStringList parts = t.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (parts.isEmpty() || parts.size() > 2) return std::nullopt;
+    std::array<int, 2> out{0, 0};
+    for (int k = 0; k < int(parts.size()); ++k) {
+        bool ok = false;
+        const int v = parts[k].toInt(&ok);
+        if (!ok || v < 0 || v > 65535) return std::nullopt;
+        out[size_t(k)] = v;
+    }
+    return out;
+}
+
+bool assign_missing_gds_layers(EditorDocument& doc, Prompts& prompts) {
+    const Project& pr = doc.project();
+    const std::vector<std::size_t> missing = gds_layers_without_number(pr);
+    if (missing.empty()) return true;
+    std::vector<std::array<int, 2>> used;
+    for (const Layer& L : pr.layers)
+        if (L.gds_layer) used.push_back(*L.gds_layer);
+    std::vector<std::pair<std::size_t, std::array<int, 2>>> chosen;
+    for (std::size_t i : missing) {
+        int proposal = 1;
+        while (std::any_of(used.begin(), used.end(), [&](const std::array<int, 2>& u) { return u[0] == proposal; })) ++proposal;
+        const QString name = QString::fromStdString(pr.layers[i].name);
+        const auto answer = prompts.askText(
+            GdsImportDialog::tr("Export GDS"),
+            GdsImportDialog::tr("Layer \"%1\" has no GDS layer. Write it on layer/datatype (kept with the layer, so "
+                                "that importing the file again fills this layer):")
+                .arg(name),
+            QStringLiteral("%1/0").arg(proposal));
+        if (!answer) return false;
+        const auto pair = parse_gds_layer(*answer);
+        if (!pair) {
+            prompts.error(GdsImportDialog::tr("Export GDS"),
+                          GdsImportDialog::tr("Layer \"%1\": \"%2\" is not a GDS layer/datatype such as 3/0 (each 0 to 65535).")
+                              .arg(name, *answer));
+            return false;
+        }
+        used.push_back(*pair);
+        chosen.emplace_back(i, *pair);
+    }
+    doc.editProject(GdsImportDialog::tr("Set GDS layers"), [&](Project& p) {
+        for (const auto& [i, pair] : chosen) p.layers[i].gds_layer = pair;
+    });
+    return true;
+}
+
+bool export_gds_document(EditorDocument& doc, const QString& path, const QString& cell, Prompts& prompts,
+                         QStringList* warnings) {
+    if (!assign_missing_gds_layers(doc, prompts)) return false;
+    return export_gds_file(doc.project(), path, cell, prompts, warnings);
 }
 
 }  // namespace golightly::editor

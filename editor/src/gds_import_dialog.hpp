@@ -7,7 +7,16 @@
 // layers, and Import adds one `gds` shape embedding the file per ticked GDS layer: into
 // its existing target layer (which keeps its z range, sidewall and material; a `gds`
 // shape of that file and pair it already holds is replaced) or into a new layer with
-// `gds_layer` set: ONE undo step. File > Export GDS writes the project through export_gds (gds.hpp), as
+// `gds_layer` set: ONE undo step. The dialog shows the file's database unit and lets it be
+// overridden (a file written with a wrong UNITS record: the shapes get `db_unit_um`), and
+// places the cell: centred in the domain, or at an offset (um; 0, 0 keeps the file's
+// coordinates). The default is the offset 0, 0 when the cell's bounding box lies inside the
+// domain (a layout drawn for it, or a GoLightly export coming back, lands where it was),
+// else centred. An import that would make the project larger than GoLightly opens is
+// refused with the message of save_size_problem (project.hpp). File > Export GDS
+// (export_gds_document) first asks for the GDS layer of each exported layer that has none
+// (gds_layers_without_number), sets it on the layer (one undo step, so that a re-import of
+// the file fills the same layers), then writes through export_gds (gds.hpp) as
 // `golightly-cli export-gds` does.
 #pragma once
 
@@ -23,6 +32,7 @@
 #include "golightly/gds.hpp"
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QTableWidget;
 
@@ -74,6 +84,26 @@ public:
     /// Polygons (boundaries, boxes and path outlines) the preview draws now.
     int previewPolygons() const;
 
+    /// Where the cell goes: centred in the domain (its bounding box over all its layers, at
+    /// the database unit chosen), or moved by offset().
+    enum class Placement { Centre, Offset };
+    QComboBox* placementCombo() const { return placement_; }
+    void setPlacement(Placement p);
+    Placement placement() const;
+    /// The offset (um) of Placement::Offset.
+    void setOffset(Vec2 offset);
+    Vec2 offset() const;
+    /// The `translate` the imported shapes get: the offset, or what centres the cell.
+    Vec2 translate() const;
+    /// The bounding box of the chosen cell over all its layers, um at dbUnitUm() ([min, max]).
+    std::array<Vec2, 2> cellBounds() const;
+    /// The database unit of the file (its UNITS record), and the one the import uses (um;
+    /// default the file's; another value is stored in the shapes' `db_unit_um`).
+    double fileDbUnitUm() const;
+    QDoubleSpinBox* dbUnitSpin() const { return dbUnit_; }
+    void setDbUnitUm(double um);
+    double dbUnitUm() const;
+
     /// Adds a `gds` shape per ticked GDS layer to its target (existing or new layer): ONE
     /// undo step; false (message to the prompts, project unchanged) when nothing is loaded
     /// or ticked, a new layer's name or material is empty, or its z range does not parse.
@@ -87,6 +117,9 @@ private:
     void updateRowTarget(int row);
     void fillLayers();
     void updatePreview();
+    void updatePlacement();
+    /// dbUnitUm() / fileDbUnitUm(): what the file's coordinates are scaled by.
+    double unitScale() const;
     EditorDocument* doc_;
     Prompts* prompts_;
     QString path_;
@@ -95,6 +128,13 @@ private:
     std::vector<std::array<int, 2>> layers_;
     std::vector<gds::LayerName> names_;
     QComboBox* cell_;
+    QComboBox* placement_;
+    QDoubleSpinBox* offsetX_;
+    QDoubleSpinBox* offsetY_;
+    QDoubleSpinBox* dbUnit_;  ///< nm
+    QLabel* placeLabel_;
+    std::array<Vec2, 2> bounds_{};  ///< the cell's bounding box at the file's unit, um
+    bool hasBounds_ = false;
     QTableWidget* table_;
     QLabel* fileLabel_;
     class GdsPreview* preview_;
@@ -105,5 +145,19 @@ private:
 /// file was not written). Returns true when the file was written.
 bool export_gds_file(const Project& project, const QString& path, const QString& cell, Prompts& prompts,
                      QStringList* warnings = nullptr);
+
+/// "3/0", "3, 0", "3 0" or "3" (datatype 0) as [layer, datatype], each 0..65535; nullopt otherwise.
+std::optional<std::array<int, 2>> parse_gds_layer(const QString& text);
+
+/// Asks (Prompts::askText, one question per layer, proposing the lowest layer number no
+/// layer uses, datatype 0) for the GDS layer of each layer that export_gds would write
+/// but that has no gds_layer, and sets them: ONE undo step. True when nothing was missing
+/// or all were given; false (document unchanged) when a question is cancelled or an
+/// answer does not parse (a message through error()).
+bool assign_missing_gds_layers(EditorDocument& doc, Prompts& prompts);
+
+/// File > Export GDS: assign_missing_gds_layers, then export_gds_file.
+bool export_gds_document(EditorDocument& doc, const QString& path, const QString& cell, Prompts& prompts,
+                         QStringList* warnings = nullptr);
 
 }  // namespace golightly::editor

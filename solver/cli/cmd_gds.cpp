@@ -41,7 +41,7 @@ std::optional<double> parse_db_unit(const std::string& text) {
 }
 
 void add_export_gds_command(CLI::App& app, ExportGdsCommand& cmd) {
-    cmd.sub = app.add_subcommand("export-gds", "Write every layer's shapes as GDSII polygons/paths on its gds_layer");
+    cmd.sub = app.add_subcommand("export-gds", "Write the layers' shapes as GDSII polygons/paths on their gds_layer (reference-only layers left out; a layer without gds_layer is refused)");
     cmd.sub->add_option("PROJECT", cmd.project, "Project file (.glproj)")->required();
     cmd.sub->add_option("--out", cmd.out, "GDSII file to write (.gds)")->required();
     cmd.sub->add_option("--cell", cmd.cell, "Name of the cell (default TOP)");

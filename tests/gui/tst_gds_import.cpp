@@ -6,6 +6,7 @@
 // what the CLI writes.
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDir>
 #include <QFile>
 #include <QTableWidget>
@@ -40,6 +41,46 @@ void saveShot(QWidget* w, const QString& name) {
     w->show();
     QApplication::processEvents();
     w->grab().save(QDir(dir).filePath(name));
+}
+
+/// Prompts whose askText answers from a list (nullopt: cancelled) and records the questions.
+struct AnsweringPrompts : StubPrompts {
+    QStringList questions;
+    QList<std::optional<QString>> answers;
+    std::optional<QString> askText(const QString&, const QString& label, const QString& proposal) override {
+        questions << label + QStringLiteral(" [") + proposal + QStringLiteral("]");
+        return answers.isEmpty() ? std::optional<QString>(proposal) : answers.takeFirst();
+    }
+};
+
+Shape rectangle(Vec2 a, Vec2 b) {
+    Shape r;
+    r.type = ShapeType::Rectangle;
+    r.min = a;
+    r.max = b;
+    return r;
+}
+
+/// [min, max] of a gds shape's placed polygons.
+std::array<Vec2, 2> boundsOf(const Shape& s) {
+    std::array<Vec2, 2> b{Vec2{1e300, 1e300}, Vec2{-1e300, -1e300}};
+    for (const auto& ring : gds_shape_polygons(s))
+        for (const Vec2& v : ring) {
+            b[0] = {std::min(b[0].x, v.x), std::min(b[0].y, v.y)};
+            b[1] = {std::max(b[1].x, v.x), std::max(b[1].y, v.y)};
+        }
+    return b;
+}
+
+double polygonsArea(const Outline& rings) {
+    double area = 0;
+    for (const auto& ring : rings) {
+        double a = 0;
+        for (size_t k = 0; k < ring.size(); ++k)
+            a += ring[k].x * ring[(k + 1) % ring.size()].y - ring[k].y * ring[(k + 1) % ring.size()].x;
+        area += 0.5 * a;
+    }
+    return area;
 }
 
 }  // namespace
@@ -254,10 +295,182 @@ private Q_SLOTS:
         const gds::Library lib = gds::read(bytes);
         QCOMPARE(gds::top_cells(lib), std::vector<std::string>{"CHIP"});
         QCOMPARE(gds::flatten(lib, "CHIP", {1, 0}).polygons.size(), size_t(14));
-        // the default project's first layer has no gds_layer: a warning says where it went
-        QVERIFY2(warnings.join(QLatin1Char(' ')).contains(QStringLiteral("gds_layer")), qPrintable(warnings.join(QLatin1Char(' '))));
+        // the default project's first layer is empty: not written, no number needed
+        QCOMPARE(gds::cell_layers(lib, "CHIP"), (std::vector<std::array<int, 2>>{{1, 0}}));
+        QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(QLatin1Char(' '))));
         // an unwritable path: a message, false
         QVERIFY(!export_gds_file(doc.project(), dir.path() + QStringLiteral("/no/such/dir/x.gds"), QStringLiteral("CHIP"), prompts));
+    }
+
+    void exportAsksForGdsLayersAndReimportFillsTheSameLayers() {
+        // A drawn layer without gds_layer and a reference-only layer: File > Export GDS asks
+        // for the drawn layer's number (one undo step), leaves the reference out, and
+        // importing the file again fills the same layer instead of adding one.
+        EditorDocument doc;
+        AnsweringPrompts prompts;
+        doc.editProject(QStringLiteral("draw"), [](Project& p) {
+            p.layers[0].shapes = {rectangle({1, 1}, {4, 2})};
+            Layer ref;
+            ref.name = "reference";
+            ref.material = "si";
+            ref.reference_only = true;
+            ref.shapes = {rectangle({0, 3}, {10, 3.5})};
+            p.layers.push_back(ref);
+        });
+        const size_t nLayers = doc.project().layers.size();
+        QCOMPARE(gds_layers_without_number(doc.project()), std::vector<std::size_t>{0});
+        QTemporaryDir dir;
+        const QString out = dir.path() + QStringLiteral("/chip.gds");
+        QStringList warnings;
+        const int undoBefore = doc.undoStack()->count();
+        prompts.answers = {QStringLiteral("5/0")};
+        QVERIFY(export_gds_document(doc, out, QStringLiteral("TOP"), prompts, &warnings));
+        QVERIFY2(prompts.errors.isEmpty(), qPrintable(prompts.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(prompts.questions.size(), 1);
+        QVERIFY2(prompts.questions[0].contains(QStringLiteral("Layer 1")) && prompts.questions[0].endsWith(QStringLiteral("[1/0]")),
+                 qPrintable(prompts.questions[0]));
+        QCOMPARE(doc.project().layers[0].gds_layer, (std::optional<std::array<int, 2>>{{5, 0}}));
+        QVERIFY(!doc.project().layers[1].gds_layer);
+        QCOMPARE(doc.undoStack()->count(), undoBefore + 1);
+        QVERIFY(warnings.join(QLatin1Char(' ')).contains(QStringLiteral("'reference'")));
+        {
+            std::ifstream in(out.toStdString(), std::ios::binary);
+            const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+            const gds::Library lib = gds::read(bytes);
+            QCOMPARE(gds::cell_layers(lib, "TOP"), (std::vector<std::array<int, 2>>{{5, 0}}));  // no reference layer
+        }
+        // a second export asks nothing
+        prompts.questions.clear();
+        QVERIFY(export_gds_document(doc, out, QStringLiteral("TOP"), prompts));
+        QVERIFY(prompts.questions.isEmpty());
+
+        // re-import: the file's 5/0 goes into "Layer 1", where it came from, at its own place
+        GdsImportDialog dlg(&doc, &prompts);
+        QVERIFY(dlg.loadFile(out));
+        QCOMPARE(dlg.layers(), (std::vector<std::array<int, 2>>{{5, 0}}));
+        QCOMPARE(dlg.layerTarget({5, 0}), 0);
+        QCOMPARE(dlg.placement(), GdsImportDialog::Placement::Offset);  // inside the domain: kept where it is
+        QCOMPARE(dlg.translate().x, 0.0);
+        QCOMPARE(dlg.translate().y, 0.0);
+        QVERIFY(dlg.importIntoDocument());
+        QCOMPARE(doc.project().layers.size(), nLayers);
+        const Layer& l0 = doc.project().layers[0];
+        QCOMPARE(l0.shapes.size(), size_t(2));
+        QVERIFY(std::abs(polygonsArea(gds_shape_polygons(l0.shapes[1])) - 3.0) < 1e-9);  // the 3 x 1 rectangle
+        QVERIFY(std::abs(boundsOf(l0.shapes[1])[0].x - 1.0) < 1e-9);                    // where it was drawn
+
+        // a cancelled question or an answer that is not a layer: nothing changes, no file
+        doc.editProject(QStringLiteral("another"), [](Project& p) {
+            Layer heater;
+            heater.name = "heater";
+            heater.material = "si";
+            heater.shapes = {rectangle({6, 6}, {7, 7})};
+            p.layers.push_back(heater);
+        });
+        const Project before = doc.project();
+        const QString out2 = dir.path() + QStringLiteral("/chip2.gds");
+        prompts.answers = {std::nullopt};
+        QVERIFY(!export_gds_document(doc, out2, QStringLiteral("TOP"), prompts));
+        QVERIFY(doc.project() == before);
+        QVERIFY(!QFile::exists(out2));
+        prompts.answers = {QStringLiteral("five")};
+        QVERIFY(!export_gds_document(doc, out2, QStringLiteral("TOP"), prompts));
+        QVERIFY(prompts.errors.last().contains(QStringLiteral("heater")));
+        QVERIFY(doc.project() == before);
+        QVERIFY(!QFile::exists(out2));
+        // the proposal skips the numbers in use (5 and 1 free: 1)
+        prompts.answers = {};
+        prompts.questions.clear();
+        QVERIFY(export_gds_document(doc, out2, QStringLiteral("TOP"), prompts));
+        QVERIFY(prompts.questions[0].endsWith(QStringLiteral("[1/0]")));
+        QCOMPARE(parse_gds_layer(QStringLiteral("3")), (std::optional<std::array<int, 2>>{{3, 0}}));
+        QCOMPARE(parse_gds_layer(QStringLiteral("3, 7")), (std::optional<std::array<int, 2>>{{3, 7}}));
+        QVERIFY(!parse_gds_layer(QStringLiteral("70000/0")));
+    }
+
+    void importPlacesTheCellAndOffersTheDatabaseUnit() {
+        EditorDocument doc;  // a 10 x 8 um domain; layout.gds's TOP lies outside it
+        StubPrompts prompts;
+        GdsImportDialog dlg(&doc, &prompts);
+        QVERIFY(dlg.loadFile(fixture("layout.gds")));
+        QCOMPARE(dlg.fileDbUnitUm(), 1e-3);
+        QCOMPARE(dlg.dbUnitUm(), 1e-3);
+        QCOMPARE(dlg.dbUnitSpin()->value(), 1.0);  // shown in nm
+        QCOMPARE(dlg.placement(), GdsImportDialog::Placement::Centre);
+        // gdspy's bounding box of TOP over all its layers (layout.json): x -0.4..30, y -21..70.4;
+        // a round path end's chords lie outside its circle by < 3e-5 um
+        const auto b = dlg.cellBounds();
+        QVERIFY2(std::abs(b[0].x + 0.4) < 1e-4 && std::abs(b[1].x - 30) < 1e-9 && std::abs(b[0].y + 21) < 1e-9 &&
+                     std::abs(b[1].y - 70.4) < 1e-9,
+                 qPrintable(QStringLiteral("%1 %2 %3 %4").arg(b[0].x).arg(b[0].y).arg(b[1].x).arg(b[1].y)));
+        const Vec2 t = dlg.translate();
+        QVERIFY(std::abs(t.x - (5 - 14.8)) < 1e-4 && std::abs(t.y - (4 - 24.7)) < 1e-9);
+        QVERIFY(!dlg.findChildren<QDoubleSpinBox*>().isEmpty());
+        QVERIFY(golightly::test::undoRedoRoundTrip(doc, [&] { QVERIFY(dlg.importIntoDocument()); }));
+        // every imported layer moved alike: their union is centred in the domain
+        double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+        for (const Layer& L : doc.project().layers)
+            for (const Shape& s : L.shapes)
+                if (s.type == ShapeType::Gds) {
+                    QCOMPARE(s.translate[0], t.x);
+                    QVERIFY(!s.gds_db_unit_um);  // the file's own unit: nothing stored
+                    const auto r = boundsOf(s);
+                    x0 = std::min(x0, r[0].x), y0 = std::min(y0, r[0].y), x1 = std::max(x1, r[1].x), y1 = std::max(y1, r[1].y);
+                }
+        QVERIFY(std::abs(0.5 * (x0 + x1) - 5) < 1e-4 && std::abs(0.5 * (y0 + y1) - 4) < 1e-9);
+
+        // an offset instead, and a database unit of 2 nm (the file's coordinates doubled)
+        EditorDocument doc2;
+        GdsImportDialog at(&doc2, &prompts);
+        QVERIFY(at.loadFile(fixture("layout.gds")));
+        for (const auto& l : at.layers()) at.setLayerIncluded(l, l == std::array<int, 2>{1, 0});
+        at.setPlacement(GdsImportDialog::Placement::Offset);
+        at.setOffset({1.5, -2});
+        at.setDbUnitUm(2e-3);
+        QCOMPARE(at.translate().x, 1.5);
+        QCOMPARE(at.translate().y, -2.0);
+        QVERIFY(std::abs(at.cellBounds()[1].x - 60) < 1e-9);
+        QVERIFY(at.importIntoDocument());
+        const Shape& s = doc2.project().layers.back().shapes[0];
+        QCOMPARE(s.gds_db_unit_um, (std::optional<double>{2e-3}));
+        QCOMPARE(s.translate[0], 1.5);
+        QVERIFY(std::abs(polygonsArea(gds_shape_polygons(s)) - 4 * 52.375) < 1e-9);  // gdspy's area, doubled lengths
+        QVERIFY(std::abs(boundsOf(s)[0].x - (2 * 10 + 1.5)) < 1e-9);
+    }
+
+    void importAndSaveRefuseAProjectTooLargeToOpen() {
+        // The project already embeds 66 MiB (base64) in a STEP shape: importing layout.gds
+        // would leave a project larger than GoLightly opens, so the import is refused with a
+        // message saying what to do, and so is a save (the file on disk stays as it was).
+        EditorDocument doc;
+        StubPrompts prompts;
+        QTemporaryDir dir;
+        const QString file = dir.path() + QStringLiteral("/p.glproj");
+        QVERIFY(doc.saveAs(file, prompts));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray saved = f.readAll();
+        f.close();
+        doc.editProject(QStringLiteral("big part"), [](Project& p) {
+            Shape part;
+            part.type = ShapeType::Step;
+            part.file_name = "huge.step";
+            part.data_base64 = std::string(66u << 20, 'A');
+            p.layers[0].shapes = {part};
+        });
+        GdsImportDialog dlg(&doc, &prompts);
+        QVERIFY(dlg.loadFile(fixture("layout.gds")));
+        const Project before = doc.project();
+        QVERIFY(!dlg.importIntoDocument());
+        QVERIFY(doc.project() == before);
+        QVERIFY2(prompts.errors.last().contains(QStringLiteral("more than the 64.0 MiB GoLightly opens")) &&
+                     prompts.errors.last().contains(QStringLiteral("huge.step")) &&
+                     prompts.errors.last().contains(QStringLiteral("Remove the shapes")),
+                 qPrintable(prompts.errors.last()));
+        QVERIFY(!doc.save(prompts));
+        QVERIFY(prompts.errors.last().contains(QStringLiteral("more than the 64.0 MiB GoLightly opens")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), saved);
     }
 };
 

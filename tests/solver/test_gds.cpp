@@ -544,7 +544,7 @@ TEST_CASE("GDS export: every layer's shapes on its gds_layer, read back", "[gds]
     ring.inner_radius = 1;
     ring.outer_radius = 2;
     a.shapes = {rect, poly, path, ring};
-    Layer g;  // a gds shape, and no gds_layer: written by position (layer 2)
+    Layer g;  // a gds shape, and no gds_layer: refused until it has one
     g.name = "from gds";
     g.material = "sin";
     g.shapes = {gds_shape("PATHS", {2, 2})};
@@ -566,11 +566,12 @@ TEST_CASE("GDS export: every layer's shapes on its gds_layer, read back", "[gds]
     r.shapes = {ras};
     p.layers = {a, g, r};
 
+    CHECK_THROWS_WITH(export_gds(p, "EXPORT", "e.glproj"), Catch::Contains("layers[1].gds_layer") && Catch::Contains("'from gds'"));
+    p.layers[1].gds_layer = std::array<int, 2>{2, 0};
     const GdsExport ex = export_gds(p, "EXPORT", "e.glproj");
     CHECK(ex.polygons == 4);  // rectangle, polygon, ring (keyhole), 1 raster rectangle
     CHECK(ex.paths == 2);
-    REQUIRE(ex.warnings.size() == 1);
-    CHECK(ex.warnings[0].find("'from gds' -> 2/0") != std::string::npos);
+    CHECK(ex.warnings.empty());
     const gds::Library lib = gds::read(ex.bytes);
     CHECK(gds::cell_layers(lib, "EXPORT") == std::vector<std::array<int, 2>>{{2, 0}, {10, 2}, {11, 0}});
     const gds::Geometry s = gds::flatten(lib, "EXPORT", {10, 2});

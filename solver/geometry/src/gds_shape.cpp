@@ -139,6 +139,19 @@ double signed_area(const std::vector<Vec2>& r) {
 gds::Geometry gds_shape_geometry(const Shape& shape) {
     const auto geo = geometry_of(shape);
     gds::Geometry out = *geo;
+    if (shape.gds_db_unit_um) {  // read with another database unit than the file's UNITS record
+        const double f = *shape.gds_db_unit_um / library_of(shape)->um_per_db();
+        if (f != 1) {
+            for (auto& poly : out.polygons)
+                for (Vec2& v : poly) v = {v.x * f, v.y * f};
+            for (auto& path : out.paths) {
+                for (Vec2& v : path.points) v = {v.x * f, v.y * f};
+                path.width *= f;
+                path.begin_extension *= f;
+                path.end_extension *= f;
+            }
+        }
+    }
     const Place P(shape);
     // the spec's coordinate bound (limits.hpp): a huge database unit or magnification
     // must not reach the coverage's cell arithmetic
@@ -284,18 +297,50 @@ std::vector<std::vector<Vec2>> trace_raster(const Shape& r, double dx) {
 
 }  // namespace
 
+std::vector<std::size_t> gds_export_layers(const Project& project) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < project.layers.size(); ++i) {
+        const Layer& L = project.layers[i];
+        if (L.reference_only) continue;
+        if (std::any_of(L.shapes.begin(), L.shapes.end(), [](const Shape& s) { return s.type != ShapeType::Step; }))
+            out.push_back(i);
+    }
+    return out;
+}
+
+std::vector<std::size_t> gds_layers_without_number(const Project& project) {
+    std::vector<std::size_t> out;
+    for (std::size_t i : gds_export_layers(project))
+        if (!project.layers[i].gds_layer) out.push_back(i);
+    return out;
+}
+
 GdsExport export_gds(const Project& project, const std::string& cell, const std::string& file_label, double db_unit_um) {
     GdsExport ex;
+    const std::vector<std::size_t> written = gds_export_layers(project);
+    // every layer written needs its GDS layer: a number made up here would come back as a
+    // new layer on re-import
+    for (std::size_t i : written) {
+        const Layer& L = project.layers[i];
+        if (L.gds_layer) continue;
+        std::string others;
+        for (std::size_t k : gds_layers_without_number(project))
+            if (k != i) others += (others.empty() ? "" : ", ") + ("'" + project.layers[k].name + "'");
+        throw ProjectError(file_label, "layers[" + std::to_string(i) + "].gds_layer",
+                           "layer '" + L.name + "' has shapes but no gds_layer: give it the GDSII [layer, datatype] to "
+                           "write it on (\"gds_layer\": [1, 0] in the project, or the GDS layer column of the IDE's Layer stack dock)" +
+                               (others.empty() ? std::string() : "; so do " + others));
+    }
     if (db_unit_um > 0) {
         ex.db_unit_um = db_unit_um;
     } else {  // the finest database unit of the embedded files
         std::vector<double> units;
-        for (std::size_t i = 0; i < project.layers.size(); ++i)
+        for (std::size_t i : written)
             for (std::size_t k = 0; k < project.layers[i].shapes.size(); ++k) {
                 const Shape& s = project.layers[i].shapes[k];
                 if (s.type != ShapeType::Gds) continue;
                 try {
-                    units.push_back(library_of(s)->um_per_db());
+                    units.push_back(s.gds_db_unit_um ? *s.gds_db_unit_um : library_of(s)->um_per_db());
                 } catch (const gds::GdsError& e) {
                     throw ProjectError(file_label, "layers[" + std::to_string(i) + "].shapes[" + std::to_string(k) + "]." + e.field,
                                        e.what());
@@ -320,16 +365,20 @@ GdsExport export_gds(const Project& project, const std::string& cell, const std:
     std::vector<gds::WriteLayer> layers;
     const double dx = project.domain.cell_size;
     const double tol = std::max(1e-3 * dx, 1e-6);
-    std::string defaulted;
-    for (std::size_t i = 0; i < project.layers.size(); ++i) {
+    std::string reference;
+    for (const Layer& L : project.layers)
+        if (L.reference_only) reference += (reference.empty() ? "" : ", ") + ("'" + L.name + "'");
+    if (!reference.empty()) ex.warnings.push_back("reference-only layers left out: " + reference);
+    const bool is3d = project.domain.dimensions == 3;
+    for (std::size_t i : written) {
         const Layer& L = project.layers[i];
         gds::WriteLayer W;
-        if (L.gds_layer) {
-            W.layer = (*L.gds_layer)[0], W.datatype = (*L.gds_layer)[1];
-        } else {
-            W.layer = int(i) + 1;
-            defaulted += (defaulted.empty() ? "" : ", ") + ("'" + L.name + "' -> " + std::to_string(i + 1) + "/0");
-        }
+        W.layer = (*L.gds_layer)[0], W.datatype = (*L.gds_layer)[1];
+        // 3D: the layer's z range (default the domain's height) is what its GDS layer stands for
+        const double z0 = L.z ? std::min((*L.z)[0], (*L.z)[1]) : 0.0;
+        const double z1 = L.z ? std::max((*L.z)[0], (*L.z)[1]) : project.domain.size[2];
+        char zr[96];
+        std::snprintf(zr, sizeof zr, "[%g, %g] um", z0, z1);
         for (std::size_t k = 0; k < L.shapes.size(); ++k) {
             const Shape& s = L.shapes[k];
             const std::string path = "layers[" + std::to_string(i) + "].shapes[" + std::to_string(k) + "]";
@@ -348,9 +397,36 @@ GdsExport export_gds(const Project& project, const std::string& cell, const std:
                         for (auto& r : keyhole(shape_outline(s, tol))) W.polygons.push_back(std::move(r));
                         break;
                     case ShapeType::Sphere:
-                    case ShapeType::Box:
-                        for (auto& r : keyhole(shape_outline_at(s, project.domain.slice_z, tol))) W.polygons.push_back(std::move(r));
+                    case ShapeType::Box: {
+                        // 2D: the cut the run sees (slice_z). 3D: the footprint of the part within the
+                        // layer's z range: a box's rectangle where the two overlap, a sphere's largest
+                        // section there (at the z of the range nearest its centre)
+                        double z = project.domain.slice_z;
+                        if (is3d) {
+                            const bool sphere = s.type == ShapeType::Sphere;
+                            const double lo = sphere ? s.center_3d.z - s.radius : std::min(s.box_min.z, s.box_max.z);
+                            const double hi = sphere ? s.center_3d.z + s.radius : std::max(s.box_min.z, s.box_max.z);
+                            if (!(std::min(hi, z1) > std::max(lo, z0))) {
+                                ex.warnings.push_back(path + ": the " + (sphere ? "sphere" : "box") +
+                                                      " lies outside its layer's z range " + zr + "; left out");
+                                break;
+                            }
+                            if (sphere) {
+                                z = std::clamp(s.center_3d.z, z0, z1);
+                                const double r = std::sqrt(std::max(0.0, s.radius * s.radius - (z - s.center_3d.z) * (z - s.center_3d.z)));
+                                char buf[400];
+                                std::snprintf(buf, sizeof buf,
+                                              ": a sphere has no GDSII form; written as its largest section in the layer's z "
+                                              "range %s (the disc at z = %g um, radius %g um)",
+                                              zr, z, r);
+                                ex.warnings.push_back(path + buf);
+                            } else {
+                                z = 0.5 * (std::max(lo, z0) + std::min(hi, z1));
+                            }
+                        }
+                        for (auto& r : keyhole(shape_outline_at(s, z, tol))) W.polygons.push_back(std::move(r));
                         break;
+                    }
                     case ShapeType::Gds: {
                         gds::Geometry g = gds_shape_geometry(s);
                         for (auto& r : g.polygons) W.polygons.push_back(std::move(r));
@@ -374,7 +450,6 @@ GdsExport export_gds(const Project& project, const std::string& cell, const std:
         ex.paths += int(W.paths.size());
         layers.push_back(std::move(W));
     }
-    if (!defaulted.empty()) ex.warnings.push_back("layers without gds_layer written by position: " + defaulted);
     try {
         ex.bytes = gds::write(cell, layers, ex.db_unit_um);
     } catch (const std::exception& e) {

@@ -9,13 +9,16 @@
 #include "project_io_internal.hpp"
 #include "project_expressions_internal.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
+#include <unordered_map>
 #include <sstream>
 #include <tuple>
 #include <utility>
@@ -259,6 +262,9 @@ std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size
 struct ReadContext {
     const std::string& label;
     ExpressionScope* expressions = nullptr;
+    /// The document's `embedded_files` (id -> base64 data), read before the layers; nullptr
+    /// for an object read on its own.
+    const std::map<std::string, std::string>* embedded = nullptr;
 };
 
 /// Conversions of one JSON value; `path` names it in errors.
@@ -488,6 +494,55 @@ std::array<int, 2> gds_layer_pair(ObjectReader& r, std::string_view key) {
     return {int(r.conv().integer(v[0], index_path(p, 0), 0, 65535)), int(r.conv().integer(v[1], index_path(p, 1), 0, 65535))};
 }
 
+/// The base64 data of a step or gds shape: its own `data` (every writer before the
+/// `embedded_files` table, and still accepted), or the `embedded_files` entry its `file`
+/// names (spec "Embedded files").
+std::string embedded_data(ObjectReader& r, const ReadContext& file) {
+    if (!r.find("file")) {
+        if (r.find("data")) return r.string("data");
+        r.conv().fail(r.path("data"), "is required but missing (the base64 file, or `file`: the id of an entry of the "
+                                      "project's embedded_files)");
+    }
+    const std::string id = r.string("file");
+    if (r.find("data"))
+        r.conv().fail(r.path("data"), "and `file` are both given: a shape holds its data or names an embedded_files entry, "
+                                      "not both");
+    if (file.embedded) {
+        const auto it = file.embedded->find(id);
+        if (it != file.embedded->end()) return it->second;
+    }
+    std::string have;
+    if (file.embedded)
+        for (const auto& [k, v] : *file.embedded) have += (have.empty() ? "" : ", ") + k;
+    r.conv().fail(r.path("file"), "names \"" + limits::cap_text(id) + "\", which the project's embedded_files does not hold (" +
+                                      (have.empty() ? std::string("it is empty or missing") : "it holds: " + limits::cap_text(have)) +
+                                      ")");
+}
+
+/// The top-level `embedded_files`: [{"id", "file_name", "data"}], ids unique and not empty,
+/// each decoded file within limits::kMaxStepBytes.
+std::map<std::string, std::string> parse_embedded_files(ObjectReader& top, const ReadContext& file) {
+    std::map<std::string, std::string> out;
+    const Json* v = top.find("embedded_files");
+    if (!v) return out;
+    top.conv().array(*v, "embedded_files");
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        const std::string path = index_path("embedded_files", i);
+        ObjectReader e((*v)[i], path, file);
+        const std::string id = e.string("id");
+        if (id.empty()) e.conv().fail(e.path("id"), "must not be empty");
+        (void)e.string("file_name", "");
+        std::string data = e.string("data");
+        if (data.size() / 4 * 3 > limits::kMaxStepBytes)
+            e.conv().fail(e.path("data"), "holds " + limits::format_bytes(double(data.size() / 4 * 3)) +
+                                              ", larger than the limit of " + limits::format_bytes(double(limits::kMaxStepBytes)) +
+                                              " for an embedded file");
+        if (!out.emplace(id, std::move(data)).second)
+            e.conv().fail(e.path("id"), "\"" + limits::cap_text(id) + "\" is used by an earlier entry too (ids must be unique)");
+    }
+    return out;
+}
+
 Shape parse_shape(const Json& j, const std::string& path, const ReadContext& file) {
     ObjectReader r(j, path, file);
     Shape s;
@@ -525,7 +580,7 @@ Shape parse_shape(const Json& j, const std::string& path, const ReadContext& fil
             break;
         case ShapeType::Step:
             s.file_name = r.string("file_name", "");
-            s.data_base64 = r.string("data");
+            s.data_base64 = embedded_data(r, file);
             s.scale = r.number("scale", 1.0);
             s.rotate_deg = r.array3("rotate_deg", {0, 0, 0});
             s.translate = r.array3("translate", {0, 0, 0});
@@ -546,7 +601,7 @@ Shape parse_shape(const Json& j, const std::string& path, const ReadContext& fil
             break;
         case ShapeType::Gds: {
             s.file_name = r.string("file_name", "");
-            s.data_base64 = r.string("data");
+            s.data_base64 = embedded_data(r, file);
             s.gds_cell = r.string("cell", "");
             // layer: [layer, datatype]; absent = the layer's gds_layer (parse_layer), -1 here
             s.gds_layer = {-1, -1};
@@ -554,6 +609,7 @@ Shape parse_shape(const Json& j, const std::string& path, const ReadContext& fil
             const Vec2 t = r.optional_vec2("translate").value_or(Vec2{0, 0});
             s.translate = {t.x, t.y, 0};
             s.rotation_deg = r.number("rotate_deg", 0.0);
+            s.gds_db_unit_um = r.optional_number("db_unit_um");
             break;
         }
     }
@@ -948,6 +1004,8 @@ Project parse_document(const Json& doc, const std::string& file_label, const Par
     file.expressions = &expressions;
     Project p;
     p.name = r.string("name", "");
+    const std::map<std::string, std::string> embedded = parse_embedded_files(r, file);  // before the shapes naming them
+    file.embedded = &embedded;
     p.domain = parse_domain(r.require("domain"), "domain", file);
     const Polarization pol = p.domain.polarization;
     p.materials = parse_list<Material>(r, "materials", [&](const Json& j, const std::string& path) {
@@ -991,7 +1049,70 @@ void append_extra(Json& j, const Json& extra) {
         if (!j.contains(it.key())) j[it.key()] = *it;
 }
 
-Json shape_json(const Shape& s) {
+/// The embedded files of a project being written: each distinct base64 text of its layers'
+/// step and gds shapes once, in order of first use, with its id (16 hex digits of the
+/// FNV-1a 64-bit hash of the text; "-2", "-3" ... appended in the unlikely case that two
+/// different files hash alike).
+class EmbeddedTable {
+public:
+    explicit EmbeddedTable(const Project& p) {
+        for (const Layer& l : p.layers)
+            for (const Shape& s : l.shapes)
+                if ((s.type == ShapeType::Step || s.type == ShapeType::Gds) && !s.data_base64.empty()) add(s);
+    }
+    /// The id of a shape's data; nullptr when the table does not hold it (shapes outside layers).
+    const std::string* id_of(const Shape& s) const {
+        const auto it = by_text_.find(std::string_view(s.data_base64));
+        return it == by_text_.end() ? nullptr : &entries_[it->second].id;
+    }
+    Json json() const {
+        Json out = Json::array();
+        for (const Entry& e : entries_) {
+            Json j = Json::object();
+            j["id"] = e.id;
+            j["file_name"] = e.shape->file_name;
+            j["data"] = e.shape->data_base64;
+            out.push_back(std::move(j));
+        }
+        return out;
+    }
+    bool empty() const { return entries_.empty(); }
+
+private:
+    struct Entry {
+        std::string id;
+        const Shape* shape;  ///< the first shape holding the text (its file_name names the entry)
+    };
+    static std::uint64_t fnv1a(std::string_view t) {
+        std::uint64_t h = 14695981039346656037ull;
+        for (const char c : t) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+        return h;
+    }
+    void add(const Shape& s) {
+        const std::string_view text(s.data_base64);
+        if (by_text_.count(text)) return;
+        char buf[17];
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(text)));
+        std::string id = buf;
+        for (int k = 2; ids_.count(id); ++k) id = std::string(buf) + "-" + std::to_string(k);
+        ids_.insert(id);
+        by_text_.emplace(text, entries_.size());
+        entries_.push_back({id, &s});
+    }
+    std::vector<Entry> entries_;
+    std::unordered_map<std::string_view, std::size_t> by_text_;  ///< views into the project's shapes
+    std::set<std::string> ids_;
+};
+
+/// A step or gds shape's data: `file` (its embedded_files id) when the table holds it, else inline.
+void embedded_json(Json& j, const Shape& s, const EmbeddedTable* table) {
+    if (const std::string* id = table ? table->id_of(s) : nullptr)
+        j["file"] = *id;
+    else
+        j["data"] = s.data_base64;
+}
+
+Json shape_json(const Shape& s, const EmbeddedTable* table = nullptr) {
     Json j = Json::object();
     j["type"] = to_string(s.type);
     switch (s.type) {
@@ -1033,7 +1154,7 @@ Json shape_json(const Shape& s) {
             break;
         case ShapeType::Step:
             j["file_name"] = s.file_name;
-            j["data"] = s.data_base64;
+            embedded_json(j, s, table);
             j["scale"] = s.scale;
             j["rotate_deg"] = array3_json(s.rotate_deg);
             j["translate"] = array3_json(s.translate);
@@ -1049,11 +1170,12 @@ Json shape_json(const Shape& s) {
             break;
         case ShapeType::Gds:
             j["file_name"] = s.file_name;
-            j["data"] = s.data_base64;
+            embedded_json(j, s, table);
             if (!s.gds_cell.empty()) j["cell"] = s.gds_cell;
             j["layer"] = Json::array({s.gds_layer[0], s.gds_layer[1]});
             if (s.translate[0] != 0 || s.translate[1] != 0) j["translate"] = Json::array({s.translate[0], s.translate[1]});
             if (s.rotation_deg != 0) j["rotate_deg"] = s.rotation_deg;
+            if (s.gds_db_unit_um) j["db_unit_um"] = *s.gds_db_unit_um;
             break;
     }
     append_extra(j, s.extra);
@@ -1083,7 +1205,7 @@ Json material_json(const Material& m) {
     return j;
 }
 
-Json layer_json(const Layer& l) {
+Json layer_json(const Layer& l, const EmbeddedTable& table) {
     Json j = Json::object();
     j["name"] = l.name;
     j["material"] = l.material;
@@ -1094,7 +1216,7 @@ Json layer_json(const Layer& l) {
     j["reference_only"] = l.reference_only;
     if (l.gds_layer) j["gds_layer"] = Json::array({(*l.gds_layer)[0], (*l.gds_layer)[1]});
     Json shapes = Json::array();
-    for (const auto& s : l.shapes) shapes.push_back(shape_json(s));
+    for (const auto& s : l.shapes) shapes.push_back(shape_json(s, &table));
     j["shapes"] = shapes;
     append_extra(j, l.extra);
     return j;
@@ -1365,8 +1487,9 @@ Json project_to_json(const Project& project) {
     Json materials = Json::array();
     for (const auto& m : project.materials) materials.push_back(material_json(m));
     j["materials"] = materials;
+    const EmbeddedTable table(project);  // each embedded file once, however many shapes use it
     Json layers = Json::array();
-    for (const auto& l : project.layers) layers.push_back(layer_json(l));
+    for (const auto& l : project.layers) layers.push_back(layer_json(l, table));
     j["layers"] = layers;
     Json sources = Json::array();
     for (const auto& s : project.sources) sources.push_back(source_json(s));
@@ -1375,17 +1498,74 @@ Json project_to_json(const Project& project) {
     for (const auto& m : project.monitors) monitors.push_back(monitor_json(m));
     j["monitors"] = monitors;
     j["run"] = run_json(project.run, project.domain.dimensions);
+    if (!table.empty()) j["embedded_files"] = table.json();  // last: the bulk of the file after what people read
     append_extra(j, project.extra);
     restore_expressions(j, project.expressions);  // expression strings back where the model keeps them
     return j;
 }
 
+namespace {
+
+std::string project_text(const Project& project) { return project_to_json(project).dump(2) + "\n"; }
+
+/// save_size_problem's message for a file of `bytes`.
+std::string size_problem_text(const Project& project, std::uint64_t bytes) {
+    if (bytes <= limits::kMaxProjectFileBytes) return {};
+    // the embedded files, largest first, with the layers that use them
+    struct File {
+        std::string name;
+        std::size_t bytes = 0;
+        std::vector<std::string> layers;
+    };
+    std::vector<File> files;
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (const Layer& l : project.layers)
+        for (const Shape& s : l.shapes) {
+            if ((s.type != ShapeType::Step && s.type != ShapeType::Gds) || s.data_base64.empty()) continue;
+            auto [it, added] = index.emplace(std::string_view(s.data_base64), files.size());
+            if (added) files.push_back({s.file_name.empty() ? std::string("(unnamed)") : s.file_name, s.data_base64.size(), {}});
+            auto& names = files[it->second].layers;
+            if (std::find(names.begin(), names.end(), l.name) == names.end()) names.push_back(l.name);
+        }
+    std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.bytes > b.bytes; });
+    std::string msg = "the project would be " + limits::format_bytes(double(bytes)) + ", more than the " +
+                      limits::format_bytes(double(limits::kMaxProjectFileBytes)) +
+                      " GoLightly opens, so it is not saved (the file on disk, if any, is unchanged)";
+    if (!files.empty()) {
+        msg += ". Embedded files (each stored once, base64):";
+        for (std::size_t k = 0; k < files.size() && k < 5; ++k) {
+            std::string layers;
+            for (std::size_t i = 0; i < files[k].layers.size() && i < 6; ++i)
+                layers += (i ? ", " : "") + ("'" + files[k].layers[i] + "'");
+            if (files[k].layers.size() > 6) layers += ", ...";
+            msg += (k ? "; " : " ") + files[k].name + " " + limits::format_bytes(double(files[k].bytes)) + " (layers " + layers + ")";
+        }
+        msg += ". Remove the shapes of a file you no longer need, or import a smaller cell of a layout (or a STEP "
+               "file with fewer parts) instead of the whole file";
+    } else {
+        msg += ". Make painted rasters, polygons and paths smaller, or split the project";
+    }
+    return msg;
+}
+
+}  // namespace
+
+std::uint64_t saved_project_bytes(const Project& project) { return project_text(project).size(); }
+
+std::string save_size_problem(const Project& project) { return size_problem_text(project, saved_project_bytes(project)); }
+
 void save_project(const Project& project, const std::filesystem::path& file) {
     std::string text;
     try {
-        text = project_to_json(project).dump(2) + "\n";
+        text = project_text(project);
     } catch (const Json::exception& e) {
         save_failure(file, std::string("cannot write the project as JSON: ") + e.what(), 0);
+    }
+    // never write a file load_project refuses (limits::kMaxProjectFileBytes)
+    if (const std::string problem = size_problem_text(project, text.size()); !problem.empty()) {
+        text.clear();
+        text.shrink_to_fit();
+        throw std::runtime_error("cannot save \"" + file.string() + "\": " + problem);
     }
 
     const std::filesystem::path dir = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();

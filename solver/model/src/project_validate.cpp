@@ -368,6 +368,9 @@ private:
                 bounded(s.translate[0], path + ".translate[0]");
                 bounded(s.translate[1], path + ".translate[1]");
                 if (!(std::abs(s.rotation_deg) <= 1e6)) fail(path + ".rotate_deg", "must be within +-1e6 degrees");
+                // a database unit GDSII can hold (gds::write's range), 1 pm to 1 mm
+                if (s.gds_db_unit_um && !(*s.gds_db_unit_um >= 1e-6 && *s.gds_db_unit_um <= 1e3))
+                    fail(path + ".db_unit_um", "must be between 1e-06 and 1000 um (found " + fmt(*s.gds_db_unit_um) + ")");
                 break;
         }
     }

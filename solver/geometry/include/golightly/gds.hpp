@@ -207,16 +207,29 @@ struct GdsExport {
     double db_unit_um = 1e-3;           ///< the database unit written
 };
 
-/// Writes every layer's shapes into one GDSII cell `cell` (spec "GDSII layouts"), each
-/// layer on its `gds_layer` (absent: layer = its position in the layer list + 1,
-/// datatype 0, with a warning): rectangles, polygons, ellipses and rings as polygons
+/// The layers export_gds writes, in order: those that are not reference_only and hold a
+/// shape with a GDSII form (any but `step`).
+std::vector<std::size_t> gds_export_layers(const Project& project);
+
+/// The layers of gds_export_layers without `gds_layer`: export_gds refuses them (the IDE
+/// asks for their numbers first).
+std::vector<std::size_t> gds_layers_without_number(const Project& project);
+
+/// Writes the shapes of gds_export_layers into one GDSII cell `cell` (spec "GDSII
+/// layouts"), each layer on its `gds_layer` (reference-only layers are left out, with a
+/// warning naming them; a layer without gds_layer is refused: ProjectError naming
+/// "layers[i].gds_layer"): rectangles, polygons, ellipses and rings as polygons
 /// (ellipses and rings discretized to a sagitta below 1e-3 of domain.cell_size; a ring's
 /// hole joined to its outside by a zero-width cut, GDSII having no holes); paths as GDSII
 /// paths (flush ends) when they have no bend_radius, else their outline; `gds` shapes as
 /// their flattened boundaries and paths; painted rasters traced at the cell resolution
 /// (the raster's coverage on the grid of domain.cell_size, windows covered at least half,
 /// as rectangles: runs of a row merged with equal runs of the rows above); spheres and
-/// boxes as their cut at domain.slice_z; `step` shapes are left out with a warning.
+/// boxes in 2D as their cut at domain.slice_z, in 3D as their footprint within the
+/// layer's z range (default 0 to the domain's height): a box's rectangle where the ranges
+/// overlap, a sphere's largest section in the range (with a warning), nothing (with a
+/// warning) when the solid lies outside the range; `step` shapes are left out with a
+/// warning. A `gds` shape's `db_unit_um` counts as its file's database unit.
 /// Database unit: `db_unit_um` when > 0, else the project's: the finest database unit
 /// of its embedded GDS files (a warning when they differ and the finest is not a divisor
 /// of the others), else 1 nm. Polygons of more than 8190 vertices become several

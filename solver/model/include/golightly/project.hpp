@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -95,6 +96,9 @@ struct Shape {
     // kept in rotation_deg): each point p of the cell maps to R(rotate_deg) p + translate.
     std::string gds_cell;
     std::array<int, 2> gds_layer{0, 0};
+    /// gds (additive, JSON `db_unit_um`): the database unit (um) the stream is read with,
+    /// overriding its UNITS record (a file written with a wrong unit); absent = the file's.
+    std::optional<double> gds_db_unit_um;
     // sphere (3D shape): JSON `center [x,y,z]`, `radius`
     Vec3 center_3d;
     double radius = 0;
@@ -383,9 +387,20 @@ Project load_project(const std::filesystem::path& file);
 Json project_to_json(const Project& project);
 
 /// Writes the project atomically: a temporary file in the same folder, flushed, then
-/// renamed over `file`. Throws std::runtime_error naming the file on I/O failure;
-/// the old file is untouched then.
+/// renamed over `file`. Throws std::runtime_error naming the file on I/O failure, and
+/// before writing anything when the file would be larger than load_project reads
+/// (limits::kMaxProjectFileBytes: the message is save_size_problem's); the old file is
+/// untouched then. Embedded STEP and GDSII data is written once per distinct file, in
+/// the top-level `embedded_files` table that shapes name by `file` (spec "Embedded files").
 void save_project(const Project& project, const std::filesystem::path& file);
+
+/// The size in bytes of the file save_project writes for `project`.
+std::uint64_t saved_project_bytes(const Project& project);
+
+/// Empty when save_project can write `project` as a file that load_project reads back;
+/// otherwise a message giving the size the file would have, the limit, the largest
+/// embedded files (with the layers using them) and what to do about it.
+std::string save_size_problem(const Project& project);
 
 /// One material object of the file format ("materials" entries), parsed and checked as in
 /// parse_project (unknown keys go to `extra`). json_path names the object in errors.
