@@ -32,6 +32,36 @@ using namespace golightly::test;
 
 namespace {
 
+/// Largest |a - b| relative to the largest |a| of two engines' reads (fields or DFTs).
+template <class V>
+double relative_deviation(const V& a, const V& b) {
+    REQUIRE(a.size() == b.size());
+    double scale = 0, dev = 0;
+    for (std::size_t q = 0; q < a.size(); ++q) {
+        scale = std::max(scale, double(std::abs(a[q])));
+        dev = std::max(dev, double(std::abs(a[q] - b[q])));
+    }
+    REQUIRE(scale > 0);
+    return dev / scale;
+}
+
+/// Largest deviation of engine `b` from engine `a` over every component's real field and
+/// complex DFT of `pair` (both stepped already).
+double engine_deviation(Engine& a, Engine& b, const BlochPair& pair) {
+    double rel = 0;
+    for (std::size_t k = 0; k < pair.comps.size(); ++k) {
+        std::vector<double> fa, fb;
+        cuda_select_device(0);
+        a.get_field(pair.comps[k], fa);
+        b.get_field(pair.comps[k], fb);
+        cuda_select_device(0);
+        const auto xa = a.dft(int(k));
+        const auto xb = b.dft(int(k));
+        rel = std::max({rel, relative_deviation(fa, fb), relative_deviation(xa, xb)});
+    }
+    return rel;
+}
+
 /// Largest deviation of the CUDA engine's complex run from the CPU engine's, relative to
 /// the largest value, over every component's real field and complex DFT.
 double cuda_vs_cpu(const BlochPair& pair, Precision precision, int steps, std::string* kernel = nullptr) {
@@ -40,28 +70,7 @@ double cuda_vs_cpu(const BlochPair& pair, Precision precision, int steps, std::s
     cpu->step(steps);
     gpu->step(steps);
     if (kernel) *kernel = gpu->kernel();
-    double rel = 0;
-    for (std::size_t k = 0; k < pair.comps.size(); ++k) {
-        std::vector<double> a, b;
-        cpu->get_field(pair.comps[k], a);
-        gpu->get_field(pair.comps[k], b);
-        REQUIRE(a.size() == b.size());
-        double scale = 0, dev = 0;
-        for (std::size_t q = 0; q < a.size(); ++q) {
-            scale = std::max(scale, std::abs(a[q]));
-            dev = std::max(dev, std::abs(a[q] - b[q]));
-        }
-        const auto xa = cpu->dft(int(k)), xb = gpu->dft(int(k));
-        REQUIRE(xa.size() == xb.size());
-        double dscale = 0, ddev = 0;
-        for (std::size_t q = 0; q < xa.size(); ++q) {
-            dscale = std::max(dscale, std::abs(xa[q]));
-            ddev = std::max(ddev, std::abs(xa[q] - xb[q]));
-        }
-        REQUIRE(scale > 0);
-        REQUIRE(dscale > 0);
-        rel = std::max({rel, dev / scale, ddev / dscale});
-    }
+    const double rel = engine_deviation(*cpu, *gpu, pair);
     CHECK(gpu->field_energy() == Approx(cpu->field_energy()).epsilon(precision == Precision::Float64 ? 1e-10 : 1e-3));
     return rel;
 }
@@ -116,30 +125,7 @@ TEST_CASE("CUDA: complex Bloch fields on two subdomains equal one engine (2D x B
         one->step(steps);
         many.step(steps / 2);
         many.step(steps - steps / 2);
-        double rel = 0;
-        for (std::size_t k = 0; k < pair.comps.size(); ++k) {
-            std::vector<double> a, b;
-            cuda_select_device(0);
-            one->get_field(pair.comps[k], a);
-            many.get_field(pair.comps[k], b);
-            cuda_select_device(0);
-            const auto xa = one->dft(int(k));
-            const auto xb = many.dft(int(k));
-            REQUIRE(a.size() == b.size());
-            REQUIRE(xa.size() == xb.size());
-            double scale = 0, dev = 0, dscale = 0, ddev = 0;
-            for (std::size_t q = 0; q < a.size(); ++q) {
-                scale = std::max(scale, std::abs(a[q]));
-                dev = std::max(dev, std::abs(a[q] - b[q]));
-            }
-            for (std::size_t q = 0; q < xa.size(); ++q) {
-                dscale = std::max(dscale, std::abs(xa[q]));
-                ddev = std::max(ddev, std::abs(xa[q] - xb[q]));
-            }
-            REQUIRE(scale > 0);
-            REQUIRE(dscale > 0);
-            rel = std::max({rel, dev / scale, ddev / dscale});
-        }
+        const double rel = engine_deviation(*one, many, pair);
         cuda_select_device(0);
         const double e1 = one->field_energy();
         CHECK(many.field_energy() == Approx(e1).epsilon(1e-10));

@@ -15,17 +15,22 @@ namespace {
 Project quickstart() {
     return load_project(std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "quickstart.glproj");
 }
+
+/// One CPU thread, a live snapshot about every `every` steps appended to `seen`.
+RunOptions live_options(std::vector<LiveMonitors>& seen, std::int64_t every) {
+    RunOptions o;
+    o.backend = BackendChoice::Cpu;
+    o.threads = 1;
+    o.live_every_steps = every;
+    o.live = [&seen](const LiveMonitors& l) { seen.push_back(l); };
+    return o;
+}
 }  // namespace
 
 TEST_CASE("run driver: live monitor values converge to the final spectra", "[driver][live]") {
     const Project p = quickstart();
-    RunOptions o;
-    o.backend = BackendChoice::Cpu;
-    o.threads = 1;
-    o.live_every_steps = 100;
     std::vector<LiveMonitors> seen;
-    o.live = [&](const LiveMonitors& l) { seen.push_back(l); };
-    const RunResult r = run_project(p, "quickstart", o);
+    const RunResult r = run_project(p, "quickstart", live_options(seen, 100));
     REQUIRE(r.normalized);
     REQUIRE(!seen.empty());
     bool saw_reference = false, saw_main = false;
@@ -116,13 +121,8 @@ TEST_CASE("run driver: diffraction orders arrive live and converge to the final 
     p.run.spectrum.points = 3;
     p.run.precision = Precision::Float64;
     p.run.stop.decay_db = 50;
-    RunOptions o;
-    o.backend = BackendChoice::Cpu;
-    o.threads = 1;
-    o.live_every_steps = 200;
     std::vector<LiveMonitors> seen;
-    o.live = [&](const LiveMonitors& l) { seen.push_back(l); };
-    const RunResult r = run_project(p, "grating", o);
+    const RunResult r = run_project(p, "grating", live_options(seen, 200));
     REQUIRE(r.stop_reason == StopReason::Decay);
     REQUIRE(r.diffraction.size() == 2);
     REQUIRE(!seen.empty());
