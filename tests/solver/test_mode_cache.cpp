@@ -21,6 +21,9 @@
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
 #include "golightly/units.hpp"
+#include "cli_runner.hpp"
+#include "env_set.hpp"
+#include "optional_features.hpp"
 
 using namespace golightly;
 namespace fs = std::filesystem;
@@ -214,7 +217,7 @@ TEST_CASE("mode cache: the file round trip is bitwise, corrupt or mismatching fi
     CHECK(others == 0);
 }
 
-TEST_CASE("mode cache: a repeated solve comes from memory, then from disk, bitwise the solver's", "[spectra][mode_cache]") {
+TEST_CASE("mode cache: a repeated solve comes from memory, then from disk, bitwise the solver's", "[mode_cache]" GOLIGHTLY_NEEDS_SPECTRA) {
     REQUIRE(have_mode_solver_2d());
     TempDir tmp;
     const ModeCacheSettings saved = mode_cache_settings();
@@ -290,7 +293,7 @@ TEST_CASE("mode cache: a repeated solve comes from memory, then from disk, bitwi
 }
 
 TEST_CASE("mode interpolation: n_eff and fields between the nodes match exact solves, plain and Lorentz Si strips",
-          "[spectra][mode_cache]") {
+          "[mode_cache]" GOLIGHTLY_NEEDS_SPECTRA) {
     REQUIRE(have_mode_solver_2d());
     clear_mode_cache();
     for (const bool dispersive : {false, true}) {
@@ -343,7 +346,7 @@ TEST_CASE("mode interpolation: n_eff and fields between the nodes match exact so
 }
 
 TEST_CASE("mode cache: port-mode projects share the port planes' solves, run.mode_interpolation by name",
-          "[spectra][mode_cache][sparams]") {
+          "[mode_cache][sparams]" GOLIGHTLY_NEEDS_SPECTRA) {
     REQUIRE(have_mode_solver_2d());
     Project p = strip(0.05, constant("si", kNSi * kNSi));
     p.domain.size = {2.4, 2.0, 1.6};
@@ -384,4 +387,32 @@ TEST_CASE("mode cache: port-mode projects share the port planes' solves, run.mod
         CHECK(e.json_path() == "run.mode_interpolation");
     }
     clear_mode_cache();
+}
+
+TEST_CASE("mode cache: golightly-cli solves once, a second run reads the disk cache, --no-mode-cache solves",
+          "[cli][mode_cache]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    TempDir tmp;
+    const test::EnvSet dir("GOLIGHTLY_MODE_CACHE_DIR", (tmp.path / "modes").c_str());
+    const test::EnvSet stats("GOLIGHTLY_MODE_CACHE_STATS", "1");
+    const test::EnvSet on("GOLIGHTLY_MODE_CACHE", "on");
+    const fs::path example = fs::path(GOLIGHTLY_SOURCE_DIR) / "examples" / "strip_sparams_3d.glproj";
+    const std::string args = "modes '" + example.string() + "' --wavelength 1.55 --out '" + (tmp.path / "m").string() + "'";
+    // the two ports' planes cut the same straight guide: one solve, one memory hit
+    const test::CliOut first = test::run_cli(args, tmp.path);
+    INFO(first.err);
+    REQUIRE(first.code == 0);
+    CHECK(first.err.find("mode cache: 1 solves") != std::string::npos);
+    CHECK(first.err.find("1 written") != std::string::npos);
+    const test::CliOut second = test::run_cli(args, tmp.path);
+    INFO(second.err);
+    REQUIRE(second.code == 0);
+    CHECK(second.err.find("mode cache: 0 solves") != std::string::npos);
+    CHECK(second.err.find("1 from disk") != std::string::npos);
+    CHECK(second.out == first.out);  // the same n_eff, printed
+    const test::CliOut off = test::run_cli(args + " --no-mode-cache", tmp.path);
+    INFO(off.err);
+    REQUIRE(off.code == 0);
+    CHECK(off.err.find("mode cache: 2 solves") != std::string::npos);
+    CHECK(off.out == first.out);
 }
