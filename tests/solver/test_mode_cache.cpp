@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
@@ -415,4 +416,25 @@ TEST_CASE("mode cache: golightly-cli solves once, a second run reads the disk ca
     REQUIRE(off.code == 0);
     CHECK(off.err.find("mode cache: 2 solves") != std::string::npos);
     CHECK(off.out == first.out);
+}
+
+TEST_CASE("mode cache: threads asking for the same solve at once share one solve", "[mode_cache]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    const ModeCacheSettings saved = mode_cache_settings();
+    set_mode_cache_settings(ModeCacheSettings{});  // memory only
+    clear_mode_cache();
+    const Project p = strip(0.05, constant("si", kNSi * kNSi));
+    const CrossSection cs = strip_section(p);
+    ModeSolveOptions o;
+    o.num_modes = 2;
+    std::shared_ptr<const std::vector<VectorMode>> r[4];
+    std::vector<std::thread> ts;
+    for (int k = 0; k < 4; ++k) ts.emplace_back([&, k] { r[k] = cached_solve_modes_2d(cs.grid, cs.medium, 1.55, o); });
+    for (auto& t : ts) t.join();
+    const ModeCacheStats st = mode_cache_stats();
+    CHECK(st.solves == 1);
+    CHECK(st.session_hits == 3);
+    for (int k = 1; k < 4; ++k) CHECK(r[k] == r[0]);
+    set_mode_cache_settings(saved);
+    clear_mode_cache();
 }
