@@ -12,6 +12,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/colormap.hpp"
 #include "golightly/image_io.hpp"
+#include "golightly/mode_cache.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
@@ -209,7 +210,7 @@ int run_modes_command(const ModesCommand& c) {
             o.num_modes = modes_to_solve(wanted, filter);
             std::vector<VectorMode> modes;
             try {
-                modes = filter_modes(cs, solve_modes_2d(cs.grid, cs.medium, wl, o), filter);
+                modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, cs.medium, wl, o), filter);
                 if (modes.size() > std::size_t(wanted)) modes.resize(std::size_t(wanted));
                 o.num_modes = wanted;
             } catch (const std::exception& e) {

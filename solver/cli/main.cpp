@@ -49,6 +49,7 @@
 #include "golightly/geometry.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/material_library.hpp"
+#include "golightly/mode_cache.hpp"
 #include "golightly/pole_fit.hpp"
 #include "golightly/project.hpp"
 #include "golightly/results.hpp"
@@ -756,6 +757,22 @@ int guarded_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // --no-mode-cache (anywhere on the line): no mode cache in this process nor in the
+    // sparams / sweep children it starts (they inherit the environment); else the mode
+    // solves are cached in memory and on disk (mode_cache.hpp, docs/modes-cache.md)
+    {
+        int kept = 1;
+        for (int i = 1; i < argc; ++i) {
+            if (std::string(argv[i]) == "--no-mode-cache") {
+                ::setenv("GOLIGHTLY_MODE_CACHE", "off", 1);
+                continue;
+            }
+            argv[kept++] = argv[i];
+        }
+        argc = kept;
+        argv[argc] = nullptr;
+    }
+    set_mode_cache_settings(mode_cache_settings_from_environment());
 #ifdef GOLIGHTLY_HAVE_MPI
     // `run` under mpirun / srun only: a plain run never initializes MPI, nor do the other
     // commands (sweep and sparams children must not join the MPI job)

@@ -11,6 +11,7 @@
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"
+#include "golightly/mode_cache.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -445,28 +446,26 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
         scene.dft_sets.push_back(std::move(hs));
     }
 
-    // Modes at every frequency, at the Yee scheme's numerical k0; two spare candidates
-    // so that a tracked mode can be found below another that crossed it.
+    // Modes at every frequency (or interpolated from a few, run.mode_interpolation), at the
+    // Yee scheme's numerical k0; two spare candidates so that a tracked mode can be found
+    // below another that crossed it. Solves go through the mode cache (mode_cache.hpp).
     const ModeSelection sel = parse_mode_selection(monitor.extra, json_path, file_label);
     ModeSolveOptions o;
     o.num_modes = modes_to_solve(num_modes + 2, sel.filter);
     apply_mode_selection(cs, sel, monitor.center, o, json_path, file_label);
-    std::vector<std::vector<VectorMode>> candidates;
-    for (double f : spectrum_hz) {
-        const double w = 2 * M_PI * f;
-        const double k0_num = 2.0 / (units::c0 * scene.dt_s) * std::sin(0.5 * w * scene.dt_s);  // 1/m
-        const double wl_um = 2 * M_PI / k0_num / units::um;
-        std::vector<VectorMode> solved;
-        try {
-            solved = filter_modes(cs, solve_modes_2d(cs.grid, cross_section_medium(cs, w), wl_um, o), sel.filter);
-        } catch (const std::exception& e) {
-            throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
-        }
-        candidates.push_back(std::move(solved));
+    ModeBandOptions band;
+    band.interpolation = parse_mode_interpolation(project, file_label);
+    ModeBandResult solved;
+    try {
+        solved = solve_modes_band(cs, o, sel.filter, plan.mode_indices, spectrum_hz, scene.dt_s, band,
+                                  "mode monitor '" + monitor.name + "'");
+    } catch (const std::exception& e) {
+        throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
     }
-    if (!candidates.empty())
-        plan.modes = track_modes(candidates, plan.mode_indices, candidates.size() / 2, spectrum_hz,
-                                 "mode monitor '" + monitor.name + "'", plan.warnings);
+    plan.modes = std::move(solved.modes);
+    plan.interpolated = solved.interpolated;
+    plan.solved_frequencies_hz = std::move(solved.node_hz);
+    for (auto& w : solved.warnings) plan.warnings.push_back(std::move(w));
     return plan;
 }
 
@@ -671,7 +670,8 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     std::vector<VectorMode> modes;
     try {
         o.num_modes = modes_to_solve(o.num_modes, sel.filter);
-        modes = filter_modes(cs, solve_modes_2d(cs.grid, cross_section_medium(cs, wf.omega), 2 * M_PI / k0n, o), sel.filter);
+        modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, cross_section_medium(cs, wf.omega), 2 * M_PI / k0n, o),
+                             sel.filter);
     } catch (const std::exception& e) {
         throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
     }

@@ -204,6 +204,10 @@ struct ModeMonitorPlan {
     /// below kModeTrackingOverlap), one line each, naming the monitor; run_project adds
     /// them to the run's warnings.
     std::vector<std::string> warnings;
+    /// true: `modes` interpolated from solves at solved_frequencies_hz (run.mode_interpolation
+    /// "auto", mode_cache.hpp solve_modes_band); false: solved at every frequency
+    bool interpolated = false;
+    std::vector<double> solved_frequencies_hz;
     // ---- 2D lines
     double dx_um = 0, dt_s = 0;
     /// flux sign of the line's tangential pair: P = line_flux_sign 0.5/eta0 Re sum E H~* ds
@@ -223,7 +227,9 @@ std::vector<int> parse_mode_list(const Json& extra, const std::string& json_path
 /// `spectrum_hz` (solve_modes_2d, max(modes) + 3 candidates (more with a filter), the Yee
 /// dispersion above), picks the listed modes by index at the centre frequency
 /// (spectrum_hz[n / 2]) and follows them across the spectrum by overlap (track_modes;
-/// warnings into ModeMonitorPlan::warnings), and appends the four DFT sets to
+/// warnings into ModeMonitorPlan::warnings) -- or, with `run.mode_interpolation` "auto" (the
+/// default) and more than 5 frequencies, solves at a few Chebyshev nodes of the band and
+/// interpolates (mode_cache.hpp solve_modes_band; solves cached) --, and appends the four DFT sets to
 /// scene.dft_sets. The plane is the nearest E node
 /// plane; it needs a cell of room on the low side (the H~ average). The monitor's
 /// `modes` (JSON list of mode indices, default [0]) is read from Monitor::extra, and its
