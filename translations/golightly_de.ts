@@ -1858,10 +1858,6 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
         <translation>Keine Polygone auf den gewählten Lagen</translation>
     </message>
     <message>
-        <source>%1 polygons, %2 x %3 µm</source>
-        <translation>%1 Polygone, %2 x %3 µm</translation>
-    </message>
-    <message>
         <source>Import GDS</source>
         <translation>GDS importieren</translation>
     </message>
@@ -1980,6 +1976,54 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
     <message>
         <source>Layer %1: the z range &quot;%2&quot; is not two numbers z0, z1 (µm) with z0 &lt; z1.</source>
         <translation>Lage %1: Der z-Bereich „%2“ besteht nicht aus zwei Zahlen z0, z1 (µm) mit z0 &lt; z1.</translation>
+    </message>
+    <message>
+        <source>%1 polygons, %2 x %3 µm (dashed: the domain)</source>
+        <translation>%1 Polygone, %2 x %3 µm  (gestrichelt: das Gebiet)</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>Platzierung</translation>
+    </message>
+    <message>
+        <source>Centred in the domain</source>
+        <translation>Im Gebiet zentriert</translation>
+    </message>
+    <message>
+        <source>At an offset</source>
+        <translation>Mit Versatz</translation>
+    </message>
+    <message>
+        <source>Centre the cell&apos;s bounding box in the domain, or move the file&apos;s coordinates by an offset (0, 0 keeps them)</source>
+        <translation>Die Begrenzungsbox der Zelle im Gebiet zentrieren oder die Koordinaten der Datei um einen Versatz verschieben (0, 0 behält sie bei)</translation>
+    </message>
+    <message>
+        <source>Database unit</source>
+        <translation>Datenbankeinheit</translation>
+    </message>
+    <message>
+        <source>The length of one database unit: the file&apos;s UNITS record by default; change it only for a file written with a wrong unit (the shapes then keep the unit chosen)</source>
+        <translation>Die Länge einer Datenbankeinheit: standardmäßig aus dem UNITS-Eintrag der Datei; nur für eine mit falscher Einheit geschriebene Datei ändern (die Formen behalten dann die gewählte Einheit)</translation>
+    </message>
+    <message>
+        <source>cell %1 x %2 µm, moved by (%3, %4) µm</source>
+        <translation>Zelle %1 x %2 µm, verschoben um (%3, %4) µm</translation>
+    </message>
+    <message>
+        <source>Not imported: with %1 %2.</source>
+        <translation>Nicht importiert: mit %1 %2.</translation>
+    </message>
+    <message>
+        <source>Layer &quot;%1&quot; has no GDS layer. Write it on layer/datatype (kept with the layer, so that importing the file again fills this layer):</source>
+        <translation>Ebene „%1“ hat keine GDS-Ebene. In Ebene/Datentyp schreiben (wird mit der Ebene gespeichert, damit ein erneuter Import diese Ebene füllt):</translation>
+    </message>
+    <message>
+        <source>Layer &quot;%1&quot;: &quot;%2&quot; is not a GDS layer/datatype such as 3/0 (each 0 to 65535).</source>
+        <translation>Ebene „%1“: „%2“ ist keine GDS-Ebene/Datentyp wie 3/0 (jeweils 0 bis 65535).</translation>
+    </message>
+    <message>
+        <source>Set GDS layers</source>
+        <translation>GDS-Ebenen festlegen</translation>
     </message>
 </context>
 <context>

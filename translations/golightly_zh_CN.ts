@@ -1849,10 +1849,6 @@ The file was not changed, and this window keeps its current project.</source>
         <translation>所选图层上没有多边形</translation>
     </message>
     <message>
-        <source>%1 polygons, %2 x %3 µm</source>
-        <translation>%1 个多边形，%2 x %3 µm</translation>
-    </message>
-    <message>
         <source>Import GDS</source>
         <translation>导入 GDS</translation>
     </message>
@@ -1971,6 +1967,54 @@ The file was not changed, and this window keeps its current project.</source>
     <message>
         <source>Layer %1: the z range &quot;%2&quot; is not two numbers z0, z1 (µm) with z0 &lt; z1.</source>
         <translation>图层 %1：z 范围“%2”不是满足 z0 &lt; z1 的两个数 z0, z1 (µm)。</translation>
+    </message>
+    <message>
+        <source>%1 polygons, %2 x %3 µm (dashed: the domain)</source>
+        <translation>%1 个多边形，%2 x %3 µm （虚线：计算区域）</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>放置</translation>
+    </message>
+    <message>
+        <source>Centred in the domain</source>
+        <translation>在计算区域中居中</translation>
+    </message>
+    <message>
+        <source>At an offset</source>
+        <translation>按偏移量</translation>
+    </message>
+    <message>
+        <source>Centre the cell&apos;s bounding box in the domain, or move the file&apos;s coordinates by an offset (0, 0 keeps them)</source>
+        <translation>将单元的包围盒置于计算区域中心，或按偏移量移动文件坐标（0, 0 保持不变）</translation>
+    </message>
+    <message>
+        <source>Database unit</source>
+        <translation>数据库单位</translation>
+    </message>
+    <message>
+        <source>The length of one database unit: the file&apos;s UNITS record by default; change it only for a file written with a wrong unit (the shapes then keep the unit chosen)</source>
+        <translation>一个数据库单位的长度：默认取文件的 UNITS 记录；仅当文件以错误单位写入时才更改（形状随后保留所选单位）</translation>
+    </message>
+    <message>
+        <source>cell %1 x %2 µm, moved by (%3, %4) µm</source>
+        <translation>单元 %1 x %2 µm，移动了 (%3, %4) µm</translation>
+    </message>
+    <message>
+        <source>Not imported: with %1 %2.</source>
+        <translation>未导入：含 %1 %2。</translation>
+    </message>
+    <message>
+        <source>Layer &quot;%1&quot; has no GDS layer. Write it on layer/datatype (kept with the layer, so that importing the file again fills this layer):</source>
+        <translation>图层“%1”没有 GDS 图层。写入到图层/数据类型（随图层保存，以便再次导入该文件时填充此图层）：</translation>
+    </message>
+    <message>
+        <source>Layer &quot;%1&quot;: &quot;%2&quot; is not a GDS layer/datatype such as 3/0 (each 0 to 65535).</source>
+        <translation>图层“%1”：“%2”不是形如 3/0 的 GDS 图层/数据类型（各为 0 到 65535）。</translation>
+    </message>
+    <message>
+        <source>Set GDS layers</source>
+        <translation>设置 GDS 图层</translation>
     </message>
 </context>
 <context>
