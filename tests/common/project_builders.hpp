@@ -92,4 +92,19 @@ inline Project slab_guide_2d(double lx, double ly, double dx, Polarization pol, 
     return p;
 }
 
+/// The core layer of the 3D test strips: a 500 x 220 nm box of `material` along x from
+/// x = -1 um to `x_max` um, across y 0.75 .. 1.25 and z 0.70 .. 0.92 um (the strip centred
+/// in a 2 x 1.6 um cross-section).
+inline Layer strip_core_layer(double x_max, const std::string& material = "si") {
+    Layer l;
+    l.name = "core";
+    l.material = material;
+    Shape b;
+    b.type = ShapeType::Box;
+    b.box_min = {-1.0, 0.75, 0.70};
+    b.box_max = {x_max, 1.25, 0.92};
+    l.shapes.push_back(b);
+    return l;
+}
+
 }  // namespace golightly::test

@@ -25,6 +25,7 @@
 #include "cli_runner.hpp"
 #include "env_set.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
 namespace fs = std::filesystem;
@@ -69,15 +70,7 @@ Project strip(double dx, const Material& si) {
     p.domain.pml.cells = 6;
     p.domain.background = "sio2";
     p.materials = {constant("sio2", kNOx * kNOx), si};
-    Layer l;
-    l.name = "core";
-    l.material = "si";
-    Shape b;
-    b.type = ShapeType::Box;
-    b.box_min = {-1.0, 0.75, 0.70};
-    b.box_max = {3.0, 1.25, 0.92};
-    l.shapes.push_back(b);
-    p.layers.push_back(l);
+    p.layers.push_back(test::strip_core_layer(3.0));
     p.run.spectrum.wavelength_min = 1.5;
     p.run.spectrum.wavelength_max = 1.6;
     return p;

@@ -19,6 +19,7 @@
 #include "golightly/units.hpp"
 #include "test_3d_projects.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
 using namespace golightly::test3d;
@@ -36,15 +37,7 @@ Project strip_guide_project(double dx, double wl_min, double wl_max, int points)
     si.id = "si";
     si.epsilon_inf = 3.476 * 3.476;
     p.materials = {ox, si};
-    Layer l;
-    l.name = "core";
-    l.material = "si";
-    Shape b;
-    b.type = ShapeType::Box;
-    b.box_min = {-1.0, 0.75, 0.70};
-    b.box_max = {5.0, 1.25, 0.92};
-    l.shapes.push_back(b);
-    p.layers.push_back(l);
+    p.layers.push_back(test::strip_core_layer(5.0));
     p.run.stop.decay_db = 40;
     p.run.stop.max_time_fs = 600;
     return p;

@@ -11,6 +11,7 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/sparams.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
 
@@ -32,15 +33,7 @@ Project strip_project() {
     si.id = "si";
     si.epsilon_inf = 3.476 * 3.476;
     p.materials = {ox, si};
-    Layer l;
-    l.name = "core";
-    l.material = "si";
-    Shape b;
-    b.type = ShapeType::Box;
-    b.box_min = {-1.0, 0.75, 0.70};
-    b.box_max = {5.0, 1.25, 0.92};
-    l.shapes.push_back(b);
-    p.layers.push_back(l);
+    p.layers.push_back(test::strip_core_layer(5.0));
     p.extra["ports"] = Json::parse(R"([
         {"name": "in", "center": [0.8, 1.0, 0.8], "size": [0, 2.0, 1.6], "direction": "+x", "modes": [0]},
         {"name": "out", "center": [3.2, 1.0, 0.8], "size": [0, 2.0, 1.6], "direction": "-x"}])");

@@ -36,15 +36,7 @@ void silicon_in_silica(Project& p) {
 Project straight_strip(double dx) {
     Project p = vacuum_project(4.0, 2.0, 1.6, dx, 8, 1.5, 1.6, 3);
     silicon_in_silica(p);
-    Layer l;
-    l.name = "core";
-    l.material = "si";
-    Shape b;
-    b.type = ShapeType::Box;
-    b.box_min = {-1.0, 0.75, 0.70};
-    b.box_max = {5.0, 1.25, 0.92};
-    l.shapes.push_back(b);
-    p.layers.push_back(l);
+    p.layers.push_back(test::strip_core_layer(5.0));
     p.run.stop.decay_db = 40;
     p.run.stop.max_time_fs = 600;
     p.extra["ports"] = Json::parse(R"([
