@@ -615,6 +615,46 @@ public:
 
     const DevGrid<T>& grid() const { return grid_; }
     T* field(int slot) const { return fields_[slot].template as<T>(); }
+
+    /// Two steps per pass (cuda_twostep2d.cuh): a second set of fields and CPML psi, zeroed;
+    /// a pass reads the current set (grid()) and writes the other (output_grid()), then
+    /// flip() makes that the current one. Real fields only (no Bloch partner).
+    void setup_second_set(cudaStream_t stream) {
+        const std::size_t cells = std::size_t(nx_) * ny_;
+        for (auto& f : alt_fields_) {
+            f.alloc(cells * sizeof(T));
+            CUDA_CHECK(cudaMemsetAsync(f.template as<void>(), 0, cells * sizeof(T), stream));
+        }
+        for (int k = 0; k < 2; ++k) {
+            alt_psi_x_[k].alloc(psi_x_[k].bytes());
+            alt_psi_y_[k].alloc(psi_y_[k].bytes());
+            CUDA_CHECK(cudaMemsetAsync(alt_psi_x_[k].template as<void>(), 0, alt_psi_x_[k].bytes(), stream));
+            CUDA_CHECK(cudaMemsetAsync(alt_psi_y_[k].template as<void>(), 0, alt_psi_y_[k].bytes(), stream));
+        }
+        output_ = grid_;
+        point(output_, alt_fields_, alt_psi_x_, alt_psi_y_);
+    }
+    /// Device bytes setup_second_set allocates.
+    std::size_t second_set_bytes() const {
+        return 3 * std::size_t(nx_) * ny_ * sizeof(T) + 2 * (psi_x_[0].bytes() + psi_y_[0].bytes());
+    }
+    /// The other set's grid (setup_second_set): a pass's output.
+    const DevGrid<T>& output_grid() const { return output_; }
+    /// Swaps the current and the other set (grid(), field() follow).
+    void flip() {
+        for (int c = 0; c < 3; ++c) fields_[c].swap(alt_fields_[c]);
+        for (int k = 0; k < 2; ++k) {
+            psi_x_[k].swap(alt_psi_x_[k]);
+            psi_y_[k].swap(alt_psi_y_[k]);
+        }
+        point(grid_, fields_, psi_x_, psi_y_);
+        point(output_, alt_fields_, alt_psi_x_, alt_psi_y_);
+        parity_ ^= 1;
+    }
+    /// Which set is current (0: the first), for the step graphs.
+    int parity() const { return parity_; }
+    /// CPML psi values of the grid (both arrays of both axes), for the traffic model.
+    double psi_values() const { return double(psi_x_len_) * 2 + double(psi_y_len_) * 2; }
     /// eps_r per table entry (the energy's weights).
     const double* eps_table() const { return eps_.template as<double>(); }
 
@@ -658,6 +698,7 @@ public:
             upload(table_, tab, stream);
             upload(eps_, eps, stream);
             grid_.table = table_.template as<Coef2<T>>();
+            output_.table = grid_.table;
             return true;
         }
         CUDA_CHECK(cudaMemcpyAsync(table_.template as<void>(), tab.data(), tab.size() * sizeof(Coef2<T>),
@@ -696,9 +737,18 @@ private:
         CUDA_CHECK_LAUNCH();
     }
 
+    static void point(DevGrid<T>& g, const DevBuf* f, const DevBuf* px, const DevBuf* py) {
+        g.f0 = f[0].template as<T>(); g.f1 = f[1].template as<T>(); g.f2 = f[2].template as<T>();
+        g.psiH_x = px[0].template as<T>(); g.psiE_x = px[1].template as<T>();
+        g.psiH_y = py[0].template as<T>(); g.psiE_y = py[1].template as<T>();
+        g.o0 = g.f0; g.o1 = g.f1; g.o2 = g.f2;
+    }
+
     bool tmz_ = true;
     int nx_ = 0, ny_ = 0;
-    DevGrid<T> grid_{};
+    int parity_ = 0;
+    DevGrid<T> grid_{}, output_{};
+    DevBuf alt_fields_[3], alt_psi_x_[2], alt_psi_y_[2];
     DevBuf fields_[3], mat_a_, mat_b_, table_, eps_, cpml_[2][6], psi_x_[2], psi_y_[2];
     std::size_t psi_x_len_ = 0, psi_y_len_ = 0;
     std::vector<Coef2<T>> tab_staging_;

@@ -80,6 +80,7 @@
 #include "cuda_tfsf.cuh"
 #include "cuda_monitors.cuh"
 #include "cuda_frames.cuh"
+#include "cuda_twostep2d.cuh"
 #include "../cpu/cpu_bloch.hpp"  // check_bloch_scene, imaginary_scene, combine_dft (host code)
 
 namespace golightly {
@@ -152,6 +153,15 @@ public:
 
     std::string backend() const override { return "cuda"; }
     std::string device() const override { return device_name(device_); }
+    std::string kernel() const override {
+        if (two_step_) return "two steps per pass (update_two2d)";
+        const char* k = sc_.polarization == Polarization::TMz ? "tmz_h_update, tmz_e_update" : "tez_h_update, tez_e_update";
+        std::string s = std::string("one step per pass (") + k + (sc_.nx % (16 / int(sizeof(T))) == 0 ? ", 16-byte)" : ")");
+        if (im_) s += ", two copies (complex fields)";
+        return s;
+    }
+    /// Why two steps per pass do not run (empty when they do; cuda_twostep2d.cuh).
+    const std::string& two_step_refusal() const { return two_step_why_; }
     Precision precision() const override { return precision_; }
     std::int64_t steps_done() const override { return steps_done_; }
 
@@ -159,7 +169,9 @@ public:
         if (n_steps <= 0) return;
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();  // kernel arguments changed
         if (im_ && im_->monitors.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
-        cuda::enqueue_steps_graphed(graph_, stream_, n_steps, [this](int steps) { enqueue_steps(steps); });
+        // One graph per buffer parity at its start (two steps per pass flip the sets; a graph of
+        // kGraphSteps steps flips them kGraphSteps / 2 times, an even number).
+        cuda::enqueue_steps_graphed(graph_[bulk_.parity()], stream_, n_steps, [this](int steps) { enqueue_steps(steps); });
         steps_done_ += n_steps;
     }
 
@@ -250,6 +262,13 @@ public:
     /// plus, per cell, the CPML psi traffic and the traffic each extension states (model
     /// in the file header).
     double bytes_per_cell_update() const override {
+        if (two_step_) {  // cuda_twostep2d.cuh: every field and map once per pass, psi once per pass
+            const double s = sizeof(T);
+            const double bulk = (sc_.polarization == Polarization::TMz ? 6 * s + 2 : 6 * s + 4) / 2 * double(sc_.cells());
+            const double extra = bulk_.psi_values() * s + two_.bytes_per_step() + sources_.bytes_per_step() +
+                                 dispersion_.bytes_per_step(false, true) + monitors_.bytes_per_step();
+            return (bulk + extra) / double(user_cells());
+        }
         double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + walls_.bytes_per_step() +
                        dispersion_.bytes_per_step() + tensor_.bytes_per_step() + tfsf_.bytes_per_step() +
                        monitors_.bytes_per_step();
@@ -333,7 +352,96 @@ private:
             bulk_.set_bloch_partner(im_->bulk, phase, 0);
             im_->bulk.set_bloch_partner(bulk_, phase, 1);
         }
+        setup_two_step();
         CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    /// Two steps per pass (cuda_twostep2d.cuh) where they apply: real fields, no periodic
+    /// axis, no Mur wall, no TF/SF, no tensor couplings, 1/kappa = 1 outside the CPML slabs,
+    /// device memory for the second set and the capture set. GOLIGHTLY_CUDA_TWO_STEP=0 keeps
+    /// one step per pass; =require throws RunError with the reason where they do not apply.
+    void setup_two_step() {
+        two_step_ = false;
+        std::string& why = two_step_why_;
+        why.clear();
+        if (tune_.two_step_2d == KnobSwitch::Off) why = "GOLIGHTLY_CUDA_TWO_STEP=0";
+        else if (sc_.complex_fields) why = "complex fields (Bloch-periodic axes) step one step per pass";
+        else if (sc_.boundary[0] == BoundaryKind::Periodic || sc_.boundary[1] == BoundaryKind::Periodic)
+            why = "a periodic axis (the pass reads no wrap)";
+        else if (sc_.boundary[0] == BoundaryKind::Mur || sc_.boundary[1] == BoundaryKind::Mur) why = "Mur walls";
+        else if (!sc_.tfsf.empty()) why = "TF/SF sources";
+        else if (tensor_.total_sites() > 0) why = "sub-pixel tensor couplings";
+        if (why.empty()) {
+            const int n[2] = {sc_.nx, sc_.ny};
+            for (int a = 0; a < 2 && why.empty(); ++a) {
+                const CpmlAxis& c = sc_.cpml[a];
+                for (const std::vector<double>* v : {&c.inv_kappa_e, &c.inv_kappa_h}) {
+                    if (v->empty()) continue;
+                    for (int q = sc_.pml_lo[a]; q < n[a] - sc_.pml_hi[a]; ++q)
+                        if ((*v)[q] != 1.0) {
+                            why = "CPML kappa differs from 1 outside the slabs";
+                            break;
+                        }
+                }
+            }
+        }
+        bool dispersive = false;
+        for (int c = 0; c < 3; ++c) dispersive = dispersive || !sc_.dispersive[c].cells.empty();
+        if (why.empty()) {
+            std::size_t free_b = 0, total_b = 0;
+            CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+            if (tune_.memory_limit_bytes) free_b = std::min(free_b, *tune_.memory_limit_bytes);
+            const std::size_t need = bulk_.second_set_bytes() + cuda::TwoStep2D<T>::device_bytes(sc_, dispersive) +
+                                     (std::size_t(256) << 20);
+            if (free_b < need)
+                why = "the second field set and the capture set need " + std::to_string(need) + " bytes of device memory, " +
+                      std::to_string(free_b) + " are free";
+        }
+        if (!why.empty()) {
+            if (tune_.two_step_2d == KnobSwitch::Require)
+                throw RunError("CUDA engine: GOLIGHTLY_CUDA_TWO_STEP=require, but two steps per pass cannot run: " + why);
+            return;
+        }
+        bulk_.setup_second_set(stream_);
+        std::vector<std::int64_t> captured;
+        for (const auto& d : sc_.dft_sets) {
+            captured.insert(captured.end(), d.cell0.begin(), d.cell0.end());
+            captured.insert(captured.end(), d.cell1.begin(), d.cell1.end());
+        }
+        for (const auto& p : sc_.time_probes) captured.insert(captured.end(), p.cells.begin(), p.cells.end());
+        two_.setup(sc_, captured, dispersion_.all_cells(), stream_);
+        two_step_ = true;
+    }
+
+    /// Steps k and k + 1 as one pass of update_two2d (cuda_twostep2d.cuh): before it the
+    /// dispersive cells' poles advance from E^n and their first-step correction is formed;
+    /// the pass does the H and E sources of step k and the H sources of step k + 1; then the
+    /// monitors of step k read the capture set, the sets flip, and step k + 1 ends as one
+    /// step per pass ends it: the dispersive correction (poles from the captured E1), the E
+    /// sources, the monitors.
+    void enqueue_pair(int k) {
+        const StepLaunch a0{stream_, d_step_, k}, a1{stream_, d_step_, k + 1};
+        T* corr[3];
+        two_.corrections(corr);
+        if (two_.dispersive()) dispersion_.advance_into(cuda::fields_of(bulk_.grid()), corr, stream_);
+        two_.launch(bulk_.grid(), bulk_.output_grid(), d_step_, k, stream_);
+        monitors_.rebind(two_.capture());
+        monitors_.after_step(a0);
+        bulk_.flip();
+        rebind();
+        dispersion_.after_e_from(two_.capture(), stream_);
+        sources_.after_e(a1);
+        monitors_.after_step(a1);
+    }
+
+    /// Points the extensions at the bulk's current set (two steps per pass flip the sets).
+    void rebind() {
+        const cuda::FieldArrays<T> f = cuda::fields_of(bulk_.grid());
+        sources_.rebind(f);
+        dispersion_.rebind(f);
+        monitors_.rebind(f);
+        tensor_.rebind(f);
+        tfsf_.rebind(f);
     }
 
     /// Live edit (engine.hpp, update_materials): the bulk copies the edited uint16
@@ -361,6 +469,12 @@ private:
         tfsf_.materials_changed(edited, stream_);  // E corrections carry cb (rewritten in place)
         if (tensor_.materials_changed(edited, cuda::fields_of(bulk_.grid()), stream_))
             destroy_graph();  // the captured graph holds the old lists' arguments
+        if (two_step_ && tensor_.total_sites() > 0) {  // the pass has no tensor couplings: one step per pass from here
+            two_step_ = false;
+            two_step_why_ = "sub-pixel tensor couplings (brought by a live edit)";
+            rebind();
+            destroy_graph();
+        }
         materials_ = std::move(edited_view);  // the engine's view of the materials from now on
     }
 
@@ -371,7 +485,12 @@ private:
             enqueue_complex_steps(steps);
             return;
         }
-        for (int k = 0; k < steps; ++k) {
+        int k0 = 0;
+        if (two_step_) {
+            for (; k0 + 1 < steps; k0 += 2) enqueue_pair(k0);
+            rebind();  // a remaining step runs in place on the current set
+        }
+        for (int k = k0; k < steps; ++k) {
             const StepLaunch at{stream_, d_step_, k};
             tfsf_.before_step(at);  // the TF/SF incident lines from n to n+1
             // 1. H half step.
@@ -432,7 +551,9 @@ private:
         CUDA_CHECK_LAUNCH();
     }
 
-    void destroy_graph() { graph_.reset(); }
+    void destroy_graph() {
+        for (cuda::StepGraph& g : graph_) g.reset();
+    }
 
     void reduce() {
         const int blocks = int(std::min<std::size_t>(4096, (sc_.cells() + 255) / 256));
@@ -462,7 +583,7 @@ private:
     Precision precision_;
     int device_ = 0;
     cudaStream_t stream_ = nullptr;
-    cuda::StepGraph graph_;  ///< kGraphSteps steps (cuda_engine_common.cuh)
+    cuda::StepGraph graph_[2];  ///< kGraphSteps steps by the buffer parity at their start (cuda_engine_common.cuh)
     std::int64_t steps_done_ = 0;
     long long* d_step_ = nullptr;
     cuda::EnergyReadback energy_;  ///< field_energy / fields_finite (cuda_engine_common.cuh)
@@ -475,6 +596,9 @@ private:
     cuda::Tfsf<T> tfsf_;
     Monitors<T> monitors_;
     Frames<T> frames_;
+    cuda::TwoStep2D<T> two_;      ///< two steps per pass: tile plan, capture set (cuda_twostep2d.cuh)
+    bool two_step_ = false;       ///< pairs of steps as one pass (setup_two_step)
+    std::string two_step_why_;    ///< why not, when two_step_ is false
     cuda::DevBuf plane_;  ///< compact() copies (padded grids only)
     /// The imaginary copy of a complex run (scene.hpp "Bloch-periodic axes"); frames,
     /// fields and time probes show the real copy, DFTs combine both.

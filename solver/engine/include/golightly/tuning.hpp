@@ -78,6 +78,9 @@ struct CudaTuning {
     /// GOLIGHTLY_CUDA3D_TWO_STEP: Off (0) one step per pass, Require (require) throws where
     /// two steps per pass cannot run.
     KnobSwitch two_step_3d = KnobSwitch::Auto;
+    /// GOLIGHTLY_CUDA_TWO_STEP: the 2D engine's two steps per pass (cuda_twostep2d.cuh); Off
+    /// (0) one step per pass, Require (require) throws where two steps per pass cannot run.
+    KnobSwitch two_step_2d = KnobSwitch::Auto;
     /// GOLIGHTLY_CUDA3D_CHUNK: z planes per chunk of every 3D kernel (tests: chunk edges
     /// everywhere); 0 lets the engine choose.
     int chunk_3d = 0;
@@ -113,6 +116,9 @@ struct CudaTuning {
         t.two_step_3d = env_is("GOLIGHTLY_CUDA3D_TWO_STEP", "0")         ? KnobSwitch::Off
                         : env_is("GOLIGHTLY_CUDA3D_TWO_STEP", "require") ? KnobSwitch::Require
                                                                          : KnobSwitch::Auto;
+        t.two_step_2d = env_is("GOLIGHTLY_CUDA_TWO_STEP", "0")         ? KnobSwitch::Off
+                        : env_is("GOLIGHTLY_CUDA_TWO_STEP", "require") ? KnobSwitch::Require
+                                                                       : KnobSwitch::Auto;
         t.chunk_3d = env_int("GOLIGHTLY_CUDA3D_CHUNK", 0);
         t.tma_cfg_3d = env_int("GOLIGHTLY_CUDA3D_TMA_CFG", 0);
         t.tma_chunk_3d = std::max(1, env_int("GOLIGHTLY_CUDA3D_TMA_CHUNK", 24));
