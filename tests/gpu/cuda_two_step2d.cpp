@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <string>
@@ -88,6 +89,8 @@ void compare(Pair& p, const Scene& s, Precision prec) {
             ref = std::max(ref, std::abs(a[k]));
             d = std::max(d, std::abs(a[k] - b[k]));
         }
+        std::printf("two steps per pass vs one, %s %s, DFT set %zu: max |diff| / max |X| = %.3g (tol %.3g)\n",
+                    to_string(s.polarization).c_str(), to_string(prec).c_str(), set, d / ref, tol);
         INFO(to_string(s.polarization) << " " << to_string(prec) << " DFT set " << set << ": max |diff| " << d
                                        << " of max |X| " << ref << " (relative " << d / ref << ", tol " << tol << ")");
         CHECK(ref > 0);

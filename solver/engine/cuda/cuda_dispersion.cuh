@@ -166,6 +166,24 @@ __global__ void disp_step_advance_corr(DispDev<T> d, const T* __restrict__ E1, T
     corr[cell] = coef * disp_poles(d, k, e2);
 }
 
+// The 2D engine's two steps per pass (cuda_twostep2d.cuh), between consecutive passes: the
+// poles advance from E1 = E^{n+1} (the capture set) and correct E^{n+2} (after its E
+// sources: the correction depends on E^{n+1} only, so the two commute up to rounding), then
+// advance from the corrected E^{n+2} into dP, which the next pass subtracts from its E1 as
+// disp_correct does. Same arithmetic as disp_step then disp_advance. Traffic per cell: reads
+// cell index (4 B), pole-set id (2 B), coef, E1, read-modify-write of E^{n+2}, reads and
+// writes (2N - N_D) s of state (the second time through L1), writes dP: (4N - 2N_D + 5) s + 6 B
+// for two pole steps.
+template <class T>
+__global__ void disp_step_advance(DispDev<T> d, const T* __restrict__ E1) {
+    const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (k >= d.n) return;
+    const int cell = d.cells[k];
+    const T e2 = d.E[cell] - d.coef[k] * disp_poles(d, k, E1[cell]);
+    d.E[cell] = e2;
+    d.dP[k] = disp_poles(d, k, e2);
+}
+
 // Traffic per cell: reads cell index (4 B), coef and dP, read-modify-write of E: 4 s + 4 B.
 template <class T>
 __global__ void disp_correct(DispDev<T> d) {
@@ -321,6 +339,23 @@ public:
             CUDA_CHECK_LAUNCH();
         }
     }
+    /// The 2D engine's two steps per pass (cuda_twostep2d.cuh), between consecutive passes
+    /// (disp_step_advance): the poles advance from E1 of `e1` (the capture set) and correct
+    /// E^{n+2} (the current set), then advance from the corrected E^{n+2} into dP, which the
+    /// next pass subtracts from its E1.
+    void step_and_advance(const FieldArrays<T>& e1, cudaStream_t stream) const {
+        for (std::size_t q = 0; q < disp_args_.size(); ++q) {
+            const DispDev<T>& a = disp_args_[q];
+            disp_step_advance<T><<<(a.n + 255) / 256, 256, 0, stream>>>(a, e1.f[disp_slot_[q]]);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+    /// The per-component lists as the kernels see them (the field pointer as last bound),
+    /// their field slots and host cell lists (the 2D two-step pass files them by tile).
+    int lists() const { return int(disp_args_.size()); }
+    const DispDev<T>& list(int q) const { return disp_args_[std::size_t(q)]; }
+    int list_slot(int q) const { return disp_slot_[std::size_t(q)]; }
+    const std::vector<CellIndex>& list_cells(int q) const { return cells_[disp_comp_[std::size_t(q)]]; }
     /// The flat cells (index as the grid) of every component's list, for the two-step pass's
     /// tile-plane flags.
     std::vector<std::int64_t> all_cells() const {
@@ -343,6 +378,9 @@ public:
     double bytes_per_step(bool fused = false, bool two_step = false, bool merged = false) const {
         return two_step ? (merged ? bytes_merged_ : bytes_two_step_) : fused ? bytes_fused_ : bytes_;
     }
+    /// The 2D two-step pass (cuda_twostep2d.cuh): disp_advance and disp_step per pair, or (merged)
+    /// disp_step_advance, per step; the pass's reads of coef and dP it counts itself.
+    double bytes_per_step_2d(bool merged) const { return merged ? bytes_merged_ : (bytes_ + bytes_fused_) / 2; }
 
     /// Live edit: unchanged dispersive cells (the lists cannot change live,
     /// check_material_update) get their coefficient weight * cb / S from the edited map

@@ -266,7 +266,7 @@ public:
             const double s = sizeof(T);
             const double bulk = (sc_.polarization == Polarization::TMz ? 6 * s + 2 : 6 * s + 4) / 2 * double(sc_.cells());
             const double extra = bulk_.psi_values() * s + two_.bytes_per_step() + sources_.bytes_per_step() +
-                                 dispersion_.bytes_per_step(false, true) + monitors_.bytes_per_step();
+                                 dispersion_.bytes_per_step_2d(true) + monitors_.bytes_per_step();
             return (bulk + extra) / double(user_cells());
         }
         double extra = bulk_.cpml_bytes_per_step() + sources_.bytes_per_step() + walls_.bytes_per_step() +
@@ -385,13 +385,11 @@ private:
                 }
             }
         }
-        bool dispersive = false;
-        for (int c = 0; c < 3; ++c) dispersive = dispersive || !sc_.dispersive[c].cells.empty();
         if (why.empty()) {
             std::size_t free_b = 0, total_b = 0;
             CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
             if (tune_.memory_limit_bytes) free_b = std::min(free_b, *tune_.memory_limit_bytes);
-            const std::size_t need = bulk_.second_set_bytes() + cuda::TwoStep2D<T>::device_bytes(sc_, dispersive) +
+            const std::size_t need = bulk_.second_set_bytes() + cuda::TwoStep2D<T>::device_bytes(sc_) +
                                      (std::size_t(256) << 20);
             if (free_b < need)
                 why = "the second field set and the capture set need " + std::to_string(need) + " bytes of device memory, " +
@@ -409,29 +407,37 @@ private:
             captured.insert(captured.end(), d.cell1.begin(), d.cell1.end());
         }
         for (const auto& p : sc_.time_probes) captured.insert(captured.end(), p.cells.begin(), p.cells.end());
-        two_.setup(sc_, captured, dispersion_.all_cells(), stream_);
+        two_.setup(sc_, captured, dispersion_, stream_);
         two_step_ = true;
     }
 
     /// Steps k and k + 1 as one pass of update_two2d (cuda_twostep2d.cuh): before it the
-    /// dispersive cells' poles advance from E^n and their first-step correction is formed;
-    /// the pass does the H and E sources of step k and the H sources of step k + 1; then the
-    /// monitors of step k read the capture set, the sets flip, and step k + 1 ends as one
-    /// step per pass ends it: the dispersive correction (poles from the captured E1), the E
-    /// sources, the monitors.
-    void enqueue_pair(int k) {
+    /// dispersive cells' poles advance from E^n (unless the pair before did it: `dp_ready`);
+    /// the pass does the H sources, dispersive correction and E sources of step k and the H
+    /// sources of step k + 1; then the monitors of step k read the capture set, the sets flip,
+    /// and step k + 1 ends as one step per pass ends it: the dispersive correction (poles from
+    /// the captured E1), the E sources, the monitors. With another pair after this one
+    /// (`next_pair`), the E sources come before the correction, whose kernel also advances
+    /// the poles for the next pass (Dispersion::step_and_advance); returns whether it did.
+    bool enqueue_pair(int k, bool dp_ready, bool next_pair) {
         const StepLaunch a0{stream_, d_step_, k}, a1{stream_, d_step_, k + 1};
-        T* corr[3];
-        two_.corrections(corr);
-        if (two_.dispersive()) dispersion_.advance_into(cuda::fields_of(bulk_.grid()), corr, stream_);
+        const bool dispersive = dispersion_.lists() > 0;
+        if (dispersive && !dp_ready) dispersion_.before_e(a0);
         two_.launch(bulk_.grid(), bulk_.output_grid(), d_step_, k, stream_);
         monitors_.rebind(two_.capture());
         monitors_.after_step(a0);
         bulk_.flip();
         rebind();
-        dispersion_.after_e_from(two_.capture(), stream_);
-        sources_.after_e(a1);
+        const bool merge = dispersive && next_pair;
+        if (merge) {
+            sources_.after_e(a1);
+            dispersion_.step_and_advance(two_.capture(), stream_);
+        } else {
+            dispersion_.after_e_from(two_.capture(), stream_);
+            sources_.after_e(a1);
+        }
         monitors_.after_step(a1);
+        return merge;
     }
 
     /// Points the extensions at the bulk's current set (two steps per pass flip the sets).
@@ -487,7 +493,8 @@ private:
         }
         int k0 = 0;
         if (two_step_) {
-            for (; k0 + 1 < steps; k0 += 2) enqueue_pair(k0);
+            bool dp_ready = false;
+            for (; k0 + 1 < steps; k0 += 2) dp_ready = enqueue_pair(k0, dp_ready, k0 + 3 < steps);
             rebind();  // a remaining step runs in place on the current set
         }
         for (int k = k0; k < steps; ++k) {

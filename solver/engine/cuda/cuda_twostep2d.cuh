@@ -34,14 +34,18 @@
 //   (halo cells included, so that the neighbours' updates see them): per-tile lists
 //   (TwoStep2D::setup, a source cell in the boxes of up to four tiles). The E sources of
 //   step k + 1 touch E2 only and run after the pass (Sources::after_e).
-// - Dispersive cells (multi-pole ADE): the correction of step k + 1, weight cb / S dP with dP
-//   from E^n, is formed before the pass (Dispersion::advance_into, full-size arrays corr)
-//   and subtracted from E1 (before the E sources, as disp_correct) at every box cell of the
-//   tiles whose box holds a dispersive cell. The second step's poles advance from the
-//   captured E1 and correct E2 after the pass (Dispersion::after_e_from), before its E
-//   sources, as one step per pass does.
+// - Dispersive cells (multi-pole ADE): the poles advance from E^n before the pass
+//   (Dispersion::before_e, dP), and the pass subtracts weight cb / S dP from E1 at every
+//   dispersive cell of the box (per-tile lists as for the sources; before the E sources, the
+//   same expression as disp_correct). The owner of a dispersive cell writes its E1 to the
+//   capture set; after the pass the second step's poles advance from it and correct E2
+//   (Dispersion::after_e_from), before its E sources. Where another pass follows in the same
+//   run of steps, the E sources come first and one kernel corrects E2 and advances the poles
+//   on from it for the next pass (Dispersion::step_and_advance: the pole state is read and
+//   written once for two pole steps; the correction depends on E1 only, so it commutes with
+//   the sources up to rounding).
 // - Monitors of step k read a capture set: the owned E1 and H1 (after their sources) of
-//   every tile that holds a monitor sample, a time probe cell or a dispersive cell, written
+//   every tile that holds a monitor sample or a time probe cell, written
 //   by the pass into full-size arrays; the monitors then sample the capture set (rebind),
 //   so a DFT sees every step.
 // Not supported (one step per pass runs, kernel() says so, =require names the reason):
@@ -49,7 +53,8 @@
 //
 // Traffic per cell update (model, DRAM bytes): (6 s + 2 B) / 2 TMz, (6 s + 4 B) / 2 TEz, the
 // box halo re-read from L2; CPML s per psi value; the capture writes (3 s per captured cell
-// per pass); the dispersive corrections (s per box cell of a flagged tile per pass).
+// per pass); per dispersive cell of a box its list entry, coef and dP (16 B + 2 s per pass),
+// and the pole kernels (cuda_dispersion.cuh).
 #pragma once
 
 #include <algorithm>
@@ -59,7 +64,8 @@
 #include <vector>
 
 #include "cuda_bulk.cuh"
-#include "cuda_sources.cuh"  // DevWaveform, waveform_value
+#include "cuda_dispersion.cuh"  // Dispersion (the lists), DispDev
+#include "cuda_sources.cuh"     // DevWaveform, waveform_value
 
 namespace golightly::cuda {
 namespace {
@@ -86,11 +92,24 @@ struct Ts2Source {
     int pad;
 };
 
+/// One dispersive cell in the box of one tile: the box index, the field slot | list << 2, its
+/// entry k in that list (Dispersion: coef[k], dP[k]) and, when the tile owns it, its grid
+/// index (else -1) for the capture set.
+struct Ts2Disp {
+    int local;
+    int slot_list;
+    int k;
+    int owned_cell;
+};
+
 template <class T> struct TwoStep2DArgs {
     T* out[3];                        // the output set's fields (slots as DevGrid)
     T *psiH_x, *psiH_y, *psiE_x, *psiE_y;  // the output set's CPML psi
     T* cap[3];                        // the capture set (owned E1, H1 of flagged tiles)
-    const T* corr[3];                 // per slot: the dispersive correction (null: none)
+    const Ts2Disp* disp;              // per tile: its entries [disp_first[t], disp_first[t + 1])
+    const int* disp_first;
+    const T* coef[3];                 // per dispersive list: weight cb / S, and dP of step k
+    const T* dP[3];
     const std::uint8_t* flags;        // per tile (by * tiles_x + bx)
     const int* src_first;             // per tile: its entries [src_first[t], src_first[t + 1])
     const Ts2Source* src;
@@ -167,11 +186,11 @@ __device__ __forceinline__ void ts2_h(const DevGrid<T>& g, const TwoStep2DArgs<T
 }
 
 /// E of one cell (TMz: Ez; TEz: Ex, Ey). FIRST: into shared memory, psi from the input set
-/// into the box's psi, the dispersive correction subtracted (DISP); else the owned cell's E2
+/// into the box's psi; else the owned cell's E2
 /// (and H2, and psi) into the output set.
 template <class T, bool TE, bool EDGE, bool FIRST, int TY>
 __device__ __forceinline__ void ts2_e(const DevGrid<T>& g, const TwoStep2DArgs<T>& A, T* s, T* sp, int a, int b, int i,
-                                      int j, bool disp) {
+                                      int j) {
     constexpr int BW = ts2_bw<TY>(), BOX = ts2_box<TY>();
     const int c = b * BW + a;
     const int nx = g.nx, ny = g.ny;
@@ -201,7 +220,6 @@ __device__ __forceinline__ void ts2_e(const DevGrid<T>& g, const TwoStep2DArgs<T
         T ez = m.ca * sE[c] + m.cb * (tx - ty);
         if (EDGE && ((g.pec_x && i == 0) || (g.pec_y && j == 0))) ez = T(0);
         if (FIRST) {
-            if (disp) ez -= A.corr[0][id];
             sE[c] = ez;
         } else {
             A.out[0][id] = ez;
@@ -236,10 +254,6 @@ __device__ __forceinline__ void ts2_e(const DevGrid<T>& g, const TwoStep2DArgs<T
         T ey = mb.ca * sEy[c] - mb.cb * tx;
         if (EDGE && g.pec_x && i == 0) ey = T(0);
         if (FIRST) {
-            if (disp) {
-                ex -= A.corr[1][id];
-                ey -= A.corr[2][id];
-            }
             sEx[c] = ex;
             sEy[c] = ey;
         } else {
@@ -307,7 +321,6 @@ __global__ void __launch_bounds__(kTs2Threads) update_two2d(DevGrid<T> g, TwoSte
         sl = A.src_first[tile + 1];
         step = *A.d_step + A.k;
     }
-    const bool disp = (flags & kTs2Dispersive) != 0;
     __syncthreads();
     // H1 over a in [0, X + 3), b in [0, TY + 3).
     {
@@ -331,13 +344,30 @@ __global__ void __launch_bounds__(kTs2Threads) update_two2d(DevGrid<T> g, TwoSte
             const int b = q / W + 1, a = q - (b - 1) * W + 1;
             const int i = ib + a, j = jb + b;
             if (EDGE && (i < 0 || i >= nx || j < 0 || j >= ny)) continue;
-            ts2_e<T, TE, EDGE, true, TY>(g, A, s, sp, a, b, i, j, disp);
+            ts2_e<T, TE, EDGE, true, TY>(g, A, s, sp, a, b, i, j);
         }
     }
     __syncthreads();
+    int df = 0, dl = 0;
+    if (flags & kTs2Dispersive) {  // E1 -= weight cb / S dP at the box's dispersive cells, as disp_correct
+        df = A.disp_first[tile];
+        dl = A.disp_first[tile + 1];
+        for (int e = df + tid; e < dl; e += kTs2Threads) {
+            const Ts2Disp d = A.disp[e];
+            const int q = d.slot_list >> 2;
+            s[(d.slot_list & 3) * BOX + d.local] -= A.coef[q][d.k] * A.dP[q][d.k];
+        }
+        __syncthreads();
+    }
     if (flags & kTs2Sources) {
         ts2_sources<T, TY>(A, s, sf, sl, 1, step, 0.5);
         __syncthreads();
+    }
+    // The owned dispersive cells' E1 for the second step's poles (E is not written again in
+    // shared memory, so no barrier after this).
+    for (int e = df + tid; e < dl; e += kTs2Threads) {
+        const Ts2Disp d = A.disp[e];
+        if (d.owned_cell >= 0) A.cap[d.slot_list & 3][d.owned_cell] = s[(d.slot_list & 3) * BOX + d.local];
     }
     if (flags & kTs2Capture) {  // the owned E1, H1 for the monitors of step k
         constexpr int N = kTs2X * TY;
@@ -375,22 +405,23 @@ __global__ void __launch_bounds__(kTs2Threads) update_two2d(DevGrid<T> g, TwoSte
             const int b = q / kTs2X + 2, a = q - (b - 2) * kTs2X + 2;
             const int i = ib + a, j = jb + b;
             if (EDGE && (i >= nx || j >= ny)) continue;
-            ts2_e<T, TE, EDGE, false, TY>(g, A, s, sp, a, b, i, j, false);
+            ts2_e<T, TE, EDGE, false, TY>(g, A, s, sp, a, b, i, j);
         }
     }
     (void)BH;
 }
 
 /// The tile plan of update_two2d for one grid: tiles, interior rectangle, edge list, flags,
-/// the per-tile source lists, the capture set and the dispersive corrections.
+/// the per-tile source and dispersive-cell lists, and the capture set.
 template <class T>
 class TwoStep2D {
 public:
     static constexpr int TY = sizeof(T) == 4 ? 32 : 16;
 
-    /// `captured`: the cells whose tiles write E1, H1 to the capture set; `dispersive`: the
-    /// dispersive cells (their tiles' boxes subtract the correction; their tiles capture).
-    void setup(const Scene& s, const std::vector<std::int64_t>& captured, const std::vector<std::int64_t>& dispersive,
+    /// `captured`: the cells whose tiles write E1, H1 to the capture set (monitors); `disp`:
+    /// the dispersive cells' lists (their E1 is corrected in every box that holds them and
+    /// captured by their owner).
+    void setup(const Scene& s, const std::vector<std::int64_t>& captured, const Dispersion<T>& disp,
                cudaStream_t stream) {
         nx_ = s.nx;
         ny_ = s.ny;
@@ -411,6 +442,7 @@ public:
             for (int bx = 0; bx < tiles_x_; ++bx)
                 if (!(bx >= bx0_ && bx < bx1_ && by >= by0_ && by < by1_)) edge.push_back(by * tiles_x_ + bx);
         n_edge_ = int(edge.size());
+        if (edge.empty()) edge.push_back(0);
         upload(edge_, edge, stream);
 
         std::vector<std::uint8_t> flags(tiles, 0);
@@ -418,24 +450,38 @@ public:
             const int i = int(cell % nx_), j = int(cell / nx_);
             return (j / TY) * tiles_x_ + i / kTs2X;
         };
-        // The tiles whose box holds cell (i, j): up to two along each axis.
+        // The tiles whose box holds the cell: up to two along each axis; f(tile, box index).
         auto boxes = [&](std::int64_t cell, auto&& f) {
             const int i = int(cell % nx_), j = int(cell / nx_);
-            for (int by = std::max(0, (j - 1) / TY - 1); by <= std::min(tiles_y_ - 1, (j + 2) / TY); ++by) {
+            for (int by = std::max(0, j / TY - 1); by <= std::min(tiles_y_ - 1, (j + 2) / TY); ++by) {
                 const int jb = by * TY - 2;
                 if (j < jb || j >= jb + TY + 4) continue;
-                for (int bx = std::max(0, (i - 1) / kTs2X - 1); bx <= std::min(tiles_x_ - 1, (i + 2) / kTs2X); ++bx) {
+                for (int bx = std::max(0, i / kTs2X - 1); bx <= std::min(tiles_x_ - 1, (i + 2) / kTs2X); ++bx) {
                     const int ib = bx * kTs2X - 2;
                     if (i < ib || i >= ib + kTs2X + 4) continue;
                     f(by * tiles_x_ + bx, (j - jb) * (kTs2X + 4) + (i - ib));
                 }
             }
         };
-        captured_tiles_ = 0;
         for (std::int64_t c : captured) flags[owner(c)] |= kTs2Capture;
-        for (std::int64_t c : dispersive) {
-            flags[owner(c)] |= kTs2Capture;
-            boxes(c, [&](int t, int) { flags[t] |= kTs2Dispersive; });
+        captured_tiles_ = 0;
+        for (std::uint8_t f : flags) captured_tiles_ += (f & kTs2Capture) ? 1 : 0;
+        // Dispersive cells, in every box they hit.
+        std::vector<std::vector<Ts2Disp>> dper(tiles);
+        n_disp_ = disp.lists();
+        disp_entries_ = 0;
+        disp_cells_ = 0;
+        for (int q = 0; q < n_disp_ && q < 3; ++q) {
+            const std::vector<CellIndex>& cells = disp.list_cells(q);
+            disp_cells_ += cells.size();
+            for (std::size_t k = 0; k < cells.size(); ++k) {
+                const std::int64_t c = cells[k];
+                const int own = owner(c);
+                boxes(c, [&](int t, int local) {
+                    dper[t].push_back({local, disp.list_slot(q) | (q << 2), int(k), t == own ? int(c) : -1});
+                    ++disp_entries_;
+                });
+            }
         }
         // Sources: the cells Sources<T> files (zeroed cells dropped), in every box they hit.
         std::vector<std::vector<Ts2Source>> per(tiles);
@@ -452,21 +498,30 @@ public:
                 });
             }
         }
-        std::vector<int> first(tiles + 1, 0);
+        std::vector<int> first(tiles + 1, 0), dfirst(tiles + 1, 0);
         std::vector<Ts2Source> all;
+        std::vector<Ts2Disp> dall;
         for (std::size_t t = 0; t < tiles; ++t) {
             first[t] = int(all.size());
+            dfirst[t] = int(dall.size());
             if (!per[t].empty()) flags[t] |= kTs2Sources;
+            if (!dper[t].empty()) flags[t] |= kTs2Dispersive;
             all.insert(all.end(), per[t].begin(), per[t].end());
+            dall.insert(dall.end(), dper[t].begin(), dper[t].end());
         }
         first[tiles] = int(all.size());
+        dfirst[tiles] = int(dall.size());
         if (all.empty()) all.push_back({});
+        if (dall.empty()) dall.push_back({});
         upload(src_first_, first, stream);
         upload(src_, all, stream);
-        for (std::uint8_t f : flags) captured_tiles_ += (f & kTs2Capture) ? 1 : 0;
-        disp_tiles_ = 0;
-        for (std::uint8_t f : flags) disp_tiles_ += (f & kTs2Dispersive) ? 1 : 0;
+        upload(disp_first_, dfirst, stream);
+        upload(disp_, dall, stream);
         upload(flags_, flags, stream);
+        for (int q = 0; q < n_disp_ && q < 3; ++q) {
+            coef_[q] = disp.list(q).coef;
+            dP_[q] = disp.list(q).dP;
+        }
         std::vector<DevWaveform> wf;
         for (const auto& src : s.sources) {
             const auto& w = src.waveform;
@@ -476,53 +531,35 @@ public:
         if (wf.empty()) wf.push_back({});
         upload(waveforms_, wf, stream);
         dt_ = s.dt_s;
-        // Capture set: full-size (written only at the flagged tiles), and the corrections.
+        // Capture set: full-size, written only at the flagged tiles and the dispersive cells.
         const std::size_t bytes = s.cells() * sizeof(T);
         for (DevBuf& c : cap_) {
             c.alloc(bytes);
             CUDA_CHECK(cudaMemsetAsync(c.template as<void>(), 0, bytes, stream));
-        }
-        dispersive_ = !dispersive.empty();
-        if (dispersive_) {
-            for (int c = 0; c < 3; ++c) {
-                const bool has = tmz_ ? c == 2 : c != 2;
-                if (!has) continue;
-                corr_[c].alloc(bytes);
-                CUDA_CHECK(cudaMemsetAsync(corr_[c].template as<void>(), 0, bytes, stream));
-            }
         }
         // The edge kernel needs more than the default 48 KB for its psi (and float64).
         set_smem<false>();
         set_smem<true>();
     }
 
-    /// Device bytes setup() allocates: the capture set and the corrections.
-    static std::size_t device_bytes(const Scene& s, bool dispersive) {
-        const bool tmz = s.polarization == Polarization::TMz;
-        return s.cells() * sizeof(T) * (3 + (dispersive ? (tmz ? 1 : 2) : 0));
-    }
+    /// Device bytes setup() allocates (the capture set; the lists are small).
+    static std::size_t device_bytes(const Scene& s) { return s.cells() * sizeof(T) * 3; }
 
     /// The capture set as extensions see fields (slots as DevGrid).
     FieldArrays<T> capture() const {
         return {{cap_[0].template as<T>(), cap_[1].template as<T>(), cap_[2].template as<T>(), nullptr, nullptr, nullptr}};
     }
-    /// The correction arrays by E component (Dispersion::advance_into), null without.
-    void corrections(T* corr[3]) const {
-        for (int c = 0; c < 3; ++c) corr[c] = dispersive_ ? corr_[c].template as<T>() : nullptr;
-    }
-    bool dispersive() const { return dispersive_; }
 
-    /// One pass: `in` (the current set) to `out` (the other set's grid: fields and psi).
+    /// One pass: `in` (the current set) to `out` (the other set's grid: fields and psi), steps
+    /// d_step + k and d_step + k + 1.
     void launch(const DevGrid<T>& in, const DevGrid<T>& out, const long long* d_step, int k, cudaStream_t stream) const {
         TwoStep2DArgs<T> A{};
         A.out[0] = out.f0; A.out[1] = out.f1; A.out[2] = out.f2;
         A.psiH_x = out.psiH_x; A.psiH_y = out.psiH_y; A.psiE_x = out.psiE_x; A.psiE_y = out.psiE_y;
         for (int c = 0; c < 3; ++c) A.cap[c] = cap_[c].template as<T>();
-        // corr by slot: TMz slot 0 = Ez; TEz slots 1, 2 = Ex, Ey
-        if (dispersive_) {
-            if (tmz_) A.corr[0] = corr_[2].template as<T>();
-            else { A.corr[1] = corr_[0].template as<T>(); A.corr[2] = corr_[1].template as<T>(); }
-        }
+        A.disp = disp_.template as<Ts2Disp>();
+        A.disp_first = disp_first_.template as<int>();
+        for (int q = 0; q < 3; ++q) { A.coef[q] = coef_[q]; A.dP[q] = dP_[q]; }
         A.flags = flags_.template as<std::uint8_t>();
         A.src_first = src_first_.template as<int>();
         A.src = src_.template as<Ts2Source>();
@@ -546,10 +583,13 @@ public:
         }
     }
 
-    /// Traffic per step beyond the bulk model (file comment): capture writes and corrections.
+    /// Traffic per step beyond the bulk model (file comment): the capture writes of the
+    /// flagged tiles (3 s per owned cell) and, per dispersive cell of a box, its entry (16 B),
+    /// coef and dP (2 s), and per owned one its E1 (s), per pass.
     double bytes_per_step() const {
         const double s = sizeof(T);
-        return (double(captured_tiles_) * kTs2X * TY * 3 * s + double(disp_tiles_) * ts2_box<TY>() * s * (tmz_ ? 1 : 2)) / 2;
+        return (double(captured_tiles_) * kTs2X * TY * 3 * s + double(disp_entries_) * (16 + 2 * s) +
+                double(disp_cells_) * s) / 2;
     }
 
 private:
@@ -560,11 +600,13 @@ private:
     }
 
     int nx_ = 0, ny_ = 0, tiles_x_ = 0, tiles_y_ = 0;
-    int bx0_ = 0, bx1_ = 0, by0_ = 0, by1_ = 0, n_edge_ = 0;
-    bool tmz_ = true, dispersive_ = false;
-    std::size_t captured_tiles_ = 0, disp_tiles_ = 0;
+    int bx0_ = 0, bx1_ = 0, by0_ = 0, by1_ = 0, n_edge_ = 0, n_disp_ = 0;
+    bool tmz_ = true;
+    std::size_t captured_tiles_ = 0, disp_entries_ = 0, disp_cells_ = 0;
     double dt_ = 0;
-    DevBuf edge_, flags_, src_first_, src_, waveforms_, cap_[3], corr_[3];
+    const T* coef_[3] = {nullptr, nullptr, nullptr};
+    const T* dP_[3] = {nullptr, nullptr, nullptr};
+    DevBuf edge_, flags_, src_first_, src_, disp_first_, disp_, waveforms_, cap_[3];
 };
 
 }  // namespace
