@@ -365,6 +365,7 @@ private:
         std::string& why = two_step_why_;
         why.clear();
         if (tune_.two_step_2d == KnobSwitch::Off) why = "GOLIGHTLY_CUDA_TWO_STEP=0";
+        else if (sc_.window.active) why = "the scene is a subdomain of the distributed engine (one step between halo exchanges)";
         else if (sc_.complex_fields) why = "complex fields (Bloch-periodic axes) step one step per pass";
         else if (sc_.boundary[0] == BoundaryKind::Periodic || sc_.boundary[1] == BoundaryKind::Periodic)
             why = "a periodic axis (the pass reads no wrap)";
