@@ -44,6 +44,18 @@
 //   3. monitors.after_step  DFT samples to the ring (gathers only the sample cells), every
 //                           16th step the ring into the accumulators; time probes
 //   (advance_step: d_step += steps, once per launched run of steps)
+// Two steps per pass (cuda_twostep2d.cuh; the default where update_two2d applies, see
+// setup_two_step; GOLIGHTLY_CUDA_TWO_STEP=0 opts out): steps k and k + 1 as one pass
+// (enqueue_pair; an odd step left over as above, in place on the current set):
+//      dispersion.before_e  the poles advance from E^n (unless the pair before did it)
+//      update_two2d         H1 + H sources of step k, E1 - coef dP + E sources of step k,
+//                           H2 + H sources of step k + 1, E2 into the other field set; E1, H1
+//                           of the monitors' tiles and E1 of the dispersive cells captured
+//      monitors.after_step  step k, on the capture set; flip; the extensions rebound
+//      dispersion.after_e_from (the captured E1), sources.after_e, monitors.after_step:
+//                           step k + 1 (with a pair after it: the E sources first, then
+//                           Dispersion::step_and_advance, which also advances the poles
+//                           for the next pass)
 //
 // Traffic model: bytes_per_cell_update() = the bulk kernels' bytes per cell (cuda_bulk.cuh:
 // 5 s + 4 s + 2 TMz, 4 s + 5 s + 4 TEz, s = sizeof(T)) + (CPML psi traffic + the sum of
@@ -51,7 +63,9 @@
 // accumulators (cuda_monitors.cuh: the gather and ring per sample, 32 B per accumulator
 // every 16 steps) and dispersive cells ((4 N + 5) s + 10 B each). Nsight Compute DRAM counters agree
 // within 3 % (docs/performance.md). When nx is a multiple of 16 / sizeof(T) the bulk
-// kernels use 16-byte vector accesses (the *_vec kernels).
+// kernels use 16-byte vector accesses (the *_vec kernels). Two steps per pass: (6 s + 2 B) / 2
+// TMz, (6 s + 4 B) / 2 TEz per cell update, psi s per value and step, plus the capture and
+// dispersive-list traffic (cuda_twostep2d.cuh).
 #include <cuda_runtime.h>
 
 #include <algorithm>
