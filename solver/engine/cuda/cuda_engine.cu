@@ -371,8 +371,9 @@ private:
     }
 
     /// Two steps per pass (cuda_twostep2d.cuh) where they apply: real fields, no periodic
-    /// axis, no Mur wall, no TF/SF, no tensor couplings, 1/kappa = 1 outside the CPML slabs,
-    /// device memory for the second set and the capture set. GOLIGHTLY_CUDA_TWO_STEP=0 keeps
+    /// axis, no Mur wall, no TF/SF, no tensor couplings, not a subdomain, 1/kappa = 1 outside
+    /// the CPML slabs, device memory for the second set and the capture set; by default also
+    /// a grid larger than the L2 cache. GOLIGHTLY_CUDA_TWO_STEP=0 keeps
     /// one step per pass; =require throws RunError with the reason where they do not apply.
     void setup_two_step() {
         two_step_ = false;
@@ -386,6 +387,18 @@ private:
         else if (sc_.boundary[0] == BoundaryKind::Mur || sc_.boundary[1] == BoundaryKind::Mur) why = "Mur walls";
         else if (!sc_.tfsf.empty()) why = "TF/SF sources";
         else if (tensor_.total_sites() > 0) why = "sub-pixel tensor couplings";
+        if (why.empty() && tune_.two_step_2d == KnobSwitch::Auto) {
+            // A grid whose fields and maps fit in L2 is not bound by DRAM with one step per
+            // pass, and there two steps per pass were slower (H200: 1024^2 42.6 against 54.3
+            // Gcells/s, 512^2 12.3 against 18.5; 2048^2, 56 MB, 86.9 against 68.2).
+            int l2 = 0;
+            CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device_));
+            const std::size_t maps = sc_.polarization == Polarization::TMz ? 2 : 4;
+            const std::size_t state = sc_.cells() * (3 * sizeof(T) + maps);
+            if (state <= std::size_t(l2))
+                why = "the grid's fields and material maps (" + std::to_string(state) + " bytes) fit in the " +
+                      std::to_string(l2) + "-byte L2 cache, where one step per pass is faster";
+        }
         if (why.empty()) {
             const int n[2] = {sc_.nx, sc_.ny};
             for (int a = 0; a < 2 && why.empty(); ++a) {
