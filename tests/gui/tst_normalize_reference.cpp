@@ -140,7 +140,7 @@ private Q_SLOTS:
 
         // the run: reference run with the derived guide, then the main run, no error
         app::SolverSettings st;
-        st.threads = 2;
+        st.threads = 1;
         st.backend = BackendChoice::Cpu;
         QSignalSpy finished(w.runController(), &app::RunController::finished);
         QVERIFY(w.startRun(&st));
@@ -181,7 +181,7 @@ private Q_SLOTS:
         const QString warning = w.runSetupDock()->findChild<QLabel*>(QStringLiteral("runWarnings"))->text();
         QVERIFY2(warning.contains(QStringLiteral("mode source \"mode source\"")), qPrintable(warning));
         app::SolverSettings st;
-        st.threads = 2;
+        st.threads = 1;
         st.backend = BackendChoice::Cpu;
         prompts_.errors.clear();
         QSignalSpy finished(w.runController(), &app::RunController::finished);
