@@ -3,13 +3,19 @@
 // run used to take the background alone, where the mode source finds no guide ("no guided
 // mode 0 at 1.55 um"); now the input waveguide under the source is derived and extended
 // through the domain, as Lumerical and Meep users build it by hand.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 
+#include "cli_runner.hpp"
+
 #include "golightly/errors.hpp"
+#include "golightly/project.hpp"
 #include "golightly/reference_structure.hpp"
 #include "golightly/run.hpp"
 #include "golightly/run_phases.hpp"
@@ -253,4 +259,35 @@ TEST_CASE("Reference structure: a 3D strip's mode plane gives the section extrud
     q.layers.push_back(layers[0]);
     q.run.normalization.reference_layers = {layers[0].name};
     CHECK(section_has_guide(q, sec, true));
+}
+
+TEST_CASE("Reference structure: golightly-cli check derives the guide (a warning names it) or exits 2 naming the field",
+          "[reference][cli]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("golightly_refstruct_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    Project p = bend();
+    save_project(p, (dir / "bend.glproj").string());
+    const test::CliOut ok = test::run_cli("check '" + (dir / "bend.glproj").string() + "'", dir);
+    CHECK(ok.code == 0);
+    CHECK((ok.out + ok.err).find("'Reference: src guide'") != std::string::npos);  // check prints its warnings on stdout
+
+    Layer stray;
+    stray.name = "stray";
+    stray.material = "core";
+    stray.reference_only = true;
+    Shape r;
+    r.type = ShapeType::Rectangle;
+    r.min = {3.0, 3.0};
+    r.max = {3.5, 3.5};
+    stray.shapes.push_back(r);
+    p.layers.push_back(stray);
+    p.run.normalization.reference_layers = {"stray"};
+    save_project(p, (dir / "stray.glproj").string());
+    const test::CliOut bad = test::run_cli("check '" + (dir / "stray.glproj").string() + "'", dir);
+    CHECK(bad.code == 2);
+    INFO(bad.err);
+    CHECK(bad.err.find("stray.glproj: run.normalization.reference_layers: the reference (normalization) run has no "
+                       "guide under mode source 'src' at x = 0.5 um") != std::string::npos);
+    fs::remove_all(dir);
 }
