@@ -217,6 +217,9 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         statusBar()->showMessage(tr("Live edit not applied: %1").arg(message), 8000);
     });
 
+    // Normalize ticked in Run setup: what the reference run will contain (run_checks.hpp)
+    connect(runDock_, &RunSetupDock::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
     connect(monitorsDock_, &plots::MonitorsDock::normalizationRequested, this, [this] {
         const QString what = set_up_normalization(doc_);
         monitorsDock_->setNormalizationOffer(false);

@@ -3386,6 +3386,22 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>Normalization on: the reference run uses the layers %1; spectra are shown as T and R from the next run.</source>
         <translation>Normierung an: Der Referenzlauf verwendet die Ebenen %1; ab dem nächsten Lauf zeigen die Spektren T und R.</translation>
     </message>
+    <message>
+        <source>Added the reference-only layers %1: the input waveguide under each mode source, extended through the domain (edit or delete them in the Layers dock).</source>
+        <translation>Referenzebenen %1 hinzugefügt: der Eingangswellenleiter unter jeder Modenquelle, durch das ganze Gebiet verlängert (im Ebenen-Fenster bearbeiten oder löschen).</translation>
+    </message>
+    <message>
+        <source>No waveguide under the mode sources %1 to derive a reference from.</source>
+        <translation>Kein Wellenleiter unter den Modenquellen %1, aus dem sich eine Referenz ableiten ließe.</translation>
+    </message>
+    <message>
+        <source>The reference (normalization) run has no guide under the mode source &quot;%1&quot; (%2 = %3 µm): the run derives the input waveguide for it; untick and tick Normalize to add it as a reference-only layer you can see and edit.</source>
+        <translation>Der Referenzlauf (Normierung) hat keinen Wellenleiter unter der Modenquelle „%1“ (%2 = %3 µm): Der Lauf leitet den Eingangswellenleiter dafür ab; „Normieren“ aus- und wieder einschalten, um ihn als sichtbare, bearbeitbare Ebene „Nur Referenzlauf“ hinzuzufügen.</translation>
+    </message>
+    <message>
+        <source>The reference (normalization) run has no guide under the mode source &quot;%1&quot; (%2 = %3 µm), so it will fail: add a reference-only layer with the input waveguide and tick it under Reference layers, or untick every reference layer and switch Normalize off and on to derive it.</source>
+        <translation>Der Referenzlauf (Normierung) hat keinen Wellenleiter unter der Modenquelle „%1“ (%2 = %3 µm) und wird scheitern: Fügen Sie eine Ebene „Nur Referenzlauf“ mit dem Eingangswellenleiter hinzu und haken Sie sie unter Referenzebenen an, oder entfernen Sie alle Haken bei den Referenzebenen und schalten Sie „Normieren“ aus und wieder ein, um ihn abzuleiten.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>

@@ -3374,6 +3374,22 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>Normalization on: the reference run uses the layers %1; spectra are shown as T and R from the next run.</source>
         <translation>归一化已开启：参考运行使用图层 %1；从下一次运行起光谱显示为 T 和 R。</translation>
     </message>
+    <message>
+        <source>Added the reference-only layers %1: the input waveguide under each mode source, extended through the domain (edit or delete them in the Layers dock).</source>
+        <translation>已添加仅用于参考运行的图层 %1：每个模式源下的输入波导，沿传播方向延伸贯穿整个计算区域（可在图层面板中编辑或删除）。</translation>
+    </message>
+    <message>
+        <source>No waveguide under the mode sources %1 to derive a reference from.</source>
+        <translation>模式源 %1 下没有波导，无法由此推导参考结构。</translation>
+    </message>
+    <message>
+        <source>The reference (normalization) run has no guide under the mode source &quot;%1&quot; (%2 = %3 µm): the run derives the input waveguide for it; untick and tick Normalize to add it as a reference-only layer you can see and edit.</source>
+        <translation>参考（归一化）运行在模式源“%1”（%2 = %3 µm）下没有波导：运行时会为其推导输入波导；关闭再打开“归一化”即可将其添加为可见、可编辑的仅用于参考运行的图层。</translation>
+    </message>
+    <message>
+        <source>The reference (normalization) run has no guide under the mode source &quot;%1&quot; (%2 = %3 µm), so it will fail: add a reference-only layer with the input waveguide and tick it under Reference layers, or untick every reference layer and switch Normalize off and on to derive it.</source>
+        <translation>参考（归一化）运行在模式源“%1”（%2 = %3 µm）下没有波导，运行将失败：请添加一个包含输入波导的仅用于参考运行的图层，并在“参考图层”中勾选它；或取消勾选所有参考图层，再关闭并重新打开“归一化”以自动推导。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunSetupDock</name>

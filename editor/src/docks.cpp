@@ -762,7 +762,12 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     combo(backend_, tr("Set backend"), [](Project& p, int i) { p.run.backend = BackendChoice(i); });
     combo(metal_, tr("Set metal averaging"), [](Project& p, int i) { p.run.subpixel_metal = SubpixelMetal(i); });
     combo(precision_, tr("Set precision"), [](Project& p, int i) { p.run.precision = Precision(i); });
-    connect(normalization_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set normalization"), [on](Project& p) { p.run.normalization.enabled = on; }); });
+    connect(normalization_, &QCheckBox::toggled, this, [this](bool on) {
+        if (updating_) return;
+        // on: the reference structure with it, in one undo step (run_checks.hpp)
+        if (on) Q_EMIT statusMessage(set_up_normalization(doc_));
+        else edit(tr("Set normalization"), [](Project& p) { p.run.normalization.enabled = false; });
+    });
     connect(referenceLayers_, &QListWidget::itemChanged, this, [this] {
         if (updating_) return;
         std::vector<std::string> names;

@@ -190,6 +190,10 @@ public:
     /// Check list of the layers of the normalization (reference) run.
     QListWidget* referenceLayers() const { return referenceLayers_; }
     QComboBox* incidentMonitor() const { return incident_; }
+    /// The "Normalize with a reference run" switch: ticking it sets up normalization with
+    /// its reference structure in one undo step (set_up_normalization) and emits
+    /// statusMessage with what the reference run will contain.
+    QCheckBox* normalization() const { return normalization_; }
     QDoubleSpinBox* cellSize() const { return cell_; }
     /// 2D / 3D switch (issue 16): index 0 = 2D, 1 = 3D; one undo step (dimensions.hpp).
     QComboBox* dimensions() const { return dims_; }
@@ -209,6 +213,10 @@ public:
     }
     /// Shows a slice in the fields without editing the project (the live slice of a run).
     void showSlice(int planeIndex, double positionUm);
+
+Q_SIGNALS:
+    /// A sentence for the status bar (what switching normalization on set up).
+    void statusMessage(const QString& text);
 
 private:
     void refresh();

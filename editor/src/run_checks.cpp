@@ -1,11 +1,13 @@
 #include "run_checks.hpp"
 
+#include <QLocale>
 #include <QRegularExpression>
 
 #include <cmath>
 
 #include "editor_document.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/reference_structure.hpp"
 
 namespace golightly::editor {
 
@@ -86,6 +88,7 @@ QStringList setup_warnings(const Project& p) {
             }
         }
     }
+    out << reference_warnings(p);
     return out;
 }
 
@@ -97,23 +100,63 @@ bool offers_normalization(const Project& p) {
 }
 
 QString set_up_normalization(EditorDocument* doc) {
-    const Project& p = doc->project();
-    std::vector<std::string> refs;
-    for (const Layer& l : p.layers)
-        if (l.reference_only) refs.push_back(l.name);
+    // The reference structure by the solver's rule (reference_structure.hpp), in the same
+    // undo step as the switch: reference-only layers, then the input guide derived under
+    // each mode source that has none in them.
+    ReferenceSetup setup;
+    QString failure;
     doc->editProject(RunChecks::tr("Set up normalization"), [&](Project& pr) {
         pr.run.normalization.enabled = true;
-        if (pr.run.normalization.reference_layers.empty()) pr.run.normalization.reference_layers = refs;
+        try {
+            setup = complete_reference_structure(pr);
+        } catch (const std::exception& e) {  // a shape the coverage refuses: the run names it
+            failure = QString::fromUtf8(e.what());
+        }
     });
-    const auto& n = doc->project().run.normalization;
-    QStringList names;
-    for (const auto& r : n.reference_layers) names << qs(r);
-    return names.isEmpty()
-               ? RunChecks::tr("Normalization on: the reference run has the source in the empty background; "
-                               "spectra are shown as T and R from the next run.")
-               : RunChecks::tr("Normalization on: the reference run uses the layers %1; spectra are shown as T and R "
-                               "from the next run.")
-                     .arg(names.join(QStringLiteral(", ")));
+    QStringList names, added, unguided;
+    for (const auto& r : doc->project().run.normalization.reference_layers) names << qs(r);
+    for (const auto& a : setup.added_layers) added << qs(a);
+    for (const auto& u : setup.unguided_sources) unguided << QStringLiteral("\"%1\"").arg(qs(u));
+    QString text = names.isEmpty()
+                       ? RunChecks::tr("Normalization on: the reference run has the source in the empty background; "
+                                       "spectra are shown as T and R from the next run.")
+                       : RunChecks::tr("Normalization on: the reference run uses the layers %1; spectra are shown as "
+                                       "T and R from the next run.")
+                             .arg(names.join(QStringLiteral(", ")));
+    if (!added.isEmpty())
+        text += QLatin1Char(' ') +
+                RunChecks::tr("Added the reference-only layers %1: the input waveguide under each mode source, "
+                              "extended through the domain (edit or delete them in the Layers dock).")
+                    .arg(added.join(QStringLiteral(", ")));
+    if (!unguided.isEmpty())
+        text += QLatin1Char(' ') + RunChecks::tr("No waveguide under the mode sources %1 to derive a reference from.")
+                                       .arg(unguided.join(QStringLiteral(", ")));
+    if (!failure.isEmpty()) text += QLatin1Char(' ') + failure;
+    return text;
+}
+
+QStringList reference_warnings(const Project& p) {
+    QStringList out;
+    if (!p.run.normalization.enabled) return out;
+    for (std::size_t i = 0; i < p.sources.size(); ++i) {
+        SourceSection sec;
+        try {
+            if (!mode_source_section(p, i, sec) || section_has_guide(p, sec, true)) continue;
+        } catch (const std::exception&) {
+            continue;  // run_problems reports the shape
+        }
+        const QString axis = QString(QLatin1Char("xyz"[sec.axis]));
+        out << (p.run.normalization.reference_layers.empty()
+                    ? RunChecks::tr("The reference (normalization) run has no guide under the mode source \"%1\" "
+                                    "(%2 = %3 \u00b5m): the run derives the input waveguide for it; untick and tick "
+                                    "Normalize to add it as a reference-only layer you can see and edit.")
+                    : RunChecks::tr("The reference (normalization) run has no guide under the mode source \"%1\" "
+                                    "(%2 = %3 \u00b5m), so it will fail: add a reference-only layer with the input "
+                                    "waveguide and tick it under Reference layers, or untick every reference layer "
+                                    "and switch Normalize off and on to derive it."))
+                   .arg(qs(p.sources[i].name), axis, QLocale().toString(sec.position_um, 'g', 4));
+    }
+    return out;
 }
 
 }  // namespace golightly::editor

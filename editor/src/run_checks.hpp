@@ -22,14 +22,23 @@ QStringList run_problems(const Project& project);
 /// wave, or nothing from a one-way source, instead of the incident flux).
 QStringList setup_warnings(const Project& project);
 
+/// With normalization on: one line per mode source whose reference (normalization) run has
+/// no guide under it (reference_structure.hpp section_has_guide), saying what the run will
+/// do (derive it when no reference layer is named, else fail) and how to fix it. Part of
+/// setup_warnings.
+QStringList reference_warnings(const Project& project);
+
 /// True when the project has flux monitors (transmission or reflection) and normalization
 /// is off: the spectra would be raw fluxes (W/m per DFT unit, ~1e-38), offer normalization.
 bool offers_normalization(const Project& project);
 
-/// Turns normalization on in one undo step: the reference run uses the reference-only
-/// layers (none: the background alone, i.e. the source in the empty domain); the incident
-/// monitor is left to the solver's default (first reflection, else transmission monitor).
-/// Returns a sentence saying what was set.
+/// Turns normalization on in one undo step with its reference structure
+/// (reference_structure.hpp complete_reference_structure): with no reference layer named,
+/// the reference-only layers; then, for each mode source with no guide in them, the input
+/// waveguide under it derived as reference-only layers ("Reference: <source> guide"),
+/// added to the project and named (a second call adds nothing). The incident monitor is
+/// left to the solver's default (first reflection, else transmission monitor). Returns a
+/// sentence saying what the reference run will contain.
 QString set_up_normalization(EditorDocument* doc);
 
 /// Translation context of these functions.

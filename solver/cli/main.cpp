@@ -52,6 +52,7 @@
 #include "golightly/mode_cache.hpp"
 #include "golightly/pole_fit.hpp"
 #include "golightly/project.hpp"
+#include "golightly/reference_structure.hpp"
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
 #include "golightly/sparams.hpp"
@@ -342,18 +343,28 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
     check_runnable(project, project_path);
     check_embedded_step(project, project_path);
     const CompiledProject c = compile_project(project, project_path);
+    std::vector<std::string> reference_notes;
     // `run` also compiles the normalization run (the reference layers, reference-only ones
     // included): check covers every layer that run compiles.
+    // Mode sources get their reference structure as run derives it (reference_structure.hpp).
     if (incident_monitor_index(project, project_path) >= 0) {
         CompileOptions ref;
         ref.reference_run = true;
-        compile_project(project, project_path, ref);
+        std::vector<std::string> notes;
+        const Project ref_project = reference_run_project(project, project_path, &notes);
+        try {
+            compile_project(ref_project, project_path, ref);
+        } catch (const ProjectError& e) {
+            throw ProjectError(e.file(), e.json_path(), "the reference (normalization) run: " + e.message());
+        }
+        reference_notes = std::move(notes);
     }
     // ports (S-parameters): the refusals of run / sparams, in the same words (sparams.hpp)
     if (project.extra.contains("ports")) validate_ports(project, project_path);
     const Scene& s = c.scene;
     const bool three_d = project.domain.dimensions == 3;
     std::vector<std::string> warnings = c.warnings;
+    warnings.insert(warnings.end(), reference_notes.begin(), reference_notes.end());
     // 3D: volume (um^3) per material on the interior cell grid (geometry.hpp).
     std::map<std::string, double> volumes;
     if (three_d) {
