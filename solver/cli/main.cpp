@@ -379,6 +379,7 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
         }
         j["materials"] = mats;
         j["memory_bytes"] = c.memory_bytes;
+        j["mode_solver_bytes"] = c.mode_solver_peak_bytes;  // counted in memory_bytes
         if (s.symmetry[0] != 0 || s.symmetry[1] != 0 || s.symmetry[2] != 0) {
             j["symmetry"] = {s.symmetry[0], s.symmetry[1], s.symmetry[2]};
             j["simulated_cells"] = std::int64_t(double(s.cells()) / mirror_map(s).cell_ratio() + 0.5);
