@@ -32,6 +32,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
+#include "golightly/mode_solver_bend.hpp"
 #include "golightly/project.hpp"
 #include "optional_features.hpp"
 
@@ -296,6 +297,70 @@ TEST_CASE("mode bend: Si ring slabs at R = 2 and 5 um against Meep's resonances 
         check_loss(c);
     }
     CHECK(n >= 4);
+}
+
+// The same ring slabs as 2D lines (solve_bent_slab_modes, mode_solver_bend.hpp: the line's
+// eps at its nodes and midpoints, as a 2D project's line sees them): TE (E along the line:
+// a TEz project) and TM (Ez: TMz) against Meep within the same tolerances, the field
+// arrays of the line's tangential pair, and the errors of the options. The sampling is
+// bent_slab_mode's (nodes: the E component's own average, harmonic for the component normal
+// to the faces), so the 1e-9 agreement with it checks the mapping of line to window.
+TEST_CASE("mode bend: bent slabs of 2D lines against Meep's ring slabs", "[modes][modes2d][bend]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    const double dx = 0.005;
+    int n = 0;
+    for (const auto& r : read_reference()) {
+        if (r.at("geometry") != "slab") continue;
+        ++n;
+        const double R = std::stod(r.at("R_um")), w = std::stod(r.at("W_um")), wl = std::stod(r.at("lambda_um"));
+        const bool te = r.at("pol") == "TE";
+        const double a = 1.0, b = 1.0 + w, L = b + 1.5 + 0.5;
+        const int cells = static_cast<int>(std::lround(L / dx));
+        const double e1 = kNSi * kNSi, e2 = kNOx * kNOx;
+        auto frac = [&](double x) { return std::max(std::min(x + dx / 2, b) - std::max(x - dx / 2, a), 0.0) / dx; };
+        auto arith = [&](double x) { return frac(x) * e1 + (1 - frac(x)) * e2; };
+        auto harm = [&](double x) { return 1.0 / (frac(x) / e1 + (1 - frac(x)) / e2); };
+        // TM: nodes at (j + 1) dx (Ez: arithmetic), midpoints at (k + 1/2) dx (E along the
+        // line, normal to the faces: harmonic); TE: nodes at (j + 1/2) dx (E along the line:
+        // harmonic), midpoints at k dx (arithmetic)
+        const int nodes = te ? cells : cells - 1;
+        const double x0 = te ? 0.5 * dx : dx;
+        std::vector<double> eps(static_cast<std::size_t>(nodes)), mid(static_cast<std::size_t>(nodes) + 1);
+        for (int j = 0; j < nodes; ++j) eps[std::size_t(j)] = te ? harm(x0 + j * dx) : arith(x0 + j * dx);
+        for (int k = 0; k <= nodes; ++k) mid[std::size_t(k)] = te ? arith(x0 + (k - 0.5) * dx) : harm(x0 + (k - 0.5) * dx);
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto modes = solve_bent_slab_modes(eps, dx, wl, te ? Polarization::TEz : Polarization::TMz, 1, R,
+                                                 0.5 * (a + b) - x0, static_cast<int>(std::lround(0.5 / dx)), 0, mid);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        REQUIRE(modes.size() == 1);
+        const BentSlabMode& m = modes[0];
+        REQUIRE(m.e.size() == std::size_t(nodes));
+        REQUIRE(m.h.size() == std::size_t(nodes));
+        // the window solve of the same ring slab (bent_slab_mode)
+        const VectorMode v = bent_slab_mode(R, w, wl, te, dx);
+        CHECK(std::abs(m.n_eff - v.n_eff) < 1e-9);
+        CHECK(std::abs(m.n_eff_imag - v.n_eff_imag) < 1e-9 * std::max(1.0, v.n_eff));
+        VectorMode as_vector = v;
+        as_vector.n_eff = m.n_eff;
+        as_vector.n_eff_imag = m.n_eff_imag;
+        as_vector.loss_db_per_90deg = m.loss_db_per_90deg;
+        as_vector.n_group = m.n_group;
+        const Compared c = compare_row(r, as_vector, secs);
+        CHECK(std::abs(c.dn) < 2e-3);
+        check_loss(c);
+        // the tangential E peaks in the core
+        std::size_t peak = 0;
+        for (std::size_t j = 0; j < m.e.size(); ++j)
+            if (std::abs(m.e[j]) > std::abs(m.e[peak])) peak = j;
+        const double xp = x0 + double(peak) * dx;
+        CHECK(xp > a - 0.1);
+        CHECK(xp < b + 0.1);
+    }
+    CHECK(n >= 4);
+    const std::vector<double> line(40, 2.0);
+    CHECK_THROWS_AS(solve_bent_slab_modes(line, 0.05, 1.55, Polarization::TMz, 1, 0.0, 1.0, 5), std::invalid_argument);
+    CHECK_THROWS_AS(solve_bent_slab_modes(line, 0.05, 1.55, Polarization::TMz, 1, 2.0, 1.0, 20), std::invalid_argument);
+    CHECK_THROWS_AS(solve_bent_slab_modes({2.0, 2.0}, 0.05, 1.55, Polarization::TMz, 1, 2.0, 1.0, 0), std::invalid_argument);
 }
 
 // The 500 x 220 nm Si strip in oxide, through a 3D project's plane (sub-pixel averaged as
