@@ -21,6 +21,7 @@
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
+#include "cli_runner.hpp"
 #include "env_set.hpp"
 #include "optional_features.hpp"
 #include "project_builders.hpp"
@@ -266,6 +267,21 @@ TEST_CASE("mode solver limits: a mode monitor beyond the memory is refused by th
     CHECK(c.mode_solver_peak_bytes == c.monitors[0].mode_plan->solve_peak_bytes);
     CHECK(c.mode_solver_peak_bytes >= mode_solve_peak_bytes(cs.grid, cs.medium, {}));
     CHECK(c.memory_bytes >= c.mode_solver_peak_bytes + engine_state_bytes(c.scene, p.run.precision, 0));
+    // golightly-cli check reports it: --json mode_solver_bytes, counted in memory_bytes
+    {
+        const fs::path dir = fs::temp_directory_path() / ("golightly_mode_limits_" + std::to_string(::getpid()));
+        fs::create_directories(dir);
+        save_project(p, dir / "strip.glproj");
+        const test::CliOut o = test::run_cli("check '" + (dir / "strip.glproj").string() + "' --json", dir);
+        INFO(o.out << o.err);
+        REQUIRE(o.code == 0);
+        const Json j = Json::parse(o.out);
+        CHECK(j.at("mode_solver_bytes").get<std::uint64_t>() == c.mode_solver_peak_bytes);
+        CHECK(j.at("memory_bytes").get<std::uint64_t>() == c.memory_bytes);
+        const test::CliOut t = test::run_cli("check '" + (dir / "strip.glproj").string() + "'", dir);
+        CHECK(t.out.find("of which the largest mode solve:") != std::string::npos);
+        fs::remove_all(dir);
+    }
     // a machine with less memory than that solve needs: refused before solving
     const test::EnvSet host("GOLIGHTLY_HOST_MEMORY_BYTES", std::to_string(c.mode_solver_peak_bytes - 1).c_str());
     CHECK_THROWS_WITH(compile_project(p, "strip.glproj"),
