@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
@@ -361,6 +362,67 @@ TEST_CASE("mode bend: bent slabs of 2D lines against Meep's ring slabs", "[modes
     CHECK_THROWS_AS(solve_bent_slab_modes(line, 0.05, 1.55, Polarization::TMz, 1, 0.0, 1.0, 5), std::invalid_argument);
     CHECK_THROWS_AS(solve_bent_slab_modes(line, 0.05, 1.55, Polarization::TMz, 1, 2.0, 1.0, 20), std::invalid_argument);
     CHECK_THROWS_AS(solve_bent_slab_modes({2.0, 2.0}, 0.05, 1.55, Polarization::TMz, 1, 2.0, 1.0, 0), std::invalid_argument);
+}
+
+// A 2D project's bent mode line (`bend_radius` of a line mode monitor, and so of a `mode`
+// line source: compile_project's mode_profile): the Meep ring slabs again, now through the
+// FDTD grid's own sub-pixel averaged eps at dx 0.01 (the solver's dx 0.01 -> 0.005 change is
+// < 2e-4, the numerical k0 shifts n_eff by ~1e-4; 0.5 um of PML at the line's ends, as the
+// window test): the plan's n_eff within 2e-3 of Meep's; a radius of 1000 um gives the
+// straight line's (slab solver's) n_eff to first order in 1/R; a bend_axis or a bad
+// bend_radius refused by name.
+namespace {
+golightly::Project ring_slab_project(bool te, double w, double wl, const std::string& bend) {
+    const double yc = 1.7;
+    char buf[2048];
+    std::snprintf(buf, sizeof buf, R"({"format": "golightly-project", "version": 1, "name": "ring slab",
+      "domain": {"dimensions": 2, "size": [1.0, 3.4, 0.0], "cell_size": 0.01, "polarization": "%s",
+                 "boundaries": {"x": "pml", "y": "pml", "z": "pml"}, "pml": {"cells": 10}, "background": "sio2"},
+      "materials": [{"id": "sio2", "epsilon_inf": %.17g}, {"id": "si", "epsilon_inf": %.17g}],
+      "layers": [{"name": "core", "material": "si",
+                  "shapes": [{"type": "rectangle", "min": [-1.0, %.17g], "max": [2.0, %.17g]}]}],
+      "sources": [{"name": "s", "type": "line", "from": [0.3, 0.1], "to": [0.3, 3.3], "component": "%s",
+                   "profile": "mode", "mode_index": 0, "direction": "+x",
+                   "waveform": {"type": "gaussian_pulse", "wavelength_center": %.17g, "wavelength_span": 0.1}}],
+      "monitors": [{"name": "m", "type": "flux", "kind": "mode", "from": [0.6, 0.1], "to": [0.6, 3.3],
+                    "direction": "+x", "modes": [0]%s}],
+      "run": {"spectrum": {"wavelength_min": %.17g, "wavelength_max": %.17g, "points": 3},
+              "normalization": {"enabled": false}, "stop": {"max_time_fs": 5}}})",
+                  te ? "TEz" : "TMz", kNOx * kNOx, kNSi * kNSi, yc - w / 2, yc + w / 2, te ? "Hz" : "Ez", wl,
+                  bend.c_str(), wl * (1 - 1e-7), wl * (1 + 1e-7));
+    return golightly::parse_project(buf, "ring.glproj");
+}
+}  // namespace
+
+TEST_CASE("mode bend: a 2D project's bent mode line against Meep's ring slabs", "[modes][modes2d][bend]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    int n = 0;
+    for (const auto& r : read_reference()) {
+        if (r.at("geometry") != "slab" || r.at("R_um") != "2.0") continue;
+        ++n;
+        const double wl = std::stod(r.at("lambda_um")), w = std::stod(r.at("W_um"));
+        const bool te = r.at("pol") == "TE";
+        const CompiledProject c = compile_project(ring_slab_project(te, w, wl, R"(, "bend_radius": 2.0)"), "ring.glproj");
+        REQUIRE(c.monitors[0].mode_plan);
+        const auto& plan = *c.monitors[0].mode_plan;
+        const double neff = plan.line_neff[1][0];
+        std::printf("2D line %s W %.2f R 2: n_eff %.6f (Meep %s)\n", te ? "TE" : "TM", w, neff, r.at("neff").c_str());
+        CHECK(std::abs(neff - std::stod(r.at("neff"))) < 2e-3);
+        REQUIRE(plan.line_e[1][0].size() > 100);
+        // a gentle bend (R = 1000 um): the straight line's mode, to first order in the mode's
+        // offset from the reference line (at most half a cell: n (dx / 2) / R = 1.7e-5), with
+        // a factor 3 of margin
+        const CompiledProject straight = compile_project(ring_slab_project(te, w, wl, ""), "ring.glproj");
+        const CompiledProject far = compile_project(ring_slab_project(te, w, wl, R"(, "bend_radius": 1000)"), "ring.glproj");
+        CHECK(std::abs(far.monitors[0].mode_plan->line_neff[1][0] - straight.monitors[0].mode_plan->line_neff[1][0]) <
+              3 * 3.5 * 0.005 / 1000);
+        CHECK(std::abs(neff - straight.monitors[0].mode_plan->line_neff[1][0]) > 1e-3);  // the bend shows
+    }
+    CHECK(n >= 3);
+    CHECK_THROWS_WITH(compile_project(ring_slab_project(false, 0.5, 1.55, R"(, "bend_radius": 2.0, "bend_axis": "y")"), "ring.glproj"),
+                      Catch::Contains("monitors[0].bend_axis"));
+    CHECK_THROWS_WITH(compile_project(ring_slab_project(false, 0.5, 1.55, R"(, "bend_radius": "big")"), "ring.glproj"),
+                      Catch::Contains("monitors[0].bend_radius"));
 }
 
 // The 500 x 220 nm Si strip in oxide, through a 3D project's plane (sub-pixel averaged as

@@ -65,40 +65,59 @@ std::vector<BentSlabMode> solve_bent_slab_modes(const std::vector<double>& eps_r
         if (straight.empty()) throw std::runtime_error("solve_bent_slab_modes: the straight slab has no mode");
         o.target_neff = straight[0].n_eff;
     }
-    // both polarizations come out of the vector solver: ask for enough of them
-    o.num_modes = std::min(2 * max_modes + 4, 2 * n - 3);
-    const std::vector<VectorMode> modes = solve_modes_2d(g, med, wl, o);
-    std::vector<BentSlabMode> out;
     const auto [lo, hi] = std::minmax_element(eps_r.begin(), eps_r.end());
     const double split = 0.5 * (*lo + *hi);
     const int pol_comp = tm ? 1 : 0;  // the tangential E: E_v = Ez (TMz), E_u (TEz)
-    for (const VectorMode& m : modes) {
-        if ((m.te_fraction > 0.5) == tm) continue;  // the other polarization
-        const auto& e = m.e[std::size_t(pol_comp)];
-        // the PML's own modes: most of |E|^2 inside the layers (TMz: integer nodes 1..n are
-        // array 0..n-1; TEz: half nodes 0..n-1; the PML is pml_cells cells at each end)
-        // and the waves along the window's outer wall: less than 5 % of |E|^2 in the guide
-        // (the nodes of eps above the middle of the line's range)
-        double all = 0, in_pml = 0, in_core = 0;
-        for (std::size_t i = 0; i < e.size(); ++i) {
-            const double pos = tm ? double(i) + 1.0 : double(i) + 0.5;  // in cells from the window's start
-            const double a2 = std::norm(e[i]);
-            all += a2;
-            if (pos < pml_cells || pos > g.nu - pml_cells) in_pml += a2;
-            if (i < eps_r.size() && eps_r[i] > split) in_core += a2;
+    auto keep_modes = [&](const std::vector<VectorMode>& modes) {
+        std::vector<BentSlabMode> kept;
+        for (const VectorMode& m : modes) {
+            if ((m.te_fraction > 0.5) == tm) continue;  // the other polarization
+            const auto& e = m.e[std::size_t(pol_comp)];
+            // the PML's own modes: most of |E|^2 inside the layers (TMz: integer nodes 1..n
+            // are array 0..n-1; TEz: half nodes 0..n-1; the PML is pml_cells cells at each
+            // end), and the waves along the window's outer wall: less than 5 % of |E|^2 in
+            // the guide (the nodes of eps above the middle of the line's range)
+            double all = 0, in_pml = 0, in_core = 0;
+            for (std::size_t i = 0; i < e.size(); ++i) {
+                const double pos = tm ? double(i) + 1.0 : double(i) + 0.5;  // cells from the window's start
+                const double a2 = std::norm(e[i]);
+                all += a2;
+                if (pos < pml_cells || pos > g.nu - pml_cells) in_pml += a2;
+                if (i < eps_r.size() && eps_r[i] > split) in_core += a2;
+            }
+            if (!(all > 0) || in_pml > 0.5 * all || in_core < 0.05 * all) continue;
+            BentSlabMode b;
+            b.n_eff = m.n_eff;
+            b.n_eff_imag = m.n_eff_imag;
+            b.loss_db_per_90deg = m.loss_db_per_90deg;
+            b.n_group = m.n_group;
+            b.e = e;
+            // the partner H~: TMz E_v with H_u (n, h); TEz E_u with H_v (h, n): same nodes
+            b.h = m.h[std::size_t(tm ? 0 : 1)];
+            kept.push_back(std::move(b));
         }
-        if (!(all > 0) || in_pml > 0.5 * all || in_core < 0.05 * all) continue;
-        BentSlabMode b;
-        b.n_eff = m.n_eff;
-        b.n_eff_imag = m.n_eff_imag;
-        b.loss_db_per_90deg = m.loss_db_per_90deg;
-        b.n_group = m.n_group;
-        b.e = e;
-        // the partner H~: TMz E_v with H_u (n, h); TEz E_u with H_v (h, n): same nodes
-        b.h = m.h[std::size_t(tm ? 0 : 1)];
-        out.push_back(std::move(b));
-        if (int(out.size()) == max_modes) break;
+        return kept;
+    };
+    // Both polarizations come out of the vector solver: first as many modes as wanted
+    // nearest the target (the straight slab's mode of this polarization: its bent mode is
+    // the nearest; the shift-invert iteration converges best on a few well separated
+    // eigenvalues, and asking for more pulls in the PML's clustered ones, on which it may
+    // not converge), then more when too few of this polarization were kept.
+    std::vector<BentSlabMode> out;
+    const int asks[3] = {max_modes, max_modes + 2, 2 * max_modes + 6};
+    for (int a = 0; a < 3; ++a) {
+        o.num_modes = std::min(asks[a], 2 * n - 3);
+        std::vector<VectorMode> modes;
+        try {
+            modes = solve_modes_2d(g, med, wl, o);
+        } catch (const std::runtime_error&) {
+            if (a == 2) throw;
+            continue;
+        }
+        out = keep_modes(modes);
+        if (int(out.size()) >= max_modes) break;
     }
+    if (int(out.size()) > max_modes) out.resize(std::size_t(max_modes));
     return out;
 }
 
