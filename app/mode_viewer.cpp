@@ -53,6 +53,7 @@ PortModes solve_line_port(const Project& project, const std::string& file, const
     std::vector<int> modes;
     for (int k = 0; k < count; ++k) modes.push_back(k);
     m.extra["modes"] = Json(modes);
+    if (port.bend_radius_um != 0) m.extra["bend_radius"] = port.bend_radius_um;  // a bent line: its bent slab modes
     q.monitors.push_back(m);
     const CompiledProject cp = compile_project(q, file);
     if (cp.monitors.empty() || !cp.monitors[0].mode_plan) throw std::runtime_error("the port's line gave no mode plan");

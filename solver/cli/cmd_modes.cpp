@@ -164,6 +164,7 @@ LineModes solve_line_modes(const Project& project, const std::string& file, cons
     std::vector<int> modes;
     for (int k = 0; k < count; ++k) modes.push_back(k);
     m.extra["modes"] = Json(modes);
+    if (port.bend_radius_um != 0) m.extra["bend_radius"] = port.bend_radius_um;  // a bent line: its bent slab modes
     q.monitors.push_back(m);
     const CompiledProject cp = compile_project(q, file);
     if (cp.monitors.empty() || !cp.monitors[0].mode_plan) throw std::runtime_error("the port's line gave no mode plan");
@@ -243,13 +244,14 @@ int run_line_modes(const ModesCommand& c, const Project& project, const std::vec
                        << fmt_g(q < lm.h[kk].size() ? lm.h[kk][q] : 0.0) << '\n';
                 write_text(out / (stem + ".csv"), fc.str());
                 csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(lm.n_eff[kk]) << ','
-                    << fmt_g(lm.n_group[kk]) << ",," << lm.e_name << ",0,0,0,0\n";
+                    << fmt_g(lm.n_group[kk]) << ",," << lm.e_name << ",0,0," << fmt_g(port.bend_radius_um) << ",0\n";
                 Json jm;
                 jm["mode"] = k;
                 jm["n_eff"] = lm.n_eff[kk];
                 jm["n_eff_imag"] = 0.0;
                 jm["loss_db_per_cm"] = 0.0;
                 jm["n_group"] = lm.n_group[kk];
+                if (port.bend_radius_um != 0) jm["bend_radius_um"] = port.bend_radius_um;
                 jm["dominant"] = lm.e_name;
                 jm["csv"] = stem + ".csv";
                 jp["modes"].push_back(jm);

@@ -35,6 +35,7 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/mode_solver_bend.hpp"
 #include "golightly/project.hpp"
+#include "golightly/sparams.hpp"
 #include "optional_features.hpp"
 
 using namespace golightly;
@@ -419,6 +420,25 @@ TEST_CASE("mode bend: a 2D project's bent mode line against Meep's ring slabs", 
         CHECK(std::abs(neff - straight.monitors[0].mode_plan->line_neff[1][0]) > 1e-3);  // the bend shows
     }
     CHECK(n >= 3);
+    // a 2D port with bend_radius: its port-mode project's mode source and monitor are bent
+    {
+        Project p = ring_slab_project(false, 0.5, 1.5455911, "");
+        p.extra["ports"] = Json::parse(R"([{"name": "a", "center": [0.3, 1.7], "size": [0, 3.2], "direction": "+x",
+                                            "bend_radius": 2.0}])");
+        const auto ports = parse_ports(p, "ring.glproj");
+        CHECK(ports[0].bend_radius_um == 2.0);
+        const Project q = port_mode_project(p, "ring.glproj", 0);
+        CHECK(q.sources[0].extra.at("bend_radius") == 2.0);
+        CHECK_FALSE(q.sources[0].extra.contains("bend_axis"));
+        const CompiledProject c = compile_project(q, "ring.glproj");
+        const double neff = c.monitors[0].mode_plan->line_neff[1][0];
+        CHECK(std::abs(neff - 3.3208443) < 2e-3);  // Meep's TM ring slab, as above
+        p.extra["ports"][0]["bend_axis"] = "y";
+        CHECK_THROWS_WITH(parse_ports(p, "ring.glproj"), Catch::Contains("ports[0].bend_axis"));
+        p.extra["ports"][0].erase("bend_axis");
+        p.extra["ports"][0]["target_neff"] = 3.3;
+        CHECK_THROWS_WITH(parse_ports(p, "ring.glproj"), Catch::Contains("ports[0].target_neff"));
+    }
     CHECK_THROWS_WITH(compile_project(ring_slab_project(false, 0.5, 1.55, R"(, "bend_radius": 2.0, "bend_axis": "y")"), "ring.glproj"),
                       Catch::Contains("monitors[0].bend_axis"));
     CHECK_THROWS_WITH(compile_project(ring_slab_project(false, 0.5, 1.55, R"(, "bend_radius": "big")"), "ring.glproj"),
