@@ -17,6 +17,7 @@
 #include "golightly/version_info.hpp"
 #include "language.hpp"
 #include "main_window.hpp"
+#include "mode_viewer.hpp"
 
 int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("golightly"));
     QApplication::setApplicationVersion(QString::fromLatin1(golightly::kVersion));
     golightly::app::installTranslators(app, QStringLiteral("GoLightly"), QStringLiteral("golightly"));
+    // mode solves cached in memory and on disk as golightly-cli caches them (docs/modes-cache.md)
+    golightly::app::configure_mode_cache();
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "GoLightly FDTD IDE"));
     parser.addHelpOption();

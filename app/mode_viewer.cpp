@@ -20,6 +20,7 @@
 
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/mode_cache.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/sparams.hpp"
@@ -52,6 +53,7 @@ PortModes solve_line_port(const Project& project, const std::string& file, const
     std::vector<int> modes;
     for (int k = 0; k < count; ++k) modes.push_back(k);
     m.extra["modes"] = Json(modes);
+    if (port.bend_radius_um != 0) m.extra["bend_radius"] = port.bend_radius_um;  // a bent line: its bent slab modes
     q.monitors.push_back(m);
     const CompiledProject cp = compile_project(q, file);
     if (cp.monitors.empty() || !cp.monitors[0].mode_plan) throw std::runtime_error("the port's line gave no mode plan");
@@ -95,12 +97,22 @@ PortModes solve_plane_port(const Project& project, const std::string& file, cons
     // the solve wavelength: dispersive materials are evaluated there (as `golightly-cli modes`)
     Json extra = Json::object();
     if (!port.mode_boundary.is_null()) extra["mode_boundary"] = port.mode_boundary;
-    const CrossSection cs = sample_cross_section(project, port.center, port.size, false,
-                                                 "ports[" + std::to_string(index) + "]", file, extra, wl);
+    const std::string path = "ports[" + std::to_string(index) + "]";
+    const CrossSection cs = sample_cross_section(project, port.center, port.size, false, path, file, extra, wl);
+    // the port's own selection, so that the list is the one its `modes` indices count
+    ModeSelection sel;
+    sel.target_neff = port.target_neff;
+    sel.filter = port.filter == "te" ? ModeFilter::te : port.filter == "tm" ? ModeFilter::tm : ModeFilter::none;
+    sel.bend_radius_um = port.bend_radius_um;
+    sel.bend_axis = port.bend_axis.empty() ? -1 : port.bend_axis[0] - 'x';
     ModeSolveOptions o;
-    o.num_modes = count;
-    const std::vector<VectorMode> modes = solve_modes_2d(cs.grid, cs.medium, wl, o);
+    o.num_modes = modes_to_solve(count, sel.filter);
+    apply_mode_selection(cs, sel, port.center, o, path, file);
+    check_mode_solve_limits(cs.grid, cs.medium, o, "port '" + port.name + "'", file, path + ".size");
+    std::vector<VectorMode> modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, cs.medium, wl, o), sel.filter);
+    if (int(modes.size()) > count) modes.resize(std::size_t(count));
     PortModes r;
+    r.bent = port.bend_radius_um != 0;
     r.dimensions = 3;
     r.wavelength_um = wl;
     r.nu = cs.grid.nu;
@@ -123,6 +135,9 @@ PortModes solve_plane_port(const Project& project, const std::string& file, cons
     for (const VectorMode& vm : modes) {
         PortModes::Mode md;
         md.n_eff = vm.n_eff;
+        md.n_eff_imag = vm.n_eff_imag;
+        md.loss_db_per_cm = vm.loss_db_per_cm;
+        md.loss_db_per_90deg = vm.loss_db_per_90deg;
         md.n_group = vm.n_group;
         md.te_fraction = vm.te_fraction;
         r.modes.push_back(md);
@@ -153,8 +168,28 @@ PortModes solve_port_modes(const Project& project, const std::string& file, int 
     if (index < 0 || index >= int(ports.size())) throw std::invalid_argument("no port " + std::to_string(index));
     if (count < 1) throw std::invalid_argument("at least one mode");
     const Port& port = ports[std::size_t(index)];
-    return project.domain.dimensions == 3 ? solve_plane_port(project, file, port, index, wl, count)
-                                          : solve_line_port(project, file, port, wl, count);
+    PortModes r = project.domain.dimensions == 3 ? solve_plane_port(project, file, port, index, wl, count)
+                                                 : solve_line_port(project, file, port, wl, count);
+    r.port = index;
+    r.portName = port.name;
+    return r;
+}
+
+void configure_mode_cache() { set_mode_cache_settings(mode_cache_settings_from_environment()); }
+
+bool select_port_mode(Project& project, const std::string& portName, int mode, bool byTarget, double targetNeff) {
+    if (!project.extra.is_object() || !project.extra.contains("ports") || !project.extra["ports"].is_array()) return false;
+    for (Json& port : project.extra["ports"]) {
+        if (!port.is_object() || !port.contains("name") || port["name"] != portName) continue;
+        if (byTarget) {
+            port["target_neff"] = targetNeff;
+            port["modes"] = Json::array({0});
+        } else {
+            port["modes"] = Json::array({mode});
+        }
+        return true;
+    }
+    return false;
 }
 
 ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
@@ -189,15 +224,29 @@ ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
     component_->setObjectName(QStringLiteral("modeComponent"));
     component_->addItems({tr("|E|"), tr("|E_u|"), tr("|E_v|"), tr("|E_w| (along the port's normal)"), tr("Permittivity")});
     form->addRow(tr("Picture"), component_);
+    auto* pickRow = new QHBoxLayout;
+    pickBy_ = new QComboBox;
+    pickBy_->setObjectName(QStringLiteral("modePickBy"));
+    pickBy_->addItems({tr("by index (modes)"), tr("by target n_eff")});
+    pickBy_->setToolTip(tr("How the port keeps the mode picked: its index in this list, or its effective index as "
+                           "the port's target_neff (3D)"));
+    useButton_ = new QPushButton(tr("Use for the port"));
+    useButton_->setObjectName(QStringLiteral("modeUse"));
+    useButton_->setToolTip(tr("Make the mode shown the port's mode (also: double-click its picture)"));
+    useButton_->setEnabled(false);
+    pickRow->addWidget(pickBy_, 1);
+    pickRow->addWidget(useButton_);
+    form->addRow(tr("Pick"), pickRow);
     v->addLayout(form);
     status_ = new QLabel(tr("Pick a port and Solve: its modes before any run."));
     status_->setObjectName(QStringLiteral("modeStatus"));
     status_->setWordWrap(true);
     v->addWidget(status_);
     auto* split = new QSplitter(Qt::Horizontal);  // the table beside the picture (a dock under the canvas)
-    table_ = new QTableWidget(0, 4);
+    table_ = new QTableWidget(0, 7);
     table_->setObjectName(QStringLiteral("modeTable"));
-    table_->setHorizontalHeaderLabels({tr("Mode"), tr("n_eff"), tr("n_group"), tr("TE fraction")});
+    table_->setHorizontalHeaderLabels({tr("Mode"), tr("n_eff"), tr("Im n_eff"), tr("Loss (dB/cm)"), tr("n_group"),
+                                       tr("TE fraction"), tr("Bend loss (dB/90°)")});
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
@@ -215,11 +264,14 @@ ModeViewerDock::ModeViewerDock(editor::EditorDocument* doc, QWidget* parent)
     setWidget(w);
 
     connect(solveButton_, &QPushButton::clicked, this, &ModeViewerDock::solve);
+    connect(useButton_, &QPushButton::clicked, this, [this] { useShownMode(pickBy_->currentIndex() == 1); });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { useShownMode(pickBy_->currentIndex() == 1); });
     connect(component_, &QComboBox::currentIndexChanged, this, [this] { showPicture(); });
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int r) {
         if (r >= 0 && r != mode_) {
             mode_ = r;
             showPicture();
+            rebuildPorts();  // "Use for the port" follows the mode shown
         }
     });
     connect(doc_, &editor::EditorDocument::changed, this, &ModeViewerDock::rebuildPorts);
@@ -280,6 +332,9 @@ void ModeViewerDock::rebuildPorts() {
     }
     status_->setStyleSheet(result_ && isStale() ? QStringLiteral("QLabel { color: #8a5300; }") : QString());
     component_->setEnabled(p.domain.dimensions == 3);
+    if (p.domain.dimensions != 3) pickBy_->setCurrentIndex(0);  // 2D ports take no target_neff
+    pickBy_->setEnabled(p.domain.dimensions == 3);
+    useButton_->setEnabled(result_ && !isStale() && mode_ >= 0 && mode_ < int(result_->modes.size()));
     const double lo = p.run.spectrum.wavelength_min, hi = p.run.spectrum.wavelength_max;
     if (lo > 0 && hi > lo && (wavelength_->value() < lo || wavelength_->value() > hi)) wavelength_->setValue(0.5 * (lo + hi));
 }
@@ -305,6 +360,30 @@ void ModeViewerDock::setMode(int m) {
     mode_ = m;
     if (m >= 0 && m < table_->rowCount()) table_->selectRow(m);
     showPicture();
+    rebuildPorts();
+}
+
+void ModeViewerDock::setPickByTarget(bool byTarget) { pickBy_->setCurrentIndex(byTarget ? 1 : 0); }
+
+bool ModeViewerDock::useShownMode(bool byTarget) {
+    if (!result_ || isStale() || mode_ < 0 || mode_ >= int(result_->modes.size())) return false;
+    const PortModes& r = *result_;
+    const PortModes::Mode& m = r.modes[std::size_t(mode_)];
+    if (!(m.n_eff > 0)) return false;  // no such guided mode
+    if (byTarget && r.dimensions != 3) return false;
+    Project after = doc_->project();
+    if (!select_port_mode(after, r.portName, mode_, byTarget, m.n_eff)) return false;
+    if (after == doc_->project()) return true;  // already the port's mode
+    const QString port = QString::fromStdString(r.portName);
+    doc_->replaceProject(after, byTarget ? tr("Port %1: target n_eff %2").arg(port).arg(m.n_eff, 0, 'f', 5)
+                                         : tr("Port %1: mode %2").arg(port).arg(mode_));
+    // by index, the modes listed are those of the new project too (the port's `modes` does
+    // not enter the solve); a new target is another solve
+    if (!byTarget) {
+        solvedFrom_ = std::make_shared<const Project>(doc_->project());
+        rebuildPorts();
+    }
+    return true;
 }
 
 bool ModeViewerDock::solve() {
@@ -368,14 +447,25 @@ void ModeViewerDock::showResult() {
         it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         return it;
     };
+    auto text = [](const QString& t) {
+        auto* it = new QTableWidgetItem(t);
+        it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        return it;
+    };
     for (int k = 0; k < int(r.modes.size()); ++k) {
         const auto& m = r.modes[std::size_t(k)];
+        const bool found = m.n_eff > 0;
         table_->setItem(k, 0, new QTableWidgetItem(QString::number(k)));
         table_->setItem(k, 1, cell(m.n_eff, 5));
-        table_->setItem(k, 2, cell(m.n_group, 4));
-        table_->setItem(k, 3, m.te_fraction >= 0 ? cell(std::max(m.te_fraction, 1e-9), 3)
+        // complex n_eff: Im n_eff and the power loss it means (0 for a lossless mode)
+        table_->setItem(k, 2, text(found ? QString::number(m.n_eff_imag, 'g', 4) : QStringLiteral("—")));
+        table_->setItem(k, 3, text(found ? QString::number(m.loss_db_per_cm, 'g', 4) : QStringLiteral("—")));
+        table_->setItem(k, 4, cell(m.n_group, 4));
+        table_->setItem(k, 5, m.te_fraction >= 0 ? cell(std::max(m.te_fraction, 1e-9), 3)
                                                  : new QTableWidgetItem(QStringLiteral("—")));
+        table_->setItem(k, 6, text(found && r.bent ? QString::number(m.loss_db_per_90deg, 'g', 4) : QStringLiteral("—")));
     }
+    table_->setColumnHidden(6, !r.bent);
     if (!r.modes.empty()) table_->selectRow(0);
     showPicture();
 }

@@ -1,16 +1,24 @@
 // GoLightly IDE: the Port Modes dock (issue 21): pick a port of the project's `ports` and a
 // wavelength, and see the port's modes before any run.
 //  - 3D projects: the port plane's cross-section (sample_cross_section, mode_plane.hpp,
-//    the FDTD's sub-pixel averaged permittivity, PEC window) solved by the full-vector
-//    mode solver (solve_modes_2d, mode_solver2d.hpp): n_eff, n_group, TE fraction
-//    (|E_u|^2 share, u the first in-plane axis) per mode, and a colour map of |E| or one
-//    component (|E_u|, |E_v|, |E_w|) or of the permittivity over the cross-section.
+//    the FDTD's sub-pixel averaged permittivity, the port's mode_boundary) solved by the
+//    full-vector mode solver with the port's own selection (target_neff, filter, bend:
+//    the modes listed are the ones its `modes` indices count), through the mode cache
+//    (cached_solve_modes_2d, mode_cache.hpp: the same solves as `golightly-cli modes` and
+//    the runs of this session share): complex n_eff (Re, Im), loss in dB/cm (dB/90 deg on
+//    a bend), n_group, TE fraction (|E_u|^2 share, u the first in-plane axis) per mode,
+//    and a colour map of |E| or one component (|E_u|, |E_v|, |E_w|) or of the
+//    permittivity over the cross-section.
 //  - 2D projects: the port line's 1D slab modes as the `mode` line source and the
 //    S-parameter runs compute them (compile_project with a mode monitor on the line, the
 //    plan's line_neff / line_e / line_h at the Yee scheme's numerical k0): n_eff, n_group
 //    = n_eff - lambda d n_eff / d lambda (central difference over lambda * (1 +- 1e-3)),
 //    and the profile of the tangential E and H~ along the line.
-// The solve runs on a worker thread, never the GUI thread.
+// The solve runs on a worker thread, never the GUI thread. A window beyond the mode
+// solver's limits (check_mode_solve_limits) is refused with the port and the size named.
+// The mode shown is picked for the port by double-clicking its picture (or "Use for the
+// port"): the port's `modes` becomes [m], or (3D, "by target n_eff") its `target_neff`
+// becomes the mode's n_eff and `modes` [0]: one undo step.
 #pragma once
 
 #include <QDockWidget>
@@ -43,10 +51,16 @@ struct PortModes {
     double wavelength_um = 0;
     struct Mode {
         double n_eff = 0;      ///< 0: no such guided mode
+        double n_eff_imag = 0;  ///< Im n_eff (loss; 0 for lossless modes and 2D lines)
+        double loss_db_per_cm = 0;
+        double loss_db_per_90deg = 0;  ///< bent ports only
         double n_group = 0;    ///< 0: unknown
         double te_fraction = -1;  ///< 3D only (< 0 in 2D)
     };
     std::vector<Mode> modes;
+    int port = -1;       ///< the port's index in parse_ports' list
+    std::string portName;
+    bool bent = false;   ///< the port has a bend_radius
     // 2D: profiles along the line, s_um = the nodes' coordinate along the line's axis
     // (uName), um
     std::vector<double> s_um;
@@ -66,6 +80,17 @@ struct PortModes {
 PortModes solve_port_modes(const Project& project, const std::string& fileLabel, int portIndex, double wavelengthUm,
                            int numModes);
 
+/// The IDE's mode cache: as golightly-cli, memory and disk from the environment
+/// (mode_cache_settings_from_environment: GOLIGHTLY_MODE_CACHE, _DIR, _MB, _DISK_MB), so
+/// that the Port Modes dock, the IDE's runs and the command line share solves. Called once
+/// at start (main.cpp).
+void configure_mode_cache();
+
+/// `project` with port `portName`'s mode selection set to mode `mode` of the dock's list:
+/// its `modes` [mode], or with `byTarget` its `target_neff` = targetNeff and `modes` [0].
+/// False (project unchanged) when there is no such port.
+bool select_port_mode(Project& project, const std::string& portName, int mode, bool byTarget, double targetNeff);
+
 class ModeViewerDock : public QDockWidget {
     Q_OBJECT
 public:
@@ -83,6 +108,11 @@ public:
     /// What the picture shows (3D): 0 = |E|, 1 = |E_u|, 2 = |E_v|, 3 = |E_w|, 4 = permittivity.
     void setComponent(int k);
     void setMode(int m);
+    /// Makes the mode shown (setMode) the port's mode, in one undo step: by index, or by
+    /// target n_eff (3D). False when nothing is shown, the modes are stale or the port is gone.
+    bool useShownMode(bool byTarget);
+    /// Whether "Use for the port" (and a double-click on the picture) picks by target n_eff.
+    void setPickByTarget(bool byTarget);
 
     std::shared_ptr<const PortModes> result() const { return result_; }
     QTableWidget* table() const { return table_; }
@@ -117,6 +147,8 @@ private:
     QDoubleSpinBox* wavelength_;
     QSpinBox* count_;
     QPushButton* solveButton_;
+    QPushButton* useButton_;
+    QComboBox* pickBy_;
     QComboBox* component_;
     QLabel* status_;
     QTableWidget* table_;

@@ -1130,6 +1130,50 @@ Wiederherstellen?</translation>
         <source>The modes of the previous project were discarded.</source>
         <translation>Die Moden des vorigen Projekts wurden verworfen.</translation>
     </message>
+    <message>
+        <source>by index (modes)</source>
+        <translation>nach Index (modes)</translation>
+    </message>
+    <message>
+        <source>by target n_eff</source>
+        <translation>nach Ziel-n_eff</translation>
+    </message>
+    <message>
+        <source>How the port keeps the mode picked: its index in this list, or its effective index as the port&apos;s target_neff (3D)</source>
+        <translation>Wie der Port die gewählte Mode festhält: ihr Index in dieser Liste oder ihr effektiver Index als target_neff des Ports (3D)</translation>
+    </message>
+    <message>
+        <source>Use for the port</source>
+        <translation>Für den Port verwenden</translation>
+    </message>
+    <message>
+        <source>Make the mode shown the port&apos;s mode (also: double-click its picture)</source>
+        <translation>Die gezeigte Mode zur Mode des Ports machen (auch: Doppelklick auf ihr Bild)</translation>
+    </message>
+    <message>
+        <source>Pick</source>
+        <translation>Wahl</translation>
+    </message>
+    <message>
+        <source>Im n_eff</source>
+        <translation>Im n_eff</translation>
+    </message>
+    <message>
+        <source>Loss (dB/cm)</source>
+        <translation>Verlust (dB/cm)</translation>
+    </message>
+    <message>
+        <source>Bend loss (dB/90°)</source>
+        <translation>Biegeverlust (dB/90°)</translation>
+    </message>
+    <message>
+        <source>Port %1: target n_eff %2</source>
+        <translation>Port %1: Ziel-n_eff %2</translation>
+    </message>
+    <message>
+        <source>Port %1: mode %2</source>
+        <translation>Port %1: Mode %2</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>

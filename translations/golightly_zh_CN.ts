@@ -1126,6 +1126,50 @@ Recover it?</source>
         <source>The modes of the previous project were discarded.</source>
         <translation>上一个项目的模式已丢弃。</translation>
     </message>
+    <message>
+        <source>by index (modes)</source>
+        <translation>按索引 (modes)</translation>
+    </message>
+    <message>
+        <source>by target n_eff</source>
+        <translation>按目标 n_eff</translation>
+    </message>
+    <message>
+        <source>How the port keeps the mode picked: its index in this list, or its effective index as the port&apos;s target_neff (3D)</source>
+        <translation>端口如何保存所选模式：其在此列表中的索引，或其有效折射率作为端口的 target_neff（3D）</translation>
+    </message>
+    <message>
+        <source>Use for the port</source>
+        <translation>用于该端口</translation>
+    </message>
+    <message>
+        <source>Make the mode shown the port&apos;s mode (also: double-click its picture)</source>
+        <translation>将显示的模式设为端口的模式（也可双击其图像）</translation>
+    </message>
+    <message>
+        <source>Pick</source>
+        <translation>选择</translation>
+    </message>
+    <message>
+        <source>Im n_eff</source>
+        <translation>Im n_eff</translation>
+    </message>
+    <message>
+        <source>Loss (dB/cm)</source>
+        <translation>损耗 (dB/cm)</translation>
+    </message>
+    <message>
+        <source>Bend loss (dB/90°)</source>
+        <translation>弯曲损耗 (dB/90°)</translation>
+    </message>
+    <message>
+        <source>Port %1: target n_eff %2</source>
+        <translation>端口 %1：目标 n_eff %2</translation>
+    </message>
+    <message>
+        <source>Port %1: mode %2</source>
+        <translation>端口 %1：模式 %2</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>

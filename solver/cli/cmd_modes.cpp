@@ -11,6 +11,7 @@
 
 #include "golightly/errors.hpp"
 #include "golightly/colormap.hpp"
+#include "golightly/compile.hpp"
 #include "golightly/image_io.hpp"
 #include "golightly/mode_cache.hpp"
 #include "golightly/mode_plane.hpp"
@@ -133,12 +134,153 @@ void write_text(const fs::path& file, const std::string& text) {
     if (!f) throw std::runtime_error("cannot write " + file.string());
 }
 
+/// A 2D project's port line: its 1D slab modes as the port's mode source and the
+/// S-parameter runs see them (compile_project of the port's line as a mode monitor alone in
+/// the project, the plan's line_neff / line_e / line_h at the Yee scheme's numerical k0)
+/// at three wavelengths wl (1 +- 1e-3) around wl, for n_group = n_eff + f dn_eff/df.
+struct LineModes {
+    std::vector<double> n_eff, n_group;  ///< [mode]; 0 where the line guides no such mode
+    std::vector<std::vector<double>> e, h;  ///< [mode][node]
+    std::vector<double> s_um;              ///< the nodes' coordinate along the line
+    std::string e_name, h_name, tan_name, normal_name;
+};
+
+LineModes solve_line_modes(const Project& project, const std::string& file, const Port& port, double wl, int count) {
+    Project q = project;
+    q.sources.clear();
+    q.monitors.clear();
+    q.run.normalization.enabled = false;
+    const double rel = 1e-3;
+    q.run.spectrum.wavelength_min = wl / (1 + rel);
+    q.run.spectrum.wavelength_max = wl / (1 - rel);
+    q.run.spectrum.points = 3;
+    Monitor m;
+    m.name = "port_" + port.name;
+    m.type = MonitorType::Flux;
+    m.kind = "mode";
+    m.direction = port.direction;
+    m.from = {port.center.x - 0.5 * port.size.x, port.center.y - 0.5 * port.size.y};
+    m.to = {port.center.x + 0.5 * port.size.x, port.center.y + 0.5 * port.size.y};
+    std::vector<int> modes;
+    for (int k = 0; k < count; ++k) modes.push_back(k);
+    m.extra["modes"] = Json(modes);
+    if (port.bend_radius_um != 0) m.extra["bend_radius"] = port.bend_radius_um;  // a bent line: its bent slab modes
+    q.monitors.push_back(m);
+    const CompiledProject cp = compile_project(q, file);
+    if (cp.monitors.empty() || !cp.monitors[0].mode_plan) throw std::runtime_error("the port's line gave no mode plan");
+    const ModeMonitorPlan& plan = *cp.monitors[0].mode_plan;
+    const std::size_t nf = plan.frequencies_hz.size(), mid = nf / 2;
+    const int normal = port.direction[1] - 'x', tan = 1 - normal;
+    const bool tm = project.domain.polarization == Polarization::TMz;
+    const char* axis = "xyz";
+    LineModes r;
+    r.e_name = tm ? "Ez" : std::string("E") + axis[tan];
+    r.h_name = tm ? std::string("eta0_H") + axis[tan] : "eta0_Hz";
+    r.tan_name = std::string(1, axis[tan]);
+    r.normal_name = std::string(1, axis[normal]);
+    std::size_t nodes = 0;
+    for (int k = 0; k < count; ++k) {
+        const std::size_t kk = std::size_t(k);
+        const double ne = plan.line_neff[mid][kk];
+        double ng = 0;
+        if (ne > 0 && nf >= 3 && plan.line_neff[0][kk] > 0 && plan.line_neff[nf - 1][kk] > 0)
+            ng = ne + plan.frequencies_hz[mid] * (plan.line_neff[nf - 1][kk] - plan.line_neff[0][kk]) /
+                          (plan.frequencies_hz[nf - 1] - plan.frequencies_hz[0]);
+        r.n_eff.push_back(ne);
+        r.n_group.push_back(ng);
+        r.e.push_back(plan.line_e[mid][kk]);
+        r.h.push_back(plan.line_h[mid][kk]);
+        nodes = std::max(nodes, r.e.back().size());
+    }
+    // one node per cell the line covers (at least half), from its start along the line
+    const double start = port.center[tan] - 0.5 * port.size[tan];
+    for (std::size_t k = 0; k < nodes; ++k) r.s_um.push_back(start + (double(k) + 0.5) * plan.dx_um);
+    return r;
+}
+
+/// `modes` of a 2D project (the ports' lines, 1D slab modes); files as the 3D case, without
+/// the pictures: modes.csv, modes.json, <port>_mode<k>.csv (<t>_um,<E>,<eta0 H>).
+int run_line_modes(const ModesCommand& c, const Project& project, const std::vector<Port>& ports,
+                   const std::vector<std::size_t>& chosen, double wl, const fs::path& out) {
+    std::ostringstream csv;
+    csv << "port,mode,wavelength_um,n_eff,n_group,te_fraction,dominant,n_eff_imag,loss_db_per_cm,bend_radius_um,"
+           "loss_db_per_90deg\n";
+    Json doc;
+    doc["project"] = c.project;
+    doc["dimensions"] = 2;
+    doc["polarization"] = to_string(project.domain.polarization);
+    doc["wavelength_um"] = wl;
+    doc["ports"] = Json::array();
+    try {
+        for (std::size_t p : chosen) {
+            const Port& port = ports[p];
+            int count = c.count;
+            if (count <= 0)
+                for (int m : port.modes) count = std::max(count, m + 1);
+            LineModes lm;
+            try {
+                lm = solve_line_modes(project, c.project, port, wl, count);
+            } catch (const ProjectError&) {
+                throw;
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "error: %s: port %s: mode solver: %s\n", c.project.c_str(), port.name.c_str(), e.what());
+                return kExitRun;
+            }
+            Json jp;
+            jp["name"] = port.name;
+            jp["normal"] = lm.normal_name;
+            jp["axes"] = {lm.tan_name};
+            jp["modes"] = Json::array();
+            int found = 0;
+            for (int k = 0; k < count; ++k) {
+                const std::size_t kk = std::size_t(k);
+                if (!(lm.n_eff[kk] > 0)) continue;  // no such guided mode on the line
+                ++found;
+                const std::string stem = file_stem(port.name) + "_mode" + std::to_string(k);
+                std::ostringstream fc;
+                fc << lm.tan_name << "_um," << lm.e_name << ',' << lm.h_name << '\n';
+                for (std::size_t q = 0; q < lm.e[kk].size() && q < lm.s_um.size(); ++q)
+                    fc << fmt_g(lm.s_um[q]) << ',' << fmt_g(lm.e[kk][q]) << ','
+                       << fmt_g(q < lm.h[kk].size() ? lm.h[kk][q] : 0.0) << '\n';
+                write_text(out / (stem + ".csv"), fc.str());
+                csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(lm.n_eff[kk]) << ','
+                    << fmt_g(lm.n_group[kk]) << ",," << lm.e_name << ",0,0," << fmt_g(port.bend_radius_um) << ",0\n";
+                Json jm;
+                jm["mode"] = k;
+                jm["n_eff"] = lm.n_eff[kk];
+                jm["n_eff_imag"] = 0.0;
+                jm["loss_db_per_cm"] = 0.0;
+                jm["n_group"] = lm.n_group[kk];
+                if (port.bend_radius_um != 0) jm["bend_radius_um"] = port.bend_radius_um;
+                jm["dominant"] = lm.e_name;
+                jm["csv"] = stem + ".csv";
+                jp["modes"].push_back(jm);
+                std::printf("port %s mode %d: n_eff %.6f, n_group %.5f (slab mode of the port line, %s)\n",
+                            port.name.c_str(), k, lm.n_eff[kk], lm.n_group[kk], lm.e_name.c_str());
+            }
+            if (found < count)
+                std::fprintf(stderr, "warning: port %s: %d guided mode(s) on the line, %d asked for\n", port.name.c_str(),
+                             found, count);
+            doc["ports"].push_back(jp);
+        }
+        write_text(out / "modes.csv", csv.str());
+        write_text(out / "modes.json", doc.dump(2) + "\n");
+    } catch (const ProjectError&) {
+        throw;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s: %s\n", out.string().c_str(), e.what());
+        return kExitRun;
+    }
+    std::printf("wrote %s and %s\n", (out / "modes.csv").string().c_str(), (out / "modes.json").string().c_str());
+    return kExitOk;
+}
+
 }  // namespace
 
 ModesCommand* add_modes_command(CLI::App& app) {
     static ModesCommand c;
     c.sub = app.add_subcommand("modes", "Solve the waveguide modes of the ports; writes n_eff, n_group, TE fraction and field maps");
-    c.sub->add_option("PROJECT", c.project, "3D project file (.glproj) with top-level \"ports\"")->required();
+    c.sub->add_option("PROJECT", c.project, "Project file (.glproj, 3D or 2D) with top-level \"ports\"")->required();
     c.sub->add_option("--port", c.port, "Only this port (default: every port)");
     c.sub->add_option("--wavelength", c.wavelength_um, "Vacuum wavelength, um (default: the spectrum's centre)")
         ->check(CLI::PositiveNumber);
@@ -151,9 +293,6 @@ ModesCommand* add_modes_command(CLI::App& app) {
 int run_modes_command(const ModesCommand& c) {
     const fs::path file(c.project);
     const Project project = load_project(file);  // ProjectError -> exit 2 (caller)
-    if (project.domain.dimensions != 3)
-        throw ProjectError(c.project, "domain.dimensions",
-                           "golightly-cli modes needs a 3D project (a 2D project's port lines use the 1D slab solver)");
     const std::vector<Port> ports = parse_ports(project, c.project);
     std::vector<std::size_t> chosen;
     for (std::size_t p = 0; p < ports.size(); ++p)
@@ -163,6 +302,18 @@ int run_modes_command(const ModesCommand& c) {
         for (const Port& p : ports) names += (names.empty() ? "" : ", ") + p.name;
         std::fprintf(stderr, "error: --port %s: the project has no such port (ports: %s)\n", c.port.c_str(), names.c_str());
         return kExitUsage;
+    }
+    const double wl2 = c.wavelength_um > 0 ? c.wavelength_um
+                                           : 0.5 * (project.run.spectrum.wavelength_min + project.run.spectrum.wavelength_max);
+    const fs::path out2 = c.out.empty() ? file.parent_path() / (file.stem().string() + "_modes") : fs::path(c.out);
+    if (project.domain.dimensions != 3) {  // the port lines' slab modes (no 2D cross-section solver needed)
+        try {
+            fs::create_directories(out2);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "error: cannot create %s: %s\n", out2.string().c_str(), e.what());
+            return kExitRun;
+        }
+        return run_line_modes(c, project, ports, chosen, wl2, out2);
     }
     if (!have_mode_solver_2d()) {
         std::fprintf(stderr, "error: this build has no 2D mode solver (no Spectra)\n");
@@ -208,6 +359,7 @@ int run_modes_command(const ModesCommand& c) {
                 apply_mode_selection(cs, sel, port.center, o, path, c.project);  // ProjectError -> exit 2
             }
             o.num_modes = modes_to_solve(wanted, filter);
+            check_mode_solve_limits(cs.grid, cs.medium, o, "port '" + port.name + "'", c.project, path + ".size");
             std::vector<VectorMode> modes;
             try {
                 modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, cs.medium, wl, o), filter);

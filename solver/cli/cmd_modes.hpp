@@ -1,5 +1,6 @@
 // golightly-cli modes PROJECT [--port NAME] [--wavelength UM] [--count N] [--out DIR]
-// (spec cli.md): the waveguide modes of a 3D project's ports as the mode solver sees them.
+// (spec cli.md): the waveguide modes of a project's ports as the mode solver sees them (3D:
+// the ports' cross-sections; 2D: the ports' lines, 1D slab modes).
 #pragma once
 
 #include <string>
@@ -43,8 +44,16 @@ ModesCommand* add_modes_command(CLI::App& app);
 /// modes listed are the filtered ones nearest the target, by decreasing n_eff.
 /// te_fraction: the share of the transverse sum |E|^2 along the wafer-plane axis across
 /// the port (y for an x-normal port, x for a y-normal or z-normal one). Prints one line
-/// per mode. Returns 0; 1 for an unknown --port; 3 when the solver fails or a file cannot
-/// be written. Throws ProjectError (exit 2): invalid project, no ports, a 2D project.
+/// per mode. A window beyond the mode solver's limits (mode_cache.hpp
+/// check_mode_solve_limits) is refused before solving (ProjectError ports[i].size).
+/// 2D projects: each port line's slab modes as the `mode` line source and the S-parameter
+/// runs see them (compile_project of the line as a mode monitor at wavelength (1 +- 1e-3):
+/// n_eff at the Yee scheme's numerical k0, n_group = n_eff + f dn_eff/df); the same
+/// modes.csv columns (te_fraction empty, the loss columns 0), modes.json with
+/// "dimensions": 2 and "polarization", and per guided mode <port>_mode<k>.csv
+/// (<t>_um,<E>,eta0_<H> along the line); no pictures.
+/// Returns 0; 1 for an unknown --port; 3 when the solver fails or a file cannot be
+/// written. Throws ProjectError (exit 2): invalid project, no ports.
 int run_modes_command(const ModesCommand& c);
 
 }  // namespace golightly::cli

@@ -390,6 +390,7 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
         }
         j["materials"] = mats;
         j["memory_bytes"] = c.memory_bytes;
+        j["mode_solver_bytes"] = c.mode_solver_peak_bytes;  // counted in memory_bytes
         if (s.symmetry[0] != 0 || s.symmetry[1] != 0 || s.symmetry[2] != 0) {
             j["symmetry"] = {s.symmetry[0], s.symmetry[1], s.symmetry[2]};
             j["simulated_cells"] = std::int64_t(double(s.cells()) / mirror_map(s).cell_ratio() + 0.5);
@@ -413,6 +414,8 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
     std::printf("dt: %.6g fs, Courant number %.4g\n", s.dt_s / 1e-15, s.courant);
     std::printf("steps to the stop limit: %lld (%.6g fs)\n", (long long)c.max_steps, double(c.max_steps) * s.dt_s / 1e-15);
     std::printf("memory estimate: %.1f MiB\n", double(c.memory_bytes) / (1024.0 * 1024.0));
+    if (c.mode_solver_peak_bytes > 0)  // counted in the estimate above (mode_cache.hpp mode_solve_peak_bytes)
+        std::printf("  of which the largest mode solve: %.1f MiB\n", double(c.mode_solver_peak_bytes) / (1024.0 * 1024.0));
     cli::print_check_bloch(cli::check_bloch_json(project, s));  // issue 51: the Bloch k
     if (s.symmetry[0] != 0 || s.symmetry[1] != 0 || s.symmetry[2] != 0) {
         const double ratio = mirror_map(s).cell_ratio();

@@ -138,14 +138,62 @@ TEST_CASE("cli: modes writes each port's n_eff, n_group, TE fraction and field m
     o = cli("modes '" + example.string() + "' --port nowhere --out '" + (dir / "m3").string() + "'", dir);
     CHECK(o.code == 1);
     CHECK(o.err.find("ports: in, out") != std::string::npos);
-    // a 2D project exits 2 naming domain.dimensions
-    std::ifstream in(example);
-    Json two = Json::parse(in);
-    two["domain"]["dimensions"] = 2;
-    two["domain"]["size"] = Json::array({4.0, 2.0});
-    std::ofstream(dir / "two.glproj") << two.dump(2);
-    o = cli("modes '" + (dir / "two.glproj").string() + "' --out '" + (dir / "m4").string() + "'", dir);
-    CHECK(o.code == 2);
+    fs::remove_all(dir);
+}
+
+// A 2D project (issue 50, item 6): the port lines' slab modes, as the mode source and the
+// S-parameter runs see them (the same compile of the line as a mode monitor: n_eff equal
+// to the plan's), and the analytic slab's n_eff within the 25-cells-per-wavelength grid's
+// error (second order: (k dx)^2 / 24 relative, below 5e-3 here).
+TEST_CASE("cli: modes on a 2D project writes the port lines' slab modes", "[cli][modes]") {
+    std::random_device rd;
+    const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes2d_" + std::to_string(rd()));
+    fs::create_directories(dir);
+    const std::string text = R"({"format": "golightly-project", "version": 1, "name": "slab",
+      "domain": {"dimensions": 2, "size": [3.0, 2.0, 0.0], "cell_size": 0.04, "polarization": "TMz",
+                 "boundaries": {"x": "pml", "y": "pml", "z": "pml"}, "pml": {"cells": 10}, "background": "air"},
+      "materials": [{"id": "core", "epsilon_inf": 12.0}],
+      "layers": [{"name": "waveguide", "material": "core",
+                  "shapes": [{"type": "rectangle", "min": [-1.0, 0.85], "max": [4.0, 1.15]}]}],
+      "ports": [{"name": "a", "center": [0.45, 1.0], "size": [0, 1.6], "direction": "+x", "modes": [0, 1]}],
+      "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5}}})";
+    std::ofstream(dir / "slab.glproj") << text;
+    const Out o = cli("modes '" + (dir / "slab.glproj").string() + "' --wavelength 1.55 --out '" + (dir / "m").string() + "'", dir);
+    INFO(o.out << o.err);
+    REQUIRE(o.code == 0);
+    CHECK(o.out.find("port a mode 0: n_eff ") != std::string::npos);
+    const auto rows = read_csv(dir / "m" / "modes.csv");
+    REQUIRE(rows.size() >= 2);
+    CHECK(rows[1][0] == "a");
+    CHECK(rows[1][6] == "Ez");
+    const double neff = std::stod(rows[1][3]), ng = std::stod(rows[1][4]);
+    // symmetric slab, field parallel to the faces: kx tan(kx d / 2) = gamma
+    const double n1 = std::sqrt(12.0), n2 = 1.0, d = 0.3, k0 = 2 * M_PI / 1.55;
+    // the TM0 branch: kx d / 2 in (0, pi / 2)
+    double lo = std::sqrt(n1 * n1 - std::pow(M_PI / (d * k0), 2)) + 1e-12, hi = n1 - 1e-12;
+    for (int it = 0; it < 200; ++it) {
+        const double n = 0.5 * (lo + hi);
+        const double kx = k0 * std::sqrt(n1 * n1 - n * n), g = k0 * std::sqrt(n * n - n2 * n2);
+        (kx * std::tan(kx * d / 2) - g > 0 ? lo : hi) = n;  // f decreases with n on the TM0 branch
+    }
+    const double exact = 0.5 * (lo + hi);
+    CHECK(std::abs(neff - exact) < 5e-3);
+    CHECK(ng > neff);  // a dielectric slab's group index exceeds its phase index
+    std::ifstream jf(dir / "m" / "modes.json");
+    const Json j = Json::parse(jf);
+    CHECK(j.at("dimensions") == 2);
+    CHECK(j.at("polarization") == "TMz");
+    const Json& jm = j.at("ports").at(0).at("modes").at(0);
+    CHECK(jm.at("n_eff").get<double>() == Approx(neff).epsilon(1e-9));
+    // the profile: Ez along y, peak in the core (y 0.85..1.15)
+    const auto prof = read_csv(dir / "m" / jm.at("csv").get<std::string>());
+    REQUIRE(prof.size() > 30);
+    CHECK(prof[0][0] == "y_um");
+    CHECK(prof[0][1] == "Ez");
+    double peak = 0, py = 0;
+    for (std::size_t r = 1; r < prof.size(); ++r)
+        if (std::abs(std::stod(prof[r][1])) > peak) peak = std::abs(std::stod(prof[r][1])), py = std::stod(prof[r][0]);
+    CHECK(std::abs(py - 1.0) < 0.1);
     fs::remove_all(dir);
 }
 

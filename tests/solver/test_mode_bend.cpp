@@ -29,10 +29,13 @@
 #include <string>
 #include <vector>
 
+#include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver2d.hpp"
+#include "golightly/mode_solver_bend.hpp"
 #include "golightly/project.hpp"
+#include "golightly/sparams.hpp"
 #include "optional_features.hpp"
 
 using namespace golightly;
@@ -296,6 +299,150 @@ TEST_CASE("mode bend: Si ring slabs at R = 2 and 5 um against Meep's resonances 
         check_loss(c);
     }
     CHECK(n >= 4);
+}
+
+// The same ring slabs as 2D lines (solve_bent_slab_modes, mode_solver_bend.hpp: the line's
+// eps at its nodes and midpoints, as a 2D project's line sees them): TE (E along the line:
+// a TEz project) and TM (Ez: TMz) against Meep within the same tolerances, the field
+// arrays of the line's tangential pair, and the errors of the options. The sampling is
+// bent_slab_mode's (nodes: the E component's own average, harmonic for the component normal
+// to the faces), so the 1e-9 agreement with it checks the mapping of line to window.
+TEST_CASE("mode bend: bent slabs of 2D lines against Meep's ring slabs", "[modes][modes2d][bend]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    const double dx = 0.005;
+    int n = 0;
+    for (const auto& r : read_reference()) {
+        if (r.at("geometry") != "slab") continue;
+        ++n;
+        const double R = std::stod(r.at("R_um")), w = std::stod(r.at("W_um")), wl = std::stod(r.at("lambda_um"));
+        const bool te = r.at("pol") == "TE";
+        const double a = 1.0, b = 1.0 + w, L = b + 1.5 + 0.5;
+        const int cells = static_cast<int>(std::lround(L / dx));
+        const double e1 = kNSi * kNSi, e2 = kNOx * kNOx;
+        auto frac = [&](double x) { return std::max(std::min(x + dx / 2, b) - std::max(x - dx / 2, a), 0.0) / dx; };
+        auto arith = [&](double x) { return frac(x) * e1 + (1 - frac(x)) * e2; };
+        auto harm = [&](double x) { return 1.0 / (frac(x) / e1 + (1 - frac(x)) / e2); };
+        // TM: nodes at (j + 1) dx (Ez: arithmetic), midpoints at (k + 1/2) dx (E along the
+        // line, normal to the faces: harmonic); TE: nodes at (j + 1/2) dx (E along the line:
+        // harmonic), midpoints at k dx (arithmetic)
+        const int nodes = te ? cells : cells - 1;
+        const double x0 = te ? 0.5 * dx : dx;
+        std::vector<double> eps(static_cast<std::size_t>(nodes)), mid(static_cast<std::size_t>(nodes) + 1);
+        for (int j = 0; j < nodes; ++j) eps[std::size_t(j)] = te ? harm(x0 + j * dx) : arith(x0 + j * dx);
+        for (int k = 0; k <= nodes; ++k) mid[std::size_t(k)] = te ? arith(x0 + (k - 0.5) * dx) : harm(x0 + (k - 0.5) * dx);
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto modes = solve_bent_slab_modes(eps, dx, wl, te ? Polarization::TEz : Polarization::TMz, 1, R,
+                                                 0.5 * (a + b) - x0, static_cast<int>(std::lround(0.5 / dx)), 0, mid);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        REQUIRE(modes.size() == 1);
+        const BentSlabMode& m = modes[0];
+        REQUIRE(m.e.size() == std::size_t(nodes));
+        REQUIRE(m.h.size() == std::size_t(nodes));
+        // the window solve of the same ring slab (bent_slab_mode)
+        const VectorMode v = bent_slab_mode(R, w, wl, te, dx);
+        CHECK(std::abs(m.n_eff - v.n_eff) < 1e-9);
+        CHECK(std::abs(m.n_eff_imag - v.n_eff_imag) < 1e-9 * std::max(1.0, v.n_eff));
+        VectorMode as_vector = v;
+        as_vector.n_eff = m.n_eff;
+        as_vector.n_eff_imag = m.n_eff_imag;
+        as_vector.loss_db_per_90deg = m.loss_db_per_90deg;
+        as_vector.n_group = m.n_group;
+        const Compared c = compare_row(r, as_vector, secs);
+        CHECK(std::abs(c.dn) < 2e-3);
+        check_loss(c);
+        // the tangential E peaks in the core
+        std::size_t peak = 0;
+        for (std::size_t j = 0; j < m.e.size(); ++j)
+            if (std::abs(m.e[j]) > std::abs(m.e[peak])) peak = j;
+        const double xp = x0 + double(peak) * dx;
+        CHECK(xp > a - 0.1);
+        CHECK(xp < b + 0.1);
+    }
+    CHECK(n >= 4);
+    const std::vector<double> line(40, 2.0);
+    CHECK_THROWS_AS(solve_bent_slab_modes(line, 0.05, 1.55, Polarization::TMz, 1, 0.0, 1.0, 5), std::invalid_argument);
+    CHECK_THROWS_AS(solve_bent_slab_modes(line, 0.05, 1.55, Polarization::TMz, 1, 2.0, 1.0, 20), std::invalid_argument);
+    CHECK_THROWS_AS(solve_bent_slab_modes({2.0, 2.0}, 0.05, 1.55, Polarization::TMz, 1, 2.0, 1.0, 0), std::invalid_argument);
+}
+
+// A 2D project's bent mode line (`bend_radius` of a line mode monitor, and so of a `mode`
+// line source: compile_project's mode_profile): the Meep ring slabs again, now through the
+// FDTD grid's own sub-pixel averaged eps at dx 0.01 (the solver's dx 0.01 -> 0.005 change is
+// < 2e-4, the numerical k0 shifts n_eff by ~1e-4; 0.5 um of PML at the line's ends, as the
+// window test): the plan's n_eff within 2e-3 of Meep's; a radius of 1000 um gives the
+// straight line's (slab solver's) n_eff to first order in 1/R; a bend_axis or a bad
+// bend_radius refused by name.
+namespace {
+golightly::Project ring_slab_project(bool te, double w, double wl, const std::string& bend) {
+    const double yc = 1.7;
+    char buf[2048];
+    std::snprintf(buf, sizeof buf, R"({"format": "golightly-project", "version": 1, "name": "ring slab",
+      "domain": {"dimensions": 2, "size": [1.0, 3.4, 0.0], "cell_size": 0.01, "polarization": "%s",
+                 "boundaries": {"x": "pml", "y": "pml", "z": "pml"}, "pml": {"cells": 10}, "background": "sio2"},
+      "materials": [{"id": "sio2", "epsilon_inf": %.17g}, {"id": "si", "epsilon_inf": %.17g}],
+      "layers": [{"name": "core", "material": "si",
+                  "shapes": [{"type": "rectangle", "min": [-1.0, %.17g], "max": [2.0, %.17g]}]}],
+      "sources": [{"name": "s", "type": "line", "from": [0.3, 0.1], "to": [0.3, 3.3], "component": "%s",
+                   "profile": "mode", "mode_index": 0, "direction": "+x",
+                   "waveform": {"type": "gaussian_pulse", "wavelength_center": %.17g, "wavelength_span": 0.1}}],
+      "monitors": [{"name": "m", "type": "flux", "kind": "mode", "from": [0.6, 0.1], "to": [0.6, 3.3],
+                    "direction": "+x", "modes": [0]%s}],
+      "run": {"spectrum": {"wavelength_min": %.17g, "wavelength_max": %.17g, "points": 3},
+              "normalization": {"enabled": false}, "stop": {"max_time_fs": 5}}})",
+                  te ? "TEz" : "TMz", kNOx * kNOx, kNSi * kNSi, yc - w / 2, yc + w / 2, te ? "Hz" : "Ez", wl,
+                  bend.c_str(), wl * (1 - 1e-7), wl * (1 + 1e-7));
+    return golightly::parse_project(buf, "ring.glproj");
+}
+}  // namespace
+
+TEST_CASE("mode bend: a 2D project's bent mode line against Meep's ring slabs", "[modes][modes2d][bend]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    int n = 0;
+    for (const auto& r : read_reference()) {
+        if (r.at("geometry") != "slab" || r.at("R_um") != "2.0") continue;
+        ++n;
+        const double wl = std::stod(r.at("lambda_um")), w = std::stod(r.at("W_um"));
+        const bool te = r.at("pol") == "TE";
+        const CompiledProject c = compile_project(ring_slab_project(te, w, wl, R"(, "bend_radius": 2.0)"), "ring.glproj");
+        REQUIRE(c.monitors[0].mode_plan);
+        const auto& plan = *c.monitors[0].mode_plan;
+        const double neff = plan.line_neff[1][0];
+        std::printf("2D line %s W %.2f R 2: n_eff %.6f (Meep %s)\n", te ? "TE" : "TM", w, neff, r.at("neff").c_str());
+        CHECK(std::abs(neff - std::stod(r.at("neff"))) < 2e-3);
+        REQUIRE(plan.line_e[1][0].size() > 100);
+        // a gentle bend (R = 1000 um): the straight line's mode, to first order in the mode's
+        // offset from the reference line (at most half a cell: n (dx / 2) / R = 1.7e-5), with
+        // a factor 3 of margin
+        const CompiledProject straight = compile_project(ring_slab_project(te, w, wl, ""), "ring.glproj");
+        const CompiledProject far = compile_project(ring_slab_project(te, w, wl, R"(, "bend_radius": 1000)"), "ring.glproj");
+        CHECK(std::abs(far.monitors[0].mode_plan->line_neff[1][0] - straight.monitors[0].mode_plan->line_neff[1][0]) <
+              3 * 3.5 * 0.005 / 1000);
+        CHECK(std::abs(neff - straight.monitors[0].mode_plan->line_neff[1][0]) > 1e-3);  // the bend shows
+    }
+    CHECK(n >= 3);
+    // a 2D port with bend_radius: its port-mode project's mode source and monitor are bent
+    {
+        Project p = ring_slab_project(false, 0.5, 1.5455911, "");
+        p.extra["ports"] = Json::parse(R"([{"name": "a", "center": [0.3, 1.7], "size": [0, 3.2], "direction": "+x",
+                                            "bend_radius": 2.0}])");
+        const auto ports = parse_ports(p, "ring.glproj");
+        CHECK(ports[0].bend_radius_um == 2.0);
+        const Project q = port_mode_project(p, "ring.glproj", 0);
+        CHECK(q.sources[0].extra.at("bend_radius") == 2.0);
+        CHECK_FALSE(q.sources[0].extra.contains("bend_axis"));
+        const CompiledProject c = compile_project(q, "ring.glproj");
+        const double neff = c.monitors[0].mode_plan->line_neff[1][0];
+        CHECK(std::abs(neff - 3.3208443) < 2e-3);  // Meep's TM ring slab, as above
+        p.extra["ports"][0]["bend_axis"] = "y";
+        CHECK_THROWS_WITH(parse_ports(p, "ring.glproj"), Catch::Contains("ports[0].bend_axis"));
+        p.extra["ports"][0].erase("bend_axis");
+        p.extra["ports"][0]["target_neff"] = 3.3;
+        CHECK_THROWS_WITH(parse_ports(p, "ring.glproj"), Catch::Contains("ports[0].target_neff"));
+    }
+    CHECK_THROWS_WITH(compile_project(ring_slab_project(false, 0.5, 1.55, R"(, "bend_radius": 2.0, "bend_axis": "y")"), "ring.glproj"),
+                      Catch::Contains("monitors[0].bend_axis"));
+    CHECK_THROWS_WITH(compile_project(ring_slab_project(false, 0.5, 1.55, R"(, "bend_radius": "big")"), "ring.glproj"),
+                      Catch::Contains("monitors[0].bend_radius"));
 }
 
 // The 500 x 220 nm Si strip in oxide, through a 3D project's plane (sub-pixel averaged as

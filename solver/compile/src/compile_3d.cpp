@@ -454,7 +454,9 @@ void Compiler3D::add_point_source(const Source& src, const std::string& path, co
 
 void Compiler3D::add_plane_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
     if (src.profile == SourceProfile::Mode) {  // mode_plane.hpp
-        add_mode_plane_source(project_, sc(), src, wf, options_.reference_run, path, file_);
+        std::uint64_t peak = 0;
+        add_mode_plane_source(project_, sc(), src, wf, options_.reference_run, path, file_, &peak);
+        out_.mode_solver_peak_bytes = std::max(out_.mode_solver_peak_bytes, peak);
         return;
     }
     if (src.profile == SourceProfile::Gaussian && !(src.waist > 0))

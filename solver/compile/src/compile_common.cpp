@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "compile_internal.hpp"
+#include "golightly/mode_plane.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
@@ -373,6 +374,11 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
         const std::size_t part = grid_state_bytes(s, h, project_.run.precision);
         out_.memory_bytes = out_.memory_bytes - std::min(out_.memory_bytes, whole) + part;
     }
+    // The mode solves run during the compile, beside the scene (which is about the engine
+    // state): the largest solve's peak adds to the estimate.
+    for (const CompiledMonitor& cm : out_.monitors)
+        if (cm.mode_plan) out_.mode_solver_peak_bytes = std::max(out_.mode_solver_peak_bytes, cm.mode_plan->solve_peak_bytes);
+    out_.memory_bytes += std::size_t(out_.mode_solver_peak_bytes);
     const std::size_t mem = out_.memory_bytes;
     const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
     if (const double host = double(limits::host_memory_bytes()); host > 0 && double(mem) > host) {
@@ -400,6 +406,11 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
             largest = probes;
             field = "run.stop.max_time_fs";
             part = "the time series of the time monitors";
+        }
+        if (double(out_.mode_solver_peak_bytes) > largest) {
+            largest = double(out_.mode_solver_peak_bytes);
+            field = "domain.cell_size";
+            part = "the largest mode solve of a port, mode source or mode monitor";
         }
         throw ProjectError(file_, field,
                            "the run needs about " + limits::format_bytes(double(mem)) + " (" + part + ": " +

@@ -87,6 +87,7 @@
 #include "golightly/geometry.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/mode_solver.hpp"
+#include "golightly/mode_solver_bend.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly {
@@ -125,6 +126,28 @@ TangentialPair tangential_pair(Polarization p, int normal) {
 std::pair<int, int> parse_direction(const std::string& d) { return detail::parse_direction(d, false); }
 
 /// One node of a line: tangential grid index and covered fraction of its dx.
+/// `bend_radius` of a 2D mode line (a `mode` line source's or a line mode monitor's extra
+/// member; spec "Mode sources and monitors"): a finite number (um, signed: R > 0 puts the
+/// centre of curvature on the line's low side along its axis); 0 when absent. A 2D line
+/// bends about z, so `bend_axis` is refused there.
+double line_bend_radius(const Json& extra, const std::string& path, const std::string& file) {
+    if (!extra.is_object()) return 0;
+    if (extra.contains("bend_axis"))
+        throw ProjectError(file, path + ".bend_axis",
+                           "applies to 3D planes (a 2D line bends about z, its centre of curvature on the line's axis)");
+    if (!extra.contains("bend_radius")) return 0;
+    const Json& r = extra.at("bend_radius");
+    if (!r.is_number() || !std::isfinite(r.get<double>()))
+        throw ProjectError(file, path + ".bend_radius", "must be a finite number (um; 0 = straight)");
+    return r.get<double>();
+}
+
+/// PML cells at each end of a bent 2D mode line: kBendPmlCells, and at least 0.5 um (a
+/// third of a wavelength in the cladding at 1.55 um: the radiated wave leaves the line's end
+/// at grazing incidence, which a thinner graded layer reflects; the Meep comparison of
+/// tests/solver/test_mode_bend.cpp uses 0.5 um too).
+int line_bend_pml_cells(double dx_um) { return std::max(kBendPmlCells, int(std::lround(0.5 / dx_um))); }
+
 struct LineNode {
     int t = 0;
     double frac = 0;
@@ -729,6 +752,47 @@ Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::str
         eps_w[k] += cell_pole_susceptibility(out_.scene, tp.e, c, omega).real();
     }
     const double wl_num_um = 2 * pi / numerical_k0_per_um(omega);
+    if (const double R = line_bend_radius(src.extra, path, file_); R != 0) {
+        // A bent line (mode_solver_bend.hpp): the bent slab's mode, its real part injected
+        // (as 3D mode sources inject lossy modes), the tangential H~ from the solver's own
+        // field (its ratio to E varies across a bend), signed as the straight profile's.
+        const int pml = line_bend_pml_cells(dx_);
+        if (int(n) <= 2 * pml + 2)
+            throw ProjectError(file_, path + ".bend_radius",
+                               "a bent mode line needs more than " + std::to_string(2 * pml + 2) +
+                                   " grid nodes (the bend's PML takes " + std::to_string(pml) + " at each end)");
+        std::vector<BentSlabMode> bent;
+        try {
+            bent = solve_bent_slab_modes(eps_w, dx_, wl_num_um, pol, src.mode_index + 1, R,
+                                         line.centre - nodes[0].pos_um, pml, 0, eps_mid);
+        } catch (const std::exception& e) {
+            throw ProjectError(file_, path + ".bend_radius", std::string("bent mode solver: ") + e.what());
+        }
+        if (static_cast<int>(bent.size()) <= src.mode_index)
+            throw ProjectError(file_, path + ".mode_index",
+                               "no guided mode " + std::to_string(src.mode_index) + " of the line bent at R = " + fmt(R) +
+                                   " um at " + fmt(units::hz_to_wavelength_um(omega / (2 * pi))) + " um");
+        const BentSlabMode& m = bent[std::size_t(src.mode_index)];
+        double cross = 0;  // Re sum h e*: the sign that makes h ~ +n_eff e (TMz) or + (eps/n_eff) e (TEz)
+        for (std::size_t k = 0; k < n; ++k) cross += (m.h[k] * std::conj(m.e[k])).real();
+        const double c = cross >= 0 ? 1.0 : -1.0;
+        const double sig = pol == Polarization::TMz ? tp.sigma_h : tp.sigma_e;
+        OneWayProfile p(n);
+        p.n_eff = m.n_eff;
+        for (std::size_t k = 0; k < n; ++k) {
+            p.e_inc[k] = m.e[k].real();
+            p.h_inc[k] = -sig * s * c * m.h[k].real();
+            p.delay_h_s[k] = half_cell_delay_s(m.n_eff, omega);
+        }
+        // unit peak as the straight profile: Ez (TMz), Hz (TEz), or the tangential E (TEz
+        // with an electric source component)
+        const bool by_e = pol == Polarization::TMz || is_electric(src.component);
+        double mx = 0;
+        for (std::size_t k = 0; k < n; ++k) mx = std::max(mx, std::abs(by_e ? p.e_inc[k] : p.h_inc[k]));
+        if (mx > 0)
+            for (std::size_t k = 0; k < n; ++k) p.e_inc[k] /= mx, p.h_inc[k] /= mx;
+        return p;
+    }
     const auto modes = solve_slab_modes(eps_w, dx_, wl_num_um, pol, src.mode_index + 1, eps_mid);
     const double n_clad = std::sqrt(std::max(eps_w.front(), eps_w.back()));
     if (static_cast<int>(modes.size()) <= src.mode_index || !(modes[src.mode_index].n_eff > n_clad * (1 + 1e-9))) {
@@ -997,6 +1061,15 @@ void Compiler::add_mode_line_monitor(const Monitor& m, const std::string& path, 
     line.x_n = axis_of(m.from, normal);
     Source fake;
     fake.component = sc().polarization == Polarization::TMz ? Component::Ez : Component::Hz;
+    // a bent line (line_bend_radius): the monitor's modes are the bent slab's
+    if (const double R = line_bend_radius(m.extra, path, file_); R != 0) {
+        const int pml = line_bend_pml_cells(dx_);
+        if (int(nodes.size()) <= 2 * pml + 2)
+            throw ProjectError(file_, path + ".bend_radius",
+                               "a bent mode line needs more than " + std::to_string(2 * pml + 2) +
+                                   " grid nodes (the bend's PML takes " + std::to_string(pml) + " at each end)");
+        fake.extra["bend_radius"] = R;
+    }
     for (double f : out_.spectrum_hz) {
         std::vector<std::vector<double>> es_f, hs_f;
         std::vector<double> ne_f;

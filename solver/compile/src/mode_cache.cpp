@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -19,6 +20,11 @@
 #include <unordered_map>
 
 #include "golightly/errors.hpp"
+#include "golightly/limits.hpp"
+
+#ifndef GOLIGHTLY_MODE_SOLVER_REVISION
+#error "GOLIGHTLY_MODE_SOLVER_REVISION (solver/CMakeLists.txt) is not defined"
+#endif
 
 namespace golightly {
 
@@ -27,7 +33,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'G', 'L', 'M', 'O', 'D', 'E', 'S', '\0'};
-constexpr std::uint32_t kFileFormat = 1;
+// format 2: the solver revision is 16 hex digits (a hash of the solver's sources), not an int
+constexpr std::uint32_t kFileFormat = 2;
+constexpr char kRevision[] = GOLIGHTLY_MODE_SOLVER_REVISION;
+static_assert(sizeof kRevision == 17, "the mode solver revision is 16 hex digits");
 constexpr std::uint64_t kMaxFileBytes = std::uint64_t(4) << 30;
 
 /// Two independent 64-bit hashes over the same bytes: FNV-1a and a multiply-rotate lane
@@ -199,6 +208,13 @@ ModeCacheSettings mode_cache_settings_from_environment() {
         const double v = std::strtod(mb.c_str(), &end);
         if (end && *end == '\0' && v >= 0 && v < 1e9) s.session_bytes = std::size_t(v * 1024.0 * 1024.0);
     }
+    if (const std::string mb = env("GOLIGHTLY_MODE_CACHE_DISK_MB"); !mb.empty()) {
+        char* end = nullptr;
+        const double v = std::strtod(mb.c_str(), &end);
+        if (end && *end == '\0' && v >= 0 && v < 1e12) s.disk_bytes = std::uint64_t(v * 1024.0 * 1024.0);
+        else std::fprintf(stderr, "golightly: warning: GOLIGHTLY_MODE_CACHE_DISK_MB=%s is not a size in MiB; the default %llu MiB is used\n",
+                          mb.c_str(), (unsigned long long)(kModeCacheDiskBytesDefault >> 20));
+    }
     if (const std::string d = env("GOLIGHTLY_MODE_CACHE_DIR"); !d.empty()) {
         s.disk_dir = d;
     } else if (const std::string x = env("XDG_CACHE_HOME"); !x.empty() && x[0] == '/') {
@@ -228,7 +244,7 @@ std::string mode_solve_key(const ModeGrid2D& g, const ModeMedium2D& m, double wl
     Hasher h;
     const char tag[] = "golightly-mode-solve";
     h.bytes(tag, sizeof tag);
-    h.value(std::int32_t(kModeSolverRevision));
+    h.bytes(kRevision, 16);
     h.value(std::int32_t(kFileFormat));
     h.value(std::int32_t(g.nu));
     h.value(std::int32_t(g.nv));
@@ -256,7 +272,7 @@ bool write_mode_cache_file(const std::string& path, const std::string& key, cons
     Writer w;
     w.buf.append(kMagic, sizeof kMagic);
     w.value(kFileFormat);
-    w.value(std::uint32_t(kModeSolverRevision));
+    w.buf.append(kRevision, 16);
     if (key.size() != 32) {
         why = "the key is not 32 hex digits";
         return false;
@@ -324,7 +340,7 @@ std::optional<std::vector<VectorMode>> read_mode_cache_file(const std::string& p
             return std::nullopt;
         }
     }
-    if (buf.size() < sizeof kMagic + 8 + 32 + 8 || std::memcmp(buf.data(), kMagic, sizeof kMagic) != 0) {
+    if (buf.size() < sizeof kMagic + 4 + 16 + 32 + 8 || std::memcmp(buf.data(), kMagic, sizeof kMagic) != 0) {
         why = "not a GoLightly mode cache file";
         return std::nullopt;
     }
@@ -336,10 +352,11 @@ std::optional<std::vector<VectorMode>> read_mode_cache_file(const std::string& p
     }
     Reader r{buf};
     r.pos = sizeof kMagic;
-    if (r.value<std::uint32_t>() != kFileFormat || r.value<std::uint32_t>() != std::uint32_t(kModeSolverRevision)) {
+    if (r.value<std::uint32_t>() != kFileFormat || buf.compare(r.pos, 16, kRevision, 16) != 0) {
         why = "another format or solver revision";
         return std::nullopt;
     }
+    r.pos += 16;
     if (buf.compare(r.pos, 32, key) != 0) {
         why = "written for another key";
         return std::nullopt;
@@ -411,6 +428,8 @@ std::shared_ptr<const std::vector<VectorMode>> cached_solve_modes_2d(const ModeG
             std::string why;
             if (auto got = read_mode_cache_file(file, key, grid, why)) {
                 result = std::make_shared<const std::vector<VectorMode>>(std::move(*got));
+                std::error_code ec;  // the file's time is its last use: the pruning's order
+                fs::last_write_time(file, fs::file_time_type::clock::now(), ec);
                 std::lock_guard<std::mutex> lk(st.mu);
                 ++st.stats.disk_hits;
             } else if (why != "missing") {
@@ -425,7 +444,10 @@ std::shared_ptr<const std::vector<VectorMode>> cached_solve_modes_2d(const ModeG
             if (!file.empty()) {
                 std::string why;
                 const bool ok = write_mode_cache_file(file, key, grid, *result, why);
+                const std::size_t pruned =
+                    ok && settings.disk_bytes > 0 ? prune_mode_cache_dir(settings.disk_dir, settings.disk_bytes, key + ".bin") : 0;
                 std::lock_guard<std::mutex> lk(st.mu);
+                st.stats.disk_pruned += long(pruned);
                 if (ok) {
                     ++st.stats.disk_writes;
                 } else if (!st.warned_write) {
@@ -457,6 +479,79 @@ std::shared_ptr<const std::vector<VectorMode>> cached_solve_modes_2d(const ModeG
         promise.set_exception(std::current_exception());
         throw;
     }
+}
+
+std::string mode_solver_revision() { return std::string(kRevision, 16); }
+
+std::size_t prune_mode_cache_dir(const std::string& dir, std::uint64_t max_bytes, const std::string& keep) {
+    struct File {
+        fs::path path;
+        std::uint64_t bytes;
+        fs::file_time_type time;
+    };
+    std::vector<File> files;
+    std::uint64_t total = 0;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        // only the cache's own files: 32 hex digits + ".bin"
+        if (name.size() != 36 || name.compare(32, 4, ".bin") != 0 ||
+            name.find_first_not_of("0123456789abcdef") != 32)
+            continue;
+        std::error_code e2;
+        if (!it->is_regular_file(e2)) continue;
+        const std::uint64_t b = it->file_size(e2);
+        if (e2) continue;
+        const fs::file_time_type t = it->last_write_time(e2);
+        if (e2) continue;
+        total += b;
+        if (name != keep) files.push_back({it->path(), b, t});
+    }
+    if (total <= max_bytes) return 0;
+    std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.time < b.time; });
+    std::size_t removed = 0;
+    for (const File& f : files) {
+        if (total <= max_bytes) break;
+        std::error_code e2;
+        // another process may have removed it already: its bytes are gone all the same
+        if (fs::remove(f.path, e2) || !fs::exists(f.path, e2)) {
+            total -= std::min(total, f.bytes);
+            ++removed;
+        }
+    }
+    return removed;
+}
+
+std::uint64_t mode_solve_peak_bytes(const ModeGrid2D& g, const ModeMedium2D& medium, const ModeSolveOptions& o) {
+    bool complex = o.pml_cells[0] > 0 || o.pml_cells[1] > 0 || o.bend_radius_um != 0;
+    for (const auto& v : medium.eps_imag) complex = complex || !v.empty();
+    const double cells = std::max(1.0, double(std::max(g.nu, 0)) * double(std::max(g.nv, 0)));
+    const double n = 2 * cells;  // unknowns: E_u and E_v
+    // bytes per unknown: the LU factors' fill (nested dissection on a 2D grid: ~ n log2 n
+    // entries) plus the operator's assembly, the Arnoldi basis and the fields (~ n each);
+    // constants fitted to measured peaks with a margin (docs/modes-cache.md, "Limits")
+    const double real_bytes = n * (kModeSolvePeakBytesPerLogUnknown * std::log2(std::max(n, 2.0)) + kModeSolvePeakBytesPerUnknown);
+    return std::uint64_t((complex ? 2.0 : 1.0) * real_bytes) + (std::uint64_t(64) << 20);
+}
+
+void check_mode_solve_limits(const ModeGrid2D& g, const ModeMedium2D& medium, const ModeSolveOptions& o,
+                             const std::string& what, const std::string& file_label, const std::string& json_path) {
+    const long long cells = (long long)std::max(g.nu, 0) * (long long)std::max(g.nv, 0);
+    char dx[32];
+    std::snprintf(dx, sizeof dx, "%g", g.dx_um);
+    const std::string size = std::to_string(g.nu) + " x " + std::to_string(g.nv) + " cells of " + dx + " um";
+    if (cells > kModeSolveMaxCells)
+        throw ProjectError(file_label, json_path,
+                           what + ": its mode cross-section is " + size + " (" + std::to_string(cells) +
+                               " cells), more than the mode solver's limit of " + std::to_string(kModeSolveMaxCells) +
+                               " cells: make the plane smaller or the cells larger (domain.cell_size)");
+    const std::uint64_t need = mode_solve_peak_bytes(g, medium, o);
+    if (const std::uint64_t host = limits::host_memory_bytes(); host > 0 && need > host)
+        throw ProjectError(file_label, json_path,
+                           what + ": solving the modes of its cross-section (" + size + ") needs about " +
+                               limits::format_bytes(double(need)) + " of memory, more than the " +
+                               limits::format_bytes(double(host)) +
+                               " of this machine: make the plane smaller or the cells larger (domain.cell_size)");
 }
 
 ModeInterpolation parse_mode_interpolation(const Project& project, const std::string& file_label) {

@@ -394,6 +394,14 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
     for (int m : plan.mode_indices) num_modes = std::max(num_modes, m + 1);
     plan.frequencies_hz = spectrum_hz;
 
+    // The solve's options, and the solver's limits checked before anything is allocated.
+    const ModeSelection sel = parse_mode_selection(monitor.extra, json_path, file_label);
+    ModeSolveOptions o;
+    o.num_modes = modes_to_solve(num_modes + 2, sel.filter);
+    apply_mode_selection(cs, sel, monitor.center, o, json_path, file_label);
+    check_mode_solve_limits(cs.grid, cs.medium, o, "mode monitor '" + monitor.name + "'", file_label, json_path + ".size");
+    plan.solve_peak_bytes = mode_solve_peak_bytes(cs.grid, cs.medium, o);
+
     // DFT sets on the cross-section nodes.
     const Grid g = scene.grid();
     const int ax[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
@@ -449,10 +457,6 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
     // Modes at every frequency (or interpolated from a few, run.mode_interpolation), at the
     // Yee scheme's numerical k0; two spare candidates so that a tracked mode can be found
     // below another that crossed it. Solves go through the mode cache (mode_cache.hpp).
-    const ModeSelection sel = parse_mode_selection(monitor.extra, json_path, file_label);
-    ModeSolveOptions o;
-    o.num_modes = modes_to_solve(num_modes + 2, sel.filter);
-    apply_mode_selection(cs, sel, monitor.center, o, json_path, file_label);
     ModeBandOptions band;
     band.interpolation = parse_mode_interpolation(project, file_label);
     ModeBandResult solved;
@@ -636,7 +640,8 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
 namespace golightly {
 
 double add_mode_plane_source(const Project& project, Scene& scene, const Source& src, const CompiledWaveform& wf,
-                             bool reference_run, const std::string& json_path, const std::string& file_label) {
+                             bool reference_run, const std::string& json_path, const std::string& file_label,
+                             std::uint64_t* solve_peak_bytes) {
     if (!have_mode_solver_2d())
         throw ProjectError(file_label, json_path + ".profile",
                            "mode sources in 3D need the 2D mode solver, which this build lacks (no Spectra)");
@@ -668,10 +673,12 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     }
     const double k0n = detail::numerical_k0_per_um(wf.omega, scene.dt_s);
     std::vector<VectorMode> modes;
+    o.num_modes = modes_to_solve(o.num_modes, sel.filter);
+    const ModeMedium2D medium = cross_section_medium(cs, wf.omega);
+    check_mode_solve_limits(cs.grid, medium, o, "mode source '" + src.name + "'", file_label, json_path + ".size");
+    if (solve_peak_bytes) *solve_peak_bytes = mode_solve_peak_bytes(cs.grid, medium, o);
     try {
-        o.num_modes = modes_to_solve(o.num_modes, sel.filter);
-        modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, cross_section_medium(cs, wf.omega), 2 * M_PI / k0n, o),
-                             sel.filter);
+        modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, medium, 2 * M_PI / k0n, o), sel.filter);
     } catch (const std::exception& e) {
         throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
     }

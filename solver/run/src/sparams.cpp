@@ -91,9 +91,25 @@ std::vector<Port> parse_ports(const Project& project, const std::string& file) {
             p.mode_boundary = jp["mode_boundary"];
             mode_window_boundaries(project, normal, p.size, p.mode_boundary, path, file);  // validates
         }
-        for (const char* key : {"target_neff", "filter", "bend_radius", "bend_axis"})
+        for (const char* key : {"target_neff", "filter"})
             if (jp.contains(key) && dims != 3)
                 throw ProjectError(file, path + "." + key, "applies to 3D ports (a 2D port's line has one polarization)");
+        if (dims != 3) {
+            // a 2D port's line bends about z (its bent slab modes: mode_solver_bend.hpp); the
+            // centre of curvature lies on the line's axis, so no bend_axis
+            if (jp.contains("bend_axis"))
+                throw ProjectError(file, path + ".bend_axis",
+                                   "applies to 3D ports (a 2D port's line bends about z, its centre of curvature on "
+                                   "the line's axis)");
+            if (jp.contains("bend_radius")) {
+                const Json& r = jp["bend_radius"];
+                if (!r.is_number() || !std::isfinite(r.get<double>()))
+                    throw ProjectError(file, path + ".bend_radius", "must be a finite number (um; 0 = straight)");
+                p.bend_radius_um = r.get<double>();
+            }
+            ports.push_back(p);
+            continue;
+        }
         const ModeSelection sel = parse_mode_selection(jp, path, file);
         p.target_neff = sel.target_neff;
         p.filter = sel.filter == ModeFilter::te ? "te" : sel.filter == ModeFilter::tm ? "tm" : "";
@@ -173,7 +189,7 @@ Project port_mode_project(const Project& project, const std::string& file, std::
     if (!pj.filter.empty()) s.extra["filter"] = pj.filter;
     if (pj.bend_radius_um != 0) {
         s.extra["bend_radius"] = pj.bend_radius_um;
-        s.extra["bend_axis"] = pj.bend_axis;
+        if (!two_d) s.extra["bend_axis"] = pj.bend_axis;  // 2D: the line bends about z
     }
     q.sources.push_back(s);
     for (std::size_t p = 0; p < ports.size(); ++p) {
@@ -199,7 +215,7 @@ Project port_mode_project(const Project& project, const std::string& file, std::
         if (!ports[p].filter.empty()) m.extra["filter"] = ports[p].filter;
         if (ports[p].bend_radius_um != 0) {
             m.extra["bend_radius"] = ports[p].bend_radius_um;
-            m.extra["bend_axis"] = ports[p].bend_axis;
+            if (!two_d) m.extra["bend_axis"] = ports[p].bend_axis;
         }
         q.monitors.push_back(m);
     }

@@ -2,6 +2,7 @@
 // driver needs to turn engine accumulators into monitor results.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -79,6 +80,10 @@ struct CompiledProject {
     /// Bytes the engine state needs, an upper bound for both backends (engine_state_bytes,
     /// scene.hpp, with the time probes recording max_steps samples).
     std::size_t memory_bytes = 0;
+    /// The peak memory of the largest mode solve of the compile (3D mode sources, mode
+    /// monitors and ports; mode_cache.hpp mode_solve_peak_bytes), 0 without one. Counted in
+    /// memory_bytes: the solves run while the scene is built, so the run needs both at once.
+    std::uint64_t mode_solver_peak_bytes = 0;
     /// 3D: the slice frames show (run.frames.plane / position: the normal axis and the
     /// nearest node index along it, PML included); 2D: the default, unused.
     FrameSlice frame_slice;

@@ -3,7 +3,7 @@
 // Two layers over solve_modes_2d (mode_solver2d.hpp):
 //  - a cache of solves, keyed by a 128-bit hash of everything the solve reads (the window
 //    grid, the eps arrays at the solve frequency, the wavelength, the options and
-//    kModeSolverRevision): in memory for the process (the session: `check`, every port run
+//    mode_solver_revision()): in memory for the process (the session: `check`, every port run
 //    of `sparams` in one process, sweeps whose designs keep the cross-section, the IDE's
 //    runs) and, where a directory is set, one file per solve on disk (a second run of the
 //    same project solves nothing). Identical cross-sections share entries whatever object
@@ -27,6 +27,9 @@
 
 namespace golightly {
 
+/// The disk cache's default size cap (1 GiB; GOLIGHTLY_MODE_CACHE_DISK_MB).
+inline constexpr std::uint64_t kModeCacheDiskBytesDefault = std::uint64_t(1) << 30;
+
 /// Where and whether solves are cached.
 struct ModeCacheSettings {
     bool enabled = true;  ///< false: every call solves (no memory, no disk)
@@ -35,6 +38,10 @@ struct ModeCacheSettings {
     /// Memory budget of the in-process cache (bytes of field data); the least recently used
     /// entries go first beyond it.
     std::size_t session_bytes = std::size_t(1) << 30;
+    /// Size cap of the disk cache directory (bytes of `<key>.bin` files): after each file
+    /// written, the least recently used files (by modification time, which a disk hit
+    /// refreshes) are removed until the directory's files total at most this. 0: no cap.
+    std::uint64_t disk_bytes = kModeCacheDiskBytesDefault;
 };
 
 /// The process-wide settings (thread-safe). The library's default: memory cache on, no disk
@@ -46,8 +53,44 @@ ModeCacheSettings mode_cache_settings();
 /// The command-line tools' settings: GOLIGHTLY_MODE_CACHE=off (or 0, no, false) disables
 /// both caches; else the disk cache lives in GOLIGHTLY_MODE_CACHE_DIR, else
 /// $XDG_CACHE_HOME/golightly/modes, else $HOME/.cache/golightly/modes (none when neither
-/// is set); GOLIGHTLY_MODE_CACHE_MB sets the memory budget.
+/// is set); GOLIGHTLY_MODE_CACHE_MB sets the memory budget, GOLIGHTLY_MODE_CACHE_DISK_MB
+/// the disk cap (0: none).
 ModeCacheSettings mode_cache_settings_from_environment();
+
+/// The mode solver's revision: the first 16 hex digits of a SHA-256 of its sources
+/// (mode_solver2d.cpp and .hpp), computed by CMake at configure time
+/// (solver/CMakeLists.txt). Part of every key and disk file, so a file written by another
+/// solver is never read.
+std::string mode_solver_revision();
+
+/// Removes the least recently used `<32 hex digits>.bin` files of `dir` (oldest
+/// modification time first; `keep`, a file name, never) until those files total at most
+/// max_bytes. Other files are left alone. Returns the number of files removed.
+std::size_t prune_mode_cache_dir(const std::string& dir, std::uint64_t max_bytes, const std::string& keep = "");
+
+/// The mode solver's limits (docs/modes-cache.md, "Limits"): a cross-section window of
+/// more than kModeSolveMaxCells cells, or whose solve needs more memory
+/// (mode_solve_peak_bytes) than the machine has (limits::host_memory_bytes), is refused
+/// before solving.
+inline constexpr long long kModeSolveMaxCells = 4000000;
+/// The peak model's constants, real path: bytes per unknown and log2 of the unknowns, and
+/// per unknown (measured peaks of the 500 x 220 nm strip's port, 2 x 1.6 um window, 2 modes:
+/// 4000 to 131000 unknowns, 3000 to 5900 bytes per unknown above the process' baseline,
+/// slope 600 per log2; the model with 400 n log2 n + 64 MiB lies 15 to 50 % above every
+/// one of them, the complex path measured at 1.9 to 2 times the real one;
+/// docs/modes-cache.md "Limits").
+inline constexpr double kModeSolvePeakBytesPerLogUnknown = 400;
+inline constexpr double kModeSolvePeakBytesPerUnknown = 0;
+/// The peak memory (bytes) of solve_modes_2d on this window: the sparse LU factors of the
+/// 2N x 2N operator (N = nu nv; nested-dissection fill ~ N log2 N), the operator's
+/// assembly and the Arnoldi basis, doubled for the complex (lossy, PML, bent) path.
+/// An upper bound fitted to measured peaks (docs/modes-cache.md).
+std::uint64_t mode_solve_peak_bytes(const ModeGrid2D& grid, const ModeMedium2D& medium, const ModeSolveOptions& options);
+/// Throws ProjectError(file_label, json_path, "<what>: ...") naming the window's size when
+/// the solve is beyond the limits above; `what` names the object ("port 'in'", "mode
+/// monitor 'out'").
+void check_mode_solve_limits(const ModeGrid2D& grid, const ModeMedium2D& medium, const ModeSolveOptions& options,
+                             const std::string& what, const std::string& file_label, const std::string& json_path);
 
 /// Counters since the start or the last clear_mode_cache().
 struct ModeCacheStats {
@@ -57,13 +100,14 @@ struct ModeCacheStats {
     long disk_hits = 0;      ///< answered from a disk file
     long disk_writes = 0;    ///< files written
     long disk_rejected = 0;  ///< files found but ignored (corrupt, truncated, other key or shape)
+    long disk_pruned = 0;    ///< files removed by the disk cap (ModeCacheSettings::disk_bytes)
 };
 ModeCacheStats mode_cache_stats();
 /// Drops the in-memory entries and zeroes the counters (the disk files stay).
 void clear_mode_cache();
 
 /// The solve's key: 32 hex digits (two independent 64-bit hashes of the grid, eps / eps_imag
-/// / eps_group arrays, wavelength, options and kModeSolverRevision).
+/// / eps_group arrays, wavelength, options and mode_solver_revision()).
 std::string mode_solve_key(const ModeGrid2D& grid, const ModeMedium2D& medium, double wavelength_um,
                            const ModeSolveOptions& options);
 

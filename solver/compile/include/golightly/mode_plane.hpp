@@ -5,6 +5,7 @@
 
 #include <array>
 #include <complex>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,9 @@ struct ModeMonitorPlan {
     /// "auto", mode_cache.hpp solve_modes_band); false: solved at every frequency
     bool interpolated = false;
     std::vector<double> solved_frequencies_hz;
+    /// The largest solve's peak memory estimate (mode_cache.hpp mode_solve_peak_bytes), for
+    /// CompiledProject::memory_bytes; 0 for 2D lines
+    std::uint64_t solve_peak_bytes = 0;
     // ---- 2D lines
     double dx_um = 0, dt_s = 0;
     /// flux sign of the line's tangential pair: P = line_flux_sign 0.5/eta0 Re sum E H~* ds
@@ -260,8 +264,12 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
 /// Appends to scene.sources; returns the mode's n_eff. Throws ProjectError (json_path:
 /// .direction not along the normal, .mode_index beyond the modes found, the plane without
 /// a cell of room behind it, no 2D mode solver in this build).
+/// `solve_peak_bytes` (when given) receives the solve's peak memory estimate
+/// (mode_cache.hpp mode_solve_peak_bytes); a cross-section beyond the solver's limits is
+/// refused before solving (check_mode_solve_limits: ProjectError json_path + ".size").
 double add_mode_plane_source(const Project& project, Scene& scene, const Source& source, const CompiledWaveform& wf,
-                             bool reference_run, const std::string& json_path, const std::string& file_label);
+                             bool reference_run, const std::string& json_path, const std::string& file_label,
+                             std::uint64_t* solve_peak_bytes = nullptr);
 
 /// Forward / backward amplitudes of one mode at every frequency.
 struct ModeAmplitudes {

@@ -154,11 +154,6 @@ struct VectorMode {
     std::array<std::vector<std::complex<double>>, 3> e, h;
 };
 
-/// Revision of solve_modes_2d's output: part of the mode cache's key (mode_cache.hpp), so a
-/// disk cache written by an older solver is never read. Bump it with every change that can
-/// change a solve's result for the same inputs (method, normalization, phase, tolerances).
-inline constexpr int kModeSolverRevision = 1;
-
 /// Whether this build has the sparse eigen-solver (Spectra); without it solve_modes_2d
 /// throws std::runtime_error.
 bool have_mode_solver_2d();

@@ -34,8 +34,10 @@ struct Port {
     double target_neff = 0;
     std::string filter;
     /// `bend_radius` (um, signed; 0 when absent) and `bend_axis` ("x" | "y" | "z"; empty
-    /// when straight), 3D only (mode_plane.hpp parse_mode_selection): the port is the
-    /// cross-section of a bend; handed to its mode source and mode monitor.
+    /// when straight; 3D only) (mode_plane.hpp parse_mode_selection): the port is the
+    /// cross-section of a bend; handed to its mode source and mode monitor. A 2D port's
+    /// line takes bend_radius alone (it bends about z: its bent slab modes,
+    /// mode_solver_bend.hpp; R > 0 puts the centre of curvature on the line's low side).
     double bend_radius_um = 0;
     std::string bend_axis;
 };
@@ -43,7 +45,7 @@ struct Port {
 /// Reads project.extra["ports"]. Throws ProjectError (file_label, "ports[i].field") for a
 /// missing or malformed entry, a direction not along the plane's normal, fewer than one
 /// port, a duplicate name, or a bad `mode_boundary`, `target_neff`, `filter`, `bend_radius`
-/// or `bend_axis` (or one on a 2D project's port).
+/// or `bend_axis` (or, on a 2D project's port, any of them but `bend_radius`).
 std::vector<Port> parse_ports(const Project& project, const std::string& file_label);
 
 /// The scattering matrix over the run spectrum. Port-modes are numbered in port order,
