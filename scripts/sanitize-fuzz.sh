@@ -24,7 +24,11 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fram
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 # fuzzer-no-link: the coverage instrumentation libFuzzer needs, in the library too.
+# -gline-tables-only: the reports' stack traces keep their file:line, and the build does not
+# write full debug info (test_project_io.cpp under ASan: 28.5 s against 36.2 s with -g).
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
   -DGOLIGHTLY_GUI=OFF -DGOLIGHTLY_CUDA=OFF -DGOLIGHTLY_FUZZ=ON "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="$san -fsanitize=fuzzer-no-link" -DCMAKE_C_FLAGS="$san" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
