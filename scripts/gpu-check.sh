@@ -493,8 +493,14 @@ bench() {  # nx ny steps precision polarization [extra golightly-cli bench optio
   echo "$out" | tail -1 | tee -a "$LOG/bench.jsonl"
 }
 if [ $BENCH = 1 ]; then
-  bench 8192 8192 400 float32 TMz
-  bench 8192 8192 400 float32 TEz
+  # 2D two steps per pass (update_two2d, the default on grids beyond the L2 cache) and one
+  # step per pass (GOLIGHTLY_CUDA_TWO_STEP=0) interleaved: the kernel column tells them apart.
+  for rep in 1 2; do
+    for pol in TMz TEz; do
+      bench 8192 8192 400 float32 $pol
+      GOLIGHTLY_CUDA_TWO_STEP=0 bench 8192 8192 400 float32 $pol
+    done
+  done
   bench 1024 1024 20000 float32 TMz
   bench 1024 1024 20000 float32 TEz
   bench 8192 8192 200 float64 TMz
@@ -526,13 +532,15 @@ echo "== summary ($(( $(date +%s) - t0 )) s)"
 for s in "${summary[@]}"; do echo "$s"; done
 python3 - "$LOG/bench.jsonl" <<'PY'
 import json, sys
-print(f"{'size':>11} {'prec':>7} {'pol':>3} {'disp':>7} {'Gcell/s':>8} {'steps/s':>9} {'B/cell':>7} {'GB/s':>7} {'copy':>7} {'frac':>5}")
+print(f"{'size':>11} {'kernel':>6} {'prec':>7} {'pol':>3} {'disp':>7} {'Gcell/s':>8} {'steps/s':>9} {'B/cell':>7} {'GB/s':>7} {'copy':>7} {'frac':>5}")
 dev = ''
 for line in open(sys.argv[1]):
     try: r = json.loads(line)
     except Exception: print('  (bench failed) ' + line.strip()[:120]); continue
     dev = r.get('device', dev)
-    print(f"{r['size'][0]:>5}x{r['size'][1]:<5} {r['precision']:>7} {r.get('polarization','?'):>3} "
+    kernel = r.get('kernel', '')
+    kernel = 'two' if kernel.startswith('two') else 'one' if kernel.startswith('one') else kernel[:6]
+    print(f"{r['size'][0]:>5}x{r['size'][1]:<5} {kernel:>6} {r['precision']:>7} {r.get('polarization','?'):>3} "
           f"{(r.get('dispersive_material', 'poles') + ' ' + format(r['dispersive_cell_fraction'], '.0%')) if r.get('poles') else '-':>7} {r['cells_per_s']/1e9:8.2f} "
           f"{r.get('steps_per_s', 0):9.0f} {r['bytes_per_cell_update']:7.2f} {r['bandwidth_gbs']:7.0f} {r['copy_bandwidth_gbs']:7.0f} {r['fraction_of_copy']:5.2f}")
 print('device:', dev)
