@@ -336,6 +336,20 @@ private Q_SLOTS:
         std::printf("mode 0 forward power at 1.55 um: %.4f live at 95 fs, %.4f final\n", liveMid, finalMid);
         QVERIFY(finalMid > 0.8 && finalMid < 1.2);  // the source launches the one mode
         QVERIFY(std::abs(liveMid - finalMid) > 0.01);  // the plot did change while the run went on
+        // the results folder reopened: the mode columns of spectra.csv go to this plot, not
+        // to the spectra (10 significant digits in the file)
+        plots::MonitorsDock reopened;
+        QVERIFY(reopened.loadResults(dir.filePath(QStringLiteral("slab_modes_results"))));
+        QCOMPARE(reopened.modeAmplitudePlot()->graphCount(), 4);
+        QCOMPARE(reopened.spectraPlot()->graphCount(), 2);  // the flux of T and of amp (a mode monitor keeps its flux)
+        for (int g = 0; g < 2; ++g) QVERIFY(!reopened.spectraPlot()->graph(g)->name().contains(QStringLiteral("_m0_")));
+        QCPGraph* back = nullptr;
+        for (int g = 0; g < 4; ++g)
+            if (reopened.modeAmplitudePlot()->graph(g)->name() == QStringLiteral("amp mode 0 forward"))
+                back = reopened.modeAmplitudePlot()->graph(g);
+        QVERIFY(back);
+        QCOMPARE(back->dataCount(), 21);
+        QVERIFY(std::abs(back->data()->at(10)->value / finalMid - 1) < 1e-8);
     }
 
     /// A 2D project's bent port line: the Port Modes dock reports Im n_eff and the bend loss.
