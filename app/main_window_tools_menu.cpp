@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPainter>
+#include <QPixmap>
 #include <QStatusBar>
 #include <QToolBar>
 
@@ -14,6 +16,28 @@
 #include "main_window_actions.hpp"
 
 namespace golightly::app {
+
+namespace {
+/// The mode monitor's icon (drawn: the resources hold the other tools' SVGs): the flux
+/// monitor's dashed line with a forward and a backward arrow, the two amplitudes it gives.
+QIcon modeMonitorIcon() {
+    QPixmap pm(32, 32);
+    pm.fill(Qt::transparent);
+    QPainter g(&pm);
+    g.setRenderHint(QPainter::Antialiasing);
+    const QColor c(130, 60, 170);
+    g.setPen(QPen(c, 3.2, Qt::DashLine, Qt::FlatCap));
+    g.drawLine(QPointF(16, 3), QPointF(16, 29));
+    g.setPen(QPen(c, 2.2));
+    g.drawLine(QPointF(18, 10), QPointF(27, 10));
+    g.drawLine(QPointF(5, 22), QPointF(14, 22));
+    g.setPen(Qt::NoPen);
+    g.setBrush(c);
+    g.drawPolygon(QPolygonF({QPointF(31, 10), QPointF(25, 6), QPointF(25, 14)}));
+    g.drawPolygon(QPolygonF({QPointF(1, 22), QPointF(7, 18), QPointF(7, 26)}));
+    return QIcon(pm);
+}
+}  // namespace
 
 void MainWindow::createToolsMenu() {
     // ---- Tools (one key each)
@@ -47,6 +71,7 @@ void MainWindow::createToolsMenu() {
         {"lineSource", new SourceTool(canvas_, ts, SourceType::Line), tr("Line Source"), Qt::Key_L},
         {"regionSource", new SourceTool(canvas_, ts, SourceType::Region), tr("Region Source"), Qt::Key_A},
         {"flux", new MonitorTool(canvas_, ts, MonitorType::Flux), tr("Flux Monitor"), Qt::Key_F},
+        {"modeMonitor", new MonitorTool(canvas_, ts, MonitorType::Flux, true), tr("Mode Monitor"), Qt::Key_M},
         {"probe", new MonitorTool(canvas_, ts, MonitorType::Time), tr("Time Probe"), Qt::Key_T},
         {"dftField", new MonitorTool(canvas_, ts, MonitorType::DftField), tr("DFT Field Region"), Qt::Key_D},
     };
@@ -54,7 +79,9 @@ void MainWindow::createToolsMenu() {
         d.tool->setParent(this);
         tools_.push_back(d.tool);
         const QString id = QString::fromLatin1(d.id);
-        QAction* a = makeAction(QStringLiteral("tool.") + id, d.text, id, QKeySequence(d.key));
+        const bool drawn = id == QStringLiteral("modeMonitor");  // no SVG in the resources
+        QAction* a = makeAction(QStringLiteral("tool.") + id, d.text, drawn ? QString() : id, QKeySequence(d.key));
+        if (drawn) a->setIcon(modeMonitorIcon());
         a->setToolTip(QStringLiteral("%1 (%2)").arg(d.text, QKeySequence(d.key).toString()));
         a->setCheckable(true);
         toolGroup_->addAction(a);

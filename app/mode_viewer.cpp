@@ -32,6 +32,13 @@ namespace golightly::app {
 namespace {
 const char* kAxis = "xyz";
 
+/// The Yee scheme's numerical vacuum wavenumber at `f_hz` (1/um), the k0~ a 2D line's
+/// modes are solved at (mode_plane.hpp ModeMonitorPlan::modes): (2 / (c0 dt)) sin(omega dt / 2).
+double line_numerical_k0_per_um(const ModeMonitorPlan& plan, double f_hz) {
+    const double omega = 2 * M_PI * f_hz;
+    return 2.0 / (units::c0 * plan.dt_s) * std::sin(0.5 * omega * plan.dt_s) * 1e-6;
+}
+
 PortModes solve_line_port(const Project& project, const std::string& file, const Port& port, double wl, int count) {
     // the port's line as a mode monitor (as run_sparameters places its monitors), alone in
     // the project, over three wavelengths around wl for the group index
@@ -61,6 +68,7 @@ PortModes solve_line_port(const Project& project, const std::string& file, const
     PortModes r;
     r.dimensions = 2;
     r.wavelength_um = wl;
+    r.bent = port.bend_radius_um != 0;
     const std::size_t nf = plan.frequencies_hz.size();
     const std::size_t mid = nf / 2;
     const bool tm = project.domain.polarization == Polarization::TMz;
@@ -71,6 +79,14 @@ PortModes solve_line_port(const Project& project, const std::string& file, const
     for (int k = 0; k < count; ++k) {
         PortModes::Mode md;
         md.n_eff = plan.line_neff[mid][std::size_t(k)];
+        if (md.n_eff > 0 && mid < plan.line_neff_imag.size()) {
+            // a bent line: its radiation loss, from Im beta = k0~ Im n_eff at the Yee scheme's
+            // numerical k0~ (the wavenumber the line's modes are solved at)
+            md.n_eff_imag = plan.line_neff_imag[mid][std::size_t(k)];
+            const double beta_imag = line_numerical_k0_per_um(plan, plan.frequencies_hz[mid]) * md.n_eff_imag;
+            md.loss_db_per_cm = 20.0 / std::log(10.0) * beta_imag * 1e4;
+            if (r.bent) md.loss_db_per_90deg = 20.0 / std::log(10.0) * beta_imag * (M_PI * std::abs(port.bend_radius_um) / 2);
+        }
         if (md.n_eff > 0 && nf >= 3 && plan.line_neff[0][std::size_t(k)] > 0 && plan.line_neff[nf - 1][std::size_t(k)] > 0) {
             // n_g = n + f dn/df (= n - lambda dn/dlambda), central difference
             const double f0 = plan.frequencies_hz[0], f1 = plan.frequencies_hz[nf - 1];

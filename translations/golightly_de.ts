@@ -1010,6 +1010,10 @@ Wiederherstellen?</translation>
         <source>%1 is read-only (an installed example): the results go to %2</source>
         <translation>%1 ist schreibgeschützt (ein installiertes Beispiel): die Ergebnisse gehen nach %2</translation>
     </message>
+    <message>
+        <source>Mode Monitor</source>
+        <translation>Modenmonitor</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ModeViewerDock</name>
@@ -2754,6 +2758,10 @@ Art: drude oder lorentz eingeben.</translation>
         <source>DFT field region</source>
         <translation>DFT-Feldbereich</translation>
     </message>
+    <message>
+        <source>Mode monitor</source>
+        <translation>Modenmonitor</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::PointsTool</name>
@@ -3386,6 +3394,46 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>must be greater than min %1 (%2)</source>
         <translation>muss größer als min %1 (%2) sein</translation>
+    </message>
+    <message>
+        <source>must be a list of mode indices from 0 to 99, e.g. &quot;0&quot; or &quot;0, 1&quot; (0: the highest n_eff)</source>
+        <translation>muss eine Liste von Modenindizes von 0 bis 99 sein, z. B. &quot;0&quot; oder &quot;0, 1&quot; (0: das höchste n_eff)</translation>
+    </message>
+    <message>
+        <source>Target n_eff</source>
+        <translation>Ziel-n_eff</translation>
+    </message>
+    <message>
+        <source>must be greater than 0 (an effective index), or 0 for none (the highest-index modes)</source>
+        <translation>muss größer als 0 sein (ein effektiver Index), oder 0 für keinen (die Moden mit dem höchsten Index)</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <source>none (all modes)</source>
+        <translation>keiner (alle Moden)</translation>
+    </message>
+    <message>
+        <source>TE (E along the wafer plane)</source>
+        <translation>TE (E entlang der Waferebene)</translation>
+    </message>
+    <message>
+        <source>TM</source>
+        <translation>TM</translation>
+    </message>
+    <message>
+        <source>must be 0 (straight) or larger than half the monitor&apos;s extent along %1 (%2 µm): the bend&apos;s centre must lie outside the monitor</source>
+        <translation>muss 0 (gerade) oder größer als die halbe Ausdehnung des Monitors entlang %1 (%2 µm) sein: der Krümmungsmittelpunkt muss außerhalb des Monitors liegen</translation>
+    </message>
+    <message>
+        <source>needs a monitor longer than %1 cells along %2 (it has %3): the bend&apos;s absorbing layers take %4 cells at each end</source>
+        <translation>braucht einen Monitor mit mehr als %1 Zellen entlang %2 (er hat %3): die absorbierenden Schichten der Biegung belegen an jedem Ende %4 Zellen</translation>
+    </message>
+    <message>
+        <source>Bend axis</source>
+        <translation>Biegeachse</translation>
     </message>
 </context>
 <context>
@@ -4498,6 +4546,30 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     <message>
         <source>Diffraction</source>
         <translation>Beugung</translation>
+    </message>
+    <message>
+        <source>Mode power |a|² (raw)</source>
+        <translation>Modenleistung |a|² (roh)</translation>
+    </message>
+    <message>
+        <source>Power in each mode of the mode monitors: forward |a+|² solid, backward |a-|² dashed (spectra.csv: &lt;monitor&gt;_m&lt;k&gt;_fwd_re ...)</source>
+        <translation>Leistung in jeder Mode der Modenmonitore: vorwärts |a+|² durchgezogen, rückwärts |a-|² gestrichelt (spectra.csv: &lt;monitor&gt;_m&lt;k&gt;_fwd_re ...)</translation>
+    </message>
+    <message>
+        <source>Mode amplitudes</source>
+        <translation>Modenamplituden</translation>
+    </message>
+    <message>
+        <source>%1 mode %2 backward</source>
+        <translation>%1 Mode %2 rückwärts</translation>
+    </message>
+    <message>
+        <source>%1 mode %2 forward</source>
+        <translation>%1 Mode %2 vorwärts</translation>
+    </message>
+    <message>
+        <source>Mode power |a|² (of the incident power)</source>
+        <translation>Modenleistung |a|² (bezogen auf die einfallende Leistung)</translation>
     </message>
 </context>
 <context>

@@ -1009,6 +1009,10 @@ Recover it?</source>
         <source>%1 is read-only (an installed example): the results go to %2</source>
         <translation>%1 为只读（已安装的示例）：结果将写入 %2</translation>
     </message>
+    <message>
+        <source>Mode Monitor</source>
+        <translation>模式监视器</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ModeViewerDock</name>
@@ -2745,6 +2749,10 @@ Kind: type drude or lorentz.</source>
         <source>DFT field region</source>
         <translation>DFT 场区域</translation>
     </message>
+    <message>
+        <source>Mode monitor</source>
+        <translation>模式监视器</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::PointsTool</name>
@@ -3374,6 +3382,46 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>must be greater than min %1 (%2)</source>
         <translation>必须大于最小 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>must be a list of mode indices from 0 to 99, e.g. &quot;0&quot; or &quot;0, 1&quot; (0: the highest n_eff)</source>
+        <translation>必须是 0 到 99 的模式序号列表，例如 &quot;0&quot; 或 &quot;0, 1&quot;（0：n_eff 最高的模式）</translation>
+    </message>
+    <message>
+        <source>Target n_eff</source>
+        <translation>目标 n_eff</translation>
+    </message>
+    <message>
+        <source>must be greater than 0 (an effective index), or 0 for none (the highest-index modes)</source>
+        <translation>必须大于 0（有效折射率），或为 0 表示不设（折射率最高的模式）</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <source>none (all modes)</source>
+        <translation>无（所有模式）</translation>
+    </message>
+    <message>
+        <source>TE (E along the wafer plane)</source>
+        <translation>TE（E 沿晶圆平面）</translation>
+    </message>
+    <message>
+        <source>TM</source>
+        <translation>TM</translation>
+    </message>
+    <message>
+        <source>must be 0 (straight) or larger than half the monitor&apos;s extent along %1 (%2 µm): the bend&apos;s centre must lie outside the monitor</source>
+        <translation>必须为 0（直波导）或大于监视器沿 %1 方向长度的一半（%2 µm）：弯曲的曲率中心必须位于监视器之外</translation>
+    </message>
+    <message>
+        <source>needs a monitor longer than %1 cells along %2 (it has %3): the bend&apos;s absorbing layers take %4 cells at each end</source>
+        <translation>监视器沿 %2 方向需要多于 %1 个网格（现有 %3 个）：弯曲的吸收层在两端各占 %4 个网格</translation>
+    </message>
+    <message>
+        <source>Bend axis</source>
+        <translation>弯曲轴</translation>
     </message>
 </context>
 <context>
@@ -4478,6 +4526,30 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     <message>
         <source>Diffraction</source>
         <translation>衍射</translation>
+    </message>
+    <message>
+        <source>Mode power |a|² (raw)</source>
+        <translation>模式功率 |a|²（原始值）</translation>
+    </message>
+    <message>
+        <source>Power in each mode of the mode monitors: forward |a+|² solid, backward |a-|² dashed (spectra.csv: &lt;monitor&gt;_m&lt;k&gt;_fwd_re ...)</source>
+        <translation>模式监视器中每个模式的功率：前向 |a+|² 为实线，后向 |a-|² 为虚线（spectra.csv：&lt;monitor&gt;_m&lt;k&gt;_fwd_re ...）</translation>
+    </message>
+    <message>
+        <source>Mode amplitudes</source>
+        <translation>模式振幅</translation>
+    </message>
+    <message>
+        <source>%1 mode %2 backward</source>
+        <translation>%1 模式 %2 后向</translation>
+    </message>
+    <message>
+        <source>%1 mode %2 forward</source>
+        <translation>%1 模式 %2 前向</translation>
+    </message>
+    <message>
+        <source>Mode power |a|² (of the incident power)</source>
+        <translation>模式功率 |a|²（相对入射功率）</translation>
     </message>
 </context>
 <context>

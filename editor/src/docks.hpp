@@ -126,6 +126,11 @@ private:
                               std::function<void(double)> apply, std::function<QString(double)> rule = {});
     void markInvalid(QDoubleSpinBox* spin, const QString& rule);
     void addText(const QString& label, const QString& value, std::function<void(const QString&)> apply);
+    /// A text field with a rule (`rule` returns the rule the text breaks, empty: valid): a
+    /// broken entry is marked red with the rule, listed by problems() and not applied, as
+    /// addDouble's.
+    void addCheckedText(const QString& label, const QString& value, std::function<void(const QString&)> apply,
+                        std::function<QString(const QString&)> rule);
     void addCombo(const QString& label, const QStringList& items, int current, std::function<void(int)> apply);
     void addInfo(const QString& label, const QString& text);
     void editShape(const std::function<void(Shape&)>& f);
@@ -170,6 +175,8 @@ private:
         QString label;
         double value = 0;
         QString rule;
+        bool isText = false;  ///< addCheckedText's entry: `text` (else the number `value`)
+        QString text;
     };
     /// Rejected entries of the selected item (cleared when the selection changes).
     std::vector<Invalid> invalid_;

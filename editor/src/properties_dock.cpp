@@ -120,7 +120,8 @@ QStringList PropertiesDock::problems() const {
     QStringList out;
     if (!(doc_->selection() == invalidItem_)) return out;
     for (const Invalid& i : invalid_)
-        out << tr("%1: %2: %3 (entered %4)").arg(itemTitle_, i.label, i.rule, QString::number(i.value, 'g', 6));
+        out << tr("%1: %2: %3 (entered %4)")
+                   .arg(itemTitle_, i.label, i.rule, i.isText ? QStringLiteral("\"%1\"").arg(i.text) : QString::number(i.value, 'g', 6));
     return out;
 }
 
@@ -128,6 +129,42 @@ void PropertiesDock::addText(const QString& label, const QString& value, std::fu
     auto* e = new QLineEdit(value);
     connect(e, &QLineEdit::editingFinished, this, [e, apply] { apply(e->text()); });
     form_->addRow(label, e);
+}
+
+void PropertiesDock::addCheckedText(const QString& label, const QString& value, std::function<void(const QString&)> apply,
+                                    std::function<QString(const QString&)> rule) {
+    auto* e = new QLineEdit(value);
+    e->setProperty("fieldLabel", label);
+    const auto mark = [e](const QString& broken) {
+        e->setProperty("invalid", !broken.isEmpty());
+        e->setStyleSheet(broken.isEmpty()
+                             ? QString()
+                             : QStringLiteral("QLineEdit { background: #ffd9d9; color: #8a0000; border: 1px solid #d00000; }"));
+        e->setToolTip(broken.isEmpty() ? QString() : tr("Not applied: %1").arg(broken));
+    };
+    connect(e, &QLineEdit::editingFinished, this, [this, e, apply, rule, label, mark] {
+        const QString t = e->text().trimmed();
+        const QString broken = rule ? rule(t) : QString();
+        invalid_.erase(std::remove_if(invalid_.begin(), invalid_.end(), [&](const Invalid& i) { return i.label == label; }),
+                       invalid_.end());
+        if (!broken.isEmpty()) {
+            invalid_.push_back({label, 0.0, broken, true, t});
+            invalidItem_ = doc_->selection();
+            mark(broken);
+            return;
+        }
+        mark(QString());
+        apply(t);
+    });
+    form_->addRow(label, e);
+    // a rejected entry stays visible (red, with the text typed) across rebuilds, as addDouble's
+    if (doc_->selection() == invalidItem_)
+        for (const Invalid& i : invalid_)
+            if (i.label == label && i.isText) {
+                e->setText(i.text);
+                mark(i.rule);
+                break;
+            }
 }
 
 void PropertiesDock::addCombo(const QString& label, const QStringList& items, int current,

@@ -11,27 +11,44 @@
 #include "dimensions.hpp"
 #include "dock_util.hpp"
 #include "docks.hpp"
+#include "golightly/mode_plane.hpp"
 #include "ports.hpp"
 
 namespace golightly::editor {
 
-/// Parses "0, 1, 2" (mode indices, ports and mode monitors): empty when it is not such a list.
+/// Parses "0, 1, 2" (a mode monitor's `modes`): empty when it is not a list of mode
+/// indices 0..99 (the project format's rule, mode_plane.hpp parse_mode_list).
 static std::vector<int> parse_mode_list(const QString& t) {
     std::vector<int> values;
     for (const QString& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         bool ok = false;
         const int v = part.trimmed().toInt(&ok);
-        if (!ok || v < 0) return {};
+        if (!ok || v < 0 || v > 99) return {};
         values.push_back(v);
     }
     return values;
 }
 
+namespace {
+/// The mode-selection keys of a mode monitor (spec "Mode selection", "Bent planes", "Bent
+/// lines"): they mean nothing to the other kinds and go with the kind.
+const char* const kModeKeys[] = {"modes", "target_neff", "filter", "bend_radius", "bend_axis"};
+
+/// The axis a new bend takes (3D): the wafer-plane axis across the plane (y for an
+/// x-normal plane, x otherwise), where a bend in the layout's plane has its centre.
+int default_bend_axis(int normal) { return normal == 0 ? 1 : 0; }
+
+double extra_number(const Monitor& m, const char* key) {
+    return m.extra.contains(key) && m.extra.at(key).is_number() ? m.extra.at(key).get<double>() : 0.0;
+}
+}  // namespace
+
 void PropertiesDock::fluxKindFields(const Monitor& m) {
     // A mode monitor is a flux monitor of kind "mode" (spec "Mode sources and monitors"):
     // its kind is listed, so that it is shown as what it is and a touch of the combo keeps
-    // it; its mode indices live in `extra["modes"]` (default [0]). An unknown kind (a newer
-    // file's) is shown as itself and kept until another one is chosen.
+    // it; its mode indices live in `extra["modes"]` (default [0]) and its selection in
+    // `extra` too (target_neff, filter, bend_radius, bend_axis: written only when set). An
+    // unknown kind (a newer file's) is shown as itself and kept until another one is chosen.
     QStringList kinds{QStringLiteral("transmission"), QStringLiteral("reflection"), QStringLiteral("flux"),
                       QStringLiteral("mode")};
     QStringList kindLabels{tr("transmission"), tr("reflection"), tr("flux"), tr("mode (amplitudes)")};
@@ -42,10 +59,14 @@ void PropertiesDock::fluxKindFields(const Monitor& m) {
     addCombo(tr("Kind"), kindLabels, int(kinds.indexOf(qs(m.kind))), [this, kinds](int i) {
         editMonitor([&](Monitor& x) {
             x.kind = kinds[i].toStdString();
-            if (x.kind != "mode") x.extra.erase("modes");  // the mode indices mean nothing to the others
+            if (x.kind != "mode")
+                for (const char* key : kModeKeys) x.extra.erase(key);
         });
     });
     if (m.kind != "mode") return;
+    const Project& p = doc_->project();
+    const bool three = p.domain.dimensions == 3 && m.size != Vec3{};
+    const double dx = p.domain.cell_size;
     std::vector<int> modes{0};
     if (m.extra.contains("modes") && m.extra.at("modes").is_array()) {
         modes.clear();
@@ -54,10 +75,113 @@ void PropertiesDock::fluxKindFields(const Monitor& m) {
     }
     QStringList text;
     for (int k : modes) text << QString::number(k);
-    addText(tr("Modes"), text.join(QStringLiteral(", ")), [this](const QString& t) {
-        const std::vector<int> values = parse_mode_list(t);
-        if (!values.empty()) editMonitor([&](Monitor& x) { x.extra["modes"] = values; });  // else ignored, as a port's
-    });
+    addCheckedText(
+        tr("Modes"), text.join(QStringLiteral(", ")),
+        [this](const QString& t) {
+            const std::vector<int> values = parse_mode_list(t);
+            editMonitor([&](Monitor& x) { x.extra["modes"] = values; });
+        },
+        [](const QString& t) {
+            return parse_mode_list(t).empty()
+                       ? tr("must be a list of mode indices from 0 to 99, e.g. \"0\" or \"0, 1\" (0: the highest n_eff)")
+                       : QString();
+        });
+    if (three) {
+        // target_neff (> 0; 0 here: none, the cross-section's highest-index modes) and the
+        // TE / TM filter: the 3D cross-section's selection (2D lines have one polarization
+        // and are solved from the highest index)
+        addDouble(
+            tr("Target n_eff"), extra_number(m, "target_neff"), QString(),
+            [this](double v) {
+                editMonitor([v](Monitor& x) {
+                    if (v > 0) x.extra["target_neff"] = v;
+                    else x.extra.erase("target_neff");
+                });
+            },
+            [](double v) {
+                return v >= 0 ? QString()
+                              : tr("must be greater than 0 (an effective index), or 0 for none (the highest-index modes)");
+            });
+        const QStringList filters{QStringLiteral("none"), QStringLiteral("te"), QStringLiteral("tm")};
+        const std::string f = m.extra.contains("filter") && m.extra.at("filter").is_string()
+                                  ? m.extra.at("filter").get<std::string>()
+                                  : std::string("none");
+        addCombo(tr("Filter"), {tr("none (all modes)"), tr("TE (E along the wafer plane)"), tr("TM")},
+                 std::max<int>(0, filters.indexOf(qs(f))), [this, filters](int i) {
+                     editMonitor([&](Monitor& x) {
+                         if (i == 0) x.extra.erase("filter");
+                         else x.extra["filter"] = filters[i].toStdString();
+                     });
+                 });
+    }
+    // bend_radius (0: straight). The rules the solver applies before solving: the centre of
+    // curvature outside the window, and room for the bend's absorbing layers at both ends.
+    const double radius = extra_number(m, "bend_radius");
+    int normal = -1, axis = -1;
+    double extent = 0;
+    int pmlCells = 0, minCells = 0;  // the bend needs more than minCells cells (nodes) along the axis
+    if (three) {
+        normal = std::max(0, plane_normal(m.size));
+        const std::string a = m.extra.contains("bend_axis") && m.extra.at("bend_axis").is_string()
+                                  ? m.extra.at("bend_axis").get<std::string>()
+                                  : std::string();
+        axis = a.size() == 1 && a[0] >= 'x' && a[0] <= 'z' && a[0] - 'x' != normal ? a[0] - 'x' : default_bend_axis(normal);
+        extent = m.size[axis];
+        pmlCells = kBendPmlCells;
+        minCells = 2 * pmlCells;  // mode_plane.cpp apply_mode_selection
+    } else {
+        const bool alongY = std::abs(m.from.x - m.to.x) < std::abs(m.from.y - m.to.y);
+        axis = alongY ? 1 : 0;
+        extent = std::abs(alongY ? m.to.y - m.from.y : m.to.x - m.from.x);
+        // compile_project.cpp line_bend_pml_cells: max(12 cells, 0.5 um)
+        pmlCells = dx > 0 ? std::max(kBendPmlCells, int(std::lround(0.5 / dx))) : kBendPmlCells;
+        minCells = 2 * pmlCells + 2;
+    }
+    const QString axisName(QLatin1Char("xyz"[axis]));
+    addDouble(
+        tr("Bend radius"), radius, tr(" µm"),
+        [this, three, normal](double r) {
+            editMonitor([&](Monitor& x) {
+                if (r == 0) {
+                    x.extra.erase("bend_radius");
+                    x.extra.erase("bend_axis");
+                    return;
+                }
+                x.extra["bend_radius"] = r;
+                if (!three) return;  // a 2D line bends about z: no axis
+                const std::string a = x.extra.contains("bend_axis") && x.extra.at("bend_axis").is_string()
+                                          ? x.extra.at("bend_axis").get<std::string>()
+                                          : std::string();
+                if (a.size() != 1 || a[0] < 'x' || a[0] > 'z' || a[0] - 'x' == normal)
+                    x.extra["bend_axis"] = std::string(1, char('x' + default_bend_axis(normal)));
+            });
+        },
+        [extent, dx, pmlCells, minCells, axisName](double r) {
+            if (r == 0) return QString();
+            if (!(std::abs(r) > 0.5 * extent))
+                return tr("must be 0 (straight) or larger than half the monitor's extent along %1 (%2 µm): the bend's "
+                          "centre must lie outside the monitor")
+                    .arg(axisName)
+                    .arg(0.5 * extent, 0, 'g', 6);
+            const int cells = dx > 0 ? int(std::floor(extent / dx + 1e-9)) : 0;
+            if (cells <= minCells)
+                return tr("needs a monitor longer than %1 cells along %2 (it has %3): the bend's absorbing layers take "
+                          "%4 cells at each end")
+                    .arg(minCells)
+                    .arg(axisName)
+                    .arg(cells)
+                    .arg(pmlCells);
+            return QString();
+        });
+    if (three && radius != 0) {
+        // the in-plane axes (not the normal) along which the bend's centre may lie
+        QStringList axes;
+        for (int a = 0; a < 3; ++a)
+            if (a != normal) axes << QString(QLatin1Char("xyz"[a]));
+        addCombo(tr("Bend axis"), axes, std::max<int>(0, axes.indexOf(axisName)), [this, axes](int i) {
+            editMonitor([&](Monitor& x) { x.extra["bend_axis"] = axes[i].toStdString(); });
+        });
+    }
 }
 
 void PropertiesDock::monitorRows(const Project& p, const ItemRef& sel) {

@@ -618,12 +618,19 @@ void MonitorTool::mouseRelease(QMouseEvent* e, QPointF w) {
         m.components = {doc()->project().domain.polarization == Polarization::TMz ? Component::Ez : Component::Hz};
     } else {
         if (a_ == b_) return;
-        m.name = doc()->uniqueItemName(QStringLiteral("flux")).toStdString();
+        m.name = doc()->uniqueItemName(mode_ ? QStringLiteral("mode") : QStringLiteral("flux")).toStdString();
+        const bool vertical = std::fabs(b_.x() - a_.x()) < std::fabs(b_.y() - a_.y());
         m.from = v2(a_);
         m.to = v2(b_);
-        const bool vertical = std::fabs(b_.x() - a_.x()) < std::fabs(b_.y() - a_.y());
+        if (mode_) {
+            // a mode line lies along an axis (its cross-section): the drag's dominant one
+            if (vertical) m.to.x = m.from.x;
+            else m.to.y = m.from.y;
+            if (m.from == m.to) return;
+        }
         m.direction = vertical ? "+x" : "+y";
-        m.kind = "transmission";
+        m.kind = mode_ ? "mode" : "transmission";
+        if (mode_) m.extra["modes"] = std::vector<int>{0};
     }
     doc()->addMonitor(m);
 }

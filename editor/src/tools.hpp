@@ -204,12 +204,16 @@ private:
 
 /// Flux line monitor (drag; positive direction perpendicular to the line, to the right of
 /// the drag for vertical lines: +x, upwards for horizontal ones: +y), time probe (click) or
-/// DFT field region (drag a rectangle; the spectrum's centre wavelength, Ez or Hz).
+/// DFT field region (drag a rectangle; the spectrum's centre wavelength, Ez or Hz). With
+/// `mode`, a flux line of kind "mode" (a mode monitor: forward / backward amplitudes of
+/// mode 0; in 3D the plane through the line, as every flux monitor).
 class MonitorTool : public Tool {
     Q_OBJECT
 public:
-    MonitorTool(Canvas* c, ToolSettings* s, MonitorType type) : Tool(c, s), type_(type) {}
+    MonitorTool(Canvas* c, ToolSettings* s, MonitorType type, bool mode = false)
+        : Tool(c, s), type_(type), mode_(mode && type == MonitorType::Flux) {}
     QString name() const override {
+        if (mode_) return tr("Mode monitor");
         return type_ == MonitorType::Flux ? tr("Flux monitor") : type_ == MonitorType::Time ? tr("Time probe") : tr("DFT field region");
     }
     void mousePress(QMouseEvent*, QPointF) override;
@@ -220,6 +224,7 @@ public:
 
 private:
     MonitorType type_;
+    bool mode_ = false;
     bool active_ = false;
     QPointF a_, b_;
 };

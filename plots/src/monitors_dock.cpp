@@ -13,6 +13,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSet>
 #include <QSaveFile>
 #include <QSignalBlocker>
 #include <QTabWidget>
@@ -132,6 +134,11 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
                 [this](int i) { showDiffraction(i); });
         tabs_->addTab(page, tr("Diffraction"));
     }
+    modes_ = makePlot(tr("Wavelength (µm)"), tr("Mode power |a|² (raw)"));
+    modes_->setObjectName(QStringLiteral("modeAmplitudePlot"));
+    modes_->setToolTip(tr("Power in each mode of the mode monitors: forward |a+|² solid, backward |a-|² dashed "
+                          "(spectra.csv: <monitor>_m<k>_fwd_re ...)"));
+    tabs_->addTab(modes_, tr("Mode amplitudes"));
     v->addWidget(tabs_, 1);
     auto* row = new QHBoxLayout;
     readout_ = new QLabel;
@@ -160,13 +167,14 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
 }
 
 void MonitorsDock::markDirty(QCustomPlot* plot) {
-    dirty_[plot == spectra_ ? 0 : plot == time_ ? 1 : plot == energy_ ? 2 : plot == cross_ ? 3 : 4] = true;
+    dirty_[plot == spectra_ ? 0 : plot == time_ ? 1 : plot == energy_ ? 2 : plot == cross_ ? 3 : plot == modes_ ? 5 : 4] =
+        true;
     if (!replotTimer_->isActive()) replotTimer_->start();
 }
 
 void MonitorsDock::replotDirty() {
-    QCustomPlot* plots[5] = {spectra_, time_, energy_, cross_, farField_};
-    for (int k = 0; k < 5; ++k) {
+    QCustomPlot* plots[6] = {spectra_, time_, energy_, cross_, farField_, modes_};
+    for (int k = 0; k < 6; ++k) {
         if (!dirty_[k] || !plots[k]->isVisible()) continue;  // hidden tabs replot when shown
         dirty_[k] = false;
         plots[k]->rescaleAxes();
@@ -234,25 +242,27 @@ void MonitorsDock::clear() {
         spectra_->removeItem(resonanceMark_);
         resonanceMark_ = nullptr;
     }
-    for (QCustomPlot* p : {spectra_, time_, energy_, cross_, farField_}) {
+    for (QCustomPlot* p : {spectra_, time_, energy_, cross_, farField_, modes_}) {
         p->clearGraphs();
         p->legend->setVisible(false);
         p->replot(QCustomPlot::rpQueuedReplot);
     }
     comparable_ = true;
     normalizedShown_ = false;
+    modesNormalized_ = false;
     summary_->setText(tr("Running..."));
     readout_->clear();
 }
 
 void MonitorsDock::reset(const QString& summary) {
     clear();
-    for (QCustomPlot* p : {spectra_, time_, energy_, cross_, farField_}) {
+    for (QCustomPlot* p : {spectra_, time_, energy_, cross_, farField_, modes_}) {
         p->rescaleAxes();
         p->replot();  // now: a hidden or resized plot shows no stale picture
     }
     setNormalizationOffer(false);
     spectra_->yAxis->setLabel(tr("Flux (raw)"));
+    modes_->yAxis->setLabel(tr("Mode power |a|² (raw)"));
     summary_->setText(summary.isEmpty() ? tr("No run yet.") : summary);
 }
 
@@ -297,6 +307,50 @@ void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std:
         // only cross-sections (a scattering run): show them rather than an empty spectra plot
         if (spectra_->graphCount() == 0 && tabs_->currentWidget() == spectra_) tabs_->setCurrentWidget(cross_);
     }
+}
+
+QCPGraph* MonitorsDock::modeGraph(const QString& monitor, int mode, bool backward) {
+    const QString name = backward ? tr("%1 mode %2 backward").arg(monitor).arg(mode)
+                                  : tr("%1 mode %2 forward").arg(monitor).arg(mode);
+    for (int g = 0; g < modes_->graphCount(); ++g)
+        if (modes_->graph(g)->name() == name) return modes_->graph(g);
+    // one colour per monitor and mode (the pair's forward curve decides it): the backward
+    // curve dashed in the colour of its forward one
+    int pairs = 0;
+    for (int g = 0; g < modes_->graphCount(); ++g)
+        if (!modes_->graph(g)->property("backward").toBool()) ++pairs;
+    int colour = pairs;
+    const QString partner = backward ? tr("%1 mode %2 forward").arg(monitor).arg(mode)
+                                     : tr("%1 mode %2 backward").arg(monitor).arg(mode);
+    for (int g = 0; g < modes_->graphCount(); ++g)
+        if (modes_->graph(g)->name() == partner) colour = modes_->graph(g)->property("colour").toInt();
+    QCPGraph* gr = modes_->addGraph();
+    gr->setName(name);
+    gr->setProperty("backward", backward);
+    gr->setProperty("colour", colour);
+    gr->setPen(QPen(kPalette[colour % 8], 1.8, backward ? Qt::DashLine : Qt::SolidLine));
+    modes_->legend->setVisible(true);
+    return gr;
+}
+
+void MonitorsDock::setModeAmplitudes(const std::vector<double>& frequencyHz,
+                                     const std::vector<ModeCoefficientsResult>& modes, bool normalized) {
+    if (normalized != modesNormalized_) modes_->clearGraphs();  // raw and normalized do not mix
+    modesNormalized_ = normalized;
+    const double c0 = 299792458.0;
+    for (const ModeCoefficientsResult& m : modes) {
+        QVector<double> keys, fwd, bwd;
+        for (std::size_t f = 0; f < frequencyHz.size() && f < m.fwd.size() && f < m.bwd.size(); ++f) {
+            keys.push_back(c0 / frequencyHz[f] * 1e6);
+            fwd.push_back(std::norm(m.fwd[f]));
+            bwd.push_back(std::norm(m.bwd[f]));
+        }
+        const QString name = QString::fromStdString(m.name);
+        modeGraph(name, m.mode_index, false)->setData(keys, fwd);  // sorts by key
+        modeGraph(name, m.mode_index, true)->setData(keys, bwd);
+    }
+    modes_->yAxis->setLabel(normalized ? tr("Mode power |a|² (of the incident power)") : tr("Mode power |a|² (raw)"));
+    if (!modes.empty()) markDirty(modes_);
 }
 
 void MonitorsDock::setTimeSeries(const std::vector<TimeSeriesResult>& series) {
@@ -448,6 +502,7 @@ void MonitorsDock::setLive(const LiveMonitors& live) {
     setSpectra(live.frequency_hz, live.spectra, live.normalized);
     setTimeSeries(live.time_series);
     setDiffraction(live.diffraction);  // the orders grow with the DFTs, as the spectra do
+    setModeAmplitudes(live.frequency_hz, live.mode_coefficients, live.normalized);
     summary_->setText(tr("%1: step %2, %3 fs%4")
                           .arg(live.phase == "reference" ? tr("Reference run") : tr("Main run"))
                           .arg(live.step)
@@ -473,6 +528,7 @@ void MonitorsDock::setFinal(const RunResult& r) {
     setResonances(rows);
     setFarFields(r.far_fields);
     setDiffraction(r.diffraction);
+    setModeAmplitudes(r.frequency_hz, r.mode_coefficients, r.normalized);
     summary_->setText(tr("Finished: %1 after %2 steps (%3 fs), %4 Mcells/s on %5%6")
                           .arg(QString::fromStdString(to_string(r.stop_reason)))
                           .arg(r.steps)
@@ -564,8 +620,39 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
     if (readCsv(d.filePath(QStringLiteral("spectra.csv")), header, cols) && header.size() >= 2) {
         // wavelength_um, frequency_thz, <monitor>..., <monitor>_flux...
         normalizedShown_ = normalized;
+        // mode monitors' columns (<monitor>_m<k>_fwd_re, _fwd_im, _bwd_re, _bwd_im, _neff;
+        // spec "Mode sources and monitors"): the mode amplitude plot, not spectra
+        const QRegularExpression modeColumn(QStringLiteral("^(.*)_m(\\d+)_(fwd_re|fwd_im|bwd_re|bwd_im|neff)$"));
+        std::vector<ModeCoefficientsResult> modes;
+        std::vector<double> freqHz;
+        for (double thz : cols[1]) freqHz.push_back(thz * 1e12);
+        auto column = [&](const QString& n) -> const std::vector<double>* {
+            const int i = int(header.indexOf(n));
+            return i >= 0 ? &cols[std::size_t(i)] : nullptr;
+        };
+        QSet<QString> modeColumns;
+        for (int c = 2; c < header.size(); ++c) {
+            const QRegularExpressionMatch mt = modeColumn.match(header[c]);
+            if (!mt.hasMatch() || mt.captured(3) != QStringLiteral("fwd_re")) continue;
+            const QString prefix = mt.captured(1) + QStringLiteral("_m") + mt.captured(2);
+            const auto *fr = column(prefix + QStringLiteral("_fwd_re")), *fi = column(prefix + QStringLiteral("_fwd_im"));
+            const auto *br = column(prefix + QStringLiteral("_bwd_re")), *bi = column(prefix + QStringLiteral("_bwd_im"));
+            if (!fr || !fi || !br || !bi) continue;
+            ModeCoefficientsResult m;
+            m.name = mt.captured(1).toStdString();
+            m.mode_index = mt.captured(2).toInt();
+            for (std::size_t f = 0; f < fr->size(); ++f) {
+                m.fwd.emplace_back((*fr)[f], (*fi)[f]);
+                m.bwd.emplace_back((*br)[f], (*bi)[f]);
+            }
+            modes.push_back(std::move(m));
+            for (const char* sfx : {"_fwd_re", "_fwd_im", "_bwd_re", "_bwd_im", "_neff"})
+                modeColumns.insert(prefix + QLatin1String(sfx));
+        }
+        setModeAmplitudes(freqHz, modes, normalized);
         for (int c = 2; c < header.size(); ++c) {
             const QString name = header[c];
+            if (modeColumns.contains(name)) continue;
             if (name.endsWith(QStringLiteral("_flux")) && header.contains(name.chopped(5))) continue;
             QVector<double> k(cols[0].begin(), cols[0].end()), v(cols[std::size_t(c)].begin(), cols[std::size_t(c)].end());
             graphNamed(spectra_, name)->setData(k, v);

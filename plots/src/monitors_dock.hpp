@@ -16,6 +16,7 @@ class QTabWidget;
 class QTableWidget;
 class QTimer;
 class QCPItemStraightLine;
+class QCPGraph;
 
 class QComboBox;
 
@@ -70,6 +71,11 @@ public:
     /// Diffraction monitors: the power fraction of each propagating Floquet order as bars
     /// (one set per monitor) at the wavelength chosen beside the plot.
     QCustomPlot* diffractionPlot() const { return diffraction_; }
+    /// Mode monitors: the power in each listed mode going forward (|a+|^2, solid) and
+    /// backward (|a-|^2, dashed) against the wavelength, one colour per monitor and mode,
+    /// live during a run (LiveMonitors::mode_coefficients) and final; in units of the
+    /// incident power once normalized (as spectra.csv's columns), raw before.
+    QCustomPlot* modeAmplitudePlot() const { return modes_; }
     QComboBox* diffractionWavelength() const { return diffractionWl_; }
     /// Points over all curves of a plot.
     static int pointCount(const QCustomPlot* plot);
@@ -98,6 +104,11 @@ private:
     void setResonances(const std::vector<ResonanceRow>& rows);
     void setFarFields(const std::vector<FarFieldResult>& fields);
     void setDiffraction(const std::vector<DiffractionResult>& results);
+    void setModeAmplitudes(const std::vector<double>& frequencyHz, const std::vector<ModeCoefficientsResult>& modes,
+                           bool normalized);
+    /// Curves of mode monitor `monitor`'s mode `mode` (created on first use, legend names
+    /// the monitor and the mode).
+    QCPGraph* modeGraph(const QString& monitor, int mode, bool backward);
     void showDiffraction(int spectrumPoint);
     void markResonance();
     void exportDialog();
@@ -112,6 +123,8 @@ private:
     QCustomPlot* farField_ = nullptr;
     QCustomPlot* diffraction_ = nullptr;
     QComboBox* diffractionWl_ = nullptr;
+    QCustomPlot* modes_ = nullptr;
+    bool modesNormalized_ = false;
     std::vector<DiffractionResult> diffractionData_;
     QCPItemStraightLine* resonanceMark_ = nullptr;
     int dims_ = 3;
@@ -119,7 +132,8 @@ private:
     QWidget* offer_ = nullptr;
     QLabel* readout_;
     QTimer* replotTimer_;
-    bool dirty_[5] = {false, false, false, false, false};  // spectra, time, energy, cross-sections, far field
+    /// spectra, time, energy, cross-sections, far field, mode amplitudes
+    bool dirty_[6] = {false, false, false, false, false, false};
     bool comparable_ = true;
     bool normalizedShown_ = false;
 };

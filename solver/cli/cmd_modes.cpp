@@ -18,6 +18,7 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
+#include "golightly/units.hpp"
 
 namespace fs = std::filesystem;
 
@@ -140,6 +141,9 @@ void write_text(const fs::path& file, const std::string& text) {
 /// at three wavelengths wl (1 +- 1e-3) around wl, for n_group = n_eff + f dn_eff/df.
 struct LineModes {
     std::vector<double> n_eff, n_group;  ///< [mode]; 0 where the line guides no such mode
+    /// [mode]: a bent line's (bend_radius) Im n_eff, referred to the radius, and the loss it
+    /// means (Im beta = k0~ Im n_eff, k0~ the numerical k0 the line is solved at); 0 when straight
+    std::vector<double> n_eff_imag, loss_db_per_cm, loss_db_per_90deg;
     std::vector<std::vector<double>> e, h;  ///< [mode][node]
     std::vector<double> s_um;              ///< the nodes' coordinate along the line
     std::string e_name, h_name, tan_name, normal_name;
@@ -188,6 +192,18 @@ LineModes solve_line_modes(const Project& project, const std::string& file, cons
                           (plan.frequencies_hz[nf - 1] - plan.frequencies_hz[0]);
         r.n_eff.push_back(ne);
         r.n_group.push_back(ng);
+        double ni = 0, per_cm = 0, per_90 = 0;
+        if (ne > 0 && mid < plan.line_neff_imag.size()) {
+            ni = plan.line_neff_imag[mid][kk];
+            // the numerical k0~ = (2 / (c0 dt)) sin(omega dt / 2) of the line's solve (1/um)
+            const double omega = 2 * M_PI * plan.frequencies_hz[mid];
+            const double beta_imag = 2.0 / (units::c0 * plan.dt_s) * std::sin(0.5 * omega * plan.dt_s) * units::um * ni;
+            per_cm = 20.0 / std::log(10.0) * beta_imag * 1e4;
+            if (port.bend_radius_um != 0) per_90 = 20.0 / std::log(10.0) * beta_imag * (M_PI * std::abs(port.bend_radius_um) / 2);
+        }
+        r.n_eff_imag.push_back(ni);
+        r.loss_db_per_cm.push_back(per_cm);
+        r.loss_db_per_90deg.push_back(per_90);
         r.e.push_back(plan.line_e[mid][kk]);
         r.h.push_back(plan.line_h[mid][kk]);
         nodes = std::max(nodes, r.e.back().size());
@@ -244,19 +260,30 @@ int run_line_modes(const ModesCommand& c, const Project& project, const std::vec
                        << fmt_g(q < lm.h[kk].size() ? lm.h[kk][q] : 0.0) << '\n';
                 write_text(out / (stem + ".csv"), fc.str());
                 csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(lm.n_eff[kk]) << ','
-                    << fmt_g(lm.n_group[kk]) << ",," << lm.e_name << ",0,0," << fmt_g(port.bend_radius_um) << ",0\n";
+                    << fmt_g(lm.n_group[kk]) << ",," << lm.e_name << ',' << fmt_g(lm.n_eff_imag[kk]) << ','
+                    << fmt_g(lm.loss_db_per_cm[kk]) << ',' << fmt_g(port.bend_radius_um) << ','
+                    << fmt_g(lm.loss_db_per_90deg[kk]) << '\n';
                 Json jm;
                 jm["mode"] = k;
                 jm["n_eff"] = lm.n_eff[kk];
-                jm["n_eff_imag"] = 0.0;
-                jm["loss_db_per_cm"] = 0.0;
+                jm["n_eff_imag"] = lm.n_eff_imag[kk];
+                jm["loss_db_per_cm"] = lm.loss_db_per_cm[kk];
                 jm["n_group"] = lm.n_group[kk];
-                if (port.bend_radius_um != 0) jm["bend_radius_um"] = port.bend_radius_um;
+                if (port.bend_radius_um != 0) {
+                    jm["bend_radius_um"] = port.bend_radius_um;
+                    jm["loss_db_per_90deg"] = lm.loss_db_per_90deg[kk];
+                }
                 jm["dominant"] = lm.e_name;
                 jm["csv"] = stem + ".csv";
                 jp["modes"].push_back(jm);
-                std::printf("port %s mode %d: n_eff %.6f, n_group %.5f (slab mode of the port line, %s)\n",
-                            port.name.c_str(), k, lm.n_eff[kk], lm.n_group[kk], lm.e_name.c_str());
+                if (port.bend_radius_um != 0)
+                    std::printf("port %s mode %d: bend radius %g um: n_eff %.6f%+.3ei (referred to the radius), "
+                                "bend loss %.4g dB/90deg (%.4g dB/cm), n_group %.5f (bent slab mode of the port line, %s)\n",
+                                port.name.c_str(), k, port.bend_radius_um, lm.n_eff[kk], lm.n_eff_imag[kk],
+                                lm.loss_db_per_90deg[kk], lm.loss_db_per_cm[kk], lm.n_group[kk], lm.e_name.c_str());
+                else
+                    std::printf("port %s mode %d: n_eff %.6f, n_group %.5f (slab mode of the port line, %s)\n",
+                                port.name.c_str(), k, lm.n_eff[kk], lm.n_group[kk], lm.e_name.c_str());
             }
             if (found < count)
                 std::fprintf(stderr, "warning: port %s: %d guided mode(s) on the line, %d asked for\n", port.name.c_str(),

@@ -258,7 +258,7 @@ private Q_SLOTS:
                                 QStringLiteral("polygon"), QStringLiteral("ring"), QStringLiteral("path"),
                                 QStringLiteral("brush"), QStringLiteral("eraser"), QStringLiteral("pointSource"),
                                 QStringLiteral("lineSource"), QStringLiteral("regionSource"), QStringLiteral("flux"),
-                                QStringLiteral("probe"), QStringLiteral("dftField")};
+                                QStringLiteral("modeMonitor"), QStringLiteral("probe"), QStringLiteral("dftField")};
         QSet<QString> keys;
         for (const QString& t : tools) {
             QAction* a = w.action(QStringLiteral("tool.") + t);

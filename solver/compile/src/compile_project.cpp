@@ -330,6 +330,7 @@ private:
         explicit OneWayProfile(std::size_t nodes) : e_inc(nodes), h_inc(nodes), delay_h_s(nodes) {}
         std::vector<double> e_inc, h_inc, delay_h_s;
         double n_eff = 0;  ///< mode profiles: the mode's effective index
+        double n_eff_imag = 0;  ///< bent mode lines: Im n_eff (the bend's radiation loss)
     };
     /// One-way line (mode or plane wave, direction s = +-1 along the normal): the TF/SF
     /// plane at the e nodes nearest the line. Throws ProjectError for too few nodes.
@@ -779,6 +780,7 @@ Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::str
         const double sig = pol == Polarization::TMz ? tp.sigma_h : tp.sigma_e;
         OneWayProfile p(n);
         p.n_eff = m.n_eff;
+        p.n_eff_imag = m.n_eff_imag;
         for (std::size_t k = 0; k < n; ++k) {
             p.e_inc[k] = m.e[k].real();
             p.h_inc[k] = -sig * s * c * m.h[k].real();
@@ -1072,7 +1074,7 @@ void Compiler::add_mode_line_monitor(const Monitor& m, const std::string& path, 
     }
     for (double f : out_.spectrum_hz) {
         std::vector<std::vector<double>> es_f, hs_f;
-        std::vector<double> ne_f;
+        std::vector<double> ne_f, ni_f;
         for (int mi : plan->mode_indices) {
             fake.mode_index = mi;
             try {
@@ -1080,15 +1082,18 @@ void Compiler::add_mode_line_monitor(const Monitor& m, const std::string& path, 
                 es_f.push_back(p.e_inc);
                 hs_f.push_back(p.h_inc);
                 ne_f.push_back(p.n_eff);
+                ni_f.push_back(p.n_eff_imag);
             } catch (const ProjectError&) {  // no such guided mode at this frequency
                 es_f.emplace_back();
                 hs_f.emplace_back();
                 ne_f.push_back(0.0);
+                ni_f.push_back(0.0);
             }
         }
         plan->line_e.push_back(std::move(es_f));
         plan->line_h.push_back(std::move(hs_f));
         plan->line_neff.push_back(std::move(ne_f));
+        plan->line_neff_imag.push_back(std::move(ni_f));
     }
     cm.mode_plan = std::move(plan);
 }

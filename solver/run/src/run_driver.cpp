@@ -372,6 +372,8 @@ struct SpectrumNormalization {
 };
 void publish_live(Engine& engine, const Project& project, const CompiledProject& compiled, const RunOptions& options,
                   const std::string& phase, const SpectrumNormalization* norm);
+std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, const CompiledMonitor& m,
+                                                             const std::vector<double>* p_inc);
 
 /// The level the decay stop watches (run.stop): the field energy, or, when run.stop.monitor
 /// names a time monitor, the envelope of its samples (max |value| over about two periods
@@ -517,6 +519,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     const bool frames_on = send_frames && (bool(options.frame) || bool(options.frame_hook));
     std::int64_t next_check = kCheckSteps;
     std::int64_t next_live = options.live ? std::max<std::int64_t>(1, options.live_every_steps) : -1;
+    std::int64_t last_live = -1;  // the step of the last live snapshot
     auto last_frame_time = Clock::now();
     bool frame_sent = false;  // the first frame is never held back
     Engine::FrameRequest frame_request = options.frame_request;
@@ -585,6 +588,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
                         resonance_stop ? decay_rule.str() + " or " + resonance_stop->status() : decay_rule.str());
         if (next_live > 0 && now_steps >= next_live) {
             publish_live(engine, project, compiled, options, phase, live_norm);
+            last_live = now_steps;
             while (next_live <= now_steps) next_live += std::max<std::int64_t>(1, options.live_every_steps);
         }
         if (t_s > compiled.sources_end_s && decay.decayed(level)) {
@@ -596,6 +600,10 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
             break;
         }
     }
+    // the values the phase ends with, unless the last snapshot already showed them
+    if (next_live > 0 && last_live != engine.steps_done() && out.reason != StopReason::Cancelled &&
+        out.reason != StopReason::Diverged)
+        publish_live(engine, project, compiled, options, phase, live_norm);
     out.steps = engine.steps_done();
     out.step_wall_s = seconds_since(t0);
     return out;
@@ -764,6 +772,11 @@ void publish_live(Engine& engine, const Project& project, const CompiledProject&
                 live.diffraction.push_back(std::move(*d));
         } else if (m.type == MonitorType::Time)
             live.time_series.push_back(time_series_result(engine, scene, m));
+        // mode amplitudes as gather_monitors computes them (the same P_inc once normalized)
+        if (m.mode_plan)
+            for (ModeCoefficientsResult& mc :
+                 mode_coefficients_result(engine, m, live.normalized ? norm->p_inc : nullptr))
+                live.mode_coefficients.push_back(std::move(mc));
     }
     options.live(live);
 }

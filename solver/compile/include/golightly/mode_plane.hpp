@@ -220,6 +220,9 @@ struct ModeMonitorPlan {
     /// where the line guides no such mode); line_neff[f][m] (0 there)
     std::vector<std::vector<std::vector<double>>> line_e, line_h;
     std::vector<std::vector<double>> line_neff;
+    /// [f][m]: Im n_eff of a bent line's mode (bend_radius: the bend's radiation loss,
+    /// referred to the radius |R| as line_neff); 0 for straight lines and missing modes
+    std::vector<std::vector<double>> line_neff_imag;
 };
 
 /// The `modes` member of a mode monitor (a JSON list of mode indices 0..99; default [0])

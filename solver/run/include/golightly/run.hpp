@@ -106,6 +106,9 @@ struct RunOptions {
     /// Called about every live_every_steps steps of both phases (at the driver's check
     /// points) with the monitors' values so far: spectra from the DFTs accumulated so far
     /// (normalized in the main run when the reference run has completed) and time series.
+    /// Also once at the end of a phase that stopped by its rule (decay, time or step limit,
+    /// resonances; not cancelled or diverged) when the last call was at an earlier step, so
+    /// that the main run's last snapshot holds the values the RunResult gets.
     std::function<void(const LiveMonitors&)> live;
     std::int64_t live_every_steps = 200;
 
@@ -336,6 +339,10 @@ struct LiveMonitors {
     /// diffraction monitors' Floquet orders so far (as RunResult::diffraction; normalized
     /// once `normalized` is set)
     std::vector<DiffractionResult> diffraction;
+    /// mode monitors' forward and backward mode amplitudes so far (as
+    /// RunResult::mode_coefficients: project order, one entry per monitor and listed mode,
+    /// divided by sqrt(P_inc(f)) once `normalized` is set)
+    std::vector<ModeCoefficientsResult> mode_coefficients;
 };
 
 struct RunResult {
