@@ -454,6 +454,7 @@ int run_modes_command(const ModesCommand& c) {
                 if (o.bend_radius_um != 0) {
                     jm["bend_radius_um"] = o.bend_radius_um;
                     jm["loss_db_per_90deg"] = m.loss_db_per_90deg;
+                    jm["bend_loss_resolved"] = m.bend_loss_resolved;
                 }
                 jm["n_group"] = m.n_group;
                 jm["te_fraction"] = te;
@@ -462,19 +463,27 @@ int run_modes_command(const ModesCommand& c) {
                 jm["png_abs"] = stem + "_absE.png";
                 jm["png_dominant"] = stem + "_" + dominant + ".png";
                 jp["modes"].push_back(jm);
-                if (o.bend_radius_um != 0)
+                if (o.bend_radius_um != 0) {
                     std::printf("port %s mode %zu: bend radius %g um: n_eff %.6f%+.3ei (referred to the radius), "
                                 "bend loss %.4g dB/90deg (%.4g dB/cm), n_group %.5f, TE fraction %.4f, dominant %s\n",
                                 port.name.c_str(), k, o.bend_radius_um, m.n_eff, m.n_eff_imag, m.loss_db_per_90deg,
                                 m.loss_db_per_cm, m.n_group, te, dominant.c_str());
-                else if (m.n_eff_imag != 0)
+                    if (!m.bend_loss_resolved)
+                        std::fprintf(stderr,
+                                     "warning: port %s mode %zu: the bend loss is not resolved: the window's PML on the "
+                                     "outer side of the bend begins %.3g um from the guide, before the radiation caustic "
+                                     "(where n_clad (1 + x/|R|) reaches n_eff: x = |R| (n_eff / n_clad - 1)); n_eff holds, "
+                                     "the loss does not: widen ports[%zu].size along bend_axis on the outer side\n",
+                                     port.name.c_str(), k, m.outer_window_um, p);
+                } else if (m.n_eff_imag != 0) {
                     std::printf("port %s mode %zu: n_eff %.6f%+.3ei, loss %.4g dB/cm, n_group %.5f, TE fraction %.4f, "
                                 "dominant %s\n",
                                 port.name.c_str(), k, m.n_eff, m.n_eff_imag, m.loss_db_per_cm, m.n_group, te,
                                 dominant.c_str());
-                else
+                } else {
                     std::printf("port %s mode %zu: n_eff %.6f, n_group %.5f, TE fraction %.4f, dominant %s\n",
                                 port.name.c_str(), k, m.n_eff, m.n_group, te, dominant.c_str());
+                }
             }
             if (modes.size() < std::size_t(o.num_modes))
                 std::fprintf(stderr, "warning: port %s: %zu mode(s) found near the highest index, %d asked for\n",

@@ -343,7 +343,7 @@ TEST_CASE("2D gold cylinder (B-CALM gold, r = 40 nm) in TEz vs the cylinder seri
 
 TEST_CASE("2D gold cylinder (B-CALM gold, r = 40 nm) in TMz vs the cylinder series: Ez is tangential to the "
           "whole surface, so the default averages the poles, second order, and beats staircasing",
-          "[subpixel_metal][mie2d][dispersive][physics]") {
+          "[subpixel_metal][mie2d][dispersive][physics][slow]") {
     // Ez parallel to every interface sees the arithmetic mean of eps exactly (the fill
     // fraction of the poles): the error is the second-order error of the averaged medium,
     // far below the staircase's first-order one (the surface displaced by up to dx/2).

@@ -74,7 +74,7 @@ Project slab2d(Polarization pol, double cell) {
 
 }  // namespace
 
-TEST_CASE("mode monitor 2D: slab mode amplitudes at two lines (TMz and TEz)", "[modes2dmon]") {
+TEST_CASE("mode monitor 2D: slab mode amplitudes at two lines (TMz and TEz)", "[modes2dmon][slow]") {
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
         const double dx = 0.02;
         const Project p = slab2d(pol, dx);

@@ -142,7 +142,7 @@ TEST_CASE("mode source: a slab along y, injected +y (TMz Ez, TEz with Ex as the 
     }
 }
 
-TEST_CASE("mode source: a slab waveguide mode goes > 99 % forward (TMz and TEz)", "[compile][physics][mode]") {
+TEST_CASE("mode source: a slab waveguide mode goes > 99 % forward (TMz and TEz)", "[compile][physics][mode][slow]") {
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
         const CompiledProject cp = compile_project(slab_project(pol, 0.025), "slab.glproj");
         auto eng = run(cp, 120);
@@ -271,7 +271,7 @@ TEST_CASE("plane wave: a line across a periodic axis gives a uniform field of am
     }
 }
 
-TEST_CASE("plane wave: one-way line source in periodic vacuum and glass (TMz, TEz)", "[compile][physics]") {
+TEST_CASE("plane wave: one-way line source in periodic vacuum and glass (TMz, TEz)", "[compile][physics][slow]") {
     for (double eps : {1.0, 4.0})
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
         Project p = plane_wave_project(pol, 0.02, "+x");

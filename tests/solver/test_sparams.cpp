@@ -237,7 +237,7 @@ TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "
 
 // 2D ports (lines; the 1D slab modes of the `mode` line source): a straight slab (eps 12,
 // 0.3 um, TMz and TEz) between two ports.
-TEST_CASE("S-parameters: a straight 2D slab between two line ports", "[sparams]") {
+TEST_CASE("S-parameters: a straight 2D slab between two line ports", "[sparams][slow]") {
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
         const double dx = 0.02;
         Project p = test::slab_guide_2d(4.0, 3.0, dx, pol, 12, 1.35, 1.65, 50, 1000);

@@ -91,6 +91,7 @@ VectorMode combine(const std::vector<const VectorMode*>& nodes, const std::vecto
     for (const VectorMode* n : nodes)
         if (empty_mode(*n)) return out;
     const VectorMode& first = *nodes[0];
+    out.outer_window_um = first.outer_window_um;  // the window's, the same at every node
     for (int d = 0; d < 3; ++d) {
         out.e[std::size_t(d)].assign(first.e[std::size_t(d)].size(), 0.0);
         out.h[std::size_t(d)].assign(first.h[std::size_t(d)].size(), 0.0);
@@ -102,6 +103,8 @@ VectorMode combine(const std::vector<const VectorMode*>& nodes, const std::vecto
         out.n_eff += w * n.n_eff;
         out.n_eff_imag += w * n.n_eff_imag;
         out.n_group += w * n.n_group;
+        out.pml_energy_fraction += w * n.pml_energy_fraction;
+        out.bend_loss_resolved = out.bend_loss_resolved && n.bend_loss_resolved;
         for (int d = 0; d < 3; ++d) {
             auto& e = out.e[std::size_t(d)];
             auto& h = out.h[std::size_t(d)];

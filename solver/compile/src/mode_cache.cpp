@@ -33,8 +33,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'G', 'L', 'M', 'O', 'D', 'E', 'S', '\0'};
-// format 2: the solver revision is 16 hex digits (a hash of the solver's sources), not an int
-constexpr std::uint32_t kFileFormat = 2;
+// format 2: the solver revision is 16 hex digits (a hash of the solver's sources), not an int;
+// format 3: each mode also holds pml_energy_fraction, bend_loss_resolved and outer_window_um
+constexpr std::uint32_t kFileFormat = 3;
 constexpr char kRevision[] = GOLIGHTLY_MODE_SOLVER_REVISION;
 static_assert(sizeof kRevision == 17, "the mode solver revision is 16 hex digits");
 constexpr std::uint64_t kMaxFileBytes = std::uint64_t(4) << 30;
@@ -283,7 +284,7 @@ bool write_mode_cache_file(const std::string& path, const std::string& key, cons
     w.value(std::uint32_t(modes.size()));
     for (const VectorMode& m : modes) {
         for (double v : {m.beta_per_um, m.n_eff, m.n_eff_imag, m.loss_db_per_cm, m.loss_db_per_90deg, m.n_group,
-                         m.te_fraction})
+                         m.te_fraction, m.pml_energy_fraction, m.bend_loss_resolved ? 1.0 : 0.0, m.outer_window_um})
             w.value(v);
         for (int d = 0; d < 3; ++d) w.cvec(m.e[std::size_t(d)]);
         for (int d = 0; d < 3; ++d) w.cvec(m.h[std::size_t(d)]);
@@ -370,9 +371,11 @@ std::optional<std::vector<VectorMode>> read_mode_cache_file(const std::string& p
     }
     std::vector<VectorMode> modes(count);
     for (VectorMode& m : modes) {
+        double resolved = 1;
         for (double* v : {&m.beta_per_um, &m.n_eff, &m.n_eff_imag, &m.loss_db_per_cm, &m.loss_db_per_90deg,
-                          &m.n_group, &m.te_fraction})
+                          &m.n_group, &m.te_fraction, &m.pml_energy_fraction, &resolved, &m.outer_window_um})
             *v = r.value<double>();
+        m.bend_loss_resolved = resolved != 0;
         for (int d = 0; d < 3; ++d) m.e[std::size_t(d)] = r.cvec(shape_count(mode_component_shape_e(grid, d)));
         for (int d = 0; d < 3; ++d) m.h[std::size_t(d)] = r.cvec(shape_count(mode_component_shape_h(grid, d)));
         if (!r.ok) break;

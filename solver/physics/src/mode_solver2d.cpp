@@ -386,6 +386,44 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
             }
     };
     const bool transformed = bent || has_pml;
+    // E nodes inside a PML layer (depth > 0 along u or v), for the PML-mode filter below
+    std::array<std::vector<char>, 3> e_in_pml;
+    if (has_pml)
+        for (int d = 0; d < 3; ++d) {
+            const auto sh = mode_component_shape_e(g, d);
+            e_in_pml[d].resize(static_cast<size_t>(sh[0]) * static_cast<size_t>(sh[1]));
+            for (int j = 0; j < sh[1]; ++j)
+                for (int i = 0; i < sh[0]; ++i) {
+                    const auto pos = mode_node_position(g, d, false, i, j);
+                    e_in_pml[d][static_cast<size_t>(j) * static_cast<size_t>(sh[0]) + static_cast<size_t>(i)] =
+                        stretch(0, pos[0]).imag() > 0 || stretch(1, pos[1]).imag() > 0;
+                }
+        }
+    // Bent windows with PML on the outer side of the bend: the largest local index of the
+    // equivalent straight guide, sqrt|eps| h, on the E nodes within one cell inside that
+    // layer's inner edge (VectorMode::bend_loss_resolved compares it with n_eff).
+    const int ba = options.bend_axis;
+    const bool outer_pml = bent && options.pml_cells[ba] > 0;
+    double n_outer_edge = 0;
+    double outer_edge_um = 0;  // from the reference line, on the outer side
+    if (outer_pml) {
+        const double L = options.pml_cells[ba] * g.dx_um, len = ncell[ba] * g.dx_um;
+        const double edge = R > 0 ? len - L : L;  // the outer layer's inner edge (window coordinate)
+        outer_edge_um = std::abs(edge - options.bend_reference_um);
+        for (int d = 0; d < 3; ++d) {
+            const auto sh = mode_component_shape_e(g, d);
+            for (int j = 0; j < sh[1]; ++j)
+                for (int i = 0; i < sh[0]; ++i) {
+                    const auto pos = mode_node_position(g, d, false, i, j);
+                    const double x = pos[static_cast<size_t>(ba)];
+                    const double inside = R > 0 ? edge - x : x - edge;  // distance inside the interior
+                    if (inside < -1e-9 * g.dx_um || inside > g.dx_um * (1 + 1e-9)) continue;
+                    const size_t k = static_cast<size_t>(j) * static_cast<size_t>(sh[0]) + static_cast<size_t>(i);
+                    const double h = metric(pos[0], pos[1]);
+                    n_outer_edge = std::max(n_outer_edge, std::sqrt(std::abs(medium.eps[d][k])) * h);
+                }
+        }
+    }
     std::array<std::vector<cd>, 3> feps, fmu;
     std::array<std::vector<double>, 3> heps, hmu;
     if (transformed)
@@ -413,7 +451,10 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
     const bool lossy = imax_abs > kLosslessImagRatio * emax;
     const double ntarget = options.target_neff > 0 ? options.target_neff : nmax;
     const double sigma = k0 * k0 * ntarget * ntarget;
-    const int want = std::min(options.num_modes, n - 2);  // Spectra: nev < n - 1
+    // With PML, modes of the absorbing layers themselves (most of their energy inside a
+    // layer) come out of the shift-invert iteration beside the guide's: ask for spares, so
+    // that num_modes remain once they are dropped (below).
+    const int want = std::min(options.num_modes + (has_pml ? kPmlSpareModes : 0), n - 2);  // Spectra: nev < n - 1
 
     // Eigenpairs of P Q (lambda = beta^2), as complex values / vectors for both paths.
     std::vector<cd> lambdas;
@@ -484,6 +525,12 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
         m.n_eff_imag = beta.imag() / k0;
         m.loss_db_per_cm = 20.0 / std::log(10.0) * beta.imag() * 1e4;  // Im beta: 1/um -> 1/cm
         if (bent) m.loss_db_per_90deg = 20.0 / std::log(10.0) * beta.imag() * (M_PI * std::abs(R) / 2.0);
+        if (bent) {
+            // The bend radiates beyond the caustic, where the equivalent index n h reaches n_eff
+            // (Marcuse, Light Transmission Optics, ch. 9: x_c = |R| (n_eff / n_clad - 1)).
+            m.bend_loss_resolved = outer_pml && n_outer_edge >= m.n_eff;
+            m.outer_window_um = outer_pml ? outer_edge_um : 0.0;
+        }
         Eigen::VectorXcd e = vecs[static_cast<size_t>(k)];
         {
             Eigen::Index imx = 0;
@@ -533,7 +580,20 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
         }
         m.n_group = 0.5 * (we + wh) * dA / 2.0;  // / Re sum (E x H*)_w dA = 2 (power 1)
         m.te_fraction = eu2 / (eu2 + ev2);
+        if (has_pml) {
+            // electric energy sum |eps| |E|^2 inside the layers over the whole window's
+            double in = 0, all = 0;
+            for (int d = 0; d < 3; ++d)
+                for (size_t i = 0; i < m.e[d].size(); ++i) {
+                    const double w = std::abs(medium.eps[d][i]) * std::norm(m.e[d][i]);
+                    all += w;
+                    if (e_in_pml[d][i]) in += w;
+                }
+            m.pml_energy_fraction = all > 0 ? in / all : 0.0;
+            if (m.pml_energy_fraction > kMaxPmlEnergyFraction) continue;  // a mode of the absorber
+        }
         modes.push_back(std::move(m));
+        if (static_cast<int>(modes.size()) == options.num_modes) break;
     }
     return modes;
 #endif

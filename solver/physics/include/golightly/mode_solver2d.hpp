@@ -135,6 +135,17 @@ struct VectorMode {
     /// bend in dB, 20 log10(e) Im beta (pi |R| / 2) (beta referred to the radius R); 0 when
     /// straight.
     double loss_db_per_90deg = 0;
+    /// Bent guides: whether the window resolves the bend's radiation loss: it has PML on the
+    /// outer side of the bend, and the equivalent straight guide's local index sqrt|eps| h
+    /// at that layer's inner edge reaches n_eff (the radiation caustic, x_c = |R| (n_eff /
+    /// n_clad - 1) from the reference line for a uniform cladding n_clad, lies inside the
+    /// window). When false the PML sits in the evanescent tail: n_eff holds, but Im n_eff
+    /// and the losses are not the bend's (they may even come out negative); widen the
+    /// window on the outer side past the caustic. True for straight guides.
+    bool bend_loss_resolved = true;
+    /// Bent guides with PML on the outer side: the distance (um) from the reference line to
+    /// that layer's inner edge; 0 otherwise.
+    double outer_window_um = 0;
     /// Group index c / v_g = (1/2) sum (eps_g |E|^2 + |H~|^2) dA / Re sum (E x H~*)_w dA,
     /// eps_g = d(omega eps)/d omega (ModeMedium2D::eps_group; eps without material
     /// dispersion) (energy velocity = group velocity of a lossless guide; the discrete
@@ -144,6 +155,12 @@ struct VectorMode {
     /// sum |E_u|^2 / sum (|E_u|^2 + |E_v|^2): 1 for a mode polarized along u ("TE" when u
     /// is the wafer plane's in-plane axis), 0 along v.
     double te_fraction = 0;
+    /// Windows with PML (ModeSolveOptions::pml_cells): the share of the electric energy
+    /// sum |eps| |E|^2 on nodes inside the layers; 0 without PML. solve_modes_2d drops the
+    /// modes above kMaxPmlEnergyFraction: they are modes of the absorber (complex n_eff of
+    /// any sign, often above the guide's), not of the waveguide; a radiating bend mode
+    /// decays into its layer and keeps a small share in a window wide enough for it.
+    double pml_energy_fraction = 0;
     /// Fields at their Yee nodes (shapes mode_component_shape_e / _h), E in arbitrary
     /// units and H~ = eta0 H in the same units, normalized so that the mode's power
     /// (1/2) Re sum_nodes (E_u H~_v* - E_v H~_u*) dx^2 = 1 (products taken at the shared
@@ -154,13 +171,20 @@ struct VectorMode {
     std::array<std::vector<std::complex<double>>, 3> e, h;
 };
 
+/// solve_modes_2d drops modes with more than this share of their electric energy inside the
+/// window's PML (VectorMode::pml_energy_fraction), and asks the eigen-solver for
+/// kPmlSpareModes more modes than num_modes when the window has PML, to return num_modes.
+inline constexpr double kMaxPmlEnergyFraction = 0.5;
+inline constexpr int kPmlSpareModes = 8;
+
 /// Whether this build has the sparse eigen-solver (Spectra); without it solve_modes_2d
 /// throws std::runtime_error.
 bool have_mode_solver_2d();
 
 /// Full-vector modes of the cross-section (method in this header's comment), in order of
 /// decreasing n_eff (index 0 = the fundamental, closest below the target). Returns at
-/// most options.num_modes modes with Re beta^2 > 0 (evanescent solutions dropped).
+/// most options.num_modes modes with Re beta^2 > 0 (evanescent solutions dropped; with PML,
+/// modes of the absorbing layers dropped too: VectorMode::pml_energy_fraction).
 /// Lossless media (ModeMedium2D::eps_imag empty or negligible): real P Q, Spectra's
 /// real shift-invert Arnoldi. Lossy media: complex P Q (eps complex), a shift-invert
 /// Arnoldi with explicit restarts on Eigen's complex SparseLU of P Q - sigma I
