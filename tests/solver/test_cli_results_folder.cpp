@@ -63,7 +63,7 @@ const char* kSlab = R"JSON({"format": "golightly-project", "version": 1, "name":
 
 }  // namespace
 
-TEST_CASE("cli: an unwritable results folder exits 2 before run, sweep or sparams start", "[cli]") {
+TEST_CASE("cli: an unwritable results folder exits 2 before run or sweep or sparams start", "[cli]") {
     std::random_device rd;
     const fs::path dir = fs::temp_directory_path() / ("golightly_cli_outdir_" + std::to_string(rd()));
     fs::create_directories(dir);
@@ -85,8 +85,9 @@ TEST_CASE("cli: an unwritable results folder exits 2 before run, sweep or sparam
         CHECK(r.code == 2);
         // the folder and the OS's reason, in one line
         CHECK(r.err.find("error: cannot write the results folder " + out.string() + ": Not a directory") != std::string::npos);
-        // nothing ran: no progress, no run failure, no results anywhere
+        // nothing ran: no progress lines (stderr), no run failure, no results anywhere
         CHECK(r.err.find("run failed") == std::string::npos);
+        CHECK(r.err.find("step") == std::string::npos);
         CHECK(r.out.find("step") == std::string::npos);
         CHECK_FALSE(fs::exists(dir / "slab_results"));
         CHECK_FALSE(fs::exists(dir / "slab_sweep"));
