@@ -1,4 +1,5 @@
 #include "mode_viewer.hpp"
+#include "ui_number.hpp"
 
 #include <QLocale>
 #include <QComboBox>
@@ -393,7 +394,7 @@ bool ModeViewerDock::useShownMode(bool byTarget) {
     if (!select_port_mode(after, r.portName, mode_, byTarget, m.n_eff)) return false;
     if (after == doc_->project()) return true;  // already the port's mode
     const QString port = QString::fromStdString(r.portName);
-    doc_->replaceProject(after, byTarget ? tr("Port %1: target n_eff %2").arg(port).arg(QLocale().toString(m.n_eff, 'f', 5))
+    doc_->replaceProject(after, byTarget ? tr("Port %1: target n_eff %2").arg(port).arg(golightly::ui_number(m.n_eff, 'f', 5))
                                          : tr("Port %1: mode %2").arg(port).arg(mode_));
     // by index, the modes listed are those of the new project too (the port's `modes` does
     // not enter the solve); a new target is another solve
@@ -461,7 +462,7 @@ void ModeViewerDock::showResult() {
     const PortModes& r = *result_;
     table_->setRowCount(int(r.modes.size()));
     auto cell = [](double v, int prec) {
-        auto* it = new QTableWidgetItem(v > 0 ? QLocale().toString(v, 'f', prec) : QStringLiteral("—"));
+        auto* it = new QTableWidgetItem(v > 0 ? golightly::ui_number(v, 'f', prec) : QStringLiteral("—"));
         it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         return it;
     };
@@ -476,12 +477,12 @@ void ModeViewerDock::showResult() {
         table_->setItem(k, 0, new QTableWidgetItem(QString::number(k)));
         table_->setItem(k, 1, cell(m.n_eff, 5));
         // complex n_eff: Im n_eff and the power loss it means (0 for a lossless mode)
-        table_->setItem(k, 2, text(found ? QLocale().toString(m.n_eff_imag, 'g', 4) : QStringLiteral("—")));
-        table_->setItem(k, 3, text(found ? QLocale().toString(m.loss_db_per_cm, 'g', 4) : QStringLiteral("—")));
+        table_->setItem(k, 2, text(found ? golightly::ui_number(m.n_eff_imag, 'g', 4) : QStringLiteral("—")));
+        table_->setItem(k, 3, text(found ? golightly::ui_number(m.loss_db_per_cm, 'g', 4) : QStringLiteral("—")));
         table_->setItem(k, 4, cell(m.n_group, 4));
         table_->setItem(k, 5, m.te_fraction >= 0 ? cell(std::max(m.te_fraction, 1e-9), 3)
                                                  : new QTableWidgetItem(QStringLiteral("—")));
-        table_->setItem(k, 6, text(found && r.bent ? QLocale().toString(m.loss_db_per_90deg, 'g', 4) : QStringLiteral("—")));
+        table_->setItem(k, 6, text(found && r.bent ? golightly::ui_number(m.loss_db_per_90deg, 'g', 4) : QStringLiteral("—")));
     }
     table_->setColumnHidden(6, !r.bent);
     if (!r.modes.empty()) table_->selectRow(0);

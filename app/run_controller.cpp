@@ -1,4 +1,5 @@
 #include "run_controller.hpp"
+#include "ui_number.hpp"
 
 #include <QLocale>
 #include <QDir>
@@ -321,11 +322,11 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
                                   "(%4, %5) near x = %6 µm, y = %7 µm (%8), in %9. Likely cause: %10")
                           .arg(QString::fromStdString(d.phase))
                           .arg(d.step)
-                          .arg(QLocale().toString(d.time_fs, 'f', 2))
+                          .arg(golightly::ui_number(d.time_fs, 'f', 2))
                           .arg(d.i)
                           .arg(d.j)
-                          .arg(QLocale().toString(d.x_um, 'g', 4))
-                          .arg(QLocale().toString(d.y_um, 'g', 4))
+                          .arg(golightly::ui_number(d.x_um, 'g', 4))
+                          .arg(golightly::ui_number(d.y_um, 'g', 4))
                           .arg(QString::fromStdString(to_string(d.component)))
                           .arg(divergence_region_text(d), divergence_cause_text(d));
             } else {
@@ -337,7 +338,7 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
             msg = QObject::tr("Run finished (%1) after %2 steps, %3 Mcells/s.")
                       .arg(plots::MonitorsDock::stopReasonText(QString::fromStdString(to_string(result->stop_reason))))
                       .arg(result->steps)
-                      .arg(QLocale().toString(result->mcells_per_s, 'f', 1));
+                      .arg(golightly::ui_number(result->mcells_per_s, 'f', 1));
         }
         outcome.result = result;
         outcome.ok = true;
