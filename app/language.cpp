@@ -28,7 +28,11 @@ QString installTranslators(QCoreApplication& app, const QString& organization, c
         delete old;
     }
     const QString chosen = QSettings(organization, application).value(QLatin1String(kLanguageSettingsKey)).toString();
-    const QLocale locale = chosen.isEmpty() ? QLocale::system() : QLocale(chosen);
+    QLocale locale = chosen.isEmpty() ? QLocale::system() : QLocale(chosen);
+    // numbers in the language's decimal separator everywhere (spin boxes, plots, messages),
+    // without group separators, as the spin boxes show them ("6000 fs", not "6.000 fs"); a
+    // typed "1.000" is never read as a thousand
+    locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator | QLocale::RejectGroupSeparator);
     QLocale::setDefault(locale);
     if (chosen == QLatin1String("en")) return QStringLiteral("en");
     auto* mine = new QTranslator(&app);

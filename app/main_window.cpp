@@ -1,4 +1,5 @@
 #include "main_window.hpp"
+#include "ui_number.hpp"
 #include "gds_import_dialog.hpp"
 
 #include <QAction>
@@ -24,6 +25,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QFontMetrics>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -79,6 +81,13 @@ QDoubleSpinBox* option_spin(double lo, double hi, double value, double step, con
     s->setValue(value);
     s->setSuffix(suffix);
     s->setKeyboardTracking(false);
+    // the spin box sizes itself by its range's ends as shown, trailing zeros trimmed ("1"
+    // for 0..1): leave room for every decimal ("0,75"), or a tool bar cuts the value off
+    const QFontMetrics fm(s->font());
+    const int shown = std::max(fm.horizontalAdvance(s->textFromValue(lo)), fm.horizontalAdvance(s->textFromValue(hi)));
+    const int widest = std::max(fm.horizontalAdvance(golightly::ui_number(lo, 'f', decimals)),
+                                fm.horizontalAdvance(golightly::ui_number(hi, 'f', decimals)));
+    if (widest > shown) s->setMinimumWidth(s->sizeHint().width() + widest - shown);
     return s;
 }
 
@@ -166,10 +175,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     statusBar()->addPermanentWidget(zoomLabel_);
     toolHint_->setText(canvas_->tool() ? canvas_->tool()->hint() : QString());
     connect(canvas_, &Canvas::cursorMoved, this, [this](QPointF w) {
-        cursorLabel_->setText(tr("x = %1 µm   y = %2 µm").arg(w.x(), 0, 'f', 3).arg(w.y(), 0, 'f', 3));
+        cursorLabel_->setText(tr("x = %1 µm   y = %2 µm").arg(golightly::ui_number(w.x(), 'f', 3)).arg(golightly::ui_number(w.y(), 'f', 3)));
     });
     auto updateZoom = [this] {
-        zoomLabel_->setText(tr("%1 px/µm   grid %2 µm").arg(canvas_->pixelsPerUm(), 0, 'g', 4).arg(canvas_->gridStep(), 0, 'g', 6));
+        zoomLabel_->setText(tr("%1 px/µm   grid %2 µm").arg(golightly::ui_number(canvas_->pixelsPerUm(), 'g', 4)).arg(golightly::ui_number(canvas_->gridStep(), 'g', 6)));
     };
     connect(canvas_, &Canvas::viewChanged, this, updateZoom);
     updateZoom();
@@ -824,7 +833,7 @@ void MainWindow::importBitmap() {
     auto* epsMax = option_spin(1, 1000, 12.11, 0.1, QString(), 4);
     auto* width = option_spin(0.001, 1e5, image.width() * 0.02, 0.1, tr(" µm"), 4);
     auto* height = new QLabel;
-    auto updateH = [&] { height->setText(tr("%1 µm").arg(width->value() * image.height() / image.width(), 0, 'g', 6)); };
+    auto updateH = [&] { height->setText(tr("%1 µm").arg(golightly::ui_number(width->value() * image.height() / image.width(), 'g', 6))); };
     connect(width, &QDoubleSpinBox::valueChanged, &dlg, updateH);
     updateH();
     form->addRow(tr("Image"), new QLabel(tr("%1 x %2 pixels").arg(image.width()).arg(image.height())));

@@ -2,7 +2,9 @@
 // structure view dock, the slice tool bar of 3D runs, the 3D drawing tools and the
 // Examples menu. Kept apart from main_window.cpp; MainWindow calls create3dUi() once.
 #include "main_window.hpp"
+#include "ui_number.hpp"
 
+#include <QLocale>
 #include <QActionGroup>
 #include <QComboBox>
 #include <QDir>
@@ -266,7 +268,7 @@ void MainWindow::setSlice(int planeIndex, double positionUm) {
         fieldView_->clearFrames();
         statusBar()->showMessage(tr("Slice %1 at %2 = %3 µm").arg(QLatin1String(kPlanes[planeIndex]))
                                      .arg(QChar("xyz"[normal]))
-                                     .arg(positionUm, 0, 'g', 5),
+                                     .arg(golightly::ui_number(positionUm, 'g', 5)),
                                  4000);
     } else {
         doc_->editProject(tr("Set slice"), [&](Project& p) {

@@ -23,6 +23,7 @@
 #include <QToolBar>
 
 #include "results_folder.hpp"
+#include "ui_number.hpp"
 #include "elided_label.hpp"
 #include "mode_viewer.hpp"
 #include "sparams_dock.hpp"
@@ -210,7 +211,7 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         if (!changed) return;
         monitorsDock_->setSpectraComparable(false);
         fieldView_->setProject(doc_->project());
-        statusBar()->showMessage(tr("Live edit %1 applied to the run %2 ms after the edit").arg(edits).arg(ms, 0, 'f', 0),
+        statusBar()->showMessage(tr("Live edit %1 applied to the run %2 ms after the edit").arg(edits).arg(golightly::ui_number(ms, 'f', 0)),
                                  3000);
     });
     connect(run_, &RunController::liveEditRefused, this, [this](const QString& message) {
@@ -245,11 +246,11 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
                                                                  : formatEta(e.etaS);
         runLabel_->setText(tr("%1: %2 fs, step %3; %4; ETA %5; %6 Mcells/s%7")
                                .arg(phase)
-                               .arg(p.time_fs, 0, 'f', 1)
+                               .arg(golightly::ui_number(p.time_fs, 'f', 1))
                                .arg(p.step)
                                .arg(e.ruleText)
                                .arg(eta)
-                               .arg(p.mcells_per_s, 0, 'f', 1)
+                               .arg(golightly::ui_number(p.mcells_per_s, 'f', 1))
                                .arg(run_->isPaused() ? tr(" (paused)") : QString()));
     });
     connect(run_, &RunController::pausedChanged, this, [this](bool paused) {

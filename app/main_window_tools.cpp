@@ -47,7 +47,7 @@ void MainWindow::createToolsUi() {
     computeA->setObjectName(QStringLiteral("run.sparams"));
     computeA->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
     computeA->setToolTip(tr("One run per port and mode of the project's ports; |S_ij| and phase in the S-parameters "
-                            "dock (%1)").arg(computeA->shortcut().toString()));
+                            "dock (%1)").arg(computeA->shortcut().toString(QKeySequence::NativeText)));
     auto* cancelA = new QAction(tr("Cancel S-parameters"), this);
     cancelA->setObjectName(QStringLiteral("run.sparamsCancel"));
     cancelA->setEnabled(false);

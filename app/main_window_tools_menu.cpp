@@ -82,7 +82,7 @@ void MainWindow::createToolsMenu() {
         const bool drawn = id == QStringLiteral("modeMonitor");  // no SVG in the resources
         QAction* a = makeAction(QStringLiteral("tool.") + id, d.text, drawn ? QString() : id, QKeySequence(d.key));
         if (drawn) a->setIcon(modeMonitorIcon());
-        a->setToolTip(QStringLiteral("%1 (%2)").arg(d.text, QKeySequence(d.key).toString()));
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(d.text, QKeySequence(d.key).toString(QKeySequence::NativeText)));
         a->setCheckable(true);
         toolGroup_->addAction(a);
         toolsMenu->addAction(a);

@@ -1,5 +1,7 @@
 #include "mode_viewer.hpp"
+#include "ui_number.hpp"
 
+#include <QLocale>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
@@ -12,6 +14,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -391,7 +394,7 @@ bool ModeViewerDock::useShownMode(bool byTarget) {
     if (!select_port_mode(after, r.portName, mode_, byTarget, m.n_eff)) return false;
     if (after == doc_->project()) return true;  // already the port's mode
     const QString port = QString::fromStdString(r.portName);
-    doc_->replaceProject(after, byTarget ? tr("Port %1: target n_eff %2").arg(port).arg(m.n_eff, 0, 'f', 5)
+    doc_->replaceProject(after, byTarget ? tr("Port %1: target n_eff %2").arg(port).arg(golightly::ui_number(m.n_eff, 'f', 5))
                                          : tr("Port %1: mode %2").arg(port).arg(mode_));
     // by index, the modes listed are those of the new project too (the port's `modes` does
     // not enter the solve); a new target is another solve
@@ -459,7 +462,7 @@ void ModeViewerDock::showResult() {
     const PortModes& r = *result_;
     table_->setRowCount(int(r.modes.size()));
     auto cell = [](double v, int prec) {
-        auto* it = new QTableWidgetItem(v > 0 ? QString::number(v, 'f', prec) : QStringLiteral("—"));
+        auto* it = new QTableWidgetItem(v > 0 ? golightly::ui_number(v, 'f', prec) : QStringLiteral("—"));
         it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         return it;
     };
@@ -474,15 +477,30 @@ void ModeViewerDock::showResult() {
         table_->setItem(k, 0, new QTableWidgetItem(QString::number(k)));
         table_->setItem(k, 1, cell(m.n_eff, 5));
         // complex n_eff: Im n_eff and the power loss it means (0 for a lossless mode)
-        table_->setItem(k, 2, text(found ? QString::number(m.n_eff_imag, 'g', 4) : QStringLiteral("—")));
-        table_->setItem(k, 3, text(found ? QString::number(m.loss_db_per_cm, 'g', 4) : QStringLiteral("—")));
+        table_->setItem(k, 2, text(found ? golightly::ui_number(m.n_eff_imag, 'g', 4) : QStringLiteral("—")));
+        table_->setItem(k, 3, text(found ? golightly::ui_number(m.loss_db_per_cm, 'g', 4) : QStringLiteral("—")));
         table_->setItem(k, 4, cell(m.n_group, 4));
         table_->setItem(k, 5, m.te_fraction >= 0 ? cell(std::max(m.te_fraction, 1e-9), 3)
                                                  : new QTableWidgetItem(QStringLiteral("—")));
-        table_->setItem(k, 6, text(found && r.bent ? QString::number(m.loss_db_per_90deg, 'g', 4) : QStringLiteral("—")));
+        table_->setItem(k, 6, text(found && r.bent ? golightly::ui_number(m.loss_db_per_90deg, 'g', 4) : QStringLiteral("—")));
     }
     table_->setColumnHidden(6, !r.bent);
     if (!r.modes.empty()) table_->selectRow(0);
+    // the whole table beside the picture where the dock is wide enough (its columns are
+    // not cut off behind a scroll bar); else as much of it as leaves the picture its
+    // minimum width
+    if (auto* split = qobject_cast<QSplitter*>(table_->parentWidget()); split && split->width() > 0) {
+        QHeaderView* header = table_->horizontalHeader();
+        header->setStretchLastSection(false);
+        header->resizeSections(QHeaderView::ResizeToContents);
+        int need = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width();
+        for (int c = 0; c < table_->columnCount(); ++c)
+            if (!table_->isColumnHidden(c)) need += header->sectionSize(c);
+        header->setStretchLastSection(true);
+        const int total = split->width() - split->handleWidth();
+        const int tableWidth = std::min(need, std::max(0, total - plot_->minimumWidth()));
+        split->setSizes({tableWidth, total - tableWidth});
+    }
     showPicture();
 }
 

@@ -29,4 +29,20 @@ namespace golightly::app {
     QT_TRANSLATE_NOOP("QPlatformTheme", "Don't Save"),
 };
 
+// The key names of shortcuts as menus and tool tips show them (QKeySequence::NativeText looks
+// them up in the "QShortcut" context): Strg+N, not Ctrl+N, in German without Qt's own
+// translations.
+[[maybe_unused]] static const char* const kQtKeyNames[] = {
+    QT_TRANSLATE_NOOP("QShortcut", "Ctrl"),   QT_TRANSLATE_NOOP("QShortcut", "Shift"),
+    QT_TRANSLATE_NOOP("QShortcut", "Alt"),    QT_TRANSLATE_NOOP("QShortcut", "Meta"),
+    QT_TRANSLATE_NOOP("QShortcut", "Del"),    QT_TRANSLATE_NOOP("QShortcut", "Ins"),
+    QT_TRANSLATE_NOOP("QShortcut", "Esc"),    QT_TRANSLATE_NOOP("QShortcut", "Backspace"),
+    QT_TRANSLATE_NOOP("QShortcut", "Space"),  QT_TRANSLATE_NOOP("QShortcut", "Return"),
+    QT_TRANSLATE_NOOP("QShortcut", "Enter"),  QT_TRANSLATE_NOOP("QShortcut", "Tab"),
+    QT_TRANSLATE_NOOP("QShortcut", "Home"),   QT_TRANSLATE_NOOP("QShortcut", "End"),
+    QT_TRANSLATE_NOOP("QShortcut", "PgUp"),   QT_TRANSLATE_NOOP("QShortcut", "PgDown"),
+    QT_TRANSLATE_NOOP("QShortcut", "Left"),   QT_TRANSLATE_NOOP("QShortcut", "Right"),
+    QT_TRANSLATE_NOOP("QShortcut", "Up"),     QT_TRANSLATE_NOOP("QShortcut", "Down"),
+};
+
 }  // namespace golightly::app

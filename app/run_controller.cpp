@@ -1,5 +1,7 @@
 #include "run_controller.hpp"
+#include "ui_number.hpp"
 
+#include <QLocale>
 #include <QDir>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "golightly/results.hpp"
 #include "golightly/run_phases.hpp"
 #include "golightly/units.hpp"
+#include "monitors_dock.hpp"
 
 namespace golightly::app {
 
@@ -319,11 +322,11 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
                                   "(%4, %5) near x = %6 µm, y = %7 µm (%8), in %9. Likely cause: %10")
                           .arg(QString::fromStdString(d.phase))
                           .arg(d.step)
-                          .arg(d.time_fs, 0, 'f', 2)
+                          .arg(golightly::ui_number(d.time_fs, 'f', 2))
                           .arg(d.i)
                           .arg(d.j)
-                          .arg(d.x_um, 0, 'g', 4)
-                          .arg(d.y_um, 0, 'g', 4)
+                          .arg(golightly::ui_number(d.x_um, 'g', 4))
+                          .arg(golightly::ui_number(d.y_um, 'g', 4))
                           .arg(QString::fromStdString(to_string(d.component)))
                           .arg(divergence_region_text(d), divergence_cause_text(d));
             } else {
@@ -333,9 +336,9 @@ RunController::Outcome RunController::runJob(Job::Context& ctx, const Project& p
             msg = QObject::tr("Run stopped after %1 steps; partial results written.").arg(result->steps);
         } else {
             msg = QObject::tr("Run finished (%1) after %2 steps, %3 Mcells/s.")
-                      .arg(QString::fromStdString(to_string(result->stop_reason)))
+                      .arg(plots::MonitorsDock::stopReasonText(QString::fromStdString(to_string(result->stop_reason))))
                       .arg(result->steps)
-                      .arg(result->mcells_per_s, 0, 'f', 1);
+                      .arg(golightly::ui_number(result->mcells_per_s, 'f', 1));
         }
         outcome.result = result;
         outcome.ok = true;

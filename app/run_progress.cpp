@@ -1,5 +1,7 @@
 #include "run_progress.hpp"
+#include "ui_number.hpp"
 
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -8,7 +10,7 @@ namespace golightly::app {
 QString formatEta(double s) {
     if (s < 0) return QStringLiteral("?");
     if (s < 1) return QStringLiteral("< 1 s");
-    if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
+    if (s < 60) return QStringLiteral("%1 s").arg(golightly::ui_number(s, 'f', s < 10 ? 1 : 0));
     if (s < 3600) return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
     return QStringLiteral("%1 h %2 min").arg(int(s) / 3600).arg((int(s) % 3600) / 60);
 }
@@ -27,7 +29,7 @@ ProgressEstimate ProgressModel::update(const ProgressInfo& p, double wallS) {
     const double limitEta = p.steps_per_s > 0 ? double(p.max_steps - p.step) / p.steps_per_s : -1.0;
     const QString limitText = plan_.limitIsMaxSteps
                                   ? tr("stops at the step limit (%1 steps)").arg(p.max_steps)
-                                  : tr("stops at the time limit (%1 fs)").arg(plan_.maxTimeFs, 0, 'f', 0);
+                                  : tr("stops at the time limit (%1 fs)").arg(golightly::ui_number(plan_.maxTimeFs, 'f', 0));
     const bool decayRule = plan_.decayDb > 0;
     double decayFrac = 0, decayEta = -1;
     const bool decaying = decayRule && p.time_fs > plan_.sourcesEndFs;
@@ -62,11 +64,11 @@ ProgressEstimate ProgressModel::update(const ProgressInfo& p, double wallS) {
             e.etaS = limitEta;  // not decaying yet: at most until the limit
             e.etaIsUpperBound = limitEta >= 0;
         }
-        e.ruleText = decaying ? tr("stops at %1 dB %2 (now %3 dB)").arg(plan_.decayDb, 0, 'f', 0).arg(what).arg(p.energy_db, 0, 'f', 1)
+        e.ruleText = decaying ? tr("stops at %1 dB %2 (now %3 dB)").arg(golightly::ui_number(plan_.decayDb, 'f', 0)).arg(what).arg(golightly::ui_number(p.energy_db, 'f', 1))
                               : tr("stops at %1 dB %2 after the sources end (%3 fs)")
-                                    .arg(plan_.decayDb, 0, 'f', 0)
+                                    .arg(golightly::ui_number(plan_.decayDb, 'f', 0))
                                     .arg(what)
-                                    .arg(plan_.sourcesEndFs, 0, 'f', 0);
+                                    .arg(golightly::ui_number(plan_.sourcesEndFs, 'f', 0));
     } else {
         e.rule = ProgressEstimate::Rule::Limit;
         e.fraction = limitFrac;
@@ -76,9 +78,9 @@ ProgressEstimate ProgressModel::update(const ProgressInfo& p, double wallS) {
         // (the energy falls too slowly, e.g. after a live edit fed it or a resonance rings)
         if (decayRule)
             e.ruleText += tr(", before %1 dB %2: now %3 dB, falling too slowly to get there first")
-                              .arg(plan_.decayDb, 0, 'f', 0)
+                              .arg(golightly::ui_number(plan_.decayDb, 'f', 0))
                               .arg(what)
-                              .arg(p.energy_db, 0, 'f', 1);
+                              .arg(golightly::ui_number(p.energy_db, 'f', 1));
     }
     // run.stop.resonances: the run driver names the rule's state after "resonances: "
     if (const auto at = p.stop_rule.find("resonances: "); at != std::string::npos)

@@ -1,7 +1,9 @@
 #include "sweep_dock.hpp"
+#include "ui_number.hpp"
 #include "results_folder.hpp"
 #include "run_progress.hpp"
 
+#include <QLocale>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -39,6 +41,12 @@
 namespace golightly::app {
 
 namespace {
+
+/// A number typed in the interface's language ("0,5" in German) or with a point ("0.5").
+double localeNumber(const QString& text, bool* ok) {
+    const double v = QLocale().toDouble(text.trimmed(), ok);
+    return *ok ? v : text.trimmed().toDouble(ok);
+}
 enum Col { ColName, ColValue, ColVary, ColFrom, ColTo, ColPoints, ColCount };
 
 /// One CSV line (RFC 4180 quoting, as sweep.cpp's csv_field writes it).
@@ -374,14 +382,14 @@ void SweepDock::rebuildTable() {
         const QString valueText = prm.text.empty() ? QString::number(prm.value, 'g', 10)
                                                    : QString::fromStdString(prm.text);
         auto* valueItem = new QTableWidgetItem(valueText);
-        valueItem->setToolTip(tr("= %1").arg(prm.value, 0, 'g', 10));
+        valueItem->setToolTip(tr("= %1").arg(golightly::ui_number(prm.value, 'g', 10)));
         table_->setItem(r, ColValue, valueItem);
         auto* vary = new QTableWidgetItem;
         vary->setFlags((vary->flags() | Qt::ItemIsUserCheckable) & ~Qt::ItemIsEditable);
         vary->setCheckState(rg.vary ? Qt::Checked : Qt::Unchecked);
         table_->setItem(r, ColVary, vary);
-        table_->setItem(r, ColFrom, new QTableWidgetItem(QString::number(rg.from, 'g', 8)));
-        table_->setItem(r, ColTo, new QTableWidgetItem(QString::number(rg.to, 'g', 8)));
+        table_->setItem(r, ColFrom, new QTableWidgetItem(golightly::ui_number(rg.from, 'g', 8)));
+        table_->setItem(r, ColTo, new QTableWidgetItem(golightly::ui_number(rg.to, 'g', 8)));
         table_->setItem(r, ColPoints, new QTableWidgetItem(QString::number(rg.points)));
     }
     rebuilding_ = false;
@@ -438,8 +446,8 @@ void SweepDock::tableEdited(int row, int column) {
         return;
     }
     case ColVary: rg.vary = item->checkState() == Qt::Checked; return;
-    case ColFrom: rg.from = item->text().toDouble(&ok); break;
-    case ColTo: rg.to = item->text().toDouble(&ok); break;
+    case ColFrom: rg.from = localeNumber(item->text(), &ok); break;
+    case ColTo: rg.to = localeNumber(item->text(), &ok); break;
     case ColPoints: rg.points = std::max(1, item->text().toInt(&ok)); break;
     default: return;
     }
@@ -673,11 +681,11 @@ bool SweepDock::startWorker(bool optimize, const QString& outDir, int threads) {
                 const OptimizeReport r = run_optimize(snapshot, file, bounds, o);
                 QStringList best;
                 for (std::size_t k = 0; k < r.names.size(); ++k)
-                    best << QStringLiteral("%1 = %2").arg(QString::fromStdString(r.names[k])).arg(r.best[k], 0, 'g', 6);
+                    best << QStringLiteral("%1 = %2").arg(QString::fromStdString(r.names[k])).arg(golightly::ui_number(r.best[k], 'g', 6));
                 message = QCoreApplication::translate("golightly::app::SweepDock",
                                                       "Best: %1; objective %2 at run %3 of %4 (%5). Click a point to open that design.")
                               .arg(best.join(QStringLiteral(", ")))
-                              .arg(r.best_objective, 0, 'g', 6)
+                              .arg(golightly::ui_number(r.best_objective, 'g', 6))
                               .arg(r.best_evaluation + 1)
                               .arg(r.evaluations)
                               .arg(QString::fromStdString(r.stop));

@@ -244,6 +244,89 @@
     </message>
 </context>
 <context>
+    <name>QShortcut</name>
+    <message>
+        <source>Ctrl</source>
+        <translation>Strg</translation>
+    </message>
+    <message>
+        <source>Shift</source>
+        <translation>Umschalt</translation>
+    </message>
+    <message>
+        <source>Alt</source>
+        <translation>Alt</translation>
+    </message>
+    <message>
+        <source>Meta</source>
+        <translation>Meta</translation>
+    </message>
+    <message>
+        <source>Del</source>
+        <translation>Entf</translation>
+    </message>
+    <message>
+        <source>Ins</source>
+        <translation>Einfg</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Backspace</source>
+        <translation>Rücktaste</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Leertaste</translation>
+    </message>
+    <message>
+        <source>Return</source>
+        <translation>Eingabe</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>Tab</source>
+        <translation>Tab</translation>
+    </message>
+    <message>
+        <source>Home</source>
+        <translation>Pos1</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Ende</translation>
+    </message>
+    <message>
+        <source>PgUp</source>
+        <translation>Bild aufwärts</translation>
+    </message>
+    <message>
+        <source>PgDown</source>
+        <translation>Bild abwärts</translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation>Links</translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation>Rechts</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>Hoch</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>Runter</translation>
+    </message>
+</context>
+<context>
     <name>golightly::app::AboutDialog</name>
     <message>
         <source>About GoLightly</source>
@@ -4180,6 +4263,14 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
         <source>Cannot import %1: no solid is ticked; none of them cross the slice plane at z = %2 µm. Move the part up or down (Translation z) or change the slice plane.</source>
         <translation>%1 kann nicht importiert werden: Kein Körper ist angehakt; keiner schneidet die Schnittebene bei z = %2 µm. Verschieben Sie das Teil nach oben oder unten (Verschiebung z) oder ändern Sie die Schnittebene.</translation>
     </message>
+    <message>
+        <source>Not imported: with %1 %2.</source>
+        <translation>Nicht importiert: mit %1 %2.</translation>
+    </message>
+    <message>
+        <source>Not re-imported: with %1 %2.</source>
+        <translation>Nicht erneut importiert: mit %1 %2.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::Switch3dDialog</name>
@@ -4570,6 +4661,30 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     <message>
         <source>Mode power |a|² (of the incident power)</source>
         <translation>Modenleistung |a|² (bezogen auf die einfallende Leistung)</translation>
+    </message>
+    <message>
+        <source>fields decayed</source>
+        <translation>Felder abgeklungen</translation>
+    </message>
+    <message>
+        <source>time limit reached</source>
+        <translation>Zeitgrenze erreicht</translation>
+    </message>
+    <message>
+        <source>step limit reached</source>
+        <translation>Schrittgrenze erreicht</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>divergiert</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>angehalten</translation>
+    </message>
+    <message>
+        <source>resonances found</source>
+        <translation>Resonanzen gefunden</translation>
     </message>
 </context>
 <context>

@@ -244,6 +244,89 @@
     </message>
 </context>
 <context>
+    <name>QShortcut</name>
+    <message>
+        <source>Ctrl</source>
+        <translation>Ctrl</translation>
+    </message>
+    <message>
+        <source>Shift</source>
+        <translation>Shift</translation>
+    </message>
+    <message>
+        <source>Alt</source>
+        <translation>Alt</translation>
+    </message>
+    <message>
+        <source>Meta</source>
+        <translation>Meta</translation>
+    </message>
+    <message>
+        <source>Del</source>
+        <translation>Del</translation>
+    </message>
+    <message>
+        <source>Ins</source>
+        <translation>Ins</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Backspace</source>
+        <translation>Backspace</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>Space</translation>
+    </message>
+    <message>
+        <source>Return</source>
+        <translation>Return</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>Tab</source>
+        <translation>Tab</translation>
+    </message>
+    <message>
+        <source>Home</source>
+        <translation>Home</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>End</translation>
+    </message>
+    <message>
+        <source>PgUp</source>
+        <translation>PgUp</translation>
+    </message>
+    <message>
+        <source>PgDown</source>
+        <translation>PgDown</translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation>Left</translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation>Right</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>Up</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>Down</translation>
+    </message>
+</context>
+<context>
     <name>golightly::app::AboutDialog</name>
     <message>
         <source>About GoLightly</source>
@@ -4162,6 +4245,14 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
         <source>Cannot import %1: no solid is ticked; none of them cross the slice plane at z = %2 µm. Move the part up or down (Translation z) or change the slice plane.</source>
         <translation>无法导入 %1：没有勾选任何实体；所有实体都不与 z = %2 µm 处的切片平面相交。请上下移动零件（平移 z）或更改切片平面。</translation>
     </message>
+    <message>
+        <source>Not imported: with %1 %2.</source>
+        <translation>未导入：含 %1 %2。</translation>
+    </message>
+    <message>
+        <source>Not re-imported: with %1 %2.</source>
+        <translation>未重新导入：含 %1 %2。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::Switch3dDialog</name>
@@ -4550,6 +4641,30 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     <message>
         <source>Mode power |a|² (of the incident power)</source>
         <translation>模式功率 |a|²（相对入射功率）</translation>
+    </message>
+    <message>
+        <source>fields decayed</source>
+        <translation>场已衰减</translation>
+    </message>
+    <message>
+        <source>time limit reached</source>
+        <translation>达到时间上限</translation>
+    </message>
+    <message>
+        <source>step limit reached</source>
+        <translation>达到步数上限</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>发散</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>resonances found</source>
+        <translation>已找到共振</translation>
     </message>
 </context>
 <context>

@@ -729,7 +729,7 @@ bool StepImportDialog::importIntoDocument() {
     }
     int firstLayer = -1;
     const double sliceZValue = sliceZ();
-    doc_->editProject(tr("Import STEP %1").arg(QFileInfo(path_).fileName()), [&](Project& pr) {
+    const auto apply = [&](Project& pr) {
         if (pr.domain.dimensions != 3) pr.domain.slice_z = sliceZValue;  // ignored in 3D
         bool materialAdded = false;
         for (auto& [layer, shape] : shapes) {
@@ -761,7 +761,18 @@ bool StepImportDialog::importIntoDocument() {
             pr.layers[size_t(li)].shapes.push_back(shape);
             if (firstLayer < 0) firstLayer = li;
         }
-    });
+    };
+    {  // refuse now rather than at the save: a project GoLightly could not open again is not made
+        Project trial = doc_->project();
+        apply(trial);
+        if (const std::string problem = save_size_problem(trial); !problem.empty()) {
+            if (prompts_)
+                prompts_->error(title, tr("Not imported: with %1 %2.").arg(QFileInfo(path_).fileName(), qs(problem)));
+            return false;
+        }
+        firstLayer = -1;
+    }
+    doc_->editProject(tr("Import STEP %1").arg(QFileInfo(path_).fileName()), apply);
     if (firstLayer >= 0) {
         doc_->setCurrentLayer(firstLayer);
         doc_->setSelection({ItemRef::Kind::Shape, firstLayer, int(doc_->project().layers[size_t(firstLayer)].shapes.size()) - 1});
@@ -899,6 +910,11 @@ bool reimport_step(EditorDocument* doc, const ItemRef& item, const QString& path
                 return false;
             }
         }
+    if (const std::string problem = save_size_problem(after); !problem.empty()) {
+        prompts.error(title, QCoreApplication::translate("golightly::editor::StepImportDialog", "Not re-imported: with %1 %2.")
+                                 .arg(QFileInfo(path).fileName(), qs(problem)));
+        return false;
+    }
     doc->replaceProject(after, QCoreApplication::translate("golightly::editor::StepImportDialog", "Re-import STEP %1")
                                    .arg(QFileInfo(path).fileName()));
     return true;

@@ -1,5 +1,7 @@
 #include "monitors_dock.hpp"
+#include "ui_number.hpp"
 
+#include <QLocale>
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
@@ -221,10 +223,10 @@ bool MonitorsDock::eventFilter(QObject* o, QEvent* e) {
 }
 
 void MonitorsDock::updateCursor(QCustomPlot* plot, double x) {
-    QStringList parts{QStringLiteral("%1 = %2").arg(plot->xAxis->label()).arg(x, 0, 'g', 5)};
+    QStringList parts{QStringLiteral("%1 = %2").arg(plot->xAxis->label()).arg(golightly::ui_number(x, 'g', 5))};
     for (int g = 0; g < plot->graphCount(); ++g) {
         const double y = valueAt(plot->graph(g), x);
-        if (std::isfinite(y)) parts << QStringLiteral("%1: %2").arg(plot->graph(g)->name()).arg(y, 0, 'g', 5);
+        if (std::isfinite(y)) parts << QStringLiteral("%1: %2").arg(plot->graph(g)->name()).arg(golightly::ui_number(y, 'g', 5));
     }
     readout_->setText(parts.join(QStringLiteral("   ")));
 }
@@ -366,13 +368,13 @@ void MonitorsDock::setResonances(const std::vector<ResonanceRow>& rows) {
     for (const ResonanceRow& r : rows) {
         const int row = resonances_->rowCount();
         resonances_->insertRow(row);
-        const QString q = std::isfinite(r.q) ? QString::number(r.q, 'g', 6) : QStringLiteral("∞");
+        const QString q = std::isfinite(r.q) ? golightly::ui_number(r.q, 'g', 6) : QStringLiteral("∞");
         const QString cells[6] = {r.monitor,
-                                  QString::number(r.wavelengthUm, 'f', 6),
-                                  QString::number(r.frequencyThz, 'f', 4),
+                                  golightly::ui_number(r.wavelengthUm, 'f', 6),
+                                  golightly::ui_number(r.frequencyThz, 'f', 4),
                                   q,
-                                  QString::number(r.amplitude, 'g', 4),
-                                  QString::number(r.error, 'g', 2)};
+                                  golightly::ui_number(r.amplitude, 'g', 4),
+                                  golightly::ui_number(r.error, 'g', 2)};
         for (int c = 0; c < 6; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == 1) item->setData(Qt::UserRole, r.wavelengthUm);
@@ -404,7 +406,7 @@ void MonitorsDock::setDiffraction(const std::vector<DiffractionResult>& results)
     const QString was = diffractionWl_->currentText();
     diffractionWl_->clear();
     if (!results.empty())
-        for (double wl : results.front().wavelength_um) diffractionWl_->addItem(QString::number(wl, 'g', 5) + QStringLiteral(" µm"));
+        for (double wl : results.front().wavelength_um) diffractionWl_->addItem(golightly::ui_number(wl, 'g', 5) + QStringLiteral(" µm"));
     int pick = diffractionWl_->findText(was);
     if (pick < 0) pick = diffractionWl_->count() / 2;  // the band's middle
     diffractionWl_->setCurrentIndex(pick);
@@ -471,7 +473,7 @@ void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) {
         for (std::size_t w = 0; w < f.samples.size(); ++w) {
             const double p = f.power[w];
             if (!(p > 0)) continue;
-            const QString base = QStringLiteral("%1 %2 µm").arg(QString::fromStdString(f.name)).arg(f.wavelength_um[w], 0, 'g', 5);
+            const QString base = QStringLiteral("%1 %2 µm").arg(QString::fromStdString(f.name)).arg(golightly::ui_number(f.wavelength_um[w], 'g', 5));
             if (f.dimensions == 2) {
                 QVector<double> k, v;
                 for (const FarFieldSample& x : f.samples[w]) {
@@ -490,7 +492,7 @@ void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) {
                     k.push_back(x.theta_rad * 180 / 3.14159265358979323846);
                     v.push_back(full * x.intensity / p);
                 }
-                graphNamed(farField_, base + tr(", phi %1°").arg(360.0 * j / f.n_phi, 0, 'g', 4))->setData(k, v);
+                graphNamed(farField_, base + tr(", phi %1°").arg(golightly::ui_number(360.0 * j / f.n_phi, 'g', 4)))->setData(k, v);
             }
         }
     }
@@ -506,7 +508,7 @@ void MonitorsDock::setLive(const LiveMonitors& live) {
     summary_->setText(tr("%1: step %2, %3 fs%4")
                           .arg(live.phase == "reference" ? tr("Reference run") : tr("Main run"))
                           .arg(live.step)
-                          .arg(live.time_fs, 0, 'f', 1)
+                          .arg(golightly::ui_number(live.time_fs, 'f', 1))
                           .arg(live.normalized ? tr(" (spectra normalized)") : tr(" (raw spectra)")) +
                       (comparable_ ? QString() : tr("; spectra not comparable (edited during the run)")));
 }
@@ -530,10 +532,10 @@ void MonitorsDock::setFinal(const RunResult& r) {
     setDiffraction(r.diffraction);
     setModeAmplitudes(r.frequency_hz, r.mode_coefficients, r.normalized);
     summary_->setText(tr("Finished: %1 after %2 steps (%3 fs), %4 Mcells/s on %5%6")
-                          .arg(QString::fromStdString(to_string(r.stop_reason)))
+                          .arg(stopReasonText(QString::fromStdString(to_string(r.stop_reason))))
                           .arg(r.steps)
-                          .arg(r.time_fs, 0, 'f', 1)
-                          .arg(r.mcells_per_s, 0, 'f', 1)
+                          .arg(golightly::ui_number(r.time_fs, 'f', 1))
+                          .arg(golightly::ui_number(r.mcells_per_s, 'f', 1))
                           .arg(QString::fromStdString(r.backend))
                           .arg(comparable_ ? QString() : tr("; spectra not comparable (edited during the run)")));
 }
@@ -554,6 +556,16 @@ void MonitorsDock::setSpectraComparable(bool comparable) {
 QString MonitorsDock::summaryText() const { return summary_->text(); }
 
 void MonitorsDock::setSummaryPrefix(const QString& prefix) { summary_->setText(prefix + summary_->text()); }
+
+QString MonitorsDock::stopReasonText(const QString& reason) {
+    if (reason == QLatin1String("decay")) return tr("fields decayed");
+    if (reason == QLatin1String("max_time")) return tr("time limit reached");
+    if (reason == QLatin1String("max_steps")) return tr("step limit reached");
+    if (reason == QLatin1String("diverged")) return tr("diverged");
+    if (reason == QLatin1String("cancelled")) return tr("stopped");
+    if (reason == QLatin1String("resonances")) return tr("resonances found");
+    return reason;
+}
 
 int MonitorsDock::pointCount(const QCustomPlot* plot) {
     int n = 0;
@@ -596,10 +608,10 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
         const QJsonObject j = QJsonDocument::fromJson(sf.readAll()).object();
         normalized = j.value(QStringLiteral("normalization")).toObject().value(QStringLiteral("ran")).toBool();
         text = tr("Results %1: %2 after %3 steps (%4 fs), %5 Mcells/s on %6")
-                   .arg(QDir::toNativeSeparators(dir), j.value(QStringLiteral("stop_reason")).toString())
+                   .arg(QDir::toNativeSeparators(dir), stopReasonText(j.value(QStringLiteral("stop_reason")).toString()))
                    .arg(j.value(QStringLiteral("steps")).toInteger())
-                   .arg(j.value(QStringLiteral("time_fs")).toDouble(), 0, 'f', 1)
-                   .arg(j.value(QStringLiteral("mcells_per_s")).toDouble(), 0, 'f', 1)
+                   .arg(golightly::ui_number(j.value(QStringLiteral("time_fs")).toDouble(), 'f', 1))
+                   .arg(golightly::ui_number(j.value(QStringLiteral("mcells_per_s")).toDouble(), 'f', 1))
                    .arg(j.value(QStringLiteral("backend")).toString());
         if (j.value(QStringLiteral("live_edits")).toInt() > 0)
             text += tr("; spectra not comparable (edited during the run)");

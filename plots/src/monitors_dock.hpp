@@ -79,6 +79,9 @@ public:
     QComboBox* diffractionWavelength() const { return diffractionWl_; }
     /// Points over all curves of a plot.
     static int pointCount(const QCustomPlot* plot);
+    /// A run's stop reason as summary.json names it ("decay", "max_time", "max_steps",
+    /// "diverged", "cancelled", "resonances") in words of the interface's language.
+    static QString stopReasonText(const QString& reason);
     /// The summary line shown above the plots (stop reason, steps, Mcells/s).
     QString summaryText() const;
     /// Puts `prefix` in front of the summary line (e.g. "Saved results of x.glproj (date). ").

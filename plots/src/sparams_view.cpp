@@ -1,5 +1,7 @@
 #include "sparams_view.hpp"
+#include "ui_number.hpp"
 
+#include <QLocale>
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
@@ -134,11 +136,11 @@ SParamsView::SParamsView(QWidget* parent) : QWidget(parent) {
             if (std::abs(units::hz_to_wavelength_um(table_.frequency_hz[f]) - x) <
                 std::abs(units::hz_to_wavelength_um(table_.frequency_hz[best]) - x))
                 best = f;
-        QStringList parts{tr("λ = %1 µm").arg(units::hz_to_wavelength_um(table_.frequency_hz[best]), 0, 'f', 4)};
+        QStringList parts{tr("λ = %1 µm").arg(golightly::ui_number(units::hz_to_wavelength_um(table_.frequency_hz[best]), 'f', 4))};
         for (int i = 0; i < table_.size() && parts.size() < 6; ++i)
             for (int j = 0; j < table_.size() && parts.size() < 6; ++j)
                 if (j < int(table_.known.size()) && table_.known[std::size_t(j)] && !table_.s[i][j].empty())
-                    parts << QStringLiteral("S%1%2 %3 dB").arg(i + 1).arg(j + 1).arg(toDb(table_.s[i][j][best]), 0, 'f', 2);
+                    parts << QStringLiteral("S%1%2 %3 dB").arg(i + 1).arg(j + 1).arg(golightly::ui_number(toDb(table_.s[i][j][best]), 'f', 2));
         readout_->setText(parts.join(QStringLiteral("   ")));
     };
     connect(mag_, &QCustomPlot::mouseMove, this, readout);

@@ -26,6 +26,7 @@
 #include "golightly/sweep.hpp"
 #include "golightly/units.hpp"
 #include "cmd_sweep.hpp"
+#include "out_folder.hpp"
 
 extern char** environ;
 
@@ -216,6 +217,7 @@ int run_sparams_command(const SparamsCommand& c) {
     check_runnable(project, c.project);
     parse_ports(project, c.project);  // ProjectError before any run
     const fs::path out = c.out.empty() ? file.parent_path() / (file.stem().string() + "_sparams") : fs::path(c.out);
+    if (!results_folder_writable(out)) return 2;  // as an invalid project, before any run
     return run_sparams_project(project, c.project, out, options_of(c.launch), c.launch);
 }
 

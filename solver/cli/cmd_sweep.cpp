@@ -26,6 +26,7 @@
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
 #include "golightly/sweep.hpp"
+#include "out_folder.hpp"
 
 extern char** environ;
 
@@ -174,6 +175,7 @@ int cmd_sweep(const SweepCommands& c) {
         return kExitUsage;
     }
     o.out = c.out.empty() ? default_out(c.project, "_sweep") : fs::path(c.out);
+    if (!results_folder_writable(o.out)) return 2;  // as an invalid project, before any run
     o.workers = plan.workers();
     o.runner = plan.in_process() ? in_process_runner(run_options(c), plan) : child_process_runner(c, plan);
     if (plan.threaded()) {
@@ -222,6 +224,7 @@ int cmd_optimize(const SweepCommands& c) {
     }
     OptimizeOptions o;
     o.out = c.out.empty() ? default_out(c.project, "_optimize") : fs::path(c.out);
+    if (!results_folder_writable(o.out)) return 2;  // as an invalid project, before any run
     o.objective = c.objective;
     o.minimize = c.minimize;
     o.max_evals = c.max_evals;

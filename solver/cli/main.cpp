@@ -42,6 +42,7 @@
 #include "cmd_modes.hpp"
 #include "cmd_resonances.hpp"
 #include "cmd_sparams.hpp"
+#include "out_folder.hpp"
 #include "golightly/bench.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
@@ -227,6 +228,7 @@ int cmd_run(const RunArgs& a) {
     check_embedded_step(project, label);  // ProjectError -> 2
 
     fs::path out = a.out.empty() ? file.parent_path() / (file.stem().string() + "_results") : fs::path(a.out);
+    if (!golightly::cli::results_folder_writable(out)) return kExitProject;  // before compiling: no run time lost
     RunOptions opts;
     if (a.backend == "auto") opts.backend = BackendChoice::Auto;
     if (a.backend == "cpu") opts.backend = BackendChoice::Cpu;

@@ -3,6 +3,7 @@
 // menus; View > Language stores the choice in QSettings and installTranslators honours it.
 #include <QApplication>
 #include <QCoreApplication>
+#include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -14,6 +15,8 @@
 #include <QTranslator>
 
 #include "about_dialog.hpp"
+#include "monitors_dock.hpp"
+#include "run_progress.hpp"
 #include "golightly/version.hpp"
 #include "golightly/version_info.hpp"
 #include "language.hpp"
@@ -96,6 +99,41 @@ private Q_SLOTS:
         QCOMPARE(QCoreApplication::translate("golightly::app::MainWindow", "&File"), QStringLiteral("&Datei"));
         QSettings(org, appName).setValue(QLatin1String(app::kLanguageSettingsKey), QStringLiteral("en"));
         QCOMPARE(app::installTranslators(*QCoreApplication::instance(), org, appName), QStringLiteral("en"));
+    }
+
+    void germanShortcutsNumbersAndStopReasons() {
+        // issue 55 item 16: in German, shortcuts read Strg+ (without Qt's own translations
+        // installed too), numbers take the decimal comma everywhere (messages as the spin
+        // boxes and plots, no group separator), and a run's stop reason is in words
+        QTemporaryDir dir;
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
+        const QString org = QStringLiteral("GoLightlyTest"), appName = QStringLiteral("golightly-lang-de");
+        QSettings(org, appName).setValue(QLatin1String(app::kLanguageSettingsKey), QStringLiteral("de"));
+        QCOMPARE(app::installTranslators(*QCoreApplication::instance(), org, appName), QStringLiteral("de"));
+        QCOMPARE(QKeySequence(Qt::CTRL | Qt::Key_N).toString(QKeySequence::NativeText), QStringLiteral("Strg+N"));
+        QCOMPARE(QKeySequence(Qt::SHIFT | Qt::Key_Delete).toString(QKeySequence::NativeText), QStringLiteral("Umschalt+Entf"));
+        {
+            app::MainWindowOptions o;
+            o.settingsApplication = QStringLiteral("golightly-test-lang-de");
+            o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
+            app::MainWindow w(o);
+            auto* sparams = w.findChild<QAction*>(QStringLiteral("run.sparams"));
+            QVERIFY(sparams);
+            QVERIFY2(sparams->toolTip().contains(QStringLiteral("(Strg+F5)")), qPrintable(sparams->toolTip()));
+            QVERIFY2(!sparams->toolTip().contains(QStringLiteral("Ctrl")), qPrintable(sparams->toolTip()));
+        }
+        QCOMPARE(plots::MonitorsDock::stopReasonText(QStringLiteral("decay")), QStringLiteral("Felder abgeklungen"));
+        QCOMPARE(plots::MonitorsDock::stopReasonText(QStringLiteral("max_time")), QStringLiteral("Zeitgrenze erreicht"));
+        QCOMPARE(app::formatEta(5.5), QStringLiteral("5,5 s"));
+        QCOMPARE(QLocale().toString(6000.5, 'f', 1), QStringLiteral("6000,5"));
+        bool ok = false;
+        QLocale().toDouble(QStringLiteral("1.000"), &ok);  // never read as a thousand
+        QVERIFY(!ok);
+        QSettings(org, appName).setValue(QLatin1String(app::kLanguageSettingsKey), QStringLiteral("en"));
+        QCOMPARE(app::installTranslators(*QCoreApplication::instance(), org, appName), QStringLiteral("en"));
+        QCOMPARE(QKeySequence(Qt::CTRL | Qt::Key_N).toString(QKeySequence::NativeText), QStringLiteral("Ctrl+N"));
+        QCOMPARE(plots::MonitorsDock::stopReasonText(QStringLiteral("decay")), QStringLiteral("fields decayed"));
+        QLocale::setDefault(QLocale::c());
     }
 };
 

@@ -22,6 +22,9 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QApplication>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QTest>
 #include <QTextStream>
 
@@ -512,6 +515,13 @@ private Q_SLOTS:
         QVERIFY(w_->maybeSave());
         QVERIFY(w_->openFile(strip));
         app::ModeViewerDock* dock = w_->modeViewerDock();
+        // a window as wide as the screenshots' (the 3D view's dock closed, as there): the
+        // mode table beside the picture
+        if (w_->structure3dDock()) w_->structure3dDock()->hide();
+        w_->resize(1560, 960);
+        dock->show();
+        dock->raise();
+        QApplication::processEvents();
         dock->setPort(0);
         dock->setWavelength(1.55);
         dock->setModeCount(2);
@@ -522,6 +532,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!solved.isEmpty(), 60000);
         QVERIFY2(solved.front().at(0).toBool(), qPrintable(solved.front().at(1).toString()));
         qInfo("3D port modes: %.2f s", t.elapsed() / 1000.0);
+        // every column of the table is in view (issue 55 item 16: n_group and the TE
+        // fraction were cut off behind a scroll bar), the picture keeps its minimum width
+        QApplication::processEvents();
+        qInfo("mode table %d px (columns %d px), picture %d px", dock->table()->width(),
+              dock->table()->horizontalHeader()->length(), dock->plot()->width());
+        QCOMPARE(dock->table()->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(dock->plot()->width() >= dock->plot()->minimumWidth());
         auto r = dock->result();
         const Project p = load_project(strip.toStdString());
         const auto ports = parse_ports(p, "strip");

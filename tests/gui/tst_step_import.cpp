@@ -26,6 +26,7 @@
 #include "canvas.hpp"
 #include "docks.hpp"
 #include "editor_document.hpp"
+#include "golightly/limits.hpp"
 #include "golightly/step_import.hpp"
 #include "gui_test_util.hpp"
 #include "main_window.hpp"
@@ -293,6 +294,35 @@ private Q_SLOTS:
         QVERIFY(!dlg.importIntoDocument());
         QVERIFY(doc.project() == before);
         QCOMPARE(doc.undoStack()->count(), 0);
+    }
+
+    void importThatWouldBeTooLargeIsRefused() {
+        // a project just under the size GoLightly opens (limits::kMaxProjectFileBytes, here
+        // padded with an unknown top-level key, which a save keeps): the STEP file's base64
+        // would take it over, so the dialog refuses before importing, as the save would
+        REQUIRE_OCCT();
+        EditorDocument doc;
+        StubPrompts prompts;
+        const QString file = stepFile(QStringLiteral("unit_sphere.stp"));
+        const std::uint64_t base64 = 4 * ((std::uint64_t(QFileInfo(file).size()) + 2) / 3);
+        Project padded = doc.project();
+        const std::uint64_t text = project_to_json(padded).dump(2).size() + 1;
+        padded.extra["padding"] = std::string(golightly::limits::kMaxProjectFileBytes - text - base64 / 2, 'x');
+        QVERIFY(save_size_problem(padded).empty());
+        doc.replaceProject(padded, QStringLiteral("pad"));
+        const int undo = doc.undoStack()->count();
+        StepImportDialog dlg(&doc, &prompts);
+        QVERIFY(load(dlg, file));
+        for (int k = 0; k < int(dlg.model().solids.size()); ++k) dlg.setSolidIncluded(k, dlg.sectionAreas()[size_t(k)] > 0);
+        QVERIFY(!dlg.importIntoDocument());
+        QCOMPARE(prompts.errors.size(), 1);
+        const QString& msg = prompts.errors[0];
+        // the file, the size the project would have and the limit, in words
+        QVERIFY2(msg.contains(QStringLiteral("Not imported")) && msg.contains(QFileInfo(file).fileName()), qPrintable(msg));
+        QVERIFY2(msg.contains(QString::fromStdString(golightly::limits::format_bytes(double(golightly::limits::kMaxProjectFileBytes)))), qPrintable(msg));
+        QVERIFY2(msg.contains(QStringLiteral("the project would be ")), qPrintable(msg));
+        QCOMPARE(doc.undoStack()->count(), undo);
+        QVERIFY(doc.project() == padded);
     }
 
     void moveRotateDeleteUndoable() {

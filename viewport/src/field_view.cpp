@@ -1,5 +1,6 @@
 #include "field_view.hpp"
 
+#include <QLocale>
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOffscreenSurface>
@@ -17,6 +18,18 @@
 #include <cmath>
 
 #include "golightly/colormap.hpp"
+
+namespace golightly {
+namespace {
+/// A number as the IDE shows it (plots/src/ui_number.hpp, which this library does not see):
+/// the default locale's decimal separator, never a group separator.
+QString ui_number(double value, char format, int precision) {
+    QLocale locale;
+    locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator);
+    return locale.toString(value, format, precision);
+}
+}  // namespace
+}  // namespace golightly
 
 namespace golightly::viewport {
 
@@ -637,22 +650,22 @@ void FieldView::paintScene(QPainter& p, QSize size) {
     p.setBrush(Qt::NoBrush);
     p.drawRect(bar);
     const double s = scale();
-    p.drawText(QPointF(bar.right() + 5, bar.top() + 9), QString::number(s, 'g', 3));
-    p.drawText(QPointF(bar.right() + 5, bar.center().y() + 5), signedValues ? QStringLiteral("0") : QString::number(s / 2, 'g', 3));
-    p.drawText(QPointF(bar.right() + 5, bar.bottom()), signedValues ? QString::number(-s, 'g', 3) : QStringLiteral("0"));
+    p.drawText(QPointF(bar.right() + 5, bar.top() + 9), golightly::ui_number(s, 'g', 3));
+    p.drawText(QPointF(bar.right() + 5, bar.center().y() + 5), signedValues ? QStringLiteral("0") : golightly::ui_number(s / 2, 'g', 3));
+    p.drawText(QPointF(bar.right() + 5, bar.bottom()), signedValues ? golightly::ui_number(-s, 'g', 3) : QStringLiteral("0"));
     const QString qname = frame_ ? QString::fromStdString(to_string(frame_->quantity)) : QString();
     p.drawText(QRect(strip.left() + 4, 8, kBarStrip - 8, 30), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                tr("%1 %2").arg(qname, autoScale_ ? tr("(auto)") : tr("(fixed)")).trimmed());
     // time stamp (and the phase) on a dark plate at the top left
     QString text;
     if (frame_) {
-        text = tr("%1   t = %2 fs   step %3").arg(qname).arg(frame_->time_fs, 0, 'f', 1).arg(frame_->step);
+        text = tr("%1   t = %2 fs   step %3").arg(qname).arg(golightly::ui_number(frame_->time_fs, 'f', 1)).arg(frame_->step);
         if (frame_->three_d) {
             static const char* planes[3] = {"yz", "xz", "xy"};
             text += tr("   slice %1 at %2 = %3 µm")
                         .arg(QLatin1String(planes[std::clamp(frame_->slice_normal, 0, 2)]))
                         .arg(QChar("xyz"[std::clamp(frame_->slice_normal, 0, 2)]))
-                        .arg(frame_->slice_position_um, 0, 'f', 3);
+                        .arg(golightly::ui_number(frame_->slice_position_um, 'f', 3));
         }
         if (!phaseLabel_.isEmpty()) text = phaseLabel_ + QStringLiteral(":   ") + text;
     } else {

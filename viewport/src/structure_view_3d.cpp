@@ -405,7 +405,8 @@ void StructureView3D::paintOverlay(QPainter& p, QSize size) {
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, tr("No project"));
     } else if (project_.domain.dimensions != 3) {
         p.setPen(QColor(230, 230, 230));
-        p.drawText(QRectF(8, 6, size.width() - 16, 20), Qt::AlignLeft,
+        // wrapped: a narrow dock (or a longer translation) must not cut the sentence
+        p.drawText(QRectF(8, 6, size.width() - 16, size.height() / 2), Qt::AlignLeft | Qt::TextWordWrap,
                    tr("2D project: layers shown over the z extent they get in 3D"));
     }
 }
