@@ -1,5 +1,7 @@
 // GoLightly: STEP import through OpenCASCADE (OCCT 7.6), and planar sections of the
 // imported solids (step_import.hpp). The only file that includes OCCT headers.
+// Over 900 lines on purpose: import, placement, sections and meshes share this file's
+// parse and placement caches and the one OCCT lock (g_occt_mutex) in one translation unit.
 //
 // Reading: STEPCAFControl_Reader (names and colours from the XCAF document), assemblies
 // flattened with their locations. OCCT transfers geometry in its working unit (mm, the
