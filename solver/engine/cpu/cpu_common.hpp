@@ -139,6 +139,25 @@ bool all_finite(Team& team, const std::array<const Real*, 6>& f, std::size_t n) 
     return true;
 }
 
+/// Engine::sample_field's boxes of a W0 x H0 plane (row-major): box (bx, by) of `fac` x
+/// `fac` cells (clipped at the plane's edge) gets the mean of its values (of their squares
+/// when `squared`), summed in double; `dst` holds ceil(W0 / fac) x ceil(H0 / fac) floats.
+template <typename T>
+void box_average(const T* plane, int W0, int H0, int fac, bool squared, float* dst) {
+    const int W = (W0 + fac - 1) / fac, H = (H0 + fac - 1) / fac;
+    for (int by = 0; by < H; ++by)
+        for (int bx = 0; bx < W; ++bx) {
+            const int i0 = bx * fac, i1 = std::min(W0, i0 + fac), j0 = by * fac, j1 = std::min(H0, j0 + fac);
+            double s = 0;
+            for (int j = j0; j < j1; ++j)
+                for (int i = i0; i < i1; ++i) {
+                    const double v = double(plane[std::size_t(j) * W0 + i]);
+                    s += squared ? v * v : v;
+                }
+            dst[std::size_t(by) * W + bx] = float(s / double((i1 - i0) * (j1 - j0)));
+        }
+}
+
 /// The RGBA frame of W x H field values (row-major, row 0 at the bottom of the picture) in
 /// the diverging colour map (colormap.hpp) of value / scale; scale <= 0 (or NaN) picks the
 /// largest finite |value| (1 for an all-zero field); non-finite values show as 0. Alpha is

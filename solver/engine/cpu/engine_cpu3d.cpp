@@ -196,17 +196,7 @@ public:
         out.width = (W0 + fac - 1) / fac;
         out.height = (H0 + fac - 1) / fac;
         out.values.assign(std::size_t(out.width) * out.height, 0.f);
-        for (int by = 0; by < out.height; ++by)
-            for (int bx = 0; bx < out.width; ++bx) {
-                const int i0 = bx * fac, i1 = std::min(W0, i0 + fac), j0 = by * fac, j1 = std::min(H0, j0 + fac);
-                double s = 0;
-                for (int j = j0; j < j1; ++j)
-                    for (int i = i0; i < i1; ++i) {
-                        const double v = double(plane[std::size_t(j) * W0 + i]);
-                        s += squared ? v * v : v;
-                    }
-                out.values[std::size_t(by) * out.width + bx] = float(s / double((i1 - i0) * (j1 - j0)));
-            }
+        cpu::box_average(plane.data(), W0, H0, fac, squared, out.values.data());
         return out;
     }
 
