@@ -14,6 +14,7 @@
 
 #include "cpu_team.hpp"
 #include "golightly/colormap.hpp"
+#include "golightly/engine.hpp"
 #include "golightly/image_io.hpp"
 
 namespace golightly::cpu {
@@ -137,6 +138,18 @@ bool all_finite(Team& team, const std::array<const Real*, 6>& f, std::size_t n) 
     for (int v : bad)
         if (v) return false;
     return true;
+}
+
+/// The zeroed Engine::FieldSamples of a W0 x H0 plane sampled into at most max_width x
+/// max_height boxes: factor = frame_factor (engine.hpp), width and height the box counts.
+inline Engine::FieldSamples box_samples(int W0, int H0, int max_width, int max_height) {
+    Engine::FieldSamples out;
+    const int fac = frame_factor(W0, H0, max_width, max_height);
+    out.factor = fac;
+    out.width = (W0 + fac - 1) / fac;
+    out.height = (H0 + fac - 1) / fac;
+    out.values.assign(std::size_t(out.width) * out.height, 0.f);
+    return out;
 }
 
 /// Engine::sample_field's boxes of a W0 x H0 plane (row-major): box (bx, by) of `fac` x

@@ -190,12 +190,8 @@ public:
 
     FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
         require(c);
-        FieldSamples out;
-        const int fac = frame_factor(nx_, ny_, max_width, max_height);
-        out.factor = fac;
-        out.width = (nx_ + fac - 1) / fac;
-        out.height = (ny_ + fac - 1) / fac;
-        out.values.assign(std::size_t(out.width) * out.height, 0.f);
+        FieldSamples out = cpu::box_samples(nx_, ny_, max_width, max_height);
+        const int fac = out.factor;
         const Real* f = field_[ci(c)].data();
         const int nx = nx_, ny = ny_, W = out.width, H = out.height;
         float* dst = out.values.data();

@@ -190,13 +190,8 @@ public:
     FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
         int W0 = 0, H0 = 0;
         const std::vector<Real> plane = slice_plane(c, W0, H0);
-        FieldSamples out;
-        const int fac = frame_factor(W0, H0, max_width, max_height);
-        out.factor = fac;
-        out.width = (W0 + fac - 1) / fac;
-        out.height = (H0 + fac - 1) / fac;
-        out.values.assign(std::size_t(out.width) * out.height, 0.f);
-        cpu::box_average(plane.data(), W0, H0, fac, squared, out.values.data());
+        FieldSamples out = cpu::box_samples(W0, H0, max_width, max_height);
+        cpu::box_average(plane.data(), W0, H0, out.factor, squared, out.values.data());
         return out;
     }
 

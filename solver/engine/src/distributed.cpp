@@ -598,13 +598,8 @@ Engine::FieldSamples DistributedEngine::sample_field(Component c, int max_width,
                 plane[std::size_t(sd.owned_lo + r) * W0 + x] = part.values[std::size_t(sd.halo_lo + r) * W0 + x];
     }
     comm_->sum(plane);
-    FieldSamples out;
-    const int f = frame_factor(W0, H0, max_width, max_height);
-    out.factor = f;
-    out.width = (W0 + f - 1) / f;
-    out.height = (H0 + f - 1) / f;
-    out.values.assign(std::size_t(out.width) * out.height, 0.f);
-    cpu::box_average(plane.data(), W0, H0, f, squared, out.values.data());
+    FieldSamples out = cpu::box_samples(W0, H0, max_width, max_height);
+    cpu::box_average(plane.data(), W0, H0, out.factor, squared, out.values.data());
     return out;
 }
 
