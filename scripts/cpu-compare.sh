@@ -13,6 +13,7 @@
 #   the 3D examples named in SLOW_EXAMPLES (NAME=STEPS) always get their step limit, so
 #   that the whole compare takes minutes on a laptop (gold_nanosphere_bcalm_3d_fine: 12 GB,
 #   3 s a step on 2 cores). Results go to $LOG_DIR (default /tmp/cpu-compare).
+#   BENCH_THREADS=N: bench with N threads (default 0: all cores; 1 is steadier on a busy machine).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OLD=$1
@@ -73,7 +74,7 @@ if [ $DO_BENCH = 1 ]; then
       for which in old new; do
         bin=$OLD; [ $which = new ] && bin=$NEW
         # shellcheck disable=SC2086
-        out=$("$bin" bench --backend cpu $c --json 2>&1 | tail -1)
+        out=$("$bin" bench --backend cpu $c --threads "${BENCH_THREADS:-0}" --json 2>&1 | tail -1)
         echo "{\"which\": \"$which\", \"case\": \"$c\", \"r\": $out}" >> "$LOG/bench.jsonl"
       done
     done
