@@ -25,6 +25,7 @@
 #include "golightly/sparams.hpp"
 #include "golightly/sweep.hpp"
 #include "golightly/units.hpp"
+#include "cli_run_options.hpp"
 #include "cmd_sweep.hpp"
 #include "out_folder.hpp"
 
@@ -39,15 +40,7 @@ namespace {
 constexpr int kExitOk = 0, kExitUsage = 1, kExitRun = 3;
 
 RunOptions options_of(const SparamsLaunch& l) {
-    RunOptions o;
-    if (l.backend == "auto") o.backend = BackendChoice::Auto;
-    if (l.backend == "cpu") o.backend = BackendChoice::Cpu;
-    if (l.backend == "cuda") o.backend = BackendChoice::Cuda;
-    if (l.precision == "float32") o.precision = Precision::Float32;
-    if (l.precision == "float64") o.precision = Precision::Float64;
-    o.threads = l.threads;
-    if (l.max_steps >= 0) o.max_steps = l.max_steps;
-    return o;
+    return run_options_from_flags(l.backend, l.precision, l.threads, l.max_steps);
 }
 
 std::vector<std::string> split_commas(const std::string& s) {

@@ -1,6 +1,7 @@
 // golightly-cli sweep / optimize (spec/cli.md): parameter sweeps over a grid of designs and
 // derivative-free optimization (sweep.hpp).
 #include "cmd_sweep.hpp"
+#include "cli_run_options.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -42,14 +43,7 @@ std::atomic<bool> g_sweep_cancel{false};
 extern "C" void on_sweep_sigint(int) { g_sweep_cancel.store(true); }
 
 RunOptions run_options(const SweepCommands& c) {
-    RunOptions o;
-    if (c.backend == "auto") o.backend = BackendChoice::Auto;
-    if (c.backend == "cpu") o.backend = BackendChoice::Cpu;
-    if (c.backend == "cuda") o.backend = BackendChoice::Cuda;
-    if (c.precision == "float32") o.precision = Precision::Float32;
-    if (c.precision == "float64") o.precision = Precision::Float64;
-    o.threads = c.threads;
-    if (c.max_steps >= 0) o.max_steps = c.max_steps;
+    RunOptions o = run_options_from_flags(c.backend, c.precision, c.threads, c.max_steps);
     o.cancel = &g_sweep_cancel;
     return o;
 }

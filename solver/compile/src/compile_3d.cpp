@@ -153,6 +153,24 @@ private:
     Scene& sc() { return out_.scene; }
     CellIndex flat(std::int64_t i, std::int64_t j, std::int64_t k) const { return grid_.flat(i, j, k); }
     CellIndex flat(const std::array<std::int64_t, 3>& ijk) const { return flat(ijk[0], ijk[1], ijk[2]); }
+    /// The E node `nd` of a one-way plane along `normal` (direction s) and the H node one cell
+    /// behind it (wrapped on a periodic axis); its incident fields and delay are the caller's.
+    /// Throws naming `path`.center when the plane lies on the outer edge (no room behind).
+    OneWayNode one_way_node(const BoxNode& nd, int normal, int s, const std::string& path) const {
+        const std::int64_t k_s = nd.ijk[normal];  // e position: the E component is tangential
+        const std::int64_t kh = s > 0 ? k_s - 1 : k_s;
+        if (!grid_.periodic(normal) && (kh < 0 || kh >= grid_.n[normal]))
+            throw ProjectError(file_, path + ".center",
+                               "a one-way plane source needs one cell of room behind it along " +
+                                   std::string(kAxis[normal]) + " (it lies on the outer edge)");
+        std::array<std::int64_t, 3> h = nd.ijk;
+        h[normal] = grid_.wrap_or_clamp(normal, kh);
+        OneWayNode on;
+        on.e_cell = nd.cell;
+        on.h_cell = flat(h);
+        on.frac = nd.weight;
+        return on;
+    }
 
     /// Throws ProjectError (path) when point p (um) lies outside interior plus PML; notes
     /// `what` for the "inside the PML" warning.
@@ -516,18 +534,7 @@ void Compiler3D::add_one_way_plane(const Source& src, const std::string& path, c
     const auto& idx = sc().material_index[static_cast<int>(tp.e)];
     std::vector<OneWayNode> nodes;
     for (const BoxNode& nd : grid_.box_nodes(box, tp.e)) {
-        const std::int64_t k_s = nd.ijk[normal];  // e position: tp.e is tangential
-        const std::int64_t kh = s > 0 ? k_s - 1 : k_s;
-        if (!grid_.periodic(normal) && (kh < 0 || kh >= grid_.n[normal]))
-            throw ProjectError(file_, path + ".center",
-                               "a one-way plane source needs one cell of room behind it along " +
-                                   std::string(kAxis[normal]) + " (it lies on the outer edge)");
-        std::array<std::int64_t, 3> h = nd.ijk;
-        h[normal] = grid_.wrap_or_clamp(normal, kh);
-        OneWayNode on;
-        on.e_cell = nd.cell;
-        on.h_cell = flat(h);
-        on.frac = nd.weight;
+        OneWayNode on = one_way_node(nd, normal, s, path);
         const double n_local = std::sqrt(sc().table[idx[std::size_t(nd.cell)]].eps_r);
         plane_wave_incident(true, profile(nd), n_local, tp, s, on.e_inc, on.h_inc);
         on.delay_h_s = half_cell_delay_s(n_local, wf.omega, dx_, sc().dt_s);
@@ -558,18 +565,7 @@ void Compiler3D::add_oblique_plane(const Source& src, const std::string& path, c
         const auto& idx = sc().material_index[axis];
         std::vector<OneWayNode> nodes;
         for (const BoxNode& nd : grid_.box_nodes(box, ec)) {
-            const std::int64_t k_s = nd.ijk[normal];
-            const std::int64_t kh = s > 0 ? k_s - 1 : k_s;
-            if (!grid_.periodic(normal) && (kh < 0 || kh >= grid_.n[normal]))
-                throw ProjectError(file_, path + ".center",
-                                   "a one-way plane source needs one cell of room behind it along " +
-                                       std::string(kAxis[normal]) + " (it lies on the outer edge)");
-            std::array<std::int64_t, 3> h = nd.ijk;
-            h[normal] = grid_.wrap_or_clamp(normal, kh);
-            OneWayNode on;
-            on.e_cell = nd.cell;
-            on.h_cell = flat(h);
-            on.frac = nd.weight;
+            OneWayNode on = one_way_node(nd, normal, s, path);
             const double eps = sc().table[idx[std::size_t(nd.cell)]].eps_r;
             const double n_perp = oblique_normal_index(eps, k0t, bloch_k_, normal, dx_);
             if (!std::isfinite(n_perp))

@@ -14,6 +14,7 @@
 
 #include "cpu_team.hpp"
 #include "golightly/colormap.hpp"
+#include "golightly/engine.hpp"
 #include "golightly/image_io.hpp"
 
 namespace golightly::cpu {
@@ -137,6 +138,37 @@ bool all_finite(Team& team, const std::array<const Real*, 6>& f, std::size_t n) 
     for (int v : bad)
         if (v) return false;
     return true;
+}
+
+/// The zeroed Engine::FieldSamples of a W0 x H0 plane sampled into at most max_width x
+/// max_height boxes: factor = frame_factor (engine.hpp), width and height the box counts.
+inline Engine::FieldSamples box_samples(int W0, int H0, int max_width, int max_height) {
+    Engine::FieldSamples out;
+    const int fac = frame_factor(W0, H0, max_width, max_height);
+    out.factor = fac;
+    out.width = (W0 + fac - 1) / fac;
+    out.height = (H0 + fac - 1) / fac;
+    out.values.assign(std::size_t(out.width) * out.height, 0.f);
+    return out;
+}
+
+/// Engine::sample_field's boxes of a W0 x H0 plane (row-major): box (bx, by) of `fac` x
+/// `fac` cells (clipped at the plane's edge) gets the mean of its values (of their squares
+/// when `squared`), summed in double; `dst` holds ceil(W0 / fac) x ceil(H0 / fac) floats.
+template <typename T>
+void box_average(const T* plane, int W0, int H0, int fac, bool squared, float* dst) {
+    const int W = (W0 + fac - 1) / fac, H = (H0 + fac - 1) / fac;
+    for (int by = 0; by < H; ++by)
+        for (int bx = 0; bx < W; ++bx) {
+            const int i0 = bx * fac, i1 = std::min(W0, i0 + fac), j0 = by * fac, j1 = std::min(H0, j0 + fac);
+            double s = 0;
+            for (int j = j0; j < j1; ++j)
+                for (int i = i0; i < i1; ++i) {
+                    const double v = double(plane[std::size_t(j) * W0 + i]);
+                    s += squared ? v * v : v;
+                }
+            dst[std::size_t(by) * W + bx] = float(s / double((i1 - i0) * (j1 - j0)));
+        }
 }
 
 /// The RGBA frame of W x H field values (row-major, row 0 at the bottom of the picture) in

@@ -29,7 +29,7 @@
 // (O(1) swaps of the arrays), so both copies run through the same row code, in two passes
 // (all H of both copies, then all E of both). The reads across a Bloch wrap take the
 // rotated neighbour: along x the single edge value of the row (h_row / e_row), along y a
-// ghost row filled before each half-step (fill_ghost_rows).
+// ghost row filled before each half-step (fill_ghosts).
 //
 // Environment (diagnostics): GOLIGHTLY_CPU_KERNELS=generic forces the baseline kernels;
 // GOLIGHTLY_CPU_UNFUSED=1 selects the two-pass step.
@@ -55,6 +55,7 @@
 #include "cpu_extensions.hpp"
 #include "cpu_kernels.hpp"
 #include "cpu_common.hpp"
+#include "cpu_engine_base.hpp"
 #include "cpu_engine_common.hpp"
 #include "cpu_kernels3d.hpp"
 #include "cpu_team.hpp"
@@ -121,9 +122,16 @@ struct KernelTable<double> {
 using cpu::Segment;
 
 template <typename Real>
-class CpuEngine final : public Engine {
+class CpuEngine final : public cpu::CpuEngineBase<CpuEngine<Real>, Real> {
+    using Base = cpu::CpuEngineBase<CpuEngine<Real>, Real>;
+    using Base::sc_, Base::threads_, Base::tune_, Base::two_pass_, Base::steps_, Base::has_, Base::field_, Base::cb_,
+        Base::ca_, Base::lossy_, Base::psi_, Base::team_, Base::ext_, Base::split_, Base::im_, Base::active_,
+        Base::bloch_, Base::require;
+    using FieldSamples = Engine::FieldSamples;
+    using FrameRequest = Engine::FrameRequest;
+
 public:
-    CpuEngine(SceneView scene, int threads) : scene_(std::move(scene)), materials_(scene_), sc_(*scene_) {
+    CpuEngine(SceneView scene, int threads) : Base(std::move(scene)) {
         nx_ = sc_.nx;
         ny_ = sc_.ny;
         if (nx_ <= 0 || ny_ <= 0) throw RunError("CPU engine: the scene has no cells (nx, ny must be > 0)");
@@ -135,39 +143,14 @@ public:
             if (plo_[a] < 0 || phi_[a] < 0 || plo_[a] + phi_[a] > n)
                 throw RunError("CPU engine: PML cells exceed the grid");
         }
-        threads_ = cpu::engine_threads(threads);
         tm_ = sc_.polarization == Polarization::TMz;
-        team_ = cpu::engine_team(threads, threads_, sc_.cells(), ny_);  // small grids: one thread
+        this->make_team(threads);  // small grids: one thread
         run_op_ = KernelTable<Real>::pick(cpu_has_avx2(tune_.generic_kernels));
-        const std::size_t n = sc_.cells();
-
         for (Component c : electric_components(sc_.polarization)) has_[ci(c)] = true;
         for (Component c : magnetic_components(sc_.polarization)) has_[ci(c)] = true;
-        for (int c = 0; c < 6; ++c)
-            if (has_[c]) field_[c].assign(n, Real(0), c);
         zero_row_.assign(std::size_t(nx_), Real(0));
-
-        // Coefficients per cell, from the material table.
-        eps_table_.resize(sc_.table.size());
-        for (std::size_t t = 0; t < sc_.table.size(); ++t) eps_table_[t] = sc_.table[t].eps_r;
-        for (Component c : electric_components(sc_.polarization)) {
-            const auto& idx = sc_.material_index[ci(c)];
-            if (idx.size() != n)
-                throw RunError(std::string("CPU engine: material_index of ") + component_name(c) +
-                               " must hold nx*ny entries");
-            bool lossy = false;
-            for (const auto& e : sc_.table) lossy |= e.ca != 1.0;
-            cb_[ci(c)].resize(n, 6 + ci(c));
-            if (lossy) ca_[ci(c)].resize(n, 9 + ci(c));
-            lossy_[ci(c)] = lossy;
-            for (std::size_t k = 0; k < n; ++k) {
-                const std::uint16_t m = idx[k];
-                if (m >= sc_.table.size())
-                    throw RunError("CPU engine: material index out of range of the table");
-                cb_[ci(c)][k] = Real(sc_.table[m].cb);
-                if (lossy) ca_[ci(c)][k] = Real(sc_.table[m].ca);
-            }
-        }
+        // Fields, the eps table and the coefficients per cell, from the material table.
+        this->allocate_fields();
 
         // CPML profiles (identity arrays when absent).
         for (int a = 0; a < 2; ++a) prof_[a] = cpu::CpmlProfile<Real>::of(sc_.cpml[a], a == 0 ? nx_ : ny_);
@@ -176,33 +159,21 @@ public:
         // psi per updated component and derivative axis
         const std::size_t px_size = std::size_t(wx_) * ny_, py_size = std::size_t(wy_) * nx_;
         if (tm_) {
-            psi_x_[ci(Component::Hy)].assign(px_size, Real(0));
-            psi_x_[ci(Component::Ez)].assign(px_size, Real(0));
-            psi_y_[ci(Component::Hx)].assign(py_size, Real(0));
-            psi_y_[ci(Component::Ez)].assign(py_size, Real(0));
+            psi_[ci(Component::Hy)][0].assign(px_size, Real(0));
+            psi_[ci(Component::Ez)][0].assign(px_size, Real(0));
+            psi_[ci(Component::Hx)][1].assign(py_size, Real(0));
+            psi_[ci(Component::Ez)][1].assign(py_size, Real(0));
         } else {
-            psi_x_[ci(Component::Hz)].assign(px_size, Real(0));
-            psi_x_[ci(Component::Ey)].assign(px_size, Real(0));
-            psi_y_[ci(Component::Hz)].assign(py_size, Real(0));
-            psi_y_[ci(Component::Ex)].assign(py_size, Real(0));
+            psi_[ci(Component::Hz)][0].assign(px_size, Real(0));
+            psi_[ci(Component::Ey)][0].assign(px_size, Real(0));
+            psi_[ci(Component::Hz)][1].assign(py_size, Real(0));
+            psi_[ci(Component::Ex)][1].assign(py_size, Real(0));
         }
         make_segments();
         build_uniform_map();
-        // Dispersion, sources, walls, tensor couplings, monitors (validated there).
-        build_extensions();
-        cpu::check_bloch_scene(sc_, "CPU engine");
-        bloch_ = cpu::BlochRotation(sc_);
-        if (sc_.complex_fields) build_imaginary_copy();
-        two_pass_ = tune_.unfused;
-        device_ = cpu::engine_device_name(threads_, run_op_ != KernelTable<Real>::pick(false));
+        // Dispersion, sources, walls, tensor couplings, monitors (validated there); Bloch.
+        this->finish_construction(run_op_ != KernelTable<Real>::pick(false));
     }
-
-    std::string backend() const override { return "cpu"; }
-    std::string device() const override { return device_; }
-    Precision precision() const override {
-        return sizeof(Real) == 4 ? Precision::Float32 : Precision::Float64;
-    }
-    std::int64_t steps_done() const override { return steps_; }
 
     /// Traffic model of the fused single sweep (sweep()): each field value read once and
     /// written once per step (TMz Ez, Hx, Hy; TEz Ex, Ey, Hz: 6 values), plus the per-cell
@@ -217,83 +188,10 @@ public:
         return bytes + ext_.bytes_per_step() / double(sc_.cells());
     }
 
-    void step(int n_steps) override {
-        if (im_) {
-            for (int s = 0; s < n_steps; ++s) complex_step();
-            return;
-        }
-        for (int s = 0; s < n_steps; ++s) {  // one step: the three parts without halo margins
-            step_begin();
-            step_interior();
-            step_boundary();
-        }
-    }
-
-    double field_energy() override {
-        double e = cpu::field_energy(*team_, present_fields(), materials_->material_index, eps_table_, sc_.cells(),
-                                     sc_.dx_um, 2);
-        if (im_) {  // |F|^2 = F_re^2 + F_im^2
-            use_copy(1);
-            e += cpu::field_energy(*team_, present_fields(), materials_->material_index, eps_table_, sc_.cells(),
-                                   sc_.dx_um, 2);
-            use_copy(0);
-        }
-        return e;
-    }
-
-    bool fields_finite() override {
-        bool ok = cpu::all_finite(*team_, present_fields(), sc_.cells());
-        if (im_ && ok) {
-            use_copy(1);
-            ok = cpu::all_finite(*team_, present_fields(), sc_.cells());
-            use_copy(0);
-        }
-        return ok;
-    }
-
-    /// The field arrays by Component, nullptr where the polarization lacks the component.
-    std::array<const Real*, 6> present_fields() const {
-        std::array<const Real*, 6> f{};
-        for (int c = 0; c < 6; ++c) f[c] = has_[c] ? field_[c].data() : nullptr;
-        return f;
-    }
-
-    FieldStorage field_storage() override {
-        FieldStorage fs;
-        for (int c = 0; c < 6; ++c) fs.field[c] = has_[c] ? static_cast<void*>(field_[c].data()) : nullptr;
-        for (int c = 0; c < 6 && im_; ++c) fs.field[6 + c] = has_[c] ? static_cast<void*>(im_->field[c].data()) : nullptr;
-        fs.element_bytes = int(sizeof(Real));
-        fs.n[0] = sc_.nx;
-        fs.n[1] = sc_.ny;
-        fs.n[2] = 1;
-        return fs;
-    }
-
-    void get_field(Component c, std::vector<double>& out) override {
-        require(c);
-        cpu::copy_field_out(field_[ci(c)], out);
-    }
-
-    void set_field(Component c, const std::vector<double>& values) override {
-        require(c);
-        cpu::copy_field_in(field_[ci(c)], values, c, "nx*ny");
-    }
-
-    std::vector<std::complex<double>> dft(int set) override {
-        if (!im_) return monitors_->dft(set);
-        return cpu::combine_dft(monitors_->dft(set), im_->monitors->dft(set));
-    }
-
-    std::vector<double> time_samples(int probe) override { return monitors_->time_samples(probe); }
-
     FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
         require(c);
-        FieldSamples out;
-        const int fac = frame_factor(nx_, ny_, max_width, max_height);
-        out.factor = fac;
-        out.width = (nx_ + fac - 1) / fac;
-        out.height = (ny_ + fac - 1) / fac;
-        out.values.assign(std::size_t(out.width) * out.height, 0.f);
+        FieldSamples out = cpu::box_samples(nx_, ny_, max_width, max_height);
+        const int fac = out.factor;
         const Real* f = field_[ci(c)].data();
         const int nx = nx_, ny = ny_, W = out.width, H = out.height;
         float* dst = out.values.data();
@@ -353,55 +251,7 @@ public:
         return cpu::diverging_frame(avg, W, H, req.scale, req.viewport_alpha);
     }
 
-    /// Live edit (engine.hpp, update_materials): the material table and index maps of
-    /// `edited` replace the running ones; the per-cell ca / cb arrays, the uniform-row map,
-    /// the energy's eps table and the dispersive correction coefficients follow. Fields,
-    /// psi, pole state, DFTs and probes stay. Throws std::invalid_argument (engine
-    /// untouched) when check_material_update() refuses the scene.
-    void update_materials(SceneView edited_view) override {
-        const Scene& edited = *edited_view;
-        check_material_update(sc_, edited);
-        const std::size_t n = sc_.cells();
-        bool lossy = false;
-        for (const auto& e : edited.table) lossy |= e.ca != 1.0;
-        // Build the new arrays first, so that an allocation failure leaves the engine as it was.
-        SkewedArray<Real> cb[3], ca[3];
-        for (Component comp : electric_components(sc_.polarization)) {
-            const int c = ci(comp);
-            const auto& idx = edited.material_index[c];
-            cb[c].resize(n, 6 + c);
-            if (lossy) ca[c].resize(n, 9 + c);
-            for (std::size_t k = 0; k < n; ++k) {
-                const EUpdateCoeffs& m = edited.table[idx[k]];
-                cb[c][k] = Real(m.cb);
-                if (lossy) ca[c][k] = Real(m.ca);
-            }
-        }
-        materials_ = std::move(edited_view);  // the engine's view of the materials from now on
-        for (Component comp : electric_components(sc_.polarization)) {
-            const int c = ci(comp);
-            cb_[c] = std::move(cb[c]);
-            ca_[c] = std::move(ca[c]);
-            lossy_[c] = lossy;
-        }
-        eps_table_.resize(edited.table.size());
-        for (std::size_t t = 0; t < edited.table.size(); ++t) eps_table_[t] = edited.table[t].eps_r;
-        build_uniform_map();
-        // Dispersive cells are unchanged (checked); their coefficient follows the new cb.
-        // TEz sub-pixel tensor couplings follow the edited interfaces (their state lives
-        // within one step only). The extension set was built for the first scene: a tensor
-        // coupling list that was empty then gets its extension now.
-        cpu::follow_material_edit(ext_, edited, has_tensor_);
-        if (im_) cpu::follow_material_edit(im_->ext, edited, im_->has_tensor);
-    }
-
 private:
-    void require(Component c) const {
-        if (!has_[ci(c)])
-            throw std::invalid_argument(std::string("component ") + component_name(c) +
-                                        " does not exist in this polarization");
-    }
-
     bool in_slab(int axis, int i) const {
         const int n = axis == 0 ? nx_ : ny_;
         return i < plo_[axis] || i >= n - phi_[axis];
@@ -420,14 +270,14 @@ private:
     /// Row j+1 of component c: the next row, row 0 when y is periodic, else zeros.
     const Real* row_above(Component c, int j) const {
         if (j + 1 < ny_) return field_[ci(c)].data() + std::size_t(j + 1) * nx_;
-        if (bloch_.active[1]) return ghost_[ci(c)].data();  // fill_ghost_rows
+        if (bloch_.active[1]) return ghost_[ci(c)].data();  // fill_ghosts
         if (sc_.boundary[1] == BoundaryKind::Periodic) return field_[ci(c)].data();
         return zero_row_.data();
     }
     /// Row j-1 of component c: the previous row, row ny-1 when y is periodic, else zeros.
     const Real* row_below(Component c, int j) const {
         if (j > 0) return field_[ci(c)].data() + std::size_t(j - 1) * nx_;
-        if (bloch_.active[1]) return ghost_[ci(c)].data();  // fill_ghost_rows
+        if (bloch_.active[1]) return ghost_[ci(c)].data();  // fill_ghosts
         if (sc_.boundary[1] == BoundaryKind::Periodic) return field_[ci(c)].data() + std::size_t(ny_ - 1) * nx_;
         return zero_row_.data();
     }
@@ -445,7 +295,7 @@ private:
     /// Ghost rows of the y wrap for the active copy (complex runs with a Bloch phase along
     /// y): before the H pass (h = true) the E components of row 0 as seen from row ny-1,
     /// before the E pass the H components of row ny-1 as seen from row 0.
-    void fill_ghost_rows(bool h) {
+    void fill_ghosts(bool h) {
         if (!bloch_.active[1]) return;
         const std::vector<Component> comps = h ? electric_components(sc_.polarization)
                                                : magnetic_components(sc_.polarization);
@@ -462,14 +312,14 @@ private:
         a.iky = e_pos ? p.ike[j] : p.ikh[j];
         a.by = e_pos ? p.be[j] : p.bh[j];
         a.cy = e_pos ? p.ce[j] : p.ch[j];
-        a.psiy = psi_y_[ci(owner)].data() + std::size_t(slab_index(1, j)) * nx_ + i0;
+        a.psiy = psi_[ci(owner)][1].data() + std::size_t(slab_index(1, j)) * nx_ + i0;
     }
     void set_px(RowArgs<Real>& a, Component owner, int j, bool e_pos, int i0) {
         const auto& p = prof_[0];
         a.ikx = (e_pos ? p.ike : p.ikh).data() + i0;
         a.bx = (e_pos ? p.be : p.bh).data() + i0;
         a.cx = (e_pos ? p.ce : p.ch).data() + i0;
-        a.psix = psi_x_[ci(owner)].data() + std::size_t(j) * wx_ + slab_index(0, i0);
+        a.psix = psi_[ci(owner)][0].data() + std::size_t(j) * wx_ + slab_index(0, i0);
     }
 
     /// Segments of the E update of component c: Ex (no x derivative) has one, the full row.
@@ -615,17 +465,6 @@ private:
         }
     }
 
-    /// The step context handed to the extensions (field pointers are stable).
-    cpu::StepContext<Real> context() {
-        cpu::StepContext<Real> c;
-        for (int k = 0; k < 6; ++k) c.field[k] = has_[k] ? field_[k].data() : nullptr;
-        c.nx = nx_;
-        c.ny = ny_;
-        c.scene = &sc_;
-        c.team = team_.get();
-        c.step = steps_;
-        return c;
-    }
 
     /// H row j complete: update, then the extensions' after-H-row phase (H sources, PMC).
     void h_row_full(const cpu::StepContext<Real>& ctx, int j) {
@@ -686,134 +525,23 @@ private:
         team_->run(job);
     }
 
-    /// The imaginary copy (header comment): zero fields and psi, the extensions of the
-    /// imaginary scene.
-    void build_imaginary_copy() {
-        im_ = std::make_unique<ImaginaryCopy>();
-        im_->scene = cpu::imaginary_scene(sc_);
-        for (int c = 0; c < 6; ++c) {
-            if (has_[c]) im_->field[c].assign(sc_.cells(), Real(0), c);
-            im_->psi_x[c].assign(psi_x_[c].size(), Real(0));
-            im_->psi_y[c].assign(psi_y_[c].size(), Real(0));
-        }
-        im_->monitors = cpu::build_extensions(im_->ext, *im_->scene, has_, true, im_->has_tensor);
-    }
-    /// Makes copy `k` (0 re, 1 im) the one in the engine's members (header comment).
-    void use_copy(int k) {
-        if (k == active_) return;
-        for (int c = 0; c < 6; ++c) {
-            std::swap(field_[c], im_->field[c]);
-            std::swap(psi_x_[c], im_->psi_x[c]);
-            std::swap(psi_y_[c], im_->psi_y[c]);
-        }
-        std::swap(ext_, im_->ext);
-        std::swap(monitors_, im_->monitors);
-        std::swap(has_tensor_, im_->has_tensor);
-        active_ = k;
-    }
-    /// The step context of the active copy (its scene: the imaginary one holds the
-    /// sources' imaginary weights).
-    cpu::StepContext<Real> copy_context() {
-        cpu::StepContext<Real> c = context();
-        if (active_ == 1) c.scene = im_->scene.get();
-        return c;
-    }
-    /// One step of a complex run (header comment): the phases of scene.hpp's step for both
-    /// copies, H of both before E of either.
-    void complex_step() {
-        for (int k = 0; k < 2; ++k) {
-            use_copy(k);
-            const cpu::StepContext<Real> c = copy_context();
-            ext_.before_step(c);
-            ext_.before_e_rows(c, 0, ny_);
-        }
-        for (int k = 0; k < 2; ++k) {
-            use_copy(k);
-            fill_ghost_rows(true);
-            rows_pass(copy_context(), true, 0, ny_);
-        }
-        for (int k = 0; k < 2; ++k) {
-            use_copy(k);
-            fill_ghost_rows(false);
-            rows_pass(copy_context(), false, 0, ny_);
-        }
-        for (int k = 0; k < 2; ++k) {
-            use_copy(k);
-            const cpu::StepContext<Real> c = copy_context();
-            ext_.after_e(c);
-            ext_.after_step(c);
-        }
-        use_copy(0);
-        ++steps_;
-    }
+    // The CRTP base (cpu_engine_base.hpp) reaches the sweeps and hooks below.
+    friend Base;
+    static constexpr int kDims = 2;
+    static constexpr const char* kName = "CPU engine";
+    static constexpr const char* kCellsName = "nx*ny";
+    static constexpr bool kWalls = true;  ///< the PEC/PMC walls are an extension in 2D
 
-public:
-    /// Split step (engine.hpp): cpu::SplitStep over the rows of y (the planes of the 2D cut).
-    /// Not for complex fields (their step couples the two copies across the whole grid).
-    bool supports_split_step() const override { return !im_; }
-    /// A complex engine keeps no margins: a distributed run steps it whole (step(1)) and
-    /// exchanges its halos between steps.
-    void set_split_margins(int lo, int hi) override {
-        if (im_) return;
-        split_.configure(lo, hi, ny_, 1, sc_.boundary[1] == BoundaryKind::Periodic);
-    }
-    void step_begin() override {
-        if (im_) throw RunError("CPU engine: complex fields (Bloch phase) cannot run as a split step");
-        split_.begin(context(), ext_);
-    }
-    void step_interior() override {
-        split_.interior(ext_, [this](const cpu::StepContext<Real>& c, int a, int e, int b) { sweep(c, a, e, b); });
-    }
-    void step_boundary() override {
-        split_.boundary(ext_, [this](const cpu::StepContext<Real>& c, bool h, int j0, int j1) { rows_pass(c, h, j0, j1); });
-        ++steps_;
-    }
-
-private:
-    /// The extensions of this scene (cpu_engine_common.hpp build_extensions; 2D: with the
-    /// PEC/PMC walls).
-    void build_extensions() { monitors_ = cpu::build_extensions(ext_, sc_, has_, true, has_tensor_); }
-
-    SceneView scene_;      ///< the compiled scene (grid, sources, monitors, dispersive cells)
-    SceneView materials_;  ///< the current materials (table, index maps, tensor couplings): scene_ until a live edit
-    const Scene& sc_;      ///< *scene_
-    int nx_ = 0, ny_ = 0, threads_ = 1;
+    int nx_ = 0, ny_ = 0;
     bool tm_ = true;
-    const CpuTuning tune_ = CpuTuning::from_environment();  ///< the GOLIGHTLY_CPU_* knobs as this engine was made
-    bool two_pass_ = false;  ///< GOLIGHTLY_CPU_UNFUSED=1 (tuning.hpp): the two-pass sweep
-    std::int64_t steps_ = 0;
     void (*run_op_)(RowOp, const RowArgs<Real>&, int) = nullptr;
-    bool has_[6] = {false, false, false, false, false, false};
-    SkewedArray<Real> field_[6];
-    SkewedArray<Real> cb_[3], ca_[3];
-    bool lossy_[3] = {false, false, false};
-    std::vector<double> eps_table_;
     cpu::CpmlProfile<Real> prof_[2];
     int plo_[2] = {0, 0}, phi_[2] = {0, 0};
     int wx_ = 0, wy_ = 0;
-    std::vector<Real> psi_x_[6], psi_y_[6];
     std::vector<Segment> seg_e_, seg_h_;
     std::vector<std::uint8_t> uniform_[3];
     std::vector<Real> zero_row_;
-    std::unique_ptr<cpu::Team> team_;
-    cpu::ExtensionSet<Real> ext_;        ///< cpu_extensions.hpp
-    cpu::Monitors<Real>* monitors_ = nullptr;  ///< the monitors extension (owned by ext_)
-    bool has_tensor_ = false;            ///< a TensorCouplings extension is in ext_
-    std::string device_;
-    cpu::SplitStep<Real> split_;         ///< the parts of a step (set_split_margins; default: no halos)
-    /// The swapped-out copy of a complex run (header comment "Complex fields").
-    struct ImaginaryCopy {
-        SkewedArray<Real> field[6];
-        std::vector<Real> psi_x[6], psi_y[6];
-        cpu::ExtensionSet<Real> ext;
-        cpu::Monitors<Real>* monitors = nullptr;
-        bool has_tensor = false;
-        std::unique_ptr<Scene> scene;  ///< sc_ with the sources' imaginary weights
-    };
-    std::unique_ptr<ImaginaryCopy> im_;  ///< null: real fields
-    int active_ = 0;                     ///< the copy in the engine's members (0 re, 1 im)
-    cpu::BlochRotation bloch_;
-    std::vector<Real> ghost_[6];         ///< y-wrap ghost rows (fill_ghost_rows)
+    std::vector<Real> ghost_[6];  ///< y-wrap ghost rows (fill_ghosts)
 };
 
 }  // namespace

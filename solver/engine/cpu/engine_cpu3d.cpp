@@ -25,7 +25,7 @@
 // copy's state lives in im_ and use_copy() exchanges it with the engine's members; both
 // copies step in two passes (H of both, then E of both). Reads across a Bloch wrap take the
 // rotated neighbour: along x the edge value of the row, along y and z ghost planes filled
-// before each half-step (fill_ghost_planes).
+// before each half-step (fill_ghosts).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "cpu_common.hpp"
+#include "cpu_engine_base.hpp"
 #include "cpu_engine_common.hpp"
 #include "cpu_bloch.hpp"
 #include "cpu_extensions.hpp"
@@ -108,9 +109,15 @@ constexpr const auto& kStencil = kCurl;  // tfsf_plan.hpp: signs and components 
 using cpu::Segment;
 
 template <typename Real>
-class CpuEngine3D final : public Engine {
+class CpuEngine3D final : public cpu::CpuEngineBase<CpuEngine3D<Real>, Real> {
+    using Base = cpu::CpuEngineBase<CpuEngine3D<Real>, Real>;
+    using Base::sc_, Base::tune_, Base::two_pass_, Base::has_, Base::field_, Base::cb_, Base::ca_, Base::lossy_,
+        Base::psi_, Base::team_, Base::ext_, Base::split_, Base::im_, Base::active_, Base::bloch_;
+    using FieldSamples = Engine::FieldSamples;
+    using FrameRequest = Engine::FrameRequest;
+
 public:
-    CpuEngine3D(SceneView scene, int threads) : scene_(std::move(scene)), materials_(scene_), sc_(*scene_) {
+    CpuEngine3D(SceneView scene, int threads) : Base(std::move(scene)) {
         n_[0] = sc_.nx;
         n_[1] = sc_.ny;
         n_[2] = sc_.nz;
@@ -126,21 +133,11 @@ public:
                 throw RunError("CPU engine (3D): PML cells exceed the grid along " + std::string(1, "xyz"[a]));
             w_[a] = plo_[a] + phi_[a];
         }
-        threads_ = cpu::engine_threads(threads);
-        team_ = cpu::engine_team(threads, threads_, sc_.cells(), (long long)ny_ * nz_);  // small grids: one thread
+        this->make_team(threads);  // small grids: one thread
         run_op_ = Kernel3<Real>::pick(cpu::cpu_has_avx2(tune_.generic_kernels));
-        const std::size_t n = sc_.cells();
-        for (int c = 0; c < 6; ++c) field_[c].assign(n, Real(0), c);
+        for (bool& h : has_) h = true;  // all six components
         zero_row_.assign(std::size_t(nx_) + 1, Real(0));
-
-        eps_table_.resize(sc_.table.size());
-        for (std::size_t t = 0; t < sc_.table.size(); ++t) eps_table_[t] = sc_.table[t].eps_r;
-        for (int c = 0; c < 3; ++c)
-            if (sc_.material_index[c].size() != n)
-                throw RunError(std::string("CPU engine (3D): material_index of ") + component_name(Component(c)) +
-                               " must hold nx*ny*nz = " + std::to_string(n) + " entries, has " +
-                               std::to_string(sc_.material_index[c].size()));
-        fill_coefficients(sc_, cb_, ca_, lossy_);
+        this->allocate_fields();  // fields, the eps table, the per-cell coefficients
         build_uniform_map();
 
         for (int a = 0; a < 3; ++a) {
@@ -160,19 +157,9 @@ public:
         slice_.index = nz_ / 2;
         split_.configure(0, 0, nz_, ny_, false);
         make_segments();
-        bool has[6] = {true, true, true, true, true, true};
-        build_extensions(has);
-        cpu::check_bloch_scene(sc_, "CPU engine (3D)");
-        bloch_ = cpu::BlochRotation(sc_);
-        if (sc_.complex_fields) build_imaginary_copy();
-        two_pass_ = tune_.unfused;
-        device_ = cpu::engine_device_name(threads_, run_op_ != Kernel3<Real>::pick(false));
+        // Dispersion, sources, TF/SF, Mur faces, tensor couplings, monitors; Bloch.
+        this->finish_construction(run_op_ != Kernel3<Real>::pick(false));
     }
-
-    std::string backend() const override { return "cpu"; }
-    std::string device() const override { return device_; }
-    Precision precision() const override { return sizeof(Real) == 4 ? Precision::Float32 : Precision::Float64; }
-    std::int64_t steps_done() const override { return steps_; }
 
     /// Traffic model of the fused sweep (cpu_kernels3d.inl): the six fields read once and
     /// written once (12 R), cb of the three E components (3 R) and ca when lossy (3 R); rows
@@ -190,73 +177,6 @@ public:
         return bytes + ext_.bytes_per_step() / double(sc_.cells());
     }
 
-    void step(int n_steps) override {
-        if (im_) {
-            for (int s = 0; s < n_steps; ++s) complex_step();
-            return;
-        }
-        for (int s = 0; s < n_steps; ++s) {  // one step: the three parts without halo margins
-            step_begin();
-            step_interior();
-            step_boundary();
-        }
-    }
-
-    /// 0.5 eps0 dx^3 sum (eps_r E^2 + H~^2), J (scene.hpp "3D scenes").
-    double field_energy() override {
-        double e = cpu::field_energy(*team_, all_fields(), materials_->material_index, eps_table_, sc_.cells(),
-                                     sc_.dx_um, 3);
-        if (im_) {  // |F|^2 = F_re^2 + F_im^2
-            use_copy(1);
-            e += cpu::field_energy(*team_, all_fields(), materials_->material_index, eps_table_, sc_.cells(),
-                                   sc_.dx_um, 3);
-            use_copy(0);
-        }
-        return e;
-    }
-
-    bool fields_finite() override {
-        bool ok = cpu::all_finite(*team_, all_fields(), sc_.cells());
-        if (im_ && ok) {
-            use_copy(1);
-            ok = cpu::all_finite(*team_, all_fields(), sc_.cells());
-            use_copy(0);
-        }
-        return ok;
-    }
-
-    /// The six field arrays by Component.
-    std::array<const Real*, 6> all_fields() const {
-        std::array<const Real*, 6> f{};
-        for (int c = 0; c < 6; ++c) f[c] = field_[c].data();
-        return f;
-    }
-
-    FieldStorage field_storage() override {
-        FieldStorage fs;
-        for (int c = 0; c < 6; ++c) fs.field[c] = field_[c].data();
-        for (int c = 0; c < 6 && im_; ++c) fs.field[6 + c] = im_->field[c].data();
-        fs.element_bytes = int(sizeof(Real));
-        fs.n[0] = nx_;
-        fs.n[1] = ny_;
-        fs.n[2] = nz_;
-        return fs;
-    }
-
-    void get_field(Component c, std::vector<double>& out) override {
-        cpu::copy_field_out(field_[int(c)], out);
-    }
-
-    void set_field(Component c, const std::vector<double>& values) override {
-        cpu::copy_field_in(field_[int(c)], values, c, "nx*ny*nz");
-    }
-
-    std::vector<std::complex<double>> dft(int set) override {
-        if (!im_) return monitors_->dft(set);
-        return cpu::combine_dft(monitors_->dft(set), im_->monitors->dft(set));
-    }
-    std::vector<double> time_samples(int probe) override { return monitors_->time_samples(probe); }
-
     void set_frame_slice(const FrameSlice& slice) override {
         if (slice.normal_axis < 0 || slice.normal_axis > 2)
             throw std::invalid_argument("set_frame_slice: normal_axis must be 0, 1 or 2, got " +
@@ -270,23 +190,8 @@ public:
     FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
         int W0 = 0, H0 = 0;
         const std::vector<Real> plane = slice_plane(c, W0, H0);
-        FieldSamples out;
-        const int fac = frame_factor(W0, H0, max_width, max_height);
-        out.factor = fac;
-        out.width = (W0 + fac - 1) / fac;
-        out.height = (H0 + fac - 1) / fac;
-        out.values.assign(std::size_t(out.width) * out.height, 0.f);
-        for (int by = 0; by < out.height; ++by)
-            for (int bx = 0; bx < out.width; ++bx) {
-                const int i0 = bx * fac, i1 = std::min(W0, i0 + fac), j0 = by * fac, j1 = std::min(H0, j0 + fac);
-                double s = 0;
-                for (int j = j0; j < j1; ++j)
-                    for (int i = i0; i < i1; ++i) {
-                        const double v = double(plane[std::size_t(j) * W0 + i]);
-                        s += squared ? v * v : v;
-                    }
-                out.values[std::size_t(by) * out.width + bx] = float(s / double((i1 - i0) * (j1 - j0)));
-            }
+        FieldSamples out = cpu::box_samples(W0, H0, max_width, max_height);
+        cpu::box_average(plane.data(), W0, H0, out.factor, squared, out.values.data());
         return out;
     }
 
@@ -294,53 +199,7 @@ public:
         const FieldSamples s = sample_field(req.component, req.max_width, req.max_height, false);
         return cpu::diverging_frame(s.values, s.width, s.height, req.scale, req.viewport_alpha);
     }
-
-    /// Live edit (engine.hpp): the table and the three index maps of `edited` replace the
-    /// running ones; fields, psi, pole state, DFTs and probes stay.
-    void update_materials(SceneView edited_view) override {
-        const Scene& edited = *edited_view;
-        check_material_update(sc_, edited);  // grid (z included), map sizes, indices, poles
-        SkewedArray<Real> cb[3], ca[3];
-        bool lossy[3];
-        fill_coefficients(edited, cb, ca, lossy);
-        materials_ = std::move(edited_view);
-        for (int c = 0; c < 3; ++c) {
-            cb_[c] = std::move(cb[c]);
-            ca_[c] = std::move(ca[c]);
-            lossy_[c] = lossy[c];
-        }
-        eps_table_.resize(edited.table.size());
-        for (std::size_t t = 0; t < edited.table.size(); ++t) eps_table_[t] = edited.table[t].eps_r;
-        build_uniform_map();
-        // Sub-pixel tensor couplings follow the edited interfaces (their state lives within
-        // one step only); a list that was empty at the start gets its extension now.
-        cpu::follow_material_edit(ext_, edited, has_tensor_);
-        if (im_) cpu::follow_material_edit(im_->ext, edited, im_->has_tensor);
-    }
-
 private:
-    /// Per-cell cb (and ca when a table entry is lossy) of the three E components.
-    void fill_coefficients(const Scene& s, SkewedArray<Real> (&cb)[3], SkewedArray<Real> (&ca)[3],
-                           bool (&lossy)[3]) const {
-        const std::size_t n = sc_.cells();
-        bool any_lossy = false;
-        for (const auto& e : s.table) any_lossy |= e.ca != 1.0;
-        for (int c = 0; c < 3; ++c) {
-            const auto& idx = s.material_index[c];
-            cb[c].resize(n, 6 + c);
-            if (any_lossy) ca[c].resize(n, 9 + c);
-            lossy[c] = any_lossy;
-            for (std::size_t k = 0; k < n; ++k) {
-                const std::uint16_t m = idx[k];
-                if (m >= s.table.size())
-                    throw RunError(std::string("CPU engine (3D): material index of ") + component_name(Component(c)) +
-                                   " at cell " + std::to_string(k) + " is beyond the table");
-                cb[c][k] = Real(s.table[m].cb);
-                if (any_lossy) ca[c][k] = Real(s.table[m].ca);
-            }
-        }
-    }
-
     /// Per row and E component: whether ca and cb are one value along the row.
     void build_uniform_map() {
         const std::size_t rows = std::size_t(ny_) * nz_;
@@ -386,7 +245,7 @@ private:
     }
 
     /// Row (j, k) of component c, wrapped on periodic axes; the zero row beyond the array.
-    /// Across a Bloch axis of a complex run: the ghost row (fill_ghost_planes).
+    /// Across a Bloch axis of a complex run: the ghost row (fill_ghosts).
     const Real* nb_row(int c, int j, int k) const {
         if (j < 0 || j >= ny_) {
             if (sc_.boundary[1] != BoundaryKind::Periodic) return zero_row_.data();
@@ -492,17 +351,6 @@ private:
         }
     }
 
-    cpu::StepContext<Real> context() {
-        cpu::StepContext<Real> c;
-        for (int k = 0; k < 6; ++k) c.field[k] = field_[k].data();
-        c.nx = nx_;
-        c.ny = ny_ * nz_;  // rows r = k * ny + j (cpu_extensions.hpp grid_rows)
-        c.scene = &sc_;
-        c.team = team_.get();
-        c.step = steps_;
-        return c;
-    }
-
     void zero_row(int c, std::size_t r) {
         Real* f = field_[c].data() + r * nx_;
         std::fill(f, f + nx_, Real(0));
@@ -595,7 +443,7 @@ private:
     /// k = 0 as seen from ny-1 / nz-1, before the E pass the H components of the planes
     /// j = ny-1 / k = nz-1 as seen from 0. ghost_[c][1] holds nz rows (by k), ghost_[c][2]
     /// ny rows (by j).
-    void fill_ghost_planes(bool h) {
+    void fill_ghosts(bool h) {
         for (int c = h ? 0 : 3; c < (h ? 3 : 6); ++c) {
             if (bloch_.active[1]) {
                 ghost_[c][1].resize(std::size_t(nz_) * nx_);
@@ -617,129 +465,24 @@ private:
             }
         }
     }
-    /// The imaginary copy (engine_cpu.cpp's, for six components).
-    void build_imaginary_copy() {
-        im_ = std::make_unique<ImaginaryCopy>();
-        im_->scene = cpu::imaginary_scene(sc_);
-        for (int c = 0; c < 6; ++c) {
-            im_->field[c].assign(sc_.cells(), Real(0), c);
-            for (int d = 0; d < 3; ++d) im_->psi[c][d].assign(psi_[c][d].size(), Real(0));
-        }
-        bool has[6] = {true, true, true, true, true, true};
-        im_->monitors = cpu::build_extensions(im_->ext, *im_->scene, has, false, im_->has_tensor);
-    }
-    /// Makes copy `k` (0 re, 1 im) the one in the engine's members.
-    void use_copy(int k) {
-        if (k == active_) return;
-        for (int c = 0; c < 6; ++c) {
-            std::swap(field_[c], im_->field[c]);
-            for (int d = 0; d < 3; ++d) std::swap(psi_[c][d], im_->psi[c][d]);
-        }
-        std::swap(ext_, im_->ext);
-        std::swap(monitors_, im_->monitors);
-        std::swap(has_tensor_, im_->has_tensor);
-        active_ = k;
-    }
-    cpu::StepContext<Real> copy_context() {
-        cpu::StepContext<Real> c = context();
-        if (active_ == 1) c.scene = im_->scene.get();
-        return c;
-    }
-    /// One step of a complex run: scene.hpp's phases for both copies, H of both before E
-    /// of either (engine_cpu.cpp complex_step).
-    void complex_step() {
-        for (int k = 0; k < 2; ++k) {
-            use_copy(k);
-            const cpu::StepContext<Real> c = copy_context();
-            ext_.before_step(c);
-            ext_.before_e_rows(c, 0, ny_ * nz_);
-        }
-        for (int k = 0; k < 2; ++k) {
-            use_copy(k);
-            fill_ghost_planes(true);
-            rows_pass(copy_context(), true, 0, nz_);
-        }
-        for (int k = 0; k < 2; ++k) {
-            use_copy(k);
-            fill_ghost_planes(false);
-            rows_pass(copy_context(), false, 0, nz_);
-        }
-        for (int k = 0; k < 2; ++k) {
-            use_copy(k);
-            const cpu::StepContext<Real> c = copy_context();
-            ext_.after_e(c);
-            ext_.after_step(c);
-        }
-        use_copy(0);
-        ++steps_;
-    }
 
-public:
-    /// Split step (engine.hpp): cpu::SplitStep over the z planes (ny rows each). Not for
-    /// complex fields (their step couples the two copies across the whole grid).
-    bool supports_split_step() const override { return !im_; }
-    /// A complex engine keeps no margins: a distributed run steps it whole (step(1)) and
-    /// exchanges its halos between steps.
-    void set_split_margins(int lo, int hi) override {
-        if (im_) return;
-        split_.configure(lo, hi, nz_, ny_, sc_.boundary[2] == BoundaryKind::Periodic);
-    }
-    void step_begin() override {
-        if (im_) throw RunError("CPU engine (3D): complex fields (Bloch phase) cannot run as a split step");
-        split_.begin(context(), ext_);
-    }
-    void step_interior() override {
-        split_.interior(ext_, [this](const cpu::StepContext<Real>& c, int a, int e, int b) { sweep(c, a, e, b); });
-    }
-    void step_boundary() override {
-        split_.boundary(ext_, [this](const cpu::StepContext<Real>& c, bool h, int k0, int k1) { rows_pass(c, h, k0, k1); });
-        ++steps_;
-    }
+    // The CRTP base (cpu_engine_base.hpp) reaches the sweeps and hooks above.
+    friend Base;
+    static constexpr int kDims = 3;
+    static constexpr const char* kName = "CPU engine (3D)";
+    static constexpr const char* kCellsName = "nx*ny*nz";
+    static constexpr bool kWalls = false;  ///< the faces' PEC/PMC zeroing is this engine's own (h/e_row_full)
 
-private:
-    /// The extensions of this scene (cpu_engine_common.hpp build_extensions; the faces'
-    /// PEC/PMC zeroing is this engine's own, after the row phases).
-    void build_extensions(const bool (&has)[6]) { monitors_ = cpu::build_extensions(ext_, sc_, has, false, has_tensor_); }
-
-    SceneView scene_;
-    SceneView materials_;
-    const Scene& sc_;
     int n_[3] = {0, 0, 0};
-    int nx_ = 0, ny_ = 0, nz_ = 0, threads_ = 1;
-    const CpuTuning tune_ = CpuTuning::from_environment();  ///< the GOLIGHTLY_CPU_* knobs as this engine was made
-    bool two_pass_ = false;  ///< GOLIGHTLY_CPU_UNFUSED=1 (tuning.hpp): the two-pass sweep
-    std::int64_t steps_ = 0;
+    int nx_ = 0, ny_ = 0, nz_ = 0;
     void (*run_op_)(int, const RowArgs3<Real>&, int) = nullptr;
-    SkewedArray<Real> field_[6];
-    SkewedArray<Real> cb_[3], ca_[3];
-    bool lossy_[3] = {false, false, false};
     std::vector<std::uint8_t> uniform_[3];
-    std::vector<double> eps_table_;
     cpu::CpmlProfile<Real> prof_[3];
     int plo_[3] = {0, 0, 0}, phi_[3] = {0, 0, 0}, w_[3] = {0, 0, 0};
-    std::vector<Real> psi_[6][3];
     std::vector<Segment> seg_e_, seg_h_;
     std::vector<Real> zero_row_;
     FrameSlice slice_;
-    std::unique_ptr<cpu::Team> team_;
-    cpu::ExtensionSet<Real> ext_;
-    bool has_tensor_ = false;  ///< a TensorCouplings extension is in ext_
-    cpu::Monitors<Real>* monitors_ = nullptr;
-    std::string device_;
-    cpu::SplitStep<Real> split_;  ///< the parts of a step (set_split_margins; default: no halos)
-    /// The swapped-out copy of a complex run (header comment "Complex fields").
-    struct ImaginaryCopy {
-        SkewedArray<Real> field[6];
-        std::vector<Real> psi[6][3];
-        cpu::ExtensionSet<Real> ext;
-        cpu::Monitors<Real>* monitors = nullptr;
-        bool has_tensor = false;
-        std::unique_ptr<Scene> scene;  ///< sc_ with the sources' imaginary weights
-    };
-    std::unique_ptr<ImaginaryCopy> im_;  ///< null: real fields
-    int active_ = 0;                     ///< the copy in the engine's members (0 re, 1 im)
-    cpu::BlochRotation bloch_;
-    std::vector<Real> ghost_[6][3];      ///< y (index 1) and z (2) wrap ghost planes
+    std::vector<Real> ghost_[6][3];  ///< y (index 1) and z (2) wrap ghost planes
 };
 
 }  // namespace

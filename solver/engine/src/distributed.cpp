@@ -598,23 +598,8 @@ Engine::FieldSamples DistributedEngine::sample_field(Component c, int max_width,
                 plane[std::size_t(sd.owned_lo + r) * W0 + x] = part.values[std::size_t(sd.halo_lo + r) * W0 + x];
     }
     comm_->sum(plane);
-    FieldSamples out;
-    const int f = frame_factor(W0, H0, max_width, max_height);
-    out.factor = f;
-    out.width = (W0 + f - 1) / f;
-    out.height = (H0 + f - 1) / f;
-    out.values.assign(std::size_t(out.width) * out.height, 0.f);
-    for (int by = 0; by < out.height; ++by)
-        for (int bx = 0; bx < out.width; ++bx) {
-            const int i0 = bx * f, i1 = std::min(W0, i0 + f), j0 = by * f, j1 = std::min(H0, j0 + f);
-            double acc = 0;
-            for (int j = j0; j < j1; ++j)
-                for (int i = i0; i < i1; ++i) {
-                    const double v = plane[std::size_t(j) * W0 + i];
-                    acc += squared ? v * v : v;
-                }
-            out.values[std::size_t(by) * out.width + bx] = float(acc / double((i1 - i0) * (j1 - j0)));
-        }
+    FieldSamples out = cpu::box_samples(W0, H0, max_width, max_height);
+    cpu::box_average(plane.data(), W0, H0, out.factor, squared, out.values.data());
     return out;
 }
 

@@ -1,5 +1,7 @@
 // GoLightly: STEP import through OpenCASCADE (OCCT 7.6), and planar sections of the
 // imported solids (step_import.hpp). The only file that includes OCCT headers.
+// Meshes of the placed solids: step_mesh.cpp (through step_occt_internal.hpp: the parsed
+// and placed files, their caches and the OCCT lock).
 //
 // Reading: STEPCAFControl_Reader (names and colours from the XCAF document), assemblies
 // flattened with their locations. OCCT transfers geometry in its working unit (mm, the
@@ -22,6 +24,7 @@
 #include "golightly/limits.hpp"
 #include "golightly/safe_read.hpp"
 #include "step_isolation.hpp"
+#include "step_occt_internal.hpp"
 
 #ifdef GOLIGHTLY_HAVE_OCCT
 
@@ -40,8 +43,6 @@
 #include <BRepBuilderAPI_MakeSolid.hxx>
 #include <BRepBuilderAPI_Transform.hxx>
 #include <BRepGProp.hxx>
-#include <BRepMesh_IncrementalMesh.hxx>
-#include <Poly_Triangulation.hxx>
 #include <BRepTools.hxx>
 #include <BRepTools_WireExplorer.hxx>
 #include <BinTools.hxx>
@@ -157,7 +158,7 @@ std::shared_ptr<const StepMesh> step_mesh(const Shape& s, double) { no_occt(s.fi
 
 bool step_import_available() { return true; }
 
-namespace {
+namespace step_occt {
 
 /// Forwards OCCT's progress to a StepProgress over [lo, hi] of the overall fraction.
 class ProgressForward : public Message_ProgressIndicator {
@@ -208,17 +209,6 @@ bool unit_in_mm(std::string name, double& mm, std::string& label) {
         }
     return false;
 }
-
-struct Solid3 {
-    TopoDS_Shape shape;  ///< OCCT units (mm), locations applied
-    StepSolid info;      ///< bounds and volume in file units
-};
-
-struct ParsedFile {
-    std::vector<Solid3> solids;
-    StepModel model;
-    double unit_mm = 1.0;  ///< one file unit in OCCT's working unit (mm)
-};
 
 std::string label_name(const TDF_Label& label) {
     Handle(TDataStd_Name) n;
@@ -552,20 +542,11 @@ ParsedFile parse_step(const std::vector<std::uint8_t>& bytes, const std::string&
 
 // ------------------------------------------------------------------ caches
 
-struct PlacedFile {
-    std::shared_ptr<const ParsedFile> file;
-    std::vector<TopoDS_Shape> solids;  ///< placed, um
-    std::vector<std::array<double, 6>> bounds;  ///< per solid, um
-};
-
 std::mutex g_cache_mutex;
-// OCCT work (reading, placing, cutting) runs one at a time: the XCAF application and
-// the translators' static parameters are process-wide.
-std::recursive_mutex g_occt_mutex;
+std::recursive_mutex g_occt_mutex;  // step_occt_internal.hpp says why
 std::map<std::string, std::shared_ptr<const ParsedFile>> g_files;       // by data key
 std::map<std::string, std::shared_ptr<const PlacedFile>> g_placed;      // by data + placement
 std::map<std::string, std::vector<StepSolidSection>> g_sections;        // by all inputs
-std::map<std::string, std::shared_ptr<const StepMesh>> g_meshes;         // by all inputs
 
 std::string data_key(const Shape& s) {
     return std::to_string(std::hash<std::string>{}(s.data_base64)) + ":" + std::to_string(s.data_base64.size());
@@ -576,11 +557,6 @@ std::string placement_key(const Shape& s) {
     std::snprintf(buf, sizeof buf, "|%.17g|%.17g,%.17g,%.17g|%.17g,%.17g,%.17g", s.scale, s.rotate_deg[0], s.rotate_deg[1],
                   s.rotate_deg[2], s.translate[0], s.translate[1], s.translate[2]);
     return data_key(s) + buf;
-}
-
-template <class M>
-void bound_cache(M& m, std::size_t n) {
-    if (m.size() > n) m.clear();
 }
 
 std::shared_ptr<const ParsedFile> parsed(const Shape& s) {
@@ -692,7 +668,9 @@ std::vector<Vec2> discretize_wire(const TopoDS_Wire& wire, const TopoDS_Face& fa
     return ring;
 }
 
-}  // namespace
+}  // namespace step_occt
+
+using namespace step_occt;
 
 StepModel read_step(const std::vector<std::uint8_t>& bytes, const std::string& file_label, const StepProgress& progress) {
     std::lock_guard<std::recursive_mutex> occt(g_occt_mutex);
@@ -839,162 +817,6 @@ std::vector<StepSolidSection> step_import_sections(const Shape& step_shape, doub
                                  "; move the part (translate z), change domain.slice_z or leave those solids out");
     }
     return sections;
-}
-
-namespace {
-
-/// The solids a step shape places (step_section_solids' rule).
-std::vector<int> selected_solids(const Shape& s, int n) {
-    std::vector<int> solids = s.solids;
-    if (solids.empty() && s.extra.is_object() && s.extra.contains("solids") && s.extra["solids"].is_array())
-        for (const auto& v : s.extra["solids"])
-            if (v.is_number_integer()) solids.push_back(v.get<int>());
-    if (solids.empty())
-        for (int k = 0; k < n; ++k) solids.push_back(k);
-    for (int k : solids)
-        if (k < 0 || k >= n)
-            throw std::runtime_error("'" + s.file_name + "': solid index " + std::to_string(k) + " out of range (the file has " +
-                                     std::to_string(n) + " solids)");
-    return solids;
-}
-
-template <class T>
-void put_raw(std::string& out, const T& v) {
-    out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-template <class T>
-T get_raw(const std::string& in, std::size_t& pos) {
-    if (pos + sizeof(T) > in.size()) throw std::runtime_error("the STEP mesh worker returned a truncated result");
-    T v;
-    std::memcpy(&v, in.data() + pos, sizeof v);
-    pos += sizeof v;
-    return v;
-}
-
-}  // namespace
-
-std::shared_ptr<const StepMesh> step_mesh(const Shape& step_shape, double deflection_um) {
-    if (!(deflection_um > 0) || !std::isfinite(deflection_um)) throw std::invalid_argument("step_mesh: deflection must be > 0");
-    std::string key = placement_key(step_shape);
-    {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "|mesh%.17g|", deflection_um);
-        key += buf;
-        for (int k : step_shape.solids) key += std::to_string(k) + ",";
-        if (step_shape.extra.is_object() && step_shape.extra.contains("solids")) key += step_shape.extra["solids"].dump();
-    }
-    {
-        std::lock_guard<std::mutex> lock(g_cache_mutex);
-        auto it = g_meshes.find(key);
-        if (it != g_meshes.end()) return it->second;
-    }
-    std::lock_guard<std::recursive_mutex> occt(g_occt_mutex);
-    auto pf = placed(step_shape);
-    const std::vector<int> solids = selected_solids(step_shape, int(pf->solids.size()));
-    // Binary result: per solid its index, node and triangle counts, nodes (3 doubles),
-    // triangles (3 int32, 0-based into the solid's nodes, outward as the faces are oriented).
-    const auto mesh_here = [&]() {
-        std::string out;
-        try {
-            put_raw(out, std::int32_t(solids.size()));
-            for (int k : solids) {
-                const TopoDS_Shape& solid = pf->solids[k];
-                BRepMesh_IncrementalMesh mesher(solid, deflection_um, Standard_False, 0.35, Standard_False);
-                std::vector<gp_Pnt> nodes;
-                std::vector<std::array<std::int32_t, 3>> tris;
-                for (TopExp_Explorer fx(solid, TopAbs_FACE); fx.More(); fx.Next()) {
-                    const TopoDS_Face& f = TopoDS::Face(fx.Current());
-                    TopLoc_Location loc;
-                    const Handle(Poly_Triangulation) tri = BRep_Tool::Triangulation(f, loc);
-                    if (tri.IsNull())
-                        throw std::runtime_error("'" + step_shape.file_name + "': a face of solid " + std::to_string(k + 1) +
-                                                 " could not be meshed (OpenCASCADE BRepMesh)");
-                    const gp_Trsf tr = loc.Transformation();
-                    const std::int32_t base = std::int32_t(nodes.size());
-                    for (int i = 1; i <= tri->NbNodes(); ++i) nodes.push_back(tri->Node(i).Transformed(tr));
-                    const bool reversed = f.Orientation() == TopAbs_REVERSED;
-                    for (int i = 1; i <= tri->NbTriangles(); ++i) {
-                        int a, b, c;
-                        tri->Triangle(i).Get(a, b, c);
-                        if (reversed) std::swap(b, c);
-                        tris.push_back({base + a - 1, base + b - 1, base + c - 1});
-                    }
-                }
-                put_raw(out, std::int32_t(k));
-                put_raw(out, std::int32_t(nodes.size()));
-                put_raw(out, std::int32_t(tris.size()));
-                for (const gp_Pnt& p : nodes) {
-                    put_raw(out, p.X());
-                    put_raw(out, p.Y());
-                    put_raw(out, p.Z());
-                }
-                for (const auto& t : tris) out.append(reinterpret_cast<const char*>(t.data()), sizeof t);
-            }
-        } catch (const Standard_Failure& f) {
-            throw std::runtime_error("'" + step_shape.file_name + "': OpenCASCADE failed to mesh the solids (" +
-                                     occt_message(f) + ")");
-        }
-        return out;
-    };
-    std::string blob;
-    try {
-        blob = run_isolated(mesh_here, step_isolation_limits(),
-                            "'" + limits::cap_text(step_shape.file_name) + "': the STEP mesh (OpenCASCADE)");
-    } catch (const IsolatedJobError& e) {
-        if (!e.died) throw std::runtime_error(e.what());
-        throw std::runtime_error(std::string(e.what()) + ": the solids are malformed or cannot be meshed");
-    }
-    auto mesh = std::make_shared<StepMesh>();
-    std::size_t pos = 0;
-    const int ns = get_raw<std::int32_t>(blob, pos);
-    for (int s = 0; s < ns; ++s) {
-        StepMesh::Solid sol;
-        sol.solid = get_raw<std::int32_t>(blob, pos);
-        const int nn = get_raw<std::int32_t>(blob, pos), nt = get_raw<std::int32_t>(blob, pos);
-        if (nn < 0 || nt < 0) throw std::runtime_error("the STEP mesh worker returned a bad result");
-        const int base = int(mesh->vertices.size());
-        for (int i = 0; i < nn; ++i) {
-            Vec3 v;
-            v.x = get_raw<double>(blob, pos);
-            v.y = get_raw<double>(blob, pos);
-            v.z = get_raw<double>(blob, pos);
-            mesh->vertices.push_back(v);
-        }
-        sol.first = int(mesh->triangles.size());
-        sol.count = nt;
-        double vol = 0;
-        for (int i = 0; i < nt; ++i) {
-            std::array<int, 3> t;
-            for (int c = 0; c < 3; ++c) {
-                const int idx = get_raw<std::int32_t>(blob, pos);
-                if (idx < 0 || idx >= nn) throw std::runtime_error("the STEP mesh worker returned a bad triangle");
-                t[c] = base + idx;
-            }
-            const Vec3& a = mesh->vertices[t[0]];
-            const Vec3& b = mesh->vertices[t[1]];
-            const Vec3& c = mesh->vertices[t[2]];
-            // signed volume of the tetrahedron (origin, a, b, c): a . (b x c) / 6
-            vol += (a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) + a.z * (b.x * c.y - b.y * c.x)) / 6.0;
-            mesh->triangles.push_back(t);
-        }
-        if (vol < 0) {  // inward faces: flip the whole solid
-            for (int i = sol.first; i < sol.first + nt; ++i) std::swap(mesh->triangles[i][1], mesh->triangles[i][2]);
-            vol = -vol;
-        }
-        sol.volume_um3 = vol;
-        sol.bounds = {1e300, 1e300, 1e300, -1e300, -1e300, -1e300};
-        for (int i = base; i < base + nn; ++i)
-            for (int a = 0; a < 3; ++a) {
-                sol.bounds[a] = std::min(sol.bounds[a], mesh->vertices[i][a]);
-                sol.bounds[a + 3] = std::max(sol.bounds[a + 3], mesh->vertices[i][a]);
-            }
-        mesh->solids.push_back(sol);
-    }
-    std::lock_guard<std::mutex> lock(g_cache_mutex);
-    bound_cache(g_meshes, 8);
-    g_meshes[key] = mesh;
-    return mesh;
 }
 
 #endif  // GOLIGHTLY_HAVE_OCCT

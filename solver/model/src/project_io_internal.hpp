@@ -9,6 +9,11 @@
 
 namespace golightly::detail {
 
+/// The format name and version a project file declares (`format`, `version`): the reader
+/// checks them, the writer writes them.
+inline constexpr const char* kFormatName = "golightly-project";
+inline constexpr int kFormatVersion = 1;
+
 /// One enumerator and its name in the file format.
 template <class E>
 struct EnumEntry {
