@@ -2,6 +2,7 @@
 #include "ui_number.hpp"
 
 #include <QLocale>
+#include <QColor>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
@@ -157,6 +158,8 @@ PortModes solve_plane_port(const Project& project, const std::string& file, cons
         md.n_eff_imag = vm.n_eff_imag;
         md.loss_db_per_cm = vm.loss_db_per_cm;
         md.loss_db_per_90deg = vm.loss_db_per_90deg;
+        md.bend_loss_resolved = vm.bend_loss_resolved;
+        md.outer_window_um = vm.outer_window_um;
         md.n_group = vm.n_group;
         md.te_fraction = vm.te_fraction;
         r.modes.push_back(md);
@@ -483,6 +486,16 @@ void ModeViewerDock::showResult() {
         table_->setItem(k, 5, m.te_fraction >= 0 ? cell(std::max(m.te_fraction, 1e-9), 3)
                                                  : new QTableWidgetItem(QStringLiteral("—")));
         table_->setItem(k, 6, text(found && r.bent ? golightly::ui_number(m.loss_db_per_90deg, 'g', 4) : QStringLiteral("—")));
+        if (found && r.bent && !m.bend_loss_resolved) {
+            // the PML sits in the evanescent tail: n_eff holds, the loss is not the bend's
+            QTableWidgetItem* it = table_->item(k, 6);
+            it->setText(tr("not resolved"));
+            it->setForeground(QColor(0xc0, 0x60, 0x00));
+            it->setToolTip(tr("The port's PML on the outer side of the bend begins %1 µm from the guide, before the "
+                              "radiation caustic (where n_clad·(1 + x/R) reaches n_eff). n_eff holds; for the bend "
+                              "loss widen the port on the outer side of the bend.")
+                               .arg(golightly::ui_number(m.outer_window_um, 'g', 3)));
+        }
     }
     table_->setColumnHidden(6, !r.bent);
     if (!r.modes.empty()) table_->selectRow(0);

@@ -54,6 +54,10 @@ struct PortModes {
         double n_eff_imag = 0;  ///< Im n_eff (loss; 0 for lossless modes and 2D lines)
         double loss_db_per_cm = 0;
         double loss_db_per_90deg = 0;  ///< bent ports only
+        /// bent 3D ports: false where the window's outer PML begins before the radiation
+        /// caustic (VectorMode::bend_loss_resolved): the loss is not the bend's
+        bool bend_loss_resolved = true;
+        double outer_window_um = 0;  ///< bent 3D ports: from the guide to the outer PML
         double n_group = 0;    ///< 0: unknown
         double te_fraction = -1;  ///< 3D only (< 0 in 2D)
     };

@@ -1261,6 +1261,14 @@ Wiederherstellen?</translation>
         <source>Port %1: mode %2</source>
         <translation>Port %1: Mode %2</translation>
     </message>
+    <message>
+        <source>not resolved</source>
+        <translation>nicht aufgelöst</translation>
+    </message>
+    <message>
+        <source>The port&apos;s PML on the outer side of the bend begins %1 µm from the guide, before the radiation caustic (where n_clad·(1 + x/R) reaches n_eff). n_eff holds; for the bend loss widen the port on the outer side of the bend.</source>
+        <translation>Die PML des Ports auf der Außenseite der Biegung beginnt %1 µm vom Wellenleiter, vor der Strahlungskaustik (wo n_clad·(1 + x/R) n_eff erreicht). n_eff gilt; für den Biegeverlust den Port auf der Außenseite der Biegung verbreitern.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>

@@ -1257,6 +1257,14 @@ Recover it?</source>
         <source>Port %1: mode %2</source>
         <translation>端口 %1：模式 %2</translation>
     </message>
+    <message>
+        <source>not resolved</source>
+        <translation>未解析</translation>
+    </message>
+    <message>
+        <source>The port&apos;s PML on the outer side of the bend begins %1 µm from the guide, before the radiation caustic (where n_clad·(1 + x/R) reaches n_eff). n_eff holds; for the bend loss widen the port on the outer side of the bend.</source>
+        <translation>端口在弯曲外侧的 PML 距波导 %1 µm 处开始，位于辐射焦散线之前（即 n_clad·(1 + x/R) 达到 n_eff 处）。n_eff 有效；要得到弯曲损耗，请在弯曲外侧加宽端口。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ProgressModel</name>
