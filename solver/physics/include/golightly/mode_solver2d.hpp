@@ -172,8 +172,9 @@ struct VectorMode {
 };
 
 /// solve_modes_2d drops modes with more than this share of their electric energy inside the
-/// window's PML (VectorMode::pml_energy_fraction), and asks the eigen-solver for
-/// kPmlSpareModes more modes than num_modes when the window has PML, to return num_modes.
+/// window's PML (VectorMode::pml_energy_fraction); when that leaves none it solves once more
+/// asking for twice as many more as it dropped, at most kPmlSpareModes (so a higher mode
+/// index may find fewer modes than asked where the PML's modes crowd the target).
 inline constexpr double kMaxPmlEnergyFraction = 0.5;
 inline constexpr int kPmlSpareModes = 8;
 
