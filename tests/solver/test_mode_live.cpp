@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "project_builders.hpp"
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
 #include "optional_features.hpp"
@@ -30,25 +31,8 @@ namespace {
 /// monitor (the normalization's incident monitor) and a mode monitor listing modes 0 and 1,
 /// on a coarse grid (0.04 um, 100 x 75 cells).
 Project slab_with_mode_monitor() {
-    Project p;
+    Project p = test::slab_guide_2d(4.0, 3.0, 0.04, Polarization::TMz, 10, 1.35, 1.65, 30, 800);
     p.name = "slab";
-    p.domain.size = {4.0, 3.0, 0};
-    p.domain.cell_size = 0.04;
-    p.domain.polarization = Polarization::TMz;
-    p.domain.pml.cells = 10;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 12.0;
-    p.materials = {si};
-    Layer wg;
-    wg.name = "wg";
-    wg.material = "si";
-    Shape r;
-    r.type = ShapeType::Rectangle;
-    r.min = {-1.0, 1.35};
-    r.max = {5.0, 1.65};
-    wg.shapes = {r};
-    p.layers = {wg};
     Source s;
     s.name = "in";
     s.type = SourceType::Line;
@@ -74,14 +58,8 @@ Project slab_with_mode_monitor() {
     m.to = {2.8, 2.7};
     m.extra["modes"] = Json::array({0, 1});
     p.monitors = {t, m};
-    p.run.spectrum.wavelength_min = 1.45;
-    p.run.spectrum.wavelength_max = 1.65;
     p.run.spectrum.points = 5;
-    p.run.precision = Precision::Float64;
-    p.run.backend = BackendChoice::Cpu;
     p.run.normalization.enabled = true;
-    p.run.stop.decay_db = 30;
-    p.run.stop.max_time_fs = 800;
     return p;
 }
 
