@@ -20,6 +20,7 @@
 #include "project_builders.hpp"
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
+#include "golightly/units.hpp"
 #include "optional_features.hpp"
 
 namespace fs = std::filesystem;
@@ -191,4 +192,40 @@ TEST_CASE("cli: modes reports the bend loss of a 2D project's bent port line", "
     CHECK(std::stod(cells[9]) == 2.5);
     CHECK(std::stod(cells[10]) == Approx(loss).epsilon(1e-8));
     fs::remove_all(dir);
+}
+
+// A 2D mode monitor on a bent line (`bend_radius`) reports the bend's Im n_eff per
+// frequency in its results (ModeCoefficientsResult::n_eff_imag, the value of the line's
+// bent mode solve), and a straight line reports zeros, one per frequency.
+TEST_CASE("mode monitor 2D: a bent line reports Im n_eff per frequency, a straight line zeros",
+          "[modes2dmon][bend]" GOLIGHTLY_NEEDS_SPECTRA) {
+    Project p = slab_with_mode_monitor();
+    p.run.normalization.enabled = false;
+    p.run.stop.max_time_fs = 40;  // the amplitudes are not judged: the mode solves are
+    Monitor bent = p.monitors[1];
+    bent.name = "bent";
+    bent.extra["modes"] = Json::array({0});
+    bent.extra["bend_radius"] = 3.0;
+    p.monitors.push_back(bent);
+    RunOptions o;
+    o.backend = BackendChoice::Cpu;
+    o.threads = 1;
+    const RunResult r = run_project(p, "slab", o);
+    REQUIRE(r.mode_coefficients.size() == 3);  // amp: modes 0 and 1; bent: mode 0
+    const std::size_t nf = r.frequency_hz.size();
+    for (std::size_t k = 0; k < 2; ++k) {
+        REQUIRE(r.mode_coefficients[k].n_eff_imag.size() == nf);
+        for (double v : r.mode_coefficients[k].n_eff_imag) CHECK(v == 0.0);
+    }
+    const ModeCoefficientsResult& b = r.mode_coefficients[2];
+    CHECK(b.name == "bent");
+    REQUIRE(b.n_eff_imag.size() == nf);
+    for (std::size_t f = 0; f < nf; ++f) {
+        std::printf("bent 2D mode monitor: wl %.3f um: n_eff %.6f%+.3ei\n", units::hz_to_wavelength_um(r.frequency_hz[f]),
+                    b.n_eff[f], b.n_eff_imag[f]);
+        // a radiating bend (R = 3 um, the slab's evanescent tail reaching the line's PML):
+        // positive, and far below the real part
+        CHECK(b.n_eff_imag[f] > 0);
+        CHECK(b.n_eff_imag[f] < 1e-2 * b.n_eff[f]);
+    }
 }

@@ -547,12 +547,16 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
             a.fwd.assign(nf, 0.0);
             a.bwd.assign(nf, 0.0);
             a.n_eff.assign(nf, 0.0);
+            a.n_eff_imag.assign(nf, 0.0);
             for (std::size_t f = 0; f < nf; ++f) {
                 const auto& e = plan.line_e[f][m];
                 const auto& h = plan.line_h[f][m];
                 if (e.size() != nn || h.size() != nn) continue;
                 const double ne = plan.line_neff[f][m];
                 a.n_eff[f] = ne;
+                // bent lines: the bend's radiation loss (0 for straight lines)
+                if (f < plan.line_neff_imag.size() && m < plan.line_neff_imag[f].size())
+                    a.n_eff_imag[f] = plan.line_neff_imag[f][m];
                 const double w = 2 * M_PI * plan.frequencies_hz[f];
                 const double k0n = 2.0 / (units::c0 * plan.dt_s) * std::sin(0.5 * w * plan.dt_s) * units::um;
                 const double half = 0.5 * ne * k0n * plan.dx_um;

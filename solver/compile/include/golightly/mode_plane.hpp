@@ -279,7 +279,8 @@ struct ModeAmplitudes {
     int mode_index = 0;
     std::vector<std::complex<double>> fwd, bwd;  ///< [f]
     std::vector<double> n_eff;                   ///< [f]
-    /// [f]: Im n_eff (VectorMode::n_eff_imag; 0 for lossless modes and 2D lines; empty for 2D lines)
+    /// [f]: Im n_eff (VectorMode::n_eff_imag; 2D lines: ModeMonitorPlan::line_neff_imag); 0 for
+    /// lossless modes and straight lines
     std::vector<double> n_eff_imag;
 };
 
