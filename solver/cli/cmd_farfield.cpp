@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "golightly/cuda_far_field.hpp"
+#include "golightly/engine.hpp"
 #include "golightly/far_field.hpp"
 #include "golightly/units.hpp"
 
@@ -58,6 +60,8 @@ FarFieldCommand* add_farfield_command(CLI::App& app) {
     c.sub->add_option("--wavelength", c.wavelength_um, "Only the saved wavelength nearest this, um")
         ->check(CLI::PositiveNumber);
     c.sub->add_flag("--json", c.json, "Print one JSON object");
+    c.sub->add_option("--backend", c.backend, "Where the projection's sums run: auto (the GPU for large jobs), cpu, cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     return &c;
 }
 
@@ -145,10 +149,21 @@ int run_farfield_command(const FarFieldCommand& c) {
     if (dims == 2) thetas = {90};
     for (double t : thetas)
         for (double p : phis) dirs.push_back({t * units::pi / 180, p * units::pi / 180});
+    if (c.backend == "cuda" && !cuda_available()) {
+        std::fprintf(stderr, "error: --backend cuda: %s\n", cuda_device_description().c_str());
+        return kExitUsage;
+    }
+    const RadiationVectorsFn on_gpu = [](const SurfaceCurrents& s, const std::vector<std::array<double, 3>>& unit) {
+        return cuda_radiation_vectors(2 * units::pi * s.frequency_hz / units::c0, s.dimensions == 2, s.position_m, s.j,
+                                      s.m, s.ds, unit);
+    };
     nlohmann::json out = {{"dimensions", dims}, {"directions", nlohmann::json::array()}};
     for (const SurfaceCurrents* s : chosen) {
         const double wl = units::hz_to_wavelength_um(s->frequency_hz);
-        const auto ff = project_far_field(*s, dirs);
+        const bool gpu = c.backend == "cuda" ||
+                         (c.backend == "auto" && double(s->position_m.size()) * double(dirs.size()) >= kFarFieldGpuWork &&
+                          cuda_available());
+        const auto ff = project_far_field(*s, dirs, gpu ? on_gpu : RadiationVectorsFn{});
         for (const FarFieldSample& x : ff) {
             const double th = x.theta_rad * 180 / units::pi, ph = x.phi_rad * 180 / units::pi;
             if (c.json)

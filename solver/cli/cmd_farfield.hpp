@@ -1,4 +1,5 @@
 // golightly-cli farfield RESULTS --monitor NAME [--theta LIST] [--phi LIST] [--wavelength UM] [--json]
+//                               [--backend auto|cpu|cuda]
 // (spec cli.md): a flux_box's far field in any directions, from the equivalent currents a
 // run saved (results far_field/<name>_surface.csv), without a new run.
 #pragma once
@@ -17,7 +18,14 @@ struct FarFieldCommand {
     std::string phi = "0";
     double wavelength_um = 0;        ///< 0: every wavelength saved
     bool json = false;
+    /// where the projection's sums run: "auto" (the CUDA device when one is present and the
+    /// samples x directions exceed kFarFieldGpuWork), "cpu", or "cuda" (exit 1 without a device)
+    std::string backend = "auto";
 };
+
+/// samples x directions from which `--backend auto` sums on the GPU (below, the copies cost
+/// more than the CPU loop's ~10 ns per term)
+constexpr double kFarFieldGpuWork = 1e6;
 
 /// Adds the `farfield` sub-command to `app`; the returned object lives as long as the program.
 FarFieldCommand* add_farfield_command(CLI::App& app);
@@ -29,7 +37,10 @@ FarFieldCommand* add_farfield_command(CLI::App& app);
 /// --wavelength) and prints wavelength_um, theta_deg, phi_deg, intensity, e_theta re/im,
 /// e_phi re/im per line, or with --json {"dimensions", "directions": [{"wavelength_um",
 /// "theta_deg", "phi_deg", "intensity", "e_theta": [re, im], "e_phi": [re, im]}]}.
-/// Returns 0; 1 for bad arguments (no such monitor or file, an unreadable list or file).
+/// The sums N, L run on the GPU per `backend` (golightly/cuda_far_field.hpp); results equal
+/// the CPU's to rounding.
+/// Returns 0; 1 for bad arguments (no such monitor or file, an unreadable list or file,
+/// `--backend cuda` without a CUDA device).
 int run_farfield_command(const FarFieldCommand& c);
 
 }  // namespace golightly::cli

@@ -14,6 +14,7 @@
 #include "golightly/far_field.hpp"
 #include "golightly/results.hpp"
 #include "golightly/project.hpp"
+#include "golightly/engine.hpp"
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
 #include "cli_runner.hpp"
@@ -126,6 +127,24 @@ TEST_CASE("A 2D line current radiates isotropically", "[far_field][physics]") {
         // the CSV keeps 10 significant digits of the currents
         for (int q = 0; q < 3; ++q)
             CHECK(j["directions"][q]["intensity"].get<double>() == Approx(s[std::size_t(45 * q)].intensity).epsilon(1e-6));
+        // --backend: cpu gives the same numbers; cuda sums on the GPU (equal to rounding) or,
+        // without a device, exits 1 saying why
+        const test::CliOut on_cpu =
+            test::run_cli("farfield '" + (dir / "run").string() + "' --phi 0,45,90 --json --backend cpu", dir);
+        REQUIRE(on_cpu.code == 0);
+        CHECK(on_cpu.out == o.out);
+        const test::CliOut on_gpu =
+            test::run_cli("farfield '" + (dir / "run").string() + "' --phi 0,45,90 --json --backend cuda", dir);
+        if (cuda_available()) {
+            REQUIRE(on_gpu.code == 0);
+            const Json g = Json::parse(on_gpu.out);
+            for (int q = 0; q < 3; ++q)
+                CHECK(g["directions"][q]["intensity"].get<double>() ==
+                      Approx(j["directions"][q]["intensity"].get<double>()).epsilon(1e-12));
+        } else {
+            CHECK(on_gpu.code == 1);
+            CHECK(on_gpu.err.find("--backend cuda") != std::string::npos);
+        }
         fs::remove_all(dir);
     }
 }

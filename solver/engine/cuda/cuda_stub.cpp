@@ -1,4 +1,7 @@
 // Used when the CUDA backend is not compiled in (no nvcc at configure time).
+#include <stdexcept>
+
+#include "golightly/cuda_far_field.hpp"
 #include "golightly/distributed.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
@@ -29,6 +32,16 @@ std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<Eng
 }
 double cuda_copy_bandwidth_gbs(std::size_t) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
+
+std::vector<std::array<std::complex<double>, 6>> cuda_radiation_vectors(
+    double, bool, const std::vector<Vec3>& position_m, const std::vector<std::array<std::complex<double>, 3>>& j,
+    const std::vector<std::array<std::complex<double>, 3>>& m, const std::vector<double>& ds,
+    const std::vector<std::array<double, 3>>&) {
+    const std::size_t n = position_m.size();
+    if (j.size() != n || m.size() != n || ds.size() != n)
+        throw std::invalid_argument("cuda_radiation_vectors: positions, currents and ds differ in length");
+    return {};
 }
 
 }  // namespace golightly

@@ -10,29 +10,48 @@ namespace golightly {
 using cplx = std::complex<double>;
 
 std::vector<FarFieldSample> project_far_field(const SurfaceCurrents& s,
-                                              const std::vector<std::array<double, 2>>& directions) {
+                                              const std::vector<std::array<double, 2>>& directions,
+                                              const RadiationVectorsFn& radiation_vectors) {
     const std::size_t n = s.position_m.size();
     if (s.j.size() != n || s.m.size() != n || s.ds.size() != n)
         throw std::invalid_argument("project_far_field: positions, currents and ds differ in length");
     if (!(s.frequency_hz > 0)) throw std::invalid_argument("project_far_field: the frequency must be positive");
     const double k = 2 * units::pi * s.frequency_hz / units::c0, eta = units::eta0;
     const bool two_d = s.dimensions == 2;
-    std::vector<FarFieldSample> out;
-    out.reserve(directions.size());
-    for (const auto& d : directions) {
-        const double th = two_d ? 0.5 * units::pi : d[0], ph = d[1];
-        const double st = std::sin(th), ct = std::cos(th), sp = std::sin(ph), cp = std::cos(ph);
-        const double rx = st * cp, ry = st * sp, rz = two_d ? 0.0 : ct;
-        std::array<cplx, 3> N{}, L{};
-        for (std::size_t q = 0; q < n; ++q) {
-            const Vec3& r = s.position_m[q];
-            const double phase = -k * (rx * r.x + ry * r.y + rz * (two_d ? 0.0 : r.z));
-            const cplx w = std::polar(s.ds[q], phase);
-            for (int a = 0; a < 3; ++a) {
-                N[std::size_t(a)] += s.j[q][std::size_t(a)] * w;
-                L[std::size_t(a)] += s.m[q][std::size_t(a)] * w;
+    std::vector<std::array<double, 3>> unit(directions.size());
+    for (std::size_t d = 0; d < directions.size(); ++d) {
+        const double th = two_d ? 0.5 * units::pi : directions[d][0], ph = directions[d][1];
+        unit[d] = {std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), two_d ? 0.0 : std::cos(th)};
+    }
+    std::vector<RadiationVectors> nl;
+    if (radiation_vectors) {
+        nl = radiation_vectors(s, unit);
+        if (!nl.empty() && nl.size() != unit.size())
+            throw std::invalid_argument("project_far_field: the radiation vectors are not one per direction");
+    }
+    if (nl.empty()) {
+        nl.assign(unit.size(), RadiationVectors{});
+        for (std::size_t d = 0; d < unit.size(); ++d) {
+            const auto& u = unit[d];
+            RadiationVectors& acc = nl[d];
+            for (std::size_t q = 0; q < n; ++q) {
+                const Vec3& r = s.position_m[q];
+                const double phase = -k * (u[0] * r.x + u[1] * r.y + (two_d ? 0.0 : u[2] * r.z));
+                const cplx w = std::polar(s.ds[q], phase);
+                for (std::size_t a = 0; a < 3; ++a) {
+                    acc[a] += s.j[q][a] * w;
+                    acc[3 + a] += s.m[q][a] * w;
+                }
             }
         }
+    }
+    std::vector<FarFieldSample> out;
+    out.reserve(directions.size());
+    for (std::size_t d = 0; d < directions.size(); ++d) {
+        const double th = two_d ? 0.5 * units::pi : directions[d][0], ph = directions[d][1];
+        const double st = std::sin(th), ct = std::cos(th), sp = std::sin(ph), cp = std::cos(ph);
+        const cplx* N = nl[d].data();
+        const cplx* L = nl[d].data() + 3;
         FarFieldSample f;
         f.theta_rad = th;
         f.phi_rad = ph;

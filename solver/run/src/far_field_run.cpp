@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "golightly/cuda_far_field.hpp"
 #include "golightly/grid.hpp"
 #include "golightly/units.hpp"
 
@@ -27,6 +28,14 @@ std::array<cplx, 3> axis_cross(int na, double sign, int nb, cplx value) {
 }
 
 }  // namespace
+
+RadiationVectorsFn radiation_vectors_on(const Engine& engine) {
+    if (engine.backend() != "cuda") return {};
+    return [](const SurfaceCurrents& s, const std::vector<std::array<double, 3>>& unit) {
+        const double k = 2 * units::pi * s.frequency_hz / units::c0;
+        return cuda_radiation_vectors(k, s.dimensions == 2, s.position_m, s.j, s.m, s.ds, unit);
+    };
+}
 
 SurfaceCurrents surface_currents(const Scene& scene, const CompiledMonitor& m, std::size_t f,
                                  const std::map<int, std::vector<cplx>>& sets,
@@ -139,7 +148,7 @@ FarFieldResult far_field_result(Engine& engine, const Scene& scene, const Compil
         if (!m.flux_terms.empty()) replicate_periods(sc, scene, m.flux_terms.front().normal_axis, ff.periods);
         r.frequency_hz.push_back(spectrum_hz[q]);
         r.wavelength_um.push_back(units::hz_to_wavelength_um(spectrum_hz[q]));
-        r.samples.push_back(project_far_field(sc, dirs));
+        r.samples.push_back(project_far_field(sc, dirs, radiation_vectors_on(engine)));
         r.power.push_back(radiated_power(r.samples.back(), r.n_theta, r.n_phi));
         if (!i_inc.empty()) r.i_inc.push_back(i_inc.at(q));
         r.surfaces.push_back(std::move(sc));

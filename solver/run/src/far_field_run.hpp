@@ -29,6 +29,11 @@ SurfaceCurrents surface_currents(const Scene& scene, const CompiledMonitor& m, s
 /// it is.
 void replicate_periods(SurfaceCurrents& s, const Scene& scene, int normal_axis, const std::array<int, 2>& periods);
 
+/// The projection's sums on the engine's device: the CUDA engine's GPU
+/// (golightly/cuda_far_field.hpp); an empty function (the CPU loop of project_far_field)
+/// for the CPU engine.
+RadiationVectorsFn radiation_vectors_on(const Engine& engine);
+
 /// The far field of flux_box (or flux line / plane) `m` with settings `ff` from the
 /// engine's DFTs now (periods > 1: replicate_periods).
 /// `i_inc` (TF/SF runs: incident intensity per spectrum point) may be empty.

@@ -22,6 +22,7 @@
 // The free-space k is used (the Yee grid's own wavenumber differs by (k dx)^2 / 24).
 #include <array>
 #include <complex>
+#include <functional>
 #include <vector>
 
 #include "golightly/types.hpp"
@@ -52,10 +53,26 @@ struct FarFieldSample {
     double intensity = 0;
 };
 
-/// Projects `s` to each direction (theta, phi), radians; in 2D only phi counts.
-/// Throws std::invalid_argument (sizes of the sample arrays differ, frequency <= 0).
+/// The radiation vectors of `s` in one direction: [0..2] N = sum_q J_q exp(-i k r.r_q) ds_q
+/// (x, y, z), [3..5] L, the same sum of M (Balanis eq. 12-12a,b; in 2D the positions' z is
+/// not used and r lies in the xy plane).
+using RadiationVectors = std::array<std::complex<double>, 6>;
+
+/// The O(samples x directions) part of the projection, done elsewhere (the GPU:
+/// golightly/cuda_far_field.hpp, wired by the run layer): given `s` and the unit direction
+/// vectors r [d] = (x, y, z) (2D: z = 0), returns the radiation vectors [d], or an empty
+/// vector to leave the sum to project_far_field's own loop.
+using RadiationVectorsFn = std::function<std::vector<RadiationVectors>(
+    const SurfaceCurrents& s, const std::vector<std::array<double, 3>>& unit_directions)>;
+
+/// Projects `s` to each direction (theta, phi), radians; in 2D only phi counts. With
+/// `radiation_vectors`, the sums N and L come from it (when it returns one entry per
+/// direction), the rest (E_theta, E_phi, intensity) from here.
+/// Throws std::invalid_argument (sizes of the sample arrays differ, frequency <= 0, a
+/// radiation_vectors result of the wrong length).
 std::vector<FarFieldSample> project_far_field(const SurfaceCurrents& s,
-                                              const std::vector<std::array<double, 2>>& directions);
+                                              const std::vector<std::array<double, 2>>& directions,
+                                              const RadiationVectorsFn& radiation_vectors = {});
 
 /// Total radiated power from intensities on a theta x phi grid (theta_i = i pi /
 /// (n_theta - 1), phi_j = 2 pi j / n_phi; index i * n_phi + j): the trapezoid rule in
