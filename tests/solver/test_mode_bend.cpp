@@ -531,6 +531,19 @@ TEST_CASE("mode bend: a narrow bent window gives the strip's TE0 as mode 0 and f
     CHECK(mw[0].te_fraction > 0.9);
     CHECK(mw[0].bend_loss_resolved);
     CHECK(mw[0].loss_db_per_90deg > 0);
+    // The default (no target_neff) in the wide window: the bend continued from the straight
+    // strip (solve_modes_2d) gives the same TE0 as mode 0 and the TM0 as mode 1, not the
+    // outer wall's waves above them (the same eigenpair as bent_strip_mode's: to the
+    // iteration's tolerance)
+    ModeSolveOptions deflt = bend_options(wide, R, kBendPmlCells);
+    deflt.num_modes = 2;
+    const auto md = solve_modes_2d(wide.cs.grid, wide.cs.medium, wl, deflt);
+    REQUIRE(md.size() == 2);
+    std::printf("bent strip R 2 um, wide window, default selection: mode 0 %.6f%+.3ei (TE %.3f), mode 1 %.6f (TE %.3f)\n",
+                md[0].n_eff, md[0].n_eff_imag, md[0].te_fraction, md[1].n_eff, md[1].te_fraction);
+    CHECK(md[0].te_fraction > 0.9);
+    CHECK(std::abs(md[0].n_eff - mw[0].n_eff) < 1e-6);
+    CHECK(md[1].te_fraction < 0.1);
 }
 
 TEST_CASE("mode bend: bend and PML options are validated", "[modes][modes2d][bend]" GOLIGHTLY_NEEDS_SPECTRA) {

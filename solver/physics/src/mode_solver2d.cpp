@@ -304,8 +304,99 @@ std::pair<std::vector<cd>, std::vector<Eigen::VectorXcd>> shift_invert_arnoldi(c
 
 }  // namespace
 
+namespace {
+
+/// |<a, b>| / (|a| |b|) over the transverse E components of two modes on the same grid.
+double transverse_overlap(const VectorMode& a, const VectorMode& b) {
+    std::complex<double> dot = 0;
+    double na = 0, nb = 0;
+    for (int d = 0; d < 2; ++d) {
+        const auto& ea = a.e[static_cast<size_t>(d)];
+        const auto& eb = b.e[static_cast<size_t>(d)];
+        if (ea.size() != eb.size()) return 0;
+        for (size_t i = 0; i < ea.size(); ++i) {
+            dot += std::conj(ea[i]) * eb[i];
+            na += std::norm(ea[i]);
+            nb += std::norm(eb[i]);
+        }
+    }
+    return na > 0 && nb > 0 ? std::abs(dot) / std::sqrt(na * nb) : 0.0;
+}
+
+}  // namespace
+
 std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& medium, double wavelength_um,
                                        const ModeSolveOptions& options) {
+    if (options.bend_radius_um != 0 && !(options.target_neff > 0) && options.num_modes >= 1) {
+        // A bent guide without a target: continued from the straight guide of the same
+        // cross-section. In a window wide on the bend's outer side the transformed index
+        // sqrt(eps) h grows outward, so the highest Re n_eff belong to waves along the outer
+        // wall or in the PML rather than the guide; the guide's bent modes lie near its
+        // straight ones (the bend shifts n_eff by ~n (w / R)^2). So: solve the straight guide
+        // (no PML: real and fast), solve the bend near the straight fundamental's n_eff with
+        // two spares (and again near the first straight mode still unmatched, at most three
+        // solves), and order the bent modes by field overlap with the straight modes (mode
+        // k of the bend is the one most like straight mode k, as a Tidy3D or MODE user tracks
+        // a mode from R = infinity), the unmatched ones after them by Re n_eff.
+        ModeSolveOptions straight = options;
+        straight.bend_radius_um = 0;
+        straight.pml_cells = {0, 0};
+        std::vector<VectorMode> ref;
+        try {
+            ref = solve_modes_2d(g, medium, wavelength_um, straight);
+        } catch (const std::runtime_error&) {
+            ref.clear();  // no straight reference: the bend is solved from the medium's top index
+        }
+        if (!ref.empty()) {
+            // Candidates from solves near the first straight mode not yet matched (the
+            // fundamental first; a mode far below it, e.g. the TM0 under a strip's TE0, needs
+            // its own shift), at most three solves.
+            std::vector<VectorMode> pool;
+            std::vector<int> match(ref.size(), -1);
+            for (int solve = 0; solve < 3; ++solve) {
+                size_t next = 0;
+                while (next < ref.size() && match[next] >= 0) ++next;
+                if (next == ref.size()) break;
+                ModeSolveOptions bent = options;
+                bent.target_neff = ref[next].n_eff;
+                bent.num_modes = std::max(1, options.num_modes - static_cast<int>(next)) + 2;
+                for (VectorMode& m : solve_modes_2d(g, medium, wavelength_um, bent)) {
+                    bool known = false;  // the same eigenpair from an earlier solve
+                    for (const VectorMode& q : pool)
+                        known = known || std::abs(q.n_eff - m.n_eff) + std::abs(q.n_eff_imag - m.n_eff_imag) <
+                                             1e-9 * std::max(1.0, std::abs(m.n_eff));
+                    if (!known) pool.push_back(std::move(m));
+                }
+                // straight mode k takes the unclaimed candidate most like it (overlap > 0.5)
+                std::vector<bool> taken(pool.size(), false);
+                for (size_t r = 0; r < ref.size(); ++r) {
+                    match[r] = -1;
+                    double best = 0.5;
+                    for (size_t k = 0; k < pool.size(); ++k) {
+                        if (taken[k]) continue;
+                        const double ov = transverse_overlap(ref[r], pool[k]);
+                        if (ov > best) best = ov, match[r] = static_cast<int>(k);
+                    }
+                    if (match[r] >= 0) taken[static_cast<size_t>(match[r])] = true;
+                }
+                if (next == 0 && match[0] < 0) break;  // the fundamental has no bent partner: no continuation
+            }
+            std::vector<VectorMode> out;
+            std::vector<bool> used(pool.size(), false);
+            for (int k : match)
+                if (k >= 0) {
+                    used[static_cast<size_t>(k)] = true;
+                    out.push_back(pool[static_cast<size_t>(k)]);
+                }
+            std::vector<size_t> rest;
+            for (size_t k = 0; k < pool.size(); ++k)
+                if (!used[k]) rest.push_back(k);
+            std::sort(rest.begin(), rest.end(), [&](size_t a, size_t b) { return pool[a].n_eff > pool[b].n_eff; });
+            for (size_t k : rest) out.push_back(pool[k]);
+            if (out.size() > static_cast<size_t>(options.num_modes)) out.resize(static_cast<size_t>(options.num_modes));
+            return out;
+        }
+    }
     if (g.nu < 1 || g.nv < 1) throw std::invalid_argument("solve_modes_2d: empty cross-section grid");
     if (!(g.dx_um > 0)) throw std::invalid_argument("solve_modes_2d: dx must be > 0");
     if (!(wavelength_um > 0)) throw std::invalid_argument("solve_modes_2d: wavelength must be > 0");

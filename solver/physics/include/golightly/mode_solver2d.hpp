@@ -85,6 +85,11 @@ struct ModeSolveOptions {
     /// sqrt(Re eps) of the medium. Modes closest to the target are found; for plasmonic
     /// cross-sections (Re eps < 0 somewhere) give a target near the expected n_eff
     /// (e.g. the surface plasmon's Re sqrt(eps_m eps_d / (eps_m + eps_d))).
+    /// Bent guides (bend_radius_um != 0) without a target are continued from the straight
+    /// guide: the straight cross-section is solved first (without PML), the bend near the
+    /// straight fundamental's n_eff (and near the first unmatched straight mode's, at most
+    /// three solves), and bent mode k is the one whose transverse E overlaps
+    /// straight mode k most (above 0.5), the unmatched ones following by Re n_eff.
     double target_neff = 0;
     /// Bend radius (um) of a bent waveguide; 0 = straight. The cross-section is the plane
     /// phi = const of a bend about an axis normal to bend_axis and to w; the bend is solved as
