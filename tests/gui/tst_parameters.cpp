@@ -14,7 +14,10 @@
 
 #include <cmath>
 
+#include <QSettings>
+
 #include "docks.hpp"
+#include "main_window.hpp"
 #include "editor_document.hpp"
 #include "expressions.hpp"
 #include "golightly/project.hpp"
@@ -246,6 +249,77 @@ private Q_SLOTS:
         doc.duplicateItem({ItemRef::Kind::Shape, 1, 0}, 0.0, 0.5);
         QVERIFY(!expression_at(doc.project(), "layers[1].shapes[2].max[1]"));
         QCOMPARE(doc.project().expressions.size(), std::size_t(2));
+    }
+
+    // copy/paste in the main window: the pasted item keeps the expressions of the fields
+    // the paste does not move; the Parameters dock is in the View menu. With
+    // GOLIGHTLY_PARAMETERS_SHOT=FILE set, saves the window's picture (the user guide's).
+    void copyPasteKeepsExpressions() {
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_MUPARSER, expressions_available(), "muparser");
+        QTemporaryDir dir;
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
+        StubPrompts prompts;
+        app::MainWindowOptions o;
+        o.settingsOrganization = QStringLiteral("GoLightlyTest-parameters-%1").arg(QCoreApplication::applicationPid());
+        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
+        o.prompts = &prompts;
+        app::MainWindow w(o);
+        w.resize(1400, 860);
+        w.show();
+        EditorDocument* doc = w.document();
+        doc->replaceProject(parameterProject(), QStringLiteral("setup"));
+        doc->setSelection({ItemRef::Kind::Shape, 0, 0});
+        PropertiesDock* props = w.propertiesDock();
+        props->rebuild();
+        QCOMPARE(props->enterText(QStringLiteral("Rotation"), QStringLiteral("gap * 30")), QString());
+        props->rebuild();
+        QCOMPARE(props->enterText(QStringLiteral("Max y"), QStringLiteral("w + 1.5")), QString());
+        QCOMPARE(doc->project().expressions.size(), std::size_t(2));
+        w.action(QStringLiteral("edit.copy"))->trigger();
+        w.action(QStringLiteral("edit.paste"))->trigger();
+        QCOMPARE(doc->project().layers[0].shapes.size(), std::size_t(2));
+        const FieldExpression* rot = expression_at(doc->project(), "layers[0].shapes[1].rotation_deg");
+        QVERIFY2(rot, "the pasted rectangle's rotation keeps its expression");
+        QCOMPARE(QString::fromStdString(rot->text), QStringLiteral("gap * 30"));
+        QCOMPARE(doc->project().layers[0].shapes[1].rotation_deg, 30.0);
+        // the paste moved it: its max y holds another value and keeps the number
+        QVERIFY(!expression_at(doc->project(), "layers[0].shapes[1].max[1]"));
+        QVERIFY(expression_at(doc->project(), "layers[0].shapes[0].max[1]"));
+        // one undo step takes the pasted item and its binding away
+        doc->undoStack()->undo();
+        QCOMPARE(doc->project().layers[0].shapes.size(), std::size_t(1));
+        QCOMPARE(doc->project().expressions.size(), std::size_t(2));
+        doc->undoStack()->redo();
+        QVERIFY(expression_at(doc->project(), "layers[0].shapes[1].rotation_deg"));
+        // the dock, from the View menu
+        auto* dock = w.findChild<ParametersDock*>();
+        QVERIFY(dock);
+        QAction* toggle = w.action(QStringLiteral("view.parametersDock"));
+        QVERIFY(toggle);
+        if (!dock->isVisible()) toggle->trigger();
+        dock->raise();
+        QTRY_VERIFY(dock->isVisible());
+        QCOMPARE(dock->table()->rowCount(), 2);
+        QCOMPARE(dock->table()->item(1, ParametersDock::ColUses)->text(), QStringLiteral("2"));
+        dock->table()->selectRow(1);
+        QVERIFY2(dock->usesLabel()->text().contains(QStringLiteral("rotation_deg")), qPrintable(dock->usesLabel()->text()));
+        const QString shot = qEnvironmentVariable("GOLIGHTLY_PARAMETERS_SHOT");
+        if (!shot.isEmpty()) {
+            doc->setSelection({ItemRef::Kind::Shape, 0, 0});
+            props->rebuild();
+            // the dock with the Monitors dock, so that the Properties fields show too
+            w.removeDockWidget(dock);
+            w.addDockWidget(Qt::BottomDockWidgetArea, dock);
+            dock->show();
+            QTest::qWait(50);
+            w.splitDockWidget(w.findChild<QDockWidget*>(QStringLiteral("MonitorsDock")), dock, Qt::Horizontal);
+            props->raise();
+            QTest::qWait(50);
+            dock->raise();
+            dock->table()->selectRow(0);
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(shot));
+        }
     }
 };
 
