@@ -95,7 +95,12 @@ public:
     QValidator::State validate(QString& text, int& pos) const override {
         const QValidator::State base = QDoubleSpinBox::validate(text, pos);
         if (!evaluator_ || base == QValidator::Acceptable) return base;
-        return stripped(text).isEmpty() ? base : QValidator::Acceptable;
+        // Expressions are ASCII: a letter typed after the unit ("0.02 µme", which Qt's
+        // validator completes to "0.02 µme µm") is refused as a number field refuses it.
+        const QString t = stripped(text);
+        for (const QChar c : t)
+            if (c.unicode() > 127) return base;
+        return t.isEmpty() ? base : QValidator::Acceptable;
     }
 
     double valueFromText(const QString& text) const override {
@@ -103,6 +108,14 @@ public:
         if (evaluator_) {
             int pos = 0;
             QString copy = text;
+            bool plain = false;  // "0.5" where the locale writes "0,5": a number all the same
+            const double number = QLocale::c().toDouble(t, &plain);
+            if (plain && number >= minimum() && number <= maximum()) {
+                expr_.clear();
+                error_.clear();
+                updateToolTip();
+                return number;
+            }
             if (QDoubleSpinBox::validate(copy, pos) != QValidator::Acceptable) {
                 expr_ = t;
                 try {
