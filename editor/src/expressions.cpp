@@ -333,25 +333,24 @@ std::vector<std::string> uses_of(const Project& project, const std::string& name
 QString describe_path(const Project& project, const std::string& path) {
     const auto steps = parse_path(path);
     const auto qs = [](const std::string& s) { return QString::fromStdString(s); };
-    const auto tr = [](const char* s) { return QCoreApplication::translate("ParametersDock", s); };
     if (steps.size() >= 3 && steps[1].key.empty()) {
         const std::size_t i = std::size_t(std::max(0L, steps[1].index));
         const std::string& head = steps[0].key;
         if (head == "layers" && i < project.layers.size()) {
             const Layer& l = project.layers[i];
             if (steps.size() >= 5 && steps[2].key == "shapes" && steps[3].key.empty())
-                return tr("layer \"%1\", shape %2: %3").arg(qs(l.name)).arg(steps[3].index + 1).arg(qs(format_path(steps, 4)));
-            return tr("layer \"%1\": %2").arg(qs(l.name), qs(format_path(steps, 2)));
+                return QCoreApplication::translate("golightly::editor::ParametersDock", "layer \"%1\", shape %2: %3").arg(qs(l.name)).arg(steps[3].index + 1).arg(qs(format_path(steps, 4)));
+            return QCoreApplication::translate("golightly::editor::ParametersDock", "layer \"%1\": %2").arg(qs(l.name), qs(format_path(steps, 2)));
         }
         if (head == "sources" && i < project.sources.size())
-            return tr("source \"%1\": %2").arg(qs(project.sources[i].name), qs(format_path(steps, 2)));
+            return QCoreApplication::translate("golightly::editor::ParametersDock", "source \"%1\": %2").arg(qs(project.sources[i].name), qs(format_path(steps, 2)));
         if (head == "monitors" && i < project.monitors.size())
-            return tr("monitor \"%1\": %2").arg(qs(project.monitors[i].name), qs(format_path(steps, 2)));
+            return QCoreApplication::translate("golightly::editor::ParametersDock", "monitor \"%1\": %2").arg(qs(project.monitors[i].name), qs(format_path(steps, 2)));
         if (head == "ports")
             if (const auto port = port_at(project, int(i)))
-                return tr("port \"%1\": %2").arg(qs(port->name), qs(format_path(steps, 2)));
+                return QCoreApplication::translate("golightly::editor::ParametersDock", "port \"%1\": %2").arg(qs(port->name), qs(format_path(steps, 2)));
     }
-    if (steps.size() == 2 && steps[0].key == "parameters") return tr("parameter %1").arg(qs(steps[1].key));
+    if (steps.size() == 2 && steps[0].key == "parameters") return QCoreApplication::translate("golightly::editor::ParametersDock", "parameter %1").arg(qs(steps[1].key));
     return qs(path);
 }
 
