@@ -8,6 +8,8 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -129,6 +131,13 @@ private Q_SLOTS:
         QVERIFY(doc.saveAs(path, prompts));
         const Project direct = load_project(path.toStdString());  // golightly-cli run's reader
         QCOMPARE(direct.layers[0].shapes[0].min.y, 0.75);
+        // and the CLI itself: the rectangle (1, 0.75)..(3, 2) is 2.5 um^2 of silicon
+        QProcess cli;
+        cli.start(QStringLiteral(GOLIGHTLY_CLI), {QStringLiteral("check"), path});
+        QVERIFY(cli.waitForFinished(60000));
+        const QString out = QString::fromUtf8(cli.readAllStandardOutput());
+        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY2(QRegularExpression(QStringLiteral("si\\s+2\\.5 um\\^2")).match(out).hasMatch(), qPrintable(out));
         EditorDocument reopened;
         QVERIFY(reopened.open(path, prompts));
         QCOMPARE(reopened.project().expressions, doc.project().expressions);
