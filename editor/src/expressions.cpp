@@ -47,8 +47,14 @@ std::vector<Step> parse_path(const std::string& path) {
 std::string format_path(const std::vector<Step>& steps, std::size_t from = 0) {
     std::string out;
     for (std::size_t i = from; i < steps.size(); ++i) {
-        if (steps[i].key.empty()) out += "[" + std::to_string(steps[i].index) + "]";
-        else out += (out.empty() ? "" : ".") + steps[i].key;
+        if (steps[i].key.empty()) {
+            out += '[';
+            out += std::to_string(steps[i].index);
+            out += ']';
+        } else {
+            if (!out.empty()) out += '.';
+            out += steps[i].key;
+        }
     }
     return out;
 }
