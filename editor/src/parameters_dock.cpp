@@ -124,17 +124,21 @@ void ParametersDock::refresh() {
         const auto uses = uses_of(p, prm.name);
         QStringList where;
         for (const auto& u : uses) where << describe_path(p, u);
-        auto* name = new QTableWidgetItem(qs(prm.name));
-        auto* expr = new QTableWidgetItem(prm.text.empty() ? qs(parameter_text(prm.value)) : qs(prm.text));
-        auto* value = new QTableWidgetItem(trimmed_number(prm.value, 12));
-        value->setFlags(value->flags() & ~Qt::ItemIsEditable);
-        auto* used = new QTableWidgetItem(QString::number(uses.size()));
-        used->setFlags(used->flags() & ~Qt::ItemIsEditable);
-        used->setToolTip(where.join(QLatin1Char('\n')));
-        table_->setItem(r, ColName, name);
-        table_->setItem(r, ColExpression, expr);
-        table_->setItem(r, ColValue, value);
-        table_->setItem(r, ColUses, used);
+        // the items are updated, not replaced: this runs inside the edit of one of them
+        const auto cell = [this, r](int column, const QString& text, bool editable) {
+            QTableWidgetItem* item = table_->item(r, column);
+            if (!item) {
+                item = new QTableWidgetItem;
+                if (!editable) item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+                table_->setItem(r, column, item);
+            }
+            if (item->text() != text) item->setText(text);
+            return item;
+        };
+        cell(ColName, qs(prm.name), true);
+        cell(ColExpression, prm.text.empty() ? qs(parameter_text(prm.value)) : qs(prm.text), true);
+        cell(ColValue, trimmed_number(prm.value, 12), false);
+        cell(ColUses, QString::number(uses.size()), false)->setToolTip(where.join(QLatin1Char('\n')));
     }
     if (current >= 0 && current < table_->rowCount()) table_->setCurrentCell(current, ColName);
     updating_ = false;

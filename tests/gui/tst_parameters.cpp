@@ -213,7 +213,19 @@ private Q_SLOTS:
         QVERIFY(expression_at(doc.project(), "layers[0].shapes[0].max[0]"));
         // an unused one goes without asking
         QCOMPARE(dock.deleteParameter(QStringLiteral("h")), QString());
-        QCOMPARE(prompts.asked, 2);
+        QCOMPARE(prompts.asked, 2);  // the cancel and the replace above, not this one
+        // through the table: typing over a name renames, over an expression sets it
+        QCOMPARE(dock.table()->item(0, ParametersDock::ColName)->text(), QStringLiteral("g2"));
+        dock.table()->item(0, ParametersDock::ColName)->setText(QStringLiteral("gap"));
+        QCOMPARE(QString::fromStdString(doc.project().parameters[0].name), QStringLiteral("gap"));
+        QCOMPARE(QString::fromStdString(expression_at(doc.project(), "layers[0].shapes[0].max[0]")->text), QStringLiteral("1 + gap"));
+        dock.table()->item(0, ParametersDock::ColExpression)->setText(QStringLiteral("1.25"));
+        QCOMPARE(doc.project().layers[0].shapes[0].max.x, 2.25);
+        // a refused entry: the table shows the project again
+        dock.table()->item(0, ParametersDock::ColExpression)->setText(QStringLiteral("1 +"));
+        QCOMPARE(doc.project().parameters[0].value, 1.25);
+        QTRY_COMPARE(dock.table()->item(0, ParametersDock::ColExpression)->text(), QStringLiteral("1.25"));
+        QVERIFY(!dock.message().isEmpty());
     }
 
     // bindings follow their items: deletion of an earlier shape, layer reordering,
