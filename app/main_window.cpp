@@ -1,6 +1,8 @@
 #include "main_window.hpp"
 #include "ui_number.hpp"
 #include "gds_import_dialog.hpp"
+#include "expressions.hpp"
+#include "parameters_dock.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -221,6 +223,11 @@ void MainWindow::applyDefaultLayout() {
     splitDockWidget(layersDock_, materialsDock_, Qt::Vertical);
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
     tabifyDockWidget(propertiesDock_, runDock_);
+    if (auto* parameters = findChild<ParametersDock*>()) {
+        parameters->setFloating(false);
+        parameters->show();
+        tabifyDockWidget(runDock_, parameters);
+    }
     propertiesDock_->raise();
     addDockWidget(Qt::BottomDockWidgetArea, monitorsDock_);
     resizeDocks({layersDock_, propertiesDock_}, {360, 370}, Qt::Horizontal);
@@ -305,7 +312,8 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::RightDockWidgetArea, propertiesDock_);
     connect(propertiesDock_, &PropertiesDock::reimportStepRequested, this, &MainWindow::reimportStep);
     addDockWidget(Qt::RightDockWidgetArea, runDock_);
-
+    auto* parameters = new ParametersDock(doc_, prompts_, this);  // found by type (findChild)
+    addDockWidget(Qt::RightDockWidgetArea, parameters);
 }
 
 void MainWindow::createActions() {
@@ -663,6 +671,10 @@ void MainWindow::copySelection() {
     } else {
         return;
     }
+    // its expressions travel with it, with the parameters that evaluate them
+    clip.parameters = p.parameters;
+    const ItemRef inClip = sel.kind == ItemRef::Kind::Shape ? ItemRef{sel.kind, 0, 0} : ItemRef{sel.kind, -1, 0};
+    add_item_expressions(clip, inClip, item_expressions(p, sel));
     auto* mime = new QMimeData;
     const QByteArray json = QByteArray::fromStdString(project_to_json(clip).dump(1));
     mime->setData(kClipboardMime, json);
@@ -672,12 +684,26 @@ void MainWindow::copySelection() {
 
 void MainWindow::paste() {
     // an item copied by any GoLightly window (system clipboard), else the last copy here
+    std::vector<FieldExpression> expressions;  // the copied item's, where they give the same value here
     if (const QMimeData* mime = QGuiApplication::clipboard()->mimeData(); mime && mime->hasFormat(kClipboardMime)) {
         try {
             const Project clip = parse_project(mime->data(kClipboardMime).toStdString(), "clipboard");
-            if (!clip.layers.empty() && !clip.layers.front().shapes.empty()) clipboard_ = clip.layers.front().shapes.front();
-            else if (!clip.sources.empty()) clipboard_ = clip.sources.front();
-            else if (!clip.monitors.empty()) clipboard_ = clip.monitors.front();
+            ItemRef inClip;
+            if (!clip.layers.empty() && !clip.layers.front().shapes.empty()) {
+                clipboard_ = clip.layers.front().shapes.front();
+                inClip = {ItemRef::Kind::Shape, 0, 0};
+            } else if (!clip.sources.empty()) {
+                clipboard_ = clip.sources.front();
+                inClip = {ItemRef::Kind::Source, -1, 0};
+            } else if (!clip.monitors.empty()) {
+                clipboard_ = clip.monitors.front();
+                inClip = {ItemRef::Kind::Monitor, -1, 0};
+            }
+            for (const FieldExpression& e : item_expressions(clip, inClip)) try {
+                    if (evaluate_in(doc_->project(), QString::fromStdString(e.text)) == e.value) expressions.push_back(e);
+                } catch (const std::exception&) {
+                    // names a parameter this project lacks: the pasted field keeps the number
+                }
         } catch (const std::exception&) {
             // not a usable item: keep the internal copy
         }
@@ -694,15 +720,15 @@ void MainWindow::paste() {
     if (auto* s = std::get_if<Shape>(&*clipboard_)) {
         const int layer = doc_->currentLayer();
         if (layer < 0 || layer >= int(doc_->project().layers.size()) || doc_->project().layers[size_t(layer)].locked) return;
-        doc_->addShape(layer, *s, tr("Paste shape"));
+        doc_->addShape(layer, *s, tr("Paste shape"), expressions);
     } else if (auto* src = std::get_if<Source>(&*clipboard_)) {
         Source copy = *src;
         copy.name = doc_->uniqueItemName(QString::fromStdString(copy.name)).toStdString();
-        doc_->addSource(copy);
+        doc_->addSource(copy, expressions);
     } else if (auto* m = std::get_if<Monitor>(&*clipboard_)) {
         Monitor copy = *m;
         copy.name = doc_->uniqueItemName(QString::fromStdString(copy.name)).toStdString();
-        doc_->addMonitor(copy);
+        doc_->addMonitor(copy, expressions);
     }
     copySelection();  // the clipboard now holds the shifted copy: the next paste steps on
 }

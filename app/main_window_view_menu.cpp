@@ -6,6 +6,8 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include "parameters_dock.hpp"
+
 #include "main_window.hpp"
 #include "canvas.hpp"
 #include "language.hpp"
@@ -38,6 +40,10 @@ void MainWindow::createViewMenu() {
     for (QDockWidget* d : {static_cast<QDockWidget*>(layersDock_), static_cast<QDockWidget*>(materialsDock_),
                            static_cast<QDockWidget*>(propertiesDock_), static_cast<QDockWidget*>(runDock_)})
         view->addAction(d->toggleViewAction());
+    if (auto* parameters = findChild<ParametersDock*>()) {
+        parameters->toggleViewAction()->setObjectName(QStringLiteral("view.parametersDock"));
+        view->addAction(parameters->toggleViewAction());
+    }
     QAction* resetLayoutA = makeAction(QStringLiteral("view.resetLayout"), tr("&Reset Layout"), {});
     view->addAction(resetLayoutA);
     connect(resetLayoutA, &QAction::triggered, this, &MainWindow::resetLayout);

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>NumberSpinBox</name>
+    <message>
+        <source>the value %1 is outside the field&apos;s range (%2 to %3)</source>
+        <translation>der Wert %1 liegt außerhalb des Bereichs des Feldes (%2 bis %3)</translation>
+    </message>
+    <message>
+        <source>= %1%2</source>
+        <translation>= %1%2</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Unsaved changes</source>
@@ -2855,6 +2866,145 @@ Art: drude oder lorentz eingeben.</translation>
     </message>
 </context>
 <context>
+    <name>golightly::editor::ParametersDock</name>
+    <message>
+        <source>layer &quot;%1&quot;, shape %2: %3</source>
+        <translation>Ebene „%1“, Form %2: %3</translation>
+    </message>
+    <message>
+        <source>layer &quot;%1&quot;: %2</source>
+        <translation>Ebene „%1“: %2</translation>
+    </message>
+    <message>
+        <source>source &quot;%1&quot;: %2</source>
+        <translation>Quelle „%1“: %2</translation>
+    </message>
+    <message>
+        <source>monitor &quot;%1&quot;: %2</source>
+        <translation>Monitor „%1“: %2</translation>
+    </message>
+    <message>
+        <source>port &quot;%1&quot;: %2</source>
+        <translation>Port „%1“: %2</translation>
+    </message>
+    <message>
+        <source>parameter %1</source>
+        <translation>Parameter %1</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Expression</source>
+        <translation>Ausdruck</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Verwendet von</translation>
+    </message>
+    <message>
+        <source>A number (µm, fs or no unit) or an expression over the parameters above, e.g. 250 nm or 2 * w</source>
+        <translation>Eine Zahl (µm, fs oder ohne Einheit) oder ein Ausdruck über die Parameter darüber, z. B. 250 nm oder 2 * w</translation>
+    </message>
+    <message>
+        <source>How many fields and parameters use it (the list is below)</source>
+        <translation>Wie viele Felder und Parameter ihn verwenden (die Liste steht darunter)</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add a parameter (then type its name and value in the table)</source>
+        <translation>Einen Parameter hinzufügen (dann Namen und Wert in der Tabelle eingeben)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Delete the selected parameter; its uses get its value</source>
+        <translation>Den gewählten Parameter löschen; seine Verwendungen erhalten seinen Wert</translation>
+    </message>
+    <message>
+        <source>No parameters. Add one, then type its name in any numeric field of Properties or Run setup, e.g. 2 * w + 10nm.</source>
+        <translation>Keine Parameter. Fügen Sie einen hinzu und geben Sie seinen Namen in ein beliebiges Zahlenfeld von Eigenschaften oder Laufeinstellungen ein, z. B. 2 * w + 10nm.</translation>
+    </message>
+    <message>
+        <source>%1 is not used.</source>
+        <translation>%1 wird nicht verwendet.</translation>
+    </message>
+    <message>
+        <source>%1 is used by:
+%2</source>
+        <translation>%1 wird verwendet von:
+%2</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>Nicht übernommen: %1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid parameter name (letters, digits and _, not starting with a digit; not a unit, pi or a function name)</source>
+        <translation>„%1“ ist kein gültiger Parametername (Buchstaben, Ziffern und _, nicht mit einer Ziffer beginnend; keine Einheit, nicht pi und kein Funktionsname)</translation>
+    </message>
+    <message>
+        <source>the project has a parameter %1 already</source>
+        <translation>das Projekt hat bereits einen Parameter %1</translation>
+    </message>
+    <message>
+        <source>Add parameter %1</source>
+        <translation>Parameter %1 hinzufügen</translation>
+    </message>
+    <message>
+        <source>the project has no parameter %1</source>
+        <translation>das Projekt hat keinen Parameter %1</translation>
+    </message>
+    <message>
+        <source>Rename parameter %1 to %2</source>
+        <translation>Parameter %1 in %2 umbenennen</translation>
+    </message>
+    <message>
+        <source>the value of %1 is empty</source>
+        <translation>der Wert von %1 ist leer</translation>
+    </message>
+    <message>
+        <source>Set parameter %1</source>
+        <translation>Parameter %1 festlegen</translation>
+    </message>
+    <message>
+        <source>Delete parameter</source>
+        <translation>Parameter löschen</translation>
+    </message>
+    <message>
+        <source>%1 is used by:
+%2
+
+Delete it and put its value (%3) in its place?</source>
+        <translation>%1 wird verwendet von:
+%2
+
+Löschen und an seiner Stelle seinen Wert (%3) einsetzen?</translation>
+    </message>
+    <message>
+        <source>Replace uses by the value</source>
+        <translation>Verwendungen durch den Wert ersetzen</translation>
+    </message>
+    <message>
+        <source>Delete parameter %1</source>
+        <translation>Parameter %1 löschen</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::PointsTool</name>
     <message>
         <source>Draw polygon</source>
@@ -3526,6 +3676,22 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>Bend axis</source>
         <translation>Biegeachse</translation>
     </message>
+    <message>
+        <source>Remove expression</source>
+        <translation>Ausdruck entfernen</translation>
+    </message>
+    <message>
+        <source>this field sets more than one value of the project: it takes a number only</source>
+        <translation>dieses Feld setzt mehr als einen Wert des Projekts: es nimmt nur eine Zahl</translation>
+    </message>
+    <message>
+        <source>this field is stored in another unit than it shows: it takes a number only</source>
+        <translation>dieses Feld wird in einer anderen Einheit gespeichert, als es zeigt: es nimmt nur eine Zahl</translation>
+    </message>
+    <message>
+        <source>Set expression</source>
+        <translation>Ausdruck festlegen</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -3927,6 +4093,14 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Set symmetry</source>
         <translation>Symmetrie setzen</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>Nicht übernommen: %1</translation>
+    </message>
+    <message>
+        <source>this field takes a number only</source>
+        <translation>dieses Feld nimmt nur eine Zahl</translation>
     </message>
 </context>
 <context>

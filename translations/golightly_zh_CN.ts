@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>NumberSpinBox</name>
+    <message>
+        <source>the value %1 is outside the field&apos;s range (%2 to %3)</source>
+        <translation>值 %1 超出该字段的范围（%2 到 %3）</translation>
+    </message>
+    <message>
+        <source>= %1%2</source>
+        <translation>= %1%2</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Unsaved changes</source>
@@ -2846,6 +2857,145 @@ Kind: type drude or lorentz.</source>
     </message>
 </context>
 <context>
+    <name>golightly::editor::ParametersDock</name>
+    <message>
+        <source>layer &quot;%1&quot;, shape %2: %3</source>
+        <translation>层“%1”，形状 %2：%3</translation>
+    </message>
+    <message>
+        <source>layer &quot;%1&quot;: %2</source>
+        <translation>层“%1”：%2</translation>
+    </message>
+    <message>
+        <source>source &quot;%1&quot;: %2</source>
+        <translation>光源“%1”：%2</translation>
+    </message>
+    <message>
+        <source>monitor &quot;%1&quot;: %2</source>
+        <translation>监视器“%1”：%2</translation>
+    </message>
+    <message>
+        <source>port &quot;%1&quot;: %2</source>
+        <translation>端口“%1”：%2</translation>
+    </message>
+    <message>
+        <source>parameter %1</source>
+        <translation>参数 %1</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Expression</source>
+        <translation>表达式</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>使用者</translation>
+    </message>
+    <message>
+        <source>A number (µm, fs or no unit) or an expression over the parameters above, e.g. 250 nm or 2 * w</source>
+        <translation>一个数（µm、fs 或无单位）或基于上方参数的表达式，例如 250 nm 或 2 * w</translation>
+    </message>
+    <message>
+        <source>How many fields and parameters use it (the list is below)</source>
+        <translation>有多少字段和参数使用它（列表在下方）</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Add a parameter (then type its name and value in the table)</source>
+        <translation>添加一个参数（然后在表格中输入其名称和值）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected parameter; its uses get its value</source>
+        <translation>删除所选参数；使用它的地方改用其值</translation>
+    </message>
+    <message>
+        <source>No parameters. Add one, then type its name in any numeric field of Properties or Run setup, e.g. 2 * w + 10nm.</source>
+        <translation>没有参数。添加一个，然后在“属性”或“运行设置”的任意数值字段中输入其名称，例如 2 * w + 10nm。</translation>
+    </message>
+    <message>
+        <source>%1 is not used.</source>
+        <translation>%1 未被使用。</translation>
+    </message>
+    <message>
+        <source>%1 is used by:
+%2</source>
+        <translation>%1 被以下使用：
+%2</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>未应用：%1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid parameter name (letters, digits and _, not starting with a digit; not a unit, pi or a function name)</source>
+        <translation>“%1”不是有效的参数名（字母、数字和 _，不能以数字开头；不能是单位、pi 或函数名）</translation>
+    </message>
+    <message>
+        <source>the project has a parameter %1 already</source>
+        <translation>项目中已有参数 %1</translation>
+    </message>
+    <message>
+        <source>Add parameter %1</source>
+        <translation>添加参数 %1</translation>
+    </message>
+    <message>
+        <source>the project has no parameter %1</source>
+        <translation>项目中没有参数 %1</translation>
+    </message>
+    <message>
+        <source>Rename parameter %1 to %2</source>
+        <translation>将参数 %1 重命名为 %2</translation>
+    </message>
+    <message>
+        <source>the value of %1 is empty</source>
+        <translation>%1 的值为空</translation>
+    </message>
+    <message>
+        <source>Set parameter %1</source>
+        <translation>设置参数 %1</translation>
+    </message>
+    <message>
+        <source>Delete parameter</source>
+        <translation>删除参数</translation>
+    </message>
+    <message>
+        <source>%1 is used by:
+%2
+
+Delete it and put its value (%3) in its place?</source>
+        <translation>%1 被以下使用：
+%2
+
+删除它并在这些位置填入其值（%3）？</translation>
+    </message>
+    <message>
+        <source>Replace uses by the value</source>
+        <translation>用值替换使用处</translation>
+    </message>
+    <message>
+        <source>Delete parameter %1</source>
+        <translation>删除参数 %1</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::PointsTool</name>
     <message>
         <source>Draw polygon</source>
@@ -3514,6 +3664,22 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>Bend axis</source>
         <translation>弯曲轴</translation>
     </message>
+    <message>
+        <source>Remove expression</source>
+        <translation>移除表达式</translation>
+    </message>
+    <message>
+        <source>this field sets more than one value of the project: it takes a number only</source>
+        <translation>此字段设置项目中的多个值：只接受数字</translation>
+    </message>
+    <message>
+        <source>this field is stored in another unit than it shows: it takes a number only</source>
+        <translation>此字段的存储单位与显示单位不同：只接受数字</translation>
+    </message>
+    <message>
+        <source>Set expression</source>
+        <translation>设置表达式</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -3915,6 +4081,14 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Set symmetry</source>
         <translation>设置对称</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>未应用：%1</translation>
+    </message>
+    <message>
+        <source>this field takes a number only</source>
+        <translation>此字段只接受数字</translation>
     </message>
 </context>
 <context>

@@ -28,6 +28,7 @@
 
 #include "canvas.hpp"
 #include "dock_util.hpp"
+#include "expressions.hpp"
 #include "material_editor.hpp"
 #include "number_spin_box.hpp"
 #include "run_checks.hpp"
@@ -714,8 +715,27 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     scroll->setWidget(body);
     setWidget(scroll);
 
-    auto dbl = [this](QDoubleSpinBox* s, const QString& text, std::function<void(Project&, double)> f) {
-        connect(s, &QDoubleSpinBox::valueChanged, this, [this, text, f](double v) { edit(text, [&](Project& p) { f(p, v); }); });
+    // Each numeric field takes a number or an expression over the parameters
+    // (expressions.hpp): a number is applied as it changes, an expression when entered.
+    exprFields_.reserve(16);
+    auto dbl = [this, form](QDoubleSpinBox* s, const QString& text, std::function<void(Project&, double)> f) {
+        auto* ns = static_cast<NumberSpinBox*>(s);
+        ns->setEvaluator([this](const QString& t) { return evaluate_in(doc_->project(), t); });
+        auto* label = new QLabel;
+        label->setWordWrap(true);
+        label->setVisible(false);
+        int row = -1;
+        QFormLayout::ItemRole role;
+        form->getWidgetPosition(s, &row, &role);
+        if (row >= 0) form->insertRow(row + 1, label);
+        ns->setValueLabel(label);
+        exprFields_.push_back({ns, text, f, {}, label});
+        const std::size_t index = exprFields_.size() - 1;
+        connect(s, &QDoubleSpinBox::valueChanged, this, [this, ns, text, f](double v) {
+            if (!ns->expression().isEmpty() || !ns->expressionError().isEmpty()) return;  // enterField binds it
+            edit(text, [&](Project& p) { f(p, v); });
+        });
+        connect(s, &QDoubleSpinBox::editingFinished, this, [this, index] { enterField(exprFields_[index]); });
     };
     dbl(sizeX_, tr("Set domain size"), [](Project& p, double v) { p.domain.size[0] = v; });
     dbl(sizeY_, tr("Set domain size"), [](Project& p, double v) { p.domain.size[1] = v; });
@@ -785,6 +805,51 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     connect(subpixel_, &QCheckBox::toggled, this, [this](bool on) { edit(tr("Set sub-pixel averaging"), [on](Project& p) { p.run.subpixel_averaging = on; }); });
     connect(doc_, &EditorDocument::changed, this, &RunSetupDock::refresh);
     refresh();
+}
+
+const std::string& RunSetupDock::fieldPath(ExprField& f) {
+    if (f.path.empty()) {
+        const Project& p = doc_->project();
+        for (const double probe : {1.2345, 2.3456}) {
+            Project q = p;
+            f.set(q, probe);
+            if (const auto path = changed_field(p, q)) {
+                f.path = *path;
+                break;
+            }
+        }
+    }
+    return f.path;
+}
+
+void RunSetupDock::enterField(ExprField& f) {
+    if (updating_) return;
+    NumberSpinBox* s = f.spin;
+    const auto mark = [s](const QString& problem) {
+        s->setProperty("invalid", !problem.isEmpty());
+        s->setStyleSheet(problem.isEmpty() ? QString()
+                                           : QStringLiteral("QDoubleSpinBox { background: #ffd9d9; color: #8a0000; border: 1px solid #d00000; }"));
+        s->setToolTip(problem.isEmpty() ? QString() : tr("Not applied: %1").arg(problem));
+    };
+    if (!s->expressionError().isEmpty()) return mark(s->expressionError());
+    mark(QString());
+    const Project& p = doc_->project();
+    const QString expr = s->expression();
+    const std::string& path = fieldPath(f);
+    if (expr.isEmpty()) {  // a number: it replaces the field's expression
+        if (!path.empty() && expression_at(p, path)) {
+            Project after = p;
+            f.set(after, s->value());
+            remove_expression(after, path);
+            doc_->replaceProject(after, f.text);
+        }
+        return;
+    }
+    if (path.empty()) return mark(tr("this field takes a number only"));
+    Project after = p;
+    f.set(after, s->expressionValue());
+    set_expression(after, path, expr.toStdString(), s->expressionValue());
+    doc_->replaceProject(after, f.text);
 }
 
 void RunSetupDock::showSlice(int planeIndex, double positionUm) {
@@ -897,6 +962,11 @@ void RunSetupDock::refresh() {
                                      .arg(ny));
     resolution_->setStyleSheet(cpw < 10 ? QStringLiteral("color: #c0392b;") : QStringLiteral("color: #2e7d32;"));
     resolution_->setToolTip(tr("At least 10 cells per wavelength in the densest material are recommended; 20+ for accurate phase."));
+    for (ExprField& f : exprFields_) {  // the fields bound to expressions show them
+        const FieldExpression* e = p.expressions.empty() || fieldPath(f).empty() ? nullptr : expression_at(p, f.path);
+        if (e) f.spin->setExpression(qs(e->text), e->value);
+        else if (f.spin->expressionError().isEmpty()) f.spin->clearExpression();
+    }
     updating_ = false;
 }
 

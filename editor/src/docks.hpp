@@ -114,6 +114,10 @@ public:
     /// (one undo step) when valid, else marked red. Returns the rule it breaks, or empty.
     /// (What editingFinished does; tests call it directly.)
     QString enterValue(const QString& label, double value);
+    /// Text typed into a numeric field and entered: a number, or an expression over the
+    /// project's parameters (bound to the field, one undo step). Returns the problem (an
+    /// expression that does not evaluate, a broken rule), or empty. (Tests call it.)
+    QString enterText(const QString& label, const QString& text);
 
 Q_SIGNALS:
     /// "Re-import..." of a selected step shape was clicked (the main window asks for the file).
@@ -125,6 +129,14 @@ private:
     QDoubleSpinBox* addDouble(const QString& label, double value, const QString& suffix,
                               std::function<void(double)> apply, std::function<QString(double)> rule = {});
     void markInvalid(QDoubleSpinBox* spin, const QString& rule);
+    /// The JSON path of the one field `apply` sets (found by applying another value to a
+    /// captured edit), or empty.
+    std::string fieldPath(const std::function<void(double)>& apply, double current);
+    /// Applies the expression `text` (value `value`) through `apply` and binds the field to
+    /// it, one undo step; returns the problem, or empty.
+    QString applyExpression(const std::function<void(double)>& apply, const QString& text, double value);
+    /// A row below the field for its "= value" or the expression's problem.
+    void ensureValueLabel(QDoubleSpinBox* spin);
     void addText(const QString& label, const QString& value, std::function<void(const QString&)> apply);
     /// A text field with a rule (`rule` returns the rule the text breaks, empty: valid): a
     /// broken entry is marked red with the rule, listed by problems() and not applied, as
@@ -228,6 +240,18 @@ Q_SIGNALS:
 private:
     void refresh();
     void edit(const QString& text, const std::function<void(Project&)>& f);
+    /// A numeric field that takes an expression (issue 53): its undo text, how it sets the
+    /// project, its JSON path (found once by setting another value) and its "= value" label.
+    struct ExprField {
+        class NumberSpinBox* spin;
+        QString text;
+        std::function<void(Project&, double)> set;
+        std::string path;
+        QLabel* valueLabel = nullptr;
+    };
+    const std::string& fieldPath(ExprField& f);
+    void enterField(ExprField& f);
+    std::vector<ExprField> exprFields_;
     EditorDocument* doc_;
     QComboBox *dims_ = nullptr, *boundZ_ = nullptr, *framesPlane_ = nullptr;
     QComboBox* symmetry_[3] = {nullptr, nullptr, nullptr};  ///< domain.symmetry per axis

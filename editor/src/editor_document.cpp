@@ -2,11 +2,13 @@
 #include "ports.hpp"
 
 #include "dimensions.hpp"
+#include "expressions.hpp"
 
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QUndoCommand>
 
 #include <cmath>
@@ -40,6 +42,15 @@ std::optional<QString> MessageBoxPrompts::askText(const QString& title, const QS
     const QString text = QInputDialog::getText(parent_, title, label, QLineEdit::Normal, proposal, &ok);
     if (!ok) return std::nullopt;
     return text;
+}
+
+bool MessageBoxPrompts::askProceed(const QString& title, const QString& text, const QString& action) {
+    QMessageBox box(QMessageBox::Question, title, text, QMessageBox::NoButton, parent_);
+    QPushButton* go = box.addButton(action, QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == go;
 }
 
 // ---------------------------------------------------------------- undo commands
@@ -275,14 +286,42 @@ void EditorDocument::fixSelection() {
 }
 
 void EditorDocument::replaceProject(const Project& after, const QString& text, bool mergeable) {
-    if (after == project_) return;
-    undo_.push(new ProjectCommand(this, project_, after, text, mergeable));
+    Project carried = after;
+    carry_expressions(project_, carried);  // bindings follow their items (expressions.hpp)
+    if (carried == project_) return;
+    if (capture_) {
+        *capture_ = std::make_pair(std::move(carried), text);
+        return;
+    }
+    undo_.push(new ProjectCommand(this, project_, carried, text, mergeable));
 }
 
 void EditorDocument::replaceLayer(int layer, const Layer& after, const QString& text) {
     if (layer < 0 || layer >= int(project_.layers.size())) return;
     if (after == project_.layers[size_t(layer)]) return;
+    if (!project_.expressions.empty() || capture_) {  // the expressions' paths may move with the shapes
+        Project p = project_;
+        p.layers[size_t(layer)] = after;
+        replaceProject(p, text);
+        return;
+    }
     undo_.push(new LayerCommand(this, layer, project_.layers[size_t(layer)], after, text));
+}
+
+std::optional<std::pair<Project, QString>> EditorDocument::captureEdit(const std::function<void()>& edit) {
+    std::optional<std::pair<Project, QString>> result;
+    auto* saved = capture_;
+    capture_ = &result;
+    const ItemRef selection = selection_;
+    try {
+        edit();
+    } catch (...) {
+        capture_ = saved;
+        throw;
+    }
+    capture_ = saved;
+    if (!(selection_ == selection)) setSelection(selection);
+    return result;
 }
 
 void EditorDocument::editProject(const QString& text, const std::function<void(Project&)>& edit, bool mergeable) {
@@ -298,31 +337,44 @@ void EditorDocument::editLayer(int layer, const QString& text, const std::functi
     replaceLayer(layer, copy, text);
 }
 
-void EditorDocument::addShape(int layer, const Shape& shape, const QString& text) {
+void EditorDocument::addShape(int layer, const Shape& shape, const QString& text, const std::vector<FieldExpression>& expressions) {
     if (layer < 0 || layer >= int(project_.layers.size())) return;
-    editLayer(layer, text, [&](Layer& l) { l.shapes.push_back(shape); });
+    if (expressions.empty()) {
+        editLayer(layer, text, [&](Layer& l) { l.shapes.push_back(shape); });
+    } else {
+        editProject(text, [&](Project& p) {
+            auto& shapes = p.layers[size_t(layer)].shapes;
+            shapes.push_back(shape);
+            add_item_expressions(p, {ItemRef::Kind::Shape, layer, int(shapes.size()) - 1}, expressions);
+        });
+    }
     setSelection({ItemRef::Kind::Shape, layer, int(project_.layers[size_t(layer)].shapes.size()) - 1});
 }
 
-void EditorDocument::addSource(const Source& source) {
+void EditorDocument::addSource(const Source& source, const std::vector<FieldExpression>& expressions) {
     editProject(tr("Add source"), [&](Project& p) {
         p.sources.push_back(source);
         if (p.domain.dimensions == 3) source_to_3d(p.sources.back(), p.domain.size[2]);
+        add_item_expressions(p, {ItemRef::Kind::Source, -1, int(p.sources.size()) - 1}, expressions);
     });
     setSelection({ItemRef::Kind::Source, -1, int(project_.sources.size()) - 1});
 }
 
-void EditorDocument::addMonitor(const Monitor& monitor) {
+void EditorDocument::addMonitor(const Monitor& monitor, const std::vector<FieldExpression>& expressions) {
     editProject(tr("Add monitor"), [&](Project& p) {
         p.monitors.push_back(monitor);
         if (p.domain.dimensions == 3) monitor_to_3d(p.monitors.back(), p.domain.size[2]);
+        add_item_expressions(p, {ItemRef::Kind::Monitor, -1, int(p.monitors.size()) - 1}, expressions);
     });
     setSelection({ItemRef::Kind::Monitor, -1, int(project_.monitors.size()) - 1});
 }
 
-void EditorDocument::addPort(const PortData& port) {
+void EditorDocument::addPort(const PortData& port, const std::vector<FieldExpression>& expressions) {
     int index = -1;
-    editProject(tr("Add port"), [&](Project& p) { index = add_port(p, port); });
+    editProject(tr("Add port"), [&](Project& p) {
+        index = add_port(p, port);
+        add_item_expressions(p, {ItemRef::Kind::Port, -1, index}, expressions);
+    });
     setSelection({ItemRef::Kind::Port, -1, index});
 }
 
@@ -361,7 +413,7 @@ void EditorDocument::duplicateItem(const ItemRef& item, double dx, double dy) {
         if (item.index < 0 || item.index >= int(shapes.size())) return;
         Shape copy = shapes[size_t(item.index)];
         translate_shape(copy, dx, dy);
-        addShape(item.layer, copy, tr("Duplicate shape"));
+        addShape(item.layer, copy, tr("Duplicate shape"), item_expressions(project_, item));
         break;
     }
     case ItemRef::Kind::Source: {
@@ -369,7 +421,7 @@ void EditorDocument::duplicateItem(const ItemRef& item, double dx, double dy) {
         Source copy = project_.sources[size_t(item.index)];
         translate_source(copy, dx, dy);
         copy.name = uniqueItemName(QString::fromStdString(copy.name)).toStdString();
-        addSource(copy);
+        addSource(copy, item_expressions(project_, item));
         break;
     }
     case ItemRef::Kind::Monitor: {
@@ -377,7 +429,7 @@ void EditorDocument::duplicateItem(const ItemRef& item, double dx, double dy) {
         Monitor copy = project_.monitors[size_t(item.index)];
         translate_monitor(copy, dx, dy);
         copy.name = uniqueItemName(QString::fromStdString(copy.name)).toStdString();
-        addMonitor(copy);
+        addMonitor(copy, item_expressions(project_, item));
         break;
     }
     case ItemRef::Kind::Port: {
@@ -386,7 +438,7 @@ void EditorDocument::duplicateItem(const ItemRef& item, double dx, double dy) {
         copy->center.x += dx;
         copy->center.y += dy;
         copy->name = uniqueItemName(QString::fromStdString(copy->name)).toStdString();
-        addPort(*copy);
+        addPort(*copy, item_expressions(project_, item));
         break;
     }
     }

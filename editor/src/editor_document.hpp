@@ -45,6 +45,13 @@ public:
         Q_UNUSED(label);
         return proposal;
     }
+    /// Asks whether to go ahead with `action` (e.g. "Replace uses"), or cancel. Default: yes.
+    virtual bool askProceed(const QString& title, const QString& text, const QString& action) {
+        Q_UNUSED(title);
+        Q_UNUSED(text);
+        Q_UNUSED(action);
+        return true;
+    }
 };
 
 /// Prompts through QMessageBox, parented to `parent`.
@@ -55,6 +62,7 @@ public:
     SaveChoice askSaveChanges(const QString& documentName) override;
     bool askRecover(const QString& text) override;
     std::optional<QString> askText(const QString& title, const QString& label, const QString& proposal) override;
+    bool askProceed(const QString& title, const QString& text, const QString& action) override;
 
 private:
     QWidget* parent_;
@@ -89,12 +97,14 @@ public:
     /// Applies `edit` to a copy of one layer and pushes the result (nothing if unchanged).
     void editLayer(int layer, const QString& text, const std::function<void(Layer&)>& edit);
 
-    /// Adds a shape to a layer and selects it.
-    void addShape(int layer, const Shape& shape, const QString& text);
-    void addSource(const Source& source);
-    void addMonitor(const Monitor& monitor);
+    /// Adds a shape to a layer and selects it. `expressions`: the item's field expressions,
+    /// paths relative to the item (item_expressions of a copy, expressions.hpp); those
+    /// whose field holds another value (a pasted copy's moved position) are left out.
+    void addShape(int layer, const Shape& shape, const QString& text, const std::vector<FieldExpression>& expressions = {});
+    void addSource(const Source& source, const std::vector<FieldExpression>& expressions = {});
+    void addMonitor(const Monitor& monitor, const std::vector<FieldExpression>& expressions = {});
     /// Adds a port (ports.hpp; top-level `ports`) and selects it.
-    void addPort(const PortData& port);
+    void addPort(const PortData& port, const std::vector<FieldExpression>& expressions = {});
     /// Removes the item (one undo step); clears the selection.
     void removeItem(const ItemRef& item);
     /// Copies the item, shifted by (dx, dy) um; selects the copy.
@@ -124,6 +134,11 @@ public:
     int currentLayer() const { return currentLayer_; }
     void setCurrentLayer(int layer);
 
+    /// Runs `edit` (calls of the edit functions above) without pushing anything: returns
+    /// the project and undo text of the last edit it made, or nullopt when it made none.
+    /// The Properties dock uses it to find the field an entry sets (expressions.hpp).
+    std::optional<std::pair<Project, QString>> captureEdit(const std::function<void()>& edit);
+
     /// Internal: sets the project without an undo step (used by the undo commands).
     void setProjectInternal(const Project& project);
     void setLayerInternal(int layer, const Layer& value);
@@ -138,6 +153,7 @@ Q_SIGNALS:
 private:
     void fixSelection();
     Project project_;
+    std::optional<std::pair<Project, QString>>* capture_ = nullptr;
     QUndoStack undo_;
     QString filePath_;
     ItemRef selection_;

@@ -14,6 +14,7 @@
 
 #include "dock_util.hpp"
 #include "docks.hpp"
+#include "expressions.hpp"
 #include "ports.hpp"
 
 namespace golightly::editor {
@@ -51,31 +52,74 @@ QWidget* PropertiesDock::field(const QString& label) const {
 QDoubleSpinBox* PropertiesDock::addDouble(const QString& label, double value, const QString& suffix,
                                           std::function<void(double)> apply, std::function<QString(double)> rule) {
     auto* s = make_spin(-1e6, 1e6, 4, 0.05, suffix);
+    auto* ns = static_cast<NumberSpinBox*>(s);
     s->setValue(value);
     s->setProperty("fieldLabel", label);
     s->setProperty("defaultToolTip", s->toolTip());
-    auto enter = [this, s, apply, rule, label] {
-        const double v = s->value();
-        const QString broken = rule ? rule(v) : QString();
+    // every field takes an expression over the project's parameters (expressions.hpp)
+    ns->setEvaluator([this](const QString& text) { return evaluate_in(doc_->project(), text); });
+    std::string path;  // the field's JSON path: looked for only where the item has expressions
+    if (!item_expressions(doc_->project(), doc_->selection()).empty()) {
+        path = fieldPath(apply, value);
+        if (const FieldExpression* e = path.empty() ? nullptr : expression_at(doc_->project(), path)) {
+            ns->setExpression(qs(e->text), e->value);
+            form_->addRow(label, s);
+            ensureValueLabel(s);
+            s->setProperty("expressionPath", qs(path));
+        }
+    }
+    auto enter = [this, s, ns, apply, rule, label] {
+        const QString expr = ns->expression();
+        const QString exprError = ns->expressionError();
+        const double v = expr.isEmpty() ? s->value() : ns->expressionValue();
         invalid_.erase(std::remove_if(invalid_.begin(), invalid_.end(), [&](const Invalid& i) { return i.label == label; }),
                        invalid_.end());
-        if (!broken.isEmpty()) {
-            invalid_.push_back({label, v, broken});
+        const auto reject = [&](const QString& broken) {
+            if (!expr.isEmpty() || !exprError.isEmpty())
+                invalid_.push_back({label, v, broken, true, ns->enteredText()});
+            else
+                invalid_.push_back({label, v, broken});
             invalidItem_ = doc_->selection();
             markInvalid(s, broken);
+        };
+        if (!exprError.isEmpty()) {
+            ensureValueLabel(s);
+            return reject(exprError);
+        }
+        const QString broken = rule ? rule(v) : QString();
+        if (!broken.isEmpty()) return reject(broken);
+        markInvalid(s, QString());
+        if (!expr.isEmpty()) {
+            const QString problem = applyExpression(apply, expr, v);
+            if (!problem.isEmpty()) reject(problem);
             return;
         }
-        markInvalid(s, QString());
+        // a number replaces the field's expression
+        const std::string bound = s->property("expressionPath").toString().toStdString();
+        if (!bound.empty() && expression_at(doc_->project(), bound)) {
+            const auto captured = doc_->captureEdit([&] { apply(v); });
+            Project after = captured ? captured->first : doc_->project();
+            remove_expression(after, bound);
+            doc_->replaceProject(after, captured ? captured->second : tr("Remove expression"));
+            return;
+        }
         apply(v);
     };
     connect(s, &QDoubleSpinBox::editingFinished, this, enter);
-    form_->addRow(label, s);
+    if (form_->indexOf(s) < 0) form_->addRow(label, s);
     // An entry rejected before this rebuild stays visible (red) with the value typed. Its
     // rule is checked again: the edit that caused the rebuild may have made it valid (a
     // rectangle's min x above its max x, then a larger max x), and then it is applied.
     if (doc_->selection() == invalidItem_)
         for (auto it = invalid_.begin(); it != invalid_.end(); ++it)
             if (it->label == label) {
+                if (it->isText) {  // an expression: shown again as typed, entered again when the user does
+                    const QSignalBlocker block(s);
+                    ns->setEnteredText(it->text);
+                    ensureValueLabel(s);
+                    markInvalid(s, it->rule);
+                    break;
+                }
                 const double v = it->value;
                 const QString broken = rule ? rule(v) : QString();
                 if (broken.isEmpty()) {
@@ -95,6 +139,50 @@ QDoubleSpinBox* PropertiesDock::addDouble(const QString& label, double value, co
     return s;
 }
 
+std::string PropertiesDock::fieldPath(const std::function<void(double)>& apply, double current) {
+    const Project& before = doc_->project();
+    for (const double probe : {current + 1.0, current * 2.0 + 3.0}) {
+        const auto captured = doc_->captureEdit([&] { apply(probe); });
+        if (!captured) continue;
+        if (const auto path = changed_field(before, captured->first)) return *path;
+    }
+    return {};
+}
+
+QString PropertiesDock::applyExpression(const std::function<void(double)>& apply, const QString& text, double value) {
+    const Project before = doc_->project();
+    const auto captured = doc_->captureEdit([&] { apply(value); });
+    Project after = captured ? captured->first : before;
+    std::string path;
+    if (captured) {
+        if (const auto changed = changed_field(before, after)) path = *changed;
+    } else {
+        path = fieldPath(apply, value);  // the field holds the value already
+    }
+    if (path.empty()) return tr("this field sets more than one value of the project: it takes a number only");
+    const auto stored = number_at(after, path);
+    if (!stored || *stored != value)
+        return tr("this field is stored in another unit than it shows: it takes a number only");
+    set_expression(after, path, text.toStdString(), value);
+    doc_->replaceProject(after, captured ? captured->second : tr("Set expression"));
+    return {};
+}
+
+void PropertiesDock::ensureValueLabel(QDoubleSpinBox* s) {
+    auto* ns = static_cast<NumberSpinBox*>(s);
+    if (s->property("valueLabel").value<QObject*>()) return;
+    int row = -1;
+    QFormLayout::ItemRole role;
+    form_->getWidgetPosition(s, &row, &role);
+    if (row < 0) return;
+    auto* label = new QLabel;
+    label->setWordWrap(true);
+    label->setObjectName(s->property("fieldLabel").toString() + QStringLiteral(".value"));
+    form_->insertRow(row + 1, QString(), label);
+    s->setProperty("valueLabel", QVariant::fromValue<QObject*>(label));
+    ns->setValueLabel(label);
+}
+
 void PropertiesDock::markInvalid(QDoubleSpinBox* s, const QString& rule) {
     s->setProperty("invalid", !rule.isEmpty());
     if (rule.isEmpty()) {
@@ -110,6 +198,16 @@ QString PropertiesDock::enterValue(const QString& label, double value) {
     auto* s = qobject_cast<QDoubleSpinBox*>(field(label));
     if (!s) return tr("no field \"%1\"").arg(label);
     s->setValue(value);
+    Q_EMIT s->editingFinished();
+    for (const Invalid& i : invalid_)
+        if (i.label == label) return i.rule;
+    return {};
+}
+
+QString PropertiesDock::enterText(const QString& label, const QString& text) {
+    auto* s = qobject_cast<QDoubleSpinBox*>(field(label));
+    if (!s) return tr("no field \"%1\"").arg(label);
+    static_cast<NumberSpinBox*>(s)->setEnteredText(text);
     Q_EMIT s->editingFinished();
     for (const Invalid& i : invalid_)
         if (i.label == label) return i.rule;

@@ -436,7 +436,9 @@ Json project_to_json(const Project& project) {
     j["format"] = kFormatName;
     j["version"] = kFormatVersion;
     j["name"] = project.name;
-    if (!project.parameters.empty()) j["parameters"] = parameters_json(project.parameters);
+    // expression strings read back only in a project with a `parameters` member, even when
+    // they name no parameter ("2 * 220nm")
+    if (!project.parameters.empty() || !project.expressions.empty()) j["parameters"] = parameters_json(project.parameters);
     j["domain"] = domain_json(project.domain);
     Json materials = Json::array();
     for (const auto& m : project.materials) materials.push_back(material_json(m));
