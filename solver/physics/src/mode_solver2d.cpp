@@ -306,6 +306,12 @@ std::pair<std::vector<cd>, std::vector<Eigen::VectorXcd>> shift_invert_arnoldi(c
 
 namespace {
 
+/// Offset (in n_eff) of the bent solves' shift from the straight modes' n_eff: well above
+/// the Arnoldi iteration's resolution, well below the spacing of a guide's modes (~0.1) and
+/// of the order of the shift a bend of a few um gives (+0.01 for the 500 x 220 nm strip at
+/// R = 2 um).
+constexpr double kBendTargetOffset = 1e-3;
+
 /// |<a, b>| / (|a| |b|) over the transverse E components of two modes on the same grid.
 double transverse_overlap(const VectorMode& a, const VectorMode& b) {
     std::complex<double> dot = 0;
@@ -358,7 +364,10 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
                 while (next < ref.size() && match[next] >= 0) ++next;
                 if (next == ref.size()) break;
                 ModeSolveOptions bent = options;
-                bent.target_neff = ref[next].n_eff;
+                // just above the straight n_eff, not on it: a large radius leaves the bent
+                // eigenvalue there, and a shift on an eigenvalue makes the shift-invert
+                // operator singular (inaccurate vectors, no convergence)
+                bent.target_neff = ref[next].n_eff + kBendTargetOffset;
                 bent.num_modes = std::max(1, options.num_modes - static_cast<int>(next)) + 2;
                 for (VectorMode& m : solve_modes_2d(g, medium, wavelength_um, bent)) {
                     bool known = false;  // the same eigenpair from an earlier solve
