@@ -1,4 +1,5 @@
 #include "monitors_dock.hpp"
+#include "far_field_view.hpp"
 #include "ui_number.hpp"
 
 #include <QLocale>
@@ -113,9 +114,13 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
                                "select one to mark its wavelength on the spectra"));
     connect(resonances_, &QTableWidget::itemSelectionChanged, this, &MonitorsDock::markResonance);
     tabs_->addTab(resonances_, tr("Resonances"));
-    farField_ = makePlot(tr("Angle (°)"), tr("Directivity"));
-    farField_->setObjectName(QStringLiteral("farFieldPlot"));
-    tabs_->addTab(farField_, tr("Far field"));
+    farView_ = new FarFieldView;
+    farView_->setObjectName(QStringLiteral("farFieldPage"));
+    farField_ = farView_->cartesianPlot();
+    farField_->installEventFilter(this);  // re-layout when shown or resized
+    connect(farField_, &QCustomPlot::mouseMove, this,
+            [this](QMouseEvent* e) { updateCursor(farField_, farField_->xAxis->pixelToCoord(e->position().x())); });
+    tabs_->addTab(farView_, tr("Far field"));
     {
         auto* page = new QWidget;
         auto* pv = new QVBoxLayout(page);
@@ -149,7 +154,8 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     auto* fit = new QPushButton(tr("Fit"));
     fit->setToolTip(tr("Rescale the axes to the data"));
     connect(fit, &QPushButton::clicked, this, [this] {
-        auto* p = qobject_cast<QCustomPlot*>(tabs_->currentWidget());
+        QCustomPlot* p = currentPlot();
+        if (p && farView_->currentPlot() == p && p != farField_) return;  // the polar and map ranges are fixed
         if (!p) return;
         p->rescaleAxes();
         p->replot();
@@ -239,6 +245,7 @@ void MonitorsDock::setDimensions(int dims) {
 
 void MonitorsDock::clear() {
     resonances_->setRowCount(0);
+    farView_->clear();
     setDiffraction({});
     if (resonanceMark_) {
         spectra_->removeItem(resonanceMark_);
@@ -466,39 +473,7 @@ void MonitorsDock::showDiffraction(int f) {
     diffraction_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) {
-    farField_->clearGraphs();
-    for (const FarFieldResult& f : fields) {
-        const double full = f.dimensions == 3 ? 4 * 3.14159265358979323846 : 2 * 3.14159265358979323846;
-        for (std::size_t w = 0; w < f.samples.size(); ++w) {
-            const double p = f.power[w];
-            if (!(p > 0)) continue;
-            const QString base = QStringLiteral("%1 %2 µm").arg(QString::fromStdString(f.name)).arg(golightly::ui_number(f.wavelength_um[w], 'g', 5));
-            if (f.dimensions == 2) {
-                QVector<double> k, v;
-                for (const FarFieldSample& x : f.samples[w]) {
-                    k.push_back(x.phi_rad * 180 / 3.14159265358979323846);
-                    v.push_back(full * x.intensity / p);
-                }
-                graphNamed(farField_, base)->setData(k, v);
-                continue;
-            }
-            // the phi = 0 and phi = 90 degree cuts (nearest grid azimuths)
-            for (const double cut : {0.0, 90.0}) {
-                const int j = int(std::lround(cut / 360.0 * f.n_phi)) % f.n_phi;
-                QVector<double> k, v;
-                for (int i = 0; i < f.n_theta; ++i) {
-                    const FarFieldSample& x = f.samples[w][std::size_t(i) * std::size_t(f.n_phi) + std::size_t(j)];
-                    k.push_back(x.theta_rad * 180 / 3.14159265358979323846);
-                    v.push_back(full * x.intensity / p);
-                }
-                graphNamed(farField_, base + tr(", phi %1°").arg(golightly::ui_number(360.0 * j / f.n_phi, 'g', 4)))->setData(k, v);
-            }
-        }
-    }
-    farField_->xAxis->setLabel(fields.empty() || fields.front().dimensions == 3 ? tr("Theta (°)") : tr("Phi (°)"));
-    markDirty(farField_);
-}
+void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) { farView_->setFarFields(fields); }
 
 void MonitorsDock::setLive(const LiveMonitors& live) {
     setSpectra(live.frequency_hz, live.spectra, live.normalized);
@@ -694,8 +669,14 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
     return true;
 }
 
+QCustomPlot* MonitorsDock::currentPlot() const {
+    if (tabs_->currentWidget() == farView_) return farView_->currentPlot();
+    return qobject_cast<QCustomPlot*>(tabs_->currentWidget());
+}
+
 bool MonitorsDock::exportCurrent(const QString& path) {
-    auto* p = qobject_cast<QCustomPlot*>(tabs_->currentWidget());
+    if (tabs_->currentWidget() == farView_) return farView_->exportTo(path);
+    auto* p = currentPlot();
     return p && exportPlot(p, path);
 }
 
