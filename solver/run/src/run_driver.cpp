@@ -370,8 +370,26 @@ struct SpectrumNormalization {
     const std::map<int, std::vector<std::complex<double>>>* ref_sets = nullptr;
     double l_inc_um = 0;  ///< length (2D, um) or area (3D, um^2) of the incident monitor (flux_box cross-sections)
 };
+/// When the live far fields are projected (LiveMonitors::far_fields, kLiveFarFieldInterval).
+struct LiveFarFieldClock {
+    Clock::time_point last{};
+    bool any = false;     ///< projected at least once
+    double cost_s = 0;    ///< wall time of the last projection
+    bool fresh = false;   ///< the last snapshot carried far fields
+    bool due(Clock::time_point now) const {
+        const double since = std::chrono::duration<double>(now - last).count();
+        return !any || since >= std::max(kLiveFarFieldInterval, 20 * cost_s);
+    }
+};
+/// `far_clock` null: no far fields (the reference run); `force_far`: project whatever
+/// the clock says (the phase's last snapshot).
 void publish_live(Engine& engine, const Project& project, const CompiledProject& compiled, const RunOptions& options,
-                  const std::string& phase, const SpectrumNormalization* norm);
+                  const std::string& phase, const SpectrumNormalization* norm, LiveFarFieldClock* far_clock = nullptr,
+                  bool force_far = false);
+/// The far field of monitor `m` when the project gives it one, as RunResult::far_fields
+/// holds it (normalized with `norm` when given). Throws RunError as far_field_result.
+std::optional<FarFieldResult> far_field_of(Engine& engine, const Project& project, const Scene& scene,
+                                           const CompiledMonitor& m, const SpectrumNormalization* norm);
 std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, const CompiledMonitor& m,
                                                              const std::vector<double>* p_inc);
 
@@ -520,6 +538,11 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     std::int64_t next_check = kCheckSteps;
     std::int64_t next_live = options.live ? std::max<std::int64_t>(1, options.live_every_steps) : -1;
     std::int64_t last_live = -1;  // the step of the last live snapshot
+    // far fields in the main run's snapshots only (the final result has them of it only)
+    LiveFarFieldClock far_clock_state;
+    const bool far_fields = std::any_of(project.monitors.begin(), project.monitors.end(),
+                                        [](const Monitor& m) { return m.far_field.has_value(); });
+    LiveFarFieldClock* far_clock = phase == "main" && far_fields ? &far_clock_state : nullptr;
     auto last_frame_time = Clock::now();
     bool frame_sent = false;  // the first frame is never held back
     Engine::FrameRequest frame_request = options.frame_request;
@@ -587,7 +610,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
         progress.report(now_steps, t_s, db, seconds_since(t0),
                         resonance_stop ? decay_rule.str() + " or " + resonance_stop->status() : decay_rule.str());
         if (next_live > 0 && now_steps >= next_live) {
-            publish_live(engine, project, compiled, options, phase, live_norm);
+            publish_live(engine, project, compiled, options, phase, live_norm, far_clock);
             last_live = now_steps;
             while (next_live <= now_steps) next_live += std::max<std::int64_t>(1, options.live_every_steps);
         }
@@ -601,9 +624,10 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
         }
     }
     // the values the phase ends with, unless the last snapshot already showed them
-    if (next_live > 0 && last_live != engine.steps_done() && out.reason != StopReason::Cancelled &&
-        out.reason != StopReason::Diverged)
-        publish_live(engine, project, compiled, options, phase, live_norm);
+    // (again when that snapshot skipped the far fields)
+    if (next_live > 0 && (last_live != engine.steps_done() || (far_clock && !far_clock->fresh)) &&
+        out.reason != StopReason::Cancelled && out.reason != StopReason::Diverged)
+        publish_live(engine, project, compiled, options, phase, live_norm, far_clock, true);
     out.steps = engine.steps_done();
     out.step_wall_s = seconds_since(t0);
     return out;
@@ -752,8 +776,24 @@ std::optional<DiffractionResult> diffraction_of(Engine& engine, const Project& p
     return std::nullopt;
 }
 
+std::optional<FarFieldResult> far_field_of(Engine& engine, const Project& project, const Scene& scene,
+                                           const CompiledMonitor& m, const SpectrumNormalization* norm) {
+    for (const Monitor& pm : project.monitors)
+        if (pm.name == m.name && pm.type == m.type && pm.far_field && !m.flux_terms.empty()) {
+            const auto& freqs = scene.dft_sets.at(std::size_t(m.flux_terms[0].e_set)).frequencies_hz;
+            const std::vector<double> i_inc = scene.tfsf.empty()
+                                                  ? std::vector<double>{}
+                                                  : tfsf_incident_intensity(scene, freqs, engine.steps_done());
+            const bool ref = norm && norm->ref_sets && uses_reference_fields(m);
+            return detail::far_field_result(engine, scene, m, *pm.far_field, freqs, ref ? norm->ref_sets : nullptr,
+                                            i_inc);
+        }
+    return std::nullopt;
+}
+
 void publish_live(Engine& engine, const Project& project, const CompiledProject& compiled, const RunOptions& options,
-                  const std::string& phase, const SpectrumNormalization* norm) {
+                  const std::string& phase, const SpectrumNormalization* norm, LiveFarFieldClock* far_clock,
+                  bool force_far) {
     const Scene& scene = compiled.scene;
     LiveMonitors live;
     live.phase = phase;
@@ -778,6 +818,24 @@ void publish_live(Engine& engine, const Project& project, const CompiledProject&
                  mode_coefficients_result(engine, m, live.normalized ? norm->p_inc : nullptr))
                 live.mode_coefficients.push_back(std::move(mc));
     }
+    // far fields from the surface DFTs so far, throttled (their cost grows with the surface
+    // samples times the directions, which can rival a chunk of steps in 3D)
+    const auto now = Clock::now();
+    if (far_clock && (force_far || far_clock->due(now))) {
+        for (const CompiledMonitor& m : compiled.monitors) {
+            if (m.type != MonitorType::Flux && m.type != MonitorType::FluxBox) continue;
+            if (std::optional<FarFieldResult> f = far_field_of(engine, project, scene, m, live.normalized ? norm : nullptr)) {
+                f->surfaces.clear();  // only the results folder needs them
+                live.far_fields.push_back(std::move(*f));
+            }
+        }
+        const auto done = Clock::now();
+        far_clock->cost_s = std::chrono::duration<double>(done - now).count();
+        far_clock->last = done;
+        far_clock->any = true;
+        far_clock->fresh = true;
+    } else if (far_clock)
+        far_clock->fresh = false;
     options.live(live);
 }
 
@@ -1006,16 +1064,8 @@ void gather_monitors(Engine& engine, const Project& project, const CompiledProje
         }
         if (m.type == MonitorType::Flux || m.type == MonitorType::FluxBox) {
             result.spectra.push_back(flux_spectrum_result(engine, scene, m, nf, norm));
-            for (const Monitor& pm : project.monitors)
-                if (pm.name == m.name && pm.type == m.type && pm.far_field && !m.flux_terms.empty()) {
-                    const auto& freqs = scene.dft_sets.at(std::size_t(m.flux_terms[0].e_set)).frequencies_hz;
-                    const std::vector<double> i_inc = scene.tfsf.empty()
-                                                          ? std::vector<double>{}
-                                                          : tfsf_incident_intensity(scene, freqs, engine.steps_done());
-                    const bool ref = norm && norm->ref_sets && uses_reference_fields(m);
-                    result.far_fields.push_back(detail::far_field_result(
-                        engine, scene, m, *pm.far_field, freqs, ref ? norm->ref_sets : nullptr, i_inc));
-                }
+            if (std::optional<FarFieldResult> f = far_field_of(engine, project, scene, m, norm))
+                result.far_fields.push_back(std::move(*f));
             if (std::optional<DiffractionResult> d = diffraction_of(engine, project, main, m, norm, result.warnings))
                 result.diffraction.push_back(std::move(*d));
         } else if (m.type == MonitorType::Time) {
