@@ -111,8 +111,11 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     resonances_->setSelectionBehavior(QAbstractItemView::SelectRows);
     resonances_->setSelectionMode(QAbstractItemView::SingleSelection);
     resonances_->setToolTip(tr("Resonances found by Harminv in the time monitors with \"resonances\"; "
-                               "select one to mark its wavelength on the spectra"));
+                               "select one to mark its wavelength on the spectra, double-click it for a field "
+                               "picture of the mode (a second short run with a narrow-band source)"));
     connect(resonances_, &QTableWidget::itemSelectionChanged, this, &MonitorsDock::markResonance);
+    connect(resonances_, &QTableWidget::itemActivated, this,
+            [this](QTableWidgetItem* item) { requestResonancePicture(item->row()); });
     tabs_->addTab(resonances_, tr("Resonances"));
     farView_ = new FarFieldView;
     farView_->setObjectName(QStringLiteral("farFieldPage"));
@@ -385,9 +388,20 @@ void MonitorsDock::setResonances(const std::vector<ResonanceRow>& rows) {
         for (int c = 0; c < 6; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == 1) item->setData(Qt::UserRole, r.wavelengthUm);
+            if (c == 2) item->setData(Qt::UserRole, r.frequencyThz * 1e12);
+            if (c == 3) item->setData(Qt::UserRole, r.q);
             resonances_->setItem(row, c, item);
         }
     }
+}
+
+bool MonitorsDock::requestResonancePicture(int row) {
+    if (row < 0 || row >= resonances_->rowCount() || !resonances_->item(row, 2) || !resonances_->item(row, 3)) return false;
+    const double f = resonances_->item(row, 2)->data(Qt::UserRole).toDouble();
+    if (!(f > 0)) return false;
+    Q_EMIT resonancePictureRequested(f, resonances_->item(row, 3)->data(Qt::UserRole).toDouble(),
+                                     resonances_->item(row, 0)->text());
+    return true;
 }
 
 void MonitorsDock::markResonance() {
@@ -480,6 +494,7 @@ void MonitorsDock::setLive(const LiveMonitors& live) {
     setTimeSeries(live.time_series);
     setDiffraction(live.diffraction);  // the orders grow with the DFTs, as the spectra do
     setModeAmplitudes(live.frequency_hz, live.mode_coefficients, live.normalized);
+    if (!live.far_fields.empty()) setFarFields(live.far_fields);  // empty: a throttled snapshot, the last picture stands
     summary_->setText(tr("%1: step %2, %3 fs%4")
                           .arg(live.phase == "reference" ? tr("Reference run") : tr("Main run"))
                           .arg(live.step)

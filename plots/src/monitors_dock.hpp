@@ -53,6 +53,9 @@ public:
 Q_SIGNALS:
     /// "Normalize" was clicked in the offer.
     void normalizationRequested();
+    /// A resonance row was double-clicked (or Enter pressed on it): make the field picture
+    /// of that mode (a second short run with a narrow-band source, ResonancePictureRun).
+    void resonancePictureRequested(double frequencyHz, double q, const QString& monitor);
 
 public:
     QCustomPlot* spectraPlot() const { return spectra_; }
@@ -67,6 +70,9 @@ public:
     /// Resonances of time monitors with `resonances` (one row each: monitor, wavelength,
     /// frequency, Q, amplitude, error); a selected row marks its wavelength on the spectra.
     QTableWidget* resonanceTable() const { return resonances_; }
+    /// Asks for the field picture of resonance row `row` (resonancePictureRequested); false
+    /// for a row that is not there.
+    bool requestResonancePicture(int row);
     /// Far fields of flux boxes with `far_field` as cartesian curves: directivity against
     /// angle (2D: phi; 3D: theta in the phi = 0 and phi = 90 degree planes), one curve per
     /// wavelength and cut. The far-field page (farFieldView) also has a polar plot (2D) and a
