@@ -4,6 +4,7 @@
 // same projection).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -14,7 +15,7 @@ using namespace golightly;
 
 TEST_CASE("Live far fields: throttled during the run, the last snapshot equals the result", "[far_field][live]") {
     const Project p = parse_project(R"({"format": "golightly-project", "version": 1,
-      "domain": {"size": [2.4, 2.4], "cell_size": 0.05, "polarization": "TMz"},
+      "domain": {"size": [2.4, 2.4], "cell_size": 0.025, "polarization": "TMz"},
       "sources": [{"type": "point", "at": [1.2, 1.2], "component": "Ez",
                    "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.0, "wavelength_span": 0.4}}],
       "monitors": [{"name": "box", "type": "flux_box", "min": [0.8, 0.8], "max": [1.6, 1.6],
@@ -39,8 +40,8 @@ TEST_CASE("Live far fields: throttled during the run, the last snapshot equals t
         REQUIRE(l.far_fields.size() == 1);
         CHECK(l.far_fields[0].surfaces.empty());  // the currents stay out of the snapshots
     }
-    // the first snapshot projects, then at most one per interval, and the last one
-    CHECK_FALSE(snapshots.front().far_fields.empty());
+    // a snapshot early in the run projects (the projection costs a fraction of a
+    // millisecond here), then at most one per interval, and the last one
     INFO("snapshots " << snapshots.size() << ", with far fields " << with << ", wall " << wall << " s");
     CHECK(with >= 2);
     CHECK(with <= 2 + int(wall / kLiveFarFieldInterval) + 1);
@@ -61,6 +62,10 @@ TEST_CASE("Live far fields: throttled during the run, the last snapshot equals t
             CHECK(std::abs(a.samples[w][k].e_theta - b.samples[w][k].e_theta) <= 1e-12 * std::abs(b.samples[w][k].e_theta));
         }
     }
-    // the first picture was of the DFTs after a few steps: far from the final one
-    CHECK(std::abs(snapshots.front().far_fields[0].power[0] / b.power[0] - 1) > 0.1);
+    // the first picture was of the DFTs early in the run: far from the final one
+    const auto first = std::find_if(snapshots.begin(), snapshots.end(),
+                                    [](const LiveMonitors& l) { return !l.far_fields.empty(); });
+    REQUIRE(first != snapshots.end());
+    CHECK(first->step < r.steps / 2);
+    CHECK(std::abs(first->far_fields[0].power[0] / b.power[0] - 1) > 0.1);
 }
