@@ -617,6 +617,36 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
                                 o.value(QStringLiteral("amplitude")).toDouble(), o.value(QStringLiteral("error")).toDouble()});
             }
         setResonances(rows);
+        // far fields: far_field/<monitor>.csv, n_theta x n_phi rows per wavelength in order
+        // (project-format.md "Far fields")
+        std::vector<FarFieldResult> far;
+        const QJsonObject ffs = j.value(QStringLiteral("far_field")).toObject();
+        for (auto it = ffs.begin(); it != ffs.end(); ++it) {
+            const QJsonObject o = it.value().toObject();
+            FarFieldResult f;
+            f.name = it.key().toStdString();
+            f.dimensions = j.value(QStringLiteral("dimensions")).toInt(2);
+            f.n_theta = o.value(QStringLiteral("theta_points")).toInt(1);
+            f.n_phi = o.value(QStringLiteral("phi_points")).toInt(1);
+            for (const QJsonValue v : o.value(QStringLiteral("wavelength_um")).toArray()) f.wavelength_um.push_back(v.toDouble());
+            for (const QJsonValue v : o.value(QStringLiteral("power")).toArray()) f.power.push_back(v.toDouble());
+            QStringList h;
+            std::vector<std::vector<double>> c;
+            const std::size_t per = std::size_t(std::max(1, f.n_theta)) * std::size_t(std::max(1, f.n_phi));
+            if (!readCsv(d.filePath(QStringLiteral("far_field/%1.csv").arg(it.key())), h, c) || h.size() < 4 ||
+                f.power.size() != f.wavelength_um.size() || c[0].size() != per * f.wavelength_um.size())
+                continue;  // not this version's layout: the other results still show
+            f.samples.resize(f.wavelength_um.size());
+            for (std::size_t k = 0; k < c[0].size(); ++k) {
+                FarFieldSample x;
+                x.theta_rad = c[1][k] * 3.14159265358979323846 / 180;
+                x.phi_rad = c[2][k] * 3.14159265358979323846 / 180;
+                x.intensity = c[3][k];
+                f.samples[k / per].push_back(x);
+            }
+            far.push_back(std::move(f));
+        }
+        setFarFields(far);
         any = true;
     }
     if (readCsv(d.filePath(QStringLiteral("spectra.csv")), header, cols) && header.size() >= 2) {

@@ -12,10 +12,12 @@
 #include "qcustomplot_include.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <functional>
 
 #include "far_field_view.hpp"
 #include "golightly/far_field.hpp"
+#include "golightly/results.hpp"
 #include "gui_test_util.hpp"
 #include "monitors_dock.hpp"
 
@@ -157,6 +159,16 @@ private Q_SLOTS:
         const QList<QByteArray> lines = f.readAll().split('\n');
         QVERIFY(lines[0].startsWith("curve,phi_deg,Directivity"));
         QCOMPARE(lines.size(), 1 + 2 * 73 + 1);  // header, two curves, the final newline
+        // a results folder (Open results): the far fields come back from far_field/<box>.csv
+        r.dimensions = 2;
+        r.frequency_hz = {2e14};
+        write_results(std::filesystem::path(tmp.filePath(QStringLiteral("run")).toStdString()), Project{}, r, {});
+        plots::MonitorsDock reopened;
+        QVERIFY(reopened.loadResults(tmp.filePath(QStringLiteral("run"))));
+        const auto& again = reopened.farFieldView()->polarGraphs();
+        QCOMPARE(int(again.size()), 2);
+        QVERIFY(std::abs(again[0]->data()->at(0)->value - 4.0 / 3.0) < 1e-9);  // the CSV's 10 digits
+        QVERIFY(std::abs(again[1]->data()->at(18)->value - graphs[1]->data()->at(18)->value) < 1e-9);
         // the run's next start forgets them
         dock.clear();
         QCOMPARE(int(view->polarGraphs().size()), 0);
