@@ -169,6 +169,19 @@ private Q_SLOTS:
         QCOMPARE(int(again.size()), 2);
         QVERIFY(std::abs(again[0]->data()->at(0)->value - 4.0 / 3.0) < 1e-9);  // the CSV's 10 digits
         QVERIFY(std::abs(again[1]->data()->at(18)->value - graphs[1]->data()->at(18)->value) < 1e-9);
+        // live snapshots: one with far fields replaces the curves, a throttled one (none)
+        // leaves the last picture
+        LiveMonitors live;
+        live.phase = "main";
+        live.step = 200;
+        live.far_fields.push_back(farField2d({1.55}, 72, [](double, std::size_t) { return 1.0; }));
+        dock.setLive(live);
+        QCOMPARE(int(view->polarGraphs().size()), 1);
+        QVERIFY(std::abs(view->polarGraphs()[0]->data()->at(5)->value - 1.0) < 1e-12);  // isotropic
+        live.far_fields.clear();
+        live.step = 400;
+        dock.setLive(live);
+        QCOMPARE(int(view->polarGraphs().size()), 1);
         // the run's next start forgets them
         dock.clear();
         QCOMPARE(int(view->polarGraphs().size()), 0);

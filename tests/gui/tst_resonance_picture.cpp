@@ -126,6 +126,42 @@ private Q_SLOTS:
         QCOMPARE(mode_picture_bandwidth(-5), 0.02);
     }
 
+    /// A DFT map as the field view's frame: geometry, and the phase turned so that a map
+    /// i * m(x, y) shows as +-m (not as zero, its real part).
+    void dftMapAsFrame() {
+        DftFieldResult d;
+        d.name = kModePictureMonitor;
+        d.dimensions = 3;
+        d.nx = 4;
+        d.ny = 3;
+        d.nz = 1;
+        d.dx_um = 0.1;
+        d.origin_um = {0.05, 0.05};
+        d.origin_z_um = 0.4;
+        d.frequency_hz = {2e14};
+        d.wavelength_um = {1.5};
+        d.components = {Component::Ex, Component::Ez};
+        d.values.assign(2, {});
+        for (int j = 0; j < 3; ++j)
+            for (int i = 0; i < 4; ++i) {
+                d.values[0].push_back(0.0);
+                d.values[1].push_back(std::complex<double>(0, 1) * double(1 + i + 10 * j));
+            }
+        const auto frame = app::dft_field_frame(d, 0, Component::Ez);
+        QVERIFY(frame);
+        QCOMPARE(frame->quantity, viewport::FieldQuantity::Ez);
+        QCOMPARE(frame->width, 4);
+        QCOMPARE(frame->height, 3);
+        QVERIFY(std::abs(frame->x0_um - 0.0) < 1e-12 && std::abs(frame->width_um - 0.4) < 1e-12);
+        QVERIFY(frame->three_d && frame->slice_normal == 2 && std::abs(frame->slice_position_um - 0.4) < 1e-12);
+        const double sign = frame->values[0] > 0 ? 1 : -1;
+        for (int k = 0; k < 12; ++k)
+            QVERIFY(std::abs(sign * frame->values[std::size_t(k)] - (1 + k % 4 + 10 * (k / 4))) < 1e-4);
+        QCOMPARE(frame->max_abs, 24.0f);
+        QVERIFY(!app::dft_field_frame(d, 0, Component::Hz));  // not in the result
+        QVERIFY(!app::dft_field_frame(d, 1, Component::Ez));  // no second map
+    }
+
     void doubleClickShowsTheMode() {
         QVERIFY(open(cavityJson(3000), QStringLiteral("cavity.glproj")));
         plots::MonitorsDock* dock = w_->monitorsDock();
