@@ -567,6 +567,8 @@ ResonancePictureRun::ResonancePictureRun(QObject* parent) : QObject(parent), run
                 if (e > most) most = e, best = c;
             }
             if (auto frame = dft_field_frame(d, 0, d.components[best])) {
+                frame->step = r->steps;  // the DFT's length: the whole picture run
+                frame->time_fs = r->time_fs;
                 frame_ = frame;
                 Q_EMIT pictureReady(frame_, title_);
                 return;

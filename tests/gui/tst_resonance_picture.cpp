@@ -200,6 +200,12 @@ private Q_SLOTS:
         const double corr = std::abs(vm) / std::sqrt(vv * mm);
         qInfo("correlation with TM11: %.6f", corr);
         QVERIFY2(corr > 0.99, qPrintable(QString::number(corr)));
+        const QString shots = qEnvironmentVariable("GOLIGHTLY_TEST_SHOTS");
+        if (!shots.isEmpty()) {
+            w_->fieldView()->zoomToFit();
+            w_->fieldView()->renderToImage(QSize(720, 520)).save(shots + QStringLiteral("/resonance-field-picture.png"));
+        }
+        QVERIFY(test::distinctColours(w_->fieldView()->renderToImage(QSize(360, 260))) > 16);
         // the picture's own results folder beside the project's results
         QVERIFY(QFileInfo(pic->controller()->resultsDir()).fileName().startsWith(QStringLiteral("resonance_")));
     }
