@@ -10,7 +10,9 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -226,6 +228,55 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         monitorsDock_->setNormalizationOffer(false);
         statusBar()->showMessage(what, 10000);
     });
+    // a double-click on a resonance: its field picture from a second short run (Meep users'
+    // narrow-band run), in the field view when done; a Stop button in the status bar meanwhile
+    {
+        auto* picture = new ResonancePictureRun(this);
+        picture->setObjectName(QStringLiteral("resonancePicture"));
+        auto* busy = new QWidget;
+        busy->setObjectName(QStringLiteral("resonancePictureBusy"));
+        auto* row = new QHBoxLayout(busy);
+        row->setContentsMargins(0, 0, 0, 0);
+        auto* text = new QLabel;
+        auto* stop = new QPushButton(tr("Stop picture"));
+        stop->setObjectName(QStringLiteral("resonancePictureStop"));
+        row->addWidget(text);
+        row->addWidget(stop);
+        busy->setVisible(false);
+        statusBar()->addPermanentWidget(busy);
+        connect(stop, &QPushButton::clicked, picture, &ResonancePictureRun::cancel);
+        connect(picture, &ResonancePictureRun::progressText, text, &QLabel::setText);
+        connect(monitorsDock_, &plots::MonitorsDock::resonancePictureRequested, this,
+                [this, picture, busy, text](double f, double q, const QString& monitor) {
+                    if (run_->isRunning()) {
+                        statusBar()->showMessage(tr("The field picture is a second run: wait for this run to end."), 8000);
+                        return;
+                    }
+                    const QString dir = QDir(resultsDirectory()).filePath(QStringLiteral("resonance_%1THz").arg(f * 1e-12, 0, 'f', 4));
+                    const QString label = doc_->filePath().isEmpty() ? doc_->displayName() : doc_->filePath();
+                    if (!picture->start(doc_->project(), f, q, monitor, label, dir)) return;  // failed() says why
+                    text->setText(tr("%1: compiling...").arg(picture->title()));
+                    busy->setVisible(true);
+                });
+        connect(picture, &ResonancePictureRun::pictureReady, this,
+                [this, busy](std::shared_ptr<const viewport::FieldFrame> frame, const QString& title) {
+                    busy->setVisible(false);
+                    fieldView_->clearFrames();
+                    fieldView_->showFrame(std::move(frame));
+                    fieldView_->setPhaseLabel(title);
+                    action(QStringLiteral("view.field"))->setChecked(true);
+                    statusBar()->showMessage(tr("Field picture of %1 (the real part at its frequency)").arg(title), 10000);
+                });
+        connect(picture, &ResonancePictureRun::stopped, this, [this, busy](const QString& message) {
+            busy->setVisible(false);
+            statusBar()->showMessage(message, 10000);
+        });
+        connect(picture, &ResonancePictureRun::failed, this, [this, busy](const QString& message) {
+            busy->setVisible(false);
+            statusBar()->showMessage(message, 10000);
+            prompts_->error(tr("Resonance field picture"), message);
+        });
+    }
     connect(run_, &RunController::structureReady, fieldView_, &viewport::FieldView::setStructure);
     connect(run_, &RunController::energy, this, [this](const EnergyPoint& e) {
         monitorsDock_->addEnergyPoint(e.phase, e.timeFs, e.db);

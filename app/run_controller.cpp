@@ -12,6 +12,7 @@
 
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/mode_picture.hpp"
 #include "golightly/results.hpp"
 #include "golightly/run_phases.hpp"
 #include "golightly/units.hpp"
@@ -503,6 +504,104 @@ void RunController::jobFinished(editor::JobOutcome<Outcome>& outcome) {
         Q_EMIT pausedChanged(false);
     }
     Q_EMIT finished(ok, msg);
+}
+
+std::shared_ptr<viewport::FieldFrame> dft_field_frame(const DftFieldResult& r, std::size_t f, Component c) {
+    const auto it = std::find(r.components.begin(), r.components.end(), c);
+    if (it == r.components.end() || f >= r.frequency_hz.size() || r.nx <= 0 || r.ny <= 0) return nullptr;
+    const std::vector<std::complex<double>>& all = r.values[std::size_t(it - r.components.begin())];
+    const std::size_t plane = std::size_t(r.nx) * std::size_t(r.ny);
+    const std::size_t first = f * std::size_t(std::max(1, r.nz)) * plane;
+    if (all.size() < first + plane) return nullptr;
+    std::complex<double> sq = 0;
+    for (std::size_t k = 0; k < plane; ++k) sq += all[first + k] * all[first + k];
+    const std::complex<double> turn = std::polar(1.0, -0.5 * std::arg(sq));
+    auto frame = std::make_shared<viewport::FieldFrame>();
+    frame->quantity = viewport::FieldQuantity(int(c));  // the same order, Ex .. Hz
+    frame->width = r.nx;
+    frame->height = r.ny;
+    frame->x0_um = r.origin_um.x - 0.5 * r.dx_um;
+    frame->y0_um = r.origin_um.y - 0.5 * r.dx_um;
+    frame->width_um = r.nx * r.dx_um;
+    frame->height_um = r.ny * r.dx_um;
+    frame->values.resize(plane);
+    for (std::size_t k = 0; k < plane; ++k) {
+        frame->values[k] = float((all[first + k] * turn).real());
+        frame->max_abs = std::max(frame->max_abs, std::abs(frame->values[k]));
+    }
+    if (r.dimensions == 3) {
+        frame->three_d = true;
+        frame->slice_normal = 2;
+        frame->slice_position_um = r.origin_z_um;
+    }
+    return frame;
+}
+
+ResonancePictureRun::ResonancePictureRun(QObject* parent) : QObject(parent), run_(new RunController(this)) {
+    run_->setObjectName(QStringLiteral("resonancePictureRun"));
+    connect(run_, &RunController::progress, this, [this](const ProgressInfo& p) {
+        Q_EMIT progressText(tr("%1: %2 fs, step %3").arg(title_, golightly::ui_number(p.time_fs, 'f', 1)).arg(p.step));
+    });
+    connect(run_, &RunController::finished, this, [this](bool ok, const QString& message) {
+        const auto r = run_->lastResult();
+        if (!ok || !r) {
+            Q_EMIT failed(tr("The field picture of %1 failed: %2").arg(title_, message));
+            return;
+        }
+        if (r->stop_reason == StopReason::Cancelled) {
+            Q_EMIT stopped(tr("The field picture of %1 was stopped.").arg(title_));
+            return;
+        }
+        if (r->stop_reason == StopReason::Diverged) {
+            Q_EMIT failed(tr("The field picture of %1 failed: %2").arg(title_, message));
+            return;
+        }
+        for (const DftFieldResult& d : r->dft_fields) {
+            if (d.name.rfind(kModePictureMonitor, 0) != 0 || d.components.empty()) continue;
+            // the component with the most energy (3D: of Ex, Ey, Ez)
+            std::size_t best = 0;
+            double most = -1;
+            for (std::size_t c = 0; c < d.components.size(); ++c) {
+                double e = 0;
+                for (const auto& v : d.values[c]) e += std::norm(v);
+                if (e > most) most = e, best = c;
+            }
+            if (auto frame = dft_field_frame(d, 0, d.components[best])) {
+                frame->step = r->steps;  // the DFT's length: the whole picture run
+                frame->time_fs = r->time_fs;
+                frame_ = frame;
+                Q_EMIT pictureReady(frame_, title_);
+                return;
+            }
+        }
+        Q_EMIT failed(tr("The field picture of %1 holds no field.").arg(title_));
+    });
+}
+
+bool ResonancePictureRun::start(const Project& project, double frequencyHz, double q, const QString& monitor,
+                                const QString& projectLabel, const QString& resultsDir, const SolverSettings& settings) {
+    title_ = tr("Resonance %1 µm (Q %2, %3)")
+                 .arg(golightly::ui_number(units::hz_to_wavelength_um(frequencyHz), 'f', 5),
+                      std::isfinite(q) ? golightly::ui_number(q, 'g', 4) : QStringLiteral("∞"), monitor);
+    if (run_->isRunning()) {
+        Q_EMIT failed(tr("A field picture is being made; stop it first."));
+        return false;
+    }
+    Project picture;
+    try {
+        picture = mode_picture_project(project, frequencyHz, q);
+    } catch (const std::exception& e) {
+        Q_EMIT failed(tr("The field picture of %1 cannot start: %2").arg(title_, QString::fromUtf8(e.what())));
+        return false;
+    }
+    SolverSettings s = settings;
+    s.framesPerSecond = 0;  // the main view keeps what it shows until the picture is ready
+    s.interop.reset();
+    if (!run_->start(picture, projectLabel, resultsDir, s)) {
+        Q_EMIT failed(tr("The field picture of %1 cannot start.").arg(title_));
+        return false;
+    }
+    return true;
 }
 
 }  // namespace golightly::app

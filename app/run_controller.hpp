@@ -230,6 +230,50 @@ private:
     Job job_{40};  // GUI side: 25 polls a second, each a few copies
 };
 
+/// The real part of a dft_field map as a field frame for the FieldView: map `f` of
+/// component `c` (a 3D result: its first z plane), multiplied first by the global phase
+/// that makes the map as real as it can be (exp(-i arg(sum v^2) / 2)), so that a mode's
+/// picture does not depend on the arbitrary phase of the source. Null when the result
+/// lacks the component or the map.
+std::shared_ptr<viewport::FieldFrame> dft_field_frame(const DftFieldResult& r, std::size_t f, Component c);
+
+/// A resonance's field picture (issue 52): a second, short run of the project with its
+/// sources narrowed to the resonance (mode_picture.hpp, mode_picture_project) and a DFT
+/// field at its frequency, on its own RunController (the main run's results and the
+/// Monitors dock stay as they are). Cancellable; errors come as failed(), never a throw.
+class ResonancePictureRun : public QObject {
+    Q_OBJECT
+public:
+    explicit ResonancePictureRun(QObject* parent = nullptr);
+    /// Starts the picture of the resonance at `frequencyHz` with quality factor `q` (of time
+    /// monitor `monitor`) of `project`; results go to `resultsDir`. False (and failed())
+    /// when it cannot start: a picture is being made, or the project cannot be made into one.
+    bool start(const Project& project, double frequencyHz, double q, const QString& monitor,
+               const QString& projectLabel, const QString& resultsDir, const SolverSettings& settings = {});
+    bool isRunning() const { return run_->isRunning(); }
+    void cancel() { run_->stop(); }
+    RunController* controller() const { return run_; }
+    /// The last picture's frame (null before the first).
+    std::shared_ptr<const viewport::FieldFrame> frame() const { return frame_; }
+    /// "Resonance 1.5483 µm (Q 1447)": names the picture.
+    QString title() const { return title_; }
+
+Q_SIGNALS:
+    /// Progress in words (phase, simulated time, steps).
+    void progressText(const QString& text);
+    /// The picture is ready: the real part of the mode's main component.
+    void pictureReady(std::shared_ptr<const golightly::viewport::FieldFrame> frame, const QString& title);
+    /// It did not start or failed (`message` says why).
+    void failed(const QString& message);
+    /// It was stopped (cancel()).
+    void stopped(const QString& message);
+
+private:
+    RunController* run_;
+    std::shared_ptr<const viewport::FieldFrame> frame_;
+    QString title_;
+};
+
 }  // namespace golightly::app
 
 Q_DECLARE_METATYPE(golightly::ProgressInfo)

@@ -1108,6 +1108,26 @@ Wiederherstellen?</translation>
         <source>Mode Monitor</source>
         <translation>Modenmonitor</translation>
     </message>
+    <message>
+        <source>Stop picture</source>
+        <translation>Bild anhalten</translation>
+    </message>
+    <message>
+        <source>The field picture is a second run: wait for this run to end.</source>
+        <translation>Das Feldbild ist ein zweiter Lauf: Warten Sie, bis dieser Lauf endet.</translation>
+    </message>
+    <message>
+        <source>%1: compiling...</source>
+        <translation>%1: Kompilieren...</translation>
+    </message>
+    <message>
+        <source>Field picture of %1 (the real part at its frequency)</source>
+        <translation>Feldbild von %1 (der Realteil bei seiner Frequenz)</translation>
+    </message>
+    <message>
+        <source>Resonance field picture</source>
+        <translation>Feldbild einer Resonanz</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ModeViewerDock</name>
@@ -1314,6 +1334,41 @@ Wiederherstellen?</translation>
     <message>
         <source>, before %1 dB %2: now %3 dB, falling too slowly to get there first</source>
         <translation>, vor %1 dB %2: jetzt %3 dB, fällt zu langsam, um zuerst dort anzukommen</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::ResonancePictureRun</name>
+    <message>
+        <source>%1: %2 fs, step %3</source>
+        <translation>%1: %2 fs, Schritt %3</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 failed: %2</source>
+        <translation>Das Feldbild von %1 ist fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 was stopped.</source>
+        <translation>Das Feldbild von %1 wurde angehalten.</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 holds no field.</source>
+        <translation>Das Feldbild von %1 enthält kein Feld.</translation>
+    </message>
+    <message>
+        <source>Resonance %1 µm (Q %2, %3)</source>
+        <translation>Resonanz %1 µm (Q %2, %3)</translation>
+    </message>
+    <message>
+        <source>A field picture is being made; stop it first.</source>
+        <translation>Ein Feldbild wird gerade erstellt; halten Sie es zuerst an.</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 cannot start: %2</source>
+        <translation>Das Feldbild von %1 kann nicht starten: %2</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 cannot start.</source>
+        <translation>Das Feldbild von %1 kann nicht starten.</translation>
     </message>
 </context>
 <context>
@@ -4591,6 +4646,81 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     </message>
 </context>
 <context>
+    <name>golightly::plots::FarFieldView</name>
+    <message>
+        <source>Polar plot (2D), theta-phi map (3D) or cartesian curves (2D: against phi; 3D: the phi = 0 and 90 degree cuts against theta)</source>
+        <translation>Polardiagramm (2D), Theta-Phi-Karte (3D) oder kartesische Kurven (2D: über Phi; 3D: die Schnitte Phi = 0 und 90 Grad über Theta)</translation>
+    </message>
+    <message>
+        <source>Directivity</source>
+        <translation>Richtwirkung</translation>
+    </message>
+    <message>
+        <source>Radiation intensity</source>
+        <translation>Strahlungsintensität</translation>
+    </message>
+    <message>
+        <source>Directivity: the intensity over its average over all directions; radiation intensity: power per steradian (per radian in 2D), in the DFT units of the spectra</source>
+        <translation>Richtwirkung: die Intensität bezogen auf ihren Mittelwert über alle Richtungen; Strahlungsintensität: Leistung pro Steradiant (pro Radiant in 2D), in den DFT-Einheiten der Spektren</translation>
+    </message>
+    <message>
+        <source>dB</source>
+        <translation>dB</translation>
+    </message>
+    <message>
+        <source>10 log10 of the quantity; %1 dB below the peak are shown</source>
+        <translation>10 log10 der Größe; %1 dB unter dem Maximum werden gezeigt</translation>
+    </message>
+    <message>
+        <source>The monitor and wavelength the theta-phi map shows</source>
+        <translation>Monitor und Wellenlänge, die die Theta-Phi-Karte zeigt</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>Ansicht</translation>
+    </message>
+    <message>
+        <source>Angle (°)</source>
+        <translation>Winkel (°)</translation>
+    </message>
+    <message>
+        <source>Phi (°)</source>
+        <translation>Phi (°)</translation>
+    </message>
+    <message>
+        <source>Theta (°)</source>
+        <translation>Theta (°)</translation>
+    </message>
+    <message>
+        <source>Directivity (dBi)</source>
+        <translation>Richtwirkung (dBi)</translation>
+    </message>
+    <message>
+        <source>Radiation intensity (dB)</source>
+        <translation>Strahlungsintensität (dB)</translation>
+    </message>
+    <message>
+        <source>Polar</source>
+        <translation>Polar</translation>
+    </message>
+    <message>
+        <source>Cartesian</source>
+        <translation>Kartesisch</translation>
+    </message>
+    <message>
+        <source>Theta-phi map</source>
+        <translation>Theta-Phi-Karte</translation>
+    </message>
+    <message>
+        <source>Principal cuts</source>
+        <translation>Hauptschnitte</translation>
+    </message>
+    <message>
+        <source>, phi %1°</source>
+        <translation>, Phi %1°</translation>
+    </message>
+</context>
+<context>
     <name>golightly::plots::MonitorsDock</name>
     <message>
         <source>Monitors</source>
@@ -4769,36 +4899,12 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
         <translation>Fehler</translation>
     </message>
     <message>
-        <source>Resonances found by Harminv in the time monitors with &quot;resonances&quot;; select one to mark its wavelength on the spectra</source>
-        <translation>Resonanzen, die Harminv in den Zeitmonitoren mit &quot;resonances&quot; findet; eine auswählen, um ihre Wellenlänge in den Spektren zu markieren</translation>
-    </message>
-    <message>
         <source>Resonances</source>
         <translation>Resonanzen</translation>
     </message>
     <message>
-        <source>Angle (°)</source>
-        <translation>Winkel (°)</translation>
-    </message>
-    <message>
-        <source>Directivity</source>
-        <translation>Richtwirkung</translation>
-    </message>
-    <message>
         <source>Far field</source>
         <translation>Fernfeld</translation>
-    </message>
-    <message>
-        <source>, phi %1°</source>
-        <translation>, phi %1°</translation>
-    </message>
-    <message>
-        <source>Theta (°)</source>
-        <translation>Theta (°)</translation>
-    </message>
-    <message>
-        <source>Phi (°)</source>
-        <translation>Phi (°)</translation>
     </message>
     <message>
         <source>Wavelength</source>
@@ -4867,6 +4973,10 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     <message>
         <source>resonances found</source>
         <translation>Resonanzen gefunden</translation>
+    </message>
+    <message>
+        <source>Resonances found by Harminv in the time monitors with &quot;resonances&quot;; select one to mark its wavelength on the spectra, double-click it for a field picture of the mode (a second short run with a narrow-band source)</source>
+        <translation>Von Harminv gefundene Resonanzen der Zeitmonitore mit „resonances“; eine auswählen, um ihre Wellenlänge in den Spektren zu markieren, doppelklicken für ein Feldbild der Mode (ein zweiter kurzer Lauf mit schmalbandiger Quelle)</translation>
     </message>
 </context>
 <context>

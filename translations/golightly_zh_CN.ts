@@ -1107,6 +1107,26 @@ Recover it?</source>
         <source>Mode Monitor</source>
         <translation>模式监视器</translation>
     </message>
+    <message>
+        <source>Stop picture</source>
+        <translation>停止场图</translation>
+    </message>
+    <message>
+        <source>The field picture is a second run: wait for this run to end.</source>
+        <translation>场图是第二次运行：请等待本次运行结束。</translation>
+    </message>
+    <message>
+        <source>%1: compiling...</source>
+        <translation>%1：正在编译...</translation>
+    </message>
+    <message>
+        <source>Field picture of %1 (the real part at its frequency)</source>
+        <translation>%1 的场图（该频率下的实部）</translation>
+    </message>
+    <message>
+        <source>Resonance field picture</source>
+        <translation>谐振场图</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::ModeViewerDock</name>
@@ -1310,6 +1330,41 @@ Recover it?</source>
     <message>
         <source>, before %1 dB %2: now %3 dB, falling too slowly to get there first</source>
         <translation>，早于 %1 dB %2：当前 %3 dB，下降太慢，无法先达到</translation>
+    </message>
+</context>
+<context>
+    <name>golightly::app::ResonancePictureRun</name>
+    <message>
+        <source>%1: %2 fs, step %3</source>
+        <translation>%1：%2 fs，第 %3 步</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 failed: %2</source>
+        <translation>%1 的场图失败：%2</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 was stopped.</source>
+        <translation>%1 的场图已停止。</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 holds no field.</source>
+        <translation>%1 的场图不含场。</translation>
+    </message>
+    <message>
+        <source>Resonance %1 µm (Q %2, %3)</source>
+        <translation>谐振 %1 µm（Q %2，%3）</translation>
+    </message>
+    <message>
+        <source>A field picture is being made; stop it first.</source>
+        <translation>正在生成场图；请先停止它。</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 cannot start: %2</source>
+        <translation>%1 的场图无法启动：%2</translation>
+    </message>
+    <message>
+        <source>The field picture of %1 cannot start.</source>
+        <translation>%1 的场图无法启动。</translation>
     </message>
 </context>
 <context>
@@ -4571,6 +4626,81 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     </message>
 </context>
 <context>
+    <name>golightly::plots::FarFieldView</name>
+    <message>
+        <source>Polar plot (2D), theta-phi map (3D) or cartesian curves (2D: against phi; 3D: the phi = 0 and 90 degree cuts against theta)</source>
+        <translation>极坐标图（2D）、theta-phi 图（3D）或直角坐标曲线（2D：随 phi 变化；3D：phi = 0 与 90 度切面随 theta 变化）</translation>
+    </message>
+    <message>
+        <source>Directivity</source>
+        <translation>方向性系数</translation>
+    </message>
+    <message>
+        <source>Radiation intensity</source>
+        <translation>辐射强度</translation>
+    </message>
+    <message>
+        <source>Directivity: the intensity over its average over all directions; radiation intensity: power per steradian (per radian in 2D), in the DFT units of the spectra</source>
+        <translation>方向性系数：强度除以其在所有方向上的平均值；辐射强度：每球面度的功率（2D 中为每弧度），单位与光谱的 DFT 单位相同</translation>
+    </message>
+    <message>
+        <source>dB</source>
+        <translation>dB</translation>
+    </message>
+    <message>
+        <source>10 log10 of the quantity; %1 dB below the peak are shown</source>
+        <translation>该量的 10 log10；显示峰值以下 %1 dB</translation>
+    </message>
+    <message>
+        <source>The monitor and wavelength the theta-phi map shows</source>
+        <translation>theta-phi 图显示的监视器和波长</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Angle (°)</source>
+        <translation>角度 (°)</translation>
+    </message>
+    <message>
+        <source>Phi (°)</source>
+        <translation>Phi (°)</translation>
+    </message>
+    <message>
+        <source>Theta (°)</source>
+        <translation>Theta (°)</translation>
+    </message>
+    <message>
+        <source>Directivity (dBi)</source>
+        <translation>方向性系数 (dBi)</translation>
+    </message>
+    <message>
+        <source>Radiation intensity (dB)</source>
+        <translation>辐射强度 (dB)</translation>
+    </message>
+    <message>
+        <source>Polar</source>
+        <translation>极坐标</translation>
+    </message>
+    <message>
+        <source>Cartesian</source>
+        <translation>直角坐标</translation>
+    </message>
+    <message>
+        <source>Theta-phi map</source>
+        <translation>theta-phi 图</translation>
+    </message>
+    <message>
+        <source>Principal cuts</source>
+        <translation>主切面</translation>
+    </message>
+    <message>
+        <source>, phi %1°</source>
+        <translation>，phi %1°</translation>
+    </message>
+</context>
+<context>
     <name>golightly::plots::MonitorsDock</name>
     <message>
         <source>Monitors</source>
@@ -4749,36 +4879,12 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
         <translation>误差</translation>
     </message>
     <message>
-        <source>Resonances found by Harminv in the time monitors with &quot;resonances&quot;; select one to mark its wavelength on the spectra</source>
-        <translation>Harminv 在带 &quot;resonances&quot; 的时间监视器中找到的谐振；选择一项以在光谱上标出其波长</translation>
-    </message>
-    <message>
         <source>Resonances</source>
         <translation>谐振</translation>
     </message>
     <message>
-        <source>Angle (°)</source>
-        <translation>角度 (°)</translation>
-    </message>
-    <message>
-        <source>Directivity</source>
-        <translation>方向性系数</translation>
-    </message>
-    <message>
         <source>Far field</source>
         <translation>远场</translation>
-    </message>
-    <message>
-        <source>, phi %1°</source>
-        <translation>，phi %1°</translation>
-    </message>
-    <message>
-        <source>Theta (°)</source>
-        <translation>Theta (°)</translation>
-    </message>
-    <message>
-        <source>Phi (°)</source>
-        <translation>Phi (°)</translation>
     </message>
     <message>
         <source>Wavelength</source>
@@ -4847,6 +4953,10 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     <message>
         <source>resonances found</source>
         <translation>已找到共振</translation>
+    </message>
+    <message>
+        <source>Resonances found by Harminv in the time monitors with &quot;resonances&quot;; select one to mark its wavelength on the spectra, double-click it for a field picture of the mode (a second short run with a narrow-band source)</source>
+        <translation>Harminv 在带有“resonances”的时间监视器中找到的谐振；选择一个可在光谱上标出其波长，双击可得到该模式的场图（使用窄带光源的第二次短运行）</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,5 @@
 #include "monitors_dock.hpp"
+#include "far_field_view.hpp"
 #include "ui_number.hpp"
 
 #include <QLocale>
@@ -110,12 +111,19 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     resonances_->setSelectionBehavior(QAbstractItemView::SelectRows);
     resonances_->setSelectionMode(QAbstractItemView::SingleSelection);
     resonances_->setToolTip(tr("Resonances found by Harminv in the time monitors with \"resonances\"; "
-                               "select one to mark its wavelength on the spectra"));
+                               "select one to mark its wavelength on the spectra, double-click it for a field "
+                               "picture of the mode (a second short run with a narrow-band source)"));
     connect(resonances_, &QTableWidget::itemSelectionChanged, this, &MonitorsDock::markResonance);
+    connect(resonances_, &QTableWidget::itemActivated, this,
+            [this](QTableWidgetItem* item) { requestResonancePicture(item->row()); });
     tabs_->addTab(resonances_, tr("Resonances"));
-    farField_ = makePlot(tr("Angle (°)"), tr("Directivity"));
-    farField_->setObjectName(QStringLiteral("farFieldPlot"));
-    tabs_->addTab(farField_, tr("Far field"));
+    farView_ = new FarFieldView;
+    farView_->setObjectName(QStringLiteral("farFieldPage"));
+    farField_ = farView_->cartesianPlot();
+    farField_->installEventFilter(this);  // re-layout when shown or resized
+    connect(farField_, &QCustomPlot::mouseMove, this,
+            [this](QMouseEvent* e) { updateCursor(farField_, farField_->xAxis->pixelToCoord(e->position().x())); });
+    tabs_->addTab(farView_, tr("Far field"));
     {
         auto* page = new QWidget;
         auto* pv = new QVBoxLayout(page);
@@ -149,7 +157,8 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     auto* fit = new QPushButton(tr("Fit"));
     fit->setToolTip(tr("Rescale the axes to the data"));
     connect(fit, &QPushButton::clicked, this, [this] {
-        auto* p = qobject_cast<QCustomPlot*>(tabs_->currentWidget());
+        QCustomPlot* p = currentPlot();
+        if (p && farView_->currentPlot() == p && p != farField_) return;  // the polar and map ranges are fixed
         if (!p) return;
         p->rescaleAxes();
         p->replot();
@@ -239,6 +248,7 @@ void MonitorsDock::setDimensions(int dims) {
 
 void MonitorsDock::clear() {
     resonances_->setRowCount(0);
+    farView_->clear();
     setDiffraction({});
     if (resonanceMark_) {
         spectra_->removeItem(resonanceMark_);
@@ -378,9 +388,20 @@ void MonitorsDock::setResonances(const std::vector<ResonanceRow>& rows) {
         for (int c = 0; c < 6; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == 1) item->setData(Qt::UserRole, r.wavelengthUm);
+            if (c == 2) item->setData(Qt::UserRole, r.frequencyThz * 1e12);
+            if (c == 3) item->setData(Qt::UserRole, r.q);
             resonances_->setItem(row, c, item);
         }
     }
+}
+
+bool MonitorsDock::requestResonancePicture(int row) {
+    if (row < 0 || row >= resonances_->rowCount() || !resonances_->item(row, 2) || !resonances_->item(row, 3)) return false;
+    const double f = resonances_->item(row, 2)->data(Qt::UserRole).toDouble();
+    if (!(f > 0)) return false;
+    Q_EMIT resonancePictureRequested(f, resonances_->item(row, 3)->data(Qt::UserRole).toDouble(),
+                                     resonances_->item(row, 0)->text());
+    return true;
 }
 
 void MonitorsDock::markResonance() {
@@ -466,45 +487,14 @@ void MonitorsDock::showDiffraction(int f) {
     diffraction_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) {
-    farField_->clearGraphs();
-    for (const FarFieldResult& f : fields) {
-        const double full = f.dimensions == 3 ? 4 * 3.14159265358979323846 : 2 * 3.14159265358979323846;
-        for (std::size_t w = 0; w < f.samples.size(); ++w) {
-            const double p = f.power[w];
-            if (!(p > 0)) continue;
-            const QString base = QStringLiteral("%1 %2 µm").arg(QString::fromStdString(f.name)).arg(golightly::ui_number(f.wavelength_um[w], 'g', 5));
-            if (f.dimensions == 2) {
-                QVector<double> k, v;
-                for (const FarFieldSample& x : f.samples[w]) {
-                    k.push_back(x.phi_rad * 180 / 3.14159265358979323846);
-                    v.push_back(full * x.intensity / p);
-                }
-                graphNamed(farField_, base)->setData(k, v);
-                continue;
-            }
-            // the phi = 0 and phi = 90 degree cuts (nearest grid azimuths)
-            for (const double cut : {0.0, 90.0}) {
-                const int j = int(std::lround(cut / 360.0 * f.n_phi)) % f.n_phi;
-                QVector<double> k, v;
-                for (int i = 0; i < f.n_theta; ++i) {
-                    const FarFieldSample& x = f.samples[w][std::size_t(i) * std::size_t(f.n_phi) + std::size_t(j)];
-                    k.push_back(x.theta_rad * 180 / 3.14159265358979323846);
-                    v.push_back(full * x.intensity / p);
-                }
-                graphNamed(farField_, base + tr(", phi %1°").arg(golightly::ui_number(360.0 * j / f.n_phi, 'g', 4)))->setData(k, v);
-            }
-        }
-    }
-    farField_->xAxis->setLabel(fields.empty() || fields.front().dimensions == 3 ? tr("Theta (°)") : tr("Phi (°)"));
-    markDirty(farField_);
-}
+void MonitorsDock::setFarFields(const std::vector<FarFieldResult>& fields) { farView_->setFarFields(fields); }
 
 void MonitorsDock::setLive(const LiveMonitors& live) {
     setSpectra(live.frequency_hz, live.spectra, live.normalized);
     setTimeSeries(live.time_series);
     setDiffraction(live.diffraction);  // the orders grow with the DFTs, as the spectra do
     setModeAmplitudes(live.frequency_hz, live.mode_coefficients, live.normalized);
+    if (!live.far_fields.empty()) setFarFields(live.far_fields);  // empty: a throttled snapshot, the last picture stands
     summary_->setText(tr("%1: step %2, %3 fs%4")
                           .arg(live.phase == "reference" ? tr("Reference run") : tr("Main run"))
                           .arg(live.step)
@@ -627,6 +617,36 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
                                 o.value(QStringLiteral("amplitude")).toDouble(), o.value(QStringLiteral("error")).toDouble()});
             }
         setResonances(rows);
+        // far fields: far_field/<monitor>.csv, n_theta x n_phi rows per wavelength in order
+        // (project-format.md "Far fields")
+        std::vector<FarFieldResult> far;
+        const QJsonObject ffs = j.value(QStringLiteral("far_field")).toObject();
+        for (auto it = ffs.begin(); it != ffs.end(); ++it) {
+            const QJsonObject o = it.value().toObject();
+            FarFieldResult f;
+            f.name = it.key().toStdString();
+            f.dimensions = j.value(QStringLiteral("dimensions")).toInt(2);
+            f.n_theta = o.value(QStringLiteral("theta_points")).toInt(1);
+            f.n_phi = o.value(QStringLiteral("phi_points")).toInt(1);
+            for (const QJsonValue v : o.value(QStringLiteral("wavelength_um")).toArray()) f.wavelength_um.push_back(v.toDouble());
+            for (const QJsonValue v : o.value(QStringLiteral("power")).toArray()) f.power.push_back(v.toDouble());
+            QStringList h;
+            std::vector<std::vector<double>> c;
+            const std::size_t per = std::size_t(std::max(1, f.n_theta)) * std::size_t(std::max(1, f.n_phi));
+            if (!readCsv(d.filePath(QStringLiteral("far_field/%1.csv").arg(it.key())), h, c) || h.size() < 4 ||
+                f.power.size() != f.wavelength_um.size() || c[0].size() != per * f.wavelength_um.size())
+                continue;  // not this version's layout: the other results still show
+            f.samples.resize(f.wavelength_um.size());
+            for (std::size_t k = 0; k < c[0].size(); ++k) {
+                FarFieldSample x;
+                x.theta_rad = c[1][k] * 3.14159265358979323846 / 180;
+                x.phi_rad = c[2][k] * 3.14159265358979323846 / 180;
+                x.intensity = c[3][k];
+                f.samples[k / per].push_back(x);
+            }
+            far.push_back(std::move(f));
+        }
+        setFarFields(far);
         any = true;
     }
     if (readCsv(d.filePath(QStringLiteral("spectra.csv")), header, cols) && header.size() >= 2) {
@@ -694,8 +714,14 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
     return true;
 }
 
+QCustomPlot* MonitorsDock::currentPlot() const {
+    if (tabs_->currentWidget() == farView_) return farView_->currentPlot();
+    return qobject_cast<QCustomPlot*>(tabs_->currentWidget());
+}
+
 bool MonitorsDock::exportCurrent(const QString& path) {
-    auto* p = qobject_cast<QCustomPlot*>(tabs_->currentWidget());
+    if (tabs_->currentWidget() == farView_) return farView_->exportTo(path);
+    auto* p = currentPlot();
     return p && exportPlot(p, path);
 }
 

@@ -22,6 +22,8 @@ class QComboBox;
 
 namespace golightly::plots {
 
+class FarFieldView;
+
 class MonitorsDock : public QDockWidget {
     Q_OBJECT
 public:
@@ -51,6 +53,9 @@ public:
 Q_SIGNALS:
     /// "Normalize" was clicked in the offer.
     void normalizationRequested();
+    /// A resonance row was double-clicked (or Enter pressed on it): make the field picture
+    /// of that mode (a second short run with a narrow-band source, ResonancePictureRun).
+    void resonancePictureRequested(double frequencyHz, double q, const QString& monitor);
 
 public:
     QCustomPlot* spectraPlot() const { return spectra_; }
@@ -65,9 +70,18 @@ public:
     /// Resonances of time monitors with `resonances` (one row each: monitor, wavelength,
     /// frequency, Q, amplitude, error); a selected row marks its wavelength on the spectra.
     QTableWidget* resonanceTable() const { return resonances_; }
-    /// Far fields of flux boxes with `far_field`: directivity against angle (2D: phi;
-    /// 3D: theta in the phi = 0 and phi = 90 degree planes), one curve per wavelength and cut.
+    /// Asks for the field picture of resonance row `row` (resonancePictureRequested); false
+    /// for a row that is not there.
+    bool requestResonancePicture(int row);
+    /// Far fields of flux boxes with `far_field` as cartesian curves: directivity against
+    /// angle (2D: phi; 3D: theta in the phi = 0 and phi = 90 degree planes), one curve per
+    /// wavelength and cut. The far-field page (farFieldView) also has a polar plot (2D) and a
+    /// theta-phi map (3D).
     QCustomPlot* farFieldPlot() const { return farField_; }
+    FarFieldView* farFieldView() const { return farView_; }
+    /// The plot of the current tab (the far-field page: the view it shows); null for a page
+    /// without one.
+    QCustomPlot* currentPlot() const;
     /// Diffraction monitors: the power fraction of each propagating Floquet order as bars
     /// (one set per monitor) at the wavelength chosen beside the plot.
     QCustomPlot* diffractionPlot() const { return diffraction_; }
@@ -124,6 +138,7 @@ private:
     QCustomPlot *spectra_, *time_, *energy_, *cross_ = nullptr;
     QTableWidget* resonances_ = nullptr;
     QCustomPlot* farField_ = nullptr;
+    FarFieldView* farView_ = nullptr;
     QCustomPlot* diffraction_ = nullptr;
     QComboBox* diffractionWl_ = nullptr;
     QCustomPlot* modes_ = nullptr;

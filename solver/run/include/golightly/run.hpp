@@ -343,7 +343,18 @@ struct LiveMonitors {
     /// RunResult::mode_coefficients: project order, one entry per monitor and listed mode,
     /// divided by sqrt(P_inc(f)) once `normalized` is set)
     std::vector<ModeCoefficientsResult> mode_coefficients;
+    /// Main run only: the far fields of monitors with `far_field` from the surface DFTs so
+    /// far (as RunResult::far_fields, without the equivalent currents `surfaces`). The
+    /// projection is throttled (kLiveFarFieldInterval): empty at snapshots that skip it
+    /// (the last picture stands); always filled in the phase's last snapshot, which then
+    /// equals RunResult::far_fields.
+    std::vector<FarFieldResult> far_fields;
 };
+
+/// Live far fields (LiveMonitors::far_fields) are projected at most once per this many
+/// seconds of wall time, and at most once per twenty times their own last cost, so that
+/// the projection stays below about 5 % of the run.
+constexpr double kLiveFarFieldInterval = 2.0;
 
 struct RunResult {
     StopReason stop_reason = StopReason::MaxTime;
