@@ -846,7 +846,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(fp->graph(0)->data()->at(0)->value - 1.0) < 1e-12);
         dock.tabs()->setCurrentWidget(t);
         shot(QStringLiteral("resonances"), &dock);
-        dock.tabs()->setCurrentWidget(fp);
+        dock.tabs()->setCurrentWidget(dock.farFieldView());
         shot(QStringLiteral("far-field"), &dock);
 
         // diffraction monitors: one bar set per monitor at the chosen wavelength (test data:
