@@ -5,10 +5,10 @@
 # on any sanitizer report, test failure, crash, input slower than 10 s or allocation
 # over 2 GB. scripts/test.sh calls it after the ordinary build (CI).
 # Usage: scripts/sanitize-fuzz.sh [--no-tests] [--no-fuzz] [--fuzz-seconds N] [--build DIR]
-#   GOLIGHTLY_FUZZ_SECONDS (default 45) is the budget per target (4 targets).
+#   GOLIGHTLY_FUZZ_SECONDS (default 30) is the budget per target (5 targets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-run_tests=1; run_fuzz=1; fuzz_seconds=${GOLIGHTLY_FUZZ_SECONDS:-45}; build=build-asan
+run_tests=1; run_fuzz=1; fuzz_seconds=${GOLIGHTLY_FUZZ_SECONDS:-30}; build=build-asan
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-tests) run_tests=0 ;;

@@ -49,6 +49,7 @@
 #include "gui_test_util.hpp"
 #include "language.hpp"
 #include "main_window.hpp"
+#include "far_field_view.hpp"
 #include "monitors_dock.hpp"
 #include "number_spin_box.hpp"
 #include "run_checks.hpp"
