@@ -1,0 +1,163 @@
+// GoLightly: adjoint gradients of a figure of merit with respect to a design region's
+// density (issue 53 item 4; docs/inverse-design.md "Adjoint gradients").
+//
+// The method is the frequency-domain adjoint of Meep's meep.adjoint and Tidy3D (Hughes et
+// al., ACS Photonics 5, 4781 (2018); Hammond et al., Opt. Express 30, 4467 (2022)), written
+// for the discrete Yee system the engines step, so that it is the exact derivative of the
+// DFT amplitudes the engines report (up to the fields' decay at the end of each run):
+//
+//   Forward run: the scene with the design applied; DFT of the E components at every
+//   design site (x, component c) and at the objective's sample sites, at the objective's
+//   frequencies w_f. The objective reads linear functionals of those DFT amplitudes,
+//     a_mf = sum_p c_mp E_{c_p}(p, w_f)                    (FieldFunctional m)
+//   and F = F(a) is any real function of them with its Wirtinger gradient
+//     g_mf = dF/dRe(a_mf) + i dF/dIm(a_mf),  so that  dF = sum Re(conj(g_mf) da_mf).
+//   Adjoint run m: the same scene, no other sources, an E source on each sample site p of
+//   functional m with weight c_mp cb(p) / S (cb the site's table coefficient, S the Courant
+//   number: c_mp / eps_r(p) where lossless; complex weights make a complex run) and the
+//   waveform s(t) (a Gaussian pulse covering the frequencies); DFT of E at the design sites.
+//   Gradient: changing eps_r of design site x by d eps changes its E increment per step by
+//   -(d eps / eps_r(x)) (E^{n+1} - E^n) (the update E^{n+1} = E^n + (S / eps_r) curl H), a
+//   source whose DFT is -(d eps / eps_r(x)) (1 - exp(i w dt)) E(x, w). Reciprocity of the
+//   discrete system (written for the curl source J' of E^{n+1} = ca E^n + cb (curl H~ + J'),
+//   the operator is a diagonal plus the symmetric curl-curl; a source that adds u to E is
+//   J' = u / cb) turns the response of every a_mf to that source into the adjoint field:
+//     d a_mf / d eps(x) = -(1 - exp(i w_f dt)) E_fwd(x, w_f) E_adj,m(x, w_f) / S(w_f),
+//     S(w) = sum_n s((n + 1/2) dt) exp(i w (n + 1) dt) dt   (the adjoint source's DFT, with
+//   the sample times of scene.hpp "One time step": E sources at (n + 1/2) dt, E samples at
+//   (n + 1) dt), and dF/d eps(x) = sum_mf Re(conj(g_mf) d a_mf / d eps(x)). The CPML makes
+//   the operator only nearly symmetric (stretched coordinates); fields that reach the PML
+//   and return are below its reflection, so the error stays at that level.
+//
+// Design region: a box (um, physical coordinates as Scene::position_um) with a density
+// grid rho of n[0] x n[1] x n[2] pixels (index (k * n[1] + j) * n[0] + i, x fastest; n[2] = 1
+// in 2D) over it, values in [0, 1] at the pixel centres, interpolated (bilinear in 2D,
+// trilinear in 3D, clamped at the box's faces) to every E Yee site inside the box (lo <= x
+// < hi per axis), where eps_r = eps_min + rho~ (eps_max - eps_min), lossless (Meep's
+// MaterialGrid with linear interpolation). Every site gets its own material-table entry;
+// when the table has fewer free entries than sites (65535 in all), eps_r is rounded to as
+// many evenly spaced levels as are free (the gradient is that of the unrounded eps_r).
+//
+// Requirements (std::invalid_argument naming them otherwise): the design sites lie outside
+// the PML slabs, carry no dispersive material, no TEz/3D tensor coupling (sub-pixel
+// averaging at an oblique interface inside the box) and no source; the scene has no
+// symmetry plane, no Bloch phase and no complex fields; every source is pulsed.
+#pragma once
+
+#include <array>
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "golightly/project.hpp"
+#include "golightly/scene.hpp"
+
+namespace golightly::adjoint {
+
+/// The design region (header comment).
+struct DesignRegion {
+    Vec3 lo_um, hi_um;            ///< the box, um; z ignored in 2D
+    std::array<int, 3> n{1, 1, 1};  ///< density pixels per axis (n[2] = 1 in 2D)
+    double eps_min = 1.0;         ///< eps_r at rho = 0
+    double eps_max = 1.0;         ///< eps_r at rho = 1
+    std::size_t pixels() const { return std::size_t(n[0]) * std::size_t(n[1]) * std::size_t(n[2]); }
+};
+
+/// The E Yee sites of a scene inside a design region and their interpolation from the
+/// density grid: site s is component[s] at flat cell[s]; its rho~ is sum_t weight[8s+t] *
+/// rho[pixel[8s+t]] (8 taps; unused taps have weight 0 and pixel 0).
+struct DesignSites {
+    std::vector<Component> component;
+    std::vector<CellIndex> cell;
+    std::vector<std::int32_t> pixel;  ///< 8 per site
+    std::vector<double> weight;       ///< 8 per site, summing to 1
+    std::size_t size() const { return cell.size(); }
+};
+
+/// The design sites of `scene` (every E component of the scene: Ez in TMz, Ex and Ey in
+/// TEz, all three in 3D). Throws std::invalid_argument (message starting "design region: ")
+/// for an empty or inverted box, pixel counts below 1, eps_min or eps_max below 1e-3 or not
+/// finite, a box with no site, or a site that breaks a requirement of the header comment.
+DesignSites map_design(const Scene& scene, const DesignRegion& region);
+
+/// eps_r of every site for the density `rho` (region.pixels() values in [0, 1]; values
+/// outside are clamped). Throws std::invalid_argument for a wrong count or a NaN.
+std::vector<double> site_permittivity(const DesignSites& sites, const DesignRegion& region,
+                                      const std::vector<double>& rho);
+
+/// Gives each site of `scene` the material eps_r = eps[s] (lossless), appending table
+/// entries (rounded to the free entries when there are too few, header comment).
+void apply_design(Scene& scene, const DesignSites& sites, const std::vector<double>& eps);
+
+/// Chain rule from d F / d eps_r per site to d F / d rho per pixel (the transpose of the
+/// interpolation, times eps_max - eps_min).
+std::vector<double> pixel_gradient(const DesignSites& sites, const DesignRegion& region,
+                                   const std::vector<double>& d_eps);
+
+/// A linear functional of the DFT E field: a(w) = sum_p weights[p] * E_{component[p]}(cell[p], w).
+struct FieldFunctional {
+    std::string name;
+    std::vector<Component> component;  ///< E components only
+    std::vector<CellIndex> cell;
+    std::vector<std::complex<double>> weights;
+};
+
+/// The functional of one E component at the grid site nearest to `position_um`
+/// (E(x0, w), weight 1). Throws std::invalid_argument for a component the scene lacks or a
+/// point outside the grid.
+FieldFunctional point_functional(const Scene& scene, Component component, const Vec3& position_um,
+                                 const std::string& name = "point");
+
+/// amplitudes[m][f]: functional m at frequency f.
+using Amplitudes = std::vector<std::vector<std::complex<double>>>;
+/// The figure of merit: returns F(a); when `gradient` is not null, fills it (same shape as
+/// a) with the Wirtinger gradient g = dF/dRe a + i dF/dIm a (header comment).
+using Objective = std::function<double(const Amplitudes& a, Amplitudes* gradient)>;
+
+/// F = sum_mf weights[m][f] * |a_mf|^2 (g = 2 weights a). weights empty: all 1.
+Objective intensity_objective(std::vector<std::vector<double>> weights = {});
+
+/// How the runs are made.
+struct RunSettings {
+    BackendChoice backend = BackendChoice::Cpu;
+    Precision precision = Precision::Float64;
+    int threads = 0;
+    /// A run stops once every source has ended and the field energy has fallen to this
+    /// fraction of its peak (the DFTs then hold the whole response).
+    double decay = 1e-10;
+    long long max_steps = 1000000;  ///< RunError beyond
+    int check_every = 20;           ///< steps between energy checks
+};
+
+/// A problem: the forward scene (sources, materials; its design region's materials are
+/// replaced), the design, the functionals, the frequencies and the objective.
+struct Problem {
+    Scene scene;
+    DesignRegion region;
+    std::vector<FieldFunctional> functionals;
+    std::vector<double> frequencies_hz;
+    Objective objective;
+    RunSettings settings;
+};
+
+struct Evaluation {
+    double objective = 0;
+    Amplitudes amplitudes;            ///< a[m][f]
+    std::vector<double> gradient;     ///< d F / d rho, one per pixel (empty without adjoint)
+    std::vector<double> d_eps;        ///< d F / d eps_r, one per design site
+    long long forward_steps = 0, adjoint_steps = 0;  ///< adjoint: all adjoint runs together
+    double forward_s = 0, adjoint_s = 0;             ///< wall time, s
+    std::vector<std::string> warnings;               ///< from the engine choice
+};
+
+/// The forward run only: F and the amplitudes. Throws std::invalid_argument (problem),
+/// RunError (the run diverged or did not decay within max_steps).
+Evaluation evaluate(const Problem& problem, const std::vector<double>& rho);
+
+/// The forward run and one adjoint run per functional: F, the amplitudes and d F / d rho.
+/// Throws as evaluate().
+Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<double>& rho);
+
+}  // namespace golightly::adjoint

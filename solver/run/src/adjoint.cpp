@@ -1,0 +1,497 @@
+// GoLightly: adjoint gradients over a design region's density (adjoint.hpp; the method and
+// its formulas are in the header comment there).
+#include "golightly/adjoint.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "golightly/engine.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/grid.hpp"
+#include "golightly/run.hpp"
+#include "golightly/units.hpp"
+
+namespace golightly::adjoint {
+
+namespace {
+
+constexpr std::size_t kTableLimit = 65535;  // build_material_table's bound (uint16 index maps)
+
+std::invalid_argument design_error(const std::string& what) { return std::invalid_argument("design region: " + what); }
+
+std::vector<Component> scene_e_components(const Scene& scene) {
+    if (scene.dimensions == 3) return {Component::Ex, Component::Ey, Component::Ez};
+    return electric_components(scene.polarization);
+}
+
+std::array<std::int64_t, 3> grid_n(const Scene& s) { return {s.nx, s.ny, s.nz}; }
+
+bool sorted_contains(const std::vector<CellIndex>& v, CellIndex c) { return std::binary_search(v.begin(), v.end(), c); }
+
+/// eps_r of a component's table entry at a cell (cb / S for the reciprocity weight).
+const EUpdateCoeffs& entry_of(const Scene& scene, Component c, CellIndex cell) {
+    const auto& map = scene.material_index[int(c)];
+    if (map.empty()) throw std::invalid_argument(std::string("adjoint: the scene has no material map for ") + component_name(c));
+    return scene.table.at(map.at(std::size_t(cell)));
+}
+
+void check_scene(const Scene& scene) {
+    for (int a = 0; a < 3; ++a) {
+        if (scene.symmetry[a] != 0)
+            throw std::invalid_argument("adjoint: mirror symmetry (domain.symmetry) is not supported; simulate the whole domain");
+    }
+    if (scene.has_bloch_phase() || scene.complex_fields)
+        throw std::invalid_argument("adjoint: Bloch-periodic (complex) fields are not supported");
+    for (std::size_t s = 0; s < scene.sources.size(); ++s)
+        if (!std::isfinite(scene.sources[s].waveform.end_time_s()))
+            throw std::invalid_argument("adjoint: source " + std::to_string(s) +
+                                        " is continuous-wave; the adjoint needs pulsed sources (their DFTs must converge)");
+    for (std::size_t s = 0; s < scene.tfsf.size(); ++s)
+        if (!std::isfinite(scene.tfsf[s].waveform.end_time_s()))
+            throw std::invalid_argument("adjoint: TF/SF source " + std::to_string(s) + " is continuous-wave");
+}
+
+/// Time after which every source of the scene is off, s.
+double sources_end_s(const Scene& scene) {
+    double end = 0;
+    for (const auto& s : scene.sources) end = std::max(end, s.waveform.end_time_s() + s.delay_s);
+    for (const auto& s : scene.tfsf) end = std::max(end, s.waveform.end_time_s() + s.delay_s);
+    return end;
+}
+
+struct RunOutput {
+    std::vector<std::vector<std::complex<double>>> dft;  ///< per DFT set, engine layout
+    long long steps = 0;
+    double wall_s = 0;
+};
+
+/// Steps `scene` until its sources have ended and the energy has decayed (RunSettings).
+RunOutput run_to_decay(const Scene& scene, const RunSettings& settings, std::vector<std::string>& warnings,
+                       const char* which) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto engine = make_engine(scene, settings.backend, settings.precision, settings.threads, warnings);
+    const double end_s = sources_end_s(scene);
+    const int chunk = std::max(1, settings.check_every);
+    double peak = 0;
+    long long steps = 0;
+    for (;;) {
+        engine->step(chunk);
+        steps += chunk;
+        const double e = engine->field_energy();
+        if (!std::isfinite(e))
+            throw RunError(std::string("adjoint: the ") + which + " run diverged after " + std::to_string(steps) + " steps");
+        peak = std::max(peak, e);
+        if (double(steps) * scene.dt_s > end_s && e <= settings.decay * peak) break;
+        if (steps >= settings.max_steps)
+            throw RunError(std::string("adjoint: the ") + which + " run did not decay to " + std::to_string(settings.decay) +
+                           " of its peak energy within " + std::to_string(settings.max_steps) + " steps");
+    }
+    RunOutput out;
+    out.steps = steps;
+    for (std::size_t s = 0; s < scene.dft_sets.size(); ++s) out.dft.push_back(engine->dft(int(s)));
+    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+/// The DFT sets of the design sites: one per component, in the order of map_design (sites
+/// grouped by component). first[c] is the first site of set c.
+struct DesignSets {
+    std::vector<DftSet> sets;
+    std::vector<std::size_t> first;
+};
+
+DesignSets design_sets(const DesignSites& sites, const std::vector<double>& freqs) {
+    DesignSets d;
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        if (d.sets.empty() || d.sets.back().component != sites.component[s]) {
+            DftSet set;
+            set.component = sites.component[s];
+            set.frequencies_hz = freqs;
+            d.sets.push_back(std::move(set));
+            d.first.push_back(s);
+        }
+        DftSet& set = d.sets.back();
+        set.cell0.push_back(sites.cell[s]);
+        set.cell1.push_back(-1);
+        set.w0.push_back(1.0);
+        set.w1.push_back(0.0);
+    }
+    return d;
+}
+
+/// E_c(site s, f) from the design sets' accumulators (set `base` onwards).
+std::complex<double> design_dft(const RunOutput& run, std::size_t base, const DesignSets& d, std::size_t s,
+                                std::size_t f, std::size_t nf) {
+    std::size_t k = d.first.size() - 1;
+    while (d.first[k] > s) --k;
+    return run.dft[base + k][(s - d.first[k]) * nf + f];
+}
+
+CompiledWaveform adjoint_waveform(const std::vector<double>& freqs) {
+    const auto [lo, hi] = std::minmax_element(freqs.begin(), freqs.end());
+    const double fc = 0.5 * (*lo + *hi);
+    const double half = std::max(0.5 * (*hi - *lo), 0.2 * fc);
+    // amplitude spectrum exp(-(w - wc)^2 tau^2 / 2) >= exp(-2) out to 1.25 half-bands
+    CompiledWaveform w;
+    w.type = WaveformType::GaussianPulse;
+    w.omega = 2 * units::pi * fc;
+    w.tau_s = 2.0 / (1.25 * 2 * units::pi * half);
+    w.t0_s = 6.0 * w.tau_s;
+    w.amplitude = 1.0;
+    return w;
+}
+
+/// S(w) = sum_n s((n + 1/2) dt) exp(i w (n + 1) dt) dt over the run's steps (header comment).
+std::complex<double> source_dft(const CompiledWaveform& w, double dt, long long steps, double f_hz) {
+    const double omega = 2 * units::pi * f_hz;
+    std::complex<double> sum = 0;
+    for (long long n = 0; n < steps; ++n) {
+        const double v = w.value((double(n) + 0.5) * dt);
+        if (v != 0.0) sum += v * std::polar(1.0, omega * double(n + 1) * dt);
+    }
+    return sum * dt;
+}
+
+}  // namespace
+
+DesignSites map_design(const Scene& scene, const DesignRegion& region) {
+    const int dims = scene.dimensions == 3 ? 3 : 2;
+    for (int a = 0; a < dims; ++a) {
+        if (!(region.hi_um[a] > region.lo_um[a]) || !std::isfinite(region.lo_um[a]) || !std::isfinite(region.hi_um[a]))
+            throw design_error("the box is empty or inverted along " + std::string(1, char('x' + a)));
+        if (region.n[a] < 1) throw design_error("the density grid needs at least 1 pixel along each axis");
+    }
+    if (dims == 2 && region.n[2] != 1) throw design_error("a 2D density grid has n[2] = 1");
+    for (double e : {region.eps_min, region.eps_max})
+        if (!std::isfinite(e) || e < 1e-3) throw design_error("eps_min and eps_max must be finite and >= 1e-3");
+    check_scene(scene);
+
+    std::unordered_set<CellIndex> source_cells[3];
+    for (const auto& src : scene.sources)
+        if (is_electric(src.component))
+            for (CellIndex c : src.cells) source_cells[component_axis(src.component)].insert(c);
+
+    const auto n = grid_n(scene);
+    DesignSites sites;
+    for (Component c : scene_e_components(scene)) {
+        const Vec3 off = yee_offset(c);
+        // index ranges of the sites inside the box, per axis (lo <= x < hi)
+        std::int64_t first[3] = {0, 0, 0}, last[3] = {0, 0, 0};
+        for (int a = 0; a < dims; ++a) {
+            const double p_lo = region.lo_um[a] / scene.dx_um + scene.pml_lo[a] - off[a];
+            const double p_hi = region.hi_um[a] / scene.dx_um + scene.pml_lo[a] - off[a];
+            first[a] = std::int64_t(std::ceil(p_lo - 1e-9));
+            last[a] = std::int64_t(std::ceil(p_hi - 1e-9)) - 1;
+            if (first[a] < scene.pml_lo[a] || last[a] >= n[a] - scene.pml_hi[a])
+                throw design_error("the box reaches into the PML or beyond the grid along " + std::string(1, char('x' + a)));
+        }
+        for (std::int64_t k = first[2]; k <= last[2]; ++k)
+            for (std::int64_t j = first[1]; j <= last[1]; ++j)
+                for (std::int64_t i = first[0]; i <= last[0]; ++i) {
+                    const CellIndex cell = (k * n[1] + j) * n[0] + i;
+                    if (sorted_contains(scene.dispersive[int(c)].cells, cell))
+                        throw design_error("it covers a dispersive material (" + std::string(component_name(c)) +
+                                           " site); the design's two materials replace what is there");
+                    if (dims == 3 || scene.polarization == Polarization::TEz)
+                        if (sorted_contains(scene.anisotropic.cells[int(c)], cell))
+                            throw design_error("it covers a sub-pixel tensor coupling (an oblique interface inside the box); "
+                                               "keep other structures out of the box or switch run.subpixel_averaging off");
+                    if (source_cells[component_axis(c)].count(cell))
+                        throw design_error("a source lies inside it");
+                    sites.component.push_back(c);
+                    sites.cell.push_back(cell);
+                    // interpolation taps from the pixel centres
+                    int idx[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+                    double wt[3][2] = {{1, 0}, {1, 0}, {1, 0}};
+                    const std::int64_t ijk[3] = {i, j, k};
+                    for (int a = 0; a < dims; ++a) {
+                        const double x_um = (double(ijk[a]) + off[a] - scene.pml_lo[a]) * scene.dx_um;
+                        const double h = (region.hi_um[a] - region.lo_um[a]) / region.n[a];
+                        const double u = (x_um - region.lo_um[a]) / h - 0.5;
+                        const double fl = std::floor(u);
+                        const double t = u - fl;
+                        const int i0 = int(fl);
+                        idx[a][0] = std::clamp(i0, 0, region.n[a] - 1);
+                        idx[a][1] = std::clamp(i0 + 1, 0, region.n[a] - 1);
+                        wt[a][0] = 1.0 - t;
+                        wt[a][1] = t;
+                    }
+                    for (int t = 0; t < 8; ++t) {
+                        const int bx = t & 1, by = (t >> 1) & 1, bz = (t >> 2) & 1;
+                        const double w = wt[0][bx] * wt[1][by] * wt[2][bz];
+                        const std::int32_t p =
+                            std::int32_t((std::int64_t(idx[2][bz]) * region.n[1] + idx[1][by]) * region.n[0] + idx[0][bx]);
+                        sites.pixel.push_back(w == 0.0 ? 0 : p);
+                        sites.weight.push_back(w);
+                    }
+                }
+    }
+    if (sites.size() == 0) throw design_error("no Yee site lies inside the box (smaller than a cell?)");
+    // TF/SF faces: their corrections scale with the site's cb, which the design changes
+    for (std::size_t s = 0; s < scene.tfsf.size(); ++s) {
+        const auto& tf = scene.tfsf[s];
+        std::int64_t mn[3] = {n[0], n[1], n[2]}, mx[3] = {-1, -1, -1};
+        for (std::size_t q = 0; q < sites.size(); ++q) {
+            const CellIndex c = sites.cell[q];
+            const std::int64_t ijk[3] = {c % n[0], (c / n[0]) % n[1], c / (n[0] * n[1])};
+            for (int a = 0; a < 3; ++a) mn[a] = std::min(mn[a], ijk[a]), mx[a] = std::max(mx[a], ijk[a]);
+        }
+        bool touches = false;
+        for (int a = 0; a < dims && !touches; ++a) {
+            bool others = true;
+            for (int b = 0; b < dims; ++b)
+                if (b != a) others = others && mx[b] >= tf.lo[b] - 1 && mn[b] <= tf.hi[b] + 1;
+            for (std::int64_t face : {tf.lo[a], tf.hi[a]})
+                touches = touches || (others && face >= mn[a] - 1 && face <= mx[a] + 1);
+        }
+        if (touches) throw design_error("it touches the face of TF/SF source " + std::to_string(s) + "; keep it inside or outside the box");
+    }
+    return sites;
+}
+
+std::vector<double> site_permittivity(const DesignSites& sites, const DesignRegion& region,
+                                      const std::vector<double>& rho) {
+    if (rho.size() != region.pixels())
+        throw std::invalid_argument("design region: " + std::to_string(rho.size()) + " density values for " +
+                                    std::to_string(region.pixels()) + " pixels");
+    for (double r : rho)
+        if (std::isnan(r)) throw std::invalid_argument("design region: a density value is NaN");
+    std::vector<double> eps(sites.size());
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        double r = 0;
+        for (int t = 0; t < 8; ++t) r += sites.weight[8 * s + t] * std::clamp(rho[std::size_t(sites.pixel[8 * s + t])], 0.0, 1.0);
+        eps[s] = region.eps_min + r * (region.eps_max - region.eps_min);
+    }
+    return eps;
+}
+
+void apply_design(Scene& scene, const DesignSites& sites, const std::vector<double>& eps) {
+    if (eps.size() != sites.size()) throw std::invalid_argument("apply_design: one eps_r per site");
+    const std::size_t base = scene.table.size();
+    if (base >= kTableLimit) throw RunError("design region: the material table is full");
+    const std::size_t free = kTableLimit - base;
+    auto entry = [&](double e) {
+        EUpdateCoeffs c;
+        c.eps_r = e;
+        c.ca = 1.0;
+        c.cb = scene.courant / e;
+        c.sigma = 0.0;
+        return c;
+    };
+    if (sites.size() <= free) {
+        for (std::size_t s = 0; s < sites.size(); ++s) {
+            scene.table.push_back(entry(eps[s]));
+            scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])] = std::uint16_t(base + s);
+        }
+        return;
+    }
+    // Too few entries: evenly spaced levels over the range of eps
+    const auto [lo, hi] = std::minmax_element(eps.begin(), eps.end());
+    const std::size_t levels = free;
+    const double span = *hi - *lo;
+    for (std::size_t l = 0; l < levels; ++l) scene.table.push_back(entry(*lo + span * double(l) / double(levels - 1)));
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        const std::size_t l = span > 0 ? std::size_t(std::lround((eps[s] - *lo) / span * double(levels - 1))) : 0;
+        scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])] = std::uint16_t(base + l);
+    }
+}
+
+std::vector<double> pixel_gradient(const DesignSites& sites, const DesignRegion& region,
+                                   const std::vector<double>& d_eps) {
+    std::vector<double> g(region.pixels(), 0.0);
+    const double span = region.eps_max - region.eps_min;
+    for (std::size_t s = 0; s < sites.size(); ++s)
+        for (int t = 0; t < 8; ++t) g[std::size_t(sites.pixel[8 * s + t])] += sites.weight[8 * s + t] * span * d_eps[s];
+    return g;
+}
+
+FieldFunctional point_functional(const Scene& scene, Component component, const Vec3& position_um,
+                                 const std::string& name) {
+    const auto comps = scene_e_components(scene);
+    if (!is_electric(component) || std::find(comps.begin(), comps.end(), component) == comps.end())
+        throw std::invalid_argument(std::string("point functional: the scene has no ") + component_name(component));
+    const auto n = grid_n(scene);
+    const Vec3 off = yee_offset(component);
+    std::int64_t ijk[3] = {0, 0, 0};
+    const int dims = scene.dimensions == 3 ? 3 : 2;
+    for (int a = 0; a < dims; ++a) {
+        ijk[a] = std::llround(position_um[a] / scene.dx_um + scene.pml_lo[a] - off[a]);
+        if (ijk[a] < 0 || ijk[a] >= n[a]) throw std::invalid_argument("point functional: the point lies outside the grid");
+    }
+    FieldFunctional f;
+    f.name = name;
+    f.component = {component};
+    f.cell = {(ijk[2] * n[1] + ijk[1]) * n[0] + ijk[0]};
+    f.weights = {1.0};
+    return f;
+}
+
+Objective intensity_objective(std::vector<std::vector<double>> weights) {
+    return [weights](const Amplitudes& a, Amplitudes* g) {
+        double F = 0;
+        if (g) *g = a;
+        for (std::size_t m = 0; m < a.size(); ++m)
+            for (std::size_t f = 0; f < a[m].size(); ++f) {
+                const double w = weights.empty() ? 1.0 : weights.at(m).at(f);
+                F += w * std::norm(a[m][f]);
+                if (g) (*g)[m][f] = 2.0 * w * a[m][f];
+            }
+        return F;
+    };
+}
+
+namespace {
+
+struct Prepared {
+    Scene forward;        ///< design applied, design + functional DFT sets
+    DesignSites sites;
+    DesignSets design;
+    std::vector<double> eps;
+    /// functional m, sample p -> (DFT set, sample index)
+    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> sample_of;
+};
+
+Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
+    if (problem.frequencies_hz.empty()) throw std::invalid_argument("adjoint: no frequencies");
+    for (double f : problem.frequencies_hz)
+        if (!(f > 0) || !std::isfinite(f)) throw std::invalid_argument("adjoint: frequencies must be positive");
+    if (problem.functionals.empty()) throw std::invalid_argument("adjoint: no field functional");
+    if (!problem.objective) throw std::invalid_argument("adjoint: no objective");
+    Prepared p;
+    p.forward = problem.scene;
+    p.sites = map_design(p.forward, problem.region);
+    p.eps = site_permittivity(p.sites, problem.region, rho);
+    apply_design(p.forward, p.sites, p.eps);
+    p.design = design_sets(p.sites, problem.frequencies_hz);
+    p.forward.dft_sets = p.design.sets;
+    p.forward.time_probes.clear();
+    const auto comps = scene_e_components(p.forward);
+    const std::size_t cells = p.forward.cells();
+    for (const auto& fn : problem.functionals) {
+        if (fn.component.size() != fn.cell.size() || fn.cell.size() != fn.weights.size() || fn.cell.empty())
+            throw std::invalid_argument("adjoint: functional " + fn.name + ": components, cells and weights differ in length or are empty");
+        std::map<Component, std::size_t> set_of;
+        std::vector<std::pair<std::size_t, std::size_t>> samples;
+        for (std::size_t q = 0; q < fn.cell.size(); ++q) {
+            const Component c = fn.component[q];
+            if (!is_electric(c) || std::find(comps.begin(), comps.end(), c) == comps.end())
+                throw std::invalid_argument("adjoint: functional " + fn.name + " reads " + component_name(c) +
+                                            ", which is not an E component of the scene");
+            if (fn.cell[q] < 0 || std::size_t(fn.cell[q]) >= cells)
+                throw std::invalid_argument("adjoint: functional " + fn.name + " has a cell outside the grid");
+            auto it = set_of.find(c);
+            if (it == set_of.end()) {
+                DftSet set;
+                set.component = c;
+                set.frequencies_hz = problem.frequencies_hz;
+                p.forward.dft_sets.push_back(std::move(set));
+                it = set_of.emplace(c, p.forward.dft_sets.size() - 1).first;
+            }
+            DftSet& set = p.forward.dft_sets[it->second];
+            samples.emplace_back(it->second, set.cell0.size());
+            set.cell0.push_back(fn.cell[q]);
+            set.cell1.push_back(-1);
+            set.w0.push_back(1.0);
+            set.w1.push_back(0.0);
+        }
+        p.sample_of.push_back(std::move(samples));
+    }
+    return p;
+}
+
+Amplitudes amplitudes_of(const Problem& problem, const Prepared& p, const RunOutput& run) {
+    const std::size_t nf = problem.frequencies_hz.size();
+    Amplitudes a(problem.functionals.size(), std::vector<std::complex<double>>(nf, 0.0));
+    for (std::size_t m = 0; m < problem.functionals.size(); ++m)
+        for (std::size_t q = 0; q < p.sample_of[m].size(); ++q) {
+            const auto [set, k] = p.sample_of[m][q];
+            for (std::size_t f = 0; f < nf; ++f) a[m][f] += problem.functionals[m].weights[q] * run.dft[set][k * nf + f];
+        }
+    return a;
+}
+
+}  // namespace
+
+Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
+    Prepared p = prepare(problem, rho);
+    Evaluation ev;
+    const RunOutput run = run_to_decay(p.forward, problem.settings, ev.warnings, "forward");
+    ev.forward_steps = run.steps;
+    ev.forward_s = run.wall_s;
+    ev.amplitudes = amplitudes_of(problem, p, run);
+    ev.objective = problem.objective(ev.amplitudes, nullptr);
+    return ev;
+}
+
+Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<double>& rho) {
+    Prepared p = prepare(problem, rho);
+    Evaluation ev;
+    const RunOutput fwd = run_to_decay(p.forward, problem.settings, ev.warnings, "forward");
+    ev.forward_steps = fwd.steps;
+    ev.forward_s = fwd.wall_s;
+    ev.amplitudes = amplitudes_of(problem, p, fwd);
+    Amplitudes g;
+    ev.objective = problem.objective(ev.amplitudes, &g);
+    if (g.size() != ev.amplitudes.size()) throw std::invalid_argument("adjoint: the objective's gradient has the wrong shape");
+
+    const std::size_t nf = problem.frequencies_hz.size();
+    const double dt = p.forward.dt_s;
+    ev.d_eps.assign(p.sites.size(), 0.0);
+    const CompiledWaveform wave = adjoint_waveform(problem.frequencies_hz);
+    for (std::size_t m = 0; m < problem.functionals.size(); ++m) {
+        bool any = false;
+        for (const auto& v : g[m]) any = any || v != 0.0;
+        if (!any) continue;  // F does not depend on this functional
+        const FieldFunctional& fn = problem.functionals[m];
+        Scene adj = p.forward;
+        adj.sources.clear();
+        adj.tfsf.clear();
+        adj.time_probes.clear();
+        adj.dft_sets = p.design.sets;
+        bool complex_weights = false;
+        for (const auto& w : fn.weights) complex_weights = complex_weights || w.imag() != 0.0;
+        std::map<Component, std::size_t> term_of;
+        for (std::size_t q = 0; q < fn.cell.size(); ++q) {
+            const Component c = fn.component[q];
+            auto it = term_of.find(c);
+            if (it == term_of.end()) {
+                SourceTerm t;
+                t.component = c;
+                t.waveform = wave;
+                adj.sources.push_back(std::move(t));
+                it = term_of.emplace(c, adj.sources.size() - 1).first;
+            }
+            SourceTerm& t = adj.sources[it->second];
+            const double scale = entry_of(adj, c, fn.cell[q]).cb / adj.courant;  // the curl source J' = u / cb
+            t.cells.push_back(fn.cell[q]);
+            t.weights.push_back(fn.weights[q].real() * scale);
+            if (complex_weights) t.weights_im.push_back(fn.weights[q].imag() * scale);
+        }
+        adj.complex_fields = complex_weights;
+        const RunOutput ar = run_to_decay(adj, problem.settings, ev.warnings, "adjoint");
+        ev.adjoint_steps += ar.steps;
+        ev.adjoint_s += ar.wall_s;
+        for (std::size_t f = 0; f < nf; ++f) {
+            if (g[m][f] == 0.0) continue;
+            const double omega = 2 * units::pi * problem.frequencies_hz[f];
+            const std::complex<double> S = source_dft(wave, dt, ar.steps, problem.frequencies_hz[f]);
+            // d a / d eps(x) = -(1 - exp(i w dt)) E_fwd E_adj / S  (header comment)
+            const std::complex<double> factor = -(1.0 - std::polar(1.0, omega * dt)) / S;
+            const std::complex<double> gc = std::conj(g[m][f]);
+            for (std::size_t s = 0; s < p.sites.size(); ++s) {
+                const std::complex<double> ef = design_dft(fwd, 0, p.design, s, f, nf);
+                const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);
+                ev.d_eps[s] += std::real(gc * factor * ef * ea);
+            }
+        }
+    }
+    ev.gradient = pixel_gradient(p.sites, problem.region, ev.d_eps);
+    return ev;
+}
+
+}  // namespace golightly::adjoint
