@@ -370,7 +370,11 @@ Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
     p.design = design_sets(p.sites, problem.frequencies_hz);
     p.forward.dft_sets = p.design.sets;
     p.forward.time_probes.clear();
-    const auto comps = scene_e_components(p.forward);
+    auto comps = scene_e_components(p.forward);
+    if (p.forward.dimensions == 3)
+        comps.insert(comps.end(), {Component::Hx, Component::Hy, Component::Hz});
+    else
+        for (Component c : magnetic_components(p.forward.polarization)) comps.push_back(c);
     const std::size_t cells = p.forward.cells();
     for (const auto& fn : problem.functionals) {
         if (fn.component.size() != fn.cell.size() || fn.cell.size() != fn.weights.size() || fn.cell.empty())
@@ -379,9 +383,9 @@ Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
         std::vector<std::pair<std::size_t, std::size_t>> samples;
         for (std::size_t q = 0; q < fn.cell.size(); ++q) {
             const Component c = fn.component[q];
-            if (!is_electric(c) || std::find(comps.begin(), comps.end(), c) == comps.end())
+            if (std::find(comps.begin(), comps.end(), c) == comps.end())
                 throw std::invalid_argument("adjoint: functional " + fn.name + " reads " + component_name(c) +
-                                            ", which is not an E component of the scene");
+                                            ", which is not a field component of the scene");
             if (fn.cell[q] < 0 || std::size_t(fn.cell[q]) >= cells)
                 throw std::invalid_argument("adjoint: functional " + fn.name + " has a cell outside the grid");
             auto it = set_of.find(c);
@@ -467,7 +471,8 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
                 it = term_of.emplace(c, adj.sources.size() - 1).first;
             }
             SourceTerm& t = adj.sources[it->second];
-            const double scale = entry_of(adj, c, fn.cell[q]).cb / adj.courant;  // the curl source J' = u / cb
+            // E: the curl source J' = u / cb; H~ (mu_r = 1): -u (header comment)
+            const double scale = is_electric(c) ? entry_of(adj, c, fn.cell[q]).cb / adj.courant : -1.0;
             t.cells.push_back(fn.cell[q]);
             t.weights.push_back(fn.weights[q].real() * scale);
             if (complex_weights) t.weights_im.push_back(fn.weights[q].imag() * scale);

@@ -12,10 +12,16 @@
 //     a_mf = sum_p c_mp E_{c_p}(p, w_f)                    (FieldFunctional m)
 //   and F = F(a) is any real function of them with its Wirtinger gradient
 //     g_mf = dF/dRe(a_mf) + i dF/dIm(a_mf),  so that  dF = sum Re(conj(g_mf) da_mf).
-//   Adjoint run m: the same scene, no other sources, an E source on each sample site p of
+//   Adjoint run m: the same scene, no other sources, an E source on each E sample site p of
 //   functional m with weight c_mp cb(p) / S (cb the site's table coefficient, S the Courant
 //   number: c_mp / eps_r(p) where lossless; complex weights make a complex run) and the
 //   waveform s(t) (a Gaussian pulse covering the frequencies); DFT of E at the design sites.
+//   H samples (H~ = eta0 H) in a functional take an H source of weight -c_mp instead: in
+//   Lorentz reciprocity, E_a.J_b - H_a.M_b = E_b.J_a - H_b.M_a, the magnetic current enters
+//   with the opposite sign (mu_r = 1 everywhere; the sign and the absence of a half-step
+//   phase between the E and H sample times were confirmed against finite differences,
+//   tests/solver/test_adjoint.cpp). So the overlap integrals of mode amplitudes (E and H)
+//   are functionals too.
 //   Gradient: changing eps_r of design site x by d eps changes its E increment per step by
 //   -(d eps / eps_r(x)) (E^{n+1} - E^n) (the update E^{n+1} = E^n + (S / eps_r) curl H), a
 //   source whose DFT is -(d eps / eps_r(x)) (1 - exp(i w dt)) E(x, w). Reciprocity of the
@@ -96,10 +102,11 @@ void apply_design(Scene& scene, const DesignSites& sites, const std::vector<doub
 std::vector<double> pixel_gradient(const DesignSites& sites, const DesignRegion& region,
                                    const std::vector<double>& d_eps);
 
-/// A linear functional of the DFT E field: a(w) = sum_p weights[p] * E_{component[p]}(cell[p], w).
+/// A linear functional of the DFT fields: a(w) = sum_p weights[p] * F_{component[p]}(cell[p], w)
+/// (E in V/m, H as H~ = eta0 H in V/m, at the components' own Yee positions).
 struct FieldFunctional {
     std::string name;
-    std::vector<Component> component;  ///< E components only
+    std::vector<Component> component;  ///< any component of the scene
     std::vector<CellIndex> cell;
     std::vector<std::complex<double>> weights;
 };
