@@ -15,7 +15,7 @@
 #include <cmath>
 #include <random>
 
-#include "engine3d_scenes.hpp"
+#include "adjoint_problems.hpp"
 #include "golightly/adjoint.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/units.hpp"
@@ -24,59 +24,8 @@
 using namespace golightly;
 using namespace golightly::adjoint;
 
-namespace {
+using namespace golightly::test;
 
-constexpr double kLambdaUm = 1.55;
-
-double freq_hz(double lambda_um) { return units::c0 / (lambda_um * units::um); }
-
-std::vector<double> random_density(std::size_t n, unsigned seed, double lo = 0.2, double hi = 0.8) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(lo, hi);
-    std::vector<double> v(n);
-    for (double& x : v) x = u(rng);
-    return v;
-}
-
-/// Directional derivative by central differences and by the adjoint along `dir`.
-struct Check {
-    double fd = 0, adj = 0, F = 0;
-};
-
-Check directional(const Problem& p, const std::vector<double>& rho, const std::vector<double>& gradient,
-                  const std::vector<double>& dir, double h = 1e-3) {
-    std::vector<double> plus = rho, minus = rho;
-    for (std::size_t k = 0; k < rho.size(); ++k) plus[k] += h * dir[k], minus[k] -= h * dir[k];
-    Check c;
-    c.fd = (evaluate(p, plus).objective - evaluate(p, minus).objective) / (2 * h);
-    for (std::size_t k = 0; k < rho.size(); ++k) c.adj += gradient[k] * dir[k];
-    return c;
-}
-
-Problem tmz_problem() {
-    test::SceneSpec spec;
-    spec.nx = spec.ny = 70;
-    spec.pml_cells = 12;
-    spec.dx_um = 0.05;
-    spec.polarization = Polarization::TMz;
-    // a dielectric background strip outside the design region, so the structure is not vacuum
-    spec.eps_r = [](Component, int, int j) { return (j >= 30 && j < 36) ? 2.25 : 1.0; };
-    Problem p;
-    p.scene = test::make_scene(spec);
-    const double f0 = freq_hz(kLambdaUm);
-    test::add_point_source(p.scene, Component::Ez, 12 + 8, 33, test::gaussian_pulse(f0, 4.0 / (2 * units::pi * 0.2 * f0)));
-    p.region.lo_um = {0.9, 0.8, 0};
-    p.region.hi_um = {1.5, 1.4, 0};
-    p.region.n = {4, 4, 1};
-    p.region.eps_min = 1.0;
-    p.region.eps_max = 4.0;
-    p.functionals = {point_functional(p.scene, Component::Ez, {1.95, 1.05, 0}, "probe")};
-    p.frequencies_hz = {freq_hz(1.5), freq_hz(1.6)};
-    p.objective = intensity_objective({{1.0, 0.5}});
-    return p;
-}
-
-}  // namespace
 
 TEST_CASE("adjoint: design sites, interpolation and its transpose", "[adjoint]") {
     Problem p = tmz_problem();
@@ -128,29 +77,7 @@ TEST_CASE("adjoint: 2D TMz gradient matches finite differences", "[adjoint]") {
 }
 
 TEST_CASE("adjoint: 2D TEz gradient with complex functional weights matches finite differences", "[adjoint]") {
-    test::SceneSpec spec;
-    spec.nx = spec.ny = 64;
-    spec.pml_cells = 12;
-    spec.dx_um = 0.05;
-    spec.polarization = Polarization::TEz;
-    Problem p;
-    p.scene = test::make_scene(spec);
-    const double f0 = freq_hz(kLambdaUm);
-    test::add_point_source(p.scene, Component::Ey, 20, 32, test::gaussian_pulse(f0, 4.0 / (2 * units::pi * 0.2 * f0)));
-    p.region.lo_um = {0.8, 0.6, 0};
-    p.region.hi_um = {1.3, 1.4, 0};
-    p.region.n = {3, 5, 1};
-    p.region.eps_min = 2.0;
-    p.region.eps_max = 6.0;
-    // a = Ey(p1) + (0.3 - 0.6 i) Ex(p2): complex weights make the adjoint run complex
-    FieldFunctional f = point_functional(p.scene, Component::Ey, {1.7, 1.0, 0}, "mix");
-    const FieldFunctional fx = point_functional(p.scene, Component::Ex, {1.7, 1.3, 0});
-    f.component.push_back(fx.component[0]);
-    f.cell.push_back(fx.cell[0]);
-    f.weights.push_back({0.3, -0.6});
-    p.functionals = {f};
-    p.frequencies_hz = {freq_hz(1.55)};
-    p.objective = intensity_objective();
+    Problem p = tez_problem();
     const auto rho = random_density(p.region.pixels(), 5);
     const Evaluation ev = evaluate_with_gradient(p, rho);
     const Check c = directional(p, rho, ev.gradient, test::random_vector(rho.size(), 6));
@@ -160,23 +87,7 @@ TEST_CASE("adjoint: 2D TEz gradient with complex functional weights matches fini
 }
 
 TEST_CASE("adjoint: 3D gradient matches finite differences", "[adjoint]") {
-    test::Spec3 spec;
-    spec.nx = spec.ny = spec.nz = 30;
-    spec.pml = 8;
-    spec.dx_um = 0.06;
-    Problem p;
-    p.scene = test::make3(spec);
-    const double f0 = freq_hz(kLambdaUm);
-    test::add_point_sources(p.scene, {Component::Ez}, test::cell3(p.scene, 12, 15, 15),
-                            test::gaussian_pulse(f0, 4.0 / (2 * units::pi * 0.2 * f0)));
-    p.region.lo_um = {0.36, 0.24, 0.24};
-    p.region.hi_um = {0.72, 0.6, 0.6};
-    p.region.n = {2, 2, 2};
-    p.region.eps_min = 1.0;
-    p.region.eps_max = 3.0;
-    p.functionals = {point_functional(p.scene, Component::Ez, {0.84, 0.42, 0.42}, "probe")};
-    p.frequencies_hz = {freq_hz(1.55)};
-    p.objective = intensity_objective();
+    Problem p = problem3d();
     const auto rho = random_density(p.region.pixels(), 8);
     const Evaluation ev = evaluate_with_gradient(p, rho);
     const Check c = directional(p, rho, ev.gradient, test::random_vector(rho.size(), 9));
