@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include <Eigen/Dense>
+
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/grid.hpp"
@@ -155,6 +157,46 @@ std::complex<double> source_dft(const CompiledWaveform& w, double dt, long long 
         if (v != 0.0) sum += v * std::polar(1.0, omega * double(n + 1) * dt);
     }
     return sum * dt;
+}
+
+/// Adjoint sources for frequency-dependent weights: one Gaussian pulse centred on each
+/// frequency w_k and the inverse of M[f][k] = S_k(w_f) (each pulse's discrete DFT, as
+/// source_dft, at each frequency), so that sources weighted alpha_k = sum_f inverse[k][f]
+/// w_f give the adjoint field at w_f the spectrum of the weights w_f exactly. The pulses
+/// start as wide in frequency as the single pulse and are narrowed (x1.4 in duration per
+/// try) until M's condition number is below 1e3, so that the engine's rounding (1e-7 in
+/// float32) is amplified at most to 1e-4.
+struct AdjointBasis {
+    std::vector<CompiledWaveform> pulses;
+    std::vector<std::complex<double>> inverse;  ///< [k * nf + f]
+};
+
+AdjointBasis adjoint_basis(const std::vector<double>& freqs, double dt) {
+    const std::size_t nf = freqs.size();
+    const CompiledWaveform broad = adjoint_waveform(freqs);
+    double tau = broad.tau_s;
+    for (int attempt = 0; attempt < 40; ++attempt, tau *= 1.4) {
+        AdjointBasis b;
+        Eigen::MatrixXcd M(nf, nf);
+        for (std::size_t k = 0; k < nf; ++k) {
+            CompiledWaveform w = broad;
+            w.omega = 2 * units::pi * freqs[k];
+            w.tau_s = tau;
+            w.t0_s = 6.0 * tau;
+            const long long steps = (long long)std::ceil((w.t0_s + 13.0 * tau) / dt);
+            for (std::size_t f = 0; f < nf; ++f) M(Eigen::Index(f), Eigen::Index(k)) = source_dft(w, dt, steps, freqs[f]);
+            b.pulses.push_back(w);
+        }
+        Eigen::JacobiSVD<Eigen::MatrixXcd> svd(M);
+        const auto& sv = svd.singularValues();
+        if (sv(sv.size() - 1) <= 0 || sv(0) / sv(sv.size() - 1) > 1e3) continue;
+        const Eigen::MatrixXcd inv = M.inverse();
+        b.inverse.resize(nf * nf);
+        for (std::size_t k = 0; k < nf; ++k)
+            for (std::size_t f = 0; f < nf; ++f) b.inverse[k * nf + f] = inv(Eigen::Index(k), Eigen::Index(f));
+        return b;
+    }
+    throw std::invalid_argument("adjoint: the frequencies are too close together to be told apart by the adjoint sources");
 }
 
 }  // namespace
@@ -379,6 +421,13 @@ Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
     for (const auto& fn : problem.functionals) {
         if (fn.component.size() != fn.cell.size() || fn.cell.size() != fn.weights.size() || fn.cell.empty())
             throw std::invalid_argument("adjoint: functional " + fn.name + ": components, cells and weights differ in length or are empty");
+        if (!fn.weights_per_frequency.empty()) {
+            if (fn.weights_per_frequency.size() != problem.frequencies_hz.size())
+                throw std::invalid_argument("adjoint: functional " + fn.name + ": weights_per_frequency needs one row per frequency");
+            for (const auto& row : fn.weights_per_frequency)
+                if (row.size() != fn.cell.size())
+                    throw std::invalid_argument("adjoint: functional " + fn.name + ": a weights_per_frequency row has the wrong length");
+        }
         std::map<Component, std::size_t> set_of;
         std::vector<std::pair<std::size_t, std::size_t>> samples;
         for (std::size_t q = 0; q < fn.cell.size(); ++q) {
@@ -414,7 +463,10 @@ Amplitudes amplitudes_of(const Problem& problem, const Prepared& p, const RunOut
     for (std::size_t m = 0; m < problem.functionals.size(); ++m)
         for (std::size_t q = 0; q < p.sample_of[m].size(); ++q) {
             const auto [set, k] = p.sample_of[m][q];
-            for (std::size_t f = 0; f < nf; ++f) a[m][f] += problem.functionals[m].weights[q] * run.dft[set][k * nf + f];
+            const FieldFunctional& fn = problem.functionals[m];
+            for (std::size_t f = 0; f < nf; ++f)
+                a[m][f] += (fn.weights_per_frequency.empty() ? fn.weights[q] : fn.weights_per_frequency[f][q]) *
+                           run.dft[set][k * nf + f];
         }
     return a;
 }
@@ -457,25 +509,45 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
         adj.tfsf.clear();
         adj.time_probes.clear();
         adj.dft_sets = p.design.sets;
+        // The adjoint sources: one pulse carrying the weights when they do not depend on
+        // the frequency; else one pulse per frequency (basis) with the weights alpha = M^-1 w
+        // that give each frequency its own weights (AdjointBasis).
+        const bool per_frequency = !fn.weights_per_frequency.empty() && nf > 1;
+        std::vector<CompiledWaveform> pulses;
+        std::vector<std::vector<std::complex<double>>> alpha;  // [pulse][sample]
+        if (per_frequency) {
+            const AdjointBasis basis = adjoint_basis(problem.frequencies_hz, dt);
+            pulses = basis.pulses;
+            alpha.assign(nf, std::vector<std::complex<double>>(fn.cell.size(), 0.0));
+            for (std::size_t q = 0; q < fn.cell.size(); ++q)
+                for (std::size_t k = 0; k < nf; ++k)
+                    for (std::size_t f = 0; f < nf; ++f) alpha[k][q] += basis.inverse[k * nf + f] * fn.weights_per_frequency[f][q];
+        } else {
+            pulses = {wave};
+            alpha = {fn.weights};
+        }
         bool complex_weights = false;
-        for (const auto& w : fn.weights) complex_weights = complex_weights || w.imag() != 0.0;
-        std::map<Component, std::size_t> term_of;
-        for (std::size_t q = 0; q < fn.cell.size(); ++q) {
-            const Component c = fn.component[q];
-            auto it = term_of.find(c);
-            if (it == term_of.end()) {
-                SourceTerm t;
-                t.component = c;
-                t.waveform = wave;
-                adj.sources.push_back(std::move(t));
-                it = term_of.emplace(c, adj.sources.size() - 1).first;
+        for (const auto& row : alpha)
+            for (const auto& w : row) complex_weights = complex_weights || w.imag() != 0.0;
+        for (std::size_t k = 0; k < pulses.size(); ++k) {
+            std::map<Component, std::size_t> term_of;
+            for (std::size_t q = 0; q < fn.cell.size(); ++q) {
+                const Component c = fn.component[q];
+                auto it = term_of.find(c);
+                if (it == term_of.end()) {
+                    SourceTerm t;
+                    t.component = c;
+                    t.waveform = pulses[k];
+                    adj.sources.push_back(std::move(t));
+                    it = term_of.emplace(c, adj.sources.size() - 1).first;
+                }
+                SourceTerm& t = adj.sources[it->second];
+                // E: the curl source J' = u / cb; H~ (mu_r = 1): -u (header comment)
+                const double scale = is_electric(c) ? entry_of(adj, c, fn.cell[q]).cb / adj.courant : -1.0;
+                t.cells.push_back(fn.cell[q]);
+                t.weights.push_back(alpha[k][q].real() * scale);
+                if (complex_weights) t.weights_im.push_back(alpha[k][q].imag() * scale);
             }
-            SourceTerm& t = adj.sources[it->second];
-            // E: the curl source J' = u / cb; H~ (mu_r = 1): -u (header comment)
-            const double scale = is_electric(c) ? entry_of(adj, c, fn.cell[q]).cb / adj.courant : -1.0;
-            t.cells.push_back(fn.cell[q]);
-            t.weights.push_back(fn.weights[q].real() * scale);
-            if (complex_weights) t.weights_im.push_back(fn.weights[q].imag() * scale);
         }
         adj.complex_fields = complex_weights;
         const RunOutput ar = run_to_decay(adj, problem.settings, ev.warnings, "adjoint");
@@ -484,7 +556,9 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
         for (std::size_t f = 0; f < nf; ++f) {
             if (g[m][f] == 0.0) continue;
             const double omega = 2 * units::pi * problem.frequencies_hz[f];
-            const std::complex<double> S = source_dft(wave, dt, ar.steps, problem.frequencies_hz[f]);
+            // the basis already gives each frequency unit source spectrum; one pulse has S(w)
+            const std::complex<double> S =
+                per_frequency ? std::complex<double>(1.0) : source_dft(wave, dt, ar.steps, problem.frequencies_hz[f]);
             // d a / d eps(x) = -(1 - exp(i w dt)) E_fwd E_adj / S  (header comment)
             const std::complex<double> factor = -(1.0 - std::polar(1.0, omega * dt)) / S;
             const std::complex<double> gc = std::conj(g[m][f]);

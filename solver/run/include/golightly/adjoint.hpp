@@ -109,6 +109,12 @@ struct FieldFunctional {
     std::vector<Component> component;  ///< any component of the scene
     std::vector<CellIndex> cell;
     std::vector<std::complex<double>> weights;
+    /// Optional frequency-dependent weights (a mode overlap with the mode of each
+    /// frequency): [f][p], one row per Problem::frequencies_hz; when set they replace
+    /// `weights`. The adjoint run then uses one pulse per frequency with weights that give
+    /// each frequency its own (adjoint.cpp AdjointBasis): a longer run, since the pulses
+    /// must be told apart in frequency.
+    std::vector<std::vector<std::complex<double>>> weights_per_frequency;
 };
 
 /// The functional of one E component at the grid site nearest to `position_um`
