@@ -17,7 +17,12 @@
 
 #include "adjoint_problems.hpp"
 #include "golightly/adjoint.hpp"
+#include "golightly/compile.hpp"
 #include "golightly/dispersion.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/project.hpp"
+
+#include <map>
 #include "golightly/units.hpp"
 #include "test_scenes.hpp"
 
@@ -177,4 +182,127 @@ TEST_CASE("adjoint: frequency-dependent functional weights (one adjoint pulse pe
         REQUIRE(std::abs(c.fd) > 1e-3 * ev.objective);
         CHECK(std::abs(c.adj - c.fd) < 1e-2 * std::abs(c.fd));
     }
+}
+
+namespace {
+
+/// A silicon slab guide (eps 12, 0.3 um) along x with a one-way mode source at x = 1 um,
+/// a design region across the guide at x 1.5 .. 2.1 um and a mode monitor at x = 2.7 um.
+Project guide_with_design() {
+    Project p;
+    p.name = "adjoint-guide";
+    p.domain.size = {3.6, 2.4, 0};
+    p.domain.cell_size = 0.05;
+    p.domain.polarization = Polarization::TMz;
+    p.domain.pml.cells = 12;
+    Material si;
+    si.id = "si";
+    si.epsilon_inf = 12.0;
+    p.materials = {si};
+    Layer wg;
+    wg.name = "wg";
+    wg.material = "si";
+    Shape r;
+    r.type = ShapeType::Rectangle;
+    r.min = {-1.0, 1.05};
+    r.max = {5.0, 1.35};
+    wg.shapes = {r};
+    p.layers = {wg};
+    Source s;
+    s.name = "in";
+    s.type = SourceType::Line;
+    s.from = {0.8, 0.2};
+    s.to = {0.8, 2.2};
+    s.component = Component::Ez;
+    s.profile = SourceProfile::Mode;
+    s.direction = "+x";
+    s.waveform.wavelength_center = 1.55;
+    s.waveform.wavelength_span = 0.3;
+    p.sources = {s};
+    Monitor m;
+    m.name = "out";
+    m.type = MonitorType::Flux;
+    m.kind = "mode";
+    m.from = {2.7, 0.2};
+    m.to = {2.7, 2.2};
+    m.direction = "+x";
+    p.monitors = {m};
+    p.run.spectrum.wavelength_min = 1.45;
+    p.run.spectrum.wavelength_max = 1.65;
+    p.run.spectrum.points = 5;
+    p.run.precision = Precision::Float64;
+    p.run.backend = BackendChoice::Cpu;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("adjoint: mode-monitor amplitude functional equals mode_amplitudes and its gradient matches finite differences",
+          "[adjoint]") {
+    const CompiledProject cp = compile_project(guide_with_design(), "adjoint-guide.glproj");
+    const ModeMonitorPlan& plan = *cp.monitors.at(0).mode_plan;
+    const std::vector<std::size_t> fi = {1, 3};
+    const FieldFunctional fwd = mode_functional(cp.scene, plan, 0, true, fi, "out+");
+    const FieldFunctional bwd = mode_functional(cp.scene, plan, 0, false, fi, "out-");
+    // the functional reproduces mode_amplitudes on arbitrary DFT data
+    {
+        const std::size_t nf = plan.frequencies_hz.size();
+        const DftSet& es = cp.scene.dft_sets[std::size_t(plan.set_e[0])];
+        const DftSet& hs = cp.scene.dft_sets[std::size_t(plan.set_h[0])];
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<double> u(-1, 1);
+        std::map<std::pair<int, CellIndex>, std::vector<std::complex<double>>> field;  // (component, cell) -> per f
+        auto value = [&](Component c, CellIndex cell) -> std::vector<std::complex<double>>& {
+            auto& v = field[{int(c), cell}];
+            if (v.empty())
+                for (std::size_t f = 0; f < nf; ++f) v.emplace_back(u(rng), u(rng));
+            return v;
+        };
+        std::vector<std::complex<double>> e_set(es.cell0.size() * nf), h_set(hs.cell0.size() * nf);
+        for (std::size_t k = 0; k < es.cell0.size(); ++k)
+            for (std::size_t f = 0; f < nf; ++f) {
+                e_set[k * nf + f] = es.w0[k] * value(es.component, es.cell0[k])[f] +
+                                    (es.cell1[k] >= 0 ? es.w1[k] * value(es.component, es.cell1[k])[f] : 0.0);
+                h_set[k * nf + f] = hs.w0[k] * value(hs.component, hs.cell0[k])[f] +
+                                    (hs.cell1[k] >= 0 ? hs.w1[k] * value(hs.component, hs.cell1[k])[f] : 0.0);
+            }
+        const std::vector<std::complex<double>>* sets[4] = {&e_set, &e_set, &h_set, &h_set};
+        const auto amps = mode_amplitudes(plan, sets);
+        for (std::size_t r = 0; r < fi.size(); ++r) {
+            std::complex<double> af = 0, ab = 0;
+            for (std::size_t q = 0; q < fwd.cell.size(); ++q) {
+                af += fwd.weights_per_frequency[r][q] * value(fwd.component[q], fwd.cell[q])[fi[r]];
+                ab += bwd.weights_per_frequency[r][q] * value(bwd.component[q], bwd.cell[q])[fi[r]];
+            }
+            CHECK(std::abs(af - amps[0].fwd[fi[r]]) < 1e-12 * std::abs(amps[0].fwd[fi[r]]));
+            CHECK(std::abs(ab - amps[0].bwd[fi[r]]) < 1e-12 * std::abs(amps[0].bwd[fi[r]]));
+        }
+    }
+    Problem p;
+    p.scene = cp.scene;
+    p.region.lo_um = {1.5, 0.9, 0};
+    p.region.hi_um = {2.1, 1.5, 0};
+    p.region.n = {6, 6, 1};
+    p.region.eps_min = 1.0;
+    p.region.eps_max = 12.0;
+    p.functionals = {fwd, bwd};
+    p.frequencies_hz = {plan.frequencies_hz[fi[0]], plan.frequencies_hz[fi[1]]};
+    // transmission into the fundamental, minus a little of the backward one
+    p.objective = [](const Amplitudes& a, Amplitudes* g) {
+        double F = 0;
+        if (g) *g = a;
+        for (std::size_t f = 0; f < 2; ++f) {
+            F += std::norm(a[0][f]) - 0.3 * std::norm(a[1][f]);
+            if (g) (*g)[0][f] = 2.0 * a[0][f], (*g)[1][f] = -0.6 * a[1][f];
+        }
+        return F;
+    };
+    p.settings.decay = 1e-9;
+    const auto rho = random_density(p.region.pixels(), 61, 0.3, 0.9);
+    const Evaluation ev = evaluate_with_gradient(p, rho);
+    INFO("steps forward " << ev.forward_steps << " adjoint " << ev.adjoint_steps << "; F " << ev.objective);
+    const Check c = directional(p, rho, ev.gradient, random_vector(rho.size(), 62));
+    INFO("fd " << c.fd << " adjoint " << c.adj);
+    REQUIRE(std::abs(c.fd) > 1e-3 * std::abs(ev.objective));
+    CHECK(std::abs(c.adj - c.fd) < 1e-2 * std::abs(c.fd));
 }

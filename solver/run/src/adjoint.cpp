@@ -15,6 +15,7 @@
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/grid.hpp"
+#include "golightly/mode_plane.hpp"
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
 
@@ -373,6 +374,67 @@ FieldFunctional point_functional(const Scene& scene, Component component, const 
     return f;
 }
 
+FieldFunctional mode_functional(const Scene& compiled, const ModeMonitorPlan& plan, std::size_t mode, bool forward,
+                                const std::vector<std::size_t>& frequency_indices, const std::string& name) {
+    if (plan.dims != 2) throw std::invalid_argument("mode functional: only 2D mode lines so far");
+    if (mode >= plan.mode_indices.size()) throw std::invalid_argument("mode functional: mode slot out of range");
+    const auto set_of = [&](int k) -> const DftSet& {
+        if (k < 0 || std::size_t(k) >= compiled.dft_sets.size())
+            throw std::invalid_argument("mode functional: the plan's DFT sets are not in the scene");
+        return compiled.dft_sets[std::size_t(k)];
+    };
+    const DftSet& es = set_of(plan.set_e[0]);
+    const DftSet& hs = set_of(plan.set_h[0]);
+    const std::size_t nn = es.cell0.size();
+    if (hs.cell0.size() != nn) throw std::invalid_argument("mode functional: E and H sets differ in size");
+    // entries: E sample k's cells, then H sample k's cells (w0 and, where averaged, w1)
+    FieldFunctional fn;
+    fn.name = name;
+    struct Slot {
+        bool e;
+        std::size_t k;
+        double w;
+    };
+    std::vector<Slot> slots;
+    for (std::size_t k = 0; k < nn; ++k) {
+        fn.component.push_back(es.component), fn.cell.push_back(es.cell0[k]), slots.push_back({true, k, es.w0[k]});
+        if (es.cell1[k] >= 0)
+            fn.component.push_back(es.component), fn.cell.push_back(es.cell1[k]), slots.push_back({true, k, es.w1[k]});
+        fn.component.push_back(hs.component), fn.cell.push_back(hs.cell0[k]), slots.push_back({false, k, hs.w0[k]});
+        if (hs.cell1[k] >= 0)
+            fn.component.push_back(hs.component), fn.cell.push_back(hs.cell1[k]), slots.push_back({false, k, hs.w1[k]});
+    }
+    fn.weights.assign(fn.cell.size(), 0.0);
+    // mode_amplitudes (dims 2): a+- = (J1 +- J2 / c) scale, J1 = sg sum E_k h_k, J2 = sg sum e_k H_k
+    const bool plus = (plan.sign > 0) == forward;
+    for (std::size_t f : frequency_indices) {
+        if (f >= plan.frequencies_hz.size()) throw std::invalid_argument("mode functional: frequency index out of range");
+        std::vector<std::complex<double>> row(fn.cell.size(), 0.0);
+        const auto& e = plan.line_e[f][mode];
+        const auto& h = plan.line_h[f][mode];
+        if (e.size() == nn && h.size() == nn) {
+            const double ne = plan.line_neff[f][mode];
+            const double w = 2 * units::pi * plan.frequencies_hz[f];
+            const double k0n = 2.0 / (units::c0 * plan.dt_s) * std::sin(0.5 * w * plan.dt_s) * units::um;
+            const double half = 0.5 * ne * k0n * plan.dx_um;
+            const double c = std::sqrt(std::max(1.0 - half * half, 1e-12));
+            const double sg = plan.line_flux_sign * plan.dx_um;
+            double nrm = 0;
+            for (std::size_t k = 0; k < nn; ++k) nrm += e[k] * h[k];
+            nrm *= sg;
+            if (nrm > 0) {
+                const double scale = std::sqrt(0.5 * c * nrm * 1e-6 / units::eta0) / (2 * nrm);
+                for (std::size_t q = 0; q < slots.size(); ++q) {
+                    const Slot& sl = slots[q];
+                    row[q] = sl.e ? sg * h[sl.k] * scale * sl.w : (plus ? 1.0 : -1.0) * sg * e[sl.k] / c * scale * sl.w;
+                }
+            }
+        }
+        fn.weights_per_frequency.push_back(std::move(row));
+    }
+    return fn;
+}
+
 Objective intensity_objective(std::vector<std::vector<double>> weights) {
     return [weights](const Amplitudes& a, Amplitudes* g) {
         double F = 0;
@@ -524,7 +586,7 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
                     for (std::size_t f = 0; f < nf; ++f) alpha[k][q] += basis.inverse[k * nf + f] * fn.weights_per_frequency[f][q];
         } else {
             pulses = {wave};
-            alpha = {fn.weights};
+            alpha = {fn.weights_per_frequency.empty() ? fn.weights : fn.weights_per_frequency[0]};
         }
         bool complex_weights = false;
         for (const auto& row : alpha)

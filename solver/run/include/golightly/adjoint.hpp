@@ -60,6 +60,10 @@
 #include "golightly/project.hpp"
 #include "golightly/scene.hpp"
 
+namespace golightly {
+struct ModeMonitorPlan;  // mode_plane.hpp
+}
+
 namespace golightly::adjoint {
 
 /// The design region (header comment).
@@ -122,6 +126,17 @@ struct FieldFunctional {
 /// point outside the grid.
 FieldFunctional point_functional(const Scene& scene, Component component, const Vec3& position_um,
                                  const std::string& name = "point");
+
+/// The forward (or backward) amplitude of mode slot `mode` (index into the plan's
+/// mode_indices) of a 2D mode monitor, as mode_amplitudes (mode_plane.hpp) computes it
+/// from the plan's DFT sets in `compiled` (the compiled scene holding them), at the plan's
+/// frequencies `frequency_indices` (one weights_per_frequency row each, in that order): the
+/// same linear combination of E and H~ samples, written out sample by sample, so that
+/// a = sum w F equals mode_amplitudes' value (sqrt(W/m) per DFT unit). A frequency where
+/// the line guides no such mode gets zero weights. Throws std::invalid_argument for a 3D
+/// plan (not yet), a slot or frequency index out of range, or sets missing from `compiled`.
+FieldFunctional mode_functional(const Scene& compiled, const ModeMonitorPlan& plan, std::size_t mode, bool forward,
+                                const std::vector<std::size_t>& frequency_indices, const std::string& name = "mode");
 
 /// amplitudes[m][f]: functional m at frequency f.
 using Amplitudes = std::vector<std::vector<std::complex<double>>>;
