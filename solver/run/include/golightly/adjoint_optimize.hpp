@@ -1,0 +1,85 @@
+// GoLightly: gradient-based topology optimization of a design region (issue 53 item 5):
+// the density rho (design variables, one per pixel, in [0, 1]) is filtered and projected
+// (design_density.hpp map_density: a conic or Gaussian filter, then the tanh projection
+// whose beta follows a schedule), the projected density rho^ sets the permittivity of the
+// design region (adjoint.hpp), and NLopt's gradient methods (MMA: Svanberg, SIAM J. Optim.
+// 12, 555 (2002); CCSA; L-BFGS) move rho with the adjoint gradient chained back through
+// projection and filter (map_density_adjoint). As in Meep's and Tidy3D's inverse-design
+// examples, each beta of the schedule is one NLopt run of `beta_every` evaluations started
+// from the previous one's design (MMA's moving asymptotes restart with the new objective).
+// Optional minimum length scale constraints (Hammond et al., Opt. Express 29, 23916 (2021):
+// design_density.hpp constraint_solid / constraint_void <= epsilon) need MMA or CCSA.
+//
+// A checkpoint (JSON) is written atomically after every evaluation: a run started with the
+// same checkpoint path resumes from its last design and iteration count (the NLopt state
+// restarts there, as at a beta step).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "golightly/adjoint.hpp"
+#include "golightly/design_density.hpp"
+
+namespace golightly::adjoint {
+
+struct OptimizerSettings {
+    /// "mma" (NLOPT_LD_MMA, default), "ccsa" (NLOPT_LD_CCSAQ) or "lbfgs" (NLOPT_LD_LBFGS,
+    /// no constraints).
+    std::string algorithm = "mma";
+    bool maximize = true;
+    int max_iterations = 100;      ///< evaluations (one forward + adjoint runs each), in all
+    /// Filter and projection; mapping.beta is the first beta of the schedule.
+    design::DesignMapping mapping;
+    double beta_max = 64;          ///< beta stops growing here (+infinity: the step)
+    int beta_every = 20;           ///< evaluations per beta
+    double beta_factor = 2;        ///< beta multiplier at each step of the schedule
+    /// > 0: the minimum length scale constraints for solid and void features of this width
+    /// (um), with eta_e from the filter radius (design_density.hpp eta_e_from_conic; needs a
+    /// conic filter) and epsilon below.
+    double min_length_um = 0;
+    double constraint_epsilon = 1e-8;
+    /// Empty: no checkpoint. Else the JSON file written after every evaluation and read at
+    /// the start when it exists (its pixel count must match).
+    std::filesystem::path checkpoint;
+};
+
+/// One evaluation of the optimization.
+struct Iteration {
+    int index = 0;                      ///< 0, 1, ... over the whole run (resumed runs continue)
+    double beta = 0;
+    double objective = 0;
+    std::vector<double> rho;            ///< design variables (pixels)
+    std::vector<double> rho_projected;  ///< rho^ (what the permittivity interpolates)
+    double gradient_norm = 0;           ///< |dF/drho|_2
+    double constraint_solid = 0, constraint_void = 0;  ///< values (0 without constraints)
+    long long steps = 0;                ///< forward + adjoint time steps
+    double wall_s = 0;
+};
+
+struct OptimizeResult {
+    std::vector<Iteration> history;     ///< this call's evaluations (a resumed run: from the checkpoint on)
+    std::vector<double> rho;            ///< the last design
+    std::vector<double> rho_projected;
+    std::string stop;                   ///< why it stopped
+    int first_iteration = 0;            ///< index of history[0] (> 0 when resumed)
+};
+
+/// Called after each evaluation; return false to stop (NLopt's forced stop).
+using IterationCallback = std::function<bool(const Iteration&)>;
+
+/// The density grid of a design region: its pixels, their edge (um). Throws
+/// std::invalid_argument when the pixels are not square (cubic in 3D).
+design::DensityGrid density_grid(const DesignRegion& region, int dimensions);
+
+/// Optimizes `problem`'s objective over the design region's densities from `rho0`
+/// (region.pixels() values in [0, 1]). Throws std::invalid_argument (bad settings, rho0,
+/// an unknown algorithm, constraints with L-BFGS, a checkpoint of another problem),
+/// std::runtime_error (no NLopt in this build), and what adjoint::evaluate_with_gradient
+/// throws.
+OptimizeResult optimize_density(const Problem& problem, const std::vector<double>& rho0,
+                                const OptimizerSettings& settings, const IterationCallback& on_iteration = {});
+
+}  // namespace golightly::adjoint

@@ -1,0 +1,79 @@
+// Topology optimization with adjoint gradients (adjoint_optimize.hpp, issue 53 item 5): a
+// few MMA iterations on the small 2D TMz problem of the adjoint tests raise the objective;
+// the beta schedule; a checkpoint resumes; bad settings are refused.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "adjoint_problems.hpp"
+#include "golightly/adjoint_optimize.hpp"
+#include "optional_features.hpp"
+
+using namespace golightly;
+using namespace golightly::adjoint;
+using namespace golightly::test;
+
+namespace {
+
+Problem small_problem() {
+    Problem p = tmz_problem();
+    p.region.n = {6, 6, 1};  // 0.1 um pixels
+    p.settings.decay = 1e-8;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("adjoint optimize: MMA raises a focusing objective, follows the beta schedule and resumes from its checkpoint",
+          "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
+    const Problem p = small_problem();
+    OptimizerSettings s;
+    s.max_iterations = 6;
+    s.beta_every = 3;
+    s.mapping.beta = 2;
+    s.beta_max = 8;
+    s.mapping.radius_um = 0.15;
+    const std::vector<double> rho0(p.region.pixels(), 0.5);
+    const auto dir = std::filesystem::temp_directory_path() / "golightly_adjoint_optimize_test";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    s.checkpoint = dir / "checkpoint.json";
+    // the first 3 evaluations, then a resumed run of 3 more
+    OptimizerSettings first = s;
+    first.max_iterations = 3;
+    const OptimizeResult a = optimize_density(p, rho0, first);
+    REQUIRE(a.history.size() == 3);
+    CHECK(a.history[0].beta == 2);
+    CHECK(std::filesystem::exists(s.checkpoint));
+    OptimizerSettings second = s;
+    second.max_iterations = 3;
+    const OptimizeResult b = optimize_density(p, rho0, second);
+    REQUIRE(b.history.size() == 3);
+    CHECK(b.first_iteration == 3);
+    CHECK(b.history[0].index == 3);
+    CHECK(b.history[0].beta == 4);  // the schedule's second step
+    // the objective grows: the last evaluation well above the uniform start
+    const double start = a.history.front().objective, end = b.history.back().objective;
+    INFO("objective " << start << " -> " << end);
+    CHECK(end > 1.5 * start);
+    for (const auto& it : b.history) {
+        CHECK(it.gradient_norm > 0);
+        for (double r : it.rho) CHECK((r >= 0 && r <= 1));
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("adjoint optimize: refusals", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
+    Problem p = small_problem();
+    OptimizerSettings s;
+    s.algorithm = "newton";
+    CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(36, 0.5), s), Catch::Contains("unknown algorithm"));
+    s.algorithm = "lbfgs";
+    s.min_length_um = 0.1;
+    s.mapping.radius_um = 0.15;
+    CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(36, 0.5), s), Catch::Contains("need mma or ccsa"));
+    s = OptimizerSettings{};
+    CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(5, 0.5), s), Catch::Contains("5 initial densities for 36"));
+    p.region.n = {6, 3, 1};
+    CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(18, 0.5), s), Catch::Contains("not square"));
+}
