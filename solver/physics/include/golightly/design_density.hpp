@@ -1,0 +1,74 @@
+#pragma once
+// Design densities for topology optimization (issue 53 item 3): the density grid of a design
+// region, its filters (with their exact transposes, for chaining adjoint gradients), the tanh
+// projection and its beta schedule, the minimum length scale constraints of Hammond et al.,
+// the morphological check of a binarized design and the contours of a 2D design for GDS.
+// docs/inverse-design.md states the mathematics with its references.
+//
+// Layout, everywhere in this header: a grid of nx x ny x nz cells (nz = 1 in 2D) stored
+// row-major with x fastest, the cell (i, j, k) at index (k * ny + j) * nx + i (in 2D
+// j * nx + i); every per-cell array (densities, filtered densities, gradients) has
+// nx * ny * nz doubles in that order. Cells are cubes of edge dx_um (micrometres); the
+// center of cell (i, j, k) lies at ((i + 1/2) dx, (j + 1/2) dx, (k + 1/2) dx) from the
+// region's lower corner. Densities are dimensionless, 0 = the background material, 1 = the
+// design material.
+//
+// Axes with a single cell (nz = 1 in 2D; also ny = 1) are not filtered, not differentiated
+// and not eroded along: a 2D grid is treated as 2D, not as a one-cell-thick 3D slab.
+#include <limits>
+#include <vector>
+
+namespace golightly::design {
+
+/// A density grid: nx * ny * nz values rho in [0, 1] (row-major, x fastest: index
+/// (k * ny + j) * nx + i), cells of edge dx_um micrometres. nz = 1 for a 2D design.
+struct DensityGrid {
+    int nx = 1, ny = 1, nz = 1;
+    double dx_um = 0;            ///< cell edge, um (the same along every axis)
+    std::vector<double> rho;     ///< nx * ny * nz densities, dimensionless in [0, 1]
+
+    std::size_t size() const { return static_cast<std::size_t>(nx) * ny * nz; }
+};
+
+/// Throws std::invalid_argument naming the problem when `grid` is not usable: a dimension
+/// below 1, dx_um not positive and finite, or rho not of nx * ny * nz finite values.
+void validate(const DensityGrid& grid);
+
+// ---------------------------------------------------------------------------------------
+// 1. Filters (Lazarov & Sigmund, Int. J. Numer. Meth. Eng. 86, 765 (2011); Hammond et al.,
+//    Opt. Express 29, 23916 (2021), sec. 2; Meep's mpa.conic_filter / mpa.gaussian_filter).
+// ---------------------------------------------------------------------------------------
+
+enum class FilterKind {
+    /// The linear "hat": w(r) = max(0, 1 - r / R), R the radius in um (Lazarov, Wang &
+    /// Sigmund, Arch. Appl. Mech. 86, 189 (2016); Meep's conic_filter).
+    Conic,
+    /// The Gaussian of Meep's gaussian_filter: w(r) = exp(-r^2 / sigma^2), sigma in um
+    /// (note: no factor 2 in the denominator, as Meep), truncated at r <= 3 sigma
+    /// (w = 1.2e-4 there; Meep's own kernel extent for periodic axes).
+    Gaussian,
+};
+
+/// The filtered density rho~ = A rho: rho~_p = sum_q w(|x_p - x_q|) rho_{clamp(q)} /
+/// sum_q w(|x_p - x_q|), the sum over every offset q within the kernel's reach (radius R
+/// for Conic, 3 sigma for Gaussian) along the axes with more than one cell.
+/// Boundary treatment: the density is extended beyond the grid by its nearest edge cell
+/// (edge replication, "clamp"), as Meep's edge padding (convolve_design_weights_and_kernel
+/// pads each side by the whole region with the edge values); features touching the region's
+/// edge (the waveguides entering it) are therefore not eroded by the filter. The weights are
+/// normalized by the full kernel's sum, so a uniform density stays uniform.
+/// `radius_um`: R (Conic) or sigma (Gaussian), um, > 0; a radius below half a cell gives
+/// the identity. Returns nx * ny * nz values in the grid's layout (x fastest).
+/// Cost: cells x kernel cells (direct convolution).
+/// Throws std::invalid_argument (validate(grid); radius not positive and finite).
+std::vector<double> filter(const DensityGrid& grid, FilterKind kind, double radius_um);
+
+/// The exact transpose of filter(): dF/drho = A^T dF/drho~ (the clamped offsets are summed
+/// back onto the edge cells they replicate), so that <A x, y> = <x, A^T y> to round-off.
+/// `dF_dfiltered`: nx * ny * nz values (layout as grid.rho; grid.rho itself is not read).
+/// Returns dF/drho, nx * ny * nz values in the same layout.
+/// Throws std::invalid_argument (as filter(); dF_dfiltered of the wrong size).
+std::vector<double> filter_adjoint(const DensityGrid& grid, FilterKind kind, double radius_um,
+                                   const std::vector<double>& dF_dfiltered);
+
+}  // namespace golightly::design
