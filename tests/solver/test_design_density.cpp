@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -131,4 +132,77 @@ TEST_CASE("design density filters refuse bad input naming the field", "[design]"
     g.dx_um = 0.01;
     g.rho[2] = std::nan("");
     CHECK_THROWS_WITH(filter(g, FilterKind::Conic, 0.02), Catch::Contains("not finite"));
+}
+
+TEST_CASE("tanh projection derivative matches central differences", "[design]") {
+    // Near the threshold, where P varies: x = eta + t / beta. The central difference with
+    // h = 2e-4 / beta has a truncation error of (h beta)^2 P''' / (6 beta^2 P') ~ 1e-8
+    // relative and a round-off error below 1e-10 relative there.
+    for (double beta : {1.0, 8.0, 64.0, 256.0, 4096.0})
+        for (double eta : {0.3, 0.5, 0.75})
+            for (double t : {-3.0, -1.3, -0.2, 0.0, 0.4, 1.7, 3.0}) {
+                const double x = eta + t / beta;
+                const double h = 2e-4 / beta;
+                const double fd = (project_tanh(x + h, beta, eta) - project_tanh(x - h, beta, eta)) / (2 * h);
+                const double d = project_tanh_derivative(x, beta, eta);
+                INFO("beta " << beta << " eta " << eta << " x " << x);
+                CHECK(std::abs(fd - d) <= 1e-6 * std::abs(d));
+            }
+    // At a small beta the whole of [0, 1] (and beyond) is smooth.
+    for (double x = -0.2; x <= 1.2; x += 0.1) {
+        const double h = 1e-4;
+        const double fd = (project_tanh(x + h, 2.0, 0.4) - project_tanh(x - h, 2.0, 0.4)) / (2 * h);
+        CHECK(std::abs(fd - project_tanh_derivative(x, 2.0, 0.4)) <= 1e-6 * std::abs(fd));
+    }
+    // The vector form and its adjoint: elementwise, as the scalar ones.
+    const std::vector<double> x = random_vector(50, 7);
+    const std::vector<double> g = random_vector(50, 8, -1, 1);
+    const std::vector<double> px = project_tanh(x, 16.0, 0.5);
+    const std::vector<double> ax = project_tanh_adjoint(x, 16.0, 0.5, g);
+    for (std::size_t p = 0; p < x.size(); ++p) {
+        CHECK(px[p] == project_tanh(x[p], 16.0, 0.5));
+        CHECK(ax[p] == g[p] * project_tanh_derivative(x[p], 16.0, 0.5));
+    }
+    CHECK_THROWS_WITH(project_tanh_adjoint(x, 16.0, 0.5, std::vector<double>(3)), Catch::Contains("dF_dprojected"));
+}
+
+TEST_CASE("tanh projection limits and the beta schedule", "[design]") {
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double beta : {0.5, 8.0, 64.0, 1e4})
+        for (double eta : {0.0, 0.25, 0.5, 1.0}) {
+            CHECK(std::abs(project_tanh(0.0, beta, eta)) < 1e-15);
+            CHECK(std::abs(project_tanh(1.0, beta, eta) - 1.0) < 1e-15);
+            const double a = std::tanh(beta * eta), b = std::tanh(beta * (1 - eta));
+            CHECK(project_tanh(eta, beta, eta) == Approx(a / (a + b)).margin(1e-15));
+        }
+    // eta = 0.5: P(eta) = 1/2 by symmetry, and P(1 - x) = 1 - P(x).
+    CHECK(project_tanh(0.5, 32.0, 0.5) == Approx(0.5).epsilon(1e-15));
+    CHECK(project_tanh(0.3, 5.0, 0.5) == Approx(1.0 - project_tanh(0.7, 5.0, 0.5)).epsilon(1e-14));
+    // beta = 0: the identity; beta -> infinity: the step.
+    CHECK(project_tanh(0.37, 0.0, 0.5) == 0.37);
+    CHECK(project_tanh_derivative(0.37, 0.0, 0.5) == 1.0);
+    CHECK(project_tanh(0.6, 1e4, 0.5) == Approx(1.0).margin(1e-15));
+    CHECK(project_tanh(0.4, 1e4, 0.5) == Approx(0.0).margin(1e-15));
+    CHECK(project_tanh(0.5, inf, 0.5) == 0.0);
+    CHECK(project_tanh(0.5 + 1e-12, inf, 0.5) == 1.0);
+    CHECK(project_tanh(0.0, inf, 0.5) == 0.0);
+    CHECK(project_tanh(1.0, inf, 0.5) == 1.0);
+    for (double x : {0.0, 0.2, 0.5, 0.9, 1.0}) CHECK(project_tanh_derivative(x, inf, 0.5) == 0.0);
+    CHECK(project_tanh_derivative(0.9, 1e4, 0.5) == 0.0);  // sech^2 underflows, no NaN
+    CHECK_THROWS_WITH(project_tanh(0.5, -1.0, 0.5), Catch::Contains("beta"));
+    CHECK_THROWS_WITH(project_tanh(0.5, 8.0, 1.5), Catch::Contains("eta"));
+
+    // beta0 = 8 doubled every 25 iterations up to 256.
+    CHECK(beta_schedule(0, 8, 256, 25) == 8);
+    CHECK(beta_schedule(24, 8, 256, 25) == 8);
+    CHECK(beta_schedule(25, 8, 256, 25) == 16);
+    CHECK(beta_schedule(124, 8, 256, 25) == 128);
+    CHECK(beta_schedule(125, 8, 256, 25) == 256);
+    CHECK(beta_schedule(100000, 8, 256, 25) == 256);
+    CHECK(beta_schedule(60, 4, 1000, 20, 1.5) == Approx(4 * 1.5 * 1.5 * 1.5).epsilon(1e-15));
+    CHECK(beta_schedule(100000, 8, inf, 25) == inf);  // grows past every finite value
+    CHECK(beta_schedule(250, 8, inf, 25) == 8 * 1024);
+    CHECK_THROWS_WITH(beta_schedule(-1, 8, 256, 25), Catch::Contains("iteration"));
+    CHECK_THROWS_WITH(beta_schedule(0, 8, 256, 0), Catch::Contains("interval"));
+    CHECK_THROWS_WITH(beta_schedule(0, 8, 4, 10), Catch::Contains("beta_max"));
 }

@@ -111,4 +111,69 @@ std::vector<double> filter_adjoint(const DensityGrid& grid, FilterKind kind, dou
     return apply(grid, kernel(grid, kind, radius_um), dF_dfiltered, true);
 }
 
+namespace {
+
+void check_projection(double beta, double eta) {
+    if (!(beta >= 0))
+        throw std::invalid_argument(field("projection beta") + " must be >= 0, got " + std::to_string(beta));
+    if (!(eta >= 0 && eta <= 1))
+        throw std::invalid_argument(field("projection eta") + " must lie in [0, 1], got " + std::to_string(eta));
+}
+
+}  // namespace
+
+double project_tanh(double x, double beta, double eta) {
+    check_projection(beta, eta);
+    if (std::isinf(beta)) return x > eta ? 1.0 : 0.0;
+    if (beta == 0) return x;
+    const double a = std::tanh(beta * eta);
+    return (a + std::tanh(beta * (x - eta))) / (a + std::tanh(beta * (1.0 - eta)));
+}
+
+double project_tanh_derivative(double x, double beta, double eta) {
+    check_projection(beta, eta);
+    if (std::isinf(beta)) return 0.0;
+    if (beta == 0) return 1.0;
+    const double c = std::cosh(beta * (x - eta));  // overflows to inf far from eta: sech^2 -> 0
+    return beta / (c * c) / (std::tanh(beta * eta) + std::tanh(beta * (1.0 - eta)));
+}
+
+std::vector<double> project_tanh(const std::vector<double>& x, double beta, double eta) {
+    std::vector<double> out(x.size());
+    for (std::size_t p = 0; p < x.size(); ++p) out[p] = project_tanh(x[p], beta, eta);
+    return out;
+}
+
+std::vector<double> project_tanh_adjoint(const std::vector<double>& x, double beta, double eta,
+                                         const std::vector<double>& dF_dprojected) {
+    if (x.size() != dF_dprojected.size())
+        throw std::invalid_argument(field("dF_dprojected") + " has " + std::to_string(dF_dprojected.size()) +
+                                    " values, the densities " + std::to_string(x.size()));
+    std::vector<double> out(x.size());
+    for (std::size_t p = 0; p < x.size(); ++p)
+        out[p] = dF_dprojected[p] * project_tanh_derivative(x[p], beta, eta);
+    return out;
+}
+
+double beta_schedule(int iteration, double beta0, double beta_max, int every, double factor) {
+    if (iteration < 0)
+        throw std::invalid_argument(field("beta schedule iteration") + " must be >= 0, got " +
+                                    std::to_string(iteration));
+    if (every < 1)
+        throw std::invalid_argument(field("beta schedule interval (iterations)") + " must be >= 1, got " +
+                                    std::to_string(every));
+    if (!(beta0 > 0) || !std::isfinite(beta0))
+        throw std::invalid_argument(field("beta schedule beta0") + " must be positive and finite, got " +
+                                    std::to_string(beta0));
+    if (!(factor >= 1))
+        throw std::invalid_argument(field("beta schedule factor") + " must be >= 1, got " + std::to_string(factor));
+    if (!(beta_max >= beta0))
+        throw std::invalid_argument(field("beta schedule beta_max") + " must be >= beta0, got " +
+                                    std::to_string(beta_max));
+    const int steps = iteration / every;
+    double beta = beta0;
+    for (int s = 0; s < steps && beta < beta_max; ++s) beta *= factor;  // stops once capped: no overflow
+    return std::min(beta, beta_max);
+}
+
 }  // namespace golightly::design

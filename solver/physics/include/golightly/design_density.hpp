@@ -71,4 +71,42 @@ std::vector<double> filter(const DensityGrid& grid, FilterKind kind, double radi
 std::vector<double> filter_adjoint(const DensityGrid& grid, FilterKind kind, double radius_um,
                                    const std::vector<double>& dF_dfiltered);
 
+
+// ---------------------------------------------------------------------------------------
+// 2. Projection (Wang, Lazarov & Sigmund, Struct. Multidisc. Optim. 43, 767 (2011), sec. 2,
+//    the tanh (smoothed Heaviside) projection; Meep's mpa.tanh_projection).
+// ---------------------------------------------------------------------------------------
+
+/// The projected density of one filtered density x (dimensionless):
+///     P(x; beta, eta) = [tanh(beta eta) + tanh(beta (x - eta))]
+///                       / [tanh(beta eta) + tanh(beta (1 - eta))],
+/// so P(0) = 0, P(1) = 1 and P(eta) = tanh(beta eta) / [tanh(beta eta) + tanh(beta (1 - eta))].
+/// beta >= 0 the steepness (beta = 0: the identity, the limit of the formula);
+/// beta = +infinity: the Heaviside step, 1 where x > eta, else 0 (as Meep); eta in [0, 1]
+/// the threshold. Throws std::invalid_argument (beta negative or NaN, eta outside [0, 1]).
+double project_tanh(double x, double beta, double eta);
+
+/// dP/dx = beta sech^2(beta (x - eta)) / [tanh(beta eta) + tanh(beta (1 - eta))]; 1 for
+/// beta = 0; for beta = +infinity 0 everywhere (the step's derivative away from eta; at
+/// x = eta exactly also 0: the gradient of a Heaviside is not usable there).
+double project_tanh_derivative(double x, double beta, double eta);
+
+/// project_tanh of each value (any layout; the result has the same layout, e.g. nx * ny * nz
+/// values x fastest for a density grid).
+std::vector<double> project_tanh(const std::vector<double>& x, double beta, double eta);
+
+/// The chain rule through the projection: dF/dx_p = dF/dP_p * P'(x_p) (elementwise; `x`
+/// the filtered densities, `dF_dprojected` the gradient with respect to the projected ones,
+/// both in the same layout). Throws std::invalid_argument (sizes differ).
+std::vector<double> project_tanh_adjoint(const std::vector<double>& x, double beta, double eta,
+                                         const std::vector<double>& dF_dprojected);
+
+/// The beta continuation of Meep's examples: beta0 for the first `every` iterations, then
+/// multiplied by `factor` after each further `every` iterations, capped at beta_max:
+///     beta(n) = min(beta0 * factor^floor(n / every), beta_max),   n = 0, 1, 2, ...
+/// beta_max may be +infinity (the step, for the final binarized design). Throws
+/// std::invalid_argument (iteration < 0, every < 1, beta0 not positive and finite,
+/// factor < 1, beta_max < beta0).
+double beta_schedule(int iteration, double beta0, double beta_max, int every, double factor = 2.0);
+
 }  // namespace golightly::design
