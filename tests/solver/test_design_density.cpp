@@ -206,3 +206,116 @@ TEST_CASE("tanh projection limits and the beta schedule", "[design]") {
     CHECK_THROWS_WITH(beta_schedule(0, 8, 256, 0), Catch::Contains("interval"));
     CHECK_THROWS_WITH(beta_schedule(0, 8, 4, 10), Catch::Contains("beta_max"));
 }
+
+namespace {
+
+/// The directional derivative of a constraint along `v` by central differences.
+template <class F>
+double central_difference(F g, DensityGrid grid, const std::vector<double>& v, double h) {
+    const std::vector<double> rho = grid.rho;
+    for (std::size_t p = 0; p < rho.size(); ++p) grid.rho[p] = rho[p] + h * v[p];
+    const double plus = g(grid).value;
+    for (std::size_t p = 0; p < rho.size(); ++p) grid.rho[p] = rho[p] - h * v[p];
+    const double minus = g(grid).value;
+    return (plus - minus) / (2 * h);
+}
+
+/// A density grid with a solid line of `width` cells along y, centered in x, in void.
+DensityGrid line_design(int nx, int ny, double dx, int width) {
+    std::vector<double> rho(static_cast<std::size_t>(nx) * ny, 0.0);
+    const int i0 = (nx - width) / 2;
+    for (int j = 0; j < ny; ++j)
+        for (int i = i0; i < i0 + width; ++i) rho[static_cast<std::size_t>(j) * nx + i] = 1.0;
+    return make_grid(nx, ny, 1, dx, rho);
+}
+
+}  // namespace
+
+TEST_CASE("length scale constraint gradients match finite differences", "[design]") {
+    struct Case {
+        int nx, ny, nz;
+        FilterKind kind;
+        double radius_um, beta, c_um2;
+    };
+    const Case cases[] = {
+        {24, 20, 1, FilterKind::Conic, 0.07, 8.0, 0.05},
+        {24, 20, 1, FilterKind::Gaussian, 0.03, 32.0, 0.02},
+        {9, 8, 7, FilterKind::Conic, 0.05, 8.0, 0.05},
+    };
+    unsigned seed = 100;
+    for (const Case& c : cases) {
+        const std::size_t n = static_cast<std::size_t>(c.nx) * c.ny * c.nz;
+        const DensityGrid grid = make_grid(c.nx, c.ny, c.nz, 0.02, random_vector(n, seed++));
+        LengthScaleConstraint params;
+        params.kind = c.kind;
+        params.radius_um = c.radius_um;
+        params.beta = c.beta;
+        params.c_um2 = c.c_um2;
+        const std::vector<double> v = random_vector(n, seed++, -1.0, 1.0);
+        for (bool solid : {true, false}) {
+            auto g = [&](const DensityGrid& d) { return solid ? constraint_solid(d, params) : constraint_void(d, params); };
+            const ConstraintValue at = g(grid);
+            REQUIRE(at.gradient.size() == n);
+            const double analytic = dot(at.gradient, v);
+            const double fd = central_difference(g, grid, v, 1e-6);
+            INFO("solid " << solid << " value " << at.value << " analytic " << analytic << " fd " << fd);
+            CHECK(at.value > 1e-3);  // every term contributes: the test sees the whole chain
+            CHECK(std::abs(fd - analytic) <= 1e-4 * std::abs(analytic));
+        }
+    }
+}
+
+TEST_CASE("length scale constraint flags a line narrower than the length scale", "[design]") {
+    // Length scale b = 150 nm at eta_e = 0.75: the conic radius R = b / (2 - 2 sqrt(1/4)) =
+    // 150 nm. A solid line of width w in void has its filtered middle (where the gradient
+    // vanishes) at about eta_e_from_conic(w, R): below eta_e for w < b. The decay rate c must
+    // silence the edges, whose filtered slope is about 3 / (pi R) = 6.4 / um (the marginal of
+    // the 2D cone at its center): c = 1 um^2 gives exp(-c |grad|^2) ~ exp(-41) there.
+    const double dx = 0.01, b = 0.15, eta_e = 0.75, tolerance = 1e-8;  // Meep examples' tolerance
+    LengthScaleConstraint params;
+    params.radius_um = conic_radius_from_eta_e(b, eta_e);
+    CHECK(params.radius_um == Approx(0.15).epsilon(1e-15));
+    params.eta_e = eta_e;
+    params.eta_d = 1 - eta_e;
+    params.beta = 64;
+    params.c_um2 = 1.0;
+    for (int w : {9, 13, 17, 25}) {  // 90, 130 nm violate; 170, 250 nm satisfy
+        const DensityGrid line = line_design(81, 10, dx, w);
+        const double gs = constraint_solid(line, params).value;
+        const double gv_line = constraint_void(line, params).value;
+        // The complementary design (a gap of w between two solids): eta_i = 1/2 and
+        // eta_d = 1 - eta_e make its void constraint the line's solid one.
+        DensityGrid gap = line;
+        for (double& r : gap.rho) r = 1.0 - r;
+        const double gv = constraint_void(gap, params).value;
+        INFO("w " << w * dx << " um: g_s " << gs << ", g_v(gap) " << gv << ", g_v(line) " << gv_line);
+        CHECK(gv == Approx(gs).epsilon(1e-12).margin(1e-30));
+        if (w * dx < b) {
+            CHECK(gs > 100 * tolerance);
+        } else {
+            CHECK(gs < tolerance);
+            CHECK(gv_line < tolerance);  // the void around the line is wide as well
+        }
+    }
+}
+
+TEST_CASE("conic radius and eroded threshold are inverse", "[design]") {
+    for (double eta_e : {0.55, 0.6, 0.7, 0.75, 0.8, 0.9, 1.0}) {
+        const double r = conic_radius_from_eta_e(0.08, eta_e);
+        CHECK(eta_e_from_conic(0.08, r) == Approx(eta_e).epsilon(1e-14));
+    }
+    CHECK(conic_radius_from_eta_e(0.1, 0.75) == Approx(0.1).epsilon(1e-15));
+    CHECK(conic_radius_from_eta_e(0.1, 1.0) == Approx(0.05).epsilon(1e-15));
+    CHECK(eta_e_from_conic(0.0, 0.1) == 0.5);
+    CHECK(eta_e_from_conic(0.3, 0.1) == 1.0);
+    CHECK_THROWS_WITH(conic_radius_from_eta_e(0.1, 0.5), Catch::Contains("eta_e"));
+    CHECK_THROWS_WITH(conic_radius_from_eta_e(-0.1, 0.7), Catch::Contains("length scale"));
+    LengthScaleConstraint bad;
+    bad.radius_um = 0.05;
+    bad.c_um2 = -1;
+    DensityGrid g = make_grid(4, 4, 1, 0.01, std::vector<double>(16, 0.5));
+    CHECK_THROWS_WITH(constraint_solid(g, bad), Catch::Contains("c_um2"));
+    bad.c_um2 = 1;
+    bad.eta_e = 2;
+    CHECK_THROWS_WITH(constraint_solid(g, bad), Catch::Contains("eta_e"));
+}

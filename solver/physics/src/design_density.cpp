@@ -176,4 +176,127 @@ double beta_schedule(int iteration, double beta0, double beta_max, int every, do
     return std::min(beta, beta_max);
 }
 
+namespace {
+
+/// numpy.gradient of `f` along one axis (stride `stride`, `n` cells of `dx` um): central
+/// differences inside, first-order one-sided on the two end cells. Requires n >= 2.
+/// transpose = true applies the transpose instead (accumulating into out).
+void gradient_axis(const DensityGrid& g, int axis, double dx, const std::vector<double>& in,
+                   std::vector<double>& out, bool transpose) {
+    const int n = axis == 0 ? g.nx : (axis == 1 ? g.ny : g.nz);
+    const std::size_t stride = axis == 0 ? 1 : (axis == 1 ? static_cast<std::size_t>(g.nx)
+                                                          : static_cast<std::size_t>(g.nx) * g.ny);
+    const std::size_t total = g.size();
+    for (std::size_t base = 0; base < total; ++base) {
+        // `base` runs over the cells whose coordinate along `axis` is 0.
+        if ((base / stride) % n != 0) continue;
+        auto at = [&](int i) { return base + static_cast<std::size_t>(i) * stride; };
+        for (int i = 0; i < n; ++i) {
+            int lo = i - 1, hi = i + 1;
+            double h = 2 * dx;
+            if (i == 0) {
+                lo = 0;
+                h = dx;
+            }
+            if (i == n - 1) {
+                hi = n - 1;
+                h = dx;
+            }
+            if (transpose) {
+                out[at(hi)] += in[at(i)] / h;
+                out[at(lo)] -= in[at(i)] / h;
+            } else {
+                out[at(i)] = (in[at(hi)] - in[at(lo)]) / h;
+            }
+        }
+    }
+}
+
+ConstraintValue length_scale_constraint(const DensityGrid& grid, const LengthScaleConstraint& c, bool solid) {
+    validate(grid);
+    check_radius(c.radius_um, c.kind == FilterKind::Conic ? "filter radius (um)" : "filter sigma (um)");
+    check_projection(c.beta, c.eta_i);
+    if (!(c.eta_e >= 0 && c.eta_e <= 1))
+        throw std::invalid_argument(field("length scale eta_e") + " must lie in [0, 1], got " + std::to_string(c.eta_e));
+    if (!(c.eta_d >= 0 && c.eta_d <= 1))
+        throw std::invalid_argument(field("length scale eta_d") + " must lie in [0, 1], got " + std::to_string(c.eta_d));
+    if (!(c.c_um2 >= 0) || !std::isfinite(c.c_um2))
+        throw std::invalid_argument(field("length scale decay rate c_um2") + " must be >= 0 and finite, got " +
+                                    std::to_string(c.c_um2));
+    const std::size_t n = grid.size();
+    const std::vector<Tap> taps = kernel(grid, c.kind, c.radius_um);
+    const std::vector<double> f = apply(grid, taps, grid.rho, false);
+
+    // |grad rho~|^2 and the gradient components along the axes with more than one cell.
+    const int dims[3] = {grid.nx, grid.ny, grid.nz};
+    std::vector<std::vector<double>> grad;
+    std::vector<int> axes;
+    std::vector<double> m(n, 0.0);
+    for (int a = 0; a < 3; ++a) {
+        if (dims[a] < 2) continue;
+        axes.push_back(a);
+        grad.emplace_back(n);
+        gradient_axis(grid, a, grid.dx_um, f, grad.back(), false);
+        for (std::size_t p = 0; p < n; ++p) m[p] += grad.back()[p] * grad.back()[p];
+    }
+
+    const double inv_n = 1.0 / static_cast<double>(n);
+    double value = 0;
+    std::vector<double> df(n, 0.0);                  // d g / d rho~, direct part
+    std::vector<double> dm(n, 0.0);                  // d g / d |grad rho~|^2
+    for (std::size_t p = 0; p < n; ++p) {
+        const double proj = project_tanh(f[p], c.beta, c.eta_i);
+        const double dproj = project_tanh_derivative(f[p], c.beta, c.eta_i);
+        const double e = std::exp(-c.c_um2 * m[p]);
+        const double t = solid ? proj : 1.0 - proj;      // the phase's indicator before decay
+        const double dt = solid ? dproj : -dproj;
+        const double d = solid ? std::min(f[p] - c.eta_e, 0.0) : std::min(c.eta_d - f[p], 0.0);
+        const double h = d * d;
+        const double dh = solid ? 2 * d : -2 * d;       // d h / d rho~
+        value += t * e * h;
+        df[p] = inv_n * (dt * e * h + t * e * dh);
+        dm[p] = -c.c_um2 * inv_n * t * e * h;
+    }
+    // Through |grad rho~|^2 = sum_a (D_a rho~)^2: d g / d rho~ += sum_a D_a^T (2 G_a dm).
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+        std::vector<double> w(n);
+        for (std::size_t p = 0; p < n; ++p) w[p] = 2 * grad[a][p] * dm[p];
+        gradient_axis(grid, axes[a], grid.dx_um, w, df, true);
+    }
+    ConstraintValue out;
+    out.value = value * inv_n;
+    out.gradient = apply(grid, taps, df, true);
+    return out;
+}
+
+}  // namespace
+
+ConstraintValue constraint_solid(const DensityGrid& grid, const LengthScaleConstraint& params) {
+    return length_scale_constraint(grid, params, true);
+}
+
+ConstraintValue constraint_void(const DensityGrid& grid, const LengthScaleConstraint& params) {
+    return length_scale_constraint(grid, params, false);
+}
+
+double conic_radius_from_eta_e(double length_um, double eta_e) {
+    if (!(length_um > 0) || !std::isfinite(length_um))
+        throw std::invalid_argument(field("length scale (um)") + " must be positive and finite, got " +
+                                    std::to_string(length_um));
+    if (eta_e > 0.5 && eta_e < 0.75) return length_um / (2 * std::sqrt(eta_e - 0.5));
+    if (eta_e >= 0.75 && eta_e <= 1) return length_um / (2 - 2 * std::sqrt(1 - eta_e));
+    throw std::invalid_argument(field("eroded threshold eta_e") + " must lie in (0.5, 1], got " +
+                                std::to_string(eta_e));
+}
+
+double eta_e_from_conic(double length_um, double radius_um) {
+    if (!(length_um >= 0))
+        throw std::invalid_argument(field("length scale (um)") + " must be >= 0, got " + std::to_string(length_um));
+    check_radius(radius_um, "filter radius (um)");
+    const double q = length_um / radius_um;
+    if (q < 1) return 0.25 * q * q + 0.5;
+    if (q < 2) return -0.25 * q * q + q;
+    return 1.0;
+}
+
 }  // namespace golightly::design

@@ -109,4 +109,65 @@ std::vector<double> project_tanh_adjoint(const std::vector<double>& x, double be
 /// factor < 1, beta_max < beta0).
 double beta_schedule(int iteration, double beta0, double beta_max, int every, double factor = 2.0);
 
+// ---------------------------------------------------------------------------------------
+// 3. Minimum length scale constraints (Hammond, Oskooi, Johnson & Ralph, Opt. Express 29,
+//    23916 (2021), sec. 2, the linewidth and linespacing constraints, after Zhou, Lazarov,
+//    Wang & Sigmund, Comput. Methods Appl. Mech. Eng. 293, 266 (2015); Meep's
+//    mpa.constraint_solid / mpa.constraint_void with mpa.tanh_projection as threshold).
+// ---------------------------------------------------------------------------------------
+
+/// The parameters of the length scale constraints. With rho~ = filter(rho) (kind, radius_um),
+/// rho^ = project_tanh(rho~, beta, eta_i) and |grad rho~|^2 the squared gradient of the
+/// filtered density (1/um^2; central differences inside, one-sided first-order differences
+/// on the first and last cell of each axis, as numpy.gradient, which Meep uses; axes with a
+/// single cell contribute nothing), the indicators
+///     I_s = rho^ exp(-c |grad rho~|^2),        I_v = (1 - rho^) exp(-c |grad rho~|^2)
+/// pick the inflection regions (the middle of solid and of void features) and the constraints
+///     g_s = (1/N) sum_p I_s,p min(rho~_p - eta_e, 0)^2,
+///     g_v = (1/N) sum_p I_v,p min(eta_d - rho~_p, 0)^2
+/// (N = nx * ny * nz) vanish when every solid feature's middle reaches eta_e and every void
+/// feature's middle falls to eta_d, i.e. when solid and void features are at least the
+/// length scale b wide (with eta_e from eta_e_from_conic(b, R), or R from
+/// conic_radius_from_eta_e(b, eta_e)). An optimizer imposes g_s <= epsilon, g_v <= epsilon
+/// (Meep's examples: epsilon = 1e-8).
+struct LengthScaleConstraint {
+    FilterKind kind = FilterKind::Conic;
+    double radius_um = 0;  ///< filter radius R (Conic) or sigma (Gaussian), um
+    double beta = 8;       ///< projection steepness (+infinity allowed: then d rho^ / d rho~ = 0)
+    double eta_i = 0.5;    ///< projection threshold of the design
+    double eta_e = 0.75;   ///< eroded threshold (solid constraint)
+    double eta_d = 0.25;   ///< dilated threshold (void constraint); 1 - eta_e as Meep
+    /// Decay rate c of the indicators, um^2. Meep's examples pass the gradient per design
+    /// pixel (resolution 1), i.e. c_pixels = c_um2 / dx_um^2.
+    double c_um2 = 0;
+};
+
+/// A constraint's value (dimensionless) and its gradient with respect to the design
+/// densities rho (nx * ny * nz values, x fastest, as grid.rho), through the projection and
+/// the filter.
+struct ConstraintValue {
+    double value = 0;
+    std::vector<double> gradient;
+};
+
+/// g_s of LengthScaleConstraint and dg_s / drho. Throws std::invalid_argument (validate(grid);
+/// a parameter out of range: radius not positive, beta negative, an eta outside [0, 1],
+/// c_um2 negative).
+ConstraintValue constraint_solid(const DensityGrid& grid, const LengthScaleConstraint& params);
+
+/// g_v of LengthScaleConstraint and dg_v / drho (the same layout and errors).
+ConstraintValue constraint_void(const DensityGrid& grid, const LengthScaleConstraint& params);
+
+/// The conic filter radius R (um) that gives the minimum length scale b = length_um at the
+/// eroded threshold eta_e (Qian & Sigmund, Comput. Methods Appl. Mech. Eng. 253, 237 (2013);
+/// Meep's get_conic_radius_from_eta_e): R = b / (2 sqrt(eta_e - 1/2)) for eta_e in
+/// (1/2, 3/4), R = b / (2 - 2 sqrt(1 - eta_e)) for eta_e in [3/4, 1]. Throws
+/// std::invalid_argument (length not positive, eta_e outside (1/2, 1]: at 1/2, R is infinite).
+double conic_radius_from_eta_e(double length_um, double eta_e);
+
+/// The inverse: the eroded threshold for length scale b and conic radius R (um):
+/// eta_e = b^2 / (4 R^2) + 1/2 for b / R < 1, b / R - b^2 / (4 R^2) for 1 <= b / R < 2,
+/// else 1 (Meep's get_eta_from_conic). Throws std::invalid_argument (b < 0, R <= 0).
+double eta_e_from_conic(double length_um, double radius_um);
+
 }  // namespace golightly::design
