@@ -319,3 +319,61 @@ TEST_CASE("conic radius and eroded threshold are inverse", "[design]") {
     bad.eta_e = 2;
     CHECK_THROWS_WITH(constraint_solid(g, bad), Catch::Contains("eta_e"));
 }
+
+TEST_CASE("morphological length scale check of binarized designs", "[design]") {
+    const double dx = 0.01, inf = std::numeric_limits<double>::infinity();
+    // A 100 nm line (10 cells) in void: fails 150 nm, passes 80 nm; exactly 100 nm.
+    const DensityGrid line = line_design(60, 20, dx, 10);
+    CHECK(solid_passes_length_scale(line, 0.08));
+    CHECK(solid_passes_length_scale(line, 0.10));
+    CHECK_FALSE(solid_passes_length_scale(line, 0.11));
+    CHECK_FALSE(solid_passes_length_scale(line, 0.15));
+    CHECK(void_passes_length_scale(line, 0.15));  // the void continues beyond the edges
+    CHECK(minimum_solid_feature_um(line) == Approx(0.10).epsilon(1e-12));
+    CHECK(minimum_void_feature_um(line) == inf);
+    CHECK(minimum_feature_um(line) == Approx(0.10).epsilon(1e-12));
+    // The complement, a 100 nm gap between solids: the same numbers for the void.
+    DensityGrid gap = line_design(60, 20, dx, 6);
+    for (double& r : gap.rho) r = 1.0 - r;
+    CHECK(void_passes_length_scale(gap, 0.06));
+    CHECK_FALSE(void_passes_length_scale(gap, 0.07));
+    CHECK(minimum_void_feature_um(gap) == Approx(0.06).epsilon(1e-12));
+    CHECK(minimum_solid_feature_um(gap) == inf);
+    CHECK(minimum_feature_um(gap) == Approx(0.06).epsilon(1e-12));
+    // Gray values are binarized at 1/2.
+    DensityGrid gray = line;
+    for (double& r : gray.rho) r = r > 0.5 ? 0.62 : 0.31;
+    CHECK(minimum_solid_feature_um(gray) == Approx(0.10).epsilon(1e-12));
+
+    // A digital disc of diameter 15 cells (cell centers within 7.5 cells of its center) is
+    // open with respect to itself and to nothing larger.
+    const int n = 41, c = 20;
+    std::vector<double> rho(n * n, 0.0);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+            if ((i - c) * (i - c) + (j - c) * (j - c) <= 7.5 * 7.5) rho[j * n + i] = 1.0;
+    const DensityGrid dot_design = make_grid(n, n, 1, dx, rho);
+    CHECK(solid_passes_length_scale(dot_design, 0.15));
+    CHECK_FALSE(solid_passes_length_scale(dot_design, 0.16));
+
+    // A 3-cell strip along the right edge continues beyond it (edge replication): it passes
+    // any length scale, as the half-plane it stands for.
+    std::vector<double> strip(30 * 10, 0.0);
+    for (int j = 0; j < 10; ++j)
+        for (int i = 27; i < 30; ++i) strip[j * 30 + i] = 1.0;
+    const DensityGrid edge_strip = make_grid(30, 10, 1, dx, strip);
+    CHECK(solid_passes_length_scale(edge_strip, 0.09));
+    CHECK(minimum_solid_feature_um(edge_strip) == inf);
+
+    // 3D: a slab 6 cells thick along z passes 6 cells and fails 7 (a ball then).
+    std::vector<double> slab(8 * 8 * 16, 0.0);
+    for (int k = 5; k < 11; ++k)
+        for (int p = 0; p < 64; ++p) slab[k * 64 + p] = 1.0;
+    const DensityGrid slab3 = make_grid(8, 8, 16, 0.02, slab);
+    CHECK(solid_passes_length_scale(slab3, 0.12));
+    CHECK_FALSE(solid_passes_length_scale(slab3, 0.14));
+    CHECK(minimum_solid_feature_um(slab3) == Approx(0.12).epsilon(1e-12));
+    CHECK(minimum_void_feature_um(slab3) == inf);
+
+    CHECK_THROWS_WITH(solid_passes_length_scale(line, 0.0), Catch::Contains("length scale"));
+}

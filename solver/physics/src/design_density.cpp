@@ -1,6 +1,7 @@
 #include "golightly/design_density.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -297,6 +298,163 @@ double eta_e_from_conic(double length_um, double radius_um) {
     if (q < 1) return 0.25 * q * q + 0.5;
     if (q < 2) return -0.25 * q * q + q;
     return 1.0;
+}
+
+namespace {
+
+/// The cell offsets of a disc (ball) of diameter n cells on the active axes: centered on a
+/// cell center for odd n, on the cell corner at +1/2 for even n.
+std::vector<std::array<int, 3>> disc(const DensityGrid& g, int n) {
+    const double c = n % 2 ? 0.0 : 0.5;
+    const double r2 = 0.25 * n * n;
+    const int lo = -(n / 2) - 1, hi = n / 2 + 1;
+    std::vector<std::array<int, 3>> out;
+    const int ai = g.nx > 1, aj = g.ny > 1, ak = g.nz > 1;
+    for (int dk = ak ? lo : 0; dk <= (ak ? hi : 0); ++dk)
+        for (int dj = aj ? lo : 0; dj <= (aj ? hi : 0); ++dj)
+            for (int di = ai ? lo : 0; di <= (ai ? hi : 0); ++di) {
+                const double x = ai ? di - c : 0, y = aj ? dj - c : 0, z = ak ? dk - c : 0;
+                if (x * x + y * y + z * z <= r2 + 1e-9) out.push_back({di, dj, dk});
+            }
+    return out;
+}
+
+using Mask = std::vector<unsigned char>;
+
+/// A disc as its rows along x: for each (dj, dk), the offsets di in [lo, hi] (a disc's rows
+/// are intervals).
+struct DiscRow {
+    int dj, dk, lo, hi;
+};
+
+std::vector<DiscRow> disc_rows(const std::vector<std::array<int, 3>>& b) {
+    std::vector<DiscRow> rows;
+    for (const auto& o : b) {
+        auto it = std::find_if(rows.begin(), rows.end(), [&](const DiscRow& r) { return r.dj == o[1] && r.dk == o[2]; });
+        if (it == rows.end())
+            rows.push_back({o[1], o[2], o[0], o[0]});
+        else {
+            it->lo = std::min(it->lo, o[0]);
+            it->hi = std::max(it->hi, o[0]);
+        }
+    }
+    return rows;
+}
+
+/// Erosion (all of the disc's cells set) or dilation (any set) of `a` by the disc `rows`,
+/// reading outside the grid the nearest edge cell: erosion out[p] = AND_b a[clamp(p + b)],
+/// dilation out[p] = OR_b a[clamp(p - b)], so that dilation(erosion(a)) is the opening and
+/// erosion(dilation(a)) the closing. Each disc row is one interval along x, counted with
+/// the row's prefix sums (clamping maps an interval onto the interval of its clamped ends):
+/// cost cells x disc rows.
+Mask morph(const DensityGrid& g, const Mask& a, const std::vector<DiscRow>& rows, bool erode) {
+    const int nx = g.nx, ny = g.ny, nz = g.nz;
+    std::vector<int> sums(static_cast<std::size_t>(nx + 1) * ny * nz);
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < ny; ++j) {
+            const std::size_t row = static_cast<std::size_t>(k) * ny + j;
+            int* s = &sums[row * (nx + 1)];
+            s[0] = 0;
+            for (int i = 0; i < nx; ++i) s[i + 1] = s[i] + a[row * nx + i];
+        }
+    Mask out(a.size());
+    const int sg = erode ? 1 : -1;
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                bool v = erode;
+                for (const DiscRow& r : rows) {
+                    const std::size_t row =
+                        static_cast<std::size_t>(clamp_index(k + sg * r.dk, nz)) * ny + clamp_index(j + sg * r.dj, ny);
+                    const int lo = clamp_index(erode ? i + r.lo : i - r.hi, nx);
+                    const int hi = clamp_index(erode ? i + r.hi : i - r.lo, nx);
+                    const int* s = &sums[row * (nx + 1)];
+                    const int count = s[hi + 1] - s[lo];
+                    if (erode && count != hi - lo + 1) {
+                        v = false;
+                        break;
+                    }
+                    if (!erode && count > 0) {
+                        v = true;
+                        break;
+                    }
+                }
+                out[(static_cast<std::size_t>(k) * ny + j) * nx + i] = v;
+            }
+    return out;
+}
+
+Mask binarize(const DensityGrid& g) {
+    Mask m(g.size());
+    for (std::size_t p = 0; p < m.size(); ++p) m[p] = g.rho[p] >= 0.5;
+    return m;
+}
+
+/// Whether the opening (solid) or closing (void) with the disc of n cells leaves `a`
+/// unchanged. The operations run on the grid padded by the disc's reach and filled by edge
+/// replication, so that the second operation reads the first's exact result on the
+/// continued design (not a clamped copy of the in-grid one) wherever it needs it.
+bool passes_cells(const DensityGrid& g, const Mask& a, int n, bool solid) {
+    const auto b = disc_rows(disc(g, n));
+    const int pad = n / 2 + 1;
+    const int pi = g.nx > 1 ? pad : 0, pj = g.ny > 1 ? pad : 0, pk = g.nz > 1 ? pad : 0;
+    DensityGrid p;  // the padded grid (its rho is not used)
+    p.nx = g.nx + 2 * pi;
+    p.ny = g.ny + 2 * pj;
+    p.nz = g.nz + 2 * pk;
+    p.dx_um = g.dx_um;
+    Mask ap(p.size());
+    for (int k = 0; k < p.nz; ++k)
+        for (int j = 0; j < p.ny; ++j)
+            for (int i = 0; i < p.nx; ++i)
+                ap[(static_cast<std::size_t>(k) * p.ny + j) * p.nx + i] =
+                    a[(static_cast<std::size_t>(clamp_index(k - pk, g.nz)) * g.ny + clamp_index(j - pj, g.ny)) * g.nx +
+                      clamp_index(i - pi, g.nx)];
+    const Mask r = solid ? morph(p, morph(p, ap, b, true), b, false) : morph(p, morph(p, ap, b, false), b, true);
+    for (int k = 0; k < g.nz; ++k)
+        for (int j = 0; j < g.ny; ++j)
+            for (int i = 0; i < g.nx; ++i)
+                if (r[(static_cast<std::size_t>(k + pk) * p.ny + j + pj) * p.nx + i + pi] !=
+                    a[(static_cast<std::size_t>(k) * g.ny + j) * g.nx + i])
+                    return false;
+    return true;
+}
+
+int cells_of(const DensityGrid& g, double length_um) {
+    validate(g);
+    if (!(length_um > 0) || !std::isfinite(length_um))
+        throw std::invalid_argument(field("length scale (um)") + " must be positive and finite, got " +
+                                    std::to_string(length_um));
+    return std::max(1, static_cast<int>(std::lround(length_um / g.dx_um)));
+}
+
+double minimum_feature(const DensityGrid& g, bool solid) {
+    validate(g);
+    const Mask a = binarize(g);
+    const int largest = std::max({g.nx, g.ny, g.nz});
+    for (int n = 2; n <= largest + 1; ++n)
+        if (!passes_cells(g, a, n, solid)) return (n - 1) * g.dx_um;
+    return std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+bool solid_passes_length_scale(const DensityGrid& grid, double length_um) {
+    const int n = cells_of(grid, length_um);
+    return passes_cells(grid, binarize(grid), n, true);
+}
+
+bool void_passes_length_scale(const DensityGrid& grid, double length_um) {
+    const int n = cells_of(grid, length_um);
+    return passes_cells(grid, binarize(grid), n, false);
+}
+
+double minimum_solid_feature_um(const DensityGrid& grid) { return minimum_feature(grid, true); }
+
+double minimum_void_feature_um(const DensityGrid& grid) { return minimum_feature(grid, false); }
+
+double minimum_feature_um(const DensityGrid& grid) {
+    return std::min(minimum_feature(grid, true), minimum_feature(grid, false));
 }
 
 }  // namespace golightly::design

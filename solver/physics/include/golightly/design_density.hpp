@@ -170,4 +170,37 @@ double conic_radius_from_eta_e(double length_um, double eta_e);
 /// else 1 (Meep's get_eta_from_conic). Throws std::invalid_argument (b < 0, R <= 0).
 double eta_e_from_conic(double length_um, double radius_um);
 
+// ---------------------------------------------------------------------------------------
+// 4. Morphological check of a binarized design (Serra, Image Analysis and Mathematical
+//    Morphology, 1982; the length scale definition of Hammond et al. 2021, sec. 2: a design
+//    has minimum length scale L when opening and closing with a disc of diameter L leave it
+//    unchanged; used by the validation of final designs).
+// ---------------------------------------------------------------------------------------
+
+/// Whether the binarized design (solid where rho >= 1/2) passes length scale length_um on
+/// its solid phase: the opening (erosion then dilation) with a disc (2D) or ball (3D) of
+/// diameter length_um leaves it unchanged. The disc of diameter n cells (n = round(length_um
+/// / dx_um)) is the set of cell offsets whose centers lie within n/2 cells of its center,
+/// itself a cell center for odd n and a cell corner for even n, so a straight line of w
+/// cells passes exactly the n <= w. Outside the grid the design continues as its nearest
+/// edge cell (as the filters), so features running into the region's edge are not cut.
+/// Axes with one cell are not eroded along. Cost: cells x disc cells.
+/// Throws std::invalid_argument (validate(grid); length not positive and finite).
+bool solid_passes_length_scale(const DensityGrid& grid, double length_um);
+
+/// The same for the void phase: the closing (dilation then erosion) leaves it unchanged.
+bool void_passes_length_scale(const DensityGrid& grid, double length_um);
+
+/// The smallest solid feature, um: the largest n dx_um such that the solid phase passes
+/// every length scale m dx_um, m <= n (m = 1 always passes); +infinity when it passes up to
+/// the grid's largest dimension (no solid, or only solid running off the edges).
+double minimum_solid_feature_um(const DensityGrid& grid);
+
+/// The smallest void feature (gap), um, as minimum_solid_feature_um for the void phase.
+double minimum_void_feature_um(const DensityGrid& grid);
+
+/// min(minimum_solid_feature_um, minimum_void_feature_um): the design passes length scale L
+/// (opening and closing unchanged) for every L up to it, in steps of dx_um.
+double minimum_feature_um(const DensityGrid& grid);
+
 }  // namespace golightly::design
