@@ -3,6 +3,7 @@
 // check and the contours of a binarized design.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -376,4 +377,125 @@ TEST_CASE("morphological length scale check of binarized designs", "[design]") {
     CHECK(minimum_void_feature_um(slab3) == inf);
 
     CHECK_THROWS_WITH(solid_passes_length_scale(line, 0.0), Catch::Contains("length scale"));
+}
+
+namespace {
+
+/// A density of `n` x `n` cells of dx centered on the origin (lower-left corner at
+/// -n dx / 2), with the value f(r) at the cell centers.
+template <class F>
+DensityGrid radial_design(int n, double dx, F f) {
+    std::vector<double> rho(static_cast<std::size_t>(n) * n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const double x = (i + 0.5 - 0.5 * n) * dx, y = (j + 0.5 - 0.5 * n) * dx;
+            rho[static_cast<std::size_t>(j) * n + i] = f(std::hypot(x, y));
+        }
+    return make_grid(n, n, 1, dx, rho);
+}
+
+/// The sum of a loop's turning angles: +2 pi for a simple counter-clockwise closed loop,
+/// -2 pi clockwise; anything else when the loop is not a closed simple curve.
+double turning(const ContourLoop& loop) {
+    const auto& p = loop.xy_um;
+    double total = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const auto& a = p[(i + p.size() - 1) % p.size()];
+        const auto& b = p[i];
+        const auto& c = p[(i + 1) % p.size()];
+        total += std::atan2((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]),
+                            (b[0] - a[0]) * (c[0] - b[0]) + (b[1] - a[1]) * (c[1] - b[1]));
+    }
+    return total;
+}
+
+/// The longest edge of a loop, the closing one included, um.
+double longest_edge(const ContourLoop& loop) {
+    const auto& p = loop.xy_um;
+    double m = 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        m = std::max(m, std::hypot(p[(i + 1) % p.size()][0] - p[i][0], p[(i + 1) % p.size()][1] - p[i][1]));
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("contours of a binarized disc and a ring close with the right area", "[design]") {
+    const double pi = std::acos(-1.0), dx = 0.02, r = 0.5;
+    // A binary disc: the staircase of cell centers inside r, cut at 45 degrees by the
+    // interpolation between 0 and 1; its area differs from pi r^2 by the digitization.
+    const DensityGrid disc = radial_design(60, dx, [&](double d) { return d <= r ? 1.0 : 0.0; });
+    const std::vector<ContourLoop> loops = density_contours(disc, -0.6, -0.6);
+    REQUIRE(loops.size() == 1);
+    CHECK_FALSE(loops[0].hole);
+    CHECK(turning(loops[0]) == Approx(2 * pi).epsilon(1e-12));
+    CHECK(longest_edge(loops[0]) < 0.5 * r);  // the closing edge is one of the loop's own
+    CHECK(std::abs(signed_area_um2(loops[0]) - pi * r * r) < 0.02 * pi * r * r);
+    double xmax = -1;
+    for (const auto& p : loops[0].xy_um) {
+        CHECK(std::hypot(p[0], p[1]) < r + dx);  // centered: the origin is honoured
+        xmax = std::max(xmax, p[0]);
+    }
+    CHECK(xmax > r - dx);
+
+    // A smooth density whose 1/2 level is the circle: the loop is a polygon inscribed in it
+    // with edges of at most sqrt(2) dx, short by at most pi s^2 / 6 (the segments' area).
+    const DensityGrid smooth = radial_design(60, dx, [&](double d) { return std::clamp(0.5 + (r - d) / (4 * dx), 0.0, 1.0); });
+    const std::vector<ContourLoop> sl = density_contours(smooth, -0.6, -0.6);
+    REQUIRE(sl.size() == 1);
+    const double s = std::sqrt(2.0) * dx;
+    CHECK(signed_area_um2(sl[0]) <= pi * r * r);
+    CHECK(signed_area_um2(sl[0]) >= pi * r * r - pi * s * s / 6);
+
+    // A ring: an outer loop counter-clockwise and a hole clockwise; the solid area is their sum.
+    const double r1 = 0.25;
+    const DensityGrid ring = radial_design(60, dx, [&](double d) { return d <= r && d >= r1 ? 1.0 : 0.0; });
+    const std::vector<ContourLoop> rl = density_contours(ring, -0.6, -0.6);
+    REQUIRE(rl.size() == 2);
+    int holes = 0;
+    double area = 0;
+    for (const ContourLoop& l : rl) {
+        holes += l.hole;
+        CHECK(turning(l) == Approx(l.hole ? -2 * pi : 2 * pi).epsilon(1e-12));
+        area += signed_area_um2(l);
+    }
+    CHECK(holes == 1);
+    CHECK(std::abs(area - pi * (r * r - r1 * r1)) < 0.02 * pi * (r * r - r1 * r1));
+}
+
+TEST_CASE("contours put vertices at the interpolated crossings in um from the origin", "[design]") {
+    // One solid cell (3, 2) of 0.1 um at origin (1, 2): its center (1.35, 2.25); the contour
+    // crosses halfway to each neighbour's center, a diamond of area 2 (dx / 2)^2.
+    std::vector<double> rho(6 * 5, 0.0);
+    rho[2 * 6 + 3] = 1.0;
+    const std::vector<ContourLoop> one = density_contours(make_grid(6, 5, 1, 0.1, rho), 1.0, 2.0);
+    REQUIRE(one.size() == 1);
+    REQUIRE(one[0].xy_um.size() == 4);
+    CHECK(signed_area_um2(one[0]) == Approx(0.005).epsilon(1e-12));
+    for (const auto& p : one[0].xy_um)
+        CHECK(std::abs(p[0] - 1.35) + std::abs(p[1] - 2.25) == Approx(0.05).epsilon(1e-12));
+    // Linear interpolation: 0.8 beside 0.2 crosses at (0.8 - 0.5) / (0.8 - 0.2) = 1/2 of the way.
+    rho[2 * 6 + 3] = 0.8;
+    rho[2 * 6 + 4] = 0.2;
+    const std::vector<ContourLoop> two = density_contours(make_grid(6, 5, 1, 0.1, rho), 1.0, 2.0);
+    REQUIRE(two.size() == 1);
+    double xmax = 0;
+    for (const auto& p : two[0].xy_um) xmax = std::max(xmax, p[0]);
+    CHECK(xmax == Approx(1.40).epsilon(1e-12));
+    // A fully solid region: its rectangle, each corner cut by half a cell's diagonal.
+    const std::vector<ContourLoop> full = density_contours(make_grid(7, 4, 1, 0.1, std::vector<double>(28, 1.0)), 0.0, 0.0);
+    REQUIRE(full.size() == 1);
+    CHECK(full[0].xy_um.size() == 8);  // straight runs merged
+    CHECK(signed_area_um2(full[0]) == Approx(0.7 * 0.4 - 4 * 0.5 * 0.05 * 0.05).epsilon(1e-12));
+    // Saddle: two diagonal solid cells with a mean of 1/2 are joined into one loop; with a
+    // mean below 1/2 they stay apart.
+    std::vector<double> sad(4 * 4, 0.0);
+    sad[1 * 4 + 1] = 1.0;
+    sad[2 * 4 + 2] = 1.0;
+    CHECK(density_contours(make_grid(4, 4, 1, 0.1, sad), 0, 0).size() == 1);
+    sad[1 * 4 + 1] = 0.9;
+    sad[2 * 4 + 2] = 0.9;
+    CHECK(density_contours(make_grid(4, 4, 1, 0.1, sad), 0, 0).size() == 2);
+    CHECK_THROWS_WITH(density_contours(make_grid(2, 2, 2, 0.1, std::vector<double>(8, 1.0)), 0, 0),
+                      Catch::Contains("2D"));
 }

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace golightly::design {
 
@@ -455,6 +457,137 @@ double minimum_void_feature_um(const DensityGrid& grid) { return minimum_feature
 
 double minimum_feature_um(const DensityGrid& grid) {
     return std::min(minimum_feature(grid, true), minimum_feature(grid, false));
+}
+
+namespace {
+
+/// The marching-squares grid: the density padded by one cell of 0 on each side, W x H
+/// samples. Crossing points are identified by the sample edge they lie on:
+/// 2 (J W + I) for the edge (I, J)-(I+1, J), 2 (J W + I) + 1 for (I, J)-(I, J+1).
+struct Samples {
+    int w, h;
+    std::vector<double> v;
+    double at(int i, int j) const { return v[static_cast<std::size_t>(j) * w + i]; }
+    bool solid(int i, int j) const { return at(i, j) >= 0.5; }
+    long long hedge(int i, int j) const { return 2LL * (static_cast<long long>(j) * w + i); }
+    long long vedge(int i, int j) const { return 2LL * (static_cast<long long>(j) * w + i) + 1; }
+};
+
+/// The crossing on edge `id`, in padded sample units (sample (I, J) at (I, J)).
+std::array<double, 2> crossing(const Samples& s, long long id) {
+    const bool vertical = id % 2;
+    const long long cell = id / 2;
+    const int i = static_cast<int>(cell % s.w), j = static_cast<int>(cell / s.w);
+    const double a = s.at(i, j), b = vertical ? s.at(i, j + 1) : s.at(i + 1, j);
+    const double t = (0.5 - a) / (b - a);  // a and b lie on opposite sides of 1/2: b != a
+    return vertical ? std::array<double, 2>{double(i), j + t} : std::array<double, 2>{i + t, double(j)};
+}
+
+}  // namespace
+
+std::vector<ContourLoop> density_contours(const DensityGrid& grid, double origin_x_um, double origin_y_um) {
+    validate(grid);
+    if (grid.nz != 1)
+        throw std::invalid_argument(field("contours") + " need a 2D grid (nz = 1), got nz = " + std::to_string(grid.nz));
+    if (!std::isfinite(origin_x_um) || !std::isfinite(origin_y_um))
+        throw std::invalid_argument(field("contour origin (um)") + " must be finite");
+    Samples s{grid.nx + 2, grid.ny + 2, {}};
+    s.v.assign(static_cast<std::size_t>(s.w) * s.h, 0.0);
+    for (int j = 0; j < grid.ny; ++j)
+        for (int i = 0; i < grid.nx; ++i)
+            s.v[static_cast<std::size_t>(j + 1) * s.w + i + 1] = grid.rho[static_cast<std::size_t>(j) * grid.nx + i];
+
+    // Directed segments, solid on the left: next[start] = end. Walking a cell's boundary
+    // counter-clockwise, a crossing from solid to void "leaves" and one from void to solid
+    // "enters"; the solid part of the cell, bounded counter-clockwise, runs from a leaving
+    // crossing along the contour to an entering one.
+    std::vector<std::pair<long long, long long>> segments;
+    for (int j = 0; j + 1 < s.h; ++j)
+        for (int i = 0; i + 1 < s.w; ++i) {
+            const int ci[4] = {i, i + 1, i + 1, i}, cj[4] = {j, j, j + 1, j + 1};
+            const long long edges[4] = {s.hedge(i, j), s.vedge(i + 1, j), s.hedge(i, j + 1), s.vedge(i, j)};
+            long long id[4];
+            bool leaves[4];
+            int count = 0;
+            for (int e = 0; e < 4; ++e) {
+                const bool a = s.solid(ci[e], cj[e]), b = s.solid(ci[(e + 1) % 4], cj[(e + 1) % 4]);
+                if (a == b) continue;
+                id[count] = edges[e];
+                leaves[count] = a;
+                ++count;
+            }
+            if (count == 2) {
+                segments.emplace_back(leaves[0] ? id[0] : id[1], leaves[0] ? id[1] : id[0]);
+            } else if (count == 4) {
+                const double mean = 0.25 * (s.at(i, j) + s.at(i + 1, j) + s.at(i + 1, j + 1) + s.at(i, j + 1));
+                const int step = mean >= 0.5 ? 1 : 3;  // joined: the next entering; split: the previous
+                for (int k = 0; k < 4; ++k)
+                    if (leaves[k]) segments.emplace_back(id[k], id[(k + step) % 4]);
+            }
+        }
+    std::sort(segments.begin(), segments.end());
+
+    const double dx = grid.dx_um;
+    const double eps = 1e-12;  // in cells: coincident vertices and collinearity
+    std::vector<ContourLoop> loops;
+    std::vector<char> used(segments.size(), 0);
+    auto find = [&](long long start) {
+        auto it = std::lower_bound(segments.begin(), segments.end(), std::make_pair(start, LLONG_MIN));
+        return static_cast<std::size_t>(it - segments.begin());
+    };
+    for (std::size_t first = 0; first < segments.size(); ++first) {
+        if (used[first]) continue;
+        std::vector<std::array<double, 2>> pts;  // padded sample units
+        std::size_t k = first;
+        while (!used[k]) {
+            used[k] = 1;
+            const std::array<double, 2> p = crossing(s, segments[k].first);
+            if (pts.empty() || std::hypot(p[0] - pts.back()[0], p[1] - pts.back()[1]) > eps) pts.push_back(p);
+            const long long next_id = segments[k].second;
+            k = find(next_id);
+            if (k >= segments.size() || segments[k].first != next_id)
+                throw std::logic_error(field("contours") + ": an open contour (internal error)");
+        }
+        while (pts.size() > 1 && std::hypot(pts.front()[0] - pts.back()[0], pts.front()[1] - pts.back()[1]) <= eps)
+            pts.pop_back();
+        // Drop middle vertices of straight runs (cyclically).
+        for (bool changed = true; changed && pts.size() > 3;) {
+            changed = false;
+            std::vector<std::array<double, 2>> kept;
+            kept.reserve(pts.size());
+            const std::size_t n = pts.size();
+            for (std::size_t m = 0; m < n; ++m) {
+                const auto& a = kept.empty() ? pts[n - 1] : kept.back();
+                const auto& b = pts[m];
+                const auto& c = pts[(m + 1) % n];
+                const double ux = b[0] - a[0], uy = b[1] - a[1], vx = c[0] - b[0], vy = c[1] - b[1];
+                if (std::abs(ux * vy - uy * vx) <= eps && ux * vx + uy * vy > 0 && n - (m - kept.size()) > 3)
+                    changed = true;  // b is the middle of a straight run
+                else
+                    kept.push_back(b);
+            }
+            pts.swap(kept);
+        }
+        if (pts.size() < 3) continue;
+        ContourLoop loop;
+        loop.xy_um.reserve(pts.size());
+        for (const auto& p : pts)  // padded sample I is cell I - 1, centered at (I - 1/2) dx
+            loop.xy_um.push_back({origin_x_um + (p[0] - 0.5) * dx, origin_y_um + (p[1] - 0.5) * dx});
+        loop.hole = signed_area_um2(loop) < 0;
+        loops.push_back(std::move(loop));
+    }
+    return loops;
+}
+
+double signed_area_um2(const ContourLoop& loop) {
+    const auto& p = loop.xy_um;
+    double a = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const auto& u = p[i];
+        const auto& v = p[(i + 1) % p.size()];
+        a += u[0] * v[1] - v[0] * u[1];
+    }
+    return 0.5 * a;
 }
 
 }  // namespace golightly::design
