@@ -181,6 +181,31 @@ double beta_schedule(int iteration, double beta0, double beta_max, int every, do
 
 namespace {
 
+std::vector<double> mapped_filter(const DensityGrid& grid, const DesignMapping& m) {
+    validate(grid);
+    if (m.radius_um == 0) return grid.rho;
+    return filter(grid, m.kind, m.radius_um);
+}
+
+}  // namespace
+
+std::vector<double> map_density(const DensityGrid& grid, const DesignMapping& mapping) {
+    return project_tanh(mapped_filter(grid, mapping), mapping.beta, mapping.eta);
+}
+
+std::vector<double> map_density_adjoint(const DensityGrid& grid, const DesignMapping& mapping,
+                                        const std::vector<double>& dF_dprojected) {
+    if (dF_dprojected.size() != grid.size())
+        throw std::invalid_argument(field("dF_dprojected") + " has " + std::to_string(dF_dprojected.size()) +
+                                    " values, the grid " + std::to_string(grid.size()) + " cells");
+    const std::vector<double> g = project_tanh_adjoint(mapped_filter(grid, mapping), mapping.beta, mapping.eta,
+                                                       dF_dprojected);
+    if (mapping.radius_um == 0) return g;
+    return filter_adjoint(grid, mapping.kind, mapping.radius_um, g);
+}
+
+namespace {
+
 /// numpy.gradient of `f` along one axis (stride `stride`, `n` cells of `dx` um): central
 /// differences inside, first-order one-sided on the two end cells. Requires n >= 2.
 /// transpose = true applies the transpose instead (accumulating into out).

@@ -16,6 +16,7 @@
 // Axes with a single cell (nz = 1 in 2D; also ny = 1) are not filtered, not differentiated
 // and not eroded along: a 2D grid is treated as 2D, not as a one-cell-thick 3D slab.
 #include <array>
+#include <cstddef>
 #include <limits>
 #include <vector>
 
@@ -36,8 +37,11 @@ struct DensityGrid {
 void validate(const DensityGrid& grid);
 
 // ---------------------------------------------------------------------------------------
-// 1. Filters (Lazarov & Sigmund, Int. J. Numer. Meth. Eng. 86, 765 (2011); Hammond et al.,
-//    Opt. Express 29, 23916 (2021), sec. 2; Meep's mpa.conic_filter / mpa.gaussian_filter).
+// 1. Filters (the density filter of Bourdin, Int. J. Numer. Meth. Eng. 50, 2143 (2001) and
+//    Bruns & Tortorelli, Comput. Methods Appl. Mech. Eng. 190, 3443 (2001); reviewed with
+//    its PDE form by Lazarov & Sigmund, Int. J. Numer. Meth. Eng. 86, 765 (2011); as used by
+//    Hammond et al., Opt. Express 29, 23916 (2021), and Meep's mpa.conic_filter /
+//    mpa.gaussian_filter).
 // ---------------------------------------------------------------------------------------
 
 enum class FilterKind {
@@ -109,6 +113,27 @@ std::vector<double> project_tanh_adjoint(const std::vector<double>& x, double be
 /// std::invalid_argument (iteration < 0, every < 1, beta0 not positive and finite,
 /// factor < 1, beta_max < beta0).
 double beta_schedule(int iteration, double beta0, double beta_max, int every, double factor = 2.0);
+
+/// The density mapping the adjoint gradient is chained through: the design densities rho,
+/// filtered, rho~ = filter(rho), then projected, rho^ = project_tanh(rho~, beta, eta); rho^
+/// is what the permittivity interpolates (eps = eps_0 + rho^ (eps_1 - eps_0)).
+struct DesignMapping {
+    FilterKind kind = FilterKind::Conic;
+    double radius_um = 0;  ///< filter radius R or sigma, um; 0: no filter (rho~ = rho)
+    double beta = 8;       ///< projection steepness, >= 0, +infinity allowed
+    double eta = 0.5;      ///< projection threshold in [0, 1]
+};
+
+/// rho^ of `grid` (nx * ny * nz values, x fastest, dimensionless in [0, 1]).
+/// Throws std::invalid_argument (as filter() and project_tanh(); radius_um negative).
+std::vector<double> map_density(const DensityGrid& grid, const DesignMapping& mapping);
+
+/// The chain rule of map_density: dF/drho = A^T [P'(rho~) dF/drho^] (A the filter, P' the
+/// projection's derivative at the filtered densities of grid.rho). `dF_dprojected` and the
+/// result: nx * ny * nz values, x fastest; units those of F (per unit density).
+/// Throws std::invalid_argument (as map_density; dF_dprojected of the wrong size).
+std::vector<double> map_density_adjoint(const DensityGrid& grid, const DesignMapping& mapping,
+                                        const std::vector<double>& dF_dprojected);
 
 // ---------------------------------------------------------------------------------------
 // 3. Minimum length scale constraints (Hammond, Oskooi, Johnson & Ralph, Opt. Express 29,
