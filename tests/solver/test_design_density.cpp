@@ -369,16 +369,17 @@ TEST_CASE("morphological length scale check of binarized designs", "[design]") {
     CHECK_FALSE(solid_passes_length_scale(line, 0.15));
     CHECK(void_passes_length_scale(line, 0.15));  // the void continues beyond the edges
     CHECK(minimum_solid_feature_um(line) == Approx(0.10).epsilon(1e-12));
-    CHECK(minimum_void_feature_um(line) == inf);
-    CHECK(minimum_feature_um(line) == Approx(0.10).epsilon(1e-12));
+    CHECK(minimum_void_feature_um(line, 0.3) == inf);  // searched up to 300 nm only
+    CHECK(minimum_feature_um(line, 0.3) == Approx(0.10).epsilon(1e-12));
+    CHECK(minimum_solid_feature_um(line, 0.08) == inf);  // passes all it was asked
     // The complement, a 100 nm gap between solids: the same numbers for the void.
     DensityGrid gap = line_design(60, 20, dx, 6);
     for (double& r : gap.rho) r = 1.0 - r;
     CHECK(void_passes_length_scale(gap, 0.06));
     CHECK_FALSE(void_passes_length_scale(gap, 0.07));
     CHECK(minimum_void_feature_um(gap) == Approx(0.06).epsilon(1e-12));
-    CHECK(minimum_solid_feature_um(gap) == inf);
-    CHECK(minimum_feature_um(gap) == Approx(0.06).epsilon(1e-12));
+    CHECK(minimum_solid_feature_um(gap, 0.3) == inf);
+    CHECK(minimum_feature_um(gap, 0.3) == Approx(0.06).epsilon(1e-12));
     // Gray values are binarized at 1/2.
     DensityGrid gray = line;
     for (double& r : gray.rho) r = r > 0.5 ? 0.62 : 0.31;

@@ -455,11 +455,19 @@ int cells_of(const DensityGrid& g, double length_um) {
     return std::max(1, static_cast<int>(std::lround(length_um / g.dx_um)));
 }
 
-double minimum_feature(const DensityGrid& g, bool solid) {
+double minimum_feature(const DensityGrid& g, bool solid, double search_up_to_um) {
     validate(g);
+    if (!(search_up_to_um > 0))
+        throw std::invalid_argument(field("minimum feature search limit (um)") + " must be positive, got " +
+                                    std::to_string(search_up_to_um));
     const Mask a = binarize(g);
-    const int largest = std::max({g.nx, g.ny, g.nz});
-    for (int n = 2; n <= largest + 1; ++n)
+    const bool present = std::find(a.begin(), a.end(), solid ? 1 : 0) != a.end();
+    const bool other = std::find(a.begin(), a.end(), solid ? 0 : 1) != a.end();
+    if (!present || !other) return std::numeric_limits<double>::infinity();  // nothing to erode
+    int largest = std::max({g.nx, g.ny, g.nz}) + 1;
+    if (std::isfinite(search_up_to_um))
+        largest = std::min(largest, std::max(1, static_cast<int>(std::floor(search_up_to_um / g.dx_um + 1e-9))));
+    for (int n = 2; n <= largest; ++n)
         if (!passes_cells(g, a, n, solid)) return (n - 1) * g.dx_um;
     return std::numeric_limits<double>::infinity();
 }
@@ -476,12 +484,16 @@ bool void_passes_length_scale(const DensityGrid& grid, double length_um) {
     return passes_cells(grid, binarize(grid), n, false);
 }
 
-double minimum_solid_feature_um(const DensityGrid& grid) { return minimum_feature(grid, true); }
+double minimum_solid_feature_um(const DensityGrid& grid, double search_up_to_um) {
+    return minimum_feature(grid, true, search_up_to_um);
+}
 
-double minimum_void_feature_um(const DensityGrid& grid) { return minimum_feature(grid, false); }
+double minimum_void_feature_um(const DensityGrid& grid, double search_up_to_um) {
+    return minimum_feature(grid, false, search_up_to_um);
+}
 
-double minimum_feature_um(const DensityGrid& grid) {
-    return std::min(minimum_feature(grid, true), minimum_feature(grid, false));
+double minimum_feature_um(const DensityGrid& grid, double search_up_to_um) {
+    return std::min(minimum_feature(grid, true, search_up_to_um), minimum_feature(grid, false, search_up_to_um));
 }
 
 namespace {

@@ -218,16 +218,21 @@ bool solid_passes_length_scale(const DensityGrid& grid, double length_um);
 bool void_passes_length_scale(const DensityGrid& grid, double length_um);
 
 /// The smallest solid feature, um: the largest n dx_um such that the solid phase passes
-/// every length scale m dx_um, m <= n (m = 1 always passes); +infinity when it passes up to
-/// the grid's largest dimension (no solid, or only solid running off the edges).
-double minimum_solid_feature_um(const DensityGrid& grid);
+/// every length scale m dx_um, 1 <= m <= n (m = 1 always passes); +infinity when it passes
+/// every m dx_um up to search_up_to_um (by default up to the grid's largest dimension plus
+/// one cell: no solid, or only solid running off the edges). Cost: cells x n^2 (one opening
+/// per m), so a validation of a design against a length scale L passes about 2 L.
+double minimum_solid_feature_um(const DensityGrid& grid,
+                                double search_up_to_um = std::numeric_limits<double>::infinity());
 
 /// The smallest void feature (gap), um, as minimum_solid_feature_um for the void phase.
-double minimum_void_feature_um(const DensityGrid& grid);
+double minimum_void_feature_um(const DensityGrid& grid,
+                               double search_up_to_um = std::numeric_limits<double>::infinity());
 
 /// min(minimum_solid_feature_um, minimum_void_feature_um): the design passes length scale L
 /// (opening and closing unchanged) for every L up to it, in steps of dx_um.
-double minimum_feature_um(const DensityGrid& grid);
+double minimum_feature_um(const DensityGrid& grid,
+                          double search_up_to_um = std::numeric_limits<double>::infinity());
 
 // ---------------------------------------------------------------------------------------
 // 5. Contours of a 2D design for GDS (marching squares: Lorensen & Cline, Comput. Graph.
