@@ -62,7 +62,7 @@ enum class FilterKind {
 /// pads each side by the whole region with the edge values); features touching the region's
 /// edge (the waveguides entering it) are therefore not eroded by the filter. The weights are
 /// normalized by the full kernel's sum, so a uniform density stays uniform.
-/// `radius_um`: R (Conic) or sigma (Gaussian), um, > 0; a radius below half a cell gives
+/// `radius_um`: R (Conic) or sigma (Gaussian), um, > 0; R <= dx_um (3 sigma < dx_um) gives
 /// the identity. Returns nx * ny * nz values in the grid's layout (x fastest).
 /// Cost: cells x kernel cells (direct convolution).
 /// Throws std::invalid_argument (validate(grid); radius not positive and finite).
@@ -75,7 +75,6 @@ std::vector<double> filter(const DensityGrid& grid, FilterKind kind, double radi
 /// Throws std::invalid_argument (as filter(); dF_dfiltered of the wrong size).
 std::vector<double> filter_adjoint(const DensityGrid& grid, FilterKind kind, double radius_um,
                                    const std::vector<double>& dF_dfiltered);
-
 
 // ---------------------------------------------------------------------------------------
 // 2. Projection (Wang, Lazarov & Sigmund, Struct. Multidisc. Optim. 43, 767 (2011), sec. 2,
@@ -93,7 +92,8 @@ double project_tanh(double x, double beta, double eta);
 
 /// dP/dx = beta sech^2(beta (x - eta)) / [tanh(beta eta) + tanh(beta (1 - eta))]; 1 for
 /// beta = 0; for beta = +infinity 0 everywhere (the step's derivative away from eta; at
-/// x = eta exactly also 0: the gradient of a Heaviside is not usable there).
+/// x = eta exactly also 0: the gradient of a Heaviside is not usable there). 1/(unit of x).
+/// Throws as project_tanh.
 double project_tanh_derivative(double x, double beta, double eta);
 
 /// project_tanh of each value (any layout; the result has the same layout, e.g. nx * ny * nz
@@ -210,7 +210,7 @@ double eta_e_from_conic(double length_um, double radius_um);
 /// itself a cell center for odd n and a cell corner for even n, so a straight line of w
 /// cells passes exactly the n <= w. Outside the grid the design continues as its nearest
 /// edge cell (as the filters), so features running into the region's edge are not cut.
-/// Axes with one cell are not eroded along. Cost: cells x disc cells.
+/// Axes with one cell are not eroded along. Cost: cells x disc rows (n in 2D, ~n^2 in 3D).
 /// Throws std::invalid_argument (validate(grid); length not positive and finite).
 bool solid_passes_length_scale(const DensityGrid& grid, double length_um);
 
@@ -220,8 +220,8 @@ bool void_passes_length_scale(const DensityGrid& grid, double length_um);
 /// The smallest solid feature, um: the largest n dx_um such that the solid phase passes
 /// every length scale m dx_um, 1 <= m <= n (m = 1 always passes); +infinity when it passes
 /// every m dx_um up to search_up_to_um (by default up to the grid's largest dimension plus
-/// one cell: no solid, or only solid running off the edges). Cost: cells x n^2 (one opening
-/// per m), so a validation of a design against a length scale L passes about 2 L.
+/// one cell: no solid, or only solid running off the edges). Cost: cells x n^2 in 2D (one
+/// opening per m), so a validation against a length scale L searches up to a few L only.
 double minimum_solid_feature_um(const DensityGrid& grid,
                                 double search_up_to_um = std::numeric_limits<double>::infinity());
 
@@ -236,8 +236,8 @@ double minimum_feature_um(const DensityGrid& grid,
 
 // ---------------------------------------------------------------------------------------
 // 5. Contours of a 2D design for GDS (marching squares: Lorensen & Cline, Comput. Graph.
-//    21(4), 163 (1987), in its 2D form, with the asymptotic decider of saddle cells by the
-//    cell's mean value, Nielson & Hamann, Proc. IEEE Visualization '91, 83).
+//    21(4), 163 (1987), in its 2D form; saddle cells decided by the cell's mean value, the
+//    simplest of the deciders that keep the loops closed and consistent).
 // ---------------------------------------------------------------------------------------
 
 /// One closed polygon: vertices (x, y) in um, the edge from the last vertex back to the
