@@ -169,12 +169,14 @@ TEST_CASE("tanh projection derivative matches central differences", "[design]") 
 
 TEST_CASE("the filter then projection chain matches finite differences", "[design]") {
     // F = sum_p a_p rho^_p^2 with random a: dF/drho^ = 2 a rho^, chained back to rho.
-    for (FilterKind kind : {FilterKind::Conic, FilterKind::Gaussian}) {
+    for (int variant = 0; variant < 3; ++variant) {
+        const FilterKind kind = variant == 1 ? FilterKind::Gaussian : FilterKind::Conic;
         const DensityGrid grid = make_grid(15, 11, 1, 0.02, random_vector(165, 40));
         DesignMapping m;
         m.kind = kind;
         m.radius_um = kind == FilterKind::Conic ? 0.07 : 0.03;
         m.beta = 16;
+        m.smoothed = variant == 2;
         const std::vector<double> a = random_vector(165, 41, -1, 1);
         auto F = [&](const DensityGrid& d) {
             const std::vector<double> p = map_density(d, m);
@@ -194,7 +196,7 @@ TEST_CASE("the filter then projection chain matches finite differences", "[desig
             minus.rho[q] -= h * v[q];
         }
         const double fd = (F(plus) - F(minus)) / (2 * h), analytic = dot(grad, v);
-        INFO("fd " << fd << " analytic " << analytic);
+        INFO("variant " << variant << " fd " << fd << " analytic " << analytic);
         CHECK(std::abs(fd - analytic) <= 1e-6 * std::abs(analytic));
     }
     // radius 0: no filter.
@@ -203,6 +205,54 @@ TEST_CASE("the filter then projection chain matches finite differences", "[desig
     none.beta = 0;
     CHECK(map_density(grid, none) == grid.rho);
     CHECK(map_density_adjoint(grid, none, grid.rho) == grid.rho);
+}
+
+TEST_CASE("smoothed projection gradient matches finite differences up to beta infinity", "[design]") {
+    const double inf = std::numeric_limits<double>::infinity();
+    // A smooth filtered field (a random density through a conic filter of 4 cells), 2D and 3D.
+    for (int dim : {2, 3}) {
+        const int nx = dim == 2 ? 30 : 10, ny = dim == 2 ? 24 : 9, nz = dim == 2 ? 1 : 8;
+        const std::size_t n = static_cast<std::size_t>(nx) * ny * nz;
+        DensityGrid f = make_grid(nx, ny, nz, 0.02, random_vector(n, 60 + dim));
+        f.rho = filter(f, FilterKind::Conic, 0.08);
+        const std::vector<double> a = random_vector(n, 70 + dim, -1, 1);
+        const std::vector<double> v = random_vector(n, 80 + dim, -1, 1);
+        for (double beta : {8.0, 64.0, inf}) {
+            const std::vector<double> out = project_smoothed(f, beta, 0.5);
+            int interface_cells = 0;
+            for (double x : out) {
+                CHECK(x >= 0.0);
+                CHECK(x <= 1.0);
+                interface_cells += x > 1e-3 && x < 1 - 1e-3;
+            }
+            CHECK(interface_cells > 0);
+            const std::vector<double> grad = project_smoothed_adjoint(f, beta, 0.5, a);
+            auto F = [&](double h) {
+                DensityGrid d = f;
+                for (std::size_t p = 0; p < n; ++p) d.rho[p] += h * v[p];
+                return dot(a, project_smoothed(d, beta, 0.5));
+            };
+            const double h = 1e-7;
+            const double fd = (F(h) - F(-h)) / (2 * h), analytic = dot(grad, v);
+            INFO(dim << "D beta " << beta << " fd " << fd << " analytic " << analytic);
+            CHECK(std::abs(analytic) > 0.0);
+            CHECK(std::abs(fd - analytic) <= 1e-6 * std::abs(analytic));
+        }
+    }
+    // A ramp along x at beta = infinity: binary away from the 1/2 level, the fill fraction
+    // F(u) within 0.55 cells of it (F = 1/2 exactly on it), monotone.
+    std::vector<double> ramp(41);
+    for (int i = 0; i < 41; ++i) ramp[i] = 0.3 + 0.01 * i;  // 1/2 at i = 20
+    const DensityGrid r = make_grid(41, 1, 1, 0.01, ramp);
+    const std::vector<double> out = project_smoothed(r, inf, 0.5);
+    CHECK(out[20] == Approx(0.5).epsilon(1e-12));
+    for (int i = 0; i < 41; ++i) {
+        if (i < 20) CHECK(out[i] == 0.0);
+        if (i > 20) CHECK(out[i] == 1.0);
+    }
+    // No interface in a cell (a uniform field): the plain tanh projection.
+    const DensityGrid u = make_grid(5, 4, 1, 0.01, std::vector<double>(20, 0.43));
+    for (double x : project_smoothed(u, 16.0, 0.5)) CHECK(x == project_tanh(0.43, 16.0, 0.5));
 }
 
 TEST_CASE("tanh projection limits and the beta schedule", "[design]") {

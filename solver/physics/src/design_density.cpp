@@ -81,6 +81,40 @@ std::vector<double> apply(const DensityGrid& g, const std::vector<Tap>& taps,
     return out;
 }
 
+/// numpy.gradient of `f` along one axis (stride `stride`, `n` cells of `dx` um): central
+/// differences inside, first-order one-sided on the two end cells. Requires n >= 2.
+/// transpose = true applies the transpose instead (accumulating into out).
+void gradient_axis(const DensityGrid& g, int axis, double dx, const std::vector<double>& in,
+                   std::vector<double>& out, bool transpose) {
+    const int n = axis == 0 ? g.nx : (axis == 1 ? g.ny : g.nz);
+    const std::size_t stride = axis == 0 ? 1 : (axis == 1 ? static_cast<std::size_t>(g.nx)
+                                                          : static_cast<std::size_t>(g.nx) * g.ny);
+    const std::size_t total = g.size();
+    for (std::size_t base = 0; base < total; ++base) {
+        // `base` runs over the cells whose coordinate along `axis` is 0.
+        if ((base / stride) % n != 0) continue;
+        auto at = [&](int i) { return base + static_cast<std::size_t>(i) * stride; };
+        for (int i = 0; i < n; ++i) {
+            int lo = i - 1, hi = i + 1;
+            double h = 2 * dx;
+            if (i == 0) {
+                lo = 0;
+                h = dx;
+            }
+            if (i == n - 1) {
+                hi = n - 1;
+                h = dx;
+            }
+            if (transpose) {
+                out[at(hi)] += in[at(i)] / h;
+                out[at(lo)] -= in[at(i)] / h;
+            } else {
+                out[at(i)] = (in[at(hi)] - in[at(lo)]) / h;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 void validate(const DensityGrid& g) {
@@ -181,6 +215,84 @@ double beta_schedule(int iteration, double beta0, double beta_max, int every, do
 
 namespace {
 
+/// Meep's smoothing radius: 0.55 cells.
+constexpr double kSmoothingCells = 0.55;
+
+/// The subpixel-smoothed projection of the filtered densities `f` on grid `g`, and with
+/// `dF_dprojected` its transpose-chained gradient (returned in `grad`).
+std::vector<double> smoothed(const DensityGrid& g, const std::vector<double>& f, double beta, double eta,
+                             const std::vector<double>* dF_dprojected, std::vector<double>* grad) {
+    check_projection(beta, eta);
+    const std::size_t n = g.size();
+    const int dims[3] = {g.nx, g.ny, g.nz};
+    std::vector<int> axes;
+    std::vector<std::vector<double>> G;
+    std::vector<double> m(n, 0.0);
+    for (int a = 0; a < 3; ++a) {
+        if (dims[a] < 2) continue;
+        axes.push_back(a);
+        G.emplace_back(n);
+        gradient_axis(g, a, g.dx_um, f, G.back(), false);
+        for (std::size_t p = 0; p < n; ++p) m[p] += G.back()[p] * G.back()[p];
+    }
+    const double rs = kSmoothingCells * g.dx_um;
+    std::vector<double> out(n), dnorm;
+    if (grad) {
+        grad->assign(n, 0.0);
+        dnorm.assign(n, 0.0);
+    }
+    for (std::size_t p = 0; p < n; ++p) {
+        const double norm = std::sqrt(m[p]);
+        const double d = m[p] > 0 ? (eta - f[p]) / norm : 0.0;
+        if (!(m[p] > 0) || !(std::abs(d) < rs)) {  // no interface within the cell
+            out[p] = project_tanh(f[p], beta, eta);
+            if (grad) (*grad)[p] = (*dF_dprojected)[p] * project_tanh_derivative(f[p], beta, eta);
+            continue;
+        }
+        const double u = d / rs, u2 = u * u;
+        const double fill = 0.5 - 15.0 / 16.0 * u + 5.0 / 8.0 * u * u2 - 3.0 / 16.0 * u * u2 * u2;
+        const double dfill = -15.0 / 16.0 * (1 - u2) * (1 - u2);  // d fill / d u
+        const double lo = f[p] - rs * norm * fill, hi = f[p] + rs * norm * (1 - fill);
+        const double plo = project_tanh(lo, beta, eta), phi = project_tanh(hi, beta, eta);
+        out[p] = (1 - fill) * plo + fill * phi;
+        if (!grad) continue;
+        const double dplo = project_tanh_derivative(lo, beta, eta), dphi = project_tanh_derivative(hi, beta, eta);
+        const double du_df = -1.0 / (norm * rs), du_dn = -u / norm;
+        const double d_df = (phi - plo) * dfill * du_df + ((1 - fill) * dplo + fill * dphi) * (1 + dfill);
+        const double d_dn = (phi - plo) * dfill * du_dn + (1 - fill) * dplo * rs * (dfill * u - fill) +
+                            fill * dphi * rs * (1 - fill + dfill * u);
+        (*grad)[p] = (*dF_dprojected)[p] * d_df;
+        dnorm[p] = (*dF_dprojected)[p] * d_dn / norm;  // times G_a gives d F / d G_a
+    }
+    if (grad)
+        for (std::size_t a = 0; a < axes.size(); ++a) {
+            std::vector<double> w(n);
+            for (std::size_t p = 0; p < n; ++p) w[p] = dnorm[p] * G[a][p];
+            gradient_axis(g, axes[a], g.dx_um, w, *grad, true);
+        }
+    return out;
+}
+
+}  // namespace
+
+std::vector<double> project_smoothed(const DensityGrid& filtered, double beta, double eta) {
+    validate(filtered);
+    return smoothed(filtered, filtered.rho, beta, eta, nullptr, nullptr);
+}
+
+std::vector<double> project_smoothed_adjoint(const DensityGrid& filtered, double beta, double eta,
+                                             const std::vector<double>& dF_dprojected) {
+    validate(filtered);
+    if (dF_dprojected.size() != filtered.size())
+        throw std::invalid_argument(field("dF_dprojected") + " has " + std::to_string(dF_dprojected.size()) +
+                                    " values, the grid " + std::to_string(filtered.size()) + " cells");
+    std::vector<double> grad;
+    smoothed(filtered, filtered.rho, beta, eta, &dF_dprojected, &grad);
+    return grad;
+}
+
+namespace {
+
 std::vector<double> mapped_filter(const DensityGrid& grid, const DesignMapping& m) {
     validate(grid);
     if (m.radius_um == 0) return grid.rho;
@@ -190,6 +302,11 @@ std::vector<double> mapped_filter(const DensityGrid& grid, const DesignMapping& 
 }  // namespace
 
 std::vector<double> map_density(const DensityGrid& grid, const DesignMapping& mapping) {
+    if (mapping.smoothed) {
+        DensityGrid f = grid;
+        f.rho = mapped_filter(grid, mapping);
+        return project_smoothed(f, mapping.beta, mapping.eta);
+    }
     return project_tanh(mapped_filter(grid, mapping), mapping.beta, mapping.eta);
 }
 
@@ -198,47 +315,19 @@ std::vector<double> map_density_adjoint(const DensityGrid& grid, const DesignMap
     if (dF_dprojected.size() != grid.size())
         throw std::invalid_argument(field("dF_dprojected") + " has " + std::to_string(dF_dprojected.size()) +
                                     " values, the grid " + std::to_string(grid.size()) + " cells");
-    const std::vector<double> g = project_tanh_adjoint(mapped_filter(grid, mapping), mapping.beta, mapping.eta,
-                                                       dF_dprojected);
+    std::vector<double> g;
+    if (mapping.smoothed) {
+        DensityGrid f = grid;
+        f.rho = mapped_filter(grid, mapping);
+        g = project_smoothed_adjoint(f, mapping.beta, mapping.eta, dF_dprojected);
+    } else {
+        g = project_tanh_adjoint(mapped_filter(grid, mapping), mapping.beta, mapping.eta, dF_dprojected);
+    }
     if (mapping.radius_um == 0) return g;
     return filter_adjoint(grid, mapping.kind, mapping.radius_um, g);
 }
 
 namespace {
-
-/// numpy.gradient of `f` along one axis (stride `stride`, `n` cells of `dx` um): central
-/// differences inside, first-order one-sided on the two end cells. Requires n >= 2.
-/// transpose = true applies the transpose instead (accumulating into out).
-void gradient_axis(const DensityGrid& g, int axis, double dx, const std::vector<double>& in,
-                   std::vector<double>& out, bool transpose) {
-    const int n = axis == 0 ? g.nx : (axis == 1 ? g.ny : g.nz);
-    const std::size_t stride = axis == 0 ? 1 : (axis == 1 ? static_cast<std::size_t>(g.nx)
-                                                          : static_cast<std::size_t>(g.nx) * g.ny);
-    const std::size_t total = g.size();
-    for (std::size_t base = 0; base < total; ++base) {
-        // `base` runs over the cells whose coordinate along `axis` is 0.
-        if ((base / stride) % n != 0) continue;
-        auto at = [&](int i) { return base + static_cast<std::size_t>(i) * stride; };
-        for (int i = 0; i < n; ++i) {
-            int lo = i - 1, hi = i + 1;
-            double h = 2 * dx;
-            if (i == 0) {
-                lo = 0;
-                h = dx;
-            }
-            if (i == n - 1) {
-                hi = n - 1;
-                h = dx;
-            }
-            if (transpose) {
-                out[at(hi)] += in[at(i)] / h;
-                out[at(lo)] -= in[at(i)] / h;
-            } else {
-                out[at(i)] = (in[at(hi)] - in[at(lo)]) / h;
-            }
-        }
-    }
-}
 
 ConstraintValue length_scale_constraint(const DensityGrid& grid, const LengthScaleConstraint& c, bool solid) {
     validate(grid);

@@ -114,14 +114,41 @@ std::vector<double> project_tanh_adjoint(const std::vector<double>& x, double be
 /// factor < 1, beta_max < beta0).
 double beta_schedule(int iteration, double beta0, double beta_max, int every, double factor = 2.0);
 
+/// The subpixel-smoothed projection (Hammond, Oskooi, I. M. Hammond, Chen, Ralph & Johnson,
+/// "Unifying and accelerating level-set and density-based topology optimization by
+/// subpixel-smoothed projection", arXiv:2503.20189 (2025); Meep's mpa.smoothed_projection),
+/// which keeps a gradient up to beta = +infinity. `filtered` holds the filtered densities
+/// rho~ (nx * ny * nz values, x fastest; they must be smooth, i.e. filtered). Per cell, with
+/// the gradient |grad rho~| (1/um; numpy.gradient differences as the length scale
+/// constraints), the distance to the eta level d = (eta - rho~) / |grad rho~| (um) and the
+/// smoothing radius R_s = 0.55 dx_um: where |grad rho~| = 0 or |d| >= R_s, P(rho~) as
+/// project_tanh; else, with u = d / R_s, the fill fraction
+///     F = 1/2 - (15/16) u + (5/8) u^3 - (3/16) u^5
+/// (the integral of the kernel (15/16)(1 - x^2)^2 from u to 1) and the extremes
+/// rho- = rho~ - R_s |grad rho~| F, rho+ = rho~ + R_s |grad rho~| (1 - F), the value
+///     (1 - F) P(rho-) + F P(rho+).
+/// At beta = +infinity that is F at an interface and 0 or 1 elsewhere. Returns nx * ny * nz
+/// values in [0, 1], x fastest. Throws std::invalid_argument (validate(filtered); beta, eta
+/// as project_tanh).
+std::vector<double> project_smoothed(const DensityGrid& filtered, double beta, double eta);
+
+/// The transpose-chained gradient of project_smoothed: dF/drho~ from dF/drho^ (both
+/// nx * ny * nz values, x fastest), through each cell's own rho~ and, by the transposes of
+/// the difference operators, its neighbours' (the gradient norm). Throws as
+/// project_smoothed, and when dF_dprojected has the wrong size.
+std::vector<double> project_smoothed_adjoint(const DensityGrid& filtered, double beta, double eta,
+                                             const std::vector<double>& dF_dprojected);
+
 /// The density mapping the adjoint gradient is chained through: the design densities rho,
-/// filtered, rho~ = filter(rho), then projected, rho^ = project_tanh(rho~, beta, eta); rho^
-/// is what the permittivity interpolates (eps = eps_0 + rho^ (eps_1 - eps_0)).
+/// filtered, rho~ = filter(rho), then projected, rho^ = project_tanh(rho~, beta, eta) (or
+/// project_smoothed); rho^ is what the permittivity interpolates
+/// (eps = eps_0 + rho^ (eps_1 - eps_0)).
 struct DesignMapping {
     FilterKind kind = FilterKind::Conic;
     double radius_um = 0;  ///< filter radius R or sigma, um; 0: no filter (rho~ = rho)
     double beta = 8;       ///< projection steepness, >= 0, +infinity allowed
     double eta = 0.5;      ///< projection threshold in [0, 1]
+    bool smoothed = false; ///< project_smoothed instead of project_tanh
 };
 
 /// rho^ of `grid` (nx * ny * nz values, x fastest, dimensionless in [0, 1]).
@@ -129,7 +156,8 @@ struct DesignMapping {
 std::vector<double> map_density(const DensityGrid& grid, const DesignMapping& mapping);
 
 /// The chain rule of map_density: dF/drho = A^T [P'(rho~) dF/drho^] (A the filter, P' the
-/// projection's derivative at the filtered densities of grid.rho). `dF_dprojected` and the
+/// projection's derivative at the filtered densities of grid.rho; for the smoothed
+/// projection A^T project_smoothed_adjoint). `dF_dprojected` and the
 /// result: nx * ny * nz values, x fastest; units those of F (per unit density).
 /// Throws std::invalid_argument (as map_density; dF_dprojected of the wrong size).
 std::vector<double> map_density_adjoint(const DensityGrid& grid, const DesignMapping& mapping,
