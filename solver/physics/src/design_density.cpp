@@ -1,0 +1,719 @@
+#include "golightly/design_density.hpp"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace golightly::design {
+
+namespace {
+
+std::string field(const char* name) { return std::string("design density: ") + name; }
+
+void check_radius(double radius_um, const char* what) {
+    if (!(radius_um > 0) || !std::isfinite(radius_um))
+        throw std::invalid_argument(field(what) + " must be positive and finite, got " +
+                                    std::to_string(radius_um));
+}
+
+/// One kernel offset with its (normalized) weight.
+struct Tap {
+    int di, dj, dk;
+    double w;
+};
+
+/// The taps of `kind` on the grid's active axes (those with more than one cell), weights
+/// normalized to sum 1.
+std::vector<Tap> kernel(const DensityGrid& g, FilterKind kind, double radius_um) {
+    check_radius(radius_um, kind == FilterKind::Conic ? "filter radius (um)" : "filter sigma (um)");
+    const double reach_um = kind == FilterKind::Conic ? radius_um : 3.0 * radius_um;
+    const int reach = static_cast<int>(std::floor(reach_um / g.dx_um));
+    const int ri = g.nx > 1 ? reach : 0, rj = g.ny > 1 ? reach : 0, rk = g.nz > 1 ? reach : 0;
+    std::vector<Tap> taps;
+    double sum = 0;
+    for (int dk = -rk; dk <= rk; ++dk)
+        for (int dj = -rj; dj <= rj; ++dj)
+            for (int di = -ri; di <= ri; ++di) {
+                const double r = g.dx_um * std::sqrt(double(di * di + dj * dj + dk * dk));
+                double w = 0;
+                if (kind == FilterKind::Conic)
+                    w = r < radius_um ? 1.0 - r / radius_um : 0.0;
+                else
+                    w = r <= reach_um ? std::exp(-(r * r) / (radius_um * radius_um)) : 0.0;
+                if (w > 0) {
+                    taps.push_back({di, dj, dk, w});
+                    sum += w;
+                }
+            }
+    for (Tap& t : taps) t.w /= sum;  // the center tap has w = 1: sum >= 1
+    return taps;
+}
+
+inline int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
+
+/// out[p] = sum_taps w rho[clamp(p + tap)] (transpose = false), or its transpose
+/// out[clamp(p + tap)] += w in[p] (transpose = true).
+std::vector<double> apply(const DensityGrid& g, const std::vector<Tap>& taps,
+                          const std::vector<double>& in, bool transpose) {
+    std::vector<double> out(g.size(), 0.0);
+    const int nx = g.nx, ny = g.ny, nz = g.nz;
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                const std::size_t p = (static_cast<std::size_t>(k) * ny + j) * nx + i;
+                double acc = 0;
+                const double v = in[p];
+                for (const Tap& t : taps) {
+                    const std::size_t q =
+                        (static_cast<std::size_t>(clamp_index(k + t.dk, nz)) * ny +
+                         clamp_index(j + t.dj, ny)) * nx + clamp_index(i + t.di, nx);
+                    if (transpose)
+                        out[q] += t.w * v;
+                    else
+                        acc += t.w * in[q];
+                }
+                if (!transpose) out[p] = acc;
+            }
+    return out;
+}
+
+/// numpy.gradient of `f` along one axis (stride `stride`, `n` cells of `dx` um): central
+/// differences inside, first-order one-sided on the two end cells. Requires n >= 2.
+/// transpose = true applies the transpose instead (accumulating into out).
+void gradient_axis(const DensityGrid& g, int axis, double dx, const std::vector<double>& in,
+                   std::vector<double>& out, bool transpose) {
+    const int n = axis == 0 ? g.nx : (axis == 1 ? g.ny : g.nz);
+    const std::size_t stride = axis == 0 ? 1 : (axis == 1 ? static_cast<std::size_t>(g.nx)
+                                                          : static_cast<std::size_t>(g.nx) * g.ny);
+    const std::size_t total = g.size();
+    for (std::size_t base = 0; base < total; ++base) {
+        // `base` runs over the cells whose coordinate along `axis` is 0.
+        if ((base / stride) % n != 0) continue;
+        auto at = [&](int i) { return base + static_cast<std::size_t>(i) * stride; };
+        for (int i = 0; i < n; ++i) {
+            int lo = i - 1, hi = i + 1;
+            double h = 2 * dx;
+            if (i == 0) {
+                lo = 0;
+                h = dx;
+            }
+            if (i == n - 1) {
+                hi = n - 1;
+                h = dx;
+            }
+            if (transpose) {
+                out[at(hi)] += in[at(i)] / h;
+                out[at(lo)] -= in[at(i)] / h;
+            } else {
+                out[at(i)] = (in[at(hi)] - in[at(lo)]) / h;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void validate(const DensityGrid& g) {
+    if (g.nx < 1 || g.ny < 1 || g.nz < 1)
+        throw std::invalid_argument(field("grid dimensions nx, ny, nz") + " must be >= 1, got " +
+                                    std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " +
+                                    std::to_string(g.nz));
+    if (!(g.dx_um > 0) || !std::isfinite(g.dx_um))
+        throw std::invalid_argument(field("cell size dx_um") + " must be positive and finite, got " +
+                                    std::to_string(g.dx_um));
+    if (g.rho.size() != g.size())
+        throw std::invalid_argument(field("rho") + " has " + std::to_string(g.rho.size()) +
+                                    " values, the grid " + std::to_string(g.size()) + " cells");
+    for (std::size_t p = 0; p < g.rho.size(); ++p)
+        if (!std::isfinite(g.rho[p]))
+            throw std::invalid_argument(field("rho") + " value " + std::to_string(p) + " is not finite");
+}
+
+std::vector<double> filter(const DensityGrid& grid, FilterKind kind, double radius_um) {
+    validate(grid);
+    return apply(grid, kernel(grid, kind, radius_um), grid.rho, false);
+}
+
+std::vector<double> filter_adjoint(const DensityGrid& grid, FilterKind kind, double radius_um,
+                                   const std::vector<double>& dF_dfiltered) {
+    if (grid.nx < 1 || grid.ny < 1 || grid.nz < 1 || !(grid.dx_um > 0) || !std::isfinite(grid.dx_um))
+        validate(grid);
+    if (dF_dfiltered.size() != grid.size())
+        throw std::invalid_argument(field("dF_dfiltered") + " has " + std::to_string(dF_dfiltered.size()) +
+                                    " values, the grid " + std::to_string(grid.size()) + " cells");
+    return apply(grid, kernel(grid, kind, radius_um), dF_dfiltered, true);
+}
+
+namespace {
+
+void check_projection(double beta, double eta) {
+    if (!(beta >= 0))
+        throw std::invalid_argument(field("projection beta") + " must be >= 0, got " + std::to_string(beta));
+    if (!(eta >= 0 && eta <= 1))
+        throw std::invalid_argument(field("projection eta") + " must lie in [0, 1], got " + std::to_string(eta));
+}
+
+}  // namespace
+
+double project_tanh(double x, double beta, double eta) {
+    check_projection(beta, eta);
+    if (std::isinf(beta)) return x > eta ? 1.0 : 0.0;
+    if (beta == 0) return x;
+    const double a = std::tanh(beta * eta);
+    return (a + std::tanh(beta * (x - eta))) / (a + std::tanh(beta * (1.0 - eta)));
+}
+
+double project_tanh_derivative(double x, double beta, double eta) {
+    check_projection(beta, eta);
+    if (std::isinf(beta)) return 0.0;
+    if (beta == 0) return 1.0;
+    const double c = std::cosh(beta * (x - eta));  // overflows to inf far from eta: sech^2 -> 0
+    return beta / (c * c) / (std::tanh(beta * eta) + std::tanh(beta * (1.0 - eta)));
+}
+
+std::vector<double> project_tanh(const std::vector<double>& x, double beta, double eta) {
+    std::vector<double> out(x.size());
+    for (std::size_t p = 0; p < x.size(); ++p) out[p] = project_tanh(x[p], beta, eta);
+    return out;
+}
+
+std::vector<double> project_tanh_adjoint(const std::vector<double>& x, double beta, double eta,
+                                         const std::vector<double>& dF_dprojected) {
+    if (x.size() != dF_dprojected.size())
+        throw std::invalid_argument(field("dF_dprojected") + " has " + std::to_string(dF_dprojected.size()) +
+                                    " values, the densities " + std::to_string(x.size()));
+    std::vector<double> out(x.size());
+    for (std::size_t p = 0; p < x.size(); ++p)
+        out[p] = dF_dprojected[p] * project_tanh_derivative(x[p], beta, eta);
+    return out;
+}
+
+double beta_schedule(int iteration, double beta0, double beta_max, int every, double factor) {
+    if (iteration < 0)
+        throw std::invalid_argument(field("beta schedule iteration") + " must be >= 0, got " +
+                                    std::to_string(iteration));
+    if (every < 1)
+        throw std::invalid_argument(field("beta schedule interval (iterations)") + " must be >= 1, got " +
+                                    std::to_string(every));
+    if (!(beta0 > 0) || !std::isfinite(beta0))
+        throw std::invalid_argument(field("beta schedule beta0") + " must be positive and finite, got " +
+                                    std::to_string(beta0));
+    if (!(factor >= 1))
+        throw std::invalid_argument(field("beta schedule factor") + " must be >= 1, got " + std::to_string(factor));
+    if (!(beta_max >= beta0))
+        throw std::invalid_argument(field("beta schedule beta_max") + " must be >= beta0, got " +
+                                    std::to_string(beta_max));
+    const int steps = iteration / every;
+    double beta = beta0;
+    for (int s = 0; s < steps && beta < beta_max; ++s) beta *= factor;  // stops once capped: no overflow
+    return std::min(beta, beta_max);
+}
+
+namespace {
+
+/// Meep's smoothing radius: 0.55 cells.
+constexpr double kSmoothingCells = 0.55;
+
+/// The subpixel-smoothed projection of the filtered densities `f` on grid `g`, and with
+/// `dF_dprojected` its transpose-chained gradient (returned in `grad`).
+std::vector<double> smoothed(const DensityGrid& g, const std::vector<double>& f, double beta, double eta,
+                             const std::vector<double>* dF_dprojected, std::vector<double>* grad) {
+    check_projection(beta, eta);
+    const std::size_t n = g.size();
+    const int dims[3] = {g.nx, g.ny, g.nz};
+    std::vector<int> axes;
+    std::vector<std::vector<double>> G;
+    std::vector<double> m(n, 0.0);
+    for (int a = 0; a < 3; ++a) {
+        if (dims[a] < 2) continue;
+        axes.push_back(a);
+        G.emplace_back(n);
+        gradient_axis(g, a, g.dx_um, f, G.back(), false);
+        for (std::size_t p = 0; p < n; ++p) m[p] += G.back()[p] * G.back()[p];
+    }
+    const double rs = kSmoothingCells * g.dx_um;
+    std::vector<double> out(n), dnorm;
+    if (grad) {
+        grad->assign(n, 0.0);
+        dnorm.assign(n, 0.0);
+    }
+    for (std::size_t p = 0; p < n; ++p) {
+        const double norm = std::sqrt(m[p]);
+        const double d = m[p] > 0 ? (eta - f[p]) / norm : 0.0;
+        if (!(m[p] > 0) || !(std::abs(d) < rs)) {  // no interface within the cell
+            out[p] = project_tanh(f[p], beta, eta);
+            if (grad) (*grad)[p] = (*dF_dprojected)[p] * project_tanh_derivative(f[p], beta, eta);
+            continue;
+        }
+        const double u = d / rs, u2 = u * u;
+        const double fill = 0.5 - 15.0 / 16.0 * u + 5.0 / 8.0 * u * u2 - 3.0 / 16.0 * u * u2 * u2;
+        const double dfill = -15.0 / 16.0 * (1 - u2) * (1 - u2);  // d fill / d u
+        const double lo = f[p] - rs * norm * fill, hi = f[p] + rs * norm * (1 - fill);
+        const double plo = project_tanh(lo, beta, eta), phi = project_tanh(hi, beta, eta);
+        out[p] = (1 - fill) * plo + fill * phi;
+        if (!grad) continue;
+        const double dplo = project_tanh_derivative(lo, beta, eta), dphi = project_tanh_derivative(hi, beta, eta);
+        const double du_df = -1.0 / (norm * rs), du_dn = -u / norm;
+        const double d_df = (phi - plo) * dfill * du_df + ((1 - fill) * dplo + fill * dphi) * (1 + dfill);
+        const double d_dn = (phi - plo) * dfill * du_dn + (1 - fill) * dplo * rs * (dfill * u - fill) +
+                            fill * dphi * rs * (1 - fill + dfill * u);
+        (*grad)[p] = (*dF_dprojected)[p] * d_df;
+        dnorm[p] = (*dF_dprojected)[p] * d_dn / norm;  // times G_a gives d F / d G_a
+    }
+    if (grad)
+        for (std::size_t a = 0; a < axes.size(); ++a) {
+            std::vector<double> w(n);
+            for (std::size_t p = 0; p < n; ++p) w[p] = dnorm[p] * G[a][p];
+            gradient_axis(g, axes[a], g.dx_um, w, *grad, true);
+        }
+    return out;
+}
+
+}  // namespace
+
+std::vector<double> project_smoothed(const DensityGrid& filtered, double beta, double eta) {
+    validate(filtered);
+    return smoothed(filtered, filtered.rho, beta, eta, nullptr, nullptr);
+}
+
+std::vector<double> project_smoothed_adjoint(const DensityGrid& filtered, double beta, double eta,
+                                             const std::vector<double>& dF_dprojected) {
+    validate(filtered);
+    if (dF_dprojected.size() != filtered.size())
+        throw std::invalid_argument(field("dF_dprojected") + " has " + std::to_string(dF_dprojected.size()) +
+                                    " values, the grid " + std::to_string(filtered.size()) + " cells");
+    std::vector<double> grad;
+    smoothed(filtered, filtered.rho, beta, eta, &dF_dprojected, &grad);
+    return grad;
+}
+
+namespace {
+
+std::vector<double> mapped_filter(const DensityGrid& grid, const DesignMapping& m) {
+    validate(grid);
+    if (m.radius_um == 0) return grid.rho;
+    return filter(grid, m.kind, m.radius_um);
+}
+
+}  // namespace
+
+std::vector<double> map_density(const DensityGrid& grid, const DesignMapping& mapping) {
+    if (mapping.smoothed) {
+        DensityGrid f = grid;
+        f.rho = mapped_filter(grid, mapping);
+        return project_smoothed(f, mapping.beta, mapping.eta);
+    }
+    return project_tanh(mapped_filter(grid, mapping), mapping.beta, mapping.eta);
+}
+
+std::vector<double> map_density_adjoint(const DensityGrid& grid, const DesignMapping& mapping,
+                                        const std::vector<double>& dF_dprojected) {
+    if (dF_dprojected.size() != grid.size())
+        throw std::invalid_argument(field("dF_dprojected") + " has " + std::to_string(dF_dprojected.size()) +
+                                    " values, the grid " + std::to_string(grid.size()) + " cells");
+    std::vector<double> g;
+    if (mapping.smoothed) {
+        DensityGrid f = grid;
+        f.rho = mapped_filter(grid, mapping);
+        g = project_smoothed_adjoint(f, mapping.beta, mapping.eta, dF_dprojected);
+    } else {
+        g = project_tanh_adjoint(mapped_filter(grid, mapping), mapping.beta, mapping.eta, dF_dprojected);
+    }
+    if (mapping.radius_um == 0) return g;
+    return filter_adjoint(grid, mapping.kind, mapping.radius_um, g);
+}
+
+namespace {
+
+ConstraintValue length_scale_constraint(const DensityGrid& grid, const LengthScaleConstraint& c, bool solid) {
+    validate(grid);
+    check_radius(c.radius_um, c.kind == FilterKind::Conic ? "filter radius (um)" : "filter sigma (um)");
+    check_projection(c.beta, c.eta_i);
+    if (!(c.eta_e >= 0 && c.eta_e <= 1))
+        throw std::invalid_argument(field("length scale eta_e") + " must lie in [0, 1], got " + std::to_string(c.eta_e));
+    if (!(c.eta_d >= 0 && c.eta_d <= 1))
+        throw std::invalid_argument(field("length scale eta_d") + " must lie in [0, 1], got " + std::to_string(c.eta_d));
+    if (!(c.c_um2 >= 0) || !std::isfinite(c.c_um2))
+        throw std::invalid_argument(field("length scale decay rate c_um2") + " must be >= 0 and finite, got " +
+                                    std::to_string(c.c_um2));
+    const std::size_t n = grid.size();
+    const std::vector<Tap> taps = kernel(grid, c.kind, c.radius_um);
+    const std::vector<double> f = apply(grid, taps, grid.rho, false);
+
+    // |grad rho~|^2 and the gradient components along the axes with more than one cell.
+    const int dims[3] = {grid.nx, grid.ny, grid.nz};
+    std::vector<std::vector<double>> grad;
+    std::vector<int> axes;
+    std::vector<double> m(n, 0.0);
+    for (int a = 0; a < 3; ++a) {
+        if (dims[a] < 2) continue;
+        axes.push_back(a);
+        grad.emplace_back(n);
+        gradient_axis(grid, a, grid.dx_um, f, grad.back(), false);
+        for (std::size_t p = 0; p < n; ++p) m[p] += grad.back()[p] * grad.back()[p];
+    }
+
+    const double inv_n = 1.0 / static_cast<double>(n);
+    double value = 0;
+    std::vector<double> df(n, 0.0);                  // d g / d rho~, direct part
+    std::vector<double> dm(n, 0.0);                  // d g / d |grad rho~|^2
+    for (std::size_t p = 0; p < n; ++p) {
+        const double proj = project_tanh(f[p], c.beta, c.eta_i);
+        const double dproj = project_tanh_derivative(f[p], c.beta, c.eta_i);
+        const double e = std::exp(-c.c_um2 * m[p]);
+        const double t = solid ? proj : 1.0 - proj;      // the phase's indicator before decay
+        const double dt = solid ? dproj : -dproj;
+        const double d = solid ? std::min(f[p] - c.eta_e, 0.0) : std::min(c.eta_d - f[p], 0.0);
+        const double h = d * d;
+        const double dh = solid ? 2 * d : -2 * d;       // d h / d rho~
+        value += t * e * h;
+        df[p] = inv_n * (dt * e * h + t * e * dh);
+        dm[p] = -c.c_um2 * inv_n * t * e * h;
+    }
+    // Through |grad rho~|^2 = sum_a (D_a rho~)^2: d g / d rho~ += sum_a D_a^T (2 G_a dm).
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+        std::vector<double> w(n);
+        for (std::size_t p = 0; p < n; ++p) w[p] = 2 * grad[a][p] * dm[p];
+        gradient_axis(grid, axes[a], grid.dx_um, w, df, true);
+    }
+    ConstraintValue out;
+    out.value = value * inv_n;
+    out.gradient = apply(grid, taps, df, true);
+    return out;
+}
+
+}  // namespace
+
+ConstraintValue constraint_solid(const DensityGrid& grid, const LengthScaleConstraint& params) {
+    return length_scale_constraint(grid, params, true);
+}
+
+ConstraintValue constraint_void(const DensityGrid& grid, const LengthScaleConstraint& params) {
+    return length_scale_constraint(grid, params, false);
+}
+
+double conic_radius_from_eta_e(double length_um, double eta_e) {
+    if (!(length_um > 0) || !std::isfinite(length_um))
+        throw std::invalid_argument(field("length scale (um)") + " must be positive and finite, got " +
+                                    std::to_string(length_um));
+    if (eta_e > 0.5 && eta_e < 0.75) return length_um / (2 * std::sqrt(eta_e - 0.5));
+    if (eta_e >= 0.75 && eta_e <= 1) return length_um / (2 - 2 * std::sqrt(1 - eta_e));
+    throw std::invalid_argument(field("eroded threshold eta_e") + " must lie in (0.5, 1], got " +
+                                std::to_string(eta_e));
+}
+
+double eta_e_from_conic(double length_um, double radius_um) {
+    if (!(length_um >= 0))
+        throw std::invalid_argument(field("length scale (um)") + " must be >= 0, got " + std::to_string(length_um));
+    check_radius(radius_um, "filter radius (um)");
+    const double q = length_um / radius_um;
+    if (q < 1) return 0.25 * q * q + 0.5;
+    if (q < 2) return -0.25 * q * q + q;
+    return 1.0;
+}
+
+namespace {
+
+/// The cell offsets of a disc (ball) of diameter n cells on the active axes: centered on a
+/// cell center for odd n, on the cell corner at +1/2 for even n.
+std::vector<std::array<int, 3>> disc(const DensityGrid& g, int n) {
+    const double c = n % 2 ? 0.0 : 0.5;
+    const double r2 = 0.25 * n * n;
+    const int lo = -(n / 2) - 1, hi = n / 2 + 1;
+    std::vector<std::array<int, 3>> out;
+    const int ai = g.nx > 1, aj = g.ny > 1, ak = g.nz > 1;
+    for (int dk = ak ? lo : 0; dk <= (ak ? hi : 0); ++dk)
+        for (int dj = aj ? lo : 0; dj <= (aj ? hi : 0); ++dj)
+            for (int di = ai ? lo : 0; di <= (ai ? hi : 0); ++di) {
+                const double x = ai ? di - c : 0, y = aj ? dj - c : 0, z = ak ? dk - c : 0;
+                if (x * x + y * y + z * z <= r2 + 1e-9) out.push_back({di, dj, dk});
+            }
+    return out;
+}
+
+using Mask = std::vector<unsigned char>;
+
+/// A disc as its rows along x: for each (dj, dk), the offsets di in [lo, hi] (a disc's rows
+/// are intervals).
+struct DiscRow {
+    int dj, dk, lo, hi;
+};
+
+std::vector<DiscRow> disc_rows(const std::vector<std::array<int, 3>>& b) {
+    std::vector<DiscRow> rows;
+    for (const auto& o : b) {
+        auto it = std::find_if(rows.begin(), rows.end(), [&](const DiscRow& r) { return r.dj == o[1] && r.dk == o[2]; });
+        if (it == rows.end())
+            rows.push_back({o[1], o[2], o[0], o[0]});
+        else {
+            it->lo = std::min(it->lo, o[0]);
+            it->hi = std::max(it->hi, o[0]);
+        }
+    }
+    return rows;
+}
+
+/// Erosion (all of the disc's cells set) or dilation (any set) of `a` by the disc `rows`,
+/// reading outside the grid the nearest edge cell: erosion out[p] = AND_b a[clamp(p + b)],
+/// dilation out[p] = OR_b a[clamp(p - b)], so that dilation(erosion(a)) is the opening and
+/// erosion(dilation(a)) the closing. Each disc row is one interval along x, counted with
+/// the row's prefix sums (clamping maps an interval onto the interval of its clamped ends):
+/// cost cells x disc rows.
+Mask morph(const DensityGrid& g, const Mask& a, const std::vector<DiscRow>& rows, bool erode) {
+    const int nx = g.nx, ny = g.ny, nz = g.nz;
+    std::vector<int> sums(static_cast<std::size_t>(nx + 1) * ny * nz);
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < ny; ++j) {
+            const std::size_t row = static_cast<std::size_t>(k) * ny + j;
+            int* s = &sums[row * (nx + 1)];
+            s[0] = 0;
+            for (int i = 0; i < nx; ++i) s[i + 1] = s[i] + a[row * nx + i];
+        }
+    Mask out(a.size());
+    const int sg = erode ? 1 : -1;
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                bool v = erode;
+                for (const DiscRow& r : rows) {
+                    const std::size_t row =
+                        static_cast<std::size_t>(clamp_index(k + sg * r.dk, nz)) * ny + clamp_index(j + sg * r.dj, ny);
+                    const int lo = clamp_index(erode ? i + r.lo : i - r.hi, nx);
+                    const int hi = clamp_index(erode ? i + r.hi : i - r.lo, nx);
+                    const int* s = &sums[row * (nx + 1)];
+                    const int count = s[hi + 1] - s[lo];
+                    if (erode && count != hi - lo + 1) {
+                        v = false;
+                        break;
+                    }
+                    if (!erode && count > 0) {
+                        v = true;
+                        break;
+                    }
+                }
+                out[(static_cast<std::size_t>(k) * ny + j) * nx + i] = v;
+            }
+    return out;
+}
+
+Mask binarize(const DensityGrid& g) {
+    Mask m(g.size());
+    for (std::size_t p = 0; p < m.size(); ++p) m[p] = g.rho[p] >= 0.5;
+    return m;
+}
+
+/// Whether the opening (solid) or closing (void) with the disc of n cells leaves `a`
+/// unchanged. The operations run on the grid padded by the disc's reach and filled by edge
+/// replication, so that the second operation reads the first's exact result on the
+/// continued design (not a clamped copy of the in-grid one) wherever it needs it.
+bool passes_cells(const DensityGrid& g, const Mask& a, int n, bool solid) {
+    const auto b = disc_rows(disc(g, n));
+    const int pad = n / 2 + 1;
+    const int pi = g.nx > 1 ? pad : 0, pj = g.ny > 1 ? pad : 0, pk = g.nz > 1 ? pad : 0;
+    DensityGrid p;  // the padded grid (its rho is not used)
+    p.nx = g.nx + 2 * pi;
+    p.ny = g.ny + 2 * pj;
+    p.nz = g.nz + 2 * pk;
+    p.dx_um = g.dx_um;
+    Mask ap(p.size());
+    for (int k = 0; k < p.nz; ++k)
+        for (int j = 0; j < p.ny; ++j)
+            for (int i = 0; i < p.nx; ++i)
+                ap[(static_cast<std::size_t>(k) * p.ny + j) * p.nx + i] =
+                    a[(static_cast<std::size_t>(clamp_index(k - pk, g.nz)) * g.ny + clamp_index(j - pj, g.ny)) * g.nx +
+                      clamp_index(i - pi, g.nx)];
+    const Mask r = solid ? morph(p, morph(p, ap, b, true), b, false) : morph(p, morph(p, ap, b, false), b, true);
+    for (int k = 0; k < g.nz; ++k)
+        for (int j = 0; j < g.ny; ++j)
+            for (int i = 0; i < g.nx; ++i)
+                if (r[(static_cast<std::size_t>(k + pk) * p.ny + j + pj) * p.nx + i + pi] !=
+                    a[(static_cast<std::size_t>(k) * g.ny + j) * g.nx + i])
+                    return false;
+    return true;
+}
+
+int cells_of(const DensityGrid& g, double length_um) {
+    validate(g);
+    if (!(length_um > 0) || !std::isfinite(length_um))
+        throw std::invalid_argument(field("length scale (um)") + " must be positive and finite, got " +
+                                    std::to_string(length_um));
+    return std::max(1, static_cast<int>(std::lround(length_um / g.dx_um)));
+}
+
+double minimum_feature(const DensityGrid& g, bool solid, double search_up_to_um) {
+    validate(g);
+    if (!(search_up_to_um > 0))
+        throw std::invalid_argument(field("minimum feature search limit (um)") + " must be positive, got " +
+                                    std::to_string(search_up_to_um));
+    const Mask a = binarize(g);
+    const bool present = std::find(a.begin(), a.end(), solid ? 1 : 0) != a.end();
+    const bool other = std::find(a.begin(), a.end(), solid ? 0 : 1) != a.end();
+    if (!present || !other) return std::numeric_limits<double>::infinity();  // nothing to erode
+    int largest = std::max({g.nx, g.ny, g.nz}) + 1;
+    if (std::isfinite(search_up_to_um))
+        largest = std::min(largest, std::max(1, static_cast<int>(std::floor(search_up_to_um / g.dx_um + 1e-9))));
+    for (int n = 2; n <= largest; ++n)
+        if (!passes_cells(g, a, n, solid)) return (n - 1) * g.dx_um;
+    return std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+bool solid_passes_length_scale(const DensityGrid& grid, double length_um) {
+    const int n = cells_of(grid, length_um);
+    return passes_cells(grid, binarize(grid), n, true);
+}
+
+bool void_passes_length_scale(const DensityGrid& grid, double length_um) {
+    const int n = cells_of(grid, length_um);
+    return passes_cells(grid, binarize(grid), n, false);
+}
+
+double minimum_solid_feature_um(const DensityGrid& grid, double search_up_to_um) {
+    return minimum_feature(grid, true, search_up_to_um);
+}
+
+double minimum_void_feature_um(const DensityGrid& grid, double search_up_to_um) {
+    return minimum_feature(grid, false, search_up_to_um);
+}
+
+double minimum_feature_um(const DensityGrid& grid, double search_up_to_um) {
+    return std::min(minimum_feature(grid, true, search_up_to_um), minimum_feature(grid, false, search_up_to_um));
+}
+
+namespace {
+
+/// The marching-squares grid: the density padded by one cell of 0 on each side, W x H
+/// samples. Crossing points are identified by the sample edge they lie on:
+/// 2 (J W + I) for the edge (I, J)-(I+1, J), 2 (J W + I) + 1 for (I, J)-(I, J+1).
+struct Samples {
+    int w, h;
+    std::vector<double> v;
+    double at(int i, int j) const { return v[static_cast<std::size_t>(j) * w + i]; }
+    bool solid(int i, int j) const { return at(i, j) >= 0.5; }
+    long long hedge(int i, int j) const { return 2LL * (static_cast<long long>(j) * w + i); }
+    long long vedge(int i, int j) const { return 2LL * (static_cast<long long>(j) * w + i) + 1; }
+};
+
+/// The crossing on edge `id`, in padded sample units (sample (I, J) at (I, J)).
+std::array<double, 2> crossing(const Samples& s, long long id) {
+    const bool vertical = id % 2;
+    const long long cell = id / 2;
+    const int i = static_cast<int>(cell % s.w), j = static_cast<int>(cell / s.w);
+    const double a = s.at(i, j), b = vertical ? s.at(i, j + 1) : s.at(i + 1, j);
+    const double t = (0.5 - a) / (b - a);  // a and b lie on opposite sides of 1/2: b != a
+    return vertical ? std::array<double, 2>{double(i), j + t} : std::array<double, 2>{i + t, double(j)};
+}
+
+}  // namespace
+
+std::vector<ContourLoop> density_contours(const DensityGrid& grid, double origin_x_um, double origin_y_um) {
+    validate(grid);
+    if (grid.nz != 1)
+        throw std::invalid_argument(field("contours") + " need a 2D grid (nz = 1), got nz = " + std::to_string(grid.nz));
+    if (!std::isfinite(origin_x_um) || !std::isfinite(origin_y_um))
+        throw std::invalid_argument(field("contour origin (um)") + " must be finite");
+    Samples s{grid.nx + 2, grid.ny + 2, {}};
+    s.v.assign(static_cast<std::size_t>(s.w) * s.h, 0.0);
+    for (int j = 0; j < grid.ny; ++j)
+        for (int i = 0; i < grid.nx; ++i)
+            s.v[static_cast<std::size_t>(j + 1) * s.w + i + 1] = grid.rho[static_cast<std::size_t>(j) * grid.nx + i];
+
+    // Directed segments, solid on the left: next[start] = end. Walking a cell's boundary
+    // counter-clockwise, a crossing from solid to void "leaves" and one from void to solid
+    // "enters"; the solid part of the cell, bounded counter-clockwise, runs from a leaving
+    // crossing along the contour to an entering one.
+    std::vector<std::pair<long long, long long>> segments;
+    for (int j = 0; j + 1 < s.h; ++j)
+        for (int i = 0; i + 1 < s.w; ++i) {
+            const int ci[4] = {i, i + 1, i + 1, i}, cj[4] = {j, j, j + 1, j + 1};
+            const long long edges[4] = {s.hedge(i, j), s.vedge(i + 1, j), s.hedge(i, j + 1), s.vedge(i, j)};
+            long long id[4];
+            bool leaves[4];
+            int count = 0;
+            for (int e = 0; e < 4; ++e) {
+                const bool a = s.solid(ci[e], cj[e]), b = s.solid(ci[(e + 1) % 4], cj[(e + 1) % 4]);
+                if (a == b) continue;
+                id[count] = edges[e];
+                leaves[count] = a;
+                ++count;
+            }
+            if (count == 2) {
+                segments.emplace_back(leaves[0] ? id[0] : id[1], leaves[0] ? id[1] : id[0]);
+            } else if (count == 4) {
+                const double mean = 0.25 * (s.at(i, j) + s.at(i + 1, j) + s.at(i + 1, j + 1) + s.at(i, j + 1));
+                const int step = mean >= 0.5 ? 1 : 3;  // joined: the next entering; split: the previous
+                for (int k = 0; k < 4; ++k)
+                    if (leaves[k]) segments.emplace_back(id[k], id[(k + step) % 4]);
+            }
+        }
+    std::sort(segments.begin(), segments.end());
+
+    const double dx = grid.dx_um;
+    const double eps = 1e-12;  // in cells: coincident vertices and collinearity
+    std::vector<ContourLoop> loops;
+    std::vector<char> used(segments.size(), 0);
+    auto find = [&](long long start) {
+        auto it = std::lower_bound(segments.begin(), segments.end(), std::make_pair(start, LLONG_MIN));
+        return static_cast<std::size_t>(it - segments.begin());
+    };
+    for (std::size_t first = 0; first < segments.size(); ++first) {
+        if (used[first]) continue;
+        std::vector<std::array<double, 2>> pts;  // padded sample units
+        std::size_t k = first;
+        while (!used[k]) {
+            used[k] = 1;
+            const std::array<double, 2> p = crossing(s, segments[k].first);
+            if (pts.empty() || std::hypot(p[0] - pts.back()[0], p[1] - pts.back()[1]) > eps) pts.push_back(p);
+            const long long next_id = segments[k].second;
+            k = find(next_id);
+            if (k >= segments.size() || segments[k].first != next_id)
+                throw std::logic_error(field("contours") + ": an open contour (internal error)");
+        }
+        while (pts.size() > 1 && std::hypot(pts.front()[0] - pts.back()[0], pts.front()[1] - pts.back()[1]) <= eps)
+            pts.pop_back();
+        // Drop middle vertices of straight runs (cyclically).
+        for (bool changed = true; changed && pts.size() > 3;) {
+            changed = false;
+            std::vector<std::array<double, 2>> kept;
+            kept.reserve(pts.size());
+            const std::size_t n = pts.size();
+            for (std::size_t m = 0; m < n; ++m) {
+                const auto& a = kept.empty() ? pts[n - 1] : kept.back();
+                const auto& b = pts[m];
+                const auto& c = pts[(m + 1) % n];
+                const double ux = b[0] - a[0], uy = b[1] - a[1], vx = c[0] - b[0], vy = c[1] - b[1];
+                if (std::abs(ux * vy - uy * vx) <= eps && ux * vx + uy * vy > 0 && n - (m - kept.size()) > 3)
+                    changed = true;  // b is the middle of a straight run
+                else
+                    kept.push_back(b);
+            }
+            pts.swap(kept);
+        }
+        if (pts.size() < 3) continue;
+        ContourLoop loop;
+        loop.xy_um.reserve(pts.size());
+        for (const auto& p : pts)  // padded sample I is cell I - 1, centered at (I - 1/2) dx
+            loop.xy_um.push_back({origin_x_um + (p[0] - 0.5) * dx, origin_y_um + (p[1] - 0.5) * dx});
+        loop.hole = signed_area_um2(loop) < 0;
+        loops.push_back(std::move(loop));
+    }
+    return loops;
+}
+
+double signed_area_um2(const ContourLoop& loop) {
+    const auto& p = loop.xy_um;
+    double a = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const auto& u = p[i];
+        const auto& v = p[(i + 1) % p.size()];
+        a += u[0] * v[1] - v[0] * u[1];
+    }
+    return 0.5 * a;
+}
+
+}  // namespace golightly::design
