@@ -139,8 +139,12 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         int* epoch_evaluations;
         bool stopped = false;
         std::string error;
+        /// NLopt sees F / scale (|F| of the first evaluation of this call): MMA's dual
+        /// solve and moving asymptotes use absolute tolerances, so an objective of 1e-29
+        /// (DFT units) would not move at all
+        double scale = 0;
         design::LengthScaleConstraint ls;
-    } ctx{&problem, &settings, &on_iteration, &grid, settings.mapping, &result, &iteration, &epoch, &epoch_evaluations};
+    } ctx{&problem, &settings, &on_iteration, &grid, settings.mapping, &result, &iteration, &epoch, &epoch_evaluations, false, {}, 0.0, {}};
 
     if (constrained) {
         ctx.ls.kind = design::FilterKind::Conic;
@@ -160,7 +164,9 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             const std::vector<double> projected = design::map_density(*c.grid, c.mapping);
             const Evaluation ev = evaluate_with_gradient(*c.problem, projected);
             const std::vector<double> g = design::map_density_adjoint(*c.grid, c.mapping, ev.gradient);
-            if (grad) std::copy(g.begin(), g.end(), grad);
+            if (c.scale == 0) c.scale = std::abs(ev.objective) > 0 ? std::abs(ev.objective) : 1.0;
+            if (grad)
+                for (std::size_t k = 0; k < g.size(); ++k) grad[k] = g[k] / c.scale;
             Iteration it;
             it.index = (*c.iteration)++;
             ++*c.epoch_evaluations;
@@ -188,7 +194,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
                 c.stopped = true;
                 c.result->stop = "stopped by the caller";
             }
-            return ev.objective;
+            return ev.objective / c.scale;
         } catch (const std::exception& e) {
             c.error = e.what();
             c.stopped = true;
