@@ -108,6 +108,7 @@ TEST_CASE("design density filters keep a uniform density and have the stated ker
     CHECK(gauss[(c + 2) * n + c + 1] / g0 == Approx(std::exp(-5 * dx * dx / (sigma * sigma))).epsilon(1e-13));
     CHECK(gauss[c * n + c + 12] > 0.0);   // r = 3 sigma: inside the truncation
     CHECK(gauss[c * n + c + 13] == 0.0);  // beyond 3 sigma
+    CHECK(gauss[(c + 12) * n + c + 12] > 0.0);  // the box's corner: truncated per axis
     // The same impulse extruded along z (a 3D grid uniform along z): every layer is the 3D
     // kernel summed over dz, which again sums to 1 (normalization with edge replication).
     std::vector<double> rho3(n * n * 3);

@@ -26,12 +26,11 @@ struct Tap {
     double w;
 };
 
-/// The taps of `kind` on the grid's active axes (those with more than one cell), weights
-/// normalized to sum 1.
-std::vector<Tap> kernel(const DensityGrid& g, FilterKind kind, double radius_um) {
-    check_radius(radius_um, kind == FilterKind::Conic ? "filter radius (um)" : "filter sigma (um)");
-    const double reach_um = kind == FilterKind::Conic ? radius_um : 3.0 * radius_um;
-    const int reach = static_cast<int>(std::floor(reach_um / g.dx_um));
+/// The conic filter's taps on the grid's active axes (those with more than one cell),
+/// weights normalized to sum 1.
+std::vector<Tap> conic_kernel(const DensityGrid& g, double radius_um) {
+    check_radius(radius_um, "filter radius (um)");
+    const int reach = static_cast<int>(std::floor(radius_um / g.dx_um));
     const int ri = g.nx > 1 ? reach : 0, rj = g.ny > 1 ? reach : 0, rk = g.nz > 1 ? reach : 0;
     std::vector<Tap> taps;
     double sum = 0;
@@ -39,11 +38,7 @@ std::vector<Tap> kernel(const DensityGrid& g, FilterKind kind, double radius_um)
         for (int dj = -rj; dj <= rj; ++dj)
             for (int di = -ri; di <= ri; ++di) {
                 const double r = g.dx_um * std::sqrt(double(di * di + dj * dj + dk * dk));
-                double w = 0;
-                if (kind == FilterKind::Conic)
-                    w = r < radius_um ? 1.0 - r / radius_um : 0.0;
-                else
-                    w = r <= reach_um ? std::exp(-(r * r) / (radius_um * radius_um)) : 0.0;
+                const double w = r < radius_um ? 1.0 - r / radius_um : 0.0;
                 if (w > 0) {
                     taps.push_back({di, dj, dk, w});
                     sum += w;
@@ -51,6 +46,22 @@ std::vector<Tap> kernel(const DensityGrid& g, FilterKind kind, double radius_um)
             }
     for (Tap& t : taps) t.w /= sum;  // the center tap has w = 1: sum >= 1
     return taps;
+}
+
+/// The Gaussian's 1D weights exp(-(t dx)^2 / sigma^2), t = -reach..reach with
+/// reach = floor(3 sigma / dx), normalized to sum 1 (the 3D kernel is their product).
+std::vector<double> gaussian_weights(const DensityGrid& g, double sigma_um) {
+    check_radius(sigma_um, "filter sigma (um)");
+    const int reach = static_cast<int>(std::floor(3.0 * sigma_um / g.dx_um));
+    std::vector<double> w(2 * reach + 1);
+    double sum = 0;
+    for (int t = -reach; t <= reach; ++t) {
+        const double x = t * g.dx_um;
+        w[t + reach] = std::exp(-(x * x) / (sigma_um * sigma_um));
+        sum += w[t + reach];
+    }
+    for (double& v : w) v /= sum;
+    return w;
 }
 
 inline int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }
@@ -115,6 +126,47 @@ void gradient_axis(const DensityGrid& g, int axis, double dx, const std::vector<
     }
 }
 
+/// The 1D filter `w` (odd length, centered) along `axis` with clamped reads, or its
+/// transpose.
+std::vector<double> apply_axis(const DensityGrid& g, int axis, const std::vector<double>& w,
+                               const std::vector<double>& in, bool transpose) {
+    const int n = axis == 0 ? g.nx : (axis == 1 ? g.ny : g.nz);
+    const std::size_t stride = axis == 0 ? 1 : (axis == 1 ? static_cast<std::size_t>(g.nx)
+                                                          : static_cast<std::size_t>(g.nx) * g.ny);
+    const int reach = static_cast<int>(w.size() / 2);
+    std::vector<double> out(in.size(), 0.0);
+    for (std::size_t base = 0; base < in.size(); ++base) {
+        if ((base / stride) % n != 0) continue;  // the cells at coordinate 0 along `axis`
+        for (int i = 0; i < n; ++i) {
+            double acc = 0;
+            for (int t = -reach; t <= reach; ++t) {
+                const std::size_t q = base + static_cast<std::size_t>(clamp_index(i + t, n)) * stride;
+                if (transpose)
+                    out[q] += w[t + reach] * in[base + static_cast<std::size_t>(i) * stride];
+                else
+                    acc += w[t + reach] * in[q];
+            }
+            if (!transpose) out[base + static_cast<std::size_t>(i) * stride] = acc;
+        }
+    }
+    return out;
+}
+
+/// filter() (transpose = false) or filter_adjoint() of `in`. The Gaussian, a product of 1D
+/// Gaussians on a box, runs as one 1D pass per active axis (clamping acts per coordinate,
+/// so the passes equal the 3D convolution; they commute, and the transpose is the product
+/// of the transposed passes).
+std::vector<double> convolve(const DensityGrid& g, FilterKind kind, double radius_um,
+                             const std::vector<double>& in, bool transpose) {
+    if (kind == FilterKind::Conic) return apply(g, conic_kernel(g, radius_um), in, transpose);
+    const std::vector<double> w = gaussian_weights(g, radius_um);
+    std::vector<double> out = in;
+    const int dims[3] = {g.nx, g.ny, g.nz};
+    for (int a = 0; a < 3; ++a)
+        if (dims[a] > 1) out = apply_axis(g, a, w, out, transpose);
+    return out;
+}
+
 }  // namespace
 
 void validate(const DensityGrid& g) {
@@ -135,7 +187,7 @@ void validate(const DensityGrid& g) {
 
 std::vector<double> filter(const DensityGrid& grid, FilterKind kind, double radius_um) {
     validate(grid);
-    return apply(grid, kernel(grid, kind, radius_um), grid.rho, false);
+    return convolve(grid, kind, radius_um, grid.rho, false);
 }
 
 std::vector<double> filter_adjoint(const DensityGrid& grid, FilterKind kind, double radius_um,
@@ -145,7 +197,7 @@ std::vector<double> filter_adjoint(const DensityGrid& grid, FilterKind kind, dou
     if (dF_dfiltered.size() != grid.size())
         throw std::invalid_argument(field("dF_dfiltered") + " has " + std::to_string(dF_dfiltered.size()) +
                                     " values, the grid " + std::to_string(grid.size()) + " cells");
-    return apply(grid, kernel(grid, kind, radius_um), dF_dfiltered, true);
+    return convolve(grid, kind, radius_um, dF_dfiltered, true);
 }
 
 namespace {
@@ -341,8 +393,7 @@ ConstraintValue length_scale_constraint(const DensityGrid& grid, const LengthSca
         throw std::invalid_argument(field("length scale decay rate c_um2") + " must be >= 0 and finite, got " +
                                     std::to_string(c.c_um2));
     const std::size_t n = grid.size();
-    const std::vector<Tap> taps = kernel(grid, c.kind, c.radius_um);
-    const std::vector<double> f = apply(grid, taps, grid.rho, false);
+    const std::vector<double> f = convolve(grid, c.kind, c.radius_um, grid.rho, false);
 
     // |grad rho~|^2 and the gradient components along the axes with more than one cell.
     const int dims[3] = {grid.nx, grid.ny, grid.nz};
@@ -382,7 +433,7 @@ ConstraintValue length_scale_constraint(const DensityGrid& grid, const LengthSca
     }
     ConstraintValue out;
     out.value = value * inv_n;
-    out.gradient = apply(grid, taps, df, true);
+    out.gradient = convolve(grid, c.kind, c.radius_um, df, true);
     return out;
 }
 

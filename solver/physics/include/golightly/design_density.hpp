@@ -49,14 +49,16 @@ enum class FilterKind {
     /// Sigmund, Arch. Appl. Mech. 86, 189 (2016); Meep's conic_filter).
     Conic,
     /// The Gaussian of Meep's gaussian_filter: w(r) = exp(-r^2 / sigma^2), sigma in um
-    /// (note: no factor 2 in the denominator, as Meep), truncated at r <= 3 sigma
-    /// (w = 1.2e-4 there; Meep's own kernel extent for periodic axes).
+    /// (note: no factor 2 in the denominator, as Meep), truncated to the box |offset| <=
+    /// 3 sigma along each axis (w <= 1.2e-4 beyond; Meep's kernel is truncated by its
+    /// box too), so that it runs as one 1D pass per axis.
     Gaussian,
 };
 
 /// The filtered density rho~ = A rho: rho~_p = sum_q w(|x_p - x_q|) rho_{clamp(q)} /
-/// sum_q w(|x_p - x_q|), the sum over every offset q within the kernel's reach (radius R
-/// for Conic, 3 sigma for Gaussian) along the axes with more than one cell.
+/// sum_q w(|x_p - x_q|), the sum over every offset q within the kernel's reach (the ball
+/// of radius R for Conic, the box of half-width 3 sigma for Gaussian) along the axes with
+/// more than one cell.
 /// Boundary treatment: the density is extended beyond the grid by its nearest edge cell
 /// (edge replication, "clamp"), as Meep's edge padding (convolve_design_weights_and_kernel
 /// pads each side by the whole region with the edge values); features touching the region's
@@ -64,7 +66,8 @@ enum class FilterKind {
 /// normalized by the full kernel's sum, so a uniform density stays uniform.
 /// `radius_um`: R (Conic) or sigma (Gaussian), um, > 0; R <= dx_um (3 sigma < dx_um) gives
 /// the identity. Returns nx * ny * nz values in the grid's layout (x fastest).
-/// Cost: cells x kernel cells (direct convolution).
+/// Cost: cells x kernel cells (direct convolution) for Conic, cells x (6 sigma / dx_um + 1)
+/// per axis for Gaussian.
 /// Throws std::invalid_argument (validate(grid); radius not positive and finite).
 std::vector<double> filter(const DensityGrid& grid, FilterKind kind, double radius_um);
 
