@@ -105,7 +105,20 @@ std::size_t find_top_dots(const std::string& s) {
     return std::string::npos;
 }
 
-/// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
+std::string stop_reason_of(const fs::path& summary) {
+    try {
+        const std::string text = read_regular_file(summary, 16u << 20);
+        const Json j = Json::parse(text);
+        return j.value("stop_reason", std::string());
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+}  // namespace
+
+namespace detail {
+
 std::vector<std::string> csv_split(const std::string& line) {
     std::vector<std::string> out;
     std::string cur;
@@ -133,20 +146,6 @@ std::vector<std::string> csv_split(const std::string& line) {
     out.push_back(cur);
     return out;
 }
-
-std::string stop_reason_of(const fs::path& summary) {
-    try {
-        const std::string text = read_regular_file(summary, 16u << 20);
-        const Json j = Json::parse(text);
-        return j.value("stop_reason", std::string());
-    } catch (const std::exception&) {
-        return {};
-    }
-}
-
-}  // namespace
-
-namespace detail {
 
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -494,7 +493,7 @@ SpectraTable read_spectra_csv(const fs::path& file) {
     std::istringstream in(text);
     std::string line;
     if (!std::getline(in, line)) throw std::runtime_error(file.string() + ": empty");
-    const auto header = csv_split(line);
+    const auto header = detail::csv_split(line);
     if (header.size() < 2 || header[0] != "wavelength_um" || (header.size() - 2) % 2 != 0)
         throw std::runtime_error(file.string() + ": not a GoLightly spectra.csv (header)");
     SpectraTable t;
@@ -503,7 +502,7 @@ SpectraTable read_spectra_csv(const fs::path& file) {
     t.values.resize(m);
     while (std::getline(in, line)) {
         if (line.empty()) continue;
-        const auto cells = csv_split(line);
+        const auto cells = detail::csv_split(line);
         if (cells.size() != header.size()) throw std::runtime_error(file.string() + ": a row has the wrong number of columns");
         auto num = [&](const std::string& s) {
             if (s == "nan") return std::nan("");
