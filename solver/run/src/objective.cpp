@@ -509,7 +509,7 @@ ObjectiveSpec parse_objective(const std::string& text_in, const std::vector<std:
     spec.text = text_in;
     const std::string text = trim(text_in);
     const std::string where = "objective " + quoted(text_in) + ": ";
-    if (text.empty()) throw std::invalid_argument("the objective is empty");
+    if (text.empty()) throw std::invalid_argument(where + "the expression is empty");
     spec.expression = text;
     const std::pair<const char*, ObjectiveSpec::Combine> heads[] = {{"mean", ObjectiveSpec::Combine::Mean},
                                                                     {"sum", ObjectiveSpec::Combine::Sum},

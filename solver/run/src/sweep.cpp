@@ -15,6 +15,7 @@
 
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
+#include "golightly/objective.hpp"
 #include "golightly/parameters.hpp"
 #include "golightly/results.hpp"
 #include "golightly/safe_read.hpp"
@@ -548,6 +549,20 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
     projects.reserve(designs.size());
     for (const auto& d : designs) projects.push_back(with_parameters(project, detail::overrides_of(names, d), label));
 
+    // Objectives: parsed and checked (names, syntax, wavelengths) before any run.
+    std::vector<ObjectiveSpec> specs;
+    std::vector<std::vector<ObjectiveFunction>> functions;
+    for (const auto& text : options.objectives) {
+        const auto variables = parameter_values(projects.front());
+        try {
+            specs.push_back(parse_objective(text, variables));
+            functions.push_back(objective_functions(project, specs.back().expression, label));
+            check_objective(specs.back(), functions.back(), projects.front(), variables);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("--" + std::string(e.what()));
+        }
+    }
+
     SweepReport report;
     report.designs = designs.size();
     report.columns.push_back("design");
@@ -558,8 +573,9 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
             std::snprintf(buf, sizeof buf, "%g", w);
             report.columns.push_back(m + "@" + buf);
         }
+    for (const auto& text : options.objectives) report.columns.push_back(text);
     report.columns.push_back("status");
-    const std::size_t nvalues = monitors.size() * at.size();
+    const std::size_t nvalues = monitors.size() * at.size() + options.objectives.size();
     report.rows.assign(designs.size(), std::vector<double>());
     std::vector<std::string> status(designs.size());
 
@@ -582,12 +598,21 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
         detail::write_file_atomic(options.out / "sweep.csv", out.str());
     };
 
-    auto values_of = [&](const fs::path& dir) {
+    // Fills `v` (nvalues entries, nan when not read) in column order; throws what the
+    // first value that cannot be read throws.
+    auto values_of = [&](const fs::path& dir, std::size_t d, std::vector<double>& v) {
         const SpectraTable t = read_spectra_csv(dir / "spectra.csv");
-        std::vector<double> v;
+        std::size_t k = 0;
         for (const auto& m : monitors)
-            for (double w : at) v.push_back(t.at(m, w));
-        return v;
+            for (double w : at) v[k++] = t.at(m, w);
+        ObjectiveResults results(dir);
+        for (std::size_t o = 0; o < specs.size(); ++o) {
+            try {
+                v[k++] = evaluate_objective(specs[o], functions[o], results, parameter_values(projects[d]), false).value;
+            } catch (const std::invalid_argument& e) {  // this design's values (e.g. 1 / 0): its own failure
+                throw std::runtime_error("objective \"" + limits::cap_text(options.objectives[o]) + "\": " + e.what());
+            }
+        }
     };
 
     run_job_queue(
@@ -599,7 +624,7 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
             std::vector<double> values(nvalues, std::nan(""));
             try {
                 if (!reused) runner(projects[d], label, detail::overrides_of(names, designs[d]), dir, worker);
-                values = values_of(dir);
+                values_of(dir, d, values);
             } catch (const std::invalid_argument&) {
                 throw;  // a wavelength outside the spectrum: the same for every design
             } catch (const std::exception& e) {
