@@ -364,4 +364,15 @@ TEST_CASE("objective: checks before any run", "[objective]" GOLIGHTLY_NEEDS_MUPA
                       Catch::Contains("T(1.9): 1.9 um is outside"));
     CHECK_THROWS_WITH(check_objective(parse_objective("T(1.55) +"), functions, project, {}),
                       Catch::Contains("objective \"T(1.55) +\""));
+
+    // The terms an objective will read, before the run (the adjoint's monitors and wavelengths).
+    const auto terms = objective_terms(parse_objective("max(out_m0_bwd_power(wl) + 0 * out_m0_bwd_power(wl), wl=1.5,1.6)"),
+                                       functions, project, {});
+    REQUIRE(terms.size() == 2);
+    CHECK(terms[0].function.name == "out_m0_bwd_power");
+    CHECK_FALSE(terms[0].function.forward);
+    CHECK(terms[0].wavelength_um == 1.5);
+    CHECK(terms[0].wavelength_index == 0);
+    CHECK(terms[1].wavelength_um == 1.6);
+    CHECK(terms[1].wavelength_index == 1);
 }

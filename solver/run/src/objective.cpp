@@ -858,6 +858,13 @@ ObjectiveEvaluation evaluate_objective(const ObjectiveSpec& spec, const std::vec
 
 void check_objective(const ObjectiveSpec& spec, const std::vector<ObjectiveFunction>& functions, const Project& project,
                      const std::vector<std::pair<std::string, double>>& variables) {
+    objective_terms(spec, functions, project, variables);
+}
+
+std::vector<ObjectiveTerm> objective_terms(const ObjectiveSpec& spec, const std::vector<ObjectiveFunction>& functions,
+                                           const Project& project,
+                                           const std::vector<std::pair<std::string, double>>& variables) {
+    std::vector<ObjectiveTerm> terms;
     const double lo = project.run.spectrum.wavelength_min, hi = project.run.spectrum.wavelength_max;
     const auto read = [&](const ObjectiveFunction& f, double wl) {
         const bool spectral = f.quantity == ObjectiveQuantity::Flux || f.quantity == ObjectiveQuantity::FluxRaw ||
@@ -869,9 +876,25 @@ void check_objective(const ObjectiveSpec& spec, const std::vector<ObjectiveFunct
         return 0.5;  // no results yet: any value in (0, 1)
     };
     const std::string where = "objective " + quoted(spec.text) + ": ";
+    // The terms are taken as read (a non-finite value of the placeholders still read them).
+    int k = -1;
+    const auto record = [&](const ObjectiveFunction& f, double wl) {
+        const double v = read(f, wl);
+        const bool seen = std::any_of(terms.begin(), terms.end(), [&](const ObjectiveTerm& t) {
+            return t.function.name == f.name && t.wavelength_um == wl && t.wavelength_index == k;
+        });
+        if (!seen) {
+            ObjectiveTerm t;
+            t.function = f;
+            t.wavelength_um = wl;
+            t.wavelength_index = k;
+            terms.push_back(std::move(t));
+        }
+        return v;
+    };
     auto one = [&](const std::vector<std::pair<std::string, double>>& vars) {
         try {
-            evaluate_one(spec.expression, functions, read, vars, false);
+            evaluate_one(spec.expression, functions, record, vars, false);
         } catch (const std::invalid_argument& e) {
             if (non_finite_message(e.what())) return;  // the placeholder values, not the expression
             throw std::invalid_argument(where + e.what() + " (monitor functions: " + function_list(functions) + ")");
@@ -880,8 +903,12 @@ void check_objective(const ObjectiveSpec& spec, const std::vector<ObjectiveFunct
     if (spec.combine == ObjectiveSpec::Combine::None) {
         one(variables);
     } else {
-        for (double w : spec.wavelengths_um) one(with_variable(variables, spec.variable, w));
+        for (std::size_t w = 0; w < spec.wavelengths_um.size(); ++w) {
+            k = int(w);
+            one(with_variable(variables, spec.variable, spec.wavelengths_um[w]));
+        }
     }
+    return terms;
 }
 
 }  // namespace golightly

@@ -146,6 +146,15 @@ ObjectiveEvaluation evaluate_objective(const ObjectiveSpec& spec, const std::vec
                                        const std::vector<std::pair<std::string, double>>& variables,
                                        bool derivatives = true);
 
+/// The terms `spec` reads (function, wavelength, and for combined forms the index k),
+/// found before any run by evaluating it on placeholder values (0.5), so that a run can
+/// record what the objective needs (e.g. the adjoint's DFT wavelengths and monitors).
+/// A branch of `c ? a : b` that the placeholders do not take is not seen. Values and
+/// derivatives are left 0. Throws as check_objective.
+std::vector<ObjectiveTerm> objective_terms(const ObjectiveSpec& spec, const std::vector<ObjectiveFunction>& functions,
+                                           const Project& project,
+                                           const std::vector<std::pair<std::string, double>>& variables);
+
 /// Checks `spec` before any run: syntax, unknown names (the message lists the functions
 /// of `functions`), and that every flux and mode term's wavelength lies in the project's
 /// spectrum. Throws std::invalid_argument quoting the objective.
