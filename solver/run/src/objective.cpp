@@ -605,7 +605,8 @@ double ObjectiveResults::read(const ObjectiveFunction& f, double wl) {
             // after all of them (a monitor named "X_flux" never shadows X's raw column)
             int c = -1;
             if (f.quantity == ObjectiveQuantity::Flux) {
-                c = t.column(f.monitor);
+                for (std::size_t k = 2; k < t.header.size() && c < 0; ++k)
+                    if (t.header[k] == f.monitor) c = int(k);
             } else {
                 for (std::size_t k = t.header.size(); k-- > 2;)
                     if (t.header[k] == f.monitor + "_flux") {
