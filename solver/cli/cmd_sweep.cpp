@@ -156,6 +156,7 @@ int cmd_sweep(const SweepCommands& c) {
         const auto variables = parameter_values(project);
         for (const auto& p : c.params) params.push_back(parse_sweep_parameter(p, variables));
         o.at_um = parse_at(c.at);
+        o.objectives = c.objectives;
         const bool cuda = runs_use_cuda(c, project);
         plan = plan_devices(c.devices, cuda ? cuda_device_count() : 0, std::getenv("CUDA_VISIBLE_DEVICES"), cuda,
                             c.threads);
@@ -284,6 +285,10 @@ void add_sweep_commands(CLI::App& app, SweepCommands& c) {
         ->required();
     c.sweep->add_option("--out", c.out, "Output folder (default: <project stem>_sweep next to the project)");
     c.sweep->add_option("--at", c.at, "Wavelengths (um), comma-separated, where each monitor is reported (default: the spectrum's centre)");
+    c.sweep->add_option("--objective", c.objectives,
+                        "Objective (as optimize's: \"T(1.55)\", \"out_m0_fwd_power(1.55)\", "
+                        "\"min(T(wl), wl=1.5:1.6:5)\"): a sweep.csv column per objective; repeatable")
+        ->allow_extra_args(false);
     c.sweep->add_option("--devices", c.devices,
                         "auto (default: every visible CUDA device, one worker on the CPU), all, N (N workers: the first "
                         "N CUDA devices, or N CPU workers sharing --threads) or CUDA device ordinals such as 0,2");
@@ -293,7 +298,9 @@ void add_sweep_commands(CLI::App& app, SweepCommands& c) {
 
     c.optimize = app.add_subcommand("optimize", "Derivative-free optimization of the project's parameters (NLopt)");
     common(c.optimize);
-    c.optimize->add_option("--objective", c.objective, "Expression over monitors at wavelengths (um), e.g. \"T(1.55)\"")
+    c.optimize->add_option("--objective", c.objective,
+                           "Expression over the run's results at wavelengths (um), e.g. \"T(1.55)\", "
+                           "\"out_m0_fwd_power(1.55)\", \"S21(1.55)\", \"mean(T(wl), wl=1.5:1.6:5)\" (spec/cli.md Objectives)")
         ->required();
     c.optimize->add_option("--param", c.params,
                            "NAME=LO..HI bounds of an optimized parameter (units and the project's parameters allowed: "

@@ -15,6 +15,7 @@ struct SweepCommands {
     std::string project, out, backend, precision, objective, algorithm = "bobyqa", at, devices = "auto";
     std::string concurrent = "1";  ///< sweep --concurrent N|auto (sweep.hpp DevicePlan::concurrent)
     std::vector<std::string> params;
+    std::vector<std::string> objectives;  ///< sweep --objective EXPR (repeatable; objective.hpp)
     int threads = 0, max_evals = 40;
     long long max_steps = -1;
     bool minimize = false;

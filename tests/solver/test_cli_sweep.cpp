@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "golightly/parameters.hpp"
 #include "golightly/sweep.hpp"
@@ -234,4 +236,71 @@ TEST_CASE("sweep/optimize --param: units and expressions over the project's para
     CHECK_THROWS_WITH(parse_sweep_parameter("w=400nm:600nm:2.5", vars), Catch::Contains("N must be an integer"));
     CHECK_THROWS_WITH(parse_bound_parameter("d=lambda/4..0.1", vars), Catch::Contains("LO must be below HI"));
     CHECK_THROWS_WITH(parse_bound_parameter("d=0.1..", vars), Catch::Contains("a value is empty"));
+}
+
+namespace {
+/// The cells of CSV `line` (RFC 4180 quotes).
+std::vector<std::string> csv_cells(const std::string& line) {
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (char c : line) {
+        if (c == '"') quoted = !quoted;
+        else if (c == ',' && !quoted) out.emplace_back();
+        else out.back() += c;
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("cli: sweep --objective adds a column per objective equal to the flux read directly", "[cli][sweep][objective]" GOLIGHTLY_NEEDS_MUPARSER) {
+    golightly::test::Scratch dir("cli", "objective");
+    const fs::path project = dir.path / "slab.glproj";
+    std::ofstream(project) << kSlab;
+    const std::string p = quote(project.string());
+    const std::string out = quote((dir.path / "sw").string());
+
+    // Checked before any run: an unknown function, a wavelength outside the spectrum.
+    const Cli unknown = cli(dir.path, "sweep " + p + " --param d=0.2:0.4:2 --objective 'Q(1.55)' --out " + out);
+    CHECK(unknown.code == 1);
+    CHECK(unknown.err.find("--objective \"Q(1.55)\"") != std::string::npos);
+    CHECK(unknown.err.find("monitor functions: R, T, R_flux, T_flux") != std::string::npos);
+    const Cli outside = cli(dir.path, "sweep " + p + " --param d=0.2:0.4:2 --objective 'min(T(wl), wl=1.5:1.9:3)' --out " + out);
+    CHECK(outside.code == 1);
+    CHECK(outside.err.find("T(1.9): 1.9 um is outside the run's spectrum (1.3 to 1.8 um)") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path / "sw" / "design_0000" / "summary.json"));
+
+    const Cli r = cli(dir.path, "sweep " + p + " --param d=0.2:0.4:2 --at 1.55,1.4 --threads 1 --objective 'T(1.55)' "
+                                "--objective 'mean(T(wl) + R(wl), wl=1.4,1.55)' --out " + out);
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    const std::string csv = slurp(dir.path / "sw" / "sweep.csv");
+    INFO(csv);
+    CHECK(csv.rfind("design,d,R@1.55,R@1.4,T@1.55,T@1.4,T(1.55),\"mean(T(wl) + R(wl), wl=1.4,1.55)\",status\n", 0) == 0);
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    int rows = 0;
+    while (std::getline(in, line)) {
+        const auto c = csv_cells(line);
+        REQUIRE(c.size() == 9);
+        CHECK(c[8] == "ok");
+        const double r155 = std::stod(c[2]), r14 = std::stod(c[3]), t155 = std::stod(c[4]), t14 = std::stod(c[5]);
+        // The same spectra.csv values through two interpolation formulas, printed with 10 digits.
+        CHECK(std::stod(c[6]) == Approx(t155).epsilon(1e-9));
+        CHECK(std::stod(c[7]) == Approx(0.5 * (t14 + r14 + t155 + r155)).epsilon(1e-9));
+        ++rows;
+    }
+    CHECK(rows == 2);
+
+    // optimize takes the same objectives; optimize.csv keeps its format.
+    const std::string oout = quote((dir.path / "opt").string());
+    const Cli o = cli(dir.path, "optimize " + p + " --param d=0.2..0.4 --objective 'min(T(wl), wl=1.4,1.6)' "
+                                "--algorithm cobyla --max-evals 2 --threads 1 --out " + oout);
+    INFO(o.out << o.err);
+#ifdef GOLIGHTLY_TEST_HAVE_NLOPT
+    CHECK(o.code == 0);
+    CHECK(slurp(dir.path / "opt" / "optimize.csv").rfind("evaluation,d,objective,status\n0,", 0) == 0);
+#else
+    CHECK(o.code != 0);
+#endif
 }

@@ -9,6 +9,7 @@
 
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
+#include "golightly/objective.hpp"
 #include "golightly/parameters.hpp"
 #include "golightly/sweep.hpp"
 #include "sweep_internal.hpp"
@@ -48,24 +49,6 @@ std::string result_text(nlopt_result r) {
     }
 }
 #endif
-
-/// The objective's functions: one per flux / flux_box monitor whose name is a valid
-/// identifier, reading `table` (set before each evaluation).
-struct ObjectiveFunctions {
-    const SpectraTable* table = nullptr;
-    std::vector<std::pair<std::string, std::function<double(double)>>> list;
-    explicit ObjectiveFunctions(const Project& project) {
-        for (const auto& m : project.monitors) {
-            if (m.type != MonitorType::Flux && m.type != MonitorType::FluxBox) continue;
-            if (!valid_parameter_name(m.name)) continue;
-            const std::string name = m.name;
-            list.emplace_back(name, [this, name](double wl) {
-                if (!table) return 1.0;  // dry run: syntax check
-                return table->at(name, wl);
-            });
-        }
-    }
-};
 
 std::vector<std::pair<std::string, double>> variables_of(const Project& p) {
     std::vector<std::pair<std::string, double>> v;
@@ -108,14 +91,15 @@ OptimizeReport run_optimize(const Project& project, const std::string& label, co
         x0[i] = v;
     }
 
-    ObjectiveFunctions functions(project);
-    try {  // syntax, unknown names: before any run
-        evaluate_expression(options.objective, variables_of(start), functions.list);
+    // Syntax, unknown names and wavelengths outside the spectrum: before any run.
+    ObjectiveSpec spec;
+    std::vector<ObjectiveFunction> functions;
+    try {
+        spec = parse_objective(options.objective, variables_of(start));
+        functions = objective_functions(project, spec.expression, label);
+        check_objective(spec, functions, start, variables_of(start));
     } catch (const std::invalid_argument& e) {
-        std::string known;
-        for (const auto& [name, fn] : functions.list) known += (known.empty() ? "" : ", ") + name;
-        throw std::invalid_argument("--objective \"" + limits::cap_text(options.objective) + "\": " + e.what() +
-                                    " (monitor functions: " + (known.empty() ? std::string("none") : known) + ")");
+        throw std::invalid_argument("--" + std::string(e.what()));
     }
 
 #ifndef GOLIGHTLY_HAVE_NLOPT
@@ -165,14 +149,10 @@ OptimizeReport run_optimize(const Project& project, const std::string& label, co
             const fs::path dir = options.out / detail::folder_name("eval", e, std::size_t(max_evals));
             const bool reused = detail::prepare_design_folder(dir, design);
             if (!reused) runner(design, label, overrides, dir, 0);
-            const SpectraTable table = read_spectra_csv(dir / "spectra.csv");
-            functions.table = &table;
-            const double value = evaluate_expression(options.objective, variables_of(design), functions.list);
-            functions.table = nullptr;
-            objectives[e] = value;
+            ObjectiveResults results(dir);
+            objectives[e] = evaluate_objective(spec, functions, results, variables_of(design), false).value;
             status[e] = reused ? "reused" : "ok";
         } catch (const std::exception& ex) {
-            functions.table = nullptr;
             status[e] = "failed: " + limits::cap_text(ex.what(), 300);
             if (!error) error = std::current_exception();
         }

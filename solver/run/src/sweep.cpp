@@ -15,6 +15,7 @@
 
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
+#include "golightly/objective.hpp"
 #include "golightly/parameters.hpp"
 #include "golightly/results.hpp"
 #include "golightly/safe_read.hpp"
@@ -105,7 +106,20 @@ std::size_t find_top_dots(const std::string& s) {
     return std::string::npos;
 }
 
-/// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
+std::string stop_reason_of(const fs::path& summary) {
+    try {
+        const std::string text = read_regular_file(summary, 16u << 20);
+        const Json j = Json::parse(text);
+        return j.value("stop_reason", std::string());
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+}  // namespace
+
+namespace detail {
+
 std::vector<std::string> csv_split(const std::string& line) {
     std::vector<std::string> out;
     std::string cur;
@@ -133,20 +147,6 @@ std::vector<std::string> csv_split(const std::string& line) {
     out.push_back(cur);
     return out;
 }
-
-std::string stop_reason_of(const fs::path& summary) {
-    try {
-        const std::string text = read_regular_file(summary, 16u << 20);
-        const Json j = Json::parse(text);
-        return j.value("stop_reason", std::string());
-    } catch (const std::exception&) {
-        return {};
-    }
-}
-
-}  // namespace
-
-namespace detail {
 
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -494,7 +494,7 @@ SpectraTable read_spectra_csv(const fs::path& file) {
     std::istringstream in(text);
     std::string line;
     if (!std::getline(in, line)) throw std::runtime_error(file.string() + ": empty");
-    const auto header = csv_split(line);
+    const auto header = detail::csv_split(line);
     if (header.size() < 2 || header[0] != "wavelength_um" || (header.size() - 2) % 2 != 0)
         throw std::runtime_error(file.string() + ": not a GoLightly spectra.csv (header)");
     SpectraTable t;
@@ -503,7 +503,7 @@ SpectraTable read_spectra_csv(const fs::path& file) {
     t.values.resize(m);
     while (std::getline(in, line)) {
         if (line.empty()) continue;
-        const auto cells = csv_split(line);
+        const auto cells = detail::csv_split(line);
         if (cells.size() != header.size()) throw std::runtime_error(file.string() + ": a row has the wrong number of columns");
         auto num = [&](const std::string& s) {
             if (s == "nan") return std::nan("");
@@ -549,6 +549,20 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
     projects.reserve(designs.size());
     for (const auto& d : designs) projects.push_back(with_parameters(project, detail::overrides_of(names, d), label));
 
+    // Objectives: parsed and checked (names, syntax, wavelengths) before any run.
+    std::vector<ObjectiveSpec> specs;
+    std::vector<std::vector<ObjectiveFunction>> functions;
+    for (const auto& text : options.objectives) {
+        const auto variables = parameter_values(projects.front());
+        try {
+            specs.push_back(parse_objective(text, variables));
+            functions.push_back(objective_functions(project, specs.back().expression, label));
+            check_objective(specs.back(), functions.back(), projects.front(), variables);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("--" + std::string(e.what()));
+        }
+    }
+
     SweepReport report;
     report.designs = designs.size();
     report.columns.push_back("design");
@@ -559,8 +573,9 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
             std::snprintf(buf, sizeof buf, "%g", w);
             report.columns.push_back(m + "@" + buf);
         }
+    for (const auto& text : options.objectives) report.columns.push_back(text);
     report.columns.push_back("status");
-    const std::size_t nvalues = monitors.size() * at.size();
+    const std::size_t nvalues = monitors.size() * at.size() + options.objectives.size();
     report.rows.assign(designs.size(), std::vector<double>());
     std::vector<std::string> status(designs.size());
 
@@ -583,12 +598,21 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
         detail::write_file_atomic(options.out / "sweep.csv", out.str());
     };
 
-    auto values_of = [&](const fs::path& dir) {
+    // Fills `v` (nvalues entries, nan when not read) in column order; throws what the
+    // first value that cannot be read throws.
+    auto values_of = [&](const fs::path& dir, std::size_t d, std::vector<double>& v) {
         const SpectraTable t = read_spectra_csv(dir / "spectra.csv");
-        std::vector<double> v;
+        std::size_t k = 0;
         for (const auto& m : monitors)
-            for (double w : at) v.push_back(t.at(m, w));
-        return v;
+            for (double w : at) v[k++] = t.at(m, w);
+        ObjectiveResults results(dir);
+        for (std::size_t o = 0; o < specs.size(); ++o) {
+            try {
+                v[k++] = evaluate_objective(specs[o], functions[o], results, parameter_values(projects[d]), false).value;
+            } catch (const std::invalid_argument& e) {  // this design's values (e.g. 1 / 0): its own failure
+                throw std::runtime_error("objective \"" + limits::cap_text(options.objectives[o]) + "\": " + e.what());
+            }
+        }
     };
 
     run_job_queue(
@@ -600,7 +624,7 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
             std::vector<double> values(nvalues, std::nan(""));
             try {
                 if (!reused) runner(projects[d], label, detail::overrides_of(names, designs[d]), dir, worker);
-                values = values_of(dir);
+                values_of(dir, d, values);
             } catch (const std::invalid_argument&) {
                 throw;  // a wavelength outside the spectrum: the same for every design
             } catch (const std::exception& e) {

@@ -13,6 +13,8 @@ namespace golightly::detail {
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& s);
+/// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
+std::vector<std::string> csv_split(const std::string& line);
 /// "%.10g"; nan, inf, -inf.
 std::string csv_number(double v);
 /// Writes `text` through `file`.tmp and a rename. Throws std::runtime_error naming the file.

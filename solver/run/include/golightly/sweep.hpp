@@ -170,6 +170,10 @@ struct SweepOptions {
     /// Wavelengths (um) at which each monitor is reported; empty: the spectrum's centre
     /// (wavelength_min + wavelength_max) / 2.
     std::vector<double> at_um;
+    /// Objectives (objective.hpp, spec/cli.md "Objectives"), each a sweep.csv column after
+    /// the monitors' (its header: the objective's text), evaluated over each design's results
+    /// with the design's parameter values as variables.
+    std::vector<std::string> objectives;
     int workers = 1;                ///< run_job_queue workers (devices)
     DesignRunner runner;            ///< null: in_process_runner({})
     std::function<void(const std::string& line)> log;  ///< one line per design (null: quiet)
@@ -186,13 +190,17 @@ struct SweepReport {
 };
 
 /// Runs the sweep. DIR/sweep.csv (rewritten after every design, atomically): header
-///   design,<param>...,<monitor>@<wavelength>...,status
+///   design,<param>...,<monitor>@<wavelength>...,<objective>...,status
 /// (<wavelength> in um as "%g", e.g. T@1.55; monitors in project order, then
-/// wavelengths in --at order), one row per design finished so far, in design order;
+/// wavelengths in --at order; then one column per SweepOptions::objectives entry, headed by
+/// its text), one row per design finished so far, in design order;
 /// status "ok", "reused" (resumed) or "failed: MESSAGE". Design folders are
 /// DIR/design_NNNN (at least four digits, design index from 0).
+/// An objective whose results file is missing (e.g. S-parameters of a plain run) leaves
+/// the value nan and fails the design ("failed: MESSAGE" naming the file).
 /// Throws ProjectError (a design that is not a valid project, e.g. an unknown parameter),
-/// std::invalid_argument (a wavelength outside the spectrum), std::runtime_error (I/O).
+/// std::invalid_argument (a wavelength outside the spectrum, a bad objective, before any
+/// run), std::runtime_error (I/O).
 SweepReport run_sweep(const Project& project, const std::string& label, const std::vector<SweepParameter>& parameters,
                       const SweepOptions& options);
 
