@@ -115,9 +115,9 @@ struct FieldFunctional {
     std::vector<std::complex<double>> weights;
     /// Optional frequency-dependent weights (a mode overlap with the mode of each
     /// frequency): [f][p], one row per Problem::frequencies_hz; when set they replace
-    /// `weights`. The adjoint run then uses one pulse per frequency with weights that give
-    /// each frequency its own (adjoint.cpp AdjointBasis): a longer run, since the pulses
-    /// must be told apart in frequency.
+    /// `weights`. The adjoint run then uses K delayed copies of its pulse with weights that
+    /// give each frequency its own (adjoint.cpp AdjointBasis): a run longer by about one
+    /// period of the frequency spacing.
     std::vector<std::vector<std::complex<double>>> weights_per_frequency;
 };
 

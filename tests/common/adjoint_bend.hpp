@@ -1,0 +1,133 @@
+// The 2D waveguide bend of the inverse-design benchmarks (Schubert et al., ACS Photonics 9,
+// 2327 (2022), the ceviche challenges: a 90-degree bend through a 1.6 x 1.6 um design
+// region between two silicon waveguides, TMz), as an adjoint::Problem: the objective is the
+// mean over three wavelengths of the output guide's forward fundamental-mode power over the
+// input guide's (the input monitor's forward |a|^2 at the first evaluation: the one-way
+// mode source launches it whatever the design), i.e. the bend's transmission. Shared by the
+// CPU slow test (tests/solver/test_adjoint_bend.cpp) and the GPU test
+// (tests/gpu/cuda_adjoint.cpp). Header-only, namespace golightly::test.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <vector>
+
+#include "golightly/adjoint.hpp"
+#include "golightly/compile.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/project.hpp"
+
+namespace golightly::test {
+
+/// The bend project: interior 3.2 x 3.2 um, cell dx_um, 12 PML cells; silicon (eps 12)
+/// guides 0.4 um wide: the input along x at y = 1.6 um, the output along y at x = 1.6 um;
+/// the design box [0.8, 2.4]^2 um; a one-way mode source at x = 0.4 um; mode monitors "in"
+/// (x = 0.6 um, +x) and "out" (y = 2.8 um, +y); spectrum 1.5, 1.55, 1.6 um.
+inline Project bend_project(double dx_um, BackendChoice backend) {
+    Project p;
+    p.name = "bend";
+    p.domain.size = {3.2, 3.2, 0};
+    p.domain.cell_size = dx_um;
+    p.domain.polarization = Polarization::TMz;
+    p.domain.pml.cells = 12;
+    Material si;
+    si.id = "si";
+    si.epsilon_inf = 12.0;
+    p.materials = {si};
+    Layer wg;
+    wg.name = "guides";
+    wg.material = "si";
+    Shape in, out;
+    in.type = out.type = ShapeType::Rectangle;
+    in.min = {-1.0, 1.4};
+    in.max = {0.8, 1.8};
+    out.min = {1.4, 2.4};
+    out.max = {1.8, 4.2};
+    wg.shapes = {in, out};
+    p.layers = {wg};
+    Source s;
+    s.name = "src";
+    s.type = SourceType::Line;
+    s.from = {0.4, 0.6};
+    s.to = {0.4, 2.6};
+    s.component = Component::Ez;
+    s.profile = SourceProfile::Mode;
+    s.direction = "+x";
+    s.waveform.wavelength_center = 1.55;
+    s.waveform.wavelength_span = 0.3;
+    p.sources = {s};
+    Monitor mi, mo;
+    mi.name = "in";
+    mo.name = "out";
+    mi.type = mo.type = MonitorType::Flux;
+    mi.kind = mo.kind = "mode";
+    mi.from = {0.6, 0.6};
+    mi.to = {0.6, 2.6};
+    mi.direction = "+x";
+    mo.from = {0.6, 2.8};
+    mo.to = {2.6, 2.8};
+    mo.direction = "+y";
+    p.monitors = {mi, mo};
+    p.run.spectrum.wavelength_min = 1.5;
+    p.run.spectrum.wavelength_max = 1.6;
+    p.run.spectrum.points = 3;
+    p.run.precision = Precision::Float64;
+    p.run.backend = backend;
+    return p;
+}
+
+/// The bend as an adjoint problem. Functionals: 0 the output's forward mode amplitude, 1
+/// the input's forward one (normalization), 2 the input's backward one (reflection; not in
+/// the objective). The objective T = mean_f |a0_f|^2 / P_f with P_f = |a1_f|^2 of the first
+/// evaluation (shared by every copy of the problem). `pixel_um`: the density pixel edge.
+inline adjoint::Problem bend_problem(double dx_um, double pixel_um, BackendChoice backend) {
+    const CompiledProject cp = compile_project(bend_project(dx_um, backend), "bend.glproj");
+    const ModeMonitorPlan& pin = *cp.monitors.at(0).mode_plan;
+    const ModeMonitorPlan& pout = *cp.monitors.at(1).mode_plan;
+    const std::vector<std::size_t> fi = {0, 1, 2};
+    adjoint::Problem p;
+    p.scene = cp.scene;
+    p.region.lo_um = {0.8, 0.8, 0};
+    p.region.hi_um = {2.4, 2.4, 0};
+    const int n = int(std::lround(1.6 / pixel_um));
+    p.region.n = {n, n, 1};
+    p.region.eps_min = 1.0;
+    p.region.eps_max = 12.0;
+    p.functionals = {adjoint::mode_functional(cp.scene, pout, 0, true, fi, "out+"),
+                     adjoint::mode_functional(cp.scene, pin, 0, true, fi, "in+"),
+                     adjoint::mode_functional(cp.scene, pin, 0, false, fi, "in-")};
+    p.frequencies_hz = pin.frequencies_hz;
+    auto incident = std::make_shared<std::vector<double>>();
+    p.objective = [incident](const adjoint::Amplitudes& a, adjoint::Amplitudes* g) {
+        const std::size_t nf = a[0].size();
+        if (incident->empty())
+            for (std::size_t f = 0; f < nf; ++f) incident->push_back(std::norm(a[1][f]));
+        double T = 0;
+        if (g) *g = adjoint::Amplitudes(a.size(), std::vector<std::complex<double>>(nf, 0.0));
+        for (std::size_t f = 0; f < nf; ++f) {
+            T += std::norm(a[0][f]) / (*incident)[f] / double(nf);
+            if (g) (*g)[0][f] = 2.0 * a[0][f] / (*incident)[f] / double(nf);
+        }
+        return T;
+    };
+    p.settings.backend = backend;
+    p.settings.decay = 1e-8;
+    return p;
+}
+
+/// Transmission and reflection per frequency of an evaluation of bend_problem.
+struct BendSpectra {
+    std::vector<double> T, R;
+};
+inline BendSpectra bend_spectra(const adjoint::Evaluation& ev) {
+    BendSpectra s;
+    for (std::size_t f = 0; f < ev.amplitudes[0].size(); ++f) {
+        const double inc = std::norm(ev.amplitudes[1][f]);
+        s.T.push_back(std::norm(ev.amplitudes[0][f]) / inc);
+        s.R.push_back(std::norm(ev.amplitudes[2][f]) / inc);
+    }
+    return s;
+}
+
+}  // namespace golightly::test
