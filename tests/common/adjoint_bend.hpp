@@ -24,7 +24,7 @@ namespace golightly::test {
 /// guides 0.4 um wide: the input along x at y = 1.6 um, the output along y at x = 1.6 um;
 /// the design box [0.8, 2.4]^2 um; a one-way mode source at x = 0.4 um; mode monitors "in"
 /// (x = 0.6 um, +x) and "out" (y = 2.8 um, +y); spectrum 1.5, 1.55, 1.6 um.
-inline Project bend_project(double dx_um, BackendChoice backend) {
+inline Project bend_project(double dx_um, BackendChoice backend, Precision precision = Precision::Float64) {
     Project p;
     p.name = "bend";
     p.domain.size = {3.2, 3.2, 0};
@@ -72,7 +72,7 @@ inline Project bend_project(double dx_um, BackendChoice backend) {
     p.run.spectrum.wavelength_min = 1.5;
     p.run.spectrum.wavelength_max = 1.6;
     p.run.spectrum.points = 3;
-    p.run.precision = Precision::Float64;
+    p.run.precision = precision;
     p.run.backend = backend;
     return p;
 }
@@ -81,8 +81,9 @@ inline Project bend_project(double dx_um, BackendChoice backend) {
 /// the input's forward one (normalization), 2 the input's backward one (reflection; not in
 /// the objective). The objective T = mean_f |a0_f|^2 / P_f with P_f = |a1_f|^2 of the first
 /// evaluation (shared by every copy of the problem). `pixel_um`: the density pixel edge.
-inline adjoint::Problem bend_problem(double dx_um, double pixel_um, BackendChoice backend) {
-    const CompiledProject cp = compile_project(bend_project(dx_um, backend), "bend.glproj");
+inline adjoint::Problem bend_problem(double dx_um, double pixel_um, BackendChoice backend,
+                                     Precision precision = Precision::Float64) {
+    const CompiledProject cp = compile_project(bend_project(dx_um, backend, precision), "bend.glproj");
     const ModeMonitorPlan& pin = *cp.monitors.at(0).mode_plan;
     const ModeMonitorPlan& pout = *cp.monitors.at(1).mode_plan;
     const std::vector<std::size_t> fi = {0, 1, 2};
@@ -112,6 +113,7 @@ inline adjoint::Problem bend_problem(double dx_um, double pixel_um, BackendChoic
         return T;
     };
     p.settings.backend = backend;
+    p.settings.precision = precision;
     p.settings.decay = 1e-8;
     return p;
 }

@@ -16,10 +16,12 @@
 using namespace golightly;
 using namespace golightly::test;
 
-TEST_CASE("adjoint optimize: 2D waveguide bend reaches -0.5 dB transmission and -20 dB reflection (40 nm cells)",
+TEST_CASE("adjoint optimize: 2D waveguide bend reaches -0.5 dB transmission and -20 dB reflection in 80 iterations (40 nm cells)",
           "[adjoint][slow]" GOLIGHTLY_NEEDS_NLOPT) {
     const adjoint::Problem p = bend_problem(0.04, 0.04, BackendChoice::Cpu);
     adjoint::OptimizerSettings s;
+    // 48 iterations (beta 4 .. 32) left the reflection at -14 dB: the objective is the
+    // transmission alone, and its reflection falls as the design binarizes
     s.max_iterations = 80;
     s.mapping.radius_um = 0.12;
     s.mapping.beta = 4;
