@@ -8,7 +8,9 @@
 // examples, each beta of the schedule is one NLopt run of `beta_every` evaluations started
 // from the previous one's design (MMA's moving asymptotes restart with the new objective).
 // Optional minimum length scale constraints (Hammond et al., Opt. Express 29, 23916 (2021):
-// design_density.hpp constraint_solid / constraint_void <= epsilon) need MMA or CCSA.
+// design_density.hpp constraint_solid / constraint_void <= epsilon) need MMA or CCSA; they
+// apply from the largest beta of the schedule on (the nearly binary design), as in Meep's
+// examples, since a grey design cannot satisfy them.
 //
 // A checkpoint (JSON) is written atomically after every evaluation: a run started with the
 // same checkpoint path resumes from its last design and iteration count (the NLopt state
