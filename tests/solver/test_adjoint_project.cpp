@@ -1,0 +1,154 @@
+// The project file's `design` section (design_spec.hpp) and its adjoint problem
+// (adjoint_project.hpp): round trip, the errors that name the field, the problem built from
+// the tiny guide of adjoint_project_fixture.hpp, and the density files.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+#include "adjoint_project_fixture.hpp"
+#include "golightly/adjoint_project.hpp"
+#include "golightly/design_spec.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/project.hpp"
+#include "test_files.hpp"
+
+using namespace golightly;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The fixture with `edit` applied to its JSON, parsed.
+template <class F>
+Project edited(F edit) {
+    Json j = Json::parse(test::kAdjointGuide);
+    edit(j);
+    return parse_project(j.dump(), "edited.glproj");
+}
+
+std::string error_of(const std::function<void(Json&)>& edit) {
+    try {
+        edited(edit);
+    } catch (const ProjectError& e) {
+        return e.json_path() + ": " + e.message() + " [" + e.file() + "]";
+    }
+    return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("adjoint project: the design section reads, and a save keeps it and its unknown members", "[adjoint][project]") {
+    test::Scratch dir("adjoint", "project");
+    const Project p = parse_project(test::kAdjointGuide, "guide.glproj");
+    const auto spec = design_spec(p, "guide.glproj");
+    REQUIRE(spec);
+    REQUIRE(spec->regions.size() == 1);
+    const DesignRegionSpec& r = spec->regions[0];
+    CHECK(r.name == "dr");
+    CHECK(r.pixels == std::array<int, 3>{6, 6, 1});
+    CHECK(r.materials == std::array<std::string, 2>{"air", "si"});
+    CHECK(r.rho_uniform == 0.5);
+    CHECK(r.filter_kind == "conic");
+    CHECK(r.filter_radius_um == 0.15);
+    CHECK(r.beta == 2);
+    CHECK(r.beta_max == 16);
+    CHECK(r.beta_every == 10);
+    REQUIRE(spec->objective.terms.size() == 1);
+    CHECK(spec->objective.terms[0].monitor == "output");
+    CHECK(spec->objective.terms[0].forward);
+    CHECK(spec->objective.normalize_by == "input");
+    CHECK(spec->objective.maximize);
+    CHECK(spec->algorithm == "mma");
+    CHECK(spec->max_iterations == 3);
+    const fs::path file = dir.path / "guide.glproj";
+    save_project(p, file);
+    const Project back = load_project(file);
+    CHECK(back == p);
+    CHECK(back.extra.at("design").at("regions")[0].at("future_member").at("kept") == true);
+    // no design section: none
+    CHECK_FALSE(design_spec(edited([](Json& j) { j.erase("design"); }), "x.glproj"));
+}
+
+TEST_CASE("adjoint project: errors in the design section name the file and the field", "[adjoint][project]") {
+    auto region = [](Json& j) -> Json& { return j["design"]["regions"][0]; };
+    CHECK_THAT(error_of([&](Json& j) { region(j)["pixel_um"] = 0.07; }),
+               Catch::StartsWith("design.regions[0].pixel_um: the box must be a whole number of pixels along x") &&
+                   Catch::Contains("[edited.glproj]"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["materials"] = {"air", "drude"}; }),
+               Catch::StartsWith("design.regions[0].materials[1]: material \"drude\" is dispersive"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["materials"] = {"air", "gold"}; }),
+               Catch::StartsWith("design.regions[0].materials[1]: unknown material id \"gold\""));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["rho"] = Json::array({0.5, 0.5}); }),
+               Catch::StartsWith("design.regions[0].rho: has 2 values for 36 pixels"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["rho"] = 1.5; }), Catch::StartsWith("design.regions[0].rho: must be in [0, 1]"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["max"] = {4.0, 1.5}; }),
+               Catch::StartsWith("design.regions[0].min: the box must lie inside the domain"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["filter"]["kind"] = "box"; }),
+               Catch::StartsWith("design.regions[0].filter.kind: must be one of conic, gaussian"));
+    CHECK_THAT(error_of([&](Json& j) { j["design"]["objective"]["terms"][0]["monitor"] = "T"; }),
+               Catch::StartsWith("design.objective.terms[0].monitor: monitor \"T\" is not a mode monitor"));
+    CHECK_THAT(error_of([&](Json& j) { j["design"]["objective"]["terms"][0]["mode"] = 1; }),
+               Catch::StartsWith("design.objective.terms[0].mode: monitor \"output\" lists 1 mode(s)"));
+    CHECK_THAT(error_of([&](Json& j) { j["design"]["objective"]["normalize_by"] = "nowhere"; }),
+               Catch::StartsWith("design.objective.normalize_by: unknown monitor \"nowhere\""));
+    CHECK_THAT(error_of([&](Json& j) { j["design"]["objective"]["terms"][0] = {{"point", {2.5, 1.2}}, {"component", "Hz"}}; }),
+               Catch::StartsWith("design.objective.terms[0].component: must be one of Ex, Ey, Ez"));
+    CHECK_THAT(error_of([&](Json& j) { j["design"]["objective"]["goal"] = "best"; }),
+               Catch::StartsWith("design.objective.goal: must be one of maximize, minimize"));
+    CHECK_THAT(error_of([&](Json& j) { j["design"]["optimizer"]["algorithm"] = "bfgs"; }),
+               Catch::StartsWith("design.optimizer.algorithm: must be one of mma, ccsa, lbfgs"));
+    CHECK_THAT(error_of([&](Json& j) { j["design"]["optimizer"]["max_iterations"] = 0; }),
+               Catch::StartsWith("design.optimizer.max_iterations: must be at least 1"));
+    CHECK_THAT(error_of([&](Json& j) { j["design"].erase("objective"); }), Catch::StartsWith("design.objective: is required"));
+}
+
+TEST_CASE("adjoint project: the guide's problem, its normalized transmission and the density files", "[adjoint][project]") {
+    test::Scratch dir("adjoint", "problem");
+    const Project p = parse_project(test::kAdjointGuide, "guide.glproj");
+    const adjoint::ProjectProblem pp = adjoint::problem_from_project(p, "guide.glproj", dir.path);
+    CHECK(pp.problem.region.n == std::array<int, 3>{6, 6, 1});
+    CHECK(pp.problem.region.eps_min == 1.0);
+    CHECK(pp.problem.region.eps_max == 12.0);
+    REQUIRE(pp.wavelengths_um.size() == 1);
+    CHECK(pp.wavelengths_um[0] == Approx(1.55).epsilon(1e-9));  // one wavelength: the spectrum is that point
+    REQUIRE(pp.problem.functionals.size() == 1);
+    CHECK(pp.settings.mapping.radius_um == 0.15);
+    CHECK(pp.settings.maximize);
+    REQUIRE(pp.normalization.size() == 1);
+    CHECK(pp.normalization[0] > 0);
+    // The objective is the power in the output's fundamental mode over the input's forward
+    // power: a transmission, in (0, 1] up to the runs' decay (1e-10) and the monitors'
+    // discretization (the mode overlap of two lines of the same guide, equal to round-off).
+    adjoint::Problem prob = pp.problem;
+    design::DensityGrid g = adjoint::density_grid(prob.region, 2);
+    g.rho = pp.rho0;
+    const adjoint::Evaluation ev = adjoint::evaluate(prob, design::map_density(g, pp.settings.mapping));
+    INFO("T = " << ev.objective);
+    CHECK(ev.objective > 0.05);
+    CHECK(ev.objective < 1.0 + 1e-6);
+    // the guide continued through the region (pixel rows at y 1.15 and 1.25 solid, those
+    // either side half) passes more than the half-filled block, and at most all
+    std::vector<double> guide(36, 0.0);
+    for (int j = 1; j < 5; ++j)
+        for (int i = 0; i < 6; ++i) guide[std::size_t(j * 6 + i)] = (j == 2 || j == 3) ? 1.0 : 0.5;
+    const double t_guide = adjoint::evaluate(prob, guide).objective;
+    INFO("T(guide) = " << t_guide);
+    CHECK(t_guide > ev.objective);
+    CHECK(t_guide < 1.0 + 1e-6);
+
+    // density files: CSV (and HDF5 where built) read back what was written
+    std::vector<double> rho(36), rp(36);
+    for (std::size_t k = 0; k < 36; ++k) rho[k] = double(k) / 35.0, rp[k] = 1.0 - rho[k];
+    adjoint::write_density_csv(dir.path / "d.csv", prob.region, 0.1, rho, rp);
+    CHECK(adjoint::read_density_file(dir.path / "d.csv", 36) == rho);
+    CHECK_THROWS_WITH(adjoint::read_density_file(dir.path / "d.csv", 35), Catch::Contains("36 densities for 35 pixels"));
+    if (adjoint::write_density_h5(dir.path / "d.h5", prob.region, 0.1, rho, rp))
+        CHECK(adjoint::read_density_file(dir.path / "d.h5", 36) == rho);
+    // a project's rho may name such a file (relative to the project's folder)
+    const Project from_file = edited([](Json& j) { j["design"]["regions"][0]["rho"] = "d.csv"; });
+    adjoint::ProjectProblemOptions o;
+    o.normalize = false;
+    CHECK(adjoint::problem_from_project(from_file, "edited.glproj", dir.path, o).rho0 == rho);
+    CHECK_THROWS_WITH(adjoint::problem_from_project(from_file, "edited.glproj", dir.path / "elsewhere", o),
+                      Catch::Contains("design.regions[0].rho") && Catch::Contains("cannot read the density file"));
+}
