@@ -168,8 +168,9 @@ int run_optimize_adjoint(int argc, char** argv) {
             const auto loops = adjoint::design_contours(pp, r.rho_projected);
             const Project final_project = adjoint::project_with_design_shapes(project, pp, r.rho_projected);
             std::array<int, 2> layer{1, 0};
-            for (const Layer& l : final_project.layers)
-                if (l.name == pp.spec.regions[0].name + "_solid" && l.gds_layer) layer = *l.gds_layer;
+            for (std::size_t k = project.layers.size(); k < final_project.layers.size(); ++k)
+                if (final_project.layers[k].material == pp.spec.regions[0].materials[1] && final_project.layers[k].gds_layer)
+                    layer = *final_project.layers[k].gds_layer;
             gds::WriteLayer solid, holes;
             solid.layer = holes.layer = layer[0];
             solid.datatype = layer[1];

@@ -78,6 +78,8 @@ TEST_CASE("adjoint project: errors in the design section name the file and the f
                Catch::StartsWith("design.regions[0].materials[1]: material \"drude\" is dispersive"));
     CHECK_THAT(error_of([&](Json& j) { region(j)["materials"] = {"air", "gold"}; }),
                Catch::StartsWith("design.regions[0].materials[1]: unknown material id \"gold\""));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["materials"] = {"si", "si"}; }),
+               Catch::StartsWith("design.regions[0].materials: low and high must be two different materials"));
     CHECK_THAT(error_of([&](Json& j) { region(j)["rho"] = Json::array({0.5, 0.5}); }),
                Catch::StartsWith("design.regions[0].rho: has 2 values for 36 pixels"));
     CHECK_THAT(error_of([&](Json& j) { region(j)["rho"] = 1.5; }), Catch::StartsWith("design.regions[0].rho: must be in [0, 1]"));
@@ -151,4 +153,39 @@ TEST_CASE("adjoint project: the guide's problem, its normalized transmission and
     CHECK(adjoint::problem_from_project(from_file, "edited.glproj", dir.path, o).rho0 == rho);
     CHECK_THROWS_WITH(adjoint::problem_from_project(from_file, "edited.glproj", dir.path / "elsewhere", o),
                       Catch::Contains("design.regions[0].rho") && Catch::Contains("cannot read the density file"));
+}
+
+TEST_CASE("adjoint project: point terms over several wavelengths, minimized", "[adjoint][project]") {
+    test::Scratch dir("adjoint", "point");
+    const Project p = edited([](Json& j) {
+        Json& o = j["design"]["objective"];
+        o["terms"] = Json::array({Json{{"point", {2.7, 1.2}}, {"component", "Ez"}, {"weight", 2.0}}});
+        o["wavelengths_um"] = {1.6, 1.5, 1.55};
+        o.erase("normalize_by");
+        o["goal"] = "minimize";
+        j["design"]["regions"][0]["name"] = "wg";  // a layer's name: the final layers get a suffix
+    });
+    const adjoint::ProjectProblem pp = adjoint::problem_from_project(p, "edited.glproj", dir.path);
+    CHECK_FALSE(pp.settings.maximize);
+    // three spectrum points from 1.5 to 1.6 um, uniform in frequency: the ends exact, the
+    // middle at the mean frequency (1.548 um), the nearest to 1.55
+    REQUIRE(pp.wavelengths_um.size() == 3);
+    CHECK(pp.wavelengths_um[0] == Approx(1.6).epsilon(1e-9));
+    CHECK(pp.wavelengths_um[1] == Approx(2.0 / (1.0 / 1.5 + 1.0 / 1.6)).epsilon(1e-9));
+    CHECK(pp.wavelengths_um[2] == Approx(1.5).epsilon(1e-9));
+    CHECK(pp.normalization == std::vector<double>(3, 1.0));
+    // F = (2 / 3) sum_f |Ez(f)|^2 from the amplitudes
+    const adjoint::Evaluation ev = adjoint::evaluate(pp.problem, pp.rho0);
+    REQUIRE(ev.amplitudes.size() == 1);
+    REQUIRE(ev.amplitudes[0].size() == 3);
+    double sum = 0;
+    for (const auto& a : ev.amplitudes[0]) sum += std::norm(a);
+    CHECK(sum > 0);
+    CHECK(ev.objective == Approx(2.0 / 3.0 * sum).epsilon(1e-12));
+    const Project fin = adjoint::project_with_design_shapes(p, pp, std::vector<double>(36, 1.0));
+    REQUIRE(fin.layers.size() == 3);
+    CHECK(fin.layers[1].name == "wg 2");
+    CHECK(fin.layers[2].name == "wg 2_solid");
+    REQUIRE(fin.layers[2].shapes.size() == 1);  // all solid: one loop, the box
+    CHECK(fin.layers[2].material == "si");
 }

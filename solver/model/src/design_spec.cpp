@@ -145,6 +145,7 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
         r.materials[k] = mats[k].get<std::string>();
         check_material(project, rd, mp + "[" + std::to_string(k) + "]", r.materials[k]);
     }
+    if (r.materials[0] == r.materials[1]) rd.fail(mp, "low and high must be two different materials");
     const std::string rp = path + ".rho";
     if (!j.contains("rho")) {
         r.rho_uniform = 0.5;

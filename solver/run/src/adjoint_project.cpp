@@ -359,8 +359,16 @@ Project project_with_design_shapes(const Project& project, const ProjectProblem&
     const DesignRegionSpec& rs = pp.spec.regions.at(0);
     Project out = project;
     out.extra.erase("design");
+    // the region's name, made unique among the layers' (a suffix " 2", " 3", ...)
+    auto taken = [&](const std::string& n) {
+        for (const Layer& l : project.layers)
+            if (l.name == n || l.name == n + "_solid" || l.name == n + "_holes") return true;
+        return false;
+    };
+    std::string name = rs.name;
+    for (int k = 2; taken(name); ++k) name = rs.name + " " + std::to_string(k);
     Layer base;
-    base.name = rs.name;
+    base.name = name;
     base.material = rs.materials[0];
     Shape box;
     box.type = ShapeType::Rectangle;
@@ -368,10 +376,10 @@ Project project_with_design_shapes(const Project& project, const ProjectProblem&
     box.max = {rs.max.x, rs.max.y};
     base.shapes = {box};
     Layer solid;
-    solid.name = rs.name + "_solid";
+    solid.name = name + "_solid";
     solid.material = rs.materials[1];
     Layer holes;
-    holes.name = rs.name + "_holes";
+    holes.name = name + "_holes";
     holes.material = rs.materials[0];
     for (const auto& loop : loops) {
         Shape s;

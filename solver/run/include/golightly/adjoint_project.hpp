@@ -73,7 +73,8 @@ std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const
 /// shapes, as three layers appended on top: "<region>" filled with the low material (a
 /// rectangle over the box), "<region>_solid" (the high material: the outer loops as
 /// polygons) and, when there are holes, "<region>_holes" (the low material: the holes as
-/// polygons). 2D only: throws std::invalid_argument for a 3D project.
+/// polygons); "<region>" gets a suffix " 2", " 3", ... where the project has a layer of one
+/// of these names. 2D only: throws std::invalid_argument for a 3D project.
 Project project_with_design_shapes(const Project& project, const ProjectProblem& pp,
                                    const std::vector<double>& rho_projected);
 
