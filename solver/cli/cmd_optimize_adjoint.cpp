@@ -171,24 +171,39 @@ int run_optimize_adjoint(int argc, char** argv) {
             for (std::size_t k = project.layers.size(); k < final_project.layers.size(); ++k)
                 if (final_project.layers[k].material == pp.spec.regions[0].materials[1] && final_project.layers[k].gds_layer)
                     layer = *final_project.layers[k].gds_layer;
+            // holes cut into their outer loops (keyholes); where the writer cannot take
+            // such a polygon (one split into pieces: over 8190 vertices), the holes go
+            // on datatype + 1 as separate polygons instead
+            const std::string cell = project.name.empty() ? std::string("design") : project.name;
             gds::WriteLayer solid, holes;
             solid.layer = holes.layer = layer[0];
             solid.datatype = layer[1];
-            holes.datatype = layer[1] + 1;  // holes as separate polygons (spec/cli.md)
-            for (const auto& loop : loops) {
-                std::vector<Vec2> ring;
-                for (const auto& v : loop.xy_um) ring.push_back({v[0], v[1]});
-                (loop.hole ? holes : solid).polygons.push_back(std::move(ring));
+            holes.datatype = layer[1] + 1;
+            solid.polygons = adjoint::keyhole_polygons(loops);
+            std::vector<std::uint8_t> bytes;
+            std::size_t hole_count = 0;
+            for (const auto& loop : loops) hole_count += loop.hole ? 1 : 0;
+            bool separate = false;
+            try {
+                bytes = gds::write(cell, {solid});
+            } catch (const std::exception&) {
+                separate = true;
+                solid.polygons.clear();
+                for (const auto& loop : loops) {
+                    std::vector<Vec2> ring;
+                    for (const auto& v : loop.xy_um) ring.push_back({v[0], v[1]});
+                    (loop.hole ? holes : solid).polygons.push_back(std::move(ring));
+                }
+                std::vector<gds::WriteLayer> layers = {solid};
+                if (!holes.polygons.empty()) layers.push_back(holes);
+                bytes = gds::write(cell, layers);
             }
-            std::vector<gds::WriteLayer> layers = {solid};
-            if (!holes.polygons.empty()) layers.push_back(holes);
-            const auto bytes = gds::write(project.name.empty() ? std::string("design") : project.name, layers);
             write_text_atomically(out / "final.gds", std::string(bytes.begin(), bytes.end()));
             save_project(final_project, out / "final.glproj");
             char buf[200];
-            std::snprintf(buf, sizeof buf, "; final.gds (layer %d/%d, %zu polygon(s)%s), final.glproj", layer[0], layer[1],
-                          solid.polygons.size(),
-                          holes.polygons.empty() ? "" : (", holes on datatype " + std::to_string(holes.datatype)).c_str());
+            std::snprintf(buf, sizeof buf, "; final.gds (layer %d/%d, %zu polygon(s), %zu hole(s)%s), final.glproj", layer[0],
+                          layer[1], solid.polygons.size(), hole_count,
+                          hole_count == 0 ? "" : separate ? (" on datatype " + std::to_string(holes.datatype)).c_str() : " cut in");
             finals = buf;
         } else {
             finals = "; 3D: no final.gds / final.glproj yet (the densities only)";

@@ -189,3 +189,37 @@ TEST_CASE("adjoint project: point terms over several wavelengths, minimized", "[
     REQUIRE(fin.layers[2].shapes.size() == 1);  // all solid: one loop, the box
     CHECK(fin.layers[2].material == "si");
 }
+
+TEST_CASE("adjoint project: keyhole polygons cut each hole into the loop around it", "[adjoint][project]") {
+    // 12 x 12 pixels of 0.1 um: solid, a void square (pixels 3..8) with a solid island (5..6)
+    design::DensityGrid g;
+    g.nx = g.ny = 12;
+    g.dx_um = 0.1;
+    g.rho.assign(144, 1.0);
+    for (int j = 3; j <= 8; ++j)
+        for (int i = 3; i <= 8; ++i) g.rho[std::size_t(j * 12 + i)] = (i >= 5 && i <= 6 && j >= 5 && j <= 6) ? 1.0 : 0.0;
+    const auto loops = design::density_contours(g, 1.0, 2.0);
+    REQUIRE(loops.size() == 3);
+    const auto polys = adjoint::keyhole_polygons(loops);
+    REQUIRE(polys.size() == 2);  // the frame with its hole cut in, the island
+    auto shoelace = [](const std::vector<Vec2>& r) {
+        double s = 0;
+        for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) s += r[j].x * r[i].y - r[i].x * r[j].y;
+        return 0.5 * s;
+    };
+    auto even_odd = [](const std::vector<Vec2>& r, double x, double y) {
+        bool in = false;
+        for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++)
+            if ((r[i].y > y) != (r[j].y > y) && x < (r[j].x - r[i].x) * (y - r[i].y) / (r[j].y - r[i].y) + r[i].x) in = !in;
+        return in;
+    };
+    double loops_area = 0, polys_area = 0;
+    for (const auto& l : loops) loops_area += design::signed_area_um2(l);
+    for (const auto& p : polys) polys_area += shoelace(p);
+    CHECK(polys_area == Approx(loops_area).epsilon(1e-12));  // the slits add no area
+    // the frame's polygon: solid at a corner pixel, not in the void, not over the island
+    const std::vector<Vec2>& frame = shoelace(polys[0]) > shoelace(polys[1]) ? polys[0] : polys[1];
+    CHECK(even_odd(frame, 1.0 + 0.15, 2.0 + 0.15));
+    CHECK_FALSE(even_odd(frame, 1.0 + 0.35, 2.0 + 0.35));
+    CHECK_FALSE(even_odd(frame, 1.0 + 0.6, 2.0 + 0.6));
+}

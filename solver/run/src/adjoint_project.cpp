@@ -353,6 +353,85 @@ std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const
     return design::density_contours(g, pp.problem.region.lo_um.x, pp.problem.region.lo_um.y);
 }
 
+namespace {
+
+bool inside(const std::vector<std::array<double, 2>>& ring, double x, double y) {
+    bool in = false;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+        const auto& a = ring[i];
+        const auto& b = ring[j];
+        if ((a[1] > y) != (b[1] > y) && x < (b[0] - a[0]) * (y - a[1]) / (b[1] - a[1]) + a[0]) in = !in;
+    }
+    return in;
+}
+
+double area(const std::vector<std::array<double, 2>>& ring) {
+    double s = 0;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++)
+        s += ring[j][0] * ring[i][1] - ring[i][0] * ring[j][1];
+    return 0.5 * s;
+}
+
+}  // namespace
+
+std::vector<std::vector<Vec2>> keyhole_polygons(const std::vector<design::ContourLoop>& loops) {
+    std::vector<std::vector<std::array<double, 2>>> outers;
+    std::vector<std::vector<std::size_t>> holes_of;  // per outer: indices into loops
+    for (const auto& l : loops)
+        if (!l.hole && l.xy_um.size() >= 3) outers.push_back(l.xy_um);
+    holes_of.resize(outers.size());
+    for (std::size_t h = 0; h < loops.size(); ++h) {
+        if (!loops[h].hole || loops[h].xy_um.size() < 3) continue;
+        // the smallest outer loop around the hole's first vertex (loops do not cross)
+        const auto& v = loops[h].xy_um[0];
+        std::size_t best = outers.size();
+        for (std::size_t o = 0; o < outers.size(); ++o)
+            if (inside(outers[o], v[0], v[1]) && (best == outers.size() || area(outers[o]) < area(outers[best]))) best = o;
+        if (best < outers.size()) holes_of[best].push_back(h);
+    }
+    std::vector<std::vector<Vec2>> out;
+    for (std::size_t o = 0; o < outers.size(); ++o) {
+        std::vector<std::array<double, 2>> poly = outers[o];
+        // rightmost vertex of each hole, holes rightmost first
+        struct Hole {
+            std::vector<std::array<double, 2>> ring;
+            std::size_t right = 0;
+        };
+        std::vector<Hole> hs;
+        for (std::size_t h : holes_of[o]) {
+            Hole hole{loops[h].xy_um, 0};
+            for (std::size_t k = 1; k < hole.ring.size(); ++k)
+                if (hole.ring[k][0] > hole.ring[hole.right][0]) hole.right = k;
+            hs.push_back(std::move(hole));
+        }
+        std::sort(hs.begin(), hs.end(), [](const Hole& a, const Hole& b) { return a.ring[a.right][0] > b.ring[b.right][0]; });
+        for (const Hole& hole : hs) {
+            const double hx = hole.ring[hole.right][0], hy = hole.ring[hole.right][1];
+            // the nearest crossing of the ray y = hy, x > hx with an edge of poly
+            std::size_t edge = poly.size();
+            double px = 0;
+            for (std::size_t i = 0; i < poly.size(); ++i) {
+                const auto& a = poly[i];
+                const auto& b = poly[(i + 1) % poly.size()];
+                if ((a[1] > hy) == (b[1] > hy)) continue;
+                const double x = a[0] + (b[0] - a[0]) * (hy - a[1]) / (b[1] - a[1]);
+                if (x >= hx && (edge == poly.size() || x < px)) edge = i, px = x;
+            }
+            if (edge == poly.size()) continue;  // cannot happen for a hole inside poly
+            std::vector<std::array<double, 2>> merged(poly.begin(), poly.begin() + std::ptrdiff_t(edge) + 1);
+            merged.push_back({px, hy});
+            for (std::size_t k = 0; k <= hole.ring.size(); ++k) merged.push_back(hole.ring[(hole.right + k) % hole.ring.size()]);
+            merged.push_back({px, hy});
+            merged.insert(merged.end(), poly.begin() + std::ptrdiff_t(edge) + 1, poly.end());
+            poly = std::move(merged);
+        }
+        std::vector<Vec2> ring;
+        for (const auto& v : poly) ring.push_back({v[0], v[1]});
+        out.push_back(std::move(ring));
+    }
+    return out;
+}
+
 Project project_with_design_shapes(const Project& project, const ProjectProblem& pp,
                                    const std::vector<double>& rho_projected) {
     const std::vector<design::ContourLoop> loops = design_contours(pp, rho_projected);

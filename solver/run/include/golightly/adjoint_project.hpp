@@ -69,6 +69,15 @@ std::vector<double> read_density_file(const std::filesystem::path& file, std::si
 /// density_contours at 1/2), in project coordinates (um).
 std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const std::vector<double>& rho_projected);
 
+/// The loops as simple GDS boundaries: each hole cut into the outer loop around it (the
+/// smallest that contains it) by a keyhole: a slit from the hole's rightmost vertex along
+/// +x to the nearest edge of that outer loop (holes taken rightmost first, each slit ending
+/// on the loop with the holes merged so far, so that no slit crosses another hole), the
+/// slit walked there and back. Outer loops keep their counter-clockwise order; the signed
+/// area of each polygon is its outer loop's plus its holes' (negative). A hole that no
+/// outer loop contains (not produced by density_contours) is dropped.
+std::vector<std::vector<Vec2>> keyhole_polygons(const std::vector<design::ContourLoop>& loops);
+
 /// `project` with the design section removed and the design region replaced by plain
 /// shapes, as three layers appended on top: "<region>" filled with the low material (a
 /// rectangle over the box), "<region>_solid" (the high material: the outer loops as
