@@ -26,9 +26,11 @@ Project edited(F edit) {
     return parse_project(j.dump(), "edited.glproj");
 }
 
+/// The error of reading the edited fixture (parse_project) or of its design section with
+/// its references (design_spec, as optimize --adjoint reads it).
 std::string error_of(const std::function<void(Json&)>& edit) {
     try {
-        edited(edit);
+        (void)design_spec(edited(edit), "edited.glproj");
     } catch (const ProjectError& e) {
         return e.json_path() + ": " + e.message() + " [" + e.file() + "]";
     }
@@ -102,6 +104,13 @@ TEST_CASE("adjoint project: errors in the design section name the file and the f
     CHECK_THAT(error_of([&](Json& j) { j["design"]["optimizer"]["max_iterations"] = 0; }),
                Catch::StartsWith("design.optimizer.max_iterations: must be at least 1"));
     CHECK_THAT(error_of([&](Json& j) { j["design"].erase("objective"); }), Catch::StartsWith("design.objective: is required"));
+    // the reader checks the section's own fields; a reference to the rest of the project
+    // that an edit broke (the IDE does not edit the design yet) leaves the file readable
+    CHECK_THROWS_WITH(edited([&](Json& j) { region(j)["pixel_um"] = -1; }),
+                      Catch::Contains("design.regions[0].pixel_um") && Catch::Contains("must be > 0"));
+    const Project dangling = edited([](Json& j) { j["monitors"].erase(1); });  // "output"
+    CHECK_THROWS_WITH(design_spec(dangling, "d.glproj"),
+                      Catch::Contains("design.objective.terms[0].monitor") && Catch::Contains("unknown monitor \"output\""));
 }
 
 TEST_CASE("adjoint project: the guide's problem, its normalized transmission and the density files", "[adjoint][project]") {

@@ -22,6 +22,7 @@ std::string num(double v) {
 
 struct Reader {
     const std::string& file;
+    bool references = true;  ///< check what depends on the rest of the project (design_spec.hpp)
     [[noreturn]] void fail(const std::string& path, const std::string& msg) const { throw ProjectError(file, path, msg); }
 
     const Json& object(const Json& j, const std::string& path) const {
@@ -121,7 +122,7 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
     for (int a = 0; a < dims; ++a) {
         if (!(r.max[a] > r.min[a]))
             rd.fail(path + ".max", std::string("must exceed min along ") + axes[a] + " (" + num(r.min[a]) + " um)");
-        if (r.min[a] < -1e-9 || r.max[a] > project.domain.size[std::size_t(a)] + 1e-9)
+        if (rd.references && (r.min[a] < -1e-9 || r.max[a] > project.domain.size[std::size_t(a)] + 1e-9))
             rd.fail(path + ".min", std::string("the box must lie inside the domain (0 .. ") +
                                        num(project.domain.size[std::size_t(a)]) + " um along " + axes[a] + ")");
     }
@@ -143,7 +144,7 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
         rd.fail(mp, "must be [low, high]: two material ids");
     for (std::size_t k = 0; k < 2; ++k) {
         r.materials[k] = mats[k].get<std::string>();
-        check_material(project, rd, mp + "[" + std::to_string(k) + "]", r.materials[k]);
+        if (rd.references) check_material(project, rd, mp + "[" + std::to_string(k) + "]", r.materials[k]);
     }
     if (r.materials[0] == r.materials[1]) rd.fail(mp, "low and high must be two different materials");
     const std::string rp = path + ".rho";
@@ -204,10 +205,10 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
 
 }  // namespace
 
-std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label) {
+std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label, bool check_references) {
     const auto it = project.extra.find("design");
     if (it == project.extra.end()) return std::nullopt;
-    const Reader rd{file_label};
+    const Reader rd{file_label, check_references};
     const Json& d = rd.object(*it, "design");
     DesignSpec s;
     if (!d.contains("regions")) rd.fail("design.regions", "is required (a list of design regions)");
@@ -236,13 +237,14 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
         if (has_monitor == has_point) rd.fail(path, "needs exactly one of `monitor` (a mode monitor) or `point`");
         if (has_monitor) {
             term.monitor = rd.string(t, path, "monitor", std::nullopt);
-            const Monitor* m = mode_monitor(project, rd, path + ".monitor", term.monitor);
-            if (project.domain.dimensions != 2)
-                rd.fail(path + ".monitor", "mode terms need a 2D project for now (3D mode monitors: not yet)");
             term.mode = rd.integer(t, path, "mode", 0, 0);
+            const Monitor* m = rd.references ? mode_monitor(project, rd, path + ".monitor", term.monitor) : nullptr;
+            if (m && project.domain.dimensions != 2)
+                rd.fail(path + ".monitor", "mode terms need a 2D project for now (3D mode monitors: not yet)");
             std::size_t slots = 1;
-            if (const auto mi = m->extra.find("modes"); mi != m->extra.end() && mi->is_array()) slots = mi->size();
-            if (std::size_t(term.mode) >= slots)
+            if (m)
+                if (const auto mi = m->extra.find("modes"); mi != m->extra.end() && mi->is_array()) slots = mi->size();
+            if (m && std::size_t(term.mode) >= slots)
                 rd.fail(path + ".mode", "monitor \"" + term.monitor + "\" lists " + std::to_string(slots) +
                                             " mode(s); the slot must be below that (found " + std::to_string(term.mode) + ")");
             term.forward = rd.string(t, path, "direction", std::string("forward"), {"forward", "backward"}) == "forward";
@@ -250,7 +252,7 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
             term.point = rd.point(t, path, "point", project.domain.dimensions);
             const std::string c = rd.string(t, path, "component", std::string("Ez"), {"Ex", "Ey", "Ez"});
             term.component = c == "Ex" ? Component::Ex : c == "Ey" ? Component::Ey : Component::Ez;
-            if (project.domain.dimensions == 2) {
+            if (rd.references && project.domain.dimensions == 2) {
                 const bool tmz = project.domain.polarization == Polarization::TMz;
                 if (tmz != (term.component == Component::Ez))
                     rd.fail(path + ".component", std::string("the ") + (tmz ? "TMz" : "TEz") + " project has no " + c +
@@ -271,7 +273,7 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
     }
     if (o.contains("normalize_by")) {
         s.objective.normalize_by = rd.string(o, "design.objective", "normalize_by", std::nullopt);
-        mode_monitor(project, rd, "design.objective.normalize_by", s.objective.normalize_by);
+        if (rd.references) mode_monitor(project, rd, "design.objective.normalize_by", s.objective.normalize_by);
     }
 
     if (d.contains("optimizer")) {

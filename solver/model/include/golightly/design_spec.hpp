@@ -3,7 +3,8 @@
 //
 // The section is stored in Project::extra["design"] as written in the file, so a load-save
 // cycle keeps it (and unknown members inside it) unchanged; design_spec() reads and checks
-// it. validate_project calls design_spec, so a project with a bad `design` does not load.
+// it. validate_project calls design_spec (without the cross-references), so a project
+// whose `design` is malformed does not load.
 #pragma once
 
 #include <array>
@@ -61,10 +62,16 @@ struct DesignSpec {
     int max_iterations = 50;
 };
 
-/// The design section of `project` (Project::extra["design"]), checked against the
-/// project (material ids, monitor names and kinds, the box inside the domain, a whole
-/// number of pixels); nullopt when the project has none. Throws ProjectError naming
-/// `file_label` and the JSON path (e.g. "design.regions[0].pixel_um").
-std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label);
+/// The design section of `project` (Project::extra["design"]), checked (types, ranges, a
+/// whole number of pixels) and, with `check_references`, against the rest of the project
+/// (material ids and their dispersion, monitor names, kinds and mode slots, the box inside
+/// the domain, point components for the polarization); nullopt when the project has none.
+/// Throws ProjectError naming `file_label` and the JSON path (e.g.
+/// "design.regions[0].pixel_um").
+/// validate_project checks the section without its references: an edit elsewhere (a
+/// monitor deleted or renamed in the IDE, which does not edit the design section yet) must
+/// not make the file unreadable; `optimize --adjoint` checks them.
+std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label,
+                                      bool check_references = true);
 
 }  // namespace golightly
