@@ -136,6 +136,9 @@ int run_optimize_adjoint(int argc, char** argv) {
                     pp.spec.objective.terms.size(), wl.c_str(), pp.settings.algorithm.c_str(),
                     pp.settings.maximize ? "maximize" : "minimize");
         std::fflush(stdout);
+        if (pp.problem.settings.precision == Precision::Float32)
+            std::fprintf(stderr, "note: float32 runs: the adjoint gradient is only as accurate as the fields' small "
+                                 "changes; --precision float64 is recommended\n");
 
         std::vector<std::pair<int, std::string>> rows = resume ? read_history(history_file) : decltype(rows){};
         bool first = true;

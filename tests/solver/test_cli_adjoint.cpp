@@ -136,6 +136,15 @@ TEST_CASE("cli: optimize --adjoint refuses bad input with exit 2", "[cli][adjoin
                                      quote((dir.path / "o2").string()) + " --resume");
     CHECK(r2.code == 2);
     CHECK(r2.err.find("nothing to resume") != std::string::npos);
+    // the design region over the source: refused before any run, naming the region
+    j = golightly::Json::parse(golightly::test::kAdjointGuide);
+    j["design"]["regions"][0]["min"] = {0.6, 0.9};
+    j["design"]["regions"][0]["max"] = {1.2, 1.5};
+    const fs::path over = dir.path / "over.glproj";
+    std::ofstream(over) << j.dump();
+    const Cli r4 = cli(dir.path, "optimize --adjoint " + quote(over.string()) + " --out " + quote((dir.path / "o4").string()));
+    CHECK(r4.code == 2);
+    CHECK(r4.err.find("design.regions[0]: design region: a source lies inside it") != std::string::npos);
     const Cli r3 = cli(dir.path, "optimize --adjoint " + quote(project.string()));
     CHECK(r3.code == 1);  // --out is required
 }

@@ -104,6 +104,11 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     p.region.n = rs.pixels;
     p.region.eps_min = project.find_material(rs.materials[0])->epsilon_inf;
     p.region.eps_max = project.find_material(rs.materials[1])->epsilon_inf;
+    try {  // the design region's refusals (PML, sources, dispersion), named by the region's path
+        (void)map_design(p.scene, p.region);
+    } catch (const std::invalid_argument& e) {
+        throw ProjectError(file_label, "design.regions[0]", e.what());
+    }
     pp.settings.mapping.kind = rs.filter_kind == "gaussian" ? design::FilterKind::Gaussian : design::FilterKind::Conic;
     pp.settings.mapping.radius_um = rs.filter_radius_um;
     pp.settings.mapping.beta = rs.beta;
