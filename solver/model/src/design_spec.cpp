@@ -273,7 +273,11 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
     }
     if (o.contains("normalize_by")) {
         s.objective.normalize_by = rd.string(o, "design.objective", "normalize_by", std::nullopt);
-        if (rd.references) mode_monitor(project, rd, "design.objective.normalize_by", s.objective.normalize_by);
+        if (rd.references) {
+            mode_monitor(project, rd, "design.objective.normalize_by", s.objective.normalize_by);
+            if (project.domain.dimensions != 2)
+                rd.fail("design.objective.normalize_by", "needs a 2D project for now (3D mode monitors: not yet)");
+        }
     }
 
     if (d.contains("optimizer")) {
