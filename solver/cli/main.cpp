@@ -11,6 +11,7 @@
 //   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
 //   golightly-cli sweep PROJECT --param NAME=LO:HI:N ... / optimize PROJECT --objective EXPR --param NAME=LO..HI ...
 //                       (cmd_sweep.cpp)
+//   golightly-cli optimize --adjoint PROJECT --out DIR [--max-iterations N] [--resume]   (cmd_optimize_adjoint.cpp)
 //   golightly-cli export-gds PROJECT --out FILE.gds [--cell NAME]   (cmd_gds.cpp)
 //   golightly-cli farfield RESULTS [--monitor NAME] [--theta LIST] [--phi LIST] [--json]   (cmd_farfield.cpp)
 //   golightly-cli diffraction RESULTS [--monitor NAME] [--wavelength UM] [--json]   (cmd_diffraction.cpp)
@@ -40,6 +41,7 @@
 #include "cmd_farfield.hpp"
 #include "cmd_diffraction.hpp"
 #include "cmd_modes.hpp"
+#include "cmd_optimize_adjoint.hpp"
 #include "cmd_resonances.hpp"
 #include "cmd_sparams.hpp"
 #include "out_folder.hpp"
@@ -594,6 +596,8 @@ bool parse_size(const std::string& text, int& nx, int& ny, int* nz = nullptr, bo
 }
 
 int real_main(int argc, char** argv) {
+    // `optimize --adjoint` has options of its own (cmd_optimize_adjoint.cpp)
+    if (cli::is_adjoint_optimize(argc, argv)) return cli::run_optimize_adjoint(argc, argv);
     CLI::App app{"golightly-cli: the headless GoLightly FDTD runner"};
     app.name("golightly-cli");
     bool version = false;

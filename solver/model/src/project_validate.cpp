@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "golightly/design_spec.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
 #include "project_io_internal.hpp"
@@ -797,6 +798,9 @@ private:
 
 void validate_project(const Project& project, const std::string& file_label) {
     Validator(project, file_label).run();
+    // the `design` section's own fields; its references to materials and monitors are
+    // checked where it is used (design_spec.hpp)
+    (void)design_spec(project, file_label, false);
 }
 
 void check_runnable(const Project& project, const std::string& file_label) {

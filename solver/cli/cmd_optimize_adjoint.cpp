@@ -1,0 +1,233 @@
+// golightly-cli optimize --adjoint (cmd_optimize_adjoint.hpp; spec/cli.md).
+#include "cmd_optimize_adjoint.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "golightly/adjoint_project.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/gds.hpp"
+#include "golightly/limits.hpp"
+#include "golightly/project.hpp"
+#include "out_folder.hpp"
+
+namespace golightly::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitUsage = 1, kExitProject = 2, kExitRun = 3;
+
+std::atomic<bool> g_adjoint_cancel{false};
+extern "C" void on_adjoint_sigint(int) { g_adjoint_cancel.store(true); }
+
+void write_text_atomically(const fs::path& file, const std::string& text) {
+    const fs::path tmp = file.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) throw std::runtime_error(file.string() + ": cannot write the file");
+    }
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec) throw std::runtime_error(file.string() + ": cannot write the file: " + ec.message());
+}
+
+constexpr const char* kHistoryHeader = "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s";
+
+/// The rows of an earlier history.csv (resumed runs keep them), by iteration.
+std::vector<std::pair<int, std::string>> read_history(const fs::path& file) {
+    std::vector<std::pair<int, std::string>> rows;
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line.rfind("iteration", 0) == 0) continue;
+        try {
+            rows.emplace_back(std::stoi(line), line);
+        } catch (const std::exception&) {
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+bool is_adjoint_optimize(int argc, char** argv) {
+    if (argc < 2 || std::strcmp(argv[1], "optimize") != 0) return false;
+    for (int i = 2; i < argc; ++i)
+        if (std::strcmp(argv[i], "--adjoint") == 0) return true;
+    return false;
+}
+
+int run_optimize_adjoint(int argc, char** argv) {
+    CLI::App app{"Gradient-based topology optimization of the project's design region (adjoint method, NLopt MMA/CCSA/L-BFGS)"};
+    app.name("golightly-cli optimize --adjoint");
+    std::string project_file, out_dir, backend, precision;
+    int max_iterations = 0, threads = 0;
+    bool adjoint = false, resume = false;
+    app.add_flag("--adjoint", adjoint, "Optimize the project's `design` region with adjoint gradients")->required();
+    app.add_option("PROJECT", project_file, "Project file (.glproj) with a `design` section")->required();
+    app.add_option("--out", out_dir, "Output folder (history.csv, checkpoint.json, density, final.gds, final.glproj)")->required();
+    app.add_option("--max-iterations", max_iterations, "Evaluations in this call (default: design.optimizer.max_iterations)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--backend", backend, "auto, cpu or cuda (default: run.backend)")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    app.add_option("--precision", precision, "float32 or float64 (default: run.precision)")
+        ->check(CLI::IsMember({"float32", "float64"}));
+    app.add_option("--threads", threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    app.add_flag("--resume", resume, "Continue from OUT/checkpoint.json (its design, beta and iteration count)");
+    std::vector<char*> args = {argv[0]};
+    for (int i = 2; i < argc; ++i) args.push_back(argv[i]);  // without "optimize"
+    try {
+        app.parse(int(args.size()), args.data());
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? kExitOk : kExitUsage;
+    }
+
+    const fs::path out(out_dir);
+    const fs::path checkpoint = out / "checkpoint.json", history_file = out / "history.csv";
+    adjoint::ProjectProblem pp;
+    try {
+        const Project project = load_project(fs::path(project_file));
+        check_runnable(project, project_file);
+        if (!results_folder_writable(out)) return kExitProject;
+        if (resume && !fs::exists(checkpoint)) {
+            std::fprintf(stderr, "error: --resume: %s does not exist (nothing to resume)\n",
+                         limits::cap_text(checkpoint.string()).c_str());
+            return kExitProject;
+        }
+        if (!resume) {  // a fresh start: an old checkpoint would otherwise be resumed
+            std::error_code ec;
+            fs::remove(checkpoint, ec);
+            fs::remove(history_file, ec);
+        }
+        adjoint::ProjectProblemOptions o;
+        if (backend == "auto") o.backend = BackendChoice::Auto;
+        if (backend == "cpu") o.backend = BackendChoice::Cpu;
+        if (backend == "cuda") o.backend = BackendChoice::Cuda;
+        if (precision == "float32") o.precision = Precision::Float32;
+        if (precision == "float64") o.precision = Precision::Float64;
+        o.threads = threads;
+        pp = adjoint::problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
+        for (const auto& w : pp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+        pp.settings.checkpoint = checkpoint;
+        if (max_iterations > 0) pp.settings.max_iterations = max_iterations;
+
+        std::string wl;
+        for (std::size_t f = 0; f < pp.wavelengths_um.size(); ++f) {
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "%s%.6g um (N = %.6g)", f ? ", " : "", pp.wavelengths_um[f], pp.normalization[f]);
+            wl += buf;
+        }
+        const auto& n = pp.problem.region.n;
+        std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g; %zu term(s) at %s; %s, %s\n",
+                    pp.spec.regions[0].name.c_str(), n[0], n[1], n[2], pp.problem.region.eps_min, pp.problem.region.eps_max,
+                    pp.spec.objective.terms.size(), wl.c_str(), pp.settings.algorithm.c_str(),
+                    pp.settings.maximize ? "maximize" : "minimize");
+        std::fflush(stdout);
+        if (pp.problem.settings.precision == Precision::Float32)
+            std::fprintf(stderr, "note: float32 runs: the adjoint gradient is only as accurate as the fields' small "
+                                 "changes; --precision float64 is recommended\n");
+
+        std::vector<std::pair<int, std::string>> rows = resume ? read_history(history_file) : decltype(rows){};
+        bool first = true;
+        std::signal(SIGINT, on_adjoint_sigint);
+        const auto on_iteration = [&](const adjoint::Iteration& it) {
+            if (first) {  // rows from an earlier call that this one repeats are replaced
+                std::erase_if(rows, [&](const auto& r) { return r.first >= it.index; });
+                first = false;
+            }
+            char buf[320];
+            std::snprintf(buf, sizeof buf, "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%lld,%.6g", it.index, it.beta, it.objective,
+                          it.gradient_norm, it.constraint_solid, it.constraint_void, it.steps, it.wall_s);
+            rows.emplace_back(it.index, buf);
+            std::string text = std::string(kHistoryHeader) + "\n";
+            for (const auto& r : rows) text += r.second + "\n";
+            write_text_atomically(history_file, text);
+            std::printf("iteration %d: objective %.6g, beta %.4g, |grad| %.4g, %lld steps, %.3g s\n", it.index, it.objective,
+                        it.beta, it.gradient_norm, it.steps, it.wall_s);
+            std::fflush(stdout);
+            return !g_adjoint_cancel.load();
+        };
+        const adjoint::OptimizeResult r = adjoint::optimize_density(pp.problem, pp.rho0, pp.settings, on_iteration);
+
+        // the densities, the final design as GDS and as a project of plain shapes
+        const double pixel = pp.spec.regions[0].pixel_um;
+        adjoint::write_density_csv(out / "density.csv", pp.problem.region, pixel, r.rho, r.rho_projected);
+        const bool h5 = adjoint::write_density_h5(out / "density.h5", pp.problem.region, pixel, r.rho, r.rho_projected);
+        std::string finals;
+        if (pp.dimensions == 2) {
+            const auto loops = adjoint::design_contours(pp, r.rho_projected);
+            const Project final_project = adjoint::project_with_design_shapes(project, pp, r.rho_projected);
+            std::array<int, 2> layer{1, 0};
+            for (std::size_t k = project.layers.size(); k < final_project.layers.size(); ++k)
+                if (final_project.layers[k].material == pp.spec.regions[0].materials[1] && final_project.layers[k].gds_layer)
+                    layer = *final_project.layers[k].gds_layer;
+            // holes cut into their outer loops (keyholes); where the writer cannot take
+            // such a polygon (one split into pieces: over 8190 vertices), the holes go
+            // on datatype + 1 as separate polygons instead
+            const std::string cell = project.name.empty() ? std::string("design") : project.name;
+            gds::WriteLayer solid, holes;
+            solid.layer = holes.layer = layer[0];
+            solid.datatype = layer[1];
+            holes.datatype = layer[1] + 1;
+            solid.polygons = adjoint::keyhole_polygons(loops);
+            std::vector<std::uint8_t> bytes;
+            std::size_t hole_count = 0;
+            for (const auto& loop : loops) hole_count += loop.hole ? 1 : 0;
+            bool separate = false;
+            try {
+                bytes = gds::write(cell, {solid});
+            } catch (const std::exception&) {
+                separate = true;
+                solid.polygons.clear();
+                for (const auto& loop : loops) {
+                    std::vector<Vec2> ring;
+                    for (const auto& v : loop.xy_um) ring.push_back({v[0], v[1]});
+                    (loop.hole ? holes : solid).polygons.push_back(std::move(ring));
+                }
+                std::vector<gds::WriteLayer> layers = {solid};
+                if (!holes.polygons.empty()) layers.push_back(holes);
+                bytes = gds::write(cell, layers);
+            }
+            write_text_atomically(out / "final.gds", std::string(bytes.begin(), bytes.end()));
+            save_project(final_project, out / "final.glproj");
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "; final.gds (layer %d/%d, %zu polygon(s), %zu hole(s)%s), final.glproj", layer[0],
+                          layer[1], solid.polygons.size(), hole_count,
+                          hole_count == 0 ? "" : separate ? (" on datatype " + std::to_string(holes.datatype)).c_str() : " cut in");
+            finals = buf;
+        } else {
+            finals = "; 3D: no final.gds / final.glproj yet (the densities only)";
+        }
+        const double f0 = r.history.empty() ? 0 : r.history.front().objective;
+        const double f1 = r.history.empty() ? 0 : r.history.back().objective;
+        std::printf("done: %zu iteration(s) from %d, objective %.6g -> %.6g (%s); wrote history.csv, checkpoint.json, "
+                    "density.csv%s%s in %s\n",
+                    r.history.size(), r.first_iteration, f0, f1, r.stop.c_str(), h5 ? ", density.h5" : "", finals.c_str(),
+                    limits::cap_text(out.string()).c_str());
+        return g_adjoint_cancel.load() ? kExitRun : kExitOk;
+    } catch (const ProjectError& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitProject;
+    } catch (const std::invalid_argument& e) {  // the design region's or the optimizer's refusals
+        std::fprintf(stderr, "error: %s: %s\n", limits::cap_text(project_file).c_str(), e.what());
+        return kExitProject;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kExitRun;
+    }
+}
+
+}  // namespace golightly::cli

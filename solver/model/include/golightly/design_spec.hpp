@@ -1,0 +1,77 @@
+// GoLightly: the `design` section of a project (docs/spec/project-format.md "Inverse
+// design"): the design regions of a topology optimization, its objective and optimizer.
+//
+// The section is stored in Project::extra["design"] as written in the file, so a load-save
+// cycle keeps it (and unknown members inside it) unchanged; design_spec() reads and checks
+// it. validate_project calls design_spec (without the cross-references), so a project
+// whose `design` is malformed does not load.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "golightly/project.hpp"
+
+namespace golightly {
+
+/// One design region: a box with a density grid of square (cubic) pixels, mapped between
+/// two non-dispersive materials.
+struct DesignRegionSpec {
+    std::string name;
+    Vec3 min, max;                  ///< um; 2D: z entries 0
+    double pixel_um = 0;            ///< pixel edge
+    std::array<int, 3> pixels{1, 1, 1};  ///< from the box and pixel_um (nz = 1 in 2D)
+    std::array<std::string, 2> materials;  ///< [low (rho = 0), high (rho = 1)] material ids
+    /// The start density: a uniform value, a list (x fastest), or a file (CSV or HDF5 as
+    /// `optimize --adjoint` writes, relative to the project's folder). Exactly one is set.
+    std::optional<double> rho_uniform;
+    std::vector<double> rho_values;
+    std::string rho_file;
+    std::string filter_kind = "conic";  ///< conic | gaussian
+    double filter_radius_um = 0;        ///< 0: no filter
+    double beta = 8, eta = 0.5, beta_max = 64, beta_factor = 2;
+    int beta_every = 20;
+    double min_length_um = 0;  ///< 0: no length scale constraint
+    std::size_t pixel_count() const { return std::size_t(pixels[0]) * std::size_t(pixels[1]) * std::size_t(pixels[2]); }
+};
+
+/// One term of the objective: the power in a mode of a 2D mode monitor (`monitor` set), or
+/// |E_c|^2 at a point (`monitor` empty).
+struct DesignObjectiveTerm {
+    std::string monitor;
+    int mode = 0;            ///< slot in the monitor's `modes`
+    bool forward = true;     ///< "forward" (the monitor's direction) or "backward"
+    Vec3 point;              ///< point term, um
+    Component component = Component::Ez;
+    double weight = 1;
+};
+
+struct DesignObjective {
+    std::vector<DesignObjectiveTerm> terms;
+    std::vector<double> wavelengths_um;  ///< empty: the spectrum's centre
+    std::string normalize_by;            ///< a mode monitor; empty: no normalization
+    bool maximize = true;
+};
+
+struct DesignSpec {
+    std::vector<DesignRegionSpec> regions;
+    DesignObjective objective;
+    std::string algorithm = "mma";  ///< mma | ccsa | lbfgs
+    int max_iterations = 50;
+};
+
+/// The design section of `project` (Project::extra["design"]), checked (types, ranges, a
+/// whole number of pixels) and, with `check_references`, against the rest of the project
+/// (material ids and their dispersion, monitor names, kinds and mode slots, the box inside
+/// the domain, point components for the polarization); nullopt when the project has none.
+/// Throws ProjectError naming `file_label` and the JSON path (e.g.
+/// "design.regions[0].pixel_um").
+/// validate_project checks the section without its references: an edit elsewhere (a
+/// monitor deleted or renamed in the IDE, which does not edit the design section yet) must
+/// not make the file unreadable; `optimize --adjoint` checks them.
+std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label,
+                                      bool check_references = true);
+
+}  // namespace golightly

@@ -1,0 +1,296 @@
+// The `design` section's reader (design_spec.hpp; docs/spec/project-format.md "Inverse
+// design"). It reads the JSON kept in Project::extra["design"]; each error names the file
+// and the JSON path of the field, as the rest of the reader.
+#include "golightly/design_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "golightly/errors.hpp"
+
+namespace golightly {
+
+namespace {
+
+std::string num(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+struct Reader {
+    const std::string& file;
+    bool references = true;  ///< check what depends on the rest of the project (design_spec.hpp)
+    [[noreturn]] void fail(const std::string& path, const std::string& msg) const { throw ProjectError(file, path, msg); }
+
+    const Json& object(const Json& j, const std::string& path) const {
+        if (!j.is_object()) fail(path, "must be an object");
+        return j;
+    }
+    double number(const Json& o, const std::string& path, const char* key, std::optional<double> fallback) const {
+        const std::string p = path + "." + key;
+        if (!o.contains(key)) {
+            if (!fallback) fail(p, "is required");
+            return *fallback;
+        }
+        const Json& v = o.at(key);
+        if (!v.is_number()) fail(p, "must be a number");
+        const double d = v.get<double>();
+        if (!std::isfinite(d)) fail(p, "must be a finite number");
+        return d;
+    }
+    double positive(const Json& o, const std::string& path, const char* key, std::optional<double> fallback) const {
+        const double d = number(o, path, key, fallback);
+        if (!(d > 0)) fail(path + "." + key, "must be > 0 (found " + num(d) + ")");
+        return d;
+    }
+    int integer(const Json& o, const std::string& path, const char* key, int fallback, int lo) const {
+        const std::string p = path + "." + key;
+        if (!o.contains(key)) return fallback;
+        const Json& v = o.at(key);
+        if (!v.is_number_integer()) fail(p, "must be an integer");
+        const long long i = v.get<long long>();
+        if (i < lo || i > 1000000000) fail(p, "must be at least " + std::to_string(lo) + " (found " + std::to_string(i) + ")");
+        return int(i);
+    }
+    std::string string(const Json& o, const std::string& path, const char* key, std::optional<std::string> fallback,
+                       std::initializer_list<const char*> allowed = {}) const {
+        const std::string p = path + "." + key;
+        if (!o.contains(key)) {
+            if (!fallback) fail(p, "is required");
+            return *fallback;
+        }
+        const Json& v = o.at(key);
+        if (!v.is_string()) fail(p, "must be a string");
+        std::string s = v.get<std::string>();
+        if (allowed.size()) {
+            std::string list;
+            for (const char* a : allowed) {
+                if (s == a) return s;
+                list += std::string(list.empty() ? "" : ", ") + a;
+            }
+            fail(p, "must be one of " + list + " (found \"" + s + "\")");
+        }
+        return s;
+    }
+    Vec3 point(const Json& o, const std::string& path, const char* key, int dims) const {
+        const std::string p = path + "." + key;
+        if (!o.contains(key)) fail(p, "is required");
+        const Json& v = o.at(key);
+        const std::size_t want = std::size_t(dims);
+        if (!v.is_array() || !(v.size() == want || (dims == 2 && v.size() == 3)))
+            fail(p, dims == 3 ? "must be [x, y, z] (um)" : "must be [x, y] (um)");
+        Vec3 r;
+        for (std::size_t a = 0; a < want; ++a) {
+            if (!v[a].is_number() || !std::isfinite(v[a].get<double>())) fail(p + "[" + std::to_string(a) + "]", "must be a finite number");
+            r[int(a)] = v[a].get<double>();
+        }
+        return r;
+    }
+};
+
+void check_material(const Project& project, const Reader& rd, const std::string& path, const std::string& id) {
+    const Material* m = project.find_material(id);
+    if (!m) rd.fail(path, "unknown material id \"" + id + "\"");
+    if (!m->poles.empty() || m->conductivity != 0 || m->mu_r != 1)
+        rd.fail(path, "material \"" + id +
+                          "\" is dispersive, conductive or magnetic: a design region maps between two non-dispersive, "
+                          "lossless materials (epsilon_inf only) for now");
+}
+
+const Monitor* mode_monitor(const Project& project, const Reader& rd, const std::string& path, const std::string& name) {
+    for (const Monitor& m : project.monitors)
+        if (m.name == name) {
+            if (m.type != MonitorType::Flux || m.kind != "mode")
+                rd.fail(path, "monitor \"" + name + "\" is not a mode monitor (a flux monitor with kind \"mode\")");
+            return &m;
+        }
+    rd.fail(path, "unknown monitor \"" + name + "\"");
+}
+
+DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Json& j, const std::string& path) {
+    rd.object(j, path);
+    const int dims = project.domain.dimensions;
+    DesignRegionSpec r;
+    r.name = rd.string(j, path, "name", std::string("design"));
+    r.min = rd.point(j, path, "min", dims);
+    r.max = rd.point(j, path, "max", dims);
+    if (dims == 2) r.min.z = r.max.z = 0;
+    static const char* axes[] = {"x", "y", "z"};
+    for (int a = 0; a < dims; ++a) {
+        if (!(r.max[a] > r.min[a]))
+            rd.fail(path + ".max", std::string("must exceed min along ") + axes[a] + " (" + num(r.min[a]) + " um)");
+        if (rd.references && (r.min[a] < -1e-9 || r.max[a] > project.domain.size[std::size_t(a)] + 1e-9))
+            rd.fail(path + ".min", std::string("the box must lie inside the domain (0 .. ") +
+                                       num(project.domain.size[std::size_t(a)]) + " um along " + axes[a] + ")");
+    }
+    r.pixel_um = rd.positive(j, path, "pixel_um", std::nullopt);
+    for (int a = 0; a < dims; ++a) {
+        const double len = r.max[a] - r.min[a];
+        const double n = std::round(len / r.pixel_um);
+        if (n < 1 || std::abs(n * r.pixel_um - len) > 1e-6 * len)
+            rd.fail(path + ".pixel_um", std::string("the box must be a whole number of pixels along ") + axes[a] + " (" +
+                                            num(len) + " um / " + num(r.pixel_um) + " um = " + num(len / r.pixel_um) + ")");
+        if (n > 100000) rd.fail(path + ".pixel_um", "too many pixels along " + std::string(axes[a]));
+        r.pixels[std::size_t(a)] = int(n);
+    }
+    if (r.pixel_count() > 50000000ull) rd.fail(path + ".pixel_um", "too many pixels (" + std::to_string(r.pixel_count()) + ")");
+    const std::string mp = path + ".materials";
+    if (!j.contains("materials")) rd.fail(mp, "is required ([low, high] material ids)");
+    const Json& mats = j.at("materials");
+    if (!mats.is_array() || mats.size() != 2 || !mats[0].is_string() || !mats[1].is_string())
+        rd.fail(mp, "must be [low, high]: two material ids");
+    for (std::size_t k = 0; k < 2; ++k) {
+        r.materials[k] = mats[k].get<std::string>();
+        if (rd.references) check_material(project, rd, mp + "[" + std::to_string(k) + "]", r.materials[k]);
+    }
+    if (r.materials[0] == r.materials[1]) rd.fail(mp, "low and high must be two different materials");
+    const std::string rp = path + ".rho";
+    if (!j.contains("rho")) {
+        r.rho_uniform = 0.5;
+    } else {
+        const Json& rho = j.at("rho");
+        auto check01 = [&](double v, const std::string& p) {
+            if (!std::isfinite(v) || v < 0 || v > 1) rd.fail(p, "must be in [0, 1] (found " + num(v) + ")");
+        };
+        if (rho.is_number()) {
+            r.rho_uniform = rho.get<double>();
+            check01(*r.rho_uniform, rp);
+        } else if (rho.is_array()) {
+            if (rho.size() != r.pixel_count())
+                rd.fail(rp, "has " + std::to_string(rho.size()) + " values for " + std::to_string(r.pixel_count()) +
+                                " pixels (" + std::to_string(r.pixels[0]) + " x " + std::to_string(r.pixels[1]) + " x " +
+                                std::to_string(r.pixels[2]) + ", x fastest)");
+            for (std::size_t i = 0; i < rho.size(); ++i) {
+                const std::string p = rp + "[" + std::to_string(i) + "]";
+                if (!rho[i].is_number()) rd.fail(p, "must be a number");
+                r.rho_values.push_back(rho[i].get<double>());
+                check01(r.rho_values.back(), p);
+            }
+        } else if (rho.is_string() && !rho.get<std::string>().empty()) {
+            r.rho_file = rho.get<std::string>();
+        } else {
+            rd.fail(rp, "must be a number in [0, 1], a list of one per pixel, or a density file name (.csv or .h5)");
+        }
+    }
+    if (j.contains("filter")) {
+        const std::string fp = path + ".filter";
+        const Json& f = rd.object(j.at("filter"), fp);
+        r.filter_kind = rd.string(f, fp, "kind", std::string("conic"), {"conic", "gaussian"});
+        r.filter_radius_um = rd.number(f, fp, "radius_um", std::nullopt);
+        if (r.filter_radius_um < 0) rd.fail(fp + ".radius_um", "must be >= 0 (found " + num(r.filter_radius_um) + ")");
+    }
+    if (j.contains("projection")) {
+        const std::string pp = path + ".projection";
+        const Json& p = rd.object(j.at("projection"), pp);
+        r.beta = rd.positive(p, pp, "beta", 8.0);
+        r.eta = rd.number(p, pp, "eta", 0.5);
+        if (r.eta < 0 || r.eta > 1) rd.fail(pp + ".eta", "must be in [0, 1] (found " + num(r.eta) + ")");
+        r.beta_max = rd.number(p, pp, "beta_max", std::max(64.0, r.beta));
+        if (!(r.beta_max >= r.beta)) rd.fail(pp + ".beta_max", "must be >= beta (" + num(r.beta) + ")");
+        r.beta_every = rd.integer(p, pp, "beta_every", 20, 1);
+        r.beta_factor = rd.number(p, pp, "beta_factor", 2.0);
+        if (!(r.beta_factor >= 1)) rd.fail(pp + ".beta_factor", "must be >= 1 (found " + num(r.beta_factor) + ")");
+    }
+    if (j.contains("min_length_um")) {
+        r.min_length_um = rd.number(j, path, "min_length_um", 0.0);
+        if (r.min_length_um < 0) rd.fail(path + ".min_length_um", "must be >= 0");
+        if (r.min_length_um > 0 && (r.filter_kind != "conic" || r.filter_radius_um <= 0))
+            rd.fail(path + ".min_length_um", "needs a conic filter (filter.kind \"conic\" with radius_um > 0)");
+    }
+    return r;
+}
+
+}  // namespace
+
+std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label, bool check_references) {
+    const auto it = project.extra.find("design");
+    if (it == project.extra.end()) return std::nullopt;
+    const Reader rd{file_label, check_references};
+    const Json& d = rd.object(*it, "design");
+    DesignSpec s;
+    if (!d.contains("regions")) rd.fail("design.regions", "is required (a list of design regions)");
+    const Json& regions = d.at("regions");
+    if (!regions.is_array() || regions.empty()) rd.fail("design.regions", "must be a non-empty list");
+    if (regions.size() > 1) rd.fail("design.regions", "one design region is supported for now (found " + std::to_string(regions.size()) + ")");
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+        const std::string path = "design.regions[" + std::to_string(i) + "]";
+        s.regions.push_back(parse_region(project, rd, regions[i], path));
+        if (!names.insert(s.regions.back().name).second) rd.fail(path + ".name", "repeats \"" + s.regions.back().name + "\"");
+    }
+
+    if (!d.contains("objective")) rd.fail("design.objective", "is required");
+    const Json& o = rd.object(d.at("objective"), "design.objective");
+    s.objective.maximize = rd.string(o, "design.objective", "goal", std::string("maximize"), {"maximize", "minimize"}) == "maximize";
+    if (!o.contains("terms")) rd.fail("design.objective.terms", "is required");
+    const Json& terms = o.at("terms");
+    if (!terms.is_array() || terms.empty()) rd.fail("design.objective.terms", "must be a non-empty list");
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        const std::string path = "design.objective.terms[" + std::to_string(i) + "]";
+        const Json& t = rd.object(terms[i], path);
+        DesignObjectiveTerm term;
+        term.weight = rd.number(t, path, "weight", 1.0);
+        const bool has_monitor = t.contains("monitor"), has_point = t.contains("point");
+        if (has_monitor == has_point) rd.fail(path, "needs exactly one of `monitor` (a mode monitor) or `point`");
+        if (has_monitor) {
+            term.monitor = rd.string(t, path, "monitor", std::nullopt);
+            term.mode = rd.integer(t, path, "mode", 0, 0);
+            const Monitor* m = rd.references ? mode_monitor(project, rd, path + ".monitor", term.monitor) : nullptr;
+            if (m && project.domain.dimensions != 2)
+                rd.fail(path + ".monitor", "mode terms need a 2D project for now (3D mode monitors: not yet)");
+            std::size_t slots = 1;
+            if (m)
+                if (const auto mi = m->extra.find("modes"); mi != m->extra.end() && mi->is_array()) slots = mi->size();
+            if (m && std::size_t(term.mode) >= slots)
+                rd.fail(path + ".mode", "monitor \"" + term.monitor + "\" lists " + std::to_string(slots) +
+                                            " mode(s); the slot must be below that (found " + std::to_string(term.mode) + ")");
+            term.forward = rd.string(t, path, "direction", std::string("forward"), {"forward", "backward"}) == "forward";
+        } else {
+            term.point = rd.point(t, path, "point", project.domain.dimensions);
+            const std::string c = rd.string(t, path, "component", std::string("Ez"), {"Ex", "Ey", "Ez"});
+            term.component = c == "Ex" ? Component::Ex : c == "Ey" ? Component::Ey : Component::Ez;
+            if (rd.references && project.domain.dimensions == 2) {
+                const bool tmz = project.domain.polarization == Polarization::TMz;
+                if (tmz != (term.component == Component::Ez))
+                    rd.fail(path + ".component", std::string("the ") + (tmz ? "TMz" : "TEz") + " project has no " + c +
+                                                     (tmz ? " (use Ez)" : " (use Ex or Ey)"));
+            }
+        }
+        s.objective.terms.push_back(term);
+    }
+    if (o.contains("wavelengths_um")) {
+        const Json& w = o.at("wavelengths_um");
+        if (!w.is_array() || w.empty()) rd.fail("design.objective.wavelengths_um", "must be a non-empty list of wavelengths (um)");
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            const std::string p = "design.objective.wavelengths_um[" + std::to_string(i) + "]";
+            if (!w[i].is_number() || !(w[i].get<double>() > 0) || !std::isfinite(w[i].get<double>()))
+                rd.fail(p, "must be a positive wavelength (um)");
+            s.objective.wavelengths_um.push_back(w[i].get<double>());
+        }
+    }
+    if (o.contains("normalize_by")) {
+        s.objective.normalize_by = rd.string(o, "design.objective", "normalize_by", std::nullopt);
+        if (rd.references) {
+            mode_monitor(project, rd, "design.objective.normalize_by", s.objective.normalize_by);
+            if (project.domain.dimensions != 2)
+                rd.fail("design.objective.normalize_by", "needs a 2D project for now (3D mode monitors: not yet)");
+        }
+    }
+
+    if (d.contains("optimizer")) {
+        const Json& opt = rd.object(d.at("optimizer"), "design.optimizer");
+        s.algorithm = rd.string(opt, "design.optimizer", "algorithm", std::string("mma"), {"mma", "ccsa", "lbfgs"});
+        s.max_iterations = rd.integer(opt, "design.optimizer", "max_iterations", 50, 1);
+    }
+    if (s.algorithm == "lbfgs")
+        for (std::size_t i = 0; i < s.regions.size(); ++i)
+            if (s.regions[i].min_length_um > 0)
+                rd.fail("design.optimizer.algorithm",
+                        "lbfgs takes no constraints: design.regions[" + std::to_string(i) + "].min_length_um needs mma or ccsa");
+    return s;
+}
+
+}  // namespace golightly

@@ -1,0 +1,90 @@
+// GoLightly: a project's `design` section (design_spec.hpp) as an adjoint optimization
+// problem (adjoint.hpp, adjoint_optimize.hpp), the density files of `golightly-cli optimize
+// --adjoint` and the final design as plain shapes (docs/spec/cli.md "optimize --adjoint").
+//
+// The problem: the project compiled with its spectrum set to the objective's wavelengths
+// (one wavelength: that one; several: run.spectrum from the shortest to the longest with as
+// many points, each term read at the nearest point), the monitors the objective does not
+// name dropped. The design region's box and pixel edge give the density grid, the two
+// materials' epsilon_inf give eps_min and eps_max. The figure of merit is the weighted mean
+// over the wavelengths of the terms:
+//     F = (1 / N_w) sum_f sum_t w_t |a_t(f)|^2 / N(f)
+// with a_t the forward or backward amplitude of a mode of a 2D mode monitor (|a|^2 in W/m)
+// or the E component at a point, and N(f) = |a_in(f)|^2 the forward power in mode 0 of
+// the `normalize_by` monitor for the start density (one forward run; 1 without it, and
+// for point terms), so that a mode term is a transmission.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "golightly/adjoint.hpp"
+#include "golightly/adjoint_optimize.hpp"
+#include "golightly/design_spec.hpp"
+
+namespace golightly::adjoint {
+
+struct ProjectProblem {
+    Problem problem;
+    DesignSpec spec;
+    int dimensions = 2;
+    std::vector<double> rho0;             ///< the start density (region.pixels() values)
+    OptimizerSettings settings;           ///< mapping, schedule, algorithm, goal; no checkpoint
+    std::vector<double> wavelengths_um;   ///< where the terms are read (the spectrum points used)
+    std::vector<double> normalization;    ///< N(f) per wavelength (1 without normalize_by)
+    std::vector<std::string> warnings;    ///< from the compile
+};
+
+struct ProjectProblemOptions {
+    std::optional<BackendChoice> backend;    ///< unset: run.backend
+    std::optional<Precision> precision;      ///< unset: run.precision
+    int threads = 0;
+    /// Run the normalization's forward run now (normalize_by); false leaves N(f) = 1.
+    bool normalize = true;
+};
+
+/// The problem of `project`'s design section. `project_dir`: where a `rho` file name is
+/// looked up. Throws ProjectError (no design section, a bad field, an unreadable density
+/// file: naming file_label and the JSON path), std::invalid_argument (adjoint.hpp's
+/// refusals of the design region), RunError (the normalization run).
+ProjectProblem problem_from_project(const Project& project, const std::string& file_label,
+                                    const std::filesystem::path& project_dir, const ProjectProblemOptions& options = {});
+
+/// Densities as `optimize --adjoint` writes them: `rho` and `rho_projected`, x fastest.
+/// CSV: a comment line "# golightly density nx=.. ny=.. nz=.. pixel_um=.. origin_um=x,y,z",
+/// the header "i,j,k,rho,rho_projected" and one row per pixel. Written atomically.
+void write_density_csv(const std::filesystem::path& file, const DesignRegion& region, double pixel_um,
+                       const std::vector<double>& rho, const std::vector<double>& rho_projected);
+/// HDF5: datasets /rho and /rho_projected of shape [nz][ny][nx] (float64) with the
+/// attributes pixel_um and origin_um. Returns false (nothing written) without HDF5 support.
+bool write_density_h5(const std::filesystem::path& file, const DesignRegion& region, double pixel_um,
+                      const std::vector<double>& rho, const std::vector<double>& rho_projected);
+/// `rho` of a density file (.csv or .h5, as written above) of `pixels` values. Throws
+/// std::runtime_error naming the file (unreadable, wrong count, values outside [0, 1]).
+std::vector<double> read_density_file(const std::filesystem::path& file, std::size_t pixels);
+
+/// The loops of a 2D design's binarized projected density (design_density.hpp
+/// density_contours at 1/2), in project coordinates (um).
+std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const std::vector<double>& rho_projected);
+
+/// The loops as simple GDS boundaries: each hole cut into the outer loop around it (the
+/// smallest that contains it) by a keyhole: a slit from the hole's rightmost vertex along
+/// +x to the nearest edge of that outer loop (holes taken rightmost first, each slit ending
+/// on the loop with the holes merged so far, so that no slit crosses another hole), the
+/// slit walked there and back. Outer loops keep their counter-clockwise order; the signed
+/// area of each polygon is its outer loop's plus its holes' (negative). A hole that no
+/// outer loop contains (not produced by density_contours) is dropped.
+std::vector<std::vector<Vec2>> keyhole_polygons(const std::vector<design::ContourLoop>& loops);
+
+/// `project` with the design section removed and the design region replaced by plain
+/// shapes, as three layers appended on top: "<region>" filled with the low material (a
+/// rectangle over the box), "<region>_solid" (the high material: the outer loops as
+/// polygons) and, when there are holes, "<region>_holes" (the low material: the holes as
+/// polygons); "<region>" gets a suffix " 2", " 3", ... where the project has a layer of one
+/// of these names. 2D only: throws std::invalid_argument for a 3D project.
+Project project_with_design_shapes(const Project& project, const ProjectProblem& pp,
+                                   const std::vector<double>& rho_projected);
+
+}  // namespace golightly::adjoint

@@ -1,0 +1,486 @@
+// A project's design section as an adjoint problem, density files and the final design as
+// plain shapes (adjoint_project.hpp).
+#include "golightly/adjoint_project.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "golightly/compile.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/mode_plane.hpp"
+
+#ifdef GOLIGHTLY_HAVE_HDF5
+#include <hdf5.h>
+#endif
+
+namespace golightly::adjoint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kC0 = 299792458.0;
+
+std::string num(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+/// The mode monitor `name` of the compiled project (monitors keep the project's order).
+const ModeMonitorPlan& plan_of(const Project& compiled_from, const CompiledProject& cp, const std::string& name) {
+    for (std::size_t i = 0; i < compiled_from.monitors.size(); ++i)
+        if (compiled_from.monitors[i].name == name && cp.monitors.at(i).mode_plan) return *cp.monitors[i].mode_plan;
+    throw std::invalid_argument("mode monitor '" + name + "' has no mode plan after compiling");
+}
+
+std::size_t nearest(const std::vector<double>& freqs, double f) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < freqs.size(); ++i)
+        if (std::abs(freqs[i] - f) < std::abs(freqs[best] - f)) best = i;
+    return best;
+}
+
+}  // namespace
+
+ProjectProblem problem_from_project(const Project& project, const std::string& file_label, const fs::path& project_dir,
+                                    const ProjectProblemOptions& options) {
+    const std::optional<DesignSpec> spec = design_spec(project, file_label);
+    if (!spec) throw ProjectError(file_label, "design", "the project has no `design` section to optimize");
+    ProjectProblem pp;
+    pp.spec = *spec;
+    pp.dimensions = project.domain.dimensions;
+    const DesignRegionSpec& rs = pp.spec.regions.at(0);
+    const DesignObjective& obj = pp.spec.objective;
+
+    // The project as compiled: the spectrum at the objective's wavelengths, only the
+    // monitors the objective reads, no normalization run.
+    Project q = project;
+    q.extra.erase("design");
+    std::vector<double> wl = obj.wavelengths_um;
+    if (wl.empty()) {
+        const double fc = 0.5 * (kC0 / project.run.spectrum.wavelength_min + kC0 / project.run.spectrum.wavelength_max);
+        wl = {kC0 / fc};
+    }
+    const auto [wmin, wmax] = std::minmax_element(wl.begin(), wl.end());
+    q.run.spectrum.wavelength_min = *wmin;
+    q.run.spectrum.wavelength_max = *wmax;
+    q.run.spectrum.points = *wmin == *wmax ? 1 : int(wl.size());
+    std::set<std::string> used;
+    for (const auto& t : obj.terms)
+        if (!t.monitor.empty()) used.insert(t.monitor);
+    if (!obj.normalize_by.empty()) used.insert(obj.normalize_by);
+    q.monitors.erase(std::remove_if(q.monitors.begin(), q.monitors.end(),
+                                    [&](const Monitor& m) { return !used.count(m.name); }),
+                     q.monitors.end());
+    q.run.normalization = Normalization{};
+    q.run.stop.monitor.reset();
+    const CompiledProject cp = compile_project(q, file_label);
+    pp.warnings = cp.warnings;
+
+    // the frequencies: the spectrum point nearest each wavelength, each once
+    std::vector<std::size_t> fi;
+    for (double w : wl) {
+        const std::size_t i = nearest(cp.spectrum_hz, kC0 / (w * 1e-6));
+        if (std::find(fi.begin(), fi.end(), i) == fi.end()) fi.push_back(i);
+    }
+    std::sort(fi.begin(), fi.end());
+    Problem& p = pp.problem;
+    p.scene = cp.scene;
+    for (std::size_t i : fi) {
+        p.frequencies_hz.push_back(cp.spectrum_hz[i]);
+        pp.wavelengths_um.push_back(kC0 / cp.spectrum_hz[i] * 1e6);
+    }
+
+    // the design region
+    p.region.lo_um = rs.min;
+    p.region.hi_um = rs.max;
+    p.region.n = rs.pixels;
+    p.region.eps_min = project.find_material(rs.materials[0])->epsilon_inf;
+    p.region.eps_max = project.find_material(rs.materials[1])->epsilon_inf;
+    try {  // the design region's refusals (PML, sources, dispersion), named by the region's path
+        (void)map_design(p.scene, p.region);
+    } catch (const std::invalid_argument& e) {
+        throw ProjectError(file_label, "design.regions[0]", e.what());
+    }
+    pp.settings.mapping.kind = rs.filter_kind == "gaussian" ? design::FilterKind::Gaussian : design::FilterKind::Conic;
+    pp.settings.mapping.radius_um = rs.filter_radius_um;
+    pp.settings.mapping.beta = rs.beta;
+    pp.settings.mapping.eta = rs.eta;
+    pp.settings.beta_max = rs.beta_max;
+    pp.settings.beta_every = rs.beta_every;
+    pp.settings.beta_factor = rs.beta_factor;
+    pp.settings.min_length_um = rs.min_length_um;
+    pp.settings.algorithm = pp.spec.algorithm;
+    pp.settings.maximize = obj.maximize;
+    pp.settings.max_iterations = pp.spec.max_iterations;
+
+    // the start density
+    const std::string rho_path = "design.regions[0].rho";
+    if (rs.rho_uniform) {
+        pp.rho0.assign(rs.pixel_count(), *rs.rho_uniform);
+    } else if (!rs.rho_values.empty()) {
+        pp.rho0 = rs.rho_values;
+    } else {
+        const fs::path f = fs::path(rs.rho_file).is_absolute() ? fs::path(rs.rho_file) : project_dir / rs.rho_file;
+        try {
+            pp.rho0 = read_density_file(f, rs.pixel_count());
+        } catch (const std::exception& e) {
+            throw ProjectError(file_label, rho_path, e.what());
+        }
+    }
+
+    // the run settings
+    p.settings.backend = options.backend.value_or(project.run.backend);
+    p.settings.precision = options.precision.value_or(project.run.precision);
+    p.settings.threads = options.threads;
+    p.settings.decay = std::min(p.settings.decay, std::pow(10.0, -project.run.stop.decay_db / 10.0));
+    if (cp.max_steps > 0) p.settings.max_steps = cp.max_steps;
+
+    // the functionals, one per term
+    for (std::size_t t = 0; t < obj.terms.size(); ++t) {
+        const DesignObjectiveTerm& term = obj.terms[t];
+        const std::string path = "design.objective.terms[" + std::to_string(t) + "]";
+        try {
+            if (!term.monitor.empty()) {
+                const ModeMonitorPlan& plan = plan_of(q, cp, term.monitor);
+                p.functionals.push_back(mode_functional(cp.scene, plan, std::size_t(term.mode), term.forward, fi,
+                                                        term.monitor + (term.forward ? "+" : "-")));
+            } else {
+                p.functionals.push_back(point_functional(cp.scene, term.component, term.point, "point"));
+            }
+        } catch (const std::invalid_argument& e) {
+            throw ProjectError(file_label, path, e.what());
+        }
+    }
+
+    // the normalization: |a_in|^2 forward in mode slot 0 of normalize_by, for the start density
+    const std::size_t nf = fi.size();
+    pp.normalization.assign(nf, 1.0);
+    if (!obj.normalize_by.empty() && options.normalize) {
+        Problem pn;
+        pn.scene = p.scene;
+        pn.region = p.region;
+        pn.frequencies_hz = p.frequencies_hz;
+        pn.settings = p.settings;
+        pn.functionals = {mode_functional(cp.scene, plan_of(q, cp, obj.normalize_by), 0, true, fi, obj.normalize_by)};
+        pn.objective = intensity_objective();
+        design::DensityGrid g = density_grid(p.region, pp.dimensions);
+        g.rho = pp.rho0;
+        const Evaluation ev = evaluate(pn, design::map_density(g, pp.settings.mapping));
+        for (std::size_t f = 0; f < nf; ++f) {
+            const double n = std::norm(ev.amplitudes.at(0).at(f));
+            if (!(n > 0))
+                throw ProjectError(file_label, "design.objective.normalize_by",
+                                   "monitor \"" + obj.normalize_by + "\" sees no forward power at " +
+                                       num(pp.wavelengths_um[f]) + " um");
+            pp.normalization[f] = n;
+        }
+    }
+
+    // F = (1 / N_w) sum_f sum_t w_t |a_tf|^2 / N(f) (mode terms; point terms without N)
+    std::vector<std::vector<double>> coef(obj.terms.size(), std::vector<double>(nf));
+    for (std::size_t t = 0; t < obj.terms.size(); ++t)
+        for (std::size_t f = 0; f < nf; ++f)
+            coef[t][f] = obj.terms[t].weight / double(nf) / (obj.terms[t].monitor.empty() ? 1.0 : pp.normalization[f]);
+    p.objective = [coef](const Amplitudes& a, Amplitudes* g) {
+        double F = 0;
+        if (g) *g = a;
+        for (std::size_t t = 0; t < coef.size(); ++t)
+            for (std::size_t f = 0; f < coef[t].size(); ++f) {
+                F += coef[t][f] * std::norm(a[t][f]);
+                if (g) (*g)[t][f] = 2.0 * coef[t][f] * a[t][f];
+            }
+        return F;
+    };
+    return pp;
+}
+
+// ------------------------------------------------------------------ density files
+
+namespace {
+
+void replace_atomically(const fs::path& tmp, const fs::path& file) {
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw std::runtime_error(file.string() + ": cannot write the file");
+    }
+}
+
+}  // namespace
+
+void write_density_csv(const fs::path& file, const DesignRegion& region, double pixel_um, const std::vector<double>& rho,
+                       const std::vector<double>& rho_projected) {
+    const fs::path tmp = file.string() + ".tmp";
+    {
+        std::ofstream out(tmp);
+        if (!out) throw std::runtime_error(file.string() + ": cannot create the file");
+        out << "# golightly density nx=" << region.n[0] << " ny=" << region.n[1] << " nz=" << region.n[2]
+            << " pixel_um=" << num(pixel_um) << " origin_um=" << num(region.lo_um.x) << "," << num(region.lo_um.y) << ","
+            << num(region.lo_um.z) << "\n";
+        out << "i,j,k,rho,rho_projected\n";
+        std::size_t idx = 0;
+        char buf[96];
+        for (int k = 0; k < region.n[2]; ++k)
+            for (int j = 0; j < region.n[1]; ++j)
+                for (int i = 0; i < region.n[0]; ++i, ++idx) {
+                    std::snprintf(buf, sizeof buf, "%d,%d,%d,%.17g,%.17g\n", i, j, k, rho.at(idx), rho_projected.at(idx));
+                    out << buf;
+                }
+        out.flush();
+        if (!out) throw std::runtime_error(file.string() + ": cannot write the file");
+    }
+    replace_atomically(tmp, file);
+}
+
+bool write_density_h5(const fs::path& file, const DesignRegion& region, double pixel_um, const std::vector<double>& rho,
+                      const std::vector<double>& rho_projected) {
+#ifdef GOLIGHTLY_HAVE_HDF5
+    const fs::path tmp = file.string() + ".tmp";
+    const hid_t h5 = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (h5 < 0) throw std::runtime_error(file.string() + ": cannot create the HDF5 file");
+    bool ok = true;
+    const hsize_t dims[3] = {hsize_t(region.n[2]), hsize_t(region.n[1]), hsize_t(region.n[0])};
+    auto dataset = [&](const char* name, const std::vector<double>& v) {
+        const hid_t space = H5Screate_simple(3, dims, nullptr);
+        const hid_t ds = H5Dcreate2(h5, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (ds < 0 || H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) ok = false;
+        if (ds >= 0) H5Dclose(ds);
+        H5Sclose(space);
+    };
+    auto attribute = [&](const char* name, const std::vector<double>& v) {
+        const hsize_t n = v.size();
+        const hid_t space = H5Screate_simple(1, &n, nullptr);
+        const hid_t a = H5Acreate2(h5, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+        if (a < 0 || H5Awrite(a, H5T_NATIVE_DOUBLE, v.data()) < 0) ok = false;
+        if (a >= 0) H5Aclose(a);
+        H5Sclose(space);
+    };
+    if (rho.size() != region.pixels() || rho_projected.size() != region.pixels()) ok = false;
+    if (ok) {
+        dataset("rho", rho);
+        dataset("rho_projected", rho_projected);
+        attribute("pixel_um", {pixel_um});
+        attribute("origin_um", {region.lo_um.x, region.lo_um.y, region.lo_um.z});
+    }
+    if (H5Fclose(h5) < 0) ok = false;
+    if (!ok) {
+        std::error_code ec;
+        fs::remove(tmp, ec);
+        throw std::runtime_error(file.string() + ": cannot write the HDF5 file");
+    }
+    replace_atomically(tmp, file);
+    return true;
+#else
+    (void)file, (void)region, (void)pixel_um, (void)rho, (void)rho_projected;
+    return false;
+#endif
+}
+
+std::vector<double> read_density_file(const fs::path& file, std::size_t pixels) {
+    std::vector<double> rho;
+    std::string ext = file.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (ext == ".h5" || ext == ".hdf5") {
+#ifdef GOLIGHTLY_HAVE_HDF5
+        const hid_t h5 = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (h5 < 0) throw std::runtime_error(file.string() + ": cannot open the HDF5 density file");
+        const hid_t ds = H5Dopen2(h5, "rho", H5P_DEFAULT);
+        bool ok = ds >= 0;
+        if (ok) {
+            const hid_t space = H5Dget_space(ds);
+            const hssize_t n = H5Sget_simple_extent_npoints(space);
+            H5Sclose(space);
+            if (n == hssize_t(pixels)) {
+                rho.resize(pixels);
+                ok = H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, rho.data()) >= 0;
+            } else {
+                H5Dclose(ds);
+                H5Fclose(h5);
+                throw std::runtime_error(file.string() + ": dataset rho has " + std::to_string(n) + " values for " +
+                                         std::to_string(pixels) + " pixels");
+            }
+            H5Dclose(ds);
+        }
+        H5Fclose(h5);
+        if (!ok) throw std::runtime_error(file.string() + ": no readable dataset rho");
+#else
+        throw std::runtime_error(file.string() + ": this build has no HDF5 support (use a .csv density file)");
+#endif
+    } else {
+        std::ifstream in(file);
+        if (!in) throw std::runtime_error(file.string() + ": cannot read the density file");
+        std::string line;
+        int column = -1;
+        std::size_t line_no = 0;
+        while (std::getline(in, line)) {
+            ++line_no;
+            if (line.empty() || line[0] == '#') continue;
+            std::vector<std::string> cells;
+            std::stringstream ss(line);
+            for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+            if (column < 0) {  // the header names the column
+                for (std::size_t c = 0; c < cells.size(); ++c)
+                    if (cells[c] == "rho" || cells[c] == "rho\r") column = int(c);
+                if (column < 0) throw std::runtime_error(file.string() + ": the header has no column \"rho\"");
+                continue;
+            }
+            try {
+                rho.push_back(std::stod(cells.at(std::size_t(column))));
+            } catch (const std::exception&) {
+                throw std::runtime_error(file.string() + ": line " + std::to_string(line_no) + ": no number in column rho");
+            }
+        }
+        if (rho.size() != pixels)
+            throw std::runtime_error(file.string() + ": " + std::to_string(rho.size()) + " densities for " +
+                                     std::to_string(pixels) + " pixels");
+    }
+    for (double v : rho)
+        if (!std::isfinite(v) || v < 0 || v > 1)
+            throw std::runtime_error(file.string() + ": a density outside [0, 1] (" + num(v) + ")");
+    return rho;
+}
+
+// ------------------------------------------------------------------ the final design
+
+std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const std::vector<double>& rho_projected) {
+    if (pp.dimensions != 2) throw std::invalid_argument("design contours: 2D designs only (a 3D design has no contours yet)");
+    design::DensityGrid g = density_grid(pp.problem.region, 2);
+    g.rho = rho_projected;
+    return design::density_contours(g, pp.problem.region.lo_um.x, pp.problem.region.lo_um.y);
+}
+
+namespace {
+
+bool inside(const std::vector<std::array<double, 2>>& ring, double x, double y) {
+    bool in = false;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+        const auto& a = ring[i];
+        const auto& b = ring[j];
+        if ((a[1] > y) != (b[1] > y) && x < (b[0] - a[0]) * (y - a[1]) / (b[1] - a[1]) + a[0]) in = !in;
+    }
+    return in;
+}
+
+double area(const std::vector<std::array<double, 2>>& ring) {
+    double s = 0;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++)
+        s += ring[j][0] * ring[i][1] - ring[i][0] * ring[j][1];
+    return 0.5 * s;
+}
+
+}  // namespace
+
+std::vector<std::vector<Vec2>> keyhole_polygons(const std::vector<design::ContourLoop>& loops) {
+    std::vector<std::vector<std::array<double, 2>>> outers;
+    std::vector<std::vector<std::size_t>> holes_of;  // per outer: indices into loops
+    for (const auto& l : loops)
+        if (!l.hole && l.xy_um.size() >= 3) outers.push_back(l.xy_um);
+    holes_of.resize(outers.size());
+    for (std::size_t h = 0; h < loops.size(); ++h) {
+        if (!loops[h].hole || loops[h].xy_um.size() < 3) continue;
+        // the smallest outer loop around the hole's first vertex (loops do not cross)
+        const auto& v = loops[h].xy_um[0];
+        std::size_t best = outers.size();
+        for (std::size_t o = 0; o < outers.size(); ++o)
+            if (inside(outers[o], v[0], v[1]) && (best == outers.size() || area(outers[o]) < area(outers[best]))) best = o;
+        if (best < outers.size()) holes_of[best].push_back(h);
+    }
+    std::vector<std::vector<Vec2>> out;
+    for (std::size_t o = 0; o < outers.size(); ++o) {
+        std::vector<std::array<double, 2>> poly = outers[o];
+        // rightmost vertex of each hole, holes rightmost first
+        struct Hole {
+            std::vector<std::array<double, 2>> ring;
+            std::size_t right = 0;
+        };
+        std::vector<Hole> hs;
+        for (std::size_t h : holes_of[o]) {
+            Hole hole{loops[h].xy_um, 0};
+            for (std::size_t k = 1; k < hole.ring.size(); ++k)
+                if (hole.ring[k][0] > hole.ring[hole.right][0]) hole.right = k;
+            hs.push_back(std::move(hole));
+        }
+        std::sort(hs.begin(), hs.end(), [](const Hole& a, const Hole& b) { return a.ring[a.right][0] > b.ring[b.right][0]; });
+        for (const Hole& hole : hs) {
+            const double hx = hole.ring[hole.right][0], hy = hole.ring[hole.right][1];
+            // the nearest crossing of the ray y = hy, x > hx with an edge of poly
+            std::size_t edge = poly.size();
+            double px = 0;
+            for (std::size_t i = 0; i < poly.size(); ++i) {
+                const auto& a = poly[i];
+                const auto& b = poly[(i + 1) % poly.size()];
+                if ((a[1] > hy) == (b[1] > hy)) continue;
+                const double x = a[0] + (b[0] - a[0]) * (hy - a[1]) / (b[1] - a[1]);
+                if (x >= hx && (edge == poly.size() || x < px)) edge = i, px = x;
+            }
+            if (edge == poly.size()) continue;  // cannot happen for a hole inside poly
+            std::vector<std::array<double, 2>> merged(poly.begin(), poly.begin() + std::ptrdiff_t(edge) + 1);
+            merged.push_back({px, hy});
+            for (std::size_t k = 0; k <= hole.ring.size(); ++k) merged.push_back(hole.ring[(hole.right + k) % hole.ring.size()]);
+            merged.push_back({px, hy});
+            merged.insert(merged.end(), poly.begin() + std::ptrdiff_t(edge) + 1, poly.end());
+            poly = std::move(merged);
+        }
+        std::vector<Vec2> ring;
+        for (const auto& v : poly) ring.push_back({v[0], v[1]});
+        out.push_back(std::move(ring));
+    }
+    return out;
+}
+
+Project project_with_design_shapes(const Project& project, const ProjectProblem& pp,
+                                   const std::vector<double>& rho_projected) {
+    const std::vector<design::ContourLoop> loops = design_contours(pp, rho_projected);
+    const DesignRegionSpec& rs = pp.spec.regions.at(0);
+    Project out = project;
+    out.extra.erase("design");
+    // the region's name, made unique among the layers' (a suffix " 2", " 3", ...)
+    auto taken = [&](const std::string& n) {
+        for (const Layer& l : project.layers)
+            if (l.name == n || l.name == n + "_solid" || l.name == n + "_holes") return true;
+        return false;
+    };
+    std::string name = rs.name;
+    for (int k = 2; taken(name); ++k) name = rs.name + " " + std::to_string(k);
+    Layer base;
+    base.name = name;
+    base.material = rs.materials[0];
+    Shape box;
+    box.type = ShapeType::Rectangle;
+    box.min = {rs.min.x, rs.min.y};
+    box.max = {rs.max.x, rs.max.y};
+    base.shapes = {box};
+    Layer solid;
+    solid.name = name + "_solid";
+    solid.material = rs.materials[1];
+    Layer holes;
+    holes.name = name + "_holes";
+    holes.material = rs.materials[0];
+    for (const auto& loop : loops) {
+        Shape s;
+        s.type = ShapeType::Polygon;
+        for (const auto& v : loop.xy_um) s.points.push_back({v[0], v[1]});
+        (loop.hole ? holes : solid).shapes.push_back(std::move(s));
+    }
+    // the solid's GDS layer: that of a layer of the high material, if any
+    for (const Layer& l : project.layers)
+        if (l.material == rs.materials[1] && l.gds_layer) {
+            solid.gds_layer = l.gds_layer;
+            break;
+        }
+    out.layers.push_back(std::move(base));
+    if (!solid.shapes.empty()) out.layers.push_back(std::move(solid));
+    if (!holes.shapes.empty()) out.layers.push_back(std::move(holes));
+    return out;
+}
+
+}  // namespace golightly::adjoint
