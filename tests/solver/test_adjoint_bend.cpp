@@ -46,3 +46,4 @@ TEST_CASE("adjoint optimize: 2D waveguide bend reaches -0.5 dB transmission and 
         CHECK(10 * std::log10(sp.R[f]) <= -20);
     }
 }
+
