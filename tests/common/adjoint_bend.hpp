@@ -17,6 +17,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/project.hpp"
+#include "project_builders.hpp"
 
 namespace golightly::test {
 
@@ -31,44 +32,11 @@ inline Project bend_project(double dx_um, BackendChoice backend, Precision preci
     p.domain.cell_size = dx_um;
     p.domain.polarization = Polarization::TMz;
     p.domain.pml.cells = 12;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 12.0;
-    p.materials = {si};
-    Layer wg;
-    wg.name = "guides";
-    wg.material = "si";
-    Shape in, out;
-    in.type = out.type = ShapeType::Rectangle;
-    in.min = {-1.0, 1.4};
-    in.max = {0.8, 1.8};
-    out.min = {1.4, 2.4};
-    out.max = {1.8, 4.2};
-    wg.shapes = {in, out};
-    p.layers = {wg};
-    Source s;
-    s.name = "src";
-    s.type = SourceType::Line;
-    s.from = {0.4, 0.6};
-    s.to = {0.4, 2.6};
-    s.component = Component::Ez;
-    s.profile = SourceProfile::Mode;
-    s.direction = "+x";
-    s.waveform.wavelength_center = 1.55;
-    s.waveform.wavelength_span = 0.3;
-    p.sources = {s};
-    Monitor mi, mo;
-    mi.name = "in";
-    mo.name = "out";
-    mi.type = mo.type = MonitorType::Flux;
-    mi.kind = mo.kind = "mode";
-    mi.from = {0.6, 0.6};
-    mi.to = {0.6, 2.6};
-    mi.direction = "+x";
-    mo.from = {0.6, 2.8};
-    mo.to = {2.6, 2.8};
-    mo.direction = "+y";
-    p.monitors = {mi, mo};
+    p.materials = {material("si", 12.0)};
+    p.layers = {layer("guides", "si", {rectangle({-1.0, 1.4}, {0.8, 1.8}), rectangle({1.4, 2.4}, {1.8, 4.2})})};
+    p.sources = {mode_line_source("src", {0.4, 0.6}, {0.4, 2.6}, "+x")};
+    p.monitors = {mode_line_monitor("in", {0.6, 0.6}, {0.6, 2.6}, "+x"),
+                  mode_line_monitor("out", {0.6, 2.8}, {2.6, 2.8}, "+y")};
     p.run.spectrum.wavelength_min = 1.5;
     p.run.spectrum.wavelength_max = 1.6;
     p.run.spectrum.points = 3;

@@ -68,6 +68,38 @@ inline Layer layer(const std::string& name, const std::string& mat, std::vector<
     return l;
 }
 
+/// A one-way mode line source `name` (2D) from `from` to `to` (um) injecting `direction`
+/// ("+x" ...), mode `mode_index`, component Ez (TMz) or Hz (TEz), a pulse centred at
+/// 1.55 um spanning 0.3 um.
+inline Source mode_line_source(const std::string& name, Vec2 from, Vec2 to, const std::string& direction,
+                               Component component = Component::Ez, int mode_index = 0) {
+    Source s;
+    s.name = name;
+    s.type = SourceType::Line;
+    s.from = from;
+    s.to = to;
+    s.component = component;
+    s.profile = SourceProfile::Mode;
+    s.direction = direction;
+    s.mode_index = mode_index;
+    s.waveform.wavelength_center = 1.55;
+    s.waveform.wavelength_span = 0.3;
+    return s;
+}
+
+/// A 2D mode monitor `name` (a flux line with kind "mode", its default modes [0]) from
+/// `from` to `to` (um), positive along `direction`.
+inline Monitor mode_line_monitor(const std::string& name, Vec2 from, Vec2 to, const std::string& direction) {
+    Monitor m;
+    m.name = name;
+    m.type = MonitorType::Flux;
+    m.kind = "mode";
+    m.from = from;
+    m.to = to;
+    m.direction = direction;
+    return m;
+}
+
 /// A 2D silicon slab waveguide (eps_inf 12) along x through an lx x ly um domain, its core
 /// over y in [y0, y1] um and past both x ends; cell dx um, `pml_cells` CPML cells, on the
 /// CPU in float64, 3 wavelengths over 1.45-1.65 um, stopped at `decay_db` dB or

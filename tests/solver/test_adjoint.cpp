@@ -16,6 +16,7 @@
 #include <random>
 
 #include "adjoint_problems.hpp"
+#include "project_builders.hpp"
 #include "golightly/adjoint.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/dispersion.hpp"
@@ -195,38 +196,10 @@ Project guide_with_design() {
     p.domain.cell_size = 0.05;
     p.domain.polarization = Polarization::TMz;
     p.domain.pml.cells = 12;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 12.0;
-    p.materials = {si};
-    Layer wg;
-    wg.name = "wg";
-    wg.material = "si";
-    Shape r;
-    r.type = ShapeType::Rectangle;
-    r.min = {-1.0, 1.05};
-    r.max = {5.0, 1.35};
-    wg.shapes = {r};
-    p.layers = {wg};
-    Source s;
-    s.name = "in";
-    s.type = SourceType::Line;
-    s.from = {0.8, 0.2};
-    s.to = {0.8, 2.2};
-    s.component = Component::Ez;
-    s.profile = SourceProfile::Mode;
-    s.direction = "+x";
-    s.waveform.wavelength_center = 1.55;
-    s.waveform.wavelength_span = 0.3;
-    p.sources = {s};
-    Monitor m;
-    m.name = "out";
-    m.type = MonitorType::Flux;
-    m.kind = "mode";
-    m.from = {2.7, 0.2};
-    m.to = {2.7, 2.2};
-    m.direction = "+x";
-    p.monitors = {m};
+    p.materials = {test::material("si", 12.0)};
+    p.layers = {test::layer("wg", "si", {test::rectangle({-1.0, 1.05}, {5.0, 1.35})})};
+    p.sources = {test::mode_line_source("in", {0.8, 0.2}, {0.8, 2.2}, "+x")};
+    p.monitors = {test::mode_line_monitor("out", {2.7, 0.2}, {2.7, 2.2}, "+x")};
     p.run.spectrum.wavelength_min = 1.45;
     p.run.spectrum.wavelength_max = 1.65;
     p.run.spectrum.points = 5;

@@ -14,6 +14,7 @@
 #include "adjoint_project_fixture.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/project.hpp"
+#include "cli_runner.hpp"
 #include "optional_features.hpp"
 #include "test_files.hpp"
 
@@ -23,23 +24,8 @@ using golightly::test::slurp;
 
 namespace {
 
-struct Cli {
-    int code = -1;
-    std::string out, err;
-};
-
-Cli cli(const fs::path& dir, const std::string& args) {
-    static int n = 0;
-    const fs::path out = dir / ("out" + std::to_string(n) + ".txt"), err = dir / ("err" + std::to_string(n++) + ".txt");
-    const std::string cmd = quote(GOLIGHTLY_CLI_PATH) + " " + args + " </dev/null >" + quote(out.string()) + " 2>" +
-                            quote(err.string());
-    const int status = std::system(cmd.c_str());
-    Cli r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
+using Cli = golightly::test::CliOut;
+Cli cli(const fs::path& dir, const std::string& args) { return golightly::test::run_cli(args, dir); }
 
 struct Row {
     int iteration = 0;

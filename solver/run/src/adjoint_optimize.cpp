@@ -201,26 +201,22 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             return std::nan("");
         }
     };
-    auto solid_fn = [](unsigned nn, const double* x, double* grad, void* data) -> double {
-        auto& c = *static_cast<Context*>(data);
-        design::DensityGrid g = *c.grid;
-        g.rho.assign(x, x + nn);
-        design::LengthScaleConstraint ls = c.ls;
-        ls.beta = c.mapping.beta;
-        const design::ConstraintValue v = design::constraint_solid(g, ls);
-        if (grad) std::copy(v.gradient.begin(), v.gradient.end(), grad);
-        return v.value - c.settings->constraint_epsilon;
+    // one trampoline for both length scale constraints: `data` is a Constraint
+    struct Constraint {
+        Context* ctx;
+        design::ConstraintValue (*eval)(const design::DensityGrid&, const design::LengthScaleConstraint&);
     };
-    auto void_fn = [](unsigned nn, const double* x, double* grad, void* data) -> double {
-        auto& c = *static_cast<Context*>(data);
-        design::DensityGrid g = *c.grid;
+    auto constraint_fn = [](unsigned nn, const double* x, double* grad, void* data) -> double {
+        const auto& k = *static_cast<Constraint*>(data);
+        design::DensityGrid g = *k.ctx->grid;
         g.rho.assign(x, x + nn);
-        design::LengthScaleConstraint ls = c.ls;
-        ls.beta = c.mapping.beta;
-        const design::ConstraintValue v = design::constraint_void(g, ls);
+        design::LengthScaleConstraint ls = k.ctx->ls;
+        ls.beta = k.ctx->mapping.beta;
+        const design::ConstraintValue v = k.eval(g, ls);
         if (grad) std::copy(v.gradient.begin(), v.gradient.end(), grad);
-        return v.value - c.settings->constraint_epsilon;
+        return v.value - k.ctx->settings->constraint_epsilon;
     };
+    Constraint solid{&ctx, &design::constraint_solid}, voids{&ctx, &design::constraint_void};
 
     const double beta_max = std::max(settings.beta_max, settings.mapping.beta);
     auto beta_of = [&](int e) {
@@ -246,8 +242,8 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         // first order, and the two pull rho opposite ways) MMA finds no feasible step and
         // the design never moves (measured: 100 evaluations at the start value)
         if (constrained && ctx.mapping.beta >= beta_max) {
-            nlopt_add_inequality_constraint(opt, solid_fn, &ctx, 0.0);
-            nlopt_add_inequality_constraint(opt, void_fn, &ctx, 0.0);
+            nlopt_add_inequality_constraint(opt, constraint_fn, &solid, 0.0);
+            nlopt_add_inequality_constraint(opt, constraint_fn, &voids, 0.0);
         }
         nlopt_set_maxeval(opt, evals);
         double f = 0;
