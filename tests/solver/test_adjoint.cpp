@@ -161,7 +161,7 @@ TEST_CASE("adjoint: 2D TMz gradient with a dispersive lossy background matches f
     CHECK(std::abs(evaluate(plain, rho).objective - ev.objective) > 0.05 * ev.objective);
 }
 
-TEST_CASE("adjoint: frequency-dependent functional weights (one adjoint pulse per frequency) match finite differences",
+TEST_CASE("adjoint: frequency-dependent functional weights (delayed copies of the adjoint pulse) match finite differences",
           "[adjoint]") {
     Problem p = tmz_problem();
     // a_f = w_f Ez(p1) + v_f Hx(p2) at three wavelengths, as a mode overlap with a mode
