@@ -5,7 +5,11 @@
 # Usage (repository root on the GPU server):
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
-#                                                       [--concurrent]
+#                                                       [--concurrent] [--inverse-design]
+# --inverse-design (issue 53): only the inverse-design benchmark, the hidden GPU test
+# [bend10]: the 2D waveguide bend at 10 nm optimized with adjoint gradients in 100 MMA
+# iterations (about 320 s on an H200), its iterations, wall time per iteration and the
+# binarized design's T and R; needs NLopt in DEVDEPS (libnlopt-dev libnlopt0).
 # --concurrent: only the several-runs-on-one-GPU bench (16-design sweeps of a 1.3 M- and a
 # 0.3 M-cell 2D bend and a 128^3 3D sphere, and the 4 port-mode runs of a 3D strip's
 # S-parameters (CONCURRENT_SPARAMS; empty: none), one run at a time against --concurrent auto,
@@ -47,7 +51,7 @@
 #   ../shared/device/prepare.sh catch2 nlohmann-json3-dev libcli11-dev libeigen3-dev \
 #     libpng-dev libpng16-16 zlib1g-dev libspectra-dev \
 #     libharminv-dev libharminv3 liblapack3 libblas3 libgfortran5 libquadmath0 \
-#     libmuparser-dev libmuparser2v5
+#     libmuparser-dev libmuparser2v5 libnlopt-dev libnlopt0
 # (harminv to libquadmath0: the resonance finder, whose GPU case fails without them;
 # muparser: parameter expressions, which the --concurrent sweep and its GPU test use). Logs go to
 # $OUT (if set) or ./gpu-check-out.
@@ -57,7 +61,7 @@ DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
 SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1; BENCH3D=0; PROBES=0
-CONCURRENT=0
+CONCURRENT=0; INVERSE=0
 for a in "$@"; do
   case $a in
     --sanitize3d) SANITIZE3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
@@ -71,6 +75,7 @@ for a in "$@"; do
     --bench3d) BENCH3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --probes) PROBES=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --concurrent) CONCURRENT=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
+    --inverse-design) INVERSE=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -138,6 +143,13 @@ if [ $TESTS = 1 ]; then
   if $T --durations yes > "$LOG/gpu_tests.log" 2>&1; then r=PASS; else r="FAIL(rc=$?)"; fi
   grep -E "passed|failed|FAILED|CHECK|REQUIRE|with expansion|^  [0-9.e+-]+ <|s: " "$LOG/gpu_tests.log" | head -60
   note "gpu tests: $r ($(tail -3 "$LOG/gpu_tests.log" | grep -E 'assertions|test cases' | tr -s ' ' | head -1))"
+fi
+
+if [ $INVERSE = 1 ]; then
+  echo "== inverse design: the 2D bend at 10 nm, 100 MMA iterations with adjoint gradients ([bend10])"
+  if $T "[bend10]" --durations yes > "$LOG/bend10.log" 2>&1; then r=PASS; else r="FAIL(rc=$?)"; fi
+  grep -E "bend10 (iteration [0-9]*0 |binarized|[0-9]+ iterations)|FAILED|with expansion|s: CUDA" "$LOG/bend10.log"
+  note "inverse design (bend 10 nm): $r; $(grep -E '^bend10: ' "$LOG/bend10.log" | tail -1)"
 fi
 
 if [ $TESTS = 1 ] || [ "${INTEROP:-0}" = 1 ]; then
