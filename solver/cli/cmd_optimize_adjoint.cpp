@@ -18,6 +18,7 @@
 #include "golightly/gds.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/project.hpp"
+#include "cli_run_options.hpp"
 #include "out_folder.hpp"
 
 namespace golightly::cli {
@@ -112,13 +113,12 @@ int run_optimize_adjoint(int argc, char** argv) {
             fs::remove(checkpoint, ec);
             fs::remove(history_file, ec);
         }
+        // the shared flag parser; a flag not given keeps the project's run.backend / run.precision
+        const RunOptions flags = run_options_from_flags(backend, precision, threads, -1);
         adjoint::ProjectProblemOptions o;
-        if (backend == "auto") o.backend = BackendChoice::Auto;
-        if (backend == "cpu") o.backend = BackendChoice::Cpu;
-        if (backend == "cuda") o.backend = BackendChoice::Cuda;
-        if (precision == "float32") o.precision = Precision::Float32;
-        if (precision == "float64") o.precision = Precision::Float64;
-        o.threads = threads;
+        if (!backend.empty()) o.backend = flags.backend;
+        if (!precision.empty()) o.precision = flags.precision;
+        o.threads = flags.threads;
         pp = adjoint::problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
         for (const auto& w : pp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
         pp.settings.checkpoint = checkpoint;

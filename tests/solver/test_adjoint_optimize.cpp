@@ -52,14 +52,15 @@ TEST_CASE("adjoint optimize: MMA raises a focusing objective, follows the beta s
     CHECK(b.first_iteration == 3);
     CHECK(b.history[0].index == 3);
     CHECK(b.history[0].beta == 4);  // the schedule's second step
-    // the objective grows (MMA's conservative steps: +5.7 % in these 6 evaluations); a
-    // wrong gradient sign or scale would stall or lower it
+    // MMA with a correct gradient only accepts ascent steps, so the objective grows (by
+    // 5.7 % in these 6 evaluations); a wrong gradient sign or scale stalls or lowers it.
+    // The bound is ascent beyond rounding, not a figure taken from a run.
     const double start = a.history.front().objective, end = b.history.back().objective;
     std::string trace;
     for (const auto* r : {&a, &b})
         for (const auto& it : r->history) trace += std::to_string(it.objective / start) + " ";
     INFO("objective " << start << " -> " << end << " (relative: " << trace << ")");
-    CHECK(end > 1.02 * start);
+    CHECK(end > start * (1 + 1e-9));
     for (const auto& it : b.history) {
         CHECK(it.gradient_norm > 0);
         for (double r : it.rho) CHECK((r >= 0 && r <= 1));

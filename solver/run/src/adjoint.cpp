@@ -540,24 +540,31 @@ Amplitudes amplitudes_of(const Problem& problem, const Prepared& p, const RunOut
 
 }  // namespace
 
-Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
-    Prepared p = prepare(problem, rho);
-    Evaluation ev;
-    const RunOutput run = run_to_decay(p.forward, problem.settings, ev.warnings, "forward");
+namespace {
+
+/// The forward run of `p`: fills the evaluation's steps, time and amplitudes.
+RunOutput forward_run(const Problem& problem, const Prepared& p, Evaluation& ev) {
+    RunOutput run = run_to_decay(p.forward, problem.settings, ev.warnings, "forward");
     ev.forward_steps = run.steps;
     ev.forward_s = run.wall_s;
     ev.amplitudes = amplitudes_of(problem, p, run);
+    return run;
+}
+
+}  // namespace
+
+Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
+    const Prepared p = prepare(problem, rho);
+    Evaluation ev;
+    forward_run(problem, p, ev);
     ev.objective = problem.objective(ev.amplitudes, nullptr);
     return ev;
 }
 
 Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<double>& rho) {
-    Prepared p = prepare(problem, rho);
+    const Prepared p = prepare(problem, rho);
     Evaluation ev;
-    const RunOutput fwd = run_to_decay(p.forward, problem.settings, ev.warnings, "forward");
-    ev.forward_steps = fwd.steps;
-    ev.forward_s = fwd.wall_s;
-    ev.amplitudes = amplitudes_of(problem, p, fwd);
+    const RunOutput fwd = forward_run(problem, p, ev);
     Amplitudes g;
     ev.objective = problem.objective(ev.amplitudes, &g);
     if (g.size() != ev.amplitudes.size()) throw std::invalid_argument("adjoint: the objective's gradient has the wrong shape");

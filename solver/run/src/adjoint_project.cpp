@@ -1,6 +1,7 @@
 // A project's design section as an adjoint problem, density files and the final design as
 // plain shapes (adjoint_project.hpp).
 #include "golightly/adjoint_project.hpp"
+#include "golightly/units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,8 +25,6 @@ namespace golightly::adjoint {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr double kC0 = 299792458.0;
 
 std::string num(double v) {
     char buf[64];
@@ -65,8 +64,8 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     q.extra.erase("design");
     std::vector<double> wl = obj.wavelengths_um;
     if (wl.empty()) {
-        const double fc = 0.5 * (kC0 / project.run.spectrum.wavelength_min + kC0 / project.run.spectrum.wavelength_max);
-        wl = {kC0 / fc};
+        const double fc = 0.5 * (units::c0 / project.run.spectrum.wavelength_min + units::c0 / project.run.spectrum.wavelength_max);
+        wl = {units::c0 / fc};
     }
     const auto [wmin, wmax] = std::minmax_element(wl.begin(), wl.end());
     q.run.spectrum.wavelength_min = *wmin;
@@ -87,7 +86,7 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     // the frequencies: the spectrum point nearest each wavelength, each once
     std::vector<std::size_t> fi;
     for (double w : wl) {
-        const std::size_t i = nearest(cp.spectrum_hz, kC0 / (w * 1e-6));
+        const std::size_t i = nearest(cp.spectrum_hz, units::c0 / (w * 1e-6));
         if (std::find(fi.begin(), fi.end(), i) == fi.end()) fi.push_back(i);
     }
     std::sort(fi.begin(), fi.end());
@@ -95,7 +94,7 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     p.scene = cp.scene;
     for (std::size_t i : fi) {
         p.frequencies_hz.push_back(cp.spectrum_hz[i]);
-        pp.wavelengths_um.push_back(kC0 / cp.spectrum_hz[i] * 1e6);
+        pp.wavelengths_um.push_back(units::c0 / cp.spectrum_hz[i] * 1e6);
     }
 
     // the design region

@@ -1,5 +1,6 @@
 // GoLightly: figures of merit over a results folder (objective.hpp).
 #include "golightly/objective.hpp"
+#include "golightly/units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -32,8 +33,6 @@ namespace golightly {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 std::string num(double v) {
     char buf[40];
@@ -147,6 +146,17 @@ Bracket bracket(const std::vector<double>& x, double at, const std::string& what
 }
 
 double lerp(const Bracket& br, double ya, double yb) { return br.t == 0 ? ya : (1 - br.t) * ya + br.t * yb; }
+
+/// Column `c` of `t` (first column: wavelength, um) interpolated linearly at `wl` (bracket's errors).
+double interpolate_column(const Table& t, int c, double wl, const std::string& what, const std::string& source) {
+    std::vector<double> wls, v;
+    for (const auto& r : t.rows) {
+        wls.push_back(r[0]);
+        v.push_back(r[std::size_t(c)]);
+    }
+    const Bracket br = bracket(wls, wl, what, source);
+    return lerp(br, v[br.a], v[br.b]);
+}
 
 // ------------------------------------------------------------------ fields (HDF5)
 
@@ -616,13 +626,7 @@ double ObjectiveResults::read(const ObjectiveFunction& f, double wl) {
             }
             if (c < 0)
                 throw std::runtime_error((dir_ / "spectra.csv").string() + ": no column for monitor " + quoted(f.monitor));
-            std::vector<double> wls, v;
-            for (const auto& r : t.rows) {
-                wls.push_back(r[0]);
-                v.push_back(r[std::size_t(c)]);
-            }
-            const Bracket br = bracket(wls, wl, what, (dir_ / "spectra.csv").string());
-            return lerp(br, v[br.a], v[br.b]);
+            return interpolate_column(t, c, wl, what, (dir_ / "spectra.csv").string());
         }
         case ObjectiveQuantity::ModePower:
         case ObjectiveQuantity::ModeRe:
@@ -637,13 +641,7 @@ double ObjectiveResults::read(const ObjectiveFunction& f, double wl) {
                     throw std::runtime_error((dir_ / "spectra.csv").string() + ": no column " + p +
                                              "_neff (mode " + std::to_string(f.mode) + " of monitor " + quoted(f.monitor) +
                                              ")");
-                std::vector<double> wls, v;
-                for (const auto& r : t.rows) {
-                    wls.push_back(r[0]);
-                    v.push_back(r[std::size_t(c)]);
-                }
-                const Bracket br = bracket(wls, wl, what, (dir_ / "spectra.csv").string());
-                return lerp(br, v[br.a], v[br.b]);
+                return interpolate_column(t, c, wl, what, (dir_ / "spectra.csv").string());
             }
             const std::string d = f.forward ? "_fwd" : "_bwd";
             const int cre = t.column(p + d + "_re"), cim = t.column(p + d + "_im");
