@@ -469,6 +469,54 @@ TEST_CASE("morphological length scale check of binarized designs", "[design]") {
     CHECK_THROWS_WITH(solid_passes_length_scale(line, 0.0), Catch::Contains("length scale"));
 }
 
+TEST_CASE("imageruler length scale of binarized 2D designs (Chen et al. 2024)", "[design]") {
+    const double dx = 0.01;
+    // A vertical line of w cells running off the top and bottom: the solid measures w (no
+    // brush wider than the line fits in it), the void continues beyond the grid (outside
+    // counts as the phase measured) and measures the grid's largest dimension.
+    for (int w : {1, 3, 6, 10}) {
+        INFO("line of " << w << " cells");
+        const MeasuredLengthScale m = measure_length_scale(line_design(60, 40, dx, w));
+        CHECK(m.solid_um == Approx(w * dx).epsilon(1e-12));
+        CHECK(m.void_um == Approx(60 * dx).epsilon(1e-12));
+        CHECK(m.min_um() == Approx(w * dx).epsilon(1e-12));
+    }
+    // Its complement: a gap of w cells between two solids.
+    for (int w : {2, 7}) {
+        DensityGrid gap = line_design(60, 40, dx, w);
+        for (double& r : gap.rho) r = 1.0 - r;
+        const MeasuredLengthScale m = measure_length_scale(gap);
+        CHECK(m.void_um == Approx(w * dx).epsilon(1e-12));
+        CHECK(m.solid_um == Approx(60 * dx).epsilon(1e-12));
+    }
+    // A pixelated disc of diameter d (cell centers strictly within d / 2 of its center) is
+    // the brush of that size: it measures exactly d, although the strict opening test fails
+    // it for every larger disc and counts its stair steps.
+    for (int d : {5, 8, 15}) {
+        INFO("disc of " << d << " cells");
+        const int n = 41;
+        std::vector<double> rho(n * n, 0.0);
+        const double c = d % 2 ? 20.0 : 19.5;
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i)
+                if ((i - c) * (i - c) + (j - c) * (j - c) < 0.25 * d * d) rho[j * n + i] = 1.0;
+        CHECK(measure_length_scale(make_grid(n, n, 1, dx, rho)).solid_um == Approx(d * dx).epsilon(1e-12));
+    }
+    // Gray values are binarized at 1/2; a thin spur on a wide feature is not ignored as an
+    // edge step: a 20-cell line with a 2-cell tooth measures 2.
+    DensityGrid tooth = line_design(60, 40, dx, 20);
+    for (double& r : tooth.rho) r = r > 0.5 ? 0.7 : 0.2;
+    for (int j = 18; j < 20; ++j)
+        for (int i = 40; i < 48; ++i) tooth.rho[static_cast<std::size_t>(j) * 60 + i] = 0.9;
+    CHECK(measure_length_scale(tooth).solid_um == Approx(2 * dx).epsilon(1e-12));
+    // 1D: the shortest interior run of each phase.
+    const DensityGrid row = make_grid(12, 1, 1, dx, {1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1});
+    CHECK(measure_length_scale(row).solid_um == Approx(4 * dx).epsilon(1e-12));
+    CHECK(measure_length_scale(row).void_um == Approx(2 * dx).epsilon(1e-12));
+    CHECK_THROWS_WITH(measure_length_scale(make_grid(4, 4, 2, dx, std::vector<double>(32, 1.0))),
+                      Catch::Contains("2D designs only"));
+}
+
 namespace {
 
 /// A density of `n` x `n` cells of dx centered on the origin (lower-left corner at

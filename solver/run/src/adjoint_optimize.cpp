@@ -113,6 +113,8 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         throw std::invalid_argument("optimize: the minimum length scale constraints need mma or ccsa");
     if (constrained && (settings.mapping.kind != design::FilterKind::Conic || !(settings.mapping.radius_um > 0)))
         throw std::invalid_argument("optimize: the minimum length scale needs a conic filter (radius_um > 0)");
+    if (constrained && (!(settings.constraint_epsilon > 0) || !(settings.constraint_c > 0) || settings.constraint_beta < 0))
+        throw std::invalid_argument("optimize: constraint_epsilon and constraint_c must be positive, constraint_beta >= 0");
 
     OptimizeResult result;
     std::vector<double> rho(rho0);
@@ -152,8 +154,11 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         ctx.ls.eta_i = settings.mapping.eta;
         ctx.ls.eta_e = design::eta_e_from_conic(settings.min_length_um, settings.mapping.radius_um);
         ctx.ls.eta_d = 1.0 - ctx.ls.eta_e;
-        // Meep's examples: c = 64 per pixel^2 ... as c_um2 = 64 dx^2 (design_density.hpp)
-        ctx.ls.c_um2 = 64.0 * grid.dx_um * grid.dx_um;
+        // c |grad rho~|^2 = 64 at the slope 1/R of a filtered edge: the indicators vanish on
+        // the edges of features and count only their middles, as Zhou et al. intend (c must
+        // scale as R^2; 64 dx^2, a pixel-based value, left the edges in and made the
+        // constraints fight every boundary: measured on the 40 nm bend, T fell to 0.48)
+        ctx.ls.c_um2 = settings.constraint_c * settings.mapping.radius_um * settings.mapping.radius_um;
     }
 
     auto objective_fn = [](unsigned nn, const double* x, double* grad, void* data) -> double {
@@ -219,6 +224,9 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     Constraint solid{&ctx, &design::constraint_solid}, voids{&ctx, &design::constraint_void};
 
     const double beta_max = std::max(settings.beta_max, settings.mapping.beta);
+    const double constraint_beta =
+        settings.constraint_beta > 0 ? settings.constraint_beta
+                                     : std::max(settings.mapping.beta, beta_max / std::max(settings.beta_factor, 1.0));
     auto beta_of = [&](int e) {
         return design::beta_schedule(e * settings.beta_every, settings.mapping.beta, beta_max, settings.beta_every,
                                      settings.beta_factor);
@@ -237,11 +245,13 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         nlopt_set_upper_bounds(opt, hi.data());
         if (settings.maximize) nlopt_set_max_objective(opt, objective_fn, &ctx);
         else nlopt_set_min_objective(opt, objective_fn, &ctx);
-        // The length scale constraints join at the largest beta only, as in Meep's examples:
-        // on a grey design (a uniform 0.5 start gives g_s = g_v = 1/32 whatever rho does at
-        // first order, and the two pull rho opposite ways) MMA finds no feasible step and
-        // the design never moves (measured: 100 evaluations at the start value)
-        if (constrained && ctx.mapping.beta >= beta_max) {
+        // The length scale constraints join once the design is nearly binary (by default the
+        // last two betas of the schedule): on a grey design (a uniform 0.5 start gives g_s =
+        // g_v = 1/32 whatever rho does at first order, and the two pull rho opposite ways)
+        // MMA finds no feasible step and the design never moves (measured: 100 evaluations
+        // at the start value); at the largest beta alone, 20 evaluations were too few to
+        // repair the features without losing the transmission
+        if (constrained && ctx.mapping.beta >= constraint_beta) {
             nlopt_add_inequality_constraint(opt, constraint_fn, &solid, 0.0);
             nlopt_add_inequality_constraint(opt, constraint_fn, &voids, 0.0);
         }

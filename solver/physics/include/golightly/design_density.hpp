@@ -15,6 +15,7 @@
 //
 // Axes with a single cell (nz = 1 in 2D; also ny = 1) are not filtered, not differentiated
 // and not eroded along: a 2D grid is treated as 2D, not as a one-cell-thick 3D slab.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
@@ -264,6 +265,31 @@ double minimum_void_feature_um(const DensityGrid& grid,
 /// (opening and closing unchanged) for every L up to it, in steps of dx_um.
 double minimum_feature_um(const DensityGrid& grid,
                           double search_up_to_um = std::numeric_limits<double>::infinity());
+
+/// Measured minimum length scales of a binarized 2D design, um.
+struct MeasuredLengthScale {
+    double solid_um = 0;
+    double void_um = 0;
+    double min_um() const { return std::min(solid_um, void_um); }
+};
+
+/// The minimum length scale of the solid and of the void phase of a binarized 2D design
+/// (solid where rho >= 1/2), as the "imageruler" of Chen, Hammond, Mann, Wang, ... & Johnson,
+/// J. Opt. Soc. Am. B 41, A161 (2024), sec. 2 (the benchmark measure of the inverse-design
+/// community): the largest brush (a pixelated disc of diameter n pixels, opened by the
+/// 3-pixel plus for n > 2) whose opening leaves every solid pixel in place, with outside
+/// the grid counted as the phase measured (features running off the region are not cut),
+/// pixel steps on the edges of large features ignored (its "large feature edges, strict"
+/// scheme: a digitized boundary of a wide feature fails any disc at its corners), and a
+/// pixel counted as a violation only if it fails every brush from n to n + 9 (its
+/// feasibility gap allowance: a feature drawable with a larger brush is not too small).
+/// The result is n dx_um per phase (a phase that is absent or fills the grid: the grid's
+/// largest dimension). The strict opening/closing test above counts every corner pixel;
+/// this is the figure to compare with published designs. 1D grids (nx or ny = 1): the
+/// shortest interior run of each phase. Cost: O(cells x n x 10) per tried n, a few tens of
+/// n. Throws std::invalid_argument (validate(grid); nz > 1).
+MeasuredLengthScale measure_length_scale(const DensityGrid& grid);
+
 
 // ---------------------------------------------------------------------------------------
 // 5. Contours of a 2D design for GDS (marching squares: Lorensen & Cline, Comput. Graph.

@@ -9,8 +9,9 @@
 // from the previous one's design (MMA's moving asymptotes restart with the new objective).
 // Optional minimum length scale constraints (Hammond et al., Opt. Express 29, 23916 (2021):
 // design_density.hpp constraint_solid / constraint_void <= epsilon) need MMA or CCSA; they
-// apply from the largest beta of the schedule on (the nearly binary design), as in Meep's
-// examples, since a grey design cannot satisfy them.
+// apply once the design is nearly binary (by default the last two betas of the schedule),
+// as in Meep's examples, since a grey design cannot satisfy them. The reached length scale
+// is measured on the binarized design by design::measure_length_scale.
 //
 // A checkpoint (JSON) is written atomically after every evaluation: a run started with the
 // same checkpoint path resumes from its last design and iteration count (the NLopt state
@@ -42,7 +43,19 @@ struct OptimizerSettings {
     /// (um), with eta_e from the filter radius (design_density.hpp eta_e_from_conic; needs a
     /// conic filter) and epsilon below.
     double min_length_um = 0;
-    double constraint_epsilon = 1e-8;
+    /// The constraints' bound epsilon (g_s, g_v <= epsilon; dimensionless, a mean over the
+    /// pixels). 1e-6: on the 40 nm CPU bend (20 nm pixels, a 160 nm length scale) Meep's
+    /// 1e-8 left MMA stuck at the bound with the transmission at 0.75, while 1e-6 kept it
+    /// at -0.1 dB and raised the measured length scale from 140 / 40 nm (solid / void,
+    /// unconstrained) to 180 / 140 nm (docs/inverse-design.md section 7).
+    double constraint_epsilon = 1e-6;
+    /// The indicators' decay rate c in units of R^2 (c_um2 = constraint_c * radius_um^2,
+    /// design_density.hpp LengthScaleConstraint): 64 makes c |grad rho~|^2 = 64 at the
+    /// slope 1/R of a filtered edge, so that only the middles of features count.
+    double constraint_c = 64;
+    /// The constraints apply from this beta on; 0: from beta_max / beta_factor (the last two
+    /// betas of the schedule).
+    double constraint_beta = 0;
     /// Empty: no checkpoint. Else the JSON file written after every evaluation and read at
     /// the start when it exists (its pixel count must match).
     std::filesystem::path checkpoint;
