@@ -88,25 +88,25 @@ TEST_CASE("adjoint converter: the output guide has a TE1 mode at every wavelengt
     }
 }
 
-TEST_CASE("adjoint optimize: 2D TE0 to TE1 mode converter converts 80 percent into TE1 with -20 dB reflection in 40 "
+TEST_CASE("adjoint optimize: 2D TE0 to TE1 mode converter reaches -0.5 dB conversion and -20 dB reflection in 60 "
           "iterations (40 nm cells)",
           "[adjoint][slow]" GOLIGHTLY_NEEDS_NLOPT) {
-    // The issue's targets (-0.5 dB conversion, -20 dB reflection, 100 iterations) belong to
-    // the 10 nm grid ([converter10] on the GPU). Here, to stay near a minute and a half on
-    // one core: 40 iterations (beta 4 doubled every 8 up to 64), the gradients' runs stopped
-    // at 1e-6 of the peak energy (the DFTs to ~1e-3, enough to steer MMA), the verifying run
-    // at 1e-8. Measured on the binarized design: T(TE1) -0.49 .. -0.57 dB, R -23.8 .. -29.2 dB
-    // (80 iterations, beta every 16: T -0.17 .. -0.38 dB but R up to -16.7 dB at 1.30 um, the
-    // objective being the conversion alone). The check: at least 80 % (-0.97 dB) converted
-    // at every wavelength (a design that fails converts ~0: a symmetric device has no TE0 ->
-    // TE1 coupling at all) and the reflection at the issue's -20 dB.
+    // The issue's targets (-0.5 dB conversion, -20 dB reflection at every wavelength) on the
+    // coarse grid, within a minute of one core: 60 iterations (beta 4 doubled every 12 up to
+    // 64), the gradients' runs stopped at 1e-6 of the peak energy (the DFTs to ~1e-3, enough
+    // to steer MMA), the verifying run at 1e-8. Measured on the binarized design: T(TE1)
+    // -0.25 .. -0.38 dB, R -23.0 .. -24.5 dB (59 s of CPU). The objective is the conversion
+    // alone, so the reflection is whatever the schedule leaves: 40 iterations (beta every 8)
+    // gave R -23.8 .. -29.2 dB but T -0.49 .. -0.57 dB; 80 (beta every 16, runs to 1e-8)
+    // T -0.17 .. -0.38 dB but R -16.7 dB at 1.30 um. A failed design converts ~0 (a symmetric
+    // device couples no TE0 into TE1 at all), far below either bound.
     adjoint::Problem p = converter_problem(0.04, 0.04, BackendChoice::Cpu);
     p.settings.decay = 1e-6;
     adjoint::OptimizerSettings s;
-    s.max_iterations = 40;
+    s.max_iterations = 60;
     s.mapping.radius_um = 0.12;
     s.mapping.beta = 4;
-    s.beta_every = 8;
+    s.beta_every = 12;
     s.beta_max = 64;
     const std::vector<double> rho0(p.region.pixels(), 0.5);
     const adjoint::OptimizeResult r = adjoint::optimize_density(p, rho0, s, [](const adjoint::Iteration& it) {
@@ -125,7 +125,7 @@ TEST_CASE("adjoint optimize: 2D TE0 to TE1 mode converter converts 80 percent in
     for (std::size_t f = 0; f < sp.T.size(); ++f) {
         std::printf("converter binarized: frequency %zu T(TE1) %.4f (%.2f dB) R %.2e (%.1f dB) T(TE0) %.2e\n", f, sp.T[f],
                     10 * std::log10(sp.T[f]), sp.R[f], 10 * std::log10(sp.R[f]), sp.T0[f]);
-        CHECK(sp.T[f] >= 0.8);
+        CHECK(10 * std::log10(sp.T[f]) >= -0.5);
         CHECK(10 * std::log10(sp.R[f]) <= -20);
     }
 }
