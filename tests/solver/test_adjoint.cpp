@@ -22,6 +22,7 @@
 #include "golightly/dispersion.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/project.hpp"
+#include "golightly/run.hpp"
 
 #include <map>
 #include "golightly/units.hpp"
@@ -370,6 +371,38 @@ TEST_CASE("adjoint: 3D mode-plane amplitude functional equals mode_amplitudes an
                     CHECK(std::abs(a - ref) < 1e-12 * std::abs(ref));
                 }
             }
+    }
+    // and the run's own report of the monitor: the same forward run with a design box in
+    // the oxide above the strip whose two materials are both the oxide (so the scene is the
+    // project's), the functional of its DFTs against run_project's mode coefficient; both
+    // runs stop once the energy has decayed to 1e-6 of its peak (60 dB), but at different
+    // steps (the checks fall differently), so they agree to the field left then, sqrt(1e-6)
+    // = 1e-3 of the amplitude at most (measured: 3e-6), not to rounding
+    {
+        Project pr = strip_with_design();
+        pr.run.stop.decay_db = 60;
+        pr.run.stop.max_time_fs = 2000;
+        const RunResult run = run_project(pr, "adjoint-strip.glproj");
+        REQUIRE(run.mode_coefficients.size() == 2);
+        Problem same;
+        same.scene = cp.scene;
+        same.region.lo_um = {0.48, 0.24, 0.66};
+        same.region.hi_um = {0.84, 0.72, 0.78};
+        same.region.n = {1, 1, 1};
+        same.region.eps_min = same.region.eps_max = 2.1;
+        same.functionals = {mode_functional(cp.scene, plan, 0, true, {0, 1, 2}, "out+"),
+                            mode_functional(cp.scene, plan, 0, false, {0, 1, 2}, "out-")};
+        same.frequencies_hz = plan.frequencies_hz;
+        same.objective = intensity_objective();
+        same.settings.decay = 1e-6;
+        const Evaluation ev = evaluate(same, {0.5});
+        for (std::size_t f = 0; f < 3; ++f) {
+            const std::complex<double> ref = run.mode_coefficients[0].fwd[f];
+            INFO("frequency " << f << ": functional " << ev.amplitudes[0][f] << " run " << ref << " (backward "
+                              << ev.amplitudes[1][f] << " / " << run.mode_coefficients[0].bwd[f] << ")");
+            CHECK(std::abs(ev.amplitudes[0][f] - ref) < 1e-3 * std::abs(ref));
+            CHECK(std::abs(ev.amplitudes[1][f] - run.mode_coefficients[0].bwd[f]) < 1e-3 * std::abs(ref));
+        }
     }
     Problem p;
     p.scene = cp.scene;
