@@ -128,13 +128,20 @@ FieldFunctional point_functional(const Scene& scene, Component component, const 
                                  const std::string& name = "point");
 
 /// The forward (or backward) amplitude of mode slot `mode` (index into the plan's
-/// mode_indices) of a 2D mode monitor, as mode_amplitudes (mode_plane.hpp) computes it
-/// from the plan's DFT sets in `compiled` (the compiled scene holding them), at the plan's
-/// frequencies `frequency_indices` (one weights_per_frequency row each, in that order): the
-/// same linear combination of E and H~ samples, written out sample by sample, so that
-/// a = sum w F equals mode_amplitudes' value (sqrt(W/m) per DFT unit). A frequency where
-/// the line guides no such mode gets zero weights. Throws std::invalid_argument for a 3D
-/// plan (not yet), a slot or frequency index out of range, or sets missing from `compiled`.
+/// mode_indices) of a mode monitor (a 2D line or a 3D plane), as mode_amplitudes
+/// (mode_plane.hpp) computes it from the plan's DFT sets in `compiled` (the compiled scene
+/// holding them), at the plan's frequencies `frequency_indices` (one weights_per_frequency
+/// row each, in that order): the same linear combination of E and H~ samples, written out
+/// sample by sample (H~ as its two h nodes with the set's weights), so that a = sum w F
+/// equals mode_amplitudes' value (2D: sqrt(W/m), 3D: sqrt(W) per DFT unit). 3D: the
+/// unconjugated overlap of the plane's E_u, E_v, H~_u, H~_v with the mode's transverse
+/// h and e (docs/inverse-design.md, section 6). A frequency where the line or plane guides
+/// no such mode gets zero weights. Throws std::invalid_argument for a slot or frequency
+/// index out of range, or sets missing from `compiled`.
+/// 3D caveat: the adjoint source of an E sample uses the site's diagonal update
+/// coefficient, so a plane crossing sub-pixel tensor couplings (an oblique interface, the
+/// edges of a strip with run.subpixel_averaging) gives a gradient whose error is of the
+/// order of those cells' share of the overlap; the amplitude itself is exact.
 FieldFunctional mode_functional(const Scene& compiled, const ModeMonitorPlan& plan, std::size_t mode, bool forward,
                                 const std::vector<std::size_t>& frequency_indices, const std::string& name = "mode");
 

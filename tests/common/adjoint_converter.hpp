@@ -1,0 +1,122 @@
+// The 2D TE0 -> TE1 mode converter of the inverse-design benchmarks (Schubert et al., ACS
+// Photonics 9, 2327 (2022), the ceviche challenges; the parameters of the photonics-opt-testbed
+// "waveguide_mode_converter": 1.6 x 1.6 um design region between two 400 nm silicon guides
+// (eps 12.25) in oxide (eps 2.25), out-of-plane E (TMz here), 1260-1300 nm), as an
+// adjoint::Problem: the objective is the mean over three wavelengths of the output guide's
+// forward power in its first-order mode (slot 1 of the output monitor, modes [0, 1]) over the
+// input guide's fundamental (slot 0 of the input monitor, forward, at the first evaluation),
+// i.e. the conversion efficiency. The source launches mode 0. Assumed where the published
+// set-up was not at hand: the two guides on one axis through the region's middle (the
+// testbed's schematic), 0.8 um of guide between the region and each end of the interior,
+// three wavelengths (1.26, 1.28, 1.30 um) for the band. Shared by the CPU slow test
+// (tests/solver/test_adjoint_converter.cpp) and the GPU test (tests/gpu/cuda_adjoint_converter.cpp).
+// Header-only, namespace golightly::test.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <vector>
+
+#include "golightly/adjoint.hpp"
+#include "golightly/compile.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/project.hpp"
+#include "project_builders.hpp"
+
+namespace golightly::test {
+
+/// The converter project: interior 3.2 x 3.2 um of oxide (eps 2.25), cell dx_um, 12 PML
+/// cells; silicon (eps 12.25) guides 0.4 um wide along x at y = 1.6 um, the input over
+/// x < 0.8 um, the output over x > 2.4 um; the design box [0.8, 2.4]^2 um (the guides' shapes
+/// reach 0.1 um into it, where the design replaces them: the Yee column at x = 2.4 um, just
+/// outside the box's sites, is then whole silicon instead of the half-cell average of a
+/// guide ending there, a step that reflected 2.3 % of a straight guide's TE0); a one-way mode
+/// source (mode 0) at x = 0.4 um; mode monitors "in" (x = 0.6 um, +x, modes [0]) and "out"
+/// (x = 2.8 um, +x, modes [0, 1]); spectrum 1.26, 1.28, 1.30 um.
+inline Project converter_project(double dx_um, BackendChoice backend, Precision precision = Precision::Float64) {
+    Project p;
+    p.name = "mode converter";
+    p.domain.size = {3.2, 3.2, 0};
+    p.domain.cell_size = dx_um;
+    p.domain.polarization = Polarization::TMz;
+    p.domain.pml.cells = 12;
+    p.domain.background = "sio2";
+    p.materials = {material("si", 12.25), material("sio2", 2.25)};
+    p.layers = {layer("guides", "si", {rectangle({-1.0, 1.4}, {0.9, 1.8}), rectangle({2.3, 1.4}, {4.2, 1.8})})};
+    Source src = mode_line_source("src", {0.4, 0.6}, {0.4, 2.6}, "+x", Component::Ez, 0);
+    src.waveform.wavelength_center = 1.28;
+    src.waveform.wavelength_span = 0.2;
+    p.sources = {src};
+    Monitor out = mode_line_monitor("out", {2.8, 0.6}, {2.8, 2.6}, "+x");
+    out.extra["modes"] = Json::array({0, 1});
+    p.monitors = {mode_line_monitor("in", {0.6, 0.6}, {0.6, 2.6}, "+x"), out};
+    p.run.spectrum.wavelength_min = 1.26;
+    p.run.spectrum.wavelength_max = 1.30;
+    p.run.spectrum.points = 3;
+    p.run.precision = precision;
+    p.run.backend = backend;
+    return p;
+}
+
+/// The converter as an adjoint problem. Functionals: 0 the output's forward TE1 amplitude
+/// (slot 1), 1 the input's forward TE0 one (normalization), 2 the input's backward TE0 one
+/// (reflection), 3 the output's forward TE0 one (what is left unconverted); only 0 is in the
+/// objective. T = mean_f |a0_f|^2 / P_f with P_f = |a1_f|^2 of the first evaluation (shared
+/// by every copy of the problem). `pixel_um`: the density pixel edge.
+inline adjoint::Problem converter_problem(double dx_um, double pixel_um, BackendChoice backend,
+                                          Precision precision = Precision::Float64) {
+    const CompiledProject cp = compile_project(converter_project(dx_um, backend, precision), "converter.glproj");
+    const ModeMonitorPlan& pin = *cp.monitors.at(0).mode_plan;
+    const ModeMonitorPlan& pout = *cp.monitors.at(1).mode_plan;
+    const std::vector<std::size_t> fi = {0, 1, 2};
+    adjoint::Problem p;
+    p.scene = cp.scene;
+    p.region.lo_um = {0.8, 0.8, 0};
+    p.region.hi_um = {2.4, 2.4, 0};
+    const int n = int(std::lround(1.6 / pixel_um));
+    p.region.n = {n, n, 1};
+    p.region.eps_min = 2.25;
+    p.region.eps_max = 12.25;
+    p.functionals = {adjoint::mode_functional(cp.scene, pout, 1, true, fi, "out+ TE1"),
+                     adjoint::mode_functional(cp.scene, pin, 0, true, fi, "in+ TE0"),
+                     adjoint::mode_functional(cp.scene, pin, 0, false, fi, "in- TE0"),
+                     adjoint::mode_functional(cp.scene, pout, 0, true, fi, "out+ TE0")};
+    p.frequencies_hz = pin.frequencies_hz;
+    auto incident = std::make_shared<std::vector<double>>();
+    p.objective = [incident](const adjoint::Amplitudes& a, adjoint::Amplitudes* g) {
+        const std::size_t nf = a[0].size();
+        if (incident->empty())
+            for (std::size_t f = 0; f < nf; ++f) incident->push_back(std::norm(a[1][f]));
+        double T = 0;
+        if (g) *g = adjoint::Amplitudes(a.size(), std::vector<std::complex<double>>(nf, 0.0));
+        for (std::size_t f = 0; f < nf; ++f) {
+            T += std::norm(a[0][f]) / (*incident)[f] / double(nf);
+            if (g) (*g)[0][f] = 2.0 * a[0][f] / (*incident)[f] / double(nf);
+        }
+        return T;
+    };
+    p.settings.backend = backend;
+    p.settings.precision = precision;
+    p.settings.decay = 1e-8;
+    return p;
+}
+
+/// Per frequency of an evaluation of converter_problem: the conversion T (TE0 in -> TE1
+/// out), the reflection R into the input's TE0 and the unconverted TE0 out, all over the
+/// input's forward TE0 power of that evaluation.
+struct ConverterSpectra {
+    std::vector<double> T, R, T0;
+};
+inline ConverterSpectra converter_spectra(const adjoint::Evaluation& ev) {
+    ConverterSpectra s;
+    for (std::size_t f = 0; f < ev.amplitudes[0].size(); ++f) {
+        const double inc = std::norm(ev.amplitudes[1][f]);
+        s.T.push_back(std::norm(ev.amplitudes[0][f]) / inc);
+        s.R.push_back(std::norm(ev.amplitudes[2][f]) / inc);
+        s.T0.push_back(std::norm(ev.amplitudes[3][f]) / inc);
+    }
+    return s;
+}
+
+}  // namespace golightly::test

@@ -1,0 +1,131 @@
+// The inverse-design benchmark's TE0 -> TE1 mode converter (tests/common/adjoint_converter.hpp)
+// on the CPU: the mode conventions it rests on (a straight guide carries TE0 and TE1 through
+// with the monitor's forward amplitude, not the backward one), and the adjoint optimization
+// at coarse cells (40 nm; the 10 nm grid runs on the GPU,
+// tests/gpu/cuda_adjoint_converter.cpp), the binarized design verified by a plain forward run.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <limits>
+
+#include "adjoint_converter.hpp"
+#include "golightly/adjoint_optimize.hpp"
+#include "optional_features.hpp"
+
+using namespace golightly;
+using namespace golightly::test;
+
+namespace {
+
+/// A density that fills the design box with the guide's continuation (|y - 1.6| < 0.2 um).
+std::vector<double> straight_guide(const adjoint::DesignRegion& r) {
+    std::vector<double> rho(r.pixels(), 0.0);
+    const double h = (r.hi_um[1] - r.lo_um[1]) / r.n[1];
+    for (int j = 0; j < r.n[1]; ++j) {
+        const double y = r.lo_um[1] + (j + 0.5) * h;
+        if (std::abs(y - 1.6) < 0.2)
+            for (int i = 0; i < r.n[0]; ++i) rho[std::size_t(j) * std::size_t(r.n[0]) + std::size_t(i)] = 1.0;
+    }
+    return rho;
+}
+
+}  // namespace
+
+TEST_CASE("adjoint converter: the output guide has a TE1 mode at every wavelength, and a straight guide carries TE0 "
+          "and TE1 forward into their own slots",
+          "[adjoint]") {
+    // TE1 of a 400 nm Si slab in oxide: V = k0 (w/2) sqrt(12.25 - 2.25) = 3.0 .. 3.1 > pi/2
+    // over 1.26-1.30 um, so it is guided with n_eff between the cladding's 1.5 and the TE0's
+    const CompiledProject cp = compile_project(converter_project(0.04, BackendChoice::Cpu), "converter.glproj");
+    const ModeMonitorPlan& pout = *cp.monitors.at(1).mode_plan;
+    REQUIRE(pout.mode_indices == std::vector<int>{0, 1});
+    for (std::size_t f = 0; f < pout.frequencies_hz.size(); ++f) {
+        INFO("frequency " << f);
+        REQUIRE(pout.line_e[f][1].size() == pout.line_e[f][0].size());
+        CHECK(pout.line_neff[f][1] > 1.5);
+        CHECK(pout.line_neff[f][1] < pout.line_neff[f][0]);
+    }
+    // TE0 launched: all of it in the output's TE0 slot; TE1 by symmetry none. The straight
+    // density gives the box's sites the guide's own permittivities (the interpolated edge
+    // node, half Si, equals the sub-pixel average outside), so T0 = 1 up to the runs'
+    // truncation (energy decayed to 1e-8 of its peak: ~1e-4 in |a|^2) and R is the PML's
+    // (1e-8); a convention error (a swapped direction, a wrong mode slot) moves the power to
+    // another amplitude, an O(1) change
+    {
+        const adjoint::Problem p = converter_problem(0.04, 0.04, BackendChoice::Cpu);
+        const ConverterSpectra s = converter_spectra(adjoint::evaluate(p, straight_guide(p.region)));
+        for (std::size_t f = 0; f < s.T.size(); ++f) {
+            INFO("TE0 launched, frequency " << f << ": T0 " << s.T0[f] << " T1 " << s.T[f] << " R " << s.R[f]);
+            CHECK(s.T0[f] == Approx(1.0).margin(1e-3));
+            CHECK(s.T[f] < 1e-6);
+            CHECK(s.R[f] < 1e-6);
+        }
+    }
+    // TE1 launched (source mode 1, both monitors listing modes [0, 1]): slot 1 forward at
+    // the output carries it all, its backward amplitude nothing
+    {
+        Project pr = converter_project(0.04, BackendChoice::Cpu);
+        pr.sources[0].mode_index = 1;
+        pr.monitors[0].extra["modes"] = Json::array({0, 1});
+        const CompiledProject c1 = compile_project(pr, "converter-te1.glproj");
+        const ModeMonitorPlan& pin = *c1.monitors.at(0).mode_plan;
+        const ModeMonitorPlan& po = *c1.monitors.at(1).mode_plan;
+        const std::vector<std::size_t> fi = {0, 1, 2};
+        adjoint::Problem p = converter_problem(0.04, 0.04, BackendChoice::Cpu);
+        p.scene = c1.scene;
+        p.functionals = {adjoint::mode_functional(c1.scene, po, 1, true, fi, "out+ TE1"),
+                         adjoint::mode_functional(c1.scene, po, 1, false, fi, "out- TE1"),
+                         adjoint::mode_functional(c1.scene, pin, 1, true, fi, "in+ TE1")};
+        p.objective = adjoint::intensity_objective();
+        const adjoint::Evaluation ev = adjoint::evaluate(p, straight_guide(p.region));
+        for (std::size_t f = 0; f < fi.size(); ++f) {
+            const double inc = std::norm(ev.amplitudes[2][f]);
+            INFO("TE1 launched, frequency " << f << ": out+ " << std::norm(ev.amplitudes[0][f]) / inc << " out- "
+                                            << std::norm(ev.amplitudes[1][f]) / inc);
+            CHECK(std::norm(ev.amplitudes[0][f]) / inc == Approx(1.0).margin(1e-3));
+            CHECK(std::norm(ev.amplitudes[1][f]) / inc < 1e-6);
+        }
+    }
+}
+
+TEST_CASE("adjoint optimize: 2D TE0 to TE1 mode converter reaches -0.5 dB conversion and -20 dB reflection in 60 "
+          "iterations (40 nm cells)",
+          "[adjoint][slow]" GOLIGHTLY_NEEDS_NLOPT) {
+    // The targets (-0.5 dB conversion, -20 dB reflection at every wavelength) on the
+    // coarse grid, within a minute of one core: 60 iterations (beta 4 doubled every 12 up to
+    // 64), the gradients' runs stopped at 1e-6 of the peak energy (the DFTs to ~1e-3, enough
+    // to steer MMA), the verifying run at 1e-8. Measured on the binarized design: T(TE1)
+    // -0.25 .. -0.38 dB, R -23.0 .. -24.5 dB (59 s of CPU). The objective is the conversion
+    // alone, so the reflection is whatever the schedule leaves: 40 iterations (beta every 8)
+    // gave R -23.8 .. -29.2 dB but T -0.49 .. -0.57 dB; 80 (beta every 16, runs to 1e-8)
+    // T -0.17 .. -0.38 dB but R -16.7 dB at 1.30 um. A failed design converts ~0 (a symmetric
+    // device couples no TE0 into TE1 at all), far below either bound.
+    adjoint::Problem p = converter_problem(0.04, 0.04, BackendChoice::Cpu);
+    p.settings.decay = 1e-6;
+    adjoint::OptimizerSettings s;
+    s.max_iterations = 60;
+    s.mapping.radius_um = 0.12;
+    s.mapping.beta = 4;
+    s.beta_every = 12;
+    s.beta_max = 64;
+    const std::vector<double> rho0(p.region.pixels(), 0.5);
+    const adjoint::OptimizeResult r = adjoint::optimize_density(p, rho0, s, [](const adjoint::Iteration& it) {
+        std::printf("converter iteration %d beta %g T %.4f (%.2f s, %lld steps)\n", it.index, it.beta, it.objective,
+                    it.wall_s, it.steps);
+        return true;
+    });
+    // the binarized design (beta = infinity) in a plain forward run
+    design::DesignMapping binary = s.mapping;
+    binary.beta = std::numeric_limits<double>::infinity();
+    design::DensityGrid grid = adjoint::density_grid(p.region, 2);
+    grid.rho = r.rho;
+    p.settings.decay = 1e-8;
+    const adjoint::Evaluation ev = adjoint::evaluate(p, design::map_density(grid, binary));
+    const ConverterSpectra sp = converter_spectra(ev);
+    for (std::size_t f = 0; f < sp.T.size(); ++f) {
+        std::printf("converter binarized: frequency %zu T(TE1) %.4f (%.2f dB) R %.2e (%.1f dB) T(TE0) %.2e\n", f, sp.T[f],
+                    10 * std::log10(sp.T[f]), sp.R[f], 10 * std::log10(sp.R[f]), sp.T0[f]);
+        CHECK(10 * std::log10(sp.T[f]) >= -0.5);
+        CHECK(10 * std::log10(sp.R[f]) <= -20);
+    }
+}
