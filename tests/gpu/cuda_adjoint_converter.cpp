@@ -52,6 +52,7 @@ TEST_CASE("CUDA: adjoint optimization of the 2D TE0 to TE1 mode converter at 10 
         CHECK(10 * std::log10(sp.T[f]) >= -0.5);
         CHECK(10 * std::log10(sp.R[f]) <= -20);
     }
-    const double feature = design::minimum_feature_um(binarized, 0.2);
-    std::printf("converter10 binarized: minimum feature %.3f um\n", feature);
+    const design::MeasuredLengthScale ml = design::measure_length_scale(binarized);
+    std::printf("converter10 binarized: length scale solid %.3f um, void %.3f um (imageruler)\n", ml.solid_um,
+                ml.void_um);
 }
