@@ -32,7 +32,7 @@ TEST_CASE("CUDA: adjoint optimization of the 2D TE0 to TE1 mode converter at 10 
         adjoint::optimize_density(p, std::vector<double>(p.region.pixels(), 0.5), s, [&](const adjoint::Iteration& it) {
             total_s += it.wall_s;
             steps += it.steps;
-            std::printf("converter10 iteration %d beta %g F = T - R %.4f (%.2f s, %lld steps)\n", it.index, it.beta,
+            std::printf("converter10 iteration %d beta %g T %.4f (%.2f s, %lld steps)\n", it.index, it.beta,
                         it.objective, it.wall_s, it.steps);
             return true;
         });

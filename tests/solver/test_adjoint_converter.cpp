@@ -110,7 +110,7 @@ TEST_CASE("adjoint optimize: 2D TE0 to TE1 mode converter reaches -0.5 dB conver
     s.beta_max = 64;
     const std::vector<double> rho0(p.region.pixels(), 0.5);
     const adjoint::OptimizeResult r = adjoint::optimize_density(p, rho0, s, [](const adjoint::Iteration& it) {
-        std::printf("converter iteration %d beta %g F = T - R %.4f (%.2f s, %lld steps)\n", it.index, it.beta, it.objective,
+        std::printf("converter iteration %d beta %g T %.4f (%.2f s, %lld steps)\n", it.index, it.beta, it.objective,
                     it.wall_s, it.steps);
         return true;
     });
