@@ -609,6 +609,26 @@ void InverseDesignDock::jobFinished(editor::JobOutcome<Result>& outcome) {
     Q_EMIT finished(status_->text());
 }
 
+void InverseDesignDock::projectReplaced() {
+    if (pauseFlag_) pauseFlag_->store(true);
+    job_.cancelAndDiscard();
+    plot_->graph(0)->data()->clear();
+    plot_->clearItems();
+    plot_->replot();
+    betaSteps_.clear();
+    lastBeta_ = 0;
+    nextIteration_ = sessionIterations_ = 0;
+    wallSum_ = 0;
+    last_.reset();
+    density_ = QImage();
+    densityLabel_->clear();
+    iteration_->clear();
+    if (canvas_) canvas_->setDesignDensity(QImage());
+    setStatus(tr("Draw a design region (Tools > Design Region), choose the objective, then Start."));
+    setState(State::Idle);
+    rebuildEditor();
+}
+
 // ---------------------------------------------------------------- export
 
 bool InverseDesignDock::exportGds(const QString& path) {

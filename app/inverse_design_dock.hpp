@@ -100,6 +100,9 @@ public:
     /// Replaces the design region of the document by the last design as plain shapes (one
     /// undo step). False, with the reason in the dock, when there is no design.
     bool applyAsShapes();
+    /// Another project was opened or created: a run of the previous one ends (waiting for
+    /// its iteration), and its plot, density and design are dropped.
+    void projectReplaced();
     /// True when a finished, paused or stopped run left a design to export.
     bool hasDesign() const { return bool(last_); }
 

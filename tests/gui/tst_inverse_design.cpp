@@ -209,6 +209,13 @@ private Q_SLOTS:
         QVERIFY(doc.project().layers.size() > before.layers.size());
         doc.undoStack()->undo();
         QVERIFY(doc.project() == before);
+
+        // another project: nothing of this optimization stays
+        dock.projectReplaced();
+        QVERIFY(!dock.hasDesign());
+        QCOMPARE(dock.plottedIterations(), 0);
+        QVERIFY(canvas.designDensity().isNull());
+        QCOMPARE(dock.state(), app::InverseDesignDock::State::Idle);
     }
 
     void solverErrorShowsInDock() {
@@ -268,7 +275,10 @@ private Q_SLOTS:
         w.resizeDocks({w.inverseDesignDock()}, {430}, Qt::Vertical);
         const int iterations = qEnvironmentVariableIntValue("GOLIGHTLY_SCREENSHOT_ITERATIONS");
         QVERIFY(QTest::qWaitFor([&] { return w.inverseDesignDock()->plottedIterations() >= std::max(iterations, 3); }, 600000));
-        QTest::qWait(300);
+        w.inverseDesignDock()->show();
+        w.inverseDesignDock()->raise();
+        w.resizeDocks({w.inverseDesignDock()}, {430}, Qt::Vertical);
+        QTest::qWait(400);
         QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("inverse_design.png"))));
         w.inverseDesignDock()->stop();
         QVERIFY(w.inverseDesignDock()->waitForFinished(600000));
