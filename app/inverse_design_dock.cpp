@@ -71,6 +71,7 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     stopButton_->setToolTip(tr("End the optimization after the current iteration"));
     for (QPushButton* b : {startButton_, pauseButton_, resumeButton_, stopButton_}) row->addWidget(b);
     lv->addLayout(row);
+    left->setMinimumWidth(420);
     auto* row2 = new QHBoxLayout;
     gdsButton_ = new QPushButton(tr("Export design as GDS..."));
     gdsButton_->setObjectName(QStringLiteral("designExportGds"));
@@ -144,6 +145,8 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     lv->addWidget(editor_, 1);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the status lines wrap
+    scroll->setMinimumWidth(440);
     scroll->setWidget(left);
     split->addWidget(scroll);
 
@@ -158,6 +161,10 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     plot_->graph(0)->setPen(QPen(QColor(40, 90, 180), 1.8));
     plot_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
     plot_->xAxis->setLabel(tr("iteration"));
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);  // whole iterations
+    ticker->setTickStep(1);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    plot_->xAxis->setTicker(ticker);
     plot_->yAxis->setLabel(tr("figure of merit"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     rv->addWidget(plot_, 3);
@@ -165,11 +172,12 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     densityLabel_->setObjectName(QStringLiteral("designDensity"));
     densityLabel_->setMinimumSize(160, 160);
     densityLabel_->setAlignment(Qt::AlignCenter);
-    densityLabel_->setToolTip(tr("The projected density of the last iteration (black: the low material, white: the high one)"));
+    densityLabel_->setToolTip(tr("The projected density of the last iteration (black: the high material, white: the low one)"));
     rv->addWidget(densityLabel_, 1);
     split->addWidget(right);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setSizes({460, 640});
     setWidget(split);
 
     connect(startButton_, &QPushButton::clicked, this, [this] { start(); });

@@ -499,10 +499,6 @@
         <translation>Gütezahl</translation>
     </message>
     <message>
-        <source>The projected density of the last iteration (black: the low material, white: the high one)</source>
-        <translation>Die projizierte Dichte der letzten Iteration (schwarz: das niedrige Material, weiß: das hohe)</translation>
-    </message>
-    <message>
         <source>Export design as GDS</source>
         <translation>Design als GDS exportieren</translation>
     </message>
@@ -670,6 +666,10 @@
     <message>
         <source>Cannot apply the design: %1</source>
         <translation>Das Design kann nicht übernommen werden: %1</translation>
+    </message>
+    <message>
+        <source>The projected density of the last iteration (black: the high material, white: the low one)</source>
+        <translation>Die projizierte Dichte der letzten Iteration (schwarz: das hohe Material, weiß: das niedrige)</translation>
     </message>
 </context>
 <context>

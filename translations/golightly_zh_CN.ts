@@ -499,10 +499,6 @@
         <translation>品质因数</translation>
     </message>
     <message>
-        <source>The projected density of the last iteration (black: the low material, white: the high one)</source>
-        <translation>上一次迭代的投影密度（黑：低材料，白：高材料）</translation>
-    </message>
-    <message>
         <source>Export design as GDS</source>
         <translation>将设计导出为 GDS</translation>
     </message>
@@ -667,6 +663,10 @@
     <message>
         <source>Cannot apply the design: %1</source>
         <translation>无法应用设计：%1</translation>
+    </message>
+    <message>
+        <source>The projected density of the last iteration (black: the high material, white: the low one)</source>
+        <translation>上一次迭代的投影密度（黑：高材料，白：低材料）</translation>
     </message>
 </context>
 <context>

@@ -152,7 +152,7 @@ QImage density_image(const std::vector<double>& rho, int nx, int ny) {
     for (int j = 0; j < ny; ++j) {
         uchar* row = img.scanLine(ny - 1 - j);
         for (int i = 0; i < nx; ++i)
-            row[i] = uchar(std::lround(255 * std::clamp(rho[size_t(j) * size_t(nx) + size_t(i)], 0.0, 1.0)));
+            row[i] = uchar(std::lround(255 * (1.0 - std::clamp(rho[size_t(j) * size_t(nx) + size_t(i)], 0.0, 1.0))));
     }
     return img;
 }

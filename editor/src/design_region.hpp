@@ -45,8 +45,10 @@ Json& design_region_mut(Project& project);
 Json& design_objective_mut(Project& project);
 Json& design_optimizer_mut(Project& project);
 
-/// A density image (Grayscale8, black = rho 0 = low material, white = 1), row 0 = the top
-/// (largest y); `rho` x fastest, nx * ny values (the slice k = 0 of a 3D grid).
+/// A density image (Grayscale8, white = rho 0 = the low material, black = rho 1 = the high
+/// one, as Meep's and the papers' pictures of designs: the solid dark on the canvas's light
+/// background), row 0 = the top (largest y); `rho` x fastest, nx * ny values (the slice
+/// k = 0 of a 3D grid).
 QImage density_image(const std::vector<double>& rho, int nx, int ny);
 /// The region's start density as an image when it is a list of values (empty otherwise).
 QImage design_rho_image(const Project& project);

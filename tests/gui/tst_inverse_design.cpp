@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QMouseEvent>
 #include <QSpinBox>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -277,8 +278,13 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return w.inverseDesignDock()->plottedIterations() >= std::max(iterations, 3); }, 600000));
         w.inverseDesignDock()->show();
         w.inverseDesignDock()->raise();
+        for (QTabBar* bar : w.findChildren<QTabBar*>())  // the dock's tab in front of the Monitors'
+            for (int i = 0; i < bar->count(); ++i)
+                if (bar->tabText(i) == w.inverseDesignDock()->windowTitle()) bar->setCurrentIndex(i);
         w.resizeDocks({w.inverseDesignDock()}, {430}, Qt::Vertical);
         QTest::qWait(400);
+        qInfo("dock visible: %d, region empty: %d", int(w.inverseDesignDock()->isVisible()),
+              int(w.inverseDesignDock()->visibleRegion().isEmpty()));
         QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("inverse_design.png"))));
         w.inverseDesignDock()->stop();
         QVERIFY(w.inverseDesignDock()->waitForFinished(600000));
