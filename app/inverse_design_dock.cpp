@@ -170,7 +170,8 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     rv->addWidget(plot_, 3);
     densityLabel_ = new QLabel;
     densityLabel_->setObjectName(QStringLiteral("designDensity"));
-    densityLabel_->setMinimumSize(160, 160);
+    densityLabel_->setMinimumSize(140, 140);
+    densityLabel_->setMaximumWidth(220);  // the plot keeps the width
     densityLabel_->setAlignment(Qt::AlignCenter);
     densityLabel_->setToolTip(tr("The projected density of the last iteration (black: the high material, white: the low one)"));
     rv->addWidget(densityLabel_, 1);
@@ -581,7 +582,7 @@ void InverseDesignDock::takeNews(News& news) {
     }
     if (!news.points.empty()) {
         plot_->rescaleAxes();
-        plot_->xAxis->setRange(std::min(-0.5, plot_->xAxis->range().lower - 0.5), plot_->xAxis->range().upper + 0.5);
+        plot_->xAxis->setRange(std::min(-0.5, plot_->xAxis->range().lower - 0.5), plot_->xAxis->range().upper + 1.5);  // room for a beta label
         const QCPRange y = plot_->yAxis->range();
         const double pad = std::max(1e-12, 0.08 * (y.upper - y.lower));
         plot_->yAxis->setRange(y.lower - pad, y.upper + pad);

@@ -283,8 +283,6 @@ private Q_SLOTS:
                 if (bar->tabText(i) == w.inverseDesignDock()->windowTitle()) bar->setCurrentIndex(i);
         w.resizeDocks({w.inverseDesignDock()}, {430}, Qt::Vertical);
         QTest::qWait(400);
-        qInfo("dock visible: %d, region empty: %d", int(w.inverseDesignDock()->isVisible()),
-              int(w.inverseDesignDock()->visibleRegion().isEmpty()));
         QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("inverse_design.png"))));
         w.inverseDesignDock()->stop();
         QVERIFY(w.inverseDesignDock()->waitForFinished(600000));
