@@ -559,8 +559,9 @@ void InverseDesignDock::takeNews(News& news) {
             auto* text = new QCPItemText(plot_);
             text->position->setTypeX(QCPItemPosition::ptPlotCoords);
             text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);  // near the top of the plot
-            text->position->setCoords(pt.index - 0.4, 0.03);
-            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+            // left of the line: the newest points, at the right edge, leave no room there
+            text->position->setCoords(pt.index - 0.6, 0.03);
+            text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
             text->setText(QStringLiteral("β %1").arg(pt.beta, 0, 'g', 4));
             text->setColor(QColor(160, 90, 20));
         }
@@ -582,7 +583,7 @@ void InverseDesignDock::takeNews(News& news) {
     }
     if (!news.points.empty()) {
         plot_->rescaleAxes();
-        plot_->xAxis->setRange(std::min(-0.5, plot_->xAxis->range().lower - 0.5), plot_->xAxis->range().upper + 1.5);  // room for a beta label
+        plot_->xAxis->setRange(std::min(-0.5, plot_->xAxis->range().lower - 0.5), plot_->xAxis->range().upper + 0.5);
         const QCPRange y = plot_->yAxis->range();
         const double pad = std::max(1e-12, 0.08 * (y.upper - y.lower));
         plot_->yAxis->setRange(y.lower - pad, y.upper + pad);
