@@ -46,6 +46,7 @@ class StartPage;
 class SParamsDock;
 class SweepDock;
 class ModeViewerDock;
+class InverseDesignDock;
 struct SolverSettings;
 
 /// Where the main window keeps settings and recovery files (tests use their own).
@@ -214,6 +215,14 @@ public:
     /// <project stem>_sparams next to the project (golightly-cli sparams' default), or a
     /// temporary folder for an unsaved project.
     QString sparamsDirectory() const;
+    // ---- inverse design (issue 53; main_window_tools.cpp)
+    InverseDesignDock* inverseDesignDock() const { return designDock_; }
+    /// Run > Optimize (adjoint): shows the Inverse Design dock and starts a fresh
+    /// optimization of the design region; false (message in the dock) when it cannot.
+    bool optimizeAdjoint();
+    /// <project stem>_design next to the project (checkpoint.json, history.csv,
+    /// density.csv), or a temporary folder for an unsaved project.
+    QString designDirectory() const;
     /// Opens a design of a sweep (its design.glproj) as the document, after the
     /// unsaved-changes prompt.
     bool openDesign(const QString& glproj);
@@ -223,6 +232,7 @@ private:
     SParamsDock* sparamsDock_ = nullptr;
     SweepDock* sweepDock_ = nullptr;
     ModeViewerDock* modeViewer_ = nullptr;
+    InverseDesignDock* designDock_ = nullptr;
     void applyDefaultLayout();
     void create3dUi();
     void apply3dLayout();

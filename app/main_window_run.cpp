@@ -29,6 +29,7 @@
 #include "elided_label.hpp"
 #include "mode_viewer.hpp"
 #include "sparams_dock.hpp"
+#include "inverse_design_dock.hpp"
 #include "structure_view_3d.hpp"
 #include "field_view.hpp"
 #include "layer_stack_dock.hpp"
@@ -452,6 +453,10 @@ void MainWindow::resetRunView() {
                                              ? QString()  // a new project: not an older untitled one's
                                              : QDir(sparamsDirectory()).filePath(QStringLiteral("sparams.csv")));
     if (modeViewer_) modeViewer_->projectReplaced();
+    if (designDock_) {  // an optimization of the previous project ends; its folder was that project's
+        designDock_->projectReplaced();
+        designDock_->setOutputDir(designDirectory());
+    }
     if (structureView3d_) structureView3d_->frameNextProject();
     // the project's saved results, if it has any, labelled as such
     const QString dir = resultsDirectory();

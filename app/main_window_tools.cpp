@@ -16,6 +16,7 @@
 #include "monitors_dock.hpp"
 #include "run_controller.hpp"
 #include "sparams_dock.hpp"
+#include "inverse_design_dock.hpp"
 #include "sweep_dock.hpp"
 
 namespace golightly::app {
@@ -33,8 +34,10 @@ void MainWindow::createToolsUi() {
     sparamsDock_ = new SParamsDock(this);
     sweepDock_ = new SweepDock(doc_, this);
     modeViewer_ = new ModeViewerDock(doc_, this);
+    designDock_ = new InverseDesignDock(doc_, this);
+    designDock_->setCanvas(canvas_);
     for (QDockWidget* d : {static_cast<QDockWidget*>(sparamsDock_), static_cast<QDockWidget*>(sweepDock_),
-                           static_cast<QDockWidget*>(modeViewer_)}) {
+                           static_cast<QDockWidget*>(modeViewer_), static_cast<QDockWidget*>(designDock_)}) {
         addDockWidget(Qt::BottomDockWidgetArea, d);
         d->hide();
     }
@@ -72,6 +75,27 @@ void MainWindow::createToolsUi() {
     modesToggle->setObjectName(QStringLiteral("view.modeViewer"));
     modesToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_M));
 
+    // inverse design (issue 53): the dock's Start, from the Run menu too
+    auto* optimizeA = new QAction(tr("Optimize (&adjoint)"), this);
+    optimizeA->setObjectName(QStringLiteral("run.optimizeAdjoint"));
+    optimizeA->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
+    optimizeA->setToolTip(tr("Optimize the design region's density with adjoint gradients; live in the Inverse Design "
+                             "dock (%1)").arg(optimizeA->shortcut().toString(QKeySequence::NativeText)));
+    connect(optimizeA, &QAction::triggered, this, [this] { optimizeAdjoint(); });
+    QAction* designToggle = designDock_->toggleViewAction();
+    designToggle->setObjectName(QStringLiteral("view.inverseDesignDock"));
+    designToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_I));
+    connect(designDock_, &InverseDesignDock::finished, this, [this](const QString& message) {
+        statusBar()->showMessage(message, 8000);
+    });
+    auto designFolder = [this] {
+        // a paused or running optimization keeps its checkpoint's folder
+        if (designDock_->isRunning() || designDock_->state() == InverseDesignDock::State::Paused) return;
+        designDock_->setOutputDir(designDirectory());
+    };
+    connect(doc_, &EditorDocument::filePathChanged, this, designFolder);
+    designFolder();
+
     if (QMenu* runMenu = menuOf(action(QStringLiteral("run.start")))) {
         runMenu->addSeparator();
         runMenu->addAction(computeA);
@@ -79,12 +103,16 @@ void MainWindow::createToolsUi() {
         runMenu->addAction(sparamsToggle);
         runMenu->addAction(modesToggle);
         runMenu->addAction(sweepToggle);
+        runMenu->addSeparator();
+        runMenu->addAction(optimizeA);
+        runMenu->addAction(designToggle);
     } else {
         addAction(computeA);
+        addAction(optimizeA);
     }
     if (QMenu* viewMenu = menuOf(action(QStringLiteral("view.resetLayout")))) {
         QAction* before = action(QStringLiteral("view.resetLayout"));
-        viewMenu->insertActions(before, {sparamsToggle, modesToggle, sweepToggle});
+        viewMenu->insertActions(before, {sparamsToggle, modesToggle, sweepToggle, designToggle});
     }
 
     // a design of a sweep: the current document after the unsaved-changes prompt
@@ -100,7 +128,7 @@ void MainWindow::createToolsUi() {
 void MainWindow::applyToolsLayout() {
     if (!sparamsDock_ || !monitorsDock_) return;
     for (QDockWidget* d : {static_cast<QDockWidget*>(sparamsDock_), static_cast<QDockWidget*>(sweepDock_),
-                           static_cast<QDockWidget*>(modeViewer_)}) {
+                           static_cast<QDockWidget*>(modeViewer_), static_cast<QDockWidget*>(designDock_)}) {
         d->setFloating(false);
         tabifyDockWidget(monitorsDock_, d);
         d->hide();
@@ -113,6 +141,23 @@ QString MainWindow::sparamsDirectory() const {
     if (path.isEmpty())
         return QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation)).filePath(QStringLiteral("golightly-untitled_sparams"));
     return resultsFolderFor(path, QStringLiteral("_sparams"));
+}
+
+QString MainWindow::designDirectory() const {
+    const QString path = doc_->filePath();
+    if (path.isEmpty())
+        return QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation)).filePath(QStringLiteral("golightly-untitled_design"));
+    return resultsFolderFor(path, QStringLiteral("_design"));
+}
+
+bool MainWindow::optimizeAdjoint() {
+    designDock_->show();
+    designDock_->raise();
+    if (!designDock_->isRunning() && designDock_->state() != InverseDesignDock::State::Paused)
+        designDock_->setOutputDir(designDirectory());
+    const bool ok = designDock_->start();
+    if (!ok) statusBar()->showMessage(designDock_->statusText(), 8000);
+    return ok;
 }
 
 bool MainWindow::computeSParameters(int threads) {

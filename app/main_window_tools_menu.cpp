@@ -14,6 +14,7 @@
 #include "main_window.hpp"
 #include "canvas.hpp"
 #include "main_window_actions.hpp"
+#include "design_region.hpp"
 
 namespace golightly::app {
 
@@ -35,6 +36,19 @@ QIcon modeMonitorIcon() {
     g.setBrush(c);
     g.drawPolygon(QPolygonF({QPointF(31, 10), QPointF(25, 6), QPointF(25, 14)}));
     g.drawPolygon(QPolygonF({QPointF(1, 22), QPointF(7, 18), QPointF(7, 26)}));
+    return QIcon(pm);
+}
+
+/// The design region's icon (drawn): a hatched square with a grey density inside.
+QIcon designRegionIcon() {
+    QPixmap pm(32, 32);
+    pm.fill(Qt::transparent);
+    QPainter g(&pm);
+    const QColor c(120, 60, 200);
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) g.fillRect(QRect(5 + 6 * i, 5 + 6 * j, 6, 6), QColor::fromHsv(0, 0, ((i * 7 + j * 5) % 4) * 70 + 30));
+    g.setPen(QPen(c, 2.2, Qt::DashLine));
+    g.drawRect(QRectF(4, 4, 24, 24));
     return QIcon(pm);
 }
 }  // namespace
@@ -74,14 +88,16 @@ void MainWindow::createToolsMenu() {
         {"modeMonitor", new MonitorTool(canvas_, ts, MonitorType::Flux, true), tr("Mode Monitor"), Qt::Key_M},
         {"probe", new MonitorTool(canvas_, ts, MonitorType::Time), tr("Time Probe"), Qt::Key_T},
         {"dftField", new MonitorTool(canvas_, ts, MonitorType::DftField), tr("DFT Field Region"), Qt::Key_D},
+        {"designRegion", new DesignRegionTool(canvas_, ts), tr("Design Region"), Qt::Key_I},
     };
     for (const Def& d : defs) {
         d.tool->setParent(this);
         tools_.push_back(d.tool);
         const QString id = QString::fromLatin1(d.id);
-        const bool drawn = id == QStringLiteral("modeMonitor");  // no SVG in the resources
+        // no SVG in the resources for these
+        const bool drawn = id == QStringLiteral("modeMonitor") || id == QStringLiteral("designRegion");
         QAction* a = makeAction(QStringLiteral("tool.") + id, d.text, drawn ? QString() : id, QKeySequence(d.key));
-        if (drawn) a->setIcon(modeMonitorIcon());
+        if (drawn) a->setIcon(id == QStringLiteral("modeMonitor") ? modeMonitorIcon() : designRegionIcon());
         a->setToolTip(QStringLiteral("%1 (%2)").arg(d.text, QKeySequence(d.key).toString(QKeySequence::NativeText)));
         a->setCheckable(true);
         toolGroup_->addAction(a);

@@ -357,6 +357,322 @@
     </message>
 </context>
 <context>
+    <name>golightly::app::InverseDesignDock</name>
+    <message>
+        <source>Inverse Design</source>
+        <translation>Inverses Design</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Optimize the design region&apos;s density from its start density (Run &gt; Optimize (adjoint))</source>
+        <translation>Die Dichte des Designbereichs ab ihrer Startdichte optimieren (Ausführen &gt; Optimieren (adjungiert))</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Stop after the current iteration; edit the project, then Resume</source>
+        <translation>Nach der laufenden Iteration anhalten; Projekt bearbeiten, dann Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Continue from the last design with the project as it is now</source>
+        <translation>Ab dem letzten Design mit dem Projekt in seinem jetzigen Zustand weitermachen</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>End the optimization after the current iteration</source>
+        <translation>Die Optimierung nach der laufenden Iteration beenden</translation>
+    </message>
+    <message>
+        <source>Export design as GDS...</source>
+        <translation>Design als GDS exportieren...</translation>
+    </message>
+    <message>
+        <source>The last design&apos;s binarized contours (density 1/2), as golightly-cli optimize --adjoint writes final.gds</source>
+        <translation>Die binarisierten Konturen des letzten Designs (Dichte 1/2), wie golightly-cli optimize --adjoint final.gds schreibt</translation>
+    </message>
+    <message>
+        <source>Apply design as shapes</source>
+        <translation>Design als Formen übernehmen</translation>
+    </message>
+    <message>
+        <source>Replace the design region by the last design as polygons (one undo step), to run the binarized device</source>
+        <translation>Den Designbereich durch das letzte Design als Polygone ersetzen (ein Rückgängig-Schritt), um das binarisierte Bauteil zu simulieren</translation>
+    </message>
+    <message>
+        <source>Draw a design region (Tools &gt; Design Region), choose the objective, then Start.</source>
+        <translation>Einen Designbereich zeichnen (Werkzeuge &gt; Designbereich), die Zielfunktion wählen, dann Start.</translation>
+    </message>
+    <message>
+        <source>The project has no design region: draw one with Tools &gt; Design Region.</source>
+        <translation>Das Projekt hat keinen Designbereich: mit Werkzeuge &gt; Designbereich einen zeichnen.</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Zielfunktion</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation>Monitor</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Mode</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>Richtung</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Add term</source>
+        <translation>Term hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove term</source>
+        <translation>Term entfernen</translation>
+    </message>
+    <message>
+        <source>Normalize by</source>
+        <translation>Normieren auf</translation>
+    </message>
+    <message>
+        <source>the spectrum&apos;s centre</source>
+        <translation>die Mitte des Spektrums</translation>
+    </message>
+    <message>
+        <source>Wavelengths (µm, comma separated) at which the figure of merit is averaged</source>
+        <translation>Wellenlängen (µm, durch Kommas getrennt), über die die Gütezahl gemittelt wird</translation>
+    </message>
+    <message>
+        <source>Wavelengths (µm)</source>
+        <translation>Wellenlängen (µm)</translation>
+    </message>
+    <message>
+        <source>maximize</source>
+        <translation>maximieren</translation>
+    </message>
+    <message>
+        <source>minimize</source>
+        <translation>minimieren</translation>
+    </message>
+    <message>
+        <source>Goal</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>MMA and CCSA take the minimum length constraints; L-BFGS does not</source>
+        <translation>MMA und CCSA berücksichtigen die Mindestlängen-Nebenbedingungen, L-BFGS nicht</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>Algorithmus</translation>
+    </message>
+    <message>
+        <source>Max iterations</source>
+        <translation>Max. Iterationen</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>figure of merit</source>
+        <translation>Gütezahl</translation>
+    </message>
+    <message>
+        <source>Export design as GDS</source>
+        <translation>Design als GDS exportieren</translation>
+    </message>
+    <message>
+        <source>GDSII (*.gds)</source>
+        <translation>GDSII (*.gds)</translation>
+    </message>
+    <message>
+        <source>Add a mode monitor first: objective terms read the power in one of its modes.</source>
+        <translation>Zuerst einen Modenmonitor hinzufügen: Zielfunktionsterme lesen die Leistung in einer seiner Moden.</translation>
+    </message>
+    <message>
+        <source>Add objective term</source>
+        <translation>Zielfunktionsterm hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove objective term</source>
+        <translation>Zielfunktionsterm entfernen</translation>
+    </message>
+    <message>
+        <source>Edit objective normalization</source>
+        <translation>Normierung der Zielfunktion bearbeiten</translation>
+    </message>
+    <message>
+        <source>Wavelengths: &quot;%1&quot; is not a positive number (µm)</source>
+        <translation>Wellenlängen: „%1“ ist keine positive Zahl (µm)</translation>
+    </message>
+    <message>
+        <source>Edit objective wavelengths</source>
+        <translation>Wellenlängen der Zielfunktion bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit objective goal</source>
+        <translation>Ziel der Zielfunktion bearbeiten</translation>
+    </message>
+    <message>
+        <source>Edit optimizer</source>
+        <translation>Optimierer bearbeiten</translation>
+    </message>
+    <message>
+        <source>|%1|² at (%2)</source>
+        <translation>|%1|² bei (%2)</translation>
+    </message>
+    <message>
+        <source>Edit objective term</source>
+        <translation>Zielfunktionsterm bearbeiten</translation>
+    </message>
+    <message>
+        <source>The slot in the monitor&apos;s modes (0: its first mode)</source>
+        <translation>Der Platz in den Moden des Monitors (0: seine erste Mode)</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>vorwärts</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>rückwärts</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>Nothing to resume: Pause a running optimization first.</source>
+        <translation>Nichts fortzusetzen: zuerst eine laufende Optimierung anhalten.</translation>
+    </message>
+    <message>
+        <source>The optimization is running already.</source>
+        <translation>Die Optimierung läuft bereits.</translation>
+    </message>
+    <message>
+        <source>No output folder for the checkpoint.</source>
+        <translation>Kein Ausgabeordner für den Checkpoint.</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1: %2</source>
+        <translation>Der Ordner %1 kann nicht angelegt werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n iteration(s) are done: raise Max iterations to go on.</source>
+        <translation>
+            <numerusform>Die %n Iteration ist erledigt: Max. Iterationen erhöhen, um weiterzumachen.</numerusform>
+            <numerusform>Alle %n Iterationen sind erledigt: Max. Iterationen erhöhen, um weiterzumachen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Starting: compiling the project and the normalization run...</source>
+        <translation>Start: Projekt wird kompiliert, Normierungslauf...</translation>
+    </message>
+    <message>
+        <source>Resuming from iteration %1...</source>
+        <translation>Fortsetzen ab Iteration %1...</translation>
+    </message>
+    <message>
+        <source>Pausing after the current iteration...</source>
+        <translation>Pause nach der laufenden Iteration...</translation>
+    </message>
+    <message>
+        <source>Stopped at iteration %1.</source>
+        <translation>Bei Iteration %1 gestoppt.</translation>
+    </message>
+    <message>
+        <source>Stopping after the current iteration...</source>
+        <translation>Stopp nach der laufenden Iteration...</translation>
+    </message>
+    <message>
+        <source>Iterating: forward and adjoint runs...</source>
+        <translation>Iteration: Vorwärts- und adjungierte Läufe...</translation>
+    </message>
+    <message>
+        <source>Iteration %1 of %2: figure of merit %3, beta %4, |grad| %5; %6 s per iteration, ETA %7</source>
+        <translation>Iteration %1 von %2: Gütezahl %3, Beta %4, |grad| %5; %6 s pro Iteration, Restzeit %7</translation>
+    </message>
+    <message>
+        <source>The optimization failed: %1</source>
+        <translation>Die Optimierung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Stopped after iteration %1 (%2); the design is in %3.</source>
+        <translation>Nach Iteration %1 gestoppt (%2); das Design liegt in %3.</translation>
+    </message>
+    <message>
+        <source>Paused after iteration %1: edit the project if needed, then Resume.</source>
+        <translation>Nach Iteration %1 angehalten: Projekt bei Bedarf bearbeiten, dann Fortsetzen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n iteration(s) (%1); the design is in %2.</source>
+        <translation>
+            <numerusform>Fertig: %n Iteration (%1); das Design liegt in %2.</numerusform>
+            <numerusform>Fertig: %n Iterationen (%1); das Design liegt in %2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No 2D design to export yet: run the optimization first.</source>
+        <translation>Noch kein 2D-Design zum Exportieren: zuerst die Optimierung ausführen.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n polygon(s) on layer %1/%2 to %3</source>
+        <translation>
+            <numerusform>%n Polygon auf Layer %1/%2 nach %3 exportiert</numerusform>
+            <numerusform>%n Polygone auf Layer %1/%2 nach %3 exportiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot export the design: %1</source>
+        <translation>Das Design kann nicht exportiert werden: %1</translation>
+    </message>
+    <message>
+        <source>No 2D design to apply yet: run the optimization first.</source>
+        <translation>Noch kein 2D-Design zum Übernehmen: zuerst die Optimierung ausführen.</translation>
+    </message>
+    <message>
+        <source>The project has no design region to replace.</source>
+        <translation>Das Projekt hat keinen Designbereich, der ersetzt werden könnte.</translation>
+    </message>
+    <message>
+        <source>The design region is now plain shapes (new layers on top); Edit &gt; Undo gives it back.</source>
+        <translation>Der Designbereich besteht jetzt aus einfachen Formen (neue Layer oben); Bearbeiten &gt; Rückgängig stellt ihn wieder her.</translation>
+    </message>
+    <message>
+        <source>Cannot apply the design: %1</source>
+        <translation>Das Design kann nicht übernommen werden: %1</translation>
+    </message>
+    <message>
+        <source>The projected density of the last iteration (black: the high material, white: the low one)</source>
+        <translation>Die projizierte Dichte der letzten Iteration (schwarz: das hohe Material, weiß: das niedrige)</translation>
+    </message>
+</context>
+<context>
     <name>golightly::app::Language</name>
     <message>
         <source>&amp;Language</source>
@@ -1127,6 +1443,18 @@ Wiederherstellen?</translation>
     <message>
         <source>Resonance field picture</source>
         <translation>Feldbild einer Resonanz</translation>
+    </message>
+    <message>
+        <source>Optimize (&amp;adjoint)</source>
+        <translation>Optimieren (&amp;adjungiert)</translation>
+    </message>
+    <message>
+        <source>Optimize the design region&apos;s density with adjoint gradients; live in the Inverse Design dock (%1)</source>
+        <translation>Die Dichte des Designbereichs mit adjungierten Gradienten optimieren; live im Dock Inverses Design (%1)</translation>
+    </message>
+    <message>
+        <source>Design Region</source>
+        <translation>Designbereich</translation>
     </message>
 </context>
 <context>
@@ -1947,6 +2275,29 @@ Wiederherstellen?</translation>
     </message>
 </context>
 <context>
+    <name>golightly::editor::DesignRegionTool</name>
+    <message>
+        <source>The design region must be at least one pixel across.</source>
+        <translation>Der Designbereich muss mindestens ein Pixel groß sein.</translation>
+    </message>
+    <message>
+        <source>Move design region</source>
+        <translation>Designbereich verschieben</translation>
+    </message>
+    <message>
+        <source>Draw design region</source>
+        <translation>Designbereich zeichnen</translation>
+    </message>
+    <message>
+        <source>Design region</source>
+        <translation>Designbereich</translation>
+    </message>
+    <message>
+        <source>Drag from corner to corner to draw the inverse-design region (its density is optimized by Run &gt; Optimize (adjoint))</source>
+        <translation>Von Ecke zu Ecke ziehen, um den Bereich des inversen Designs zu zeichnen (seine Dichte optimiert Ausführen &gt; Optimieren (adjungiert))</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::DragShapeTool</name>
     <message>
         <source>Rectangle</source>
@@ -2054,6 +2405,14 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
     <message>
         <source>Move port</source>
         <translation>Port verschieben</translation>
+    </message>
+    <message>
+        <source>Delete design region</source>
+        <translation>Designbereich löschen</translation>
+    </message>
+    <message>
+        <source>Move design region</source>
+        <translation>Designbereich verschieben</translation>
     </message>
 </context>
 <context>
@@ -3746,6 +4105,165 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>Set expression</source>
         <translation>Ausdruck festlegen</translation>
+    </message>
+    <message>
+        <source>must leave a box wider than 0</source>
+        <translation>muss einen Bereich breiter als 0 ergeben</translation>
+    </message>
+    <message>
+        <source>the box must be a whole number of pixels (%1 um / %2 um = %3)</source>
+        <translation>der Bereich muss eine ganze Zahl von Pixeln sein (%1 um / %2 um = %3)</translation>
+    </message>
+    <message>
+        <source>design region &quot;%1&quot;</source>
+        <translation>Designbereich „%1“</translation>
+    </message>
+    <message>
+        <source>Rename design region</source>
+        <translation>Designbereich umbenennen</translation>
+    </message>
+    <message>
+        <source>design region (box)</source>
+        <translation>Designbereich (Quader)</translation>
+    </message>
+    <message>
+        <source>design region (rectangle)</source>
+        <translation>Designbereich (Rechteck)</translation>
+    </message>
+    <message>
+        <source>Min %1</source>
+        <translation>Min %1</translation>
+    </message>
+    <message>
+        <source>Edit design region</source>
+        <translation>Designbereich bearbeiten</translation>
+    </message>
+    <message>
+        <source>Max %1</source>
+        <translation>Max %1</translation>
+    </message>
+    <message>
+        <source>Pixel</source>
+        <translation>Pixel</translation>
+    </message>
+    <message>
+        <source>Edit design pixel</source>
+        <translation>Designpixel bearbeiten</translation>
+    </message>
+    <message>
+        <source>Material (rho = 0)</source>
+        <translation>Material (rho = 0)</translation>
+    </message>
+    <message>
+        <source>Material (rho = 1)</source>
+        <translation>Material (rho = 1)</translation>
+    </message>
+    <message>
+        <source>Edit design materials</source>
+        <translation>Designmaterialien bearbeiten</translation>
+    </message>
+    <message>
+        <source>Start density</source>
+        <translation>Startdichte</translation>
+    </message>
+    <message>
+        <source>Edit start density</source>
+        <translation>Startdichte bearbeiten</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1]</source>
+        <translation>muss in [0, 1] liegen</translation>
+    </message>
+    <message numerus="yes">
+        <source>a list of %n value(s) (shown on the canvas)</source>
+        <translation>
+            <numerusform>eine Liste von %n Wert (auf der Zeichenfläche gezeigt)</numerusform>
+            <numerusform>eine Liste von %n Werten (auf der Zeichenfläche gezeigt)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reset density</source>
+        <translation>Dichte zurücksetzen</translation>
+    </message>
+    <message>
+        <source>keep the list</source>
+        <translation>Liste behalten</translation>
+    </message>
+    <message>
+        <source>uniform 0.5</source>
+        <translation>gleichmäßig 0,5</translation>
+    </message>
+    <message>
+        <source>file %1</source>
+        <translation>Datei %1</translation>
+    </message>
+    <message>
+        <source>Edit design filter</source>
+        <translation>Designfilter bearbeiten</translation>
+    </message>
+    <message>
+        <source>Filter radius</source>
+        <translation>Filterradius</translation>
+    </message>
+    <message>
+        <source>must be 0 (no filter) or more</source>
+        <translation>muss 0 (kein Filter) oder mehr sein</translation>
+    </message>
+    <message>
+        <source>Beta</source>
+        <translation>Beta</translation>
+    </message>
+    <message>
+        <source>Edit projection</source>
+        <translation>Projektion bearbeiten</translation>
+    </message>
+    <message>
+        <source>must be at most beta max (%1)</source>
+        <translation>darf höchstens Beta max (%1) sein</translation>
+    </message>
+    <message>
+        <source>Beta max</source>
+        <translation>Beta max</translation>
+    </message>
+    <message>
+        <source>must be at least beta (%1)</source>
+        <translation>muss mindestens Beta (%1) sein</translation>
+    </message>
+    <message>
+        <source>Beta every</source>
+        <translation>Beta alle</translation>
+    </message>
+    <message>
+        <source> iterations</source>
+        <translation> Iterationen</translation>
+    </message>
+    <message>
+        <source>must be a whole number, at least 1</source>
+        <translation>muss eine ganze Zahl sein, mindestens 1</translation>
+    </message>
+    <message>
+        <source>Minimum length</source>
+        <translation>Mindestlänge</translation>
+    </message>
+    <message>
+        <source>Edit minimum length</source>
+        <translation>Mindestlänge bearbeiten</translation>
+    </message>
+    <message>
+        <source>must be 0 (no constraint) or more</source>
+        <translation>muss 0 (keine Nebenbedingung) oder mehr sein</translation>
+    </message>
+    <message>
+        <source>needs a conic filter with a radius above 0</source>
+        <translation>braucht einen konischen Filter mit einem Radius über 0</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>Zielfunktion</translation>
+    </message>
+    <message>
+        <source>in the Inverse Design dock (Run &gt; Optimize (adjoint))</source>
+        <translation>im Dock Inverses Design (Ausführen &gt; Optimieren (adjungiert))</translation>
     </message>
 </context>
 <context>

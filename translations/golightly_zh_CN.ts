@@ -357,6 +357,319 @@
     </message>
 </context>
 <context>
+    <name>golightly::app::InverseDesignDock</name>
+    <message>
+        <source>Inverse Design</source>
+        <translation>逆向设计</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Optimize the design region&apos;s density from its start density (Run &gt; Optimize (adjoint))</source>
+        <translation>从初始密度开始优化设计区域的密度（运行 &gt; 优化（伴随））</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Stop after the current iteration; edit the project, then Resume</source>
+        <translation>在当前迭代结束后停止；编辑项目后继续</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Continue from the last design with the project as it is now</source>
+        <translation>以项目的当前状态从上一个设计继续</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>End the optimization after the current iteration</source>
+        <translation>在当前迭代结束后终止优化</translation>
+    </message>
+    <message>
+        <source>Export design as GDS...</source>
+        <translation>将设计导出为 GDS...</translation>
+    </message>
+    <message>
+        <source>The last design&apos;s binarized contours (density 1/2), as golightly-cli optimize --adjoint writes final.gds</source>
+        <translation>上一个设计的二值化轮廓（密度 1/2），与 golightly-cli optimize --adjoint 写出的 final.gds 相同</translation>
+    </message>
+    <message>
+        <source>Apply design as shapes</source>
+        <translation>将设计应用为形状</translation>
+    </message>
+    <message>
+        <source>Replace the design region by the last design as polygons (one undo step), to run the binarized device</source>
+        <translation>用上一个设计的多边形替换设计区域（一步撤销），以便仿真二值化器件</translation>
+    </message>
+    <message>
+        <source>Draw a design region (Tools &gt; Design Region), choose the objective, then Start.</source>
+        <translation>绘制设计区域（工具 &gt; 设计区域），选择目标函数，然后开始。</translation>
+    </message>
+    <message>
+        <source>The project has no design region: draw one with Tools &gt; Design Region.</source>
+        <translation>项目没有设计区域：请用 工具 &gt; 设计区域 绘制一个。</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>目标函数</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation>监视器</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Add term</source>
+        <translation>添加项</translation>
+    </message>
+    <message>
+        <source>Remove term</source>
+        <translation>删除项</translation>
+    </message>
+    <message>
+        <source>Normalize by</source>
+        <translation>归一化依据</translation>
+    </message>
+    <message>
+        <source>the spectrum&apos;s centre</source>
+        <translation>光谱中心</translation>
+    </message>
+    <message>
+        <source>Wavelengths (µm, comma separated) at which the figure of merit is averaged</source>
+        <translation>对品质因数取平均的波长（µm，以逗号分隔）</translation>
+    </message>
+    <message>
+        <source>Wavelengths (µm)</source>
+        <translation>波长 (µm)</translation>
+    </message>
+    <message>
+        <source>maximize</source>
+        <translation>最大化</translation>
+    </message>
+    <message>
+        <source>minimize</source>
+        <translation>最小化</translation>
+    </message>
+    <message>
+        <source>Goal</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>MMA and CCSA take the minimum length constraints; L-BFGS does not</source>
+        <translation>MMA 和 CCSA 支持最小尺寸约束；L-BFGS 不支持</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>Max iterations</source>
+        <translation>最大迭代次数</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>figure of merit</source>
+        <translation>品质因数</translation>
+    </message>
+    <message>
+        <source>Export design as GDS</source>
+        <translation>将设计导出为 GDS</translation>
+    </message>
+    <message>
+        <source>GDSII (*.gds)</source>
+        <translation>GDSII (*.gds)</translation>
+    </message>
+    <message>
+        <source>Add a mode monitor first: objective terms read the power in one of its modes.</source>
+        <translation>请先添加模式监视器：目标函数项读取其某个模式中的功率。</translation>
+    </message>
+    <message>
+        <source>Add objective term</source>
+        <translation>添加目标函数项</translation>
+    </message>
+    <message>
+        <source>Remove objective term</source>
+        <translation>删除目标函数项</translation>
+    </message>
+    <message>
+        <source>Edit objective normalization</source>
+        <translation>编辑目标函数归一化</translation>
+    </message>
+    <message>
+        <source>Wavelengths: &quot;%1&quot; is not a positive number (µm)</source>
+        <translation>波长：“%1”不是正数 (µm)</translation>
+    </message>
+    <message>
+        <source>Edit objective wavelengths</source>
+        <translation>编辑目标函数波长</translation>
+    </message>
+    <message>
+        <source>Edit objective goal</source>
+        <translation>编辑优化目标</translation>
+    </message>
+    <message>
+        <source>Edit optimizer</source>
+        <translation>编辑优化器</translation>
+    </message>
+    <message>
+        <source>|%1|² at (%2)</source>
+        <translation>(%2) 处的 |%1|²</translation>
+    </message>
+    <message>
+        <source>Edit objective term</source>
+        <translation>编辑目标函数项</translation>
+    </message>
+    <message>
+        <source>The slot in the monitor&apos;s modes (0: its first mode)</source>
+        <translation>监视器模式列表中的序号（0：第一个模式）</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>后向</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Nothing to resume: Pause a running optimization first.</source>
+        <translation>没有可继续的内容：请先暂停正在运行的优化。</translation>
+    </message>
+    <message>
+        <source>The optimization is running already.</source>
+        <translation>优化已在运行。</translation>
+    </message>
+    <message>
+        <source>No output folder for the checkpoint.</source>
+        <translation>没有用于检查点的输出文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1: %2</source>
+        <translation>无法创建文件夹 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n iteration(s) are done: raise Max iterations to go on.</source>
+        <translation>
+            <numerusform>全部 %n 次迭代已完成：请提高最大迭代次数以继续。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Starting: compiling the project and the normalization run...</source>
+        <translation>开始：编译项目并进行归一化运行...</translation>
+    </message>
+    <message>
+        <source>Resuming from iteration %1...</source>
+        <translation>从第 %1 次迭代继续...</translation>
+    </message>
+    <message>
+        <source>Pausing after the current iteration...</source>
+        <translation>将在当前迭代结束后暂停...</translation>
+    </message>
+    <message>
+        <source>Stopped at iteration %1.</source>
+        <translation>已在第 %1 次迭代停止。</translation>
+    </message>
+    <message>
+        <source>Stopping after the current iteration...</source>
+        <translation>将在当前迭代结束后停止...</translation>
+    </message>
+    <message>
+        <source>Iterating: forward and adjoint runs...</source>
+        <translation>迭代中：正向和伴随运行...</translation>
+    </message>
+    <message>
+        <source>Iteration %1 of %2: figure of merit %3, beta %4, |grad| %5; %6 s per iteration, ETA %7</source>
+        <translation>第 %1 / %2 次迭代：品质因数 %3，beta %4，|grad| %5；每次迭代 %6 秒，预计剩余 %7</translation>
+    </message>
+    <message>
+        <source>The optimization failed: %1</source>
+        <translation>优化失败：%1</translation>
+    </message>
+    <message>
+        <source>Stopped after iteration %1 (%2); the design is in %3.</source>
+        <translation>在第 %1 次迭代后停止（%2）；设计位于 %3。</translation>
+    </message>
+    <message>
+        <source>Paused after iteration %1: edit the project if needed, then Resume.</source>
+        <translation>在第 %1 次迭代后暂停：如有需要请编辑项目，然后继续。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n iteration(s) (%1); the design is in %2.</source>
+        <translation>
+            <numerusform>完成：%n 次迭代（%1）；设计位于 %2。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No 2D design to export yet: run the optimization first.</source>
+        <translation>尚无可导出的二维设计：请先运行优化。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n polygon(s) on layer %1/%2 to %3</source>
+        <translation>
+            <numerusform>已将图层 %1/%2 上的 %n 个多边形导出到 %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot export the design: %1</source>
+        <translation>无法导出设计：%1</translation>
+    </message>
+    <message>
+        <source>No 2D design to apply yet: run the optimization first.</source>
+        <translation>尚无可应用的二维设计：请先运行优化。</translation>
+    </message>
+    <message>
+        <source>The project has no design region to replace.</source>
+        <translation>项目中没有可替换的设计区域。</translation>
+    </message>
+    <message>
+        <source>The design region is now plain shapes (new layers on top); Edit &gt; Undo gives it back.</source>
+        <translation>设计区域现已变为普通形状（顶部的新图层）；编辑 &gt; 撤销可将其恢复。</translation>
+    </message>
+    <message>
+        <source>Cannot apply the design: %1</source>
+        <translation>无法应用设计：%1</translation>
+    </message>
+    <message>
+        <source>The projected density of the last iteration (black: the high material, white: the low one)</source>
+        <translation>上一次迭代的投影密度（黑：高材料，白：低材料）</translation>
+    </message>
+</context>
+<context>
     <name>golightly::app::Language</name>
     <message>
         <source>&amp;Language</source>
@@ -1126,6 +1439,18 @@ Recover it?</source>
     <message>
         <source>Resonance field picture</source>
         <translation>谐振场图</translation>
+    </message>
+    <message>
+        <source>Optimize (&amp;adjoint)</source>
+        <translation>优化（伴随）(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Optimize the design region&apos;s density with adjoint gradients; live in the Inverse Design dock (%1)</source>
+        <translation>用伴随梯度优化设计区域的密度；在“逆向设计”面板中实时显示 (%1)</translation>
+    </message>
+    <message>
+        <source>Design Region</source>
+        <translation>设计区域</translation>
     </message>
 </context>
 <context>
@@ -1938,6 +2263,29 @@ Recover it?</source>
     </message>
 </context>
 <context>
+    <name>golightly::editor::DesignRegionTool</name>
+    <message>
+        <source>The design region must be at least one pixel across.</source>
+        <translation>设计区域至少须有一个像素宽。</translation>
+    </message>
+    <message>
+        <source>Move design region</source>
+        <translation>移动设计区域</translation>
+    </message>
+    <message>
+        <source>Draw design region</source>
+        <translation>绘制设计区域</translation>
+    </message>
+    <message>
+        <source>Design region</source>
+        <translation>设计区域</translation>
+    </message>
+    <message>
+        <source>Drag from corner to corner to draw the inverse-design region (its density is optimized by Run &gt; Optimize (adjoint))</source>
+        <translation>从一角拖到对角以绘制逆向设计区域（其密度由 运行 &gt; 优化（伴随） 优化）</translation>
+    </message>
+</context>
+<context>
     <name>golightly::editor::DragShapeTool</name>
     <message>
         <source>Rectangle</source>
@@ -2045,6 +2393,14 @@ The file was not changed, and this window keeps its current project.</source>
     <message>
         <source>Move port</source>
         <translation>移动端口</translation>
+    </message>
+    <message>
+        <source>Delete design region</source>
+        <translation>删除设计区域</translation>
+    </message>
+    <message>
+        <source>Move design region</source>
+        <translation>移动设计区域</translation>
     </message>
 </context>
 <context>
@@ -3734,6 +4090,164 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>Set expression</source>
         <translation>设置表达式</translation>
+    </message>
+    <message>
+        <source>must leave a box wider than 0</source>
+        <translation>区域宽度必须大于 0</translation>
+    </message>
+    <message>
+        <source>the box must be a whole number of pixels (%1 um / %2 um = %3)</source>
+        <translation>区域必须是整数个像素（%1 um / %2 um = %3）</translation>
+    </message>
+    <message>
+        <source>design region &quot;%1&quot;</source>
+        <translation>设计区域“%1”</translation>
+    </message>
+    <message>
+        <source>Rename design region</source>
+        <translation>重命名设计区域</translation>
+    </message>
+    <message>
+        <source>design region (box)</source>
+        <translation>设计区域（长方体）</translation>
+    </message>
+    <message>
+        <source>design region (rectangle)</source>
+        <translation>设计区域（矩形）</translation>
+    </message>
+    <message>
+        <source>Min %1</source>
+        <translation>最小 %1</translation>
+    </message>
+    <message>
+        <source>Edit design region</source>
+        <translation>编辑设计区域</translation>
+    </message>
+    <message>
+        <source>Max %1</source>
+        <translation>最大 %1</translation>
+    </message>
+    <message>
+        <source>Pixel</source>
+        <translation>像素</translation>
+    </message>
+    <message>
+        <source>Edit design pixel</source>
+        <translation>编辑设计像素</translation>
+    </message>
+    <message>
+        <source>Material (rho = 0)</source>
+        <translation>材料 (rho = 0)</translation>
+    </message>
+    <message>
+        <source>Material (rho = 1)</source>
+        <translation>材料 (rho = 1)</translation>
+    </message>
+    <message>
+        <source>Edit design materials</source>
+        <translation>编辑设计材料</translation>
+    </message>
+    <message>
+        <source>Start density</source>
+        <translation>初始密度</translation>
+    </message>
+    <message>
+        <source>Edit start density</source>
+        <translation>编辑初始密度</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1]</source>
+        <translation>必须在 [0, 1] 内</translation>
+    </message>
+    <message numerus="yes">
+        <source>a list of %n value(s) (shown on the canvas)</source>
+        <translation>
+            <numerusform>%n 个值的列表（显示在画布上）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reset density</source>
+        <translation>重置密度</translation>
+    </message>
+    <message>
+        <source>keep the list</source>
+        <translation>保留列表</translation>
+    </message>
+    <message>
+        <source>uniform 0.5</source>
+        <translation>均匀 0.5</translation>
+    </message>
+    <message>
+        <source>file %1</source>
+        <translation>文件 %1</translation>
+    </message>
+    <message>
+        <source>Edit design filter</source>
+        <translation>编辑设计滤波器</translation>
+    </message>
+    <message>
+        <source>Filter radius</source>
+        <translation>滤波半径</translation>
+    </message>
+    <message>
+        <source>must be 0 (no filter) or more</source>
+        <translation>必须为 0（无滤波）或更大</translation>
+    </message>
+    <message>
+        <source>Beta</source>
+        <translation>Beta</translation>
+    </message>
+    <message>
+        <source>Edit projection</source>
+        <translation>编辑投影</translation>
+    </message>
+    <message>
+        <source>must be at most beta max (%1)</source>
+        <translation>不得超过 beta 最大值 (%1)</translation>
+    </message>
+    <message>
+        <source>Beta max</source>
+        <translation>Beta 最大值</translation>
+    </message>
+    <message>
+        <source>must be at least beta (%1)</source>
+        <translation>必须至少为 beta (%1)</translation>
+    </message>
+    <message>
+        <source>Beta every</source>
+        <translation>Beta 间隔</translation>
+    </message>
+    <message>
+        <source> iterations</source>
+        <translation> 次迭代</translation>
+    </message>
+    <message>
+        <source>must be a whole number, at least 1</source>
+        <translation>必须是至少为 1 的整数</translation>
+    </message>
+    <message>
+        <source>Minimum length</source>
+        <translation>最小尺寸</translation>
+    </message>
+    <message>
+        <source>Edit minimum length</source>
+        <translation>编辑最小尺寸</translation>
+    </message>
+    <message>
+        <source>must be 0 (no constraint) or more</source>
+        <translation>必须为 0（无约束）或更大</translation>
+    </message>
+    <message>
+        <source>needs a conic filter with a radius above 0</source>
+        <translation>需要半径大于 0 的锥形滤波器</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>目标函数</translation>
+    </message>
+    <message>
+        <source>in the Inverse Design dock (Run &gt; Optimize (adjoint))</source>
+        <translation>在“逆向设计”面板中（运行 &gt; 优化（伴随））</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,5 @@
 #include "canvas.hpp"
+#include "design_region.hpp"
 #include "dimensions.hpp"
 #include "ports.hpp"
 
@@ -585,6 +586,10 @@ ItemRef Canvas::hitTest(QPointF w) const {
             if (shape_painter_path(s, 0.5 / scale_, pr.domain.slice_z).contains(w)) return {ItemRef::Kind::Shape, l, i};
         }
     }
+    Vec3 da, db;  // the design region last: the shapes inside it stay selectable
+    if (design_box(pr, da, db) &&
+        QRectF(QPointF(da[0], da[1]), QPointF(db[0], db[1])).normalized().adjusted(-tol, -tol, tol, tol).contains(w))
+        return {ItemRef::Kind::Design, -1, 0};
     return {};
 }
 
@@ -736,8 +741,51 @@ void Canvas::drawScene(QPainter& p, const QTransform& w2d, double s, const QRect
     p.setBrush(Qt::NoBrush);
     p.drawRect(domain);
 
+    drawDesignRegion(p, w2d);
     drawSourcesMonitors(p, w2d, s);
     if (withSelection) drawSelection(p, w2d, s);
+}
+
+void Canvas::setDesignDensity(const QImage& image) {
+    designDensity_ = image;
+    update();
+}
+
+void Canvas::drawDesignRegion(QPainter& p, const QTransform& w2d) {
+    Vec3 a, b;
+    if (!design_box(doc_->project(), a, b)) return;
+    QRectF box = QRectF(QPointF(a[0], a[1]), QPointF(b[0], b[1])).normalized();
+    const ItemRef sel = doc_->selection();
+    if (sel.kind == ItemRef::Kind::Design) box.translate(previewOffset_);
+    p.save();
+    p.setTransform(w2d);
+    QImage density = designDensity_;
+    if (density.isNull()) density = design_rho_image(doc_->project());
+    if (!density.isNull()) {
+        p.save();
+        p.translate(box.left(), box.bottom());
+        p.scale(box.width() / density.width(), -box.height() / density.height());
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        p.setOpacity(0.85);
+        p.drawImage(QPointF(0, 0), density);
+        p.restore();
+    }
+    QPen pen(QColor(120, 60, 200), 1.6, Qt::DashLine);
+    pen.setCosmetic(true);
+    p.setPen(pen);
+    p.setBrush(density.isNull() ? QBrush(QColor(120, 60, 200, 110), Qt::BDiagPattern) : QBrush(Qt::NoBrush));
+    p.drawRect(box);
+    p.restore();
+    // its name above the box
+    const Json* r = design_region(doc_->project());
+    const QString name = r && r->contains("name") && (*r)["name"].is_string() ? QString::fromStdString((*r)["name"].get<std::string>())
+                                                                             : QStringLiteral("design");
+    const QPointF at = w2d.map(QPointF(box.left(), box.bottom()));
+    p.save();
+    p.setTransform(QTransform());
+    p.setPen(QColor(90, 40, 160));
+    p.drawText(at + QPointF(2, -4), name);
+    p.restore();
 }
 
 void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
@@ -916,6 +964,9 @@ QRectF Canvas::itemBounds(const ItemRef& sel) const {
         } else if (src.type == SourceType::Tfsf)
             box = QRectF(QPointF(src.box_min.x, src.box_min.y), QPointF(src.box_max.x, src.box_max.y)).normalized();
         else if (src.shape) box = shape_painter_path(*src.shape, 0.4 / s).boundingRect();
+    } else if (sel.kind == ItemRef::Kind::Design) {
+        Vec3 a, b;
+        if (design_box(pr, a, b)) box = QRectF(QPointF(a[0], a[1]), QPointF(b[0], b[1])).normalized();
     } else if (sel.kind == ItemRef::Kind::Port) {
         if (const auto d = port_at(pr, sel.index)) {
             Vec2 a, b;

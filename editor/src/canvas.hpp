@@ -131,6 +131,14 @@ public:
     QRectF divergenceRegion() const { return divergenceRect_; }
     QString divergenceLabel() const { return divergenceLabel_; }
 
+    // ---- the design region (design_region.hpp): drawn as a hatched box; inside it the
+    // density: the image set here (an optimization's projected density, pushed each
+    // iteration by the Inverse Design dock), else the region's start density when it is a
+    // list of values
+    /// Shows `image` (Grayscale8, row 0 = the box's top) in the design region; a null image
+    /// clears it.
+    void setDesignDensity(const QImage& image);
+    QImage designDensity() const { return designDensity_; }
     /// Draws the whole domain (plus PML band) into `painter` (export as PNG/SVG).
     void renderScene(QPainter& painter, const QRectF& targetRect, bool withGrid);
     /// The world rectangle shown by zoomToFit (domain + PML band + margin).
@@ -167,6 +175,8 @@ private:
     void drawGrid(QPainter& p, const QTransform& w2d, double pxPerUm, const QRectF& visibleWorld);
     void drawSourcesMonitors(QPainter& p, const QTransform& w2d, double pxPerUm);
     void drawSelection(QPainter& p, const QTransform& w2d, double pxPerUm);
+    void drawDesignRegion(QPainter& p, const QTransform& w2d);
+    QImage designDensity_;
     /// The divergence region (setDivergenceRegion) in screen pixels.
     void drawDivergenceRegion(QPainter& p);
     QRectF divergenceRect_;

@@ -158,6 +158,9 @@ private:
     void sourceRows(const Project& p, const ItemRef& sel);
     void monitorRows(const Project& p, const ItemRef& sel);
     void portRows(const Project& p, const ItemRef& sel);
+    /// The design region (properties_design.cpp).
+    void designRows(const Project& p, const ItemRef& sel);
+    void editDesign(const QString& text, const std::function<void(Json&)>& f);
 
     // Fields the builders share (properties_dock.cpp). The rules are the project format's
     // (validate_project). `rule(axis, value)`: the rule of each coordinate (empty: any value).

@@ -1,4 +1,5 @@
 #include "editor_document.hpp"
+#include "design_region.hpp"
 #include "ports.hpp"
 
 #include "dimensions.hpp"
@@ -270,6 +271,7 @@ void EditorDocument::fixSelection() {
     case ItemRef::Kind::Source: ok = selection_.index >= 0 && selection_.index < int(project_.sources.size()); break;
     case ItemRef::Kind::Monitor: ok = selection_.index >= 0 && selection_.index < int(project_.monitors.size()); break;
     case ItemRef::Kind::Port: ok = selection_.index >= 0 && selection_.index < port_count(project_); break;
+    case ItemRef::Kind::Design: ok = design_region(project_) != nullptr; break;
     }
     if (!ok) {
         selection_ = {};
@@ -400,6 +402,9 @@ void EditorDocument::removeItem(const ItemRef& item) {
     case ItemRef::Kind::Port:
         editProject(tr("Delete port"), [&](Project& p) { remove_port(p, item.index); });
         break;
+    case ItemRef::Kind::Design:
+        editProject(tr("Delete design region"), [&](Project& p) { remove_design(p); });
+        break;
     }
     setSelection({});
 }
@@ -441,6 +446,7 @@ void EditorDocument::duplicateItem(const ItemRef& item, double dx, double dy) {
         addPort(*copy, item_expressions(project_, item));
         break;
     }
+    case ItemRef::Kind::Design: return;  // one region is what the solver takes
     }
 }
 
@@ -470,6 +476,19 @@ void EditorDocument::translateItem(const ItemRef& item, double dx, double dy) {
                 d->center.x += dx;
                 d->center.y += dy;
                 set_port(p, item.index, *d);
+            }
+        });
+        break;
+    case ItemRef::Kind::Design:
+        editProject(tr("Move design region"), [&](Project& p) {
+            if (!design_region(p)) return;
+            Json& r = design_region_mut(p);
+            for (const char* key : {"min", "max"}) {
+                Json& v = r[key];
+                if (v.is_array() && v.size() >= 2 && v[0].is_number() && v[1].is_number()) {
+                    v[0] = v[0].get<double>() + dx;
+                    v[1] = v[1].get<double>() + dy;
+                }
             }
         });
         break;

@@ -21,7 +21,9 @@ struct PortData;  // ports.hpp
 
 /// A reference to one editable item of the project.
 struct ItemRef {
-    enum class Kind { None, Shape, Source, Monitor, Port };  ///< Port: project.extra["ports"][index] (ports.hpp)
+    /// Port: project.extra["ports"][index] (ports.hpp); Design: the design region,
+    /// project.extra["design"]["regions"][0] (design_region.hpp)
+    enum class Kind { None, Shape, Source, Monitor, Port, Design };
     Kind kind = Kind::None;
     int layer = -1;  ///< shapes only
     int index = -1;  ///< shape index in the layer, or source / monitor index

@@ -286,6 +286,7 @@ std::string item_path(const ItemRef& item) {
     case ItemRef::Kind::Source: return "sources[" + std::to_string(item.index) + "]";
     case ItemRef::Kind::Monitor: return "monitors[" + std::to_string(item.index) + "]";
     case ItemRef::Kind::Port: return "ports[" + std::to_string(item.index) + "]";
+    case ItemRef::Kind::Design:  // the design section takes numbers only
     case ItemRef::Kind::None: break;
     }
     return {};

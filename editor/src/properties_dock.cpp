@@ -16,6 +16,7 @@
 #include "docks.hpp"
 #include "expressions.hpp"
 #include "ports.hpp"
+#include "design_region.hpp"
 
 namespace golightly::editor {
 
@@ -331,6 +332,8 @@ void PropertiesDock::rebuild() {
         monitorRows(p, sel);
     } else if (sel.kind == ItemRef::Kind::Port && port_at(p, sel.index)) {
         portRows(p, sel);
+    } else if (sel.kind == ItemRef::Kind::Design && design_region(p)) {
+        designRows(p, sel);
     } else {
         auto* hint = new QLabel(tr("Select a shape, source or monitor on the canvas to edit it here."));
         hint->setWordWrap(true);

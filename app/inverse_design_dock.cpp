@@ -1,0 +1,715 @@
+#include "inverse_design_dock.hpp"
+#include "run_progress.hpp"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "canvas.hpp"
+#include "design_region.hpp"
+#include "qcustomplot_include.hpp"
+
+#include "golightly/gds.hpp"
+#include "golightly/project.hpp"
+
+namespace golightly::app {
+
+namespace fs = std::filesystem;
+using editor::design_region;
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+const Json* designSection(const Project& p) {
+    auto it = p.extra.find("design");
+    return it != p.extra.end() && it->is_object() ? &*it : nullptr;
+}
+const char* kHistoryHeader = "iteration,beta,objective,gradient_norm,wall_s";
+}  // namespace
+
+InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* parent)
+    : QDockWidget(tr("Inverse Design"), parent), doc_(doc) {
+    setObjectName(QStringLiteral("InverseDesignDock"));
+    auto* split = new QSplitter(Qt::Horizontal);
+
+    // ---- left: run controls, objective and optimizer
+    auto* left = new QWidget;
+    auto* lv = new QVBoxLayout(left);
+    lv->setContentsMargins(4, 4, 4, 4);
+    auto* row = new QHBoxLayout;
+    startButton_ = new QPushButton(tr("Start"));
+    startButton_->setObjectName(QStringLiteral("designStart"));
+    startButton_->setToolTip(tr("Optimize the design region's density from its start density (Run > Optimize (adjoint))"));
+    pauseButton_ = new QPushButton(tr("Pause"));
+    pauseButton_->setObjectName(QStringLiteral("designPause"));
+    pauseButton_->setToolTip(tr("Stop after the current iteration; edit the project, then Resume"));
+    resumeButton_ = new QPushButton(tr("Resume"));
+    resumeButton_->setObjectName(QStringLiteral("designResume"));
+    resumeButton_->setToolTip(tr("Continue from the last design with the project as it is now"));
+    stopButton_ = new QPushButton(tr("Stop"));
+    stopButton_->setObjectName(QStringLiteral("designStop"));
+    stopButton_->setToolTip(tr("End the optimization after the current iteration"));
+    for (QPushButton* b : {startButton_, pauseButton_, resumeButton_, stopButton_}) row->addWidget(b);
+    lv->addLayout(row);
+    left->setMinimumWidth(420);
+    auto* row2 = new QHBoxLayout;
+    gdsButton_ = new QPushButton(tr("Export design as GDS..."));
+    gdsButton_->setObjectName(QStringLiteral("designExportGds"));
+    gdsButton_->setToolTip(tr("The last design's binarized contours (density 1/2), as golightly-cli optimize --adjoint "
+                              "writes final.gds"));
+    applyButton_ = new QPushButton(tr("Apply design as shapes"));
+    applyButton_->setObjectName(QStringLiteral("designApply"));
+    applyButton_->setToolTip(tr("Replace the design region by the last design as polygons (one undo step), to run the "
+                                "binarized device"));
+    row2->addWidget(gdsButton_);
+    row2->addWidget(applyButton_);
+    lv->addLayout(row2);
+    status_ = new QLabel(tr("Draw a design region (Tools > Design Region), choose the objective, then Start."));
+    status_->setObjectName(QStringLiteral("designStatus"));
+    status_->setWordWrap(true);
+    lv->addWidget(status_);
+    iteration_ = new QLabel;
+    iteration_->setObjectName(QStringLiteral("designIteration"));
+    iteration_->setWordWrap(true);
+    lv->addWidget(iteration_);
+
+    noRegion_ = new QLabel(tr("The project has no design region: draw one with Tools > Design Region."));
+    noRegion_->setWordWrap(true);
+    lv->addWidget(noRegion_);
+    editor_ = new QWidget;
+    auto* ev = new QVBoxLayout(editor_);
+    ev->setContentsMargins(0, 0, 0, 0);
+    auto* objBox = new QGroupBox(tr("Objective"));
+    auto* ov = new QVBoxLayout(objBox);
+    terms_ = new QTableWidget(0, 4);
+    terms_->setObjectName(QStringLiteral("designTerms"));
+    terms_->setHorizontalHeaderLabels({tr("Monitor"), tr("Mode"), tr("Direction"), tr("Weight")});
+    terms_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    terms_->verticalHeader()->setVisible(false);
+    terms_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    terms_->setMinimumHeight(90);
+    ov->addWidget(terms_);
+    auto* trow = new QHBoxLayout;
+    addTerm_ = new QPushButton(tr("Add term"));
+    removeTerm_ = new QPushButton(tr("Remove term"));
+    trow->addWidget(addTerm_);
+    trow->addWidget(removeTerm_);
+    trow->addStretch(1);
+    ov->addLayout(trow);
+    auto* of = new QFormLayout;
+    normalize_ = new QComboBox;
+    normalize_->setObjectName(QStringLiteral("designNormalize"));
+    of->addRow(tr("Normalize by"), normalize_);
+    wavelengths_ = new QLineEdit;
+    wavelengths_->setObjectName(QStringLiteral("designWavelengths"));
+    wavelengths_->setPlaceholderText(tr("the spectrum's centre"));
+    wavelengths_->setToolTip(tr("Wavelengths (µm, comma separated) at which the figure of merit is averaged"));
+    of->addRow(tr("Wavelengths (µm)"), wavelengths_);
+    goal_ = new QComboBox;
+    goal_->addItems({tr("maximize"), tr("minimize")});
+    of->addRow(tr("Goal"), goal_);
+    ov->addLayout(of);
+    ev->addWidget(objBox);
+    auto* optBox = new QGroupBox(tr("Optimizer"));
+    auto* pf = new QFormLayout(optBox);
+    algorithm_ = new QComboBox;
+    algorithm_->addItems({QStringLiteral("mma"), QStringLiteral("ccsa"), QStringLiteral("lbfgs")});
+    algorithm_->setToolTip(tr("MMA and CCSA take the minimum length constraints; L-BFGS does not"));
+    pf->addRow(tr("Algorithm"), algorithm_);
+    maxIterations_ = new QSpinBox;
+    maxIterations_->setObjectName(QStringLiteral("designMaxIterations"));
+    maxIterations_->setRange(1, 100000);
+    pf->addRow(tr("Max iterations"), maxIterations_);
+    ev->addWidget(optBox);
+    ev->addStretch(1);
+    lv->addWidget(editor_, 1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the status lines wrap
+    scroll->setMinimumWidth(440);
+    scroll->setWidget(left);
+    split->addWidget(scroll);
+
+    // ---- right: figure of merit and density
+    auto* right = new QWidget;
+    auto* rv = new QHBoxLayout(right);
+    rv->setContentsMargins(0, 0, 0, 0);
+    plot_ = new QCustomPlot;
+    plot_->setObjectName(QStringLiteral("designPlot"));
+    plot_->setMinimumSize(240, 180);
+    plot_->addGraph();
+    plot_->graph(0)->setPen(QPen(QColor(40, 90, 180), 1.8));
+    plot_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+    plot_->xAxis->setLabel(tr("iteration"));
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);  // whole iterations
+    ticker->setTickStep(1);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    plot_->xAxis->setTicker(ticker);
+    plot_->yAxis->setLabel(tr("figure of merit"));
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    rv->addWidget(plot_, 3);
+    densityLabel_ = new QLabel;
+    densityLabel_->setObjectName(QStringLiteral("designDensity"));
+    densityLabel_->setMinimumSize(140, 140);
+    densityLabel_->setMaximumWidth(220);  // the plot keeps the width
+    densityLabel_->setAlignment(Qt::AlignCenter);
+    densityLabel_->setToolTip(tr("The projected density of the last iteration (black: the high material, white: the low one)"));
+    rv->addWidget(densityLabel_, 1);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({460, 640});
+    setWidget(split);
+
+    connect(startButton_, &QPushButton::clicked, this, [this] { start(); });
+    connect(pauseButton_, &QPushButton::clicked, this, &InverseDesignDock::pause);
+    connect(resumeButton_, &QPushButton::clicked, this, [this] { resume(); });
+    connect(stopButton_, &QPushButton::clicked, this, &InverseDesignDock::stop);
+    connect(gdsButton_, &QPushButton::clicked, this, [this] {
+        const QString start = outDir_.isEmpty() ? QDir::homePath() : QDir(outDir_).filePath(QStringLiteral("final.gds"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export design as GDS"), start, tr("GDSII (*.gds)"));
+        if (!path.isEmpty()) exportGds(path);
+    });
+    connect(applyButton_, &QPushButton::clicked, this, [this] { applyAsShapes(); });
+    connect(addTerm_, &QPushButton::clicked, this, [this] {
+        const QStringList modes = editor::mode_monitor_names(doc_->project());
+        if (modes.isEmpty()) {
+            setStatus(tr("Add a mode monitor first: objective terms read the power in one of its modes."), true);
+            return;
+        }
+        editObjective(tr("Add objective term"), [&](Json& o) {
+            o["terms"].push_back(Json{{"monitor", modes.last().toStdString()}, {"mode", 0}, {"direction", "forward"}, {"weight", 1}});
+        });
+    });
+    connect(removeTerm_, &QPushButton::clicked, this, [this] {
+        const int r = terms_->currentRow();
+        editObjective(tr("Remove objective term"), [r](Json& o) {
+            Json& t = o["terms"];
+            if (t.is_array() && t.size() > 1 && r >= 0 && r < int(t.size())) t.erase(size_t(r));
+        });
+    });
+    connect(normalize_, &QComboBox::activated, this, [this](int i) {
+        const QString name = i <= 0 ? QString() : normalize_->itemText(i);
+        editObjective(tr("Edit objective normalization"), [&](Json& o) {
+            if (name.isEmpty()) o.erase("normalize_by");
+            else o["normalize_by"] = name.toStdString();
+        });
+    });
+    connect(wavelengths_, &QLineEdit::editingFinished, this, [this] {
+        std::vector<double> values;
+        for (const QString& part : wavelengths_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const double v = part.trimmed().toDouble(&ok);
+            if (!ok || !(v > 0)) {
+                setStatus(tr("Wavelengths: \"%1\" is not a positive number (µm)").arg(part.trimmed()), true);
+                return;
+            }
+            values.push_back(v);
+        }
+        editObjective(tr("Edit objective wavelengths"), [&](Json& o) {
+            if (values.empty()) o.erase("wavelengths_um");
+            else o["wavelengths_um"] = values;
+        });
+    });
+    connect(goal_, &QComboBox::activated, this, [this](int i) {
+        editObjective(tr("Edit objective goal"), [i](Json& o) { o["goal"] = i == 1 ? "minimize" : "maximize"; });
+    });
+    connect(algorithm_, &QComboBox::activated, this, [this](int i) {
+        const std::string a = algorithm_->itemText(i).toStdString();
+        editOptimizer(tr("Edit optimizer"), [&](Json& o) { o["algorithm"] = a; });
+    });
+    connect(maxIterations_, &QSpinBox::editingFinished, this, [this] {
+        const int v = maxIterations_->value();
+        editOptimizer(tr("Edit optimizer"), [v](Json& o) { o["max_iterations"] = v; });
+    });
+    connect(doc_, &editor::EditorDocument::changed, this, &InverseDesignDock::scheduleRebuild);
+
+    job_.onNews([this](News& n) { takeNews(n); });
+    job_.onFinished([this](editor::JobOutcome<Result>& o) { jobFinished(o); });
+    rebuildEditor();
+    updateButtons();
+}
+
+InverseDesignDock::~InverseDesignDock() {
+    if (pauseFlag_) pauseFlag_->store(true);
+    job_.cancelAndDiscard();
+}
+
+QString InverseDesignDock::statusText() const { return status_->text(); }
+QString InverseDesignDock::iterationText() const { return iteration_->text(); }
+
+int InverseDesignDock::plottedIterations() const { return plot_->graph(0)->dataCount(); }
+
+std::vector<int> InverseDesignDock::plottedIndices() const {
+    std::vector<int> out;
+    for (auto it = plot_->graph(0)->data()->constBegin(); it != plot_->graph(0)->data()->constEnd(); ++it)
+        out.push_back(int(std::lround(it->key)));
+    return out;
+}
+
+void InverseDesignDock::setStatus(const QString& text, bool error) {
+    status_->setText(text);
+    status_->setStyleSheet(error ? QStringLiteral("QLabel { color: #b00020; }") : QString());
+}
+
+void InverseDesignDock::setState(State s) {
+    state_ = s;
+    updateButtons();
+    Q_EMIT stateChanged(s);
+}
+
+void InverseDesignDock::updateButtons() {
+    const bool busy = job_.isRunning();
+    const bool region = design_region(doc_->project()) != nullptr;
+    startButton_->setEnabled(!busy && region);
+    pauseButton_->setEnabled(busy && state_ == State::Running);
+    stopButton_->setEnabled(busy && (state_ == State::Running || state_ == State::Pausing));
+    resumeButton_->setEnabled(!busy && state_ == State::Paused && region);
+    gdsButton_->setEnabled(!busy && last_ && last_->problem && last_->problem->dimensions == 2);
+    applyButton_->setEnabled(!busy && last_ && last_->problem && last_->problem->dimensions == 2 && region);
+}
+
+// ---------------------------------------------------------------- the objective editor
+
+void InverseDesignDock::scheduleRebuild() {
+    if (rebuildPending_) return;
+    rebuildPending_ = true;
+    QTimer::singleShot(0, this, [this] { rebuildEditor(); });
+}
+
+void InverseDesignDock::editObjective(const QString& text, const std::function<void(Json&)>& f) {
+    if (!design_region(doc_->project())) return;
+    doc_->editProject(text, [&](Project& p) { f(editor::design_objective_mut(p)); });
+}
+
+void InverseDesignDock::editOptimizer(const QString& text, const std::function<void(Json&)>& f) {
+    if (!design_region(doc_->project())) return;
+    doc_->editProject(text, [&](Project& p) { f(editor::design_optimizer_mut(p)); });
+}
+
+void InverseDesignDock::rebuildEditor() {
+    rebuildPending_ = false;
+    const Project& p = doc_->project();
+    const bool region = design_region(p) != nullptr;
+    noRegion_->setVisible(!region);
+    editor_->setEnabled(region);
+    updateButtons();
+    // a density of another grid (the region redrawn, its pixel changed) is not shown over it
+    if (canvas_ && !canvas_->designDensity().isNull()) {
+        const auto n = editor::design_pixels(p);
+        if (!region || canvas_->designDensity().width() != n[0] || canvas_->designDensity().height() != n[1])
+            canvas_->setDesignDensity(QImage());
+    }
+    const QStringList modes = editor::mode_monitor_names(p);
+    const Json* d = designSection(p);
+    const Json objective = d && d->contains("objective") && (*d)["objective"].is_object() ? (*d)["objective"] : Json::object();
+    const Json optimizer = d && d->contains("optimizer") && (*d)["optimizer"].is_object() ? (*d)["optimizer"] : Json::object();
+    const Json terms = objective.contains("terms") && objective["terms"].is_array() ? objective["terms"] : Json::array();
+
+    terms_->setRowCount(int(terms.size()));
+    for (int r = 0; r < int(terms.size()); ++r) {
+        const Json& t = terms[size_t(r)];
+        if (t.contains("point")) {  // a point term: shown, not edited here
+            QString where;
+            if (t["point"].is_array())
+                for (const auto& v : t["point"]) where += (where.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(v.is_number() ? v.get<double>() : 0.0);
+            auto* item = new QTableWidgetItem(tr("|%1|² at (%2)").arg(qs(t.value("component", std::string("Ez"))), where));
+            item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+            terms_->removeCellWidget(r, 0);
+            terms_->setItem(r, 0, item);
+            for (int c = 1; c < 3; ++c) {
+                terms_->removeCellWidget(r, c);
+                auto* empty = new QTableWidgetItem;
+                empty->setFlags(Qt::ItemIsEnabled);
+                terms_->setItem(r, c, empty);
+            }
+        } else {
+            auto* monitor = new QComboBox;
+            const QString name = qs(t.value("monitor", std::string()));
+            monitor->addItems(modes);
+            if (!modes.contains(name)) monitor->addItem(name);  // a monitor deleted since: kept, the optimizer names it
+            monitor->setCurrentText(name);
+            connect(monitor, &QComboBox::activated, this, [this, r, monitor](int) {
+                const std::string n = monitor->currentText().toStdString();
+                editObjective(tr("Edit objective term"), [&](Json& o) { o["terms"][size_t(r)]["monitor"] = n; });
+            });
+            terms_->setCellWidget(r, 0, monitor);
+            auto* mode = new QSpinBox;
+            mode->setRange(0, 99);
+            mode->setValue(t.value("mode", 0));
+            mode->setToolTip(tr("The slot in the monitor's modes (0: its first mode)"));
+            connect(mode, &QSpinBox::editingFinished, this, [this, r, mode] {
+                const int v = mode->value();
+                editObjective(tr("Edit objective term"), [&](Json& o) { o["terms"][size_t(r)]["mode"] = v; });
+            });
+            terms_->setCellWidget(r, 1, mode);
+            auto* dir = new QComboBox;
+            dir->addItems({tr("forward"), tr("backward")});
+            dir->setCurrentIndex(t.value("direction", std::string("forward")) == "backward" ? 1 : 0);
+            connect(dir, &QComboBox::activated, this, [this, r](int i) {
+                editObjective(tr("Edit objective term"),
+                              [&](Json& o) { o["terms"][size_t(r)]["direction"] = i == 1 ? "backward" : "forward"; });
+            });
+            terms_->setCellWidget(r, 2, dir);
+        }
+        auto* weight = new QDoubleSpinBox;
+        weight->setRange(-1e6, 1e6);
+        weight->setDecimals(4);
+        weight->setValue(t.contains("weight") && t["weight"].is_number() ? t["weight"].get<double>() : 1.0);
+        connect(weight, &QDoubleSpinBox::editingFinished, this, [this, r, weight] {
+            const double v = weight->value();
+            editObjective(tr("Edit objective term"), [&](Json& o) { o["terms"][size_t(r)]["weight"] = v; });
+        });
+        terms_->setCellWidget(r, 3, weight);
+    }
+    removeTerm_->setEnabled(terms.size() > 1);
+
+    {
+        const QSignalBlocker b1(normalize_), b2(goal_), b3(algorithm_), b4(maxIterations_), b5(wavelengths_);
+        normalize_->clear();
+        normalize_->addItem(tr("(none)"));
+        normalize_->addItems(modes);
+        const QString norm = qs(objective.value("normalize_by", std::string()));
+        if (!norm.isEmpty() && !modes.contains(norm)) normalize_->addItem(norm);
+        normalize_->setCurrentIndex(norm.isEmpty() ? 0 : normalize_->findText(norm));
+        QStringList wl;
+        if (objective.contains("wavelengths_um") && objective["wavelengths_um"].is_array())
+            for (const auto& v : objective["wavelengths_um"])
+                if (v.is_number()) wl << QString::number(v.get<double>(), 'g', 8);
+        if (!wavelengths_->hasFocus()) wavelengths_->setText(wl.join(QStringLiteral(", ")));
+        goal_->setCurrentIndex(objective.value("goal", std::string("maximize")) == "minimize" ? 1 : 0);
+        algorithm_->setCurrentIndex(std::max(0, algorithm_->findText(qs(optimizer.value("algorithm", std::string("mma"))))));
+        maxIterations_->setValue(optimizer.contains("max_iterations") && optimizer["max_iterations"].is_number_integer()
+                                     ? optimizer["max_iterations"].get<int>()
+                                     : 50);
+    }
+}
+
+// ---------------------------------------------------------------- running
+
+bool InverseDesignDock::start() { return launch(true); }
+
+bool InverseDesignDock::resume() {
+    if (state_ != State::Paused) {
+        setStatus(tr("Nothing to resume: Pause a running optimization first."), true);
+        return false;
+    }
+    return launch(false);
+}
+
+bool InverseDesignDock::launch(bool fresh) {
+    if (job_.isRunning()) {
+        setStatus(tr("The optimization is running already."), true);
+        return false;
+    }
+    const Project snapshot = doc_->project();
+    if (!design_region(snapshot)) {
+        setStatus(tr("The project has no design region: draw one with Tools > Design Region."), true);
+        return false;
+    }
+    if (outDir_.isEmpty()) {
+        setStatus(tr("No output folder for the checkpoint."), true);
+        return false;
+    }
+    const QString file = doc_->filePath();
+    const std::string label = (file.isEmpty() ? doc_->displayName() : file).toStdString();
+    const fs::path projectDir = file.isEmpty() ? fs::current_path() : fs::absolute(fs::path(file.toStdString())).parent_path();
+    const fs::path out = outDir_.toStdString();
+    const fs::path checkpoint = out / "checkpoint.json";
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec) {
+        setStatus(tr("Cannot create the folder %1: %2").arg(QDir::toNativeSeparators(outDir_), qs(ec.message())), true);
+        return false;
+    }
+    const Json* d = designSection(snapshot);
+    const int planned = d && d->contains("optimizer") && (*d)["optimizer"].is_object() &&
+                                (*d)["optimizer"].contains("max_iterations") && (*d)["optimizer"]["max_iterations"].is_number_integer()
+                            ? (*d)["optimizer"]["max_iterations"].get<int>()
+                            : 50;
+    if (fresh) {
+        fs::remove(checkpoint, ec);
+        fs::remove(out / "history.csv", ec);
+        plot_->graph(0)->data()->clear();
+        plot_->clearItems();
+        plot_->replot();
+        betaSteps_.clear();
+        lastBeta_ = 0;
+        nextIteration_ = 0;
+        sessionIterations_ = 0;
+        wallSum_ = 0;
+        density_ = QImage();
+        densityLabel_->clear();
+        if (canvas_) canvas_->setDesignDensity(QImage());
+        iteration_->clear();
+    }
+    totalIterations_ = planned;
+    const int iterations = totalIterations_ - nextIteration_;
+    if (iterations < 1) {
+        setStatus(tr("All %n iteration(s) are done: raise Max iterations to go on.", nullptr, totalIterations_), true);
+        setState(State::Paused);
+        return false;
+    }
+    pixels_ = editor::design_pixels(snapshot);
+    pauseFlag_ = std::make_shared<std::atomic<bool>>(false);
+    stopRequested_ = false;
+    clock_.start();
+    setStatus(fresh ? tr("Starting: compiling the project and the normalization run...")
+                    : tr("Resuming from iteration %1...").arg(nextIteration_));
+    const int threads = threads_;
+    const auto pauseFlag = pauseFlag_;
+    const bool started = job_.start([snapshot, label, projectDir, checkpoint, iterations, threads, pauseFlag,
+                                     out](Job::Context& ctx) {
+        adjoint::ProjectProblemOptions o;
+        o.threads = threads;
+        auto pp = std::make_shared<adjoint::ProjectProblem>(adjoint::problem_from_project(snapshot, label, projectDir, o));
+        pp->settings.checkpoint = checkpoint;
+        pp->settings.max_iterations = iterations;
+        ctx.post([](News& n) { n.stage = QStringLiteral("iterating"); });
+        // history.csv as the CLI writes it (a resumed run appends)
+        const auto on_iteration = [&](const adjoint::Iteration& it) {
+            {
+                std::ofstream h(out / "history.csv", std::ios::app);
+                if (h.tellp() == 0) h << kHistoryHeader << "\n";
+                h << it.index << "," << it.beta << "," << it.objective << "," << it.gradient_norm << "," << it.wall_s << "\n";
+            }
+            ctx.post([&](News& n) {
+                n.points.push_back({it.index, it.beta, it.objective, it.gradient_norm, it.wall_s});
+                n.rho_projected = it.rho_projected;
+                n.hasRho = true;
+            });
+            return !ctx.cancelled() && !pauseFlag->load();
+        };
+        const adjoint::OptimizeResult r = adjoint::optimize_density(pp->problem, pp->rho0, pp->settings, on_iteration);
+        adjoint::write_density_csv(out / "density.csv", pp->problem.region, pp->spec.regions[0].pixel_um, r.rho,
+                                   r.rho_projected);
+        Result result;
+        result.rho = r.rho;
+        result.rho_projected = r.rho_projected;
+        result.stop = r.stop;
+        result.next_iteration = r.history.empty() ? r.first_iteration : r.history.back().index + 1;
+        result.problem = pp;
+        return result;
+    }, QStringLiteral("golightly-adjoint"));
+    if (!started) return false;
+    setState(State::Running);
+    return true;
+}
+
+void InverseDesignDock::pause() {
+    if (!job_.isRunning() || state_ != State::Running) return;
+    if (pauseFlag_) pauseFlag_->store(true);
+    setStatus(tr("Pausing after the current iteration..."));
+    setState(State::Pausing);
+}
+
+void InverseDesignDock::stop() {
+    if (!job_.isRunning()) {
+        if (state_ == State::Paused) {  // a paused run ends: no resume
+            setStatus(tr("Stopped at iteration %1.").arg(nextIteration_));
+            setState(State::Finished);
+        }
+        return;
+    }
+    stopRequested_ = true;
+    job_.cancel();
+    setStatus(tr("Stopping after the current iteration..."));
+    setState(State::Stopping);
+}
+
+void InverseDesignDock::showDensity(const std::vector<double>& rho_projected) {
+    if (pixels_[0] <= 0 || pixels_[1] <= 0) return;
+    density_ = editor::density_image(rho_projected, pixels_[0], pixels_[1]);
+    if (density_.isNull()) return;
+    if (canvas_) canvas_->setDesignDensity(density_);
+    const QSize box = densityLabel_->size().boundedTo(QSize(400, 400)).expandedTo(QSize(120, 120));
+    densityLabel_->setPixmap(QPixmap::fromImage(density_.scaled(box, Qt::KeepAspectRatio, Qt::FastTransformation)));
+}
+
+void InverseDesignDock::takeNews(News& news) {
+    if (news.stage == QLatin1String("iterating") && state_ == State::Running && sessionIterations_ == 0)
+        setStatus(tr("Iterating: forward and adjoint runs..."));
+    for (const Point& pt : news.points) {
+        if (lastBeta_ > 0 && pt.beta != lastBeta_) {
+            betaSteps_.push_back(pt.index);
+            auto* line = new QCPItemStraightLine(plot_);
+            line->point1->setCoords(pt.index - 0.5, 0);
+            line->point2->setCoords(pt.index - 0.5, 1);
+            line->setPen(QPen(QColor(160, 90, 20), 1, Qt::DashLine));
+            auto* text = new QCPItemText(plot_);
+            text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+            text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);  // near the top of the plot
+            // left of the line: the newest points, at the right edge, leave no room there
+            text->position->setCoords(pt.index - 0.6, 0.03);
+            text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            text->setText(QStringLiteral("β %1").arg(pt.beta, 0, 'g', 4));
+            text->setColor(QColor(160, 90, 20));
+        }
+        lastBeta_ = pt.beta;
+        plot_->graph(0)->addData(pt.index, pt.objective);
+        nextIteration_ = pt.index + 1;
+        ++sessionIterations_;
+        wallSum_ += pt.wall_s;
+        const int left = std::max(0, totalIterations_ - nextIteration_);
+        const double perIteration = wallSum_ / sessionIterations_;
+        iteration_->setText(tr("Iteration %1 of %2: figure of merit %3, beta %4, |grad| %5; %6 s per iteration, ETA %7")
+                                .arg(pt.index + 1)
+                                .arg(totalIterations_)
+                                .arg(pt.objective, 0, 'g', 6)
+                                .arg(pt.beta, 0, 'g', 4)
+                                .arg(pt.gradient_norm, 0, 'g', 4)
+                                .arg(perIteration, 0, 'g', 3)
+                                .arg(formatEta(perIteration * left)));
+    }
+    if (!news.points.empty()) {
+        plot_->rescaleAxes();
+        plot_->xAxis->setRange(std::min(-0.5, plot_->xAxis->range().lower - 0.5), plot_->xAxis->range().upper + 0.5);
+        const QCPRange y = plot_->yAxis->range();
+        const double pad = std::max(1e-12, 0.08 * (y.upper - y.lower));
+        plot_->yAxis->setRange(y.lower - pad, y.upper + pad);
+        plot_->replot();
+    }
+    if (news.hasRho) showDensity(news.rho_projected);
+}
+
+void InverseDesignDock::jobFinished(editor::JobOutcome<Result>& outcome) {
+    const double wall = clock_.elapsed() / 1000.0;
+    if (!outcome.ok()) {
+        setStatus(tr("The optimization failed: %1").arg(outcome.error), true);
+        // a paused run whose resume failed may be resumed again after a fix
+        setState(nextIteration_ > 0 ? State::Paused : State::Idle);
+        Q_EMIT finished(status_->text());
+        return;
+    }
+    last_ = std::make_shared<const Result>(std::move(*outcome.result));
+    nextIteration_ = last_->next_iteration;
+    showDensity(last_->rho_projected);
+    const QString folder = QDir::toNativeSeparators(outDir_);
+    if (stopRequested_) {
+        setStatus(tr("Stopped after iteration %1 (%2); the design is in %3.").arg(nextIteration_).arg(formatEta(wall)).arg(folder));
+        setState(State::Finished);
+    } else if (pauseFlag_ && pauseFlag_->load()) {
+        setStatus(tr("Paused after iteration %1: edit the project if needed, then Resume.").arg(nextIteration_));
+        setState(State::Paused);
+    } else {
+        setStatus(tr("Done: %n iteration(s) (%1); the design is in %2.", nullptr, nextIteration_)
+                      .arg(qs(last_->stop), folder));
+        setState(State::Finished);
+    }
+    Q_EMIT finished(status_->text());
+}
+
+void InverseDesignDock::projectReplaced() {
+    if (pauseFlag_) pauseFlag_->store(true);
+    job_.cancelAndDiscard();
+    plot_->graph(0)->data()->clear();
+    plot_->clearItems();
+    plot_->replot();
+    betaSteps_.clear();
+    lastBeta_ = 0;
+    nextIteration_ = sessionIterations_ = 0;
+    wallSum_ = 0;
+    last_.reset();
+    density_ = QImage();
+    densityLabel_->clear();
+    iteration_->clear();
+    if (canvas_) canvas_->setDesignDensity(QImage());
+    setStatus(tr("Draw a design region (Tools > Design Region), choose the objective, then Start."));
+    setState(State::Idle);
+    rebuildEditor();
+}
+
+// ---------------------------------------------------------------- export
+
+bool InverseDesignDock::exportGds(const QString& path) {
+    if (!last_ || !last_->problem || last_->problem->dimensions != 2) {
+        setStatus(tr("No 2D design to export yet: run the optimization first."), true);
+        return false;
+    }
+    try {
+        const adjoint::ProjectProblem& pp = *last_->problem;
+        const auto loops = adjoint::design_contours(pp, last_->rho_projected);
+        // the layer of the high material, as the CLI's final.gds (1/0 when none names one)
+        std::array<int, 2> layer{1, 0};
+        for (const Layer& l : doc_->project().layers)
+            if (l.material == pp.spec.regions[0].materials[1] && l.gds_layer) layer = *l.gds_layer;
+        const std::string cell = doc_->project().name.empty() ? std::string("design") : doc_->project().name;
+        gds::WriteLayer solid, holes;
+        solid.layer = holes.layer = layer[0];
+        solid.datatype = layer[1];
+        holes.datatype = layer[1] + 1;
+        solid.polygons = adjoint::keyhole_polygons(loops);
+        std::vector<std::uint8_t> bytes;
+        try {
+            bytes = gds::write(cell, {solid});
+        } catch (const std::exception&) {  // a polygon over the writer's vertex limit: holes on datatype + 1
+            solid.polygons.clear();
+            for (const auto& loop : loops) {
+                std::vector<Vec2> ring;
+                for (const auto& v : loop.xy_um) ring.push_back({v[0], v[1]});
+                (loop.hole ? holes : solid).polygons.push_back(std::move(ring));
+            }
+            std::vector<gds::WriteLayer> layers = {solid};
+            if (!holes.polygons.empty()) layers.push_back(holes);
+            bytes = gds::write(cell, layers);
+        }
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size())) != qint64(bytes.size()) ||
+            !f.commit()) {
+            setStatus(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()), true);
+            return false;
+        }
+        setStatus(tr("Exported %n polygon(s) on layer %1/%2 to %3", nullptr, int(solid.polygons.size()))
+                      .arg(layer[0])
+                      .arg(layer[1])
+                      .arg(QDir::toNativeSeparators(path)));
+        return true;
+    } catch (const std::exception& e) {
+        setStatus(tr("Cannot export the design: %1").arg(qs(e.what())), true);
+        return false;
+    }
+}
+
+bool InverseDesignDock::applyAsShapes() {
+    if (!last_ || !last_->problem || last_->problem->dimensions != 2) {
+        setStatus(tr("No 2D design to apply yet: run the optimization first."), true);
+        return false;
+    }
+    if (!design_region(doc_->project())) {
+        setStatus(tr("The project has no design region to replace."), true);
+        return false;
+    }
+    try {
+        const Project after = adjoint::project_with_design_shapes(doc_->project(), *last_->problem, last_->rho_projected);
+        doc_->replaceProject(after, tr("Apply design as shapes"));
+        if (canvas_) canvas_->setDesignDensity(QImage());
+        setStatus(tr("The design region is now plain shapes (new layers on top); Edit > Undo gives it back."));
+        updateButtons();
+        return true;
+    } catch (const std::exception& e) {
+        setStatus(tr("Cannot apply the design: %1").arg(qs(e.what())), true);
+        return false;
+    }
+}
+
+}  // namespace golightly::app

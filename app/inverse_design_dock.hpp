@@ -1,0 +1,174 @@
+// GoLightly IDE: the Inverse Design dock (issue 53 item 6). It edits the objective and the
+// optimizer of the project's `design` section (the region itself: the Design region tool
+// and Properties) and runs the adjoint topology optimization of the design region
+// (golightly::adjoint::optimize_density on the problem of problem_from_project) on a
+// BackgroundJob, never the GUI thread. After each iteration: the figure of merit vs
+// iteration (beta steps marked), the projected density (in the dock and on the canvas over
+// the design region), iteration / beta / |grad| and an ETA (the mean wall time of an
+// iteration times the iterations left).
+//
+// Pause: the iteration callback returns false at the end of the current iteration; the
+// checkpoint (checkpoint.json in the output folder, written by the optimizer after every
+// iteration) holds the design. While paused the project may be edited; Resume starts
+// optimize_density again from the same checkpoint on a snapshot of the project as it is
+// then, so the iteration numbering continues. Stop ends the run at the end of the current
+// iteration (an iteration's runs cannot be interrupted: the optimizer has no cancel hook);
+// its design stays for export. Errors of the solver show in the dock.
+//
+// Export: the final projected density as GDS (the binarized contours, holes cut in by
+// keyholes, as `golightly-cli optimize --adjoint` writes final.gds) and as plain shapes
+// in the document (adjoint::project_with_design_shapes, one undo step).
+#pragma once
+
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QString>
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "background_job.hpp"
+#include "editor_document.hpp"
+
+#include "golightly/adjoint_project.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace golightly::editor { class Canvas; }
+
+namespace golightly::app {
+
+class InverseDesignDock : public QDockWidget {
+    Q_OBJECT
+public:
+    enum class State { Idle, Running, Pausing, Paused, Stopping, Finished };
+
+    explicit InverseDesignDock(editor::EditorDocument* doc, QWidget* parent = nullptr);
+    /// Stops a run and waits for its thread (the iteration going on finishes first).
+    ~InverseDesignDock() override;
+
+    /// The canvas that shows the projected density over the design region.
+    void setCanvas(editor::Canvas* canvas) { canvas_ = canvas; }
+    /// Where checkpoint.json, history.csv and density.csv go (created at Start).
+    void setOutputDir(const QString& dir) { outDir_ = dir; }
+    QString outputDir() const { return outDir_; }
+    /// CPU threads of the runs (0: all cores).
+    void setThreads(int threads) { threads_ = threads; }
+
+    /// Starts a fresh optimization of the document's design region (an old checkpoint in
+    /// the output folder is removed). False, with the reason in the dock, when it cannot.
+    bool start();
+    /// Stops at the end of the current iteration, keeping the checkpoint for Resume.
+    void pause();
+    /// Continues a paused optimization from its checkpoint with the project as it is now.
+    bool resume();
+    /// Ends the run at the end of the current iteration (no resume).
+    void stop();
+    State state() const { return state_; }
+    bool isRunning() const { return job_.isRunning(); }
+    /// Processes events until the job has ended; true when it did within `ms`.
+    bool waitForFinished(int ms) { return job_.waitForFinished(ms); }
+
+    /// Points in the figure-of-merit plot (one per iteration of this session) and their
+    /// iteration numbers.
+    int plottedIterations() const;
+    std::vector<int> plottedIndices() const;
+    /// The iterations where beta grew (marked in the plot).
+    std::vector<int> betaSteps() const { return betaSteps_; }
+    QCustomPlot* plot() const { return plot_; }
+    /// The projected density of the last iteration (Grayscale8; null before one).
+    QImage densityImage() const { return density_; }
+    QString statusText() const;
+    QString iterationText() const;
+
+    /// Writes the last design's binarized contours to `path` as GDS (2D). False, with the
+    /// reason in the dock, when there is no design or it cannot be written.
+    bool exportGds(const QString& path);
+    /// Replaces the design region of the document by the last design as plain shapes (one
+    /// undo step). False, with the reason in the dock, when there is no design.
+    bool applyAsShapes();
+    /// Another project was opened or created: a run of the previous one ends (waiting for
+    /// its iteration), and its plot, density and design are dropped.
+    void projectReplaced();
+    /// True when a finished, paused or stopped run left a design to export.
+    bool hasDesign() const { return bool(last_); }
+
+Q_SIGNALS:
+    /// The run ended (finished, paused, stopped, failed); `message` says how.
+    void finished(const QString& message);
+    /// The state changed (the main window enables its actions).
+    void stateChanged(golightly::app::InverseDesignDock::State state);
+
+private:
+    struct Point {
+        int index = 0;
+        double beta = 0, objective = 0, gradient_norm = 0, wall_s = 0;
+    };
+    struct News {
+        std::vector<Point> points;          ///< every iteration (not latest-wins)
+        std::vector<double> rho_projected;  ///< of the last iteration
+        QString stage;                      ///< what the worker does now
+        bool hasRho = false;
+    };
+    struct Result {
+        std::shared_ptr<const adjoint::ProjectProblem> problem;
+        std::vector<double> rho, rho_projected;
+        std::string stop;
+        int next_iteration = 0;
+    };
+    using Job = editor::BackgroundJob<Result, News>;
+    bool launch(bool fresh);
+    void takeNews(News& news);
+    void jobFinished(editor::JobOutcome<Result>& outcome);
+    void setState(State s);
+    void setStatus(const QString& text, bool error = false);
+    void rebuildEditor();
+    void scheduleRebuild();
+    void editObjective(const QString& text, const std::function<void(Json&)>& f);
+    void editOptimizer(const QString& text, const std::function<void(Json&)>& f);
+    void showDensity(const std::vector<double>& rho_projected);
+    void updateButtons();
+
+    editor::EditorDocument* doc_;
+    editor::Canvas* canvas_ = nullptr;
+    QString outDir_;
+    int threads_ = 0;
+    State state_ = State::Idle;
+    std::shared_ptr<std::atomic<bool>> pauseFlag_;
+    bool stopRequested_ = false;
+    int totalIterations_ = 0, nextIteration_ = 0, sessionIterations_ = 0;
+    double wallSum_ = 0;
+    double lastBeta_ = 0;
+    std::array<int, 3> pixels_{0, 0, 0};
+    std::vector<int> betaSteps_;
+    std::shared_ptr<const Result> last_;
+    QImage density_;
+    QElapsedTimer clock_;
+    bool rebuildPending_ = false;
+
+    QPushButton *startButton_, *pauseButton_, *resumeButton_, *stopButton_, *gdsButton_, *applyButton_;
+    QLabel *status_, *iteration_, *densityLabel_, *noRegion_;
+    QCustomPlot* plot_;
+    QWidget* editor_;
+    QTableWidget* terms_;
+    QPushButton *addTerm_, *removeTerm_;
+    QComboBox *normalize_, *goal_, *algorithm_;
+    QLineEdit* wavelengths_;
+    QSpinBox* maxIterations_;
+    Job job_{80};  ///< last: cancelled and joined first
+};
+
+}  // namespace golightly::app

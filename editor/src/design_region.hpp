@@ -1,0 +1,81 @@
+// GoLightly editor: the project's `design` section (docs/spec/project-format.md "Inverse
+// design") as the IDE edits it: one design region (design.regions[0], the one region the
+// solver takes), its objective and optimizer. The section lives in Project::extra["design"]
+// as JSON; these helpers read and change it there, so every edit is an ordinary
+// EditorDocument::editProject (one undo step) and a save writes it back as the reader
+// expects. The Design region tool draws the region's box.
+#pragma once
+
+#include <QImage>
+#include <QPointF>
+#include <QStringList>
+
+#include <array>
+#include <vector>
+
+#include "golightly/project.hpp"
+#include "tools.hpp"
+
+namespace golightly::editor {
+
+/// design.regions[0], or nullptr when the project has no design region.
+const Json* design_region(const Project& project);
+/// The region's box in um (x-y; z when 3D in min_z / max_z). False without a region.
+bool design_box(const Project& project, Vec3& min, Vec3& max);
+/// Pixels of the region along x, y, z (nz = 1 in 2D) from its box and pixel_um; {0,0,0}
+/// when the box is not a whole number of pixels.
+std::array<int, 3> design_pixels(const Project& project);
+/// The mode monitors (flux monitors of kind "mode") that objective terms can name.
+QStringList mode_monitor_names(const Project& project);
+
+/// Sets the design region's box to the rectangle a-b (um; in 3D the box spans the domain's
+/// z extent), its edges snapped to whole pixels from `a`. Creates the design section when
+/// there is none: pixel_um = the cell size, materials [background, the first other
+/// material], rho 0.5, a conic filter of 4 pixels, beta 8 (schedule to 64 every 20), and an
+/// objective: the forward power in mode 0 of the last mode monitor, normalized by the first
+/// one (with one mode monitor: unnormalized; with none: |E|^2 at the domain's centre),
+/// optimized by MMA for 50 iterations. Returns false (nothing changed) for a box smaller
+/// than one pixel.
+bool set_design_box(Project& project, QPointF a, QPointF b);
+/// Removes the whole design section.
+void remove_design(Project& project);
+/// A mutable design.regions[0] (the caller checked design_region()).
+Json& design_region_mut(Project& project);
+/// The objective / optimizer objects, created when missing.
+Json& design_objective_mut(Project& project);
+Json& design_optimizer_mut(Project& project);
+
+/// A density image (Grayscale8, white = rho 0 = the low material, black = rho 1 = the high
+/// one, as Meep's and the papers' pictures of designs: the solid dark on the canvas's light
+/// background), row 0 = the top (largest y); `rho` x fastest, nx * ny values (the slice
+/// k = 0 of a 3D grid).
+QImage density_image(const std::vector<double>& rho, int nx, int ny);
+/// The region's start density as an image when it is a list of values (empty otherwise).
+QImage design_rho_image(const Project& project);
+
+/// Draws the design region's box (drag from corner to corner): creates design.regions[0],
+/// or moves it there when the project has one (one region is what the solver takes). One
+/// undo step; selects the region.
+class DesignRegionTool : public Tool {
+    Q_OBJECT
+public:
+    using Tool::Tool;
+    QString name() const override { return tr("Design region"); }
+    void mousePress(QMouseEvent*, QPointF) override;
+    void mouseMove(QMouseEvent*, QPointF) override;
+    void mouseRelease(QMouseEvent*, QPointF) override;
+    void paintOverlay(QPainter&) override;
+    void cancel() override { active_ = false; }
+    QString hint() const override {
+        return tr("Drag from corner to corner to draw the inverse-design region (its density is optimized by "
+                  "Run > Optimize (adjoint))");
+    }
+    /// The edit of a drag from a to b (um): the same as mouse press, move and release.
+    void drawBox(QPointF a, QPointF b);
+
+private:
+    bool active_ = false;
+    QPointF a_, b_;
+};
+
+}  // namespace golightly::editor

@@ -1,0 +1,161 @@
+// GoLightly editor: the Properties rows of the selected design region
+// (PropertiesDock::designRows; design.regions[0] of the project's `design` section,
+// design_region.hpp): name, box, pixel edge, the two materials, the start density, the
+// filter, the projection's beta schedule and the minimum length scale. Each entry is one
+// undo step; the rules are the reader's (docs/spec/project-format.md "Inverse design"), so
+// a value the optimizer would refuse is marked red instead of being applied.
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+
+#include <algorithm>
+#include <cmath>
+
+#include "design_region.hpp"
+#include "dock_util.hpp"
+#include "docks.hpp"
+
+namespace golightly::editor {
+
+namespace {
+double numberAt(const Json& o, const char* key, double fallback) {
+    return o.is_object() && o.contains(key) && o[key].is_number() ? o[key].get<double>() : fallback;
+}
+/// Empty when `width` is a whole number of pixels of edge `px` (the reader's 1e-6 rule).
+QString wholePixels(double width, double px) {
+    if (!(px > 0) || !(width > 0)) return PropertiesDock::tr("must leave a box wider than 0");
+    const double q = width / px;
+    if (std::llround(q) < 1 || std::abs(q - double(std::llround(q))) > 1e-6 * std::max(1.0, q))
+        return PropertiesDock::tr("the box must be a whole number of pixels (%1 um / %2 um = %3)")
+            .arg(width, 0, 'g', 6)
+            .arg(px, 0, 'g', 6)
+            .arg(q, 0, 'g', 6);
+    return {};
+}
+}  // namespace
+
+void PropertiesDock::editDesign(const QString& text, const std::function<void(Json&)>& f) {
+    doc_->editProject(text, [&](Project& p) {
+        if (design_region(p)) f(design_region_mut(p));
+    });
+}
+
+void PropertiesDock::designRows(const Project& p, const ItemRef&) {
+    const QString um = tr(" µm");
+    const Json& r = *design_region(p);
+    const QString name = r.contains("name") && r["name"].is_string() ? qs(r["name"].get<std::string>()) : QStringLiteral("design");
+    itemTitle_ = tr("design region \"%1\"").arg(name);
+    addText(tr("Name"), name, [this](const QString& t) {
+        if (!t.trimmed().isEmpty())
+            editDesign(tr("Rename design region"), [t](Json& x) { x["name"] = t.trimmed().toStdString(); });
+    });
+    addInfo(tr("Type"), p.domain.dimensions == 3 ? tr("design region (box)") : tr("design region (rectangle)"));
+    Vec3 a, b;
+    design_box(p, a, b);
+    const double px = numberAt(r, "pixel_um", 0);
+    const bool three = p.domain.dimensions == 3;
+    const int axes = three ? 3 : 2;
+    const char* axisName[3] = {"x", "y", "z"};
+    for (int k = 0; k < axes; ++k) {
+        const double lo = a[k], hi = b[k];
+        addDouble(tr("Min %1").arg(QLatin1String(axisName[k])), lo, um,
+                  [this, k](double v) { editDesign(tr("Edit design region"), [k, v](Json& x) { x["min"][size_t(k)] = v; }); },
+                  [hi, px](double v) { return wholePixels(hi - v, px); });
+        addDouble(tr("Max %1").arg(QLatin1String(axisName[k])), hi, um,
+                  [this, k](double v) { editDesign(tr("Edit design region"), [k, v](Json& x) { x["max"][size_t(k)] = v; }); },
+                  [lo, px](double v) { return wholePixels(v - lo, px); });
+    }
+    addDouble(tr("Pixel"), px, um,
+              [this](double v) {
+                  editDesign(tr("Edit design pixel"), [v](Json& x) {
+                      x["pixel_um"] = v;
+                      if (x.contains("rho") && x["rho"].is_array()) x["rho"] = 0.5;  // a list of the old grid
+                  });
+              },
+              [a, b, axes](double v) {
+                  if (!(v > 0)) return tr("must be greater than 0");
+                  for (int k = 0; k < axes; ++k)
+                      if (QString e = wholePixels(b[k] - a[k], v); !e.isEmpty()) return e;
+                  return QString();
+              });
+    const auto n = design_pixels(p);
+    addInfo(tr("Pixels"), three ? QStringLiteral("%1 x %2 x %3").arg(n[0]).arg(n[1]).arg(n[2])
+                                : QStringLiteral("%1 x %2").arg(n[0]).arg(n[1]));
+
+    QStringList ids;
+    for (const Material& m : p.materials) ids << qs(m.id);
+    for (int slot = 0; slot < 2; ++slot) {
+        const QString current = r.contains("materials") && r["materials"].is_array() && r["materials"].size() == 2 &&
+                                        r["materials"][size_t(slot)].is_string()
+                                    ? qs(r["materials"][size_t(slot)].get<std::string>())
+                                    : QString();
+        addCombo(slot == 0 ? tr("Material (rho = 0)") : tr("Material (rho = 1)"), ids, std::max(0, int(ids.indexOf(current))),
+                 [this, ids, slot](int i) {
+                     if (i < 0 || i >= ids.size()) return;
+                     editDesign(tr("Edit design materials"), [&](Json& x) {
+                         if (!x.contains("materials") || !x["materials"].is_array() || x["materials"].size() != 2)
+                             x["materials"] = Json::array({"air", "air"});
+                         x["materials"][size_t(slot)] = ids[i].toStdString();
+                     });
+                 });
+    }
+
+    const Json rho = r.contains("rho") ? r["rho"] : Json(0.5);
+    if (rho.is_number()) {
+        addDouble(tr("Start density"), rho.get<double>(), QString(),
+                  [this](double v) { editDesign(tr("Edit start density"), [v](Json& x) { x["rho"] = v; }); },
+                  [](double v) { return v >= 0 && v <= 1 ? QString() : tr("must be in [0, 1]"); });
+    } else if (rho.is_array()) {
+        addInfo(tr("Start density"), tr("a list of %n value(s) (shown on the canvas)", nullptr, int(rho.size())));
+        addCombo(tr("Reset density"), {tr("keep the list"), tr("uniform 0.5")}, 0, [this](int i) {
+            if (i == 1) editDesign(tr("Edit start density"), [](Json& x) { x["rho"] = 0.5; });
+        });
+    } else if (rho.is_string()) {
+        addInfo(tr("Start density"), tr("file %1").arg(qs(rho.get<std::string>())));
+    }
+
+    const Json filter = r.contains("filter") && r["filter"].is_object() ? r["filter"] : Json::object();
+    const double radius = numberAt(filter, "radius_um", 0);
+    const QString kind = filter.contains("kind") && filter["kind"].is_string() ? qs(filter["kind"].get<std::string>()) : QStringLiteral("conic");
+    const QStringList kinds{QStringLiteral("conic"), QStringLiteral("gaussian")};
+    addCombo(tr("Filter"), kinds, std::max(0, int(kinds.indexOf(kind))), [this, kinds](int i) {
+        editDesign(tr("Edit design filter"), [&](Json& x) { x["filter"]["kind"] = kinds[i].toStdString(); });
+    });
+    addDouble(tr("Filter radius"), radius, um,
+              [this](double v) { editDesign(tr("Edit design filter"), [v](Json& x) { x["filter"]["radius_um"] = v; }); },
+              [](double v) { return v >= 0 ? QString() : tr("must be 0 (no filter) or more"); });
+
+    const Json proj = r.contains("projection") && r["projection"].is_object() ? r["projection"] : Json::object();
+    const double beta = numberAt(proj, "beta", 8), betaMax = numberAt(proj, "beta_max", std::max(64.0, beta));
+    addDouble(tr("Beta"), beta, QString(),
+              [this](double v) { editDesign(tr("Edit projection"), [v](Json& x) { x["projection"]["beta"] = v; }); },
+              [betaMax](double v) {
+                  if (!(v > 0)) return tr("must be greater than 0");
+                  return v <= betaMax ? QString() : tr("must be at most beta max (%1)").arg(betaMax);
+              });
+    addDouble(tr("Beta max"), betaMax, QString(),
+              [this](double v) { editDesign(tr("Edit projection"), [v](Json& x) { x["projection"]["beta_max"] = v; }); },
+              [beta](double v) { return v >= beta ? QString() : tr("must be at least beta (%1)").arg(beta); });
+    addDouble(tr("Beta every"), numberAt(proj, "beta_every", 20), tr(" iterations"),
+              [this](double v) {
+                  editDesign(tr("Edit projection"), [v](Json& x) { x["projection"]["beta_every"] = int(std::lround(v)); });
+              },
+              [](double v) { return v >= 1 && v == std::round(v) ? QString() : tr("must be a whole number, at least 1"); });
+    addDouble(tr("Minimum length"), numberAt(r, "min_length_um", 0), um,
+              [this](double v) {
+                  editDesign(tr("Edit minimum length"), [v](Json& x) {
+                      if (v > 0) x["min_length_um"] = v;
+                      else x.erase("min_length_um");
+                  });
+              },
+              [kind, radius](double v) {
+                  if (v < 0) return tr("must be 0 (no constraint) or more");
+                  if (v > 0 && (kind != QLatin1String("conic") || !(radius > 0)))
+                      return tr("needs a conic filter with a radius above 0");
+                  return QString();
+              });
+    addInfo(tr("Objective"), tr("in the Inverse Design dock (Run > Optimize (adjoint))"));
+}
+
+}  // namespace golightly::editor

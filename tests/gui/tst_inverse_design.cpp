@@ -1,0 +1,293 @@
+// Inverse design in the IDE (issue 53 item 6) on a tiny 2D project (a silicon slab guide,
+// a one-way mode source, an input and an output mode monitor, 0.05 um cells; one
+// iteration, a forward and an adjoint run, takes well under a second on one core):
+//  - the Design region tool draws design.regions[0] (with a default objective), its
+//    Properties edit the section, each edit one undo step; undo / redo restore it;
+//  - save and reopen keep the section, and it is what the optimizer reads;
+//  - the Inverse Design dock runs the optimization on a worker thread: one plot point per
+//    iteration, the projected density in the dock and on the canvas; Pause stops after
+//    the current iteration, Resume continues from the checkpoint with the numbering going
+//    on; a solver error shows in the dock;
+//  - Apply design as shapes replaces the region by polygons in one undo step; Export
+//    design as GDS writes a GDS file;
+//  - the main window has the tool and the Run > Optimize (adjoint) action.
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QMouseEvent>
+#include <QSpinBox>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "qcustomplot_include.hpp"
+
+#include "canvas.hpp"
+#include "design_region.hpp"
+#include "docks.hpp"
+#include "golightly/design_spec.hpp"
+#include "golightly/project.hpp"
+#include "gui_test_util.hpp"
+#include "inverse_design_dock.hpp"
+#include "main_window.hpp"
+
+using namespace golightly;
+using namespace golightly::editor;
+using golightly::test::StubPrompts;
+
+namespace {
+const char* kGuide = R"JSON({"format": "golightly-project", "version": 1, "name": "guide",
+  "domain": {"size": [3.6, 2.4], "cell_size": 0.05, "polarization": "TMz", "pml": {"cells": 12}},
+  "materials": [{"id": "si", "epsilon_inf": 12.0},
+                {"id": "drude", "epsilon_inf": 1.0, "poles": [{"kind": "drude", "omega_p": 1e15, "gamma": 1e13}]}],
+  "layers": [{"name": "wg", "material": "si", "shapes": [{"type": "rectangle", "min": [-1.0, 1.05], "max": [5.0, 1.35]}]}],
+  "sources": [{"name": "in", "type": "line", "from": [0.8, 0.2], "to": [0.8, 2.2], "component": "Ez", "profile": "mode",
+               "direction": "+x", "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.55, "wavelength_span": 0.3}}],
+  "monitors": [{"name": "input", "type": "flux", "kind": "mode", "from": [1.2, 0.2], "to": [1.2, 2.2], "direction": "+x"},
+               {"name": "output", "type": "flux", "kind": "mode", "from": [2.7, 0.2], "to": [2.7, 2.2], "direction": "+x"}],
+  "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5}, "precision": "float64", "backend": "cpu"}})JSON";
+
+Project guide() { return parse_project(kGuide, "guide.glproj"); }
+
+/// The guide with a 0.6 x 0.6 um design region across it (0.1 um pixels: 6 x 6), three
+/// iterations, the beta schedule stepping after two.
+Project guideWithRegion() {
+    Project p = guide();
+    set_design_box(p, QPointF(1.5, 0.9), QPointF(2.1, 1.5));
+    Json& r = design_region_mut(p);
+    r["pixel_um"] = 0.1;
+    r["filter"]["radius_um"] = 0.15;
+    r["projection"]["beta"] = 2;
+    r["projection"]["beta_every"] = 2;
+    design_objective_mut(p)["wavelengths_um"] = Json::array({1.55});
+    design_optimizer_mut(p)["max_iterations"] = 3;
+    return p;
+}
+
+void drag(Canvas& c, QPointF a, QPointF b) {
+    const QPoint sa = c.toScreen(a).toPoint(), sb = c.toScreen(b).toPoint();
+    QTest::mousePress(&c, Qt::LeftButton, {}, sa);
+    QMouseEvent move(QEvent::MouseMove, QPointF(sb), c.mapToGlobal(QPointF(sb)), Qt::NoButton, Qt::LeftButton, {});
+    QApplication::sendEvent(&c, &move);
+    QTest::mouseRelease(&c, Qt::LeftButton, {}, sb);
+}
+}  // namespace
+
+class TestInverseDesign : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void toolDrawsRegionAndPropertiesUndo() {
+        EditorDocument doc;
+        doc.adoptRecovered(guide(), QString());
+        Canvas canvas(&doc);
+        canvas.resize(720, 480);
+        canvas.setSnapEnabled(false);
+        canvas.setView(100, QPointF(1.8, 1.2));
+        ToolSettings ts;
+        DesignRegionTool tool(&canvas, &ts);
+        canvas.setTool(&tool);
+        const Project before = doc.project();
+        drag(canvas, QPointF(1.5, 0.9), QPointF(2.1, 1.5));
+        QVERIFY(design_region(doc.project()));
+        QCOMPARE(doc.selection().kind, ItemRef::Kind::Design);
+        Vec3 a, b;
+        QVERIFY(design_box(doc.project(), a, b));
+        // the drag's corners within a screen pixel (0.01 um), the box whole pixels of 0.05 um
+        QVERIFY(std::abs(a[0] - 1.5) <= 0.011 && std::abs(a[1] - 0.9) <= 0.011);
+        const auto n = design_pixels(doc.project());
+        QCOMPARE(n[0], 12);
+        QCOMPARE(n[1], 12);
+        // a default objective on the mode monitors: output, normalized by input
+        const auto spec = design_spec(doc.project(), "guide.glproj");
+        QVERIFY(spec);
+        QCOMPARE(spec->objective.terms.size(), size_t(1));
+        QCOMPARE(spec->objective.terms[0].monitor, std::string("output"));
+        QCOMPARE(spec->objective.normalize_by, std::string("input"));
+        QCOMPARE(spec->regions[0].materials[1], std::string("si"));
+        // the canvas hit test finds it (inside, where no shape is)
+        QCOMPARE(canvas.hitTest(QPointF(1.6, 1.0)).kind, ItemRef::Kind::Design);
+
+        PropertiesDock props(&doc);
+        props.rebuild();
+        QVERIFY(props.field(QStringLiteral("Pixel")));
+        const int steps = doc.undoStack()->count();
+        // a pixel that does not divide the box is refused (red), not applied
+        QVERIFY(!props.enterValue(QStringLiteral("Pixel"), 0.07).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), steps);
+        props.rebuild();
+        QVERIFY(props.enterValue(QStringLiteral("Pixel"), 0.1).isEmpty());
+        props.rebuild();
+        QVERIFY(props.enterValue(QStringLiteral("Beta"), 4).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), steps + 2);
+        QCOMPARE(design_region(doc.project())->at("pixel_um").get<double>(), 0.1);
+        QCOMPARE(design_region(doc.project())->at("projection").at("beta").get<double>(), 4.0);
+        const Project edited = doc.project();
+        doc.undoStack()->undo();
+        QCOMPARE(design_region(doc.project())->at("projection").at("beta").get<double>(), 8.0);
+        doc.undoStack()->undo();
+        QCOMPARE(design_region(doc.project())->at("pixel_um").get<double>(), 0.05);
+        doc.undoStack()->undo();  // the drawing
+        QVERIFY(doc.project() == before);
+        doc.undoStack()->redo();
+        doc.undoStack()->redo();
+        doc.undoStack()->redo();
+        QVERIFY(doc.project() == edited);
+        // the dock's objective edits are undo steps too
+        app::InverseDesignDock dock(&doc);
+        dock.findChild<QSpinBox*>(QStringLiteral("designMaxIterations"))->setValue(7);
+        Q_EMIT dock.findChild<QSpinBox*>(QStringLiteral("designMaxIterations"))->editingFinished();
+        QCOMPARE(doc.project().extra.at("design").at("optimizer").at("max_iterations").get<int>(), 7);
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == edited);
+        // Delete removes the whole section in one step
+        doc.removeItem({ItemRef::Kind::Design, -1, 0});
+        QVERIFY(!design_region(doc.project()));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == edited);
+    }
+
+    void saveReopenRoundTrip() {
+        QTemporaryDir dir;
+        StubPrompts prompts;
+        EditorDocument doc;
+        doc.adoptRecovered(guideWithRegion(), QString());
+        const QString file = dir.filePath(QStringLiteral("guide.glproj"));
+        QVERIFY(doc.saveAs(file, prompts));
+        EditorDocument back;
+        QVERIFY(back.open(file, prompts));
+        QVERIFY(back.project() == doc.project());
+        const auto spec = design_spec(back.project(), file.toStdString());
+        QVERIFY(spec);
+        QCOMPARE(spec->regions[0].pixels, (std::array<int, 3>{6, 6, 1}));
+        QCOMPARE(spec->max_iterations, 3);
+    }
+
+    void dockRunsPausesResumesAndApplies() {
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_NLOPT, true, "nlopt");
+        QTemporaryDir dir;
+        EditorDocument doc;
+        doc.adoptRecovered(guideWithRegion(), QString());
+        Canvas canvas(&doc);
+        app::InverseDesignDock dock(&doc);
+        dock.setCanvas(&canvas);
+        dock.setOutputDir(dir.path());
+        dock.setThreads(1);
+        QVERIFY(dock.start());
+        QCOMPARE(dock.state(), app::InverseDesignDock::State::Running);
+        QVERIFY(QTest::qWaitFor([&] { return dock.plottedIterations() >= 1 || !dock.isRunning(); }, 60000));
+        dock.pause();
+        QVERIFY(dock.waitForFinished(60000));
+        QCOMPARE(dock.state(), app::InverseDesignDock::State::Paused);
+        const int paused = dock.plottedIterations();
+        QVERIFY2(paused >= 1 && paused < 3, qPrintable(dock.statusText()));
+        QVERIFY(QFile::exists(QDir(dir.path()).filePath(QStringLiteral("checkpoint.json"))));
+        QVERIFY(dock.iterationText().contains(QStringLiteral("ETA")));
+        QCOMPARE(dock.densityImage().size(), QSize(6, 6));
+        QCOMPARE(canvas.designDensity().size(), QSize(6, 6));
+        // edit while paused (an undoable edit elsewhere), then Resume: the numbering goes on
+        doc.editProject(QStringLiteral("edit"), [](Project& p) { p.name = "guide, edited"; });
+        QVERIFY(dock.resume());
+        QVERIFY(dock.waitForFinished(60000));
+        QCOMPARE(dock.state(), app::InverseDesignDock::State::Finished);
+        QCOMPARE(dock.plottedIndices(), (std::vector<int>{0, 1, 2}));
+        QCOMPARE(dock.betaSteps(), std::vector<int>{2});  // beta doubles after beta_every = 2
+        QVERIFY(dock.hasDesign());
+
+        // export as GDS: a GDSII stream (its HEADER record first)
+        const QString gds = dir.filePath(QStringLiteral("final.gds"));
+        QVERIFY2(dock.exportGds(gds), qPrintable(dock.statusText()));
+        QFile f(gds);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray head = f.read(4);
+        QCOMPARE(head, QByteArray::fromHex("00060002"));
+
+        // apply as shapes: the region replaced by layers, one undo step
+        const Project before = doc.project();
+        const int steps = doc.undoStack()->count();
+        QVERIFY2(dock.applyAsShapes(), qPrintable(dock.statusText()));
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QVERIFY(!design_region(doc.project()));
+        QVERIFY(doc.project().layers.size() > before.layers.size());
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == before);
+
+        // another project: nothing of this optimization stays
+        dock.projectReplaced();
+        QVERIFY(!dock.hasDesign());
+        QCOMPARE(dock.plottedIterations(), 0);
+        QVERIFY(canvas.designDensity().isNull());
+        QCOMPARE(dock.state(), app::InverseDesignDock::State::Idle);
+    }
+
+    void solverErrorShowsInDock() {
+        EditorDocument doc;
+        Project p = guideWithRegion();
+        design_region_mut(p)["materials"] = Json::array({"air", "drude"});  // dispersive: the optimizer refuses it
+        doc.adoptRecovered(p, QString());
+        QTemporaryDir dir;
+        app::InverseDesignDock dock(&doc);
+        dock.setOutputDir(dir.path());
+        QVERIFY(dock.start());
+        QVERIFY(dock.waitForFinished(30000));
+        QVERIFY2(dock.statusText().contains(QStringLiteral("drude")), qPrintable(dock.statusText()));
+        QCOMPARE(dock.state(), app::InverseDesignDock::State::Idle);
+        // no region: Start refuses with a message
+        EditorDocument empty;
+        empty.adoptRecovered(guide(), QString());
+        app::InverseDesignDock idle(&empty);
+        idle.setOutputDir(dir.path());
+        QVERIFY(!idle.start());
+        QVERIFY(idle.statusText().contains(QStringLiteral("design region")));
+    }
+
+    void mainWindowHasToolAndAction() {
+        QTemporaryDir dir;
+        StubPrompts prompts;
+        app::MainWindowOptions o;
+        o.settingsOrganization = QStringLiteral("GoLightlyTest-%1").arg(QCoreApplication::applicationPid());
+        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
+        o.prompts = &prompts;
+        app::MainWindow w(o);
+        QAction* tool = w.action(QStringLiteral("tool.designRegion"));
+        QVERIFY(tool);
+        QVERIFY(!tool->icon().pixmap(24, 24).isNull());
+        QVERIFY(w.action(QStringLiteral("run.optimizeAdjoint")));
+        QVERIFY(w.action(QStringLiteral("view.inverseDesignDock")));
+        QVERIFY(w.inverseDesignDock());
+        // no region yet: Optimize says so in the dock
+        QVERIFY(!w.optimizeAdjoint());
+        QVERIFY(w.inverseDesignDock()->statusText().contains(QStringLiteral("design region")));
+
+        // docs/screenshots/inverse_design.png (GOLIGHTLY_SCREENSHOT_DIR set): the bend
+        // example at 40 nm cells and pixels, a picture mid-run after a few iterations
+        const QString shots = qEnvironmentVariable("GOLIGHTLY_SCREENSHOT_DIR");
+        if (shots.isEmpty()) return;
+        Project bend = load_project(GOLIGHTLY_SOURCE_DIR "/examples/inverse_design_bend_2d.glproj");
+        bend.domain.cell_size = 0.04;
+        bend.domain.pml.cells = 10;
+        design_region_mut(bend)["pixel_um"] = 0.04;
+        const QString file = dir.filePath(QStringLiteral("inverse_design_bend_2d.glproj"));
+        save_project(bend, file.toStdString());
+        QVERIFY(w.openFile(file));
+        if (w.structure3dDock()) w.structure3dDock()->hide();
+        w.resize(1560, 1000);
+        w.show();
+        QVERIFY(w.optimizeAdjoint());
+        w.resizeDocks({w.inverseDesignDock()}, {430}, Qt::Vertical);
+        const int iterations = qEnvironmentVariableIntValue("GOLIGHTLY_SCREENSHOT_ITERATIONS");
+        QVERIFY(QTest::qWaitFor([&] { return w.inverseDesignDock()->plottedIterations() >= std::max(iterations, 3); }, 600000));
+        w.inverseDesignDock()->show();
+        w.inverseDesignDock()->raise();
+        for (QTabBar* bar : w.findChildren<QTabBar*>())  // the dock's tab in front of the Monitors'
+            for (int i = 0; i < bar->count(); ++i)
+                if (bar->tabText(i) == w.inverseDesignDock()->windowTitle()) bar->setCurrentIndex(i);
+        w.resizeDocks({w.inverseDesignDock()}, {430}, Qt::Vertical);
+        QTest::qWait(400);
+        QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("inverse_design.png"))));
+        w.inverseDesignDock()->stop();
+        QVERIFY(w.inverseDesignDock()->waitForFinished(600000));
+    }
+};
+
+QTEST_MAIN(TestInverseDesign)
+#include "tst_inverse_design.moc"
