@@ -4,6 +4,7 @@
 
 #include "golightly/compile.hpp"
 #include "golightly/scene.hpp"
+#include "golightly/step_limit.hpp"
 #include "golightly/units.hpp"
 
 #include <algorithm>
@@ -305,8 +306,7 @@ GridEstimate estimate_grid(const Project& p, int threads) {
     e.step_s = cells / (kCpuCellUpdatesPerCoreS * std::max(1, threads));
     const double courant = p.run.courant > 0 ? p.run.courant : 0.5;
     const double dt = courant * d.cell_size * units::um / units::c0;
-    e.max_steps = steps_for_time(p.run.stop.max_time_fs, dt);
-    if (p.run.stop.max_steps) e.max_steps = std::min(e.max_steps, *p.run.stop.max_steps);
+    e.max_steps = stop_step_limit(p.run.stop, dt).steps;
     return e;
 }
 

@@ -1,3 +1,6 @@
+// GoLightly editor: the STEP import dialog (step_import_dialog.hpp) and its section
+// preview. The file reader and default placement are step_import_dialog_reader.cpp,
+// re-import step_import_dialog_reimport.cpp.
 #include "step_import_dialog.hpp"
 
 #include "number_spin_box.hpp"
@@ -32,108 +35,11 @@
 #include "golightly/limits.hpp"
 #include "golightly/safe_read.hpp"
 #include "golightly/image_io.hpp"
+#include "step_import_dialog_internal.hpp"
 
 namespace golightly::editor {
 
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QColor solid_color(const StepSolid& s) {
-    return QColor::fromRgbF(float(std::clamp(s.color_rgb[0], 0.0, 1.0)), float(std::clamp(s.color_rgb[1], 0.0, 1.0)),
-                            float(std::clamp(s.color_rgb[2], 0.0, 1.0)));
-}
-
-/// Chordal tolerance for the dialog's and the canvas's sections: 2e-4 of the x-y extent.
-double section_tolerance(const Shape& shape) {
-    const std::array<double, 6> b = step_bounds_um(shape);
-    return 2e-4 * std::max({b[3] - b[0], b[4] - b[1], 1e-6});
-}
-
-QString fmt_um(double v) { return QString::number(v, 'g', 5); }
-
-/// Tolerance used to check sections on OK / re-import (as the canvas draws them).
-std::vector<StepSolidSection> checked_sections(const Shape& shape, double slice_z) {
-    return step_import_sections(shape, slice_z, section_tolerance(shape));
-}
-
-}  // namespace
-
-// ---------------------------------------------------------------- reader
-
-StepFileReader::StepFileReader(QObject* parent) : QObject(parent) {
-    job_.onNews([this](News& n) {
-        if (n.progress) Q_EMIT progress(n.progress->first, n.progress->second);
-    });
-    job_.onFinished([this](JobOutcome<Read>& o) { done(o); });
-}
-
-StepFileReader::~StepFileReader() = default;  // job_ cancels and waits
-
-void StepFileReader::start(const QString& path) {
-    if (job_.isRunning()) return;
-    path_ = path;
-    ok_ = cancelled_ = false;
-    error_.clear();
-    model_ = StepModel{};
-    bytes_.clear();
-    timer_.start();
-    const std::string label = QFileInfo(path).fileName().toStdString();
-    job_.start([path, label](BackgroundJob<Read, News>::Context& ctx) {
-        Read r;
-        // Regular files only, at most the STEP size limit: a FIFO or /dev/zero chosen in
-        // the file dialog must neither block this thread nor exhaust memory (issue 19).
-        std::string data;
-        try {
-            data = read_regular_file(path.toStdString(), limits::kMaxStepBytes);
-        } catch (const FileReadError& e) {
-            throw std::runtime_error(std::string("cannot read the file: ") + e.what());
-        }
-        if (data.empty()) throw std::runtime_error("the file is empty");
-        r.bytes.assign(reinterpret_cast<const std::uint8_t*>(data.data()),
-                       reinterpret_cast<const std::uint8_t*>(data.data()) + data.size());
-        r.model = read_step(r.bytes, label, [&ctx](double fraction, const std::string& stage) {
-            const QString st = qs(stage);
-            ctx.post([&](News& n) { n.progress = std::make_pair(fraction, st); });
-            return !ctx.cancelled();
-        });
-        if (r.model.solids.empty()) throw std::runtime_error("'" + label + "' holds no solid");
-        return r;
-    }, QStringLiteral("golightly-step-reader"));
-}
-
-void StepFileReader::done(JobOutcome<Read>& outcome) {
-    seconds_ = timer_.elapsed() / 1000.0;
-    ok_ = outcome.ok();
-    cancelled_ = !ok_ && outcome.cancelled;
-    if (ok_) {
-        model_ = std::move(outcome.result->model);
-        bytes_ = std::move(outcome.result->bytes);
-    } else {
-        error_ = cancelled_ ? tr("Reading %1 was cancelled.").arg(QDir::toNativeSeparators(path_))
-                            : tr("Cannot import the STEP file %1:\n%2").arg(QDir::toNativeSeparators(path_), outcome.error);
-    }
-    Q_EMIT finished(ok_);
-}
-
-void StepFileReader::cancel() { job_.cancel(); }
-
-bool StepFileReader::waitForFinished(int timeoutMs) { return job_.waitForFinished(timeoutMs); }
-
-// ---------------------------------------------------------------- placement
-
-StepPlacement default_step_placement(const StepModel& model, const Project& project, double scale) {
-    StepPlacement p;
-    p.scale = scale;
-    const auto& d = project.domain;
-    const double cx = 0.5 * (model.bbox_min[0] + model.bbox_max[0]);
-    const double cy = 0.5 * (model.bbox_min[1] + model.bbox_max[1]);
-    const double cz = 0.5 * (model.bbox_min[2] + model.bbox_max[2]);
-    // 3D (issue 16): the part's z centre at the domain's z centre (slice_z is a 2D notion)
-    const double zc = d.dimensions == 3 ? 0.5 * d.size[2] : d.slice_z;
-    p.translate = {0.5 * d.size[0] - scale * cx, 0.5 * d.size[1] - scale * cy, zc - scale * cz};
-    return p;
-}
+using namespace step_import_detail;
 
 // ---------------------------------------------------------------- preview
 
@@ -787,137 +693,6 @@ void StepImportDialog::accept() {
 void StepImportDialog::reject() {
     if (reader_->isRunning()) reader_->cancel();
     QDialog::reject();
-}
-
-// ---------------------------------------------------------------- re-import
-
-bool reimport_step(EditorDocument* doc, const ItemRef& item, const QString& path, Prompts& prompts,
-                   const StepFileReader* reader) {
-    const QString title = QCoreApplication::translate("golightly::editor::StepImportDialog", "Re-import STEP");
-    const QString file = QDir::toNativeSeparators(path);
-    const Project& p = doc->project();
-    if (item.kind != ItemRef::Kind::Shape || item.layer < 0 || item.layer >= int(p.layers.size()) || item.index < 0 ||
-        item.index >= int(p.layers[size_t(item.layer)].shapes.size()) ||
-        p.layers[size_t(item.layer)].shapes[size_t(item.index)].type != ShapeType::Step) {
-        prompts.error(title, QCoreApplication::translate("golightly::editor::StepImportDialog",
-                                                         "Select an imported STEP part to re-import."));
-        return false;
-    }
-    const Shape& selected = p.layers[size_t(item.layer)].shapes[size_t(item.index)];
-    StepModel newModel, oldModel;
-    std::vector<std::uint8_t> bytes;
-    if (reader) {
-        if (!reader->ok()) {
-            prompts.error(title, reader->error());
-            return false;
-        }
-        newModel = reader->model();
-        bytes = reader->bytes();
-    } else {
-        StepFileReader r;
-        r.start(path);
-        r.waitForFinished();
-        if (!r.ok()) {
-            prompts.error(title, r.error());
-            return false;
-        }
-        newModel = r.model();
-        bytes = r.bytes();
-    }
-    try {
-        oldModel = step_shape_model(selected);
-    } catch (const std::exception&) {
-        // the embedded data is broken: map nothing, every solid of the new file joins `item`
-    }
-    auto keys = [](const StepModel& m) {
-        std::vector<std::string> out;
-        std::map<std::string, int> count;
-        for (const StepSolid& s : m.solids) out.push_back(s.name + "#" + std::to_string(count[s.name]++));
-        return out;
-    };
-    const std::vector<std::string> oldKeys = keys(oldModel), newKeys = keys(newModel);
-    std::map<std::string, int> newIndex;
-    for (int k = 0; k < int(newKeys.size()); ++k) newIndex[newKeys[size_t(k)]] = k;
-
-    Project after = p;
-    const std::string oldData = selected.data_base64;
-    const std::string newData = base64_encode(bytes);
-    const std::string newName = QFileInfo(path).fileName().toStdString();
-    std::set<int> used;
-    bool anyAll = false;
-    struct Ref {
-        int layer, index;
-    };
-    std::vector<Ref> siblings;
-    for (int l = 0; l < int(after.layers.size()); ++l)
-        for (int i = 0; i < int(after.layers[size_t(l)].shapes.size()); ++i) {
-            Shape& s = after.layers[size_t(l)].shapes[size_t(i)];
-            if (s.type != ShapeType::Step || s.data_base64 != oldData) continue;
-            siblings.push_back({l, i});
-            if (s.solids.empty()) {
-                anyAll = true;
-            } else {
-                std::vector<int> mapped;
-                for (int k : s.solids)
-                    if (k >= 0 && k < int(oldKeys.size())) {
-                        auto it = newIndex.find(oldKeys[size_t(k)]);
-                        if (it != newIndex.end()) mapped.push_back(it->second);
-                    }
-                s.solids = mapped;
-                for (int k : mapped) used.insert(k);
-                if (mapped.empty()) s.solids = {-1};  // marks "nothing left" (removed below unless it is `item`)
-            }
-            s.data_base64 = newData;
-            s.file_name = newName;
-        }
-    Shape& target = after.layers[size_t(item.layer)].shapes[size_t(item.index)];
-    if (!anyAll) {
-        // solids the old file did not have join `item` when the slice plane cuts them;
-        // solids the old file had but no shape used stay left out
-        const std::set<std::string> oldKeySet(oldKeys.begin(), oldKeys.end());
-        std::vector<int> extra;
-        for (int k = 0; k < int(newKeys.size()); ++k) {
-            if (used.count(k) || oldKeySet.count(newKeys[size_t(k)])) continue;
-            try {
-                Shape probe = target;
-                probe.solids = {k};
-                if (!step_section_solids(probe, after.domain.slice_z, section_tolerance(probe)).empty()) extra.push_back(k);
-            } catch (const std::exception&) {
-            }
-        }
-        if (target.solids == std::vector<int>{-1}) target.solids.clear();
-        if (!extra.empty()) {
-            target.solids.insert(target.solids.end(), extra.begin(), extra.end());
-            std::sort(target.solids.begin(), target.solids.end());
-        }
-        if (target.solids.empty()) target.solids = {-1};
-        if (int(target.solids.size()) == int(newKeys.size()) && siblings.size() == 1) target.solids.clear();
-    }
-    // drop the shapes none of whose solids is left (from the back, indices stay valid)
-    for (auto it = siblings.rbegin(); it != siblings.rend(); ++it) {
-        auto& shapes = after.layers[size_t(it->layer)].shapes;
-        if (shapes[size_t(it->index)].solids == std::vector<int>{-1}) shapes.erase(shapes.begin() + it->index);
-    }
-    for (const Layer& l : after.layers)
-        for (const Shape& s : l.shapes) {
-            if (s.type != ShapeType::Step || s.data_base64 != newData) continue;
-            try {
-                checked_sections(s, after.domain.slice_z);
-            } catch (const std::exception& e) {
-                prompts.error(title, QCoreApplication::translate("golightly::editor::StepImportDialog",
-                                                                 "Cannot re-import %1:\n%2")
-                                         .arg(file, qs(e.what())));
-                return false;
-            }
-        }
-    if (const std::string problem = save_size_problem(after); !problem.empty()) {
-        prompts.error(title, QCoreApplication::translate("golightly::editor::StepImportDialog", "Not re-imported: with %1 %2.")
-                                 .arg(QFileInfo(path).fileName(), qs(problem)));
-        return false;
-    }
-    doc->replaceProject(after, QCoreApplication::translate("golightly::editor::StepImportDialog", "Re-import STEP %1")
-                                   .arg(QFileInfo(path).fileName()));
-    return true;
 }
 
 }  // namespace golightly::editor

@@ -3,11 +3,14 @@
 // (project.hpp). Header-only, namespace golightly::test.
 #pragma once
 
+#include <array>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "golightly/project.hpp"
+#include "golightly/units.hpp"
 
 namespace golightly::test {
 
@@ -87,16 +90,23 @@ inline Source mode_line_source(const std::string& name, Vec2 from, Vec2 to, cons
     return s;
 }
 
-/// A 2D mode monitor `name` (a flux line with kind "mode", its default modes [0]) from
-/// `from` to `to` (um), positive along `direction`.
-inline Monitor mode_line_monitor(const std::string& name, Vec2 from, Vec2 to, const std::string& direction) {
+/// A 2D flux monitor `name` on the line from `from` to `to` (um), positive along `dir`
+/// ("+x" ...), its kind the model default.
+inline Monitor flux_line(const std::string& name, Vec2 from, Vec2 to, const std::string& dir) {
     Monitor m;
     m.name = name;
     m.type = MonitorType::Flux;
-    m.kind = "mode";
     m.from = from;
     m.to = to;
-    m.direction = direction;
+    m.direction = dir;
+    return m;
+}
+
+/// A 2D mode monitor `name` (a flux line with kind "mode", its default modes [0]) from
+/// `from` to `to` (um), positive along `direction`.
+inline Monitor mode_line_monitor(const std::string& name, Vec2 from, Vec2 to, const std::string& direction) {
+    Monitor m = flux_line(name, from, to, direction);
+    m.kind = "mode";
     return m;
 }
 
@@ -137,6 +147,62 @@ inline Layer strip_core_layer(double x_max, const std::string& material = "si") 
     b.box_max = {x_max, 1.25, 0.92};
     l.shapes.push_back(b);
     return l;
+}
+
+/// A box from corner `lo` to corner `hi` (um, 3D).
+inline Shape box(Vec3 lo, Vec3 hi) {
+    Shape b;
+    b.type = ShapeType::Box;
+    b.box_min = lo;
+    b.box_max = hi;
+    return b;
+}
+
+/// A 3D project `name`: an `size` um domain of cell dx um, `pml_cells` CPML cells, faces
+/// `boundaries`, background material id `background`; no materials, layers, sources or
+/// monitors yet, the run at its defaults.
+inline Project project_3d(const std::string& name, std::array<double, 3> size, double dx, int pml_cells,
+                          const std::string& background,
+                          std::array<BoundaryKind, 3> boundaries = {BoundaryKind::Pml, BoundaryKind::Pml,
+                                                                    BoundaryKind::Pml}) {
+    Project p;
+    p.name = name;
+    p.domain.dimensions = 3;
+    p.domain.size = size;
+    p.domain.cell_size = dx;
+    p.domain.boundaries = boundaries;
+    p.domain.pml.cells = pml_cells;
+    p.domain.background = background;
+    return p;
+}
+
+/// The oxide "sio2" (eps_inf `eps_ox`) and silicon "si" (eps_inf `eps_si`) of the strip and
+/// slab waveguide tests, in that order; ids only, no names (the defaults: 1.444^2, 3.476^2).
+inline std::vector<Material> oxide_and_silicon(double eps_ox = 1.444 * 1.444, double eps_si = 3.476 * 3.476) {
+    Material ox;
+    ox.id = "sio2";
+    ox.epsilon_inf = eps_ox;
+    Material si;
+    si.id = "si";
+    si.epsilon_inf = eps_si;
+    return {ox, si};
+}
+
+/// A lossless Lorentz material `id` (epsilon_inf 1, one pole at 0.3 um, gamma 0) whose eps
+/// at wl_um is eps_target: eps(w) = 1 + wp^2 / (w0^2 - w^2) (dispersion.hpp).
+inline Material lorentz_material(const std::string& id, double eps_target, double wl_um) {
+    auto omega_of = [](double wl) { return 2 * M_PI * units::wavelength_um_to_hz(wl); };
+    Material m;
+    m.id = id;
+    m.epsilon_inf = 1.0;
+    Pole p;
+    p.kind = PoleKind::Lorentz;
+    p.omega_0 = omega_of(0.3);
+    const double w = omega_of(wl_um);
+    p.omega_p = std::sqrt((eps_target - 1.0) * (p.omega_0 * p.omega_0 - w * w));
+    p.gamma = 0;
+    m.poles.push_back(p);
+    return m;
 }
 
 }  // namespace golightly::test

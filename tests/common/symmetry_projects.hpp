@@ -21,16 +21,6 @@ namespace golightly::test {
 
 constexpr double kSymmetryTol = 1e-6;
 
-inline Monitor flux_line(const std::string& name, Vec2 from, Vec2 to, const std::string& dir) {
-    Monitor m;
-    m.name = name;
-    m.type = MonitorType::Flux;
-    m.from = from;
-    m.to = to;
-    m.direction = dir;
-    return m;
-}
-
 inline Monitor probe(const std::string& name, Vec2 at, Component c, std::optional<double> z = std::nullopt) {
     Monitor m;
     m.name = name;

@@ -12,6 +12,7 @@
 #include "project_builders.hpp"
 
 using namespace golightly;
+using golightly::test::flux_line;
 
 namespace {
 
@@ -26,16 +27,6 @@ Project base_project(double lx, double ly, double cell, Polarization pol = Polar
     p.run.spectrum.wavelength_max = 1.7;
     p.run.spectrum.points = 11;
     return p;
-}
-
-Monitor flux_monitor(const std::string& name, Vec2 from, Vec2 to, const std::string& dir) {
-    Monitor m;
-    m.name = name;
-    m.type = MonitorType::Flux;
-    m.from = from;
-    m.to = to;
-    m.direction = dir;
-    return m;
 }
 
 std::string error_path(const Project& p) {
@@ -113,9 +104,9 @@ TEST_CASE("compile: permittivity on the Yee positions, continued through the PML
 
 TEST_CASE("compile: flux monitor samples, co-located H, signs", "[compile]") {
     Project p = base_project(2.0, 1.0, 0.02);
-    p.monitors = {flux_monitor("T", {1.0, 0.2}, {1.0, 0.8}, "+x"),
-                  flux_monitor("B", {1.0, 0.2}, {1.0, 0.8}, "-x"),
-                  flux_monitor("U", {0.5, 0.5}, {1.5, 0.5}, "+y")};
+    p.monitors = {flux_line("T", {1.0, 0.2}, {1.0, 0.8}, "+x"),
+                  flux_line("B", {1.0, 0.2}, {1.0, 0.8}, "-x"),
+                  flux_line("U", {0.5, 0.5}, {1.5, 0.5}, "+y")};
     const CompiledProject cp = compile_project(p, "t.glproj");
     const Scene& s = cp.scene;
     REQUIRE(cp.monitors.size() == 3);
@@ -154,7 +145,7 @@ TEST_CASE("compile: flux monitor samples, co-located H, signs", "[compile]") {
 
     // TEz: Sx = Ey Hz (+), Sy = -Ex Hz (-).
     Project q = base_project(2.0, 1.0, 0.02, Polarization::TEz);
-    q.monitors = {flux_monitor("T", {1.0, 0.2}, {1.0, 0.8}, "+x"), flux_monitor("U", {0.5, 0.5}, {1.5, 0.5}, "+y")};
+    q.monitors = {flux_line("T", {1.0, 0.2}, {1.0, 0.8}, "+x"), flux_line("U", {0.5, 0.5}, {1.5, 0.5}, "+y")};
     const CompiledProject cq = compile_project(q, "t.glproj");
     CHECK(cq.monitors[0].flux_terms[0].sign == 1.0);
     CHECK(cq.scene.dft_sets[cq.monitors[0].flux_terms[0].e_set].component == Component::Ey);
@@ -218,11 +209,11 @@ TEST_CASE("compile: errors name the JSON path", "[compile]") {
     CHECK(error_path(p) == "(no error)");
 
     Project q = base_project(2.0, 1.0, 0.02);
-    q.monitors = {flux_monitor("T", {3.0, 0.2}, {3.0, 0.8}, "+x")};
+    q.monitors = {flux_line("T", {3.0, 0.2}, {3.0, 0.8}, "+x")};
     CHECK(error_path(q) == "monitors[0].from");
-    q.monitors = {flux_monitor("T", {0.5, 0.2}, {1.0, 0.8}, "+x")};
+    q.monitors = {flux_line("T", {0.5, 0.2}, {1.0, 0.8}, "+x")};
     CHECK(error_path(q) == "monitors[0].to");  // oblique
-    q.monitors = {flux_monitor("T", {0.5, 0.2}, {0.5, 0.8}, "+y")};
+    q.monitors = {flux_line("T", {0.5, 0.2}, {0.5, 0.8}, "+y")};
     CHECK(error_path(q) == "monitors[0].direction");
 
     Project r = base_project(2.0, 1.0, 0.02);
@@ -271,7 +262,7 @@ TEST_CASE("compile: +x and -x flux monitors at one place give opposite spectra",
     src.type = SourceType::Point;
     src.at = {0.6, 0.5};
     p.sources = {src};
-    p.monitors = {flux_monitor("A", {1.2, 0.2}, {1.2, 0.8}, "+x"), flux_monitor("B", {1.2, 0.2}, {1.2, 0.8}, "-x")};
+    p.monitors = {flux_line("A", {1.2, 0.2}, {1.2, 0.8}, "+x"), flux_line("B", {1.2, 0.2}, {1.2, 0.8}, "-x")};
     const CompiledProject cp = compile_project(p, "t.glproj");
     auto eng = make_cpu_engine(cp.scene, Precision::Float64, 1);
     eng->step(static_cast<int>(cp.sources_end_s / cp.scene.dt_s) + 400);

@@ -24,14 +24,16 @@
 #include "golightly/limits.hpp"
 #include "golightly/project.hpp"
 #include "project_builders.hpp"
+#include "gds_test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace golightly;
 using golightly::test::material;
+using golightly::test::gds_files::data_dir;
+using golightly::test::gds_files::ring_area;
+namespace gds_files = golightly::test::gds_files;
 
 namespace {
-
-fs::path data_dir() { return fs::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "gds"; }
 
 struct TmpDir {
     fs::path path;
@@ -59,22 +61,7 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 }
 
 Project base_project(double lx, double ly, double lz, double dx, int dims) {
-    Project p;
-    p.name = "gds round trip";
-    p.domain.dimensions = dims;
-    p.domain.size = {lx, ly, lz};
-    p.domain.cell_size = dx;
-    p.materials = {material("air", 1.0), material("si", 12.0), material("sin", 4.0)};
-    return p;
-}
-
-double ring_area(const std::vector<Vec2>& r) {
-    double a = 0;
-    for (std::size_t k = 0; k < r.size(); ++k) {
-        const Vec2 p = r[k], q = r[(k + 1) % r.size()];
-        a += p.x * q.y - p.y * q.x;
-    }
-    return 0.5 * a;
+    return gds_files::base_project(lx, ly, lz, dx, dims, "gds round trip");
 }
 
 double area_of(const std::vector<std::vector<Vec2>>& rings) {

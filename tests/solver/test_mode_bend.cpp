@@ -37,6 +37,7 @@
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
 namespace fs = std::filesystem;
@@ -58,30 +59,9 @@ struct Strip {
 
 /// The window spans y in [y_lo, y_hi] um (the strip's centre at y = 1.5), all of z.
 Strip strip_cross_section(double w, double dx, double y_lo = 0.0, double y_hi = 4.0) {
-    Project p;
-    p.name = "bend";
-    p.domain.dimensions = 3;
-    p.domain.size = {1.0, 4.0, 2.42};
-    p.domain.cell_size = dx;
-    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
-    p.domain.pml.cells = 8;
-    p.domain.background = "sio2";
-    Material ox;
-    ox.id = "sio2";
-    ox.epsilon_inf = kNOx * kNOx;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = kNSi * kNSi;
-    p.materials = {ox, si};
-    Layer l;
-    l.name = "core";
-    l.material = "si";
-    Shape b;
-    b.type = ShapeType::Box;
-    b.box_min = {-1.0, 1.5 - w / 2, 1.1};
-    b.box_max = {2.0, 1.5 + w / 2, 1.1 + kH};
-    l.shapes.push_back(b);
-    p.layers.push_back(l);
+    Project p = test::project_3d("bend", {1.0, 4.0, 2.42}, dx, 8, "sio2");
+    p.materials = test::oxide_and_silicon(kNOx * kNOx, kNSi * kNSi);
+    p.layers.push_back(test::layer("core", "si", {test::box({-1.0, 1.5 - w / 2, 1.1}, {2.0, 1.5 + w / 2, 1.1 + kH})}));
     Strip s;
     s.cs = sample_cross_section(p, {0.5, (y_lo + y_hi) / 2, 1.21}, {0.0, y_hi - y_lo, 2.42}, false, "ports[0]",
                                 "bend.glproj");

@@ -14,6 +14,7 @@
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
 
@@ -43,30 +44,10 @@ double slab_neff(double d, double n1, double n2, double wl, bool tm) {
 // infinite in x and y; domain 0.4 x 0.2 x 3.0 um, periodic along y, PML along x and z;
 // one port on the plane x = 0.2 spanning the whole y period.
 Project slab_project(double dx) {
-    Project p;
-    p.name = "slab";
-    p.domain.dimensions = 3;
-    p.domain.size = {0.4, 0.2, 3.0};
-    p.domain.cell_size = dx;
-    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Periodic, BoundaryKind::Pml};
-    p.domain.pml.cells = 8;
-    p.domain.background = "sio2";
-    Material ox;
-    ox.id = "sio2";
-    ox.epsilon_inf = kN2 * kN2;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = kN1 * kN1;
-    p.materials = {ox, si};
-    Layer l;
-    l.name = "slab";
-    l.material = "si";
-    Shape b;
-    b.type = ShapeType::Box;
-    b.box_min = {-1.0, -1.0, 1.3037};
-    b.box_max = {3.0, 1.2, 1.6037};
-    l.shapes.push_back(b);
-    p.layers.push_back(l);
+    Project p = test::project_3d("slab", {0.4, 0.2, 3.0}, dx, 8, "sio2",
+                                 {BoundaryKind::Pml, BoundaryKind::Periodic, BoundaryKind::Pml});
+    p.materials = test::oxide_and_silicon(kN2 * kN2, kN1 * kN1);
+    p.layers.push_back(test::layer("slab", "si", {test::box({-1.0, -1.0, 1.3037}, {3.0, 1.2, 1.6037})}));
     p.run.spectrum.wavelength_min = 1.5;
     p.run.spectrum.wavelength_max = 1.6;
     p.run.spectrum.points = 3;

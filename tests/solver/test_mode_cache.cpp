@@ -34,23 +34,9 @@ namespace {
 
 constexpr double kNSi = 3.476, kNOx = 1.444;
 
-double omega_of(double wl_um) { return 2 * M_PI * units::wavelength_um_to_hz(wl_um); }
-
-// A lossless Lorentz material (epsilon_inf 1, one pole at 0.3 um) whose eps at wl_um is
-// eps_target (as test_mode_dispersive.cpp): Si's dispersion over 1.5-1.6 um within ~10 %.
-Material lorentz_si(double wl_um) {
-    Material m;
-    m.id = "si";
-    m.epsilon_inf = 1.0;
-    Pole p;
-    p.kind = PoleKind::Lorentz;
-    p.omega_0 = omega_of(0.3);
-    const double w = omega_of(wl_um);
-    p.omega_p = std::sqrt((kNSi * kNSi - 1.0) * (p.omega_0 * p.omega_0 - w * w));
-    p.gamma = 0;
-    m.poles.push_back(p);
-    return m;
-}
+// A lossless Lorentz material (project_builders.hpp lorentz_material) whose eps at wl_um
+// is Si's: Si's dispersion over 1.5-1.6 um within ~10 %.
+Material lorentz_si(double wl_um) { return test::lorentz_material("si", kNSi * kNSi, wl_um); }
 
 Material constant(const std::string& id, double eps) {
     Material m;
@@ -61,14 +47,7 @@ Material constant(const std::string& id, double eps) {
 
 // The 500 x 220 nm strip along x in oxide (3D), cells of dx.
 Project strip(double dx, const Material& si) {
-    Project p;
-    p.name = "strip";
-    p.domain.dimensions = 3;
-    p.domain.size = {2.0, 2.0, 1.6};
-    p.domain.cell_size = dx;
-    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
-    p.domain.pml.cells = 6;
-    p.domain.background = "sio2";
+    Project p = test::project_3d("strip", {2.0, 2.0, 1.6}, dx, 6, "sio2");
     p.materials = {constant("sio2", kNOx * kNOx), si};
     p.layers.push_back(test::strip_core_layer(3.0));
     p.run.spectrum.wavelength_min = 1.5;

@@ -69,20 +69,8 @@ std::string run(const std::string& cmd) {
 // A 3D strip (500 x 220 nm Si in oxide) along x at 50 nm cells, and the cross-section of the
 // plane x = 0.5.
 Project strip() {
-    Project p;
-    p.name = "strip";
-    p.domain.dimensions = 3;
-    p.domain.size = {2.0, 2.0, 1.6};
-    p.domain.cell_size = 0.05;
-    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
-    p.domain.pml.cells = 6;
-    p.domain.background = "sio2";
-    Material ox, si;
-    ox.id = "sio2";
-    ox.epsilon_inf = 1.444 * 1.444;
-    si.id = "si";
-    si.epsilon_inf = 3.476 * 3.476;
-    p.materials = {ox, si};
+    Project p = test::project_3d("strip", {2.0, 2.0, 1.6}, 0.05, 6, "sio2");
+    p.materials = test::oxide_and_silicon();
     p.layers.push_back(test::strip_core_layer(3.0));
     p.run.spectrum.wavelength_min = 1.5;
     p.run.spectrum.wavelength_max = 1.6;

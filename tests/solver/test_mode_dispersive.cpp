@@ -19,6 +19,7 @@
 #include "golightly/project.hpp"
 #include "golightly/units.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
 using cd = std::complex<double>;
@@ -29,21 +30,7 @@ constexpr double kNSi = 3.476, kNOx = 1.444;
 
 double omega_of(double wl_um) { return 2 * M_PI * units::wavelength_um_to_hz(wl_um); }
 
-// A lossless Lorentz material (epsilon_inf 1, one pole at 0.3 um, gamma 0) whose eps at
-// wl_um equals eps_target: eps(w) = 1 + wp^2 / (w0^2 - w^2) (dispersion.hpp).
-Material lorentz_material(const std::string& id, double eps_target, double wl_um) {
-    Material m;
-    m.id = id;
-    m.epsilon_inf = 1.0;
-    Pole p;
-    p.kind = PoleKind::Lorentz;
-    p.omega_0 = omega_of(0.3);
-    const double w = omega_of(wl_um);
-    p.omega_p = std::sqrt((eps_target - 1.0) * (p.omega_0 * p.omega_0 - w * w));
-    p.gamma = 0;
-    m.poles.push_back(p);
-    return m;
-}
+using test::lorentz_material;  // project_builders.hpp
 
 Material constant_material(const std::string& id, double eps) {
     Material m;
@@ -54,24 +41,9 @@ Material constant_material(const std::string& id, double eps) {
 
 // The 500 x 220 nm strip along x (y [0.75, 1.25], z [0.70, 0.92]) in oxide, 3D project.
 Project strip_project(double dx, const Material& si, const Material& ox) {
-    Project p;
-    p.name = "strip";
-    p.domain.dimensions = 3;
-    p.domain.size = {1.0, 2.0, 1.6};
-    p.domain.cell_size = dx;
-    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
-    p.domain.pml.cells = 8;
-    p.domain.background = ox.id;
+    Project p = test::project_3d("strip", {1.0, 2.0, 1.6}, dx, 8, ox.id);
     p.materials = {ox, si};
-    Layer l;
-    l.name = "core";
-    l.material = si.id;
-    Shape b;
-    b.type = ShapeType::Box;
-    b.box_min = {-1.0, 0.75, 0.70};
-    b.box_max = {2.0, 1.25, 0.92};
-    l.shapes.push_back(b);
-    p.layers.push_back(l);
+    p.layers.push_back(test::strip_core_layer(2.0, si.id));
     return p;
 }
 

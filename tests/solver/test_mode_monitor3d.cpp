@@ -30,13 +30,7 @@ namespace {
 Project strip_guide_project(double dx, double wl_min, double wl_max, int points) {
     Project p = vacuum_project(4.0, 2.0, 1.6, dx, 8, wl_min, wl_max, points);
     p.domain.background = "sio2";
-    Material ox;
-    ox.id = "sio2";
-    ox.epsilon_inf = 1.444 * 1.444;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 3.476 * 3.476;
-    p.materials = {ox, si};
+    p.materials = test::oxide_and_silicon();
     p.layers.push_back(test::strip_core_layer(5.0));
     p.run.stop.decay_db = 40;
     p.run.stop.max_time_fs = 600;

@@ -18,21 +18,8 @@ using namespace golightly;
 namespace {
 
 Project strip_project() {
-    Project p;
-    p.name = "strip";
-    p.domain.dimensions = 3;
-    p.domain.size = {4.0, 2.0, 1.6};
-    p.domain.cell_size = 0.04;
-    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
-    p.domain.pml.cells = 8;
-    p.domain.background = "sio2";
-    Material ox;
-    ox.id = "sio2";
-    ox.epsilon_inf = 1.444 * 1.444;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = 3.476 * 3.476;
-    p.materials = {ox, si};
+    Project p = test::project_3d("strip", {4.0, 2.0, 1.6}, 0.04, 8, "sio2");
+    p.materials = test::oxide_and_silicon();
     p.layers.push_back(test::strip_core_layer(5.0));
     p.extra["ports"] = Json::parse(R"([
         {"name": "in", "center": [0.8, 1.0, 0.8], "size": [0, 2.0, 1.6], "direction": "+x", "modes": [0]},

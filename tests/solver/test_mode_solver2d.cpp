@@ -15,6 +15,7 @@
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
 #include "optional_features.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
 
@@ -85,30 +86,9 @@ void slab_cross_section(int axis, double L, double dx, double a, double b, ModeG
 // The 500 x 220 nm strip along x in a 3D project (background oxide): the plane x = 0.5,
 // window [0, 2.0] um (y) x [0, 1.6] um (z) around the strip (y [0.75, 1.25], z [0.70, 0.92]).
 Project strip_project(double dx) {
-    Project p;
-    p.name = "strip";
-    p.domain.dimensions = 3;
-    p.domain.size = {1.0, 2.0, 1.6};
-    p.domain.cell_size = dx;
-    p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Pml};
-    p.domain.pml.cells = 8;
-    p.domain.background = "sio2";
-    Material ox;
-    ox.id = "sio2";
-    ox.epsilon_inf = kNOx * kNOx;
-    Material si;
-    si.id = "si";
-    si.epsilon_inf = kNSi * kNSi;
-    p.materials = {ox, si};
-    Layer l;
-    l.name = "core";
-    l.material = "si";
-    Shape b;
-    b.type = ShapeType::Box;
-    b.box_min = {-1.0, 0.75, 0.70};  // faces on nodes of every dx of the test
-    b.box_max = {2.0, 1.25, 0.92};
-    l.shapes.push_back(b);
-    p.layers.push_back(l);
+    Project p = test::project_3d("strip", {1.0, 2.0, 1.6}, dx, 8, "sio2");
+    p.materials = test::oxide_and_silicon(kNOx * kNOx, kNSi * kNSi);
+    p.layers.push_back(test::strip_core_layer(2.0));  // faces on nodes of every dx of the test
     return p;
 }
 

@@ -9,20 +9,12 @@
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/units.hpp"
+#include "project_builders.hpp"
 
 using namespace golightly;
+using golightly::test::flux_line;
 
 namespace {
-
-Monitor flux_line(const std::string& name, Vec2 from, Vec2 to, const std::string& dir) {
-    Monitor m;
-    m.name = name;
-    m.type = MonitorType::Flux;
-    m.from = from;
-    m.to = to;
-    m.direction = dir;
-    return m;
-}
 
 /// Flux spectrum of a compiled monitor (compile.hpp, FluxTerm), W/m per (V/m s)^2.
 std::vector<double> flux_spectrum(Engine& eng, const CompiledProject& cp, const CompiledMonitor& m) {

@@ -10,6 +10,7 @@
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
+#include "golightly/step_limit.hpp"
 #include "golightly/symmetry.hpp"
 #include "golightly/units.hpp"
 
@@ -271,6 +272,17 @@ long long steps_for_time(double max_time_fs, double dt_s) {
                              : static_cast<long long>(std::ceil(steps_time - 1e-9));
 }
 
+StepLimit stop_step_limit(const StopCriteria& stop, double dt_s, std::optional<long long> max_steps_override) {
+    const std::int64_t time_steps = steps_for_time(stop.max_time_fs, dt_s);
+    const std::optional<long long> max_steps = max_steps_override ? max_steps_override : stop.max_steps;
+    StepLimit limit{std::max<std::int64_t>(0, time_steps), false};
+    if (max_steps && *max_steps < time_steps) {
+        limit.steps = std::max<long long>(0, *max_steps);
+        limit.is_max_steps = true;
+    }
+    return limit;
+}
+
 }  // namespace golightly
 
 namespace golightly::detail {
@@ -357,9 +369,7 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
     const double dx_ = s.dx_um;
     const double dt = s.dt_s;
     // Steps.
-    long long steps = steps_for_time(project_.run.stop.max_time_fs, dt);
-    if (project_.run.stop.max_steps) steps = std::min(steps, *project_.run.stop.max_steps);
-    out_.max_steps = std::max(0LL, steps);
+    out_.max_steps = stop_step_limit(project_.run.stop, dt).steps;
 
     // Memory estimate (bytes): the engines' model, with the time probes' history for the
     // whole run (at most 1e8 steps counted).

@@ -1,3 +1,10 @@
+// Longer than 900 lines on purpose: the bulk kernels of every 3D step design live in this
+// one header so that nvcc sees each kernel whole in the one translation unit that includes
+// it (cuda_engine3d.cu) and inlines its device helpers under the kernel's
+// __launch_bounds__ register budget; split into separate files (or separately compiled
+// device code) the helpers become calls and the hot loops spill. Split only with a
+// measured bench (docs/performance.md).
+//
 // GoLightly CUDA backend, 3D: the bulk Yee update of scene.hpp "3D scenes" (six components,
 // flat index (k * ny + j) * nx + i, CPML psi only inside the slabs, PEC / PMC / periodic
 // faces, a uint16 material index per E component into a (ca, cb) table). Included by

@@ -1,3 +1,9 @@
+// Longer than 900 lines on purpose: update_he3_two is one hot kernel whose phases share
+// shared-memory windows and registers across three barriers; its device helpers must be
+// inlined into it under its __launch_bounds__ register budget, which keeps the kernel and
+// its helpers in one header included by one translation unit. Split only with a measured
+// bench (docs/performance.md).
+//
 // GoLightly CUDA backend, 3D: two Yee steps per pass over the grid (temporal blocking of
 // depth 2), the fastest bulk update where it applies (CudaEngine3D picks it: float32 or
 // float64, the tensor-copy kernel's conditions, z not periodic; GOLIGHTLY_CUDA3D_TWO_STEP=0

@@ -15,6 +15,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/mode_plane.hpp"
+#include "sweep_internal.hpp"
 
 #ifdef GOLIGHTLY_HAVE_HDF5
 #include <hdf5.h>
@@ -25,12 +26,6 @@ namespace golightly::adjoint {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string num(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-    return buf;
-}
 
 /// The mode monitor `name` of the compiled project (monitors keep the project's order).
 const ModeMonitorPlan& plan_of(const Project& compiled_from, const CompiledProject& cp, const std::string& name) {
@@ -178,7 +173,7 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
             if (!(n > 0))
                 throw ProjectError(file_label, "design.objective.normalize_by",
                                    "monitor \"" + obj.normalize_by + "\" sees no forward power at " +
-                                       num(pp.wavelengths_um[f]) + " um");
+                                       detail::csv_number(pp.wavelengths_um[f]) + " um");
             pp.normalization[f] = n;
         }
     }
@@ -223,8 +218,8 @@ void write_density_csv(const fs::path& file, const DesignRegion& region, double 
         std::ofstream out(tmp);
         if (!out) throw std::runtime_error(file.string() + ": cannot create the file");
         out << "# golightly density nx=" << region.n[0] << " ny=" << region.n[1] << " nz=" << region.n[2]
-            << " pixel_um=" << num(pixel_um) << " origin_um=" << num(region.lo_um.x) << "," << num(region.lo_um.y) << ","
-            << num(region.lo_um.z) << "\n";
+            << " pixel_um=" << detail::csv_number(pixel_um) << " origin_um=" << detail::csv_number(region.lo_um.x)
+            << "," << detail::csv_number(region.lo_um.y) << "," << detail::csv_number(region.lo_um.z) << "\n";
         out << "i,j,k,rho,rho_projected\n";
         std::size_t idx = 0;
         char buf[96];
@@ -344,7 +339,7 @@ std::vector<double> read_density_file(const fs::path& file, std::size_t pixels) 
     }
     for (double v : rho)
         if (!std::isfinite(v) || v < 0 || v > 1)
-            throw std::runtime_error(file.string() + ": a density outside [0, 1] (" + num(v) + ")");
+            throw std::runtime_error(file.string() + ": a density outside [0, 1] (" + detail::csv_number(v) + ")");
     return rho;
 }
 

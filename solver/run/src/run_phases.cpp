@@ -33,14 +33,7 @@ CompiledPhases compile_phases(const Project& project, const std::string& file_la
 }
 
 StepLimit step_limit(const Project& project, const RunOptions& options, double dt_s) {
-    const std::int64_t time_steps = steps_for_time(project.run.stop.max_time_fs, dt_s);
-    std::optional<long long> max_steps = options.max_steps ? options.max_steps : project.run.stop.max_steps;
-    StepLimit limit{time_steps, false};
-    if (max_steps && *max_steps < time_steps) {
-        limit.steps = std::max<long long>(0, *max_steps);
-        limit.is_max_steps = true;
-    }
-    return limit;
+    return stop_step_limit(project.run.stop, dt_s, options.max_steps);
 }
 
 }  // namespace golightly

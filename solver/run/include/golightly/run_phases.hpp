@@ -10,6 +10,7 @@
 
 #include "golightly/compile.hpp"
 #include "golightly/run.hpp"
+#include "golightly/step_limit.hpp"
 
 namespace golightly {
 
@@ -26,14 +27,9 @@ struct CompiledPhases {
 /// true when normalization applies). Throws ProjectError as compile_project does.
 CompiledPhases compile_phases(const Project& project, const std::string& file_label);
 
-/// A phase's step limit: max_time_fs always, max_steps (the project's, or RunOptions::
-/// max_steps when set) when given and smaller.
-struct StepLimit {
-    std::int64_t steps = 0;
-    bool is_max_steps = false;  ///< reaching it stops with max_steps (else max_time)
-};
-
-/// The step limit of both phases at time step dt_s (s), as run_compiled applies it.
+/// The step limit of both phases at time step dt_s (s), as run_compiled applies it:
+/// stop_step_limit (step_limit.hpp) of run.stop with RunOptions::max_steps, when set, in
+/// place of the project's max_steps.
 StepLimit step_limit(const Project& project, const RunOptions& options, double dt_s);
 
 }  // namespace golightly
