@@ -648,40 +648,17 @@ bool InverseDesignDock::exportGds(const QString& path) {
     }
     try {
         const adjoint::ProjectProblem& pp = *last_->problem;
-        const auto loops = adjoint::design_contours(pp, last_->rho_projected);
-        // the layer of the high material, as the CLI's final.gds (1/0 when none names one)
-        std::array<int, 2> layer{1, 0};
-        for (const Layer& l : doc_->project().layers)
-            if (l.material == pp.spec.regions[0].materials[1] && l.gds_layer) layer = *l.gds_layer;
-        const std::string cell = doc_->project().name.empty() ? std::string("design") : doc_->project().name;
-        gds::WriteLayer solid, holes;
-        solid.layer = holes.layer = layer[0];
-        solid.datatype = layer[1];
-        holes.datatype = layer[1] + 1;
-        solid.polygons = adjoint::keyhole_polygons(loops);
-        std::vector<std::uint8_t> bytes;
-        try {
-            bytes = gds::write(cell, {solid});
-        } catch (const std::exception&) {  // a polygon over the writer's vertex limit: holes on datatype + 1
-            solid.polygons.clear();
-            for (const auto& loop : loops) {
-                std::vector<Vec2> ring;
-                for (const auto& v : loop.xy_um) ring.push_back({v[0], v[1]});
-                (loop.hole ? holes : solid).polygons.push_back(std::move(ring));
-            }
-            std::vector<gds::WriteLayer> layers = {solid};
-            if (!holes.polygons.empty()) layers.push_back(holes);
-            bytes = gds::write(cell, layers);
-        }
+        const adjoint::DesignGds gds = adjoint::design_gds(doc_->project(), pp, last_->rho_projected);
+        const std::vector<std::uint8_t>& bytes = gds.bytes;
         QSaveFile f(path);
         if (!f.open(QIODevice::WriteOnly) || f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size())) != qint64(bytes.size()) ||
             !f.commit()) {
             setStatus(tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), f.errorString()), true);
             return false;
         }
-        setStatus(tr("Exported %n polygon(s) on layer %1/%2 to %3", nullptr, int(solid.polygons.size()))
-                      .arg(layer[0])
-                      .arg(layer[1])
+        setStatus(tr("Exported %n polygon(s) on layer %1/%2 to %3", nullptr, int(gds.polygons))
+                      .arg(gds.layer[0])
+                      .arg(gds.layer[1])
                       .arg(QDir::toNativeSeparators(path)));
         return true;
     } catch (const std::exception& e) {

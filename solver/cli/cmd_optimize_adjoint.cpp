@@ -170,45 +170,16 @@ int run_optimize_adjoint(int argc, char** argv) {
         const bool h5 = adjoint::write_density_h5(out / "density.h5", pp.problem.region, pixel, r.rho, r.rho_projected);
         std::string finals;
         if (pp.dimensions == 2) {
-            const auto loops = adjoint::design_contours(pp, r.rho_projected);
             const Project final_project = adjoint::project_with_design_shapes(project, pp, r.rho_projected);
-            std::array<int, 2> layer{1, 0};
-            for (std::size_t k = project.layers.size(); k < final_project.layers.size(); ++k)
-                if (final_project.layers[k].material == pp.spec.regions[0].materials[1] && final_project.layers[k].gds_layer)
-                    layer = *final_project.layers[k].gds_layer;
-            // holes cut into their outer loops (keyholes); where the writer cannot take
-            // such a polygon (one split into pieces: over 8190 vertices), the holes go
-            // on datatype + 1 as separate polygons instead
-            const std::string cell = project.name.empty() ? std::string("design") : project.name;
-            gds::WriteLayer solid, holes;
-            solid.layer = holes.layer = layer[0];
-            solid.datatype = layer[1];
-            holes.datatype = layer[1] + 1;
-            solid.polygons = adjoint::keyhole_polygons(loops);
-            std::vector<std::uint8_t> bytes;
-            std::size_t hole_count = 0;
-            for (const auto& loop : loops) hole_count += loop.hole ? 1 : 0;
-            bool separate = false;
-            try {
-                bytes = gds::write(cell, {solid});
-            } catch (const std::exception&) {
-                separate = true;
-                solid.polygons.clear();
-                for (const auto& loop : loops) {
-                    std::vector<Vec2> ring;
-                    for (const auto& v : loop.xy_um) ring.push_back({v[0], v[1]});
-                    (loop.hole ? holes : solid).polygons.push_back(std::move(ring));
-                }
-                std::vector<gds::WriteLayer> layers = {solid};
-                if (!holes.polygons.empty()) layers.push_back(holes);
-                bytes = gds::write(cell, layers);
-            }
-            write_text_atomically(out / "final.gds", std::string(bytes.begin(), bytes.end()));
+            const adjoint::DesignGds gds = adjoint::design_gds(project, pp, r.rho_projected);
+            write_text_atomically(out / "final.gds", std::string(gds.bytes.begin(), gds.bytes.end()));
             save_project(final_project, out / "final.glproj");
             char buf[200];
-            std::snprintf(buf, sizeof buf, "; final.gds (layer %d/%d, %zu polygon(s), %zu hole(s)%s), final.glproj", layer[0],
-                          layer[1], solid.polygons.size(), hole_count,
-                          hole_count == 0 ? "" : separate ? (" on datatype " + std::to_string(holes.datatype)).c_str() : " cut in");
+            std::snprintf(buf, sizeof buf, "; final.gds (layer %d/%d, %zu polygon(s), %zu hole(s)%s), final.glproj",
+                          gds.layer[0], gds.layer[1], gds.polygons, gds.holes,
+                          gds.holes == 0       ? ""
+                          : gds.holes_separate ? (" on datatype " + std::to_string(gds.layer[1] + 1)).c_str()
+                                               : " cut in");
             finals = buf;
             // the binarized design's length scales as the benchmarks measure them
             design::DensityGrid g = adjoint::density_grid(pp.problem.region, 2);

@@ -14,6 +14,7 @@
 
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/gds.hpp"
 #include "golightly/mode_plane.hpp"
 #include "sweep_internal.hpp"
 
@@ -474,6 +475,39 @@ Project project_with_design_shapes(const Project& project, const ProjectProblem&
     out.layers.push_back(std::move(base));
     if (!solid.shapes.empty()) out.layers.push_back(std::move(solid));
     if (!holes.shapes.empty()) out.layers.push_back(std::move(holes));
+    return out;
+}
+
+DesignGds design_gds(const Project& project, const ProjectProblem& pp, const std::vector<double>& rho_projected) {
+    const auto loops = design_contours(pp, rho_projected);
+    DesignGds out;
+    for (const Layer& l : project.layers)
+        if (l.material == pp.spec.regions[0].materials[1] && l.gds_layer) {
+            out.layer = *l.gds_layer;
+            break;
+        }
+    const std::string cell = project.name.empty() ? std::string("design") : project.name;
+    gds::WriteLayer solid, holes;
+    solid.layer = holes.layer = out.layer[0];
+    solid.datatype = out.layer[1];
+    holes.datatype = out.layer[1] + 1;
+    solid.polygons = keyhole_polygons(loops);
+    for (const auto& loop : loops) out.holes += loop.hole ? 1 : 0;
+    try {
+        out.bytes = gds::write(cell, {solid});
+    } catch (const std::exception&) {  // a keyholed polygon over the writer's vertex limit
+        out.holes_separate = true;
+        solid.polygons.clear();
+        for (const auto& loop : loops) {
+            std::vector<Vec2> ring;
+            for (const auto& v : loop.xy_um) ring.push_back({v[0], v[1]});
+            (loop.hole ? holes : solid).polygons.push_back(std::move(ring));
+        }
+        std::vector<gds::WriteLayer> layers = {solid};
+        if (!holes.polygons.empty()) layers.push_back(holes);
+        out.bytes = gds::write(cell, layers);
+    }
+    out.polygons = solid.polygons.size();
     return out;
 }
 

@@ -15,6 +15,8 @@
 // for point terms), so that a mode term is a transmission.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -77,6 +79,22 @@ std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const
 /// area of each polygon is its outer loop's plus its holes' (negative). A hole that no
 /// outer loop contains (not produced by density_contours) is dropped.
 std::vector<std::vector<Vec2>> keyhole_polygons(const std::vector<design::ContourLoop>& loops);
+
+/// A 2D design as a GDSII stream (what `optimize --adjoint` writes as final.gds and the
+/// IDE exports): the loops of design_contours as boundaries in one cell (the project's name,
+/// or "design"), on the GDS layer/datatype of the first layer of the high material that
+/// has one, else 1/0; holes cut in by keyhole_polygons, or, where the writer cannot take
+/// such a polygon (over its vertex limit), every loop as its own boundary with the holes on
+/// datatype + 1 (subtract them from the solid).
+struct DesignGds {
+    std::vector<std::uint8_t> bytes;
+    std::array<int, 2> layer{1, 0};   ///< layer, datatype of the solid
+    std::size_t polygons = 0;         ///< boundaries on `layer`
+    std::size_t holes = 0;            ///< holes among the loops
+    bool holes_separate = false;      ///< the holes are on datatype + 1, not cut in
+};
+/// Throws what design_contours and the GDS writer throw (std::invalid_argument: a 3D design).
+DesignGds design_gds(const Project& project, const ProjectProblem& pp, const std::vector<double>& rho_projected);
 
 /// `project` with the design section removed and the design region replaced by plain
 /// shapes, as three layers appended on top: "<region>" filled with the low material (a
