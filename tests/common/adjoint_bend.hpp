@@ -17,6 +17,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/project.hpp"
+#include "adjoint_transmission.hpp"
 #include "project_builders.hpp"
 
 namespace golightly::test {
@@ -55,35 +56,11 @@ inline adjoint::Problem bend_problem(double dx_um, double pixel_um, BackendChoic
     const ModeMonitorPlan& pin = *cp.monitors.at(0).mode_plan;
     const ModeMonitorPlan& pout = *cp.monitors.at(1).mode_plan;
     const std::vector<std::size_t> fi = {0, 1, 2};
-    adjoint::Problem p;
-    p.scene = cp.scene;
-    p.region.lo_um = {0.8, 0.8, 0};
-    p.region.hi_um = {2.4, 2.4, 0};
-    const int n = int(std::lround(1.6 / pixel_um));
-    p.region.n = {n, n, 1};
-    p.region.eps_min = 1.0;
-    p.region.eps_max = 12.0;
-    p.functionals = {adjoint::mode_functional(cp.scene, pout, 0, true, fi, "out+"),
-                     adjoint::mode_functional(cp.scene, pin, 0, true, fi, "in+"),
-                     adjoint::mode_functional(cp.scene, pin, 0, false, fi, "in-")};
-    p.frequencies_hz = pin.frequencies_hz;
-    auto incident = std::make_shared<std::vector<double>>();
-    p.objective = [incident](const adjoint::Amplitudes& a, adjoint::Amplitudes* g) {
-        const std::size_t nf = a[0].size();
-        if (incident->empty())
-            for (std::size_t f = 0; f < nf; ++f) incident->push_back(std::norm(a[1][f]));
-        double T = 0;
-        if (g) *g = adjoint::Amplitudes(a.size(), std::vector<std::complex<double>>(nf, 0.0));
-        for (std::size_t f = 0; f < nf; ++f) {
-            T += std::norm(a[0][f]) / (*incident)[f] / double(nf);
-            if (g) (*g)[0][f] = 2.0 * a[0][f] / (*incident)[f] / double(nf);
-        }
-        return T;
-    };
-    p.settings.backend = backend;
-    p.settings.precision = precision;
-    p.settings.decay = 1e-8;
-    return p;
+    return transmission_problem(cp, pin.frequencies_hz, 0.8, 2.4, pixel_um, 1.0, 12.0,
+                                {adjoint::mode_functional(cp.scene, pout, 0, true, fi, "out+"),
+                                 adjoint::mode_functional(cp.scene, pin, 0, true, fi, "in+"),
+                                 adjoint::mode_functional(cp.scene, pin, 0, false, fi, "in-")},
+                                backend, precision);
 }
 
 /// Transmission and reflection per frequency of an evaluation of bend_problem.
