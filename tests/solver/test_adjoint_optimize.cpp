@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <limits>
 
 #include "adjoint_problems.hpp"
 #include "golightly/adjoint_optimize.hpp"
@@ -68,6 +69,31 @@ TEST_CASE("adjoint optimize: MMA raises a focusing objective, follows the beta s
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("adjoint optimize: an explicit beta list ending at infinity with the smoothed projection", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
+    const Problem p = small_problem();
+    const double inf = std::numeric_limits<double>::infinity();
+    OptimizerSettings s;
+    s.max_iterations = 5;
+    s.beta_every = 2;
+    s.betas = {2, 8, inf};
+    s.mapping.smoothed = true;
+    s.mapping.radius_um = 0.25;
+    const OptimizeResult r = optimize_density(p, std::vector<double>(p.region.pixels(), 0.5), s);
+    REQUIRE(r.history.size() == 5);
+    const double expected[] = {2, 2, 8, 8, inf};
+    for (std::size_t k = 0; k < 5; ++k) CHECK(r.history[k].beta == expected[k]);
+    // at beta = infinity the smoothed projection is 0 or 1 away from the eta level and keeps
+    // a gradient through the cells the level crosses (a tanh projection's would be 0)
+    const Iteration& last = r.history.back();
+    CHECK(last.gradient_norm > 0);
+    std::size_t grey = 0;
+    for (double v : last.rho_projected) {
+        CHECK((v >= 0 && v <= 1));
+        if (v > 0 && v < 1) ++grey;
+    }
+    CHECK(grey < last.rho_projected.size() / 2);
+}
+
 TEST_CASE("adjoint optimize: refusals", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
     Problem p = small_problem();
     OptimizerSettings s;
@@ -77,6 +103,15 @@ TEST_CASE("adjoint optimize: refusals", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
     s.min_length_um = 0.1;
     s.mapping.radius_um = 0.15;
     CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(36, 0.5), s), Catch::Contains("need mma or ccsa"));
+    s = OptimizerSettings{};
+    const double inf = std::numeric_limits<double>::infinity();
+    s.betas = {4, inf};
+    CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(36, 0.5), s), Catch::Contains("needs the smoothed projection"));
+    s.mapping.smoothed = true;
+    s.betas = {4, inf, inf};
+    CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(36, 0.5), s), Catch::Contains("not the last beta"));
+    s.betas = {8, 4};
+    CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(36, 0.5), s), Catch::Contains("below the beta before it"));
     s = OptimizerSettings{};
     CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(5, 0.5), s), Catch::Contains("5 initial densities for 36"));
     p.region.n = {6, 3, 1};

@@ -55,6 +55,8 @@ TEST_CASE("adjoint project: the design section reads, and a save keeps it and it
     CHECK(r.beta == 2);
     CHECK(r.beta_max == 16);
     CHECK(r.beta_every == 10);
+    CHECK(r.projection_kind == "tanh");
+    CHECK(r.betas.empty());
     REQUIRE(spec->objective.terms.size() == 1);
     CHECK(spec->objective.terms[0].monitor == "output");
     CHECK(spec->objective.terms[0].forward);
@@ -89,6 +91,21 @@ TEST_CASE("adjoint project: errors in the design section name the file and the f
                Catch::StartsWith("design.regions[0].min: the box must lie inside the domain"));
     CHECK_THAT(error_of([&](Json& j) { region(j)["filter"]["kind"] = "box"; }),
                Catch::StartsWith("design.regions[0].filter.kind: must be one of conic, gaussian"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["projection"]["kind"] = "sigmoid"; }),
+               Catch::StartsWith("design.regions[0].projection.kind: must be one of tanh, smoothed"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["projection"]["betas"] = {4, "inf"}; }),
+               Catch::StartsWith("design.regions[0].projection.betas[1]: \"inf\" needs projection.kind \"smoothed\""));
+    CHECK_THAT(error_of([&](Json& j) {
+                   region(j)["projection"]["kind"] = "smoothed";
+                   region(j)["projection"]["betas"] = {4, "inf", 8};
+               }),
+               Catch::StartsWith("design.regions[0].projection.betas[1]: \"inf\" must be the last beta"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["projection"]["betas"] = {8, 4}; }),
+               Catch::StartsWith("design.regions[0].projection.betas[1]: must not be below the beta before it (8)"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["projection"]["betas"] = {8, -1}; }),
+               Catch::StartsWith("design.regions[0].projection.betas[1]: must be > 0"));
+    CHECK_THAT(error_of([&](Json& j) { region(j)["projection"]["betas"] = Json::array(); }),
+               Catch::StartsWith("design.regions[0].projection.betas: must be a non-empty list"));
     CHECK_THAT(error_of([&](Json& j) { j["design"]["objective"]["terms"][0]["monitor"] = "T"; }),
                Catch::StartsWith("design.objective.terms[0].monitor: monitor \"T\" is not a mode monitor"));
     CHECK_THAT(error_of([&](Json& j) { j["design"]["objective"]["terms"][0]["mode"] = 1; }),
@@ -111,6 +128,28 @@ TEST_CASE("adjoint project: errors in the design section name the file and the f
     const Project dangling = edited([](Json& j) { j["monitors"].erase(1); });  // "output"
     CHECK_THROWS_WITH(design_spec(dangling, "d.glproj"),
                       Catch::Contains("design.objective.terms[0].monitor") && Catch::Contains("unknown monitor \"output\""));
+}
+
+TEST_CASE("adjoint project: the smoothed projection and a beta list reach the optimizer's settings", "[adjoint][project]") {
+    test::Scratch dir("adjoint", "betas");
+    const Project p = edited([](Json& j) {
+        Json& pr = j["design"]["regions"][0]["projection"];
+        pr["kind"] = "smoothed";
+        pr["betas"] = {4, 16, "inf"};
+    });
+    const auto spec = design_spec(p, "edited.glproj");
+    REQUIRE(spec);
+    CHECK(spec->regions[0].projection_kind == "smoothed");
+    REQUIRE(spec->regions[0].betas.size() == 3);
+    CHECK(std::isinf(spec->regions[0].betas[2]));
+    adjoint::ProjectProblemOptions o;
+    o.normalize = false;
+    const adjoint::ProjectProblem pp = adjoint::problem_from_project(p, "edited.glproj", dir.path, o);
+    CHECK(pp.settings.mapping.smoothed);
+    REQUIRE(pp.settings.betas.size() == 3);
+    CHECK(pp.settings.betas[0] == 4);
+    CHECK(pp.settings.betas[1] == 16);
+    CHECK(std::isinf(pp.settings.betas[2]));
 }
 
 TEST_CASE("adjoint project: the guide's problem, its normalized transmission and the density files", "[adjoint][project]") {

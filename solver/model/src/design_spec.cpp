@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <set>
 
@@ -193,6 +194,31 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
         r.beta_every = rd.integer(p, pp, "beta_every", 20, 1);
         r.beta_factor = rd.number(p, pp, "beta_factor", 2.0);
         if (!(r.beta_factor >= 1)) rd.fail(pp + ".beta_factor", "must be >= 1 (found " + num(r.beta_factor) + ")");
+        r.projection_kind = rd.string(p, pp, "kind", std::string("tanh"), {"tanh", "smoothed"});
+        if (p.contains("betas")) {
+            const std::string bp = pp + ".betas";
+            const Json& b = p.at("betas");
+            if (!b.is_array() || b.empty()) rd.fail(bp, "must be a non-empty list of betas (numbers > 0, or \"inf\" last)");
+            for (std::size_t k = 0; k < b.size(); ++k) {
+                const std::string ep = bp + "[" + std::to_string(k) + "]";
+                double v = 0;
+                if (b[k].is_string() && b[k].get<std::string>() == "inf") {
+                    v = std::numeric_limits<double>::infinity();
+                    if (r.projection_kind != "smoothed")
+                        rd.fail(ep, "\"inf\" needs projection.kind \"smoothed\" (the tanh projection has no gradient at "
+                                    "beta = infinity)");
+                    if (k + 1 != b.size()) rd.fail(ep, "\"inf\" must be the last beta");
+                } else if (b[k].is_number()) {
+                    v = b[k].get<double>();
+                    if (!(v > 0) || !std::isfinite(v)) rd.fail(ep, "must be > 0 (found " + num(v) + ")");
+                } else {
+                    rd.fail(ep, "must be a number > 0 or \"inf\"");
+                }
+                if (k > 0 && v < r.betas.back())
+                    rd.fail(ep, "must not be below the beta before it (" + num(r.betas.back()) + ")");
+                r.betas.push_back(v);
+            }
+        }
     }
     if (j.contains("min_length_um")) {
         r.min_length_um = rd.number(j, path, "min_length_um", 0.0);

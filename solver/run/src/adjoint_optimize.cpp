@@ -2,6 +2,7 @@
 // NLopt's C interface.
 #include "golightly/adjoint_optimize.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -116,6 +117,18 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     if (constrained && (!(settings.constraint_epsilon > 0) || !(settings.constraint_c > 0) || settings.constraint_beta < 0))
         throw std::invalid_argument("optimize: constraint_epsilon and constraint_c must be positive, constraint_beta >= 0");
 
+    for (std::size_t k = 0; k < settings.betas.size(); ++k) {
+        const double b = settings.betas[k];
+        const std::string at = "optimize: betas[" + std::to_string(k) + "] ";
+        if (!(b > 0)) throw std::invalid_argument(at + "must be positive");
+        if (k > 0 && b < settings.betas[k - 1]) throw std::invalid_argument(at + "is below the beta before it");
+        if (std::isinf(b) && k + 1 != settings.betas.size())
+            throw std::invalid_argument(at + "is infinite but not the last beta");
+        if (std::isinf(b) && !settings.mapping.smoothed)
+            throw std::invalid_argument(at + "is infinite: that needs the smoothed projection (the tanh projection has "
+                                             "no gradient at beta = infinity)");
+    }
+
     OptimizeResult result;
     std::vector<double> rho(rho0);
     for (double& r : rho) r = std::clamp(r, 0.0, 1.0);
@@ -223,11 +236,15 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     };
     Constraint solid{&ctx, &design::constraint_solid}, voids{&ctx, &design::constraint_void};
 
-    const double beta_max = std::max(settings.beta_max, settings.mapping.beta);
-    const double constraint_beta =
-        settings.constraint_beta > 0 ? settings.constraint_beta
-                                     : std::max(settings.mapping.beta, beta_max / std::max(settings.beta_factor, 1.0));
+    const std::vector<double>& betas = settings.betas;
+    const double beta_max = betas.empty() ? std::max(settings.beta_max, settings.mapping.beta) : betas.back();
+    // by default the constraints join for the last two betas of the schedule
+    double constraint_beta = settings.constraint_beta;
+    if (!(constraint_beta > 0))
+        constraint_beta = betas.empty() ? std::max(settings.mapping.beta, beta_max / std::max(settings.beta_factor, 1.0))
+                                        : betas[betas.size() >= 2 ? betas.size() - 2 : 0];
     auto beta_of = [&](int e) {
+        if (!betas.empty()) return betas[std::min<std::size_t>(std::size_t(e), betas.size() - 1)];
         return design::beta_schedule(e * settings.beta_every, settings.mapping.beta, beta_max, settings.beta_every,
                                      settings.beta_factor);
     };

@@ -111,6 +111,8 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     pp.settings.beta_max = rs.beta_max;
     pp.settings.beta_every = rs.beta_every;
     pp.settings.beta_factor = rs.beta_factor;
+    pp.settings.mapping.smoothed = rs.projection_kind == "smoothed";
+    pp.settings.betas = rs.betas;
     pp.settings.min_length_um = rs.min_length_um;
     pp.settings.algorithm = pp.spec.algorithm;
     pp.settings.maximize = obj.maximize;

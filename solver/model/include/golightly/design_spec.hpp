@@ -33,6 +33,11 @@ struct DesignRegionSpec {
     double filter_radius_um = 0;        ///< 0: no filter
     double beta = 8, eta = 0.5, beta_max = 64, beta_factor = 2;
     int beta_every = 20;
+    /// projection.kind: "tanh" (default) or "smoothed" (the subpixel-smoothed projection)
+    std::string projection_kind = "tanh";
+    /// projection.betas: the schedule's betas in order (empty: the geometric schedule of
+    /// beta, beta_factor, beta_max); +infinity (written "inf") only last, with "smoothed"
+    std::vector<double> betas;
     double min_length_um = 0;  ///< 0: no length scale constraint
     std::size_t pixel_count() const { return std::size_t(pixels[0]) * std::size_t(pixels[1]) * std::size_t(pixels[2]); }
 };

@@ -39,6 +39,13 @@ struct OptimizerSettings {
     double beta_max = 64;          ///< beta stops growing here (+infinity: the step)
     int beta_every = 20;           ///< evaluations per beta
     double beta_factor = 2;        ///< beta multiplier at each step of the schedule
+    /// Non-empty: the betas of the schedule's steps, beta_every evaluations each, in order,
+    /// the last repeated (mapping.beta, beta_max and beta_factor are then unused). Every
+    /// entry positive and none below the one before; +infinity (the binary design) only as
+    /// the last entry and with the smoothed projection (mapping.smoothed: the tanh
+    /// projection's gradient vanishes there), as in the continuation of Hammond et al.,
+    /// arXiv:2503.20189 (2025), that ends at beta = infinity.
+    std::vector<double> betas;
     /// > 0: the minimum length scale constraints for solid and void features of this width
     /// (um), with eta_e from the filter radius (design_density.hpp eta_e_from_conic; needs a
     /// conic filter) and epsilon below.
