@@ -648,7 +648,7 @@ bool InverseDesignDock::exportGds(const QString& path) {
     }
     try {
         const adjoint::ProjectProblem& pp = *last_->problem;
-        const adjoint::DesignGds gds = adjoint::design_gds(doc_->project(), pp, last_->rho_projected);
+        const adjoint::DesignGds gds = adjoint::design_gds(doc_->project(), pp, last_->rho);
         const std::vector<std::uint8_t>& bytes = gds.bytes;
         QSaveFile f(path);
         if (!f.open(QIODevice::WriteOnly) || f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size())) != qint64(bytes.size()) ||
@@ -677,7 +677,7 @@ bool InverseDesignDock::applyAsShapes() {
         return false;
     }
     try {
-        const Project after = adjoint::project_with_design_shapes(doc_->project(), *last_->problem, last_->rho_projected);
+        const Project after = adjoint::project_with_design_shapes(doc_->project(), *last_->problem, last_->rho);
         doc_->replaceProject(after, tr("Apply design as shapes"));
         if (canvas_) canvas_->setDesignDensity(QImage());
         setStatus(tr("The design region is now plain shapes (new layers on top); Edit > Undo gives it back."));

@@ -170,8 +170,8 @@ int run_optimize_adjoint(int argc, char** argv) {
         const bool h5 = adjoint::write_density_h5(out / "density.h5", pp.problem.region, pixel, r.rho, r.rho_projected);
         std::string finals;
         if (pp.dimensions == 2) {
-            const Project final_project = adjoint::project_with_design_shapes(project, pp, r.rho_projected);
-            const adjoint::DesignGds gds = adjoint::design_gds(project, pp, r.rho_projected);
+            const Project final_project = adjoint::project_with_design_shapes(project, pp, r.rho);
+            const adjoint::DesignGds gds = adjoint::design_gds(project, pp, r.rho);
             write_text_atomically(out / "final.gds", std::string(gds.bytes.begin(), gds.bytes.end()));
             save_project(final_project, out / "final.glproj");
             char buf[200];

@@ -243,6 +243,37 @@ TEST_CASE("adjoint project: point terms over several wavelengths, minimized", "[
     CHECK(fin.layers[2].material == "si");
 }
 
+TEST_CASE("adjoint project: the final design's contours are the level eta of the filtered density", "[adjoint][project]") {
+    test::Scratch dir("adjoint", "contours");
+    const Project p = parse_project(test::kAdjointGuide, "guide.glproj");
+    adjoint::ProjectProblemOptions o;
+    o.normalize = false;
+    adjoint::ProjectProblem pp = adjoint::problem_from_project(p, "guide.glproj", dir.path, o);
+    REQUIRE(pp.problem.region.n == std::array<int, 3>{6, 6, 1});
+    REQUIRE(pp.settings.mapping.radius_um == 0.15);  // the fixture's conic filter: 1.5 pixels
+    // solid in the first three columns of 0.1 um pixels. The conic weights 1 - d / R reach the
+    // four axis neighbours (1/3) and the four diagonal ones (1 - sqrt(2) / 1.5), so the two
+    // columns beside the step filter to a = (1 + 1/3 + 2/3 + 2 w_d) / (1 + 4/3 + 4 w_d) and
+    // 1 - a (the edge replication keeps the rows uniform); the level eta lies between their
+    // centers at t = (a - eta) / (2 a - 1) of a pixel beyond x0 + 2.5 dx
+    std::vector<double> rho(36, 0.0);
+    for (int j = 0; j < 6; ++j)
+        for (int i = 0; i < 3; ++i) rho[std::size_t(j * 6 + i)] = 1.0;
+    const double wd = 1 - std::sqrt(2.0) / 1.5;
+    const double a = (2.0 + 2 * wd) / (1.0 + 4.0 / 3.0 + 4 * wd);
+    const double x0 = pp.problem.region.lo_um[0], dx = 0.1;
+    for (double eta : {0.5, 0.7}) {
+        pp.settings.mapping.eta = eta;
+        const auto loops = adjoint::design_contours(pp, rho);
+        REQUIRE(loops.size() == 1);
+        double xmax = -1e9, xmin = 1e9;
+        for (const auto& v : loops[0].xy_um) xmax = std::max(xmax, v[0]), xmin = std::min(xmin, v[0]);
+        INFO("eta " << eta);
+        CHECK(xmax == Approx(x0 + (2.5 + (a - eta) / (2 * a - 1)) * dx).epsilon(1e-12));
+        CHECK(xmin == Approx(x0).epsilon(1e-12));  // the solid reaches the box's left edge
+    }
+}
+
 TEST_CASE("adjoint project: keyhole polygons cut each hole into the loop around it", "[adjoint][project]") {
     // 12 x 12 pixels of 0.1 um: solid, a void square (pixels 3..8) with a solid island (5..6)
     design::DensityGrid g;

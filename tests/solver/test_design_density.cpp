@@ -637,3 +637,28 @@ TEST_CASE("contours put vertices at the interpolated crossings in um from the or
     CHECK_THROWS_WITH(density_contours(make_grid(2, 2, 2, 0.1, std::vector<double>(8, 1.0)), 0, 0),
                       Catch::Contains("2D"));
 }
+
+TEST_CASE("contours at another level, and solid edge samples bounded on the region's edge", "[design]") {
+    // A ramp along x, rho_i = 0.8 i / 9 on 10 x 4 cells of 0.1 um: the level 0.2 lies at
+    // i = 2.25, x = (2.25 + 1/2) dx = 0.275 um; the solid (x beyond it) reaches the region's
+    // right edge (1.0 um) and its top and bottom (0 and 0.4 um) although its edge samples are
+    // 0.8 or less (with a plain 0 beside them the right edge would fall at t = 0.2 / 0.8 of
+    // the way from the last center: 0.95 + 0.0375 um)
+    std::vector<double> rho(10 * 4);
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 10; ++i) rho[std::size_t(j * 10 + i)] = 0.8 * i / 9.0;
+    const std::vector<ContourLoop> loops = density_contours(make_grid(10, 4, 1, 0.1, rho), 0.0, 0.0, 0.2);
+    REQUIRE(loops.size() == 1);
+    double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
+    for (const auto& p : loops[0].xy_um) {
+        xmin = std::min(xmin, p[0]), xmax = std::max(xmax, p[0]);
+        ymin = std::min(ymin, p[1]), ymax = std::max(ymax, p[1]);
+    }
+    CHECK(xmin == Approx(0.275).epsilon(1e-12));
+    CHECK(xmax == Approx(1.0).epsilon(1e-12));
+    CHECK(ymin == Approx(0.0).margin(1e-12));
+    CHECK(ymax == Approx(0.4).epsilon(1e-12));
+    CHECK_FALSE(loops[0].hole);
+    CHECK_THROWS_WITH(density_contours(make_grid(10, 4, 1, 0.1, rho), 0.0, 0.0, 1.0), Catch::Contains("contour level"));
+    CHECK_THROWS_WITH(density_contours(make_grid(10, 4, 1, 0.1, rho), 0.0, 0.0, 0.0), Catch::Contains("contour level"));
+}

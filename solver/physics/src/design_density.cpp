@@ -855,8 +855,9 @@ namespace {
 struct Samples {
     int w, h;
     std::vector<double> v;
+    double level = 0.5;
     double at(int i, int j) const { return v[static_cast<std::size_t>(j) * w + i]; }
-    bool solid(int i, int j) const { return at(i, j) >= 0.5; }
+    bool solid(int i, int j) const { return at(i, j) >= level; }
     long long hedge(int i, int j) const { return 2LL * (static_cast<long long>(j) * w + i); }
     long long vedge(int i, int j) const { return 2LL * (static_cast<long long>(j) * w + i) + 1; }
 };
@@ -867,23 +868,38 @@ std::array<double, 2> crossing(const Samples& s, long long id) {
     const long long cell = id / 2;
     const int i = static_cast<int>(cell % s.w), j = static_cast<int>(cell / s.w);
     const double a = s.at(i, j), b = vertical ? s.at(i, j + 1) : s.at(i + 1, j);
-    const double t = (0.5 - a) / (b - a);  // a and b lie on opposite sides of 1/2: b != a
+    const double t = (s.level - a) / (b - a);  // a and b lie on opposite sides of the level: b != a
     return vertical ? std::array<double, 2>{double(i), j + t} : std::array<double, 2>{i + t, double(j)};
 }
 
 }  // namespace
 
-std::vector<ContourLoop> density_contours(const DensityGrid& grid, double origin_x_um, double origin_y_um) {
+std::vector<ContourLoop> density_contours(const DensityGrid& grid, double origin_x_um, double origin_y_um, double level) {
     validate(grid);
+    if (!(level > 0 && level < 1))
+        throw std::invalid_argument(field("contour level") + " must be in (0, 1), got " + std::to_string(level));
     if (grid.nz != 1)
         throw std::invalid_argument(field("contours") + " need a 2D grid (nz = 1), got nz = " + std::to_string(grid.nz));
     if (!std::isfinite(origin_x_um) || !std::isfinite(origin_y_um))
         throw std::invalid_argument(field("contour origin (um)") + " must be finite");
-    Samples s{grid.nx + 2, grid.ny + 2, {}};
+    Samples s{grid.nx + 2, grid.ny + 2, {}, level};
     s.v.assign(static_cast<std::size_t>(s.w) * s.h, 0.0);
     for (int j = 0; j < grid.ny; ++j)
         for (int i = 0; i < grid.nx; ++i)
             s.v[static_cast<std::size_t>(j + 1) * s.w + i + 1] = grid.rho[static_cast<std::size_t>(j) * grid.nx + i];
+    // The padding beside a solid edge sample v is 2 level - v (just below the level), so that
+    // its crossing lies half a cell out, on the region's edge, whatever v is: a design's
+    // solid that touches the box meets what continues it outside (a guide) without a gap.
+    // (For 0/1 densities at level 1/2 that is the 0 of the plain padding.)
+    auto pad = [&](double v) { return v >= level ? std::min(2 * level - v, std::nextafter(level, 0.0)) : 0.0; };
+    for (int i = 1; i + 1 < s.w; ++i) {
+        s.v[static_cast<std::size_t>(i)] = pad(s.at(i, 1));
+        s.v[static_cast<std::size_t>(s.h - 1) * s.w + i] = pad(s.at(i, s.h - 2));
+    }
+    for (int j = 1; j + 1 < s.h; ++j) {
+        s.v[static_cast<std::size_t>(j) * s.w] = pad(s.at(1, j));
+        s.v[static_cast<std::size_t>(j) * s.w + s.w - 1] = pad(s.at(s.w - 2, j));
+    }
 
     // Directed segments, solid on the left: next[start] = end. Walking a cell's boundary
     // counter-clockwise, a crossing from solid to void "leaves" and one from void to solid
@@ -908,7 +924,7 @@ std::vector<ContourLoop> density_contours(const DensityGrid& grid, double origin
                 segments.emplace_back(leaves[0] ? id[0] : id[1], leaves[0] ? id[1] : id[0]);
             } else if (count == 4) {
                 const double mean = 0.25 * (s.at(i, j) + s.at(i + 1, j) + s.at(i + 1, j + 1) + s.at(i, j + 1));
-                const int step = mean >= 0.5 ? 1 : 3;  // joined: the next entering; split: the previous
+                const int step = mean >= level ? 1 : 3;  // joined: the next entering; split: the previous
                 for (int k = 0; k < 4; ++k)
                     if (leaves[k]) segments.emplace_back(id[k], id[(k + step) % 4]);
             }

@@ -348,11 +348,15 @@ std::vector<double> read_density_file(const fs::path& file, std::size_t pixels) 
 
 // ------------------------------------------------------------------ the final design
 
-std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const std::vector<double>& rho_projected) {
+std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const std::vector<double>& rho) {
     if (pp.dimensions != 2) throw std::invalid_argument("design contours: 2D designs only (a 3D design has no contours yet)");
     design::DensityGrid g = density_grid(pp.problem.region, 2);
-    g.rho = rho_projected;
-    return design::density_contours(g, pp.problem.region.lo_um.x, pp.problem.region.lo_um.y);
+    g.rho = rho;
+    const design::DesignMapping& m = pp.settings.mapping;
+    if (m.radius_um > 0) g.rho = design::filter(g, m.kind, m.radius_um);
+    // eta at the ends of [0, 1] has no level set inside the grid: the nearest one that has
+    const double level = std::clamp(m.eta, 1e-6, 1 - 1e-6);
+    return design::density_contours(g, pp.problem.region.lo_um.x, pp.problem.region.lo_um.y, level);
 }
 
 namespace {
@@ -434,9 +438,8 @@ std::vector<std::vector<Vec2>> keyhole_polygons(const std::vector<design::Contou
     return out;
 }
 
-Project project_with_design_shapes(const Project& project, const ProjectProblem& pp,
-                                   const std::vector<double>& rho_projected) {
-    const std::vector<design::ContourLoop> loops = design_contours(pp, rho_projected);
+Project project_with_design_shapes(const Project& project, const ProjectProblem& pp, const std::vector<double>& rho) {
+    const std::vector<design::ContourLoop> loops = design_contours(pp, rho);
     const DesignRegionSpec& rs = pp.spec.regions.at(0);
     Project out = project;
     out.extra.erase("design");
@@ -480,8 +483,8 @@ Project project_with_design_shapes(const Project& project, const ProjectProblem&
     return out;
 }
 
-DesignGds design_gds(const Project& project, const ProjectProblem& pp, const std::vector<double>& rho_projected) {
-    const auto loops = design_contours(pp, rho_projected);
+DesignGds design_gds(const Project& project, const ProjectProblem& pp, const std::vector<double>& rho) {
+    const auto loops = design_contours(pp, rho);
     DesignGds out;
     for (const Layer& l : project.layers)
         if (l.material == pp.spec.regions[0].materials[1] && l.gds_layer) {

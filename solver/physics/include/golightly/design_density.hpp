@@ -306,18 +306,22 @@ struct ContourLoop {
     bool hole = false;
 };
 
-/// The level-1/2 contours of a 2D density grid (nz = 1): the density sampled at the cell
-/// centers, x = origin_x_um + (i + 1/2) dx_um, y = origin_y_um + (j + 1/2) dx_um (origin =
-/// the region's lower-left corner, um), solid where rho >= 1/2, the crossing on each edge
-/// between two samples by linear interpolation of 1/2. Outside the grid the density is 0,
+/// The contours at `level` (default 1/2) of a 2D density grid (nz = 1): the density sampled
+/// at the cell centers, x = origin_x_um + (i + 1/2) dx_um, y = origin_y_um + (j + 1/2) dx_um
+/// (origin = the region's lower-left corner, um), solid where rho >= level, the crossing on
+/// each edge between two samples by linear interpolation of the level (the level set of the
+/// filtered density at eta is the design that a projection at beta = infinity makes, with
+/// its interfaces between the pixels). Outside the grid the density is 0 (beside a solid edge
+/// sample v: 2 level - v, which puts the crossing on the region's edge),
 /// so every loop closes: solid touching the region's edge is bounded by that edge (its
 /// corners cut by half a cell's diagonal). Saddle cells join the solid diagonals when the
-/// cell's mean is >= 1/2. Outer boundaries run counter-clockwise, holes clockwise, as
+/// cell's mean is >= level. Outer boundaries run counter-clockwise, holes clockwise, as
 /// separate loops (GDS needs holes cut into their outer boundary by the writer). Vertices
 /// on straight runs (a collinear middle vertex) are dropped. Loops come in the order of their
 /// first crossing in the grid (x fastest), which makes the result deterministic.
-/// Throws std::invalid_argument (validate(grid); nz != 1).
-std::vector<ContourLoop> density_contours(const DensityGrid& grid, double origin_x_um, double origin_y_um);
+/// Throws std::invalid_argument (validate(grid); nz != 1; level not in (0, 1)).
+std::vector<ContourLoop> density_contours(const DensityGrid& grid, double origin_x_um, double origin_y_um,
+                                          double level = 0.5);
 
 /// The signed area of a loop, um^2 (shoelace formula): positive counter-clockwise.
 /// The solid area of a design is the sum over its loops (holes count negative).

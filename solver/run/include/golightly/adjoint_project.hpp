@@ -67,9 +67,14 @@ bool write_density_h5(const std::filesystem::path& file, const DesignRegion& reg
 /// std::runtime_error naming the file (unreadable, wrong count, values outside [0, 1]).
 std::vector<double> read_density_file(const std::filesystem::path& file, std::size_t pixels);
 
-/// The loops of a 2D design's binarized projected density (design_density.hpp
-/// density_contours at 1/2), in project coordinates (um).
-std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const std::vector<double>& rho_projected);
+/// The loops of a 2D design at beta = infinity, in project coordinates (um): the level eta
+/// of the filtered density rho~ = filter(rho) (pp.settings.mapping's filter and eta;
+/// design_density.hpp density_contours at that level), which is what both projections make
+/// at beta = infinity, with the interfaces placed between the pixels (the contours of the
+/// thresholded density at 1/2 put them on pixel midpoints: at 40 nm pixels the converter's
+/// shapes then lost up to 0.7 dB against its density). `rho`: the design variables
+/// (region.pixels() values, x fastest, in [0, 1]), not the projected density.
+std::vector<design::ContourLoop> design_contours(const ProjectProblem& pp, const std::vector<double>& rho);
 
 /// The loops as simple GDS boundaries: each hole cut into the outer loop around it (the
 /// smallest that contains it) by a keyhole: a slit from the hole's rightmost vertex along
@@ -94,7 +99,7 @@ struct DesignGds {
     bool holes_separate = false;      ///< the holes are on datatype + 1, not cut in
 };
 /// Throws what design_contours and the GDS writer throw (std::invalid_argument: a 3D design).
-DesignGds design_gds(const Project& project, const ProjectProblem& pp, const std::vector<double>& rho_projected);
+DesignGds design_gds(const Project& project, const ProjectProblem& pp, const std::vector<double>& rho);
 
 /// `project` with the design section removed and the design region replaced by plain
 /// shapes, as three layers appended on top: "<region>" filled with the low material (a
@@ -102,7 +107,6 @@ DesignGds design_gds(const Project& project, const ProjectProblem& pp, const std
 /// polygons) and, when there are holes, "<region>_holes" (the low material: the holes as
 /// polygons); "<region>" gets a suffix " 2", " 3", ... where the project has a layer of one
 /// of these names. 2D only: throws std::invalid_argument for a 3D project.
-Project project_with_design_shapes(const Project& project, const ProjectProblem& pp,
-                                   const std::vector<double>& rho_projected);
+Project project_with_design_shapes(const Project& project, const ProjectProblem& pp, const std::vector<double>& rho);
 
 }  // namespace golightly::adjoint
