@@ -14,7 +14,7 @@
 
 #include "design_region.hpp"
 #include "dock_util.hpp"
-#include "docks.hpp"
+#include "properties_dock.hpp"
 
 namespace golightly::editor {
 

@@ -1,4 +1,4 @@
-// GoLightly editor: the Properties dock (docks.hpp PropertiesDock): the numeric fields
+// GoLightly editor: the Properties dock (properties_dock.hpp): the numeric fields
 // with their rules, the undoable edits of the selected item, and rebuild(), which asks the
 // builder of the selected item's kind for its rows (properties_shape.cpp,
 // properties_source.cpp, properties_monitor.cpp, properties_port.cpp).
@@ -13,7 +13,7 @@
 #include <algorithm>
 
 #include "dock_util.hpp"
-#include "docks.hpp"
+#include "properties_dock.hpp"
 #include "expressions.hpp"
 #include "ports.hpp"
 #include "design_region.hpp"

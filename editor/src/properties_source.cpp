@@ -10,7 +10,7 @@
 
 #include "dimensions.hpp"
 #include "dock_util.hpp"
-#include "docks.hpp"
+#include "properties_dock.hpp"
 #include "ports.hpp"
 
 namespace golightly::editor {

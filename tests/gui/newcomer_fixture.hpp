@@ -1,28 +1,22 @@
 // The fixture of the newcomer tests (issue 20: tst_newcomer.cpp, the run and its checks;
 // tst_newcomer_editing.cpp, editing, the look and the language): a temporary folder with
-// the examples copied into it, window options with their own settings, and small readers
-// of the main window. Header-only.
+// the examples copied into it, window options with their own settings (the shared
+// WindowFixture of gui_fixture.hpp), and small readers of the main window. Header-only.
 #pragma once
 
-#include <QCoreApplication>
-#include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QProgressBar>
-#include <QSettings>
 #include <QStringList>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QWidget>
 
 #include <optional>
 
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 
 namespace golightly::test::newcomer {
-
-inline const QString kExamples = QStringLiteral(GOLIGHTLY_SOURCE_DIR "/examples");
 
 /// Prompts that also answer askText.
 struct NamingPrompts : StubPrompts {
@@ -47,33 +41,8 @@ inline void shot(const QString& name, QWidget* w) { shot(name, w->grab().toImage
 
 inline int luminance(QRgb c) { return (qRed(c) * 30 + qGreen(c) * 59 + qBlue(c) * 11) / 100; }
 
-/// The members every newcomer test class shares: dir_ (the examples are copied there),
-/// prompts_ and the window options.
-class Fixture {
-protected:
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-
-    app::MainWindowOptions options(editor::Prompts* prompts = nullptr) {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-newcomer-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = prompts ? prompts : &prompts_;
-        return o;
-    }
-    QString copyExample(const QString& name, const QString& as = {}) {
-        const QString to = dir_.filePath(as.isEmpty() ? name : as);
-        QFile::remove(to);
-        if (!QFile::copy(kExamples + QLatin1Char('/') + name, to)) return {};
-        QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
-        return to;
-    }
-
-    /// For initTestCase: settings in dir_.
-    void initFixture() {
-        QVERIFY(dir_.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
-    }
-};
+/// The members every newcomer test class shares (gui_fixture.hpp): dir_ (the examples are
+/// copied there), prompts_ and the window options.
+using Fixture = WindowFixture;
 
 }  // namespace golightly::test::newcomer

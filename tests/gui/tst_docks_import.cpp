@@ -23,7 +23,7 @@
 #include "docks.hpp"
 #include "editor_document.hpp"
 #include "golightly/geometry.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 
 using namespace golightly;
@@ -249,10 +249,7 @@ private Q_SLOTS:
     void mainWindowToolShortcuts() {
         QTemporaryDir dir;
         StubPrompts prompts;
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts;
+        const app::MainWindowOptions o = test::windowOptions(dir, &prompts);
         app::MainWindow w(o);
         const QStringList tools{QStringLiteral("select"), QStringLiteral("rectangle"), QStringLiteral("ellipse"),
                                 QStringLiteral("polygon"), QStringLiteral("ring"), QStringLiteral("path"),

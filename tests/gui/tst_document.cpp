@@ -10,7 +10,7 @@
 #include "docks.hpp"
 #include "editor_document.hpp"
 #include "golightly/image_io.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 
 using namespace golightly;
@@ -245,13 +245,10 @@ private Q_SLOTS:
 
     void mainWindowRecentFilesAndSettings() {
         QTemporaryDir dir;
-        const QString org = QStringLiteral("GoLightlyTest-%1").arg(QCoreApplication::applicationPid());
+        const QString org = test::testOrganization();
         QSettings(org, QStringLiteral("golightly")).clear();
         StubPrompts prompts;
-        app::MainWindowOptions o;
-        o.settingsOrganization = org;
-        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts;
+        const app::MainWindowOptions o = test::windowOptions(dir, &prompts);
         const QString a = dir.filePath(QStringLiteral("a.glproj")), b = dir.filePath(QStringLiteral("b.glproj"));
         {
             app::MainWindow w(o);
@@ -287,12 +284,9 @@ private Q_SLOTS:
 
     void autosaveRecovery() {
         QTemporaryDir dir;
-        const QString org = QStringLiteral("GoLightlyTest-%1").arg(QCoreApplication::applicationPid());
+        const QString org = test::testOrganization();
         StubPrompts prompts;
-        app::MainWindowOptions o;
-        o.settingsOrganization = org;
-        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts;
+        const app::MainWindowOptions o = test::windowOptions(dir, &prompts);
         const QString saved = dir.filePath(QStringLiteral("work.glproj"));
         Project expected;
         {

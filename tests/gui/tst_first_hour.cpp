@@ -20,7 +20,6 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 
@@ -48,13 +47,14 @@
 #include "qcustomplot_include.hpp"
 #include "editor_document.hpp"
 #include "golightly/step_import.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "layer_stack_dock.hpp"
 #include "main_window.hpp"
 #include "step_import_dialog.hpp"
 
 using namespace golightly;
 using namespace golightly::editor;
+using golightly::test::kSourceDir;
 using golightly::test::StubPrompts;
 
 namespace {
@@ -67,17 +67,6 @@ void shot(const QString& name, QWidget* w) {
 
 QComboBox* combo(PropertiesDock* d, const QString& label) { return qobject_cast<QComboBox*>(d->field(label)); }
 
-const QString kSource = QStringLiteral(GOLIGHTLY_SOURCE_DIR);
-
-/// Copies `from` (relative to the source tree) to `dir`/`name`, writable.
-QString copyInto(const QTemporaryDir& dir, const QString& from, const QString& name) {
-    const QString to = dir.filePath(name);
-    QFile::remove(to);
-    if (!QFile::copy(kSource + QLatin1Char('/') + from, to)) return {};
-    QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
-    return to;
-}
-
 /// Moves the first shape of the first layer by 0.1 um (a geometry edit, one undo step).
 void nudgeGeometry(EditorDocument* doc) {
     doc->editLayer(0, QStringLiteral("nudge"), [](Layer& l) { translate_shape(l.shapes.at(0), 0.1, 0.0); });
@@ -85,18 +74,8 @@ void nudgeGeometry(EditorDocument* doc) {
 
 }  // namespace
 
-class TestFirstHour : public QObject {
+class TestFirstHour : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-
-    app::MainWindowOptions options(Prompts* prompts = nullptr) {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-firsthour-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = prompts ? prompts : &prompts_;
-        return o;
-    }
     /// A rectangle (1, 1)..(3, 2) on layer 0, selected, with the Properties dock built.
     static void selectRectangle(app::MainWindow& w) {
         EditorDocument* doc = w.document();
@@ -115,8 +94,7 @@ class TestFirstHour : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(dir_.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+        initFixture();
     }
 
     // ---- 6: "d" typed into an expression in a Properties field switched to the DFT field tool
@@ -372,7 +350,8 @@ private Q_SLOTS:
         // Port Modes: the new project has no ports; a project with two says so after Open
         app::ModeViewerDock* modes = w.modeViewerDock();
         QVERIFY2(modes->statusText().contains(QStringLiteral("no ports")), qPrintable(modes->statusText()));
-        const QString slab = copyInto(dir_, QStringLiteral("tests/gui/data/slab2d_tools.glproj"), QStringLiteral("slab10.glproj"));
+        const QString slab = test::copyWritable(kSourceDir + QStringLiteral("/tests/gui/data/slab2d_tools.glproj"),
+                                                dir_.filePath(QStringLiteral("slab10.glproj")));
         QVERIFY(w.openFile(slab));
         QVERIFY2(!modes->statusText().contains(QStringLiteral("no ports")), qPrintable(modes->statusText()));
         QVERIFY2(modes->statusText().contains(QStringLiteral("2 port")), qPrintable(modes->statusText()));
@@ -423,7 +402,7 @@ private Q_SLOTS:
 
         // another project: the port modes and S-parameters go, the sweep says whose it is
         prompts_.saveAnswer = StubPrompts::SaveChoice::Discard;
-        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick10.glproj"));
+        const QString quick = copyExample(QStringLiteral("quickstart.glproj"), QStringLiteral("quick10.glproj"));
         QVERIFY(w.openFile(quick));
         QVERIFY(!modes->result());
         QCOMPARE(modes->table()->rowCount(), 0);
@@ -448,8 +427,8 @@ private Q_SLOTS:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const QString a = copyInto(dir_, QStringLiteral("examples/strip_waveguide_3d.glproj"), QStringLiteral("strip_a.glproj"));
-        const QString b = copyInto(dir_, QStringLiteral("examples/strip_waveguide_3d.glproj"), QStringLiteral("strip_b.glproj"));
+        const QString a = copyExample(QStringLiteral("strip_waveguide_3d.glproj"), QStringLiteral("strip_a.glproj"));
+        const QString b = copyExample(QStringLiteral("strip_waveguide_3d.glproj"), QStringLiteral("strip_b.glproj"));
         QVERIFY(w.openFile(a));
         w.structure3dDock()->show();
         w.structure3dDock()->raise();
@@ -479,7 +458,7 @@ private Q_SLOTS:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick_hdr.glproj"));
+        const QString quick = copyExample(QStringLiteral("quickstart.glproj"), QStringLiteral("quick_hdr.glproj"));
         QVERIFY(w.openFile(quick));
         app::SolverSettings s;
         s.threads = 1;
@@ -515,7 +494,7 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.document()->filePath().isEmpty());
-        Project p = load_project((kSource + QStringLiteral("/examples/quickstart.glproj")).toStdString());
+        Project p = load_project((kSourceDir + QStringLiteral("/examples/quickstart.glproj")).toStdString());
         p.name = w.document()->project().name;  // the new project's name ("Untitled")
         w.document()->replaceProject(p, QStringLiteral("set up"));
         QVERIFY(w.document()->filePath().isEmpty());
@@ -543,7 +522,7 @@ private Q_SLOTS:
         QVERIFY(!w.statusBar()->currentMessage().contains(QStringLiteral("Untitled")));
         // Open finds them: the saved results of the project
         prompts_.saveAnswer = StubPrompts::SaveChoice::Discard;
-        QVERIFY(w.openFile(copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("other11.glproj"))));
+        QVERIFY(w.openFile(copyExample(QStringLiteral("quickstart.glproj"), QStringLiteral("other11.glproj"))));
         QVERIFY(w.openFile(path));
         QVERIFY2(w.monitorsDock()->summaryText().startsWith(QStringLiteral("Saved results of first_save.glproj")),
                  qPrintable(w.monitorsDock()->summaryText()));
@@ -560,7 +539,7 @@ private Q_SLOTS:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        Project p = load_project((kSource + QStringLiteral("/examples/quickstart.glproj")).toStdString());
+        Project p = load_project((kSourceDir + QStringLiteral("/examples/quickstart.glproj")).toStdString());
         p.name = w.document()->project().name;
         w.document()->replaceProject(p, QStringLiteral("set up"));
         app::SolverSettings s;
@@ -665,7 +644,7 @@ private Q_SLOTS:
         auto* hint = w.findChild<QLabel*>(QStringLiteral("toolHint"));
         QVERIFY(hint);
         // a run's long status (its results folder) is in the status bar too
-        const QString quick = copyInto(dir_, QStringLiteral("examples/quickstart.glproj"), QStringLiteral("quick_hint.glproj"));
+        const QString quick = copyExample(QStringLiteral("quickstart.glproj"), QStringLiteral("quick_hint.glproj"));
         QVERIFY(w.openFile(quick));
         app::SolverSettings s;
         s.threads = 1;
@@ -698,7 +677,7 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const QString strip =
-            copyInto(dir_, QStringLiteral("examples/strip_symmetry_3d.glproj"), QStringLiteral("strip_sym.glproj"));
+            copyExample(QStringLiteral("strip_symmetry_3d.glproj"), QStringLiteral("strip_sym.glproj"));
         QVERIFY(w.openFile(strip));
         auto* sy = w.findChild<QComboBox*>(QStringLiteral("runSetup.symmetryy"));
         auto* sx = w.findChild<QComboBox*>(QStringLiteral("runSetup.symmetryx"));

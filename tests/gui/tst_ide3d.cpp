@@ -18,7 +18,6 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -34,7 +33,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/geometry.hpp"
 #include "golightly/project.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "layer_stack_dock.hpp"
 #include "main_window.hpp"
 #include "monitors_dock.hpp"
@@ -45,13 +44,12 @@
 #include "golightly/step_import.hpp"
 
 using namespace golightly;
+using golightly::test::kSourceDir;
 using golightly::test::StubPrompts;
 using golightly::test::undoRedoRoundTrip;
 using golightly::editor::ItemRef;
 
 namespace {
-
-const QString kSource = QStringLiteral(GOLIGHTLY_SOURCE_DIR);
 
 QString shotsDir() { return qEnvironmentVariable("GOLIGHTLY_SHOTS"); }
 
@@ -137,34 +135,12 @@ double triangle_area(const std::vector<Vec2>& pts, const std::vector<std::array<
 
 }  // namespace
 
-class TestIde3d : public QObject {
+class TestIde3d : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-    std::unique_ptr<app::MainWindow> w_;
-
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-ide3d-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
-    QString copyExample(const QString& name) {
-        const QString to = dir_.filePath(name);
-        QFile::remove(to);
-        if (!QFile::copy(kSource + QStringLiteral("/examples/") + name, to)) return {};
-        QFile(to).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-        return to;
-    }
-
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(dir_.isValid());
-        w_ = std::make_unique<app::MainWindow>(options());
-        w_->resize(1500, 950);
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        initFixture();
+        showWindow(QSize(1500, 950));
     }
     void cleanupTestCase() { w_.reset(); }
     void cleanup() {
@@ -447,7 +423,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(area / (M_PI * 0.64) - 1) < 1e-3);
 
         // the strip example: the taper's top cap is inset by 0.22 tan(10 deg) = 0.0388 um
-        const Project p = load_project((kSource + QStringLiteral("/examples/strip_waveguide_3d.glproj")).toStdString());
+        const Project p = load_project((kSourceDir + QStringLiteral("/examples/strip_waveguide_3d.glproj")).toStdString());
         const viewport::StructureMesh m = viewport::build_structure_mesh(p);
         QVERIFY(m.warnings.empty());
         QVERIFY(m.triangles.size() > 30);
@@ -550,7 +526,7 @@ private Q_SLOTS:
         doc.replaceProject(small_3d_project(), QStringLiteral("3D"));
         StubPrompts prompts;
         editor::StepImportDialog dlg(&doc, &prompts);
-        dlg.loadFile(kSource + QStringLiteral("/examples/step_ring.step"));
+        dlg.loadFile(kSourceDir + QStringLiteral("/examples/step_ring.step"));
         QVERIFY(dlg.waitForLoaded(120000));
         const auto& m = dlg.model();
         const double across = std::max(m.bbox_max[0] - m.bbox_min[0], m.bbox_max[1] - m.bbox_min[1]);
@@ -598,7 +574,7 @@ private Q_SLOTS:
     /// The field view of a 3D run outlines sources and monitors where they cut the slice:
     /// the strip's plane source (normal to x) is a line in the xy and in the xz slice.
     void fieldViewOutlines3d() {
-        const Project p = load_project((kSource + QStringLiteral("/examples/strip_waveguide_3d.glproj")).toStdString());
+        const Project p = load_project((kSourceDir + QStringLiteral("/examples/strip_waveguide_3d.glproj")).toStdString());
         viewport::FieldView view;
         view.resize(700, 450);
         view.setProject(p);
@@ -769,7 +745,7 @@ private Q_SLOTS:
     /// started.) Then yz during the main run.
     void sliceChangeDuringReferenceRun() {
         app::MainWindow& w = *w_;
-        Project p = load_project(std::filesystem::path((kSource + QStringLiteral("/examples/strip_waveguide_3d.glproj")).toStdString()));
+        Project p = load_project(std::filesystem::path((kSourceDir + QStringLiteral("/examples/strip_waveguide_3d.glproj")).toStdString()));
         p.domain.cell_size = 0.1;  // a cheap grid: what matters is the planes' sizes
         p.domain.pml.cells = 6;
         p.run.stop.max_time_fs = 30;

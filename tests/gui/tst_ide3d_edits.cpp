@@ -14,7 +14,6 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -25,7 +24,7 @@
 #include "docks.hpp"
 #include "golightly/project.hpp"
 #include "golightly/sparams.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "layer_stack_dock.hpp"
 #include "main_window.hpp"
 #include "run_controller.hpp"
@@ -35,12 +34,9 @@
 
 using namespace golightly;
 using golightly::editor::ItemRef;
-using golightly::test::StubPrompts;
 using golightly::test::undoRedoRoundTrip;
 
 namespace {
-
-const QString kSource = QStringLiteral(GOLIGHTLY_SOURCE_DIR);
 
 /// A 2 x 2 x 1 um air box (3D) with four point dipoles: Ex at (0.5, 0.5), Ey at (1.5, 0.5),
 /// Ez at (0.5, 1.5), Hx at (1.5, 1.5), all at z = 0.5.
@@ -82,26 +78,8 @@ bool near(double a, double b, double tol = 1e-5) { return std::abs(a - b) <= tol
 
 }  // namespace
 
-class TestIde3dEdits : public QObject {
+class TestIde3dEdits : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-    std::unique_ptr<app::MainWindow> w_;
-
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-ide3d-edits-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
-    QString copyExample(const QString& name) {
-        const QString to = dir_.filePath(name);
-        QFile::remove(to);
-        if (!QFile::copy(kSource + QStringLiteral("/examples/") + name, to)) return {};
-        QFile(to).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-        return to;
-    }
     bool openStrip() { return w_->openFile(copyExample(QStringLiteral("strip_waveguide_3d.glproj"))); }
     /// Selects an item and rebuilds the Properties dock for it.
     void select(const ItemRef& r) {
@@ -116,11 +94,8 @@ class TestIde3dEdits : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(dir_.isValid());
-        w_ = std::make_unique<app::MainWindow>(options());
-        w_->resize(1500, 950);
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        initFixture();
+        showWindow(QSize(1500, 950));
     }
     void cleanupTestCase() { w_.reset(); }
 

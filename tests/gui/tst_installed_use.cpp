@@ -28,7 +28,7 @@
 #include <QTextFragment>
 #include <QTextImageFormat>
 
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "results_folder.hpp"
 #include "run_controller.hpp"
@@ -36,11 +36,8 @@
 #include "user_guide_viewer.hpp"
 
 using namespace golightly;
-using golightly::test::StubPrompts;
 
 namespace {
-
-const QString kSource = QStringLiteral(GOLIGHTLY_SOURCE_DIR);
 
 void shot(const QString& name, QWidget* w) {
     const QString dir = qEnvironmentVariable("GOLIGHTLY_TEST_SHOTS");
@@ -76,27 +73,17 @@ public Q_SLOTS:
     void open(const QUrl& url) { urls << url; }
 };
 
-class TestInstalledUse : public QObject {
+class TestInstalledUse : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
     DesktopCatcher desktop_;
 
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-installed-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
     app::UserGuideViewer* viewerOf(app::MainWindow& w) {
         return w.findChild<app::UserGuideViewer*>(QStringLiteral("userGuide"));
     }
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(dir_.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+        initFixture();
         // the user's documents: a home of the test's own
         qputenv("HOME", dir_.filePath(QStringLiteral("home")).toLocal8Bit());
         qunsetenv("XDG_CONFIG_HOME");
@@ -199,7 +186,7 @@ private Q_SLOTS:
         QDir(share).removeRecursively();
         QVERIFY(QDir().mkpath(examples));
         const QString project = examples + QStringLiteral("/fresnel_slab.glproj");
-        QVERIFY(QFile::copy(kSource + QStringLiteral("/examples/fresnel_slab.glproj"), project));
+        QVERIFY(QFile::copy(test::kExamplesDir + QStringLiteral("/fresnel_slab.glproj"), project));
         QVERIFY(app::installedDataFolders().contains(QFileInfo(share).canonicalFilePath()));
         QVERIFY(app::isReadOnlyProjectFolder(examples));
         QVERIFY(!app::isReadOnlyProjectFolder(dir_.path()));  // an ordinary folder of the user's

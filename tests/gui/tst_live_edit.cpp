@@ -16,7 +16,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include "qcustomplot_include.hpp"
@@ -27,13 +26,12 @@
 
 #include "field_view.hpp"
 #include "golightly/project.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "monitors_dock.hpp"
 #include "run_controller.hpp"
 
 using namespace golightly;
-using golightly::test::StubPrompts;
 
 namespace {
 
@@ -56,21 +54,10 @@ Shape block() {
 
 }  // namespace
 
-class TestLiveEdit : public QObject {
+class TestLiveEdit : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-    std::unique_ptr<app::MainWindow> w_;
     QString project_;
-    QString org_;
 
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = org_;
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
 
     /// Runs the open document to its end with `edit` made once the main run passed 300
     /// steps; returns the result.
@@ -93,8 +80,7 @@ class TestLiveEdit : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(dir_.isValid());
-        org_ = QStringLiteral("GoLightlyTest-live-%1").arg(QCoreApplication::applicationPid());
+        initFixture();
         // The example with a run long enough to edit it: no normalization run, 300 fs.
         Project p = load_project(kExample.toStdString());
         p.run.normalization.enabled = false;
@@ -102,14 +88,12 @@ private Q_SLOTS:
         p.run.stop.max_time_fs = 300;
         project_ = dir_.filePath(QStringLiteral("live.glproj"));
         save_project(p, project_.toStdString());
-        w_ = std::make_unique<app::MainWindow>(options());
-        w_->resize(1200, 800);
-        w_->show();
+        showWindow(QSize(1200, 800));
         QVERIFY(w_->openFile(project_));
     }
     void cleanupTestCase() {
         w_.reset();
-        QSettings(org_, QStringLiteral("golightly")).clear();
+        QSettings(test::testOrganization(), QStringLiteral("golightly")).clear();
     }
     void cleanup() {
         if (w_) QVERIFY(w_->runController()->stopAndWait(5000));
@@ -125,10 +109,10 @@ private Q_SLOTS:
         QVERIFY(box);
         a->setChecked(true);
         QVERIFY(box->isChecked());
-        QVERIFY(QSettings(org_, QStringLiteral("golightly")).value(QStringLiteral("run/liveEdit")).toBool());
+        QVERIFY(QSettings(test::testOrganization(), QStringLiteral("golightly")).value(QStringLiteral("run/liveEdit")).toBool());
         box->setChecked(false);
         QVERIFY(!a->isChecked());
-        QVERIFY(!QSettings(org_, QStringLiteral("golightly")).value(QStringLiteral("run/liveEdit")).toBool());
+        QVERIFY(!QSettings(test::testOrganization(), QStringLiteral("golightly")).value(QStringLiteral("run/liveEdit")).toBool());
     }
 
     void liveEditDuringRun() {

@@ -29,7 +29,7 @@
 #include "golightly/compile.hpp"
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/project.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "mode_viewer.hpp"
 #include "monitors_dock.hpp"
@@ -262,10 +262,7 @@ private Q_SLOTS:
             f.write(kSlab);
         }
         StubPrompts prompts;
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-modemon-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts;
+        const app::MainWindowOptions o = test::windowOptions(dir, &prompts);
         app::MainWindow w(o);
         w.resize(1400, 900);
         w.show();

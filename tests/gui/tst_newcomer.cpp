@@ -28,7 +28,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 #include <QTranslator>
@@ -61,6 +60,7 @@
 
 using namespace golightly;
 using namespace golightly::editor;
+using golightly::test::kExamplesDir;
 using golightly::test::StubPrompts;
 using namespace golightly::test::newcomer;
 
@@ -204,7 +204,7 @@ private Q_SLOTS:
     void fieldOverlaysReadableAtAnyZoom() {
         viewport::FieldView view;
         view.resize(800, 500);
-        const Project p = load_project((kExamples + QStringLiteral("/quickstart.glproj")).toStdString());
+        const Project p = load_project((kExamplesDir + QStringLiteral("/quickstart.glproj")).toStdString());
         const CompiledProject cp = compile_project(p, "quickstart");
         view.setProject(p);
         view.setStructure(viewport::make_structure_image(cp.scene));

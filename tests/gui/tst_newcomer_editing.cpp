@@ -27,7 +27,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 #include <QTranslator>
@@ -60,6 +59,7 @@
 
 using namespace golightly;
 using namespace golightly::editor;
+using golightly::test::kExamplesDir;
 using golightly::test::StubPrompts;
 using namespace golightly::test::newcomer;
 
@@ -206,7 +206,7 @@ private Q_SLOTS:
         StubPrompts prompts;
         EditorDocument doc;
         StepImportDialog dlg(&doc, &prompts);
-        dlg.loadFile(kExamples + QStringLiteral("/step_ring.step"));
+        dlg.loadFile(kExamplesDir + QStringLiteral("/step_ring.step"));
         QVERIFY(dlg.waitForLoaded(120000));
         // x, y, z translation, then the rotations, then the slice plane
         auto next = [](QWidget* w) {  // the next widget Tab goes to (not w's own line edit)

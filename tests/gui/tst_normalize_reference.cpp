@@ -10,7 +10,6 @@
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QStatusBar>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -18,12 +17,11 @@
 #include "canvas.hpp"
 #include "docks.hpp"
 #include "golightly/project.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "run_controller.hpp"
 
 using namespace golightly;
-using golightly::test::StubPrompts;
 
 namespace {
 
@@ -51,22 +49,12 @@ int countLayers(const Project& p, const std::string& name) {
 
 }  // namespace
 
-class TestNormalizeReference : public QObject {
+class TestNormalizeReference : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-    std::unique_ptr<app::MainWindow> w_;
-
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(dir_.isValid());
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-normref-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        w_ = std::make_unique<app::MainWindow>(o);
-        w_->resize(1280, 800);
-        w_->show();
+        initFixture();
+        showWindow(QSize(1280, 800));
     }
     void cleanupTestCase() {
         if (w_) w_->runController()->stopAndWait(5000);

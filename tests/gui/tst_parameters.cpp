@@ -23,7 +23,7 @@
 #include "editor_document.hpp"
 #include "expressions.hpp"
 #include "golightly/project.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "number_spin_box.hpp"
 #include "parameters_dock.hpp"
 
@@ -280,10 +280,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
         StubPrompts prompts;
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-parameters-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts;
+        const app::MainWindowOptions o = test::windowOptions(dir, &prompts);
         app::MainWindow w(o);
         w.resize(1400, 860);
         w.show();

@@ -12,7 +12,6 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -20,13 +19,12 @@
 #include "field_view.hpp"
 #include "golightly/mode_picture.hpp"
 #include "golightly/units.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "monitors_dock.hpp"
 #include "run_controller.hpp"
 
 using namespace golightly;
-using golightly::test::StubPrompts;
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;
@@ -72,19 +70,8 @@ void doubleClickRow(QTableWidget* t, int row) {
 }
 }  // namespace
 
-class TestResonancePicture : public QObject {
+class TestResonancePicture : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-    std::unique_ptr<app::MainWindow> w_;
-
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-resonance-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
     bool open(const QString& json, const QString& name) {
         const QString path = dir_.filePath(name);
         QFile f(path);
@@ -98,11 +85,8 @@ class TestResonancePicture : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         qputenv("CUDA_VISIBLE_DEVICES", "");
-        QVERIFY(dir_.isValid());
-        w_ = std::make_unique<app::MainWindow>(options());
-        w_->resize(1100, 760);
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        initFixture();
+        showWindow(QSize(1100, 760));
     }
     void cleanupTestCase() {
         if (picture()) picture()->controller()->stopAndWait(5000);

@@ -14,7 +14,6 @@
 #include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
 #include <QTimer>
@@ -29,13 +28,12 @@
 #include "golightly/compile.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/project.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "monitors_dock.hpp"
 #include "run_controller.hpp"
 
 using namespace golightly;
-using golightly::test::StubPrompts;
 
 namespace {
 
@@ -70,32 +68,19 @@ QJsonObject readJson(const QString& path) {
 
 }  // namespace
 
-class TestRun : public QObject {
+class TestRun : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-    std::unique_ptr<app::MainWindow> w_;
     QString project_;
-
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-run-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
 
 private Q_SLOTS:
     void initTestCase() {
         // No CUDA device for these runs, before the CUDA runtime starts: the runs are the CPU
         // backend's, and errorIsReported's CUDA request fails on every machine.
         qputenv("CUDA_VISIBLE_DEVICES", "");
-        QVERIFY(dir_.isValid());
-        project_ = dir_.filePath(QStringLiteral("quickstart.glproj"));
-        QVERIFY(QFile::copy(kExample, project_));
-        w_ = std::make_unique<app::MainWindow>(options());
-        w_->resize(1200, 800);
-        w_->show();
+        initFixture();
+        project_ = copyExample(QStringLiteral("quickstart.glproj"));
+        QVERIFY(!project_.isEmpty());
+        showWindow(QSize(1200, 800));
         QVERIFY(w_->openFile(project_));
     }
     void cleanupTestCase() { w_.reset(); }

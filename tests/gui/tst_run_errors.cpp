@@ -10,17 +10,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include "golightly/project.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "structure_view_3d.hpp"
 #include "run_controller.hpp"
 
 using namespace golightly;
-using golightly::test::StubPrompts;
 
 namespace {
 
@@ -47,20 +45,8 @@ Project shortExample() {
 
 }  // namespace
 
-class TestRunErrors : public QObject {
+class TestRunErrors : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-    std::unique_ptr<app::MainWindow> w_;
-
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-errors-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
-
     QString write(const Project& p, const QString& name) {
         const QString path = dir_.filePath(name);
         save_project(p, path.toStdString());
@@ -98,10 +84,8 @@ class TestRunErrors : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(dir_.isValid());
-        w_ = std::make_unique<app::MainWindow>(options());
-        w_->resize(1000, 700);
-        w_->show();
+        initFixture();
+        showWindow(QSize(1000, 700));
     }
     void cleanupTestCase() { w_.reset(); }
     void cleanup() {

@@ -21,7 +21,6 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QApplication>
 #include <QHeaderView>
 #include <QScrollBar>
@@ -39,7 +38,7 @@
 #include "golightly/sparams.hpp"
 #include "golightly/sweep.hpp"
 #include "golightly/units.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "mode_viewer.hpp"
 #include "sparams_dock.hpp"
@@ -51,7 +50,6 @@ using golightly::test::StubPrompts;
 
 namespace {
 const QString kProject = QStringLiteral(GOLIGHTLY_SOURCE_DIR "/tests/gui/data/slab2d_tools.glproj");
-const QString kStrip3d = QStringLiteral(GOLIGHTLY_SOURCE_DIR "/examples/strip_sparams_3d.glproj");
 
 /// n_eff of the fundamental even mode of a symmetric slab (index n1, width d, cladding n2)
 /// with the field parallel to the interfaces (2D TMz: Ez): kx tan(kx d / 2) = gamma,
@@ -88,20 +86,10 @@ std::vector<std::vector<QString>> readCsvCells(const QString& path) {
 }
 }  // namespace
 
-class TestSparamsSweep : public QObject {
+class TestSparamsSweep : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-    std::unique_ptr<app::MainWindow> w_;
     QString project_;
 
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-tools-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
     /// With GOLIGHTLY_SCREENSHOT_DIR set (docs/screenshots, taken under Xvfb), saves the
     /// window with `dock` raised and tall.
     void shot(QDockWidget* dock, const QString& name) {
@@ -126,13 +114,10 @@ private Q_SLOTS:
         // the test projects use parameter expressions (CTest registers this test disabled,
         // labelled optional and muparser, in a build without muparser)
         GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_MUPARSER, expressions_available(), "muparser");
-        QVERIFY(dir_.isValid());
-        project_ = dir_.filePath(QStringLiteral("slab2d_tools.glproj"));
-        QVERIFY(QFile::copy(kProject, project_));
-        QFile::setPermissions(project_, QFile::ReadOwner | QFile::WriteOwner);
-        w_ = std::make_unique<app::MainWindow>(options());
-        w_->resize(1400, 900);
-        w_->show();
+        initFixture();
+        project_ = test::copyWritable(kProject, dir_.filePath(QStringLiteral("slab2d_tools.glproj")));
+        QVERIFY(!project_.isEmpty());
+        showWindow(QSize(1400, 900));
         QVERIFY(w_->openFile(project_));
     }
     void cleanupTestCase() { w_.reset(); }
@@ -509,8 +494,8 @@ private Q_SLOTS:
     void modeViewer3d() {
         // the 3D port modes come from the Spectra eigensolver: with it, they must solve
         GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_SPECTRA, true, "spectra");
-        const QString strip = dir_.filePath(QStringLiteral("strip.glproj"));
-        QVERIFY(QFile::copy(kStrip3d, strip));
+        const QString strip = copyExample(QStringLiteral("strip_sparams_3d.glproj"), QStringLiteral("strip.glproj"));
+        QVERIFY(!strip.isEmpty());
         prompts_.saveAnswer = StubPrompts::SaveChoice::Discard;
         QVERIFY(w_->maybeSave());
         QVERIFY(w_->openFile(strip));

@@ -28,7 +28,7 @@
 #include "editor_document.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/step_import.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "step_import_dialog.hpp"
 #include "tools.hpp"
@@ -203,10 +203,7 @@ private Q_SLOTS:
     void dropOpensImport() {
         QTemporaryDir dir;
         StubPrompts prompts;
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts;
+        const app::MainWindowOptions o = test::windowOptions(dir, &prompts);
         app::MainWindow w(o);
         QVERIFY(w.action(QStringLiteral("file.importStep")));
         QCOMPARE(w.action(QStringLiteral("file.importStep"))->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
@@ -454,10 +451,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(out));
         const QString file = stepFile(QStringLiteral("Crystal_SMD_4P_2520.step"));
         StubPrompts prompts;
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts;
+        const app::MainWindowOptions o = test::windowOptions(dir, &prompts);
         app::MainWindow w(o);
         w.resize(1400, 860);
         w.show();

@@ -14,7 +14,6 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QSettings>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -27,13 +26,12 @@
 #include "golightly/limits.hpp"
 #include "golightly/project.hpp"
 #include "golightly/scene.hpp"
-#include "gui_test_util.hpp"
+#include "gui_fixture.hpp"
 #include "main_window.hpp"
 #include "ports.hpp"
 #include "switch_3d_dialog.hpp"
 
 using namespace golightly;
-using golightly::test::StubPrompts;
 using golightly::test::undoRedoRoundTrip;
 
 namespace {
@@ -69,23 +67,11 @@ const double kTol = 1e-12;  // the z ranges are sums of the given numbers
 
 }  // namespace
 
-class TestSwitch3d : public QObject {
+class TestSwitch3d : public QObject, golightly::test::WindowFixture {
     Q_OBJECT
-    QTemporaryDir dir_;
-    StubPrompts prompts_;
-
-    app::MainWindowOptions options() {
-        app::MainWindowOptions o;
-        o.settingsOrganization = QStringLiteral("GoLightlyTest-switch3d-%1").arg(QCoreApplication::applicationPid());
-        o.recoveryDir = dir_.filePath(QStringLiteral("recovery"));
-        o.prompts = &prompts_;
-        return o;
-    }
-
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(dir_.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+        initFixture();
     }
 
     /// Layers get the SOI stack, ports become planes around the core; the result validates.
