@@ -189,7 +189,9 @@ int run_optimize_adjoint(int argc, char** argv) {
                           ml.solid_um, ml.void_um);
             finals += buf;
         } else {
-            finals = "; 3D: no final.gds / final.glproj yet (the densities only)";
+            // the 3D design's export (contours per z layer) does not exist yet: say what is missing
+            finals = "; not written for a 3D design: final.gds and final.glproj (no 3D contour export yet; the "
+                     "design is the density file(s), x fastest, then y, then z)";
         }
         const double f0 = r.history.empty() ? 0 : r.history.front().objective;
         const double f1 = r.history.empty() ? 0 : r.history.back().objective;

@@ -395,6 +395,7 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
         j["materials"] = mats;
         j["memory_bytes"] = c.memory_bytes;
         j["mode_solver_bytes"] = c.mode_solver_peak_bytes;  // counted in memory_bytes
+        if (c.design_dft_bytes > 0) j["design_dft_bytes"] = c.design_dft_bytes;  // counted in memory_bytes
         if (s.symmetry[0] != 0 || s.symmetry[1] != 0 || s.symmetry[2] != 0) {
             j["symmetry"] = {s.symmetry[0], s.symmetry[1], s.symmetry[2]};
             j["simulated_cells"] = std::int64_t(double(s.cells()) / mirror_map(s).cell_ratio() + 0.5);
@@ -420,6 +421,9 @@ int cmd_check(const std::string& project_path, bool json, const std::vector<std:
     std::printf("memory estimate: %.1f MiB\n", double(c.memory_bytes) / (1024.0 * 1024.0));
     if (c.mode_solver_peak_bytes > 0)  // counted in the estimate above (mode_cache.hpp mode_solve_peak_bytes)
         std::printf("  of which the largest mode solve: %.1f MiB\n", double(c.mode_solver_peak_bytes) / (1024.0 * 1024.0));
+    if (c.design_dft_bytes > 0)  // counted in the estimate above (compile.hpp design_dft_bytes)
+        std::printf("  of which the design region's DFT fields (optimize --adjoint): %.1f MiB\n",
+                    double(c.design_dft_bytes) / (1024.0 * 1024.0));
     cli::print_check_bloch(cli::check_bloch_json(project, s));  // issue 51: the Bloch k
     if (s.symmetry[0] != 0 || s.symmetry[1] != 0 || s.symmetry[2] != 0) {
         const double ratio = mirror_map(s).cell_ratio();

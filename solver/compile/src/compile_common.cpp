@@ -3,9 +3,12 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "compile_internal.hpp"
+#include "golightly/design_spec.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
@@ -363,6 +366,45 @@ std::vector<std::pair<std::int64_t, double>> point_source_nodes(const Project& p
     return {{lo, 0.5}, {lo + 1, 0.5}};
 }
 
+namespace {
+
+/// CompiledProject::design_dft_bytes (compile.hpp): the E Yee sites inside each design
+/// region's box (lo <= x < hi per axis, as adjoint.hpp map_design takes them; 2D: x and y)
+/// times the bytes each site costs an adjoint gradient.
+std::size_t design_dft_bytes(const Project& project, const Scene& s) {
+    std::optional<DesignSpec> spec;
+    try {  // the reader checked the section at load; an edit since that broke it costs nothing here
+        spec = design_spec(project, "", false);
+    } catch (const ProjectError&) {
+        return 0;
+    }
+    if (!spec) return 0;
+    const std::set<double> wavelengths(spec->objective.wavelengths_um.begin(), spec->objective.wavelengths_um.end());
+    const std::size_t nf = std::max<std::size_t>(1, wavelengths.size());
+    const bool three = s.dimensions == 3;
+    const std::vector<Component> comps =
+        three ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez} : electric_components(s.polarization);
+    const std::int64_t n[3] = {s.nx, s.ny, three ? s.nz : 1};
+    std::size_t sites = 0;
+    for (const DesignRegionSpec& r : spec->regions)
+        for (Component c : comps) {
+            const Vec3 off = yee_offset(c);
+            std::size_t count = 1;
+            for (int a = 0; a < (three ? 3 : 2); ++a) {
+                const double p_lo = r.min[a] / s.dx_um + s.pml_lo[a] - off[a];
+                const double p_hi = r.max[a] / s.dx_um + s.pml_lo[a] - off[a];
+                const std::int64_t first = std::max<std::int64_t>(0, std::int64_t(std::ceil(p_lo - 1e-9)));
+                const std::int64_t last = std::min<std::int64_t>(n[a] - 1, std::int64_t(std::ceil(p_hi - 1e-9)) - 1);
+                count *= std::size_t(std::max<std::int64_t>(0, last - first + 1));
+            }
+            sites += count;
+        }
+    const std::size_t complex_double = 2 * sizeof(double);
+    return sites * (3 * nf * complex_double + 2 * (sizeof(CellIndex) + sizeof(double)) + 16 * sizeof(double));
+}
+
+}  // namespace
+
 void finish_compile(const Project& project_, const std::string& file_, CompiledProject& out_) {
     const double mirror_ratio = apply_symmetry(project_, file_, out_.scene);
     const Scene& s = out_.scene;
@@ -389,6 +431,9 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
     for (const CompiledMonitor& cm : out_.monitors)
         if (cm.mode_plan) out_.mode_solver_peak_bytes = std::max(out_.mode_solver_peak_bytes, cm.mode_plan->solve_peak_bytes);
     out_.memory_bytes += std::size_t(out_.mode_solver_peak_bytes);
+    // optimize --adjoint: the design region's forward and adjoint DFT fields
+    out_.design_dft_bytes = design_dft_bytes(project_, s);
+    out_.memory_bytes += out_.design_dft_bytes;
     const std::size_t mem = out_.memory_bytes;
     const std::size_t bp = project_.run.precision == Precision::Float32 ? 4 : 8;
     if (const double host = double(limits::host_memory_bytes()); host > 0 && double(mem) > host) {
@@ -421,6 +466,11 @@ void finish_compile(const Project& project_, const std::string& file_, CompiledP
             largest = double(out_.mode_solver_peak_bytes);
             field = "domain.cell_size";
             part = "the largest mode solve of a port, mode source or mode monitor";
+        }
+        if (double(out_.design_dft_bytes) > largest) {
+            largest = double(out_.design_dft_bytes);
+            field = "design.regions[0]";
+            part = "the design region's DFT fields of optimize --adjoint";
         }
         throw ProjectError(file_, field,
                            "the run needs about " + limits::format_bytes(double(mem)) + " (" + part + ": " +

@@ -111,6 +111,55 @@ const Monitor* mode_monitor(const Project& project, const Reader& rd, const std:
     rd.fail(path, "unknown monitor \"" + name + "\"");
 }
 
+/// Refuses a mode monitor whose line (2D) or plane (3D) passes through the inside of a
+/// design region: its modes are solved on the compiled structure, which does not hold the
+/// design, so the overlap would use the mode of a guide that the optimization replaces.
+/// Touching a face of the box is allowed (the samples then lie outside it or on its face).
+void check_mode_monitor_outside(const Project& project, const Reader& rd, const std::string& path, const Monitor& m,
+                                const std::vector<DesignRegionSpec>& regions) {
+    const int dims = project.domain.dimensions;
+    constexpr double tol = 1e-9;  // um
+    static const char* axes[] = {"x", "y", "z"};
+    for (const DesignRegionSpec& r : regions) {
+        bool crosses = false;
+        std::string where;
+        if (m.size != Vec3{}) {  // a plane (3D; also accepted in 2D as a line's centre and size)
+            int normal = -1;
+            for (int a = 0; a < dims && normal < 0; ++a)
+                if (m.size[a] == 0) normal = a;
+            if (normal < 0) continue;  // not a plane: the project reader refuses it
+            crosses = m.center[normal] > r.min[normal] + tol && m.center[normal] < r.max[normal] - tol;
+            for (int a = 0; a < dims && crosses; ++a) {
+                if (a == normal) continue;
+                const double lo = m.center[a] - 0.5 * std::abs(m.size[a]), hi = m.center[a] + 0.5 * std::abs(m.size[a]);
+                crosses = std::min(hi, r.max[a]) - std::max(lo, r.min[a]) > tol;
+            }
+            where = std::string(axes[normal]) + " = " + num(m.center[normal]) + " um, inside " + num(r.min[normal]) +
+                    " .. " + num(r.max[normal]) + " um";
+        } else {  // a 2D line from..to, clipped to the open box (Liang & Barsky)
+            double t0 = 0, t1 = 1;
+            const double p0[2] = {m.from.x, m.from.y}, d[2] = {m.to.x - m.from.x, m.to.y - m.from.y};
+            crosses = true;
+            for (int a = 0; a < 2 && crosses; ++a) {
+                const double lo = r.min[a] + tol, hi = r.max[a] - tol;
+                if (d[a] == 0) {
+                    crosses = p0[a] > lo && p0[a] < hi;
+                    continue;
+                }
+                double ta = (lo - p0[a]) / d[a], tb = (hi - p0[a]) / d[a];
+                if (ta > tb) std::swap(ta, tb);
+                t0 = std::max(t0, ta);
+                t1 = std::min(t1, tb);
+                crosses = t1 > t0;
+            }
+            where = "the line crosses the box";
+        }
+        if (crosses)
+            rd.fail(path, "mode monitor \"" + m.name + "\" passes through design region \"" + r.name + "\" (" + where +
+                              "): its modes are solved for the structure without the design; move it outside the box");
+    }
+}
+
 DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Json& j, const std::string& path) {
     rd.object(j, path);
     const int dims = project.domain.dimensions;
@@ -265,8 +314,7 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
             term.monitor = rd.string(t, path, "monitor", std::nullopt);
             term.mode = rd.integer(t, path, "mode", 0, 0);
             const Monitor* m = rd.references ? mode_monitor(project, rd, path + ".monitor", term.monitor) : nullptr;
-            if (m && project.domain.dimensions != 2)
-                rd.fail(path + ".monitor", "mode terms need a 2D project for now (3D mode monitors: not yet)");
+            if (m) check_mode_monitor_outside(project, rd, path + ".monitor", *m, s.regions);
             std::size_t slots = 1;
             if (m)
                 if (const auto mi = m->extra.find("modes"); mi != m->extra.end() && mi->is_array()) slots = mi->size();
@@ -300,9 +348,8 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
     if (o.contains("normalize_by")) {
         s.objective.normalize_by = rd.string(o, "design.objective", "normalize_by", std::nullopt);
         if (rd.references) {
-            mode_monitor(project, rd, "design.objective.normalize_by", s.objective.normalize_by);
-            if (project.domain.dimensions != 2)
-                rd.fail("design.objective.normalize_by", "needs a 2D project for now (3D mode monitors: not yet)");
+            const Monitor* m = mode_monitor(project, rd, "design.objective.normalize_by", s.objective.normalize_by);
+            check_mode_monitor_outside(project, rd, "design.objective.normalize_by", *m, s.regions);
         }
     }
 

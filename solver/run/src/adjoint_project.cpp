@@ -35,6 +35,41 @@ const ModeMonitorPlan& plan_of(const Project& compiled_from, const CompiledProje
     throw std::invalid_argument("mode monitor '" + name + "' has no mode plan after compiling");
 }
 
+/// The functional of mode slot `slot` of a mode monitor's plan (adjoint.hpp
+/// mode_functional), refused where the line or plane guides no such mode at one of the
+/// objective's wavelengths: its weights would be 0 there and the term would silently read
+/// nothing. `wl_um`: the wavelength of each of `fi`.
+FieldFunctional checked_mode_functional(const CompiledProject& cp, const ModeMonitorPlan& plan, std::size_t slot,
+                                        bool forward, const std::vector<std::size_t>& fi, const std::vector<double>& wl_um,
+                                        const std::string& name, const std::string& monitor,
+                                        const std::string& file_label, const std::string& json_path) {
+    FieldFunctional fn = mode_functional(cp.scene, plan, slot, forward, fi, name);
+    for (std::size_t r = 0; r < fn.weights_per_frequency.size(); ++r) {
+        bool any = false;
+        for (const auto& w : fn.weights_per_frequency[r]) any = any || w != 0.0;
+        if (!any)
+            throw ProjectError(file_label, json_path,
+                               "monitor \"" + monitor + "\" guides no mode " + std::to_string(plan.mode_indices.at(slot)) +
+                                   " (slot " + std::to_string(slot) + " of its `modes`) at " +
+                                   detail::csv_number(wl_um.at(r)) + " um: the term would be 0 there");
+    }
+    return fn;
+}
+
+/// The E samples of a mode functional that lie on sub-pixel tensor-coupled sites (3D: a
+/// strip's edges under run.subpixel_averaging; TEz: oblique interfaces): there the adjoint
+/// source uses the site's diagonal coefficient only, so the gradient errs by about their
+/// share of the overlap (adjoint.hpp mode_functional, 3D caveat).
+std::size_t tensor_coupled_samples(const Scene& scene, const FieldFunctional& fn) {
+    std::size_t n = 0;
+    for (std::size_t q = 0; q < fn.cell.size(); ++q) {
+        if (!is_electric(fn.component[q])) continue;
+        const auto& list = scene.anisotropic.cells[int(fn.component[q])];
+        if (std::binary_search(list.begin(), list.end(), fn.cell[q])) ++n;
+    }
+    return n;
+}
+
 std::size_t nearest(const std::vector<double>& freqs, double f) {
     std::size_t best = 0;
     for (std::size_t i = 1; i < freqs.size(); ++i)
@@ -147,8 +182,15 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
         try {
             if (!term.monitor.empty()) {
                 const ModeMonitorPlan& plan = plan_of(q, cp, term.monitor);
-                p.functionals.push_back(mode_functional(cp.scene, plan, std::size_t(term.mode), term.forward, fi,
-                                                        term.monitor + (term.forward ? "+" : "-")));
+                p.functionals.push_back(checked_mode_functional(cp, plan, std::size_t(term.mode), term.forward, fi,
+                                                                pp.wavelengths_um, term.monitor + (term.forward ? "+" : "-"),
+                                                                term.monitor, file_label, path + ".mode"));
+                if (const std::size_t n = tensor_coupled_samples(cp.scene, p.functionals.back()); n > 0)
+                    pp.warnings.push_back(path + ": mode monitor \"" + term.monitor + "\" samples " +
+                                          std::to_string(n) +
+                                          " sub-pixel tensor-coupled E site(s): the gradient there is approximate "
+                                          "(about their share of the overlap); run.subpixel_averaging false gives "
+                                          "the exact gradient of the staircased structure");
             } else {
                 p.functionals.push_back(point_functional(cp.scene, term.component, term.point, "point"));
             }
@@ -166,7 +208,9 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
         pn.region = p.region;
         pn.frequencies_hz = p.frequencies_hz;
         pn.settings = p.settings;
-        pn.functionals = {mode_functional(cp.scene, plan_of(q, cp, obj.normalize_by), 0, true, fi, obj.normalize_by)};
+        pn.functionals = {checked_mode_functional(cp, plan_of(q, cp, obj.normalize_by), 0, true, fi, pp.wavelengths_um,
+                                                  obj.normalize_by, obj.normalize_by, file_label,
+                                                  "design.objective.normalize_by")};
         pn.objective = intensity_objective();
         design::DensityGrid g = density_grid(p.region, pp.dimensions);
         g.rho = pp.rho0;

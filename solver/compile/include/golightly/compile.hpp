@@ -78,12 +78,25 @@ struct CompiledProject {
     /// in 3D, where `golightly-cli check` reports material_volumes_um3).
     std::map<std::string, double> material_area_um2;
     /// Bytes the engine state needs, an upper bound for both backends (engine_state_bytes,
-    /// scene.hpp, with the time probes recording max_steps samples).
+    /// scene.hpp, with the time probes recording max_steps samples), plus
+    /// mode_solver_peak_bytes and design_dft_bytes below.
     std::size_t memory_bytes = 0;
     /// The peak memory of the largest mode solve of the compile (3D mode sources, mode
     /// monitors and ports; mode_cache.hpp mode_solve_peak_bytes), 0 without one. Counted in
     /// memory_bytes: the solves run while the scene is built, so the run needs both at once.
     std::uint64_t mode_solver_peak_bytes = 0;
+    /// A project with a `design` section (design_spec.hpp): what an adjoint gradient of
+    /// `golightly-cli optimize --adjoint` adds to the run, 0 without one. Counted in
+    /// memory_bytes (the runs themselves ignore the section; the estimate is the project's).
+    /// Per E Yee site inside the design region's box (every E component of the scene) and N_w
+    /// the objective's distinct wavelengths (at least 1; the spectrum points the terms are
+    /// read at, at most that many), complex double DFT values (16 B) of: the forward run's
+    /// fields, kept on the host through each adjoint run (16 N_w), the adjoint run's
+    /// accumulators in its engine with the DFT set's per-sample overhead as
+    /// engine_state_bytes counts it (16 N_w + two cell indices, two weights, the 16-double
+    /// CUDA ring: 160 B) and the adjoint fields copied out at its end (16 N_w):
+    /// sites * (48 N_w + 160) bytes.
+    std::size_t design_dft_bytes = 0;
     /// 3D: the slice frames show (run.frames.plane / position: the normal axis and the
     /// nearest node index along it, PML included); 2D: the default, unused.
     FrameSlice frame_slice;

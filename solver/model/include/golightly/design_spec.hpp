@@ -42,8 +42,8 @@ struct DesignRegionSpec {
     std::size_t pixel_count() const { return std::size_t(pixels[0]) * std::size_t(pixels[1]) * std::size_t(pixels[2]); }
 };
 
-/// One term of the objective: the power in a mode of a 2D mode monitor (`monitor` set), or
-/// |E_c|^2 at a point (`monitor` empty).
+/// One term of the objective: the power in a mode of a mode monitor (`monitor` set: a 2D
+/// line or a 3D plane, outside the design region), or |E_c|^2 at a point (`monitor` empty).
 struct DesignObjectiveTerm {
     std::string monitor;
     int mode = 0;            ///< slot in the monitor's `modes`
@@ -69,8 +69,10 @@ struct DesignSpec {
 
 /// The design section of `project` (Project::extra["design"]), checked (types, ranges, a
 /// whole number of pixels) and, with `check_references`, against the rest of the project
-/// (material ids and their dispersion, monitor names, kinds and mode slots, the box inside
-/// the domain, point components for the polarization); nullopt when the project has none.
+/// (material ids and their dispersion, monitor names, kinds and mode slots, mode monitors
+/// (and normalize_by) whose line or plane does not pass through the design region, the box
+/// inside the domain, point components for the polarization); nullopt when the project has
+/// none.
 /// Throws ProjectError naming `file_label` and the JSON path (e.g.
 /// "design.regions[0].pixel_um").
 /// validate_project checks the section without its references: an edit elsewhere (a

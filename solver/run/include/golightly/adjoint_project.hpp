@@ -9,8 +9,8 @@
 // materials' epsilon_inf give eps_min and eps_max. The figure of merit is the weighted mean
 // over the wavelengths of the terms:
 //     F = (1 / N_w) sum_f sum_t w_t |a_t(f)|^2 / N(f)
-// with a_t the forward or backward amplitude of a mode of a 2D mode monitor (|a|^2 in W/m)
-// or the E component at a point, and N(f) = |a_in(f)|^2 the forward power in mode 0 of
+// with a_t the forward or backward amplitude of a mode of a mode monitor (a 2D line: |a|^2
+// in W/m; a 3D plane: |a|^2 in W; adjoint.hpp mode_functional) or the E component at a point, and N(f) = |a_in(f)|^2 the forward power in mode 0 of
 // the `normalize_by` monitor for the start density (one forward run; 1 without it, and
 // for point terms), so that a mode term is a transmission.
 #pragma once
@@ -49,8 +49,11 @@ struct ProjectProblemOptions {
 
 /// The problem of `project`'s design section. `project_dir`: where a `rho` file name is
 /// looked up. Throws ProjectError (no design section, a bad field, an unreadable density
-/// file: naming file_label and the JSON path), std::invalid_argument (adjoint.hpp's
-/// refusals of the design region), RunError (the normalization run).
+/// file, a mode term's or normalize_by's monitor that guides no such mode at one of the
+/// wavelengths: naming file_label and the JSON path), std::invalid_argument (adjoint.hpp's
+/// refusals of the design region), RunError (the normalization run). A mode monitor whose
+/// E samples sit on sub-pixel tensor-coupled sites adds a line to `warnings` (the gradient
+/// is approximate there: adjoint.hpp mode_functional, 3D caveat).
 ProjectProblem problem_from_project(const Project& project, const std::string& file_label,
                                     const std::filesystem::path& project_dir, const ProjectProblemOptions& options = {});
 
