@@ -6,12 +6,14 @@
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
 #                                                       [--concurrent] [--inverse-design] [--inverse-converter]
+#                                                       [--inverse-converter-ls]
 # --inverse-design (issue 53): only the inverse-design benchmark, the hidden GPU test
 # [bend10]: the 2D waveguide bend at 10 nm optimized with adjoint gradients in 100 MMA
 # iterations (about 320 s on an H200), its iterations, wall time per iteration and the
 # binarized design's T, R and length scales; needs NLopt in DEVDEPS (libnlopt-dev libnlopt0).
 # --inverse-converter: the same for the TE0 -> TE1 mode converter ([converter10]); one per
-# call keeps a call under the device's 10 minutes.
+# call keeps a call under the device's 10 minutes. --inverse-converter-ls: the converter with
+# the 80 nm length scale constraints ([converter10ls]).
 # --concurrent: only the several-runs-on-one-GPU bench (16-design sweeps of a 1.3 M- and a
 # 0.3 M-cell 2D bend and a 128^3 3D sphere, and the 4 port-mode runs of a 3D strip's
 # S-parameters (CONCURRENT_SPARAMS; empty: none), one run at a time against --concurrent auto,
@@ -79,6 +81,7 @@ for a in "$@"; do
     --concurrent) CONCURRENT=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --inverse-design) INVERSE=1; INVERSE_CASE=bend10; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --inverse-converter) INVERSE=1; INVERSE_CASE=converter10; SANITIZE=0; TESTS=0; BENCH=0 ;;
+    --inverse-converter-ls) INVERSE=1; INVERSE_CASE=converter10ls; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -152,7 +155,7 @@ if [ $INVERSE = 1 ]; then
   C=$INVERSE_CASE
   echo "== inverse design at 10 nm, 100 MMA iterations with adjoint gradients ([$C])"
   if $T "[$C]" --durations yes > "$LOG/$C.log" 2>&1; then r=PASS; else r="FAIL(rc=$?)"; fi
-  grep -E "$C (iteration [0-9]*0 |binarized|[0-9]+ iterations)|FAILED|with expansion|s: CUDA" "$LOG/$C.log"
+  grep -E "$C (iteration [0-9]*0 |binarized|shapes|beta=inf|[0-9]+ iterations)|FAILED|with expansion|s: CUDA" "$LOG/$C.log"
   note "inverse design ($C): $r; $(grep -E "^$C: " "$LOG/$C.log" | tail -1)"
 fi
 

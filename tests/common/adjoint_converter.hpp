@@ -16,12 +16,16 @@
 #include <cmath>
 #include <complex>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "golightly/adjoint.hpp"
+#include "golightly/adjoint_project.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/project.hpp"
+#include "golightly/run.hpp"
 #include "adjoint_transmission.hpp"
 #include "project_builders.hpp"
 
@@ -92,6 +96,47 @@ inline ConverterSpectra converter_spectra(const adjoint::Evaluation& ev) {
         s.T.push_back(std::norm(ev.amplitudes[0][f]) / inc);
         s.R.push_back(std::norm(ev.amplitudes[2][f]) / inc);
         s.T0.push_back(std::norm(ev.amplitudes[3][f]) / inc);
+    }
+    return s;
+}
+
+/// The converter with a design as plain shapes: the contours of the design variables `rho`
+/// (region.pixels() values, x fastest) at beta = infinity (the level eta of the filtered
+/// density of `mapping`) as polygons of silicon over an oxide box, exactly as `optimize
+/// --adjoint` writes final.glproj (adjoint::project_with_design_shapes), run as an ordinary
+/// project (sub-pixel averaged, energy decayed to the project's default). This is the
+/// geometry a GDS export fabricates, so it is the honest check of a design, whose projected
+/// density may still hold the fill fractions of the smoothed projection's interfaces or the
+/// grey of a finite beta. Per frequency: T (TE1 out), R (TE0 back), T0 (TE0 out) over the
+/// forward TE0 in, as converter_spectra.
+inline ConverterSpectra converter_shapes_spectra(const adjoint::DesignRegion& region,
+                                                 const design::DesignMapping& mapping, const std::vector<double>& rho,
+                                                 double dx_um, BackendChoice backend, Precision precision) {
+    adjoint::ProjectProblem pp;
+    pp.dimensions = 2;
+    pp.problem.region = region;
+    pp.settings.mapping = mapping;
+    DesignRegionSpec rs;
+    rs.name = "converter";
+    rs.min = {region.lo_um[0], region.lo_um[1], 0};
+    rs.max = {region.hi_um[0], region.hi_um[1], 0};
+    rs.materials = {"sio2", "si"};
+    pp.spec.regions = {rs};
+    const Project shapes =
+        adjoint::project_with_design_shapes(converter_project(dx_um, backend, precision), pp, rho);
+    const RunResult run = run_project(shapes, "converter_shapes.glproj");
+    auto coefficients = [&](const std::string& monitor, int mode) -> const ModeCoefficientsResult& {
+        for (const ModeCoefficientsResult& m : run.mode_coefficients)
+            if (m.name == monitor && m.mode_index == mode) return m;
+        throw std::runtime_error("converter_shapes_spectra: no mode " + std::to_string(mode) + " of monitor " + monitor);
+    };
+    const ModeCoefficientsResult &in0 = coefficients("in", 0), &out0 = coefficients("out", 0), &out1 = coefficients("out", 1);
+    ConverterSpectra s;
+    for (std::size_t f = 0; f < in0.fwd.size(); ++f) {
+        const double inc = std::norm(in0.fwd[f]);
+        s.T.push_back(std::norm(out1.fwd[f]) / inc);
+        s.R.push_back(std::norm(in0.bwd[f]) / inc);
+        s.T0.push_back(std::norm(out0.fwd[f]) / inc);
     }
     return s;
 }
