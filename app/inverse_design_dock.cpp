@@ -542,6 +542,9 @@ bool InverseDesignDock::launch(bool fresh) {
             return !ctx.cancelled() && !pauseFlag->load();
         };
         const adjoint::OptimizeResult r = adjoint::optimize_density(pp->problem, pp->rho0, pp->settings, on_iteration);
+        // the problem outlives this job (export, apply): nothing of the job's context in it
+        pp->problem.settings.cancel = nullptr;
+        pp->problem.settings.on_fields = {};
         adjoint::write_density_csv(out / "density.csv", pp->problem.region, pp->spec.regions[0].pixel_um, r.rho,
                                    r.rho_projected);
         Result result;
