@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSettings>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -188,7 +189,7 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     fieldSource_->setToolTip(tr("The forward run's field, or the adjoint field whose product with it gives the gradient"));
     fieldQuantity_ = new QComboBox;
     fieldQuantity_->setObjectName(QStringLiteral("designFieldQuantity"));
-    fieldQuantity_->addItem(tr("|E|²"));
+    fieldQuantity_->addItem(tr("|E|²"), QString());
     fieldQuantity_->setToolTip(tr("|E|² or the real part of one E component"));
     fv->addWidget(fieldSource_);
     fv->addWidget(fieldQuantity_);
@@ -269,7 +270,10 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     });
     connect(doc_, &editor::EditorDocument::changed, this, &InverseDesignDock::scheduleRebuild);
     connect(fieldSource_, &QComboBox::currentIndexChanged, this, [this] { showFields(); });
-    connect(fieldQuantity_, &QComboBox::currentIndexChanged, this, [this] { showFields(); });
+    connect(fieldQuantity_, &QComboBox::currentIndexChanged, this, [this] {
+        fieldQuantityKey_ = fieldQuantity_->currentData().toString();
+        showFields();
+    });
 
     job_.onNews([this](News& n) { takeNews(n); });
     job_.onFinished([this](editor::JobOutcome<Result>& o) { jobFinished(o); });
@@ -657,6 +661,25 @@ std::shared_ptr<const InverseDesignDock::FieldSlice> InverseDesignDock::fieldSli
     return out;
 }
 
+void InverseDesignDock::setSettingsStore(std::function<std::unique_ptr<QSettings>()> store) {
+    settings_ = std::move(store);
+    if (!settings_) return;
+    {
+        const auto s = settings_();
+        const QSignalBlocker block(fieldSource_);
+        fieldSource_->setCurrentIndex(std::clamp(s->value(QStringLiteral("inverseDesign/fieldSource"), 0).toInt(), 0, 1));
+        fieldQuantityKey_ = s->value(QStringLiteral("inverseDesign/fieldQuantity"), QString()).toString();
+    }
+    showFields();
+    auto save = [this] {
+        const auto s = settings_();
+        s->setValue(QStringLiteral("inverseDesign/fieldSource"), fieldSource_->currentIndex());
+        s->setValue(QStringLiteral("inverseDesign/fieldQuantity"), fieldQuantityKey_);
+    };
+    connect(fieldSource_, &QComboBox::currentIndexChanged, this, save);
+    connect(fieldQuantity_, &QComboBox::currentIndexChanged, this, save);
+}
+
 void InverseDesignDock::setFieldSource(FieldSource source) { fieldSource_->setCurrentIndex(source == FieldSource::Adjoint ? 1 : 0); }
 
 InverseDesignDock::FieldSource InverseDesignDock::fieldSource() const {
@@ -666,16 +689,18 @@ InverseDesignDock::FieldSource InverseDesignDock::fieldSource() const {
 void InverseDesignDock::showFields() {
     // the quantity list follows the components of the fields (|E|² first)
     if (fields_) {
-        QStringList want{tr("|E|²")};
-        for (Component c : fields_->components) want << tr("Re %1").arg(QString::fromLatin1(component_name(c)));
+        QStringList keys{QString()};
+        for (Component c : fields_->components) keys << QString::fromLatin1(component_name(c));
         QStringList have;
-        for (int k = 0; k < fieldQuantity_->count(); ++k) have << fieldQuantity_->itemText(k);
-        if (have != want) {
+        for (int k = 0; k < fieldQuantity_->count(); ++k) have << fieldQuantity_->itemData(k).toString();
+        if (have != keys) {
             const QSignalBlocker block(fieldQuantity_);
-            const QString current = fieldQuantity_->currentText();
             fieldQuantity_->clear();
-            fieldQuantity_->addItems(want);
-            fieldQuantity_->setCurrentIndex(std::max(0, int(want.indexOf(current))));
+            for (const QString& key : keys) fieldQuantity_->addItem(key.isEmpty() ? tr("|E|²") : tr("Re %1").arg(key), key);
+        }
+        if (fieldQuantity_->currentData().toString() != fieldQuantityKey_) {
+            const QSignalBlocker block(fieldQuantity_);
+            fieldQuantity_->setCurrentIndex(std::max(0, int(keys.indexOf(fieldQuantityKey_))));
         }
     }
     fieldImage_ = QImage();

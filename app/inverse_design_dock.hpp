@@ -50,6 +50,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSettings;
 class QSpinBox;
 class QTableWidget;
 
@@ -73,6 +74,9 @@ public:
     QString outputDir() const { return outDir_; }
     /// CPU threads of the runs (0: all cores).
     void setThreads(int threads) { threads_ = threads; }
+    /// Where the field picture's choices (forward / adjoint, the quantity) are remembered
+    /// (keys inverseDesign/fieldSource, inverseDesign/fieldQuantity); read at once.
+    void setSettingsStore(std::function<std::unique_ptr<QSettings>()> store);
 
     /// Starts a fresh optimization of the document's design region (an old checkpoint in
     /// the output folder is removed). False, with the reason in the dock, when it cannot.
@@ -185,6 +189,10 @@ private:
     QImage density_;
     std::shared_ptr<const FieldSlice> fields_;
     QImage fieldImage_;
+    /// The chosen quantity: "" for |E|², else a component's name (kept while the list of
+    /// components changes).
+    QString fieldQuantityKey_;
+    std::function<std::unique_ptr<QSettings>()> settings_;
     QElapsedTimer clock_;
     bool rebuildPending_ = false;
 

@@ -19,6 +19,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QMouseEvent>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTabBar>
 #include <QTemporaryDir>
@@ -214,6 +215,20 @@ private Q_SLOTS:
         quantity->setCurrentIndex(1);
         QVERIFY(test::distinctColours(dock.fieldImage()) >= 8);
         QVERIFY(dock.fieldImage() != adjointField);
+        // the choices are remembered: a new dock with the same settings starts with them
+        const QString ini = dir.filePath(QStringLiteral("settings.ini"));
+        const auto store = [ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); };
+        dock.setSettingsStore(store);  // reads the defaults: forward, |E|^2
+        QCOMPARE(dock.fieldSource(), app::InverseDesignDock::FieldSource::Forward);
+        QCOMPARE(quantity->currentIndex(), 0);
+        dock.setFieldSource(app::InverseDesignDock::FieldSource::Adjoint);
+        quantity->setCurrentIndex(1);
+        {
+            app::InverseDesignDock other(&doc);
+            other.setSettingsStore(store);
+            QCOMPARE(other.fieldSource(), app::InverseDesignDock::FieldSource::Adjoint);
+            QCOMPARE(store()->value(QStringLiteral("inverseDesign/fieldQuantity")).toString(), QStringLiteral("Ez"));
+        }
         quantity->setCurrentIndex(0);
         dock.setFieldSource(app::InverseDesignDock::FieldSource::Forward);
         // edit while paused (an undoable edit elsewhere), then Resume: the numbering goes on
