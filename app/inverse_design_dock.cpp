@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSettings>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -30,8 +32,10 @@
 #include "design_region.hpp"
 #include "qcustomplot_include.hpp"
 
+#include "golightly/colormap.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/project.hpp"
+#include "golightly/units.hpp"
 
 namespace golightly::app {
 
@@ -62,13 +66,13 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     startButton_->setToolTip(tr("Optimize the design region's density from its start density (Run > Optimize (adjoint))"));
     pauseButton_ = new QPushButton(tr("Pause"));
     pauseButton_->setObjectName(QStringLiteral("designPause"));
-    pauseButton_->setToolTip(tr("Stop after the current iteration; edit the project, then Resume"));
+    pauseButton_->setToolTip(tr("Stop now (the iteration under way is dropped); edit the project, then Resume"));
     resumeButton_ = new QPushButton(tr("Resume"));
     resumeButton_->setObjectName(QStringLiteral("designResume"));
     resumeButton_->setToolTip(tr("Continue from the last design with the project as it is now"));
     stopButton_ = new QPushButton(tr("Stop"));
     stopButton_->setObjectName(QStringLiteral("designStop"));
-    stopButton_->setToolTip(tr("End the optimization after the current iteration"));
+    stopButton_->setToolTip(tr("End the optimization now (the iteration under way is dropped)"));
     for (QPushButton* b : {startButton_, pauseButton_, resumeButton_, stopButton_}) row->addWidget(b);
     lv->addLayout(row);
     left->setMinimumWidth(420);
@@ -175,6 +179,28 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     densityLabel_->setAlignment(Qt::AlignCenter);
     densityLabel_->setToolTip(tr("The projected density of the last iteration (black: the high material, white: the low one)"));
     rv->addWidget(densityLabel_, 1);
+    // the field over the design region, beside the density (the same box)
+    auto* fieldBox = new QWidget;
+    auto* fv = new QVBoxLayout(fieldBox);
+    fv->setContentsMargins(0, 0, 0, 0);
+    fieldSource_ = new QComboBox;
+    fieldSource_->setObjectName(QStringLiteral("designFieldSource"));
+    fieldSource_->addItems({tr("Forward field"), tr("Adjoint field")});
+    fieldSource_->setToolTip(tr("The forward run's field, or the adjoint field whose product with it gives the gradient"));
+    fieldQuantity_ = new QComboBox;
+    fieldQuantity_->setObjectName(QStringLiteral("designFieldQuantity"));
+    fieldQuantity_->addItem(tr("|E|²"), QString());
+    fieldQuantity_->setToolTip(tr("|E|² or the real part of one E component"));
+    fv->addWidget(fieldSource_);
+    fv->addWidget(fieldQuantity_);
+    fieldLabel_ = new QLabel;
+    fieldLabel_->setObjectName(QStringLiteral("designField"));
+    fieldLabel_->setMinimumSize(140, 140);
+    fieldLabel_->setMaximumWidth(220);
+    fieldLabel_->setAlignment(Qt::AlignCenter);
+    fv->addWidget(fieldLabel_, 1);
+    fieldBox->setMaximumWidth(220);
+    rv->addWidget(fieldBox, 1);
     split->addWidget(right);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -243,11 +269,17 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
         editOptimizer(tr("Edit optimizer"), [v](Json& o) { o["max_iterations"] = v; });
     });
     connect(doc_, &editor::EditorDocument::changed, this, &InverseDesignDock::scheduleRebuild);
+    connect(fieldSource_, &QComboBox::currentIndexChanged, this, [this] { showFields(); });
+    connect(fieldQuantity_, &QComboBox::currentIndexChanged, this, [this] {
+        fieldQuantityKey_ = fieldQuantity_->currentData().toString();
+        showFields();
+    });
 
     job_.onNews([this](News& n) { takeNews(n); });
     job_.onFinished([this](editor::JobOutcome<Result>& o) { jobFinished(o); });
     rebuildEditor();
     updateButtons();
+    showFields();
 }
 
 InverseDesignDock::~InverseDesignDock() {
@@ -460,6 +492,8 @@ bool InverseDesignDock::launch(bool fresh) {
         wallSum_ = 0;
         density_ = QImage();
         densityLabel_->clear();
+        fields_.reset();
+        showFields();
         if (canvas_) canvas_->setDesignDensity(QImage());
         iteration_->clear();
     }
@@ -485,6 +519,17 @@ bool InverseDesignDock::launch(bool fresh) {
         auto pp = std::make_shared<adjoint::ProjectProblem>(adjoint::problem_from_project(snapshot, label, projectDir, o));
         pp->settings.checkpoint = checkpoint;
         pp->settings.max_iterations = iterations;
+        // Pause and Stop end the run under way within a chunk of steps
+        pp->problem.settings.cancel = ctx.cancelFlag();
+        // the objective's first wavelength (the one the user named first, else the only one)
+        const double wavelength_um = !pp->spec.objective.wavelengths_um.empty() ? pp->spec.objective.wavelengths_um[0]
+                                     : !pp->wavelengths_um.empty()            ? pp->wavelengths_um[0]
+                                                                               : 0.0;
+        const Scene* scene = &pp->problem.scene;
+        pp->problem.settings.on_fields = [&ctx, scene, wavelength_um](const adjoint::DesignFields& f) {
+            auto slice = fieldSlice(f, *scene, wavelength_um);
+            ctx.post([&](News& n) { n.fields = std::move(slice); });
+        };
         ctx.post([](News& n) { n.stage = QStringLiteral("iterating"); });
         // history.csv as the CLI writes it (a resumed run appends)
         const auto on_iteration = [&](const adjoint::Iteration& it) {
@@ -501,6 +546,9 @@ bool InverseDesignDock::launch(bool fresh) {
             return !ctx.cancelled() && !pauseFlag->load();
         };
         const adjoint::OptimizeResult r = adjoint::optimize_density(pp->problem, pp->rho0, pp->settings, on_iteration);
+        // the problem outlives this job (export, apply): nothing of the job's context in it
+        pp->problem.settings.cancel = nullptr;
+        pp->problem.settings.on_fields = {};
         adjoint::write_density_csv(out / "density.csv", pp->problem.region, pp->spec.regions[0].pixel_um, r.rho,
                                    r.rho_projected);
         Result result;
@@ -519,7 +567,8 @@ bool InverseDesignDock::launch(bool fresh) {
 void InverseDesignDock::pause() {
     if (!job_.isRunning() || state_ != State::Running) return;
     if (pauseFlag_) pauseFlag_->store(true);
-    setStatus(tr("Pausing after the current iteration..."));
+    job_.cancel();  // the runs under way end within a chunk of steps
+    setStatus(tr("Pausing..."));
     setState(State::Pausing);
 }
 
@@ -532,8 +581,8 @@ void InverseDesignDock::stop() {
         return;
     }
     stopRequested_ = true;
-    job_.cancel();
-    setStatus(tr("Stopping after the current iteration..."));
+    job_.cancel();  // the runs under way end within a chunk of steps
+    setStatus(tr("Stopping..."));
     setState(State::Stopping);
 }
 
@@ -544,6 +593,156 @@ void InverseDesignDock::showDensity(const std::vector<double>& rho_projected) {
     if (canvas_) canvas_->setDesignDensity(density_);
     const QSize box = densityLabel_->size().boundedTo(QSize(400, 400)).expandedTo(QSize(120, 120));
     densityLabel_->setPixmap(QPixmap::fromImage(density_.scaled(box, Qt::KeepAspectRatio, Qt::FastTransformation)));
+}
+
+std::shared_ptr<const InverseDesignDock::FieldSlice> InverseDesignDock::fieldSlice(const adjoint::DesignFields& f,
+                                                                                   const Scene& scene, double wavelength_um) {
+    auto out = std::make_shared<FieldSlice>();
+    const std::size_t nf = f.frequencies_hz.size();
+    if (!f.sites || nf == 0 || f.forward.size() != f.sites->size() * nf) return out;
+    // the frequency nearest the wavelength
+    std::size_t fi = 0;
+    if (wavelength_um > 0) {
+        const double target = units::c0 / (wavelength_um * units::um);
+        for (std::size_t k = 1; k < nf; ++k)
+            if (std::abs(f.frequencies_hz[k] - target) < std::abs(f.frequencies_hz[fi] - target)) fi = k;
+    }
+    out->wavelength_um = units::c0 / f.frequencies_hz[fi] / units::um;
+    const adjoint::DesignSites& sites = *f.sites;
+    const std::int64_t nx = scene.nx, ny = scene.ny;
+    // each component's index box (the sites of one component form a box, x fastest)
+    struct Box {
+        Component c;
+        std::int64_t lo[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, hi[3] = {-1, -1, -1};
+    };
+    std::vector<Box> boxes;
+    auto ijk = [&](CellIndex cell, std::int64_t (&v)[3]) {
+        v[0] = cell % nx, v[1] = (cell / nx) % ny, v[2] = cell / (nx * ny);
+    };
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        if (boxes.empty() || boxes.back().c != sites.component[s]) boxes.push_back({sites.component[s]});
+        std::int64_t v[3];
+        ijk(sites.cell[s], v);
+        for (int a = 0; a < 3; ++a) boxes.back().lo[a] = std::min(boxes.back().lo[a], v[a]), boxes.back().hi[a] = std::max(boxes.back().hi[a], v[a]);
+    }
+    std::int64_t lo[2] = {INT64_MAX, INT64_MAX}, hi[2] = {-1, -1};
+    for (const Box& b : boxes)
+        for (int a = 0; a < 2; ++a) lo[a] = std::min(lo[a], b.lo[a]), hi[a] = std::max(hi[a], b.hi[a]);
+    out->w = int(hi[0] - lo[0] + 1);
+    out->h = int(hi[1] - lo[1] + 1);
+    const bool adjointField = f.adjoint.size() == f.forward.size();
+    for (const Box& b : boxes) {
+        const std::int64_t bw = b.hi[0] - b.lo[0] + 1, bh = b.hi[1] - b.lo[1] + 1;
+        const std::int64_t kmid = (b.lo[2] + b.hi[2]) / 2;
+        std::vector<std::complex<float>> fwd(std::size_t(bw * bh)), adj(adjointField ? std::size_t(bw * bh) : 0);
+        for (std::size_t s = 0; s < sites.size(); ++s) {
+            if (sites.component[s] != b.c) continue;
+            std::int64_t v[3];
+            ijk(sites.cell[s], v);
+            if (v[2] != kmid) continue;
+            const std::size_t q = std::size_t((v[1] - b.lo[1]) * bw + (v[0] - b.lo[0]));
+            fwd[q] = std::complex<float>(f.forward[s * nf + fi]);
+            if (adjointField) adj[q] = std::complex<float>(f.adjoint[s * nf + fi]);
+        }
+        // onto the union box: a cell outside this component's box takes its nearest site
+        std::vector<std::complex<float>> F(std::size_t(out->w) * std::size_t(out->h)), A(adjointField ? F.size() : 0);
+        for (int j = 0; j < out->h; ++j)
+            for (int i = 0; i < out->w; ++i) {
+                const std::int64_t bi = std::clamp<std::int64_t>(lo[0] + i, b.lo[0], b.hi[0]) - b.lo[0];
+                const std::int64_t bj = std::clamp<std::int64_t>(lo[1] + j, b.lo[1], b.hi[1]) - b.lo[1];
+                const std::size_t q = std::size_t(bj * bw + bi), o = std::size_t(j) * std::size_t(out->w) + std::size_t(i);
+                F[o] = fwd[q];
+                if (adjointField) A[o] = adj[q];
+            }
+        out->components.push_back(b.c);
+        out->forward.push_back(std::move(F));
+        out->adjoint.push_back(std::move(A));
+    }
+    return out;
+}
+
+void InverseDesignDock::setSettingsStore(std::function<std::unique_ptr<QSettings>()> store) {
+    settings_ = std::move(store);
+    if (!settings_) return;
+    {
+        const auto s = settings_();
+        const QSignalBlocker block(fieldSource_);
+        fieldSource_->setCurrentIndex(std::clamp(s->value(QStringLiteral("inverseDesign/fieldSource"), 0).toInt(), 0, 1));
+        fieldQuantityKey_ = s->value(QStringLiteral("inverseDesign/fieldQuantity"), QString()).toString();
+    }
+    showFields();
+    auto save = [this] {
+        const auto s = settings_();
+        s->setValue(QStringLiteral("inverseDesign/fieldSource"), fieldSource_->currentIndex());
+        s->setValue(QStringLiteral("inverseDesign/fieldQuantity"), fieldQuantityKey_);
+    };
+    connect(fieldSource_, &QComboBox::currentIndexChanged, this, save);
+    connect(fieldQuantity_, &QComboBox::currentIndexChanged, this, save);
+}
+
+void InverseDesignDock::setFieldSource(FieldSource source) { fieldSource_->setCurrentIndex(source == FieldSource::Adjoint ? 1 : 0); }
+
+InverseDesignDock::FieldSource InverseDesignDock::fieldSource() const {
+    return fieldSource_->currentIndex() == 1 ? FieldSource::Adjoint : FieldSource::Forward;
+}
+
+void InverseDesignDock::showFields() {
+    // the quantity list follows the components of the fields (|E|² first)
+    if (fields_) {
+        QStringList keys{QString()};
+        for (Component c : fields_->components) keys << QString::fromLatin1(component_name(c));
+        QStringList have;
+        for (int k = 0; k < fieldQuantity_->count(); ++k) have << fieldQuantity_->itemData(k).toString();
+        if (have != keys) {
+            const QSignalBlocker block(fieldQuantity_);
+            fieldQuantity_->clear();
+            for (const QString& key : keys) fieldQuantity_->addItem(key.isEmpty() ? tr("|E|²") : tr("Re %1").arg(key), key);
+        }
+        if (fieldQuantity_->currentData().toString() != fieldQuantityKey_) {
+            const QSignalBlocker block(fieldQuantity_);
+            fieldQuantity_->setCurrentIndex(std::max(0, int(keys.indexOf(fieldQuantityKey_))));
+        }
+    }
+    fieldImage_ = QImage();
+    fieldLabel_->clear();
+    const bool adjointField = fieldSource() == FieldSource::Adjoint;
+    if (!fields_ || fields_->w <= 0 || fields_->h <= 0 || fields_->components.empty()) {
+        fieldLabel_->setToolTip(tr("The field in the design region appears after the first iteration"));
+        return;
+    }
+    const FieldSlice& f = *fields_;
+    const auto& data = adjointField ? f.adjoint : f.forward;
+    if (data.empty() || data[0].empty()) return;
+    const int quantity = fieldQuantity_->currentIndex();  // 0: |E|², k: Re of component k - 1
+    const std::size_t n = std::size_t(f.w) * std::size_t(f.h);
+    std::vector<float> v(n, 0.f);
+    for (std::size_t o = 0; o < n; ++o) {
+        if (quantity <= 0) {
+            for (const auto& comp : data) v[o] += std::norm(comp[o]);
+        } else if (std::size_t(quantity - 1) < data.size()) {
+            v[o] = data[std::size_t(quantity - 1)][o].real();
+        }
+    }
+    float peak = 0;
+    for (float x : v) peak = std::max(peak, std::abs(x));
+    fieldImage_ = QImage(f.w, f.h, QImage::Format_RGB32);
+    for (int j = 0; j < f.h; ++j) {
+        auto* row = reinterpret_cast<QRgb*>(fieldImage_.scanLine(f.h - 1 - j));  // y up
+        for (int i = 0; i < f.w; ++i) {
+            // the field view's map: |E|² on its white..red half, a component on the whole
+            const float t = peak > 0 ? v[std::size_t(j) * std::size_t(f.w) + std::size_t(i)] / peak : 0.f;
+            std::uint8_t r, g, b;
+            diverging_rgb(t, r, g, b);
+            row[i] = qRgb(r, g, b);
+        }
+    }
+    const QSize box = fieldLabel_->size().boundedTo(QSize(400, 400)).expandedTo(QSize(120, 120));
+    fieldLabel_->setPixmap(QPixmap::fromImage(fieldImage_.scaled(box, Qt::KeepAspectRatio, Qt::FastTransformation)));
+    fieldLabel_->setToolTip(tr("%1 over the design region at %2 µm, last iteration; scaled to its maximum %3 "
+                               "(white: 0, red: the maximum%4)")
+                                .arg(fieldSource_->currentText(), QString::number(f.wavelength_um, 'g', 5))
+                                .arg(double(peak), 0, 'g', 3)
+                                .arg(quantity <= 0 ? QString() : tr(", blue: minus the maximum")));
 }
 
 void InverseDesignDock::takeNews(News& news) {
@@ -590,6 +789,10 @@ void InverseDesignDock::takeNews(News& news) {
         plot_->replot();
     }
     if (news.hasRho) showDensity(news.rho_projected);
+    if (news.fields) {
+        fields_ = std::move(news.fields);
+        showFields();
+    }
 }
 
 void InverseDesignDock::jobFinished(editor::JobOutcome<Result>& outcome) {
@@ -632,6 +835,8 @@ void InverseDesignDock::projectReplaced() {
     last_.reset();
     density_ = QImage();
     densityLabel_->clear();
+    fields_.reset();
+    showFields();
     iteration_->clear();
     if (canvas_) canvas_->setDesignDensity(QImage());
     setStatus(tr("Draw a design region (Tools > Design Region), choose the objective, then Start."));

@@ -4,16 +4,21 @@
 // (golightly::adjoint::optimize_density on the problem of problem_from_project) on a
 // BackgroundJob, never the GUI thread. After each iteration: the figure of merit vs
 // iteration (beta steps marked), the projected density (in the dock and on the canvas over
-// the design region), iteration / beta / |grad| and an ETA (the mean wall time of an
-// iteration times the iterations left).
+// the design region), the forward or the adjoint field over the design region (|E|^2 or
+// the real part of one E component at the objective's first wavelength, from the DFT
+// fields the adjoint method stores there anyway: adjoint::RunSettings::on_fields; the
+// field view's diverging colour map, scaled to the picture's maximum), iteration / beta /
+// |grad| and an ETA (the mean wall time of an iteration times the iterations left).
 //
-// Pause: the iteration callback returns false at the end of the current iteration; the
+// Pause and Stop set the solver's cancel flag (adjoint::RunSettings::cancel): the forward
+// or adjoint run under way ends within a chunk of steps and the optimizer stops; the
 // checkpoint (checkpoint.json in the output folder, written by the optimizer after every
-// iteration) holds the design. While paused the project may be edited; Resume starts
-// optimize_density again from the same checkpoint on a snapshot of the project as it is
-// then, so the iteration numbering continues. Stop ends the run at the end of the current
-// iteration (an iteration's runs cannot be interrupted: the optimizer has no cancel hook);
-// its design stays for export. Errors of the solver show in the dock.
+// completed iteration) holds the last completed iteration's design. While paused the
+// project may be edited; Resume starts optimize_density again from the same checkpoint on
+// a snapshot of the project as it is then, so the iteration numbering continues (the
+// interrupted iteration is made again). Stop keeps the last completed design for export.
+// The normalization run before the first iteration is not interrupted. Errors of the
+// solver show in the dock.
 //
 // Export: the final projected density as GDS (the binarized contours, holes cut in by
 // keyholes, as `golightly-cli optimize --adjoint` writes final.gds) and as plain shapes
@@ -27,6 +32,7 @@
 
 #include <array>
 #include <atomic>
+#include <complex>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -44,6 +50,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSettings;
 class QSpinBox;
 class QTableWidget;
 
@@ -57,7 +64,7 @@ public:
     enum class State { Idle, Running, Pausing, Paused, Stopping, Finished };
 
     explicit InverseDesignDock(editor::EditorDocument* doc, QWidget* parent = nullptr);
-    /// Stops a run and waits for its thread (the iteration going on finishes first).
+    /// Cancels a run and waits for its thread (within a chunk of steps).
     ~InverseDesignDock() override;
 
     /// The canvas that shows the projected density over the design region.
@@ -67,15 +74,19 @@ public:
     QString outputDir() const { return outDir_; }
     /// CPU threads of the runs (0: all cores).
     void setThreads(int threads) { threads_ = threads; }
+    /// Where the field picture's choices (forward / adjoint, the quantity) are remembered
+    /// (keys inverseDesign/fieldSource, inverseDesign/fieldQuantity); read at once.
+    void setSettingsStore(std::function<std::unique_ptr<QSettings>()> store);
 
     /// Starts a fresh optimization of the document's design region (an old checkpoint in
     /// the output folder is removed). False, with the reason in the dock, when it cannot.
     bool start();
-    /// Stops at the end of the current iteration, keeping the checkpoint for Resume.
+    /// Stops now (the iteration under way is dropped), keeping the checkpoint of the last
+    /// completed iteration for Resume.
     void pause();
     /// Continues a paused optimization from its checkpoint with the project as it is now.
     bool resume();
-    /// Ends the run at the end of the current iteration (no resume).
+    /// Ends the run now (the iteration under way is dropped; no resume).
     void stop();
     State state() const { return state_; }
     bool isRunning() const { return job_.isRunning(); }
@@ -91,6 +102,13 @@ public:
     QCustomPlot* plot() const { return plot_; }
     /// The projected density of the last iteration (Grayscale8; null before one).
     QImage densityImage() const { return density_; }
+    /// Which field the field picture shows.
+    enum class FieldSource { Forward, Adjoint };
+    void setFieldSource(FieldSource source);
+    FieldSource fieldSource() const;
+    /// The field picture of the last iteration, one pixel per Yee cell of the design
+    /// region (null before the first iteration).
+    QImage fieldImage() const { return fieldImage_; }
     QString statusText() const;
     QString iterationText() const;
 
@@ -117,8 +135,18 @@ private:
         int index = 0;
         double beta = 0, objective = 0, gradient_norm = 0, wall_s = 0;
     };
+    /// The design region's E fields of an iteration at one frequency, on the union of the
+    /// E components' Yee cell ranges (w x h, index j * w + i, y up; a component missing at
+    /// an edge cell takes its nearest site; 3D: the middle z plane).
+    struct FieldSlice {
+        int w = 0, h = 0;
+        std::vector<Component> components;
+        std::vector<std::vector<std::complex<float>>> forward, adjoint;  ///< [component][j * w + i]
+        double wavelength_um = 0;
+    };
     struct News {
         std::vector<Point> points;          ///< every iteration (not latest-wins)
+        std::shared_ptr<const FieldSlice> fields;  ///< of the last iteration (latest wins)
         std::vector<double> rho_projected;  ///< of the last iteration
         QString stage;                      ///< what the worker does now
         bool hasRho = false;
@@ -140,6 +168,9 @@ private:
     void editObjective(const QString& text, const std::function<void(Json&)>& f);
     void editOptimizer(const QString& text, const std::function<void(Json&)>& f);
     void showDensity(const std::vector<double>& rho_projected);
+    void showFields();
+    static std::shared_ptr<const FieldSlice> fieldSlice(const adjoint::DesignFields& fields, const Scene& scene,
+                                                        double wavelength_um);
     void updateButtons();
 
     editor::EditorDocument* doc_;
@@ -156,11 +187,18 @@ private:
     std::vector<int> betaSteps_;
     std::shared_ptr<const Result> last_;
     QImage density_;
+    std::shared_ptr<const FieldSlice> fields_;
+    QImage fieldImage_;
+    /// The chosen quantity: "" for |E|², else a component's name (kept while the list of
+    /// components changes).
+    QString fieldQuantityKey_;
+    std::function<std::unique_ptr<QSettings>()> settings_;
     QElapsedTimer clock_;
     bool rebuildPending_ = false;
 
     QPushButton *startButton_, *pauseButton_, *resumeButton_, *stopButton_, *gdsButton_, *applyButton_;
-    QLabel *status_, *iteration_, *densityLabel_, *noRegion_;
+    QLabel *status_, *iteration_, *densityLabel_, *noRegion_, *fieldLabel_;
+    QComboBox *fieldSource_, *fieldQuantity_;
     QCustomPlot* plot_;
     QWidget* editor_;
     QTableWidget* terms_;

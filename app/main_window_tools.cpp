@@ -45,6 +45,7 @@ void MainWindow::createToolsUi() {
     auto store = [this] { return settings(); };
     sweepDock_->setSettingsStore(store);
     modeViewer_->setSettingsStore(store);
+    designDock_->setSettingsStore(store);
 
     auto* computeA = new QAction(tr("Compute &S-parameters"), this);
     computeA->setObjectName(QStringLiteral("run.sparams"));

@@ -375,10 +375,6 @@
         <translation>Pause</translation>
     </message>
     <message>
-        <source>Stop after the current iteration; edit the project, then Resume</source>
-        <translation>Nach der laufenden Iteration anhalten; Projekt bearbeiten, dann Fortsetzen</translation>
-    </message>
-    <message>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
@@ -389,10 +385,6 @@
     <message>
         <source>Stop</source>
         <translation>Stopp</translation>
-    </message>
-    <message>
-        <source>End the optimization after the current iteration</source>
-        <translation>Die Optimierung nach der laufenden Iteration beenden</translation>
     </message>
     <message>
         <source>Export design as GDS...</source>
@@ -594,16 +586,8 @@
         <translation>Fortsetzen ab Iteration %1...</translation>
     </message>
     <message>
-        <source>Pausing after the current iteration...</source>
-        <translation>Pause nach der laufenden Iteration...</translation>
-    </message>
-    <message>
         <source>Stopped at iteration %1.</source>
         <translation>Bei Iteration %1 gestoppt.</translation>
-    </message>
-    <message>
-        <source>Stopping after the current iteration...</source>
-        <translation>Stopp nach der laufenden Iteration...</translation>
     </message>
     <message>
         <source>Iterating: forward and adjoint runs...</source>
@@ -670,6 +654,58 @@
     <message>
         <source>The projected density of the last iteration (black: the high material, white: the low one)</source>
         <translation>Die projizierte Dichte der letzten Iteration (schwarz: das hohe Material, weiß: das niedrige)</translation>
+    </message>
+    <message>
+        <source>Stop now (the iteration under way is dropped); edit the project, then Resume</source>
+        <translation>Sofort anhalten (die laufende Iteration wird verworfen); Projekt bearbeiten, dann Fortsetzen</translation>
+    </message>
+    <message>
+        <source>End the optimization now (the iteration under way is dropped)</source>
+        <translation>Die Optimierung sofort beenden (die laufende Iteration wird verworfen)</translation>
+    </message>
+    <message>
+        <source>Forward field</source>
+        <translation>Vorwärtsfeld</translation>
+    </message>
+    <message>
+        <source>Adjoint field</source>
+        <translation>Adjungiertes Feld</translation>
+    </message>
+    <message>
+        <source>The forward run&apos;s field, or the adjoint field whose product with it gives the gradient</source>
+        <translation>Das Feld des Vorwärtslaufs oder das adjungierte Feld, dessen Produkt mit ihm den Gradienten ergibt</translation>
+    </message>
+    <message>
+        <source>|E|²</source>
+        <translation>|E|²</translation>
+    </message>
+    <message>
+        <source>|E|² or the real part of one E component</source>
+        <translation>|E|² oder der Realteil einer E-Komponente</translation>
+    </message>
+    <message>
+        <source>Pausing...</source>
+        <translation>Pause wird eingelegt...</translation>
+    </message>
+    <message>
+        <source>Stopping...</source>
+        <translation>Wird gestoppt...</translation>
+    </message>
+    <message>
+        <source>Re %1</source>
+        <translation>Re %1</translation>
+    </message>
+    <message>
+        <source>The field in the design region appears after the first iteration</source>
+        <translation>Das Feld im Designbereich erscheint nach der ersten Iteration</translation>
+    </message>
+    <message>
+        <source>%1 over the design region at %2 µm, last iteration; scaled to its maximum %3 (white: 0, red: the maximum%4)</source>
+        <translation>%1 über dem Designbereich bei %2 µm, letzte Iteration; auf sein Maximum %3 skaliert (weiß: 0, rot: das Maximum%4)</translation>
+    </message>
+    <message>
+        <source>, blue: minus the maximum</source>
+        <translation>, blau: minus das Maximum</translation>
     </message>
 </context>
 <context>

@@ -375,10 +375,6 @@
         <translation>暂停</translation>
     </message>
     <message>
-        <source>Stop after the current iteration; edit the project, then Resume</source>
-        <translation>在当前迭代结束后停止；编辑项目后继续</translation>
-    </message>
-    <message>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -389,10 +385,6 @@
     <message>
         <source>Stop</source>
         <translation>停止</translation>
-    </message>
-    <message>
-        <source>End the optimization after the current iteration</source>
-        <translation>在当前迭代结束后终止优化</translation>
     </message>
     <message>
         <source>Export design as GDS...</source>
@@ -593,16 +585,8 @@
         <translation>从第 %1 次迭代继续...</translation>
     </message>
     <message>
-        <source>Pausing after the current iteration...</source>
-        <translation>将在当前迭代结束后暂停...</translation>
-    </message>
-    <message>
         <source>Stopped at iteration %1.</source>
         <translation>已在第 %1 次迭代停止。</translation>
-    </message>
-    <message>
-        <source>Stopping after the current iteration...</source>
-        <translation>将在当前迭代结束后停止...</translation>
     </message>
     <message>
         <source>Iterating: forward and adjoint runs...</source>
@@ -667,6 +651,58 @@
     <message>
         <source>The projected density of the last iteration (black: the high material, white: the low one)</source>
         <translation>上一次迭代的投影密度（黑：高材料，白：低材料）</translation>
+    </message>
+    <message>
+        <source>Stop now (the iteration under way is dropped); edit the project, then Resume</source>
+        <translation>立即停止（丢弃正在进行的迭代）；编辑项目，然后继续</translation>
+    </message>
+    <message>
+        <source>End the optimization now (the iteration under way is dropped)</source>
+        <translation>立即结束优化（丢弃正在进行的迭代）</translation>
+    </message>
+    <message>
+        <source>Forward field</source>
+        <translation>正向场</translation>
+    </message>
+    <message>
+        <source>Adjoint field</source>
+        <translation>伴随场</translation>
+    </message>
+    <message>
+        <source>The forward run&apos;s field, or the adjoint field whose product with it gives the gradient</source>
+        <translation>正向运行的场，或伴随场（它与正向场的乘积给出梯度）</translation>
+    </message>
+    <message>
+        <source>|E|²</source>
+        <translation>|E|²</translation>
+    </message>
+    <message>
+        <source>|E|² or the real part of one E component</source>
+        <translation>|E|² 或某一 E 分量的实部</translation>
+    </message>
+    <message>
+        <source>Pausing...</source>
+        <translation>正在暂停...</translation>
+    </message>
+    <message>
+        <source>Stopping...</source>
+        <translation>正在停止...</translation>
+    </message>
+    <message>
+        <source>Re %1</source>
+        <translation>Re %1</translation>
+    </message>
+    <message>
+        <source>The field in the design region appears after the first iteration</source>
+        <translation>设计区域中的场在第一次迭代后显示</translation>
+    </message>
+    <message>
+        <source>%1 over the design region at %2 µm, last iteration; scaled to its maximum %3 (white: 0, red: the maximum%4)</source>
+        <translation>设计区域上的%1，波长 %2 µm，最后一次迭代；按其最大值 %3 缩放（白色：0，红色：最大值%4）</translation>
+    </message>
+    <message>
+        <source>, blue: minus the maximum</source>
+        <translation>，蓝色：负的最大值</translation>
     </message>
 </context>
 <context>

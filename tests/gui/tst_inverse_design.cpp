@@ -5,16 +5,21 @@
 //    Properties edit the section, each edit one undo step; undo / redo restore it;
 //  - save and reopen keep the section, and it is what the optimizer reads;
 //  - the Inverse Design dock runs the optimization on a worker thread: one plot point per
-//    iteration, the projected density in the dock and on the canvas; Pause stops after
-//    the current iteration, Resume continues from the checkpoint with the numbering going
-//    on; a solver error shows in the dock;
+//    iteration, the projected density in the dock and on the canvas, the forward and the
+//    adjoint field over the design region; Pause ends the iteration under way (the
+//    checkpoint keeps the last completed one), Resume continues from the checkpoint with
+//    the numbering going on; Stop during an iteration returns within a chunk of steps,
+//    not at the iteration's end; a solver error shows in the dock;
 //  - Apply design as shapes replaces the region by polygons in one undo step; Export
 //    design as GDS writes a GDS file;
 //  - the main window has the tool and the Run > Optimize (adjoint) action.
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QMouseEvent>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTabBar>
 #include <QTemporaryDir>
@@ -184,6 +189,48 @@ private Q_SLOTS:
         QVERIFY(dock.iterationText().contains(QStringLiteral("ETA")));
         QCOMPARE(dock.densityImage().size(), QSize(6, 6));
         QCOMPARE(canvas.designDensity().size(), QSize(6, 6));
+        // the checkpoint holds the last completed iteration (a pause inside the next one
+        // drops it)
+        {
+            QFile cp(QDir(dir.path()).filePath(QStringLiteral("checkpoint.json")));
+            QVERIFY(cp.open(QIODevice::ReadOnly));
+            const Json j = Json::parse(cp.readAll().toStdString());
+            QCOMPARE(j.at("next_iteration").get<int>(), paused);
+        }
+        // the fields over the design region (0.6 um / 0.05 um cells: 12 Yee cells a side),
+        // forward and adjoint, each a picture, not a blank or uniform one
+        QCOMPARE(dock.fieldSource(), app::InverseDesignDock::FieldSource::Forward);
+        const QImage forward = dock.fieldImage();
+        QVERIFY(forward.width() >= 12 && forward.width() <= 13 && forward.height() >= 12 && forward.height() <= 13);
+        QVERIFY2(test::distinctColours(forward) >= 8, qPrintable(QString::number(test::distinctColours(forward))));
+        dock.setFieldSource(app::InverseDesignDock::FieldSource::Adjoint);
+        const QImage adjointField = dock.fieldImage();
+        QCOMPARE(adjointField.size(), forward.size());
+        QVERIFY(test::distinctColours(adjointField) >= 8);
+        QVERIFY(adjointField != forward);
+        // a component (Ez in TMz) instead of |E|^2: the whole diverging map, another picture
+        auto* quantity = dock.findChild<QComboBox*>(QStringLiteral("designFieldQuantity"));
+        QVERIFY(quantity);
+        QCOMPARE(quantity->count(), 2);  // |E|^2, Re Ez
+        quantity->setCurrentIndex(1);
+        QVERIFY(test::distinctColours(dock.fieldImage()) >= 8);
+        QVERIFY(dock.fieldImage() != adjointField);
+        // the choices are remembered: a new dock with the same settings starts with them
+        const QString ini = dir.filePath(QStringLiteral("settings.ini"));
+        const auto store = [ini] { return std::make_unique<QSettings>(ini, QSettings::IniFormat); };
+        dock.setSettingsStore(store);  // reads the defaults: forward, |E|^2
+        QCOMPARE(dock.fieldSource(), app::InverseDesignDock::FieldSource::Forward);
+        QCOMPARE(quantity->currentIndex(), 0);
+        dock.setFieldSource(app::InverseDesignDock::FieldSource::Adjoint);
+        quantity->setCurrentIndex(1);
+        {
+            app::InverseDesignDock other(&doc);
+            other.setSettingsStore(store);
+            QCOMPARE(other.fieldSource(), app::InverseDesignDock::FieldSource::Adjoint);
+            QCOMPARE(store()->value(QStringLiteral("inverseDesign/fieldQuantity")).toString(), QStringLiteral("Ez"));
+        }
+        quantity->setCurrentIndex(0);
+        dock.setFieldSource(app::InverseDesignDock::FieldSource::Forward);
         // edit while paused (an undoable edit elsewhere), then Resume: the numbering goes on
         doc.editProject(QStringLiteral("edit"), [](Project& p) { p.name = "guide, edited"; });
         QVERIFY(dock.resume());
@@ -217,6 +264,55 @@ private Q_SLOTS:
         QCOMPARE(dock.plottedIterations(), 0);
         QVERIFY(canvas.designDensity().isNull());
         QCOMPARE(dock.state(), app::InverseDesignDock::State::Idle);
+    }
+
+    void stopDuringIterationReturnsPromptly() {
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_NLOPT, true, "nlopt");
+        // the guide at 0.015 um cells, so that an iteration (a forward and an adjoint run)
+        // lasts far longer than a stop may take (a chunk of 20 steps and a poll of the job)
+        Project p = guideWithRegion();
+        p.domain.cell_size = 0.015;
+        p.domain.pml.cells = 27;
+        design_optimizer_mut(p)["max_iterations"] = 1;
+        EditorDocument doc;
+        doc.adoptRecovered(p, QString());
+        const auto iterating = [](const app::InverseDesignDock& d) {
+            return d.statusText().startsWith(QStringLiteral("Iterating")) || !d.isRunning();
+        };
+        // one whole iteration, timed from the same point as the stop below
+        qint64 iterationMs = 0;
+        {
+            QTemporaryDir dir;
+            app::InverseDesignDock dock(&doc);
+            dock.setOutputDir(dir.path());
+            dock.setThreads(1);
+            QVERIFY(dock.start());
+            QTRY_VERIFY_WITH_TIMEOUT(iterating(dock), 120000);
+            QElapsedTimer t;
+            t.start();
+            QVERIFY(dock.waitForFinished(120000));
+            iterationMs = t.elapsed();
+            QCOMPARE(dock.plottedIterations(), 1);
+        }
+        QTemporaryDir dir;
+        app::InverseDesignDock dock(&doc);
+        dock.setOutputDir(dir.path());
+        dock.setThreads(1);
+        QVERIFY(dock.start());
+        QTRY_VERIFY_WITH_TIMEOUT(iterating(dock), 120000);
+        QVERIFY2(dock.isRunning(), qPrintable(dock.statusText()));
+        QElapsedTimer t;
+        t.start();
+        dock.stop();
+        // well before the iteration would have ended (measured: 100 ms against 1.3 s)
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.isRunning(), int(std::max<qint64>(iterationMs * 3 / 4, 1)));
+        const qint64 stopMs = t.elapsed();
+        qInfo("an iteration: %lld ms; Stop during it returned after %lld ms", iterationMs, stopMs);
+        QCOMPARE(dock.plottedIterations(), 0);  // the iteration was not finished
+        QCOMPARE(dock.state(), app::InverseDesignDock::State::Finished);
+        QVERIFY2(dock.statusText().startsWith(QStringLiteral("Stopped")), qPrintable(dock.statusText()));
+        // no completed iteration: no checkpoint (a Resume would start over)
+        QVERIFY(!QFile::exists(QDir(dir.path()).filePath(QStringLiteral("checkpoint.json"))));
     }
 
     void solverErrorShowsInDock() {

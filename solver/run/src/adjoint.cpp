@@ -83,6 +83,8 @@ RunOutput run_to_decay(const Scene& scene, const RunSettings& settings, std::vec
     double peak = 0;
     long long steps = 0;
     for (;;) {
+        // before each chunk, as run_project's driver: a cancel waits for one chunk at most
+        if (settings.cancel && settings.cancel->load()) throw Cancelled(which, steps);
         engine->step(chunk);
         steps += chunk;
         const double e = engine->field_energy();
@@ -613,6 +615,15 @@ Amplitudes amplitudes_of(const Problem& problem, const Prepared& p, const RunOut
 
 namespace {
 
+/// E at every design site and frequency, [s * nf + f], from a run's design sets (set 0 on).
+std::vector<std::complex<double>> design_fields(const RunOutput& run, const DesignSets& d, std::size_t sites,
+                                                std::size_t nf) {
+    std::vector<std::complex<double>> out;
+    out.reserve(sites * nf);
+    for (std::size_t k = 0; k < d.sets.size(); ++k) out.insert(out.end(), run.dft[k].begin(), run.dft[k].end());
+    return out;
+}
+
 /// The forward run of `p`: fills the evaluation's steps, time and amplitudes.
 RunOutput forward_run(const Problem& problem, const Prepared& p, Evaluation& ev) {
     RunOutput run = run_to_decay(p.forward, problem.settings, ev.warnings, "forward");
@@ -627,8 +638,15 @@ RunOutput forward_run(const Problem& problem, const Prepared& p, Evaluation& ev)
 Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
     const Prepared p = prepare(problem, rho);
     Evaluation ev;
-    forward_run(problem, p, ev);
+    const RunOutput fwd = forward_run(problem, p, ev);
     ev.objective = problem.objective(ev.amplitudes, nullptr);
+    if (problem.settings.on_fields) {
+        DesignFields fields;
+        fields.sites = &p.sites;
+        fields.frequencies_hz = problem.frequencies_hz;
+        fields.forward = design_fields(fwd, p.design, p.sites.size(), problem.frequencies_hz.size());
+        problem.settings.on_fields(fields);
+    }
     return ev;
 }
 
@@ -644,6 +662,9 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
     const double dt = p.forward.dt_s;
     ev.d_eps.assign(p.sites.size(), 0.0);
     const CompiledWaveform wave = adjoint_waveform(problem.frequencies_hz);
+    // the adjoint field of F for RunSettings::on_fields, [s * nf + f]
+    const bool want_fields = bool(problem.settings.on_fields);
+    std::vector<std::complex<double>> adjoint_field(want_fields ? p.sites.size() * nf : 0, 0.0);
     for (std::size_t m = 0; m < problem.functionals.size(); ++m) {
         bool any = false;
         for (const auto& v : g[m]) any = any || v != 0.0;
@@ -711,10 +732,19 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
                 const std::complex<double> ef = design_dft(fwd, 0, p.design, s, f, nf);
                 const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);
                 ev.d_eps[s] += std::real(gc * factor * ef * ea);
+                if (want_fields) adjoint_field[s * nf + f] += gc * ea / S;
             }
         }
     }
     ev.gradient = pixel_gradient(p.sites, problem.region, ev.d_eps);
+    if (want_fields) {
+        DesignFields fields;
+        fields.sites = &p.sites;
+        fields.frequencies_hz = problem.frequencies_hz;
+        fields.forward = design_fields(fwd, p.design, p.sites.size(), nf);
+        fields.adjoint = std::move(adjoint_field);
+        problem.settings.on_fields(fields);
+    }
     return ev;
 }
 

@@ -159,6 +159,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         /// (DFT units) would not move at all
         double scale = 0;
         design::LengthScaleConstraint ls;
+        nlopt_opt opt = nullptr;  ///< the running optimizer, for nlopt_force_stop
     } ctx{&problem, &settings, &on_iteration, &grid, settings.mapping, &result, &iteration, &epoch, &epoch_evaluations, false, {}, 0.0, {}};
 
     if (constrained) {
@@ -211,8 +212,15 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             if (!go_on) {
                 c.stopped = true;
                 c.result->stop = "stopped by the caller";
+                nlopt_force_stop(c.opt);  // else NLopt evaluates on to the beta's maxeval
             }
             return ev.objective / c.scale;
+        } catch (const Cancelled&) {
+            // RunSettings::cancel: a clean stop; the checkpoint keeps the last completed evaluation
+            c.stopped = true;
+            c.result->stop = "cancelled";
+            nlopt_force_stop(c.opt);
+            return std::nan("");
         } catch (const std::exception& e) {
             c.error = e.what();
             c.stopped = true;
@@ -257,6 +265,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             continue;
         }
         nlopt_opt opt = nlopt_create(alg, unsigned(n));
+        ctx.opt = opt;
         std::vector<double> lo(n, 0.0), hi(n, 1.0);
         nlopt_set_lower_bounds(opt, lo.data());
         nlopt_set_upper_bounds(opt, hi.data());
@@ -291,6 +300,11 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         ++epoch, epoch_evaluations = 0;
     }
     if (result.stop.empty()) result.stop = "max iterations reached";
+    if (result.stop == "cancelled" && !result.history.empty()) {  // the last completed design, as the checkpoint's
+        result.rho = result.history.back().rho;
+        result.rho_projected = result.history.back().rho_projected;
+        return result;
+    }
     // the design NLopt returned (its best at the last beta), projected at that beta
     grid.rho = rho;
     result.rho = rho;

@@ -51,9 +51,11 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -154,6 +156,32 @@ using Objective = std::function<double(const Amplitudes& a, Amplitudes* gradient
 /// F = sum_mf weights[m][f] * |a_mf|^2 (g = 2 weights a). weights empty: all 1.
 Objective intensity_objective(std::vector<std::vector<double>> weights = {});
 
+/// What evaluate() and evaluate_with_gradient() throw when RunSettings::cancel was set: a
+/// requested end, not an error of the problem or the run (adjoint_optimize.cpp turns it
+/// into a clean stop). `run` is "forward" or "adjoint", `steps` the steps that run had made.
+struct Cancelled : std::runtime_error {
+    Cancelled(std::string run_name, long long steps_done)
+        : std::runtime_error("adjoint: the " + run_name + " run was cancelled"), run(std::move(run_name)),
+          steps(steps_done) {}
+    std::string run;
+    long long steps = 0;
+};
+
+/// The design region's E fields of one evaluation, for a live picture (RunSettings::on_fields).
+/// Values per design site s (DesignSites order: sites grouped by component, x fastest) and
+/// frequency f, index [s * nf + f], nf = frequencies_hz.size().
+struct DesignFields {
+    const DesignSites* sites = nullptr;   ///< valid during the call only
+    std::vector<double> frequencies_hz;   ///< Problem::frequencies_hz
+    /// The forward run's DFT of E at the sites (the engine's DFT units, Engine::dft).
+    std::vector<std::complex<double>> forward;
+    /// The adjoint field of F: sum_m conj(g_mf) E_adj,m(s, w_f) / S_m(w_f) (header comment;
+    /// S_m = 1 for a per-frequency basis), so that
+    ///   d F / d eps_r(s) = sum_f Re(-(1 - exp(i w_f dt)) forward[s, f] adjoint[s, f]).
+    /// Empty after evaluate() (no adjoint run).
+    std::vector<std::complex<double>> adjoint;
+};
+
 /// How the runs are made.
 struct RunSettings {
     BackendChoice backend = BackendChoice::Cpu;
@@ -164,6 +192,14 @@ struct RunSettings {
     double decay = 1e-10;
     long long max_steps = 1000000;  ///< RunError beyond
     int check_every = 20;           ///< steps between energy checks
+    /// Set to true (from any thread) to end an evaluation: every run checks it before each
+    /// chunk of check_every steps and ends there; evaluate() and evaluate_with_gradient()
+    /// then throw Cancelled. Null: no cancelling.
+    const std::atomic<bool>* cancel = nullptr;
+    /// Called on the evaluating thread after each complete evaluation (not a cancelled or
+    /// failed one) with the design region's fields; copy what is needed and return (an
+    /// IDE's live picture). Null: the fields are not gathered.
+    std::function<void(const DesignFields&)> on_fields;
 };
 
 /// A problem: the forward scene (sources, materials; its design region's materials are
@@ -188,7 +224,7 @@ struct Evaluation {
 };
 
 /// The forward run only: F and the amplitudes. Throws std::invalid_argument (problem),
-/// RunError (the run diverged or did not decay within max_steps).
+/// RunError (the run diverged or did not decay within max_steps), Cancelled (settings.cancel).
 Evaluation evaluate(const Problem& problem, const std::vector<double>& rho);
 
 /// The forward run and one adjoint run per functional: F, the amplitudes and d F / d rho.

@@ -100,7 +100,9 @@ design::DensityGrid density_grid(const DesignRegion& region, int dimensions);
 /// (region.pixels() values in [0, 1]). Throws std::invalid_argument (bad settings, rho0,
 /// an unknown algorithm, constraints with L-BFGS, a checkpoint of another problem),
 /// std::runtime_error (no NLopt in this build), and what adjoint::evaluate_with_gradient
-/// throws.
+/// throws except Cancelled: problem.settings.cancel set ends the evaluation under way within
+/// a chunk of steps and returns with stop "cancelled", rho the last completed evaluation's
+/// design, as the checkpoint holds it (a run with the same checkpoint resumes there).
 OptimizeResult optimize_density(const Problem& problem, const std::vector<double>& rho0,
                                 const OptimizerSettings& settings, const IterationCallback& on_iteration = {});
 
