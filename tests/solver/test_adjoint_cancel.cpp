@@ -129,7 +129,7 @@ TEST_CASE("adjoint fields: on_fields gets the design region's forward and adjoin
     CHECK(fwd.objective == Approx(ev.objective).epsilon(1e-12));
 }
 
-TEST_CASE("adjoint optimize: a cancel during an evaluation stops cleanly; the checkpoint holds the last completed "
+TEST_CASE("adjoint optimize: a cancel during an evaluation stops cleanly and the checkpoint holds the last completed "
           "iteration and a resumed run continues from it",
           "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
     Problem base = tmz_problem();
