@@ -37,13 +37,15 @@ std::vector<Row> history(const fs::path& file) {
     std::istringstream in(slurp(file));
     std::string line;
     std::getline(in, line);
-    CHECK(line == "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s");
+    // the fixture's one wavelength: one per-wavelength column, equal to the objective (the mean)
+    CHECK(line == "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s,objective@1.55");
     while (std::getline(in, line)) {
         std::vector<std::string> cells;
         std::stringstream ss(line);
         for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
-        REQUIRE(cells.size() == 8);
+        REQUIRE(cells.size() == 9);
         rows.push_back({std::stoi(cells[0]), std::stod(cells[2])});
+        CHECK(std::stod(cells[8]) == Approx(rows.back().objective).epsilon(1e-12));
     }
     return rows;
 }
