@@ -176,7 +176,9 @@ int run_optimize_adjoint(int argc, char** argv) {
             std::printf("iteration %d: objective %.6g, beta %.4g, |grad| %.4g, %lld steps, %.3g s\n", it.index, it.objective,
                         it.beta, it.gradient_norm, it.steps, it.wall_s);
             std::fflush(stdout);
-            return !g_adjoint_cancel.load();
+            // no stop here: a Ctrl-C during this callback ends the next run at its first
+            // chunk (the cancel flag), so every Ctrl-C stops the same way ("cancelled")
+            return true;
         };
         const adjoint::OptimizeResult r = adjoint::optimize_density(pp.problem, pp.rho0, pp.settings, on_iteration);
 

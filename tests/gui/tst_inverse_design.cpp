@@ -144,6 +144,19 @@ private Q_SLOTS:
         QCOMPARE(doc.project().extra.at("design").at("optimizer").at("max_iterations").get<int>(), 7);
         doc.undoStack()->undo();
         QVERIFY(doc.project() == edited);
+        // the wavelengths' combination: the worst wavelength, one undo step
+        auto* combine = dock.findChild<QComboBox*>(QStringLiteral("designCombine"));
+        QVERIFY(combine);
+        QCOMPARE(combine->currentData().toString(), QStringLiteral("mean"));
+        combine->setCurrentIndex(combine->findData(QStringLiteral("min")));
+        Q_EMIT combine->activated(combine->currentIndex());
+        QCOMPARE(design_spec(doc.project(), "guide.glproj")->objective.combine, std::string("min"));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == edited);
+        doc.undoStack()->redo();
+        QTRY_COMPARE(combine->currentData().toString(), QStringLiteral("min"));  // the editor follows the document
+        doc.undoStack()->undo();
+        QTRY_COMPARE(combine->currentData().toString(), QStringLiteral("mean"));
         // Delete removes the whole section in one step
         doc.removeItem({ItemRef::Kind::Design, -1, 0});
         QVERIFY(!design_region(doc.project()));
