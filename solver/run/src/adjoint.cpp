@@ -677,8 +677,11 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
     const std::size_t nf = problem.frequencies_hz.size();
     const double dt = p.forward.dt_s;
     ev.d_eps.assign(p.sites.size(), 0.0);
-    // d F_f / d eps_r per site, [f * sites + s]
-    std::vector<double> d_eps_f(split ? nf * p.sites.size() : 0, 0.0);
+    // d F_f / d rho: each (functional, frequency) term goes through the interpolation's
+    // transpose at once, so that no per-frequency copy of the sites is held (the memory
+    // estimate, compile.hpp design_dft_bytes, counts the DFT fields only)
+    if (split) ev.gradient_per_frequency.assign(nf, std::vector<double>(problem.region.pixels(), 0.0));
+    std::vector<double> d_eps_mf(split ? p.sites.size() : 0);
     const CompiledWaveform wave = adjoint_waveform(problem.frequencies_hz);
     // the adjoint field of F for RunSettings::on_fields, [s * nf + f]
     const bool want_fields = bool(problem.settings.on_fields);
@@ -750,24 +753,21 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
             const std::complex<double> factor = -(1.0 - std::polar(1.0, omega * dt)) / S;
             const std::complex<double> gc = std::conj(g[m][f]);
             const std::complex<double> gcf = split ? std::conj(gf[m][f]) : 0.0;
-            double* dff = split ? d_eps_f.data() + f * p.sites.size() : nullptr;
             for (std::size_t s = 0; s < p.sites.size(); ++s) {
                 const std::complex<double> ef = design_dft(fwd, 0, p.design, s, f, nf);
                 const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);
                 const std::complex<double> da = factor * ef * ea;  // d a_mf / d eps(s)
                 ev.d_eps[s] += std::real(gc * da);
-                if (need_f) dff[s] += std::real(gcf * da);
+                if (need_f) d_eps_mf[s] = std::real(gcf * da);
                 if (want_fields) adjoint_field[s * nf + f] += gc * ea / S;
+            }
+            if (need_f) {
+                const std::vector<double> term = pixel_gradient(p.sites, problem.region, d_eps_mf);
+                for (std::size_t k = 0; k < term.size(); ++k) ev.gradient_per_frequency[f][k] += term[k];
             }
         }
     }
     ev.gradient = pixel_gradient(p.sites, problem.region, ev.d_eps);
-    if (split)
-        for (std::size_t f = 0; f < nf; ++f) {
-            const auto first = d_eps_f.begin() + std::ptrdiff_t(f * p.sites.size());
-            ev.gradient_per_frequency.push_back(
-                pixel_gradient(p.sites, problem.region, std::vector<double>(first, first + std::ptrdiff_t(p.sites.size()))));
-        }
     if (want_fields) {
         DesignFields fields;
         fields.sites = &p.sites;
