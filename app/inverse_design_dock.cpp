@@ -144,6 +144,7 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     auto* optBox = new QGroupBox(tr("Optimizer"));
     auto* pf = new QFormLayout(optBox);
     algorithm_ = new QComboBox;
+    algorithm_->setObjectName(QStringLiteral("designAlgorithm"));
     algorithm_->addItems({QStringLiteral("mma"), QStringLiteral("ccsa"), QStringLiteral("lbfgs")});
     algorithm_->setToolTip(tr("MMA and CCSA take the minimum length constraints; L-BFGS does not"));
     pf->addRow(tr("Algorithm"), algorithm_);
@@ -266,13 +267,27 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     });
     connect(combine_, &QComboBox::activated, this, [this](int i) {
         const std::string c = combine_->itemData(i).toString().toStdString();
-        editObjective(tr("Edit objective combination"), [&](Json& o) { o["combine"] = c; });
+        if (!design_region(doc_->project())) return;
+        // the worst wavelength takes constraints, which L-BFGS cannot: MMA in the same step,
+        // so that the project stays valid
+        doc_->editProject(tr("Edit objective combination"), [&](Project& p) {
+            editor::design_objective_mut(p)["combine"] = c;
+            Json& opt = editor::design_optimizer_mut(p);
+            if (c == "min" && opt.value("algorithm", std::string("mma")) == "lbfgs") opt["algorithm"] = "mma";
+        });
     });
     connect(goal_, &QComboBox::activated, this, [this](int i) {
         editObjective(tr("Edit objective goal"), [i](Json& o) { o["goal"] = i == 1 ? "minimize" : "maximize"; });
     });
     connect(algorithm_, &QComboBox::activated, this, [this](int i) {
         const std::string a = algorithm_->itemText(i).toStdString();
+        if (a == "lbfgs" && combine_->currentData().toString() == QStringLiteral("min")) {
+            setStatus(tr("L-BFGS takes no constraints: the worst wavelength needs MMA or CCSA (choose Combine: Mean "
+                         "first)"),
+                      true);
+            scheduleRebuild();  // the combo shows the project's algorithm again
+            return;
+        }
         editOptimizer(tr("Edit optimizer"), [&](Json& o) { o["algorithm"] = a; });
     });
     connect(maxIterations_, &QSpinBox::editingFinished, this, [this] {

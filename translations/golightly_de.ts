@@ -727,6 +727,10 @@
         <source>Edit objective combination</source>
         <translation>Zusammenfassung der Zielfunktion bearbeiten</translation>
     </message>
+    <message>
+        <source>L-BFGS takes no constraints: the worst wavelength needs MMA or CCSA (choose Combine: Mean first)</source>
+        <translation>L-BFGS nimmt keine Nebenbedingungen: die schlechteste Wellenlänge braucht MMA oder CCSA (zuerst Zusammenfassen: Mittelwert wählen)</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::Language</name>

@@ -724,6 +724,10 @@
         <source>Edit objective combination</source>
         <translation>编辑目标函数的组合方式</translation>
     </message>
+    <message>
+        <source>L-BFGS takes no constraints: the worst wavelength needs MMA or CCSA (choose Combine: Mean first)</source>
+        <translation>L-BFGS 不支持约束：最差波长需要 MMA 或 CCSA（请先将组合方式设为平均值）</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::Language</name>
