@@ -159,6 +159,7 @@ TEST_CASE("cli: optimize --adjoint with combine min writes each wavelength, and 
     CHECK(std::stoi(slurp(dir.path / "rc.txt")) == 3);
     // the solver's cancel flag stopped a forward or adjoint run (not the end of an iteration)
     CHECK(stdout_text.find("(cancelled)") != std::string::npos);
+    CHECK(stdout_text.find("mma, maximize the worst wavelength (epigraph form)") != std::string::npos);
     // history: the completed iterations, each with its wavelengths' values and their worst
     std::istringstream in(slurp(out / "history.csv"));
     std::string line;
