@@ -127,8 +127,15 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     wavelengths_ = new QLineEdit;
     wavelengths_->setObjectName(QStringLiteral("designWavelengths"));
     wavelengths_->setPlaceholderText(tr("the spectrum's centre"));
-    wavelengths_->setToolTip(tr("Wavelengths (µm, comma separated) at which the figure of merit is averaged"));
+    wavelengths_->setToolTip(tr("Wavelengths (µm, comma separated) at which the figure of merit is evaluated"));
     of->addRow(tr("Wavelengths (µm)"), wavelengths_);
+    combine_ = new QComboBox;
+    combine_->setObjectName(QStringLiteral("designCombine"));
+    combine_->addItem(tr("Mean"), QStringLiteral("mean"));
+    combine_->addItem(tr("Worst wavelength"), QStringLiteral("min"));
+    combine_->setToolTip(tr("How the wavelengths combine: their mean, or the worst one (the epigraph form; "
+                            "needs MMA or CCSA)"));
+    of->addRow(tr("Combine"), combine_);
     goal_ = new QComboBox;
     goal_->addItems({tr("maximize"), tr("minimize")});
     of->addRow(tr("Goal"), goal_);
@@ -137,6 +144,7 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     auto* optBox = new QGroupBox(tr("Optimizer"));
     auto* pf = new QFormLayout(optBox);
     algorithm_ = new QComboBox;
+    algorithm_->setObjectName(QStringLiteral("designAlgorithm"));
     algorithm_->addItems({QStringLiteral("mma"), QStringLiteral("ccsa"), QStringLiteral("lbfgs")});
     algorithm_->setToolTip(tr("MMA and CCSA take the minimum length constraints; L-BFGS does not"));
     pf->addRow(tr("Algorithm"), algorithm_);
@@ -257,11 +265,29 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
             else o["wavelengths_um"] = values;
         });
     });
+    connect(combine_, &QComboBox::activated, this, [this](int i) {
+        const std::string c = combine_->itemData(i).toString().toStdString();
+        if (!design_region(doc_->project())) return;
+        // the worst wavelength takes constraints, which L-BFGS cannot: MMA in the same step,
+        // so that the project stays valid
+        doc_->editProject(tr("Edit objective combination"), [&](Project& p) {
+            editor::design_objective_mut(p)["combine"] = c;
+            Json& opt = editor::design_optimizer_mut(p);
+            if (c == "min" && opt.value("algorithm", std::string("mma")) == "lbfgs") opt["algorithm"] = "mma";
+        });
+    });
     connect(goal_, &QComboBox::activated, this, [this](int i) {
         editObjective(tr("Edit objective goal"), [i](Json& o) { o["goal"] = i == 1 ? "minimize" : "maximize"; });
     });
     connect(algorithm_, &QComboBox::activated, this, [this](int i) {
         const std::string a = algorithm_->itemText(i).toStdString();
+        if (a == "lbfgs" && combine_->currentData().toString() == QStringLiteral("min")) {
+            setStatus(tr("L-BFGS takes no constraints: the worst wavelength needs MMA or CCSA (choose Combine: Mean "
+                         "first)"),
+                      true);
+            scheduleRebuild();  // the combo shows the project's algorithm again
+            return;
+        }
         editOptimizer(tr("Edit optimizer"), [&](Json& o) { o["algorithm"] = a; });
     });
     connect(maxIterations_, &QSpinBox::editingFinished, this, [this] {
@@ -417,7 +443,7 @@ void InverseDesignDock::rebuildEditor() {
     removeTerm_->setEnabled(terms.size() > 1);
 
     {
-        const QSignalBlocker b1(normalize_), b2(goal_), b3(algorithm_), b4(maxIterations_), b5(wavelengths_);
+        const QSignalBlocker b1(normalize_), b2(goal_), b3(algorithm_), b4(maxIterations_), b5(wavelengths_), b6(combine_);
         normalize_->clear();
         normalize_->addItem(tr("(none)"));
         normalize_->addItems(modes);
@@ -430,6 +456,10 @@ void InverseDesignDock::rebuildEditor() {
                 if (v.is_number()) wl << QString::number(v.get<double>(), 'g', 8);
         if (!wavelengths_->hasFocus()) wavelengths_->setText(wl.join(QStringLiteral(", ")));
         goal_->setCurrentIndex(objective.value("goal", std::string("maximize")) == "minimize" ? 1 : 0);
+        const QString combine = objective.contains("combine") && objective["combine"].is_string()
+                                    ? qs(objective["combine"].get<std::string>())
+                                    : QStringLiteral("mean");
+        combine_->setCurrentIndex(std::max(0, combine_->findData(combine)));
         algorithm_->setCurrentIndex(std::max(0, algorithm_->findText(qs(optimizer.value("algorithm", std::string("mma"))))));
         maxIterations_->setValue(optimizer.contains("max_iterations") && optimizer["max_iterations"].is_number_integer()
                                      ? optimizer["max_iterations"].get<int>()

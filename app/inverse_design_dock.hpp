@@ -203,7 +203,7 @@ private:
     QWidget* editor_;
     QTableWidget* terms_;
     QPushButton *addTerm_, *removeTerm_;
-    QComboBox *normalize_, *goal_, *algorithm_;
+    QComboBox *normalize_, *goal_, *algorithm_, *combine_;
     QLineEdit* wavelengths_;
     QSpinBox* maxIterations_;
     Job job_{80};  ///< last: cancelled and joined first

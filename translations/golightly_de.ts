@@ -447,10 +447,6 @@
         <translation>die Mitte des Spektrums</translation>
     </message>
     <message>
-        <source>Wavelengths (µm, comma separated) at which the figure of merit is averaged</source>
-        <translation>Wellenlängen (µm, durch Kommas getrennt), über die die Gütezahl gemittelt wird</translation>
-    </message>
-    <message>
         <source>Wavelengths (µm)</source>
         <translation>Wellenlängen (µm)</translation>
     </message>
@@ -706,6 +702,34 @@
     <message>
         <source>, blue: minus the maximum</source>
         <translation>, blau: minus das Maximum</translation>
+    </message>
+    <message>
+        <source>Wavelengths (µm, comma separated) at which the figure of merit is evaluated</source>
+        <translation>Wellenlängen (µm, durch Kommas getrennt), bei denen die Gütezahl ausgewertet wird</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <source>Worst wavelength</source>
+        <translation>Schlechteste Wellenlänge</translation>
+    </message>
+    <message>
+        <source>How the wavelengths combine: their mean, or the worst one (the epigraph form; needs MMA or CCSA)</source>
+        <translation>Wie die Wellenlängen zusammengefasst werden: ihr Mittelwert oder die schlechteste (Epigraph-Form; braucht MMA oder CCSA)</translation>
+    </message>
+    <message>
+        <source>Combine</source>
+        <translation>Zusammenfassen</translation>
+    </message>
+    <message>
+        <source>Edit objective combination</source>
+        <translation>Zusammenfassung der Zielfunktion bearbeiten</translation>
+    </message>
+    <message>
+        <source>L-BFGS takes no constraints: the worst wavelength needs MMA or CCSA (choose Combine: Mean first)</source>
+        <translation>L-BFGS nimmt keine Nebenbedingungen: die schlechteste Wellenlänge braucht MMA oder CCSA (zuerst Zusammenfassen: Mittelwert wählen)</translation>
     </message>
 </context>
 <context>

@@ -447,10 +447,6 @@
         <translation>光谱中心</translation>
     </message>
     <message>
-        <source>Wavelengths (µm, comma separated) at which the figure of merit is averaged</source>
-        <translation>对品质因数取平均的波长（µm，以逗号分隔）</translation>
-    </message>
-    <message>
         <source>Wavelengths (µm)</source>
         <translation>波长 (µm)</translation>
     </message>
@@ -703,6 +699,34 @@
     <message>
         <source>, blue: minus the maximum</source>
         <translation>，蓝色：负的最大值</translation>
+    </message>
+    <message>
+        <source>Wavelengths (µm, comma separated) at which the figure of merit is evaluated</source>
+        <translation>计算品质因数所用的波长（µm，逗号分隔）</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Worst wavelength</source>
+        <translation>最差波长</translation>
+    </message>
+    <message>
+        <source>How the wavelengths combine: their mean, or the worst one (the epigraph form; needs MMA or CCSA)</source>
+        <translation>各波长的组合方式：取平均值，或取最差波长（上图形式；需要 MMA 或 CCSA）</translation>
+    </message>
+    <message>
+        <source>Combine</source>
+        <translation>组合方式</translation>
+    </message>
+    <message>
+        <source>Edit objective combination</source>
+        <translation>编辑目标函数的组合方式</translation>
+    </message>
+    <message>
+        <source>L-BFGS takes no constraints: the worst wavelength needs MMA or CCSA (choose Combine: Mean first)</source>
+        <translation>L-BFGS 不支持约束：最差波长需要 MMA 或 CCSA（请先将组合方式设为平均值）</translation>
     </message>
 </context>
 <context>

@@ -47,6 +47,8 @@ void write_text_atomically(const fs::path& file, const std::string& text) {
     if (ec) throw std::runtime_error(file.string() + ": cannot write the file: " + ec.message());
 }
 
+/// The history's fixed columns; one `objective@<wavelength um>` column per wavelength follows
+/// (the value F_f at that wavelength, spec/cli.md).
 constexpr const char* kHistoryHeader = "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s";
 
 /// The rows of an earlier history.csv (resumed runs keep them), by iteration.
@@ -133,18 +135,28 @@ int run_optimize_adjoint(int argc, char** argv) {
             wl += buf;
         }
         const auto& n = pp.problem.region.n;
-        std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g; %zu term(s) at %s; %s, %s\n",
+        std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g; %zu term(s) at %s; %s, %s%s\n",
                     pp.spec.regions[0].name.c_str(), n[0], n[1], n[2], pp.problem.region.eps_min, pp.problem.region.eps_max,
                     pp.spec.objective.terms.size(), wl.c_str(), pp.settings.algorithm.c_str(),
-                    pp.settings.maximize ? "maximize" : "minimize");
+                    pp.settings.maximize ? "maximize" : "minimize",
+                    pp.settings.epigraph ? " the worst wavelength (epigraph form)" : "");
         std::fflush(stdout);
         if (pp.problem.settings.precision == Precision::Float32)
             std::fprintf(stderr, "note: float32 runs: the adjoint gradient is only as accurate as the fields' small "
                                  "changes; --precision float64 is recommended\n");
 
         std::vector<std::pair<int, std::string>> rows = resume ? read_history(history_file) : decltype(rows){};
+        std::string header = kHistoryHeader;
+        for (double w : pp.wavelengths_um) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, ",objective@%.6g", w);
+            header += buf;
+        }
         bool first = true;
+        // Ctrl-C: the run under way ends within a chunk of steps (the solver's cancel flag);
+        // the checkpoint keeps the last completed iteration
         std::signal(SIGINT, on_adjoint_sigint);
+        pp.problem.settings.cancel = &g_adjoint_cancel;
         const auto on_iteration = [&](const adjoint::Iteration& it) {
             if (first) {  // rows from an earlier call that this one repeats are replaced
                 std::erase_if(rows, [&](const auto& r) { return r.first >= it.index; });
@@ -153,14 +165,21 @@ int run_optimize_adjoint(int argc, char** argv) {
             char buf[320];
             std::snprintf(buf, sizeof buf, "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%lld,%.6g", it.index, it.beta, it.objective,
                           it.gradient_norm, it.constraint_solid, it.constraint_void, it.steps, it.wall_s);
-            rows.emplace_back(it.index, buf);
-            std::string text = std::string(kHistoryHeader) + "\n";
+            std::string row = buf;
+            for (double v : it.objective_per_frequency) {
+                std::snprintf(buf, sizeof buf, ",%.17g", v);
+                row += buf;
+            }
+            rows.emplace_back(it.index, row);
+            std::string text = header + "\n";
             for (const auto& r : rows) text += r.second + "\n";
             write_text_atomically(history_file, text);
             std::printf("iteration %d: objective %.6g, beta %.4g, |grad| %.4g, %lld steps, %.3g s\n", it.index, it.objective,
                         it.beta, it.gradient_norm, it.steps, it.wall_s);
             std::fflush(stdout);
-            return !g_adjoint_cancel.load();
+            // no stop here: a Ctrl-C during this callback ends the next run at its first
+            // chunk (the cancel flag), so every Ctrl-C stops the same way ("cancelled")
+            return true;
         };
         const adjoint::OptimizeResult r = adjoint::optimize_density(pp.problem, pp.rho0, pp.settings, on_iteration);
 

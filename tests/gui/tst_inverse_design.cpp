@@ -144,6 +144,39 @@ private Q_SLOTS:
         QCOMPARE(doc.project().extra.at("design").at("optimizer").at("max_iterations").get<int>(), 7);
         doc.undoStack()->undo();
         QVERIFY(doc.project() == edited);
+        // the wavelengths' combination: the worst wavelength, one undo step
+        auto* combine = dock.findChild<QComboBox*>(QStringLiteral("designCombine"));
+        QVERIFY(combine);
+        QCOMPARE(combine->currentData().toString(), QStringLiteral("mean"));
+        combine->setCurrentIndex(combine->findData(QStringLiteral("min")));
+        Q_EMIT combine->activated(combine->currentIndex());
+        QCOMPARE(design_spec(doc.project(), "guide.glproj")->objective.combine, std::string("min"));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == edited);
+        doc.undoStack()->redo();
+        QTRY_COMPARE(combine->currentData().toString(), QStringLiteral("min"));  // the editor follows the document
+        doc.undoStack()->undo();
+        QTRY_COMPARE(combine->currentData().toString(), QStringLiteral("mean"));
+        // with L-BFGS chosen, the worst wavelength switches to MMA in the same step (the
+        // project stays valid), and L-BFGS is refused while it is chosen
+        auto* algorithm = dock.findChild<QComboBox*>(QStringLiteral("designAlgorithm"));
+        QVERIFY(algorithm);
+        algorithm->setCurrentIndex(algorithm->findText(QStringLiteral("lbfgs")));
+        Q_EMIT algorithm->activated(algorithm->currentIndex());
+        QCOMPARE(design_spec(doc.project(), "guide.glproj")->algorithm, std::string("lbfgs"));
+        const int before_min = doc.undoStack()->count();
+        combine->setCurrentIndex(combine->findData(QStringLiteral("min")));
+        Q_EMIT combine->activated(combine->currentIndex());
+        QCOMPARE(doc.undoStack()->count(), before_min + 1);
+        QCOMPARE(design_spec(doc.project(), "guide.glproj")->algorithm, std::string("mma"));
+        QCOMPARE(design_spec(doc.project(), "guide.glproj")->objective.combine, std::string("min"));
+        algorithm->setCurrentIndex(algorithm->findText(QStringLiteral("lbfgs")));
+        Q_EMIT algorithm->activated(algorithm->currentIndex());
+        QCOMPARE(doc.undoStack()->count(), before_min + 1);  // refused
+        QTRY_COMPARE(algorithm->currentText(), QStringLiteral("mma"));
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == edited);
         // Delete removes the whole section in one step
         doc.removeItem({ItemRef::Kind::Design, -1, 0});
         QVERIFY(!design_region(doc.project()));

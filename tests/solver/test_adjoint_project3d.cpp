@@ -291,13 +291,13 @@ TEST_CASE("cli: optimize --adjoint on a 3D strip writes the history and densitie
     std::istringstream h(test::slurp(out / "history.csv"));
     std::string line;
     std::getline(h, line);
-    CHECK(line == "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s");
+    CHECK(line == "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s,objective@1.55");
     int rows = 0;
     while (std::getline(h, line)) {
         std::vector<std::string> cells;
         std::stringstream ss(line);
         for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
-        REQUIRE(cells.size() == 8);
+        REQUIRE(cells.size() == 9);  // one wavelength: its column is the objective
         CHECK(std::stoi(cells[0]) == rows);
         const double f = std::stod(cells[2]);
         CHECK(f > 0);

@@ -5,6 +5,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -37,13 +38,15 @@ std::vector<Row> history(const fs::path& file) {
     std::istringstream in(slurp(file));
     std::string line;
     std::getline(in, line);
-    CHECK(line == "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s");
+    // the fixture's one wavelength: one per-wavelength column, equal to the objective (the mean)
+    CHECK(line == "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s,objective@1.55");
     while (std::getline(in, line)) {
         std::vector<std::string> cells;
         std::stringstream ss(line);
         for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
-        REQUIRE(cells.size() == 8);
+        REQUIRE(cells.size() == 9);
         rows.push_back({std::stoi(cells[0]), std::stod(cells[2])});
+        CHECK(std::stod(cells[8]) == Approx(rows.back().objective).epsilon(1e-12));
     }
     return rows;
 }
@@ -133,4 +136,51 @@ TEST_CASE("cli: optimize --adjoint refuses bad input with exit 2", "[cli][adjoin
     CHECK(r4.err.find("design.regions[0]: design region: a source lies inside it") != std::string::npos);
     const Cli r3 = cli(dir.path, "optimize --adjoint " + quote(project.string()));
     CHECK(r3.code == 1);  // --out is required
+}
+
+TEST_CASE("cli: optimize --adjoint with combine min writes each wavelength, and Ctrl-C cancels the run under way",
+          "[cli][adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
+    golightly::test::Scratch dir("cli", "adjoint_sigint");
+    golightly::Json j = golightly::Json::parse(golightly::test::kAdjointGuide);
+    j["design"]["objective"]["wavelengths_um"] = {1.5, 1.6};
+    j["design"]["objective"]["combine"] = "min";
+    const fs::path project = dir.path / "guide.glproj";
+    std::ofstream(project) << j.dump();
+    const fs::path out = dir.path / "opt";
+    // in the background, SIGINT once iteration 1 is printed (the CLI is then in iteration 2)
+    const std::string script = "cd " + quote(dir.path.string()) + " && { '" + std::string(GOLIGHTLY_CLI_PATH) +
+                               "' optimize --adjoint " + quote(project.string()) + " --out " + quote(out.string()) +
+                               " --max-iterations 1000 </dev/null >out.txt 2>err.txt & pid=$!; i=0; "
+                               "while [ $i -lt 1200 ] && ! grep -q 'iteration 1:' out.txt; do sleep 0.05; i=$((i+1)); done; "
+                               "kill -INT $pid; wait $pid; echo $? >rc.txt; }";
+    REQUIRE(std::system(script.c_str()) == 0);
+    const std::string stdout_text = slurp(dir.path / "out.txt");
+    INFO(stdout_text << slurp(dir.path / "err.txt"));
+    CHECK(std::stoi(slurp(dir.path / "rc.txt")) == 3);
+    // the solver's cancel flag stopped a forward or adjoint run (not the end of an iteration)
+    CHECK(stdout_text.find("(cancelled)") != std::string::npos);
+    CHECK(stdout_text.find("mma, maximize the worst wavelength (epigraph form)") != std::string::npos);
+    // history: the completed iterations, each with its wavelengths' values and their worst
+    std::istringstream in(slurp(out / "history.csv"));
+    std::string line;
+    std::getline(in, line);
+    // the wavelengths in the order of the runs' frequencies (ascending), as printed
+    CHECK(line ==
+          "iteration,beta,objective,gradient_norm,constraint_solid,constraint_void,steps,wall_s,objective@1.6,objective@1.5");
+    int rows = 0;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+        REQUIRE(cells.size() == 10);
+        CHECK(std::stoi(cells[0]) == rows);
+        CHECK(std::stod(cells[2]) == std::min(std::stod(cells[8]), std::stod(cells[9])));
+        ++rows;
+    }
+    CHECK(rows >= 2);
+    // the checkpoint holds the last completed iteration: a resumed run continues after it
+    const golightly::Json cp = golightly::Json::parse(slurp(out / "checkpoint.json"));
+    CHECK(cp.at("next_iteration").get<int>() == rows);
+    CHECK(fs::exists(out / "density.csv"));
+    CHECK(fs::exists(out / "final.glproj"));
 }

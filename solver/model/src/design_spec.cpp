@@ -345,6 +345,7 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
             s.objective.wavelengths_um.push_back(w[i].get<double>());
         }
     }
+    s.objective.combine = rd.string(o, "design.objective", "combine", std::string("mean"), {"mean", "min"});
     if (o.contains("normalize_by")) {
         s.objective.normalize_by = rd.string(o, "design.objective", "normalize_by", std::nullopt);
         if (rd.references) {
@@ -363,6 +364,9 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
             if (s.regions[i].min_length_um > 0)
                 rd.fail("design.optimizer.algorithm",
                         "lbfgs takes no constraints: design.regions[" + std::to_string(i) + "].min_length_um needs mma or ccsa");
+    if (s.algorithm == "lbfgs" && s.objective.combine == "min")
+        rd.fail("design.objective.combine", "\"min\" (the worst wavelength, in the epigraph form: one constraint per "
+                                            "wavelength) needs design.optimizer.algorithm mma or ccsa (found lbfgs)");
     return s;
 }
 

@@ -624,6 +624,17 @@ std::vector<std::complex<double>> design_fields(const RunOutput& run, const Desi
     return out;
 }
 
+/// Problem::per_frequency's values, checked (one per frequency; the gradient's shape).
+std::vector<double> per_frequency_values(const Problem& problem, const Amplitudes& a, Amplitudes* g) {
+    std::vector<double> v = problem.per_frequency(a, g);
+    if (v.size() != problem.frequencies_hz.size())
+        throw std::invalid_argument("adjoint: the per-frequency objective gave " + std::to_string(v.size()) +
+                                    " values for " + std::to_string(problem.frequencies_hz.size()) + " frequencies");
+    if (g && (g->size() != a.size() || (!a.empty() && (*g)[0].size() != a[0].size())))
+        throw std::invalid_argument("adjoint: the per-frequency objective's gradient has the wrong shape");
+    return v;
+}
+
 /// The forward run of `p`: fills the evaluation's steps, time and amplitudes.
 RunOutput forward_run(const Problem& problem, const Prepared& p, Evaluation& ev) {
     RunOutput run = run_to_decay(p.forward, problem.settings, ev.warnings, "forward");
@@ -640,6 +651,7 @@ Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
     Evaluation ev;
     const RunOutput fwd = forward_run(problem, p, ev);
     ev.objective = problem.objective(ev.amplitudes, nullptr);
+    if (problem.per_frequency) ev.objective_per_frequency = per_frequency_values(problem, ev.amplitudes, nullptr);
     if (problem.settings.on_fields) {
         DesignFields fields;
         fields.sites = &p.sites;
@@ -657,10 +669,19 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
     Amplitudes g;
     ev.objective = problem.objective(ev.amplitudes, &g);
     if (g.size() != ev.amplitudes.size()) throw std::invalid_argument("adjoint: the objective's gradient has the wrong shape");
+    // the per-frequency values F_f and their gradients: gf[m][f] = d F_f / d a_mf
+    const bool split = bool(problem.per_frequency);
+    Amplitudes gf;
+    if (split) ev.objective_per_frequency = per_frequency_values(problem, ev.amplitudes, &gf);
 
     const std::size_t nf = problem.frequencies_hz.size();
     const double dt = p.forward.dt_s;
     ev.d_eps.assign(p.sites.size(), 0.0);
+    // d F_f / d rho: each (functional, frequency) term goes through the interpolation's
+    // transpose at once, so that no per-frequency copy of the sites is held (the memory
+    // estimate, compile.hpp design_dft_bytes, counts the DFT fields only)
+    if (split) ev.gradient_per_frequency.assign(nf, std::vector<double>(problem.region.pixels(), 0.0));
+    std::vector<double> d_eps_mf(split ? p.sites.size() : 0);
     const CompiledWaveform wave = adjoint_waveform(problem.frequencies_hz);
     // the adjoint field of F for RunSettings::on_fields, [s * nf + f]
     const bool want_fields = bool(problem.settings.on_fields);
@@ -668,7 +689,9 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
     for (std::size_t m = 0; m < problem.functionals.size(); ++m) {
         bool any = false;
         for (const auto& v : g[m]) any = any || v != 0.0;
-        if (!any) continue;  // F does not depend on this functional
+        if (split)
+            for (const auto& v : gf[m]) any = any || v != 0.0;
+        if (!any) continue;  // neither F nor an F_f depends on this functional
         const FieldFunctional& fn = problem.functionals[m];
         Scene adj = p.forward;
         adj.sources.clear();
@@ -720,7 +743,8 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
         ev.adjoint_steps += ar.steps;
         ev.adjoint_s += ar.wall_s;
         for (std::size_t f = 0; f < nf; ++f) {
-            if (g[m][f] == 0.0) continue;
+            const bool need_f = split && gf[m][f] != 0.0;
+            if (g[m][f] == 0.0 && !need_f) continue;
             const double omega = 2 * units::pi * problem.frequencies_hz[f];
             // the basis already gives each frequency unit source spectrum; one pulse has S(w)
             const std::complex<double> S =
@@ -728,11 +752,18 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
             // d a / d eps(x) = -(1 - exp(i w dt)) E_fwd E_adj / S  (header comment)
             const std::complex<double> factor = -(1.0 - std::polar(1.0, omega * dt)) / S;
             const std::complex<double> gc = std::conj(g[m][f]);
+            const std::complex<double> gcf = split ? std::conj(gf[m][f]) : 0.0;
             for (std::size_t s = 0; s < p.sites.size(); ++s) {
                 const std::complex<double> ef = design_dft(fwd, 0, p.design, s, f, nf);
                 const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);
-                ev.d_eps[s] += std::real(gc * factor * ef * ea);
+                const std::complex<double> da = factor * ef * ea;  // d a_mf / d eps(s)
+                ev.d_eps[s] += std::real(gc * da);
+                if (need_f) d_eps_mf[s] = std::real(gcf * da);
                 if (want_fields) adjoint_field[s * nf + f] += gc * ea / S;
+            }
+            if (need_f) {
+                const std::vector<double> term = pixel_gradient(p.sites, problem.region, d_eps_mf);
+                for (std::size_t k = 0; k < term.size(); ++k) ev.gradient_per_frequency[f][k] += term[k];
             }
         }
     }

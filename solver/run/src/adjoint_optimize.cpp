@@ -112,6 +112,12 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     const bool constrained = settings.min_length_um > 0;
     if (constrained && alg == NLOPT_LD_LBFGS)
         throw std::invalid_argument("optimize: the minimum length scale constraints need mma or ccsa");
+    if (settings.epigraph && alg == NLOPT_LD_LBFGS)
+        throw std::invalid_argument("optimize: the worst-wavelength objective (epigraph form: one constraint per "
+                                    "wavelength) needs mma or ccsa");
+    if (settings.epigraph && !problem.per_frequency)
+        throw std::invalid_argument("optimize: the worst-wavelength objective needs the problem's per-frequency values "
+                                    "(Problem::per_frequency)");
     if (constrained && (settings.mapping.kind != design::FilterKind::Conic || !(settings.mapping.radius_um > 0)))
         throw std::invalid_argument("optimize: the minimum length scale needs a conic filter (radius_um > 0)");
     if (constrained && (!(settings.constraint_epsilon > 0) || !(settings.constraint_c > 0) || settings.constraint_beta < 0))
@@ -160,7 +166,97 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         double scale = 0;
         design::LengthScaleConstraint ls;
         nlopt_opt opt = nullptr;  ///< the running optimizer, for nlopt_force_stop
+        std::size_t pixels = 0;   ///< NLopt's variables: the pixels, then t (epigraph)
+        /// The last evaluation (epigraph: the constraints read the one the objective made
+        /// at the same point; NLopt's MMA and CCSA call the objective first). `generation`
+        /// counts the NLopt runs: a cached evaluation is of one beta.
+        int generation = 0;
+        struct Cached {
+            int generation = -1;
+            std::vector<double> x;
+            bool ok = false;
+            std::vector<double> values;                   ///< F_f
+            std::vector<std::vector<double>> gradients;   ///< d F_f / d rho, through the mapping
+        } cache{};
+
+        /// Evaluates the design x[0 .. pixels) at the current beta (epigraph: unless the
+        /// cache holds it), records the iteration, writes the checkpoint and calls the
+        /// callback. False when the evaluation failed or was cancelled (NLopt then gets NaN).
+        bool evaluate(const double* x, Evaluation* out, std::vector<double>* mapped_gradient) {
+            if (settings->epigraph && cache.generation == generation && std::equal(x, x + pixels, cache.x.begin()))
+                return cache.ok;
+            cache.generation = generation;
+            cache.x.assign(x, x + pixels);
+            cache.ok = false;
+            try {
+                const auto t0 = std::chrono::steady_clock::now();
+                grid->rho.assign(x, x + pixels);
+                const std::vector<double> projected = design::map_density(*grid, mapping);
+                const Evaluation ev = evaluate_with_gradient(*problem, projected);
+                const std::vector<double> g = design::map_density_adjoint(*grid, mapping, ev.gradient);
+                if (settings->epigraph) {
+                    if (ev.gradient_per_frequency.size() != ev.objective_per_frequency.size() ||
+                        ev.objective_per_frequency.empty())
+                        throw std::invalid_argument("the per-frequency values or gradients are missing");
+                    cache.values = ev.objective_per_frequency;
+                    cache.gradients.clear();
+                    for (const auto& gf : ev.gradient_per_frequency)
+                        cache.gradients.push_back(design::map_density_adjoint(*grid, mapping, gf));
+                }
+                if (scale == 0) {
+                    double s = std::abs(ev.objective);
+                    if (settings->epigraph)  // every constraint of order 1
+                        for (double v : ev.objective_per_frequency) s = std::max(s, std::abs(v));
+                    scale = s > 0 ? s : 1.0;
+                }
+                Iteration it;
+                it.index = (*iteration)++;
+                ++*epoch_evaluations;
+                it.beta = mapping.beta;
+                it.objective = ev.objective;
+                it.objective_per_frequency = ev.objective_per_frequency;
+                it.rho = grid->rho;
+                it.rho_projected = projected;
+                it.gradient_norm = norm2(g);
+                it.steps = ev.forward_steps + ev.adjoint_steps;
+                if (settings->min_length_um > 0) {
+                    design::LengthScaleConstraint l = ls;
+                    l.beta = mapping.beta;
+                    it.constraint_solid = design::constraint_solid(*grid, l).value;
+                    it.constraint_void = design::constraint_void(*grid, l).value;
+                }
+                it.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                if (!settings->checkpoint.empty())
+                    write_checkpoint(settings->checkpoint, *iteration, *epoch, *epoch_evaluations, it.beta, it.rho,
+                                     it.objective);
+                result->rho = it.rho;
+                result->rho_projected = it.rho_projected;
+                const bool go_on = !*callback || (*callback)(it);
+                result->history.push_back(std::move(it));
+                if (!go_on) {
+                    stopped = true;
+                    result->stop = "stopped by the caller";
+                    if (opt) nlopt_force_stop(opt);  // else NLopt evaluates on to the beta's maxeval
+                }
+                if (out) *out = ev;
+                if (mapped_gradient) *mapped_gradient = g;
+                cache.ok = true;
+                return true;
+            } catch (const Cancelled&) {
+                // RunSettings::cancel: a clean stop; the checkpoint keeps the last completed evaluation
+                stopped = true;
+                result->stop = "cancelled";
+                if (opt) nlopt_force_stop(opt);
+                return false;
+            } catch (const std::exception& e) {
+                error = e.what();
+                stopped = true;
+                if (opt) nlopt_force_stop(opt);
+                return false;
+            }
+        }
     } ctx{&problem, &settings, &on_iteration, &grid, settings.mapping, &result, &iteration, &epoch, &epoch_evaluations, false, {}, 0.0, {}};
+    ctx.pixels = n;
 
     if (constrained) {
         ctx.ls.kind = design::FilterKind::Conic;
@@ -177,54 +273,39 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
 
     auto objective_fn = [](unsigned nn, const double* x, double* grad, void* data) -> double {
         auto& c = *static_cast<Context*>(data);
-        try {
-            const auto t0 = std::chrono::steady_clock::now();
-            c.grid->rho.assign(x, x + nn);
-            const std::vector<double> projected = design::map_density(*c.grid, c.mapping);
-            const Evaluation ev = evaluate_with_gradient(*c.problem, projected);
-            const std::vector<double> g = design::map_density_adjoint(*c.grid, c.mapping, ev.gradient);
-            if (c.scale == 0) c.scale = std::abs(ev.objective) > 0 ? std::abs(ev.objective) : 1.0;
-            if (grad)
-                for (std::size_t k = 0; k < g.size(); ++k) grad[k] = g[k] / c.scale;
-            Iteration it;
-            it.index = (*c.iteration)++;
-            ++*c.epoch_evaluations;
-            it.beta = c.mapping.beta;
-            it.objective = ev.objective;
-            it.rho = c.grid->rho;
-            it.rho_projected = projected;
-            it.gradient_norm = norm2(g);
-            it.steps = ev.forward_steps + ev.adjoint_steps;
-            if (c.settings->min_length_um > 0) {
-                design::LengthScaleConstraint ls = c.ls;
-                ls.beta = c.mapping.beta;
-                it.constraint_solid = design::constraint_solid(*c.grid, ls).value;
-                it.constraint_void = design::constraint_void(*c.grid, ls).value;
-            }
-            it.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (!c.settings->checkpoint.empty())
-                write_checkpoint(c.settings->checkpoint, *c.iteration, *c.epoch, *c.epoch_evaluations, it.beta, it.rho,
-                                 it.objective);
-            c.result->rho = it.rho;
-            c.result->rho_projected = it.rho_projected;
-            const bool go_on = !*c.callback || (*c.callback)(it);
-            c.result->history.push_back(std::move(it));
-            if (!go_on) {
-                c.stopped = true;
-                c.result->stop = "stopped by the caller";
-                nlopt_force_stop(c.opt);  // else NLopt evaluates on to the beta's maxeval
-            }
-            return ev.objective / c.scale;
-        } catch (const Cancelled&) {
-            // RunSettings::cancel: a clean stop; the checkpoint keeps the last completed evaluation
-            c.stopped = true;
-            c.result->stop = "cancelled";
-            nlopt_force_stop(c.opt);
-            return std::nan("");
-        } catch (const std::exception& e) {
-            c.error = e.what();
-            c.stopped = true;
-            return std::nan("");
+        Evaluation ev;
+        std::vector<double> g;
+        if (!c.evaluate(x, &ev, &g)) return std::nan("");
+        if (grad)
+            for (std::size_t k = 0; k < nn; ++k) grad[k] = g[k] / c.scale;
+        return ev.objective / c.scale;
+    };
+    // the epigraph form: the objective is t (the last variable); the design's evaluation is
+    // made here, where MMA and CCSA look first, and read from the cache by the constraints
+    auto epigraph_fn = [](unsigned nn, const double* x, double* grad, void* data) -> double {
+        auto& c = *static_cast<Context*>(data);
+        if (!c.evaluate(x, nullptr, nullptr)) return std::nan("");
+        if (grad) {
+            std::fill(grad, grad + nn, 0.0);
+            grad[nn - 1] = 1.0;
+        }
+        return x[nn - 1];
+    };
+    // one constraint per frequency: t - F_f / scale <= 0 (maximize), F_f / scale - t <= 0
+    // (minimize); gradient row f of m x nn, row-major (NLopt's mconstraint layout)
+    auto worst_fn = [](unsigned m, double* out, unsigned nn, const double* x, double* grad, void* data) {
+        auto& c = *static_cast<Context*>(data);
+        if (!c.evaluate(x, nullptr, nullptr)) {
+            std::fill(out, out + m, std::nan(""));
+            return;
+        }
+        const double sign = c.settings->maximize ? 1.0 : -1.0, t = x[nn - 1];
+        for (unsigned f = 0; f < m; ++f) {
+            out[f] = sign * (t - c.cache.values[f] / c.scale);
+            if (!grad) continue;
+            double* row = grad + std::size_t(f) * nn;
+            for (std::size_t k = 0; k + 1 < nn; ++k) row[k] = -sign * c.cache.gradients[f][k] / c.scale;
+            row[nn - 1] = sign;
         }
     };
     // one trampoline for both length scale constraints: `data` is a Constraint
@@ -235,11 +316,14 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     auto constraint_fn = [](unsigned nn, const double* x, double* grad, void* data) -> double {
         const auto& k = *static_cast<Constraint*>(data);
         design::DensityGrid g = *k.ctx->grid;
-        g.rho.assign(x, x + nn);
+        g.rho.assign(x, x + k.ctx->pixels);
         design::LengthScaleConstraint ls = k.ctx->ls;
         ls.beta = k.ctx->mapping.beta;
         const design::ConstraintValue v = k.eval(g, ls);
-        if (grad) std::copy(v.gradient.begin(), v.gradient.end(), grad);
+        if (grad) {
+            std::copy(v.gradient.begin(), v.gradient.end(), grad);
+            std::fill(grad + k.ctx->pixels, grad + nn, 0.0);  // t (epigraph) does not enter
+        }
         return v.value - k.ctx->settings->constraint_epsilon;
     };
     Constraint solid{&ctx, &design::constraint_solid}, voids{&ctx, &design::constraint_void};
@@ -264,13 +348,31 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             ++epoch, epoch_evaluations = 0;
             continue;
         }
-        nlopt_opt opt = nlopt_create(alg, unsigned(n));
+        const int before = iteration;
+        ++ctx.generation;
+        // the epigraph: t starts at the worst F_f of this beta's start design; that
+        // evaluation is the cached first one of the NLopt run
+        std::vector<double> x = rho;
+        if (settings.epigraph) {
+            ctx.opt = nullptr;
+            if (!ctx.evaluate(rho.data(), nullptr, nullptr) && !ctx.error.empty())
+                throw RunError("optimize: " + ctx.error);
+            if (ctx.stopped) break;  // cancelled, or the callback's stop
+            const auto& v = ctx.cache.values;
+            x.push_back((settings.maximize ? *std::min_element(v.begin(), v.end()) : *std::max_element(v.begin(), v.end())) /
+                        ctx.scale);
+        }
+        nlopt_opt opt = nlopt_create(alg, unsigned(x.size()));
         ctx.opt = opt;
         std::vector<double> lo(n, 0.0), hi(n, 1.0);
+        if (settings.epigraph) lo.push_back(-HUGE_VAL), hi.push_back(HUGE_VAL);  // t
         nlopt_set_lower_bounds(opt, lo.data());
         nlopt_set_upper_bounds(opt, hi.data());
-        if (settings.maximize) nlopt_set_max_objective(opt, objective_fn, &ctx);
-        else nlopt_set_min_objective(opt, objective_fn, &ctx);
+        const nlopt_func fn = settings.epigraph ? nlopt_func(epigraph_fn) : nlopt_func(objective_fn);
+        if (settings.maximize) nlopt_set_max_objective(opt, fn, &ctx);
+        else nlopt_set_min_objective(opt, fn, &ctx);
+        if (settings.epigraph)
+            nlopt_add_inequality_mconstraint(opt, unsigned(problem.frequencies_hz.size()), worst_fn, &ctx, nullptr);
         // The length scale constraints join once the design is nearly binary (by default the
         // last two betas of the schedule): on a grey design (a uniform 0.5 start gives g_s =
         // g_v = 1/32 whatever rho does at first order, and the two pull rho opposite ways)
@@ -283,9 +385,10 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         }
         nlopt_set_maxeval(opt, evals);
         double f = 0;
-        const int before = iteration;
-        const nlopt_result r = nlopt_optimize(opt, rho.data(), &f);
+        const nlopt_result r = nlopt_optimize(opt, x.data(), &f);
         nlopt_destroy(opt);
+        ctx.opt = nullptr;
+        rho.assign(x.begin(), x.begin() + std::ptrdiff_t(n));
         if (!ctx.error.empty()) throw RunError("optimize: " + ctx.error);
         if (ctx.stopped) break;
         if (iteration == before) {

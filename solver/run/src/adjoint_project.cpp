@@ -225,21 +225,50 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
         }
     }
 
-    // F = (1 / N_w) sum_f sum_t w_t |a_tf|^2 / N(f) (mode terms; point terms without N)
+    // F_f = sum_t w_t |a_tf|^2 / N(f) (mode terms; point terms without N), one per wavelength
     std::vector<std::vector<double>> coef(obj.terms.size(), std::vector<double>(nf));
     for (std::size_t t = 0; t < obj.terms.size(); ++t)
         for (std::size_t f = 0; f < nf; ++f)
-            coef[t][f] = obj.terms[t].weight / double(nf) / (obj.terms[t].monitor.empty() ? 1.0 : pp.normalization[f]);
-    p.objective = [coef](const Amplitudes& a, Amplitudes* g) {
-        double F = 0;
+            coef[t][f] = obj.terms[t].weight / (obj.terms[t].monitor.empty() ? 1.0 : pp.normalization[f]);
+    p.per_frequency = [coef, nf](const Amplitudes& a, Amplitudes* g) {
+        std::vector<double> F(nf, 0.0);
         if (g) *g = a;
         for (std::size_t t = 0; t < coef.size(); ++t)
-            for (std::size_t f = 0; f < coef[t].size(); ++f) {
-                F += coef[t][f] * std::norm(a[t][f]);
+            for (std::size_t f = 0; f < nf; ++f) {
+                F[f] += coef[t][f] * std::norm(a[t][f]);
                 if (g) (*g)[t][f] = 2.0 * coef[t][f] * a[t][f];
             }
         return F;
     };
+    if (obj.combine == "min") {
+        // the worst wavelength (what the epigraph form optimizes); its gradient is the worst
+        // wavelength's (a subgradient where two tie)
+        const bool maximize = obj.maximize;
+        const FrequencyObjective per = p.per_frequency;
+        p.objective = [per, maximize](const Amplitudes& a, Amplitudes* g) {
+            const std::vector<double> F = per(a, g);
+            const auto worst = maximize ? std::min_element(F.begin(), F.end()) : std::max_element(F.begin(), F.end());
+            const std::size_t w = std::size_t(worst - F.begin());
+            if (g)
+                for (auto& row : *g)
+                    for (std::size_t f = 0; f < row.size(); ++f)
+                        if (f != w) row[f] = 0.0;
+            return *worst;
+        };
+        pp.settings.epigraph = true;
+    } else {
+        // F = (1 / N_w) sum_f F_f
+        const FrequencyObjective per = p.per_frequency;
+        p.objective = [per, nf](const Amplitudes& a, Amplitudes* g) {
+            const std::vector<double> F = per(a, g);
+            if (g)
+                for (auto& row : *g)
+                    for (auto& v : row) v /= double(nf);
+            double sum = 0;
+            for (double v : F) sum += v;
+            return sum / double(nf);
+        };
+    }
     return pp;
 }
 

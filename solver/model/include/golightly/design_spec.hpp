@@ -58,6 +58,10 @@ struct DesignObjective {
     std::vector<double> wavelengths_um;  ///< empty: the spectrum's centre
     std::string normalize_by;            ///< a mode monitor; empty: no normalization
     bool maximize = true;
+    /// How the wavelengths combine: "mean" (the mean over them) or "min" (the worst one:
+    /// its minimum when maximizing, its maximum when minimizing; the epigraph form, mma or
+    /// ccsa only).
+    std::string combine = "mean";
 };
 
 struct DesignSpec {

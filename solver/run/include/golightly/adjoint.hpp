@@ -31,7 +31,9 @@
 //     d a_mf / d eps(x) = -(1 - exp(i w_f dt)) E_fwd(x, w_f) E_adj,m(x, w_f) / S(w_f),
 //     S(w) = sum_n s((n + 1/2) dt) exp(i w (n + 1) dt) dt   (the adjoint source's DFT, with
 //   the sample times of scene.hpp "One time step": E sources at (n + 1/2) dt, E samples at
-//   (n + 1) dt), and dF/d eps(x) = sum_mf Re(conj(g_mf) d a_mf / d eps(x)). The CPML makes
+//   (n + 1) dt), and dF/d eps(x) = sum_mf Re(conj(g_mf) d a_mf / d eps(x)). The adjoint
+//   runs do not depend on g, so the same runs give the gradient of any other function of
+//   a, e.g. of each frequency's own value F_f (Problem::per_frequency). The CPML makes
 //   the operator only nearly symmetric (stretched coordinates); fields that reach the PML
 //   and return are below its reflection, so the error stays at that level.
 //
@@ -153,6 +155,14 @@ using Amplitudes = std::vector<std::vector<std::complex<double>>>;
 /// a) with the Wirtinger gradient g = dF/dRe a + i dF/dIm a (header comment).
 using Objective = std::function<double(const Amplitudes& a, Amplitudes* gradient)>;
 
+/// The figure of merit at each frequency separately: returns F_f(a) for f = 0 .. N_w - 1
+/// (N_w = Problem::frequencies_hz.size()), where F_f reads the amplitudes at frequency f
+/// only (a[m][f], every m); when `gradient` is not null, fills it (same shape as a) with
+/// g[m][f] = dF_f/dRe a_mf + i dF_f/dIm a_mf: since each F_f has its own column of a, one
+/// array holds all their Wirtinger gradients. (A mean over wavelengths is then
+/// (1/N_w) sum_f F_f; the worst wavelength min_f F_f: adjoint_optimize.hpp epigraph.)
+using FrequencyObjective = std::function<std::vector<double>(const Amplitudes& a, Amplitudes* gradient)>;
+
 /// F = sum_mf weights[m][f] * |a_mf|^2 (g = 2 weights a). weights empty: all 1.
 Objective intensity_objective(std::vector<std::vector<double>> weights = {});
 
@@ -210,6 +220,13 @@ struct Problem {
     std::vector<FieldFunctional> functionals;
     std::vector<double> frequencies_hz;
     Objective objective;
+    /// Optional: the per-frequency values F_f (FrequencyObjective). When set, evaluate()
+    /// also gives Evaluation::objective_per_frequency and evaluate_with_gradient() also
+    /// Evaluation::gradient_per_frequency, from the same forward and adjoint runs (the DFT
+    /// fields at each frequency are independent, so d F_f / d eps(x) is the frequency-f term
+    /// of the sum over frequencies in the header comment). `objective` stays the combined
+    /// figure of merit (what Evaluation::objective and ::gradient report).
+    FrequencyObjective per_frequency;
     RunSettings settings;
 };
 
@@ -218,6 +235,14 @@ struct Evaluation {
     Amplitudes amplitudes;            ///< a[m][f]
     std::vector<double> gradient;     ///< d F / d rho, one per pixel (empty without adjoint)
     std::vector<double> d_eps;        ///< d F / d eps_r, one per design site
+    /// F_f, one per frequency (Problem::frequencies_hz order); empty without
+    /// Problem::per_frequency.
+    std::vector<double> objective_per_frequency;
+    /// d F_f / d rho: [f][pixel], N_w rows of region.pixels() values (pixel index as
+    /// `gradient`), in F_f's units per unit density; empty without Problem::per_frequency
+    /// or without adjoint. For F = sum_f c_f F_f (a weighted mean: c_f = w_f / N_w),
+    /// gradient = sum_f c_f gradient_per_frequency[f] to rounding.
+    std::vector<std::vector<double>> gradient_per_frequency;
     long long forward_steps = 0, adjoint_steps = 0;  ///< adjoint: all adjoint runs together
     double forward_s = 0, adjoint_s = 0;             ///< wall time, s
     std::vector<std::string> warnings;               ///< from the engine choice
@@ -227,8 +252,10 @@ struct Evaluation {
 /// RunError (the run diverged or did not decay within max_steps), Cancelled (settings.cancel).
 Evaluation evaluate(const Problem& problem, const std::vector<double>& rho);
 
-/// The forward run and one adjoint run per functional: F, the amplitudes and d F / d rho.
-/// Throws as evaluate().
+/// The forward run and one adjoint run per functional that F or one of the F_f depends on:
+/// F, the amplitudes and d F / d rho (and the F_f with their gradients when
+/// Problem::per_frequency is set). Throws as evaluate(), and std::invalid_argument when
+/// an objective's gradient or the per-frequency values have the wrong shape.
 Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<double>& rho);
 
 }  // namespace golightly::adjoint

@@ -13,6 +13,14 @@
 // as in Meep's examples, since a grey design cannot satisfy them. The reached length scale
 // is measured on the binarized design by design::measure_length_scale.
 //
+// Worst-case objectives over wavelengths (OptimizerSettings::epigraph): the epigraph form of
+// max_rho min_f F_f (Meep's inverse-design examples with NLopt inequality constraints,
+// Hammond et al., Opt. Express 30, 4467 (2022)): the variables are the pixels and one more,
+// t; NLopt maximizes t subject to t - F_f(rho) <= 0 for every frequency f (minimize: t
+// subject to F_f(rho) - t <= 0), with d F_f / d rho from the same forward and adjoint runs
+// (adjoint.hpp Problem::per_frequency). At each beta of the schedule t starts at the worst
+// F_f of the start design: that evaluation is NLopt's first, so it costs nothing extra.
+//
 // A checkpoint (JSON) is written atomically after every evaluation: a run started with the
 // same checkpoint path resumes from its last design and iteration count (the NLopt state
 // restarts there, as at a beta step).
@@ -63,6 +71,11 @@ struct OptimizerSettings {
     /// The constraints apply from this beta on; 0: from beta_max / beta_factor (the last two
     /// betas of the schedule).
     double constraint_beta = 0;
+    /// true: optimize the worst frequency's value F_f (Evaluation::objective_per_frequency,
+    /// which the problem must give: Problem::per_frequency) in the epigraph form (header
+    /// comment): max_rho min_f F_f, or min_rho max_f F_f with maximize false. Needs mma or
+    /// ccsa. false: Problem::objective.
+    bool epigraph = false;
     /// Empty: no checkpoint. Else the JSON file written after every evaluation and read at
     /// the start when it exists (its pixel count must match).
     std::filesystem::path checkpoint;
@@ -73,6 +86,8 @@ struct Iteration {
     int index = 0;                      ///< 0, 1, ... over the whole run (resumed runs continue)
     double beta = 0;
     double objective = 0;
+    /// F_f per frequency (Problem::frequencies_hz order; empty without Problem::per_frequency)
+    std::vector<double> objective_per_frequency;
     std::vector<double> rho;            ///< design variables (pixels)
     std::vector<double> rho_projected;  ///< rho^ (what the permittivity interpolates)
     double gradient_norm = 0;           ///< |dF/drho|_2
@@ -98,7 +113,8 @@ design::DensityGrid density_grid(const DesignRegion& region, int dimensions);
 
 /// Optimizes `problem`'s objective over the design region's densities from `rho0`
 /// (region.pixels() values in [0, 1]). Throws std::invalid_argument (bad settings, rho0,
-/// an unknown algorithm, constraints with L-BFGS, a checkpoint of another problem),
+/// an unknown algorithm, constraints or the epigraph with L-BFGS, the epigraph without
+/// Problem::per_frequency, a checkpoint of another problem),
 /// std::runtime_error (no NLopt in this build), and what adjoint::evaluate_with_gradient
 /// throws except Cancelled: problem.settings.cancel set ends the evaluation under way within
 /// a chunk of steps and returns with stop "cancelled", rho the last completed evaluation's

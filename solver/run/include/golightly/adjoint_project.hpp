@@ -6,10 +6,13 @@
 // (one wavelength: that one; several: run.spectrum from the shortest to the longest with as
 // many points, each term read at the nearest point), the monitors the objective does not
 // name dropped. The design region's box and pixel edge give the density grid, the two
-// materials' epsilon_inf give eps_min and eps_max. The figure of merit is the weighted mean
-// over the wavelengths of the terms:
-//     F = (1 / N_w) sum_f sum_t w_t |a_t(f)|^2 / N(f)
-// with a_t the forward or backward amplitude of a mode of a mode monitor (a 2D line: |a|^2
+// materials' epsilon_inf give eps_min and eps_max. The value at wavelength f is
+//     F_f = sum_t w_t |a_t(f)|^2 / N(f)          (Problem::per_frequency)
+// and the figure of merit combines them (design.objective.combine): "mean" (default)
+//     F = (1 / N_w) sum_f F_f,
+// or "min", the worst wavelength: F = min_f F_f (max_f F_f for goal minimize), which the
+// optimizer takes in the epigraph form (settings.epigraph; adjoint_optimize.hpp).
+// a_t is the forward or backward amplitude of a mode of a mode monitor (a 2D line: |a|^2
 // in W/m; a 3D plane: |a|^2 in W; adjoint.hpp mode_functional) or the E component at a point, and N(f) = |a_in(f)|^2 the forward power in mode 0 of
 // the `normalize_by` monitor for the start density (one forward run; 1 without it, and
 // for point terms), so that a mode term is a transmission.
