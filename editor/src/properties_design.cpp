@@ -183,8 +183,11 @@ void PropertiesDock::designRows(const Project& p, const ItemRef&) {
                                         r["materials"][size_t(slot)].is_string()
                                     ? qs(r["materials"][size_t(slot)].get<std::string>())
                                     : QString();
-        addCombo(slot == 0 ? tr("Material (rho = 0)") : tr("Material (rho = 1)"), ids, std::max(0, int(ids.indexOf(current))),
-                 [this, ids, slot](int i) {
+        // the built-in "air" (or an id the project lacks) is not in the list: shown as it is
+        QStringList items = ids;
+        if (!current.isEmpty() && !items.contains(current)) items << current;
+        addCombo(slot == 0 ? tr("Material (rho = 0)") : tr("Material (rho = 1)"), items, std::max(0, int(items.indexOf(current))),
+                 [this, ids = items, slot](int i) {
                      if (i < 0 || i >= ids.size()) return;
                      editDesign(tr("Edit design materials"), [&](Json& x) {
                          if (!x.contains("materials") || !x["materials"].is_array() || x["materials"].size() != 2)
