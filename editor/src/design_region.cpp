@@ -133,6 +133,7 @@ bool set_design_box(Project& p, QPointF a, QPointF b) {
             if (modes.size() > 1) objective["normalize_by"] = modes.first().toStdString();
         } else {
             term["point"] = Json::array({p.domain.size[0] / 2, p.domain.size[1] / 2});
+            if (p.domain.dimensions == 3) term["point"].push_back(p.domain.size[2] / 2);  // the reader wants [x, y, z]
             term["component"] = p.domain.dimensions == 2 && p.domain.polarization == Polarization::TEz ? "Ey" : "Ez";
             term["weight"] = 1;
         }

@@ -171,6 +171,29 @@ private Q_SLOTS:
         QVERIFY(!design_region(empty.project()));
     }
 
+    void threeDBoxSpansRegionHeight() {
+        // in 3D a painted box spans the region's z extent, and the reader counts its pixels
+        // through the whole height
+        Project p = parse_project(kGuide, "guide.glproj");
+        p.domain.dimensions = 3;
+        p.domain.size[2] = 0.4;
+        p.monitors.clear();  // the default objective: a point term at the domain's centre
+        QVERIFY(set_design_box(p, QPointF(1.5, 0.9), QPointF(2.1, 1.5)));
+        design_region_mut(p)["pixel_um"] = 0.1;
+        Vec3 lo, hi;
+        QVERIFY(design_box(p, lo, hi));
+        QVERIFY(add_design_fixed_box(p, QPointF(1.5, 1.0), QPointF(1.7, 1.4), 1));
+        const Json b = fixedOf(p)[0];
+        QCOMPARE(b["min"].size(), size_t(3));
+        QCOMPARE(b["min"][2].get<double>(), lo.z);
+        QCOMPARE(b["max"][2].get<double>(), hi.z);
+        const auto spec = design_spec(p, "guide.glproj", false);
+        QVERIFY(spec);
+        const int nz = spec->regions[0].pixels[2];
+        QVERIFY(nz >= 1);
+        QCOMPARE(spec->regions[0].fixed_pixels().size(), size_t(2 * 4 * nz));
+    }
+
     void propertiesShowBuiltinAir() {
         // the region's low material is the built-in "air" (not in the project's list): the
         // combo shows it, not the list's first material
