@@ -2353,8 +2353,24 @@ Wiederherstellen?</translation>
         <translation>Designbereich</translation>
     </message>
     <message>
-        <source>Drag from corner to corner to draw the inverse-design region (its density is optimized by Run &gt; Optimize (adjoint))</source>
-        <translation>Von Ecke zu Ecke ziehen, um den Bereich des inversen Designs zu zeichnen (seine Dichte optimiert Ausführen &gt; Optimieren (adjungiert))</translation>
+        <source>Draw the design region first: fixed boxes lie inside it.</source>
+        <translation>Zuerst den Designbereich zeichnen: feste Boxen liegen in ihm.</translation>
+    </message>
+    <message>
+        <source>A fixed box must hold at least one whole pixel of the design region.</source>
+        <translation>Eine feste Box muss mindestens ein ganzes Pixel des Designbereichs enthalten.</translation>
+    </message>
+    <message>
+        <source>Add fixed solid box</source>
+        <translation>Feste Vollbox hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add fixed void box</source>
+        <translation>Feste Leerbox hinzufügen</translation>
+    </message>
+    <message>
+        <source>Drag from corner to corner to draw the inverse-design region (its density is optimized by Run &gt; Optimize (adjoint)); Shift+drag inside it: a fixed solid box, Ctrl+drag: a fixed void box</source>
+        <translation>Von Ecke zu Ecke ziehen, um den Bereich des inversen Designs zu zeichnen (seine Dichte optimiert Ausführen &gt; Optimieren (adjungiert)); Umschalt+Ziehen darin: eine feste Vollbox, Strg+Ziehen: eine feste Leerbox</translation>
     </message>
 </context>
 <context>
@@ -4324,6 +4340,70 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>in the Inverse Design dock (Run &gt; Optimize (adjoint))</source>
         <translation>im Dock Inverses Design (Ausführen &gt; Optimieren (adjungiert))</translation>
+    </message>
+    <message>
+        <source>Fixed pixels</source>
+        <translation>Feste Pixel</translation>
+    </message>
+    <message>
+        <source>none (Design Region tool: Shift+drag inside the region for a fixed solid box, Ctrl+drag for a fixed void box)</source>
+        <translation>keine (Werkzeug Designbereich: Umschalt+Ziehen im Bereich für eine feste Vollbox, Strg+Ziehen für eine feste Leerbox)</translation>
+    </message>
+    <message>
+        <source>%1 solid, %2 void</source>
+        <translation>%1 voll, %2 leer</translation>
+    </message>
+    <message>
+        <source>Fixed box %1</source>
+        <translation>Feste Box %1</translation>
+    </message>
+    <message>
+        <source>solid (rho = 1)</source>
+        <translation>voll (rho = 1)</translation>
+    </message>
+    <message>
+        <source>void (rho = 0)</source>
+        <translation>leer (rho = 0)</translation>
+    </message>
+    <message>
+        <source>Edit fixed box</source>
+        <translation>Feste Box bearbeiten</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Remove this fixed box (its pixels are optimized again)</source>
+        <translation>Diese feste Box entfernen (ihre Pixel werden wieder optimiert)</translation>
+    </message>
+    <message>
+        <source>Delete fixed box</source>
+        <translation>Feste Box löschen</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation>%1 %2 %3</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>min</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>max</translation>
+    </message>
+    <message>
+        <source>must lie inside the design region (%1 .. %2 um)</source>
+        <translation>muss im Designbereich liegen (%1 .. %2 µm)</translation>
+    </message>
+    <message>
+        <source>must be below max (%1 um)</source>
+        <translation>muss unter max liegen (%1 µm)</translation>
+    </message>
+    <message>
+        <source>must exceed min (%1 um)</source>
+        <translation>muss über min liegen (%1 µm)</translation>
     </message>
 </context>
 <context>

@@ -2341,8 +2341,24 @@ Recover it?</source>
         <translation>设计区域</translation>
     </message>
     <message>
-        <source>Drag from corner to corner to draw the inverse-design region (its density is optimized by Run &gt; Optimize (adjoint))</source>
-        <translation>从一角拖到对角以绘制逆向设计区域（其密度由 运行 &gt; 优化（伴随） 优化）</translation>
+        <source>Draw the design region first: fixed boxes lie inside it.</source>
+        <translation>请先绘制设计区域：固定框位于其内部。</translation>
+    </message>
+    <message>
+        <source>A fixed box must hold at least one whole pixel of the design region.</source>
+        <translation>固定框必须至少包含设计区域的一个完整像素。</translation>
+    </message>
+    <message>
+        <source>Add fixed solid box</source>
+        <translation>添加固定实心框</translation>
+    </message>
+    <message>
+        <source>Add fixed void box</source>
+        <translation>添加固定空心框</translation>
+    </message>
+    <message>
+        <source>Drag from corner to corner to draw the inverse-design region (its density is optimized by Run &gt; Optimize (adjoint)); Shift+drag inside it: a fixed solid box, Ctrl+drag: a fixed void box</source>
+        <translation>从一角拖动到对角以绘制逆向设计区域（其密度由 运行 &gt; 优化（伴随）优化）；在其内部 Shift+拖动：固定实心框，Ctrl+拖动：固定空心框</translation>
     </message>
 </context>
 <context>
@@ -4308,6 +4324,70 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>in the Inverse Design dock (Run &gt; Optimize (adjoint))</source>
         <translation>在“逆向设计”面板中（运行 &gt; 优化（伴随））</translation>
+    </message>
+    <message>
+        <source>Fixed pixels</source>
+        <translation>固定像素</translation>
+    </message>
+    <message>
+        <source>none (Design Region tool: Shift+drag inside the region for a fixed solid box, Ctrl+drag for a fixed void box)</source>
+        <translation>无（设计区域工具：在区域内 Shift+拖动得到固定实心框，Ctrl+拖动得到固定空心框）</translation>
+    </message>
+    <message>
+        <source>%1 solid, %2 void</source>
+        <translation>%1 个实心，%2 个空心</translation>
+    </message>
+    <message>
+        <source>Fixed box %1</source>
+        <translation>固定框 %1</translation>
+    </message>
+    <message>
+        <source>solid (rho = 1)</source>
+        <translation>实心 (rho = 1)</translation>
+    </message>
+    <message>
+        <source>void (rho = 0)</source>
+        <translation>空心 (rho = 0)</translation>
+    </message>
+    <message>
+        <source>Edit fixed box</source>
+        <translation>编辑固定框</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Remove this fixed box (its pixels are optimized again)</source>
+        <translation>移除此固定框（其像素将重新参与优化）</translation>
+    </message>
+    <message>
+        <source>Delete fixed box</source>
+        <translation>删除固定框</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation>%1 %2 %3</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>must lie inside the design region (%1 .. %2 um)</source>
+        <translation>必须位于设计区域内 (%1 .. %2 µm)</translation>
+    </message>
+    <message>
+        <source>must be below max (%1 um)</source>
+        <translation>必须小于最大值 (%1 µm)</translation>
+    </message>
+    <message>
+        <source>must exceed min (%1 um)</source>
+        <translation>必须大于最小值 (%1 µm)</translation>
     </message>
 </context>
 <context>

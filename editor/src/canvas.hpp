@@ -134,7 +134,8 @@ public:
     // ---- the design region (design_region.hpp): drawn as a hatched box; inside it the
     // density: the image set here (an optimization's projected density, pushed each
     // iteration by the Inverse Design dock), else the region's start density when it is a
-    // list of values
+    // list of values; over it the fixed boxes (design.regions[0].fixed), cross-hatched:
+    // dark for solid, light with an orange hatch for void
     /// Shows `image` (Grayscale8, row 0 = the box's top) in the design region; a null image
     /// clears it.
     void setDesignDensity(const QImage& image);

@@ -203,6 +203,19 @@ void Canvas::drawDesignRegion(QPainter& p, const QTransform& w2d) {
     p.setPen(pen);
     p.setBrush(density.isNull() ? QBrush(QColor(120, 60, 200, 110), Qt::BDiagPattern) : QBrush(Qt::NoBrush));
     p.drawRect(box);
+    // the fixed boxes over the density and the region's hatch: solid dark, void light with
+    // an orange hatch (the density's own greys must not hide them)
+    for (const FixedDensityBox& f : design_fixed_boxes(doc_->project())) {
+        QRectF fr = QRectF(QPointF(f.min[0], f.min[1]), QPointF(f.max[0], f.max[1])).normalized();
+        if (sel.kind == ItemRef::Kind::Design) fr.translate(previewOffset_);
+        QPen edge(f.rho ? QColor(20, 20, 20) : QColor(210, 100, 20), 1.2);
+        edge.setCosmetic(true);
+        p.setPen(edge);
+        p.setBrush(f.rho ? QColor(40, 40, 40, 200) : QColor(255, 255, 255, 180));
+        p.drawRect(fr);
+        p.setBrush(QBrush(f.rho ? QColor(0, 0, 0) : QColor(210, 100, 20), Qt::DiagCrossPattern));
+        p.drawRect(fr);
+    }
     p.restore();
     // its name above the box
     const Json* r = design_region(doc_->project());

@@ -100,6 +100,7 @@ bool set_design_box(Project& p, QPointF a, QPointF b) {
         r["max"] = max;
         // a list of values of the old grid no longer fits: start uniform again
         if (r.contains("rho") && r["rho"].is_array()) r["rho"] = 0.5;
+        clip_design_fixed(r, p.domain.dimensions);
         return true;
     }
     Json region = Json::object();
@@ -132,6 +133,7 @@ bool set_design_box(Project& p, QPointF a, QPointF b) {
             if (modes.size() > 1) objective["normalize_by"] = modes.first().toStdString();
         } else {
             term["point"] = Json::array({p.domain.size[0] / 2, p.domain.size[1] / 2});
+            if (p.domain.dimensions == 3) term["point"].push_back(p.domain.size[2] / 2);  // the reader wants [x, y, z]
             term["component"] = p.domain.dimensions == 2 && p.domain.polarization == Polarization::TEz ? "Ey" : "Ez";
             term["weight"] = 1;
         }
@@ -145,6 +147,96 @@ bool set_design_box(Project& p, QPointF a, QPointF b) {
 }
 
 void remove_design(Project& p) { p.extra.erase("design"); }
+
+namespace {
+bool read_vec(const Json& v, int axes, Vec3& out) {
+    if (!v.is_array() || int(v.size()) < axes) return false;
+    for (int k = 0; k < axes; ++k) {
+        if (!v[size_t(k)].is_number()) return false;
+        out[k] = v[size_t(k)].get<double>();
+    }
+    return true;
+}
+Json vec_json(const Vec3& v, int axes) {
+    Json a = Json::array();
+    for (int k = 0; k < axes; ++k) a.push_back(std::round(v[k] * 1e9) / 1e9);
+    return a;
+}
+}  // namespace
+
+std::vector<FixedDensityBox> design_fixed_boxes(const Project& p) {
+    std::vector<FixedDensityBox> out;
+    const Json* r = design_region(p);
+    if (!r || !r->contains("fixed") || !(*r)["fixed"].is_array()) return out;
+    const int axes = p.domain.dimensions == 3 ? 3 : 2;
+    for (const Json& b : (*r)["fixed"]) {
+        FixedDensityBox box;
+        if (!b.is_object() || !b.contains("min") || !b.contains("max") || !read_vec(b["min"], axes, box.min) ||
+            !read_vec(b["max"], axes, box.max))
+            continue;
+        box.rho = b.contains("rho") && b["rho"].is_number() && b["rho"].get<double>() == 0 ? 0 : 1;
+        out.push_back(box);
+    }
+    return out;
+}
+
+bool add_design_fixed_box(Project& p, QPointF a, QPointF b, int rho) {
+    Vec3 lo, hi;
+    const Json* region = design_region(p);
+    if (!region || !design_box(p, lo, hi)) return false;
+    const double px = num(*region, "pixel_um", 0);
+    if (!(px > 0)) return false;
+    const int axes = p.domain.dimensions == 3 ? 3 : 2;
+    Vec3 bmin{std::min(a.x(), b.x()), std::min(a.y(), b.y()), lo.z}, bmax{std::max(a.x(), b.x()), std::max(a.y(), b.y()), hi.z};
+    for (int k = 0; k < 2; ++k) {
+        // to the nearest pixel edges of the region's grid, inside the region
+        const double n = std::round((hi[k] - lo[k]) / px);
+        const double i0 = std::clamp(std::round((bmin[k] - lo[k]) / px), 0.0, n);
+        const double i1 = std::clamp(std::round((bmax[k] - lo[k]) / px), 0.0, n);
+        if (i1 - i0 < 1) return false;
+        bmin[k] = lo[k] + i0 * px;
+        bmax[k] = i1 >= n ? hi[k] : lo[k] + i1 * px;
+    }
+    Json box = Json::object();
+    box["min"] = vec_json(bmin, axes);
+    box["max"] = vec_json(bmax, axes);
+    box["rho"] = rho == 0 ? 0 : 1;
+    Json& r = design_region_mut(p);
+    if (!r.contains("fixed") || !r["fixed"].is_array()) r["fixed"] = Json::array();
+    r["fixed"].push_back(box);
+    return true;
+}
+
+void clip_design_fixed(Json& r, int dimensions) {
+    if (!r.is_object() || !r.contains("fixed") || !r["fixed"].is_array()) return;
+    const int axes = dimensions == 3 ? 3 : 2;
+    Vec3 lo, hi;
+    if (!r.contains("min") || !r.contains("max") || !read_vec(r["min"], axes, lo) || !read_vec(r["max"], axes, hi)) return;
+    Json kept = Json::array();
+    for (const Json& b : r["fixed"]) {
+        Vec3 bmin, bmax;
+        if (!b.is_object() || !b.contains("min") || !b.contains("max") || !read_vec(b["min"], axes, bmin) ||
+            !read_vec(b["max"], axes, bmax)) {
+            kept.push_back(b);  // not a box: left for the reader to name
+            continue;
+        }
+        bool empty = false, changed = false;
+        for (int k = 0; k < axes; ++k) {
+            if (bmin[k] < lo[k]) bmin[k] = lo[k], changed = true;
+            if (bmax[k] > hi[k]) bmax[k] = hi[k], changed = true;
+            empty = empty || !(bmax[k] > bmin[k]);
+        }
+        if (empty) continue;
+        Json c = b;
+        if (changed) {
+            c["min"] = vec_json(bmin, axes);
+            c["max"] = vec_json(bmax, axes);
+        }
+        kept.push_back(c);
+    }
+    if (kept.empty()) r.erase("fixed");
+    else r["fixed"] = kept;
+}
 
 QImage density_image(const std::vector<double>& rho, int nx, int ny) {
     if (nx <= 0 || ny <= 0 || rho.size() < size_t(nx) * size_t(ny)) return {};
@@ -174,6 +266,9 @@ QImage design_rho_image(const Project& p) {
 void DesignRegionTool::mousePress(QMouseEvent* e, QPointF w) {
     if (e->button() != Qt::LeftButton) return;
     a_ = b_ = canvas_->snap(w);
+    drag_ = (e->modifiers() & Qt::ShiftModifier)     ? Mode::FixedSolid
+            : (e->modifiers() & Qt::ControlModifier) ? Mode::FixedVoid
+                                                     : mode_;
     active_ = true;
 }
 
@@ -188,7 +283,22 @@ void DesignRegionTool::mouseRelease(QMouseEvent* e, QPointF w) {
     b_ = canvas_->snap(w);
     active_ = false;
     canvas_->update();
-    drawBox(a_, b_);
+    if (drag_ == Mode::Region) drawBox(a_, b_);
+    else drawFixedBox(a_, b_, drag_ == Mode::FixedSolid ? 1 : 0);
+}
+
+void DesignRegionTool::drawFixedBox(QPointF a, QPointF b, int rho) {
+    Project copy = doc()->project();
+    if (!design_region(copy)) {
+        Q_EMIT message(tr("Draw the design region first: fixed boxes lie inside it."));
+        return;
+    }
+    if (!add_design_fixed_box(copy, a, b, rho)) {
+        Q_EMIT message(tr("A fixed box must hold at least one whole pixel of the design region."));
+        return;
+    }
+    doc()->replaceProject(copy, rho ? tr("Add fixed solid box") : tr("Add fixed void box"));
+    doc()->setSelection({ItemRef::Kind::Design, -1, 0});
 }
 
 void DesignRegionTool::drawBox(QPointF a, QPointF b) {
@@ -205,8 +315,13 @@ void DesignRegionTool::drawBox(QPointF a, QPointF b) {
 void DesignRegionTool::paintOverlay(QPainter& p) {
     if (!active_) return;
     const QRectF r = QRectF(canvas_->toScreen(a_), canvas_->toScreen(b_)).normalized();
-    p.setPen(QPen(kDesignPreview, 1.5, Qt::DashLine));
-    p.setBrush(QBrush(QColor(120, 60, 200, 90), Qt::BDiagPattern));
+    if (drag_ == Mode::Region) {
+        p.setPen(QPen(kDesignPreview, 1.5, Qt::DashLine));
+        p.setBrush(QBrush(QColor(120, 60, 200, 90), Qt::BDiagPattern));
+    } else {  // as Canvas draws fixed boxes: solid dark, void light
+        p.setPen(QPen(kDesignPreview, 1.5, Qt::SolidLine));
+        p.setBrush(QBrush(drag_ == Mode::FixedSolid ? QColor(30, 30, 30) : QColor(230, 120, 40), Qt::DiagCrossPattern));
+    }
     p.drawRect(r);
 }
 

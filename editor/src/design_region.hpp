@@ -39,6 +39,25 @@ QStringList mode_monitor_names(const Project& project);
 bool set_design_box(Project& project, QPointF a, QPointF b);
 /// Removes the whole design section.
 void remove_design(Project& project);
+
+/// A box of the design region whose pixels the optimizer holds at rho 0 or 1
+/// (design.regions[0].fixed[k], docs/spec/project-format.md "Inverse design"): um; in 2D
+/// z is 0.
+struct FixedDensityBox {
+    Vec3 min, max;
+    int rho = 1;  ///< 1: held solid (the high material), 0: held void (the low one)
+};
+/// The region's fixed boxes in file order (entries that are not well-formed boxes skipped).
+std::vector<FixedDensityBox> design_fixed_boxes(const Project& project);
+/// Appends a fixed box for the drag a-b (um): its edges rounded to the region's pixel
+/// edges (so that the pixels it holds are the ones drawn: a pixel is fixed when its centre
+/// lies in the box), clipped to the region; in 3D it spans the region's z extent. Returns
+/// false (nothing changed) without a region or when the box holds no whole pixel.
+bool add_design_fixed_box(Project& project, QPointF a, QPointF b, int rho);
+/// Keeps the fixed boxes of `region` (design.regions[0]) inside its box after the box
+/// changed: each clipped to it, those left without area removed (the reader refuses a
+/// fixed box outside the region, so an edit of the region must not leave one).
+void clip_design_fixed(Json& region, int dimensions);
 /// A mutable design.regions[0] (the caller checked design_region()).
 Json& design_region_mut(Project& project);
 /// The objective / optimizer objects, created when missing.
@@ -54,13 +73,19 @@ QImage density_image(const std::vector<double>& rho, int nx, int ny);
 QImage design_rho_image(const Project& project);
 
 /// Draws the design region's box (drag from corner to corner): creates design.regions[0],
-/// or moves it there when the project has one (one region is what the solver takes). One
-/// undo step; selects the region.
+/// or moves it there when the project has one (one region is what the solver takes). With
+/// Shift held at the press the drag paints a fixed solid box inside the region, with Ctrl a
+/// fixed void box (add_design_fixed_box; or setMode for every drag). One undo step each;
+/// selects the region.
 class DesignRegionTool : public Tool {
     Q_OBJECT
 public:
+    /// What a plain drag does (the modifiers pick FixedSolid / FixedVoid for one drag).
+    enum class Mode { Region, FixedSolid, FixedVoid };
     using Tool::Tool;
     QString name() const override { return tr("Design region"); }
+    void setMode(Mode mode) { mode_ = mode; }
+    Mode mode() const { return mode_; }
     void mousePress(QMouseEvent*, QPointF) override;
     void mouseMove(QMouseEvent*, QPointF) override;
     void mouseRelease(QMouseEvent*, QPointF) override;
@@ -68,13 +93,17 @@ public:
     void cancel() override { active_ = false; }
     QString hint() const override {
         return tr("Drag from corner to corner to draw the inverse-design region (its density is optimized by "
-                  "Run > Optimize (adjoint))");
+                  "Run > Optimize (adjoint)); Shift+drag inside it: a fixed solid box, Ctrl+drag: a fixed void box");
     }
     /// The edit of a drag from a to b (um): the same as mouse press, move and release.
     void drawBox(QPointF a, QPointF b);
+    /// The edit of a drag that paints a fixed box (rho 1: solid, 0: void) from a to b (um).
+    void drawFixedBox(QPointF a, QPointF b, int rho);
 
 private:
     bool active_ = false;
+    Mode mode_ = Mode::Region;
+    Mode drag_ = Mode::Region;  ///< the mode of the drag under way
     QPointF a_, b_;
 };
 

@@ -483,13 +483,18 @@ void EditorDocument::translateItem(const ItemRef& item, double dx, double dy) {
         editProject(tr("Move design region"), [&](Project& p) {
             if (!design_region(p)) return;
             Json& r = design_region_mut(p);
-            for (const char* key : {"min", "max"}) {
-                Json& v = r[key];
+            auto shift = [dx, dy](Json& v) {
                 if (v.is_array() && v.size() >= 2 && v[0].is_number() && v[1].is_number()) {
                     v[0] = v[0].get<double>() + dx;
                     v[1] = v[1].get<double>() + dy;
                 }
-            }
+            };
+            for (const char* key : {"min", "max"}) shift(r[key]);
+            if (r.contains("fixed") && r["fixed"].is_array())  // the fixed boxes move with the region
+                for (Json& b : r["fixed"])
+                    if (b.is_object())
+                        for (const char* key : {"min", "max"})
+                            if (b.contains(key)) shift(b[key]);
         });
         break;
     }

@@ -1,19 +1,23 @@
 // GoLightly editor: the Properties rows of the selected design region
 // (PropertiesDock::designRows; design.regions[0] of the project's `design` section,
 // design_region.hpp): name, box, pixel edge, the two materials, the start density, the
-// filter, the projection's beta schedule and the minimum length scale. Each entry is one
+// filter, the projection's beta schedule, the minimum length scale and the fixed boxes
+// (each: solid / void, Delete, its corners). Each entry is one
 // undo step; the rules are the reader's (docs/spec/project-format.md "Inverse design"), so
 // a value the optimizer would refuse is marked red instead of being applied.
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 
 #include <algorithm>
 #include <cmath>
 
 #include "design_region.hpp"
 #include "dock_util.hpp"
+#include "golightly/design_spec.hpp"
 #include "properties_dock.hpp"
 
 namespace golightly::editor {
@@ -37,8 +41,97 @@ QString wholePixels(double width, double px) {
 
 void PropertiesDock::editDesign(const QString& text, const std::function<void(Json&)>& f) {
     doc_->editProject(text, [&](Project& p) {
-        if (design_region(p)) f(design_region_mut(p));
+        if (!design_region(p)) return;
+        Json& r = design_region_mut(p);
+        f(r);
+        clip_design_fixed(r, p.domain.dimensions);  // a box edit must not leave a fixed box outside
     });
+}
+
+void PropertiesDock::designFixedRows(const Project& p) {
+    const Json& r = *design_region(p);
+    const QString um = tr(" µm");
+    const int axes = p.domain.dimensions == 3 ? 3 : 2;
+    const char* axisName[3] = {"x", "y", "z"};
+    Vec3 lo, hi;
+    design_box(p, lo, hi);
+    const Json fixed = r.contains("fixed") && r["fixed"].is_array() ? r["fixed"] : Json::array();
+    // how many pixels the boxes hold, as the optimizer counts them (by their centres)
+    {
+        DesignRegionSpec grid;
+        grid.min = lo, grid.max = hi;
+        grid.pixel_um = numberAt(r, "pixel_um", 0);
+        const auto n = design_pixels(p);
+        grid.pixels = n;
+        for (const FixedDensityBox& b : design_fixed_boxes(p)) grid.fixed.push_back({b.min, b.max, double(b.rho)});
+        if (axes == 2) {
+            grid.min.z = grid.max.z = 0;
+            for (auto& b : grid.fixed) b.min.z = b.max.z = 0;
+        }
+        int solid = 0, voids = 0;
+        if (n[0] > 0)
+            for (const auto& [index, rho] : grid.fixed_pixels()) (rho > 0.5 ? solid : voids) += 1;
+        addInfo(tr("Fixed pixels"), fixed.empty() ? tr("none (Design Region tool: Shift+drag inside the region for a fixed "
+                                                       "solid box, Ctrl+drag for a fixed void box)")
+                                                  : tr("%1 solid, %2 void").arg(solid).arg(voids));
+    }
+    for (size_t k = 0; k < fixed.size(); ++k) {
+        const Json& b = fixed[k];
+        if (!b.is_object() || !b.contains("min") || !b.contains("max") || !b["min"].is_array() || !b["max"].is_array() ||
+            int(b["min"].size()) < axes || int(b["max"].size()) < axes)
+            continue;
+        const QString box = tr("Fixed box %1").arg(k + 1);
+        // its kind and a Delete button in one row
+        auto* row = new QWidget;
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        auto* kind = new QComboBox;
+        kind->setObjectName(QStringLiteral("designFixedKind"));
+        kind->addItems({tr("solid (rho = 1)"), tr("void (rho = 0)")});
+        kind->setCurrentIndex(b.contains("rho") && b["rho"].is_number() && b["rho"].get<double>() == 0 ? 1 : 0);
+        connect(kind, qOverload<int>(&QComboBox::activated), this, [this, k](int i) {
+            editDesign(tr("Edit fixed box"), [k, i](Json& x) {
+                if (x.contains("fixed") && x["fixed"].is_array() && k < x["fixed"].size()) x["fixed"][k]["rho"] = i == 1 ? 0 : 1;
+            });
+        });
+        auto* remove = new QPushButton(tr("Delete"));
+        remove->setObjectName(QStringLiteral("designFixedDelete"));
+        remove->setToolTip(tr("Remove this fixed box (its pixels are optimized again)"));
+        connect(remove, &QPushButton::clicked, this, [this, k] {
+            editDesign(tr("Delete fixed box"), [k](Json& x) {
+                if (!x.contains("fixed") || !x["fixed"].is_array() || k >= x["fixed"].size()) return;
+                x["fixed"].erase(k);
+                if (x["fixed"].empty()) x.erase("fixed");
+            });
+        });
+        h->addWidget(kind, 1);
+        h->addWidget(remove);
+        form_->addRow(box, row);
+        for (int a = 0; a < axes; ++a) {
+            const double bmin = b["min"][size_t(a)].is_number() ? b["min"][size_t(a)].get<double>() : 0;
+            const double bmax = b["max"][size_t(a)].is_number() ? b["max"][size_t(a)].get<double>() : 0;
+            const double rlo = lo[a], rhi = hi[a];
+            for (int end = 0; end < 2; ++end) {
+                const char* key = end == 0 ? "min" : "max";
+                addDouble(tr("%1 %2 %3").arg(box, end == 0 ? tr("min") : tr("max"), QLatin1String(axisName[a])),
+                          end == 0 ? bmin : bmax, um,
+                          [this, k, a, key](double v) {
+                              editDesign(tr("Edit fixed box"), [k, a, key, v](Json& x) {
+                                  if (x.contains("fixed") && x["fixed"].is_array() && k < x["fixed"].size())
+                                      x["fixed"][k][key][size_t(a)] = v;
+                              });
+                          },
+                          [end, bmin, bmax, rlo, rhi](double v) {
+                              if (v < rlo - 1e-9 || v > rhi + 1e-9)
+                                  return tr("must lie inside the design region (%1 .. %2 um)").arg(rlo).arg(rhi);
+                              if (end == 0 ? !(v < bmax) : !(v > bmin))
+                                  return end == 0 ? tr("must be below max (%1 um)").arg(bmax)
+                                                  : tr("must exceed min (%1 um)").arg(bmin);
+                              return QString();
+                          });
+            }
+        }
+    }
 }
 
 void PropertiesDock::designRows(const Project& p, const ItemRef&) {
@@ -90,8 +183,11 @@ void PropertiesDock::designRows(const Project& p, const ItemRef&) {
                                         r["materials"][size_t(slot)].is_string()
                                     ? qs(r["materials"][size_t(slot)].get<std::string>())
                                     : QString();
-        addCombo(slot == 0 ? tr("Material (rho = 0)") : tr("Material (rho = 1)"), ids, std::max(0, int(ids.indexOf(current))),
-                 [this, ids, slot](int i) {
+        // the built-in "air" (or an id the project lacks) is not in the list: shown as it is
+        QStringList items = ids;
+        if (!current.isEmpty() && !items.contains(current)) items << current;
+        addCombo(slot == 0 ? tr("Material (rho = 0)") : tr("Material (rho = 1)"), items, std::max(0, int(items.indexOf(current))),
+                 [this, ids = items, slot](int i) {
                      if (i < 0 || i >= ids.size()) return;
                      editDesign(tr("Edit design materials"), [&](Json& x) {
                          if (!x.contains("materials") || !x["materials"].is_array() || x["materials"].size() != 2)
@@ -155,6 +251,7 @@ void PropertiesDock::designRows(const Project& p, const ItemRef&) {
                       return tr("needs a conic filter with a radius above 0");
                   return QString();
               });
+    designFixedRows(p);
     addInfo(tr("Objective"), tr("in the Inverse Design dock (Run > Optimize (adjoint))"));
 }
 

@@ -81,6 +81,9 @@ private:
     /// The design region (properties_design.cpp).
     void designRows(const Project& p, const ItemRef& sel);
     void editDesign(const QString& text, const std::function<void(Json&)>& f);
+    /// The design region's fixed boxes (design.regions[0].fixed): a count, and per box its
+    /// kind, a Delete button and its corners (properties_design.cpp).
+    void designFixedRows(const Project& p);
 
     // Fields the builders share (properties_dock.cpp). The rules are the project format's
     // (validate_project). `rule(axis, value)`: the rule of each coordinate (empty: any value).

@@ -160,6 +160,46 @@ void check_mode_monitor_outside(const Project& project, const Reader& rd, const 
     }
 }
 
+/// `design.regions[i].fixed`: boxes inside the region, rho 0 or 1. Whether a box holds a
+/// pixel centre is checked only with the references (`optimize --adjoint`): an edit of the
+/// pixel edge in the IDE must not make the file unreadable.
+void parse_fixed(const Reader& rd, const Json& list, const std::string& path, int dims, DesignRegionSpec& r) {
+    if (!list.is_array()) rd.fail(path, "must be a list of boxes { \"min\", \"max\", \"rho\" }");
+    static const char* axes[] = {"x", "y", "z"};
+    constexpr double tol = 1e-9;  // um
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const std::string bp = path + "[" + std::to_string(k) + "]";
+        const Json& b = rd.object(list[k], bp);
+        DesignFixedBox box;
+        box.min = rd.point(b, bp, "min", dims);
+        box.max = rd.point(b, bp, "max", dims);
+        if (dims == 2) box.min.z = box.max.z = 0;
+        for (int a = 0; a < dims; ++a) {
+            if (!(box.max[a] > box.min[a]))
+                rd.fail(bp + ".max", std::string("must exceed min along ") + axes[a] + " (" + num(box.min[a]) +
+                                         " um; found " + num(box.max[a]) + " um)");
+            if (box.min[a] < r.min[a] - tol || box.max[a] > r.max[a] + tol)
+                rd.fail(bp, std::string("the box must lie inside the design region (") + num(r.min[a]) + " .. " +
+                                num(r.max[a]) + " um along " + axes[a] + "; found " + num(box.min[a]) + " .. " +
+                                num(box.max[a]) + " um)");
+        }
+        if (!b.contains("rho")) rd.fail(bp + ".rho", "is required (0: held at the low material, 1: the high one)");
+        const Json& v = b.at("rho");
+        if (!v.is_number() || (v.get<double>() != 0 && v.get<double>() != 1))
+            rd.fail(bp + ".rho", "must be 0 or 1 (found " + v.dump() + ")");
+        box.rho = v.get<double>();
+        r.fixed.push_back(box);
+        if (rd.references) {
+            DesignRegionSpec grid;  // the region's geometry with this box alone
+            grid.min = r.min, grid.max = r.max, grid.pixel_um = r.pixel_um, grid.pixels = r.pixels;
+            grid.fixed = {box};
+            if (grid.fixed_pixels().empty())
+                rd.fail(bp, "holds no pixel centre (pixels of " + num(r.pixel_um) +
+                                " um: a pixel is fixed when its centre lies in the box)");
+        }
+    }
+}
+
 DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Json& j, const std::string& path) {
     rd.object(j, path);
     const int dims = project.domain.dimensions;
@@ -269,6 +309,7 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
             }
         }
     }
+    if (j.contains("fixed")) parse_fixed(rd, j.at("fixed"), path + ".fixed", dims, r);
     if (j.contains("min_length_um")) {
         r.min_length_um = rd.number(j, path, "min_length_um", 0.0);
         if (r.min_length_um < 0) rd.fail(path + ".min_length_um", "must be >= 0");
@@ -279,6 +320,32 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
 }
 
 }  // namespace
+
+std::vector<std::pair<std::size_t, double>> DesignRegionSpec::fixed_pixels() const {
+    std::vector<std::pair<std::size_t, double>> out;
+    if (fixed.empty()) return out;
+    const std::size_t n = pixel_count();
+    std::vector<signed char> value(n, -1);
+    const int nx = pixels[0], ny = pixels[1], nz = pixels[2];
+    const bool three = nz > 1 || max.z > min.z;
+    for (const DesignFixedBox& b : fixed) {
+        // the pixel index range whose centres min + (i + 1/2) h lie in [b.min, b.max]
+        int lo[3] = {0, 0, 0}, hi[3] = {nx - 1, ny - 1, nz - 1};
+        for (int a = 0; a < (three ? 3 : 2); ++a) {
+            const double h = pixel_um;
+            lo[a] = std::max(lo[a], int(std::ceil((b.min[a] - min[a]) / h - 0.5 - 1e-9)));
+            hi[a] = std::min(hi[a], int(std::floor((b.max[a] - min[a]) / h - 0.5 + 1e-9)));
+        }
+        for (int k = lo[2]; k <= hi[2]; ++k)
+            for (int j = lo[1]; j <= hi[1]; ++j)
+                for (int i = lo[0]; i <= hi[0]; ++i)
+                    value[std::size_t(i) + std::size_t(nx) * (std::size_t(j) + std::size_t(ny) * std::size_t(k))] =
+                        b.rho > 0.5 ? 1 : 0;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (value[i] >= 0) out.emplace_back(i, double(value[i]));
+    return out;
+}
 
 std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label, bool check_references) {
     const auto it = project.extra.find("design");

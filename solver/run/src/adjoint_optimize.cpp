@@ -135,6 +135,12 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
                                              "no gradient at beta = infinity)");
     }
 
+    for (const FixedPixel& f : settings.fixed)
+        if (f.index >= n || !(f.rho >= 0 && f.rho <= 1))
+            throw std::invalid_argument("optimize: fixed pixel " + std::to_string(f.index) + " (rho " +
+                                        std::to_string(f.rho) + "): the index must be below " + std::to_string(n) +
+                                        " and rho in [0, 1]");
+
     OptimizeResult result;
     std::vector<double> rho(rho0);
     for (double& r : rho) r = std::clamp(r, 0.0, 1.0);
@@ -146,6 +152,9 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         epoch = c.epoch;
         epoch_evaluations = c.epoch_evaluations;
     }
+    // the fixed pixels start at their values, also in a resumed checkpoint's design (a box
+    // added while paused takes effect here)
+    for (const FixedPixel& f : settings.fixed) rho[f.index] = f.rho;
     result.first_iteration = iteration;
 
     struct Context {
@@ -365,6 +374,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         nlopt_opt opt = nlopt_create(alg, unsigned(x.size()));
         ctx.opt = opt;
         std::vector<double> lo(n, 0.0), hi(n, 1.0);
+        for (const FixedPixel& f : settings.fixed) lo[f.index] = hi[f.index] = f.rho;
         if (settings.epigraph) lo.push_back(-HUGE_VAL), hi.push_back(HUGE_VAL);  // t
         nlopt_set_lower_bounds(opt, lo.data());
         nlopt_set_upper_bounds(opt, hi.data());

@@ -152,6 +152,7 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     pp.settings.algorithm = pp.spec.algorithm;
     pp.settings.maximize = obj.maximize;
     pp.settings.max_iterations = pp.spec.max_iterations;
+    for (const auto& [index, rho] : rs.fixed_pixels()) pp.settings.fixed.push_back({index, rho});
 
     // the start density
     const std::string rho_path = "design.regions[0].rho";
@@ -167,6 +168,7 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
             throw ProjectError(file_label, rho_path, e.what());
         }
     }
+    for (const FixedPixel& f : pp.settings.fixed) pp.rho0[f.index] = f.rho;  // also what the normalization sees
 
     // the run settings
     p.settings.backend = options.backend.value_or(project.run.backend);

@@ -10,11 +10,21 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golightly/project.hpp"
 
 namespace golightly {
+
+/// A box of a design region whose pixels are held at a fixed density
+/// (`design.regions[i].fixed[k]`): a pixel is fixed when its centre lies in the box
+/// (edges included). Typical use: the continuation of a port's waveguide held solid, a
+/// border held void.
+struct DesignFixedBox {
+    Vec3 min, max;    ///< um, inside the region's box; 2D: z entries 0
+    double rho = 0;   ///< 0 (the low material) or 1 (the high one)
+};
 
 /// One design region: a box with a density grid of square (cubic) pixels, mapped between
 /// two non-dispersive materials.
@@ -39,6 +49,12 @@ struct DesignRegionSpec {
     /// beta, beta_factor, beta_max); +infinity (written "inf") only last, with "smoothed"
     std::vector<double> betas;
     double min_length_um = 0;  ///< 0: no length scale constraint
+    /// Boxes of pixels held at 0 or 1 (empty: every pixel is free); see fixed_pixels.
+    std::vector<DesignFixedBox> fixed;
+    /// The fixed pixels: (index i + nx (j + ny k), x fastest as `rho`, and the density),
+    /// sorted by index, each once; where boxes overlap, the later box in `fixed` wins. A
+    /// pixel's centre is min + (i + 1/2) pixel_um along each axis.
+    std::vector<std::pair<std::size_t, double>> fixed_pixels() const;
     std::size_t pixel_count() const { return std::size_t(pixels[0]) * std::size_t(pixels[1]) * std::size_t(pixels[2]); }
 };
 

@@ -36,6 +36,12 @@
 
 namespace golightly::adjoint {
 
+/// A design pixel held at a fixed density: NLopt's lower and upper bounds are both `rho`.
+struct FixedPixel {
+    std::size_t index = 0;  ///< into rho (x fastest, then y, then z)
+    double rho = 0;         ///< in [0, 1]
+};
+
 struct OptimizerSettings {
     /// "mma" (NLOPT_LD_MMA, default), "ccsa" (NLOPT_LD_CCSAQ) or "lbfgs" (NLOPT_LD_LBFGS,
     /// no constraints).
@@ -76,6 +82,12 @@ struct OptimizerSettings {
     /// comment): max_rho min_f F_f, or min_rho max_f F_f with maximize false. Needs mma or
     /// ccsa. false: Problem::objective.
     bool epigraph = false;
+    /// Pixels held at a fixed density (design_spec.hpp DesignFixedBox; each index once):
+    /// the start density and a resumed checkpoint's density take these values, and the
+    /// optimizer's bounds pin them there, so that every evaluation sees them exactly. A
+    /// resumed run takes the fixed pixels of its own settings (boxes added while paused
+    /// apply from the resumed iteration on).
+    std::vector<FixedPixel> fixed;
     /// Empty: no checkpoint. Else the JSON file written after every evaluation and read at
     /// the start when it exists (its pixel count must match).
     std::filesystem::path checkpoint;
@@ -113,8 +125,9 @@ design::DensityGrid density_grid(const DesignRegion& region, int dimensions);
 
 /// Optimizes `problem`'s objective over the design region's densities from `rho0`
 /// (region.pixels() values in [0, 1]). Throws std::invalid_argument (bad settings, rho0,
-/// an unknown algorithm, constraints or the epigraph with L-BFGS, the epigraph without
-/// Problem::per_frequency, a checkpoint of another problem),
+/// a fixed pixel's index out of range or its rho outside [0, 1], an unknown algorithm,
+/// constraints or the epigraph with L-BFGS, the epigraph without Problem::per_frequency, a
+/// checkpoint of another problem),
 /// std::runtime_error (no NLopt in this build), and what adjoint::evaluate_with_gradient
 /// throws except Cancelled: problem.settings.cancel set ends the evaluation under way within
 /// a chunk of steps and returns with stop "cancelled", rho the last completed evaluation's
