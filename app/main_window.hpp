@@ -170,7 +170,36 @@ private:
     void copySelection();
     void paste();
     std::unique_ptr<QSettings> settings() const;
+    // ---- the run UI (main_window_run.cpp): createRunUi calls the rest in this order, which
+    // is the order of the signal connections and of the status bar's widgets
     void createRunUi(QMenu* fileMenu);
+    /// The actions of the Run menu that the tool bar and live edit use too.
+    struct RunActions {
+        QAction* start;
+        QAction* pause;
+        QAction* resume;
+        QAction* stop;
+        QAction* fieldView;  ///< "view.field", checkable
+        QAction* liveEdit;   ///< "run.liveEdit", checkable, remembered in the settings
+    };
+    /// The centre: a stack of the canvas, the field view (registered with the canvas in
+    /// world coordinates, live edit on it) and the start page.
+    void createCentralStack();
+    /// Run / Pause / Resume / Stop, Show Field View, Live Edit: the Run menu; File > Open Run
+    /// Results inserted into `fileMenu`.
+    RunActions createRunActions(QMenu* fileMenu);
+    /// The Run tool bar: the actions, the live-edit box, field quantity, colour scale, frames/s.
+    void createRunToolBar(const RunActions& actions);
+    /// The run label and progress bar in the status bar; the docks' messages go there too.
+    void createRunStatus();
+    /// Document changes during a run reach the solver while `liveA` is checked.
+    void connectLiveEdit(QAction* liveA);
+    /// The field picture of a resonance (a second short run) and its Stop button.
+    void createResonancePicture();
+    /// The RunController's frames, energy, live monitors and progress to the view and docks.
+    void connectRunProgress();
+    /// The end of a run: results, pending results move, divergence marks, errors.
+    void connectRunFinished();
     void updateRunActions();
     /// A run did not start: the status bar and the Monitors dock say why, nothing shows "Running...".
     void setRunIdle(const QString& message);
