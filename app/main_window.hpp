@@ -257,6 +257,12 @@ public:
     bool openDesign(const QString& glproj);
 private:
     void createToolsUi();
+    /// The S-parameters, Sweep / Optimize, Port Modes and Inverse Design docks (hidden),
+    /// their settings and results folders, following the document.
+    void createToolsDocks();
+    /// Compute / Cancel S-parameters and Optimize (Run menu), the docks' toggles (Run and
+    /// View menus); called after createToolsDocks.
+    void createToolsActions();
     void applyToolsLayout();
     SParamsDock* sparamsDock_ = nullptr;
     SweepDock* sweepDock_ = nullptr;
