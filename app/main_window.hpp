@@ -270,6 +270,15 @@ private:
     InverseDesignDock* designDock_ = nullptr;
     void applyDefaultLayout();
     void create3dUi();
+    /// The layer stack dock and the 3D structure view dock (selection shared with the canvas).
+    void create3dDocks();
+    /// The Slice tool bar of 3D runs (plane, position, back / forward), also the Run setup
+    /// dock's live slice.
+    void createSliceToolBar();
+    /// The 3D drawing tools after the 2D ones in the Tools menu and tool bar.
+    void create3dTools();
+    /// The Examples menu before Help: every bundled example.
+    void createExamplesMenu();
     void apply3dLayout();
     void sync3dUi();
     LayerStackDock* layerStackDock_ = nullptr;
