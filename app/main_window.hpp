@@ -153,6 +153,8 @@ private:
     void createActions();
     // one per menu, each in its own file (main_window_<menu>_menu.cpp)
     QMenu* createFileMenu();
+    /// Import (bitmap model, STEP, GDS) and export (GDS, PNG, SVG) actions, appended to `file`.
+    void createImportExportActions(QMenu* file);
     void createEditMenu();
     void createViewMenu();
     void createToolsMenu();
