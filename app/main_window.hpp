@@ -163,6 +163,11 @@ private:
     /// A new action named `name` ("menu.command") with text, icon and shortcut.
     QAction* makeAction(const QString& name, const QString& text, const QString& iconName, QKeySequence key = {});
     void createDocks();
+    /// The status bar's tool hint (left), cursor position and zoom / grid read-outs (right).
+    void createStatusBarReadouts();
+    /// The default layout (kept for View > Reset Layout), then the saved geometry, dock
+    /// state, grid and snap, and the recent-files menu.
+    void restoreSettings();
     void setTool(Tool* tool);
     void updateTitle();
     void addRecentFile(const QString& path);
