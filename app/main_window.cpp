@@ -162,6 +162,21 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     create3dUi();  // layer stack, 3D view, slice bar, 3D tools, Examples (main_window_3d.cpp)
     createToolsUi();  // S-parameters, Sweep / Optimize, Port Modes docks (main_window_tools.cpp)
 
+    createStatusBarReadouts();
+
+    connect(doc_, &EditorDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &EditorDocument::filePathChanged, this, &MainWindow::updateTitle);
+    updateTitle();
+
+    autosaveTimer_ = new QTimer(this);
+    autosaveTimer_->setInterval(options_.autosaveIntervalMs);
+    connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosaveNow);
+    autosaveTimer_->start();
+
+    restoreSettings();
+}
+
+void MainWindow::createStatusBarReadouts() {
     cursorLabel_ = new QLabel;
     cursorLabel_->setMinimumWidth(230);
     zoomLabel_ = new QLabel;
@@ -169,7 +184,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     toolHint_->setObjectName(QStringLiteral("toolHint"));
     toolHint_->setStyleSheet(QStringLiteral("QLabel { color: #1d4f91; }"));
     statusBar()->addWidget(toolHint_, 3);  // the larger share: it says how to use the tool in hand
-    // QStatusBar hides a widget added while a message shows (the set-up above posts some)
+    // QStatusBar hides a widget added while a message shows (the window's set-up posts some)
     // as if the program had hidden it, and never shows it again: the hint must come back
     // when the message goes
     toolHint_->setAttribute(Qt::WA_WState_ExplicitShowHide, false);
@@ -184,16 +199,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     };
     connect(canvas_, &Canvas::viewChanged, this, updateZoom);
     updateZoom();
+}
 
-    connect(doc_, &EditorDocument::modifiedChanged, this, &MainWindow::updateTitle);
-    connect(doc_, &EditorDocument::filePathChanged, this, &MainWindow::updateTitle);
-    updateTitle();
-
-    autosaveTimer_ = new QTimer(this);
-    autosaveTimer_->setInterval(options_.autosaveIntervalMs);
-    connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosaveNow);
-    autosaveTimer_->start();
-
+void MainWindow::restoreSettings() {
     auto s = settings();
     // default layout (issue 20: roomy at 1600 x 1000): Layers over Materials at the left,
     // Properties and Run setup as tabs at the right, the Monitors dock under the canvas

@@ -153,6 +153,8 @@ private:
     void createActions();
     // one per menu, each in its own file (main_window_<menu>_menu.cpp)
     QMenu* createFileMenu();
+    /// Import (bitmap model, STEP, GDS) and export (GDS, PNG, SVG) actions, appended to `file`.
+    void createImportExportActions(QMenu* file);
     void createEditMenu();
     void createViewMenu();
     void createToolsMenu();
@@ -161,6 +163,11 @@ private:
     /// A new action named `name` ("menu.command") with text, icon and shortcut.
     QAction* makeAction(const QString& name, const QString& text, const QString& iconName, QKeySequence key = {});
     void createDocks();
+    /// The status bar's tool hint (left), cursor position and zoom / grid read-outs (right).
+    void createStatusBarReadouts();
+    /// The default layout (kept for View > Reset Layout), then the saved geometry, dock
+    /// state, grid and snap, and the recent-files menu.
+    void restoreSettings();
     void setTool(Tool* tool);
     void updateTitle();
     void addRecentFile(const QString& path);
@@ -170,7 +177,36 @@ private:
     void copySelection();
     void paste();
     std::unique_ptr<QSettings> settings() const;
+    // ---- the run UI (main_window_run.cpp): createRunUi calls the rest in this order, which
+    // is the order of the signal connections and of the status bar's widgets
     void createRunUi(QMenu* fileMenu);
+    /// The actions of the Run menu that the tool bar and live edit use too.
+    struct RunActions {
+        QAction* start;
+        QAction* pause;
+        QAction* resume;
+        QAction* stop;
+        QAction* fieldView;  ///< "view.field", checkable
+        QAction* liveEdit;   ///< "run.liveEdit", checkable, remembered in the settings
+    };
+    /// The centre: a stack of the canvas, the field view (registered with the canvas in
+    /// world coordinates, live edit on it) and the start page.
+    void createCentralStack();
+    /// Run / Pause / Resume / Stop, Show Field View, Live Edit: the Run menu; File > Open Run
+    /// Results inserted into `fileMenu`.
+    RunActions createRunActions(QMenu* fileMenu);
+    /// The Run tool bar: the actions, the live-edit box, field quantity, colour scale, frames/s.
+    void createRunToolBar(const RunActions& actions);
+    /// The run label and progress bar in the status bar; the docks' messages go there too.
+    void createRunStatus();
+    /// Document changes during a run reach the solver while `liveA` is checked.
+    void connectLiveEdit(QAction* liveA);
+    /// The field picture of a resonance (a second short run) and its Stop button.
+    void createResonancePicture();
+    /// The RunController's frames, energy, live monitors and progress to the view and docks.
+    void connectRunProgress();
+    /// The end of a run: results, pending results move, divergence marks, errors.
+    void connectRunFinished();
     void updateRunActions();
     /// A run did not start: the status bar and the Monitors dock say why, nothing shows "Running...".
     void setRunIdle(const QString& message);
@@ -228,6 +264,12 @@ public:
     bool openDesign(const QString& glproj);
 private:
     void createToolsUi();
+    /// The S-parameters, Sweep / Optimize, Port Modes and Inverse Design docks (hidden),
+    /// their settings and results folders, following the document.
+    void createToolsDocks();
+    /// Compute / Cancel S-parameters and Optimize (Run menu), the docks' toggles (Run and
+    /// View menus); called after createToolsDocks.
+    void createToolsActions();
     void applyToolsLayout();
     SParamsDock* sparamsDock_ = nullptr;
     SweepDock* sweepDock_ = nullptr;
@@ -235,6 +277,15 @@ private:
     InverseDesignDock* designDock_ = nullptr;
     void applyDefaultLayout();
     void create3dUi();
+    /// The layer stack dock and the 3D structure view dock (selection shared with the canvas).
+    void create3dDocks();
+    /// The Slice tool bar of 3D runs (plane, position, back / forward), also the Run setup
+    /// dock's live slice.
+    void createSliceToolBar();
+    /// The 3D drawing tools after the 2D ones in the Tools menu and tool bar.
+    void create3dTools();
+    /// The Examples menu before Help: every bundled example.
+    void createExamplesMenu();
     void apply3dLayout();
     void sync3dUi();
     LayerStackDock* layerStackDock_ = nullptr;

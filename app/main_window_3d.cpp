@@ -56,6 +56,30 @@ QIcon drawnIcon(const QString& id) {
 }  // namespace
 
 void MainWindow::create3dUi() {
+    create3dDocks();
+    createSliceToolBar();
+    create3dTools();
+
+    // ---- View menu: the new docks
+    if (QAction* reset = action(QStringLiteral("view.resetLayout")))
+        for (QObject* o : reset->associatedObjects())
+            if (auto* m = qobject_cast<QMenu*>(o)) {
+                QAction* a3 = structure3dDock_->toggleViewAction();
+                a3->setObjectName(QStringLiteral("view.structure3d"));
+                a3->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_3));
+                a3->setIcon(QIcon(QStringLiteral(":/icons/view3d.svg")));
+                QAction* ls = layerStackDock_->toggleViewAction();
+                ls->setObjectName(QStringLiteral("view.layerStack"));
+                m->insertActions(reset, {ls, a3, sliceBar_->toggleViewAction()});
+            }
+
+    createExamplesMenu();
+
+    connect(doc_, &EditorDocument::changed, this, &MainWindow::sync3dUi);
+    sync3dUi();
+}
+
+void MainWindow::create3dDocks() {
     // ---- layer stack dock (tabbed with Materials)
     layerStackDock_ = new LayerStackDock(doc_, this);
     addDockWidget(Qt::LeftDockWidgetArea, layerStackDock_);
@@ -84,7 +108,9 @@ void MainWindow::create3dUi() {
     connect(structure3dDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible) structureView3d_->setProject(doc_->project());
     });
+}
 
+void MainWindow::createSliceToolBar() {
     // ---- slice tool bar (3D runs): plane and position, changeable while running
     sliceBar_ = addToolBar(tr("Slice"));
     sliceBar_->setObjectName(QStringLiteral("SliceToolBar"));
@@ -141,7 +167,9 @@ void MainWindow::create3dUi() {
         run_->clearFrameSlice();  // the next run starts at run.frames' slice
         sync3dUi();
     });
+}
 
+void MainWindow::create3dTools() {
     // ---- 3D drawing tools (after the 2D ones; Shift + the 2D tool's key)
     QMenu* toolsMenu = nullptr;
     if (QAction* rect = action(QStringLiteral("tool.rectangle")))
@@ -181,20 +209,9 @@ void MainWindow::create3dUi() {
         connect(a, &QAction::triggered, this, [this, tool] { setTool(tool); });
         connect(tool, &Tool::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     }
+}
 
-    // ---- View menu: the new docks
-    if (QAction* reset = action(QStringLiteral("view.resetLayout")))
-        for (QObject* o : reset->associatedObjects())
-            if (auto* m = qobject_cast<QMenu*>(o)) {
-                QAction* a3 = structure3dDock_->toggleViewAction();
-                a3->setObjectName(QStringLiteral("view.structure3d"));
-                a3->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_3));
-                a3->setIcon(QIcon(QStringLiteral(":/icons/view3d.svg")));
-                QAction* ls = layerStackDock_->toggleViewAction();
-                ls->setObjectName(QStringLiteral("view.layerStack"));
-                m->insertActions(reset, {ls, a3, sliceBar_->toggleViewAction()});
-            }
-
+void MainWindow::createExamplesMenu() {
     // ---- Examples menu (before Help): every bundled example, the 3D ones marked
     const QString dir = examplesDirectory();
     if (!dir.isEmpty()) {
@@ -220,9 +237,6 @@ void MainWindow::create3dUi() {
             if (a->menu() && a->menu()->actions().contains(action(QStringLiteral("help.guide")))) helpMenu = a;
         menuBar()->insertMenu(helpMenu, examples);
     }
-
-    connect(doc_, &EditorDocument::changed, this, &MainWindow::sync3dUi);
-    sync3dUi();
 }
 
 void MainWindow::apply3dLayout() {

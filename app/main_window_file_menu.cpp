@@ -21,29 +21,15 @@ QMenu* MainWindow::createFileMenu() {
     QAction* openA = makeAction(QStringLiteral("file.open"), tr("&Open..."), QStringLiteral("open"), QKeySequence::Open);
     QAction* saveA = makeAction(QStringLiteral("file.save"), tr("&Save"), QStringLiteral("save"), QKeySequence::Save);
     QAction* saveAsA = makeAction(QStringLiteral("file.saveAs"), tr("Save &As..."), {}, QKeySequence::SaveAs);
-    QAction* importA = makeAction(QStringLiteral("file.importBitmap"), tr("&Import GoLightly Bitmap Model..."), {});
-    QAction* importStepA = makeAction(QStringLiteral("file.importStep"), tr("Import S&TEP..."), {},
-                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
-    QAction* reimportStepA = makeAction(QStringLiteral("file.reimportStep"), tr("Re-import STEP of the Selected Part..."), {});
-    QAction* importGdsA = makeAction(QStringLiteral("file.importGds"), tr("Import &GDS..."), {});
-    QAction* exportGdsA = makeAction(QStringLiteral("file.exportGds"), tr("&Export GDS..."), {});
-    QAction* exportPng = makeAction(QStringLiteral("file.exportPng"), tr("Export Canvas as &PNG..."), {});
-    QAction* exportSvg = makeAction(QStringLiteral("file.exportSvg"), tr("Export Canvas as S&VG..."), {});
-    QAction* quitA = makeAction(QStringLiteral("file.quit"), tr("&Quit"), {}, QKeySequence::Quit);
     file->addAction(newA);
     file->addAction(openA);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(saveA);
     file->addAction(saveAsA);
     file->addSeparator();
-    file->addAction(importA);
-    file->addAction(importStepA);
-    file->addAction(reimportStepA);
-    file->addAction(importGdsA);
-    file->addAction(exportGdsA);
-    file->addAction(exportPng);
-    file->addAction(exportSvg);
+    createImportExportActions(file);
     file->addSeparator();
+    QAction* quitA = makeAction(QStringLiteral("file.quit"), tr("&Quit"), {}, QKeySequence::Quit);
     file->addAction(quitA);
     connect(newA, &QAction::triggered, this, [this] {
         if (!maybeSave()) return;
@@ -66,6 +52,26 @@ QMenu* MainWindow::createFileMenu() {
         if (!path.endsWith(QStringLiteral(".glproj"))) path += QStringLiteral(".glproj");
         saveFileAs(path);
     });
+    connect(quitA, &QAction::triggered, this, &QWidget::close);
+    return file;
+}
+
+void MainWindow::createImportExportActions(QMenu* file) {
+    QAction* importA = makeAction(QStringLiteral("file.importBitmap"), tr("&Import GoLightly Bitmap Model..."), {});
+    QAction* importStepA = makeAction(QStringLiteral("file.importStep"), tr("Import S&TEP..."), {},
+                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    QAction* reimportStepA = makeAction(QStringLiteral("file.reimportStep"), tr("Re-import STEP of the Selected Part..."), {});
+    QAction* importGdsA = makeAction(QStringLiteral("file.importGds"), tr("Import &GDS..."), {});
+    QAction* exportGdsA = makeAction(QStringLiteral("file.exportGds"), tr("&Export GDS..."), {});
+    QAction* exportPng = makeAction(QStringLiteral("file.exportPng"), tr("Export Canvas as &PNG..."), {});
+    QAction* exportSvg = makeAction(QStringLiteral("file.exportSvg"), tr("Export Canvas as S&VG..."), {});
+    file->addAction(importA);
+    file->addAction(importStepA);
+    file->addAction(reimportStepA);
+    file->addAction(importGdsA);
+    file->addAction(exportGdsA);
+    file->addAction(exportPng);
+    file->addAction(exportSvg);
     connect(importA, &QAction::triggered, this, &MainWindow::importBitmap);
     connect(importStepA, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Import STEP"), QFileInfo(doc_->filePath()).path(),
@@ -96,8 +102,6 @@ QMenu* MainWindow::createFileMenu() {
     });
     connect(exportPng, &QAction::triggered, this, [this] { exportImage(false); });
     connect(exportSvg, &QAction::triggered, this, [this] { exportImage(true); });
-    connect(quitA, &QAction::triggered, this, &QWidget::close);
-    return file;
 }
 
 }  // namespace golightly::app

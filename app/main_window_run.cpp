@@ -44,8 +44,25 @@
 namespace golightly::app {
 
 void MainWindow::createRunUi(QMenu* fileMenu) {
+    // The order is the signals' connection order and the status bar's widget order.
     run_ = new RunController(this);
+    createCentralStack();
 
+    // ---- Monitors dock
+    monitorsDock_ = new plots::MonitorsDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, monitorsDock_);
+
+    const RunActions actions = createRunActions(fileMenu);
+    createRunToolBar(actions);
+    createRunStatus();
+    connectLiveEdit(actions.liveEdit);
+    createResonancePicture();
+    connectRunProgress();
+    connectRunFinished();
+    updateRunActions();
+}
+
+void MainWindow::createCentralStack() {
     // ---- centre: the canvas or the field view, registered in world coordinates
     fieldView_ = new viewport::FieldView;
     QWidget* canvas = takeCentralWidget();
@@ -81,12 +98,9 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
             [this](double s, QPointF c) { canvas_->setView(s, c); });
     connect(fieldView_, &viewport::FieldView::cursorMoved, canvas_, &Canvas::cursorMoved);
     fieldView_->setFrameSource(run_->frameSource());
+}
 
-    // ---- Monitors dock
-    monitorsDock_ = new plots::MonitorsDock(this);
-    addDockWidget(Qt::BottomDockWidgetArea, monitorsDock_);
-
-    // ---- actions
+MainWindow::RunActions MainWindow::createRunActions(QMenu* fileMenu) {
     auto make = [this](const QString& name, const QString& text, QKeySequence key) {
         auto* a = new QAction(text, this);
         a->setObjectName(name);
@@ -123,9 +137,23 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     runMenu->addAction(monitorsDock_->toggleViewAction());
     fileMenu->insertAction(fileMenu->actions().value(3), resultsA);
 
+    connect(runA, &QAction::triggered, this, [this] { startRun(); });
+    connect(pauseA, &QAction::triggered, run_, &RunController::pause);
+    connect(resumeA, &QAction::triggered, run_, &RunController::resume);
+    connect(stopA, &QAction::triggered, run_, &RunController::stop);
+    connect(fieldA, &QAction::toggled, this, &MainWindow::showFieldView);
+    connect(resultsA, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open run results"), resultsDirectory());
+        if (!dir.isEmpty()) openResults(dir);
+    });
+    return {runA, pauseA, resumeA, stopA, fieldA, liveA};
+}
+
+void MainWindow::createRunToolBar(const RunActions& actions) {
+    QAction* liveA = actions.liveEdit;
     QToolBar* bar = addToolBar(tr("Run"));
     bar->setObjectName(QStringLiteral("RunToolBar"));
-    bar->addActions({runA, pauseA, resumeA, stopA, fieldA});
+    bar->addActions({actions.start, actions.pause, actions.resume, actions.stop, actions.fieldView});
     auto* liveBox = new QCheckBox(tr("Live edit"));
     liveBox->setObjectName(QStringLiteral("run.liveEditBox"));
     liveBox->setToolTip(liveA->toolTip());
@@ -177,7 +205,9 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     connect(fpsSpin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         if (v > 0) fieldView_->setFramesPerSecond(v);
     });
+}
 
+void MainWindow::createRunStatus() {
     // ---- status bar: progress
     runLabel_ = new ElidedLabel;  // a results path never pushes the tool hint out
     runLabel_->setObjectName(QStringLiteral("run.status"));
@@ -191,16 +221,17 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     statusBar()->insertPermanentWidget(0, runLabel_, 2);
     statusBar()->insertPermanentWidget(1, runProgress_);
 
-    connect(runA, &QAction::triggered, this, [this] { startRun(); });
-    connect(pauseA, &QAction::triggered, run_, &RunController::pause);
-    connect(resumeA, &QAction::triggered, run_, &RunController::resume);
-    connect(stopA, &QAction::triggered, run_, &RunController::stop);
-    connect(fieldA, &QAction::toggled, this, &MainWindow::showFieldView);
-    connect(resultsA, &QAction::triggered, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open run results"), resultsDirectory());
-        if (!dir.isEmpty()) openResults(dir);
+    // Normalize ticked in Run setup: what the reference run will contain (run_checks.hpp)
+    connect(runDock_, &RunSetupDock::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+    connect(monitorsDock_, &plots::MonitorsDock::normalizationRequested, this, [this] {
+        const QString what = set_up_normalization(doc_);
+        monitorsDock_->setNormalizationOffer(false);
+        statusBar()->showMessage(what, 10000);
     });
+}
 
+void MainWindow::connectLiveEdit(QAction* liveA) {
     // ---- live edit: every document change during a run goes to the solver (compiled off
     // the GUI thread, latest wins); off: the run keeps its snapshot.
     connect(liveA, &QAction::toggled, this, [this](bool on) {
@@ -220,64 +251,59 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
     connect(run_, &RunController::liveEditRefused, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Live edit not applied: %1").arg(message), 8000);
     });
+}
 
-    // Normalize ticked in Run setup: what the reference run will contain (run_checks.hpp)
-    connect(runDock_, &RunSetupDock::statusMessage, this,
-            [this](const QString& text) { statusBar()->showMessage(text, 10000); });
-    connect(monitorsDock_, &plots::MonitorsDock::normalizationRequested, this, [this] {
-        const QString what = set_up_normalization(doc_);
-        monitorsDock_->setNormalizationOffer(false);
-        statusBar()->showMessage(what, 10000);
-    });
+void MainWindow::createResonancePicture() {
     // a double-click on a resonance: its field picture from a second short run (Meep users'
     // narrow-band run), in the field view when done; a Stop button in the status bar meanwhile
-    {
-        auto* picture = new ResonancePictureRun(this);
-        picture->setObjectName(QStringLiteral("resonancePicture"));
-        auto* busy = new QWidget;
-        busy->setObjectName(QStringLiteral("resonancePictureBusy"));
-        auto* row = new QHBoxLayout(busy);
-        row->setContentsMargins(0, 0, 0, 0);
-        auto* text = new QLabel;
-        auto* stop = new QPushButton(tr("Stop picture"));
-        stop->setObjectName(QStringLiteral("resonancePictureStop"));
-        row->addWidget(text);
-        row->addWidget(stop);
+    auto* picture = new ResonancePictureRun(this);
+    picture->setObjectName(QStringLiteral("resonancePicture"));
+    auto* busy = new QWidget;
+    busy->setObjectName(QStringLiteral("resonancePictureBusy"));
+    auto* row = new QHBoxLayout(busy);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* text = new QLabel;
+    auto* stop = new QPushButton(tr("Stop picture"));
+    stop->setObjectName(QStringLiteral("resonancePictureStop"));
+    row->addWidget(text);
+    row->addWidget(stop);
+    busy->setVisible(false);
+    statusBar()->addPermanentWidget(busy);
+    connect(stop, &QPushButton::clicked, picture, &ResonancePictureRun::cancel);
+    connect(picture, &ResonancePictureRun::progressText, text, &QLabel::setText);
+    connect(monitorsDock_, &plots::MonitorsDock::resonancePictureRequested, this,
+            [this, picture, busy, text](double f, double q, const QString& monitor) {
+                if (run_->isRunning()) {
+                    statusBar()->showMessage(tr("The field picture is a second run: wait for this run to end."), 8000);
+                    return;
+                }
+                const QString dir = QDir(resultsDirectory()).filePath(QStringLiteral("resonance_%1THz").arg(f * 1e-12, 0, 'f', 4));
+                const QString label = doc_->filePath().isEmpty() ? doc_->displayName() : doc_->filePath();
+                if (!picture->start(doc_->project(), f, q, monitor, label, dir)) return;  // failed() says why
+                text->setText(tr("%1: compiling...").arg(picture->title()));
+                busy->setVisible(true);
+            });
+    connect(picture, &ResonancePictureRun::pictureReady, this,
+            [this, busy](std::shared_ptr<const viewport::FieldFrame> frame, const QString& title) {
+                busy->setVisible(false);
+                fieldView_->clearFrames();
+                fieldView_->showFrame(std::move(frame));
+                fieldView_->setPhaseLabel(title);
+                action(QStringLiteral("view.field"))->setChecked(true);
+                statusBar()->showMessage(tr("Field picture of %1 (the real part at its frequency)").arg(title), 10000);
+            });
+    connect(picture, &ResonancePictureRun::stopped, this, [this, busy](const QString& message) {
         busy->setVisible(false);
-        statusBar()->addPermanentWidget(busy);
-        connect(stop, &QPushButton::clicked, picture, &ResonancePictureRun::cancel);
-        connect(picture, &ResonancePictureRun::progressText, text, &QLabel::setText);
-        connect(monitorsDock_, &plots::MonitorsDock::resonancePictureRequested, this,
-                [this, picture, busy, text](double f, double q, const QString& monitor) {
-                    if (run_->isRunning()) {
-                        statusBar()->showMessage(tr("The field picture is a second run: wait for this run to end."), 8000);
-                        return;
-                    }
-                    const QString dir = QDir(resultsDirectory()).filePath(QStringLiteral("resonance_%1THz").arg(f * 1e-12, 0, 'f', 4));
-                    const QString label = doc_->filePath().isEmpty() ? doc_->displayName() : doc_->filePath();
-                    if (!picture->start(doc_->project(), f, q, monitor, label, dir)) return;  // failed() says why
-                    text->setText(tr("%1: compiling...").arg(picture->title()));
-                    busy->setVisible(true);
-                });
-        connect(picture, &ResonancePictureRun::pictureReady, this,
-                [this, busy](std::shared_ptr<const viewport::FieldFrame> frame, const QString& title) {
-                    busy->setVisible(false);
-                    fieldView_->clearFrames();
-                    fieldView_->showFrame(std::move(frame));
-                    fieldView_->setPhaseLabel(title);
-                    action(QStringLiteral("view.field"))->setChecked(true);
-                    statusBar()->showMessage(tr("Field picture of %1 (the real part at its frequency)").arg(title), 10000);
-                });
-        connect(picture, &ResonancePictureRun::stopped, this, [this, busy](const QString& message) {
-            busy->setVisible(false);
-            statusBar()->showMessage(message, 10000);
-        });
-        connect(picture, &ResonancePictureRun::failed, this, [this, busy](const QString& message) {
-            busy->setVisible(false);
-            statusBar()->showMessage(message, 10000);
-            prompts_->error(tr("Resonance field picture"), message);
-        });
-    }
+        statusBar()->showMessage(message, 10000);
+    });
+    connect(picture, &ResonancePictureRun::failed, this, [this, busy](const QString& message) {
+        busy->setVisible(false);
+        statusBar()->showMessage(message, 10000);
+        prompts_->error(tr("Resonance field picture"), message);
+    });
+}
+
+void MainWindow::connectRunProgress() {
     connect(run_, &RunController::structureReady, fieldView_, &viewport::FieldView::setStructure);
     connect(run_, &RunController::energy, this, [this](const EnergyPoint& e) {
         monitorsDock_->addEnergyPoint(e.phase, e.timeFs, e.db);
@@ -312,6 +338,9 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         if (paused && !t.endsWith(suffix)) runLabel_->setText(t + suffix);
         if (!paused && t.endsWith(suffix)) runLabel_->setText(t.chopped(suffix.size()));
     });
+}
+
+void MainWindow::connectRunFinished() {
     connect(run_, &RunController::finished, this, [this](bool ok, const QString& message) {
         runProgress_->setVisible(false);
         fieldView_->setPhaseLabel(QString());
@@ -346,7 +375,6 @@ void MainWindow::createRunUi(QMenu* fileMenu) {
         }
         if (bad) prompts_->error(tr("Run failed"), message);
     });
-    updateRunActions();
 }
 
 void MainWindow::updateRunActions() {

@@ -31,6 +31,11 @@ QMenu* menuOf(QAction* a) {
 }  // namespace
 
 void MainWindow::createToolsUi() {
+    createToolsDocks();
+    createToolsActions();
+}
+
+void MainWindow::createToolsDocks() {
     sparamsDock_ = new SParamsDock(this);
     sweepDock_ = new SweepDock(doc_, this);
     modeViewer_ = new ModeViewerDock(doc_, this);
@@ -46,7 +51,28 @@ void MainWindow::createToolsUi() {
     sweepDock_->setSettingsStore(store);
     modeViewer_->setSettingsStore(store);
     designDock_->setSettingsStore(store);
+    connect(designDock_, &InverseDesignDock::finished, this, [this](const QString& message) {
+        statusBar()->showMessage(message, 8000);
+    });
+    auto designFolder = [this] {
+        // a paused or running optimization keeps its checkpoint's folder
+        if (designDock_->isRunning() || designDock_->state() == InverseDesignDock::State::Paused) return;
+        designDock_->setOutputDir(designDirectory());
+    };
+    connect(doc_, &EditorDocument::filePathChanged, this, designFolder);
+    designFolder();
 
+    // a design of a sweep: the current document after the unsaved-changes prompt
+    connect(sweepDock_, &SweepDock::openDesignRequested, this, &MainWindow::openDesign);
+    // the S-parameters shown are labelled when they are not of the project as it is now
+    // (another project opened by resetRunView: its saved S-parameters, if any)
+    auto current = [this] { sparamsDock_->setCurrentProject(doc_->project(), doc_->filePath()); };
+    connect(doc_, &EditorDocument::changed, this, current);
+    connect(doc_, &EditorDocument::filePathChanged, this, current);
+    current();
+}
+
+void MainWindow::createToolsActions() {
     auto* computeA = new QAction(tr("Compute &S-parameters"), this);
     computeA->setObjectName(QStringLiteral("run.sparams"));
     computeA->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
@@ -86,16 +112,6 @@ void MainWindow::createToolsUi() {
     QAction* designToggle = designDock_->toggleViewAction();
     designToggle->setObjectName(QStringLiteral("view.inverseDesignDock"));
     designToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_I));
-    connect(designDock_, &InverseDesignDock::finished, this, [this](const QString& message) {
-        statusBar()->showMessage(message, 8000);
-    });
-    auto designFolder = [this] {
-        // a paused or running optimization keeps its checkpoint's folder
-        if (designDock_->isRunning() || designDock_->state() == InverseDesignDock::State::Paused) return;
-        designDock_->setOutputDir(designDirectory());
-    };
-    connect(doc_, &EditorDocument::filePathChanged, this, designFolder);
-    designFolder();
 
     if (QMenu* runMenu = menuOf(action(QStringLiteral("run.start")))) {
         runMenu->addSeparator();
@@ -115,15 +131,6 @@ void MainWindow::createToolsUi() {
         QAction* before = action(QStringLiteral("view.resetLayout"));
         viewMenu->insertActions(before, {sparamsToggle, modesToggle, sweepToggle, designToggle});
     }
-
-    // a design of a sweep: the current document after the unsaved-changes prompt
-    connect(sweepDock_, &SweepDock::openDesignRequested, this, &MainWindow::openDesign);
-    // the S-parameters shown are labelled when they are not of the project as it is now
-    // (another project opened by resetRunView: its saved S-parameters, if any)
-    auto current = [this] { sparamsDock_->setCurrentProject(doc_->project(), doc_->filePath()); };
-    connect(doc_, &EditorDocument::changed, this, current);
-    connect(doc_, &EditorDocument::filePathChanged, this, current);
-    current();
 }
 
 void MainWindow::applyToolsLayout() {
