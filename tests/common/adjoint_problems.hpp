@@ -75,6 +75,15 @@ inline Problem tmz_problem(BackendChoice backend = BackendChoice::Cpu) {
 
 /// 2D TEz: an Ey point source, a 3 x 5 pixel region (eps 2..6), the functional
 /// Ey(p1) + (0.3 - 0.6 i) Ex(p2) at 1.55 um (complex weights: a complex adjoint run).
+/// tmz_problem with 6 x 6 density pixels (0.1 um) and runs to 1e-8 of the peak energy: the
+/// optimizer tests' problem, a few MMA evaluations in seconds.
+inline Problem small_tmz_problem() {
+    Problem p = tmz_problem();
+    p.region.n = {6, 6, 1};
+    p.settings.decay = 1e-8;
+    return p;
+}
+
 inline Problem tez_problem(BackendChoice backend = BackendChoice::Cpu) {
     SceneSpec spec;
     spec.nx = spec.ny = 64;

@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include "canvas.hpp"
+#include "design_canvas.hpp"
 #include "design_region.hpp"
 #include "docks.hpp"
 #include "golightly/design_spec.hpp"
@@ -101,13 +102,10 @@ private Q_SLOTS:
     void toolPaintsFixedBoxesWithUndo() {
         EditorDocument doc;
         doc.adoptRecovered(guideWithRegion(3), QString());
-        Canvas canvas(&doc);
-        canvas.resize(720, 480);
-        canvas.setSnapEnabled(false);
-        canvas.setView(200, QPointF(1.8, 1.2));
-        ToolSettings ts;
-        DesignRegionTool tool(&canvas, &ts);
-        canvas.setTool(&tool);
+        test::DesignCanvas dc(&doc, 200, QPointF(1.8, 1.2));
+        Canvas& canvas = dc.canvas;
+        DesignRegionTool& tool = dc.tool;
+        ToolSettings& ts = dc.settings;
         const Project before = doc.project();
         const int steps = doc.undoStack()->count();
         // Shift+drag: a solid box, its edges rounded to the pixel edges (0.1 um from 1.5, 0.9)
@@ -281,13 +279,8 @@ private Q_SLOTS:
         GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_NLOPT, true, "nlopt");
         EditorDocument doc;
         doc.adoptRecovered(guideWithRegion(4), QString());
-        Canvas canvas(&doc);
-        canvas.resize(720, 480);
-        canvas.setSnapEnabled(false);
-        canvas.setView(200, QPointF(1.8, 1.2));
-        ToolSettings ts;
-        DesignRegionTool tool(&canvas, &ts);
-        canvas.setTool(&tool);
+        test::DesignCanvas dc(&doc, 200, QPointF(1.8, 1.2));
+        Canvas& canvas = dc.canvas;
         const QString out = dir_.filePath(QStringLiteral("pause_resume"));
         app::InverseDesignDock dock(&doc);
         dock.setCanvas(&canvas);

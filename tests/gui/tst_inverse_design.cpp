@@ -28,6 +28,7 @@
 #include "qcustomplot_include.hpp"
 
 #include "canvas.hpp"
+#include "design_canvas.hpp"
 #include "design_region.hpp"
 #include "docks.hpp"
 #include "golightly/design_spec.hpp"
@@ -84,13 +85,8 @@ private Q_SLOTS:
     void toolDrawsRegionAndPropertiesUndo() {
         EditorDocument doc;
         doc.adoptRecovered(guide(), QString());
-        Canvas canvas(&doc);
-        canvas.resize(720, 480);
-        canvas.setSnapEnabled(false);
-        canvas.setView(100, QPointF(1.8, 1.2));
-        ToolSettings ts;
-        DesignRegionTool tool(&canvas, &ts);
-        canvas.setTool(&tool);
+        test::DesignCanvas dc(&doc, 100, QPointF(1.8, 1.2));
+        Canvas& canvas = dc.canvas;
         const Project before = doc.project();
         drag(canvas, QPointF(1.5, 0.9), QPointF(2.1, 1.5));
         QVERIFY(design_region(doc.project()));

@@ -23,13 +23,6 @@ using namespace golightly::test;
 
 namespace {
 
-Problem small_problem() {
-    Problem p = tmz_problem();
-    p.region.n = {6, 6, 1};  // 0.1 um pixels
-    p.settings.decay = 1e-8;
-    return p;
-}
-
 /// The bottom row (j = 0) solid, the left column (i = 0) void, of the 6 x 6 grid; the
 /// corner (0, 0) is in both: void (the later entry).
 std::vector<FixedPixel> border_pixels() {
@@ -61,7 +54,7 @@ double check_fixed(const OptimizeResult& r, const std::vector<FixedPixel>& fixed
 
 TEST_CASE("adjoint fixed pixels: MMA, CCSA and L-BFGS keep them exactly while the free pixels move",
           "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
-    const Problem p = small_problem();
+    const Problem p = small_tmz_problem();
     const std::vector<double> rho0(p.region.pixels(), 0.5);
     for (const char* algorithm : {"mma", "ccsa", "lbfgs"}) {
         INFO(algorithm);
@@ -85,7 +78,7 @@ TEST_CASE("adjoint fixed pixels: MMA, CCSA and L-BFGS keep them exactly while th
 
 TEST_CASE("adjoint fixed pixels: a resumed checkpoint takes the fixed values added while paused",
           "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
-    const Problem p = small_problem();
+    const Problem p = small_tmz_problem();
     const std::vector<double> rho0(p.region.pixels(), 0.5);
     const auto dir = std::filesystem::temp_directory_path() / "golightly_adjoint_fixed_test";
     std::filesystem::remove_all(dir);
@@ -112,7 +105,7 @@ TEST_CASE("adjoint fixed pixels: a resumed checkpoint takes the fixed values add
 }
 
 TEST_CASE("adjoint fixed pixels: refusals of the optimizer", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
-    const Problem p = small_problem();
+    const Problem p = small_tmz_problem();
     OptimizerSettings s;
     s.fixed = {{36, 1.0}};
     CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(36, 0.5), s), Catch::Contains("must be below 36"));

@@ -14,20 +14,9 @@ using namespace golightly;
 using namespace golightly::adjoint;
 using namespace golightly::test;
 
-namespace {
-
-Problem small_problem() {
-    Problem p = tmz_problem();
-    p.region.n = {6, 6, 1};  // 0.1 um pixels
-    p.settings.decay = 1e-8;
-    return p;
-}
-
-}  // namespace
-
 TEST_CASE("adjoint optimize: MMA raises a focusing objective, follows the beta schedule and resumes from its checkpoint",
           "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
-    const Problem p = small_problem();
+    const Problem p = small_tmz_problem();
     OptimizerSettings s;
     s.max_iterations = 6;
     s.beta_every = 3;
@@ -70,7 +59,7 @@ TEST_CASE("adjoint optimize: MMA raises a focusing objective, follows the beta s
 }
 
 TEST_CASE("adjoint optimize: an explicit beta list ending at infinity with the smoothed projection", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
-    const Problem p = small_problem();
+    const Problem p = small_tmz_problem();
     const double inf = std::numeric_limits<double>::infinity();
     OptimizerSettings s;
     s.max_iterations = 5;
@@ -95,7 +84,7 @@ TEST_CASE("adjoint optimize: an explicit beta list ending at infinity with the s
 }
 
 TEST_CASE("adjoint optimize: refusals", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
-    Problem p = small_problem();
+    Problem p = small_tmz_problem();
     OptimizerSettings s;
     s.algorithm = "newton";
     CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(36, 0.5), s), Catch::Contains("unknown algorithm"));

@@ -166,7 +166,7 @@ TEST_CASE("adjoint project 3D: mode planes over sub-pixel averaged strip edges a
 // mode_functional, 3D caveat).
 TEST_CASE("adjoint project 3D: the gradient of a normalized mode objective over two wavelengths matches central "
           "finite differences",
-          "[adjoint][project][3d]" GOLIGHTLY_NEEDS_SPECTRA) {
+          "[adjoint][project][3d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
     test::Scratch dir("adjoint", "project3d");
     const Project p = strip3d([](Json& j) { j["design"]["objective"]["wavelengths_um"] = {1.5, 1.6}; });
     const adjoint::ProjectProblem pp = adjoint::problem_from_project(p, "strip3d.glproj", dir.path);
@@ -273,7 +273,7 @@ TEST_CASE("adjoint project 3D: the memory estimate counts the design region's fo
 }
 
 TEST_CASE("cli: optimize --adjoint on a 3D strip writes the history and densities and says what it does not export",
-          "[cli][adjoint][3d]" GOLIGHTLY_NEEDS_NLOPT GOLIGHTLY_NEEDS_SPECTRA) {
+          "[cli][adjoint][3d][slow]" GOLIGHTLY_NEEDS_NLOPT GOLIGHTLY_NEEDS_SPECTRA) {
     test::Scratch dir("cli", "adjoint3d");
     const test::EnvSet cache("GOLIGHTLY_MODE_CACHE_DIR", (dir.path / "modes").c_str());
     const fs::path project = dir.path / "strip3d.glproj";

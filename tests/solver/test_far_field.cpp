@@ -21,6 +21,7 @@
 #include "far_field_projects.hpp"
 #include "mie_series.hpp"
 #include "project_builders.hpp"
+#include "test_files.hpp"
 #include "test_3d_projects.hpp"
 
 using namespace golightly;
@@ -111,8 +112,9 @@ TEST_CASE("A 2D line current radiates isotropically", "[far_field][physics]") {
         if (std::string(pol) != "TMz") continue;
         // the results files and golightly-cli farfield: other directions from the saved currents
         namespace fs = std::filesystem;
-        const fs::path dir = fs::temp_directory_path() / "golightly_test_far_field";
-        fs::remove_all(dir);
+        // a folder of its own: the Release and sanitizer suites may run this case at once
+        const test::Scratch scratch("far_field", "cli");
+        const fs::path dir = scratch.path;
         write_results(dir / "run", p, r, {});
         const Json summary = Json::parse(std::ifstream(dir / "run" / "summary.json"));
         REQUIRE(summary["far_field"].contains("box"));
@@ -145,7 +147,6 @@ TEST_CASE("A 2D line current radiates isotropically", "[far_field][physics]") {
             CHECK(on_gpu.code == 1);
             CHECK(on_gpu.err.find("--backend cuda") != std::string::npos);
         }
-        fs::remove_all(dir);
     }
 }
 
