@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
@@ -27,7 +28,14 @@ TEST_CASE("Live far fields: throttled during the run, the last snapshot equals t
     RunOptions o;
     o.threads = 1;
     o.live_every_steps = 20;
-    o.live = [&](const LiveMonitors& l) { snapshots.push_back(l); };
+    // Each snapshot holds the run for 5 ms, so that the run lasts at least 100 ms of wall
+    // time on any machine: the first projection is due after 20 times its estimated cost
+    // (about 1 ms here, so due after about 20 ms), a wall-time rule, and on a fast machine the whole run took 43 ms,
+    // which put the first projection past the middle of the run.
+    o.live = [&](const LiveMonitors& l) {
+        snapshots.push_back(l);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    };
     const auto t0 = std::chrono::steady_clock::now();
     const RunResult r = run_project(p, "live.glproj", o);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -66,6 +74,7 @@ TEST_CASE("Live far fields: throttled during the run, the last snapshot equals t
     const auto first = std::find_if(snapshots.begin(), snapshots.end(),
                                     [](const LiveMonitors& l) { return !l.far_fields.empty(); });
     REQUIRE(first != snapshots.end());
+    INFO("first projection at step " << first->step << " of " << r.steps);
     CHECK(first->step < r.steps / 2);
     CHECK(std::abs(first->far_fields[0].power[0] / b.power[0] - 1) > 0.1);
 }
