@@ -29,9 +29,9 @@ TEST_CASE("Live far fields: throttled during the run, the last snapshot equals t
     o.threads = 1;
     o.live_every_steps = 20;
     // Each snapshot holds the run for 5 ms, so that the run lasts at least 100 ms of wall
-    // time on any machine: the first projection is due after 20 times its estimated cost
-    // (about 1 ms here, so due after about 20 ms), a wall-time rule, and on a fast machine the whole run took 43 ms,
-    // which put the first projection past the middle of the run.
+    // time on any machine. The first projection is due after 20 times its estimated cost
+    // (about 1 ms here, so after about 20 ms of wall time); on a fast machine the whole run
+    // took 43 ms, which put the first projection past the middle of the run.
     o.live = [&](const LiveMonitors& l) {
         snapshots.push_back(l);
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
