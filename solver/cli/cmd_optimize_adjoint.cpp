@@ -135,11 +135,12 @@ int run_optimize_adjoint(int argc, char** argv) {
             wl += buf;
         }
         const auto& n = pp.problem.region.n;
-        std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g; %zu term(s) at %s; %s, %s%s\n",
+        std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g; %zu term(s) at %s; %s, %s%s%s\n",
                     pp.spec.regions[0].name.c_str(), n[0], n[1], n[2], pp.problem.region.eps_min, pp.problem.region.eps_max,
                     pp.spec.objective.terms.size(), wl.c_str(), pp.settings.algorithm.c_str(),
                     pp.settings.maximize ? "maximize" : "minimize",
-                    pp.settings.epigraph ? " the worst wavelength (epigraph form)" : "");
+                    pp.settings.epigraph ? " the worst wavelength (epigraph form)" : "",
+                    pp.settings.robust_etas.empty() ? "" : ", robust (the worst of the dilated, nominal and eroded designs)");
         std::fflush(stdout);
         if (pp.problem.settings.precision == Precision::Float32)
             std::fprintf(stderr, "note: float32 runs: the adjoint gradient is only as accurate as the fields' small "
@@ -152,6 +153,7 @@ int run_optimize_adjoint(int argc, char** argv) {
             std::snprintf(buf, sizeof buf, ",objective@%.6g", w);
             header += buf;
         }
+        if (!pp.settings.robust_etas.empty()) header += ",objective_dilated,objective_eroded";
         bool first = true;
         // Ctrl-C: the run under way ends within a chunk of steps (the solver's cancel flag);
         // the checkpoint keeps the last completed iteration
@@ -167,6 +169,10 @@ int run_optimize_adjoint(int argc, char** argv) {
                           it.gradient_norm, it.constraint_solid, it.constraint_void, it.steps, it.wall_s);
             std::string row = buf;
             for (double v : it.objective_per_frequency) {
+                std::snprintf(buf, sizeof buf, ",%.17g", v);
+                row += buf;
+            }
+            for (double v : it.objective_robust) {  // dilated, eroded (OptimizerSettings::robust_etas' order)
                 std::snprintf(buf, sizeof buf, ",%.17g", v);
                 row += buf;
             }

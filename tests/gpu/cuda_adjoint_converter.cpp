@@ -25,7 +25,7 @@ namespace {
 /// beta 32 on). Checks the design's contours as plain shapes in an ordinary run (the
 /// geometry a GDS export fabricates) against the issue's -0.5 dB and -20 dB; returns the
 /// imageruler length scales of the design at beta = infinity (thresholded at 1/2).
-design::MeasuredLengthScale optimize_converter10(const char* tag, double min_length_um) {
+design::MeasuredLengthScale optimize_converter10(const char* tag, double min_length_um, bool robust = false) {
     const adjoint::Problem p = converter_problem(0.01, 0.01, BackendChoice::Cuda, Precision::Float32);
     adjoint::OptimizerSettings s;
     s.max_iterations = 100;
@@ -34,14 +34,18 @@ design::MeasuredLengthScale optimize_converter10(const char* tag, double min_len
     s.betas = {4, 8, 16, 32, std::numeric_limits<double>::infinity()};
     s.beta_every = 20;
     s.min_length_um = min_length_um;
+    if (robust) s.robust_etas = {0.25, 0.75};  // the dilated and eroded designs of the 80 nm filter
     double total_s = 0;
     long long steps = 0;
     const adjoint::OptimizeResult r =
         adjoint::optimize_density(p, std::vector<double>(p.region.pixels(), 0.5), s, [&](const adjoint::Iteration& it) {
             total_s += it.wall_s;
             steps += it.steps;
-            std::printf("%s iteration %d beta %g T %.4f g_s %.2e g_v %.2e (%.2f s, %lld steps)\n", tag, it.index, it.beta,
-                        it.objective, it.constraint_solid, it.constraint_void, it.wall_s, it.steps);
+            std::printf("%s iteration %d beta %g T %.4f%s%.4f %.4f g_s %.2e g_v %.2e (%.2f s, %lld steps)\n", tag, it.index,
+                        it.beta, it.objective, it.objective_robust.empty() ? "" : " dilated/eroded ",
+                        it.objective_robust.empty() ? 0.0 : it.objective_robust[0],
+                        it.objective_robust.empty() ? 0.0 : it.objective_robust[1], it.constraint_solid,
+                        it.constraint_void, it.wall_s, it.steps);
             return true;
         });
     std::printf("%s: %zu iterations in %.1f s (%.3f s per iteration, %lld steps)\n", tag, r.history.size(), total_s,
@@ -83,6 +87,21 @@ TEST_CASE("CUDA: the 10 nm mode converter with the 80 nm length scale constraint
           "[.][adjoint][converter10ls]") {
     const design::MeasuredLengthScale ml = optimize_converter10("converter10ls", 0.08);
     // imageruler's answer is a whole number of 10 nm pixels
+    CHECK(ml.solid_um >= 0.08 - 1e-9);
+    CHECK(ml.void_um >= 0.08 - 1e-9);
+}
+
+TEST_CASE("CUDA: the 10 nm mode converter as a robust design (eroded, nominal and dilated, 80 nm filter) reaches the "
+          "targets and an 80 nm minimum feature",
+          "[.][adjoint][converter10robust]") {
+    const design::MeasuredLengthScale ml = optimize_converter10("converter10robust", 0, true);
+    CHECK(ml.solid_um >= 0.08 - 1e-9);
+    CHECK(ml.void_um >= 0.08 - 1e-9);
+}
+
+TEST_CASE("CUDA: the 10 nm mode converter as a robust design with the 80 nm length scale constraints",
+          "[.][adjoint][converter10robustls]") {
+    const design::MeasuredLengthScale ml = optimize_converter10("converter10robustls", 0.08, true);
     CHECK(ml.solid_um >= 0.08 - 1e-9);
     CHECK(ml.void_um >= 0.08 - 1e-9);
 }

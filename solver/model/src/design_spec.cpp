@@ -316,6 +316,18 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
         if (r.min_length_um > 0 && (r.filter_kind != "conic" || r.filter_radius_um <= 0))
             rd.fail(path + ".min_length_um", "needs a conic filter (filter.kind \"conic\" with radius_um > 0)");
     }
+    if (j.contains("robust")) {
+        const std::string rp = path + ".robust";
+        const Json& rb = rd.object(j.at("robust"), rp);
+        r.robust_eta_dilated = rd.number(rb, rp, "eta_dilated", 0.25);
+        r.robust_eta_eroded = rd.number(rb, rp, "eta_eroded", 0.75);
+        if (!(r.robust_eta_dilated > 0 && r.robust_eta_dilated < r.eta))
+            rd.fail(rp + ".eta_dilated", "must lie between 0 and projection.eta (" + num(r.eta) + "), found " +
+                                             num(r.robust_eta_dilated));
+        if (!(r.robust_eta_eroded > r.eta && r.robust_eta_eroded < 1))
+            rd.fail(rp + ".eta_eroded", "must lie between projection.eta (" + num(r.eta) + ") and 1, found " +
+                                            num(r.robust_eta_eroded));
+    }
     return r;
 }
 
@@ -431,6 +443,12 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
             if (s.regions[i].min_length_um > 0)
                 rd.fail("design.optimizer.algorithm",
                         "lbfgs takes no constraints: design.regions[" + std::to_string(i) + "].min_length_um needs mma or ccsa");
+    if (s.algorithm == "lbfgs")
+        for (std::size_t i = 0; i < s.regions.size(); ++i)
+            if (s.regions[i].robust_eta_eroded > 0)
+                rd.fail("design.optimizer.algorithm", "lbfgs takes no constraints: design.regions[" + std::to_string(i) +
+                                                          "].robust (the worst of three designs, in the epigraph form) "
+                                                          "needs mma or ccsa");
     if (s.algorithm == "lbfgs" && s.objective.combine == "min")
         rd.fail("design.objective.combine", "\"min\" (the worst wavelength, in the epigraph form: one constraint per "
                                             "wavelength) needs design.optimizer.algorithm mma or ccsa (found lbfgs)");

@@ -118,6 +118,13 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     if (settings.epigraph && !problem.per_frequency)
         throw std::invalid_argument("optimize: the worst-wavelength objective needs the problem's per-frequency values "
                                     "(Problem::per_frequency)");
+    if (!settings.robust_etas.empty() && alg == NLOPT_LD_LBFGS)
+        throw std::invalid_argument("optimize: the robust design (the worst of the eroded, nominal and dilated "
+                                    "designs, in the epigraph form) needs mma or ccsa");
+    for (double e : settings.robust_etas)
+        if (!(e > 0 && e < 1))
+            throw std::invalid_argument("optimize: robust_etas: each threshold must lie in (0, 1), got " +
+                                        std::to_string(e));
     if (constrained && (settings.mapping.kind != design::FilterKind::Conic || !(settings.mapping.radius_um > 0)))
         throw std::invalid_argument("optimize: the minimum length scale needs a conic filter (radius_um > 0)");
     if (constrained && (!(settings.constraint_epsilon > 0) || !(settings.constraint_c > 0) || settings.constraint_beta < 0))
@@ -176,6 +183,9 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         design::LengthScaleConstraint ls;
         nlopt_opt opt = nullptr;  ///< the running optimizer, for nlopt_force_stop
         std::size_t pixels = 0;   ///< NLopt's variables: the pixels, then t (epigraph)
+        /// The worst-case (epigraph) form: over frequencies (settings->epigraph), over the
+        /// robust designs (settings->robust_etas), or both
+        bool worst = false;
         /// The last evaluation (epigraph: the constraints read the one the objective made
         /// at the same point; NLopt's MMA and CCSA call the objective first). `generation`
         /// counts the NLopt runs: a cached evaluation is of one beta.
@@ -192,7 +202,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         /// cache holds it), records the iteration, writes the checkpoint and calls the
         /// callback. False when the evaluation failed or was cancelled (NLopt then gets NaN).
         bool evaluate(const double* x, Evaluation* out, std::vector<double>* mapped_gradient) {
-            if (settings->epigraph && cache.generation == generation && std::equal(x, x + pixels, cache.x.begin()))
+            if (worst && cache.generation == generation && std::equal(x, x + pixels, cache.x.begin()))
                 return cache.ok;
             cache.generation = generation;
             cache.x.assign(x, x + pixels);
@@ -203,19 +213,40 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
                 const std::vector<double> projected = design::map_density(*grid, mapping);
                 const Evaluation ev = evaluate_with_gradient(*problem, projected);
                 const std::vector<double> g = design::map_density_adjoint(*grid, mapping, ev.gradient);
-                if (settings->epigraph) {
-                    if (ev.gradient_per_frequency.size() != ev.objective_per_frequency.size() ||
-                        ev.objective_per_frequency.empty())
-                        throw std::invalid_argument("the per-frequency values or gradients are missing");
-                    cache.values = ev.objective_per_frequency;
+                long long steps = ev.forward_steps + ev.adjoint_steps;
+                // the worst-case form's values and gradients: per frequency (epigraph) or the
+                // objective, of the nominal design, then of each robust design
+                std::vector<double> robust_objectives;
+                if (worst) {
+                    cache.values.clear();
                     cache.gradients.clear();
-                    for (const auto& gf : ev.gradient_per_frequency)
-                        cache.gradients.push_back(design::map_density_adjoint(*grid, mapping, gf));
+                    auto add = [&](const Evaluation& e, const design::DesignMapping& m, const std::vector<double>& gm) {
+                        if (!settings->epigraph) {
+                            cache.values.push_back(e.objective);
+                            cache.gradients.push_back(gm);
+                            return;
+                        }
+                        if (e.gradient_per_frequency.size() != e.objective_per_frequency.size() ||
+                            e.objective_per_frequency.empty())
+                            throw std::invalid_argument("the per-frequency values or gradients are missing");
+                        for (std::size_t f = 0; f < e.objective_per_frequency.size(); ++f) {
+                            cache.values.push_back(e.objective_per_frequency[f]);
+                            cache.gradients.push_back(design::map_density_adjoint(*grid, m, e.gradient_per_frequency[f]));
+                        }
+                    };
+                    add(ev, mapping, g);
+                    for (double eta : settings->robust_etas) {
+                        design::DesignMapping m = mapping;
+                        m.eta = eta;
+                        const Evaluation er = evaluate_with_gradient(*problem, design::map_density(*grid, m));
+                        steps += er.forward_steps + er.adjoint_steps;
+                        robust_objectives.push_back(er.objective);
+                        add(er, m, settings->epigraph ? std::vector<double>{} : design::map_density_adjoint(*grid, m, er.gradient));
+                    }
                 }
                 if (scale == 0) {
                     double s = std::abs(ev.objective);
-                    if (settings->epigraph)  // every constraint of order 1
-                        for (double v : ev.objective_per_frequency) s = std::max(s, std::abs(v));
+                    for (double v : cache.values) s = std::max(s, std::abs(v));  // every constraint of order 1
                     scale = s > 0 ? s : 1.0;
                 }
                 Iteration it;
@@ -224,10 +255,11 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
                 it.beta = mapping.beta;
                 it.objective = ev.objective;
                 it.objective_per_frequency = ev.objective_per_frequency;
+                it.objective_robust = robust_objectives;
                 it.rho = grid->rho;
                 it.rho_projected = projected;
                 it.gradient_norm = norm2(g);
-                it.steps = ev.forward_steps + ev.adjoint_steps;
+                it.steps = steps;
                 if (settings->min_length_um > 0) {
                     design::LengthScaleConstraint l = ls;
                     l.beta = mapping.beta;
@@ -266,6 +298,10 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         }
     } ctx{&problem, &settings, &on_iteration, &grid, settings.mapping, &result, &iteration, &epoch, &epoch_evaluations, false, {}, 0.0, {}};
     ctx.pixels = n;
+    ctx.worst = settings.epigraph || !settings.robust_etas.empty();
+    // the worst-case form's constraints: per design, per frequency (epigraph) or one
+    const unsigned worst_constraints =
+        unsigned((1 + settings.robust_etas.size()) * (settings.epigraph ? problem.frequencies_hz.size() : 1));
 
     if (constrained) {
         ctx.ls.kind = design::FilterKind::Conic;
@@ -362,7 +398,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         // the epigraph: t starts at the worst F_f of this beta's start design; that
         // evaluation is the cached first one of the NLopt run
         std::vector<double> x = rho;
-        if (settings.epigraph) {
+        if (ctx.worst) {
             ctx.opt = nullptr;
             if (!ctx.evaluate(rho.data(), nullptr, nullptr) && !ctx.error.empty())
                 throw RunError("optimize: " + ctx.error);
@@ -375,14 +411,13 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         ctx.opt = opt;
         std::vector<double> lo(n, 0.0), hi(n, 1.0);
         for (const FixedPixel& f : settings.fixed) lo[f.index] = hi[f.index] = f.rho;
-        if (settings.epigraph) lo.push_back(-HUGE_VAL), hi.push_back(HUGE_VAL);  // t
+        if (ctx.worst) lo.push_back(-HUGE_VAL), hi.push_back(HUGE_VAL);  // t
         nlopt_set_lower_bounds(opt, lo.data());
         nlopt_set_upper_bounds(opt, hi.data());
-        const nlopt_func fn = settings.epigraph ? nlopt_func(epigraph_fn) : nlopt_func(objective_fn);
+        const nlopt_func fn = ctx.worst ? nlopt_func(epigraph_fn) : nlopt_func(objective_fn);
         if (settings.maximize) nlopt_set_max_objective(opt, fn, &ctx);
         else nlopt_set_min_objective(opt, fn, &ctx);
-        if (settings.epigraph)
-            nlopt_add_inequality_mconstraint(opt, unsigned(problem.frequencies_hz.size()), worst_fn, &ctx, nullptr);
+        if (ctx.worst) nlopt_add_inequality_mconstraint(opt, worst_constraints, worst_fn, &ctx, nullptr);
         // The length scale constraints join once the design is nearly binary (by default the
         // last two betas of the schedule): on a grey design (a uniform 0.5 start gives g_s =
         // g_v = 1/32 whatever rho does at first order, and the two pull rho opposite ways)

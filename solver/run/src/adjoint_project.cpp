@@ -149,6 +149,7 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     pp.settings.mapping.smoothed = rs.projection_kind == "smoothed";
     pp.settings.betas = rs.betas;
     pp.settings.min_length_um = rs.min_length_um;
+    if (rs.robust_eta_eroded > 0) pp.settings.robust_etas = {rs.robust_eta_dilated, rs.robust_eta_eroded};
     pp.settings.algorithm = pp.spec.algorithm;
     pp.settings.maximize = obj.maximize;
     pp.settings.max_iterations = pp.spec.max_iterations;

@@ -49,6 +49,10 @@ struct DesignRegionSpec {
     /// beta, beta_factor, beta_max); +infinity (written "inf") only last, with "smoothed"
     std::vector<double> betas;
     double min_length_um = 0;  ///< 0: no length scale constraint
+    /// robust.eta_dilated / robust.eta_eroded: the thresholds of the dilated and eroded
+    /// designs of a robust (three-field) optimization, 0 < eta_dilated < eta < eta_eroded < 1
+    /// (adjoint_optimize.hpp OptimizerSettings::robust_etas); both 0: no robust design
+    double robust_eta_dilated = 0, robust_eta_eroded = 0;
     /// Boxes of pixels held at 0 or 1 (empty: every pixel is free); see fixed_pixels.
     std::vector<DesignFixedBox> fixed;
     /// The fixed pixels: (index i + nx (j + ny k), x fastest as `rho`, and the density),

@@ -82,6 +82,17 @@ struct OptimizerSettings {
     /// comment): max_rho min_f F_f, or min_rho max_f F_f with maximize false. Needs mma or
     /// ccsa. false: Problem::objective.
     bool epigraph = false;
+    /// Robust (three-field) design (Wang, Lazarov and Sigmund, Struct. Multidisc. Optim.
+    /// 43, 767 (2011); Zhou et al., Opt. Express 21, 22402 (2013)): the thresholds of
+    /// further designs projected from the same filtered density, e.g. {eta_d, eta_e} =
+    /// {1 - eta_e, eta_e} for a conic filter of radius R and a length scale L
+    /// (design_density.hpp eta_e_from_conic): the dilated and eroded designs, which a
+    /// fabrication that over- or under-etches by about the filter's edge width makes. Each
+    /// costs a forward and an adjoint run per evaluation. Non-empty: the optimizer improves
+    /// the worst of the designs (mapping.eta's, then these, in the epigraph form of the
+    /// header comment; with `epigraph` the worst over designs and frequencies). Needs mma or
+    /// ccsa; each threshold in (0, 1). Iteration::objective stays the nominal design's.
+    std::vector<double> robust_etas;
     /// Pixels held at a fixed density (design_spec.hpp DesignFixedBox; each index once):
     /// the start density and a resumed checkpoint's density take these values, and the
     /// optimizer's bounds pin them there, so that every evaluation sees them exactly. A
@@ -100,6 +111,8 @@ struct Iteration {
     double objective = 0;
     /// F_f per frequency (Problem::frequencies_hz order; empty without Problem::per_frequency)
     std::vector<double> objective_per_frequency;
+    /// OptimizerSettings::robust_etas: the objective of each further design, in its order
+    std::vector<double> objective_robust;
     std::vector<double> rho;            ///< design variables (pixels)
     std::vector<double> rho_projected;  ///< rho^ (what the permittivity interpolates)
     double gradient_norm = 0;           ///< |dF/drho|_2
