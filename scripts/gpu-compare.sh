@@ -11,6 +11,9 @@
 #
 # Usage (repository root on the GPU server):
 #   DEVDEPS=.devdeps BASE_SRC=/path/to/old/tree bash scripts/gpu-compare.sh [--reps N]
+# COMPARE_BACKENDS (default "cuda cpu"): the backends of the examples' runs ("cuda" alone
+# keeps a call short: the 3D examples take minutes on the CPU). A case's polarization "-"
+# leaves --polarization out (3D).
 # BASE_SRC can be made from a commit with `git archive COMMIT | tar -x -C DIR`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +52,8 @@ cases=(
   "cuda 1024,1024 20000 float32 TMz"
   "cuda 8192,8192 200 float64 TMz"
   "cuda 8192,8192 200 float32 TMz --dispersive-material Au --dispersive-fraction 0.1"
+  "cuda 512,512,512 400 float32 - --dims 3"
+  "cuda 512,512,512 200 float32 - --dims 3 --dispersive-material Au --dispersive-fraction 0.1"
   "cpu 4096,4096 100 float32 TMz"
   "cpu 4096,4096 100 float32 TEz"
   "cpu 4096,4096 40 float32 TMz --dispersive-material Au --dispersive-fraction 0.1"
@@ -58,7 +63,8 @@ for r in $(seq "$REPS"); do
     set -- $c
     for which in old new; do
       bin=$OLD; [ $which = new ] && bin=$NEW
-      out=$("$bin" bench --backend "$1" --size "$2" --steps "$3" --precision "$4" --polarization "$5" "${@:6}" --json 2>&1 | tail -1)
+      pol=(--polarization "$5"); [ "$5" = - ] && pol=()
+      out=$("$bin" bench --backend "$1" --size "$2" --steps "$3" --precision "$4" "${pol[@]}" "${@:6}" --json 2>&1 | tail -1)
       echo "{\"which\": \"$which\", \"case\": \"$c\", \"r\": $out}" >> "$LOG/compare.jsonl"
     done
   done
@@ -85,7 +91,7 @@ echo "== examples: old vs new spectra, byte for byte"
 for ex in examples/*.glproj; do
   name=$(basename "$ex" .glproj)
   "$NEW" check "$ex" > /dev/null 2>&1 || { echo "example $name: skipped (check fails here, e.g. no OpenCASCADE)"; continue; }
-  for be in cuda cpu; do
+  for be in ${COMPARE_BACKENDS:-cuda cpu}; do
     "$OLD" run "$ex" --backend $be --out "$LOG/cmp_old_${be}_$name" > /dev/null 2>&1; a=$?
     "$NEW" run "$ex" --backend $be --out "$LOG/cmp_new_${be}_$name" > /dev/null 2>&1; b=$?
     same=0; differ=0
