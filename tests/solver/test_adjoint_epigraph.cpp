@@ -221,7 +221,7 @@ TEST_CASE("adjoint epigraph: design.objective.combine in the project and its ref
     CHECK(design_spec(edited_guide([](Json& j) { j["design"]["objective"]["combine"] = "min"; }), "g.glproj")
               ->objective.combine == "min");
     CHECK_THAT(error_of([](Json& j) { j["design"]["objective"]["combine"] = "median"; }),
-               Catch::StartsWith("design.objective.combine: must be one of mean, min (found \"median\")") &&
+               Catch::StartsWith("design.objective.combine: must be one of mean, min, expression (found \"median\")") &&
                    Catch::Contains("[edited.glproj]"));
     CHECK_THAT(error_of([](Json& j) { j["design"]["objective"]["combine"] = 2; }),
                Catch::StartsWith("design.objective.combine: must be a string"));

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "golightly/errors.hpp"
+#include "golightly/parameters.hpp"
 
 namespace golightly {
 
@@ -424,7 +425,31 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
             s.objective.wavelengths_um.push_back(w[i].get<double>());
         }
     }
-    s.objective.combine = rd.string(o, "design.objective", "combine", std::string("mean"), {"mean", "min"});
+    s.objective.combine = rd.string(o, "design.objective", "combine", std::string("mean"), {"mean", "min", "expression"});
+    if (s.objective.combine == "expression") {
+        if (!o.contains("expression"))
+            rd.fail("design.objective.expression", "is required with combine \"expression\" (e.g. \"min(F0, F1)\": F_k "
+                                                   "is the value at wavelengths_um[k])");
+        s.objective.expression = rd.string(o, "design.objective", "expression", std::nullopt);
+        // the expression must evaluate with one variable per wavelength (all 1 here)
+        std::vector<std::pair<std::string, double>> vars;
+        for (std::size_t k = 0; k < std::max<std::size_t>(1, s.objective.wavelengths_um.size()); ++k)
+        {
+            std::string name = "F";  // (not "F" + to_string: GCC 12's false -Wrestrict)
+            name += std::to_string(k);
+            vars.emplace_back(name, 1.0);
+        }
+        try {
+            const double v = evaluate_expression(s.objective.expression, vars, {});
+            if (!std::isfinite(v)) throw std::invalid_argument("it is not finite with every F_k = 1");
+        } catch (const std::invalid_argument& e) {
+            rd.fail("design.objective.expression", std::string(e.what()) + " (the variables are F0 .. F" +
+                                                       std::to_string(vars.size() - 1) + ", one per wavelength)");
+        }
+    } else if (o.contains("expression")) {
+        rd.fail("design.objective.expression", "is used only with combine \"expression\" (found combine \"" +
+                                                   s.objective.combine + "\")");
+    }
     if (o.contains("normalize_by")) {
         s.objective.normalize_by = rd.string(o, "design.objective", "normalize_by", std::nullopt);
         if (rd.references) {

@@ -16,6 +16,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/mode_plane.hpp"
+#include "golightly/parameters.hpp"
 #include "sweep_internal.hpp"
 
 #ifdef GOLIGHTLY_HAVE_HDF5
@@ -27,6 +28,47 @@ namespace golightly::adjoint {
 namespace fs = std::filesystem;
 
 namespace {
+
+/// The variables F0, F1, ... of design.objective.expression: F_k = F[pos[k]].
+std::vector<std::pair<std::string, double>> expression_variables(const std::vector<double>& F,
+                                                                 const std::vector<std::size_t>& pos) {
+    std::vector<std::pair<std::string, double>> vars;
+    for (std::size_t k = 0; k < pos.size(); ++k) {
+        std::string name = "F";  // (not "F" + to_string: GCC 12's false -Wrestrict)
+        name += std::to_string(k);
+        vars.emplace_back(name, F.at(pos[k]));
+    }
+    return vars;
+}
+
+/// design.objective.expression at the per-frequency values F (parameters.hpp
+/// evaluate_expression; the reader checked that it parses).
+double expression_value(const std::string& text, const std::vector<double>& F, const std::vector<std::size_t>& pos) {
+    return evaluate_expression(text, expression_variables(F, pos), {});
+}
+
+/// d expr / d F_f per frequency f (summed over the k with pos[k] = f), by central differences
+/// of step h_k = 1e-6 max(|F_k|, 1e-3 max_j |F_j|): the expression is a formula of a few
+/// values, and its O(h^2) truncation (~1e-12 relative for smooth formulas; a kink such as
+/// min() gives one side's slope) is far below the 1e-2 the adjoint gradient is held to.
+/// Empty when `wanted` is false.
+std::vector<double> expression_partials(const std::string& text, const std::vector<double>& F,
+                                        const std::vector<std::size_t>& pos, bool wanted) {
+    if (!wanted) return {};
+    double scale = 0;
+    for (double v : F) scale = std::max(scale, std::abs(v));
+    std::vector<double> d(F.size(), 0.0);
+    for (std::size_t k = 0; k < pos.size(); ++k) {
+        const double h = 1e-6 * std::max({std::abs(F[pos[k]]), 1e-3 * scale, 1e-300});
+        auto vars = expression_variables(F, pos);
+        vars[k].second = F[pos[k]] + h;
+        const double up = evaluate_expression(text, vars, {});
+        vars[k].second = F[pos[k]] - h;
+        const double down = evaluate_expression(text, vars, {});
+        d[pos[k]] += (up - down) / (2 * h);
+    }
+    return d;
+}
 
 /// The mode monitor `name` of the compiled project (monitors keep the project's order).
 const ModeMonitorPlan& plan_of(const Project& compiled_from, const CompiledProject& cp, const std::string& name) {
@@ -259,6 +301,23 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
             return *worst;
         };
         pp.settings.epigraph = true;
+    } else if (obj.combine == "expression") {
+        // F = expr(F0, F1, ...), F_k the value at the user's wavelengths_um[k] (spectrum
+        // point fi[pos[k]]); its gradient: each frequency's F_f gradient times
+        // sum_{k: pos[k] = f} d expr / d F_k
+        std::vector<std::size_t> pos;
+        for (double w : wl) {
+            const std::size_t i = nearest(cp.spectrum_hz, units::c0 / (w * 1e-6));
+            pos.push_back(std::size_t(std::find(fi.begin(), fi.end(), i) - fi.begin()));
+        }
+        p.objective = [per = p.per_frequency, pos, text = obj.expression](const Amplitudes& a, Amplitudes* g) {
+            const std::vector<double> F = per(a, g);
+            const std::vector<double> d = expression_partials(text, F, pos, g != nullptr);
+            if (g)
+                for (auto& row : *g)
+                    for (std::size_t f = 0; f < row.size(); ++f) row[f] *= d[f];
+            return expression_value(text, F, pos);
+        };
     } else {
         // F = (1 / N_w) sum_f F_f
         const FrequencyObjective per = p.per_frequency;

@@ -82,6 +82,10 @@ struct DesignObjective {
     /// its minimum when maximizing, its maximum when minimizing; the epigraph form, mma or
     /// ccsa only).
     std::string combine = "mean";
+    /// combine "expression": a muparser expression of F0, F1, ... (F_k: the weighted sum of
+    /// the terms at wavelengths_um[k], in the list's order; one wavelength, F0, without the
+    /// list), e.g. "avg(F0, F1, F2) - 0.5 * abs(F0 - F2)"
+    std::string expression;
 };
 
 struct DesignSpec {
