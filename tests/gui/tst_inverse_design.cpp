@@ -12,12 +12,16 @@
 //    not at the iteration's end; a solver error shows in the dock;
 //  - Apply design as shapes replaces the region by polygons in one undo step; Export
 //    design as GDS writes a GDS file;
-//  - the main window has the tool and the Run > Optimize (adjoint) action.
+//  - the main window has the tool and the Run > Optimize (adjoint) action;
+//  - Properties edit the projection's kind and its beta list (checked as the reader checks
+//    it: "inf" last and only with the smoothed projection), each edit one undo step, and
+//    save / reopen keep them.
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLineEdit>
 #include <QMouseEvent>
 #include <QSettings>
 #include <QSpinBox>
@@ -54,6 +58,25 @@ const char* kGuide = R"JSON({"format": "golightly-project", "version": 1, "name"
   "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5}, "precision": "float64", "backend": "cpu"}})JSON";
 
 Project guide() { return parse_project(kGuide, "guide.glproj"); }
+
+/// Enters `text` into the Properties line edit labelled `label` (as a user typing and
+/// pressing Enter); false when there is no such field.
+bool enterLine(PropertiesDock& props, const QString& label, const QString& text) {
+    auto* e = qobject_cast<QLineEdit*>(props.field(label));
+    if (!e) return false;
+    e->setText(text);
+    Q_EMIT e->editingFinished();
+    return true;
+}
+
+/// Picks item `index` of the Properties combo labelled `label` (as a user would).
+bool pickCombo(PropertiesDock& props, const QString& label, int index) {
+    auto* c = qobject_cast<QComboBox*>(props.field(label));
+    if (!c) return false;
+    c->setCurrentIndex(index);
+    Q_EMIT c->activated(index);
+    return true;
+}
 
 /// The guide with a 0.6 x 0.6 um design region across it (0.1 um pixels: 6 x 6), three
 /// iterations, the beta schedule stepping after two.
@@ -342,6 +365,108 @@ private Q_SLOTS:
         QVERIFY2(dock.statusText().startsWith(QStringLiteral("Stopped")), qPrintable(dock.statusText()));
         // no completed iteration: no checkpoint (a Resume would start over)
         QVERIFY(!QFile::exists(QDir(dir.path()).filePath(QStringLiteral("checkpoint.json"))));
+    }
+
+    void projectionKindAndBetaList() {
+        QTemporaryDir dir;
+        StubPrompts prompts;
+        EditorDocument doc;
+        doc.adoptRecovered(guideWithRegion(), QString());
+        doc.setSelection({ItemRef::Kind::Design, -1, 0});
+        PropertiesDock props(&doc);
+        props.rebuild();
+        auto* kind = qobject_cast<QComboBox*>(props.field(QStringLiteral("Projection")));
+        auto* list = qobject_cast<QLineEdit*>(props.field(QStringLiteral("Beta list")));
+        QVERIFY(kind && list);
+        QCOMPARE(kind->currentIndex(), 0);  // tanh: the default
+        QVERIFY(list->text().isEmpty());    // no list: the geometric schedule
+        const Project start = doc.project();
+        const int steps = doc.undoStack()->count();
+        const auto region = [&] { return design_spec(doc.project(), "guide.glproj")->regions[0]; };
+
+        // "inf" with the tanh projection: refused with the reader's rule, nothing applied
+        QVERIFY(enterLine(props, QStringLiteral("Beta list"), QStringLiteral("4, 8, inf")));
+        QCOMPARE(doc.undoStack()->count(), steps);
+        QCOMPARE(props.problems().size(), 1);
+        QVERIFY2(props.problems()[0].contains(QStringLiteral("smoothed")), qPrintable(props.problems()[0]));
+        QVERIFY(props.problems()[0].contains(QStringLiteral("Beta list")));
+        // a list without it is applied: one step, numbers in the file
+        QVERIFY(enterLine(props, QStringLiteral("Beta list"), QStringLiteral("4 8, 16")));
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QVERIFY(props.problems().isEmpty());
+        QCOMPARE(region().betas, (std::vector<double>{4, 8, 16}));
+        props.rebuild();
+        QCOMPARE(qobject_cast<QLineEdit*>(props.field(QStringLiteral("Beta list")))->text(), QStringLiteral("4, 8, 16"));
+
+        // the smoothed projection: one step; then "inf" last is accepted
+        QVERIFY(pickCombo(props, QStringLiteral("Projection"), 1));
+        QCOMPARE(doc.undoStack()->count(), steps + 2);
+        QCOMPARE(region().projection_kind, std::string("smoothed"));
+        props.rebuild();
+        // the reader's other rules, each refused with its own message
+        const std::pair<const char*, const char*> refused[] = {
+            {"4, inf, 8", "last"}, {"8, 4", "below"}, {"4, 0", "greater than 0"}, {"4, abc", "not a number"}};
+        for (const auto& [text, rule] : refused) {
+            QVERIFY(enterLine(props, QStringLiteral("Beta list"), QLatin1String(text)));
+            QCOMPARE(doc.undoStack()->count(), steps + 2);
+            QCOMPARE(props.problems().size(), 1);
+            QVERIFY2(props.problems()[0].contains(QLatin1String(rule)), qPrintable(props.problems()[0]));
+        }
+        QVERIFY(enterLine(props, QStringLiteral("Beta list"), QStringLiteral("4, 8, 16, 32, inf")));
+        QCOMPARE(doc.undoStack()->count(), steps + 3);
+        QVERIFY(props.problems().isEmpty());
+        QCOMPARE(region().betas.size(), size_t(5));
+        QVERIFY(std::isinf(region().betas[4]));
+        QCOMPARE(doc.project().extra.at("design").at("regions")[0].at("projection").at("betas")[4], Json("inf"));
+        const Project withList = doc.project();
+
+        // back to tanh: the final "inf" goes in the same step (the file stays readable)
+        props.rebuild();
+        QVERIFY(pickCombo(props, QStringLiteral("Projection"), 0));
+        QCOMPARE(doc.undoStack()->count(), steps + 4);
+        QCOMPARE(region().projection_kind, std::string("tanh"));
+        QCOMPARE(region().betas, (std::vector<double>{4, 8, 16, 32}));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == withList);
+        // an empty list removes it: the geometric schedule again
+        props.rebuild();
+        QVERIFY(enterLine(props, QStringLiteral("Beta list"), QString()));
+        QCOMPARE(doc.undoStack()->count(), steps + 4);
+        QVERIFY(region().betas.empty());
+        QVERIFY(!doc.project().extra.at("design").at("regions")[0].at("projection").contains("betas"));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == withList);
+        // undo all: the start; redo all: the list
+        for (int k = 0; k < 3; ++k) doc.undoStack()->undo();
+        QVERIFY(doc.project() == start);
+        for (int k = 0; k < 3; ++k) doc.undoStack()->redo();
+        QVERIFY(doc.project() == withList);
+
+        // save and reopen: the same section, the same fields
+        const QString file = dir.filePath(QStringLiteral("guide.glproj"));
+        QVERIFY(doc.saveAs(file, prompts));
+        EditorDocument back;
+        QVERIFY(back.open(file, prompts));
+        QVERIFY(back.project() == doc.project());
+        const auto spec = design_spec(back.project(), file.toStdString());
+        QVERIFY(spec);
+        QCOMPARE(spec->regions[0].projection_kind, std::string("smoothed"));
+        QCOMPARE(spec->regions[0].betas.size(), size_t(5));
+        back.setSelection({ItemRef::Kind::Design, -1, 0});
+        PropertiesDock reopened(&back);
+        reopened.rebuild();
+        QCOMPARE(qobject_cast<QComboBox*>(reopened.field(QStringLiteral("Projection")))->currentIndex(), 1);
+        QCOMPARE(qobject_cast<QLineEdit*>(reopened.field(QStringLiteral("Beta list")))->text(),
+                 QStringLiteral("4, 8, 16, 32, inf"));
+
+        // the picture of these rows (saved with GOLIGHTLY_SCREENSHOT_DIR): not blank
+        reopened.resize(460, 1000);
+        reopened.show();
+        QTest::qWait(100);
+        const QImage shot = reopened.grab().toImage();
+        QVERIFY(test::distinctColours(shot) >= 4);
+        const QString shots = qEnvironmentVariable("GOLIGHTLY_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) QVERIFY(shot.save(QDir(shots).filePath(QStringLiteral("design_projection_properties.png"))));
     }
 
     void solverErrorShowsInDock() {
