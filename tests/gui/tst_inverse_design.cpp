@@ -15,7 +15,10 @@
 //  - the main window has the tool and the Run > Optimize (adjoint) action;
 //  - Properties edit the projection's kind and its beta list (checked as the reader checks
 //    it: "inf" last and only with the smoothed projection), each edit one undo step, and
-//    save / reopen keep them.
+//    save / reopen keep them;
+//  - with several wavelengths the plot draws one curve per wavelength beside the figure of
+//    merit (their mean), and history.csv gets the objective@<wavelength> columns;
+//  - Stop and Pause during the normalization run end it (before any iteration).
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
@@ -23,6 +26,7 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabBar>
@@ -467,6 +471,120 @@ private Q_SLOTS:
         QVERIFY(test::distinctColours(shot) >= 4);
         const QString shots = qEnvironmentVariable("GOLIGHTLY_SCREENSHOT_DIR");
         if (!shots.isEmpty()) QVERIFY(shot.save(QDir(shots).filePath(QStringLiteral("design_projection_properties.png"))));
+    }
+
+    void perWavelengthCurves() {
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_NLOPT, true, "nlopt");
+        QTemporaryDir dir;
+        EditorDocument doc;
+        Project p = guideWithRegion();
+        design_objective_mut(p)["wavelengths_um"] = Json::array({1.5, 1.55, 1.6});
+        design_optimizer_mut(p)["max_iterations"] =
+            std::max(2, qEnvironmentVariableIntValue("GOLIGHTLY_SCREENSHOT_ITERATIONS"));
+        doc.adoptRecovered(p, QString());
+        app::InverseDesignDock dock(&doc);
+        dock.setOutputDir(dir.path());
+        dock.setThreads(1);
+        QVERIFY(dock.start());
+        QVERIFY(dock.waitForFinished(120000));
+        QVERIFY2(dock.state() == app::InverseDesignDock::State::Finished, qPrintable(dock.statusText()));
+        const int n = dock.plottedIterations();
+        QVERIFY(n >= 2);
+        // one curve per wavelength, in ascending frequency (the history's order)
+        const std::vector<double> wl = dock.curveWavelengths();
+        QCOMPARE(wl.size(), size_t(3));
+        // three points uniform in frequency from 1.5 to 1.6 um: the middle one at
+        // 2 / (1/1.5 + 1/1.6) um
+        QVERIFY(std::abs(wl[0] - 1.6) < 1e-9);
+        QVERIFY(std::abs(wl[1] - 2 / (1 / 1.5 + 1 / 1.6)) < 1e-9);
+        QVERIFY(std::abs(wl[2] - 1.5) < 1e-9);
+        QCustomPlot* plot = dock.plot();
+        QCOMPARE(plot->graphCount(), 4);
+        QVERIFY(plot->legend->visible());
+        QCOMPARE(plot->graph(1)->name(), QStringLiteral("1.6 µm"));
+        QCOMPARE(plot->graph(2)->name(), QStringLiteral("1.54839 µm"));
+        QCOMPARE(plot->graph(3)->name(), QStringLiteral("1.5 µm"));
+        QVERIFY(plot->graph(1)->pen().widthF() < plot->graph(0)->pen().widthF());  // thin beside the figure of merit
+        // the figure of merit is the mean over the wavelengths (combine "mean"): the same
+        // numbers summed, so equal to rounding
+        for (int i = 0; i < n; ++i) {
+            double sum = 0;
+            for (int k = 1; k <= 3; ++k) {
+                QCOMPARE(plot->graph(k)->dataCount(), n);
+                QCOMPARE(plot->graph(k)->data()->at(i)->key, plot->graph(0)->data()->at(i)->key);
+                sum += plot->graph(k)->data()->at(i)->value;
+            }
+            const double f = plot->graph(0)->data()->at(i)->value;
+            QVERIFY2(std::abs(sum / 3 - f) <= 1e-12 * std::abs(f), qPrintable(QStringLiteral("%1 vs %2").arg(sum / 3).arg(f)));
+        }
+        // history.csv: the CLI's objective@<wavelength> columns after the dock's own
+        QFile h(QDir(dir.path()).filePath(QStringLiteral("history.csv")));
+        QVERIFY(h.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(h.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), n + 1);
+        QCOMPARE(lines[0], QStringLiteral("iteration,beta,objective,gradient_norm,wall_s,objective@1.6,objective@1.54839,objective@1.5"));
+        QCOMPARE(lines[1].split(QLatin1Char(',')).size(), 8);
+        // the picture (saved with GOLIGHTLY_SCREENSHOT_DIR): not blank
+        dock.resize(1100, 430);
+        dock.show();
+        QTest::qWait(200);
+        const QImage shot = dock.grab().toImage();
+        QVERIFY(test::distinctColours(shot) >= 16);
+        const QString shots = qEnvironmentVariable("GOLIGHTLY_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) QVERIFY(shot.save(QDir(shots).filePath(QStringLiteral("inverse_design_wavelengths.png"))));
+        // a new start with one wavelength: no curves, no legend
+        design_objective_mut(p)["wavelengths_um"] = Json::array({1.55});
+        design_optimizer_mut(p)["max_iterations"] = 1;
+        QTemporaryDir other;
+        doc.adoptRecovered(p, QString());
+        dock.setOutputDir(other.path());
+        QVERIFY(dock.start());
+        QVERIFY(dock.waitForFinished(120000));
+        QCOMPARE(dock.plottedIterations(), 1);
+        QVERIFY(dock.curveWavelengths().empty());
+        QCOMPARE(plot->graphCount(), 1);
+        QVERIFY(!plot->legend->visible());
+    }
+
+    void stopAndPauseDuringNormalization() {
+        // the guide at 0.01 um cells: the normalization run (one forward run) lasts far
+        // longer than a poll of the job, so that Stop / Pause come during it
+        Project p = guideWithRegion();
+        p.domain.cell_size = 0.01;
+        p.domain.pml.cells = 40;
+        design_optimizer_mut(p)["max_iterations"] = 1;
+        EditorDocument doc;
+        doc.adoptRecovered(p, QString());
+        const auto normalizing = [](const app::InverseDesignDock& d) {
+            return d.statusText().startsWith(QStringLiteral("Normalization run")) || !d.isRunning();
+        };
+        for (const bool pause : {false, true}) {
+            QTemporaryDir dir;
+            app::InverseDesignDock dock(&doc);
+            dock.setOutputDir(dir.path());
+            dock.setThreads(1);
+            QVERIFY(dock.start());
+            QTRY_VERIFY_WITH_TIMEOUT(normalizing(dock), 120000);
+            QVERIFY2(dock.isRunning(), qPrintable(dock.statusText()));
+            // the dock's buttons, as a user presses them (enabled during the normalization run)
+            auto* button = dock.findChild<QPushButton*>(pause ? QStringLiteral("designPause") : QStringLiteral("designStop"));
+            QVERIFY(button);
+            QVERIFY(button->isEnabled());
+            button->click();
+            QVERIFY(dock.waitForFinished(120000));
+            // the solver said where it ended: in the normalization run, no iteration made
+            QVERIFY2(dock.statusText().startsWith(pause ? QStringLiteral("Paused during the normalization run")
+                                                        : QStringLiteral("Stopped during the normalization run")),
+                     qPrintable(dock.statusText()));
+            QCOMPARE(dock.plottedIterations(), 0);
+            QVERIFY(!dock.hasDesign());
+            QVERIFY(!QFile::exists(QDir(dir.path()).filePath(QStringLiteral("checkpoint.json"))));
+            QCOMPARE(dock.state(), pause ? app::InverseDesignDock::State::Paused : app::InverseDesignDock::State::Finished);
+            if (pause) {  // a paused run may end there
+                dock.stop();
+                QCOMPARE(dock.state(), app::InverseDesignDock::State::Finished);
+            }
+        }
     }
 
     void solverErrorShowsInDock() {
