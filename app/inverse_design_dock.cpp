@@ -25,8 +25,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "canvas.hpp"
 #include "design_region.hpp"
@@ -48,7 +50,13 @@ const Json* designSection(const Project& p) {
     auto it = p.extra.find("design");
     return it != p.extra.end() && it->is_object() ? &*it : nullptr;
 }
+/// history.csv's fixed columns; one `objective@<wavelength um>` column per wavelength
+/// follows, as in the CLI's history (docs/spec/cli.md "optimize --adjoint").
 const char* kHistoryHeader = "iteration,beta,objective,gradient_norm,wall_s";
+/// The per-wavelength curves' colours (the figure of merit keeps the blue).
+const QColor kCurveColours[] = {QColor(230, 120, 20), QColor(40, 150, 60),  QColor(200, 40, 40),
+                                QColor(140, 90, 190), QColor(140, 85, 75),  QColor(220, 110, 190),
+                                QColor(120, 120, 120), QColor(170, 170, 30), QColor(20, 170, 190)};
 }  // namespace
 
 InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* parent)
@@ -179,6 +187,17 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     plot_->xAxis->setTicker(ticker);
     plot_->yAxis->setLabel(tr("figure of merit"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->graph(0)->setName(tr("figure of merit"));
+    // the legend names the per-wavelength curves; shown only with them, below the axes (in
+    // the axes it would hide the newest points)
+    QFont legendFont = font();
+    legendFont.setPointSizeF(std::max(6.0, legendFont.pointSizeF() - 1));
+    plot_->legend->setFont(legendFont);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setWrap(3);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setVisible(false);
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
     rv->addWidget(plot_, 3);
     densityLabel_ = new QLabel;
     densityLabel_->setObjectName(QStringLiteral("designDensity"));
@@ -512,9 +531,7 @@ bool InverseDesignDock::launch(bool fresh) {
     if (fresh) {
         fs::remove(checkpoint, ec);
         fs::remove(out / "history.csv", ec);
-        plot_->graph(0)->data()->clear();
-        plot_->clearItems();
-        plot_->replot();
+        clearPlot();
         betaSteps_.clear();
         lastBeta_ = 0;
         nextIteration_ = 0;
@@ -546,7 +563,23 @@ bool InverseDesignDock::launch(bool fresh) {
                                      out](Job::Context& ctx) {
         adjoint::ProjectProblemOptions o;
         o.threads = threads;
-        auto pp = std::make_shared<adjoint::ProjectProblem>(adjoint::problem_from_project(snapshot, label, projectDir, o));
+        // Pause and Stop end the normalization run too (within a chunk of steps); its
+        // progress goes to the status line
+        o.cancel = ctx.cancelFlag();
+        o.on_progress = [&ctx](const char* run, long long steps) {
+            if (std::string_view(run) == "normalization") ctx.post([steps](News& n) { n.normalizationSteps = steps; });
+        };
+        std::shared_ptr<adjoint::ProjectProblem> pp;
+        try {
+            pp = std::make_shared<adjoint::ProjectProblem>(adjoint::problem_from_project(snapshot, label, projectDir, o));
+        } catch (const adjoint::Cancelled&) {
+            Result cancelled;
+            cancelled.stop = "cancelled";
+            cancelled.cancelledInNormalization = true;
+            return cancelled;
+        }
+        pp->problem.settings.on_progress = {};  // the iterations' runs: no per-chunk news
+        ctx.post([wl = pp->wavelengths_um](News& n) { n.wavelengths_um = wl; });
         pp->settings.checkpoint = checkpoint;
         pp->settings.max_iterations = iterations;
         // Pause and Stop end the run under way within a chunk of steps
@@ -561,15 +594,23 @@ bool InverseDesignDock::launch(bool fresh) {
             ctx.post([&](News& n) { n.fields = std::move(slice); });
         };
         ctx.post([](News& n) { n.stage = QStringLiteral("iterating"); });
-        // history.csv as the CLI writes it (a resumed run appends)
+        // history.csv as the CLI writes it (a resumed run appends), its per-wavelength columns included
+        std::string header = kHistoryHeader;
+        for (double w : pp->wavelengths_um) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, ",objective@%.6g", w);
+            header += buf;
+        }
         const auto on_iteration = [&](const adjoint::Iteration& it) {
             {
                 std::ofstream h(out / "history.csv", std::ios::app);
-                if (h.tellp() == 0) h << kHistoryHeader << "\n";
-                h << it.index << "," << it.beta << "," << it.objective << "," << it.gradient_norm << "," << it.wall_s << "\n";
+                if (h.tellp() == 0) h << header << "\n";
+                h << it.index << "," << it.beta << "," << it.objective << "," << it.gradient_norm << "," << it.wall_s;
+                for (double v : it.objective_per_frequency) h << "," << v;
+                h << "\n";
             }
             ctx.post([&](News& n) {
-                n.points.push_back({it.index, it.beta, it.objective, it.gradient_norm, it.wall_s});
+                n.points.push_back({it.index, it.beta, it.objective, it.gradient_norm, it.wall_s, it.objective_per_frequency});
                 n.rho_projected = it.rho_projected;
                 n.hasRho = true;
             });
@@ -775,7 +816,49 @@ void InverseDesignDock::showFields() {
                                 .arg(quantity <= 0 ? QString() : tr(", blue: minus the maximum")));
 }
 
+void InverseDesignDock::clearPlot() {
+    while (plot_->graphCount() > 1) plot_->removeGraph(plot_->graphCount() - 1);
+    plot_->graph(0)->data()->clear();
+    plot_->clearItems();
+    curveWavelengths_.clear();
+    showLegend(false);
+    plot_->replot();
+}
+
+void InverseDesignDock::showLegend(bool show) {
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    const bool placed = layout->rowCount() > 1 && layout->hasElement(1, 0);
+    if (show && !placed) {
+        layout->addElement(1, 0, plot_->legend);
+        layout->setRowStretchFactor(1, 0.001);
+    } else if (!show && placed) {
+        layout->take(plot_->legend);
+        layout->simplify();
+    }
+    plot_->legend->setVisible(show);
+}
+
+void InverseDesignDock::setCurveWavelengths(const std::vector<double>& wavelengths_um) {
+    const std::vector<double> wanted = wavelengths_um.size() > 1 ? wavelengths_um : std::vector<double>{};
+    if (wanted == curveWavelengths_) return;  // a resumed run: the curves go on
+    while (plot_->graphCount() > 1) plot_->removeGraph(plot_->graphCount() - 1);
+    curveWavelengths_ = wanted;
+    const int colours = int(sizeof kCurveColours / sizeof kCurveColours[0]);
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+        QCPGraph* g = plot_->addGraph();
+        g->setPen(QPen(kCurveColours[int(k) % colours], 1.0));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+        g->setName(tr("%1 µm").arg(wanted[k], 0, 'g', 6));
+    }
+    plot_->graph(0)->setName(tr("figure of merit"));
+    showLegend(!wanted.empty());
+    plot_->replot();
+}
+
 void InverseDesignDock::takeNews(News& news) {
+    if (!news.wavelengths_um.empty()) setCurveWavelengths(news.wavelengths_um);
+    if (news.normalizationSteps >= 0 && news.stage.isEmpty() && (state_ == State::Running))
+        setStatus(tr("Normalization run (the input power for the start design): %1 steps...").arg(news.normalizationSteps));
     if (news.stage == QLatin1String("iterating") && state_ == State::Running && sessionIterations_ == 0)
         setStatus(tr("Iterating: forward and adjoint runs..."));
     for (const Point& pt : news.points) {
@@ -796,6 +879,9 @@ void InverseDesignDock::takeNews(News& news) {
         }
         lastBeta_ = pt.beta;
         plot_->graph(0)->addData(pt.index, pt.objective);
+        if (pt.per_wavelength.size() == curveWavelengths_.size())
+            for (std::size_t k = 0; k < pt.per_wavelength.size(); ++k)
+                plot_->graph(int(k) + 1)->addData(pt.index, pt.per_wavelength[k]);
         nextIteration_ = pt.index + 1;
         ++sessionIterations_;
         wallSum_ += pt.wall_s;
@@ -834,6 +920,24 @@ void InverseDesignDock::jobFinished(editor::JobOutcome<Result>& outcome) {
         Q_EMIT finished(status_->text());
         return;
     }
+    if (outcome.result->cancelledInNormalization) {
+        // Stop or Pause during the normalization run: no iteration made, the design (if a
+        // paused run left one) as it was
+        if (stopRequested_) {
+            setStatus(tr("Stopped during the normalization run, before iteration %1.").arg(nextIteration_));
+            setState(State::Finished);
+        } else if (pauseFlag_ && pauseFlag_->load()) {
+            setStatus(tr("Paused during the normalization run, before iteration %1: edit the project if needed, "
+                         "then Resume.")
+                          .arg(nextIteration_));
+            setState(State::Paused);
+        } else {
+            setStatus(tr("Cancelled during the normalization run."));
+            setState(last_ ? State::Finished : State::Idle);
+        }
+        Q_EMIT finished(status_->text());
+        return;
+    }
     last_ = std::make_shared<const Result>(std::move(*outcome.result));
     nextIteration_ = last_->next_iteration;
     showDensity(last_->rho_projected);
@@ -855,9 +959,7 @@ void InverseDesignDock::jobFinished(editor::JobOutcome<Result>& outcome) {
 void InverseDesignDock::projectReplaced() {
     if (pauseFlag_) pauseFlag_->store(true);
     job_.cancelAndDiscard();
-    plot_->graph(0)->data()->clear();
-    plot_->clearItems();
-    plot_->replot();
+    clearPlot();
     betaSteps_.clear();
     lastBeta_ = 0;
     nextIteration_ = sessionIterations_ = 0;

@@ -17,8 +17,14 @@
 // project may be edited; Resume starts optimize_density again from the same checkpoint on
 // a snapshot of the project as it is then, so the iteration numbering continues (the
 // interrupted iteration is made again). Stop keeps the last completed design for export.
-// The normalization run before the first iteration is not interrupted. Errors of the
+// The normalization run before the first iteration (normalize_by) watches the same flag
+// (adjoint::ProjectProblemOptions::cancel): Stop or Pause during it ends it within a chunk
+// of steps, before any iteration (its progress shows in the status line). Errors of the
 // solver show in the dock.
+//
+// With several wavelengths the plot also draws the figure of merit at each wavelength
+// (adjoint::Iteration::objective_per_frequency, the `objective@<wavelength>` columns of
+// history.csv): one thin curve per wavelength, named by its wavelength in um in the legend.
 //
 // Export: the final projected density as GDS (the binarized contours, holes cut in by
 // keyholes, as `golightly-cli optimize --adjoint` writes final.gds) and as plain shapes
@@ -99,6 +105,9 @@ public:
     std::vector<int> plottedIndices() const;
     /// The iterations where beta grew (marked in the plot).
     std::vector<int> betaSteps() const { return betaSteps_; }
+    /// The wavelengths (um, ascending frequency) of the per-wavelength curves of the plot
+    /// (graphs 1 .. N after the figure of merit, graph 0); empty with one wavelength.
+    std::vector<double> curveWavelengths() const { return curveWavelengths_; }
     QCustomPlot* plot() const { return plot_; }
     /// The projected density of the last iteration (Grayscale8; null before one).
     QImage densityImage() const { return density_; }
@@ -134,6 +143,7 @@ private:
     struct Point {
         int index = 0;
         double beta = 0, objective = 0, gradient_norm = 0, wall_s = 0;
+        std::vector<double> per_wavelength;  ///< F_f, in the order of News::wavelengths_um
     };
     /// The design region's E fields of an iteration at one frequency, on the union of the
     /// E components' Yee cell ranges (w x h, index j * w + i, y up; a component missing at
@@ -150,12 +160,15 @@ private:
         std::vector<double> rho_projected;  ///< of the last iteration
         QString stage;                      ///< what the worker does now
         bool hasRho = false;
+        long long normalizationSteps = -1;  ///< the normalization run's steps so far (-1: none)
+        std::vector<double> wavelengths_um; ///< the objective's wavelengths, once the problem is built
     };
     struct Result {
         std::shared_ptr<const adjoint::ProjectProblem> problem;
         std::vector<double> rho, rho_projected;
         std::string stop;
         int next_iteration = 0;
+        bool cancelledInNormalization = false;  ///< no problem, no design: ended before its first iteration
     };
     using Job = editor::BackgroundJob<Result, News>;
     bool launch(bool fresh);
@@ -168,6 +181,11 @@ private:
     void editObjective(const QString& text, const std::function<void(Json&)>& f);
     void editOptimizer(const QString& text, const std::function<void(Json&)>& f);
     void showDensity(const std::vector<double>& rho_projected);
+    /// The per-wavelength curves for these wavelengths (none for one), replacing the old ones.
+    void setCurveWavelengths(const std::vector<double>& wavelengths_um);
+    void clearPlot();
+    /// Places the legend below the axes (or removes it: its row goes).
+    void showLegend(bool show);
     void showFields();
     static std::shared_ptr<const FieldSlice> fieldSlice(const adjoint::DesignFields& fields, const Scene& scene,
                                                         double wavelength_um);
@@ -185,6 +203,7 @@ private:
     double lastBeta_ = 0;
     std::array<int, 3> pixels_{0, 0, 0};
     std::vector<int> betaSteps_;
+    std::vector<double> curveWavelengths_;
     std::shared_ptr<const Result> last_;
     QImage density_;
     std::shared_ptr<const FieldSlice> fields_;

@@ -731,6 +731,26 @@
         <source>L-BFGS takes no constraints: the worst wavelength needs MMA or CCSA (choose Combine: Mean first)</source>
         <translation>L-BFGS nimmt keine Nebenbedingungen: die schlechteste Wellenlänge braucht MMA oder CCSA (zuerst Zusammenfassen: Mittelwert wählen)</translation>
     </message>
+    <message>
+        <source>%1 µm</source>
+        <translation>%1 µm</translation>
+    </message>
+    <message>
+        <source>Normalization run (the input power for the start design): %1 steps...</source>
+        <translation>Normierungslauf (die Eingangsleistung des Startentwurfs): %1 Schritte...</translation>
+    </message>
+    <message>
+        <source>Stopped during the normalization run, before iteration %1.</source>
+        <translation>Während des Normierungslaufs angehalten, vor Iteration %1.</translation>
+    </message>
+    <message>
+        <source>Paused during the normalization run, before iteration %1: edit the project if needed, then Resume.</source>
+        <translation>Während des Normierungslaufs pausiert, vor Iteration %1: das Projekt bei Bedarf bearbeiten, dann Fortsetzen.</translation>
+    </message>
+    <message>
+        <source>Cancelled during the normalization run.</source>
+        <translation>Während des Normierungslaufs abgebrochen.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::Language</name>
@@ -4404,6 +4424,54 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>must exceed min (%1 um)</source>
         <translation>muss über min liegen (%1 µm)</translation>
+    </message>
+    <message>
+        <source>&quot;inf&quot; needs the smoothed projection (the tanh projection has no gradient at beta = infinity): choose Projection &quot;smoothed&quot; first</source>
+        <translation>&quot;inf&quot; braucht die geglättete Projektion (die tanh-Projektion hat bei Beta = unendlich keinen Gradienten): zuerst Projektion &quot;geglättet&quot; wählen</translation>
+    </message>
+    <message>
+        <source>&quot;inf&quot; must be the last beta (entry %1 of %2)</source>
+        <translation>&quot;inf&quot; muss das letzte Beta sein (Eintrag %1 von %2)</translation>
+    </message>
+    <message>
+        <source>entry %1 (&quot;%2&quot;) is not a number or &quot;inf&quot;; e.g. 4, 8, 16, 32, inf</source>
+        <translation>Eintrag %1 (&quot;%2&quot;) ist keine Zahl und nicht &quot;inf&quot;; z. B. 4, 8, 16, 32, inf</translation>
+    </message>
+    <message>
+        <source>entry %1 (%2) must be greater than 0</source>
+        <translation>Eintrag %1 (%2) muss größer als 0 sein</translation>
+    </message>
+    <message>
+        <source>entry %1 (%2) must not be below the beta before it (%3)</source>
+        <translation>Eintrag %1 (%2) darf nicht unter dem Beta davor liegen (%3)</translation>
+    </message>
+    <message>
+        <source>Projection</source>
+        <translation>Projektion</translation>
+    </message>
+    <message>
+        <source>tanh</source>
+        <translation>tanh</translation>
+    </message>
+    <message>
+        <source>smoothed (subpixel)</source>
+        <translation>geglättet (Subpixel)</translation>
+    </message>
+    <message>
+        <source>tanh: the usual projection. smoothed: the subpixel-smoothed projection of Hammond et al. (2025), which keeps a gradient at any beta, so that the beta list may end with inf (a binary design). Choosing tanh drops a final inf from the beta list.</source>
+        <translation>tanh: die übliche Projektion. geglättet: die subpixel-geglättete Projektion von Hammond et al. (2025), die bei jedem Beta einen Gradienten behält, so dass die Beta-Liste mit inf (einem binären Entwurf) enden darf. Die Wahl von tanh entfernt ein abschließendes inf aus der Beta-Liste.</translation>
+    </message>
+    <message>
+        <source>Beta list</source>
+        <translation>Beta-Liste</translation>
+    </message>
+    <message>
+        <source>The beta schedule as a list, e.g. 4, 8, 16, 32, inf: each entry for Beta every iterations, the last one kept; inf (the binary design) only last and only with the smoothed projection. Empty: beta grows from Beta to Beta max instead (Beta and Beta max are not used with a list).</source>
+        <translation>Der Beta-Zeitplan als Liste, z. B. 4, 8, 16, 32, inf: jeder Eintrag für &quot;Beta alle&quot; Iterationen, der letzte bleibt; inf (der binäre Entwurf) nur zuletzt und nur mit der geglätteten Projektion. Leer: Beta wächst stattdessen von Beta bis Beta max (mit einer Liste werden Beta und Beta max nicht verwendet).</translation>
+    </message>
+    <message>
+        <source>e.g. 4, 8, 16, 32, inf (empty: Beta .. Beta max)</source>
+        <translation>z. B. 4, 8, 16, 32, inf (leer: Beta .. Beta max)</translation>
     </message>
 </context>
 <context>

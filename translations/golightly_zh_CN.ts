@@ -728,6 +728,26 @@
         <source>L-BFGS takes no constraints: the worst wavelength needs MMA or CCSA (choose Combine: Mean first)</source>
         <translation>L-BFGS 不支持约束：最差波长需要 MMA 或 CCSA（请先将组合方式设为平均值）</translation>
     </message>
+    <message>
+        <source>%1 µm</source>
+        <translation>%1 µm</translation>
+    </message>
+    <message>
+        <source>Normalization run (the input power for the start design): %1 steps...</source>
+        <translation>归一化运行（初始设计的输入功率）：%1 步...</translation>
+    </message>
+    <message>
+        <source>Stopped during the normalization run, before iteration %1.</source>
+        <translation>在归一化运行中停止，位于第 %1 次迭代之前。</translation>
+    </message>
+    <message>
+        <source>Paused during the normalization run, before iteration %1: edit the project if needed, then Resume.</source>
+        <translation>在归一化运行中暂停，位于第 %1 次迭代之前：如有需要可编辑项目，然后继续。</translation>
+    </message>
+    <message>
+        <source>Cancelled during the normalization run.</source>
+        <translation>在归一化运行中取消。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::Language</name>
@@ -4388,6 +4408,54 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>must exceed min (%1 um)</source>
         <translation>必须大于最小值 (%1 µm)</translation>
+    </message>
+    <message>
+        <source>&quot;inf&quot; needs the smoothed projection (the tanh projection has no gradient at beta = infinity): choose Projection &quot;smoothed&quot; first</source>
+        <translation>&quot;inf&quot; 需要平滑投影（tanh 投影在 beta = 无穷大时没有梯度）：请先将投影设为“平滑”</translation>
+    </message>
+    <message>
+        <source>&quot;inf&quot; must be the last beta (entry %1 of %2)</source>
+        <translation>&quot;inf&quot; 必须是最后一个 beta（第 %1 项，共 %2 项）</translation>
+    </message>
+    <message>
+        <source>entry %1 (&quot;%2&quot;) is not a number or &quot;inf&quot;; e.g. 4, 8, 16, 32, inf</source>
+        <translation>第 %1 项（&quot;%2&quot;）不是数字或 &quot;inf&quot;；例如 4, 8, 16, 32, inf</translation>
+    </message>
+    <message>
+        <source>entry %1 (%2) must be greater than 0</source>
+        <translation>第 %1 项（%2）必须大于 0</translation>
+    </message>
+    <message>
+        <source>entry %1 (%2) must not be below the beta before it (%3)</source>
+        <translation>第 %1 项（%2）不得小于前一个 beta（%3）</translation>
+    </message>
+    <message>
+        <source>Projection</source>
+        <translation>投影</translation>
+    </message>
+    <message>
+        <source>tanh</source>
+        <translation>tanh</translation>
+    </message>
+    <message>
+        <source>smoothed (subpixel)</source>
+        <translation>平滑（亚像素）</translation>
+    </message>
+    <message>
+        <source>tanh: the usual projection. smoothed: the subpixel-smoothed projection of Hammond et al. (2025), which keeps a gradient at any beta, so that the beta list may end with inf (a binary design). Choosing tanh drops a final inf from the beta list.</source>
+        <translation>tanh：常规投影。平滑：Hammond 等人（2025）的亚像素平滑投影，在任意 beta 下都保留梯度，因此 beta 列表可以以 inf（二值设计）结尾。选择 tanh 会删除 beta 列表末尾的 inf。</translation>
+    </message>
+    <message>
+        <source>Beta list</source>
+        <translation>Beta 列表</translation>
+    </message>
+    <message>
+        <source>The beta schedule as a list, e.g. 4, 8, 16, 32, inf: each entry for Beta every iterations, the last one kept; inf (the binary design) only last and only with the smoothed projection. Empty: beta grows from Beta to Beta max instead (Beta and Beta max are not used with a list).</source>
+        <translation>以列表表示的 beta 计划，例如 4, 8, 16, 32, inf：每项持续“Beta 间隔”次迭代，最后一项保持不变；inf（二值设计）只能位于最后且只能用于平滑投影。留空：beta 从 Beta 增长到 Beta 最大值（使用列表时不使用 Beta 和 Beta 最大值）。</translation>
+    </message>
+    <message>
+        <source>e.g. 4, 8, 16, 32, inf (empty: Beta .. Beta max)</source>
+        <translation>例如 4, 8, 16, 32, inf（留空：Beta .. Beta 最大值）</translation>
     </message>
 </context>
 <context>

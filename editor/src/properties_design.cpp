@@ -1,7 +1,8 @@
 // GoLightly editor: the Properties rows of the selected design region
 // (PropertiesDock::designRows; design.regions[0] of the project's `design` section,
 // design_region.hpp): name, box, pixel edge, the two materials, the start density, the
-// filter, the projection's beta schedule, the minimum length scale and the fixed boxes
+// filter, the projection (its kind and its beta schedule: a list, or beta growing to beta
+// max), the minimum length scale and the fixed boxes
 // (each: solid / void, Delete, its corners). Each entry is one
 // undo step; the rules are the reader's (docs/spec/project-format.md "Inverse design"), so
 // a value the optimizer would refuse is marked red instead of being applied.
@@ -10,7 +11,9 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +38,54 @@ QString wholePixels(double width, double px) {
             .arg(width, 0, 'g', 6)
             .arg(px, 0, 'g', 6)
             .arg(q, 0, 'g', 6);
+    return {};
+}
+
+/// The projection's beta list (projection.betas) as typed: "4, 8, 16, 32, inf"; empty
+/// when the region has none (the geometric schedule of beta, beta_factor, beta_max).
+QString betaListText(const Json& proj) {
+    if (!proj.contains("betas") || !proj["betas"].is_array()) return {};
+    QStringList parts;
+    for (const Json& b : proj["betas"]) {
+        if (b.is_number()) parts << QString::number(b.get<double>(), 'g', 10);
+        else if (b.is_string()) parts << qs(b.get<std::string>());
+        else parts << QString::fromStdString(b.dump());
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+/// A beta list typed as "4, 8, 16, 32, inf" (commas and/or spaces between the entries)
+/// checked with the reader's rules (docs/spec/project-format.md "Inverse design",
+/// projection.betas): numbers > 0, none below the one before it, "inf" only as the last
+/// entry and only with the smoothed projection. Returns the rule broken (empty: valid) and
+/// sets `out` to the JSON list (null for an empty text: no list).
+QString parseBetaList(const QString& text, bool smoothed, Json& out) {
+    out = Json();
+    const QStringList parts = text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
+    if (parts.isEmpty()) return {};
+    Json list = Json::array();
+    double last = 0;
+    for (int k = 0; k < parts.size(); ++k) {
+        const QString& e = parts[k];
+        if (e.compare(QLatin1String("inf"), Qt::CaseInsensitive) == 0) {
+            if (!smoothed)
+                return PropertiesDock::tr("\"inf\" needs the smoothed projection (the tanh projection has no gradient at "
+                                          "beta = infinity): choose Projection \"smoothed\" first");
+            if (k + 1 != parts.size()) return PropertiesDock::tr("\"inf\" must be the last beta (entry %1 of %2)").arg(k + 1).arg(parts.size());
+            list.push_back("inf");
+            continue;
+        }
+        bool ok = false;
+        const double v = e.toDouble(&ok);
+        if (!ok || !std::isfinite(v))
+            return PropertiesDock::tr("entry %1 (\"%2\") is not a number or \"inf\"; e.g. 4, 8, 16, 32, inf").arg(k + 1).arg(e);
+        if (!(v > 0)) return PropertiesDock::tr("entry %1 (%2) must be greater than 0").arg(k + 1).arg(e);
+        if (k > 0 && v < last)
+            return PropertiesDock::tr("entry %1 (%2) must not be below the beta before it (%3)").arg(k + 1).arg(e).arg(last);
+        list.push_back(v);
+        last = v;
+    }
+    out = std::move(list);
     return {};
 }
 }  // namespace
@@ -224,6 +275,53 @@ void PropertiesDock::designRows(const Project& p, const ItemRef&) {
 
     const Json proj = r.contains("projection") && r["projection"].is_object() ? r["projection"] : Json::object();
     const double beta = numberAt(proj, "beta", 8), betaMax = numberAt(proj, "beta_max", std::max(64.0, beta));
+    // the projection's kind: tanh, or the subpixel-smoothed projection that keeps a
+    // gradient at any beta (and so may end its beta list with "inf")
+    const bool smoothed = proj.contains("kind") && proj["kind"].is_string() && proj["kind"].get<std::string>() == "smoothed";
+    addCombo(tr("Projection"), {tr("tanh"), tr("smoothed (subpixel)")}, smoothed ? 1 : 0, [this, smoothed](int i) {
+        if ((i == 1) == smoothed) return;  // no change (the default kind is not written out)
+        editDesign(tr("Edit projection"), [i](Json& x) {
+            Json& pr = x["projection"];
+            pr["kind"] = i == 1 ? "smoothed" : "tanh";
+            // the tanh projection takes no "inf": a list ending in it drops it in the same
+            // step, so that the project stays readable
+            if (i == 0 && pr.contains("betas") && pr["betas"].is_array() && !pr["betas"].empty() &&
+                pr["betas"].back().is_string()) {
+                pr["betas"].erase(pr["betas"].size() - 1);
+                if (pr["betas"].empty()) pr.erase("betas");
+            }
+        });
+    });
+    if (auto* c = qobject_cast<QComboBox*>(field(tr("Projection")))) {
+        c->setObjectName(QStringLiteral("designProjectionKind"));
+        c->setToolTip(tr("tanh: the usual projection. smoothed: the subpixel-smoothed projection of Hammond et al. (2025), "
+                         "which keeps a gradient at any beta, so that the beta list may end with inf (a binary design). "
+                         "Choosing tanh drops a final inf from the beta list."));
+    }
+    addCheckedText(tr("Beta list"), betaListText(proj),
+                   [this, smoothed](const QString& t) {
+                       Json list;
+                       if (!parseBetaList(t, smoothed, list).isEmpty()) return;
+                       editDesign(tr("Edit projection"), [&list](Json& x) {
+                           if (list.is_null()) {
+                               if (x.contains("projection") && x["projection"].is_object()) x["projection"].erase("betas");
+                           } else {
+                               x["projection"]["betas"] = list;
+                           }
+                       });
+                   },
+                   [smoothed](const QString& t) {
+                       Json list;
+                       return parseBetaList(t, smoothed, list);
+                   });
+    if (auto* e = field(tr("Beta list"))) {
+        e->setObjectName(QStringLiteral("designBetaList"));
+        if (e->toolTip().isEmpty())
+            e->setToolTip(tr("The beta schedule as a list, e.g. 4, 8, 16, 32, inf: each entry for Beta every iterations, "
+                             "the last one kept; inf (the binary design) only last and only with the smoothed projection. "
+                             "Empty: beta grows from Beta to Beta max instead (Beta and Beta max are not used with a list)."));
+        if (auto* le = qobject_cast<QLineEdit*>(e)) le->setPlaceholderText(tr("e.g. 4, 8, 16, 32, inf (empty: Beta .. Beta max)"));
+    }
     addDouble(tr("Beta"), beta, QString(),
               [this](double v) { editDesign(tr("Edit projection"), [v](Json& x) { x["projection"]["beta"] = v; }); },
               [betaMax](double v) {

@@ -12,13 +12,21 @@
 //    not at the iteration's end; a solver error shows in the dock;
 //  - Apply design as shapes replaces the region by polygons in one undo step; Export
 //    design as GDS writes a GDS file;
-//  - the main window has the tool and the Run > Optimize (adjoint) action.
+//  - the main window has the tool and the Run > Optimize (adjoint) action;
+//  - Properties edit the projection's kind and its beta list (checked as the reader checks
+//    it: "inf" last and only with the smoothed projection), each edit one undo step, and
+//    save / reopen keep them;
+//  - with several wavelengths the plot draws one curve per wavelength beside the figure of
+//    merit (their mean), and history.csv gets the objective@<wavelength> columns;
+//  - Stop and Pause during the normalization run end it (before any iteration).
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLineEdit>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabBar>
@@ -54,6 +62,25 @@ const char* kGuide = R"JSON({"format": "golightly-project", "version": 1, "name"
   "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5}, "precision": "float64", "backend": "cpu"}})JSON";
 
 Project guide() { return parse_project(kGuide, "guide.glproj"); }
+
+/// Enters `text` into the Properties line edit labelled `label` (as a user typing and
+/// pressing Enter); false when there is no such field.
+bool enterLine(PropertiesDock& props, const QString& label, const QString& text) {
+    auto* e = qobject_cast<QLineEdit*>(props.field(label));
+    if (!e) return false;
+    e->setText(text);
+    Q_EMIT e->editingFinished();
+    return true;
+}
+
+/// Picks item `index` of the Properties combo labelled `label` (as a user would).
+bool pickCombo(PropertiesDock& props, const QString& label, int index) {
+    auto* c = qobject_cast<QComboBox*>(props.field(label));
+    if (!c) return false;
+    c->setCurrentIndex(index);
+    Q_EMIT c->activated(index);
+    return true;
+}
 
 /// The guide with a 0.6 x 0.6 um design region across it (0.1 um pixels: 6 x 6), three
 /// iterations, the beta schedule stepping after two.
@@ -342,6 +369,222 @@ private Q_SLOTS:
         QVERIFY2(dock.statusText().startsWith(QStringLiteral("Stopped")), qPrintable(dock.statusText()));
         // no completed iteration: no checkpoint (a Resume would start over)
         QVERIFY(!QFile::exists(QDir(dir.path()).filePath(QStringLiteral("checkpoint.json"))));
+    }
+
+    void projectionKindAndBetaList() {
+        QTemporaryDir dir;
+        StubPrompts prompts;
+        EditorDocument doc;
+        doc.adoptRecovered(guideWithRegion(), QString());
+        doc.setSelection({ItemRef::Kind::Design, -1, 0});
+        PropertiesDock props(&doc);
+        props.rebuild();
+        auto* kind = qobject_cast<QComboBox*>(props.field(QStringLiteral("Projection")));
+        auto* list = qobject_cast<QLineEdit*>(props.field(QStringLiteral("Beta list")));
+        QVERIFY(kind && list);
+        QCOMPARE(kind->currentIndex(), 0);  // tanh: the default
+        QVERIFY(list->text().isEmpty());    // no list: the geometric schedule
+        const Project start = doc.project();
+        const int steps = doc.undoStack()->count();
+        const auto region = [&] { return design_spec(doc.project(), "guide.glproj")->regions[0]; };
+
+        // "inf" with the tanh projection: refused with the reader's rule, nothing applied
+        QVERIFY(enterLine(props, QStringLiteral("Beta list"), QStringLiteral("4, 8, inf")));
+        QCOMPARE(doc.undoStack()->count(), steps);
+        QCOMPARE(props.problems().size(), 1);
+        QVERIFY2(props.problems()[0].contains(QStringLiteral("smoothed")), qPrintable(props.problems()[0]));
+        QVERIFY(props.problems()[0].contains(QStringLiteral("Beta list")));
+        // a list without it is applied: one step, numbers in the file
+        QVERIFY(enterLine(props, QStringLiteral("Beta list"), QStringLiteral("4 8, 16")));
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QVERIFY(props.problems().isEmpty());
+        QCOMPARE(region().betas, (std::vector<double>{4, 8, 16}));
+        props.rebuild();
+        QCOMPARE(qobject_cast<QLineEdit*>(props.field(QStringLiteral("Beta list")))->text(), QStringLiteral("4, 8, 16"));
+
+        // the smoothed projection: one step; then "inf" last is accepted
+        QVERIFY(pickCombo(props, QStringLiteral("Projection"), 1));
+        QCOMPARE(doc.undoStack()->count(), steps + 2);
+        QCOMPARE(region().projection_kind, std::string("smoothed"));
+        props.rebuild();
+        // the reader's other rules, each refused with its own message
+        const std::pair<const char*, const char*> refused[] = {
+            {"4, inf, 8", "last"}, {"8, 4", "below"}, {"4, 0", "greater than 0"}, {"4, abc", "not a number"}};
+        for (const auto& [text, rule] : refused) {
+            QVERIFY(enterLine(props, QStringLiteral("Beta list"), QLatin1String(text)));
+            QCOMPARE(doc.undoStack()->count(), steps + 2);
+            QCOMPARE(props.problems().size(), 1);
+            QVERIFY2(props.problems()[0].contains(QLatin1String(rule)), qPrintable(props.problems()[0]));
+        }
+        QVERIFY(enterLine(props, QStringLiteral("Beta list"), QStringLiteral("4, 8, 16, 32, inf")));
+        QCOMPARE(doc.undoStack()->count(), steps + 3);
+        QVERIFY(props.problems().isEmpty());
+        QCOMPARE(region().betas.size(), size_t(5));
+        QVERIFY(std::isinf(region().betas[4]));
+        QCOMPARE(doc.project().extra.at("design").at("regions")[0].at("projection").at("betas")[4], Json("inf"));
+        const Project withList = doc.project();
+
+        // back to tanh: the final "inf" goes in the same step (the file stays readable)
+        props.rebuild();
+        QVERIFY(pickCombo(props, QStringLiteral("Projection"), 0));
+        QCOMPARE(doc.undoStack()->count(), steps + 4);
+        QCOMPARE(region().projection_kind, std::string("tanh"));
+        QCOMPARE(region().betas, (std::vector<double>{4, 8, 16, 32}));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == withList);
+        // an empty list removes it: the geometric schedule again
+        props.rebuild();
+        QVERIFY(enterLine(props, QStringLiteral("Beta list"), QString()));
+        QCOMPARE(doc.undoStack()->count(), steps + 4);
+        QVERIFY(region().betas.empty());
+        QVERIFY(!doc.project().extra.at("design").at("regions")[0].at("projection").contains("betas"));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == withList);
+        // undo all: the start; redo all: the list
+        for (int k = 0; k < 3; ++k) doc.undoStack()->undo();
+        QVERIFY(doc.project() == start);
+        for (int k = 0; k < 3; ++k) doc.undoStack()->redo();
+        QVERIFY(doc.project() == withList);
+
+        // save and reopen: the same section, the same fields
+        const QString file = dir.filePath(QStringLiteral("guide.glproj"));
+        QVERIFY(doc.saveAs(file, prompts));
+        EditorDocument back;
+        QVERIFY(back.open(file, prompts));
+        QVERIFY(back.project() == doc.project());
+        const auto spec = design_spec(back.project(), file.toStdString());
+        QVERIFY(spec);
+        QCOMPARE(spec->regions[0].projection_kind, std::string("smoothed"));
+        QCOMPARE(spec->regions[0].betas.size(), size_t(5));
+        back.setSelection({ItemRef::Kind::Design, -1, 0});
+        PropertiesDock reopened(&back);
+        reopened.rebuild();
+        QCOMPARE(qobject_cast<QComboBox*>(reopened.field(QStringLiteral("Projection")))->currentIndex(), 1);
+        QCOMPARE(qobject_cast<QLineEdit*>(reopened.field(QStringLiteral("Beta list")))->text(),
+                 QStringLiteral("4, 8, 16, 32, inf"));
+
+        // the picture of these rows (saved with GOLIGHTLY_SCREENSHOT_DIR): not blank
+        reopened.resize(460, 1000);
+        reopened.show();
+        QTest::qWait(100);
+        const QImage shot = reopened.grab().toImage();
+        QVERIFY(test::distinctColours(shot) >= 4);
+        const QString shots = qEnvironmentVariable("GOLIGHTLY_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) QVERIFY(shot.save(QDir(shots).filePath(QStringLiteral("design_projection_properties.png"))));
+    }
+
+    void perWavelengthCurves() {
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_NLOPT, true, "nlopt");
+        QTemporaryDir dir;
+        EditorDocument doc;
+        Project p = guideWithRegion();
+        design_objective_mut(p)["wavelengths_um"] = Json::array({1.5, 1.55, 1.6});
+        design_optimizer_mut(p)["max_iterations"] =
+            std::max(2, qEnvironmentVariableIntValue("GOLIGHTLY_SCREENSHOT_ITERATIONS"));
+        doc.adoptRecovered(p, QString());
+        app::InverseDesignDock dock(&doc);
+        dock.setOutputDir(dir.path());
+        dock.setThreads(1);
+        QVERIFY(dock.start());
+        QVERIFY(dock.waitForFinished(120000));
+        QVERIFY2(dock.state() == app::InverseDesignDock::State::Finished, qPrintable(dock.statusText()));
+        const int n = dock.plottedIterations();
+        QVERIFY(n >= 2);
+        // one curve per wavelength, in ascending frequency (the history's order)
+        const std::vector<double> wl = dock.curveWavelengths();
+        QCOMPARE(wl.size(), size_t(3));
+        // three points uniform in frequency from 1.5 to 1.6 um: the middle one at
+        // 2 / (1/1.5 + 1/1.6) um
+        QVERIFY(std::abs(wl[0] - 1.6) < 1e-9);
+        QVERIFY(std::abs(wl[1] - 2 / (1 / 1.5 + 1 / 1.6)) < 1e-9);
+        QVERIFY(std::abs(wl[2] - 1.5) < 1e-9);
+        QCustomPlot* plot = dock.plot();
+        QCOMPARE(plot->graphCount(), 4);
+        QVERIFY(plot->legend->visible());
+        QCOMPARE(plot->graph(1)->name(), QStringLiteral("1.6 µm"));
+        QCOMPARE(plot->graph(2)->name(), QStringLiteral("1.54839 µm"));
+        QCOMPARE(plot->graph(3)->name(), QStringLiteral("1.5 µm"));
+        QVERIFY(plot->graph(1)->pen().widthF() < plot->graph(0)->pen().widthF());  // thin beside the figure of merit
+        // the figure of merit is the mean over the wavelengths (combine "mean"): the same
+        // numbers summed, so equal to rounding
+        for (int i = 0; i < n; ++i) {
+            double sum = 0;
+            for (int k = 1; k <= 3; ++k) {
+                QCOMPARE(plot->graph(k)->dataCount(), n);
+                QCOMPARE(plot->graph(k)->data()->at(i)->key, plot->graph(0)->data()->at(i)->key);
+                sum += plot->graph(k)->data()->at(i)->value;
+            }
+            const double f = plot->graph(0)->data()->at(i)->value;
+            QVERIFY2(std::abs(sum / 3 - f) <= 1e-12 * std::abs(f), qPrintable(QStringLiteral("%1 vs %2").arg(sum / 3).arg(f)));
+        }
+        // history.csv: the CLI's objective@<wavelength> columns after the dock's own
+        QFile h(QDir(dir.path()).filePath(QStringLiteral("history.csv")));
+        QVERIFY(h.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(h.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), n + 1);
+        QCOMPARE(lines[0], QStringLiteral("iteration,beta,objective,gradient_norm,wall_s,objective@1.6,objective@1.54839,objective@1.5"));
+        QCOMPARE(lines[1].split(QLatin1Char(',')).size(), 8);
+        // the picture (saved with GOLIGHTLY_SCREENSHOT_DIR): not blank
+        dock.resize(1100, 430);
+        dock.show();
+        QTest::qWait(200);
+        const QImage shot = dock.grab().toImage();
+        QVERIFY(test::distinctColours(shot) >= 16);
+        const QString shots = qEnvironmentVariable("GOLIGHTLY_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) QVERIFY(shot.save(QDir(shots).filePath(QStringLiteral("inverse_design_wavelengths.png"))));
+        // a new start with one wavelength: no curves, no legend
+        design_objective_mut(p)["wavelengths_um"] = Json::array({1.55});
+        design_optimizer_mut(p)["max_iterations"] = 1;
+        QTemporaryDir other;
+        doc.adoptRecovered(p, QString());
+        dock.setOutputDir(other.path());
+        QVERIFY(dock.start());
+        QVERIFY(dock.waitForFinished(120000));
+        QCOMPARE(dock.plottedIterations(), 1);
+        QVERIFY(dock.curveWavelengths().empty());
+        QCOMPARE(plot->graphCount(), 1);
+        QVERIFY(!plot->legend->visible());
+    }
+
+    void stopAndPauseDuringNormalization() {
+        // the guide at 0.01 um cells: the normalization run (one forward run) lasts far
+        // longer than a poll of the job, so that Stop / Pause come during it
+        Project p = guideWithRegion();
+        p.domain.cell_size = 0.01;
+        p.domain.pml.cells = 40;
+        design_optimizer_mut(p)["max_iterations"] = 1;
+        EditorDocument doc;
+        doc.adoptRecovered(p, QString());
+        const auto normalizing = [](const app::InverseDesignDock& d) {
+            return d.statusText().startsWith(QStringLiteral("Normalization run")) || !d.isRunning();
+        };
+        for (const bool pause : {false, true}) {
+            QTemporaryDir dir;
+            app::InverseDesignDock dock(&doc);
+            dock.setOutputDir(dir.path());
+            dock.setThreads(1);
+            QVERIFY(dock.start());
+            QTRY_VERIFY_WITH_TIMEOUT(normalizing(dock), 120000);
+            QVERIFY2(dock.isRunning(), qPrintable(dock.statusText()));
+            // the dock's buttons, as a user presses them (enabled during the normalization run)
+            auto* button = dock.findChild<QPushButton*>(pause ? QStringLiteral("designPause") : QStringLiteral("designStop"));
+            QVERIFY(button);
+            QVERIFY(button->isEnabled());
+            button->click();
+            QVERIFY(dock.waitForFinished(120000));
+            // the solver said where it ended: in the normalization run, no iteration made
+            QVERIFY2(dock.statusText().startsWith(pause ? QStringLiteral("Paused during the normalization run")
+                                                        : QStringLiteral("Stopped during the normalization run")),
+                     qPrintable(dock.statusText()));
+            QCOMPARE(dock.plottedIterations(), 0);
+            QVERIFY(!dock.hasDesign());
+            QVERIFY(!QFile::exists(QDir(dir.path()).filePath(QStringLiteral("checkpoint.json"))));
+            QCOMPARE(dock.state(), pause ? app::InverseDesignDock::State::Paused : app::InverseDesignDock::State::Finished);
+            if (pause) {  // a paused run may end there
+                dock.stop();
+                QCOMPARE(dock.state(), app::InverseDesignDock::State::Finished);
+            }
+        }
     }
 
     void solverErrorShowsInDock() {

@@ -1,8 +1,10 @@
 // The project file's `design` section (design_spec.hpp) and its adjoint problem
 // (adjoint_project.hpp): round trip, the errors that name the field, the problem built from
-// the tiny guide of adjoint_project_fixture.hpp, and the density files.
+// the tiny guide of adjoint_project_fixture.hpp, the density files, and a cancel during the
+// normalization run.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 
@@ -11,6 +13,7 @@
 #include "golightly/design_spec.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/project.hpp"
+#include "optional_features.hpp"
 #include "test_files.hpp"
 
 using namespace golightly;
@@ -306,4 +309,83 @@ TEST_CASE("adjoint project: keyhole polygons cut each hole into the loop around 
     CHECK(even_odd(frame, 1.0 + 0.15, 2.0 + 0.15));
     CHECK_FALSE(even_odd(frame, 1.0 + 0.35, 2.0 + 0.35));
     CHECK_FALSE(even_odd(frame, 1.0 + 0.6, 2.0 + 0.6));
+}
+
+TEST_CASE("adjoint project: the cancel flag ends the normalization run within a chunk of steps, and the same flag "
+          "stops the iterations",
+          "[adjoint][project]") {
+    test::Scratch dir("adjoint", "cancel_normalization");
+    const Project p = parse_project(test::kAdjointGuide, "guide.glproj");
+    std::atomic<bool> cancel{false};
+    std::vector<std::pair<std::string, long long>> reports;  // what on_progress said
+    adjoint::ProjectProblemOptions o;
+    o.cancel = &cancel;
+    o.on_progress = [&](const char* run, long long steps) { reports.emplace_back(run, steps); };
+
+    // uncancelled: the normalization run reports itself chunk by chunk and takes many
+    // chunks, so that an end within one chunk below is a real stop
+    const adjoint::ProjectProblem pp = adjoint::problem_from_project(p, "guide.glproj", dir.path, o);
+    const int chunk = pp.problem.settings.check_every;
+    REQUIRE(!reports.empty());
+    const long long full = reports.back().second;
+    for (std::size_t k = 0; k < reports.size(); ++k) {
+        CHECK(reports[k].first == "normalization");
+        CHECK(reports[k].second == (long long)(k + 1) * chunk);
+    }
+    REQUIRE(full > 20 * chunk);
+    // the problem's runs watch the same flag
+    CHECK(pp.problem.settings.cancel == &cancel);
+    CHECK(bool(pp.problem.settings.on_progress));
+
+    SECTION("set half-way through the normalization run: it ends at the next chunk, before any iteration") {
+        reports.clear();
+        const long long at = (full / 2 / chunk) * chunk;  // a chunk boundary half-way
+        o.on_progress = [&](const char* run, long long steps) {
+            reports.emplace_back(run, steps);
+            if (steps == at) cancel = true;
+        };
+        try {
+            (void)adjoint::problem_from_project(p, "guide.glproj", dir.path, o);
+            FAIL("no Cancelled thrown");
+        } catch (const adjoint::Cancelled& c) {
+            CHECK(c.run == "normalization");
+            CHECK(std::string(c.what()).find("normalization run was cancelled") != std::string::npos);
+            // the flag is checked before each chunk: no step after the chunk that set it
+            CHECK(c.steps == at);
+        }
+        REQUIRE(!reports.empty());
+        CHECK(reports.back().second == at);
+        CHECK(reports.size() == std::size_t(at / chunk));
+    }
+    SECTION("set before: the normalization run makes no step") {
+        reports.clear();
+        cancel = true;
+        try {
+            (void)adjoint::problem_from_project(p, "guide.glproj", dir.path, o);
+            FAIL("no Cancelled thrown");
+        } catch (const adjoint::Cancelled& c) {
+            CHECK(c.run == "normalization");
+            CHECK(c.steps == 0);
+        }
+        CHECK(reports.empty());
+    }
+}
+
+TEST_CASE("adjoint project: the flag of ProjectProblemOptions::cancel stops optimize_density cleanly",
+          "[adjoint][project]" GOLIGHTLY_NEEDS_NLOPT) {
+    test::Scratch dir("adjoint", "cancel_iterations");
+    const Project p = parse_project(test::kAdjointGuide, "guide.glproj");
+    std::atomic<bool> cancel{false};
+    adjoint::ProjectProblemOptions o;
+    o.cancel = &cancel;
+    long long after = 0;  // steps of the first iteration's runs after the flag was set
+    o.on_progress = [&](const char* run, long long) {
+        if (std::string(run) != "normalization" && cancel) ++after;
+    };
+    adjoint::ProjectProblem pp = adjoint::problem_from_project(p, "guide.glproj", dir.path, o);
+    cancel = true;  // e.g. a Stop right after the normalization: the first iteration's forward run ends at once
+    const adjoint::OptimizeResult r = adjoint::optimize_density(pp.problem, pp.rho0, pp.settings, {});
+    CHECK(r.stop == "cancelled");
+    CHECK(r.history.empty());
+    CHECK(after == 0);
 }

@@ -87,6 +87,7 @@ RunOutput run_to_decay(const Scene& scene, const RunSettings& settings, std::vec
         if (settings.cancel && settings.cancel->load()) throw Cancelled(which, steps);
         engine->step(chunk);
         steps += chunk;
+        if (settings.on_progress) settings.on_progress(which, steps);
         const double e = engine->field_energy();
         if (!std::isfinite(e))
             throw RunError(std::string("adjoint: the ") + which + " run diverged after " + std::to_string(steps) + " steps");

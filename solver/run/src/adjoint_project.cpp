@@ -217,6 +217,8 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     p.settings.backend = options.backend.value_or(project.run.backend);
     p.settings.precision = options.precision.value_or(project.run.precision);
     p.settings.threads = options.threads;
+    p.settings.cancel = options.cancel;
+    p.settings.on_progress = options.on_progress;
     p.settings.decay = std::min(p.settings.decay, std::pow(10.0, -project.run.stop.decay_db / 10.0));
     if (cp.max_steps > 0) p.settings.max_steps = cp.max_steps;
 
@@ -252,14 +254,21 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
         pn.scene = p.scene;
         pn.region = p.region;
         pn.frequencies_hz = p.frequencies_hz;
-        pn.settings = p.settings;
+        pn.settings = p.settings;  // the cancel flag too: a Stop during this run ends it within a chunk of steps
+        if (options.on_progress)
+            pn.settings.on_progress = [&options](const char*, long long steps) { options.on_progress("normalization", steps); };
         pn.functionals = {checked_mode_functional(cp, plan_of(q, cp, obj.normalize_by), 0, true, fi, pp.wavelengths_um,
                                                   obj.normalize_by, obj.normalize_by, file_label,
                                                   "design.objective.normalize_by")};
         pn.objective = intensity_objective();
         design::DensityGrid g = density_grid(p.region, pp.dimensions);
         g.rho = pp.rho0;
-        const Evaluation ev = evaluate(pn, design::map_density(g, pp.settings.mapping));
+        Evaluation ev;
+        try {
+            ev = evaluate(pn, design::map_density(g, pp.settings.mapping));
+        } catch (const Cancelled& c) {
+            throw Cancelled("normalization", c.steps);
+        }
         for (std::size_t f = 0; f < nf; ++f) {
             const double n = std::norm(ev.amplitudes.at(0).at(f));
             if (!(n > 0))

@@ -210,6 +210,11 @@ struct RunSettings {
     /// failed one) with the design region's fields; copy what is needed and return (an
     /// IDE's live picture). Null: the fields are not gathered.
     std::function<void(const DesignFields&)> on_fields;
+    /// Called on the running thread after each chunk of check_every steps of a forward or
+    /// adjoint run with the run's name ("forward", "adjoint") and the steps it has made so
+    /// far: a progress display, or a test that sets `cancel` at a known step. Keep it
+    /// short. Null: not called.
+    std::function<void(const char* run, long long steps)> on_progress;
 };
 
 /// A problem: the forward scene (sources, materials; its design region's materials are

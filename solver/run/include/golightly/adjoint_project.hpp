@@ -19,8 +19,10 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +50,14 @@ struct ProjectProblemOptions {
     int threads = 0;
     /// Run the normalization's forward run now (normalize_by); false leaves N(f) = 1.
     bool normalize = true;
+    /// The cancel flag of the runs (RunSettings::cancel): the normalization run checks it
+    /// before each chunk of steps, and the problem's runs get it too
+    /// (ProjectProblem::problem.settings.cancel), so that one flag stops the whole
+    /// optimization. Null: no cancelling.
+    const std::atomic<bool>* cancel = nullptr;
+    /// RunSettings::on_progress of the normalization run and of the problem's runs (the
+    /// normalization run reports as "normalization"). Null: not called.
+    std::function<void(const char* run, long long steps)> on_progress;
 };
 
 /// The problem of `project`'s design section. `project_dir`: where a `rho` file name is
@@ -56,7 +66,10 @@ struct ProjectProblemOptions {
 /// wavelengths: naming file_label and the JSON path), std::invalid_argument (adjoint.hpp's
 /// refusals of the design region), RunError (the normalization run). A mode monitor whose
 /// E samples sit on sub-pixel tensor-coupled sites adds a line to `warnings` (the gradient
-/// is approximate there: adjoint.hpp mode_functional, 3D caveat).
+/// is approximate there: adjoint.hpp mode_functional, 3D caveat). Throws Cancelled (its
+/// `run` "normalization", `steps` the steps that run had made) when options.cancel is set
+/// during the normalization run: the optimization ends cancelled before its first
+/// iteration, as optimize_density's stop "cancelled" after one.
 ProjectProblem problem_from_project(const Project& project, const std::string& file_label,
                                     const std::filesystem::path& project_dir, const ProjectProblemOptions& options = {});
 
