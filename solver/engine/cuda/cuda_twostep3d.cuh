@@ -5,10 +5,11 @@
 // unit. Split further only with the registers and a bench measured (docs/performance.md).
 //
 // GoLightly CUDA backend, 3D: two Yee steps per pass over the grid (temporal blocking of
-// depth 2), the fastest bulk update where it applies (CudaEngine3D picks it: float32 or
-// float64, the tensor-copy kernel's conditions, z not periodic; GOLIGHTLY_CUDA3D_TWO_STEP=0
-// opts out). Included by cuda_bulk3d.cuh after update_he3_tma,
-// whose tensor copies and step arithmetic it reuses.
+// depth 2), the fastest bulk update where it applies (CudaEngine3D::choose_step picks it:
+// float32 or float64, the tensor-copy kernel's conditions, z not periodic;
+// GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out; the pass's place in the step order, with the carries
+// below: TwoStepPass3D::enqueue_pair, cuda_step3d_two.cuh). Included by cuda_bulk3d.cuh after
+// update_he3_tma, whose tensor copies and step arithmetic it reuses.
 //
 // Why: one step per pass moves at least 12 s + 2 B per cell update (every field read and
 // written once), and update_he3_tma reached 0.70-0.81 of the copy bandwidth with it, about
