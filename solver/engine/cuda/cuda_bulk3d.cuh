@@ -18,7 +18,7 @@
 // not periodic, nx a multiple of 8; GOLIGHTLY_CUDA3D_FUSED=0 opts out), else design 2;
 // design 1 only under GOLIGHTLY_CUDA3D_FUSED=1 where design 4 does not apply (or with
 // GOLIGHTLY_CUDA3D_TMA=0); design 5 (two steps per pass) on top of design 4 where the engine
-// enables it (CudaEngine3D::setup_two_step).
+// enables it (CudaEngine3D::choose_step, cuda_step3d_two.cuh).
 //
 // 5. update_he3_two (cuda_twostep3d.cuh): two steps per pass, design 4's tensor copies with a
 //    halo of 2; the engine runs it where it applies (float32 and float64, design 4's
@@ -918,6 +918,8 @@ public:
     }
 
     bool fused() const { return fused_; }
+    int nz() const { return g_.n[2]; }  ///< planes along z (the scene's nz)
+    std::int64_t plane_cells() const { return std::int64_t(g_.n[0]) * g_.n[1]; }  ///< cells of one z plane (nx ny)
 
     /// In-place pair (not fused): H of every plane, then E.
     void update_h(cudaStream_t stream) const {

@@ -20,65 +20,23 @@
 // cpu_extensions.hpp MurFaces). Live edits
 // (update_materials) copy the edited maps and table to the device between step batches.
 //
-// One time step (n -> n+1) as a fixed kernel sequence on the engine's stream (no host
-// synchronization inside step(); kGraphSteps steps replayed from a CUDA graph). With the
-// fused bulk kernel (cuda_bulk3d.cuh designs 4 and 1; the default where design 4,
-// update_he3_tma, runs: sm_90, x and y not periodic, nx a multiple of 8; forced by
-// GOLIGHTLY_CUDA3D_FUSED=1):
-//   0. tfsf.before_step     the TF/SF incident lines from n to n+1
-//      sources.after_h      H sources at t = n dt, added to H^{n-1/2} (linear: the same sum
-//      tfsf.after_h         as after the H update) and TF/SF H corrections (E_inc^n)
-//      tensor.before_e      E^n of the tensor-coupled sites
-//   1. bulk.update_fused    H^{n+1/2} and E^{n+1} into the other buffer set; flip; the
-//                           extensions are rebound to the new current set
-//   2. dispersion.after_e_from  poles advance from E^n of the input set (the other set
-//                           now, unchanged by the bulk) and E -= weight cb / S dP, one kernel
-//      sources.after_e ... monitors.after_step as below.
-// In place (elsewhere, or GOLIGHTLY_CUDA3D_FUSED=0), scene.hpp's
-// order but for the H sources and corrections, added to H^{n-1/2} before the H update as
-// above (the same sum; split steps, engine.hpp, need them before the bulk update, and one
-// order keeps one engine and a distributed one equal to the last bit):
-//   0. tfsf.before_step     the TF/SF incident lines from n to n+1
-//      sources.after_h      H sources at t = n dt
-//      tfsf.after_h         TF/SF H corrections (E_inc^n)
-//   1. bulk.update_h        H from E^n (CPML psi, pmc zeroing fused)
-//   2. dispersion.before_e  poles advance from E^n
-//      tensor.before_e      E^n of the tensor-coupled sites
-//      bulk.update_e        E from H^{n+1/2} (table, CPML psi, pec zeroing fused)
-//      dispersion.after_e   E -= weight cb / S dP
-//      sources.after_e      E sources at t = (n+1/2) dt
-//      tfsf.after_e         TF/SF E corrections (H~_inc^{n+1/2})
-//      tensor.after_e       E += K dD~ of the coupled sites
-//   3. monitors.after_step  DFT sets + time probes
-//
-// Two steps per pass (cuda_twostep3d.cuh; the default where update_he3_two applies: float32 and
-// float64, design 4's conditions, z not periodic, memory for the capture set;
-// GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out): steps k and k + 1 as one pass (enqueue_pair; a
-// remaining odd step as above):
-//   0. tfsf.before_step     the TF/SF incident lines from n to n+1
-//      sources.after_h      H sources of step k into H^{n-1/2}
-//      tfsf.after_h         TF/SF H corrections of step k (E_inc^n) into H^{n-1/2}
-//      tensor.before_e      E^n of the tensor sites
-//      dispersion.advance_into  poles advance from E^n; weight cb / S dP into the correction
-//                           arrays, which the pass subtracts from E1 (disp_advance_corr)
-//   1. bulk.update_two      E^{n+2}, H^{n+3/2} into the other set; the owned E^{n+1}, H^{n+1/2}
-//                           of the tile-planes holding monitor samples, tensor sites or
-//                           dispersive cells into the capture set
-//      two_step_sources     E sources of step k          (into the capture set and
-//      two_step_tfsf        TF/SF E corrections of step k (H~_inc^{n+1/2})   carried into
-//      two_step_aniso_*     tensor couplings of step k (dE from the capture set)  the output)
-//      tfsf.before_step     the lines from n+1 to n+2
-//      two_step_sources     H sources of step k + 1      (carried into the output)
-//      two_step_tfsf        TF/SF H corrections of step k + 1 (E_inc^{n+1})
-//      monitors.after_step  step k, on the capture set; flip; the extensions rebound
-//   2. dispersion.after_e_from(the capture set): the poles advance from E1 and correct
-//      E^{n+2}; sources.after_e ... monitors.after_step of step k + 1 as above.
-// The distributed engine steps its subdomains one step at a time (one step per pass there;
-// subdomain scenes get no capture set).
-//
-// Split steps (engine.hpp; the distributed engine's overlap mode): step_begin = phase 0's
-// TF/SF lines and H sources and corrections, step_interior = the bulk update of the planes
-// away from the cut ends, step_boundary = the rest (member comment at supports_split_step).
+// One time step (n -> n+1) is a fixed kernel sequence on the engine's stream (no host
+// synchronization inside step(); kGraphSteps steps replayed from a CUDA graph), enqueued by
+// one step strategy (cuda_step3d.cuh: the seam, the step order all of them keep, and one
+// header per strategy):
+//   TwoStepPass3D  two steps per pass, update_he3_two (cuda_step3d_two.cuh): the default
+//                  where it applies (float32 and float64, update_he3_tma's conditions, z not
+//                  periodic, not a subdomain, memory for the capture set;
+//                  GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out)
+//   FusedStep3D    H + E in one kernel, update_he3_tma or update_he3 (cuda_step3d_fused.cuh):
+//                  where update_he3_tma runs (sm_90, x and y not periodic, nx a multiple of
+//                  8) and two steps per pass do not; forced by GOLIGHTLY_CUDA3D_FUSED=1
+//   InPlaceStep3D  update_h3, update_e3 (cuda_step3d_inplace.cuh): elsewhere, or
+//                  GOLIGHTLY_CUDA3D_FUSED=0
+//   ComplexStep3D  two copies in place (cuda_step3d_complex.cuh): complex fields
+// choose_step picks one and records why the faster ones do not run (step_reason()).
+// Split steps (engine.hpp; the distributed engine's overlap mode) run SplitStep3D
+// (cuda_step3d_split.cuh) on the fused or the in-place bulk.
 //
 // Traffic model: bytes_per_cell_update() = the bulk kernels' 18 s + 6 B per cell in place,
 // 12 s + 6 B fused, 4 B less with one material map, half of the fused figure with two steps
@@ -116,7 +74,13 @@
 #include "cuda_tfsf.cuh"
 #include "cuda_monitors.cuh"
 #include "cuda_frames.cuh"
-#include "../cpu/cpu_bloch.hpp"  // check_bloch_scene, imaginary_scene, combine_dft (host code)
+#include "cuda_step3d.cuh"
+#include "cuda_step3d_inplace.cuh"
+#include "cuda_step3d_fused.cuh"
+#include "cuda_step3d_two.cuh"
+#include "cuda_step3d_complex.cuh"
+#include "cuda_step3d_split.cuh"
+#include "../cpu/cpu_bloch.hpp"  // check_bloch_scene, combine_dft (host code)
 
 namespace golightly {
 namespace {
@@ -197,27 +161,13 @@ public:
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         try {
-            // The fused step is the default where update_he3_tma (tensor copies, sm_90) runs, in
-            // one engine and in the distributed engine's subdomains alike (so that both add in
-            // the same order): H200, bench 512^3 float32, 48.8-50.3 Gcells/s against 40.7 for the
-            // in-place pair (docs/performance.md). Elsewhere the in-place pair
-            // (update_he3, the fused kernel without tensor copies, gave 31.0).
-            // GOLIGHTLY_CUDA3D_FUSED=1 / 0 forces the fused step / the pair.
-            bool fused = tune_.fused_3d == KnobSwitch::On;
-            if (tune_.fused_3d == KnobSwitch::Auto)
-                fused = cuda::Bulk3<T>::tma_refusal(sc_.nx, sc_.boundary[0] == BoundaryKind::Periodic,
-                                                   sc_.boundary[1] == BoundaryKind::Periodic, tune_.tma_3d)
-                            .empty();
-            // Complex fields (scene.hpp "Bloch-periodic axes"): two copies stepped in place,
-            // each reading the other across the Bloch wraps (DevGrid3 "Complex fields").
             if (sc_.complex_fields) {
                 cpu::check_bloch_scene(sc_, "CUDA engine (3D)");
                 if (!sc_.tfsf.empty())
                     throw RunError("CUDA engine (3D): TF/SF sources cannot run with complex fields; use a one-way "
                                    "plane source with angle_deg");
-                fused = false;
             }
-            bulk_.setup(sc_, stream_, sms, fused, tune_);
+            bulk_.setup(sc_, stream_, sms, fused_bulk(), tune_);
             CUDA_CHECK(cudaMalloc(&d_step_, sizeof(long long)));
             CUDA_CHECK(cudaMemsetAsync(d_step_, 0, sizeof(long long), stream_));
             energy_.allocate();
@@ -227,8 +177,11 @@ public:
             dispersion_.setup(sc_, f, stream_);
             tensor_.setup(sc_, f, stream_);
             tfsf_.setup(sc_, f, stream_);
-            if (sc_.complex_fields) setup_imaginary(sms);
-            setup_two_step();
+            if (sc_.complex_fields) {
+                im_ = std::make_unique<cuda::ImaginaryCopy3D<T>>();
+                im_->setup(sc_, bulk_, stream_, sms, tune_);
+            }
+            choose_step();
             CUDA_CHECK(cudaStreamSynchronize(stream_));
         } catch (...) {
             release();
@@ -241,12 +194,10 @@ public:
 
     std::string backend() const override { return "cuda"; }
     std::string device() const override { return cuda::device_name(device_); }
-    std::string kernel() const override {
-        if (two_step_) return "two steps per pass (update_he3_two)";
-        if (im_) return "one step per pass, in place (update_h3, update_e3), two copies (complex fields)";
-        if (!bulk_.fused()) return "one step per pass, in place (update_h3, update_e3)";
-        return bulk_.tma() ? "one step per pass, fused (update_he3_tma)" : "one step per pass, fused (update_he3)";
-    }
+    std::string kernel() const override { return step_->kernel(); }
+    /// Why the engine steps as kernel() says and not by a faster strategy ("" for two steps
+    /// per pass; choose_step).
+    const std::string& step_reason() const { return step_reason_; }
     Precision precision() const override { return precision_; }
     std::int64_t steps_done() const override { return steps_done_; }
 
@@ -261,19 +212,8 @@ public:
     }
     void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-    /// Split step (engine.hpp), fused kernel only: step_begin = the TF/SF lines and the H
-    /// sources and corrections of phase 0 (file comment), step_interior = update_fused over
-    /// [lo, nz - hi), step_boundary = the pole advance and tensor E^n of phase 0, the end
-    /// planes, the flip and phase 2. update_fused reads nothing but its planes and the next one on
-    /// either side and writes only into the other buffer set, so a transfer may fill the
-    /// `lo` / `hi` end planes of the current set and read any other plane during the interior.
-    /// In place (update_h3 / update_e3), a transfer's source planes must not be rewritten
-    /// during the interior and E^n must be read before it is overwritten: the interior is
-    /// H over [a, b), E over [e, b) of split_step_planes (engine.hpp: a = 2 lo, since the
-    /// neighbour below copies planes [lo + 1, 2 lo); e = a + 1, since E of plane a needs H
-    /// of plane a - 1; b = nz - 2 hi); the pole advance and the tensor sites' E^n of the
-    /// interior's E planes run before it, the others' after the transfers (the lists are in
-    /// cell order). The ends: H over [0, a) and [b, nz), then E over [0, e) and [b, nz).
+    /// Split step (engine.hpp) on the fused or the in-place bulk: SplitStep3D
+    /// (cuda_step3d_split.cuh) says which planes each call updates and why.
     bool supports_split_step() const override {
         if (im_) return false;  // complex fields: one engine only (partition_scene refuses them too)
         return bulk_.fused() || (dispersion_.sorted() && tensor_.sorted());
@@ -282,67 +222,24 @@ public:
         if (lo < 0 || hi < 0) throw std::invalid_argument("set_split_margins: margins must be >= 0");
         margin_lo_ = lo;
         margin_hi_ = hi;
-        // A subdomain of the distributed engine steps one step at a time (setup_two_step
-        // refuses scenes with an active window; this covers any other engine split this way).
-        if (two_step_) {
+        // A subdomain of the distributed engine steps one step at a time (choose_step
+        // refuses two steps per pass to scenes with an active window; this covers any other
+        // engine split this way).
+        if (bulk_.two_step()) {
             destroy_graph();
-            two_step_ = false;
             bulk_.drop_two_step();
+            step_ = std::make_unique<cuda::FusedStep3D<T>>(parts_);
+            step_reason_ = "two steps per pass: the engine's steps are split (set_split_margins)";
         }
     }
     void step_begin() override {
         if (!supports_split_step()) throw std::logic_error("CUDA engine (3D): this engine cannot split its steps");
         if (monitors_.ensure_probe_capacity(steps_done_ + 1, stream_)) destroy_graph();
-        rebind();
-        before_bulk_h(StepLaunch{stream_, d_step_, 0});
+        split_.begin();
     }
-    void step_interior() override {
-        int a = 0, b = 0;
-        if (!bulk_.fused()) {
-            int e = 0;
-            inplace_range(a, e, b);
-            const std::int64_t plane = std::int64_t(sc_.nx) * sc_.ny;
-            dispersion_.before_e_part(StepLaunch{stream_, d_step_, 0}, e * plane, b * plane, true);
-            tensor_.before_e_part(stream_, e * plane, b * plane, true);
-            bulk_.update_h_range(stream_, a, b);
-            bulk_.update_e_range(stream_, e, b);
-            return;
-        }
-        split_range(a, b);
-        bulk_.update_fused(stream_, a, b);
-    }
+    void step_interior() override { split_.interior(margin_lo_, margin_hi_); }
     void step_boundary() override {
-        int a = 0, b = 0;
-        if (!bulk_.fused()) {
-            int e = 0;
-            inplace_range(a, e, b);
-            const std::int64_t plane = std::int64_t(sc_.nx) * sc_.ny;
-            dispersion_.before_e_part(StepLaunch{stream_, d_step_, 0}, e * plane, b * plane, false);
-            tensor_.before_e_part(stream_, e * plane, b * plane, false);
-            bulk_.update_h_range(stream_, 0, a);
-            bulk_.update_h_range(stream_, b, sc_.nz);
-            bulk_.update_e_range(stream_, 0, e);
-            bulk_.update_e_range(stream_, b, sc_.nz);
-            finish_split_step();
-            return;
-        }
-        split_range(a, b);
-        // E^n of the current set stays until the flip (the bulk writes the other set), so the
-        // tensor sites' E^n come here, and the pole advance after the bulk (after_bulk_e, from
-        // that set), both after the halo transfers: a halo plane's E^n is then its owner's
-        // (before step_begin's transfers it is not).
-        tensor_.before_e(stream_);
-        bulk_.update_fused(stream_, 0, a);
-        bulk_.update_fused(stream_, b, sc_.nz);
-        bulk_.flip();
-        rebind();
-        finish_split_step();
-    }
-
-private:
-    /// Phase 2 of a split step and the step count.
-    void finish_split_step() {
-        after_bulk_e(StepLaunch{stream_, d_step_, 0});
+        split_.boundary(margin_lo_, margin_hi_);
         advance_step3<<<1, 1, 0, stream_>>>(d_step_, 1);
         CUDA_CHECK_LAUNCH();
         ++steps_done_;
@@ -353,7 +250,7 @@ public:
     /// + extensions) / cells.
     double bytes_per_cell_update() const override {
         double extra = bulk_.cpml_bytes_per_step() + bulk_.capture_bytes_per_step() + sources_.bytes_per_step() +
-                       dispersion_.bytes_per_step(bulk_.fused(), two_step_, tensor_.total_sites() == 0) +
+                       dispersion_.bytes_per_step(bulk_.fused(), bulk_.two_step(), tensor_.total_sites() == 0) +
                        tensor_.bytes_per_step() + tfsf_.bytes_per_step() + monitors_.bytes_per_step();
         double bulk = bulk_.bytes_per_cell() * double(sc_.cells());
         if (im_) {  // the imaginary copy moves the same again (its wrap reads hit L2)
@@ -478,8 +375,9 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(stream_));
         if (im_) im_->tensor.materials_changed(edited, im_->bulk.fields(), stream_);
         // (the graph is rebuilt anyway); two steps per pass capture the new sites' tile-planes
-        if (tensor_.materials_changed(edited, bulk_.fields(), stream_) && two_step_)
-            bulk_.set_captured_cells(captured_cells(), dispersion_.all_cells(), stream_);
+        if (tensor_.materials_changed(edited, bulk_.fields(), stream_) && bulk_.two_step())
+            bulk_.set_captured_cells(cuda::TwoStepPass3D<T>::captured_cells(sc_, tensor_), dispersion_.all_cells(),
+                                     stream_);
         tfsf_.materials_changed(edited, stream_);  // E corrections carry cb
         materials_ = std::move(edited_view);  // the engine's view of the materials from now on
     }
@@ -512,14 +410,55 @@ private:
                                   tune_.memory_limit_bytes, device_, "CUDA engine (3D)");
     }
 
-    /// Two steps per pass (cuda_twostep3d.cuh) where update_he3_two applies: the
-    /// bulk's conditions (Bulk3::two_step_refusal), a scene that is not a subdomain, and
-    /// device memory for the capture set (and, with dispersive cells, the correction arrays).
-    /// GOLIGHTLY_CUDA3D_TWO_STEP=0 keeps one step per pass; =require throws RunError (with
-    /// the reason) where it does not apply (tests).
-    void setup_two_step() {
-        two_step_ = false;
-        const bool require = tune_.two_step_3d == KnobSwitch::Require;
+    /// Whether the bulk keeps two buffer sets for a fused step (Bulk3::setup; decided before
+    /// any strategy, which needs the bulk set up). The fused step is the default where
+    /// update_he3_tma (tensor copies, sm_90) runs, in one engine and in the distributed
+    /// engine's subdomains alike (so that both add in the same order): H200, bench 512^3
+    /// float32, 48.8-50.3 Gcells/s against 40.7 for the in-place pair (docs/performance.md).
+    /// Elsewhere the in-place pair (update_he3, the fused kernel without tensor copies, gave
+    /// 31.0). GOLIGHTLY_CUDA3D_FUSED=1 / 0 forces the fused step / the pair. Complex fields
+    /// step two copies in place.
+    bool fused_bulk() const {
+        if (sc_.complex_fields) return false;
+        if (tune_.fused_3d != KnobSwitch::Auto) return tune_.fused_3d == KnobSwitch::On;
+        return cuda::Bulk3<T>::tma_refusal(sc_.nx, sc_.boundary[0] == BoundaryKind::Periodic,
+                                           sc_.boundary[1] == BoundaryKind::Periodic, tune_.tma_3d)
+            .empty();
+    }
+
+    /// The step strategy (cuda_step3d.cuh), once the bulk and the extensions are set up: two
+    /// steps per pass where two_step_refusal() finds nothing against them, else the bulk's one
+    /// step per pass (fused or in place), complex fields always two copies in place.
+    /// step_reason_ says why the faster strategies do not run. GOLIGHTLY_CUDA3D_TWO_STEP=require
+    /// throws RunError (with the reason) where two steps per pass do not apply (tests).
+    void choose_step() {
+        const std::string two_why = two_step_refusal();
+        if (!two_why.empty() && tune_.two_step_3d == KnobSwitch::Require)
+            throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TWO_STEP=require, but " + two_why);
+        if (im_) {
+            step_ = std::make_unique<cuda::ComplexStep3D<T>>(parts_, *im_);
+            step_reason_ = "complex fields step two copies in place";
+        } else if (two_why.empty()) {
+            bulk_.setup_two_step(cuda::TwoStepPass3D<T>::captured_cells(sc_, tensor_), dispersion_.all_cells(), stream_);
+            step_ = std::make_unique<cuda::TwoStepPass3D<T>>(parts_);
+            step_reason_.clear();
+        } else if (bulk_.fused()) {
+            step_ = std::make_unique<cuda::FusedStep3D<T>>(parts_);
+            step_reason_ = "two steps per pass: " + two_why;
+        } else {
+            step_ = std::make_unique<cuda::InPlaceStep3D<T>>(parts_);
+            step_reason_ = tune_.fused_3d == KnobSwitch::Off
+                               ? std::string("GOLIGHTLY_CUDA3D_FUSED=0")
+                               : "fused step: " + bulk_.tma_refusal(sc_.nx, sc_.boundary[0] == BoundaryKind::Periodic,
+                                                                    sc_.boundary[1] == BoundaryKind::Periodic,
+                                                                    tune_.tma_3d);
+        }
+    }
+
+    /// Why update_he3_two (cuda_twostep3d.cuh) cannot run here ("" where it can): the bulk's
+    /// conditions (Bulk3::two_step_refusal), a scene that is not a subdomain, and device
+    /// memory for the capture set (and, with dispersive cells, the correction arrays).
+    std::string two_step_refusal() const {
         std::string why = bulk_.two_step_refusal();
         // The distributed engine's subdomains (scene window active) step one step at a time
         // (set_split_margins): no capture set for them.
@@ -534,235 +473,15 @@ private:
                 why = "the capture set needs " + std::to_string(need) + " bytes of device memory, " + std::to_string(free_b) +
                       " are free";
         }
-        if (!why.empty()) {
-            if (require) throw RunError("CUDA engine (3D): GOLIGHTLY_CUDA3D_TWO_STEP=require, but " + why);
-            return;
-        }
-        bulk_.setup_two_step(captured_cells(), dispersion_.all_cells(), stream_);
-        two_step_ = true;
+        return why;
     }
 
-    /// The cells whose tile-planes a two-step pass captures (E1 and H1) after its first step:
-    /// every cell a monitor reads and every site of the tensor couplings (their first-step
-    /// correction is formed from the captured E1, two_step_aniso_couple). The dispersive
-    /// cells' tile-planes capture E1 (Bulk3::set_captured_cells: the second step's poles
-    /// advance from it).
-    std::vector<std::int64_t> captured_cells() const {
-        std::vector<std::int64_t> cells = tensor_.site_cells();
-        for (const auto& d : sc_.dft_sets) {
-            cells.insert(cells.end(), d.cell0.begin(), d.cell0.end());
-            cells.insert(cells.end(), d.cell1.begin(), d.cell1.end());
-        }
-        for (const auto& p : sc_.time_probes) cells.insert(cells.end(), p.cells.begin(), p.cells.end());
-        return cells;
-    }
-
-    /// Enqueues steps k and k + 1 as one pass of update_he3_two (cuda_twostep3d.cuh). Before
-    /// the pass: the TF/SF lines to n + 1, the H sources and TF/SF H corrections of step k into
-    /// H^{n-1/2}, E^n of the tensor sites. After it, each carried into the output by
-    /// two_step_carry (and the first step's E changes into the capture set): the E sources and
-    /// TF/SF E corrections of step k, then its tensor couplings (dE from the captured E1); the
-    /// TF/SF lines to n + 2; the H sources and TF/SF H corrections of step k + 1. Then the
-    /// monitors of step k on the capture set, the flip, and the rest of step k + 1 in the file
-    /// header's order (its E sources, TF/SF E corrections and tensor couplings).
-    /// Dispersive cells: `corr_ready` when the pair before it, in the same enqueue_steps,
-    /// already advanced the poles from E^n and wrote the corrections (disp_step_advance_corr);
-    /// `next_pair`: another pair follows in the same enqueue_steps. Returns whether this pair
-    /// did that for the next one (never with tensor couplings, whose second-step couplings
-    /// must see the correction of E^{n+2} before the poles advance from it).
-    bool enqueue_pair(int k, bool corr_ready = false, bool next_pair = false) {
-        const StepLaunch a0{stream_, d_step_, k}, a1{stream_, d_step_, k + 1};
-        rebind();
-        before_bulk_h(a0);
-        tensor_.before_e(stream_);
-        T* corr[3] = {};
-        bulk_.corrections(corr);
-        // dispersive cells: the poles advance from E^n, the pass subtracts the correction from E1
-        if (corr[0] && !corr_ready) dispersion_.advance_into(bulk_.fields(), corr, stream_);
-        bulk_.update_two(stream_);
-        const cuda::DevGrid3<T> g = bulk_.output_grid();
-        const cuda::TwoStepCapture<T> cap = bulk_.capture();
-        auto carry_sources = [&](int magnetic) {
-            const cuda::SourceBatch<T> b = sources_.batch(magnetic);
-            if (b.count == 0) return;
-            cuda::two_step_sources<T><<<(b.count + 127) / 128, 128, 0, stream_>>>(g, b, cap, d_step_, magnetic ? k + 1 : k,
-                                                                                 magnetic);
-            CUDA_CHECK_LAUNCH();
-        };
-        auto carry_tfsf = [&](int magnetic) {
-            const cuda::TfsfCorrDev<T>& c = magnetic ? tfsf_.h_corrections() : tfsf_.e_corrections();
-            if (c.count == 0) return;
-            cuda::two_step_tfsf<T><<<(c.count + 127) / 128, 128, 0, stream_>>>(g, c, cap, magnetic);
-            CUDA_CHECK_LAUNCH();
-        };
-        carry_sources(0);
-        carry_tfsf(0);
-        if (const int sites = tensor_.total_sites(); sites > 0) {
-            // On the capture set: dE = E1 - E^n, the couplings added to E1 and carried, then E1
-            // (now E^{n+1}) saved as the E^n of step k + 1's couplings.
-            const cuda::AnisoDev<T> a = tensor_.args_on(bulk_.capture_fields());
-            const int blocks = (sites + 255) / 256;
-            cuda::aniso_delta<T><<<blocks, 256, 0, stream_>>>(a);
-            CUDA_CHECK_LAUNCH();
-            cuda::two_step_aniso_couple<T><<<blocks, 256, 0, stream_>>>(g, a, cap);
-            CUDA_CHECK_LAUNCH();
-            cuda::aniso_save<T><<<blocks, 256, 0, stream_>>>(a);
-            CUDA_CHECK_LAUNCH();
-        }
-        tfsf_.before_step(a1);
-        carry_sources(1);
-        carry_tfsf(1);
-        monitors_.rebind(bulk_.capture_fields());
-        monitors_.after_step(a0);
-        bulk_.flip();
-        rebind();
-        // The second step's poles advance from E1; with a pair after this one, and no tensor
-        // couplings, also on to the next pass's corrections.
-        const bool merge = corr[0] && next_pair && tensor_.total_sites() == 0;
-        after_bulk_e(a1, bulk_.capture_fields(), merge ? corr : nullptr);
-        return merge;
-    }
-
-    /// Enqueues `steps` time steps on stream_ (also inside graph capture), file header order;
-    /// pairs of steps as one pass where two steps per pass run (enqueue_pair).
+    /// Enqueues `steps` time steps on stream_ (also inside graph capture) by the chosen
+    /// strategy, then advances the device step counter.
     void enqueue_steps(int steps) {
-        if (im_) {
-            enqueue_complex_steps(steps);
-            return;
-        }
-        int k = 0;
-        if (two_step_) {
-            bool corr_ready = false;
-            for (; k + 1 < steps; k += 2) corr_ready = enqueue_pair(k, corr_ready, k + 3 < steps);
-        }
-        for (; k < steps; ++k) {
-            const StepLaunch at{stream_, d_step_, k};
-            if (bulk_.fused()) rebind();
-            before_bulk_h(at);
-            if (bulk_.fused()) {
-                tensor_.before_e(stream_);
-                bulk_.update_fused(stream_, 0, sc_.nz);
-                bulk_.flip();
-                rebind();
-            } else {
-                bulk_.update_h(stream_);
-                dispersion_.before_e(at);
-                tensor_.before_e(stream_);
-                bulk_.update_e(stream_);
-            }
-            after_bulk_e(at);
-        }
+        step_->enqueue_steps(steps);
         advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
         CUDA_CHECK_LAUNCH();
-    }
-
-    /// enqueue_steps of a complex run (in place, no TF/SF): each phase for the real copy, then
-    /// the imaginary one. Both H updates read E^n of both copies (across a Bloch wrap), so
-    /// both come before either E update, which reads H^{n+1/2} of both.
-    void enqueue_complex_steps(int steps) {
-        struct Copy {  // one copy's bulk and extensions (no TF/SF in a complex run)
-            Bulk3<T>& bulk;
-            Sources<T>& sources;
-            Dispersion<T>& dispersion;
-            cuda::TensorCouplings<T>& tensor;
-            Monitors<T>& monitors;
-        };
-        ImaginaryCopy& im = *im_;
-        Copy copies[2] = {{bulk_, sources_, dispersion_, tensor_, monitors_},
-                          {im.bulk, im.sources, im.dispersion, im.tensor, im.monitors}};
-        for (int k = 0; k < steps; ++k) {
-            const StepLaunch at{stream_, d_step_, k};
-            for (Copy& c : copies) {  // H sources into H^{n-1/2}, then H from E^n of both copies
-                c.sources.after_h(at);
-            }
-            for (Copy& c : copies) c.bulk.update_h(stream_);
-            for (Copy& c : copies) {
-                c.dispersion.before_e(at);
-                c.tensor.before_e(stream_);
-            }
-            for (Copy& c : copies) c.bulk.update_e(stream_);
-            for (Copy& c : copies) {  // each copy's own E from here on
-                c.dispersion.after_e(stream_);
-                c.sources.after_e(at);
-                c.tensor.after_e(stream_);
-                c.monitors.after_step(at);
-            }
-        }
-        advance_step3<<<1, 1, 0, stream_>>>(d_step_, steps);
-        CUDA_CHECK_LAUNCH();
-    }
-
-    /// The imaginary copy of a complex run: the same grid stepped in place, its sources driven
-    /// by the imaginary weights (cpu::imaginary_scene); the two bulks read each other across
-    /// the Bloch wraps.
-    void setup_imaginary(int sms) {
-        im_ = std::make_unique<ImaginaryCopy>();
-        im_->scene = SceneView(cpu::imaginary_scene(sc_));
-        const Scene& si = *im_->scene;
-        im_->bulk.setup(si, stream_, sms, false, tune_);
-        const cuda::FieldArrays<T> f = im_->bulk.fields();
-        im_->sources.setup(si, f, stream_);
-        im_->monitors.setup(si, f, stream_);
-        im_->dispersion.setup(si, f, stream_);
-        im_->tensor.setup(si, f, stream_);
-        bulk_.set_bloch_partner(im_->bulk, sc_.bloch_phase, 0);
-        im_->bulk.set_bloch_partner(bulk_, sc_.bloch_phase, 1);
-    }
-
-    /// Phase 0's TF/SF lines and the H sources and corrections (added to H^{n-1/2}: file comment).
-    void before_bulk_h(const StepLaunch& at) {
-        tfsf_.before_step(at);
-        sources_.after_h(at);
-        tfsf_.after_h(stream_);
-    }
-    /// Everything after the E bulk update, in scene.hpp's order (phase 2 and the monitors).
-    /// `disp_from`: where E^n of the step lies for the dispersive cells (the second step of a
-    /// pair: the capture set's E1); by default the fused step's input set.
-    /// `corr_next` (with `disp_from`; a scene without tensor couplings): the dispersive
-    /// correction runs after the E sources and TF/SF corrections, fused with the next pass's
-    /// pole advance (Dispersion::step_and_advance_into).
-    void after_bulk_e(const StepLaunch& at, std::optional<cuda::FieldArrays<T>> disp_from = std::nullopt,
-                      T* const* corr_next = nullptr) {
-        // Fused: the poles advance from E^n of the step's input set (the other set after the
-        // flip) and correct E^{n+1} in one kernel; in place they advanced before update_e.
-        if (!corr_next) {  // with corr_next: after the TF/SF corrections, below
-            if (disp_from)
-                dispersion_.after_e_from(*disp_from, stream_);
-            else if (bulk_.fused())
-                dispersion_.after_e_from(bulk_.previous_fields(), stream_);
-            else
-                dispersion_.after_e(stream_);
-        }
-        sources_.after_e(at);
-        tfsf_.after_e(stream_);
-        if (corr_next) dispersion_.step_and_advance_into(*disp_from, corr_next, stream_);
-        tensor_.after_e(stream_);
-        monitors_.after_step(at);
-    }
-
-    /// In-place split (supports_split_step): H over [a, b), E over [e, b) in the interior.
-    void inplace_range(int& a, int& e, int& b) const {
-        const SplitPlanes p =
-            split_step_planes(margin_lo_, margin_hi_, sc_.nz, sc_.boundary[2] == BoundaryKind::Periodic);
-        a = p.h_begin;
-        e = p.e_begin;
-        b = p.end;
-    }
-
-    /// The interior planes [a, b) of a split step (margins clipped to the grid).
-    void split_range(int& a, int& b) const {
-        a = std::min(margin_lo_, sc_.nz);
-        b = std::max(a, sc_.nz - margin_hi_);
-    }
-
-    /// Points every extension at the bulk's current buffer set.
-    void rebind() {
-        const cuda::FieldArrays<T> f = bulk_.fields();
-        sources_.rebind(f);
-        dispersion_.rebind(f);
-        tensor_.rebind(f);
-        tfsf_.rebind(f);
-        monitors_.rebind(f);
     }
 
     void destroy_graph() {
@@ -802,7 +521,6 @@ private:
     cuda::EnergyReadback energy_;  ///< field_energy / fields_finite (cuda_engine_common.cuh)
     FrameSlice slice_;
     int margin_lo_ = 0, margin_hi_ = 0;  ///< split steps: end planes (set_split_margins)
-    bool two_step_ = false;              ///< pairs of steps as one pass (setup_two_step)
     Bulk3<T> bulk_;
     Sources<T> sources_;
     Dispersion<T> dispersion_;
@@ -813,15 +531,12 @@ private:
     DevBuf plane_;
     /// The imaginary copy of a complex run (scene.hpp "Bloch-periodic axes"); frames, fields
     /// and time probes show the real copy, DFTs combine both.
-    struct ImaginaryCopy {
-        SceneView scene;  ///< cpu::imaginary_scene: the sources' imaginary weights
-        Bulk3<T> bulk;
-        Sources<T> sources;
-        Dispersion<T> dispersion;
-        cuda::TensorCouplings<T> tensor;
-        Monitors<T> monitors;
-    };
-    std::unique_ptr<ImaginaryCopy> im_;  ///< null: real fields
+    std::unique_ptr<cuda::ImaginaryCopy3D<T>> im_;  ///< null: real fields
+    /// The bulk and the extensions as the step strategies see them (cuda_step3d.cuh).
+    cuda::StepParts3D<T> parts_{bulk_, sources_, dispersion_, tensor_, tfsf_, monitors_, stream_, d_step_};
+    std::unique_ptr<cuda::StepStrategy3D<T>> step_;  ///< how step() steps (choose_step)
+    std::string step_reason_;                        ///< why not a faster strategy (choose_step)
+    cuda::SplitStep3D<T> split_{parts_, sc_.boundary[2] == BoundaryKind::Periodic};  ///< step_begin .. step_boundary
 };
 
 }  // namespace

@@ -7,6 +7,16 @@
 // tests set a variable, build an engine and unset it again, and a knob applies to the
 // engines made while it is set. The parsers are header-only so that the CUDA library (which
 // the engine library links, not the other way round) uses the same code.
+//
+// Read elsewhere on purpose (`grep -rn getenv solver` finds them; docs/performance.md lists
+// them under "Outside the engines"): variables of layers below solver/engine, which cannot
+// include this header (solver/scene partition.cpp GOLIGHTLY_PARTITION_PLANES;
+// solver/model/types isolate.cpp and safe_read.cpp, the STEP import's isolation and the host
+// memory cap; solver/model material_library.cpp, the library path, XDG_DATA_HOME and HOME;
+// solver/compile mode_cache.cpp, the mode cache's GOLIGHTLY_MODE_CACHE*), and the
+// environment of other programs, which is no knob: the MPI launcher's variables
+// (mpi_session.cpp, cli/main.cpp) and CUDA_VISIBLE_DEVICES (cli/cmd_sparams.cpp,
+// cmd_sweep.cpp: the devices CUDA shows the process).
 #pragma once
 
 #include <algorithm>
