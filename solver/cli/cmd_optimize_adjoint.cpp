@@ -123,6 +123,10 @@ int run_optimize_adjoint(int argc, char** argv) {
         if (!backend.empty()) o.backend = flags.backend;
         if (!precision.empty()) o.precision = flags.precision;
         o.threads = flags.threads;
+        // Ctrl-C: the run under way (the normalization run too) ends within a chunk of steps
+        // (the solver's cancel flag); the checkpoint keeps the last completed iteration
+        std::signal(SIGINT, on_adjoint_sigint);
+        o.cancel = &g_adjoint_cancel;
         pp = adjoint::problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
         for (const auto& w : pp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
         pp.settings.checkpoint = checkpoint;
@@ -155,10 +159,7 @@ int run_optimize_adjoint(int argc, char** argv) {
         }
         if (!pp.settings.robust_etas.empty()) header += ",objective_dilated,objective_eroded";
         bool first = true;
-        // Ctrl-C: the run under way ends within a chunk of steps (the solver's cancel flag);
-        // the checkpoint keeps the last completed iteration
-        std::signal(SIGINT, on_adjoint_sigint);
-        pp.problem.settings.cancel = &g_adjoint_cancel;
+        pp.problem.settings.cancel = &g_adjoint_cancel;  // (problem_from_project sets it too)
         const auto on_iteration = [&](const adjoint::Iteration& it) {
             if (first) {  // rows from an earlier call that this one repeats are replaced
                 std::erase_if(rows, [&](const auto& r) { return r.first >= it.index; });
@@ -228,6 +229,10 @@ int run_optimize_adjoint(int argc, char** argv) {
     } catch (const ProjectError& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return kExitProject;
+    } catch (const adjoint::Cancelled& e) {  // Ctrl-C before the first iteration (the normalization run)
+        std::fprintf(stderr, "cancelled: the %s run stopped after %lld steps, before the first iteration; nothing "
+                             "written\n", e.run.c_str(), e.steps);
+        return kExitRun;
     } catch (const std::invalid_argument& e) {  // the design region's or the optimizer's refusals
         std::fprintf(stderr, "error: %s: %s\n", limits::cap_text(project_file).c_str(), e.what());
         return kExitProject;
