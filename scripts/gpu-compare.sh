@@ -14,6 +14,9 @@
 # COMPARE_BACKENDS (default "cuda cpu"): the backends of the examples' runs ("cuda" alone
 # keeps a call short: the 3D examples take minutes on the CPU). A case's polarization "-"
 # leaves --polarization out (3D).
+# COMPARE_CASES=quick: only the 2D float32 cases and the three 512^3 float32/float64/Au
+# cases (a call with little device time left). COMPARE_TESTS=1: the new build's GPU test
+# binary runs right after the builds (before the bench), its log in $LOG/gpu_tests.log.
 # BASE_SRC can be made from a commit with `git archive COMMIT | tar -x -C DIR`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +30,16 @@ REPS=3
 mkdir -p "$LOG"
 LIB=$DEVDEPS/usr/lib/x86_64-linux-gnu
 t0=$(date +%s)
+# Harminv from DEVDEPS needs LAPACK, BLAS and gfortran from Debian's alternatives folders at
+# link and run time (as in gpu-check.sh)
+HARMINV_ARGS=()
+if [ -f "$DEVDEPS/usr/lib/libharminv.so" ]; then
+  deps="$LIB/lapack:$LIB/blas:$LIB"
+  export LD_LIBRARY_PATH="$DEVDEPS/usr/lib:$deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  HARMINV_ARGS=(-DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$deps")
+fi
 configure() {  # src build
-  cmake -S "$1" -B "$2" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON \
+  cmake -S "$1" -B "$2" -G Ninja -DGOLIGHTLY_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DGOLIGHTLY_CUDA=ON "${HARMINV_ARGS[@]}" \
     -DCMAKE_PREFIX_PATH="$DEVDEPS/usr" -DCMAKE_INCLUDE_PATH="$DEVDEPS/usr/include" \
     -DPNG_LIBRARY="$LIB/libpng16.a" -DPNG_PNG_INCLUDE_DIR="$DEVDEPS/usr/include" \
     -DZLIB_LIBRARY="$LIB/libz.a" -DZLIB_INCLUDE_DIR="$DEVDEPS/usr/include"
@@ -58,6 +69,20 @@ cases=(
   "cpu 4096,4096 100 float32 TEz"
   "cpu 4096,4096 40 float32 TMz --dispersive-material Au --dispersive-fraction 0.1"
 )
+if [ "${COMPARE_CASES:-}" = quick ]; then
+  cases=(
+    "cuda 8192,8192 400 float32 TMz"
+    "cuda 8192,8192 400 float32 TEz"
+    "cuda 512,512,512 400 float32 - --dims 3"
+    "cuda 512,512,512 200 float64 - --dims 3"
+    "cuda 512,512,512 200 float32 - --dims 3 --dispersive-material Au --dispersive-fraction 0.1"
+  )
+fi
+if [ "${COMPARE_TESTS:-0}" = 1 ]; then
+  echo "== GPU tests (new build)"
+  if "$BUILD/tests/golightly_gpu_tests" --durations yes > "$LOG/gpu_tests.log" 2>&1; then echo "GPU tests: PASS"; else echo "GPU tests: FAIL"; fi
+  grep -E "^(All tests|test cases|assertions)|FAILED|with expansion" "$LOG/gpu_tests.log" | head -30
+fi
 for r in $(seq "$REPS"); do
   for c in "${cases[@]}"; do
     set -- $c
