@@ -4,6 +4,13 @@
 // guide (0.1 um pixels, 6 x 6), 0.05 um cells, one wavelength.
 #pragma once
 
+#include <functional>
+#include <string>
+
+#include "golightly/design_spec.hpp"
+#include "golightly/errors.hpp"
+#include "golightly/project.hpp"
+
 namespace golightly::test {
 
 inline const char* kAdjointGuide = R"JSON({"format": "golightly-project", "version": 1, "name": "adjoint guide",
@@ -26,5 +33,24 @@ inline const char* kAdjointGuide = R"JSON({"format": "golightly-project", "versi
                   "wavelengths_um": [1.55], "normalize_by": "input", "goal": "maximize"},
     "optimizer": {"algorithm": "mma", "max_iterations": 3}
   }})JSON";
+
+/// kAdjointGuide with `edit` applied to its JSON, parsed as the file `label`.
+inline Project edited_guide(const std::function<void(Json&)>& edit, const std::string& label = "edited.glproj") {
+    Json j = Json::parse(kAdjointGuide);
+    edit(j);
+    return parse_project(j.dump(), label);
+}
+
+/// What reading the design section of edited_guide(edit) with its references throws
+/// (design_spec, as optimize --adjoint reads it; parse_project's errors too) as
+/// "json_path: message [file]", or "no error".
+inline std::string design_error(const std::function<void(Json&)>& edit, const std::string& label = "edited.glproj") {
+    try {
+        (void)design_spec(edited_guide(edit, label), label);
+    } catch (const ProjectError& e) {
+        return e.json_path() + ": " + e.message() + " [" + e.file() + "]";
+    }
+    return "no error";
+}
 
 }  // namespace golightly::test

@@ -29,23 +29,18 @@ using namespace golightly::adjoint;
 
 namespace {
 
-Project guide(const std::function<void(Json&)>& edit) {
-    Json j = Json::parse(test::kAdjointGuide);
-    j["design"]["objective"]["wavelengths_um"] = {1.6, 1.5};  // F0 at 1.6 um: not the spectrum's order
-    j["design"]["objective"]["combine"] = "expression";
-    j["design"]["objective"]["expression"] = "F0 * F1 - 0.5 * F1";
-    edit(j);
-    return parse_project(j.dump(), "expr.glproj");
+/// The guide at two wavelengths combined by a formula (F0 at 1.6 um: not the spectrum's
+/// order), then `edit`.
+std::function<void(Json&)> formula(const std::function<void(Json&)>& edit) {
+    return [edit](Json& j) {
+        j["design"]["objective"]["wavelengths_um"] = {1.6, 1.5};
+        j["design"]["objective"]["combine"] = "expression";
+        j["design"]["objective"]["expression"] = "F0 * F1 - 0.5 * F1";
+        edit(j);
+    };
 }
-
-std::string error_of(const std::function<void(Json&)>& edit) {
-    try {
-        (void)design_spec(guide(edit), "expr.glproj");
-    } catch (const ProjectError& e) {
-        return e.json_path() + ": " + e.message() + " [" + e.file() + "]";
-    }
-    return "no error";
-}
+Project guide(const std::function<void(Json&)>& edit) { return test::edited_guide(formula(edit), "expr.glproj"); }
+std::string error_of(const std::function<void(Json&)>& edit) { return test::design_error(formula(edit), "expr.glproj"); }
 
 }  // namespace
 

@@ -22,23 +22,11 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The fixture with `edit` applied to its JSON, parsed.
-template <class F>
-Project edited(F edit) {
-    Json j = Json::parse(test::kAdjointGuide);
-    edit(j);
-    return parse_project(j.dump(), "edited.glproj");
-}
+Project edited(const std::function<void(Json&)>& edit) { return test::edited_guide(edit); }
 
 /// The error of reading the edited fixture (parse_project) or of its design section with
 /// its references (design_spec, as optimize --adjoint reads it).
-std::string error_of(const std::function<void(Json&)>& edit) {
-    try {
-        (void)design_spec(edited(edit), "edited.glproj");
-    } catch (const ProjectError& e) {
-        return e.json_path() + ": " + e.message() + " [" + e.file() + "]";
-    }
-    return "no error";
-}
+std::string error_of(const std::function<void(Json&)>& edit) { return test::design_error(edit); }
 
 }  // namespace
 

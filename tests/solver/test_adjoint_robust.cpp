@@ -35,21 +35,15 @@ using namespace golightly::test;
 
 namespace {
 
-Project robust_guide(const std::function<void(Json&)>& edit) {
-    Json j = Json::parse(kAdjointGuide);
-    j["design"]["regions"][0]["robust"] = Json::object();
-    edit(j);
-    return parse_project(j.dump(), "robust.glproj");
+/// The guide with a robust region (defaults), then `edit`.
+std::function<void(Json&)> robust(const std::function<void(Json&)>& edit) {
+    return [edit](Json& j) {
+        j["design"]["regions"][0]["robust"] = Json::object();
+        edit(j);
+    };
 }
-
-std::string error_of(const std::function<void(Json&)>& edit) {
-    try {
-        (void)design_spec(robust_guide(edit), "robust.glproj");
-    } catch (const ProjectError& e) {
-        return e.json_path() + ": " + e.message() + " [" + e.file() + "]";
-    }
-    return "no error";
-}
+Project robust_guide(const std::function<void(Json&)>& edit) { return edited_guide(robust(edit), "robust.glproj"); }
+std::string error_of(const std::function<void(Json&)>& edit) { return design_error(robust(edit), "robust.glproj"); }
 
 }  // namespace
 
