@@ -310,48 +310,6 @@ template <class T, int TY, int ST, bool DISP> struct TsBlock {
             }
         }
     }
-    // psi of plane k (input set) in the cell's slabs: the H terms into ph, the E terms of
-    // phase B's cells into pe (the general loop, before the wait). kin: k lies in the grid.
-    __device__ __forceinline__ void load_psi(int k, bool kin, T (&ph)[6], T (&pe)[6]) const {
-        if (ig && kin) {
-            const bool sz = k < g.lo[2] || k >= g.hi[2];
-            if (sy) {
-                const std::size_t qy = qy_of(k);
-                ph[0] = __ldg(g.psi[3][1] + qy); ph[5] = __ldg(g.psi[5][1] + qy);
-                if (vB) { pe[0] = __ldg(g.psi[0][1] + qy); pe[5] = __ldg(g.psi[2][1] + qy); }
-            }
-            if (sz) {
-                const std::size_t qz = qz_of(k);
-                ph[1] = __ldg(g.psi[3][2] + qz); ph[3] = __ldg(g.psi[4][2] + qz);
-                if (vB) { pe[1] = __ldg(g.psi[0][2] + qz); pe[3] = __ldg(g.psi[1][2] + qz); }
-            }
-            if (sx) {
-                const std::size_t qx = qx_of(k);
-                ph[2] = __ldg(g.psi[4][0] + qx); ph[4] = __ldg(g.psi[5][0] + qx);
-                if (vB) { pe[2] = __ldg(g.psi[1][0] + qx); pe[4] = __ldg(g.psi[2][0] + qx); }
-            }
-        }
-    }
-    // psi of plane kp into L2 (no registers held; the general loop, a plane ahead).
-    __device__ __forceinline__ void prefetch_psi(int kp) const {
-        if (g.psi_ahead > 0 && ig && kp < k1 + 1 && kp < nz) {  // GOLIGHTLY_CUDA3D_PSI_AHEAD=0: none
-            if (sy) {
-                const std::size_t qy = qy_of(kp);
-                prefetch_l2(g.psi[3][1] + qy); prefetch_l2(g.psi[5][1] + qy);
-                prefetch_l2(g.psi[0][1] + qy); prefetch_l2(g.psi[2][1] + qy);
-            }
-            if (kp < g.lo[2] || kp >= g.hi[2]) {
-                const std::size_t qz = qz_of(kp);
-                prefetch_l2(g.psi[3][2] + qz); prefetch_l2(g.psi[4][2] + qz);
-                prefetch_l2(g.psi[0][2] + qz); prefetch_l2(g.psi[1][2] + qz);
-            }
-            if (sx) {
-                const std::size_t qx = qx_of(kp);
-                prefetch_l2(g.psi[4][0] + qx); prefetch_l2(g.psi[5][0] + qx);
-                prefetch_l2(g.psi[1][0] + qx); prefetch_l2(g.psi[2][0] + qx);
-            }
-        }
-    }
     // The general loop: CPML terms where a cell lies in a slab, cells on and beyond the faces.
     __device__ __forceinline__ void planes() const {
         // Own cell's values of the last two planes (the z walk's registers).
@@ -388,8 +346,42 @@ template <class T, int TY, int ST, bool DISP> struct TsBlock {
                     pph[u] = ph[u];
                     ppe[u] = pe[u];
                 }
-                load_psi(k, kin, ph, pe);
-                prefetch_psi(k + 1);
+                if (ig && kin) {
+                    const bool sz = k < g.lo[2] || k >= g.hi[2];
+                    if (sy) {
+                        const std::size_t qy = qy_of(k);
+                        ph[0] = __ldg(g.psi[3][1] + qy); ph[5] = __ldg(g.psi[5][1] + qy);
+                        if (vB) { pe[0] = __ldg(g.psi[0][1] + qy); pe[5] = __ldg(g.psi[2][1] + qy); }
+                    }
+                    if (sz) {
+                        const std::size_t qz = qz_of(k);
+                        ph[1] = __ldg(g.psi[3][2] + qz); ph[3] = __ldg(g.psi[4][2] + qz);
+                        if (vB) { pe[1] = __ldg(g.psi[0][2] + qz); pe[3] = __ldg(g.psi[1][2] + qz); }
+                    }
+                    if (sx) {
+                        const std::size_t qx = qx_of(k);
+                        ph[2] = __ldg(g.psi[4][0] + qx); ph[4] = __ldg(g.psi[5][0] + qx);
+                        if (vB) { pe[2] = __ldg(g.psi[1][0] + qx); pe[4] = __ldg(g.psi[2][0] + qx); }
+                    }
+                }
+                const int kp = k + 1;
+                if (g.psi_ahead > 0 && ig && kp < k1 + 1 && kp < nz) {  // GOLIGHTLY_CUDA3D_PSI_AHEAD=0: none
+                    if (sy) {
+                        const std::size_t qy = qy_of(kp);
+                        prefetch_l2(g.psi[3][1] + qy); prefetch_l2(g.psi[5][1] + qy);
+                        prefetch_l2(g.psi[0][1] + qy); prefetch_l2(g.psi[2][1] + qy);
+                    }
+                    if (kp < g.lo[2] || kp >= g.hi[2]) {
+                        const std::size_t qz = qz_of(kp);
+                        prefetch_l2(g.psi[3][2] + qz); prefetch_l2(g.psi[4][2] + qz);
+                        prefetch_l2(g.psi[0][2] + qz); prefetch_l2(g.psi[1][2] + qz);
+                    }
+                    if (sx) {
+                        const std::size_t qx = qx_of(kp);
+                        prefetch_l2(g.psi[4][0] + qx); prefetch_l2(g.psi[5][0] + qx);
+                        prefetch_l2(g.psi[1][0] + qx); prefetch_l2(g.psi[2][0] + qx);
+                    }
+                }
             }
             tma_wait(bar + s1, std::uint32_t(((t + 1) / ST) & 1));
             // ---- A: H1(k) ----
