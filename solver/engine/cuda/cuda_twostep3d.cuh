@@ -1,8 +1,8 @@
 // Longer than 900 lines on purpose: update_he3_two is one hot kernel whose phases share
-// shared-memory windows and registers across three barriers; its plane loops and helpers
-// (TsBlock's member functions) must be inlined into it under its __launch_bounds__ register
-// budget, which keeps the kernel and its helpers in one header included by one translation
-// unit. Split further only with the registers and a bench measured (docs/performance.md).
+// shared-memory windows and registers across three barriers; its device helpers must be
+// inlined into it under its __launch_bounds__ register budget, which keeps the kernel and
+// its helpers in one header included by one translation unit. Split only with a measured
+// bench (docs/performance.md).
 //
 // GoLightly CUDA backend, 3D: two Yee steps per pass over the grid (temporal blocking of
 // depth 2), the fastest bulk update where it applies (CudaEngine3D::choose_step picks it:
@@ -213,73 +213,138 @@ __device__ __forceinline__ void ts_issue(const TwoStepMaps& maps, unsigned char*
 #endif
 }
 
-/// update_he3_two's dynamic shared memory (ts_smem_bytes): ST stages, sH1, sE1, sH2, the
-/// CPML profiles, the stages' barriers. Declared here, not in the kernel, so that TsBlock's
-/// member functions address it as the kernel does.
-extern __shared__ __align__(128) unsigned char ts_smem[];
-
-/// One block's state in update_he3_two, set by the kernel's prologue: the thread's cell of
-/// the compute window, the tile, the z chunk, the shared-memory windows and the capture masks;
-/// the two plane loops are its member functions (planes: the general loop, three barriers per
-/// plane; planes_skewed: the inner blocks and those at one axis's slabs or faces, two). All
-/// inlined into the kernel under its register budget (docs/performance.md, "update_he3_two in
-/// device functions": registers and spills per instance before and after the split).
-template <class T, int TY, int ST, bool DISP> struct TsBlock {
-    static constexpr int R = ts_rows<TY>();
-    static constexpr int kSt = ts_stage_bytes<T, TY>();
-    static constexpr int kFs = ts_field_slot<T, TY>();
-    static constexpr int kNp = ts_prof_entries<TY>();
+// Two steps of the bulk, input set -> output set (file comment; traffic (12 s + 2 B) per cell
+// and pass, + psi s per slab cell and axis and step). Block: ts_threads<TY>() threads. Warp
+// b < TY + 3 takes the row b of the owned columns, a = 4 .. 35 (thread t: a = 4 + t % 32);
+// the threads after them the halo columns a = 2, 3, 36 of each row, three per row; the rest
+// idle. A warp then reads 32 consecutive words of a 40-word row of shared memory, one per
+// bank, and stores whole 128-byte lines; with thread t at (2 + t % 35, t / 35), warps
+// straddled two rows and two threads of a warp hit one bank: Nsight Compute counted 42 %
+// of the shared-memory wavefronts as excess (H200, 512^3).
+// Registers: float32 two blocks per SM. With TY = 7 (the default, Bulk3::ts_ty_) a block is
+// ts_threads<7>() = 352 threads (10 row warps, one of halo columns), and ptxas fits the kernel
+// in 80 registers without spills. With TY = 8 it is 416 threads (13 warps: the 33 halo threads
+// take two), at most 78 registers (65536 / 832), which ptxas makes 72 with a 16 B stack frame
+// of spills (40 B before the general loop's CPML terms went into cpml_terms); forcing 80
+// (__maxnreg__) left one block per SM: 60.9 Gcells/s against 75.9 (H200, 512^3).
+// float64 (TY = 8): one block per SM (its shared memory: 207 KB with five stages), 128
+// registers and, since cpml_terms, an 8 B stack frame of spills (none before). Neither
+// speed changed (H200, 512^3, alternated in one call: float64 47.28 and 47.29 Gcells/s
+// against 47.33 and 47.22 before; float32 with TY = 7, no spills either way, 81.61 and 81.54
+// against 81.58 and 81.51).
+// DISP: the scene has dispersive cells (cap.corr set; phase B subtracts the corrections of
+// the flagged tile-planes). A separate instance, so that the others keep their registers
+// (float32, TY = 7: 80 without spills; with the correction code 80 and 44 B of spill loads).
+template <class T, int TY, int ST, bool DISP>
+__global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && sizeof(T) == 4 ? 2 : 1)
+    update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap, TwoStepChunks chunks) {
+    extern __shared__ __align__(128) unsigned char ts_smem[];
+    constexpr int R = ts_rows<TY>();
+    constexpr int kSt = ts_stage_bytes<T, TY>();
+    constexpr int kFs = ts_field_slot<T, TY>();
     using Buf = T[2][3][R][kTsW];
-
-    // References to the kernel's values, as the lambdas that the loops were held them: with
-    // copies of the values the float32 (TY = 7) instance spilled 28 B, 16 B more stack
-    // (docs/performance.md).
-    const DevGrid3<T>& g;
-    const TwoStepMaps& maps;
-    const TwoStepCapture<T>& cap;
-    Buf& sH1;  ///< H1, E1, H2 of two planes [plane & 1][component][row b][column a]
-    Buf& sE1;
-    Buf& sH2;
-    std::uint64_t* const& bar;  ///< the stages' barriers
-    const int &tid, &a, &b;     ///< the thread; its window column a and row b
-    const bool& act;            ///< the thread has a window cell
-    const int &nx, &ny, &nz, &bx, &by, &i0, &j0, &i, &j;  ///< grid; tile; its first owned column and row; the cell
-    const bool &ig, &vB, &vC, &own;  ///< cell in the grid; computes phase B; phase C; owns the cell (phase D, writes)
-    const int &k0, &k1, &kb, &n_planes;  ///< the chunk [k0, k1); its planes kb = k0 - 2 .. k1 + 1
-    const std::size_t &plane, &col;      ///< cells per plane; the cell's index in its plane
-    const bool &sx, &sy;                 ///< the cell lies in an x / y CPML slab
-    const bool &pec_x, &pec_y, &pmc_x, &pmc_y;  ///< PEC on the low, PMC on the high x / y face at the cell
-    const std::size_t &psx, &psy, &stride_x, &stride_y;  ///< psi index terms (qx_of, qy_of)
-    const T* const& pX;   ///< this column's CPML profiles (E: + 0, H: + 3 kNp)
-    const T* const& pY;   ///< this row's
-    const T* const& pZ0;  ///< plane kb's; plane k at pZ0 + (k - kb)
-    const unsigned long long &cap_mask, &cap_mask_e;  ///< captured planes (bit k - k0): E1 and H1; E1
-
-    // psi indices (psi_index) of the thread's cell at plane k: x slabs (k ny + j) wx + s,
-    // y slabs (k wy + s) nx + i, z slabs s nx ny + j nx + i.
-    __device__ __forceinline__ std::size_t qx_of(int k) const { return std::size_t(k) * stride_x + psx; }
-    __device__ __forceinline__ std::size_t qy_of(int k) const { return std::size_t(k) * stride_y + psy; }
-    __device__ __forceinline__ std::size_t qz_of(int k) const {
-        return std::size_t(k < g.lo[2] ? k : g.lo[2] + k - g.hi[2]) * plane + col;
+    Buf& sH1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt);
+    Buf& sE1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + sizeof(Buf));
+    Buf& sH2 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + 2 * sizeof(Buf));
+    // The CPML profiles (b_e, c_e, 1/kappa_e, b_h, c_h, 1/kappa_h) of the window's columns
+    // (a - 2), rows (b) and the chunk's planes (k - kb): value q of entry r at q * kNp + r
+    // (consecutive columns in consecutive banks).
+    constexpr int kNp = ts_prof_entries<TY>();
+    T* sProf = reinterpret_cast<T*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>());
+    std::uint64_t* bar = reinterpret_cast<std::uint64_t*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>() + ts_prof_bytes<T, TY>());
+    const int tid = int(threadIdx.x);
+    constexpr int kRowThreads = 32 * (TY + 3);
+    const int u = tid - kRowThreads, ur = u % 3;
+    const int a = tid < kRowThreads ? 4 + tid % 32 : ur == 2 ? 36 : 2 + ur;
+    const int b = tid < kRowThreads ? tid / 32 : u / 3;
+    const bool act = tid < kTsCw * (TY + 3);
+    const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+    const int bx = int(blockIdx.x), by = int(blockIdx.y), bz = int(blockIdx.z);  // tile (bx, by), chunk bz
+    const int i0 = bx * kTsTx, j0 = by * TY;
+    const int i = i0 - 4 + a, j = j0 - 2 + b;
+    const bool ig = act && i >= 0 && i < nx && j >= 0 && j < ny;
+    const bool vB = act && a >= 3 && b >= 1;
+    const bool vC = act && a >= 3 && a < 36 && b >= 1 && b < TY + 2;
+    const bool own = ig && a >= 4 && a < 36 && b >= 2 && b < TY + 2;
+    int k0 = 0, k1 = 0;
+    ts_chunk(chunks, bz, k0, k1);  // k1 - k0 <= kTsMaxChunk
+    if (k0 >= k1) return;          // uniform over the block
+    const int kb = k0 - 2, n_planes = k1 + 2 - kb;  // planes k0 - 2 .. k1 + 1
+    // Blocks whose window lies in the grid, away from its faces (PEC / PMC zeroing) and from
+    // the CPML slabs over the planes they compute run the loop without slab, zeroing or
+    // grid-edge tests; the others the general loop.
+    const bool clean_x = i0 - 2 >= 1 && i0 + kTsTx <= nx - 2 && i0 - 2 >= g.lo[0] && i0 + kTsTx < g.hi[0];
+    const bool clean_y = j0 - 2 >= 1 && j0 + TY <= ny - 2 && j0 - 2 >= g.lo[1] && j0 + TY < g.hi[1];
+    const bool clean_z = kb >= 1 && k1 <= nz - 2 && kb >= g.lo[2] && k1 < g.hi[2];
+    const int dirty = int(!clean_x) + int(!clean_y) + int(!clean_z);  // axes whose slabs or faces the block meets
+    const bool inner = dirty == 0;
+    if (!inner)
+        for (int e = tid; e < (kTsCw + TY + 3 + n_planes) * 6; e += int(blockDim.x)) {
+            const int q = e % 6, r = e / 6;
+            const int axis = r < kTsCw ? 0 : r < kTsCw + TY + 3 ? 1 : 2;
+            const int pos = axis == 0 ? i0 - 2 + r : axis == 1 ? j0 - 2 + (r - kTsCw) : kb + (r - kTsCw - TY - 3);
+            sProf[q * kNp + r] = pos >= 0 && pos < g.n[axis] ? __ldg(g.prof[axis][q] + pos) : T(0);
+        }
+    if (tid == 0) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        for (int s = 0; s < ST; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar + s)) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
     }
+    __syncthreads();
+    if (tid == 0)
+        for (int t = 0; t < min(ST, n_planes); ++t) ts_issue<T, TY>(maps, ts_smem + t * kSt, bar + t, i0, j0, kb + t);
+    const std::size_t plane = std::size_t(nx) * ny;
+    const std::size_t col = ig ? std::size_t(j) * nx + i : 0;
+    const bool sx = i < g.lo[0] || i >= g.hi[0], sy = j < g.lo[1] || j >= g.hi[1];
+    // PEC zeroes the tangential E on the low faces, PMC the tangential H on the high faces.
+    const bool pec_x = g.pec[0] && i == 0, pec_y = g.pec[1] && j == 0;
+    const bool pmc_x = g.pmc[0] && i == nx - 1, pmc_y = g.pmc[1] && j == ny - 1;
+    // psi indices (psi_index) of the thread's cell: x slabs (k ny + j) wx + s, y slabs
+    // (k wy + s) nx + i, z slabs s nx ny + j nx + i.
+    const std::size_t psx = std::size_t(j) * g.w[0] + (i < g.lo[0] ? i : g.lo[0] + i - g.hi[0]);
+    const std::size_t psy = std::size_t(j < g.lo[1] ? j : g.lo[1] + j - g.hi[1]) * nx + i;
+    const std::size_t stride_x = std::size_t(ny) * g.w[0], stride_y = std::size_t(g.w[1]) * nx;
+    auto qx_of = [&](int k) { return std::size_t(k) * stride_x + psx; };
+    auto qy_of = [&](int k) { return std::size_t(k) * stride_y + psy; };
+    auto qz_of = [&](int k) { return std::size_t(k < g.lo[2] ? k : g.lo[2] + k - g.hi[2]) * plane + col; };
+    const T* pX = sProf + (a - 2);           // this column's profiles (E: + 0, H: + 3 kNp)
+    const T* pY = sProf + (kTsCw + b);       // this row's
+    const T* pZ0 = sProf + (kTsCw + TY + 3);  // plane kb's; plane k at pZ0 + (k - kb)
+    // Which planes of the chunk are captured (bit k - k0): lane l of each warp reads the flags
+    // of planes k0 + l and k0 + 32 + l.
+    // cap_mask: E1 and H1 (kTsCaptured); with DISP, cap_mask_e: E1 (either bit).
+    static_assert(kTsMaxChunk <= 64, "cap_mask holds 64 planes");
+    unsigned long long cap_mask = 0, cap_mask_e = 0;
+    if (cap.flags)  // uniform over the block, whose size is a multiple of 32
+        for (int base = 0; base < 64; base += 32) {
+            const int k = k0 + base + (tid & 31);
+            const std::uint8_t fl = k < k1 ? cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx] : 0;
+            cap_mask |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, (fl & kTsCaptured) != 0)) << base;
+            if (DISP)
+                cap_mask_e |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, (fl & (kTsCaptured | kTsCapturedE)) != 0))
+                              << base;
+        }
+    if (!DISP) cap_mask_e = cap_mask;
     // Whether phase B of plane k subtracts the dispersive cells' first-step correction (bit
     // kTsDispersive of the tile-plane's flag; uniform over the block): one byte per plane, read
     // through L1.
-    __device__ __forceinline__ bool dispersive_at(int k) const {
+    auto dispersive_at = [&](int k) {
         return DISP && k >= 0 && k < nz &&
                (__ldg(cap.flags + (std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx) & kTsDispersive) != 0;
-    }
+    };
     // The correction of E1 at the thread's cell of plane k (0 where the cell is outside the grid).
-    __device__ __forceinline__ void disp_corr(int k, T& cx, T& cy, T& cz) const {
+    auto disp_corr = [&](int k, T& cx, T& cy, T& cz) {
         if (!ig) return;
         const std::size_t c = std::size_t(k) * plane + col;
         cx = __ldg(cap.corr[0] + c);
         cy = __ldg(cap.corr[1] + c);
         cz = __ldg(cap.corr[2] + c);
-    }
+    };
+    tma_wait(bar, 0);
     // After the barrier that follows the last read of plane t - 1's stage (t = k - kb):
     // thread 0 refills that stage with plane t - 1 + ST.
-    __device__ __forceinline__ void refill(int t) const {
+    auto refill = [&](int t) {
         if (tid == 0 && t >= 1 && t - 1 + ST < n_planes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -287,13 +352,13 @@ template <class T, int TY, int ST, bool DISP> struct TsBlock {
             const int r = t - 1 + ST;
             ts_issue<T, TY>(maps, ts_smem + (r % ST) * kSt, bar + r % ST, i0, j0, kb + r);
         }
-    }
+    };
     // The general loop's CPML terms of one update at plane kk (phases A to D): for each axis
     // whose slab holds the thread's cell, its two differences among d = (tx_y, tx_z, ty_x,
     // ty_z, tz_x, tz_y) corrected with their psi, ps[u] for d[u]; pr: 0 for E's profiles, 3 kNp
     // for H's. out >= 0 (the second step): ps then goes to psi_out[out + u / 2], out = 3 for H,
     // 0 for E.
-    __device__ __forceinline__ void cpml_terms(T (&d)[6], T (&ps)[6], int kk, int pr, int out) const {
+    auto cpml_terms = [&](T (&d)[6], T (&ps)[6], int kk, int pr, int out) {
         const bool sz = kk < g.lo[2] || kk >= g.hi[2];
 #pragma unroll
         for (int n = 0; n < 3; ++n) {  // y, z, x
@@ -309,9 +374,9 @@ template <class T, int TY, int ST, bool DISP> struct TsBlock {
                 g.psi_out[out + u1 / 2][ax][q] = ps[u1];
             }
         }
-    }
+    };
     // The general loop: CPML terms where a cell lies in a slab, cells on and beyond the faces.
-    __device__ __forceinline__ void planes() const {
+    auto planes = [&]() {
         // Own cell's values of the last two planes (the z walk's registers).
         T h1x = 0, h1y = 0, h1z = 0, h1px = 0, h1py = 0, h1pz = 0;  // H1 of plane k, k - 1
         T e1x = 0, e1y = 0, e1z = 0, e1px = 0, e1py = 0, e1pz = 0;  // E1 of plane k, k - 1
@@ -485,7 +550,7 @@ template <class T, int TY, int ST, bool DISP> struct TsBlock {
                 g.E_out[2][c] = (pec_x || pec_y) ? T(0) : cpz.ca * e1pz + cpz.cb * (d[4] - d[5]);
             }
         }
-    }
+    };
     // Skewed order (g.two_step_skew; GOLIGHTLY_CUDA3D_TWO_STEP_SKEW=0 runs every block in the
     // order of the general loop): two barriers per plane, {A(k), C(k-2)} | {B(k), D(k-2)}.
     // C(k-2) needs B(k-2) and B(k-1) (both before the previous barrier), D(k-2) needs C(k-2)
@@ -499,7 +564,9 @@ template <class T, int TY, int ST, bool DISP> struct TsBlock {
     // M3: three material maps (maps.n_mat == 3) or one, as a constant: the loop then carries
     // neither the test nor the selects (about 30 instructions per plane and warp fewer, by the
     // Nsight Compute source page of the inner loop: 259 per plane and warp before).
-    template <int AX, bool M3> __device__ __forceinline__ void planes_skewed() const {
+    auto planes_skewed = [&](auto ax_c, auto m3_c) {
+        constexpr int AX = decltype(ax_c)::value;
+        constexpr bool M3 = decltype(m3_c)::value;
         constexpr bool kS = AX >= 0;
         // The psi arrays (component, axis AX) of the two corrected terms of H, then of E:
         // x: Hy, Hz | Ey, Ez; y: Hx, Hz | Ex, Ez; z: Hx, Hy | Ex, Ey.
@@ -738,138 +805,18 @@ template <class T, int TY, int ST, bool DISP> struct TsBlock {
             }
             __syncthreads();
         }
-    }
-};
-
-// Two steps of the bulk, input set -> output set (file comment; traffic (12 s + 2 B) per cell
-// and pass, + psi s per slab cell and axis and step). Block: ts_threads<TY>() threads. Warp
-// b < TY + 3 takes the row b of the owned columns, a = 4 .. 35 (thread t: a = 4 + t % 32);
-// the threads after them the halo columns a = 2, 3, 36 of each row, three per row; the rest
-// idle. A warp then reads 32 consecutive words of a 40-word row of shared memory, one per
-// bank, and stores whole 128-byte lines; with thread t at (2 + t % 35, t / 35), warps
-// straddled two rows and two threads of a warp hit one bank: Nsight Compute counted 42 %
-// of the shared-memory wavefronts as excess (H200, 512^3).
-// Registers: float32 two blocks per SM. With TY = 7 (the default, Bulk3::ts_ty_) a block is
-// ts_threads<7>() = 352 threads (10 row warps, one of halo columns), and ptxas fits the kernel
-// in 80 registers without spills. With TY = 8 it is 416 threads (13 warps: the 33 halo threads
-// take two), at most 78 registers (65536 / 832), which ptxas makes 72 with a 16 B stack frame
-// of spills (40 B before the general loop's CPML terms went into cpml_terms); forcing 80
-// (__maxnreg__) left one block per SM: 60.9 Gcells/s against 75.9 (H200, 512^3).
-// float64 (TY = 8): one block per SM (its shared memory: 207 KB with five stages), 128
-// registers and, since cpml_terms, an 8 B stack frame of spills (none before). Neither
-// speed changed (H200, 512^3, alternated in one call: float64 47.28 and 47.29 Gcells/s
-// against 47.33 and 47.22 before; float32 with TY = 7, no spills either way, 81.61 and 81.54
-// against 81.58 and 81.51).
-// DISP: the scene has dispersive cells (cap.corr set; phase B subtracts the corrections of
-// the flagged tile-planes). A separate instance, so that the others keep their registers
-// (float32, TY = 7: 80 without spills; with the correction code 80 and 84 B of spill loads).
-// The registers and spills of every instance now: docs/performance.md, "update_he3_two in
-// device functions".
-// The kernel: the prologue (the thread's window cell, the chunk, the CPML profiles into shared
-// memory, the first tensor copies, the capture masks), then one of TsBlock's two plane loops.
-template <class T, int TY, int ST, bool DISP>
-__global__ void __launch_bounds__(ts_threads<TY>(), ts_threads<TY>() <= 512 && sizeof(T) == 4 ? 2 : 1)
-    update_he3_two(DevGrid3<T> g, const __grid_constant__ TwoStepMaps maps, TwoStepCapture<T> cap, TwoStepChunks chunks) {
-    constexpr int R = ts_rows<TY>();
-    constexpr int kSt = ts_stage_bytes<T, TY>();
-    using Buf = T[2][3][R][kTsW];
-    Buf& sH1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt);
-    Buf& sE1 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + sizeof(Buf));
-    Buf& sH2 = *reinterpret_cast<Buf*>(ts_smem + ST * kSt + 2 * sizeof(Buf));
-    // The CPML profiles (b_e, c_e, 1/kappa_e, b_h, c_h, 1/kappa_h) of the window's columns
-    // (a - 2), rows (b) and the chunk's planes (k - kb): value q of entry r at q * kNp + r
-    // (consecutive columns in consecutive banks).
-    constexpr int kNp = ts_prof_entries<TY>();
-    T* sProf = reinterpret_cast<T*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>());
-    std::uint64_t* bar = reinterpret_cast<std::uint64_t*>(ts_smem + ST * kSt + ts_buf_bytes<T, TY>() + ts_prof_bytes<T, TY>());
-    const int tid = int(threadIdx.x);
-    constexpr int kRowThreads = 32 * (TY + 3);
-    const int u = tid - kRowThreads, ur = u % 3;
-    const int a = tid < kRowThreads ? 4 + tid % 32 : ur == 2 ? 36 : 2 + ur;
-    const int b = tid < kRowThreads ? tid / 32 : u / 3;
-    const bool act = tid < kTsCw * (TY + 3);
-    const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
-    const int bx = int(blockIdx.x), by = int(blockIdx.y), bz = int(blockIdx.z);  // tile (bx, by), chunk bz
-    const int i0 = bx * kTsTx, j0 = by * TY;
-    const int i = i0 - 4 + a, j = j0 - 2 + b;
-    const bool ig = act && i >= 0 && i < nx && j >= 0 && j < ny;
-    const bool vB = act && a >= 3 && b >= 1;
-    const bool vC = act && a >= 3 && a < 36 && b >= 1 && b < TY + 2;
-    const bool own = ig && a >= 4 && a < 36 && b >= 2 && b < TY + 2;
-    int k0 = 0, k1 = 0;
-    ts_chunk(chunks, bz, k0, k1);  // k1 - k0 <= kTsMaxChunk
-    if (k0 >= k1) return;          // uniform over the block
-    const int kb = k0 - 2, n_planes = k1 + 2 - kb;  // planes k0 - 2 .. k1 + 1
-    // Blocks whose window lies in the grid, away from its faces (PEC / PMC zeroing) and from
-    // the CPML slabs over the planes they compute run the loop without slab, zeroing or
-    // grid-edge tests; the others the general loop.
-    const bool clean_x = i0 - 2 >= 1 && i0 + kTsTx <= nx - 2 && i0 - 2 >= g.lo[0] && i0 + kTsTx < g.hi[0];
-    const bool clean_y = j0 - 2 >= 1 && j0 + TY <= ny - 2 && j0 - 2 >= g.lo[1] && j0 + TY < g.hi[1];
-    const bool clean_z = kb >= 1 && k1 <= nz - 2 && kb >= g.lo[2] && k1 < g.hi[2];
-    const int dirty = int(!clean_x) + int(!clean_y) + int(!clean_z);  // axes whose slabs or faces the block meets
-    const bool inner = dirty == 0;
-    if (!inner)
-        for (int e = tid; e < (kTsCw + TY + 3 + n_planes) * 6; e += int(blockDim.x)) {
-            const int q = e % 6, r = e / 6;
-            const int axis = r < kTsCw ? 0 : r < kTsCw + TY + 3 ? 1 : 2;
-            const int pos = axis == 0 ? i0 - 2 + r : axis == 1 ? j0 - 2 + (r - kTsCw) : kb + (r - kTsCw - TY - 3);
-            sProf[q * kNp + r] = pos >= 0 && pos < g.n[axis] ? __ldg(g.prof[axis][q] + pos) : T(0);
-        }
-    if (tid == 0) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        for (int s = 0; s < ST; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(bar + s)) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-#endif
-    }
-    __syncthreads();
-    if (tid == 0)
-        for (int t = 0; t < min(ST, n_planes); ++t) ts_issue<T, TY>(maps, ts_smem + t * kSt, bar + t, i0, j0, kb + t);
-    const std::size_t plane = std::size_t(nx) * ny;
-    const std::size_t col = ig ? std::size_t(j) * nx + i : 0;
-    const bool sx = i < g.lo[0] || i >= g.hi[0], sy = j < g.lo[1] || j >= g.hi[1];
-    // PEC zeroes the tangential E on the low faces, PMC the tangential H on the high faces.
-    const bool pec_x = g.pec[0] && i == 0, pec_y = g.pec[1] && j == 0;
-    const bool pmc_x = g.pmc[0] && i == nx - 1, pmc_y = g.pmc[1] && j == ny - 1;
-    // psi indices (psi_index) of the thread's cell: x slabs (k ny + j) wx + s, y slabs
-    // (k wy + s) nx + i, z slabs s nx ny + j nx + i.
-    const std::size_t psx = std::size_t(j) * g.w[0] + (i < g.lo[0] ? i : g.lo[0] + i - g.hi[0]);
-    const std::size_t psy = std::size_t(j < g.lo[1] ? j : g.lo[1] + j - g.hi[1]) * nx + i;
-    const std::size_t stride_x = std::size_t(ny) * g.w[0], stride_y = std::size_t(g.w[1]) * nx;
-    const T* pX = sProf + (a - 2);           // this column's profiles (E: + 0, H: + 3 kNp)
-    const T* pY = sProf + (kTsCw + b);       // this row's
-    const T* pZ0 = sProf + (kTsCw + TY + 3);  // plane kb's; plane k at pZ0 + (k - kb)
-    // Which planes of the chunk are captured (bit k - k0): lane l of each warp reads the flags
-    // of planes k0 + l and k0 + 32 + l.
-    // cap_mask: E1 and H1 (kTsCaptured); with DISP, cap_mask_e: E1 (either bit).
-    static_assert(kTsMaxChunk <= 64, "cap_mask holds 64 planes");
-    unsigned long long cap_mask = 0, cap_mask_e = 0;
-    if (cap.flags)  // uniform over the block, whose size is a multiple of 32
-        for (int base = 0; base < 64; base += 32) {
-            const int k = k0 + base + (tid & 31);
-            const std::uint8_t fl = k < k1 ? cap.flags[(std::size_t(k) * cap.tiles_y + by) * cap.tiles_x + bx] : 0;
-            cap_mask |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, (fl & kTsCaptured) != 0)) << base;
-            if (DISP)
-                cap_mask_e |= static_cast<unsigned long long>(__ballot_sync(0xffffffffu, (fl & (kTsCaptured | kTsCapturedE)) != 0))
-                              << base;
-        }
-    if (!DISP) cap_mask_e = cap_mask;
-    tma_wait(bar, 0);
-    const TsBlock<T, TY, ST, DISP> blk{g,  maps, cap, sH1, sE1, sH2, bar, tid, a, b, act, nx, ny, nz, bx, by, i0, j0,
-                                       i,  j,    ig,  vB,  vC,  own, k0,  k1,  kb, n_planes, plane, col, sx, sy,
-                                       pec_x, pec_y, pmc_x, pmc_y, psx, psy, stride_x, stride_y, pX, pY, pZ0,
-                                       cap_mask, cap_mask_e};
+    };
     // Which loop: the skewed one for the inner blocks and for blocks that meet the slabs or
     // faces of one axis only; the general one (three barriers) for the rest.
     auto skewed = [&](auto ax_c) {
-        constexpr int AX = decltype(ax_c)::value;
-        if (maps.n_mat == 3) blk.template planes_skewed<AX, true>();
-        else blk.template planes_skewed<AX, false>();
+        if (maps.n_mat == 3) planes_skewed(ax_c, std::true_type{});
+        else planes_skewed(ax_c, std::false_type{});
     };
     if (g.two_step_skew && dirty == 0) skewed(std::integral_constant<int, -1>{});
     else if (g.two_step_skew >= 2 && dirty == 1 && !clean_x) skewed(std::integral_constant<int, 0>{});
     else if (g.two_step_skew >= 2 && dirty == 1 && !clean_y) skewed(std::integral_constant<int, 1>{});
     else if (g.two_step_skew >= 2 && dirty == 1 && !clean_z) skewed(std::integral_constant<int, 2>{});
-    else blk.planes();  // SKEW=0: the inner blocks too (their cells meet no slab or face)
+    else planes();  // SKEW=0: the inner blocks too (their cells meet no slab or face)
 }
 
 /// The change to a two-step pass's output (file comment, "Sources and monitors") from a value
