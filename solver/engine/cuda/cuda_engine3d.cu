@@ -169,8 +169,13 @@ __global__ void slice_plane3(const T* F, int nx, int ny, int nz, int a, long lon
 }
 
 template <class T>
-class CudaEngine3D final : public Engine {
+class CudaEngine3D final : public Engine, public FrameSource, public SubdomainAccess {
 public:
+    // The seams (engine.hpp): its own frame source (slices made on the device) and a
+    // subdomain of a distributed run (field storage, split steps).
+    FrameSource& frames() override { return *this; }
+    SubdomainAccess* subdomain() override { return this; }
+
     CudaEngine3D(SceneView scene, Precision precision)
         : tune_(CudaTuning::from_environment()),
           user_nx_(scene->nx),
@@ -261,7 +266,7 @@ public:
     }
     void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-    /// Split step (engine.hpp), fused kernel only: step_begin = the TF/SF lines and the H
+    /// Split step (subdomain.hpp), fused kernel only: step_begin = the TF/SF lines and the H
     /// sources and corrections of phase 0 (file comment), step_interior = update_fused over
     /// [lo, nz - hi), step_boundary = the pole advance and tensor E^n of phase 0, the end
     /// planes, the flip and phase 2. update_fused reads nothing but its planes and the next one on
@@ -269,7 +274,7 @@ public:
     /// `lo` / `hi` end planes of the current set and read any other plane during the interior.
     /// In place (update_h3 / update_e3), a transfer's source planes must not be rewritten
     /// during the interior and E^n must be read before it is overwritten: the interior is
-    /// H over [a, b), E over [e, b) of split_step_planes (engine.hpp: a = 2 lo, since the
+    /// H over [a, b), E over [e, b) of split_step_planes (subdomain.hpp: a = 2 lo, since the
     /// neighbour below copies planes [lo + 1, 2 lo); e = a + 1, since E of plane a needs H
     /// of plane a - 1; b = nz - 2 hi); the pole advance and the tensor sites' E^n of the
     /// interior's E planes run before it, the others' after the transfers (the lists are in
