@@ -367,7 +367,7 @@ void RunController::publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditW
     if (sc.dimensions == 3 && sliceSerial_.load() != fs.sliceSeen) {
         fs.sliceSeen = sliceSerial_.load();
         fs.slice = viewport::slice_at(sc, sliceNormal_.load(), slicePosition_.load());
-        engine.set_frame_slice(fs.slice);
+        engine.frames().set_frame_slice(fs.slice);
         fs.engineSliceSet = true;
         live.sliceNormal = fs.slice.normal_axis;
         live.sliceIndex = fs.slice.index;
@@ -377,7 +377,7 @@ void RunController::publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditW
     }
     // a new phase's engine: the slice shown so far (the driver gave it run.frames')
     if (sc.dimensions == 3 && !fs.engineSliceSet) {
-        engine.set_frame_slice(fs.slice);
+        engine.frames().set_frame_slice(fs.slice);
         fs.engineSliceSet = true;
     }
     // Budget: frames may take at most 5 % of the solver thread's time; on big grids
@@ -392,12 +392,12 @@ void RunController::publishFrameNow(FrameState& fs, Job::Context& ctx, LiveEditW
         // exchange; only the frame's geometry goes through the mailbox.
         if (fs.interop && fs.interop->enabled() && q != viewport::FieldQuantity::E2 && engine.backend() == "cuda") {
             try {
-                Engine::FrameRequest req;
+                FrameRequest req;
                 req.component = Component(int(q));
                 req.max_width = req.max_height = maxSize;
                 req.scale = frameScale_.load();
                 req.viewport_alpha = true;
-                if (fs.interop->publish(engine, req)) {
+                if (fs.interop->publish(engine.frames(), req)) {
                     auto fr = std::make_shared<viewport::FieldFrame>(
                         viewport::field_frame_geometry(engine, sc, q, maxSize, maxSize, fs.slice));
                     fr->on_device = true;

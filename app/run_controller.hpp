@@ -89,7 +89,7 @@ public:
     void setQuantity(viewport::FieldQuantity q) { quantity_.store(int(q)); }
     /// 3D runs: the slice the frames show, normal to `normalAxis` (0 = yz, 1 = xz, 2 = xy)
     /// at `positionUm` along it (interior coordinates). May change during a run: the solver
-    /// thread applies it (Engine::set_frame_slice) before its next frame, and a structure
+    /// thread applies it (FrameSource::set_frame_slice) before its next frame, and a structure
     /// image of the new plane follows. Before start() it overrides run.frames.plane/position.
     void setFrameSlice(int normalAxis, double positionUm);
     /// Clears a slice set with setFrameSlice: the next run starts at run.frames'.

@@ -2,10 +2,10 @@
 // server without a display: an EGL context on the NVIDIA device (EGL_EXT_platform_device,
 // pbuffer surface, desktop OpenGL), a pixel buffer object filled by CudaGlFrameExchange,
 // uploaded into a texture on the GPU, read back once and compared byte for byte with the
-// engine's host frame (Engine::frame). Then the solver throughput on the benchmark scene
+// engine's host frame (FrameSource::frame). Then the solver throughput on the benchmark scene
 // with no frames, with interop frames at 30 frames/s, and with host frames at 30 frames/s
-// (Engine::frame: the small image crosses to the host, glTexSubImage2D from host memory;
-// and Engine::sample_field, the viewport's host upload path).
+// (FrameSource::frame: the small image crosses to the host, glTexSubImage2D from host memory;
+// and FrameSource::sample_field, the viewport's host upload path).
 //
 // Exit: 0 pass, 1 fail, 77 skipped (no CUDA device, no libEGL, no EGL device, GL not on a
 // CUDA device). EGL and GL entry points are loaded at run time (dlopen libEGL.so.1,
@@ -142,12 +142,12 @@ int main(int argc, char** argv) {
     const Scene scene = make_bench_scene(n, n, Polarization::TMz);
     auto engine = make_cuda_engine(scene, Precision::Float32);
     engine->step(600);  // the pulse is on the grid
-    Engine::FrameRequest req;
+    FrameRequest req;
     req.component = Component::Ez;
     req.max_width = req.max_height = 1024;
     CudaGlFrameExchange exchange;
-    if (!exchange.publish(*engine, req)) { std::printf("FAIL: publish returned false for a CUDA engine\n"); return 1; }
-    const Image8 host = engine->frame(req);
+    if (!exchange.publish(engine->frames(), req)) { std::printf("FAIL: publish returned false for a CUDA engine\n"); return 1; }
+    const Image8 host = engine->frames().frame(req);
     const int w = host.width, h = host.height;
     const std::size_t bytes = std::size_t(w) * h * 4;
     GLuint pbo = 0, tex = 0;
@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
     std::size_t differ = 0, non_white = 0;
     for (std::size_t k = 0; k < bytes; ++k) differ += back[k] != host.pixels[k];
     for (std::size_t k = 0; k < bytes; k += 4) non_white += host.pixels[k] != 255 || host.pixels[k + 1] != 255;
-    std::printf("interop frame %d x %d: %zu of %zu bytes differ from Engine::frame, %zu non-white pixels, GL error 0x%x\n",
+    std::printf("interop frame %d x %d: %zu of %zu bytes differ from FrameSource::frame, %zu non-white pixels, GL error 0x%x\n",
                 w, h, differ, bytes, non_white, err);
     if (differ != 0 || err != GL_NO_ERROR) ++failures;
     if (non_white < 100) { std::printf("FAIL: the frame shows no field\n"); ++failures; }
@@ -207,14 +207,14 @@ int main(int argc, char** argv) {
             if (mode != 0 && seconds_since(last) >= interval) {
                 const auto f0 = Clock::now();
                 if (mode == 1) {
-                    exchange.publish(*engine, req);  // solver thread side
+                    exchange.publish(engine->frames(), req);  // solver thread side
                     if (exchange.copy_to_gl_buffer(pbo, bytes, fw, fh, serial)) upload_from_pbo();  // GL side
                 } else if (mode == 2) {
-                    const Image8 im = engine->frame(req);
+                    const Image8 im = engine->frames().frame(req);
                     gl.BindTexture(GL_TEXTURE_2D, tex);
                     gl.TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, im.pixels.data());
                 } else {
-                    const auto fs = engine->sample_field(Component::Ez, req.max_width, req.max_height);
+                    const auto fs = engine->frames().sample_field(Component::Ez, req.max_width, req.max_height);
                     (void)fs;
                 }
                 gl.Finish();
@@ -229,8 +229,8 @@ int main(int argc, char** argv) {
         return R{done / sec, frames / sec, frames ? 1e3 * frame_s / frames : 0.0};
     };
     const char* names[4] = {"no frames", "interop frames (device -> PBO -> texture)",
-                            "host frames (Engine::frame, glTexSubImage2D from host)",
-                            "host samples (Engine::sample_field, w*h floats to host)"};
+                            "host frames (FrameSource::frame, glTexSubImage2D from host)",
+                            "host samples (FrameSource::sample_field, w*h floats to host)"};
     // batch: about 2 ms of device work (from a timed probe), at least 1 step
     {
         (void)engine->dft(0);

@@ -21,8 +21,8 @@ TEST_CASE("CUDA sample_field and frame_to_device match the CPU engine and frame(
     gpu->set_field(Component::Ex, v);
     cpu->set_field(Component::Ex, v);
     for (bool squared : {false, true}) {
-        const auto a = gpu->sample_field(Component::Ex, 64, 64, squared);
-        const auto b = cpu->sample_field(Component::Ex, 64, 64, squared);
+        const auto a = gpu->frames().sample_field(Component::Ex, 64, 64, squared);
+        const auto b = cpu->frames().sample_field(Component::Ex, 64, 64, squared);
         CHECK(a.factor == 6);  // max(ceil(333/64), ceil(250/64))
         REQUIRE(a.width == b.width);
         REQUIRE(a.height == b.height);
@@ -31,21 +31,21 @@ TEST_CASE("CUDA sample_field and frame_to_device match the CPU engine and frame(
         for (std::size_t k = 0; k < a.values.size(); ++k) worst = std::max(worst, double(std::abs(a.values[k] - b.values[k])));
         CHECK(worst < 1e-6);
     }
-    CHECK_THROWS_AS(gpu->sample_field(Component::Ez, 8, 8), std::invalid_argument);
+    CHECK_THROWS_AS(gpu->frames().sample_field(Component::Ez, 8, 8), std::invalid_argument);
 
-    Engine::FrameRequest req{Component::Ex, 100, 100, 0.0};
-    const Image8 host = gpu->frame(req);
+    FrameRequest req{Component::Ex, 100, 100, 0.0};
+    const Image8 host = gpu->frames().frame(req);
     int w = 0, h = 0;
-    CHECK_FALSE(gpu->frame_to_device(req, nullptr, 0, w, h));  // too small: only the size
+    CHECK_FALSE(gpu->frames().frame_to_device(req, nullptr, 0, w, h));  // too small: only the size
     CHECK(w == host.width);
     CHECK(h == host.height);
     void* d = nullptr;
     REQUIRE(cudaMalloc(&d, host.pixels.size()) == cudaSuccess);
-    REQUIRE(gpu->frame_to_device(req, d, host.pixels.size(), w, h));
+    REQUIRE(gpu->frames().frame_to_device(req, d, host.pixels.size(), w, h));
     std::vector<std::uint8_t> back(host.pixels.size());
     REQUIRE(cudaMemcpy(back.data(), d, back.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
     cudaFree(d);
     CHECK(back == host.pixels);
     int cw = 0, ch = 0;
-    CHECK_FALSE(cpu->frame_to_device(req, nullptr, 1 << 20, cw, ch));  // CPU engines have no device frame
+    CHECK_FALSE(cpu->frames().frame_to_device(req, nullptr, 1 << 20, cw, ch));  // CPU engines have no device frame
 }

@@ -246,10 +246,10 @@ void compare_run(Polarization pol, Precision prec, const Boundaries& b, unsigned
     // Frames: downsampled (factor 5) and full size, auto and fixed scale, within one level.
     for (auto [mw, mh, scale] : {std::tuple{64, 64, 0.0}, std::tuple{1024, 1024, 0.7}}) {
         for (Component c : components(pol)) {
-            Engine::FrameRequest r;
+            FrameRequest r;
             r.component = c; r.max_width = mw; r.max_height = mh; r.scale = scale;
-            const Image8 a = eng->frame(r);
-            for (const Image8& e : {cpu->frame(r), ref.frame(r)}) {
+            const Image8 a = eng->frames().frame(r);
+            for (const Image8& e : {cpu->frames().frame(r), ref.frame(r)}) {
                 REQUIRE(a.width == e.width);
                 REQUIRE(a.height == e.height);
                 REQUIRE(a.channels == 4);

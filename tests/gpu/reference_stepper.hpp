@@ -160,7 +160,7 @@ public:
     }
 
     /// The frame as documented in docs/performance.md ("Frames").
-    Image8 frame(const Engine::FrameRequest& r) const {
+    Image8 frame(const FrameRequest& r) const {
         const int nx = s_.nx, ny = s_.ny;
         const int f = std::max({1, (nx + r.max_width - 1) / r.max_width, (ny + r.max_height - 1) / r.max_height});
         const int w = (nx + f - 1) / f, h = (ny + f - 1) / f;

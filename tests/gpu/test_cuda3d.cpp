@@ -264,10 +264,10 @@ void compare(const Case3& c, Precision prec, double tol) {
     // Slice samples: an xz plane and a yz plane, both backends the same boxes.
     double slice_worst = 0;
     for (FrameSlice sl : {FrameSlice{1, c.ny / 3}, FrameSlice{0, c.nx - 1}, FrameSlice{2, 0}}) {
-        cpu->set_frame_slice(sl);
-        gpu->set_frame_slice(sl);
+        cpu->frames().set_frame_slice(sl);
+        gpu->frames().set_frame_slice(sl);
         for (bool squared : {false, true}) {
-            const auto x = cpu->sample_field(Component::Hy, 16, 16, squared), y = gpu->sample_field(Component::Hy, 16, 16, squared);
+            const auto x = cpu->frames().sample_field(Component::Hy, 16, 16, squared), y = gpu->frames().sample_field(Component::Hy, 16, 16, squared);
             REQUIRE(x.width == y.width);
             REQUIRE(x.height == y.height);
             REQUIRE(x.factor == y.factor);
@@ -275,7 +275,7 @@ void compare(const Case3& c, Precision prec, double tol) {
             bool finite = true;
             slice_worst = std::max(slice_worst, rel_l2(xa, ya, finite));
         }
-        const Image8 fa = cpu->frame({Component::Ez, 24, 24, 0, false}), fb = gpu->frame({Component::Ez, 24, 24, 0, false});
+        const Image8 fa = cpu->frames().frame({Component::Ez, 24, 24, 0, false}), fb = gpu->frames().frame({Component::Ez, 24, 24, 0, false});
         CHECK(fa.width == fb.width);
         CHECK(fa.height == fb.height);
     }

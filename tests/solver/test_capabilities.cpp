@@ -82,7 +82,7 @@ TEST_CASE("make_engine: one chooser for one device and a device selection, reaso
     // cpu: the CPU, silently, with or without a selection.
     auto one = make_engine(m, BackendChoice::Cpu, Precision::Float32, 1, warnings);
     CHECK(one->backend() == "cpu");
-    CHECK(one->subdomains().empty());
+    CHECK(one->distribution().subdomains.empty());
     CHECK(make_engine(m, BackendChoice::Cpu, Precision::Float32, 1, DeviceSelection{}, warnings)->backend() == "cpu");
     CHECK(warnings.empty());
     // auto on two devices: the reason CUDA was passed over, then the CPU subdomains.
@@ -91,7 +91,7 @@ TEST_CASE("make_engine: one chooser for one device and a device selection, reaso
     two.count = 2;
     auto e = make_engine(m, BackendChoice::Auto, Precision::Float32, 1, two, warnings);
     CHECK(e->backend() == "cpu");
-    CHECK(e->subdomains().size() == 2);
+    CHECK(e->distribution().subdomains.size() == 2);
     REQUIRE(warnings.size() == 2);
     CHECK(has(warnings[0], "3D runs with mur boundaries use the CPU"));
     CHECK(has(warnings[1], "run.devices 2 on the CPU backend"));

@@ -222,8 +222,9 @@ void check_box_within(const DivergenceInfo& d, const Scene& s, int dims, double 
 }
 
 /// A test double: fixed fields with one peak, energy from a function of the step.
-class PeakEngine : public Engine {
+class PeakEngine : public Engine, public FrameSource {
 public:
+    FrameSource& frames() override { return *this; }
     PeakEngine(const Scene& s, int pi, int pj) : s_(s), pi_(pi), pj_(pj) {}
     std::function<double(std::int64_t)> energy_of;
     std::string backend() const override { return "cpu"; }

@@ -267,16 +267,16 @@ TEST_CASE("3D engine: frames show the frame slice, memory model counts six field
         for (int j = 0; j < p.ny; ++j)
             for (int i = 0; i < p.nx; ++i) v[std::size_t(cell3(s, i, j, k))] = 100.0 * i + 10.0 * j + k;
     e->set_field(Component::Hy, v);
-    e->set_frame_slice(FrameSlice{1, 3});  // xz plane at j = 3: columns x, rows z
-    const auto f = e->sample_field(Component::Hy, 64, 64);
+    e->frames().set_frame_slice(FrameSlice{1, 3});  // xz plane at j = 3: columns x, rows z
+    const auto f = e->frames().sample_field(Component::Hy, 64, 64);
     REQUIRE(f.width == p.nx);
     REQUIRE(f.height == p.nz);
     CHECK(f.values[std::size_t(5) * f.width + 7] == Approx(100.0 * 7 + 30 + 5));
-    e->set_frame_slice(FrameSlice{0, 99});  // yz plane, index clamped to nx - 1
-    const auto g = e->sample_field(Component::Hy, 64, 64);
+    e->frames().set_frame_slice(FrameSlice{0, 99});  // yz plane, index clamped to nx - 1
+    const auto g = e->frames().sample_field(Component::Hy, 64, 64);
     REQUIRE(g.width == p.ny);
     CHECK(g.values[std::size_t(2) * g.width + 4] == Approx(100.0 * 11 + 40 + 2));
-    const Image8 img = e->frame({Component::Hy, 64, 64, 0, false});
+    const Image8 img = e->frames().frame({Component::Hy, 64, 64, 0, false});
     CHECK(img.width == p.ny);
     CHECK(img.height == p.nz);
 

@@ -188,11 +188,11 @@ TEST_CASE("CPU engine: frames are downsampled, oriented and colour mapped", "[en
     spec.boundary_x = spec.boundary_y = BoundaryKind::Periodic;
     Scene s = make_scene(spec);
     auto e = make_cpu_engine(s, Precision::Float32, 2);
-    Engine::FrameRequest req;
+    FrameRequest req;
     req.component = Component::Ez;
     req.max_width = 100;
     req.max_height = 100;
-    Image8 img = e->frame(req);  // zero field: all white
+    Image8 img = e->frames().frame(req);  // zero field: all white
     CHECK(img.width == 100);
     CHECK(img.height == 67);     // factor 3, ceil(200 / 3)
     CHECK(img.channels == 4);
@@ -208,7 +208,7 @@ TEST_CASE("CPU engine: frames are downsampled, oriented and colour mapped", "[en
             if (j < 30 && i < 60) v[j * 300 + i] = -1.0;
         }
     e->set_field(Component::Ez, v);
-    img = e->frame(req);
+    img = e->frames().frame(req);
     auto px = [&](int x, int y, int ch) { return int(img.pixels[(std::size_t(y) * img.width + x) * 4 + ch]); };
     std::uint8_t r, g, b;
     diverging_rgb(1.0f, r, g, b);  // auto scale: max |value| = 2 -> +1
@@ -226,12 +226,12 @@ TEST_CASE("CPU engine: frames are downsampled, oriented and colour mapped", "[en
     req.scale = 4.0;
     req.max_width = 300;
     req.max_height = 200;
-    img = e->frame(req);
+    img = e->frames().frame(req);
     CHECK(img.width == 300);
     CHECK(img.height == 200);
     diverging_rgb(0.5f, r, g, b);
     CHECK(px(0, 0, 1) == g);
-    CHECK_THROWS_AS(e->frame(Engine::FrameRequest{Component::Hz, 10, 10, 0}), std::invalid_argument);
+    CHECK_THROWS_AS(e->frames().frame(FrameRequest{Component::Hz, 10, 10, 0}), std::invalid_argument);
 }
 
 // sample_field: the viewport's host path averages in the engine; it must equal the box
@@ -247,7 +247,7 @@ TEST_CASE("CPU engine: sample_field equals the box mean of get_field", "[engine]
         for (std::size_t k = 0; k < v.size(); ++k) v[k] = std::sin(0.37 * double(k % 301)) - 0.01 * double(k / 301);
         e->set_field(Component::Ey, v);
         for (bool squared : {false, true}) {
-            const auto fs = e->sample_field(Component::Ey, 100, 100, squared);
+            const auto fs = e->frames().sample_field(Component::Ey, 100, 100, squared);
             CHECK(fs.factor == 4);               // max(ceil(301/100), ceil(197/100)) = 4
             CHECK(fs.width == 76);               // ceil(301 / 4)
             CHECK(fs.height == 50);              // ceil(197 / 4)
@@ -264,7 +264,7 @@ TEST_CASE("CPU engine: sample_field equals the box mean of get_field", "[engine]
                 }
             CHECK(worst < 1e-6);  // float output of a double mean
         }
-        CHECK_THROWS_AS(e->sample_field(Component::Ez, 10, 10), std::invalid_argument);
+        CHECK_THROWS_AS(e->frames().sample_field(Component::Ez, 10, 10), std::invalid_argument);
     }
 }
 

@@ -68,7 +68,7 @@ double distributed_vs_single(const Scene& scene, int pieces, int steps, const st
     return worst;
 }
 
-/// A halo exchange that holds engines to the split-step contract (engine.hpp): start()
+/// A halo exchange that holds engines to the split-step contract (subdomain.hpp): start()
 /// takes the source planes as they are after step_begin() and fills the destination planes
 /// with NaN (an asynchronous transfer leaves them undefined until it is done); finish()
 /// counts the transfers whose source planes changed since start() (the interior wrote a
@@ -78,10 +78,10 @@ class StrictOverlapHalo final : public HaloExchange {
 public:
     explicit StrictOverlapHalo(std::shared_ptr<int> violations) : violations_(std::move(violations)) {}
     std::string transport() const override { return "strict-test"; }
-    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         plain_->exchange(transfers, engines);
     }
-    void start(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void start(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         taken_.clear();
         for (const HaloTransfer& t : transfers) {
             taken_.push_back(planes(t.from_plane, t.planes, engines.at(std::size_t(t.from))->field_storage()));
@@ -95,7 +95,7 @@ public:
             }
         }
     }
-    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         for (std::size_t k = 0; k < transfers.size(); ++k) {
             const HaloTransfer& t = transfers[k];
             if (planes(t.from_plane, t.planes, engines.at(std::size_t(t.from))->field_storage()) != taken_[k])
@@ -138,7 +138,7 @@ double strict_overlap_vs_single(const Scene& scene, int pieces, int threads, int
     DistributedSetup setup;
     setup.devices.resize(std::size_t(pieces));
     for (auto& d : setup.devices) d.threads = threads;
-    setup.halo = [count](const std::vector<Engine*>&) { return std::make_unique<StrictOverlapHalo>(count); };
+    setup.halo = [count](const std::vector<SubdomainAccess*>&) { return std::make_unique<StrictOverlapHalo>(count); };
     DistributedEngine many(view, Precision::Float64, setup);
     REQUIRE(many.mode() == "overlap");
     one->step(steps);
@@ -408,10 +408,10 @@ TEST_CASE("distributed engine: frames and samples are assembled from the subdoma
     many.step(60);
     for (int axis = 0; axis < 3; ++axis) {
         const FrameSlice sl{axis, axis == 2 ? s.nz / 3 + 1 : s.nx / 2};
-        one->set_frame_slice(sl);
+        one->frames().set_frame_slice(sl);
         many.set_frame_slice(sl);
         for (int max : {1000, 17}) {
-            const auto a = one->sample_field(Component::Ez, max, max, false);
+            const auto a = one->frames().sample_field(Component::Ez, max, max, false);
             const auto b = many.sample_field(Component::Ez, max, max, false);
             REQUIRE(a.width == b.width);
             REQUIRE(a.height == b.height);

@@ -19,8 +19,9 @@ using cvec = std::vector<std::complex<double>>;
 namespace {
 
 /// Energy follows energy_of(steps); DFT sets and probes return fixed data.
-class ScriptedEngine : public Engine {
+class ScriptedEngine : public Engine, public FrameSource {
 public:
+    FrameSource& frames() override { return *this; }
     std::function<double(std::int64_t)> energy_of = [](std::int64_t) { return 1.0; };
     std::int64_t diverge_at = -1;  ///< from this step on a field value is NaN
     int nan_i = 0, nan_j = 0;
@@ -51,10 +52,10 @@ public:
         im.height = 2;
         im.channels = 4;
         im.pixels.assign(16, 255);
-        ++frames;
+        ++frames_made;
         return im;
     }
-    int frames = 0;
+    int frames_made = 0;  ///< frame() calls
 
 private:
     bool diverged() const { return diverge_at >= 0 && steps_ >= diverge_at; }

@@ -84,7 +84,7 @@ FieldFrame make_field_frame(Engine& engine, const Scene& scene, FieldQuantity q,
     (void)scratch;
     std::vector<double> acc(fr.values.size(), 0.0);
     for (Component c : comps) {
-        const Engine::FieldSamples s = engine.sample_field(c, max_width, max_height, !fr.signed_values);
+        const FieldSamples s = engine.frames().sample_field(c, max_width, max_height, !fr.signed_values);
         if (s.width != fr.width || s.height != fr.height || s.values.size() != acc.size())
             throw std::logic_error("make_field_frame: the engine's samples do not match the frame size");
         for (std::size_t k = 0; k < acc.size(); ++k) acc[k] += double(s.values[k]);

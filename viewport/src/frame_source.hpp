@@ -1,7 +1,7 @@
 // GoLightly viewport: field frames and where the viewport gets them from.
 //
 // Host upload path: on the solver thread, make_field_frame() box-averages one quantity
-// with Engine::sample_field (the CPU engine in place with its threads, the CUDA engine on
+// with FrameSource::sample_field (the CPU engine in place with its threads, the CUDA engine on
 // the device: only the small map crosses to the host) and publishes it to a
 // MailboxFrameSource (a mutex-guarded latest-wins slot: the solver never waits for the GUI,
 // older frames are dropped). The FieldView polls the source on a timer, colour-maps the
@@ -69,7 +69,7 @@ double slice_position_um(const Scene& scene, const FrameSlice& slice);
 
 /// The geometry, step and time of the frame make_field_frame would make, without values
 /// (the interop path's FieldFrame; on_device is left false for the caller to set).
-/// `slice`: 3D scenes only, the plane the engine samples (Engine::set_frame_slice must have
+/// `slice`: 3D scenes only, the plane the engine samples (FrameSource::set_frame_slice must have
 /// been given the same slice); ignored in 2D.
 FieldFrame field_frame_geometry(const Engine& engine, const Scene& scene, FieldQuantity q, int max_width,
                                 int max_height, const FrameSlice& slice = {});

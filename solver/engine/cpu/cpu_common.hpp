@@ -140,10 +140,10 @@ bool all_finite(Team& team, const std::array<const Real*, 6>& f, std::size_t n) 
     return true;
 }
 
-/// The zeroed Engine::FieldSamples of a W0 x H0 plane sampled into at most max_width x
-/// max_height boxes: factor = frame_factor (engine.hpp), width and height the box counts.
-inline Engine::FieldSamples box_samples(int W0, int H0, int max_width, int max_height) {
-    Engine::FieldSamples out;
+/// The zeroed FieldSamples of a W0 x H0 plane sampled into at most max_width x
+/// max_height boxes: factor = frame_factor (frame_source.hpp), width and height the box counts.
+inline FieldSamples box_samples(int W0, int H0, int max_width, int max_height) {
+    FieldSamples out;
     const int fac = frame_factor(W0, H0, max_width, max_height);
     out.factor = fac;
     out.width = (W0 + fac - 1) / fac;
@@ -152,7 +152,7 @@ inline Engine::FieldSamples box_samples(int W0, int H0, int max_width, int max_h
     return out;
 }
 
-/// Engine::sample_field's boxes of a W0 x H0 plane (row-major): box (bx, by) of `fac` x
+/// FrameSource::sample_field's boxes of a W0 x H0 plane (row-major): box (bx, by) of `fac` x
 /// `fac` cells (clipped at the plane's edge) gets the mean of its values (of their squares
 /// when `squared`), summed in double; `dst` holds ceil(W0 / fac) x ceil(H0 / fac) floats.
 template <typename T>
@@ -174,7 +174,7 @@ void box_average(const T* plane, int W0, int H0, int fac, bool squared, float* d
 /// The RGBA frame of W x H field values (row-major, row 0 at the bottom of the picture) in
 /// the diverging colour map (colormap.hpp) of value / scale; scale <= 0 (or NaN) picks the
 /// largest finite |value| (1 for an all-zero field); non-finite values show as 0. Alpha is
-/// viewport_alpha_byte when `viewport_alpha`, else opaque. (Engine::frame.)
+/// viewport_alpha_byte when `viewport_alpha`, else opaque. (FrameSource::frame.)
 template <typename V>
 Image8 diverging_frame(const std::vector<V>& values, int W, int H, double scale, bool viewport_alpha) {
     if (!(scale > 0)) {

@@ -3,7 +3,7 @@
 // coefficient arrays, the CPML psi slabs, the extension set, the split-step driver, the
 // imaginary copy of a complex run) and implements the Engine methods whose code does not
 // depend on the dimension: stepping (whole, split and complex steps), energy, finiteness,
-// field storage and copies, DFT and probe reads, live material edits. The derived engine
+// field storage and copies (SubdomainAccess), DFT and probe reads, live material edits. The derived engine
 // (engine_cpu.cpp: 2D, engine_cpu3d.cpp: 3D) keeps what does: its constructor's grid checks,
 // segments and psi slabs, the row kernels and their sweeps (the hot loops), frames.
 //
@@ -40,8 +40,13 @@
 namespace golightly::cpu {
 
 template <class Derived, typename Real>
-class CpuEngineBase : public Engine {
+class CpuEngineBase : public Engine, public FrameSource, public SubdomainAccess {
 public:
+    // The seams (engine.hpp): a CPU engine is its own frame source (the derived engine
+    // renders the frames) and can be a subdomain of a distributed run.
+    FrameSource& frames() override { return *this; }
+    SubdomainAccess* subdomain() override { return this; }
+
     std::string backend() const override { return "cpu"; }
     std::string device() const override { return device_; }
     Precision precision() const override { return sizeof(Real) == 4 ? Precision::Float32 : Precision::Float64; }
@@ -139,7 +144,7 @@ public:
         if (im_) cpu::follow_material_edit(im_->ext, edited, im_->has_tensor);
     }
 
-    /// Split step (engine.hpp): cpu::SplitStep over the planes. Not for complex fields
+    /// Split step (subdomain.hpp): cpu::SplitStep over the planes. Not for complex fields
     /// (their step couples the two copies across the whole grid).
     bool supports_split_step() const override { return !im_; }
     /// A complex engine keeps no margins: a distributed run steps it whole (step(1)) and

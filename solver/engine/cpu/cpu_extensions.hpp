@@ -80,7 +80,7 @@ public:
     virtual void after_h_row(const StepContext<Real>&, int /*j*/) {}
     /// State taken from E^n of the cells on grid rows [r0, r1) (flat index / nx), before any
     /// of those rows' E update; a step calls it once for every row, in one call or in pieces
-    /// (the split step of a distributed run, engine.hpp).
+    /// (the split step of a distributed run, subdomain.hpp).
     virtual void before_e(const StepContext<Real>&, int /*r0*/, int /*r1*/) {}
     virtual void before_e_row(const StepContext<Real>&, int /*j*/) {}
     virtual void after_e_row(const StepContext<Real>&, int /*j*/) {}
@@ -737,7 +737,7 @@ private:
 // ------------------------------------------------------------------------ split steps
 
 /// The time step of the CPU engines (2D and 3D) in the three parts of a split step
-/// (engine.hpp "Split time step"; split_step_planes): planes along the slowest axis (z rows
+/// (subdomain.hpp "Split time step"; split_step_planes): planes along the slowest axis (z rows
 /// of ny rows in 3D, single rows of y in 2D), `rows_per_plane` grid rows each.
 ///   begin     the before-step phase (source waveforms, TF/SF incident lines: no grid cell);
 ///   interior  the E^n state (Mur faces, tensor sites) of the interior E rows, then the

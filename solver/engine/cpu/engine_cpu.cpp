@@ -127,8 +127,6 @@ class CpuEngine final : public cpu::CpuEngineBase<CpuEngine<Real>, Real> {
     using Base::sc_, Base::threads_, Base::tune_, Base::two_pass_, Base::steps_, Base::has_, Base::field_, Base::cb_,
         Base::ca_, Base::lossy_, Base::psi_, Base::team_, Base::ext_, Base::split_, Base::im_, Base::active_,
         Base::bloch_, Base::require;
-    using FieldSamples = Engine::FieldSamples;
-    using FrameRequest = Engine::FrameRequest;
 
 public:
     CpuEngine(SceneView scene, int threads) : Base(std::move(scene)) {

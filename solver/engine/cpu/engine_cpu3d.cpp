@@ -113,8 +113,6 @@ class CpuEngine3D final : public cpu::CpuEngineBase<CpuEngine3D<Real>, Real> {
     using Base = cpu::CpuEngineBase<CpuEngine3D<Real>, Real>;
     using Base::sc_, Base::tune_, Base::two_pass_, Base::has_, Base::field_, Base::cb_, Base::ca_, Base::lossy_,
         Base::psi_, Base::team_, Base::ext_, Base::split_, Base::im_, Base::active_, Base::bloch_;
-    using FieldSamples = Engine::FieldSamples;
-    using FrameRequest = Engine::FrameRequest;
 
 public:
     CpuEngine3D(SceneView scene, int threads) : Base(std::move(scene)) {
@@ -186,7 +184,7 @@ public:
     }
 
     /// The plane of the frame slice: columns along the first in-plane axis (x for xy and
-    /// xz, y for yz), rows along the second; boxes as in 2D (engine.hpp).
+    /// xz, y for yz), rows along the second; boxes as in 2D (frame_source.hpp).
     FieldSamples sample_field(Component c, int max_width, int max_height, bool squared) override {
         int W0 = 0, H0 = 0;
         const std::vector<Real> plane = slice_plane(c, W0, H0);

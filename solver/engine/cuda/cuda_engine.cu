@@ -135,8 +135,13 @@ __global__ void __launch_bounds__(256) copy_kernel(const float4* __restrict__ in
 
 // ---------------------------------------------------------------------------------------
 template <class T>
-class CudaEngine final : public Engine {
+class CudaEngine final : public Engine, public FrameSource, public SubdomainAccess {
 public:
+    // The seams (engine.hpp): its own frame source (frames made on the device) and a
+    // subdomain of a distributed run (field storage; no split step).
+    FrameSource& frames() override { return *this; }
+    SubdomainAccess* subdomain() override { return this; }
+
     CudaEngine(SceneView scene, Precision precision)
         : tune_(CudaTuning::from_environment()),
           user_nx_(scene->nx),

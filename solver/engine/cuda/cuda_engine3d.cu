@@ -133,8 +133,13 @@ __global__ void slice_plane3(const T* F, int nx, int ny, int nz, int a, long lon
 }
 
 template <class T>
-class CudaEngine3D final : public Engine {
+class CudaEngine3D final : public Engine, public FrameSource, public SubdomainAccess {
 public:
+    // The seams (engine.hpp): its own frame source (slices made on the device) and a
+    // subdomain of a distributed run (field storage, split steps).
+    FrameSource& frames() override { return *this; }
+    SubdomainAccess* subdomain() override { return this; }
+
     CudaEngine3D(SceneView scene, Precision precision)
         : tune_(CudaTuning::from_environment()),
           user_nx_(scene->nx),
@@ -212,7 +217,7 @@ public:
     }
     void synchronize() override { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-    /// Split step (engine.hpp) on the fused or the in-place bulk: SplitStep3D
+    /// Split step (subdomain.hpp) on the fused or the in-place bulk: SplitStep3D
     /// (cuda_step3d_split.cuh) says which planes each call updates and why.
     bool supports_split_step() const override {
         if (im_) return false;  // complex fields: one engine only (partition_scene refuses them too)

@@ -84,7 +84,7 @@ public:
     /// Averages and colour-maps field F (nx x ny) into `dst` (a device buffer) or, when
     /// dst is null, into the scratch buffer; returns the RGBA8 pointer (rows top first).
     /// Asynchronous on `stream`.
-    const std::uint8_t* render(const T* F, int nx, int ny, const Engine::FrameRequest& req, std::uint8_t* dst, int& w, int& h,
+    const std::uint8_t* render(const T* F, int nx, int ny, const FrameRequest& req, std::uint8_t* dst, int& w, int& h,
                                cudaStream_t stream) {
         const int factor = frame_factor(nx, ny, req.max_width, req.max_height);
         w = (nx + factor - 1) / factor;
@@ -105,8 +105,8 @@ public:
 
     /// Box averages (of F^2 when squared) of field F on the device; w*h floats (a few KB
     /// to MB) cross to the host, never the grid. Synchronizes `stream`.
-    Engine::FieldSamples sample(const T* F, int nx, int ny, int max_width, int max_height, bool squared, cudaStream_t stream) {
-        Engine::FieldSamples out;
+    FieldSamples sample(const T* F, int nx, int ny, int max_width, int max_height, bool squared, cudaStream_t stream) {
+        FieldSamples out;
         const int f = frame_factor(nx, ny, max_width, max_height);
         out.factor = f;
         out.width = (nx + f - 1) / f;

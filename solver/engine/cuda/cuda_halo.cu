@@ -31,8 +31,8 @@ namespace {
 
 class CudaPeerHalo final : public HaloExchange {
 public:
-    explicit CudaPeerHalo(const std::vector<Engine*>& engines) {
-        for (Engine* e : engines) {
+    explicit CudaPeerHalo(const std::vector<SubdomainAccess*>& engines) {
+        for (SubdomainAccess* e : engines) {
             if (!e) throw RunError("halo exchange (cuda-peer): an engine is missing");
             const FieldStorage fs = e->field_storage();
             if (fs.cuda_device < 0) throw RunError("halo exchange (cuda-peer): an engine's fields are not on a GPU");
@@ -75,7 +75,7 @@ public:
 
     std::string transport() const override { return "cuda-peer"; }
 
-    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         for (Side& s : sides_) {
             CUDA_CHECK(cudaSetDevice(s.device));
             CUDA_CHECK(cudaEventRecord(s.done, s.stream));
@@ -104,7 +104,7 @@ public:
     /// `to` on its own stream, then a wait for them. The sources have finished their step
     /// (the caller synchronized and passed a barrier) and do not step again before the
     /// next barrier, so no events are needed.
-    void exchange_into(int to, const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void exchange_into(int to, const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         const Side& b = sides_.at(std::size_t(to));
         CUDA_CHECK(cudaSetDevice(b.device));
         const FieldStorage fb = engines[std::size_t(to)]->field_storage();
@@ -116,7 +116,7 @@ public:
         CUDA_CHECK(cudaStreamSynchronize(b.stream));
     }
 
-    void start(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void start(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         for (Side& s : sides_) {
             CUDA_CHECK(cudaSetDevice(s.device));
             CUDA_CHECK(cudaEventRecord(s.begun, s.stream));
@@ -136,7 +136,7 @@ public:
         }
     }
 
-    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         (void)engines;
         for (Side& b : sides_) {
             CUDA_CHECK(cudaSetDevice(b.device));
@@ -188,7 +188,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<Engine*>& engines) {
+std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<SubdomainAccess*>& engines) {
     return std::make_unique<CudaPeerHalo>(engines);
 }
 

@@ -4,7 +4,7 @@
 //   cuda_step3d_fused.cuh    FusedStep3D     update_he3_tma / update_he3 (designs 4 and 1)
 //   cuda_step3d_two.cuh      TwoStepPass3D   update_he3_two, two steps per pass (design 5)
 //   cuda_step3d_complex.cuh  ComplexStep3D   two copies in place (Bloch-periodic axes)
-//   cuda_step3d_split.cuh    SplitStep3D     one step in three calls (engine.hpp split steps:
+//   cuda_step3d_split.cuh    SplitStep3D     one step in three calls (subdomain.hpp split steps:
 //                                            the distributed engine's halo overlap)
 // CudaEngine3D::choose_step picks one and records why the faster ones did not apply.
 //

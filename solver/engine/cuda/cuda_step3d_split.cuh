@@ -1,4 +1,4 @@
-// GoLightly CUDA backend, 3D: one step in three calls (engine.hpp split steps: the
+// GoLightly CUDA backend, 3D: one step in three calls (subdomain.hpp split steps: the
 // distributed engine's halo overlap), on the fused bulk (update_fused over plane ranges) or
 // the in-place pair (update_h3 / update_e3 over plane ranges), whichever the engine's bulk
 // runs. CudaEngine3D::step_begin / step_interior / step_boundary call begin / interior /
@@ -11,7 +11,7 @@
 // the current set and read any other plane during the interior.
 // In place: a transfer's source planes must not be rewritten during the interior and E^n must
 // be read before it is overwritten: the interior is H over [a, b), E over [e, b) of
-// split_step_planes (engine.hpp: a = 2 lo, since the neighbour below copies planes
+// split_step_planes (subdomain.hpp: a = 2 lo, since the neighbour below copies planes
 // [lo + 1, 2 lo); e = a + 1, since E of plane a needs H of plane a - 1; b = nz - 2 hi); the
 // pole advance and the tensor sites' E^n of the interior's E planes run before it, the
 // others' after the transfers (the lists are in cell order). The ends: H over [0, a) and
@@ -21,7 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "golightly/engine.hpp"  // split_step_planes
+#include "golightly/subdomain.hpp"  // split_step_planes
 
 #include "cuda_step3d.cuh"
 

@@ -27,7 +27,7 @@ std::size_t cuda_memory_free(int) { return 0; }
 void cuda_copy_to_host(void*, const void*, std::size_t, int, void*) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }
-std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<Engine*>&) {
+std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<SubdomainAccess*>&) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }
 double cuda_copy_bandwidth_gbs(std::size_t) {

@@ -53,10 +53,10 @@ CudaGlFrameExchange::~CudaGlFrameExchange() {
     if (impl_->staging) (void)cudaFree(impl_->staging);
 }
 
-bool CudaGlFrameExchange::publish(Engine& engine, const Engine::FrameRequest& request) {
+bool CudaGlFrameExchange::publish(FrameSource& frames, const FrameRequest& request) {
     int w = 0, h = 0;
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (engine.frame_to_device(request, impl_->staging, impl_->staging_bytes, w, h)) {
+    if (frames.frame_to_device(request, impl_->staging, impl_->staging_bytes, w, h)) {
         impl_->width = w, impl_->height = h;
         ++impl_->published;
         return true;
@@ -68,7 +68,7 @@ bool CudaGlFrameExchange::publish(Engine& engine, const Engine::FrameRequest& re
     impl_->staging_bytes = 0;
     CUDA_CHECK(cudaMalloc(&impl_->staging, std::size_t(w) * h * 4));
     impl_->staging_bytes = std::size_t(w) * h * 4;
-    if (!engine.frame_to_device(request, impl_->staging, impl_->staging_bytes, w, h)) return false;
+    if (!frames.frame_to_device(request, impl_->staging, impl_->staging_bytes, w, h)) return false;
     impl_->width = w, impl_->height = h;
     ++impl_->published;
     return true;

@@ -18,7 +18,7 @@ CudaGlFrameExchange::CudaGlFrameExchange() {
     throw RunError("this build has no CUDA-OpenGL interop (CUDA or the OpenGL headers were missing when it was built)");
 }
 CudaGlFrameExchange::~CudaGlFrameExchange() = default;
-bool CudaGlFrameExchange::publish(Engine&, const Engine::FrameRequest&) { return false; }
+bool CudaGlFrameExchange::publish(FrameSource&, const FrameRequest&) { return false; }
 std::uint64_t CudaGlFrameExchange::published() const { return 0; }
 bool CudaGlFrameExchange::copy_to_gl_buffer(unsigned, std::size_t, int& w, int& h, std::uint64_t&) {
     w = h = 0;

@@ -31,10 +31,10 @@ std::int64_t storage_plane_cells(const FieldStorage& fs) { return fs.n[2] > 1 ? 
 class HostHalo final : public HaloExchange {
 public:
     std::string transport() const override { return "memcpy"; }
-    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         for (const HaloTransfer& t : transfers) {
-            Engine* from = engines.at(std::size_t(t.from));
-            Engine* to = engines.at(std::size_t(t.to));
+            SubdomainAccess* from = engines.at(std::size_t(t.from));
+            SubdomainAccess* to = engines.at(std::size_t(t.to));
             if (!from || !to) throw RunError("halo exchange (memcpy): subdomain engine missing in this process");
             const FieldStorage a = from->field_storage(), b = to->field_storage();
             const std::int64_t plane = storage_plane_cells(a);
@@ -59,8 +59,8 @@ double seconds_now() {
 std::unique_ptr<HaloExchange> make_host_halo_exchange() { return std::make_unique<HostHalo>(); }
 
 HaloExchangeFactory in_process_halo_factory() {
-    return [](const std::vector<Engine*>& engines) -> std::unique_ptr<HaloExchange> {
-        for (Engine* e : engines)
+    return [](const std::vector<SubdomainAccess*>& engines) -> std::unique_ptr<HaloExchange> {
+        for (SubdomainAccess* e : engines)
             if (e && e->field_storage().cuda_device >= 0) return make_cuda_peer_halo_exchange(engines);
         return make_host_halo_exchange();
     };
@@ -114,8 +114,8 @@ DistributedEngine::DistributedEngine(SceneView global, Precision precision, Dist
     part_ = partition_scene(*global_, int(devices_.size()), weights);
     allow_row_padding(part_);
     build_engines(setup.halo ? setup.halo : in_process_halo_factory());
-    for (std::size_t s = 0; s < engines_.size(); ++s)
-        if (engines_[s]) engines_[s]->set_split_margins(part_.subs[s].halo_lo, part_.subs[s].halo_hi);
+    for (std::size_t s = 0; s < parts_.size(); ++s)
+        if (parts_[s]) parts_[s]->set_split_margins(part_.subs[s].halo_lo, part_.subs[s].halo_hi);
     if (can_overlap()) mode_ = "overlap";
     else mode_ = cuda == 1 && comm_->size() == 1 ? "threads" : "events";
     if (const std::optional<std::string> m = DistributedTuning::from_environment().halo_mode) set_mode(*m);
@@ -140,10 +140,25 @@ void DistributedEngine::select(std::size_t s) const {
     if (devices_[s].cuda && engines_[s]) cuda_select_device(devices_[s].ordinal);
 }
 
-std::vector<Engine*> DistributedEngine::raw() const {
-    std::vector<Engine*> r;
-    for (const auto& e : engines_) r.push_back(e.get());
-    return r;
+Engine* DistributedEngine::whole() const {
+    if (engines_.size() != 1) return nullptr;
+    select(0);  // a rank owns at least one subdomain: with one, it is local
+    return engines_[0].get();
+}
+
+std::vector<double> DistributedEngine::gather_owned(
+    std::size_t plane, const std::function<void(std::size_t, std::vector<double>&)>& read) const {
+    std::vector<double> out(std::size_t(part_.global_n) * plane, 0.0);
+    std::vector<double> local;
+    for_each_local([&](std::size_t s) {
+        read(s, local);
+        const Subdomain& sd = part_.subs[s];
+        std::copy_n(local.begin() + std::ptrdiff_t(std::size_t(sd.halo_lo) * plane),
+                    std::size_t(sd.owned_hi - sd.owned_lo) * plane,
+                    out.begin() + std::ptrdiff_t(std::size_t(sd.owned_lo) * plane));
+    });
+    comm_->sum(out);  // each plane has one owner: the other ranks add zeros
+    return out;
 }
 
 Engine& DistributedEngine::first_local() const {
@@ -173,6 +188,7 @@ void DistributedEngine::build_engines(const HaloExchangeFactory& halo) {
     const std::size_t n = part_.subs.size();
     const int me = comm_->rank();
     engines_.resize(n);
+    parts_.assign(n, nullptr);
     sub_scenes_.resize(n);
     for (std::size_t s = 0; s < n; ++s) {
         if (devices_[s].rank != me) {
@@ -193,6 +209,10 @@ void DistributedEngine::build_engines(const HaloExchangeFactory& halo) {
         } catch (const RunError& e) {
             throw RunError("subdomain " + std::to_string(s) + " of " + std::to_string(n) + ": " + e.what());
         }
+        parts_[s] = engines_[s]->subdomain();
+        if (!parts_[s])
+            throw RunError("subdomain " + std::to_string(s) + " of " + std::to_string(n) + ": the " +
+                           engines_[s]->backend() + " engine cannot run as a subdomain");
     }
     // Every rank's device labels, one line "s<TAB>label" per local subdomain.
     std::string mine;
@@ -209,7 +229,7 @@ void DistributedEngine::build_engines(const HaloExchangeFactory& halo) {
             if (s < n) device_labels_[s] = line.substr(tab + 1);
         }
     }
-    if (n > 1) halo_ = halo(raw());
+    if (n > 1) halo_ = halo(parts_);
 }
 
 std::string DistributedEngine::backend() const { return first_local().backend(); }
@@ -225,7 +245,7 @@ std::string DistributedEngine::device() const {
 }
 
 void HaloExchange::exchange_into(int to, const std::vector<HaloTransfer>& transfers,
-                                 const std::vector<Engine*>& engines) {
+                                 const std::vector<SubdomainAccess*>& engines) {
     std::vector<HaloTransfer> mine;
     for (const HaloTransfer& t : transfers)
         if (t.to == to) mine.push_back(t);
@@ -235,8 +255,8 @@ void HaloExchange::exchange_into(int to, const std::vector<HaloTransfer>& transf
 
 bool DistributedEngine::can_overlap() const {
     bool all = true;
-    for (const auto& e : engines_)
-        if (e && !e->supports_split_step()) all = false;
+    for (const SubdomainAccess* p : parts_)
+        if (p && !p->supports_split_step()) all = false;
     return comm_->all(all);  // collective: every rank takes the same mode
 }
 
@@ -258,16 +278,13 @@ void DistributedEngine::set_mode(const std::string& v) {
 // "Split time step"). After the last step the plain exchange fills the halos, as in the
 // other modes, so that between step() calls every halo equals its neighbour's planes.
 void DistributedEngine::step_overlap(int n_steps) {
-    const std::vector<Engine*> eng = raw();
+    const std::vector<SubdomainAccess*>& eng = parts_;
     for (int k = 0; k < n_steps; ++k) {
-        for (std::size_t s = 0; s < engines_.size(); ++s)
-            if (engines_[s]) select(s), engines_[s]->step_begin();
+        for_each_local([&](std::size_t s) { eng[s]->step_begin(); });
         if (exchange_on_) halo_->start(part_.transfers, eng);
-        for (std::size_t s = 0; s < engines_.size(); ++s)
-            if (engines_[s]) select(s), engines_[s]->step_interior();
+        for_each_local([&](std::size_t s) { eng[s]->step_interior(); });
         if (exchange_on_) halo_->finish(part_.transfers, eng);
-        for (std::size_t s = 0; s < engines_.size(); ++s)
-            if (engines_[s]) select(s), engines_[s]->step_boundary();
+        for_each_local([&](std::size_t s) { eng[s]->step_boundary(); });
     }
     if (exchange_on_) halo_->exchange(part_.transfers, eng);
     select(0);
@@ -284,17 +301,13 @@ void DistributedEngine::step(int n_steps) {
         return;
     }
     for (int k = 0; k < n_steps; ++k) {
-        for (std::size_t s = 0; s < engines_.size(); ++s) {
-            if (!engines_[s]) continue;
-            select(s);
-            engines_[s]->step(1);
-        }
+        for_each_local([&](std::size_t s) { engines_[s]->step(1); });
         if (!halo_ || !exchange_on_) continue;
         if (mode_ == "sync") {
             synchronize();
-            for (std::size_t s = 0; s < engines_.size(); ++s) halo_->exchange_into(int(s), part_.transfers, raw());
+            for (std::size_t s = 0; s < engines_.size(); ++s) halo_->exchange_into(int(s), part_.transfers, parts_);
         } else {
-            halo_->exchange(part_.transfers, raw());
+            halo_->exchange(part_.transfers, parts_);
         }
     }
 }
@@ -305,7 +318,7 @@ void DistributedEngine::step_threads(int n_steps) {
     std::mutex m;
     std::exception_ptr error;
     std::atomic<bool> failed{false};
-    const std::vector<Engine*> eng = raw();
+    const std::vector<SubdomainAccess*>& parts = parts_;
     // A worker that leaves (done, or after an error anywhere) drops out of the barrier, so
     // the others never wait for it.
     // Diagnosis knobs (tuning.hpp), read once per process as they always were.
@@ -318,21 +331,21 @@ void DistributedEngine::step_threads(int n_steps) {
             select(s);
             for (int k = 0; k < n_steps && !failed; ++k) {
                 double t0 = profile ? seconds_now() : 0;
-                eng[s]->step(1);
+                engines_[s]->step(1);
                 if (profile) t_step += seconds_now() - t0;
                 if (!exchange_on_) continue;
                 if (profile) t0 = seconds_now();
-                eng[s]->synchronize();
+                engines_[s]->synchronize();
                 if (profile) t_wait += seconds_now() - t0, t0 = seconds_now();
                 sync.arrive_and_wait();  // every subdomain has finished step k
                 if (profile) t_bar += seconds_now() - t0, t0 = seconds_now();
                 if (failed) break;
-                if (!no_copy) halo_->exchange_into(int(s), part_.transfers, eng);
+                if (!no_copy) halo_->exchange_into(int(s), part_.transfers, parts);
                 if (profile) t_xchg += seconds_now() - t0, t0 = seconds_now();
                 sync.arrive_and_wait();  // every halo is filled before anyone steps on
                 if (profile) t_bar += seconds_now() - t0;
             }
-            if (!exchange_on_) eng[s]->synchronize();
+            if (!exchange_on_) engines_[s]->synchronize();
             if (profile && n_steps > 8)
                 std::fprintf(stderr, "dist profile: sub %zu, %d steps, per step ms: enqueue %.3f wait %.3f barrier %.3f copy %.3f\n",
                              s, n_steps, 1e3 * t_step / n_steps, 1e3 * t_wait / n_steps, 1e3 * t_bar / n_steps,
@@ -355,11 +368,7 @@ void DistributedEngine::step_threads(int n_steps) {
 std::int64_t DistributedEngine::steps_done() const { return first_local().steps_done(); }
 
 void DistributedEngine::synchronize() {
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
-        select(s);
-        engines_[s]->synchronize();
-    }
+    for_each_local([&](std::size_t s) { engines_[s]->synchronize(); });
 }
 
 double DistributedEngine::exchange_bytes() const {
@@ -368,7 +377,7 @@ double DistributedEngine::exchange_bytes() const {
     const std::int64_t plane = std::int64_t(global_->cells()) /
                                (part_.axis == 2 ? global_->nz : part_.axis == 1 ? global_->ny : global_->nx);
     int comps = 0;
-    const FieldStorage fs = first_local().field_storage();
+    const FieldStorage fs = first_local().subdomain()->field_storage();
     for (int c = 0; c < FieldStorage::kArrays; ++c) comps += fs.field[c] ? 1 : 0;
     for (const HaloTransfer& t : part_.transfers) bytes += double(t.planes) * double(plane) * comps * fs.element_bytes;
     return bytes;
@@ -376,8 +385,9 @@ double DistributedEngine::exchange_bytes() const {
 
 double DistributedEngine::bytes_per_cell_update() const {
     double total = 0;
-    for (std::size_t s = 0; s < engines_.size(); ++s)
-        if (engines_[s]) total += engines_[s]->bytes_per_cell_update() * double(sub_scenes_[s]->cells());
+    for_each_local([&](std::size_t s) {
+        total += engines_[s]->bytes_per_cell_update() * double(sub_scenes_[s]->cells());
+    });
     total = comm_->sum(total);
     total += exchange_bytes();
     return total / double(global_->cells());
@@ -388,17 +398,16 @@ double DistributedEngine::field_energy() {
     const int dims = global_->dimensions == 3 ? 3 : 2;
     const double dx = global_->dx_um * units::um;
     const double scale = 0.5 * units::eps0 * std::pow(dx, dims);
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
-        select(s);
+    for_each_local([&](std::size_t s) {
         total += engines_[s]->field_energy();
-        if (engines_.size() == 1) break;
+        if (engines_.size() == 1) return;
         // Subtract the halo planes: after the exchange they duplicate a neighbour's owned planes.
         const Subdomain& sd = part_.subs[s];
         const Scene& sc = *sub_scenes_[s];
         const std::int64_t nl = sd.n_local();
         const std::int64_t plane = std::int64_t(sc.cells()) / nl;
-        const FieldStorage fs = engines_[s]->field_storage();
+        SubdomainAccess& part = *parts_[s];
+        const FieldStorage fs = part.field_storage();
         const std::pair<std::int64_t, std::int64_t> ranges[2] = {{0, sd.halo_lo}, {nl - sd.halo_hi, sd.halo_hi}};
         double halo_sum = 0;
         std::vector<double> v;
@@ -406,7 +415,7 @@ double DistributedEngine::field_energy() {
             if (count <= 0) continue;
             for (int c = 0; c < FieldStorage::kArrays; ++c) {  // complex fields: |F|^2 = F_re^2 + F_im^2
                 if (!fs.field[c]) continue;
-                engines_[s]->read_planes(c, first, count, v);
+                part.read_planes(c, first, count, v);
                 if (c % 6 < 3) {
                     // read_planes gives the storage layout: rows of fs.n[0] >= sc.nx values (CUDA
                     // engines pad rows, window.row_padding; the padding columns hold 0).
@@ -425,38 +434,20 @@ double DistributedEngine::field_energy() {
             }
         }
         total -= scale * halo_sum;
-    }
+    });
     return comm_->sum(total);
 }
 
 bool DistributedEngine::fields_finite() {
     bool ok = true;
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
-        select(s);
-        ok = engines_[s]->fields_finite() && ok;
-    }
+    for_each_local([&](std::size_t s) { ok = engines_[s]->fields_finite() && ok; });
     return comm_->all(ok);
 }
 
 void DistributedEngine::get_field(Component c, std::vector<double>& out) {
-    if (engines_.size() == 1) {
-        select(0);
-        engines_[0]->get_field(c, out);
-        return;
-    }
-    out.assign(global_->cells(), 0.0);
-    std::vector<double> local;
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
-        select(s);
-        engines_[s]->get_field(c, local);
-        const Subdomain& sd = part_.subs[s];
-        const std::int64_t plane = std::int64_t(local.size()) / sd.n_local();
-        std::copy_n(local.begin() + sd.halo_lo * plane, (sd.owned_hi - sd.owned_lo) * plane,
-                    out.begin() + sd.owned_lo * plane);
-    }
-    comm_->sum(out);  // each plane has one owner: the other ranks add zeros
+    if (Engine* e = whole()) return e->get_field(c, out);
+    out = gather_owned(global_->cells() / std::size_t(part_.global_n),
+                       [&](std::size_t s, std::vector<double>& local) { engines_[s]->get_field(c, local); });
 }
 
 void DistributedEngine::set_field(Component c, const std::vector<double>& values) {
@@ -464,15 +455,10 @@ void DistributedEngine::set_field(Component c, const std::vector<double>& values
         throw std::invalid_argument(std::string("set_field: ") + component_name(c) + " needs " +
                                     std::to_string(global_->cells()) + " values, got " +
                                     std::to_string(values.size()));
-    if (engines_.size() == 1) {
-        select(0);
-        engines_[0]->set_field(c, values);
-        return;
-    }
+    if (Engine* e = whole()) return e->set_field(c, values);
     const std::int64_t N = part_.global_n;
     const std::int64_t plane = std::int64_t(global_->cells()) / N;
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
+    for_each_local([&](std::size_t s) {
         const Subdomain& sd = part_.subs[s];
         const std::int64_t nl = sd.n_local(), origin = sd.owned_lo - sd.halo_lo;
         std::vector<double> local(std::size_t(nl * plane));
@@ -480,29 +466,23 @@ void DistributedEngine::set_field(Component c, const std::vector<double>& values
             const std::int64_t g = ((origin + p) % N + N) % N;
             std::copy_n(values.begin() + g * plane, plane, local.begin() + p * plane);
         }
-        select(s);
         engines_[s]->set_field(c, local);
-    }
+    });
 }
 
 std::vector<std::complex<double>> DistributedEngine::dft(int set) {
-    if (engines_.size() == 1) {
-        select(0);
-        return engines_[0]->dft(set);
-    }
+    if (Engine* e = whole()) return e->dft(set);
     if (set < 0 || std::size_t(set) >= global_->dft_sets.size())
         throw std::out_of_range("dft: no DFT set " + std::to_string(set));
     const std::size_t nf = global_->dft_sets[std::size_t(set)].frequencies_hz.size();
     std::vector<std::complex<double>> out(std::size_t(part_.dft_set_samples[std::size_t(set)]) * nf);
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
+    for_each_local([&](std::size_t s) {
         const auto& ids = part_.subs[s].dft_samples[std::size_t(set)];
-        if (ids.empty()) continue;
-        select(s);
+        if (ids.empty()) return;
         const auto local = engines_[s]->dft(set);
         for (std::size_t k = 0; k < ids.size(); ++k)
             std::copy_n(local.begin() + std::ptrdiff_t(k * nf), nf, out.begin() + std::ptrdiff_t(std::size_t(ids[k]) * nf));
-    }
+    });
     // Each sample has one owner: the sum over ranks adds exact zeros (complex<double> is two
     // doubles, [complex.numbers.general]).
     comm_->sum(reinterpret_cast<double*>(out.data()), 2 * out.size());
@@ -510,20 +490,15 @@ std::vector<std::complex<double>> DistributedEngine::dft(int set) {
 }
 
 std::vector<double> DistributedEngine::time_samples(int probe) {
-    if (engines_.size() == 1) {
-        select(0);
-        return engines_[0]->time_samples(probe);
-    }
+    if (Engine* e = whole()) return e->time_samples(probe);
     if (probe < 0 || std::size_t(probe) >= part_.probe_reduce.size())
         throw std::out_of_range("time_samples: no time probe " + std::to_string(probe));
     std::vector<double> sum;
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
-        select(s);
+    for_each_local([&](std::size_t s) {
         const auto v = engines_[s]->time_samples(probe);
         if (sum.empty()) sum.assign(v.size(), 0.0);
         for (std::size_t k = 0; k < std::min(v.size(), sum.size()); ++k) sum[k] += v[k];
-    }
+    });
     comm_->sum(sum);  // every rank has stepped as often: one sample per step
     if (part_.probe_reduce[std::size_t(probe)] == Reduce::Rms)
         for (double& x : sum) x = std::sqrt(std::max(0.0, x));
@@ -537,18 +512,14 @@ void DistributedEngine::set_frame_slice(const FrameSlice& slice) {
     const std::int64_t n[3] = {global_->nx, global_->ny, global_->nz};
     slice_ = slice;
     slice_.index = std::clamp<std::int64_t>(slice.index, 0, n[slice.normal_axis] - 1);
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
-        select(s);
-        engines_[s]->set_frame_slice(slice_);  // right for slices along the cut axis; re-set below otherwise
-    }
+    // Right for slices along the cut axis; sample_field re-sets it otherwise.
+    for_each_local([&](std::size_t s) { engines_[s]->frames().set_frame_slice(slice_); });
 }
 
-Engine::FieldSamples DistributedEngine::sample_field(Component c, int max_width, int max_height, bool squared) {
-    if (engines_.size() == 1) {
-        select(0);
-        engines_[0]->set_frame_slice(slice_);
-        return engines_[0]->sample_field(c, max_width, max_height, squared);
+FieldSamples DistributedEngine::sample_field(Component c, int max_width, int max_height, bool squared) {
+    if (Engine* e = whole()) {
+        e->frames().set_frame_slice(slice_);
+        return e->frames().sample_field(c, max_width, max_height, squared);
     }
     const bool three = global_->dimensions == 3;
     const int a = part_.axis;
@@ -561,8 +532,9 @@ Engine::FieldSamples DistributedEngine::sample_field(Component c, int max_width,
                 FrameSlice local = slice_;
                 local.index = slice_.index - sd.owned_lo + sd.halo_lo;
                 select(s);
-                engines_[s]->set_frame_slice(local);
-                FieldSamples r = engines_[s]->sample_field(c, max_width, max_height, squared);
+                FrameSource& frames = engines_[s]->frames();
+                frames.set_frame_slice(local);
+                FieldSamples r = frames.sample_field(c, max_width, max_height, squared);
                 if (comm_->size() == 1) return r;
                 packed = {double(r.width), double(r.height), double(r.factor)};
                 packed.insert(packed.end(), r.values.begin(), r.values.end());
@@ -578,36 +550,31 @@ Engine::FieldSamples DistributedEngine::sample_field(Component c, int max_width,
         }
     }
     // The plane contains the cut axis as its rows (3D xz / yz, 2D xy): the owned rows of
-    // every subdomain at full resolution (summed over ranks: each row has one owner), then
-    // the box averages of engine.hpp.
+    // every subdomain at full resolution (gather_owned, a row per plane of the cut axis),
+    // then the box averages of frame_source.hpp.
     const int u = three ? (slice_.normal_axis == 0 ? 1 : 0) : 0;
     const std::int64_t n[3] = {global_->nx, global_->ny, global_->nz};
     const int W0 = int(n[u]), H0 = int(part_.global_n);
-    std::vector<double> plane(std::size_t(W0) * std::size_t(H0), 0.0);
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
-        const Subdomain& sd = part_.subs[s];
-        select(s);
-        engines_[s]->set_frame_slice(slice_);
-        const FieldSamples part = engines_[s]->sample_field(c, W0, int(sd.n_local()), false);
-        if (part.factor != 1 || part.width != W0 || part.height != int(sd.n_local()))
-            throw RunError("distributed engine: subdomain " + std::to_string(s) + " sampled its slice at factor " +
-                           std::to_string(part.factor));
-        for (std::int64_t r = 0; r < sd.owned_hi - sd.owned_lo; ++r)
-            for (int x = 0; x < W0; ++x)
-                plane[std::size_t(sd.owned_lo + r) * W0 + x] = part.values[std::size_t(sd.halo_lo + r) * W0 + x];
-    }
-    comm_->sum(plane);
+    const std::vector<double> plane =
+        gather_owned(std::size_t(W0), [&](std::size_t s, std::vector<double>& local) {
+            const int rows = int(part_.subs[s].n_local());
+            FrameSource& frames = engines_[s]->frames();
+            frames.set_frame_slice(slice_);
+            const FieldSamples part = frames.sample_field(c, W0, rows, false);
+            if (part.factor != 1 || part.width != W0 || part.height != rows)
+                throw RunError("distributed engine: subdomain " + std::to_string(s) + " sampled its slice at factor " +
+                               std::to_string(part.factor));
+            local.assign(part.values.begin(), part.values.end());  // floats, exact as doubles
+        });
     FieldSamples out = cpu::box_samples(W0, H0, max_width, max_height);
     cpu::box_average(plane.data(), W0, H0, out.factor, squared, out.values.data());
     return out;
 }
 
 Image8 DistributedEngine::frame(const FrameRequest& req) {
-    if (engines_.size() == 1) {
-        select(0);
-        engines_[0]->set_frame_slice(slice_);
-        return engines_[0]->frame(req);
+    if (Engine* e = whole()) {
+        e->frames().set_frame_slice(slice_);
+        return e->frames().frame(req);
     }
     const FieldSamples s = sample_field(req.component, req.max_width, req.max_height, false);
     return cpu::diverging_frame(s.values, s.width, s.height, req.scale, req.viewport_alpha);
@@ -618,15 +585,12 @@ void DistributedEngine::update_materials(SceneView edited) {
     Partition p = repartition_like(part_, *edited);
     allow_row_padding(p);
     // Check every subdomain of this process before touching any engine.
-    for (std::size_t s = 0; s < engines_.size(); ++s)
-        if (engines_[s]) check_material_update(*sub_scenes_[s], p.subs[s].scene);
-    for (std::size_t s = 0; s < engines_.size(); ++s) {
-        if (!engines_[s]) continue;
+    for_each_local([&](std::size_t s) { check_material_update(*sub_scenes_[s], p.subs[s].scene); });
+    for_each_local([&](std::size_t s) {
         auto sc = std::make_shared<const Scene>(std::move(p.subs[s].scene));
-        select(s);
         engines_[s]->update_materials(sc);
         sub_scenes_[s] = sc;
-    }
+    });
     global_ = std::move(edited);
 }
 
@@ -654,7 +618,7 @@ double DistributedEngine::time_exchange(int reps) {
     std::vector<double> t;
     for (int r = 0; r < std::max(1, reps); ++r) {
         const double t0 = seconds_now();
-        halo_->exchange(part_.transfers, raw());
+        halo_->exchange(part_.transfers, parts_);
         halo_->wait();
         t.push_back(seconds_now() - t0);
     }

@@ -1,4 +1,4 @@
-// GoLightly engines (engine.hpp): the parts every backend shares.
+// GoLightly engines (engine.hpp, frame_source.hpp, subdomain.hpp): the parts every backend shares.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -19,16 +19,24 @@ double Engine::bytes_per_cell_update() const {
     throw std::logic_error("Engine::bytes_per_cell_update: no traffic model in the " + backend() + " engine");
 }
 
-// Engines that do not sample their fields (test doubles) say so.
-Engine::FieldSamples Engine::sample_field(Component, int, int, bool) {
-    throw std::logic_error("Engine::sample_field: not implemented by the " + backend() + " engine");
+// Frame sources that do not sample their fields (test doubles) say so.
+FieldSamples FrameSource::sample_field(Component, int, int, bool) {
+    throw std::logic_error("FrameSource::sample_field: not implemented by this engine");
 }
 
-FieldStorage Engine::field_storage() {
-    throw std::logic_error("Engine::field_storage: the " + backend() + " engine gives no access to its fields");
+// Engines that do not split their steps never get these calls from the distributed engine
+// (it splits only when every subdomain's engine supports it); a call is a programming error.
+void SubdomainAccess::step_begin() {
+    throw std::logic_error("SubdomainAccess::step_begin: this engine does not split its steps");
+}
+void SubdomainAccess::step_interior() {
+    throw std::logic_error("SubdomainAccess::step_interior: this engine does not split its steps");
+}
+void SubdomainAccess::step_boundary() {
+    throw std::logic_error("SubdomainAccess::step_boundary: this engine does not split its steps");
 }
 
-void Engine::read_planes(int array, std::int64_t first, std::int64_t planes, std::vector<double>& out) {
+void SubdomainAccess::read_planes(int array, std::int64_t first, std::int64_t planes, std::vector<double>& out) {
     const FieldStorage fs = field_storage();
     const void* base = array >= 0 && array < FieldStorage::kArrays ? fs.field[array] : nullptr;
     if (!base)

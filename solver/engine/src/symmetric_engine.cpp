@@ -93,10 +93,10 @@ void SymmetricEngine::set_frame_slice(const FrameSlice& slice) {
                                     std::to_string(slice.normal_axis));
     slice_ = slice;
     slice_.index = std::clamp<std::int64_t>(slice.index, 0, map_.n_full[std::size_t(slice.normal_axis)] - 1);
-    inner_->set_frame_slice(slice_);  // corrected per component in sample_field
+    inner_->frames().set_frame_slice(slice_);  // corrected per component in sample_field
 }
 
-Engine::FieldSamples SymmetricEngine::sample_field(Component c, int max_width, int max_height, bool squared) {
+FieldSamples SymmetricEngine::sample_field(Component c, int max_width, int max_height, bool squared) {
     const bool three = map_.n_full[2] > 1;
     const int nrm = three ? slice_.normal_axis : 2;
     const int u = nrm == 0 ? 1 : 0, v = nrm == 2 ? 1 : 2;
@@ -109,13 +109,13 @@ Engine::FieldSamples SymmetricEngine::sample_field(Component c, int max_width, i
                                               &sg);
         s.index = h < 0 ? 0 : h;
         sign = h < 0 ? 0.0 : double(sg);
-        inner_->set_frame_slice(s);
+        inner_->frames().set_frame_slice(s);
     }
     const std::int64_t W0 = map_.n_full[std::size_t(u)], H0 = map_.n_full[std::size_t(v)];
     const std::int64_t Wh = map_.n_half[std::size_t(u)], Hh = map_.n_half[std::size_t(v)];
     const int mw = std::max(1, int(std::ceil(double(max_width) * double(Wh) / double(W0))));
     const int mh = std::max(1, int(std::ceil(double(max_height) * double(Hh) / double(H0))));
-    const FieldSamples in = inner_->sample_field(c, mw, mh, squared);
+    const FieldSamples in = inner_->frames().sample_field(c, mw, mh, squared);
     FieldSamples out;
     const int f = frame_factor(int(W0), int(H0), max_width, max_height);
     out.factor = f;

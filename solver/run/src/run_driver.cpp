@@ -179,9 +179,9 @@ void record_main_phase(const PhaseOutcome& o, const Scene& scene, RunResult& res
 /// draw it (std::invalid_argument).
 void take_final_frame(Engine& engine, const Project& project, const RunOptions& options, RunResult& result) {
     try {
-        Engine::FrameRequest fr = options.frame_request;
+        FrameRequest fr = options.frame_request;
         fr.component = project.run.frames.component;
-        result.final_frame = engine.frame(fr);
+        result.final_frame = engine.frames().frame(fr);
     } catch (const std::invalid_argument& e) {
         result.warnings.push_back(std::string("no final frame: ") + e.what());
     }
@@ -217,16 +217,16 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
 
     auto build_engine = [&](const Scene& s, const std::string& phase) {
         auto engine = factory(s, phase);
-        if (s.dimensions == 3) engine->set_frame_slice(main.frame_slice);
+        if (s.dimensions == 3) engine->frames().set_frame_slice(main.frame_slice);
         result.backend = engine->backend();
         result.device = engine->device();
         result.kernel = engine->kernel();
-        result.subdomains = engine->subdomains();
+        DistributionInfo dist = engine->distribution();
+        result.subdomains = std::move(dist.subdomains);
         result.devices.clear();
         for (const SubdomainInfo& sd : result.subdomains) result.devices.push_back(sd.device);
-        const Engine::HaloExchangeInfo halo = engine->halo_exchange();
-        result.halo_transport = halo.transport;
-        result.halo_mode = halo.mode;
+        result.halo_transport = dist.transport;
+        result.halo_mode = dist.mode;
         return engine;
     };
 

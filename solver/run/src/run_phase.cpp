@@ -260,7 +260,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
                             far_field_terms(compiled, project);
     auto last_frame_time = Clock::now();
     bool frame_sent = false;  // the first frame is never held back
-    Engine::FrameRequest frame_request = options.frame_request;
+    FrameRequest frame_request = options.frame_request;
     frame_request.component = project.run.frames.component;
     std::int64_t next_frame = every;
     const auto t0 = Clock::now();
@@ -292,7 +292,7 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
                 std::chrono::duration<double>(now - last_frame_time).count() >= options.frame_min_interval_s) {
                 last_frame_time = now;
                 frame_sent = true;
-                if (options.frame) options.frame(engine.frame(frame_request), now_steps, t_s / units::fs);
+                if (options.frame) options.frame(engine.frames().frame(frame_request), now_steps, t_s / units::fs);
                 if (options.frame_hook) options.frame_hook(engine, now_steps, t_s / units::fs);
             }
             while (next_frame <= now_steps) next_frame += every;

@@ -443,7 +443,7 @@ BenchReport run_bench(const BenchOptions& o) {
             done += n;
             if (since(last) >= 1.0 / o.frames_per_s) {
                 const auto f0 = Clock::now();
-                (void)engine->sample_field(c, o.frame_size, o.frame_size);
+                (void)engine->frames().sample_field(c, o.frame_size, o.frame_size);
                 frame_s += since(f0);
                 ++frames;
                 last = Clock::now();

@@ -26,7 +26,13 @@
 // are zero, so the sum over processes is exact); time_samples() adds the subdomains'
 // weighted sums (partition.hpp); get_field() gathers the owned planes; frames and field
 // samples come from the subdomain that holds a slice normal to the cut axis (broadcast from
-// its rank), else from the owned rows of every subdomain assembled on the host.
+// its rank), else from the owned rows of every subdomain assembled on the host. Every read
+// walks the subdomains through one helper (for_each_local) and gathers owned planes through
+// one other (gather_owned), so no read repeats the loop over subdomains.
+//
+// Seams (engine.hpp): the subdomain engines are reached as SubdomainAccess (field storage,
+// split steps; the halo exchanges see nothing else) and FrameSource; the distributed engine
+// is an Engine and its own FrameSource, and no subdomain itself (subdomain() is nullptr).
 #pragma once
 
 #include <cstddef>
@@ -36,12 +42,15 @@
 #include <vector>
 
 #include "golightly/engine.hpp"
+#include "golightly/frame_source.hpp"
+#include "golightly/subdomain.hpp"
 #include "golightly/partition.hpp"
 
 namespace golightly {
 
 /// Moves halo planes between subdomain engines (partition.hpp HaloTransfer). engines[s] is
-/// the engine of subdomain s, nullptr when another process steps it (MPI).
+/// the engine of subdomain s, as its SubdomainAccess (subdomain.hpp: field storage, split
+/// steps), nullptr when another process steps it (MPI).
 class HaloExchange {
 public:
     virtual ~HaloExchange() = default;
@@ -50,26 +59,26 @@ public:
     /// Starts every transfer after the engines' last step. Host transports finish before
     /// returning; CUDA orders the copies after each source engine's queued work and the
     /// engines' next work after the copies, on the engines' streams (no host wait).
-    virtual void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) = 0;
+    virtual void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) = 0;
     /// Waits until every transfer started so far has finished (timing).
     virtual void wait() {}
-    /// Overlapped exchange (split steps, engine.hpp): start() begins every transfer after
+    /// Overlapped exchange (split steps, subdomain.hpp): start() begins every transfer after
     /// the engines' step_begin(), and may return before they are done; finish() makes the
     /// engines' next work (step_boundary()) wait for them, and the sources' later steps for
     /// the reads. Between the two the caller enqueues step_interior() of every engine.
     /// CUDA: copies on a copy stream per receiving device, ordered by events (no host
     /// wait); MPI: non-blocking sends and receives, completed in finish(). Defaults:
     /// start() = exchange(), finish() nothing.
-    virtual void start(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) {
+    virtual void start(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) {
         exchange(transfers, engines);
     }
-    virtual void finish(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) {
+    virtual void finish(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) {
         (void)transfers, (void)engines;
     }
     /// Performs the transfers into subdomain `to` (transfer.to == to) and returns when they
     /// are done (the engines' earlier work must have finished: the caller synchronizes).
     /// Used by one host thread per subdomain. Default: exchange() of those transfers.
-    virtual void exchange_into(int to, const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines);
+    virtual void exchange_into(int to, const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines);
 };
 
 /// memcpy between engines whose fields are in host memory (the CPU engines).
@@ -77,12 +86,12 @@ std::unique_ptr<HaloExchange> make_host_halo_exchange();
 /// cudaMemcpyPeerAsync between CUDA engines (peer access enabled between their devices
 /// where the hardware allows it; otherwise the CUDA runtime stages the copy). Throws
 /// RunError without the CUDA backend.
-std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<Engine*>& engines);
+std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<SubdomainAccess*>& engines);
 
 /// How one halo exchange is made once the engines of this process exist (engines[s]
 /// nullptr for subdomains of other processes). Chosen by whoever builds the distributed
 /// engine (in_process_halo_factory, or the MPI one of golightly/mpi.hpp).
-using HaloExchangeFactory = std::function<std::unique_ptr<HaloExchange>(const std::vector<Engine*>& engines)>;
+using HaloExchangeFactory = std::function<std::unique_ptr<HaloExchange>(const std::vector<SubdomainAccess*>& engines)>;
 
 /// The in-process transports: cuda-peer when the engines are CUDA engines
 /// (make_cuda_peer_halo_exchange), else memcpy (make_host_halo_exchange).
@@ -138,7 +147,7 @@ struct DistributedSetup {
     HaloExchangeFactory halo;              ///< null: in_process_halo_factory()
 };
 
-class DistributedEngine final : public Engine {
+class DistributedEngine final : public Engine, public FrameSource {
 public:
     /// Cuts `global` into one subdomain per entry of `devices` (partition_scene with their
     /// weights) and makes an engine for each, in this process, exchanging halos in-process.
@@ -167,12 +176,19 @@ public:
     void set_field(Component c, const std::vector<double>& values) override;
     std::vector<std::complex<double>> dft(int set) override;
     std::vector<double> time_samples(int probe) override;
+    void update_materials(SceneView edited) override;
+    /// Its own frame source (the frames below); no subdomain of another distributed run.
+    FrameSource& frames() override { return *this; }
+    /// subdomains(), transport() and mode().
+    DistributionInfo distribution() const override { return {subdomains(), transport(), mode_}; }
+
+    // FrameSource: the slice is the global one; frames gathered as the file comment says.
     Image8 frame(const FrameRequest& request) override;
     FieldSamples sample_field(Component component, int max_width, int max_height, bool squared) override;
     void set_frame_slice(const FrameSlice& slice) override;
-    void update_materials(SceneView edited) override;
-    std::vector<SubdomainInfo> subdomains() const override;
-    HaloExchangeInfo halo_exchange() const override { return {transport(), mode_}; }
+
+    /// Every subdomain (all ranks), its device and owned cells, in cut-axis order.
+    std::vector<SubdomainInfo> subdomains() const;
 
     // Timing helpers for bench (not for runs).
     /// false: step() skips the exchange (wrong fields; bench times the compute alone).
@@ -196,8 +212,24 @@ public:
 private:
     void select(std::size_t s) const;
     void build_engines(const HaloExchangeFactory& halo);
-    std::vector<Engine*> raw() const;
     Engine& first_local() const;
+    /// The engine of a one-subdomain grid, its device current (every read passes straight
+    /// through); nullptr when the grid has several subdomains.
+    Engine* whole() const;
+    /// Calls f(s) for every subdomain s this process steps, in cut-axis order, with its
+    /// device current: the one loop over the subdomains.
+    template <class F>
+    void for_each_local(F&& f) const {
+        for (std::size_t s = 0; s < engines_.size(); ++s)
+            if (engines_[s]) select(s), f(s);
+    }
+    /// A global array of part_.global_n planes of `plane` values along the cut axis from
+    /// the subdomains' local arrays: read(s, local) fills subdomain s's n_local planes
+    /// (halo planes included, local flat order), and its owned planes land at their global
+    /// place; the result is summed over ranks (each plane has one owner, the others add
+    /// zeros), so every rank gets it whole. Collective.
+    std::vector<double> gather_owned(std::size_t plane,
+                                     const std::function<void(std::size_t, std::vector<double>&)>& read) const;
     /// Subdomain s's engine device, with " (device k)" and " on HOST" (subdomains()).
     std::string local_device_label(std::size_t s) const;
 
@@ -207,6 +239,7 @@ private:
     Partition part_;
     std::vector<std::shared_ptr<const Scene>> sub_scenes_;
     std::vector<std::unique_ptr<Engine>> engines_;
+    std::vector<SubdomainAccess*> parts_;  ///< engines_[s]->subdomain(); nullptr for other ranks' subdomains
     std::unique_ptr<HaloExchange> halo_;
     std::shared_ptr<Communicator> comm_;
     std::vector<std::string> device_labels_;  ///< per subdomain, gathered from every rank

@@ -4,6 +4,17 @@
 // header comment of scene.hpp specifies, so every backend computes the same numbers
 // up to rounding. Monitors read fields only through this interface (device-side DFT and
 // probe accumulation on the GPU), never cell by cell.
+//
+// Engine is the core every backend implements: stepping, energy, field copies, DFT and
+// time samples, live edit. Two seams sit beside it, each in its own header:
+//   FrameSource (frame_source.hpp)   frames, field samples, 3D slices, GL interop, for
+//                                    the viewer: Engine::frames();
+//   SubdomainAccess (subdomain.hpp)  field storage and split steps, for the distributed
+//                                    engine and its halo exchanges: Engine::subdomain(),
+//                                    nullptr where the engine cannot be a subdomain.
+// Concrete engines implement all three classes and return themselves from the accessors;
+// callers reach frames and storage only through the accessors. docs/architecture.md,
+// "Engine seams".
 #pragma once
 
 #include <complex>
@@ -13,8 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "golightly/image_io.hpp"
+#include "golightly/frame_source.hpp"
 #include "golightly/scene.hpp"
+#include "golightly/subdomain.hpp"
 
 namespace golightly {
 
@@ -26,31 +38,6 @@ using SceneView = std::shared_ptr<const Scene>;
 /// A non-owning SceneView of `scene`: the caller keeps the scene alive while any engine
 /// made from the view exists.
 inline SceneView view_of(const Scene& scene) { return SceneView(std::shared_ptr<const Scene>(), &scene); }
-
-/// Where an engine keeps its field arrays (distributed runs: the halo exchange of
-/// distributed.hpp copies planes between engines through these pointers). Each array holds
-/// Scene::cells() values of element_bytes (4: float, 8: double), flat index (k * ny + j) *
-/// nx + i as in scene.hpp; field[c] is nullptr for a component the engine lacks (2D).
-/// Complex fields (scene.hpp "Bloch-periodic axes and complex fields"): field[6 + c] is the
-/// imaginary copy of component c, nullptr in a real run; a halo exchange moves every
-/// non-null array of the kArrays.
-struct FieldStorage {
-    static constexpr int kArrays = 12;  ///< 6 components, then their imaginary copies
-    void* field[kArrays] = {};          ///< [c]: component c (by Component); [6 + c]: its imaginary copy
-    int element_bytes = 0;
-    std::int64_t n[3] = {0, 0, 0};  ///< nx, ny, nz of the arrays
-    int cuda_device = -1;         ///< CUDA device ordinal of the arrays; -1: host memory
-    void* cuda_stream = nullptr;  ///< the engine's cudaStream_t (work on the arrays is ordered on it)
-};
-
-/// One subdomain of a distributed run, as summary.json lists it (project-format.md, "Runs
-/// on several GPUs and hosts"): min_cell / max_cell the inclusive global (i, j, k) corners
-/// of the cells it owns.
-struct SubdomainInfo {
-    int rank = 0;
-    std::string device;
-    std::int64_t min_cell[3] = {0, 0, 0}, max_cell[3] = {0, 0, 0};
-};
 
 class Engine {
 public:
@@ -102,95 +89,6 @@ public:
     /// All values recorded by scene.time_probes[probe] since the start, one per step.
     virtual std::vector<double> time_samples(int probe) = 0;
 
-    /// A colour-mapped, downsampled frame of one component for the viewport: the grid is
-    /// box-averaged by an integer factor so that the frame fits max_width x max_height,
-    /// then mapped with diverging_rgb (colormap.hpp) of value / scale. RGBA8, rows top
-    /// (max y) first, alpha 255. The factor is f = max(1, ceil(nx / max_width),
-    /// ceil(ny / max_height)); the frame is ceil(nx / f) x ceil(ny / f) pixels, pixel
-    /// (bx, by) averaging cells i in [bx f, min(nx, bx f + f)), j likewise (the last
-    /// column/row of boxes may hold fewer cells). Values at the component's own Yee
-    /// positions; auto scale 0 (all-zero frame) maps everything to white. On CUDA the frame is made on the device and only the
-    /// small image crosses to the host.
-    struct FrameRequest {
-        Component component = Component::Ez;
-        int max_width = 1024, max_height = 1024;
-        double scale = 0;  ///< colour-scale half range; <= 0: auto (max |value| of the frame)
-        /// false: alpha 255. true: the viewport's blend over the structure, alpha =
-        /// 255 * clamp(0.3 + 1.4 |value / scale|, 0, 0.92) (straight, not premultiplied).
-        bool viewport_alpha = false;
-    };
-    virtual Image8 frame(const FrameRequest& request) = 0;
-
-    /// Box-averaged samples of one component for a viewport that colour-maps itself: the
-    /// same factor and boxes as frame(), values[by * width + bx] with row by = 0 at the
-    /// bottom (min y), each the mean of value (squared = false) or of value^2 (squared =
-    /// true, for |E|^2 sums) over its box, as float. Only width * height floats leave the
-    /// engine: the CPU engine averages in place with its threads, the CUDA engine on the
-    /// device. Throws std::invalid_argument for a component the polarization lacks,
-    /// std::logic_error from engines that do not implement it (test doubles).
-    struct FieldSamples {
-        int width = 0, height = 0, factor = 1;
-        std::vector<float> values;
-    };
-    virtual FieldSamples sample_field(Component component, int max_width, int max_height, bool squared = false);
-
-    /// 3D scenes: the plane frame() and sample_field() show from now on (scene.hpp
-    /// FrameSlice; "3D scenes" for the image axes). The default (and 2D engines) ignore it.
-    virtual void set_frame_slice(const FrameSlice& slice) { (void)slice; }
-
-    /// The frame() image rendered into device memory, for CUDA-OpenGL interop
-    /// (gl_interop.hpp): writes width * height * 4 RGBA8 bytes (layout as frame()) to
-    /// `device_rgba` (a CUDA device pointer of capacity_bytes) and waits for the engine's
-    /// stream. Sets width and height in every case. Returns false and writes nothing when
-    /// the engine has no device memory (CPU) or capacity_bytes is too small.
-    virtual bool frame_to_device(const FrameRequest& request, void* device_rgba, std::size_t capacity_bytes,
-                                 int& width, int& height) {
-        (void)request, (void)device_rgba, (void)capacity_bytes;
-        width = height = 0;
-        return false;
-    }
-
-    /// The engine's field arrays (FieldStorage) for halo exchange. Engines without direct
-    /// access (test doubles) throw std::logic_error.
-    virtual FieldStorage field_storage();
-    /// Copies `planes` planes normal to the slowest axis (z in 3D, y in 2D), starting at plane
-    /// `first`, of field array `array` (FieldStorage::field index: a Component's, or 6 + it
-    /// for its imaginary copy) to `out` (planes * cells-per-plane values, the flat order of
-    /// the field). Uses field_storage(); throws std::invalid_argument for planes outside the
-    /// grid or an array the engine lacks.
-    void read_planes(int array, std::int64_t first, std::int64_t planes, std::vector<double>& out);
-    /// Split time step, for a halo exchange hidden behind the interior update (B-CALM; the
-    /// distributed engine, distributed.hpp). An engine that supports it takes one time step
-    /// as step_begin(), step_interior(), step_boundary(), in that order and with nothing
-    /// else between them but halo transfers:
-    ///   step_begin()     the work before the bulk update (sources and corrections that
-    ///                    precede it, pole and tensor state); afterwards the planes that
-    ///                    halo transfers read or write are final for this step's bulk update;
-    ///   step_interior()  the bulk update away from the ends of the slowest axis (z in 3D,
-    ///                    y in 2D): with halo margins `lo` and `hi` (set_split_margins; the
-    ///                    halos of partition.hpp), transfers write planes [0, lo - 1) and
-    ///                    [n - hi + 1, n) and read planes [lo + 1, 2 lo) and [n - 2 hi,
-    ///                    n - hi - 1); the interior neither reads the first nor writes the
-    ///                    second (split_step_planes below), so the transfers may run at the
-    ///                    same time;
-    ///   step_boundary()  the rest of the step (the end planes, then everything after the
-    ///                    bulk update); steps_done() counts the step.
-    /// On a GPU each call only enqueues work on the engine's stream (FieldStorage::cuda_stream).
-    /// Defaults: no split (step_boundary() is step(1)).
-    virtual bool supports_split_step() const { return false; }
-    virtual void set_split_margins(int lo, int hi) { (void)lo, (void)hi; }
-    virtual void step_begin() {}
-    virtual void step_interior() {}
-    virtual void step_boundary() { step(1); }
-    /// The subdomains of a distributed engine (distributed.hpp); empty for one domain.
-    virtual std::vector<SubdomainInfo> subdomains() const { return {}; }
-    /// How a distributed engine exchanges its halos (distributed.hpp: HaloExchange::transport,
-    /// DistributedEngine::mode); both empty for one domain.
-    struct HaloExchangeInfo {
-        std::string transport, mode;
-    };
-    virtual HaloExchangeInfo halo_exchange() const { return {}; }
-
     /// Live edit (IDE, issue 5): replaces the per-cell material data of the running grid
     /// with that of `edited`, a scene compiled from the edited project on the same grid;
     /// the fields, CPML psi, pole state, DFT accumulators, probes and the step count are
@@ -217,11 +115,16 @@ public:
     virtual void update_materials(SceneView edited);
     /// update_materials() of a copy of `edited` (tests and callers that own no SceneView).
     void update_materials(const Scene& edited) { update_materials(std::make_shared<const Scene>(edited)); }
-};
 
-/// The frame factor of Engine::frame / sample_field: f = max(1, ceil(nx / max_width),
-/// ceil(ny / max_height)) (max_* clamped to >= 1).
-int frame_factor(int nx, int ny, int max_width, int max_height);
+    /// The engine's frames for the viewer (frame_source.hpp), valid as long as the engine.
+    virtual FrameSource& frames() = 0;
+    /// The engine as one subdomain of a distributed run (subdomain.hpp: field storage, split
+    /// steps), valid as long as the engine; nullptr (the default) when it cannot be one.
+    virtual SubdomainAccess* subdomain() { return nullptr; }
+    /// How the engine's grid is distributed (distributed.hpp); the default, one domain,
+    /// leaves every field empty.
+    virtual DistributionInfo distribution() const { return {}; }
+};
 
 /// Checks that `edited` may replace the material data of an engine running `running`
 /// (Engine::update_materials). Throws std::invalid_argument with a message that starts
@@ -243,21 +146,6 @@ bool same_anisotropic(const AnisotropicCells& a, const AnisotropicCells& b);
 /// CPU backend: threads over rows, vectorized inner loops. threads <= 0: all cores. The
 /// engine keeps the view (grid, sources, monitors, the initial materials).
 /// Throws RunError on allocation failure (OutOfMemoryError with the sizes).
-/// The planes of an in-place split step (Engine::step_interior) along the slowest axis of
-/// n planes, for halo margins lo and hi: the interior updates H over [h_begin, end) and E
-/// over [e_begin, end). h_begin = 2 lo and end = n - 2 hi keep the interior off the planes
-/// the halo transfers read, [lo + 1, 2 lo) and [n - 2 hi, n - hi - 1) (partition.cpp), and
-/// e_begin = h_begin + 1 because E of plane h_begin reads H of plane h_begin - 1, which the
-/// boundary part updates. A periodic axis (its E of plane 0 reads H of plane n - 1) keeps
-/// planes 0 and n - 1 out of the interior unless the interior is the whole axis. Margins of
-/// 0 and 0 make the interior the whole axis (h_begin = e_begin = 0, end = n). The boundary
-/// part then updates H over [0, h_begin) and [end, n) before E over [0, e_begin) and
-/// [end, n). Throws std::invalid_argument for negative margins.
-struct SplitPlanes {
-    int h_begin = 0, e_begin = 0, end = 0;
-};
-SplitPlanes split_step_planes(int lo, int hi, int n, bool periodic);
-
 std::unique_ptr<Engine> make_cpu_engine(SceneView scene, Precision precision, int threads = 0);
 /// make_cpu_engine() of a copy of `scene` (tests, temporaries).
 inline std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision precision, int threads = 0) {

@@ -3,7 +3,7 @@
 //
 // Data flow, two threads:
 //   solver thread:  CudaGlFrameExchange::publish(engine, request)
-//                   -> Engine::frame_to_device renders the colour-mapped RGBA8 frame
+//                   -> FrameSource::frame_to_device renders the colour-mapped RGBA8 frame
 //                      (engine.hpp, frame()) into the exchange's device staging buffer
 //   GL thread:      CudaGlFrameExchange::copy_to_gl_buffer(pbo, ...)  (GL context current)
 //                   -> cudaGraphicsMapResources on the registered PBO, device-to-device
@@ -25,7 +25,7 @@
 #include <memory>
 #include <string>
 
-#include "golightly/engine.hpp"
+#include "golightly/frame_source.hpp"
 
 namespace golightly {
 
@@ -44,10 +44,11 @@ public:
     CudaGlFrameExchange(const CudaGlFrameExchange&) = delete;
     CudaGlFrameExchange& operator=(const CudaGlFrameExchange&) = delete;
 
-    /// Solver thread: renders `engine`'s frame (Engine::frame_to_device) into the device
-    /// staging buffer (grown as needed). Returns false when the engine is not a CUDA
-    /// engine (nothing published). Throws RunError on a CUDA error.
-    bool publish(Engine& engine, const Engine::FrameRequest& request);
+    /// Solver thread: renders an engine's frame (`frames` = Engine::frames(),
+    /// FrameSource::frame_to_device) into the device staging buffer (grown as needed).
+    /// Returns false when the engine is not a CUDA engine (nothing published). Throws
+    /// RunError on a CUDA error.
+    bool publish(FrameSource& frames, const FrameRequest& request);
     /// Frames published so far (0: none yet).
     std::uint64_t published() const;
 

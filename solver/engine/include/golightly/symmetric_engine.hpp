@@ -28,7 +28,7 @@
 
 namespace golightly {
 
-class SymmetricEngine final : public Engine {
+class SymmetricEngine final : public Engine, public FrameSource {
 public:
     /// `reduced` is reduce_by_symmetry(*full, map, &monitors); `inner` an engine made from
     /// it. Throws std::invalid_argument when the sizes disagree.
@@ -52,18 +52,17 @@ public:
     /// The whole-domain samples x frequencies of scene.dft_sets[set] (engine.hpp).
     std::vector<std::complex<double>> dft(int set) override;
     std::vector<double> time_samples(int probe) override;
+    void update_materials(SceneView edited) override;
+    /// Its own frame source: the whole-domain frames below.
+    FrameSource& frames() override { return *this; }
+    /// The inner engine's (the reduced grid's storage and split steps).
+    SubdomainAccess* subdomain() override { return inner_->subdomain(); }
+    DistributionInfo distribution() const override { return inner_->distribution(); }
+
+    // FrameSource, for the whole domain (file comment).
     Image8 frame(const FrameRequest& request) override;
     FieldSamples sample_field(Component component, int max_width, int max_height, bool squared = false) override;
     void set_frame_slice(const FrameSlice& slice) override;
-    FieldStorage field_storage() override { return inner_->field_storage(); }
-    bool supports_split_step() const override { return inner_->supports_split_step(); }
-    void set_split_margins(int lo, int hi) override { inner_->set_split_margins(lo, hi); }
-    void step_begin() override { inner_->step_begin(); }
-    void step_interior() override { inner_->step_interior(); }
-    void step_boundary() override { inner_->step_boundary(); }
-    std::vector<SubdomainInfo> subdomains() const override { return inner_->subdomains(); }
-    HaloExchangeInfo halo_exchange() const override { return inner_->halo_exchange(); }
-    void update_materials(SceneView edited) override;
 
     const MirrorMap& mirror() const { return map_; }
     const Engine& inner() const { return *inner_; }

@@ -142,7 +142,7 @@ void wait_stream(const FieldStorage& fs) {
 
 class MpiHaloExchange final : public HaloExchange {
 public:
-    MpiHaloExchange(std::vector<int> owner, const std::vector<Engine*>& engines) : owner_(std::move(owner)) {
+    MpiHaloExchange(std::vector<int> owner, const std::vector<SubdomainAccess*>& engines) : owner_(std::move(owner)) {
         MPI_Comm_rank(MPI_COMM_WORLD, &me_);
         if (owner_.size() != engines.size())
             throw RunError("MPI halo exchange: " + std::to_string(owner_.size()) + " owners for " +
@@ -161,7 +161,7 @@ public:
         return !cuda_ ? "mpi" : stage_ ? "mpi (host-staged)" : "mpi (cuda-aware)";
     }
 
-    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         start(transfers, engines);
         finish(transfers, engines);
     }
@@ -169,7 +169,7 @@ public:
     /// Steps 1-3 (file comment): after the engines' step_begin in overlapped mode (the
     /// distributed engine then queues the interior updates, which run while finish() waits
     /// for the messages).
-    void start(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void start(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         std::vector<FieldStorage>& fs = fs_;
         fs.assign(engines.size(), FieldStorage{});
         cuda_fs_.clear();
@@ -247,7 +247,7 @@ public:
 
     /// Step 4 (file comment): the messages, then the host -> device copies on the CUDA
     /// engines' streams (queued after their interior updates, before step_boundary).
-    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<Engine*>& engines) override {
+    void finish(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         (void)engines;
         const std::vector<FieldStorage>& fs = fs_;
         if (!requests_.empty())
@@ -300,7 +300,7 @@ private:
 }  // namespace
 
 HaloExchangeFactory mpi_halo_factory(std::vector<int> owner) {
-    return [owner = std::move(owner)](const std::vector<Engine*>& engines) -> std::unique_ptr<HaloExchange> {
+    return [owner = std::move(owner)](const std::vector<SubdomainAccess*>& engines) -> std::unique_ptr<HaloExchange> {
         return std::make_unique<MpiHaloExchange>(owner, engines);
     };
 }

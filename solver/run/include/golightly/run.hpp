@@ -81,10 +81,10 @@ struct RunOptions {
     std::optional<long long> max_steps;    ///< overrides run.stop.max_steps (max_time_fs still applies)
     /// Called after every chunk of steps (on the calling thread).
     std::function<void(const ProgressInfo&)> progress;
-    /// Called every run.frames.every_steps steps of the main run with Engine::frame()
+    /// Called every run.frames.every_steps steps of the main run with FrameSource::frame()
     /// of run.frames.component (size limits from frame_request). Null: no frames.
     std::function<void(const Image8& frame, std::int64_t step, double time_fs)> frame;
-    Engine::FrameRequest frame_request;    ///< component is taken from run.frames
+    FrameRequest frame_request;    ///< component is taken from run.frames
     /// Set to true (from any thread) to stop the run at the next chunk: stop_reason cancelled.
     std::atomic<bool>* cancel = nullptr;
     /// While true the driver sleeps between chunks (the engine state is kept).

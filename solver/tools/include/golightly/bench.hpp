@@ -28,7 +28,7 @@ struct BenchOptions {
     /// Fraction of the cells that are dispersive, in [0, 1], as 8 x 8 blobs (default 1:
     /// every cell). Applies when poles > 0 or dispersive_material is set.
     double dispersive_fraction = 1.0;
-    /// > 0: during the timed steps, publish a viewport frame (Engine::sample_field of the
+    /// > 0: during the timed steps, publish a viewport frame (FrameSource::sample_field of the
     /// E component, at most frame_size samples a side) whenever 1/frames_per_s s of wall
     /// time have passed, stepping in batches of about 2 ms with a wait after each, as the
     /// IDE's solver thread does; the report then gives the frame rate and cost.
