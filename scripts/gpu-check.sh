@@ -6,7 +6,7 @@
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
 #                                                       [--concurrent] [--inverse-design] [--inverse-converter]
-#                                                       [--inverse-converter-ls]
+#                                                       [--inverse-converter-ls] [--cpu-studies]
 # --inverse-design (issue 53): only the inverse-design benchmark, the hidden GPU test
 # [bend10]: the 2D waveguide bend at 10 nm optimized with adjoint gradients in 100 MMA
 # iterations (about 320 s on an H200), its iterations, wall time per iteration and the
@@ -14,6 +14,11 @@
 # --inverse-converter: the same for the TE0 -> TE1 mode converter ([converter10]); one per
 # call keeps a call under the device's 10 minutes. --inverse-converter-ls: the converter with
 # the 80 nm length scale constraints ([converter10ls]).
+# --cpu-studies (issue 55): only the CPU test cases tagged [cpu_study] (golightly_solver_tests,
+# hidden from CI: studies that take minutes on CI's 2 cores; docs/hardening.md lists them and
+# the cheaper case of each that CI keeps), one process per case, CPU_STUDY_JOBS at a time
+# (default: all at once; today they are single-threaded sparse eigen-solves), each
+# case's verdict and wall time in the summary. The cases now need libspectra-dev in DEVDEPS.
 # --concurrent: only the several-runs-on-one-GPU bench (16-design sweeps of a 1.3 M- and a
 # 0.3 M-cell 2D bend and a 128^3 3D sphere, and the 4 port-mode runs of a 3D strip's
 # S-parameters (CONCURRENT_SPARAMS; empty: none), one run at a time against --concurrent auto,
@@ -65,7 +70,7 @@ DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
 SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1; BENCH3D=0; PROBES=0
-CONCURRENT=0; INVERSE=0
+CONCURRENT=0; INVERSE=0; CPU_STUDIES=0
 for a in "$@"; do
   case $a in
     --sanitize3d) SANITIZE3D=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
@@ -82,6 +87,7 @@ for a in "$@"; do
     --inverse-design) INVERSE=1; INVERSE_CASE=bend10; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --inverse-converter) INVERSE=1; INVERSE_CASE=converter10; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --inverse-converter-ls) INVERSE=1; INVERSE_CASE=converter10ls; SANITIZE=0; TESTS=0; BENCH=0 ;;
+    --cpu-studies) CPU_STUDIES=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
   esac
@@ -143,6 +149,36 @@ ninja -C "$BUILD" golightly-probe-l2-sides golightly-probe-two-step-floor >> "$L
 echo "build ok ($(( $(date +%s) - t0 )) s)"
 [ $BUILD_ONLY = 1 ] && exit 0
 T=$BUILD/tests/golightly_gpu_tests
+
+if [ $CPU_STUDIES = 1 ]; then
+  echo "== CPU studies hidden from CI ([cpu_study], golightly_solver_tests)"
+  if ! ninja -C "$BUILD" golightly_solver_tests >> "$LOG/build.log" 2>&1; then
+    grep -E "error|Error" "$LOG/build.log" | head -40; note "cpu studies: BUILD FAILED"; exit 1
+  fi
+  S=$BUILD/tests/golightly_solver_tests
+  mapfile -t cases < <($S "[cpu_study]" --list-test-names-only 2>/dev/null | sed -e '/^$/d' -e 's/^ *//' || true)
+  [ ${#cases[@]} -gt 0 ] || { note "cpu studies: no [cpu_study] case listed"; exit 1; }
+  study() {  # index, name: its log, exit status and wall time under $LOG
+    local esc s0
+    esc=$(printf '%s' "$2" | sed 's/[][\\,*"~]/\\&/g')
+    s0=$(date +%s)
+    "$S" "$esc" --durations yes > "$LOG/cpu_study$1.log" 2>&1
+    echo "$? $(( $(date +%s) - s0 ))" > "$LOG/cpu_study$1.rc"
+  }
+  for idx in "${!cases[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "${CPU_STUDY_JOBS:-${#cases[@]}}" ]; do wait -n; done
+    study "$idx" "${cases[$idx]}" &
+  done
+  wait
+  for idx in "${!cases[@]}"; do
+    read -r rc secs < "$LOG/cpu_study$idx.rc"
+    r=$([ "$rc" = 0 ] && echo PASS || echo "FAIL(rc=$rc)")
+    grep -E "FAILED|with expansion" -A3 "$LOG/cpu_study$idx.log" | head -20
+    note "cpu study: $r in $secs s: ${cases[$idx]}"
+  done
+  printf '%s\n' "${summary[@]}"
+  exit 0
+fi
 
 if [ $TESTS = 1 ]; then
   echo "== GPU tests"

@@ -27,7 +27,7 @@ namespace golightly::test3d {
 struct SphereRun {
     std::vector<double> wavelength_um, sigma, exact, sigma_abs;
     double wall_s = 0;
-    long long steps = 0, cells = 0;
+    long long steps = 0, cells = 0, simulated_cells = 0;  ///< the whole domain's cells, those stepped
     std::string backend;
     /// the scattering box's far field (FarFieldResult: 37 polar x 8 azimuthal angles) at
     /// the spectrum points nearest 0.5, 0.667 and 1.0 um
@@ -38,15 +38,24 @@ struct SphereRun {
 /// 3D: a dielectric sphere (index n, radius a) in a TF/SF box (propagation +z, E along x),
 /// scattering box around it; float32. The sphere is a `sphere` shape of the project
 /// (compile_3d.cpp: average_medium_3d, the full sub-pixel tensor) and run_project runs it.
+/// The plane x = centre is always a symmetry plane (-1); with `y_plane` the plane y = centre
+/// is one too (+1), so the run steps a quarter of the whole domain's cells instead of half.
 inline SphereRun run_sphere(double dx, double a, double n, double wl_min, double wl_max, int points, double max_time_fs,
-                            BackendChoice backend) {
+                            BackendChoice backend, bool y_plane = false) {
     const double L = 2 * a + 0.5;  // 0.25 um to the PML (0.5 um and 16 PML cells change sigma by < 1e-3 at dx 0.04)
     const double c = L / 2;
+    // With E along x the plane y = centre is a +1 (PMC) mirror plane of the sphere and the
+    // wave; a +1 plane lies at a cell centre (an odd number of cells across), so the domain
+    // is one cell longer in y (L + dx) and the sphere sits at a cell centre in y (at a node in
+    // x and z). The boxes' faces in y are taken half a cell in (hy = h - dx / 2), so that
+    // they fall on grid planes that are mirror images of each other, as the TF/SF box must
+    // (symmetry.cpp) and the absorption box's faces should (check_sphere_vs_mie).
+    const double ly = y_plane ? L + dx : L, cy = ly / 2, shrink_y = y_plane ? dx / 2 : 0.0;
     // A PML of constant physical thickness (0.25 um: 10 cells at dx 0.025, 20 at 0.0125), so
     // that a convergence study refines the scatterer, not the absorber's reflection too (a
     // fixed 10 cells put a floor of ~1 % under the long-wavelength end at dx 0.01).
     const int pml = std::max(10, int(std::lround(0.25 / dx)));
-    Project p = vacuum_project(L, L, L, dx, pml, wl_min, wl_max, points);
+    Project p = vacuum_project(L, ly, L, dx, pml, wl_min, wl_max, points);
     p.run.precision = Precision::Float32;
     p.run.stop.decay_db = 40;
     p.run.stop.max_time_fs = max_time_fs;
@@ -54,11 +63,12 @@ inline SphereRun run_sphere(double dx, double a, double n, double wl_min, double
     // even number of cells across, the TF/SF box centred on it), so the run steps half the
     // cells and reports the whole domain's spectra and far field (test_symmetry.cpp: equal
     // to the whole-domain run to float rounding).
-    p.domain.symmetry = {-1, 0, 0};
+    p.domain.symmetry = {-1, y_plane ? 1 : 0, 0};
     const double tf = a + 0.1, sc = a + 0.175;
-    p.sources.push_back(tfsf("pw", {c - tf, c - tf, c - tf}, {c + tf, c + tf, c + tf}, "+z", Component::Ex,
+    const double tfy = tf - shrink_y, scy = sc - shrink_y;
+    p.sources.push_back(tfsf("pw", {c - tf, cy - tfy, c - tf}, {c + tf, cy + tfy, c + tf}, "+z", Component::Ex,
                              pulse_for(wl_min, wl_max)));
-    p.monitors.push_back(flux_box("sca", {c - sc, c - sc, c - sc}, {c + sc, c + sc, c + sc}, "scattering"));
+    p.monitors.push_back(flux_box("sca", {c - sc, cy - scy, c - sc}, {c + sc, cy + scy, c + sc}, "scattering"));
     // its far field: 8 azimuths integrate the cos^2 / sin^2 phi dependence of a sphere's
     // pattern exactly (radiated_power's rectangle rule)
     FarFieldSettings ff;
@@ -67,8 +77,8 @@ inline SphereRun run_sphere(double dx, double a, double n, double wl_min, double
     ff.phi_points = 8;
     p.monitors.back().far_field = ff;
     // lossless sphere: the total field's net flux through a box inside the TF region is ~0
-    const double ab = a + 0.05;
-    p.monitors.push_back(flux_box("abs", {c - ab, c - ab, c - ab}, {c + ab, c + ab, c + ab}, "absorption"));
+    const double ab = a + 0.05, aby = ab - shrink_y;
+    p.monitors.push_back(flux_box("abs", {c - ab, cy - aby, c - ab}, {c + ab, cy + aby, c + ab}, "absorption"));
     const auto t0 = std::chrono::steady_clock::now();
     Material glass;
     glass.id = "glass";
@@ -79,7 +89,7 @@ inline SphereRun run_sphere(double dx, double a, double n, double wl_min, double
     layer.material = "glass";
     Shape sphere;
     sphere.type = ShapeType::Sphere;
-    sphere.center_3d = {c, c, c};
+    sphere.center_3d = {c, cy, c};
     sphere.radius = a;
     layer.shapes.push_back(sphere);
     p.layers.push_back(layer);
@@ -95,6 +105,7 @@ inline SphereRun run_sphere(double dx, double a, double n, double wl_min, double
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.steps = r.steps;
     out.cells = r.cells;
+    out.simulated_cells = r.simulated_cells;
     out.backend = r.backend;
     REQUIRE(r.spectra.size() == 2);
     REQUIRE(r.far_fields.size() == 1);
@@ -174,12 +185,14 @@ inline void check_far_field_vs_mie(const SphereRun& run, double a, double n) {
 /// at a wavelength shifted by at most 0.3 % (the resonance position converges at second
 /// order too). Judging a run at dx_ref itself costs (dx2 / dx_ref)^4 times the dx2 run.
 inline void check_sphere_vs_mie(double a, double n, double dx1, double dx2, double min_order, double dx_ref = 0,
-                                BackendChoice backend = BackendChoice::Cpu) {
+                                BackendChoice backend = BackendChoice::Cpu, bool y_plane = false) {
     if (!(dx_ref > 0)) dx_ref = dx2;
-    const SphereRun coarse = run_sphere(dx1, a, n, 0.4, 1.0, 7, 200, backend);
-    const SphereRun fine = run_sphere(dx2, a, n, 0.4, 1.0, 7, 200, backend);
-    std::printf("mie3d: dx %.4f: %lld cells, %lld steps, %.1f s; dx %.4f: %lld cells, %lld steps, %.1f s (%s)\n", dx1,
-                coarse.cells, coarse.steps, coarse.wall_s, dx2, fine.cells, fine.steps, fine.wall_s, fine.backend.c_str());
+    const SphereRun coarse = run_sphere(dx1, a, n, 0.4, 1.0, 7, 200, backend, y_plane);
+    const SphereRun fine = run_sphere(dx2, a, n, 0.4, 1.0, 7, 200, backend, y_plane);
+    std::printf("mie3d: dx %.4f: %lld cells (%lld stepped), %lld steps, %.1f s; dx %.4f: %lld cells (%lld stepped), %lld "
+                "steps, %.1f s (%s)\n",
+                dx1, coarse.cells, coarse.simulated_cells, coarse.steps, coarse.wall_s, dx2, fine.cells,
+                fine.simulated_cells, fine.steps, fine.wall_s, fine.backend.c_str());
     if (backend == BackendChoice::Cuda) {  // a GPU case that quietly ran on the CPU would prove nothing
         CHECK(coarse.backend == "cuda");
         CHECK(fine.backend == "cuda");

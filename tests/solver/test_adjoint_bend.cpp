@@ -18,7 +18,14 @@ using namespace golightly::test;
 
 TEST_CASE("adjoint optimize: 2D waveguide bend reaches -0.5 dB transmission and -20 dB reflection in 80 iterations (40 nm cells)",
           "[adjoint][slow]" GOLIGHTLY_NEEDS_NLOPT) {
-    const adjoint::Problem p = bend_problem(0.04, 0.04, BackendChoice::Cpu);
+    adjoint::Problem p = bend_problem(0.04, 0.04, BackendChoice::Cpu);
+    // As the converter (test_adjoint_converter.cpp): the gradients' runs stop at 1e-6 of the
+    // peak energy (the fields to ~1e-3 of their peak: enough to steer MMA); the verifying run
+    // keeps the default 1e-10. 10-14k steps per iteration instead of 13-19k: 297 s against
+    // 483 s on the 2-core machine at load 11-14 (98 s at load 5-7); the binarized design
+    // T -0.05 .. -0.07 dB, R -22.2 .. -28.5 dB.
+    const double verify_decay = p.settings.decay;
+    p.settings.decay = 1e-6;
     adjoint::OptimizerSettings s;
     // 48 iterations (beta 4 .. 32) left the reflection at -14 dB: the objective is the
     // transmission alone, and its reflection falls as the design binarizes
@@ -38,9 +45,12 @@ TEST_CASE("adjoint optimize: 2D waveguide bend reaches -0.5 dB transmission and 
     binary.beta = std::numeric_limits<double>::infinity();
     design::DensityGrid grid = adjoint::density_grid(p.region, 2);
     grid.rho = r.rho;
+    p.settings.decay = verify_decay;
     const adjoint::Evaluation ev = adjoint::evaluate(p, design::map_density(grid, binary));
     const BendSpectra sp = bend_spectra(ev);
     for (std::size_t f = 0; f < sp.T.size(); ++f) {
+        std::printf("bend binarized: frequency %zu: T %.3f dB, R %.1f dB\n", f, 10 * std::log10(sp.T[f]),
+                    10 * std::log10(sp.R[f]));
         INFO("frequency " << f << ": T " << sp.T[f] << " R " << sp.R[f]);
         CHECK(10 * std::log10(sp.T[f]) >= -0.5);
         CHECK(10 * std::log10(sp.R[f]) <= -20);

@@ -14,6 +14,7 @@
 #include "golightly/adjoint_optimize.hpp"
 #include "golightly/project.hpp"
 #include "optional_features.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 using namespace golightly::adjoint;
@@ -140,9 +141,8 @@ TEST_CASE("adjoint optimize: a cancel during an evaluation stops cleanly and the
     s.beta_every = 5;
     s.mapping.beta = 2;
     s.mapping.radius_um = 0.15;
-    const auto dir = std::filesystem::temp_directory_path() / "golightly_adjoint_cancel_test";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const Scratch scratch("adjoint", "cancel");  // its own folder: the Release and ASan suites may run at once
+    const auto dir = scratch.path;
     s.checkpoint = dir / "checkpoint.json";
     const std::vector<double> rho0(base.region.pixels(), 0.5);
 
@@ -173,7 +173,6 @@ TEST_CASE("adjoint optimize: a cancel during an evaluation stops cleanly and the
     CHECK(b.history[0].index == 2);
     CHECK(b.history[0].rho == a.history.back().rho);
     CHECK(b.history[0].objective == Approx(a.history.back().objective).epsilon(1e-9));
-    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("adjoint optimize: the iteration callback's stop ends the run after that evaluation", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {

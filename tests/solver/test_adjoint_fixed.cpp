@@ -16,6 +16,7 @@
 #include "golightly/design_spec.hpp"
 #include "golightly/errors.hpp"
 #include "optional_features.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 using namespace golightly::adjoint;
@@ -80,9 +81,8 @@ TEST_CASE("adjoint fixed pixels: a resumed checkpoint takes the fixed values add
           "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
     const Problem p = small_tmz_problem();
     const std::vector<double> rho0(p.region.pixels(), 0.5);
-    const auto dir = std::filesystem::temp_directory_path() / "golightly_adjoint_fixed_test";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const Scratch scratch("adjoint", "fixed");  // its own folder: the Release and ASan suites may run at once
+    const auto dir = scratch.path;
     OptimizerSettings s;
     s.max_iterations = 2;
     s.mapping.beta = 2;
@@ -101,7 +101,6 @@ TEST_CASE("adjoint fixed pixels: a resumed checkpoint takes the fixed values add
     check_fixed(b, s.fixed, rho0);
     // the free pixels continue from the checkpoint's design, not from rho0
     CHECK(b.history[0].rho[7] == a.history.back().rho[7]);
-    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("adjoint fixed pixels: refusals of the optimizer", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {

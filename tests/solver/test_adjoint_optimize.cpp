@@ -9,6 +9,7 @@
 #include "adjoint_problems.hpp"
 #include "golightly/adjoint_optimize.hpp"
 #include "optional_features.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 using namespace golightly::adjoint;
@@ -24,9 +25,8 @@ TEST_CASE("adjoint optimize: MMA raises a focusing objective, follows the beta s
     s.beta_max = 8;
     s.mapping.radius_um = 0.15;
     const std::vector<double> rho0(p.region.pixels(), 0.5);
-    const auto dir = std::filesystem::temp_directory_path() / "golightly_adjoint_optimize_test";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const Scratch scratch("adjoint", "optimize");  // its own folder: the Release and ASan suites may run at once
+    const auto dir = scratch.path;
     s.checkpoint = dir / "checkpoint.json";
     // the first 3 evaluations, then a resumed run of 3 more
     OptimizerSettings first = s;
@@ -55,7 +55,6 @@ TEST_CASE("adjoint optimize: MMA raises a focusing objective, follows the beta s
         CHECK(it.gradient_norm > 0);
         for (double r : it.rho) CHECK((r >= 0 && r <= 1));
     }
-    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("adjoint optimize: an explicit beta list ending at infinity with the smoothed projection", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {

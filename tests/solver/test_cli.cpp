@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_files.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -142,6 +144,9 @@ TEST_CASE("cli: a missing project file exits 2 naming the file", "[cli]") {
 }
 
 TEST_CASE("cli: every invalid project exits 2 naming the file and the JSON path", "[cli]") {
+    // a results folder no run may create (its own: the Release and ASan suites may run at once)
+    const golightly::test::Scratch scratch("cli", "never");
+    const fs::path never = scratch.path / "out";
     const fs::path dir = fs::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "invalid";
     const fs::path table = dir / "EXPECTED.tsv";
     REQUIRE(fs::exists(table));
@@ -157,7 +162,7 @@ TEST_CASE("cli: every invalid project exits 2 naming the file and the JSON path"
         for (const char* cmd : {"check", "run"}) {
             std::string args = std::string(cmd) + " " + shell_quote(file.string());
             if (std::string(cmd) == "run")
-                args += " --out " + shell_quote((fs::temp_directory_path() / "golightly_cli_never").string());
+                args += " --out " + shell_quote(never.string());
             const CliResult r = run_cli(args);
             INFO(cmd << " " << cols[0] << " -> exit " << r.exit_code << ", stderr: " << r.err);
             CHECK(r.exit_code == 2);
@@ -168,10 +173,13 @@ TEST_CASE("cli: every invalid project exits 2 naming the file and the JSON path"
         ++checked;
     }
     CHECK(checked >= 5);
-    CHECK_FALSE(fs::exists(fs::temp_directory_path() / "golightly_cli_never"));
+    CHECK_FALSE(fs::exists(never));
 }
 
 TEST_CASE("cli: broken embedded STEP data and absurd values exit 2 naming the file and the field", "[cli]") {
+    // a results folder no run may create (its own: the Release and ASan suites may run at once)
+    const golightly::test::Scratch scratch("cli", "never");
+    const fs::path never = scratch.path / "out";
     // tests/data/invalid_check: projects that parse but fail on their way to a run (the 3D
     // compile reads the STEP data; the 2D mode monitor solves its slab modes). A fuzz
     // campaign found each of them exiting 3, a run failure, instead.
@@ -187,7 +195,7 @@ TEST_CASE("cli: broken embedded STEP data and absurd values exit 2 naming the fi
         for (const char* cmd : {"check", "run"}) {
             std::string args = std::string(cmd) + " " + shell_quote(file.string());
             if (std::string(cmd) == "run")
-                args += " --out " + shell_quote((fs::temp_directory_path() / "golightly_cli_never").string());
+                args += " --out " + shell_quote(never.string());
             const CliResult r = run_cli(args);
             INFO(cmd << " " << cols[0] << " -> exit " << r.exit_code << ", stderr: " << r.err);
             if (cols[0].rfind("step_", 0) == 0 && r.err.find("no STEP support") != std::string::npos) continue;
@@ -198,7 +206,7 @@ TEST_CASE("cli: broken embedded STEP data and absurd values exit 2 naming the fi
         ++checked;
     }
     CHECK(checked >= 5);
-    CHECK_FALSE(fs::exists(fs::temp_directory_path() / "golightly_cli_never"));
+    CHECK_FALSE(fs::exists(never));
 }
 
 TEST_CASE("cli: check --json prints the object of cli.md", "[cli]") {

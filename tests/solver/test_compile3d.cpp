@@ -18,6 +18,7 @@
 #include "golightly/results.hpp"
 #include "golightly/run.hpp"
 #include "test_3d_projects.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 using namespace golightly::test3d;
@@ -186,8 +187,8 @@ TEST_CASE("compile 3D: a uniform sheet across a periodic cell radiates a plane w
     CHECK(r.dft_fields[0].values[0].size() == 64);
     CHECK(r.dft_fields[0].origin_z_um == Approx(0.5));
     // the results folder: dimensions and cells in summary.json
-    const auto dir = std::filesystem::temp_directory_path() / "golightly_compile3d_results";
-    std::filesystem::remove_all(dir);
+    const test::Scratch scratch("compile3d", "results");  // its own folder: the Release and ASan suites may run at once
+    const auto dir = scratch.path / "out";
     write_results(dir, p, r);
     std::ifstream in(dir / "summary.json");
     const Json j = Json::parse(in);
@@ -197,12 +198,10 @@ TEST_CASE("compile 3D: a uniform sheet across a periodic cell radiates a plane w
     {  // an engine that names one (the CUDA 3D engine, Engine::kernel): summary.json "kernel"
         RunResult named = r;
         named.kernel = "two steps per pass (update_he3_two)";
-        const auto dir2 = std::filesystem::temp_directory_path() / "golightly_compile3d_results_kernel";
-        std::filesystem::remove_all(dir2);
+        const auto dir2 = scratch.path / "out_kernel";
         write_results(dir2, p, named);
         std::ifstream in2(dir2 / "summary.json");
         CHECK(Json::parse(in2)["kernel"] == "two steps per pass (update_he3_two)");
-        std::filesystem::remove_all(dir2);
     }
 #ifdef GOLIGHTLY_TEST_HDF5
     {  // fields/field.h5: ey.r of shape [n_wl][nz][ny][nx] = [1][4][4][4], origin x, y, z
@@ -229,7 +228,6 @@ TEST_CASE("compile 3D: a uniform sheet across a periodic cell radiates a plane w
         H5Fclose(h5);
     }
 #endif
-    std::filesystem::remove_all(dir);
     // normalization with a reference run (3D grids compared with nz): the empty domain
     // transmits everything; the incident monitor's area normalizes flux boxes
     p.monitors[0].kind = "transmission";

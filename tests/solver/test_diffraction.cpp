@@ -27,6 +27,7 @@
 #include "golightly/results.hpp"
 #include "golightly/units.hpp"
 #include "cli_runner.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 using cplx = std::complex<double>;
@@ -604,9 +605,8 @@ TEST_CASE("diffraction results: the CSV, summary.json and golightly-cli diffract
     namespace fs = std::filesystem;
     const Project p = interface_project(Polarization::TMz);
     const RunResult res = run_cpu(p, "interface.glproj");
-    const fs::path dir = fs::temp_directory_path() / "golightly_test_diffraction";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const test::Scratch scratch("test", "diffraction");  // its own folder: the Release and ASan suites may run at once
+    const fs::path dir = scratch.path;
     write_results(dir / "out", p, res);
     std::ifstream csv(dir / "out" / "diffraction" / "T.csv");
     REQUIRE(csv);
@@ -650,7 +650,6 @@ TEST_CASE("diffraction results: the CSV, summary.json and golightly-cli diffract
     CHECK(totals == 1);  // only the spectrum point nearest 0.8 um
     CHECK(test::run_cli("diffraction " + out + " --monitor nope", dir).code == 1);
     CHECK(test::run_cli("diffraction '" + (dir / "missing").string() + "'", dir).code == 1);
-    fs::remove_all(dir);
 }
 
 TEST_CASE("diffraction monitor over a Bloch cell: an oblique wave's order 0 carries the flux monitor's R and T at "

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "golightly/image_io.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 
@@ -99,11 +100,11 @@ TEST_CASE("write_png writes a readable file", "[image_io]") {
     img.height = 2;
     img.channels = 1;
     img.pixels = {0, 10, 20, 30, 40, 50, 60, 70};
-    const auto file = std::filesystem::temp_directory_path() / "golightly_test_write_png.png";
+    const test::Scratch scratch("test", "write_png");  // its own folder: the Release and ASan suites may run at once
+    const auto file = scratch.path / "write_png.png";
     write_png(file, img);
     std::ifstream is(file, std::ios::binary);
     std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
     CHECK(decode_png(data).pixels == img.pixels);
-    std::filesystem::remove(file);
     CHECK_THROWS_AS(write_png("/nonexistent-dir/x.png", img), std::runtime_error);
 }

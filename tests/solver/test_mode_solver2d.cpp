@@ -165,39 +165,96 @@ TEST_CASE("mode solver 2D: 500 x 220 nm Si strip in SiO2 at 1.55 um, from a 3D p
     CHECK(m.te_fraction > 0.95);
 }
 
-TEST_CASE("mode solver 2D: the strip's n_eff converges (dx 0.02, 0.01, 0.005) to MPB's within 1e-3",
-          "[modes2d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
-    REQUIRE(have_mode_solver_2d());
-    const double dxs[3] = {0.02, 0.01, 0.005};
-    double n[3], ntm[3];
+namespace {
+
+/// The strip's TE0 and TM0 n_eff at three cell sizes dx[0] = 2 dx[1] = 4 dx[2]; returns the
+/// observed orders and Richardson's extrapolations (order clamped to [1, 2]).
+struct StripConvergence {
+    double n[3], ntm[3], order, rich, order_tm, rich_tm;
+};
+StripConvergence strip_convergence(const double (&dxs)[3]) {
+    StripConvergence c{};
     for (int r = 0; r < 3; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         const auto ms = strip_modes(dxs[r]);
         const VectorMode& m = ms[0];
-        ntm[r] = ms[1].n_eff;
+        c.ntm[r] = ms[1].n_eff;
         std::printf("strip TM0 dx %.3f: n_eff %.6f TE fraction %.4f\n", dxs[r], ms[1].n_eff, ms[1].te_fraction);
         CHECK(ms[1].te_fraction < 0.1);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        n[r] = m.n_eff;
+        c.n[r] = m.n_eff;
         std::printf("strip TE0 dx %.3f: n_eff %.6f n_g %.4f TE fraction %.4f (%.2f s)\n", dxs[r], m.n_eff, m.n_group,
                     m.te_fraction, s);
         CHECK(m.te_fraction > 0.95);
     }
-    const double order = std::log2((n[1] - n[0]) / (n[2] - n[1]));
-    const double p = std::clamp(order, 1.0, 2.0);
-    const double rich = n[2] + (n[2] - n[1]) / (std::pow(2.0, p) - 1);
-    std::printf("strip TE0: observed order %.2f, Richardson n_eff %.6f (MPB extrapolated %.6f: %+.2e); dx 0.005 "
-                "differs by %.2e\n",
-                order, rich, kStripTe0Mpb, rich - kStripTe0Mpb, n[2] - rich);
-    CHECK(order > 1.5);
-    CHECK(std::abs(rich - kStripTe0Richardson) < 1e-5);
-    CHECK(std::abs(rich - kStripTe0Mpb) < 1e-3);
-    CHECK(std::abs(n[2] - rich) < 2e-4);
-    const double order_tm = std::log2((ntm[1] - ntm[0]) / (ntm[2] - ntm[1]));
-    const double rich_tm = ntm[2] + (ntm[2] - ntm[1]) / (std::pow(2.0, std::clamp(order_tm, 1.0, 2.0)) - 1);
-    std::printf("strip TM0: observed order %.2f, Richardson n_eff %.6f (MPB extrapolated %.6f: %+.2e)\n", order_tm,
-                rich_tm, kStripTm0Mpb, rich_tm - kStripTm0Mpb);
-    CHECK(std::abs(rich_tm - kStripTm0Mpb) < 2e-3);
+    c.order = std::log2((c.n[1] - c.n[0]) / (c.n[2] - c.n[1]));
+    c.rich = c.n[2] + (c.n[2] - c.n[1]) / (std::pow(2.0, std::clamp(c.order, 1.0, 2.0)) - 1);
+    c.order_tm = std::log2((c.ntm[1] - c.ntm[0]) / (c.ntm[2] - c.ntm[1]));
+    c.rich_tm = c.ntm[2] + (c.ntm[2] - c.ntm[1]) / (std::pow(2.0, std::clamp(c.order_tm, 1.0, 2.0)) - 1);
+    std::printf("strip TE0 (dx %.3f .. %.3f): observed order %.2f, Richardson n_eff %.6f (MPB extrapolated %.6f: %+.2e; "
+                "this solver at dx 0.02 .. 0.005: %+.2e); dx %.3f differs by %.2e\n",
+                dxs[0], dxs[2], c.order, c.rich, kStripTe0Mpb, c.rich - kStripTe0Mpb, c.rich - kStripTe0Richardson,
+                dxs[2], c.n[2] - c.rich);
+    std::printf("strip TM0 (dx %.3f .. %.3f): observed order %.2f, Richardson n_eff %.6f (MPB extrapolated %.6f: %+.2e)\n",
+                dxs[0], dxs[2], c.order_tm, c.rich_tm, kStripTm0Mpb, c.rich_tm - kStripTm0Mpb);
+    return c;
+}
+
+}  // namespace
+
+// The full study (dx 0.005: a 400 x 320 window, most of the time in the sparse LU): 112 s on
+// the 2-core machine at load 6-8 (147 s in a busy ctest), so hidden from CI;
+// scripts/gpu-check.sh --cpu-studies runs it ("[cpu_study]", docs/hardening.md). CI runs the
+// case below, on its two coarser grids.
+TEST_CASE("mode solver 2D: the strip's n_eff converges (dx 0.02, 0.01, 0.005) to MPB's within 1e-3",
+          "[.][modes2d][cpu_study]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    const StripConvergence c = strip_convergence({0.02, 0.01, 0.005});
+    CHECK(c.order > 1.5);
+    CHECK(std::abs(c.rich - kStripTe0Richardson) < 1e-5);
+    CHECK(std::abs(c.rich - kStripTe0Mpb) < 1e-3);
+    CHECK(std::abs(c.n[2] - c.rich) < 2e-4);
+    CHECK(std::abs(c.rich_tm - kStripTm0Mpb) < 2e-3);
+}
+
+// CI's variant: the study's two coarser grids, dx 0.02 and 0.01 um (10 s of the study's
+// 112 s; dx 0.04 is not yet asymptotic: TE0 2.450205, 2.443095, 2.445014 at dx 0.04, 0.02,
+// 0.01). Judged by what convergence at order p licenses without a third grid. The study's
+// observed TE0 order is above 1.5 (seen 2.77) and sub-pixel averaging's is 2, so Richardson's
+// n + (n - n_coarse) / (2^p - 1) must lie within the study's 1e-3 of MPB for p = 1.5 and 2,
+// and the study's own extrapolation within the spread of those two of the order-2 value (the
+// order's uncertainty). For any order >= 1 the error at dx 0.01 is at most the last change,
+// which bounds TE0 and TM0 against MPB; the study's TM0 order is 2.00, so TM0's order-2
+// extrapolation is held to the study's 2e-3. Seen: TE0 2.443095, 2.445014 (extrapolated
+// 2.445654 .. 2.446064: MPB -6.4e-4 .. -2.3e-4; the study's 2.445390 2.6e-4 from the order-2
+// value, the spread 4.1e-4), TM0 1.778088, 1.773028 (MPB 1.772721: 3.1e-4 at dx 0.01, the
+// last change 5.1e-3; extrapolated 1.771341, -1.4e-3).
+TEST_CASE("mode solver 2D: the strip's n_eff at dx 0.02 and 0.01 extrapolates to MPB's within 1e-3",
+          "[modes2d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    double te[2], tm[2];
+    const double dxs[2] = {0.02, 0.01};
+    for (int r = 0; r < 2; ++r) {
+        const auto ms = strip_modes(dxs[r]);
+        te[r] = ms[0].n_eff;
+        tm[r] = ms[1].n_eff;
+        std::printf("strip dx %.3f: TE0 n_eff %.6f (TE fraction %.4f), TM0 %.6f (TE fraction %.4f)\n", dxs[r], te[r],
+                    ms[0].te_fraction, tm[r], ms[1].te_fraction);
+        CHECK(ms[0].te_fraction > 0.95);
+        CHECK(ms[1].te_fraction < 0.1);
+    }
+    const double rich15 = te[1] + (te[1] - te[0]) / (std::pow(2.0, 1.5) - 1);
+    const double rich2 = te[1] + (te[1] - te[0]) / 3;
+    std::printf("strip TE0: Richardson at order 1.5 .. 2: %.6f .. %.6f (MPB %.6f: %+.2e .. %+.2e; the full study "
+                "%.6f); TM0 at dx 0.01 %+.2e from MPB, last change %.2e\n",
+                rich15, rich2, kStripTe0Mpb, rich15 - kStripTe0Mpb, rich2 - kStripTe0Mpb, kStripTe0Richardson,
+                tm[1] - kStripTm0Mpb, tm[1] - tm[0]);
+    CHECK(std::abs(rich15 - kStripTe0Mpb) < 1e-3);
+    CHECK(std::abs(rich2 - kStripTe0Mpb) < 1e-3);
+    CHECK(std::abs(rich2 - kStripTe0Richardson) <= std::abs(rich15 - rich2));
+    CHECK(std::abs(te[1] - kStripTe0Mpb) <= std::abs(te[1] - te[0]));
+    CHECK(std::abs(tm[1] - kStripTm0Mpb) <= std::abs(tm[1] - tm[0]));
+    CHECK(std::abs(tm[1] + (tm[1] - tm[0]) / 3 - kStripTm0Mpb) < 2e-3);
 }
 
 TEST_CASE("mode solver 2D: group index against n_eff - lambda d n_eff / d lambda",

@@ -11,6 +11,7 @@
 #include "golightly/errors.hpp"
 #include "golightly/material_library.hpp"
 #include "golightly/pole_fit.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 
@@ -157,7 +158,8 @@ TEST_CASE("pole fit: every fit is passive (Im eps >= 0 for all w > 0)", "[pole_f
 TEST_CASE("pole fit: gold n,k on 0.4-1.0 um from a CSV, 4 poles", "[pole_fit]") {
     const Material au = library_au();
     const auto samples = sample_model(au.epsilon_inf, au.poles, 0.4, 1.0, 61);
-    const auto file = std::filesystem::temp_directory_path() / "golightly_test_au_nk.csv";
+    const test::Scratch scratch("test", "au_nk");  // its own folder: the Release and ASan suites may run at once
+    const auto file = scratch.path / "au_nk.csv";
     {
         // two-block refractiveindex.info layout
         std::ofstream f(file);
@@ -167,7 +169,6 @@ TEST_CASE("pole fit: gold n,k on 0.4-1.0 um from a CSV, 4 poles", "[pole_fit]") 
         for (const auto& s : samples) f << s.wavelength_um << ',' << s.k << '\n';
     }
     const auto data = read_refractive_index_csv(file);
-    std::filesystem::remove(file);
     REQUIRE(data.samples.size() == samples.size());
     PoleFitOptions o;
     o.poles = 4;

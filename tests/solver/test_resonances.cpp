@@ -20,6 +20,7 @@
 #include "cli_runner.hpp"
 #include "far_field_projects.hpp"
 #include "optional_features.hpp"
+#include "test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace golightly;
@@ -202,8 +203,8 @@ TEST_CASE("A 2D PEC cavity's resonances equal the Yee scheme's mode frequencies"
     CHECK(int(rr.modes.size()) >= expected);
 
     SECTION("results files and golightly-cli resonances") {
-        const fs::path dir = fs::temp_directory_path() / "golightly_test_resonances";
-        fs::remove_all(dir);
+        const test::Scratch scratch("test", "resonances");  // its own folder: the Release and ASan suites may run at once
+        const fs::path dir = scratch.path;
         write_results(dir / "run", p, r, {});
         const Json summary = Json::parse(std::ifstream(dir / "run" / "summary.json"));
         CHECK(summary["stop_reason"] == "resonances");
@@ -228,7 +229,6 @@ TEST_CASE("A 2D PEC cavity's resonances equal the Yee scheme's mode frequencies"
         CHECK(table.out.find("THz") != std::string::npos);
         CHECK(test::run_cli("resonances '" + (dir / "run").string() + "' --monitor nope", dir).code == 1);
         CHECK(test::run_cli("resonances '" + (dir / "run").string() + "' --band 2:1", dir).code == 1);
-        fs::remove_all(dir);
     }
 }
 

@@ -21,6 +21,7 @@
 #include "optional_features.hpp"
 #include "project_builders.hpp"
 #include "test_3d_projects.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 using namespace golightly::test3d;
@@ -85,8 +86,8 @@ TEST_CASE("S-parameters: a straight strip waveguide between two ports", "[sparam
     }
     CHECK(s.warnings.empty());
 
-    const auto dir = std::filesystem::temp_directory_path() / "golightly_sparams_test";
-    std::filesystem::create_directories(dir);
+    const test::Scratch scratch("sparams", "files");  // its own folder: the Release and ASan suites may run at once
+    const auto dir = scratch.path;
     write_touchstone(dir / "sparams.s2p", s);
     write_sparams_csv(dir / "sparams.csv", s);
     std::ifstream ts(dir / "sparams.s2p");
@@ -110,7 +111,6 @@ TEST_CASE("S-parameters: a straight strip waveguide between two ports", "[sparam
     std::ifstream csv(dir / "sparams.csv");
     std::getline(csv, line);
     CHECK(line == "wavelength_um,frequency_thz,S11_re,S11_im,S12_re,S12_im,S21_re,S21_im,S22_re,S22_im");
-    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("S-parameters: port errors name their JSON path", "[sparams]") {
@@ -156,13 +156,21 @@ TEST_CASE("S-parameters: port errors name their JSON path", "[sparams]") {
 // within 5e-4 (asserted 0.5 %).
 TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "[sparams][3d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
     REQUIRE(have_mode_solver_2d());
-    const double dx = 0.04, R = 1.4, x_arc = 1.4, xw = x_arc + R, y_out = 1.0 + R + 2.08;
-    Project p = vacuum_project(xw + 1.0, y_out + 0.52, 1.6, dx, 8, 1.5, 1.6, 3);
+    // The strip lies in the mid-plane z = zc of a 41-cell-high domain (1.64 um): TE0 and TE1
+    // (E in the wafer plane) are even there, a PMC plane (1: an odd number of cells), so the
+    // run steps half the cells (the whole domain's results to rounding: test_symmetry.cpp);
+    // TM0 (mode 1), odd in z, is not excited and is outside what is checked. Seen: 101 s
+    // against 438 s for the whole 40-cell-high domain (2-core machine at load 11), the guided
+    // sum over T_flux 0.99928 .. 0.99958 (0.99924 .. 0.99954), |S31|^2 0.0119 .. 0.0204
+    // (0.0120 .. 0.0209), T_small over the modes' share 1.00028 .. 1.00052 (1.00025 .. 1.00050).
+    const double dx = 0.04, R = 1.4, x_arc = 1.4, xw = x_arc + R, y_out = 1.0 + R + 2.08, zc = 0.82;
+    Project p = vacuum_project(xw + 1.0, y_out + 0.52, 2 * zc, dx, 8, 1.5, 1.6, 3);
+    p.domain.symmetry = {0, 0, 1};
     silicon_in_silica(p);
     Layer l;
     l.name = "bend";
     l.material = "si";
-    l.z = std::array<double, 2>{0.70, 0.92};
+    l.z = std::array<double, 2>{zc - 0.11, zc + 0.11};
     Shape b;
     b.type = ShapeType::Path;
     b.points = {{-1.0, 1.0}, {xw, 1.0}, {xw, y_out + 2.0}};
@@ -173,20 +181,20 @@ TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "
     p.run.stop.decay_db = 40;
     p.run.stop.max_time_fs = 800;
     p.extra["ports"] = Json::parse(R"([
-        {"name": "in", "center": [0.4, 1.0, 0.8], "size": [0, 1.8, 1.6], "direction": "+x"},
+        {"name": "in", "center": [0.4, 1.0, 0.82], "size": [0, 1.8, 1.6], "direction": "+x"},
         {"name": "out", "size": [1.8, 0, 1.6], "direction": "-y", "modes": [0, 2]}])");
-    p.extra["ports"][1]["center"] = Json::array({xw, y_out, 0.8});
+    p.extra["ports"][1]["center"] = Json::array({xw, y_out, zc});
     const double y_mon = y_out - 2 * dx;  // the port's mode monitor
     Monitor small;  // a project flux plane: kept in the port runs
     small.name = "small";
     small.type = MonitorType::Flux;
     small.direction = "+y";
-    small.center = {xw, y_mon, 0.81};
+    small.center = {xw, y_mon, zc};
     small.size = {1.2, 0, 1.0};
     p.monitors.push_back(small);
 
     // the share of TE0's and TE1's power inside the small plane (mode solver, at each wavelength)
-    const CrossSection cs = sample_cross_section(p, {xw, y_mon, 0.8}, {1.8, 0, 1.6}, false, "ports[1]", "bend.glproj");
+    const CrossSection cs = sample_cross_section(p, {xw, y_mon, zc}, {1.8, 0, 1.6}, false, "ports[1]", "bend.glproj");
     auto window_share = [&](const VectorMode& m) {
         double all = 0, in = 0;
         for (int d = 0; d < 2; ++d) {  // E_u with H_v, E_v with -H_u (u = z, v = x)
@@ -197,7 +205,7 @@ TEST_CASE("S-parameters: a 3D strip bend's S21 against the flux transmission", "
                     const double pw = (d == 0 ? 1 : -1) * (m.e[d][k] * std::conj(m.h[1 - d][k])).real();
                     const auto pos = mode_node_position(cs.grid, d, false, i, j);
                     all += pw;
-                    if (std::abs(cs.u0_um + pos[0] - 0.81) <= 0.5 && std::abs(cs.v0_um + pos[1] - xw) <= 0.6) in += pw;
+                    if (std::abs(cs.u0_um + pos[0] - zc) <= 0.5 && std::abs(cs.v0_um + pos[1] - xw) <= 0.6) in += pw;
                 }
         }
         return in / all;
