@@ -180,6 +180,12 @@ private:
     void scheduleRebuild();
     void editObjective(const QString& text, const std::function<void(Json&)>& f);
     void editOptimizer(const QString& text, const std::function<void(Json&)>& f);
+    /// What the reader (design_spec) says of `expression` as the project's
+    /// design.objective.expression (with combine "expression"): its message naming the file
+    /// and the field, or empty when it takes it.
+    QString expressionProblem(const std::string& expression) const;
+    /// Marks the formula field red with `problem` as tool tip (empty: unmarked).
+    void markExpression(const QString& problem);
     void showDensity(const std::vector<double>& rho_projected);
     /// The per-wavelength curves for these wavelengths (none for one), replacing the old ones.
     void setCurveWavelengths(const std::vector<double>& wavelengths_um);
@@ -223,7 +229,8 @@ private:
     QTableWidget* terms_;
     QPushButton *addTerm_, *removeTerm_;
     QComboBox *normalize_, *goal_, *algorithm_, *combine_;
-    QLineEdit* wavelengths_;
+    QLineEdit *wavelengths_, *expression_;  ///< expression_: the combine formula (F0, F1, ...)
+    QLabel* expressionLabel_;
     QSpinBox* maxIterations_;
     Job job_{80};  ///< last: cancelled and joined first
 };
