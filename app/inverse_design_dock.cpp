@@ -35,6 +35,7 @@
 #include "qcustomplot_include.hpp"
 
 #include "golightly/colormap.hpp"
+#include "golightly/design_spec.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/project.hpp"
 #include "golightly/units.hpp"
@@ -141,9 +142,21 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     combine_->setObjectName(QStringLiteral("designCombine"));
     combine_->addItem(tr("Mean"), QStringLiteral("mean"));
     combine_->addItem(tr("Worst wavelength"), QStringLiteral("min"));
-    combine_->setToolTip(tr("How the wavelengths combine: their mean, or the worst one (the epigraph form; "
-                            "needs MMA or CCSA)"));
+    combine_->addItem(tr("Formula"), QStringLiteral("expression"));
+    combine_->setToolTip(tr("How the wavelengths combine: their mean, the worst one (the epigraph form; "
+                            "needs MMA or CCSA), or a formula of F0, F1, ... (F_k: the figure of merit at the k-th "
+                            "wavelength)"));
     of->addRow(tr("Combine"), combine_);
+    expression_ = new QLineEdit;
+    expression_->setObjectName(QStringLiteral("designExpression"));
+    expression_->setPlaceholderText(tr("e.g. avg(F0, F1, F2) - 0.5 * abs(F0 - F2)"));
+    expression_->setProperty("defaultToolTip",
+                             tr("The figure of merit as a formula of F0, F1, ... (F_k: the weighted sum of the terms at "
+                                "the k-th wavelength of the list; without a list F0 at the spectrum's centre). "
+                                "Functions: min, max, sum, avg, abs, sqrt, exp, log, ..."));
+    expression_->setToolTip(expression_->property("defaultToolTip").toString());
+    expressionLabel_ = new QLabel(tr("Formula"));
+    of->addRow(expressionLabel_, expression_);
     goal_ = new QComboBox;
     goal_->addItems({tr("maximize"), tr("minimize")});
     of->addRow(tr("Goal"), goal_);
@@ -287,12 +300,46 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     connect(combine_, &QComboBox::activated, this, [this](int i) {
         const std::string c = combine_->itemData(i).toString().toStdString();
         if (!design_region(doc_->project())) return;
+        // a formula needs its expression (the reader refuses the one without the other): the
+        // one in the field when the reader takes it, else the mean's, avg(F0, ..., F<N-1>)
+        std::string expression = expression_->text().trimmed().toStdString();
+        if (c == "expression" && (expression.empty() || !expressionProblem(expression).isEmpty())) {
+            const Json* d = designSection(doc_->project());
+            const Json& o = d && d->contains("objective") ? (*d)["objective"] : Json::object();
+            const std::size_t n =
+                o.contains("wavelengths_um") && o["wavelengths_um"].is_array() ? std::max<std::size_t>(1, o["wavelengths_um"].size()) : 1;
+            expression = n == 1 ? "F0" : "avg(";
+            for (std::size_t k = 0; n > 1 && k < n; ++k) expression += (k ? ", F" : "F") + std::to_string(k);
+            if (n > 1) expression += ")";
+        }
         // the worst wavelength takes constraints, which L-BFGS cannot: MMA in the same step,
         // so that the project stays valid
         doc_->editProject(tr("Edit objective combination"), [&](Project& p) {
-            editor::design_objective_mut(p)["combine"] = c;
+            Json& o = editor::design_objective_mut(p);
+            o["combine"] = c;
+            if (c == "expression") o["expression"] = expression;
+            else o.erase("expression");
             Json& opt = editor::design_optimizer_mut(p);
             if (c == "min" && opt.value("algorithm", std::string("mma")) == "lbfgs") opt["algorithm"] = "mma";
+        });
+    });
+    connect(expression_, &QLineEdit::editingFinished, this, [this] {
+        const std::string text = expression_->text().trimmed().toStdString();
+        const Json* d = designSection(doc_->project());
+        const Json* o = d && d->contains("objective") && (*d)["objective"].is_object() ? &(*d)["objective"] : nullptr;
+        if (o && o->contains("expression") && (*o)["expression"].is_string() && (*o)["expression"].get<std::string>() == text) {
+            markExpression(expressionProblem(text));
+            return;  // unchanged (focus left the field): no undo step
+        }
+        const QString problem = expressionProblem(text);
+        markExpression(problem);
+        if (!problem.isEmpty()) {
+            setStatus(tr("Formula not applied: %1").arg(problem), true);
+            return;
+        }
+        editObjective(tr("Edit objective formula"), [&](Json& ob) {
+            ob["combine"] = "expression";
+            ob["expression"] = text;
         });
     });
     connect(goal_, &QComboBox::activated, this, [this](int i) {
@@ -305,6 +352,13 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
                          "first)"),
                       true);
             scheduleRebuild();  // the combo shows the project's algorithm again
+            return;
+        }
+        if (const Json* r = design_region(doc_->project()); a == "lbfgs" && r && r->contains("robust")) {
+            setStatus(tr("L-BFGS takes no constraints: the robust design (the worst of three designs) needs MMA or "
+                         "CCSA (turn Robust design off in the design region's Properties first)"),
+                      true);
+            scheduleRebuild();
             return;
         }
         editOptimizer(tr("Edit optimizer"), [&](Json& o) { o["algorithm"] = a; });
@@ -382,6 +436,32 @@ void InverseDesignDock::editObjective(const QString& text, const std::function<v
 void InverseDesignDock::editOptimizer(const QString& text, const std::function<void(Json&)>& f) {
     if (!design_region(doc_->project())) return;
     doc_->editProject(text, [&](Project& p) { f(editor::design_optimizer_mut(p)); });
+}
+
+QString InverseDesignDock::expressionProblem(const std::string& expression) const {
+    Project p = doc_->project();
+    if (!design_region(p)) return {};
+    Json& o = editor::design_objective_mut(p);
+    o["combine"] = "expression";
+    o["expression"] = expression;
+    const QString file = doc_->filePath();
+    try {
+        design_spec(p, (file.isEmpty() ? doc_->displayName() : file).toStdString(), false);
+    } catch (const std::exception& e) {
+        // only the formula's own problem: another field's is shown where that field is edited
+        const QString message = QString::fromStdString(e.what());
+        if (message.contains(QLatin1String("design.objective.expression"))) return message;
+    }
+    return {};
+}
+
+void InverseDesignDock::markExpression(const QString& problem) {
+    expression_->setProperty("invalid", !problem.isEmpty());
+    expression_->setStyleSheet(problem.isEmpty() ? QString()
+                                                 : QStringLiteral("QLineEdit { background: #ffd9d9; color: #8a0000; "
+                                                                  "border: 1px solid #d00000; }"));
+    expression_->setToolTip(problem.isEmpty() ? expression_->property("defaultToolTip").toString()
+                                              : tr("Not applied: %1").arg(problem));
 }
 
 void InverseDesignDock::rebuildEditor() {
@@ -462,7 +542,8 @@ void InverseDesignDock::rebuildEditor() {
     removeTerm_->setEnabled(terms.size() > 1);
 
     {
-        const QSignalBlocker b1(normalize_), b2(goal_), b3(algorithm_), b4(maxIterations_), b5(wavelengths_), b6(combine_);
+        const QSignalBlocker b1(normalize_), b2(goal_), b3(algorithm_), b4(maxIterations_), b5(wavelengths_), b6(combine_),
+            b7(expression_);
         normalize_->clear();
         normalize_->addItem(tr("(none)"));
         normalize_->addItems(modes);
@@ -479,6 +560,18 @@ void InverseDesignDock::rebuildEditor() {
                                     ? qs(objective["combine"].get<std::string>())
                                     : QStringLiteral("mean");
         combine_->setCurrentIndex(std::max(0, combine_->findData(combine)));
+        const bool formula = combine == QLatin1String("expression");
+        expression_->setVisible(formula);
+        expressionLabel_->setVisible(formula);
+        if (formula && !expression_->hasFocus()) {
+            const std::string text = objective.contains("expression") && objective["expression"].is_string()
+                                         ? objective["expression"].get<std::string>()
+                                         : std::string();
+            expression_->setText(qs(text));
+            // the project's formula checked again: a shorter wavelength list may leave it
+            // naming an F_k that no longer exists
+            markExpression(expressionProblem(text));
+        }
         algorithm_->setCurrentIndex(std::max(0, algorithm_->findText(qs(optimizer.value("algorithm", std::string("mma"))))));
         maxIterations_->setValue(optimizer.contains("max_iterations") && optimizer["max_iterations"].is_number_integer()
                                      ? optimizer["max_iterations"].get<int>()

@@ -1,8 +1,9 @@
 // GoLightly IDE: the Inverse Design dock (issue 53 item 6). It edits the objective and the
-// optimizer of the project's `design` section (the region itself: the Design region tool
-// and Properties) and runs the adjoint topology optimization of the design region
-// (golightly::adjoint::optimize_density on the problem of problem_from_project) on a
-// BackgroundJob, never the GUI thread. After each iteration: the figure of merit vs
+// optimizer of the project's `design` section (the region itself, its robust design
+// included: the Design region tool and Properties) and runs the adjoint topology
+// optimization of the design region (golightly::adjoint::optimize_density on the problem
+// of problem_from_project) on a BackgroundJob, never the GUI thread. After each
+// iteration: the figure of merit vs
 // iteration (beta steps marked), the projected density (in the dock and on the canvas over
 // the design region), the forward or the adjoint field over the design region (|E|^2 or
 // the real part of one E component at the objective's first wavelength, from the DFT
@@ -21,6 +22,11 @@
 // (adjoint::ProjectProblemOptions::cancel): Stop or Pause during it ends it within a chunk
 // of steps, before any iteration (its progress shows in the status line). Errors of the
 // solver show in the dock.
+//
+// The wavelengths combine as their mean, the worst one or a formula of F0, F1, ... (combine
+// "expression"); a formula is checked by design_spec as it is typed (its message shown, the
+// formula not applied), and L-BFGS is refused where the worst wavelength or a robust design
+// needs constraints.
 //
 // With several wavelengths the plot also draws the figure of merit at each wavelength
 // (adjoint::Iteration::objective_per_frequency, the `objective@<wavelength>` columns of
@@ -180,6 +186,12 @@ private:
     void scheduleRebuild();
     void editObjective(const QString& text, const std::function<void(Json&)>& f);
     void editOptimizer(const QString& text, const std::function<void(Json&)>& f);
+    /// What the reader (design_spec) says of `expression` as the project's
+    /// design.objective.expression (with combine "expression"): its message naming the file
+    /// and the field, or empty when it takes it.
+    QString expressionProblem(const std::string& expression) const;
+    /// Marks the formula field red with `problem` as tool tip (empty: unmarked).
+    void markExpression(const QString& problem);
     void showDensity(const std::vector<double>& rho_projected);
     /// The per-wavelength curves for these wavelengths (none for one), replacing the old ones.
     void setCurveWavelengths(const std::vector<double>& wavelengths_um);
@@ -223,7 +235,8 @@ private:
     QTableWidget* terms_;
     QPushButton *addTerm_, *removeTerm_;
     QComboBox *normalize_, *goal_, *algorithm_, *combine_;
-    QLineEdit* wavelengths_;
+    QLineEdit *wavelengths_, *expression_;  ///< expression_: the combine formula (F0, F1, ...)
+    QLabel* expressionLabel_;
     QSpinBox* maxIterations_;
     Job job_{80};  ///< last: cancelled and joined first
 };

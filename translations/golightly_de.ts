@@ -716,10 +716,6 @@
         <translation>Schlechteste Wellenlänge</translation>
     </message>
     <message>
-        <source>How the wavelengths combine: their mean, or the worst one (the epigraph form; needs MMA or CCSA)</source>
-        <translation>Wie die Wellenlängen zusammengefasst werden: ihr Mittelwert oder die schlechteste (Epigraph-Form; braucht MMA oder CCSA)</translation>
-    </message>
-    <message>
         <source>Combine</source>
         <translation>Zusammenfassen</translation>
     </message>
@@ -750,6 +746,38 @@
     <message>
         <source>Cancelled during the normalization run.</source>
         <translation>Während des Normierungslaufs abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation>Formel</translation>
+    </message>
+    <message>
+        <source>How the wavelengths combine: their mean, the worst one (the epigraph form; needs MMA or CCSA), or a formula of F0, F1, ... (F_k: the figure of merit at the k-th wavelength)</source>
+        <translation>Wie die Wellenlängen zusammengefasst werden: ihr Mittelwert, die schlechteste (Epigraph-Form; braucht MMA oder CCSA) oder eine Formel aus F0, F1, ... (F_k: die Gütezahl bei der k-ten Wellenlänge)</translation>
+    </message>
+    <message>
+        <source>e.g. avg(F0, F1, F2) - 0.5 * abs(F0 - F2)</source>
+        <translation>z. B. avg(F0, F1, F2) - 0.5 * abs(F0 - F2)</translation>
+    </message>
+    <message>
+        <source>The figure of merit as a formula of F0, F1, ... (F_k: the weighted sum of the terms at the k-th wavelength of the list; without a list F0 at the spectrum&apos;s centre). Functions: min, max, sum, avg, abs, sqrt, exp, log, ...</source>
+        <translation>Die Gütezahl als Formel aus F0, F1, ... (F_k: die gewichtete Summe der Terme bei der k-ten Wellenlänge der Liste; ohne Liste F0 in der Mitte des Spektrums). Funktionen: min, max, sum, avg, abs, sqrt, exp, log, ...</translation>
+    </message>
+    <message>
+        <source>Formula not applied: %1</source>
+        <translation>Formel nicht übernommen: %1</translation>
+    </message>
+    <message>
+        <source>Edit objective formula</source>
+        <translation>Formel der Zielfunktion bearbeiten</translation>
+    </message>
+    <message>
+        <source>L-BFGS takes no constraints: the robust design (the worst of three designs) needs MMA or CCSA (turn Robust design off in the design region&apos;s Properties first)</source>
+        <translation>L-BFGS nimmt keine Nebenbedingungen: das robuste Design (das schlechteste von drei Designs) braucht MMA oder CCSA (zuerst in den Eigenschaften des Designbereichs &quot;Robustes Design&quot; ausschalten)</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>Nicht übernommen: %1</translation>
     </message>
 </context>
 <context>
@@ -4472,6 +4500,54 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <message>
         <source>e.g. 4, 8, 16, 32, inf (empty: Beta .. Beta max)</source>
         <translation>z. B. 4, 8, 16, 32, inf (leer: Beta .. Beta max)</translation>
+    </message>
+    <message>
+        <source>must lie between 0 and the projection&apos;s eta (%1), found %2</source>
+        <translation>muss zwischen 0 und dem eta der Projektion (%1) liegen, gefunden %2</translation>
+    </message>
+    <message>
+        <source>must lie between the projection&apos;s eta (%1) and 1, found %2</source>
+        <translation>muss zwischen dem eta der Projektion (%1) und 1 liegen, gefunden %2</translation>
+    </message>
+    <message>
+        <source>dilated, intended and eroded designs</source>
+        <translation>dilatiertes, beabsichtigtes und erodiertes Design</translation>
+    </message>
+    <message>
+        <source>Robust design (Wang, Lazarov and Sigmund 2011): each iteration also projects the filtered density at the dilated and eroded thresholds (the designs of an over- and an under-etch by about the filter&apos;s edge width) and raises the worst of the three figures of merit. Three times the runs; needs MMA or CCSA (L-BFGS is replaced by MMA in the same step).</source>
+        <translation>Robustes Design (Wang, Lazarov und Sigmund 2011): jede Iteration projiziert die gefilterte Dichte auch bei der dilatierten und der erodierten Schwelle (die Designs einer Unter- und einer Überätzung um etwa die Kantenbreite des Filters) und hebt die schlechteste der drei Gütezahlen an. Dreimal so viele Läufe; braucht MMA oder CCSA (L-BFGS wird im selben Schritt durch MMA ersetzt).</translation>
+    </message>
+    <message>
+        <source>Turn robust design on</source>
+        <translation>Robustes Design einschalten</translation>
+    </message>
+    <message>
+        <source>Turn robust design off</source>
+        <translation>Robustes Design ausschalten</translation>
+    </message>
+    <message>
+        <source>Robust design</source>
+        <translation>Robustes Design</translation>
+    </message>
+    <message>
+        <source>Dilated threshold</source>
+        <translation>Dilatierte Schwelle</translation>
+    </message>
+    <message>
+        <source>Edit robust design</source>
+        <translation>Robustes Design bearbeiten</translation>
+    </message>
+    <message>
+        <source>Eroded threshold</source>
+        <translation>Erodierte Schwelle</translation>
+    </message>
+    <message>
+        <source>The projection threshold of the dilated design: 0 &lt; it &lt; the projection&apos;s eta (%1)</source>
+        <translation>Die Projektionsschwelle des dilatierten Designs: 0 &lt; sie &lt; eta der Projektion (%1)</translation>
+    </message>
+    <message>
+        <source>The projection threshold of the eroded design: the projection&apos;s eta (%1) &lt; it &lt; 1</source>
+        <translation>Die Projektionsschwelle des erodierten Designs: eta der Projektion (%1) &lt; sie &lt; 1</translation>
     </message>
 </context>
 <context>

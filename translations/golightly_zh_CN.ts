@@ -713,10 +713,6 @@
         <translation>最差波长</translation>
     </message>
     <message>
-        <source>How the wavelengths combine: their mean, or the worst one (the epigraph form; needs MMA or CCSA)</source>
-        <translation>各波长的组合方式：取平均值，或取最差波长（上图形式；需要 MMA 或 CCSA）</translation>
-    </message>
-    <message>
         <source>Combine</source>
         <translation>组合方式</translation>
     </message>
@@ -747,6 +743,38 @@
     <message>
         <source>Cancelled during the normalization run.</source>
         <translation>在归一化运行中取消。</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>How the wavelengths combine: their mean, the worst one (the epigraph form; needs MMA or CCSA), or a formula of F0, F1, ... (F_k: the figure of merit at the k-th wavelength)</source>
+        <translation>各波长的组合方式：取平均、取最差波长（上图形式；需要 MMA 或 CCSA），或 F0、F1、... 的公式（F_k：第 k 个波长处的品质因数）</translation>
+    </message>
+    <message>
+        <source>e.g. avg(F0, F1, F2) - 0.5 * abs(F0 - F2)</source>
+        <translation>例如 avg(F0, F1, F2) - 0.5 * abs(F0 - F2)</translation>
+    </message>
+    <message>
+        <source>The figure of merit as a formula of F0, F1, ... (F_k: the weighted sum of the terms at the k-th wavelength of the list; without a list F0 at the spectrum&apos;s centre). Functions: min, max, sum, avg, abs, sqrt, exp, log, ...</source>
+        <translation>以 F0、F1、... 的公式表示的品质因数（F_k：列表中第 k 个波长处各项的加权和；无列表时 F0 为光谱中心处的值）。函数：min、max、sum、avg、abs、sqrt、exp、log、...</translation>
+    </message>
+    <message>
+        <source>Formula not applied: %1</source>
+        <translation>公式未应用：%1</translation>
+    </message>
+    <message>
+        <source>Edit objective formula</source>
+        <translation>编辑目标函数公式</translation>
+    </message>
+    <message>
+        <source>L-BFGS takes no constraints: the robust design (the worst of three designs) needs MMA or CCSA (turn Robust design off in the design region&apos;s Properties first)</source>
+        <translation>L-BFGS 不支持约束：稳健设计（三个设计中最差者）需要 MMA 或 CCSA（请先在设计区域的属性中关闭“稳健设计”）</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>未应用：%1</translation>
     </message>
 </context>
 <context>
@@ -4456,6 +4484,54 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
     <message>
         <source>e.g. 4, 8, 16, 32, inf (empty: Beta .. Beta max)</source>
         <translation>例如 4, 8, 16, 32, inf（留空：Beta .. Beta 最大值）</translation>
+    </message>
+    <message>
+        <source>must lie between 0 and the projection&apos;s eta (%1), found %2</source>
+        <translation>必须介于 0 与投影的 eta（%1）之间，实际为 %2</translation>
+    </message>
+    <message>
+        <source>must lie between the projection&apos;s eta (%1) and 1, found %2</source>
+        <translation>必须介于投影的 eta（%1）与 1 之间，实际为 %2</translation>
+    </message>
+    <message>
+        <source>dilated, intended and eroded designs</source>
+        <translation>膨胀、目标和腐蚀三个设计</translation>
+    </message>
+    <message>
+        <source>Robust design (Wang, Lazarov and Sigmund 2011): each iteration also projects the filtered density at the dilated and eroded thresholds (the designs of an over- and an under-etch by about the filter&apos;s edge width) and raises the worst of the three figures of merit. Three times the runs; needs MMA or CCSA (L-BFGS is replaced by MMA in the same step).</source>
+        <translation>稳健设计（Wang、Lazarov 与 Sigmund 2011）：每次迭代还在膨胀阈值和腐蚀阈值处投影滤波后的密度（即刻蚀不足和过刻蚀约一个滤波器边缘宽度时的设计），并提升三者中最差的品质因数。运行次数为三倍；需要 MMA 或 CCSA（L-BFGS 会在同一步中被替换为 MMA）。</translation>
+    </message>
+    <message>
+        <source>Turn robust design on</source>
+        <translation>开启稳健设计</translation>
+    </message>
+    <message>
+        <source>Turn robust design off</source>
+        <translation>关闭稳健设计</translation>
+    </message>
+    <message>
+        <source>Robust design</source>
+        <translation>稳健设计</translation>
+    </message>
+    <message>
+        <source>Dilated threshold</source>
+        <translation>膨胀阈值</translation>
+    </message>
+    <message>
+        <source>Edit robust design</source>
+        <translation>编辑稳健设计</translation>
+    </message>
+    <message>
+        <source>Eroded threshold</source>
+        <translation>腐蚀阈值</translation>
+    </message>
+    <message>
+        <source>The projection threshold of the dilated design: 0 &lt; it &lt; the projection&apos;s eta (%1)</source>
+        <translation>膨胀设计的投影阈值：0 &lt; 阈值 &lt; 投影的 eta（%1）</translation>
+    </message>
+    <message>
+        <source>The projection threshold of the eroded design: the projection&apos;s eta (%1) &lt; it &lt; 1</source>
+        <translation>腐蚀设计的投影阈值：投影的 eta（%1）&lt; 阈值 &lt; 1</translation>
     </message>
 </context>
 <context>

@@ -2,10 +2,11 @@
 // (PropertiesDock::designRows; design.regions[0] of the project's `design` section,
 // design_region.hpp): name, box, pixel edge, the two materials, the start density, the
 // filter, the projection (its kind and its beta schedule: a list, or beta growing to beta
-// max), the minimum length scale and the fixed boxes
-// (each: solid / void, Delete, its corners). Each entry is one
+// max), the minimum length scale, the robust (three-field) design with its dilated and
+// eroded thresholds and the fixed boxes (each: solid / void, Delete, its corners). Each entry is one
 // undo step; the rules are the reader's (docs/spec/project-format.md "Inverse design"), so
 // a value the optimizer would refuse is marked red instead of being applied.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -52,6 +53,17 @@ QString betaListText(const Json& proj) {
         else parts << QString::fromStdString(b.dump());
     }
     return parts.join(QStringLiteral(", "));
+}
+
+/// The rules of design.regions[i].robust (design_spec.cpp): 0 < eta_dilated < eta and
+/// eta < eta_eroded < 1, eta the projection's threshold. Empty: valid.
+QString robustDilatedRule(double v, double eta) {
+    return v > 0 && v < eta ? QString()
+                            : PropertiesDock::tr("must lie between 0 and the projection's eta (%1), found %2").arg(eta).arg(v);
+}
+QString robustErodedRule(double v, double eta) {
+    return v > eta && v < 1 ? QString()
+                            : PropertiesDock::tr("must lie between the projection's eta (%1) and 1, found %2").arg(eta).arg(v);
 }
 
 /// A beta list typed as "4, 8, 16, 32, inf" (commas and/or spaces between the entries)
@@ -349,6 +361,58 @@ void PropertiesDock::designRows(const Project& p, const ItemRef&) {
                       return tr("needs a conic filter with a radius above 0");
                   return QString();
               });
+    // the robust (three-field) design: the dilated and eroded designs of an over- and
+    // under-etch are optimized with the intended one (the worst of the three raised)
+    {
+        const double eta = numberAt(proj, "eta", 0.5);
+        const bool robust = r.contains("robust");
+        const Json rb = robust && r["robust"].is_object() ? r["robust"] : Json::object();
+        auto* check = new QCheckBox(tr("dilated, intended and eroded designs"));
+        check->setObjectName(QStringLiteral("designRobust"));
+        check->setChecked(robust);
+        check->setToolTip(tr("Robust design (Wang, Lazarov and Sigmund 2011): each iteration also projects the filtered "
+                             "density at the dilated and eroded thresholds (the designs of an over- and an under-etch by "
+                             "about the filter's edge width) and raises the worst of the three figures of merit. Three "
+                             "times the runs; needs MMA or CCSA (L-BFGS is replaced by MMA in the same step)."));
+        connect(check, &QCheckBox::toggled, this, [this, eta](bool on) {
+            doc_->editProject(on ? tr("Turn robust design on") : tr("Turn robust design off"), [on, eta](Project& p) {
+                if (!design_region(p)) return;
+                Json& x = design_region_mut(p);
+                if (!on) {
+                    x.erase("robust");
+                    return;
+                }
+                // the reader's defaults where they fit around eta, else midway to 0 and 1
+                const double dilated = robustDilatedRule(0.25, eta).isEmpty() ? 0.25 : eta / 2;
+                const double eroded = robustErodedRule(0.75, eta).isEmpty() ? 0.75 : (1 + eta) / 2;
+                x["robust"] = Json{{"eta_dilated", dilated}, {"eta_eroded", eroded}};
+                // L-BFGS takes no constraints (the worst of three designs is raised in the
+                // epigraph form): MMA in the same step, so that the project stays readable
+                Json& opt = design_optimizer_mut(p);
+                if (opt.value("algorithm", std::string("mma")) == "lbfgs") opt["algorithm"] = "mma";
+            });
+        });
+        form_->addRow(tr("Robust design"), check);
+        if (robust) {
+            addDouble(tr("Dilated threshold"), numberAt(rb, "eta_dilated", 0.25), QString(),
+                      [this](double v) { editDesign(tr("Edit robust design"), [v](Json& x) { x["robust"]["eta_dilated"] = v; }); },
+                      [eta](double v) { return robustDilatedRule(v, eta); });
+            addDouble(tr("Eroded threshold"), numberAt(rb, "eta_eroded", 0.75), QString(),
+                      [this](double v) { editDesign(tr("Edit robust design"), [v](Json& x) { x["robust"]["eta_eroded"] = v; }); },
+                      [eta](double v) { return robustErodedRule(v, eta); });
+            const auto explain = [this](const QString& label, const char* name, const QString& tip) {
+                QWidget* f = field(label);
+                if (!f) return;
+                f->setObjectName(QLatin1String(name));
+                f->setProperty("defaultToolTip", tip);
+                if (!f->property("invalid").toBool()) f->setToolTip(tip);  // else it shows the rule broken
+            };
+            explain(tr("Dilated threshold"), "designRobustDilated",
+                    tr("The projection threshold of the dilated design: 0 < it < the projection's eta (%1)").arg(eta));
+            explain(tr("Eroded threshold"), "designRobustEroded",
+                    tr("The projection threshold of the eroded design: the projection's eta (%1) < it < 1").arg(eta));
+        }
+    }
     designFixedRows(p);
     addInfo(tr("Objective"), tr("in the Inverse Design dock (Run > Optimize (adjoint))"));
 }
