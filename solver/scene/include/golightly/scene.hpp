@@ -183,7 +183,7 @@
 //   the E^{n+1} values present at that moment (Mur 1981 is itself 3D; first order, so
 //   normal incidence only is absorbed well). The step order, sources, DFT sets and time probes are
 //   those of 2D with 3D flat indices. field_energy() is then in J (a volume integral,
-//   dx^3). frame() and sample_field() show the plane FrameSlice (Engine::set_frame_slice)
+//   dx^3). frame() and sample_field() show the plane FrameSlice (FrameSource::set_frame_slice)
 //   with the plane's first in-plane axis (x for xy and xz, y for yz) as image columns.
 //
 // TF/SF (Scene::tfsf, 2D and 3D; Taflove & Hagness 3rd ed. sec. 5.8-5.10; Schneider,
@@ -453,8 +453,8 @@ struct GridWindow {
     }
 };
 
-/// Which slice of a 3D grid frames and field samples show (Engine::frame,
-/// Engine::sample_field): the plane normal to `normal_axis` at node index `index`
+/// Which slice of a 3D grid frames and field samples show (FrameSource::frame,
+/// FrameSource::sample_field, frame_source.hpp): the plane normal to `normal_axis` at node index `index`
 /// (clamped to the grid). Ignored in 2D.
 struct FrameSlice {
     int normal_axis = 2;
