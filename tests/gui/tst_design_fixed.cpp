@@ -35,19 +35,6 @@ using namespace golightly::editor;
 namespace {
 using golightly::test::kDesignGuide;
 
-/// The guide with the region 1.5 .. 2.1 x 0.9 .. 1.5 um (0.1 um pixels), `iterations`
-/// iterations at one wavelength.
-Project guideWithRegion(int iterations) {
-    Project p = parse_project(kDesignGuide, "guide.glproj");
-    set_design_box(p, QPointF(1.5, 0.9), QPointF(2.1, 1.5));
-    Json& r = design_region_mut(p);
-    r["pixel_um"] = 0.1;
-    r["filter"]["radius_um"] = 0.15;
-    r["projection"]["beta"] = 2;
-    design_objective_mut(p)["wavelengths_um"] = Json::array({1.55});
-    design_optimizer_mut(p)["max_iterations"] = iterations;
-    return p;
-}
 
 void drag(Canvas& c, QPointF a, QPointF b, Qt::KeyboardModifiers mods) {
     const QPoint sa = c.toScreen(a).toPoint(), sb = c.toScreen(b).toPoint();
@@ -88,7 +75,7 @@ private Q_SLOTS:
 
     void toolPaintsFixedBoxesWithUndo() {
         EditorDocument doc;
-        doc.adoptRecovered(guideWithRegion(3), QString());
+        doc.adoptRecovered(golightly::test::design_guide_with_region(3), QString());
         test::DesignCanvas dc(&doc, 200, QPointF(1.8, 1.2));
         Canvas& canvas = dc.canvas;
         DesignRegionTool& tool = dc.tool;
@@ -183,7 +170,7 @@ private Q_SLOTS:
         // the region's low material is the built-in "air" (not in the project's list): the
         // combo shows it, not the list's first material
         EditorDocument doc;
-        doc.adoptRecovered(guideWithRegion(3), QString());
+        doc.adoptRecovered(golightly::test::design_guide_with_region(3), QString());
         doc.setSelection({ItemRef::Kind::Design, -1, 0});
         PropertiesDock props(&doc);
         props.rebuild();
@@ -195,7 +182,7 @@ private Q_SLOTS:
 
     void propertiesListAndEditFixedBoxes() {
         EditorDocument doc;
-        Project p = guideWithRegion(3);
+        Project p = golightly::test::design_guide_with_region(3);
         design_region_mut(p)["fixed"] = Json::array({box(1.5, 1.0, 1.7, 1.4, 1), box(1.5, 1.4, 2.1, 1.5, 0)});
         doc.adoptRecovered(p, QString());
         doc.setSelection({ItemRef::Kind::Design, -1, 0});
@@ -247,7 +234,7 @@ private Q_SLOTS:
 
     void saveAndReopenKeepBoxes() {
         EditorDocument doc;
-        Project p = guideWithRegion(3);
+        Project p = golightly::test::design_guide_with_region(3);
         design_region_mut(p)["fixed"] = Json::array({box(1.5, 1.0, 1.7, 1.4, 1), box(1.5, 1.4, 2.1, 1.5, 0)});
         doc.adoptRecovered(p, QString());
         const QString file = dir_.filePath(QStringLiteral("fixed.glproj"));
@@ -267,7 +254,7 @@ private Q_SLOTS:
         EditorDocument doc;
         // 5 evaluations: a pause after the 2nd or 3rd leaves at least two, and NLopt's first
         // evaluation of the resumed run is at the paused design itself (only the second moves)
-        doc.adoptRecovered(guideWithRegion(5), QString());
+        doc.adoptRecovered(golightly::test::design_guide_with_region(5), QString());
         test::DesignCanvas dc(&doc, 200, QPointF(1.8, 1.2));
         Canvas& canvas = dc.canvas;
         const QString out = dir_.filePath(QStringLiteral("pause_resume"));

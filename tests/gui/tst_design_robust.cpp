@@ -44,19 +44,6 @@ using golightly::test::StubPrompts;
 namespace {
 using golightly::test::kDesignGuide;
 
-/// The guide with the region 1.5 .. 2.1 x 0.9 .. 1.5 um (0.1 um pixels), `iterations`
-/// iterations at the wavelengths `wl` (um).
-Project guideWithRegion(int iterations, const std::vector<double>& wl) {
-    Project p = parse_project(kDesignGuide, "guide.glproj");
-    set_design_box(p, QPointF(1.5, 0.9), QPointF(2.1, 1.5));
-    Json& r = design_region_mut(p);
-    r["pixel_um"] = 0.1;
-    r["filter"]["radius_um"] = 0.15;
-    r["projection"]["beta"] = 2;
-    design_objective_mut(p)["wavelengths_um"] = wl;
-    design_optimizer_mut(p)["max_iterations"] = iterations;
-    return p;
-}
 
 Json robustOf(const Project& p) {
     const Json* r = design_region(p);
@@ -82,7 +69,7 @@ class TestDesignRobust : public QObject {
 private Q_SLOTS:
     void robustPropertiesRulesAndUndo() {
         EditorDocument doc;
-        Project p = guideWithRegion(3, {1.55});
+        Project p = golightly::test::design_guide_with_region(3, {1.55});
         design_optimizer_mut(p)["algorithm"] = "lbfgs";
         doc.adoptRecovered(p, QString());
         doc.setSelection({ItemRef::Kind::Design, -1, 0});
@@ -202,7 +189,7 @@ private Q_SLOTS:
     void formulaInTheDock() {
         GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_MUPARSER, true, "muparser");
         EditorDocument doc;
-        doc.adoptRecovered(guideWithRegion(3, {1.5, 1.55, 1.6}), QString());
+        doc.adoptRecovered(golightly::test::design_guide_with_region(3, {1.5, 1.55, 1.6}), QString());
         app::InverseDesignDock dock(&doc);
         auto* combine = dock.findChild<QComboBox*>(QStringLiteral("designCombine"));
         auto* formula = dock.findChild<QLineEdit*>(QStringLiteral("designExpression"));
@@ -287,7 +274,7 @@ private Q_SLOTS:
 
     void lbfgsRefusedWhileRobust() {
         EditorDocument doc;
-        Project p = guideWithRegion(3, {1.55});
+        Project p = golightly::test::design_guide_with_region(3, {1.55});
         design_region_mut(p)["robust"] = Json{{"eta_dilated", 0.3}, {"eta_eroded", 0.7}};
         doc.adoptRecovered(p, QString());
         app::InverseDesignDock dock(&doc);
@@ -307,7 +294,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         StubPrompts prompts;
         EditorDocument doc;
-        doc.adoptRecovered(guideWithRegion(3, {1.5, 1.6}), QString());
+        doc.adoptRecovered(golightly::test::design_guide_with_region(3, {1.5, 1.6}), QString());
         doc.setSelection({ItemRef::Kind::Design, -1, 0});
         PropertiesDock props(&doc);
         props.rebuild();
@@ -363,7 +350,7 @@ private Q_SLOTS:
         GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_MUPARSER, true, "muparser");
         QTemporaryDir dir;
         EditorDocument doc;
-        doc.adoptRecovered(guideWithRegion(2, {1.5, 1.6}), QString());
+        doc.adoptRecovered(golightly::test::design_guide_with_region(2, {1.5, 1.6}), QString());
         app::InverseDesignDock dock(&doc);
         dock.setOutputDir(dir.path());
         dock.setThreads(1);
@@ -398,7 +385,7 @@ private Q_SLOTS:
         // formula: drawn (not blank); saved with GOLIGHTLY_SCREENSHOT_DIR
         const QString shots = qEnvironmentVariable("GOLIGHTLY_SCREENSHOT_DIR");
         EditorDocument doc;
-        Project p = guideWithRegion(3, {1.5, 1.55, 1.6});
+        Project p = golightly::test::design_guide_with_region(3, {1.5, 1.55, 1.6});
         design_region_mut(p)["robust"] = Json{{"eta_dilated", 0.3}, {"eta_eroded", 0.7}};
         Json& o = design_objective_mut(p);
         o["combine"] = "expression";
