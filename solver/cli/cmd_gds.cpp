@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "golightly/atomic_file.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/limits.hpp"
 #include "golightly/project.hpp"
@@ -68,22 +69,10 @@ int run_export_gds(const ExportGdsCommand& cmd) {
     }
     const GdsExport ex = export_gds(project, cmd.cell, cmd.project, db_unit_um);  // ProjectError -> 2
     for (const std::string& w : ex.warnings) std::fprintf(stderr, "warning: %s\n", limits::cap_text(w, 2000).c_str());
-    const std::filesystem::path tmp = std::filesystem::path(cmd.out).string() + ".part";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f.write(reinterpret_cast<const char*>(ex.bytes.data()), std::streamsize(ex.bytes.size()));
-        if (!f) {
-            std::fprintf(stderr, "error: cannot write %s\n", limits::cap_text(cmd.out).c_str());
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
-            return 3;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, cmd.out, ec);
-    if (ec) {
-        std::fprintf(stderr, "error: cannot write %s: %s\n", limits::cap_text(cmd.out).c_str(), ec.message().c_str());
-        std::filesystem::remove(tmp, ec);
+    try {
+        write_file_atomic(cmd.out, std::string_view(reinterpret_cast<const char*>(ex.bytes.data()), ex.bytes.size()));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", limits::cap_text(e.what()).c_str());
         return 3;
     }
     std::printf("wrote %s: cell %s, %d polygons, %d paths, %zu bytes, database unit %g um\n", cmd.out.c_str(),

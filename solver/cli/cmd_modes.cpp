@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "golightly/atomic_file.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/colormap.hpp"
 #include "golightly/compile.hpp"
@@ -128,12 +129,6 @@ Image8 field_image(const CentreFields& c, const std::vector<double>& value, bool
             p[2] = b;
         }
     return img;
-}
-
-void write_text(const fs::path& file, const std::string& text) {
-    std::ofstream f(file, std::ios::binary);
-    f << text;
-    if (!f) throw std::runtime_error("cannot write " + file.string());
 }
 
 /// A 2D project's port line: its 1D slab modes as the port's mode source and the
@@ -270,8 +265,8 @@ int run_line_modes(const ModesCommand& c, const Project& project, const std::vec
                              found, count);
             doc["ports"].push_back(jp);
         }
-        write_text(out / "modes.csv", csv.str());
-        write_text(out / "modes.json", doc.dump(2) + "\n");
+        write_file_atomic(out / "modes.csv", csv.str());
+        write_file_atomic(out / "modes.json", doc.dump(2) + "\n");
     } catch (const ProjectError&) {
         throw;
     } catch (const std::exception& e) {
@@ -470,8 +465,8 @@ int run_modes_command(const ModesCommand& c) {
                              port.name.c_str(), modes.size(), o.num_modes);
             doc["ports"].push_back(jp);
         }
-        write_text(out / "modes.csv", csv.str());
-        write_text(out / "modes.json", doc.dump(2) + "\n");
+        write_file_atomic(out / "modes.csv", csv.str());
+        write_file_atomic(out / "modes.json", doc.dump(2) + "\n");
     } catch (const ProjectError&) {
         throw;
     } catch (const std::exception& e) {

@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "golightly/adjoint_optimize.hpp"
+#include "golightly/atomic_file.hpp"
 #include "golightly/adjoint_project.hpp"
 #include "golightly/design_density.hpp"
 #include "golightly/errors.hpp"
@@ -33,19 +34,6 @@ constexpr int kExitOk = 0, kExitUsage = 1, kExitProject = 2, kExitRun = 3;
 
 std::atomic<bool> g_adjoint_cancel{false};
 extern "C" void on_adjoint_sigint(int) { g_adjoint_cancel.store(true); }
-
-void write_text_atomically(const fs::path& file, const std::string& text) {
-    const fs::path tmp = file.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) throw std::runtime_error(file.string() + ": cannot write the file");
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) throw std::runtime_error(file.string() + ": cannot write the file: " + ec.message());
-}
 
 /// The history's fixed columns; one `objective@<wavelength um>` column per wavelength follows
 /// (the value F_f at that wavelength, spec/cli.md).
@@ -180,7 +168,7 @@ int run_optimize_adjoint(int argc, char** argv) {
             rows.emplace_back(it.index, row);
             std::string text = header + "\n";
             for (const auto& r : rows) text += r.second + "\n";
-            write_text_atomically(history_file, text);
+            write_file_atomic(history_file, text);
             std::printf("iteration %d: objective %.6g, beta %.4g, |grad| %.4g, %lld steps, %.3g s\n", it.index, it.objective,
                         it.beta, it.gradient_norm, it.steps, it.wall_s);
             std::fflush(stdout);
@@ -198,7 +186,7 @@ int run_optimize_adjoint(int argc, char** argv) {
         if (pp.dimensions == 2) {
             const Project final_project = adjoint::project_with_design_shapes(project, pp, r.rho);
             const adjoint::DesignGds gds = adjoint::design_gds(project, pp, r.rho);
-            write_text_atomically(out / "final.gds", std::string(gds.bytes.begin(), gds.bytes.end()));
+            write_file_atomic(out / "final.gds", std::string_view(reinterpret_cast<const char*>(gds.bytes.data()), gds.bytes.size()));
             save_project(final_project, out / "final.glproj");
             char buf[200];
             std::snprintf(buf, sizeof buf, "; final.gds (layer %d/%d, %zu polygon(s), %zu hole(s)%s), final.glproj",

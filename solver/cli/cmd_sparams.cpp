@@ -1,10 +1,6 @@
 // golightly-cli sparams (cmd_sparams.hpp).
 #include "cmd_sparams.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -25,11 +21,11 @@
 #include "golightly/sparams.hpp"
 #include "golightly/sweep.hpp"
 #include "golightly/units.hpp"
+#include "child_process.hpp"
 #include "cli_run_options.hpp"
 #include "cmd_sweep.hpp"
 #include "out_folder.hpp"
 
-extern char** environ;
 
 namespace fs = std::filesystem;
 
@@ -84,31 +80,11 @@ RunResult child_run(const std::string& self, const std::string& label, const Spa
     if (!l.precision.empty()) args.insert(args.end(), {"--precision", l.precision});
     if (threads > 0) args.insert(args.end(), {"--threads", std::to_string(threads)});
     if (l.max_steps >= 0) args.insert(args.end(), {"--max-steps", std::to_string(l.max_steps)});
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> env_strings;
-    for (char** e = environ; *e; ++e)
-        if (std::string(*e).rfind("CUDA_VISIBLE_DEVICES=", 0) != 0) env_strings.emplace_back(*e);
-    env_strings.push_back("CUDA_VISIBLE_DEVICES=" + device);
-    std::vector<char*> envp;
-    for (auto& e : env_strings) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw RunError("cannot start the run of port-mode " + std::to_string(j + 1));
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) throw RunError("lost the run of port-mode " + std::to_string(j + 1));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw RunError("the run of port-mode " + std::to_string(j + 1) + " exited with code " +
-                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + " (see " + log + ")");
+    std::vector<std::string> env = current_environment({"CUDA_VISIBLE_DEVICES"});
+    env.push_back("CUDA_VISIBLE_DEVICES=" + device);
+    const std::string what = "the run of port-mode " + std::to_string(j + 1);
+    const int code = run_child_process(args, env, log, what);
+    if (code != 0) throw RunError(what + " exited with code " + std::to_string(code) + " (see " + log + ")");
     std::ifstream f(result);
     if (!f) throw RunError("the run of port-mode " + std::to_string(j + 1) + " left no " + result.string());
     try {

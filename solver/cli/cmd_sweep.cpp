@@ -1,12 +1,9 @@
 // golightly-cli sweep / optimize (spec/cli.md): parameter sweeps over a grid of designs and
 // derivative-free optimization (sweep.hpp).
 #include "cmd_sweep.hpp"
+#include "child_process.hpp"
 #include "cli_run_options.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
@@ -29,7 +26,6 @@
 #include "golightly/sweep.hpp"
 #include "out_folder.hpp"
 
-extern char** environ;
 
 namespace golightly::cli {
 
@@ -54,8 +50,7 @@ RunOptions run_options(const SweepCommands& c) {
 /// goes to DIR/run.log.
 DesignRunner child_process_runner(const SweepCommands& c, const DevicePlan& plan) {
     const std::string self = fs::read_symlink("/proc/self/exe").string();
-    std::vector<std::string> parent_env;
-    for (char** e = environ; *e; ++e) parent_env.emplace_back(*e);
+    const std::vector<std::string> parent_env = current_environment();
     return [self, c, plan, parent_env](const Project&, const std::string& label, const ParameterOverrides& overrides,
                                        const fs::path& dir, int worker) {
         std::vector<std::string> args = {self, "run", label, "--out", dir.string()};
@@ -65,30 +60,11 @@ DesignRunner child_process_runner(const SweepCommands& c, const DevicePlan& plan
         const int threads = plan.cpu_workers > 0 ? plan.threads_per_worker : c.threads;
         if (threads > 0) args.insert(args.end(), {"--threads", std::to_string(threads)});
         if (c.max_steps >= 0) args.insert(args.end(), {"--max-steps", std::to_string(c.max_steps)});
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        std::vector<std::string> env_strings = child_environment(parent_env, plan, worker);
-        std::vector<char*> envp;
-        for (auto& e : env_strings) envp.push_back(e.data());
-        envp.push_back(nullptr);
         const std::string log = (dir / "run.log").string();
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-        pid_t pid = 0;
-        const int rc = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), envp.data());
-        posix_spawn_file_actions_destroy(&actions);
-        if (rc != 0) throw RunError("cannot start golightly-cli run for " + label);
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0) {
-            if (errno != EINTR) throw RunError("lost the child run of " + label);
-        }
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            throw RunError("golightly-cli run exited with code " +
-                           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + " (see " + log + ")");
+        const int code = run_child_process(args, child_environment(parent_env, plan, worker), log,
+                                           "the child run of " + label);
+        if (code != 0)
+            throw RunError("golightly-cli run exited with code " + std::to_string(code) + " (see " + log + ")");
     };
 }
 

@@ -339,6 +339,27 @@ ModeSelection parse_mode_selection(const Json& obj, const std::string& json_path
     return sel;
 }
 
+namespace {
+
+/// The flat grid index of cross-section node (iu, iv) on plane iw along the plane's normal:
+/// the cross-section's (u, v, w) axes mapped to the grid's, the low PML cells added. Throws
+/// ProjectError at json_path + ".center" with "the <what>'s plane (...) leaves the grid" when
+/// the node lies outside (a plane in the last cell has no room for its second field plane).
+std::int64_t plane_cell(const Grid& g, const CrossSection& cs, int iu, int iv, int iw, const std::string& what,
+                        const std::string& json_path, const std::string& file_label) {
+    const int ax[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
+    std::int64_t idx[3] = {0, 0, 0};
+    idx[ax[0]] = iu + g.pml_lo[ax[0]];
+    idx[ax[1]] = iv + g.pml_lo[ax[1]];
+    idx[ax[2]] = iw + g.pml_lo[ax[2]];
+    for (int a = 0; a < 3; ++a)
+        if (idx[a] < 0 || idx[a] >= g.n[a])
+            throw ProjectError(file_label, json_path + ".center", "the " + what + "'s plane leaves the grid");
+    return g.flat(idx[0], idx[1], idx[2]);
+}
+
+}  // namespace
+
 void apply_mode_selection(const CrossSection& cs, const ModeSelection& sel, const Vec3& center, ModeSolveOptions& o,
                           const std::string& json_path, const std::string& file_label) {
     o.target_neff = sel.target_neff;
@@ -405,16 +426,8 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
     // DFT sets on the cross-section nodes.
     const Grid g = scene.grid();
     const int ax[3] = {cs.axis_u, cs.axis_v, cs.axis_w};
-    auto cell = [&](int d_u, int d_v, int d_w) {
-        std::int64_t idx[3] = {0, 0, 0};
-        idx[ax[0]] = d_u + g.pml_lo[ax[0]];
-        idx[ax[1]] = d_v + g.pml_lo[ax[1]];
-        idx[ax[2]] = d_w + g.pml_lo[ax[2]];
-        for (int a = 0; a < 3; ++a)
-            if (idx[a] < 0 || idx[a] >= g.n[a])
-                throw ProjectError(file_label, json_path + ".center",
-                                   "the mode monitor's plane (with a cell of room below it) leaves the grid");
-        return g.flat(idx[0], idx[1], idx[2]);
+    auto cell = [&](int iu, int iv, int iw) {
+        return plane_cell(g, cs, iu, iv, iw, "mode monitor (with a cell of room below it)", json_path, file_label);
     };
     const int first_u = cs.grid.boundary_u == ModeBoundary::pec ? 1 : 0;
     const int first_v = cs.grid.boundary_v == ModeBoundary::pec ? 1 : 0;
@@ -698,15 +711,7 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     const Component e_of[3] = {Component::Ex, Component::Ey, Component::Ez};
     const int kh = s > 0 ? cs.i_w - 1 : cs.i_w;  // h position k_s - s/2
     auto flat_of = [&](int iu, int iv, int iw) {
-        std::int64_t idx[3] = {0, 0, 0};
-        idx[ax[0]] = iu + g.pml_lo[ax[0]];
-        idx[ax[1]] = iv + g.pml_lo[ax[1]];
-        idx[ax[2]] = iw + g.pml_lo[ax[2]];
-        for (int a = 0; a < 3; ++a)
-            if (idx[a] < 0 || idx[a] >= g.n[a])
-                throw ProjectError(file_label, json_path + ".center",
-                                   "the mode source's plane (with a cell of room behind it) leaves the grid");
-        return g.flat(idx[0], idx[1], idx[2]);
+        return plane_cell(g, cs, iu, iv, iw, "mode source (with a cell of room behind it)", json_path, file_label);
     };
     double emax = 0;
     for (int d = 0; d < 2; ++d)

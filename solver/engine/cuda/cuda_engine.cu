@@ -557,6 +557,11 @@ private:
     /// enqueue_steps of a complex run: each phase for the real copy, then the imaginary one.
     /// The H updates of both copies read E^n of both (across a Bloch wrap), so both H
     /// updates (and H sources) come before either E update, which reads H^{n+1/2} of both.
+    /// A deliberate twin of the 3D ComplexStep3D (cuda_step3d_complex.cuh): the same
+    /// interleaving of two copies, but each follows its own engine's real-field step order
+    /// (2D: H sources after the H update, Mur walls around E; 3D: H sources before it, no
+    /// walls), and the two engines' part types differ (Bulk / Walls against Bulk3 /
+    /// StepParts3D). A shared template would need both step orders as parameters.
     void enqueue_complex_steps(int steps) {
         struct Copy {  // one copy's bulk and extensions
             Bulk<T>& bulk;

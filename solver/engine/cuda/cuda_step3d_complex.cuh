@@ -55,6 +55,8 @@ public:
     /// Step k: each phase for the real copy, then the imaginary one. Both H updates read E^n
     /// of both copies (across a Bloch wrap), so both come before either E update, which reads
     /// H^{n+1/2} of both.
+    /// The 2D engine's enqueue_complex_steps (cuda_engine.cu) is a deliberate twin with the
+    /// 2D step order (H sources after the H update, Mur walls); it says why they stay apart.
     void enqueue_one(int k) {
         struct Copy {  // one copy's bulk and extensions
             Bulk3<T>& bulk;

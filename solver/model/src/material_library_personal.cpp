@@ -4,6 +4,7 @@
 #include <system_error>
 #include <unistd.h>
 
+#include "golightly/atomic_file.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/material_library.hpp"
 
@@ -43,20 +44,10 @@ std::filesystem::path save_to_personal_material_library(const Material& material
 
     std::filesystem::create_directories(file.parent_path(), ec);
     if (ec) throw ProjectError(label, "", "cannot create the folder: " + ec.message());
-    const auto tmp = file.parent_path() / (file.filename().string() + ".tmp" + std::to_string(::getpid()));
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << doc.dump(1) << '\n';
-        out.flush();
-        if (!out) {
-            std::filesystem::remove(tmp, ec);
-            throw ProjectError(label, "", "cannot write the personal material library");
-        }
-    }
-    std::filesystem::rename(tmp, file, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw ProjectError(label, "", "cannot replace the personal material library: " + ec.message());
+    try {
+        write_file_atomic(file, doc.dump(1) + "\n");
+    } catch (const std::exception& e) {
+        throw ProjectError(label, "", std::string("cannot write the personal material library: ") + e.what());
     }
     return file;
 }

@@ -69,7 +69,7 @@ void write_checkpoint(const std::filesystem::path& file, int next_iteration, int
     j["beta"] = std::isfinite(beta) ? Json(beta) : Json("inf");
     j["objective"] = objective;
     j["rho"] = rho;
-    detail::write_file_atomic(file, j.dump() + "\n");
+    write_file_atomic(file, j.dump() + "\n");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // A project's design section as an adjoint problem, density files and the final design as
 // plain shapes (adjoint_project.hpp).
 #include "golightly/adjoint_project.hpp"
+#include "golightly/atomic_file.hpp"
 #include "golightly/units.hpp"
 
 #include <algorithm>
@@ -345,19 +346,6 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
 
 // ------------------------------------------------------------------ density files
 
-namespace {
-
-void replace_atomically(const fs::path& tmp, const fs::path& file) {
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error(file.string() + ": cannot write the file");
-    }
-}
-
-}  // namespace
-
 void write_density_csv(const fs::path& file, const DesignRegion& region, double pixel_um, const std::vector<double>& rho,
                        const std::vector<double>& rho_projected) {
     const fs::path tmp = file.string() + ".tmp";
@@ -379,7 +367,7 @@ void write_density_csv(const fs::path& file, const DesignRegion& region, double 
         out.flush();
         if (!out) throw std::runtime_error(file.string() + ": cannot write the file");
     }
-    replace_atomically(tmp, file);
+    replace_file_atomic(tmp, file);
 }
 
 bool write_density_h5(const fs::path& file, const DesignRegion& region, double pixel_um, const std::vector<double>& rho,
@@ -418,7 +406,7 @@ bool write_density_h5(const fs::path& file, const DesignRegion& region, double p
         fs::remove(tmp, ec);
         throw std::runtime_error(file.string() + ": cannot write the HDF5 file");
     }
-    replace_atomically(tmp, file);
+    replace_file_atomic(tmp, file);
     return true;
 #else
     (void)file, (void)region, (void)pixel_um, (void)rho, (void)rho_projected;

@@ -130,7 +130,7 @@ OptimizeReport run_optimize(const Project& project, const std::string& label, co
             for (double v : xs[e]) out << ',' << detail::csv_number(v);
             out << ',' << detail::csv_number(objectives[e]) << ',' << detail::csv_field(status[e]) << '\n';
         }
-        detail::write_file_atomic(options.out / "optimize.csv", out.str());
+        write_file_atomic(options.out / "optimize.csv", out.str());
     };
 
     struct Context {

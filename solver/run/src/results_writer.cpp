@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "golightly/atomic_file.hpp"
 #include "golightly/units.hpp"
 #include "golightly/version.hpp"
 
@@ -37,29 +38,6 @@ namespace {
 std::string lower(std::string s) {
     for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-/// Writes `text` to `file` through a temporary file in the same folder and a rename.
-void write_text_atomic(const fs::path& file, const std::string& text) {
-    const fs::path tmp = file.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error(file.string() + ": cannot open for writing");
-        out << text;
-        out.flush();
-        if (!out) {  // disk full: leave no torn temporary file behind
-            out.close();
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw std::runtime_error(file.string() + ": write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error(file.string() + ": cannot rename the temporary file: " + ec.message());
-    }
 }
 
 std::string fmt(double v) {
@@ -114,7 +92,7 @@ void write_spectra(const fs::path& dir, const RunResult& r) {
         }
         out << '\n';
     }
-    write_text_atomic(dir / "spectra.csv", out.str());
+    write_file_atomic(dir / "spectra.csv", out.str());
 }
 
 void write_time_series(const fs::path& dir, const RunResult& r) {
@@ -124,7 +102,7 @@ void write_time_series(const fs::path& dir, const RunResult& r) {
         std::ostringstream out;
         out << "time_fs," << csv_field(ts.name) << '\n';
         for (std::size_t n = 0; n < ts.values.size(); ++n) out << fmt(ts.time_fs[n]) << ',' << fmt(ts.values[n]) << '\n';
-        write_text_atomic(dir / "monitors" / (sanitize_file_name(ts.name) + ".csv"), out.str());
+        write_file_atomic(dir / "monitors" / (sanitize_file_name(ts.name) + ".csv"), out.str());
     }
 }
 
@@ -141,7 +119,7 @@ void write_resonances(const fs::path& dir, const RunResult& r) {
                 << (std::isfinite(m.q) ? fmt(m.q) : std::string(m.q > 0 ? "inf" : "-inf")) << ','
                 << fmt(m.decay_per_s * 1e-15) << ',' << fmt(m.amplitude) << ',' << fmt(m.phase_rad) << ','
                 << fmt(m.error) << '\n';
-        write_text_atomic(dir / "resonances" / (sanitize_file_name(rr.name) + ".csv"), out.str());
+        write_file_atomic(dir / "resonances" / (sanitize_file_name(rr.name) + ".csv"), out.str());
     }
 }
 
@@ -168,7 +146,7 @@ void write_far_fields(const fs::path& dir, const RunResult& r) {
                     << ',' << fmt(x.e_phi.imag()) << '\n';
             }
         const std::string stem = sanitize_file_name(f.name);
-        write_text_atomic(dir / "far_field" / (stem + ".csv"), out.str());
+        write_file_atomic(dir / "far_field" / (stem + ".csv"), out.str());
         std::ostringstream sf;
         sf << "# dimensions " << f.dimensions << " polarization " << to_string(f.polarization) << "\n";
         sf << "frequency_hz,x_m,y_m,z_m,ds,jx_re,jx_im,jy_re,jy_im,jz_re,jz_im,mx_re,mx_im,my_re,my_im,mz_re,mz_im\n";
@@ -182,7 +160,7 @@ void write_far_fields(const fs::path& dir, const RunResult& r) {
                 for (int a = 0; a < 3; ++a) sf << ',' << fmt(sc.m[q][a].real()) << ',' << fmt(sc.m[q][a].imag());
                 sf << '\n';
             }
-        write_text_atomic(dir / "far_field" / (stem + "_surface.csv"), sf.str());
+        write_file_atomic(dir / "far_field" / (stem + "_surface.csv"), sf.str());
     }
 }
 
@@ -261,7 +239,7 @@ void write_diffraction(const fs::path& dir, const RunResult& r) {
                     << fmt(ref != 0 ? q.power_p / ref : 0.0) << ',' << fmt(q.k_per_um[0]) << ','
                     << fmt(q.k_per_um[1]) << ',' << fmt(q.k_per_um[2]) << ',' << fmt(q.power) << '\n';
             }
-        write_text_atomic(dir / "diffraction" / (sanitize_file_name(d.name) + ".csv"), out.str());
+        write_file_atomic(dir / "diffraction" / (sanitize_file_name(d.name) + ".csv"), out.str());
     }
 }
 
@@ -513,7 +491,7 @@ std::vector<std::string> write_results(const fs::path& dir, const Project& proje
         dj["cause"] = d.cause;
         dj["cause_text"] = d.cause_text;
     }
-    write_text_atomic(dir / "summary.json", j.dump(2) + "\n");
+    write_file_atomic(dir / "summary.json", j.dump(2) + "\n");
     return own;
 }
 
@@ -534,7 +512,7 @@ void write_failure_summary(const fs::path& dir, const Project& project, const st
     Json w = Json::array();
     for (const auto& s : warnings) w.push_back(s);
     j["warnings"] = w;
-    write_text_atomic(dir / "summary.json", j.dump(2) + "\n");
+    write_file_atomic(dir / "summary.json", j.dump(2) + "\n");
 }
 
 }  // namespace golightly

@@ -166,25 +166,6 @@ std::string csv_number(double v) {
     return buf;
 }
 
-void write_file_atomic(const fs::path& file, const std::string& text) {
-    const fs::path tmp = file.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error(file.string() + ": cannot open for writing");
-        out << text;
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw std::runtime_error(file.string() + ": write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) throw std::runtime_error(file.string() + ": cannot rename the temporary file: " + ec.message());
-}
-
 std::string design_text(const Project& design) { return project_to_json(design).dump(2) + "\n"; }
 
 std::string folder_name(const std::string& prefix, std::size_t index, std::size_t count) {
@@ -595,7 +576,7 @@ SweepReport run_sweep(const Project& project, const std::string& label, const st
             for (double v : report.rows[d]) out << ',' << detail::csv_number(v);
             out << ',' << detail::csv_field(status[d]) << '\n';
         }
-        detail::write_file_atomic(options.out / "sweep.csv", out.str());
+        write_file_atomic(options.out / "sweep.csv", out.str());
     };
 
     // Fills `v` (nvalues entries, nan when not read) in column order; throws what the

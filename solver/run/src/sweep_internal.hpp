@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "golightly/atomic_file.hpp"  // write_file_atomic, used by sweep, optimize and adjoint_optimize
 #include "golightly/parameters.hpp"
 #include "golightly/project.hpp"
 
@@ -17,8 +18,6 @@ std::string csv_field(const std::string& s);
 std::vector<std::string> csv_split(const std::string& line);
 /// "%.10g"; nan, inf, -inf.
 std::string csv_number(double v);
-/// Writes `text` through `file`.tmp and a rename. Throws std::runtime_error naming the file.
-void write_file_atomic(const std::filesystem::path& file, const std::string& text);
 /// The design.glproj text of a design (project_to_json, two-space indent).
 std::string design_text(const Project& design);
 /// "design_0007": prefix, '_', the index with at least four digits (more for >= 10000 items).

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "golightly/atomic_file.hpp"
 #include "golightly/limits.hpp"
 
 namespace golightly {
@@ -250,27 +251,7 @@ std::vector<std::uint8_t> encode_png(const Image8& image) {
 
 void write_png(const std::filesystem::path& file, const Image8& image) {
     const std::vector<std::uint8_t> bytes = encode_png(image);
-    std::filesystem::path tmp = file;
-    tmp += ".tmp-write";
-    {
-        std::ofstream os(tmp, std::ios::binary | std::ios::trunc);
-        if (!os) throw std::runtime_error("cannot write " + file.string() + ": cannot open a temporary file");
-        os.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-        os.flush();
-        if (!os) {
-            os.close();
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
-            throw std::runtime_error("cannot write " + file.string() + ": write failed");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, file, ec);
-    if (ec) {
-        std::error_code ec2;
-        std::filesystem::remove(tmp, ec2);
-        throw std::runtime_error("cannot write " + file.string() + ": " + ec.message());
-    }
+    write_file_atomic(file, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace golightly
