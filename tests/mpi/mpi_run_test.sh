@@ -10,8 +10,8 @@
 #       list N subdomains with ranks 0..N-1 that tile the cut axis. A project with far
 #       fields (`"far_field"` in it) must write far_field/*.csv in both runs, and each
 #       (the projected grid and the equivalent currents of <monitor>_surface.csv) is
-#       compared the same way; `golightly-cli farfield` on each _surface.csv of both
-#       folders (its default directions, and --theta/--phi grids) must agree to one
+#       compared the same way; `golightly-cli farfield FOLDER --monitor M` on both
+#       folders (its default directions, and a --theta/--phi grid) must agree to one
 #       unit in the 7th significant digit it prints, plus 1e-10 of the column maximum.
 #   mpi_run_test.sh fail CLI MPIEXEC PROJECT N WORKDIR
 #       GOLIGHTLY_MPI_FAIL_RANK=1 makes rank 1 throw while it builds its engine: every
@@ -145,19 +145,18 @@ if grep -q '"far_field"' "$project"; then
   done
   [ "$n_ff" -gt 0 ] || fail "the project has far fields but the one-process run wrote no far_field/*.csv"
   grep -q '"far_field"' "$work/mpi/summary.json" || { echo "the $np-rank summary.json has no far_field"; ok=0; }
-  # golightly-cli farfield on the saved currents: its default directions and a grid of
-  # others (3D: theta x phi; 2D: phi); 8 numbers a line, printed to 7 significant digits
+  # golightly-cli farfield RESULTS --monitor M on both folders: its default directions and
+  # a grid of others (3D: theta x phi; 2D: phi); 8 numbers a line, 7 significant digits
   for f in "$work/one/far_field/"*_surface.csv; do
     [ -e "$f" ] || continue
-    g="$work/mpi/far_field/$(basename "$f")"
-    [ -e "$g" ] || continue
+    stem=$(basename "$f" _surface.csv)
+    [ -e "$work/mpi/far_field/$(basename "$f")" ] || continue
     for grid in default "--theta 0:180:13 --phi 0:350:36"; do
       extra=(); [ "$grid" = default ] || read -r -a extra <<< "$grid"
       for side in one mpi; do
-        src=$f; [ "$side" = mpi ] && src=$g
         { echo "wavelength theta phi intensity e_theta_re e_theta_im e_phi_re e_phi_im"
-          "$cli" farfield "$src" "${extra[@]}" --backend cpu; } >"$work/farfield_$side.txt" ||
-          fail "golightly-cli farfield $src ${extra[*]} failed"
+          "$cli" farfield "$work/$side" --monitor "$stem" "${extra[@]}" --backend cpu; } >"$work/farfield_$side.txt" ||
+          fail "golightly-cli farfield $work/$side --monitor $stem ${extra[*]} failed"
       done
       [ "$(wc -l <"$work/farfield_one.txt")" -gt 1 ] || fail "golightly-cli farfield $f printed no direction"
       echo -n "farfield $(basename "$f") ($grid): "
