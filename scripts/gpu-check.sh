@@ -49,7 +49,8 @@
 # `apt-get download` where apt works), unpacked into /tmp; golightly-cli built with MPI in
 # $BUILD-mpi; `mpirun -np 2` GPU ranks against the in-process `--devices 2` run of
 # tests/data/mpi/mpi3d_gpu_bench.glproj (tests/mpi/mpi_run_test.sh compare: equal CSVs,
-# both wall times and the Mcells/s of each).
+# both wall times and the Mcells/s of each), and the same for the far fields of
+# tests/data/mpi/mpi3d_far_field.glproj (far_field/*.csv and `golightly-cli farfield`).
 # --probes (issue 15): only the GPU probes of engine/cuda/probes: golightly-probe-l2-sides
 # (which L2 partition each SM reads through) and golightly-probe-two-step-floor (the memory
 # floor of a two-step pass for the tile shapes in PROBE_SHAPES, default the probe's own list;
@@ -359,6 +360,9 @@ if [ $MPI_ONLY = 1 ]; then
   echo "== mpirun -np 2 GPU ranks vs --devices 2 in one process ($STEPS steps of mpi3d_gpu_bench)"
   bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" $R/usr/bin/mpirun.openmpi \
     tests/data/mpi/mpi3d_gpu_bench.glproj 2 /tmp/golightly-mpi-gpu 2>&1 | tee "$LOG/mpi_gpu.log"
+  echo "== far fields (issue 52): mpirun -np 2 GPU ranks vs --devices 2, rank 0 projecting on its GPU"
+  bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" $R/usr/bin/mpirun.openmpi \
+    tests/data/mpi/mpi3d_far_field.glproj 2 /tmp/golightly-mpi-gpu-far-field 2>&1 | tee "$LOG/mpi_gpu_far_field.log"
   exit 0
 fi
 if [ $CONCURRENT = 1 ]; then

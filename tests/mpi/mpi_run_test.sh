@@ -7,7 +7,12 @@
 #       column's largest |one|) + one unit in the 10th significant digit of `one` (the
 #       CSVs print 10 digits, so two numbers equal to 1e-16 can still print one unit
 #       apart); the headers, steps and stop reason must be equal, and summary.json must
-#       list N subdomains with ranks 0..N-1 that tile the cut axis.
+#       list N subdomains with ranks 0..N-1 that tile the cut axis. A project with far
+#       fields (`"far_field"` in it) must write far_field/*.csv in both runs, and each
+#       (the projected grid and the equivalent currents of <monitor>_surface.csv) is
+#       compared the same way; `golightly-cli farfield FOLDER --monitor M` on both
+#       folders (its default directions, and a --theta/--phi grid) must agree to one
+#       unit in the 7th significant digit it prints, plus 1e-10 of the column maximum.
 #   mpi_run_test.sh fail CLI MPIEXEC PROJECT N WORKDIR
 #       GOLIGHTLY_MPI_FAIL_RANK=1 makes rank 1 throw while it builds its engine: every
 #       rank must end, mpirun must exit 3 and stderr must name "rank 1".
@@ -91,11 +96,13 @@ echo "summary.json $halo"
 [[ "$halo" == *"\"mode\":\"${GOLIGHTLY_TEST_HALO_MODE:-overlap}\""* ]] ||
   fail "summary.json halo_exchange mode is not ${GOLIGHTLY_TEST_HALO_MODE:-overlap}: '$halo'"
 
-# compare_csv ONE MPI: the tolerance of the header comment.
+# compare_csv ONE MPI [DIGITS [FS]]: the tolerance of the header comment, DIGITS the
+# significant digits the file prints (default 10), FS its field separator (default ",";
+# " " splits at runs of blanks).
 compare_csv() {
-  awk -F, -v tol=1e-10 -v name="$(basename "$1")" '
+  awk -F"${4:-,}" -v tol=1e-10 -v digits="${3:-10}" -v name="$(basename "$1")" '
     function abs(x) { return x < 0 ? -x : x }
-    function unit10(x,   e) { x = abs(x); if (x == 0) return 0; e = int(log(x) / log(10)); if (10^e > x) e--; return 10^(e - 9) }
+    function unit10(x,   e) { x = abs(x); if (x == 0) return 0; e = int(log(x) / log(10)); if (10^e > x) e--; return 10^(e - digits + 1) }
     NR == FNR {
       n1 = FNR; w[FNR] = NF
       for (i = 1; i <= NF; i++) { ref[FNR, i] = $i; if (FNR > 1 && abs($i + 0) > colmax[i]) colmax[i] = abs($i + 0) }
@@ -127,5 +134,35 @@ for f in "$work/one/monitors/"*.csv; do
   compare_csv "$f" "$work/mpi/monitors/$(basename "$f")" || ok=0
 done
 [ "$n_mon" -gt 0 ] || fail "the project wrote no time-monitor CSV"
+# Far fields (issue 52): rank 0 projects the surface DFTs gathered from every rank.
+n_ff=0
+if grep -q '"far_field"' "$project"; then
+  for f in "$work/one/far_field/"*.csv; do
+    [ -e "$f" ] || continue
+    n_ff=$((n_ff + 1))
+    [ -e "$work/mpi/far_field/$(basename "$f")" ] || { echo "missing far_field/$(basename "$f")"; ok=0; continue; }
+    compare_csv "$f" "$work/mpi/far_field/$(basename "$f")" || ok=0
+  done
+  [ "$n_ff" -gt 0 ] || fail "the project has far fields but the one-process run wrote no far_field/*.csv"
+  grep -q '"far_field"' "$work/mpi/summary.json" || { echo "the $np-rank summary.json has no far_field"; ok=0; }
+  # golightly-cli farfield RESULTS --monitor M on both folders: its default directions and
+  # a grid of others (3D: theta x phi; 2D: phi); 8 numbers a line, 7 significant digits
+  for f in "$work/one/far_field/"*_surface.csv; do
+    [ -e "$f" ] || continue
+    stem=$(basename "$f" _surface.csv)
+    [ -e "$work/mpi/far_field/$(basename "$f")" ] || continue
+    for grid in default "--theta 0:180:13 --phi 0:350:36"; do
+      extra=(); [ "$grid" = default ] || read -r -a extra <<< "$grid"
+      for side in one mpi; do
+        { echo "wavelength theta phi intensity e_theta_re e_theta_im e_phi_re e_phi_im"
+          "$cli" farfield "$work/$side" --monitor "$stem" "${extra[@]}" --backend cpu; } >"$work/farfield_$side.txt" ||
+          fail "golightly-cli farfield $work/$side --monitor $stem ${extra[*]} failed"
+      done
+      [ "$(wc -l <"$work/farfield_one.txt")" -gt 1 ] || fail "golightly-cli farfield $f printed no direction"
+      echo -n "farfield $(basename "$f") ($grid): "
+      compare_csv "$work/farfield_one.txt" "$work/farfield_mpi.txt" 7 " " || ok=0
+    done
+  done
+fi
 [ "$ok" = 1 ] || fail "$np ranks differ from one process"
-echo "PASS: $np ranks equal one process (spectra.csv and $n_mon time monitors)"
+echo "PASS: $np ranks equal one process (spectra.csv, $n_mon time monitors and $n_ff far-field CSVs)"

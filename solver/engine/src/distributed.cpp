@@ -18,6 +18,7 @@
 
 #include "../cpu/cpu_common.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/symmetric_engine.hpp"
 #include "golightly/tuning.hpp"
 #include "golightly/units.hpp"
 
@@ -86,6 +87,44 @@ public:
 }  // namespace
 
 std::shared_ptr<Communicator> make_in_process_communicator() { return std::make_shared<InProcessCommunicator>(); }
+
+std::vector<double> Communicator::gather_to(const std::vector<double>& values, int root) {
+    std::vector<double> all;
+    for (int r = 0; r < size(); ++r) {
+        std::vector<double> v = r == rank() ? values : std::vector<double>{};
+        if (size() > 1) broadcast(v, r);
+        if (rank() == root) all.insert(all.end(), v.begin(), v.end());
+    }
+    return all;
+}
+
+bool dft_on_root(Engine& engine, const Scene& scene, const std::vector<int>& sets,
+                 const std::vector<std::size_t>& freqs, std::vector<std::vector<std::complex<double>>>& out,
+                 int root) {
+    for (int set : sets) {
+        if (set < 0 || std::size_t(set) >= scene.dft_sets.size())
+            throw std::out_of_range("dft_on_root: no DFT set " + std::to_string(set));
+        const std::size_t nf = scene.dft_sets[std::size_t(set)].frequencies_hz.size();
+        for (std::size_t q : freqs)
+            if (q >= nf)
+                throw std::out_of_range("dft_on_root: DFT set " + std::to_string(set) + " has " + std::to_string(nf) +
+                                        " frequencies, not index " + std::to_string(q));
+    }
+    if (auto* s = dynamic_cast<SymmetricEngine*>(&engine)) return s->dft_on_root(sets, freqs, root, out);
+    if (auto* d = dynamic_cast<DistributedEngine*>(&engine)) return d->dft_on_root(sets, freqs, root, out);
+    out.clear();
+    const std::size_t nq = freqs.size();
+    for (int set : sets) {
+        const std::vector<std::complex<double>> all = engine.dft(set);
+        const std::size_t nf = scene.dft_sets[std::size_t(set)].frequencies_hz.size();
+        const std::size_t samples = nf > 0 ? all.size() / nf : 0;
+        std::vector<std::complex<double>> cut(samples * nq);
+        for (std::size_t k = 0; k < samples; ++k)
+            for (std::size_t q = 0; q < nq; ++q) cut[k * nq + q] = all[k * nf + freqs[q]];
+        out.push_back(std::move(cut));
+    }
+    return true;
+}
 
 DistributedEngine::DistributedEngine(SceneView global, Precision precision, const std::vector<SubdomainDevice>& devices)
     : DistributedEngine(std::move(global), precision, DistributedSetup{devices, nullptr, nullptr}) {}
@@ -487,6 +526,46 @@ std::vector<std::complex<double>> DistributedEngine::dft(int set) {
     // doubles, [complex.numbers.general]).
     comm_->sum(reinterpret_cast<double*>(out.data()), 2 * out.size());
     return out;
+}
+
+bool DistributedEngine::dft_on_root(const std::vector<int>& sets, const std::vector<std::size_t>& freqs, int root,
+                                    std::vector<std::vector<std::complex<double>>>& out) {
+    out.clear();
+    if (Engine* e = whole()) return golightly::dft_on_root(*e, *global_, sets, freqs, out, root);
+    const std::size_t nq = freqs.size(), record = 2 + 2 * nq;
+    // (set slot, global sample, re and im at each of freqs) for every sample owned here;
+    // slots and samples are below 2^53, so doubles carry them exactly
+    std::vector<double> mine;
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        const std::size_t set = std::size_t(sets[i]);
+        const std::size_t nf = global_->dft_sets.at(set).frequencies_hz.size();
+        for_each_local([&](std::size_t s) {
+            const auto& ids = part_.subs[s].dft_samples[set];
+            if (ids.empty()) return;
+            const auto local = engines_[s]->dft(int(set));
+            for (std::size_t k = 0; k < ids.size(); ++k) {
+                mine.push_back(double(i));
+                mine.push_back(double(ids[k]));
+                for (std::size_t q : freqs) {
+                    mine.push_back(local[k * nf + q].real());
+                    mine.push_back(local[k * nf + q].imag());
+                }
+            }
+        });
+    }
+    const std::vector<double> all = comm_->gather_to(mine, root);
+    if (comm_->rank() != root) return false;
+    out.resize(sets.size());
+    for (std::size_t i = 0; i < sets.size(); ++i)
+        out[i].assign(std::size_t(part_.dft_set_samples[std::size_t(sets[i])]) * nq, {});
+    if (all.size() % record != 0)
+        throw RunError("dft_on_root: gathered " + std::to_string(all.size()) + " values, not whole records of " +
+                       std::to_string(record));
+    for (std::size_t p = 0; p < all.size(); p += record) {
+        const std::size_t i = std::size_t(all[p]), k = std::size_t(all[p + 1]);
+        for (std::size_t q = 0; q < nq; ++q) out[i].at(k * nq + q) = {all[p + 2 + 2 * q], all[p + 3 + 2 * q]};
+    }
+    return true;
 }
 
 std::vector<double> DistributedEngine::time_samples(int probe) {

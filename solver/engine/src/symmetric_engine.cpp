@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "../cpu/cpu_common.hpp"
+#include "golightly/distributed.hpp"
 #include "golightly/grid.hpp"
 
 namespace golightly {
@@ -85,6 +86,32 @@ std::vector<std::complex<double>> SymmetricEngine::dft(int set) {
         for (std::size_t f = 0; f < nf; ++f) out[k * nf + f] = sign * u[from + f];
     }
     return out;
+}
+
+bool SymmetricEngine::dft_on_root(const std::vector<int>& sets, const std::vector<std::size_t>& freqs, int root,
+                                  std::vector<std::vector<std::complex<double>>>& out) {
+    std::vector<std::vector<std::complex<double>>> u;
+    out.clear();
+    if (!golightly::dft_on_root(*inner_, *reduced_, sets, freqs, u, root)) return false;
+    const std::size_t nq = freqs.size();
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        const int set = sets[i];
+        if (set < 0 || std::size_t(set) >= monitors_.dft_samples.size()) {
+            out.push_back(std::move(u[i]));
+            continue;
+        }
+        const auto& expand = monitors_.dft_samples[std::size_t(set)];
+        std::vector<std::complex<double>> whole(expand.size() * nq);
+        for (std::size_t k = 0; k < expand.size(); ++k) {
+            const std::int64_t e = expand[k];
+            if (e == 0) continue;
+            const std::size_t from = std::size_t(std::llabs(e) - 1) * nq;
+            const double sign = e > 0 ? 1.0 : -1.0;
+            for (std::size_t q = 0; q < nq; ++q) whole[k * nq + q] = sign * u[i][from + q];
+        }
+        out.push_back(std::move(whole));
+    }
+    return true;
 }
 
 void SymmetricEngine::set_frame_slice(const FrameSlice& slice) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "golightly/cuda_far_field.hpp"
+#include "golightly/distributed.hpp"
 #include "golightly/grid.hpp"
 #include "golightly/units.hpp"
 
@@ -38,7 +39,7 @@ RadiationVectorsFn radiation_vectors_on(const Engine& engine) {
 }
 
 SurfaceCurrents surface_currents(const Scene& scene, const CompiledMonitor& m, std::size_t f,
-                                 const std::map<int, std::vector<cplx>>& sets,
+                                 const std::map<int, std::vector<cplx>>& sets, std::size_t column, std::size_t columns,
                                  const std::map<int, std::vector<cplx>>* ref) {
     SurfaceCurrents s;
     s.dimensions = scene.dimensions;
@@ -61,7 +62,7 @@ SurfaceCurrents surface_currents(const Scene& scene, const CompiledMonitor& m, s
             const std::int64_t i = c % scene.nx, j = (c / scene.nx) % scene.ny, kk = c / (std::int64_t(scene.nx) * scene.ny);
             Vec3 p{g.position_um(0, i, off.x) * units::um, g.position_um(1, j, off.y) * units::um,
                    scene.dimensions == 3 ? g.position_um(2, kk, off.z) * units::um : 0.0};
-            cplx e = ev[k * nf + f], h = hv[k * nf + f];
+            cplx e = ev.at(k * columns + column), h = hv.at(k * columns + column);
             if (er) e -= (*er)[k * nf + f];
             if (hr) h -= (*hr)[k * nf + f];
             // the E sample carries the covered fraction w0 of its node (half at a face's
@@ -112,9 +113,10 @@ void replicate_periods(SurfaceCurrents& s, const Scene& scene, int normal_axis, 
     }
 }
 
-FarFieldResult far_field_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
-                                const FarFieldSettings& ff, const std::vector<double>& spectrum_hz,
-                                const std::map<int, std::vector<cplx>>* ref, const std::vector<double>& i_inc) {
+std::optional<FarFieldResult> far_field_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
+                                               const FarFieldSettings& ff, const std::vector<double>& spectrum_hz,
+                                               const std::map<int, std::vector<cplx>>* ref,
+                                               const std::vector<double>& i_inc) {
     FarFieldResult r;
     r.name = m.name;
     r.dimensions = scene.dimensions;
@@ -133,18 +135,23 @@ FarFieldResult far_field_result(Engine& engine, const Scene& scene, const Compil
             if (std::fabs(spectrum_hz[q] - f) < std::fabs(spectrum_hz[best] - f)) best = q;
         if (std::find(points.begin(), points.end(), best) == points.end()) points.push_back(best);
     }
+    // every surface set at the projected points only, in one gather to the rank that projects
+    std::vector<int> set_ids;
+    for (const FluxTerm& t : m.flux_terms)
+        for (int id : {t.e_set, t.h_set})
+            if (std::find(set_ids.begin(), set_ids.end(), id) == set_ids.end()) set_ids.push_back(id);
+    std::vector<std::vector<cplx>> gathered;
+    if (!dft_on_root(engine, scene, set_ids, points, gathered)) return std::nullopt;  // rank 0 projects
     std::map<int, std::vector<cplx>> sets;
-    for (const FluxTerm& t : m.flux_terms) {
-        if (!sets.count(t.e_set)) sets[t.e_set] = engine.dft(t.e_set);
-        if (!sets.count(t.h_set)) sets[t.h_set] = engine.dft(t.h_set);
-    }
+    for (std::size_t i = 0; i < set_ids.size(); ++i) sets[set_ids[i]] = std::move(gathered[i]);
     std::vector<std::array<double, 2>> dirs;
     for (int i = 0; i < r.n_theta; ++i)
         for (int j = 0; j < r.n_phi; ++j)
             dirs.push_back({r.n_theta == 1 ? 0.5 * units::pi : units::pi * i / (r.n_theta - 1),
                             2 * units::pi * j / r.n_phi});
-    for (std::size_t q : points) {
-        SurfaceCurrents sc = surface_currents(scene, m, q, sets, ref);
+    for (std::size_t column = 0; column < points.size(); ++column) {
+        const std::size_t q = points[column];
+        SurfaceCurrents sc = surface_currents(scene, m, q, sets, column, points.size(), ref);
         if (!m.flux_terms.empty()) replicate_periods(sc, scene, m.flux_terms.front().normal_axis, ff.periods);
         r.frequency_hz.push_back(spectrum_hz[q]);
         r.wavelength_um.push_back(units::hz_to_wavelength_um(spectrum_hz[q]));

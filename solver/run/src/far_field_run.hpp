@@ -5,6 +5,7 @@
 #include <array>
 #include <complex>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "golightly/compile.hpp"
@@ -13,12 +14,14 @@
 namespace golightly::detail {
 
 /// The equivalent currents J = n x H, M = -n x E of a flux_box's faces at spectrum point
-/// `f` (index into the monitor's DFT frequencies), from the DFT sets in `sets`
-/// (set index -> [sample * n_freq + f]); `ref`, when given, is subtracted first (the
-/// scattered fields of a normalized run). H = H~ / eta0.
+/// `f` (index into the monitor's DFT frequencies), from the DFT sets in `sets` (set index
+/// -> [sample * columns + column]: point f's values in column `column` of `columns`, as
+/// dft_on_root gives them); `ref` (set index -> [sample * n_freq + f], Engine::dft's
+/// layout), when given, is subtracted first (the scattered fields of a normalized run).
+/// H = H~ / eta0.
 SurfaceCurrents surface_currents(const Scene& scene, const CompiledMonitor& m, std::size_t f,
-                                 const std::map<int, std::vector<std::complex<double>>>& sets,
-                                 const std::map<int, std::vector<std::complex<double>>>* ref);
+                                 const std::map<int, std::vector<std::complex<double>>>& sets, std::size_t column,
+                                 std::size_t columns, const std::map<int, std::vector<std::complex<double>>>* ref);
 
 /// Copies of the currents `s` of a flux line or plane (normal along `normal_axis`) over
 /// periods[slot] periods of each tangential axis (slot 0, 1: the tangential axes in x, y, z
@@ -37,10 +40,14 @@ RadiationVectorsFn radiation_vectors_on(const Engine& engine);
 /// The far field of flux_box (or flux line / plane) `m` with settings `ff` from the
 /// engine's DFTs now (periods > 1: replicate_periods).
 /// `i_inc` (TF/SF runs: incident intensity per spectrum point) may be empty.
-/// Throws RunError (engine reads).
-FarFieldResult far_field_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
-                                const FarFieldSettings& ff, const std::vector<double>& spectrum_hz,
-                                const std::map<int, std::vector<std::complex<double>>>* ref,
-                                const std::vector<double>& i_inc);
+/// The surface samples of the projected spectrum points alone, every set of the monitor at
+/// once, are collected on rank 0 (dft_on_root, distributed.hpp), which projects: under MPI
+/// the other ranks take part in that one gather and return nullopt (rank 0 writes the
+/// results); a run in one process always gets the result. Collective: every rank calls it
+/// for the same monitor. Throws RunError (engine reads).
+std::optional<FarFieldResult> far_field_result(Engine& engine, const Scene& scene, const CompiledMonitor& m,
+                                               const FarFieldSettings& ff, const std::vector<double>& spectrum_hz,
+                                               const std::map<int, std::vector<std::complex<double>>>* ref,
+                                               const std::vector<double>& i_inc);
 
 }  // namespace golightly::detail

@@ -261,6 +261,11 @@ RunResult run_compiled(const Project& project, const CompiledProject& main, cons
     record_main_phase(o, scene, result);
     result.normalized = normalize;
     gather_monitors(*engine, project, main, normalize ? &spectrum_norm : nullptr, result, o.far_fields);
+    if (options.live && std::any_of(project.monitors.begin(), project.monitors.end(),
+                                    [](const Monitor& m) { return m.far_field.has_value(); }) &&
+        std::any_of(result.subdomains.begin(), result.subdomains.end(), [](const SubdomainInfo& s) { return s.rank != 0; }))
+        result.warnings.push_back("the live snapshots carried no far fields: the grid is spread over MPI ranks, which "
+                                  "project once, at the end (docs/cluster.md)");
     take_final_frame(*engine, project, options, result);
     result.wall_s = seconds_since(t_call);
     return result;

@@ -98,7 +98,9 @@ std::optional<DiffractionResult> diffraction_of(Engine& engine, const Project& p
                                                 std::vector<std::string>& warnings);
 
 /// The far field of monitor `m` when the project gives it one, as RunResult::far_fields
-/// holds it (normalized with `norm` when given). Throws RunError as far_field_result.
+/// holds it (normalized with `norm` when given); under MPI on rank 0 only (the other
+/// ranks join the gather of far_field_result and get nullopt). Throws RunError as
+/// far_field_result.
 std::optional<FarFieldResult> far_field_of(Engine& engine, const Project& project, const Scene& scene,
                                            const CompiledMonitor& m, const SpectrumNormalization* norm);
 std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, const CompiledMonitor& m,

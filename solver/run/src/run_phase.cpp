@@ -254,7 +254,14 @@ PhaseOutcome run_phase(Engine& engine, const CompiledProject& compiled, const Pr
     LiveFarFieldClock far_clock_state;
     const bool far_fields = std::any_of(project.monitors.begin(), project.monitors.end(),
                                         [](const Monitor& m) { return m.far_field.has_value(); });
-    LiveFarFieldClock* far_clock = phase == "main" && far_fields ? &far_clock_state : nullptr;
+    // A grid spread over MPI ranks: each rank's clock would decide alone when a snapshot
+    // projects, and the projection gathers from every rank, so they would wait on each
+    // other; there the snapshots carry no far fields (run_project warns) and the result
+    // projects them once (gather_monitors).
+    const DistributionInfo dist = engine.distribution();
+    const bool over_ranks = std::any_of(dist.subdomains.begin(), dist.subdomains.end(),
+                                        [](const SubdomainInfo& s) { return s.rank != 0; });
+    LiveFarFieldClock* far_clock = phase == "main" && far_fields && !over_ranks ? &far_clock_state : nullptr;
     if (far_clock)
         far_clock->cost_s = (engine.backend() == "cuda" ? kProjectionSecondsPerTermGpu : kProjectionSecondsPerTerm) *
                             far_field_terms(compiled, project);

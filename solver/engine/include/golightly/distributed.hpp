@@ -116,6 +116,10 @@ public:
     virtual void broadcast(std::vector<double>& values, int root) = 0;
     /// Every rank's `text`, by rank.
     virtual std::vector<std::string> gather(const std::string& text) = 0;
+    /// Rank `root` gets every rank's `values` concatenated in rank order; the other ranks get
+    /// an empty vector. This default passes each rank's values to every rank (broadcast(),
+    /// size() rounds); the MPI communicator sends each rank's to `root` alone (MPI_Gatherv).
+    virtual std::vector<double> gather_to(const std::vector<double>& values, int root);
 
     double sum(double value) {
         sum(&value, 1);
@@ -139,6 +143,26 @@ struct SubdomainDevice {
     /// Host name (MPI ranks): the device reads "... on HOST" in subdomains(); empty: none.
     std::string host;
 };
+
+/// The DFT accumulators of scene.dft_sets[sets[i]] at the frequency indices `freqs`,
+/// collected on one process: out[i][sample * freqs.size() + q] equals
+/// engine.dft(sets[i])[sample * nf + freqs[q]] (nf the set's frequencies, the samples in the
+/// scene's order). `scene` is the scene `engine` runs. For a reader that needs a few
+/// frequencies of a few sets on one process only (the far-field projection,
+/// far_field_run.cpp); Engine::dft instead sums every frequency of one set over the
+/// processes and gives the sum to each of them:
+///   DistributedEngine  every process sends the samples its subdomains own, for all the
+///                      sets at once, to rank `root` alone (Communicator::gather_to: one
+///                      MPI_Gatherv under MPI);
+///   SymmetricEngine    its inner engine's, expanded to the whole domain on `root`;
+///   any other engine   dft() of each set (one process).
+/// Collective: every process calls it with the same arguments. Returns true where `out`
+/// holds the values (rank `root`; any engine of a run in one process), false on the other
+/// ranks (out empty). Throws std::out_of_range for a set or a frequency index that `scene`
+/// does not have.
+bool dft_on_root(Engine& engine, const Scene& scene, const std::vector<int>& sets,
+                 const std::vector<std::size_t>& freqs, std::vector<std::vector<std::complex<double>>>& out,
+                 int root = 0);
 
 /// Everything a distributed engine takes beyond the scene and precision.
 struct DistributedSetup {
@@ -175,6 +199,11 @@ public:
     void get_field(Component c, std::vector<double>& out) override;
     void set_field(Component c, const std::vector<double>& values) override;
     std::vector<std::complex<double>> dft(int set) override;
+    /// dft_on_root (below) of this engine: each process packs the samples its subdomains
+    /// own as (set slot, global sample, the values at `freqs`) and the communicator's
+    /// gather_to brings them to `root`, which puts them in place. Collective.
+    bool dft_on_root(const std::vector<int>& sets, const std::vector<std::size_t>& freqs, int root,
+                     std::vector<std::vector<std::complex<double>>>& out);
     std::vector<double> time_samples(int probe) override;
     void update_materials(SceneView edited) override;
     /// Its own frame source (the frames below); no subdomain of another distributed run.

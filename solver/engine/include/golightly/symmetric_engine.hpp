@@ -51,6 +51,9 @@ public:
     void set_field(Component c, const std::vector<double>& values) override;
     /// The whole-domain samples x frequencies of scene.dft_sets[set] (engine.hpp).
     std::vector<std::complex<double>> dft(int set) override;
+    /// dft_on_root (distributed.hpp) of the inner engine, expanded on `root` as dft() does.
+    bool dft_on_root(const std::vector<int>& sets, const std::vector<std::size_t>& freqs, int root,
+                     std::vector<std::vector<std::complex<double>>>& out);
     std::vector<double> time_samples(int probe) override;
     void update_materials(SceneView edited) override;
     /// Its own frame source: the whole-domain frames below.

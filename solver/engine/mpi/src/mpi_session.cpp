@@ -82,6 +82,30 @@ public:
         return out;
     }
 
+    std::vector<double> gather_to(const std::vector<double>& values, int root) override {
+        // one MPI_Gather of the counts, one MPI_Gatherv of the values (int counts and offsets)
+        if (values.size() > std::size_t(INT_MAX))
+            throw RunError("MPI gather to rank " + std::to_string(root) + ": " + std::to_string(values.size()) +
+                           " values are too many for one message");
+        const int n = int(values.size());
+        const bool me = rank_ == root;
+        std::vector<int> counts(me ? std::size_t(size_) : 0), offsets(me ? std::size_t(size_) : 0);
+        MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, root, MPI_COMM_WORLD);
+        std::size_t total = 0;
+        for (std::size_t r = 0; r < counts.size(); ++r) {
+            if (total > std::size_t(INT_MAX)) break;  // refused below
+            offsets[r] = int(total);
+            total += std::size_t(counts[r]);
+        }
+        if (me && total > std::size_t(INT_MAX))  // MPI_Abort follows (cli/main.cpp): the others wait in MPI_Gatherv
+            throw RunError("MPI gather to rank " + std::to_string(root) + ": " + std::to_string(total) +
+                           " values are too many for one message");
+        std::vector<double> all(me ? total : 0);
+        MPI_Gatherv(values.data(), n, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, root,
+                    MPI_COMM_WORLD);
+        return all;
+    }
+
 private:
     int rank_ = 0, size_ = 1;
 };

@@ -69,7 +69,8 @@ private:
 ///              every rank has the same bits (MPI_Allreduce does not promise that);
 ///   all        MPI_Allreduce (MPI_LAND);
 ///   broadcast  MPI_Bcast of the size, then of the values;
-///   gather     MPI_Allgather of the lengths, then MPI_Allgatherv of the characters.
+///   gather     MPI_Allgather of the lengths, then MPI_Allgatherv of the characters;
+///   gather_to  MPI_Gather of the counts to the root, then MPI_Gatherv of the values.
 /// Arrays longer than INT_MAX values go in pieces.
 std::shared_ptr<Communicator> make_mpi_communicator();
 
