@@ -8,6 +8,8 @@
 #include <cmath>
 #include <complex>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "golightly/adjoint.hpp"
 #include "golightly/adjoint_project.hpp"
@@ -18,7 +20,9 @@
 #include "golightly/parameters.hpp"
 #include "golightly/project.hpp"
 #include "golightly/units.hpp"
+#include "cli_runner.hpp"
 #include "optional_features.hpp"
+#include "test_files.hpp"
 
 using namespace golightly;
 namespace fs = std::filesystem;
@@ -244,4 +248,48 @@ TEST_CASE("adjoint shape: the optimizer finds the quarter-wave anti-reflection c
     const double bound = std::pow(std::sqrt(airy_reflectance(n_c, n_s, t_star + 0.5 * dx, lambda0)) + std::sqrt(leak), 2);
     CHECK(R_opt < bound);
     CHECK(bound < 1e-2 * airy_reflectance(n_c, n_s, 0.0, lambda0));  // far below the bare substrate's 1/9
+}
+
+TEST_CASE("adjoint shape: optimize --adjoint writes one history column per parameter and the final project",
+          "[adjoint][shape][cli]" GOLIGHTLY_NEEDS_MUPARSER GOLIGHTLY_NEEDS_NLOPT) {
+    REQUIRE(expressions_available());
+    test::Scratch dir("adjoint", "shape_cli");
+    const fs::path file = dir.path / "block.glproj";
+    std::ofstream(file) << kBlockTMz;
+    const test::CliOut r = test::run_cli("optimize --adjoint " + test::quote(file.string()) + " --out " +
+                                             test::quote((dir.path / "out").string()) + " --max-iterations 3",
+                                         dir.path);
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("shape parameters: w = 0.63 in [0.3, 1], yc = 1.52 in [1.3, 1.7]; 1 term(s); mma, "
+                                      "maximize"));
+    std::istringstream in(test::slurp(dir.path / "out" / "history.csv"));
+    std::string line;
+    std::getline(in, line);
+    CHECK(line == "iteration,objective,gradient_norm,steps,wall_s,w,yc,dF/dw,dF/dyc,objective@1.55");
+    int rows = 0;
+    double best = 0, w = 0, yc = 0;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+        REQUIRE(cells.size() == 10);
+        CHECK(std::stoi(cells[0]) == rows);
+        CHECK(std::stod(cells[9]) == Approx(std::stod(cells[1])).epsilon(1e-12));  // one wavelength: the mean
+        if (rows == 0) CHECK(std::stod(cells[5]) == 0.63);                          // the start values
+        if (rows == 0 || std::stod(cells[1]) > best) best = std::stod(cells[1]), w = std::stod(cells[5]), yc = std::stod(cells[6]);
+        ++rows;
+    }
+    CHECK(rows == 3);
+    // final.glproj: the best values, the expressions re-evaluated with them
+    const Project fin = load_project(dir.path / "out" / "final.glproj");
+    REQUIRE(fin.parameters.size() == 2);
+    CHECK(fin.parameters[0].value == Approx(w).epsilon(1e-12));
+    CHECK(fin.parameters[1].value == Approx(yc).epsilon(1e-12));
+    CHECK(fin.layers.at(0).shapes.at(0).max.x == Approx(1.5 + w / 2).epsilon(1e-12));
+    // --resume has no checkpoint to continue from
+    const test::CliOut again = test::run_cli("optimize --adjoint " + test::quote(file.string()) + " --out " +
+                                                 test::quote((dir.path / "out").string()) + " --resume",
+                                             dir.path);
+    CHECK(again.code != 0);
 }
