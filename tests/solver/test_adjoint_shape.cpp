@@ -1,6 +1,8 @@
 // Shape parameters as adjoint design variables (adjoint_shape.hpp): the adjoint dF/dp
 // against central finite differences of forward runs (float64, 2D TMz with a block whose
-// width and position move, TEz with a slab whose thickness and position move), the
+// width and position move, TEz with a slab whose thickness and position move under a
+// plane wave, and TEz with a film whose thickness and permittivity move under a point
+// source, its field normal to the moving face), the
 // quarter-wave anti-reflection coating found by the optimizer (Fresnel/Airy optimum), and
 // the refusals with the field they name.
 #include <catch2/catch.hpp>
@@ -77,8 +79,9 @@ const char* kSlabTEz = R"JSON({"format": "golightly-project", "version": 1, "nam
 // A film (eps e, thickness t) on a substrate (eps 2.25, into the lower PML), a point
 // source Ey above it in a periodic cell 2 um wide (the first diffraction orders propagate,
 // obliquely, so Ey reaches the film's top face, normal to it: the harmonic mean of the
-// sub-pixel averaging moves; the film is below cutoff for every guided mode, V =
-// k0 t sqrt(e - 2.25) < 0.6, so nothing is trapped in the periodic cell); the objective
+// sub-pixel averaging moves; the film is below cutoff for every guided mode over the
+// pulse's band, V = k0 t sqrt(e - 2.25) < 0.6 against TE0's atan(sqrt((2.25 - 1) /
+// (e - 2.25))) = 0.91, so nothing is trapped in the periodic cell); the objective
 // |Ey|^2 above the film. e is a material parameter: its d eps / d p is 1 over the film's
 // interior sites. The top face sits 0.14 cell from the Ey windows' edges: a face on a
 // window edge is a kink of eps(t), where the central difference of the forward runs has
