@@ -156,7 +156,7 @@ double airy_reflectance(double n1, double n2, double t, double lambda) {
 
 }  // namespace
 
-TEST_CASE("adjoint shape: a design of shape parameters reads; bad input names the field",
+TEST_CASE("adjoint shape: a design of shape parameters reads, and bad input names the field",
           "[adjoint][shape]" GOLIGHTLY_NEEDS_MUPARSER) {
     REQUIRE(expressions_available());
     const auto spec = design_spec(parsed(kBlockTMz), "shape.glproj");
