@@ -2,7 +2,7 @@
 // against central finite differences of forward runs (float64, 2D TMz with a block whose
 // width and position move, TEz with a slab whose thickness and position move under a
 // plane wave, and TEz with a film whose thickness and permittivity move under a point
-// source, its field normal to the moving face), the
+// source, its field normal to the moving face; 3D with a slab under a plane wave), the
 // quarter-wave anti-reflection coating found by the optimizer (Fresnel/Airy optimum), and
 // the refusals with the field they name.
 #include <catch2/catch.hpp>
@@ -101,6 +101,27 @@ const char* kFilmTEz = R"JSON({"format": "golightly-project", "version": 1, "nam
   "design": {
     "shape_parameters": [{"name": "t", "min": 0.05, "max": 0.3}, {"name": "e", "min": 2.0, "max": 4.0}],
     "objective": {"terms": [{"point": [1.3, 2.3], "component": "Ey"}], "wavelengths_um": [1.55], "goal": "maximize"}
+  }})JSON";
+
+// kSlabTEz in 3D: a slab (eps 4) across a cell periodic in x and y, faces normal to z
+// (no sub-pixel tensor coupling), a plane wave Ex one way (-z), |Ex|^2 between the slab and
+// the source.
+const char* kSlab3d = R"JSON({"format": "golightly-project", "version": 1, "name": "shape slab 3d",
+  "parameters": {"t": 0.37, "z0": 1.12},
+  "domain": {"dimensions": 3, "size": [0.3, 0.3, 3.0], "cell_size": 0.05,
+             "boundaries": {"x": "periodic", "y": "periodic", "z": "pml"}, "pml": {"cells": 12}},
+  "materials": [{"id": "d", "epsilon_inf": 4.0}],
+  "layers": [{"name": "slab", "material": "d", "z": ["z0", "z0 + t"],
+              "shapes": [{"type": "rectangle", "min": [-1, -1], "max": [2, 2]}]}],
+  "sources": [{"name": "pw", "type": "plane", "center": [0.15, 0.15, 2.3], "size": [0.3, 0.3, 0.0], "component": "Ex",
+               "profile": "uniform", "direction": "-z",
+               "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.55, "wavelength_span": 0.4}}],
+  "monitors": [],
+  "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5}, "precision": "float64",
+          "backend": "cpu", "stop": {"decay_db": 140}},
+  "design": {
+    "shape_parameters": [{"name": "t", "min": 0.2, "max": 0.6}, {"name": "z0", "min": 0.9, "max": 1.4}],
+    "objective": {"terms": [{"point": [0.1, 0.1, 1.93], "component": "Ex"}], "wavelengths_um": [1.55], "goal": "maximize"}
   }})JSON";
 
 Project parsed(const char* text, const std::function<void(Json&)>& edit = {}) {
@@ -220,6 +241,12 @@ TEST_CASE("adjoint shape: dF/dp of a film's thickness (Ey normal to the moving f
           "[adjoint][shape]" GOLIGHTLY_NEEDS_MUPARSER) {
     REQUIRE(expressions_available());
     check_against_differences(kFilmTEz);
+}
+
+TEST_CASE("adjoint shape: dF/dp of a slab's thickness and position matches finite differences (3D, float64)",
+          "[adjoint][shape][3d]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
+    check_against_differences(kSlab3d);
 }
 
 TEST_CASE("adjoint shape: the optimizer finds the quarter-wave anti-reflection coating",
