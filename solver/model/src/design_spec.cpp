@@ -410,12 +410,9 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
     } else if (!d.contains("regions")) {
         rd.fail("design.regions", "is required (a list of design regions), unless the design has `shape_parameters`");
     }
-    const Json& regions = d.contains("regions") ? d.at("regions") : Json::array();
-    if (!s.shape_parameters.empty()) {
-        // a shape design: no region
-    } else if (!regions.is_array() || regions.empty()) {
+    const Json regions = d.contains("regions") ? d.at("regions") : Json::array();  // none in a shape design
+    if (s.shape_parameters.empty() && (!regions.is_array() || regions.empty()))
         rd.fail("design.regions", "must be a non-empty list");
-    }
     if (regions.size() > 1) rd.fail("design.regions", "one design region is supported for now (found " + std::to_string(regions.size()) + ")");
     std::set<std::string> names;
     for (std::size_t i = 0; i < regions.size(); ++i) {
