@@ -16,6 +16,7 @@
 #include "golightly/adjoint_optimize.hpp"
 #include "golightly/atomic_file.hpp"
 #include "golightly/adjoint_project.hpp"
+#include "golightly/adjoint_shape.hpp"
 #include "golightly/design_density.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/gds.hpp"
@@ -52,6 +53,65 @@ std::vector<std::pair<int, std::string>> read_history(const fs::path& file) {
         }
     }
     return rows;
+}
+
+/// optimize --adjoint on a design of shape parameters (adjoint_shape.hpp; spec/cli.md):
+/// history.csv with one column per parameter and per gradient entry, final.glproj with
+/// the best parameter values. No checkpoint: each evaluation recompiles the project, so a
+/// run is restarted from final.glproj instead.
+int run_shape_optimize(const Project& project, const std::string& project_file, const fs::path& out,
+                       const adjoint::ProjectProblemOptions& o, int max_iterations) {
+    const fs::path history_file = out / "history.csv";
+    const adjoint::ShapeProblem sp =
+        adjoint::shape_problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
+    for (const auto& w : sp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    std::string names, header = "iteration,objective,gradient_norm,steps,wall_s";
+    for (std::size_t k = 0; k < sp.names.size(); ++k) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s%s = %.6g in [%.6g, %.6g]", k ? ", " : "", sp.names[k].c_str(), sp.p0[k], sp.lo[k],
+                      sp.hi[k]);
+        names += buf;
+        header += "," + sp.names[k];
+    }
+    for (const auto& n : sp.names) header += ",dF/d" + n;
+    for (double w : sp.wavelengths_um) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, ",objective@%.6g", w);
+        header += buf;
+    }
+    std::printf("shape parameters: %s; %zu term(s); %s, %s\n", names.c_str(), sp.spec.objective.terms.size(),
+                sp.spec.algorithm.c_str(), sp.spec.objective.maximize ? "maximize" : "minimize");
+    std::fflush(stdout);
+    std::string text = header + "\n";
+    write_text_atomically(history_file, text);
+    const auto on_iteration = [&](const adjoint::ShapeIteration& it) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%d,%.17g,%.17g,%lld,%.6g", it.index, it.objective, it.gradient_norm, it.steps, it.wall_s);
+        std::string row = buf;
+        for (const std::vector<double>* v : {&it.p, &it.gradient, &it.objective_per_frequency})
+            for (double x : *v) {
+                std::snprintf(buf, sizeof buf, ",%.17g", x);
+                row += buf;
+            }
+        text += row + "\n";
+        write_text_atomically(history_file, text);
+        std::printf("iteration %d: objective %.6g, |grad| %.4g, %lld steps, %.3g s\n", it.index, it.objective,
+                    it.gradient_norm, it.steps, it.wall_s);
+        std::fflush(stdout);
+        return true;
+    };
+    const adjoint::ShapeOptimizeResult r = adjoint::optimize_shape(sp, max_iterations, on_iteration);
+    save_project(adjoint::project_at(project, sp.names, r.p, project_file), out / "final.glproj");
+    std::string best;
+    for (std::size_t k = 0; k < sp.names.size(); ++k) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s%s = %.9g", k ? ", " : "", sp.names[k].c_str(), r.p[k]);
+        best += buf;
+    }
+    const double f0 = r.history.empty() ? 0 : r.history.front().objective;
+    std::printf("done: %zu iteration(s), objective %.6g -> %.6g at %s (%s); wrote history.csv, final.glproj in %s\n",
+                r.history.size(), f0, r.objective, best.c_str(), r.stop.c_str(), limits::cap_text(out.string()).c_str());
+    return g_adjoint_cancel.load() ? kExitRun : kExitOk;
 }
 
 }  // namespace
@@ -115,6 +175,14 @@ int run_optimize_adjoint(int argc, char** argv) {
         // (the solver's cancel flag); the checkpoint keeps the last completed iteration
         std::signal(SIGINT, on_adjoint_sigint);
         o.cancel = &g_adjoint_cancel;
+        if (const auto spec = design_spec(project, project_file); spec && !spec->shape_parameters.empty()) {
+            if (resume) {
+                std::fprintf(stderr, "error: --resume: a design of shape parameters keeps no checkpoint; start again from "
+                                     "the final.glproj of the earlier run\n");
+                return kExitUsage;
+            }
+            return run_shape_optimize(project, project_file, out, o, max_iterations);
+        }
         pp = adjoint::problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
         for (const auto& w : pp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
         pp.settings.checkpoint = checkpoint;

@@ -201,6 +201,43 @@ void parse_fixed(const Reader& rd, const Json& list, const std::string& path, in
     }
 }
 
+/// `design.shape_parameters`: [{"name", "min", "max", "step"?}], each name a project
+/// parameter once; with the references, the parameter's value within [min, max].
+void parse_shape_parameters(const Project& project, const Reader& rd, const Json& list, DesignSpec& s) {
+    const std::string path = "design.shape_parameters";
+    if (!list.is_array() || list.empty())
+        rd.fail(path, "must be a non-empty list of {\"name\", \"min\", \"max\"} (project parameters to optimize)");
+    std::set<std::string> seen;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const std::string pp = path + "[" + std::to_string(k) + "]";
+        const Json& o = rd.object(list[k], pp);
+        DesignShapeParameter sp;
+        sp.name = rd.string(o, pp, "name", std::nullopt);
+        if (!seen.insert(sp.name).second) rd.fail(pp + ".name", "repeats parameter \"" + sp.name + "\"");
+        sp.min = rd.number(o, pp, "min", std::nullopt);
+        sp.max = rd.number(o, pp, "max", std::nullopt);
+        if (!(sp.min < sp.max))
+            rd.fail(pp + ".max", "must exceed min (" + num(sp.min) + "; found " + num(sp.max) + ")");
+        if (o.contains("step")) {
+            sp.step = rd.positive(o, pp, "step", std::nullopt);
+            if (!(sp.step < 0.5 * (sp.max - sp.min)))
+                rd.fail(pp + ".step", "must be below half of max - min (" + num(0.5 * (sp.max - sp.min)) + "; found " +
+                                          num(sp.step) + ")");
+        }
+        if (rd.references) {
+            const Parameter* par = nullptr;
+            for (const Parameter& q : project.parameters)
+                if (q.name == sp.name) par = &q;
+            if (!par)
+                rd.fail(pp + ".name", "\"" + sp.name + "\" is not a parameter of the project (top-level `parameters`)");
+            if (par->value < sp.min || par->value > sp.max)
+                rd.fail(pp, "the start value of \"" + sp.name + "\" (its parameter value, " + num(par->value) +
+                                ") lies outside [min, max] = [" + num(sp.min) + ", " + num(sp.max) + "]");
+        }
+        s.shape_parameters.push_back(sp);
+    }
+}
+
 DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Json& j, const std::string& path) {
     rd.object(j, path);
     const int dims = project.domain.dimensions;
@@ -366,9 +403,16 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
     const Reader rd{file_label, check_references};
     const Json& d = rd.object(*it, "design");
     DesignSpec s;
-    if (!d.contains("regions")) rd.fail("design.regions", "is required (a list of design regions)");
-    const Json& regions = d.at("regions");
-    if (!regions.is_array() || regions.empty()) rd.fail("design.regions", "must be a non-empty list");
+    if (d.contains("shape_parameters")) {
+        parse_shape_parameters(project, rd, d.at("shape_parameters"), s);
+        if (d.contains("regions"))
+            rd.fail("design.regions", "a design has either density `regions` or `shape_parameters`, not both (found both)");
+    } else if (!d.contains("regions")) {
+        rd.fail("design.regions", "is required (a list of design regions), unless the design has `shape_parameters`");
+    }
+    const Json regions = d.contains("regions") ? d.at("regions") : Json::array();  // none in a shape design
+    if (s.shape_parameters.empty() && (!regions.is_array() || regions.empty()))
+        rd.fail("design.regions", "must be a non-empty list");
     if (regions.size() > 1) rd.fail("design.regions", "one design region is supported for now (found " + std::to_string(regions.size()) + ")");
     std::set<std::string> names;
     for (std::size_t i = 0; i < regions.size(); ++i) {
@@ -474,6 +518,9 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
                 rd.fail("design.optimizer.algorithm", "lbfgs takes no constraints: design.regions[" + std::to_string(i) +
                                                           "].robust (the worst of three designs, in the epigraph form) "
                                                           "needs mma or ccsa");
+    if (!s.shape_parameters.empty() && s.objective.combine == "min")
+        rd.fail("design.objective.combine", "\"min\" (the epigraph form) is not available with shape_parameters yet; use "
+                                            "\"mean\" or \"expression\"");
     if (s.algorithm == "lbfgs" && s.objective.combine == "min")
         rd.fail("design.objective.combine", "\"min\" (the worst wavelength, in the epigraph form: one constraint per "
                                             "wavelength) needs design.optimizer.algorithm mma or ccsa (found lbfgs)");

@@ -208,6 +208,8 @@ AdjointBasis adjoint_basis(const std::vector<double>& freqs, double dt) {
     throw std::invalid_argument("adjoint: the frequencies are too close together to be told apart by the adjoint sources");
 }
 
+void check_tfsf_faces(const Scene& scene, const DesignSites& sites, const std::string& what);
+
 }  // namespace
 
 DesignSites map_design(const Scene& scene, const DesignRegion& region) {
@@ -283,7 +285,17 @@ DesignSites map_design(const Scene& scene, const DesignRegion& region) {
                 }
     }
     if (sites.size() == 0) throw design_error("no Yee site lies inside the box (smaller than a cell?)");
-    // TF/SF faces: their corrections scale with the site's cb, which the design changes
+    check_tfsf_faces(scene, sites, "design region: it");
+    return sites;
+}
+
+namespace {
+
+/// TF/SF faces: their corrections scale with the site's cb, which the design changes.
+/// `what` starts the message ("design region: it").
+void check_tfsf_faces(const Scene& scene, const DesignSites& sites, const std::string& what) {
+    const int dims = scene.dimensions == 3 ? 3 : 2;
+    const auto n = grid_n(scene);
     for (std::size_t s = 0; s < scene.tfsf.size(); ++s) {
         const auto& tf = scene.tfsf[s];
         std::int64_t mn[3] = {n[0], n[1], n[2]}, mx[3] = {-1, -1, -1};
@@ -300,10 +312,13 @@ DesignSites map_design(const Scene& scene, const DesignRegion& region) {
             for (std::int64_t face : {tf.lo[a], tf.hi[a]})
                 touches = touches || (others && face >= mn[a] - 1 && face <= mx[a] + 1);
         }
-        if (touches) throw design_error("it touches the face of TF/SF source " + std::to_string(s) + "; keep it inside or outside the box");
+        if (touches)
+            throw std::invalid_argument(what + " touches the face of TF/SF source " + std::to_string(s) +
+                                        "; keep it inside or outside the box");
     }
-    return sites;
 }
+
+}  // namespace
 
 std::vector<double> site_permittivity(const DesignSites& sites, const DesignRegion& region,
                                       const std::vector<double>& rho) {
@@ -539,17 +554,75 @@ struct Prepared {
     std::vector<std::vector<std::pair<std::size_t, std::size_t>>> sample_of;
 };
 
-Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
+void check_problem(const Problem& problem) {
     if (problem.frequencies_hz.empty()) throw std::invalid_argument("adjoint: no frequencies");
     for (double f : problem.frequencies_hz)
         if (!(f > 0) || !std::isfinite(f)) throw std::invalid_argument("adjoint: frequencies must be positive");
     if (problem.functionals.empty()) throw std::invalid_argument("adjoint: no field functional");
     if (!problem.objective) throw std::invalid_argument("adjoint: no objective");
+}
+
+void prepare_sets(const Problem& problem, Prepared& p);
+
+Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
+    check_problem(problem);
     Prepared p;
     p.forward = problem.scene;
     p.sites = map_design(p.forward, problem.region);
     p.eps = site_permittivity(p.sites, problem.region, rho);
     apply_design(p.forward, p.sites, p.eps);
+    prepare_sets(problem, p);
+    return p;
+}
+
+/// evaluate_sites' sites, checked (adjoint.hpp), on the scene as it is.
+Prepared prepare_sites(const Problem& problem, const DesignSites& sites) {
+    check_problem(problem);
+    check_scene(problem.scene);
+    const Scene& scene = problem.scene;
+    const auto comps = scene_e_components(scene);
+    const bool tensor = scene.dimensions == 3 || scene.polarization == Polarization::TEz;
+    std::unordered_set<CellIndex> source_cells[3];
+    for (const auto& src : scene.sources)
+        if (is_electric(src.component))
+            for (CellIndex c : src.cells) source_cells[component_axis(src.component)].insert(c);
+    auto fail = [](const std::string& m) { return std::invalid_argument("shape sites: " + m); };
+    const auto n = grid_n(scene);
+    if (sites.component.size() != sites.cell.size()) throw fail("components and cells differ in length");
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        const Component c = sites.component[s];
+        const CellIndex cell = sites.cell[s];
+        const std::string at = std::string(component_name(c)) + " site " + std::to_string(cell);
+        if (std::find(comps.begin(), comps.end(), c) == comps.end() || cell < 0 || std::size_t(cell) >= scene.cells())
+            throw fail(at + " is not an E site of the scene");
+        if (s > 0 && c != sites.component[s - 1])
+            for (std::size_t r = 0; r + 1 < s; ++r)
+                if (sites.component[r] == c) throw fail("the sites of one component must be consecutive");
+        if (sorted_contains(scene.dispersive[int(c)].cells, cell))
+            throw fail(at + " carries a dispersive material; the sensitivity holds for lossless, non-dispersive sites");
+        const EUpdateCoeffs& e = entry_of(scene, c, cell);
+        if (e.sigma != 0.0 || e.ca != 1.0)
+            throw fail(at + " carries a conductive material; the sensitivity holds for lossless, non-dispersive sites");
+        if (tensor && sorted_contains(scene.anisotropic.cells[int(c)], cell))
+            throw fail(at + " is sub-pixel tensor-coupled (an oblique interface moves there); the sensitivity holds for "
+                            "diagonal sites: keep moving boundaries axis-aligned in TEz and 3D");
+        if (source_cells[component_axis(c)].count(cell)) throw fail(at + " holds a source");
+        const std::int64_t ijk[3] = {cell % n[0], (cell / n[0]) % n[1], cell / (n[0] * n[1])};
+        for (int a = 0; a < (scene.dimensions == 3 ? 3 : 2); ++a)
+            if (ijk[a] < scene.pml_lo[a] || ijk[a] >= n[a] - scene.pml_hi[a])
+                throw fail(at + " lies in the PML along " + std::string(1, char('x' + a)) +
+                           " (a boundary moves there): the CPML update is not reciprocal enough for the sensitivity "
+                           "(a slab through the PML gave errors of 4 % to 170 %); keep moving boundaries outside it");
+    }
+    check_tfsf_faces(scene, sites, "shape sites: a moving boundary");
+    Prepared p;
+    p.forward = scene;
+    p.sites = sites;
+    prepare_sets(problem, p);
+    return p;
+}
+
+void prepare_sets(const Problem& problem, Prepared& p) {
     p.design = design_sets(p.sites, problem.frequencies_hz);
     p.forward.dft_sets = p.design.sets;
     p.forward.time_probes.clear();
@@ -595,7 +668,6 @@ Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
         }
         p.sample_of.push_back(std::move(samples));
     }
-    return p;
 }
 
 Amplitudes amplitudes_of(const Problem& problem, const Prepared& p, const RunOutput& run) {
@@ -647,8 +719,10 @@ RunOutput forward_run(const Problem& problem, const Prepared& p, Evaluation& ev)
 
 }  // namespace
 
-Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
-    const Prepared p = prepare(problem, rho);
+namespace {
+
+/// The forward run of a prepared problem (evaluate, evaluate_sites).
+Evaluation forward_only(const Problem& problem, const Prepared& p) {
     Evaluation ev;
     const RunOutput fwd = forward_run(problem, p, ev);
     ev.objective = problem.objective(ev.amplitudes, nullptr);
@@ -663,8 +737,12 @@ Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
     return ev;
 }
 
-Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<double>& rho) {
-    const Prepared p = prepare(problem, rho);
+/// d F / d eps_r per site to the gradient's variables (pixel_gradient for the density; the
+/// identity for evaluate_sites), and the number of those variables.
+using Chain = std::function<std::vector<double>(const std::vector<double>&)>;
+
+/// The forward and adjoint runs of a prepared problem (evaluate_with_gradient, evaluate_sites).
+Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& chain, std::size_t variables) {
     Evaluation ev;
     const RunOutput fwd = forward_run(problem, p, ev);
     Amplitudes g;
@@ -681,7 +759,7 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
     // d F_f / d rho: each (functional, frequency) term goes through the interpolation's
     // transpose at once, so that no per-frequency copy of the sites is held (the memory
     // estimate, compile.hpp design_dft_bytes, counts the DFT fields only)
-    if (split) ev.gradient_per_frequency.assign(nf, std::vector<double>(problem.region.pixels(), 0.0));
+    if (split) ev.gradient_per_frequency.assign(nf, std::vector<double>(variables, 0.0));
     std::vector<double> d_eps_mf(split ? p.sites.size() : 0);
     const CompiledWaveform wave = adjoint_waveform(problem.frequencies_hz);
     // the adjoint field of F for RunSettings::on_fields, [s * nf + f]
@@ -763,12 +841,12 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
                 if (want_fields) adjoint_field[s * nf + f] += gc * ea / S;
             }
             if (need_f) {
-                const std::vector<double> term = pixel_gradient(p.sites, problem.region, d_eps_mf);
+                const std::vector<double> term = chain(d_eps_mf);
                 for (std::size_t k = 0; k < term.size(); ++k) ev.gradient_per_frequency[f][k] += term[k];
             }
         }
     }
-    ev.gradient = pixel_gradient(p.sites, problem.region, ev.d_eps);
+    ev.gradient = chain(ev.d_eps);
     if (want_fields) {
         DesignFields fields;
         fields.sites = &p.sites;
@@ -778,6 +856,24 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
         problem.settings.on_fields(fields);
     }
     return ev;
+}
+
+}  // namespace
+
+Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
+    return forward_only(problem, prepare(problem, rho));
+}
+
+Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<double>& rho) {
+    const Prepared p = prepare(problem, rho);
+    const auto chain = [&](const std::vector<double>& d_eps) { return pixel_gradient(p.sites, problem.region, d_eps); };
+    return with_adjoint(problem, p, chain, problem.region.pixels());
+}
+
+Evaluation evaluate_sites(const Problem& problem, const DesignSites& sites, bool with_gradient) {
+    const Prepared p = prepare_sites(problem, sites);
+    if (!with_gradient) return forward_only(problem, p);
+    return with_adjoint(problem, p, [](const std::vector<double>& d_eps) { return d_eps; }, sites.size());
 }
 
 }  // namespace golightly::adjoint

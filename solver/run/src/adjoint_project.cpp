@@ -122,14 +122,23 @@ std::size_t nearest(const std::vector<double>& freqs, double f) {
 
 }  // namespace
 
-ProjectProblem problem_from_project(const Project& project, const std::string& file_label, const fs::path& project_dir,
-                                    const ProjectProblemOptions& options) {
+namespace {
+
+/// problem_from_project and shape_problem_at: `shape` the design of shape parameters (no
+/// density region); `given_normalization` non-empty: N(f), no normalization run.
+ProjectProblem build_problem(const Project& project, const std::string& file_label, const fs::path& project_dir,
+                             const ProjectProblemOptions& options, bool shape,
+                             const std::vector<double>& given_normalization) {
     const std::optional<DesignSpec> spec = design_spec(project, file_label);
     if (!spec) throw ProjectError(file_label, "design", "the project has no `design` section to optimize");
     ProjectProblem pp;
     pp.spec = *spec;
     pp.dimensions = project.domain.dimensions;
-    const DesignRegionSpec& rs = pp.spec.regions.at(0);
+    if (shape != pp.spec.regions.empty())
+        throw ProjectError(file_label, shape ? "design.regions" : "design.shape_parameters",
+                           shape ? "the design has a density region, not shape parameters"
+                                 : "the design has shape parameters, not a density region (adjoint_shape.hpp)");
+    const DesignRegionSpec rs = shape ? DesignRegionSpec{} : pp.spec.regions.at(0);
     const DesignObjective& obj = pp.spec.objective;
 
     // The project as compiled: the spectrum at the objective's wavelengths, only the
@@ -172,47 +181,53 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     }
 
     // the design region
-    p.region.lo_um = rs.min;
-    p.region.hi_um = rs.max;
-    p.region.n = rs.pixels;
-    p.region.eps_min = project.find_material(rs.materials[0])->epsilon_inf;
-    p.region.eps_max = project.find_material(rs.materials[1])->epsilon_inf;
-    try {  // the design region's refusals (PML, sources, dispersion), named by the region's path
-        (void)map_design(p.scene, p.region);
-    } catch (const std::invalid_argument& e) {
-        throw ProjectError(file_label, "design.regions[0]", e.what());
-    }
-    pp.settings.mapping.kind = rs.filter_kind == "gaussian" ? design::FilterKind::Gaussian : design::FilterKind::Conic;
-    pp.settings.mapping.radius_um = rs.filter_radius_um;
-    pp.settings.mapping.beta = rs.beta;
-    pp.settings.mapping.eta = rs.eta;
-    pp.settings.beta_max = rs.beta_max;
-    pp.settings.beta_every = rs.beta_every;
-    pp.settings.beta_factor = rs.beta_factor;
-    pp.settings.mapping.smoothed = rs.projection_kind == "smoothed";
-    pp.settings.betas = rs.betas;
-    pp.settings.min_length_um = rs.min_length_um;
-    if (rs.robust_eta_eroded > 0) pp.settings.robust_etas = {rs.robust_eta_dilated, rs.robust_eta_eroded};
-    pp.settings.algorithm = pp.spec.algorithm;
-    pp.settings.maximize = obj.maximize;
-    pp.settings.max_iterations = pp.spec.max_iterations;
-    for (const auto& [index, rho] : rs.fixed_pixels()) pp.settings.fixed.push_back({index, rho});
-
-    // the start density
-    const std::string rho_path = "design.regions[0].rho";
-    if (rs.rho_uniform) {
-        pp.rho0.assign(rs.pixel_count(), *rs.rho_uniform);
-    } else if (!rs.rho_values.empty()) {
-        pp.rho0 = rs.rho_values;
-    } else {
-        const fs::path f = fs::path(rs.rho_file).is_absolute() ? fs::path(rs.rho_file) : project_dir / rs.rho_file;
-        try {
-            pp.rho0 = read_density_file(f, rs.pixel_count());
-        } catch (const std::exception& e) {
-            throw ProjectError(file_label, rho_path, e.what());
+    if (!shape) {
+        p.region.lo_um = rs.min;
+        p.region.hi_um = rs.max;
+        p.region.n = rs.pixels;
+        p.region.eps_min = project.find_material(rs.materials[0])->epsilon_inf;
+        p.region.eps_max = project.find_material(rs.materials[1])->epsilon_inf;
+        try {  // the design region's refusals (PML, sources, dispersion), named by the region's path
+            (void)map_design(p.scene, p.region);
+        } catch (const std::invalid_argument& e) {
+            throw ProjectError(file_label, "design.regions[0]", e.what());
         }
+        pp.settings.mapping.kind = rs.filter_kind == "gaussian" ? design::FilterKind::Gaussian : design::FilterKind::Conic;
+        pp.settings.mapping.radius_um = rs.filter_radius_um;
+        pp.settings.mapping.beta = rs.beta;
+        pp.settings.mapping.eta = rs.eta;
+        pp.settings.beta_max = rs.beta_max;
+        pp.settings.beta_every = rs.beta_every;
+        pp.settings.beta_factor = rs.beta_factor;
+        pp.settings.mapping.smoothed = rs.projection_kind == "smoothed";
+        pp.settings.betas = rs.betas;
+        pp.settings.min_length_um = rs.min_length_um;
+        if (rs.robust_eta_eroded > 0) pp.settings.robust_etas = {rs.robust_eta_dilated, rs.robust_eta_eroded};
+        pp.settings.algorithm = pp.spec.algorithm;
+        pp.settings.maximize = obj.maximize;
+        pp.settings.max_iterations = pp.spec.max_iterations;
+        for (const auto& [index, rho] : rs.fixed_pixels()) pp.settings.fixed.push_back({index, rho});
+
+        // the start density
+        const std::string rho_path = "design.regions[0].rho";
+        if (rs.rho_uniform) {
+            pp.rho0.assign(rs.pixel_count(), *rs.rho_uniform);
+        } else if (!rs.rho_values.empty()) {
+            pp.rho0 = rs.rho_values;
+        } else {
+            const fs::path f = fs::path(rs.rho_file).is_absolute() ? fs::path(rs.rho_file) : project_dir / rs.rho_file;
+            try {
+                pp.rho0 = read_density_file(f, rs.pixel_count());
+            } catch (const std::exception& e) {
+                throw ProjectError(file_label, rho_path, e.what());
+            }
+        }
+        for (const FixedPixel& f : pp.settings.fixed) pp.rho0[f.index] = f.rho;  // also what the normalization sees
+    } else {
+        pp.settings.algorithm = pp.spec.algorithm;
+        pp.settings.maximize = obj.maximize;
+        pp.settings.max_iterations = pp.spec.max_iterations;
     }
-    for (const FixedPixel& f : pp.settings.fixed) pp.rho0[f.index] = f.rho;  // also what the normalization sees
 
     // the run settings
     p.settings.backend = options.backend.value_or(project.run.backend);
@@ -250,7 +265,12 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
     // the normalization: |a_in|^2 forward in mode slot 0 of normalize_by, for the start density
     const std::size_t nf = fi.size();
     pp.normalization.assign(nf, 1.0);
-    if (!obj.normalize_by.empty() && options.normalize) {
+    if (!given_normalization.empty()) {
+        if (given_normalization.size() != nf)
+            throw std::invalid_argument("adjoint: " + std::to_string(given_normalization.size()) +
+                                        " normalization values for " + std::to_string(nf) + " wavelengths");
+        pp.normalization = given_normalization;
+    } else if (!obj.normalize_by.empty() && options.normalize) {
         Problem pn;
         pn.scene = p.scene;
         pn.region = p.region;
@@ -262,11 +282,12 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
                                                   obj.normalize_by, obj.normalize_by, file_label,
                                                   "design.objective.normalize_by")};
         pn.objective = intensity_objective();
-        design::DensityGrid g = density_grid(p.region, pp.dimensions);
+        design::DensityGrid g;
+        if (!shape) g = density_grid(p.region, pp.dimensions);
         g.rho = pp.rho0;
         Evaluation ev;
         try {
-            ev = evaluate(pn, design::map_density(g, pp.settings.mapping));
+            ev = shape ? evaluate_sites(pn, DesignSites{}, false) : evaluate(pn, design::map_density(g, pp.settings.mapping));
         } catch (const Cancelled& c) {
             throw Cancelled("normalization", c.steps);
         }
@@ -342,6 +363,18 @@ ProjectProblem problem_from_project(const Project& project, const std::string& f
         };
     }
     return pp;
+}
+
+}  // namespace
+
+ProjectProblem problem_from_project(const Project& project, const std::string& file_label, const fs::path& project_dir,
+                                    const ProjectProblemOptions& options) {
+    return build_problem(project, file_label, project_dir, options, false, {});
+}
+
+ProjectProblem shape_problem_at(const Project& project, const std::string& file_label, const fs::path& project_dir,
+                                const ProjectProblemOptions& options, const std::vector<double>& normalization) {
+    return build_problem(project, file_label, project_dir, options, true, normalization);
 }
 
 // ------------------------------------------------------------------ density files

@@ -88,8 +88,22 @@ struct DesignObjective {
     std::string expression;
 };
 
+/// A shape parameter (`design.shape_parameters[k]`): a project parameter (top-level
+/// `parameters`) whose value the adjoint optimizer moves within [min, max]; its current
+/// value is the start (adjoint_shape.hpp).
+struct DesignShapeParameter {
+    std::string name;
+    double min = 0, max = 0;
+    /// The half step of the central difference of the compiled permittivity, d eps / d p
+    /// (parameter units; 0: 1e-4 (max - min), adjoint_shape.hpp).
+    double step = 0;
+};
+
 struct DesignSpec {
+    /// Density regions; empty in a design of shape parameters (one kind per design).
     std::vector<DesignRegionSpec> regions;
+    /// Shape parameters; empty in a density design.
+    std::vector<DesignShapeParameter> shape_parameters;
     DesignObjective objective;
     std::string algorithm = "mma";  ///< mma | ccsa | lbfgs
     int max_iterations = 50;
@@ -100,7 +114,9 @@ struct DesignSpec {
 /// (material ids and their dispersion, monitor names, kinds and mode slots, mode monitors
 /// (and normalize_by) whose line or plane does not pass through the design region, the box
 /// inside the domain, point components for the polarization); nullopt when the project has
-/// none.
+/// none. A design has either `regions` (density) or `shape_parameters` (each naming a
+/// project parameter, min < max, the parameter's value within them: checked with the
+/// references), not both.
 /// Throws ProjectError naming `file_label` and the JSON path (e.g.
 /// "design.regions[0].pixel_um").
 /// validate_project checks the section without its references: an edit elsewhere (a

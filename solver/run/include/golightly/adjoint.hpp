@@ -263,4 +263,21 @@ Evaluation evaluate(const Problem& problem, const std::vector<double>& rho);
 /// an objective's gradient or the per-frequency values have the wrong shape.
 Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<double>& rho);
 
+/// The runs of evaluate() (with_gradient false) or evaluate_with_gradient() (true) on
+/// problem.scene as it is: no density is applied (problem.region is unused), and the
+/// gradient is taken with respect to eps_r at the E Yee sites `sites` (any sites of the
+/// scene, those of one component consecutive; pixel and weight unused; empty: the forward
+/// run only), e.g. the sites whose permittivity a shape parameter moves (adjoint_shape.hpp).
+/// The same forward and adjoint runs and the same sensitivity d F / d eps_r(s) as the
+/// density (header comment). Fills objective, amplitudes, the steps and times, and with
+/// the gradient d_eps (one per site, F per unit eps_r) and gradient = d_eps; with
+/// Problem::per_frequency objective_per_frequency and gradient_per_frequency as [f][site]
+/// (d F_f / d eps_r). Throws as evaluate_with_gradient, and std::invalid_argument (message
+/// starting "shape sites: ") for a site that is not an E site of the scene, lies on a
+/// dispersive, conductive (sigma != 0) or sub-pixel tensor-coupled site (TEz, 3D), on a
+/// source, in the PML, or next to a TF/SF face: there the sensitivity of the header
+/// comment does not hold (in the PML: measured errors of 4 % to 170 % for a slab through
+/// it, docs/inverse-design.md section 8).
+Evaluation evaluate_sites(const Problem& problem, const DesignSites& sites, bool with_gradient);
+
 }  // namespace golightly::adjoint

@@ -60,7 +60,8 @@ struct ProjectProblemOptions {
     std::function<void(const char* run, long long steps)> on_progress;
 };
 
-/// The problem of `project`'s design section. `project_dir`: where a `rho` file name is
+/// The problem of `project`'s design section (a density region; a design of shape
+/// parameters is refused with a ProjectError at "design.shape_parameters": shape_problem_at). `project_dir`: where a `rho` file name is
 /// looked up. Throws ProjectError (no design section, a bad field, an unreadable density
 /// file, a mode term's or normalize_by's monitor that guides no such mode at one of the
 /// wavelengths: naming file_label and the JSON path), std::invalid_argument (adjoint.hpp's
@@ -72,6 +73,17 @@ struct ProjectProblemOptions {
 /// iteration, as optimize_density's stop "cancelled" after one.
 ProjectProblem problem_from_project(const Project& project, const std::string& file_label,
                                     const std::filesystem::path& project_dir, const ProjectProblemOptions& options = {});
+
+/// The problem of a design of shape parameters (`design.shape_parameters`, no density
+/// region; adjoint_shape.hpp) at the project's current parameter values: as
+/// problem_from_project with region, rho0 and the density settings unused (the optimizer
+/// settings algorithm, maximize and max_iterations set); the normalization run (at these
+/// values) only when `normalization` is empty, else N(f) = normalization[f] (one per
+/// objective wavelength). Throws as problem_from_project, and ProjectError
+/// ("design.regions") for a density design.
+ProjectProblem shape_problem_at(const Project& project, const std::string& file_label,
+                                const std::filesystem::path& project_dir, const ProjectProblemOptions& options,
+                                const std::vector<double>& normalization = {});
 
 /// Densities as `optimize --adjoint` writes them: `rho` and `rho_projected`, x fastest.
 /// CSV: a comment line "# golightly density nx=.. ny=.. nz=.. pixel_um=.. origin_um=x,y,z",

@@ -1,0 +1,150 @@
+// GoLightly: shape parameters as design variables of the adjoint optimizer (issue 53 item
+// 3; docs/inverse-design.md "Shape parameters").
+//
+// A design of shape parameters (`design.shape_parameters`, design_spec.hpp) names project
+// parameters p_k (top-level `parameters`; widths, positions, vertices, thicknesses and
+// material indices may be expressions of them). The figure of merit F is the one of a
+// density design (adjoint_project.hpp); its gradient is
+//   dF/dp_k = sum_s dF/deps_r(s) * deps_r(s)/dp_k,
+// where s runs over the E Yee sites (component, cell) and dF/deps_r(s) is the density
+// adjoint's sensitivity, from the same one forward and one adjoint run per functional
+// (adjoint.hpp evaluate_sites: the same code as the density gradient). deps_r(s)/dp_k
+// comes from the compiled permittivity itself: the project is recompiled (no run; no
+// monitors) at p_k +- h_k and the table eps_r of each E site differenced,
+//   deps_r(s)/dp_k = (eps_r(s; p + h_k e_k) - eps_r(s; p - h_k e_k)) / (2 h_k).
+// With run.subpixel_averaging (required) the averaged eps_r of a site is a continuous,
+// piecewise smooth function of the boundary's position: the window mean of eps over the
+// site's cell (Ez in TMz, and components tangential to the boundary) or the inverse of
+// the window mean of 1/eps (components normal to it); both are exact integrals of the
+// shapes' outlines (geometry.hpp), so the difference quotient converges to the
+// derivative. The sites whose eps_r changes are those whose cell window the moving
+// boundary crosses; only they are sampled (their DFT fields stored), a subset of their
+// bounding box.
+//
+// This is the discrete form of the shape derivative that Tidy3D's autograd uses for
+// geometry (and Meep's sub-pixel smoothing rests on): the boundary perturbation formula
+// of Johnson et al., Phys. Rev. E 65, 066611 (2002), the integral over the moving surface
+// of the normal velocity v_n times
+// Re[(eps_2 - eps_1) E_par,fwd . E_par,adj - (1/eps_2 - 1/eps_1) D_perp,fwd D_perp,adj]:
+// for a boundary moved by v_n dp, the mean of eps over a window the boundary crosses
+// changes by (eps_2 - eps_1) v_n dp L / dx^2 (L the boundary's length in the window), so
+// sum_s dF/deps(s) deps(s)/dp is the boundary integral with the fields sampled at the
+// Yee sites within a cell of the boundary; the normal components' harmonic mean gives the
+// D_perp term (d(1/<1/eps>) = <1/eps>^-2 (1/eps_1 - 1/eps_2) v_n dp L / dx^2, and
+// E_perp = D_perp / eps_avg). The two agree to O(dx): the fields vary by O(dx) relative
+// over the cell in which they are sampled. Unlike the continuous formula, the discrete
+// form is the exact derivative of what the engine computes (up to the O(h_k^2) of the
+// difference and the table's 1e-7 rounding of eps_r), so it matches finite differences of
+// forward runs (tests/solver/test_adjoint_shape.cpp).
+//
+// Limits (refused with messages naming the parameter): the parameter may change only the
+// layers and the materials (not sources, monitors, the domain or run settings); the moving
+// sites must be lossless, non-dispersive, not sub-pixel tensor-coupled (TEz and 3D: the
+// moving boundaries axis-aligned), hold no source and not touch a TF/SF face; the
+// objective's samples (mode monitors, points) must not lie on sites the parameter moves
+// (a mode's shape would change with it, which is not differentiated). Sites in the PML
+// take the same sensitivity; there the CPML's near-symmetry limits the accuracy to its
+// reflection level (adjoint.hpp). One kind of design per project: shape parameters or a
+// density region, not both.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "golightly/adjoint.hpp"
+#include "golightly/adjoint_project.hpp"
+#include "golightly/design_spec.hpp"
+#include "golightly/project.hpp"
+
+namespace golightly::adjoint {
+
+/// d eps_r / d p at the sites any parameter moves.
+struct ShapeSensitivity {
+    DesignSites sites;               ///< grouped by component (scene order), cells increasing; pixel, weight unused
+    std::vector<double> d_eps;       ///< [s * np + k]: d eps_r(s) / d p_k (1 per parameter unit)
+    std::vector<std::size_t> moved;  ///< per parameter: the sites it moves
+    std::array<std::int64_t, 3> box_lo{0, 0, 0}, box_hi{-1, -1, -1};  ///< the sites' bounding box (grid indices)
+};
+
+/// The project's parameters `names` set to `values` (with_parameters, parameter_text).
+/// Throws ProjectError as with_parameters.
+Project project_at(const Project& project, const std::vector<std::string>& names, const std::vector<double>& values,
+                   const std::string& file_label);
+
+/// The sensitivity of the compiled permittivity at the parameter values `values` (one per
+/// spec.shape_parameters entry) by central differences of half step h_k (spec step, or
+/// 1e-4 (max - min)); each side clamped into [min, max] (a one-sided difference at a
+/// bound). `scene`: the scene compiled at `values` (grid and E components to compare
+/// with). Throws ProjectError (file_label, "design.shape_parameters[k]") when a parameter
+/// changes more than the layers and materials, or the grid; with run.subpixel_averaging
+/// false (a staircased eps is not continuous in p).
+ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spec, const std::vector<double>& values,
+                                   const Scene& scene, const std::string& file_label);
+
+/// A design of shape parameters, ready to evaluate.
+struct ShapeProblem {
+    Project project;                 ///< as read (its parameter values: the start)
+    std::string file_label;
+    std::filesystem::path project_dir;
+    DesignSpec spec;
+    std::vector<std::string> names;  ///< spec.shape_parameters' names
+    std::vector<double> p0, lo, hi;  ///< start values and bounds
+    std::vector<double> normalization;  ///< N(f) at the start values (adjoint_project.hpp)
+    std::vector<double> wavelengths_um;
+    ProjectProblemOptions options;   ///< backend, precision, threads, cancel, progress
+    std::vector<std::string> warnings;
+};
+
+/// Reads and checks the design (ProjectError naming file_label and the JSON path: no
+/// shape parameters, a density design, the design_spec errors), runs the normalization at
+/// the start values (options.normalize) and checks the first sensitivity.
+ShapeProblem shape_problem_from_project(const Project& project, const std::string& file_label,
+                                        const std::filesystem::path& project_dir, const ProjectProblemOptions& options = {});
+
+struct ShapeEvaluation {
+    double objective = 0;
+    std::vector<double> objective_per_frequency;  ///< F_f per objective wavelength
+    std::vector<double> gradient;                  ///< dF/dp_k (empty without the gradient)
+    std::size_t sites = 0;                         ///< sites sampled (the moving ones)
+    long long steps = 0;                           ///< forward + adjoint steps
+    double wall_s = 0;
+    std::vector<std::string> warnings;
+};
+
+/// F (and with `with_gradient` dF/dp) at parameter values `p` (one per shape parameter,
+/// within [lo, hi]): the project recompiled at p, one forward run (and the adjoint runs).
+/// Throws std::invalid_argument for a wrong count or a value outside the bounds,
+/// ProjectError (the refusals of the header comment, naming the parameter), RunError,
+/// Cancelled.
+ShapeEvaluation evaluate_shape(const ShapeProblem& problem, const std::vector<double>& p, bool with_gradient = true);
+
+struct ShapeIteration {
+    int index = 0;
+    double objective = 0;
+    std::vector<double> objective_per_frequency;
+    std::vector<double> p;         ///< the parameter values evaluated
+    std::vector<double> gradient;  ///< dF/dp
+    double gradient_norm = 0;
+    long long steps = 0;
+    double wall_s = 0;
+};
+
+struct ShapeOptimizeResult {
+    std::vector<ShapeIteration> history;
+    std::vector<double> p;  ///< the best values found (NLopt's optimum)
+    double objective = 0;   ///< F there
+    std::string stop;
+};
+
+/// NLopt's MMA, CCSA or L-BFGS (spec.algorithm) over the parameters within their bounds
+/// from p0, spec.objective.goal, at most `max_iterations` evaluations (0: spec's). Stops at
+/// max_iterations, at a relative change of the parameters below 1e-6 (xtol_rel), or when
+/// `on_iteration` returns false, or cancelled (options.cancel: stop "cancelled", p the best
+/// of the completed evaluations). Throws std::runtime_error without NLopt, and what
+/// evaluate_shape throws except Cancelled.
+ShapeOptimizeResult optimize_shape(const ShapeProblem& problem, int max_iterations = 0,
+                                   const std::function<bool(const ShapeIteration&)>& on_iteration = {});
+
+}  // namespace golightly::adjoint
