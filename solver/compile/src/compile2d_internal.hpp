@@ -23,6 +23,7 @@
 #include "golightly/limits.hpp"
 #include "golightly/mode_solver.hpp"
 #include "golightly/mode_solver_bend.hpp"
+#include "golightly/mode_solver_bloch.hpp"
 #include "golightly/units.hpp"
 
 namespace golightly::compile2d {
@@ -263,6 +264,9 @@ private:
     struct OneWayProfile {
         explicit OneWayProfile(std::size_t nodes) : e_inc(nodes), h_inc(nodes), delay_h_s(nodes) {}
         std::vector<double> e_inc, h_inc, delay_h_s;
+        /// Imaginary parts of e_inc, h_inc: a Bloch mode (a mode line spanning a Bloch axis
+        /// with nonzero k, mode_solver_bloch.hpp); empty for real profiles.
+        std::vector<double> e_inc_im, h_inc_im;
         double n_eff = 0;  ///< mode profiles: the mode's effective index
         double n_eff_imag = 0;  ///< bent mode lines: Im n_eff (the bend's radiation loss)
     };
@@ -270,6 +274,14 @@ private:
     /// plane at the e nodes nearest the line. Throws ProjectError for too few nodes.
     void add_one_way_line_source(const Source& src, const std::string& path, const SourceLine& line, int s,
                                  const CompiledWaveform& wf);
+    /// Whether a mode line takes the Bloch modes of one period (mode_solver_bloch.hpp): it
+    /// lies along a "bloch" axis and spans the whole period (`nodes`: the line's nodes whose
+    /// centre lies on it); `phase` receives the Bloch phase k L (rad) along the line (0 at
+    /// k = 0: the periodic modes, real). Throws ProjectError (path + ".to") for a line along
+    /// a Bloch axis with nonzero k that does not span the period, or with a nonzero k along
+    /// its normal too (`what`: "mode source" or "mode monitor").
+    bool bloch_mode_line(const SourceLine& line, const std::vector<LineNode>& nodes, const std::string& path,
+                         const std::string& what, double& phase) const;
     /// Mode profile on the TF/SF nodes: the guided mode src.mode_index of the slab
     /// eps_e (the e nodes' eps_r along the line) at the numerical wavelength of omega
     /// (rad/s); h_inc from e_inc with n_eff (top of file). Throws ProjectError when the line
@@ -289,6 +301,11 @@ private:
                      const std::vector<LineNode>& nodes, const std::vector<double>& e_inc,
                      const std::vector<double>& h_inc, const std::vector<double>& delay_h_s,
                      const CompiledWaveform& wf);
+    /// One-way injection of a complex profile (Bloch mode lines): the terms of
+    /// add_one_way for the real and the imaginary parts, merged into terms with complex
+    /// weights (SourceTerm::weights_im) per component and delay.
+    void add_one_way_complex(const Source& src, const std::string& path, int normal, int s, int k_s,
+                             const std::vector<LineNode>& nodes, const OneWayProfile& p, const CompiledWaveform& wf);
     int add_flux_line(const Vec2& from, const Vec2& to, int normal, int s, const std::string& path,
                       CompiledMonitor& mon);
     /// Mode monitor on a flux line (kind "mode", mode_plane.hpp ModeMonitorPlan with dims

@@ -99,8 +99,17 @@ void Compiler::add_mode_line_monitor(const Monitor& m, const std::string& path, 
                                    " grid nodes (the bend's PML takes " + std::to_string(pml) + " at each end)");
         fake.extra["bend_radius"] = R;
     }
+    // a line spanning a Bloch axis with nonzero k: complex Bloch modes (mode_profile), kept
+    // in line_e_im / line_h_im too; such a line must span the period and be straight (at
+    // k = 0 a spanning line's periodic modes are real: line_e / line_h alone)
+    double bloch_phase = 0;
+    const bool period_line = bloch_mode_line(line, nodes, path, "mode monitor", bloch_phase);
+    const bool bloch_line = period_line && bloch_phase != 0;
+    if (period_line && fake.extra.contains("bend_radius"))
+        throw ProjectError(file_, path + ".bend_radius",
+                           "a mode line along a Bloch axis cannot be bent (its mode is a Bloch mode of the period)");
     for (double f : out_.spectrum_hz) {
-        std::vector<std::vector<double>> es_f, hs_f;
+        std::vector<std::vector<double>> es_f, hs_f, es_im_f, hs_im_f;
         std::vector<double> ne_f, ni_f;
         for (int mi : plan->mode_indices) {
             fake.mode_index = mi;
@@ -108,17 +117,25 @@ void Compiler::add_mode_line_monitor(const Monitor& m, const std::string& path, 
                 const OneWayProfile p = mode_profile(fake, path, 2 * pi * f, line, +1, k, nodes, eps_e);
                 es_f.push_back(p.e_inc);
                 hs_f.push_back(p.h_inc);
+                es_im_f.push_back(p.e_inc_im);
+                hs_im_f.push_back(p.h_inc_im);
                 ne_f.push_back(p.n_eff);
                 ni_f.push_back(p.n_eff_imag);
             } catch (const ProjectError&) {  // no such guided mode at this frequency
                 es_f.emplace_back();
                 hs_f.emplace_back();
+                es_im_f.emplace_back();
+                hs_im_f.emplace_back();
                 ne_f.push_back(0.0);
                 ni_f.push_back(0.0);
             }
         }
         plan->line_e.push_back(std::move(es_f));
         plan->line_h.push_back(std::move(hs_f));
+        if (bloch_line) {
+            plan->line_e_im.push_back(std::move(es_im_f));
+            plan->line_h_im.push_back(std::move(hs_im_f));
+        }
         plan->line_neff.push_back(std::move(ne_f));
         plan->line_neff_imag.push_back(std::move(ni_f));
     }

@@ -34,6 +34,59 @@ void Compiler::add_one_way(const Source& src, const std::string& path, int norma
     detail::add_one_way_terms(sc(), tp, s, on, wf);
 }
 
+void Compiler::add_one_way_complex(const Source& src, const std::string& path, int normal, int s, int k_s,
+                                   const std::vector<LineNode>& nodes, const OneWayProfile& p,
+                                   const CompiledWaveform& wf) {
+    // add_one_way skips zero weights, so the real and the imaginary parts' terms may list
+    // different cells: merge them per (component, delay) and cell.
+    const std::size_t first = sc().sources.size();
+    add_one_way(src, path, normal, s, k_s, nodes, p.e_inc, p.h_inc, p.delay_h_s, wf);
+    const std::size_t mid = sc().sources.size();
+    add_one_way(src, path, normal, s, k_s, nodes, p.e_inc_im, p.h_inc_im, p.delay_h_s, wf);
+    std::map<std::pair<int, double>, std::map<CellIndex, std::complex<double>>> acc;
+    for (std::size_t t = first; t < sc().sources.size(); ++t) {
+        const SourceTerm& st = sc().sources[t];
+        auto& cells = acc[{int(st.component), st.delay_s}];
+        const std::complex<double> unit = t < mid ? 1.0 : std::complex<double>(0.0, 1.0);
+        for (std::size_t q = 0; q < st.cells.size(); ++q) cells[st.cells[q]] += unit * st.weights[q];
+    }
+    sc().sources.resize(first);
+    for (const auto& [key, cells] : acc) {
+        SourceTerm t;
+        t.component = static_cast<Component>(key.first);
+        t.waveform = wf;
+        t.delay_s = key.second;
+        for (const auto& [cell, w] : cells) {
+            t.cells.push_back(cell);
+            t.weights.push_back(w.real());
+            t.weights_im.push_back(w.imag());
+        }
+        sc().sources.push_back(std::move(t));
+    }
+}
+
+bool Compiler::bloch_mode_line(const SourceLine& line, const std::vector<LineNode>& nodes, const std::string& path,
+                               const std::string& what, double& phase) const {
+    phase = 0;
+    if (!project_.domain.is_bloch(line.tan)) return false;
+    const bool spans = static_cast<int>(nodes.size()) == N_[line.tan];
+    if (bloch_k_[line.tan] == 0) return spans;  // k = 0: the periodic modes when it spans
+    const std::string ax = line.tan == 0 ? "x" : "y";
+    if (!spans)
+        throw ProjectError(file_, path + ".to",
+                           "a " + what + " along the Bloch axis " + ax +
+                               " with nonzero k must span the whole period (from " + ax + " = 0 to " + fmt(L_[line.tan]) +
+                               " um: its mode is a Bloch mode of one period); this line covers " +
+                               std::to_string(nodes.size()) + " of the " + std::to_string(N_[line.tan]) +
+                               " grid nodes along " + ax);
+    if (bloch_k_[line.normal] != 0)
+        throw ProjectError(file_, path + ".to",
+                           "a " + what + " along a Bloch axis needs zero Bloch k along its normal (" +
+                               std::string(line.normal == 0 ? "x" : "y") + ")");
+    phase = out_.scene.bloch_phase[line.tan];
+    return true;
+}
+
 double Compiler::numerical_k0_per_um(double omega) const {
     return detail::numerical_k0_per_um(omega, out_.scene.dt_s);
 }
@@ -168,6 +221,59 @@ Compiler::OneWayProfile Compiler::mode_profile(const Source& src, const std::str
         eps_w[k] += cell_pole_susceptibility(out_.scene, tp.e, c, omega).real();
     }
     const double wl_num_um = 2 * pi / numerical_k0_per_um(omega);
+    if (double phase = 0; bloch_mode_line(line, nodes, path, "mode line", phase)) {
+        // A line spanning a Bloch axis: the Bloch mode of the period
+        // (mode_solver_bloch.hpp), complex; the tangential pair relates pointwise by n_eff
+        // as for the real slab mode (Faraday / Ampere with d/dnormal = i beta).
+        if (line_bend_radius(src.extra, path, file_) != 0)
+            throw ProjectError(file_, path + ".bend_radius",
+                               "a mode line along a Bloch axis cannot be bent (its mode is a Bloch mode of the period)");
+        std::vector<double> mid;
+        if (!eps_mid.empty()) mid.assign(eps_mid.begin(), eps_mid.begin() + std::ptrdiff_t(n));
+        const double k = phase / (double(n) * dx_);  // the engine's phase over the period n dx
+        const auto modes = solve_bloch_slab_modes(eps_w, dx_, wl_num_um, pol, src.mode_index + 1, k, mid);
+        if (static_cast<int>(modes.size()) <= src.mode_index)
+            throw ProjectError(file_, path + ".mode_index",
+                               "no propagating Bloch mode " + std::to_string(src.mode_index) + " at " +
+                                   fmt(units::hz_to_wavelength_um(omega / (2 * pi))) + " um on this line (Bloch k " +
+                                   fmt(k) + " rad/um; " + std::to_string(modes.size()) + " propagating modes)");
+        const BlochSlabMode& m = modes[std::size_t(src.mode_index)];
+        OneWayProfile p(n);
+        // k = 0 (a real run): the operator is real symmetric and the profile, divided by
+        // its peak, real (a degenerate pair's real part is a mode too); no imaginary part
+        if (phase != 0) {
+            p.e_inc_im.resize(n);
+            p.h_inc_im.resize(n);
+        }
+        p.n_eff = m.n_eff;
+        double mx = 0;
+        for (std::size_t q = 0; q < n; ++q) {
+            std::complex<double> e, h;
+            if (pol == Polarization::TMz) {
+                e = m.profile[q];
+                h = -tp.sigma_h * s * m.n_eff * e;
+            } else {
+                h = m.profile[q];
+                e = -tp.sigma_e * s * m.n_eff * h / eps_w[q];
+            }
+            if (phase == 0) e = e.real(), h = h.real();
+            p.e_inc[q] = e.real();
+            p.h_inc[q] = h.real();
+            if (phase != 0) {
+                p.e_inc_im[q] = e.imag();
+                p.h_inc_im[q] = h.imag();
+            }
+            p.delay_h_s[q] = half_cell_delay_s(m.n_eff, omega);
+            mx = std::max(mx, std::abs(e));
+        }
+        // TEz with an electric source component: unit peak of the tangential E.
+        if (pol == Polarization::TEz && is_electric(src.component) && mx > 0)
+            for (std::size_t q = 0; q < n; ++q) {
+                p.e_inc[q] /= mx, p.h_inc[q] /= mx;
+                if (phase != 0) p.e_inc_im[q] /= mx, p.h_inc_im[q] /= mx;
+            }
+        return p;
+    }
     if (const double R = line_bend_radius(src.extra, path, file_); R != 0) {
         // A bent line (mode_solver_bend.hpp): the bent slab's mode, its real part injected
         // (as 3D mode sources inject lossy modes), the tangential H~ from the solver's own
@@ -291,6 +397,9 @@ void Compiler::add_one_way_line_source(const Source& src, const std::string& pat
         for (const auto& nd : nodes)
             if (nd.frac >= 0.5 - 1e-9) kept.push_back(nd);
         nodes = kept;
+        // along a Bloch axis with nonzero k: the line must span the period (its Bloch mode)
+        double phase = 0;
+        if (nodes.size() >= 3u) (void)bloch_mode_line(line, nodes, path, "mode source", phase);
     }
     if (nodes.size() < (mode ? 3u : 1u)) throw ProjectError(file_, path, "the line covers too few grid nodes");
     std::vector<double> eps_e(nodes.size());
@@ -298,7 +407,8 @@ void Compiler::add_one_way_line_source(const Source& src, const std::string& pat
         eps_e[k] = line.normal == 0 ? eps_at(tp.e, k_s, nodes[k].t) : eps_at(tp.e, nodes[k].t, k_s);
     const OneWayProfile p = mode ? mode_profile(src, path, wf.omega, line, s, k_s, nodes, eps_e)
                                  : plane_wave_profile(src, path, wf.omega, line, s, nodes, eps_e);
-    add_one_way(src, path, line.normal, s, k_s, nodes, p.e_inc, p.h_inc, p.delay_h_s, wf);
+    if (!p.e_inc_im.empty()) add_one_way_complex(src, path, line.normal, s, k_s, nodes, p, wf);
+    else add_one_way(src, path, line.normal, s, k_s, nodes, p.e_inc, p.h_inc, p.delay_h_s, wf);
 }
 
 void Compiler::add_line_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
@@ -332,10 +442,8 @@ void Compiler::add_line_source(const Source& src, const std::string& path, const
     if (src.profile == SourceProfile::Mode && dir_axis != line.normal)
         throw ProjectError(file_, path + ".direction",
                            "the direction of a mode source must be normal to its line (" + normal_dirs + ")");
-    if (src.profile == SourceProfile::Mode && bloch_k_[line.tan] != 0)
-        throw ProjectError(file_, path + ".profile",
-                           "a mode source along a Bloch axis with nonzero k is not supported (the mode is not "
-                           "Bloch-periodic); use a uniform line with angle_deg");
+    // A mode source along a Bloch axis with nonzero k injects the Bloch mode of the period
+    // (mode_profile; the line must span the period: mode_line_bloch_phase).
     if (one_way) add_one_way_line_source(src, path, line, s, wf);
     else add_two_way_line_source(src, path, line, wf);
 }
@@ -385,8 +493,13 @@ void Compiler::compile_source(std::size_t si) {
             out_.sources_end_s = std::max(out_.sources_end_s, wf.end_time_s());
             break;
     }
-    // A line across a Bloch axis is a plane wave of the Bloch k: the phase exp(i k.r).
-    if ((src.type == SourceType::Line || src.type == SourceType::Plane) && sc().has_bloch_phase())
+    // A line across a Bloch axis is a plane wave of the Bloch k: the phase exp(i k.r). A
+    // Bloch mode source's terms already carry their complex weights (the mode's own Bloch
+    // phase; add_one_way_complex) and keep them.
+    bool complex_terms = false;
+    for (std::size_t k = first_term; k < sc().sources.size(); ++k)
+        complex_terms = complex_terms || !sc().sources[k].weights_im.empty();
+    if ((src.type == SourceType::Line || src.type == SourceType::Plane) && sc().has_bloch_phase() && !complex_terms)
         detail::apply_bloch_phase(sc(), first_term, bloch_k_);
     note_sources_end(first_term);
     for (std::size_t k = first_term; k < sc().sources.size(); ++k) sc().sources[k].origin = int(si);

@@ -274,7 +274,8 @@ std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, con
     const cvec hu = fetch(plan.set_h[0]), hv = fetch(plan.set_h[1]);
     const cvec* const sets[4] = {&eu, &ev, &hu, &hv};
     std::vector<ModeCoefficientsResult> out;
-    for (ModeAmplitudes& a : mode_amplitudes(plan, sets)) {
+    // a 2D line across a Bloch axis has complex modes: the conjugated projection
+    for (ModeAmplitudes& a : plan.line_e_im.empty() ? mode_amplitudes(plan, sets) : mode_amplitudes_bloch_line(plan, sets)) {
         ModeCoefficientsResult r;
         r.name = m.name;
         r.mode_index = a.mode_index;

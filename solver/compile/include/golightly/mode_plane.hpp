@@ -223,6 +223,10 @@ struct ModeMonitorPlan {
     /// [f][m]: Im n_eff of a bent line's mode (bend_radius: the bend's radiation loss,
     /// referred to the radius |R| as line_neff); 0 for straight lines and missing modes
     std::vector<std::vector<double>> line_neff_imag;
+    /// [f][m][node]: the imaginary parts of line_e, line_h where the line spans a Bloch axis
+    /// with nonzero k (its modes are complex Bloch modes, mode_solver_bloch.hpp); empty for
+    /// every other line. Such a plan's amplitudes come from mode_amplitudes_bloch_line.
+    std::vector<std::vector<std::vector<double>>> line_e_im, line_h_im;
 };
 
 /// The `modes` member of a mode monitor (a JSON list of mode indices 0..99; default [0])
@@ -303,5 +307,18 @@ struct ModeAmplitudes {
 /// sets[1], sets[3] unused. Throws std::invalid_argument on size mismatch.
 std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
                                             const std::vector<std::complex<double>>* const sets[4]);
+
+/// mode_amplitudes of a 2D line spanning a Bloch axis with nonzero k (plan.dims 2 with
+/// line_e_im / line_h_im set; mode_line_bloch.cpp): the modes e = line_e + i line_e_im,
+/// h = line_h + i line_h_im are complex Bloch modes, orthogonal under the conjugated
+/// (Hermitian) product, so the projection conjugates the mode:
+///   J1 = sign dx sum E conj(h),  J2 = sign dx sum conj(e) H~,  N = sign dx Re sum e conj(h),
+///   a+- = (J1 +- J2 / c) / (2 N) scaled by sqrt(0.5 c N 1e-6 / eta0)
+/// (c, sign and the scale as mode_amplitudes' 2D lines; with E = (a+ + a-) e and
+/// H~ = c (a+ - a-) h, J1 = (a+ + a-) N and J2 = c (a+ - a-) N since e conj(h) is real
+/// pointwise for a lossless mode). For real modes it equals mode_amplitudes. Throws
+/// std::invalid_argument on size mismatch or a plan that is not such a line.
+std::vector<ModeAmplitudes> mode_amplitudes_bloch_line(const ModeMonitorPlan& plan,
+                                                       const std::vector<std::complex<double>>* const sets[4]);
 
 }  // namespace golightly
