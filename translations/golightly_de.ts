@@ -4549,6 +4549,22 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>The projection threshold of the eroded design: the projection&apos;s eta (%1) &lt; it &lt; 1</source>
         <translation>Die Projektionsschwelle des erodierten Designs: eta der Projektion (%1) &lt; sie &lt; 1</translation>
     </message>
+    <message>
+        <source>must lie between 0 and 1, found %1</source>
+        <translation>muss zwischen 0 und 1 liegen, gefunden %1</translation>
+    </message>
+    <message>
+        <source>must lie between the robust design&apos;s dilated threshold (%1) and eroded threshold (%2), found %3</source>
+        <translation>muss zwischen der dilatierten Schwelle (%1) und der erodierten Schwelle (%2) des robusten Designs liegen, gefunden %3</translation>
+    </message>
+    <message>
+        <source>Projection threshold</source>
+        <translation>Projektionsschwelle</translation>
+    </message>
+    <message>
+        <source>The projection&apos;s threshold eta: filtered densities above it become the solid material (rho = 1), below it the other one. 0 &lt; eta &lt; 1, usually 0.5; with the robust design between its dilated and eroded thresholds.</source>
+        <translation>Die Schwelle eta der Projektion: gefilterte Dichten darüber werden zum festen Material (rho = 1), darunter zum anderen. 0 &lt; eta &lt; 1, meist 0,5; beim robusten Design zwischen seiner dilatierten und erodierten Schwelle.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>

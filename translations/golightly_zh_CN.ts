@@ -4533,6 +4533,22 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>The projection threshold of the eroded design: the projection&apos;s eta (%1) &lt; it &lt; 1</source>
         <translation>腐蚀设计的投影阈值：投影的 eta（%1）&lt; 阈值 &lt; 1</translation>
     </message>
+    <message>
+        <source>must lie between 0 and 1, found %1</source>
+        <translation>必须介于 0 与 1 之间，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must lie between the robust design&apos;s dilated threshold (%1) and eroded threshold (%2), found %3</source>
+        <translation>必须介于鲁棒设计的膨胀阈值（%1）与腐蚀阈值（%2）之间，实际为 %3</translation>
+    </message>
+    <message>
+        <source>Projection threshold</source>
+        <translation>投影阈值</translation>
+    </message>
+    <message>
+        <source>The projection&apos;s threshold eta: filtered densities above it become the solid material (rho = 1), below it the other one. 0 &lt; eta &lt; 1, usually 0.5; with the robust design between its dilated and eroded thresholds.</source>
+        <translation>投影的阈值 eta：滤波后高于它的密度成为实体材料（rho = 1），低于它的成为另一种材料。0 &lt; eta &lt; 1，通常为 0.5；使用鲁棒设计时须介于其膨胀阈值与腐蚀阈值之间。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
