@@ -99,7 +99,9 @@ QImage StartPage::renderExample(const QString& path, QSize size) {
     canvas.resize(size);
     const QRectF scene = canvas.sceneRect();
     if (scene.isEmpty()) return img;
-    const double s = std::min(size.width() / scene.width(), size.height() / scene.height());
+    // a margin around the domain: item labels drawn beside a monitor or source at its edge
+    // (a port's name, "through") stay inside the picture
+    const double s = 0.8 * std::min(size.width() / scene.width(), size.height() / scene.height());
     const QSizeF drawn(scene.width() * s, scene.height() * s);
     QPainter p(&img);
     canvas.renderScene(p, QRectF(QPointF((size.width() - drawn.width()) / 2, (size.height() - drawn.height()) / 2), drawn),
