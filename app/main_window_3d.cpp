@@ -221,11 +221,7 @@ void MainWindow::createExamplesMenu() {
         for (const QString& f : files) {
             const QString path = QDir(dir).filePath(f);
             const QString base = QFileInfo(f).completeBaseName();
-            QString text = base;
-            text.replace(QLatin1Char('_'), QLatin1Char(' '));
-            if (base.endsWith(QStringLiteral("_3d"))) text = text.chopped(3) + tr(" (3D)");
-            text[0] = text[0].toUpper();
-            QAction* a = examples->addAction(text);
+            QAction* a = examples->addAction(exampleTitle(path));  // the start page's titles
             a->setObjectName(QStringLiteral("examples.") + base);
             a->setToolTip(QDir::toNativeSeparators(path));
             connect(a, &QAction::triggered, this, [this, path] {

@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QJsonDocument>
@@ -36,7 +37,8 @@ struct SilentPrompts : editor::Prompts {
     bool askRecover(const QString&) override { return false; }
 };
 
-/// The title of a bundled example (else its file name).
+}  // namespace
+
 QString exampleTitle(const QString& path) {
     const QString base = QFileInfo(path).completeBaseName();
     if (base == QLatin1String("quickstart")) return StartPage::tr("Quick start: a waveguide bend");
@@ -45,12 +47,29 @@ QString exampleTitle(const QString& path) {
     if (base == QLatin1String("ring_resonator")) return StartPage::tr("Ring resonator");
     if (base == QLatin1String("gold_grating")) return StartPage::tr("Gold slit grating");
     if (base == QLatin1String("step_import")) return StartPage::tr("STEP import: ring filter");
+    if (base == QLatin1String("oblique_slab")) return StartPage::tr("Glass slab at 30° (Bloch)");
+    if (base == QLatin1String("grating_normal_2d")) return StartPage::tr("Si grating: diffraction orders");
+    if (base == QLatin1String("grating_20deg_2d")) return StartPage::tr("Si grating lit at 20°");
+    if (base == QLatin1String("inverse_design_bend_2d")) return StartPage::tr("Inverse design: a waveguide bend");
+    if (base == QLatin1String("inverse_design_mode_converter_2d"))
+        return StartPage::tr("Inverse design: a TE0 to TE1 mode converter");
+    // the 3D examples, marked as the Examples menu marks them
+    const QString threeD = StartPage::tr(" (3D)");
+    if (base == QLatin1String("dipole_ground_plane_3d")) return StartPage::tr("Dipole over a ground plane") + threeD;
+    if (base == QLatin1String("gold_nanosphere_3d")) return StartPage::tr("Gold nanosphere") + threeD;
+    if (base == QLatin1String("gold_nanosphere_bcalm_3d")) return StartPage::tr("Gold nanosphere, B-CALM case") + threeD;
+    if (base == QLatin1String("gold_nanosphere_bcalm_3d_fine"))
+        return StartPage::tr("Gold nanosphere, B-CALM case, %1 nm cells").arg(QLocale().toString(0.25)) + threeD;
+    if (base == QLatin1String("sphere_scattering_3d")) return StartPage::tr("Scattering by a dielectric sphere") + threeD;
+    if (base == QLatin1String("strip_sparams_3d")) return StartPage::tr("Si strip: S-parameters") + threeD;
+    if (base == QLatin1String("strip_symmetry_3d")) return StartPage::tr("Si strip taper, mirror symmetry") + threeD;
+    if (base == QLatin1String("strip_waveguide_3d")) return StartPage::tr("Si strip taper") + threeD;
     QString title = base;
     title.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (base.endsWith(QLatin1String("_3d"))) title = title.chopped(3) + threeD;
     if (!title.isEmpty()) title[0] = title[0].toUpper();
     return title;
 }
-}  // namespace
 
 QString examplesDirectory() {
     const QString app = QCoreApplication::applicationDirPath();
@@ -80,7 +99,9 @@ QImage StartPage::renderExample(const QString& path, QSize size) {
     canvas.resize(size);
     const QRectF scene = canvas.sceneRect();
     if (scene.isEmpty()) return img;
-    const double s = std::min(size.width() / scene.width(), size.height() / scene.height());
+    // a margin around the domain: item labels drawn beside a monitor or source at its edge
+    // (a port's name, "through") stay inside the picture
+    const double s = 0.8 * std::min(size.width() / scene.width(), size.height() / scene.height());
     const QSizeF drawn(scene.width() * s, scene.height() * s);
     QPainter p(&img);
     canvas.renderScene(p, QRectF(QPointF((size.width() - drawn.width()) / 2, (size.height() - drawn.height()) / 2), drawn),

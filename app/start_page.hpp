@@ -15,6 +15,9 @@ namespace golightly::app {
 /// The folder of the bundled examples (GOLIGHTLY_EXAMPLES, the install's
 /// share/golightly/examples, the source tree), or empty.
 QString examplesDirectory();
+/// The title of example `path` in the user's language: the bundled examples by their file
+/// names (the 3D ones marked " (3D)"), another file by its name.
+QString exampleTitle(const QString& path);
 /// The user guide (docs/user-guide.md of the install or the source tree), or empty.
 QString userGuidePath();
 

@@ -156,7 +156,7 @@
     </message>
     <message>
         <source>the time step is too large for a medium there (epsilon_inf below the dimension times the Courant number squared, or a pole too fast for the time step). Lower the Courant number (Run setup) or the cell size.</source>
-        <translation>Der Zeitschritt ist für ein Medium dort zu groß (epsilon_inf unter der Dimension mal dem Quadrat der Courant-Zahl, oder ein Pol zu schnell für den Zeitschritt). Verringern Sie die Courant-Zahl (Simulationseinstellungen) oder die Zellgröße.</translation>
+        <translation>Der Zeitschritt ist für ein Medium dort zu groß (epsilon_inf unter der Dimension mal dem Quadrat der Courant-Zahl, oder ein Pol zu schnell für den Zeitschritt). Verringern Sie die Courant-Zahl (Simulation) oder die Zellgröße.</translation>
     </message>
     <message>
         <source>a dispersive material reaches into the PML, which is not designed for dispersive media. End the material at the PML.</source>
@@ -1465,10 +1465,6 @@ Wiederherstellen?</translation>
         <translation>B&amp;eispiele</translation>
     </message>
     <message>
-        <source> (3D)</source>
-        <translation> (3D)</translation>
-    </message>
-    <message>
         <source>Slice %1 at %2 = %3 µm</source>
         <translation>Schnitt %1 bei %2 = %3 µm</translation>
     </message>
@@ -1991,6 +1987,62 @@ Wiederherstellen?</translation>
     <message>
         <source>No recent projects yet.</source>
         <translation>Noch keine zuletzt verwendeten Projekte.</translation>
+    </message>
+    <message>
+        <source>Glass slab at 30° (Bloch)</source>
+        <translation>Glasplatte unter 30° (Bloch)</translation>
+    </message>
+    <message>
+        <source>Si grating: diffraction orders</source>
+        <translation>Si-Gitter: Beugungsordnungen</translation>
+    </message>
+    <message>
+        <source>Si grating lit at 20°</source>
+        <translation>Si-Gitter, unter 20° beleuchtet</translation>
+    </message>
+    <message>
+        <source>Inverse design: a waveguide bend</source>
+        <translation>Inverses Design: eine Wellenleiterbiegung</translation>
+    </message>
+    <message>
+        <source>Inverse design: a TE0 to TE1 mode converter</source>
+        <translation>Inverses Design: ein TE0-TE1-Modenwandler</translation>
+    </message>
+    <message>
+        <source> (3D)</source>
+        <translation> (3D)</translation>
+    </message>
+    <message>
+        <source>Dipole over a ground plane</source>
+        <translation>Dipol über einer Massefläche</translation>
+    </message>
+    <message>
+        <source>Gold nanosphere</source>
+        <translation>Gold-Nanokugel</translation>
+    </message>
+    <message>
+        <source>Gold nanosphere, B-CALM case</source>
+        <translation>Gold-Nanokugel, B-CALM-Fall</translation>
+    </message>
+    <message>
+        <source>Gold nanosphere, B-CALM case, %1 nm cells</source>
+        <translation>Gold-Nanokugel, B-CALM-Fall, Zellen von %1 nm</translation>
+    </message>
+    <message>
+        <source>Scattering by a dielectric sphere</source>
+        <translation>Streuung an einer dielektrischen Kugel</translation>
+    </message>
+    <message>
+        <source>Si strip: S-parameters</source>
+        <translation>Si-Streifenwellenleiter: S-Parameter</translation>
+    </message>
+    <message>
+        <source>Si strip taper, mirror symmetry</source>
+        <translation>Si-Streifen-Taper, Spiegelsymmetrie</translation>
+    </message>
+    <message>
+        <source>Si strip taper</source>
+        <translation>Si-Streifen-Taper</translation>
     </message>
 </context>
 <context>
@@ -2825,7 +2877,7 @@ Die Datei wurde nicht verändert, und dieses Fenster behält sein aktuelles Proj
     </message>
     <message>
         <source>2D project: z ranges apply when you switch to 3D (Run setup &gt; Dimensions).</source>
-        <translation>2D-Projekt: Die z-Bereiche gelten, sobald Sie auf 3D umschalten (Simulationseinstellungen &gt; Dimensionen).</translation>
+        <translation>2D-Projekt: Die z-Bereiche gelten, sobald Sie auf 3D umschalten (Simulation &gt; Dimensionen).</translation>
     </message>
     <message>
         <source>GDS layer</source>
@@ -4549,6 +4601,22 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <source>The projection threshold of the eroded design: the projection&apos;s eta (%1) &lt; it &lt; 1</source>
         <translation>Die Projektionsschwelle des erodierten Designs: eta der Projektion (%1) &lt; sie &lt; 1</translation>
     </message>
+    <message>
+        <source>must lie between 0 and 1, found %1</source>
+        <translation>muss zwischen 0 und 1 liegen, gefunden %1</translation>
+    </message>
+    <message>
+        <source>must lie between the robust design&apos;s dilated threshold (%1) and eroded threshold (%2), found %3</source>
+        <translation>muss zwischen der dilatierten Schwelle (%1) und der erodierten Schwelle (%2) des robusten Designs liegen, gefunden %3</translation>
+    </message>
+    <message>
+        <source>Projection threshold</source>
+        <translation>Projektionsschwelle</translation>
+    </message>
+    <message>
+        <source>The projection&apos;s threshold eta: filtered densities above it become the solid material (rho = 1), below it the other one. 0 &lt; eta &lt; 1, usually 0.5; with the robust design between its dilated and eroded thresholds.</source>
+        <translation>Die Schwelle eta der Projektion: gefilterte Dichten darüber werden zum festen Material (rho = 1), darunter zum anderen. 0 &lt; eta &lt; 1, meist 0,5; beim robusten Design zwischen seiner dilatierten und erodierten Schwelle.</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -4613,7 +4681,7 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
     <name>golightly::editor::RunSetupDock</name>
     <message>
         <source>Run setup</source>
-        <translation>Simulationseinstellungen</translation>
+        <translation>Simulation</translation>
     </message>
     <message>
         <source> µm</source>
@@ -5779,6 +5847,30 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     <message>
         <source>Resonances found by Harminv in the time monitors with &quot;resonances&quot;; select one to mark its wavelength on the spectra, double-click it for a field picture of the mode (a second short run with a narrow-band source)</source>
         <translation>Von Harminv gefundene Resonanzen der Zeitmonitore mit „resonances“; eine auswählen, um ihre Wellenlänge in den Spektren zu markieren, doppelklicken für ein Feldbild der Mode (ein zweiter kurzer Lauf mit schmalbandiger Quelle)</translation>
+    </message>
+    <message>
+        <source>transmission</source>
+        <translation>Transmission</translation>
+    </message>
+    <message>
+        <source>reflection</source>
+        <translation>Reflexion</translation>
+    </message>
+    <message>
+        <source>flux</source>
+        <translation>Fluss</translation>
+    </message>
+    <message>
+        <source>absorption</source>
+        <translation>Absorption</translation>
+    </message>
+    <message>
+        <source>scattering</source>
+        <translation>Streuung</translation>
+    </message>
+    <message>
+        <source>mode</source>
+        <translation>Mode</translation>
     </message>
 </context>
 <context>

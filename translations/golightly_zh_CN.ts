@@ -1461,10 +1461,6 @@ Recover it?</source>
         <translation>示例(&amp;X)</translation>
     </message>
     <message>
-        <source> (3D)</source>
-        <translation> (3D)</translation>
-    </message>
-    <message>
         <source>Slice %1 at %2 = %3 µm</source>
         <translation>切片 %1，位于 %2 = %3 µm</translation>
     </message>
@@ -1980,6 +1976,62 @@ Recover it?</source>
     <message>
         <source>No recent projects yet.</source>
         <translation>暂无最近的项目。</translation>
+    </message>
+    <message>
+        <source>Glass slab at 30° (Bloch)</source>
+        <translation>30° 入射的玻璃平板（Bloch）</translation>
+    </message>
+    <message>
+        <source>Si grating: diffraction orders</source>
+        <translation>硅光栅：衍射级次</translation>
+    </message>
+    <message>
+        <source>Si grating lit at 20°</source>
+        <translation>20° 入射的硅光栅</translation>
+    </message>
+    <message>
+        <source>Inverse design: a waveguide bend</source>
+        <translation>逆向设计：波导弯曲</translation>
+    </message>
+    <message>
+        <source>Inverse design: a TE0 to TE1 mode converter</source>
+        <translation>逆向设计：TE0 到 TE1 模式转换器</translation>
+    </message>
+    <message>
+        <source> (3D)</source>
+        <translation> (3D)</translation>
+    </message>
+    <message>
+        <source>Dipole over a ground plane</source>
+        <translation>接地平面上方的偶极子</translation>
+    </message>
+    <message>
+        <source>Gold nanosphere</source>
+        <translation>金纳米球</translation>
+    </message>
+    <message>
+        <source>Gold nanosphere, B-CALM case</source>
+        <translation>金纳米球，B-CALM 算例</translation>
+    </message>
+    <message>
+        <source>Gold nanosphere, B-CALM case, %1 nm cells</source>
+        <translation>金纳米球，B-CALM 算例，%1 nm 网格单元</translation>
+    </message>
+    <message>
+        <source>Scattering by a dielectric sphere</source>
+        <translation>介质球的散射</translation>
+    </message>
+    <message>
+        <source>Si strip: S-parameters</source>
+        <translation>硅条形波导：S 参数</translation>
+    </message>
+    <message>
+        <source>Si strip taper, mirror symmetry</source>
+        <translation>硅条形锥形波导，镜像对称</translation>
+    </message>
+    <message>
+        <source>Si strip taper</source>
+        <translation>硅条形锥形波导</translation>
     </message>
 </context>
 <context>
@@ -4533,6 +4585,22 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <source>The projection threshold of the eroded design: the projection&apos;s eta (%1) &lt; it &lt; 1</source>
         <translation>腐蚀设计的投影阈值：投影的 eta（%1）&lt; 阈值 &lt; 1</translation>
     </message>
+    <message>
+        <source>must lie between 0 and 1, found %1</source>
+        <translation>必须介于 0 与 1 之间，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must lie between the robust design&apos;s dilated threshold (%1) and eroded threshold (%2), found %3</source>
+        <translation>必须介于鲁棒设计的膨胀阈值（%1）与腐蚀阈值（%2）之间，实际为 %3</translation>
+    </message>
+    <message>
+        <source>Projection threshold</source>
+        <translation>投影阈值</translation>
+    </message>
+    <message>
+        <source>The projection&apos;s threshold eta: filtered densities above it become the solid material (rho = 1), below it the other one. 0 &lt; eta &lt; 1, usually 0.5; with the robust design between its dilated and eroded thresholds.</source>
+        <translation>投影的阈值 eta：滤波后高于它的密度成为实体材料（rho = 1），低于它的成为另一种材料。0 &lt; eta &lt; 1，通常为 0.5；使用鲁棒设计时须介于其膨胀阈值与腐蚀阈值之间。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::editor::RunChecks</name>
@@ -5755,6 +5823,30 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     <message>
         <source>Resonances found by Harminv in the time monitors with &quot;resonances&quot;; select one to mark its wavelength on the spectra, double-click it for a field picture of the mode (a second short run with a narrow-band source)</source>
         <translation>Harminv 在带有“resonances”的时间监视器中找到的谐振；选择一个可在光谱上标出其波长，双击可得到该模式的场图（使用窄带光源的第二次短运行）</translation>
+    </message>
+    <message>
+        <source>transmission</source>
+        <translation>透射</translation>
+    </message>
+    <message>
+        <source>reflection</source>
+        <translation>反射</translation>
+    </message>
+    <message>
+        <source>flux</source>
+        <translation>通量</translation>
+    </message>
+    <message>
+        <source>absorption</source>
+        <translation>吸收</translation>
+    </message>
+    <message>
+        <source>scattering</source>
+        <translation>散射</translation>
+    </message>
+    <message>
+        <source>mode</source>
+        <translation>模式</translation>
     </message>
 </context>
 <context>

@@ -1,8 +1,8 @@
 // GoLightly editor: the Properties rows of the selected design region
 // (PropertiesDock::designRows; design.regions[0] of the project's `design` section,
 // design_region.hpp): name, box, pixel edge, the two materials, the start density, the
-// filter, the projection (its kind and its beta schedule: a list, or beta growing to beta
-// max), the minimum length scale, the robust (three-field) design with its dilated and
+// filter, the projection (its kind, its beta schedule: a list, or beta growing to beta
+// max, and its threshold eta), the minimum length scale, the robust (three-field) design with its dilated and
 // eroded thresholds and the fixed boxes (each: solid / void, Delete, its corners). Each entry is one
 // undo step; the rules are the reader's (docs/spec/project-format.md "Inverse design"), so
 // a value the optimizer would refuse is marked red instead of being applied.
@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "design_region.hpp"
 #include "dock_util.hpp"
@@ -64,6 +65,24 @@ QString robustDilatedRule(double v, double eta) {
 QString robustErodedRule(double v, double eta) {
     return v > eta && v < 1 ? QString()
                             : PropertiesDock::tr("must lie between the projection's eta (%1) and 1, found %2").arg(eta).arg(v);
+}
+
+/// The rule of design.regions[i].projection.eta: 0 < eta < 1 (the reader takes [0, 1], but
+/// at 0 or 1 the tanh projection maps every density to one side: no threshold left), and,
+/// with the robust design, the dilated and eroded thresholds on either side of it (the
+/// reader's robustDilatedRule / robustErodedRule, checked with eta as entered). `rb` is the
+/// region's `robust` object, null without a robust design. Empty: valid.
+QString projectionEtaRule(double v, const Json* rb) {
+    if (!(v > 0 && v < 1)) return PropertiesDock::tr("must lie between 0 and 1, found %1").arg(v);
+    if (!rb) return {};
+    const double dilated = numberAt(*rb, "eta_dilated", 0.25), eroded = numberAt(*rb, "eta_eroded", 0.75);
+    if (!robustDilatedRule(dilated, v).isEmpty() || !robustErodedRule(eroded, v).isEmpty())
+        return PropertiesDock::tr("must lie between the robust design's dilated threshold (%1) and eroded threshold (%2), "
+                                  "found %3")
+            .arg(dilated)
+            .arg(eroded)
+            .arg(v);
+    return {};
 }
 
 /// A beta list typed as "4, 8, 16, 32, inf" (commas and/or spaces between the entries)
@@ -348,6 +367,30 @@ void PropertiesDock::designRows(const Project& p, const ItemRef&) {
                   editDesign(tr("Edit projection"), [v](Json& x) { x["projection"]["beta_every"] = int(std::lround(v)); });
               },
               [](double v) { return v >= 1 && v == std::round(v) ? QString() : tr("must be a whole number, at least 1"); });
+    // the projection's threshold eta (densities above it project to solid)
+    {
+        const double eta = numberAt(proj, "eta", 0.5);
+        const std::optional<Json> rb =
+            r.contains("robust") && r["robust"].is_object() ? std::optional<Json>(r["robust"]) : std::nullopt;
+        addDouble(tr("Projection threshold"), eta, QString(),
+                  [this](double v) {
+                      editDesign(tr("Edit projection"), [v](Json& x) {
+                          const bool has = x.contains("projection") && x["projection"].is_object();
+                          // the default stays unwritten while it is unchanged
+                          if (v == numberAt(has ? x["projection"] : Json::object(), "eta", 0.5)) return;
+                          x["projection"]["eta"] = v;
+                      });
+                  },
+                  [rb](double v) { return projectionEtaRule(v, rb ? &*rb : nullptr); });
+        if (QWidget* f = field(tr("Projection threshold"))) {
+            f->setObjectName(QStringLiteral("designProjectionEta"));
+            const QString tip = tr("The projection's threshold eta: filtered densities above it become the solid material "
+                                   "(rho = 1), below it the other one. 0 < eta < 1, usually 0.5; with the robust design "
+                                   "between its dilated and eroded thresholds.");
+            f->setProperty("defaultToolTip", tip);
+            if (!f->property("invalid").toBool()) f->setToolTip(tip);  // else it shows the rule broken
+        }
+    }
     addDouble(tr("Minimum length"), numberAt(r, "min_length_um", 0), um,
               [this](double v) {
                   editDesign(tr("Edit minimum length"), [v](Json& x) {

@@ -33,6 +33,17 @@
 namespace golightly::plots {
 
 namespace {
+/// A monitor's `kind` (project file: transmission, reflection, flux, absorption,
+/// scattering, mode) in the user's language, for legends; another value as it is.
+QString kindText(const std::string& kind) {
+    if (kind == "transmission") return MonitorsDock::tr("transmission");
+    if (kind == "reflection") return MonitorsDock::tr("reflection");
+    if (kind == "flux") return MonitorsDock::tr("flux");
+    if (kind == "absorption") return MonitorsDock::tr("absorption");
+    if (kind == "scattering") return MonitorsDock::tr("scattering");
+    if (kind == "mode") return MonitorsDock::tr("mode");
+    return QString::fromStdString(kind);
+}
 const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
                            QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
 
@@ -92,6 +103,9 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     offer_->setVisible(false);
     v->addWidget(offer_);
     tabs_ = new QTabWidget;
+    // whole tab names (scroll arrows when they do not fit): German's are long
+    tabs_->setElideMode(Qt::ElideNone);
+    tabs_->setUsesScrollButtons(true);
     spectra_ = makePlot(tr("Wavelength (µm)"), tr("Flux (raw)"));
     time_ = makePlot(tr("Time (fs)"), tr("Field at the probe (V/m, A/m)"));
     energy_ = makePlot(tr("Time (fs)"), tr("Energy below peak (dB)"));
@@ -296,7 +310,7 @@ void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std:
                 values.push_back(s.normalized[f]);
             }
             QString name = QString::fromStdString(s.name);
-            if (!s.kind.empty()) name += QStringLiteral(" (%1)").arg(QString::fromStdString(s.kind));
+            if (!s.kind.empty()) name += QStringLiteral(" (%1)").arg(kindText(s.kind));
             graphNamed(cross_, name)->setData(keys, values);
             anyCross = true;
             continue;
@@ -308,7 +322,7 @@ void MonitorsDock::setSpectra(const std::vector<double>& frequencyHz, const std:
             values.push_back(y[f]);
         }
         QString name = QString::fromStdString(s.name);
-        if (!s.kind.empty() && normalized) name += QStringLiteral(" (%1)").arg(QString::fromStdString(s.kind));
+        if (!s.kind.empty() && normalized) name += QStringLiteral(" (%1)").arg(kindText(s.kind));
         graphNamed(spectra_, name)->setData(keys, values);  // sorts by key
     }
     spectra_->yAxis->setLabel(normalized ? tr("T, R (normalized)") : tr("Flux (raw)"));
@@ -468,8 +482,7 @@ void MonitorsDock::showDiffraction(int f) {
         const DiffractionResult& d = diffractionData_[std::size_t(m)];
         if (std::size_t(f) >= d.orders.size()) continue;
         auto* bars = new QCPBars(diffraction_->xAxis, diffraction_->yAxis);
-        bars->setName(QString::fromStdString(d.name) + QStringLiteral(" (") + QString::fromStdString(d.kind) +
-                      QStringLiteral(")"));
+        bars->setName(QString::fromStdString(d.name) + QStringLiteral(" (") + kindText(d.kind) + QStringLiteral(")"));
         bars->setWidth(width);
         bars->setPen(Qt::NoPen);
         bars->setBrush(colours[m % 4]);

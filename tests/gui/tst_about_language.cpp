@@ -2,6 +2,7 @@
 // translations load for German and Simplified Chinese and translate the main window's
 // menus; View > Language stores the choice in QSettings and installTranslators honours it.
 #include <QApplication>
+#include <QDir>
 #include <QCoreApplication>
 #include <QKeySequence>
 #include <QLabel>
@@ -15,6 +16,9 @@
 #include <QTranslator>
 
 #include "about_dialog.hpp"
+#include "gui_fixture.hpp"
+#include "qcustomplot_include.hpp"
+#include "start_page.hpp"
 #include "monitors_dock.hpp"
 #include "run_progress.hpp"
 #include "golightly/version.hpp"
@@ -122,6 +126,30 @@ private Q_SLOTS:
             QVERIFY2(sparams->toolTip().contains(QStringLiteral("(Strg+F5)")), qPrintable(sparams->toolTip()));
             QVERIFY2(!sparams->toolTip().contains(QStringLiteral("Ctrl")), qPrintable(sparams->toolTip()));
         }
+        // the start page and the Examples menu: every bundled example by a German title (the
+        // English fallback, its file name, is compared below), numbers with the comma
+        QStringList germanTitles;
+        const QStringList exampleFiles = QDir(test::kExamplesDir).entryList({QStringLiteral("*.glproj")}, QDir::Files, QDir::Name);
+        QVERIFY(exampleFiles.size() > 10);
+        for (const QString& f : exampleFiles) germanTitles << app::exampleTitle(f);
+        QCOMPARE(app::exampleTitle(QStringLiteral("gold_nanosphere_bcalm_3d_fine.glproj")),
+                 QStringLiteral("Gold-Nanokugel, B-CALM-Fall, Zellen von 0,25 nm (3D)"));
+        // the Monitors dock's legend: a monitor's kind in words of the language
+        {
+            plots::MonitorsDock dock;
+            FluxSpectrumResult t;
+            t.name = "T";
+            t.kind = "transmission";
+            t.flux = {1.0, 2.0};
+            t.normalized = {0.5, 0.6};
+            RunResult r;
+            r.frequency_hz = {2e14, 2.1e14};
+            r.spectra = {t};
+            r.normalized = true;
+            dock.setFinal(r);
+            QCOMPARE(dock.spectraPlot()->graphCount(), 1);
+            QCOMPARE(dock.spectraPlot()->graph(0)->name(), QStringLiteral("T (Transmission)"));
+        }
         QCOMPARE(plots::MonitorsDock::stopReasonText(QStringLiteral("decay")), QStringLiteral("Felder abgeklungen"));
         QCOMPARE(plots::MonitorsDock::stopReasonText(QStringLiteral("max_time")), QStringLiteral("Zeitgrenze erreicht"));
         QCOMPARE(app::formatEta(5.5), QStringLiteral("5,5 s"));
@@ -133,6 +161,10 @@ private Q_SLOTS:
         QCOMPARE(app::installTranslators(*QCoreApplication::instance(), org, appName), QStringLiteral("en"));
         QCOMPARE(QKeySequence(Qt::CTRL | Qt::Key_N).toString(QKeySequence::NativeText), QStringLiteral("Ctrl+N"));
         QCOMPARE(plots::MonitorsDock::stopReasonText(QStringLiteral("decay")), QStringLiteral("fields decayed"));
+        for (int k = 0; k < exampleFiles.size(); ++k) {
+            const QString english = app::exampleTitle(exampleFiles[k]);
+            QVERIFY2(germanTitles[k] != english, qPrintable(exampleFiles[k] + QStringLiteral(": ") + english));
+        }
         QLocale::setDefault(QLocale::c());
     }
 };

@@ -5,6 +5,8 @@
 //    "Dilated threshold" / "Eroded threshold" are checked with the reader's rules
 //    (0 < eta_dilated < projection.eta < eta_eroded < 1), a broken one shown red and not
 //    applied; each edit one undo step;
+//  - "Projection threshold" (projection.eta): 0 < eta < 1 and, with the robust design,
+//    between the dilated and eroded thresholds; refused entries red, each edit one undo step;
 //  - the Inverse Design dock: Combine "Formula" writes combine "expression" with an
 //    expression (the mean's, avg(F0, ..., F<N-1>), until one is typed); the formula field
 //    is checked by the reader (design_spec's message shown, nothing applied); each edit one
@@ -184,6 +186,108 @@ private Q_SLOTS:
         qobject_cast<QCheckBox*>(props.field(QStringLiteral("Robust design")))->setChecked(true);
         QCOMPARE(robustOf(doc.project())["eta_eroded"].get<double>(), (1 + 0.85) / 2);
         QVERIFY(design_spec(doc.project(), "guide.glproj"));
+    }
+
+    /// The projection's threshold eta (design.regions[0].projection.eta, default 0.5): 0 <
+    /// eta < 1, and with the robust design between its dilated and eroded thresholds; a
+    /// broken rule shown red and not applied; each entry one undo step, the unchanged
+    /// default not written.
+    void projectionThresholdRulesAndUndo() {
+        EditorDocument doc;
+        {
+            // as a hand-written project may have it: no eta (the Design Region tool writes 0.5)
+            Project p = golightly::test::design_guide_with_region(3, {1.55});
+            design_region_mut(p)["projection"].erase("eta");
+            doc.adoptRecovered(p, QString());
+        }
+        doc.setSelection({ItemRef::Kind::Design, -1, 0});
+        PropertiesDock props(&doc);
+        props.rebuild();
+        const QString label = QStringLiteral("Projection threshold");
+        auto* eta = qobject_cast<QDoubleSpinBox*>(props.field(label));
+        QVERIFY(eta);
+        QCOMPARE(eta->objectName(), QStringLiteral("designProjectionEta"));
+        QCOMPARE(eta->value(), 0.5);  // the reader's default
+        QVERIFY(eta->toolTip().contains(QStringLiteral("0 < eta < 1")));
+        const Project start = doc.project();
+        const int steps = doc.undoStack()->count();
+        const auto etaOf = [](const Project& p) {
+            const Json& proj = (*design_region(p))["projection"];
+            return proj.contains("eta") ? proj["eta"] : Json();
+        };
+        QVERIFY(etaOf(start).is_null());
+
+        // the default entered again: nothing written, no step
+        QVERIFY(props.enterValue(label, 0.5).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), steps);
+        QVERIFY(doc.project() == start);
+
+        // outside (0, 1): refused, the rule in the tooltip and the problems, nothing applied
+        for (const double v : {0.0, 1.0, -0.2, 1.5}) {
+            const QString rule = props.enterValue(label, v);
+            QVERIFY2(rule.contains(QStringLiteral("between 0 and 1")), qPrintable(rule));
+            QCOMPARE(doc.undoStack()->count(), steps);
+            QVERIFY(doc.project() == start);
+            QVERIFY2(props.problems().filter(label).size() == 1, qPrintable(props.problems().join('\n')));
+            QVERIFY(qobject_cast<QDoubleSpinBox*>(props.field(label))->toolTip().contains(rule));
+        }
+        // a valid one: one step, read by the optimizer's reader
+        QVERIFY(props.enterValue(label, 0.6).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        QVERIFY2(props.problems().isEmpty(), qPrintable(props.problems().join('\n')));
+        QCOMPARE(etaOf(doc.project()).get<double>(), 0.6);
+        QCOMPARE(design_spec(doc.project(), "guide.glproj")->regions[0].eta, 0.6);
+        const Project at06 = doc.project();
+        props.rebuild();
+        QCOMPARE(qobject_cast<QDoubleSpinBox*>(props.field(label))->value(), 0.6);
+
+        // robust on (0.25 / 0.75 fit around 0.6): eta must stay between them
+        qobject_cast<QCheckBox*>(props.field(QStringLiteral("Robust design")))->setChecked(true);
+        QCOMPARE(doc.undoStack()->count(), steps + 2);
+        COMPARE_JSON(robustOf(doc.project()), (Json{{"eta_dilated", 0.25}, {"eta_eroded", 0.75}}));
+        const Project robust = doc.project();
+        props.rebuild();
+        for (const double v : {0.8, 0.75, 0.25, 0.2}) {
+            const QString rule = props.enterValue(label, v);
+            QVERIFY2(rule.contains(QStringLiteral("dilated threshold (0.25)")) && rule.contains(QStringLiteral("eroded threshold (0.75)")),
+                     qPrintable(rule));
+            QCOMPARE(doc.undoStack()->count(), steps + 2);
+            QVERIFY(doc.project() == robust);
+            // what the rule protects: the reader refuses such a project
+            Project q = robust;
+            design_region_mut(q)["projection"]["eta"] = v;
+            bool refused = false;
+            try {
+                design_spec(q, "guide.glproj");
+            } catch (const std::exception&) {
+                refused = true;
+            }
+            QVERIFY2(refused, qPrintable(QString::number(v)));
+        }
+        QVERIFY(props.enterValue(label, 0.7).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), steps + 3);
+        {
+            const auto spec = design_spec(doc.project(), "guide.glproj");
+            QCOMPARE(spec->regions[0].eta, 0.7);
+            QCOMPARE(spec->regions[0].robust_eta_eroded, 0.75);
+        }
+        const Project at07 = doc.project();
+        // the robust thresholds' rules follow the new eta
+        props.rebuild();
+        QVERIFY(props.enterValue(QStringLiteral("Eroded threshold"), 0.68).contains(QStringLiteral("(0.7)")));
+        QCOMPARE(doc.undoStack()->count(), steps + 3);
+
+        // undo / redo walk the steps back and forth
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == robust);
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == at06);
+        doc.undoStack()->undo();
+        QVERIFY(doc.project() == start);
+        for (int k = 0; k < 3; ++k) doc.undoStack()->redo();
+        QVERIFY(doc.project() == at07);
+        props.rebuild();
+        QCOMPARE(qobject_cast<QDoubleSpinBox*>(props.field(label))->value(), 0.7);
     }
 
     void formulaInTheDock() {

@@ -3,8 +3,9 @@
 // shows the DFT field there in the field view. A 2D PEC cavity (2 x 1.5 um, TMz): its
 // lowest mode TM11 (vacuum wavelength 2.4 um) has E_z = sin(pi x / a) sin(pi y / b), which
 // the picture must match (the next modes, at 1.66 and 1.40 um, are far outside the 2 %
-// band of the source); Stop ends a long picture without an error; a project that cannot
-// make one reports why.
+// band of the source); the same for a 3D PEC box (2 x 1.5 x 0.6 um), whose lowest mode
+// TM110 has the same E_z, uniform in z, on the xy plane the field view shows; Stop ends a
+// long picture without an error; a project that cannot make one reports why.
 #include <QCoreApplication>
 #include <QFile>
 #include <QLabel>
@@ -43,6 +44,41 @@ QString cavityJson(double maxTimeFs, bool withSource = true) {
                    "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.8, "wavelength_span": 1.2}})")
                         : QString())
         .arg(maxTimeFs);
+}
+
+/// A 3D PEC box a x b x c (c = 0.6 um) of kCell3d cells (20 x 15 x 6) whose field view
+/// cuts the xy plane z = 0.2 um. Its lowest mode is TM110 (E_z = sin(pi x / a) sin(pi y / b),
+/// uniform in z) at the 2D cavity's 2.4 um: every mode with a z index has
+/// lambda <= 2 / sqrt(1 / a^2 + 1 / c^2) = 1.15 um, far outside the picture's 2 % band, and
+/// the next TM mode, TM210, is at 1.66 um as in 2D.
+constexpr double kCell3d = 0.1;  // um: 20 cells over the mode's half wavelength along x
+QString cavity3dJson() {
+    return QStringLiteral(R"({"format": "golightly-project", "version": 1,
+      "domain": {"dimensions": 3, "size": [2.0, 1.5, 0.6], "cell_size": %1,
+                 "boundaries": {"x": "pec", "y": "pec", "z": "pec"}},
+      "sources": [{"type": "point", "at": [0.33, 0.41, 0.3], "component": "Ez",
+                   "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.8, "wavelength_span": 1.2}}],
+      "monitors": [{"name": "probe", "type": "time", "at": [1.52, 1.13, 0.3], "component": "Ez",
+                    "resonances": {"band": [1.3, 2.6]}}],
+      "run": {"spectrum": {"wavelength_min": 1.3, "wavelength_max": 2.6, "points": 11},
+              "frames": {"plane": "xy", "position": 0.2},
+              "precision": "float64", "backend": "cpu", "stop": {"max_time_fs": 3000}}})")
+        .arg(kCell3d);
+}
+
+/// |<v, m>| / (|v| |m|) of a frame's values v with m = sin(pi x / a) sin(pi y / b) inside
+/// the a x b cavity (0 outside), over the frame's pixel centres: 1 for the TM11(0) mode.
+double correlationWithTm11(const viewport::FieldFrame& frame) {
+    double vm = 0, vv = 0, mm = 0;
+    for (int j = 0; j < frame.height; ++j)
+        for (int i = 0; i < frame.width; ++i) {
+            const double x = frame.x0_um + (i + 0.5) * frame.width_um / frame.width;
+            const double y = frame.y0_um + (j + 0.5) * frame.height_um / frame.height;
+            const double m = (x > 0 && x < kA && y > 0 && y < kB) ? std::sin(kPi * x / kA) * std::sin(kPi * y / kB) : 0.0;
+            const double v = frame.values[std::size_t(j) * std::size_t(frame.width) + std::size_t(i)];
+            vm += v * m, vv += v * v, mm += m * m;
+        }
+    return vv > 0 && mm > 0 ? std::abs(vm) / std::sqrt(vv * mm) : 0.0;
 }
 
 /// The resonance table as a run with these modes fills it.
@@ -172,16 +208,7 @@ private Q_SLOTS:
         QVERIFY(w_->fieldView()->phaseLabel().contains(QStringLiteral("2.4")));
         QVERIFY(w_->fieldView()->isVisible());
         // the TM11 mode: correlation with sin(pi x / a) sin(pi y / b) over the cavity
-        double vm = 0, vv = 0, mm = 0;
-        for (int j = 0; j < frame->height; ++j)
-            for (int i = 0; i < frame->width; ++i) {
-                const double x = frame->x0_um + (i + 0.5) * frame->width_um / frame->width;
-                const double y = frame->y0_um + (j + 0.5) * frame->height_um / frame->height;
-                const double m = (x > 0 && x < kA && y > 0 && y < kB) ? std::sin(kPi * x / kA) * std::sin(kPi * y / kB) : 0.0;
-                const double v = frame->values[std::size_t(j) * std::size_t(frame->width) + std::size_t(i)];
-                vm += v * m, vv += v * v, mm += m * m;
-            }
-        const double corr = std::abs(vm) / std::sqrt(vv * mm);
+        const double corr = correlationWithTm11(*frame);
         qInfo("correlation with TM11: %.6f", corr);
         QVERIFY2(corr > 0.99, qPrintable(QString::number(corr)));
         const QString shots = qEnvironmentVariable("GOLIGHTLY_TEST_SHOTS");
@@ -192,6 +219,52 @@ private Q_SLOTS:
         QVERIFY(test::distinctColours(w_->fieldView()->renderToImage(QSize(360, 260))) > 16);
         // the picture's own results folder beside the project's results
         QVERIFY(QFileInfo(pic->controller()->resultsDir()).fileName().startsWith(QStringLiteral("resonance_")));
+    }
+
+    /// The same double-click on a 3D project: the picture run (a 3D run of 1800 cells)
+    /// starts, ends, and the field view shows the TM110 mode's E_z on its xy plane z = 0.2 um.
+    void doubleClickShowsA3dMode() {
+        QVERIFY(open(cavity3dJson(), QStringLiteral("box3d.glproj")));
+        QCOMPARE(w_->document()->project().domain.dimensions, 3);
+        plots::MonitorsDock* dock = w_->monitorsDock();
+        showResonances(dock, {2.4, 1.664});
+        app::ResonancePictureRun* pic = picture();
+        QVERIFY(pic);
+        QSignalSpy ready(pic, &app::ResonancePictureRun::pictureReady);
+        QSignalSpy failed(pic, &app::ResonancePictureRun::failed);
+        QSignalSpy stopped(pic, &app::ResonancePictureRun::stopped);
+        QElapsedTimer clock;
+        clock.start();
+        doubleClickRow(dock->resonanceTable(), 0);
+        QVERIFY(pic->isRunning());
+        auto* busy = w_->findChild<QWidget*>(QStringLiteral("resonancePictureBusy"));
+        QVERIFY(busy && busy->isVisible());
+        QVERIFY(ready.wait(60000) || !ready.isEmpty());
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().front().toString()));
+        QVERIFY(stopped.isEmpty());
+        qInfo("3D picture made in %lld ms", static_cast<long long>(clock.elapsed()));
+        QVERIFY(!pic->isRunning());
+        QVERIFY(!busy->isVisible());
+        QVERIFY(prompts_.errors.isEmpty());
+        // the picture's run was 3D: a whole xy plane of the box at the field view's z
+        const auto frame = w_->fieldView()->currentFrame();
+        QVERIFY(frame);
+        QCOMPARE(frame.get(), pic->frame().get());
+        QVERIFY(frame->three_d);
+        QCOMPARE(frame->slice_normal, 2);
+        QVERIFY2(std::abs(frame->slice_position_um - 0.2) <= 0.5 * kCell3d + 1e-9, qPrintable(QString::number(frame->slice_position_um)));
+        QCOMPARE(frame->quantity, viewport::FieldQuantity::Ez);  // TM110 has no Ex, Ey
+        QVERIFY2(std::abs(frame->width_um - kA) <= kCell3d + 1e-9 && std::abs(frame->height_um - kB) <= kCell3d + 1e-9,
+                 qPrintable(QStringLiteral("%1 x %2 um").arg(frame->width_um).arg(frame->height_um)));
+        QVERIFY(frame->width >= 20 && frame->height >= 15);
+        QVERIFY(frame->step > 0);
+        QVERIFY(w_->fieldView()->phaseLabel().contains(QStringLiteral("2.4")));
+        QVERIFY(w_->fieldView()->isVisible());
+        // the mode itself
+        const double corr = correlationWithTm11(*frame);
+        qInfo("3D: correlation with TM110: %.6f", corr);
+        QVERIFY2(corr > 0.99, qPrintable(QString::number(corr)));
+        QVERIFY(test::distinctColours(w_->fieldView()->renderToImage(QSize(360, 260))) > 16);
     }
 
     void stopEndsAPicture() {
