@@ -83,7 +83,7 @@ int run_shape_optimize(const Project& project, const std::string& project_file, 
                 sp.spec.algorithm.c_str(), sp.spec.objective.maximize ? "maximize" : "minimize");
     std::fflush(stdout);
     std::string text = header + "\n";
-    write_text_atomically(history_file, text);
+    write_file_atomic(history_file, text);
     const auto on_iteration = [&](const adjoint::ShapeIteration& it) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "%d,%.17g,%.17g,%lld,%.6g", it.index, it.objective, it.gradient_norm, it.steps, it.wall_s);
@@ -94,7 +94,7 @@ int run_shape_optimize(const Project& project, const std::string& project_file, 
                 row += buf;
             }
         text += row + "\n";
-        write_text_atomically(history_file, text);
+        write_file_atomic(history_file, text);
         std::printf("iteration %d: objective %.6g, |grad| %.4g, %lld steps, %.3g s\n", it.index, it.objective,
                     it.gradient_norm, it.steps, it.wall_s);
         std::fflush(stdout);
