@@ -4,7 +4,7 @@
 // Method. Within a sample cube [za, zb] in z, the material at (x, y, z) is decided by the
 // 2D layer rules applied to the z-section of every layer's objects. The cube's fractions
 // are therefore the z-mean of the 2D section fractions (exact polygon areas per sample
-// window, layers composited by detail::Compositor):
+// window, layers composited by detail::Compositor, exactly where no layer holds a raster):
 //     f_m(cube) = (1 / dx) integral_za^zb f_m^2D(z) dz.
 // The window [za, zb] is split at every z where a section jumps (layer z limits, box faces,
 // sphere poles, STEP solid limits, and where a sidewall edge parallel to x or y passes a
@@ -424,6 +424,14 @@ private:
     Section compute_section(double z, int k) const {
         detail::Compositor comp(g2_, mi_.eps, normals_);
         static const std::vector<detail::RasterResampler> no_rasters;
+        struct Region {
+            int material;
+            bool rasters;
+            std::unique_ptr<detail::UnionBuilder> uni;
+            std::size_t layer = 0;
+        };
+        std::vector<Region> regions;
+        bool any_raster = false;
         for (const Layer3& L : layers_) {
             detail::UnionBuilder uni(g2_);
             for (const Object3& o : L.objects) {
@@ -446,9 +454,20 @@ private:
             }
             const bool rasters = !L.rasters.empty() && raster_active(L, z);
             if (uni.empty() && !rasters) continue;
-            detail::AreaAccumulator acc(g2_);
-            uni.deposit(acc);
-            comp.add_layer(L.material, acc, rasters ? L.rasters : no_rasters);
+            any_raster = any_raster || rasters;
+            regions.push_back({L.material, rasters, std::make_unique<detail::UnionBuilder>(std::move(uni)),
+                               std::size_t(&L - layers_.data())});
+        }
+        if (!any_raster) {  // exact (detail::Compositor::composite_exact)
+            std::vector<std::pair<int, const detail::UnionBuilder*>> exact;
+            for (const auto& r : regions) exact.push_back({r.material, r.uni.get()});
+            comp.composite_exact(exact);
+        } else {
+            for (std::size_t q = 0; q < regions.size(); ++q) {
+                detail::AreaAccumulator acc(g2_);
+                regions[q].uni->deposit(acc);
+                comp.add_layer(regions[q].material, acc, regions[q].rasters ? layers_[regions[q].layer].rasters : no_rasters);
+            }
         }
         Section s;
         s.frac = std::move(comp.frac);

@@ -190,8 +190,21 @@ void UnionBuilder::add_segment(Vec2 a, Vec2 b, int group) {
              (b.y - grid_.y0_um) * inv_dx + 0.5, group);
 }
 
+void UnionBuilder::append(const UnionBuilder& other, int group_offset) {
+    if (other.grid_.nx != grid_.nx || other.grid_.ny != grid_.ny)
+        throw std::invalid_argument("UnionBuilder::append: a builder of another grid");
+    for (std::size_t j = 0; j < rows_.size(); ++j)
+        for (Piece p : other.rows_[j]) {
+            p.group += group_offset;
+            rows_[j].push_back(p);
+        }
+    if (!other.empty_) empty_ = false;
+    groups_ = std::max(groups_, other.groups_ + group_offset);
+}
+
 void UnionBuilder::add_edge(double u0, double v0, double u1, double v1, int group) {
     if (!std::isfinite(u0) || !std::isfinite(u1) || !std::isfinite(v0) || !std::isfinite(v1)) return;
+    groups_ = std::max(groups_, group + 1);
     if (v0 == v1) {  // horizontal: kept in row floor(v) for its normal (AreaAccumulator's rule)
         if (v0 < 0 || v0 >= grid_.ny) return;
         rows_[int(std::floor(v0))].push_back({u0, v0, u1, v1, group});

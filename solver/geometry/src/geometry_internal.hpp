@@ -63,6 +63,12 @@ public:
     /// Deposits the union into `acc` (which has the same grid).
     void deposit(AreaAccumulator& acc) const;
     bool empty() const { return empty_; }
+    /// One more than the largest group added (0 when none): a group number free for the
+    /// next shape, e.g. append()'s offset.
+    int groups() const { return groups_; }
+    /// Adds every piece of `other` (same grid) with its group increased by `group_offset`,
+    /// so that this builder's union then covers both regions (Compositor::composite_exact).
+    void append(const UnionBuilder& other, int group_offset);
 
 private:
     struct Piece {
@@ -74,6 +80,7 @@ private:
     SampleGrid grid_;
     std::vector<std::vector<Piece>> rows_;
     bool empty_ = true;
+    int groups_ = 0;
 };
 
 /// Area-weighted box resampling of a raster shape onto sample windows, row by row.
@@ -118,6 +125,20 @@ public:
     /// Composites one layer of material m: its outline region (acc, already deposited) and
     /// its rasters (added to the outline coverage, clamped to 1).
     void add_layer(int m, const AreaAccumulator& acc, const std::vector<RasterResampler>& rasters);
+    /// Composites all layers of a section at once, exactly, where no layer holds a raster:
+    /// layers[k] = {material index, the layer's region}, in drawing order (a later layer
+    /// covers an earlier one). Replaces the fractions and normals (call it on a fresh
+    /// Compositor, instead of add_layer). From the top layer down, U_k is the union of
+    /// layers k..last and the visible part of layer k is U_k minus U_(k+1), so
+    ///     frac[m_k] += A(U_k) - A(U_(k+1)),   frac[0] = 1 - A(U_first),
+    ///     g = sum_k eps_k (G(U_k) - G(U_(k+1))) - eps_background G(U_first),
+    /// A the window area fraction and G the window integral of grad chi (cell units). Unlike
+    /// add_layer's f <- f (1 - c), which takes the two layers' parts of a window as
+    /// independent, this is exact where the edges of two layers share a window (a film on a
+    /// substrate, abutting shapes of two materials): there add_layer is off by a fraction of
+    /// a cell (a first-order error; docs/user-guide.md, sub-pixel averaging). Cost: one union
+    /// deposit per layer, of the layers above it and itself.
+    void composite_exact(const std::vector<std::pair<int, const UnionBuilder*>>& layers);
     std::vector<std::vector<float>> frac;
     std::vector<float> normal_x, normal_y;  ///< empty without normals
 

@@ -1,6 +1,7 @@
 // GoLightly geometry: layer selection, per-material coverage fractions and the averaged
 // permittivity each E component sees.
 #include <algorithm>
+#include <memory>
 #include <cmath>
 #include <stdexcept>
 #include <cmath>
@@ -169,6 +170,80 @@ void Compositor::add_layer(int m, const AreaAccumulator& acc, const std::vector<
     }
 }
 
+void Compositor::composite_exact(const std::vector<std::pair<int, const UnionBuilder*>>& layers) {
+    const SampleGrid& grid = grid_;
+    const int nx = grid.nx;
+    const std::size_t n = std::size_t(nx) * grid.ny;
+    for (std::size_t q = 1; q < frac.size(); ++q) frac[q].clear();
+    allocated_.assign(1, 0);
+    frac[0].assign(n, 1.0f);
+    if (normals_) {
+        normal_x.assign(n, 0.0f);
+        normal_y.assign(n, 0.0f);
+    }
+    if (layers.empty()) return;
+    // Per row: the coverage and normals of U_(k+1) (prev) and U_k (cur), row by row of two
+    // accumulators; the normals summed in double and stored once at the end.
+    std::vector<double> gx, gy;
+    if (normals_) gx.assign(n, 0.0), gy.assign(n, 0.0);
+    std::vector<double> cur(nx + 2), prev(nx + 2), gcx(nx + 2), gcy(nx + 2), gpx(nx + 2), gpy(nx + 2);
+    UnionBuilder above(grid);
+    std::unique_ptr<AreaAccumulator> acc_prev;
+    for (std::size_t k = layers.size(); k-- > 0;) {
+        const int m = layers[k].first;
+        above.append(*layers[k].second, above.groups());
+        auto acc = std::make_unique<AreaAccumulator>(grid);
+        above.deposit(*acc);
+        const double eps_m = eps_of_[m];
+        for (int j = 0; j < grid.ny; ++j) {
+            const bool row_cur = !acc->row_empty(j), row_prev = acc_prev && !acc_prev->row_empty(j);
+            if (!row_cur && !row_prev) continue;
+            std::fill(cur.begin(), cur.end(), 0.0);
+            std::fill(prev.begin(), prev.end(), 0.0);
+            if (row_cur) acc->row_coverage(j, cur.data(), scratch_.data());
+            if (row_prev) acc_prev->row_coverage(j, prev.data(), scratch_.data());
+            for (int i = 0; i < nx; ++i) {
+                const double d = cur[i] - prev[i];  // the visible part of layer k
+                if (!(d > 0)) continue;
+                if (frac[m].empty()) {
+                    frac[m].assign(n, 0.0f);
+                    allocated_.push_back(m);
+                }
+                frac[m][std::size_t(j) * nx + i] += float(d);
+            }
+            if (!normals_) continue;
+            std::fill(gcx.begin(), gcx.end(), 0.0), std::fill(gcy.begin(), gcy.end(), 0.0);
+            std::fill(gpx.begin(), gpx.end(), 0.0), std::fill(gpy.begin(), gpy.end(), 0.0);
+            if (row_cur) acc->add_row_normals(j, gcx.data(), gcy.data());
+            if (row_prev) acc_prev->add_row_normals(j, gpx.data(), gpy.data());
+            for (int i = 0; i < nx; ++i) {
+                const std::size_t idx = std::size_t(j) * nx + i;
+                gx[idx] += eps_m * (gcx[i] - gpx[i]);
+                gy[idx] += eps_m * (gcy[i] - gpy[i]);
+            }
+        }
+        acc_prev = std::move(acc);
+    }
+    // the background: what no layer covers
+    const double eps_bg = eps_of_[0];
+    for (int j = 0; j < grid.ny; ++j) {
+        if (acc_prev->row_empty(j)) continue;
+        std::fill(cur.begin(), cur.end(), 0.0);
+        acc_prev->row_coverage(j, cur.data(), scratch_.data());
+        for (int i = 0; i < nx; ++i) frac[0][std::size_t(j) * nx + i] = float(std::max(0.0, 1.0 - cur[i]));
+        if (!normals_) continue;
+        std::fill(gcx.begin(), gcx.end(), 0.0), std::fill(gcy.begin(), gcy.end(), 0.0);
+        acc_prev->add_row_normals(j, gcx.data(), gcy.data());
+        for (int i = 0; i < nx; ++i) {
+            const std::size_t idx = std::size_t(j) * nx + i;
+            gx[idx] -= eps_bg * gcx[i];
+            gy[idx] -= eps_bg * gcy[i];
+        }
+    }
+    if (normals_)
+        for (std::size_t idx = 0; idx < n; ++idx) normal_x[idx] = float(gx[idx]), normal_y[idx] = float(gy[idx]);
+}
+
 Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, bool reference_run,
                                std::vector<float>* normal_x, std::vector<float>* normal_y) {
     if (!(grid.dx_um > 0) || grid.nx <= 0 || grid.ny <= 0)
@@ -179,6 +254,13 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
     Compositor comp(grid, mi.eps, normals);
     const double tol = detail::coverage_tolerance_um(grid.dx_um);
     const double z = project.domain.slice_z;
+    struct Region {
+        int material;
+        std::unique_ptr<detail::UnionBuilder> uni;
+        std::vector<detail::RasterResampler> rasters;
+    };
+    std::vector<Region> regions;
+    bool any_raster = false;
 
     for (std::size_t l = 0; l < layers.size(); ++l) {
         const Layer* layer = layers[l];
@@ -217,9 +299,23 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
             }
         }
         if (uni.empty() && rasters.empty()) continue;
-        detail::AreaAccumulator acc(grid);
-        uni.deposit(acc);
-        comp.add_layer(mi.layer_material[l], acc, rasters);
+        // composited below, once every layer is known (exactly where no layer holds a raster)
+        any_raster = any_raster || !rasters.empty();
+        regions.push_back({mi.layer_material[l], std::make_unique<detail::UnionBuilder>(std::move(uni)), std::move(rasters)});
+    }
+    if (!any_raster) {
+        std::vector<std::pair<int, const detail::UnionBuilder*>> exact;
+        for (const auto& r : regions) exact.push_back({r.material, r.uni.get()});
+        comp.composite_exact(exact);
+    } else {
+        // a painted raster has no outline to take a union with: its coverage is composited
+        // over what lies below as an independent share of the window (add_layer), and so
+        // are the layers of such a section
+        for (const auto& r : regions) {
+            detail::AreaAccumulator acc(grid);
+            r.uni->deposit(acc);
+            comp.add_layer(r.material, acc, r.rasters);
+        }
     }
 
     Coverage out;

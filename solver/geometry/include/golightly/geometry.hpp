@@ -42,8 +42,13 @@ Outline shape_outline_at(const Shape& shape, double z_um, double tolerance_um);
 /// left out (2D).
 std::vector<const Layer*> select_layers(const Project& project, bool reference_run);
 
-/// Fraction of each sample window covered by each material, layers composited in order
-/// (a later layer's coverage c replaces that fraction of what lies below: f <- f (1 - c)).
+/// Fraction of each sample window covered by each material, layers composited in order: a
+/// later layer covers an earlier one, and a window's fractions are the exact areas of what
+/// each layer leaves visible (detail::Compositor::composite_exact: the union of the layers
+/// from the top down), so a film on a substrate or two abutting shapes of two materials in
+/// one window get their true shares. A section with a raster layer composites as f <- f
+/// (1 - c) instead (a raster has no outline; its coverage c replaces that share of what
+/// lies below).
 /// A layer's region is the union of its shapes (overlapping shapes of one layer count
 /// once; rasters add to it, clamped to 1). The background material fills what no layer
 /// covers. Exact for polygons (analytic area), to the discretization tolerance for curves,
