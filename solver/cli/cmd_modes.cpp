@@ -233,7 +233,7 @@ int run_line_modes(const ModesCommand& c, const Project& project, const std::vec
                 for (std::size_t q = 0; q < lm.e[kk].size() && q < lm.s_um.size(); ++q)
                     fc << fmt_g(lm.s_um[q]) << ',' << fmt_g(lm.e[kk][q]) << ','
                        << fmt_g(q < lm.h[kk].size() ? lm.h[kk][q] : 0.0) << '\n';
-                write_text(out / (stem + ".csv"), fc.str());
+                write_file_atomic(out / (stem + ".csv"), fc.str());
                 csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(lm.n_eff[kk]) << ','
                     << fmt_g(lm.n_group[kk]) << ",," << lm.e_name << ',' << fmt_g(lm.n_eff_imag[kk]) << ','
                     << fmt_g(lm.loss_db_per_cm[kk]) << ',' << fmt_g(port.bend_radius_um) << ','
@@ -415,7 +415,7 @@ int run_modes_command(const ModesCommand& c) {
                         for (int a = 0; a < 3; ++a) fc << ',' << fmt_g((*by_axis[a])[q] * sc);
                         fc << '\n';
                     }
-                write_text(out / (stem + ".csv"), fc.str());
+                write_file_atomic(out / (stem + ".csv"), fc.str());
                 write_png(out / (stem + "_absE.png"), field_image(cf, absE, false));
                 write_png(out / (stem + "_" + dominant + ".png"), field_image(cf, cf.e[dom_local], true));
                 csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(m.n_eff) << ',' << fmt_g(m.n_group) << ','
