@@ -561,10 +561,18 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
             a.bwd.assign(nf, 0.0);
             a.n_eff.assign(nf, 0.0);
             a.n_eff_imag.assign(nf, 0.0);
+            // a line spanning a Bloch axis with nonzero k: complex Bloch modes, imaginary
+            // parts in line_e_im / line_h_im (empty for every other line, whose modes are real)
+            const bool bloch = !plan.line_e_im.empty();
+            if (bloch && (plan.line_e_im.size() != nf || plan.line_h_im.size() != nf))
+                throw std::invalid_argument("mode_amplitudes: a Bloch line's imaginary parts do not match the spectrum");
             for (std::size_t f = 0; f < nf; ++f) {
                 const auto& e = plan.line_e[f][m];
                 const auto& h = plan.line_h[f][m];
                 if (e.size() != nn || h.size() != nn) continue;
+                const std::vector<double>* ei = bloch ? &plan.line_e_im[f][m] : nullptr;
+                const std::vector<double>* hi = bloch ? &plan.line_h_im[f][m] : nullptr;
+                if (bloch && (ei->size() != nn || hi->size() != nn)) continue;
                 const double ne = plan.line_neff[f][m];
                 a.n_eff[f] = ne;
                 // bent lines: the bend's radiation loss (0 for straight lines)
@@ -577,9 +585,11 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
                 std::complex<double> j1 = 0, j2 = 0;
                 double nrm = 0;
                 for (std::size_t k = 0; k < nn; ++k) {
-                    j1 += (*sets[0])[k * nf + f] * h[k];
-                    j2 += e[k] * (*sets[2])[k * nf + f];
-                    nrm += e[k] * h[k];
+                    // conjugated mode (Hermitian orthogonality of Bloch modes; a no-op for real ones)
+                    const std::complex<double> ek(e[k], ei ? (*ei)[k] : 0.0), hk(h[k], hi ? (*hi)[k] : 0.0);
+                    j1 += (*sets[0])[k * nf + f] * std::conj(hk);
+                    j2 += std::conj(ek) * (*sets[2])[k * nf + f];
+                    nrm += (ek * std::conj(hk)).real();
                 }
                 const double sg = plan.line_flux_sign * plan.dx_um;
                 j1 *= sg;

@@ -275,7 +275,7 @@ std::vector<ModeCoefficientsResult> mode_coefficients_result(Engine& engine, con
     const cvec* const sets[4] = {&eu, &ev, &hu, &hv};
     std::vector<ModeCoefficientsResult> out;
     // a 2D line across a Bloch axis has complex modes: the conjugated projection
-    for (ModeAmplitudes& a : plan.line_e_im.empty() ? mode_amplitudes(plan, sets) : mode_amplitudes_bloch_line(plan, sets)) {
+    for (ModeAmplitudes& a : mode_amplitudes(plan, sets)) {
         ModeCoefficientsResult r;
         r.name = m.name;
         r.mode_index = a.mode_index;

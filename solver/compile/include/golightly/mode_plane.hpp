@@ -225,7 +225,7 @@ struct ModeMonitorPlan {
     std::vector<std::vector<double>> line_neff_imag;
     /// [f][m][node]: the imaginary parts of line_e, line_h where the line spans a Bloch axis
     /// with nonzero k (its modes are complex Bloch modes, mode_solver_bloch.hpp); empty for
-    /// every other line. Such a plan's amplitudes come from mode_amplitudes_bloch_line.
+    /// every other line. mode_amplitudes then projects onto the conjugated complex mode.
     std::vector<std::vector<std::vector<double>>> line_e_im, line_h_im;
 };
 
@@ -304,21 +304,14 @@ struct ModeAmplitudes {
 /// "fwd" is along the monitor's direction. 2D lines (dims 2): the same projection with
 /// the slab mode's tangential pair e, h on the line's nodes, N = sign sum e h ds and
 /// a+- = (J1 +- J2 / c) / (2 N) scaled by sqrt(0.5 c N 1e-6 / eta0) (W/m per (V/m s)^2);
-/// sets[1], sets[3] unused. Throws std::invalid_argument on size mismatch.
+/// sets[1], sets[3] unused. A 2D line spanning a Bloch axis with nonzero k (line_e_im,
+/// line_h_im set) has complex Bloch modes e = line_e + i line_e_im, h = line_h + i
+/// line_h_im, orthogonal under the conjugated (Hermitian) product, so the projection
+/// conjugates the mode: J1 = sign dx sum E conj(h), J2 = sign dx sum conj(e) H~,
+/// N = sign dx Re sum e conj(h) (e conj(h) is real pointwise for a lossless mode, so
+/// J1 = (a+ + a-) N and J2 = c (a+ - a-) N); for real modes this is the formula above.
+/// Throws std::invalid_argument on size mismatch.
 std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
                                             const std::vector<std::complex<double>>* const sets[4]);
-
-/// mode_amplitudes of a 2D line spanning a Bloch axis with nonzero k (plan.dims 2 with
-/// line_e_im / line_h_im set; mode_line_bloch.cpp): the modes e = line_e + i line_e_im,
-/// h = line_h + i line_h_im are complex Bloch modes, orthogonal under the conjugated
-/// (Hermitian) product, so the projection conjugates the mode:
-///   J1 = sign dx sum E conj(h),  J2 = sign dx sum conj(e) H~,  N = sign dx Re sum e conj(h),
-///   a+- = (J1 +- J2 / c) / (2 N) scaled by sqrt(0.5 c N 1e-6 / eta0)
-/// (c, sign and the scale as mode_amplitudes' 2D lines; with E = (a+ + a-) e and
-/// H~ = c (a+ - a-) h, J1 = (a+ + a-) N and J2 = c (a+ - a-) N since e conj(h) is real
-/// pointwise for a lossless mode). For real modes it equals mode_amplitudes. Throws
-/// std::invalid_argument on size mismatch or a plan that is not such a line.
-std::vector<ModeAmplitudes> mode_amplitudes_bloch_line(const ModeMonitorPlan& plan,
-                                                       const std::vector<std::complex<double>>* const sets[4]);
 
 }  // namespace golightly
