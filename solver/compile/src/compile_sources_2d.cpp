@@ -443,7 +443,7 @@ void Compiler::add_line_source(const Source& src, const std::string& path, const
         throw ProjectError(file_, path + ".direction",
                            "the direction of a mode source must be normal to its line (" + normal_dirs + ")");
     // A mode source along a Bloch axis with nonzero k injects the Bloch mode of the period
-    // (mode_profile; the line must span the period: mode_line_bloch_phase).
+    // (mode_profile; the line must span the period).
     if (one_way) add_one_way_line_source(src, path, line, s, wf);
     else add_two_way_line_source(src, path, line, wf);
 }
