@@ -303,12 +303,11 @@ TEST_CASE("adjoint shape: the optimizer finds the quarter-wave anti-reflection c
     // on the setup; R falls with t there)
     CHECK(R_start < airy_reflectance(n_c, n_s, 0.12 - 0.5 * dx, lambda0));
     CHECK(R_start > airy_reflectance(n_c, n_s, 0.12 + 0.5 * dx, lambda0));
-    // within half a cell of t*: a staircased face lies within half a cell of where it is
-    // drawn. (Measured: the optimum is 0.38 cell below t*; the discrete layer reflects as
-    // an Airy layer 0.38 cell thicker at every thickness tried, and half that with cells
-    // half as large: a first-order error of the grid, not of the optimizer;
-    // docs/inverse-design.md section 8.)
-    CHECK(std::abs(r.p[0] - t_star) < 0.5 * dx);
+    // within 0.05 cell of t*: the averaged faces are second-order accurate, (k dx)^2 ~ 1e-2
+    // cell here (measured: 0.004 cell; with the two layers composited as independent
+    // shares of the shared window the film was 0.38 cell thicker than drawn and the optimum
+    // sat that far below t*: docs/inverse-design.md section 8, test_layer_compositing.cpp)
+    CHECK(std::abs(r.p[0] - t_star) < 0.05 * dx);
     // R at the optimum below Airy's R half a cell off t* (the index mismatch is zero: n_c^2
     // = n_s), plus the source's backward leak added in amplitude
     const double bound = std::pow(std::sqrt(airy_reflectance(n_c, n_s, t_star + 0.5 * dx, lambda0)) + std::sqrt(leak), 2);
