@@ -176,7 +176,9 @@ void Compositor::composite_exact(const std::vector<std::pair<int, const UnionBui
     const std::size_t n = std::size_t(nx) * grid.ny;
     for (std::size_t q = 1; q < frac.size(); ++q) frac[q].clear();
     allocated_.assign(1, 0);
-    frac[0].assign(n, 1.0f);
+    // the background's share is added at the end (a layer may be of the background's
+    // material: its visible part adds to frac[0] too)
+    frac[0].assign(n, layers.empty() ? 1.0f : 0.0f);
     if (normals_) {
         normal_x.assign(n, 0.0f);
         normal_y.assign(n, 0.0f);
@@ -227,10 +229,14 @@ void Compositor::composite_exact(const std::vector<std::pair<int, const UnionBui
     // the background: what no layer covers
     const double eps_bg = eps_of_[0];
     for (int j = 0; j < grid.ny; ++j) {
-        if (acc_prev->row_empty(j)) continue;
+        float* f0 = frac[0].data() + std::size_t(j) * nx;
+        if (acc_prev->row_empty(j)) {
+            for (int i = 0; i < nx; ++i) f0[i] += 1.0f;
+            continue;
+        }
         std::fill(cur.begin(), cur.end(), 0.0);
         acc_prev->row_coverage(j, cur.data(), scratch_.data());
-        for (int i = 0; i < nx; ++i) frac[0][std::size_t(j) * nx + i] = float(std::max(0.0, 1.0 - cur[i]));
+        for (int i = 0; i < nx; ++i) f0[i] += float(std::max(0.0, 1.0 - cur[i]));
         if (!normals_) continue;
         std::fill(gcx.begin(), gcx.end(), 0.0), std::fill(gcy.begin(), gcy.end(), 0.0);
         acc_prev->add_row_normals(j, gcx.data(), gcy.data());
