@@ -1187,7 +1187,7 @@ Wiederherstellen?</translation>
     </message>
     <message>
         <source>Show &amp;Field View</source>
-        <translation>&amp;Feldansicht anzeigen</translation>
+        <translation>&amp;Feldansicht</translation>
     </message>
     <message>
         <source>Open Run &amp;Results...</source>
