@@ -114,10 +114,11 @@ Coverage coverage_with_normals(const Project& project, const SampleGrid& grid, b
 
 /// Layer compositing of one 2D section (the rules of compute_coverage): material m's
 /// fraction array frac[m] (index j * nx + i, empty until the material covers something;
-/// frac[0] the background, all ones at the start); a layer's coverage c replaces that
-/// share of what lies below, f <- f (1 - c). With normals: per sample the window integral
-/// of grad eps_inf in cell units, composited as g <- (1 - c) g + (eps_L - <eps>_below) G_L
-/// (comment in geometry_medium.cpp).
+/// frac[0] the background). composite_exact takes all layers at once and is exact;
+/// add_layer, one layer at a time, is used where a layer holds a raster: a layer's
+/// coverage c replaces that share of what lies below, f <- f (1 - c), and with normals
+/// (per sample the window integral of grad eps_inf in cell units) g <- (1 - c) g +
+/// (eps_L - <eps>_below) G_L (comment in geometry_medium.cpp).
 class Compositor {
 public:
     /// eps_of: epsilon_inf per material index (background first).
