@@ -121,6 +121,10 @@ bool set_design_box(Project& p, QPointF a, QPointF b) {
     region["projection"] = Json{{"beta", 8}, {"eta", 0.5}, {"beta_max", 64}, {"beta_every", 20}, {"beta_factor", 2}};
     Json design = p.extra.contains("design") && p.extra["design"].is_object() ? p.extra["design"] : Json::object();
     design["regions"] = Json::array({region});
+    // a design optimizes a density region or shape parameters, never both (the reader
+    // refuses the project otherwise): the drawn region replaces the shape parameters, and
+    // Undo brings them back
+    design.erase("shape_parameters");
     if (!design.contains("objective")) {
         const QStringList modes = mode_monitor_names(p);
         Json term = Json::object();

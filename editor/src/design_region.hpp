@@ -34,8 +34,10 @@ QStringList mode_monitor_names(const Project& project);
 /// material], rho 0.5, a conic filter of 4 pixels, beta 8 (schedule to 64 every 20), and an
 /// objective: the forward power in mode 0 of the last mode monitor, normalized by the first
 /// one (with one mode monitor: unnormalized; with none: |E|^2 at the domain's centre),
-/// optimized by MMA for 50 iterations. Returns false (nothing changed) for a box smaller
-/// than one pixel.
+/// optimized by MMA for 50 iterations. A design of shape parameters
+/// (design.shape_parameters) becomes a density design: the parameters' list is dropped,
+/// the objective kept (a design has one kind of variable). Returns false (nothing changed)
+/// for a box smaller than one pixel.
 bool set_design_box(Project& project, QPointF a, QPointF b);
 /// Removes the whole design section.
 void remove_design(Project& project);

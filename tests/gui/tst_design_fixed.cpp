@@ -143,6 +143,25 @@ private Q_SLOTS:
         QVERIFY(!design_region(empty.project()));
     }
 
+    void regionReplacesShapeParameters() {
+        // a design of shape parameters: drawing a region makes it a density design (the
+        // reader refuses both kinds in one design, so the saved project would not reopen)
+        Json j = Json::parse(kDesignGuide);
+        j["parameters"] = Json{{"w", 0.3}};
+        j["design"] = Json::parse(R"({"shape_parameters": [{"name": "w", "min": 0.2, "max": 0.5}],
+            "objective": {"terms": [{"point": [2.5, 1.2], "component": "Ez"}], "wavelengths_um": [1.55]}})");
+        Project p = parse_project(j.dump(), "shapes.glproj");
+        QVERIFY(design_spec(p, "shapes.glproj", false));
+        QVERIFY(set_design_box(p, QPointF(1.5, 0.9), QPointF(2.1, 1.5)));
+        QVERIFY(!p.extra["design"].contains("shape_parameters"));
+        QVERIFY(design_region(p));
+        QCOMPARE(p.extra["design"]["objective"]["terms"][0]["component"].get<std::string>(), std::string("Ez"));
+        const Project again = parse_project(project_to_json(p).dump(), "shapes.glproj");  // reopens
+        const auto spec = design_spec(again, "shapes.glproj", false);
+        QVERIFY(spec);
+        QCOMPARE(spec->regions.size(), size_t(1));
+    }
+
     void threeDBoxSpansRegionHeight() {
         // in 3D a painted box spans the region's z extent, and the reader counts its pixels
         // through the whole height
