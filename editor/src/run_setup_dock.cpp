@@ -62,13 +62,15 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
     // run.subpixel_metal, in SubpixelMetal's order
     metal_ = new QComboBox;
     metal_->setObjectName(QStringLiteral("runSetup.subpixelMetal"));
-    metal_->addItems({tr("Tangential (default)"), tr("Staircase"), tr("Fill fraction")});
+    metal_->addItems({tr("Tangential (default)"), tr("Staircase"), tr("Fill fraction"), tr("Conformal")});
     metal_->setItemData(0, tr("Metal poles averaged for E along the surface, staircased for E normal to it: "
                               "never worse than staircasing"), Qt::ToolTipRole);
     metal_->setItemData(1, tr("Cells cut by a metal take the material that fills most of the cell, as "
                               "Lumerical does"), Qt::ToolTipRole);
     metal_->setItemData(2, tr("Metal poles weighted by the fill fraction for every component: absorbs "
                               "spuriously at curved surfaces (for comparison)"), Qt::ToolTipRole);
+    metal_->setItemData(3, tr("The metal's full eps(omega) averaged as for dielectrics, realized exactly "
+                              "by extra poles on the cut cells"), Qt::ToolTipRole);
     metal_->setToolTip(tr("How cells cut by a dispersive (Lorentz/Drude) material are averaged"));
     backend_ = new QComboBox;
     backend_->addItems({tr("auto"), tr("CUDA"), tr("CPU")});

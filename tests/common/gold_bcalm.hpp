@@ -157,7 +157,7 @@ struct StudyGrid {
 
 /// The study grids of GOLIGHTLY_GOLD_BCALM (comma-separated dx_um:averaging:precision(32|64)
 /// triples; averaging 0 (off), 1 (on, the default metal scheme) or a run.subpixel_metal name:
-/// tangential, staircase, fraction), `fallback` when it is unset.
+/// tangential, staircase, fraction, conformal), `fallback` when it is unset.
 inline std::vector<StudyGrid> study_grids(const std::string& fallback) {
     const char* env = std::getenv("GOLIGHTLY_GOLD_BCALM");
     const std::string spec = env ? env : fallback;
@@ -172,6 +172,7 @@ inline std::vector<StudyGrid> study_grids(const std::string& fallback) {
         g.subpixel = avg != "0";
         if (avg == "staircase") g.metal = SubpixelMetal::Staircase;
         if (avg == "fraction") g.metal = SubpixelMetal::Fraction;
+        if (avg == "conformal") g.metal = SubpixelMetal::Conformal;
         g.f64 = c2 != std::string::npos && item.substr(c2 + 1) == "64";
         grids.push_back(g);
         if (comma == std::string::npos) break;

@@ -136,7 +136,7 @@ Scene random_scene(const Case3& c) {
             DispersiveCells& d = s.dispersive[comp];
             for (std::int32_t cell : cells) {
                 d.cells.push_back(cell);
-                d.pole_set.push_back(std::uint16_t(rng() % 3));
+                d.pole_set.push_back(std::uint32_t(rng() % 3));
                 d.weight.push_back(0.3 + 0.7 * u(rng));
             }
         }

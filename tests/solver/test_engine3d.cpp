@@ -349,8 +349,8 @@ TEST_CASE("3D engine is invariant under the cyclic permutation of axes x -> y ->
                     }
             std::sort(cbv.begin(), cbv.end());
             const int c_b = (c + rot) % 3;
-            sa.dispersive[c] = DispersiveCells{ca, std::vector<std::uint16_t>(ca.size(), 0), std::vector<double>(ca.size(), 0.8)};
-            sb.dispersive[c_b] = DispersiveCells{cbv, std::vector<std::uint16_t>(cbv.size(), 0), std::vector<double>(cbv.size(), 0.8)};
+            sa.dispersive[c] = DispersiveCells{ca, std::vector<std::uint32_t>(ca.size(), 0), std::vector<double>(ca.size(), 0.8)};
+            sb.dispersive[c_b] = DispersiveCells{cbv, std::vector<std::uint32_t>(cbv.size(), 0), std::vector<double>(cbv.size(), 0.8)};
         }
         auto ea = make_cpu_engine(sa, Precision::Float64, 1);
         auto eb = make_cpu_engine(sb, Precision::Float64, 2);

@@ -160,7 +160,8 @@ TEST_CASE("subpixel_metal: project field default, round trip, only written when 
           "[subpixel_metal][project]") {
     Project p = gold_edge_project(Polarization::TEz, SubpixelMetal::Tangential, false);
     CHECK(project_to_json(p)["run"].count("subpixel_metal") == 0);
-    for (SubpixelMetal m : {SubpixelMetal::Staircase, SubpixelMetal::Fraction, SubpixelMetal::Tangential}) {
+    for (SubpixelMetal m : {SubpixelMetal::Staircase, SubpixelMetal::Fraction, SubpixelMetal::Conformal,
+                             SubpixelMetal::Tangential}) {
         p.run.subpixel_metal = m;
         const Json j = project_to_json(p);
         const Project back = parse_project(j.dump(), "rt.glproj");
@@ -297,7 +298,8 @@ TEST_CASE("2D gold cylinder study: every scheme, TEz and TMz, 5 / 2.5 / 1.25 nm,
     const double a = 0.04;
     const double offsets[3][2] = {{0.37, -0.21}, {0.0, 0.0}, {0.5, 0.25}};
     for (Polarization pol : {Polarization::TEz, Polarization::TMz})
-        for (SubpixelMetal scheme : {SubpixelMetal::Staircase, SubpixelMetal::Tangential, SubpixelMetal::Fraction})
+        for (SubpixelMetal scheme : {SubpixelMetal::Staircase, SubpixelMetal::Tangential, SubpixelMetal::Fraction,
+                                      SubpixelMetal::Conformal})
             for (double dx : {0.005, 0.0025, 0.00125}) {
                 double ws = 0, wa = 0;
                 for (const auto& o : offsets) {
@@ -391,4 +393,25 @@ TEST_CASE("subpixel_metal: a dispersive dielectric (Re eps > 0 over the band) ke
         CHECK(st.dispersive[c].weight == f.dispersive[c].weight);
         CHECK(weights_of(f, c).partial > 20);
     }
+}
+
+TEST_CASE("subpixel_metal: \"conformal\" on a disc in TEz (oblique cut cells) is the tangential rule, on a "
+          "straight edge it gives the cut cells their own poles",
+          "[subpixel_metal][conformal_metal][dispersive]") {
+    // conformal_metal.hpp realizes the diagonal entry of the averaged tensor; on an oblique
+    // surface its off-diagonal part matters and is not carried, so a metal with any oblique
+    // cut cell keeps the tangential rule (DispersionBuilder::classify).
+    const Scene cd = compile_project(gold_edge_project(Polarization::TEz, SubpixelMetal::Conformal, true), "c").scene;
+    const Scene td = compile_project(gold_edge_project(Polarization::TEz, SubpixelMetal::Tangential, true), "t").scene;
+    for (int c = 0; c < 2; ++c) {
+        CHECK(cd.dispersive[c].cells == td.dispersive[c].cells);
+        CHECK(cd.dispersive[c].weight == td.dispersive[c].weight);
+    }
+    CHECK(cd.pole_sets.size() == td.pole_sets.size());
+    const Scene ce = compile_project(gold_edge_project(Polarization::TEz, SubpixelMetal::Conformal, false), "c").scene;
+    std::size_t generalized = 0;
+    for (const PoleSet& ps : ce.pole_sets)
+        for (const PoleCoeffs& q : ps.poles) generalized += !plain_pole(q);
+    CHECK(generalized > 0);  // Ex, normal to the edge: the harmonic mean's poles
+    CHECK(ce.pole_sets.size() > 2);
 }

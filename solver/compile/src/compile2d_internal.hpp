@@ -214,7 +214,12 @@ private:
 
     void compile_grid();
     void compile_medium();
-    void compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel);
+    /// The dispersive cells (before the material table: "conformal" adds eps_inf shifts
+    /// to eps3, whole grid per component); normal_sq: AveragedMedium::cut_normal_sq per
+    /// component.
+    void compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel,
+                            std::vector<std::vector<double>>& eps3,
+                            const std::vector<std::pair<std::size_t, float>> (&normal_sq)[3]);
     void compile_anisotropic(const std::vector<double> (&offdiag)[2]);
     void compile_spectrum();
     void compile_source(std::size_t i);

@@ -260,7 +260,10 @@ private:
     void compile_medium();
     /// Scene::pole_sets and dispersive[Ex..Ez] (DispersionBuilder, top of file "Medium");
     /// eps3: the averaged eps_inf per component (whole grid).
-    void compile_dispersion(bool uniform, bool subpixel, const std::vector<std::vector<double>>& eps3);
+    /// Before the material table: "conformal" adds eps_inf shifts to eps3; normal_sq:
+    /// AveragedMedium::cut_normal_sq per component.
+    void compile_dispersion(bool uniform, bool subpixel, std::vector<std::vector<double>>& eps3,
+                            const std::vector<std::pair<std::size_t, float>> (&normal_sq)[3]);
     void compile_source(std::size_t i);
     void compile_monitor(std::size_t i);
     void compile_frames();
@@ -380,6 +383,7 @@ void Compiler3D::compile_medium() {
     std::vector<std::vector<double>> eps3(3), sig3(3);
     std::vector<TensorSeed> seeds[3];  // off-diagonal inverse-tensor entries (sub-pixel averaging)
     const std::vector<std::string> stair = staircased_metals(project_, used);
+    std::vector<std::pair<std::size_t, float>> normal_sq[3];  // run.subpixel_metal "conformal"
     for (int ic = 0; ic < 3; ++ic) {
         const Component c = static_cast<Component>(ic);
         if (uniform) {  // (sigma maps stay empty when zero: build_material_table reads them as 0)
@@ -390,6 +394,8 @@ void Compiler3D::compile_medium() {
         const InteriorSamples is = interior_samples(c, false);
         const SampleGrid3& g = is.grid;
         const AveragedMedium med = average_medium_3d(project_, g, c, subpixel, reference, stair);
+        if (subpixel && project_.run.subpixel_metal == SubpixelMetal::Conformal && any_dispersive(project_, used))
+            normal_sq[ic] = average_medium_3d(conformal_probe(project_), g, c, true, reference).cut_normal_sq;
         const std::size_t ns = std::size_t(g.nx) * std::size_t(g.ny) * std::size_t(g.nz);
         if (med.eps_r.size() != ns || (!med.sigma.empty() && med.sigma.size() != ns))
             throw RunError("average_medium_3d returned " + std::to_string(med.eps_r.size()) + " samples for a grid of " +
@@ -416,9 +422,9 @@ void Compiler3D::compile_medium() {
             seeds[ic].push_back(t);
         }
     }
+    if (any_dispersive(project_, used)) compile_dispersion(uniform, subpixel, eps3, normal_sq);
     build_material_table(s, eps3, sig3);
     sig3.clear();
-    if (any_dispersive(project_, used)) compile_dispersion(uniform, subpixel, eps3);
     if (const std::size_t damped = build_tensor_couplings(s, seeds); damped > 0)
         out_.warnings.push_back("sub-pixel averaging: " + std::to_string(damped) +
                                 " off-diagonal (tensor) couplings damped to keep the update stable (high "
@@ -428,7 +434,8 @@ void Compiler3D::compile_medium() {
 
 // ----------------------------------------------------------------------------- dispersion
 
-void Compiler3D::compile_dispersion(bool uniform, bool subpixel, const std::vector<std::vector<double>>& eps3) {
+void Compiler3D::compile_dispersion(bool uniform, bool subpixel, std::vector<std::vector<double>>& eps3,
+                                    const std::vector<std::pair<std::size_t, float>> (&normal_sq)[3]) {
     Scene& s = sc();
     DispersionBuilder builder(project_, s, subpixel);
     for (int ic = 0; ic < 3; ++ic) {
@@ -445,10 +452,11 @@ void Compiler3D::compile_dispersion(bool uniform, bool subpixel, const std::vect
             cov = compute_coverage_3d(project_, is.grid, options_.reference_run);
             shape.nx = is.grid.nx, shape.ny = is.grid.ny, shape.nz = is.grid.nz;
         }
-        const auto sets = builder.classify(cov, shape);
+        const auto sets = builder.classify(cov, shape, uniform ? nullptr : &normal_sq[ic]);
         cov = Coverage{};
         for_each_cell_sample(is, [&](std::int64_t i, std::int64_t j, std::int64_t k, std::size_t cell, std::size_t src) {
             if (sets.set[src] < 0) return;
+            if (!sets.eps_inf.empty()) apply_sample_eps_inf(sets, src, eps3[ic][cell]);
             const std::int64_t ijk[3] = {i, j, k};
             bool pml = false;
             for (int a = 0; a < 3; ++a)

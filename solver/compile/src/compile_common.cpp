@@ -10,6 +10,7 @@
 #include "compile_internal.hpp"
 #include "golightly/design_spec.hpp"
 #include "golightly/mode_plane.hpp"
+#include "golightly/conformal_metal.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"
@@ -527,19 +528,51 @@ std::vector<std::string> staircased_metals(const Project& project, const std::se
     return out;
 }
 
-std::uint16_t DispersionBuilder::add_set(PoleSet ps) {
-    if (scene_.pole_sets.size() >= 65535)
-        throw RunError("too many distinct dispersive mixtures (more than 65535 pole sets)");
+std::uint32_t DispersionBuilder::add_set(PoleSet ps) {
+    if (scene_.pole_sets.size() >= std::size_t(std::numeric_limits<std::int32_t>::max()))
+        throw RunError("too many distinct dispersive pole sets (more than 2^31 - 1)");
     scene_.pole_sets.push_back(std::move(ps));
-    return static_cast<std::uint16_t>(scene_.pole_sets.size() - 1);
+    return static_cast<std::uint32_t>(scene_.pole_sets.size() - 1);
 }
 
-std::uint16_t DispersionBuilder::material_set(const Material& m) {
+std::uint32_t DispersionBuilder::material_set(const Material& m) {
     auto it = pure_set_.find(m.id);
     if (it != pure_set_.end()) return it->second;
     PoleSet ps;
     for (const Pole& p : m.poles) ps.poles.push_back(pole_coefficients(p, scene_.dt_s));
     return pure_set_[m.id] = add_set(std::move(ps));
+}
+
+std::pair<std::uint32_t, double> DispersionBuilder::conformal_set(const Material& metal, double f, double p, double h,
+                                                                  double a) {
+    auto mi = metal_index_.find(metal.id);
+    if (mi == metal_index_.end()) mi = metal_index_.emplace(metal.id, double(metal_index_.size())).first;
+    const std::vector<double> key{mi->second, f, p, h, a};
+    auto it = conformal_set_.find(key);
+    if (it != conformal_set_.end()) return it->second;
+    CutCellPoles cp;
+    double eps_inf = 1;
+    try {
+        const CutCellResponse r = cut_cell_response(metal, f, p, h, a);
+        cp = cut_cell_poles(r, scene_.dt_s);
+        eps_inf = r.epsilon_inf + cp.eps_inf_shift;
+    } catch (const std::exception& e) {
+        throw RunError(std::string("run.subpixel_metal \"conformal\": ") + e.what());
+    }
+    const std::uint32_t set = add_set(std::move(cp.poles));
+    return conformal_set_[key] = {set, eps_inf};
+}
+
+Project conformal_probe(const Project& project) {
+    const double wl = 0.5 * (project.run.spectrum.wavelength_min + project.run.spectrum.wavelength_max);
+    const double omega = 2 * units::pi * units::c0 / (wl * units::um);
+    Project probe = project;
+    for (Material& m : probe.materials) {
+        m.epsilon_inf = std::max(std::abs(analytic_epsilon(m, omega)), 1e-12);
+        m.conductivity = 0;
+        m.poles.clear();
+    }
+    return probe;
 }
 
 int DispersionBuilder::label(const std::string& l) {
@@ -590,7 +623,8 @@ double normal_projection(const std::vector<float>& f, const DispersionBuilder::S
 
 }  // namespace
 
-DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, const SampleShape& shape) {
+DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, const SampleShape& shape,
+                                                          const std::vector<std::pair<std::size_t, float>>* normal_sq) {
     const double dt = scene_.dt_s;
     const std::size_t nm = cov.material_ids.size();
     std::vector<const Material*> mats(nm);
@@ -621,7 +655,16 @@ DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, c
     // half averaged and half staircased measured worse than staircasing: a 3D gold sphere,
     // 2.5 nm cells, absorption +74 % against +29 %).
     std::vector<char> tangential(nm, 1);
-    if (subpixel_ && scheme == SubpixelMetal::Tangential)
+    const bool conformal = subpixel_ && scheme == SubpixelMetal::Conformal && normal_sq;
+    std::vector<double> eps_inf(nm, 1.0);
+    std::vector<char> plain(nm, 0);  // non-dispersive without conductivity
+    for (std::size_t q = 0; q < nm; ++q)
+        if (mats[q]) {
+            eps_inf[q] = mats[q]->epsilon_inf;
+            plain[q] = mats[q]->poles.empty() && mats[q]->conductivity == 0.0;
+        }
+    std::size_t cursor = 0;  // into *normal_sq, which is sorted by sample
+    if (subpixel_ && (scheme == SubpixelMetal::Tangential || scheme == SubpixelMetal::Conformal))
         for (std::size_t q = 0; q < nm; ++q) {
             if (!dispersive(q) || !metal[q]) continue;
             const std::vector<float>& fq = cov.fraction[q];
@@ -630,6 +673,29 @@ DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, c
                 const int i = int(k % std::size_t(shape.nx)), j = int((k / std::size_t(shape.nx)) % std::size_t(shape.ny)),
                           kk = int(k / (std::size_t(shape.nx) * std::size_t(shape.ny)));
                 tangential[q] = normal_projection(fq, shape, i, j, kk) <= kTangentialNormalProjection;
+            }
+        }
+    // "conformal": a metal whose every cut sample lies on a face normal to a grid axis (p,
+    // from the probe's normals, within kTangentialNormalProjection of 0 or 1) takes the
+    // exact cut-cell response at all of them. Any oblique cut sample (a curved or tilted
+    // surface, a corner inside a cell) sends the whole metal to the tangential rule: the
+    // response of (1) is the diagonal entry of a tensor whose off-diagonal part the poles do
+    // not carry, and without it the oblique cells resonate (a 2D gold cylinder in TEz,
+    // 2.5 nm cells: absorption +449 % with every cut cell exact, against +9.3 % staircased;
+    // exact cells only where the normal is within 6 degrees of an axis: isolated resonant
+    // cells, +9.6 % to +54 % depending on the threshold).
+    std::vector<char> aligned(nm, 0);
+    if (conformal)
+        for (std::size_t q = 0; q < nm; ++q) {
+            if (!dispersive(q) || !metal[q]) continue;
+            aligned[q] = 1;
+            const std::vector<float>& fq = cov.fraction[q];
+            std::size_t at = 0;
+            for (std::size_t k = 0; k < ns && aligned[q]; ++k) {
+                if (!(fq[k] > 0.0f && fq[k] < 1.0f)) continue;
+                while (at < normal_sq->size() && (*normal_sq)[at].first < k) ++at;
+                const double p = at < normal_sq->size() && (*normal_sq)[at].first == k ? (*normal_sq)[at].second : 0.5;
+                aligned[q] = p <= kTangentialNormalProjection || p >= 1.0 - kTangentialNormalProjection;
             }
         }
     std::vector<double> w(nm, 0.0);
@@ -645,6 +711,40 @@ DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, c
             }
             continue;
         }
+        if (conformal) {
+            // one metal cut by the window, everything else plain: the exact cut-cell poles
+            int metal_q = -1;
+            bool simple = true;
+            for (std::size_t q = 0; q < nm && simple; ++q) {
+                const double f = cov.fraction[q][k];
+                if (f <= 0.0) continue;
+                if (dispersive(q)) {
+                    simple = metal[q] && f < 1.0 && mats[q]->conductivity == 0.0 && metal_q < 0;
+                    metal_q = int(q);
+                } else {
+                    simple = plain[q];
+                }
+            }
+            while (cursor < normal_sq->size() && (*normal_sq)[cursor].first < k) ++cursor;
+            if (simple && metal_q >= 0 && aligned[std::size_t(metal_q)] && cursor < normal_sq->size() &&
+                (*normal_sq)[cursor].first == k) {
+                double h = 0, a = 0;
+                for (std::size_t q = 0; q < nm; ++q) {
+                    const double f = cov.fraction[q][k];
+                    if (int(q) == metal_q || f <= 0.0) continue;
+                    h += f / eps_inf[q];
+                    a += f * eps_inf[q];
+                }
+                const double p = std::clamp(double((*normal_sq)[cursor].second), 0.0, 1.0);
+                const auto [set, eps_inf_cell] =
+                    conformal_set(*mats[std::size_t(metal_q)], double(cov.fraction[std::size_t(metal_q)][k]), p, h, a);
+                out.set[k] = int(set);
+                out.weight[k] = 1.0;
+                out.label[k] = label(mats[std::size_t(metal_q)]->id);
+                out.eps_inf.emplace_back(k, eps_inf_cell);
+                continue;
+            }
+        }
         int n_disp = 0;
         std::size_t last = 0;
         for (std::size_t q = 0; q < nm; ++q) {
@@ -655,7 +755,7 @@ DispersionBuilder::SampleSets DispersionBuilder::classify(const Coverage& cov, c
             if (f >= 1.0 || scheme == SubpixelMetal::Fraction || !metal[q]) {
                 w[q] = f;
             } else {
-                w[q] = scheme == SubpixelMetal::Tangential && tangential[q] ? f : s;
+                w[q] = (scheme == SubpixelMetal::Tangential || scheme == SubpixelMetal::Conformal) && tangential[q] ? f : s;
             }
             if (w[q] >= 1e-7) {
                 ++n_disp;

@@ -2,6 +2,7 @@
 // compiler (compile_3d.cpp). Not installed; only the compile target sees it.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -194,6 +195,11 @@ public:
         std::vector<int> set;
         std::vector<double> weight;
         std::vector<int> label;
+        /// "conformal" only: (sample, eps_inf) for the samples whose cell eps_inf must be
+        /// set to that of their cut-cell response plus its discretization shift
+        /// (conformal_metal.hpp: CutCellResponse::epsilon_inf + CutCellPoles::eps_inf_shift,
+        /// with the probe's normal rather than the eps_inf average's), sorted by sample
+        std::vector<std::pair<std::size_t, double>> eps_inf;
     };
     /// The shape of a Coverage's sample grid: fraction index (k * ny + j) * nx + i (nz = 1
     /// in 2D), and the axis (0 x, 1 y, 2 z) of the E component sampled there.
@@ -218,11 +224,21 @@ public:
     ///               shows its normal); p = 1 (staircase) where f_q has no resolvable
     ///               gradient. E parallel to every interface (Ez in 2D) has p = 0: the
     ///               exact arithmetic mean of chi.
+    ///   conformal:  for a metal q all of whose cut samples have p (from `normal_sq`, the
+    ///               probe's AveragedMedium::cut_normal_sq of the same samples:
+    ///               conformal_probe) within 0.01 of 0 or 1, a sample cut by q alone,
+    ///               without conductivity, its other materials non-dispersive and without
+    ///               conductivity: its own pole set, the partial fractions of the
+    ///               anisotropic average of the full eps(omega) (conformal_metal.hpp
+    ///               cut_cell_response), weight 1, and the cell's eps_inf
+    ///               (SampleSets::eps_inf); any other sample as tangential.
     /// One dispersive material with w >= 1e-7 in a sample: its own pole set, weight w
     /// (capped at 1); several: a pole set of the union of their poles with c3 scaled by
     /// each w, weight 1. subpixel off: the material of the largest fraction, weight 1.
-    /// Throws RunError beyond 65535 pole sets.
-    SampleSets classify(const Coverage& cov, const SampleShape& shape);
+    /// Throws RunError beyond 2^31 - 1 pole sets, or when a cut cell's response has an
+    /// unstable pole (not possible for passive materials: conformal_metal.hpp).
+    SampleSets classify(const Coverage& cov, const SampleShape& shape,
+                        const std::vector<std::pair<std::size_t, float>>* normal_sq = nullptr);
 
     /// Appends grid cell `cell` of E component `component` (0..2), which takes sample
     /// `sample` of `sets` (nothing when that sample is not dispersive); eps_inf_cell is
@@ -234,7 +250,7 @@ public:
         if (set < 0) return;
         DispersiveCells& d = scene_.dispersive[component];
         d.cells.push_back(cell);
-        d.pole_set.push_back(static_cast<std::uint16_t>(set));
+        d.pole_set.push_back(static_cast<std::uint32_t>(set));
         d.weight.push_back(sets.weight[sample]);
         const int lab = sets.label[sample];
         auto& e = min_eps_inf_[static_cast<std::size_t>(lab)];
@@ -257,17 +273,36 @@ private:
     Scene& scene_;
     bool subpixel_;
     std::map<std::string, bool> metal_;                       ///< material id -> is_metal_in_band
-    std::map<std::string, std::uint16_t> pure_set_;          ///< material id -> pole set
-    std::map<std::vector<double>, std::uint16_t> mixed_set_;  ///< (c1, c2, c3)... -> pole set
+    std::map<std::string, std::uint32_t> pure_set_;          ///< material id -> pole set
+    std::map<std::vector<double>, std::uint32_t> mixed_set_;  ///< (c1, c2, c3)... -> pole set
     std::vector<std::string> labels_;
     std::map<std::string, int> label_of_;
     std::vector<double> min_eps_inf_;  ///< per label
     std::set<int> in_pml_;             ///< labels
 
-    std::uint16_t add_set(PoleSet ps);
-    std::uint16_t material_set(const Material& m);
+    std::uint32_t add_set(PoleSet ps);
+    std::uint32_t material_set(const Material& m);
+    /// The pole set and eps_inf shift of a cut cell under "conformal" (cached by its inputs).
+    std::pair<std::uint32_t, double> conformal_set(const Material& metal, double f, double p, double h, double a);  ///< (set, eps_inf)
+    std::map<std::vector<double>, std::pair<std::uint32_t, double>> conformal_set_;  ///< (metal index, f, p, h, a)
+    std::map<std::string, double> metal_index_;
     int label(const std::string& l);
 };
+
+/// Sets `eps` to the eps_inf of sample `sample` in sets.eps_inf, when it has one.
+inline void apply_sample_eps_inf(const DispersionBuilder::SampleSets& sets, std::size_t sample, double& eps) {
+    const auto it = std::lower_bound(sets.eps_inf.begin(), sets.eps_inf.end(), sample,
+                                     [](const std::pair<std::size_t, double>& e, std::size_t k) { return e.first < k; });
+    if (it != sets.eps_inf.end() && it->first == sample) eps = it->second;
+}
+
+/// run.subpixel_metal "conformal": the project whose materials are the constants |eps(omega)|
+/// at the centre of run.spectrum (no poles, no conductivity), so that average_medium's
+/// interface normals (the window integral of grad eps) see a metal's surface also where its
+/// epsilon_inf equals its neighbour's (B-CALM's gold, eps_inf 1, in air); its
+/// AveragedMedium::cut_normal_sq gives p for DispersionBuilder::classify. As the mode
+/// planes' probe (mode_plane.cpp).
+Project conformal_probe(const Project& project);
 
 /// compile_project() for domain.dimensions == 3 (compile_3d.cpp).
 CompiledProject compile_project_3d(const Project& project, const std::string& file, const CompileOptions& options);

@@ -159,9 +159,14 @@ void Compiler::compile_medium() {
     std::vector<std::vector<double>> eps3(3), sig3(3);
     std::vector<double> offdiag[2];  // TEz: (eps^-1)_xy at the Ex / Ey sites (whole grid)
     const std::vector<std::string> stair = detail::staircased_metals(project_, used);
+    std::vector<std::pair<std::size_t, float>> normal_sq[3];  // run.subpixel_metal "conformal"
     for (Component c : electric_components(s.polarization)) {
         const InteriorSamples is = interior_samples(c);
         const AveragedMedium med = average_medium(project_, is.grid, c, subpixel, reference, stair);
+        if (subpixel && project_.run.subpixel_metal == SubpixelMetal::Conformal &&
+            detail::any_dispersive(project_, used))
+            normal_sq[static_cast<int>(c)] =
+                average_medium(detail::conformal_probe(project_), is.grid, c, true, reference).cut_normal_sq;
         std::vector<double>& e = eps3[static_cast<int>(c)];
         std::vector<double>& sg = sig3[static_cast<int>(c)];
         e.resize(s.cells());
@@ -174,9 +179,9 @@ void Compiler::compile_medium() {
             if (has_off) offdiag[static_cast<int>(c)][std::size_t(flat(i, j))] = med.inv_eps_offdiag[src];
         });
     }
+    compile_dispersion(layers, subpixel, eps3, normal_sq);
     build_material_table(s, eps3, sig3);
     for (int c = 0; c < 3; ++c) eps_[c] = std::move(eps3[c]);
-    compile_dispersion(layers, subpixel);
     if (s.polarization == Polarization::TEz && !offdiag[0].empty() && !offdiag[1].empty())
         compile_anisotropic(offdiag);
     build_cpml(s, project_.domain.pml.grading_order, project_.domain.pml.target_reflection);
@@ -212,7 +217,9 @@ void Compiler::compile_anisotropic(const std::vector<double> (&offdiag)[2]) {
 
 // ----------------------------------------------------------------------------- dispersion
 
-void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel) {
+void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool subpixel,
+                                  std::vector<std::vector<double>>& eps3,
+                                  const std::vector<std::pair<std::size_t, float>> (&normal_sq)[3]) {
     Scene& s = sc();
     if (!detail::any_dispersive(project_, used_material_ids(layers))) return;
     detail::DispersionBuilder builder(project_, s, subpixel);
@@ -220,13 +227,15 @@ void Compiler::compile_dispersion(const std::vector<const Layer*>& layers, bool 
         const int ic = static_cast<int>(c);
         const InteriorSamples is = interior_samples(c);  // the samples compile_medium averaged
         const auto sets = builder.classify(compute_coverage(project_, is.grid, options_.reference_run),
-                                           {is.grid.nx, is.grid.ny, 1, component_axis(c)});
+                                           {is.grid.nx, is.grid.ny, 1, component_axis(c)}, &normal_sq[ic]);
         // Whole grid, PML copies the nearest interior sample (as compile_medium).
         for_each_cell_sample(is, [&](int i, int j, std::size_t src) {
             const CellIndex cell = flat(i, j);
             const bool pml = (s.pml_lo[0] + s.pml_hi[0] > 0 && (i < pml_lo(0) || i >= N_[0] - pml_hi(0))) ||
                              (s.pml_lo[1] + s.pml_hi[1] > 0 && (j < pml_lo(1) || j >= N_[1] - pml_hi(1)));
-            builder.add_cell(ic, cell, sets, src, eps_[ic][std::size_t(cell)], pml);
+            if (sets.set[src] >= 0 && !sets.eps_inf.empty())
+                detail::apply_sample_eps_inf(sets, src, eps3[ic][std::size_t(cell)]);
+            builder.add_cell(ic, cell, sets, src, eps3[ic][std::size_t(cell)], pml);
         });
     }
     builder.add_warnings(out_.warnings, 2);

@@ -118,7 +118,8 @@ public:
             set_first_.push_back(std::uint32_t(coeffs_.size()));
             set_count_.push_back(std::uint32_t(ps.poles.size()));
             for (const PoleCoeffs& c : ps.poles)
-                coeffs_.push_back({Real(pole_damping(c)), Real(pole_restoring(c)), Real(c.c3)});
+                coeffs_.push_back({Real(pole_damping(c)), Real(pole_restoring(c)), Real(c.c3), Real(c.m0), Real(c.m1),
+                                   plain_pole(c)});
             set_drude_.push_back(std::uint32_t(drude_poles(ps)));
         }
         const int nx = sc.nx, ny = grid_rows(sc);
@@ -208,6 +209,17 @@ public:
                     const Real kd = pc[q].kd, kr = pc[q].kr, c3 = pc[q].c3;
                     Real* __restrict p = sp + run.state0 + q * L;
                     Real* __restrict d = sd + run.state0 + q * L;
+                    if (!pc[q].plain) {  // generalized pole: dP += m0 d^{n+1} + m1 (d^{n+1} - d^n)
+                        const Real m0 = pc[q].m0, m1 = pc[q].m1;
+                        for (std::size_t k = 0; k < L; ++k) {
+                            const Real inc = (kr * p[k] + c3 * e[k]) - kd * d[k];  // d^{n+1} - d^n, not
+                            const Real dn = d[k] + inc;                           // a difference of two
+                            dp[k] += m0 * dn + m1 * inc;                          // rounded values
+                            d[k] = dn;
+                            p[k] += dn;
+                        }
+                        continue;
+                    }
                     if (kr == Real(0)) {  // Drude: P~ does not enter
                         for (std::size_t k = 0; k < L; ++k) {
                             const Real dn = (d[k] - kd * d[k]) + c3 * e[k];
@@ -243,6 +255,8 @@ public:
 private:
     struct Coeffs {
         Real kd, kr, c3;  ///< pole_damping, pole_restoring, c3 (scene.hpp PoleCoeffs)
+        Real m0, m1;      ///< the generalized pole's numerator (scene.hpp PoleCoeffs)
+        bool plain;       ///< m0 = 1, m1 = 0 (plain_pole)
     };
     struct Run {
         CellIndex cell0 = 0;      ///< flat index of the first cell

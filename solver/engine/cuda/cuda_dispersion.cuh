@@ -24,18 +24,18 @@ namespace {
 // State is pole-major (P[q * n + k]) so each pole's loads coalesce across the warp.
 // Traffic per dispersive cell and step (s = sizeof(T), N poles of which N_D Drude): advance
 // reads cell index, pole-set id, E, reads and writes (2N - N_D) s of state, writes dP;
-// correct reads index, coef, dP, E and writes E: (4N - 2N_D + 5) s + 10 B (Drude + 5
-// Lorentz poles, float32: 118 B), on top of the bulk update. Engines with two buffer sets
-// (3D fused) run both in one kernel after the bulk update, disp_step: (4N - 2N_D + 4) s + 6 B
-// (110 B).
+// correct reads index, coef, dP, E and writes E: (4N - 2N_D + 5) s + 12 B (Drude + 5
+// Lorentz poles, float32: 120 B), on top of the bulk update. Engines with two buffer sets
+// (3D fused) run both in one kernel after the bulk update, disp_step: (4N - 2N_D + 4) s + 8 B
+// (112 B).
 template <class T> struct DispDev {
     T* E;
     const int* cells;
-    const std::uint16_t* set;
+    const std::uint32_t* set;
     const T* coef;
     const int* set_first;   // first pole of each pole set in coeffs
     const int* set_count;   // poles of each pole set
-    const T* coeffs;        // kd, kr, c3 per pole (scene.hpp PoleCoeffs, difference form)
+    const T* coeffs;        // kPoleCoeffs per pole: kd, kr, c3, m0, m1 (scene.hpp PoleCoeffs, difference form)
     T* P;                   // P~^n, max_poles x n (pole-major); unused for Drude poles
     T* D;                   // d^n = P~^n - P~^{n-1}, max_poles x n
     T* dP;                  // n
@@ -50,8 +50,31 @@ template <class T> struct DispDev {
 // Larger pole sets take the loop.
 constexpr int kDispHeld = 8;
 
+// Coefficients per pole in DispDev::coeffs: kd, kr, c3, m0, m1.
+constexpr int kPoleCoeffs = 5;
+
+/// One pole's step from dq = d^n, pq = P~^n and e = E^n (scene.hpp difference form): returns
+/// d^{n+1} and adds the pole's dP to dp. A plain pole (m0 = 1, m1 = 0) adds d^{n+1}, with the
+/// arithmetic the engines always had; a generalized pole (conformal_metal.hpp) adds
+/// m0 d^{n+1} + m1 (d^{n+1} - d^n), its increment computed directly, not as a difference of
+/// two rounded values.
+template <class T>
+__device__ __forceinline__ T disp_pole_step(const T* __restrict__ cq, T dq, T pq, T e, T& dp) {
+    const T kd = cq[0], kr = cq[1], c3 = cq[2], m0 = cq[3], m1 = cq[4];
+    if (m1 != T(0) || m0 != T(1)) {
+        const T inc = (kr * pq + c3 * e) - kd * dq;
+        const T dn = dq + inc;
+        dp += m0 * dn + m1 * inc;
+        return dn;
+    }
+    const T dn = kr != T(0) ? (dq - kd * dq) + (kr * pq + c3 * e) : (dq - kd * dq) + c3 * e;
+    dp += dn;
+    return dn;
+}
+
 /// The poles of list entry k advanced from e = E^n (P~ and d updated in place); returns
-/// dP = sum_q d_q^{n+1}. Same arithmetic in both branches (scene.hpp difference form).
+/// dP = sum_q d_q^{n+1} (generalized poles: m0 d^{n+1} + m1 (d^{n+1} - d^n), disp_pole_step).
+/// Same arithmetic in both branches (scene.hpp difference form).
 template <class T>
 __device__ __forceinline__ T disp_poles(const DispDev<T>& d, int k, T e) {
     T* __restrict__ P = d.P;
@@ -66,47 +89,35 @@ __device__ __forceinline__ T disp_poles(const DispDev<T>& d, int k, T e) {
             if (q < np) {
                 const std::size_t at = std::size_t(q) * d.n + k;
                 dq[q] = D[at];
-                pq[q] = d.coeffs[3 * (first + q) + 1] != T(0) ? P[at] : T(0);
+                pq[q] = d.coeffs[kPoleCoeffs * (first + q) + 1] != T(0) ? P[at] : T(0);
             }
         }
 #pragma unroll
         for (int q = 0; q < kDispHeld; ++q) {
             if (q < np) {
-                const T kd = d.coeffs[3 * (first + q)], kr = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
+                const T* cq = d.coeffs + kPoleCoeffs * (first + q);
                 const std::size_t at = std::size_t(q) * d.n + k;
-                T dn;
-                if (kr != T(0)) {
-                    dn = (dq[q] - kd * dq[q]) + (kr * pq[q] + c3 * e);
-                    P[at] = pq[q] + dn;
-                } else {  // Drude: P~ does not enter
-                    dn = (dq[q] - kd * dq[q]) + c3 * e;
-                }
+                const T dn = disp_pole_step(cq, dq[q], pq[q], e, dp);
+                if (cq[1] != T(0)) P[at] = pq[q] + dn;  // Drude (kr = 0): P~ does not enter
                 D[at] = dn;
-                dp += dn;
             }
         }
         return dp;
     }
     for (int q = 0; q < np; ++q) {
-        const T kd = d.coeffs[3 * (first + q)], kr = d.coeffs[3 * (first + q) + 1], c3 = d.coeffs[3 * (first + q) + 2];
+        const T* cq = d.coeffs + kPoleCoeffs * (first + q);
         const std::size_t at = std::size_t(q) * d.n + k;
         const T dq = D[at];
-        T dn;
-        if (kr != T(0)) {
-            const T p = P[at];
-            dn = (dq - kd * dq) + (kr * p + c3 * e);
-            P[at] = p + dn;
-        } else {
-            dn = (dq - kd * dq) + c3 * e;
-        }
+        const T p = cq[1] != T(0) ? P[at] : T(0);
+        const T dn = disp_pole_step(cq, dq, p, e, dp);
+        if (cq[1] != T(0)) P[at] = p + dn;
         D[at] = dn;
-        dp += dn;
     }
     return dp;
 }
 
 // Traffic per cell (N poles of its set, N_D of them Drude): reads cell index (4 B), pole-set
-// id (2 B) and E, reads and writes (2N - N_D) s of state, writes dP: (4N - 2N_D + 2) s + 6 B.
+// id (4 B) and E, reads and writes (2N - N_D) s of state, writes dP: (4N - 2N_D + 2) s + 8 B.
 template <class T>
 __global__ void disp_advance(DispDev<T> d) {
     const int k = d.k_begin + int(blockIdx.x * blockDim.x + threadIdx.x);
@@ -117,9 +128,9 @@ __global__ void disp_advance(DispDev<T> d) {
 // Engines that write E^{n+1} into a second buffer set (the 3D fused bulk update), after that
 // update: the poles advance from E^n of the input set E_in, and the output set's E^{n+1}
 // gets its correction in the same thread (no dP array, one index read). Same arithmetic as
-// disp_advance then disp_correct. Traffic per cell: reads cell index (4 B), pole-set id (2 B),
+// disp_advance then disp_correct. Traffic per cell: reads cell index (4 B), pole-set id (4 B),
 // coef and E^n, reads and writes (2N - N_D) s of state, read-modify-write of E^{n+1}:
-// (4N - 2N_D + 4) s + 6 B (Drude + 5 Lorentz poles, float32: 110 B).
+// (4N - 2N_D + 4) s + 8 B (Drude + 5 Lorentz poles, float32: 112 B).
 template <class T>
 __global__ void disp_step(DispDev<T> d, const T* __restrict__ E_in) {
     const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
@@ -133,8 +144,8 @@ __global__ void disp_step(DispDev<T> d, const T* __restrict__ E_in) {
 // the pass's input set and the first step's correction weight cb / S dP goes to the
 // full-size array corr at the cell (update_he3_two subtracts it from E1). The second step's
 // poles then advance from the captured E1 (disp_step with E_in the capture set). Same
-// arithmetic as disp_step. Traffic per cell: reads cell index (4 B), pole-set id (2 B), coef
-// and E^n, reads and writes (2N - N_D) s of state, writes corr: (4N - 2N_D + 3) s + 6 B.
+// arithmetic as disp_step. Traffic per cell: reads cell index (4 B), pole-set id (4 B), coef
+// and E^n, reads and writes (2N - N_D) s of state, writes corr: (4N - 2N_D + 3) s + 8 B.
 template <class T>
 __global__ void disp_advance_corr(DispDev<T> d, const T* __restrict__ E_in, T* __restrict__ corr) {
     const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
@@ -152,9 +163,9 @@ __global__ void disp_advance_corr(DispDev<T> d, const T* __restrict__ E_in, T* _
 // additions commute with the correction (it depends on E^{n+1} only), so the result is the
 // step-by-step one up to rounding. Same arithmetic as disp_step then disp_advance_corr (two
 // disp_poles calls; the second reads back the state the first wrote, through L1). Traffic per
-// cell: reads cell index (4 B), pole-set id (2 B), coef, E1, read-modify-write of E^{n+2},
-// reads and writes (2N - N_D) s of state, writes corr: (4N - 2N_D + 5) s + 6 B (Drude + 5
-// Lorentz poles, float32: 114 B for two pole steps).
+// cell: reads cell index (4 B), pole-set id (4 B), coef, E1, read-modify-write of E^{n+2},
+// reads and writes (2N - N_D) s of state, writes corr: (4N - 2N_D + 5) s + 8 B (Drude + 5
+// Lorentz poles, float32: 116 B for two pole steps).
 template <class T>
 __global__ void disp_step_advance_corr(DispDev<T> d, const T* __restrict__ E1, T* __restrict__ corr) {
     const int k = int(blockIdx.x * blockDim.x + threadIdx.x);
@@ -171,8 +182,8 @@ __global__ void disp_step_advance_corr(DispDev<T> d, const T* __restrict__ E1, T
 // sources: the correction depends on E^{n+1} only, so the two commute up to rounding), then
 // advance from the corrected E^{n+2} into dP, which the next pass subtracts from its E1 as
 // disp_correct does. Same arithmetic as disp_step then disp_advance. Traffic per cell: reads
-// cell index (4 B), pole-set id (2 B), coef, E1, read-modify-write of E^{n+2}, reads and
-// writes (2N - N_D) s of state (the second time through L1), writes dP: (4N - 2N_D + 5) s + 6 B
+// cell index (4 B), pole-set id (4 B), coef, E1, read-modify-write of E^{n+2}, reads and
+// writes (2N - N_D) s of state (the second time through L1), writes dP: (4N - 2N_D + 5) s + 8 B
 // for two pole steps.
 template <class T>
 __global__ void disp_step_advance(DispDev<T> d, const T* __restrict__ E1) {
@@ -206,13 +217,15 @@ public:
         std::vector<T> coeffs;
         int max_poles = 0;
         for (const PoleSet& ps : s.pole_sets) {
-            first.push_back(int(coeffs.size() / 3));
+            first.push_back(int(coeffs.size() / kPoleCoeffs));
             count.push_back(int(ps.poles.size()));
             max_poles = std::max(max_poles, int(ps.poles.size()));
             for (const PoleCoeffs& c : ps.poles) {
                 coeffs.push_back(T(pole_damping(c)));
                 coeffs.push_back(T(pole_restoring(c)));
                 coeffs.push_back(T(c.c3));
+                coeffs.push_back(T(c.m0));
+                coeffs.push_back(T(c.m1));
             }
             drude_.push_back(drude_poles(ps));
         }
@@ -237,13 +250,13 @@ public:
                     throw RunError("CUDA engine: dispersive cell index outside the grid");
                 if (d.pole_set[k] >= s.pole_sets.size()) throw RunError("CUDA engine: dispersive pole-set index out of range");
                 coef[k] = T(d.weight[k] * s.table[map[d.cells[k]]].cb / s.courant);
-                // Traffic model (comments at the kernels): (4 N - 2 N_D + 5) s + 10 bytes per
-                // cell for its pole set's N poles, N_D of them Drude; fused (4 N - 2 N_D + 4) s + 6.
+                // Traffic model (comments at the kernels): (4 N - 2 N_D + 5) s + 12 bytes per
+                // cell for its pole set's N poles, N_D of them Drude; fused (4 N - 2 N_D + 4) s + 8.
                 const double np = double(s.pole_sets[d.pole_set[k]].poles.size()), nd = double(drude_[d.pole_set[k]]);
-                bytes_ += (4.0 * np - 2.0 * nd + 5.0) * double(sizeof(T)) + 10.0;
-                bytes_fused_ += (4.0 * np - 2.0 * nd + 4.0) * double(sizeof(T)) + 6.0;
-                bytes_two_step_ += (4.0 * np - 2.0 * nd + 3.5) * double(sizeof(T)) + 6.0;
-                bytes_merged_ += ((4.0 * np - 2.0 * nd + 5.0) * double(sizeof(T)) + 6.0) / 2.0;
+                bytes_ += (4.0 * np - 2.0 * nd + 5.0) * double(sizeof(T)) + 12.0;
+                bytes_fused_ += (4.0 * np - 2.0 * nd + 4.0) * double(sizeof(T)) + 8.0;
+                bytes_two_step_ += (4.0 * np - 2.0 * nd + 3.5) * double(sizeof(T)) + 8.0;
+                bytes_merged_ += ((4.0 * np - 2.0 * nd + 5.0) * double(sizeof(T)) + 8.0) / 2.0;
             }
             DispBufs& B = disp_[c];
             upload(B.cells, device_cells(d.cells), stream);
@@ -258,7 +271,7 @@ public:
             DispDev<T> a{};
             a.E = fields.f[slot];
             a.cells = B.cells.template as<int>();
-            a.set = B.set.template as<std::uint16_t>();
+            a.set = B.set.template as<std::uint32_t>();
             a.coef = B.coef.template as<T>();
             a.set_first = pole_first_.template as<int>();
             a.set_count = pole_count_.template as<int>();

@@ -43,7 +43,9 @@ bool same_poles(const Scene& a, const Scene& b) {
         const auto& pb = b.pole_sets[k].poles;
         if (pa.size() != pb.size()) return false;
         for (std::size_t q = 0; q < pa.size(); ++q)
-            if (pa[q].c1 != pb[q].c1 || pa[q].c2 != pb[q].c2 || pa[q].c3 != pb[q].c3) return false;
+            if (pa[q].c1 != pb[q].c1 || pa[q].c2 != pb[q].c2 || pa[q].c3 != pb[q].c3 || pa[q].m0 != pb[q].m0 ||
+                pa[q].m1 != pb[q].m1)
+                return false;
     }
     for (int c = 0; c < 3; ++c) {
         const DispersiveCells& da = a.dispersive[c];

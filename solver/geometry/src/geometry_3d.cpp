@@ -632,6 +632,7 @@ AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid
     const int d = e_component == Component::Ex ? 0 : e_component == Component::Ey ? 1 : 2;
     const int e1 = d == 0 ? 1 : 0, e2 = d == 2 ? 1 : 2;  // the other axes, lower first
     std::vector<std::vector<AveragedMedium::OffDiagonal3>> off_per_k(subpixel ? std::size_t(grid.nz) : 0);
+    std::vector<std::vector<std::pair<std::size_t, float>>> cut_per_k(subpixel ? std::size_t(grid.nz) : 0);
     for_each_slab(b, grid.nz, [&](int k, const Builder3::Slab& s) {
         double* er = out.eps_r.data() + std::size_t(k) * n2;
         double* sg = out.sigma.data() + std::size_t(k) * n2;
@@ -680,10 +681,12 @@ AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid
             const double gd = e_component == Component::Ex ? gx : e_component == Component::Ey ? gy : gz;
             if (!(g2 > 1e-18 * mean * mean) || (e_component == Component::Ez && gz == 0.0)) {
                 er[i] = mean;  // no resolvable normal, or Ez parallel to every interface (2D rule)
+                cut_per_k[std::size_t(k)].emplace_back(std::size_t(k) * n2 + i, 0.0f);
                 continue;
             }
             const double a = inv_sum, bb = 1.0 / mean;
             const double p = gd * gd / g2;
+            cut_per_k[std::size_t(k)].emplace_back(std::size_t(k) * n2 + i, float(p));
             er[i] = 1.0 / (p * a + (1.0 - p) * bb);
             const double g[3] = {gx, gy, gz};
             const double o1 = gd * g[e1] / g2 * (a - bb), o2 = gd * g[e2] / g2 * (a - bb);
@@ -703,6 +706,13 @@ AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid
         for (auto& v : off_per_k) {
             out.inv_eps_offdiag_3d.insert(out.inv_eps_offdiag_3d.end(), v.begin(), v.end());
             std::vector<AveragedMedium::OffDiagonal3>().swap(v);
+        }
+        total = 0;
+        for (const auto& v : cut_per_k) total += v.size();
+        out.cut_normal_sq.reserve(total);
+        for (auto& v : cut_per_k) {
+            out.cut_normal_sq.insert(out.cut_normal_sq.end(), v.begin(), v.end());
+            std::vector<std::pair<std::size_t, float>>().swap(v);
         }
     }
     return out;

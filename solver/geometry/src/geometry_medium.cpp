@@ -398,6 +398,7 @@ AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Co
         out.sigma[idx] = sigma;
         if (!te) {
             out.eps_r[idx] = mean;  // field parallel to every interface in 2D
+            out.cut_normal_sq.emplace_back(idx, 0.0f);
             continue;
         }
         // Farjadpour et al., Opt. Lett. 31, 2972 (2006), eq. 1: with n the interface normal
@@ -409,11 +410,13 @@ AveragedMedium average_medium(const Project& project, const SampleGrid& grid, Co
         const double g2 = gx * gx + gy * gy;
         if (!(g2 > 1e-18 * mean * mean)) {  // no resolvable normal (e.g. cancelling edges)
             out.eps_r[idx] = mean;
+            out.cut_normal_sq.emplace_back(idx, 0.0f);
             continue;
         }
         const double a = inv_sum, b = 1.0 / mean;
         const double gd = e_component == Component::Ex ? gx : gy;
         const double p = gd * gd / g2;
+        out.cut_normal_sq.emplace_back(idx, float(p));
         out.eps_r[idx] = 1.0 / (p * a + (1.0 - p) * b);
         out.inv_eps_offdiag[idx] = gx * gy / g2 * (a - b);
     }

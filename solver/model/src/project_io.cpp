@@ -45,9 +45,10 @@ const EnumEntry<Precision> kPrecisions[2] = {{Precision::Float32, "float32"},
                                              {Precision::Float64, "float64"}};
 const EnumEntry<BackendChoice> kBackends[3] = {
     {BackendChoice::Auto, "auto"}, {BackendChoice::Cuda, "cuda"}, {BackendChoice::Cpu, "cpu"}};
-const EnumEntry<SubpixelMetal> kSubpixelMetals[3] = {{SubpixelMetal::Tangential, "tangential"},
+const EnumEntry<SubpixelMetal> kSubpixelMetals[4] = {{SubpixelMetal::Tangential, "tangential"},
                                                     {SubpixelMetal::Staircase, "staircase"},
-                                                    {SubpixelMetal::Fraction, "fraction"}};
+                                                    {SubpixelMetal::Fraction, "fraction"},
+                                                    {SubpixelMetal::Conformal, "conformal"}};
 const EnumEntry<ShapeType> kShapeTypes[10] = {
     {ShapeType::Rectangle, "rectangle"}, {ShapeType::Polygon, "polygon"},
     {ShapeType::Ellipse, "ellipse"},     {ShapeType::Ring, "ring"},

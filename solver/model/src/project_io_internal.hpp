@@ -26,7 +26,7 @@ extern const EnumEntry<Polarization> kPolarizations[2];
 extern const EnumEntry<BoundaryKind> kBoundaries[5];
 extern const EnumEntry<Precision> kPrecisions[2];
 extern const EnumEntry<BackendChoice> kBackends[3];
-extern const EnumEntry<SubpixelMetal> kSubpixelMetals[3];
+extern const EnumEntry<SubpixelMetal> kSubpixelMetals[4];
 extern const EnumEntry<ShapeType> kShapeTypes[10];
 extern const EnumEntry<PoleKind> kPoleKinds[2];
 extern const EnumEntry<WaveformType> kWaveformTypes[2];

@@ -36,7 +36,9 @@ std::complex<double> discrete_epsilon(double eps_inf, double sigma, const PoleSe
     const std::complex<double> I(0, 1);
     const std::complex<double> zm = std::exp(-I * w * dt), zp = std::exp(I * w * dt);
     std::complex<double> eps = eps_inf;
-    for (const PoleCoeffs& c : ps.poles) eps += weight * c.c3 / (zm - c.c1 - c.c2 * zp);
+    // a generalized pole's P = m0 P~ + m1 (P~ - P~ one step earlier): the factor m0 + m1 (1 - e^{i w dt})
+    for (const PoleCoeffs& c : ps.poles)
+        eps += weight * c.c3 / (zm - c.c1 - c.c2 * zp) * (c.m0 + c.m1 * (1.0 - zp));
     eps += I * (sigma * dt / (2.0 * units::eps0)) / std::tan(0.5 * w * dt);
     return eps;
 }
@@ -77,10 +79,12 @@ double amplification_factor(double eps_inf, double sigma, const PoleSet& ps, dou
             M(ip, io) = c.c2;
             M(ip, 0) = weight * c.c3;
             M(io, ip) = 1.0;  // Pold' = P
-            // E row: -(P'_m - P_m) * inv
-            M(0, ip) += -(c.c1 - 1.0) * inv;
-            M(0, io) += -c.c2 * inv;
-            M(0, 0) += -weight * c.c3 * inv;
+            // E row: -(Pt'_m - Pt_m) * inv with Pt = m0 P + m1 (P - Pold) (scene.hpp
+            // PoleCoeffs): Pt' - Pt = (m0 + m1) (P' - P) - m1 (P - Pold)
+            const double a = c.m0 + c.m1;
+            M(0, ip) += -(a * (c.c1 - 1.0) - c.m1) * inv;
+            M(0, io) += -(a * c.c2 + c.m1) * inv;
+            M(0, 0) += -a * weight * c.c3 * inv;
         }
         Eigen::EigenSolver<Eigen::MatrixXd> es(M, false);
         for (int k = 0; k < n; ++k) worst = std::max(worst, std::abs(es.eigenvalues()[k]));

@@ -203,8 +203,8 @@ std::size_t engine_state_bytes(const Scene& s, Precision precision, long long re
         pole_total += ps.poles.size();
     }
     for (const DispersiveCells& d : s.dispersive)
-        b += d.cells.size() * (index + sizeof(std::uint16_t) + weight + (2 + 2 * max_poles) * R);
-    b += pole_total * 3 * (sizeof(double) + R) + s.pole_sets.size() * 2 * sizeof(std::int32_t);
+        b += d.cells.size() * (index + sizeof(std::uint32_t) + weight + (2 + 2 * max_poles) * R);
+    b += pole_total * 5 * (sizeof(double) + R) + s.pole_sets.size() * 2 * sizeof(std::int32_t);
     const std::size_t slots = std::size_t(anisotropic_slots(s.dimensions));
     for (int c = 0; c < 3; ++c)
         b += s.anisotropic.cells[c].size() * ((1 + slots) * index + slots * weight + (1 + slots) * R);

@@ -4,8 +4,10 @@
 // Units: um. Arrays: row-major, x fastest, index j * nx + i.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golightly/project.hpp"
@@ -82,6 +84,14 @@ struct AveragedMedium {
     /// entry in the component's row, sorted by sample index (cut cubes at interfaces
     /// oblique to the component's axis; uniform cubes have none).
     std::vector<OffDiagonal3> inv_eps_offdiag_3d;
+    /// subpixel = true only (else empty): p = n_d^2, the squared component along the E
+    /// component's axis d of the interface normal the average used, at every sample whose
+    /// window holds more than one material and was averaged (not staircased), sorted by
+    /// sample index (2D j*nx+i, 3D (k*ny+j)*nx+i). p = 0 where eps_r is the plain mean (Ez
+    /// in 2D, no resolvable normal). run.subpixel_metal "conformal" averages the full
+    /// eps(omega) with the same p (conformal_metal.hpp), so that its eps at infinite
+    /// frequency is eps_r.
+    std::vector<std::pair<std::size_t, float>> cut_normal_sq;
 };
 
 /// The permittivity for one E component (Ez for TMz; Ex or Ey for TEz) on `grid`.

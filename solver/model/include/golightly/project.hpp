@@ -327,7 +327,18 @@ enum class BackendChoice { Auto, Cuda, Cpu };
 /// - Fraction: the pole weight is the covered fraction for every component (the
 ///   arithmetic mean of chi; exact for E parallel to every interface, wrong for the
 ///   normal component of a metal: kept for shape derivatives and comparison).
-enum class SubpixelMetal { Tangential, Staircase, Fraction };
+/// - Conformal: per E component and metal whose every cut cell lies on a face normal to a
+///   grid axis (films, slabs, the flat faces of boxes with their edges on cell
+///   boundaries): the full eps(omega) of the metal enters the anisotropic average of the
+///   cut cell, 1 / eps_dd(omega) = p <1/eps(omega)> + (1 - p) / <eps(omega)> (p = n_d^2,
+///   0 or 1 there: the harmonic mean for the normal component, the arithmetic one for the
+///   tangential), realized exactly in the ADE by the cell's own poles
+///   (conformal_metal.hpp), where the cell holds one metal and otherwise non-dispersive
+///   materials without conductivity. A metal with an oblique cut cell (curved or tilted
+///   surfaces), and cut cells with two metals or a conductivity, as Tangential: the
+///   diagonal entry alone, without the tensor's frequency-dependent off-diagonal part,
+///   makes oblique cut cells resonate (docs/user-guide.md "Metals at cut cells").
+enum class SubpixelMetal { Tangential, Staircase, Fraction, Conformal };
 
 struct Frames {
     int every_steps = 20;

@@ -26,7 +26,8 @@ std::complex<double> analytic_epsilon(const Material& material, double omega_rad
 PoleCoeffs pole_coefficients(const Pole& pole, double dt_s, double weight = 1.0);
 
 /// The eps(w) the discrete update realizes, from the ADE coefficients themselves:
-///   eps_d = eps_inf + weight * sum_m c3_m / (e^{-i w dt} - c1_m - c2_m e^{+i w dt})
+///   eps_d = eps_inf + weight * sum_m c3_m (m0_m + m1_m (1 - e^{i w dt}))
+///                                 / (e^{-i w dt} - c1_m - c2_m e^{+i w dt})
 ///           + i (sigma dt / (2 eps0)) cot(w dt / 2)
 /// (z-transform of P^{n+1} = c1 P^n + c2 P^{n-1} + c3 E^n and of the semi-implicit
 /// conductivity term, referred to the Yee time difference e^{-i w dt} - 1). Equals

@@ -324,7 +324,19 @@ struct TimeProbe {
 /// ADE coefficients of one pole (header comment: P^{n+1} = c1 P^n + c2 P^{n-1} + c3 E^n).
 struct PoleCoeffs {
     double c1 = 2.0, c2 = -1.0, c3 = 0.0;
+    /// The pole's share of the polarization (dimensionless; 1 and 0 for every Lorentz or
+    /// Drude pole of a material): P^{n+1} = m0 P~^{n+1} + m1 (P~^{n+1} - P~^n), so that
+    /// dP = m0 d^{n+1} + m1 (d^{n+1} - d^n). m1 != 0 realizes a numerator linear in
+    /// s = -i w, (b0 + b1 s) / (s^2 + g s + w0^2): the generalized poles of a metal's cut
+    /// cell under run.subpixel_metal "conformal" (conformal_metal.hpp, which derives m0 and
+    /// m1 and the cell's eps_inf shift that make the discrete response
+    /// (b0 + b1 s_d) / (w0^2 - W^2 + g s_d), s_d = -i sin(w dt) / dt, second order).
+    double m0 = 1.0, m1 = 0.0;
 };
+
+/// Whether a pole has the plain numerator (m0 = 1, m1 = 0): the engines add its d^{n+1}
+/// to dP as is, and only generalized poles pay for the m0 / m1 terms.
+inline bool plain_pole(const PoleCoeffs& c) { return c.m0 == 1.0 && c.m1 == 0.0; }
 
 // The engines step the same recursion in difference form: with d^n = P^n - P^{n-1},
 //   d^{n+1} = d^n - kd d^n + kr P^n + c3 E^n,   P^{n+1} = P^n + d^{n+1},
@@ -363,7 +375,9 @@ inline int drude_poles(const PoleSet& ps) {
 /// index (j*nx+i); three arrays of one length.
 struct DispersiveCells {
     std::vector<CellIndex> cells;         ///< flat index j*nx+i
-    std::vector<std::uint16_t> pole_set;  ///< index into Scene::pole_sets
+    /// index into Scene::pole_sets (32 bits: run.subpixel_metal "conformal" gives each cut
+    /// cell of a metal its own pole set)
+    std::vector<std::uint32_t> pole_set;
     std::vector<double> weight;           ///< susceptibility weight (run.subpixel_metal), (0, 1]
 };
 
