@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -141,6 +142,11 @@ struct LineModes {
     /// means (Im beta = k0~ Im n_eff, k0~ the numerical k0 the line is solved at); 0 when straight
     std::vector<double> n_eff_imag, loss_db_per_cm, loss_db_per_90deg;
     std::vector<std::vector<double>> e, h;  ///< [mode][node]
+    /// [mode][node]: the imaginary parts of e, h on a line spanning a Bloch axis with nonzero
+    /// k (its modes are complex Bloch supermodes, mode_solver_bloch.hpp); empty otherwise
+    std::vector<std::vector<double>> e_im, h_im;
+    bool bloch = false;          ///< the line spans a Bloch axis with nonzero k
+    double bloch_k_per_um = 0;   ///< that axis's Bloch k (rad/um; the engine's phase k L over L = n dx)
     std::vector<double> s_um;              ///< the nodes' coordinate along the line
     std::string e_name, h_name, tan_name, normal_name;
 };
@@ -181,7 +187,16 @@ LineModes solve_line_modes(const Project& project, const std::string& file, cons
         r.loss_db_per_90deg.push_back(per_90);
         r.e.push_back(plan.line_e[mid][kk]);
         r.h.push_back(plan.line_h[mid][kk]);
+        if (!plan.line_e_im.empty()) {
+            r.e_im.push_back(plan.line_e_im[mid][kk]);
+            r.h_im.push_back(plan.line_h_im[mid][kk]);
+        }
         nodes = std::max(nodes, r.e.back().size());
+    }
+    r.bloch = !plan.line_e_im.empty();
+    if (r.bloch) {
+        const int n_tan = tan == 0 ? cp.scene.nx : cp.scene.ny;  // a Bloch axis has no PML: the period's cells
+        r.bloch_k_per_um = cp.scene.bloch_phase[tan] / (double(n_tan) * cp.scene.dx_um);
     }
     // one node per cell the line covers (at least half), from its start along the line
     const double start = port.center[tan] - 0.5 * port.size[tan];
@@ -221,6 +236,7 @@ int run_line_modes(const ModesCommand& c, const Project& project, const std::vec
             jp["name"] = port.name;
             jp["normal"] = lm.normal_name;
             jp["axes"] = {lm.tan_name};
+            if (lm.bloch) jp["bloch_k_per_um"] = lm.bloch_k_per_um;
             jp["modes"] = Json::array();
             int found = 0;
             for (int k = 0; k < count; ++k) {
@@ -229,10 +245,23 @@ int run_line_modes(const ModesCommand& c, const Project& project, const std::vec
                 ++found;
                 const std::string stem = file_stem(port.name) + "_mode" + std::to_string(k);
                 std::ostringstream fc;
-                fc << lm.tan_name << "_um," << lm.e_name << ',' << lm.h_name << '\n';
-                for (std::size_t q = 0; q < lm.e[kk].size() && q < lm.s_um.size(); ++q)
-                    fc << fmt_g(lm.s_um[q]) << ',' << fmt_g(lm.e[kk][q]) << ','
-                       << fmt_g(q < lm.h[kk].size() ? lm.h[kk][q] : 0.0) << '\n';
+                fc << lm.tan_name << "_um," << lm.e_name << ',' << lm.h_name;
+                // a Bloch supermode is complex: the columns above are its real parts; the
+                // imaginary parts, |E| and arg E (rad, 0 at the peak of |E|) follow
+                if (lm.bloch)
+                    fc << ',' << lm.e_name << "_im," << lm.h_name << "_im,abs_" << lm.e_name << ",arg_" << lm.e_name
+                       << "_rad";
+                fc << '\n';
+                auto val = [](const std::vector<double>& v, std::size_t q) { return q < v.size() ? v[q] : 0.0; };
+                for (std::size_t q = 0; q < lm.e[kk].size() && q < lm.s_um.size(); ++q) {
+                    fc << fmt_g(lm.s_um[q]) << ',' << fmt_g(lm.e[kk][q]) << ',' << fmt_g(val(lm.h[kk], q));
+                    if (lm.bloch) {
+                        const std::complex<double> e(lm.e[kk][q], val(lm.e_im[kk], q));
+                        fc << ',' << fmt_g(e.imag()) << ',' << fmt_g(val(lm.h_im[kk], q)) << ',' << fmt_g(std::abs(e))
+                           << ',' << fmt_g(std::arg(e));
+                    }
+                    fc << '\n';
+                }
                 write_file_atomic(out / (stem + ".csv"), fc.str());
                 csv << port.name << ',' << k << ',' << fmt_g(wl) << ',' << fmt_g(lm.n_eff[kk]) << ','
                     << fmt_g(lm.n_group[kk]) << ",," << lm.e_name << ',' << fmt_g(lm.n_eff_imag[kk]) << ','
@@ -250,12 +279,18 @@ int run_line_modes(const ModesCommand& c, const Project& project, const std::vec
                 }
                 jm["dominant"] = lm.e_name;
                 jm["csv"] = stem + ".csv";
+                if (lm.bloch) jm["complex"] = true;
                 jp["modes"].push_back(jm);
                 if (port.bend_radius_um != 0)
                     std::printf("port %s mode %d: bend radius %g um: n_eff %.6f%+.3ei (referred to the radius), "
                                 "bend loss %.4g dB/90deg (%.4g dB/cm), n_group %.5f (bent slab mode of the port line, %s)\n",
                                 port.name.c_str(), k, port.bend_radius_um, lm.n_eff[kk], lm.n_eff_imag[kk],
                                 lm.loss_db_per_90deg[kk], lm.loss_db_per_cm[kk], lm.n_group[kk], lm.e_name.c_str());
+                else if (lm.bloch)
+                    std::printf("port %s mode %d: n_eff %.6f, n_group %.5f (Bloch supermode of the port line across "
+                                "the period, k %.6g rad/um along %s; %s complex: Re, Im, abs, arg in %s.csv)\n",
+                                port.name.c_str(), k, lm.n_eff[kk], lm.n_group[kk], lm.bloch_k_per_um,
+                                lm.tan_name.c_str(), lm.e_name.c_str(), stem.c_str());
                 else
                     std::printf("port %s mode %d: n_eff %.6f, n_group %.5f (slab mode of the port line, %s)\n",
                                 port.name.c_str(), k, lm.n_eff[kk], lm.n_group[kk], lm.e_name.c_str());

@@ -6,7 +6,9 @@
 // mode_amplitudes_bloch_line).
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <cstdio>
 #include <string>
@@ -192,6 +194,96 @@ TEST_CASE("Bloch slab modes: k = 0 differs from the Dirichlet line, k and k + 2 
     CHECK_THROWS_AS(solve_bloch_slab_modes({}, dx, kWl, Polarization::TMz, 1, 0.0), std::invalid_argument);
     CHECK_THROWS_AS(solve_bloch_slab_modes(eps, dx, kWl, Polarization::TEz, 1, 0.0, std::vector<double>(n + 1, 2.0)),
                     std::invalid_argument);
+}
+
+// The structured solver (bisection on the inertia, inverse iteration with a banded LU)
+// against the dense Hermitian eigen-solver it replaced: n_eff to 1e-9 and each
+// non-degenerate profile equal up to a phase (|<p_dense, p>| = |p_dense| |p| to 1e-9); the
+// degenerate pairs of a uniform line (k = 0 and the zone edge: cos and sin, any basis)
+// solve the stencil with the Bloch closure to rounding and are orthogonal. Periods of the
+// slab array and of random layers, TMz and TEz, k from 0 to the zone edge.
+TEST_CASE("Bloch slab modes: the structured solver gives the dense solver's modes", "[bloch][mode]") {
+    std::uint64_t seed = 12345;
+    auto uniform01 = [&] {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return double(seed >> 11) / double(1ull << 53);
+    };
+    struct Case {
+        std::string name;
+        std::vector<double> eps;
+    };
+    std::vector<Case> cases = {{"array n 40", period_eps(40)}, {"array n 200", period_eps(200)},
+                               {"array n 500", period_eps(500)}};
+    for (int r = 0; r < 3; ++r) {
+        std::vector<double> eps(60 + 17 * r);
+        for (double& e : eps) e = 1.0 + 11.0 * uniform01();
+        cases.push_back({"random n " + std::to_string(eps.size()), eps});
+    }
+    for (const Case& c : cases)
+        for (bool tez : {false, true})
+            for (double kfrac : {0.0, 0.2, 0.37, 0.5}) {
+                const int n = int(c.eps.size());
+                const double dx = kL / n, k = 2 * units::pi * kfrac / kL;
+                const Polarization pol = tez ? Polarization::TEz : Polarization::TMz;
+                const auto dense = solve_bloch_slab_modes_dense(c.eps, dx, kWl, pol, 4, k);
+                const auto fast = solve_bloch_slab_modes(c.eps, dx, kWl, pol, 4, k);
+                INFO(c.name << (tez ? " TEz" : " TMz") << " k " << kfrac);
+                REQUIRE(fast.size() == dense.size());
+                REQUIRE(!fast.empty());
+                double worst_neff = 0, worst_profile = 0;
+                for (std::size_t m = 0; m < fast.size(); ++m) {
+                    worst_neff = std::max(worst_neff, std::abs(fast[m].n_eff - dense[m].n_eff));
+                    cd dot = 0;
+                    double na = 0, nb = 0;
+                    for (std::size_t j = 0; j < fast[m].profile.size(); ++j) {
+                        dot += std::conj(dense[m].profile[j]) * fast[m].profile[j];
+                        na += std::norm(dense[m].profile[j]);
+                        nb += std::norm(fast[m].profile[j]);
+                    }
+                    worst_profile = std::max(worst_profile, 1 - std::abs(dot) / std::sqrt(na * nb));
+                }
+                CHECK(worst_neff < 1e-9);
+                CHECK(worst_profile < 1e-9);
+            }
+    // a uniform line: degenerate pairs (cos, sin) at k = 0 and at the zone edge
+    for (double kfrac : {0.0, 0.5}) {
+        const int n = 50;
+        const std::vector<double> eps(n, 20.0);  // n L / wl = 2.9: five propagating modes or more
+        const double dx = kL / n, k = 2 * units::pi * kfrac / kL;
+        const auto dense = solve_bloch_slab_modes_dense(eps, dx, kWl, Polarization::TMz, 5, k);
+        const auto fast = solve_bloch_slab_modes(eps, dx, kWl, Polarization::TMz, 5, k);
+        REQUIRE(fast.size() == 5);
+        REQUIRE(dense.size() == 5);
+        INFO("uniform k " << kfrac);
+        // k = 0: 0, then the pairs (1, 2), (3, 4); zone edge: pairs (0, 1), (2, 3)
+        if (kfrac == 0.0) CHECK(std::abs(fast[1].n_eff - fast[2].n_eff) < 1e-12);
+        else CHECK(std::abs(fast[0].n_eff - fast[1].n_eff) < 1e-12);
+        for (std::size_t m = 0; m < 5; ++m) {
+            CHECK(std::abs(fast[m].n_eff - dense[m].n_eff) < 1e-9);
+            CHECK(stencil_residual(eps, fast[m], dx, false, k * kL) < 1e-12);
+            for (std::size_t q = 0; q < m; ++q) {
+                cd dot = 0;
+                double na = 0, nb = 0;
+                for (std::size_t j = 0; j < std::size_t(n); ++j) {
+                    dot += std::conj(fast[q].profile[j]) * fast[m].profile[j];
+                    na += std::norm(fast[q].profile[j]);
+                    nb += std::norm(fast[m].profile[j]);
+                }
+                CHECK(std::abs(dot) / std::sqrt(na * nb) < 1e-9);
+            }
+        }
+    }
+    // the cost (the docstring's figures): one period of the slab array, 2 modes
+    for (int n : {1000, 10000}) {
+        const auto eps = period_eps(n);
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto modes = solve_bloch_slab_modes(eps, kL / n, kWl, Polarization::TMz, 2, 0.37 * 2 * units::pi / kL);
+        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        REQUIRE(modes.size() == 2);
+        CHECK(stencil_residual(eps, modes[0], kL / n, false, 0.37 * 2 * units::pi) < 1e-12);
+        std::printf("Bloch slab solver, %d nodes, 2 modes: %.4f s (n_eff %.9f %.9f)\n", n, sec, modes[0].n_eff,
+                    modes[1].n_eff);
+    }
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #if GOLIGHTLY_HAVE_SPECTRA
 #include <Spectra/GenEigsRealShiftSolver.h>
@@ -34,10 +35,15 @@ int integer_nodes(int n, ModeBoundary b) {
 
 int first_integer_node(ModeBoundary b) { return b == ModeBoundary::pec ? 1 : 0; }
 
+using cd = std::complex<double>;
+using SpMatC = Eigen::SparseMatrix<cd>;
+using TripC = Eigen::Triplet<cd>;
+
 // Forward difference of one axis: half nodes (rows, n) x integer nodes (columns), 1/dx.
-SpMat forward_difference(int n, ModeBoundary b, double dx) {
+// Periodic with a Bloch phase: node n is exp(i phase) times node 0.
+SpMatC forward_difference(int n, ModeBoundary b, double dx, double phase) {
     const int ni = integer_nodes(n, b);
-    std::vector<Trip> t;
+    std::vector<TripC> t;
     const double s = 1.0 / dx;
     for (int r = 0; r < n; ++r) {
         // half node r sits between integer nodes r and r + 1 (absolute numbering)
@@ -51,40 +57,42 @@ SpMat forward_difference(int n, ModeBoundary b, double dx) {
             return -1;
         };
         const int chi = col(hi), clo = col(lo);
-        if (chi >= 0) t.emplace_back(r, chi, s);
-        if (clo >= 0) t.emplace_back(r, clo, -s);
+        const cd wrap = b == ModeBoundary::periodic && hi >= n ? std::polar(1.0, phase) : cd(1.0);
+        if (chi >= 0) t.emplace_back(r, chi, s * wrap);
+        if (clo >= 0) t.emplace_back(r, clo, cd(-s));
     }
-    SpMat m(n, std::max(ni, 0));
-    m.setFromTriplets(t.begin(), t.end());  // sums duplicates (periodic n = 1: 0)
+    SpMatC m(n, std::max(ni, 0));
+    m.setFromTriplets(t.begin(), t.end());  // sums duplicates (periodic n = 1: exp(i phase) - 1)
     return m;
 }
 
-SpMat identity(int n) {
-    SpMat m(n, n);
+SpMatC identity(int n) {
+    SpMatC m(n, n);
     m.setIdentity();
     return m;
 }
 
 // Kronecker product of sparse matrices (a outer, b inner): (a (x) b)[(ia*rb+ib),(ja*cb+jb)].
-SpMat kron(const SpMat& a, const SpMat& b) {
-    std::vector<Trip> t;
+SpMatC kron(const SpMatC& a, const SpMatC& b) {
+    std::vector<TripC> t;
     t.reserve(static_cast<size_t>(a.nonZeros()) * static_cast<size_t>(b.nonZeros()));
     for (int ka = 0; ka < a.outerSize(); ++ka)
-        for (SpMat::InnerIterator ia(a, ka); ia; ++ia)
+        for (SpMatC::InnerIterator ia(a, ka); ia; ++ia)
             for (int kb = 0; kb < b.outerSize(); ++kb)
-                for (SpMat::InnerIterator ib(b, kb); ib; ++ib)
+                for (SpMatC::InnerIterator ib(b, kb); ib; ++ib)
                     t.emplace_back(ia.row() * b.rows() + ib.row(), ia.col() * b.cols() + ib.col(),
                                    ia.value() * ib.value());
-    SpMat m(a.rows() * b.rows(), a.cols() * b.cols());
+    SpMatC m(a.rows() * b.rows(), a.cols() * b.cols());
     m.setFromTriplets(t.begin(), t.end());
     return m;
 }
 
 // The operators of the cross-section (header comment), for one grid.
+// Complex (a Bloch phase's wrap entries); real when both phases are 0.
 struct Operators {
     int nu = 0, nv = 0, niu = 0, niv = 0;
-    SpMat duf_nv, duf_niv, dvf_nu, dvf_niu;  // forward: Du_f(v count), Dv_f(u count)
-    SpMat dub_nv, dub_niv, dvb_nu, dvb_niu;  // backward
+    SpMatC duf_nv, duf_niv, dvf_nu, dvf_niu;  // forward: Du_f(v count), Dv_f(u count)
+    SpMatC dub_nv, dub_niv, dvb_nu, dvb_niu;  // backward
 };
 
 Operators make_operators(const ModeGrid2D& g) {
@@ -93,10 +101,10 @@ Operators make_operators(const ModeGrid2D& g) {
     o.nv = g.nv;
     o.niu = integer_nodes(g.nu, g.boundary_u);
     o.niv = integer_nodes(g.nv, g.boundary_v);
-    const SpMat dfu = forward_difference(g.nu, g.boundary_u, g.dx_um);
-    const SpMat dfv = forward_difference(g.nv, g.boundary_v, g.dx_um);
-    const SpMat dbu = -SpMat(dfu.transpose());
-    const SpMat dbv = -SpMat(dfv.transpose());
+    const SpMatC dfu = forward_difference(g.nu, g.boundary_u, g.dx_um, g.bloch_phase_u);
+    const SpMatC dfv = forward_difference(g.nv, g.boundary_v, g.dx_um, g.bloch_phase_v);
+    const SpMatC dbu = -SpMatC(dfu.adjoint());
+    const SpMatC dbv = -SpMatC(dfv.adjoint());
     o.duf_nv = kron(identity(o.nv), dfu);
     o.duf_niv = kron(identity(o.niv), dfu);
     o.dub_nv = kron(identity(o.nv), dbu);
@@ -152,8 +160,13 @@ bool have_mode_solver_2d() { return false; }
 
 namespace {
 
-using cd = std::complex<double>;
-using SpMatC = Eigen::SparseMatrix<cd>;
+/// An operator of the cross-section as scalars S: the real part when S is double (the
+/// phases are 0 then and the operators real).
+template <class S>
+Eigen::SparseMatrix<S> as_scalar(const SpMatC& m) {
+    if constexpr (std::is_same_v<S, double>) return Eigen::SparseMatrix<double>(m.real());
+    else return m;
+}
 
 template <class S>
 Eigen::SparseMatrix<S> diag_of(const std::vector<S>& d) {
@@ -185,10 +198,10 @@ PQ<S> build_pq(const Operators& o, const std::array<std::vector<S>, 3>& eps, con
                double k0) {
     using M = Eigen::SparseMatrix<S>;
     const int neu = o.nu * o.niv, nev = o.niu * o.nv, n = neu + nev;
-    // the difference operators are real; cast once
-    const M duf_niv = o.duf_niv.cast<S>(), dvb_niu = o.dvb_niu.cast<S>(), dub_niv = o.dub_niv.cast<S>(),
-            dvf_niu = o.dvf_niu.cast<S>(), dub_nv = o.dub_nv.cast<S>(), dvf_nu = o.dvf_nu.cast<S>(),
-            duf_nv = o.duf_nv.cast<S>(), dvb_nu = o.dvb_nu.cast<S>();
+    // the difference operators: real without a Bloch phase (S = double), complex with one
+    const M duf_niv = as_scalar<S>(o.duf_niv), dvb_niu = as_scalar<S>(o.dvb_niu), dub_niv = as_scalar<S>(o.dub_niv),
+            dvf_niu = as_scalar<S>(o.dvf_niu), dub_nv = as_scalar<S>(o.dub_nv), dvf_nu = as_scalar<S>(o.dvf_nu),
+            duf_nv = as_scalar<S>(o.duf_nv), dvb_nu = as_scalar<S>(o.dvb_nu);
     std::vector<S> inv(eps[2].size());
     for (size_t i = 0; i < inv.size(); ++i) inv[i] = S(1.0) / eps[2][i];
     PQ<S> r;
@@ -408,6 +421,10 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
     }
     if (g.nu < 1 || g.nv < 1) throw std::invalid_argument("solve_modes_2d: empty cross-section grid");
     if (!(g.dx_um > 0)) throw std::invalid_argument("solve_modes_2d: dx must be > 0");
+    if (!std::isfinite(g.bloch_phase_u) || !std::isfinite(g.bloch_phase_v) ||
+        (g.bloch_phase_u != 0 && g.boundary_u != ModeBoundary::periodic) ||
+        (g.bloch_phase_v != 0 && g.boundary_v != ModeBoundary::periodic))
+        throw std::invalid_argument("solve_modes_2d: a Bloch phase needs a periodic axis and must be finite");
     if (!(wavelength_um > 0)) throw std::invalid_argument("solve_modes_2d: wavelength must be > 0");
     if (options.num_modes < 1) throw std::invalid_argument("solve_modes_2d: num_modes must be >= 1");
     const bool has_imag = !medium.eps_imag[0].empty() || !medium.eps_imag[1].empty() || !medium.eps_imag[2].empty();
@@ -548,7 +565,9 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
             for (const cd& x : muc[d]) imax_abs = std::max(imax_abs, std::abs(x.imag()));
         }
     }
-    const bool lossy = imax_abs > kLosslessImagRatio * emax;
+    // a Bloch phase makes the operator complex: the complex path, as for a lossy medium
+    const bool bloch = g.bloch_phase_u != 0 || g.bloch_phase_v != 0;
+    const bool lossy = imax_abs > kLosslessImagRatio * emax || bloch;
     const double ntarget = options.target_neff > 0 ? options.target_neff : nmax;
     const double sigma = k0 * k0 * ntarget * ntarget;
     // With PML, modes of the absorbing layers themselves (most of their energy inside a
@@ -623,8 +642,7 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
                 return std::sqrt(lambdas[static_cast<size_t>(a)]).real() > std::sqrt(lambdas[static_cast<size_t>(b)]).real();
             });
 
-            const SpMatC dub_niv = o.dub_niv.cast<cd>(), dvb_niu = o.dvb_niu.cast<cd>(), duf_nv = o.duf_nv.cast<cd>(),
-                         dvf_nu = o.dvf_nu.cast<cd>();
+            const SpMatC &dub_niv = o.dub_niv, &dvb_niu = o.dvb_niu, &duf_nv = o.duf_nv, &dvf_nu = o.dvf_nu;
             const double dA = g.dx_um * g.dx_um;
             const cd I(0.0, 1.0);
             std::vector<VectorMode> found;

@@ -44,6 +44,15 @@ struct ModeGrid2D {
     int nu = 0, nv = 0;
     double dx_um = 0;
     ModeBoundary boundary_u = ModeBoundary::pec, boundary_v = ModeBoundary::pec;
+    /// Bloch phase k L (rad) of a periodic axis (L = N dx its period): the fields obey
+    /// F(node + N) = exp(i phase) F(node) (the Bloch theorem F(x + L) = exp(+i k L) F(x),
+    /// time convention exp(-i omega t)): the forward difference across the wrap reads
+    /// exp(i phase) times node 0, the backward difference is minus its conjugate transpose,
+    /// and a nonzero phase makes the operator complex (the complex shift-invert path, as
+    /// for a lossy medium; fields complex). 0 = periodic; must be 0 on PEC and PMC axes
+    /// (std::invalid_argument). Not yet used by the 3D compiler, which refuses mode planes
+    /// along a Bloch axis of k != 0 (mode_cache.cpp's key would need the phases then).
+    double bloch_phase_u = 0, bloch_phase_v = 0;
 };
 
 /// Field / permittivity component of the cross-section: 0 = u, 1 = v, 2 = w.

@@ -1,0 +1,131 @@
+// golightly-cli modes on a 2D port line spanning a Bloch axis with nonzero k (issue 51): the
+// complex Bloch supermode written whole (Re, Im, |E|, arg E), equal to the mode the port's
+// source and monitor use (compile_line_port_modes), and the mirror symmetry of the array's
+// period that fixes its phase: E(L - x) = conj(E(x)) and, with the Bloch condition
+// E(x + L) = exp(i k L) E(x), arg E(0) = -k L / 2 (mod pi).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <complex>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "golightly/line_port_modes.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/project.hpp"
+#include "golightly/sparams.hpp"
+#include "cli_runner.hpp"
+
+namespace fs = std::filesystem;
+using namespace golightly;
+
+namespace {
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& f) {
+    std::vector<std::vector<std::string>> rows;
+    std::ifstream in(f);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        std::string c;
+        while (std::getline(ss, c, ',')) cells.push_back(c);
+        rows.push_back(cells);
+    }
+    return rows;
+}
+
+/// One 1 um period of a strongly coupled slab array (eps 4 on x in [0.15, 0.85] um in eps
+/// 2.25: the cladding's field is large, so its phase shows), Bloch along x
+/// with k = 0.25 (2 pi / a): k L = pi / 2; a port across the period at y = 1 going +y.
+std::string bloch_array_project(const char* pol) {
+    return std::string(R"({"format": "golightly-project", "version": 1, "name": "bloch array",
+      "domain": {"dimensions": 2, "size": [1.0, 3.0, 0.0], "cell_size": 0.025, "polarization": ")") +
+           pol + R"(",
+                 "boundaries": {"x": "bloch", "y": "pml"}, "bloch_k": [0.25, 0], "pml": {"cells": 10},
+                 "background": "clad"},
+      "materials": [{"id": "clad", "epsilon_inf": 2.25}, {"id": "core", "epsilon_inf": 4.0}],
+      "layers": [{"name": "guide", "material": "core",
+                  "shapes": [{"type": "rectangle", "min": [0.15, -1.0], "max": [0.85, 4.0]}]}],
+      "ports": [{"name": "a", "center": [0.5, 1.0], "size": [1.0, 0], "direction": "+y", "modes": [0, 1]}],
+      "run": {"spectrum": {"wavelength_min": 1.5, "wavelength_max": 1.6, "points": 3}}})";
+}
+
+}  // namespace
+
+TEST_CASE("cli: modes on a Bloch port line writes the complex supermode: Re Im abs and arg", "[cli][modes][bloch]") {
+    std::random_device rd;
+    const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes_bloch_" + std::to_string(rd()));
+    fs::create_directories(dir);
+    for (const char* pol : {"TMz", "TEz"}) {
+        const bool tm = std::string(pol) == "TMz";
+        const fs::path proj = dir / (std::string("array_") + pol + ".glproj");
+        std::ofstream(proj) << bloch_array_project(pol);
+        const fs::path out = dir / (std::string("m_") + pol);
+        const test::CliOut o = test::run_cli("modes '" + proj.string() + "' --wavelength 1.55 --out '" + out.string() + "'", dir);
+        INFO(o.out << o.err);
+        REQUIRE(o.code == 0);
+        CHECK(o.out.find("port a mode 0: n_eff ") != std::string::npos);
+        CHECK(o.out.find("Bloch supermode of the port line across the period") != std::string::npos);
+
+        std::ifstream jf(out / "modes.json");
+        const Json j = Json::parse(jf);
+        const Json& jp = j.at("ports").at(0);
+        const double k = 2 * M_PI * 0.25 / 1.0;  // rad/um
+        CHECK(jp.at("bloch_k_per_um").get<double>() == Approx(k).epsilon(1e-12));
+        REQUIRE(jp.at("modes").size() == 2);
+        const Json& jm = jp.at("modes").at(0);
+        CHECK(jm.at("complex").get<bool>());
+
+        // the mode the port's source and monitor use: the same compile of the line
+        const Project p = load_project(proj);
+        const std::vector<Port> ports = parse_ports(p, proj.string());
+        const CompiledProject cp = compile_line_port_modes(p, proj.string(), ports[0], 1.55, 2);
+        const ModeMonitorPlan& plan = *cp.monitors[0].mode_plan;
+        REQUIRE(plan.line_e_im.size() == 3);
+        const auto& re = plan.line_e[1][0];
+        const auto& im = plan.line_e_im[1][0];
+        const auto& hre = plan.line_h[1][0];
+        const auto& him = plan.line_h_im[1][0];
+        CHECK(jm.at("n_eff").get<double>() == Approx(plan.line_neff[1][0]).epsilon(1e-9));
+
+        const auto rows = read_csv(out / jm.at("csv").get<std::string>());
+        const std::string e = tm ? "Ez" : "Ex", h = tm ? "eta0_Hx" : "eta0_Hz";
+        REQUIRE(rows.size() == 41);  // header + 40 nodes of the 1 um period at 0.025 um
+        CHECK(rows[0] == std::vector<std::string>{"x_um", e, h, e + "_im", h + "_im", "abs_" + e, "arg_" + e + "_rad"});
+        double peak = 0, max_im = 0;
+        std::vector<std::complex<double>> ez;
+        for (std::size_t q = 0; q < 40; ++q) {
+            const auto& r = rows[q + 1];
+            REQUIRE(r.size() == 7);
+            const double er = std::stod(r[1]), hr = std::stod(r[2]), ei = std::stod(r[3]), hi = std::stod(r[4]);
+            // %.10g: 1e-9 relative to the unit peak
+            CHECK(std::abs(er - re[q]) < 1e-9);
+            CHECK(std::abs(ei - im[q]) < 1e-9);
+            CHECK(std::abs(hr - hre[q]) < 1e-9 * std::max(1.0, std::abs(hre[q])));
+            CHECK(std::abs(hi - him[q]) < 1e-9 * std::max(1.0, std::abs(him[q])));
+            const std::complex<double> v(er, ei);
+            CHECK(std::stod(r[5]) == Approx(std::abs(v)).epsilon(1e-8));
+            CHECK(std::abs(std::stod(r[6]) - std::arg(v)) < 1e-8);
+            peak = std::max(peak, std::abs(v));
+            max_im = std::max(max_im, std::abs(ei));
+            ez.push_back(v);
+        }
+        // complex indeed: the cladding's field leads and lags the core's by up to k L / 2
+        CHECK(max_im > 0.1 * peak);
+        if (tm) {
+            // Ez nodes at x = j dx (j = 0..39), the period mirror-symmetric about node 20 and
+            // the peak there real: the supermode obeys E[40 - j] = conj(E[j]) and, closing
+            // with E[40] = exp(i k L) E[0], arg E[0] = -k L / 2 (mod pi). A profile without
+            // the Bloch phase (or its real part alone) fails the second.
+            CHECK(std::abs(ez[20].imag()) < 1e-9);
+            for (int jj = 1; jj < 40; ++jj) CHECK(std::abs(ez[std::size_t(40 - jj)] - std::conj(ez[std::size_t(jj)])) < 1e-8);
+            CHECK(std::abs(std::sin(std::arg(ez[0]) + 0.5 * k * 1.0)) < 1e-8);
+        }
+    }
+    fs::remove_all(dir);
+}

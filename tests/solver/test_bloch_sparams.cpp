@@ -1,0 +1,126 @@
+// 2D S-parameter ports whose lines span a Bloch axis with nonzero k (issue 51): a periodic
+// array of slab guides, Bloch along x (k L = pi / 2), two ports across the period along y.
+// Each port's source launches the array's Bloch supermode one way and each port's monitor
+// projects on it with the conjugated overlap (mode_plane.hpp mode_amplitudes_bloch_line),
+// so a straight section transmits everything in that mode and reflects nothing.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+
+#include "golightly/project.hpp"
+#include "golightly/run.hpp"
+#include "golightly/sparams.hpp"
+#include "golightly/units.hpp"
+
+using namespace golightly;
+
+namespace {
+
+/// One 1 um period of a strongly coupled array (a guide of eps 4 on x in [0.15, 0.85] um in
+/// eps 2.25, along y: its Bloch supermodes' phase varies across the period, so that the
+/// unconjugated product of their real parts would mix modes 0 and 1 by 0.2 in power,
+/// test_bloch_mode_source.cpp), domain 1 x 4 um, Bloch k 0.25 (2 pi / a) along x, PML along
+/// y; ports "a" at y = 1 (+y) and "b" at y = 3 (-y), both across the period, modes 0 and 1.
+Project bloch_port_array(Polarization pol, double dx) {
+    Project p;
+    p.name = "bloch ports";
+    p.domain.size = {1.0, 4.0, 0};
+    p.domain.cell_size = dx;
+    p.domain.polarization = pol;
+    p.run.frames.component = pol == Polarization::TMz ? Component::Ez : Component::Hz;
+    p.domain.pml.cells = 12;
+    p.domain.boundaries = {BoundaryKind::Periodic, BoundaryKind::Pml, BoundaryKind::Pml};
+    p.domain.bloch = {true, false, false};
+    p.domain.bloch_k = std::array<double, 3>{0.25, 0, 0};
+    p.domain.background = "clad";
+    Material clad, core;
+    clad.id = clad.name = "clad";
+    clad.epsilon_inf = 2.25;
+    core.id = core.name = "core";
+    core.epsilon_inf = 4.0;
+    p.materials = {clad, core};
+    Layer wg;
+    wg.name = "guide";
+    wg.material = "core";
+    Shape r;
+    r.type = ShapeType::Rectangle;
+    r.min = {0.15, -1.0};
+    r.max = {0.85, 5.0};
+    wg.shapes = {r};
+    p.layers = {wg};
+    p.extra["ports"] = Json::parse(R"([
+        {"name": "a", "center": [0.5, 1.0], "size": [1.0, 0], "direction": "+y", "modes": [0, 1]},
+        {"name": "b", "center": [0.5, 3.0], "size": [1.0, 0], "direction": "-y", "modes": [0, 1]}])");
+    p.run.spectrum.wavelength_min = 1.5;
+    p.run.spectrum.wavelength_max = 1.6;
+    p.run.spectrum.points = 3;
+    p.run.precision = Precision::Float64;
+    p.run.backend = BackendChoice::Cpu;
+    p.run.stop.decay_db = 50;
+    p.run.stop.max_time_fs = 2000;
+    return p;
+}
+
+}  // namespace
+
+// Tolerances as the 2D slab's ports (test_sparams.cpp "a straight 2D slab between two line
+// ports") and the Bloch mode source's (test_bloch_mode_source.cpp): |S_ba| of each mode
+// within 1 % of 1, reflections |S_aa| < 1e-3 (the one-way source's backward wave and the
+// PML's reflection), S_ab = S_ba to 1e-2 (reciprocity of the mirror-symmetric period), and
+// the phase of S_ba the lattice wavenumber of the mode times the port distance (2 um)
+// within 1e-2 rad. The other mode's transmission stays below 1e-3 in power, the bound of
+// the Bloch mode source's purity: the source injects the profile of its centre wavelength,
+// so at the band's ends (+-3 %) it launches ~1.5e-4 of the other supermode (zero at the
+// centre), which the projection measures as cross terms of ~1e-2 in amplitude; those of
+// a:0 -> b:1 and b:1 -> a:0 are two different impurities, so the only reciprocity warnings
+// allowed are of these cross pairs (S14/S41, S23/S32), each within 2 sqrt(1e-3).
+TEST_CASE("Bloch S-parameters: a straight section of a coupled guide array between ports across the period",
+          "[bloch][sparams]") {
+    for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
+        const double dx = 0.025;
+        const Project p = bloch_port_array(pol, dx);
+        RunOptions o;
+        o.threads = 2;
+        const SParameters s = run_sparameters(p, "bloch_ports.glproj", o);
+        REQUIRE(s.labels.size() == 4);  // a:0, a:1, b:0, b:1
+        for (const auto& w : s.warnings) std::printf("warning: %s\n", w.c_str());
+        const double dt = p.run.courant * dx * units::um / units::c0;
+        for (std::size_t f = 0; f < s.frequency_hz.size(); ++f) {
+            const double w = 2 * M_PI * s.frequency_hz[f];
+            const double k0n = 2.0 / (units::c0 * dt) * std::sin(0.5 * w * dt) * units::um;
+            for (int m = 0; m < 2; ++m) {
+                const std::size_t a = std::size_t(m), b = std::size_t(2 + m), a_other = std::size_t(1 - m),
+                                  b_other = std::size_t(3 - m);
+                const auto s_ba = s.s[b][a][f], s_ab = s.s[a][b][f];
+                const double n_eff = s.runs[a].mode_coefficients[a].n_eff[f];
+                const double beta_l = 2.0 / dx * std::asin(0.5 * n_eff * k0n * dx);
+                const double dphi = std::arg(s_ba * std::polar(1.0, -beta_l * 2.0));
+                std::printf("Bloch ports %s wl %.4f mode %d: n_eff %.5f |S_aa| %.2e |S_bb| %.2e |S_ba|^2 %.5f "
+                            "|S_ba-S_ab| %.2e | other mode |S_b'a|^2 %.2e |S_a'a|^2 %.2e | S_ba phase - beta_l L "
+                            "%+.2e rad\n",
+                            pol == Polarization::TMz ? "TMz" : "TEz", units::hz_to_wavelength_um(s.frequency_hz[f]), m,
+                            n_eff, std::abs(s.s[a][a][f]), std::abs(s.s[b][b][f]), std::norm(s_ba), std::abs(s_ba - s_ab),
+                            std::norm(s.s[b_other][a][f]), std::norm(s.s[a_other][a][f]), dphi);
+                CHECK(std::abs(s_ba) > 0.99);
+                CHECK(std::abs(s_ba) < 1.01);
+                CHECK(std::abs(s.s[a][a][f]) < 1e-3);
+                CHECK(std::abs(s.s[b][b][f]) < 1e-3);
+                CHECK(std::norm(s.s[b_other][a][f]) < 1e-3);
+                CHECK(std::norm(s.s[a_other][a][f]) < 1e-3);
+                CHECK(std::abs(s_ba - s_ab) < 1e-2);
+                CHECK(std::abs(dphi) < 1e-2);
+            }
+        }
+        for (const auto& w : s.warnings) {
+            INFO(w);
+            const bool cross = w.rfind("reciprocity: |S14 - S41|", 0) == 0 || w.rfind("reciprocity: |S23 - S32|", 0) == 0;
+            CHECK(cross);
+        }
+        for (std::size_t f = 0; f < s.frequency_hz.size(); ++f) {
+            CHECK(std::abs(s.s[0][3][f] - s.s[3][0][f]) < 2 * std::sqrt(1e-3));
+            CHECK(std::abs(s.s[1][2][f] - s.s[2][1][f]) < 2 * std::sqrt(1e-3));
+        }
+    }
+}
