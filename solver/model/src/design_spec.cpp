@@ -518,9 +518,6 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
                 rd.fail("design.optimizer.algorithm", "lbfgs takes no constraints: design.regions[" + std::to_string(i) +
                                                           "].robust (the worst of three designs, in the epigraph form) "
                                                           "needs mma or ccsa");
-    if (!s.shape_parameters.empty() && s.objective.combine == "min")
-        rd.fail("design.objective.combine", "\"min\" (the epigraph form) is not available with shape_parameters yet; use "
-                                            "\"mean\" or \"expression\"");
     if (s.algorithm == "lbfgs" && s.objective.combine == "min")
         rd.fail("design.objective.combine", "\"min\" (the worst wavelength, in the epigraph form: one constraint per "
                                             "wavelength) needs design.optimizer.algorithm mma or ccsa (found lbfgs)");
