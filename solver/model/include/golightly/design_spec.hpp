@@ -63,9 +63,14 @@ struct DesignRegionSpec {
 };
 
 /// One term of the objective: the power in a mode of a mode monitor (`monitor` set: a 2D
-/// line or a 3D plane, outside the design region), or |E_c|^2 at a point (`monitor` empty).
+/// line or a 3D plane, outside the design region), |E_c|^2 at a point (`monitor` empty,
+/// s_excite < 0), or an S-parameter |S_ij|^2 (`sparameter` set: s_receive = i, s_excite =
+/// j, port-mode indices from 0 in the order of the top-level `ports`, then their `modes`,
+/// as golightly-cli sparams numbers them from 1).
 struct DesignObjectiveTerm {
     std::string monitor;
+    std::string sparameter;  ///< as written, e.g. "S21"; empty for other terms
+    int s_receive = -1, s_excite = -1;
     int mode = 0;            ///< slot in the monitor's `modes`
     bool forward = true;     ///< "forward" (the monitor's direction) or "backward"
     Vec3 point;              ///< point term, um
