@@ -478,6 +478,37 @@ void parse_sparameter_term(const Project& project, const Reader& rd, const Json&
 
 }  // namespace
 
+namespace {
+
+/// A term `{"far_field": NAME, "angle_deg": PHI, "weight": W}` (2D): the radiation
+/// intensity of monitor NAME's far field towards PHI. With the references: NAME is a flux
+/// line (not a mode monitor) or a flux_box with `far_field`, its `periods` 1.
+void parse_far_field_term(const Project& project, const Reader& rd, const Json& t, const std::string& path,
+                          DesignObjectiveTerm& term) {
+    term.far_field = rd.string(t, path, "far_field", std::nullopt);
+    term.angle_deg = rd.number(t, path, "angle_deg", std::nullopt);
+    if (!std::isfinite(term.angle_deg)) rd.fail(path + ".angle_deg", "must be a finite angle in degrees");
+    if (project.domain.dimensions == 3)
+        rd.fail(path + ".far_field", "far-field terms are 2D for now (the projection of a 2D line or box)");
+    if (!rd.references) return;
+    for (const Monitor& m : project.monitors) {
+        if (m.name != term.far_field) continue;
+        if (!((m.type == MonitorType::Flux && m.kind != "mode") || m.type == MonitorType::FluxBox))
+            rd.fail(path + ".far_field", "monitor \"" + m.name + "\" is not a flux line or flux_box (the far field "
+                                                                "projects a flux monitor's surface)");
+        if (!m.far_field)
+            rd.fail(path + ".far_field", "monitor \"" + m.name + "\" has no `far_field`: give it one (project-format.md "
+                                                                "\"Far fields\")");
+        if (m.far_field->periods[0] > 1 || m.far_field->periods[1] > 1)
+            rd.fail(path + ".far_field", "monitor \"" + m.name + "\" has far_field.periods above 1, which far-field "
+                                                                "terms do not take yet");
+        return;
+    }
+    rd.fail(path + ".far_field", "unknown monitor \"" + term.far_field + "\"");
+}
+
+}  // namespace
+
 std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label, bool check_references) {
     const auto it = project.extra.find("design");
     if (it == project.extra.end()) return std::nullopt;
@@ -513,10 +544,14 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
         const Json& t = rd.object(terms[i], path);
         DesignObjectiveTerm term;
         term.weight = rd.number(t, path, "weight", 1.0);
-        const bool has_monitor = t.contains("monitor"), has_point = t.contains("point"), has_s = t.contains("sparameter");
-        if (int(has_monitor) + int(has_point) + int(has_s) != 1)
-            rd.fail(path, "needs exactly one of `monitor` (a mode monitor), `point` or `sparameter` (e.g. \"S21\")");
-        if (has_s) {
+        const bool has_monitor = t.contains("monitor"), has_point = t.contains("point"), has_s = t.contains("sparameter"),
+                   has_ff = t.contains("far_field");
+        if (int(has_monitor) + int(has_point) + int(has_s) + int(has_ff) != 1)
+            rd.fail(path, "needs exactly one of `monitor` (a mode monitor), `point`, `sparameter` (e.g. \"S21\") or "
+                          "`far_field` (a monitor with a far field)");
+        if (has_ff) {
+            parse_far_field_term(project, rd, t, path, term);
+        } else if (has_s) {
             parse_sparameter_term(project, rd, t, path, s.regions, term);
         } else if (has_monitor) {
             term.monitor = rd.string(t, path, "monitor", std::nullopt);

@@ -20,6 +20,8 @@
 #include "golightly/mode_plane.hpp"
 #include "golightly/parameters.hpp"
 #include "golightly/sparams.hpp"
+#include "golightly/far_field.hpp"
+#include "far_field_run.hpp"
 #include "sweep_internal.hpp"
 
 #ifdef GOLIGHTLY_HAVE_HDF5
@@ -122,6 +124,77 @@ std::size_t nearest(const std::vector<double>& freqs, double f) {
     return best;
 }
 
+/// The far field of flux monitor `name` (a 2D line or flux_box) towards angle_deg as a
+/// functional: a_f = sqrt(rho) E_far(phi) / sqrt(2 eta0) (TMz: E_z; TEz: E_phi), so that
+/// |a_f|^2 is the radiation intensity U per radian of far_field/<name>.csv. The projection
+/// (far_field_run.hpp surface_currents: J = n x H, M = -n x E on the monitor's samples;
+/// far_field.hpp project_far_field: the 2D far-zone Green's function) is linear in the
+/// monitor's DFT set samples, and each set sample is w0 F(cell0) + w1 F(cell1) (scene.hpp
+/// DftSet), so the weights are found by projecting each set sample alone (unit value):
+/// the projection's own kernel, sample by sample, at each objective frequency.
+FieldFunctional far_field_functional(const CompiledProject& cp, const Project& compiled_from, const std::string& name,
+                                     double angle_deg, const std::vector<std::size_t>& fi) {
+    const Scene& scene = cp.scene;
+    const CompiledMonitor* m = nullptr;
+    for (std::size_t i = 0; i < compiled_from.monitors.size(); ++i)
+        if (compiled_from.monitors[i].name == name) m = &cp.monitors.at(i);
+    if (!m || m->flux_terms.empty())
+        throw std::invalid_argument("far-field monitor '" + name + "' has no flux surface after compiling");
+    std::vector<int> ids;
+    for (const FluxTerm& t : m->flux_terms)
+        for (int id : {t.e_set, t.h_set})
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    std::map<int, std::vector<std::complex<double>>> sets;
+    FieldFunctional fn;
+    fn.name = "far_field:" + name;
+    // the functional's samples: per set, per sample, its one or two nodes
+    struct Slot {
+        int set;
+        std::size_t k, first;
+        bool two;
+    };
+    std::vector<Slot> slots;
+    for (int id : ids) {
+        const DftSet& ds = scene.dft_sets.at(std::size_t(id));
+        sets[id].assign(ds.cell0.size(), 0.0);
+        for (std::size_t k = 0; k < ds.cell0.size(); ++k) {
+            slots.push_back({id, k, fn.cell.size(), ds.cell1.at(k) >= 0});
+            fn.component.push_back(ds.component);
+            fn.cell.push_back(ds.cell0[k]);
+            if (slots.back().two) {
+                fn.component.push_back(ds.component);
+                fn.cell.push_back(ds.cell1[k]);
+            }
+        }
+    }
+    const double phi = angle_deg * units::pi / 180.0, norm = 1.0 / std::sqrt(2.0 * units::eta0);
+    const std::vector<std::array<double, 2>> dir = {{0.5 * units::pi, phi}};
+    const bool tmz = scene.polarization == Polarization::TMz;
+    const std::vector<double>& set_freqs = scene.dft_sets.at(std::size_t(ids[0])).frequencies_hz;
+    for (std::size_t f : fi) {
+        const double want = cp.spectrum_hz.at(f);
+        std::size_t jf = 0;
+        for (std::size_t j = 1; j < set_freqs.size(); ++j)
+            if (std::abs(set_freqs[j] - want) < std::abs(set_freqs[jf] - want)) jf = j;
+        if (set_freqs.empty() || std::abs(set_freqs[jf] - want) > 1e-9 * want)
+            throw std::invalid_argument("far-field monitor '" + name + "' holds no DFT at the objective's frequency");
+        std::vector<std::complex<double>> row(fn.cell.size(), 0.0);
+        for (const Slot& sl : slots) {
+            sets[sl.set][sl.k] = 1.0;
+            const SurfaceCurrents sc = detail::surface_currents(scene, *m, jf, sets, 0, 1, nullptr);
+            sets[sl.set][sl.k] = 0.0;
+            const FarFieldSample ff = project_far_field(sc, dir).at(0);
+            const std::complex<double> kernel = (tmz ? ff.e_theta : ff.e_phi) * norm;
+            const DftSet& ds = scene.dft_sets.at(std::size_t(sl.set));
+            row[sl.first] = kernel * ds.w0[sl.k];
+            if (sl.two) row[sl.first + 1] = kernel * ds.w1[sl.k];
+        }
+        fn.weights_per_frequency.push_back(std::move(row));
+    }
+    fn.weights = fn.weights_per_frequency.at(0);  // (the per-frequency rows replace it)
+    return fn;
+}
+
 }  // namespace
 
 namespace {
@@ -198,8 +271,10 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
     q.run.spectrum.wavelength_max = *wmax;
     q.run.spectrum.points = *wmin == *wmax ? 1 : int(wl.size());
     std::set<std::string> used;
-    for (const auto& t : terms)
+    for (const auto& t : terms) {
         if (!t.monitor.empty()) used.insert(t.monitor);
+        if (!t.far_field.empty()) used.insert(t.far_field);
+    }
     if (!norm_monitor.empty()) used.insert(norm_monitor);
     q.monitors.erase(std::remove_if(q.monitors.begin(), q.monitors.end(),
                                     [&](const Monitor& m) { return !used.count(m.name); }),
@@ -286,7 +361,9 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         const DesignObjectiveTerm& term = terms[t];
         const std::string path = "design.objective.terms[" + std::to_string(t) + "]";
         try {
-            if (!term.monitor.empty()) {
+            if (!term.far_field.empty()) {
+                p.functionals.push_back(far_field_functional(cp, q, term.far_field, term.angle_deg, fi));
+            } else if (!term.monitor.empty()) {
                 const ModeMonitorPlan& plan = plan_of(q, cp, term.monitor);
                 p.functionals.push_back(checked_mode_functional(
                     cp, plan, std::size_t(term.mode), term.forward, fi, pp.wavelengths_um,

@@ -63,14 +63,19 @@ struct DesignRegionSpec {
 };
 
 /// One term of the objective: the power in a mode of a mode monitor (`monitor` set: a 2D
-/// line or a 3D plane, outside the design region), |E_c|^2 at a point (`monitor` empty,
-/// s_excite < 0), or an S-parameter |S_ij|^2 (`sparameter` set: s_receive = i, s_excite =
+/// line or a 3D plane, outside the design region), |E_c|^2 at a point (`monitor`,
+/// `far_field` empty, s_excite < 0), a 2D far-field intensity (`far_field`), or an S-parameter |S_ij|^2 (`sparameter` set: s_receive = i, s_excite =
 /// j, port-mode indices from 0 in the order of the top-level `ports`, then their `modes`,
 /// as golightly-cli sparams numbers them from 1).
 struct DesignObjectiveTerm {
     std::string monitor;
     std::string sparameter;  ///< as written, e.g. "S21"; empty for other terms
     int s_receive = -1, s_excite = -1;
+    /// A far-field term (2D): the name of a flux line or flux_box with `far_field`, whose
+    /// radiation intensity U (per radian, as far_field/<name>.csv) in the direction
+    /// angle_deg (from +x towards +y) is the value; empty for other terms.
+    std::string far_field;
+    double angle_deg = 0;
     int mode = 0;            ///< slot in the monitor's `modes`
     bool forward = true;     ///< "forward" (the monitor's direction) or "backward"
     Vec3 point;              ///< point term, um
