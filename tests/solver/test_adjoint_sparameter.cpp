@@ -216,8 +216,8 @@ TEST_CASE("adjoint S-parameters: bad S-parameter terms are refused, naming the f
     CHECK_THAT(error_of(term("T21")), Catch::StartsWith("design.objective.terms[0].sparameter: must name an S-parameter"));
     CHECK_THAT(error_of(term("S211")), Catch::StartsWith("design.objective.terms[0].sparameter: must name an S-parameter"));
     CHECK_THAT(error_of([](Json& j) { j["design"]["objective"]["terms"][0]["point"] = {2.5, 1.2}; }),
-               Catch::StartsWith("design.objective.terms[0]: needs exactly one of `monitor` (a mode monitor), `point` or "
-                                 "`sparameter`"));
+               Catch::StartsWith("design.objective.terms[0]: needs exactly one of `monitor` (a mode monitor), `point`, "
+                                 "`sparameter` (e.g. \"S21\") or `far_field`"));
     CHECK_THAT(error_of([](Json& j) { j["design"]["objective"]["terms"].push_back({{"sparameter", "S12"}}); }),
                Catch::StartsWith("design.objective.terms[1].sparameter: excites port-mode 2, but an earlier term excites 1"));
     CHECK_THAT(error_of([](Json& j) { j["design"]["objective"]["normalize_by"] = "x"; }),

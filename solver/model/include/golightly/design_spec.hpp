@@ -123,7 +123,9 @@ struct DesignSpec {
 /// whole number of pixels) and, with `check_references`, against the rest of the project
 /// (material ids and their dispersion, monitor names, kinds and mode slots, mode monitors
 /// (and normalize_by) whose line or plane does not pass through the design region, the box
-/// inside the domain, point components for the polarization); nullopt when the project has
+/// inside the domain, point components for the polarization, S-parameter terms' port-modes
+/// against the top-level `ports` and ports outside the design region, far-field terms'
+/// monitors); nullopt when the project has
 /// none. A design has either `regions` (density) or `shape_parameters` (each naming a
 /// project parameter, min < max, the parameter's value within them: checked with the
 /// references), not both.

@@ -20,7 +20,11 @@
 // port-mode j as golightly-cli sparams makes it (sparams.hpp port_mode_project, which then
 // replaces the project's sources and monitors): the backward amplitude of port-mode i's
 // slot in the monitor "port_<name>" of port i, with N(f) the forward power of port-mode
-// j's slot at port j's monitor, taken for the start design as normalize_by's.
+// j's slot at port j's monitor, taken for the start design as normalize_by's. A far-field
+// term (2D; DesignObjectiveTerm::far_field) is sqrt(rho) E_far(phi) / sqrt(2 eta0) of a
+// flux line's or flux_box's far field (far_field.hpp), a linear functional of the
+// monitor's DFT samples with the projection's kernel as weights, |a|^2 the intensity U per
+// radian; like point terms it is not normalized.
 #pragma once
 
 #include <array>
