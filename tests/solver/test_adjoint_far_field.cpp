@@ -5,9 +5,10 @@
 //
 // Checked, 2D, float64, CPU: the objective's value against the run's own far field
 // (run_project: the engine's DFTs projected by far_field_run.cpp, far_field/<name>.csv's
-// `intensity`), at two angles, TMz and TEz; the adjoint gradient (TMz) against central differences of forward
-// runs for shape parameters (a dielectric block beside a point source: its width and
-// height) and for a density region along a random direction; the refusals.
+// `intensity`), at two angles, TMz and TEz; the adjoint gradient against central
+// differences of forward runs for shape parameters (TMz: a dielectric block beside a point
+// source, its width and height) and for a density region along a random direction (TMz and
+// TEz); the refusals.
 //
 // Tolerances. Value: the functional is the same projection applied sample by sample, so it
 // differs from the run's far field only by the runs' ends (both at 1e-14 of the peak
@@ -131,45 +132,51 @@ TEST_CASE("adjoint far field: dU/dp of shape parameters matches finite differenc
     }
 }
 
-TEST_CASE("adjoint far field: dU/drho of a density region matches finite differences (2D TMz, float64)",
+TEST_CASE("adjoint far field: dU/drho of a density region matches finite differences (2D TMz and TEz, float64)",
           "[adjoint][farfield][project]") {
     test::Scratch dir("adjoint", "far_field_density");
-    const Project project = radiator([](Json& j) {
-        j.erase("parameters");
-        j["layers"] = Json::array();
-        j["design"].erase("shape_parameters");
-        j["design"]["regions"] = Json::parse(R"([{"name": "dr", "min": [1.7, 1.3], "max": [2.3, 1.9], "pixel_um": 0.1,
-            "materials": ["air", "d"], "rho": 0.5, "filter": {"kind": "conic", "radius_um": 0.15},
-            "projection": {"beta": 2, "eta": 0.5}}])");
-        angle(j, 30.0);
-    });
-    const adjoint::ProjectProblem pp = adjoint::problem_from_project(project, "ff.glproj", dir.path);
-    REQUIRE(pp.problem.functionals.size() == 1);
-    design::DensityGrid g = adjoint::density_grid(pp.problem.region, 2);
-    auto mapped = [&](const std::vector<double>& rho) {
+    for (const bool tez : {false, true}) {
+        const Project project = radiator([&](Json& j) {
+            if (tez) {
+                j["domain"]["polarization"] = "TEz";  // E_phi from Ex, Ey and Hz samples
+                j["sources"][0]["component"] = "Ey";
+            }
+            j.erase("parameters");
+            j["layers"] = Json::array();
+            j["design"].erase("shape_parameters");
+            j["design"]["regions"] = Json::parse(R"([{"name": "dr", "min": [1.7, 1.3], "max": [2.3, 1.9], "pixel_um": 0.1,
+                "materials": ["air", "d"], "rho": 0.5, "filter": {"kind": "conic", "radius_um": 0.15},
+                "projection": {"beta": 2, "eta": 0.5}}])");
+            angle(j, 30.0);
+        });
+        const adjoint::ProjectProblem pp = adjoint::problem_from_project(project, "ff.glproj", dir.path);
+        REQUIRE(pp.problem.functionals.size() == 1);
+        design::DensityGrid g = adjoint::density_grid(pp.problem.region, 2);
+        auto mapped = [&](const std::vector<double>& rho) {
+            g.rho = rho;
+            return design::map_density(g, pp.settings.mapping);
+        };
+        std::mt19937 gen(54);
+        std::uniform_real_distribution<double> u(0.3, 0.7), d(-1.0, 1.0);
+        std::vector<double> rho(pp.rho0.size()), direction(rho.size());
+        for (auto& v : rho) v = u(gen);
+        for (auto& v : direction) v = d(gen);
+        const adjoint::Evaluation ev = adjoint::evaluate_with_gradient(pp.problem, mapped(rho));
         g.rho = rho;
-        return design::map_density(g, pp.settings.mapping);
-    };
-    std::mt19937 gen(54);
-    std::uniform_real_distribution<double> u(0.3, 0.7), d(-1.0, 1.0);
-    std::vector<double> rho(pp.rho0.size()), direction(rho.size());
-    for (auto& v : rho) v = u(gen);
-    for (auto& v : direction) v = d(gen);
-    const adjoint::Evaluation ev = adjoint::evaluate_with_gradient(pp.problem, mapped(rho));
-    g.rho = rho;
-    const std::vector<double> grad = design::map_density_adjoint(g, pp.settings.mapping, ev.gradient);
-    const double h = 1e-3;
-    std::vector<double> plus = rho, minus = rho;
-    for (std::size_t k = 0; k < rho.size(); ++k) plus[k] += h * direction[k], minus[k] -= h * direction[k];
-    const double fd =
-        (adjoint::evaluate(pp.problem, mapped(plus)).objective - adjoint::evaluate(pp.problem, mapped(minus)).objective) /
-        (2 * h);
-    double adj = 0;
-    for (std::size_t k = 0; k < rho.size(); ++k) adj += grad[k] * direction[k];
-    INFO("U " << ev.objective << "; adjoint " << adj << ", finite difference " << fd);
-    CHECK(ev.objective > 0);
-    REQUIRE(std::abs(fd) > 1e-3 * ev.objective);
-    CHECK(std::abs(adj - fd) < 1e-2 * std::abs(fd));
+        const std::vector<double> grad = design::map_density_adjoint(g, pp.settings.mapping, ev.gradient);
+        const double h = 1e-3;
+        std::vector<double> plus = rho, minus = rho;
+        for (std::size_t k = 0; k < rho.size(); ++k) plus[k] += h * direction[k], minus[k] -= h * direction[k];
+        const double fd =
+            (adjoint::evaluate(pp.problem, mapped(plus)).objective - adjoint::evaluate(pp.problem, mapped(minus)).objective) /
+            (2 * h);
+        double adj = 0;
+        for (std::size_t k = 0; k < rho.size(); ++k) adj += grad[k] * direction[k];
+        INFO((tez ? "TEz" : "TMz") << ": U " << ev.objective << "; adjoint " << adj << ", finite difference " << fd);
+        CHECK(ev.objective > 0);
+        REQUIRE(std::abs(fd) > 1e-3 * ev.objective);
+        CHECK(std::abs(adj - fd) < 1e-2 * std::abs(fd));
+    }
 }
 
 TEST_CASE("adjoint far field: bad far-field terms are refused, naming the field", "[adjoint][farfield]") {
