@@ -57,11 +57,12 @@ std::vector<std::pair<int, std::string>> read_history(const fs::path& file) {
 
 /// optimize --adjoint on a design of shape parameters (adjoint_shape.hpp; spec/cli.md):
 /// history.csv with one column per parameter and per gradient entry, final.glproj with
-/// the best parameter values. No checkpoint: each evaluation recompiles the project, so a
-/// run is restarted from final.glproj instead.
+/// the best parameter values, checkpoint.json with every evaluation (a resumed run replays
+/// them into the optimizer and rewrites history.csv whole: adjoint_shape.hpp
+/// optimize_shape).
 int run_shape_optimize(const Project& project, const std::string& project_file, const fs::path& out,
                        const adjoint::ProjectProblemOptions& o, int max_iterations) {
-    const fs::path history_file = out / "history.csv";
+    const fs::path history_file = out / "history.csv", checkpoint = out / "checkpoint.json";
     const adjoint::ShapeProblem sp =
         adjoint::shape_problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
     for (const auto& w : sp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
@@ -79,11 +80,13 @@ int run_shape_optimize(const Project& project, const std::string& project_file, 
         std::snprintf(buf, sizeof buf, ",objective@%.6g", w);
         header += buf;
     }
-    std::printf("shape parameters: %s; %zu term(s); %s, %s\n", names.c_str(), sp.spec.objective.terms.size(),
-                sp.spec.algorithm.c_str(), sp.spec.objective.maximize ? "maximize" : "minimize");
+    std::printf("shape parameters: %s; %zu term(s); %s, %s%s\n", names.c_str(), sp.spec.objective.terms.size(),
+                sp.spec.algorithm.c_str(), sp.spec.objective.maximize ? "maximize" : "minimize",
+                sp.spec.objective.combine == "min" ? " the worst wavelength (epigraph form)" : "");
     std::fflush(stdout);
     std::string text = header + "\n";
-    write_file_atomic(history_file, text);
+    if (!fs::exists(checkpoint)) write_file_atomic(history_file, text);  // (resumed: rewritten from the replay)
+    int replayed = 0;
     const auto on_iteration = [&](const adjoint::ShapeIteration& it) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "%d,%.17g,%.17g,%lld,%.6g", it.index, it.objective, it.gradient_norm, it.steps, it.wall_s);
@@ -95,12 +98,17 @@ int run_shape_optimize(const Project& project, const std::string& project_file, 
             }
         text += row + "\n";
         write_file_atomic(history_file, text);
+        if (it.replayed) {
+            ++replayed;
+            return true;
+        }
         std::printf("iteration %d: objective %.6g, |grad| %.4g, %lld steps, %.3g s\n", it.index, it.objective,
                     it.gradient_norm, it.steps, it.wall_s);
         std::fflush(stdout);
         return true;
     };
-    const adjoint::ShapeOptimizeResult r = adjoint::optimize_shape(sp, max_iterations, on_iteration);
+    const adjoint::ShapeOptimizeResult r = adjoint::optimize_shape(sp, max_iterations, on_iteration, checkpoint);
+    if (replayed > 0) std::printf("resumed: %d iteration(s) replayed from checkpoint.json\n", replayed);
     save_project(adjoint::project_at(project, sp.names, r.p, project_file), out / "final.glproj");
     std::string best;
     for (std::size_t k = 0; k < sp.names.size(); ++k) {
@@ -109,7 +117,8 @@ int run_shape_optimize(const Project& project, const std::string& project_file, 
         best += buf;
     }
     const double f0 = r.history.empty() ? 0 : r.history.front().objective;
-    std::printf("done: %zu iteration(s), objective %.6g -> %.6g at %s (%s); wrote history.csv, final.glproj in %s\n",
+    std::printf("done: %zu iteration(s), objective %.6g -> %.6g at %s (%s); wrote history.csv, checkpoint.json, "
+                "final.glproj in %s\n",
                 r.history.size(), f0, r.objective, best.c_str(), r.stop.c_str(), limits::cap_text(out.string()).c_str());
     return g_adjoint_cancel.load() ? kExitRun : kExitOk;
 }
@@ -175,14 +184,8 @@ int run_optimize_adjoint(int argc, char** argv) {
         // (the solver's cancel flag); the checkpoint keeps the last completed iteration
         std::signal(SIGINT, on_adjoint_sigint);
         o.cancel = &g_adjoint_cancel;
-        if (const auto spec = design_spec(project, project_file); spec && !spec->shape_parameters.empty()) {
-            if (resume) {
-                std::fprintf(stderr, "error: --resume: a design of shape parameters keeps no checkpoint; start again from "
-                                     "the final.glproj of the earlier run\n");
-                return kExitUsage;
-            }
+        if (const auto spec = design_spec(project, project_file); spec && !spec->shape_parameters.empty())
             return run_shape_optimize(project, project_file, out, o, max_iterations);
-        }
         pp = adjoint::problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
         for (const auto& w : pp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
         pp.settings.checkpoint = checkpoint;

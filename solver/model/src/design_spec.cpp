@@ -397,6 +397,118 @@ std::vector<std::pair<std::size_t, double>> DesignRegionSpec::fixed_pixels() con
     return out;
 }
 
+namespace {
+
+/// The port-modes of the top-level `ports` as golightly-cli sparams numbers them (port
+/// order, then each port's `modes`, default [0]): labels "<name>:<mode>". Only what the
+/// S-parameter terms need; the ports' own checks are parse_ports' (sparams.hpp), run by
+/// `optimize --adjoint`.
+std::vector<std::string> port_mode_labels_of(const Project& project, const Reader& rd, const std::string& path) {
+    const auto it = project.extra.find("ports");
+    if (it == project.extra.end() || !it->is_array() || it->empty())
+        rd.fail(path, "the project has no `ports`: an S-parameter term reads the port-modes of the top-level `ports` "
+                      "(project-format.md \"Ports and S-parameters\")");
+    std::vector<std::string> labels;
+    for (std::size_t p = 0; p < it->size(); ++p) {
+        const Json& port = (*it)[p];
+        const std::string name = port.is_object() && port.contains("name") && port["name"].is_string()
+                                     ? port["name"].get<std::string>()
+                                     : "ports[" + std::to_string(p) + "]";
+        if (port.is_object() && port.contains("modes") && port["modes"].is_array()) {
+            for (const Json& m : port["modes"]) labels.push_back(name + ":" + (m.is_number_integer() ? m.dump() : "?"));
+        } else {
+            labels.push_back(name + ":0");
+        }
+    }
+    return labels;
+}
+
+/// A term `{"sparameter": "S<i><j>" or "S<i>_<j>", "weight": W}`: |S_ij|^2, i receiving, j
+/// exciting, numbered from 1 as in sparams.csv. With the references: the project has
+/// `ports`, both port-modes exist, and no port's plane passes through a design region.
+void parse_sparameter_term(const Project& project, const Reader& rd, const Json& t, const std::string& path,
+                           const std::vector<DesignRegionSpec>& regions, DesignObjectiveTerm& term) {
+    const std::string sp = path + ".sparameter";
+    term.sparameter = rd.string(t, path, "sparameter", std::nullopt);
+    const std::string& v = term.sparameter;
+    auto digits = [](const std::string& x) {
+        return !x.empty() && x.size() <= 6 && std::all_of(x.begin(), x.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    int i = 0, j = 0;
+    const std::size_t us = v.find('_');
+    if (v.size() >= 3 && v[0] == 'S' && us != std::string::npos && digits(v.substr(1, us - 1)) && digits(v.substr(us + 1))) {
+        i = std::stoi(v.substr(1, us - 1));
+        j = std::stoi(v.substr(us + 1));
+    } else if (v.size() == 3 && v[0] == 'S' && digits(v.substr(1))) {
+        i = v[1] - '0';
+        j = v[2] - '0';
+    } else {
+        rd.fail(sp, "must name an S-parameter as sparams.csv does: \"S<i><j>\" (e.g. \"S21\") or \"S<i>_<j>\", i the "
+                    "receiving and j the exciting port-mode, from 1 (found \"" + v + "\")");
+    }
+    if (i < 1 || j < 1) rd.fail(sp, "port-modes are numbered from 1 (found \"" + v + "\")");
+    term.s_receive = i - 1;
+    term.s_excite = j - 1;
+    if (!rd.references) return;
+    const std::vector<std::string> labels = port_mode_labels_of(project, rd, sp);
+    for (const int k : {i, j})
+        if (std::size_t(k) > labels.size()) {
+            std::string list;
+            for (std::size_t q = 0; q < labels.size(); ++q) list += (q ? ", " : "") + std::to_string(q + 1) + " = " + labels[q];
+            rd.fail(sp, "\"" + v + "\" names port-mode " + std::to_string(k) + ", but the project's ports have " +
+                            std::to_string(labels.size()) + " (" + list + ")");
+        }
+    // a port's plane through a design region: its mode is solved without the design
+    const auto& ports = project.extra.at("ports");
+    for (std::size_t p = 0; p < ports.size(); ++p) {
+        const Json& port = ports[p];
+        if (!port.is_object() || !port.contains("center") || !port.contains("size")) continue;
+        Monitor m;
+        m.name = "port_" + port.value("name", std::string("?"));
+        const Json &c = port["center"], &z = port["size"];
+        if (!c.is_array() || !z.is_array()) continue;
+        for (std::size_t a = 0; a < std::min<std::size_t>(3, std::min(c.size(), z.size())); ++a) {
+            if (!c[a].is_number() || !z[a].is_number()) continue;
+            m.center[int(a)] = c[a].get<double>();
+            m.size[int(a)] = z[a].get<double>();
+        }
+        check_mode_monitor_outside(project, rd, "ports[" + std::to_string(p) + "]", m, regions);
+    }
+}
+
+}  // namespace
+
+namespace {
+
+/// A term `{"far_field": NAME, "angle_deg": PHI, "weight": W}` (2D): the radiation
+/// intensity of monitor NAME's far field towards PHI. With the references: NAME is a flux
+/// line (not a mode monitor) or a flux_box with `far_field`, its `periods` 1.
+void parse_far_field_term(const Project& project, const Reader& rd, const Json& t, const std::string& path,
+                          DesignObjectiveTerm& term) {
+    term.far_field = rd.string(t, path, "far_field", std::nullopt);
+    term.angle_deg = rd.number(t, path, "angle_deg", std::nullopt);
+    if (!std::isfinite(term.angle_deg)) rd.fail(path + ".angle_deg", "must be a finite angle in degrees");
+    if (project.domain.dimensions == 3)
+        rd.fail(path + ".far_field", "far-field terms are 2D for now (the projection of a 2D line or box)");
+    if (!rd.references) return;
+    for (const Monitor& m : project.monitors) {
+        if (m.name != term.far_field) continue;
+        if (!((m.type == MonitorType::Flux && m.kind != "mode") || m.type == MonitorType::FluxBox))
+            rd.fail(path + ".far_field", "monitor \"" + m.name + "\" is not a flux line or flux_box (the far field "
+                                                                "projects a flux monitor's surface)");
+        if (!m.far_field)
+            rd.fail(path + ".far_field", "monitor \"" + m.name + "\" has no `far_field`: give it one (project-format.md "
+                                                                "\"Far fields\")");
+        if (m.far_field->periods[0] > 1 || m.far_field->periods[1] > 1)
+            rd.fail(path + ".far_field", "monitor \"" + m.name + "\" has far_field.periods above 1, which far-field "
+                                                                "terms do not take yet");
+        return;
+    }
+    rd.fail(path + ".far_field", "unknown monitor \"" + term.far_field + "\"");
+}
+
+}  // namespace
+
 std::optional<DesignSpec> design_spec(const Project& project, const std::string& file_label, bool check_references) {
     const auto it = project.extra.find("design");
     if (it == project.extra.end()) return std::nullopt;
@@ -432,9 +544,16 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
         const Json& t = rd.object(terms[i], path);
         DesignObjectiveTerm term;
         term.weight = rd.number(t, path, "weight", 1.0);
-        const bool has_monitor = t.contains("monitor"), has_point = t.contains("point");
-        if (has_monitor == has_point) rd.fail(path, "needs exactly one of `monitor` (a mode monitor) or `point`");
-        if (has_monitor) {
+        const bool has_monitor = t.contains("monitor"), has_point = t.contains("point"), has_s = t.contains("sparameter"),
+                   has_ff = t.contains("far_field");
+        if (int(has_monitor) + int(has_point) + int(has_s) + int(has_ff) != 1)
+            rd.fail(path, "needs exactly one of `monitor` (a mode monitor), `point`, `sparameter` (e.g. \"S21\") or "
+                          "`far_field` (a monitor with a far field)");
+        if (has_ff) {
+            parse_far_field_term(project, rd, t, path, term);
+        } else if (has_s) {
+            parse_sparameter_term(project, rd, t, path, s.regions, term);
+        } else if (has_monitor) {
             term.monitor = rd.string(t, path, "monitor", std::nullopt);
             term.mode = rd.integer(t, path, "mode", 0, 0);
             const Monitor* m = rd.references ? mode_monitor(project, rd, path + ".monitor", term.monitor) : nullptr;
@@ -459,6 +578,29 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
         }
         s.objective.terms.push_back(term);
     }
+    // S-parameter terms: one excited port-mode (one forward run: the port-mode project of
+    // golightly-cli sparams), which replaces the project's sources and mode monitors
+    int excite = -1;
+    for (std::size_t i = 0; i < s.objective.terms.size(); ++i) {
+        const DesignObjectiveTerm& term = s.objective.terms[i];
+        if (term.s_excite < 0) continue;
+        const std::string path = "design.objective.terms[" + std::to_string(i) + "].sparameter";
+        if (excite >= 0 && term.s_excite != excite)
+            rd.fail(path, "excites port-mode " + std::to_string(term.s_excite + 1) + ", but an earlier term excites " +
+                              std::to_string(excite + 1) + ": the S-parameter terms share one excited port-mode "
+                              "(the column j of S_ij; one forward run per evaluation)");
+        excite = term.s_excite;
+    }
+    if (excite >= 0)
+        for (std::size_t i = 0; i < s.objective.terms.size(); ++i)
+            if (!s.objective.terms[i].monitor.empty())
+                rd.fail("design.objective.terms[" + std::to_string(i) + "].monitor",
+                        "a mode-monitor term cannot join S-parameter terms: their run replaces the project's sources "
+                        "and mode monitors with the excited port's mode source and the ports' monitors (as "
+                        "golightly-cli sparams)");
+    if (excite >= 0 && o.contains("normalize_by"))
+        rd.fail("design.objective.normalize_by", "is not used with S-parameter terms: |S_ij|^2 is already relative to "
+                                                 "the power launched into port-mode j");
     if (o.contains("wavelengths_um")) {
         const Json& w = o.at("wavelengths_um");
         if (!w.is_array() || w.empty()) rd.fail("design.objective.wavelengths_um", "must be a non-empty list of wavelengths (um)");
@@ -518,9 +660,6 @@ std::optional<DesignSpec> design_spec(const Project& project, const std::string&
                 rd.fail("design.optimizer.algorithm", "lbfgs takes no constraints: design.regions[" + std::to_string(i) +
                                                           "].robust (the worst of three designs, in the epigraph form) "
                                                           "needs mma or ccsa");
-    if (!s.shape_parameters.empty() && s.objective.combine == "min")
-        rd.fail("design.objective.combine", "\"min\" (the epigraph form) is not available with shape_parameters yet; use "
-                                            "\"mean\" or \"expression\"");
     if (s.algorithm == "lbfgs" && s.objective.combine == "min")
         rd.fail("design.objective.combine", "\"min\" (the worst wavelength, in the epigraph form: one constraint per "
                                             "wavelength) needs design.optimizer.algorithm mma or ccsa (found lbfgs)");

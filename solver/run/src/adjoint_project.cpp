@@ -12,12 +12,16 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/parameters.hpp"
+#include "golightly/sparams.hpp"
+#include "golightly/far_field.hpp"
+#include "far_field_run.hpp"
 #include "sweep_internal.hpp"
 
 #ifdef GOLIGHTLY_HAVE_HDF5
@@ -120,6 +124,77 @@ std::size_t nearest(const std::vector<double>& freqs, double f) {
     return best;
 }
 
+/// The far field of flux monitor `name` (a 2D line or flux_box) towards angle_deg as a
+/// functional: a_f = sqrt(rho) E_far(phi) / sqrt(2 eta0) (TMz: E_z; TEz: E_phi), so that
+/// |a_f|^2 is the radiation intensity U per radian of far_field/<name>.csv. The projection
+/// (far_field_run.hpp surface_currents: J = n x H, M = -n x E on the monitor's samples;
+/// far_field.hpp project_far_field: the 2D far-zone Green's function) is linear in the
+/// monitor's DFT set samples, and each set sample is w0 F(cell0) + w1 F(cell1) (scene.hpp
+/// DftSet), so the weights are found by projecting each set sample alone (unit value):
+/// the projection's own kernel, sample by sample, at each objective frequency.
+FieldFunctional far_field_functional(const CompiledProject& cp, const Project& compiled_from, const std::string& name,
+                                     double angle_deg, const std::vector<std::size_t>& fi) {
+    const Scene& scene = cp.scene;
+    const CompiledMonitor* m = nullptr;
+    for (std::size_t i = 0; i < compiled_from.monitors.size(); ++i)
+        if (compiled_from.monitors[i].name == name) m = &cp.monitors.at(i);
+    if (!m || m->flux_terms.empty())
+        throw std::invalid_argument("far-field monitor '" + name + "' has no flux surface after compiling");
+    std::vector<int> ids;
+    for (const FluxTerm& t : m->flux_terms)
+        for (int id : {t.e_set, t.h_set})
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    std::map<int, std::vector<std::complex<double>>> sets;
+    FieldFunctional fn;
+    fn.name = "far_field:" + name;
+    // the functional's samples: per set, per sample, its one or two nodes
+    struct Slot {
+        int set;
+        std::size_t k, first;
+        bool two;
+    };
+    std::vector<Slot> slots;
+    for (int id : ids) {
+        const DftSet& ds = scene.dft_sets.at(std::size_t(id));
+        sets[id].assign(ds.cell0.size(), 0.0);
+        for (std::size_t k = 0; k < ds.cell0.size(); ++k) {
+            slots.push_back({id, k, fn.cell.size(), ds.cell1.at(k) >= 0});
+            fn.component.push_back(ds.component);
+            fn.cell.push_back(ds.cell0[k]);
+            if (slots.back().two) {
+                fn.component.push_back(ds.component);
+                fn.cell.push_back(ds.cell1[k]);
+            }
+        }
+    }
+    const double phi = angle_deg * units::pi / 180.0, norm = 1.0 / std::sqrt(2.0 * units::eta0);
+    const std::vector<std::array<double, 2>> dir = {{0.5 * units::pi, phi}};
+    const bool tmz = scene.polarization == Polarization::TMz;
+    const std::vector<double>& set_freqs = scene.dft_sets.at(std::size_t(ids[0])).frequencies_hz;
+    for (std::size_t f : fi) {
+        const double want = cp.spectrum_hz.at(f);
+        std::size_t jf = 0;
+        for (std::size_t j = 1; j < set_freqs.size(); ++j)
+            if (std::abs(set_freqs[j] - want) < std::abs(set_freqs[jf] - want)) jf = j;
+        if (set_freqs.empty() || std::abs(set_freqs[jf] - want) > 1e-9 * want)
+            throw std::invalid_argument("far-field monitor '" + name + "' holds no DFT at the objective's frequency");
+        std::vector<std::complex<double>> row(fn.cell.size(), 0.0);
+        for (const Slot& sl : slots) {
+            sets[sl.set][sl.k] = 1.0;
+            const SurfaceCurrents sc = detail::surface_currents(scene, *m, jf, sets, 0, 1, nullptr);
+            sets[sl.set][sl.k] = 0.0;
+            const FarFieldSample ff = project_far_field(sc, dir).at(0);
+            const std::complex<double> kernel = (tmz ? ff.e_theta : ff.e_phi) * norm;
+            const DftSet& ds = scene.dft_sets.at(std::size_t(sl.set));
+            row[sl.first] = kernel * ds.w0[sl.k];
+            if (sl.two) row[sl.first + 1] = kernel * ds.w1[sl.k];
+        }
+        fn.weights_per_frequency.push_back(std::move(row));
+    }
+    fn.weights = fn.weights_per_frequency.at(0);  // (the per-frequency rows replace it)
+    return fn;
+}
+
 }  // namespace
 
 namespace {
@@ -141,9 +216,50 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
     const DesignRegionSpec rs = shape ? DesignRegionSpec{} : pp.spec.regions.at(0);
     const DesignObjective& obj = pp.spec.objective;
 
+    // S-parameter terms (|S_ij|^2): the run is that of the excited port-mode j as
+    // golightly-cli sparams makes it (sparams.hpp port_mode_project: port j's mode source,
+    // a mode monitor "port_<name>" 2 cells inside every port, pointing into the device);
+    // each term reads the backward (outgoing) amplitude b_i of port-mode i's slot there and
+    // is normalized by the forward (incident) power |a_j|^2 at port j's monitor, taken once
+    // like normalize_by (a one-way source's launched wave does not depend on the design).
+    // The reference-plane phase of sparameter_column has modulus 1 for the guided (real
+    // n_eff) modes of a port, so |b_i / a_j|^2 = |S_ij|^2.
+    std::vector<DesignObjectiveTerm> terms = obj.terms;
+    std::string norm_monitor = obj.normalize_by, norm_path = "design.objective.normalize_by";
+    std::size_t norm_slot = 0;
+    Project source = project;
+    int excite = -1;
+    for (std::size_t t = 0; t < terms.size(); ++t)
+        if (terms[t].s_excite >= 0 && excite < 0) {
+            excite = terms[t].s_excite;
+            norm_path = "design.objective.terms[" + std::to_string(t) + "].sparameter";
+        }
+    if (excite >= 0) {
+        const std::vector<Port> ports = parse_ports(project, file_label);
+        const std::vector<PortMode> pm = port_modes(ports);
+        // port-mode k: its monitor and its slot in that monitor's `modes` (the port's)
+        auto monitor_of = [&](int k, const std::string& path) -> std::pair<std::string, std::size_t> {
+            if (k < 0 || std::size_t(k) >= pm.size())
+                throw ProjectError(file_label, path, "port-mode " + std::to_string(k + 1) + " does not exist (the ports have " +
+                                                         std::to_string(pm.size()) + ")");
+            std::size_t slot = 0;
+            for (int q2 = k - 1; q2 >= 0 && pm[std::size_t(q2)].port == pm[std::size_t(k)].port; --q2) ++slot;
+            return {"port_" + ports[std::size_t(pm[std::size_t(k)].port)].name, slot};
+        };
+        source = port_mode_project(project, file_label, std::size_t(excite));
+        for (std::size_t t = 0; t < terms.size(); ++t) {
+            if (terms[t].s_excite < 0) continue;
+            const auto [name, slot] = monitor_of(terms[t].s_receive, "design.objective.terms[" + std::to_string(t) + "].sparameter");
+            terms[t].monitor = name;
+            terms[t].mode = int(slot);
+            terms[t].forward = false;  // leaving the device: against the port's direction
+        }
+        std::tie(norm_monitor, norm_slot) = monitor_of(excite, norm_path);
+    }
+
     // The project as compiled: the spectrum at the objective's wavelengths, only the
     // monitors the objective reads, no normalization run.
-    Project q = project;
+    Project q = source;
     q.extra.erase("design");
     std::vector<double> wl = obj.wavelengths_um;
     if (wl.empty()) {
@@ -155,9 +271,11 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
     q.run.spectrum.wavelength_max = *wmax;
     q.run.spectrum.points = *wmin == *wmax ? 1 : int(wl.size());
     std::set<std::string> used;
-    for (const auto& t : obj.terms)
+    for (const auto& t : terms) {
         if (!t.monitor.empty()) used.insert(t.monitor);
-    if (!obj.normalize_by.empty()) used.insert(obj.normalize_by);
+        if (!t.far_field.empty()) used.insert(t.far_field);
+    }
+    if (!norm_monitor.empty()) used.insert(norm_monitor);
     q.monitors.erase(std::remove_if(q.monitors.begin(), q.monitors.end(),
                                     [&](const Monitor& m) { return !used.count(m.name); }),
                      q.monitors.end());
@@ -239,15 +357,18 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
     if (cp.max_steps > 0) p.settings.max_steps = cp.max_steps;
 
     // the functionals, one per term
-    for (std::size_t t = 0; t < obj.terms.size(); ++t) {
-        const DesignObjectiveTerm& term = obj.terms[t];
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+        const DesignObjectiveTerm& term = terms[t];
         const std::string path = "design.objective.terms[" + std::to_string(t) + "]";
         try {
-            if (!term.monitor.empty()) {
+            if (!term.far_field.empty()) {
+                p.functionals.push_back(far_field_functional(cp, q, term.far_field, term.angle_deg, fi));
+            } else if (!term.monitor.empty()) {
                 const ModeMonitorPlan& plan = plan_of(q, cp, term.monitor);
-                p.functionals.push_back(checked_mode_functional(cp, plan, std::size_t(term.mode), term.forward, fi,
-                                                                pp.wavelengths_um, term.monitor + (term.forward ? "+" : "-"),
-                                                                term.monitor, file_label, path + ".mode"));
+                p.functionals.push_back(checked_mode_functional(
+                    cp, plan, std::size_t(term.mode), term.forward, fi, pp.wavelengths_um,
+                    term.s_excite >= 0 ? term.sparameter : term.monitor + (term.forward ? "+" : "-"), term.monitor,
+                    file_label, path + (term.s_excite >= 0 ? ".sparameter" : ".mode")));
                 if (const std::size_t n = tensor_coupled_samples(cp.scene, p.functionals.back()); n > 0)
                     pp.warnings.push_back(path + ": mode monitor \"" + term.monitor + "\" samples " +
                                           std::to_string(n) +
@@ -262,7 +383,8 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         }
     }
 
-    // the normalization: |a_in|^2 forward in mode slot 0 of normalize_by, for the start density
+    // the normalization: |a_in|^2 forward in mode slot 0 of normalize_by (S-parameter terms: port j's
+    // monitor, port-mode j's slot), for the start density
     const std::size_t nf = fi.size();
     pp.normalization.assign(nf, 1.0);
     if (!given_normalization.empty()) {
@@ -270,7 +392,7 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
             throw std::invalid_argument("adjoint: " + std::to_string(given_normalization.size()) +
                                         " normalization values for " + std::to_string(nf) + " wavelengths");
         pp.normalization = given_normalization;
-    } else if (!obj.normalize_by.empty() && options.normalize) {
+    } else if (!norm_monitor.empty() && options.normalize) {
         Problem pn;
         pn.scene = p.scene;
         pn.region = p.region;
@@ -278,9 +400,8 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         pn.settings = p.settings;  // the cancel flag too: a Stop during this run ends it within a chunk of steps
         if (options.on_progress)
             pn.settings.on_progress = [&options](const char*, long long steps) { options.on_progress("normalization", steps); };
-        pn.functionals = {checked_mode_functional(cp, plan_of(q, cp, obj.normalize_by), 0, true, fi, pp.wavelengths_um,
-                                                  obj.normalize_by, obj.normalize_by, file_label,
-                                                  "design.objective.normalize_by")};
+        pn.functionals = {checked_mode_functional(cp, plan_of(q, cp, norm_monitor), norm_slot, true, fi, pp.wavelengths_um,
+                                                  norm_monitor, norm_monitor, file_label, norm_path)};
         pn.objective = intensity_objective();
         design::DensityGrid g;
         if (!shape) g = density_grid(p.region, pp.dimensions);
@@ -294,18 +415,18 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         for (std::size_t f = 0; f < nf; ++f) {
             const double n = std::norm(ev.amplitudes.at(0).at(f));
             if (!(n > 0))
-                throw ProjectError(file_label, "design.objective.normalize_by",
-                                   "monitor \"" + obj.normalize_by + "\" sees no forward power at " +
+                throw ProjectError(file_label, norm_path,
+                                   "monitor \"" + norm_monitor + "\" sees no forward power at " +
                                        detail::csv_number(pp.wavelengths_um[f]) + " um");
             pp.normalization[f] = n;
         }
     }
 
     // F_f = sum_t w_t |a_tf|^2 / N(f) (mode terms; point terms without N), one per wavelength
-    std::vector<std::vector<double>> coef(obj.terms.size(), std::vector<double>(nf));
-    for (std::size_t t = 0; t < obj.terms.size(); ++t)
+    std::vector<std::vector<double>> coef(terms.size(), std::vector<double>(nf));
+    for (std::size_t t = 0; t < terms.size(); ++t)
         for (std::size_t f = 0; f < nf; ++f)
-            coef[t][f] = obj.terms[t].weight / (obj.terms[t].monitor.empty() ? 1.0 : pp.normalization[f]);
+            coef[t][f] = terms[t].weight / (terms[t].monitor.empty() ? 1.0 : pp.normalization[f]);
     p.per_frequency = [coef, nf](const Amplitudes& a, Amplitudes* g) {
         std::vector<double> F(nf, 0.0);
         if (g) *g = a;

@@ -5,11 +5,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <exception>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <unordered_map>
 
+#include "golightly/atomic_file.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/parameters.hpp"
@@ -218,10 +223,116 @@ ShapeEvaluation evaluate_shape(const ShapeProblem& sp, const std::vector<double>
         out.gradient.assign(np, 0.0);
         for (std::size_t s = 0; s < at.sens.sites.size(); ++s)
             for (std::size_t k = 0; k < np; ++k) out.gradient[k] += ev.d_eps[s] * at.sens.d_eps[s * np + k];
+        // dF_f/dp_k by the same chain rule from the per-frequency sensitivities [f][site]
+        for (const std::vector<double>& row : ev.gradient_per_frequency) {
+            if (row.size() != at.sens.sites.size())
+                throw std::invalid_argument("shape parameters: the per-frequency sensitivities have the wrong size");
+            std::vector<double> g(np, 0.0);
+            for (std::size_t s = 0; s < row.size(); ++s)
+                for (std::size_t k = 0; k < np; ++k) g[k] += row[s] * at.sens.d_eps[s * np + k];
+            out.gradient_per_frequency.push_back(std::move(g));
+        }
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
+
+// ------------------------------------------------------------------ checkpoint
+
+namespace {
+
+constexpr const char* kCheckpointFormat = "golightly-shape-checkpoint";
+
+/// What a checkpoint must agree on to be resumed by `problem`: the project as read (FNV-1a
+/// of its JSON text: any edit of the geometry, sources or design changes the values the
+/// recorded evaluations hold), the parameters, bounds and the optimizer's settings.
+Json problem_identity(const ShapeProblem& problem) {
+    const std::string text = project_to_json(problem.project).dump();
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a 64
+    for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+    char hex[20];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    Json j;
+    j["project_fnv1a"] = hex;
+    j["parameters"] = problem.names;
+    j["p0"] = problem.p0;
+    j["min"] = problem.lo;
+    j["max"] = problem.hi;
+    j["algorithm"] = problem.spec.algorithm;
+    j["goal"] = problem.spec.objective.maximize ? "maximize" : "minimize";
+    j["combine"] = problem.spec.objective.combine;
+    j["precision"] = to_string(problem.options.precision.value_or(problem.project.run.precision));
+    return j;
+}
+
+Json iteration_json(const ShapeIteration& it) {
+    Json j;
+    j["p"] = it.p;
+    j["objective"] = it.objective;
+    j["objective_per_frequency"] = it.objective_per_frequency;
+    j["gradient"] = it.gradient;
+    j["gradient_per_frequency"] = it.gradient_per_frequency;
+    j["steps"] = it.steps;
+    j["wall_s"] = it.wall_s;
+    return j;
+}
+
+void write_shape_checkpoint(const fs::path& file, const Json& identity, const std::vector<ShapeIteration>& history) {
+    Json j;
+    j["format"] = kCheckpointFormat;
+    j["problem"] = identity;
+    Json ev = Json::array();
+    for (const ShapeIteration& it : history) ev.push_back(iteration_json(it));
+    j["evaluations"] = ev;
+    // nlohmann writes doubles with 17 significant digits: they read back exactly
+    write_file_atomic(file, j.dump() + "\n");
+}
+
+/// The evaluations of `file` (none when it does not exist), checked against `identity`.
+std::vector<ShapeIteration> read_shape_checkpoint(const fs::path& file, const Json& identity, std::size_t np) {
+    std::vector<ShapeIteration> out;
+    if (file.empty() || !fs::exists(file)) return out;
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string name = file.string();
+    try {
+        const Json j = Json::parse(ss.str());
+        if (!j.is_object() || j.value("format", "") != kCheckpointFormat || !j.contains("problem") ||
+            !j.contains("evaluations") || !j["evaluations"].is_array())
+            throw std::invalid_argument(name + ": not a GoLightly shape-parameter checkpoint");
+        const Json& id = j["problem"];
+        for (const auto& [key, value] : identity.items())
+            if (!id.contains(key) || id[key] != value)
+                throw std::invalid_argument(name + ": the checkpoint is of another problem (its " + key + " differs: " +
+                                            (id.contains(key) ? id[key].dump() : std::string("missing")) + " against " +
+                                            value.dump() + "); start afresh without resuming");
+        for (const Json& e : j["evaluations"]) {
+            ShapeIteration it;
+            it.index = int(out.size());
+            it.p = e.at("p").get<std::vector<double>>();
+            it.objective = e.at("objective").get<double>();
+            it.objective_per_frequency = e.at("objective_per_frequency").get<std::vector<double>>();
+            it.gradient = e.at("gradient").get<std::vector<double>>();
+            it.gradient_per_frequency = e.at("gradient_per_frequency").get<std::vector<std::vector<double>>>();
+            it.steps = e.at("steps").get<long long>();
+            it.wall_s = e.at("wall_s").get<double>();
+            if (it.p.size() != np || it.gradient.size() != np)
+                throw std::invalid_argument(name + ": evaluation " + std::to_string(it.index) + " has " +
+                                            std::to_string(it.p.size()) + " values for " + std::to_string(np) +
+                                            " parameters");
+            for (const double g : it.gradient) it.gradient_norm += g * g;
+            it.gradient_norm = std::sqrt(it.gradient_norm);
+            it.replayed = true;
+            out.push_back(std::move(it));
+        }
+    } catch (const Json::exception& e) {
+        throw std::invalid_argument(name + ": not a readable shape-parameter checkpoint (" + e.what() + ")");
+    }
+    return out;
+}
+
+}  // namespace
 
 #ifdef GOLIGHTLY_HAVE_NLOPT
 namespace {
@@ -232,69 +343,160 @@ struct OptContext {
     ShapeOptimizeResult* result = nullptr;
     nlopt_opt opt = nullptr;
     bool maximize = true;
-    /// NLopt sees F / |F(p0)|: MMA's tolerances are absolute, and F in DFT units may be
-    /// 1e-29 (as optimize_density)
+    bool epigraph = false;  ///< combine "min": the variables are p and t
+    /// NLopt sees F / s, s the largest of |F| and the |F_f| at the first evaluation: MMA's
+    /// tolerances are absolute, and F in DFT units may be 1e-29 (as optimize_density)
     double scale = 0;
     bool cancelled = false, stopped = false;
     std::exception_ptr error;
+    std::vector<ShapeIteration> replay;  ///< the checkpoint's evaluations, fed back in order
+    fs::path checkpoint;
+    Json identity;
+    /// the last evaluation's p: the epigraph's constraints read the objective's evaluation
+    /// at the same point (F does not depend on t)
+    std::vector<double> cached_p;
+    bool cached_ok = false;
+
+    /// The iteration at x[0 .. np) (evaluated, replayed or the last one again); nullptr when
+    /// the evaluation failed or was cancelled (NLopt is then stopped).
+    const ShapeIteration* evaluate(const double* x) {
+        const std::size_t np = problem->names.size();
+        if (!cached_p.empty() && std::equal(x, x + np, cached_p.begin()))
+            return cached_ok ? &result->history.back() : nullptr;
+        cached_p.assign(x, x + np);
+        cached_ok = false;
+        std::vector<double> p = cached_p;
+        // NLopt's moves stay within the bounds up to rounding
+        for (std::size_t k = 0; k < np; ++k) p[k] = std::clamp(p[k], problem->lo[k], problem->hi[k]);
+        const std::size_t index = result->history.size();
+        ShapeIteration it;
+        if (index < replay.size()) {
+            // NLopt is deterministic: it asks again for the recorded point (exactly, since the
+            // values fed back are the recorded ones); another point means another problem
+            it = replay[index];
+            for (std::size_t k = 0; k < np; ++k)
+                if (std::abs(it.p[k] - p[k]) > 1e-12 * (problem->hi[k] - problem->lo[k])) {
+                    error = std::make_exception_ptr(std::invalid_argument(
+                        checkpoint.string() + ": evaluation " + std::to_string(index) + " was made at " +
+                        problem->names[k] + " = " + parameter_text(it.p[k]) + " but the resumed optimizer asks for " +
+                        parameter_text(p[k]) + "; the checkpoint is of other settings; start afresh without resuming"));
+                    if (opt) nlopt_force_stop(opt);
+                    return nullptr;
+                }
+        } else {
+            ShapeEvaluation ev;
+            try {
+                ev = evaluate_shape(*problem, p, true);
+                if (epigraph && ev.gradient_per_frequency.size() != ev.objective_per_frequency.size())
+                    throw std::invalid_argument("shape parameters: the per-frequency gradients are missing");
+            } catch (const Cancelled&) {
+                cancelled = true;
+                if (opt) nlopt_force_stop(opt);
+                return nullptr;
+            } catch (...) {
+                error = std::current_exception();
+                if (opt) nlopt_force_stop(opt);
+                return nullptr;
+            }
+            it.objective = ev.objective;
+            it.objective_per_frequency = ev.objective_per_frequency;
+            it.p = p;
+            it.gradient = ev.gradient;
+            it.gradient_per_frequency = ev.gradient_per_frequency;
+            for (double g : ev.gradient) it.gradient_norm += g * g;
+            it.gradient_norm = std::sqrt(it.gradient_norm);
+            it.steps = ev.steps;
+            it.wall_s = ev.wall_s;
+        }
+        it.index = int(index);
+        if (scale == 0) {
+            double s = std::abs(it.objective);
+            for (double v : it.objective_per_frequency) s = std::max(s, std::abs(v));
+            scale = s > 0 ? 1.0 / s : 1.0;
+        }
+        const bool better = result->history.empty() ||
+                            (maximize ? it.objective > result->objective : it.objective < result->objective);
+        if (better) result->p = it.p, result->objective = it.objective;
+        result->history.push_back(it);
+        if (!checkpoint.empty() && !it.replayed) {
+            try {
+                write_shape_checkpoint(checkpoint, identity, result->history);
+            } catch (...) {
+                error = std::current_exception();
+                if (opt) nlopt_force_stop(opt);
+                return nullptr;
+            }
+        }
+        cached_ok = true;
+        if (*on_iteration && !(*on_iteration)(result->history.back())) {
+            stopped = true;
+            if (opt) nlopt_force_stop(opt);
+        }
+        return &result->history.back();
+    }
 };
 
 double shape_objective(unsigned n, const double* x, double* grad, void* data) {
     auto& c = *static_cast<OptContext*>(data);
-    std::vector<double> p(x, x + n);
-    // NLopt's moves stay within the bounds up to rounding
-    for (std::size_t k = 0; k < n; ++k) p[k] = std::clamp(p[k], c.problem->lo[k], c.problem->hi[k]);
-    ShapeEvaluation ev;
-    try {
-        ev = evaluate_shape(*c.problem, p, true);
-    } catch (const Cancelled&) {
-        c.cancelled = true;
-        nlopt_force_stop(c.opt);
-        return c.result->history.empty() ? 0.0 : c.result->history.back().objective * c.scale;
-    } catch (...) {
-        c.error = std::current_exception();
-        nlopt_force_stop(c.opt);
-        return 0.0;
-    }
-    if (c.scale == 0) c.scale = std::abs(ev.objective) > 0 ? 1.0 / std::abs(ev.objective) : 1.0;
+    const ShapeIteration* it = c.evaluate(x);
+    if (!it) return c.result->history.empty() ? 0.0 : c.result->history.back().objective * c.scale;
     if (grad)
-        for (std::size_t k = 0; k < n; ++k) grad[k] = ev.gradient[k] * c.scale;
-    ShapeIteration it;
-    it.index = int(c.result->history.size());
-    it.objective = ev.objective;
-    it.objective_per_frequency = ev.objective_per_frequency;
-    it.p = p;
-    it.gradient = ev.gradient;
-    for (double g : ev.gradient) it.gradient_norm += g * g;
-    it.gradient_norm = std::sqrt(it.gradient_norm);
-    it.steps = ev.steps;
-    it.wall_s = ev.wall_s;
-    const bool better = c.result->history.empty() ||
-                        (c.maximize ? ev.objective > c.result->objective : ev.objective < c.result->objective);
-    if (better) c.result->p = p, c.result->objective = ev.objective;
-    c.result->history.push_back(it);
-    if (*c.on_iteration && !(*c.on_iteration)(it)) {
-        c.stopped = true;
-        nlopt_force_stop(c.opt);
+        for (std::size_t k = 0; k < n; ++k) grad[k] = it->gradient[k] * c.scale;
+    return it->objective * c.scale;
+}
+
+/// The epigraph form's objective: t, the last variable. The point's evaluation is made
+/// here, where MMA and CCSA look first, and read by the constraints below.
+double epigraph_objective(unsigned n, const double* x, double* grad, void* data) {
+    auto& c = *static_cast<OptContext*>(data);
+    (void)c.evaluate(x);
+    if (grad) {
+        std::fill(grad, grad + n, 0.0);
+        grad[n - 1] = 1.0;
     }
-    return ev.objective * c.scale;
+    return x[n - 1];
+}
+
+/// One constraint per wavelength: t - F_f / s <= 0 (maximize), F_f / s - t <= 0
+/// (minimize); gradient row f of m x n, row-major (NLopt's mconstraint layout).
+void epigraph_constraints(unsigned m, double* out, unsigned n, const double* x, double* grad, void* data) {
+    auto& c = *static_cast<OptContext*>(data);
+    const ShapeIteration* it = c.evaluate(x);
+    if (!it || it->objective_per_frequency.size() != m || it->gradient_per_frequency.size() != m) {
+        std::fill(out, out + m, std::nan(""));
+        if (grad) std::fill(grad, grad + std::size_t(m) * n, 0.0);
+        return;
+    }
+    const double sign = c.maximize ? 1.0 : -1.0, t = x[n - 1];
+    for (unsigned f = 0; f < m; ++f) {
+        out[f] = sign * (t - it->objective_per_frequency[f] * c.scale);
+        if (!grad) continue;
+        double* row = grad + std::size_t(f) * n;
+        for (std::size_t k = 0; k + 1 < n; ++k) row[k] = -sign * it->gradient_per_frequency[f][k] * c.scale;
+        row[n - 1] = sign;
+    }
 }
 
 }  // namespace
 #endif
 
 ShapeOptimizeResult optimize_shape(const ShapeProblem& problem, int max_iterations,
-                                   const std::function<bool(const ShapeIteration&)>& on_iteration) {
+                                   const std::function<bool(const ShapeIteration&)>& on_iteration,
+                                   const fs::path& checkpoint) {
 #ifndef GOLIGHTLY_HAVE_NLOPT
-    (void)problem, (void)max_iterations, (void)on_iteration;
+    (void)problem, (void)max_iterations, (void)on_iteration, (void)checkpoint;
     throw std::runtime_error("this build has no optimizer (NLopt)");
 #else
-    const unsigned n = unsigned(problem.names.size());
+    const unsigned np = unsigned(problem.names.size());
     nlopt_algorithm alg;
     if (problem.spec.algorithm == "mma") alg = NLOPT_LD_MMA;
     else if (problem.spec.algorithm == "ccsa") alg = NLOPT_LD_CCSAQ;
     else if (problem.spec.algorithm == "lbfgs") alg = NLOPT_LD_LBFGS;
     else throw std::invalid_argument("optimize: unknown algorithm \"" + problem.spec.algorithm + "\" (mma, ccsa, lbfgs)");
+    const bool epigraph = problem.spec.objective.combine == "min";
+    if (epigraph && alg == NLOPT_LD_LBFGS)
+        throw std::invalid_argument("optimize: the worst-wavelength objective (epigraph form: one constraint per "
+                                    "wavelength) needs mma or ccsa");
     ShapeOptimizeResult result;
     result.p = problem.p0;
     OptContext c;
@@ -302,20 +504,52 @@ ShapeOptimizeResult optimize_shape(const ShapeProblem& problem, int max_iteratio
     c.on_iteration = &on_iteration;
     c.result = &result;
     c.maximize = problem.spec.objective.maximize;
-    c.opt = nlopt_create(alg, n);
+    c.epigraph = epigraph;
+    c.checkpoint = checkpoint;
+    if (!checkpoint.empty()) {
+        c.identity = problem_identity(problem);
+        c.replay = read_shape_checkpoint(checkpoint, c.identity, np);
+    }
+    const int budget = max_iterations > 0 ? max_iterations : problem.spec.max_iterations;
+
+    std::vector<double> x = problem.p0, lo = problem.lo, hi = problem.hi;
+    if (epigraph) {
+        // t starts at the worst F_f of p0 (a feasible start); this evaluation is NLopt's
+        // first (the cache), so it costs nothing extra
+        const ShapeIteration* first = c.evaluate(problem.p0.data());
+        if (c.error) std::rethrow_exception(c.error);
+        if (!first) {
+            result.stop = "cancelled";
+            return result;
+        }
+        if (c.stopped) {
+            result.stop = "stopped by the caller";
+            return result;
+        }
+        const auto& v = first->objective_per_frequency;
+        if (v.empty()) throw std::invalid_argument("optimize: the worst-wavelength objective needs the per-frequency values");
+        x.push_back((c.maximize ? *std::min_element(v.begin(), v.end()) : *std::max_element(v.begin(), v.end())) * c.scale);
+        lo.push_back(-HUGE_VAL);
+        hi.push_back(HUGE_VAL);
+    }
+    c.opt = nlopt_create(alg, unsigned(x.size()));
     if (!c.opt) throw std::runtime_error("optimize: NLopt could not create the optimizer");
-    nlopt_set_lower_bounds(c.opt, problem.lo.data());
-    nlopt_set_upper_bounds(c.opt, problem.hi.data());
+    nlopt_set_lower_bounds(c.opt, lo.data());
+    nlopt_set_upper_bounds(c.opt, hi.data());
+    const nlopt_func fn = epigraph ? epigraph_objective : shape_objective;
     if (c.maximize)
-        nlopt_set_max_objective(c.opt, shape_objective, &c);
+        nlopt_set_max_objective(c.opt, fn, &c);
     else
-        nlopt_set_min_objective(c.opt, shape_objective, &c);
-    nlopt_set_maxeval(c.opt, max_iterations > 0 ? max_iterations : problem.spec.max_iterations);
+        nlopt_set_min_objective(c.opt, fn, &c);
+    if (epigraph)
+        nlopt_add_inequality_mconstraint(c.opt, unsigned(problem.wavelengths_um.size()), epigraph_constraints, &c, nullptr);
+    // the replayed evaluations do not count against this call's budget
+    nlopt_set_maxeval(c.opt, budget + int(c.replay.size()));
     nlopt_set_xtol_rel(c.opt, 1e-6);
-    std::vector<double> x = problem.p0;
     double f = 0;
     const nlopt_result r = nlopt_optimize(c.opt, x.data(), &f);
     nlopt_destroy(c.opt);
+    c.opt = nullptr;
     if (c.error) std::rethrow_exception(c.error);
     if (c.cancelled) result.stop = "cancelled";
     else if (c.stopped) result.stop = "stopped by the caller";

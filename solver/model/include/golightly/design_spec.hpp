@@ -63,9 +63,19 @@ struct DesignRegionSpec {
 };
 
 /// One term of the objective: the power in a mode of a mode monitor (`monitor` set: a 2D
-/// line or a 3D plane, outside the design region), or |E_c|^2 at a point (`monitor` empty).
+/// line or a 3D plane, outside the design region), |E_c|^2 at a point (`monitor`,
+/// `far_field` empty, s_excite < 0), a 2D far-field intensity (`far_field`), or an S-parameter |S_ij|^2 (`sparameter` set: s_receive = i, s_excite =
+/// j, port-mode indices from 0 in the order of the top-level `ports`, then their `modes`,
+/// as golightly-cli sparams numbers them from 1).
 struct DesignObjectiveTerm {
     std::string monitor;
+    std::string sparameter;  ///< as written, e.g. "S21"; empty for other terms
+    int s_receive = -1, s_excite = -1;
+    /// A far-field term (2D): the name of a flux line or flux_box with `far_field`, whose
+    /// radiation intensity U (per radian, as far_field/<name>.csv) in the direction
+    /// angle_deg (from +x towards +y) is the value; empty for other terms.
+    std::string far_field;
+    double angle_deg = 0;
     int mode = 0;            ///< slot in the monitor's `modes`
     bool forward = true;     ///< "forward" (the monitor's direction) or "backward"
     Vec3 point;              ///< point term, um
@@ -113,7 +123,9 @@ struct DesignSpec {
 /// whole number of pixels) and, with `check_references`, against the rest of the project
 /// (material ids and their dispersion, monitor names, kinds and mode slots, mode monitors
 /// (and normalize_by) whose line or plane does not pass through the design region, the box
-/// inside the domain, point components for the polarization); nullopt when the project has
+/// inside the domain, point components for the polarization, S-parameter terms' port-modes
+/// against the top-level `ports` and ports outside the design region, far-field terms'
+/// monitors); nullopt when the project has
 /// none. A design has either `regions` (density) or `shape_parameters` (each naming a
 /// project parameter, min < max, the parameter's value within them: checked with the
 /// references), not both.

@@ -15,7 +15,16 @@
 // a_t is the forward or backward amplitude of a mode of a mode monitor (a 2D line: |a|^2
 // in W/m; a 3D plane: |a|^2 in W; adjoint.hpp mode_functional) or the E component at a point, and N(f) = |a_in(f)|^2 the forward power in mode 0 of
 // the `normalize_by` monitor for the start density (one forward run; 1 without it, and
-// for point terms), so that a mode term is a transmission.
+// for point terms), so that a mode term is a transmission. An S-parameter term
+// (design_spec.hpp DesignObjectiveTerm::sparameter, |S_ij|^2) is a mode term of the run of
+// port-mode j as golightly-cli sparams makes it (sparams.hpp port_mode_project, which then
+// replaces the project's sources and monitors): the backward amplitude of port-mode i's
+// slot in the monitor "port_<name>" of port i, with N(f) the forward power of port-mode
+// j's slot at port j's monitor, taken for the start design as normalize_by's. A far-field
+// term (2D; DesignObjectiveTerm::far_field) is sqrt(rho) E_far(phi) / sqrt(2 eta0) of a
+// flux line's or flux_box's far field (far_field.hpp), a linear functional of the
+// monitor's DFT samples with the projection's kernel as weights, |a|^2 the intensity U per
+// radian; like point terms it is not normalized.
 #pragma once
 
 #include <array>

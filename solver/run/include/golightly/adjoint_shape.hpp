@@ -107,6 +107,9 @@ struct ShapeEvaluation {
     double objective = 0;
     std::vector<double> objective_per_frequency;  ///< F_f per objective wavelength
     std::vector<double> gradient;                  ///< dF/dp_k (empty without the gradient)
+    /// dF_f/dp_k as [f][k] (N_w rows of N_p values, F_f per parameter unit), from the same
+    /// runs (adjoint.hpp Problem::per_frequency); empty without the gradient
+    std::vector<std::vector<double>> gradient_per_frequency;
     std::size_t sites = 0;                         ///< sites sampled (the moving ones)
     long long steps = 0;                           ///< forward + adjoint steps
     double wall_s = 0;
@@ -126,9 +129,13 @@ struct ShapeIteration {
     std::vector<double> objective_per_frequency;
     std::vector<double> p;         ///< the parameter values evaluated
     std::vector<double> gradient;  ///< dF/dp
+    std::vector<std::vector<double>> gradient_per_frequency;  ///< dF_f/dp_k, [f][k]
     double gradient_norm = 0;
     long long steps = 0;
     double wall_s = 0;
+    /// true: read back from the checkpoint of an earlier call (no run made; steps and
+    /// wall_s are that call's)
+    bool replayed = false;
 };
 
 struct ShapeOptimizeResult {
@@ -139,12 +146,33 @@ struct ShapeOptimizeResult {
 };
 
 /// NLopt's MMA, CCSA or L-BFGS (spec.algorithm) over the parameters within their bounds
-/// from p0, spec.objective.goal, at most `max_iterations` evaluations (0: spec's). Stops at
-/// max_iterations, at a relative change of the parameters below 1e-6 (xtol_rel), or when
-/// `on_iteration` returns false, or cancelled (options.cancel: stop "cancelled", p the best
-/// of the completed evaluations). Throws std::runtime_error without NLopt, and what
-/// evaluate_shape throws except Cancelled.
+/// from p0, spec.objective.goal, at most `max_iterations` evaluations in this call (0:
+/// spec's; evaluations replayed from a checkpoint not counted). Stops at max_iterations, at
+/// a relative change of the parameters below 1e-6 (xtol_rel), or when `on_iteration`
+/// returns false, or cancelled (options.cancel: stop "cancelled", p the best of the
+/// completed evaluations).
+///
+/// spec.objective.combine "min" (the worst wavelength): the epigraph form of
+/// adjoint_optimize.hpp over the parameters and one more variable t, NLopt maximizing t
+/// subject to t - F_f(p) <= 0 for every objective wavelength f (goal minimize: minimizing
+/// t subject to F_f(p) - t <= 0), with dF_f/dp from ShapeEvaluation::gradient_per_frequency
+/// (the same runs); t starts at the worst F_f of p0, which is NLopt's first evaluation.
+/// mma or ccsa only (design_spec refuses lbfgs with "min").
+///
+/// `checkpoint` non-empty: after every evaluation the file (JSON) is rewritten atomically
+/// with every evaluation so far (p, F, F_f, dF/dp, dF_f/dp, exactly: 17 significant
+/// digits); when the file exists at the start, the run resumes: NLopt restarts from p0 and
+/// the recorded evaluations are fed back to it in order instead of being run (NLopt's
+/// methods are deterministic, so it asks for the same points and its state, MMA's
+/// asymptotes included, is rebuilt exactly), after which new evaluations are run and
+/// appended. The resumed history (result.history, replayed entries flagged) is then the
+/// history of an uninterrupted run. Throws std::invalid_argument naming the file when it
+/// is not a shape checkpoint, is of another problem (another project text, parameters,
+/// bounds, algorithm, goal, combine or precision) or NLopt asks for another point than
+/// recorded. Throws std::runtime_error without NLopt, and what evaluate_shape throws
+/// except Cancelled.
 ShapeOptimizeResult optimize_shape(const ShapeProblem& problem, int max_iterations = 0,
-                                   const std::function<bool(const ShapeIteration&)>& on_iteration = {});
+                                   const std::function<bool(const ShapeIteration&)>& on_iteration = {},
+                                   const std::filesystem::path& checkpoint = {});
 
 }  // namespace golightly::adjoint
