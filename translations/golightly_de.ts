@@ -4748,6 +4748,14 @@ RMS = sqrt(Mittel |eps_fit - eps_data|^2 / |eps_data|^2).</translation>
         <translation>Füllanteil</translation>
     </message>
     <message>
+        <source>Conformal</source>
+        <translation>Konform</translation>
+    </message>
+    <message>
+        <source>On metal faces along the grid axes, the metal&apos;s full eps(omega) averaged as for dielectrics, realized exactly by poles of each cut cell; curved metals as Tangential</source>
+        <translation>Auf Metallflächen entlang der Gitterachsen das volle eps(omega) des Metalls wie bei Dielektrika gemittelt, exakt durch Pole jeder geschnittenen Zelle dargestellt; gekrümmte Metalle wie Tangential</translation>
+    </message>
+    <message>
         <source>Metal poles averaged for E along the surface, staircased for E normal to it: never worse than staircasing</source>
         <translation>Metallpole für E entlang der Oberfläche gemittelt, für E senkrecht dazu treppenförmig: nie schlechter als Treppenstufen</translation>
     </message>

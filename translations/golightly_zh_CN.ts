@@ -4732,6 +4732,14 @@ RMS = sqrt(mean |eps_fit - eps_data|^2 / |eps_data|^2)。</translation>
         <translation>填充比例</translation>
     </message>
     <message>
+        <source>Conformal</source>
+        <translation>共形</translation>
+    </message>
+    <message>
+        <source>On metal faces along the grid axes, the metal&apos;s full eps(omega) averaged as for dielectrics, realized exactly by poles of each cut cell; curved metals as Tangential</source>
+        <translation>在沿网格轴的金属面上，按介质的方式平均金属的完整 eps(omega)，由每个被切割单元自身的极点精确实现；弯曲金属按切向处理</translation>
+    </message>
+    <message>
         <source>Metal poles averaged for E along the surface, staircased for E normal to it: never worse than staircasing</source>
         <translation>沿表面的电场分量对金属极点取平均，垂直于表面的分量采用阶梯近似：绝不比阶梯近似差</translation>
     </message>

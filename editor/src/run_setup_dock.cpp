@@ -69,8 +69,9 @@ RunSetupDock::RunSetupDock(EditorDocument* doc, QWidget* parent) : QDockWidget(t
                               "Lumerical does"), Qt::ToolTipRole);
     metal_->setItemData(2, tr("Metal poles weighted by the fill fraction for every component: absorbs "
                               "spuriously at curved surfaces (for comparison)"), Qt::ToolTipRole);
-    metal_->setItemData(3, tr("The metal's full eps(omega) averaged as for dielectrics, realized exactly "
-                              "by extra poles on the cut cells"), Qt::ToolTipRole);
+    metal_->setItemData(3, tr("On metal faces along the grid axes, the metal's full eps(omega) averaged as for "
+                              "dielectrics, realized exactly by poles of each cut cell; curved metals as Tangential"),
+                        Qt::ToolTipRole);
     metal_->setToolTip(tr("How cells cut by a dispersive (Lorentz/Drude) material are averaged"));
     backend_ = new QComboBox;
     backend_->addItems({tr("auto"), tr("CUDA"), tr("CPU")});
