@@ -508,7 +508,10 @@ bool InverseDesignDock::commitDesign(const QString& text, const std::function<vo
         }
         return {};
     };
-    if (const QString after = refusal(copy); !after.isEmpty() && refusal(now).isEmpty()) {
+    // (density designs keep their own marks: a formula naming a wavelength no longer listed
+    // is marked in its field, not refused here)
+    const bool checked = editor::has_shape_parameters(copy) && !design_region(copy);
+    if (const QString after = checked ? refusal(copy) : QString(); !after.isEmpty() && refusal(now).isEmpty()) {
         setStatus(tr("Not applied: %1").arg(after), true);
         if (problem) *problem = after;  // the caller keeps what was typed, marked
         else scheduleRebuild();         // the fields show the project's values again

@@ -240,8 +240,9 @@ private:
     std::string fileLabel() const;
     /// True when the project has a design (a density region or shape parameters).
     bool hasDesignSection() const;
-    /// Applies `edit` to a copy of the project and pushes it (one undo step) unless the
-    /// reader refuses the design of the copy while it takes the current one: then nothing is
+    /// Applies `edit` to a copy of the project and pushes it (one undo step) unless, in a
+    /// design of shape parameters, the reader refuses the design of the copy while it takes
+    /// the current one: then nothing is
     /// applied and the message shows in the status line; with `problem` it is returned
     /// there and the caller shows it, else the dock's fields are rebuilt from the project.
     bool commitDesign(const QString& text, const std::function<void(Project&)>& edit, QString* problem = nullptr);
