@@ -5989,10 +5989,6 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
         <translation>Energieabklingen des Laufs</translation>
     </message>
     <message>
-        <source>Cross-sect.</source>
-        <translation>Querschn.</translation>
-    </message>
-    <message>
         <source>Cross-sections of the flux boxes (absorption, scattering)</source>
         <translation>Wirkungsquerschnitte der Flussboxen (Absorption, Streuung)</translation>
     </message>
@@ -6009,12 +6005,16 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
         <translation>Beugungsordnungen der Beugungsmonitore</translation>
     </message>
     <message>
-        <source>Modes</source>
-        <translation>Moden</translation>
-    </message>
-    <message>
         <source>Mode amplitudes of the mode monitors</source>
         <translation>Modenamplituden der Modenmonitore</translation>
+    </message>
+    <message>
+        <source>Cross-sections</source>
+        <translation>Wirkungsquerschnitte</translation>
+    </message>
+    <message>
+        <source>Mode amplitudes</source>
+        <translation>Modenamplituden</translation>
     </message>
 </context>
 <context>

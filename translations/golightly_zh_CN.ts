@@ -5965,10 +5965,6 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
         <translation>运行的能量衰减</translation>
     </message>
     <message>
-        <source>Cross-sect.</source>
-        <translation>截面</translation>
-    </message>
-    <message>
         <source>Cross-sections of the flux boxes (absorption, scattering)</source>
         <translation>通量盒的截面（吸收、散射）</translation>
     </message>
@@ -5985,12 +5981,16 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
         <translation>衍射监视器的衍射级</translation>
     </message>
     <message>
-        <source>Modes</source>
-        <translation>模式</translation>
-    </message>
-    <message>
         <source>Mode amplitudes of the mode monitors</source>
         <translation>模式监视器的模式振幅</translation>
+    </message>
+    <message>
+        <source>Cross-sections</source>
+        <translation>截面</translation>
+    </message>
+    <message>
+        <source>Mode amplitudes</source>
+        <translation>模式振幅</translation>
     </message>
 </context>
 <context>

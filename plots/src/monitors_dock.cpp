@@ -104,9 +104,9 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     v->addWidget(offer_);
     tabs_ = new QTabWidget;
     // the dock shares the bottom with the 3D view (about 460 px of a 1560 px window): only
-    // the pages the project fills have tabs (showPagesFor), with short names (the whole name
-    // in the tab's tool tip); should they still not fit, the names are elided before scroll
-    // arrows appear
+    // the pages the project fills have tabs (showPagesFor), each with a tool tip saying what
+    // it shows; should they still not fit, the names are elided (the tool tip keeps the
+    // page's purpose) before scroll arrows appear
     tabs_->setElideMode(Qt::ElideRight);
     tabs_->setUsesScrollButtons(true);
     spectra_ = makePlot(tr("Wavelength (µm)"), tr("Flux (raw)"));
@@ -121,7 +121,7 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     tabs_->setTabToolTip(2, tr("Energy decay of the run"));
     cross_ = makePlot(tr("Wavelength (µm)"), tr("Cross-section (µm²)"));
     cross_->setObjectName(QStringLiteral("crossSectionPlot"));
-    tabs_->addTab(cross_, tr("Cross-sect."));
+    tabs_->addTab(cross_, tr("Cross-sections"));
     tabs_->setTabToolTip(3, tr("Cross-sections of the flux boxes (absorption, scattering)"));
     resonances_ = new QTableWidget(0, 6);
     resonances_->setObjectName(QStringLiteral("resonanceTable"));
@@ -172,7 +172,7 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     modes_->setObjectName(QStringLiteral("modeAmplitudePlot"));
     modes_->setToolTip(tr("Power in each mode of the mode monitors: forward |a+|² solid, backward |a-|² dashed "
                           "(spectra.csv: <monitor>_m<k>_fwd_re ...)"));
-    tabs_->addTab(modes_, tr("Modes"));
+    tabs_->addTab(modes_, tr("Mode amplitudes"));
     tabs_->setTabToolTip(7, tr("Mode amplitudes of the mode monitors"));
     v->addWidget(tabs_, 1);
     auto* row = new QHBoxLayout;

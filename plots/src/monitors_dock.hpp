@@ -53,7 +53,7 @@ public:
     /// the tab bar fits the dock beside the 3D view: Spectra and Energy always; Time with a
     /// time monitor; Cross-sections with a flux box; Resonances with a time monitor with
     /// `resonances`; Far field with a flux box with `far_field`; Diffraction with a
-    /// diffraction monitor; Modes with a mode monitor. A page that holds results (a results
+    /// diffraction monitor; Mode amplitudes with a mode monitor. A page that holds results (a results
     /// folder read, a run of an older version of the project) shows too. Until the first
     /// call every tab shows.
     void showPagesFor(const Project& project);

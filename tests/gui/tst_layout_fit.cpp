@@ -3,7 +3,8 @@
 //    examples' "plane wave", "scattering", "absorption", "mid plane" at one corner) must not
 //    cover each other; the selected item's name is always drawn;
 //  - the Monitors dock at the documented window width (1560 px): every tab of its tab bar
-//    fits (no scroll arrows), each with its full name as tool tip.
+//    fits whole (no scroll arrows, no elided name), each with a tool tip saying what it shows;
+//    the tabs are those of the pages the project fills (or that hold results).
 // With GOLIGHTLY_SCREENSHOT_DIR set it saves start-page.png, monitors-tabs.png and the
 // German de/start-page.png and de/monitors-tabs.png there.
 #include <QDir>

@@ -8,6 +8,7 @@
 //    and redo; save and reopen; an edit the reader refuses on opening the file is not
 //    applied and its row is marked with the reader's message; a row the optimizer would
 //    refuse (a deleted parameter, a start value outside [min, max]) is marked; Remove;
+//  - renaming a parameter (Parameters dock) renames its row in the same undo step;
 //  - with a drawn design region the table is disabled (one kind of variable per design),
 //    and undo brings the shape parameters back;
 //  - the picture of the editor (GOLIGHTLY_SCREENSHOT_DIR: shape-parameters.png).
@@ -31,6 +32,7 @@
 #include "golightly/project.hpp"
 #include "gui_fixture.hpp"
 #include "inverse_design_dock.hpp"
+#include "parameters_dock.hpp"
 
 using namespace golightly;
 using namespace golightly::editor;
@@ -294,6 +296,26 @@ private Q_SLOTS:
         QCOMPARE(doc.undoStack()->index(), before);
         QVERIFY2(dock.statusText().contains(QStringLiteral("design.objective.combine")), qPrintable(dock.statusText()));
         QVERIFY(design_spec(doc.project(), "guide.glproj", true));
+    }
+
+    void renameFollows() {
+        // renaming a parameter in the Parameters dock renames its shape parameter in the
+        // same undo step (else the row would name a parameter that no longer exists)
+        EditorDocument doc;
+        doc.adoptRecovered(withShapes(Json::array({entry("w", 0.2, 0.5), entry("h", 0.2, 0.3)})), QString());
+        test::StubPrompts prompts;
+        ParametersDock params(&doc, &prompts);
+        InverseDesignDock dock(&doc);
+        const int steps = doc.undoStack()->index();
+        QCOMPARE(params.renameParameter(QStringLiteral("w"), QStringLiteral("width")), QString());
+        QCoreApplication::processEvents();
+        QCOMPARE(doc.undoStack()->index(), steps + 1);
+        COMPARE_JSON(shape_parameters(doc.project()), Json::array({entry("width", 0.2, 0.5), entry("h", 0.2, 0.3)}));
+        QCOMPARE(dock.shapeRowProblem(0), QString());
+        QCOMPARE(qobject_cast<QComboBox*>(dock.shapeTable()->cellWidget(0, 0))->currentData().toString(), QStringLiteral("width"));
+        QVERIFY(design_spec(doc.project(), "guide.glproj", true));
+        doc.undoStack()->undo();
+        COMPARE_JSON(shape_parameters(doc.project())[0]["name"], Json("w"));
     }
 
     void screenshot() {
