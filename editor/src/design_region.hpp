@@ -1,6 +1,7 @@
 // GoLightly editor: the project's `design` section (docs/spec/project-format.md "Inverse
 // design") as the IDE edits it: one design region (design.regions[0], the one region the
-// solver takes), its objective and optimizer. The section lives in Project::extra["design"]
+// solver takes) or the shape parameters (design.shape_parameters, the other kind of design
+// variable), the objective and the optimizer. The section lives in Project::extra["design"]
 // as JSON; these helpers read and change it there, so every edit is an ordinary
 // EditorDocument::editProject (one undo step) and a save writes it back as the reader
 // expects. The Design region tool draws the region's box.
