@@ -287,14 +287,26 @@ private Q_SLOTS:
         QVERIFY(!design_region(doc.project()));
         QCOMPARE(dock.shapeTable()->rowCount(), 1);
         QVERIFY(box->isEnabled());
-        // the objective is edited in a shape design too, and what the reader refuses with
-        // shape parameters (the worst wavelength) is not applied
+        // the objective is edited in a shape design too (one undo step), and an edit that
+        // would make the file unreadable is not applied: a wavelength list that leaves the
+        // formula's F2 undefined
         auto* combine = dock.findChild<QComboBox*>(QStringLiteral("designCombine"));
-        QVERIFY(combine && combine->isEnabled() && combine->isEnabledTo(&dock));
-        const int before = doc.undoStack()->index();
-        combine->activated(combine->findData(QStringLiteral("min")));
+        auto* wavelengths = dock.findChild<QLineEdit*>(QStringLiteral("designWavelengths"));
+        QVERIFY(combine && wavelengths && combine->isEnabledTo(&dock) && wavelengths->isEnabledTo(&dock));
+        int before = doc.undoStack()->index();
+        wavelengths->setText(QStringLiteral("1.5, 1.55, 1.6"));
+        Q_EMIT wavelengths->editingFinished();
+        QCOMPARE(doc.undoStack()->index(), before + 1);
+        QCoreApplication::processEvents();
+        combine->activated(combine->findData(QStringLiteral("expression")));
+        QCOMPARE(doc.undoStack()->index(), before + 2);
+        COMPARE_JSON(doc.project().extra["design"]["objective"]["expression"], Json("avg(F0, F1, F2)"));
+        QCoreApplication::processEvents();
+        before = doc.undoStack()->index();
+        wavelengths->setText(QStringLiteral("1.5, 1.55"));
+        Q_EMIT wavelengths->editingFinished();
         QCOMPARE(doc.undoStack()->index(), before);
-        QVERIFY2(dock.statusText().contains(QStringLiteral("design.objective.combine")), qPrintable(dock.statusText()));
+        QVERIFY2(dock.statusText().contains(QStringLiteral("design.objective.expression")), qPrintable(dock.statusText()));
         QVERIFY(design_spec(doc.project(), "guide.glproj", true));
     }
 
