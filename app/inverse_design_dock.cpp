@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
@@ -28,6 +29,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string_view>
 
 #include "canvas.hpp"
@@ -98,6 +100,7 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     row2->addWidget(applyButton_);
     lv->addLayout(row2);
     status_ = new QLabel(tr("Draw a design region (Tools > Design Region), choose the objective, then Start."));
+    idleHint_ = status_->text();
     status_->setObjectName(QStringLiteral("designStatus"));
     status_->setWordWrap(true);
     lv->addWidget(status_);
@@ -106,9 +109,48 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     iteration_->setWordWrap(true);
     lv->addWidget(iteration_);
 
-    noRegion_ = new QLabel(tr("The project has no design region: draw one with Tools > Design Region."));
+    noRegion_ = new QLabel(tr("The project has no design: draw a design region with Tools > Design Region (its "
+                              "density is optimized), or add shape parameters below (project parameters to optimize)."));
     noRegion_->setWordWrap(true);
     lv->addWidget(noRegion_);
+
+    // the shape parameters: the other kind of design variable
+    auto* shapeBox = new QGroupBox(tr("Shape parameters"));
+    shapeBox->setObjectName(QStringLiteral("designShapeBox"));
+    shapeBox_ = shapeBox;
+    auto* sv = new QVBoxLayout(shapeBox);
+    shapes_ = new QTableWidget(0, 4);
+    shapes_->setObjectName(QStringLiteral("designShapeParameters"));
+    shapes_->setHorizontalHeaderLabels({tr("Parameter"), tr("Min"), tr("Max"), tr("Step")});
+    shapes_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    shapes_->horizontalHeaderItem(0)->setToolTip(tr("A project parameter (Parameters dock) that the optimizer moves; its "
+                                                    "value now is the start"));
+    shapes_->horizontalHeaderItem(1)->setToolTip(tr("The smallest value the optimizer may give the parameter (its units)"));
+    shapes_->horizontalHeaderItem(2)->setToolTip(tr("The largest value the optimizer may give the parameter (its units)"));
+    shapes_->horizontalHeaderItem(3)->setToolTip(tr("The half step of the central difference that gives d eps / d p "
+                                                    "(below (max - min) / 2); empty: 1e-4 (max - min)"));
+    shapes_->verticalHeader()->setVisible(false);
+    shapes_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    shapes_->setSelectionMode(QAbstractItemView::SingleSelection);
+    shapes_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    sv->addWidget(shapes_);
+    auto* srow = new QHBoxLayout;
+    addShape_ = new QPushButton(tr("Add parameter"));
+    addShape_->setObjectName(QStringLiteral("designAddShapeParameter"));
+    addShape_->setToolTip(tr("Optimize one more project parameter (first the ones not listed yet)"));
+    removeShape_ = new QPushButton(tr("Remove parameter"));
+    removeShape_->setObjectName(QStringLiteral("designRemoveShapeParameter"));
+    removeShape_->setToolTip(tr("Stop optimizing the selected parameter (its value stays)"));
+    srow->addWidget(addShape_);
+    srow->addWidget(removeShape_);
+    srow->addStretch(1);
+    sv->addLayout(srow);
+    shapeNote_ = new QLabel;
+    shapeNote_->setObjectName(QStringLiteral("designShapeNote"));
+    shapeNote_->setWordWrap(true);
+    shapeNote_->setTextFormat(Qt::PlainText);
+    sv->addWidget(shapeNote_);
+    lv->addWidget(shapeBox);
     editor_ = new QWidget;
     auto* ev = new QVBoxLayout(editor_);
     ev->setContentsMargins(0, 0, 0, 0);
@@ -274,6 +316,11 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
             if (t.is_array() && t.size() > 1 && r >= 0 && r < int(t.size())) t.erase(size_t(r));
         });
     });
+    connect(addShape_, &QPushButton::clicked, this, [this] { addShapeParameter(); });
+    connect(removeShape_, &QPushButton::clicked, this, [this] {
+        const int r = shapes_->currentRow();
+        removeShapeParameter(r >= 0 ? r : shapes_->rowCount() - 1);
+    });
     connect(normalize_, &QComboBox::activated, this, [this](int i) {
         const QString name = i <= 0 ? QString() : normalize_->itemText(i);
         editObjective(tr("Edit objective normalization"), [&](Json& o) {
@@ -299,7 +346,7 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     });
     connect(combine_, &QComboBox::activated, this, [this](int i) {
         const std::string c = combine_->itemData(i).toString().toStdString();
-        if (!design_region(doc_->project())) return;
+        if (!hasDesignSection()) return;
         // a formula needs its expression (the reader refuses the one without the other): the
         // one in the field when the reader takes it, else the mean's, avg(F0, ..., F<N-1>)
         std::string expression = expression_->text().trimmed().toStdString();
@@ -314,7 +361,7 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
         }
         // the worst wavelength takes constraints, which L-BFGS cannot: MMA in the same step,
         // so that the project stays valid
-        doc_->editProject(tr("Edit objective combination"), [&](Project& p) {
+        commitDesign(tr("Edit objective combination"), [&](Project& p) {
             Json& o = editor::design_objective_mut(p);
             o["combine"] = c;
             if (c == "expression") o["expression"] = expression;
@@ -429,18 +476,54 @@ void InverseDesignDock::scheduleRebuild() {
 }
 
 void InverseDesignDock::editObjective(const QString& text, const std::function<void(Json&)>& f) {
-    if (!design_region(doc_->project())) return;
-    doc_->editProject(text, [&](Project& p) { f(editor::design_objective_mut(p)); });
+    if (!hasDesignSection()) return;
+    commitDesign(text, [&](Project& p) { f(editor::design_objective_mut(p)); });
 }
 
 void InverseDesignDock::editOptimizer(const QString& text, const std::function<void(Json&)>& f) {
-    if (!design_region(doc_->project())) return;
-    doc_->editProject(text, [&](Project& p) { f(editor::design_optimizer_mut(p)); });
+    if (!hasDesignSection()) return;
+    commitDesign(text, [&](Project& p) { f(editor::design_optimizer_mut(p)); });
+}
+
+std::string InverseDesignDock::fileLabel() const {
+    const QString file = doc_->filePath();
+    return (file.isEmpty() ? doc_->displayName() : file).toStdString();
+}
+
+bool InverseDesignDock::hasDesignSection() const {
+    return design_region(doc_->project()) || editor::has_shape_parameters(doc_->project());
+}
+
+bool InverseDesignDock::commitDesign(const QString& text, const std::function<void(Project&)>& edit, QString* problem) {
+    const Project& now = doc_->project();
+    Project copy = now;
+    edit(copy);
+    // what the reader would refuse on opening the saved file is not applied; a design it
+    // refuses already (an older file) is not made the editor's business here
+    const auto refusal = [&](const Project& p) -> QString {
+        try {
+            design_spec(p, fileLabel(), false);
+        } catch (const std::exception& e) {
+            return QString::fromStdString(e.what());
+        }
+        return {};
+    };
+    // (density designs keep their own marks: a formula naming a wavelength no longer listed
+    // is marked in its field, not refused here)
+    const bool checked = editor::has_shape_parameters(copy) && !design_region(copy);
+    if (const QString after = checked ? refusal(copy) : QString(); !after.isEmpty() && refusal(now).isEmpty()) {
+        setStatus(tr("Not applied: %1").arg(after), true);
+        if (problem) *problem = after;  // the caller keeps what was typed, marked
+        else scheduleRebuild();         // the fields show the project's values again
+        return false;
+    }
+    doc_->replaceProject(copy, text);
+    return true;
 }
 
 QString InverseDesignDock::expressionProblem(const std::string& expression) const {
     Project p = doc_->project();
-    if (!design_region(p)) return {};
+    if (!design_region(p) && !editor::has_shape_parameters(p)) return {};
     Json& o = editor::design_objective_mut(p);
     o["combine"] = "expression";
     o["expression"] = expression;
@@ -468,8 +551,18 @@ void InverseDesignDock::rebuildEditor() {
     rebuildPending_ = false;
     const Project& p = doc_->project();
     const bool region = design_region(p) != nullptr;
-    noRegion_->setVisible(!region);
-    editor_->setEnabled(region);
+    const bool shapes = editor::has_shape_parameters(p);
+    noRegion_->setVisible(!region && !shapes);
+    editor_->setEnabled(region || shapes);
+    rebuildShapeParameters(p, region);
+    // the hint of an idle dock follows the kind of design (a message of a run or an edit stays)
+    if (state_ == State::Idle && status_->text() == idleHint_) {
+        idleHint_ = shapes && !region
+                        ? tr("A design of shape parameters: choose the objective; golightly-cli optimize --adjoint "
+                             "PROJECT optimizes it (Start optimizes the density of a design region).")
+                        : tr("Draw a design region (Tools > Design Region), choose the objective, then Start.");
+        setStatus(idleHint_);
+    }
     updateButtons();
     // a density of another grid (the region redrawn, its pixel changed) is not shown over it
     if (canvas_ && !canvas_->designDensity().isNull()) {
@@ -577,6 +670,193 @@ void InverseDesignDock::rebuildEditor() {
                                      ? optimizer["max_iterations"].get<int>()
                                      : 50);
     }
+}
+
+// ---------------------------------------------------------------- shape parameters
+
+namespace {
+/// A number as typed: in the user's locale (0,25 in German) or with a decimal point.
+std::optional<double> typedNumber(const QString& text) {
+    bool ok = false;
+    double v = QLocale().toDouble(text.trimmed(), &ok);
+    if (!ok) v = QLocale::c().toDouble(text.trimmed(), &ok);
+    if (!ok || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+QString shownNumber(double v) { return QLocale().toString(v, 'g', 10); }
+}  // namespace
+
+void InverseDesignDock::rebuildShapeParameters(const Project& p, bool region) {
+    const Json list = editor::shape_parameters(p);
+    shapeProblems_ = editor::shape_parameter_problems(p, fileLabel(), true);
+    const QSignalBlocker block(shapes_);
+    shapes_->setRowCount(int(list.size()));
+    for (int r = 0; r < int(list.size()); ++r) {
+        const Json e = list[size_t(r)].is_object() ? list[size_t(r)] : Json::object();
+        const QString name = e.contains("name") && e["name"].is_string() ? qs(e["name"].get<std::string>()) : QString();
+        auto* combo = new QComboBox;
+        combo->setObjectName(QStringLiteral("shapeParameterName"));
+        for (const Parameter& par : p.parameters)
+            combo->addItem(QStringLiteral("%1 = %2").arg(qs(par.name), shownNumber(par.value)), qs(par.name));
+        if (combo->findData(name) < 0) combo->addItem(name, name);  // a parameter deleted since: kept, marked
+        combo->setCurrentIndex(combo->findData(name));
+        connect(combo, &QComboBox::activated, this, [this, r](int) { applyShapeRow(r); });
+        shapes_->setCellWidget(r, 0, combo);
+        const char* keys[3] = {"min", "max", "step"};
+        for (int c = 1; c <= 3; ++c) {
+            auto* field = new QLineEdit;
+            field->setObjectName(QStringLiteral("shapeParameter") + QLatin1String(c == 1 ? "Min" : c == 2 ? "Max" : "Step"));
+            const char* key = keys[c - 1];
+            if (e.contains(key) && e[key].is_number()) field->setText(shownNumber(e[key].get<double>()));
+            else if (e.contains(key)) field->setText(QString::fromStdString(e[key].dump()));  // shown as the file has it
+            if (c == 3) field->setPlaceholderText(tr("default"));
+            connect(field, &QLineEdit::editingFinished, this, [this, r] { applyShapeRow(r); });
+            shapes_->setCellWidget(r, c, field);
+        }
+        // (the table makes the row of a field taking the focus current: Remove parameter
+        // removes it)
+        markShapeRow(r, shapeProblems_[size_t(r)]);
+    }
+    // as tall as its rows (at least two), so that the note under it stays in view
+    const int shown = std::max(2, shapes_->rowCount());
+    int rowsHeight = 0;
+    for (int r = 0; r < shapes_->rowCount(); ++r) rowsHeight += shapes_->rowHeight(r);
+    rowsHeight += (shown - shapes_->rowCount()) * shapes_->verticalHeader()->defaultSectionSize();
+    shapes_->setFixedHeight(shapes_->horizontalHeader()->sizeHint().height() + rowsHeight + 2 * shapes_->frameWidth() + 2);
+    // a density design: the note says why there is no table (one kind of variable)
+    shapeBox_->setEnabled(!region);
+    shapes_->setVisible(!region);
+    addShape_->setVisible(!region);
+    removeShape_->setVisible(!region);
+    const Json next = editor::new_shape_parameter(p);
+    addShape_->setEnabled(!region && !next.is_null());
+    removeShape_->setEnabled(!region && !list.empty());
+    QStringList problems;
+    for (const QString& m : shapeProblems_)
+        if (!m.isEmpty()) problems << m;
+    QString note;
+    if (region)
+        note = tr("This design optimizes the density of its design region. A design has one kind of variable: delete "
+                  "the design region to optimize shape parameters instead.");
+    else if (!problems.isEmpty())
+        note = problems.join(QLatin1Char('\n'));
+    else if (p.parameters.empty())
+        note = tr("Shape parameters are project parameters (widths, positions, ...: Parameters dock) that the optimizer "
+                  "moves within [min, max]. Add a parameter in the Parameters dock first.");
+    else if (!list.empty())
+        note = tr("Each parameter starts from its value now (shown beside its name).");
+    else
+        note = tr("Shape parameters are project parameters (widths, positions, ...) that the optimizer moves within "
+                  "[min, max], from their values now.");
+    shapeNote_->setText(note);
+    shapeNote_->setStyleSheet(!region && !problems.isEmpty() ? QStringLiteral("QLabel { color: #b00020; }") : QString());
+}
+
+void InverseDesignDock::markShapeRow(int row, const QString& problem) {
+    if (row < 0 || row >= shapes_->rowCount()) return;
+    if (size_t(row) >= shapeProblems_.size()) shapeProblems_.resize(size_t(row) + 1);
+    shapeProblems_[size_t(row)] = problem;
+    for (int c = 0; c < 4; ++c) {
+        QWidget* w = shapes_->cellWidget(row, c);
+        if (!w) continue;
+        w->setProperty("invalid", !problem.isEmpty());
+        w->setStyleSheet(problem.isEmpty() ? QString()
+                                           : QStringLiteral("%1 { background: #ffd9d9; color: #8a0000; border: 1px solid #d00000; }")
+                                                 .arg(QLatin1String(w->metaObject()->className())));
+        w->setToolTip(problem);
+    }
+}
+
+QString InverseDesignDock::shapeRowProblem(int row) const {
+    return row >= 0 && size_t(row) < shapeProblems_.size() && row < shapes_->rowCount() ? shapeProblems_[size_t(row)] : QString();
+}
+
+QString InverseDesignDock::shapeNote() const { return shapeNote_->text(); }
+
+bool InverseDesignDock::applyShapeRow(int row) {
+    const Project& p = doc_->project();
+    Json list = editor::shape_parameters(p);
+    if (row < 0 || row >= int(list.size()) || row >= shapes_->rowCount() || design_region(p)) return false;
+    Json e = list[size_t(row)].is_object() ? list[size_t(row)] : Json::object();
+    auto* combo = qobject_cast<QComboBox*>(shapes_->cellWidget(row, 0));
+    if (combo && combo->currentIndex() >= 0) e["name"] = combo->currentData().toString().toStdString();
+    const char* keys[3] = {"min", "max", "step"};
+    const QString columns[3] = {tr("Min"), tr("Max"), tr("Step")};
+    for (int c = 1; c <= 3; ++c) {
+        auto* field = qobject_cast<QLineEdit*>(shapes_->cellWidget(row, c));
+        if (!field) continue;
+        const QString text = field->text().trimmed();
+        if (c == 3 && text.isEmpty()) {
+            e.erase("step");  // the reader's default
+            continue;
+        }
+        const auto v = typedNumber(text);
+        if (!v) {
+            const QString problem = tr("Not applied: %1: \"%2\" is not a number").arg(columns[c - 1], text);
+            markShapeRow(row, problem);
+            setStatus(problem, true);
+            return false;
+        }
+        // a number shown rounded (10 digits) and not retyped keeps the file's value
+        if (e.contains(keys[c - 1]) && e[keys[c - 1]].is_number() && shownNumber(e[keys[c - 1]].get<double>()) == text) continue;
+        e[keys[c - 1]] = *v;
+    }
+    if (e == list[size_t(row)]) {
+        // nothing changed (focus left a field): the row shows the project's verdict again
+        const auto problems = editor::shape_parameter_problems(p, fileLabel(), true);
+        markShapeRow(row, size_t(row) < problems.size() ? problems[size_t(row)] : QString());
+        return false;
+    }
+    list[size_t(row)] = e;
+    QString problem;
+    if (!commitDesign(tr("Edit shape parameter"), [&](Project& q) { editor::set_shape_parameters(q, list); }, &problem)) {
+        // kept as typed, to be corrected (with the other fields of the row: max first, then min)
+        markShapeRow(row, tr("Not applied: %1").arg(problem));
+        return false;
+    }
+    return true;
+}
+
+bool InverseDesignDock::addShapeParameter() {
+    const Project& p = doc_->project();
+    if (design_region(p)) {
+        setStatus(tr("This design optimizes the density of its design region: a design has one kind of variable."), true);
+        return false;
+    }
+    const Json next = editor::new_shape_parameter(p);
+    if (next.is_null()) {
+        setStatus(p.parameters.empty() ? tr("The project has no parameters: add one in the Parameters dock first.")
+                                       : tr("Every parameter of the project is listed already."),
+                  true);
+        return false;
+    }
+    Json list = editor::shape_parameters(p);
+    list.push_back(next);
+    return commitDesign(tr("Add shape parameter"), [&](Project& q) { editor::set_shape_parameters(q, list); });
+}
+
+bool InverseDesignDock::removeShapeParameter(int row) {
+    Json list = editor::shape_parameters(doc_->project());
+    if (row < 0 || row >= int(list.size()) || design_region(doc_->project())) return false;
+    list.erase(size_t(row));
+    const bool removed =
+        commitDesign(tr("Remove shape parameter"), [&](Project& q) { editor::set_shape_parameters(q, list); });
+    if (removed && list.empty())
+        setStatus(tr("The last shape parameter is removed, and with it the design (Edit > Undo brings it back)."));
+    return removed;
+}
+
+bool InverseDesignDock::editShapeParameter(int row, int column, const QString& text) {
+    if (row < 0 || row >= shapes_->rowCount() || column < 0 || column > 3) return false;
+    if (column == 0) {
+        auto* combo = qobject_cast<QComboBox*>(shapes_->cellWidget(row, 0));
+        const int i = combo ? combo->findData(text) : -1;
+        if (i < 0) return false;
+        combo->setCurrentIndex(i);
+    } else if (auto* field = qobject_cast<QLineEdit*>(shapes_->cellWidget(row, column))) {
+        field->setText(text);
+    }
+    return applyShapeRow(row);
 }
 
 // ---------------------------------------------------------------- running

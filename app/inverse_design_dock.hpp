@@ -32,6 +32,19 @@
 // (adjoint::Iteration::objective_per_frequency, the `objective@<wavelength>` columns of
 // history.csv): one thin curve per wavelength, named by its wavelength in um in the legend.
 //
+// Shape parameters (design.shape_parameters, the second kind of design variable): a table
+// of the project parameters the optimizer moves (the parameter, chosen from the project's
+// `parameters`; min; max; the optional step of the central difference), Add / Remove.
+// Every applied edit is one undo step. Each row is read by the reader (design_spec, through
+// editor::shape_parameter_problems): a row it refuses is marked red with its message (tool
+// tip, and the list under the table); an edit that would make the file unreadable (max not
+// above min, a step out of range, a parameter listed twice) is not applied, its row marked
+// with the message, the typed values kept to be corrected. A design has one kind of
+// variable: with a design region the table is disabled and says so (the Design Region tool
+// replaces the shape parameters by a region; Undo brings them back). Removing the last row
+// removes the design section. Start runs density designs; a design of shape parameters runs
+// with `golightly-cli optimize --adjoint` (the note under the table says so).
+//
 // Export: the final projected density as GDS (the binarized contours, holes cut in by
 // keyholes, as `golightly-cli optimize --adjoint` writes final.gds) and as plain shapes
 // in the document (adjoint::project_with_design_shapes, one undo step).
@@ -139,6 +152,27 @@ public:
     /// True when a finished, paused or stopped run left a design to export.
     bool hasDesign() const { return bool(last_); }
 
+    /// The shape-parameter table: one row per design.shape_parameters entry, columns
+    /// parameter (a QComboBox, item data the name), min, max, step (QLineEdits).
+    QTableWidget* shapeTable() const { return shapes_; }
+    /// The message row `row` of the shape-parameter table is marked with (the reader's,
+    /// naming the file and the field; "Not applied: ..." for a refused edit); empty when the
+    /// row is valid or does not exist.
+    QString shapeRowProblem(int row) const;
+    /// The text under the shape-parameter table (the rows' problems, or what the table is for).
+    QString shapeNote() const;
+    /// Adds a row for the first project parameter not listed yet (editor::new_shape_parameter;
+    /// creates the design section with a default objective when there is none). One undo
+    /// step. False, with the reason in the dock, in a density design or without a free parameter.
+    bool addShapeParameter();
+    /// Removes row `row` (one undo step; the last row: the whole design section). False when
+    /// there is no such row.
+    bool removeShapeParameter(int row);
+    /// Types `text` into cell (row, column) of the shape-parameter table (column 0: a
+    /// parameter name, 1: min, 2: max, 3: step; an empty step: the reader's default) and
+    /// applies the row as its editingFinished does. True when the project changed.
+    bool editShapeParameter(int row, int column, const QString& text);
+
 Q_SIGNALS:
     /// The run ended (finished, paused, stopped, failed); `message` says how.
     void finished(const QString& message);
@@ -202,6 +236,20 @@ private:
     static std::shared_ptr<const FieldSlice> fieldSlice(const adjoint::DesignFields& fields, const Scene& scene,
                                                         double wavelength_um);
     void updateButtons();
+    /// The label design_spec's messages name: the file, else the document's name.
+    std::string fileLabel() const;
+    /// True when the project has a design (a density region or shape parameters).
+    bool hasDesignSection() const;
+    /// Applies `edit` to a copy of the project and pushes it (one undo step) unless, in a
+    /// design of shape parameters, the reader refuses the design of the copy while it takes
+    /// the current one: then nothing is
+    /// applied and the message shows in the status line; with `problem` it is returned
+    /// there and the caller shows it, else the dock's fields are rebuilt from the project.
+    bool commitDesign(const QString& text, const std::function<void(Project&)>& edit, QString* problem = nullptr);
+    void rebuildShapeParameters(const Project& p, bool region);
+    /// Reads row `row`'s widgets into design.shape_parameters[row] and applies it.
+    bool applyShapeRow(int row);
+    void markShapeRow(int row, const QString& problem);
 
     editor::EditorDocument* doc_;
     editor::Canvas* canvas_ = nullptr;
@@ -238,6 +286,12 @@ private:
     QLineEdit *wavelengths_, *expression_;  ///< expression_: the combine formula (F0, F1, ...)
     QLabel* expressionLabel_;
     QSpinBox* maxIterations_;
+    QWidget* shapeBox_;
+    QTableWidget* shapes_;
+    QPushButton *addShape_, *removeShape_;
+    QLabel* shapeNote_;
+    std::vector<QString> shapeProblems_;  ///< per row of shapes_: its marked message
+    QString idleHint_;  ///< the status line's hint while nothing has happened yet
     Job job_{80};  ///< last: cancelled and joined first
 };
 

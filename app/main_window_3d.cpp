@@ -260,7 +260,10 @@ void MainWindow::sync3dUi() {
     }
     runDock_->showSlice(slicePlane_->currentIndex(), slicePosition_->value());
     syncing3d_ = false;
-    if (monitorsDock_) monitorsDock_->setDimensions(p.domain.dimensions);
+    if (monitorsDock_) {
+        monitorsDock_->setDimensions(p.domain.dimensions);
+        monitorsDock_->showPagesFor(p);  // the tabs of the pages this project's monitors fill
+    }
     if (structure3dDock_->isVisible()) structureView3d_->setProject(p);
     structureView3d_->setSlice(three ? 2 - slicePlane_->currentIndex() : -1, slicePosition_->value());
 }

@@ -89,7 +89,7 @@ QString userGuidePath() {
                           QStringLiteral("/usr/share/doc/golightly/user-guide.md")});
 }
 
-QImage StartPage::renderExample(const QString& path, QSize size) {
+QImage StartPage::renderExample(const QString& path, QSize size, std::vector<std::pair<QString, QRectF>>* labels) {
     QImage img(size, QImage::Format_ARGB32_Premultiplied);
     img.fill(QColor(250, 250, 250));
     SilentPrompts prompts;
@@ -106,6 +106,7 @@ QImage StartPage::renderExample(const QString& path, QSize size) {
     QPainter p(&img);
     canvas.renderScene(p, QRectF(QPointF((size.width() - drawn.width()) / 2, (size.height() - drawn.height()) / 2), drawn),
                        false);
+    if (labels) *labels = canvas.drawnLabels();
     return img;
 }
 

@@ -5,7 +5,11 @@
 
 #include <QString>
 #include <QStringList>
+#include <QRectF>
 #include <QWidget>
+
+#include <utility>
+#include <vector>
 
 class QGridLayout;
 class QVBoxLayout;
@@ -29,8 +33,11 @@ public:
     void setRecentFiles(const QStringList& recent);
     /// The example files shown (absolute paths), in order.
     QStringList examples() const { return examples_; }
-    /// A picture of an example project (its canvas as the editor draws it).
-    static QImage renderExample(const QString& path, QSize size);
+    /// A picture of an example project (its canvas as the editor draws it). `labels`, when
+    /// given, receives the item names drawn and their rectangles in the picture (pixels);
+    /// none covers another (Canvas::drawnLabels).
+    static QImage renderExample(const QString& path, QSize size,
+                                std::vector<std::pair<QString, QRectF>>* labels = nullptr);
 
 Q_SIGNALS:
     void newProjectRequested();

@@ -779,6 +779,118 @@
         <source>Not applied: %1</source>
         <translation>Nicht übernommen: %1</translation>
     </message>
+    <message>
+        <source>The project has no design: draw a design region with Tools &gt; Design Region (its density is optimized), or add shape parameters below (project parameters to optimize).</source>
+        <translation>Das Projekt hat kein Design: mit Werkzeuge &gt; Designbereich einen Designbereich zeichnen (seine Dichte wird optimiert) oder unten Formparameter hinzufügen (zu optimierende Projektparameter).</translation>
+    </message>
+    <message>
+        <source>Shape parameters</source>
+        <translation>Formparameter</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>Min</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>Max</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>A project parameter (Parameters dock) that the optimizer moves; its value now is the start</source>
+        <translation>Ein Projektparameter (Parameter-Fenster), den der Optimierer verändert; sein jetziger Wert ist der Startwert</translation>
+    </message>
+    <message>
+        <source>The smallest value the optimizer may give the parameter (its units)</source>
+        <translation>Der kleinste Wert, den der Optimierer dem Parameter geben darf (in seinen Einheiten)</translation>
+    </message>
+    <message>
+        <source>The largest value the optimizer may give the parameter (its units)</source>
+        <translation>Der größte Wert, den der Optimierer dem Parameter geben darf (in seinen Einheiten)</translation>
+    </message>
+    <message>
+        <source>The half step of the central difference that gives d eps / d p (below (max - min) / 2); empty: 1e-4 (max - min)</source>
+        <translation>Der halbe Schritt der zentralen Differenz, die d eps / d p ergibt (unter (Max - Min) / 2); leer: 1e-4 (Max - Min)</translation>
+    </message>
+    <message>
+        <source>Add parameter</source>
+        <translation>Parameter hinzufügen</translation>
+    </message>
+    <message>
+        <source>Optimize one more project parameter (first the ones not listed yet)</source>
+        <translation>Einen weiteren Projektparameter optimieren (zuerst die noch nicht aufgeführten)</translation>
+    </message>
+    <message>
+        <source>Remove parameter</source>
+        <translation>Parameter entfernen</translation>
+    </message>
+    <message>
+        <source>Stop optimizing the selected parameter (its value stays)</source>
+        <translation>Den gewählten Parameter nicht mehr optimieren (sein Wert bleibt)</translation>
+    </message>
+    <message>
+        <source>A design of shape parameters: choose the objective; golightly-cli optimize --adjoint PROJECT optimizes it (Start optimizes the density of a design region).</source>
+        <translation>Ein Design aus Formparametern: Zielfunktion wählen; golightly-cli optimize --adjoint PROJEKT optimiert es (Start optimiert die Dichte eines Designbereichs).</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>This design optimizes the density of its design region. A design has one kind of variable: delete the design region to optimize shape parameters instead.</source>
+        <translation>Dieses Design optimiert die Dichte seines Designbereichs. Ein Design hat eine Art von Variablen: Löschen Sie den Designbereich, um stattdessen Formparameter zu optimieren.</translation>
+    </message>
+    <message>
+        <source>Shape parameters are project parameters (widths, positions, ...: Parameters dock) that the optimizer moves within [min, max]. Add a parameter in the Parameters dock first.</source>
+        <translation>Formparameter sind Projektparameter (Breiten, Positionen, ...: Parameter-Fenster), die der Optimierer innerhalb von [Min, Max] verändert. Fügen Sie zuerst im Parameter-Fenster einen Parameter hinzu.</translation>
+    </message>
+    <message>
+        <source>Each parameter starts from its value now (shown beside its name).</source>
+        <translation>Jeder Parameter startet bei seinem jetzigen Wert (neben seinem Namen angezeigt).</translation>
+    </message>
+    <message>
+        <source>Shape parameters are project parameters (widths, positions, ...) that the optimizer moves within [min, max], from their values now.</source>
+        <translation>Formparameter sind Projektparameter (Breiten, Positionen, ...), die der Optimierer ab ihren jetzigen Werten innerhalb von [Min, Max] verändert.</translation>
+    </message>
+    <message>
+        <source>Not applied: %1: &quot;%2&quot; is not a number</source>
+        <translation>Nicht übernommen: %1: „%2“ ist keine Zahl</translation>
+    </message>
+    <message>
+        <source>Edit shape parameter</source>
+        <translation>Formparameter bearbeiten</translation>
+    </message>
+    <message>
+        <source>This design optimizes the density of its design region: a design has one kind of variable.</source>
+        <translation>Dieses Design optimiert die Dichte seines Designbereichs: Ein Design hat eine Art von Variablen.</translation>
+    </message>
+    <message>
+        <source>The project has no parameters: add one in the Parameters dock first.</source>
+        <translation>Das Projekt hat keine Parameter: Fügen Sie zuerst im Parameter-Fenster einen hinzu.</translation>
+    </message>
+    <message>
+        <source>Every parameter of the project is listed already.</source>
+        <translation>Alle Parameter des Projekts sind bereits aufgeführt.</translation>
+    </message>
+    <message>
+        <source>Add shape parameter</source>
+        <translation>Formparameter hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove shape parameter</source>
+        <translation>Formparameter entfernen</translation>
+    </message>
+    <message>
+        <source>The last shape parameter is removed, and with it the design (Edit &gt; Undo brings it back).</source>
+        <translation>Der letzte Formparameter ist entfernt und mit ihm das Design (Bearbeiten &gt; Rückgängig stellt es wieder her).</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::Language</name>
@@ -5749,10 +5861,6 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
         <translation>Wirkungsquerschnitt (µm²)</translation>
     </message>
     <message>
-        <source>Cross-sections</source>
-        <translation>Wirkungsquerschnitte</translation>
-    </message>
-    <message>
         <source>Cross-section per length (µm)</source>
         <translation>Wirkungsquerschnitt pro Länge (µm)</translation>
     </message>
@@ -5811,10 +5919,6 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     <message>
         <source>Power in each mode of the mode monitors: forward |a+|² solid, backward |a-|² dashed (spectra.csv: &lt;monitor&gt;_m&lt;k&gt;_fwd_re ...)</source>
         <translation>Leistung in jeder Mode der Modenmonitore: vorwärts |a+|² durchgezogen, rückwärts |a-|² gestrichelt (spectra.csv: &lt;monitor&gt;_m&lt;k&gt;_fwd_re ...)</translation>
-    </message>
-    <message>
-        <source>Mode amplitudes</source>
-        <translation>Modenamplituden</translation>
     </message>
     <message>
         <source>%1 mode %2 backward</source>
@@ -5879,6 +5983,46 @@ Verschieben Sie das Teil nach oben oder unten (Verschiebung z), ändern Sie die 
     <message>
         <source>mode</source>
         <translation>Mode</translation>
+    </message>
+    <message>
+        <source>Spectra of the flux monitors</source>
+        <translation>Spektren der Flussmonitore</translation>
+    </message>
+    <message>
+        <source>Time series of the time monitors</source>
+        <translation>Zeitverläufe der Zeitmonitore</translation>
+    </message>
+    <message>
+        <source>Energy decay of the run</source>
+        <translation>Energieabklingen des Laufs</translation>
+    </message>
+    <message>
+        <source>Cross-sections of the flux boxes (absorption, scattering)</source>
+        <translation>Wirkungsquerschnitte der Flussboxen (Absorption, Streuung)</translation>
+    </message>
+    <message>
+        <source>Resonances found by Harminv in the time monitors</source>
+        <translation>Von Harminv gefundene Resonanzen der Zeitmonitore</translation>
+    </message>
+    <message>
+        <source>Far fields of the flux boxes with far_field</source>
+        <translation>Fernfelder der Flussboxen mit far_field</translation>
+    </message>
+    <message>
+        <source>Diffraction orders of the diffraction monitors</source>
+        <translation>Beugungsordnungen der Beugungsmonitore</translation>
+    </message>
+    <message>
+        <source>Mode amplitudes of the mode monitors</source>
+        <translation>Modenamplituden der Modenmonitore</translation>
+    </message>
+    <message>
+        <source>Cross-sections</source>
+        <translation>Wirkungsquerschnitte</translation>
+    </message>
+    <message>
+        <source>Mode amplitudes</source>
+        <translation>Modenamplituden</translation>
     </message>
 </context>
 <context>

@@ -776,6 +776,118 @@
         <source>Not applied: %1</source>
         <translation>未应用：%1</translation>
     </message>
+    <message>
+        <source>The project has no design: draw a design region with Tools &gt; Design Region (its density is optimized), or add shape parameters below (project parameters to optimize).</source>
+        <translation>项目没有设计：用 工具 &gt; 设计区域 绘制设计区域（优化其密度），或在下方添加形状参数（要优化的项目参数）。</translation>
+    </message>
+    <message>
+        <source>Shape parameters</source>
+        <translation>形状参数</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步长</translation>
+    </message>
+    <message>
+        <source>A project parameter (Parameters dock) that the optimizer moves; its value now is the start</source>
+        <translation>优化器调整的项目参数（参数面板）；其当前值为起始值</translation>
+    </message>
+    <message>
+        <source>The smallest value the optimizer may give the parameter (its units)</source>
+        <translation>优化器可赋予该参数的最小值（其单位）</translation>
+    </message>
+    <message>
+        <source>The largest value the optimizer may give the parameter (its units)</source>
+        <translation>优化器可赋予该参数的最大值（其单位）</translation>
+    </message>
+    <message>
+        <source>The half step of the central difference that gives d eps / d p (below (max - min) / 2); empty: 1e-4 (max - min)</source>
+        <translation>求 d eps / d p 的中心差分的半步长（小于 (最大值 - 最小值) / 2）；留空：1e-4 (最大值 - 最小值)</translation>
+    </message>
+    <message>
+        <source>Add parameter</source>
+        <translation>添加参数</translation>
+    </message>
+    <message>
+        <source>Optimize one more project parameter (first the ones not listed yet)</source>
+        <translation>再优化一个项目参数（先选尚未列出的）</translation>
+    </message>
+    <message>
+        <source>Remove parameter</source>
+        <translation>移除参数</translation>
+    </message>
+    <message>
+        <source>Stop optimizing the selected parameter (its value stays)</source>
+        <translation>不再优化所选参数（其值保持不变）</translation>
+    </message>
+    <message>
+        <source>A design of shape parameters: choose the objective; golightly-cli optimize --adjoint PROJECT optimizes it (Start optimizes the density of a design region).</source>
+        <translation>形状参数设计：选择目标函数；由 golightly-cli optimize --adjoint 项目 进行优化（开始 优化设计区域的密度）。</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>This design optimizes the density of its design region. A design has one kind of variable: delete the design region to optimize shape parameters instead.</source>
+        <translation>此设计优化其设计区域的密度。一个设计只有一种变量：删除设计区域即可改为优化形状参数。</translation>
+    </message>
+    <message>
+        <source>Shape parameters are project parameters (widths, positions, ...: Parameters dock) that the optimizer moves within [min, max]. Add a parameter in the Parameters dock first.</source>
+        <translation>形状参数是优化器在 [最小值, 最大值] 内调整的项目参数（宽度、位置等：参数面板）。请先在参数面板中添加参数。</translation>
+    </message>
+    <message>
+        <source>Each parameter starts from its value now (shown beside its name).</source>
+        <translation>每个参数从其当前值开始（显示在名称旁）。</translation>
+    </message>
+    <message>
+        <source>Shape parameters are project parameters (widths, positions, ...) that the optimizer moves within [min, max], from their values now.</source>
+        <translation>形状参数是优化器从当前值出发、在 [最小值, 最大值] 内调整的项目参数（宽度、位置等）。</translation>
+    </message>
+    <message>
+        <source>Not applied: %1: &quot;%2&quot; is not a number</source>
+        <translation>未应用：%1：“%2”不是数字</translation>
+    </message>
+    <message>
+        <source>Edit shape parameter</source>
+        <translation>编辑形状参数</translation>
+    </message>
+    <message>
+        <source>This design optimizes the density of its design region: a design has one kind of variable.</source>
+        <translation>此设计优化其设计区域的密度：一个设计只有一种变量。</translation>
+    </message>
+    <message>
+        <source>The project has no parameters: add one in the Parameters dock first.</source>
+        <translation>项目没有参数：请先在参数面板中添加。</translation>
+    </message>
+    <message>
+        <source>Every parameter of the project is listed already.</source>
+        <translation>项目的所有参数均已列出。</translation>
+    </message>
+    <message>
+        <source>Add shape parameter</source>
+        <translation>添加形状参数</translation>
+    </message>
+    <message>
+        <source>Remove shape parameter</source>
+        <translation>移除形状参数</translation>
+    </message>
+    <message>
+        <source>The last shape parameter is removed, and with it the design (Edit &gt; Undo brings it back).</source>
+        <translation>最后一个形状参数已移除，设计也随之移除（编辑 &gt; 撤销可将其恢复）。</translation>
+    </message>
 </context>
 <context>
     <name>golightly::app::Language</name>
@@ -5725,10 +5837,6 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
         <translation>截面 (µm²)</translation>
     </message>
     <message>
-        <source>Cross-sections</source>
-        <translation>截面</translation>
-    </message>
-    <message>
         <source>Cross-section per length (µm)</source>
         <translation>单位长度截面 (µm)</translation>
     </message>
@@ -5787,10 +5895,6 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     <message>
         <source>Power in each mode of the mode monitors: forward |a+|² solid, backward |a-|² dashed (spectra.csv: &lt;monitor&gt;_m&lt;k&gt;_fwd_re ...)</source>
         <translation>模式监视器中每个模式的功率：前向 |a+|² 为实线，后向 |a-|² 为虚线（spectra.csv：&lt;monitor&gt;_m&lt;k&gt;_fwd_re ...）</translation>
-    </message>
-    <message>
-        <source>Mode amplitudes</source>
-        <translation>模式振幅</translation>
     </message>
     <message>
         <source>%1 mode %2 backward</source>
@@ -5855,6 +5959,46 @@ Move the part up or down (Translation z), change the slice plane, or untick thos
     <message>
         <source>mode</source>
         <translation>模式</translation>
+    </message>
+    <message>
+        <source>Spectra of the flux monitors</source>
+        <translation>通量监视器的光谱</translation>
+    </message>
+    <message>
+        <source>Time series of the time monitors</source>
+        <translation>时间监视器的时间序列</translation>
+    </message>
+    <message>
+        <source>Energy decay of the run</source>
+        <translation>运行的能量衰减</translation>
+    </message>
+    <message>
+        <source>Cross-sections of the flux boxes (absorption, scattering)</source>
+        <translation>通量盒的截面（吸收、散射）</translation>
+    </message>
+    <message>
+        <source>Resonances found by Harminv in the time monitors</source>
+        <translation>Harminv 在时间监视器中找到的谐振</translation>
+    </message>
+    <message>
+        <source>Far fields of the flux boxes with far_field</source>
+        <translation>带 far_field 的通量盒的远场</translation>
+    </message>
+    <message>
+        <source>Diffraction orders of the diffraction monitors</source>
+        <translation>衍射监视器的衍射级</translation>
+    </message>
+    <message>
+        <source>Mode amplitudes of the mode monitors</source>
+        <translation>模式监视器的模式振幅</translation>
+    </message>
+    <message>
+        <source>Cross-sections</source>
+        <translation>截面</translation>
+    </message>
+    <message>
+        <source>Mode amplitudes</source>
+        <translation>模式振幅</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "editor_document.hpp"
 
@@ -144,6 +146,10 @@ public:
     void renderScene(QPainter& painter, const QRectF& targetRect, bool withGrid);
     /// The world rectangle shown by zoomToFit (domain + PML band + margin).
     QRectF sceneRect() const;
+    /// The names of sources, monitors and ports the last drawing showed, with their
+    /// rectangles (device pixels of that drawing). Where names would cover each other they
+    /// are moved up or down, or left out (the selected item's never).
+    const std::vector<std::pair<QString, QRectF>>& drawnLabels() const { return drawnLabels_; }
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
@@ -182,6 +188,7 @@ private:
     void drawDivergenceRegion(QPainter& p);
     QRectF divergenceRect_;
     QString divergenceLabel_;
+    std::vector<std::pair<QString, QRectF>> drawnLabels_;
     /// Rulers in um along the top and left edges, with the cursor position marked.
     void drawRulers(QPainter& p);
     QPointF lastCursor_{std::nan(""), std::nan("")};

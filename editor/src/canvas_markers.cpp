@@ -8,7 +8,10 @@
 
 #include <QPainter>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace golightly::editor {
 
@@ -82,19 +85,61 @@ void draw_dipole(QPainter& p, QPointF c, Component component, const QColor& colo
 
 namespace {
 
-void draw_label(QPainter& p, QPointF at, const QString& text, const QColor& c, bool below = false) {
-    QFont f = p.font();
+/// An item's name to draw beside it: `at` the item's anchor (device pixels), `below`: under
+/// it (a line's lower end), else above.
+struct PendingLabel {
+    QPointF at;
+    QString text;
+    QColor colour;
+    bool below = false;
+    bool selected = false;
+};
+
+QFont labelFont(const QFont& base) {
+    QFont f = base;
     f.setPointSizeF(8.5);
     f.setBold(true);
-    p.setFont(f);
-    const QRectF r = p.fontMetrics().boundingRect(text).adjusted(-3, -1, 3, 1);
-    const QRectF box(at + QPointF(6, below ? 4 : -r.height() - 4), r.size());
-    p.setPen(Qt::NoPen);
-    p.setBrush(QColor(255, 255, 255, 210));
-    p.drawRoundedRect(box, 3, 3);
-    p.setPen(c);
-    p.drawText(box, Qt::AlignCenter, text);
+    return f;
+}
+
+/// Draws the labels so that none covers another (nested monitors and sources name their
+/// boxes at the same corner): each at its place (moved left to end inside the picture),
+/// else moved down or up by whole label heights (two at most, inside the picture), else
+/// left out, as map labels are (the item is still there; zoom
+/// in or select it). The selected item's label is placed first, so it is never the one left
+/// out. Returns the drawn labels' texts and rectangles (device pixels).
+std::vector<std::pair<QString, QRectF>> draw_labels(QPainter& p, std::vector<PendingLabel> labels) {
+    std::stable_partition(labels.begin(), labels.end(), [](const PendingLabel& l) { return l.selected; });
+    p.setFont(labelFont(p.font()));
+    // inside the picture (a thumbnail's edge would cut a name moved up or down)
+    const QRectF bounds = p.device() ? QRectF(0, 0, p.device()->width(), p.device()->height()) : QRectF();
+    std::vector<std::pair<QString, QRectF>> placed;
+    for (const PendingLabel& l : labels) {
+        if (l.text.isEmpty()) continue;
+        const QRectF r = p.fontMetrics().boundingRect(l.text).adjusted(-3, -1, 3, 1);
+        QRectF home(l.at + QPointF(6, l.below ? 4 : -r.height() - 4), r.size());
+        if (!bounds.isEmpty() && home.right() > bounds.right()) home.moveRight(std::max(bounds.left(), bounds.right()));
+        if (!bounds.isEmpty() && home.left() < bounds.left()) home.moveLeft(bounds.left());
+        const double step = r.height() + 1;
+        const double shifts[] = {0, l.below ? step : -step, l.below ? -step : step, l.below ? 2 * step : -2 * step,
+                                 l.below ? -2 * step : 2 * step};
+        for (double dy : shifts) {
+            const QRectF box = home.translated(0, dy);
+            // a shifted name stays in the picture; the name at its own place may be cut (as before)
+            if (dy != 0 && !bounds.isEmpty() && (box.top() < bounds.top() || box.bottom() > bounds.bottom())) continue;
+            const bool free = std::none_of(placed.begin(), placed.end(), [&](const auto& q) { return q.second.intersects(box); });
+            if (!free) continue;
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(255, 255, 255, 210));
+            p.drawRoundedRect(box, 3, 3);
+            p.setPen(l.colour);
+            p.drawText(box, Qt::AlignCenter, l.text);
+            placed.emplace_back(l.text, box);
+            break;
+        }
+    }
     p.setBrush(Qt::NoBrush);
+    return placed;
 }
 }  // namespace
 
@@ -103,6 +148,7 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
     const ItemRef sel = doc_->selection();
     p.save();
     p.setTransform(QTransform());
+    std::vector<PendingLabel> labels;
     auto offsetFor = [&](ItemRef::Kind k, int i) {
         return (sel.kind == k && sel.index == i) ? previewOffset_ : QPointF();
     };
@@ -165,7 +211,7 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
             p.drawPath(path);
             labelAt = path.boundingRect().topLeft();
         }
-        draw_label(p, labelAt, name, kSourceColor, labelBelow);
+        labels.push_back({labelAt, name, kSourceColor, labelBelow, sel.kind == ItemRef::Kind::Source && sel.index == i});
     }
     for (int i = 0; i < int(pr.monitors.size()); ++i) {
         const Monitor& mon = pr.monitors[size_t(i)];
@@ -214,7 +260,7 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
             labelAt = r.topLeft() + QPointF(0, 14);
         }
         p.setBrush(Qt::NoBrush);
-        draw_label(p, labelAt, name, c);
+        labels.push_back({labelAt, name, c, false, sel.kind == ItemRef::Kind::Monitor && sel.index == i});
     }
     // ports: a line (2D, or a 3D plane normal to x or y) or the footprint rectangle (a 3D
     // plane normal to z), an arrow along the direction (into the device), the name
@@ -250,8 +296,11 @@ void Canvas::drawSourcesMonitors(QPainter& p, const QTransform& w2d, double s) {
             const QPointF mid = (m(fa) + m(fb)) / 2, dv = direction_vector(d->direction);
             draw_arrow(p, mid, mid + QPointF(dv.x(), -dv.y()) * 24, kPortColor);
         }
-        draw_label(p, labelAt, tr("port %1").arg(QString::fromStdString(d->name)), kPortColor);
+        labels.push_back({labelAt, tr("port %1").arg(QString::fromStdString(d->name)), kPortColor, false,
+                          sel.kind == ItemRef::Kind::Port && sel.index == i});
     }
+    // the names last, over every marker, placed so that none covers another
+    drawnLabels_ = draw_labels(p, std::move(labels));
     p.restore();
 }
 

@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "canvas.hpp"
+#include "golightly/design_spec.hpp"
+#include "golightly/errors.hpp"
 
 namespace golightly::editor {
 
@@ -77,6 +79,36 @@ Json& design_optimizer_mut(Project& p) {
     return d["optimizer"];
 }
 
+namespace {
+/// The objective and optimizer a new design gets (set_design_box), where `design` has none:
+/// the forward power in mode 0 of the last mode monitor, normalized by the first one (with
+/// one mode monitor: unnormalized; with none or in 3D: |E|^2 at the domain's centre), MMA
+/// for 50 iterations.
+void add_default_objective(const Project& p, Json& design) {
+    if (!design.contains("objective")) {
+        const QStringList modes = mode_monitor_names(p);
+        Json term = Json::object();
+        Json objective = Json::object();
+        if (!modes.isEmpty() && p.domain.dimensions == 2) {
+            term["monitor"] = modes.last().toStdString();
+            term["mode"] = 0;
+            term["direction"] = "forward";
+            term["weight"] = 1;
+            if (modes.size() > 1) objective["normalize_by"] = modes.first().toStdString();
+        } else {
+            term["point"] = Json::array({p.domain.size[0] / 2, p.domain.size[1] / 2});
+            if (p.domain.dimensions == 3) term["point"].push_back(p.domain.size[2] / 2);  // the reader wants [x, y, z]
+            term["component"] = p.domain.dimensions == 2 && p.domain.polarization == Polarization::TEz ? "Ey" : "Ez";
+            term["weight"] = 1;
+        }
+        objective["terms"] = Json::array({term});
+        objective["goal"] = "maximize";
+        design["objective"] = objective;
+    }
+    if (!design.contains("optimizer")) design["optimizer"] = Json{{"algorithm", "mma"}, {"max_iterations", 50}};
+}
+}  // namespace
+
 bool set_design_box(Project& p, QPointF a, QPointF b) {
     const Json* existing = design_region(p);
     double px = existing ? num(*existing, "pixel_um", p.domain.cell_size) : p.domain.cell_size;
@@ -125,27 +157,7 @@ bool set_design_box(Project& p, QPointF a, QPointF b) {
     // refuses the project otherwise): the drawn region replaces the shape parameters, and
     // Undo brings them back
     design.erase("shape_parameters");
-    if (!design.contains("objective")) {
-        const QStringList modes = mode_monitor_names(p);
-        Json term = Json::object();
-        Json objective = Json::object();
-        if (!modes.isEmpty() && p.domain.dimensions == 2) {
-            term["monitor"] = modes.last().toStdString();
-            term["mode"] = 0;
-            term["direction"] = "forward";
-            term["weight"] = 1;
-            if (modes.size() > 1) objective["normalize_by"] = modes.first().toStdString();
-        } else {
-            term["point"] = Json::array({p.domain.size[0] / 2, p.domain.size[1] / 2});
-            if (p.domain.dimensions == 3) term["point"].push_back(p.domain.size[2] / 2);  // the reader wants [x, y, z]
-            term["component"] = p.domain.dimensions == 2 && p.domain.polarization == Polarization::TEz ? "Ey" : "Ez";
-            term["weight"] = 1;
-        }
-        objective["terms"] = Json::array({term});
-        objective["goal"] = "maximize";
-        design["objective"] = objective;
-    }
-    if (!design.contains("optimizer")) design["optimizer"] = Json{{"algorithm", "mma"}, {"max_iterations", 50}};
+    add_default_objective(p, design);
     p.extra["design"] = design;
     return true;
 }
@@ -263,6 +275,78 @@ QImage design_rho_image(const Project& p) {
     rho.reserve(size_t(n[0]) * size_t(n[1]));
     for (size_t i = 0; i < size_t(n[0]) * size_t(n[1]); ++i) rho.push_back(list[i].is_number() ? list[i].get<double>() : 0.0);
     return density_image(rho, n[0], n[1]);
+}
+
+// ---------------------------------------------------------------- shape parameters
+
+bool has_shape_parameters(const Project& p) {
+    auto it = p.extra.find("design");
+    return it != p.extra.end() && it->is_object() && it->contains("shape_parameters");
+}
+
+Json shape_parameters(const Project& p) {
+    if (!has_shape_parameters(p)) return Json::array();
+    const Json& list = p.extra.at("design").at("shape_parameters");
+    return list.is_array() ? list : Json::array();
+}
+
+std::vector<QString> shape_parameter_problems(const Project& p, const std::string& file_label, bool check_references) {
+    const Json list = shape_parameters(p);
+    std::vector<QString> out(list.size());
+    if (list.empty()) return out;
+    // the reader stops at the first problem: each entry is read after the ones before it
+    // that it takes, alone in a design of shape parameters, and its message renumbered
+    Json taken = Json::array();
+    Project probe = p;
+    Json& design = probe.extra["design"];
+    design.erase("regions");
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        Json candidate = taken;
+        candidate.push_back(list[k]);
+        design["shape_parameters"] = candidate;
+        const std::string at = "design.shape_parameters[" + std::to_string(taken.size()) + "]";
+        try {
+            design_spec(probe, file_label, check_references);
+        } catch (const ProjectError& e) {
+            const std::string& path = e.json_path();
+            if (path.compare(0, at.size(), at) == 0) {
+                const std::string renumbered = "design.shape_parameters[" + std::to_string(k) + "]" + path.substr(at.size());
+                out[k] = QString::fromStdString(ProjectError(e.file(), renumbered, e.message()).what());
+                continue;
+            }
+            // another field's problem (the objective, ...): not this entry's
+        } catch (const std::exception&) {
+        }
+        taken.push_back(list[k]);
+    }
+    return out;
+}
+
+void set_shape_parameters(Project& p, const Json& list) {
+    if (!list.is_array() || list.empty()) {
+        remove_design(p);
+        return;
+    }
+    Json design = p.extra.contains("design") && p.extra["design"].is_object() ? p.extra["design"] : Json::object();
+    design["shape_parameters"] = list;
+    add_default_objective(p, design);
+    p.extra["design"] = design;
+}
+
+Json new_shape_parameter(const Project& p) {
+    const Json list = shape_parameters(p);
+    for (const Parameter& par : p.parameters) {
+        bool listed = false;
+        for (const Json& e : list)
+            listed = listed || (e.is_object() && e.contains("name") && e["name"].is_string() && e["name"].get<std::string>() == par.name);
+        if (listed) continue;
+        // a tenth of the value either side (the value itself is the optimizer's start),
+        // rounded to 9 digits as the IDE writes lengths
+        const double half = std::abs(par.value) >= 1e-6 ? 0.1 * std::abs(par.value) : 0.1;
+        const auto round9 = [](double v) { return std::round(v * 1e9) / 1e9; };
+        return Json{{"name", par.name}, {"min", round9(par.value - half)}, {"max", round9(par.value + half)}};
+    }
+    return Json();
 }
 
 // ---------------------------------------------------------------- the tool

@@ -1,6 +1,7 @@
 // GoLightly editor: the project's `design` section (docs/spec/project-format.md "Inverse
 // design") as the IDE edits it: one design region (design.regions[0], the one region the
-// solver takes), its objective and optimizer. The section lives in Project::extra["design"]
+// solver takes) or the shape parameters (design.shape_parameters, the other kind of design
+// variable), the objective and the optimizer. The section lives in Project::extra["design"]
 // as JSON; these helpers read and change it there, so every edit is an ordinary
 // EditorDocument::editProject (one undo step) and a save writes it back as the reader
 // expects. The Design region tool draws the region's box.
@@ -41,6 +42,33 @@ QStringList mode_monitor_names(const Project& project);
 bool set_design_box(Project& project, QPointF a, QPointF b);
 /// Removes the whole design section.
 void remove_design(Project& project);
+
+// ---- shape parameters (design.shape_parameters, docs/spec/project-format.md "Inverse
+// design"): project parameters the optimizer moves within [min, max], the second kind of
+// design variable (a design has either a density region or shape parameters)
+
+/// True when the project's design section has a `shape_parameters` member.
+bool has_shape_parameters(const Project& project);
+/// design.shape_parameters as in the file (an empty array when the design has none).
+Json shape_parameters(const Project& project);
+/// What the reader (design_spec) says of each entry of design.shape_parameters: one string
+/// per entry, empty when the reader takes it, else its message (naming `file_label` and the
+/// field, e.g. "f.glproj: design.shape_parameters[1].max: must exceed min (0.5; found
+/// 0.4)"). Each entry is checked after the entries before it that the reader takes (so a
+/// repeated name is the later entry's problem). `check_references`: also the name (a
+/// parameter of the project) and its start value within [min, max], as `optimize
+/// --adjoint` reads them; without, only what makes the file unreadable.
+std::vector<QString> shape_parameter_problems(const Project& project, const std::string& file_label,
+                                              bool check_references = true);
+/// Sets design.shape_parameters to `list`. Creates the design section when there is none,
+/// with the objective and optimizer set_design_box gives a new region. An empty list
+/// removes the design section (the reader refuses a design without variables). The caller
+/// keeps density designs out (the reader refuses both kinds in one design).
+void set_shape_parameters(Project& project, const Json& list);
+/// A new entry for design.shape_parameters: the first project parameter the list does not
+/// name yet, its range its value +- 10 % (+- 0.1 at 0); no `step` (the reader's default).
+/// Empty (null JSON) when every parameter is listed or the project has none.
+Json new_shape_parameter(const Project& project);
 
 /// A box of the design region whose pixels the optimizer holds at rho 0 or 1
 /// (design.regions[0].fixed[k], docs/spec/project-format.md "Inverse design"): um; in 2D

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "design_region.hpp"
 #include "dock_util.hpp"
 #include "editor_document.hpp"
 #include "expressions.hpp"
@@ -179,9 +180,10 @@ void ParametersDock::cellEdited(int row, int column) {
 }
 
 QString ParametersDock::apply(const std::vector<Parameter>& parameters, const std::vector<FieldExpression>& expressions,
-                              const QString& undoText) {
+                              const QString& undoText, const std::function<void(Project&)>& also) {
     try {
-        const Project after = with_parameter_list(doc_->project(), parameters, expressions);
+        Project after = with_parameter_list(doc_->project(), parameters, expressions);
+        if (also) also(after);
         showMessage(QString());
         doc_->replaceProject(after, undoText);
         return {};
@@ -233,7 +235,18 @@ QString ParametersDock::renameParameter(const QString& from, const QString& to) 
     }
     auto expressions = p.expressions;
     for (auto& e : expressions) e.text = rename_in(e.text, a, b);
-    return apply(parameters, expressions, tr("Rename parameter %1 to %2").arg(from, to));
+    // and the shape parameters of the design that name it (design.shape_parameters[k].name)
+    const auto renameShapes = [&](Project& q) {
+        Json list = shape_parameters(q);
+        bool renamed = false;
+        for (Json& e : list)
+            if (e.is_object() && e.contains("name") && e["name"].is_string() && e["name"].get<std::string>() == a) {
+                e["name"] = b;
+                renamed = true;
+            }
+        if (renamed) set_shape_parameters(q, list);
+    };
+    return apply(parameters, expressions, tr("Rename parameter %1 to %2").arg(from, to), renameShapes);
 }
 
 QString ParametersDock::setParameterText(const QString& name, const QString& text) {

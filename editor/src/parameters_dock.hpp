@@ -1,7 +1,8 @@
 // GoLightly editor: the Parameters dock (issue 53). A table of the project's parameters:
 // name, expression or number, evaluated value and where it is used (fields bound to
 // expressions that name it, and other parameters). Add, rename, edit and delete are one
-// undo step each; renaming rewrites the expressions that use the parameter, deleting one
+// undo step each; renaming rewrites the expressions that use the parameter (and the
+// design's shape parameters that name it), deleting one
 // that is used asks first and puts its value in its place in those expressions. Every
 // change re-evaluates the project through the solver's reader (with_parameter_list in
 // expressions.hpp), so a change that would make the project invalid is refused with the
@@ -10,6 +11,7 @@
 
 #include <QDockWidget>
 
+#include <functional>
 #include <vector>
 
 #include "golightly/project.hpp"
@@ -46,8 +48,10 @@ private:
     void refresh();
     void cellEdited(int row, int column);
     void showUses();
+    /// One undo step: the project with these parameters and expressions, then `also` (e.g.
+    /// the design's shape parameters renamed with their parameter).
     QString apply(const std::vector<Parameter>& parameters, const std::vector<FieldExpression>& expressions,
-                  const QString& undoText);
+                  const QString& undoText, const std::function<void(Project&)>& also = {});
     void showMessage(const QString& problem);
     EditorDocument* doc_;
     Prompts* prompts_;

@@ -103,19 +103,26 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     offer_->setVisible(false);
     v->addWidget(offer_);
     tabs_ = new QTabWidget;
-    // whole tab names (scroll arrows when they do not fit): German's are long
-    tabs_->setElideMode(Qt::ElideNone);
+    // the dock shares the bottom with the 3D view (about 460 px of a 1560 px window): only
+    // the pages the project fills have tabs (showPagesFor), each with a tool tip saying what
+    // it shows; should they still not fit, the names are elided (the tool tip keeps the
+    // page's purpose) before scroll arrows appear
+    tabs_->setElideMode(Qt::ElideRight);
     tabs_->setUsesScrollButtons(true);
     spectra_ = makePlot(tr("Wavelength (µm)"), tr("Flux (raw)"));
     time_ = makePlot(tr("Time (fs)"), tr("Field at the probe (V/m, A/m)"));
     energy_ = makePlot(tr("Time (fs)"), tr("Energy below peak (dB)"));
     energy_->yAxis->setRangeReversed(true);  // decay goes down
     tabs_->addTab(spectra_, tr("Spectra"));
+    tabs_->setTabToolTip(0, tr("Spectra of the flux monitors"));
     tabs_->addTab(time_, tr("Time"));
+    tabs_->setTabToolTip(1, tr("Time series of the time monitors"));
     tabs_->addTab(energy_, tr("Energy"));
+    tabs_->setTabToolTip(2, tr("Energy decay of the run"));
     cross_ = makePlot(tr("Wavelength (µm)"), tr("Cross-section (µm²)"));
     cross_->setObjectName(QStringLiteral("crossSectionPlot"));
     tabs_->addTab(cross_, tr("Cross-sections"));
+    tabs_->setTabToolTip(3, tr("Cross-sections of the flux boxes (absorption, scattering)"));
     resonances_ = new QTableWidget(0, 6);
     resonances_->setObjectName(QStringLiteral("resonanceTable"));
     resonances_->setHorizontalHeaderLabels(
@@ -131,6 +138,7 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     connect(resonances_, &QTableWidget::itemActivated, this,
             [this](QTableWidgetItem* item) { requestResonancePicture(item->row()); });
     tabs_->addTab(resonances_, tr("Resonances"));
+    tabs_->setTabToolTip(4, tr("Resonances found by Harminv in the time monitors"));
     farView_ = new FarFieldView;
     farView_->setObjectName(QStringLiteral("farFieldPage"));
     farField_ = farView_->cartesianPlot();
@@ -138,6 +146,7 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
     connect(farField_, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent* e) { updateCursor(farField_, farField_->xAxis->pixelToCoord(e->position().x())); });
     tabs_->addTab(farView_, tr("Far field"));
+    tabs_->setTabToolTip(5, tr("Far fields of the flux boxes with far_field"));
     {
         auto* page = new QWidget;
         auto* pv = new QVBoxLayout(page);
@@ -157,12 +166,14 @@ MonitorsDock::MonitorsDock(QWidget* parent) : QDockWidget(tr("Monitors"), parent
         connect(diffractionWl_, qOverload<int>(&QComboBox::currentIndexChanged), this,
                 [this](int i) { showDiffraction(i); });
         tabs_->addTab(page, tr("Diffraction"));
+        tabs_->setTabToolTip(6, tr("Diffraction orders of the diffraction monitors"));
     }
     modes_ = makePlot(tr("Wavelength (µm)"), tr("Mode power |a|² (raw)"));
     modes_->setObjectName(QStringLiteral("modeAmplitudePlot"));
     modes_->setToolTip(tr("Power in each mode of the mode monitors: forward |a+|² solid, backward |a-|² dashed "
                           "(spectra.csv: <monitor>_m<k>_fwd_re ...)"));
     tabs_->addTab(modes_, tr("Mode amplitudes"));
+    tabs_->setTabToolTip(7, tr("Mode amplitudes of the mode monitors"));
     v->addWidget(tabs_, 1);
     auto* row = new QHBoxLayout;
     readout_ = new QLabel;
@@ -278,6 +289,7 @@ void MonitorsDock::clear() {
     modesNormalized_ = false;
     summary_->setText(tr("Running..."));
     readout_->clear();
+    updatePages();
 }
 
 void MonitorsDock::reset(const QString& summary) {
@@ -508,6 +520,7 @@ void MonitorsDock::setLive(const LiveMonitors& live) {
     setDiffraction(live.diffraction);  // the orders grow with the DFTs, as the spectra do
     setModeAmplitudes(live.frequency_hz, live.mode_coefficients, live.normalized);
     if (!live.far_fields.empty()) setFarFields(live.far_fields);  // empty: a throttled snapshot, the last picture stands
+    updatePages();
     summary_->setText(tr("%1: step %2, %3 fs%4")
                           .arg(live.phase == "reference" ? tr("Reference run") : tr("Main run"))
                           .arg(live.step)
@@ -534,6 +547,7 @@ void MonitorsDock::setFinal(const RunResult& r) {
     setFarFields(r.far_fields);
     setDiffraction(r.diffraction);
     setModeAmplitudes(r.frequency_hz, r.mode_coefficients, r.normalized);
+    updatePages();
     summary_->setText(tr("Finished: %1 after %2 steps (%3 fs), %4 Mcells/s on %5%6")
                           .arg(stopReasonText(QString::fromStdString(to_string(r.stop_reason))))
                           .arg(r.steps)
@@ -554,6 +568,42 @@ void MonitorsDock::setSpectraComparable(bool comparable) {
     summary_->setText(comparable ? text : text + note);
     comparable_ = comparable;
     spectra_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MonitorsDock::showPagesFor(const Project& project) {
+    bool time = false, box = false, resonances = false, farField = false, diffraction = false, modes = false;
+    for (const Monitor& m : project.monitors) {
+        time = time || m.type == MonitorType::Time;
+        resonances = resonances || (m.type == MonitorType::Time && m.resonances);
+        box = box || m.type == MonitorType::FluxBox;
+        farField = farField || (m.type == MonitorType::FluxBox && m.far_field);
+        diffraction = diffraction || m.diffraction;
+        modes = modes || (m.type == MonitorType::Flux && m.kind == "mode");
+    }
+    const bool pages[8] = {true, time, true, box, resonances, farField, diffraction, modes};
+    std::copy(std::begin(pages), std::end(pages), std::begin(projectPages_));
+    updatePages();
+}
+
+bool MonitorsDock::pageShown(const QWidget* page) const {
+    const int i = tabs_->indexOf(const_cast<QWidget*>(page));
+    return i >= 0 && tabs_->isTabVisible(i);
+}
+
+void MonitorsDock::updatePages() {
+    const bool content[8] = {true,
+                             time_->graphCount() > 0,
+                             true,
+                             cross_->graphCount() > 0,
+                             resonances_->rowCount() > 0,
+                             farField_->graphCount() > 0,
+                             diffraction_->plottableCount() > 0,
+                             modes_->graphCount() > 0};
+    for (int i = 0; i < 8 && i < tabs_->count(); ++i) {
+        const bool show = projectPages_[i] || content[i];
+        if (tabs_->isTabVisible(i) != show) tabs_->setTabVisible(i, show);
+    }
+    if (!tabs_->isTabVisible(tabs_->currentIndex())) tabs_->setCurrentIndex(0);
 }
 
 QString MonitorsDock::summaryText() const { return summary_->text(); }
@@ -724,6 +774,7 @@ bool MonitorsDock::loadResults(const QString& dir, QString* error) {
         return false;
     }
     summary_->setText(text.isEmpty() ? tr("Results %1").arg(dir) : text);
+    updatePages();
     return true;
 }
 

@@ -49,6 +49,16 @@ public:
     /// Reads a results folder (spectra.csv, monitors/*.csv, summary.json). False (and
     /// `error`) when spectra.csv and summary.json are both missing or unreadable.
     bool loadResults(const QString& dir, QString* error = nullptr);
+    /// Shows the tabs of the pages `project`'s monitors fill and hides the others, so that
+    /// the tab bar fits the dock beside the 3D view: Spectra and Energy always; Time with a
+    /// time monitor; Cross-sections with a flux box; Resonances with a time monitor with
+    /// `resonances`; Far field with a flux box with `far_field`; Diffraction with a
+    /// diffraction monitor; Mode amplitudes with a mode monitor. A page that holds results (a results
+    /// folder read, a run of an older version of the project) shows too. Until the first
+    /// call every tab shows.
+    void showPagesFor(const Project& project);
+    /// Whether `page` (a widget of tabs()) has its tab in the tab bar.
+    bool pageShown(const QWidget* page) const;
 
 Q_SIGNALS:
     /// "Normalize" was clicked in the offer.
@@ -133,6 +143,11 @@ private:
     /// Schedules a rescale and replot (at most every 150 ms, visible plots only).
     void markDirty(QCustomPlot* plot);
     void replotDirty();
+    /// Shows each optional page's tab when the project fills it or it holds results
+    /// (showPagesFor); the current page stays or becomes Spectra.
+    void updatePages();
+    /// Pages 1 (Time) and 3 .. 7 of tabs_ (by index): filled by the project's monitors.
+    bool projectPages_[8] = {true, true, true, true, true, true, true, true};
 
     QTabWidget* tabs_;
     QCustomPlot *spectra_, *time_, *energy_, *cross_ = nullptr;
