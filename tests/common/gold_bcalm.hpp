@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,15 @@ inline std::filesystem::path fine_example_path() {
 inline std::string study_project_path(const std::filesystem::path& fallback = example_path()) {
     const char* other = std::getenv("GOLIGHTLY_GOLD_BCALM_PROJECT");
     return other ? std::string(other) : fallback.string();
+}
+
+/// B-CALM's gold (Drude + 5 Lorentz poles) as the bundled example writes it (its first
+/// material with poles). Throws std::runtime_error when the example has none.
+inline Material example_gold() {
+    const Project ex = load_project(example_path());
+    for (const Material& m : ex.materials)
+        if (!m.poles.empty()) return m;
+    throw std::runtime_error("the B-CALM example " + example_path().string() + " has no dispersive material");
 }
 
 /// eps(omega) of B-CALM's gold written out from the paper's formula and Table 1, independent

@@ -170,6 +170,7 @@ private Q_SLOTS:
         QVERIFY(!dock.useShownMode(false));  // never from stale modes
         // solved again with the port's target: its mode 0 is the one picked
         QVERIFY2(solveAndWait(dock, &msg), qPrintable(msg));
+        QVERIFY2(dock.result() && !dock.result()->modes.empty(), qPrintable(msg));
         QVERIFY(std::abs(dock.result()->modes[0].n_eff - n0) < 1e-9);
     }
 

@@ -33,13 +33,7 @@ using cd = std::complex<double>;
 namespace {
 
 /// B-CALM's gold (Drude + 5 Lorentz poles) as the bundled example writes it.
-Material bcalm_gold() {
-    const Project ex = load_project(gold_bcalm::example_path());
-    for (const Material& m : ex.materials)
-        if (!m.poles.empty()) return m;
-    FAIL("the B-CALM example has no dispersive material");
-    return {};
-}
+Material bcalm_gold() { return gold_bcalm::example_gold(); }
 
 /// (1) of conformal_metal.hpp evaluated directly: 1 / (p (f/eps_m + h) + (1 - p) / (f eps_m + a)).
 cd formula(const Material& m, double f, double p, double h, double a, double w) {

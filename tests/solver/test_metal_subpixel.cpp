@@ -33,13 +33,7 @@ using namespace golightly::test3d;
 namespace {
 
 /// B-CALM's gold (Drude + 5 Lorentz poles) as the bundled example writes it.
-Material bcalm_gold() {
-    const Project ex = load_project(gold_bcalm::example_path());
-    for (const Material& m : ex.materials)
-        if (!m.poles.empty()) return m;
-    FAIL("the B-CALM example has no dispersive material");
-    return {};
-}
+Material bcalm_gold() { return gold_bcalm::example_gold(); }
 
 /// 2D: a gold half-plane x >= x0 (all y) over glass (eps 2.25) in a 0.4 x 0.4 um periodic
 /// domain, dx 0.01 um, or a gold disc when `disc` (radius 0.123 um, centred off the grid).

@@ -569,7 +569,12 @@ std::vector<VectorMode> solve_modes_2d(const ModeGrid2D& g, const ModeMedium2D& 
     const bool bloch = g.bloch_phase_u != 0 || g.bloch_phase_v != 0;
     const bool lossy = imax_abs > kLosslessImagRatio * emax || bloch;
     const double ntarget = options.target_neff > 0 ? options.target_neff : nmax;
-    const double sigma = k0 * k0 * ntarget * ntarget;
+    // A target taken from a solved mode (the Port Modes dock's double-click writes the
+    // picked mode's n_eff) puts the shift on an eigenvalue to the last bit: A - sigma I is
+    // then singular and the shift-invert solve returns nothing or NaN. 1e-8 relative in
+    // beta^2 moves it off the eigenvalue (its modes still come out nearest the target;
+    // the converged values do not depend on the shift).
+    const double sigma = k0 * k0 * ntarget * ntarget * (options.target_neff > 0 ? 1.0 + 1e-8 : 1.0);
     // With PML, modes of the absorbing layers themselves (most of their energy inside a
     // layer) come out of the shift-invert iteration beside the guide's and are dropped
     // (below); when none remains, the eigen-solve is repeated once asking for twice as many
