@@ -72,12 +72,15 @@ bool close(const std::vector<double>& a, const std::vector<double>& b) {
     return true;
 }
 
-/// An uninterrupted run of 6 evaluations against one stopped by its callback after 3 and
-/// resumed for 3 more.
+/// An uninterrupted run of up to 6 evaluations against one stopped by its callback after 3
+/// and resumed for the rest. NLopt may stop before 6 on its own tolerances, and where it
+/// stops depends on the build's rounding (5 under ASan's flags for the epigraph form): the
+/// resumed run must end where the uninterrupted one of the same build ends.
 void check_resume(const Project& project, const fs::path& dir) {
     const adjoint::ShapeProblem sp = adjoint::shape_problem_from_project(project, "resume.glproj", dir);
     const adjoint::ShapeOptimizeResult whole = adjoint::optimize_shape(sp, 6, {}, dir / "whole.json");
-    REQUIRE(whole.history.size() == 6);
+    REQUIRE(whole.history.size() >= 4);  // fresh evaluations after the resume
+    const int rest = int(whole.history.size()) - 3;
     const fs::path ck = dir / "stopped.json";
     const adjoint::ShapeOptimizeResult first =
         adjoint::optimize_shape(sp, 6, [](const adjoint::ShapeIteration& it) { return it.index < 2; }, ck);
@@ -86,7 +89,7 @@ void check_resume(const Project& project, const fs::path& dir) {
     REQUIRE(fs::exists(ck));
     int called = 0;
     const adjoint::ShapeOptimizeResult resumed = adjoint::optimize_shape(
-        sp, 3,
+        sp, rest,
         [&](const adjoint::ShapeIteration& it) {
             CHECK(it.index == called++);
             CHECK(it.replayed == (it.index < 3));

@@ -348,6 +348,12 @@ struct OptContext {
     /// tolerances are absolute, and F in DFT units may be 1e-29 (as optimize_density)
     double scale = 0;
     bool cancelled = false, stopped = false;
+    /// max_iterations counts new evaluations (distinct points run here), not NLopt's
+    /// function calls: the epigraph form's first point is evaluated before NLopt starts
+    /// and NLopt may call again at a cached point, so its own count runs ahead of the
+    /// history by a build-dependent amount and a resumed run would stop early.
+    int budget = 0, fresh = 0;
+    bool budget_hit = false;
     std::exception_ptr error;
     std::vector<ShapeIteration> replay;  ///< the checkpoint's evaluations, fed back in order
     fs::path checkpoint;
@@ -384,6 +390,12 @@ struct OptContext {
                     return nullptr;
                 }
         } else {
+            if (budget > 0 && fresh >= budget) {
+                budget_hit = true;
+                if (opt) nlopt_force_stop(opt);
+                return nullptr;
+            }
+            ++fresh;
             ShapeEvaluation ev;
             try {
                 ev = evaluate_shape(*problem, p, true);
@@ -511,6 +523,7 @@ ShapeOptimizeResult optimize_shape(const ShapeProblem& problem, int max_iteratio
         c.replay = read_shape_checkpoint(checkpoint, c.identity, np);
     }
     const int budget = max_iterations > 0 ? max_iterations : problem.spec.max_iterations;
+    c.budget = budget;
 
     std::vector<double> x = problem.p0, lo = problem.lo, hi = problem.hi;
     if (epigraph) {
@@ -543,8 +556,9 @@ ShapeOptimizeResult optimize_shape(const ShapeProblem& problem, int max_iteratio
         nlopt_set_min_objective(c.opt, fn, &c);
     if (epigraph)
         nlopt_add_inequality_mconstraint(c.opt, unsigned(problem.wavelengths_um.size()), epigraph_constraints, &c, nullptr);
-    // the replayed evaluations do not count against this call's budget
-    nlopt_set_maxeval(c.opt, budget + int(c.replay.size()));
+    // the budget is enforced in OptContext::evaluate (new evaluations only); NLopt's own
+    // count is only a guard against a method that keeps calling at cached points
+    nlopt_set_maxeval(c.opt, 10 * (budget + int(c.replay.size())) + 100);
     nlopt_set_xtol_rel(c.opt, 1e-6);
     double f = 0;
     const nlopt_result r = nlopt_optimize(c.opt, x.data(), &f);
@@ -553,6 +567,7 @@ ShapeOptimizeResult optimize_shape(const ShapeProblem& problem, int max_iteratio
     if (c.error) std::rethrow_exception(c.error);
     if (c.cancelled) result.stop = "cancelled";
     else if (c.stopped) result.stop = "stopped by the caller";
+    else if (c.budget_hit) result.stop = "max_iterations reached";
     else if (r == NLOPT_MAXEVAL_REACHED) result.stop = "max_iterations reached";
     else if (r == NLOPT_XTOL_REACHED) result.stop = "converged (parameters change by less than 1e-6 relative)";
     else if (r == NLOPT_FTOL_REACHED || r == NLOPT_SUCCESS || r == NLOPT_STOPVAL_REACHED) result.stop = "converged";
