@@ -28,6 +28,7 @@
 #include "golightly/project.hpp"
 #include "cli_runner.hpp"
 #include "optional_features.hpp"
+#include "shape_block_project.hpp"
 #include "test_files.hpp"
 
 using namespace golightly;
@@ -35,25 +36,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kBlock = R"JSON({"format": "golightly-project", "version": 1, "name": "shape block resume",
-  "parameters": {"w": 0.63, "yc": 1.52},
-  "domain": {"size": [3.0, 3.0], "cell_size": 0.05, "polarization": "TMz", "pml": {"cells": 12}},
-  "materials": [{"id": "d", "epsilon_inf": 4.0}],
-  "layers": [{"name": "block", "material": "d",
-              "shapes": [{"type": "rectangle", "min": ["1.5 - w / 2", "yc - 0.27"], "max": ["1.5 + w / 2", "yc + 0.27"]}]}],
-  "sources": [{"name": "s", "type": "point", "at": [0.62, 1.43], "component": "Ez",
-               "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.55, "wavelength_span": 0.4}}],
-  "monitors": [],
-  "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5}, "precision": "float64",
-          "backend": "cpu", "stop": {"decay_db": 140}},
-  "design": {
-    "shape_parameters": [{"name": "w", "min": 0.3, "max": 1.0}, {"name": "yc", "min": 1.3, "max": 1.7}],
-    "objective": {"terms": [{"point": [2.38, 1.61], "component": "Ez"}], "wavelengths_um": [1.55], "goal": "maximize"},
-    "optimizer": {"algorithm": "mma", "max_iterations": 6}
-  }})JSON";
+/// The shared block (shape_block_project.hpp), six evaluations.
+std::string block_text() {
+    Json j = Json::parse(test::kShapeBlockTMz);
+    j["name"] = "shape block resume";
+    j["design"]["optimizer"]["max_iterations"] = 6;
+    return j.dump(2);
+}
 
 Project parsed(const std::function<void(Json&)>& edit = {}) {
-    Json j = Json::parse(kBlock);
+    Json j = Json::parse(block_text());
     if (edit) edit(j);
     return parse_project(j.dump(), "resume.glproj");
 }
@@ -167,7 +159,7 @@ TEST_CASE("adjoint shape checkpoint: optimize --adjoint --resume continues to th
     REQUIRE(expressions_available());
     test::Scratch dir("adjoint", "shape_checkpoint_cli");
     const fs::path file = dir.path / "block.glproj";
-    std::ofstream(file) << kBlock;
+    std::ofstream(file) << block_text();
     auto cli = [&](const std::string& out, const std::string& extra) {
         const test::CliOut r = test::run_cli("optimize --adjoint " + test::quote(file.string()) + " --out " +
                                                  test::quote((dir.path / out).string()) + " " + extra,

@@ -28,32 +28,26 @@
 #include "golightly/parameters.hpp"
 #include "golightly/project.hpp"
 #include "optional_features.hpp"
+#include "shape_block_project.hpp"
 
 using namespace golightly;
 namespace fs = std::filesystem;
 
 namespace {
 
-const char* kBlockTwoWavelengths = R"JSON({"format": "golightly-project", "version": 1, "name": "shape block minimax",
-  "parameters": {"w": 0.63, "yc": 1.52},
-  "domain": {"size": [3.0, 3.0], "cell_size": 0.05, "polarization": "TMz", "pml": {"cells": 12}},
-  "materials": [{"id": "d", "epsilon_inf": 4.0}],
-  "layers": [{"name": "block", "material": "d",
-              "shapes": [{"type": "rectangle", "min": ["1.5 - w / 2", "yc - 0.27"], "max": ["1.5 + w / 2", "yc + 0.27"]}]}],
-  "sources": [{"name": "s", "type": "point", "at": [0.62, 1.43], "component": "Ez",
-               "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.55, "wavelength_span": 0.4}}],
-  "monitors": [],
-  "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5}, "precision": "float64",
-          "backend": "cpu", "stop": {"decay_db": 140}},
-  "design": {
-    "shape_parameters": [{"name": "w", "min": 0.3, "max": 1.0}, {"name": "yc", "min": 1.3, "max": 1.7}],
-    "objective": {"terms": [{"point": [2.38, 1.61], "component": "Ez"}], "wavelengths_um": [1.5, 1.6],
-                  "combine": "min", "goal": "maximize"},
-    "optimizer": {"algorithm": "mma", "max_iterations": 6}
-  }})JSON";
+/// The shared block (shape_block_project.hpp) with two objective wavelengths combined by
+/// their minimum (the epigraph form), six evaluations.
+Json block_two_wavelengths() {
+    Json j = Json::parse(test::kShapeBlockTMz);
+    j["name"] = "shape block minimax";
+    j["design"]["objective"]["wavelengths_um"] = {1.5, 1.6};
+    j["design"]["objective"]["combine"] = "min";
+    j["design"]["optimizer"]["max_iterations"] = 6;
+    return j;
+}
 
 Project parsed(const std::function<void(Json&)>& edit = {}) {
-    Json j = Json::parse(kBlockTwoWavelengths);
+    Json j = block_two_wavelengths();
     if (edit) edit(j);
     return parse_project(j.dump(), "minimax.glproj");
 }
