@@ -20,10 +20,12 @@
 
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/mode_cache.hpp"
 #include "golightly/mode_plane.hpp"
 #include "golightly/mode_solver_bloch.hpp"
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
+#include "golightly/sparams.hpp"
 #include "golightly/units.hpp"
 #include "optional_features.hpp"
 
@@ -267,4 +269,97 @@ TEST_CASE("Bloch 3D mode planes: what is not supported is refused, naming the fi
     p.domain.bloch_k = std::array<double, 3>{0.25, 0.1, 0};
     p.monitors = {mode_monitor(3, "M", 2.0, "+y", {0})};
     refused(p, "monitors[0].center", "zero Bloch k along its normal (y)");
+}
+
+// The band's modes from a few solves (run.mode_interpolation "auto", mode_cache.hpp
+// solve_modes_band) on a Bloch plane: the node modes are aligned in phase and tracked by the
+// conjugated overlap (the unconjugated one of complex Bloch modes is not their overlap), so
+// the interpolation is accepted (it falls back to solving every frequency when its check
+// fails) and gives the modes solved at each frequency within its own acceptance bounds
+// (kModeInterpNeffTol in n_eff, kModeInterpFieldTol in the relative L2 distance of E_t up to
+// a phase: the coarser interpolant's error at the check nodes bounds the finer one's).
+TEST_CASE("Bloch 3D mode plane: the band's interpolated Bloch modes are the solved ones",
+          "[bloch][mode]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    Project p = array_project(3);
+    p.run.spectrum.points = 21;
+    p.monitors = {mode_monitor(3, "M", 2.0, "+y", {0, 2})};
+    const CompiledProject ca = compile_project(p, "band.glproj", CompileOptions{});
+    p.run.extra["mode_interpolation"] = "exact";
+    const CompiledProject ce = compile_project(p, "band.glproj", CompileOptions{});
+    const ModeMonitorPlan &pa = *ca.monitors[0].mode_plan, &pe = *ce.monitors[0].mode_plan;
+    CHECK(pa.interpolated);
+    CHECK_FALSE(pe.interpolated);
+    CHECK(pa.warnings.empty());
+    CHECK(pe.warnings.empty());
+    REQUIRE(pa.modes.size() == 21);
+    double worst_n = 0, worst_e = 0;
+    for (std::size_t f = 0; f < 21; ++f)
+        for (std::size_t m = 0; m < 2; ++m) {
+            const VectorMode &a = pa.modes[f][m], &e = pe.modes[f][m];
+            REQUIRE(a.e[0].size() == e.e[0].size());
+            worst_n = std::max(worst_n, std::abs(a.n_eff - e.n_eff));
+            double aa = 0, ee = 0;
+            std::complex<double> ae = 0;
+            for (int d = 0; d < 2; ++d)
+                for (std::size_t k = 0; k < a.e[std::size_t(d)].size(); ++k) {
+                    aa += std::norm(a.e[std::size_t(d)][k]);
+                    ee += std::norm(e.e[std::size_t(d)][k]);
+                    ae += std::conj(a.e[std::size_t(d)][k]) * e.e[std::size_t(d)][k];
+                }
+            worst_e = std::max(worst_e, std::sqrt(std::max(0.0, aa + ee - 2 * std::abs(ae)) / ee));
+        }
+    std::printf("Bloch 3D plane band: %zu solves; interpolated against solved: n_eff %.2e, E_t %.2e\n",
+                pa.solved_frequencies_hz.size(), worst_n, worst_e);
+    CHECK(pa.solved_frequencies_hz.size() < 21);
+    CHECK(worst_n < kModeInterpNeffTol);
+    CHECK(worst_e < kModeInterpFieldTol);
+}
+
+// 3D ports across the period (S-parameters of the array's supermodes, as the 2D ports of
+// test_bloch_sparams.cpp): a straight section transmits the fundamental, |S21| within 1 % of
+// 1, reflections |S11|, |S22| < 1e-3, reciprocity to 1e-2 and the phase of S21 the lattice
+// wavenumber times the port distance (1.4 um) within 1e-2 rad (the bounds of the 2D test).
+TEST_CASE("Bloch 3D ports across the period: a straight section of the array", "[bloch][sparams]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    Project p = array_project(3);
+    p.extra["ports"] = Json::parse(R"([
+        {"name": "a", "center": [0.5, 1.2, 0.05], "size": [1.0, 0, 0.1], "direction": "+y"},
+        {"name": "b", "center": [0.5, 2.6, 0.05], "size": [1.0, 0, 0.1], "direction": "-y"}])");
+    RunOptions o;
+    o.threads = 2;
+    const SParameters s = run_sparameters(p, "ports3d.glproj", o);
+    REQUIRE(s.labels.size() == 2);
+    for (const auto& w : s.warnings) std::printf("warning: %s\n", w.c_str());
+    CHECK(s.warnings.empty());
+    const double dt = p.run.courant * kDx * units::um / units::c0;
+    for (std::size_t f = 0; f < s.frequency_hz.size(); ++f) {
+        const double w = 2 * units::pi * s.frequency_hz[f];
+        const double k0n = 2.0 / (units::c0 * dt) * std::sin(0.5 * w * dt) * units::um;
+        const double n_eff = s.runs[0].mode_coefficients[0].n_eff[f];
+        const double beta_l = 2.0 / kDx * std::asin(0.5 * n_eff * k0n * kDx);
+        const auto s21 = s.s[1][0][f], s12 = s.s[0][1][f];
+        const double dphi = std::arg(s21 * std::polar(1.0, -beta_l * 1.4));
+        std::printf("Bloch 3D ports wl %.4f: n_eff %.5f |S11| %.2e |S22| %.2e |S21|^2 %.5f |S21-S12| %.2e phase - "
+                    "beta_l L %+.2e rad\n",
+                    units::hz_to_wavelength_um(s.frequency_hz[f]), n_eff, std::abs(s.s[0][0][f]),
+                    std::abs(s.s[1][1][f]), std::norm(s21), std::abs(s21 - s12), dphi);
+        CHECK(std::abs(s21) > 0.99);
+        CHECK(std::abs(s21) < 1.01);
+        CHECK(std::abs(s.s[0][0][f]) < 1e-3);
+        CHECK(std::abs(s.s[1][1][f]) < 1e-3);
+        CHECK(std::abs(s21 - s12) < 1e-2);
+        CHECK(std::abs(dphi) < 1e-2);
+    }
+    // a port that covers part of the period is refused before any run, naming the port
+    p.extra["ports"][1]["size"] = Json::parse("[0.5, 0, 0.1]");
+    try {
+        validate_ports(p, "ports3d.glproj");
+        FAIL("a port covering half the period was accepted");
+    } catch (const ProjectError& e) {
+        const std::string msg = e.what();
+        INFO(msg);
+        CHECK(msg.find("ports[1].size") != std::string::npos);
+        CHECK(msg.find("must span the whole period") != std::string::npos);
+    }
 }

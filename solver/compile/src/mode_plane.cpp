@@ -699,10 +699,20 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
             j1 *= dA;
             j2 *= dA;
             nn *= dA;
-            if (cj) nn = nn.real();  // the mode's power (x 2); its imaginary part is the solve's residual
             if (std::abs(nn) == 0.0) continue;
-            const std::complex<double> scale = std::sqrt(c * 1e-12 / units::eta0) / (2 * c * nn);
-            const std::complex<double> ap = (c * j1 + j2) * scale, am = (c * j1 - j2) * scale;
+            std::complex<double> ap, am;
+            if (cj) {
+                // J1 = (a+ + a-) N and J2 = c (a+ - a-) N* with N = sum (e x h*)_w dA (Re N = 2,
+                // the power; Im N, the reactive part, need not vanish on the staggered nodes)
+                const double sc = 0.5 * std::sqrt(c * 1e-12 / units::eta0);
+                const std::complex<double> t1 = j1 / nn, t2 = j2 / (c * std::conj(nn));
+                ap = (t1 + t2) * sc;
+                am = (t1 - t2) * sc;
+            } else {
+                const std::complex<double> scale = std::sqrt(c * 1e-12 / units::eta0) / (2 * c * nn);
+                ap = (c * j1 + j2) * scale;
+                am = (c * j1 - j2) * scale;
+            }
             a.fwd[f] = plan.sign > 0 ? ap : am;
             a.bwd[f] = plan.sign > 0 ? am : ap;
         }

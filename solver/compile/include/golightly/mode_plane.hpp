@@ -335,7 +335,8 @@ struct ModeAmplitudes {
 /// N = sign dx Re sum e conj(h) (e conj(h) is real pointwise for a lossless mode, so
 /// J1 = (a+ + a-) N and J2 = c (a+ - a-) N); for real modes this is the formula above.
 /// A 3D plane along a Bloch axis (plan.bloch) likewise: J1 = sum (E x h*)_w dA,
-/// J2 = sum (e* x H~)_w dA, N = Re sum (e x h*)_w dA (= 2, the power normalization; the
+/// J2 = sum (e* x H~)_w dA, N = sum (e x h*)_w dA (Re N = 2, the power normalization), so
+/// that J1 = (a+ + a-) N, J2 = c (a+ - a-) N* and a+- = (J1 / N +- J2 / (c N*)) / 2 (the
 /// backward Bloch mode of the same transverse k has the same e_t and -h_t, the mirror
 /// image of the forward one in the w-invariant section). It assumes lossless modes (the
 /// Hermitian orthogonality); with absorbing materials on such a plane the amplitudes
