@@ -363,3 +363,31 @@ TEST_CASE("Bloch 3D ports across the period: a straight section of the array", "
         CHECK(msg.find("must span the whole period") != std::string::npos);
     }
 }
+
+// The mode cache's key holds the window's Bloch phases: a solve at one k must not answer for
+// another, nor for the same phase on the other axis, nor for the k = 0 window.
+TEST_CASE("Bloch 3D mode plane: the mode cache key holds the Bloch phases", "[bloch][mode]") {
+    ModeGrid2D g;
+    g.nu = 4;
+    g.nv = 40;
+    g.dx_um = kDx;
+    g.boundary_u = g.boundary_v = ModeBoundary::periodic;
+    ModeMedium2D m;
+    for (int d = 0; d < 3; ++d) {
+        const auto sh = mode_component_shape_e(g, d);
+        m.eps[std::size_t(d)].assign(std::size_t(sh[0]) * std::size_t(sh[1]), 2.25);
+    }
+    ModeSolveOptions o;
+    const std::string k0 = mode_solve_key(g, m, kWl, o);
+    ModeGrid2D gv = g;
+    gv.bloch_phase_v = 0.5 * units::pi;
+    const std::string kv = mode_solve_key(gv, m, kWl, o);
+    ModeGrid2D gv2 = g;
+    gv2.bloch_phase_v = 0.5 * units::pi * (1 + 1e-15);
+    ModeGrid2D gu = g;
+    gu.bloch_phase_u = 0.5 * units::pi;
+    CHECK(kv != k0);
+    CHECK(mode_solve_key(gv2, m, kWl, o) != kv);
+    CHECK(mode_solve_key(gu, m, kWl, o) != kv);  // the same phase on the other axis
+    CHECK(mode_solve_key(gu, m, kWl, o) != k0);
+}
