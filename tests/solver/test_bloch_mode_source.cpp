@@ -447,38 +447,3 @@ TEST_CASE("Bloch mode lines that do not span the period are refused, naming the 
               std::string::npos);
     }
 }
-
-TEST_CASE("Bloch 3D mode planes along a Bloch axis with nonzero k are refused", "[bloch][mode]") {
-    Project p;
-    p.name = "bloch 3d mode";
-    p.domain.dimensions = 3;
-    p.domain.size = {1.0, 1.0, 2.0};
-    p.domain.cell_size = 0.1;
-    p.domain.pml.cells = 6;
-    p.domain.boundaries = {BoundaryKind::Periodic, BoundaryKind::Periodic, BoundaryKind::Pml};
-    p.domain.bloch = {true, false, false};
-    p.domain.bloch_k = std::array<double, 3>{0.25, 0, 0};
-    Source s;
-    s.name = "in";
-    s.type = SourceType::Plane;
-    s.center = {0.5, 0.5, 0.5};
-    s.size = {1.0, 1.0, 0.0};
-    s.component = Component::Ex;
-    s.profile = SourceProfile::Mode;
-    s.direction = "+z";
-    s.waveform.wavelength_center = kWl;
-    s.waveform.wavelength_span = 0.2;
-    p.sources = {s};
-    p.run.spectrum.wavelength_min = 1.5;
-    p.run.spectrum.wavelength_max = 1.6;
-    p.run.spectrum.points = 3;
-    try {
-        (void)compile_project(p, "bloch3d.glproj", CompileOptions{});
-        FAIL("a 3D mode plane along a Bloch axis compiled");
-    } catch (const ProjectError& e) {
-        const std::string msg = e.what();
-        INFO(msg);
-        CHECK(msg.find("sources[0].profile") != std::string::npos);
-        CHECK(msg.find("a 3D mode source along a Bloch axis with nonzero k (x) is not supported") != std::string::npos);
-    }
-}

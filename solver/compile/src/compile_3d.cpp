@@ -136,16 +136,8 @@ private:
     /// Bloch wave vector, rad/um per axis (resolve_bloch; 0 without Bloch axes).
     std::array<double, 3> bloch_k_{0, 0, 0};
     /// Sets bloch_k_ (compile_bloch.cpp resolve_bloch_k), the Bloch phases and complex fields.
-    /// 3D mode planes along a Bloch axis with nonzero k are not supported (the
-    /// cross-section solver has no Bloch walls; 2D mode lines have them): throws
-    /// ProjectError(json_path) when an in-plane axis of the plane `size` has k != 0.
-    void refuse_bloch_mode_plane(const Vec3& size, const std::string& json_path, const std::string& what) const {
-        for (int a = 0; a < 3; ++a)
-            if (size[a] != 0 && bloch_k_[a] != 0)
-                throw ProjectError(file_, json_path,
-                                   "a 3D " + what + " along a Bloch axis with nonzero k (" + std::string(kAxis[a]) +
-                                       ") is not supported (2D mode lines across a Bloch axis are)");
-    }
+    /// Mode planes along a Bloch axis take the phases from the scene (mode_plane.hpp
+    /// apply_bloch_window, which refuses what they do not support).
     void resolve_bloch() {
         auto n_at = [this](std::size_t i) {
             const Source& s = project_.sources[i];
@@ -490,7 +482,6 @@ void Compiler3D::add_point_source(const Source& src, const std::string& path, co
 
 void Compiler3D::add_plane_source(const Source& src, const std::string& path, const CompiledWaveform& wf) {
     if (src.profile == SourceProfile::Mode) {  // mode_plane.hpp
-        refuse_bloch_mode_plane(src.size, path + ".profile", "mode source");
         std::uint64_t peak = 0;
         add_mode_plane_source(project_, sc(), src, wf, options_.reference_run, path, file_, &peak);
         out_.mode_solver_peak_bytes = std::max(out_.mode_solver_peak_bytes, peak);
@@ -689,7 +680,6 @@ void Compiler3D::compile_monitor(std::size_t mi) {
                                    std::string("must be normal to the plane: +") + kAxis[normal] + " or -" + kAxis[normal]);
             add_flux_plane(box, normal, s, path, cm);
             cm.extent_um = m.size[(normal + 1) % 3] * m.size[(normal + 2) % 3];
-            if (m.kind == "mode") refuse_bloch_mode_plane(m.size, path + ".kind", "mode monitor");
             if (m.kind == "mode")
                 cm.mode_plan = std::make_shared<const ModeMonitorPlan>(compile_mode_monitor(
                     project_, sc(), m, out_.spectrum_hz, options_.reference_run, path, file_));

@@ -49,11 +49,13 @@ double numerical_k0_per_um(double f_hz, double dt_s) {
 
 bool empty_mode(const VectorMode& m) { return m.e[0].empty(); }
 
-/// sum (x.e x y.h)_w, unconjugated (mode_overlap's product)
-cd cross_w(const VectorMode& x, const VectorMode& y) {
+/// sum (x.e x y.h)_w, unconjugated (mode_overlap's product); `conjugated`: y.h* (the
+/// complex Bloch modes of a window along a Bloch axis, mode_plane.hpp mode_overlap)
+cd cross_w(const VectorMode& x, const VectorMode& y, bool conjugated) {
+    auto h = [conjugated](const cd& v) { return conjugated ? std::conj(v) : v; };
     cd s = 0;
-    for (std::size_t k = 0; k < x.e[0].size(); ++k) s += x.e[0][k] * y.h[1][k];
-    for (std::size_t k = 0; k < x.e[1].size(); ++k) s -= x.e[1][k] * y.h[0][k];
+    for (std::size_t k = 0; k < x.e[0].size(); ++k) s += x.e[0][k] * h(y.h[1][k]);
+    for (std::size_t k = 0; k < x.e[1].size(); ++k) s -= x.e[1][k] * h(y.h[0][k]);
     return s;
 }
 
@@ -149,6 +151,7 @@ ModeBandResult solve_modes_band(const CrossSection& cs, const ModeSolveOptions& 
     const std::size_t nf = freqs.size();
     if (nf == 0) return r;
     const double dx = cs.grid.dx_um;
+    const bool bloch = cs.grid.bloch_phase_u != 0 || cs.grid.bloch_phase_v != 0;
     auto solve_at = [&](double f) {
         const double k0 = numerical_k0_per_um(f, dt_s);
         const auto raw = cached_solve_modes_2d(cs.grid, cross_section_medium(cs, 2 * M_PI * f), 2 * M_PI / k0, o);
@@ -159,7 +162,7 @@ ModeBandResult solve_modes_band(const CrossSection& cs, const ModeSolveOptions& 
         std::vector<std::vector<VectorMode>> cand;
         cand.reserve(nf);
         for (double f : freqs) cand.push_back(solve_at(f));
-        e.modes = track_modes(cand, mode_indices, nf / 2, freqs, label, e.warnings);
+        e.modes = track_modes(cand, mode_indices, nf / 2, freqs, label, e.warnings, bloch);
         e.node_hz = freqs;
         return e;
     };
@@ -185,7 +188,7 @@ ModeBandResult solve_modes_band(const CrossSection& cs, const ModeSolveOptions& 
         }
         std::vector<std::string> warnings;
         std::vector<std::vector<VectorMode>> picked =
-            track_modes(cand, mode_indices, std::size_t(kn / 2), nodes, label, warnings);
+            track_modes(cand, mode_indices, std::size_t(kn / 2), nodes, label, warnings, bloch);
         const std::size_t nm = mode_indices.size();
         // A mode found at some nodes and not at others (a cutoff inside the band) cannot be
         // interpolated: solve every frequency.
@@ -198,13 +201,15 @@ ModeBandResult solve_modes_band(const CrossSection& cs, const ModeSolveOptions& 
                 return e;
             }
         }
-        // align each node's phase to its lower neighbour's (the unconjugated overlap real > 0)
+        // align each node's phase to its lower neighbour's (the overlap real > 0: unconjugated,
+        // conjugated for Bloch modes)
         for (std::size_t m = 0; m < nm; ++m)
             for (int j = 1; j < kn; ++j) {
                 VectorMode& cur = picked[std::size_t(j)][m];
                 if (empty_mode(cur)) continue;
-                const cd c = cross_w(picked[std::size_t(j) - 1][m], cur);
-                if (std::abs(c) > 0) scale_fields(cur, std::conj(c) / std::abs(c));
+                const cd c = cross_w(picked[std::size_t(j) - 1][m], cur, bloch);
+                // cur = prev e^{i phi}: c = N e^{i phi} unconjugated, N e^{-i phi} conjugated
+                if (std::abs(c) > 0) scale_fields(cur, (bloch ? c : std::conj(c)) / std::abs(c));
             }
         // the coarse level (even j) against the new nodes (odd j)
         std::vector<double> coarse;

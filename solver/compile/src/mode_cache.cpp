@@ -265,6 +265,14 @@ std::string mode_solve_key(const ModeGrid2D& g, const ModeMedium2D& m, double wl
     h.value(o.bend_reference_um);
     h.value(std::int32_t(o.pml_cells[0]));
     h.value(std::int32_t(o.pml_cells[1]));
+    // the Bloch phases of a window along a Bloch axis (mode_solver2d.hpp); hashed only when
+    // set, so that the keys of every other window stay those already on disk
+    if (g.bloch_phase_u != 0 || g.bloch_phase_v != 0) {
+        const char bloch[] = "bloch";
+        h.bytes(bloch, sizeof bloch);
+        h.value(g.bloch_phase_u);
+        h.value(g.bloch_phase_v);
+    }
     return h.hex();
 }
 
@@ -526,7 +534,8 @@ std::size_t prune_mode_cache_dir(const std::string& dir, std::uint64_t max_bytes
 }
 
 std::uint64_t mode_solve_peak_bytes(const ModeGrid2D& g, const ModeMedium2D& medium, const ModeSolveOptions& o) {
-    bool complex = o.pml_cells[0] > 0 || o.pml_cells[1] > 0 || o.bend_radius_um != 0;
+    bool complex = o.pml_cells[0] > 0 || o.pml_cells[1] > 0 || o.bend_radius_um != 0 || g.bloch_phase_u != 0 ||
+                   g.bloch_phase_v != 0;
     for (const auto& v : medium.eps_imag) complex = complex || !v.empty();
     const double cells = std::max(1.0, double(std::max(g.nu, 0)) * double(std::max(g.nv, 0)));
     const double n = 2 * cells;  // unknowns: E_u and E_v

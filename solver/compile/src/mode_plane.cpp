@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "compile_internal.hpp"
@@ -383,6 +384,48 @@ void apply_mode_selection(const CrossSection& cs, const ModeSelection& sel, cons
     o.pml_cells[static_cast<size_t>(a)] = kBendPmlCells;
 }
 
+bool apply_bloch_window(const Project& project, const Scene& scene, CrossSection& cs, const Json& extra,
+                        const std::string& what, const std::string& json_path, const std::string& file_label) {
+    const int ax[2] = {cs.axis_u, cs.axis_v};
+    const int n_win[2] = {cs.grid.nu, cs.grid.nv};
+    const ModeBoundary walls[2] = {cs.grid.boundary_u, cs.grid.boundary_v};
+    double phase[2] = {0, 0};
+    bool any = false;
+    for (int k = 0; k < 2; ++k) {
+        const int a = ax[k];
+        if (!project.domain.is_bloch(a) || scene.bloch_phase[a] == 0) continue;
+        const std::int64_t n_dom = a == 0 ? scene.nx : a == 1 ? scene.ny : scene.nz;
+        const std::string name(1, "xyz"[a]);
+        // the interior period: a Bloch axis has no PML, so the scene's extent is the period
+        if (n_win[k] != n_dom || (k == 0 ? cs.i0_u : cs.i0_v) != 0)
+            throw ProjectError(file_label, json_path + ".size",
+                               what + ": a plane along the Bloch axis " + name +
+                                   " with nonzero k must span the whole period (size " + name + " = the domain's " +
+                                   std::to_string(project.domain.size[std::size_t(a)]) +
+                                   " um; its mode is a Bloch mode of one period); this one covers " +
+                                   std::to_string(n_win[k]) + " of the " + std::to_string(n_dom) + " cells");
+        if (walls[k] != ModeBoundary::periodic)
+            throw ProjectError(file_label, json_path + ".mode_boundary",
+                               what + ": the window's wall along the Bloch axis " + name +
+                                   " with nonzero k must be \"periodic\" (the Bloch phase is imposed there)");
+        phase[k] = scene.bloch_phase[a];
+        any = true;
+    }
+    if (!any) return false;
+    if (scene.bloch_phase[cs.axis_w] != 0)
+        throw ProjectError(file_label, json_path + ".center",
+                           what + ": a mode plane along a Bloch axis needs zero Bloch k along its normal (" +
+                               std::string(1, "xyz"[cs.axis_w]) + ")");
+    if (extra.is_object() && extra.contains("bend_radius") && extra["bend_radius"].is_number() &&
+        extra["bend_radius"].get<double>() != 0)
+        throw ProjectError(file_label, json_path + ".bend_radius",
+                           what + ": a mode plane along a Bloch axis cannot be bent (its mode is a Bloch mode of the "
+                                  "period)");
+    cs.grid.bloch_phase_u = phase[0];
+    cs.grid.bloch_phase_v = phase[1];
+    return true;
+}
+
 double wafer_te_fraction(const CrossSection& cs, const VectorMode& m) {
     return cs.axis_w != 1 ? m.te_fraction : 1.0 - m.te_fraction;
 }
@@ -406,6 +449,8 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
     ModeMonitorPlan plan;
     plan.cs = sample_cross_section(project, monitor.center, monitor.size, reference_run, json_path, file_label,
                                    monitor.extra);
+    plan.bloch = apply_bloch_window(project, scene, plan.cs, monitor.extra, "mode monitor '" + monitor.name + "'",
+                                    json_path, file_label);
     const CrossSection& cs = plan.cs;
     plan.sign = (!monitor.direction.empty() && monitor.direction[0] == '-') ? -1 : 1;
     plan.mode_indices = parse_mode_list(monitor.extra, json_path, file_label);
@@ -486,13 +531,14 @@ ModeMonitorPlan compile_mode_monitor(const Project& project, Scene& scene, const
     return plan;
 }
 
-double mode_overlap(const VectorMode& a, const VectorMode& b) {
+double mode_overlap(const VectorMode& a, const VectorMode& b, bool conjugated) {
     if (a.e[0].empty() || b.e[0].empty() || a.e[0].size() != b.e[0].size() || a.e[1].size() != b.e[1].size())
         return 0.0;
-    auto cross = [](const VectorMode& x, const VectorMode& y) {  // sum (x.e x y.h)_w, unconjugated
+    auto cross = [conjugated](const VectorMode& x, const VectorMode& y) {  // sum (x.e x y.h)_w (y.h* when conjugated)
+        auto h = [conjugated](const std::complex<double>& v) { return conjugated ? std::conj(v) : v; };
         std::complex<double> s = 0;
-        for (std::size_t k = 0; k < x.e[0].size(); ++k) s += x.e[0][k] * y.h[1][k];
-        for (std::size_t k = 0; k < x.e[1].size(); ++k) s -= x.e[1][k] * y.h[0][k];
+        for (std::size_t k = 0; k < x.e[0].size(); ++k) s += x.e[0][k] * h(y.h[1][k]);
+        for (std::size_t k = 0; k < x.e[1].size(); ++k) s -= x.e[1][k] * h(y.h[0][k]);
         return s;
     };
     const double naa = std::abs(cross(a, a)), nbb = std::abs(cross(b, b));
@@ -503,7 +549,7 @@ double mode_overlap(const VectorMode& a, const VectorMode& b) {
 std::vector<std::vector<VectorMode>> track_modes(const std::vector<std::vector<VectorMode>>& cand,
                                                  const std::vector<int>& indices, std::size_t start,
                                                  const std::vector<double>& freqs, const std::string& label,
-                                                 std::vector<std::string>& warnings) {
+                                                 std::vector<std::string>& warnings, bool conjugated) {
     const std::size_t nf = cand.size(), nm = indices.size();
     std::vector<std::vector<VectorMode>> picked(nf, std::vector<VectorMode>(nm));
     if (nf == 0) return picked;
@@ -525,7 +571,7 @@ std::vector<std::vector<VectorMode>> track_modes(const std::vector<std::vector<V
             double ob = -1;
             for (std::size_t c = 0; c < cand[f].size(); ++c) {
                 if (taken[c]) continue;
-                const double ov = mode_overlap(prev, cand[f][c]);
+                const double ov = mode_overlap(prev, cand[f][c], conjugated);
                 if (ov > ob) best = int(c), ob = ov;
             }
             if (best < 0) continue;  // no candidate left: an empty pick (n_eff 0)
@@ -633,25 +679,40 @@ std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
             // J1 = sum (E x h)_w dA, J2 = sum (e x H)_w dA, N = sum (e x h)_w dA. A lossless
             // mode's transverse e, h are real, so these equal the conjugated forms and N = 2
             // (power 1).
+            // A plane along a Bloch axis (plan.bloch): complex Bloch modes, orthogonal under
+            // the conjugated product: the mode's fields enter conjugated (mode_plane.hpp).
+            const bool cj = plan.bloch;
+            auto md = [cj](const std::complex<double>& v) { return cj ? std::conj(v) : v; };
             std::complex<double> j1 = 0, j2 = 0, nn = 0;
             for (std::size_t k = 0; k < n_eu; ++k) {
                 const std::complex<double> E = (*sets[0])[k * nf + f], H = (*sets[3])[k * nf + f];
-                j1 += E * vm.h[1][k];
-                j2 += vm.e[0][k] * H;
-                nn += vm.e[0][k] * vm.h[1][k];
+                j1 += E * md(vm.h[1][k]);
+                j2 += md(vm.e[0][k]) * H;
+                nn += vm.e[0][k] * md(vm.h[1][k]);
             }
             for (std::size_t k = 0; k < n_ev; ++k) {
                 const std::complex<double> E = (*sets[1])[k * nf + f], H = (*sets[2])[k * nf + f];
-                j1 -= E * vm.h[0][k];
-                j2 -= vm.e[1][k] * H;
-                nn -= vm.e[1][k] * vm.h[0][k];
+                j1 -= E * md(vm.h[0][k]);
+                j2 -= md(vm.e[1][k]) * H;
+                nn -= vm.e[1][k] * md(vm.h[0][k]);
             }
             j1 *= dA;
             j2 *= dA;
             nn *= dA;
             if (std::abs(nn) == 0.0) continue;
-            const std::complex<double> scale = std::sqrt(c * 1e-12 / units::eta0) / (2 * c * nn);
-            const std::complex<double> ap = (c * j1 + j2) * scale, am = (c * j1 - j2) * scale;
+            std::complex<double> ap, am;
+            if (cj) {
+                // J1 = (a+ + a-) N and J2 = c (a+ - a-) N* with N = sum (e x h*)_w dA (Re N = 2,
+                // the power; Im N, the reactive part, need not vanish on the staggered nodes)
+                const double sc = 0.5 * std::sqrt(c * 1e-12 / units::eta0);
+                const std::complex<double> t1 = j1 / nn, t2 = j2 / (c * std::conj(nn));
+                ap = (t1 + t2) * sc;
+                am = (t1 - t2) * sc;
+            } else {
+                const std::complex<double> scale = std::sqrt(c * 1e-12 / units::eta0) / (2 * c * nn);
+                ap = (c * j1 + j2) * scale;
+                am = (c * j1 - j2) * scale;
+            }
             a.fwd[f] = plan.sign > 0 ? ap : am;
             a.bwd[f] = plan.sign > 0 ? am : ap;
         }
@@ -672,9 +733,11 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     if (!have_mode_solver_2d())
         throw ProjectError(file_label, json_path + ".profile",
                            "mode sources in 3D need the 2D mode solver, which this build lacks (no Spectra)");
-    const CrossSection cs =
+    CrossSection cs =
         sample_cross_section(project, src.center, src.size, reference_run, json_path, file_label, src.extra,
                              wf.omega > 0 ? units::hz_to_wavelength_um(wf.omega / (2 * M_PI)) : 0.0);
+    const bool bloch =
+        apply_bloch_window(project, scene, cs, src.extra, "mode source '" + src.name + "'", json_path, file_label);
     const auto [axis, s] = detail::parse_direction(src.direction, true);
     if (axis != cs.axis_w)
         throw ProjectError(file_label, json_path + ".direction",
@@ -727,28 +790,62 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     for (int d = 0; d < 2; ++d)
         for (const auto& x : m.e[d]) emax = std::max(emax, std::abs(x));
     const double delay = detail::half_cell_delay_s(m.n_eff, wf.omega, cs.grid.dx_um, scene.dt_s);
-    for (int d = 0; d < 2; ++d) {
-        const detail::TangentialPair tp = detail::tangential_pair_3d(cs.axis_w, e_of[ax[d]]);
-        const auto& hpart = m.h[1 - d];  // E_u pairs with H~_v, E_v with H~_u (same node shapes)
-        const auto se = mode_component_shape_e(cs.grid, d);
-        std::vector<detail::OneWayNode> nodes;
-        for (int j = 0; j < se[1]; ++j)
-            for (int i = 0; i < se[0]; ++i) {
-                const std::size_t k = std::size_t(j) * std::size_t(se[0]) + std::size_t(i);
-                const double e = m.e[d][k].real(), h = hpart[k].real();
-                if (std::abs(e) < 1e-7 * emax && std::abs(h) < 1e-7 * emax) continue;
-                const int iu = cs.i0_u + i + (d == 0 ? 0 : first_u);
-                const int iv = cs.i0_v + j + (d == 1 ? 0 : first_v);
-                detail::OneWayNode on;
-                on.e_cell = flat_of(iu, iv, cs.i_w);
-                on.h_cell = flat_of(iu, iv, kh);
-                on.frac = 1.0;
-                on.e_inc = src.amplitude * e;
-                on.h_inc = s * src.amplitude * h;
-                on.delay_h_s = delay;
-                nodes.push_back(on);
+    // A plane along a Bloch axis injects the complex Bloch mode (the engine carries complex
+    // fields there): the real and the imaginary parts' sheets, merged below into terms of
+    // complex weight; every other plane injects the real part (a lossy mode's too).
+    const int parts = bloch ? 2 : 1;
+    const std::size_t first = scene.sources.size();
+    std::size_t mid = first;
+    for (int part = 0; part < parts; ++part) {
+        for (int d = 0; d < 2; ++d) {
+            const detail::TangentialPair tp = detail::tangential_pair_3d(cs.axis_w, e_of[ax[d]]);
+            const auto& hpart = m.h[1 - d];  // E_u pairs with H~_v, E_v with H~_u (same node shapes)
+            const auto se = mode_component_shape_e(cs.grid, d);
+            std::vector<detail::OneWayNode> nodes;
+            for (int j = 0; j < se[1]; ++j)
+                for (int i = 0; i < se[0]; ++i) {
+                    const std::size_t k = std::size_t(j) * std::size_t(se[0]) + std::size_t(i);
+                    if (std::abs(m.e[d][k]) < 1e-7 * emax && std::abs(hpart[k]) < 1e-7 * emax) continue;
+                    const double e = part == 0 ? m.e[d][k].real() : m.e[d][k].imag();
+                    const double h = part == 0 ? hpart[k].real() : hpart[k].imag();
+                    const int iu = cs.i0_u + i + (d == 0 ? 0 : first_u);
+                    const int iv = cs.i0_v + j + (d == 1 ? 0 : first_v);
+                    detail::OneWayNode on;
+                    on.e_cell = flat_of(iu, iv, cs.i_w);
+                    on.h_cell = flat_of(iu, iv, kh);
+                    on.frac = 1.0;
+                    on.e_inc = src.amplitude * e;
+                    on.h_inc = s * src.amplitude * h;
+                    on.delay_h_s = delay;
+                    nodes.push_back(on);
+                }
+            if (!nodes.empty()) detail::add_one_way_terms(scene, tp, s, nodes, wf);
+        }
+        if (part == 0) mid = scene.sources.size();
+    }
+    if (bloch) {
+        // add_one_way_terms skips zero weights, so the two parts' terms may list different
+        // cells: one term per (component, delay) with weight re + i im per cell
+        std::map<std::pair<int, double>, std::map<CellIndex, std::complex<double>>> acc;
+        for (std::size_t t = first; t < scene.sources.size(); ++t) {
+            const SourceTerm& st = scene.sources[t];
+            auto& cells = acc[{int(st.component), st.delay_s}];
+            const std::complex<double> unit = t < mid ? 1.0 : std::complex<double>(0.0, 1.0);
+            for (std::size_t q = 0; q < st.cells.size(); ++q) cells[st.cells[q]] += unit * st.weights[q];
+        }
+        scene.sources.resize(first);
+        for (const auto& [key, cells] : acc) {
+            SourceTerm t;
+            t.component = static_cast<Component>(key.first);
+            t.waveform = wf;
+            t.delay_s = key.second;
+            for (const auto& [cell, w] : cells) {
+                t.cells.push_back(cell);
+                t.weights.push_back(w.real());
+                t.weights_im.push_back(w.imag());
             }
-        if (!nodes.empty()) detail::add_one_way_terms(scene, tp, s, nodes, wf);
+            scene.sources.push_back(std::move(t));
+        }
     }
     return m.n_eff;
 }

@@ -327,6 +327,116 @@ std::vector<std::string> sparameter_warnings(const SParameters& s, double recipr
     return out;
 }
 
+namespace {
+
+using cplx = std::complex<double>;
+
+/// Solves X M = R for X (rows x n; M n x n; row-major): Gaussian elimination with partial
+/// pivoting on M^T X^T = R^T. Returns false when a pivot falls below 1e-12 of the largest
+/// entry of M (singular to working precision).
+bool right_divide(const std::vector<std::vector<cplx>>& r, const std::vector<std::vector<cplx>>& m,
+                  std::vector<std::vector<cplx>>& x) {
+    const std::size_t n = m.size(), rows = r.size();
+    double big = 0;
+    for (const auto& row : m)
+        for (const cplx& v : row) big = std::max(big, std::abs(v));
+    if (!(big > 0)) return false;
+    // augmented system: row k = column k of M | column k of R
+    std::vector<std::vector<cplx>> a(n, std::vector<cplx>(n + rows));
+    for (std::size_t k = 0; k < n; ++k) {
+        for (std::size_t q = 0; q < n; ++q) a[k][q] = m[q][k];
+        for (std::size_t q = 0; q < rows; ++q) a[k][n + q] = r[q][k];
+    }
+    for (std::size_t c = 0; c < n; ++c) {
+        std::size_t piv = c;
+        for (std::size_t k = c + 1; k < n; ++k)
+            if (std::abs(a[k][c]) > std::abs(a[piv][c])) piv = k;
+        if (!(std::abs(a[piv][c]) > 1e-12 * big)) return false;
+        std::swap(a[c], a[piv]);
+        for (std::size_t k = 0; k < n; ++k) {
+            if (k == c) continue;
+            const cplx f = a[k][c] / a[c][c];
+            if (f == 0.0) continue;
+            for (std::size_t q = c; q < n + rows; ++q) a[k][q] -= f * a[c][q];
+        }
+    }
+    x.assign(rows, std::vector<cplx>(n));
+    for (std::size_t c = 0; c < n; ++c)
+        for (std::size_t q = 0; q < rows; ++q) x[q][c] = a[c][n + q] / a[c][c];
+    return true;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::vector<std::complex<double>>>> sparameter_matrix(const Project& project,
+                                                                             const std::string& file,
+                                                                             const std::vector<RunResult>& runs,
+                                                                             std::vector<std::string>* warnings) {
+    const std::vector<std::string> labels = port_mode_labels(parse_ports(project, file));
+    const std::size_t n = labels.size();
+    if (runs.size() != n)
+        throw RunError("S-parameters: " + std::to_string(runs.size()) + " runs for " + std::to_string(n) + " port-modes");
+    const double dx = project.domain.cell_size;
+    const double dt = project.run.courant * dx * units::um / units::c0;
+    const std::size_t nf = runs.empty() ? 0 : runs[0].frequency_hz.size();
+    for (std::size_t j = 0; j < n; ++j) {
+        const RunResult& r = runs[j];
+        if (r.frequency_hz != runs[0].frequency_hz) throw RunError("S-parameters: the port-mode runs' spectra differ");
+        if (r.mode_coefficients.size() != n)
+            throw RunError("S-parameters: the run of port-mode " + labels[j] + " holds " +
+                           std::to_string(r.mode_coefficients.size()) + " mode monitor entries, " + std::to_string(n) +
+                           " expected");
+        for (const auto& mc : r.mode_coefficients)
+            if (mc.fwd.size() != nf || mc.bwd.size() != nf || mc.n_eff.size() != nf)
+                throw RunError("S-parameters: mode coefficients and spectrum differ in length");
+    }
+    std::vector<std::vector<std::vector<cplx>>> s(n, std::vector<std::vector<cplx>>(n, std::vector<cplx>(nf)));
+    std::vector<std::size_t> fallback;  // frequencies where A was singular
+    for (std::size_t f = 0; f < nf; ++f) {
+        const double w = 2 * M_PI * runs[0].frequency_hz[f];
+        const double k0n = 2.0 / (units::c0 * dt) * std::sin(0.5 * w * dt) * units::um;  // 1/um
+        // the reference-plane shift of port-mode k (its monitor lies d = kOffsetCells inside
+        // the port): exp(i beta_k d), beta the lattice wavenumber of run j's mode k; the
+        // entering wave reaches the monitor d after the port plane (a = fwd exp(-i beta d)),
+        // the leaving one the port plane d after the monitor (b = bwd exp(+i beta d))
+        auto shift = [&](std::size_t j, std::size_t k) {
+            const double ne = runs[j].mode_coefficients[k].n_eff[f];
+            return std::polar(1.0, 2.0 / dx * std::asin(std::min(1.0, 0.5 * ne * k0n * dx)) * kOffsetCells * dx);
+        };
+        // the port-modes launched at this frequency (a mode beyond its cutoff launches nothing)
+        std::vector<std::size_t> act;
+        for (std::size_t j = 0; j < n; ++j)
+            if (std::abs(runs[j].mode_coefficients[j].fwd[f]) > 0) act.push_back(j);
+        const std::size_t na = act.size();
+        std::vector<std::vector<cplx>> a(na, std::vector<cplx>(na)), b(n, std::vector<cplx>(na));
+        for (std::size_t q = 0; q < na; ++q) {
+            const std::size_t j = act[q];
+            for (std::size_t p = 0; p < na; ++p) {
+                const std::size_t k = act[p];
+                a[p][q] = runs[j].mode_coefficients[k].fwd[f] * std::conj(shift(j, k));
+            }
+            for (std::size_t i = 0; i < n; ++i) b[i][q] = runs[j].mode_coefficients[i].bwd[f] * shift(j, i);
+        }
+        // S A = B on the launched port-modes
+        std::vector<std::vector<cplx>> x;
+        const bool ok = na == 0 || right_divide(b, a, x);
+        if (ok)
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t q = 0; q < na; ++q) s[i][act[q]][f] = x[i][q];
+        if (!ok) {  // the driven amplitude alone (each run's own incident mode)
+            fallback.push_back(f);
+            for (std::size_t q = 0; q < na; ++q)
+                for (std::size_t i = 0; i < n; ++i) s[i][act[q]][f] = b[i][q] / a[q][q];
+        }
+    }
+    if (warnings && !fallback.empty())
+        warnings->push_back("S-parameters: the incident amplitudes of the port-mode runs form a singular matrix at " +
+                            std::to_string(fallback.size()) + " frequencies (first " +
+                            fmt_g(units::hz_to_wavelength_um(runs[0].frequency_hz[fallback[0]])) +
+                            " um); there each column uses its driven mode's amplitude alone");
+    return s;
+}
+
 SParameters assemble_sparameters(const Project& project, const std::string& file, std::vector<RunResult> runs,
                                  double reciprocity_tol, double passivity_tol) {
     SParameters out;
@@ -343,9 +453,8 @@ SParameters assemble_sparameters(const Project& project, const std::string& file
             out.warnings.push_back("the run of port " + out.labels[j] + " stopped at " + to_string(r.stop_reason) +
                                    " before the fields decayed: S-parameters may be inaccurate");
         for (const std::string& w : r.warnings) out.warnings.push_back("port " + out.labels[j] + ": " + w);
-        auto col = sparameter_column(project, file, r, j);
-        for (std::size_t i = 0; i < n; ++i) out.s[i][j] = std::move(col[i]);
     }
+    out.s = sparameter_matrix(project, file, runs, &out.warnings);
     for (std::string& w : sparameter_warnings(out, reciprocity_tol, passivity_tol)) out.warnings.push_back(std::move(w));
     out.runs = std::move(runs);
     return out;

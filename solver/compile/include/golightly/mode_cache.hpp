@@ -107,7 +107,8 @@ ModeCacheStats mode_cache_stats();
 void clear_mode_cache();
 
 /// The solve's key: 32 hex digits (two independent 64-bit hashes of the grid, eps / eps_imag
-/// / eps_group arrays, wavelength, options and mode_solver_revision()).
+/// / eps_group arrays, wavelength, options and mode_solver_revision(); the grid's Bloch
+/// phases where either is nonzero).
 std::string mode_solve_key(const ModeGrid2D& grid, const ModeMedium2D& medium, double wavelength_um,
                            const ModeSolveOptions& options);
 

@@ -159,7 +159,26 @@ int modes_to_solve(int wanted, ModeFilter filter);
 /// sqrt(|sum (a.e x b.h)_w| |sum (b.e x a.h)_w| / (|sum (a.e x a.h)_w| |sum (b.e x b.h)_w|)),
 /// unconjugated transverse products (the reciprocity form, valid for lossy modes): 1 for
 /// the same mode (any phase), 0 for orthogonal modes. 0 when either mode is empty.
-double mode_overlap(const VectorMode& a, const VectorMode& b);
+/// `conjugated`: the products conjugate the second factor, sum (x.e x y.h*)_w (the power
+/// orthogonality of lossless modes). Complex Bloch modes of a window along a Bloch axis
+/// (ModeGrid2D::bloch_phase_u/v != 0) need it: their unconjugated product pairs the mode
+/// of wave vector k_t with that of -k_t, and a mode's product with itself sums
+/// exp(2 i k_t u) over the period, which can vanish.
+double mode_overlap(const VectorMode& a, const VectorMode& b, bool conjugated = false);
+
+/// Where the window of `cs` (sampled by sample_cross_section) spans a Bloch axis of the
+/// scene with a nonzero phase (Scene::bloch_phase, k L over the domain's period): sets
+/// cs.grid.bloch_phase_u / _v to that phase, so that the solver returns the complex Bloch
+/// modes of the period (mode_solver2d.hpp) and returns true; false (cs unchanged) when no
+/// in-plane axis has a Bloch phase. Throws ProjectError(file_label, ...) naming the field
+/// for what is not supported: json_path + ".size" when the window covers a Bloch axis of
+/// nonzero k only in part (its mode is a Bloch mode of the whole period, as for 2D mode
+/// lines), json_path + ".mode_boundary" when its wall there is not "periodic",
+/// json_path + ".center" when the plane's normal is itself a Bloch axis of nonzero k (the
+/// mode would propagate along an axis of imposed phase), json_path + ".bend_radius" for a
+/// bent plane along a Bloch axis. `what` names the object ("mode monitor 'm'").
+bool apply_bloch_window(const Project& project, const Scene& scene, CrossSection& cs, const Json& extra,
+                        const std::string& what, const std::string& json_path, const std::string& file_label);
 
 /// Below this overlap between the same tracked mode at neighbouring frequencies,
 /// track_modes reports a warning (issue criterion).
@@ -174,10 +193,11 @@ inline constexpr double kModeTrackingOverlap = 0.9;
 /// empty pick there: by index again). Returns picked[f][m]. For each pick whose overlap
 /// is below kModeTrackingOverlap a line "<label>: mode <indices[m]>: overlap <o> with the
 /// neighbouring frequency at <f> Hz ..." is appended to `warnings`.
+/// `conjugated`: mode_overlap's conjugated form (Bloch windows).
 std::vector<std::vector<VectorMode>> track_modes(const std::vector<std::vector<VectorMode>>& candidates,
                                                  const std::vector<int>& indices, std::size_t start,
                                                  const std::vector<double>& frequencies_hz, const std::string& label,
-                                                 std::vector<std::string>& warnings);
+                                                 std::vector<std::string>& warnings, bool conjugated = false);
 
 /// A mode monitor (a 3D `flux` monitor with `kind: "mode"`, spec "Mode sources and
 /// monitors"): the DFT sets of the tangential fields on its cross-section and the modes
@@ -227,6 +247,10 @@ struct ModeMonitorPlan {
     /// with nonzero k (its modes are complex Bloch modes, mode_solver_bloch.hpp); empty for
     /// every other line. mode_amplitudes then projects onto the conjugated complex mode.
     std::vector<std::vector<std::vector<double>>> line_e_im, line_h_im;
+    /// 3D planes: true when the window spans a Bloch axis with nonzero k
+    /// (apply_bloch_window; cs.grid.bloch_phase_u/v): its modes are complex Bloch modes and
+    /// mode_amplitudes projects onto the conjugated mode, as for 2D Bloch lines.
+    bool bloch = false;
 };
 
 /// The `modes` member of a mode monitor (a JSON list of mode indices 0..99; default [0])
@@ -310,6 +334,13 @@ struct ModeAmplitudes {
 /// conjugates the mode: J1 = sign dx sum E conj(h), J2 = sign dx sum conj(e) H~,
 /// N = sign dx Re sum e conj(h) (e conj(h) is real pointwise for a lossless mode, so
 /// J1 = (a+ + a-) N and J2 = c (a+ - a-) N); for real modes this is the formula above.
+/// A 3D plane along a Bloch axis (plan.bloch) likewise: J1 = sum (E x h*)_w dA,
+/// J2 = sum (e* x H~)_w dA, N = sum (e x h*)_w dA (Re N = 2, the power normalization), so
+/// that J1 = (a+ + a-) N, J2 = c (a+ - a-) N* and a+- = (J1 / N +- J2 / (c N*)) / 2 (the
+/// backward Bloch mode of the same transverse k has the same e_t and -h_t, the mirror
+/// image of the forward one in the w-invariant section). It assumes lossless modes (the
+/// Hermitian orthogonality); with absorbing materials on such a plane the amplitudes
+/// carry the modes' non-orthogonality, of the order of Im eps / Re eps.
 /// Throws std::invalid_argument on size mismatch.
 std::vector<ModeAmplitudes> mode_amplitudes(const ModeMonitorPlan& plan,
                                             const std::vector<std::complex<double>>* const sets[4]);

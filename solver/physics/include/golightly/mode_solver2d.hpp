@@ -50,8 +50,8 @@ struct ModeGrid2D {
     /// exp(i phase) times node 0, the backward difference is minus its conjugate transpose,
     /// and a nonzero phase makes the operator complex (the complex shift-invert path, as
     /// for a lossy medium; fields complex). 0 = periodic; must be 0 on PEC and PMC axes
-    /// (std::invalid_argument). Not yet used by the 3D compiler, which refuses mode planes
-    /// along a Bloch axis of k != 0 (mode_cache.cpp's key would need the phases then).
+    /// (std::invalid_argument). The 3D compiler sets it on a mode plane that spans a Bloch
+    /// axis of k != 0 (mode_plane.hpp apply_bloch_window; mode_cache.cpp's key holds it).
     double bloch_phase_u = 0, bloch_phase_v = 0;
 };
 

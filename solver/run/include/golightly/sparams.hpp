@@ -111,12 +111,33 @@ RunResult run_port_mode(const Project& project, const std::string& file_label, c
 std::vector<std::vector<std::complex<double>>> sparameter_column(const Project& project, const std::string& file_label,
                                                                  const RunResult& run, std::size_t j);
 
+/// The scattering matrix of all port-mode runs (runs[j]: the run of port-mode j), s[i][j][f],
+/// as S = B A^-1 per frequency: A[k][j] = a_k of run j (the amplitude of port-mode k
+/// entering the device at its port's monitor, its forward amplitude), B[i][j] = b_i of run j
+/// (port-mode i leaving, its backward amplitude), both moved back onto the port planes by
+/// exp(i beta d) as in sparameter_column. Each run's fields are the response to all the
+/// modes it launches, so dividing by the driven amplitude alone (sparameter_column) counts
+/// as scattering what the source put into another mode of the driven port (a mode source
+/// of the centre wavelength launches some of the port's other modes at the band's ends)
+/// and what the other ports reflect back in; S = B A^-1 removes both (the multi-mode
+/// extraction of, e.g., Meep's and Tidy3D's mode-solver ports). With one mode per port and
+/// no incident wave at the other ports it reduces to sparameter_column. Port-modes whose
+/// driven amplitude is 0 at a frequency (beyond their cutoff) are left out there (their
+/// rows and columns 0); where A is singular (a pivot below 1e-12 of its largest entry) the
+/// columns fall back to sparameter_column's b_i / a_j and one line is appended to
+/// `warnings` (when given). Throws RunError when runs.size() is not the port-mode count, a
+/// run lacks a mode monitor entry per port-mode, or the runs' spectra differ.
+std::vector<std::vector<std::vector<std::complex<double>>>> sparameter_matrix(const Project& project,
+                                                                             const std::string& file_label,
+                                                                             const std::vector<RunResult>& runs,
+                                                                             std::vector<std::string>* warnings = nullptr);
+
 /// Runs one port-mode simulation (how: `runner`, see run_sparameters).
 /// Returns the run of port-mode j; `worker` is the job queue's worker index (0..workers-1).
 using PortModeRunner = std::function<RunResult(std::size_t j, int worker)>;
 
 /// Runs one simulation per port-mode j (port_mode_project, run_port_mode) and assembles
-/// the matrix column by column (sparameter_column). The runs go through sweep.hpp's
+/// the matrix from all of them (sparameter_matrix: S = B A^-1). The runs go through sweep.hpp's
 /// run_job_queue on `workers` workers (at most one run per worker at a time); `runner`
 /// (null: run_port_mode with `options` in this process) runs port-mode j on a worker,
 /// e.g. as a child process on its own device (golightly-cli sparams --devices). The
@@ -149,7 +170,7 @@ PortModeRunner in_process_port_mode_runner(const Project& project, const std::st
 std::size_t port_mode_state_bytes(const Project& project, const std::string& file_label, Precision precision);
 
 /// The matrix of all port-mode runs (runs[j]: the run of port-mode j, as run_port_mode
-/// returns it): labels, frequencies, columns (sparameter_column), the runs' warnings and
+/// returns it): labels, frequencies, the matrix (sparameter_matrix), the runs' warnings and
 /// sparameter_warnings. Throws RunError when runs.size() is not the port-mode count or the
 /// runs' spectra differ.
 SParameters assemble_sparameters(const Project& project, const std::string& file_label, std::vector<RunResult> runs,
