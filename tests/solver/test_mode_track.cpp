@@ -1,0 +1,138 @@
+// Mode tracking across the band on a real cross-section (issue 50, item 2 and the criterion
+// "a mode crossing is tracked across the band"): a port's modes are picked by index at the
+// band's centre and followed to the other frequencies by field overlap with the
+// neighbouring frequency (mode_plane.hpp track_modes, through mode_cache.hpp
+// solve_modes_band), so two modes that cross in n_eff inside the band keep their identity.
+//
+// The cross-section: a 660 x 220 nm Si strip (n 3.476) in oxide (n 1.444). Its TE1 (E along
+// the wafer plane, one node across the width) falls faster with the wavelength than its TM0,
+// and the two cross near 1.51 um (the solver at this grid: TE1 1.9438 above TM0 1.9393 at
+// 1.50 um, TM0 1.8712 above TE1 1.8572 at 1.55 um). The cladding and the grid are mirror-
+// symmetric about the strip's mid-plane z = 0.99 um (cells of 0.0275 um = 0.22 / 8, the
+// window [0, 1.98] um, the core on nodes 32..40), and TE1 is even, TM0 odd under that
+// mirror, so the two cannot couple: their n_eff cross (no anticrossing) and each keeps its
+// TE fraction through the crossing (TE1 0.85-0.95, TM0 0.04 over the band, 1.44-1.66 um).
+// A grid off that symmetry couples them near the crossing (a 670 nm strip at 40 nm cells,
+// its core off the nodes: TE fractions 0.16 / 0.69 at 1.6 um); there the modes hybridize,
+// and a tracker follows the hybrid, as it must. Picking by index instead of tracking
+// fails this test at every frequency on the short side of the crossing.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "golightly/compile.hpp"
+#include "golightly/mode_cache.hpp"
+#include "golightly/mode_plane.hpp"
+#include "golightly/mode_solver2d.hpp"
+#include "golightly/project.hpp"
+#include "golightly/sparams.hpp"
+#include "golightly/units.hpp"
+#include "optional_features.hpp"
+#include "project_builders.hpp"
+
+using namespace golightly;
+
+namespace {
+
+constexpr double kNSi = 3.476, kNOx = 1.444;
+constexpr double kH = 0.22, kW = 0.66, kDx = 0.0275;
+constexpr double kWlLo = 1.44, kWlHi = 1.66;
+
+// The strip along x in oxide, its centre at y = 1.21, z in [0.88, 1.10], in a 1.1 x 2.42 x
+// 1.98 um domain; one port "in" at x = 0.45 (+x) over the whole y-z section, modes 1 and 2
+// (TE0 is mode 0 over the whole band).
+Project strip_project(const std::string& interpolation) {
+    Project p = test::project_3d("track", {1.1, 2.42, 1.98}, kDx, 6, "sio2");
+    p.materials = test::oxide_and_silicon(kNOx * kNOx, kNSi * kNSi);
+    p.layers.push_back(
+        test::layer("core", "si", {test::box({-1.0, 1.21 - kW / 2, 0.88}, {2.0, 1.21 + kW / 2, 0.88 + kH})}));
+    p.run.spectrum.wavelength_min = kWlLo;
+    p.run.spectrum.wavelength_max = kWlHi;
+    // "auto" interpolates only where that saves solves (n_eff moves by 0.25 over the band)
+    p.run.spectrum.points = interpolation == "auto" ? 21 : 7;
+    p.run.extra["mode_interpolation"] = interpolation;
+    p.extra["ports"] = Json::parse(
+        R"([{"name": "in", "center": [0.45, 1.21, 0.99], "size": [0, 2.42, 1.98], "direction": "+x", "modes": [1, 2]}])");
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("mode tracking: TE1 and TM0 of a 660 x 220 nm Si strip cross inside the band and a port follows each",
+          "[mode][mode_selection][mode_tracking]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    clear_mode_cache();
+    // The crossing is inside the band, by the solver on the port's own cross-section: mode 1
+    // by n_eff is TE-like at 1.44 um and TM-like at 1.66 um, so a pick by index alone would
+    // change the mode's identity across the band.
+    const Project base = strip_project("exact");
+    const CrossSection cs = sample_cross_section(base, {0.45, 1.21, 0.99}, {0.0, 2.42, 1.98}, false, "ports[0]",
+                                                 "track.glproj");
+    REQUIRE(cs.axis_u == 1);  // u = y: the wafer plane's axis across the port, te_fraction's
+    double te_of_index1[2] = {0, 0};
+    for (int e = 0; e < 2; ++e) {
+        const double wl = e == 0 ? kWlLo : kWlHi;
+        ModeSolveOptions o;
+        o.num_modes = 3;
+        const auto modes =
+            solve_modes_2d(cs.grid, cross_section_medium(cs, 2 * M_PI * units::wavelength_um_to_hz(wl)), wl, o);
+        REQUIRE(modes.size() == 3);
+        te_of_index1[e] = wafer_te_fraction(cs, modes[1]);
+        std::printf("strip %.0f nm at %.2f um: n_eff (TE fraction) %.5f (%.2f), %.5f (%.2f), %.5f (%.2f)\n", kW * 1e3,
+                    wl, modes[0].n_eff, wafer_te_fraction(cs, modes[0]), modes[1].n_eff, te_of_index1[e],
+                    modes[2].n_eff, wafer_te_fraction(cs, modes[2]));
+    }
+    CHECK(te_of_index1[0] > 0.5);
+    CHECK(te_of_index1[1] < 0.5);
+
+    // The port's mode monitor, solved at every frequency ("exact") and interpolated from
+    // Chebyshev nodes tracked the same way ("auto", the default).
+    for (const std::string interpolation : {"exact", "auto"}) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const CompiledProject c = compile_project(port_mode_project(strip_project(interpolation), "track.glproj", 0),
+                                                  "track.glproj");
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        REQUIRE(!c.monitors.empty());
+        REQUIRE(c.monitors[0].mode_plan);
+        const ModeMonitorPlan& plan = *c.monitors[0].mode_plan;
+        CHECK(plan.interpolated == (interpolation == "auto"));
+        const std::size_t nf = plan.frequencies_hz.size();
+        REQUIRE(nf == (interpolation == "auto" ? 21u : 7u));
+        REQUIRE(plan.modes.size() == nf);
+        std::printf("%s (%zu solves, %.1f s): wavelength, tracked mode 1 and 2: n_eff (TE fraction)\n",
+                    interpolation.c_str(), plan.solved_frequencies_hz.size(), secs);
+        // the centre's mode 1 is TM0 (1.54 um, past the crossing), mode 2 TE1
+        const std::size_t centre = nf / 2;
+        REQUIRE(plan.modes[centre].size() == 2);
+        CHECK(wafer_te_fraction(cs, plan.modes[centre][0]) < 0.5);
+        CHECK(wafer_te_fraction(cs, plan.modes[centre][1]) > 0.5);
+        double gap_lo = 0, gap_hi = 0;  // n_eff(TE1) - n_eff(TM0) at the band's two ends
+        double wl_min = 1e9, wl_max = 0;
+        for (std::size_t f = 0; f < nf; ++f) {
+            const VectorMode &tm = plan.modes[f][0], &te = plan.modes[f][1];
+            REQUIRE(!tm.e[0].empty());
+            REQUIRE(!te.e[0].empty());
+            const double wl = units::hz_to_wavelength_um(plan.frequencies_hz[f]);
+            const double te_tm = wafer_te_fraction(cs, tm), te_te = wafer_te_fraction(cs, te);
+            std::printf("  %.4f um: %.5f (%.3f), %.5f (%.3f)\n", wl, tm.n_eff, te_tm, te.n_eff, te_te);
+            // each keeps its polarization on both sides of the crossing (filter_modes' 0.5)
+            CHECK(te_tm < 0.5);
+            CHECK(te_te > 0.5);
+            const double gap = te.n_eff - tm.n_eff;
+            if (wl < wl_min) wl_min = wl, gap_lo = gap;
+            if (wl > wl_max) wl_max = wl, gap_hi = gap;
+        }
+        // the tracked modes cross: TE1 above TM0 at the band's short end, below at its long end
+        std::printf("  band %.4f..%.4f um\n", wl_min, wl_max);
+        CHECK(gap_lo > 0);
+        CHECK(gap_hi < 0);
+        // no step of the tracking fell below the 0.9 overlap
+        CHECK(plan.warnings.empty());
+        for (const auto& w : plan.warnings) std::printf("  warning: %s\n", w.c_str());
+    }
+    clear_mode_cache();
+}
