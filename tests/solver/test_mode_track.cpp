@@ -136,3 +136,94 @@ TEST_CASE("mode tracking: TE1 and TM0 of a 660 x 220 nm Si strip cross inside th
     }
     clear_mode_cache();
 }
+
+// Targeting (issue 50, "SiN strip on a Si substrate with oxide: target_neff finds the SiN TE0,
+// not the substrate modes"): a 1000 x 400 nm SiN strip (n 1.99) on 1 um of oxide over a Si
+// substrate (n 3.476, 0.5 um of it in the window, PEC below), oxide above. The substrate's
+// slab modes have n_eff up to 3.38, above every mode of the SiN strip (its TE0 1.633), so a
+// port's mode 0 by n_eff is one of them. With target_neff the strip's n_eff to three
+// decimals (as a user types it from a solve of the strip alone), the port's mode 0 must be
+// the SiN strip's TE0: TE fraction above 0.9, more than 99 % of its |E|^2 above the middle
+// of the oxide, and its n_eff that of the same strip with the substrate replaced by oxide
+// within 1e-3 (the substrate's pull on it is of order exp(-2 gamma t_box), gamma = k0
+// sqrt(n_eff^2 - n_ox^2) ~ 3 /um over t_box = 1 um). The solver returns the modes nearest
+// the target sorted by Re n_eff (spec), and a port's mode monitor solves index + 3 of them:
+// a target a little above the strip's n_eff brings the substrate modes above it (1.709,
+// 1.718) into that set (1.653 does: the monitor's mode 0 is then the substrate mode at
+// 1.718), while the port's mode source (index + 1 solved) still takes the strip's.
+namespace {
+
+Project sin_project(bool substrate, const Json& port_extra) {
+    Project p = test::project_3d("sin", {1.0, 3.0, 2.9}, 0.05, 6, "sio2");
+    p.materials = test::oxide_and_silicon(kNOx * kNOx, kNSi * kNSi);
+    Material sin;
+    sin.id = "sin";
+    sin.epsilon_inf = 1.99 * 1.99;
+    p.materials.push_back(sin);
+    if (substrate) p.layers.push_back(test::layer("substrate", "si", {test::box({-1.0, -1.0, -1.0}, {2.0, 4.0, 0.5})}));
+    p.layers.push_back(test::layer("core", "sin", {test::box({-1.0, 1.0, 1.5}, {2.0, 2.0, 1.9})}));
+    p.run.spectrum.wavelength_min = 1.5;
+    p.run.spectrum.wavelength_max = 1.6;
+    p.run.spectrum.points = 3;
+    Json port = Json::parse(R"({"name": "in", "center": [0.45, 1.5, 1.45], "size": [0, 3.0, 2.9], "direction": "+x"})");
+    for (auto it = port_extra.begin(); it != port_extra.end(); ++it) port[it.key()] = it.value();
+    p.extra["ports"] = Json::array({port});
+    return p;
+}
+
+/// The port's mode 0 at the centre of the band (compiled as the S-parameter runs compile it).
+VectorMode port_mode0(const Project& p) {
+    const CompiledProject c = compile_project(port_mode_project(p, "sin.glproj", 0), "sin.glproj");
+    REQUIRE(!c.monitors.empty());
+    REQUIRE(c.monitors[0].mode_plan);
+    const auto& modes = c.monitors[0].mode_plan->modes;
+    REQUIRE(modes.size() == 3);
+    REQUIRE(!modes[1].empty());
+    return modes[1][0];
+}
+
+/// Share of the mode's |E|^2 above z (the window's v axis: z, from 0), on the E nodes.
+double share_above(const CrossSection& cs, const VectorMode& m, double z_um) {
+    double above = 0, all = 0;
+    for (int d = 0; d < 3; ++d) {
+        const auto sh = mode_component_shape_e(cs.grid, d);
+        for (int j = 0; j < sh[1]; ++j)
+            for (int i = 0; i < sh[0]; ++i) {
+                const double a2 = std::norm(m.e[std::size_t(d)][std::size_t(j) * std::size_t(sh[0]) + std::size_t(i)]);
+                all += a2;
+                if (cs.v0_um + mode_node_position(cs.grid, d, false, i, j)[1] > z_um) above += a2;
+            }
+    }
+    return above / all;
+}
+
+}  // namespace
+
+TEST_CASE("mode targeting: target_neff gives a port the SiN strip's TE0 over a Si substrate, not a substrate mode",
+          "[mode][mode_selection]" GOLIGHTLY_NEEDS_SPECTRA) {
+    REQUIRE(have_mode_solver_2d());
+    clear_mode_cache();
+    const Project with = sin_project(true, Json::object());
+    const CrossSection cs =
+        sample_cross_section(with, {0.45, 1.5, 1.45}, {0.0, 3.0, 2.9}, false, "ports[0]", "sin.glproj");
+    REQUIRE(cs.axis_v == 2);
+    // without a target: a substrate mode
+    const VectorMode plain = port_mode0(with);
+    // the isolated strip (oxide for the substrate), the targeted port over the substrate
+    const VectorMode iso = port_mode0(sin_project(false, Json::object()));
+    Json target = Json::object();
+    target["target_neff"] = std::round(iso.n_eff * 1e3) / 1e3;
+    const VectorMode targeted = port_mode0(sin_project(true, target));
+    std::printf("SiN on Si: mode 0 without target %.5f (TE %.2f, above z = 1: %.3f); isolated strip %.5f (TE %.2f, %.3f); "
+                "target %.3f: %.5f (TE %.2f, %.3f)\n",
+                plain.n_eff, wafer_te_fraction(cs, plain), share_above(cs, plain, 1.0), iso.n_eff,
+                wafer_te_fraction(cs, iso), share_above(cs, iso, 1.0), target["target_neff"].get<double>(), targeted.n_eff, wafer_te_fraction(cs, targeted),
+                share_above(cs, targeted, 1.0));
+    CHECK(share_above(cs, plain, 1.0) < 0.5);  // the premise: untargeted, mode 0 lives in the substrate
+    CHECK(wafer_te_fraction(cs, iso) > 0.9);
+    CHECK(share_above(cs, iso, 1.0) > 0.99);
+    CHECK(wafer_te_fraction(cs, targeted) > 0.9);
+    CHECK(share_above(cs, targeted, 1.0) > 0.99);
+    CHECK(std::abs(targeted.n_eff - iso.n_eff) < 1e-3);
+    clear_mode_cache();
+}
