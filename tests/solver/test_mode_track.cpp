@@ -63,8 +63,10 @@ Project strip_project(const std::string& interpolation) {
 
 }  // namespace
 
+// [slow]: 18 solves of the port plane, 21 s under ctest on 2 cores at load 4 (the sanitized
+// stage skips [slow]; the synthetic tracking case in test_mode_selection.cpp runs there).
 TEST_CASE("mode tracking: TE1 and TM0 of a 660 x 220 nm Si strip cross inside the band and a port follows each",
-          "[mode][mode_selection][mode_tracking]" GOLIGHTLY_NEEDS_SPECTRA) {
+          "[mode][mode_selection][mode_tracking][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
     REQUIRE(have_mode_solver_2d());
     clear_mode_cache();
     // The crossing is inside the band, by the solver on the port's own cross-section: mode 1
@@ -239,9 +241,10 @@ TEST_CASE("mode targeting: target_neff gives a port the SiN strip's TE0 over a S
 // docs/modes-cache.md) would allow ~3e-5 of phase at this grid; the rule's finer level is
 // used, whose error is far below it (4e-7 in n_eff at 5 nodes on this strip), so 1e-6 is
 // the issue's bound, not a loosened one. (The runs warn of 5.4 cells per wavelength in Si:
-// the coarse grid, deliberate here. About 16 s on 2 cores.)
+// the coarse grid, deliberate here. Four FDTD runs: 14 s under ctest on 2 cores, [slow] for
+// the sanitized stage.)
 TEST_CASE("mode cache: interpolated and cached port modes give the S-parameters of solving every frequency",
-          "[mode_cache][sparams][3d]" GOLIGHTLY_NEEDS_SPECTRA) {
+          "[mode_cache][sparams][3d][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
     REQUIRE(have_mode_solver_2d());
     const double dx = 0.08;
     Project p = test3d::vacuum_project(3.2, 2.0, 1.6, dx, 6, 1.5, 1.6, 11);
