@@ -10,9 +10,10 @@
 //    there): n_eff referred to R within 2e-3, the bend loss within 10 % where Meep's Q
 //    resolves it, the group index within 1 % for nearly lossless modes (validation/README.md
 //    says why the strip's Meep runs are not used);
-//  - the 500 x 220 nm strip at R = 2 um from a 3D project's plane against Meep's strip rings,
-//    compared by pairs with a nearly straight ring (R = 50 um) to cancel Meep's grid error:
-//    the bend's effect on n_eff within 2e-3, the loss within 10 %;
+//  - the 500 x 220 nm strip at R = 2 and 5 um from a 3D project's plane against Meep's strip
+//    rings, compared by pairs with a nearly straight ring (R = 50 um) to cancel Meep's grid
+//    error: the bend's effect on n_eff within 2e-3, the loss within 10 % at R = 2 um (at
+//    R = 5 um Meep does not resolve it: bounded only);
 //  - the project fields bend_radius / bend_axis (parse_mode_selection, apply_mode_selection);
 //  - the errors of the bend options.
 #include <catch2/catch.hpp>
@@ -430,21 +431,23 @@ TEST_CASE("mode bend: a 2D project's bent mode line against Meep's ring slabs", 
 }
 
 // The 500 x 220 nm Si strip in oxide, through a 3D project's plane (sub-pixel averaged as
-// the FDTD), bent at R = 2 um, against Meep's cylindrical strip rings
-// (validation/meep_bend_strip_reference.csv, meep_bend_mode.py strip-pairs). Meep's strip
-// resonances carry a grid error of the cross-section that is not monotonic in the
-// resolution (0.008 to 0.04 in n_eff at 50 and 100 /um; validation/README.md) but the same
-// at every radius, so the bend's effect is compared by pairs: at each resolution,
-// (n_Meep - n_solver) at R = 2 um minus the same at R = 50 um (a nearly straight ring; each
-// n_solver at its ring's resonance wavelength) within 2e-3, Meep's grid error cancelled.
-// The bend loss at R = 2 um (orders 19 and 20, 50 /um: the resolution whose n_eff is nearest
-// the converged one) within 10 %. Solver: dx 0.02 um (the FDTD cell of a strip port),
+// the FDTD), bent at R = 2 and 5 um, against Meep's cylindrical strip rings
+// (validation/meep_bend_strip_reference.csv, meep_bend_mode.py strip-pairs and strip-r5).
+// Meep's strip resonances carry a grid error of the cross-section that is not monotonic in
+// the resolution (0.008 to 0.04 in n_eff at 50 and 100 /um; validation/README.md) but the
+// same at every radius, so the bend's effect is compared by pairs: at each resolution,
+// (n_Meep - n_solver) at R = 2 (or 5) um minus the same at R = 50 um (a nearly straight
+// ring; each n_solver at its ring's resonance wavelength) within 2e-3, Meep's grid error
+// cancelled. The bend loss at R = 2 um (orders 19 and 20, 50 /um: the resolution whose
+// n_eff is nearest the converged one) within 10 %; at R = 5 um (~1e-8 dB/90deg) Meep does
+// not resolve it (check_strip_vs_meep). Solver: dx 0.02 um (the FDTD cell of a strip port),
 // kBendPmlCells of PML, the project window of strip_cross_section (2.5 um outside).
 namespace {
 
-/// The comparison above for Meep's resolutions `resolutions` (50 and/or 100 /um); the loss
-/// and group-index checks at 50 /um.
-void check_strip_vs_meep(const std::vector<int>& resolutions) {
+/// The comparison above for Meep's resolutions `resolutions` (50 and/or 100 /um) and the
+/// bent rings `radii` (2 and/or 5 um, each paired with R = 50 um at the same resolution);
+/// the loss and group-index checks at 50 /um.
+void check_strip_vs_meep(const std::vector<int>& resolutions, const std::vector<double>& radii = {2.0}) {
     const auto rows = read_reference("meep_bend_strip_reference.csv");
     const Strip s = strip_cross_section(0.5, 0.02);
     auto row = [&](double R, int m, int res) -> const std::map<std::string, std::string>& {
@@ -453,53 +456,76 @@ void check_strip_vs_meep(const std::vector<int>& resolutions) {
         FAIL("no reference row R " << R << " m " << m << " res " << res);
         return rows.front();
     };
-    std::map<int, VectorMode> r2;  // R = 2 um, m = 19, by resolution
+    const std::map<double, int> order = {{2.0, 19}, {5.0, 50}, {50.0, 495}};  // m nearest 1.55 um
+    std::map<double, std::map<int, VectorMode>> bent;  // by radius and resolution
+    auto solve = [&](double R, int res) {
+        const auto& r = row(R, order.at(R), res);
+        const double wl = std::stod(r.at("lambda_um"));
+        const auto t0 = std::chrono::steady_clock::now();
+        const VectorMode md = bent_strip_mode(s, R, wl, true);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double off = std::stod(r.at("neff")) - md.n_eff;
+        std::printf("strip R %.0f m %d res %d lambda %.6f: Meep n_eff %.6f, solver %.6f (Meep - solver %+.5f) (%.1f s)\n",
+                    R, order.at(R), res, wl, std::stod(r.at("neff")), md.n_eff, off, secs);
+        bent[R][res] = md;
+        return off;
+    };
     for (int res : resolutions) {
-        double off[2] = {0, 0};
-        int k = 0;
-        for (const auto& [R, m] : std::vector<std::pair<double, int>>{{2.0, 19}, {50.0, 495}}) {
-            const auto& r = row(R, m, res);
-            const double wl = std::stod(r.at("lambda_um"));
-            const auto t0 = std::chrono::steady_clock::now();
-            const VectorMode md = bent_strip_mode(s, R, wl, true);
-            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            off[k++] = std::stod(r.at("neff")) - md.n_eff;
-            std::printf("strip R %.0f m %d res %d lambda %.6f: Meep n_eff %.6f, solver %.6f (Meep - solver %+.5f) (%.1f s)\n",
-                        R, m, res, wl, std::stod(r.at("neff")), md.n_eff, off[k - 1], secs);
-            if (R == 2.0) r2[res] = md;
+        const double straight = solve(50.0, res);
+        for (double R : radii) {
+            const double d = solve(R, res) - straight;
+            std::printf("strip R %.0f res %d: the bend's effect on n_eff, Meep - solver: %+.2e\n", R, res, d);
+            CHECK(std::abs(d) < 2e-3);
         }
-        std::printf("strip res %d: the bend's effect on n_eff, Meep - solver: %+.2e\n", res, off[0] - off[1]);
-        CHECK(std::abs(off[0] - off[1]) < 2e-3);
     }
-    for (int m : {19, 20}) {
-        const auto& r = row(2.0, m, 50);
+    // R = 2 um: the loss of orders 19 and 20 within 10 % (Q 4e5, 1e6: resolved)
+    if (std::count(radii.begin(), radii.end(), 2.0))
+        for (int m : {19, 20}) {
+            const auto& r = row(2.0, m, 50);
+            const double wl = std::stod(r.at("lambda_um")), q = std::stod(r.at("Q")), ng = std::stod(r.at("ng"));
+            const double loss_ref = 20 / std::log(10.0) * (M_PI * ng / (q * wl)) * M_PI * 2.0 / 2;
+            const VectorMode md = m == 19 && bent[2.0].count(50) ? bent[2.0].at(50) : bent_strip_mode(s, 2.0, wl, true);
+            std::printf("strip R 2 m %d lambda %.6f: loss %.4g dB/90deg (Meep %.4g: Q %.4g, n_g %.4f; solver n_g %.4f)\n", m,
+                        wl, md.loss_db_per_90deg, loss_ref, q, ng, md.n_group);
+            CHECK(std::abs(md.loss_db_per_90deg - loss_ref) < 0.1 * loss_ref);
+            CHECK(std::abs(md.n_group - ng) < 1e-2 * ng);
+        }
+    // R = 5 um: Meep's Q (1.0e9 at 50 /um) is of the order of the nearly straight R = 50 um
+    // ring's (2.3e9), the limit of Harminv over these runs, not the bend's (~6e10 for ~1e-8
+    // dB/90deg), so the loss is not compared: Meep's loss from that Q is an upper bound, and
+    // the solver's must lie below it. The group index within 1 % as at R = 2 um.
+    if (std::count(radii.begin(), radii.end(), 5.0) && std::count(resolutions.begin(), resolutions.end(), 50)) {
+        const auto& r = row(5.0, 50, 50);
         const double wl = std::stod(r.at("lambda_um")), q = std::stod(r.at("Q")), ng = std::stod(r.at("ng"));
-        const double loss_ref = 20 / std::log(10.0) * (M_PI * ng / (q * wl)) * M_PI * 2.0 / 2;
-        const VectorMode md = m == 19 && r2.count(50) ? r2.at(50) : bent_strip_mode(s, 2.0, wl, true);
-        std::printf("strip R 2 m %d lambda %.6f: loss %.4g dB/90deg (Meep %.4g: Q %.4g, n_g %.4f; solver n_g %.4f)\n", m, wl,
-                    md.loss_db_per_90deg, loss_ref, q, ng, md.n_group);
-        CHECK(std::abs(md.loss_db_per_90deg - loss_ref) < 0.1 * loss_ref);
+        const double loss_bound = 20 / std::log(10.0) * (M_PI * ng / (q * wl)) * M_PI * 5.0 / 2;
+        const VectorMode& md = bent[5.0].at(50);
+        std::printf("strip R 5 m 50 lambda %.6f: loss %.4g dB/90deg (resolved %d; Meep's bound %.4g: Q %.4g), n_g %.4f "
+                    "(Meep %.4f)\n",
+                    wl, md.loss_db_per_90deg, int(md.bend_loss_resolved), loss_bound, q, md.n_group, ng);
+        CHECK(md.loss_db_per_90deg < loss_bound);
         CHECK(std::abs(md.n_group - ng) < 1e-2 * ng);
     }
 }
 
 }  // namespace
 
-// CI: the pair at 50 /um (the loss's resolution) and the two losses: three bent solves. The
-// pair at 100 /um adds two more (the R = 50 um solve is the slowest, 155-171 s of a 635 s
-// run on a 2-core machine at load 12), so both pairs run as a CPU study below.
-TEST_CASE("mode bend: the 500 x 220 nm Si strip at R = 2 um against Meep's strip rings (by pairs with R = 50 um)",
+// CI: the pairs at 50 /um (the loss's resolution) and the losses: four bent solves (R = 50
+// um 28 s, R = 2 and 5 um 16 s each, then the R = 2 um order 20: 77 s in all on 2 cores at
+// load 4, of which R = 5 um adds 16 s). The pairs at 100 /um add three more (the R = 50 um solve is the
+// slowest, 155-171 s of a 635 s run on a 2-core machine at load 12), so all pairs run as a
+// CPU study below.
+TEST_CASE("mode bend: the 500 x 220 nm Si strip at R = 2 and 5 um against Meep's strip rings (by pairs with R = 50 um)",
           "[modes][modes2d][bend][strip][slow]" GOLIGHTLY_NEEDS_SPECTRA) {
     REQUIRE(have_mode_solver_2d());
-    check_strip_vs_meep({50});
+    check_strip_vs_meep({50}, {2.0, 5.0});
 }
 
-// Hidden from CI (five bent solves: minutes on 2 cores); scripts/gpu-check.sh runs it with
+// Hidden from CI (seven bent solves: minutes on 2 cores); scripts/gpu-check.sh runs it with
 // the other CPU studies ("[cpu_study]", docs/hardening.md).
 TEST_CASE("mode bend: the strip against Meep's strip rings at 50 and 100 /um (by pairs with R = 50 um)",
           "[.][modes][modes2d][bend][strip][cpu_study]" GOLIGHTLY_NEEDS_SPECTRA) {
     REQUIRE(have_mode_solver_2d());
-    check_strip_vs_meep({50, 100});
+    check_strip_vs_meep({50, 100}, {2.0, 5.0});
 }
 
 // A port window as users draw them: 2 um wide, 0.75 um of oxide beside the 500 nm core, bent
