@@ -109,7 +109,8 @@ PortModes solve_plane_port(const Project& project, const std::string& file, cons
     o.num_modes = modes_to_solve(count, sel.filter);
     apply_mode_selection(cs, sel, port.center, o, path, file);
     check_mode_solve_limits(cs.grid, cs.medium, o, "port '" + port.name + "'", file, path + ".size");
-    std::vector<VectorMode> modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, cs.medium, wl, o), sel.filter);
+    std::vector<VectorMode> modes =
+        filter_modes(cs, *cached_solve_modes_2d(cs.grid, cs.medium, wl, o), sel.filter, o.target_neff);
     if (int(modes.size()) > count) modes.resize(std::size_t(count));
     PortModes r;
     r.bent = port.bend_radius_um != 0;

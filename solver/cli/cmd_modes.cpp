@@ -399,7 +399,7 @@ int run_modes_command(const ModesCommand& c) {
             check_mode_solve_limits(cs.grid, cs.medium, o, "port '" + port.name + "'", c.project, path + ".size");
             std::vector<VectorMode> modes;
             try {
-                modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, cs.medium, wl, o), filter);
+                modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, cs.medium, wl, o), filter, o.target_neff);
                 if (modes.size() > std::size_t(wanted)) modes.resize(std::size_t(wanted));
                 o.num_modes = wanted;
             } catch (const std::exception& e) {

@@ -150,10 +150,11 @@ TEST_CASE("mode tracking: TE1 and TM0 of a 660 x 220 nm Si strip cross inside th
 // of the oxide, and its n_eff that of the same strip with the substrate replaced by oxide
 // within 1e-3 (the substrate's pull on it is of order exp(-2 gamma t_box), gamma = k0
 // sqrt(n_eff^2 - n_ox^2) ~ 3 /um over t_box = 1 um). The solver returns the modes nearest
-// the target sorted by Re n_eff (spec), and a port's mode monitor solves index + 3 of them:
-// a target a little above the strip's n_eff brings the substrate modes above it (1.709,
-// 1.718) into that set (1.653 does: the monitor's mode 0 is then the substrate mode at
-// 1.718), while the port's mode source (index + 1 solved) still takes the strip's.
+// the target, and a port's mode monitor solves index + 3 of them, its source index + 1: a
+// target a little above the strip's n_eff (1.653) brings substrate modes above it (1.709,
+// 1.718) into the monitor's set. Sorted by Re n_eff, the monitor's mode 0 was then the
+// substrate mode at 1.718 while the source injected the strip's: with a target the modes are
+// ordered nearest the target first (filter_modes), so both take the strip's TE0.
 namespace {
 
 Project sin_project(bool substrate, const Json& port_extra) {
@@ -228,6 +229,15 @@ TEST_CASE("mode targeting: target_neff gives a port the SiN strip's TE0 over a S
     CHECK(wafer_te_fraction(cs, targeted) > 0.9);
     CHECK(share_above(cs, targeted, 1.0) > 0.99);
     CHECK(std::abs(targeted.n_eff - iso.n_eff) < 1e-3);
+    // a target above the strip's n_eff, nearer the strip's TE0 than the substrate modes above
+    Json above = Json::object();
+    above["target_neff"] = 1.653;
+    const VectorMode high = port_mode0(sin_project(true, above));
+    std::printf("SiN on Si, target 1.653: mode 0 %.5f (TE %.2f, %.3f)\n", high.n_eff, wafer_te_fraction(cs, high),
+                share_above(cs, high, 1.0));
+    CHECK(wafer_te_fraction(cs, high) > 0.9);
+    CHECK(share_above(cs, high, 1.0) > 0.99);
+    CHECK(std::abs(high.n_eff - iso.n_eff) < 1e-3);
     clear_mode_cache();
 }
 

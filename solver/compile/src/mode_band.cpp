@@ -155,7 +155,7 @@ ModeBandResult solve_modes_band(const CrossSection& cs, const ModeSolveOptions& 
     auto solve_at = [&](double f) {
         const double k0 = numerical_k0_per_um(f, dt_s);
         const auto raw = cached_solve_modes_2d(cs.grid, cross_section_medium(cs, 2 * M_PI * f), 2 * M_PI / k0, o);
-        return filter_modes(cs, *raw, filter);
+        return filter_modes(cs, *raw, filter, o.target_neff);
     };
     auto exact = [&]() {
         ModeBandResult e;

@@ -430,11 +430,20 @@ double wafer_te_fraction(const CrossSection& cs, const VectorMode& m) {
     return cs.axis_w != 1 ? m.te_fraction : 1.0 - m.te_fraction;
 }
 
-std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorMode> modes, ModeFilter filter) {
-    if (filter == ModeFilter::none) return modes;
+std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorMode> modes, ModeFilter filter,
+                                     double target_neff) {
     std::vector<VectorMode> out;
-    for (VectorMode& m : modes)
-        if ((wafer_te_fraction(cs, m) >= 0.5) == (filter == ModeFilter::te)) out.push_back(std::move(m));
+    if (filter == ModeFilter::none) {
+        out = std::move(modes);
+    } else {
+        for (VectorMode& m : modes)
+            if ((wafer_te_fraction(cs, m) >= 0.5) == (filter == ModeFilter::te)) out.push_back(std::move(m));
+    }
+    if (target_neff > 0)
+        std::stable_sort(out.begin(), out.end(), [target_neff](const VectorMode& a, const VectorMode& b) {
+            const double da = std::abs(a.n_eff - target_neff), db = std::abs(b.n_eff - target_neff);
+            return da != db ? da < db : a.n_eff > b.n_eff;
+        });
     return out;
 }
 
@@ -768,7 +777,7 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
     check_mode_solve_limits(cs.grid, medium, o, "mode source '" + src.name + "'", file_label, json_path + ".size");
     if (solve_peak_bytes) *solve_peak_bytes = mode_solve_peak_bytes(cs.grid, medium, o);
     try {
-        modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, medium, 2 * M_PI / k0n, o), sel.filter);
+        modes = filter_modes(cs, *cached_solve_modes_2d(cs.grid, medium, 2 * M_PI / k0n, o), sel.filter, o.target_neff);
     } catch (const std::exception& e) {
         throw ProjectError(file_label, json_path, std::string("mode solver: ") + e.what());
     }

@@ -147,8 +147,13 @@ void apply_mode_selection(const CrossSection& cs, const ModeSelection& sel, cons
 /// (the TE fraction `golightly-cli modes` prints).
 double wafer_te_fraction(const CrossSection& cs, const VectorMode& mode);
 
-/// The modes kept by `filter`, order kept: te: wafer_te_fraction >= 0.5; tm: < 0.5; none: all.
-std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorMode> modes, ModeFilter filter);
+/// The modes kept by `filter` (te: wafer_te_fraction >= 0.5; tm: < 0.5; none: all), in the
+/// solver's order (decreasing Re n_eff), or, with target_neff > 0, nearest the target first
+/// (|Re n_eff - target_neff|, ties by decreasing Re n_eff): the solver returns the N modes
+/// nearest the target, and sorted by n_eff mode 0 of a larger solve could be another than
+/// mode 0 of a smaller one (a port's monitor solves more modes than its source).
+std::vector<VectorMode> filter_modes(const CrossSection& cs, std::vector<VectorMode> modes, ModeFilter filter,
+                                     double target_neff = 0);
 
 /// How many modes to ask the solver for so that `wanted` modes are likely to pass
 /// `filter`: wanted for none, 2 wanted + 2 for te / tm (TE and TM modes of a strip
