@@ -96,10 +96,10 @@ struct Reader {
 void check_material(const Project& project, const Reader& rd, const std::string& path, const std::string& id) {
     const Material* m = project.find_material(id);
     if (!m) rd.fail(path, "unknown material id \"" + id + "\"");
-    if (!m->poles.empty() || m->conductivity != 0 || m->mu_r != 1)
+    if (m->mu_r != 1)
         rd.fail(path, "material \"" + id +
-                          "\" is dispersive, conductive or magnetic: a design region maps between two non-dispersive, "
-                          "lossless materials (epsilon_inf only) for now");
+                          "\" is magnetic (mu_r != 1): a design region maps between two materials of mu_r 1 (their "
+                          "epsilon_inf, conductivity and poles are interpolated)");
 }
 
 const Monitor* mode_monitor(const Project& project, const Reader& rd, const std::string& path, const std::string& name) {

@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "golightly/compile.hpp"
+#include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/mode_plane.hpp"
@@ -303,8 +304,34 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         p.region.lo_um = rs.min;
         p.region.hi_um = rs.max;
         p.region.n = rs.pixels;
-        p.region.eps_min = project.find_material(rs.materials[0])->epsilon_inf;
-        p.region.eps_max = project.find_material(rs.materials[1])->epsilon_inf;
+        // eps_inf, conductivity and poles of both materials (adjoint.hpp DesignMedium: the
+        // susceptibilities are interpolated), the poles for the compiled time step
+        for (int side = 0; side < 2; ++side) {
+            const Material* mat = project.find_material(rs.materials[std::size_t(side)]);
+            DesignMedium& medium = side == 0 ? p.region.medium_min : p.region.medium_max;
+            (side == 0 ? p.region.eps_min : p.region.eps_max) = mat->epsilon_inf;
+            medium.sigma_s_per_m = mat->conductivity;
+            for (const Pole& pole : mat->poles) medium.poles.push_back(pole_coefficients(pole, cp.scene.dt_s));
+        }
+        // The design's materials are not in the compiled layers, so the compiler's stability
+        // check of dispersive media has not seen them: the amplification factor of the update
+        // (dispersion.hpp) at rho~ = 0, 1/2 and 1 (a mixture of passive poles stays passive;
+        // the check catches a time step too long for a material's poles).
+        for (double r : {0.0, 0.5, 1.0}) {
+            PoleSet ps;
+            for (PoleCoeffs pc : p.region.medium_min.poles) pc.c3 *= 1.0 - r, ps.poles.push_back(pc);
+            for (PoleCoeffs pc : p.region.medium_max.poles) pc.c3 *= r, ps.poles.push_back(pc);
+            if (ps.poles.empty()) continue;
+            const double e = (1.0 - r) * p.region.eps_min + r * p.region.eps_max;
+            const double sigma = (1.0 - r) * p.region.medium_min.sigma_s_per_m + r * p.region.medium_max.sigma_s_per_m;
+            const double a = amplification_factor(e, sigma, ps, 1.0, cp.scene.courant, pp.dimensions, cp.scene.dt_s);
+            if (!(a <= 1.0 + 1e-6))
+                throw ProjectError(file_label, "design.regions[0].materials",
+                                   "the update is unstable for the design material at rho = " + detail::csv_number(r) +
+                                       " (amplification factor " + detail::csv_number(a) +
+                                       " per step): a pole is too fast for the time step; refine the grid or lower "
+                                       "run.courant");
+        }
         try {  // the design region's refusals (PML, sources, dispersion), named by the region's path
             (void)map_design(p.scene, p.region);
         } catch (const std::invalid_argument& e) {

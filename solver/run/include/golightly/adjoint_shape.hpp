@@ -48,6 +48,9 @@
 // density region, not both.
 #pragma once
 
+#include <array>
+#include <complex>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -60,10 +63,32 @@
 
 namespace golightly::adjoint {
 
-/// d eps_r / d p at the sites any parameter moves.
+/// One entry of an inverse-permittivity tensor K (scene.hpp "Anisotropic cells") or of its
+/// derivative between two sites of ShapeSensitivity::sites (indices a, b; a == b: the
+/// diagonal 1 / eps_r).
+struct TensorEntry {
+    std::size_t a = 0, b = 0;
+    double value = 0;
+};
+
+/// d eps / d p at the sites any parameter moves.
 struct ShapeSensitivity {
     DesignSites sites;               ///< grouped by component (scene order), cells increasing; pixel, weight unused
-    std::vector<double> d_eps;       ///< [s * np + k]: d eps_r(s) / d p_k (1 per parameter unit)
+    std::vector<double> d_eps;       ///< [s * np + k]: d eps_r(s) / d p_k (1 per parameter unit; the table's eps_r)
+    /// [(s * np + k) * nf + f]: d eps_d(s, w_f) / d p_k, the discrete permittivity
+    /// (dispersion.hpp discrete_epsilon: eps_inf, conductivity and poles) at the
+    /// frequencies_hz; 0 for sites that are tensor-coupled at p (their change is in d_tensor).
+    std::vector<std::complex<double>> d_eps_w;
+    std::vector<double> frequencies_hz;  ///< nf frequencies of d_eps_w (empty: d_eps_w empty)
+    /// per parameter k: d K(a, b) / d p_k, both orders of each off-diagonal pair, and the
+    /// diagonal d (1 / eps_r) of the sites tensor-coupled at p
+    std::vector<std::vector<TensorEntry>> d_tensor;
+    /// K at p over the tensor-coupled sites that d_tensor reaches and every site coupled to
+    /// them (closed under the couplings), both orders and the diagonal: D~ = K^-1 E there
+    std::vector<TensorEntry> k_at;
+    std::vector<char> coupled;       ///< per site: tensor-coupled at p (in k_at)
+    std::vector<char> moving;        ///< per site: a parameter moves it (the others are in k_at only)
+    std::vector<double> eps_at;      ///< per site: eps_r at p (the table's; D~ = eps_r E where not coupled)
     std::vector<std::size_t> moved;  ///< per parameter: the sites it moves
     std::array<std::int64_t, 3> box_lo{0, 0, 0}, box_hi{-1, -1, -1};  ///< the sites' bounding box (grid indices)
 };
@@ -79,9 +104,12 @@ Project project_at(const Project& project, const std::vector<std::string>& names
 /// bound). `scene`: the scene compiled at `values` (grid and E components to compare
 /// with). Throws ProjectError (file_label, "design.shape_parameters[k]") when a parameter
 /// changes more than the layers and materials, or the grid; with run.subpixel_averaging
-/// false (a staircased eps is not continuous in p).
+/// false (a staircased eps is not continuous in p). `frequencies_hz`: where d eps_d / d p
+/// is wanted (d_eps_w; empty: not computed, and dispersive sites compared by their pole
+/// sets' coefficients).
 ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spec, const std::vector<double>& values,
-                                   const Scene& scene, const std::string& file_label);
+                                   const Scene& scene, const std::string& file_label,
+                                   const std::vector<double>& frequencies_hz = {});
 
 /// A design of shape parameters, ready to evaluate.
 struct ShapeProblem {
