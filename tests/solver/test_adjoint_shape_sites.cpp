@@ -119,25 +119,26 @@ TEST_CASE("adjoint shape sites: an ellipse's radii in TEz (tensor-coupled bounda
     WARN("TEz ellipse: largest relative difference " << worst);
 }
 
-TEST_CASE("adjoint shape sites: a box's width in 3D (tensor-coupled edges) matches finite differences",
+TEST_CASE("adjoint shape sites: a box's faces in 3D (tensor-coupled edges) matches finite differences",
           "[adjoint][shape][tensor][3d]" GOLIGHTLY_NEEDS_MUPARSER) {
     REQUIRE(expressions_available());
-    // a box (eps 4) of width w in x, 0.42 um in y and 0.46 um in z; an Ey dipole beside it
-    // and |Ey| behind it; the faces normal to x move and with them the four edges along y
-    // and z that bound them, whose sites are tensor-coupled
+    // a box (eps 4) from x0 to x1, 0.42 um in y and 0.46 um in z; an Ey dipole beside it
+    // and |Ey| behind it; each face normal to x is a parameter and moves with it the four
+    // edges that bound it, whose sites are tensor-coupled (one face per parameter: a
+    // position's derivative is the difference of the two faces' and cancels)
     const char* text = R"JSON({"format": "golightly-project", "version": 1, "name": "shape box 3d",
-      "parameters": {"w": 0.43, "xc": 0.81},
+      "parameters": {"x0": 0.595, "x1": 1.025},
       "domain": {"dimensions": 3, "size": [1.6, 1.6, 1.6], "cell_size": 0.08, "pml": {"cells": 8}},
       "materials": [{"id": "d", "epsilon_inf": 4.0}],
       "layers": [{"name": "box", "material": "d", "z": [0.57, 1.03],
-                  "shapes": [{"type": "rectangle", "min": ["xc - w / 2", 0.59], "max": ["xc + w / 2", 1.01]}]}],
+                  "shapes": [{"type": "rectangle", "min": ["x0", 0.59], "max": ["x1", 1.01]}]}],
       "sources": [{"name": "s", "type": "point", "at": [0.21, 0.77, 0.83], "component": "Ey",
                    "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.55, "wavelength_span": 0.4}}],
       "monitors": [],
       "run": {"spectrum": {"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5}, "precision": "float64",
               "backend": "cpu", "stop": {"decay_db": 140}},
       "design": {
-        "shape_parameters": [{"name": "w", "min": 0.2, "max": 0.8}, {"name": "xc", "min": 0.6, "max": 1.0}],
+        "shape_parameters": [{"name": "x0", "min": 0.5, "max": 0.8}, {"name": "x1", "min": 0.9, "max": 1.2}],
         "objective": {"terms": [{"point": [1.37, 0.85, 0.77], "component": "Ey"}], "wavelengths_um": [1.55], "goal": "maximize"}
       }})JSON";
     const double worst = check_against_differences(parse_project(text, "shape.glproj"), 8);

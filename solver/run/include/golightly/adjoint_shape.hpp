@@ -12,6 +12,15 @@
 // comes from the compiled permittivity itself: the project is recompiled (no run; no
 // monitors) at p_k +- h_k and the table eps_r of each E site differenced,
 //   deps_r(s)/dp_k = (eps_r(s; p + h_k e_k) - eps_r(s; p - h_k e_k)) / (2 h_k).
+// Lossy and dispersive sites: the site's discrete eps_d(s, w) (dispersion.hpp: eps_inf,
+// conductivity, pole set and weight) is differenced at each objective frequency, complex,
+// and dF/dp_k = sum_{s,f} Re(-(1 - e^{i w_f dt}) E_fwd lambda d eps_d(s, w_f) / dp_k)
+// (adjoint.hpp Evaluation::site_forward, site_adjoint). Sub-pixel tensor-coupled sites (TEz,
+// 3D): the engine steps E^{n+1} - E^n = K (S curl H~ + J') with K the inverse-permittivity
+// tensor (scene.hpp "Anisotropic cells"), so dF/dp_k = sum_f Re((1 - e^{i w_f dt})
+// D~_adj^T dK/dp_k D~_fwd) with D~ = K^-1 E solved over the coupled sites (their couplings
+// and diagonals differenced like eps_r): the exact adjoint of the tensor update
+// (docs/inverse-design.md section 8).
 // With run.subpixel_averaging (required) the averaged eps_r of a site is a continuous,
 // piecewise smooth function of the boundary's position: the window mean of eps over the
 // site's cell (Ez in TMz, and components tangential to the boundary) or the inverse of
@@ -39,8 +48,7 @@
 //
 // Limits (refused with messages naming the parameter): the parameter may change only the
 // layers and the materials (not sources, monitors, the domain or run settings); the moving
-// sites must be lossless, non-dispersive, not sub-pixel tensor-coupled (TEz and 3D: the
-// moving boundaries axis-aligned), hold no source and not touch a TF/SF face; the
+// sites must hold no source, lie outside the PML and not touch a TF/SF face; the
 // objective's samples (mode monitors, points) must not lie on sites the parameter moves
 // (a mode's shape would change with it, which is not differentiated). Sites in the PML
 // take the same sensitivity; there the CPML's near-symmetry limits the accuracy to its
