@@ -193,8 +193,23 @@ std::vector<FieldFunctional> far_field_functionals(const CompiledProject& cp, co
         std::vector<std::complex<double>> row(fn.cell.size(), 0.0), row_phi(three_d ? fn.cell.size() : 0, 0.0);
         for (const Slot& sl : slots) {
             sets[sl.set][sl.k] = 1.0;
-            const SurfaceCurrents sc = detail::surface_currents(scene, *m, jf, sets, 0, 1, nullptr);
+            const SurfaceCurrents all = detail::surface_currents(scene, *m, jf, sets, 0, 1, nullptr);
             sets[sl.set][sl.k] = 0.0;
+            // the projection is a sum over the current samples (no reference point taken
+            // from them): only the few that this unit sample feeds are projected
+            SurfaceCurrents sc;
+            sc.frequency_hz = all.frequency_hz;
+            sc.dimensions = all.dimensions;
+            sc.polarization = all.polarization;
+            for (std::size_t q = 0; q < all.position_m.size(); ++q) {
+                bool any = false;
+                for (int c = 0; c < 3; ++c) any = any || all.j[q][std::size_t(c)] != 0.0 || all.m[q][std::size_t(c)] != 0.0;
+                if (!any) continue;
+                sc.position_m.push_back(all.position_m[q]);
+                sc.j.push_back(all.j[q]);
+                sc.m.push_back(all.m[q]);
+                sc.ds.push_back(all.ds[q]);
+            }
             const FarFieldSample ff = project_far_field(sc, dir).at(0);
             const DftSet& ds = scene.dft_sets.at(std::size_t(sl.set));
             const std::complex<double> kernel = (three_d || tmz ? ff.e_theta : ff.e_phi) * norm;
