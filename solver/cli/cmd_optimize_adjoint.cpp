@@ -198,8 +198,9 @@ int run_optimize_adjoint(int argc, char** argv) {
             wl += buf;
         }
         const auto& n = pp.problem.region.n;
-        std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g; %zu term(s) at %s; %s, %s%s%s\n",
+        std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g%s; %zu term(s) at %s; %s, %s%s%s\n",
                     pp.spec.regions[0].name.c_str(), n[0], n[1], n[2], pp.problem.region.eps_min, pp.problem.region.eps_max,
+                    pp.problem.region.lossless() ? "" : " (eps_inf; the conductivities and poles interpolated too)",
                     pp.spec.objective.terms.size(), wl.c_str(), pp.settings.algorithm.c_str(),
                     pp.settings.maximize ? "maximize" : "minimize",
                     pp.settings.epigraph ? " the worst wavelength (epigraph form)" : "",

@@ -96,10 +96,10 @@ struct Reader {
 void check_material(const Project& project, const Reader& rd, const std::string& path, const std::string& id) {
     const Material* m = project.find_material(id);
     if (!m) rd.fail(path, "unknown material id \"" + id + "\"");
-    if (!m->poles.empty() || m->conductivity != 0 || m->mu_r != 1)
+    if (m->mu_r != 1)
         rd.fail(path, "material \"" + id +
-                          "\" is dispersive, conductive or magnetic: a design region maps between two non-dispersive, "
-                          "lossless materials (epsilon_inf only) for now");
+                          "\" is magnetic (mu_r != 1): a design region maps between two materials of mu_r 1 (their "
+                          "epsilon_inf, conductivity and poles are interpolated)");
 }
 
 const Monitor* mode_monitor(const Project& project, const Reader& rd, const std::string& path, const std::string& name) {
@@ -486,10 +486,18 @@ namespace {
 void parse_far_field_term(const Project& project, const Reader& rd, const Json& t, const std::string& path,
                           DesignObjectiveTerm& term) {
     term.far_field = rd.string(t, path, "far_field", std::nullopt);
-    term.angle_deg = rd.number(t, path, "angle_deg", std::nullopt);
-    if (!std::isfinite(term.angle_deg)) rd.fail(path + ".angle_deg", "must be a finite angle in degrees");
-    if (project.domain.dimensions == 3)
-        rd.fail(path + ".far_field", "far-field terms are 2D for now (the projection of a 2D line or box)");
+    if (project.domain.dimensions == 3) {
+        // 3D (additive): the direction by theta_deg (from +z) and phi_deg (from +x towards +y)
+        term.theta_deg = rd.number(t, path, "theta_deg", std::nullopt);
+        term.phi_deg = rd.number(t, path, "phi_deg", std::nullopt);
+        if (!std::isfinite(term.theta_deg)) rd.fail(path + ".theta_deg", "must be a finite angle in degrees");
+        if (!std::isfinite(term.phi_deg)) rd.fail(path + ".phi_deg", "must be a finite angle in degrees");
+        if (t.contains("angle_deg"))
+            rd.fail(path + ".angle_deg", "is the 2D direction; a 3D far-field term takes theta_deg and phi_deg");
+    } else {
+        term.angle_deg = rd.number(t, path, "angle_deg", std::nullopt);
+        if (!std::isfinite(term.angle_deg)) rd.fail(path + ".angle_deg", "must be a finite angle in degrees");
+    }
     if (!rd.references) return;
     for (const Monitor& m : project.monitors) {
         if (m.name != term.far_field) continue;

@@ -8,10 +8,12 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_set>
 
 #include <Eigen/Dense>
 
+#include "golightly/dispersion.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/grid.hpp"
@@ -247,9 +249,6 @@ DesignSites map_design(const Scene& scene, const DesignRegion& region) {
             for (std::int64_t j = first[1]; j <= last[1]; ++j)
                 for (std::int64_t i = first[0]; i <= last[0]; ++i) {
                     const CellIndex cell = (k * n[1] + j) * n[0] + i;
-                    if (sorted_contains(scene.dispersive[int(c)].cells, cell))
-                        throw design_error("it covers a dispersive material (" + std::string(component_name(c)) +
-                                           " site); the design's two materials replace what is there");
                     if (dims == 3 || scene.polarization == Polarization::TEz)
                         if (sorted_contains(scene.anisotropic.cells[int(c)], cell))
                             throw design_error("it covers a sub-pixel tensor coupling (an oblique interface inside the box); "
@@ -319,6 +318,110 @@ void check_tfsf_faces(const Scene& scene, const DesignSites& sites, const std::s
 }
 
 }  // namespace
+
+std::complex<double> design_epsilon(const DesignRegion& region, double rho, double omega, double dt) {
+    const PoleSet lo{region.medium_min.poles}, hi{region.medium_max.poles};
+    return (1.0 - rho) * discrete_epsilon(region.eps_min, region.medium_min.sigma_s_per_m, lo, 1.0, omega, dt) +
+           rho * discrete_epsilon(region.eps_max, region.medium_max.sigma_s_per_m, hi, 1.0, omega, dt);
+}
+
+std::vector<double> site_density(const DesignSites& sites, const DesignRegion& region, const std::vector<double>& rho) {
+    if (rho.size() != region.pixels())
+        throw std::invalid_argument("design region: " + std::to_string(rho.size()) + " density values for " +
+                                    std::to_string(region.pixels()) + " pixels");
+    std::vector<double> out(sites.size());
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        double r = 0;
+        for (int t = 0; t < 8; ++t) {
+            const double v = rho[std::size_t(sites.pixel[8 * s + t])];
+            if (std::isnan(v)) throw std::invalid_argument("design region: a density value is NaN");
+            r += sites.weight[8 * s + t] * std::clamp(v, 0.0, 1.0);
+        }
+        out[s] = r;
+    }
+    return out;
+}
+
+void apply_design(Scene& scene, const DesignSites& sites, const DesignRegion& region, const std::vector<double>& rho_site) {
+    if (rho_site.size() != sites.size()) throw std::invalid_argument("apply_design: one density per site");
+    const std::size_t base = scene.table.size();
+    if (base >= kTableLimit) throw RunError("design region: the material table is full");
+    const std::size_t free = kTableLimit - base;
+    const double dt = scene.dt_s;
+    auto entry = [&](double r) {
+        const double e = region.eps_min + r * (region.eps_max - region.eps_min);
+        const double sigma = (1.0 - r) * region.medium_min.sigma_s_per_m + r * region.medium_max.sigma_s_per_m;
+        const double loss = sigma * dt / (2.0 * units::eps0 * e);  // as the compiled table (scene.cpp)
+        EUpdateCoeffs c;
+        c.eps_r = e;
+        c.sigma = sigma;
+        c.ca = (1.0 - loss) / (1.0 + loss);
+        c.cb = (scene.courant / e) / (1.0 + loss);
+        return c;
+    };
+    // the density each site is given: rho~, or its level when the table is short (header comment)
+    std::vector<double> r = rho_site;
+    std::vector<std::uint16_t> index(sites.size());
+    if (sites.size() <= free) {
+        for (std::size_t s = 0; s < sites.size(); ++s) {
+            scene.table.push_back(entry(r[s]));
+            index[s] = std::uint16_t(base + s);
+        }
+    } else {
+        const auto [lo, hi] = std::minmax_element(rho_site.begin(), rho_site.end());
+        const double r0 = *lo, span = *hi - *lo;
+        const std::size_t levels = free;
+        for (std::size_t l = 0; l < levels; ++l) scene.table.push_back(entry(r0 + span * double(l) / double(levels - 1)));
+        for (std::size_t s = 0; s < sites.size(); ++s) {
+            const std::size_t l = span > 0 ? std::size_t(std::lround((rho_site[s] - r0) / span * double(levels - 1))) : 0;
+            index[s] = std::uint16_t(base + l);
+            r[s] = r0 + span * double(l) / double(levels - 1);
+        }
+    }
+    for (std::size_t s = 0; s < sites.size(); ++s)
+        scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])] = index[s];
+    // The poles: the scene's dispersive entries at the sites give way to the design's, a pole
+    // set per site holding both materials' poles with c3 scaled by 1 - rho~ and rho~ (a mixture,
+    // scene.hpp), weight 1.
+    const bool poles = !region.medium_min.poles.empty() || !region.medium_max.poles.empty();
+    for (int c = 0; c < 3; ++c) {
+        std::vector<std::size_t> mine;
+        for (std::size_t s = 0; s < sites.size(); ++s)
+            if (int(sites.component[s]) == c) mine.push_back(s);
+        DispersiveCells& dc = scene.dispersive[c];
+        if (mine.empty() || (dc.cells.empty() && !poles)) continue;
+        std::unordered_set<CellIndex> taken;
+        for (std::size_t s : mine) taken.insert(sites.cell[s]);
+        std::vector<std::tuple<CellIndex, std::uint32_t, double>> rows;
+        for (std::size_t k = 0; k < dc.cells.size(); ++k)
+            if (!taken.count(dc.cells[k])) rows.emplace_back(dc.cells[k], dc.pole_set[k], dc.weight[k]);
+        if (poles)
+            for (std::size_t s : mine) {
+                PoleSet ps;
+                for (PoleCoeffs pc : region.medium_min.poles) {
+                    pc.c3 *= 1.0 - r[s];
+                    ps.poles.push_back(pc);
+                }
+                for (PoleCoeffs pc : region.medium_max.poles) {
+                    pc.c3 *= r[s];
+                    ps.poles.push_back(pc);
+                }
+                scene.pole_sets.push_back(std::move(ps));
+                rows.emplace_back(sites.cell[s], std::uint32_t(scene.pole_sets.size() - 1), 1.0);
+            }
+        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+        dc.cells.clear(), dc.pole_set.clear(), dc.weight.clear();
+        for (const auto& [cell, set, w] : rows) dc.cells.push_back(cell), dc.pole_set.push_back(set), dc.weight.push_back(w);
+    }
+}
+
+std::vector<double> interpolation_transpose(const DesignSites& sites, const DesignRegion& region,
+                                            const std::vector<double>& d_rho_site) {
+    std::vector<double> g(region.pixels(), 0.0);
+    for (std::size_t s = 0; s < sites.size(); ++s)
+        for (int t = 0; t < 8; ++t) g[std::size_t(sites.pixel[8 * s + t])] += sites.weight[8 * s + t] * d_rho_site[s];
+    return g;
+}
 
 std::vector<double> site_permittivity(const DesignSites& sites, const DesignRegion& region,
                                       const std::vector<double>& rho) {
@@ -549,7 +652,7 @@ struct Prepared {
     Scene forward;        ///< design applied, design + functional DFT sets
     DesignSites sites;
     DesignSets design;
-    std::vector<double> eps;
+    std::vector<double> rho_site;  ///< the density: rho~ per site
     /// functional m, sample p -> (DFT set, sample index)
     std::vector<std::vector<std::pair<std::size_t, std::size_t>>> sample_of;
 };
@@ -569,8 +672,8 @@ Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
     Prepared p;
     p.forward = problem.scene;
     p.sites = map_design(p.forward, problem.region);
-    p.eps = site_permittivity(p.sites, problem.region, rho);
-    apply_design(p.forward, p.sites, p.eps);
+    p.rho_site = site_density(p.sites, problem.region, rho);
+    apply_design(p.forward, p.sites, problem.region, p.rho_site);
     prepare_sets(problem, p);
     return p;
 }
@@ -581,7 +684,6 @@ Prepared prepare_sites(const Problem& problem, const DesignSites& sites) {
     check_scene(problem.scene);
     const Scene& scene = problem.scene;
     const auto comps = scene_e_components(scene);
-    const bool tensor = scene.dimensions == 3 || scene.polarization == Polarization::TEz;
     std::unordered_set<CellIndex> source_cells[3];
     for (const auto& src : scene.sources)
         if (is_electric(src.component))
@@ -598,14 +700,6 @@ Prepared prepare_sites(const Problem& problem, const DesignSites& sites) {
         if (s > 0 && c != sites.component[s - 1])
             for (std::size_t r = 0; r + 1 < s; ++r)
                 if (sites.component[r] == c) throw fail("the sites of one component must be consecutive");
-        if (sorted_contains(scene.dispersive[int(c)].cells, cell))
-            throw fail(at + " carries a dispersive material; the sensitivity holds for lossless, non-dispersive sites");
-        const EUpdateCoeffs& e = entry_of(scene, c, cell);
-        if (e.sigma != 0.0 || e.ca != 1.0)
-            throw fail(at + " carries a conductive material; the sensitivity holds for lossless, non-dispersive sites");
-        if (tensor && sorted_contains(scene.anisotropic.cells[int(c)], cell))
-            throw fail(at + " is sub-pixel tensor-coupled (an oblique interface moves there); the sensitivity holds for "
-                            "diagonal sites: keep moving boundaries axis-aligned in TEz and 3D");
         if (source_cells[component_axis(c)].count(cell)) throw fail(at + " holds a source");
         const std::int64_t ijk[3] = {cell % n[0], (cell / n[0]) % n[1], cell / (n[0] * n[1])};
         for (int a = 0; a < (scene.dimensions == 3 ? 3 : 2); ++a)
@@ -737,12 +831,15 @@ Evaluation forward_only(const Problem& problem, const Prepared& p) {
     return ev;
 }
 
-/// d F / d eps_r per site to the gradient's variables (pixel_gradient for the density; the
-/// identity for evaluate_sites), and the number of those variables.
+/// d F / d v per site to the gradient's variables (interpolation_transpose for the density,
+/// v = rho~; the identity for evaluate_sites, v = eps_r), and the number of those variables.
 using Chain = std::function<std::vector<double>(const std::vector<double>&)>;
 
 /// The forward and adjoint runs of a prepared problem (evaluate_with_gradient, evaluate_sites).
-Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& chain, std::size_t variables) {
+/// d_eps_dv[f]: d eps_d(w_f) / d v of every site (the density: eps_d,max - eps_d,min; the
+/// sites: 1); keep_fields: fill Evaluation::site_forward, site_adjoint(_per_frequency).
+Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& chain, std::size_t variables,
+                        const std::vector<std::complex<double>>& d_eps_dv, bool keep_fields) {
     Evaluation ev;
     const RunOutput fwd = forward_run(problem, p, ev);
     Amplitudes g;
@@ -763,8 +860,10 @@ Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& 
     std::vector<double> d_eps_mf(split ? p.sites.size() : 0);
     const CompiledWaveform wave = adjoint_waveform(problem.frequencies_hz);
     // the adjoint field of F for RunSettings::on_fields, [s * nf + f]
-    const bool want_fields = bool(problem.settings.on_fields);
+    const bool want_fields = bool(problem.settings.on_fields) || keep_fields;
     std::vector<std::complex<double>> adjoint_field(want_fields ? p.sites.size() * nf : 0, 0.0);
+    std::vector<std::complex<double>> adjoint_field_f(keep_fields && split ? p.sites.size() * nf : 0, 0.0);
+    std::vector<double> d_v(p.sites.size(), 0.0);  // d F / d v per site
     for (std::size_t m = 0; m < problem.functionals.size(); ++m) {
         bool any = false;
         for (const auto& v : g[m]) any = any || v != 0.0;
@@ -832,13 +931,16 @@ Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& 
             const std::complex<double> factor = -(1.0 - std::polar(1.0, omega * dt)) / S;
             const std::complex<double> gc = std::conj(g[m][f]);
             const std::complex<double> gcf = split ? std::conj(gf[m][f]) : 0.0;
+            const std::complex<double> dv = d_eps_dv.at(f);
             for (std::size_t s = 0; s < p.sites.size(); ++s) {
                 const std::complex<double> ef = design_dft(fwd, 0, p.design, s, f, nf);
                 const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);
-                const std::complex<double> da = factor * ef * ea;  // d a_mf / d eps(s)
+                const std::complex<double> da = factor * ef * ea;  // d a_mf / d eps_d(s, w_f)
                 ev.d_eps[s] += std::real(gc * da);
-                if (need_f) d_eps_mf[s] = std::real(gcf * da);
+                d_v[s] += std::real(gc * da * dv);
+                if (need_f) d_eps_mf[s] = std::real(gcf * da * dv);
                 if (want_fields) adjoint_field[s * nf + f] += gc * ea / S;
+                if (!adjoint_field_f.empty()) adjoint_field_f[s * nf + f] += gcf * ea / S;
             }
             if (need_f) {
                 const std::vector<double> term = chain(d_eps_mf);
@@ -846,8 +948,13 @@ Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& 
             }
         }
     }
-    ev.gradient = chain(ev.d_eps);
-    if (want_fields) {
+    ev.gradient = chain(d_v);
+    if (keep_fields) {
+        ev.site_forward = design_fields(fwd, p.design, p.sites.size(), nf);
+        ev.site_adjoint = adjoint_field;
+        ev.site_adjoint_per_frequency = std::move(adjoint_field_f);
+    }
+    if (problem.settings.on_fields) {
         DesignFields fields;
         fields.sites = &p.sites;
         fields.frequencies_hz = problem.frequencies_hz;
@@ -866,14 +973,24 @@ Evaluation evaluate(const Problem& problem, const std::vector<double>& rho) {
 
 Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<double>& rho) {
     const Prepared p = prepare(problem, rho);
-    const auto chain = [&](const std::vector<double>& d_eps) { return pixel_gradient(p.sites, problem.region, d_eps); };
-    return with_adjoint(problem, p, chain, problem.region.pixels());
+    const auto chain = [&](const std::vector<double>& d_rho) {
+        return interpolation_transpose(p.sites, problem.region, d_rho);
+    };
+    // d eps_d / d rho~ at each objective frequency (header comment; eps_max - eps_min when lossless)
+    std::vector<std::complex<double>> d_eps_dv;
+    for (double f : problem.frequencies_hz)
+        d_eps_dv.push_back(problem.region.lossless()
+                               ? std::complex<double>(problem.region.eps_max - problem.region.eps_min)
+                               : design_epsilon(problem.region, 1.0, 2 * units::pi * f, p.forward.dt_s) -
+                                     design_epsilon(problem.region, 0.0, 2 * units::pi * f, p.forward.dt_s));
+    return with_adjoint(problem, p, chain, problem.region.pixels(), d_eps_dv, false);
 }
 
 Evaluation evaluate_sites(const Problem& problem, const DesignSites& sites, bool with_gradient) {
     const Prepared p = prepare_sites(problem, sites);
     if (!with_gradient) return forward_only(problem, p);
-    return with_adjoint(problem, p, [](const std::vector<double>& d_eps) { return d_eps; }, sites.size());
+    return with_adjoint(problem, p, [](const std::vector<double>& d_eps) { return d_eps; }, sites.size(),
+                        std::vector<std::complex<double>>(problem.frequencies_hz.size(), 1.0), true);
 }
 
 }  // namespace golightly::adjoint

@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "golightly/compile.hpp"
+#include "golightly/dispersion.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/mode_plane.hpp"
@@ -132,8 +133,15 @@ std::size_t nearest(const std::vector<double>& freqs, double f) {
 /// monitor's DFT set samples, and each set sample is w0 F(cell0) + w1 F(cell1) (scene.hpp
 /// DftSet), so the weights are found by projecting each set sample alone (unit value):
 /// the projection's own kernel, sample by sample, at each objective frequency.
-FieldFunctional far_field_functional(const CompiledProject& cp, const Project& compiled_from, const std::string& name,
-                                     double angle_deg, const std::vector<std::size_t>& fi) {
+///
+/// 3D (direction theta_deg, angle_deg = phi): two functionals, a_f = r E_theta / sqrt(2
+/// eta0) and r E_phi / sqrt(2 eta0), whose |a_f|^2 sum to the radiation intensity U (W/sr
+/// per DFT unit squared) of far_field/<name>.csv; the surface currents of a flux_box's six
+/// faces projected by the 3D far-zone integrals (far_field.hpp), sample by sample as in 2D.
+/// 2D: one functional (theta_deg 90).
+std::vector<FieldFunctional> far_field_functionals(const CompiledProject& cp, const Project& compiled_from,
+                                                   const std::string& name, double angle_deg,
+                                                   const std::vector<std::size_t>& fi, double theta_deg = 90.0) {
     const Scene& scene = cp.scene;
     const CompiledMonitor* m = nullptr;
     for (std::size_t i = 0; i < compiled_from.monitors.size(); ++i)
@@ -168,8 +176,12 @@ FieldFunctional far_field_functional(const CompiledProject& cp, const Project& c
         }
     }
     const double phi = angle_deg * units::pi / 180.0, norm = 1.0 / std::sqrt(2.0 * units::eta0);
-    const std::vector<std::array<double, 2>> dir = {{0.5 * units::pi, phi}};
+    const std::vector<std::array<double, 2>> dir = {{theta_deg * units::pi / 180.0, phi}};
+    // 2D: TMz E_z in e_theta, TEz E_phi; 3D: both parts
+    const bool three_d = scene.dimensions == 3;
     const bool tmz = scene.polarization == Polarization::TMz;
+    FieldFunctional fn_phi = fn;
+    if (three_d) fn.name += ":theta", fn_phi.name += ":phi";
     const std::vector<double>& set_freqs = scene.dft_sets.at(std::size_t(ids[0])).frequencies_hz;
     for (std::size_t f : fi) {
         const double want = cp.spectrum_hz.at(f);
@@ -178,21 +190,44 @@ FieldFunctional far_field_functional(const CompiledProject& cp, const Project& c
             if (std::abs(set_freqs[j] - want) < std::abs(set_freqs[jf] - want)) jf = j;
         if (set_freqs.empty() || std::abs(set_freqs[jf] - want) > 1e-9 * want)
             throw std::invalid_argument("far-field monitor '" + name + "' holds no DFT at the objective's frequency");
-        std::vector<std::complex<double>> row(fn.cell.size(), 0.0);
+        std::vector<std::complex<double>> row(fn.cell.size(), 0.0), row_phi(three_d ? fn.cell.size() : 0, 0.0);
         for (const Slot& sl : slots) {
             sets[sl.set][sl.k] = 1.0;
-            const SurfaceCurrents sc = detail::surface_currents(scene, *m, jf, sets, 0, 1, nullptr);
+            const SurfaceCurrents all = detail::surface_currents(scene, *m, jf, sets, 0, 1, nullptr);
             sets[sl.set][sl.k] = 0.0;
+            // the projection is a sum over the current samples (no reference point taken
+            // from them): only the few that this unit sample feeds are projected
+            SurfaceCurrents sc;
+            sc.frequency_hz = all.frequency_hz;
+            sc.dimensions = all.dimensions;
+            sc.polarization = all.polarization;
+            for (std::size_t q = 0; q < all.position_m.size(); ++q) {
+                bool any = false;
+                for (int c = 0; c < 3; ++c) any = any || all.j[q][std::size_t(c)] != 0.0 || all.m[q][std::size_t(c)] != 0.0;
+                if (!any) continue;
+                sc.position_m.push_back(all.position_m[q]);
+                sc.j.push_back(all.j[q]);
+                sc.m.push_back(all.m[q]);
+                sc.ds.push_back(all.ds[q]);
+            }
             const FarFieldSample ff = project_far_field(sc, dir).at(0);
-            const std::complex<double> kernel = (tmz ? ff.e_theta : ff.e_phi) * norm;
             const DftSet& ds = scene.dft_sets.at(std::size_t(sl.set));
+            const std::complex<double> kernel = (three_d || tmz ? ff.e_theta : ff.e_phi) * norm;
             row[sl.first] = kernel * ds.w0[sl.k];
             if (sl.two) row[sl.first + 1] = kernel * ds.w1[sl.k];
+            if (three_d) {
+                const std::complex<double> kp = ff.e_phi * norm;
+                row_phi[sl.first] = kp * ds.w0[sl.k];
+                if (sl.two) row_phi[sl.first + 1] = kp * ds.w1[sl.k];
+            }
         }
         fn.weights_per_frequency.push_back(std::move(row));
+        if (three_d) fn_phi.weights_per_frequency.push_back(std::move(row_phi));
     }
     fn.weights = fn.weights_per_frequency.at(0);  // (the per-frequency rows replace it)
-    return fn;
+    if (!three_d) return {fn};
+    fn_phi.weights = fn_phi.weights_per_frequency.at(0);
+    return {fn, fn_phi};
 }
 
 }  // namespace
@@ -303,8 +338,34 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         p.region.lo_um = rs.min;
         p.region.hi_um = rs.max;
         p.region.n = rs.pixels;
-        p.region.eps_min = project.find_material(rs.materials[0])->epsilon_inf;
-        p.region.eps_max = project.find_material(rs.materials[1])->epsilon_inf;
+        // eps_inf, conductivity and poles of both materials (adjoint.hpp DesignMedium: the
+        // susceptibilities are interpolated), the poles for the compiled time step
+        for (int side = 0; side < 2; ++side) {
+            const Material* mat = project.find_material(rs.materials[std::size_t(side)]);
+            DesignMedium& medium = side == 0 ? p.region.medium_min : p.region.medium_max;
+            (side == 0 ? p.region.eps_min : p.region.eps_max) = mat->epsilon_inf;
+            medium.sigma_s_per_m = mat->conductivity;
+            for (const Pole& pole : mat->poles) medium.poles.push_back(pole_coefficients(pole, cp.scene.dt_s));
+        }
+        // The design's materials are not in the compiled layers, so the compiler's stability
+        // check of dispersive media has not seen them: the amplification factor of the update
+        // (dispersion.hpp) at rho~ = 0, 1/2 and 1 (a mixture of passive poles stays passive;
+        // the check catches a time step too long for a material's poles).
+        for (double r : {0.0, 0.5, 1.0}) {
+            PoleSet ps;
+            for (PoleCoeffs pc : p.region.medium_min.poles) pc.c3 *= 1.0 - r, ps.poles.push_back(pc);
+            for (PoleCoeffs pc : p.region.medium_max.poles) pc.c3 *= r, ps.poles.push_back(pc);
+            if (ps.poles.empty()) continue;
+            const double e = (1.0 - r) * p.region.eps_min + r * p.region.eps_max;
+            const double sigma = (1.0 - r) * p.region.medium_min.sigma_s_per_m + r * p.region.medium_max.sigma_s_per_m;
+            const double a = amplification_factor(e, sigma, ps, 1.0, cp.scene.courant, pp.dimensions, cp.scene.dt_s);
+            if (!(a <= 1.0 + 1e-6))
+                throw ProjectError(file_label, "design.regions[0].materials",
+                                   "the update is unstable for the design material at rho = " + detail::csv_number(r) +
+                                       " (amplification factor " + detail::csv_number(a) +
+                                       " per step): a pole is too fast for the time step; refine the grid or lower "
+                                       "run.courant");
+        }
         try {  // the design region's refusals (PML, sources, dispersion), named by the region's path
             (void)map_design(p.scene, p.region);
         } catch (const std::invalid_argument& e) {
@@ -356,13 +417,22 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
     p.settings.decay = std::min(p.settings.decay, std::pow(10.0, -project.run.stop.decay_db / 10.0));
     if (cp.max_steps > 0) p.settings.max_steps = cp.max_steps;
 
-    // the functionals, one per term
+    // the functionals, one per term (two for a 3D far-field term: E_theta and E_phi);
+    // functional_term[m]: the term of functional m
+    std::vector<std::size_t> functional_term;
     for (std::size_t t = 0; t < terms.size(); ++t) {
         const DesignObjectiveTerm& term = terms[t];
         const std::string path = "design.objective.terms[" + std::to_string(t) + "]";
         try {
-            if (!term.far_field.empty()) {
-                p.functionals.push_back(far_field_functional(cp, q, term.far_field, term.angle_deg, fi));
+            if (!term.far_field.empty() && pp.dimensions == 3) {
+                // U = |a_theta|^2 + |a_phi|^2: two functionals of the term, each |a|^2 with its weight
+                for (FieldFunctional& fn : far_field_functionals(cp, q, term.far_field, term.phi_deg, fi, term.theta_deg)) {
+                    p.functionals.push_back(std::move(fn));
+                    functional_term.push_back(t);
+                }
+                continue;
+            } else if (!term.far_field.empty()) {
+                p.functionals.push_back(far_field_functionals(cp, q, term.far_field, term.angle_deg, fi).at(0));
             } else if (!term.monitor.empty()) {
                 const ModeMonitorPlan& plan = plan_of(q, cp, term.monitor);
                 p.functionals.push_back(checked_mode_functional(
@@ -381,6 +451,7 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         } catch (const std::invalid_argument& e) {
             throw ProjectError(file_label, path, e.what());
         }
+        functional_term.push_back(t);
     }
 
     // the normalization: |a_in|^2 forward in mode slot 0 of normalize_by (S-parameter terms: port j's
@@ -423,10 +494,11 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
     }
 
     // F_f = sum_t w_t |a_tf|^2 / N(f) (mode terms; point terms without N), one per wavelength
-    std::vector<std::vector<double>> coef(terms.size(), std::vector<double>(nf));
-    for (std::size_t t = 0; t < terms.size(); ++t)
-        for (std::size_t f = 0; f < nf; ++f)
-            coef[t][f] = terms[t].weight / (terms[t].monitor.empty() ? 1.0 : pp.normalization[f]);
+    std::vector<std::vector<double>> coef(functional_term.size(), std::vector<double>(nf));
+    for (std::size_t m = 0; m < functional_term.size(); ++m) {
+        const DesignObjectiveTerm& term = terms[functional_term[m]];
+        for (std::size_t f = 0; f < nf; ++f) coef[m][f] = term.weight / (term.monitor.empty() ? 1.0 : pp.normalization[f]);
+    }
     p.per_frequency = [coef, nf](const Amplitudes& a, Amplitudes* g) {
         std::vector<double> F(nf, 0.0);
         if (g) *g = a;

@@ -10,12 +10,18 @@
 #include <exception>
 #include <fstream>
 #include <map>
+#include <set>
+#include <tuple>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
 
+#include <Eigen/Sparse>
+
 #include "golightly/atomic_file.hpp"
 #include "golightly/compile.hpp"
+#include "golightly/dispersion.hpp"
+#include "golightly/units.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/parameters.hpp"
 
@@ -47,10 +53,6 @@ Scene geometry_scene(const Project& at, const std::string& file_label) {
     return compile_project(q, file_label).scene;
 }
 
-double eps_of(const Scene& s, Component c, std::size_t cell) {
-    return s.table[s.material_index[int(c)][cell]].eps_r;
-}
-
 /// `at` with the layers, materials and parameter bookkeeping of `base`: equal to `base`
 /// when the parameters changed nothing else.
 bool only_geometry_differs(const Project& base, Project at) {
@@ -71,9 +73,86 @@ Project project_at(const Project& project, const std::vector<std::string>& names
     return with_parameters(project, o, file_label);
 }
 
+namespace {
+
+/// What the update of E site (c, cell) is made of: the table's eps_r and sigma, and its
+/// dispersive entry (pole set, weight; -1 when none).
+struct SiteState {
+    double eps_r = 1, sigma = 0;
+    long long dispersive = -1;
+};
+
+SiteState site_state(const Scene& s, int c, CellIndex cell) {
+    SiteState st;
+    const EUpdateCoeffs& e = s.table[s.material_index[c][std::size_t(cell)]];
+    st.eps_r = e.eps_r;
+    st.sigma = e.sigma;
+    const auto& dc = s.dispersive[c].cells;
+    const auto it = std::lower_bound(dc.begin(), dc.end(), cell);
+    if (it != dc.end() && *it == cell) st.dispersive = it - dc.begin();
+    return st;
+}
+
+/// The discrete permittivity of a site at omega (dispersion.hpp): eps_r, the conductivity's
+/// term and the pole susceptibility of its dispersive entry.
+std::complex<double> site_epsilon(const Scene& s, int c, const SiteState& st, double omega) {
+    std::complex<double> e = discrete_epsilon(st.eps_r, st.sigma, PoleSet{}, 0.0, omega, s.dt_s);
+    if (st.dispersive >= 0) {
+        const std::size_t k = std::size_t(st.dispersive);
+        e += discrete_epsilon(0.0, 0.0, s.pole_sets[s.dispersive[c].pole_set[k]], s.dispersive[c].weight[k], omega, s.dt_s);
+    }
+    return e;
+}
+
+bool same_poles(const Scene& a, int c, const SiteState& sa, const Scene& b, const SiteState& sb) {
+    if ((sa.dispersive < 0) != (sb.dispersive < 0)) return false;
+    if (sa.dispersive < 0) return true;
+    const std::size_t ka = std::size_t(sa.dispersive), kb = std::size_t(sb.dispersive);
+    if (a.dispersive[c].weight[ka] != b.dispersive[c].weight[kb]) return false;
+    const auto& pa = a.pole_sets[a.dispersive[c].pole_set[ka]].poles;
+    const auto& pb = b.pole_sets[b.dispersive[c].pole_set[kb]].poles;
+    if (pa.size() != pb.size()) return false;
+    for (std::size_t m = 0; m < pa.size(); ++m)
+        if (pa[m].c1 != pb[m].c1 || pa[m].c2 != pb[m].c2 || pa[m].c3 != pb[m].c3 || pa[m].m0 != pb[m].m0 ||
+            pa[m].m1 != pb[m].m1)
+            return false;
+    return true;
+}
+
+using SiteKey = std::pair<int, CellIndex>;  // (component, cell)
+
+/// The off-diagonal entries K(p, q) of a scene's inverse-permittivity tensor (scene.hpp
+/// "Anisotropic cells": the stored weight is K(p, q) eps_r(q)), both orders.
+std::map<std::pair<SiteKey, SiteKey>, double> tensor_entries(const Scene& s) {
+    std::map<std::pair<SiteKey, SiteKey>, double> out;
+    const int dims = s.dimensions == 3 ? 3 : 2;
+    const int S = anisotropic_slots(dims);
+    const AnisotropicCells& an = s.anisotropic;
+    for (int c = 0; c < 3; ++c)
+        for (std::size_t k = 0; k < an.cells[c].size(); ++k)
+            for (int slot = 0; slot < S; ++slot) {
+                const std::int32_t nb = an.neighbour[c][std::size_t(S) * k + std::size_t(slot)];
+                if (nb < 0) continue;
+                const int c2 = anisotropic_partner(c, slot / 4, dims);
+                const CellIndex cell2 = an.cells[c2][std::size_t(nb)];
+                const double w = an.weight[c][std::size_t(S) * k + std::size_t(slot)];
+                out[{{c, an.cells[c][k]}, {c2, cell2}}] = w / s.table[s.material_index[c2][std::size_t(cell2)]].eps_r;
+            }
+    return out;
+}
+
+bool is_coupled(const Scene& s, int c, CellIndex cell) {
+    const auto& l = s.anisotropic.cells[c];
+    return std::binary_search(l.begin(), l.end(), cell);
+}
+
+}  // namespace
+
 ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spec, const std::vector<double>& values,
-                                   const Scene& scene, const std::string& file_label) {
+                                   const Scene& scene, const std::string& file_label,
+                                   const std::vector<double>& frequencies_hz) {
     const std::size_t np = spec.shape_parameters.size();
+    const std::size_t nf = frequencies_hz.size();
     if (values.size() != np) throw std::invalid_argument("shape sensitivity: one value per shape parameter");
     if (!project.run.subpixel_averaging)
         throw ProjectError(file_label, "run.subpixel_averaging",
@@ -84,10 +163,25 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
     const Project base = project_at(project, names, values, file_label);
     const auto comps = e_components(scene);
     const std::size_t cells = scene.cells();
-    // (component, cell) -> d eps / d p_k per parameter; ordered by component, then cell
-    std::map<std::pair<int, CellIndex>, std::vector<double>> moved;
+    // (component, cell) -> per parameter: d eps_r / d p_k, and d eps_d(w_f) / d p_k
+    struct Row {
+        std::vector<double> d_eps;
+        std::vector<std::complex<double>> d_eps_w;
+        bool moving = false;
+    };
+    std::map<SiteKey, Row> moved;
+    auto row_of = [&](const SiteKey& key) -> Row& {
+        Row& r = moved[key];
+        r.d_eps.resize(np, 0.0);
+        r.d_eps_w.resize(np * nf, 0.0);
+        return r;
+    };
+    // d K / d p_k between sites (keys), off-diagonal both orders and the coupled sites' diagonal
+    std::vector<std::vector<std::tuple<SiteKey, SiteKey, double>>> d_tensor(np);
+    const auto k_at_p = tensor_entries(scene);
     ShapeSensitivity out;
     out.moved.assign(np, 0);
+    out.frequencies_hz = frequencies_hz;
     for (std::size_t k = 0; k < np; ++k) {
         const DesignShapeParameter& sp = spec.shape_parameters[k];
         const double h = sp.step > 0 ? sp.step : 1e-4 * (sp.max - sp.min);
@@ -108,27 +202,93 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
             if (s->nx != scene.nx || s->ny != scene.ny || s->nz != scene.nz)
                 throw ProjectError(file_label, param_path(k) + ".name",
                                    "parameter \"" + sp.name + "\" changes the grid; a shape parameter may move shapes only");
-        for (Component c : comps)
+        for (Component comp : comps) {
+            const int c = int(comp);
             for (std::size_t cell = 0; cell < cells; ++cell) {
-                const double eu = eps_of(su, c, cell), ed = eps_of(sd, c, cell);
-                if (eu == ed) continue;
-                auto& row = moved[{int(c), CellIndex(cell)}];
-                row.resize(np, 0.0);
-                row[k] = (eu - ed) / span;
+                const SiteState u = site_state(su, c, CellIndex(cell)), d = site_state(sd, c, CellIndex(cell));
+                if (u.eps_r == d.eps_r && u.sigma == d.sigma && u.dispersive < 0 && d.dispersive < 0) continue;
+                std::vector<std::complex<double>> eu(nf), ed(nf);
+                bool differs = u.eps_r != d.eps_r || u.sigma != d.sigma;
+                for (std::size_t f = 0; f < nf; ++f) {
+                    const double w = 2 * units::pi * frequencies_hz[f];
+                    eu[f] = site_epsilon(su, c, u, w);
+                    ed[f] = site_epsilon(sd, c, d, w);
+                    differs = differs || eu[f] != ed[f];
+                }
+                if (nf == 0) differs = differs || !same_poles(su, c, u, sd, d);
+                if (!differs) continue;
+                const SiteKey key{c, CellIndex(cell)};
+                Row& row = row_of(key);
+                row.moving = true;
+                row.d_eps[k] = (u.eps_r - d.eps_r) / span;
+                if (is_coupled(scene, c, CellIndex(cell))) {
+                    // its diagonal 1 / eps_r is an entry of K (tensor-coupled sites are lossless,
+                    // non-dispersive: compile_internal.hpp build_tensor_couplings)
+                    if (u.eps_r != d.eps_r) d_tensor[k].emplace_back(key, key, (1.0 / u.eps_r - 1.0 / d.eps_r) / span);
+                } else {
+                    for (std::size_t f = 0; f < nf; ++f) row.d_eps_w[k * nf + f] = (eu[f] - ed[f]) / span;
+                }
                 ++out.moved[k];
             }
+        }
+        // the off-diagonal couplings
+        const auto ku = tensor_entries(su), kd = tensor_entries(sd);
+        std::map<std::pair<SiteKey, SiteKey>, double> dk;
+        for (const auto& [pair, v] : ku) dk[pair] += v / span;
+        for (const auto& [pair, v] : kd) dk[pair] -= v / span;
+        for (const auto& [pair, v] : dk) {
+            if (v == 0.0) continue;
+            d_tensor[k].emplace_back(pair.first, pair.second, v);
+            for (const SiteKey& key : {pair.first, pair.second}) {
+                Row& row = row_of(key);
+                if (!row.moving) ++out.moved[k];
+                row.moving = true;
+            }
+        }
+    }
+    // The sites whose D~ the tensor terms read: those coupled at p, closed under the
+    // couplings at p (K^-1 couples every site of a connected cluster).
+    std::vector<SiteKey> todo;
+    for (const auto& terms : d_tensor)
+        for (const auto& [a, b, v] : terms)
+            for (const SiteKey& key : {a, b})
+                if (is_coupled(scene, key.first, key.second)) todo.push_back(key);
+    std::map<SiteKey, std::vector<std::pair<SiteKey, double>>> neighbours;
+    for (const auto& [pair, v] : k_at_p) neighbours[pair.first].emplace_back(pair.second, v);
+    std::set<SiteKey> cluster;
+    while (!todo.empty()) {
+        const SiteKey key = todo.back();
+        todo.pop_back();
+        if (!cluster.insert(key).second) continue;
+        (void)row_of(key);
+        for (const auto& [nb, v] : neighbours[key])
+            if (!cluster.count(nb)) todo.push_back(nb);
     }
     const std::int64_t n[3] = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
     for (int a = 0; a < 3; ++a) out.box_lo[std::size_t(a)] = n[a], out.box_hi[std::size_t(a)] = -1;
+    std::map<SiteKey, std::size_t> index;
     for (const auto& [key, row] : moved) {
+        index[key] = out.sites.size();
         out.sites.component.push_back(Component(key.first));
         out.sites.cell.push_back(key.second);
-        out.d_eps.insert(out.d_eps.end(), row.begin(), row.end());
+        out.d_eps.insert(out.d_eps.end(), row.d_eps.begin(), row.d_eps.end());
+        out.d_eps_w.insert(out.d_eps_w.end(), row.d_eps_w.begin(), row.d_eps_w.end());
+        out.moving.push_back(row.moving ? 1 : 0);
+        out.coupled.push_back(cluster.count(key) ? 1 : 0);
+        out.eps_at.push_back(scene.table[scene.material_index[key.first][std::size_t(key.second)]].eps_r);
         const std::int64_t ijk[3] = {key.second % n[0], (key.second / n[0]) % n[1], key.second / (n[0] * n[1])};
         for (int a = 0; a < 3; ++a) {
             out.box_lo[std::size_t(a)] = std::min(out.box_lo[std::size_t(a)], ijk[a]);
             out.box_hi[std::size_t(a)] = std::max(out.box_hi[std::size_t(a)], ijk[a]);
         }
+    }
+    out.d_tensor.resize(np);
+    for (std::size_t k = 0; k < np; ++k)
+        for (const auto& [a, b, v] : d_tensor[k]) out.d_tensor[k].push_back({index.at(a), index.at(b), v});
+    for (const SiteKey& key : cluster) {
+        const std::size_t a = index.at(key);
+        out.k_at.push_back({a, a, 1.0 / out.eps_at[a]});
+        for (const auto& [nb, v] : neighbours[key]) out.k_at.push_back({a, index.at(nb), v});
     }
     return out;
 }
@@ -155,10 +315,10 @@ ShapeAt shape_at(const ShapeProblem& sp, const std::vector<double>& p, bool with
     const Project q = project_at(sp.project, sp.names, p, sp.file_label);
     at.pp = shape_problem_at(q, sp.file_label, sp.project_dir, sp.options, sp.normalization);
     if (!with_gradient) return at;
-    at.sens = shape_sensitivity(sp.project, sp.spec, p, at.pp.problem.scene, sp.file_label);
+    at.sens = shape_sensitivity(sp.project, sp.spec, p, at.pp.problem.scene, sp.file_label, at.pp.problem.frequencies_hz);
     std::unordered_map<CellIndex, std::size_t> site_of[3];
     for (std::size_t s = 0; s < at.sens.sites.size(); ++s)
-        site_of[component_axis(at.sens.sites.component[s])].emplace(at.sens.sites.cell[s], s);
+        if (at.sens.moving[s]) site_of[component_axis(at.sens.sites.component[s])].emplace(at.sens.sites.cell[s], s);
     for (std::size_t t = 0; t < at.pp.problem.functionals.size(); ++t) {
         const FieldFunctional& fn = at.pp.problem.functionals[t];
         for (std::size_t q2 = 0; q2 < fn.cell.size(); ++q2) {
@@ -166,7 +326,9 @@ ShapeAt shape_at(const ShapeProblem& sp, const std::vector<double>& p, bool with
             const auto it = site_of[component_axis(fn.component[q2])].find(fn.cell[q2]);
             if (it == site_of[component_axis(fn.component[q2])].end()) continue;
             std::size_t k = 0;
-            while (k + 1 < np && at.sens.d_eps[it->second * np + k] == 0.0) ++k;
+            while (k + 1 < np && at.sens.d_eps[it->second * np + k] == 0.0 &&
+                   (at.sens.d_eps_w.empty() || at.sens.d_eps_w[(it->second * np + k) * at.sens.frequencies_hz.size()] == 0.0))
+                ++k;
             throw ProjectError(sp.file_label, param_path(k) + ".name",
                                "parameter \"" + sp.names[k] + "\" moves the permittivity where design.objective.terms[" +
                                    std::to_string(t) + "] samples the field (" + fn.name +
@@ -208,6 +370,48 @@ ShapeProblem shape_problem_from_project(const Project& project, const std::strin
     return sp;
 }
 
+namespace {
+
+/// D~ = K^-1 E over the tensor-coupled sites of `sens` (k_at, closed under the couplings):
+/// the engine steps E^{n+1} - E^n = K (S curl H~ + J') there (scene.hpp "Anisotropic
+/// cells"), so D~ = K^-1 E holds at every step and for the DFTs. K is symmetric positive
+/// definite (diagonally dominant): a sparse LDL^T factorization, real and imaginary parts
+/// of every field and frequency as right-hand sides. Fills D[v] at the coupled sites.
+void solve_coupled(const ShapeSensitivity& sens, std::size_t nf,
+                   const std::vector<const std::vector<std::complex<double>>*>& fields,
+                   std::vector<std::vector<std::complex<double>>>& D) {
+    std::vector<std::size_t> local(sens.sites.size(), std::size_t(-1)), global;
+    for (std::size_t s = 0; s < sens.sites.size(); ++s)
+        if (sens.coupled[s]) local[s] = global.size(), global.push_back(s);
+    const Eigen::Index n = Eigen::Index(global.size());
+    std::vector<Eigen::Triplet<double>> trip;
+    for (const TensorEntry& t : sens.k_at) trip.emplace_back(Eigen::Index(local.at(t.a)), Eigen::Index(local.at(t.b)), t.value);
+    Eigen::SparseMatrix<double> K(n, n);
+    K.setFromTriplets(trip.begin(), trip.end());
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(K);
+    if (ldlt.info() != Eigen::Success)
+        throw std::runtime_error("shape parameters: the inverse-permittivity tensor of the coupled sites is singular");
+    std::vector<std::size_t> used;
+    for (std::size_t v = 0; v < fields.size(); ++v)
+        if (!fields[v]->empty()) used.push_back(v);
+    Eigen::MatrixXd rhs(n, Eigen::Index(2 * nf * used.size()));
+    for (std::size_t u = 0; u < used.size(); ++u)
+        for (std::size_t f = 0; f < nf; ++f)
+            for (Eigen::Index i = 0; i < n; ++i) {
+                const std::complex<double> e = (*fields[used[u]])[global[std::size_t(i)] * nf + f];
+                rhs(i, Eigen::Index(2 * (u * nf + f))) = e.real();
+                rhs(i, Eigen::Index(2 * (u * nf + f) + 1)) = e.imag();
+            }
+    const Eigen::MatrixXd x = ldlt.solve(rhs);
+    for (std::size_t u = 0; u < used.size(); ++u)
+        for (std::size_t f = 0; f < nf; ++f)
+            for (Eigen::Index i = 0; i < n; ++i)
+                D[used[u]][global[std::size_t(i)] * nf + f] = {x(i, Eigen::Index(2 * (u * nf + f))),
+                                                               x(i, Eigen::Index(2 * (u * nf + f) + 1))};
+}
+
+}  // namespace
+
 ShapeEvaluation evaluate_shape(const ShapeProblem& sp, const std::vector<double>& p, bool with_gradient) {
     const auto t0 = std::chrono::steady_clock::now();
     const ShapeAt at = shape_at(sp, p, with_gradient);
@@ -220,17 +424,46 @@ ShapeEvaluation evaluate_shape(const ShapeProblem& sp, const std::vector<double>
     out.warnings = ev.warnings;
     if (with_gradient) {
         const std::size_t np = sp.names.size();
+        const std::vector<double>& freqs = at.pp.problem.frequencies_hz;
+        const std::size_t nf = freqs.size(), ns = at.sens.sites.size();
+        if (ev.site_forward.size() != ns * nf || ev.site_adjoint.size() != ns * nf || at.sens.d_eps_w.size() != ns * np * nf)
+            throw std::invalid_argument("shape parameters: the sites' fields have the wrong size");
+        const bool split = !ev.site_adjoint_per_frequency.empty();
+        // D~ = K^-1 E at the sites (eps_r E where not tensor-coupled): forward, adjoint, per-frequency adjoint
+        const std::vector<const std::vector<std::complex<double>>*> fields = {&ev.site_forward, &ev.site_adjoint,
+                                                                              &ev.site_adjoint_per_frequency};
+        std::vector<std::vector<std::complex<double>>> D(3);
+        for (std::size_t v = 0; v < 3; ++v) {
+            if (fields[v]->empty()) continue;
+            D[v] = *fields[v];
+            for (std::size_t s = 0; s < ns; ++s)
+                for (std::size_t f = 0; f < nf; ++f) D[v][s * nf + f] *= at.sens.eps_at[s];
+        }
+        if (!at.sens.k_at.empty()) solve_coupled(at.sens, nf, fields, D);
         out.gradient.assign(np, 0.0);
-        for (std::size_t s = 0; s < at.sens.sites.size(); ++s)
-            for (std::size_t k = 0; k < np; ++k) out.gradient[k] += ev.d_eps[s] * at.sens.d_eps[s * np + k];
-        // dF_f/dp_k by the same chain rule from the per-frequency sensitivities [f][site]
-        for (const std::vector<double>& row : ev.gradient_per_frequency) {
-            if (row.size() != at.sens.sites.size())
-                throw std::invalid_argument("shape parameters: the per-frequency sensitivities have the wrong size");
-            std::vector<double> g(np, 0.0);
-            for (std::size_t s = 0; s < row.size(); ++s)
-                for (std::size_t k = 0; k < np; ++k) g[k] += row[s] * at.sens.d_eps[s * np + k];
-            out.gradient_per_frequency.push_back(std::move(g));
+        if (split) out.gradient_per_frequency.assign(nf, std::vector<double>(np, 0.0));
+        for (std::size_t f = 0; f < nf; ++f) {
+            const std::complex<double> one_minus_z = 1.0 - std::polar(1.0, 2 * units::pi * freqs[f] * at.pp.problem.scene.dt_s);
+            // the diagonal (adjoint.hpp Evaluation): dF = Re(-(1 - z) E_fwd lambda d eps_d)
+            for (std::size_t s = 0; s < ns; ++s) {
+                const std::complex<double> a = -one_minus_z * ev.site_forward[s * nf + f] * ev.site_adjoint[s * nf + f];
+                const std::complex<double> af =
+                    split ? -one_minus_z * ev.site_forward[s * nf + f] * ev.site_adjoint_per_frequency[s * nf + f] : 0.0;
+                for (std::size_t k = 0; k < np; ++k) {
+                    const std::complex<double> de = at.sens.d_eps_w[(s * np + k) * nf + f];
+                    if (de == 0.0) continue;
+                    out.gradient[k] += std::real(a * de);
+                    if (split) out.gradient_per_frequency[f][k] += std::real(af * de);
+                }
+            }
+            // the tensor: dF = Re((1 - z) D~_adj^T dK D~_fwd)
+            for (std::size_t k = 0; k < np; ++k)
+                for (const TensorEntry& t : at.sens.d_tensor[k]) {
+                    out.gradient[k] += std::real(one_minus_z * D[1][t.a * nf + f] * t.value * D[0][t.b * nf + f]);
+                    if (split)
+                        out.gradient_per_frequency[f][k] +=
+                            std::real(one_minus_z * D[2][t.a * nf + f] * t.value * D[0][t.b * nf + f]);
+                }
         }
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -76,6 +76,10 @@ struct DesignObjectiveTerm {
     /// angle_deg (from +x towards +y) is the value; empty for other terms.
     std::string far_field;
     double angle_deg = 0;
+    /// 3D far-field terms (additive): the direction, polar angle from +z and azimuth from
+    /// +x towards +y, degrees; the value is U = (|r E_theta|^2 + |r E_phi|^2) / (2 eta0), W/sr
+    /// as far_field/<name>.csv's `intensity`
+    double theta_deg = 0, phi_deg = 0;
     int mode = 0;            ///< slot in the monitor's `modes`
     bool forward = true;     ///< "forward" (the monitor's direction) or "backward"
     Vec3 point;              ///< point term, um

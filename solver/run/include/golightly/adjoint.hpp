@@ -41,15 +41,30 @@
 // grid rho of n[0] x n[1] x n[2] pixels (index (k * n[1] + j) * n[0] + i, x fastest; n[2] = 1
 // in 2D) over it, values in [0, 1] at the pixel centres, interpolated (bilinear in 2D,
 // trilinear in 3D, clamped at the box's faces) to every E Yee site inside the box (lo <= x
-// < hi per axis), where eps_r = eps_min + rho~ (eps_max - eps_min), lossless (Meep's
-// MaterialGrid with linear interpolation). Every site gets its own material-table entry;
-// when the table has fewer free entries than sites (65535 in all), eps_r is rounded to as
-// many evenly spaced levels as are free (the gradient is that of the unrounded eps_r).
+// < hi per axis), where eps_r = eps_min + rho~ (eps_max - eps_min) (Meep's MaterialGrid
+// with linear interpolation). Every site gets its own material-table entry; when the table
+// has fewer free entries than sites (65535 in all), rho~ is rounded to as many evenly
+// spaced levels as are free (the gradient is that of the unrounded rho~).
+//
+// Dispersive and lossy design materials (DesignRegion::medium_min, medium_max): the
+// susceptibilities are interpolated, as eps_inf is: a site of rho~ gets eps_inf(rho~),
+// sigma(rho~) = (1 - rho~) sigma_min + rho~ sigma_max and a pole set of both materials'
+// poles with c3 scaled by 1 - rho~ and rho~ (scene.hpp "Dispersive cells", a mixture),
+// so that its discrete permittivity (dispersion.hpp discrete_epsilon) is
+//   eps_d(rho~, w) = (1 - rho~) eps_d,min(w) + rho~ eps_d,max(w)
+// at every frequency. The E update at a site in frequency form is
+// (1 - exp(i w dt)) eps_d(w) E = S curl H~ + J' (the conductivity's semi-implicit term and
+// the pole recursion included), so the perturbation of the lossless case carries over
+// with d eps -> d eps_d(w): d a_mf / d rho~(x) = -(1 - exp(i w_f dt)) E_fwd E_adj / S(w_f)
+// * (eps_d,max(w_f) - eps_d,min(w_f)), a complex factor per frequency (the DFT fields are
+// at w_f, so it is the materials' eps at the objective's frequency that enters). The
+// operator stays a complex diagonal plus the symmetric curl-curl, so reciprocity holds.
 //
 // Requirements (std::invalid_argument naming them otherwise): the design sites lie outside
-// the PML slabs, carry no dispersive material, no TEz/3D tensor coupling (sub-pixel
-// averaging at an oblique interface inside the box) and no source; the scene has no
-// symmetry plane, no Bloch phase and no complex fields; every source is pulsed.
+// the PML slabs, carry no TEz/3D tensor coupling (sub-pixel averaging at an oblique
+// interface inside the box) and no source; the scene has no symmetry plane, no Bloch
+// phase and no complex fields; every source is pulsed. A dispersive material of the scene
+// under the box is replaced by the design's, like any other.
 #pragma once
 
 #include <array>
@@ -70,14 +85,33 @@ struct ModeMonitorPlan;  // mode_plane.hpp
 
 namespace golightly::adjoint {
 
+/// The loss and dispersion of one of a design's two materials (header comment): its
+/// permittivity is eps_inf + i sigma / (eps0 w) + sum of the poles' susceptibilities, with
+/// eps_inf DesignRegion::eps_min or eps_max. Default: lossless, non-dispersive.
+struct DesignMedium {
+    double sigma_s_per_m = 0.0;    ///< conductivity, S/m (>= 0)
+    /// ADE coefficients of the poles for the scene's time step, weight 1
+    /// (dispersion.hpp pole_coefficients(pole, scene.dt_s))
+    std::vector<PoleCoeffs> poles;
+    bool lossless() const { return sigma_s_per_m == 0.0 && poles.empty(); }
+};
+
 /// The design region (header comment).
 struct DesignRegion {
     Vec3 lo_um, hi_um;            ///< the box, um; z ignored in 2D
     std::array<int, 3> n{1, 1, 1};  ///< density pixels per axis (n[2] = 1 in 2D)
-    double eps_min = 1.0;         ///< eps_r at rho = 0
-    double eps_max = 1.0;         ///< eps_r at rho = 1
+    double eps_min = 1.0;         ///< eps_r (eps_inf) at rho = 0
+    double eps_max = 1.0;         ///< eps_r (eps_inf) at rho = 1
+    DesignMedium medium_min;      ///< conductivity and poles at rho = 0
+    DesignMedium medium_max;      ///< conductivity and poles at rho = 1
     std::size_t pixels() const { return std::size_t(n[0]) * std::size_t(n[1]) * std::size_t(n[2]); }
+    bool lossless() const { return medium_min.lossless() && medium_max.lossless(); }
 };
+
+/// The discrete permittivity (dispersion.hpp discrete_epsilon: what the engines step at
+/// time step dt_s) of the design material at density rho (in [0, 1]) and angular frequency
+/// omega_rad_s: (1 - rho) eps_d,min + rho eps_d,max (header comment). Dimensionless.
+std::complex<double> design_epsilon(const DesignRegion& region, double rho, double omega_rad_s, double dt_s);
 
 /// The E Yee sites of a scene inside a design region and their interpolation from the
 /// density grid: site s is component[s] at flat cell[s]; its rho~ is sum_t weight[8s+t] *
@@ -101,14 +135,30 @@ DesignSites map_design(const Scene& scene, const DesignRegion& region);
 std::vector<double> site_permittivity(const DesignSites& sites, const DesignRegion& region,
                                       const std::vector<double>& rho);
 
+/// The interpolated density rho~ of every site (sum of its taps; rho clamped to [0, 1]),
+/// one per site. Throws as site_permittivity.
+std::vector<double> site_density(const DesignSites& sites, const DesignRegion& region, const std::vector<double>& rho);
+
 /// Gives each site of `scene` the material eps_r = eps[s] (lossless), appending table
 /// entries (rounded to the free entries when there are too few, header comment).
 void apply_design(Scene& scene, const DesignSites& sites, const std::vector<double>& eps);
+
+/// Gives each site of `scene` the design material at its density rho_site[s] (site_density):
+/// eps_inf and sigma interpolated in the table entry and, when a design material has poles,
+/// a pole set of its own (header comment); a dispersive entry the scene had at a site is
+/// replaced. Rounds rho~ to evenly spaced levels when the table has too few free entries.
+/// Throws std::invalid_argument for a wrong count, RunError when the table is full.
+void apply_design(Scene& scene, const DesignSites& sites, const DesignRegion& region, const std::vector<double>& rho_site);
 
 /// Chain rule from d F / d eps_r per site to d F / d rho per pixel (the transpose of the
 /// interpolation, times eps_max - eps_min).
 std::vector<double> pixel_gradient(const DesignSites& sites, const DesignRegion& region,
                                    const std::vector<double>& d_eps);
+
+/// The transpose of the interpolation alone: from d F / d rho~ per site to d F / d rho per
+/// pixel (region.pixels() values).
+std::vector<double> interpolation_transpose(const DesignSites& sites, const DesignRegion& region,
+                                            const std::vector<double>& d_rho_site);
 
 /// A linear functional of the DFT fields: a(w) = sum_p weights[p] * F_{component[p]}(cell[p], w)
 /// (E in V/m, H as H~ = eta0 H in V/m, at the components' own Yee positions).
@@ -239,7 +289,20 @@ struct Evaluation {
     double objective = 0;
     Amplitudes amplitudes;            ///< a[m][f]
     std::vector<double> gradient;     ///< d F / d rho, one per pixel (empty without adjoint)
-    std::vector<double> d_eps;        ///< d F / d eps_r, one per design site
+    /// d F / d eps_r, one per design site: the sensitivity to the site's real eps_inf
+    /// (lossless, non-dispersive: to its eps_r), sum_f Re(-(1 - exp(i w_f dt)) E_fwd lambda)
+    std::vector<double> d_eps;
+    /// evaluate_sites with the gradient only: the fields that give the sensitivity to any
+    /// change of the sites' update, [s * nf + f] (site order of the DesignSites, nf =
+    /// frequencies_hz.size()): the forward DFT of E (the engine's DFT units) and the
+    /// adjoint field of F, lambda = sum_m conj(g_mf) E_adj,m / S_m(w_f) (DesignFields::adjoint),
+    /// so that for a change d eps_d(s, w) of a site's discrete permittivity
+    ///   d F = sum_{s,f} Re(-(1 - exp(i w_f dt)) site_forward[s, f] site_adjoint[s, f] d eps_d(s, w_f))
+    /// and, for a change dK of the inverse-permittivity tensor of tensor-coupled sites (scene.hpp
+    /// "Anisotropic cells"; D~ = K^-1 E, adjoint_shape.cpp),
+    ///   d F = sum_f Re((1 - exp(i w_f dt)) D~_adj^T dK D~_fwd) with D~_adj from site_adjoint.
+    /// site_adjoint_per_frequency: the same with the F_f's gradients (Problem::per_frequency).
+    std::vector<std::complex<double>> site_forward, site_adjoint, site_adjoint_per_frequency;
     /// F_f, one per frequency (Problem::frequencies_hz order); empty without
     /// Problem::per_frequency.
     std::vector<double> objective_per_frequency;
@@ -274,10 +337,12 @@ Evaluation evaluate_with_gradient(const Problem& problem, const std::vector<doub
 /// Problem::per_frequency objective_per_frequency and gradient_per_frequency as [f][site]
 /// (d F_f / d eps_r). Throws as evaluate_with_gradient, and std::invalid_argument (message
 /// starting "shape sites: ") for a site that is not an E site of the scene, lies on a
-/// dispersive, conductive (sigma != 0) or sub-pixel tensor-coupled site (TEz, 3D), on a
 /// source, in the PML, or next to a TF/SF face: there the sensitivity of the header
 /// comment does not hold (in the PML: measured errors of 4 % to 170 % for a slab through
-/// it, docs/inverse-design.md section 8).
+/// it, docs/inverse-design.md section 8). Dispersive, conductive and tensor-coupled
+/// sites are accepted: d_eps is then the sensitivity to eps_inf (at a tensor-coupled site
+/// only its diagonal approximation), and site_forward and site_adjoint give the exact
+/// sensitivity to any change of the sites' update (Evaluation).
 Evaluation evaluate_sites(const Problem& problem, const DesignSites& sites, bool with_gradient);
 
 }  // namespace golightly::adjoint

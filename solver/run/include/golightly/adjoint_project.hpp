@@ -6,8 +6,11 @@
 // (one wavelength: that one; several: run.spectrum from the shortest to the longest with as
 // many points, each term read at the nearest point), the monitors the objective does not
 // name dropped. The design region's box and pixel edge give the density grid, the two
-// materials' epsilon_inf give eps_min and eps_max. The value at wavelength f is
+// materials' epsilon_inf give eps_min and eps_max, their conductivity and poles (for the
+// compiled time step) medium_min and medium_max (adjoint.hpp DesignMedium). The value at
+// wavelength f is
 //     F_f = sum_t w_t |a_t(f)|^2 / N(f)          (Problem::per_frequency)
+// (a 3D far-field term is two functionals, r E_theta and r E_phi, each |a|^2 with w_t)
 // and the figure of merit combines them (design.objective.combine): "mean" (default)
 //     F = (1 / N_w) sum_f F_f,
 // or "min", the worst wavelength: F = min_f F_f (max_f F_f for goal minimize), which the

@@ -12,6 +12,15 @@
 // comes from the compiled permittivity itself: the project is recompiled (no run; no
 // monitors) at p_k +- h_k and the table eps_r of each E site differenced,
 //   deps_r(s)/dp_k = (eps_r(s; p + h_k e_k) - eps_r(s; p - h_k e_k)) / (2 h_k).
+// Lossy and dispersive sites: the site's discrete eps_d(s, w) (dispersion.hpp: eps_inf,
+// conductivity, pole set and weight) is differenced at each objective frequency, complex,
+// and dF/dp_k = sum_{s,f} Re(-(1 - e^{i w_f dt}) E_fwd lambda d eps_d(s, w_f) / dp_k)
+// (adjoint.hpp Evaluation::site_forward, site_adjoint). Sub-pixel tensor-coupled sites (TEz,
+// 3D): the engine steps E^{n+1} - E^n = K (S curl H~ + J') with K the inverse-permittivity
+// tensor (scene.hpp "Anisotropic cells"), so dF/dp_k = sum_f Re((1 - e^{i w_f dt})
+// D~_adj^T dK/dp_k D~_fwd) with D~ = K^-1 E solved over the coupled sites (their couplings
+// and diagonals differenced like eps_r): the exact adjoint of the tensor update
+// (docs/inverse-design.md section 8).
 // With run.subpixel_averaging (required) the averaged eps_r of a site is a continuous,
 // piecewise smooth function of the boundary's position: the window mean of eps over the
 // site's cell (Ez in TMz, and components tangential to the boundary) or the inverse of
@@ -39,8 +48,7 @@
 //
 // Limits (refused with messages naming the parameter): the parameter may change only the
 // layers and the materials (not sources, monitors, the domain or run settings); the moving
-// sites must be lossless, non-dispersive, not sub-pixel tensor-coupled (TEz and 3D: the
-// moving boundaries axis-aligned), hold no source and not touch a TF/SF face; the
+// sites must hold no source, lie outside the PML and not touch a TF/SF face; the
 // objective's samples (mode monitors, points) must not lie on sites the parameter moves
 // (a mode's shape would change with it, which is not differentiated). Sites in the PML
 // take the same sensitivity; there the CPML's near-symmetry limits the accuracy to its
@@ -48,6 +56,9 @@
 // density region, not both.
 #pragma once
 
+#include <array>
+#include <complex>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -60,10 +71,32 @@
 
 namespace golightly::adjoint {
 
-/// d eps_r / d p at the sites any parameter moves.
+/// One entry of an inverse-permittivity tensor K (scene.hpp "Anisotropic cells") or of its
+/// derivative between two sites of ShapeSensitivity::sites (indices a, b; a == b: the
+/// diagonal 1 / eps_r).
+struct TensorEntry {
+    std::size_t a = 0, b = 0;
+    double value = 0;
+};
+
+/// d eps / d p at the sites any parameter moves.
 struct ShapeSensitivity {
     DesignSites sites;               ///< grouped by component (scene order), cells increasing; pixel, weight unused
-    std::vector<double> d_eps;       ///< [s * np + k]: d eps_r(s) / d p_k (1 per parameter unit)
+    std::vector<double> d_eps;       ///< [s * np + k]: d eps_r(s) / d p_k (1 per parameter unit; the table's eps_r)
+    /// [(s * np + k) * nf + f]: d eps_d(s, w_f) / d p_k, the discrete permittivity
+    /// (dispersion.hpp discrete_epsilon: eps_inf, conductivity and poles) at the
+    /// frequencies_hz; 0 for sites that are tensor-coupled at p (their change is in d_tensor).
+    std::vector<std::complex<double>> d_eps_w;
+    std::vector<double> frequencies_hz;  ///< nf frequencies of d_eps_w (empty: d_eps_w empty)
+    /// per parameter k: d K(a, b) / d p_k, both orders of each off-diagonal pair, and the
+    /// diagonal d (1 / eps_r) of the sites tensor-coupled at p
+    std::vector<std::vector<TensorEntry>> d_tensor;
+    /// K at p over the tensor-coupled sites that d_tensor reaches and every site coupled to
+    /// them (closed under the couplings), both orders and the diagonal: D~ = K^-1 E there
+    std::vector<TensorEntry> k_at;
+    std::vector<char> coupled;       ///< per site: tensor-coupled at p (in k_at)
+    std::vector<char> moving;        ///< per site: a parameter moves it (the others are in k_at only)
+    std::vector<double> eps_at;      ///< per site: eps_r at p (the table's; D~ = eps_r E where not coupled)
     std::vector<std::size_t> moved;  ///< per parameter: the sites it moves
     std::array<std::int64_t, 3> box_lo{0, 0, 0}, box_hi{-1, -1, -1};  ///< the sites' bounding box (grid indices)
 };
@@ -79,9 +112,12 @@ Project project_at(const Project& project, const std::vector<std::string>& names
 /// bound). `scene`: the scene compiled at `values` (grid and E components to compare
 /// with). Throws ProjectError (file_label, "design.shape_parameters[k]") when a parameter
 /// changes more than the layers and materials, or the grid; with run.subpixel_averaging
-/// false (a staircased eps is not continuous in p).
+/// false (a staircased eps is not continuous in p). `frequencies_hz`: where d eps_d / d p
+/// is wanted (d_eps_w; empty: not computed, and dispersive sites compared by their pole
+/// sets' coefficients).
 ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spec, const std::vector<double>& values,
-                                   const Scene& scene, const std::string& file_label);
+                                   const Scene& scene, const std::string& file_label,
+                                   const std::vector<double>& frequencies_hz = {});
 
 /// A design of shape parameters, ready to evaluate.
 struct ShapeProblem {
