@@ -27,6 +27,7 @@
 #include "golightly/run.hpp"
 #include "golightly/sparams.hpp"
 #include "golightly/units.hpp"
+#include "bloch_array_project.hpp"
 #include "optional_features.hpp"
 
 using namespace golightly;
@@ -42,39 +43,8 @@ constexpr int kNz = 4;  // cells along the periodic z axis
 /// in power), Bloch k 0.25 (2 pi / a) along x, PML along y. dims 3: z periodic over kNz
 /// cells; dims 2: the same in the x-y plane with polarization `pol`.
 Project array_project(int dims, Polarization pol = Polarization::TMz) {
-    Project p;
-    p.name = "bloch array";
-    p.domain.dimensions = dims;
-    p.domain.size = {kL, 4.0, dims == 3 ? kNz * kDx : 0.0};
-    p.domain.cell_size = kDx;
-    p.domain.polarization = pol;
-    p.domain.pml.cells = 12;
-    p.domain.boundaries = {BoundaryKind::Periodic, BoundaryKind::Pml, BoundaryKind::Periodic};
-    p.domain.bloch = {true, false, false};
-    p.domain.bloch_k = std::array<double, 3>{0.25, 0, 0};
-    p.domain.background = "clad";
-    Material clad, core;
-    clad.id = clad.name = "clad";
-    clad.epsilon_inf = 2.25;
-    core.id = core.name = "core";
-    core.epsilon_inf = 4.0;
-    p.materials = {clad, core};
-    Layer wg;
-    wg.name = "guide";
-    wg.material = "core";
-    Shape r;
-    r.type = ShapeType::Rectangle;
-    r.min = {0.15, -1.0};
-    r.max = {0.85, 5.0};
-    wg.shapes = {r};
-    p.layers = {wg};
-    p.run.spectrum.wavelength_min = 1.5;
-    p.run.spectrum.wavelength_max = 1.6;
-    p.run.spectrum.points = 3;
+    Project p = test::bloch_coupled_array(dims, pol, kDx, kNz * kDx);
     p.run.normalization.enabled = false;
-    p.run.precision = Precision::Float64;
-    p.run.backend = BackendChoice::Cpu;
-    p.run.stop.decay_db = 50;
     p.run.stop.max_time_fs = 800;
     return p;
 }

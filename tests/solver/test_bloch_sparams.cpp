@@ -15,6 +15,7 @@
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
 #include "golightly/sparams.hpp"
+#include "bloch_array_project.hpp"
 #include "golightly/units.hpp"
 
 using namespace golightly;
@@ -27,41 +28,13 @@ namespace {
 /// test_bloch_mode_source.cpp), domain 1 x 4 um, Bloch k 0.25 (2 pi / a) along x, PML along
 /// y; ports "a" at y = 1 (+y) and "b" at y = 3 (-y), both across the period, modes 0 and 1.
 Project bloch_port_array(Polarization pol, double dx) {
-    Project p;
+    Project p = test::bloch_coupled_array(2, pol, dx);
     p.name = "bloch ports";
-    p.domain.size = {1.0, 4.0, 0};
-    p.domain.cell_size = dx;
-    p.domain.polarization = pol;
-    p.run.frames.component = pol == Polarization::TMz ? Component::Ez : Component::Hz;
-    p.domain.pml.cells = 12;
     p.domain.boundaries = {BoundaryKind::Periodic, BoundaryKind::Pml, BoundaryKind::Pml};
-    p.domain.bloch = {true, false, false};
-    p.domain.bloch_k = std::array<double, 3>{0.25, 0, 0};
-    p.domain.background = "clad";
-    Material clad, core;
-    clad.id = clad.name = "clad";
-    clad.epsilon_inf = 2.25;
-    core.id = core.name = "core";
-    core.epsilon_inf = 4.0;
-    p.materials = {clad, core};
-    Layer wg;
-    wg.name = "guide";
-    wg.material = "core";
-    Shape r;
-    r.type = ShapeType::Rectangle;
-    r.min = {0.15, -1.0};
-    r.max = {0.85, 5.0};
-    wg.shapes = {r};
-    p.layers = {wg};
+    p.run.frames.component = pol == Polarization::TMz ? Component::Ez : Component::Hz;
     p.extra["ports"] = Json::parse(R"([
         {"name": "a", "center": [0.5, 1.0], "size": [1.0, 0], "direction": "+y", "modes": [0, 1]},
         {"name": "b", "center": [0.5, 3.0], "size": [1.0, 0], "direction": "-y", "modes": [0, 1]}])");
-    p.run.spectrum.wavelength_min = 1.5;
-    p.run.spectrum.wavelength_max = 1.6;
-    p.run.spectrum.points = 3;
-    p.run.precision = Precision::Float64;
-    p.run.backend = BackendChoice::Cpu;
-    p.run.stop.decay_db = 50;
     p.run.stop.max_time_fs = 2000;
     return p;
 }

@@ -1,6 +1,7 @@
 // GoLightly compiler: the parts shared by the 2D and the 3D compiler (compile_internal.hpp).
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <map>
 #include <optional>
@@ -832,6 +833,29 @@ void DispersionBuilder::add_warnings(std::vector<std::string>& warnings, int dim
 // ----------------------------------------------------------------------------- tensor couplings
 
 namespace golightly::detail {
+
+void merge_complex_source_terms(Scene& scene, std::size_t first, std::size_t mid, const CompiledWaveform& wf) {
+    std::map<std::pair<int, double>, std::map<CellIndex, std::complex<double>>> acc;
+    for (std::size_t t = first; t < scene.sources.size(); ++t) {
+        const SourceTerm& st = scene.sources[t];
+        auto& cells = acc[{int(st.component), st.delay_s}];
+        const std::complex<double> unit = t < mid ? 1.0 : std::complex<double>(0.0, 1.0);
+        for (std::size_t q = 0; q < st.cells.size(); ++q) cells[st.cells[q]] += unit * st.weights[q];
+    }
+    scene.sources.resize(first);
+    for (const auto& [key, cells] : acc) {
+        SourceTerm t;
+        t.component = static_cast<Component>(key.first);
+        t.waveform = wf;
+        t.delay_s = key.second;
+        for (const auto& [cell, w] : cells) {
+            t.cells.push_back(cell);
+            t.weights.push_back(w.real());
+            t.weights_im.push_back(w.imag());
+        }
+        scene.sources.push_back(std::move(t));
+    }
+}
 
 std::size_t build_tensor_couplings(Scene& s, std::vector<TensorSeed> (&seeds)[3]) {
     const int dims = s.dimensions == 3 ? 3 : 2;

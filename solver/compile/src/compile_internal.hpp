@@ -115,6 +115,12 @@ struct OneWayNode {
 void add_one_way_terms(Scene& scene, const TangentialPair& tp, int s, const std::vector<OneWayNode>& nodes,
                        const CompiledWaveform& wf);
 
+/// Merges the source terms scene.sources[first, mid) (the real part of a complex injection)
+/// and [mid, end) (its imaginary part) into one term per (component, delay) whose cells
+/// carry weights re + i im (SourceTerm::weights_im), with waveform wf. Why: the two parts'
+/// terms may list different cells (zero weights are skipped).
+void merge_complex_source_terms(Scene& scene, std::size_t first, std::size_t mid, const CompiledWaveform& wf);
+
 /// One E site whose sub-pixel inverse permittivity tensor has a nonzero off-diagonal entry
 /// in its row: its flat cell index and (eps^-1)_{a,b} for the partner component b of each
 /// slot group g (scene.hpp anisotropic_partner; 2D TEz: off[0] = (eps^-1)_xy, off[1]

@@ -43,26 +43,7 @@ void Compiler::add_one_way_complex(const Source& src, const std::string& path, i
     add_one_way(src, path, normal, s, k_s, nodes, p.e_inc, p.h_inc, p.delay_h_s, wf);
     const std::size_t mid = sc().sources.size();
     add_one_way(src, path, normal, s, k_s, nodes, p.e_inc_im, p.h_inc_im, p.delay_h_s, wf);
-    std::map<std::pair<int, double>, std::map<CellIndex, std::complex<double>>> acc;
-    for (std::size_t t = first; t < sc().sources.size(); ++t) {
-        const SourceTerm& st = sc().sources[t];
-        auto& cells = acc[{int(st.component), st.delay_s}];
-        const std::complex<double> unit = t < mid ? 1.0 : std::complex<double>(0.0, 1.0);
-        for (std::size_t q = 0; q < st.cells.size(); ++q) cells[st.cells[q]] += unit * st.weights[q];
-    }
-    sc().sources.resize(first);
-    for (const auto& [key, cells] : acc) {
-        SourceTerm t;
-        t.component = static_cast<Component>(key.first);
-        t.waveform = wf;
-        t.delay_s = key.second;
-        for (const auto& [cell, w] : cells) {
-            t.cells.push_back(cell);
-            t.weights.push_back(w.real());
-            t.weights_im.push_back(w.imag());
-        }
-        sc().sources.push_back(std::move(t));
-    }
+    detail::merge_complex_source_terms(sc(), first, mid, wf);
 }
 
 bool Compiler::bloch_mode_line(const SourceLine& line, const std::vector<LineNode>& nodes, const std::string& path,

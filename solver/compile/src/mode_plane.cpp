@@ -833,28 +833,8 @@ double add_mode_plane_source(const Project& project, Scene& scene, const Source&
         if (part == 0) mid = scene.sources.size();
     }
     if (bloch) {
-        // add_one_way_terms skips zero weights, so the two parts' terms may list different
-        // cells: one term per (component, delay) with weight re + i im per cell
-        std::map<std::pair<int, double>, std::map<CellIndex, std::complex<double>>> acc;
-        for (std::size_t t = first; t < scene.sources.size(); ++t) {
-            const SourceTerm& st = scene.sources[t];
-            auto& cells = acc[{int(st.component), st.delay_s}];
-            const std::complex<double> unit = t < mid ? 1.0 : std::complex<double>(0.0, 1.0);
-            for (std::size_t q = 0; q < st.cells.size(); ++q) cells[st.cells[q]] += unit * st.weights[q];
-        }
-        scene.sources.resize(first);
-        for (const auto& [key, cells] : acc) {
-            SourceTerm t;
-            t.component = static_cast<Component>(key.first);
-            t.waveform = wf;
-            t.delay_s = key.second;
-            for (const auto& [cell, w] : cells) {
-                t.cells.push_back(cell);
-                t.weights.push_back(w.real());
-                t.weights_im.push_back(w.imag());
-            }
-            scene.sources.push_back(std::move(t));
-        }
+        // add_one_way_terms skips zero weights, so the two parts' terms may list different cells
+        detail::merge_complex_source_terms(scene, first, mid, wf);
     }
     return m.n_eff;
 }

@@ -353,8 +353,11 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         // the check catches a time step too long for a material's poles).
         for (double r : {0.0, 0.5, 1.0}) {
             PoleSet ps;
-            for (PoleCoeffs pc : p.region.medium_min.poles) pc.c3 *= 1.0 - r, ps.poles.push_back(pc);
-            for (PoleCoeffs pc : p.region.medium_max.poles) pc.c3 *= r, ps.poles.push_back(pc);
+            // a material of weight 0 contributes no poles (undriven, they stay 0 in the engine)
+            if (r < 1.0)
+                for (PoleCoeffs pc : p.region.medium_min.poles) pc.c3 *= 1.0 - r, ps.poles.push_back(pc);
+            if (r > 0.0)
+                for (PoleCoeffs pc : p.region.medium_max.poles) pc.c3 *= r, ps.poles.push_back(pc);
             if (ps.poles.empty()) continue;
             const double e = (1.0 - r) * p.region.eps_min + r * p.region.eps_max;
             const double sigma = (1.0 - r) * p.region.medium_min.sigma_s_per_m + r * p.region.medium_max.sigma_s_per_m;
@@ -362,7 +365,8 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
             if (!(a <= 1.0 + 1e-6))
                 throw ProjectError(file_label, "design.regions[0].materials",
                                    "the update is unstable for the design material at rho = " + detail::csv_number(r) +
-                                       " (amplification factor " + detail::csv_number(a) +
+                                       " ('" + rs.materials[0] + "' to '" + rs.materials[1] +
+                                       "'; amplification factor " + detail::csv_number(a) +
                                        " per step): a pole is too fast for the time step; refine the grid or lower "
                                        "run.courant");
         }
