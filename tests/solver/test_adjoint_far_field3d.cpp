@@ -82,7 +82,8 @@ TEST_CASE("adjoint far field 3D: the objective is the run's far-field intensity,
     REQUIRE(r.far_fields[0].n_phi == 4);
     const auto& samples = r.far_fields[0].samples.at(0);
     // (theta 90, phi 0): E_theta dominates; (theta 45, phi 90): both parts
-    for (const auto& [i, j] : {std::pair{2, 0}, std::pair{1, 1}}) {
+    for (const auto& ij : {std::pair{2, 0}, std::pair{1, 1}}) {
+        const int i = ij.first, j = ij.second;  // not a structured binding: C++17 lambdas cannot capture one
         const Project project = radiator([&](Json& js) { direction(js, 45.0 * i, 90.0 * j); });
         const adjoint::ShapeProblem sp = adjoint::shape_problem_from_project(project, "ff3.glproj", fs::temp_directory_path());
         const double u = adjoint::evaluate_shape(sp, sp.p0, false).objective;
