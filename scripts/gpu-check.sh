@@ -68,6 +68,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
+. scripts/gpu-devdeps-json.sh
+gpu_devdeps_json "$DEVDEPS"
 LOG=${OUT:-$PWD/gpu-check-out}
 BUILD=${BUILD_DIR:-build-gpu}
 SANITIZE=1; TESTS=1; NCU=0; BENCH=1; SCALING=0; BUILD_ONLY=0; MPI_ONLY=0; SANITIZE3D=0; EXAMPLES=1; BENCH3D=0; PROBES=0

@@ -28,6 +28,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEVDEPS=${DEVDEPS:-$PWD/.devdeps}
+. scripts/gpu-devdeps-json.sh
+gpu_devdeps_json "$DEVDEPS"
 LOG=${LOG_DIR:-${OUT:-$PWD/gpu-check-out}}   # many files: set LOG_DIR to keep them out of a small $OUT
 BUILD=${BUILD_DIR:-build-gpu}
 BASE_BUILD=${BASE_BUILD_DIR:-build-gpu-base}
