@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "golightly/atomic_file.hpp"
@@ -374,12 +375,20 @@ int run_modes_command(const ModesCommand& c) {
     doc["ports"] = Json::array();
     const char* axis_name[3] = {"x", "y", "z"};
     try {
+        // a port across a Bloch axis with nonzero k has the period's Bloch modes, as its
+        // runs see them (apply_bloch_window): the scene's Bloch phases need the compiled project
+        bool any_bloch = false;
+        for (int a = 0; a < 3; ++a) any_bloch = any_bloch || project.domain.is_bloch(a);
+        std::optional<CompiledProject> bloch_scene;
+        if (any_bloch) bloch_scene = compile_project(project, c.project);
         for (std::size_t p : chosen) {
             const Port& port = ports[p];
             const std::string path = "ports[" + std::to_string(p) + "]";
             Json extra = Json::object();
             if (!port.mode_boundary.is_null()) extra["mode_boundary"] = port.mode_boundary;
-            const CrossSection cs = sample_cross_section(project, port.center, port.size, false, path, c.project, extra, wl);
+            CrossSection cs = sample_cross_section(project, port.center, port.size, false, path, c.project, extra, wl);
+            const bool bloch = bloch_scene && apply_bloch_window(project, bloch_scene->scene, cs, extra,
+                                                                 "port '" + port.name + "'", path, c.project);
             ModeSolveOptions o;
             o.num_modes = c.count;
             if (o.num_modes <= 0)
@@ -418,6 +427,15 @@ int run_modes_command(const ModesCommand& c) {
                             {"dx_um", cs.grid.dx_um},
                             {"origin_um", {cs.u0_um, cs.v0_um}},
                             {"boundary", {boundary_name(cs.grid.boundary_u), boundary_name(cs.grid.boundary_v)}}};
+            if (bloch) {
+                // the phases over the window's periods (rad/um along u and v; 0 on an axis without k)
+                jp["bloch_k_per_um"] = {cs.grid.bloch_phase_u / (cs.grid.nu * cs.grid.dx_um),
+                                        cs.grid.bloch_phase_v / (cs.grid.nv * cs.grid.dx_um)};
+                std::fprintf(stderr,
+                             "note: port %s spans a Bloch axis: its modes are the period's Bloch modes (n_eff as the "
+                             "runs use them); the per-mode CSV and pictures show their real parts\n",
+                             port.name.c_str());
+            }
             jp["modes"] = Json::array();
             for (std::size_t k = 0; k < modes.size(); ++k) {
                 const VectorMode& m = modes[k];

@@ -129,3 +129,50 @@ TEST_CASE("cli: modes on a Bloch port line writes the complex supermode: Re Im a
     }
     fs::remove_all(dir);
 }
+
+// A 3D port across the Bloch axis (the same array, z-invariant over 4 periodic cells): its
+// modes must be the period's Bloch modes, as its runs use them (apply_bloch_window), not the
+// k = 0 modes of the cross-section (0.03 higher in n_eff here). Reference: the 2D port line's
+// Bloch supermode of the same array (compile_line_port_modes, TMz: the Ez-dominant 3D mode).
+// The line is solved at the Yee scheme's numerical k0 and the CLI's plane at the vacuum k0,
+// which differ by (omega dt)^2 / 24 = 1.1e-4 relative at 25 nm cells and S = 0.5, so the
+// bound is 3e-4 in n_eff.
+TEST_CASE("cli: modes on a 3D port across a Bloch axis gives the period's Bloch modes, not k = 0",
+          "[cli][modes][bloch]") {
+    std::random_device rd;
+    const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes_bloch3d_" + std::to_string(rd()));
+    fs::create_directories(dir);
+    Json j3 = Json::parse(bloch_array_project("TMz"));
+    j3["domain"]["dimensions"] = 3;
+    j3["domain"]["size"] = Json::array({1.0, 3.0, 0.1});
+    j3["domain"]["boundaries"] = Json::parse(R"({"x": "bloch", "y": "pml", "z": "periodic"})");
+    j3["domain"]["bloch_k"] = Json::array({0.25, 0, 0});
+    j3["ports"][0]["center"] = Json::array({0.5, 1.0, 0.05});
+    j3["ports"][0]["size"] = Json::array({1.0, 0, 0.1});
+    const fs::path proj = dir / "array3d.glproj";
+    std::ofstream(proj) << j3.dump(1);
+    const fs::path out = dir / "m3d";
+    const test::CliOut o = test::run_cli("modes '" + proj.string() + "' --wavelength 1.55 --out '" + out.string() + "'", dir);
+    INFO(o.out << o.err);
+    REQUIRE(o.code == 0);
+    CHECK(o.err.find("spans a Bloch axis") != std::string::npos);
+    std::ifstream jf(out / "modes.json");
+    const Json j = Json::parse(jf);
+    const Json& jp = j.at("ports").at(0);
+    REQUIRE(jp.at("axes").size() == 2);
+    const int vx = jp.at("axes").at(0).get<std::string>() == "x" ? 0 : 1;  // which window axis is x
+    CHECK(jp.at("bloch_k_per_um").at(vx).get<double>() == Approx(2 * M_PI * 0.25).epsilon(1e-12));
+    CHECK(jp.at("bloch_k_per_um").at(1 - vx).get<double>() == 0.0);
+    double n3 = 0;
+    for (const Json& m : jp.at("modes"))
+        if (m.at("dominant").get<std::string>() == "Ez") n3 = std::max(n3, m.at("n_eff").get<double>());
+    REQUIRE(n3 > 0);
+    const fs::path proj2 = dir / "array2d.glproj";
+    std::ofstream(proj2) << bloch_array_project("TMz");
+    const Project p2 = load_project(proj2);
+    const CompiledProject cp = compile_line_port_modes(p2, proj2.string(), parse_ports(p2, proj2.string())[0], 1.55, 2);
+    const double n2 = cp.monitors[0].mode_plan->line_neff[1][0];
+    std::printf("3D port across the Bloch axis: n_eff %.6f; the 2D line's Bloch supermode %.6f\n", n3, n2);
+    CHECK(std::abs(n3 - n2) < 3e-4);
+    fs::remove_all(dir);
+}
