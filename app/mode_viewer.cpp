@@ -98,7 +98,14 @@ PortModes solve_plane_port(const Project& project, const std::string& file, cons
     Json extra = Json::object();
     if (!port.mode_boundary.is_null()) extra["mode_boundary"] = port.mode_boundary;
     const std::string path = "ports[" + std::to_string(index) + "]";
-    const CrossSection cs = sample_cross_section(project, port.center, port.size, false, path, file, extra, wl);
+    CrossSection cs = sample_cross_section(project, port.center, port.size, false, path, file, extra, wl);
+    // a port across a Bloch axis with nonzero k: the period's Bloch modes, as its runs use them
+    // (the scene's Bloch phases need the compiled project; as `golightly-cli modes`)
+    bool any_bloch = false;
+    for (int a = 0; a < 3; ++a) any_bloch = any_bloch || project.domain.is_bloch(a);
+    if (any_bloch)
+        apply_bloch_window(project, compile_project(project, file).scene, cs, extra, "port '" + port.name + "'", path,
+                           file);
     // the port's own selection, so that the list is the one its `modes` indices count
     ModeSelection sel;
     sel.target_neff = port.target_neff;
