@@ -13,8 +13,11 @@
 namespace golightly::test {
 
 /// The array's project: `dims` 2 (the x-y plane, polarization `pol`) or 3 (z over z_um, z
-/// periodic); `dx` the cell (um). Callers add ports, sources, monitors and the time limit.
-inline Project bloch_coupled_array(int dims, Polarization pol, double dx, double z_um = 0.0) {
+/// periodic); `dx` the cell (um); the core's eps and half width (um; centred at x = 0.5 um)
+/// for variants (test_bloch_mode_source.cpp). Callers add ports, sources, monitors and the
+/// time limit.
+inline Project bloch_coupled_array(int dims, Polarization pol, double dx, double z_um = 0.0, double eps_core = 4.0,
+                                   double half_width = 0.35) {
     Project p;
     p.name = "bloch array";
     p.domain.dimensions = dims;
@@ -30,15 +33,15 @@ inline Project bloch_coupled_array(int dims, Polarization pol, double dx, double
     clad.id = clad.name = "clad";
     clad.epsilon_inf = 2.25;
     core.id = core.name = "core";
-    core.epsilon_inf = 4.0;
+    core.epsilon_inf = eps_core;
     p.materials = {clad, core};
     Layer wg;
     wg.name = "guide";
     wg.material = "core";
     Shape r;
     r.type = ShapeType::Rectangle;
-    r.min = {0.15, -1.0};
-    r.max = {0.85, 5.0};
+    r.min = {0.5 - half_width, -1.0};
+    r.max = {0.5 + half_width, 5.0};
     wg.shapes = {r};
     p.layers = {wg};
     p.run.spectrum.wavelength_min = 1.5;

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "bloch_array_project.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/mode_solver.hpp"
@@ -295,31 +296,9 @@ namespace {
 /// behind the source.
 Project bloch_array(Polarization pol, double dx, double eps_core = kEpsCore, double half_width = 0.5 * (kB - kA),
                     int mode_index = 0) {
-    Project p;
-    p.name = "bloch array";
-    p.domain.size = {kL, 4.0, 0};
-    p.domain.cell_size = dx;
-    p.domain.polarization = pol;
-    p.domain.pml.cells = 12;
+    static_assert(kL == 1.0 && kEpsClad == 2.25, "the shared array project has a 1 um period in eps 2.25");
+    Project p = test::bloch_coupled_array(2, pol, dx, 0.0, eps_core, half_width);
     p.domain.boundaries = {BoundaryKind::Periodic, BoundaryKind::Pml, BoundaryKind::Pml};
-    p.domain.bloch = {true, false, false};
-    p.domain.bloch_k = std::array<double, 3>{0.25, 0, 0};
-    p.domain.background = "clad";
-    Material clad, core;
-    clad.id = clad.name = "clad";
-    clad.epsilon_inf = kEpsClad;
-    core.id = core.name = "core";
-    core.epsilon_inf = eps_core;
-    p.materials = {clad, core};
-    Layer wg;
-    wg.name = "guide";
-    wg.material = "core";
-    Shape r;
-    r.type = ShapeType::Rectangle;
-    r.min = {0.5 * kL - half_width, -1.0};
-    r.max = {0.5 * kL + half_width, 5.0};
-    wg.shapes = {r};
-    p.layers = {wg};
     Source s;
     s.name = "in";
     s.type = SourceType::Line;
@@ -348,13 +327,7 @@ Project bloch_array(Polarization pol, double dx, double eps_core = kEpsCore, dou
     b.to = {kL, 0.6};
     b.direction = "-y";
     p.monitors = {t, b};
-    p.run.spectrum.wavelength_min = 1.5;
-    p.run.spectrum.wavelength_max = 1.6;
-    p.run.spectrum.points = 3;
     p.run.normalization.enabled = false;
-    p.run.precision = Precision::Float64;
-    p.run.backend = BackendChoice::Cpu;
-    p.run.stop.decay_db = 50;
     p.run.stop.max_time_fs = 800;
     return p;
 }
