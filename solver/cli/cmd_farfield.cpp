@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "golightly/cuda_device.hpp"
 #include "golightly/cuda_far_field.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/far_field.hpp"

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/parameters.hpp"

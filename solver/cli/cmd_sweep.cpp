@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "golightly/compile.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/limits.hpp"

@@ -47,6 +47,7 @@
 #include "out_folder.hpp"
 #include "golightly/bench.hpp"
 #include "golightly/compile.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/geometry.hpp"

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "golightly/bench.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/gl_interop.hpp"
 

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "bloch_cases.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/distributed.hpp"
 #include "golightly/project.hpp"

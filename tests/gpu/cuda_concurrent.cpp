@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"

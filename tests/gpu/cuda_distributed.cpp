@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "golightly/compile.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/distributed.hpp"
 #include "env_set.hpp"
 #include "golightly/engine.hpp"

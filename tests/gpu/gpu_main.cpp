@@ -10,6 +10,7 @@
 #include <string>
 
 #include "golightly/bench.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 
 int main(int argc, char** argv) {

@@ -26,6 +26,7 @@
 #include "field_view.hpp"
 #include "frame_source.hpp"
 #include "golightly/compile.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/project.hpp"
 #include "gui_fixture.hpp"

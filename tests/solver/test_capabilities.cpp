@@ -7,6 +7,7 @@
 
 #include "golightly/capabilities.hpp"
 #include "golightly/compile.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/run.hpp"

@@ -12,6 +12,7 @@
 #endif
 
 #include "golightly/compile.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/mode_solver2d.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"

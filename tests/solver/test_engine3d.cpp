@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "engine3d_scenes.hpp"

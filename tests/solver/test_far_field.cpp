@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "golightly/cuda_device.hpp"
 #include "golightly/far_field.hpp"
 #include "golightly/results.hpp"
 #include "golightly/project.hpp"

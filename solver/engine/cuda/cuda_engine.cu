@@ -79,6 +79,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "golightly/cuda_device.hpp"
 #include "golightly/scene.hpp"
 #include "golightly/engine.hpp"
 #include "golightly/errors.hpp"

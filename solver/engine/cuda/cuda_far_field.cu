@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cuda_check.cuh"
+#include "golightly/cuda_device.hpp"
 #include "golightly/cuda_far_field.hpp"
 #include "golightly/engine.hpp"
 

@@ -1,6 +1,7 @@
 // Used when the CUDA backend is not compiled in (no nvcc at configure time).
 #include <stdexcept>
 
+#include "golightly/cuda_device.hpp"
 #include "golightly/cuda_far_field.hpp"
 #include "golightly/distributed.hpp"
 #include "golightly/engine.hpp"

@@ -1,6 +1,7 @@
 // What each engine backend can run (capabilities.hpp).
 #include "golightly/capabilities.hpp"
 
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 
 namespace golightly {

@@ -1,5 +1,6 @@
 // GoLightly distributed engine (distributed.hpp): subdomain engines and the halo exchange.
 #include "golightly/distributed.hpp"
+#include "golightly/cuda_device.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "golightly/cuda_device.hpp"
 #include "golightly/engine.hpp"
 
 namespace golightly {

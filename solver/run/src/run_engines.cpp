@@ -1,5 +1,6 @@
 // GoLightly run driver: the devices a run asks for and the one backend chooser
 // (make_engine, run.hpp; docs/architecture.md "Choosing a backend").
+#include "golightly/cuda_device.hpp"
 #include "golightly/run.hpp"
 #include "golightly/symmetric_engine.hpp"
 

@@ -1,5 +1,6 @@
 // GoLightly benchmark (bench.hpp): synthetic scene, timed steps, copy roofline.
 #include "golightly/bench.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/symmetric_engine.hpp"
 #include "golightly/dispersion.hpp"
 #include "golightly/distributed.hpp"

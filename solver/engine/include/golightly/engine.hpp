@@ -152,13 +152,6 @@ inline std::unique_ptr<Engine> make_cpu_engine(const Scene& scene, Precision pre
     return make_cpu_engine(std::make_shared<const Scene>(scene), precision, threads);
 }
 
-/// True when the CUDA backend was compiled in and a CUDA device is present.
-bool cuda_available();
-/// The number of CUDA devices this process sees (cudaGetDeviceCount, i.e. after
-/// CUDA_VISIBLE_DEVICES); 0 without CUDA support or a usable device.
-int cuda_device_count();
-/// A one-line description of the CUDA device (or why none is usable).
-std::string cuda_device_description();
 /// True when the CUDA backend implements the dispersive pass (scene.hpp "Dispersive
 /// cells"); the run driver falls back to the CPU for dispersive scenes otherwise.
 bool cuda_supports_dispersion();
@@ -170,29 +163,9 @@ std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision);
 /// current first (cuda_select_device), as the distributed engine does. Leaves `device`
 /// current. Throws RunError for an ordinal out of range.
 std::unique_ptr<Engine> make_cuda_engine(SceneView scene, Precision precision, int device);
-/// Makes CUDA device `ordinal` current for the calling thread (cudaSetDevice). Throws
-/// RunError when it fails or CUDA is not compiled in.
-void cuda_select_device(int ordinal);
-/// The name of CUDA device `ordinal` (e.g. "NVIDIA H200"); "" when unavailable.
-std::string cuda_device_name(int ordinal);
-/// Bytes of device memory in use on CUDA device `ordinal` (cudaMemGetInfo: total - free, all
-/// processes), 0 without CUDA or for a bad ordinal. bench takes the difference around an
-/// engine's construction as that engine's device memory.
-std::size_t cuda_memory_used(int ordinal);
-/// Free bytes of device memory on CUDA device `ordinal` (cudaMemGetInfo), 0 without CUDA or
-/// for a bad ordinal.
-std::size_t cuda_memory_free(int ordinal);
-/// Copies `bytes` bytes from device memory `src` on CUDA device `device` to host memory
-/// `dst`, ordered on `stream` (a cudaStream_t of that device), and waits. Throws RunError.
-void cuda_copy_to_host(void* dst, const void* src, std::size_t bytes, int device, void* stream);
 /// make_cuda_engine() of a copy of `scene` (tests, temporaries).
 inline std::unique_ptr<Engine> make_cuda_engine(const Scene& scene, Precision precision) {
     return make_cuda_engine(std::make_shared<const Scene>(scene), precision);
 }
-/// Device-to-device copy bandwidth of the CUDA device, GB/s (1e9 B/s), counting bytes read
-/// plus bytes written, for a copy of `bytes` bytes: the better of a 16-byte-access copy
-/// kernel and cudaMemcpy device-to-device, each the median of 20 runs (bench's yardstick).
-/// Throws RunError when CUDA is not compiled in or no device is present.
-double cuda_copy_bandwidth_gbs(std::size_t bytes);
 
 }  // namespace golightly

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "golightly/capabilities.hpp"
+#include "golightly/cuda_device.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/mpi.hpp"
 #include "golightly/tuning.hpp"
