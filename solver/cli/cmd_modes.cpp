@@ -53,7 +53,9 @@ const char* boundary_name(ModeBoundary b) {
 struct CentreFields {
     int nu = 0, nv = 0;
     std::vector<double> e[3];  ///< local u, v, w: E_u, E_v real parts, E_w imaginary part
-    std::vector<double> eps;   ///< eps_u averaged like E_u (for the outline)
+    /// local u, v, w: the complex E (averaged as e; a Bloch port's CSV writes it whole)
+    std::vector<std::complex<double>> ec[3];
+    std::vector<double> eps;  ///< eps_u averaged like E_u (for the outline)
 };
 
 CentreFields centre_fields(const CrossSection& cs, const VectorMode& m) {
@@ -64,14 +66,19 @@ CentreFields centre_fields(const CrossSection& cs, const VectorMode& m) {
         if (b == ModeBoundary::pmc) return n;
         return ((n % N) + N) % N;
     };
-    auto at = [&](const std::vector<std::complex<double>>& a, int comp, int iu, int iv, bool imag) {
+    // complex value of a component array at (half index or integer node) per axis. A node
+    // past the end of a periodic axis is node 0 of the next period: on a Bloch axis exp(i
+    // phi) times it (the Bloch condition of ModeGrid2D::bloch_phase_u / _v).
+    auto at_c = [&](const std::vector<std::complex<double>>& a, int comp, int iu, int iv) -> std::complex<double> {
         const auto shape = mode_component_shape_e(g, comp);
         // comp 0: u half, v node; comp 1: u node, v half; comp 2: both nodes
         const int ku = comp == 0 ? iu : node_index(g.boundary_u, iu, g.nu);
         const int kv = comp == 1 ? iv : node_index(g.boundary_v, iv, g.nv);
         if (ku < 0 || kv < 0) return 0.0;
-        const std::complex<double> v = a[std::size_t(kv) * std::size_t(shape[0]) + std::size_t(ku)];
-        return imag ? v.imag() : v.real();
+        std::complex<double> v = a[std::size_t(kv) * std::size_t(shape[0]) + std::size_t(ku)];
+        if (comp != 0 && g.boundary_u == ModeBoundary::periodic && iu >= g.nu) v *= std::polar(1.0, g.bloch_phase_u);
+        if (comp != 1 && g.boundary_v == ModeBoundary::periodic && iv >= g.nv) v *= std::polar(1.0, g.bloch_phase_v);
+        return v;
     };
     auto eps_at = [&](int iu, int iv) {  // eps_u at (half iu, node iv); PEC walls: the neighbour's
         const auto shape = mode_component_shape_e(g, 0);
@@ -84,14 +91,18 @@ CentreFields centre_fields(const CrossSection& cs, const VectorMode& m) {
     c.nv = g.nv;
     const std::size_t n = std::size_t(g.nu) * std::size_t(g.nv);
     for (auto& v : c.e) v.assign(n, 0.0);
+    for (auto& v : c.ec) v.assign(n, 0.0);
     c.eps.assign(n, 1.0);
     for (int j = 0; j < g.nv; ++j)
         for (int i = 0; i < g.nu; ++i) {
             const std::size_t k = std::size_t(j) * std::size_t(g.nu) + std::size_t(i);
-            c.e[0][k] = 0.5 * (at(m.e[0], 0, i, j, false) + at(m.e[0], 0, i, j + 1, false));
-            c.e[1][k] = 0.5 * (at(m.e[1], 1, i, j, false) + at(m.e[1], 1, i + 1, j, false));
-            c.e[2][k] = 0.25 * (at(m.e[2], 2, i, j, true) + at(m.e[2], 2, i + 1, j, true) + at(m.e[2], 2, i, j + 1, true) +
-                                at(m.e[2], 2, i + 1, j + 1, true));
+            c.ec[0][k] = 0.5 * (at_c(m.e[0], 0, i, j) + at_c(m.e[0], 0, i, j + 1));
+            c.ec[1][k] = 0.5 * (at_c(m.e[1], 1, i, j) + at_c(m.e[1], 1, i + 1, j));
+            c.ec[2][k] = 0.25 * (at_c(m.e[2], 2, i, j) + at_c(m.e[2], 2, i + 1, j) + at_c(m.e[2], 2, i, j + 1) +
+                                 at_c(m.e[2], 2, i + 1, j + 1));
+            c.e[0][k] = c.ec[0][k].real();
+            c.e[1][k] = c.ec[1][k].real();
+            c.e[2][k] = c.ec[2][k].imag();
             c.eps[k] = 0.5 * (eps_at(i, j) + eps_at(i, j + 1));
         }
     return c;
@@ -433,7 +444,9 @@ int run_modes_command(const ModesCommand& c) {
                                         cs.grid.bloch_phase_v / (cs.grid.nv * cs.grid.dx_um)};
                 std::fprintf(stderr,
                              "note: port %s spans a Bloch axis: its modes are the period's Bloch modes (n_eff as the "
-                             "runs use them); the per-mode CSV and pictures show their real parts\n",
+                             "runs use them), complex: the per-mode CSV adds Ex_re .. Ez_im and arg of the dominant "
+                             "component, abs_E is abs(E); Ex, Ey, Ez and the dominant-component picture show the real "
+                             "parts (the longitudinal one its imaginary part)\n",
                              port.name.c_str());
             }
             jp["modes"] = Json::array();
@@ -451,21 +464,39 @@ int run_modes_command(const ModesCommand& c) {
                 std::vector<double> absE(n);
                 double amax = 0;
                 for (std::size_t q = 0; q < n; ++q) {
-                    absE[q] = std::sqrt(cf.e[0][q] * cf.e[0][q] + cf.e[1][q] * cf.e[1][q] + cf.e[2][q] * cf.e[2][q]);
+                    // a Bloch mode is complex: abs(E) of the whole field, not of the real parts
+                    absE[q] = bloch ? std::sqrt(std::norm(cf.ec[0][q]) + std::norm(cf.ec[1][q]) + std::norm(cf.ec[2][q]))
+                                    : std::sqrt(cf.e[0][q] * cf.e[0][q] + cf.e[1][q] * cf.e[1][q] +
+                                                cf.e[2][q] * cf.e[2][q]);
                     amax = std::max(amax, absE[q]);
                 }
                 const double sc = amax > 0 ? 1.0 / amax : 1.0;
                 const std::vector<double>* by_axis[3] = {nullptr, nullptr, nullptr};
-                for (int d = 0; d < 3; ++d) by_axis[ax[d]] = &cf.e[d];
+                const std::vector<std::complex<double>>* c_by_axis[3] = {nullptr, nullptr, nullptr};
+                for (int d = 0; d < 3; ++d) {
+                    by_axis[ax[d]] = &cf.e[d];
+                    c_by_axis[ax[d]] = &cf.ec[d];
+                }
                 const std::string stem = file_stem(port.name) + "_mode" + std::to_string(k);
                 std::ostringstream fc;
-                fc << axis_name[cs.axis_u] << "_um," << axis_name[cs.axis_v] << "_um,abs_E,Ex,Ey,Ez\n";
+                fc << axis_name[cs.axis_u] << "_um," << axis_name[cs.axis_v] << "_um,abs_E,Ex,Ey,Ez";
+                // a Bloch mode is complex (as a 2D Bloch line's): E whole, in the same scale, and
+                // the phase of the dominant component (rad; the solver makes the largest
+                // transverse entry real positive)
+                if (bloch) fc << ",Ex_re,Ex_im,Ey_re,Ey_im,Ez_re,Ez_im,arg_" << dominant << "_rad";
+                fc << '\n';
                 for (int j = 0; j < cf.nv; ++j)
                     for (int i = 0; i < cf.nu; ++i) {
                         const std::size_t q = std::size_t(j) * std::size_t(cf.nu) + std::size_t(i);
                         fc << fmt_g(cs.u0_um + (i + 0.5) * cs.grid.dx_um) << ',' << fmt_g(cs.v0_um + (j + 0.5) * cs.grid.dx_um)
                            << ',' << fmt_g(absE[q] * sc);
                         for (int a = 0; a < 3; ++a) fc << ',' << fmt_g((*by_axis[a])[q] * sc);
+                        if (bloch) {
+                            for (int a = 0; a < 3; ++a)
+                                fc << ',' << fmt_g((*c_by_axis[a])[q].real() * sc) << ','
+                                   << fmt_g((*c_by_axis[a])[q].imag() * sc);
+                            fc << ',' << fmt_g(std::arg(cf.ec[dom_local][q]));
+                        }
                         fc << '\n';
                     }
                 write_file_atomic(out / (stem + ".csv"), fc.str());
@@ -490,6 +521,7 @@ int run_modes_command(const ModesCommand& c) {
                 jm["csv"] = stem + ".csv";
                 jm["png_abs"] = stem + "_absE.png";
                 jm["png_dominant"] = stem + "_" + dominant + ".png";
+                if (bloch) jm["complex"] = true;
                 jp["modes"].push_back(jm);
                 if (o.bend_radius_um != 0) {
                     std::printf("port %s mode %zu: bend radius %g um: n_eff %.6f%+.3ei (referred to the radius), "

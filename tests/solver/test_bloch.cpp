@@ -408,8 +408,8 @@ TEST_CASE("Bloch k = 0 forced complex gives the real run R and T", "[bloch]") {
     CHECK(cplx->field_energy() == Approx(real->field_energy()).epsilon(1e-14));
 }
 
-TEST_CASE("Bloch complex fields: partitions cut across the Bloch axis and refuse one along the cut, CUDA engines "
-          "take them",
+TEST_CASE("Bloch complex fields: partitions cut across the Bloch axis and need a periodic cut axis for one along "
+          "it, CUDA engines take them",
           "[bloch]") {
     Scene sc = make_periodic_slab(16, 40, Polarization::TMz, 20, 24, 4.0, 8);
     sc.complex_fields = true;
@@ -423,12 +423,14 @@ TEST_CASE("Bloch complex fields: partitions cut across the Bloch axis and refuse
         if (why) CHECK(why->kind == Unsupported::Kind::NoDevice);
     }
     CHECK_FALSE(cpu_cannot_run(sc, Precision::Float32).has_value());
-    // the cut runs along y (2D): a Bloch phase along x is cut like real fields, one along y
-    // is refused, naming the axis (test_partition.cpp compares cut runs with one domain)
+    // the cut runs along y (2D): a Bloch phase along x is cut like real fields; one along y
+    // needs y periodic (here PML), naming the axis (test_partition.cpp and
+    // test_distributed_bloch.cpp compare cut runs with one domain)
     CHECK(partition_scene(sc, 2).subs.at(1).scene.complex_fields);
     Scene along_cut = sc;
     along_cut.bloch_phase[1] = 0.2;
-    CHECK_THROWS_WITH(partition_scene(along_cut, 2), Catch::Contains("a Bloch phase along y"));
+    CHECK_THROWS_WITH(partition_scene(along_cut, 2), Catch::Contains("a Bloch phase along y") &&
+                                                         Catch::Contains("periodic boundary"));
     // the CPU engine refuses a Bloch phase on an axis that is not periodic, and one without complex fields
     Scene bad = sc;
     bad.bloch_phase[1] = 0.2;  // y is PML

@@ -14,11 +14,19 @@
 // each source's stream wait for the `copied` of those it feeds (before a later step writes
 // the planes the copies read). The engines' interior updates, queued between the two,
 // run on their streams while the copies run on the copy streams.
+// A transfer across the wrap of a Bloch cut axis (HaloTransfer::phase) is rotated after its
+// copies, on the same receiving stream: one kernel over the landed planes of every complex
+// component, (re, im) <- (cos re - sin im, sin re + cos im) in double, as the host
+// transports' apply_halo_phase (distributed.hpp). The distributed engine refuses CUDA
+// subdomains with such a phase until a GPU has run it against one device.
 // Peer access is enabled between every pair of distinct devices that supports it; without
 // it the runtime stages the copy through the host. Traffic per exchange: each transfer moves
 // planes * nx * ny (3D; nx in 2D) values of each component (partition.hpp HaloTransfer).
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -28,6 +36,42 @@
 
 namespace golightly {
 namespace {
+
+/// exp(i phase) (re[k] + i im[k]) for k < count, in place (cos c, sin s of the phase).
+template <class T>
+__global__ void rotate_halo_kernel(T* re, T* im, std::size_t count, double c, double s) {
+    for (std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < count;
+         k += std::size_t(gridDim.x) * blockDim.x) {
+        const double r = double(re[k]), i = double(im[k]);
+        re[k] = T(c * r - s * i);
+        im[k] = T(s * r + c * i);
+    }
+}
+
+/// rotate_halo_kernel on planes [first, first + planes) of every component of `fs` with both
+/// copies, queued on `stream` (the device of fs current).
+void rotate_halo_planes(const FieldStorage& fs, std::int64_t first, std::int64_t planes, double phase,
+                        cudaStream_t stream) {
+    if (phase == 0) return;
+    const std::int64_t plane = fs.n[2] > 1 ? fs.n[0] * fs.n[1] : fs.n[0];
+    const std::size_t offset = std::size_t(first * plane), count = std::size_t(planes * plane);
+    if (count == 0) return;
+    const double c = std::cos(phase), s = std::sin(phase);
+    const int threads = 256;
+    const int blocks = int(std::min<std::size_t>((count + threads - 1) / threads, 4096));
+    for (int k = 0; k < 6; ++k) {
+        if (!fs.field[k] || !fs.field[6 + k]) continue;
+        if (fs.element_bytes == 8)
+            rotate_halo_kernel<double><<<blocks, threads, 0, stream>>>(static_cast<double*>(fs.field[k]) + offset,
+                                                                       static_cast<double*>(fs.field[6 + k]) + offset,
+                                                                       count, c, s);
+        else
+            rotate_halo_kernel<float><<<blocks, threads, 0, stream>>>(static_cast<float*>(fs.field[k]) + offset,
+                                                                      static_cast<float*>(fs.field[6 + k]) + offset,
+                                                                      count, c, s);
+        CUDA_CHECK(cudaGetLastError());
+    }
+}
 
 class CudaPeerHalo final : public HaloExchange {
 public:
@@ -182,6 +226,7 @@ private:
             else
                 CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, stream));
         }
+        rotate_halo_planes(fb, t.to_plane, t.planes, t.phase, stream);  // after both copies, on b's device
     }
     std::vector<Side> sides_;
 };

@@ -48,6 +48,7 @@ public:
                             static_cast<const unsigned char*>(a.field[c]) + std::size_t(t.from_plane * plane) * eb,
                             bytes);
             }
+            apply_halo_phase(b, t.to_plane, t.planes, t.phase);
         }
     }
 };
@@ -57,6 +58,39 @@ double seconds_now() {
 }
 
 }  // namespace
+
+template <class T>
+void apply_halo_phase(T* re, T* im, std::size_t count, double phase) {
+    const double c = std::cos(phase), s = std::sin(phase);
+    for (std::size_t k = 0; k < count; ++k) {
+        const double r = double(re[k]), i = double(im[k]);
+        re[k] = T(c * r - s * i);
+        im[k] = T(s * r + c * i);
+    }
+}
+template void apply_halo_phase<float>(float*, float*, std::size_t, double);
+template void apply_halo_phase<double>(double*, double*, std::size_t, double);
+
+void apply_halo_phase(const FieldStorage& fs, std::int64_t first, std::int64_t planes, double phase) {
+    if (phase == 0) return;
+    if (fs.cuda_device >= 0)
+        throw RunError("halo exchange: the Bloch phase of a wrap transfer on a CUDA engine's planes needs the device "
+                       "kernel (cuda_halo.cu), not the host rotation");
+    if (fs.element_bytes != 4 && fs.element_bytes != 8)
+        throw std::invalid_argument("apply_halo_phase: element_bytes " + std::to_string(fs.element_bytes) +
+                                    ", not 4 or 8");
+    const std::int64_t plane = storage_plane_cells(fs);
+    const std::size_t offset = std::size_t(first * plane), count = std::size_t(planes * plane);
+    for (int c = 0; c < 6; ++c) {
+        if (!fs.field[c] || !fs.field[6 + c]) continue;
+        if (fs.element_bytes == 8)
+            apply_halo_phase(static_cast<double*>(fs.field[c]) + offset, static_cast<double*>(fs.field[6 + c]) + offset,
+                             count, phase);
+        else
+            apply_halo_phase(static_cast<float*>(fs.field[c]) + offset, static_cast<float*>(fs.field[6 + c]) + offset,
+                             count, phase);
+    }
+}
 
 std::unique_ptr<HaloExchange> make_host_halo_exchange() { return std::make_unique<HostHalo>(); }
 
@@ -152,6 +186,15 @@ DistributedEngine::DistributedEngine(SceneView global, Precision precision, Dist
     std::vector<double> weights;
     for (const SubdomainDevice& d : devices_) weights.push_back(d.weight);
     part_ = partition_scene(*global_, int(devices_.size()), weights);
+    // The CUDA transports have the rotation (cuda_halo.cu's kernel; none yet for MPI's device
+    // staging), but no GPU has run it: a wrap phase stays on CPU subdomains and ranks.
+    const bool wrap_phase =
+        std::any_of(part_.transfers.begin(), part_.transfers.end(), [](const HaloTransfer& t) { return t.phase != 0; });
+    if (wrap_phase && std::any_of(devices_.begin(), devices_.end(), [](const SubdomainDevice& d) { return d.cuda; }))
+        throw RunError(std::string("distributed engine: a Bloch phase along ") + "xyz"[part_.axis] +
+                       " (the cut axis) on CUDA subdomains is not supported yet (the phase rotation of the wrapped "
+                       "halo planes has not been run on a GPU); run it on one GPU (run.devices auto), or on CPU "
+                       "subdomains or MPI CPU ranks (--backend cpu)");
     allow_row_padding(part_);
     build_engines(setup.halo ? setup.halo : in_process_halo_factory());
     for (std::size_t s = 0; s < parts_.size(); ++s)
@@ -508,6 +551,24 @@ void DistributedEngine::set_field(Component c, const std::vector<double>& values
         }
         engines_[s]->set_field(c, local);
     });
+    // The wrap halos hold the global values unrotated: take the whole wrap halos from the
+    // neighbour (owned planes, both copies) with their phase.
+    if (!halo_) return;
+    std::vector<HaloTransfer> wrap;
+    const std::size_t last = part_.subs.size() - 1;
+    for (const HaloTransfer& t : part_.transfers) {
+        if (t.phase == 0) continue;
+        const Subdomain& from = part_.subs[std::size_t(t.from)];
+        const Subdomain& to = part_.subs[std::size_t(t.to)];
+        const int h = part_.halo;
+        if (std::size_t(t.to) == 0)  // from the last one's top owned planes into the lower halo
+            wrap.push_back({t.from, t.to, from.halo_lo + (from.owned_hi - from.owned_lo) - h, 0, h, t.phase});
+        else if (std::size_t(t.to) == last)  // from the first one's bottom owned planes into the upper halo
+            wrap.push_back({t.from, t.to, from.halo_lo, to.n_local() - h, h, t.phase});
+    }
+    if (wrap.empty()) return;
+    halo_->exchange(wrap, parts_);
+    halo_->wait();
 }
 
 std::vector<std::complex<double>> DistributedEngine::dft(int set) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <numeric>
 #include <string>
@@ -112,7 +113,9 @@ Subdomain make_sub(const Scene& g, const Layout& L, int p, const std::vector<dou
     s.courant = g.courant;
     s.complex_fields = g.complex_fields;
     for (int d = 0; d < 3; ++d) {
-        s.bloch_phase[d] = g.bloch_phase[d];  // 0 along the cut axis (partition_scene)
+        // Along the cut axis the wrap is the halo exchange's (HaloTransfer::phase): a
+        // subdomain's cut faces do not wrap.
+        s.bloch_phase[d] = d == a ? 0.0 : g.bloch_phase[d];
         s.boundary[d] = g.boundary[d];
         s.pml_lo[d] = g.pml_lo[d];
         s.pml_hi[d] = g.pml_hi[d];
@@ -212,19 +215,30 @@ Subdomain make_sub(const Scene& g, const Layout& L, int p, const std::vector<dou
     }
 
     // Sources: every cell on a local plane (halo planes included, so they stay close to the
-    // global field between exchanges).
+    // global field between exchanges). On a halo plane across the wrap of a Bloch cut axis
+    // the field is exp(+-i phi) F (HaloTransfer::phase), and so is the source's complex weight.
+    const double wrap_phi = L.periodic && g.complex_fields ? g.bloch_phase[a] : 0.0;
     for (const SourceTerm& gsrc : g.sources) {
         SourceTerm t;
         t.component = gsrc.component;
         t.waveform = gsrc.waveform;
         t.delay_s = gsrc.delay_s;
+        bool rotated = false;
         for (std::size_t k = 0; k < gsrc.cells.size(); ++k) {
             const std::int64_t l = m.local(gsrc.cells[k]);
             if (l < 0) continue;
+            const std::int64_t unwrapped = w.origin + l / m.plane;  // global plane before the wrap
+            const double phase = unwrapped < 0 ? -wrap_phi : unwrapped >= L.N ? wrap_phi : 0.0;
+            std::complex<double> wt(gsrc.weights[k], gsrc.weights_im.empty() ? 0.0 : gsrc.weights_im[k]);
+            if (phase != 0) {
+                wt *= std::polar(1.0, phase);
+                rotated = true;
+            }
             t.cells.push_back(l);
-            t.weights.push_back(gsrc.weights[k]);
-            if (!gsrc.weights_im.empty()) t.weights_im.push_back(gsrc.weights_im[k]);
+            t.weights.push_back(wt.real());
+            t.weights_im.push_back(wt.imag());
         }
+        if (gsrc.weights_im.empty() && !rotated) t.weights_im.clear();
         if (!t.cells.empty()) s.sources.push_back(std::move(t));
     }
 
@@ -251,6 +265,14 @@ Subdomain make_sub(const Scene& g, const Layout& L, int p, const std::vector<dou
                 if (c1 < 0)
                     throw RunError("partition: DFT set " + std::to_string(set) + " sample " + std::to_string(k) +
                                    " reads a cell more than the halo away from its owner");
+                // Its second cell across the wrap of a Bloch cut axis: the halo holds exp(+-i phi)
+                // F there, the one-domain engine reads F (a real weight cannot undo the phase).
+                const std::int64_t unwrapped = w.origin + c1 / m.plane;
+                if (wrap_phi != 0 && (unwrapped < 0 || unwrapped >= L.N))
+                    throw RunError(std::string("partition: a monitor's DFT sample (set ") + std::to_string(set) +
+                                   ", sample " + std::to_string(k) + ") averages across the wrap of the Bloch axis " +
+                                   "xyz"[a] + " (the cut axis of a run on several devices or MPI ranks); move the "
+                                   "monitor off the domain's edge along " + "xyz"[a] + ", or run on one device");
             }
             ds.cell1.push_back(c1);
             ds.w0.push_back(gs.w0[k]);
@@ -304,9 +326,13 @@ Partition build(const Scene& g, const Layout& L) {
         // innermost halo plane is computed exactly by its own subdomain. a's top owned planes
         // -> the outer planes of b's lower halo; b's bottom owned planes (past the first) ->
         // the outer planes of a's upper halo.
+        // Across the wrap (last -> first) the planes take the Bloch phase of the cut axis:
+        // b's lower halo holds global planes -x.. = exp(-i phi) F(N - x..), a's upper halo
+        // global planes N + 1.. = exp(+i phi) F(1..) (scene.hpp "Bloch-periodic axes").
         const int x = L.halo - 1;
-        P.transfers.push_back({p, q, a.halo_lo + (a.owned_hi - a.owned_lo) - L.halo, 0, x});
-        P.transfers.push_back({q, p, b.halo_lo + 1, a.n_local() - x, x});
+        const double phi = last && g.complex_fields ? g.bloch_phase[L.axis] : 0.0;
+        P.transfers.push_back({p, q, a.halo_lo + (a.owned_hi - a.owned_lo) - L.halo, 0, x, -phi});
+        P.transfers.push_back({q, p, b.halo_lo + 1, a.n_local() - x, x, +phi});
     }
     return P;
 }
@@ -343,13 +369,32 @@ Partition partition_scene(const Scene& g, int pieces, const std::vector<double>&
     if (g.window.active) throw RunError("partition: the scene already is a subdomain");
     if (pieces < 1) throw RunError("partition: pieces must be >= 1, got " + std::to_string(pieces));
     // Complex fields (scene.hpp "Bloch-periodic axes"): the halo exchange moves both copies
-    // (FieldStorage's imaginary arrays), and a Bloch wrap across the other axes stays inside
-    // each subdomain. A Bloch phase along the cut axis would rotate the copies where the
-    // last subdomain meets the first, which a plane copy does not do.
-    if (pieces > 1 && g.complex_fields && g.bloch_phase[partition_axis(g)] != 0)
-        throw RunError(std::string("partition: a Bloch phase along ") + "xyz"[partition_axis(g)] +
-                       " (the axis a run on several devices or MPI ranks is cut along: z in 3D, y in 2D) runs on "
-                       "one device only; put the Bloch-periodic boundary on another axis, or run on one device");
+    // (FieldStorage's imaginary arrays); a Bloch wrap across the other axes stays inside
+    // each subdomain, and one along the cut axis is the phase of the wrap transfers (build).
+    // That phase needs the wrap, i.e. a periodic cut axis (the one-domain engines refuse a
+    // phase on another boundary; the subdomains no longer see it, so refuse it here).
+    // The subdomain engines' own checks (cpu_bloch.hpp check_bloch_scene) cover the other
+    // axes; for the cut axis they are repeated here.
+    if (pieces > 1 && g.bloch_phase[partition_axis(g)] != 0) {
+        const int a = partition_axis(g);
+        const std::string along = std::string("partition: a Bloch phase along ") + "xyz"[a] +
+                                  " (the cut axis of a run on several devices or MPI ranks)";
+        if (!std::isfinite(g.bloch_phase[a])) throw RunError(along + " is not finite");
+        if (g.boundary[a] != BoundaryKind::Periodic) throw RunError(along + " needs a periodic boundary there");
+        if (!g.complex_fields) throw RunError(along + " needs complex fields (Scene::complex_fields)");
+        if (!g.tfsf.empty())
+            throw RunError(along + ": TF/SF sources inject at normal incidence and cannot run with a Bloch phase; "
+                                   "use a one-way plane source with angle_deg");
+        const std::int64_t N = axis_cells(g, a), plane = plane_cells(g, a);
+        for (int c = 0; c < 3; ++c)
+            for (CellIndex cell : g.anisotropic.cells[c]) {
+                const std::int64_t k = cell / plane;
+                if (k == 0 || k == N - 1)
+                    throw RunError(along + ": sub-pixel tensor couplings on the wrapped edge of the Bloch axis are "
+                                           "not supported; move the interface off the cell's edge or set run.subpixel "
+                                           "off");
+            }
+    }
     if (!weights.empty() && int(weights.size()) != pieces)
         throw RunError("partition: " + std::to_string(weights.size()) + " weights for " + std::to_string(pieces) +
                        " pieces");

@@ -81,11 +81,26 @@ public:
     virtual void exchange_into(int to, const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines);
 };
 
-/// memcpy between engines whose fields are in host memory (the CPU engines).
+/// The Bloch phase of a wrap transfer (partition.hpp HaloTransfer::phase) on its landed
+/// planes: the `count` complex values re[k] + i im[k] (host memory, float or double) become
+/// exp(i phase) (re[k] + i im[k]), i.e. (re, im) <- (cos re - sin im, sin re + cos im),
+/// formed in double and rounded once (the one-device engines' wrapped read, cpu_bloch.hpp
+/// BlochRotation, scene.hpp "Bloch-periodic axes"). Every host transport calls it on each
+/// component c whose real (FieldStorage::field[c]) and imaginary (field[6 + c]) arrays are
+/// both present, after both have landed.
+template <class T>
+void apply_halo_phase(T* re, T* im, std::size_t count, double phase);
+/// apply_halo_phase on planes [first, first + planes) of every complex component of `fs`
+/// (host memory; element_bytes 4 or 8, else std::invalid_argument). Nothing when phase is 0.
+void apply_halo_phase(const FieldStorage& fs, std::int64_t first, std::int64_t planes, double phase);
+
+/// memcpy between engines whose fields are in host memory (the CPU engines); transfers
+/// with a phase (HaloTransfer::phase) are rotated after they land (apply_halo_phase).
 std::unique_ptr<HaloExchange> make_host_halo_exchange();
 /// cudaMemcpyPeerAsync between CUDA engines (peer access enabled between their devices
-/// where the hardware allows it; otherwise the CUDA runtime stages the copy). Throws
-/// RunError without the CUDA backend.
+/// where the hardware allows it; otherwise the CUDA runtime stages the copy); a transfer
+/// with a phase is rotated on the receiving stream after its copies (a kernel doing what
+/// apply_halo_phase does). Throws RunError without the CUDA backend.
 std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<SubdomainAccess*>& engines);
 
 /// How one halo exchange is made once the engines of this process exist (engines[s]
@@ -176,7 +191,9 @@ public:
     /// Cuts `global` into one subdomain per entry of `devices` (partition_scene with their
     /// weights) and makes an engine for each, in this process, exchanging halos in-process.
     /// All entries must be CPU or all CUDA. Throws RunError (partition, device, memory
-    /// errors naming the subdomain and device).
+    /// errors naming the subdomain and device; CUDA subdomains of a grid with a Bloch phase
+    /// along the cut axis: the rotation of their wrap halo, cuda_halo.cu, has not run on a
+    /// GPU yet).
     DistributedEngine(SceneView global, Precision precision, const std::vector<SubdomainDevice>& devices);
     /// As above for the subdomains whose SubdomainDevice::rank is setup.comm's rank (the
     /// others are stepped by other processes, which construct their engine at the same time:
@@ -197,6 +214,9 @@ public:
     double field_energy() override;
     bool fields_finite() override;
     void get_field(Component c, std::vector<double>& out) override;
+    /// Engine::set_field on every subdomain (halo planes included). With a Bloch phase along
+    /// the cut axis the wrap halos then take the rotated planes of their neighbour (a halo
+    /// exchange of the whole wrap halos: collective under MPI).
     void set_field(Component c, const std::vector<double>& values) override;
     std::vector<std::complex<double>> dft(int set) override;
     /// dft_on_root (below) of this engine: each process packs the samples its subdomains

@@ -1,7 +1,7 @@
 // GoLightly halo exchange between MPI ranks (mpi.hpp mpi_halo_factory, transport "mpi").
 //
 // One exchange, after every rank's engines have stepped (exchange()), or split into start()
-// (steps 1-3) and finish() (step 4) around the interior updates of a split step (overlap
+// (steps 1-3) and finish() (steps 4-5) around the interior updates of a split step (overlap
 // mode of the distributed engine: the GPUs compute while finish() waits for the messages):
 //   1. CUDA engines: wait for the engine's stream (its step, and the previous exchange's
 //      host -> device copies, which read the staging buffers reused below);
@@ -13,7 +13,10 @@
 //      MPI: sent from the device array); then MPI_Isend (destination remote) or a copy
 //      (destination local too);
 //   4. MPI_Waitall; staged CUDA destinations: host -> device copies on the engine's stream
-//      (the engine's next step is queued after them).
+//      (the engine's next step is queued after them);
+//   5. (in finish(), before those copies) the transfers across the wrap of a Bloch cut axis
+//      (HaloTransfer::phase): the planes landed in a CPU engine, real and imaginary copies
+//      both there, are rotated by exp(i phase) (distributed.hpp apply_halo_phase).
 // CUDA-aware MPI is used when the library says it supports device buffers at run time
 // (Open MPI's MPIX_Query_cuda_support, mpi-ext.h) or GOLIGHTLY_MPI_CUDA_AWARE=1 says so
 // (MPI libraries without that query, e.g. Cray MPICH with MPICH_GPU_SUPPORT_ENABLED=1);
@@ -245,14 +248,21 @@ public:
         }
     }
 
-    /// Step 4 (file comment): the messages, then the host -> device copies on the CUDA
-    /// engines' streams (queued after their interior updates, before step_boundary).
+    /// Steps 4-5 (file comment): the messages, the wrap phase, then the host -> device
+    /// copies on the CUDA engines' streams (queued after their interior updates, before
+    /// step_boundary).
     void finish(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         (void)engines;
         const std::vector<FieldStorage>& fs = fs_;
         if (!requests_.empty())
             MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
         requests_.clear();
+        // 5. the Bloch phase of the wrap transfers (HaloTransfer::phase) on the planes landed
+        // in CPU engines, both copies there now (CUDA subdomains with a phase are refused by
+        // the distributed engine; apply_halo_phase throws for device planes).
+        for (const HaloTransfer& t : transfers)
+            if (t.phase != 0 && owner_.at(std::size_t(t.to)) == me_)
+                apply_halo_phase(fs[std::size_t(t.to)], t.to_plane, t.planes, t.phase);
         for (const Landing& l : to_device_) {
             const HaloTransfer& t = transfers[l.transfer];
             const FieldStorage& b = fs[std::size_t(t.to)];

@@ -66,6 +66,12 @@ struct HaloTransfer {
     int from = 0, to = 0;
     std::int64_t from_plane = 0, to_plane = 0;
     int planes = 0;
+    /// Bloch phase (rad) the copied planes take, complex fields only: the destination gets
+    /// exp(i phase) (F_re + i F_im) of the source planes (distributed.hpp apply_halo_phase). Nonzero only
+    /// on the two transfers across the wrap of a cut axis with a Bloch phase phi
+    /// (Scene::bloch_phase): +phi into the last subdomain's upper halo (global planes N..,
+    /// F(p + N) = exp(+i phi) F(p), scene.hpp), -phi into the first one's lower halo.
+    double phase = 0;
 };
 
 struct Partition {
@@ -106,11 +112,11 @@ std::vector<double> partition_plane_cost(const Scene& scene);
 /// Throws RunError when a piece would own fewer than 2 * halo planes (name the planes
 /// available and the pieces asked for), for pieces < 1, weights of the wrong count or not
 /// positive, a global scene that already is a subdomain (window active), or, with pieces >
-/// 1, a Bloch phase along partition_axis() (Scene::bloch_phase: the wrap between the last
-/// and the first piece would need the phase rotation). Complex fields with their Bloch
-/// phases on the other axes are cut like real ones: each subdomain carries both copies
-/// (Scene::complex_fields, bloch_phase, the sources' weights_im) and the halo exchange
-/// moves both (engine.hpp FieldStorage).
+/// 1, a Bloch phase along a partition_axis() that is not periodic. Complex fields are cut
+/// like real ones: each subdomain carries both copies (Scene::complex_fields, bloch_phase,
+/// the sources' weights_im) and the halo exchange moves both (engine.hpp FieldStorage). A
+/// Bloch phase along partition_axis() goes to the two wrap transfers (HaloTransfer::phase)
+/// and is 0 in the subdomain scenes (their cut faces do not wrap).
 Partition partition_scene(const Scene& global, int pieces, const std::vector<double>& weights = {});
 
 /// Row padding along x (device layouts whose rows must start on aligned addresses): the

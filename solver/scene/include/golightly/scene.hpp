@@ -73,8 +73,8 @@
 //   nonzero phase without complex_fields, imaginary source weights in a real run, and, in
 //   a complex run with a Bloch phase, TF/SF sources and sub-pixel tensor sites on the
 //   wrapped edge of a Bloch axis (engine/cpu/cpu_bloch.hpp). Split steps refuse complex
-//   fields; distributed and MPI runs cut them along an axis without a Bloch phase
-//   (partition_scene) and exchange both copies' halos (engine.hpp FieldStorage).
+//   fields; distributed and MPI runs exchange both copies' halos (FieldStorage), rotating
+//   those across the wrap of a Bloch cut axis (partition.hpp HaloTransfer::phase; CPU only).
 //
 // One time step, n -> n+1 (t_n = n * dt), in this order:
 //   1. H update from E^n; then the H sources at t = n*dt; then pmc zeroing.
