@@ -1345,6 +1345,8 @@ void InverseDesignDock::showFields() {
     fieldImage_ = QImage();
     fieldLabel_->clear();
     const bool adjointField = fieldSource() == FieldSource::Adjoint;
+    fieldSource_->setEnabled(!shapeRun_);
+    fieldQuantity_->setEnabled(!shapeRun_);
     if (shapeRun_) {
         // optimize_shape samples only the sites its parameters move and hands no fields out
         fieldLabel_->setText(tr("No field view for shape parameters"));
@@ -1498,7 +1500,11 @@ void InverseDesignDock::takeNews(News& news) {
         plot_->rescaleAxes();
         plot_->xAxis->setRange(std::min(-0.5, plot_->xAxis->range().lower - 0.5), plot_->xAxis->range().upper + 0.5);
         const QCPRange y = plot_->yAxis->range();
-        const double pad = std::max(1e-12, 0.08 * (y.upper - y.lower));
+        // the padding follows the values' scale: an objective that is not normalized (a
+        // point's |E|^2 in DFT units) may be 1e-29, so no absolute floor; one point (no
+        // span): 8 % of its value, or 1 at 0
+        const double span = y.upper - y.lower, scale = std::max(std::abs(y.lower), std::abs(y.upper));
+        const double pad = span > 1e-9 * scale ? 0.08 * span : scale > 0 ? 0.08 * scale : 1.0;
         plot_->yAxis->setRange(y.lower - pad, y.upper + pad);
         plot_->replot();
     }

@@ -25,6 +25,7 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <cmath>
 
 #include "qcustomplot_include.hpp"
@@ -157,6 +158,11 @@ private Q_SLOTS:
         for (auto it = dock.plot()->graph(0)->data()->constBegin(); it != dock.plot()->graph(0)->data()->constEnd(); ++it)
             plotted.push_back(it->value);
         QVERIFY2(sameValues(plotted, ide.column(QStringLiteral("objective"))), qPrintable(list(plotted)));
+        // the axis spans the values at their scale (1e-29 here: an objective in DFT units)
+        const auto [lo, hi] = std::minmax_element(plotted.begin(), plotted.end());
+        const QCPRange y = dock.plot()->yAxis->range();
+        QVERIFY2(y.lower <= *lo && y.upper >= *hi && y.size() < 2 * (*hi - *lo),
+                 qPrintable(QStringLiteral("%1 .. %2 for %3 .. %4").arg(y.lower).arg(y.upper).arg(*lo).arg(*hi)));
         // live: the project held evaluated values while the run went on
         QVERIFY(!seen.empty());
         for (double v : seen) QVERIFY2(std::find(w.begin(), w.end(), v) != w.end(), qPrintable(QString::number(v, 'g', 17)));
@@ -351,11 +357,14 @@ private Q_SLOTS:
         InverseDesignDock* dock = w.inverseDesignDock();
         dock->setThreads(1);
         QVERIFY(w.optimizeAdjoint());
-        for (QTabBar* bar : w.findChildren<QTabBar*>())  // the dock's tab in front of the Monitors'
-            for (int i = 0; i < bar->count(); ++i)
-                if (bar->tabText(i) == dock->windowTitle()) bar->setCurrentIndex(i);
-        w.resizeDocks({dock}, {430}, Qt::Vertical);
         QVERIFY(dock->waitForFinished(60000));
+        // the dock's tab in front of the Monitors', the Parameters dock's (w's value) in
+        // front of Properties
+        for (QTabBar* bar : w.findChildren<QTabBar*>())
+            for (int i = 0; i < bar->count(); ++i)
+                if (bar->tabText(i) == dock->windowTitle() || bar->tabText(i) == QStringLiteral("Parameters"))
+                    bar->setCurrentIndex(i);
+        w.resizeDocks({dock}, {430}, Qt::Vertical);
         QVERIFY2(dock->state() == InverseDesignDock::State::Finished, qPrintable(dock->statusText()));
         QCOMPARE(dock->plottedIterations(), 3);
         QTest::qWait(400);
