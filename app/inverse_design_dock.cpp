@@ -1072,8 +1072,9 @@ bool InverseDesignDock::launchShapes(bool fresh, const Project& snapshot, const 
     if (fresh) setStatus(tr("Starting: compiling the project and the normalization run..."));
     else if (again) setStatus(tr("Resuming from iteration %1...").arg(nextIteration_));
     else
-        setStatus(tr("The project was edited while paused: the optimizer starts again from the parameters' values now "
-                     "(the iteration numbering goes on; the optimizer's memory of the earlier steps does not)..."));
+        setStatus(tr("The project was edited since the run started: the optimizer starts again from the parameters' "
+                     "values now (the iteration numbering goes on; the optimizer's memory of the earlier steps does "
+                     "not)..."));
     if (!fresh && !again) lastPushed_ = snapshot;
     const int threads = threads_, offset = shapeOffset_;
     const auto pauseFlag = pauseFlag_;

@@ -896,10 +896,6 @@
         <translation>Das Design hat seit der Pause seine Art gewechselt (Dichtebereich oder Formparameter): neu starten.</translation>
     </message>
     <message>
-        <source>The project was edited while paused: the optimizer starts again from the parameters&apos; values now (the iteration numbering goes on; the optimizer&apos;s memory of the earlier steps does not)...</source>
-        <translation>Das Projekt wurde während der Pause bearbeitet: der Optimierer beginnt neu ab den jetzigen Werten der Parameter (die Nummerierung der Iterationen läuft weiter, das Gedächtnis des Optimierers an die früheren Schritte nicht)...</translation>
-    </message>
-    <message>
         <source>Optimize shape parameters</source>
         <translation>Formparameter optimieren</translation>
     </message>
@@ -937,6 +933,10 @@
             <numerusform>Fertig: %n Iteration (%1); die beste Gütezahl %2 bei %3, jetzt die Werte der Parameter (Bearbeiten &gt; Rückgängig stellt die Werte vor dem Lauf wieder her).</numerusform>
             <numerusform>Fertig: %n Iterationen (%1); die beste Gütezahl %2 bei %3, jetzt die Werte der Parameter (Bearbeiten &gt; Rückgängig stellt die Werte vor dem Lauf wieder her).</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The project was edited since the run started: the optimizer starts again from the parameters&apos; values now (the iteration numbering goes on; the optimizer&apos;s memory of the earlier steps does not)...</source>
+        <translation>Das Projekt wurde seit dem Start des Laufs bearbeitet: der Optimierer beginnt neu ab den jetzigen Werten der Parameter (die Nummerierung der Iterationen läuft weiter, das Gedächtnis des Optimierers an die früheren Schritte nicht)...</translation>
     </message>
 </context>
 <context>

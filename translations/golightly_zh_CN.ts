@@ -893,10 +893,6 @@
         <translation>自暂停以来设计的类型已改变（密度区域或形状参数）：请重新开始。</translation>
     </message>
     <message>
-        <source>The project was edited while paused: the optimizer starts again from the parameters&apos; values now (the iteration numbering goes on; the optimizer&apos;s memory of the earlier steps does not)...</source>
-        <translation>项目在暂停期间被编辑：优化器从参数的当前值重新开始（迭代编号继续；优化器对先前步骤的记忆不保留）……</translation>
-    </message>
-    <message>
         <source>Optimize shape parameters</source>
         <translation>优化形状参数</translation>
     </message>
@@ -933,6 +929,10 @@
         <translation>
             <numerusform>完成：%n 次迭代（%1）；最佳品质因数 %2，位于 %3，现为参数值（编辑 &gt; 撤销 恢复运行前的值）。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The project was edited since the run started: the optimizer starts again from the parameters&apos; values now (the iteration numbering goes on; the optimizer&apos;s memory of the earlier steps does not)...</source>
+        <translation>项目自运行开始后已被编辑：优化器从参数的当前值重新开始（迭代编号继续；优化器对先前步骤的记忆不保留）……</translation>
     </message>
 </context>
 <context>

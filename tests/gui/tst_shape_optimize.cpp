@@ -256,7 +256,7 @@ private Q_SLOTS:
         const double wPaused = parameter(doc.project(), "w");
         doc.editProject(QStringLiteral("edit"), [](Project& p) { p.name = "shape block, edited"; });
         QVERIFY(dock.resume());
-        QVERIFY2(dock.statusText().contains(QStringLiteral("edited while paused")), qPrintable(dock.statusText()));
+        QVERIFY2(dock.statusText().contains(QStringLiteral("edited since the run started")), qPrintable(dock.statusText()));
         QVERIFY(dock.waitForFinished(60000));
         QCOMPARE(dock.state(), InverseDesignDock::State::Finished);
         QCOMPARE(dock.plottedIndices(), (std::vector<int>{0, 1, 2}));
@@ -266,6 +266,19 @@ private Q_SLOTS:
         QCOMPARE(restarted.column(QStringLiteral("w"))[size_t(first)], wPaused);  // its new start
         QCOMPARE(doc.project().name, std::string("shape block, edited"));
         QCOMPARE(parameter(doc.project(), "w"), atBest(restarted, QStringLiteral("w")));
+
+        // an edit while the run goes on (not in its problem): Resume restarts too
+        QVERIFY(dock.start());
+        QVERIFY(QTest::qWaitFor([&] { return dock.plottedIterations() >= 1 || !dock.isRunning(); }, 60000));
+        doc.editProject(QStringLiteral("edit"), [](Project& p) { p.name = "shape block, edited while running"; });
+        dock.pause();
+        QVERIFY(dock.waitForFinished(60000));
+        QCOMPARE(dock.state(), InverseDesignDock::State::Paused);
+        QCOMPARE(doc.project().name, std::string("shape block, edited while running"));  // kept by the value pushes
+        QVERIFY(dock.resume());
+        QVERIFY2(dock.statusText().contains(QStringLiteral("edited since the run started")), qPrintable(dock.statusText()));
+        QVERIFY(dock.waitForFinished(60000));
+        QCOMPARE(dock.plottedIndices(), (std::vector<int>{0, 1, 2}));
     }
 
     void solverErrorShowsInTheDock() {
