@@ -74,7 +74,8 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     auto* row = new QHBoxLayout;
     startButton_ = new QPushButton(tr("Start"));
     startButton_->setObjectName(QStringLiteral("designStart"));
-    startButton_->setToolTip(tr("Optimize the design region's density from its start density (Run > Optimize (adjoint))"));
+    startButton_->setToolTip(tr("Optimize the design: its design region's density, or its shape parameters from their "
+                                "values now (Run > Optimize (adjoint))"));
     pauseButton_ = new QPushButton(tr("Pause"));
     pauseButton_->setObjectName(QStringLiteral("designPause"));
     pauseButton_->setToolTip(tr("Stop now (the iteration under way is dropped); edit the project, then Resume"));
@@ -276,6 +277,7 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
     fv->addWidget(fieldSource_);
     fv->addWidget(fieldQuantity_);
     fieldLabel_ = new QLabel;
+    fieldLabel_->setWordWrap(true);
     fieldLabel_->setObjectName(QStringLiteral("designField"));
     fieldLabel_->setMinimumSize(140, 140);
     fieldLabel_->setMaximumWidth(220);
@@ -415,6 +417,10 @@ InverseDesignDock::InverseDesignDock(editor::EditorDocument* doc, QWidget* paren
         editOptimizer(tr("Edit optimizer"), [v](Json& o) { o["max_iterations"] = v; });
     });
     connect(doc_, &editor::EditorDocument::changed, this, &InverseDesignDock::scheduleRebuild);
+    // an edit while a shape run goes on is not in its problem: Resume then starts again
+    connect(doc_, &editor::EditorDocument::changed, this, [this] {
+        if (!pushing_ && shapeRun_ && job_.isRunning()) editedDuringRun_ = true;
+    });
     connect(fieldSource_, &QComboBox::currentIndexChanged, this, [this] { showFields(); });
     connect(fieldQuantity_, &QComboBox::currentIndexChanged, this, [this] {
         fieldQuantityKey_ = fieldQuantity_->currentData().toString();
@@ -459,10 +465,11 @@ void InverseDesignDock::setState(State s) {
 void InverseDesignDock::updateButtons() {
     const bool busy = job_.isRunning();
     const bool region = design_region(doc_->project()) != nullptr;
-    startButton_->setEnabled(!busy && region);
+    const bool design = region || editor::has_shape_parameters(doc_->project());
+    startButton_->setEnabled(!busy && design);
     pauseButton_->setEnabled(busy && state_ == State::Running);
     stopButton_->setEnabled(busy && (state_ == State::Running || state_ == State::Pausing));
-    resumeButton_->setEnabled(!busy && state_ == State::Paused && region);
+    resumeButton_->setEnabled(!busy && state_ == State::Paused && design);
     gdsButton_->setEnabled(!busy && last_ && last_->problem && last_->problem->dimensions == 2);
     applyButton_->setEnabled(!busy && last_ && last_->problem && last_->problem->dimensions == 2 && region);
 }
@@ -558,8 +565,8 @@ void InverseDesignDock::rebuildEditor() {
     // the hint of an idle dock follows the kind of design (a message of a run or an edit stays)
     if (state_ == State::Idle && status_->text() == idleHint_) {
         idleHint_ = shapes && !region
-                        ? tr("A design of shape parameters: choose the objective; golightly-cli optimize --adjoint "
-                             "PROJECT optimizes it (Start optimizes the density of a design region).")
+                        ? tr("A design of shape parameters: choose the objective, then Start (the optimization "
+                             "golightly-cli optimize --adjoint PROJECT runs).")
                         : tr("Draw a design region (Tools > Design Region), choose the objective, then Start.");
         setStatus(idleHint_);
     }
@@ -877,8 +884,17 @@ bool InverseDesignDock::launch(bool fresh) {
         return false;
     }
     const Project snapshot = doc_->project();
-    if (!design_region(snapshot)) {
-        setStatus(tr("The project has no design region: draw one with Tools > Design Region."), true);
+    const bool shapes = !design_region(snapshot) && editor::has_shape_parameters(snapshot);
+    if (!design_region(snapshot) && !shapes) {
+        setStatus(tr("The project has no design: draw a design region with Tools > Design Region, or add shape "
+                     "parameters."),
+                  true);
+        return false;
+    }
+    if (!fresh && shapes != shapeRun_) {
+        setStatus(tr("The design changed its kind (density region or shape parameters) since the run paused: Start "
+                     "afresh."),
+                  true);
         return false;
     }
     if (outDir_.isEmpty()) {
@@ -916,6 +932,18 @@ bool InverseDesignDock::launch(bool fresh) {
         showFields();
         if (canvas_) canvas_->setDesignDensity(QImage());
         iteration_->clear();
+        shapeRun_ = shapes;
+        shapeProblem_.reset();
+        shapeNames_.clear();
+        shapeValues_.clear();
+        shapeOffset_ = 0;
+        if (shapes) {
+            static std::uint64_t sessions = 0;  // one undo step per session: its own key
+            undoSession_ = ++sessions;
+            lastPushed_ = snapshot;
+            last_.reset();  // a density design of an earlier run is not this design's
+        }
+        showFields();  // the field picture's note follows the kind of design
     }
     totalIterations_ = planned;
     const int iterations = totalIterations_ - nextIteration_;
@@ -924,6 +952,7 @@ bool InverseDesignDock::launch(bool fresh) {
         setState(State::Paused);
         return false;
     }
+    if (shapes) return launchShapes(fresh, snapshot, label, projectDir, out);
     pixels_ = editor::design_pixels(snapshot);
     pauseFlag_ = std::make_shared<std::atomic<bool>>(false);
     stopRequested_ = false;
@@ -983,7 +1012,7 @@ bool InverseDesignDock::launch(bool fresh) {
                 h << "\n";
             }
             ctx.post([&](News& n) {
-                n.points.push_back({it.index, it.beta, it.objective, it.gradient_norm, it.wall_s, it.objective_per_frequency});
+                n.points.push_back({it.index, it.beta, it.objective, it.gradient_norm, it.wall_s, it.objective_per_frequency, {}});
                 n.rho_projected = it.rho_projected;
                 n.hasRho = true;
             });
@@ -1006,6 +1035,173 @@ bool InverseDesignDock::launch(bool fresh) {
     if (!started) return false;
     setState(State::Running);
     return true;
+}
+
+namespace {
+/// The project without design.optimizer.max_iterations: what Resume compares (raising Max
+/// iterations while paused keeps the problem, and its checkpoint, as it was).
+Project withoutIterationBudget(Project p) {
+    auto it = p.extra.find("design");
+    if (it != p.extra.end() && it->is_object() && it->contains("optimizer") && (*it)["optimizer"].is_object())
+        (*it)["optimizer"].erase("max_iterations");
+    return p;
+}
+}  // namespace
+
+bool InverseDesignDock::launchShapes(bool fresh, const Project& snapshot, const std::string& label,
+                                     const fs::path& projectDir, const fs::path& out) {
+    const fs::path checkpoint = out / "checkpoint.json";
+    // Resume: the same problem when the project is as the run left it (its checkpoint is
+    // then replayed, exactly); after another edit the checkpoint is of another problem, so
+    // the optimizer starts again from the values now
+    std::shared_ptr<const adjoint::ShapeProblem> again;
+    if (!fresh && shapeProblem_ && !editedDuringRun_ &&
+        withoutIterationBudget(snapshot) == withoutIterationBudget(lastPushed_))
+        again = shapeProblem_;
+    editedDuringRun_ = false;
+    if (!again) {
+        std::error_code ec;
+        fs::remove(checkpoint, ec);
+        shapeOffset_ = nextIteration_;
+        shapeProblem_.reset();
+    }
+    const int iterations = totalIterations_ - nextIteration_;
+    pauseFlag_ = std::make_shared<std::atomic<bool>>(false);
+    stopRequested_ = false;
+    clock_.start();
+    if (fresh) setStatus(tr("Starting: compiling the project and the normalization run..."));
+    else if (again) setStatus(tr("Resuming from iteration %1...").arg(nextIteration_));
+    else
+        setStatus(tr("The project was edited since the run started: the optimizer starts again from the parameters' "
+                     "values now (the iteration numbering goes on; the optimizer's memory of the earlier steps does "
+                     "not)..."));
+    if (!fresh && !again) lastPushed_ = snapshot;
+    const int threads = threads_, offset = shapeOffset_;
+    const auto pauseFlag = pauseFlag_;
+    const bool started = job_.start([snapshot, label, projectDir, checkpoint, iterations, threads, pauseFlag, out, again,
+                                     offset](Job::Context& ctx) {
+        std::shared_ptr<adjoint::ShapeProblem> sp;
+        if (again) {
+            sp = std::make_shared<adjoint::ShapeProblem>(*again);
+        } else {
+            adjoint::ProjectProblemOptions o;
+            o.threads = threads;
+            o.cancel = ctx.cancelFlag();
+            o.on_progress = [&ctx](const char* run, long long steps) {
+                if (std::string_view(run) == "normalization") ctx.post([steps](News& n) { n.normalizationSteps = steps; });
+            };
+            try {
+                sp = std::make_shared<adjoint::ShapeProblem>(
+                    adjoint::shape_problem_from_project(snapshot, label, projectDir, o));
+            } catch (const adjoint::Cancelled&) {
+                Result cancelled;
+                cancelled.stop = "cancelled";
+                cancelled.cancelledInNormalization = true;
+                return cancelled;
+            }
+        }
+        sp->options.on_progress = {};  // the iterations' runs: no per-chunk news
+        sp->options.cancel = ctx.cancelFlag();  // Pause and Stop end the run under way within a chunk of steps
+        ctx.post([&sp](News& n) {
+            n.wavelengths_um = sp->wavelengths_um;
+            n.shapeNames = sp->names;
+            n.shapeLo = sp->lo;
+            n.shapeHi = sp->hi;
+            n.shapeP0 = sp->p0;
+            n.stage = QStringLiteral("iterating");
+        });
+        // history.csv with the CLI's columns (docs/spec/cli.md "optimize --adjoint", shape
+        // parameters); a resumed run appends to the rows it has
+        std::string header = "iteration,objective,gradient_norm,steps,wall_s";
+        for (const auto& n : sp->names) header += "," + n;
+        for (const auto& n : sp->names) header += ",dF/d" + n;
+        for (double w : sp->wavelengths_um) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, ",objective@%.6g", w);
+            header += buf;
+        }
+        std::string text;
+        {
+            std::ifstream in(out / "history.csv");
+            std::string line;
+            if (offset > 0 || again)
+                if (std::getline(in, line) && line == header) {  // the same columns: the rows go on
+                    text = line + "\n";
+                    while (std::getline(in, line))
+                        if (!line.empty()) text += line + "\n";
+                }
+            if (text.empty()) text = header + "\n";
+        }
+        const auto on_iteration = [&](const adjoint::ShapeIteration& it) {
+            if (it.replayed) return true;  // shown and written by the call that made it
+            const int index = offset + it.index;
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "%d,%.17g,%.17g,%lld,%.6g", index, it.objective, it.gradient_norm, it.steps,
+                          it.wall_s);
+            text += buf;
+            for (const std::vector<double>* v : {&it.p, &it.gradient, &it.objective_per_frequency})
+                for (double x : *v) {
+                    std::snprintf(buf, sizeof buf, ",%.17g", x);
+                    text += buf;
+                }
+            text += "\n";
+            std::ofstream(out / "history.csv", std::ios::trunc) << text;
+            ctx.post([&](News& n) {
+                n.points.push_back({index, 0.0, it.objective, it.gradient_norm, it.wall_s, it.objective_per_frequency, it.p});
+            });
+            return !ctx.cancelled() && !pauseFlag->load();
+        };
+        const adjoint::ShapeOptimizeResult r = adjoint::optimize_shape(*sp, iterations, on_iteration, checkpoint);
+        // the problem outlives this job (Resume): nothing of the job's context in it
+        sp->options.cancel = nullptr;
+        sp->options.on_progress = {};
+        Result result;
+        result.stop = r.stop;
+        result.next_iteration = offset + int(r.history.size());
+        result.shape = sp;
+        if (!r.history.empty()) {
+            result.best_p = r.p;
+            result.best_objective = r.objective;
+        }
+        return result;
+    }, QStringLiteral("golightly-adjoint-shape"));
+    if (!started) return false;
+    setState(State::Running);
+    return true;
+}
+
+void InverseDesignDock::pushShapeValues(const std::vector<double>& p) {
+    if (p.size() != shapeNames_.size() || p.empty()) return;
+    try {
+        const Project after = adjoint::project_at(doc_->project(), shapeNames_, p, fileLabel());
+        pushing_ = true;
+        doc_->replaceProjectInSession(after, tr("Optimize shape parameters"), undoSession_);
+        pushing_ = false;
+        lastPushed_ = doc_->project();
+    } catch (const std::exception& e) {
+        // e.g. a parameter deleted during the run: the optimization goes on, the project
+        // is not changed
+        setStatus(tr("The parameter values could not be set in the project: %1").arg(qs(e.what())), true);
+    }
+}
+
+QString InverseDesignDock::shapeValuesText() const {
+    QStringList lines;
+    for (std::size_t k = 0; k < shapeNames_.size() && k < shapeValues_.size(); ++k) {
+        QString line = QStringLiteral("%1 = %2").arg(qs(shapeNames_[k]), QString::number(shapeValues_[k], 'g', 6));
+        if (k < shapeLo_.size() && k < shapeHi_.size())
+            line += QStringLiteral("  [%1, %2]").arg(QString::number(shapeLo_[k], 'g', 6), QString::number(shapeHi_[k], 'g', 6));
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void InverseDesignDock::showShapeValues() {
+    densityLabel_->setPixmap(QPixmap());
+    densityLabel_->setText(shapeValuesText());
+    densityLabel_->setToolTip(tr("The shape parameters' values of the last iteration (after the run: the best ones "
+                                 "found) and their bounds [min, max]; the project holds them (Edit > Undo gives back "
+                                 "the values before the run)"));
 }
 
 void InverseDesignDock::pause() {
@@ -1150,6 +1346,16 @@ void InverseDesignDock::showFields() {
     fieldImage_ = QImage();
     fieldLabel_->clear();
     const bool adjointField = fieldSource() == FieldSource::Adjoint;
+    fieldSource_->setEnabled(!shapeRun_);
+    fieldQuantity_->setEnabled(!shapeRun_);
+    if (shapeRun_) {
+        // optimize_shape samples only the sites its parameters move and hands no fields out
+        fieldLabel_->setText(tr("No field view for shape parameters"));
+        fieldLabel_->setToolTip(tr("The shape optimizer reports no fields: it samples only the sites its parameters "
+                                   "move. The canvas shows the structure of the last iteration."));
+        return;
+    }
+    fieldLabel_->setText(QString());
     if (!fields_ || fields_->w <= 0 || fields_->h <= 0 || fields_->components.empty()) {
         fieldLabel_->setToolTip(tr("The field in the design region appears after the first iteration"));
         return;
@@ -1230,6 +1436,13 @@ void InverseDesignDock::setCurveWavelengths(const std::vector<double>& wavelengt
 
 void InverseDesignDock::takeNews(News& news) {
     if (!news.wavelengths_um.empty()) setCurveWavelengths(news.wavelengths_um);
+    if (!news.shapeNames.empty()) {
+        shapeNames_ = news.shapeNames;
+        shapeLo_ = news.shapeLo;
+        shapeHi_ = news.shapeHi;
+        if (shapeValues_.size() != shapeNames_.size()) shapeValues_ = news.shapeP0;
+        showShapeValues();
+    }
     if (news.normalizationSteps >= 0 && news.stage.isEmpty() && (state_ == State::Running))
         setStatus(tr("Normalization run (the input power for the start design): %1 steps...").arg(news.normalizationSteps));
     if (news.stage == QLatin1String("iterating") && state_ == State::Running && sessionIterations_ == 0)
@@ -1260,6 +1473,21 @@ void InverseDesignDock::takeNews(News& news) {
         wallSum_ += pt.wall_s;
         const int left = std::max(0, totalIterations_ - nextIteration_);
         const double perIteration = wallSum_ / sessionIterations_;
+        if (shapeRun_) {
+            shapeValues_ = pt.p;
+            QStringList values;
+            for (std::size_t k = 0; k < shapeNames_.size() && k < pt.p.size(); ++k)
+                values << QStringLiteral("%1 = %2").arg(qs(shapeNames_[k]), QString::number(pt.p[k], 'g', 6));
+            iteration_->setText(tr("Iteration %1 of %2: figure of merit %3 at %4, |grad| %5; %6 s per iteration, ETA %7")
+                                    .arg(pt.index + 1)
+                                    .arg(totalIterations_)
+                                    .arg(pt.objective, 0, 'g', 6)
+                                    .arg(values.join(QStringLiteral(", ")))
+                                    .arg(pt.gradient_norm, 0, 'g', 4)
+                                    .arg(perIteration, 0, 'g', 3)
+                                    .arg(formatEta(perIteration * left)));
+            continue;
+        }
         iteration_->setText(tr("Iteration %1 of %2: figure of merit %3, beta %4, |grad| %5; %6 s per iteration, ETA %7")
                                 .arg(pt.index + 1)
                                 .arg(totalIterations_)
@@ -1273,9 +1501,18 @@ void InverseDesignDock::takeNews(News& news) {
         plot_->rescaleAxes();
         plot_->xAxis->setRange(std::min(-0.5, plot_->xAxis->range().lower - 0.5), plot_->xAxis->range().upper + 0.5);
         const QCPRange y = plot_->yAxis->range();
-        const double pad = std::max(1e-12, 0.08 * (y.upper - y.lower));
+        // the padding follows the values' scale: an objective that is not normalized (a
+        // point's |E|^2 in DFT units) may be 1e-29, so no absolute floor; one point (no
+        // span): 8 % of its value, or 1 at 0
+        const double span = y.upper - y.lower, scale = std::max(std::abs(y.lower), std::abs(y.upper));
+        const double pad = span > 1e-9 * scale ? 0.08 * span : scale > 0 ? 0.08 * scale : 1.0;
         plot_->yAxis->setRange(y.lower - pad, y.upper + pad);
         plot_->replot();
+    }
+    if (shapeRun_ && !news.points.empty()) {
+        // the project follows the evaluated values (the canvas redraws the structure)
+        pushShapeValues(shapeValues_);
+        showShapeValues();
     }
     if (news.hasRho) showDensity(news.rho_projected);
     if (news.fields) {
@@ -1311,6 +1548,46 @@ void InverseDesignDock::jobFinished(editor::JobOutcome<Result>& outcome) {
         Q_EMIT finished(status_->text());
         return;
     }
+    if (outcome.result->shape) {
+        const Result& r = *outcome.result;
+        shapeProblem_ = r.shape;
+        nextIteration_ = r.next_iteration;
+        if (!r.best_p.empty()) {
+            // the best values found (NLopt's optimum, as the CLI's final.glproj), in the
+            // session's undo step
+            shapeValues_ = r.best_p;
+            pushShapeValues(r.best_p);
+            showShapeValues();
+        }
+        QStringList values;
+        for (std::size_t k = 0; k < shapeNames_.size() && k < r.best_p.size(); ++k)
+            values << QStringLiteral("%1 = %2").arg(qs(shapeNames_[k]), QString::number(r.best_p[k], 'g', 6));
+        const QString best = values.join(QStringLiteral(", "));
+        if (stopRequested_) {
+            setStatus(tr("Stopped after iteration %1 (%2); the parameters hold the best values found (%3, figure of merit "
+                         "%4); Edit > Undo gives back the values before the run.")
+                          .arg(nextIteration_)
+                          .arg(formatEta(wall), best)
+                          .arg(r.best_objective, 0, 'g', 6));
+            setState(State::Finished);
+        } else if (pauseFlag_ && pauseFlag_->load()) {
+            setStatus(tr("Paused after iteration %1: the parameters hold the best values so far (%2); edit the project if "
+                         "needed, then Resume.")
+                          .arg(nextIteration_)
+                          .arg(best));
+            setState(State::Paused);
+        } else {
+            setStatus(tr("Done: %n iteration(s) (%1); the best figure of merit %2 at %3, now the parameters' values "
+                         "(Edit > Undo gives back the values before the run).",
+                         nullptr, nextIteration_)
+                          .arg(qs(r.stop))
+                          .arg(r.best_objective, 0, 'g', 6)
+                          .arg(best));
+            setState(State::Finished);
+        }
+        Q_EMIT finished(status_->text());
+        return;
+    }
     last_ = std::make_shared<const Result>(std::move(*outcome.result));
     nextIteration_ = last_->next_iteration;
     showDensity(last_->rho_projected);
@@ -1338,6 +1615,11 @@ void InverseDesignDock::projectReplaced() {
     nextIteration_ = sessionIterations_ = 0;
     wallSum_ = 0;
     last_.reset();
+    shapeRun_ = false;
+    shapeProblem_.reset();
+    shapeNames_.clear();
+    shapeValues_.clear();
+    shapeOffset_ = 0;
     density_ = QImage();
     densityLabel_->clear();
     fields_.reset();

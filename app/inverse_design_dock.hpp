@@ -42,8 +42,26 @@
 // with the message, the typed values kept to be corrected. A design has one kind of
 // variable: with a design region the table is disabled and says so (the Design Region tool
 // replaces the shape parameters by a region; Undo brings them back). Removing the last row
-// removes the design section. Start runs density designs; a design of shape parameters runs
-// with `golightly-cli optimize --adjoint` (the note under the table says so).
+// removes the design section.
+//
+// Start on a design of shape parameters runs the optimization `golightly-cli optimize
+// --adjoint` runs on it (adjoint::shape_problem_from_project, then adjoint::optimize_shape
+// with its checkpoint.json in the output folder; history.csv with the CLI's columns) on the
+// same BackgroundJob. After each iteration: the figure of merit (and per wavelength) in the
+// plot, the parameter values evaluated in the dock (where a density design shows its
+// density) and in the project itself, so that the canvas and the Parameters dock show the
+// structure being evaluated. These value changes are one undo step for the whole session
+// (EditorDocument::replaceProjectInSession; an edit in between starts another step); when
+// the run ends (done, paused, stopped) the parameters get the best values found (NLopt's
+// optimum, as the CLI's final.glproj). The shape optimizer reports no fields (optimize_shape
+// has no RunSettings::on_fields hook): the field picture says so. Pause and Stop set the
+// cancel flag (adjoint::ProjectProblemOptions::cancel) as for densities. Resume with the
+// project as the run left it (not edited while it ran; while paused at most Max
+// iterations changed) continues exactly: the
+// same problem is given the checkpoint again, whose evaluations NLopt replays
+// (optimize_shape); after another edit the checkpoint is of another problem, so the
+// optimizer starts again from the parameters' values now (a new normalization run; the
+// iteration numbering goes on, MMA's memory of the earlier steps does not).
 //
 // Export: the final projected density as GDS (the binarized contours, holes cut in by
 // keyholes, as `golightly-cli optimize --adjoint` writes final.gds) and as plain shapes
@@ -58,6 +76,8 @@
 #include <array>
 #include <atomic>
 #include <complex>
+#include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -67,6 +87,7 @@
 #include "editor_document.hpp"
 
 #include "golightly/adjoint_project.hpp"
+#include "golightly/adjoint_shape.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -103,8 +124,9 @@ public:
     /// (keys inverseDesign/fieldSource, inverseDesign/fieldQuantity); read at once.
     void setSettingsStore(std::function<std::unique_ptr<QSettings>()> store);
 
-    /// Starts a fresh optimization of the document's design region (an old checkpoint in
-    /// the output folder is removed). False, with the reason in the dock, when it cannot.
+    /// Starts a fresh optimization of the document's design: its design region's density or
+    /// its shape parameters (an old checkpoint in the output folder is removed). False,
+    /// with the reason in the dock, when it cannot.
     bool start();
     /// Stops now (the iteration under way is dropped), keeping the checkpoint of the last
     /// completed iteration for Resume.
@@ -151,6 +173,14 @@ public:
     void projectReplaced();
     /// True when a finished, paused or stopped run left a design to export.
     bool hasDesign() const { return bool(last_); }
+    /// True when the last Start optimized shape parameters (not a density).
+    bool shapeSession() const { return shapeRun_; }
+    /// The shape parameters' names and the values of the last iteration shown (the last
+    /// evaluation; after the run, the best), in design.shape_parameters' order; empty before.
+    std::vector<std::string> shapeNames() const { return shapeNames_; }
+    std::vector<double> shapeValues() const { return shapeValues_; }
+    /// The text beside the plot that lists the shape parameters' values (shape designs).
+    QString shapeValuesText() const;
 
     /// The shape-parameter table: one row per design.shape_parameters entry, columns
     /// parameter (a QComboBox, item data the name), min, max, step (QLineEdits).
@@ -184,6 +214,7 @@ private:
         int index = 0;
         double beta = 0, objective = 0, gradient_norm = 0, wall_s = 0;
         std::vector<double> per_wavelength;  ///< F_f, in the order of News::wavelengths_um
+        std::vector<double> p;               ///< shape designs: the parameter values evaluated
     };
     /// The design region's E fields of an iteration at one frequency, on the union of the
     /// E components' Yee cell ranges (w x h, index j * w + i, y up; a component missing at
@@ -202,6 +233,9 @@ private:
         bool hasRho = false;
         long long normalizationSteps = -1;  ///< the normalization run's steps so far (-1: none)
         std::vector<double> wavelengths_um; ///< the objective's wavelengths, once the problem is built
+        /// shape designs, once the problem is built: the parameters, their bounds
+        std::vector<std::string> shapeNames;
+        std::vector<double> shapeLo, shapeHi, shapeP0;
     };
     struct Result {
         std::shared_ptr<const adjoint::ProjectProblem> problem;
@@ -209,9 +243,19 @@ private:
         std::string stop;
         int next_iteration = 0;
         bool cancelledInNormalization = false;  ///< no problem, no design: ended before its first iteration
+        /// shape designs: the problem (for an exact Resume; no cancel flag, no progress
+        /// hook), the best values found and the figure of merit there
+        std::shared_ptr<const adjoint::ShapeProblem> shape;
+        std::vector<double> best_p;
+        double best_objective = 0;
     };
     using Job = editor::BackgroundJob<Result, News>;
     bool launch(bool fresh);
+    bool launchShapes(bool fresh, const Project& snapshot, const std::string& label,
+                      const std::filesystem::path& projectDir, const std::filesystem::path& out);
+    /// Sets the shape parameters' values in the document (the session's undo step).
+    void pushShapeValues(const std::vector<double>& p);
+    void showShapeValues();
     void takeNews(News& news);
     void jobFinished(editor::JobOutcome<Result>& outcome);
     void setState(State s);
@@ -265,6 +309,16 @@ private:
     std::vector<int> betaSteps_;
     std::vector<double> curveWavelengths_;
     std::shared_ptr<const Result> last_;
+    // shape designs
+    bool shapeRun_ = false;
+    std::shared_ptr<const adjoint::ShapeProblem> shapeProblem_;  ///< of the last run (exact Resume)
+    std::vector<std::string> shapeNames_;
+    std::vector<double> shapeValues_, shapeLo_, shapeHi_;
+    int shapeOffset_ = 0;            ///< the plot's index of the shape problem's evaluation 0
+    std::uint64_t undoSession_ = 0;  ///< replaceProjectInSession's key of this session
+    Project lastPushed_;             ///< the document as the run last left it
+    bool pushing_ = false;           ///< pushShapeValues is changing the document
+    bool editedDuringRun_ = false;   ///< another change of the document while a shape run ran
     QImage density_;
     std::shared_ptr<const FieldSlice> fields_;
     QImage fieldImage_;

@@ -106,8 +106,9 @@ void MainWindow::createToolsActions() {
     auto* optimizeA = new QAction(tr("Optimize (&adjoint)"), this);
     optimizeA->setObjectName(QStringLiteral("run.optimizeAdjoint"));
     optimizeA->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
-    optimizeA->setToolTip(tr("Optimize the design region's density with adjoint gradients; live in the Inverse Design "
-                             "dock (%1)").arg(optimizeA->shortcut().toString(QKeySequence::NativeText)));
+    optimizeA->setToolTip(tr("Optimize the design (a design region's density or the shape parameters) with adjoint "
+                             "gradients; live in the Inverse Design dock (%1)")
+                              .arg(optimizeA->shortcut().toString(QKeySequence::NativeText)));
     connect(optimizeA, &QAction::triggered, this, [this] { optimizeAdjoint(); });
     QAction* designToggle = designDock_->toggleViewAction();
     designToggle->setObjectName(QStringLiteral("view.inverseDesignDock"));

@@ -367,10 +367,6 @@
         <translation>Start</translation>
     </message>
     <message>
-        <source>Optimize the design region&apos;s density from its start density (Run &gt; Optimize (adjoint))</source>
-        <translation>Die Dichte des Designbereichs ab ihrer Startdichte optimieren (Ausführen &gt; Optimieren (adjungiert))</translation>
-    </message>
-    <message>
         <source>Pause</source>
         <translation>Pause</translation>
     </message>
@@ -405,10 +401,6 @@
     <message>
         <source>Draw a design region (Tools &gt; Design Region), choose the objective, then Start.</source>
         <translation>Einen Designbereich zeichnen (Werkzeuge &gt; Designbereich), die Zielfunktion wählen, dann Start.</translation>
-    </message>
-    <message>
-        <source>The project has no design region: draw one with Tools &gt; Design Region.</source>
-        <translation>Das Projekt hat keinen Designbereich: mit Werkzeuge &gt; Designbereich einen zeichnen.</translation>
     </message>
     <message>
         <source>Objective</source>
@@ -836,10 +828,6 @@
         <translation>Den gewählten Parameter nicht mehr optimieren (sein Wert bleibt)</translation>
     </message>
     <message>
-        <source>A design of shape parameters: choose the objective; golightly-cli optimize --adjoint PROJECT optimizes it (Start optimizes the density of a design region).</source>
-        <translation>Ein Design aus Formparametern: Zielfunktion wählen; golightly-cli optimize --adjoint PROJEKT optimiert es (Start optimiert die Dichte eines Designbereichs).</translation>
-    </message>
-    <message>
         <source>default</source>
         <translation>Standard</translation>
     </message>
@@ -890,6 +878,65 @@
     <message>
         <source>The last shape parameter is removed, and with it the design (Edit &gt; Undo brings it back).</source>
         <translation>Der letzte Formparameter ist entfernt und mit ihm das Design (Bearbeiten &gt; Rückgängig stellt es wieder her).</translation>
+    </message>
+    <message>
+        <source>Optimize the design: its design region&apos;s density, or its shape parameters from their values now (Run &gt; Optimize (adjoint))</source>
+        <translation>Das Design optimieren: die Dichte seines Designbereichs oder seine Formparameter ab ihren jetzigen Werten (Ausführen &gt; Optimieren (adjungiert))</translation>
+    </message>
+    <message>
+        <source>A design of shape parameters: choose the objective, then Start (the optimization golightly-cli optimize --adjoint PROJECT runs).</source>
+        <translation>Ein Design aus Formparametern: die Zielfunktion wählen, dann Start (die Optimierung, die golightly-cli optimize --adjoint PROJEKT ausführt).</translation>
+    </message>
+    <message>
+        <source>The project has no design: draw a design region with Tools &gt; Design Region, or add shape parameters.</source>
+        <translation>Das Projekt hat kein Design: einen Designbereich mit Werkzeuge &gt; Designbereich zeichnen oder Formparameter hinzufügen.</translation>
+    </message>
+    <message>
+        <source>The design changed its kind (density region or shape parameters) since the run paused: Start afresh.</source>
+        <translation>Das Design hat seit der Pause seine Art gewechselt (Dichtebereich oder Formparameter): neu starten.</translation>
+    </message>
+    <message>
+        <source>Optimize shape parameters</source>
+        <translation>Formparameter optimieren</translation>
+    </message>
+    <message>
+        <source>The parameter values could not be set in the project: %1</source>
+        <translation>Die Parameterwerte konnten nicht ins Projekt übernommen werden: %1</translation>
+    </message>
+    <message>
+        <source>The shape parameters&apos; values of the last iteration (after the run: the best ones found) and their bounds [min, max]; the project holds them (Edit &gt; Undo gives back the values before the run)</source>
+        <translation>Die Werte der Formparameter in der letzten Iteration (nach dem Lauf: die besten gefundenen) und ihre Grenzen [min, max]; das Projekt enthält sie (Bearbeiten &gt; Rückgängig stellt die Werte vor dem Lauf wieder her)</translation>
+    </message>
+    <message>
+        <source>No field view for shape parameters</source>
+        <translation>Keine Feldansicht für Formparameter</translation>
+    </message>
+    <message>
+        <source>The shape optimizer reports no fields: it samples only the sites its parameters move. The canvas shows the structure of the last iteration.</source>
+        <translation>Der Formoptimierer liefert keine Felder: er tastet nur die Stellen ab, die seine Parameter verschieben. Die Zeichenfläche zeigt die Struktur der letzten Iteration.</translation>
+    </message>
+    <message>
+        <source>Iteration %1 of %2: figure of merit %3 at %4, |grad| %5; %6 s per iteration, ETA %7</source>
+        <translation>Iteration %1 von %2: Gütezahl %3 bei %4, |grad| %5; %6 s pro Iteration, Restzeit %7</translation>
+    </message>
+    <message>
+        <source>Stopped after iteration %1 (%2); the parameters hold the best values found (%3, figure of merit %4); Edit &gt; Undo gives back the values before the run.</source>
+        <translation>Nach Iteration %1 gestoppt (%2); die Parameter haben die besten gefundenen Werte (%3, Gütezahl %4); Bearbeiten &gt; Rückgängig stellt die Werte vor dem Lauf wieder her.</translation>
+    </message>
+    <message>
+        <source>Paused after iteration %1: the parameters hold the best values so far (%2); edit the project if needed, then Resume.</source>
+        <translation>Nach Iteration %1 pausiert: die Parameter haben die bisher besten Werte (%2); das Projekt bei Bedarf bearbeiten, dann Fortsetzen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n iteration(s) (%1); the best figure of merit %2 at %3, now the parameters&apos; values (Edit &gt; Undo gives back the values before the run).</source>
+        <translation>
+            <numerusform>Fertig: %n Iteration (%1); die beste Gütezahl %2 bei %3, jetzt die Werte der Parameter (Bearbeiten &gt; Rückgängig stellt die Werte vor dem Lauf wieder her).</numerusform>
+            <numerusform>Fertig: %n Iterationen (%1); die beste Gütezahl %2 bei %3, jetzt die Werte der Parameter (Bearbeiten &gt; Rückgängig stellt die Werte vor dem Lauf wieder her).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The project was edited since the run started: the optimizer starts again from the parameters&apos; values now (the iteration numbering goes on; the optimizer&apos;s memory of the earlier steps does not)...</source>
+        <translation>Das Projekt wurde seit dem Start des Laufs bearbeitet: der Optimierer beginnt neu ab den jetzigen Werten der Parameter (die Nummerierung der Iterationen läuft weiter, das Gedächtnis des Optimierers an die früheren Schritte nicht)...</translation>
     </message>
 </context>
 <context>
@@ -1665,12 +1712,12 @@ Wiederherstellen?</translation>
         <translation>Optimieren (&amp;adjungiert)</translation>
     </message>
     <message>
-        <source>Optimize the design region&apos;s density with adjoint gradients; live in the Inverse Design dock (%1)</source>
-        <translation>Die Dichte des Designbereichs mit adjungierten Gradienten optimieren; live im Dock Inverses Design (%1)</translation>
-    </message>
-    <message>
         <source>Design Region</source>
         <translation>Designbereich</translation>
+    </message>
+    <message>
+        <source>Optimize the design (a design region&apos;s density or the shape parameters) with adjoint gradients; live in the Inverse Design dock (%1)</source>
+        <translation>Das Design (die Dichte eines Designbereichs oder die Formparameter) mit adjungierten Gradienten optimieren; live im Dock Inverses Design (%1)</translation>
     </message>
 </context>
 <context>
@@ -3704,6 +3751,14 @@ Löschen und an seiner Stelle seinen Wert (%3) einsetzen?</translation>
     <message>
         <source>Delete parameter %1</source>
         <translation>Parameter %1 löschen</translation>
+    </message>
+    <message>
+        <source>design: shape parameter [%1, %2]</source>
+        <translation>Design: Formparameter [%1, %2]</translation>
+    </message>
+    <message>
+        <source>The design stops optimizing it (its shape parameter is removed; without shape parameters the design section goes).</source>
+        <translation>Das Design optimiert ihn dann nicht mehr (sein Formparameter wird entfernt; ohne Formparameter entfällt der Design-Abschnitt).</translation>
     </message>
 </context>
 <context>

@@ -367,10 +367,6 @@
         <translation>开始</translation>
     </message>
     <message>
-        <source>Optimize the design region&apos;s density from its start density (Run &gt; Optimize (adjoint))</source>
-        <translation>从初始密度开始优化设计区域的密度（运行 &gt; 优化（伴随））</translation>
-    </message>
-    <message>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -405,10 +401,6 @@
     <message>
         <source>Draw a design region (Tools &gt; Design Region), choose the objective, then Start.</source>
         <translation>绘制设计区域（工具 &gt; 设计区域），选择目标函数，然后开始。</translation>
-    </message>
-    <message>
-        <source>The project has no design region: draw one with Tools &gt; Design Region.</source>
-        <translation>项目没有设计区域：请用 工具 &gt; 设计区域 绘制一个。</translation>
     </message>
     <message>
         <source>Objective</source>
@@ -833,10 +825,6 @@
         <translation>不再优化所选参数（其值保持不变）</translation>
     </message>
     <message>
-        <source>A design of shape parameters: choose the objective; golightly-cli optimize --adjoint PROJECT optimizes it (Start optimizes the density of a design region).</source>
-        <translation>形状参数设计：选择目标函数；由 golightly-cli optimize --adjoint 项目 进行优化（开始 优化设计区域的密度）。</translation>
-    </message>
-    <message>
         <source>default</source>
         <translation>默认</translation>
     </message>
@@ -887,6 +875,64 @@
     <message>
         <source>The last shape parameter is removed, and with it the design (Edit &gt; Undo brings it back).</source>
         <translation>最后一个形状参数已移除，设计也随之移除（编辑 &gt; 撤销可将其恢复）。</translation>
+    </message>
+    <message>
+        <source>Optimize the design: its design region&apos;s density, or its shape parameters from their values now (Run &gt; Optimize (adjoint))</source>
+        <translation>优化设计：其设计区域的密度，或从当前值出发的形状参数（运行 &gt; 优化（伴随））</translation>
+    </message>
+    <message>
+        <source>A design of shape parameters: choose the objective, then Start (the optimization golightly-cli optimize --adjoint PROJECT runs).</source>
+        <translation>形状参数设计：选择目标，然后点击开始（即 golightly-cli optimize --adjoint PROJECT 所运行的优化）。</translation>
+    </message>
+    <message>
+        <source>The project has no design: draw a design region with Tools &gt; Design Region, or add shape parameters.</source>
+        <translation>项目没有设计：请用 工具 &gt; 设计区域 绘制设计区域，或添加形状参数。</translation>
+    </message>
+    <message>
+        <source>The design changed its kind (density region or shape parameters) since the run paused: Start afresh.</source>
+        <translation>自暂停以来设计的类型已改变（密度区域或形状参数）：请重新开始。</translation>
+    </message>
+    <message>
+        <source>Optimize shape parameters</source>
+        <translation>优化形状参数</translation>
+    </message>
+    <message>
+        <source>The parameter values could not be set in the project: %1</source>
+        <translation>无法在项目中设置参数值：%1</translation>
+    </message>
+    <message>
+        <source>The shape parameters&apos; values of the last iteration (after the run: the best ones found) and their bounds [min, max]; the project holds them (Edit &gt; Undo gives back the values before the run)</source>
+        <translation>最后一次迭代的形状参数值（运行结束后：找到的最佳值）及其范围 [min, max]；项目中保存这些值（编辑 &gt; 撤销 恢复运行前的值）</translation>
+    </message>
+    <message>
+        <source>No field view for shape parameters</source>
+        <translation>形状参数无场视图</translation>
+    </message>
+    <message>
+        <source>The shape optimizer reports no fields: it samples only the sites its parameters move. The canvas shows the structure of the last iteration.</source>
+        <translation>形状优化器不输出场：它只采样其参数所移动的位置。画布显示最后一次迭代的结构。</translation>
+    </message>
+    <message>
+        <source>Iteration %1 of %2: figure of merit %3 at %4, |grad| %5; %6 s per iteration, ETA %7</source>
+        <translation>第 %1 次迭代（共 %2 次）：品质因数 %3，位于 %4，|grad| %5；每次迭代 %6 秒，预计剩余 %7</translation>
+    </message>
+    <message>
+        <source>Stopped after iteration %1 (%2); the parameters hold the best values found (%3, figure of merit %4); Edit &gt; Undo gives back the values before the run.</source>
+        <translation>在第 %1 次迭代后停止（%2）；参数保存找到的最佳值（%3，品质因数 %4）；编辑 &gt; 撤销 恢复运行前的值。</translation>
+    </message>
+    <message>
+        <source>Paused after iteration %1: the parameters hold the best values so far (%2); edit the project if needed, then Resume.</source>
+        <translation>在第 %1 次迭代后暂停：参数保存迄今最佳值（%2）；如有需要编辑项目，然后继续。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n iteration(s) (%1); the best figure of merit %2 at %3, now the parameters&apos; values (Edit &gt; Undo gives back the values before the run).</source>
+        <translation>
+            <numerusform>完成：%n 次迭代（%1）；最佳品质因数 %2，位于 %3，现为参数值（编辑 &gt; 撤销 恢复运行前的值）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The project was edited since the run started: the optimizer starts again from the parameters&apos; values now (the iteration numbering goes on; the optimizer&apos;s memory of the earlier steps does not)...</source>
+        <translation>项目自运行开始后已被编辑：优化器从参数的当前值重新开始（迭代编号继续；优化器对先前步骤的记忆不保留）……</translation>
     </message>
 </context>
 <context>
@@ -1661,12 +1707,12 @@ Recover it?</source>
         <translation>优化（伴随）(&amp;A)</translation>
     </message>
     <message>
-        <source>Optimize the design region&apos;s density with adjoint gradients; live in the Inverse Design dock (%1)</source>
-        <translation>用伴随梯度优化设计区域的密度；在“逆向设计”面板中实时显示 (%1)</translation>
-    </message>
-    <message>
         <source>Design Region</source>
         <translation>设计区域</translation>
+    </message>
+    <message>
+        <source>Optimize the design (a design region&apos;s density or the shape parameters) with adjoint gradients; live in the Inverse Design dock (%1)</source>
+        <translation>用伴随梯度优化设计（设计区域的密度或形状参数）；在逆向设计面板中实时显示（%1）</translation>
     </message>
 </context>
 <context>
@@ -3692,6 +3738,14 @@ Delete it and put its value (%3) in its place?</source>
     <message>
         <source>Delete parameter %1</source>
         <translation>删除参数 %1</translation>
+    </message>
+    <message>
+        <source>design: shape parameter [%1, %2]</source>
+        <translation>设计：形状参数 [%1, %2]</translation>
+    </message>
+    <message>
+        <source>The design stops optimizing it (its shape parameter is removed; without shape parameters the design section goes).</source>
+        <translation>设计将不再优化它（其形状参数被移除；没有形状参数时设计部分一并删除）。</translation>
     </message>
 </context>
 <context>

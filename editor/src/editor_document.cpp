@@ -60,8 +60,9 @@ namespace {
 
 class ProjectCommand : public QUndoCommand {
 public:
-    ProjectCommand(EditorDocument* doc, Project before, Project after, const QString& text, bool mergeable)
-        : doc_(doc), before_(std::move(before)), after_(std::move(after)), mergeable_(mergeable) {
+    ProjectCommand(EditorDocument* doc, Project before, Project after, const QString& text, bool mergeable,
+                   std::uint64_t session = 0)
+        : doc_(doc), before_(std::move(before)), after_(std::move(after)), mergeable_(mergeable), session_(session) {
         setText(text);
     }
     void redo() override { doc_->setProjectInternal(after_); }
@@ -69,7 +70,7 @@ public:
     int id() const override { return mergeable_ ? 1 : -1; }
     bool mergeWith(const QUndoCommand* other) override {
         const auto* o = dynamic_cast<const ProjectCommand*>(other);
-        if (!o || !o->mergeable_ || o->text() != text()) return false;
+        if (!o || !o->mergeable_ || o->text() != text() || o->session_ != session_) return false;
         after_ = o->after_;
         setObsolete(after_ == before_);  // back where it started: no step at all
         return true;
@@ -79,6 +80,7 @@ private:
     EditorDocument* doc_;
     Project before_, after_;
     bool mergeable_;
+    std::uint64_t session_;  ///< replaceProjectInSession's key (0: the ordinary mergeable edits)
 };
 
 class LayerCommand : public QUndoCommand {
@@ -296,6 +298,17 @@ void EditorDocument::replaceProject(const Project& after, const QString& text, b
         return;
     }
     undo_.push(new ProjectCommand(this, project_, carried, text, mergeable));
+}
+
+void EditorDocument::replaceProjectInSession(const Project& after, const QString& text, std::uint64_t session) {
+    Project carried = after;
+    carry_expressions(project_, carried);
+    if (carried == project_) return;
+    if (capture_) {
+        *capture_ = std::make_pair(std::move(carried), text);
+        return;
+    }
+    undo_.push(new ProjectCommand(this, project_, carried, text, true, session));
 }
 
 void EditorDocument::replaceLayer(int layer, const Layer& after, const QString& text) {

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 
@@ -92,6 +93,11 @@ public:
     /// `mergeable`: consecutive mergeable edits with the same text (e.g. holding a spin
     /// box arrow) become one undo step.
     void replaceProject(const Project& after, const QString& text, bool mergeable = false);
+    /// As replaceProject, merged with the undo step on top when that step was made by this
+    /// call with the same `session` and `text` (e.g. the parameter values an optimization
+    /// sets at each iteration: its whole session one undo step, unless another edit came
+    /// in between). Sessions are told apart by their keys, so two in a row stay two steps.
+    void replaceProjectInSession(const Project& after, const QString& text, std::uint64_t session);
     /// Replaces one layer (shape edits, brush strokes).
     void replaceLayer(int layer, const Layer& after, const QString& text);
     /// Applies `edit` to a copy of the project and pushes the result (nothing if unchanged).

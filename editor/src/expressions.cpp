@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <stdexcept>
 
+#include "design_region.hpp"
 #include "editor_document.hpp"
 #include "golightly/parameters.hpp"
 #include "ports.hpp"
@@ -334,10 +336,27 @@ std::vector<std::string> uses_of(const Project& project, const std::string& name
         if (prm.name != name && !prm.text.empty() && uses_name(prm.text, name)) out.push_back("parameters." + prm.name);
     for (const auto& e : project.expressions)
         if (uses_name(e.text, name)) out.push_back(e.path);
+    // the design's shape parameters that name it (the optimizer moves it)
+    const Json list = shape_parameters(project);
+    for (std::size_t k = 0; k < list.size(); ++k)
+        if (list[k].is_object() && list[k].contains("name") && list[k]["name"].is_string() &&
+            list[k]["name"].get<std::string>() == name)
+            out.push_back("design.shape_parameters[" + std::to_string(k) + "]");
     return out;
 }
 
 QString describe_path(const Project& project, const std::string& path) {
+    if (const std::string head = "design.shape_parameters["; path.rfind(head, 0) == 0) {
+        const std::size_t k = std::size_t(std::strtoul(path.c_str() + head.size(), nullptr, 10));
+        const Json list = shape_parameters(project);
+        const auto bound = [&](const char* key) {
+            return k < list.size() && list[k].is_object() && list[k].contains(key) && list[k][key].is_number()
+                       ? QString::number(list[k][key].get<double>(), 'g', 12)
+                       : QStringLiteral("?");
+        };
+        return QCoreApplication::translate("golightly::editor::ParametersDock", "design: shape parameter [%1, %2]")
+            .arg(bound("min"), bound("max"));
+    }
     const auto steps = parse_path(path);
     const auto qs = [](const std::string& s) { return QString::fromStdString(s); };
     if (steps.size() >= 3 && steps[1].key.empty()) {

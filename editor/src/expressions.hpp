@@ -64,10 +64,12 @@ bool uses_name(const std::string& text, const std::string& name);
 std::string rename_in(const std::string& text, const std::string& from, const std::string& to);
 
 /// Where a parameter is used: the JSON paths of the fields and "parameters.NAME" of the
-/// parameters whose expressions name it.
+/// parameters whose expressions name it, then "design.shape_parameters[K]" of the design's
+/// shape parameters that name it (the optimizer moves it).
 std::vector<std::string> uses_of(const Project& project, const std::string& name);
 
-/// A readable name of a JSON path: "layers[0].shapes[1].width" -> "Core / shape 2: width".
+/// A readable name of a JSON path: "layers[0].shapes[1].width" -> "Core / shape 2: width";
+/// "design.shape_parameters[K]" -> "design: shape parameter [min, max]".
 QString describe_path(const Project& project, const std::string& path);
 
 /// The project with these parameters and field expressions, every expression evaluated

@@ -271,15 +271,29 @@ QString ParametersDock::deleteParameter(const QString& name) {
     if (it == p.parameters.end()) return tr("the project has no parameter %1").arg(name);
     const double value = it->value;
     const auto uses = uses_of(p, n);
+    const bool optimized = std::any_of(uses.begin(), uses.end(), [](const std::string& u) {
+        return u.rfind("design.shape_parameters[", 0) == 0;
+    });
     if (!uses.empty()) {
         QStringList where;
         for (const auto& u : uses) where << QStringLiteral("• ") + describe_path(p, u);
-        if (prompts_ && !prompts_->askProceed(tr("Delete parameter"),
-                                              tr("%1 is used by:\n%2\n\nDelete it and put its value (%3) in its place?")
-                                                  .arg(name, where.join(QLatin1Char('\n')), qs(parameter_text(value))),
-                                              tr("Replace uses by the value")))
+        QString question = tr("%1 is used by:\n%2\n\nDelete it and put its value (%3) in its place?")
+                               .arg(name, where.join(QLatin1Char('\n')), qs(parameter_text(value)));
+        if (optimized)
+            question += QLatin1Char(' ') + tr("The design stops optimizing it (its shape parameter is removed; "
+                                              "without shape parameters the design section goes).");
+        if (prompts_ && !prompts_->askProceed(tr("Delete parameter"), question, tr("Replace uses by the value")))
             return QStringLiteral("cancelled");
     }
+    // the design's shape parameters that name it go with it (nothing left to optimize)
+    const auto unlistShapes = [&](Project& q) {
+        if (!optimized) return;
+        Json list = shape_parameters(q), kept = Json::array();
+        for (const Json& e : list)
+            if (!(e.is_object() && e.contains("name") && e["name"].is_string() && e["name"].get<std::string>() == n))
+                kept.push_back(e);
+        set_shape_parameters(q, kept);
+    };
     // its uses get its value: other names in the same expressions stay bound
     std::vector<Parameter> parameters;
     for (const auto& prm : p.parameters) {
@@ -290,7 +304,7 @@ QString ParametersDock::deleteParameter(const QString& name) {
     }
     auto expressions = p.expressions;
     for (auto& e : expressions) e.text = rename_in(e.text, n, value_text(value));
-    return apply(parameters, expressions, tr("Delete parameter %1").arg(name));
+    return apply(parameters, expressions, tr("Delete parameter %1").arg(name), unlistShapes);
 }
 
 }  // namespace golightly::editor

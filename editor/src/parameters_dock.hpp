@@ -1,9 +1,11 @@
 // GoLightly editor: the Parameters dock (issue 53). A table of the project's parameters:
 // name, expression or number, evaluated value and where it is used (fields bound to
-// expressions that name it, and other parameters). Add, rename, edit and delete are one
+// expressions that name it, other parameters, and the design's shape parameters that name
+// it: "design: shape parameter [min, max]"). Add, rename, edit and delete are one
 // undo step each; renaming rewrites the expressions that use the parameter (and the
 // design's shape parameters that name it), deleting one
-// that is used asks first and puts its value in its place in those expressions. Every
+// that is used asks first and puts its value in its place in those expressions (a shape
+// parameter naming it is removed with it: the design no longer optimizes it). Every
 // change re-evaluates the project through the solver's reader (with_parameter_list in
 // expressions.hpp), so a change that would make the project invalid is refused with the
 // reader's message and nothing is applied.
