@@ -16,11 +16,14 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <filesystem>
 #include <cmath>
 #include <unordered_set>
 
 #include "adjoint_problems.hpp"
 #include "golightly/adjoint.hpp"
+#include "golightly/adjoint_project.hpp"
+#include "golightly/errors.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/project.hpp"
 
@@ -195,4 +198,30 @@ TEST_CASE("adjoint tensor density: a lossy design material over coupled sites is
     region.lo_um = {2.2, 1.2, 0};
     region.hi_um = {2.5, 1.85, 0};
     CHECK_NOTHROW(map_design(p.scene, region));
+}
+
+TEST_CASE("adjoint tensor density: a project's region over a disc's edge builds, a lossy one is refused naming the field",
+          "[adjoint][tensor][project]") {
+    // the TEz disc project with a design section: the region crosses the disc's edge
+    auto project = [](const char* high) {
+        Json j = Json::parse(kDiscTEz);
+        j["materials"].push_back(Json::parse(R"({"id": "lossy", "epsilon_inf": 3.0, "conductivity": 1000})"));
+        j["materials"].push_back(Json::parse(R"({"id": "three", "epsilon_inf": 3.0})"));
+        j["run"]["spectrum"] = Json::parse(R"({"wavelength_min": 1.45, "wavelength_max": 1.65, "points": 5})");
+        j["design"] = Json::parse(R"({"regions": [{"name": "dr", "min": [1.6, 1.2], "max": [2.1, 1.85], "pixel_um": 0.05,
+                                                   "materials": ["air", "three"], "rho": 0.5}],
+            "objective": {"terms": [{"point": [2.45, 1.5], "component": "Ey"}], "wavelengths_um": [1.55], "goal": "maximize"}})");
+        j["design"]["regions"][0]["materials"][1] = high;
+        return parse_project(j.dump(), "disc.glproj");
+    };
+    const adjoint::ProjectProblem pp =
+        adjoint::problem_from_project(project("three"), "disc.glproj", std::filesystem::temp_directory_path());
+    CHECK(coupled_to_outside(pp.problem.scene, map_design(pp.problem.scene, pp.problem.region)).size() >= 4);
+    try {
+        (void)adjoint::problem_from_project(project("lossy"), "disc.glproj", std::filesystem::temp_directory_path());
+        FAIL("a lossy design over tensor-coupled sites was accepted");
+    } catch (const ProjectError& e) {
+        CHECK(e.json_path() == "design.regions[0]");
+        CHECK_THAT(e.message(), Catch::Contains("keeps a sub-pixel tensor coupling to the structure outside the box"));
+    }
 }
