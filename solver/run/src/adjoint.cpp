@@ -219,22 +219,20 @@ std::array<std::unordered_set<CellIndex>, 3> site_sets(const DesignSites& sites)
 }
 
 /// Design site s's first sub-pixel coupling to a site outside the design (its slot), or
-/// size_t(-1) when it has none.
+/// size_t(-1) when it has none. in_design: site_sets(sites).
 std::size_t outside_coupling(const Scene& scene, const DesignSites& sites, std::size_t s,
-                             const std::array<std::unordered_set<CellIndex>, 3>* in_design = nullptr) {
+                             const std::array<std::unordered_set<CellIndex>, 3>& in_design) {
     const int c = int(sites.component[s]);
     const auto& l = scene.anisotropic.cells[c];
     const auto it = std::lower_bound(l.begin(), l.end(), sites.cell[s]);
     if (it == l.end() || *it != sites.cell[s]) return std::size_t(-1);
-    std::array<std::unordered_set<CellIndex>, 3> own;
-    if (!in_design) own = site_sets(sites), in_design = &own;
     const int dims = scene.dimensions == 3 ? 3 : 2;
     const std::size_t S = std::size_t(anisotropic_slots(dims)), k = std::size_t(it - l.begin());
     for (std::size_t slot = 0; slot < S; ++slot) {
         const std::int32_t nb = scene.anisotropic.neighbour[c][S * k + slot];
         if (nb < 0) continue;
         const int c2 = anisotropic_partner(c, int(slot / 4), dims);
-        if (!(*in_design)[std::size_t(c2)].count(scene.anisotropic.cells[c2][std::size_t(nb)])) return slot;
+        if (!in_design[std::size_t(c2)].count(scene.anisotropic.cells[c2][std::size_t(nb)])) return slot;
     }
     return std::size_t(-1);
 }
@@ -371,15 +369,17 @@ DesignSites map_design(const Scene& scene, const DesignRegion& region) {
     // Sub-pixel tensor couplings (header comment): those between two design sites go, those
     // to a site outside the box stay and make the design site tensor-coupled, which the
     // engines step lossless and non-dispersive only.
-    if (!region.lossless())
+    if (!region.lossless()) {
+        const auto in_design = site_sets(sites);
         for (std::size_t s = 0; s < sites.size(); ++s)
-            if (const std::size_t q = outside_coupling(scene, sites, s); q != std::size_t(-1))
+            if (outside_coupling(scene, sites, s, in_design) != std::size_t(-1))
                 throw design_error(std::string("its ") + component_name(sites.component[s]) + " site at cell " +
                                    std::to_string(sites.cell[s]) +
                                    " keeps a sub-pixel tensor coupling to the structure outside the box (an oblique "
                                    "interface crossing the box's edge), and a lossy or dispersive design material "
                                    "cannot be tensor-coupled (scene.hpp \"Anisotropic cells\"); move the interface off "
                                    "the box's edge or switch run.subpixel_averaging off");
+    }
     return sites;
 }
 
@@ -1093,13 +1093,14 @@ Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& 
             const std::complex<double> gcf = split ? std::conj(gf[m][f]) : 0.0;
             const std::complex<double> dv = d_eps_dv.at(f);
             for (std::size_t s = 0; s < p.sites.size(); ++s) {
-                const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);
                 // d a_mf / d eps_d(s, w_f) (gradient_fields: E, or D~ / eps_r where coupled)
                 const std::complex<double> da = factor * fwd_g[s * nf + f] * adj_g[s * nf + f];
                 ev.d_eps[s] += std::real(gc * da);
                 d_v[s] += std::real(gc * da * dv);
                 if (need_f) d_eps_mf[s] = std::real(gcf * da * dv);
-                if (want_fields) adjoint_field[s * nf + f] += gc * ea / S;
+                if (!want_fields) continue;
+                const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);  // E, for the pictures
+                adjoint_field[s * nf + f] += gc * ea / S;
                 if (!adjoint_field_f.empty()) adjoint_field_f[s * nf + f] += gcf * ea / S;
             }
             if (need_f) {

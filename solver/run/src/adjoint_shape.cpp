@@ -149,7 +149,7 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
     };
     // d K / d p_k between sites (keys), off-diagonal both orders and the coupled sites' diagonal
     std::vector<std::vector<std::tuple<SiteKey, SiteKey, double>>> d_tensor(np);
-        ShapeSensitivity out;
+    ShapeSensitivity out;
     out.moved.assign(np, 0);
     out.frequencies_hz = frequencies_hz;
     for (std::size_t k = 0; k < np; ++k) {
