@@ -7,12 +7,15 @@
 // the issue's 1e-2 (float64).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <functional>
 
 #include "golightly/adjoint_project.hpp"
 #include "golightly/adjoint_shape.hpp"
+#include "golightly/compile.hpp"
 #include "golightly/design_spec.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/project.hpp"
@@ -120,4 +123,29 @@ TEST_CASE("adjoint far field 3D: a 3D term takes theta_deg and phi_deg, naming t
                Catch::StartsWith("design.objective.terms[0].phi_deg: is required"));
     CHECK_THAT(error_of([](Json& j) { j["design"]["objective"]["terms"][0]["angle_deg"] = 0; }),
                Catch::StartsWith("design.objective.terms[0].angle_deg: is the 2D direction"));
+}
+
+TEST_CASE("adjoint far field 3D: the time to build the far-field term's functionals (a benchmark, not a check)",
+          "[.][adjoint][farfield][bench]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
+    // the problem at the start values twice, with the far-field term and with a point term
+    // instead (the same compile, no run: the normalization is given); the difference is the
+    // kernel of the flux_box's samples
+    auto build_s = [](const Project& project) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const adjoint::ProjectProblem pp =
+            adjoint::shape_problem_at(project, "ff3.glproj", fs::temp_directory_path(), {}, std::vector<double>{1.0});
+        CHECK(!pp.problem.functionals.empty());
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    const Project far = radiator();
+    const Project point = radiator([](Json& j) {
+        j["design"]["objective"]["terms"][0] = Json::parse(R"({"point": [1.37, 0.85, 0.77], "component": "Ez"})");
+    });
+    std::size_t samples = 0;
+    for (const DftSet& s : compile_project(far, "ff3.glproj").scene.dft_sets) samples += s.cell0.size();
+    double with = 1e300, without = 1e300;
+    for (int r = 0; r < 3; ++r) with = std::min(with, build_s(far)), without = std::min(without, build_s(point));
+    WARN("far-field term over " << samples << " DFT set samples: problem build " << with << " s, with a point term "
+                                << without << " s: the kernel " << with - without << " s");
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "adjoint_memory.hpp"
 #include "adjoint_project3d_fixture.hpp"
 #include "adjoint_project_fixture.hpp"
 #include "cli_runner.hpp"
@@ -218,9 +219,10 @@ TEST_CASE("adjoint project 3D: the gradient of a normalized mode objective over 
 
 TEST_CASE("adjoint project 3D: the memory estimate counts the design region's forward and adjoint DFT fields",
           "[adjoint][project][3d]") {
-    // compile.hpp design_dft_bytes: per E site in the box sites * (48 N_w + 160) bytes, the
-    // sites counted here by adjoint::map_design on the compiled scene (independently of the
-    // compiler's count). Sources and monitors that need no mode solver, so that this runs
+    // compile.hpp design_dft_bytes: per E site in the box sites * (48 N_w + 160) bytes and a
+    // table entry, the sites counted here by adjoint::map_design on the compiled scene
+    // (independently of the compiler's count), the bytes by the engine's memory model of
+    // the scene with the design applied (tests/common/adjoint_memory.hpp). Sources and monitors that need no mode solver, so that this runs
     // in every build.
     struct Case {
         const char* what;
@@ -263,7 +265,11 @@ TEST_CASE("adjoint project 3D: the memory estimate counts the design region's fo
         region.eps_min = 2.1;
         region.eps_max = 12.0;
         const std::size_t sites = adjoint::map_design(a.scene, region).size();
-        const std::size_t expected = sites * (48 * c.wavelengths + 160);
+        // the DFT fields, and a table entry per site (lossless design: no pole state;
+        // tests/solver/test_adjoint_memory.cpp has the dispersive ones)
+        const std::size_t expected = test::design_bytes_allocated(a.scene, region, c.wavelengths, c.with.run.precision);
+        const std::size_t R = c.with.run.precision == Precision::Float32 ? 4 : 8;
+        CHECK(expected == sites * (48 * c.wavelengths + 160) + sites * (sizeof(EUpdateCoeffs) + 2 * R + 8));
         INFO("sites " << sites << ", design_dft_bytes " << a.design_dft_bytes);
         CHECK(sites > 0);
         CHECK(a.design_dft_bytes == expected);

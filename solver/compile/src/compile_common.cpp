@@ -372,7 +372,12 @@ namespace {
 
 /// CompiledProject::design_dft_bytes (compile.hpp): the E Yee sites inside each design
 /// region's box (lo <= x < hi per axis, as adjoint.hpp map_design takes them; 2D: x and y)
-/// times the bytes each site costs an adjoint gradient.
+/// times the bytes each site costs an adjoint gradient, with the terms of
+/// engine_state_bytes (scene.hpp) for what adjoint.cpp apply_design adds to the scene: a
+/// table entry per site (up to the table's free entries) and, for dispersive design
+/// materials, a pole set per site of both materials' P poles and a dispersive row with
+/// its polarization state; the engine sizes every dispersive cell's state by the largest
+/// pole set, so the scene's own dispersive cells grow too when P exceeds its largest set.
 std::size_t design_dft_bytes(const Project& project, const Scene& s) {
     std::optional<DesignSpec> spec;
     try {  // the reader checked the section at load; an edit since that broke it costs nothing here
@@ -387,8 +392,15 @@ std::size_t design_dft_bytes(const Project& project, const Scene& s) {
     const std::vector<Component> comps =
         three ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez} : electric_components(s.polarization);
     const std::int64_t n[3] = {s.nx, s.ny, three ? s.nz : 1};
-    std::size_t sites = 0;
-    for (const DesignRegionSpec& r : spec->regions)
+    const std::size_t R = project.run.precision == Precision::Float32 ? 4 : 8;
+    const std::size_t index = sizeof(CellIndex), weight = sizeof(double);
+    std::size_t scene_poles = 0, scene_dispersive = 0;
+    for (const PoleSet& ps : s.pole_sets) scene_poles = std::max(scene_poles, ps.poles.size());
+    for (const DispersiveCells& d : s.dispersive) scene_dispersive += d.cells.size();
+    constexpr std::size_t kTableLimit = 65535;  // build_material_table's bound (adjoint.cpp apply_design)
+    std::size_t table = s.table.size(), bytes = 0;
+    for (const DesignRegionSpec& r : spec->regions) {
+        std::size_t sites = 0;
         for (Component c : comps) {
             const Vec3 off = yee_offset(c);
             std::size_t count = 1;
@@ -401,8 +413,30 @@ std::size_t design_dft_bytes(const Project& project, const Scene& s) {
             }
             sites += count;
         }
-    const std::size_t complex_double = 2 * sizeof(double);
-    return sites * (3 * nf * complex_double + 2 * (sizeof(CellIndex) + sizeof(double)) + 16 * sizeof(double));
+        // the DFT fields: the forward run's kept on the host (16 N_w), the adjoint run's set
+        // in its engine (16 N_w, two cell indices, two weights, the 16-double CUDA ring) and
+        // copied out at its end (16 N_w)
+        bytes += sites * (3 * nf * 2 * sizeof(double) + 2 * (index + weight) + 16 * sizeof(double));
+        // a table entry per site (evenly spaced levels when the table has fewer free entries)
+        const std::size_t entries = std::min(sites, table < kTableLimit ? kTableLimit - table : 0);
+        bytes += entries * (sizeof(EUpdateCoeffs) + 2 * R + sizeof(double));
+        table += entries;
+        // dispersive design materials: per site a pole set of both materials' poles (their
+        // coefficients, double and R, and two offsets) and a dispersive row (cell, set,
+        // weight, (2 + 2 P_max) R of polarization state and scratch)
+        std::size_t poles = 0;
+        for (const std::string& id : r.materials)
+            if (const Material* m = project.find_material(id)) poles += m->poles.size();
+        if (poles > 0) {
+            const std::size_t widest = std::max(poles, scene_poles);
+            bytes += sites * (index + sizeof(std::uint32_t) + weight + (2 + 2 * widest) * R +
+                              poles * 5 * (sizeof(double) + R) + 2 * sizeof(std::int32_t));
+            bytes += scene_dispersive * 2 * (widest - scene_poles) * R;
+            scene_poles = widest;
+            scene_dispersive += sites;
+        }
+    }
+    return bytes;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // GoLightly: adjoint gradients over a design region's density (adjoint.hpp; the method and
 // its formulas are in the header comment there).
 #include "golightly/adjoint.hpp"
+#include "golightly/adjoint_tensor.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -35,8 +36,6 @@ std::vector<Component> scene_e_components(const Scene& scene) {
 }
 
 std::array<std::int64_t, 3> grid_n(const Scene& s) { return {s.nx, s.ny, s.nz}; }
-
-bool sorted_contains(const std::vector<CellIndex>& v, CellIndex c) { return std::binary_search(v.begin(), v.end(), c); }
 
 /// eps_r of a component's table entry at a cell (cb / S for the reciprocity weight).
 const EUpdateCoeffs& entry_of(const Scene& scene, Component c, CellIndex cell) {
@@ -212,6 +211,92 @@ AdjointBasis adjoint_basis(const std::vector<double>& freqs, double dt) {
 
 void check_tfsf_faces(const Scene& scene, const DesignSites& sites, const std::string& what);
 
+/// The design sites per component, for membership tests.
+std::array<std::unordered_set<CellIndex>, 3> site_sets(const DesignSites& sites) {
+    std::array<std::unordered_set<CellIndex>, 3> in;
+    for (std::size_t s = 0; s < sites.size(); ++s) in[std::size_t(sites.component[s])].insert(sites.cell[s]);
+    return in;
+}
+
+/// Design site s's first sub-pixel coupling to a site outside the design (its slot), or
+/// size_t(-1) when it has none. in_design: site_sets(sites).
+std::size_t outside_coupling(const Scene& scene, const DesignSites& sites, std::size_t s,
+                             const std::array<std::unordered_set<CellIndex>, 3>& in_design) {
+    const int c = int(sites.component[s]);
+    const auto& l = scene.anisotropic.cells[c];
+    const auto it = std::lower_bound(l.begin(), l.end(), sites.cell[s]);
+    if (it == l.end() || *it != sites.cell[s]) return std::size_t(-1);
+    const int dims = scene.dimensions == 3 ? 3 : 2;
+    const std::size_t S = std::size_t(anisotropic_slots(dims)), k = std::size_t(it - l.begin());
+    for (std::size_t slot = 0; slot < S; ++slot) {
+        const std::int32_t nb = scene.anisotropic.neighbour[c][S * k + slot];
+        if (nb < 0) continue;
+        const int c2 = anisotropic_partner(c, int(slot / 4), dims);
+        if (!in_design[std::size_t(c2)].count(scene.anisotropic.cells[c2][std::size_t(nb)])) return slot;
+    }
+    return std::size_t(-1);
+}
+
+/// The sub-pixel couplings of the design sites once their table entries are the design's
+/// (header comment): a coupling between two design sites is removed (the density is
+/// isotropic per site); one between design site p and outside site q keeps K(p, q) of the
+/// compiled tensor, damped by s_p = min(1, 0.95 / (eps_bound sum_q |K(p, q)|)) so that
+/// p's row stays diagonally dominant (K positive definite) for every eps_r(p) <= eps_bound,
+/// a factor that does not depend on the density; the stored weights are rescaled to the
+/// new table (weight(q, p) = K(q, p) eps_r(p)). eps_old: each site's table eps_r before.
+void couple_design(Scene& scene, const DesignSites& sites, const std::vector<double>& eps_old, double eps_bound) {
+    AnisotropicCells& an = scene.anisotropic;
+    bool any = false;
+    for (int c = 0; c < 3; ++c) any = any || !an.cells[c].empty();
+    if (!any) return;
+    const auto in = site_sets(sites);
+    const int dims = scene.dimensions == 3 ? 3 : 2;
+    const std::size_t S = std::size_t(anisotropic_slots(dims));
+    auto row_of = [&](int c, CellIndex cell) -> std::size_t {
+        const auto& l = an.cells[c];
+        const auto it = std::lower_bound(l.begin(), l.end(), cell);
+        return it == l.end() || *it != cell ? std::size_t(-1) : std::size_t(it - l.begin());
+    };
+    auto eps_at = [&](int c, CellIndex cell) { return scene.table[scene.material_index[c][std::size_t(cell)]].eps_r; };
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        const int c = int(sites.component[s]);
+        const std::size_t k = row_of(c, sites.cell[s]);
+        if (k == std::size_t(-1)) continue;
+        double sum = 0;
+        for (std::size_t slot = 0; slot < S; ++slot) {
+            std::int32_t& nb = an.neighbour[c][S * k + slot];
+            if (nb < 0) continue;
+            const int c2 = anisotropic_partner(c, int(slot / 4), dims);
+            const CellIndex cell2 = an.cells[c2][std::size_t(nb)];
+            if (in[std::size_t(c2)].count(cell2)) {
+                nb = -1;  // design to design: removed (the partner's slot in its own turn)
+                an.weight[c][S * k + slot] = 0.0;
+                continue;
+            }
+            sum += std::abs(an.weight[c][S * k + slot] / eps_at(c2, cell2));
+        }
+        const double damp = sum > 0 ? std::min(1.0, 0.95 / (eps_bound * sum)) : 1.0;
+        const double eps_new = eps_at(c, sites.cell[s]);
+        for (std::size_t slot = 0; slot < S; ++slot) {
+            const std::int32_t nb = an.neighbour[c][S * k + slot];
+            if (nb < 0) continue;
+            const int c2 = anisotropic_partner(c, int(slot / 4), dims);
+            an.weight[c][S * k + slot] *= damp;  // K(p, q) eps_r(q): q's table is unchanged
+            // q's view of the pair: K(q, p) eps_r(p) with the new eps_r(p)
+            const std::size_t kq = std::size_t(nb);
+            bool found = false;
+            for (std::size_t t = 0; t < S && !found; ++t) {
+                std::int32_t& back = an.neighbour[c2][S * kq + t];
+                if (back < 0 || anisotropic_partner(c2, int(t / 4), dims) != c || std::size_t(back) != k) continue;
+                an.weight[c2][S * kq + t] *= damp * eps_new / eps_old[s];
+                found = true;
+            }
+            if (!found)
+                throw std::logic_error("design region: a sub-pixel coupling is listed one way only (scene.hpp \"Anisotropic cells\")");
+        }
+    }
+}
+
 }  // namespace
 
 DesignSites map_design(const Scene& scene, const DesignRegion& region) {
@@ -249,10 +334,6 @@ DesignSites map_design(const Scene& scene, const DesignRegion& region) {
             for (std::int64_t j = first[1]; j <= last[1]; ++j)
                 for (std::int64_t i = first[0]; i <= last[0]; ++i) {
                     const CellIndex cell = (k * n[1] + j) * n[0] + i;
-                    if (dims == 3 || scene.polarization == Polarization::TEz)
-                        if (sorted_contains(scene.anisotropic.cells[int(c)], cell))
-                            throw design_error("it covers a sub-pixel tensor coupling (an oblique interface inside the box); "
-                                               "keep other structures out of the box or switch run.subpixel_averaging off");
                     if (source_cells[component_axis(c)].count(cell))
                         throw design_error("a source lies inside it");
                     sites.component.push_back(c);
@@ -285,6 +366,20 @@ DesignSites map_design(const Scene& scene, const DesignRegion& region) {
     }
     if (sites.size() == 0) throw design_error("no Yee site lies inside the box (smaller than a cell?)");
     check_tfsf_faces(scene, sites, "design region: it");
+    // Sub-pixel tensor couplings (header comment): those between two design sites go, those
+    // to a site outside the box stay and make the design site tensor-coupled, which the
+    // engines step lossless and non-dispersive only.
+    if (!region.lossless()) {
+        const auto in_design = site_sets(sites);
+        for (std::size_t s = 0; s < sites.size(); ++s)
+            if (outside_coupling(scene, sites, s, in_design) != std::size_t(-1))
+                throw design_error(std::string("its ") + component_name(sites.component[s]) + " site at cell " +
+                                   std::to_string(sites.cell[s]) +
+                                   " keeps a sub-pixel tensor coupling to the structure outside the box (an oblique "
+                                   "interface crossing the box's edge), and a lossy or dispersive design material "
+                                   "cannot be tensor-coupled (scene.hpp \"Anisotropic cells\"); move the interface off "
+                                   "the box's edge or switch run.subpixel_averaging off");
+    }
     return sites;
 }
 
@@ -378,8 +473,13 @@ void apply_design(Scene& scene, const DesignSites& sites, const DesignRegion& re
             r[s] = r0 + span * double(l) / double(levels - 1);
         }
     }
-    for (std::size_t s = 0; s < sites.size(); ++s)
-        scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])] = index[s];
+    std::vector<double> eps_old(sites.size());
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        std::uint16_t& m = scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])];
+        eps_old[s] = scene.table[m].eps_r;
+        m = index[s];
+    }
+    couple_design(scene, sites, eps_old, std::max(region.eps_min, region.eps_max));
     // The poles: the scene's dispersive entries at the sites give way to the design's, a pole
     // set per site holding both materials' poles with c3 scaled by 1 - rho~ and rho~ (a mixture,
     // scene.hpp), weight 1.
@@ -452,22 +552,26 @@ void apply_design(Scene& scene, const DesignSites& sites, const std::vector<doub
         c.sigma = 0.0;
         return c;
     };
+    std::vector<double> eps_old(sites.size());
+    for (std::size_t s = 0; s < sites.size(); ++s)
+        eps_old[s] = scene.table[scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])]].eps_r;
+    const auto [lo, hi] = std::minmax_element(eps.begin(), eps.end());
     if (sites.size() <= free) {
         for (std::size_t s = 0; s < sites.size(); ++s) {
             scene.table.push_back(entry(eps[s]));
             scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])] = std::uint16_t(base + s);
         }
-        return;
+    } else {
+        // Too few entries: evenly spaced levels over the range of eps
+        const std::size_t levels = free;
+        const double span = *hi - *lo;
+        for (std::size_t l = 0; l < levels; ++l) scene.table.push_back(entry(*lo + span * double(l) / double(levels - 1)));
+        for (std::size_t s = 0; s < sites.size(); ++s) {
+            const std::size_t l = span > 0 ? std::size_t(std::lround((eps[s] - *lo) / span * double(levels - 1))) : 0;
+            scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])] = std::uint16_t(base + l);
+        }
     }
-    // Too few entries: evenly spaced levels over the range of eps
-    const auto [lo, hi] = std::minmax_element(eps.begin(), eps.end());
-    const std::size_t levels = free;
-    const double span = *hi - *lo;
-    for (std::size_t l = 0; l < levels; ++l) scene.table.push_back(entry(*lo + span * double(l) / double(levels - 1)));
-    for (std::size_t s = 0; s < sites.size(); ++s) {
-        const std::size_t l = span > 0 ? std::size_t(std::lround((eps[s] - *lo) / span * double(levels - 1))) : 0;
-        scene.material_index[int(sites.component[s])][std::size_t(sites.cell[s])] = std::uint16_t(base + l);
-    }
+    couple_design(scene, sites, eps_old, *hi);
 }
 
 std::vector<double> pixel_gradient(const DesignSites& sites, const DesignRegion& region,
@@ -651,7 +755,14 @@ namespace {
 struct Prepared {
     Scene forward;        ///< design applied, design + functional DFT sets
     DesignSites sites;
+    /// the DFT sets of the sites, then of the cluster's sites outside the design
+    /// (cluster_sample: from index sites.size() on)
     DesignSets design;
+    /// the tensor-coupled design sites and every site coupled to them (adjoint_tensor.hpp;
+    /// empty without couplings); cluster_sample[i]: the sample (design site or extra set
+    /// sample) of cluster site i
+    TensorCluster cluster;
+    std::vector<std::size_t> cluster_sample;
     std::vector<double> rho_site;  ///< the density: rho~ per site
     /// functional m, sample p -> (DFT set, sample index)
     std::vector<std::vector<std::pair<std::size_t, std::size_t>>> sample_of;
@@ -665,7 +776,7 @@ void check_problem(const Problem& problem) {
     if (!problem.objective) throw std::invalid_argument("adjoint: no objective");
 }
 
-void prepare_sets(const Problem& problem, Prepared& p);
+void prepare_sets(const Problem& problem, Prepared& p, const DesignSites& sampled);
 
 Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
     check_problem(problem);
@@ -674,7 +785,29 @@ Prepared prepare(const Problem& problem, const std::vector<double>& rho) {
     p.sites = map_design(p.forward, problem.region);
     p.rho_site = site_density(p.sites, problem.region, rho);
     apply_design(p.forward, p.sites, problem.region, p.rho_site);
-    prepare_sets(problem, p);
+    // the design sites that keep a sub-pixel coupling (header comment): their D~ = K^-1 E
+    // needs E over their cluster, sampled too
+    std::vector<SiteKey> seeds;
+    for (std::size_t s = 0; s < p.sites.size(); ++s)
+        if (tensor_listed(p.forward, int(p.sites.component[s]), p.sites.cell[s]))
+            seeds.emplace_back(int(p.sites.component[s]), p.sites.cell[s]);
+    DesignSites sampled = p.sites;
+    if (!seeds.empty()) {
+        p.cluster = tensor_cluster(p.forward, seeds);
+        std::map<SiteKey, std::size_t> design_index;
+        for (std::size_t s = 0; s < p.sites.size(); ++s) design_index[{int(p.sites.component[s]), p.sites.cell[s]}] = s;
+        for (const SiteKey& key : p.cluster.sites) {
+            const auto it = design_index.find(key);
+            if (it != design_index.end()) {
+                p.cluster_sample.push_back(it->second);
+                continue;
+            }
+            p.cluster_sample.push_back(sampled.size());
+            sampled.component.push_back(Component(key.first));
+            sampled.cell.push_back(key.second);
+        }
+    }
+    prepare_sets(problem, p, sampled);
     return p;
 }
 
@@ -712,12 +845,13 @@ Prepared prepare_sites(const Problem& problem, const DesignSites& sites) {
     Prepared p;
     p.forward = scene;
     p.sites = sites;
-    prepare_sets(problem, p);
+    prepare_sets(problem, p, sites);
     return p;
 }
 
-void prepare_sets(const Problem& problem, Prepared& p) {
-    p.design = design_sets(p.sites, problem.frequencies_hz);
+/// The DFT sets of `sampled` (the design sites first) and of the functionals.
+void prepare_sets(const Problem& problem, Prepared& p, const DesignSites& sampled) {
+    p.design = design_sets(sampled, problem.frequencies_hz);
     p.forward.dft_sets = p.design.sets;
     p.forward.time_probes.clear();
     auto comps = scene_e_components(p.forward);
@@ -786,8 +920,32 @@ namespace {
 std::vector<std::complex<double>> design_fields(const RunOutput& run, const DesignSets& d, std::size_t sites,
                                                 std::size_t nf) {
     std::vector<std::complex<double>> out;
-    out.reserve(sites * nf);
-    for (std::size_t k = 0; k < d.sets.size(); ++k) out.insert(out.end(), run.dft[k].begin(), run.dft[k].end());
+    for (std::size_t k = 0; k < d.sets.size() && out.size() < sites * nf; ++k)
+        out.insert(out.end(), run.dft[k].begin(), run.dft[k].end());
+    out.resize(sites * nf);  // the cluster's extra samples follow the design sites
+    return out;
+}
+
+/// The fields whose products give d F / d eps_r at the design sites, [s * nf + f]: E, and
+/// at the tensor-coupled design sites D~ / eps_r with D~ = K^-1 E over their cluster
+/// (adjoint_tensor.hpp): there only the diagonal 1 / eps_r of K changes with the density,
+/// dK = -d eps / eps_r^2, so (1 - z) D~_adj dK D~_fwd = -(1 - z) (D~_adj / eps_r) (D~_fwd /
+/// eps_r) d eps, the plain formula with E -> D~ / eps_r (docs/inverse-design.md section 6).
+std::vector<std::complex<double>> gradient_fields(const Prepared& p, const RunOutput& run, std::size_t nf) {
+    std::vector<std::complex<double>> out = design_fields(run, p.design, p.sites.size(), nf);
+    if (p.cluster.sites.empty()) return out;
+    const std::size_t n = p.cluster.sites.size();
+    std::vector<std::vector<std::complex<double>>> e(1, std::vector<std::complex<double>>(n * nf));
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t f = 0; f < nf; ++f) e[0][i * nf + f] = design_dft(run, 0, p.design, p.cluster_sample[i], f, nf);
+    const auto d = solve_tensor(p.cluster.k, n, nf, e);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t s = p.cluster_sample[i];
+        if (s >= p.sites.size()) continue;
+        const auto& [c, cell] = p.cluster.sites[i];
+        const double eps = p.forward.table[p.forward.material_index[c][std::size_t(cell)]].eps_r;
+        for (std::size_t f = 0; f < nf; ++f) out[s * nf + f] = d[0][i * nf + f] / eps;
+    }
     return out;
 }
 
@@ -852,6 +1010,7 @@ Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& 
 
     const std::size_t nf = problem.frequencies_hz.size();
     const double dt = p.forward.dt_s;
+    const std::vector<std::complex<double>> fwd_g = gradient_fields(p, fwd, nf);
     ev.d_eps.assign(p.sites.size(), 0.0);
     // d F_f / d rho: each (functional, frequency) term goes through the interpolation's
     // transpose at once, so that no per-frequency copy of the sites is held (the memory
@@ -920,6 +1079,7 @@ Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& 
         const RunOutput ar = run_to_decay(adj, problem.settings, ev.warnings, "adjoint");
         ev.adjoint_steps += ar.steps;
         ev.adjoint_s += ar.wall_s;
+        const std::vector<std::complex<double>> adj_g = gradient_fields(p, ar, nf);
         for (std::size_t f = 0; f < nf; ++f) {
             const bool need_f = split && gf[m][f] != 0.0;
             if (g[m][f] == 0.0 && !need_f) continue;
@@ -933,13 +1093,14 @@ Evaluation with_adjoint(const Problem& problem, const Prepared& p, const Chain& 
             const std::complex<double> gcf = split ? std::conj(gf[m][f]) : 0.0;
             const std::complex<double> dv = d_eps_dv.at(f);
             for (std::size_t s = 0; s < p.sites.size(); ++s) {
-                const std::complex<double> ef = design_dft(fwd, 0, p.design, s, f, nf);
-                const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);
-                const std::complex<double> da = factor * ef * ea;  // d a_mf / d eps_d(s, w_f)
+                // d a_mf / d eps_d(s, w_f) (gradient_fields: E, or D~ / eps_r where coupled)
+                const std::complex<double> da = factor * fwd_g[s * nf + f] * adj_g[s * nf + f];
                 ev.d_eps[s] += std::real(gc * da);
                 d_v[s] += std::real(gc * da * dv);
                 if (need_f) d_eps_mf[s] = std::real(gcf * da * dv);
-                if (want_fields) adjoint_field[s * nf + f] += gc * ea / S;
+                if (!want_fields) continue;
+                const std::complex<double> ea = design_dft(ar, 0, p.design, s, f, nf);  // E, for the pictures
+                adjoint_field[s * nf + f] += gc * ea / S;
                 if (!adjoint_field_f.empty()) adjoint_field_f[s * nf + f] += gcf * ea / S;
             }
             if (need_f) {

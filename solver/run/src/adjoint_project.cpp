@@ -191,32 +191,50 @@ std::vector<FieldFunctional> far_field_functionals(const CompiledProject& cp, co
         if (set_freqs.empty() || std::abs(set_freqs[jf] - want) > 1e-9 * want)
             throw std::invalid_argument("far-field monitor '" + name + "' holds no DFT at the objective's frequency");
         std::vector<std::complex<double>> row(fn.cell.size(), 0.0), row_phi(three_d ? fn.cell.size() : 0, 0.0);
-        for (const Slot& sl : slots) {
-            sets[sl.set][sl.k] = 1.0;
-            const SurfaceCurrents all = detail::surface_currents(scene, *m, jf, sets, 0, 1, nullptr);
-            sets[sl.set][sl.k] = 0.0;
-            // the projection is a sum over the current samples (no reference point taken
-            // from them): only the few that this unit sample feeds are projected
-            SurfaceCurrents sc;
-            sc.frequency_hz = all.frequency_hz;
-            sc.dimensions = all.dimensions;
-            sc.polarization = all.polarization;
-            for (std::size_t q = 0; q < all.position_m.size(); ++q) {
-                bool any = false;
-                for (int c = 0; c < 3; ++c) any = any || all.j[q][std::size_t(c)] != 0.0 || all.m[q][std::size_t(c)] != 0.0;
-                if (!any) continue;
-                sc.position_m.push_back(all.position_m[q]);
-                sc.j.push_back(all.j[q]);
-                sc.m.push_back(all.m[q]);
-                sc.ds.push_back(all.ds[q]);
+        // The kernel of each set sample, linear in the samples: surface_currents makes one
+        // current sample per flux term and E-set sample k, from that term's E and H set
+        // values at k alone (far_field_run.cpp), so two calls with every E (then every H)
+        // set value 1 give each current's response to its own unit sample; each current is
+        // projected alone (the projection is a sum over the current samples) and added to
+        // the kernel of the set sample that feeds it. (Projecting each unit set sample
+        // through the whole surface was quadratic in the samples.)
+        std::map<int, std::vector<std::complex<double>>> kernel, kernel_phi;
+        for (int id : ids) kernel[id].assign(sets[id].size(), 0.0), kernel_phi[id].assign(sets[id].size(), 0.0);
+        for (int pass = 0; pass < 2; ++pass) {  // 0: the E sets at 1, 1: the H sets at 1
+            std::map<int, std::vector<std::complex<double>>> unit = sets;
+            for (const FluxTerm& t : m->flux_terms) {
+                std::fill(unit[t.e_set].begin(), unit[t.e_set].end(), pass == 0 ? 1.0 : 0.0);
+                std::fill(unit[t.h_set].begin(), unit[t.h_set].end(), pass == 1 ? 1.0 : 0.0);
             }
-            const FarFieldSample ff = project_far_field(sc, dir).at(0);
+            const SurfaceCurrents all = detail::surface_currents(scene, *m, jf, unit, 0, 1, nullptr);
+            SurfaceCurrents one;
+            one.frequency_hz = all.frequency_hz;
+            one.dimensions = all.dimensions;
+            one.polarization = all.polarization;
+            one.position_m.resize(1), one.j.resize(1), one.m.resize(1), one.ds.resize(1);
+            std::size_t q = 0;
+            for (const FluxTerm& t : m->flux_terms) {
+                const int id = pass == 0 ? t.e_set : t.h_set;
+                const std::size_t n = scene.dft_sets.at(std::size_t(t.e_set)).cell0.size();
+                if (q + n > all.position_m.size())
+                    throw std::logic_error("far-field functional: surface_currents gave fewer currents than set samples");
+                for (std::size_t k = 0; k < n; ++k, ++q) {
+                    one.position_m[0] = all.position_m[q], one.j[0] = all.j[q], one.m[0] = all.m[q], one.ds[0] = all.ds[q];
+                    const FarFieldSample ff = project_far_field(one, dir).at(0);
+                    kernel[id].at(k) += (three_d || tmz ? ff.e_theta : ff.e_phi) * norm;
+                    if (three_d) kernel_phi[id].at(k) += ff.e_phi * norm;
+                }
+            }
+            if (q != all.position_m.size())
+                throw std::logic_error("far-field functional: surface_currents gave more currents than set samples");
+        }
+        for (const Slot& sl : slots) {
             const DftSet& ds = scene.dft_sets.at(std::size_t(sl.set));
-            const std::complex<double> kernel = (three_d || tmz ? ff.e_theta : ff.e_phi) * norm;
-            row[sl.first] = kernel * ds.w0[sl.k];
-            if (sl.two) row[sl.first + 1] = kernel * ds.w1[sl.k];
+            const std::complex<double> k0 = kernel[sl.set][sl.k];
+            row[sl.first] = k0 * ds.w0[sl.k];
+            if (sl.two) row[sl.first + 1] = k0 * ds.w1[sl.k];
             if (three_d) {
-                const std::complex<double> kp = ff.e_phi * norm;
+                const std::complex<double> kp = kernel_phi[sl.set][sl.k];
                 row_phi[sl.first] = kp * ds.w0[sl.k];
                 if (sl.two) row_phi[sl.first + 1] = kp * ds.w1[sl.k];
             }

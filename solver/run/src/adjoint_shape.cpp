@@ -16,8 +16,6 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include <Eigen/Sparse>
-
 #include "golightly/atomic_file.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/dispersion.hpp"
@@ -119,33 +117,6 @@ bool same_poles(const Scene& a, int c, const SiteState& sa, const Scene& b, cons
     return true;
 }
 
-using SiteKey = std::pair<int, CellIndex>;  // (component, cell)
-
-/// The off-diagonal entries K(p, q) of a scene's inverse-permittivity tensor (scene.hpp
-/// "Anisotropic cells": the stored weight is K(p, q) eps_r(q)), both orders.
-std::map<std::pair<SiteKey, SiteKey>, double> tensor_entries(const Scene& s) {
-    std::map<std::pair<SiteKey, SiteKey>, double> out;
-    const int dims = s.dimensions == 3 ? 3 : 2;
-    const int S = anisotropic_slots(dims);
-    const AnisotropicCells& an = s.anisotropic;
-    for (int c = 0; c < 3; ++c)
-        for (std::size_t k = 0; k < an.cells[c].size(); ++k)
-            for (int slot = 0; slot < S; ++slot) {
-                const std::int32_t nb = an.neighbour[c][std::size_t(S) * k + std::size_t(slot)];
-                if (nb < 0) continue;
-                const int c2 = anisotropic_partner(c, slot / 4, dims);
-                const CellIndex cell2 = an.cells[c2][std::size_t(nb)];
-                const double w = an.weight[c][std::size_t(S) * k + std::size_t(slot)];
-                out[{{c, an.cells[c][k]}, {c2, cell2}}] = w / s.table[s.material_index[c2][std::size_t(cell2)]].eps_r;
-            }
-    return out;
-}
-
-bool is_coupled(const Scene& s, int c, CellIndex cell) {
-    const auto& l = s.anisotropic.cells[c];
-    return std::binary_search(l.begin(), l.end(), cell);
-}
-
 }  // namespace
 
 ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spec, const std::vector<double>& values,
@@ -178,7 +149,6 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
     };
     // d K / d p_k between sites (keys), off-diagonal both orders and the coupled sites' diagonal
     std::vector<std::vector<std::tuple<SiteKey, SiteKey, double>>> d_tensor(np);
-    const auto k_at_p = tensor_entries(scene);
     ShapeSensitivity out;
     out.moved.assign(np, 0);
     out.frequencies_hz = frequencies_hz;
@@ -221,7 +191,7 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
                 Row& row = row_of(key);
                 row.moving = true;
                 row.d_eps[k] = (u.eps_r - d.eps_r) / span;
-                if (is_coupled(scene, c, CellIndex(cell))) {
+                if (tensor_listed(scene, c, CellIndex(cell))) {
                     // its diagonal 1 / eps_r is an entry of K (tensor-coupled sites are lossless,
                     // non-dispersive: compile_internal.hpp build_tensor_couplings)
                     if (u.eps_r != d.eps_r) d_tensor[k].emplace_back(key, key, (1.0 / u.eps_r - 1.0 / d.eps_r) / span);
@@ -232,7 +202,7 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
             }
         }
         // the off-diagonal couplings
-        const auto ku = tensor_entries(su), kd = tensor_entries(sd);
+        const auto ku = tensor_couplings(su), kd = tensor_couplings(sd);
         std::map<std::pair<SiteKey, SiteKey>, double> dk;
         for (const auto& [pair, v] : ku) dk[pair] += v / span;
         for (const auto& [pair, v] : kd) dk[pair] -= v / span;
@@ -247,23 +217,14 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
         }
     }
     // The sites whose D~ the tensor terms read: those coupled at p, closed under the
-    // couplings at p (K^-1 couples every site of a connected cluster).
-    std::vector<SiteKey> todo;
+    // couplings at p (K^-1 couples every site of a connected cluster; adjoint_tensor.hpp).
+    std::vector<SiteKey> seeds;
     for (const auto& terms : d_tensor)
         for (const auto& [a, b, v] : terms)
-            for (const SiteKey& key : {a, b})
-                if (is_coupled(scene, key.first, key.second)) todo.push_back(key);
-    std::map<SiteKey, std::vector<std::pair<SiteKey, double>>> neighbours;
-    for (const auto& [pair, v] : k_at_p) neighbours[pair.first].emplace_back(pair.second, v);
-    std::set<SiteKey> cluster;
-    while (!todo.empty()) {
-        const SiteKey key = todo.back();
-        todo.pop_back();
-        if (!cluster.insert(key).second) continue;
-        (void)row_of(key);
-        for (const auto& [nb, v] : neighbours[key])
-            if (!cluster.count(nb)) todo.push_back(nb);
-    }
+            for (const SiteKey& key : {a, b}) seeds.push_back(key);
+    const TensorCluster cluster = tensor_cluster(scene, seeds);
+    std::set<SiteKey> in_cluster(cluster.sites.begin(), cluster.sites.end());
+    for (const SiteKey& key : cluster.sites) (void)row_of(key);
     const std::int64_t n[3] = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
     for (int a = 0; a < 3; ++a) out.box_lo[std::size_t(a)] = n[a], out.box_hi[std::size_t(a)] = -1;
     std::map<SiteKey, std::size_t> index;
@@ -274,7 +235,7 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
         out.d_eps.insert(out.d_eps.end(), row.d_eps.begin(), row.d_eps.end());
         out.d_eps_w.insert(out.d_eps_w.end(), row.d_eps_w.begin(), row.d_eps_w.end());
         out.moving.push_back(row.moving ? 1 : 0);
-        out.coupled.push_back(cluster.count(key) ? 1 : 0);
+        out.coupled.push_back(in_cluster.count(key) ? 1 : 0);
         out.eps_at.push_back(scene.table[scene.material_index[key.first][std::size_t(key.second)]].eps_r);
         const std::int64_t ijk[3] = {key.second % n[0], (key.second / n[0]) % n[1], key.second / (n[0] * n[1])};
         for (int a = 0; a < 3; ++a) {
@@ -285,11 +246,8 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
     out.d_tensor.resize(np);
     for (std::size_t k = 0; k < np; ++k)
         for (const auto& [a, b, v] : d_tensor[k]) out.d_tensor[k].push_back({index.at(a), index.at(b), v});
-    for (const SiteKey& key : cluster) {
-        const std::size_t a = index.at(key);
-        out.k_at.push_back({a, a, 1.0 / out.eps_at[a]});
-        for (const auto& [nb, v] : neighbours[key]) out.k_at.push_back({a, index.at(nb), v});
-    }
+    for (const TensorEntry& t : cluster.k)
+        out.k_at.push_back({index.at(cluster.sites[t.a]), index.at(cluster.sites[t.b]), t.value});
     return out;
 }
 
@@ -372,42 +330,29 @@ ShapeProblem shape_problem_from_project(const Project& project, const std::strin
 
 namespace {
 
-/// D~ = K^-1 E over the tensor-coupled sites of `sens` (k_at, closed under the couplings):
-/// the engine steps E^{n+1} - E^n = K (S curl H~ + J') there (scene.hpp "Anisotropic
-/// cells"), so D~ = K^-1 E holds at every step and for the DFTs. K is symmetric positive
-/// definite (diagonally dominant): a sparse LDL^T factorization, real and imaginary parts
-/// of every field and frequency as right-hand sides. Fills D[v] at the coupled sites.
+/// D~ = K^-1 E over the tensor-coupled sites of `sens` (k_at, closed under the couplings;
+/// adjoint_tensor.hpp solve_tensor): the engine steps E^{n+1} - E^n = K (S curl H~ + J')
+/// there (scene.hpp "Anisotropic cells"), so D~ = K^-1 E holds at every step and for the
+/// DFTs. Fills D[v] at the coupled sites.
 void solve_coupled(const ShapeSensitivity& sens, std::size_t nf,
                    const std::vector<const std::vector<std::complex<double>>*>& fields,
                    std::vector<std::vector<std::complex<double>>>& D) {
     std::vector<std::size_t> local(sens.sites.size(), std::size_t(-1)), global;
     for (std::size_t s = 0; s < sens.sites.size(); ++s)
         if (sens.coupled[s]) local[s] = global.size(), global.push_back(s);
-    const Eigen::Index n = Eigen::Index(global.size());
-    std::vector<Eigen::Triplet<double>> trip;
-    for (const TensorEntry& t : sens.k_at) trip.emplace_back(Eigen::Index(local.at(t.a)), Eigen::Index(local.at(t.b)), t.value);
-    Eigen::SparseMatrix<double> K(n, n);
-    K.setFromTriplets(trip.begin(), trip.end());
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(K);
-    if (ldlt.info() != Eigen::Success)
-        throw std::runtime_error("shape parameters: the inverse-permittivity tensor of the coupled sites is singular");
+    std::vector<TensorEntry> k;
+    for (const TensorEntry& t : sens.k_at) k.push_back({local.at(t.a), local.at(t.b), t.value});
     std::vector<std::size_t> used;
     for (std::size_t v = 0; v < fields.size(); ++v)
         if (!fields[v]->empty()) used.push_back(v);
-    Eigen::MatrixXd rhs(n, Eigen::Index(2 * nf * used.size()));
+    std::vector<std::vector<std::complex<double>>> e(used.size(), std::vector<std::complex<double>>(global.size() * nf));
     for (std::size_t u = 0; u < used.size(); ++u)
-        for (std::size_t f = 0; f < nf; ++f)
-            for (Eigen::Index i = 0; i < n; ++i) {
-                const std::complex<double> e = (*fields[used[u]])[global[std::size_t(i)] * nf + f];
-                rhs(i, Eigen::Index(2 * (u * nf + f))) = e.real();
-                rhs(i, Eigen::Index(2 * (u * nf + f) + 1)) = e.imag();
-            }
-    const Eigen::MatrixXd x = ldlt.solve(rhs);
+        for (std::size_t i = 0; i < global.size(); ++i)
+            for (std::size_t f = 0; f < nf; ++f) e[u][i * nf + f] = (*fields[used[u]])[global[i] * nf + f];
+    const auto x = solve_tensor(k, global.size(), nf, e);
     for (std::size_t u = 0; u < used.size(); ++u)
-        for (std::size_t f = 0; f < nf; ++f)
-            for (Eigen::Index i = 0; i < n; ++i)
-                D[used[u]][global[std::size_t(i)] * nf + f] = {x(i, Eigen::Index(2 * (u * nf + f))),
-                                                               x(i, Eigen::Index(2 * (u * nf + f) + 1))};
+        for (std::size_t i = 0; i < global.size(); ++i)
+            for (std::size_t f = 0; f < nf; ++f) D[used[u]][global[i] * nf + f] = x[u][i * nf + f];
 }
 
 }  // namespace

@@ -95,7 +95,13 @@ struct CompiledProject {
     /// accumulators in its engine with the DFT set's per-sample overhead as
     /// engine_state_bytes counts it (16 N_w + two cell indices, two weights, the 16-double
     /// CUDA ring: 160 B) and the adjoint fields copied out at its end (16 N_w):
-    /// sites * (48 N_w + 160) bytes.
+    /// sites * (48 N_w + 160) bytes; plus what adjoint.cpp apply_design gives each site in
+    /// the runs' scene, with engine_state_bytes' terms (R = 4 or 8 B by run.precision): a
+    /// table entry (sizeof(EUpdateCoeffs) + 2 R + 8 B; at most the table's free entries)
+    /// and, when the design's two materials have P > 0 poles together, a pole set (P (5 x 8
+    /// + 5 R) + 8 B) and a dispersive row (20 B + (2 + 2 P_max) R of polarization state,
+    /// P_max the largest pole set of the scene and the design), with the scene's own
+    /// dispersive cells' growth 2 (P_max - P_scene) R each when P exceeds the scene's largest.
     std::size_t design_dft_bytes = 0;
     /// 3D: the slice frames show (run.frames.plane / position: the normal axis and the
     /// nearest node index along it, PML included); 2D: the default, unused.

@@ -60,11 +60,26 @@
 // at w_f, so it is the materials' eps at the objective's frequency that enters). The
 // operator stays a complex diagonal plus the symmetric curl-curl, so reciprocity holds.
 //
+// Sub-pixel tensor couplings (TEz and 3D, scene.hpp "Anisotropic cells": an oblique
+// interface of another structure, or a 3D box's edge, reaching into the box under
+// run.subpixel_averaging): the design replaces the material at every site in the box and
+// the density is isotropic per site, so apply_design removes the couplings between two
+// design sites; a design site p coupled to a site q outside the box keeps K(p, q) of the
+// compiled tensor (the stored weights rescaled to the new eps_r), damped by
+// s_p = min(1, 0.95 / (max(eps_min, eps_max) sum_q |K(p, q)|)), a factor independent of the
+// density that keeps p's row of K diagonally dominant (K positive definite) at every
+// density. Only the diagonal 1 / eps_r(p) then moves with rho, dK = -d eps / eps_r^2, and
+// the exact adjoint of the tensor update (adjoint_tensor.hpp) is the formula above with
+// E -> D~ / eps_r at those sites, D~ = K^-1 E solved over their coupled cluster (whose
+// DFT fields the runs sample too):
+//   d a_mf / d eps(p) = -(1 - exp(i w_f dt)) (D~_fwd(p) / eps_r) (D~_adj,m(p) / eps_r) / S(w_f).
+//
 // Requirements (std::invalid_argument naming them otherwise): the design sites lie outside
-// the PML slabs, carry no TEz/3D tensor coupling (sub-pixel averaging at an oblique
-// interface inside the box) and no source; the scene has no symmetry plane, no Bloch
-// phase and no complex fields; every source is pulsed. A dispersive material of the scene
-// under the box is replaced by the design's, like any other.
+// the PML slabs and hold no source; a lossy or dispersive design keeps no tensor coupling
+// to the outside (the engines step tensor-coupled sites lossless and non-dispersive only;
+// the message names the site); the scene has no symmetry plane, no Bloch phase and no
+// complex fields; every source is pulsed. A dispersive material of the scene under the box
+// is replaced by the design's, like any other.
 #pragma once
 
 #include <array>
@@ -127,7 +142,9 @@ struct DesignSites {
 /// The design sites of `scene` (every E component of the scene: Ez in TMz, Ex and Ey in
 /// TEz, all three in 3D). Throws std::invalid_argument (message starting "design region: ")
 /// for an empty or inverted box, pixel counts below 1, eps_min or eps_max below 1e-3 or not
-/// finite, a box with no site, or a site that breaks a requirement of the header comment.
+/// finite, a box with no site, or a site that breaks a requirement of the header comment
+/// (a lossy or dispersive design at a site coupled to the outside: "design region: its
+/// <component> site at cell <n> keeps a sub-pixel tensor coupling ...").
 DesignSites map_design(const Scene& scene, const DesignRegion& region);
 
 /// eps_r of every site for the density `rho` (region.pixels() values in [0, 1]; values
@@ -140,13 +157,15 @@ std::vector<double> site_permittivity(const DesignSites& sites, const DesignRegi
 std::vector<double> site_density(const DesignSites& sites, const DesignRegion& region, const std::vector<double>& rho);
 
 /// Gives each site of `scene` the material eps_r = eps[s] (lossless), appending table
-/// entries (rounded to the free entries when there are too few, header comment).
+/// entries (rounded to the free entries when there are too few, header comment), and the
+/// sites' sub-pixel couplings as the header comment says (damped for the largest eps[s]).
 void apply_design(Scene& scene, const DesignSites& sites, const std::vector<double>& eps);
 
 /// Gives each site of `scene` the design material at its density rho_site[s] (site_density):
 /// eps_inf and sigma interpolated in the table entry and, when a design material has poles,
 /// a pole set of its own (header comment); a dispersive entry the scene had at a site is
-/// replaced. Rounds rho~ to evenly spaced levels when the table has too few free entries.
+/// replaced; the sites' sub-pixel couplings as the header comment says. Rounds rho~ to
+/// evenly spaced levels when the table has too few free entries.
 /// Throws std::invalid_argument for a wrong count, RunError when the table is full.
 void apply_design(Scene& scene, const DesignSites& sites, const DesignRegion& region, const std::vector<double>& rho_site);
 
@@ -290,7 +309,9 @@ struct Evaluation {
     Amplitudes amplitudes;            ///< a[m][f]
     std::vector<double> gradient;     ///< d F / d rho, one per pixel (empty without adjoint)
     /// d F / d eps_r, one per design site: the sensitivity to the site's real eps_inf
-    /// (lossless, non-dispersive: to its eps_r), sum_f Re(-(1 - exp(i w_f dt)) E_fwd lambda)
+    /// (lossless, non-dispersive: to its eps_r), sum_f Re(-(1 - exp(i w_f dt)) E_fwd lambda);
+    /// at a density's design site that keeps a tensor coupling, with E -> D~ / eps_r (header
+    /// comment: the exact sensitivity); evaluate_sites: the diagonal formula everywhere
     std::vector<double> d_eps;
     /// evaluate_sites with the gradient only: the fields that give the sensitivity to any
     /// change of the sites' update, [s * nf + f] (site order of the DesignSites, nf =

@@ -66,18 +66,11 @@
 
 #include "golightly/adjoint.hpp"
 #include "golightly/adjoint_project.hpp"
+#include "golightly/adjoint_tensor.hpp"
 #include "golightly/design_spec.hpp"
 #include "golightly/project.hpp"
 
 namespace golightly::adjoint {
-
-/// One entry of an inverse-permittivity tensor K (scene.hpp "Anisotropic cells") or of its
-/// derivative between two sites of ShapeSensitivity::sites (indices a, b; a == b: the
-/// diagonal 1 / eps_r).
-struct TensorEntry {
-    std::size_t a = 0, b = 0;
-    double value = 0;
-};
 
 /// d eps / d p at the sites any parameter moves.
 struct ShapeSensitivity {
@@ -88,7 +81,7 @@ struct ShapeSensitivity {
     /// frequencies_hz; 0 for sites that are tensor-coupled at p (their change is in d_tensor).
     std::vector<std::complex<double>> d_eps_w;
     std::vector<double> frequencies_hz;  ///< nf frequencies of d_eps_w (empty: d_eps_w empty)
-    /// per parameter k: d K(a, b) / d p_k, both orders of each off-diagonal pair, and the
+    /// per parameter k (TensorEntry: adjoint_tensor.hpp; indices into `sites`): d K(a, b) / d p_k, both orders of each off-diagonal pair, and the
     /// diagonal d (1 / eps_r) of the sites tensor-coupled at p
     std::vector<std::vector<TensorEntry>> d_tensor;
     /// K at p over the tensor-coupled sites that d_tensor reaches and every site coupled to
