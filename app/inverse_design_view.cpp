@@ -1,0 +1,244 @@
+// GoLightly IDE, Inverse Design dock: the density and field pictures and the figure-of-merit plot.
+#include "inverse_design_dock.hpp"
+#include "run_progress.hpp"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string_view>
+
+#include "canvas.hpp"
+#include "design_region.hpp"
+#include "qcustomplot_include.hpp"
+
+#include "golightly/colormap.hpp"
+#include "golightly/design_spec.hpp"
+#include "golightly/gds.hpp"
+#include "golightly/project.hpp"
+#include "golightly/units.hpp"
+
+#include "inverse_design_internal.hpp"
+
+namespace golightly::app {
+
+namespace fs = std::filesystem;
+using editor::design_region;
+
+using namespace inverse_design_detail;
+
+void InverseDesignDock::showDensity(const std::vector<double>& rho_projected) {
+    if (pixels_[0] <= 0 || pixels_[1] <= 0) return;
+    density_ = editor::density_image(rho_projected, pixels_[0], pixels_[1]);
+    if (density_.isNull()) return;
+    if (canvas_) canvas_->setDesignDensity(density_);
+    const QSize box = densityLabel_->size().boundedTo(QSize(400, 400)).expandedTo(QSize(120, 120));
+    densityLabel_->setPixmap(QPixmap::fromImage(density_.scaled(box, Qt::KeepAspectRatio, Qt::FastTransformation)));
+}
+
+std::shared_ptr<const InverseDesignDock::FieldSlice> InverseDesignDock::fieldSlice(const adjoint::DesignFields& f,
+                                                                                   const Scene& scene, double wavelength_um) {
+    auto out = std::make_shared<FieldSlice>();
+    const std::size_t nf = f.frequencies_hz.size();
+    if (!f.sites || nf == 0 || f.forward.size() != f.sites->size() * nf) return out;
+    // the frequency nearest the wavelength
+    std::size_t fi = 0;
+    if (wavelength_um > 0) {
+        const double target = units::c0 / (wavelength_um * units::um);
+        for (std::size_t k = 1; k < nf; ++k)
+            if (std::abs(f.frequencies_hz[k] - target) < std::abs(f.frequencies_hz[fi] - target)) fi = k;
+    }
+    out->wavelength_um = units::c0 / f.frequencies_hz[fi] / units::um;
+    const adjoint::DesignSites& sites = *f.sites;
+    const std::int64_t nx = scene.nx, ny = scene.ny;
+    // each component's index box (the sites of one component form a box, x fastest)
+    struct Box {
+        Component c;
+        std::int64_t lo[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, hi[3] = {-1, -1, -1};
+    };
+    std::vector<Box> boxes;
+    auto ijk = [&](CellIndex cell, std::int64_t (&v)[3]) {
+        v[0] = cell % nx, v[1] = (cell / nx) % ny, v[2] = cell / (nx * ny);
+    };
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        if (boxes.empty() || boxes.back().c != sites.component[s]) boxes.push_back({sites.component[s]});
+        std::int64_t v[3];
+        ijk(sites.cell[s], v);
+        for (int a = 0; a < 3; ++a) boxes.back().lo[a] = std::min(boxes.back().lo[a], v[a]), boxes.back().hi[a] = std::max(boxes.back().hi[a], v[a]);
+    }
+    std::int64_t lo[2] = {INT64_MAX, INT64_MAX}, hi[2] = {-1, -1};
+    for (const Box& b : boxes)
+        for (int a = 0; a < 2; ++a) lo[a] = std::min(lo[a], b.lo[a]), hi[a] = std::max(hi[a], b.hi[a]);
+    out->w = int(hi[0] - lo[0] + 1);
+    out->h = int(hi[1] - lo[1] + 1);
+    const bool adjointField = f.adjoint.size() == f.forward.size();
+    for (const Box& b : boxes) {
+        const std::int64_t bw = b.hi[0] - b.lo[0] + 1, bh = b.hi[1] - b.lo[1] + 1;
+        const std::int64_t kmid = (b.lo[2] + b.hi[2]) / 2;
+        std::vector<std::complex<float>> fwd(std::size_t(bw * bh)), adj(adjointField ? std::size_t(bw * bh) : 0);
+        for (std::size_t s = 0; s < sites.size(); ++s) {
+            if (sites.component[s] != b.c) continue;
+            std::int64_t v[3];
+            ijk(sites.cell[s], v);
+            if (v[2] != kmid) continue;
+            const std::size_t q = std::size_t((v[1] - b.lo[1]) * bw + (v[0] - b.lo[0]));
+            fwd[q] = std::complex<float>(f.forward[s * nf + fi]);
+            if (adjointField) adj[q] = std::complex<float>(f.adjoint[s * nf + fi]);
+        }
+        // onto the union box: a cell outside this component's box takes its nearest site
+        std::vector<std::complex<float>> F(std::size_t(out->w) * std::size_t(out->h)), A(adjointField ? F.size() : 0);
+        for (int j = 0; j < out->h; ++j)
+            for (int i = 0; i < out->w; ++i) {
+                const std::int64_t bi = std::clamp<std::int64_t>(lo[0] + i, b.lo[0], b.hi[0]) - b.lo[0];
+                const std::int64_t bj = std::clamp<std::int64_t>(lo[1] + j, b.lo[1], b.hi[1]) - b.lo[1];
+                const std::size_t q = std::size_t(bj * bw + bi), o = std::size_t(j) * std::size_t(out->w) + std::size_t(i);
+                F[o] = fwd[q];
+                if (adjointField) A[o] = adj[q];
+            }
+        out->components.push_back(b.c);
+        out->forward.push_back(std::move(F));
+        out->adjoint.push_back(std::move(A));
+    }
+    return out;
+}
+
+void InverseDesignDock::setFieldSource(FieldSource source) { fieldSource_->setCurrentIndex(source == FieldSource::Adjoint ? 1 : 0); }
+
+InverseDesignDock::FieldSource InverseDesignDock::fieldSource() const {
+    return fieldSource_->currentIndex() == 1 ? FieldSource::Adjoint : FieldSource::Forward;
+}
+
+void InverseDesignDock::showFields() {
+    // the quantity list follows the components of the fields (|E|² first)
+    if (fields_) {
+        QStringList keys{QString()};
+        for (Component c : fields_->components) keys << QString::fromLatin1(component_name(c));
+        QStringList have;
+        for (int k = 0; k < fieldQuantity_->count(); ++k) have << fieldQuantity_->itemData(k).toString();
+        if (have != keys) {
+            const QSignalBlocker block(fieldQuantity_);
+            fieldQuantity_->clear();
+            for (const QString& key : keys) fieldQuantity_->addItem(key.isEmpty() ? tr("|E|²") : tr("Re %1").arg(key), key);
+        }
+        if (fieldQuantity_->currentData().toString() != fieldQuantityKey_) {
+            const QSignalBlocker block(fieldQuantity_);
+            fieldQuantity_->setCurrentIndex(std::max(0, int(keys.indexOf(fieldQuantityKey_))));
+        }
+    }
+    fieldImage_ = QImage();
+    fieldLabel_->clear();
+    const bool adjointField = fieldSource() == FieldSource::Adjoint;
+    fieldSource_->setEnabled(!shapeRun_);
+    fieldQuantity_->setEnabled(!shapeRun_);
+    if (shapeRun_) {
+        // optimize_shape samples only the sites its parameters move and hands no fields out
+        fieldLabel_->setText(tr("No field view for shape parameters"));
+        fieldLabel_->setToolTip(tr("The shape optimizer reports no fields: it samples only the sites its parameters "
+                                   "move. The canvas shows the structure of the last iteration."));
+        return;
+    }
+    fieldLabel_->setText(QString());
+    if (!fields_ || fields_->w <= 0 || fields_->h <= 0 || fields_->components.empty()) {
+        fieldLabel_->setToolTip(tr("The field in the design region appears after the first iteration"));
+        return;
+    }
+    const FieldSlice& f = *fields_;
+    const auto& data = adjointField ? f.adjoint : f.forward;
+    if (data.empty() || data[0].empty()) return;
+    const int quantity = fieldQuantity_->currentIndex();  // 0: |E|², k: Re of component k - 1
+    const std::size_t n = std::size_t(f.w) * std::size_t(f.h);
+    std::vector<float> v(n, 0.f);
+    for (std::size_t o = 0; o < n; ++o) {
+        if (quantity <= 0) {
+            for (const auto& comp : data) v[o] += std::norm(comp[o]);
+        } else if (std::size_t(quantity - 1) < data.size()) {
+            v[o] = data[std::size_t(quantity - 1)][o].real();
+        }
+    }
+    float peak = 0;
+    for (float x : v) peak = std::max(peak, std::abs(x));
+    fieldImage_ = QImage(f.w, f.h, QImage::Format_RGB32);
+    for (int j = 0; j < f.h; ++j) {
+        auto* row = reinterpret_cast<QRgb*>(fieldImage_.scanLine(f.h - 1 - j));  // y up
+        for (int i = 0; i < f.w; ++i) {
+            // the field view's map: |E|² on its white..red half, a component on the whole
+            const float t = peak > 0 ? v[std::size_t(j) * std::size_t(f.w) + std::size_t(i)] / peak : 0.f;
+            std::uint8_t r, g, b;
+            diverging_rgb(t, r, g, b);
+            row[i] = qRgb(r, g, b);
+        }
+    }
+    const QSize box = fieldLabel_->size().boundedTo(QSize(400, 400)).expandedTo(QSize(120, 120));
+    fieldLabel_->setPixmap(QPixmap::fromImage(fieldImage_.scaled(box, Qt::KeepAspectRatio, Qt::FastTransformation)));
+    fieldLabel_->setToolTip(tr("%1 over the design region at %2 µm, last iteration; scaled to its maximum %3 "
+                               "(white: 0, red: the maximum%4)")
+                                .arg(fieldSource_->currentText(), QString::number(f.wavelength_um, 'g', 5))
+                                .arg(double(peak), 0, 'g', 3)
+                                .arg(quantity <= 0 ? QString() : tr(", blue: minus the maximum")));
+}
+
+void InverseDesignDock::clearPlot() {
+    while (plot_->graphCount() > 1) plot_->removeGraph(plot_->graphCount() - 1);
+    plot_->graph(0)->data()->clear();
+    plot_->clearItems();
+    curveWavelengths_.clear();
+    showLegend(false);
+    plot_->replot();
+}
+
+void InverseDesignDock::showLegend(bool show) {
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    const bool placed = layout->rowCount() > 1 && layout->hasElement(1, 0);
+    if (show && !placed) {
+        layout->addElement(1, 0, plot_->legend);
+        layout->setRowStretchFactor(1, 0.001);
+    } else if (!show && placed) {
+        layout->take(plot_->legend);
+        layout->simplify();
+    }
+    plot_->legend->setVisible(show);
+}
+
+void InverseDesignDock::setCurveWavelengths(const std::vector<double>& wavelengths_um) {
+    const std::vector<double> wanted = wavelengths_um.size() > 1 ? wavelengths_um : std::vector<double>{};
+    if (wanted == curveWavelengths_) return;  // a resumed run: the curves go on
+    while (plot_->graphCount() > 1) plot_->removeGraph(plot_->graphCount() - 1);
+    curveWavelengths_ = wanted;
+    const int colours = int(sizeof kCurveColours / sizeof kCurveColours[0]);
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+        QCPGraph* g = plot_->addGraph();
+        g->setPen(QPen(kCurveColours[int(k) % colours], 1.0));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+        g->setName(tr("%1 µm").arg(wanted[k], 0, 'g', 6));
+    }
+    plot_->graph(0)->setName(tr("figure of merit"));
+    showLegend(!wanted.empty());
+    plot_->replot();
+}
+
+}  // namespace golightly::app
