@@ -4,17 +4,19 @@
 // The scenes: B-CALM's gold (Drude + 5 Lorentz poles, tests/common/gold_bcalm.hpp) in air,
 // in a closed PEC box (no PML: a passive box whose only loss is the metal's), 2.5 nm cells,
 // CPU engine, one thread:
-//   3D  a sphere of radius 4.6 cells, centre off the grid, in a 12^3 box: cut cells of every
+//   3D  a sphere of radius 3.8 cells, centre off the grid, in a 10^3 box: cut cells of every
 //       kind (the surface crosses each E component's cells at every angle), small enough
-//       for 10^6 steps of each scene and precision in about 20 s of CPU;
+//       for 10^6 steps of each scene and precision in about 30 s of CPU (the 3D engine
+//       does 30-40 Mcells/s on rows this short);
 //   2D  TEz (E in the plane, normal to the wire's surface: where the schemes differ most) a
-//       cylinder of radius 6.3 cells and a gold slab (its own material) whose faces are
-//       normal to x, in a 30 x 20 box. The slab makes every scheme compile to its own scene:
+//       cylinder of radius 5.3 cells and a gold slab (its own material) whose faces are
+//       normal to x, in a 24 x 16 box. The slab makes every scheme compile to its own scene:
 //       on the cylinder "tangential" and "conformal" are the staircase (every cut cell has an
 //       oblique normal), on the slab "tangential" weights Ey (tangential) by the fill
 //       fraction and "conformal" gives its cut cells their own generalized poles.
 // Schemes that compile to the same scene (on the sphere alone: staircase, tangential and
-// conformal, since gold's eps_inf is air's, 1) are checked to be identical and run once.
+// conformal, since gold's eps_inf is air's, 1) are checked to be identical (up to the
+// float32 rounding of one cell's eps_inf average, 6e-8) and run once.
 //
 // The "short source" is an impulse: at t = 0 the H field is random (uniform in [-1, 1] per
 // cell and component) under a Gaussian envelope centred on the metal, E = 0 and every pole
@@ -37,10 +39,13 @@
 //       sqrt(min eps_r) (the Yee curl's norm is 2 sqrt(D) / dx; Cauchy-Schwarz), so
 //       (1 - q) N^n <= W^n. D = 2 or 3, S the Courant number; q < 1 is the Courant limit;
 //   (c) the fields stay finite.
-// delta = 1e-3: the explicit pole coupling makes the discrete pole energy differ from the
-// continuous one by terms of order (omega_p dt)^2 / 4 = 4e-4 (B-CALM's Drude omega_p,
-// dt = 4.2e-18 s in 3D), and float32 rounding adds a random walk of about 6e-8 sqrt(steps)
-// = 6e-5 of the energy over 10^6 steps. A growing mode exceeds either bound within a few
+// delta = 1e-3: the explicit pole coupling (P^{n+1} from E^n) makes the discrete pole
+// energy differ from the continuous one by terms of order (omega_p dt)^2 / 4 = 6e-4
+// (B-CALM's Drude omega_p = 1.2e16 rad/s, dt = 4.2e-18 s in 3D), and float32 rounding adds
+// a random walk of about 6e-8 sqrt(steps) = 6e-5 of the energy over 10^6 steps. Measured:
+// W never above 0.995 W^0 at any read-back; N up to 1.43 N^0 right after the impulse (the
+// random field's Nyquist part, where the cross term is largest), so a bound N <= N^0 would
+// be wrong. A growing mode exceeds either bound within a few
 // hundred e-foldings (the unstable variants below: a negative-damping pole).
 #include <catch2/catch.hpp>
 
@@ -96,10 +101,10 @@ Project closed_box(int dims, double lx, double ly, double lz, SubpixelMetal sche
     return p;
 }
 
-/// 3D: a gold sphere of radius 4.6 cells in a 12^3-cell PEC box, its centre (0.37, -0.21,
+/// 3D: a gold sphere of radius 3.8 cells in a 10^3-cell PEC box, its centre (0.37, -0.21,
 /// 0.13) cells off the box's centre.
 Project sphere_project(SubpixelMetal scheme) {
-    const double L = 12 * kDx;
+    const double L = 10 * kDx;
     Project p = closed_box(3, L, L, L, scheme);
     const Material au = gold_bcalm::example_gold();
     p.materials = {au};
@@ -109,17 +114,17 @@ Project sphere_project(SubpixelMetal scheme) {
     Shape s;
     s.type = ShapeType::Sphere;
     s.center_3d = {L / 2 + 0.37 * kDx, L / 2 - 0.21 * kDx, L / 2 + 0.13 * kDx};
-    s.radius = 4.6 * kDx;
+    s.radius = 3.8 * kDx;
     l.shapes = {s};
     p.layers = {l};
     return p;
 }
 
-/// 2D TEz: a gold cylinder (radius 6.3 cells, centre (9.37, 9.79) cells) and a gold slab
-/// (its own material, x from 19.6 to 23.0 cells, spanning y through the walls) in a 30 x 20
+/// 2D TEz: a gold cylinder (radius 5.3 cells, centre (7.37, 7.79) cells) and a gold slab
+/// (its own material, x from 15.6 to 19.0 cells, spanning y through the walls) in a 24 x 16
 /// PEC box.
 Project cylinder_slab_project(SubpixelMetal scheme) {
-    Project p = closed_box(2, 30 * kDx, 20 * kDx, 0, scheme);
+    Project p = closed_box(2, 24 * kDx, 16 * kDx, 0, scheme);
     const Material au = gold_bcalm::example_gold();
     Material slab_au = au;
     slab_au.id = au.id + "_slab";
@@ -130,16 +135,16 @@ Project cylinder_slab_project(SubpixelMetal scheme) {
     cyl.material = au.id;
     Shape d;
     d.type = ShapeType::Ellipse;
-    d.center = {9.37 * kDx, 9.79 * kDx};
-    d.radii = {6.3 * kDx, 6.3 * kDx};
+    d.center = {7.37 * kDx, 7.79 * kDx};
+    d.radii = {5.3 * kDx, 5.3 * kDx};
     cyl.shapes = {d};
     Layer slab;
     slab.name = "slab";
     slab.material = slab_au.id;
     Shape r;
     r.type = ShapeType::Rectangle;
-    r.min = {19.6 * kDx, -10 * kDx};
-    r.max = {23.0 * kDx, 30 * kDx};
+    r.min = {15.6 * kDx, -10 * kDx};
+    r.max = {19.0 * kDx, 30 * kDx};
     slab.shapes = {r};
     p.layers = {cyl, slab};
     return p;
@@ -288,7 +293,7 @@ void check_long_runs(const Scene& scene, const std::string& label) {
     const double w_bound = 1 + kDelta, n_bound = (1 + kDelta) / (1 - q);
     for (Precision prec : {Precision::Float32, Precision::Float64}) {
         const LongRun r = long_run(scene, prec, kSteps, w_bound, n_bound, false);
-        std::printf("%s %s: %lld steps, %zu cells, %.1f Mcells/s (wall), %.1f (CPU): max W/W0 %.6f (bound %.4f), max N/N0 %.6f "
+        std::printf("%s %s: %lld steps, %zu cells, %.1f Mcells/s (wall), %.1f (CPU): max W/W0 %.6g (bound %.4f), max N/N0 %.6g "
                     "(bound %.3f, q %.3f), final N/N0 %.3e%s\n",
                     label.c_str(), prec == Precision::Float32 ? "float32" : "float64", (long long)r.steps,
                     scene.cells(), r.mcells_per_s, r.mcells_per_cpu_s, r.max_w, w_bound, r.max_n, n_bound, q, r.last_n,
@@ -312,10 +317,11 @@ TEST_CASE("metal long run: a 3D gold sphere, every subpixel_metal scheme, 10^6 s
     for (int s = 0; s < 4; ++s) scenes[s] = compile_project(sphere_project(kSchemes[s]), "sphere.glproj").scene;
     // On a sphere every component has a normal part somewhere: tangential is the staircase,
     // and conformal (oblique cut cells) keeps the tangential rule; gold's eps_inf is air's,
-    // so not even the eps_inf average differs. Fraction is its own scene.
-    CHECK(same_metal_scene(scenes[1], scenes[0]));
-    CHECK(same_metal_scene(scenes[3], scenes[0]));
-    CHECK(!same_metal_scene(scenes[2], scenes[0]));
+    // so the eps_inf average differs only by the float32 rounding of the coverage fractions
+    // (one cell at 1 - 6e-8: tolerance 1e-6). Fraction is its own scene.
+    CHECK(same_metal_scene(scenes[1], scenes[0], 1e-6));
+    CHECK(same_metal_scene(scenes[3], scenes[0], 1e-6));
+    CHECK(!same_metal_scene(scenes[2], scenes[0], 1e-6));
     std::size_t partial = 0;
     for (double w : scenes[2].dispersive[0].weight) partial += w < 1;
     CHECK(partial > 50);  // the fraction scheme's cut cells
@@ -331,7 +337,7 @@ TEST_CASE("metal long run: a 2D gold cylinder and slab in TEz, every subpixel_me
     for (int a = 0; a < 4; ++a)
         for (int b = a + 1; b < 4; ++b) {
             INFO(to_string(kSchemes[a]) << " vs " << to_string(kSchemes[b]));
-            CHECK(!same_metal_scene(scenes[a], scenes[b]));
+            CHECK(!same_metal_scene(scenes[a], scenes[b], 1e-6));
         }
     std::size_t generalized = 0;
     for (const PoleSet& ps : scenes[3].pole_sets)
