@@ -7,23 +7,30 @@
 // - the project field: default, round trip, a bad value named;
 // - physics: a 2D gold cylinder (B-CALM's gold, r = 40 nm) in TEz and TMz against the
 //   cylinder series (Bohren & Huffman ch. 8.4) with the default scheme, the fill-fraction
-//   weighting shown to be the wrong one for the normal field.
+//   weighting shown to be the wrong one for the normal field; Rakic's silver (the bundled
+//   library's "ag") the same way, with one builder for both metals;
+// - [.study]: both metals, every scheme, 5 / 2.5 / 1.25 nm, the observed convergence
+//   orders.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "golightly/compile.hpp"
 #include "golightly/dispersion.hpp"
+#include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
+#include "golightly/material_library.hpp"
 #include "golightly/project.hpp"
 #include "golightly/run.hpp"
 #include "golightly/units.hpp"
 #include "gold_bcalm.hpp"
+#include "metal_scenes.hpp"
 #include "mie_series.hpp"
 #include "test_3d_projects.hpp"
 
@@ -34,6 +41,16 @@ namespace {
 
 /// B-CALM's gold (Drude + 5 Lorentz poles) as the bundled example writes it.
 Material bcalm_gold() { return gold_bcalm::example_gold(); }
+
+/// Rakic's silver (Lorentz-Drude, Appl. Opt. 37, 5271 (1998)): the bundled library's "ag".
+/// Its fit covers 0.1-5 eV (0.25-12 um), so the band 0.4-1.0 um of the cylinder runs.
+/// Throws std::runtime_error when the library lacks it.
+Material rakic_silver() {
+    for (const LibraryMaterial& lm : load_material_library(bundled_material_library_path()))
+        if (lm.material.id == "ag") return lm.material;
+    throw std::runtime_error("the bundled material library " + bundled_material_library_path().string() +
+                             " has no material \"ag\"");
+}
 
 /// 2D: a gold half-plane x >= x0 (all y) over glass (eps 2.25) in a 0.4 x 0.4 um periodic
 /// domain, dx 0.01 um, or a gold disc when `disc` (radius 0.123 um, centred off the grid).
@@ -177,9 +194,9 @@ TEST_CASE("subpixel_metal: project field default, round trip, only written when 
 
 namespace {
 
-/// Cross-sections per unit length (um) of a gold cylinder (radius a um, centre offset by
+/// Cross-sections per unit length (um) of a metal cylinder (radius a um, centre offset by
 /// (ox, oy) um from the grid) under a TF/SF plane wave along +x, against the cylinder
-/// series of B-CALM's gold.
+/// series of the same material's analytic eps(omega).
 struct CylinderRun {
     std::vector<double> wl, sca, abs, sca_series, abs_series;
     double worst_sca = 0, worst_abs = 0;
@@ -188,14 +205,15 @@ struct CylinderRun {
 constexpr double kCylWlMin = 0.4, kCylWlMax = 1.0;
 constexpr int kCylPoints = 7;  // 1/lambda = 1, 1.25, .., 2.5 /um
 
-/// The gold cylinder project of run_gold_cylinder: a TF/SF plane wave along +x on a cylinder
-/// of radius a (um) centred at the domain's centre + (ox, oy) um, flux boxes "sca" (a + 40
-/// nm) and "abs" (a + 10 nm), float64, CPU.
-Project gold_cylinder_project(Polarization pol, double dx, double a, SubpixelMetal scheme, double ox, double oy) {
+/// The cylinder project of run_cylinder: a TF/SF plane wave along +x on a cylinder of
+/// `metal` (its first material), radius a (um), centred at the domain's centre + (ox, oy)
+/// um, flux boxes "sca" (a + 40 nm) and "abs" (a + 10 nm), float64, CPU.
+Project cylinder_project(const Material& metal, Polarization pol, double dx, double a, SubpixelMetal scheme, double ox,
+                         double oy) {
     const double wl_min = kCylWlMin, wl_max = kCylWlMax;
     const int points = kCylPoints;
     Project p;
-    p.name = "gold cylinder";
+    p.name = metal.id + " cylinder";
     p.domain.dimensions = 2;
     p.domain.polarization = pol;
     const double L = 2 * a + 0.16;
@@ -203,11 +221,10 @@ Project gold_cylinder_project(Polarization pol, double dx, double a, SubpixelMet
     p.domain.cell_size = dx;
     p.domain.boundaries = {BoundaryKind::Pml, BoundaryKind::Pml, BoundaryKind::Periodic};
     p.domain.pml.cells = std::max(12, int(std::lround(0.04 / dx)));
-    const Material gold = bcalm_gold();
-    p.materials = {gold};
+    p.materials = {metal};
     Layer layer;
     layer.name = "cylinder";
-    layer.material = gold.id;
+    layer.material = metal.id;
     Shape disc;
     disc.type = ShapeType::Ellipse;
     const double c = L / 2;
@@ -245,16 +262,18 @@ Project gold_cylinder_project(Polarization pol, double dx, double a, SubpixelMet
     return p;
 }
 
-CylinderRun run_gold_cylinder(Polarization pol, double dx, double a, SubpixelMetal scheme, double ox, double oy) {
-    const Project p = gold_cylinder_project(pol, dx, a, scheme, ox, oy);
-    const Material gold = p.materials[0];
-    const RunResult r = run_project(p, "gold_cylinder.glproj");
+/// Runs `p` (a cylinder_project) against the cylinder series; `opts` the run options.
+CylinderRun run_cylinder_project(const Project& p, const RunOptions& opts = {}) {
+    const Material metal = p.materials[0];
+    const double a = p.layers.at(0).shapes.at(0).radii.x;
+    const Polarization pol = p.domain.polarization;
+    const RunResult r = run_project(p, metal.id + "_cylinder.glproj", opts);
     REQUIRE(r.spectra.size() == 2);
     CHECK(r.stop_reason == StopReason::Decay);  // not cut off by the time limit
     CylinderRun out;
     for (std::size_t f = 0; f < r.frequency_hz.size(); ++f) {
         const double wl = units::hz_to_wavelength_um(r.frequency_hz[f]);
-        const std::complex<double> m = std::sqrt(analytic_epsilon(gold, 2 * units::pi * r.frequency_hz[f]));
+        const std::complex<double> m = std::sqrt(analytic_epsilon(metal, 2 * units::pi * r.frequency_hz[f]));
         const auto q = mie::cylinder_efficiencies(2 * units::pi * a / wl, m, pol == Polarization::TMz);
         out.wl.push_back(wl);
         out.sca.push_back(r.spectra[0].normalized[f]);
@@ -265,6 +284,15 @@ CylinderRun run_gold_cylinder(Polarization pol, double dx, double a, SubpixelMet
         out.worst_abs = std::max(out.worst_abs, std::abs(out.abs.back() / out.abs_series.back() - 1));
     }
     return out;
+}
+
+CylinderRun run_cylinder(const Material& metal, Polarization pol, double dx, double a, SubpixelMetal scheme, double ox,
+                         double oy) {
+    return run_cylinder_project(cylinder_project(metal, pol, dx, a, scheme, ox, oy));
+}
+
+CylinderRun run_gold_cylinder(Polarization pol, double dx, double a, SubpixelMetal scheme, double ox, double oy) {
+    return run_cylinder(bcalm_gold(), pol, dx, a, scheme, ox, oy);
 }
 
 void print_run(const char* label, const CylinderRun& r) {
@@ -299,24 +327,80 @@ TEST_CASE("cylinder series with complex index: Rayleigh limits (TMz and TEz), re
     CHECK(mie::cylinder_efficiencies(1.7, 1.5, true).abs() == Approx(0).margin(1e-12));
 }
 
-TEST_CASE("2D gold cylinder study: every scheme, TEz and TMz, 5 / 2.5 / 1.25 nm, three centre offsets (prints)",
-          "[.study][subpixel_metal]") {
+namespace {
+
+/// The cylinder study of `metal` (r = 40 nm): TEz and TMz, every scheme, 5 / 2.5 / 1.25 nm,
+/// three sub-cell offsets of the centre; prints each grid's worst error over the band and
+/// the offsets against the cylinder series, then per scheme the observed convergence order
+/// between successive cells, p = log2(err(dx) / err(dx/2)), for scattering and absorption.
+/// A scheme that compiles to the same scene as an earlier one (same_metal_scene: on a
+/// cylinder in air, TEz: tangential and conformal are the staircase; TMz: tangential,
+/// fraction and conformal are one) takes that one's figures without a run (said so).
+/// One engine thread per run: run two studies side by side on a shared machine.
+void cylinder_study(const Material& metal, const std::string& name) {
     const double a = 0.04;
     const double offsets[3][2] = {{0.37, -0.21}, {0.0, 0.0}, {0.5, 0.25}};
-    for (Polarization pol : {Polarization::TEz, Polarization::TMz})
-        for (SubpixelMetal scheme : {SubpixelMetal::Staircase, SubpixelMetal::Tangential, SubpixelMetal::Fraction,
-                                      SubpixelMetal::Conformal})
-            for (double dx : {0.005, 0.0025, 0.00125}) {
-                double ws = 0, wa = 0;
-                for (const auto& o : offsets) {
-                    const CylinderRun r = run_gold_cylinder(pol, dx, a, scheme, o[0] * dx, o[1] * dx);
-                    ws = std::max(ws, r.worst_sca);
-                    wa = std::max(wa, r.worst_abs);
+    const double dxs[3] = {0.005, 0.0025, 0.00125};
+    RunOptions opts;
+    opts.threads = 1;
+    for (Polarization pol : {Polarization::TEz, Polarization::TMz}) {
+        const char* pn = pol == Polarization::TMz ? "TMz" : "TEz";
+        double ws[4][3] = {}, wa[4][3] = {};
+        std::string same_as[4];
+        for (int d = 0; d < 3; ++d) {
+            const double dx = dxs[d];
+            for (const auto& o : offsets) {
+                Scene scenes[4];
+                CylinderRun runs[4];
+                for (int s = 0; s < 4; ++s) {
+                    const SubpixelMetal scheme = SubpixelMetal(s);
+                    const Project p = cylinder_project(metal, pol, dx, a, scheme, o[0] * dx, o[1] * dx);
+                    scenes[s] = compile_project(p, name + "_cylinder.glproj").scene;
+                    int twin = -1;
+                    for (int t = 0; t < s && twin < 0; ++t)
+                        if (metal_scenes::same_metal_scene(scenes[s], scenes[t])) twin = t;
+                    if (twin >= 0) {
+                        runs[s] = runs[twin];
+                        const std::string note = "same scene as " + to_string(SubpixelMetal(twin));
+                        if (same_as[s].empty()) same_as[s] = note;
+                        if (same_as[s] != note) same_as[s] = "mixed";
+                    } else {
+                        runs[s] = run_cylinder_project(p, opts);
+                        if (same_as[s].empty()) same_as[s] = "run";
+                        if (same_as[s] != "run") same_as[s] = "mixed";
+                    }
+                    ws[s][d] = std::max(ws[s][d], runs[s].worst_sca);
+                    wa[s][d] = std::max(wa[s][d], runs[s].worst_abs);
+                    CHECK(std::isfinite(runs[s].worst_sca));
+                    CHECK(std::isfinite(runs[s].worst_abs));
                 }
-                std::printf("study %s %-10s dx %.5f: worst over offsets sca %6.2f %%  abs %6.2f %%\n",
-                            pol == Polarization::TMz ? "TMz" : "TEz", to_string(scheme).c_str(), dx, 100 * ws, 100 * wa);
-                std::fflush(stdout);
             }
+            for (int s = 0; s < 4; ++s)
+                std::printf("study %s %s %-10s dx %.5f: worst over offsets sca %6.2f %%  abs %6.2f %%  (%s)\n",
+                            name.c_str(), pn, to_string(SubpixelMetal(s)).c_str(), dx, 100 * ws[s][d], 100 * wa[s][d],
+                            same_as[s].c_str());
+            std::fflush(stdout);
+        }
+        for (int s = 0; s < 4; ++s)
+            std::printf("order %s %s %-10s: sca p(5 -> 2.5 nm) %5.2f, p(2.5 -> 1.25 nm) %5.2f;  abs %5.2f, %5.2f\n",
+                        name.c_str(), pn, to_string(SubpixelMetal(s)).c_str(), std::log2(ws[s][0] / ws[s][1]),
+                        std::log2(ws[s][1] / ws[s][2]), std::log2(wa[s][0] / wa[s][1]), std::log2(wa[s][1] / wa[s][2]));
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("2D gold cylinder study: every scheme, TEz and TMz, 5 / 2.5 / 1.25 nm, three centre offsets, orders "
+          "(prints)",
+          "[.study][subpixel_metal][gold_cylinder_study]") {
+    cylinder_study(bcalm_gold(), "gold");
+}
+
+TEST_CASE("2D silver cylinder study: every scheme, TEz and TMz, 5 / 2.5 / 1.25 nm, three centre offsets, orders "
+          "(prints)",
+          "[.study][subpixel_metal][silver_cylinder_study]") {
+    cylinder_study(rakic_silver(), "silver");
 }
 
 TEST_CASE("2D gold cylinder (B-CALM gold, r = 40 nm) in TEz vs the cylinder series with the default scheme: "
@@ -362,6 +446,75 @@ TEST_CASE("2D gold cylinder (B-CALM gold, r = 40 nm) in TMz vs the cylinder seri
     print_run("gold cylinder TMz default, 2.5 nm", t);
     const CylinderRun st = run_gold_cylinder(Polarization::TMz, dx, a, SubpixelMetal::Staircase, ox, oy);
     print_run("gold cylinder TMz staircase, 2.5 nm", st);
+    CHECK(t.worst_sca < 0.01);
+    CHECK(t.worst_abs < 0.01);
+    CHECK(t.worst_sca < st.worst_sca);
+}
+
+namespace {
+/// The worst |relative error| of a run's scattering (sca) or absorption over the spectrum
+/// points with wavelength in [wl_lo, wl_hi] um.
+double worst_in(const CylinderRun& r, bool sca, double wl_lo, double wl_hi) {
+    double w = 0;
+    for (std::size_t f = 0; f < r.wl.size(); ++f)
+        if (r.wl[f] >= wl_lo - 1e-9 && r.wl[f] <= wl_hi + 1e-9)
+            w = std::max(w, std::abs(sca ? r.sca[f] / r.sca_series[f] - 1 : r.abs[f] / r.abs_series[f] - 1));
+    return w;
+}
+}  // namespace
+
+TEST_CASE("2D silver cylinder (Rakic silver, r = 40 nm) in TEz vs the cylinder series with the default scheme: "
+          "the staircase's scene, first order in dx, the gold case's bounds from 0.5 um",
+          "[subpixel_metal][mie2d][dispersive][physics][silver]") {
+    // The gold TEz case above with Rakic's silver (cylinder_project takes the material). E
+    // is normal to the surface around the whole cylinder, so the default is the staircase
+    // (checked: the same scene; silver's eps_inf is air's) and converges at first order in
+    // dx. From 0.5 um up (Re eps < -9) the gold case's reasoning and bounds hold: 2 x finer
+    // cells cut the worst error by at least 1.5 x, and at 2.5 nm (16 cells per radius) the
+    // scattering is within the issue's 5 % and the absorption within staircasing's 12 %.
+    // Below 0.5 um silver nears its TEz plasmon (Re eps = -1 at about 0.35 um): the fields
+    // crowd at the staircased surface and the error is several times larger (study: up to
+    // +47 % absorption at 0.4 um and 2.5 nm, +36 % at 1.25 nm, worst over centre offsets);
+    // there the test asks only that each point's error falls from 5 to 2.5 nm. Silver's
+    // absorption is a few % of its extinction, so its relative error is the large one.
+    const Material ag = rakic_silver();
+    const double a = 0.04, ox = 0.37, oy = -0.21;
+    const Scene t = compile_project(cylinder_project(ag, Polarization::TEz, 0.0025, a, SubpixelMetal::Tangential,
+                                                     ox * 0.0025, oy * 0.0025), "ag.glproj").scene;
+    const Scene st = compile_project(cylinder_project(ag, Polarization::TEz, 0.0025, a, SubpixelMetal::Staircase,
+                                                      ox * 0.0025, oy * 0.0025), "ag.glproj").scene;
+    CHECK(metal_scenes::same_metal_scene(t, st));
+    const CylinderRun c5 = run_cylinder(ag, Polarization::TEz, 0.005, a, SubpixelMetal::Tangential, ox * 0.005, oy * 0.005);
+    print_run("silver cylinder TEz default, 5 nm", c5);
+    const CylinderRun c25 =
+        run_cylinder(ag, Polarization::TEz, 0.0025, a, SubpixelMetal::Tangential, ox * 0.0025, oy * 0.0025);
+    print_run("silver cylinder TEz default, 2.5 nm", c25);
+    REQUIRE(c25.wl.size() == c5.wl.size());
+    CHECK(worst_in(c25, true, 0.5, 1.0) < 0.05);
+    CHECK(worst_in(c25, false, 0.5, 1.0) < 0.12);
+    CHECK(worst_in(c25, true, 0.5, 1.0) * 1.5 < worst_in(c5, true, 0.5, 1.0));
+    CHECK(worst_in(c25, false, 0.5, 1.0) * 1.5 < worst_in(c5, false, 0.5, 1.0));
+    for (std::size_t f = 0; f < c25.wl.size(); ++f) {
+        if (c25.wl[f] >= 0.5) continue;
+        INFO("wavelength " << c25.wl[f] << " um");
+        CHECK(std::abs(c25.sca[f] / c25.sca_series[f] - 1) < std::abs(c5.sca[f] / c5.sca_series[f] - 1));
+        CHECK(std::abs(c25.abs[f] / c25.abs_series[f] - 1) < std::abs(c5.abs[f] / c5.abs_series[f] - 1));
+    }
+}
+
+TEST_CASE("2D silver cylinder (Rakic silver, r = 40 nm) in TMz vs the cylinder series: the default averages the "
+          "poles (Ez tangential), within 1 %, beats staircasing",
+          "[subpixel_metal][mie2d][dispersive][physics][silver][slow]") {
+    // The gold TMz case with Rakic's silver: Ez along the whole surface sees the fill
+    // fraction of eps exactly, the error is the averaged medium's second-order one. Bounds as
+    // for gold: 1 % for both cross-sections at 2.5 nm, a fifth of the issue's 5 %, and the
+    // staircase worse (study: 0.10 % / 0.26 % at 5 nm against 4.5 % / 2.0 % staircased).
+    const Material ag = rakic_silver();
+    const double a = 0.04, dx = 0.0025, ox = 0.37 * dx, oy = -0.21 * dx;
+    const CylinderRun t = run_cylinder(ag, Polarization::TMz, dx, a, SubpixelMetal::Tangential, ox, oy);
+    print_run("silver cylinder TMz default, 2.5 nm", t);
+    const CylinderRun st = run_cylinder(ag, Polarization::TMz, dx, a, SubpixelMetal::Staircase, ox, oy);
+    print_run("silver cylinder TMz staircase, 2.5 nm", st);
     CHECK(t.worst_sca < 0.01);
     CHECK(t.worst_abs < 0.01);
     CHECK(t.worst_sca < st.worst_sca);
@@ -440,7 +593,7 @@ TEST_CASE("gold cylinder: the flux box's absorption equals the Ohmic loss of the
     const double a = 0.04, dx = 0.005;
     const std::vector<double> wl = {0.8, 0.5, 0.4};  // on the spectrum's grid (1/lambda = 1.25, 2, 2.5)
     for (Polarization pol : {Polarization::TMz, Polarization::TEz}) {
-        Project p = gold_cylinder_project(pol, dx, a, SubpixelMetal::Tangential, 0.37 * dx, -0.21 * dx);
+        Project p = cylinder_project(bcalm_gold(), pol, dx, a, SubpixelMetal::Tangential, 0.37 * dx, -0.21 * dx);
         Monitor map;
         map.name = "map";
         map.type = MonitorType::DftField;
