@@ -131,6 +131,24 @@ TEST_CASE("cli: modes on a Bloch port line writes the complex supermode: Re Im a
     fs::remove_all(dir);
 }
 
+namespace {
+
+/// The TMz Bloch array of tests/common/bloch_array_project.hpp as a 3D period: 1 x 3 x 0.1 um,
+/// Bloch-periodic along x (k = 0.25 in 2 pi / a units), periodic along z, its port a plane
+/// across the whole period at y = 1 um.
+Json bloch_array_3d() {
+    Json j3 = Json::parse(bloch_array_project("TMz"));
+    j3["domain"]["dimensions"] = 3;
+    j3["domain"]["size"] = Json::array({1.0, 3.0, 0.1});
+    j3["domain"]["boundaries"] = Json::parse(R"({"x": "bloch", "y": "pml", "z": "periodic"})");
+    j3["domain"]["bloch_k"] = Json::array({0.25, 0, 0});
+    j3["ports"][0]["center"] = Json::array({0.5, 1.0, 0.05});
+    j3["ports"][0]["size"] = Json::array({1.0, 0, 0.1});
+    return j3;
+}
+
+}  // namespace
+
 // A 3D port across the Bloch axis (the same array, z-invariant over 4 periodic cells): its
 // modes must be the period's Bloch modes, as its runs use them (apply_bloch_window), not the
 // k = 0 modes of the cross-section (0.03 higher in n_eff here). Reference: the 2D port line's
@@ -143,13 +161,7 @@ TEST_CASE("cli: modes on a 3D port across a Bloch axis gives the period's Bloch 
     std::random_device rd;
     const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes_bloch3d_" + std::to_string(rd()));
     fs::create_directories(dir);
-    Json j3 = Json::parse(bloch_array_project("TMz"));
-    j3["domain"]["dimensions"] = 3;
-    j3["domain"]["size"] = Json::array({1.0, 3.0, 0.1});
-    j3["domain"]["boundaries"] = Json::parse(R"({"x": "bloch", "y": "pml", "z": "periodic"})");
-    j3["domain"]["bloch_k"] = Json::array({0.25, 0, 0});
-    j3["ports"][0]["center"] = Json::array({0.5, 1.0, 0.05});
-    j3["ports"][0]["size"] = Json::array({1.0, 0, 0.1});
+    const Json j3 = bloch_array_3d();
     const fs::path proj = dir / "array3d.glproj";
     std::ofstream(proj) << j3.dump(1);
     const fs::path out = dir / "m3d";
@@ -194,13 +206,7 @@ TEST_CASE("cli: modes on a 3D port across a Bloch axis writes the complex Bloch 
     std::random_device rd;
     const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes_bloch3dc_" + std::to_string(rd()));
     fs::create_directories(dir);
-    Json j3 = Json::parse(bloch_array_project("TMz"));
-    j3["domain"]["dimensions"] = 3;
-    j3["domain"]["size"] = Json::array({1.0, 3.0, 0.1});
-    j3["domain"]["boundaries"] = Json::parse(R"({"x": "bloch", "y": "pml", "z": "periodic"})");
-    j3["domain"]["bloch_k"] = Json::array({0.25, 0, 0});
-    j3["ports"][0]["center"] = Json::array({0.5, 1.0, 0.05});
-    j3["ports"][0]["size"] = Json::array({1.0, 0, 0.1});
+    const Json j3 = bloch_array_3d();
     const fs::path proj = dir / "array3d.glproj";
     std::ofstream(proj) << j3.dump(1);
     const fs::path out = dir / "m3d";
