@@ -147,6 +147,24 @@ Json bloch_array_3d() {
     return j3;
 }
 
+/// `golightly-cli modes` on bloch_array_3d() at 1.55 um, in a fresh temporary folder named
+/// after `tag`: the folder, the output folder and what the CLI printed.
+struct Modes3d {
+    fs::path dir, out;
+    test::CliOut o;
+};
+Modes3d run_modes_3d(const std::string& tag) {
+    std::random_device rd;
+    Modes3d r;
+    r.dir = fs::temp_directory_path() / ("golightly_cli_modes_" + tag + "_" + std::to_string(rd()));
+    fs::create_directories(r.dir);
+    const fs::path proj = r.dir / "array3d.glproj";
+    std::ofstream(proj) << bloch_array_3d().dump(1);
+    r.out = r.dir / "m3d";
+    r.o = test::run_cli("modes '" + proj.string() + "' --wavelength 1.55 --out '" + r.out.string() + "'", r.dir);
+    return r;
+}
+
 }  // namespace
 
 // A 3D port across the Bloch axis (the same array, z-invariant over 4 periodic cells): its
@@ -158,14 +176,10 @@ Json bloch_array_3d() {
 // bound is 3e-4 in n_eff.
 TEST_CASE("cli: modes on a 3D port across a Bloch axis gives the period's Bloch modes, not k = 0",
           "[cli][modes][bloch]") {
-    std::random_device rd;
-    const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes_bloch3d_" + std::to_string(rd()));
-    fs::create_directories(dir);
-    const Json j3 = bloch_array_3d();
-    const fs::path proj = dir / "array3d.glproj";
-    std::ofstream(proj) << j3.dump(1);
-    const fs::path out = dir / "m3d";
-    const test::CliOut o = test::run_cli("modes '" + proj.string() + "' --wavelength 1.55 --out '" + out.string() + "'", dir);
+    const Modes3d run = run_modes_3d("bloch3d");
+    const fs::path& dir = run.dir;
+    const fs::path& out = run.out;
+    const test::CliOut& o = run.o;
     INFO(o.out << o.err);
     REQUIRE(o.code == 0);
     CHECK(o.err.find("spans a Bloch axis") != std::string::npos);
@@ -203,14 +217,10 @@ TEST_CASE("cli: modes on a 3D port across a Bloch axis gives the period's Bloch 
 // holds only with the Bloch phase in the edge average.
 TEST_CASE("cli: modes on a 3D port across a Bloch axis writes the complex Bloch mode, equal to the 2D line's",
           "[cli][modes][bloch]") {
-    std::random_device rd;
-    const fs::path dir = fs::temp_directory_path() / ("golightly_cli_modes_bloch3dc_" + std::to_string(rd()));
-    fs::create_directories(dir);
-    const Json j3 = bloch_array_3d();
-    const fs::path proj = dir / "array3d.glproj";
-    std::ofstream(proj) << j3.dump(1);
-    const fs::path out = dir / "m3d";
-    const test::CliOut o = test::run_cli("modes '" + proj.string() + "' --wavelength 1.55 --out '" + out.string() + "'", dir);
+    const Modes3d run = run_modes_3d("bloch3dc");
+    const fs::path& dir = run.dir;
+    const fs::path& out = run.out;
+    const test::CliOut& o = run.o;
     INFO(o.out << o.err);
     REQUIRE(o.code == 0);
     CHECK(o.err.find("complex: the per-mode CSV adds Ex_re .. Ez_im") != std::string::npos);
