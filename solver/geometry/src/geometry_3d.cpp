@@ -57,6 +57,17 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// v rounded to float precision, returned as a double, through a volatile so that no
+/// optimizer drops the rounding. GCC 12's SLP vectorizer (-O2, -O3) compiled
+/// `double(float(s.gx[i]))` in average_medium_3d as `s.gx[i]` whenever that loop was
+/// vectorized, so the 3D normals lost the float rounding the 2D ones have and a 3D run's
+/// media moved by about 1e-9 with unrelated edits of this file (seen as a 8e-10 change of
+/// a float64 strip run; -fno-tree-slp-vectorize restored the rounding).
+double rounded_to_float(double v) {
+    volatile float f = static_cast<float>(v);
+    return f;
+}
+
 // 4-point Gauss-Legendre on [-1, 1] (Abramowitz & Stegun, table 25.4).
 constexpr double kGaussX[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526};
 constexpr double kGaussW[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538};
@@ -676,7 +687,8 @@ AveragedMedium average_medium_3d(const Project& project, const SampleGrid3& grid
             // (1 - P) <eps>^-1 with P = n n^T; the diagonal entry for axis d is
             // n_d^2 a + (1 - n_d^2) b, a = <1/eps>, b = 1/<eps>. n from the cube integral of
             // grad eps (Builder3::slab), rounded to float as the 2D normals are.
-            const double gx = float(s.gx[i]), gy = float(s.gy[i]), gz = float(s.gz[i]);
+            const double gx = rounded_to_float(s.gx[i]), gy = rounded_to_float(s.gy[i]),
+                         gz = rounded_to_float(s.gz[i]);
             const double g2 = gx * gx + gy * gy + gz * gz;
             const double gd = e_component == Component::Ex ? gx : e_component == Component::Ey ? gy : gz;
             if (!(g2 > 1e-18 * mean * mean) || (e_component == Component::Ez && gz == 0.0)) {
