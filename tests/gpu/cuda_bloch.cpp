@@ -133,7 +133,7 @@ TEST_CASE("CUDA: complex Bloch fields on two subdomains equal one engine (2D x B
         return rel;
     };
     for (const BlochCase& bc : all_2d_bloch_cases()) {
-        if (bc.bloch_axis != 0) continue;  // a Bloch y is the 2D cut axis: one device only
+        if (bc.bloch_axis != 0) continue;  // a Bloch y is the 2D cut axis: cuda_bloch_cut.cpp
         INFO(describe(bc));
         const double d = compare(make_bloch_pair(bc), 300);
         CHECK(d < 1e-10);

@@ -17,8 +17,9 @@
 // A transfer across the wrap of a Bloch cut axis (HaloTransfer::phase) is rotated after its
 // copies, on the same receiving stream: one kernel over the landed planes of every complex
 // component, (re, im) <- (cos re - sin im, sin re + cos im) in double, as the host
-// transports' apply_halo_phase (distributed.hpp). The distributed engine refuses CUDA
-// subdomains with such a phase until a GPU has run it against one device.
+// transports' apply_halo_phase (distributed.hpp). Only the fields travel (the 12 arrays of
+// FieldStorage): pole and CPML state are each subdomain's own, as in the host transports.
+// The MPI transport's CUDA destinations use the same kernel (cuda_apply_halo_phase).
 // Peer access is enabled between every pair of distinct devices that supports it; without
 // it the runtime stages the copy through the host. Traffic per exchange: each transfer moves
 // planes * nx * ny (3D; nx in 2D) values of each component (partition.hpp HaloTransfer).
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -232,6 +234,17 @@ private:
 };
 
 }  // namespace
+
+void cuda_apply_halo_phase(const FieldStorage& fs, std::int64_t first, std::int64_t planes, double phase) {
+    if (phase == 0) return;
+    if (fs.cuda_device < 0)
+        throw RunError("cuda_apply_halo_phase: the arrays are in host memory (apply_halo_phase rotates those)");
+    if (fs.element_bytes != 4 && fs.element_bytes != 8)
+        throw std::invalid_argument("cuda_apply_halo_phase: element_bytes " + std::to_string(fs.element_bytes) +
+                                    ", not 4 or 8");
+    CUDA_CHECK(cudaSetDevice(fs.cuda_device));
+    rotate_halo_planes(fs, first, planes, phase, static_cast<cudaStream_t>(fs.cuda_stream));
+}
 
 std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<SubdomainAccess*>& engines) {
     return std::make_unique<CudaPeerHalo>(engines);

@@ -31,6 +31,9 @@ void cuda_copy_to_host(void*, const void*, std::size_t, int, void*) {
 std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<SubdomainAccess*>&) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }
+void cuda_apply_halo_phase(const FieldStorage&, std::int64_t, std::int64_t, double) {
+    throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
+}
 double cuda_copy_bandwidth_gbs(std::size_t) {
     throw RunError("this build of GoLightly has no CUDA backend (nvcc was not found when it was built)");
 }

@@ -73,9 +73,7 @@ template void apply_halo_phase<double>(double*, double*, std::size_t, double);
 
 void apply_halo_phase(const FieldStorage& fs, std::int64_t first, std::int64_t planes, double phase) {
     if (phase == 0) return;
-    if (fs.cuda_device >= 0)
-        throw RunError("halo exchange: the Bloch phase of a wrap transfer on a CUDA engine's planes needs the device "
-                       "kernel (cuda_halo.cu), not the host rotation");
+    if (fs.cuda_device >= 0) return cuda_apply_halo_phase(fs, first, planes, phase);  // device memory
     if (fs.element_bytes != 4 && fs.element_bytes != 8)
         throw std::invalid_argument("apply_halo_phase: element_bytes " + std::to_string(fs.element_bytes) +
                                     ", not 4 or 8");
@@ -186,15 +184,9 @@ DistributedEngine::DistributedEngine(SceneView global, Precision precision, Dist
     std::vector<double> weights;
     for (const SubdomainDevice& d : devices_) weights.push_back(d.weight);
     part_ = partition_scene(*global_, int(devices_.size()), weights);
-    // The CUDA transports have the rotation (cuda_halo.cu's kernel; none yet for MPI's device
-    // staging), but no GPU has run it: a wrap phase stays on CPU subdomains and ranks.
-    const bool wrap_phase =
-        std::any_of(part_.transfers.begin(), part_.transfers.end(), [](const HaloTransfer& t) { return t.phase != 0; });
-    if (wrap_phase && std::any_of(devices_.begin(), devices_.end(), [](const SubdomainDevice& d) { return d.cuda; }))
-        throw RunError(std::string("distributed engine: a Bloch phase along ") + "xyz"[part_.axis] +
-                       " (the cut axis) on CUDA subdomains is not supported yet (the phase rotation of the wrapped "
-                       "halo planes has not been run on a GPU); run it on one GPU (run.devices auto), or on CPU "
-                       "subdomains or MPI CPU ranks (--backend cpu)");
+    // A Bloch phase along the cut axis (HaloTransfer::phase) is rotated by every transport
+    // where the wrap transfers land: memcpy and MPI into host arrays on the host, cuda-peer
+    // and MPI into a CUDA engine's arrays by the device kernel (apply_halo_phase).
     allow_row_padding(part_);
     build_engines(setup.halo ? setup.halo : in_process_halo_factory());
     for (std::size_t s = 0; s < parts_.size(); ++s)

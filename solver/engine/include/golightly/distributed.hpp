@@ -91,16 +91,25 @@ public:
 template <class T>
 void apply_halo_phase(T* re, T* im, std::size_t count, double phase);
 /// apply_halo_phase on planes [first, first + planes) of every complex component of `fs`
-/// (host memory; element_bytes 4 or 8, else std::invalid_argument). Nothing when phase is 0.
+/// (element_bytes 4 or 8, else std::invalid_argument). Nothing when phase is 0. Host
+/// memory is rotated here; a CUDA engine's arrays (fs.cuda_device >= 0) by
+/// cuda_apply_halo_phase, queued on fs.cuda_stream.
 void apply_halo_phase(const FieldStorage& fs, std::int64_t first, std::int64_t planes, double phase);
+/// The device twin of apply_halo_phase(fs, ...) for a CUDA engine's arrays: one kernel per
+/// complex component over planes [first, first + planes), the same expression in double,
+/// rounded once to the element type; queued on fs.cuda_stream of device fs.cuda_device
+/// (made current), after the work already queued there (e.g. the host -> device copies of
+/// the landed planes), and returns without waiting. Throws RunError for host arrays or
+/// without the CUDA backend.
+void cuda_apply_halo_phase(const FieldStorage& fs, std::int64_t first, std::int64_t planes, double phase);
 
 /// memcpy between engines whose fields are in host memory (the CPU engines); transfers
 /// with a phase (HaloTransfer::phase) are rotated after they land (apply_halo_phase).
 std::unique_ptr<HaloExchange> make_host_halo_exchange();
 /// cudaMemcpyPeerAsync between CUDA engines (peer access enabled between their devices
 /// where the hardware allows it; otherwise the CUDA runtime stages the copy); a transfer
-/// with a phase is rotated on the receiving stream after its copies (a kernel doing what
-/// apply_halo_phase does). Throws RunError without the CUDA backend.
+/// with a phase is rotated on the receiving stream after its copies (the kernel of
+/// cuda_apply_halo_phase). Throws RunError without the CUDA backend.
 std::unique_ptr<HaloExchange> make_cuda_peer_halo_exchange(const std::vector<SubdomainAccess*>& engines);
 
 /// How one halo exchange is made once the engines of this process exist (engines[s]
@@ -191,9 +200,8 @@ public:
     /// Cuts `global` into one subdomain per entry of `devices` (partition_scene with their
     /// weights) and makes an engine for each, in this process, exchanging halos in-process.
     /// All entries must be CPU or all CUDA. Throws RunError (partition, device, memory
-    /// errors naming the subdomain and device; CUDA subdomains of a grid with a Bloch phase
-    /// along the cut axis: the rotation of their wrap halo, cuda_halo.cu, has not run on a
-    /// GPU yet).
+    /// errors naming the subdomain and device). A Bloch phase along the cut axis runs on CPU
+    /// and CUDA subdomains alike (the wrap transfers' rotation: apply_halo_phase).
     DistributedEngine(SceneView global, Precision precision, const std::vector<SubdomainDevice>& devices);
     /// As above for the subdomains whose SubdomainDevice::rank is setup.comm's rank (the
     /// others are stepped by other processes, which construct their engine at the same time:

@@ -14,9 +14,13 @@
 //      (destination local too);
 //   4. MPI_Waitall; staged CUDA destinations: host -> device copies on the engine's stream
 //      (the engine's next step is queued after them);
-//   5. (in finish(), before those copies) the transfers across the wrap of a Bloch cut axis
-//      (HaloTransfer::phase): the planes landed in a CPU engine, real and imaginary copies
-//      both there, are rotated by exp(i phase) (distributed.hpp apply_halo_phase).
+//   5. (in finish(), after those copies) the transfers across the wrap of a Bloch cut axis
+//      (HaloTransfer::phase): once the real and imaginary copies of the planes have both
+//      landed, they are rotated by exp(i phase) (distributed.hpp apply_halo_phase): on the
+//      host in a CPU engine; in a CUDA engine by the device kernel (cuda_apply_halo_phase)
+//      queued on its stream after the host -> device copies of step 4 (host-staged), or on
+//      the planes MPI or the local copy of step 3 wrote into the device arrays (CUDA-aware),
+//      so that every landing path of a GPU rank takes the phase in one place.
 // CUDA-aware MPI is used when the library says it supports device buffers at run time
 // (Open MPI's MPIX_Query_cuda_support, mpi-ext.h) or GOLIGHTLY_MPI_CUDA_AWARE=1 says so
 // (MPI libraries without that query, e.g. Cray MPICH with MPICH_GPU_SUPPORT_ENABLED=1);
@@ -257,18 +261,18 @@ public:
         if (!requests_.empty())
             MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
         requests_.clear();
-        // 5. the Bloch phase of the wrap transfers (HaloTransfer::phase) on the planes landed
-        // in CPU engines, both copies there now (CUDA subdomains with a phase are refused by
-        // the distributed engine; apply_halo_phase throws for device planes).
-        for (const HaloTransfer& t : transfers)
-            if (t.phase != 0 && owner_.at(std::size_t(t.to)) == me_)
-                apply_halo_phase(fs[std::size_t(t.to)], t.to_plane, t.planes, t.phase);
         for (const Landing& l : to_device_) {
             const HaloTransfer& t = transfers[l.transfer];
             const FieldStorage& b = fs[std::size_t(t.to)];
             copy_to_device(static_cast<unsigned char*>(b.field[l.component]) + offset(t.to_plane, b),
                            recv_[l.transfer].data() + l.offset, l.bytes, b);
         }
+        // 5. the Bloch phase of the wrap transfers (HaloTransfer::phase), both copies landed:
+        // host arrays now; device arrays by a kernel on the engine's stream, after the copies
+        // just queued there (and before the engine's next step, queued after it)
+        for (const HaloTransfer& t : transfers)
+            if (t.phase != 0 && owner_.at(std::size_t(t.to)) == me_)
+                apply_halo_phase(fs[std::size_t(t.to)], t.to_plane, t.planes, t.phase);
     }
 
     /// The host -> device copies of the last exchange (on the CUDA engines' streams); the
