@@ -50,7 +50,10 @@
 # $BUILD-mpi; `mpirun -np 2` GPU ranks against the in-process `--devices 2` run of
 # tests/data/mpi/mpi3d_gpu_bench.glproj (tests/mpi/mpi_run_test.sh compare: equal CSVs,
 # both wall times and the Mcells/s of each), and the same for the far fields of
-# tests/data/mpi/mpi3d_far_field.glproj (far_field/*.csv and `golightly-cli farfield`).
+# tests/data/mpi/mpi3d_far_field.glproj (far_field/*.csv and `golightly-cli farfield`);
+# then a Bloch phase along the cut axis (issue 51): mpirun -np 2 and 3 GPU ranks of
+# tests/data/mpi/mpi{2d,3d}_bloch_cut.glproj against one CUDA engine (`--devices 1`), the
+# wrap halos rotated on the device where they land (mpi_halo.cpp step 5; mode "events").
 # --probes (issue 15): only the GPU probes of engine/cuda/probes: golightly-probe-l2-sides
 # (which L2 partition each SM reads through) and golightly-probe-two-step-floor (the memory
 # floor of a two-step pass for the tile shapes in PROBE_SHAPES, default the probe's own list;
@@ -370,6 +373,17 @@ if [ $MPI_ONLY = 1 ]; then
   echo "== far fields (issue 52): mpirun -np 2 GPU ranks vs --devices $ONE_DEV, rank 0 projecting on its GPU"
   bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" $R/usr/bin/mpirun.openmpi \
     tests/data/mpi/mpi3d_far_field.glproj 2 /tmp/golightly-mpi-gpu-far-field 2>&1 | tee "$LOG/mpi_gpu_far_field.log"
+  # A Bloch phase along the cut axis (issue 51): the halos across the wrap between the last
+  # and the first rank carry exp(+-i phi); complex fields step whole, so the halos travel
+  # between steps (mode "events"). The reference is one CUDA engine, unsplit.
+  for bcase in 2d_bloch_cut:2 2d_bloch_cut:3 3d_bloch_cut:2 3d_bloch_cut:3; do
+    bname=${bcase%%:*}; bnp=${bcase##*:}
+    echo "== Bloch along the cut axis (issue 51): mpirun -np $bnp GPU ranks vs one GPU engine, mpi${bname}"
+    GOLIGHTLY_TEST_ONE_ARGS="--backend cuda --devices 1" GOLIGHTLY_TEST_RANK_ARGS="--backend cuda" \
+      GOLIGHTLY_TEST_HALO_MODE=events bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" \
+      $R/usr/bin/mpirun.openmpi tests/data/mpi/mpi${bname}.glproj "$bnp" /tmp/golightly-mpi-gpu-${bname}-np$bnp 2>&1 |
+      tee "$LOG/mpi_gpu_${bname}_np$bnp.log"
+  done
   exit 0
 fi
 if [ $CONCURRENT = 1 ]; then
