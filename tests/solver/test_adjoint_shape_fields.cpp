@@ -120,3 +120,32 @@ TEST_CASE("adjoint shape fields: on_fields gets the forward DFT at the sensitivi
         CHECK(std::abs(g - ev.gradient[k]) < 1e-9 * std::abs(ev.gradient[k]));
     }
 }
+
+TEST_CASE("adjoint shape fields: optimize_shape calls on_fields once per new evaluation, not for replayed ones",
+          "[adjoint][shape]" GOLIGHTLY_NEEDS_MUPARSER GOLIGHTLY_NEEDS_NLOPT) {
+    REQUIRE(expressions_available());
+    const std::string label = "shape.glproj";
+    adjoint::ShapeProblem sp =
+        adjoint::shape_problem_from_project(parse_project(test::kShapeBlockTMz, label), label, fs::temp_directory_path());
+    std::vector<std::vector<double>> at;  // the p of each call
+    sp.on_fields = [&](const adjoint::ShapeFields& f) {
+        CHECK(f.forward.size() == f.sites->size() * f.frequencies_hz.size());
+        at.push_back(f.p);
+    };
+    const fs::path checkpoint = fs::temp_directory_path() / "golightly_shape_fields_checkpoint.json";
+    fs::remove(checkpoint);
+    const adjoint::ShapeOptimizeResult first = adjoint::optimize_shape(sp, 2, {}, checkpoint);
+    REQUIRE(first.history.size() == 2);
+    REQUIRE(at.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) CHECK(at[i] == first.history[i].p);
+    // resumed: the two recorded evaluations are replayed (no run, no fields), one more is run
+    at.clear();
+    const adjoint::ShapeOptimizeResult resumed = adjoint::optimize_shape(sp, 1, {}, checkpoint);
+    fs::remove(checkpoint);
+    REQUIRE(resumed.history.size() == 3);
+    CHECK(resumed.history[0].replayed);
+    CHECK(resumed.history[1].replayed);
+    CHECK(!resumed.history[2].replayed);
+    REQUIRE(at.size() == 1);
+    CHECK(at[0] == resumed.history[2].p);
+}

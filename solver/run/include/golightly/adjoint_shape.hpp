@@ -177,9 +177,10 @@ struct ShapeEvaluation {
 
 /// F (and with `with_gradient` dF/dp) at parameter values `p` (one per shape parameter,
 /// within [lo, hi]): the project recompiled at p, one forward run (and the adjoint runs).
-/// Throws std::invalid_argument for a wrong count or a value outside the bounds,
-/// ProjectError (the refusals of the header comment, naming the parameter), RunError,
-/// Cancelled.
+/// With the gradient and problem.on_fields set, calls it once with the sites' fields
+/// (ShapeFields) after the runs. Throws std::invalid_argument for a wrong count or a value
+/// outside the bounds, ProjectError (the refusals of the header comment, naming the
+/// parameter), RunError, Cancelled.
 ShapeEvaluation evaluate_shape(const ShapeProblem& problem, const std::vector<double>& p, bool with_gradient = true);
 
 struct ShapeIteration {
@@ -209,7 +210,8 @@ struct ShapeOptimizeResult {
 /// spec's; evaluations replayed from a checkpoint not counted). Stops at max_iterations, at
 /// a relative change of the parameters below 1e-6 (xtol_rel), or when `on_iteration`
 /// returns false, or cancelled (options.cancel: stop "cancelled", p the best of the
-/// completed evaluations).
+/// completed evaluations). problem.on_fields is called after each new evaluation (before
+/// on_iteration), not for the evaluations replayed from a checkpoint.
 ///
 /// spec.objective.combine "min" (the worst wavelength): the epigraph form of
 /// adjoint_optimize.hpp over the parameters and one more variable t, NLopt maximizing t
