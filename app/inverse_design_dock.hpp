@@ -53,8 +53,11 @@
 // structure being evaluated. These value changes are one undo step for the whole session
 // (EditorDocument::replaceProjectInSession; an edit in between starts another step); when
 // the run ends (done, paused, stopped) the parameters get the best values found (NLopt's
-// optimum, as the CLI's final.glproj). The shape optimizer reports no fields (optimize_shape
-// has no RunSettings::on_fields hook): the field picture says so. Pause and Stop set the
+// optimum, as the CLI's final.glproj). The field picture shows the forward or adjoint field
+// of each new evaluation (adjoint::ShapeProblem::on_fields) at the sites whose permittivity
+// the parameters move (those the shape gradient samples; no others are stored), over their
+// bounding box with the density path's colour map; the cells between the sites stay
+// blank (transparent), and |E|² sums the components known at a cell. Pause and Stop set the
 // cancel flag (adjoint::ProjectProblemOptions::cancel) as for densities. Resume with the
 // project as the run left it (not edited while it ran; while paused at most Max
 // iterations changed) continues exactly: the
@@ -157,7 +160,8 @@ public:
     void setFieldSource(FieldSource source);
     FieldSource fieldSource() const;
     /// The field picture of the last iteration, one pixel per Yee cell of the design
-    /// region (null before the first iteration).
+    /// region (null before the first iteration). Shape designs: over the bounding box of
+    /// the sites the parameters move, Format_ARGB32, transparent where no site was sampled.
     QImage fieldImage() const { return fieldImage_; }
     QString statusText() const;
     QString iterationText() const;
@@ -223,6 +227,9 @@ private:
         int w = 0, h = 0;
         std::vector<Component> components;
         std::vector<std::vector<std::complex<float>>> forward, adjoint;  ///< [component][j * w + i]
+        /// shape designs: [component][j * w + i] 1 where the field is known (a sampled
+        /// site), 0 elsewhere (blank in the picture); empty: known everywhere
+        std::vector<std::vector<std::uint8_t>> known;
         double wavelength_um = 0;
     };
     struct News {
@@ -279,6 +286,10 @@ private:
     void showFields();
     static std::shared_ptr<const FieldSlice> fieldSlice(const adjoint::DesignFields& fields, const Scene& scene,
                                                         double wavelength_um);
+    /// The fields of a shape design's evaluation (adjoint::ShapeProblem::on_fields) over the
+    /// bounding box of its sites (3D: the z plane of the box holding the most sites), each
+    /// component known at its sites only.
+    static std::shared_ptr<const FieldSlice> shapeFieldSlice(const adjoint::ShapeFields& fields, double wavelength_um);
     void updateButtons();
     /// The label design_spec's messages name: the file, else the document's name.
     std::string fileLabel() const;

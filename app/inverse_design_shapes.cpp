@@ -304,6 +304,15 @@ bool InverseDesignDock::launchShapes(bool fresh, const Project& snapshot, const 
         }
         sp->options.on_progress = {};  // the iterations' runs: no per-chunk news
         sp->options.cancel = ctx.cancelFlag();  // Pause and Stop end the run under way within a chunk of steps
+        // the field picture: each new evaluation's fields at the sites it samples, at the
+        // objective's first wavelength (the one the user named first, else the only one)
+        const double wavelength_um = !sp->spec.objective.wavelengths_um.empty() ? sp->spec.objective.wavelengths_um[0]
+                                     : !sp->wavelengths_um.empty()            ? sp->wavelengths_um[0]
+                                                                               : 0.0;
+        sp->on_fields = [&ctx, wavelength_um](const adjoint::ShapeFields& f) {
+            auto slice = shapeFieldSlice(f, wavelength_um);
+            ctx.post([&](News& n) { n.fields = std::move(slice); });
+        };
         ctx.post([&sp](News& n) {
             n.wavelengths_um = sp->wavelengths_um;
             n.shapeNames = sp->names;
@@ -357,6 +366,7 @@ bool InverseDesignDock::launchShapes(bool fresh, const Project& snapshot, const 
         // the problem outlives this job (Resume): nothing of the job's context in it
         sp->options.cancel = nullptr;
         sp->options.on_progress = {};
+        sp->on_fields = {};
         Result result;
         result.stop = r.stop;
         result.next_iteration = offset + int(r.history.size());

@@ -127,6 +127,62 @@ std::shared_ptr<const InverseDesignDock::FieldSlice> InverseDesignDock::fieldSli
     return out;
 }
 
+std::shared_ptr<const InverseDesignDock::FieldSlice> InverseDesignDock::shapeFieldSlice(const adjoint::ShapeFields& f,
+                                                                                        double wavelength_um) {
+    auto out = std::make_shared<FieldSlice>();
+    const std::size_t nf = f.frequencies_hz.size();
+    if (!f.sites || nf == 0 || f.sites->size() == 0 || f.forward.size() != f.sites->size() * nf) return out;
+    std::size_t fi = 0;
+    if (wavelength_um > 0) {
+        const double target = units::c0 / (wavelength_um * units::um);
+        for (std::size_t k = 1; k < nf; ++k)
+            if (std::abs(f.frequencies_hz[k] - target) < std::abs(f.frequencies_hz[fi] - target)) fi = k;
+    }
+    out->wavelength_um = units::c0 / f.frequencies_hz[fi] / units::um;
+    const adjoint::DesignSites& sites = *f.sites;
+    const std::int64_t nx = std::max<std::int64_t>(f.grid[0], 1), ny = std::max<std::int64_t>(f.grid[1], 1);
+    auto ijk = [&](CellIndex cell, std::int64_t (&v)[3]) {
+        v[0] = cell % nx, v[1] = (cell / nx) % ny, v[2] = cell / (nx * ny);
+    };
+    // 3D: the z plane holding the most sites (a face normal to z has sites on a few planes only)
+    std::int64_t plane = 0;
+    {
+        std::vector<std::size_t> count(std::size_t(std::max<std::int64_t>(f.grid[2], 1)), 0);
+        for (std::size_t s = 0; s < sites.size(); ++s) {
+            std::int64_t v[3];
+            ijk(sites.cell[s], v);
+            if (v[2] >= 0 && std::size_t(v[2]) < count.size()) ++count[std::size_t(v[2])];
+        }
+        plane = std::int64_t(std::max_element(count.begin(), count.end()) - count.begin());
+    }
+    const std::int64_t lo[2] = {f.box_lo[0], f.box_lo[1]};
+    out->w = int(f.box_hi[0] - f.box_lo[0] + 1);
+    out->h = int(f.box_hi[1] - f.box_lo[1] + 1);
+    if (out->w <= 0 || out->h <= 0) return std::make_shared<FieldSlice>();
+    const bool adjointField = f.adjoint.size() == f.forward.size();
+    const std::size_t n = std::size_t(out->w) * std::size_t(out->h);
+    std::size_t c = 0;
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+        if (s == 0 || sites.component[s] != sites.component[s - 1]) {  // the next component's sites
+            out->components.push_back(sites.component[s]);
+            out->forward.emplace_back(n);
+            out->adjoint.emplace_back(adjointField ? n : 0);
+            out->known.emplace_back(n, std::uint8_t(0));
+            c = out->components.size() - 1;
+        }
+        std::int64_t v[3];
+        ijk(sites.cell[s], v);
+        if (v[2] != plane) continue;
+        const std::int64_t i = v[0] - lo[0], j = v[1] - lo[1];
+        if (i < 0 || j < 0 || i >= out->w || j >= out->h) continue;
+        const std::size_t o = std::size_t(j) * std::size_t(out->w) + std::size_t(i);
+        out->forward[c][o] = std::complex<float>(f.forward[s * nf + fi]);
+        if (adjointField) out->adjoint[c][o] = std::complex<float>(f.adjoint[s * nf + fi]);
+        out->known[c][o] = 1;
+    }
+    return out;
+}
+
 void InverseDesignDock::setFieldSource(FieldSource source) { fieldSource_->setCurrentIndex(source == FieldSource::Adjoint ? 1 : 0); }
 
 InverseDesignDock::FieldSource InverseDesignDock::fieldSource() const {
@@ -153,18 +209,11 @@ void InverseDesignDock::showFields() {
     fieldImage_ = QImage();
     fieldLabel_->clear();
     const bool adjointField = fieldSource() == FieldSource::Adjoint;
-    fieldSource_->setEnabled(!shapeRun_);
-    fieldQuantity_->setEnabled(!shapeRun_);
-    if (shapeRun_) {
-        // optimize_shape samples only the sites its parameters move and hands no fields out
-        fieldLabel_->setText(tr("No field view for shape parameters"));
-        fieldLabel_->setToolTip(tr("The shape optimizer reports no fields: it samples only the sites its parameters "
-                                   "move. The canvas shows the structure of the last iteration."));
-        return;
-    }
     fieldLabel_->setText(QString());
     if (!fields_ || fields_->w <= 0 || fields_->h <= 0 || fields_->components.empty()) {
-        fieldLabel_->setToolTip(tr("The field in the design region appears after the first iteration"));
+        fieldLabel_->setToolTip(shapeRun_ ? tr("The field at the sites the shape parameters move appears after the first "
+                                               "iteration")
+                                          : tr("The field in the design region appears after the first iteration"));
         return;
     }
     const FieldSlice& f = *fields_;
@@ -173,21 +222,35 @@ void InverseDesignDock::showFields() {
     const int quantity = fieldQuantity_->currentIndex();  // 0: |E|², k: Re of component k - 1
     const std::size_t n = std::size_t(f.w) * std::size_t(f.h);
     std::vector<float> v(n, 0.f);
+    // shape designs: a cell is blank where the quantity's components were not sampled
+    const bool masked = !f.known.empty();
+    std::vector<std::uint8_t> known(n, masked ? 0 : 1);
     for (std::size_t o = 0; o < n; ++o) {
         if (quantity <= 0) {
-            for (const auto& comp : data) v[o] += std::norm(comp[o]);
+            for (std::size_t c = 0; c < data.size(); ++c) {
+                if (masked && !f.known[c][o]) continue;
+                v[o] += std::norm(data[c][o]);
+                known[o] = 1;
+            }
         } else if (std::size_t(quantity - 1) < data.size()) {
-            v[o] = data[std::size_t(quantity - 1)][o].real();
+            const std::size_t c = std::size_t(quantity - 1);
+            v[o] = data[c][o].real();
+            if (masked) known[o] = f.known[c][o];
         }
     }
     float peak = 0;
     for (float x : v) peak = std::max(peak, std::abs(x));
-    fieldImage_ = QImage(f.w, f.h, QImage::Format_RGB32);
+    fieldImage_ = QImage(f.w, f.h, masked ? QImage::Format_ARGB32 : QImage::Format_RGB32);
     for (int j = 0; j < f.h; ++j) {
         auto* row = reinterpret_cast<QRgb*>(fieldImage_.scanLine(f.h - 1 - j));  // y up
         for (int i = 0; i < f.w; ++i) {
+            const std::size_t o = std::size_t(j) * std::size_t(f.w) + std::size_t(i);
+            if (!known[o]) {
+                row[i] = qRgba(0, 0, 0, 0);
+                continue;
+            }
             // the field view's map: |E|² on its white..red half, a component on the whole
-            const float t = peak > 0 ? v[std::size_t(j) * std::size_t(f.w) + std::size_t(i)] / peak : 0.f;
+            const float t = peak > 0 ? v[o] / peak : 0.f;
             std::uint8_t r, g, b;
             diverging_rgb(t, r, g, b);
             row[i] = qRgb(r, g, b);
@@ -195,11 +258,20 @@ void InverseDesignDock::showFields() {
     }
     const QSize box = fieldLabel_->size().boundedTo(QSize(400, 400)).expandedTo(QSize(120, 120));
     fieldLabel_->setPixmap(QPixmap::fromImage(fieldImage_.scaled(box, Qt::KeepAspectRatio, Qt::FastTransformation)));
-    fieldLabel_->setToolTip(tr("%1 over the design region at %2 µm, last iteration; scaled to its maximum %3 "
-                               "(white: 0, red: the maximum%4)")
-                                .arg(fieldSource_->currentText(), QString::number(f.wavelength_um, 'g', 5))
-                                .arg(double(peak), 0, 'g', 3)
-                                .arg(quantity <= 0 ? QString() : tr(", blue: minus the maximum")));
+    const QString scale = quantity <= 0 ? QString() : tr(", blue: minus the maximum");
+    if (masked)
+        fieldLabel_->setToolTip(tr("%1 at the sites the shape parameters move (the only ones the shape gradient "
+                                   "samples), over their bounding box at %2 µm, last iteration; blank: not sampled; "
+                                   "scaled to its maximum %3 (white: 0, red: the maximum%4)")
+                                    .arg(fieldSource_->currentText(), QString::number(f.wavelength_um, 'g', 5))
+                                    .arg(double(peak), 0, 'g', 3)
+                                    .arg(scale));
+    else
+        fieldLabel_->setToolTip(tr("%1 over the design region at %2 µm, last iteration; scaled to its maximum %3 "
+                                   "(white: 0, red: the maximum%4)")
+                                    .arg(fieldSource_->currentText(), QString::number(f.wavelength_um, 'g', 5))
+                                    .arg(double(peak), 0, 'g', 3)
+                                    .arg(scale));
 }
 
 void InverseDesignDock::clearPlot() {

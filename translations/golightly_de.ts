@@ -908,14 +908,6 @@
         <translation>Die Werte der Formparameter in der letzten Iteration (nach dem Lauf: die besten gefundenen) und ihre Grenzen [min, max]; das Projekt enthält sie (Bearbeiten &gt; Rückgängig stellt die Werte vor dem Lauf wieder her)</translation>
     </message>
     <message>
-        <source>No field view for shape parameters</source>
-        <translation>Keine Feldansicht für Formparameter</translation>
-    </message>
-    <message>
-        <source>The shape optimizer reports no fields: it samples only the sites its parameters move. The canvas shows the structure of the last iteration.</source>
-        <translation>Der Formoptimierer liefert keine Felder: er tastet nur die Stellen ab, die seine Parameter verschieben. Die Zeichenfläche zeigt die Struktur der letzten Iteration.</translation>
-    </message>
-    <message>
         <source>Iteration %1 of %2: figure of merit %3 at %4, |grad| %5; %6 s per iteration, ETA %7</source>
         <translation>Iteration %1 von %2: Gütezahl %3 bei %4, |grad| %5; %6 s pro Iteration, Restzeit %7</translation>
     </message>
@@ -937,6 +929,14 @@
     <message>
         <source>The project was edited since the run started: the optimizer starts again from the parameters&apos; values now (the iteration numbering goes on; the optimizer&apos;s memory of the earlier steps does not)...</source>
         <translation>Das Projekt wurde seit dem Start des Laufs bearbeitet: der Optimierer beginnt neu ab den jetzigen Werten der Parameter (die Nummerierung der Iterationen läuft weiter, das Gedächtnis des Optimierers an die früheren Schritte nicht)...</translation>
+    </message>
+    <message>
+        <source>The field at the sites the shape parameters move appears after the first iteration</source>
+        <translation>Das Feld an den Stellen, die die Formparameter verschieben, erscheint nach der ersten Iteration</translation>
+    </message>
+    <message>
+        <source>%1 at the sites the shape parameters move (the only ones the shape gradient samples), over their bounding box at %2 µm, last iteration; blank: not sampled; scaled to its maximum %3 (white: 0, red: the maximum%4)</source>
+        <translation>%1 an den Stellen, die die Formparameter verschieben (die einzigen, die der Formgradient abtastet), über ihrem umschließenden Quader bei %2 µm, letzte Iteration; leer: nicht abgetastet; auf sein Maximum %3 skaliert (weiß: 0, rot: das Maximum%4)</translation>
     </message>
 </context>
 <context>

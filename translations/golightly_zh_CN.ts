@@ -905,14 +905,6 @@
         <translation>最后一次迭代的形状参数值（运行结束后：找到的最佳值）及其范围 [min, max]；项目中保存这些值（编辑 &gt; 撤销 恢复运行前的值）</translation>
     </message>
     <message>
-        <source>No field view for shape parameters</source>
-        <translation>形状参数无场视图</translation>
-    </message>
-    <message>
-        <source>The shape optimizer reports no fields: it samples only the sites its parameters move. The canvas shows the structure of the last iteration.</source>
-        <translation>形状优化器不输出场：它只采样其参数所移动的位置。画布显示最后一次迭代的结构。</translation>
-    </message>
-    <message>
         <source>Iteration %1 of %2: figure of merit %3 at %4, |grad| %5; %6 s per iteration, ETA %7</source>
         <translation>第 %1 次迭代（共 %2 次）：品质因数 %3，位于 %4，|grad| %5；每次迭代 %6 秒，预计剩余 %7</translation>
     </message>
@@ -933,6 +925,14 @@
     <message>
         <source>The project was edited since the run started: the optimizer starts again from the parameters&apos; values now (the iteration numbering goes on; the optimizer&apos;s memory of the earlier steps does not)...</source>
         <translation>项目自运行开始后已被编辑：优化器从参数的当前值重新开始（迭代编号继续；优化器对先前步骤的记忆不保留）……</translation>
+    </message>
+    <message>
+        <source>The field at the sites the shape parameters move appears after the first iteration</source>
+        <translation>形状参数所移动位置处的场在第一次迭代后显示</translation>
+    </message>
+    <message>
+        <source>%1 at the sites the shape parameters move (the only ones the shape gradient samples), over their bounding box at %2 µm, last iteration; blank: not sampled; scaled to its maximum %3 (white: 0, red: the maximum%4)</source>
+        <translation>%1：形状参数所移动的位置（形状梯度仅采样这些位置），在其包围盒内，%2 µm，最后一次迭代；空白：未采样；按其最大值 %3 缩放（白：0，红：最大值%4）</translation>
     </message>
 </context>
 <context>

@@ -9,7 +9,9 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
+#include <system_error>
 
 #include "design_region.hpp"
 #include "dock_util.hpp"
@@ -31,6 +33,28 @@ Parameter parameter_from(const std::string& name, const QString& text) {
     if (!t.empty() && end && *end == '\0') prm.value = v;
     else prm.text = t;
     return prm;
+}
+
+/// The shortest decimal text that reads back (strtod, the reader) as exactly `value`
+/// (std::to_chars' shortest round trip): 0.35 rather than parameter_text's
+/// 0.34999999999999998, and 0.35000000000000003 only for that other double.
+std::string shortest_text(double value) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value);
+    return r.ec == std::errc() ? std::string(buf, r.ptr) : parameter_text(value);
+}
+
+/// What the Expression column shows: an expression as written; a plain number (none
+/// written, or one the reader took as a number, e.g. an optimizer's or a sweep's pushed
+/// value with 17 digits) in its shortest exact form, so that the stored value is unchanged
+/// when the text is typed back.
+QString expression_text(const Parameter& prm) {
+    if (!prm.text.empty()) {
+        char* end = nullptr;
+        const double v = std::strtod(prm.text.c_str(), &end);
+        if (!(end && *end == '\0' && v == prm.value)) return qs(prm.text);
+    }
+    return qs(shortest_text(prm.value));
 }
 
 /// The text that stands for `value` in an expression (negative numbers in parentheses).
@@ -137,7 +161,7 @@ void ParametersDock::refresh() {
             return item;
         };
         cell(ColName, qs(prm.name), true);
-        cell(ColExpression, prm.text.empty() ? qs(parameter_text(prm.value)) : qs(prm.text), true);
+        cell(ColExpression, expression_text(prm), true);
         cell(ColValue, trimmed_number(prm.value, 12), false);
         cell(ColUses, QString::number(uses.size()), false)->setToolTip(where.join(QLatin1Char('\n')));
     }

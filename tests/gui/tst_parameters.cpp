@@ -22,6 +22,7 @@
 #include "main_window.hpp"
 #include "editor_document.hpp"
 #include "expressions.hpp"
+#include "golightly/parameters.hpp"
 #include "golightly/project.hpp"
 #include "gui_fixture.hpp"
 #include "number_spin_box.hpp"
@@ -226,6 +227,45 @@ private Q_SLOTS:
         QCOMPARE(doc.project().parameters[0].value, 1.25);
         QTRY_COMPARE(dock.table()->item(0, ParametersDock::ColExpression)->text(), QStringLiteral("1.25"));
         QVERIFY(!dock.message().isEmpty());
+    }
+
+    // the Expression column shows a pushed value (an optimizer's or a sweep's, written with
+    // 17 digits: parameter_text) in the shortest text that reads back as the same double; the
+    // stored value stays exact, and typing the shown text back changes nothing
+    void expressionColumnShowsShortestExactText() {
+        GOLIGHTLY_REQUIRE_FEATURE(GOLIGHTLY_GUI_HAVE_MUPARSER, expressions_available(), "muparser");
+        StubPrompts prompts;
+        EditorDocument doc;
+        doc.replaceProject(parameterProject(), QStringLiteral("setup"));
+        ParametersDock dock(&doc, &prompts);
+        const auto expressionCell = [&](int row) { return dock.table()->item(row, ParametersDock::ColExpression)->text(); };
+        // as the shape optimizer and the sweep write values into the project
+        const auto push = [&](double v) {
+            doc.replaceProject(with_parameters(doc.project(), {{"w", parameter_text(v)}}, "p.glproj"), QStringLiteral("push"));
+        };
+        const struct {
+            double value;
+            const char* shown;
+        } cases[] = {{0.35, "0.35"},                                  // 17 digits: 0.34999999999999998
+                     {0.1 + 0.2, "0.30000000000000004"},              // another double than 0.3: all digits needed
+                     {1.0 / 3.0, "0.3333333333333333"},               // 16 digits suffice (17: ...31)
+                     {0.63, "0.63"},
+                     {1e-7, "1e-07"},
+                     {-2.5, "-2.5"}};
+        QCOMPARE(parameter_text(0.35), std::string("0.34999999999999998"));  // what the column showed
+        for (const auto& c : cases) {
+            push(c.value);
+            QCOMPARE(doc.project().parameters[0].value, c.value);  // stored exactly
+            QCOMPARE(expressionCell(0), QString::fromLatin1(c.shown));
+            QCOMPARE(expressionCell(1), QStringLiteral("2 * w"));  // an expression as written
+            // the shown text typed back: the same double, bit for bit
+            dock.table()->item(0, ParametersDock::ColExpression)->setText(QStringLiteral("1"));
+            QCOMPARE(doc.project().parameters[0].value, 1.0);
+            dock.table()->item(0, ParametersDock::ColExpression)->setText(QString::fromLatin1(c.shown));
+            QVERIFY2(doc.project().parameters[0].value == c.value,
+                     qPrintable(QString::number(doc.project().parameters[0].value, 'g', 17)));
+            QCOMPARE(doc.project().parameters[1].value, 2 * c.value);
+        }
     }
 
     // bindings follow their items: deletion of an earlier shape, layer reordering,

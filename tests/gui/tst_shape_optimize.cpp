@@ -14,6 +14,8 @@
 //  - a solver refusal (run.subpixel_averaging off) shows in the dock, the project untouched;
 //  - the Parameters dock lists the shape-parameter use of w ("design: shape parameter
 //    [min, max]"), and deleting w asks and removes its shape parameter (undo restores both);
+//  - the field view shows the last evaluation's forward or adjoint field at the sites w
+//    moves (adjoint::ShapeProblem::on_fields), blank between them;
 //  - the picture of the dock after a run (GOLIGHTLY_SCREENSHOT_DIR: shape-optimize.png).
 #include <QDir>
 #include <QFile>
@@ -113,6 +115,34 @@ QString list(const std::vector<double>& v) {
     return s.join(QStringLiteral(", "));
 }
 
+/// A shape design's field picture: the sites w moves are the cells the block's two side
+/// edges cross (x = 1.5 -+ w / 2, 0.05 um cells) over the block's height (0.54 um, about 11
+/// cells): opaque, coloured columns at the box's left and right ends, and transparent
+/// (blank, not sampled) cells in the block's interior between them.
+void checkShapeFieldImage(const QImage& img) {
+    QVERIFY(!img.isNull());
+    QCOMPARE(img.format(), QImage::Format_ARGB32);
+    QVERIFY2(img.height() >= 10 && img.height() <= 14, qPrintable(QString::number(img.height())));
+    QVERIFY2(img.width() >= 6 && img.width() <= 22, qPrintable(QString::number(img.width())));
+    int opaque = 0, blank = 0, red = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QRgb c = img.pixel(x, y);
+            if (qAlpha(c) == 0) {
+                ++blank;
+                continue;
+            }
+            QCOMPARE(qAlpha(c), 255);
+            ++opaque;
+            if (qRed(c) > qGreen(c) + 40) ++red;  // away from white (0): a field value
+        }
+    const int mid = img.height() / 2;
+    QVERIFY(qAlpha(img.pixel(0, mid)) == 255 && qAlpha(img.pixel(img.width() - 1, mid)) == 255);  // the two edges
+    QVERIFY(qAlpha(img.pixel(img.width() / 2, mid)) == 0);  // the interior: not sampled
+    QVERIFY2(opaque >= 2 * 10 && blank > 0 && red > 0,
+             qPrintable(QStringLiteral("%1 opaque, %2 blank, %3 red").arg(opaque).arg(blank).arg(red)));
+}
+
 }  // namespace
 
 class TestShapeOptimize : public QObject {
@@ -174,6 +204,16 @@ private Q_SLOTS:
         QVERIFY2(dock.shapeValuesText().startsWith(QStringLiteral("w = %1").arg(best, 0, 'g', 6)),
                  qPrintable(dock.shapeValuesText()));
         QVERIFY2(dock.statusText().startsWith(QStringLiteral("Done: 3 iteration(s)")), qPrintable(dock.statusText()));
+        // the field view: the last evaluation's field at the sites w moves (the block's two
+        // side edges) over their bounding box, blank between them, with the density path's
+        // colour map; forward and adjoint fields differ
+        checkShapeFieldImage(dock.fieldImage());
+        const QImage forward = dock.fieldImage();
+        dock.setFieldSource(InverseDesignDock::FieldSource::Adjoint);
+        checkShapeFieldImage(dock.fieldImage());
+        QVERIFY(dock.fieldImage() != forward);
+        dock.setFieldSource(InverseDesignDock::FieldSource::Forward);
+        QVERIFY(dock.fieldImage() == forward);
         // the session is one undo step; undo gives back the project as it was
         QCOMPARE(doc.undoStack()->count(), steps + 1);
         doc.undoStack()->undo();
@@ -227,7 +267,7 @@ private Q_SLOTS:
         const History before = readHistory(QDir(dir.path()).filePath(QStringLiteral("history.csv")));
         QCOMPARE(int(before.rows.size()), paused);
         QCOMPARE(parameter(doc.project(), "w"), atBest(before, QStringLiteral("w")));
-        QVERIFY(dock.fieldImage().isNull());  // the shape optimizer reports no fields
+        QVERIFY(!dock.fieldImage().isNull());  // the last evaluation's field at its sites
         QVERIFY(QFile::exists(QDir(dir.path()).filePath(QStringLiteral("checkpoint.json"))));
         QVERIFY(dock.resume());
         QVERIFY(dock.waitForFinished(60000));

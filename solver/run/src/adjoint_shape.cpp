@@ -359,7 +359,25 @@ void solve_coupled(const ShapeSensitivity& sens, std::size_t nf,
 
 ShapeEvaluation evaluate_shape(const ShapeProblem& sp, const std::vector<double>& p, bool with_gradient) {
     const auto t0 = std::chrono::steady_clock::now();
-    const ShapeAt at = shape_at(sp, p, with_gradient);
+    ShapeAt at = shape_at(sp, p, with_gradient);
+    if (sp.on_fields && with_gradient) {
+        // evaluate_sites hands the sites' fields to RunSettings::on_fields after its runs
+        const ShapeSensitivity& sens = at.sens;
+        const Scene& scene = at.pp.problem.scene;
+        at.pp.problem.settings.on_fields = [&sp, &sens, &scene, &p](const DesignFields& f) {
+            ShapeFields out;
+            out.sites = f.sites;
+            out.moving = sens.moving;
+            out.grid = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
+            out.box_lo = sens.box_lo;
+            out.box_hi = sens.box_hi;
+            out.p = p;
+            out.frequencies_hz = f.frequencies_hz;
+            out.forward = f.forward;
+            out.adjoint = f.adjoint;
+            sp.on_fields(out);
+        };
+    }
     const Evaluation ev = evaluate_sites(at.pp.problem, at.sens.sites, with_gradient);
     ShapeEvaluation out;
     out.objective = ev.objective;

@@ -112,6 +112,30 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
                                    const Scene& scene, const std::string& file_label,
                                    const std::vector<double>& frequencies_hz = {});
 
+/// The fields of one evaluation of a design of shape parameters at the sites its
+/// sensitivity samples (ShapeProblem::on_fields): the live picture of an IDE. The sites
+/// are sparse (the E Yee sites whose permittivity a parameter moves, and the sites
+/// tensor-coupled to them), so a picture over their bounding box knows the field at
+/// these sites only.
+struct ShapeFields {
+    /// The sites (ShapeSensitivity::sites: grouped by component in the scene's order, cells
+    /// increasing; cell = i + nx (j + ny k)); valid during the call only.
+    const DesignSites* sites = nullptr;
+    std::vector<char> moving;  ///< per site: a parameter moves it (ShapeSensitivity::moving)
+    std::array<std::int64_t, 3> grid{0, 0, 1};  ///< nx, ny, nz of the scene (nz 1 in 2D): decodes a cell index
+    /// the sites' bounding box in grid indices, inclusive (ShapeSensitivity::box_lo, box_hi)
+    std::array<std::int64_t, 3> box_lo{0, 0, 0}, box_hi{-1, -1, -1};
+    std::vector<double> p;               ///< the parameter values evaluated (ShapeProblem::names' order)
+    std::vector<double> frequencies_hz;  ///< nf frequencies: the problem's (adjoint.hpp Problem::frequencies_hz), Hz
+    /// The forward run's DFT of E at the sites (the engine's DFT units, Engine::dft, as
+    /// adjoint.hpp DesignFields::forward): [s * nf + f], ns * nf values.
+    std::vector<std::complex<double>> forward;
+    /// The adjoint field of F at the sites (adjoint.hpp DesignFields::adjoint), [s * nf + f],
+    /// so that dF/dp_k = sum_{s,f} Re(-(1 - exp(i w_f dt)) forward[s, f] adjoint[s, f]
+    /// d eps_d(s, w_f) / d p_k) at the sites that are not tensor-coupled (adjoint_shape.hpp).
+    std::vector<std::complex<double>> adjoint;
+};
+
 /// A design of shape parameters, ready to evaluate.
 struct ShapeProblem {
     Project project;                 ///< as read (its parameter values: the start)
@@ -124,6 +148,12 @@ struct ShapeProblem {
     std::vector<double> wavelengths_um;
     ProjectProblemOptions options;   ///< backend, precision, threads, cancel, progress
     std::vector<std::string> warnings;
+    /// Called on the evaluating thread once after each complete evaluate_shape with the
+    /// gradient (so after each new evaluation of optimize_shape; not after a replayed,
+    /// cancelled or failed one, nor without the gradient: the sites are those of the
+    /// sensitivity, not computed then) with the fields at the sensitivity's sites, before
+    /// evaluate_shape returns. Copy what is needed and return. Null: not called.
+    std::function<void(const ShapeFields&)> on_fields;
 };
 
 /// Reads and checks the design (ProjectError naming file_label and the JSON path: no
@@ -147,9 +177,10 @@ struct ShapeEvaluation {
 
 /// F (and with `with_gradient` dF/dp) at parameter values `p` (one per shape parameter,
 /// within [lo, hi]): the project recompiled at p, one forward run (and the adjoint runs).
-/// Throws std::invalid_argument for a wrong count or a value outside the bounds,
-/// ProjectError (the refusals of the header comment, naming the parameter), RunError,
-/// Cancelled.
+/// With the gradient and problem.on_fields set, calls it once with the sites' fields
+/// (ShapeFields) after the runs. Throws std::invalid_argument for a wrong count or a value
+/// outside the bounds, ProjectError (the refusals of the header comment, naming the
+/// parameter), RunError, Cancelled.
 ShapeEvaluation evaluate_shape(const ShapeProblem& problem, const std::vector<double>& p, bool with_gradient = true);
 
 struct ShapeIteration {
@@ -179,7 +210,8 @@ struct ShapeOptimizeResult {
 /// spec's; evaluations replayed from a checkpoint not counted). Stops at max_iterations, at
 /// a relative change of the parameters below 1e-6 (xtol_rel), or when `on_iteration`
 /// returns false, or cancelled (options.cancel: stop "cancelled", p the best of the
-/// completed evaluations).
+/// completed evaluations). problem.on_fields is called after each new evaluation (before
+/// on_iteration), not for the evaluations replayed from a checkpoint.
 ///
 /// spec.objective.combine "min" (the worst wavelength): the epigraph form of
 /// adjoint_optimize.hpp over the parameters and one more variable t, NLopt maximizing t
