@@ -123,6 +123,26 @@ int run_shape_optimize(const Project& project, const std::string& project_file, 
     return g_adjoint_cancel.load() ? kExitRun : kExitOk;
 }
 
+/// What optimize --adjoint prints for a selection of several devices (RunSettings::devices:
+/// each forward and adjoint run's grid cut into subdomains); empty for one device or auto.
+std::string devices_line(const DeviceSelection& d, BackendChoice backend) {
+    std::string where;
+    if (d.kind == DeviceSelection::Kind::List && d.ordinals.size() > 1) {
+        for (int k : d.ordinals) where += (where.empty() ? "" : ",") + std::to_string(k);
+        where = "CUDA devices " + where;
+    } else if (d.kind == DeviceSelection::Kind::Count && d.count > 1) {
+        where = "CUDA devices 0.." + std::to_string(d.count - 1);
+    } else {
+        return {};
+    }
+    const std::string n = std::to_string(d.kind == DeviceSelection::Kind::List ? int(d.ordinals.size()) : d.count);
+    if (backend == BackendChoice::Cpu)
+        return "devices: every forward and adjoint run cut into " + n +
+               " CPU subdomains in this process (checks the decomposition; no speed-up)";
+    return "devices: every forward and adjoint run cut into " + n + " subdomains on " + where +
+           (backend == BackendChoice::Auto ? " (on the CPU backend: " + n + " subdomains in this process)" : "");
+}
+
 }  // namespace
 
 bool is_adjoint_optimize(int argc, char** argv) {
@@ -135,7 +155,7 @@ bool is_adjoint_optimize(int argc, char** argv) {
 int run_optimize_adjoint(int argc, char** argv) {
     CLI::App app{"Gradient-based topology optimization of the project's design region (adjoint method, NLopt MMA/CCSA/L-BFGS)"};
     app.name("golightly-cli optimize --adjoint");
-    std::string project_file, out_dir, backend, precision;
+    std::string project_file, out_dir, backend, precision, devices;
     int max_iterations = 0, threads = 0;
     bool adjoint = false, resume = false;
     app.add_flag("--adjoint", adjoint, "Optimize the project's `design` region with adjoint gradients")->required();
@@ -147,6 +167,17 @@ int run_optimize_adjoint(int argc, char** argv) {
     app.add_option("--precision", precision, "float32 or float64 (default: run.precision)")
         ->check(CLI::IsMember({"float32", "float64"}));
     app.add_option("--threads", threads, "CPU threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    app.add_option("--devices", devices,
+                   "Each forward and adjoint run's grid over several GPUs: auto, all, a count N or a list of ordinals "
+                   "0,1 (default: the project's run.devices); on the CPU backend N subdomains in one process")
+        ->check([](const std::string& v) -> std::string {
+            try {
+                parse_device_selection(v);
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
+            return {};
+        });
     app.add_flag("--resume", resume, "Continue from OUT/checkpoint.json (its design, beta and iteration count)");
     std::vector<char*> args = {argv[0]};
     for (int i = 2; i < argc; ++i) args.push_back(argv[i]);  // without "optimize"
@@ -180,10 +211,15 @@ int run_optimize_adjoint(int argc, char** argv) {
         if (!backend.empty()) o.backend = flags.backend;
         if (!precision.empty()) o.precision = flags.precision;
         o.threads = flags.threads;
+        if (!devices.empty()) o.devices = parse_device_selection(devices);
         // Ctrl-C: the run under way (the normalization run too) ends within a chunk of steps
         // (the solver's cancel flag); the checkpoint keeps the last completed iteration
         std::signal(SIGINT, on_adjoint_sigint);
         o.cancel = &g_adjoint_cancel;
+        if (const std::string line = devices_line(o.devices ? *o.devices : project_devices(project, project_file),
+                                                  o.backend.value_or(project.run.backend));
+            !line.empty())
+            std::printf("%s\n", line.c_str());
         if (const auto spec = design_spec(project, project_file); spec && !spec->shape_parameters.empty())
             return run_shape_optimize(project, project_file, out, o, max_iterations);
         pp = adjoint::problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);

@@ -74,7 +74,16 @@ struct RunOutput {
 RunOutput run_to_decay(const Scene& scene, const RunSettings& settings, std::vector<std::string>& warnings,
                        const char* which) {
     const auto t0 = std::chrono::steady_clock::now();
-    auto engine = make_engine(scene, settings.backend, settings.precision, settings.threads, warnings);
+    // the chooser of ordinary runs, on the devices asked for (RunSettings::devices); its
+    // warnings (e.g. the CPU subdomains' line) once per evaluation, not once per run
+    std::vector<std::string> engine_warnings;
+    auto engine = settings.engine_factory
+                      ? settings.engine_factory(scene, which)
+                      : make_engine(scene, settings.backend, settings.precision, settings.threads, settings.devices,
+                                    engine_warnings);
+    if (!engine) throw RunError(std::string("adjoint: RunSettings::engine_factory made no engine for the ") + which + " run");
+    for (std::string& w : engine_warnings)
+        if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
     const double end_s = sources_end_s(scene);
     const int chunk = std::max(1, settings.check_every);
     double peak = 0;

@@ -433,6 +433,7 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
     // the run settings
     p.settings.backend = options.backend.value_or(project.run.backend);
     p.settings.precision = options.precision.value_or(project.run.precision);
+    p.settings.devices = options.devices ? *options.devices : project_devices(project, file_label);
     p.settings.threads = options.threads;
     p.settings.cancel = options.cancel;
     p.settings.on_progress = options.on_progress;

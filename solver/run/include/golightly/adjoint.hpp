@@ -92,6 +92,7 @@
 #include <vector>
 
 #include "golightly/project.hpp"
+#include "golightly/run.hpp"
 #include "golightly/scene.hpp"
 
 namespace golightly {
@@ -284,6 +285,25 @@ struct RunSettings {
     /// far: a progress display, or a test that sets `cancel` at a known step. Keep it
     /// short. Null: not called.
     std::function<void(const char* run, long long steps)> on_progress;
+    /// The devices of every forward and adjoint run (run.hpp DeviceSelection: the project's
+    /// `run.devices`, `optimize --adjoint --devices`), made by the one chooser of ordinary
+    /// runs, make_engine(scene, backend, precision, threads, devices, warnings): auto (the
+    /// default) is one CPU engine, or the CUDA devices auto gives a grid that size; a count
+    /// or list of several cuts each run's grid into that many subdomains along its slowest
+    /// axis (distributed.hpp; on the CPU backend in this process, a check of the
+    /// decomposition without speed-up, and a warning line in Evaluation::warnings). The
+    /// design region's DFT sets are ordinary DFT sets: each sample is accumulated on the
+    /// subdomain that owns its cell and gathered into the global order (Engine::dft), so the
+    /// gradient equals the one-device gradient to rounding (tests/solver/test_adjoint_devices.cpp).
+    /// What the distributed engine cannot cut is refused by it (RunError, naming the reason:
+    /// a piece owning fewer than 2 halo widths of planes, a count above the visible CUDA
+    /// devices); nothing falls back to one device silently.
+    DeviceSelection devices;
+    /// Makes the engine of each run ("forward" or "adjoint"; `scene` outlives the engine)
+    /// instead of make_engine() with the settings above: the seam RunOptions::engine_factory
+    /// gives ordinary runs, e.g. several CUDA subdomains on one device in a test
+    /// (tests/gpu/cuda_adjoint_devices.cpp). Null: make_engine().
+    std::function<std::unique_ptr<Engine>(const Scene& scene, const char* run)> engine_factory;
 };
 
 /// A problem: the forward scene (sources, materials; its design region's materials are

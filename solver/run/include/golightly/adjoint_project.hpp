@@ -59,6 +59,9 @@ struct ProjectProblem {
 struct ProjectProblemOptions {
     std::optional<BackendChoice> backend;    ///< unset: run.backend
     std::optional<Precision> precision;      ///< unset: run.precision
+    /// Unset: the project's run.devices (auto when absent; a bad value is a ProjectError
+    /// naming run.devices). RunSettings::devices of every run (the normalization run too).
+    std::optional<DeviceSelection> devices;
     int threads = 0;
     /// Run the normalization's forward run now (normalize_by); false leaves N(f) = 1.
     bool normalize = true;
