@@ -267,7 +267,14 @@ FieldView::FieldView(QWidget* parent) : QWidget(parent) {
     setFramesPerSecond(30);
 }
 
-FieldView::~FieldView() = default;
+FieldView::~FieldView() {
+    // The GL child's destructor releases the CUDA-OpenGL interop through this view
+    // (interopExchange, setInterop): delete it while this view's members are alive, not in
+    // ~QWidget after them (a double free when a window with a GL field view closed).
+    QWidget* surface = surface_;
+    surface_ = nullptr;
+    delete surface;
+}
 
 void FieldView::setFrameSource(FrameSource* source) {
     source_ = source;
@@ -455,7 +462,9 @@ void FieldView::mouseReleaseEvent(QMouseEvent* e) {
 
 // ---------------------------------------------------------------- painting
 
-void FieldView::refresh() { surface_->update(); }
+void FieldView::refresh() {
+    if (surface_) surface_->update();
+}
 
 QImage FieldView::renderToImage(QSize size) {
     QImage img(size, QImage::Format_ARGB32_Premultiplied);
