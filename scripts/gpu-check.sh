@@ -379,7 +379,7 @@ if [ $MPI_ONLY = 1 ]; then
   for bcase in 2d_bloch_cut:2 2d_bloch_cut:3 3d_bloch_cut:2 3d_bloch_cut:3; do
     bname=${bcase%%:*}; bnp=${bcase##*:}
     echo "== Bloch along the cut axis (issue 51): mpirun -np $bnp GPU ranks vs one GPU engine, mpi${bname}"
-    GOLIGHTLY_TEST_ONE_ARGS="--backend cuda --devices 1" GOLIGHTLY_TEST_RANK_ARGS="--backend cuda" \
+    GOLIGHTLY_CUDA_BLOCH_CUT=1 GOLIGHTLY_TEST_ONE_ARGS="--backend cuda --devices 1" GOLIGHTLY_TEST_RANK_ARGS="--backend cuda" \
       GOLIGHTLY_TEST_HALO_MODE=events bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" \
       $R/usr/bin/mpirun.openmpi tests/data/mpi/mpi${bname}.glproj "$bnp" /tmp/golightly-mpi-gpu-${bname}-np$bnp 2>&1 |
       tee "$LOG/mpi_gpu_${bname}_np$bnp.log"
