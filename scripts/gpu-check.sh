@@ -6,14 +6,15 @@
 #   DEVDEPS=/path/to/.devdeps bash scripts/gpu-check.sh [--no-sanitize] [--bench-only] [--tests-only] [--no-bench] [--ncu]
 #                                                       [--scaling] [--build-only] [--mpi] [--sanitize3d] [--no-examples]
 #                                                       [--concurrent] [--inverse-design] [--inverse-converter]
-#                                                       [--inverse-converter-ls] [--cpu-studies]
+#                                                       [--inverse-converter-ls] [--inverse-bend3d] [--cpu-studies]
 # --inverse-design (issue 53): only the inverse-design benchmark, the hidden GPU test
 # [bend10]: the 2D waveguide bend at 10 nm optimized with adjoint gradients in 100 MMA
 # iterations (about 320 s on an H200), its iterations, wall time per iteration and the
 # binarized design's T, R and length scales; needs NLopt in DEVDEPS (libnlopt-dev libnlopt0).
 # --inverse-converter: the same for the TE0 -> TE1 mode converter ([converter10]); one per
 # call keeps a call under the device's 10 minutes. --inverse-converter-ls: the converter with
-# the 80 nm length scale constraints ([converter10ls]).
+# the 80 nm length scale constraints ([converter10ls]). --inverse-bend3d: the 3D SOI strip
+# bend at 20 nm ([bend3d], tests/gpu/cuda_adjoint_bend3d.cpp; estimated 3-5 min on an H100).
 # --cpu-studies (issue 55): only the CPU test cases tagged [cpu_study] (golightly_solver_tests,
 # hidden from CI: studies that take minutes on CI's 2 cores; docs/hardening.md lists them and
 # the cheaper case of each that CI keeps), one process per case, CPU_STUDY_JOBS at a time
@@ -93,6 +94,7 @@ for a in "$@"; do
     --inverse-design) INVERSE=1; INVERSE_CASE=bend10; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --inverse-converter) INVERSE=1; INVERSE_CASE=converter10; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --inverse-converter-ls) INVERSE=1; INVERSE_CASE=converter10ls; SANITIZE=0; TESTS=0; BENCH=0 ;;
+    --inverse-bend3d) INVERSE=1; INVERSE_CASE=bend3d; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --cpu-studies) CPU_STUDIES=1; SANITIZE=0; TESTS=0; BENCH=0 ;;
     --no-sanitize) SANITIZE=0 ;;
     --bench-only) SANITIZE=0; TESTS=0 ;;
