@@ -157,8 +157,8 @@ inline Bend3dSpectra bend3d_spectra(const adjoint::Evaluation& ev) {
 /// density projected at beta = infinity (as the optimizer saw it at the end of an
 /// infinity step), that projection thresholded at 1/2 (0/1 pixels), and the thresholded
 /// design made uniform in z (each (x, y) column's majority, one pixel through the core:
-/// the extruded, fabricable design). `mixed_columns`: the columns whose thresholded pixels
-/// differ along z.
+/// the extruded, fabricable design; for an extruded optimization the thresholded design
+/// itself). `mixed_columns`: the columns whose thresholded pixels differ along z.
 struct Bend3dOptimization {
     adjoint::OptimizeResult result;
     Bend3dSpectra projected, binary, extruded;
@@ -167,16 +167,18 @@ struct Bend3dOptimization {
     long long steps = 0;    ///< their forward + adjoint steps
 };
 
-/// Optimizes bend3d_problem(dx_um, pixel_um, backend, precision, false, all three
-/// wavelengths, pml_cells) from rho = 0.5 with `settings` (cubic pixels: optimize_density
-/// needs them, bend3d_problem; pixel_um must divide the core's 0.22 um and the box's 2.2 um), the runs stopped at `decay` of the peak energy, printing
-/// each iteration under `tag`; then the three verifying runs of Bend3dOptimization at decay
-/// 1e-8. Throws what optimize_density and evaluate throw (std::runtime_error without NLopt).
+/// Optimizes bend3d_problem(dx_um, pixel_um, backend, precision, extruded, all three
+/// wavelengths, pml_cells) from rho = 0.5 with `settings` (extruded: one pixel through the
+/// core, a 2D density filtered in x and y; else cubic pixels, a 3D density; pixel_um must
+/// divide the box's 2.2 um, and the core's 0.22 um when not extruded), the runs stopped at
+/// `decay` of the peak energy, printing each iteration under `tag`; then the verifying runs
+/// of Bend3dOptimization at decay 1e-8. Throws what optimize_density and evaluate throw
+/// (std::runtime_error without NLopt).
 inline Bend3dOptimization optimize_bend3d(const char* tag, double dx_um, double pixel_um, BackendChoice backend,
                                           Precision precision,
                                           const adjoint::OptimizerSettings& settings, int pml_cells = 12,
-                                          double decay = 1e-8) {
-    adjoint::Problem p = bend3d_problem(dx_um, pixel_um, backend, precision, false, {0, 1, 2}, pml_cells);
+                                          double decay = 1e-8, bool extruded = true) {
+    adjoint::Problem p = bend3d_problem(dx_um, pixel_um, backend, precision, extruded, {0, 1, 2}, pml_cells);
     p.settings.decay = decay;
     Bend3dOptimization o;
     o.result = adjoint::optimize_density(p, std::vector<double>(p.region.pixels(), 0.5), settings,
@@ -207,10 +209,15 @@ inline Bend3dOptimization optimize_bend3d(const char* tag, double dx_um, double 
         o.mixed_columns += solid != 0 && solid != nz;
     }
     p.settings.decay = 1e-8;
-    adjoint::Problem extruded = bend3d_problem(dx_um, pixel_um, backend, precision, true, {0, 1, 2}, pml_cells);
     o.projected = bend3d_spectra(adjoint::evaluate(p, projected));
     o.binary = bend3d_spectra(adjoint::evaluate(p, hard));
-    o.extruded = bend3d_spectra(adjoint::evaluate(extruded, column));
+    if (extruded) {
+        o.extruded = o.binary;  // one pixel along z: the thresholded design is the extruded one
+    } else {
+        adjoint::Problem ex = bend3d_problem(dx_um, pixel_um, backend, precision, true, {0, 1, 2}, pml_cells);
+        ex.settings.decay = 1e-8;
+        o.extruded = bend3d_spectra(adjoint::evaluate(ex, column));
+    }
     std::printf("%s binarized: %zu of %zu columns not uniform in z\n", tag, o.mixed_columns, o.columns);
     for (std::size_t f = 0; f < o.binary.T.size(); ++f)
         std::printf("%s binarized: frequency %zu T %.4f R %.2e (beta=inf density T %.4f, extruded T %.4f R %.2e)\n",

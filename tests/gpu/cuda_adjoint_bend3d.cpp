@@ -10,7 +10,7 @@
 // [bend3d_cpu]: 2.7 k at beta 4, 3.9 k at beta = infinity, runs to 1e-6); steps scale as
 // 1/dx at a fixed Courant number, so ~16-25 k steps here, 7-11e10 cell updates per
 // iteration: 1.0-1.6 s at 70 G cell updates/s, plus the design region's DFTs (400 k sites
-// x 3 frequencies per run) and the 3D filter of 133 k pixels on the CPU; about 2-4 min for
+// x 3 frequencies per run) and the filter of 12 k pixels on the CPU; about 2-4 min for
 // the 100 iterations. Not yet run on a GPU.
 #include <catch2/catch.hpp>
 
@@ -27,9 +27,8 @@ using namespace golightly::test;
 TEST_CASE("CUDA: adjoint optimization of the 3D 220 nm SOI strip bend at 20 nm (2.2 x 2.2 um region) reaches 95 % "
           "TE0 transmission at 1.50, 1.55 and 1.60 um within 100 iterations",
           "[.][adjoint][bend3d]") {
-    // cubic 20 nm pixels, 110 x 110 x 11: optimize_density refuses the extruded grid
-    // (adjoint_bend3d.hpp), so the optimizer designs in 3D (the 100 nm conic filter spans
-    // the core's 11 pixels) and the z-uniform copy of the design is checked as well
+    // 20 nm pixels, 110 x 110, extruded through the 220 nm core (one pixel along z: a 2D
+    // density, filtered in x and y, the fabricable kind of design)
     adjoint::OptimizerSettings s;
     s.max_iterations = 100;
     s.mapping.radius_um = design::conic_radius_from_eta_e(0.1, 0.75);  // 100 nm at eta_e 0.75

@@ -107,9 +107,9 @@ TEST_CASE("adjoint bend3d: the gradient of the extruded design matches finite di
 
 TEST_CASE("adjoint bend3d: 5 MMA iterations at the coarse grid raise the transmission",
           "[.][bend3d_cpu][adjoint][3d]" GOLIGHTLY_NEEDS_NLOPT GOLIGHTLY_NEEDS_SPECTRA) {
-    // the GPU case's pipeline (optimize_bend3d: cubic pixels, the verifying runs) at 0.1 um
-    // cells and 0.11 um pixels (20 x 20 x 2), the runs stopped at 1e-6; beta 4, then infinity on
-    // the smoothed projection for the last two iterations
+    // the GPU case's pipeline (optimize_bend3d: the extruded design, the verifying runs) at
+    // 0.1 um cells and 0.11 um pixels (20 x 20 x 1), the runs stopped at 1e-6; beta 4, then
+    // infinity on the smoothed projection for the last two iterations
     adjoint::OptimizerSettings s;
     s.max_iterations = 5;
     s.mapping.radius_um = 0.2;

@@ -105,3 +105,24 @@ TEST_CASE("adjoint optimize: refusals", "[adjoint]" GOLIGHTLY_NEEDS_NLOPT) {
     p.region.n = {6, 3, 1};
     CHECK_THROWS_WITH(optimize_density(p, std::vector<double>(18, 0.5), s), Catch::Contains("not square"));
 }
+
+// A 3D region one pixel thick is a design extruded through its z extent (a slab's core):
+// a 2D grid, its pixels square in x and y whatever the thickness; with two or more pixels
+// along z they must be cubic.
+TEST_CASE("adjoint optimize: a 3D region with one pixel along z is an extruded 2D density grid", "[adjoint]") {
+    DesignRegion r;
+    r.lo_um = {0.0, 0.0, -0.11};
+    r.hi_um = {2.2, 2.2, 0.11};
+    r.n = {110, 110, 1};
+    const design::DensityGrid g = density_grid(r, 3);
+    CHECK(g.nx == 110);
+    CHECK(g.ny == 110);
+    CHECK(g.nz == 1);
+    CHECK(g.dx_um == Approx(0.02).epsilon(1e-12));
+    r.n = {110, 110, 2};  // 0.11 um along z against 0.02 in x and y
+    CHECK_THROWS_WITH(density_grid(r, 3), Catch::Contains("not square") && Catch::Contains("along z"));
+    r.n = {110, 110, 11};
+    CHECK(density_grid(r, 3).nz == 11);
+    r.n = {110, 55, 1};  // x and y still checked
+    CHECK_THROWS_WITH(density_grid(r, 3), Catch::Contains("along y"));
+}

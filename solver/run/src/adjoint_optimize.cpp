@@ -78,9 +78,13 @@ design::DensityGrid density_grid(const DesignRegion& region, int dimensions) {
     design::DensityGrid g;
     g.nx = region.n[0];
     g.ny = region.n[1];
-    g.nz = dimensions == 3 ? region.n[2] : 1;
+    // One pixel along z in 3D is a design extruded through the slab (docs/inverse-design.md
+    // "The density grid"): a 2D grid, filtered and constrained in x and y only, whatever the
+    // slab's thickness.
+    const bool volumetric = dimensions == 3 && region.n[2] > 1;
+    g.nz = volumetric ? region.n[2] : 1;
     g.dx_um = (region.hi_um.x - region.lo_um.x) / region.n[0];
-    for (int a = 1; a < (dimensions == 3 ? 3 : 2); ++a) {
+    for (int a = 1; a < (volumetric ? 3 : 2); ++a) {
         const double h = (region.hi_um[a] - region.lo_um[a]) / region.n[a];
         if (std::abs(h - g.dx_um) > 1e-6 * g.dx_um)
             throw std::invalid_argument("design region: the density pixels are not square (" + std::to_string(g.dx_um) +

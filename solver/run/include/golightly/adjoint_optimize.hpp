@@ -132,8 +132,9 @@ struct OptimizeResult {
 /// Called after each evaluation; return false to stop (NLopt's forced stop).
 using IterationCallback = std::function<bool(const Iteration&)>;
 
-/// The density grid of a design region: its pixels, their edge (um). Throws
-/// std::invalid_argument when the pixels are not square (cubic in 3D).
+/// The density grid of a design region: its pixels, their edge (um). A 3D region with one
+/// pixel along z (extruded through its z extent) is a 2D grid (nz = 1). Throws
+/// std::invalid_argument when the pixels are not square (cubic in 3D with nz > 1).
 design::DensityGrid density_grid(const DesignRegion& region, int dimensions);
 
 /// Optimizes `problem`'s objective over the design region's densities from `rho0`
