@@ -52,6 +52,22 @@ using editor::design_region;
 
 using namespace inverse_design_detail;
 
+namespace {
+
+/// The index of the frequency (Hz) nearest the vacuum wavelength `wavelength_um` (um); 0
+/// for wavelength_um <= 0 (the first). `frequencies_hz` must not be empty.
+std::size_t nearestFrequency(const std::vector<double>& frequencies_hz, double wavelength_um) {
+    std::size_t fi = 0;
+    if (wavelength_um > 0) {
+        const double target = units::c0 / (wavelength_um * units::um);
+        for (std::size_t k = 1; k < frequencies_hz.size(); ++k)
+            if (std::abs(frequencies_hz[k] - target) < std::abs(frequencies_hz[fi] - target)) fi = k;
+    }
+    return fi;
+}
+
+}  // namespace
+
 void InverseDesignDock::showDensity(const std::vector<double>& rho_projected) {
     if (pixels_[0] <= 0 || pixels_[1] <= 0) return;
     density_ = editor::density_image(rho_projected, pixels_[0], pixels_[1]);
@@ -66,13 +82,7 @@ std::shared_ptr<const InverseDesignDock::FieldSlice> InverseDesignDock::fieldSli
     auto out = std::make_shared<FieldSlice>();
     const std::size_t nf = f.frequencies_hz.size();
     if (!f.sites || nf == 0 || f.forward.size() != f.sites->size() * nf) return out;
-    // the frequency nearest the wavelength
-    std::size_t fi = 0;
-    if (wavelength_um > 0) {
-        const double target = units::c0 / (wavelength_um * units::um);
-        for (std::size_t k = 1; k < nf; ++k)
-            if (std::abs(f.frequencies_hz[k] - target) < std::abs(f.frequencies_hz[fi] - target)) fi = k;
-    }
+    const std::size_t fi = nearestFrequency(f.frequencies_hz, wavelength_um);
     out->wavelength_um = units::c0 / f.frequencies_hz[fi] / units::um;
     const adjoint::DesignSites& sites = *f.sites;
     const std::int64_t nx = scene.nx, ny = scene.ny;
@@ -132,12 +142,7 @@ std::shared_ptr<const InverseDesignDock::FieldSlice> InverseDesignDock::shapeFie
     auto out = std::make_shared<FieldSlice>();
     const std::size_t nf = f.frequencies_hz.size();
     if (!f.sites || nf == 0 || f.sites->size() == 0 || f.forward.size() != f.sites->size() * nf) return out;
-    std::size_t fi = 0;
-    if (wavelength_um > 0) {
-        const double target = units::c0 / (wavelength_um * units::um);
-        for (std::size_t k = 1; k < nf; ++k)
-            if (std::abs(f.frequencies_hz[k] - target) < std::abs(f.frequencies_hz[fi] - target)) fi = k;
-    }
+    const std::size_t fi = nearestFrequency(f.frequencies_hz, wavelength_um);
     out->wavelength_um = units::c0 / f.frequencies_hz[fi] / units::um;
     const adjoint::DesignSites& sites = *f.sites;
     const std::int64_t nx = std::max<std::int64_t>(f.grid[0], 1), ny = std::max<std::int64_t>(f.grid[1], 1);

@@ -49,6 +49,7 @@
 #include "bloch_array_project.hpp"
 #include "bloch_cases.hpp"
 #include "env_set.hpp"
+#include "field_deviation.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/cuda_device.hpp"
 #include "golightly/distributed.hpp"
@@ -157,37 +158,9 @@ CutDeviation cut_vs_one(const Scene& scene, Precision precision, int pieces, int
     many.step(steps - steps / 2);
     CHECK(many.fields_finite());
     CutDeviation d;
-    double scale[2] = {0, 0}, diff[2] = {0, 0};
-    std::vector<double> a, b;
-    for (Component c : components_of(scene)) {
-        cuda_select_device(0);
-        one->get_field(c, a);
-        many.get_field(c, b);
-        REQUIRE(a.size() == b.size());
-        const int h = int(c) >= 3 ? 1 : 0;
-        for (std::size_t k = 0; k < a.size(); ++k) {
-            scale[h] = std::max(scale[h], std::abs(a[k]));
-            diff[h] = std::max(diff[h], std::abs(b[k] - a[k]));
-        }
-    }
-    for (int h = 0; h < 2; ++h) {
-        REQUIRE(scale[h] > 0);
-        d.fields = std::max(d.fields, diff[h] / scale[h]);
-    }
-    double dscale[2] = {0, 0}, ddiff[2] = {0, 0};
-    for (std::size_t set = 0; set < scene.dft_sets.size(); ++set) {
-        cuda_select_device(0);
-        const auto x = one->dft(int(set));
-        const auto y = many.dft(int(set));
-        REQUIRE(x.size() == y.size());
-        const int h = int(scene.dft_sets[set].component) >= 3 ? 1 : 0;
-        for (std::size_t k = 0; k < x.size(); ++k) {
-            dscale[h] = std::max(dscale[h], std::abs(x[k]));
-            ddiff[h] = std::max(ddiff[h], std::abs(y[k] - x[k]));
-        }
-    }
-    for (int h = 0; h < 2; ++h)
-        if (dscale[h] > 0) d.dft = std::max(d.dft, ddiff[h] / dscale[h]);
+    const auto device0 = [] { cuda_select_device(0); };  // the one engine's device, before each read
+    d.fields = test::field_deviation(*one, many, scene, device0);
+    d.dft = test::dft_deviation(*one, many, scene, device0);
     for (std::size_t q = 0; q < scene.time_probes.size(); ++q) {
         cuda_select_device(0);
         const auto x = one->time_samples(int(q));

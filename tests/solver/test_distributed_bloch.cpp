@@ -28,6 +28,7 @@
 
 #include "bloch_cases.hpp"
 #include "env_set.hpp"
+#include "field_deviation.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/distributed.hpp"
 #include "golightly/engine.hpp"
@@ -86,35 +87,8 @@ double bloch_cut_vs_single(const Scene& scene, int pieces, int steps, bool drop_
     many.step(steps - steps / 2);
     // Fields relative to the largest E (H) component's peak: a component that is zero but
     // for rounding (an s-polarized wave has no Ex, Ez, Hy) is compared at the field's scale.
-    double worst = 0, scale[2] = {0, 0}, diff[2] = {0, 0};
-    std::vector<double> a, b;
-    for (Component c : components_of(scene)) {
-        one->get_field(c, a);
-        many.get_field(c, b);
-        REQUIRE(a.size() == b.size());
-        const int h = int(c) >= 3 ? 1 : 0;
-        for (std::size_t k = 0; k < a.size(); ++k) {
-            scale[h] = std::max(scale[h], std::abs(a[k]));
-            diff[h] = std::max(diff[h], std::abs(b[k] - a[k]));
-        }
-    }
-    for (int h = 0; h < 2; ++h) {
-        REQUIRE(scale[h] > 0);
-        worst = std::max(worst, diff[h] / scale[h]);
-    }
     // DFT sets likewise relative to the largest E (H) set's peak
-    double dscale[2] = {0, 0}, ddiff[2] = {0, 0};
-    for (std::size_t set = 0; set < scene.dft_sets.size(); ++set) {
-        const auto x = one->dft(int(set)), y = many.dft(int(set));
-        REQUIRE(x.size() == y.size());
-        const int h = int(scene.dft_sets[set].component) >= 3 ? 1 : 0;
-        for (std::size_t k = 0; k < x.size(); ++k) {
-            dscale[h] = std::max(dscale[h], std::abs(x[k]));
-            ddiff[h] = std::max(ddiff[h], std::abs(y[k] - x[k]));
-        }
-    }
-    for (int h = 0; h < 2; ++h)
-        if (dscale[h] > 0) worst = std::max(worst, ddiff[h] / dscale[h]);
+    double worst = std::max(test::field_deviation(*one, many, scene), test::dft_deviation(*one, many, scene));
     for (std::size_t q = 0; q < scene.time_probes.size(); ++q)
         worst = std::max(worst, rel_diff(many.time_samples(int(q)), one->time_samples(int(q))));
     const double e1 = one->field_energy(), e2 = many.field_energy();
