@@ -7,6 +7,8 @@
 #pragma once
 
 #include <array>
+#include <string>
+#include <vector>
 
 #include "golightly/project.hpp"
 
@@ -51,6 +53,44 @@ inline Project bloch_coupled_array(int dims, Polarization pol, double dx, double
     p.run.backend = BackendChoice::Cpu;
     p.run.stop.decay_db = 50;
     return p;
+}
+
+/// A plane (3D: normal y at `y_um`, across the period and the z extent z_um) or line (2D:
+/// y = y_um from x = 0 to 1 um) mode monitor of the array, modes `modes`, direction `dir`
+/// ("+y" / "-y").
+inline Monitor bloch_array_mode_monitor(int dims, const std::string& name, double y_um, const std::string& dir,
+                                        std::vector<int> modes, double z_um = 0.0) {
+    Monitor m;
+    m.name = name;
+    m.type = MonitorType::Flux;
+    m.kind = "mode";
+    m.direction = dir;
+    if (dims == 3) {
+        m.center = {0.5, y_um, 0.5 * z_um};
+        m.size = {1.0, 0.0, z_um};
+    } else {
+        m.from = {0.0, y_um};
+        m.to = {1.0, y_um};
+    }
+    m.extra["modes"] = Json(modes);
+    return m;
+}
+
+/// The array's 3D plane mode source at y = 1.2 um across the period and z extent z_um,
+/// launching Bloch supermode `mode_index` (E_z) toward +y, centred at 1.55 um (0.2 um span).
+inline Source bloch_array_mode_source(int mode_index, double z_um) {
+    Source s;
+    s.name = "in";
+    s.type = SourceType::Plane;
+    s.center = {0.5, 1.2, 0.5 * z_um};
+    s.size = {1.0, 0.0, z_um};
+    s.component = Component::Ez;
+    s.profile = SourceProfile::Mode;
+    s.mode_index = mode_index;
+    s.direction = "+y";
+    s.waveform.wavelength_center = 1.55;
+    s.waveform.wavelength_span = 0.2;
+    return s;
 }
 
 }  // namespace golightly::test

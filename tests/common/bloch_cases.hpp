@@ -256,4 +256,25 @@ inline BlochPair make_bloch_pair3(int a) {
     return {std::move(cell1), std::move(super), comps, phi};
 }
 
+/// The 2D Bloch cell of make_bloch_pair(bc) (bc.bloch_axis 1: its Bloch axis y, the 2D cut
+/// axis of the distributed engine) with two more complex sources on the wrap planes (an E
+/// source at (22, 0) and an H source at (27, ny - 1), in the wrap halos of the last and the
+/// first subdomain, so that their weights there take the phase too): the cut-axis Bloch
+/// cases of test_distributed_bloch.cpp and tests/gpu/cuda_bloch_cut.cpp.
+inline Scene bloch_y_cut_cell(const BlochCase& bc) {
+    Scene s = make_bloch_pair(bc).cell;
+    SourceTerm a = s.sources.at(0), b = s.sources.at(0);
+    a.component = electric_components(bc.pol)[0];
+    a.cells = {cell(s, 22, 0)};
+    a.weights = {0.4};
+    a.weights_im = {-0.9};
+    b.component = magnetic_components(bc.pol)[0];
+    b.cells = {cell(s, 27, s.ny - 1)};
+    b.weights = {-0.5};
+    b.weights_im = {0.3};
+    s.sources.push_back(a);
+    s.sources.push_back(b);
+    return s;
+}
+
 }  // namespace golightly::test

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -211,6 +212,13 @@ inline std::vector<Component> components_of(const Scene& s) {
     std::vector<Component> c = electric_components(s.polarization);
     for (Component h : magnetic_components(s.polarization)) c.push_back(h);
     return c;
+}
+
+/// The compiled project tests/data/mpi/`name` (the MPI tests' projects, also run in
+/// process on several subdomains).
+inline CompiledProject compile_mpi_data_project(const char* name) {
+    const std::filesystem::path path = std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "mpi" / name;
+    return compile_project(load_project(path), path.string());
 }
 
 }  // namespace golightly::parttest

@@ -95,30 +95,6 @@ private:
     std::unique_ptr<HaloExchange> inner_;
 };
 
-/// The 2D Bloch cell of bloch_cases.hpp with its Bloch axis y (the cut axis) and two more
-/// complex sources on the wrap planes (j = 0 and j = ny - 1, in the wrap halos of the last
-/// and the first subdomain), as tests/solver/test_distributed_bloch.cpp.
-Scene bloch_y_cell(const test::BlochCase& bc) {
-    Scene s = test::make_bloch_pair(bc).cell;
-    SourceTerm a = s.sources.at(0), b = s.sources.at(0);
-    a.component = electric_components(bc.pol)[0];
-    a.cells = {test::cell(s, 22, 0)};
-    a.weights = {0.4};
-    a.weights_im = {-0.9};
-    b.component = magnetic_components(bc.pol)[0];
-    b.cells = {test::cell(s, 27, s.ny - 1)};
-    b.weights = {-0.5};
-    b.weights_im = {0.3};
-    s.sources.push_back(a);
-    s.sources.push_back(b);
-    return s;
-}
-
-Scene data_project_scene(const char* name) {
-    const std::filesystem::path path = std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "mpi" / name;
-    return compile_project(load_project(path), path.string()).scene;
-}
-
 struct CutDeviation {
     double fields = 0;  ///< every component's field (real copy), relative to the E (H) peak
     double dft = 0;     ///< every DFT set (both copies), relative to the E (H) sets' peak
@@ -183,9 +159,9 @@ struct CutCase {
 std::vector<CutCase> cut_cases() {
     std::vector<CutCase> out;
     for (const test::BlochCase& bc : test::all_2d_bloch_cases())
-        if (bc.bloch_axis == 1) out.push_back({"2D cell, " + test::describe(bc), bloch_y_cell(bc), 120});
-    out.push_back({"mpi2d_bloch_cut.glproj", data_project_scene("mpi2d_bloch_cut.glproj"), 300});
-    out.push_back({"mpi3d_bloch_cut.glproj", data_project_scene("mpi3d_bloch_cut.glproj"), 150});
+        if (bc.bloch_axis == 1) out.push_back({"2D cell, " + test::describe(bc), test::bloch_y_cut_cell(bc), 120});
+    out.push_back({"mpi2d_bloch_cut.glproj", compile_mpi_data_project("mpi2d_bloch_cut.glproj").scene, 300});
+    out.push_back({"mpi3d_bloch_cut.glproj", compile_mpi_data_project("mpi3d_bloch_cut.glproj").scene, 150});
     return out;
 }
 
@@ -274,32 +250,14 @@ TEST_CASE("CUDA: a Bloch phase along the cut axis on 2 and 3 subdomains equals o
 TEST_CASE("CUDA 3D: a Bloch mode source, plane mode monitor and ports across the period give the CPU run's results",
           "[gpu][cuda][bloch]") {
     REQUIRE(have_mode_solver_2d());
-    constexpr double kDx = 0.025, kL = 1.0;
+    constexpr double kDx = 0.025;
     constexpr int kNz = 4;
     Project p = test::bloch_coupled_array(3, Polarization::TMz, kDx, kNz * kDx);
     p.run.normalization.enabled = false;
     p.run.stop.max_time_fs = 300;  // the comparison needs no decay: both backends stop at the same step
     // the mode source (mode 2: the second E_z supermode, whose phase varies across the period)
-    Source s;
-    s.name = "in";
-    s.type = SourceType::Plane;
-    s.center = {0.5 * kL, 1.2, 0.5 * kNz * kDx};
-    s.size = {kL, 0.0, kNz * kDx};
-    s.component = Component::Ez;
-    s.profile = SourceProfile::Mode;
-    s.mode_index = 2;
-    s.direction = "+y";
-    s.waveform.wavelength_center = 1.55;
-    s.waveform.wavelength_span = 0.2;
-    p.sources = {s};
-    Monitor m;
-    m.name = "T";
-    m.type = MonitorType::Flux;
-    m.kind = "mode";
-    m.direction = "+y";
-    m.center = {0.5 * kL, 2.6, 0.5 * kNz * kDx};
-    m.size = {kL, 0.0, kNz * kDx};
-    m.extra["modes"] = Json(std::vector<int>{0, 1, 2, 3});
+    p.sources = {test::bloch_array_mode_source(2, kNz * kDx)};
+    const Monitor m = test::bloch_array_mode_monitor(3, "T", 2.6, "+y", {0, 1, 2, 3}, kNz * kDx);
     Monitor flux = m;
     flux.name = "T flux";
     flux.kind = "flux";

@@ -16,6 +16,7 @@
 #include <complex>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golightly/compile.hpp"
@@ -34,7 +35,7 @@ using namespace golightly;
 
 namespace {
 
-constexpr double kDx = 0.025, kL = 1.0, kWl = 1.55;
+constexpr double kDx = 0.025, kWl = 1.55;
 constexpr int kNz = 4;  // cells along the periodic z axis
 
 /// One 1 um period of a strongly coupled array (a guide of eps 4 on x in [0.15, 0.85] um, its
@@ -49,38 +50,13 @@ Project array_project(int dims, Polarization pol = Polarization::TMz) {
     return p;
 }
 
-/// A plane (3D, normal y at y, across the period and the z axis) or line (2D) mode monitor.
+/// The array's plane (3D) or line (2D) mode monitor and its 3D mode source over kNz cells
+/// of z (bloch_array_project.hpp).
 Monitor mode_monitor(int dims, const std::string& name, double y, const std::string& dir, std::vector<int> modes) {
-    Monitor m;
-    m.name = name;
-    m.type = MonitorType::Flux;
-    m.kind = "mode";
-    m.direction = dir;
-    if (dims == 3) {
-        m.center = {0.5 * kL, y, 0.5 * kNz * kDx};
-        m.size = {kL, 0.0, kNz * kDx};
-    } else {
-        m.from = {0.0, y};
-        m.to = {kL, y};
-    }
-    m.extra["modes"] = Json(modes);
-    return m;
+    return test::bloch_array_mode_monitor(dims, name, y, dir, std::move(modes), kNz * kDx);
 }
 
-Source mode_source(int mode_index) {
-    Source s;
-    s.name = "in";
-    s.type = SourceType::Plane;
-    s.center = {0.5 * kL, 1.2, 0.5 * kNz * kDx};
-    s.size = {kL, 0.0, kNz * kDx};
-    s.component = Component::Ez;
-    s.profile = SourceProfile::Mode;
-    s.mode_index = mode_index;
-    s.direction = "+y";
-    s.waveform.wavelength_center = kWl;
-    s.waveform.wavelength_span = 0.2;
-    return s;
-}
+Source mode_source(int mode_index) { return test::bloch_array_mode_source(mode_index, kNz * kDx); }
 
 }  // namespace
 

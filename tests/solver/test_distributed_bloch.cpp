@@ -96,39 +96,13 @@ double bloch_cut_vs_single(const Scene& scene, int pieces, int steps, bool drop_
     return std::max(worst, std::abs(e2 - e1) / e1);
 }
 
-/// The 2D Bloch cell of bloch_cases.hpp with its Bloch axis y (the cut axis) and two more
-/// complex sources on the wrap planes (j = 0 and j = ny - 1, which lie in the wrap halos of
-/// the last and the first subdomain: their weights there take the phase too).
-Scene bloch_y_cell(const test::BlochCase& bc) {
-    Scene s = test::make_bloch_pair(bc).cell;
-    const Component e0 = electric_components(bc.pol)[0];
-    const Component h0 = magnetic_components(bc.pol)[0];
-    SourceTerm a = s.sources.at(0), b = s.sources.at(0);
-    a.component = e0;
-    a.cells = {test::cell(s, 22, 0)};
-    a.weights = {0.4};
-    a.weights_im = {-0.9};
-    b.component = h0;
-    b.cells = {test::cell(s, 27, s.ny - 1)};
-    b.weights = {-0.5};
-    b.weights_im = {0.3};
-    s.sources.push_back(a);
-    s.sources.push_back(b);
-    return s;
-}
-
-CompiledProject compile_data_project(const char* name) {
-    const std::filesystem::path path = std::filesystem::path(GOLIGHTLY_SOURCE_DIR) / "tests" / "data" / "mpi" / name;
-    return compile_project(load_project(path), path.string());
-}
-
 }  // namespace
 
 TEST_CASE("distributed Bloch cut axis: 2D cells with the Bloch phase along y equal one domain, 2 and 3 pieces",
           "[distributed][bloch]") {
     for (const test::BlochCase& bc : test::all_2d_bloch_cases()) {
         if (bc.bloch_axis != 1) continue;  // y: the 2D cut axis
-        const Scene s = bloch_y_cell(bc);
+        const Scene s = test::bloch_y_cut_cell(bc);
         REQUIRE(s.complex_fields);
         REQUIRE(s.bloch_phase[1] != 0);
         for (int pieces : {2, 3}) {
@@ -156,7 +130,7 @@ TEST_CASE("distributed Bloch cut axis: 2D cells with the Bloch phase along y equ
 TEST_CASE("distributed Bloch cut axis: set_field fills the wrap halos with the phase", "[distributed][bloch]") {
     test::BlochCase bc;
     bc.bloch_axis = 1;
-    const Scene s = bloch_y_cell(bc);
+    const Scene s = test::bloch_y_cut_cell(bc);
     const double d = bloch_cut_vs_single(s, 3, 40, false, true);
     std::printf("2D Bloch y, set_field then 40 steps, 3 pieces: %.3g\n", d);
     CHECK(d < 1e-12);
@@ -169,7 +143,7 @@ TEST_CASE("distributed Bloch cut axis: the 2D and 3D oblique projects of the MPI
         int axis, steps;
     };
     for (const Case& c : {Case{"mpi2d_bloch_cut.glproj", 1, 300}, Case{"mpi3d_bloch_cut.glproj", 2, 150}}) {
-        const CompiledProject cp = compile_data_project(c.file);
+        const CompiledProject cp = compile_mpi_data_project(c.file);
         const Scene& s = cp.scene;
         REQUIRE(s.complex_fields);
         REQUIRE(s.bloch_phase[c.axis] != 0);
@@ -187,7 +161,7 @@ TEST_CASE("distributed Bloch cut axis: the 2D and 3D oblique projects of the MPI
 TEST_CASE("distributed Bloch cut axis: refusals name the axis and the reason", "[distributed][bloch]") {
     test::BlochCase bc;
     bc.bloch_axis = 1;
-    const Scene s = bloch_y_cell(bc);
+    const Scene s = test::bloch_y_cut_cell(bc);
     // the phase needs the wrap and complex fields; TF/SF cannot run with it
     Scene pml = s;
     pml.boundary[1] = BoundaryKind::Pml;
@@ -262,9 +236,9 @@ TEST_CASE("distributed Bloch cut axis: float32 on 2 and 3 pieces equals one floa
     std::vector<Case> cases;
     for (const test::BlochCase& bc : test::all_2d_bloch_cases())
         if (bc.bloch_axis == 1 && bc.dispersive == (bc.pol == Polarization::TEz))  // TMz plain, TEz dispersive
-            cases.push_back({test::describe(bc), bloch_y_cell(bc), 120});
-    cases.push_back({"mpi2d_bloch_cut.glproj", compile_data_project("mpi2d_bloch_cut.glproj").scene, 300});
-    cases.push_back({"mpi3d_bloch_cut.glproj", compile_data_project("mpi3d_bloch_cut.glproj").scene, 150});
+            cases.push_back({test::describe(bc), test::bloch_y_cut_cell(bc), 120});
+    cases.push_back({"mpi2d_bloch_cut.glproj", compile_mpi_data_project("mpi2d_bloch_cut.glproj").scene, 300});
+    cases.push_back({"mpi3d_bloch_cut.glproj", compile_mpi_data_project("mpi3d_bloch_cut.glproj").scene, 150});
     for (const Case& c : cases) {
         REQUIRE(c.scene.complex_fields);
         const double bound = 8.0 * c.steps * u;
