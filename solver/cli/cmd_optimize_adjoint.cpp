@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
 #include "golightly/adjoint_optimize.hpp"
@@ -18,6 +20,8 @@
 #include "golightly/adjoint_project.hpp"
 #include "golightly/adjoint_shape.hpp"
 #include "golightly/design_density.hpp"
+#include "golightly/distributed.hpp"
+#include "golightly/engine.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/gds.hpp"
 #include "golightly/limits.hpp"
@@ -55,17 +59,72 @@ std::vector<std::pair<int, std::string>> read_history(const fs::path& file) {
     return rows;
 }
 
+/// Under MPI (AdjointRanks): rank 0's `code` on every rank, so that all ranks stop or go
+/// on together after the checks only rank 0 makes (the output folder, the checkpoint).
+/// Without MPI: `code`.
+int agreed(const AdjointRanks* ranks, int code) {
+    if (!ranks) return code;
+    std::vector<double> v{double(code)};
+    ranks->comm->broadcast(v, 0);
+    return int(v.at(0));
+}
+
+/// The checkpoint file each rank's optimizer reads and rewrites: OUT/checkpoint.json on rank
+/// 0 (and in one process); on every other rank a copy of rank 0's file, sent over the
+/// communicator (the ranks need not share OUT), in a private temporary folder that is
+/// removed at the end. So every rank resumes from the same state and takes the same steps,
+/// while only rank 0 writes into OUT. Collective under MPI.
+class RankCheckpoint {
+public:
+    RankCheckpoint(const AdjointRanks* ranks, const fs::path& checkpoint) : path_(checkpoint) {
+        if (!ranks) return;
+        const bool root = ranks->comm->rank() == 0;
+        std::string text;  // "0": no checkpoint; "1" + its bytes
+        if (root) {
+            text = "0";
+            if (fs::exists(checkpoint)) {
+                std::ifstream in(checkpoint, std::ios::binary);
+                std::ostringstream bytes;
+                bytes << in.rdbuf();
+                text = "1" + bytes.str();
+            }
+        }
+        const std::vector<std::string> all = ranks->comm->gather(text);
+        if (root) return;
+        folder_ = fs::temp_directory_path() / ("golightly-optimize-rank" + std::to_string(ranks->comm->rank()) + "-" +
+                                               std::to_string(::getpid()));
+        fs::create_directories(folder_);
+        path_ = folder_ / checkpoint.filename();
+        if (!all.at(0).empty() && all[0][0] == '1') write_file_atomic(path_, std::string_view(all[0]).substr(1));
+    }
+    ~RankCheckpoint() {
+        std::error_code ec;
+        if (!folder_.empty()) fs::remove_all(folder_, ec);
+    }
+    RankCheckpoint(const RankCheckpoint&) = delete;
+    RankCheckpoint& operator=(const RankCheckpoint&) = delete;
+    /// The file this rank's optimizer uses.
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_, folder_;
+};
+
 /// optimize --adjoint on a design of shape parameters (adjoint_shape.hpp; spec/cli.md):
 /// history.csv with one column per parameter and per gradient entry, final.glproj with
 /// the best parameter values, checkpoint.json with every evaluation (a resumed run replays
 /// them into the optimizer and rewrites history.csv whole: adjoint_shape.hpp
 /// optimize_shape).
+/// `root`: this process prints and writes (false on the MPI ranks but 0); `checkpoint`: the
+/// file its optimizer uses (RankCheckpoint).
 int run_shape_optimize(const Project& project, const std::string& project_file, const fs::path& out,
-                       const adjoint::ProjectProblemOptions& o, int max_iterations) {
-    const fs::path history_file = out / "history.csv", checkpoint = out / "checkpoint.json";
+                       const adjoint::ProjectProblemOptions& o, int max_iterations, bool root,
+                       const fs::path& checkpoint) {
+    const fs::path history_file = out / "history.csv";
     const adjoint::ShapeProblem sp =
         adjoint::shape_problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
-    for (const auto& w : sp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    if (root)
+        for (const auto& w : sp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     std::string names, header = "iteration,objective,gradient_norm,steps,wall_s";
     for (std::size_t k = 0; k < sp.names.size(); ++k) {
         char buf[96];
@@ -80,14 +139,17 @@ int run_shape_optimize(const Project& project, const std::string& project_file, 
         std::snprintf(buf, sizeof buf, ",objective@%.6g", w);
         header += buf;
     }
-    std::printf("shape parameters: %s; %zu term(s); %s, %s%s\n", names.c_str(), sp.spec.objective.terms.size(),
-                sp.spec.algorithm.c_str(), sp.spec.objective.maximize ? "maximize" : "minimize",
-                sp.spec.objective.combine == "min" ? " the worst wavelength (epigraph form)" : "");
+    if (root)
+        std::printf("shape parameters: %s; %zu term(s); %s, %s%s\n", names.c_str(), sp.spec.objective.terms.size(),
+                    sp.spec.algorithm.c_str(), sp.spec.objective.maximize ? "maximize" : "minimize",
+                    sp.spec.objective.combine == "min" ? " the worst wavelength (epigraph form)" : "");
     std::fflush(stdout);
     std::string text = header + "\n";
-    if (!fs::exists(checkpoint)) write_file_atomic(history_file, text);  // (resumed: rewritten from the replay)
+    // (resumed: rewritten from the replay)
+    if (root && !fs::exists(checkpoint)) write_file_atomic(history_file, text);
     int replayed = 0;
     const auto on_iteration = [&](const adjoint::ShapeIteration& it) {
+        if (!root) return true;  // the other MPI ranks: the same iterations, nothing written
         char buf[160];
         std::snprintf(buf, sizeof buf, "%d,%.17g,%.17g,%lld,%.6g", it.index, it.objective, it.gradient_norm, it.steps, it.wall_s);
         std::string row = buf;
@@ -108,6 +170,7 @@ int run_shape_optimize(const Project& project, const std::string& project_file, 
         return true;
     };
     const adjoint::ShapeOptimizeResult r = adjoint::optimize_shape(sp, max_iterations, on_iteration, checkpoint);
+    if (!root) return kExitOk;
     if (replayed > 0) std::printf("resumed: %d iteration(s) replayed from checkpoint.json\n", replayed);
     save_project(adjoint::project_at(project, sp.names, r.p, project_file), out / "final.glproj");
     std::string best;
@@ -145,6 +208,30 @@ std::string devices_line(const DeviceSelection& d, BackendChoice backend) {
 
 }  // namespace
 
+namespace {
+
+/// Reports a failure and returns its exit code. Under MPI, before the ranks have begun to
+/// talk (`collective` false) every rank fails alike (the project's checks) and rank 0
+/// alone prints; after that the failure may be this rank's alone: it prints with its rank
+/// and ends every rank with `code` (AdjointRanks::abort; mpirun exits with it), as `run`
+/// does.
+int failed(const AdjointRanks* ranks, bool collective, int code, const std::string& message) {
+    const std::string text = limits::cap_text(message, limits::kMaxMessageChars);
+    if (!ranks) {
+        std::fprintf(stderr, "error: %s\n", text.c_str());
+        return code;
+    }
+    if (!collective) {
+        if (ranks->comm->rank() == 0) std::fprintf(stderr, "error: %s\n", text.c_str());
+        return code;
+    }
+    std::fprintf(stderr, "rank %d: error: %s\n", ranks->comm->rank(), text.c_str());
+    ranks->abort(code);
+    return code;  // (abort does not return)
+}
+
+}  // namespace
+
 bool is_adjoint_optimize(int argc, char** argv) {
     if (argc < 2 || std::strcmp(argv[1], "optimize") != 0) return false;
     for (int i = 2; i < argc; ++i)
@@ -152,7 +239,8 @@ bool is_adjoint_optimize(int argc, char** argv) {
     return false;
 }
 
-int run_optimize_adjoint(int argc, char** argv) {
+int run_optimize_adjoint(int argc, char** argv, const AdjointRanks* ranks) {
+    const bool root = !ranks || ranks->comm->rank() == 0;  // prints and writes
     CLI::App app{"Gradient-based topology optimization of the project's design region (adjoint method, NLopt MMA/CCSA/L-BFGS)"};
     app.name("golightly-cli optimize --adjoint");
     std::string project_file, out_dir, backend, precision, devices;
@@ -184,6 +272,7 @@ int run_optimize_adjoint(int argc, char** argv) {
     try {
         app.parse(int(args.size()), args.data());
     } catch (const CLI::ParseError& e) {
+        if (!root) return e.get_exit_code() == 0 ? kExitOk : kExitUsage;  // every rank parses the same line
         const int rc = app.exit(e);
         return rc == 0 ? kExitOk : kExitUsage;
     }
@@ -191,20 +280,32 @@ int run_optimize_adjoint(int argc, char** argv) {
     const fs::path out(out_dir);
     const fs::path checkpoint = out / "checkpoint.json", history_file = out / "history.csv";
     adjoint::ProjectProblem pp;
+    // Under MPI: set once the ranks have begun to talk; a failure after that point may be
+    // one rank's alone (its partners wait for it), so it ends every rank (AdjointRanks::abort)
+    bool collective = false;
     try {
+        // every rank reads and checks the project alike (the same refusals, before any message
+        // between the ranks); rank 0 alone touches OUT
         const Project project = load_project(fs::path(project_file));
         check_runnable(project, project_file);
-        if (!results_folder_writable(out)) return kExitProject;
-        if (resume && !fs::exists(checkpoint)) {
-            std::fprintf(stderr, "error: --resume: %s does not exist (nothing to resume)\n",
-                         limits::cap_text(checkpoint.string()).c_str());
-            return kExitProject;
+        const auto spec0 = design_spec(project, project_file);
+        int code = kExitOk;
+        if (root) {
+            if (!results_folder_writable(out)) {
+                code = kExitProject;
+            } else if (resume && !fs::exists(checkpoint)) {
+                std::fprintf(stderr, "error: --resume: %s does not exist (nothing to resume)\n",
+                             limits::cap_text(checkpoint.string()).c_str());
+                code = kExitProject;
+            } else if (!resume) {  // a fresh start: an old checkpoint would otherwise be resumed
+                std::error_code ec;
+                fs::remove(checkpoint, ec);
+                fs::remove(history_file, ec);
+            }
         }
-        if (!resume) {  // a fresh start: an old checkpoint would otherwise be resumed
-            std::error_code ec;
-            fs::remove(checkpoint, ec);
-            fs::remove(history_file, ec);
-        }
+        collective = ranks != nullptr;
+        if (const int c = agreed(ranks, code); c != kExitOk) return c;
+        const RankCheckpoint rank_checkpoint(ranks, checkpoint);
         // the shared flag parser; a flag not given keeps the project's run.backend / run.precision
         const RunOptions flags = run_options_from_flags(backend, precision, threads, -1);
         adjoint::ProjectProblemOptions o;
@@ -212,19 +313,38 @@ int run_optimize_adjoint(int argc, char** argv) {
         if (!precision.empty()) o.precision = flags.precision;
         o.threads = flags.threads;
         if (!devices.empty()) o.devices = parse_device_selection(devices);
-        // Ctrl-C: the run under way (the normalization run too) ends within a chunk of steps
-        // (the solver's cancel flag); the checkpoint keeps the last completed iteration
-        std::signal(SIGINT, on_adjoint_sigint);
-        o.cancel = &g_adjoint_cancel;
-        if (const std::string line = devices_line(o.devices ? *o.devices : project_devices(project, project_file),
-                                                  o.backend.value_or(project.run.backend));
-            !line.empty())
-            std::printf("%s\n", line.c_str());
-        if (const auto spec = design_spec(project, project_file); spec && !spec->shape_parameters.empty())
-            return run_shape_optimize(project, project_file, out, o, max_iterations);
+        const DeviceSelection selected = o.devices ? *o.devices : project_devices(project, project_file);
+        if (ranks) {
+            // one subdomain of every run per rank (golightly/mpi.hpp make_rank_engine). Ctrl-C:
+            // mpirun ends every rank (a per-rank cancel flag would split them); the checkpoint
+            // keeps the last completed iteration, as after a cancel.
+            const BackendChoice b = o.backend.value_or(project.run.backend);
+            const Precision prec = o.precision.value_or(project.run.precision);
+            const int th = o.threads;
+            const auto make = ranks->rank_engine;
+            o.engine_factory = [make, b, prec, th](const Scene& scene, const char*) { return make(scene, b, prec, th); };
+            if (root) {
+                std::printf("ranks: %d MPI ranks, each stepping one subdomain of every forward and adjoint run; rank 0 "
+                            "writes\n", ranks->comm->size());
+                if ((selected.kind == DeviceSelection::Kind::Count && selected.count > 1) ||
+                    (selected.kind == DeviceSelection::Kind::List && selected.ordinals.size() > 1))
+                    std::fprintf(stderr, "warning: run.devices / --devices is ignored under mpirun: one subdomain per "
+                                 "rank (%d ranks)\n", ranks->comm->size());
+            }
+        } else {
+            // Ctrl-C: the run under way (the normalization run too) ends within a chunk of steps
+            // (the solver's cancel flag); the checkpoint keeps the last completed iteration
+            std::signal(SIGINT, on_adjoint_sigint);
+            o.cancel = &g_adjoint_cancel;
+            if (const std::string line = devices_line(selected, o.backend.value_or(project.run.backend)); !line.empty())
+                std::printf("%s\n", line.c_str());
+        }
+        if (spec0 && !spec0->shape_parameters.empty())
+            return run_shape_optimize(project, project_file, out, o, max_iterations, root, rank_checkpoint.path());
         pp = adjoint::problem_from_project(project, project_file, fs::absolute(fs::path(project_file)).parent_path(), o);
-        for (const auto& w : pp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-        pp.settings.checkpoint = checkpoint;
+        if (root)
+            for (const auto& w : pp.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+        pp.settings.checkpoint = rank_checkpoint.path();
         if (max_iterations > 0) pp.settings.max_iterations = max_iterations;
 
         std::string wl;
@@ -234,7 +354,8 @@ int run_optimize_adjoint(int argc, char** argv) {
             wl += buf;
         }
         const auto& n = pp.problem.region.n;
-        std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g%s; %zu term(s) at %s; %s, %s%s%s\n",
+        if (root)
+            std::printf("design region '%s': %d x %d x %d pixels, eps %.6g .. %.6g%s; %zu term(s) at %s; %s, %s%s%s\n",
                     pp.spec.regions[0].name.c_str(), n[0], n[1], n[2], pp.problem.region.eps_min, pp.problem.region.eps_max,
                     pp.problem.region.lossless() ? "" : " (eps_inf; the conductivities and poles interpolated too)",
                     pp.spec.objective.terms.size(), wl.c_str(), pp.settings.algorithm.c_str(),
@@ -242,11 +363,11 @@ int run_optimize_adjoint(int argc, char** argv) {
                     pp.settings.epigraph ? " the worst wavelength (epigraph form)" : "",
                     pp.settings.robust_etas.empty() ? "" : ", robust (the worst of the dilated, nominal and eroded designs)");
         std::fflush(stdout);
-        if (pp.problem.settings.precision == Precision::Float32)
+        if (root && pp.problem.settings.precision == Precision::Float32)
             std::fprintf(stderr, "note: float32 runs: the adjoint gradient is only as accurate as the fields' small "
                                  "changes; --precision float64 is recommended\n");
 
-        std::vector<std::pair<int, std::string>> rows = resume ? read_history(history_file) : decltype(rows){};
+        std::vector<std::pair<int, std::string>> rows = resume && root ? read_history(history_file) : decltype(rows){};
         std::string header = kHistoryHeader;
         for (double w : pp.wavelengths_um) {
             char buf[48];
@@ -255,8 +376,9 @@ int run_optimize_adjoint(int argc, char** argv) {
         }
         if (!pp.settings.robust_etas.empty()) header += ",objective_dilated,objective_eroded";
         bool first = true;
-        pp.problem.settings.cancel = &g_adjoint_cancel;  // (problem_from_project sets it too)
+        pp.problem.settings.cancel = o.cancel;  // (problem_from_project sets it too)
         const auto on_iteration = [&](const adjoint::Iteration& it) {
+            if (!root) return true;  // the other MPI ranks: the same iterations, nothing written
             if (first) {  // rows from an earlier call that this one repeats are replaced
                 std::erase_if(rows, [&](const auto& r) { return r.first >= it.index; });
                 first = false;
@@ -285,6 +407,7 @@ int run_optimize_adjoint(int argc, char** argv) {
             return true;
         };
         const adjoint::OptimizeResult r = adjoint::optimize_density(pp.problem, pp.rho0, pp.settings, on_iteration);
+        if (!root) return kExitOk;
 
         // the densities, the final design as GDS and as a project of plain shapes
         const double pixel = pp.spec.regions[0].pixel_um;
@@ -323,18 +446,15 @@ int run_optimize_adjoint(int argc, char** argv) {
                     limits::cap_text(out.string()).c_str());
         return g_adjoint_cancel.load() ? kExitRun : kExitOk;
     } catch (const ProjectError& e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
-        return kExitProject;
+        return failed(ranks, collective, kExitProject, e.what());
     } catch (const adjoint::Cancelled& e) {  // Ctrl-C before the first iteration (the normalization run)
         std::fprintf(stderr, "cancelled: the %s run stopped after %lld steps, before the first iteration; nothing "
                              "written\n", e.run.c_str(), e.steps);
         return kExitRun;
     } catch (const std::invalid_argument& e) {  // the design region's or the optimizer's refusals
-        std::fprintf(stderr, "error: %s: %s\n", limits::cap_text(project_file).c_str(), e.what());
-        return kExitProject;
+        return failed(ranks, collective, kExitProject, limits::cap_text(project_file) + ": " + e.what());
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
-        return kExitRun;
+        return failed(ranks, collective, kExitRun, e.what());
     }
 }
 

@@ -11,7 +11,8 @@
 //   golightly-cli materials fit FILE.csv [--poles N] [--no-drude] [--band LO:HI] [--id ID] [--name NAME] [--json]
 //   golightly-cli sweep PROJECT --param NAME=LO:HI:N ... / optimize PROJECT --objective EXPR --param NAME=LO..HI ...
 //                       (cmd_sweep.cpp)
-//   golightly-cli optimize --adjoint PROJECT --out DIR [--max-iterations N] [--resume]   (cmd_optimize_adjoint.cpp)
+//   golightly-cli optimize --adjoint PROJECT --out DIR [--max-iterations N] [--resume]   (cmd_optimize_adjoint.cpp;
+//                       under mpirun one subdomain per rank, as `run`)
 //   golightly-cli export-gds PROJECT --out FILE.gds [--cell NAME]   (cmd_gds.cpp)
 //   golightly-cli farfield RESULTS [--monitor NAME] [--theta LIST] [--phi LIST] [--json]   (cmd_farfield.cpp)
 //   golightly-cli diffraction RESULTS [--monitor NAME] [--wavelength UM] [--json]   (cmd_diffraction.cpp)
@@ -79,8 +80,9 @@ std::atomic<bool> g_cancel{false};
 extern "C" void on_sigint(int) { g_cancel.store(true); }
 
 #ifdef GOLIGHTLY_HAVE_MPI
-/// Under mpirun / srun (main): MPI is initialized, `run` steps one subdomain per rank and
-/// rank 0 alone prints progress and writes the results (golightly/mpi.hpp, issue 18).
+/// Under mpirun / srun (main): MPI is initialized, `run` and `optimize --adjoint` step one
+/// subdomain per rank and rank 0 alone prints progress and writes the results
+/// (golightly/mpi.hpp, issue 18).
 std::unique_ptr<mpi::Session> g_mpi;
 #endif
 /// This process's MPI rank (0 without MPI).
@@ -108,6 +110,31 @@ void end_all_ranks(int code) {
     }
 #endif
     (void)code;
+}
+
+#ifdef GOLIGHTLY_HAVE_MPI
+/// run.backend / --backend as the rank engine takes it (golightly/mpi.hpp).
+mpi::RankBackend rank_backend(BackendChoice b) {
+    return b == BackendChoice::Cpu ? mpi::RankBackend::Cpu : b == BackendChoice::Cuda ? mpi::RankBackend::Cuda
+                                                                                      : mpi::RankBackend::Auto;
+}
+#endif
+
+/// `optimize --adjoint` (cmd_optimize_adjoint.cpp); under mpirun with the ranks' engine,
+/// reductions and abort (cli::AdjointRanks).
+int cmd_optimize_adjoint(int argc, char** argv) {
+#ifdef GOLIGHTLY_HAVE_MPI
+    if (g_mpi) {
+        cli::AdjointRanks ranks;
+        ranks.comm = g_mpi->communicator();
+        ranks.rank_engine = [](const Scene& scene, BackendChoice backend, Precision precision, int threads) {
+            return mpi::make_rank_engine(scene, rank_backend(backend), precision, threads, *g_mpi);
+        };
+        ranks.abort = [](int code) { end_all_ranks(code); };
+        return cli::run_optimize_adjoint(argc, argv, &ranks);
+    }
+#endif
+    return cli::run_optimize_adjoint(argc, argv);
 }
 
 std::string format_seconds(double s) {
@@ -253,10 +280,7 @@ int cmd_run(const RunArgs& a) {
                              "process (golightly-cli sparams)\n", label.c_str());
             return kExitRun;
         }
-        const BackendChoice b = opts.backend.value_or(project.run.backend);
-        const mpi::RankBackend rb = b == BackendChoice::Cpu    ? mpi::RankBackend::Cpu
-                                    : b == BackendChoice::Cuda ? mpi::RankBackend::Cuda
-                                                               : mpi::RankBackend::Auto;
+        const mpi::RankBackend rb = rank_backend(opts.backend.value_or(project.run.backend));
         const Precision precision = opts.precision.value_or(project.run.precision);
         const int threads = opts.threads;
         opts.engine_factory = [rb, precision, threads](const Scene& scene, const std::string&) {
@@ -602,7 +626,7 @@ bool parse_size(const std::string& text, int& nx, int& ny, int* nz = nullptr, bo
 
 int real_main(int argc, char** argv) {
     // `optimize --adjoint` has options of its own (cmd_optimize_adjoint.cpp)
-    if (cli::is_adjoint_optimize(argc, argv)) return cli::run_optimize_adjoint(argc, argv);
+    if (cli::is_adjoint_optimize(argc, argv)) return cmd_optimize_adjoint(argc, argv);
     CLI::App app{"golightly-cli: the headless GoLightly FDTD runner"};
     app.name("golightly-cli");
     bool version = false;
@@ -799,9 +823,9 @@ int main(int argc, char** argv) {
     }
     set_mode_cache_settings(mode_cache_settings_from_environment());
 #ifdef GOLIGHTLY_HAVE_MPI
-    // `run` under mpirun / srun only: a plain run never initializes MPI, nor do the other
-    // commands (sweep and sparams children must not join the MPI job)
-    if (mpi::launched_by_mpi() && argc > 1 && std::string(argv[1]) == "run") {
+    // `run` and `optimize --adjoint` under mpirun / srun only: a plain run never initializes
+    // MPI, nor do the other commands (sweep and sparams children must not join the MPI job)
+    if (mpi::launched_by_mpi() && argc > 1 && (std::string(argv[1]) == "run" || cli::is_adjoint_optimize(argc, argv))) {
         try {
             g_mpi = std::make_unique<mpi::Session>(&argc, &argv);
         } catch (const std::exception& e) {

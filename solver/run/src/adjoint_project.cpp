@@ -437,6 +437,7 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
     p.settings.threads = options.threads;
     p.settings.cancel = options.cancel;
     p.settings.on_progress = options.on_progress;
+    p.settings.engine_factory = options.engine_factory;
     p.settings.decay = std::min(p.settings.decay, std::pow(10.0, -project.run.stop.decay_db / 10.0));
     if (cp.max_steps > 0) p.settings.max_steps = cp.max_steps;
 

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,10 @@ struct ProjectProblemOptions {
     /// RunSettings::on_progress of the normalization run and of the problem's runs (the
     /// normalization run reports as "normalization"). Null: not called.
     std::function<void(const char* run, long long steps)> on_progress;
+    /// RunSettings::engine_factory of the normalization run and of the problem's runs (e.g.
+    /// one subdomain per MPI rank under `mpirun golightly-cli optimize --adjoint`,
+    /// golightly/mpi.hpp make_rank_engine). Null: make_engine() with the settings above.
+    std::function<std::unique_ptr<Engine>(const Scene& scene, const char* run)> engine_factory;
 };
 
 /// The problem of `project`'s design section (a density region; a design of shape
