@@ -110,6 +110,23 @@ private:
     fs::path path_, folder_;
 };
 
+/// The line that says how the first run's grid is cut among the MPI ranks (Engine::distribution):
+/// "subdomains: cut along y: rank 0 cells 0..35 (cpu ...), rank 1 cells 36..71 (...)", the
+/// cells along the cut axis, inclusive; empty for one domain.
+std::string subdomains_line(const DistributionInfo& d) {
+    if (d.subdomains.size() < 2) return {};
+    int axis = 0;
+    for (int a = 0; a < 3; ++a)
+        if (d.subdomains[0].min_cell[a] != d.subdomains[1].min_cell[a]) axis = a;
+    std::string line = std::string("subdomains: cut along ") + char('x' + axis) + ":";
+    for (std::size_t s = 0; s < d.subdomains.size(); ++s) {
+        const SubdomainInfo& i = d.subdomains[s];
+        line += (s ? ", rank " : " rank ") + std::to_string(i.rank) + " cells " + std::to_string(i.min_cell[axis]) + ".." +
+                std::to_string(i.max_cell[axis]) + " (" + i.device + ")";
+    }
+    return line + " (transport " + d.transport + ", " + d.mode + ")";
+}
+
 /// optimize --adjoint on a design of shape parameters (adjoint_shape.hpp; spec/cli.md):
 /// history.csv with one column per parameter and per gradient entry, final.glproj with
 /// the best parameter values, checkpoint.json with every evaluation (a resumed run replays
@@ -322,7 +339,17 @@ int run_optimize_adjoint(int argc, char** argv, const AdjointRanks* ranks) {
             const Precision prec = o.precision.value_or(project.run.precision);
             const int th = o.threads;
             const auto make = ranks->rank_engine;
-            o.engine_factory = [make, b, prec, th](const Scene& scene, const char*) { return make(scene, b, prec, th); };
+            const auto shown = std::make_shared<bool>(!root);  // rank 0 says once how the grid is cut
+            o.engine_factory = [make, b, prec, th, shown](const Scene& scene, const char*) {
+                std::unique_ptr<Engine> engine = make(scene, b, prec, th);
+                if (!*shown && engine) {
+                    *shown = true;
+                    if (const std::string line = subdomains_line(engine->distribution()); !line.empty())
+                        std::printf("%s\n", line.c_str());
+                    std::fflush(stdout);
+                }
+                return engine;
+            };
             if (root) {
                 std::printf("ranks: %d MPI ranks, each stepping one subdomain of every forward and adjoint run; rank 0 "
                             "writes\n", ranks->comm->size());
