@@ -302,7 +302,10 @@ struct RunSettings {
     /// Makes the engine of each run ("forward" or "adjoint"; `scene` outlives the engine)
     /// instead of make_engine() with the settings above: the seam RunOptions::engine_factory
     /// gives ordinary runs, e.g. several CUDA subdomains on one device in a test
-    /// (tests/gpu/cuda_adjoint_devices.cpp). Null: make_engine().
+    /// (tests/gpu/cuda_adjoint_devices.cpp), or this MPI rank's subdomain under `mpirun
+    /// golightly-cli optimize --adjoint` (golightly/mpi.hpp make_rank_engine: collective, and
+    /// the engine's field_energy and dft reductions give every rank the same bits, so every
+    /// rank computes the same objective and gradient). Null: make_engine().
     std::function<std::unique_ptr<Engine>(const Scene& scene, const char* run)> engine_factory;
 };
 

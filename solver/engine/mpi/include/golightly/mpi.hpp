@@ -4,6 +4,10 @@
 // step, and combines the reductions of the distributed engine (distributed.hpp) across ranks
 // so that every rank's run driver sees the same energy, finite flag, DFTs, time samples and
 // frames and takes the same decisions; rank 0 writes the results (cli/main.cpp).
+// `mpirun -np N golightly-cli optimize --adjoint PROJECT` makes every forward, adjoint and
+// normalization run's engine with make_rank_engine (adjoint.hpp RunSettings::engine_factory,
+// cli/cmd_optimize_adjoint.cpp): the same reductions give every rank the same objective and
+// gradient, so every rank's optimizer takes the same steps.
 //
 // Built only when CMake finds MPI (option GOLIGHTLY_MPI, target golightly_mpi, linked by
 // golightly-cli alone: the IDE and the libraries do not need MPI). This header does not
