@@ -276,3 +276,48 @@ TEST_CASE("adjoint shape fields: optimize_shape calls on_fields once per new eva
     REQUIRE(at.size() == 1);
     CHECK(at[0] == resumed.history[2].p);
 }
+
+TEST_CASE("adjoint shape fields: the view keeps off a TF/SF source's faces, shrinking its margin (2D TMz, float64)",
+          "[adjoint][shape]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
+    const std::string label = "shape.glproj";
+    // the block lit by a TF/SF plane wave whose box encloses it 5 to 7 cells from its edges
+    // (x 0.9 .. 2.1 um, y 0.9 .. 2.1 um; the block 1.185 .. 1.815 by 1.25 .. 1.79 um): the
+    // 8-cell margin would cross the faces, which evaluate_sites refuses
+    Json j = Json::parse(test::kShapeBlockTMz);
+    j["sources"][0] = Json::parse(R"({"name": "wave", "type": "tfsf", "min": [0.9, 0.9], "max": [2.1, 2.1],
+        "direction": "+x", "component": "Ez",
+        "waveform": {"type": "gaussian_pulse", "wavelength_center": 1.55, "wavelength_span": 0.4}})");
+    adjoint::ShapeProblem sp = adjoint::shape_problem_from_project(parse_project(j.dump(), label), label, fs::temp_directory_path());
+    std::vector<Seen> seen;
+    sp.on_fields = [&](const adjoint::ShapeFields& f) { seen.push_back(copied(f)); };
+    const adjoint::ShapeEvaluation ev = adjoint::evaluate_shape(sp, sp.p0, true);
+    REQUIRE(seen.size() == 1);
+    REQUIRE(ev.gradient.size() == 2);
+    const Seen& f = seen[0];
+    const adjoint::ProjectProblem pp = adjoint::shape_problem_at(adjoint::project_at(sp.project, sp.names, sp.p0, label),
+                                                                 label, fs::temp_directory_path(), {}, sp.normalization);
+    REQUIRE(pp.problem.scene.tfsf.size() == 1);
+    const TfsfSource& tf = pp.problem.scene.tfsf[0];
+    // one margin m on every side (the box is inside the PML-free interior), below 8
+    const std::int64_t m = f.box_lo[0] - f.view_lo[0];
+    INFO("margin " << m << " cells; view x " << f.view_lo[0] << " .. " << f.view_hi[0] << ", y " << f.view_lo[1] << " .. "
+                   << f.view_hi[1] << "; TF/SF box x " << tf.lo[0] << " .. " << tf.hi[0] << ", y " << tf.lo[1] << " .. "
+                   << tf.hi[1]);
+    CHECK(m > 0);
+    CHECK(m < 8);
+    CHECK(f.view_lo[1] == f.box_lo[1] - m);
+    CHECK(f.view_hi[0] == f.box_hi[0] + m);
+    CHECK(f.view_hi[1] == f.box_hi[1] + m);
+    // inside the TF region, more than a cell from each face (adjoint.hpp evaluate_sites)
+    for (std::size_t a = 0; a < 2; ++a) {
+        CHECK(tf.lo[a] < f.view_lo[a] - 1);
+        CHECK(tf.hi[a] > f.view_hi[a] + 1);
+    }
+    // the largest such margin: one more cell reaches a face
+    bool reaches = false;
+    for (std::size_t a = 0; a < 2; ++a)
+        reaches = reaches || tf.lo[a] >= f.box_lo[a] - (m + 1) - 1 || tf.hi[a] <= f.box_hi[a] + (m + 1) + 1;
+    CHECK(reaches);
+    CHECK(std::count(f.view_sampled.begin(), f.view_sampled.end(), 1) == std::ptrdiff_t(f.view_sampled.size()));
+}
