@@ -191,9 +191,10 @@ struct ShapeProblem {
     /// return. Null: not called, and nothing beyond the sensitivity's sites is sampled.
     ///
     /// Cost when set: the view's sites are sampled along with the sensitivity's in the same
-    /// runs (adjoint.hpp evaluate_sites: their sensitivity is computed and not used, so F
-    /// and dF/dp are those without on_fields, bit for bit:
-    /// tests/solver/test_adjoint_shape_fields.cpp). That adds (V - V_s) x nf complex DFT
+    /// runs (adjoint.hpp evaluate_sites: their sensitivity is computed and not used). Each
+    /// DFT sample is accumulated on its own, so F and dF/dp are those without on_fields, bit
+    /// for bit (tested on the CPU in float64: tests/solver/test_adjoint_shape_fields.cpp,
+    /// test_adjoint_shape.cpp for TEz and 3D). That adds (V - V_s) x nf complex DFT
     /// accumulations to every step of the forward run and of each adjoint run, V = nc x
     /// vx x vy the view's sites (nc E components; at most nc x kShapeViewMaxCells), V_s
     /// those of them the sensitivity samples anyway, nf the objective's frequencies; and at
@@ -225,9 +226,10 @@ struct ShapeEvaluation {
 /// F (and with `with_gradient` dF/dp) at parameter values `p` (one per shape parameter,
 /// within [lo, hi]): the project recompiled at p, one forward run (and the adjoint runs).
 /// With the gradient and problem.on_fields set, calls it once with the sites' and the view
-/// box's fields (ShapeFields; the view's sites sampled in the same runs) after the runs. Throws std::invalid_argument for a wrong count or a value
-/// outside the bounds, ProjectError (the refusals of the header comment, naming the
-/// parameter), RunError, Cancelled.
+/// box's fields (ShapeFields; the view's sites sampled in the same runs) after the runs.
+/// Throws std::invalid_argument for a wrong count or a value outside the bounds,
+/// ProjectError (the refusals of the header comment, naming the parameter), RunError,
+/// Cancelled.
 ShapeEvaluation evaluate_shape(const ShapeProblem& problem, const std::vector<double>& p, bool with_gradient = true);
 
 struct ShapeIteration {
