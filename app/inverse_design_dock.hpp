@@ -54,10 +54,14 @@
 // (EditorDocument::replaceProjectInSession; an edit in between starts another step); when
 // the run ends (done, paused, stopped) the parameters get the best values found (NLopt's
 // optimum, as the CLI's final.glproj). The field picture shows the forward or adjoint field
-// of each new evaluation (adjoint::ShapeProblem::on_fields) at the sites whose permittivity
-// the parameters move (those the shape gradient samples; no others are stored), over their
-// bounding box with the density path's colour map; the cells between the sites stay
-// blank (transparent), and |E|² sums the components known at a cell. Pause and Stop set the
+// of each new evaluation (adjoint::ShapeProblem::on_fields) over the view box of
+// adjoint::ShapeFields (the bounding box of the sites whose permittivity the parameters
+// move, grown by a margin, clipped to the PML; 3D: its middle z plane), every E site of it,
+// with the density path's colour map: the field inside and around the shapes. Sites
+// holding a source are not sampled and stay blank (transparent); |E|² sums the components
+// known at a cell. Where the view is capped away (a box of more than
+// adjoint::kShapeViewMaxCells cells) the picture shows the moving sites only, blank
+// between them. Pause and Stop set the
 // cancel flag (adjoint::ProjectProblemOptions::cancel) as for densities. Resume with the
 // project as the run left it (not edited while it ran; while paused at most Max
 // iterations changed) continues exactly: the
@@ -231,6 +235,9 @@ private:
         /// site), 0 elsewhere (blank in the picture); empty: known everywhere
         std::vector<std::vector<std::uint8_t>> known;
         double wavelength_um = 0;
+        /// shape designs: the dense box around the shapes (adjoint::ShapeFields' view), not
+        /// the sparse sites the parameters move
+        bool shapeView = false;
     };
     struct News {
         std::vector<Point> points;          ///< every iteration (not latest-wins)
@@ -286,9 +293,11 @@ private:
     void showFields();
     static std::shared_ptr<const FieldSlice> fieldSlice(const adjoint::DesignFields& fields, const Scene& scene,
                                                         double wavelength_um);
-    /// The fields of a shape design's evaluation (adjoint::ShapeProblem::on_fields) over the
-    /// bounding box of its sites (3D: the z plane of the box holding the most sites), each
-    /// component known at its sites only.
+    /// The fields of a shape design's evaluation (adjoint::ShapeProblem::on_fields) over its
+    /// view box (adjoint::ShapeFields: the sites' bounding box grown by a margin; 3D: its
+    /// middle z plane), every site known but those holding a source. Without a view (capped
+    /// away) over the bounding box of its sites (3D: the z plane of the box holding the most
+    /// sites), each component known at its sites only.
     static std::shared_ptr<const FieldSlice> shapeFieldSlice(const adjoint::ShapeFields& fields, double wavelength_um);
     void updateButtons();
     /// The label design_spec's messages name: the file, else the document's name.

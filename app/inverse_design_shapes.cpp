@@ -304,8 +304,9 @@ bool InverseDesignDock::launchShapes(bool fresh, const Project& snapshot, const 
         }
         sp->options.on_progress = {};  // the iterations' runs: no per-chunk news
         sp->options.cancel = ctx.cancelFlag();  // Pause and Stop end the run under way within a chunk of steps
-        // the field picture: each new evaluation's fields at the sites it samples, at the
-        // objective's first wavelength (the one the user named first, else the only one)
+        // the field picture: each new evaluation's fields over the box around the shapes
+        // (ShapeFields' view), at the objective's first wavelength (the one the user named
+        // first, else the only one)
         const double wavelength_um = !sp->spec.objective.wavelengths_um.empty() ? sp->spec.objective.wavelengths_um[0]
                                      : !sp->wavelengths_um.empty()            ? sp->wavelengths_um[0]
                                                                                : 0.0;

@@ -144,6 +144,32 @@ std::shared_ptr<const InverseDesignDock::FieldSlice> InverseDesignDock::shapeFie
     if (!f.sites || nf == 0 || f.sites->size() == 0 || f.forward.size() != f.sites->size() * nf) return out;
     const std::size_t fi = nearestFrequency(f.frequencies_hz, wavelength_um);
     out->wavelength_um = units::c0 / f.frequencies_hz[fi] / units::um;
+    // the view box around the shapes: every site of it (the picture's plane in 3D)
+    const std::int64_t vx = f.view_hi[0] - f.view_lo[0] + 1, vy = f.view_hi[1] - f.view_lo[1] + 1,
+                       vz = f.view_hi[2] - f.view_lo[2] + 1;
+    const std::size_t nc = f.view_components.size();
+    if (vx > 0 && vy > 0 && vz == 1 && nc > 0 && f.view_sampled.size() == nc * std::size_t(vx * vy) &&
+        f.view_forward.size() == f.view_sampled.size() * nf) {
+        out->shapeView = true;
+        out->w = int(vx);
+        out->h = int(vy);
+        const std::size_t n = std::size_t(vx * vy);
+        const bool adjointField = f.view_adjoint.size() == f.view_forward.size();
+        const bool all = std::all_of(f.view_sampled.begin(), f.view_sampled.end(), [](char c) { return c != 0; });
+        for (std::size_t c = 0; c < nc; ++c) {
+            out->components.push_back(f.view_components[c]);
+            out->forward.emplace_back(n);
+            out->adjoint.emplace_back(adjointField ? n : 0);
+            if (!all) out->known.emplace_back(n, std::uint8_t(0));
+            for (std::size_t o = 0; o < n; ++o) {
+                const std::size_t v = c * n + o;  // (j * vx + i), j and i from view_lo
+                out->forward[c][o] = std::complex<float>(f.view_forward[v * nf + fi]);
+                if (adjointField) out->adjoint[c][o] = std::complex<float>(f.view_adjoint[v * nf + fi]);
+                if (!all) out->known[c][o] = f.view_sampled[v] ? 1 : 0;
+            }
+        }
+        return out;
+    }
     const adjoint::DesignSites& sites = *f.sites;
     const std::int64_t nx = std::max<std::int64_t>(f.grid[0], 1), ny = std::max<std::int64_t>(f.grid[1], 1);
     auto ijk = [&](CellIndex cell, std::int64_t (&v)[3]) {
@@ -216,8 +242,7 @@ void InverseDesignDock::showFields() {
     const bool adjointField = fieldSource() == FieldSource::Adjoint;
     fieldLabel_->setText(QString());
     if (!fields_ || fields_->w <= 0 || fields_->h <= 0 || fields_->components.empty()) {
-        fieldLabel_->setToolTip(shapeRun_ ? tr("The field at the sites the shape parameters move appears after the first "
-                                               "iteration")
+        fieldLabel_->setToolTip(shapeRun_ ? tr("The field around the shapes appears after the first iteration")
                                           : tr("The field in the design region appears after the first iteration"));
         return;
     }
@@ -264,7 +289,15 @@ void InverseDesignDock::showFields() {
     const QSize box = fieldLabel_->size().boundedTo(QSize(400, 400)).expandedTo(QSize(120, 120));
     fieldLabel_->setPixmap(QPixmap::fromImage(fieldImage_.scaled(box, Qt::KeepAspectRatio, Qt::FastTransformation)));
     const QString scale = quantity <= 0 ? QString() : tr(", blue: minus the maximum");
-    if (masked)
+    if (f.shapeView)
+        fieldLabel_->setToolTip(tr("%1 around the shapes (the bounding box of the sites the shape parameters move, "
+                                   "grown by a margin) at %2 µm, last iteration; scaled to its maximum %3 (white: 0, "
+                                   "red: the maximum%4)")
+                                    .arg(fieldSource_->currentText(), QString::number(f.wavelength_um, 'g', 5))
+                                    .arg(double(peak), 0, 'g', 3)
+                                    .arg(scale) +
+                                (masked ? tr("; blank: a source's sites (not sampled)") : QString()));
+    else if (masked)
         fieldLabel_->setToolTip(tr("%1 at the sites the shape parameters move (the only ones the shape gradient "
                                    "samples), over their bounding box at %2 µm, last iteration; blank: not sampled; "
                                    "scaled to its maximum %3 (white: 0, red: the maximum%4)")

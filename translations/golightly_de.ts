@@ -931,8 +931,16 @@
         <translation>Das Projekt wurde seit dem Start des Laufs bearbeitet: der Optimierer beginnt neu ab den jetzigen Werten der Parameter (die Nummerierung der Iterationen läuft weiter, das Gedächtnis des Optimierers an die früheren Schritte nicht)...</translation>
     </message>
     <message>
-        <source>The field at the sites the shape parameters move appears after the first iteration</source>
-        <translation>Das Feld an den Stellen, die die Formparameter verschieben, erscheint nach der ersten Iteration</translation>
+        <source>The field around the shapes appears after the first iteration</source>
+        <translation>Das Feld um die Formen erscheint nach der ersten Iteration</translation>
+    </message>
+    <message>
+        <source>%1 around the shapes (the bounding box of the sites the shape parameters move, grown by a margin) at %2 µm, last iteration; scaled to its maximum %3 (white: 0, red: the maximum%4)</source>
+        <translation>%1 um die Formen (der umschließende Quader der Stellen, die die Formparameter verschieben, um einen Rand vergrößert) bei %2 µm, letzte Iteration; auf sein Maximum %3 skaliert (weiß: 0, rot: das Maximum%4)</translation>
+    </message>
+    <message>
+        <source>; blank: a source&apos;s sites (not sampled)</source>
+        <translation>; leer: die Stellen einer Quelle (nicht abgetastet)</translation>
     </message>
     <message>
         <source>%1 at the sites the shape parameters move (the only ones the shape gradient samples), over their bounding box at %2 µm, last iteration; blank: not sampled; scaled to its maximum %3 (white: 0, red: the maximum%4)</source>

@@ -927,8 +927,16 @@
         <translation>项目自运行开始后已被编辑：优化器从参数的当前值重新开始（迭代编号继续；优化器对先前步骤的记忆不保留）……</translation>
     </message>
     <message>
-        <source>The field at the sites the shape parameters move appears after the first iteration</source>
-        <translation>形状参数所移动位置处的场在第一次迭代后显示</translation>
+        <source>The field around the shapes appears after the first iteration</source>
+        <translation>形状周围的场在第一次迭代后显示</translation>
+    </message>
+    <message>
+        <source>%1 around the shapes (the bounding box of the sites the shape parameters move, grown by a margin) at %2 µm, last iteration; scaled to its maximum %3 (white: 0, red: the maximum%4)</source>
+        <translation>%1：形状周围（形状参数所移动位置的包围盒，向外扩展一圈边距），%2 µm，最后一次迭代；按其最大值 %3 缩放（白：0，红：最大值%4）</translation>
+    </message>
+    <message>
+        <source>; blank: a source&apos;s sites (not sampled)</source>
+        <translation>；空白：光源所在位置（未采样）</translation>
     </message>
     <message>
         <source>%1 at the sites the shape parameters move (the only ones the shape gradient samples), over their bounding box at %2 µm, last iteration; blank: not sampled; scaled to its maximum %3 (white: 0, red: the maximum%4)</source>

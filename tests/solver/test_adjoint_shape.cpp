@@ -7,6 +7,8 @@
 // the refusals with the field they name.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <filesystem>
@@ -228,6 +230,57 @@ TEST_CASE("adjoint shape: dF/dp of a slab's thickness and position matches finit
           "[adjoint][shape][3d]" GOLIGHTLY_NEEDS_MUPARSER) {
     REQUIRE(expressions_available());
     check_against_differences(kSlab3d);
+}
+
+TEST_CASE("adjoint shape: the view of on_fields in TEz (two components) and 3D (the middle z plane) leaves F and dF/dp "
+          "unchanged bit for bit",
+          "[adjoint][shape][3d]" GOLIGHTLY_NEEDS_MUPARSER) {
+    REQUIRE(expressions_available());
+    for (const char* text : {kFilmTEz, kSlab3d}) {
+        const Project project = parsed(text);
+        const bool three = project.domain.dimensions == 3;
+        INFO(project.name);
+        adjoint::ShapeProblem sp = adjoint::shape_problem_from_project(project, "shape.glproj", fs::temp_directory_path());
+        const adjoint::ShapeEvaluation plain = adjoint::evaluate_shape(sp, sp.p0, true);
+        int calls = 0;
+        std::array<std::int64_t, 3> box_lo{}, box_hi{}, view_lo{}, view_hi{}, grid{};
+        std::vector<Component> components;
+        std::size_t nf = 0, values = 0, sampled = 0, nonzero = 0;
+        sp.on_fields = [&](const adjoint::ShapeFields& f) {
+            ++calls;
+            box_lo = f.box_lo, box_hi = f.box_hi, view_lo = f.view_lo, view_hi = f.view_hi, grid = f.grid;
+            components = f.view_components;
+            nf = f.frequencies_hz.size();
+            values = f.view_forward.size();
+            sampled = std::size_t(std::count(f.view_sampled.begin(), f.view_sampled.end(), 1));
+            for (const auto& e : f.view_forward) nonzero += std::abs(e) > 0 ? 1 : 0;
+        };
+        const adjoint::ShapeEvaluation viewed = adjoint::evaluate_shape(sp, sp.p0, true);
+        REQUIRE(calls == 1);
+        CHECK(viewed.objective == plain.objective);
+        CHECK(viewed.gradient == plain.gradient);
+        CHECK(viewed.gradient_per_frequency == plain.gradient_per_frequency);
+        // TEz: Ex and Ey; 3D: the three components over one z plane, the sites' middle one
+        CHECK(components == (three ? std::vector<Component>{Component::Ex, Component::Ey, Component::Ez}
+                                   : std::vector<Component>{Component::Ex, Component::Ey}));
+        if (three) {
+            CHECK(view_lo[2] == (box_lo[2] + box_hi[2]) / 2);
+            CHECK(view_hi[2] == view_lo[2]);
+            // periodic in x and y (no PML): the whole cross-section
+            CHECK(view_lo[0] == 0);
+            CHECK(view_lo[1] == 0);
+            CHECK(view_hi[0] == grid[0] - 1);
+            CHECK(view_hi[1] == grid[1] - 1);
+        } else {
+            // periodic in x: the film spans it; y: 8 cells each side of the film's few
+            CHECK(view_lo == std::array<std::int64_t, 3>{0, box_lo[1] - 8, 0});
+            CHECK(view_hi == std::array<std::int64_t, 3>{grid[0] - 1, box_hi[1] + 8, 0});
+        }
+        const std::size_t cells = std::size_t((view_hi[0] - view_lo[0] + 1) * (view_hi[1] - view_lo[1] + 1));
+        CHECK(values == components.size() * cells * nf);
+        CHECK(sampled == components.size() * cells);  // no source in the view
+        CHECK(nonzero > values / 2);                   // a field, not zeros
+    }
 }
 
 TEST_CASE("adjoint shape: the optimizer finds the quarter-wave anti-reflection coating",

@@ -11,10 +11,11 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <tuple>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "golightly/atomic_file.hpp"
 #include "golightly/compile.hpp"
@@ -22,6 +23,8 @@
 #include "golightly/units.hpp"
 #include "golightly/errors.hpp"
 #include "golightly/parameters.hpp"
+
+#include "adjoint_internal.hpp"
 
 #ifdef GOLIGHTLY_HAVE_NLOPT
 #include <nlopt.h>
@@ -355,30 +358,142 @@ void solve_coupled(const ShapeSensitivity& sens, std::size_t nf,
             for (std::size_t f = 0; f < nf; ++f) D[used[u]][global[i] * nf + f] = x[u][i * nf + f];
 }
 
+/// The view box of ShapeFields (its struct comment: the margins, the PML clip, the 3D
+/// plane, the TF/SF and size caps); lo > hi on an axis when there is none.
+std::array<std::array<std::int64_t, 3>, 2> view_box(const Scene& scene, const ShapeSensitivity& sens) {
+    std::array<std::int64_t, 3> lo{0, 0, 0}, hi{-1, -1, -1};
+    if (sens.sites.size() == 0 || sens.box_hi[0] < sens.box_lo[0]) return {lo, hi};
+    const bool three = scene.dimensions == 3;
+    const std::int64_t n[3] = {scene.nx, scene.ny, three ? scene.nz : 1};
+    std::int64_t margin[2];
+    for (int a = 0; a < 2; ++a)
+        margin[a] = std::max(kShapeViewMarginCells, (sens.box_hi[std::size_t(a)] - sens.box_lo[std::size_t(a)] + 1) / 4);
+    const std::int64_t plane = three ? (sens.box_lo[2] + sens.box_hi[2]) / 2 : 0;
+    for (std::int64_t shrink = 0;; ++shrink) {
+        for (int a = 0; a < 2; ++a) {
+            const std::int64_t m = std::max<std::int64_t>(margin[a] - shrink, 0);
+            lo[std::size_t(a)] = std::max<std::int64_t>(sens.box_lo[std::size_t(a)] - m, scene.pml_lo[a]);
+            hi[std::size_t(a)] = std::min<std::int64_t>(sens.box_hi[std::size_t(a)] + m, n[a] - 1 - scene.pml_hi[a]);
+        }
+        lo[2] = hi[2] = plane;
+        const bool last = shrink >= std::max(margin[0], margin[1]);
+        const std::int64_t cells = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1);
+        bool fits = cells <= kShapeViewMaxCells;
+        if (fits && !scene.tfsf.empty()) {
+            // the test evaluate_sites makes, on the bounding box of every site it will get:
+            // the view's and the sensitivity's (in 3D the latter spans more z planes)
+            DesignSites corners;
+            for (int side = 0; side < 2; ++side) {
+                std::int64_t c[3];
+                for (std::size_t a = 0; a < 3; ++a)
+                    c[a] = side == 0 ? std::min(lo[a], sens.box_lo[a]) : std::max(hi[a], sens.box_hi[a]);
+                corners.component.push_back(Component::Ez);
+                corners.cell.push_back(CellIndex(c[0] + n[0] * (c[1] + n[1] * c[2])));
+            }
+            try {
+                internal::check_tfsf_faces(scene, corners, "view");
+            } catch (const std::invalid_argument&) {
+                fits = false;
+            }
+        }
+        if (fits) return {lo, hi};
+        if (last) return {std::array<std::int64_t, 3>{0, 0, 0}, std::array<std::int64_t, 3>{-1, -1, -1}};
+    }
+}
+
+/// The sites evaluate_sites samples: the sensitivity's and, with a view, every view site
+/// that holds no E source of its component, grouped by component in the scene's order
+/// (cells increasing). of_sens[s]: the sample of sensitivity site s; of_view[v]: the
+/// sample of view site v (ShapeFields' index without f), -1 when not sampled.
+struct Sampled {
+    DesignSites sites;
+    std::vector<std::size_t> of_sens;
+    std::vector<std::int64_t> of_view;
+    std::array<std::int64_t, 3> lo{0, 0, 0}, hi{-1, -1, -1};
+    std::vector<Component> components;
+};
+
+Sampled sampled_sites(const Scene& scene, const ShapeSensitivity& sens, bool view) {
+    Sampled out;
+    if (!view) {
+        out.sites = sens.sites;
+        out.of_sens.resize(sens.sites.size());
+        for (std::size_t s = 0; s < sens.sites.size(); ++s) out.of_sens[s] = s;
+        return out;
+    }
+    const auto box = view_box(scene, sens);
+    out.lo = box[0], out.hi = box[1];
+    out.components = e_components(scene);
+    const std::int64_t n[2] = {scene.nx, scene.ny};
+    const std::int64_t vx = std::max<std::int64_t>(out.hi[0] - out.lo[0] + 1, 0),
+                       vy = std::max<std::int64_t>(out.hi[1] - out.lo[1] + 1, 0),
+                       vz = std::max<std::int64_t>(out.hi[2] - out.lo[2] + 1, 0);
+    const std::size_t per = std::size_t(vx * vy * vz);
+    out.of_view.assign(per * out.components.size(), -1);
+    out.of_sens.assign(sens.sites.size(), 0);
+    std::unordered_set<CellIndex> source_cells[3];
+    for (const auto& src : scene.sources)
+        if (is_electric(src.component))
+            for (CellIndex c : src.cells) source_cells[component_axis(src.component)].insert(c);
+    for (std::size_t ci = 0; ci < out.components.size(); ++ci) {
+        const Component comp = out.components[ci];
+        // the two lists in increasing cell order (the sensitivity's sites of a component
+        // are; the view's loops run x fastest), merged so that a cell is sampled once
+        std::vector<std::pair<CellIndex, std::size_t>> from_sens;  // (cell, sensitivity site)
+        for (std::size_t s = 0; s < sens.sites.size(); ++s)
+            if (sens.sites.component[s] == comp) from_sens.emplace_back(sens.sites.cell[s], s);
+        std::vector<std::pair<CellIndex, std::size_t>> from_view;  // (cell, view site)
+        for (std::int64_t k = 0; k < vz; ++k)
+            for (std::int64_t j = 0; j < vy; ++j)
+                for (std::int64_t i = 0; i < vx; ++i) {
+                    const CellIndex cell = CellIndex((out.lo[0] + i) + n[0] * ((out.lo[1] + j) + n[1] * (out.lo[2] + k)));
+                    if (!source_cells[component_axis(comp)].count(cell))
+                        from_view.emplace_back(cell, ci * per + std::size_t((k * vy + j) * vx + i));
+                }
+        std::size_t a = 0, b = 0;
+        while (a < from_sens.size() || b < from_view.size()) {
+            const CellIndex cell = b == from_view.size() || (a < from_sens.size() && from_sens[a].first <= from_view[b].first)
+                                       ? from_sens[a].first
+                                       : from_view[b].first;
+            const std::size_t q = out.sites.size();
+            out.sites.component.push_back(comp);
+            out.sites.cell.push_back(cell);
+            if (a < from_sens.size() && from_sens[a].first == cell) out.of_sens[from_sens[a++].second] = q;
+            if (b < from_view.size() && from_view[b].first == cell) out.of_view[from_view[b++].second] = std::int64_t(q);
+        }
+    }
+    return out;
+}
+
+/// values [q * nf + f] of the sampled sites at the samples `of` ([s] -> q), [s * nf + f].
+std::vector<std::complex<double>> pick(const std::vector<std::complex<double>>& values, const std::vector<std::size_t>& of,
+                                       std::size_t nf) {
+    if (values.empty()) return {};
+    std::vector<std::complex<double>> out(of.size() * nf);
+    for (std::size_t s = 0; s < of.size(); ++s)
+        for (std::size_t f = 0; f < nf; ++f) out[s * nf + f] = values[of[s] * nf + f];
+    return out;
+}
+
 }  // namespace
 
 ShapeEvaluation evaluate_shape(const ShapeProblem& sp, const std::vector<double>& p, bool with_gradient) {
     const auto t0 = std::chrono::steady_clock::now();
     ShapeAt at = shape_at(sp, p, with_gradient);
-    if (sp.on_fields && with_gradient) {
-        // evaluate_sites hands the sites' fields to RunSettings::on_fields after its runs
-        const ShapeSensitivity& sens = at.sens;
-        const Scene& scene = at.pp.problem.scene;
-        at.pp.problem.settings.on_fields = [&sp, &sens, &scene, &p](const DesignFields& f) {
-            ShapeFields out;
-            out.sites = f.sites;
-            out.moving = sens.moving;
-            out.grid = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
-            out.box_lo = sens.box_lo;
-            out.box_hi = sens.box_hi;
-            out.p = p;
-            out.frequencies_hz = f.frequencies_hz;
-            out.forward = f.forward;
-            out.adjoint = f.adjoint;
-            sp.on_fields(out);
-        };
+    // with on_fields, the view's sites are sampled in the same runs (ShapeFields); their
+    // sensitivity is computed by evaluate_sites and not used
+    const bool view = sp.on_fields && with_gradient;
+    const Sampled sampled = sampled_sites(at.pp.problem.scene, at.sens, view);
+    Evaluation ev = evaluate_sites(at.pp.problem, sampled.sites, with_gradient);
+    std::vector<std::complex<double>> all_forward, all_adjoint;  // of every sampled site (view)
+    if (view) {
+        const std::size_t nf = at.pp.problem.frequencies_hz.size();
+        all_forward = std::move(ev.site_forward);
+        all_adjoint = std::move(ev.site_adjoint);
+        ev.site_forward = pick(all_forward, sampled.of_sens, nf);
+        ev.site_adjoint = pick(all_adjoint, sampled.of_sens, nf);
+        ev.site_adjoint_per_frequency = pick(ev.site_adjoint_per_frequency, sampled.of_sens, nf);
     }
-    const Evaluation ev = evaluate_sites(at.pp.problem, at.sens.sites, with_gradient);
     ShapeEvaluation out;
     out.objective = ev.objective;
     out.objective_per_frequency = ev.objective_per_frequency;
@@ -428,6 +543,36 @@ ShapeEvaluation evaluate_shape(const ShapeProblem& sp, const std::vector<double>
                             std::real(one_minus_z * D[2][t.a * nf + f] * t.value * D[0][t.b * nf + f]);
                 }
         }
+    }
+    if (view) {
+        const Scene& scene = at.pp.problem.scene;
+        const std::size_t nf = at.pp.problem.frequencies_hz.size();
+        ShapeFields f;
+        f.sites = &at.sens.sites;
+        f.moving = at.sens.moving;
+        f.grid = {scene.nx, scene.ny, scene.dimensions == 3 ? scene.nz : 1};
+        f.box_lo = at.sens.box_lo;
+        f.box_hi = at.sens.box_hi;
+        f.p = p;
+        f.frequencies_hz = at.pp.problem.frequencies_hz;
+        f.forward = ev.site_forward;
+        f.adjoint = ev.site_adjoint;
+        f.view_lo = sampled.lo;
+        f.view_hi = sampled.hi;
+        f.view_components = sampled.components;
+        f.view_forward.assign(sampled.of_view.size() * nf, 0.0);
+        f.view_adjoint.assign(all_adjoint.empty() ? 0 : sampled.of_view.size() * nf, 0.0);
+        f.view_sampled.assign(sampled.of_view.size(), 0);
+        for (std::size_t v = 0; v < sampled.of_view.size(); ++v) {
+            const std::int64_t q = sampled.of_view[v];
+            if (q < 0) continue;
+            f.view_sampled[v] = 1;
+            for (std::size_t k = 0; k < nf; ++k) {
+                f.view_forward[v * nf + k] = all_forward[std::size_t(q) * nf + k];
+                if (!all_adjoint.empty()) f.view_adjoint[v * nf + k] = all_adjoint[std::size_t(q) * nf + k];
+            }
+        }
+        sp.on_fields(f);
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;

@@ -112,11 +112,29 @@ ShapeSensitivity shape_sensitivity(const Project& project, const DesignSpec& spe
                                    const Scene& scene, const std::string& file_label,
                                    const std::vector<double>& frequencies_hz = {});
 
-/// The fields of one evaluation of a design of shape parameters at the sites its
-/// sensitivity samples (ShapeProblem::on_fields): the live picture of an IDE. The sites
-/// are sparse (the E Yee sites whose permittivity a parameter moves, and the sites
-/// tensor-coupled to them), so a picture over their bounding box knows the field at
-/// these sites only.
+/// The most cells (per E component) of ShapeFields' view box: 2^18, a 512 x 512 picture.
+inline constexpr std::int64_t kShapeViewMaxCells = std::int64_t(1) << 18;
+/// The least margin (cells) by which the view box grows the sites' bounding box.
+inline constexpr std::int64_t kShapeViewMarginCells = 8;
+
+/// The fields of one evaluation of a design of shape parameters (ShapeProblem::on_fields):
+/// the live picture of an IDE. Two sets: (1) at the sites the sensitivity samples (the E
+/// Yee sites whose permittivity a parameter moves, and the sites tensor-coupled to them;
+/// sparse: for a block whose width moves, two columns along its side edges), and (2) over
+/// a dense box around them (the "view"), every E Yee site of it, so that a picture shows
+/// the field inside and around the shapes.
+///
+/// The view box: the sites' bounding box [box_lo, box_hi] grown on each side along x and
+/// y by m_a = max(kShapeViewMarginCells, e_a / 4) cells (e_a = box_hi[a] - box_lo[a] + 1),
+/// clipped to the grid outside the PML; in 3D only the middle z plane k = (box_lo[2] +
+/// box_hi[2]) / 2 (a cap: a picture is a plane, and a 3D box would cost a DFT over a
+/// volume). While the box touches the face of a TF/SF source (within a cell, as
+/// adjoint.hpp evaluate_sites refuses) or holds more than kShapeViewMaxCells cells, its
+/// margins shrink by one cell on every side; at margin 0 it is the sites' box (which
+/// passed the same checks), and when that alone holds more than kShapeViewMaxCells cells
+/// there is no view (view_hi < view_lo, the view arrays empty). A view site that holds an
+/// E source of its component is not sampled (evaluate_sites refuses it): view_sampled 0,
+/// its values 0.
 struct ShapeFields {
     /// The sites (ShapeSensitivity::sites: grouped by component in the scene's order, cells
     /// increasing; cell = i + nx (j + ny k)); valid during the call only.
@@ -134,6 +152,23 @@ struct ShapeFields {
     /// so that dF/dp_k = sum_{s,f} Re(-(1 - exp(i w_f dt)) forward[s, f] adjoint[s, f]
     /// d eps_d(s, w_f) / d p_k) at the sites that are not tensor-coupled (adjoint_shape.hpp).
     std::vector<std::complex<double>> adjoint;
+    /// The view box (struct comment), grid indices, inclusive; in 3D view_lo[2] == view_hi[2]
+    /// (2D: both 0). Empty (view_hi < view_lo) when capped away.
+    std::array<std::int64_t, 3> view_lo{0, 0, 0}, view_hi{-1, -1, -1};
+    /// The components of the view arrays: the scene's E components in its order (TMz: Ez;
+    /// TEz: Ex, Ey; 3D: Ex, Ey, Ez).
+    std::vector<Component> view_components;
+    /// The forward DFT of E (units as `forward`) at every view site: nc x vz x vy x vx x nf
+    /// values, index (((c * vz + k) * vy + j) * vx + i) * nf + f, with c indexing
+    /// view_components, (i, j, k) = the site's grid index - view_lo and v_a = view_hi[a] -
+    /// view_lo[a] + 1. At a sensitivity site it equals `forward` there exactly (the same
+    /// DFT sample).
+    std::vector<std::complex<double>> view_forward;
+    /// The adjoint field of F (as `adjoint`) at every view site, view_forward's layout.
+    std::vector<std::complex<double>> view_adjoint;
+    /// 1 where the view site was sampled, 0 where it holds an E source of its component
+    /// (values 0 there): nc x vz x vy x vx, index ((c * vz + k) * vy + j) * vx + i.
+    std::vector<char> view_sampled;
 };
 
 /// A design of shape parameters, ready to evaluate.
@@ -151,8 +186,21 @@ struct ShapeProblem {
     /// Called on the evaluating thread once after each complete evaluate_shape with the
     /// gradient (so after each new evaluation of optimize_shape; not after a replayed,
     /// cancelled or failed one, nor without the gradient: the sites are those of the
-    /// sensitivity, not computed then) with the fields at the sensitivity's sites, before
-    /// evaluate_shape returns. Copy what is needed and return. Null: not called.
+    /// sensitivity, not computed then) with the fields at the sensitivity's sites and over
+    /// the view box (ShapeFields), before evaluate_shape returns. Copy what is needed and
+    /// return. Null: not called, and nothing beyond the sensitivity's sites is sampled.
+    ///
+    /// Cost when set: the view's sites are sampled along with the sensitivity's in the same
+    /// runs (adjoint.hpp evaluate_sites: their sensitivity is computed and not used). Each
+    /// DFT sample is accumulated on its own, so F and dF/dp are those without on_fields, bit
+    /// for bit (tested on the CPU in float64: tests/solver/test_adjoint_shape_fields.cpp,
+    /// test_adjoint_shape.cpp for TEz and 3D). That adds (V - V_s) x nf complex DFT
+    /// accumulations to every step of the forward run and of each adjoint run, V = nc x
+    /// vx x vy the view's sites (nc E components; at most nc x kShapeViewMaxCells), V_s
+    /// those of them the sensitivity samples anyway, nf the objective's frequencies; and at
+    /// most about 7 x 16 bytes per view site and frequency while an evaluation runs (the
+    /// forward run's DFT, an adjoint run's accumulators and DFT, the products' and the
+    /// adjoint field's arrays of evaluate_sites, the copies handed out).
     std::function<void(const ShapeFields&)> on_fields;
 };
 
@@ -177,10 +225,11 @@ struct ShapeEvaluation {
 
 /// F (and with `with_gradient` dF/dp) at parameter values `p` (one per shape parameter,
 /// within [lo, hi]): the project recompiled at p, one forward run (and the adjoint runs).
-/// With the gradient and problem.on_fields set, calls it once with the sites' fields
-/// (ShapeFields) after the runs. Throws std::invalid_argument for a wrong count or a value
-/// outside the bounds, ProjectError (the refusals of the header comment, naming the
-/// parameter), RunError, Cancelled.
+/// With the gradient and problem.on_fields set, calls it once with the sites' and the view
+/// box's fields (ShapeFields; the view's sites sampled in the same runs) after the runs.
+/// Throws std::invalid_argument for a wrong count or a value outside the bounds,
+/// ProjectError (the refusals of the header comment, naming the parameter), RunError,
+/// Cancelled.
 ShapeEvaluation evaluate_shape(const ShapeProblem& problem, const std::vector<double>& p, bool with_gradient = true);
 
 struct ShapeIteration {
