@@ -363,12 +363,15 @@ if [ $MPI_ONLY = 1 ]; then
   ninja -C "$MB" golightly-cli > "$LOG/build-mpi.log" 2>&1 || { grep -E "error" "$LOG/build-mpi.log" | head -20; echo "MPI BUILD FAILED"; exit 1; }
   STEPS=${MPI_STEPS:-3000}
   # With one GPU both ranks share device 0 (ordinal local_rank % device count) and the
-  # one-process run is unsplit: the ranks' exchange and gathers still run, and the cell
-  # updates are the same arithmetic, so the compare's tolerances hold.
+  # one-process run is unsplit: the ranks' exchange and gathers still run, but the unsplit
+  # engine steps with its own kernel (two steps per pass or the fused one-step kernel), whose
+  # float32 rounding differs from the subdomains' (4e-7 .. 1.6e-6 of a column's maximum over
+  # 400 steps of mpi3d_gpu_bench, measured on an H100), so both runs are float64 there, where
+  # the two kernels agree to the compare's 1e-10 (measured: difference 0).
   NGPU=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
-  ONE_DEV=2; [ "${NGPU:-0}" -lt 2 ] && ONE_DEV=1
-  export GOLIGHTLY_TEST_ONE_ARGS="--backend cuda --devices $ONE_DEV --max-steps $STEPS"
-  export GOLIGHTLY_TEST_RANK_ARGS="--backend cuda --max-steps $STEPS"
+  ONE_DEV=2; PREC=""; [ "${NGPU:-0}" -lt 2 ] && ONE_DEV=1 && PREC="--precision float64"
+  export GOLIGHTLY_TEST_ONE_ARGS="--backend cuda --devices $ONE_DEV --max-steps $STEPS $PREC"
+  export GOLIGHTLY_TEST_RANK_ARGS="--backend cuda --max-steps $STEPS $PREC"
   echo "== mpirun -np 2 GPU ranks ($NGPU GPU(s)) vs --devices $ONE_DEV in one process ($STEPS steps of mpi3d_gpu_bench)"
   bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" $R/usr/bin/mpirun.openmpi \
     tests/data/mpi/mpi3d_gpu_bench.glproj 2 /tmp/golightly-mpi-gpu 2>&1 | tee "$LOG/mpi_gpu.log"
@@ -381,7 +384,7 @@ if [ $MPI_ONLY = 1 ]; then
   for bcase in 2d_bloch_cut:2 2d_bloch_cut:3 3d_bloch_cut:2 3d_bloch_cut:3; do
     bname=${bcase%%:*}; bnp=${bcase##*:}
     echo "== Bloch along the cut axis (issue 51): mpirun -np $bnp GPU ranks vs one GPU engine, mpi${bname}"
-    GOLIGHTLY_CUDA_BLOCH_CUT=1 GOLIGHTLY_TEST_ONE_ARGS="--backend cuda --devices 1" GOLIGHTLY_TEST_RANK_ARGS="--backend cuda" \
+    GOLIGHTLY_TEST_ONE_ARGS="--backend cuda --devices 1" GOLIGHTLY_TEST_RANK_ARGS="--backend cuda" \
       GOLIGHTLY_TEST_HALO_MODE=events bash tests/mpi/mpi_run_test.sh compare "$MB/solver/golightly-cli" \
       $R/usr/bin/mpirun.openmpi tests/data/mpi/mpi${bname}.glproj "$bnp" /tmp/golightly-mpi-gpu-${bname}-np$bnp 2>&1 |
       tee "$LOG/mpi_gpu_${bname}_np$bnp.log"

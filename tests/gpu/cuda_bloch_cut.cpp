@@ -48,7 +48,6 @@
 
 #include "bloch_array_project.hpp"
 #include "bloch_cases.hpp"
-#include "env_set.hpp"
 #include "field_deviation.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/cuda_device.hpp"
@@ -120,8 +119,6 @@ CutDeviation cut_vs_one(const Scene& scene, Precision precision, int pieces, int
         setup.halo = [](const std::vector<SubdomainAccess*>& e) -> std::unique_ptr<HaloExchange> {
             return std::make_unique<PhaseDroppingCudaHalo>(e);
         };
-    // the device rotation these tests verify is refused without the knob (tuning.hpp)
-    golightly::test::EnvSet verify("GOLIGHTLY_CUDA_BLOCH_CUT", "1");
     DistributedEngine many(view, precision, setup);
     REQUIRE(many.partition().subs.size() == std::size_t(pieces));
     REQUIRE(std::count_if(many.partition().transfers.begin(), many.partition().transfers.end(),

@@ -40,8 +40,6 @@ if [[ "$mpi_version" == *"Open MPI"* || "$mpi_version" == *"OpenRTE"* ]]; then
   export OMPI_MCA_pml=ob1
   export OMPI_MCA_mpi_yield_when_idle=1  # oversubscribed ranks give up their core while waiting
   mpi_flags+=(-x GOLIGHTLY_MPI_FAIL_RANK)
-  # the GPU ranks' cut-axis Bloch rotation, refused until verified (tuning.hpp)
-  if [ -n "${GOLIGHTLY_CUDA_BLOCH_CUT:-}" ]; then mpi_flags+=(-x GOLIGHTLY_CUDA_BLOCH_CUT); fi
 fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

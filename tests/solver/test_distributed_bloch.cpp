@@ -27,7 +27,6 @@
 #include <vector>
 
 #include "bloch_cases.hpp"
-#include "env_set.hpp"
 #include "field_deviation.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/distributed.hpp"
@@ -189,19 +188,11 @@ TEST_CASE("distributed Bloch cut axis: refusals name the axis and the reason", "
     CHECK_THROWS_WITH(partition_scene(dft, 2), Catch::Contains("across the wrap"));
     // one piece is the scene itself, phase and all
     CHECK(partition_scene(s, 1).subs.at(0).scene.bloch_phase[1] == s.bloch_phase[1]);
-    // CUDA subdomains: refused before any device is touched, naming the reason (the device
-    // rotation has not run on a GPU yet), unless GOLIGHTLY_CUDA_BLOCH_CUT=1 (the GPU tests,
-    // tests/gpu/cuda_bloch_cut.cpp, which verify it); with the knob set the constructor goes
-    // on to the devices (without a GPU it fails there, for another reason than the phase).
+    // CUDA subdomains take the phase too (the device rotation, tests/gpu/cuda_bloch_cut.cpp):
+    // the constructor goes on to the devices; without a GPU it fails there, for another
+    // reason than the phase.
     std::vector<SubdomainDevice> gpus(2);
     for (SubdomainDevice& g : gpus) g.cuda = true;
-    {
-        golightly::test::EnvSet off("GOLIGHTLY_CUDA_BLOCH_CUT", "0");
-        CHECK_THROWS_WITH(DistributedEngine(view_of(s), Precision::Float64, gpus),
-                          Catch::Contains("a Bloch phase along y") && Catch::Contains("CUDA subdomains") &&
-                              Catch::Contains("GOLIGHTLY_CUDA_BLOCH_CUT=1"));
-    }
-    golightly::test::EnvSet on("GOLIGHTLY_CUDA_BLOCH_CUT", "1");
     try {
         DistributedEngine e(view_of(s), Precision::Float64, gpus);
         CHECK(e.partition().subs.size() == 2);

@@ -186,18 +186,8 @@ DistributedEngine::DistributedEngine(SceneView global, Precision precision, Dist
     part_ = partition_scene(*global_, int(devices_.size()), weights);
     // A Bloch phase along the cut axis (HaloTransfer::phase) is rotated by every transport
     // where the wrap transfers land: memcpy and MPI into host arrays on the host, cuda-peer
-    // and MPI into a CUDA engine's arrays by the device kernel (apply_halo_phase). The device
-    // side has not run on a GPU yet: refused there unless GOLIGHTLY_CUDA_BLOCH_CUT=1 (the GPU
-    // tests that verify it set it).
-    const bool wrap_phase =
-        std::any_of(part_.transfers.begin(), part_.transfers.end(), [](const HaloTransfer& t) { return t.phase != 0; });
-    if (wrap_phase && !DistributedTuning::from_environment().cuda_bloch_cut &&
-        std::any_of(devices_.begin(), devices_.end(), [](const SubdomainDevice& d) { return d.cuda; }))
-        throw RunError(std::string("distributed engine: a Bloch phase along ") + "xyz"[part_.axis] +
-                       " (the cut axis) on CUDA subdomains or GPU ranks is not enabled yet (the device rotation "
-                       "of the wrapped halo planes is built but has not been verified on a GPU); run it on one GPU "
-                       "(run.devices auto), on CPU subdomains or MPI CPU ranks (--backend cpu), or set "
-                       "GOLIGHTLY_CUDA_BLOCH_CUT=1 to run the unverified path");
+    // and MPI into a CUDA engine's arrays by the device kernel (apply_halo_phase; verified
+    // on a GPU by tests/gpu/cuda_bloch_cut.cpp and gpu-check.sh --mpi).
     allow_row_padding(part_);
     build_engines(setup.halo ? setup.halo : in_process_halo_factory());
     for (std::size_t s = 0; s < parts_.size(); ++s)

@@ -148,8 +148,9 @@ bool several_devices(const DeviceSelection& d) {
 /// The CUDA engine(s) of a selection: one device unless it names several.
 std::unique_ptr<Engine> make_cuda_engines(const SceneView& scene, Precision precision, const DeviceSelection& devices) {
     std::vector<int> ordinals = cuda_ordinals(devices, std::int64_t(scene->cells()));
-    // A Bloch phase along the axis the distributed engine cuts runs on one device
-    // (partition_scene): devices auto keeps it there; a selection naming several is refused.
+    // A Bloch phase along the axis the distributed engine cuts: devices auto keeps it on one
+    // device (its complex halos travel between steps, not behind them, and no multi-GPU
+    // timing of it exists); a selection naming several splits it (the wrap halos rotated).
     if (scene->complex_fields && scene->bloch_phase[partition_axis(*scene)] != 0 &&
         devices.kind == DeviceSelection::Kind::Auto)
         ordinals.resize(1);

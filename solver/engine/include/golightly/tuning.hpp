@@ -150,11 +150,6 @@ struct DistributedTuning {
     /// GOLIGHTLY_DIST_NOCOPY (any value): threads mode skips the halo copies (diagnosis of
     /// the exchange's cost only: the fields are wrong).
     bool no_copy = false;
-    /// GOLIGHTLY_CUDA_BLOCH_CUT=1: run a Bloch phase along the cut axis on CUDA subdomains
-    /// and MPI GPU ranks. Their wrap-halo rotation (cuda_halo.cu, mpi_halo.cpp step 5) is
-    /// built and its tests written (tests/gpu/cuda_bloch_cut.cpp, gpu-check.sh --mpi), but no
-    /// GPU has run them yet, so without this knob such a run is refused; the GPU tests set it.
-    bool cuda_bloch_cut = false;
 
     static DistributedTuning from_environment() {
         using namespace tuning_detail;
@@ -162,7 +157,6 @@ struct DistributedTuning {
         if (const char* m = env("GOLIGHTLY_HALO_MODE")) t.halo_mode = std::string(m);
         t.profile = env("GOLIGHTLY_DIST_PROFILE") != nullptr;
         t.no_copy = env("GOLIGHTLY_DIST_NOCOPY") != nullptr;
-        if (const char* b = env("GOLIGHTLY_CUDA_BLOCH_CUT")) t.cuda_bloch_cut = std::string(b) == "1";
         return t;
     }
 };
