@@ -165,6 +165,11 @@ struct Bend3dOptimization {
     std::size_t mixed_columns = 0, columns = 0;
     double total_s = 0;     ///< the evaluations' wall time, s
     long long steps = 0;    ///< their forward + adjoint steps
+    /// true: stopped at `stop_after_s` before the last iteration, so the verifying runs were
+    /// not made (projected, binary and extruded are empty); the checkpoint of the settings
+    /// (OptimizerSettings::checkpoint) resumes it
+    bool paused = false;
+    int next_iteration = 0;  ///< the index the next evaluation would have (over resumed calls)
 };
 
 /// Optimizes bend3d_problem(dx_um, pixel_um, backend, precision, extruded, all three
@@ -172,12 +177,17 @@ struct Bend3dOptimization {
 /// core, a 2D density filtered in x and y; else cubic pixels, a 3D density; pixel_um must
 /// divide the box's 2.2 um, and the core's 0.22 um when not extruded), the runs stopped at
 /// `decay` of the peak energy, printing each iteration under `tag`; then the verifying runs
-/// of Bend3dOptimization at decay 1e-8. Throws what optimize_density and evaluate throw
-/// (std::runtime_error without NLopt).
+/// of Bend3dOptimization at decay 1e-8. With settings.checkpoint set, a call resumes where
+/// the checkpoint left off and ends after the evaluation of index settings.max_iterations - 1
+/// counted over all calls (the optimizer's own limit counts one call's evaluations), or, with
+/// stop_after_s > 0, after the first evaluation that ends past that many seconds of this
+/// call's evaluations (Bend3dOptimization::paused: a run longer than one time-limited process
+/// goes on in the next). Throws what optimize_density and evaluate throw (std::runtime_error
+/// without NLopt).
 inline Bend3dOptimization optimize_bend3d(const char* tag, double dx_um, double pixel_um, BackendChoice backend,
                                           Precision precision,
                                           const adjoint::OptimizerSettings& settings, int pml_cells = 12,
-                                          double decay = 1e-8, bool extruded = true) {
+                                          double decay = 1e-8, bool extruded = true, double stop_after_s = 0) {
     adjoint::Problem p = bend3d_problem(dx_um, pixel_um, backend, precision, extruded, {0, 1, 2}, pml_cells);
     p.settings.decay = decay;
     Bend3dOptimization o;
@@ -185,13 +195,18 @@ inline Bend3dOptimization optimize_bend3d(const char* tag, double dx_um, double 
                                          [&](const adjoint::Iteration& it) {
                                              o.total_s += it.wall_s;
                                              o.steps += it.steps;
+                                             o.next_iteration = it.index + 1;
                                              std::printf("%s iteration %d beta %g T %.4f (%.2f s, %lld steps)\n", tag,
                                                          it.index, it.beta, it.objective, it.wall_s, it.steps);
-                                             return true;
+                                             std::fflush(stdout);
+                                             if (o.next_iteration >= settings.max_iterations) return false;
+                                             o.paused = stop_after_s > 0 && o.total_s > stop_after_s;
+                                             return !o.paused;
                                          });
     const std::size_t n = o.result.history.size();
-    std::printf("%s: %zu iterations in %.1f s (%.3f s per iteration, %lld steps)\n", tag, n, o.total_s,
-                n ? o.total_s / double(n) : 0.0, o.steps);
+    std::printf("%s: %zu iterations in %.1f s (%.3f s per iteration, %lld steps)%s\n", tag, n, o.total_s,
+                n ? o.total_s / double(n) : 0.0, o.steps, o.paused ? ", paused" : "");
+    if (o.paused) return o;
     design::DesignMapping binary = settings.mapping;
     binary.beta = std::numeric_limits<double>::infinity();
     design::DensityGrid grid = adjoint::density_grid(p.region, 3);
