@@ -22,12 +22,17 @@
 // mode_functional's 3D caveat).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstddef>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "golightly/adjoint.hpp"
 #include "golightly/adjoint_optimize.hpp"
@@ -179,7 +184,7 @@ struct Bend3dOptimization {
 /// `decay` of the peak energy, printing each iteration under `tag`; then the verifying runs
 /// of Bend3dOptimization at decay 1e-8. With settings.checkpoint set, a call resumes where
 /// the checkpoint left off and ends after the evaluation of index settings.max_iterations - 1
-/// counted over all calls (the optimizer's own limit counts one call's evaluations), or, with
+/// counted over all calls, or, with
 /// stop_after_s > 0, after the first evaluation that ends past that many seconds of this
 /// call's evaluations (Bend3dOptimization::paused: a run longer than one time-limited process
 /// goes on in the next). Throws what optimize_density and evaluate throw (std::runtime_error
@@ -191,7 +196,16 @@ inline Bend3dOptimization optimize_bend3d(const char* tag, double dx_um, double 
     adjoint::Problem p = bend3d_problem(dx_um, pixel_um, backend, precision, extruded, {0, 1, 2}, pml_cells);
     p.settings.decay = decay;
     Bend3dOptimization o;
-    o.result = adjoint::optimize_density(p, std::vector<double>(p.region.pixels(), 0.5), settings,
+    // A resumed call does the evaluations left of max_iterations (the optimizer's limit
+    // counts one call's); ended by that limit rather than by the callback, NLopt returns its
+    // best design of the last beta, as in one uninterrupted call.
+    adjoint::OptimizerSettings call = settings;
+    if (!settings.checkpoint.empty() && std::filesystem::exists(settings.checkpoint)) {
+        std::ifstream in(settings.checkpoint);
+        const int done = nlohmann::json::parse(in).at("next_iteration").get<int>();
+        call.max_iterations = std::max(1, settings.max_iterations - done);
+    }
+    o.result = adjoint::optimize_density(p, std::vector<double>(p.region.pixels(), 0.5), call,
                                          [&](const adjoint::Iteration& it) {
                                              o.total_s += it.wall_s;
                                              o.steps += it.steps;
@@ -199,8 +213,8 @@ inline Bend3dOptimization optimize_bend3d(const char* tag, double dx_um, double 
                                              std::printf("%s iteration %d beta %g T %.4f (%.2f s, %lld steps)\n", tag,
                                                          it.index, it.beta, it.objective, it.wall_s, it.steps);
                                              std::fflush(stdout);
-                                             if (o.next_iteration >= settings.max_iterations) return false;
-                                             o.paused = stop_after_s > 0 && o.total_s > stop_after_s;
+                                             o.paused = stop_after_s > 0 && o.total_s > stop_after_s &&
+                                                        o.next_iteration < settings.max_iterations;
                                              return !o.paused;
                                          });
     const std::size_t n = o.result.history.size();
