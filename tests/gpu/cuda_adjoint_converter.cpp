@@ -24,9 +24,9 @@ namespace {
 /// 0.46-0.65 dB and reflected -15..-18 dB: the optimizer had tuned grey edge values that
 /// thresholding throws away. `min_length_um` > 0: the formulation of the CPU study
 /// [converter20ls] (adjoint_converter.hpp optimize_converter_length_scale: the border held,
-/// 40 evaluations of the mean conversion, then 60 of the worst wavelength of T - 10 R with
-/// the length scale constraints' bound relaxed from the design's values over 40
-/// evaluations); with `robust`, the constraints from beta 32 on. Checks the design's contours as plain shapes in an ordinary run (the
+/// a 160 nm filter, 40 evaluations of the mean conversion, then 60 of the worst wavelength
+/// of T - 10 R with the length scale constraints from beta 16, their bound relaxed from the
+/// design's values over 40 evaluations); with `robust`, the constraints from beta 32 on. Checks the design's contours as plain shapes in an ordinary run (the
 /// geometry a GDS export fabricates) against the issue's -0.5 dB and -20 dB; returns the
 /// imageruler length scales of the design at beta = infinity (thresholded at 1/2).
 design::MeasuredLengthScale optimize_converter10(const char* tag, double min_length_um, bool robust = false) {
@@ -60,9 +60,10 @@ design::MeasuredLengthScale optimize_converter10(const char* tag, double min_len
     std::size_t iterations = 0;
     if (min_length_um > 0 && !robust) {
         // the formulation of the CPU study [converter20ls] (tests/common/adjoint_converter.hpp
-        // optimize_converter_length_scale): 40 evaluations of the mean conversion, then 60 of
-        // the worst wavelength of T - 10 R with the constraints' bound relaxed over 40
-        const ConverterLengthScaleRun run = optimize_converter_length_scale(p, min_length_um, s.mapping.radius_um, 32, 30, print);
+        // optimize_converter_length_scale): a 160 nm conic filter (eta_e = 0.5625 for 80 nm),
+        // 40 evaluations of the mean conversion, then 60 of the worst wavelength of T - 10 R
+        // with the constraints from beta 16, their bound relaxed over 40 evaluations
+        const ConverterLengthScaleRun run = optimize_converter_length_scale(p, min_length_um, 0.16, 16, 40, print);
         r = run.result;
         s.mapping = run.mapping;
         iterations = run.first.history.size() + r.history.size();

@@ -434,6 +434,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         // at the start value); at the largest beta alone, 20 evaluations were too few to
         // repair the features without losing the transmission
         ctx.constraints_on = constrained && ctx.mapping.beta >= constraint_beta;
+        bool relaxing = false;  // this run is a step of the relaxed bounds (not their last)
         if (ctx.constraints_on) {
             if (ctx.join_iteration < 0) {
                 // the relaxed bounds start at the values of the design as it stands (at this
@@ -451,7 +452,10 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             const int relax = settings.constraint_relax_evaluations, k = iteration - ctx.join_iteration;
             ctx.bound_solid = relaxed_constraint_bound(ctx.start_solid, settings.constraint_epsilon, k, relax);
             ctx.bound_void = relaxed_constraint_bound(ctx.start_void, settings.constraint_epsilon, k, relax);
-            if (k < relax) evals = std::min(evals, std::min(relax - k, std::max(1, (relax + 3) / 4)));
+            if (k < relax) {
+                relaxing = true;
+                evals = std::min(evals, std::min(relax - k, std::max(1, (relax + 3) / 4)));
+            }
         }
         const int before = iteration;
         ++ctx.generation;
@@ -494,12 +498,12 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             result.stop = "the optimizer made no evaluation (NLopt result " + std::to_string(int(r)) + ")";
             break;
         }
-        if (r != NLOPT_MAXEVAL_REACHED && ctx.mapping.beta >= beta_max) {
+        if (r != NLOPT_MAXEVAL_REACHED && ctx.mapping.beta >= beta_max && !relaxing) {
             result.stop = "converged at the largest beta";
             break;
         }
         // a step of the relaxed bounds ended inside the beta's evaluations: the same beta
-        if (r == NLOPT_MAXEVAL_REACHED && epoch_evaluations < settings.beta_every) continue;
+        if (relaxing && epoch_evaluations < settings.beta_every) continue;
         // the beta's evaluations ran out, or it converged before: the next beta
         ++epoch, epoch_evaluations = 0;
     }

@@ -10,8 +10,10 @@
 // Optional minimum length scale constraints (Hammond et al., Opt. Express 29, 23916 (2021):
 // design_density.hpp constraint_solid / constraint_void <= epsilon) need MMA or CCSA; they
 // apply once the design is nearly binary (by default the last two betas of the schedule),
-// as in Meep's examples, since a grey design cannot satisfy them. The reached length scale
-// is measured on the binarized design by design::measure_length_scale.
+// as in Meep's examples, since a grey design cannot satisfy them; their bound may start at
+// the design's values and fall to epsilon in steps (constraint_relax_evaluations), a
+// continuation instead of a hard switch. The reached length scale is measured on the
+// binarized design by design::measure_length_scale.
 //
 // Worst-case objectives over wavelengths (OptimizerSettings::epigraph): the epigraph form of
 // max_rho min_f F_f (Meep's inverse-design examples with NLopt inequality constraints,
