@@ -15,12 +15,14 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "golightly/adjoint.hpp"
+#include "golightly/adjoint_optimize.hpp"
 #include "golightly/adjoint_project.hpp"
 #include "golightly/compile.hpp"
 #include "golightly/mode_plane.hpp"
@@ -81,6 +83,102 @@ inline adjoint::Problem converter_problem(double dx_um, double pixel_um, Backend
                                  adjoint::mode_functional(cp.scene, pin, 0, false, fi, "in- TE0"),
                                  adjoint::mode_functional(cp.scene, pout, 0, true, fi, "out+ TE0")},
                                 backend, precision);
+}
+
+/// The worst-case form of the converter's targets: sets Problem::per_frequency to
+/// F_f = T_f - w R_f, the conversion less w times the reflection into the input's TE0, both
+/// over the input's forward TE0 power of the first evaluation (as the objective's T), for
+/// OptimizerSettings::epigraph (max_rho min_f F_f). w = 10 weighs the two targets alike: the
+/// -0.5 dB conversion leaves 1 - T = 0.11, the -20 dB reflection R = 0.01. (Meep's
+/// mode-converter example minimizes max_f max(R_f, 1 - T_f), one constraint per term; our
+/// Problem::per_frequency has one value per frequency, hence the weighted difference.) The
+/// objective (`Problem::objective`) stays the mean conversion.
+inline void converter_worst_case(adjoint::Problem& p, double reflection_weight) {
+    auto incident = std::make_shared<std::vector<double>>();
+    p.per_frequency = [incident, reflection_weight](const adjoint::Amplitudes& a, adjoint::Amplitudes* g) {
+        const std::size_t nf = a[0].size();
+        if (incident->empty())
+            for (std::size_t f = 0; f < nf; ++f) incident->push_back(std::norm(a[1][f]));
+        std::vector<double> F(nf);
+        if (g) *g = adjoint::Amplitudes(a.size(), std::vector<std::complex<double>>(nf, 0.0));
+        for (std::size_t f = 0; f < nf; ++f) {
+            F[f] = (std::norm(a[0][f]) - reflection_weight * std::norm(a[2][f])) / (*incident)[f];
+            if (g) {
+                (*g)[0][f] = 2.0 * a[0][f] / (*incident)[f];
+                (*g)[2][f] = -2.0 * reflection_weight * a[2][f] / (*incident)[f];
+            }
+        }
+        return F;
+    };
+}
+
+/// The border of the design box held fixed, as Meep's mode-converter example masks it: the
+/// pixels whose centres lie within `width_um` of the box's edge are void (oxide), except
+/// where a guide enters (|y - 1.6| < 0.2 um, within width_um of the left or right edge),
+/// which are solid. The filter then sees the surroundings the box really has, so that the
+/// length scale constraints are not violated by slivers along the edge, and the guides reach
+/// the design unbroken.
+inline std::vector<adjoint::FixedPixel> converter_border(const adjoint::DesignRegion& r, double width_um) {
+    std::vector<adjoint::FixedPixel> fixed;
+    const double hx = (r.hi_um[0] - r.lo_um[0]) / r.n[0], hy = (r.hi_um[1] - r.lo_um[1]) / r.n[1];
+    for (int j = 0; j < r.n[1]; ++j)
+        for (int i = 0; i < r.n[0]; ++i) {
+            const double x = r.lo_um[0] + (i + 0.5) * hx, y = r.lo_um[1] + (j + 0.5) * hy;
+            const bool near_x = x < r.lo_um[0] + width_um || x > r.hi_um[0] - width_um;
+            const bool near_y = y < r.lo_um[1] + width_um || y > r.hi_um[1] - width_um;
+            if (!near_x && !near_y) continue;
+            const bool guide = near_x && std::abs(y - 1.6) < 0.2;
+            fixed.push_back({std::size_t(j) * std::size_t(r.n[0]) + std::size_t(i), guide ? 1.0 : 0.0});
+        }
+    return fixed;
+}
+
+/// The converter's optimization with a minimum length scale, shared by the CPU study at 20 nm
+/// (tests/solver/test_adjoint_converter.cpp [converter20ls]) and the GPU case at 10 nm
+/// (tests/gpu/cuda_adjoint_converter.cpp [converter10ls]): 100 MMA evaluations on the
+/// smoothed projection with a conic filter of radius `radius_um` and the border held
+/// (converter_border, as wide as the filter), in two calls of the optimizer:
+/// - 40 evaluations (betas 4, 8) raise the mean conversion, from 0.5 tilted by +-0.05 across
+///   the guide's axis;
+/// - 60 (betas 16, 32, infinity) raise the worst wavelength of T_f - 10 R_f in the epigraph
+///   form (converter_worst_case), with the length scale constraints for `min_length_um` from
+///   their start, the bound relaxed over `relax` evaluations
+///   (OptimizerSettings::constraint_relax_evaluations) from the design's values to 1e-6.
+/// Why: the border is mirror symmetric about the guide's axis, so a uniform start converts
+/// nothing (T ~ 1e-20; NLopt's objective, scaled by its first value, was out of range and
+/// MMA stalled at T = 0.09), hence the tilt; and from a symmetric start the epigraph only
+/// removed the reflection (T's gradient vanishes there: MMA parked at T = 0, R = 0), hence
+/// the mean conversion first. `problem` is copied (the worst case sets its per_frequency).
+struct ConverterLengthScaleRun {
+    adjoint::OptimizeResult first, result;  ///< the two calls; result.rho is the design
+    design::DesignMapping mapping;          ///< filter and projection (beta of the last step)
+};
+inline ConverterLengthScaleRun optimize_converter_length_scale(adjoint::Problem p, double min_length_um,
+                                                               double radius_um, double from_beta, int relax,
+                                                               const adjoint::IterationCallback& on_iteration) {
+    adjoint::OptimizerSettings s;
+    s.mapping.radius_um = radius_um;
+    s.mapping.smoothed = true;
+    s.beta_every = 20;
+    s.fixed = converter_border(p.region, radius_um);
+    s.max_iterations = 40;
+    s.betas = {4, 8};
+    std::vector<double> rho0(p.region.pixels(), 0.5);
+    for (int j = 0; j < p.region.n[1]; ++j)
+        for (int i = 0; i < p.region.n[0]; ++i)
+            rho0[std::size_t(j) * std::size_t(p.region.n[0]) + std::size_t(i)] = j < p.region.n[1] / 2 ? 0.45 : 0.55;
+    ConverterLengthScaleRun run;
+    run.first = adjoint::optimize_density(p, rho0, s, on_iteration);
+    converter_worst_case(p, 10.0);
+    s.epigraph = true;
+    s.max_iterations = 60;
+    s.betas = {16, 32, std::numeric_limits<double>::infinity()};
+    s.min_length_um = min_length_um;
+    s.constraint_beta = from_beta;
+    s.constraint_relax_evaluations = relax;
+    run.result = adjoint::optimize_density(p, run.first.rho, s, on_iteration);
+    run.mapping = s.mapping;
+    return run;
 }
 
 /// Per frequency of an evaluation of converter_problem: the conversion T (TE0 in -> TE1

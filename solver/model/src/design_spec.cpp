@@ -354,6 +354,14 @@ DesignRegionSpec parse_region(const Project& project, const Reader& rd, const Js
         if (r.min_length_um > 0 && (r.filter_kind != "conic" || r.filter_radius_um <= 0))
             rd.fail(path + ".min_length_um", "needs a conic filter (filter.kind \"conic\" with radius_um > 0)");
     }
+    if (j.contains("min_length_from_beta")) {
+        r.min_length_from_beta = rd.positive(j, path, "min_length_from_beta", std::nullopt);
+        if (!(r.min_length_um > 0)) rd.fail(path + ".min_length_from_beta", "needs min_length_um > 0");
+    }
+    if (j.contains("min_length_relax_iterations")) {
+        r.min_length_relax_iterations = rd.integer(j, path, "min_length_relax_iterations", 0, 0);
+        if (!(r.min_length_um > 0)) rd.fail(path + ".min_length_relax_iterations", "needs min_length_um > 0");
+    }
     if (j.contains("robust")) {
         const std::string rp = path + ".robust";
         const Json& rb = rd.object(j.at("robust"), rp);

@@ -74,6 +74,14 @@ void write_checkpoint(const std::filesystem::path& file, int next_iteration, int
 
 }  // namespace
 
+double relaxed_constraint_bound(double start, double end, int k, int evaluations) {
+    if (!(end > 0) || !std::isfinite(start) || k < 0)
+        throw std::invalid_argument("relaxed_constraint_bound: the final bound must be positive, the start finite and "
+                                    "the evaluation count k >= 0");
+    if (evaluations <= 0 || k >= evaluations || start <= end) return end;
+    return start * std::pow(end / start, double(k) / double(evaluations));
+}
+
 design::DensityGrid density_grid(const DesignRegion& region, int dimensions) {
     design::DensityGrid g;
     g.nx = region.n[0];
@@ -133,6 +141,9 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         throw std::invalid_argument("optimize: the minimum length scale needs a conic filter (radius_um > 0)");
     if (constrained && (!(settings.constraint_epsilon > 0) || !(settings.constraint_c > 0) || settings.constraint_beta < 0))
         throw std::invalid_argument("optimize: constraint_epsilon and constraint_c must be positive, constraint_beta >= 0");
+    if (settings.constraint_relax_evaluations < 0)
+        throw std::invalid_argument("optimize: constraint_relax_evaluations must be >= 0, got " +
+                                    std::to_string(settings.constraint_relax_evaluations));
 
     for (std::size_t k = 0; k < settings.betas.size(); ++k) {
         const double b = settings.betas[k];
@@ -185,6 +196,16 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         /// (DFT units) would not move at all
         double scale = 0;
         design::LengthScaleConstraint ls;
+        /// The constraints' bounds: -1 until they join, then the iteration index at which
+        /// they joined and the relaxed schedule's start values (constraint_relax_evaluations)
+        int join_iteration = -1;
+        double start_solid = 0, start_void = 0;
+        /// whether the NLopt run under way has the constraints, and their bounds in it (held
+        /// for the whole run: a bound that moved between MMA's evaluations would make its
+        /// conservative approximations fail at every check, and the step then shrinks to
+        /// nothing; measured on the 20 nm converter: the design froze)
+        bool constraints_on = false;
+        double bound_solid = 0, bound_void = 0;
         nlopt_opt opt = nullptr;  ///< the running optimizer, for nlopt_force_stop
         std::size_t pixels = 0;   ///< NLopt's variables: the pixels, then t (epigraph)
         /// The worst-case (epigraph) form: over frequencies (settings->epigraph), over the
@@ -269,6 +290,10 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
                     l.beta = mapping.beta;
                     it.constraint_solid = design::constraint_solid(*grid, l).value;
                     it.constraint_void = design::constraint_void(*grid, l).value;
+                    if (constraints_on) {
+                        it.bound_solid = bound_solid;
+                        it.bound_void = bound_void;
+                    }
                 }
                 it.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 if (!settings->checkpoint.empty())
@@ -361,6 +386,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     struct Constraint {
         Context* ctx;
         design::ConstraintValue (*eval)(const design::DensityGrid&, const design::LengthScaleConstraint&);
+        const double* bound;  ///< its bound in this NLopt run (Context::bound_solid or bound_void)
     };
     auto constraint_fn = [](unsigned nn, const double* x, double* grad, void* data) -> double {
         const auto& k = *static_cast<Constraint*>(data);
@@ -369,13 +395,17 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         design::LengthScaleConstraint ls = k.ctx->ls;
         ls.beta = k.ctx->mapping.beta;
         const design::ConstraintValue v = k.eval(g, ls);
+        // relaxed bounds: the constraint divided by its bound, g / b - 1 <= 0, of order 1 as
+        // MMA's conservative terms (which start at 1) expect; the hard bound keeps g - epsilon
+        const double b = *k.bound, unit = k.ctx->settings->constraint_relax_evaluations > 0 ? b : 1.0;
         if (grad) {
-            std::copy(v.gradient.begin(), v.gradient.end(), grad);
+            for (std::size_t q = 0; q < k.ctx->pixels; ++q) grad[q] = v.gradient[q] / unit;
             std::fill(grad + k.ctx->pixels, grad + nn, 0.0);  // t (epigraph) does not enter
         }
-        return v.value - k.ctx->settings->constraint_epsilon;
+        return (v.value - b) / unit;
     };
-    Constraint solid{&ctx, &design::constraint_solid}, voids{&ctx, &design::constraint_void};
+    Constraint solid{&ctx, &design::constraint_solid, &ctx.bound_solid},
+        voids{&ctx, &design::constraint_void, &ctx.bound_void};
 
     const std::vector<double>& betas = settings.betas;
     const double beta_max = betas.empty() ? std::max(settings.beta_max, settings.mapping.beta) : betas.back();
@@ -391,11 +421,41 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     };
     while (iteration - result.first_iteration < settings.max_iterations && !ctx.stopped) {
         ctx.mapping.beta = beta_of(epoch);
-        const int evals = std::min(settings.beta_every - epoch_evaluations,
-                                   settings.max_iterations - (iteration - result.first_iteration));
+        int evals = std::min(settings.beta_every - epoch_evaluations,
+                             settings.max_iterations - (iteration - result.first_iteration));
         if (evals <= 0) {  // this beta's evaluations are done: the next one
             ++epoch, epoch_evaluations = 0;
             continue;
+        }
+        // The length scale constraints join once the design is nearly binary (by default the
+        // last two betas of the schedule): on a grey design (a uniform 0.5 start gives g_s =
+        // g_v = 1/32 whatever rho does at first order, and the two pull rho opposite ways)
+        // MMA finds no feasible step and the design never moves (measured: 100 evaluations
+        // at the start value); at the largest beta alone, 20 evaluations were too few to
+        // repair the features without losing the transmission
+        ctx.constraints_on = constrained && ctx.mapping.beta >= constraint_beta;
+        bool relaxing = false;  // this run is a step of the relaxed bounds (not their last)
+        if (ctx.constraints_on) {
+            if (ctx.join_iteration < 0) {
+                // the relaxed bounds start at the values of the design as it stands (at this
+                // beta), so that it is feasible at first (constraint_relax_evaluations)
+                ctx.join_iteration = iteration;
+                design::DensityGrid g = grid;
+                g.rho = rho;
+                design::LengthScaleConstraint l = ctx.ls;
+                l.beta = ctx.mapping.beta;
+                ctx.start_solid = std::max(design::constraint_solid(g, l).value, settings.constraint_epsilon);
+                ctx.start_void = std::max(design::constraint_void(g, l).value, settings.constraint_epsilon);
+            }
+            // while relaxing, the bounds step down every quarter of the relaxation, each step
+            // its own NLopt run
+            const int relax = settings.constraint_relax_evaluations, k = iteration - ctx.join_iteration;
+            ctx.bound_solid = relaxed_constraint_bound(ctx.start_solid, settings.constraint_epsilon, k, relax);
+            ctx.bound_void = relaxed_constraint_bound(ctx.start_void, settings.constraint_epsilon, k, relax);
+            if (k < relax) {
+                relaxing = true;
+                evals = std::min(evals, std::min(relax - k, std::max(1, (relax + 3) / 4)));
+            }
         }
         const int before = iteration;
         ++ctx.generation;
@@ -422,13 +482,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         if (settings.maximize) nlopt_set_max_objective(opt, fn, &ctx);
         else nlopt_set_min_objective(opt, fn, &ctx);
         if (ctx.worst) nlopt_add_inequality_mconstraint(opt, worst_constraints, worst_fn, &ctx, nullptr);
-        // The length scale constraints join once the design is nearly binary (by default the
-        // last two betas of the schedule): on a grey design (a uniform 0.5 start gives g_s =
-        // g_v = 1/32 whatever rho does at first order, and the two pull rho opposite ways)
-        // MMA finds no feasible step and the design never moves (measured: 100 evaluations
-        // at the start value); at the largest beta alone, 20 evaluations were too few to
-        // repair the features without losing the transmission
-        if (constrained && ctx.mapping.beta >= constraint_beta) {
+        if (ctx.constraints_on) {
             nlopt_add_inequality_constraint(opt, constraint_fn, &solid, 0.0);
             nlopt_add_inequality_constraint(opt, constraint_fn, &voids, 0.0);
         }
@@ -444,10 +498,12 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             result.stop = "the optimizer made no evaluation (NLopt result " + std::to_string(int(r)) + ")";
             break;
         }
-        if (r != NLOPT_MAXEVAL_REACHED && ctx.mapping.beta >= beta_max) {
+        if (r != NLOPT_MAXEVAL_REACHED && ctx.mapping.beta >= beta_max && !relaxing) {
             result.stop = "converged at the largest beta";
             break;
         }
+        // a step of the relaxed bounds ended inside the beta's evaluations: the same beta
+        if (relaxing && epoch_evaluations < settings.beta_every) continue;
         // the beta's evaluations ran out, or it converged before: the next beta
         ++epoch, epoch_evaluations = 0;
     }

@@ -403,6 +403,8 @@ ProjectProblem build_problem(const Project& project, const std::string& file_lab
         pp.settings.mapping.smoothed = rs.projection_kind == "smoothed";
         pp.settings.betas = rs.betas;
         pp.settings.min_length_um = rs.min_length_um;
+        pp.settings.constraint_beta = rs.min_length_from_beta;
+        pp.settings.constraint_relax_evaluations = rs.min_length_relax_iterations;
         if (rs.robust_eta_eroded > 0) pp.settings.robust_etas = {rs.robust_eta_dilated, rs.robust_eta_eroded};
         pp.settings.algorithm = pp.spec.algorithm;
         pp.settings.maximize = obj.maximize;

@@ -49,6 +49,13 @@ struct DesignRegionSpec {
     /// beta, beta_factor, beta_max); +infinity (written "inf") only last, with "smoothed"
     std::vector<double> betas;
     double min_length_um = 0;  ///< 0: no length scale constraint
+    /// min_length_from_beta: the constraints apply from this beta of the schedule on (0: the
+    /// last two betas; adjoint_optimize.hpp OptimizerSettings::constraint_beta)
+    double min_length_from_beta = 0;
+    /// min_length_relax_iterations: the constraints' bound falls from the design's values to
+    /// epsilon over this many iterations (0: a hard bound;
+    /// OptimizerSettings::constraint_relax_evaluations)
+    int min_length_relax_iterations = 0;
     /// robust.eta_dilated / robust.eta_eroded: the thresholds of the dilated and eroded
     /// designs of a robust (three-field) optimization, 0 < eta_dilated < eta < eta_eroded < 1
     /// (adjoint_optimize.hpp OptimizerSettings::robust_etas); both 0: no robust design

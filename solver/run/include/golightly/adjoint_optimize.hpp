@@ -10,8 +10,10 @@
 // Optional minimum length scale constraints (Hammond et al., Opt. Express 29, 23916 (2021):
 // design_density.hpp constraint_solid / constraint_void <= epsilon) need MMA or CCSA; they
 // apply once the design is nearly binary (by default the last two betas of the schedule),
-// as in Meep's examples, since a grey design cannot satisfy them. The reached length scale
-// is measured on the binarized design by design::measure_length_scale.
+// as in Meep's examples, since a grey design cannot satisfy them; their bound may start at
+// the design's values and fall to epsilon in steps (constraint_relax_evaluations), a
+// continuation instead of a hard switch. The reached length scale is measured on the
+// binarized design by design::measure_length_scale.
 //
 // Worst-case objectives over wavelengths (OptimizerSettings::epigraph): the epigraph form of
 // max_rho min_f F_f (Meep's inverse-design examples with NLopt inequality constraints,
@@ -77,6 +79,19 @@ struct OptimizerSettings {
     /// The constraints apply from this beta on; 0: from beta_max / beta_factor (the last two
     /// betas of the schedule).
     double constraint_beta = 0;
+    /// > 0: a continuation in the constraints' bound instead of a hard switch. When the
+    /// constraints join, each bound b starts at its constraint's value on the design of that
+    /// moment (at least constraint_epsilon), so that the design is feasible as it stands, and
+    /// falls geometrically to constraint_epsilon over this many evaluations
+    /// (relaxed_constraint_bound at k = 0, n/4, n/2, 3n/4 and n evaluations after joining,
+    /// n this value: four steps, each its own NLopt run, since a bound that moved between
+    /// MMA's evaluations defeats its conservative approximations), then stays there; NLopt
+    /// sees g / b - 1 <= 0 (of order 1). MMA then trades the features against the objective
+    /// a step at a time instead of first making the design feasible at the objective's
+    /// expense (docs/inverse-design.md section 7, the mode converter). A resumed run restarts
+    /// the schedule at its first constrained evaluation. 0: the bound is constraint_epsilon
+    /// from the start and NLopt sees g - epsilon <= 0.
+    int constraint_relax_evaluations = 0;
     /// true: optimize the worst frequency's value F_f (Evaluation::objective_per_frequency,
     /// which the problem must give: Problem::per_frequency) in the epigraph form (header
     /// comment): max_rho min_f F_f, or min_rho max_f F_f with maximize false. Needs mma or
@@ -117,6 +132,10 @@ struct Iteration {
     std::vector<double> rho_projected;  ///< rho^ (what the permittivity interpolates)
     double gradient_norm = 0;           ///< |dF/drho|_2
     double constraint_solid = 0, constraint_void = 0;  ///< values (0 without constraints)
+    /// the bounds the constraints had at this evaluation (constraint_epsilon, or the relaxed
+    /// bound of OptimizerSettings::constraint_relax_evaluations); 0 while the constraints
+    /// have not joined
+    double bound_solid = 0, bound_void = 0;
     long long steps = 0;                ///< forward + adjoint time steps
     double wall_s = 0;
 };
@@ -131,6 +150,13 @@ struct OptimizeResult {
 
 /// Called after each evaluation; return false to stop (NLopt's forced stop).
 using IterationCallback = std::function<bool(const Iteration&)>;
+
+/// The relaxed bound of the length scale constraints after k evaluations with the constraints
+/// (OptimizerSettings::constraint_relax_evaluations): start (end / start)^(k / evaluations), a
+/// geometric fall from `start` at k = 0 to `end` at k = evaluations, and `end` from there on,
+/// when evaluations <= 0 or start <= end. Dimensionless like the constraints. Throws
+/// std::invalid_argument when end is not positive, start is not finite or k < 0.
+double relaxed_constraint_bound(double start, double end, int k, int evaluations);
 
 /// The density grid of a design region: its pixels, their edge (um). A 3D region with one
 /// pixel along z (extruded through its z extent) is a 2D grid (nz = 1). Throws
