@@ -394,8 +394,13 @@ void PropertiesDock::designRows(const Project& p, const ItemRef&) {
     addDouble(tr("Minimum length"), numberAt(r, "min_length_um", 0), um,
               [this](double v) {
                   editDesign(tr("Edit minimum length"), [v](Json& x) {
-                      if (v > 0) x["min_length_um"] = v;
-                      else x.erase("min_length_um");
+                      if (v > 0) {
+                          x["min_length_um"] = v;
+                      } else {  // the members that need it go too, so that the project stays valid
+                          x.erase("min_length_um");
+                          x.erase("min_length_from_beta");
+                          x.erase("min_length_relax_iterations");
+                      }
                   });
               },
               [kind, radius](double v) {

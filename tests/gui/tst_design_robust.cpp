@@ -376,6 +376,36 @@ private Q_SLOTS:
         QTRY_COMPARE(combine->currentData().toString(), QStringLiteral("mean"));
     }
 
+    void minimumLengthOffTakesItsMembers() {
+        // min_length_from_beta and min_length_relax_iterations need min_length_um > 0 (the
+        // reader refuses them alone): turning the minimum length off removes them with it in
+        // one step, so that the project the IDE saves still reads
+        EditorDocument doc;
+        {
+            Project p = golightly::test::design_guide_with_region(3, {1.55});
+            Json& r = design_region_mut(p);
+            r["min_length_um"] = 0.1;
+            r["min_length_from_beta"] = 16;
+            r["min_length_relax_iterations"] = 40;
+            doc.adoptRecovered(p, QString());
+        }
+        QCOMPARE(design_spec(doc.project(), "guide.glproj")->regions[0].min_length_relax_iterations, 40);
+        doc.setSelection({ItemRef::Kind::Design, -1, 0});
+        PropertiesDock props(&doc);
+        props.rebuild();
+        const int steps = doc.undoStack()->count();
+        QVERIFY(props.enterValue(QStringLiteral("Minimum length"), 0.0).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), steps + 1);
+        const Json& r = *design_region(doc.project());
+        QVERIFY(!r.contains("min_length_um"));
+        QVERIFY(!r.contains("min_length_from_beta"));
+        QVERIFY(!r.contains("min_length_relax_iterations"));
+        const auto spec = design_spec(doc.project(), "guide.glproj");  // throws if the reader refuses it
+        QCOMPARE(spec->regions[0].min_length_um, 0.0);
+        doc.undoStack()->undo();
+        QCOMPARE(design_spec(doc.project(), "guide.glproj")->regions[0].min_length_from_beta, 16.0);
+    }
+
     void lbfgsRefusedWhileRobust() {
         EditorDocument doc;
         Project p = golightly::test::design_guide_with_region(3, {1.55});
