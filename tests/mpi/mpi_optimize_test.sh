@@ -36,25 +36,13 @@
 # wrong rank, a halo plane missing: O(1) changes; adjoint2d_other.glproj's 10 % change of
 # the start density moves the objective by ~1e-2).
 #
-# Open MPI as root (CI) needs --allow-run-as-root; more ranks than cores --oversubscribe;
-# containers often forbid the single-copy (CMA) transport, so it is switched off.
+# The Open MPI flags: mpi_flags.sh.
 set -euo pipefail
 mode=$1 cli=$2 mpiexec=$3 project=$4 np=$5 work=$6 iterations=${7:-2} other=${8:-}
 rm -rf "$work"
 mkdir -p "$work"
 
-mpi_flags=()
-mpi_version=$("$mpiexec" --version 2>&1 || true)
-if [[ "$mpi_version" == *"Open MPI"* || "$mpi_version" == *"OpenRTE"* ]]; then
-  mpi_flags+=(--oversubscribe)
-  [ "$(id -u)" = 0 ] && mpi_flags+=(--allow-run-as-root)
-  export OMPI_MCA_rmaps_base_oversubscribe=1
-  export OMPI_MCA_btl_vader_single_copy_mechanism=none
-  export OMPI_MCA_btl=self,vader
-  export OMPI_MCA_pml=ob1
-  export OMPI_MCA_mpi_yield_when_idle=1
-  mpi_flags+=(-x GOLIGHTLY_MPI_FAIL_RANK)
-fi
+source "$(dirname "$0")/mpi_flags.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 if [ "$mode" = fail ]; then
