@@ -34,6 +34,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adjoint_bend.hpp"
 #include "golightly/adjoint.hpp"
 #include "golightly/adjoint_optimize.hpp"
 #include "golightly/design_density.hpp"
@@ -144,18 +145,10 @@ inline adjoint::Problem bend3d_problem(double dx_um, double pixel_um, BackendCho
 /// Transmission (TE0 out over TE0 in) and reflection (TE0 back into the input) per
 /// frequency of an evaluation of bend3d_problem, over the input's forward TE0 power of that
 /// evaluation.
-struct Bend3dSpectra {
-    std::vector<double> T, R;
-};
-inline Bend3dSpectra bend3d_spectra(const adjoint::Evaluation& ev) {
-    Bend3dSpectra s;
-    for (std::size_t f = 0; f < ev.amplitudes[0].size(); ++f) {
-        const double inc = std::norm(ev.amplitudes[1][f]);
-        s.T.push_back(std::norm(ev.amplitudes[0][f]) / inc);
-        s.R.push_back(std::norm(ev.amplitudes[2][f]) / inc);
-    }
-    return s;
-}
+/// Its functionals are laid out as the 2D bend's (transmission_problem: 0 the transmitted
+/// amplitude, 1 the incident one, 2 the reflected one), so bend_spectra reads it.
+using Bend3dSpectra = BendSpectra;
+inline Bend3dSpectra bend3d_spectra(const adjoint::Evaluation& ev) { return bend_spectra(ev); }
 
 /// What optimize_bend3d found: the optimizer's history and final variables, and the
 /// verifying forward runs of three designs made from them (T and R per frequency): the
