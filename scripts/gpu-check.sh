@@ -30,9 +30,11 @@
 # take minutes). Every summary line also goes to $LOG/0-summary.txt as it is known (appended).
 # --bench3d: only `golightly-cli bench --dims 3`, once per line of BENCH3D_CONFIGS (default: one
 # empty line, the defaults), in that order; a line holds environment settings (NAME=value,
-# e.g. GOLIGHTLY_CUDA3D_PSI_AHEAD=0) and the words AU (10 % gold), F64 (float64) and S=n (n^3
-# cells, default BENCH3D_SIZE or 512); BENCH3D_STEPS (200) steps. One summary line per run:
-# Gcells/s, fraction of copy, model bytes per cell, copy GB/s, device.
+# e.g. GOLIGHTLY_CUDA3D_PSI_AHEAD=0) and the words AU (10 % gold), F64 (float64), S=n (n^3
+# cells, default BENCH3D_SIZE or 512), G=nx,ny,nz (a grid that is not a cube), SYM=sx,sy,sz
+# (`--symmetry`) and NOMON (`--no-monitors`); BENCH3D_STEPS (200) steps. One summary line per
+# run: Gcells/s (whole domain and simulated), steps/s, fraction of copy, model bytes per cell,
+# copy GB/s, kernel, device.
 # --sanitize3d (issue 15): only compute-sanitizer memcheck and racecheck on every [cuda3d]
 # GPU test, one process per case and tool (SANITIZE3D_CASE_SECONDS each, default 150; no case
 # starts after a tool has used SANITIZE3D_SECONDS, default 270), each case's verdict listed
@@ -493,26 +495,30 @@ fi
 if [ $BENCH3D = 1 ]; then
   echo "== 3D benches over environment settings"
   while IFS= read -r cfg; do
-    envs=(); extra=(); size=${BENCH3D_SIZE:-512}
+    envs=(); extra=(); size=${BENCH3D_SIZE:-512}; grid=""
     for w in $cfg; do
       case $w in
         AU) extra+=(--dispersive-material Au --dispersive-fraction 0.1) ;;
         F64) extra+=(--precision float64) ;;
         S=*) size=${w#S=} ;;
+        G=*) grid=${w#G=} ;;
+        SYM=*) extra+=(--symmetry "${w#SYM=}") ;;
+        NOMON) extra+=(--no-monitors) ;;
         *=*) envs+=("$w") ;;
         *) note "bench3d: unknown word '$w' in '$cfg'" ;;
       esac
     done
-    out=$(env "${envs[@]}" "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "$size,$size,$size" \
+    out=$(env "${envs[@]}" "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "${grid:-$size,$size,$size}" \
           --steps "${BENCH3D_STEPS:-200}" "${extra[@]}" --json 2>&1 | tail -1)
     echo "$out" >> "$LOG/bench3d.jsonl"
-    label=${cfg:-(defaults)}; case " $cfg " in *" S="*) ;; *) label="$label S=$size" ;; esac
+    label=${cfg:-(defaults)}; case " $cfg " in *" S="*|*" G="*) ;; *) label="$label S=$size" ;; esac
     line=$(python3 - "$label" "$out" 2>/dev/null <<'PY'
 import json, sys
 r = json.loads(sys.argv[2])
-print("%s: %.2f Gcells/s, %.3f of copy, %.1f B/cell, copy %.0f GB/s, %s" % (
-    sys.argv[1], r["cells_per_s"] / 1e9, r["fraction_of_copy"], r["bytes_per_cell_update"],
-    r["copy_bandwidth_gbs"], r.get("device", "")))
+print("%s: %.2f Gcells/s (simulated %.2f), %.2f steps/s, %.3f of copy, %.1f B/cell, copy %.0f GB/s, %s, %s" % (
+    sys.argv[1], r["cells_per_s"] / 1e9, r.get("simulated_cells_per_s", r["cells_per_s"]) / 1e9,
+    r.get("steps_per_s", 0), r["fraction_of_copy"], r["bytes_per_cell_update"],
+    r["copy_bandwidth_gbs"], r.get("kernel", ""), r.get("device", "")))
 PY
 ) \
       || line="$label: bench failed: ${out:0:200}"

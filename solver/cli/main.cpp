@@ -715,6 +715,9 @@ int real_main(int argc, char** argv) {
     bench->add_option("--symmetry", bench_symmetry,
                       "SX,SY[,SZ] mirror planes (-1, 0, 1): step the reduced domain (-1: even interior cells, "
                       "1: odd; interior = size - 32)");
+    bool bench_no_monitors = false;
+    bench->add_flag("--no-monitors", bench_no_monitors,
+                    "Leave out the synthetic scene's flux plane and flux box (the bulk update alone)");
     bench->add_flag("--json", bench_json, "Print one JSON object");
 
     cli::ExportGdsCommand export_gds_cmd;  // export-gds (cmd_gds.cpp)
@@ -775,6 +778,7 @@ int real_main(int argc, char** argv) {
                 }
             }
             bench_req.poles = bench_poles;
+            bench_req.monitors = !bench_no_monitors;
             bench_req.backend = !bench_backend.empty() ? bench_backend : (cuda_available() ? "cuda" : "cpu");
             bench_req.precision = *parse_precision(bench_precision);
             bench_req.polarization = bench_polarization == "TEz" ? Polarization::TEz : Polarization::TMz;

@@ -378,6 +378,16 @@ TEST_CASE("cli: bench --json prints the object of cli.md, unsupported options ex
     CHECK(j3["dims"].get<int>() == 3);
     CHECK(j3["size"] == nlohmann::json::array({48, 44, 40}));
     CHECK(j3["bytes_per_cell_update"].get<double>() >= 12 * 4);
+    CHECK_FALSE(j3.contains("monitors"));
+    // --no-monitors: the same scene without its flux plane and box, whose DFT traffic the
+    // model no longer counts
+    const CliResult rn = run_cli("bench --backend cpu --dims 3 --size 48,44,40 --steps 4 --no-monitors --json");
+    INFO(rn.err);
+    REQUIRE(rn.exit_code == 0);
+    const auto jn = nlohmann::json::parse(rn.out);
+    CHECK(jn["monitors"] == false);
+    CHECK(jn["bytes_per_cell_update"].get<double>() < j3["bytes_per_cell_update"].get<double>());
+    CHECK(jn["bytes_per_cell_update"].get<double>() >= 12 * 4);
     // 3D with a library material on 10 % of the cells (Au: Drude + 5 Lorentz poles): the
     // cell shrinks until the 3D update is stable, and the poles cost bytes.
     const CliResult ra = run_cli("bench --backend cpu --dims 3 --size 48,44,40 --steps 4 --dispersive-material Au "

@@ -363,6 +363,7 @@ BenchReport run_bench(const BenchOptions& o) {
                                     : make_bench_scene(o.nx, o.ny, o.polarization, o.poles, o.dispersive_fraction,
                                                        material ? &*material : nullptr);
     for (int a = 0; a < 3; ++a) scene.symmetry[a] = o.symmetry[std::size_t(a)];
+    if (!o.monitors) scene.dft_sets.clear();
     std::size_t dispersive_cells = 0;
     for (const DispersiveCells& d : scene.dispersive) dispersive_cells += d.cells.size();
     const int n_poles = scene.pole_sets.empty() ? 0 : int(scene.pole_sets[0].poles.size());
@@ -494,6 +495,7 @@ BenchReport run_bench(const BenchOptions& o) {
     r.cells_per_s = double(scene.cells()) * o.steps / sec;
     r.steps_per_s = o.steps / sec;
     r.symmetry = o.symmetry;
+    r.monitors = o.monitors;
     r.simulated_cells = stepped_cells;
     r.simulated_cells_per_s = stepped_cells * o.steps / sec;
     r.bandwidth_gbs = r.simulated_cells_per_s * r.bytes_per_cell_update / 1e9;
@@ -519,6 +521,7 @@ std::string bench_report_json(const BenchReport& r) {
     j["precision"] = r.precision;
     j["polarization"] = r.polarization;
     j["cells_per_s"] = r.cells_per_s;
+    if (!r.monitors) j["monitors"] = false;
     if (r.symmetry != std::array<int, 3>{0, 0, 0}) {
         j["symmetry"] = {r.symmetry[0], r.symmetry[1], r.symmetry[2]};
         j["simulated_cells"] = r.simulated_cells;

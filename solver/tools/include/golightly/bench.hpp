@@ -41,6 +41,9 @@ struct BenchOptions {
     /// reduced scene (SymmetricEngine); the synthetic scene is not symmetric, which the
     /// timing does not mind. -1 needs an even, +1 an odd interior cell count (size - 32).
     std::array<int, 3> symmetry{0, 0, 0};
+    /// false: the synthetic scene without its flux plane and flux box (no DFT sets), to
+    /// separate the bulk update's cost from the monitors' (`--no-monitors`).
+    bool monitors = true;
 };
 
 /// The fields of the `bench --json` object of spec/cli.md.
@@ -58,6 +61,7 @@ struct BenchReport {
     /// With symmetry planes: the cells the engine stepped (nx * ny * nz / 2, 4, 8) and their
     /// updates per second; bandwidth and fraction of copy use these (extra fields).
     std::array<int, 3> symmetry{0, 0, 0};
+    bool monitors = true;  ///< false: the run left out the flux plane and box (extra field)
     double simulated_cells = 0;
     double simulated_cells_per_s = 0;
     double steps_per_s = 0;
