@@ -950,7 +950,7 @@ public:
     }
     /// Why update_he3_two (cuda_twostep3d.cuh) cannot run on this grid ("" when it can):
     /// GOLIGHTLY_CUDA3D_TWO_STEP=0, float64, update_he3_tma not running (tma_refusal), or z
-    /// periodic. The engine adds its own conditions (not a subdomain, device memory).
+    /// periodic. The engine adds its own conditions (device memory).
     std::string two_step_refusal() const {
         if (tune_.two_step_3d == KnobSwitch::Off) return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
         if (!tma_) return "the tensor-copy kernel update_he3_tma does not run";

@@ -83,6 +83,17 @@ public:
     /// ignored, the three parts throw std::logic_error (the distributed engine calls them
     /// only when every engine supports them).
     virtual bool supports_split_step() const { return false; }
+
+    /// Two steps per pass (the distributed engine's pairs, distributed.hpp): "" where
+    /// Engine::step(2) advances two time steps in one pass over the fields (the 3D CUDA
+    /// engine's update_he3_two, cuda_step3d_two.cuh), else why not. Default: "the engine
+    /// steps one step per pass".
+    virtual std::string pair_step_refusal() const { return "the engine steps one step per pass"; }
+    /// One step per pass from now on: the engine frees what two steps per pass hold (the 3D
+    /// CUDA engine's capture set) and its Engine::kernel() says so; `why` is the reason it
+    /// keeps (the 3D CUDA engine's step_reason). Called by the distributed engine where it
+    /// does not step pairs. Default: nothing.
+    virtual void drop_pair_steps(const std::string& why) { (void)why; }
     virtual void set_split_margins(int lo, int hi) { (void)lo, (void)hi; }
     virtual void step_begin();
     virtual void step_interior();
