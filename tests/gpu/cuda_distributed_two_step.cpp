@@ -55,7 +55,8 @@ PairRun two_step_vs_single(const Scene& scene, const std::vector<int>& ordinals,
     auto view = view_of(scene);
     cuda_select_device(0);
     std::unique_ptr<Engine> one = make_cuda_engine(view, Precision::Float64, 0);
-    CHECK(one->kernel() == kTwo);
+    // (one device refuses update_he3_two with z periodic: the reference then steps one step per pass)
+    if (scene.boundary[2] != BoundaryKind::Periodic) CHECK(one->kernel() == kTwo);
     std::vector<SubdomainDevice> devs;
     const std::vector<double> w = pair_weights(ordinals.size());
     for (std::size_t k = 0; k < ordinals.size(); ++k) {
@@ -127,12 +128,16 @@ TEST_CASE("distributed CUDA engine, two steps per pass: 2, 3 and 4 subdomains eq
             CHECK(r.kernel == std::string(kTwo) + ", halo exchange every second step (2 planes)");
             CHECK(r.worst < 1e-12);
         }
-    // Periodic z: the wrap transfers move whole halos too.
+    // Periodic z: the wrap transfers move whole halos too. One device does not run
+    // update_he3_two with z periodic (the subdomains, whose cut faces do not wrap, do), so the
+    // reference steps one step per pass: in float64 the two kernels agree to about 1e-11 by
+    // this max-norm measure (cuda_distributed.cpp's comment, against the CPU engine), hence
+    // 1e-10 here; a wrong wrap transfer gives O(1).
     const CompiledProject per = walled_project(true);
     const PairRun r = two_step_vs_single(per.scene, {0, 0}, 41, 13);
     std::printf("CUDA distributed two-step, periodic z, 2 pieces: float64 %.3g [%s]\n", r.worst, r.kernel.c_str());
     CHECK(r.pairs);
-    CHECK(r.worst < 1e-12);
+    CHECK(r.worst < 1e-10);
 }
 
 TEST_CASE("distributed CUDA engine, two steps per pass: every halo mode equals one engine", "[cuda3d][distributed][dist_two_step]") {
