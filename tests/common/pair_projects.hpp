@@ -20,11 +20,12 @@ namespace golightly::parttest {
 /// box around the sphere, a time probe and a DFT volume. No sub-pixel averaging (no tensor
 /// couplings: halos of 2 planes). 0.8 um cube at 0.025 um cells plus the PML. `periodic_z`:
 /// z periodic instead (32 planes, no PML; 2 equal pieces keep the wrap and the cut off the
-/// sphere and the box).
-inline CompiledProject walled_project(bool periodic_z = false) {
+/// sphere and the box). `pml_xy`: PML across x and y instead of the walls (CPML psi on every
+/// halo plane, which the pairs move with the fields where the transport can).
+inline CompiledProject walled_project(bool periodic_z = false, bool pml_xy = false) {
     const double L = 0.8, c = L / 2;
     Project p = test3d::vacuum_project(L, L, L, 0.025, 8, 0.6, 1.0, 5);
-    p.domain.boundaries[0] = p.domain.boundaries[1] = BoundaryKind::Pec;
+    if (!pml_xy) p.domain.boundaries[0] = p.domain.boundaries[1] = BoundaryKind::Pec;
     if (periodic_z) p.domain.boundaries[2] = BoundaryKind::Periodic;
     p.run.subpixel_averaging = false;
     p.materials.push_back(drude_lorentz());
@@ -56,7 +57,7 @@ inline CompiledProject walled_project(bool periodic_z = false) {
     d.type = MonitorType::DftField;
     d.wavelengths = {0.8};
     p.monitors.push_back(d);
-    return compile_project(p, periodic_z ? "pairs_walled_periodic.glproj" : "pairs_walled.glproj");
+    return compile_project(p, std::string(pml_xy ? "pml_" : "") + (periodic_z ? "pairs_walled_periodic.glproj" : "pairs_walled.glproj"));
 }
 
 }  // namespace golightly::parttest

@@ -6,9 +6,10 @@
 // cuda_distributed.cpp), even and odd step counts over two step() calls, every halo mode,
 // on a walled column (pair_projects.hpp: PEC walls across x and y, CPML along z, a dispersive
 // sphere, a dielectric box, a dipole, flux monitors, a time probe and a DFT volume) cut
-// where no halo plane holds CPML or pole state (pair_state_refusal). GOLIGHTLY_DIST_TWO_STEP=0
-// gives one step per pass and the same fields; scenes whose halo planes hold state (a PML
-// along x) or that need deeper halos (tensor couplings) keep one step per pass.
+// where no halo plane holds pole or z-PML state (pair_state_refusal), also with a PML
+// across x and y (its psi travels with the fields). GOLIGHTLY_DIST_TWO_STEP=0 gives one step
+// per pass and the same fields; scenes with pole state on the halo planes or that need
+// deeper halos (tensor couplings) keep one step per pass.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -108,26 +109,31 @@ PairRun two_step_vs_single(const Scene& scene, const std::vector<int>& ordinals,
 TEST_CASE("distributed CUDA engine, two steps per pass: 2, 3 and 4 subdomains equal one engine (float64, even and "
           "odd steps, CPML, dispersion, DFT)",
           "[cuda3d][distributed][dist_two_step]") {
-    const CompiledProject c = walled_project();
-    REQUIRE(!c.scene.is_anisotropic());
-    REQUIRE(c.scene.is_dispersive());
-    REQUIRE(!c.scene.dft_sets.empty());
     std::vector<std::vector<int>> layouts = {{0, 0}, {0, 0, 0}, {0, 0, 0, 0}};
     if (cuda_device_count() >= 2) layouts.push_back({0, 1});
     struct Steps {
         int steps, first;
     };
-    // 60 = 20 + 40 (pairs only), 61 = 20 + 41 (a last odd step), 47 = 15 + 32 (an odd step
-    // first, then pairs)
-    for (const auto& l : layouts)
-        for (const Steps& s : {Steps{60, 20}, Steps{61, 20}, Steps{47, 15}}) {
-            const PairRun r = two_step_vs_single(c.scene, l, s.steps, s.first);
-            std::printf("CUDA distributed two-step, %zu pieces (devices %d..%d), %d steps: float64 %.3g [%s]\n", l.size(),
-                        l.front(), l.back(), s.steps, r.worst, r.kernel.c_str());
-            CHECK(r.pairs);
-            CHECK(r.kernel == std::string(kTwo) + ", halo exchange every second step (2 planes)");
-            CHECK(r.worst < 1e-12);
-        }
+    // PEC walls across x and y, then a PML there (its psi on the halo planes travels with
+    // the fields: FieldStorage::psi)
+    for (bool pml_xy : {false, true}) {
+        const CompiledProject c = walled_project(false, pml_xy);
+        REQUIRE(!c.scene.is_anisotropic());
+        REQUIRE(c.scene.is_dispersive());
+        REQUIRE(!c.scene.dft_sets.empty());
+        // 60 = 20 + 40 (pairs only), 61 = 20 + 41 (a last odd step), 47 = 15 + 32 (an odd
+        // step first, then pairs)
+        for (const auto& l : layouts)
+            for (const Steps& s : {Steps{60, 20}, Steps{61, 20}, Steps{47, 15}}) {
+                const PairRun r = two_step_vs_single(c.scene, l, s.steps, s.first);
+                std::printf("CUDA distributed two-step, %s, %zu pieces (devices %d..%d), %d steps: float64 %.3g [%s]\n",
+                            pml_xy ? "PML across x and y" : "PEC walls", l.size(), l.front(), l.back(), s.steps,
+                            r.worst, r.kernel.c_str());
+                CHECK(r.pairs);
+                CHECK(r.kernel == std::string(kTwo) + ", halo exchange every second step (2 planes)");
+                CHECK(r.worst < 1e-12);
+            }
+    }
     // Periodic z: the wrap transfers move whole halos too. One device does not run
     // update_he3_two with z periodic (the subdomains, whose cut faces do not wrap, do), so the
     // reference steps one step per pass: in float64 the two kernels agree to about 1e-11 by
@@ -141,7 +147,7 @@ TEST_CASE("distributed CUDA engine, two steps per pass: 2, 3 and 4 subdomains eq
 }
 
 TEST_CASE("distributed CUDA engine, two steps per pass: every halo mode equals one engine", "[cuda3d][distributed][dist_two_step]") {
-    const CompiledProject c = walled_project();
+    const CompiledProject c = walled_project(false, true);
     const std::vector<int> layout = cuda_device_count() >= 2 ? std::vector<int>{0, 1, 0} : std::vector<int>{0, 0, 0};
     for (const char* mode : {"overlap", "threads", "events", "sync"}) {
         const PairRun r = two_step_vs_single(c.scene, layout, 47, 15, mode);
@@ -170,7 +176,7 @@ TEST_CASE("distributed CUDA engine: GOLIGHTLY_DIST_TWO_STEP=0, state on halo pla
     std::vector<SubdomainDevice> devs(2);
     for (auto& d : devs) d.cuda = true;
     {
-        // A PML along x and y: CPML psi on every halo plane.
+        // The dispersive sphere across the cut: pole state on the halo planes.
         Project p = project_3d(false);
         p.run.subpixel_averaging = false;
         const CompiledProject c = compile_project(p, "pairs3d.glproj");
@@ -178,7 +184,7 @@ TEST_CASE("distributed CUDA engine: GOLIGHTLY_DIST_TWO_STEP=0, state on halo pla
         DistributedEngine many(view_of(c.scene), Precision::Float64, devs);
         CHECK(!many.steps_pairs());
         CHECK(many.kernel().rfind("one step per pass", 0) == 0);
-        CHECK(many.pair_refusal().find("CPML state") != std::string::npos);
+        CHECK(many.pair_refusal().find("pole state") != std::string::npos);
     }
     // Sub-pixel tensor couplings: halos of 3 planes, too shallow for two steps.
     const CompiledProject t = compile_project(project_3d(false), "part3d.glproj");

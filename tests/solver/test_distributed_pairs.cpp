@@ -149,9 +149,11 @@ TEST_CASE("pair_state_refusal: CPML psi, pole state and Mur faces on halo planes
     }
     // Equal shares put the cuts of 3 pieces at planes 16 and 32, through the sphere and the box.
     CHECK(pair_state_refusal(g, partition_scene(g, 3)).find("dispersive cells") != std::string::npos);
-    // A PML along x or y: psi on every plane.
-    const CompiledProject pml = staircase_project_3d(false);
-    CHECK(pair_state_refusal(pml.scene, partition_scene(pml.scene, 2)).find("the x PML") != std::string::npos);
+    // A PML along x or y: psi on every plane, which a transport that moves it carries.
+    const CompiledProject pml = walled_project(false, true);
+    const Partition pp = partition_scene(pml.scene, 2);
+    CHECK(pair_state_refusal(pml.scene, pp).find("the x PML") != std::string::npos);
+    CHECK(pair_state_refusal(pml.scene, pp, true) == "");
     // A cut in the z PML.
     const Partition in_pml = partition_scene(g, 3, {7.0, 33.0, 8.0});
     CHECK(pair_state_refusal(g, in_pml).find("z PML") != std::string::npos);
@@ -191,6 +193,18 @@ TEST_CASE("distributed engine (CPU subdomains) in pairs: two steps between excha
                     k.first, k.steps - k.first, k.mode, d);
         CHECK(pairs);
         CHECK(kernel.empty());
+        CHECK(d < 1e-12);
+    }
+    // A PML across x and y: the CPML psi of the halo planes travels with their fields
+    // (HaloExchange::with_psi); without it (below) pairs are wrong.
+    const CompiledProject pml = walled_project(false, true);
+    REQUIRE(pml.scene.pml_lo[0] > 0);
+    for (int pieces : {2, 3}) {
+        std::string kernel;
+        bool pairs = false;
+        const double d = pairs_vs_single(pml.scene, pieces, 47, 15, "", kernel, pairs);
+        std::printf("3D pairs on CPU, PML across x and y, %d pieces: %.3g\n", pieces, d);
+        CHECK(pairs);
         CHECK(d < 1e-12);
     }
     // Periodic z: the wrap transfers move whole halos too.
@@ -252,6 +266,48 @@ TEST_CASE("distributed engine (CPU subdomains) in pairs: the one-step transfers 
     CHECK(worst > 1e-6);
 }
 
+// Why psi travels: a transport that claims to move it (HaloExchange::moves_psi) but moves
+// the fields alone leaves the owned planes wrong on a scene with a PML across x and y.
+class FieldsOnlyHalo final : public HaloExchange {
+public:
+    std::string transport() const override { return "fields-only-test"; }
+    bool moves_psi() const override { return true; }
+    void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
+        plain_->exchange(transfers, engines);  // plain_->with_psi stays false
+    }
+
+private:
+    std::unique_ptr<HaloExchange> plain_ = make_host_halo_exchange();
+};
+
+TEST_CASE("distributed engine (CPU subdomains) in pairs: without the CPML psi of the halo planes the owned planes go "
+          "wrong",
+          "[partition][distributed]") {
+    const CompiledProject c = walled_project(false, true);
+    golightly::test::EnvSet on("GOLIGHTLY_DIST_TWO_STEP", "1");
+    auto view = view_of(c.scene);
+    auto one = make_cpu_engine(view, Precision::Float64, 1);
+    DistributedSetup setup;
+    setup.devices.resize(2);
+    for (auto& d : setup.devices) d.threads = 1;
+    setup.halo = [](const std::vector<SubdomainAccess*>&) -> std::unique_ptr<HaloExchange> {
+        return std::make_unique<FieldsOnlyHalo>();
+    };
+    DistributedEngine many(view, Precision::Float64, setup);
+    REQUIRE(many.steps_pairs());
+    one->step(120);
+    many.step(120);
+    std::vector<double> a, b;
+    double worst = 0;
+    for (Component comp : components_of(c.scene)) {
+        one->get_field(comp, a);
+        many.get_field(comp, b);
+        worst = std::max(worst, rel_diff(b, a));
+    }
+    std::printf("3D pairs on CPU, PML across x and y, psi not moved: %.3g (wrong on purpose)\n", worst);
+    CHECK(worst > 1e-6);
+}
+
 TEST_CASE("distributed engine: GOLIGHTLY_DIST_TWO_STEP=1 refuses halos too shallow for two steps or holding state",
           "[partition][distributed]") {
     const CompiledProject c = compile_project(project_3d(false), "part3d.glproj");
@@ -269,12 +325,12 @@ TEST_CASE("distributed engine: GOLIGHTLY_DIST_TWO_STEP=1 refuses halos too shall
     } catch (const RunError& e) {
         CHECK(std::string(e.what()).find("GOLIGHTLY_DIST_TWO_STEP=1") != std::string::npos);
     }
-    const CompiledProject pml = staircase_project_3d(false);  // a PML along x and y: psi on every halo plane
+    const CompiledProject disp = staircase_project_3d(false);  // the dispersive sphere across the cut
     try {
-        DistributedEngine many(view_of(pml.scene), Precision::Float64, std::vector<SubdomainDevice>(2));
+        DistributedEngine many(view_of(disp.scene), Precision::Float64, std::vector<SubdomainDevice>(2));
         FAIL("no RunError");
     } catch (const RunError& e) {
-        CHECK(std::string(e.what()).find("CPML state") != std::string::npos);
+        CHECK(std::string(e.what()).find("pole state") != std::string::npos);
     }
     golightly::test::EnvSet off("GOLIGHTLY_DIST_TWO_STEP", "0");
     DistributedEngine many(view_of(walled_project().scene), Precision::Float64, std::vector<SubdomainDevice>(2));

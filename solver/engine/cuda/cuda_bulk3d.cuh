@@ -1151,6 +1151,10 @@ public:
         point_grid();
     }
     int parity() const { return parity_; }
+    /// The CPML psi of (component c, derivative axis a) in the current set (nullptr: none)
+    /// and its bytes (the halo exchange of the distributed engine's pairs, FieldStorage::psi).
+    T* psi_current(int c, int a) const { return psi_[parity_][c][a].template as<T>(); }
+    std::size_t psi_bytes(int c, int a) const { return psi_[parity_][c][a].bytes(); }
 
     /// The current set (E^n, H^{n-1/2} between steps).
     const DevGrid3<T>& grid() const { return g_; }

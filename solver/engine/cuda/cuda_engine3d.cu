@@ -298,6 +298,13 @@ public:
         fs.n[2] = sc_.nz;
         fs.cuda_device = device_;
         fs.cuda_stream = stream_;
+        if (!im_)  // the x and y slabs span every z plane
+            for (int c = 0; c < 6; ++c)
+                for (int a = 0; a < 2; ++a)
+                    if (T* p = bulk_.psi_current(c, a); p && bulk_.psi_bytes(c, a) > 0) {
+                        fs.psi[c][a] = p;
+                        fs.psi_plane_bytes[c][a] = std::int64_t(bulk_.psi_bytes(c, a) / std::size_t(sc_.nz));
+                    }
         return fs;
     }
 

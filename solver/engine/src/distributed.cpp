@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +34,7 @@ std::int64_t storage_plane_cells(const FieldStorage& fs) { return fs.n[2] > 1 ? 
 class HostHalo final : public HaloExchange {
 public:
     std::string transport() const override { return "memcpy"; }
+    bool moves_psi() const override { return true; }
     void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         for (const HaloTransfer& t : transfers) {
             SubdomainAccess* from = engines.at(std::size_t(t.from));
@@ -48,6 +50,14 @@ public:
                             static_cast<const unsigned char*>(a.field[c]) + std::size_t(t.from_plane * plane) * eb,
                             bytes);
             }
+            for (int c = 0; c < 6 && with_psi; ++c)
+                for (int x = 0; x < 2; ++x) {
+                    const std::int64_t pb = a.psi_plane_bytes[c][x];
+                    if (!a.psi[c][x] || !b.psi[c][x] || pb != b.psi_plane_bytes[c][x]) continue;
+                    std::memcpy(static_cast<unsigned char*>(b.psi[c][x]) + std::size_t(t.to_plane * pb),
+                                static_cast<const unsigned char*>(a.psi[c][x]) + std::size_t(t.from_plane * pb),
+                                std::size_t(t.planes * pb));
+                }
             apply_halo_phase(b, t.to_plane, t.planes, t.phase);
         }
     }
@@ -327,13 +337,14 @@ std::vector<HaloTransfer> pair_halo_transfers(const Partition& p) {
     return out;
 }
 
-std::string pair_state_refusal(const Scene& g, const Partition& p) {
+std::string pair_state_refusal(const Scene& g, const Partition& p, bool psi_travels) {
     const int a = p.axis;
     const int dims = g.dimensions == 3 ? 3 : 2;
+    psi_travels = psi_travels && dims == 3 && a == 2 && !g.complex_fields;
     for (int d = 0; d < dims; ++d) {
         if (d == a) continue;
         const std::string axis(1, "xyz"[d]);
-        if (g.pml_lo[d] > 0 || g.pml_hi[d] > 0)
+        if ((g.pml_lo[d] > 0 || g.pml_hi[d] > 0) && !psi_travels)
             return "the " + axis + " PML puts CPML state (psi) on every halo plane, which the exchange does not move";
         if (g.boundary[d] == BoundaryKind::Mur)
             return "the Mur faces of " + axis + " keep state on every halo plane, which the exchange does not move";
@@ -365,7 +376,7 @@ void DistributedEngine::choose_pairs() {
         why = "the halos are " + std::to_string(part_.halo) + " planes deep (sub-pixel tensor couplings) and two steps "
               "between exchanges spoil " + std::to_string(2 * (part_.halo - 1));
     else if (halo_)
-        why = pair_state_refusal(*global_, part_);
+        why = pair_state_refusal(*global_, part_, halo_->moves_psi());
     if (knob == KnobSwitch::On && !why.empty())
         throw RunError("distributed engine: GOLIGHTLY_DIST_TWO_STEP=1, but " + why);
     // Every subdomain engine must run two steps per pass (unless forced); collective, so
@@ -385,6 +396,15 @@ void DistributedEngine::choose_pairs() {
         for_each_local([&](std::size_t s) { parts_[s]->drop_pair_steps(why); });
     pair_transfers_ = pairs_ && halo_ ? pair_halo_transfers(part_) : std::vector<HaloTransfer>{};
 }
+
+namespace {
+/// HaloExchange::with_psi on for one scope (the pairs' exchanges), off again also on a throw.
+struct WithPsi {
+    HaloExchange& h;
+    explicit WithPsi(HaloExchange& x) : h(x) { h.with_psi = h.moves_psi(); }
+    ~WithPsi() { h.with_psi = false; }
+};
+}  // namespace
 
 std::string DistributedEngine::kernel() const {
     // An engine that names no bulk kernel (the CPU engines) keeps it so (summary.json has
@@ -465,6 +485,7 @@ void DistributedEngine::step(int n_steps) {
 // Pairs: every engine's step(2) (two steps per pass), then every halo plane exchanged
 // (pair_halo_transfers); the exchange is not overlapped with the steps (distributed.hpp).
 void DistributedEngine::step_pairs(int n_pairs) {
+    const WithPsi psi(*halo_);  // the x and y slabs' CPML psi of the halo planes travel too
     if (mode_ == "threads") {
         step_threads(n_pairs, 2, pair_transfers_);
         return;
@@ -871,6 +892,8 @@ double DistributedEngine::time_exchange(int reps) {
     synchronize();
     std::vector<double> t;
     const std::vector<HaloTransfer>& transfers = pairs_ ? pair_transfers_ : part_.transfers;
+    std::optional<WithPsi> psi;
+    if (pairs_) psi.emplace(*halo_);
     for (int r = 0; r < std::max(1, reps); ++r) {
         const double t0 = seconds_now();
         halo_->exchange(transfers, parts_);

@@ -43,9 +43,10 @@
 // the exchange refreshed them; in a pair the halo plane next to it is read after the
 // second step spoiled it, so its state goes wrong too, and next pair its own update spoils
 // the plane further in, one plane more each pair until the owned planes are reached. So
-// pairs run only where no halo plane holds such state (pair_state_refusal: x and y
-// periodic, PEC or PMC, the z PML and the dispersive cells off the halo planes); moving the
-// state of the halo planes with the fields would lift that (not done). With tensor
+// the pairs' exchange also moves the CPML psi of the x and y slabs on the halo planes
+// (FieldStorage::psi, where HaloExchange::moves_psi: memcpy and cuda-peer, not MPI), and
+// pairs run only where no other state lies on a halo plane (pair_state_refusal: no
+// dispersive cells there, the z PML off them, under MPI no PML across x or y). With tensor
 // couplings (halo 3, 4 planes wrong after two steps) the engine keeps one exchange per
 // step too. The pairs' exchange is not hidden
 // behind the interior (the engines' step(2), then the exchange: events on CUDA streams,
@@ -88,6 +89,12 @@ public:
     virtual void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) = 0;
     /// Waits until every transfer started so far has finished (timing).
     virtual void wait() {}
+    /// Whether exchange() and exchange_into() can also move FieldStorage::psi of the
+    /// transfers' planes (memcpy and cuda-peer: yes; MPI: no). Default false.
+    virtual bool moves_psi() const { return false; }
+    /// Set by the distributed engine around its pairs' exchanges (moves_psi() transports
+    /// only): exchange() and exchange_into() then move the psi planes too.
+    bool with_psi = false;
     /// Overlapped exchange (split steps, subdomain.hpp): start() begins every transfer after
     /// the engines' step_begin(), and may return before they are done; finish() makes the
     /// engines' next work (step_boundary()) wait for them, and the sources' later steps for
@@ -226,13 +233,14 @@ std::vector<HaloTransfer> pair_halo_transfers(const Partition& p);
 /// sub-pixel tensor couplings).
 inline bool pair_halo_suffices(const Partition& p) { return 2 * (p.halo - 1) <= p.halo; }
 /// Why two steps between exchanges would not stay exact for `global` cut as `p` ("" where
-/// they do): a halo plane holds per-cell state that the exchange (fields only) does not
-/// move: CPML psi (a PML along an axis other than the cut axis puts psi on every plane; the
-/// cut axis's PML slabs on the halo planes they reach), pole state (dispersive cells on a
-/// halo plane) or Mur faces on an axis other than the cut axis. (In a pair the second step
+/// they do): a halo plane holds per-cell state that the exchange does not move: CPML psi (a
+/// PML along an axis other than the cut axis puts psi on every plane, unless `psi_travels`:
+/// the transport moves FieldStorage::psi, 3D real fields cut along z; the cut axis's PML
+/// slabs on the halo planes they reach), pole state (dispersive cells on a halo plane) or
+/// Mur faces on an axis other than the cut axis. (In a pair the second step
 /// spoils halo planes whose state then stays wrong after their fields are refreshed, and
 /// the wrong state spreads one plane further each pair: file comment, "Two steps per pass".)
-std::string pair_state_refusal(const Scene& global, const Partition& p);
+std::string pair_state_refusal(const Scene& global, const Partition& p, bool psi_travels = false);
 
 /// Everything a distributed engine takes beyond the scene and precision.
 struct DistributedSetup {

@@ -29,6 +29,14 @@ struct FieldStorage {
     std::int64_t n[3] = {0, 0, 0};  ///< nx, ny, nz of the arrays
     int cuda_device = -1;         ///< CUDA device ordinal of the arrays; -1: host memory
     void* cuda_stream = nullptr;  ///< the engine's cudaStream_t (work on the arrays is ordered on it)
+    /// 3D engines: the CPML psi of component c for the derivative along x (a = 0) and y
+    /// (a = 1), the slabs of those axes (nullptr where the engine has none), plane-contiguous
+    /// along z: psi_plane_bytes[c][a] bytes per z plane, plane k at k * psi_plane_bytes[c][a]
+    /// (scene.hpp's layout: x slabs [k][j][wx], y slabs [k][wy][i]). The distributed engine's
+    /// pairs move them with the fields where the transport can (HaloExchange::moves_psi);
+    /// nullptr in 2D engines.
+    void* psi[6][2] = {};
+    std::int64_t psi_plane_bytes[6][2] = {};
 };
 
 /// One subdomain of a distributed run, as summary.json lists it (project-format.md, "Runs
