@@ -95,6 +95,13 @@ public:
         fs.n[0] = sc_.nx;
         fs.n[1] = sc_.ny;
         fs.n[2] = Derived::kDims == 3 ? sc_.nz : 1;
+        if (Derived::kDims == 3 && !im_)  // the x and y slabs span every z plane
+            for (int c = 0; c < 6; ++c)
+                for (int a = 0; a < 2; ++a)
+                    if (!psi_[c][a].empty()) {
+                        fs.psi[c][a] = psi_[c][a].data();
+                        fs.psi_plane_bytes[c][a] = std::int64_t(psi_[c][a].size() / std::size_t(sc_.nz) * sizeof(Real));
+                    }
         return fs;
     }
 

@@ -950,7 +950,7 @@ public:
     }
     /// Why update_he3_two (cuda_twostep3d.cuh) cannot run on this grid ("" when it can):
     /// GOLIGHTLY_CUDA3D_TWO_STEP=0, float64, update_he3_tma not running (tma_refusal), or z
-    /// periodic. The engine adds its own conditions (not a subdomain, device memory).
+    /// periodic. The engine adds its own conditions (device memory).
     std::string two_step_refusal() const {
         if (tune_.two_step_3d == KnobSwitch::Off) return "GOLIGHTLY_CUDA3D_TWO_STEP=0";
         if (!tma_) return "the tensor-copy kernel update_he3_tma does not run";
@@ -1151,6 +1151,10 @@ public:
         point_grid();
     }
     int parity() const { return parity_; }
+    /// The CPML psi of (component c, derivative axis a) in the current set (nullptr: none)
+    /// and its bytes (the halo exchange of the distributed engine's pairs, FieldStorage::psi).
+    T* psi_current(int c, int a) const { return psi_[parity_][c][a].template as<T>(); }
+    std::size_t psi_bytes(int c, int a) const { return psi_[parity_][c][a].bytes(); }
 
     /// The current set (E^n, H^{n-1/2} between steps).
     const DevGrid3<T>& grid() const { return g_; }

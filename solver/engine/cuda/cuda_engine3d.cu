@@ -26,8 +26,9 @@
 // header per strategy):
 //   TwoStepPass3D  two steps per pass, update_he3_two (cuda_step3d_two.cuh): the default
 //                  where it applies (float32 and float64, update_he3_tma's conditions, z not
-//                  periodic, not a subdomain, memory for the capture set;
-//                  GOLIGHTLY_CUDA3D_TWO_STEP=0 opts out)
+//                  periodic, memory for the capture set; GOLIGHTLY_CUDA3D_TWO_STEP=0 opts
+//                  out); a subdomain of the distributed engine keeps it where that engine
+//                  steps pairs (distributed.hpp), else drop_pair_steps falls back to FusedStep3D
 //   FusedStep3D    H + E in one kernel, update_he3_tma or update_he3 (cuda_step3d_fused.cuh):
 //                  where update_he3_tma runs (sm_90, x and y not periodic, nx a multiple of
 //                  8) and two steps per pass do not; forced by GOLIGHTLY_CUDA3D_FUSED=1
@@ -36,7 +37,8 @@
 //   ComplexStep3D  two copies in place (cuda_step3d_complex.cuh): complex fields
 // choose_step picks one and records why the faster ones do not run (step_reason()).
 // Split steps (engine.hpp; the distributed engine's overlap mode) run SplitStep3D
-// (cuda_step3d_split.cuh) on the fused or the in-place bulk.
+// (cuda_step3d_split.cuh) on the fused or the in-place bulk, also where the bulk is set up
+// for two steps per pass (the odd step of a distributed run that steps pairs).
 //
 // Traffic model: bytes_per_cell_update() = the bulk kernels' 18 s + 6 B per cell in place,
 // 12 s + 6 B fused, 4 B less with one material map, half of the fused figure with two steps
@@ -227,15 +229,23 @@ public:
         if (lo < 0 || hi < 0) throw std::invalid_argument("set_split_margins: margins must be >= 0");
         margin_lo_ = lo;
         margin_hi_ = hi;
-        // A subdomain of the distributed engine steps one step at a time (choose_step
-        // refuses two steps per pass to scenes with an active window; this covers any other
-        // engine split this way).
-        if (bulk_.two_step()) {
-            destroy_graph();
-            bulk_.drop_two_step();
-            step_ = std::make_unique<cuda::FusedStep3D<T>>(parts_);
-            step_reason_ = "two steps per pass: the engine's steps are split (set_split_margins)";
-        }
+        // Split steps run on the fused bulk (SplitStep3D), which two steps per pass keep
+        // (their odd step is fused too): a subdomain whose distributed engine steps pairs
+        // takes the pairs by step(2) and a remaining odd step split. Where the distributed
+        // engine does not step pairs it calls drop_pair_steps.
+    }
+    /// "" where step(2) runs update_he3_two (choose_step), else step_reason().
+    std::string pair_step_refusal() const override {
+        if (bulk_.two_step()) return "";
+        return step_reason_.empty() ? std::string("the engine steps one step per pass") : step_reason_;
+    }
+    void drop_pair_steps(const std::string& why) override {
+        if (!bulk_.two_step()) return;
+        destroy_graph();
+        CUDA_CHECK(cudaStreamSynchronize(stream_));  // queued passes may still read the capture set
+        bulk_.drop_two_step();
+        step_ = std::make_unique<cuda::FusedStep3D<T>>(parts_);
+        step_reason_ = "two steps per pass: " + why;
     }
     void step_begin() override {
         if (!supports_split_step()) throw std::logic_error("CUDA engine (3D): this engine cannot split its steps");
@@ -288,6 +298,13 @@ public:
         fs.n[2] = sc_.nz;
         fs.cuda_device = device_;
         fs.cuda_stream = stream_;
+        if (!im_)  // the x and y slabs span every z plane
+            for (int c = 0; c < 6; ++c)
+                for (int a = 0; a < 2; ++a)
+                    if (T* p = bulk_.psi_current(c, a); p && bulk_.psi_bytes(c, a) > 0) {
+                        fs.psi[c][a] = p;
+                        fs.psi_plane_bytes[c][a] = std::int64_t(bulk_.psi_bytes(c, a) / std::size_t(sc_.nz));
+                    }
         return fs;
     }
 
@@ -461,13 +478,13 @@ private:
     }
 
     /// Why update_he3_two (cuda_twostep3d.cuh) cannot run here ("" where it can): the bulk's
-    /// conditions (Bulk3::two_step_refusal), a scene that is not a subdomain, and device
-    /// memory for the capture set (and, with dispersive cells, the correction arrays).
+    /// conditions (Bulk3::two_step_refusal) and device memory for the capture set (and, with
+    /// dispersive cells, the correction arrays).
     std::string two_step_refusal() const {
         std::string why = bulk_.two_step_refusal();
-        // The distributed engine's subdomains (scene window active) step one step at a time
-        // (set_split_margins): no capture set for them.
-        if (why.empty() && sc_.window.active) why = "the scene is a subdomain of the distributed engine";
+        // A subdomain of the distributed engine (scene window active) keeps two steps per
+        // pass here: the distributed engine steps it in pairs where every subdomain can (and
+        // the halos are deep enough), else it calls drop_pair_steps.
         bool dispersive = false;
         for (int c = 0; c < 3; ++c) dispersive = dispersive || !sc_.dispersive[c].cells.empty();
         if (why.empty()) {

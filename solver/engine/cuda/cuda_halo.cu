@@ -120,6 +120,7 @@ public:
     }
 
     std::string transport() const override { return "cuda-peer"; }
+    bool moves_psi() const override { return true; }
 
     void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         for (Side& s : sides_) {
@@ -132,7 +133,7 @@ public:
             CUDA_CHECK(cudaSetDevice(b.device));
             CUDA_CHECK(cudaStreamWaitEvent(b.stream, a.done, 0));
             copy_planes(t, engines[std::size_t(t.from)]->field_storage(), engines[std::size_t(t.to)]->field_storage(), a,
-                        b, b.stream);
+                        b, b.stream, with_psi);
         }
         for (Side& s : sides_) {
             CUDA_CHECK(cudaSetDevice(s.device));
@@ -157,7 +158,7 @@ public:
         for (const HaloTransfer& t : transfers) {
             if (t.to != to) continue;
             const Side& a = sides_.at(std::size_t(t.from));
-            copy_planes(t, engines[std::size_t(t.from)]->field_storage(), fb, a, b, b.stream);
+            copy_planes(t, engines[std::size_t(t.from)]->field_storage(), fb, a, b, b.stream, with_psi);
         }
         CUDA_CHECK(cudaStreamSynchronize(b.stream));
     }
@@ -213,9 +214,10 @@ private:
         cudaEvent_t begun = nullptr, copied_in = nullptr;
     };
 
-    /// Enqueues transfer t (every component) on `stream` of the receiving side b.
+    /// Enqueues transfer t (every component; with `psi` also FieldStorage::psi) on `stream`
+    /// of the receiving side b.
     static void copy_planes(const HaloTransfer& t, const FieldStorage& fa, const FieldStorage& fb, const Side& a,
-                            const Side& b, cudaStream_t stream) {
+                            const Side& b, cudaStream_t stream, bool psi = false) {
         const std::int64_t plane = fa.n[2] > 1 ? fa.n[0] * fa.n[1] : fa.n[0];
         const std::size_t eb = std::size_t(fa.element_bytes);
         const std::size_t bytes = std::size_t(t.planes * plane) * eb;
@@ -228,6 +230,18 @@ private:
             else
                 CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, bytes, stream));
         }
+        for (int c = 0; c < 6 && psi; ++c)
+            for (int x = 0; x < 2; ++x) {
+                const std::int64_t pb = fa.psi_plane_bytes[c][x];
+                if (!fa.psi[c][x] || !fb.psi[c][x] || pb != fb.psi_plane_bytes[c][x]) continue;
+                void* dst = static_cast<unsigned char*>(fb.psi[c][x]) + std::size_t(t.to_plane * pb);
+                const void* src = static_cast<const unsigned char*>(fa.psi[c][x]) + std::size_t(t.from_plane * pb);
+                const std::size_t n = std::size_t(t.planes * pb);
+                if (a.device == b.device)
+                    CUDA_CHECK(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, stream));
+                else
+                    CUDA_CHECK(cudaMemcpyPeerAsync(dst, b.device, src, a.device, n, stream));
+            }
         rotate_halo_planes(fb, t.to_plane, t.planes, t.phase, stream);  // after both copies, on b's device
     }
     std::vector<Side> sides_;

@@ -16,7 +16,9 @@
 //      monitors of step k on the capture set; flip
 //   2. after_bulk_e(k + 1)       the poles advance from the captured E1 and correct E^{n+2};
 //                                E sources ... monitors of step k + 1
-// The distributed engine's subdomains step one step at a time (no capture set for them).
+// The distributed engine's subdomains run it too where that engine steps pairs (step(2),
+// then a halo exchange two planes deep: distributed.hpp); a pair then starts afresh
+// (corr_ready false: no pole advance carried from the pair before).
 #pragma once
 
 #include <cstdint>

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +34,7 @@ std::int64_t storage_plane_cells(const FieldStorage& fs) { return fs.n[2] > 1 ? 
 class HostHalo final : public HaloExchange {
 public:
     std::string transport() const override { return "memcpy"; }
+    bool moves_psi() const override { return true; }
     void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         for (const HaloTransfer& t : transfers) {
             SubdomainAccess* from = engines.at(std::size_t(t.from));
@@ -48,6 +50,14 @@ public:
                             static_cast<const unsigned char*>(a.field[c]) + std::size_t(t.from_plane * plane) * eb,
                             bytes);
             }
+            for (int c = 0; c < 6 && with_psi; ++c)
+                for (int x = 0; x < 2; ++x) {
+                    const std::int64_t pb = a.psi_plane_bytes[c][x];
+                    if (!a.psi[c][x] || !b.psi[c][x] || pb != b.psi_plane_bytes[c][x]) continue;
+                    std::memcpy(static_cast<unsigned char*>(b.psi[c][x]) + std::size_t(t.to_plane * pb),
+                                static_cast<const unsigned char*>(a.psi[c][x]) + std::size_t(t.from_plane * pb),
+                                std::size_t(t.planes * pb));
+                }
             apply_halo_phase(b, t.to_plane, t.planes, t.phase);
         }
     }
@@ -195,6 +205,7 @@ DistributedEngine::DistributedEngine(SceneView global, Precision precision, Dist
     if (can_overlap()) mode_ = "overlap";
     else mode_ = cuda == 1 && comm_->size() == 1 ? "threads" : "events";
     if (const std::optional<std::string> m = DistributedTuning::from_environment().halo_mode) set_mode(*m);
+    choose_pairs();
     slice_.normal_axis = 2;
     slice_.index = global_->nz / 2;
 }
@@ -310,6 +321,100 @@ void DistributedEngine::build_engines(const HaloExchangeFactory& halo) {
 
 std::string DistributedEngine::backend() const { return first_local().backend(); }
 
+std::vector<HaloTransfer> pair_halo_transfers(const Partition& p) {
+    std::vector<HaloTransfer> out;
+    for (HaloTransfer t : p.transfers) {
+        if (t.planes != p.halo - 1)
+            throw std::logic_error("pair_halo_transfers: a transfer of " + std::to_string(t.planes) +
+                                   " planes, not halo - 1 = " + std::to_string(p.halo - 1));
+        // Into an upper halo (to_plane > 0: past the owned planes) the innermost halo plane
+        // comes too, from the neighbour's first owned plane; into a lower halo (to_plane 0)
+        // the planes just run one further.
+        if (t.to_plane != 0) --t.from_plane, --t.to_plane;
+        t.planes = p.halo;
+        out.push_back(t);
+    }
+    return out;
+}
+
+std::string pair_state_refusal(const Scene& g, const Partition& p, bool psi_travels) {
+    const int a = p.axis;
+    const int dims = g.dimensions == 3 ? 3 : 2;
+    psi_travels = psi_travels && dims == 3 && a == 2 && !g.complex_fields;
+    for (int d = 0; d < dims; ++d) {
+        if (d == a) continue;
+        const std::string axis(1, "xyz"[d]);
+        if ((g.pml_lo[d] > 0 || g.pml_hi[d] > 0) && !psi_travels)
+            return "the " + axis + " PML puts CPML state (psi) on every halo plane, which the exchange does not move";
+        if (g.boundary[d] == BoundaryKind::Mur)
+            return "the Mur faces of " + axis + " keep state on every halo plane, which the exchange does not move";
+    }
+    const std::int64_t N = p.global_n;
+    std::vector<char> halo(std::size_t(std::max<std::int64_t>(N, 0)), 0);
+    for (const Subdomain& sd : p.subs) {
+        for (std::int64_t k = sd.owned_lo - sd.halo_lo; k < sd.owned_lo; ++k) halo[std::size_t((k % N + N) % N)] = 1;
+        for (std::int64_t k = sd.owned_hi; k < sd.owned_hi + sd.halo_hi; ++k) halo[std::size_t((k % N + N) % N)] = 1;
+    }
+    const std::string cut(1, "xyz"[a]);
+    for (std::int64_t k = 0; k < N; ++k)
+        if (halo[std::size_t(k)] && (k < g.pml_lo[a] || k >= N - g.pml_hi[a]))
+            return "a halo plane lies in the " + cut + " PML (CPML state, which the exchange does not move)";
+    const std::size_t plane = N > 0 ? g.cells() / std::size_t(N) : 1;
+    for (int c = 0; c < 3; ++c)
+        for (const CellIndex cell : g.dispersive[c].cells)
+            if (halo[std::size_t(cell) / plane])
+                return "dispersive cells lie on a halo plane (pole state, which the exchange does not move)";
+    return "";
+}
+
+void DistributedEngine::choose_pairs() {
+    const KnobSwitch knob = DistributedTuning::from_environment().two_step;
+    std::string why;
+    if (knob == KnobSwitch::Off)
+        why = "GOLIGHTLY_DIST_TWO_STEP=0";
+    else if (halo_ && !pair_halo_suffices(part_))
+        why = "the halos are " + std::to_string(part_.halo) + " planes deep (sub-pixel tensor couplings) and two steps "
+              "between exchanges spoil " + std::to_string(2 * (part_.halo - 1));
+    else if (halo_)
+        why = pair_state_refusal(*global_, part_, halo_->moves_psi());
+    if (knob == KnobSwitch::On && !why.empty())
+        throw RunError("distributed engine: GOLIGHTLY_DIST_TWO_STEP=1, but " + why);
+    // Every subdomain engine must run two steps per pass (unless forced); collective, so
+    // that every rank steps alike.
+    std::string local;
+    for (std::size_t s = 0; s < parts_.size() && local.empty(); ++s) {
+        if (!parts_[s]) continue;
+        const std::string r = parts_[s]->pair_step_refusal();
+        if (!r.empty()) local = "subdomain " + std::to_string(s) + ": " + r;
+    }
+    const bool everywhere = comm_->all(local.empty());
+    if (why.empty() && knob != KnobSwitch::On && !everywhere)
+        why = local.empty() ? std::string("a subdomain of another process steps one step per pass") : local;
+    pairs_ = why.empty();
+    pair_why_ = why;
+    if (!pairs_)
+        for_each_local([&](std::size_t s) { parts_[s]->drop_pair_steps(why); });
+    pair_transfers_ = pairs_ && halo_ ? pair_halo_transfers(part_) : std::vector<HaloTransfer>{};
+}
+
+namespace {
+/// HaloExchange::with_psi on for one scope (the pairs' exchanges), off again also on a throw.
+struct WithPsi {
+    HaloExchange& h;
+    explicit WithPsi(HaloExchange& x) : h(x) { h.with_psi = h.moves_psi(); }
+    ~WithPsi() { h.with_psi = false; }
+};
+}  // namespace
+
+std::string DistributedEngine::kernel() const {
+    // An engine that names no bulk kernel (the CPU engines) keeps it so (summary.json has
+    // no "kernel" then); pair_refusal() still says how it steps.
+    const std::string k = first_local().kernel();
+    if (!halo_ || k.empty()) return k;
+    if (pairs_) return k + ", halo exchange every second step (" + std::to_string(part_.halo) + " planes)";
+    return k + ", halo exchange every step (" + mode_ + "); two steps per pass: " + pair_why_;
+}
+
 std::string DistributedEngine::device() const {
     std::ostringstream os;
     os << engines_.size() << " subdomains: ";
@@ -368,12 +473,43 @@ void DistributedEngine::step_overlap(int n_steps) {
 
 void DistributedEngine::step(int n_steps) {
     if (n_steps <= 0) return;
-    if (halo_ && mode_ == "overlap") {
+    if (!halo_) {  // one subdomain: its engine steps as it would alone
+        for_each_local([&](std::size_t s) { engines_[s]->step(n_steps); });
+        return;
+    }
+    const int pairs = pairs_ ? n_steps / 2 : 0;
+    if (pairs > 0) step_pairs(pairs);
+    if (n_steps > 2 * pairs) step_single(n_steps - 2 * pairs);
+}
+
+// Pairs: every engine's step(2) (two steps per pass), then every halo plane exchanged
+// (pair_halo_transfers); the exchange is not overlapped with the steps (distributed.hpp).
+void DistributedEngine::step_pairs(int n_pairs) {
+    const WithPsi psi(*halo_);  // the x and y slabs' CPML psi of the halo planes travel too
+    if (mode_ == "threads") {
+        step_threads(n_pairs, 2, pair_transfers_);
+        return;
+    }
+    for (int k = 0; k < n_pairs; ++k) {
+        for_each_local([&](std::size_t s) { engines_[s]->step(2); });
+        if (!exchange_on_) continue;
+        if (mode_ == "sync") {
+            synchronize();
+            for (std::size_t s = 0; s < engines_.size(); ++s) halo_->exchange_into(int(s), pair_transfers_, parts_);
+        } else {
+            halo_->exchange(pair_transfers_, parts_);
+        }
+    }
+    select(0);
+}
+
+void DistributedEngine::step_single(int n_steps) {
+    if (mode_ == "overlap") {
         step_overlap(n_steps);
         return;
     }
-    if (halo_ && mode_ == "threads") {
-        step_threads(n_steps);
+    if (mode_ == "threads") {
+        step_threads(n_steps, 1, part_.transfers);
         return;
     }
     for (int k = 0; k < n_steps; ++k) {
@@ -388,7 +524,7 @@ void DistributedEngine::step(int n_steps) {
     }
 }
 
-void DistributedEngine::step_threads(int n_steps) {
+void DistributedEngine::step_threads(int n_exchanges, int steps_per_exchange, const std::vector<HaloTransfer>& transfers) {
     const std::ptrdiff_t n = std::ptrdiff_t(engines_.size());
     std::barrier<> sync(n);
     std::mutex m;
@@ -405,9 +541,9 @@ void DistributedEngine::step_threads(int n_steps) {
         double t_step = 0, t_wait = 0, t_bar = 0, t_xchg = 0;
         try {
             select(s);
-            for (int k = 0; k < n_steps && !failed; ++k) {
+            for (int k = 0; k < n_exchanges && !failed; ++k) {
                 double t0 = profile ? seconds_now() : 0;
-                engines_[s]->step(1);
+                engines_[s]->step(steps_per_exchange);
                 if (profile) t_step += seconds_now() - t0;
                 if (!exchange_on_) continue;
                 if (profile) t0 = seconds_now();
@@ -416,16 +552,17 @@ void DistributedEngine::step_threads(int n_steps) {
                 sync.arrive_and_wait();  // every subdomain has finished step k
                 if (profile) t_bar += seconds_now() - t0, t0 = seconds_now();
                 if (failed) break;
-                if (!no_copy) halo_->exchange_into(int(s), part_.transfers, parts);
+                if (!no_copy) halo_->exchange_into(int(s), transfers, parts);
                 if (profile) t_xchg += seconds_now() - t0, t0 = seconds_now();
                 sync.arrive_and_wait();  // every halo is filled before anyone steps on
                 if (profile) t_bar += seconds_now() - t0;
             }
             if (!exchange_on_) engines_[s]->synchronize();
-            if (profile && n_steps > 8)
+            const int steps = n_exchanges * steps_per_exchange;
+            if (profile && steps > 8)
                 std::fprintf(stderr, "dist profile: sub %zu, %d steps, per step ms: enqueue %.3f wait %.3f barrier %.3f copy %.3f\n",
-                             s, n_steps, 1e3 * t_step / n_steps, 1e3 * t_wait / n_steps, 1e3 * t_bar / n_steps,
-                             1e3 * t_xchg / n_steps);
+                             s, steps, 1e3 * t_step / steps, 1e3 * t_wait / steps, 1e3 * t_bar / steps,
+                             1e3 * t_xchg / steps);
         } catch (...) {
             std::lock_guard<std::mutex> lock(m);
             if (!error) error = std::current_exception();
@@ -449,13 +586,17 @@ void DistributedEngine::synchronize() {
 
 double DistributedEngine::exchange_bytes() const {
     if (!halo_) return 0;
+    return pairs_ ? transfer_bytes(pair_transfers_) / 2 : transfer_bytes(part_.transfers);
+}
+
+double DistributedEngine::transfer_bytes(const std::vector<HaloTransfer>& transfers) const {
     double bytes = 0;
     const std::int64_t plane = std::int64_t(global_->cells()) /
                                (part_.axis == 2 ? global_->nz : part_.axis == 1 ? global_->ny : global_->nx);
     int comps = 0;
     const FieldStorage fs = first_local().subdomain()->field_storage();
     for (int c = 0; c < FieldStorage::kArrays; ++c) comps += fs.field[c] ? 1 : 0;
-    for (const HaloTransfer& t : part_.transfers) bytes += double(t.planes) * double(plane) * comps * fs.element_bytes;
+    for (const HaloTransfer& t : transfers) bytes += double(t.planes) * double(plane) * comps * fs.element_bytes;
     return bytes;
 }
 
@@ -750,14 +891,17 @@ double DistributedEngine::time_exchange(int reps) {
     if (!halo_) return 0;
     synchronize();
     std::vector<double> t;
+    const std::vector<HaloTransfer>& transfers = pairs_ ? pair_transfers_ : part_.transfers;
+    std::optional<WithPsi> psi;
+    if (pairs_) psi.emplace(*halo_);
     for (int r = 0; r < std::max(1, reps); ++r) {
         const double t0 = seconds_now();
-        halo_->exchange(part_.transfers, parts_);
+        halo_->exchange(transfers, parts_);
         halo_->wait();
         t.push_back(seconds_now() - t0);
     }
     std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return t[t.size() / 2] / (pairs_ ? 2.0 : 1.0);
 }
 
 std::unique_ptr<Engine> make_distributed_engine(SceneView global, Precision precision,

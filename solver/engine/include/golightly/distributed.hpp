@@ -30,6 +30,33 @@
 // walks the subdomains through one helper (for_each_local) and gathers owned planes through
 // one other (gather_owned), so no read repeats the loop over subdomains.
 //
+// Two steps per pass. Where every subdomain engine runs two Yee steps per pass over memory
+// (SubdomainAccess::pair_step_refusal "": the 3D CUDA engine's update_he3_two) the engine
+// steps in pairs: every subdomain engine's step(2), then one exchange of every halo plane
+// (pair_halo_transfers). Why two steps need no more than the one-step halo: in one step the
+// wrong values a cut face causes reach halo - 1 planes inward (partition.hpp: 1 plane, 2
+// with sub-pixel tensor couplings), so in two steps 2 (halo - 1); with halo 2 (no tensor
+// couplings) that is the whole halo and no owned plane, and the exchange of the whole halo
+// makes every halo plane exact again, as far as the fields go. Per-cell state (CPML psi,
+// pole state) does not travel: in one step only the outermost halo plane goes wrong, and
+// its wrong state touches nothing but that plane, whose fields its neighbours read after
+// the exchange refreshed them; in a pair the halo plane next to it is read after the
+// second step spoiled it, so its state goes wrong too, and next pair its own update spoils
+// the plane further in, one plane more each pair until the owned planes are reached. So
+// the pairs' exchange also moves the CPML psi of the x and y slabs on the halo planes
+// (FieldStorage::psi, where HaloExchange::moves_psi: memcpy and cuda-peer, not MPI), and
+// pairs run only where no other state lies on a halo plane (pair_state_refusal: no
+// dispersive cells there, the z PML off them, under MPI no PML across x or y). With tensor
+// couplings (halo 3, 4 planes wrong after two steps) the engine keeps one exchange per
+// step too. The pairs' exchange is not hidden
+// behind the interior (the engines' step(2), then the exchange: events on CUDA streams,
+// the MPI messages, or the threads mode's barriers); an odd step left over runs one step per
+// pass by the mode below (mode()). Elsewhere (a subdomain engine that steps one step per
+// pass, GOLIGHTLY_DIST_TWO_STEP=0, state on halo planes, tensor couplings) every subdomain steps one step per pass
+// with an exchange after every step, and the engines drop their two-step state
+// (SubdomainAccess::drop_pair_steps). kernel() says which. GOLIGHTLY_DIST_TWO_STEP=1 forces
+// pairs on any engines (tests: CPU subdomains exchange every second step).
+//
 // Seams (engine.hpp): the subdomain engines are reached as SubdomainAccess (field storage,
 // split steps; the halo exchanges see nothing else) and FrameSource; the distributed engine
 // is an Engine and its own FrameSource, and no subdomain itself (subdomain() is nullptr).
@@ -62,6 +89,12 @@ public:
     virtual void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) = 0;
     /// Waits until every transfer started so far has finished (timing).
     virtual void wait() {}
+    /// Whether exchange() and exchange_into() can also move FieldStorage::psi of the
+    /// transfers' planes (memcpy and cuda-peer: yes; MPI: no). Default false.
+    virtual bool moves_psi() const { return false; }
+    /// Set by the distributed engine around its pairs' exchanges (moves_psi() transports
+    /// only): exchange() and exchange_into() then move the psi planes too.
+    bool with_psi = false;
     /// Overlapped exchange (split steps, subdomain.hpp): start() begins every transfer after
     /// the engines' step_begin(), and may return before they are done; finish() makes the
     /// engines' next work (step_boundary()) wait for them, and the sources' later steps for
@@ -188,6 +221,27 @@ bool dft_on_root(Engine& engine, const Scene& scene, const std::vector<int>& set
                  const std::vector<std::size_t>& freqs, std::vector<std::vector<std::complex<double>>>& out,
                  int root = 0);
 
+/// The halo transfers of a distributed engine that steps in pairs (file comment, "Two steps
+/// per pass"): p.transfers with every halo plane moving, the innermost one included (each
+/// transfer `p.halo` planes: into a lower halo from the same first plane, into an upper halo
+/// from one plane lower), so that after two steps every halo plane again equals the global
+/// field there; the Bloch phases as in p.transfers. Throws std::logic_error for a transfer
+/// of p.transfers that is not halo - 1 planes deep.
+std::vector<HaloTransfer> pair_halo_transfers(const Partition& p);
+/// Whether a partition's halos are deep enough for two steps between exchanges: the planes
+/// two steps spoil, 2 (halo - 1), fit the halo (true for halo 2; false for the halo 3 of
+/// sub-pixel tensor couplings).
+inline bool pair_halo_suffices(const Partition& p) { return 2 * (p.halo - 1) <= p.halo; }
+/// Why two steps between exchanges would not stay exact for `global` cut as `p` ("" where
+/// they do): a halo plane holds per-cell state that the exchange does not move: CPML psi (a
+/// PML along an axis other than the cut axis puts psi on every plane, unless `psi_travels`:
+/// the transport moves FieldStorage::psi, 3D real fields cut along z; the cut axis's PML
+/// slabs on the halo planes they reach), pole state (dispersive cells on a halo plane) or
+/// Mur faces on an axis other than the cut axis. (In a pair the second step
+/// spoils halo planes whose state then stays wrong after their fields are refreshed, and
+/// the wrong state spreads one plane further each pair: file comment, "Two steps per pass".)
+std::string pair_state_refusal(const Scene& global, const Partition& p, bool psi_travels = false);
+
 /// Everything a distributed engine takes beyond the scene and precision.
 struct DistributedSetup {
     std::vector<SubdomainDevice> devices;  ///< one per subdomain, in cut-axis order
@@ -212,7 +266,20 @@ public:
 
     std::string backend() const override;
     std::string device() const override;
+    /// The subdomains' kernel and how often the halos are exchanged (file comment, "Two steps
+    /// per pass"): with pairs, the subdomain engine's kernel ("two steps per pass
+    /// (update_he3_two)" on CUDA), then ", halo exchange every second step (H planes)";
+    /// otherwise the subdomain engine's kernel ("one step per pass, ..." on CUDA), then
+    /// ", halo exchange every step (MODE); two steps per pass: REASON". One subdomain: its
+    /// engine's kernel. An engine that names no kernel (CPU): "" (see pair_refusal()).
+    std::string kernel() const override;
+    /// True when step() advances the subdomains in pairs (file comment).
+    bool steps_pairs() const { return pairs_; }
+    /// Why step() does not step pairs ("" when it does).
+    const std::string& pair_refusal() const { return pair_why_; }
     Precision precision() const override { return precision_; }
+    /// Pairs (steps_pairs()): n_steps / 2 times every subdomain's step(2) and the exchange of
+    /// pair_halo_transfers; an odd step left over by mode(). Otherwise every step by mode().
     void step(int n_steps) override;
     std::int64_t steps_done() const override;
     void synchronize() override;
@@ -250,9 +317,12 @@ public:
     // Timing helpers for bench (not for runs).
     /// false: step() skips the exchange (wrong fields; bench times the compute alone).
     void set_exchange_enabled(bool on) { exchange_on_ = on; }
-    /// Wall seconds of one exchange on its own (the median of `reps`, each synchronized).
+    /// Wall seconds of the exchange per step on its own: the median of `reps` exchanges as
+    /// step() makes them (pair_halo_transfers when it steps pairs), each synchronized,
+    /// divided by the steps between exchanges (2 with pairs).
     double time_exchange(int reps);
-    /// Bytes one exchange moves (all transfers, every component).
+    /// Bytes the exchange moves per step (all transfers, every component): one exchange of
+    /// Partition::transfers, or with pairs half an exchange of pair_halo_transfers.
     double exchange_bytes() const;
     const Partition& partition() const { return part_; }
     std::string transport() const { return halo_ ? halo_->transport() : "none"; }
@@ -313,8 +383,24 @@ private:
     std::string mode_;
     /// Sets window.row_padding of every subdomain scene of `p` when all subdomains run on CUDA.
     void allow_row_padding(Partition& p) const;
-    void step_threads(int n_steps);
+    /// Threads mode: one host thread per subdomain, each `n_exchanges` times engine step(
+    /// steps_per_exchange), synchronize, barrier, the copies of `transfers` into it, barrier.
+    void step_threads(int n_exchanges, int steps_per_exchange, const std::vector<HaloTransfer>& transfers);
     void step_overlap(int n_steps);
+    /// n_pairs pairs (step()): threads mode as step_threads, else every engine's step(2), then
+    /// the exchange of pair_transfers_ (sync: host waits and exchange_into).
+    void step_pairs(int n_pairs);
+    /// Every step by mode_, one exchange per step (step()).
+    void step_single(int n_steps);
+    /// Decides pairs_ and pair_why_ (collective), drops the engines' two-step state where the
+    /// engine does not step pairs. Throws RunError for GOLIGHTLY_DIST_TWO_STEP=1 where the
+    /// halos are too shallow.
+    void choose_pairs();
+    /// Bytes one exchange of `transfers` moves.
+    double transfer_bytes(const std::vector<HaloTransfer>& transfers) const;
+    bool pairs_ = false;
+    std::string pair_why_;
+    std::vector<HaloTransfer> pair_transfers_;  ///< pair_halo_transfers(part_)
     bool can_overlap() const;
     FrameSlice slice_;
 };

@@ -29,6 +29,14 @@ struct FieldStorage {
     std::int64_t n[3] = {0, 0, 0};  ///< nx, ny, nz of the arrays
     int cuda_device = -1;         ///< CUDA device ordinal of the arrays; -1: host memory
     void* cuda_stream = nullptr;  ///< the engine's cudaStream_t (work on the arrays is ordered on it)
+    /// 3D engines: the CPML psi of component c for the derivative along x (a = 0) and y
+    /// (a = 1), the slabs of those axes (nullptr where the engine has none), plane-contiguous
+    /// along z: psi_plane_bytes[c][a] bytes per z plane, plane k at k * psi_plane_bytes[c][a]
+    /// (scene.hpp's layout: x slabs [k][j][wx], y slabs [k][wy][i]). The distributed engine's
+    /// pairs move them with the fields where the transport can (HaloExchange::moves_psi);
+    /// nullptr in 2D engines.
+    void* psi[6][2] = {};
+    std::int64_t psi_plane_bytes[6][2] = {};
 };
 
 /// One subdomain of a distributed run, as summary.json lists it (project-format.md, "Runs
@@ -83,6 +91,17 @@ public:
     /// ignored, the three parts throw std::logic_error (the distributed engine calls them
     /// only when every engine supports them).
     virtual bool supports_split_step() const { return false; }
+
+    /// Two steps per pass (the distributed engine's pairs, distributed.hpp): "" where
+    /// Engine::step(2) advances two time steps in one pass over the fields (the 3D CUDA
+    /// engine's update_he3_two, cuda_step3d_two.cuh), else why not. Default: "the engine
+    /// steps one step per pass".
+    virtual std::string pair_step_refusal() const { return "the engine steps one step per pass"; }
+    /// One step per pass from now on: the engine frees what two steps per pass hold (the 3D
+    /// CUDA engine's capture set) and its Engine::kernel() says so; `why` is the reason it
+    /// keeps (the 3D CUDA engine's step_reason). Called by the distributed engine where it
+    /// does not step pairs. Default: nothing.
+    virtual void drop_pair_steps(const std::string& why) { (void)why; }
     virtual void set_split_margins(int lo, int hi) { (void)lo, (void)hi; }
     virtual void step_begin();
     virtual void step_interior();
