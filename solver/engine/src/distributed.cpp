@@ -368,10 +368,12 @@ std::string pair_state_refusal(const Scene& g, const Partition& p, bool psi_trav
 }
 
 void DistributedEngine::choose_pairs() {
-    const KnobSwitch knob = DistributedTuning::from_environment().two_step;
+    const DistributedTuning tune = DistributedTuning::from_environment();
+    const KnobSwitch knob = tune.two_step;
     std::string why;
     if (knob == KnobSwitch::Off)
-        why = "GOLIGHTLY_DIST_TWO_STEP=0";
+        why = tune.two_step_set ? "GOLIGHTLY_DIST_TWO_STEP=0"
+                                : "off until checked on a GPU (GOLIGHTLY_DIST_TWO_STEP=auto turns it on)";
     else if (halo_ && !pair_halo_suffices(part_))
         why = "the halos are " + std::to_string(part_.halo) + " planes deep (sub-pixel tensor couplings) and two steps "
               "between exchanges spoil " + std::to_string(2 * (part_.halo - 1));
