@@ -15,6 +15,7 @@
 #include "adjoint_project_fixture.hpp"
 #include "golightly/adjoint_project.hpp"
 #include "golightly/design_spec.hpp"
+#include "length_scale_resampled.hpp"
 #include "test_files.hpp"
 #include "golightly/adjoint_optimize.hpp"
 #include "optional_features.hpp"
@@ -265,6 +266,16 @@ void converter_length_scale_cpu(const char* tag, double dx_um, double radius_um,
     // imageruler thresholds at 1/2: the fill fractions of the cells an interface cuts
     const design::MeasuredLengthScale ml = design::measure_length_scale(binarized);
     std::printf("%s binarized: length scale solid %.3f um, void %.3f um (imageruler)\n", tag, ml.solid_um, ml.void_um);
+    // the same level set measured on common grids (the imageruler's allowances are counted in
+    // pixels, so a design measures more at 20 nm pixels than the same shapes at 10 nm:
+    // docs/inverse-design.md section 3, "Resolution")
+    REQUIRE(grid.nx == grid.ny);
+    const std::vector<double> filtered = design::filter(grid, run.mapping.kind, run.mapping.radius_um);
+    for (const double fine : {0.01, 0.005}) {
+        const design::MeasuredLengthScale mr = measure_resampled(filtered, grid.nx, dx_um, fine, run.mapping.eta);
+        std::printf("%s level set on %.0f nm pixels: length scale solid %.3f um, void %.3f um (imageruler)\n", tag,
+                    fine * 1000, mr.solid_um, mr.void_um);
+    }
     std::fflush(stdout);
     for (std::size_t f = 0; f < sp.T.size(); ++f) {
         INFO(tag << " frequency " << f);
