@@ -33,6 +33,14 @@ struct Checkpoint {
     int epoch = 0;             ///< the beta step of the next evaluation
     int epoch_evaluations = 0; ///< evaluations already made at that beta
     std::vector<double> rho;
+    /// NLopt's objective scale (Context::scale); 0: none recorded (an older checkpoint), the
+    /// resumed run takes its own first evaluation's
+    double scale = 0;
+    /// The length scale constraints' relaxed bound (constraint_relax_evaluations): the
+    /// iteration at which they joined and their values there, the schedule's start; -1: not
+    /// joined, or an older checkpoint (the resumed run then starts the schedule afresh)
+    int join_iteration = -1;
+    double start_solid = 0, start_void = 0;
 };
 
 Checkpoint read_checkpoint(const std::filesystem::path& file, std::size_t pixels) {
@@ -53,22 +61,42 @@ Checkpoint read_checkpoint(const std::filesystem::path& file, std::size_t pixels
     c.epoch = j.value("epoch", 0);
     c.epoch_evaluations = j.value("epoch_evaluations", 0);
     c.rho = j["rho"].get<std::vector<double>>();
+    // additive fields (an older checkpoint has none of them and resumes as it did)
+    c.scale = j.value("objective_scale", 0.0);
+    if (j.contains("constraints_joined_iteration")) {
+        c.join_iteration = j["constraints_joined_iteration"].get<int>();
+        c.start_solid = j.value("constraint_start_solid", 0.0);
+        c.start_void = j.value("constraint_start_void", 0.0);
+        if (c.join_iteration < 0 || c.join_iteration > c.next_iteration || !(c.start_solid > 0) || !(c.start_void > 0))
+            throw std::invalid_argument(file.string() +
+                                        ": constraints_joined_iteration must lie in [0, next_iteration] and "
+                                        "constraint_start_solid, constraint_start_void must be positive");
+    }
+    if (!(c.scale >= 0) || !std::isfinite(c.scale))
+        throw std::invalid_argument(file.string() + ": objective_scale must be a finite number >= 0");
     if (c.rho.size() != pixels)
         throw std::invalid_argument(file.string() + ": rho: " + std::to_string(c.rho.size()) + " values for a design of " +
                                     std::to_string(pixels) + " pixels (another problem's checkpoint?)");
     return c;
 }
 
-void write_checkpoint(const std::filesystem::path& file, int next_iteration, int epoch, int epoch_evaluations, double beta,
-                      const std::vector<double>& rho, double objective) {
+/// `state`: the counters and design of the next evaluation, the objective scale and the
+/// relaxed bounds' start (Checkpoint's fields; join_iteration < 0: not written).
+void write_checkpoint(const std::filesystem::path& file, const Checkpoint& state, double beta, double objective) {
     Json j;
     j["format"] = "golightly-adjoint-checkpoint";
-    j["next_iteration"] = next_iteration;
-    j["epoch"] = epoch;
-    j["epoch_evaluations"] = epoch_evaluations;
+    j["next_iteration"] = state.next_iteration;
+    j["epoch"] = state.epoch;
+    j["epoch_evaluations"] = state.epoch_evaluations;
     j["beta"] = std::isfinite(beta) ? Json(beta) : Json("inf");
     j["objective"] = objective;
-    j["rho"] = rho;
+    if (state.scale > 0) j["objective_scale"] = state.scale;
+    if (state.join_iteration >= 0) {
+        j["constraints_joined_iteration"] = state.join_iteration;
+        j["constraint_start_solid"] = state.start_solid;
+        j["constraint_start_void"] = state.start_void;
+    }
+    j["rho"] = state.rho;
     write_file_atomic(file, j.dump() + "\n");
 }
 
@@ -167,8 +195,10 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
     std::vector<double> rho(rho0);
     for (double& r : rho) r = std::clamp(r, 0.0, 1.0);
     int iteration = 0, epoch = 0, epoch_evaluations = 0;
+    Checkpoint resumed;  // the checkpoint's scale and relaxed bounds, restored into the context below
     if (!settings.checkpoint.empty() && std::filesystem::exists(settings.checkpoint)) {
         const Checkpoint c = read_checkpoint(settings.checkpoint, n);
+        resumed = c;
         rho = c.rho;
         iteration = c.next_iteration;
         epoch = c.epoch;
@@ -222,6 +252,20 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             std::vector<double> values;                   ///< F_f
             std::vector<std::vector<double>> gradients;   ///< d F_f / d rho, through the mapping
         } cache{};
+
+        /// What a checkpoint holds for the next evaluation from design `x`
+        Checkpoint state(const std::vector<double>& x) const {
+            Checkpoint c;
+            c.next_iteration = *iteration;
+            c.epoch = *epoch;
+            c.epoch_evaluations = *epoch_evaluations;
+            c.rho = x;
+            c.scale = scale;
+            c.join_iteration = join_iteration;
+            c.start_solid = start_solid;
+            c.start_void = start_void;
+            return c;
+        }
 
         /// Evaluates the design x[0 .. pixels) at the current beta (epigraph: unless the
         /// cache holds it), records the iteration, writes the checkpoint and calls the
@@ -297,8 +341,7 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
                 }
                 it.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 if (!settings->checkpoint.empty())
-                    write_checkpoint(settings->checkpoint, *iteration, *epoch, *epoch_evaluations, it.beta, it.rho,
-                                     it.objective);
+                    write_checkpoint(settings->checkpoint, state(it.rho), it.beta, it.objective);
                 result->rho = it.rho;
                 result->rho_projected = it.rho_projected;
                 const bool go_on = !*callback || (*callback)(it);
@@ -327,6 +370,14 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
         }
     } ctx{&problem, &settings, &on_iteration, &grid, settings.mapping, &result, &iteration, &epoch, &epoch_evaluations, false, {}, 0.0, {}};
     ctx.pixels = n;
+    // a resumed run keeps the objective's scale and the relaxed bounds' schedule of the run
+    // it continues, so that it makes the iterates an uninterrupted run makes from a step's
+    // start (an older checkpoint without them: the first evaluation's scale, and the
+    // schedule restarts where the constraints are on)
+    ctx.scale = resumed.scale;
+    ctx.join_iteration = resumed.join_iteration;
+    ctx.start_solid = resumed.start_solid;
+    ctx.start_void = resumed.start_void;
     ctx.worst = settings.epigraph || !settings.robust_etas.empty();
     // the worst-case form's constraints: per design, per frequency (epigraph) or one
     const unsigned worst_constraints =
@@ -502,10 +553,14 @@ OptimizeResult optimize_density(const Problem& problem, const std::vector<double
             result.stop = "converged at the largest beta";
             break;
         }
-        // a step of the relaxed bounds ended inside the beta's evaluations: the same beta
-        if (relaxing && epoch_evaluations < settings.beta_every) continue;
-        // the beta's evaluations ran out, or it converged before: the next beta
-        ++epoch, epoch_evaluations = 0;
+        // a step of the relaxed bounds ended inside the beta's evaluations: the same beta;
+        // else the beta's evaluations ran out, or it converged before: the next beta
+        if (!relaxing || epoch_evaluations >= settings.beta_every) ++epoch, epoch_evaluations = 0;
+        // between two NLopt runs the checkpoint holds the design the next run starts from
+        // (NLopt's result, its best point, which need not be the last one evaluated) and the
+        // counters of that run, so that a run resumed here repeats the uninterrupted one
+        if (!settings.checkpoint.empty() && !result.history.empty())
+            write_checkpoint(settings.checkpoint, ctx.state(rho), beta_of(epoch), result.history.back().objective);
     }
     if (result.stop.empty()) result.stop = "max iterations reached";
     if (result.stop == "cancelled" && !result.history.empty()) {  // the last completed design, as the checkpoint's

@@ -188,6 +188,14 @@ std::vector<double> map_density_adjoint(const DensityGrid& grid, const DesignMap
 /// length scale b wide (with eta_e from eta_e_from_conic(b, R), or R from
 /// conic_radius_from_eta_e(b, eta_e)). An optimizer imposes g_s <= epsilon, g_v <= epsilon
 /// (Meep's examples: epsilon = 1e-8).
+/// Resolution: with c_um2 in um^2 (a fixed multiple of R^2, not of dx^2) the indicators pick a
+/// band of physical width around a feature's middle, set by the filter, so that
+/// (1/N) sum_p = (1/A) sum_p dx^2 (A the region's area, um^2) is the midpoint rule for
+/// (1/A) times the integral of I h over the region: g converges as dx -> 0 and the same bound
+/// holds the same physical features at any pixel size (tests/solver/
+/// test_length_scale_resolution.cpp: a violating bar gives g within 2 % at 20, 10 and 5 nm).
+/// g is a mean over the region's area, so one violating feature weighs less in a larger
+/// region: epsilon is a fraction of the area, not a per-feature tolerance.
 struct LengthScaleConstraint {
     FilterKind kind = FilterKind::Conic;
     double radius_um = 0;  ///< filter radius R (Conic) or sigma (Gaussian), um

@@ -25,7 +25,9 @@
 //
 // A checkpoint (JSON) is written atomically after every evaluation: a run started with the
 // same checkpoint path resumes from its last design and iteration count (the NLopt state
-// restarts there, as at a beta step).
+// restarts there, as at a beta step). Between two NLopt runs (a beta step, a step of the
+// relaxed bound) it holds the design the next run starts from, with the objective's scale and
+// the relaxed bound's schedule, so that a run resumed there repeats the uninterrupted one.
 #pragma once
 
 #include <filesystem>
@@ -70,7 +72,12 @@ struct OptimizerSettings {
     /// pixels). 1e-6: on the 40 nm CPU bend (20 nm pixels, a 160 nm length scale) Meep's
     /// 1e-8 left MMA stuck at the bound with the transmission at 0.75, while 1e-6 kept it
     /// at -0.1 dB and raised the measured length scale from 140 / 40 nm (solid / void,
-    /// unconstrained) to 180 / 140 nm (docs/inverse-design.md section 7).
+    /// unconstrained) to 180 / 140 nm (docs/inverse-design.md section 7). The constraints
+    /// are means over the region's area, independent of the pixel size (design_density.hpp
+    /// LengthScaleConstraint), so this bound means the same at any resolution; it lets
+    /// features below min_length_um through (docs/inverse-design.md section 3, "Resolution":
+    /// 55-75 nm of 80 nm in an 0.8 um study region at 20, 10 and 5 nm pixels; 1e-8 held
+    /// 75 nm or more).
     double constraint_epsilon = 1e-6;
     /// The indicators' decay rate c in units of R^2 (c_um2 = constraint_c * radius_um^2,
     /// design_density.hpp LengthScaleConstraint): 64 makes c |grad rho~|^2 = 64 at the
@@ -88,9 +95,11 @@ struct OptimizerSettings {
     /// MMA's evaluations defeats its conservative approximations), then stays there; NLopt
     /// sees g / b - 1 <= 0 (of order 1). MMA then trades the features against the objective
     /// a step at a time instead of first making the design feasible at the objective's
-    /// expense (docs/inverse-design.md section 7, the mode converter). A resumed run restarts
-    /// the schedule at its first constrained evaluation. 0: the bound is constraint_epsilon
-    /// from the start and NLopt sees g - epsilon <= 0.
+    /// expense (docs/inverse-design.md section 7, the mode converter). The checkpoint keeps
+    /// the schedule (the iteration at which the constraints joined, their start values), so a
+    /// resumed run continues it; an older checkpoint without them restarts it at the resumed
+    /// design. 0: the bound is constraint_epsilon from the start and NLopt sees
+    /// g - epsilon <= 0.
     int constraint_relax_evaluations = 0;
     /// true: optimize the worst frequency's value F_f (Evaluation::objective_per_frequency,
     /// which the problem must give: Problem::per_frequency) in the epigraph form (header
