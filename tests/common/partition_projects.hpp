@@ -214,6 +214,29 @@ inline std::vector<Component> components_of(const Scene& s) {
     return c;
 }
 
+/// The largest relative difference (rel_diff) between engine `many` and the reference `one`,
+/// both stepped over `scene`: every field component over the whole grid, every DFT set, every
+/// time probe, and the field energy. INFINITY where the comparison would prove nothing or
+/// `many` failed: a reference field that is zero everywhere, a reference energy that is not
+/// positive, or fields of `many` that are not finite.
+inline double engines_difference(const Scene& scene, Engine& one, Engine& many) {
+    double worst = 0;
+    std::vector<double> a, b;
+    for (Component c : components_of(scene)) {
+        one.get_field(c, a);
+        many.get_field(c, b);
+        if (std::all_of(a.begin(), a.end(), [](double x) { return x == 0; })) return INFINITY;
+        worst = std::max(worst, rel_diff(b, a));
+    }
+    for (std::size_t set = 0; set < scene.dft_sets.size(); ++set)
+        worst = std::max(worst, rel_diff(many.dft(int(set)), one.dft(int(set))));
+    for (std::size_t q = 0; q < scene.time_probes.size(); ++q)
+        worst = std::max(worst, rel_diff(many.time_samples(int(q)), one.time_samples(int(q))));
+    const double e1 = one.field_energy(), e2 = many.field_energy();
+    if (!(e1 > 0) || !many.fields_finite()) return INFINITY;
+    return std::max(worst, std::abs(e2 - e1) / e1);
+}
+
 /// The compiled project tests/data/mpi/`name` (the MPI tests' projects, also run in
 /// process on several subdomains).
 inline CompiledProject compile_mpi_data_project(const char* name) {

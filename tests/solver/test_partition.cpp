@@ -49,23 +49,7 @@ double distributed_vs_single(const Scene& scene, int pieces, int steps, const st
     many.step(steps / 2);
     many.step(steps - steps / 2);
     REQUIRE(many.steps_done() == steps);
-    double worst = 0;
-    std::vector<double> a, b;
-    for (Component c : components_of(scene)) {
-        one->get_field(c, a);
-        many.get_field(c, b);
-        REQUIRE(*std::max_element(a.begin(), a.end(), [](double x, double y) { return std::abs(x) < std::abs(y); }) != 0);
-        worst = std::max(worst, rel_diff(b, a));
-    }
-    for (std::size_t set = 0; set < scene.dft_sets.size(); ++set)
-        worst = std::max(worst, rel_diff(many.dft(int(set)), one->dft(int(set))));
-    for (std::size_t q = 0; q < scene.time_probes.size(); ++q)
-        worst = std::max(worst, rel_diff(many.time_samples(int(q)), one->time_samples(int(q))));
-    const double e1 = one->field_energy(), e2 = many.field_energy();
-    REQUIRE(e1 > 0);
-    worst = std::max(worst, std::abs(e2 - e1) / e1);
-    CHECK(many.fields_finite());
-    return worst;
+    return engines_difference(scene, *one, many);
 }
 
 /// A halo exchange that holds engines to the split-step contract (subdomain.hpp): start()
