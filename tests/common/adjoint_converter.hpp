@@ -19,6 +19,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "golightly/adjoint.hpp"
@@ -112,25 +113,42 @@ inline void converter_worst_case(adjoint::Problem& p, double reflection_weight) 
     };
 }
 
+/// Where a guide enters a design box: the box's edge (0 left, x = lo; 1 right, x = hi; 2
+/// bottom, y = lo; 3 top, y = hi) and the guide's axis along that edge (um), half width
+/// `half_width_um`.
+struct GuideEntry {
+    int edge = 0;
+    double centre_um = 0;
+    double half_width_um = 0.2;
+};
+
 /// The border of the design box held fixed, as Meep's mode-converter example masks it: the
 /// pixels whose centres lie within `width_um` of the box's edge are void (oxide), except
-/// where a guide enters (|y - 1.6| < 0.2 um, within width_um of the left or right edge),
+/// where a guide enters (within width_um of that edge and within its half width of its axis),
 /// which are solid. The filter then sees the surroundings the box really has, so that the
 /// length scale constraints are not violated by slivers along the edge, and the guides reach
 /// the design unbroken.
-inline std::vector<adjoint::FixedPixel> converter_border(const adjoint::DesignRegion& r, double width_um) {
+inline std::vector<adjoint::FixedPixel> guide_border(const adjoint::DesignRegion& r, double width_um,
+                                                     const std::vector<GuideEntry>& guides) {
     std::vector<adjoint::FixedPixel> fixed;
     const double hx = (r.hi_um[0] - r.lo_um[0]) / r.n[0], hy = (r.hi_um[1] - r.lo_um[1]) / r.n[1];
     for (int j = 0; j < r.n[1]; ++j)
         for (int i = 0; i < r.n[0]; ++i) {
             const double x = r.lo_um[0] + (i + 0.5) * hx, y = r.lo_um[1] + (j + 0.5) * hy;
-            const bool near_x = x < r.lo_um[0] + width_um || x > r.hi_um[0] - width_um;
-            const bool near_y = y < r.lo_um[1] + width_um || y > r.hi_um[1] - width_um;
-            if (!near_x && !near_y) continue;
-            const bool guide = near_x && std::abs(y - 1.6) < 0.2;
+            const bool near[4] = {x < r.lo_um[0] + width_um, x > r.hi_um[0] - width_um, y < r.lo_um[1] + width_um,
+                                  y > r.hi_um[1] - width_um};
+            if (!near[0] && !near[1] && !near[2] && !near[3]) continue;
+            bool guide = false;
+            for (const GuideEntry& g : guides)
+                guide = guide || (near[g.edge] && std::abs((g.edge < 2 ? y : x) - g.centre_um) < g.half_width_um);
             fixed.push_back({std::size_t(j) * std::size_t(r.n[0]) + std::size_t(i), guide ? 1.0 : 0.0});
         }
     return fixed;
+}
+
+/// The converter's border (guide_border): its guides enter the left and right edges at y = 1.6 um.
+inline std::vector<adjoint::FixedPixel> converter_border(const adjoint::DesignRegion& r, double width_um) {
+    return guide_border(r, width_um, {{0, 1.6}, {1, 1.6}});
 }
 
 /// The converter's optimization with a minimum length scale, shared by the CPU study at 20 nm
@@ -153,20 +171,23 @@ struct ConverterLengthScaleRun {
     adjoint::OptimizeResult first, result;  ///< the two calls; result.rho is the design
     design::DesignMapping mapping;          ///< filter and projection (beta of the last step)
 };
-inline ConverterLengthScaleRun optimize_converter_length_scale(adjoint::Problem p, double min_length_um,
-                                                               double radius_um, double from_beta, int relax,
-                                                               const adjoint::IterationCallback& on_iteration) {
+/// The same two-stage formulation for any problem whose functionals are laid out as
+/// converter_problem's first three (0 the output's wanted mode, 1 the input's forward mode,
+/// 2 the input's backward mode; converter_worst_case), from the design `rho0`, with the
+/// border `guides` enter (guide_border, as wide as the filter). The converter and the
+/// benchmark bend share it.
+inline ConverterLengthScaleRun optimize_length_scale_relaxed(adjoint::Problem p, double min_length_um,
+                                                             double radius_um, double from_beta, int relax,
+                                                             const std::vector<GuideEntry>& guides,
+                                                             const std::vector<double>& rho0,
+                                                             const adjoint::IterationCallback& on_iteration) {
     adjoint::OptimizerSettings s;
     s.mapping.radius_um = radius_um;
     s.mapping.smoothed = true;
     s.beta_every = 20;
-    s.fixed = converter_border(p.region, radius_um);
+    s.fixed = guide_border(p.region, radius_um, guides);
     s.max_iterations = 40;
     s.betas = {4, 8};
-    std::vector<double> rho0(p.region.pixels(), 0.5);
-    for (int j = 0; j < p.region.n[1]; ++j)
-        for (int i = 0; i < p.region.n[0]; ++i)
-            rho0[std::size_t(j) * std::size_t(p.region.n[0]) + std::size_t(i)] = j < p.region.n[1] / 2 ? 0.45 : 0.55;
     ConverterLengthScaleRun run;
     run.first = adjoint::optimize_density(p, rho0, s, on_iteration);
     converter_worst_case(p, 10.0);
@@ -183,6 +204,16 @@ inline ConverterLengthScaleRun optimize_converter_length_scale(adjoint::Problem 
     run.result = adjoint::optimize_density(p, run.first.rho, s, on_iteration);
     run.mapping = s.mapping;
     return run;
+}
+inline ConverterLengthScaleRun optimize_converter_length_scale(adjoint::Problem p, double min_length_um,
+                                                               double radius_um, double from_beta, int relax,
+                                                               const adjoint::IterationCallback& on_iteration) {
+    std::vector<double> rho0(p.region.pixels(), 0.5);
+    for (int j = 0; j < p.region.n[1]; ++j)
+        for (int i = 0; i < p.region.n[0]; ++i)
+            rho0[std::size_t(j) * std::size_t(p.region.n[0]) + std::size_t(i)] = j < p.region.n[1] / 2 ? 0.45 : 0.55;
+    return optimize_length_scale_relaxed(std::move(p), min_length_um, radius_um, from_beta, relax, {{0, 1.6}, {1, 1.6}},
+                                         rho0, on_iteration);
 }
 
 /// Per frequency of an evaluation of converter_problem: the conversion T (TE0 in -> TE1
