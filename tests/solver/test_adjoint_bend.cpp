@@ -119,6 +119,8 @@ void bend_length_scale_cpu(const char* tag, double dx_um) {
 TEST_CASE("adjoint optimize: the waveguide bend at 20 nm with the 80 nm minimum length scale within 100 iterations "
           "(the converter's relaxed formulation)",
           "[.][cpu_study][bend20ls]" GOLIGHTLY_NEEDS_NLOPT) {
+    // Measured (255 s on 2 cores): -0.040 / -0.030 / -0.039 dB, -39.3 / -40.0 / -35.8 dB,
+    // 160 / 140 nm
     bend_length_scale_cpu("bend20ls", 0.02);
 }
 
