@@ -13,8 +13,10 @@
 // Header-only, namespace golightly::test.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -204,6 +206,22 @@ inline ConverterLengthScaleRun optimize_length_scale_relaxed(adjoint::Problem p,
     run.result = adjoint::optimize_density(p, run.first.rho, s, on_iteration);
     run.mapping = s.mapping;
     return run;
+}
+/// An iteration callback for optimize_length_scale_relaxed's runs: prints the iteration
+/// (beta, the mean objective, the worst wavelength of T - 10 R, the constraints and their
+/// bounds, the wall time) under `tag` and adds its wall time to `*total_s`.
+inline adjoint::IterationCallback length_scale_printer(const char* tag, double* total_s) {
+    return [tag, total_s](const adjoint::Iteration& it) {
+        *total_s += it.wall_s;
+        double worst = 0;
+        if (!it.objective_per_frequency.empty())
+            worst = *std::min_element(it.objective_per_frequency.begin(), it.objective_per_frequency.end());
+        std::printf("%s iteration %d beta %g T %.4g min(T-10R) %.4f g_s %.2e (<= %.2e) g_v %.2e (<= %.2e) (%.1f s)\n", tag,
+                    it.index, it.beta, it.objective, worst, it.constraint_solid, it.bound_solid, it.constraint_void,
+                    it.bound_void, it.wall_s);
+        std::fflush(stdout);
+        return true;
+    };
 }
 inline ConverterLengthScaleRun optimize_converter_length_scale(adjoint::Problem p, double min_length_um,
                                                                double radius_um, double from_beta, int relax,

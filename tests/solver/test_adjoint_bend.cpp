@@ -76,17 +76,7 @@ void bend_length_scale_cpu(const char* tag, double dx_um) {
     const double verify_decay = p.settings.decay;
     p.settings.decay = 1e-6;  // the gradients' runs, as the converter's
     double total_s = 0;
-    auto print = [&](const adjoint::Iteration& it) {
-        total_s += it.wall_s;
-        double worst = 0;
-        if (!it.objective_per_frequency.empty())
-            worst = *std::min_element(it.objective_per_frequency.begin(), it.objective_per_frequency.end());
-        std::printf("%s iteration %d beta %g T %.4g min(T-10R) %.4f g_s %.2e (<= %.2e) g_v %.2e (<= %.2e) (%.1f s)\n", tag,
-                    it.index, it.beta, it.objective, worst, it.constraint_solid, it.bound_solid, it.constraint_void,
-                    it.bound_void, it.wall_s);
-        std::fflush(stdout);
-        return true;
-    };
+    const adjoint::IterationCallback print = length_scale_printer(tag, &total_s);
     const std::vector<double> rho0(p.region.pixels(), 0.5);
     const ConverterLengthScaleRun run =
         optimize_length_scale_relaxed(p, 0.08, 0.16, 16, 40, {{0, 1.6}, {3, 1.6}}, rho0, print);

@@ -232,17 +232,7 @@ void converter_length_scale_cpu(const char* tag, double dx_um, double radius_um,
     adjoint::Problem p = converter_problem(dx_um, dx_um, BackendChoice::Cpu);
     p.settings.decay = 1e-6;  // the gradients' runs (the DFTs to ~1e-3, enough to steer MMA)
     double total_s = 0;
-    auto print = [&](const adjoint::Iteration& it) {
-        total_s += it.wall_s;
-        double worst = 0;
-        if (!it.objective_per_frequency.empty())
-            worst = *std::min_element(it.objective_per_frequency.begin(), it.objective_per_frequency.end());
-        std::printf("%s iteration %d beta %g T %.4g min(T-10R) %.4f g_s %.2e (<= %.2e) g_v %.2e (<= %.2e) (%.1f s)\n", tag,
-                    it.index, it.beta, it.objective, worst, it.constraint_solid, it.bound_solid, it.constraint_void,
-                    it.bound_void, it.wall_s);
-        std::fflush(stdout);
-        return true;
-    };
+    const adjoint::IterationCallback print = length_scale_printer(tag, &total_s);
     const ConverterLengthScaleRun run = optimize_converter_length_scale(p, 0.08, radius_um, from_beta, relax, print);
     const adjoint::OptimizeResult& r = run.result;
     std::printf("%s: %zu iterations in %.0f s, stop: %s\n", tag, run.first.history.size() + r.history.size(), total_s,
