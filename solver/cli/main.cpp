@@ -711,6 +711,8 @@ int real_main(int argc, char** argv) {
     bench->add_option("--devices", bench_req.devices,
                       "One grid over N devices (CUDA devices 0..N-1, or N CPU subdomains); default 1")
         ->check(CLI::PositiveNumber);
+    bench->add_flag("--same-device", bench_req.same_device,
+                    "With --devices N on CUDA: all N slabs on device 0 (the split's and the exchange's cost on one GPU)");
     std::string bench_symmetry;
     bench->add_option("--symmetry", bench_symmetry,
                       "SX,SY[,SZ] mirror planes (-1, 0, 1): step the reduced domain (-1: even interior cells, "

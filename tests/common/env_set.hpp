@@ -6,14 +6,15 @@
 
 namespace golightly::test {
 
-/// Sets variable `n` to `v` until the end of the scope, then restores it (or unsets it where
-/// it was unset), also when a check throws.
+/// Sets variable `n` to `v` (v null: unsets it) until the end of the scope, then restores it
+/// (or unsets it where it was unset), also when a check throws.
 struct EnvSet {
     std::string name, old;
     bool had;
     EnvSet(const char* n, const char* v) : name(n), had(std::getenv(n) != nullptr) {
         if (had) old = std::getenv(n);
-        setenv(n, v, 1);
+        if (v) setenv(n, v, 1);
+        else unsetenv(n);  // v null: the variable unset for the scope
     }
     ~EnvSet() {
         if (had) setenv(name.c_str(), old.c_str(), 1);

@@ -179,11 +179,12 @@ TEST_CASE("distributed CUDA engine: GOLIGHTLY_DIST_TWO_STEP=0, state on halo pla
     std::vector<SubdomainDevice> devs(2);
     for (auto& d : devs) d.cuda = true;
     {
-        // unset: one step per pass for now, and the subdomains set up no two-step buffers
+        // unset: auto is the default, the pairs run
         const CompiledProject c = walled_project();
+        golightly::test::EnvSet unset("GOLIGHTLY_DIST_TWO_STEP", nullptr);
         const PairRun r = two_step_vs_single(c.scene, {0, 0}, 47, 15);
-        CHECK(!r.pairs);
-        CHECK(r.kernel.find("GOLIGHTLY_DIST_TWO_STEP=auto turns it on") != std::string::npos);
+        CHECK(r.pairs);
+        CHECK(r.kernel.find("two steps per pass (update_he3_two)") != std::string::npos);
         CHECK(r.worst < 1e-12);
     }
     golightly::test::EnvSet on("GOLIGHTLY_DIST_TWO_STEP", "auto");

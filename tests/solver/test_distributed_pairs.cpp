@@ -152,16 +152,17 @@ TEST_CASE("distributed engine (CPU subdomains) in pairs: two steps between excha
     REQUIRE(!c.scene.dft_sets.empty());
     REQUIRE(!c.scene.time_probes.empty());
     {
-        // Without the knob CPU subdomains step one step per pass: one exchange per step.
+        // Unset (auto) CPU subdomains step one step per pass: one exchange per step.
         std::string kernel;
         bool pairs = true;
         const double d = pairs_vs_single(c.scene, 2, 20, 7, "", kernel, pairs);
         CHECK(!pairs);
         CHECK(kernel.empty());  // the CPU engine names no bulk kernel (summary.json has none)
         CHECK(d < 1e-12);
+        // unset, auto is the default (tuning.hpp): the CPU engines refuse the pairs
         DistributedEngine many(view_of(c.scene), Precision::Float64, std::vector<SubdomainDevice>(2));
-        // unset, the pairs are off for now (tuning.hpp: opt-in until checked on a GPU)
-        CHECK(many.pair_refusal() == "off until checked on a GPU (GOLIGHTLY_DIST_TWO_STEP=auto turns it on)");
+        CHECK(!many.steps_pairs());
+        CHECK(many.pair_refusal() == "subdomain 0: the engine steps one step per pass");
         golightly::test::EnvSet autoset("GOLIGHTLY_DIST_TWO_STEP", "auto");
         DistributedEngine cpu(view_of(c.scene), Precision::Float64, std::vector<SubdomainDevice>(2));
         CHECK(!cpu.steps_pairs());

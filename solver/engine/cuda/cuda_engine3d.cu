@@ -482,12 +482,11 @@ private:
     /// dispersive cells, the correction arrays).
     std::string two_step_refusal() const {
         std::string why = bulk_.two_step_refusal();
-        // Where the distributed engine will not step pairs (its knob off, the default for
-        // now) a subdomain sets up no second field set or capture set at all, as before
+        // Where the distributed engine will not step pairs (its knob off) a subdomain sets up no second field set or capture set at all, as before
         // pairs existed: they would only take device memory from the other subdomains.
         if (why.empty() && sc_.window.active && DistributedTuning::from_environment().two_step == KnobSwitch::Off)
             why = "the scene is a subdomain of the distributed engine, which steps one step per pass "
-                  "(GOLIGHTLY_DIST_TWO_STEP unset or 0)";
+                  "(GOLIGHTLY_DIST_TWO_STEP=0)";
         // A subdomain of the distributed engine (scene window active) keeps two steps per
         // pass here: the distributed engine steps it in pairs where every subdomain can (and
         // the halos are deep enough), else it calls drop_pair_steps.

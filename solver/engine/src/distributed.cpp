@@ -372,8 +372,7 @@ void DistributedEngine::choose_pairs() {
     const KnobSwitch knob = tune.two_step;
     std::string why;
     if (knob == KnobSwitch::Off)
-        why = tune.two_step_set ? "GOLIGHTLY_DIST_TWO_STEP=0"
-                                : "off until checked on a GPU (GOLIGHTLY_DIST_TWO_STEP=auto turns it on)";
+        why = "GOLIGHTLY_DIST_TWO_STEP=0";
     else if (halo_ && !pair_halo_suffices(part_))
         why = "the halos are " + std::to_string(part_.halo) + " planes deep (sub-pixel tensor couplings) and two steps "
               "between exchanges spoil " + std::to_string(2 * (part_.halo - 1));

@@ -370,7 +370,7 @@ BenchReport run_bench(const BenchOptions& o) {
     std::unique_ptr<Engine> engine;
     BenchReport r;
     DistributedEngine* dist = nullptr;
-    const int mem_devices = o.backend == "cuda" ? std::max(1, o.devices) : 0;
+    const int mem_devices = o.backend == "cuda" ? (o.same_device ? 1 : std::max(1, o.devices)) : 0;
     auto device_memory = [&]() {
         double used = 0;
         for (int k = 0; k < mem_devices; ++k) used += double(cuda_memory_used(k));
@@ -395,7 +395,7 @@ BenchReport run_bench(const BenchOptions& o) {
             std::vector<SubdomainDevice> devs(std::size_t(o.devices));
             for (int k = 0; k < o.devices; ++k) {
                 devs[std::size_t(k)].cuda = o.backend == "cuda";
-                devs[std::size_t(k)].ordinal = k;
+                devs[std::size_t(k)].ordinal = o.same_device ? 0 : k;
                 devs[std::size_t(k)].threads = o.threads;
             }
             auto d = std::make_unique<DistributedEngine>(view_of(sc), o.precision, devs);
@@ -504,7 +504,7 @@ BenchReport run_bench(const BenchOptions& o) {
     // Several CUDA devices: each has its own memory, so the yardstick is the sum of their
     // copy bandwidths (one device's, times the count: the devices are alike). CPU
     // subdomains share one memory.
-    if (o.backend == "cuda" && o.devices > 1) r.copy_bandwidth_gbs *= o.devices;
+    if (o.backend == "cuda" && o.devices > 1 && !o.same_device) r.copy_bandwidth_gbs *= o.devices;
     r.fraction_of_copy = r.bandwidth_gbs / r.copy_bandwidth_gbs;
     return r;
 }

@@ -55,9 +55,8 @@
 // pass, GOLIGHTLY_DIST_TWO_STEP=0, state on halo planes, tensor couplings) every subdomain steps one step per pass
 // with an exchange after every step, and the engines drop their two-step state
 // (SubdomainAccess::drop_pair_steps). kernel() says which. GOLIGHTLY_DIST_TWO_STEP=1 forces
-// pairs on any engines (tests: CPU subdomains exchange every second step); pairs where they
-// apply need GOLIGHTLY_DIST_TWO_STEP=auto until the GPU tests [dist_two_step] have passed on
-// a GPU (unset: one step per pass, tuning.hpp).
+// pairs on any engines (tests: CPU subdomains exchange every second step); unset (auto) the
+// pairs run where they apply, and 0 turns them off (tuning.hpp).
 //
 // Seams (engine.hpp): the subdomain engines are reached as SubdomainAccess (field storage,
 // split steps; the halo exchanges see nothing else) and FrameSource; the distributed engine

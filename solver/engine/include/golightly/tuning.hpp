@@ -150,15 +150,13 @@ struct DistributedTuning {
     /// GOLIGHTLY_DIST_NOCOPY (any value): threads mode skips the halo copies (diagnosis of
     /// the exchange's cost only: the fields are wrong).
     bool no_copy = false;
-    /// GOLIGHTLY_DIST_TWO_STEP: Off (0, and for now also unset or any other value) one halo
-    /// exchange per step, the subdomains one step per pass (the CUDA subdomains do not even
-    /// set up two steps per pass); On (1) steps in pairs with an exchange every second step
-    /// on any subdomain engines (tests: the CPU engines then step twice between exchanges);
-    /// Auto (auto): pairs where every subdomain engine runs two steps per pass
-    /// (distributed.hpp "Two steps per pass"). Auto becomes the default once the GPU tests
-    /// [dist_two_step] have passed on a GPU; until then the pairs are opt-in.
-    KnobSwitch two_step = KnobSwitch::Off;
-    bool two_step_set = false;  ///< GOLIGHTLY_DIST_TWO_STEP is set (the refusal says which)
+    /// GOLIGHTLY_DIST_TWO_STEP: Auto (the default: unset, auto or any other value) pairs
+    /// where every subdomain engine runs two steps per pass (distributed.hpp "Two steps per
+    /// pass"); Off (0) one halo exchange per step, the subdomains one step per pass (the CUDA
+    /// subdomains do not even set up two steps per pass); On (1) steps in pairs with an
+    /// exchange every second step on any subdomain engines (tests: the CPU engines then step
+    /// twice between exchanges).
+    KnobSwitch two_step = KnobSwitch::Auto;
 
     static DistributedTuning from_environment() {
         using namespace tuning_detail;
@@ -166,10 +164,9 @@ struct DistributedTuning {
         if (const char* m = env("GOLIGHTLY_HALO_MODE")) t.halo_mode = std::string(m);
         t.profile = env("GOLIGHTLY_DIST_PROFILE") != nullptr;
         t.no_copy = env("GOLIGHTLY_DIST_NOCOPY") != nullptr;
-        t.two_step_set = env("GOLIGHTLY_DIST_TWO_STEP") != nullptr;
-        t.two_step = env_is("GOLIGHTLY_DIST_TWO_STEP", "1")      ? KnobSwitch::On
-                     : env_is("GOLIGHTLY_DIST_TWO_STEP", "auto") ? KnobSwitch::Auto
-                                                                 : KnobSwitch::Off;
+        t.two_step = env_is("GOLIGHTLY_DIST_TWO_STEP", "1")   ? KnobSwitch::On
+                     : env_is("GOLIGHTLY_DIST_TWO_STEP", "0") ? KnobSwitch::Off
+                                                              : KnobSwitch::Auto;
         return t;
     }
 };

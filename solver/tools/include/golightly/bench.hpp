@@ -37,6 +37,11 @@ struct BenchOptions {
     /// > 1: one grid over this many devices (the distributed engine, distributed.hpp):
     /// CUDA devices 0..devices-1, or CPU subdomains in one process on the CPU backend.
     int devices = 1;
+    /// With devices > 1 on CUDA: every slab on CUDA device 0 (`--same-device`), so that one
+    /// GPU measures what the split and the halo exchange cost against one engine (the
+    /// exchange is then a device-local copy, not a peer copy; the copy yardstick is one
+    /// device's).
+    bool same_device = false;
     /// Mirror symmetry planes (symmetry.hpp) per axis, -1, 0 or +1: the engine steps the
     /// reduced scene (SymmetricEngine); the synthetic scene is not symmetric, which the
     /// timing does not mind. -1 needs an even, +1 an odd interior cell count (size - 32).
