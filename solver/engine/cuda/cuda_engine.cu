@@ -191,7 +191,7 @@ public:
         if (im_ && im_->monitors.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
         // One graph per buffer parity at its start (two steps per pass flip the sets; a graph of
         // kGraphSteps steps flips them kGraphSteps / 2 times, an even number).
-        cuda::enqueue_steps_graphed(graph_[bulk_.parity()], stream_, n_steps, [this](int steps) { enqueue_steps(steps); });
+        cuda::enqueue_steps_graphed(graph_[bulk_.parity()], stream_, n_steps, tune_.graph_remainder, [this](int steps) { enqueue_steps(steps); });
         steps_done_ += n_steps;
     }
 
@@ -598,7 +598,7 @@ private:
     }
 
     void destroy_graph() {
-        for (cuda::StepGraph& g : graph_) g.reset();
+        for (cuda::StepGraphSet& g : graph_) g.reset();
     }
 
     void reduce() {
@@ -629,7 +629,7 @@ private:
     Precision precision_;
     int device_ = 0;
     cudaStream_t stream_ = nullptr;
-    cuda::StepGraph graph_[2];  ///< kGraphSteps steps by the buffer parity at their start (cuda_engine_common.cuh)
+    cuda::StepGraphSet graph_[2];  ///< the step graphs by the buffer parity at their start (cuda_engine_common.cuh)
     std::int64_t steps_done_ = 0;
     long long* d_step_ = nullptr;
     cuda::EnergyReadback energy_;  ///< field_energy / fields_finite (cuda_engine_common.cuh)

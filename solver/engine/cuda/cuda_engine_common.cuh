@@ -81,14 +81,37 @@ private:
     cudaGraphExec_t exec_ = nullptr;
 };
 
+/// Graph sizes below kGraphSteps: kGraphSteps / 2, / 4, ... down to 4 steps. Every size is a
+/// multiple of 4, so a graph flips the buffer sets of a fused or two-step engine an even
+/// number of times (one flip per step or per pass of two) and leaves the parity as it found it.
+constexpr int kGraphLevels = 4;  // 32, 16, 8 and 4 steps
+
+/// The captured graphs of one buffer parity: level k holds kGraphSteps >> k steps.
+struct StepGraphSet {
+    StepGraph level[kGraphLevels];
+    void reset() {
+        for (StepGraph& g : level) g.reset();
+    }
+};
+
 /// step(n) of both engines: whole graphs of kGraphSteps steps (captured from
-/// enqueue(kGraphSteps) on first use), then the remaining steps enqueued directly with the
-/// same kernels. No host synchronization.
-template <class Enqueue> void enqueue_steps_graphed(StepGraph& graph, cudaStream_t stream, int n_steps, Enqueue&& enqueue) {
+/// enqueue(kGraphSteps) on first use), then with `remainder_graphs` the rest as graphs of 16,
+/// 8 and 4 steps (each captured on first use), and the last 0-3 steps enqueued directly with
+/// the same kernels. Without `remainder_graphs` (GOLIGHTLY_CUDA_GRAPH_REMAINDER=0) the whole
+/// remainder below kGraphSteps is enqueued directly. The run driver steps in chunks of 50
+/// between its checks, so without them 18 of every 50 steps were launched kernel by kernel,
+/// a cost that runs sharing a GPU (sweep --concurrent) pay in the driver's launch path.
+/// No host synchronization.
+template <class Enqueue>
+void enqueue_steps_graphed(StepGraphSet& graphs, cudaStream_t stream, int n_steps, bool remainder_graphs,
+                           Enqueue&& enqueue) {
     int left = n_steps;
-    if (left >= kGraphSteps) {
-        if (!graph.ready()) graph.capture(stream, [&] { enqueue(kGraphSteps); });
-        for (; left >= kGraphSteps; left -= kGraphSteps) graph.launch(stream);
+    for (int k = 0; k < (remainder_graphs ? kGraphLevels : 1); ++k) {
+        const int size = kGraphSteps >> k;
+        if (left < size) continue;
+        StepGraph& graph = graphs.level[k];
+        if (!graph.ready()) graph.capture(stream, [&] { enqueue(size); });
+        for (; left >= size; left -= size) graph.launch(stream);
     }
     if (left > 0) enqueue(left);
 }

@@ -110,6 +110,10 @@ struct CudaTuning {
     /// GOLIGHTLY_CUDA3D_TWO_STEP_ROWS=8: float32 tiles of update_he3_two 8 rows high instead
     /// of 7 (float64 always 8).
     int two_step_rows_f32 = 7;
+    /// GOLIGHTLY_CUDA_GRAPH_REMAINDER=0: steps below a whole 32-step graph are enqueued
+    /// kernel by kernel instead of as graphs of 16, 8 and 4 steps (cuda_engine_common.cuh
+    /// enqueue_steps_graphed; the comparison in benchmarks).
+    bool graph_remainder = true;
 
     static CudaTuning from_environment() {
         using namespace tuning_detail;
@@ -136,6 +140,7 @@ struct CudaTuning {
         t.two_step_chunk_3d = std::max(1, env_int("GOLIGHTLY_CUDA3D_TWO_STEP_CHUNK", 48));
         t.two_step_skew_3d = std::clamp(env_int("GOLIGHTLY_CUDA3D_TWO_STEP_SKEW", 2), 0, 2);
         t.two_step_rows_f32 = env_int("GOLIGHTLY_CUDA3D_TWO_STEP_ROWS", 7) == 8 ? 8 : 7;
+        t.graph_remainder = !env_is("GOLIGHTLY_CUDA_GRAPH_REMAINDER", "0");
         return t;
     }
 };
