@@ -44,9 +44,9 @@
 // second step spoiled it, so its state goes wrong too, and next pair its own update spoils
 // the plane further in, one plane more each pair until the owned planes are reached. So
 // the pairs' exchange also moves the CPML psi of the x and y slabs on the halo planes
-// (FieldStorage::psi, where HaloExchange::moves_psi: memcpy and cuda-peer, not MPI), and
+// (FieldStorage::psi, where HaloExchange::moves_psi: memcpy, cuda-peer and MPI), and
 // pairs run only where no other state lies on a halo plane (pair_state_refusal: no
-// dispersive cells there, the z PML off them, under MPI no PML across x or y). With tensor
+// dispersive cells there, the z PML off them). With tensor
 // couplings (halo 3, 4 planes wrong after two steps) the engine keeps one exchange per
 // step too. The pairs' exchange is not hidden
 // behind the interior (the engines' step(2), then the exchange: events on CUDA streams,
@@ -91,7 +91,7 @@ public:
     /// Waits until every transfer started so far has finished (timing).
     virtual void wait() {}
     /// Whether exchange() and exchange_into() can also move FieldStorage::psi of the
-    /// transfers' planes (memcpy and cuda-peer: yes; MPI: no). Default false.
+    /// transfers' planes (memcpy, cuda-peer and MPI: yes). Default false.
     virtual bool moves_psi() const { return false; }
     /// Set by the distributed engine around its pairs' exchanges (moves_psi() transports
     /// only): exchange() and exchange_into() then move the psi planes too.

@@ -27,7 +27,11 @@
 // GOLIGHTLY_MPI_CUDA_AWARE=0 forces host staging. Debian's Open MPI is built without CUDA:
 // host-staged.
 // Bytes per transfer and component: planes * cells-per-plane * 4 (float32) or 8 (float64),
-// raw, so every rank must run the same precision (it does: one project).
+// raw, so every rank must run the same precision (it does: one project). Around the
+// distributed engine's pairs (two steps between exchanges, HaloExchange::with_psi) the CPML
+// psi of the x and y slabs on the transferred planes travel too, as more arrays of the same
+// messages' kind (FieldStorage::psi; every subdomain of a z cut has the same x and y slabs,
+// so sender and receiver agree on which arrays exist without asking each other).
 #include <mpi.h>
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>  // Open MPI: MPIX_Query_cuda_support
@@ -147,6 +151,31 @@ void wait_stream(const FieldStorage& fs) {
 #endif
 }
 
+/// One array a transfer moves: a field (slot c < kArrays) or, with psi, the CPML psi of
+/// component c along axis a (slot kArrays + 2 c + a); its planes are plane_bytes apart.
+struct Slot {
+    int id;
+    unsigned char* base;
+    std::size_t plane_bytes;
+};
+
+/// The arrays of `fs` a transfer moves, in slot order: the non-null fields, then (with_psi)
+/// the non-null psi arrays.
+std::vector<Slot> slots_of(const FieldStorage& fs, bool with_psi) {
+    std::vector<Slot> out;
+    const std::size_t plane = std::size_t(plane_cells(fs)) * std::size_t(fs.element_bytes);
+    for (int c = 0; c < FieldStorage::kArrays; ++c)
+        if (fs.field[c]) out.push_back({c, static_cast<unsigned char*>(fs.field[c]), plane});
+    for (int c = 0; c < 6 && with_psi; ++c)
+        for (int a = 0; a < 2; ++a)
+            if (fs.psi[c][a])
+                out.push_back({FieldStorage::kArrays + 2 * c + a, static_cast<unsigned char*>(fs.psi[c][a]),
+                               std::size_t(fs.psi_plane_bytes[c][a])});
+    return out;
+}
+
+constexpr int kSlots = FieldStorage::kArrays + 12;
+
 class MpiHaloExchange final : public HaloExchange {
 public:
     MpiHaloExchange(std::vector<int> owner, const std::vector<SubdomainAccess*>& engines) : owner_(std::move(owner)) {
@@ -167,6 +196,7 @@ public:
     std::string transport() const override {
         return !cuda_ ? "mpi" : stage_ ? "mpi (host-staged)" : "mpi (cuda-aware)";
     }
+    bool moves_psi() const override { return true; }
 
     void exchange(const std::vector<HaloTransfer>& transfers, const std::vector<SubdomainAccess*>& engines) override {
         start(transfers, engines);
@@ -200,17 +230,18 @@ public:
             const HaloTransfer& t = transfers[i];
             if (owner_.at(std::size_t(t.to)) != me_ || owner_.at(std::size_t(t.from)) == me_) continue;
             const FieldStorage& b = fs[std::size_t(t.to)];
-            const std::size_t bytes = transfer_bytes(t, b);
-            unsigned char* stage =
-                b.cuda_device >= 0 && stage_ ? recv_[i].get(bytes * FieldStorage::kArrays) : nullptr;
-            for (int c = 0; c < FieldStorage::kArrays; ++c) {
-                if (!b.field[c]) continue;
-                void* dst = stage ? static_cast<void*>(stage + std::size_t(c) * bytes)
-                                  : static_cast<void*>(static_cast<unsigned char*>(b.field[c]) + offset(t.to_plane, b));
+            const std::vector<Slot> slots = slots_of(b, with_psi);
+            unsigned char* stage = b.cuda_device >= 0 && stage_ ? recv_[i].get(staged_bytes(t, slots)) : nullptr;
+            std::size_t at = 0;  // offset in the staging buffer
+            for (const Slot& sl : slots) {
+                const std::size_t bytes = transfer_bytes(t, sl);
+                unsigned char* landed = sl.base + std::size_t(t.to_plane) * sl.plane_bytes;
+                void* dst = stage ? static_cast<void*>(stage + at) : static_cast<void*>(landed);
                 requests_.emplace_back();
-                MPI_Irecv(dst, int(bytes), MPI_BYTE, owner_[std::size_t(t.from)], tag(i, c), MPI_COMM_WORLD,
+                MPI_Irecv(dst, int(bytes), MPI_BYTE, owner_[std::size_t(t.from)], tag(i, sl.id), MPI_COMM_WORLD,
                           &requests_.back());
-                if (stage) to_device.push_back({i, c, std::size_t(c) * bytes, bytes});
+                if (stage) to_device.push_back({i, landed, at, bytes});
+                at += bytes;
             }
         }
         // 3. sends (and copies between two local subdomains)
@@ -218,25 +249,35 @@ public:
             const HaloTransfer& t = transfers[i];
             if (owner_.at(std::size_t(t.from)) != me_) continue;
             const FieldStorage& a = fs[std::size_t(t.from)];
-            const std::size_t bytes = transfer_bytes(t, a);
+            const std::vector<Slot> slots = slots_of(a, with_psi);
             const bool local_to = owner_.at(std::size_t(t.to)) == me_;
-            unsigned char* stage =
-                a.cuda_device >= 0 && stage_ ? send_[i].get(bytes * FieldStorage::kArrays) : nullptr;
+            std::vector<Slot> to_slots;
+            if (local_to) {
+                to_slots = slots_of(fs[std::size_t(t.to)], with_psi);
+                if (to_slots.size() != slots.size())
+                    throw RunError("MPI halo exchange: subdomains " + std::to_string(t.from) + " and " +
+                                   std::to_string(t.to) + " hold different arrays");
+            }
+            unsigned char* stage = a.cuda_device >= 0 && stage_ ? send_[i].get(staged_bytes(t, slots)) : nullptr;
             if (stage) {
-                for (int c = 0; c < FieldStorage::kArrays; ++c)
-                    if (a.field[c])
-                        copy_from_device(stage + std::size_t(c) * bytes,
-                                         static_cast<const unsigned char*>(a.field[c]) + offset(t.from_plane, a), bytes, a);
+                std::size_t at = 0;
+                for (const Slot& sl : slots) {
+                    const std::size_t bytes = transfer_bytes(t, sl);
+                    copy_from_device(stage + at, sl.base + std::size_t(t.from_plane) * sl.plane_bytes, bytes, a);
+                    at += bytes;
+                }
                 wait_stream(a);
             }
-            for (int c = 0; c < FieldStorage::kArrays; ++c) {
-                if (!a.field[c]) continue;
-                const void* src = stage ? static_cast<const void*>(stage + std::size_t(c) * bytes)
-                                        : static_cast<const void*>(static_cast<const unsigned char*>(a.field[c]) +
-                                                                   offset(t.from_plane, a));
+            std::size_t at = 0;
+            for (std::size_t q = 0; q < slots.size(); ++q) {
+                const Slot& sl = slots[q];
+                const std::size_t bytes = transfer_bytes(t, sl);
+                const void* src = stage ? static_cast<const void*>(stage + at)
+                                        : static_cast<const void*>(sl.base + std::size_t(t.from_plane) * sl.plane_bytes);
+                at += bytes;
                 if (local_to) {
                     const FieldStorage& b = fs[std::size_t(t.to)];
-                    void* dst = static_cast<unsigned char*>(b.field[c]) + offset(t.to_plane, b);
+                    void* dst = to_slots[q].base + std::size_t(t.to_plane) * to_slots[q].plane_bytes;
                     if (b.cuda_device >= 0) {
                         copy_to_device(dst, src, bytes, b);
                         wait_stream(b);  // `src` may be reused by the next component's copy
@@ -246,7 +287,7 @@ public:
                     continue;
                 }
                 requests_.emplace_back();
-                MPI_Isend(src, int(bytes), MPI_BYTE, owner_[std::size_t(t.to)], tag(i, c), MPI_COMM_WORLD,
+                MPI_Isend(src, int(bytes), MPI_BYTE, owner_[std::size_t(t.to)], tag(i, sl.id), MPI_COMM_WORLD,
                           &requests_.back());
             }
         }
@@ -264,8 +305,7 @@ public:
         for (const Landing& l : to_device_) {
             const HaloTransfer& t = transfers[l.transfer];
             const FieldStorage& b = fs[std::size_t(t.to)];
-            copy_to_device(static_cast<unsigned char*>(b.field[l.component]) + offset(t.to_plane, b),
-                           recv_[l.transfer].data() + l.offset, l.bytes, b);
+            copy_to_device(l.dst, recv_[l.transfer].data() + l.offset, l.bytes, b);
         }
         // 5. the Bloch phase of the wrap transfers (HaloTransfer::phase), both copies landed:
         // host arrays now; device arrays by a kernel on the engine's stream, after the copies
@@ -282,17 +322,18 @@ public:
     }
 
 private:
-    static int tag(std::size_t transfer, int array) {
-        return int((transfer * FieldStorage::kArrays + std::size_t(array)) % 32768);
-    }
-    static std::size_t offset(std::int64_t plane, const FieldStorage& fs) {
-        return std::size_t(plane * plane_cells(fs)) * std::size_t(fs.element_bytes);
-    }
-    static std::size_t transfer_bytes(const HaloTransfer& t, const FieldStorage& fs) {
-        const std::size_t bytes = std::size_t(t.planes * plane_cells(fs)) * std::size_t(fs.element_bytes);
+    static int tag(std::size_t transfer, int slot) { return int((transfer * kSlots + std::size_t(slot)) % 32768); }
+    static std::size_t transfer_bytes(const HaloTransfer& t, const Slot& sl) {
+        const std::size_t bytes = std::size_t(t.planes) * sl.plane_bytes;
         if (bytes > std::size_t(INT_MAX))
             throw RunError("MPI halo exchange: " + std::to_string(bytes) + " bytes per message exceed INT_MAX");
         return bytes;
+    }
+    /// Staging bytes of one transfer: its arrays back to back.
+    static std::size_t staged_bytes(const HaloTransfer& t, const std::vector<Slot>& slots) {
+        std::size_t n = 0;
+        for (const Slot& sl : slots) n += transfer_bytes(t, sl);
+        return n;
     }
 
     std::vector<int> owner_;
@@ -304,8 +345,8 @@ private:
     std::vector<MPI_Request> requests_;
     struct Landing {
         std::size_t transfer;
-        int component;
-        std::size_t offset, bytes;
+        void* dst;  ///< where the planes land in the device array
+        std::size_t offset, bytes;  ///< in the staging buffer
     };
     std::vector<Landing> to_device_;     ///< start() -> finish(): staged receives of CUDA engines
     std::vector<FieldStorage> fs_;       ///< start() -> finish(): the engines' arrays
