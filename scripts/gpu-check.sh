@@ -47,7 +47,9 @@
 # (default 10): the distributed cases take a tenth of their steps (racecheck's host memory).
 # --scaling (machines with several GPUs, issue 17): only the distributed GPU tests and the
 # multi-device benches: strong scaling at 768^3 (1, 2 GPUs) and 1024^3 (1, 2, 4 GPUs when
-# there are 4), weak scaling at 512^3 per GPU; a scaling table is printed last.
+# there are 4), weak scaling at 512^3 per GPU; at 768^3 the slabs' two steps per pass against
+# GOLIGHTLY_DIST_TWO_STEP=0 (one step per pass), and on a machine of one GPU two slabs on it
+# (bench --same-device); a scaling table is printed last (its "pass" column: steps per pass).
 # --mpi (issue 18; on one GPU both ranks share it and the one-process run is unsplit): Open MPI from the Debian packages in $OMPI_DEBS
 # (default .ompi/: openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15
 # libevent-core-2.1-7 libevent-pthreads-2.1-7 libevent-2.1-7 libmunge2, fetched with
@@ -536,12 +538,19 @@ if [ $SCALING = 1 ]; then
   note "distributed GPU tests: $r"
   nvidia-smi topo -m > "$LOG/topo.txt" 2>&1; head -8 "$LOG/topo.txt"
   : > "$LOG/scaling.jsonl"
-  sbench() {  # devices nx ny nz steps
-    "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "$2,$3,$4" --steps "$5" --devices "$1" --json 2>&1 \
+  sbench() {  # devices nx ny nz steps [more bench options]
+    "$BUILD/solver/golightly-cli" bench --backend cuda --dims 3 --size "$2,$3,$4" --steps "$5" --devices "$1" "${@:6}" --json 2>&1 \
       | tail -1 | tee -a "$LOG/scaling.jsonl"
   }
+  # the slabs two steps per pass (the default) against one step per pass
+  # (GOLIGHTLY_DIST_TWO_STEP=0, the old path), interleaved; the one-device rows are the
+  # one-GPU engine's best kernel (two steps per pass)
   sbench 1 768 768 768 100
   [ "$NG" -ge 2 ] && sbench 2 768 768 768 100
+  [ "$NG" -ge 2 ] && GOLIGHTLY_DIST_TWO_STEP=0 sbench 2 768 768 768 100
+  # one GPU: two slabs on it (the split's and the exchange's own cost)
+  [ "$NG" = 1 ] && sbench 2 768 768 768 100 --same-device
+  [ "$NG" = 1 ] && GOLIGHTLY_DIST_TWO_STEP=0 sbench 2 768 768 768 100 --same-device
   sbench 1 512 512 512 200
   [ "$NG" -ge 2 ] && sbench 2 512 512 1024 200
   if [ "$NG" -ge 2 ] && [ "${HALO_MODES:-0}" = 1 ]; then  # the other ways of driving the subdomains
@@ -567,13 +576,14 @@ for line in open(sys.argv[1]):
 base = {}
 for r in rows:
     if r.get('devices', 1) == 1: base[tuple(r['size'])] = r['cells_per_s']
-print(f"{'size':>16} {'dev':>3} {'mode':>16} {'Gcell/s':>8} {'x one':>6} {'frac':>5} {'step ms':>8} {'alone ms':>8} {'xchg ms':>8} {'exposed':>8} {'MB/step':>8}")
+print(f"{'size':>16} {'dev':>3} {'mode':>16} {'pass':>4} {'Gcell/s':>8} {'x one':>6} {'frac':>5} {'step ms':>8} {'alone ms':>8} {'xchg ms':>8} {'exposed':>8} {'MB/step':>8}")
 for r in rows:
     n = r.get('devices', 1); sz = tuple(r['size'])
     one = base.get(sz)
     if n > 1 and one is None:  # weak scaling: per-GPU size of one device
         per = (sz[0], sz[1], sz[2] // n); one = base.get(per)
-    print(f"{'x'.join(map(str, sz)):>16} {n:>3} {r.get('transport','-'):>16} {r['cells_per_s']/1e9:8.2f} {r['cells_per_s']/one if one else 0:6.2f} {r['fraction_of_copy']:5.2f} "
+    steps_per_pass = '2' if r.get('kernel', '').startswith('two steps per pass') else '1'
+    print(f"{'x'.join(map(str, sz)):>16} {n:>3} {r.get('transport','-'):>16} {steps_per_pass:>4} {r['cells_per_s']/1e9:8.2f} {r['cells_per_s']/one if one else 0:6.2f} {r['fraction_of_copy']:5.2f} "
           f"{1e3/r['steps_per_s']:8.2f} {1e3*r.get('compute_s_per_step',0):8.2f} {1e3*r.get('exchange_s',0):8.3f} "
           f"{1e3*r.get('exchange_exposed_s',0):8.3f} {r.get('exchange_bytes_per_step',0)/1e6:8.1f}")
 print('device:', rows[0]['device'] if rows else '?')
