@@ -197,6 +197,24 @@ TEST_CASE("distributed engine (CPU subdomains) in pairs: two steps between excha
         CHECK(pairs);
         CHECK(d < 1e-12);
     }
+    {
+        // exchange_bytes per step: the pairs move the same field planes per step as one step
+        // per pass (2 planes every second step against 1 every step) plus the psi planes
+        double one_step = 0, paired = 0;
+        {
+            golightly::test::EnvSet off("GOLIGHTLY_DIST_TWO_STEP", "0");
+            one_step = DistributedEngine(view_of(pml.scene), Precision::Float64, std::vector<SubdomainDevice>(2))
+                           .exchange_bytes();
+        }
+        DistributedEngine two(view_of(pml.scene), Precision::Float64, std::vector<SubdomainDevice>(2));
+        REQUIRE(two.steps_pairs());
+        paired = two.exchange_bytes();
+        std::printf("3D pairs on CPU, PML across x and y: exchange bytes per step %.0f (one step per pass %.0f)\n",
+                    paired, one_step);
+        CHECK(one_step > 0);
+        CHECK(paired > one_step);        // the psi planes counted
+        CHECK(paired < 2 * one_step);  // 8-cell slabs on 48-cell planes: psi below the fields
+    }
     // Periodic z: the wrap transfers move whole halos too.
     const CompiledProject per = walled_project(true);
     REQUIRE(per.scene.boundary[2] == BoundaryKind::Periodic);

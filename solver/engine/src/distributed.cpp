@@ -587,7 +587,16 @@ void DistributedEngine::synchronize() {
 
 double DistributedEngine::exchange_bytes() const {
     if (!halo_) return 0;
-    return pairs_ ? transfer_bytes(pair_transfers_) / 2 : transfer_bytes(part_.transfers);
+    if (!pairs_) return transfer_bytes(part_.transfers);
+    // the pairs' exchange also carries the x and y slabs' CPML psi of its planes
+    double psi_plane_bytes = 0;
+    const FieldStorage fs = first_local().subdomain()->field_storage();
+    for (int c = 0; c < 6 && halo_->moves_psi(); ++c)
+        for (int a = 0; a < 2; ++a)
+            if (fs.psi[c][a]) psi_plane_bytes += double(fs.psi_plane_bytes[c][a]);
+    double psi = 0;
+    for (const HaloTransfer& t : pair_transfers_) psi += double(t.planes) * psi_plane_bytes;
+    return (transfer_bytes(pair_transfers_) + psi) / 2;
 }
 
 double DistributedEngine::transfer_bytes(const std::vector<HaloTransfer>& transfers) const {

@@ -323,7 +323,8 @@ public:
     /// divided by the steps between exchanges (2 with pairs).
     double time_exchange(int reps);
     /// Bytes the exchange moves per step (all transfers, every component): one exchange of
-    /// Partition::transfers, or with pairs half an exchange of pair_halo_transfers.
+    /// Partition::transfers, or with pairs half an exchange of pair_halo_transfers together
+    /// with the CPML psi planes it carries (HaloExchange::moves_psi).
     double exchange_bytes() const;
     const Partition& partition() const { return part_; }
     std::string transport() const { return halo_ ? halo_->transport() : "none"; }
