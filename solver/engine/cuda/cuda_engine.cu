@@ -189,8 +189,8 @@ public:
         if (n_steps <= 0) return;
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();  // kernel arguments changed
         if (im_ && im_->monitors.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
-        // One graph per buffer parity at its start (two steps per pass flip the sets; a graph of
-        // kGraphSteps steps flips them kGraphSteps / 2 times, an even number).
+        // Graphs kept per buffer parity at their start (two steps per pass flip the sets; every
+        // graph size is a multiple of 4, so a graph flips them an even number of times).
         cuda::enqueue_steps_graphed(graph_[bulk_.parity()], stream_, n_steps, tune_.graph_remainder, [this](int steps) { enqueue_steps(steps); });
         steps_done_ += n_steps;
     }

@@ -212,8 +212,8 @@ public:
         if (n_steps <= 0) return;
         if (monitors_.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
         if (im_ && im_->monitors.ensure_probe_capacity(steps_done_ + n_steps, stream_)) destroy_graph();
-        // One graph per buffer parity at its start: kGraphSteps is even, so a graph leaves the
-        // parity as it found it and the remainder runs after the graphs.
+        // Graphs kept per buffer parity at their start: every graph size is a multiple of 4, so
+        // a graph leaves the parity as it found it and the last 0-3 steps run after the graphs.
         cuda::enqueue_steps_graphed(graph_[bulk_.parity()], stream_, n_steps, tune_.graph_remainder, [this](int steps) { enqueue_steps(steps); });
         steps_done_ += n_steps;
     }
@@ -482,8 +482,9 @@ private:
     /// dispersive cells, the correction arrays).
     std::string two_step_refusal() const {
         std::string why = bulk_.two_step_refusal();
-        // Where the distributed engine will not step pairs (its knob off) a subdomain sets up no second field set or capture set at all, as before
-        // pairs existed: they would only take device memory from the other subdomains.
+        // Where the distributed engine will not step pairs (its knob off) a subdomain sets up
+        // no second field set or capture set at all, as before pairs existed: they would only
+        // take device memory from the other subdomains.
         if (why.empty() && sc_.window.active && DistributedTuning::from_environment().two_step == KnobSwitch::Off)
             why = "the scene is a subdomain of the distributed engine, which steps one step per pass "
                   "(GOLIGHTLY_DIST_TWO_STEP=0)";

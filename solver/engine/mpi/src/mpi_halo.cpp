@@ -280,7 +280,7 @@ public:
                     void* dst = to_slots[q].base + std::size_t(t.to_plane) * to_slots[q].plane_bytes;
                     if (b.cuda_device >= 0) {
                         copy_to_device(dst, src, bytes, b);
-                        wait_stream(b);  // `src` may be reused by the next component's copy
+                        wait_stream(b);  // the staging buffer `src` is rewritten by the next exchange
                     } else {
                         std::memcpy(dst, src, bytes);
                     }
